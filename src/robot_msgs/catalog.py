@@ -1,0 +1,186 @@
+"""One example instance per message type: the package's own test catalog.
+
+The reference pages show these examples with their real ``repr()`` and ``to_dict()``,
+and the tests round-trip every one of them, so each example is checked wherever it is
+shown. Importing this module imports every message family, registering all types.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs import compare, geometry, nav, sensor, std, trajectory
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from robot_msgs.msg import Msg
+
+__all__ = ["example", "examples"]
+
+
+def _pose() -> geometry.Pose:
+    half = np.sqrt(0.5)
+    return geometry.Pose(
+        position=geometry.Point(x=1.0, y=2.0, z=0.5),
+        orientation=geometry.Quaternion(x=0.0, y=0.0, z=half, w=half),
+    )
+
+
+def _header() -> std.Header:
+    return std.Header(stamp=std.Time(sec=1700000000, nanosec=250000000), frame_id="map")
+
+
+def _covariance() -> np.ndarray:
+    return np.diag([0.01, 0.01, 0.04, 0.001, 0.001, 0.002])
+
+
+def _pose_trajectory() -> trajectory.PoseTrajectory:
+    t = np.arange(20, dtype=np.float64) / 10.0
+    yaw = t / 20.0
+    return trajectory.PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, 0.5 * t * t, np.zeros_like(t)], axis=1),
+        orientations_quat_xyzw=np.stack(
+            [np.zeros_like(t), np.zeros_like(t), np.sin(yaw / 2), np.cos(yaw / 2)], axis=1
+        ),
+        frame_id="map",
+        child_frame_id="base_link",
+    )
+
+
+def _comparison() -> compare.Comparison:
+    return compare.Comparison(
+        metric="ape",
+        stats={"translation": compare.error_stats([0.012, 0.020, 0.015, 0.031])},
+        units={"translation": "m"},
+        settings={
+            "alignment": "se3",
+            "relation": "translation",
+            "sync": "nearest",
+            "max_diff_s": 0.01,
+        },
+        estimate="orb.tum",
+        reference="groundtruth.tum",
+        counts={"estimate": 4, "reference": 4, "matched": 4},
+    )
+
+
+def _aggregate() -> compare.Aggregate:
+    runs = [
+        _comparison().replace(stats={"translation": compare.error_stats(e)}, estimate=f"trial_{i}")
+        for i, e in enumerate(([0.01, 0.02], [0.015, 0.025], [0.05, 0.04]))
+    ]
+    return compare.aggregate(
+        runs, failures=["tracking lost"], group={"algorithm": "orb", "sequence": "fr1_xyz"}
+    )
+
+
+_EXAMPLES: dict[str, Callable[[], Msg]] = {
+    "std/Time": lambda: std.Time(sec=1700000000, nanosec=250000000),
+    "std/Duration": lambda: std.Duration(sec=1, nanosec=500000000),
+    "std/Header": _header,
+    "geometry/Vector3": lambda: geometry.Vector3(x=0.1, y=-0.2, z=9.81),
+    "geometry/Point": lambda: geometry.Point(x=1.0, y=2.0, z=0.5),
+    "geometry/Quaternion": lambda: _pose().orientation,
+    "geometry/Pose": _pose,
+    "geometry/Transform": lambda: geometry.Transform(
+        translation=geometry.Vector3(x=0.2, y=0.0, z=0.1), rotation=_pose().orientation
+    ),
+    "geometry/Twist": lambda: geometry.Twist(
+        linear=geometry.Vector3(x=0.5), angular=geometry.Vector3(z=0.1)
+    ),
+    "geometry/Accel": lambda: geometry.Accel(linear=geometry.Vector3(x=0.2, z=-9.81)),
+    "geometry/Wrench": lambda: geometry.Wrench(
+        force=geometry.Vector3(z=-12.5), torque=geometry.Vector3(x=0.3)
+    ),
+    "geometry/PoseWithCovariance": lambda: geometry.PoseWithCovariance(
+        pose=_pose(), covariance=_covariance()
+    ),
+    "geometry/TwistWithCovariance": lambda: geometry.TwistWithCovariance(
+        twist=geometry.Twist(linear=geometry.Vector3(x=0.5)), covariance=_covariance()
+    ),
+    "geometry/PointStamped": lambda: geometry.PointStamped(
+        header=_header(), point=_pose().position
+    ),
+    "geometry/Vector3Stamped": lambda: geometry.Vector3Stamped(
+        header=_header(), vector=geometry.Vector3(z=1.0)
+    ),
+    "geometry/QuaternionStamped": lambda: geometry.QuaternionStamped(
+        header=_header(), quaternion=_pose().orientation
+    ),
+    "geometry/PoseStamped": lambda: geometry.PoseStamped(header=_header(), pose=_pose()),
+    "geometry/PoseWithCovarianceStamped": lambda: geometry.PoseWithCovarianceStamped(
+        header=_header(), pose=geometry.PoseWithCovariance(pose=_pose(), covariance=_covariance())
+    ),
+    "geometry/TransformStamped": lambda: geometry.TransformStamped(
+        header=_header(),
+        child_frame_id="base_link",
+        transform=geometry.Transform(translation=geometry.Vector3(x=1.0, y=2.0, z=0.5)),
+    ),
+    "geometry/TwistStamped": lambda: geometry.TwistStamped(
+        header=_header(), twist=geometry.Twist(linear=geometry.Vector3(x=0.5))
+    ),
+    "geometry/TwistWithCovarianceStamped": lambda: geometry.TwistWithCovarianceStamped(
+        header=_header(),
+        twist=geometry.TwistWithCovariance(
+            twist=geometry.Twist(linear=geometry.Vector3(x=0.5)), covariance=_covariance()
+        ),
+    ),
+    "geometry/AccelStamped": lambda: geometry.AccelStamped(
+        header=_header(), accel=geometry.Accel(linear=geometry.Vector3(x=0.2))
+    ),
+    "geometry/WrenchStamped": lambda: geometry.WrenchStamped(
+        header=_header(), wrench=geometry.Wrench(force=geometry.Vector3(z=-12.5))
+    ),
+    "nav/Odometry": lambda: nav.Odometry(
+        header=std.Header(stamp=std.Time(sec=12, nanosec=0), frame_id="odom"),
+        child_frame_id="base_link",
+        pose=geometry.PoseWithCovariance(pose=_pose(), covariance=_covariance()),
+        twist=geometry.TwistWithCovariance(twist=geometry.Twist(linear=geometry.Vector3(x=0.5))),
+    ),
+    "nav/Path": lambda: nav.Path(
+        header=_header(),
+        poses=(
+            geometry.PoseStamped(header=_header(), pose=geometry.Pose()),
+            geometry.PoseStamped(header=_header(), pose=_pose()),
+        ),
+    ),
+    "sensor/JointState": lambda: sensor.JointState(
+        header=_header(),
+        name=("shoulder", "elbow"),
+        position=(0.1, -1.2),
+        velocity=(0.0, 0.05),
+    ),
+    "trajectory/JointTrajectoryPoint": lambda: trajectory.JointTrajectoryPoint(
+        positions=(0.0, 1.0), time_from_start=std.Duration(sec=1)
+    ),
+    "trajectory/JointTrajectory": lambda: trajectory.JointTrajectory(
+        header=_header(),
+        joint_names=("shoulder", "elbow"),
+        points=(
+            trajectory.JointTrajectoryPoint(
+                positions=(0.0, 0.0), time_from_start=std.Duration(nanosec=500000000)
+            ),
+            trajectory.JointTrajectoryPoint(
+                positions=(0.5, -1.0), time_from_start=std.Duration(sec=2)
+            ),
+        ),
+    ),
+    "trajectory/PoseTrajectory": _pose_trajectory,
+    "compare/ErrorStats": lambda: compare.error_stats([-0.001, 0.002, 0.003]),
+    "compare/Comparison": _comparison,
+    "compare/Aggregate": _aggregate,
+}
+
+
+def examples() -> dict[str, Msg]:
+    """A fresh example of every catalogued type, by ``"_type"``."""
+    return {name: make() for name, make in _EXAMPLES.items()}
+
+
+def example(type_name: str) -> Msg:
+    """The catalogue's example of ``type_name`` (``"compare/ErrorStats"``)."""
+    return _EXAMPLES[type_name]()

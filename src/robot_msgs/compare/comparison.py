@@ -1,0 +1,44 @@
+"""``Comparison``: one estimate against one reference, per signal, with the settings used."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import field
+
+from robot_msgs.compare.error_stats import ErrorStats
+from robot_msgs.msg import Msg, Scalar, message
+
+__all__ = ["Comparison"]
+
+
+@message("compare/Comparison")
+class Comparison(Msg):
+    """One estimate against one reference: an ``ErrorStats`` per named signal, and how.
+
+    ``metric`` names what was computed (``"ape"``, ``"rpe"``, ``"kitti_drift"``,
+    ``"tracking"``...). ``stats`` maps each signal (``"translation"``, ``"angle_deg"``,
+    ``"joint_1"``...) to its statistics and ``units`` gives each signal's unit (``"m"``,
+    ``"deg"``, ``"rad"``, ``"%"``).
+
+    WHY ``settings`` travels with the numbers: an APE after Sim(3) alignment and one
+    after SE(3) alignment are different quantities; rankings and aggregates compare
+    ``settings`` and refuse to mix (the SLAM guide: "do not silently mix these
+    evaluation settings"). ``counts`` records sample bookkeeping such as
+    ``{"estimate": 788, "reference": 3000, "matched": 788}`` and ``notes`` the warnings
+    a reader must see (few matches, poses dropped). New keys extend these mappings
+    without changing the ``to_dict`` form.
+    """
+
+    metric: str
+    stats: Mapping[str, ErrorStats]
+    units: Mapping[str, str]
+    settings: Mapping[str, Scalar] = field(default_factory=dict)
+    estimate: str = ""
+    reference: str = ""
+    counts: Mapping[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    def _validate(self) -> None:
+        if list(self.units) != list(self.stats):
+            expected = f"one unit per signal, in order {list(self.stats)}"
+            raise self._fail("units", expected, dict(self.units))

@@ -1,0 +1,61 @@
+"""The package's error hierarchy: one root, each error also the builtin it refines.
+
+Catch :class:`RobotMsgsError` to handle anything this package raises on purpose.
+Every subclass also inherits the builtin exception it refines (``ValueError``,
+``LookupError``, ...) so that code written against the builtins keeps working.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AlignmentError",
+    "AssociationError",
+    "DataWarning",
+    "FormatError",
+    "MissingDependencyError",
+    "OutputExistsError",
+    "RobotMsgsError",
+    "SettingsMismatchError",
+    "UnknownTypeError",
+    "ValidationError",
+]
+
+
+class RobotMsgsError(Exception):
+    """Root of every error robot_msgs raises on purpose."""
+
+
+class ValidationError(RobotMsgsError, ValueError):
+    """A value does not fit a message field: names the type, the field path, expected and got."""
+
+
+class UnknownTypeError(RobotMsgsError, LookupError):
+    """A ``"_type"`` string names no registered message type."""
+
+
+class FormatError(RobotMsgsError, ValueError):
+    """A file cannot be read as the format asked for: names the file, line, column and text."""
+
+
+class AssociationError(RobotMsgsError, ValueError):
+    """Two trajectories cannot be matched in time (no overlap, too few matches, bad tolerance)."""
+
+
+class AlignmentError(RobotMsgsError, ValueError):
+    """An alignment cannot be fitted (degenerate, collinear or static positions, too few poses)."""
+
+
+class SettingsMismatchError(RobotMsgsError, ValueError):
+    """Results made with different evaluation settings were about to be mixed."""
+
+
+class MissingDependencyError(RobotMsgsError, ImportError):
+    """An optional extra is needed for this feature; the message names the ``pip install``."""
+
+
+class OutputExistsError(RobotMsgsError, FileExistsError):
+    """An output file already exists and overwriting it was not asked for (``--force``)."""
+
+
+class DataWarning(UserWarning):
+    """Input data had a problem that was fixed by a stated rule (the message says which)."""

@@ -1,0 +1,52 @@
+"""Safe output: write to a temporary file beside the target, then rename into place."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from robot_msgs.errors import OutputExistsError
+
+__all__ = ["write_atomic"]
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False) -> Path:
+    """Write ``data`` to ``path`` all at once: readers see the old file or the new, never half.
+
+    Parameters
+    ----------
+    path : path-like
+        The file to write.
+    data : str or bytes
+        The whole content (``str`` is written as UTF-8).
+    force : bool
+        Replace an existing file; without it an existing file raises.
+
+    Returns
+    -------
+    Path
+        The path written.
+
+    Raises
+    ------
+    OutputExistsError
+        ``path`` exists and ``force`` is false; nothing is written.
+    """
+    target = Path(path)
+    if target.exists() and not force:
+        msg = f"{target} exists; pass --force (force=True) to overwrite it"
+        raise OutputExistsError(msg)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        Path(tmp).replace(target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target

@@ -1,0 +1,574 @@
+"""The message base: frozen, slotted, keyword-constructed, validated value types.
+
+A message type is a class decorated with :func:`message`, which turns it into a
+``dataclass(frozen=True, slots=True, kw_only=True)`` subclass of :class:`Msg` and
+registers it under its ``"_type"`` (``"family/Name"``). The field annotations are
+the schema: they are checked on construction and again in :meth:`Msg.replace`.
+
+Supported field annotations
+---------------------------
+``int``, ``float``, ``str``, ``bool``; another message type; ``X | None``;
+``tuple[X, ...]``; ``Mapping[str, X]`` (stored as an immutable, hashable
+:class:`FrozenMap`); the scalar union :data:`Scalar`; and NumPy arrays written as
+``Annotated[npt.NDArray[np.float64], Shape("N", 3)]``: copied, cast safely to the
+declared dtype, checked against the shape (named dimensions must agree across the
+fields of one message) and made read-only.
+
+Examples
+--------
+>>> from robot_msgs.geometry import Vector3
+>>> v = Vector3(x=1.0, y=2, z=0.5)
+>>> v
+Vector3(x=1.0, y=2.0, z=0.5)
+>>> v.to_dict()
+{'_type': 'geometry/Vector3', 'x': 1.0, 'y': 2.0, 'z': 0.5}
+>>> v.replace(z=3.0) == Vector3(x=1.0, y=2.0, z=3.0)
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, Union
+
+import numpy as np
+
+from robot_msgs.errors import UnknownTypeError, ValidationError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from typing_extensions import Self, dataclass_transform
+else:
+
+    def dataclass_transform(**_: object) -> Callable[[T], T]:
+        """Mark a decorator as dataclass-like for type checkers (no-op at run time)."""
+        return lambda obj: obj
+
+
+__all__ = [
+    "FrozenMap",
+    "Msg",
+    "Scalar",
+    "Shape",
+    "from_dict",
+    "message",
+    "registered_types",
+    "type_for",
+]
+
+T = TypeVar("T")
+M = TypeVar("M", bound="Msg")
+
+Scalar = Union[str, float, int, bool, None]  # noqa: UP007  (a runtime alias, usable on 3.10)
+"""A JSON scalar: the value type of settings and metadata mappings."""
+
+_REGISTRY: dict[str, type[Msg]] = {}
+
+
+@dataclasses.dataclass(frozen=True)
+class Shape:
+    """Declared shape of an array field: ints are fixed, strings name a shared dimension.
+
+    ``Shape("N", 3)`` is an ``(N, 3)`` array whose ``N`` must equal every other ``N``
+    of the same message.
+    """
+
+    dims: tuple[int | str, ...]
+
+    def __init__(self, *dims: int | str) -> None:
+        object.__setattr__(self, "dims", tuple(dims))
+
+    def __str__(self) -> str:
+        inner = ", ".join(str(d) for d in self.dims)
+        return f"({inner},)" if len(self.dims) == 1 else f"({inner})"
+
+
+class FrozenMap(Mapping[str, T]):
+    """An immutable, hashable, picklable ``str``-keyed mapping that keeps insertion order."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping[str, T] | None = None) -> None:
+        self._data: dict[str, T] = dict(data or {})
+
+    def __getitem__(self, key: str) -> T:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return repr(self._data)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        if set(self._data) != set(other):
+            return False
+        return all(_values_equal(v, other[k]) for k, v in self._data.items())
+
+    def __hash__(self) -> int:
+        return hash(frozenset((k, _hashable(v)) for k, v in self._data.items()))
+
+    def __reduce__(self) -> tuple[type[FrozenMap[T]], tuple[dict[str, T]]]:
+        return (type(self), (self._data,))
+
+
+# --------------------------------------------------------------------------- field specs
+
+
+@dataclasses.dataclass(frozen=True)
+class _Spec:
+    """What one annotation allows, compiled once per message class."""
+
+    kind: str  # int, float, str, bool, scalar, msg, optional, tuple, mapping, array, any
+    label: str
+    msg_type: type[Msg] | None = None
+    inner: _Spec | None = None
+    dtype: np.dtype[Any] | None = None
+    shape: Shape | None = None
+
+
+def _compile(annotation: Any) -> _Spec:
+    """Turn one resolved annotation into a :class:`_Spec`."""
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if annotation is Any:
+        return _Spec("any", "Any")
+    if annotation is Scalar:
+        return _Spec("scalar", "str | float | int | bool | None")
+    if origin is Annotated:
+        base, *meta = args
+        shape = next((m for m in meta if isinstance(m, Shape)), None)
+        dtype_args = typing.get_args(typing.get_args(base)[1]) if typing.get_args(base) else ()
+        dtype = np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
+        label = f"{shape} {dtype}" if shape is not None else f"{dtype} array"
+        return _Spec("array", label, dtype=dtype, shape=shape)
+    if origin in (Union, types.UnionType):
+        non_none = [a for a in args if a is not type(None)]
+        if len(non_none) == 1 and len(args) == 2:
+            inner = _compile(non_none[0])
+            return _Spec("optional", f"{inner.label} | None", inner=inner)
+        msg = f"Unsupported union annotation {annotation!r}"
+        raise TypeError(msg)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        inner = _compile(args[0])
+        return _Spec("tuple", f"tuple[{inner.label}, ...]", inner=inner)
+    if origin in (Mapping, dict, typing.Mapping) and args and args[0] is str:
+        inner = _compile(args[1])
+        return _Spec("mapping", f"Mapping[str, {inner.label}]", inner=inner)
+    if isinstance(annotation, type) and issubclass(annotation, Msg):
+        return _Spec("msg", annotation.__name__, msg_type=annotation)
+    names = {bool: "bool", int: "int", float: "float", str: "str"}
+    if annotation in names:
+        return _Spec(names[annotation], names[annotation])
+    msg = f"Unsupported field annotation {annotation!r}"
+    raise TypeError(msg)
+
+
+_SPECS: dict[type, dict[str, _Spec]] = {}
+
+
+def _specs(cls: type[Msg]) -> dict[str, _Spec]:
+    """Compiled field specs of a message class, cached."""
+    cached = _SPECS.get(cls)
+    if cached is None:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        cached = {f.name: _compile(hints[f.name]) for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        _SPECS[cls] = cached
+    return cached
+
+
+def field_specs(cls: type[Msg]) -> dict[str, str]:
+    """Field name to a readable type label, for documentation and error messages."""
+    return {name: spec.label for name, spec in _specs(cls).items()}
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _got(value: object) -> str:
+    if isinstance(value, np.ndarray):
+        return f"array of shape {value.shape} {value.dtype}"
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+def _fail(expected: str, value: object, path: str) -> ValidationError:
+    return ValidationError(f"Expected {expected}, got {_got(value)} - at `{path}`")
+
+
+def _check(spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]]) -> Any:
+    """Return ``value`` normalised to ``spec``, or raise :class:`ValidationError`."""
+    kind = spec.kind
+    if kind == "any":
+        return value
+    if kind == "optional":
+        assert spec.inner is not None
+        return None if value is None else _check(spec.inner, value, path, dims)
+    if kind == "float":
+        if isinstance(value, bool | np.bool_) or not isinstance(
+            value, float | int | np.floating | np.integer
+        ):
+            raise _fail("float", value, path)
+        return float(value)
+    if kind == "int":
+        if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+            raise _fail("int", value, path)
+        return int(value)
+    if kind == "bool":
+        if not isinstance(value, bool | np.bool_):
+            raise _fail("bool", value, path)
+        return bool(value)
+    if kind == "str":
+        if not isinstance(value, str):
+            raise _fail("str", value, path)
+        return value
+    if kind == "scalar":
+        if value is None or isinstance(value, str | bool):
+            return value
+        if isinstance(value, np.bool_):
+            return bool(value)
+        if isinstance(value, int | np.integer):
+            return int(value)
+        if isinstance(value, float | np.floating):
+            return float(value)
+        raise _fail(spec.label, value, path)
+    if kind == "msg":
+        assert spec.msg_type is not None
+        if not isinstance(value, spec.msg_type):
+            raise _fail(spec.msg_type.__name__, value, path)
+        return value
+    if kind == "tuple":
+        assert spec.inner is not None
+        if not isinstance(value, tuple | list):
+            raise _fail(spec.label, value, path)
+        return tuple(_check(spec.inner, v, f"{path}[{i}]", dims) for i, v in enumerate(value))
+    if kind == "mapping":
+        assert spec.inner is not None
+        if not isinstance(value, Mapping):
+            raise _fail(spec.label, value, path)
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise _fail("str key", key, path)
+            out[key] = _check(spec.inner, item, f"{path}[{key!r}]", dims)
+        return FrozenMap(out)
+    if kind == "array":
+        return _check_array(spec, value, path, dims)
+    msg = f"unknown spec kind {kind}"  # pragma: no cover - _compile guards this
+    raise AssertionError(msg)
+
+
+def _check_array(
+    spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]]
+) -> np.ndarray[Any, Any]:
+    assert spec.dtype is not None
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as err:
+        raise _fail(spec.label, value, path) from err
+    if arr.dtype == object or not np.can_cast(arr.dtype, spec.dtype, "same_kind"):
+        raise _fail(spec.label, value, path)
+    if arr.size == 0 and arr.ndim == 1 and spec.shape is not None and len(spec.shape.dims) > 1:
+        arr = arr.reshape((0, *(d if isinstance(d, int) else 0 for d in spec.shape.dims[1:])))
+    if spec.shape is not None:
+        want = spec.shape.dims
+        if arr.ndim != len(want):
+            raise _fail(f"shape {spec.shape}", arr, path)
+        for axis, (need, have) in enumerate(zip(want, arr.shape, strict=True)):
+            if isinstance(need, int):
+                if need != have:
+                    raise _fail(f"shape {spec.shape}", arr, path)
+            elif need in dims and dims[need][0] != have:
+                size, source = dims[need]
+                expected = f"shape {spec.shape} with {need}={size} (from `{source}`)"
+                raise _fail(expected, arr, f"{path} axis {axis}")
+            else:
+                dims[need] = (have, path)
+    out = np.array(arr, dtype=spec.dtype, copy=True)
+    out.setflags(write=False)
+    return out
+
+
+# --------------------------------------------------------------------------- equality, hashing
+
+
+def _values_equal(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
+            return False
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return False
+        nan_ok = a.dtype.kind in "fc"
+        return bool(np.array_equal(a, b, equal_nan=nan_ok))
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_values_equal(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is not type(b) and not (isinstance(a, Mapping) and isinstance(b, Mapping)):
+        return False
+    return bool(a == b)
+
+
+_NAN_HASH = hash("robot_msgs:nan")
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return _NAN_HASH
+    if isinstance(value, np.ndarray):
+        canon = value
+        if value.dtype.kind in "fc":
+            canon = np.where(np.isnan(value), np.nan, value + 0)
+        return (value.dtype.str, value.shape, canon.tobytes())
+    if isinstance(value, tuple):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+# --------------------------------------------------------------------------- serialisation
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return value.to_dict()
+    if isinstance(value, np.ndarray):
+        return {
+            "dtype": str(value.dtype),
+            "shape": list(value.shape),
+            "data": value.ravel().tolist(),
+        }
+    if isinstance(value, tuple):
+        return [_to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _to_json(v) for k, v in value.items()}
+    return value
+
+
+def _from_json(spec: _Spec, value: Any, path: str) -> Any:
+    """Undo :func:`_to_json` for one field; validation proper happens in the constructor."""
+    kind = spec.kind
+    if kind == "optional":
+        assert spec.inner is not None
+        return None if value is None else _from_json(spec.inner, value, path)
+    if kind == "msg":
+        assert spec.msg_type is not None
+        if not isinstance(value, Mapping):
+            raise _fail(f"{spec.msg_type.__name__} as a dict", value, path)
+        return _build(spec.msg_type, value, path)
+    if kind == "tuple":
+        assert spec.inner is not None
+        if not isinstance(value, list | tuple):
+            raise _fail(f"{spec.label} as a list", value, path)
+        return tuple(_from_json(spec.inner, v, f"{path}[{i}]") for i, v in enumerate(value))
+    if kind == "mapping":
+        assert spec.inner is not None
+        if not isinstance(value, Mapping):
+            raise _fail(f"{spec.label} as a dict", value, path)
+        return {k: _from_json(spec.inner, v, f"{path}[{k!r}]") for k, v in value.items()}
+    if kind == "array":
+        if not (isinstance(value, Mapping) and {"dtype", "shape", "data"} <= set(value)):
+            raise _fail('{"dtype", "shape", "data"} array dict', value, path)
+        try:
+            arr = np.asarray(value["data"], dtype=np.dtype(value["dtype"]))
+            return arr.reshape(tuple(value["shape"]))
+        except (TypeError, ValueError) as err:
+            raise _fail(f"{spec.label} array dict", value, path) from err
+    if kind == "float" and value is None:
+        return math.nan  # strict JSON writers turn NaN into null
+    return value
+
+
+def _build(cls: type[M], data: Mapping[str, Any], path: str) -> M:
+    type_name = data.get("_type", cls.TYPE)
+    if type_name != cls.TYPE:
+        msg = f"Expected _type {cls.TYPE!r}, got {type_name!r} - at `{path}._type`"
+        raise ValidationError(msg)
+    specs = _specs(cls)
+    unknown = sorted(set(data) - set(specs) - {"_type"})
+    if unknown:
+        msg = f"Expected fields of {cls.__name__}, got unknown field {unknown[0]!r} - at `{path}`"
+        raise ValidationError(msg)
+    kwargs = {
+        name: _from_json(spec, data[name], f"{path}.{name}")
+        for name, spec in specs.items()
+        if name in data
+    }
+    missing = [
+        f.name
+        for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+        if f.name not in kwargs
+        and f.default is dataclasses.MISSING
+        and f.default_factory is dataclasses.MISSING
+    ]
+    if missing:
+        msg = f"Expected required field {missing[0]!r}, got nothing - at `{path}.{missing[0]}`"
+        raise ValidationError(msg)
+    try:
+        return cls(**kwargs)
+    except ValidationError as err:
+        text = str(err).replace(f"at `{cls.__name__}.", f"at `{path}.")
+        raise ValidationError(text) from err
+
+
+# --------------------------------------------------------------------------- the base class
+
+
+class Msg:
+    """Base of every message type: immutable, validated, serialisable, comparable by value.
+
+    Subclasses are made with the :func:`message` decorator. ``TYPE`` is the
+    ``"family/Name"`` string written as ``"_type"``; ``ROS2`` the ROS 2 equivalent
+    (``"geometry_msgs/msg/Pose"``) or ``None``.
+    """
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = ""
+    ROS2: ClassVar[str | None] = None
+
+    def __post_init__(self) -> None:
+        dims: dict[str, tuple[int, str]] = {}
+        name = type(self).__name__
+        for field_name, spec in _specs(type(self)).items():
+            value = getattr(self, field_name)
+            checked = _check(spec, value, f"{name}.{field_name}", dims)
+            if checked is not value:
+                object.__setattr__(self, field_name, checked)
+        self._validate()
+
+    def _validate(self) -> None:
+        """Cross-field checks of a subclass; raise :class:`ValidationError` on failure."""
+
+    def _fail(self, field: str, expected: str, got: object) -> ValidationError:
+        """Build a :class:`ValidationError` for ``field`` of this message."""
+        return _fail(expected, got, f"{type(self).__name__}.{field}")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Build a message from its :meth:`to_dict` form (the exact inverse).
+
+        Fields missing from ``data`` take their defaults, so data written before a
+        defaulted field existed still loads; a wrong ``"_type"``, an unknown field or
+        a missing required one raise :class:`~robot_msgs.errors.ValidationError`.
+        """
+        if not isinstance(data, Mapping):
+            raise _fail(f"{cls.__name__} as a dict", data, cls.__name__)
+        return _build(cls, data, cls.__name__)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict with a "_type" key; arrays keep their dtype and shape."""
+        out: dict[str, Any] = {"_type": self.TYPE}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            out[f.name] = _to_json(getattr(self, f.name))
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain field values by name, one level deep (nested messages stay messages)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some fields changed. Validation runs again."""
+        names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            path = f"{type(self).__name__}.{unknown[0]}"
+            msg = f"Expected a field of {type(self).__name__}, got {unknown[0]!r} - at `{path}`"
+            raise ValidationError(msg)
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(
+            _values_equal(getattr(self, f.name), getattr(other, f.name))
+            for f in dataclasses.fields(self)  # type: ignore[arg-type]
+        )
+
+    def __hash__(self) -> int:
+        values = tuple(_hashable(getattr(self, f.name)) for f in dataclasses.fields(self))  # type: ignore[arg-type]
+        return hash((self.TYPE, values))
+
+    def __reduce__(self) -> tuple[Callable[..., Msg], tuple[type[Msg], dict[str, Any]]]:
+        return (_rebuild, (type(self), self.as_dict()))
+
+
+def _rebuild(cls: type[M], fields: dict[str, Any]) -> M:
+    """Unpickle through the constructor, so arrays come back read-only and validated."""
+    return cls(**fields)
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True)
+def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], type[M]]:
+    """Make a class a registered message type.
+
+    Parameters
+    ----------
+    type_name : str
+        ``"family/Name"``, written as ``"_type"`` and looked up by :func:`from_dict`.
+    ros2 : str or None
+        The ROS 2 equivalent, such as ``"geometry_msgs/msg/Pose"``, or ``None``.
+    """
+    family, _, name = type_name.partition("/")
+    if not family or not name:
+        msg = f"Expected a 'family/Name' type name, got {type_name!r}"
+        raise ValueError(msg)
+
+    def wrap(cls: type[M]) -> type[M]:
+        if type_name in _REGISTRY:
+            msg = f"Message type {type_name!r} is registered twice"
+            raise ValueError(msg)
+        cls.TYPE = type_name
+        cls.ROS2 = ros2
+        # eq=False: equality and hashing are Msg's (arrays by value, NaN equal to NaN).
+        made = dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)(cls)
+        _REGISTRY[type_name] = made
+        return made
+
+    return wrap
+
+
+def registered_types() -> dict[str, type[Msg]]:
+    """Every registered message type by its ``"_type"``, sorted by name."""
+    _import_catalog()
+    return dict(sorted(_REGISTRY.items()))
+
+
+def type_for(type_name: str) -> type[Msg]:
+    """The message class registered as ``type_name``."""
+    _import_catalog()
+    try:
+        return _REGISTRY[type_name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        msg = f"Expected a registered _type ({known}), got {type_name!r}"
+        raise UnknownTypeError(msg) from None
+
+
+def from_dict(data: Mapping[str, Any]) -> Msg:
+    """Build whichever message ``data["_type"]`` names from its :meth:`Msg.to_dict` form.
+
+    Examples
+    --------
+    >>> import robot_msgs
+    >>> robot_msgs.from_dict({"_type": "geometry/Point", "x": 1.0, "y": 0.0, "z": 0.0})
+    Point(x=1.0, y=0.0, z=0.0)
+    """
+    if not isinstance(data, Mapping) or "_type" not in data:
+        raise _fail('a dict with a "_type" key', data, "$")
+    return type_for(str(data["_type"])).from_dict(data)
+
+
+def _import_catalog() -> None:
+    """Import the modules that define the package's message types, so all are registered."""
+    import robot_msgs.catalog  # noqa: F401, PLC0415

@@ -1,0 +1,228 @@
+"""Vectorised rotation and rigid-motion maths over rows of samples.
+
+Every function takes and returns stacks: quaternions ``(N, 4)`` ordered ``x, y, z, w``,
+rotation matrices ``(N, 3, 3)``, homogeneous transforms ``(N, 4, 4)``, positions
+``(N, 3)`` metres, angles in radians. No Python loop runs per pose.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array
+
+__all__ = [
+    "angle_from_matrix",
+    "angle_from_quat_xyzw",
+    "matrix_from_quat_xyzw",
+    "normalize_quat_xyzw",
+    "quat_xyzw_conjugate",
+    "quat_xyzw_from_matrix",
+    "quat_xyzw_multiply",
+    "quat_xyzw_slerp",
+    "transform_from_pose",
+    "transform_inverse",
+    "yaw_from_matrix",
+]
+
+
+def normalize_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
+    """Unit quaternions with a non-negative ``w``.
+
+    Parameters
+    ----------
+    quats_xyzw : ndarray, shape (N, 4), float64
+        Quaternions ``x, y, z, w`` of any non-zero norm.
+
+    Returns
+    -------
+    ndarray, shape (N, 4), float64
+        The same rotations as unit quaternions, ``w >= 0`` (``q`` and ``-q`` are one rotation).
+    """
+    q = np.asarray(quats_xyzw, dtype=np.float64)
+    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
+    out: Float64Array = np.where(q[..., 3:4] < 0, -q, q)
+    return out
+
+
+def quat_xyzw_conjugate(quats_xyzw: Float64Array) -> Float64Array:
+    """Conjugates ``(-x, -y, -z, w)``: the inverse rotations of unit quaternions ``(N, 4)``."""
+    q = np.asarray(quats_xyzw, dtype=np.float64)
+    return np.concatenate([-q[..., :3], q[..., 3:]], axis=-1)
+
+
+def quat_xyzw_multiply(a: Float64Array, b: Float64Array) -> Float64Array:
+    """Hamilton products ``a ⊗ b`` (apply ``b`` first, then ``a``) of ``(N, 4)`` stacks."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    ax, ay, az, aw = np.moveaxis(a, -1, 0)
+    bx, by, bz, bw = np.moveaxis(b, -1, 0)
+    return np.stack(
+        [
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+            aw * bw - ax * bx - ay * by - az * bz,
+        ],
+        axis=-1,
+    )
+
+
+def matrix_from_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
+    """Rotation matrices ``(N, 3, 3)`` from unit quaternions ``(N, 4)`` ``x, y, z, w``."""
+    q = np.asarray(quats_xyzw, dtype=np.float64)
+    x, y, z, w = np.moveaxis(q, -1, 0)
+    xx, yy, zz = x * x, y * y, z * z
+    xy, xz, yz = x * y, x * z, y * z
+    wx, wy, wz = w * x, w * y, w * z
+    rows = [
+        [1 - 2 * (yy + zz), 2 * (xy - wz), 2 * (xz + wy)],
+        [2 * (xy + wz), 1 - 2 * (xx + zz), 2 * (yz - wx)],
+        [2 * (xz - wy), 2 * (yz + wx), 1 - 2 * (xx + yy)],
+    ]
+    return np.stack([np.stack(r, axis=-1) for r in rows], axis=-2)
+
+
+def quat_xyzw_from_matrix(matrices: Float64Array) -> Float64Array:
+    """Unit quaternions ``(N, 4)``, ``w >= 0``, from rotation matrices ``(N, 3, 3)``.
+
+    Uses the numerically stable branch per row (Shepperd's method): the largest of
+    ``w², x², y², z²`` is taken from the trace and diagonal, the rest from the
+    off-diagonal sums, so no branch divides by a small number.
+    """
+    m = np.asarray(matrices, dtype=np.float64)
+    m00, m11, m22 = m[..., 0, 0], m[..., 1, 1], m[..., 2, 2]
+    trace = m00 + m11 + m22
+    cand = np.stack([m00, m11, m22, trace], axis=-1)
+    pick = np.argmax(cand, axis=-1)
+    # Case w largest.
+    s = np.sqrt(np.maximum(1.0 + trace, 1e-300)) * 2.0
+    qw = np.stack(
+        [
+            (m[..., 2, 1] - m[..., 1, 2]) / s,
+            (m[..., 0, 2] - m[..., 2, 0]) / s,
+            (m[..., 1, 0] - m[..., 0, 1]) / s,
+            0.25 * s,
+        ],
+        axis=-1,
+    )
+    sx = np.sqrt(np.maximum(1.0 + m00 - m11 - m22, 1e-300)) * 2.0
+    qx = np.stack(
+        [
+            0.25 * sx,
+            (m[..., 0, 1] + m[..., 1, 0]) / sx,
+            (m[..., 0, 2] + m[..., 2, 0]) / sx,
+            (m[..., 2, 1] - m[..., 1, 2]) / sx,
+        ],
+        axis=-1,
+    )
+    sy = np.sqrt(np.maximum(1.0 + m11 - m00 - m22, 1e-300)) * 2.0
+    qy = np.stack(
+        [
+            (m[..., 0, 1] + m[..., 1, 0]) / sy,
+            0.25 * sy,
+            (m[..., 1, 2] + m[..., 2, 1]) / sy,
+            (m[..., 0, 2] - m[..., 2, 0]) / sy,
+        ],
+        axis=-1,
+    )
+    sz = np.sqrt(np.maximum(1.0 + m22 - m00 - m11, 1e-300)) * 2.0
+    qz = np.stack(
+        [
+            (m[..., 0, 2] + m[..., 2, 0]) / sz,
+            (m[..., 1, 2] + m[..., 2, 1]) / sz,
+            0.25 * sz,
+            (m[..., 1, 0] - m[..., 0, 1]) / sz,
+        ],
+        axis=-1,
+    )
+    out = np.select(
+        [pick[..., None] == 3, pick[..., None] == 0, pick[..., None] == 1], [qw, qx, qy], qz
+    )
+    return normalize_quat_xyzw(out)
+
+
+def angle_from_matrix(matrices: Float64Array) -> Float64Array:
+    """Rotation angles in ``[0, π]`` rad of rotation matrices ``(N, 3, 3)``.
+
+    Computed as ``atan2(|vee(R - Rᵀ)| / 2, (tr R - 1) / 2)``, accurate near 0 and near π
+    where ``arccos((tr R - 1) / 2)`` loses digits. Equals the norm of the rotation vector
+    (evo's ``angle_rad``).
+    """
+    m = np.asarray(matrices, dtype=np.float64)
+    sin_vec = np.stack(
+        [m[..., 2, 1] - m[..., 1, 2], m[..., 0, 2] - m[..., 2, 0], m[..., 1, 0] - m[..., 0, 1]],
+        axis=-1,
+    )
+    sin = 0.5 * np.linalg.norm(sin_vec, axis=-1)
+    cos = 0.5 * (m[..., 0, 0] + m[..., 1, 1] + m[..., 2, 2] - 1.0)
+    out: Float64Array = np.arctan2(sin, cos)
+    return out
+
+
+def angle_from_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
+    """Rotation angles in ``[0, π]`` rad of unit quaternions ``(N, 4)``: ``2 atan2(|v|, |w|)``."""
+    q = np.asarray(quats_xyzw, dtype=np.float64)
+    out: Float64Array = 2.0 * np.arctan2(np.linalg.norm(q[..., :3], axis=-1), np.abs(q[..., 3]))
+    return out
+
+
+def yaw_from_matrix(matrices: Float64Array) -> Float64Array:
+    """Heading about ``z`` in ``(-π, π]`` rad of rotation matrices ``(N, 3, 3)`` (ZYX yaw)."""
+    m = np.asarray(matrices, dtype=np.float64)
+    out: Float64Array = np.arctan2(m[..., 1, 0], m[..., 0, 0])
+    return out
+
+
+def quat_xyzw_slerp(q0: Float64Array, q1: Float64Array, fraction: Float64Array) -> Float64Array:
+    """Spherical linear interpolation between unit quaternions, row by row.
+
+    Parameters
+    ----------
+    q0, q1 : ndarray, shape (N, 4), float64
+        Start and end rotations ``x, y, z, w``.
+    fraction : ndarray, shape (N,), float64
+        Where to interpolate, 0 at ``q0`` and 1 at ``q1``.
+
+    Returns
+    -------
+    ndarray, shape (N, 4), float64
+        Unit quaternions along the shorter arc.
+    """
+    q0 = np.asarray(q0, dtype=np.float64)
+    q1 = np.asarray(q1, dtype=np.float64)
+    s = np.asarray(fraction, dtype=np.float64)[..., None]
+    dot = np.sum(q0 * q1, axis=-1, keepdims=True)
+    q1 = np.where(dot < 0, -q1, q1)
+    dot = np.abs(dot)
+    theta = np.arccos(np.clip(dot, -1.0, 1.0))
+    sin = np.sin(theta)
+    small = sin < 1e-9
+    safe = np.where(small, 1.0, sin)
+    w0 = np.where(small, 1.0 - s, np.sin((1.0 - s) * theta) / safe)
+    w1 = np.where(small, s, np.sin(s * theta) / safe)
+    return normalize_quat_xyzw(w0 * q0 + w1 * q1)
+
+
+def transform_from_pose(positions_xyz: Float64Array, quats_xyzw: Float64Array) -> Float64Array:
+    """Transforms ``(N, 4, 4)`` from positions ``(N, 3)`` m and quaternions ``(N, 4)`` xyzw."""
+    p = np.asarray(positions_xyz, dtype=np.float64)
+    out = np.zeros((*p.shape[:-1], 4, 4))
+    out[..., :3, :3] = matrix_from_quat_xyzw(quats_xyzw)
+    out[..., :3, 3] = p
+    out[..., 3, 3] = 1.0
+    return out
+
+
+def transform_inverse(transforms: Float64Array) -> Float64Array:
+    """Inverses of rigid transforms ``(N, 4, 4)``: ``[Rᵀ, -Rᵀ t; 0, 1]``."""
+    t = np.asarray(transforms, dtype=np.float64)
+    out = np.zeros_like(t)
+    rt = np.swapaxes(t[..., :3, :3], -1, -2)
+    out[..., :3, :3] = rt
+    out[..., :3, 3] = -np.einsum("...ij,...j->...i", rt, t[..., :3, 3])
+    out[..., 3, 3] = 1.0
+    return out

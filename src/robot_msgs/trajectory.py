@@ -1,0 +1,124 @@
+"""Joint trajectories and the array-backed pose trajectory (family ``trajectory``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import numpy as np
+
+from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.std import Duration, Header
+from robot_msgs.typing import Float64Array
+
+__all__ = ["JointTrajectory", "JointTrajectoryPoint", "PoseTrajectory"]
+
+#: Largest deviation of a quaternion's norm from 1 that :class:`PoseTrajectory` accepts.
+UNIT_QUATERNION_TOL = 1e-6
+
+
+@message("trajectory/JointTrajectoryPoint", ros2="trajectory_msgs/msg/JointTrajectoryPoint")
+class JointTrajectoryPoint(Msg):
+    """One waypoint of a joint trajectory: targets per joint and when to reach them.
+
+    WHY ``time_from_start`` and not a stamp: a commanded trajectory is relative to
+    when it starts executing (``JointTrajectory.header.stamp``), as in ROS.
+    """
+
+    positions: tuple[float, ...] = ()
+    velocities: tuple[float, ...] = ()
+    accelerations: tuple[float, ...] = ()
+    effort: tuple[float, ...] = ()
+    time_from_start: Duration = Duration()
+
+
+@message("trajectory/JointTrajectory", ros2="trajectory_msgs/msg/JointTrajectory")
+class JointTrajectory(Msg):
+    """A commanded motion of named joints: the signal a controller is asked to track.
+
+    Every point's non-empty lists hold one value per joint name, and points are in
+    strictly increasing ``time_from_start``, as ROS controllers require.
+    """
+
+    header: Header = Header()
+    joint_names: tuple[str, ...] = ()
+    points: tuple[JointTrajectoryPoint, ...] = ()
+
+    def _validate(self) -> None:
+        n = len(self.joint_names)
+        last = -np.inf
+        for i, point in enumerate(self.points):
+            for name in ("positions", "velocities", "accelerations", "effort"):
+                values = getattr(point, name)
+                if values and len(values) != n:
+                    expected = f"0 or {n} values (one per joint name)"
+                    raise self._fail(f"points[{i}].{name}", expected, values)
+            t = point.time_from_start.to_s()
+            if t <= last:
+                raise self._fail(
+                    f"points[{i}].time_from_start", f"a time after {last} s", point.time_from_start
+                )
+            last = t
+
+
+@message("trajectory/PoseTrajectory")
+class PoseTrajectory(Msg):
+    """A timed sequence of 3-D poses held as arrays: what trajectory evaluation works on.
+
+    WHY arrays and not a tuple of ``PoseStamped``: evaluation runs over 10^6 poses, so
+    every operation is vectorised over rows; one row is one pose. Stamps are float64
+    seconds (``(N,)``), strictly increasing and finite, so association can binary
+    search; positions ``(N, 3)`` metres; orientations ``(N, 4)`` unit quaternions
+    ``x, y, z, w`` (within ``1e-6``): readers normalise and report, never silently.
+    ``frame_id`` is the frame the poses are expressed in, ``child_frame_id`` the body.
+    The nearest ROS 2 type is ``nav_msgs/msg/Path``, which is a list of messages.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> traj = PoseTrajectory(
+    ...     stamps_s=[0.0, 1.0],
+    ...     positions_xyz=[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]],
+    ...     orientations_quat_xyzw=[[0.0, 0.0, 0.0, 1.0]] * 2,
+    ... )
+    >>> len(traj), traj.path_length_m
+    (2, 1.0)
+    """
+
+    stamps_s: Annotated[Float64Array, Shape("N")]
+    positions_xyz: Annotated[Float64Array, Shape("N", 3)]
+    orientations_quat_xyzw: Annotated[Float64Array, Shape("N", 4)]
+    frame_id: str = ""
+    child_frame_id: str = ""
+
+    def _validate(self) -> None:
+        for name in ("stamps_s", "positions_xyz", "orientations_quat_xyzw"):
+            values = getattr(self, name)
+            if not np.isfinite(values).all():
+                row = int(np.flatnonzero(~np.isfinite(values).reshape(len(values), -1).all(1))[0])
+                raise self._fail(f"{name}[{row}]", "finite values", values[row])
+        steps = np.diff(self.stamps_s)
+        if (steps <= 0).any():
+            i = int(np.flatnonzero(steps <= 0)[0]) + 1
+            expected = f"strictly increasing stamps (previous {self.stamps_s[i - 1]!r})"
+            raise self._fail(f"stamps_s[{i}]", expected, float(self.stamps_s[i]))
+        norms = np.linalg.norm(self.orientations_quat_xyzw, axis=1)
+        bad = np.abs(norms - 1.0) > UNIT_QUATERNION_TOL
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            expected = f"a unit quaternion (norm {norms[i]!r})"
+            raise self._fail(
+                f"orientations_quat_xyzw[{i}]", expected, self.orientations_quat_xyzw[i]
+            )
+
+    def __len__(self) -> int:
+        return int(self.stamps_s.shape[0])
+
+    @property
+    def duration_s(self) -> float:
+        """Time from the first to the last stamp, in seconds (0 for fewer than 2 poses)."""
+        return float(self.stamps_s[-1] - self.stamps_s[0]) if len(self) > 1 else 0.0
+
+    @property
+    def path_length_m(self) -> float:
+        """Sum of the distances between consecutive positions, in metres."""
+        return float(np.linalg.norm(np.diff(self.positions_xyz, axis=0), axis=1).sum())

@@ -1,0 +1,59 @@
+"""aggregate and check_same_settings: success apart from accuracy, no silent mixing."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from robot_msgs.compare import Comparison, aggregate, check_same_settings, error_stats
+from robot_msgs.errors import SettingsMismatchError, ValidationError
+
+
+def _run(rms_sample: float, alignment: str = "se3", name: str = "run") -> Comparison:
+    return Comparison(
+        metric="ape",
+        stats={"translation": error_stats([rms_sample])},
+        units={"translation": "m"},
+        settings={"alignment": alignment, "max_diff_s": 0.01},
+        estimate=name,
+    )
+
+
+def test_aggregate_counts_failures_apart_from_accuracy():
+    agg = aggregate([_run(0.1), _run(0.2), _run(0.3)], failures=["lost", "lost", "crash"])
+    assert agg.n_runs == 6
+    assert agg.n_succeeded == 3
+    assert agg.success_rate == 0.5
+    assert dict(agg.failures) == {"lost": 2, "crash": 1}
+    assert agg.stats["translation"].n == 3
+    assert agg.stats["translation"].median == pytest.approx(0.2)
+    assert dict(agg.settings) == {"alignment": "se3", "max_diff_s": 0.01}
+
+
+def test_mixing_alignments_raises_naming_the_setting():
+    with pytest.raises(SettingsMismatchError, match=r"different `alignment` settings"):
+        aggregate([_run(0.1, "se3", "a"), _run(0.2, "sim3", "b")])
+
+
+def test_forced_mix_says_so():
+    agg = aggregate([_run(0.1, "se3"), _run(0.2, "sim3")], force=True)
+    assert agg.settings["alignment"] == "<mixed>"
+    assert any("alignment" in note for note in agg.notes)
+
+
+def test_different_metrics_do_not_mix():
+    rpe = _run(0.1).replace(metric="rpe")
+    with pytest.raises(SettingsMismatchError, match=r"`metric`"):
+        check_same_settings([_run(0.1), rpe])
+
+
+def test_unknown_statistic_raises():
+    with pytest.raises(ValidationError, match=r"statistic, got 'rmse'"):
+        aggregate([_run(0.1)], statistic="rmse")
+
+
+def test_no_runs_gives_nan_success_rate():
+    agg = aggregate([], failures=[])
+    assert agg.n_runs == 0
+    assert math.isnan(agg.success_rate)

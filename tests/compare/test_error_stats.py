@@ -1,0 +1,157 @@
+"""error_stats: the seed page's example, hand-computed values and properties."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from robot_msgs.compare import ErrorStats, error_stats
+from robot_msgs.errors import ValidationError
+
+SEED_REPR = (
+    "ErrorStats(n=3, rms=0.0021602468994692866, mean=0.0013333333333333333, median=0.002, "
+    "std=0.0016996731711975948, min=-0.001, max=0.003, max_abs=0.003, p95_abs=0.0029, "
+    "final=0.003, iae=nan, ise=nan, itae=nan)"
+)
+SEED_JSON = """{
+  "_type": "compare/ErrorStats",
+  "n": 3,
+  "rms": 0.0021602468994692866,
+  "mean": 0.0013333333333333333,
+  "median": 0.002,
+  "std": 0.0016996731711975948,
+  "min": -0.001,
+  "max": 0.003,
+  "max_abs": 0.003,
+  "p95_abs": 0.0029,
+  "final": 0.003,
+  "iae": NaN,
+  "ise": NaN,
+  "itae": NaN
+}"""
+
+
+def test_seed_example_repr_is_exact():
+    assert repr(error_stats([-0.001, 0.002, 0.003])) == SEED_REPR
+
+
+def test_seed_example_json_is_exact():
+    assert json.dumps(error_stats([-0.001, 0.002, 0.003]).to_dict(), indent=2) == SEED_JSON
+
+
+def test_no_finite_sample_gives_nan_and_zero_count():
+    s = error_stats([math.nan, math.inf])
+    assert s.n == 0
+    for name in ("rms", "mean", "median", "std", "min", "max", "max_abs", "p95_abs", "final"):
+        assert math.isnan(getattr(s, name)), name
+
+
+def test_final_is_last_finite_sample_and_sign_is_kept():
+    s = error_stats([1.0, -2.0, math.nan])
+    assert s.final == -2.0
+    assert s.min == -2.0
+    assert s.max_abs == 2.0
+    assert s.n == 2
+
+
+def test_integrals_hand_computed():
+    # e = 1 on [0, 1], then linear 1 -> 3 on [1, 2].
+    s = error_stats([1.0, 1.0, 3.0], t=[0.0, 1.0, 2.0])
+    assert s.iae == pytest.approx(1.0 + 2.0)
+    # ∫ (1 + 2u)² du over [0, 1] = 1 + 2 + 4/3
+    assert s.ise == pytest.approx(1.0 + 1 + 2 + 4 / 3)
+    # ∫0^1 t dt + ∫0^1 (1 + u)(1 + 2u) du = 0.5 + (1 + 3/2 + 2/3)
+    assert s.itae == pytest.approx(0.5 + 1 + 1.5 + 2 / 3)
+
+
+def test_integral_across_zero_crossing_is_exact():
+    # e from -1 to 1 over one second: ∫|e| = 0.5, ∫e² = 1/3, ∫ t|e| = 1/4 (by hand).
+    s = error_stats([-1.0, 1.0], t=[0.0, 1.0])
+    assert s.iae == pytest.approx(0.5)
+    assert s.ise == pytest.approx(1 / 3)
+    assert s.itae == pytest.approx(0.25)
+
+
+def test_integrals_skip_intervals_with_a_missing_end():
+    s = error_stats([1.0, math.nan, 1.0, 1.0], t=[0.0, 1.0, 2.0, 3.0])
+    assert s.iae == pytest.approx(1.0)
+    assert s.itae == pytest.approx(2.5)  # ∫_2^3 t dt, t measured from t[0] = 0
+
+
+def test_integrals_are_nan_without_time_axis():
+    s = error_stats([1.0, 2.0])
+    assert math.isnan(s.iae)
+    assert math.isnan(s.ise)
+    assert math.isnan(s.itae)
+
+
+@pytest.mark.parametrize(
+    ("errors", "t", "match"),
+    [
+        ([1.0, 2.0], [0.0], r"Expected `t` of shape \(2,\)"),
+        ([1.0, 2.0], [1.0, 1.0], r"strictly increasing, got t\[1\] = 1.0"),
+        ([1.0, 2.0], [0.0, math.nan], r"strictly increasing, got t\[1\] = nan"),
+        (["a", "b"], None, r"Expected `errors` as numbers"),
+        ([[1.0, 2.0]], None, r"Expected `errors` of shape \(N,\)"),
+    ],
+)
+def test_bad_input_raises(errors, t, match):
+    with pytest.raises(ValidationError, match=match):
+        error_stats(errors, t)
+
+
+finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
+
+
+@given(arrays(np.float64, st.integers(1, 60), elements=finite))
+def test_rms_squared_is_mean_squared_plus_variance(e):
+    s = error_stats(e)
+    assert s.rms**2 == pytest.approx(s.mean**2 + s.std**2, rel=1e-9, abs=1e-9)
+
+
+@given(arrays(np.float64, st.integers(1, 60), elements=finite))
+def test_order_statistics_are_ordered(e):
+    s = error_stats(e)
+    assert s.min <= s.median <= s.max
+    assert s.p95_abs <= s.max_abs
+    assert s.max_abs == max(abs(s.min), abs(s.max))
+
+
+@given(
+    arrays(np.float64, st.integers(1, 40), elements=finite),
+    st.lists(st.integers(0, 39), max_size=10),
+)
+def test_nan_samples_are_ignored(e, holes):
+    with_nan = np.insert(e, [h % (len(e) + 1) for h in holes], math.nan)
+    assert error_stats(with_nan) == error_stats(e).replace(final=error_stats(with_nan).final)
+    assert error_stats(with_nan).n == len(e)
+
+
+@given(
+    st.lists(st.floats(0.01, 10.0), min_size=2, max_size=20),
+    st.lists(st.floats(-100.0, 100.0), min_size=2, max_size=20),
+)
+def test_integrals_exact_for_piecewise_linear_errors(steps, values):
+    """Refine a piecewise-linear signal 64x: integrals must not change (they are exact)."""
+    n = min(len(steps), len(values))
+    t = np.concatenate([[0.0], np.cumsum(steps[: n - 1])])
+    e = np.asarray(values[:n])
+    fine_t = np.concatenate([np.linspace(t[i], t[i + 1], 65)[:-1] for i in range(n - 1)] + [t[-1:]])
+    fine_e = np.interp(fine_t, t, e)
+    coarse, fine = error_stats(e, t), error_stats(fine_e, fine_t)
+    scale = max(1.0, float(np.abs(e).max()) ** 2 * t[-1] ** 2)
+    assert fine.iae == pytest.approx(coarse.iae, rel=1e-9, abs=1e-9 * scale)
+    assert fine.ise == pytest.approx(coarse.ise, rel=1e-9, abs=1e-9 * scale)
+    assert fine.itae == pytest.approx(coarse.itae, rel=1e-9, abs=1e-9 * scale)
+
+
+def test_error_stats_type_is_importable_as_documented():
+    from robot_msgs.compare import ErrorStats as Documented
+
+    assert Documented is ErrorStats

@@ -1,0 +1,301 @@
+"""The message base: validation, serialisation, equality, hashing, pickling, registry."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import pickle
+from typing import Annotated
+
+import numpy as np
+import pytest
+
+import robot_msgs
+from robot_msgs.catalog import examples
+from robot_msgs.compare import Comparison, ErrorStats, error_stats
+from robot_msgs.errors import UnknownTypeError, ValidationError
+from robot_msgs.geometry import Point, Pose, PoseWithCovariance, Quaternion, Vector3
+from robot_msgs.msg import FrozenMap, Msg, Shape, message
+from robot_msgs.nav import Path
+from robot_msgs.sensor import JointState
+from robot_msgs.std import Header, Time
+from robot_msgs.trajectory import PoseTrajectory
+from robot_msgs.typing import Float64Array
+
+
+def _traj(n: int = 3) -> PoseTrajectory:
+    return PoseTrajectory(
+        stamps_s=np.arange(n, dtype=float),
+        positions_xyz=np.zeros((n, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+    )
+
+
+def test_construction_is_keyword_only():
+    with pytest.raises(TypeError):
+        Point(1.0, 2.0, 3.0)  # type: ignore[misc]
+
+
+def test_messages_are_frozen():
+    p = Point(x=1.0)
+    with pytest.raises(AttributeError):
+        p.x = 2.0  # type: ignore[misc]
+
+
+def test_messages_are_slotted():
+    assert not hasattr(Point(), "__dict__")
+
+
+def test_int_is_accepted_as_float_and_stored_as_float():
+    p = Point(x=1)
+    assert type(p.x) is float
+
+
+def test_numpy_scalars_become_python_scalars():
+    s = ErrorStats.from_dict({**error_stats([1.0]).to_dict(), "n": np.int64(1)})
+    assert type(s.n) is int
+    assert type(Point(x=np.float32(0.5)).x) is float
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda: Point(x="1"), r"Expected float, got str '1' - at `Point.x`"),
+        (lambda: Point(x=True), r"Expected float, got bool True - at `Point.x`"),
+        (lambda: Time(sec=1.5), r"Expected int, got float 1.5 - at `Time.sec`"),
+        (lambda: Header(frame_id=3), r"Expected str, got int 3 - at `Header.frame_id`"),
+        (lambda: Pose(position=Vector3()), r"Expected Point, got Vector3.* - at `Pose.position`"),
+        (lambda: Path(poses=[Pose()]), r"Expected PoseStamped, got Pose.* - at `Path.poses\[0\]`"),
+        (lambda: Path(poses=Pose()), r"Expected tuple\[PoseStamped, \.\.\.\].* - at `Path.poses`"),
+        (lambda: Time(nanosec=2_000_000_000), r"Expected an int in \[0, 1000000000\).*nanosec"),
+        (
+            lambda: JointState(name=("a", "b"), position=(1.0,)),
+            r"Expected 0 or 2 values \(one per name\).* - at `JointState.position`",
+        ),
+    ],
+)
+def test_bad_values_raise_with_field_path(make, match):
+    with pytest.raises(ValidationError, match=match):
+        make()
+
+
+def test_validation_error_is_a_value_error():
+    assert issubclass(ValidationError, ValueError)
+
+
+def test_array_field_is_copied_and_read_only():
+    stamps = np.arange(3, dtype=float)
+    traj = PoseTrajectory(
+        stamps_s=stamps,
+        positions_xyz=np.zeros((3, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (3, 1)),
+    )
+    stamps[0] = 99.0
+    assert traj.stamps_s[0] == 0.0
+    with pytest.raises(ValueError, match="read-only"):
+        traj.stamps_s[0] = 1.0
+
+
+def test_array_field_casts_ints_but_refuses_lossy_casts():
+    cov = PoseWithCovariance(covariance=np.eye(6, dtype=int))
+    assert cov.covariance.dtype == np.float64
+
+    @message("test/IntArray")
+    class IntArray(Msg):
+        values: Annotated[np.ndarray[tuple[int], np.dtype[np.int64]], Shape("N")]
+
+    with pytest.raises(ValidationError, match=r"Expected \(N,\) int64, got array.*float64"):
+        IntArray(values=np.array([1.5]))
+
+
+def test_array_field_checks_fixed_shape():
+    with pytest.raises(
+        ValidationError, match=r"Expected shape \(6, 6\), got array of shape \(3, 3\)"
+    ):
+        PoseWithCovariance(covariance=np.eye(3))
+
+
+def test_named_dimensions_must_agree_across_fields():
+    with pytest.raises(
+        ValidationError, match=r"N=3 \(from `PoseTrajectory.stamps_s`\).*positions_xyz"
+    ):
+        PoseTrajectory(
+            stamps_s=[0.0, 1.0, 2.0],
+            positions_xyz=np.zeros((2, 3)),
+            orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (3, 1)),
+        )
+
+
+def test_pose_trajectory_refuses_unsorted_nan_and_non_unit_quaternions():
+    ok = _traj()
+    with pytest.raises(ValidationError, match=r"strictly increasing.*stamps_s\[2\]"):
+        ok.replace(stamps_s=[0.0, 2.0, 1.0])
+    with pytest.raises(ValidationError, match=r"finite values.*positions_xyz\[1\]"):
+        ok.replace(positions_xyz=[[0.0, 0, 0], [math.nan, 0, 0], [0, 0, 0]])
+    with pytest.raises(ValidationError, match=r"unit quaternion.*orientations_quat_xyzw\[0\]"):
+        ok.replace(orientations_quat_xyzw=[[0.0, 0, 0, 2.0], [0, 0, 0, 1], [0, 0, 0, 1]])
+
+
+def test_replace_revalidates():
+    p = Point(x=1.0)
+    assert p.replace(y=2.0) == Point(x=1.0, y=2.0)
+    with pytest.raises(ValidationError, match=r"at `Point.y`"):
+        p.replace(y="no")
+    with pytest.raises(ValidationError, match=r"Expected a field of Point, got 'w'"):
+        p.replace(w=1.0)
+
+
+def test_to_dict_starts_with_type_and_nests_types():
+    d = Pose().to_dict()
+    assert next(iter(d)) == "_type"
+    assert d["_type"] == "geometry/Pose"
+    assert d["position"]["_type"] == "geometry/Point"
+
+
+def test_to_dict_keeps_array_dtype_and_shape():
+    d = PoseWithCovariance().to_dict()
+    assert d["covariance"]["dtype"] == "float64"
+    assert d["covariance"]["shape"] == [6, 6]
+    assert len(d["covariance"]["data"]) == 36
+
+
+def test_nan_stays_a_float_in_to_dict_and_json():
+    d = error_stats([]).to_dict()
+    assert isinstance(d["rms"], float)
+    assert math.isnan(d["rms"])
+    assert '"rms": NaN' in json.dumps(d)
+
+
+def test_from_dict_rejects_wrong_type_and_unknown_field():
+    d = Point(x=1.0).to_dict()
+    with pytest.raises(
+        ValidationError, match=r"Expected _type 'geometry/Vector3', got 'geometry/Point'"
+    ):
+        Vector3.from_dict(d)
+    with pytest.raises(ValidationError, match=r"unknown field 'w'"):
+        Point.from_dict({**d, "w": 1.0})
+
+
+def test_from_dict_names_nested_field_path():
+    d = Pose().to_dict()
+    d["position"]["x"] = "far"
+    with pytest.raises(ValidationError, match=r"at `Pose.position.x`"):
+        Pose.from_dict(d)
+
+
+def test_from_dict_reports_missing_required_field():
+    d = error_stats([1.0]).to_dict()
+    del d["rms"]
+    with pytest.raises(ValidationError, match=r"Expected required field 'rms'"):
+        ErrorStats.from_dict(d)
+
+
+def test_from_dict_loads_data_written_before_defaulted_fields_existed():
+    old = error_stats([1.0, 2.0]).to_dict()
+    for name in ("iae", "ise", "itae"):
+        del old[name]
+    loaded = ErrorStats.from_dict(old)
+    assert math.isnan(loaded.iae)
+    assert loaded.rms == error_stats([1.0, 2.0]).rms
+
+
+def test_module_level_from_dict_dispatches_on_type():
+    p = robot_msgs.from_dict({"_type": "geometry/Point", "x": 1.0, "y": 2.0, "z": 3.0})
+    assert p == Point(x=1.0, y=2.0, z=3.0)
+    with pytest.raises(UnknownTypeError, match=r"got 'geometry/Nope'"):
+        robot_msgs.from_dict({"_type": "geometry/Nope"})
+    with pytest.raises(ValidationError, match=r'"_type"'):
+        robot_msgs.from_dict({"x": 1.0})
+
+
+def test_as_dict_gives_plain_field_values():
+    pose = Pose()
+    assert pose.as_dict() == {"position": Point(), "orientation": Quaternion()}
+
+
+def test_equality_treats_nan_as_equal_and_arrays_by_value():
+    assert error_stats([]) == error_stats([])
+    assert _traj() == _traj()
+    assert _traj() != _traj().replace(frame_id="map")
+    assert Point() != Vector3()
+
+
+def test_equal_messages_hash_equal():
+    assert hash(error_stats([])) == hash(error_stats([]))
+    assert hash(_traj()) == hash(_traj())
+    assert len({Point(x=0.0), Point(x=-0.0)}) == 1
+    assert hash(PoseWithCovariance(covariance=np.zeros((6, 6)))) == hash(
+        PoseWithCovariance(covariance=-np.zeros((6, 6)))
+    )
+
+
+def test_pickle_round_trip_keeps_arrays_read_only():
+    traj = pickle.loads(pickle.dumps(_traj()))
+    assert traj == _traj()
+    assert not traj.positions_xyz.flags.writeable
+    assert copy.deepcopy(_traj()) == _traj()
+
+
+def test_mapping_fields_are_frozen_maps():
+    c = Comparison(metric="ape", stats={"t": error_stats([1.0])}, units={"t": "m"})
+    assert isinstance(c.stats, FrozenMap)
+    with pytest.raises(TypeError):
+        c.stats["u"] = error_stats([2.0])  # type: ignore[index]
+    with pytest.raises(ValidationError, match=r"Expected one unit per signal"):
+        Comparison(metric="ape", stats={"t": error_stats([1.0])}, units={"x": "m"})
+
+
+def test_every_example_round_trips_through_json():
+    for name, msg in examples().items():
+        text = json.dumps(msg.to_dict())
+        again = robot_msgs.from_dict(json.loads(text))
+        assert again == msg, name
+        assert name == type(again).TYPE
+
+
+def test_registry_has_an_example_for_every_type_and_no_more():
+    registered = {k for k in robot_msgs.registered_types() if not k.startswith("test/")}
+    assert registered == set(examples())
+
+
+def test_every_type_documents_why_and_its_ros_equivalent():
+    for name, cls in robot_msgs.registered_types().items():
+        if name.startswith("test/"):
+            continue
+        assert cls.__doc__, name
+        assert cls.ROS2 is None or cls.ROS2.count("/msg/") == 1, name
+
+
+def test_type_names_follow_module_family():
+    for name, cls in robot_msgs.registered_types().items():
+        if name.startswith("test/"):
+            continue
+        family = name.split("/")[0]
+        assert cls.__module__.split(".")[1] == family, (name, cls.__module__)
+
+
+def test_message_rejects_duplicate_registration():
+    with pytest.raises(ValueError, match="registered twice"):
+
+        @message("geometry/Point")
+        class Again(Msg):
+            x: float = 0.0
+
+
+def test_unsupported_annotation_is_reported_on_first_use():
+    @message("test/Bad")
+    class Bad(Msg):
+        value: list[int]
+
+    with pytest.raises(TypeError, match="Unsupported field annotation"):
+        Bad(value=[1])
+
+
+def test_optional_array_field_accepts_none():
+    @message("test/OptionalArray")
+    class OptionalArray(Msg):
+        values: Annotated[Float64Array, Shape("N")] | None = None
+
+    assert OptionalArray().values is None
+    assert OptionalArray(values=[1, 2]).values.dtype == np.float64
