@@ -82,7 +82,8 @@ th { font-size: .85rem; color: var(--muted); text-transform: uppercase; letter-s
 .origin { margin-left: .5rem; padding: 0 .4rem; border: 1px solid var(--line);
   border-radius: 4px; color: var(--muted); font: .75rem system-ui, sans-serif; }
 ul.used-by { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
-footer { margin-top: 3rem; padding-top: .75rem; border-top: 1px solid var(--line);
+footer { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .25rem 1rem;
+  margin-top: 3rem; padding-top: .75rem; border-top: 1px solid var(--line);
   color: var(--muted); font-size: .85rem; }
 """
 
@@ -142,13 +143,12 @@ def _docstring(text: str) -> str:
 
 def _document(title: str, body: str, facts: PackageFacts, *, from_page: bool) -> str:
     home = escape("../" + INDEX if from_page else INDEX)
-    source = (
-        f' · <a href="{escape(facts.homepage)}">GitHub</a>' if facts.homepage is not None else ""
+    build = f"robot_msgs {escape(facts.version)} @ {escape(facts.commit)}"
+    links = [f'<a href="{escape(facts.homepage)}">GitHub</a>'] if facts.homepage else []
+    about = " · ".join(
+        [*links, escape(facts.license), "generated from the package, not written per type"]
     )
-    footer = (
-        f"robot_msgs {escape(facts.version)} @ {escape(facts.commit)}{source}"
-        f" · {escape(facts.license)} · generated from the package, not written per type"
-    )
+    footer = f"<span>{build}</span><span>{about}</span>"
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
