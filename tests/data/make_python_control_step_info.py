@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-import control
 import numpy as np
 
 
@@ -25,6 +24,8 @@ def signals() -> dict[str, tuple[np.ndarray, np.ndarray, dict[str, float]]]:
 
 
 def main() -> None:
+    import control  # only this script needs python-control
+
     out: dict[str, object] = {
         "command": "python tests/data/make_python_control_step_info.py",
         "python_control_version": control.__version__,

@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 __all__ = ["SPARC", "sparc"]
 
 
-def _check_settings(
+def check_settings(
     sample_rate_hz: float, max_cutoff_hz: float, amplitude_threshold: float, pad_level: int
 ) -> tuple[float, float, float, int]:
+    """SPARC's settings checked and normalised, or :class:`ValidationError` naming the one."""
     fs = check_positive("sample_rate_hz", sample_rate_hz)
     fc = check_positive("max_cutoff_hz", max_cutoff_hz)
     threshold = check_positive("amplitude_threshold", amplitude_threshold)
@@ -105,7 +106,7 @@ def sparc(
     >>> round(float(sparc(np.exp(-5 * t**2), 100.0)), 5)
     -1.41403
     """
-    fs, fc, threshold, pad = _check_settings(
+    fs, fc, threshold, pad = check_settings(
         sample_rate_hz, max_cutoff_hz, amplitude_threshold, pad_level
     )
     return _sparc_kernel(check_samples("speed", speed, min_samples=2), fs, fc, threshold, pad)
@@ -132,7 +133,7 @@ class SPARC(StreamingMean):
         pad_level: int = 4,
     ) -> None:
         super().__init__()
-        fs, fc, threshold, pad = _check_settings(
+        fs, fc, threshold, pad = check_settings(
             sample_rate_hz, max_cutoff_hz, amplitude_threshold, pad_level
         )
         self.sample_rate_hz = fs
