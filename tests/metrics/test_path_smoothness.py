@@ -195,3 +195,35 @@ def test_metric_pickles_with_its_state_and_settings():
     assert again.compute() == metric.compute()
     assert again.normalization == "points"
     assert repr(again) == "PathSmoothness(normalization='points', count=1)"
+
+
+def _direct(points):
+    # The seed formula written out with np.linalg.norm, no blocks: the independent check.
+    steps = np.diff(points, axis=-2)
+    change = np.linalg.norm(np.diff(steps, axis=-2), axis=-1).sum(-1)
+    return change, np.linalg.norm(steps, axis=-1).sum(-1)
+
+
+@pytest.mark.parametrize("block", [1, 3, 4, 5, 7, 64])
+@pytest.mark.parametrize("shape", [(9, 3), (2, 11, 2), (3, 2, 6, 3)])
+def test_blocked_kernel_equals_the_direct_formula(monkeypatch, block, shape):
+    import robot_msgs.metrics.path as path_module
+
+    monkeypatch.setattr(path_module, "BLOCK_POINTS", block)
+    points = np.cumsum(np.random.default_rng(block).normal(size=shape), axis=-2)
+    change, length = _direct(points)
+    np.testing.assert_allclose(path_smoothness(points), change / length, rtol=1e-13)
+    np.testing.assert_allclose(path_length(points), length, rtol=1e-13)
+    np.testing.assert_allclose(
+        path_smoothness(points, normalization="points"), change / (shape[-2] - 2), rtol=1e-13
+    )
+
+
+def test_nan_in_a_later_block_of_a_long_trajectory_is_reported(monkeypatch):
+    import robot_msgs.metrics.path as path_module
+
+    monkeypatch.setattr(path_module, "BLOCK_POINTS", 4)
+    points = np.zeros((20, 2))
+    points[17, 1] = np.nan
+    with pytest.raises(ValidationError, match=r"got nan at index \(17, 1\)"):
+        path_smoothness(points)

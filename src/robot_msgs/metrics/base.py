@@ -217,7 +217,7 @@ def check_finite(name: str, arr: Float64Array) -> None:
 
 
 def check_points(
-    name: str, value: Any, *, min_points: int, dims: int | None = None
+    name: str, value: Any, *, min_points: int, dims: int | None = None, finite: bool = True
 ) -> Float64Array:
     """Trajectories of shape ``(..., L, D)`` as float64, checked, or :class:`ValidationError`.
 
@@ -231,6 +231,9 @@ def check_points(
         Smallest ``L`` the metric is defined for.
     dims : int, optional
         Required ``D``.
+    finite : bool
+        Check every value is finite; a kernel that visits the data block by block
+        anyway passes ``False`` and checks each block while it is in cache.
 
     Examples
     --------
@@ -254,7 +257,8 @@ def check_points(
         want = "D >= 1" if dims is None else f"D = {dims}"
         msg = f"Expected `{name}` of shape (..., L, D) with {want}, got shape {arr.shape}"
         raise ValidationError(msg)
-    check_finite(name, arr)
+    if finite:
+        check_finite(name, arr)
     return arr
 
 
