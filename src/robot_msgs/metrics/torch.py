@@ -87,7 +87,15 @@ class _MeanMetric(Metric):
 
 
 class PathSmoothness(_MeanMetric):
-    """Mean path smoothness (see :func:`robot_msgs.metrics.path_smoothness`)."""
+    """Mean path smoothness (see :func:`robot_msgs.metrics.path_smoothness`).
+
+    Examples
+    --------
+    >>> metric = PathSmoothness(normalization="points")
+    >>> metric.update(torch.tensor([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0]]))
+    >>> round(metric.compute().item(), 12)  # √2 / 2
+    0.707106781187
+    """
 
     higher_is_better = False
 
@@ -104,7 +112,15 @@ class PathSmoothness(_MeanMetric):
 
 
 class PathLength(_MeanMetric):
-    """Mean path length in metres."""
+    """Mean path length in metres.
+
+    Examples
+    --------
+    >>> metric = PathLength()
+    >>> metric.update(torch.tensor([[[0.0, 0.0], [3.0, 4.0]], [[0.0, 0.0], [0.0, 1.0]]]))
+    >>> metric.compute().item()
+    3.0
+    """
 
     def update(self, trajectory: Tensor) -> None:
         """Record trajectories ``(..., L, D)``, ``L >= 2``."""
@@ -112,7 +128,15 @@ class PathLength(_MeanMetric):
 
 
 class Straightness(_MeanMetric):
-    """Mean straightness index."""
+    """Mean straightness index.
+
+    Examples
+    --------
+    >>> metric = Straightness()
+    >>> metric.update(torch.tensor([[0.0, 0.0], [1.0, 0.0], [0.0, 0.0]]))  # there and back
+    >>> metric.compute().item()
+    0.0
+    """
 
     higher_is_better = True
 
@@ -122,7 +146,15 @@ class Straightness(_MeanMetric):
 
 
 class Curvature(_MeanMetric):
-    """Mean absolute curvature, rad/m."""
+    """Mean absolute curvature, rad/m.
+
+    Examples
+    --------
+    >>> metric = Curvature()
+    >>> metric.update(torch.tensor([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]))
+    >>> round(metric.compute().item(), 12)  # (π/2) / 2
+    0.785398163397
+    """
 
     higher_is_better = False
 
@@ -132,7 +164,16 @@ class Curvature(_MeanMetric):
 
 
 class CurvatureChange(_MeanMetric):
-    """Mean curvature change with wrapped headings."""
+    """Mean curvature change with wrapped headings.
+
+    Examples
+    --------
+    >>> metric = CurvatureChange()
+    >>> xy = torch.tensor([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]], dtype=torch.float64)
+    >>> metric.update(xy, torch.tensor([3.14, -3.14, -3.14], dtype=torch.float64))
+    >>> round(metric.compute().item(), 10)  # 2π - 6.28
+    0.0031853072
+    """
 
     higher_is_better = False
 
@@ -142,7 +183,16 @@ class CurvatureChange(_MeanMetric):
 
 
 class LogDimensionlessJerk(_MeanMetric):
-    """Mean LDLJ of speed profiles sampled at ``sample_rate_hz``."""
+    """Mean LDLJ of speed profiles sampled at ``sample_rate_hz``.
+
+    Examples
+    --------
+    >>> t = torch.arange(-1, 1, 0.01, dtype=torch.float64)
+    >>> metric = LogDimensionlessJerk(sample_rate_hz=100.0)
+    >>> metric.update(torch.exp(-5 * t**2))
+    >>> round(metric.compute().item(), 5)
+    -5.81636
+    """
 
     higher_is_better = True
 
@@ -156,7 +206,16 @@ class LogDimensionlessJerk(_MeanMetric):
 
 
 class SPARC(_MeanMetric):
-    """Mean spectral arc length of speed profiles (the NumPy ``SPARC``'s settings)."""
+    """Mean spectral arc length of speed profiles (the NumPy ``SPARC``'s settings).
+
+    Examples
+    --------
+    >>> t = torch.arange(-1, 1, 0.01, dtype=torch.float64)
+    >>> metric = SPARC(sample_rate_hz=100.0)
+    >>> metric.update(torch.exp(-5 * t**2))
+    >>> round(metric.compute().item(), 5)
+    -1.41403
+    """
 
     higher_is_better = True
 
@@ -188,7 +247,16 @@ class SPARC(_MeanMetric):
 
 
 class AverageDisplacementError(_MeanMetric):
-    """Mean ADE, metres."""
+    """Mean ADE, metres.
+
+    Examples
+    --------
+    >>> metric = AverageDisplacementError()
+    >>> truth = torch.tensor([[0.0, 0.0], [1.0, 0.0]])
+    >>> metric.update(torch.tensor([[0.0, 0.0], [1.0, 1.0]]), truth)
+    >>> metric.compute().item()
+    0.5
+    """
 
     higher_is_better = False
 
@@ -198,7 +266,15 @@ class AverageDisplacementError(_MeanMetric):
 
 
 class FinalDisplacementError(_MeanMetric):
-    """Mean FDE, metres."""
+    """Mean FDE, metres.
+
+    Examples
+    --------
+    >>> metric = FinalDisplacementError()
+    >>> metric.update(torch.tensor([[0.0, 0.0], [3.0, 4.0]]), torch.zeros(2, 2))
+    >>> metric.compute().item()
+    5.0
+    """
 
     higher_is_better = False
 
@@ -208,7 +284,15 @@ class FinalDisplacementError(_MeanMetric):
 
 
 class DTW(_MeanMetric):
-    """Mean DTW distance, metres."""
+    """Mean DTW distance, metres.
+
+    Examples
+    --------
+    >>> metric = DTW()
+    >>> metric.update(torch.tensor([[0.0], [1.0], [2.0]]), torch.tensor([[0.0], [2.0]]))
+    >>> metric.compute().item()
+    1.0
+    """
 
     higher_is_better = False
 
@@ -225,7 +309,16 @@ class DTW(_MeanMetric):
 
 
 class NDTW(DTW):
-    """Mean nDTW."""
+    """Mean nDTW.
+
+    Examples
+    --------
+    >>> metric = NDTW(threshold=3.0, distance="cityblock")  # r4r/dtw.py's doctest
+    >>> q = torch.tensor([[0, 0], [1, 0], [2, 0], [3, 0]])
+    >>> metric.update(q, torch.tensor([[0, 0], [1, 0], [2, 1], [3, 2]]))
+    >>> round(metric.compute().item(), 12)
+    0.778800783071
+    """
 
     higher_is_better = True
 
@@ -243,7 +336,16 @@ class NDTW(DTW):
 
 
 class SDTW(NDTW):
-    """Mean SDTW."""
+    """Mean SDTW.
+
+    Examples
+    --------
+    >>> metric = SDTW(threshold=1.0)
+    >>> reference = torch.tensor([[0.0, 0.0], [5.0, 0.0]])
+    >>> metric.update(torch.zeros(2, 2), reference)
+    >>> metric.compute().item()  # ends 5 m away: failed
+    0.0
+    """
 
     def update(self, prediction: Tensor, reference: Tensor) -> None:
         """Record pairs ``(..., N, D)`` and ``(..., M, D)``."""
@@ -253,7 +355,15 @@ class SDTW(NDTW):
 
 
 class SuccessRate(_MeanMetric):
-    """Share of successful episodes."""
+    """Share of successful episodes.
+
+    Examples
+    --------
+    >>> metric = SuccessRate()
+    >>> metric.update(torch.tensor([True, False, True, True]))
+    >>> metric.compute().item()
+    0.75
+    """
 
     higher_is_better = True
     is_differentiable = False
@@ -264,7 +374,15 @@ class SuccessRate(_MeanMetric):
 
 
 class SPL(_MeanMetric):
-    """Success weighted by path length."""
+    """Success weighted by path length.
+
+    Examples
+    --------
+    >>> metric = SPL()
+    >>> metric.update(torch.tensor([1, 1]), torch.tensor([10.0, 10.0]), torch.tensor([10.0, 20.0]))
+    >>> metric.compute().item()
+    0.75
+    """
 
     higher_is_better = True
 

@@ -137,7 +137,13 @@ def _first_bad(mask: Tensor) -> tuple[int, ...]:
 
 
 def path_smoothness(trajectory: Tensor, *, normalization: str = "path_length") -> Tensor:
-    """Per-trajectory path smoothness, shape ``(...)`` (see the NumPy ``path_smoothness``)."""
+    """Per-trajectory path smoothness, shape ``(...)`` (see the NumPy ``path_smoothness``).
+
+    Examples
+    --------
+    >>> path_smoothness(torch.zeros(2, 3, 2)).tolist()  # never moves: 0 by definition
+    [0.0, 0.0]
+    """
     x = check_points("trajectory", trajectory, min_points=3)
     steps = x[..., 1:, :] - x[..., :-1, :]
     turns = steps[..., 1:, :] - steps[..., :-1, :]
@@ -151,13 +157,25 @@ def path_smoothness(trajectory: Tensor, *, normalization: str = "path_length") -
 
 
 def path_length(trajectory: Tensor) -> Tensor:
-    """Per-trajectory path length in metres, shape ``(...)``."""
+    """Per-trajectory path length in metres, shape ``(...)``.
+
+    Examples
+    --------
+    >>> path_length(torch.tensor([[0.0, 0.0], [3.0, 4.0]])).item()
+    5.0
+    """
     x = check_points("trajectory", trajectory, min_points=2)
     return _norms(x[..., 1:, :] - x[..., :-1, :]).sum(dim=-1)
 
 
 def straightness(trajectory: Tensor) -> Tensor:
-    """Per-trajectory net displacement over path length (1 for a path that never moves)."""
+    """Per-trajectory net displacement over path length (1 for a path that never moves).
+
+    Examples
+    --------
+    >>> straightness(torch.tensor([[0.0, 0.0], [1.0, 0.0], [0.0, 0.0]])).item()
+    0.0
+    """
     x = check_points("trajectory", trajectory, min_points=2)
     length = _norms(x[..., 1:, :] - x[..., :-1, :]).sum(dim=-1)
     return _safe_ratio(_norms(x[..., -1, :] - x[..., 0, :]), length, 1.0)
@@ -167,7 +185,13 @@ def straightness(trajectory: Tensor) -> Tensor:
 
 
 def curvature(trajectory: Tensor) -> Tensor:
-    """Per-trajectory total turning over path length, rad/m (0 for a path that never moves)."""
+    """Per-trajectory total turning over path length, rad/m (0 for a path that never moves).
+
+    Examples
+    --------
+    >>> round(curvature(torch.tensor([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]])).item(), 6)
+    0.785398
+    """
     x = check_points("trajectory", trajectory, min_points=3)
     steps = x[..., 1:, :] - x[..., :-1, :]
     lengths = _norms(steps)
@@ -186,7 +210,14 @@ def curvature(trajectory: Tensor) -> Tensor:
 
 
 def curvature_change(positions: Tensor, headings: Tensor) -> Tensor:
-    """Per-trajectory mean |Δκ| with wrapped heading differences (see the NumPy twin)."""
+    """Per-trajectory mean |Δκ| with wrapped heading differences (see the NumPy twin).
+
+    Examples
+    --------
+    >>> xy = torch.tensor([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]])
+    >>> curvature_change(xy, torch.tensor([0.0, 0.5, 0.5])).item()
+    0.5
+    """
     x = check_points("positions", positions, min_points=3)
     theta = check_samples("headings", headings, min_samples=3)
     if tuple(theta.shape) != tuple(x.shape[:-1]):
@@ -222,7 +253,14 @@ def _check_moving(peak: Tensor) -> None:
 
 
 def log_dimensionless_jerk(speed: Tensor, sample_rate_hz: float) -> Tensor:
-    """Per-profile LDLJ, ``-ln|DJ|`` with the reference discretisation (see the NumPy twin)."""
+    """Per-profile LDLJ, ``-ln|DJ|`` with the reference discretisation (see the NumPy twin).
+
+    Examples
+    --------
+    >>> t = torch.arange(-1, 1, 0.01, dtype=torch.float64)
+    >>> round(log_dimensionless_jerk(torch.exp(-5 * t**2), 100.0).item(), 5)
+    -5.81636
+    """
     fs = check_positive("sample_rate_hz", sample_rate_hz)
     v = check_samples("speed", speed, min_samples=3)
     peak = v.abs().amax(dim=-1)
@@ -242,7 +280,14 @@ def sparc(
     amplitude_threshold: float = 0.05,
     pad_level: int = 4,
 ) -> Tensor:
-    """Per-profile spectral arc length (see the NumPy ``sparc``; settings checked there)."""
+    """Per-profile spectral arc length (see the NumPy ``sparc``; settings checked there).
+
+    Examples
+    --------
+    >>> t = torch.arange(-1, 1, 0.01, dtype=torch.float64)
+    >>> round(sparc(torch.exp(-5 * t**2), 100.0).item(), 5)
+    -1.41403
+    """
     fs, fc, threshold, pad = check_sparc_settings(
         sample_rate_hz, max_cutoff_hz, amplitude_threshold, pad_level
     )
@@ -280,13 +325,25 @@ def _check_same(pred: Tensor, true: Tensor) -> tuple[Tensor, Tensor]:
 
 
 def average_displacement_error(prediction: Tensor, target: Tensor) -> Tensor:
-    """Per-trajectory mean point distance, metres."""
+    """Per-trajectory mean point distance, metres.
+
+    Examples
+    --------
+    >>> average_displacement_error(torch.ones(3, 2), torch.zeros(3, 2)).item() == 2**0.5
+    True
+    """
     p, t = _check_same(prediction, target)
     return _norms(p - t).mean(dim=-1)
 
 
 def final_displacement_error(prediction: Tensor, target: Tensor) -> Tensor:
-    """Per-trajectory distance between the last points, metres."""
+    """Per-trajectory distance between the last points, metres.
+
+    Examples
+    --------
+    >>> final_displacement_error(torch.tensor([[0.0, 0.0], [3.0, 4.0]]), torch.zeros(2, 2)).item()
+    5.0
+    """
     p, t = _check_same(prediction, target)
     return _norms(p[..., -1, :] - t[..., -1, :])
 
@@ -329,7 +386,13 @@ def _dtw(p: Tensor, r: Tensor, distance: str) -> Tensor:
 
 
 def dtw(prediction: Tensor, reference: Tensor, *, distance: str = "euclidean") -> Tensor:
-    """Per-pair DTW distance (wavefront over anti-diagonals; see the NumPy ``dtw``)."""
+    """Per-pair DTW distance (wavefront over anti-diagonals; see the NumPy ``dtw``).
+
+    Examples
+    --------
+    >>> dtw(torch.tensor([[0.0], [1.0], [2.0]]), torch.tensor([[0.0], [2.0]])).item()
+    1.0
+    """
     p, r = _check_pair(prediction, reference)
     return _dtw(p, r, distance)
 
@@ -337,7 +400,13 @@ def dtw(prediction: Tensor, reference: Tensor, *, distance: str = "euclidean") -
 def ndtw(
     prediction: Tensor, reference: Tensor, *, threshold: float = 3.0, distance: str = "euclidean"
 ) -> Tensor:
-    """Per-pair ``exp(-DTW / (|R| d_th))``."""
+    """Per-pair ``exp(-DTW / (|R| d_th))``.
+
+    Examples
+    --------
+    >>> ndtw(torch.tensor([[0.0], [1.0]]), torch.tensor([[0.0], [1.0]])).item()
+    1.0
+    """
     threshold = check_positive("threshold", threshold)
     p, r = _check_pair(prediction, reference)
     return torch.exp(-_dtw(p, r, distance) / (r.shape[-2] * threshold))
@@ -346,7 +415,13 @@ def ndtw(
 def sdtw(
     prediction: Tensor, reference: Tensor, *, threshold: float = 3.0, distance: str = "euclidean"
 ) -> Tensor:
-    """Per-pair nDTW where the prediction ends within ``threshold``, else 0."""
+    """Per-pair nDTW where the prediction ends within ``threshold``, else 0.
+
+    Examples
+    --------
+    >>> sdtw(torch.tensor([[0.0], [0.0]]), torch.tensor([[0.0], [5.0]]), threshold=1.0).item()
+    0.0
+    """
     threshold = check_positive("threshold", threshold)
     p, r = _check_pair(prediction, reference)
     success = _point_distance(p[..., -1, :] - r[..., -1, :], distance) <= threshold
@@ -358,7 +433,13 @@ def sdtw(
 
 
 def success_rate(success: Tensor) -> Tensor:
-    """Each episode's success as 0.0 or 1.0."""
+    """Each episode's success as 0.0 or 1.0.
+
+    Examples
+    --------
+    >>> success_rate(torch.tensor([True, False])).tolist()
+    [1.0, 0.0]
+    """
     s = _as_tensor("success", success)
     bad = (s != 0) & (s != 1)
     if bool(bad.any().item()):
@@ -370,7 +451,13 @@ def success_rate(success: Tensor) -> Tensor:
 
 
 def spl(success: Tensor, shortest_path_length: Tensor, path_length: Tensor) -> Tensor:
-    """Per-episode ``S l / max(p, l)`` (Anderson et al. 2018)."""
+    """Per-episode ``S l / max(p, l)`` (Anderson et al. 2018).
+
+    Examples
+    --------
+    >>> spl(torch.tensor([1, 1]), torch.tensor([10.0, 10.0]), torch.tensor([10.0, 20.0])).tolist()
+    [1.0, 0.5]
+    """
     s = success_rate(success)
     checked = []
     for name, value, positive in (
