@@ -560,8 +560,8 @@ def _no_match(
         )
     elif method == "interpolate" and max_gap is not None:
         text += (
-            f"Every estimate stamp falls in a reference gap longer than max_gap_s {max_gap:g} s: "
-            "allow longer gaps (max_gap_s) or use sync nearest"
+            "The estimate stamps inside the reference span all fall in reference gaps longer "
+            f"than max_gap_s {max_gap:g} s: allow longer gaps (max_gap_s) or use sync nearest"
         )
     else:
         text += (
