@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.rotations import quat_xyzw_from_matrix, quat_xyzw_multiply
+from robot_msgs.rotations import quat_xyzw_from_matrix
 from robot_msgs.typing import Float64Array
 
 if TYPE_CHECKING:
@@ -95,10 +95,14 @@ class Alignment(Msg):
         (``q' = q_R ⊗ q``), stamps and frames are kept. As evo does, the positions are
         scaled first, then rotated and translated.
         """
-        positions = (self.scale * trajectory.positions_xyz) @ self.rotation.T + self.translation_m
+        # einsum, not ``@``: an (N, 3) x (3, 3) BLAS call is slower and erratic under load.
+        scaled = self.scale * trajectory.positions_xyz
+        positions = np.einsum("ij,nj->ni", self.rotation, scaled) + self.translation_m
         if np.array_equal(self.rotation, np.eye(3)):
             return trajectory.replace(positions_xyz=positions)
-        q_r = np.broadcast_to(quat_xyzw_from_matrix(self.rotation), (len(trajectory), 4))
-        quats = quat_xyzw_multiply(q_r, trajectory.orientations_quat_xyzw)
-        quats /= np.linalg.norm(quats, axis=1, keepdims=True)
+        # q_R ⊗ q is linear in q: one (4, 4) matrix for every row. The product of unit
+        # quaternions is unit up to rounding, so no renormalisation is needed.
+        x, y, z, w = quat_xyzw_from_matrix(self.rotation)
+        left = np.array([[w, -z, y, x], [z, w, -x, y], [-y, x, w, z], [-x, -y, -z, w]])
+        quats = np.einsum("ij,nj->ni", left, trajectory.orientations_quat_xyzw)
         return trajectory.replace(positions_xyz=positions, orientations_quat_xyzw=quats)

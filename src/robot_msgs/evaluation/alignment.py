@@ -127,8 +127,9 @@ def _check_points(name: str, values: Float64Array) -> Float64Array:
 
 def _spread_is_zero(centred: Float64Array, points: Float64Array) -> bool:
     """Whether the points are one point up to rounding of their coordinates."""
-    spread = math.sqrt(float(np.mean(np.sum(centred * centred, axis=1))))
-    return spread <= STATIC_TOL * float(np.abs(points).max())
+    spread = math.sqrt(float(np.einsum("ni,ni->", centred, centred)) / centred.shape[0])
+    magnitude = max(-float(points.min()), float(points.max()))
+    return spread <= STATIC_TOL * magnitude
 
 
 def _umeyama(
@@ -146,8 +147,8 @@ def _umeyama(
                 f"{_ALTERNATIVES}"
             )
             raise AlignmentError(msg)
-    sigma2 = float(np.sum(xc * xc)) / n
-    cov = (yc.T @ xc) / n
+    sigma2 = float(np.einsum("ni,ni->", xc, xc)) / n
+    cov = np.einsum("ni,nj->ij", yc, xc) / n
     u, d, vt = np.linalg.svd(cov)
     sign = np.ones(3)
     if np.linalg.det(u) * np.linalg.det(vt) < 0.0:
@@ -175,11 +176,14 @@ def _yaw_fit(x: Float64Array, y: Float64Array) -> tuple[Float64Array, Float64Arr
     """
     mean_x, mean_y = x.mean(axis=0), y.mean(axis=0)
     xc, yc = x - mean_x, y - mean_y
-    c = xc.T @ yc
+    c = np.einsum("ni,nj->ij", xc, yc)
     a, b = c[0, 1] - c[1, 0], c[0, 0] + c[1, 1]
     flat_x = _spread_is_zero(xc[:, :2], x[:, :2])
     flat_y = _spread_is_zero(yc[:, :2], y[:, :2])
-    horizontal = math.sqrt(float(np.sum(xc[:, :2] ** 2)) * float(np.sum(yc[:, :2] ** 2)))
+    horizontal = math.sqrt(
+        float(np.einsum("ni,ni->", xc[:, :2], xc[:, :2]))
+        * float(np.einsum("ni,ni->", yc[:, :2], yc[:, :2]))
+    )
     if flat_x or flat_y or math.hypot(a, b) <= COLLINEAR_TOL * horizontal:
         msg = (
             f"Cannot fit posyaw: the positions used for the fit ({x.shape[0]} poses) do not move "

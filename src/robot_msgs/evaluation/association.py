@@ -188,9 +188,9 @@ def associate(
     nearest stamp within ``|dt| <= max_diff_s`` is taken, the earlier one on a tie. Like
     evo, the offset is added to the estimate's stamps when the reference is iterated and
     subtracted from the reference's stamps otherwise, so the rounding is evo's too. When two
-    stamps take the same partner (possible only if ``max_diff_s`` exceeds half the shorter
-    trajectory's interval), the closer pair is kept (the earlier on a tie) and a note says
-    how many were dropped.
+    stamps take the same partner (possible only where ``max_diff_s`` is at least half the
+    shorter trajectory's interval, as with jittered streams of one rate), the closer pair is
+    kept (the earlier on a tie) and a note says how many were dropped; evo keeps both.
 
     ``one_to_one`` follows TUM's ``associate.py``: candidates with
     ``|t_ref - (t_est + offset)| < max_diff_s`` come from two binary searches per reference
@@ -200,8 +200,10 @@ def associate(
     accepted greedily. The greedy pass runs in vectorised rounds that accept every candidate
     that is the best remaining one at both of its stamps (the locally dominant edges, which
     are exactly the edges the sequential greedy accepts); if a round removes under 10 % of
-    the remaining candidates, the rest is finished sequentially. TUM's pairs can cross in
-    time; a pair crossing a closer (earlier accepted) pair is then dropped, with a note.
+    the remaining candidates, the rest is finished by a sequential loop (about a microsecond
+    per candidate; only adversarial chains of steadily growing gaps get there). TUM's pairs
+    can cross in time; a pair crossing a closer (earlier accepted) pair is then dropped,
+    with a note.
 
     ``interpolate`` resamples the reference at ``t_est + offset`` for the estimate stamps
     inside the reference's span (± ``max_diff_s``, clamped to the end poses): positions
