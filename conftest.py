@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 collect_ignore: list[str] = []
-if importlib.util.find_spec("torch") is None or importlib.util.find_spec("torchmetrics") is None:
+try:
+    import torch  # noqa: F401
+    import torchmetrics  # noqa: F401
+except ImportError:
     collect_ignore += [
         "src/robot_msgs/metrics/torch.py",
         "src/robot_msgs/metrics/torch_kernels.py",
