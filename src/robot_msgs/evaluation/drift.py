@@ -52,7 +52,14 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["KITTI_LENGTHS_M", "RPG_FRACTIONS", "kitti_drift", "relative_error"]
+__all__ = [
+    "KITTI_LENGTHS_M",
+    "RPG_FRACTIONS",
+    "kitti_drift",
+    "kitti_segments",
+    "relative_error",
+    "rpg_segments",
+]
 
 #: The KITTI devkit's segment lengths, metres.
 KITTI_LENGTHS_M: tuple[float, ...] = (100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0)
