@@ -28,6 +28,8 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array, IntpArray
 
@@ -76,6 +78,7 @@ RELATION_UNITS: dict[str, str] = {
 }
 
 _AXES = {"x": 0, "y": 1, "z": 2}
+_CHUNK = 1 << 14  # rows per kernel call
 _ROT_PART_PER_SIN = 2.0 * math.sqrt(2.0)
 
 
@@ -103,21 +106,33 @@ def _check_same_length(reference: PoseTrajectory, estimate: PoseTrajectory) -> N
         raise ValidationError(msg)
 
 
-def _rotate(quats_xyzw: Float64Array, vectors: Float64Array) -> Float64Array:
-    """Rotate ``vectors`` ``(N, 3)`` by unit quaternions ``(N, 4)``.
+def _rotate_inverse(quats_xyzw: Float64Array, vectors: Float64Array) -> Float64Array:
+    """Rotate ``vectors`` ``(N, 3)`` by the inverses of unit quaternions ``(N, 4)``: ``R(q)ᵀ v``.
 
-    ``v' = v + w t + u × t`` with ``t = 2 u × v`` (``u``, ``w``: vector and scalar parts).
+    ``v' = v + w t + u' × t`` with ``u' = -u`` and ``t = 2 u' × v`` (``u``, ``w``: vector and
+    scalar parts of ``q``), written out per component.
     """
-    u = quats_xyzw[:, :3]
-    t = 2.0 * np.cross(u, vectors)
-    out: Float64Array = vectors + quats_xyzw[:, 3:4] * t + np.cross(u, t)
+    x, y, z, w = (quats_xyzw[:, k] for k in range(4))
+    vx, vy, vz = (vectors[:, k] for k in range(3))
+    tx = 2.0 * (z * vy - y * vz)
+    ty = 2.0 * (x * vz - z * vx)
+    tz = 2.0 * (y * vx - x * vy)
+    out = np.empty_like(vectors)
+    out[:, 0] = vx + w * tx - (y * tz - z * ty)
+    out[:, 1] = vy + w * ty - (z * tx - x * tz)
+    out[:, 2] = vz + w * tz - (x * ty - y * tx)
+    return out
+
+
+def _norms(vectors: Float64Array) -> Float64Array:
+    out: Float64Array = np.sqrt(np.einsum("ij,ij->i", vectors, vectors))
     return out
 
 
 def _rotation_errors(quats_xyzw: Float64Array, relation: str) -> Float64Array:
     """Angle (rad or deg) or ``‖R - I‖_F`` of the rotations ``(N, 4)``."""
     if relation == "rot_part":
-        out: Float64Array = _ROT_PART_PER_SIN * np.linalg.norm(quats_xyzw[:, :3], axis=1)
+        out: Float64Array = _ROT_PART_PER_SIN * _norms(quats_xyzw[:, :3])
         return out
     angles = angle_from_quat_xyzw(quats_xyzw)
     if relation == "angle_deg":
@@ -127,19 +142,33 @@ def _rotation_errors(quats_xyzw: Float64Array, relation: str) -> Float64Array:
 
 
 def _error_values(
-    error_quats_xyzw: Float64Array,
+    error_quats_xyzw: Float64Array | None,
     error_translations: Float64Array,
     relation: str,
 ) -> Float64Array:
     """The ``relation`` scalar of error poses given as quaternions and translations."""
-    if relation in {"angle_rad", "angle_deg", "rot_part"}:
+    if error_quats_xyzw is not None and relation in {"angle_rad", "angle_deg", "rot_part"}:
         return _rotation_errors(error_quats_xyzw, relation)
-    distance: Float64Array = np.linalg.norm(error_translations, axis=1)
-    if relation == "full":
+    distance = _norms(error_translations)
+    if relation == "full" and error_quats_xyzw is not None:
         rot = _rotation_errors(error_quats_xyzw, "rot_part")
         out: Float64Array = np.sqrt(rot * rot + distance * distance)
         return out
     return distance
+
+
+def _by_chunks(n: int, kernel: Callable[[slice], Float64Array]) -> Float64Array:
+    """``kernel`` over consecutive row ranges of ``_CHUNK``, concatenated ``(n,)``.
+
+    WHY: the kernels build a dozen temporaries per row; in chunks they stay in cache and
+    are reused by the allocator, instead of page-faulting fresh 8 MB arrays at 10^6 rows
+    (3-5x faster on a 2-core machine, the same numbers).
+    """
+    out = np.empty(n)
+    for start in range(0, n, _CHUNK):
+        rows = slice(start, min(start + _CHUNK, n))
+        out[rows] = kernel(rows)
+    return out
 
 
 def ape_errors(
@@ -187,17 +216,20 @@ def ape_errors(
     """
     name = check_relation(relation, allowed=APE_RELATIONS)
     _check_same_length(reference, estimate)
-    diff = estimate.positions_xyz - reference.positions_xyz
-    if name in _AXES:
-        return np.array(diff[:, _AXES[name]])
-    if name in {"translation", "point_distance"}:
-        out: Float64Array = np.linalg.norm(diff, axis=1)
-        return out
-    # R(E_i) = R(P_i)ᵀ R(Q_i); ‖t(E_i)‖ = ‖p_i - q_i‖.
-    quats = quat_xyzw_multiply(
-        quat_xyzw_conjugate(estimate.orientations_quat_xyzw), reference.orientations_quat_xyzw
-    )
-    return _error_values(quats, diff, name)
+    p_ref, p_est = reference.positions_xyz, estimate.positions_xyz
+    q_ref, q_est = reference.orientations_quat_xyzw, estimate.orientations_quat_xyzw
+
+    def kernel(rows: slice) -> Float64Array:
+        diff = p_est[rows] - p_ref[rows]
+        if name in _AXES:
+            return diff[:, _AXES[name]]
+        if name in {"translation", "point_distance"}:
+            return _norms(diff)
+        # R(E_i) = R(P_i)ᵀ R(Q_i); ‖t(E_i)‖ = ‖p_i - q_i‖.
+        quats = quat_xyzw_multiply(quat_xyzw_conjugate(q_est[rows]), q_ref[rows])
+        return _error_values(quats, diff, name)
+
+    return _by_chunks(len(reference), kernel)
 
 
 def _check_pairs(pairs: IntpArray, n: int) -> IntpArray:
@@ -265,29 +297,36 @@ def rpe_errors(
     name = check_relation(relation, allowed=RPE_RELATIONS)
     _check_same_length(reference, estimate)
     ij = _check_pairs(pairs, len(reference))
-    i, j = ij[:, 0], ij[:, 1]
-    ref_step = reference.positions_xyz[j] - reference.positions_xyz[i]
-    est_step = estimate.positions_xyz[j] - estimate.positions_xyz[i]
-    if name in {"point_distance", "point_distance_error_ratio"}:
-        ref_dist = np.linalg.norm(ref_step, axis=1)
-        err: Float64Array = np.abs(ref_dist - np.linalg.norm(est_step, axis=1))
-        if name == "point_distance":
-            return err
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio: Float64Array = np.where(ref_dist > 0, err / ref_dist * 100.0, np.nan)
-        return ratio
-    ref_q, est_q = reference.orientations_quat_xyzw, estimate.orientations_quat_xyzw
-    ref_i_inv = quat_xyzw_conjugate(ref_q[i])
-    est_i_inv = quat_xyzw_conjugate(est_q[i])
-    q_rel_ref = quat_xyzw_multiply(ref_i_inv, ref_q[j])
-    q_rel_est = quat_xyzw_multiply(est_i_inv, est_q[j])
-    if name in {"angle_rad", "angle_deg", "rot_part"}:
-        return _rotation_errors(quat_xyzw_multiply(quat_xyzw_conjugate(q_rel_ref), q_rel_est), name)
-    # t(Q_i⁻¹ Q_j) = R(Q_i)ᵀ (q_j - q_i), likewise for the estimate.
-    t_rel_ref = _rotate(ref_i_inv, ref_step)
-    t_rel_est = _rotate(est_i_inv, est_step)
-    delta = t_rel_est - t_rel_ref
-    if name in _AXES:
-        return np.array(_rotate(quat_xyzw_conjugate(q_rel_ref), delta)[:, _AXES[name]])
-    q_err = quat_xyzw_multiply(quat_xyzw_conjugate(q_rel_ref), q_rel_est)
-    return _error_values(q_err, delta, name)
+    first, second = np.ascontiguousarray(ij[:, 0]), np.ascontiguousarray(ij[:, 1])
+    p_ref, p_est = reference.positions_xyz, estimate.positions_xyz
+    q_ref, q_est = reference.orientations_quat_xyzw, estimate.orientations_quat_xyzw
+
+    def kernel(rows: slice) -> Float64Array:
+        i, j = first[rows], second[rows]
+        ref_step = np.take(p_ref, j, axis=0) - np.take(p_ref, i, axis=0)
+        est_step = np.take(p_est, j, axis=0) - np.take(p_est, i, axis=0)
+        if name in {"point_distance", "point_distance_error_ratio"}:
+            ref_dist = _norms(ref_step)
+            err: Float64Array = np.abs(ref_dist - _norms(est_step))
+            if name == "point_distance":
+                return err
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio: Float64Array = np.where(ref_dist > 0, err / ref_dist * 100.0, np.nan)
+            return ratio
+        ref_i, est_i = np.take(q_ref, i, axis=0), np.take(q_est, i, axis=0)
+        q_err = None
+        if name not in {"translation", "x", "y", "z"}:
+            # R(E) = R(Q_i⁻¹ Q_j)ᵀ R(P_i⁻¹ P_j)
+            q_rel_ref = quat_xyzw_multiply(quat_xyzw_conjugate(ref_i), np.take(q_ref, j, axis=0))
+            q_rel_est = quat_xyzw_multiply(quat_xyzw_conjugate(est_i), np.take(q_est, j, axis=0))
+            q_err = quat_xyzw_multiply(quat_xyzw_conjugate(q_rel_ref), q_rel_est)
+            if name in {"angle_rad", "angle_deg", "rot_part"}:
+                return _rotation_errors(q_err, name)
+        # t(E) = R(Q_i⁻¹ Q_j)ᵀ (t(P_i⁻¹ P_j) - t(Q_i⁻¹ Q_j)), t(Q_i⁻¹ Q_j) = R(Q_i)ᵀ (q_j - q_i).
+        delta = _rotate_inverse(est_i, est_step) - _rotate_inverse(ref_i, ref_step)
+        if name in _AXES:
+            q_rel_ref = quat_xyzw_multiply(quat_xyzw_conjugate(ref_i), np.take(q_ref, j, axis=0))
+            return _rotate_inverse(q_rel_ref, delta)[:, _AXES[name]]
+        return _error_values(q_err, delta, name)
+
+    return _by_chunks(first.size, kernel)
