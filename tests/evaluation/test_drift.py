@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import math
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 from metric_trajectories import quats_from_rotvecs
 
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation import kitti_drift, relative_error
 from robot_msgs.evaluation.drift import kitti_segments, rpg_segments
+from robot_msgs.io import read_trajectory
 from robot_msgs.trajectory import PoseTrajectory
 
 
@@ -94,6 +98,16 @@ def test_rpg_segment_takes_the_closest_end_within_the_limit():
     assert last.tolist() == [2, 3, 4]
 
 
+def test_rpg_starts_without_an_end_keep_their_own_place_after_a_gap():
+    # A 7 m jump (lost tracking): starts 2 and 3 find no end within 0.4 m of +2 m. rpg
+    # compacts its list of ends and would pair start 2 with start 4's end; each start keeps
+    # its own end here.
+    d = np.array([0.0, 1.0, 2.0, 3.0, 10.0, 11.0, 12.0, 13.0])
+    first, last = rpg_segments(d, 2.0, 0.4)
+    assert first.tolist() == [0, 1, 4, 5]
+    assert last.tolist() == [2, 3, 6, 7]
+
+
 def test_rpg_relative_error_of_a_one_percent_scale_error_by_hand():
     result = relative_error(straight(101), straight(101, scale=1.01), align="none")
     # Fractions of the 100 m path: 10, 20, 30, 40, 50 m.
@@ -157,3 +171,48 @@ def test_rpg_refuses_bad_fractions_and_ratio():
         relative_error(straight(101), straight(101), fractions=[0.0])
     with pytest.raises(ValidationError, match=r"Expected max_diff_ratio > 0, got 0\.0"):
         relative_error(straight(101), straight(101), max_diff_ratio=0.0)
+
+
+# rpg_trajectory_evaluation's own relative-error code on real data (stored numbers, made by
+# tests/data/make_rpg_reference.py). Angles: rpg takes arccos((tr R - 1) / 2), which loses
+# digits near zero (about 2e-8 rad, 1.2e-6 deg); rotation_deg and rotation_deg_per_m are
+# compared within that, everything else to 1e-9 relative.
+
+RPG = json.loads(
+    (Path(__file__).parents[1] / "data" / "rpg_reference.json").read_text(encoding="utf-8")
+)
+ARCCOS_DEG = 2e-6
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize("case", RPG["cases"], ids=[case["id"] for case in RPG["cases"]])
+def test_relative_error_agrees_with_rpg_trajectory_evaluation(case, evo_data):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)  # 4-decimal quaternions renormalised
+        ref, est = (
+            read_trajectory(
+                evo_data / case["inputs"][side]["path"], fmt=case["inputs"][side]["fmt"]
+            )
+            for side in ("reference", "estimate")
+        )
+    result = relative_error(ref, est, **case["ours"])
+    assert result.settings["lengths_m"] == ",".join(f"{v:g}" for v in case["lengths_m"])
+    assert set(result.stats) == set(case["stats"])
+    for key, expected in case["stats"].items():
+        got = result.stats[key]
+        assert got.n == expected["num_samples"], key
+        length = float(key.split("@")[1].removesuffix("m"))
+        if key.startswith("rotation_deg_per_m"):
+            tol = {"rel": 1e-9, "abs": ARCCOS_DEG / length}
+        elif key.startswith("rotation_deg"):
+            tol = {"rel": 1e-9, "abs": ARCCOS_DEG}
+        else:
+            tol = {"rel": 1e-9, "abs": 1e-12 * expected["max"]}
+        for ours, theirs in (
+            ("rms", "rmse"),
+            ("mean", "mean"),
+            ("median", "median"),
+            ("min", "min"),
+            ("max", "max"),
+        ):
+            assert getattr(got, ours) == pytest.approx(expected[theirs], **tol), (key, ours)
