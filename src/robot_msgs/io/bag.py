@@ -205,7 +205,7 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
     values = np.array(rows, dtype=np.float64)
     if kind == "pose" and values.shape[0] > 1 and np.all(values[:, 0] == values[0, 0]):
         msg = (
-            f"{source}: all {values.shape[0]} poses have the stamp {values[0, 0]!r} s; "
+            f"{source}: all {values.shape[0]} poses have the stamp {float(values[0, 0])!r} s; "
             "a path without per-pose stamps is no trajectory"
         )
         raise FormatError(msg)

@@ -143,7 +143,7 @@ def finish_trajectory(
         msg = f"{source}: no poses left (every row had NaN or infinite values)"
         raise FormatError(msg)
 
-    norms = np.linalg.norm(quat, axis=1)
+    norms = np.sqrt(np.einsum("ij,ij->i", quat, quat))
     deviation = np.abs(norms - 1.0)
     far = ~(deviation <= QUATERNION_REFUSE_TOL)
     if far.any():

@@ -131,7 +131,7 @@ def parse_table(
     if header:
         text = _blank_header(text)
     if "," in text:
-        bad = _EMPTY_FIELD.search(text)
+        bad = _EMPTY_FIELD.search(text) if _has_empty_field(text) else None
         if bad is not None:
             line_no = text.count("\n", 0, bad.start()) + 1
             line = text.split("\n")[line_no - 1]
@@ -150,6 +150,18 @@ def parse_table(
         msg = f"{source}: no data rows (expected {ncols} numbers a row: {' '.join(columns)})"
         raise FormatError(msg)
     return Table(values=values, text=text, source=source)
+
+
+def _has_empty_field(text: str) -> bool:
+    """Quick whole-string test for an empty comma field (the regex locates it after)."""
+    probe = text.replace(" ", "").replace("\t", "").replace("\r", "")
+    return (
+        ",," in probe
+        or ",\n" in probe
+        or "\n," in probe
+        or probe.startswith(",")
+        or probe.endswith(",")
+    )
 
 
 def _blank_header(text: str) -> str:
