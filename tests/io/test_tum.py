@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError, OutputExistsError
 from robot_msgs.io import read_tum, write_tum
@@ -162,3 +164,38 @@ def test_write_tum_output_is_readable_by_evo(tmp_path):
     theirs = file_interface.read_tum_trajectory_file(str(out))
     assert np.array_equal(theirs.timestamps, traj.stamps_s)
     assert np.array_equal(theirs.positions_xyz, traj.positions_xyz)
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    steps=st.lists(st.floats(min_value=1e-6, max_value=1e3), min_size=1, max_size=20),
+    start=st.floats(min_value=-1e9, max_value=2e9),
+    data=st.data(),
+)
+def test_tum_round_trip_keeps_every_float_for_any_trajectory(tmp_path_factory, steps, start, data):
+    n = len(steps)
+    stamps = start + np.cumsum(steps)
+    if np.any(np.diff(stamps) <= 0):  # steps lost below the float spacing of start
+        return
+    xyz = np.array(data.draw(st.lists(st.tuples(finite, finite, finite), min_size=n, max_size=n)))
+    raw = np.array(
+        data.draw(
+            st.lists(
+                st.tuples(*[st.floats(min_value=-1, max_value=1)] * 4).filter(
+                    lambda q: sum(v * v for v in q) > 0.1
+                ),
+                min_size=n,
+                max_size=n,
+            )
+        )
+    )
+    quats = raw / np.linalg.norm(raw, axis=1, keepdims=True)
+    traj = PoseTrajectory(stamps_s=stamps, positions_xyz=xyz, orientations_quat_xyzw=quats)
+    out = write_tum(tmp_path_factory.mktemp("rt") / "t.tum", traj)
+    back = read_tum(out)
+    assert np.array_equal(back.stamps_s, traj.stamps_s)
+    assert np.array_equal(back.positions_xyz, traj.positions_xyz)
+    np.testing.assert_allclose(back.orientations_quat_xyzw, quats, rtol=0, atol=1e-15)

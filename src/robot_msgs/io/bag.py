@@ -165,6 +165,14 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
         a data problem refused.
     MissingDependencyError
         ``rosbags`` is not installed.
+
+    Examples
+    --------
+    >>> read_bag("run.bag", "/tf:map.base_link")  # doctest: +SKIP
+    PoseTrajectory(...)
+    >>> read_bag("no/such.bag", "/odom")
+    Traceback (most recent call last):
+    FileNotFoundError: no/such.bag: no such file or folder
     """
     source = f"{path} {topic}"
     with open_bag(path) as reader:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -73,11 +74,15 @@ class Table:
     text: str
     source: str
 
-    def line_numbers(self, rows: IntpArray) -> list[int]:
-        """The 1-based file line numbers of data rows ``rows`` (computed on demand)."""
+    @cached_property
+    def _data_lines(self) -> list[int]:
+        """1-based line numbers of the data rows: a pass over the lines, run on demand."""
         lines = self.text.split("\n")
-        data_lines = [i + 1 for i, line in enumerate(lines) if line.strip(" \t\r,")]
-        return [data_lines[int(r)] for r in rows]
+        return [i + 1 for i, line in enumerate(lines) if line.strip(" \t\r,")]
+
+    def line_numbers(self, rows: IntpArray) -> list[int]:
+        """The 1-based file line numbers of data rows ``rows``."""
+        return [self._data_lines[int(r)] for r in rows]
 
     def where(self, rows: IntpArray) -> list[str]:
         """Labels ``"line 12"`` for data rows ``rows``, for messages."""
