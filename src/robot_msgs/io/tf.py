@@ -244,12 +244,10 @@ def read_tf(reader: Any, tf_id: str, *, source: str, strict: bool = False) -> Po
 
     def pose(edge: _Edge) -> tuple[Float64Array, Float64Array]:
         traj = poses[edge.child]
-        if edge.static:
-            return _sample(traj, stamps)
-        if edge.child == busiest:
+        if edge.child == busiest:  # its own messages, unchanged
             keep = (traj.stamps_s >= lo) & (traj.stamps_s <= hi)
             return traj.positions_xyz[keep], traj.orientations_quat_xyzw[keep]
-        return _sample(traj, stamps)
+        return _sample(traj, stamps)  # static: repeated; dynamic: interpolated
 
     identity = (np.zeros((n, 3)), np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)))
     to_parent = identity
