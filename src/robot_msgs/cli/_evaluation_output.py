@@ -56,8 +56,8 @@ def format_table(result: Comparison) -> str:
     settings:  alignment=none
     poses:     matched 2
     <BLANKLINE>
-    signal       unit  n    rms  mean  median  std  min  max
-    translation  m     2    0.1  0.1   0.1     0    0.1  0.1
+    signal       unit  n  rms  mean  median  std  min  max
+    translation  m     2  0.1  0.1   0.1     0    0.1  0.1
     """
     lines = [_TITLES.get(result.metric, result.metric)]
     if result.reference or result.estimate:
