@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import shlex
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -37,20 +39,20 @@ def test_table_shows_settings_counts_and_statistics(tmp_path, capsys):
     assert row.split()[1:4] == ["m", "101", "0.0578792"]
 
 
+def _readme_main_job() -> list[str]:
+    """The arguments of the README's first command after ``robot-msgs``."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    first = next(line for line in readme.splitlines() if "bin/robot-msgs " in line)
+    return shlex.split(first.split("bin/robot-msgs ", 1)[1])
+
+
 def test_the_readme_main_job_runs_on_the_shipped_example(capsys):
+    args = _readme_main_job()
+    assert args[:3] == ["ape", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"]
     with warnings.catch_warnings():
         # Shown, not raised: the CLI prints data warnings as WARNING lines.
         warnings.simplefilter("default", DataWarning)
-        code = main(
-            [
-                "ape",
-                "example:fr1_xyz/groundtruth.tum",
-                "example:fr1_xyz/rgbdslam.tum",
-                "--align",
-                "se3",
-                "--json",
-            ]
-        )
+        code = main([*args, "--json"])
     captured = capsys.readouterr()
     assert code == 0
     result = json.loads(captured.out)
