@@ -149,3 +149,15 @@ def test_degenerate_alignment_and_no_overlap_raise_typed_errors():
     later = line().replace(stamps_s=T + 100.0)
     with pytest.raises(AssociationError):
         ape(line(), later)
+
+
+def test_interpolated_reference_gives_exact_errors_between_its_poses():
+    # Estimate stamps fall half-way between reference poses; x = t is linear, so the
+    # interpolated reference is exact and the 0.1 m offset comes out exactly.
+    t_est = np.arange(100) * 0.1 + 0.05
+    est = line(t_est + 0.1, n=100).replace(stamps_s=t_est)
+    result = ape(line(), est, sync="interpolate", relation="x")
+    assert result.counts["matched"] == 100
+    assert result.stats["x"].min == pytest.approx(0.1, abs=1e-12)
+    assert result.stats["x"].max == pytest.approx(0.1, abs=1e-12)
+    assert result.settings["sync"] == "interpolate"

@@ -131,11 +131,10 @@ def evo_api(tmp_path_factory):
     return main_ape, main_rpe, metrics, sync, file_interface
 
 
-def _evo_live(case: dict[str, Any], folder: Path, evo_api) -> dict[str, float]:
-    main_ape, main_rpe, metrics, sync, file_interface = evo_api
-    spec = case["inputs"]
-    ref_path, est_path = (folder / spec[side]["path"] for side in ("reference", "estimate"))
-    if spec["mode"] == "euroc":
+@functools.cache
+def _evo_read(folder: str, mode: str, ref_name: str, est_name: str, file_interface):
+    ref_path, est_path = Path(folder) / ref_name, Path(folder) / est_name
+    if mode == "euroc":
         traj_ref = file_interface.read_euroc_csv_trajectory(ref_path)
     else:
         traj_ref = file_interface.read_tum_trajectory_file(ref_path)
@@ -144,6 +143,22 @@ def _evo_live(case: dict[str, Any], folder: Path, evo_api) -> dict[str, float]:
     # (evo keeps both); see derive_inputs() in tests/data/make_evo_reference.py.
     first_rows = np.sort(np.unique(traj_est.timestamps, return_index=True)[1])
     traj_est.reduce_to_ids(first_rows)
+    return traj_ref, traj_est
+
+
+def _evo_live(case: dict[str, Any], folder: Path, evo_api) -> dict[str, float]:
+    main_ape, main_rpe, metrics, sync, file_interface = evo_api
+    spec = case["inputs"]
+    traj_ref, traj_est = (
+        copy.deepcopy(t)
+        for t in _evo_read(
+            str(folder),
+            spec["mode"],
+            spec["reference"]["path"],
+            spec["estimate"]["path"],
+            file_interface,
+        )
+    )
     kwargs = case["ours"]["kwargs"]
     traj_ref, traj_est = sync.associate_trajectories(
         traj_ref,
