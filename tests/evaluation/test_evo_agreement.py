@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
-from robot_msgs.io import read_trajectory
 
 from robot_msgs.errors import DataWarning
 from robot_msgs.evaluation import ape, rpe
+from robot_msgs.io import read_trajectory
 
 if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
