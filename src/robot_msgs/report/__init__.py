@@ -1,0 +1,1 @@
+"""Run reports: read runs, compute what they did beyond accuracy, rank, export."""

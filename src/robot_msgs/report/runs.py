@@ -1,0 +1,605 @@
+"""A run's inputs: the run folder convention, the manifest, and their readers.
+
+A run folder
+------------
+One run of one algorithm on one sequence lives in a folder::
+
+    run/
+      estimate.tum     the estimated trajectory (TUM: ``t x y z qx qy qz qw``); missing or
+                       empty means the run produced nothing (a failure, not an error)
+      reference.tum    optional ground truth (or ``"reference"`` in meta.json / the
+                       manifest pointing to a shared file)
+      timing.csv       optional, one row per processed frame, seconds on one clock:
+                       frame,acquisition_s,processing_start_s,available_s
+                       (``processing_start_s`` may be left out)
+      tracking.csv     optional, either events  time_s,event   (event: lost | recovered)
+                       or a validity flag      time_s,valid   (1 valid, 0 lost)
+      resources.csv    optional samples: time_s,cpu_percent,rss_bytes
+                       [,threads][,gpu_mem_bytes][,gpu_percent]
+      meta.json        optional metadata (below)
+
+``meta.json`` keys, all optional: ``algorithm``, ``version``, ``dataset``, ``sequence``,
+``hardware`` (str), ``trial`` (int), ``parameters`` ({name: scalar}), ``software``
+({package: version}), ``input_rate_hz`` (the sensor's nominal rate, number), ``clock``
+(how the timing clocks were synchronised, str), ``failure`` (why the run failed, str),
+``exit_code`` (int; non-zero is a failure), ``estimate`` / ``reference`` (paths relative
+to the folder; default ``estimate.tum`` / ``reference.tum``), ``estimate_format`` /
+``reference_format`` and ``estimate_topic`` / ``reference_topic`` (passed to
+:func:`robot_msgs.io.read_trajectory`, for bags), ``bag`` and ``latency_topic`` (a bag
+whose header stamps against receive times give a latency proxy when there is no
+``timing.csv``). Unknown keys are errors, so a typo cannot pass unseen.
+
+A manifest
+----------
+A TOML (``.toml``) or JSON (``.json``) file listing runs; paths are relative to it::
+
+    [defaults]                     # applied to every run unless it sets the key
+    dataset = "tum_rgbd"
+
+    [[runs]]
+    path = "kfslam/fr1_xyz/trial_1"
+    algorithm = "kfslam"           # any meta.json key, overriding meta.json
+    reference = "fr1_xyz/reference.tum"
+    align = "sim3"                 # optional per-run alignment for the evaluation
+
+JSON has the same shape: ``{"defaults": {...}, "runs": [{"path": ...}, ...]}``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robot_msgs.errors import FormatError
+from robot_msgs.report.csvlog import read_csv_table
+
+if TYPE_CHECKING:
+    from robot_msgs.msg import Scalar
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import BoolArray, Float64Array
+
+__all__ = [
+    "META_KEYS",
+    "ResourceLog",
+    "RunInputs",
+    "RunMeta",
+    "TimingLog",
+    "TrackingLog",
+    "load_run",
+    "load_runs",
+    "read_manifest",
+    "read_meta",
+    "read_resources",
+    "read_timing",
+    "read_tracking",
+]
+
+#: meta.json keys and the JSON type each must have.
+META_KEYS: dict[str, str] = {
+    "algorithm": "str",
+    "version": "str",
+    "dataset": "str",
+    "sequence": "str",
+    "hardware": "str",
+    "clock": "str",
+    "failure": "str",
+    "trial": "int",
+    "exit_code": "int",
+    "input_rate_hz": "number",
+    "parameters": "object",
+    "software": "object",
+    "estimate": "str",
+    "estimate_format": "str",
+    "estimate_topic": "str",
+    "reference": "str",
+    "reference_format": "str",
+    "reference_topic": "str",
+    "bag": "str",
+    "latency_topic": "str",
+}
+
+#: Keys a manifest entry may add to :data:`META_KEYS`.
+MANIFEST_KEYS: dict[str, str] = {"path": "str", "name": "str", "align": "str"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunMeta:
+    """What a run was: its metadata, from meta.json and the manifest (see module docs)."""
+
+    algorithm: str = ""
+    version: str = ""
+    dataset: str = ""
+    sequence: str = ""
+    hardware: str = ""
+    clock: str = ""
+    failure: str = ""
+    trial: int = 0
+    exit_code: int | None = None
+    input_rate_hz: float = math.nan
+    parameters: Mapping[str, Scalar] = field(default_factory=dict)
+    software: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimingLog:
+    """Per-frame stamps in seconds on one clock, each array of shape ``(N,)`` float64.
+
+    ``processing_start_s`` is all NaN when the log has no such column.
+    """
+
+    path: Path
+    frame: Float64Array
+    acquisition_s: Float64Array
+    processing_start_s: Float64Array
+    available_s: Float64Array
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrackingLog:
+    """Tracking state over time: ``kind`` is ``"events"`` or ``"validity"``.
+
+    For events, ``lost[k]`` is true for a ``lost`` event at ``stamps_s[k]`` and false for
+    ``recovered``; events alternate, starting with ``lost``. For validity, ``lost[k]`` is
+    true where the estimate at ``stamps_s[k]`` is not valid.
+    """
+
+    path: Path
+    kind: str
+    stamps_s: Float64Array
+    lost: BoolArray
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResourceLog:
+    """Resource samples, each ``(N,)`` float64; absent optional columns are all NaN."""
+
+    path: Path
+    time_s: Float64Array
+    cpu_percent: Float64Array
+    rss_bytes: Float64Array
+    threads: Float64Array
+    gpu_mem_bytes: Float64Array
+    gpu_percent: Float64Array
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunInputs:
+    """Everything known about one run before evaluation.
+
+    ``estimate`` is ``None`` when the run wrote no pose (a failed run); ``reference`` is
+    ``None`` without ground truth. ``align`` is a per-run evaluation override from the
+    manifest (``None``: the report's setting).
+    """
+
+    name: str
+    folder: Path | None
+    meta: RunMeta
+    estimate: PoseTrajectory | None
+    estimate_path: Path | None
+    reference: PoseTrajectory | None = None
+    reference_path: Path | None = None
+    timing: TimingLog | None = None
+    tracking: TrackingLog | None = None
+    resources: ResourceLog | None = None
+    bag: Path | None = None
+    latency_topic: str = ""
+    align: str | None = None
+
+
+# --------------------------------------------------------------------------- logs
+
+
+def read_timing(path: Path) -> TimingLog:
+    r"""Read ``timing.csv``: ``frame,acquisition_s[,processing_start_s],available_s``.
+
+    Raises
+    ------
+    FormatError
+        Bad layout or cells (file, line, column named), acquisition stamps not strictly
+        increasing, or a frame whose stamps are out of order
+        (``acquisition_s <= processing_start_s <= available_s`` must hold on one clock).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "timing.csv"
+    >>> _ = path.write_text(
+    ...     "frame,acquisition_s,processing_start_s,available_s\n"
+    ...     "0,0.0,0.01,0.03\n1,0.1,0.11,0.14\n"
+    ... )
+    >>> log = read_timing(path)
+    >>> (log.available_s - log.acquisition_s).round(3).tolist()
+    [0.03, 0.04]
+    """
+    table = read_csv_table(
+        path,
+        required=("frame", "acquisition_s", "available_s"),
+        optional=("processing_start_s",),
+    )
+    acq = table.floats("acquisition_s")
+    avail = table.floats("available_s")
+    start = table.floats("processing_start_s") if "processing_start_s" in table.columns else None
+    steps = np.diff(acq)
+    if (steps <= 0).any():
+        row = int(np.flatnonzero(steps <= 0)[0]) + 1
+        expected = f"a stamp after the previous row's {float(acq[row - 1])!r} (strictly increasing)"
+        raise table.fail(row, "acquisition_s", expected, float(acq[row]))
+    if start is None:
+        start = np.full_like(acq, np.nan)
+        early = avail < acq
+        if early.any():
+            row = int(np.flatnonzero(early)[0])
+            expected = f"a time >= acquisition_s {float(acq[row])!r} (same clock?)"
+            raise table.fail(row, "available_s", expected, float(avail[row]))
+    else:
+        bad_start = ~(start >= acq)
+        if bad_start.any():
+            row = int(np.flatnonzero(bad_start)[0])
+            expected = f"a time >= acquisition_s {float(acq[row])!r} (same clock?)"
+            raise table.fail(row, "processing_start_s", expected, float(start[row]))
+        early = avail < start
+        if early.any():
+            row = int(np.flatnonzero(early)[0])
+            expected = f"a time >= processing_start_s {float(start[row])!r}"
+            raise table.fail(row, "available_s", expected, float(avail[row]))
+    return TimingLog(
+        path=path,
+        frame=table.floats("frame"),
+        acquisition_s=acq,
+        processing_start_s=start,
+        available_s=avail,
+    )
+
+
+def read_tracking(path: Path) -> TrackingLog:
+    r"""Read ``tracking.csv``: ``time_s,event`` (lost/recovered) or ``time_s,valid`` (1/0).
+
+    Raises
+    ------
+    FormatError
+        Neither or both of ``event`` and ``valid``, an unknown event or flag, times out
+        of order, or events that do not alternate ``lost``, ``recovered``, ``lost``...
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "tracking.csv"
+    >>> _ = path.write_text("time_s,event\n2.0,lost\n3.5,recovered\n")
+    >>> log = read_tracking(path)
+    >>> log.kind, log.lost.tolist()
+    ('events', [True, False])
+    """
+    table = read_csv_table(
+        path, required=("time_s",), optional=("event", "valid"), text=("event", "valid")
+    )
+    if ("event" in table.columns) == ("valid" in table.columns):
+        raise FormatError(f"{path}:1: expected exactly one of the columns `event` or `valid`")
+    stamps = table.floats("time_s")
+    if "event" in table.columns:
+        events = np.char.lower(table.columns["event"])
+        known = (events == "lost") | (events == "recovered")
+        if not known.all():
+            row = int(np.flatnonzero(~known)[0])
+            raise table.fail(
+                row, "event", "'lost' or 'recovered'", str(table.columns["event"][row])
+            )
+        lost = events == "lost"
+        order = np.arange(lost.size) % 2 == 0  # lost, recovered, lost, ...
+        if (lost != order).any():
+            row = int(np.flatnonzero(lost != order)[0])
+            want = "'lost'" if order[row] else "'recovered'"
+            raise table.fail(
+                row, "event", f"{want} (events alternate, starting with lost)", str(events[row])
+            )
+        if (np.diff(stamps) < 0).any():
+            row = int(np.flatnonzero(np.diff(stamps) < 0)[0]) + 1
+            raise table.fail(
+                row, "time_s", f"a time >= {float(stamps[row - 1])!r}", float(stamps[row])
+            )
+        return TrackingLog(path=path, kind="events", stamps_s=stamps, lost=lost)
+    flags = np.char.lower(table.columns["valid"])
+    is_valid = np.isin(flags, ["1", "true"])
+    known = is_valid | np.isin(flags, ["0", "false"])
+    if not known.all():
+        row = int(np.flatnonzero(~known)[0])
+        raise table.fail(row, "valid", "1, 0, true or false", str(table.columns["valid"][row]))
+    if (np.diff(stamps) <= 0).any():
+        row = int(np.flatnonzero(np.diff(stamps) <= 0)[0]) + 1
+        raise table.fail(
+            row, "time_s", f"a time after {float(stamps[row - 1])!r}", float(stamps[row])
+        )
+    return TrackingLog(path=path, kind="validity", stamps_s=stamps, lost=~is_valid)
+
+
+def read_resources(path: Path) -> ResourceLog:
+    r"""Read ``resources.csv``: ``time_s,cpu_percent,rss_bytes`` and optional columns.
+
+    Optional: ``threads``, ``gpu_mem_bytes``, ``gpu_percent`` (empty cells are NaN).
+
+    Raises
+    ------
+    FormatError
+        Bad layout or cells, times not strictly increasing, negative values.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "resources.csv"
+    >>> _ = path.write_text("time_s,cpu_percent,rss_bytes\n0,50,1e8\n1,150,2e8\n")
+    >>> read_resources(path).rss_bytes.tolist()
+    [100000000.0, 200000000.0]
+    """
+    optional = ("threads", "gpu_mem_bytes", "gpu_percent")
+    table = read_csv_table(path, required=("time_s", "cpu_percent", "rss_bytes"), optional=optional)
+    time_s = table.floats("time_s")
+    if (np.diff(time_s) <= 0).any():
+        row = int(np.flatnonzero(np.diff(time_s) <= 0)[0]) + 1
+        raise table.fail(
+            row, "time_s", f"a time after {float(time_s[row - 1])!r}", float(time_s[row])
+        )
+    out: dict[str, Float64Array] = {}
+    for name in ("cpu_percent", "rss_bytes", *optional):
+        values = table.floats(name) if name in table.columns else np.full_like(time_s, np.nan)
+        negative = values < 0
+        if negative.any():
+            row = int(np.flatnonzero(negative)[0])
+            raise table.fail(row, name, "a value >= 0", float(values[row]))
+        out[name] = values
+    return ResourceLog(path=path, time_s=time_s, **out)
+
+
+# --------------------------------------------------------------------------- meta, manifest
+
+
+def _check_keys(data: Mapping[str, Any], path: Path, prefix: str, keys: Mapping[str, str]) -> None:
+    """Raise naming the file, the key path (``runs[2].trial``) and what was wrong."""
+    for key, value in data.items():
+        kind = keys.get(key)
+        if kind is None:
+            msg = f"{path}: {prefix or 'keys'}: expected keys among {sorted(keys)}, got {key!r}"
+            raise FormatError(msg)
+        ok = {
+            "str": isinstance(value, str),
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "number": isinstance(value, int | float) and not isinstance(value, bool),
+            "object": isinstance(value, Mapping),
+        }[kind]
+        if not ok:
+            got = f"{type(value).__name__} {value!r:.40}"
+            raise FormatError(f"{path}: {prefix}{key}: expected {kind}, got {got}")
+    for key in ("parameters", "software"):
+        for name, value in dict(data.get(key, {})).items():
+            scalar = value is None or isinstance(value, str | int | float | bool)
+            if (key == "software" and not isinstance(value, str)) or not scalar:
+                want = "a version string" if key == "software" else "a scalar (str, number, bool)"
+                got = type(value).__name__
+                raise FormatError(f"{path}: {prefix}{key}.{name}: expected {want}, got {got}")
+
+
+def read_meta(path: Path) -> dict[str, Any]:
+    """Read and check a run's ``meta.json``; return its keys (see the module docs).
+
+    Raises
+    ------
+    FormatError
+        Not JSON (line and column named), not an object, an unknown key, a wrong type.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        msg = f"{path}:{err.lineno}:{err.colno}: expected JSON, got {err.msg}"
+        raise FormatError(msg) from err
+    if not isinstance(data, dict):
+        raise FormatError(f"{path}: expected a JSON object, got {type(data).__name__}")
+    _check_keys(data, path, "", META_KEYS)
+    return data
+
+
+def _load_toml(path: Path) -> Any:
+    if sys.version_info >= (3, 11):
+        import tomllib  # noqa: PLC0415 - only manifests need it
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # noqa: PLC0415
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as err:
+        raise FormatError(f"{path}: expected TOML, got {err}") from err
+
+
+def read_manifest(path: Path) -> list[dict[str, Any]]:
+    r"""Read a TOML or JSON manifest into one dict per run, defaults merged, paths absolute.
+
+    Raises
+    ------
+    FormatError
+        Unreadable file, an unknown suffix, no ``runs`` list, a run without ``path``, an
+        unknown key or a wrong type (named as ``runs[i].key``).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "runs.toml").write_text(
+    ...     '[defaults]\ndataset = "tum"\n[[runs]]\npath = "a"\nalgorithm = "x"\n'
+    ... )
+    >>> entry = read_manifest(folder / "runs.toml")[0]
+    >>> entry["dataset"], entry["algorithm"], entry["path"] == folder / "a"
+    ('tum', 'x', True)
+    """
+    if not path.is_file():
+        raise FormatError(f"{path}: no such manifest file")
+    if path.suffix == ".toml":
+        data = _load_toml(path)
+    elif path.suffix == ".json":
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as err:
+            msg = f"{path}:{err.lineno}:{err.colno}: expected JSON, got {err.msg}"
+            raise FormatError(msg) from err
+    else:
+        raise FormatError(f"{path}: expected a .toml or .json manifest, got {path.suffix!r}")
+    if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
+        raise FormatError(f"{path}: expected a `runs` list of tables")
+    unknown = sorted(set(data) - {"runs", "defaults"})
+    if unknown:
+        raise FormatError(f"{path}: expected keys `runs` and `defaults`, got {unknown[0]!r}")
+    keys = {**META_KEYS, **MANIFEST_KEYS}
+    defaults = data.get("defaults", {})
+    if not isinstance(defaults, dict):
+        raise FormatError(f"{path}: defaults: expected a table, got {type(defaults).__name__}")
+    _check_keys(defaults, path, "defaults.", keys)
+    entries = []
+    for i, run in enumerate(data["runs"]):
+        if not isinstance(run, dict):
+            raise FormatError(f"{path}: runs[{i}]: expected a table, got {type(run).__name__}")
+        _check_keys(run, path, f"runs[{i}].", keys)
+        if "path" not in run:
+            raise FormatError(f"{path}: runs[{i}]: expected a `path` to the run folder")
+        entry = {**defaults, **run}
+        for key in ("path", "reference", "estimate", "bag"):
+            if key in entry:
+                entry[key] = path.parent / entry[key]
+        entries.append(entry)
+    return entries
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def _read_trajectory(path: Path, fmt: str | None, topic: str | None) -> PoseTrajectory:
+    from robot_msgs.io import read_trajectory  # noqa: PLC0415 - io is a sibling feature
+
+    return read_trajectory(path, fmt=fmt, topic=topic)
+
+
+def _has_poses(path: Path) -> bool:
+    """Whether a text trajectory file has at least one non-comment line (bags: exists)."""
+    if path.suffix in {".bag", ".mcap", ".db3"} or path.is_dir():
+        return True
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        return any(line.strip() and not line.lstrip().startswith("#") for line in handle)
+
+
+def load_run(
+    folder: Path,
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    cache: dict[tuple[Path, str | None, str | None], PoseTrajectory] | None = None,
+) -> RunInputs:
+    """Read one run folder (see the module docs); ``overrides`` are manifest keys.
+
+    Parameters
+    ----------
+    folder : Path
+        The run folder.
+    overrides : mapping, optional
+        Keys that win over ``meta.json`` (a manifest entry); paths already absolute.
+    name : str, optional
+        The run's name in reports (default: the folder path as given).
+    cache : dict, optional
+        Trajectories already read, by ``(path, format, topic)``: shared references are
+        read once.
+
+    Raises
+    ------
+    FormatError
+        The folder is missing, or a file in it is malformed (file, line, field named).
+    """
+    if not folder.is_dir():
+        raise FormatError(f"{folder}: expected a run folder, got no such directory")
+    meta_path = folder / "meta.json"
+    keys: dict[str, Any] = read_meta(meta_path) if meta_path.is_file() else {}
+    for key in ("reference", "estimate", "bag"):
+        if key in keys:
+            keys[key] = folder / keys[key]
+    keys.update(overrides or {})
+    cache = {} if cache is None else cache
+
+    def trajectory(path: Path, fmt: str | None, topic: str | None) -> PoseTrajectory:
+        key = (path.resolve(), fmt, topic)
+        if key not in cache:
+            cache[key] = _read_trajectory(path, fmt, topic)
+        return cache[key]
+
+    estimate_path = Path(keys.get("estimate", folder / "estimate.tum"))
+    estimate = None
+    if estimate_path.exists() and _has_poses(estimate_path):
+        estimate = trajectory(
+            estimate_path, keys.get("estimate_format"), keys.get("estimate_topic")
+        )
+    reference_path: Path | None = Path(keys.get("reference", folder / "reference.tum"))
+    reference = None
+    if reference_path is not None and reference_path.exists():
+        reference = trajectory(
+            reference_path, keys.get("reference_format"), keys.get("reference_topic")
+        )
+    elif "reference" in keys:
+        raise FormatError(f"{reference_path}: reference named for run {folder} does not exist")
+    else:
+        reference_path = None
+    meta = RunMeta(
+        **{k: keys[k] for k in RunMeta.__dataclass_fields__ if k in keys},
+    )
+    files = {
+        "timing": (folder / "timing.csv", read_timing),
+        "tracking": (folder / "tracking.csv", read_tracking),
+        "resources": (folder / "resources.csv", read_resources),
+    }
+    logs = {key: reader(p) if p.is_file() else None for key, (p, reader) in files.items()}
+    return RunInputs(
+        name=name or keys.get("name") or str(folder),
+        folder=folder,
+        meta=meta,
+        estimate=estimate,
+        estimate_path=estimate_path,
+        reference=reference,
+        reference_path=reference_path,
+        timing=logs["timing"],  # type: ignore[arg-type]
+        tracking=logs["tracking"],  # type: ignore[arg-type]
+        resources=logs["resources"],  # type: ignore[arg-type]
+        bag=Path(keys["bag"]) if "bag" in keys else None,
+        latency_topic=keys.get("latency_topic", ""),
+        align=keys.get("align"),
+    )
+
+
+def load_runs(paths: list[Path] | tuple[Path, ...]) -> list[RunInputs]:
+    """Read run folders and manifests (``.toml``/``.json``) in order; references read once.
+
+    Run names: a manifest entry's ``name``, else its path relative to the manifest's
+    folder; a folder given directly keeps the path as given.
+
+    Raises
+    ------
+    FormatError
+        As :func:`load_run` and :func:`read_manifest`, or two runs with one name.
+    """
+    cache: dict[tuple[Path, str | None, str | None], PoseTrajectory] = {}
+    runs: list[RunInputs] = []
+    for path in paths:
+        if path.is_file() and path.suffix in {".toml", ".json"}:
+            for entry in read_manifest(path):
+                folder = Path(entry.pop("path"))
+                try:
+                    default_name = folder.relative_to(path.parent).as_posix()
+                except ValueError:
+                    default_name = str(folder)
+                name = entry.pop("name", default_name)
+                runs.append(load_run(folder, overrides=entry, name=name, cache=cache))
+        else:
+            runs.append(load_run(path, name=str(path), cache=cache))
+    seen: set[str] = set()
+    for run in runs:
+        if run.name in seen:
+            raise FormatError(f"expected distinct run names, got {run.name!r} twice")
+        seen.add(run.name)
+    return runs
