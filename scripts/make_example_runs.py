@@ -32,7 +32,9 @@ from robot_msgs.rotations import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = Path(os.environ.get("ROBOT_MSGS_EVO_TESTDATA", ROOT.parent / "shared" / "data" / "evo-testdata"))
+DEFAULT_DATA = Path(
+    os.environ.get("ROBOT_MSGS_EVO_TESTDATA", ROOT.parent / "shared" / "data" / "evo-testdata")
+)
 DEFAULT_OUT = ROOT / "src" / "robot_msgs" / "examples" / "runs"
 DURATION_S = 20.0
 FRAME_HZ = 10.0
@@ -43,6 +45,8 @@ CLOCK = "acquisition, processing and availability stamps on one host clock (synt
 
 @dataclass(frozen=True)
 class Sequence:
+    """A window of real ground truth that the example algorithms run on."""
+
     name: str
     dataset: str
     file: str
@@ -52,6 +56,8 @@ class Sequence:
 
 @dataclass(frozen=True)
 class Algorithm:
+    """A synthetic algorithm: error, timing and resource models."""
+
     name: str
     version: str
     drift_m_per_sqrt_s: float  # random-walk position drift
@@ -73,16 +79,22 @@ class Algorithm:
 SEQUENCES = (
     Sequence("fr1_xyz", "tum_rgbd", "freiburg1_xyz-groundtruth.txt", 0.0, ship_reference=True),
     Sequence("fr2_desk", "tum_rgbd", "fr2_desk_groundtruth.txt", 10.0, ship_reference=True),
-    Sequence("lab_loop", "euroc_v102_no_reference", "V102_groundtruth.csv", 5.0, ship_reference=False),
+    Sequence("lab_loop", "euroc_v102", "V102_groundtruth.csv", 5.0, ship_reference=False),
 )
 
 ALGORITHMS = (
-    Algorithm("kfslam", "2.1.0", 0.0015, 0.002, 0.0008, 0.0, 0.028, 0.25, 0.045, False,
-              185.0, 420e6, 2.5e6, 6, None, {"features": 1200, "loop_closure": True}),
-    Algorithm("dvo", "0.9.3", 0.0040, 0.003, 0.0020, 0.012, 0.014, 0.20, 0.0, False,
-              105.0, 160e6, 0.4e6, 3, 820e6, {"pyramid_levels": 4, "gpu": True}),
-    Algorithm("vio_ekf", "1.4.2", 0.0025, 0.005, 0.0012, 0.0, 0.075, 0.45, 0.030, True,
-              140.0, 260e6, 1.0e6, 4, None, {"imu_rate_hz": 200, "features": 300}),
+    Algorithm("kfslam", "2.1.0", 0.0015, 0.002, 0.0008, 0.0, 0.028, 0.25, 0.045,
+              drop_when_busy=False, cpu_percent=185.0, rss_bytes=420e6,
+              rss_growth_bytes_per_s=2.5e6, threads=6, gpu_mem_bytes=None,
+              parameters={"features": 1200, "loop_closure": True}),
+    Algorithm("dvo", "0.9.3", 0.0040, 0.003, 0.0020, 0.012, 0.014, 0.20, 0.0,
+              drop_when_busy=False, cpu_percent=105.0, rss_bytes=160e6,
+              rss_growth_bytes_per_s=0.4e6, threads=3, gpu_mem_bytes=820e6,
+              parameters={"pyramid_levels": 4, "gpu": True}),
+    Algorithm("vio_ekf", "1.4.2", 0.0025, 0.005, 0.0012, 0.0, 0.075, 0.45, 0.030,
+              drop_when_busy=True, cpu_percent=140.0, rss_bytes=260e6,
+              rss_growth_bytes_per_s=1.0e6, threads=4, gpu_mem_bytes=None,
+              parameters={"imu_rate_hz": 200, "features": 300}),
 )  # fmt: skip
 
 # Invented dependency versions: the example shows where versions go, nothing more.
@@ -116,6 +128,7 @@ def read_ground_truth(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def tum_text(stamps: np.ndarray, xyz: np.ndarray, quats: np.ndarray, header: str) -> str:
+    """TUM lines: 0.1 ms stamps, 0.1 mm positions, quaternions to 1e-9 (unit within 1e-6)."""
     rows = [
         f"{t:.4f} {p[0]:.4f} {p[1]:.4f} {p[2]:.4f} {q[0]:.9f} {q[1]:.9f} {q[2]:.9f} {q[3]:.9f}"
         for t, p, q in zip(stamps, xyz, normalize_quat_xyzw(quats), strict=True)
@@ -134,6 +147,7 @@ def window(seq: Sequence, data: Path) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def rotvec_quat(rotvecs: np.ndarray) -> np.ndarray:
+    """Quaternions xyzw of rotation vectors (N, 3)."""
     angle = np.linalg.norm(rotvecs, axis=1, keepdims=True)
     axis = np.divide(rotvecs, angle, out=np.zeros_like(rotvecs), where=angle > 0)
     return np.concatenate([axis * np.sin(angle / 2), np.cos(angle / 2)], axis=1)
@@ -150,9 +164,11 @@ def estimate_for(
     r0 = matrix_from_quat_xyzw(quats[:1])[0]
     local = (xyz - xyz[0]) @ r0  # R0^T (p - p0), row-wise
     scale = 1.0 + alg.scale_drift * (stamps - stamps[0]) / DURATION_S
-    local = local * scale[:, None] + walk * alg.drift_m_per_sqrt_s + rng.normal(0.0, alg.noise_m, (n, 3))
+    noise = rng.normal(0.0, alg.noise_m, (n, 3))
+    local = local * scale[:, None] + walk * alg.drift_m_per_sqrt_s + noise
     q_local = quat_xyzw_multiply(quat_xyzw_conjugate(np.repeat(quats[:1], n, axis=0)), quats)
-    q_err = rotvec_quat(np.stack([np.zeros(n), np.zeros(n), yaw], axis=1) + rng.normal(0, 0.002, (n, 3)))
+    jitter = rng.normal(0, 0.002, (n, 3))
+    q_err = rotvec_quat(np.stack([np.zeros(n), np.zeros(n), yaw], axis=1) + jitter)
     return local, quat_xyzw_multiply(q_err, q_local)
 
 
@@ -176,6 +192,7 @@ def timing_for(alg: Algorithm, frames: np.ndarray, rng: np.random.Generator) -> 
 
 
 def resources_for(alg: Algorithm, t0: float, t1: float, rng: np.random.Generator) -> str:
+    """resources.csv text: one sample a second."""
     t = np.arange(0.0, t1 - t0 + 1e-9, 1.0)
     cpu = np.clip(rng.normal(alg.cpu_percent, 0.12 * alg.cpu_percent, t.size), 5, None)
     rss = alg.rss_bytes + alg.rss_growth_bytes_per_s * t + rng.normal(0, 2e6, t.size)
@@ -191,7 +208,15 @@ def resources_for(alg: Algorithm, t0: float, t1: float, rng: np.random.Generator
     return "\n".join(lines) + "\n"
 
 
-def make_run(folder: Path, alg: Algorithm, seq: Sequence, trial: int, gt, rng) -> None:
+def make_run(
+    folder: Path,
+    alg: Algorithm,
+    seq: Sequence,
+    trial: int,
+    gt: tuple[np.ndarray, np.ndarray, np.ndarray, int],
+    rng: np.random.Generator,
+) -> None:
+    """Write one run folder."""
     stamps, xyz, quats, step = gt
     frames = stamps[::step]
     t0 = frames[0]
@@ -215,7 +240,8 @@ def make_run(folder: Path, alg: Algorithm, seq: Sequence, trial: int, gt, rng) -
             events.append(f"{t0 + recovered:.4f},recovered")
     folder.mkdir(parents=True)
     header = f"synthetic {alg.name} estimate of {seq.name}, trial {trial} (robot_msgs example)"
-    (folder / "estimate.tum").write_text(tum_text(stamps[idx][keep], est_xyz[keep], est_q[keep], header))
+    estimate = tum_text(stamps[idx][keep], est_xyz[keep], est_q[keep], header)
+    (folder / "estimate.tum").write_text(estimate)
     timing_rows = [f"{int(f)},{a:.4f},{s:.4f},{v:.4f}" for f, a, s, v in timing]
     (folder / "timing.csv").write_text(
         "frame,acquisition_s,processing_start_s,available_s\n" + "\n".join(timing_rows) + "\n"
@@ -244,11 +270,14 @@ def make_run(folder: Path, alg: Algorithm, seq: Sequence, trial: int, gt, rng) -
 
 
 def main() -> None:
+    """Write every run, the references and the manifest."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
-    keep_readme = (args.out / "README.md").read_text() if (args.out / "README.md").exists() else None
+    keep_readme = (
+        (args.out / "README.md").read_text() if (args.out / "README.md").exists() else None
+    )
     if args.out.exists():
         shutil.rmtree(args.out)
     args.out.mkdir(parents=True)
@@ -258,7 +287,10 @@ def main() -> None:
         stamps, xyz, quats, step = gt
         if seq.ship_reference:
             ref_step = round(step * FRAME_HZ / REFERENCE_HZ)
-            header = f"ground truth of {seq.name} ({seq.file}), {DURATION_S:g} s, every {ref_step}th pose"
+            header = (
+                f"ground truth of {seq.name} ({seq.file}), {DURATION_S:g} s, "
+                f"every {ref_step}th pose, quaternions renormalised"
+            )
             (args.out / seq.name).mkdir()
             (args.out / seq.name / "reference.tum").write_text(
                 tum_text(stamps[::ref_step], xyz[::ref_step], quats[::ref_step], header)
