@@ -29,6 +29,7 @@ from robot_msgs.rotations import (
     normalize_quat_xyzw,
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
+    quat_xyzw_slerp,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -136,14 +137,55 @@ def tum_text(stamps: np.ndarray, xyz: np.ndarray, quats: np.ndarray, header: str
     return f"# {header}\n# timestamp tx ty tz qx qy qz qw\n" + "\n".join(rows) + "\n"
 
 
-def window(seq: Sequence, data: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """The sequence's 20 s of ground truth and its sampling step to ``FRAME_HZ``."""
+GroundTruth = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def window(seq: Sequence, data: Path) -> GroundTruth:
+    """The sequence's 20 s of ground truth (with a little margin for interpolation)."""
     stamps, xyz, quats = read_ground_truth(data / seq.file)
     t0 = stamps[0] + seq.start_s
-    keep = (stamps >= t0) & (stamps < t0 + DURATION_S)
-    rate = 1.0 / np.median(np.diff(stamps))
-    step = round(rate / FRAME_HZ)
-    return stamps[keep], xyz[keep], quats[keep], step
+    keep = (stamps >= t0 - 0.5) & (stamps < t0 + DURATION_S + 0.5)
+    return stamps[keep], xyz[keep], quats[keep]
+
+
+def grid(gt: GroundTruth, hz: float) -> np.ndarray:
+    """A regular clock at ``hz`` over the window, like a camera's frame times."""
+    t0 = gt[0][0] + 0.5
+    return t0 + np.arange(round(DURATION_S * hz)) / hz
+
+
+def at_times(gt: GroundTruth, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ground truth interpolated at ``times``: linear positions, SLERP rotations."""
+    stamps, xyz, quats = gt
+    right = np.clip(np.searchsorted(stamps, times), 1, stamps.size - 1)
+    left = right - 1
+    frac = (times - stamps[left]) / (stamps[right] - stamps[left])
+    pos = xyz[left] + frac[:, None] * (xyz[right] - xyz[left])
+    return pos, quat_xyzw_slerp(quats[left], quats[right], frac)
+
+
+def snap(gt: GroundTruth, ticks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each tick moved onto the nearest ground-truth stamp within 10 ms, and which moved.
+
+    Frames stamped like this match the shipped reference exactly where it has a sample, as
+    TUM's camera and motion-capture stamps nearly do; in motion-capture gaps they stay put.
+    """
+    stamps = gt[0]
+    right = np.clip(np.searchsorted(stamps, ticks), 1, stamps.size - 1)
+    nearest = np.where(ticks - stamps[right - 1] <= stamps[right] - ticks, right - 1, right)
+    moved = np.abs(stamps[nearest] - ticks) <= 0.01
+    return np.where(moved, stamps[nearest], ticks), moved
+
+
+def reference_samples(gt: GroundTruth) -> GroundTruth:
+    """The real ground-truth samples nearest each tick of a ``REFERENCE_HZ`` clock.
+
+    Not interpolated: gaps of the motion capture stay gaps.
+    """
+    stamps, xyz, quats = gt
+    times, moved = snap(gt, grid(gt, REFERENCE_HZ))
+    idx = np.searchsorted(stamps, times[moved])
+    return stamps[idx], xyz[idx], quats[idx]
 
 
 def rotvec_quat(rotvecs: np.ndarray) -> np.ndarray:
@@ -213,34 +255,33 @@ def make_run(
     alg: Algorithm,
     seq: Sequence,
     trial: int,
-    gt: tuple[np.ndarray, np.ndarray, np.ndarray, int],
+    gt: GroundTruth,
     rng: np.random.Generator,
 ) -> None:
     """Write one run folder."""
-    stamps, xyz, quats, step = gt
-    frames = stamps[::step]
+    frames, _ = snap(gt, grid(gt, FRAME_HZ))
     t0 = frames[0]
     timing = timing_for(alg, frames, rng)
     crash = CRASHES.get((alg.name, seq.name, trial))
     if crash is not None:
         timing = timing[timing[:, 1] < t0 + crash[0]]
-    processed = timing[:, 0].astype(int)
-    idx = processed * step
-    est_xyz, est_q = estimate_for(alg, stamps[idx], xyz[idx], quats[idx], rng)
-    keep = np.ones(idx.size, dtype=bool)
+    stamps = frames[timing[:, 0].astype(int)]
+    xyz, quats = at_times(gt, stamps)
+    est_xyz, est_q = estimate_for(alg, stamps, xyz, quats, rng)
+    keep = np.ones(stamps.size, dtype=bool)
     events = []
     for lost, recovered in LOSSES.get((alg.name, seq.name, trial), []):
         end = np.inf if recovered is None else t0 + recovered
-        gone = (stamps[idx] >= t0 + lost) & (stamps[idx] < end)
+        gone = (stamps >= t0 + lost) & (stamps < end)
         keep &= ~gone
-        after = stamps[idx] >= end
+        after = stamps >= end
         est_xyz[after] += rng.normal(0.0, 0.015, 3)  # relocalisation leaves an offset
         events.append(f"{t0 + lost:.4f},lost")
         if recovered is not None:
             events.append(f"{t0 + recovered:.4f},recovered")
     folder.mkdir(parents=True)
     header = f"synthetic {alg.name} estimate of {seq.name}, trial {trial} (robot_msgs example)"
-    estimate = tum_text(stamps[idx][keep], est_xyz[keep], est_q[keep], header)
+    estimate = tum_text(stamps[keep], est_xyz[keep], est_q[keep], header)
     (folder / "estimate.tum").write_text(estimate)
     timing_rows = [f"{int(f)},{a:.4f},{s:.4f},{v:.4f}" for f, a, s, v in timing]
     (folder / "timing.csv").write_text(
@@ -248,7 +289,7 @@ def make_run(
     )
     if events:
         (folder / "tracking.csv").write_text("time_s,event\n" + "\n".join(events) + "\n")
-    end = timing[-1, 3] if crash is not None else stamps[-1]
+    end = timing[-1, 3] if crash is not None else frames[-1]
     (folder / "resources.csv").write_text(resources_for(alg, t0, end, rng))
     meta: dict[str, object] = {
         "algorithm": alg.name,
@@ -284,16 +325,14 @@ def main() -> None:
     entries = []
     for s_index, seq in enumerate(SEQUENCES):
         gt = window(seq, args.data)
-        stamps, xyz, quats, step = gt
         if seq.ship_reference:
-            ref_step = round(step * FRAME_HZ / REFERENCE_HZ)
             header = (
-                f"ground truth of {seq.name} ({seq.file}), {DURATION_S:g} s, "
-                f"every {ref_step}th pose, quaternions renormalised"
+                f"ground truth of {seq.name} ({seq.file}), {DURATION_S:g} s: the sample nearest "
+                f"each tick of a {REFERENCE_HZ:g} Hz clock (within 10 ms), quaternions renormalised"
             )
             (args.out / seq.name).mkdir()
             (args.out / seq.name / "reference.tum").write_text(
-                tum_text(stamps[::ref_step], xyz[::ref_step], quats[::ref_step], header)
+                tum_text(*reference_samples(gt), header)
             )
         for a_index, alg in enumerate(ALGORITHMS):
             if alg.name not in RUNS_ON.get(seq.name, (alg.name,)):

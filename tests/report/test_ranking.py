@@ -129,3 +129,17 @@ def test_unknown_statistic_and_missing_signal_are_refused():
         rank_algorithms([_run("a", "s1", 0.1)], statistic="rmse")
     with pytest.raises(ValidationError, match=r"signal 'angle_deg' in the APE of run 'a/s1/1'"):
         rank_algorithms([_run("a", "s1", 0.1)], signal="angle_deg")
+
+
+def test_sequences_without_any_reference_are_left_out_of_the_ranking():
+    runs = [
+        _run("a", "s1", 0.1),
+        _run("b", "s1", 0.2),
+        _run("a", "noref", None),
+        _run("b", "noref", None, success=False),
+    ]
+    ranking = rank_algorithms(runs)
+    assert ranking.sequences == ("s1",)
+    rows = {row.algorithm: row for row in ranking.rows}
+    assert rows["b"].n_runs == 1
+    assert rows["b"].success_rate == 1.0

@@ -20,7 +20,7 @@ class RankingRow(Msg):
     its rank among the algorithms on that sequence (1 is best, ties share the mean
     rank; an algorithm that ran but has no score takes the worst rank, one that did
     not run there is left out). ``mean_rank`` averages ``ranks``. ``success_rate`` and
-    ``mean_coverage`` are over all its runs, failed ones included.
+    ``mean_coverage`` are over all its runs on the ranked sequences, failed ones included.
     """
 
     algorithm: str

@@ -223,7 +223,9 @@ class RunReport(Msg):
         ends = np.array([loss.end_s for loss in self.losses])
         if starts.size > 1 and (starts[1:] < ends[:-1]).any():
             i = int(np.flatnonzero(starts[1:] < ends[:-1])[0]) + 1
-            raise self._fail(f"losses[{i}]", "losses in time order, not overlapping", starts[i])
+            raise self._fail(
+                f"losses[{i}]", "losses in time order, not overlapping", self.losses[i]
+            )
 
     @property
     def n_losses(self) -> int:

@@ -1,10 +1,12 @@
 """Accuracy of one run through :mod:`robot_msgs.evaluation`, and the series the plots draw.
 
 Nothing here computes an error itself: the comparisons are
-:func:`robot_msgs.evaluation.ape` and :func:`robot_msgs.evaluation.rpe`, and the series
-for the plots come from the same building blocks (:func:`~robot_msgs.evaluation.associate`,
-:func:`~robot_msgs.evaluation.align`, :func:`~robot_msgs.evaluation.ape_errors`,
-:func:`~robot_msgs.evaluation.select_pairs`, :func:`~robot_msgs.evaluation.rpe_errors`).
+:func:`robot_msgs.evaluation.ape` and :func:`robot_msgs.evaluation.rpe`, and the per-pose
+and per-pair series for the plots come from the same building blocks, in the same order
+(:func:`~robot_msgs.evaluation.pipeline.prepare`, then
+:func:`~robot_msgs.evaluation.ape_errors`, or :func:`~robot_msgs.evaluation.select_pairs`
+on the aligned estimate and :func:`~robot_msgs.evaluation.rpe_errors`), so the plotted
+errors are the ones summarised (the tests check their RMSEs agree).
 """
 
 from __future__ import annotations
@@ -13,15 +15,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from robot_msgs.evaluation import (
-    align,
-    ape,
-    ape_errors,
-    associate,
-    rpe,
-    rpe_errors,
-    select_pairs,
-)
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation import ape, ape_errors, rpe, rpe_errors, select_pairs
+from robot_msgs.evaluation.pipeline import prepare
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -80,68 +76,54 @@ def evaluate_accuracy(
     estimate_name: str = "",
     reference_name: str = "",
 ) -> AccuracyResult:
-    """APE and RPE of ``estimate`` against ``reference`` with the report's settings.
+    """Translation APE and RPE of ``estimate`` against ``reference`` with the report's settings.
+
+    RPE uses all pairs ``delta`` apart, selected on the aligned estimate (evo's default).
+    A delta that yields no pair (a run shorter than the delta) is skipped with a note on
+    the APE comparison rather than failing the report.
 
     Raises
     ------
     AssociationError, AlignmentError
         As :func:`robot_msgs.evaluation.ape`.
     """
-    common = {
-        "align": settings.align,
-        "sync": settings.sync,
-        "max_diff_s": settings.max_diff_s,
-        "offset_s": settings.offset_s,
-    }
+    s = settings
     ape_comparison = ape(
-        reference,
-        estimate,
-        relation="translation",
-        n_align=settings.n_align,
-        reference_name=reference_name,
-        estimate_name=estimate_name,
-        **common,
-    )
-    rpe_comparisons = tuple(
-        rpe(
-            reference,
-            estimate,
-            relation="translation",
-            delta=delta,
-            delta_unit=settings.rpe_unit,
-            all_pairs=True,
-            reference_name=reference_name,
-            estimate_name=estimate_name,
-            **common,
-        )
-        for delta in settings.rpe_deltas
-    )
-    matched = associate(
-        reference,
-        estimate,
-        method=settings.sync,
-        max_diff_s=settings.max_diff_s,
-        offset_s=settings.offset_s,
-    )
-    aligned = align(matched.estimate, matched.reference, method=settings.align, n=settings.n_align)
-    errors = ape_errors(matched.reference, aligned, "translation")
-    pair_errors = tuple(
-        rpe_errors(
-            matched.reference,
-            aligned,
-            select_pairs(aligned, delta, settings.rpe_unit, all_pairs=True),
-            "translation",
-        )
-        for delta in settings.rpe_deltas
-    )
+        reference, estimate, relation="translation", align=s.align, n_align=s.n_align,
+        sync=s.sync, max_diff_s=s.max_diff_s, offset_s=s.offset_s,
+        reference_name=reference_name, estimate_name=estimate_name,
+    )  # fmt: skip
+    prep = prepare(
+        reference, estimate, align=s.align, n_align=s.n_align, sync=s.sync,
+        max_diff_s=s.max_diff_s, offset_s=s.offset_s,
+    )  # fmt: skip
+    rpe_comparisons: list[Comparison] = []
+    pair_errors: list[Float64Array] = []
+    skipped: list[str] = []
+    for delta in settings.rpe_deltas:
+        try:
+            comparison = rpe(
+                reference, estimate, relation="translation", delta=delta,
+                delta_unit=s.rpe_unit, all_pairs=True, align=s.align, n_align=s.n_align,
+                sync=s.sync, max_diff_s=s.max_diff_s, offset_s=s.offset_s,
+                reference_name=reference_name, estimate_name=estimate_name,
+            )  # fmt: skip
+        except ValidationError as err:
+            skipped.append(f"RPE delta {delta:g} {settings.rpe_unit} skipped: {err}")
+            continue
+        pairs = select_pairs(prep.estimate, delta, settings.rpe_unit, all_pairs=True)
+        rpe_comparisons.append(comparison)
+        pair_errors.append(rpe_errors(prep.reference, prep.estimate, pairs, "translation"))
+    if skipped:
+        ape_comparison = ape_comparison.replace(notes=(*ape_comparison.notes, *skipped))
     return AccuracyResult(
         ape=ape_comparison,
-        rpe=rpe_comparisons,
-        stamps_s=matched.estimate.stamps_s,
-        errors_m=errors,
-        aligned_xyz=aligned.positions_xyz,
-        reference_xyz=matched.reference.positions_xyz,
-        rpe_errors_m=pair_errors,
+        rpe=tuple(rpe_comparisons),
+        stamps_s=prep.estimate.stamps_s,
+        errors_m=ape_errors(prep.reference, prep.estimate, "translation"),
+        aligned_xyz=prep.estimate.positions_xyz,
+        reference_xyz=prep.reference.positions_xyz,
+        rpe_errors_m=tuple(pair_errors),
     )
 
 

@@ -160,8 +160,7 @@ def render_html(
                 "establish accuracy.</div>"
             )
             parts.append(_figure_html(rep_fig, f"{sequence}: repeated runs in their start frames"))
-    parts.append("<h2>Runs</h2>")
-    parts.append(_table_html(tables[-1]))
+    parts.append(_table_html(tables[-1]).replace("<h3>", "<h2>", 1).replace("</h3>", "</h2>", 1))
     run_notes = [(r.name, n) for r in report.runs for n in r.notes]
     if run_notes:
         items = "".join(

@@ -62,6 +62,26 @@ def figure_png(fig: Any) -> bytes:
     return buffer.getvalue()
 
 
+def _break_gaps(t: Float64Array, values: Float64Array) -> tuple[Float64Array, Float64Array]:
+    """Insert a NaN after every gap longer than 5 median steps, so lines do not bridge it.
+
+    ``values`` may be ``(N,)`` or ``(N, D)``; both results have the gaps as extra rows.
+
+    Examples
+    --------
+    >>> t, v = _break_gaps(np.array([0.0, 0.1, 0.2, 3.0]), np.array([1.0, 2.0, 3.0, 4.0]))
+    >>> v.tolist()[:3], bool(np.isnan(v[3])), v.tolist()[4]
+    ([1.0, 2.0, 3.0], True, 4.0)
+    """
+    if t.size < 3:
+        return t, values
+    steps = np.diff(t)
+    gaps = np.flatnonzero(steps > 5.0 * np.median(steps)) + 1
+    t_out = np.insert(t, gaps, np.nan)
+    v_out = np.insert(np.asarray(values, dtype=np.float64), gaps, np.nan, axis=0)
+    return t_out, v_out
+
+
 def _colours(result: ReportResult) -> dict[str, str]:
     algorithms = dict.fromkeys(e.report.algorithm for e in result.runs.values())
     return {a: _PALETTE[i % len(_PALETTE)] for i, a in enumerate(algorithms)}
@@ -98,9 +118,10 @@ def trajectories_figure(result: ReportResult, sequence: str) -> Any | None:
         assert e.accuracy is not None
         ref = e.reference
         if ref is not None:
+            _, ref_xyz = _break_gaps(ref.stamps_s, ref.positions_xyz)
             ax.plot(
-                ref.positions_xyz[:, 0],
-                ref.positions_xyz[:, 1],
+                ref_xyz[:, 0],
+                ref_xyz[:, 1],
                 color="0.6",
                 lw=1.5,
                 label="reference",
@@ -127,7 +148,7 @@ def error_over_time_figure(result: ReportResult, sequence: str) -> Any | None:
         return None
     colours = _colours(result)
     t0 = _t0(runs)
-    fig = new_figure(9.0, 3.4)
+    fig = new_figure(11.0, 3.6)
     ax = fig.add_subplot()
     shaded = False
     for e in runs:
@@ -137,14 +158,9 @@ def error_over_time_figure(result: ReportResult, sequence: str) -> Any | None:
             label = f"{e.report.name}" + (
                 "" if e.report.success else f" (FAILED: {e.report.failure})"
             )
-            ax.plot(
-                e.accuracy.stamps_s - t0,
-                e.accuracy.errors_m,
-                style,
-                color=colour,
-                lw=1.1,
-                label=label,
-            )
+            t, errors = _break_gaps(e.accuracy.stamps_s - t0, e.accuracy.errors_m)
+            alpha = 1.0 if e.report.trial <= 1 else 0.65
+            ax.plot(t, errors, style, color=colour, lw=1.1, alpha=alpha, label=label)
         end = e.report.sequence_end_s - t0 if math.isfinite(e.report.sequence_end_s) else None
         for loss in e.report.losses:
             stop = loss.end_s - t0 if loss.recovered or end is None else max(end, loss.end_s - t0)
@@ -163,7 +179,7 @@ def error_over_time_figure(result: ReportResult, sequence: str) -> Any | None:
     ax.set_title(
         f"{sequence}: error over time (shaded: tracking lost; dotted: failed run)", fontsize=11
     )
-    ax.legend(fontsize=7, ncol=2, loc="upper left")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(alpha=0.3)
     return fig
 
@@ -222,7 +238,7 @@ def latency_cdf_figure(result: ReportResult) -> Any | None:
         return None
     fig = new_figure(9.0, 3.6)
     ax = fig.add_subplot()
-    for algorithm, (lat_parts, proc_parts) in pooled.items():
+    for k, (algorithm, (lat_parts, proc_parts)) in enumerate(pooled.items()):
         colour = colours[algorithm]
         lat = np.concatenate(lat_parts) * 1e3
         x, y = _ecdf(lat)
@@ -247,7 +263,7 @@ def latency_cdf_figure(result: ReportResult) -> Any | None:
             f"p50 {p50:.0f} ms",
             (p50, 0.50),
             textcoords="offset points",
-            xytext=(6, -10),
+            xytext=(6, -10 - 9 * k),
             fontsize=7,
             color=colour,
         )
@@ -255,7 +271,7 @@ def latency_cdf_figure(result: ReportResult) -> Any | None:
             f"p95 {p95:.0f} ms",
             (p95, 0.95),
             textcoords="offset points",
-            xytext=(6, -10),
+            xytext=(6, -10 - 9 * k),
             fontsize=7,
             color=colour,
         )
@@ -265,7 +281,8 @@ def latency_cdf_figure(result: ReportResult) -> Any | None:
     ax.set_ylabel("share of frames")
     ax.set_ylim(0.0, 1.02)
     ax.set_title(
-        "Latency CDF (solid: acquisition to estimate, queueing included; dashed: processing)",
+        "Latency CDF, all runs of each algorithm pooled "
+        "(solid: acquisition to estimate, queueing included; dashed: processing)",
         fontsize=10,
     )
     ax.legend(fontsize=7, loc="lower right")

@@ -5,7 +5,8 @@ one statistic of its APE signal (``rms`` of ``translation`` by default). Algorit
 ranked per sequence (1 best; ties share the mean of their places; an algorithm that ran
 but has no score, because every run failed or none had a reference, shares the last
 places), and ordered by their mean rank over the sequences they ran, then by success
-rate. WHY ranks rather than mean errors: errors on different sequences differ by orders
+rate. Sequences where no run has an APE (no reference) are left out of the ranking, runs
+on them included. WHY ranks rather than mean errors: errors on different sequences differ by orders
 of magnitude, and a mean would be decided by the hardest sequence alone.
 
 Before anything is ranked, the settings of every comparison involved are compared with
@@ -109,6 +110,8 @@ def rank_algorithms(
     comparisons = [r.accuracy for r in reports if r.accuracy is not None]
     if not comparisons:
         return None
+    evaluable = {r.sequence for r in reports if r.accuracy is not None}
+    reports = [r for r in reports if r.sequence in evaluable]
     for r in reports:
         if r.accuracy is not None and signal not in r.accuracy.stats:
             got = list(r.accuracy.stats)

@@ -54,7 +54,7 @@ def endpoints_from_start(trajectories: Sequence[PoseTrajectory]) -> Float64Array
     >>> half = np.sqrt(0.5)  # start yawed 90 degrees: world +y is the body's +x
     >>> traj = PoseTrajectory(stamps_s=[0.0, 1.0], positions_xyz=[[1, 1, 0], [1, 3, 0]],
     ...                       orientations_quat_xyzw=[[0, 0, half, half]] * 2)
-    >>> endpoints_from_start([traj]).round(12).tolist()
+    >>> (endpoints_from_start([traj]).round(12) + 0.0).tolist()
     [[2.0, 0.0, 0.0]]
     """
     first_q = np.stack([t.orientations_quat_xyzw[0] for t in trajectories])

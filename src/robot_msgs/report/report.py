@@ -259,6 +259,7 @@ def run_report(
     --------
     >>> import numpy as np
     >>> from robot_msgs.report.runs import RunInputs, RunMeta
+    >>> from robot_msgs.trajectory import PoseTrajectory
     >>> t = np.arange(0.0, 10.01, 0.1)
     >>> traj = PoseTrajectory(stamps_s=t, positions_xyz=np.zeros((t.size, 3)),
     ...                       orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)))

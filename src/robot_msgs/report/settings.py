@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 __all__ = ["ALIGNMENTS", "DELTA_UNITS", "ReportSettings"]
 
 #: Alignments a report can ask for (``robot_msgs.evaluation.ape``'s ``align``).
-ALIGNMENTS = ("none", "se3", "sim3", "scale", "origin")
+ALIGNMENTS = ("none", "se3", "sim3", "scale", "posyaw", "origin")
 
 #: Units of the RPE deltas.
 DELTA_UNITS = ("f", "s", "m", "rad", "deg")

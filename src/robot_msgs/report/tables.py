@@ -131,9 +131,8 @@ def groups_table(report: Report) -> Table:
         "APE RMSE range [m]", "coverage mean", "latency p95 median [ms]",
     )  # fmt: skip
     notes = ("APE over successful runs only; failed runs count in success and failures.",)
-    return Table(
-        "Per algorithm and sequence", headers, tuple(rows), (False, False, *([True] * 7)), notes
-    )
+    numeric = (False, False, True, True, False, True, True, True, True)
+    return Table("Per algorithm and sequence", headers, tuple(rows), numeric, notes)
 
 
 def ranking_table(ranking: Ranking) -> Table:
