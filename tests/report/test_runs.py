@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from robot_msgs.report.runs import (
     read_resources,
     read_timing,
     read_tracking,
+    resolve_input,
 )
 
 TIMING_HEADER = "frame,acquisition_s,processing_start_s,available_s\n"
@@ -308,3 +310,13 @@ def test_duplicate_run_names_are_refused(tmp_path):
     (tmp_path / "a").mkdir()
     with pytest.raises(FormatError, match=r"expected distinct run names, got .* twice"):
         load_runs([tmp_path / "a", tmp_path / "a"])
+
+
+def test_example_prefix_reaches_the_shipped_runs():
+    runs = load_runs([Path("example:runs/kfslam/fr1_xyz/trial_1")])
+    assert runs[0].name == "example:runs/kfslam/fr1_xyz/trial_1"
+    assert runs[0].meta.algorithm == "kfslam"
+    with pytest.raises(FormatError, match=r"example:runs/nope: no such example"):
+        resolve_input("example:runs/nope")
+    with pytest.raises(FormatError, match=r"no such example"):
+        resolve_input("example:../pyproject.toml")

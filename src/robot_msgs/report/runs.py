@@ -52,7 +52,8 @@ import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from importlib.resources import files
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
     from robot_msgs.typing import BoolArray, Float64Array
 
 __all__ = [
+    "EXAMPLE_PREFIX",
     "META_KEYS",
     "ResourceLog",
     "RunInputs",
@@ -79,6 +81,7 @@ __all__ = [
     "read_resources",
     "read_timing",
     "read_tracking",
+    "resolve_input",
 ]
 
 #: meta.json keys and the JSON type each must have.
@@ -572,11 +575,43 @@ def load_run(
     )
 
 
+#: Inputs starting with this name a run folder or manifest shipped in the package.
+EXAMPLE_PREFIX = "example:"
+
+
+def resolve_input(path: str | Path) -> Path:
+    """``path``, or for ``example:NAME`` the file or folder ``NAME`` under the package's examples.
+
+    Raises
+    ------
+    FormatError
+        An ``example:`` name that does not exist.
+
+    Examples
+    --------
+    >>> resolve_input("example:runs/runs.toml").name
+    'runs.toml'
+    >>> resolve_input("my_runs/run_1").as_posix()
+    'my_runs/run_1'
+    """
+    text = str(path)
+    if not text.startswith(EXAMPLE_PREFIX):
+        return Path(text)
+    name = text.removeprefix(EXAMPLE_PREFIX)
+    root = Path(str(files("robot_msgs").joinpath("examples")))
+    target = root.joinpath(*PurePosixPath(name).parts)
+    if ".." in PurePosixPath(name).parts or not target.exists():
+        msg = f"{text}: no such example under {root} (try example:runs/runs.toml)"
+        raise FormatError(msg)
+    return target
+
+
 def load_runs(paths: list[Path] | tuple[Path, ...]) -> list[RunInputs]:
     """Read run folders and manifests (``.toml``/``.json``) in order; references read once.
 
-    Run names: a manifest entry's ``name``, else its path relative to the manifest's
-    folder; a folder given directly keeps the path as given.
+    ``example:NAME`` reads what the package ships (``example:runs/runs.toml``). Run
+    names: a manifest entry's ``name``, else its path relative to the manifest's folder;
+    a folder given directly keeps the path as given.
 
     Raises
     ------
@@ -585,7 +620,8 @@ def load_runs(paths: list[Path] | tuple[Path, ...]) -> list[RunInputs]:
     """
     cache: dict[tuple[Path, str | None, str | None], PoseTrajectory] = {}
     runs: list[RunInputs] = []
-    for path in paths:
+    for given in paths:
+        path = resolve_input(given)
         if path.is_file() and path.suffix in {".toml", ".json"}:
             for entry in read_manifest(path):
                 folder = Path(entry.pop("path"))
@@ -596,7 +632,7 @@ def load_runs(paths: list[Path] | tuple[Path, ...]) -> list[RunInputs]:
                 name = entry.pop("name", default_name)
                 runs.append(load_run(folder, overrides=entry, name=name, cache=cache))
         else:
-            runs.append(load_run(path, name=str(path), cache=cache))
+            runs.append(load_run(path, name=str(given), cache=cache))
     seen: set[str] = set()
     for run in runs:
         if run.name in seen:
