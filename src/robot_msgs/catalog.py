@@ -277,6 +277,13 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     "compare/ErrorStats": lambda: compare.error_stats([-0.001, 0.002, 0.003]),
     "compare/Comparison": _comparison,
     "compare/Aggregate": _aggregate,
+    "compare/Alignment": lambda: compare.Alignment(
+        method="sim3",
+        rotation=np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),
+        translation_m=np.array([1.5, -0.25, 0.0]),
+        scale=0.43,
+        n_fit=788,
+    ),
     "compare/TrackingLoss": lambda: compare.TrackingLoss(start_s=4.0, end_s=5.5),
     "compare/Latency": _latency,
     "compare/Resources": _resources,

@@ -1,6 +1,7 @@
-"""Evaluation results as messages: ``ErrorStats``, ``Comparison``, ``Aggregate``, run reports."""
+"""Evaluation results as messages: statistics, comparisons, alignments, run reports, rankings."""
 
 from robot_msgs.compare.aggregate import Aggregate, aggregate, check_same_settings
+from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.error_stats import ErrorStats, error_stats
 from robot_msgs.compare.ranking import Ranking, RankingRow
@@ -17,6 +18,7 @@ from robot_msgs.compare.run_report import (
 __all__ = [
     "REPEATABILITY_STATEMENT",
     "Aggregate",
+    "Alignment",
     "Comparison",
     "ErrorStats",
     "GroupSummary",
