@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from bagtools import write_pose_bag
 
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.report.latency import (
@@ -63,39 +64,12 @@ def test_effective_rate():
     assert math.isnan(rate_hz([1.0]))
 
 
-def _write_bag(path, stamps_ns, received_ns, topic="/pose"):
-    pytest.importorskip("rosbags")
-    from rosbags.rosbag2 import Writer
-    from rosbags.typesys import Stores, get_typestore
-
-    store = get_typestore(Stores.ROS2_HUMBLE)
-    PoseStamped = store.types["geometry_msgs/msg/PoseStamped"]
-    Header = store.types["std_msgs/msg/Header"]
-    Time = store.types["builtin_interfaces/msg/Time"]
-    Pose = store.types["geometry_msgs/msg/Pose"]
-    Point = store.types["geometry_msgs/msg/Point"]
-    Quaternion = store.types["geometry_msgs/msg/Quaternion"]
-    with Writer(path, version=8) as writer:
-        conn = writer.add_connection(topic, PoseStamped.__msgtype__, typestore=store)
-        for stamp, rec in zip(stamps_ns, received_ns, strict=True):
-            msg = PoseStamped(
-                header=Header(
-                    stamp=Time(sec=stamp // 10**9, nanosec=stamp % 10**9), frame_id="map"
-                ),
-                pose=Pose(
-                    position=Point(x=0.0, y=0.0, z=0.0),
-                    orientation=Quaternion(x=0.0, y=0.0, z=0.0, w=1.0),
-                ),
-            )
-            writer.write(conn, rec, store.serialize_cdr(msg, PoseStamped.__msgtype__))
-
-
 def test_bag_latency_proxy_is_receive_time_minus_header_stamp_and_says_so(tmp_path):
     base = 1_700_000_000 * 10**9
     stamps = [base + i * 100_000_000 for i in range(5)]
     delays_ms = [20, 40, 30, 50, 10]
     received = [s + d * 1_000_000 for s, d in zip(stamps, delays_ms, strict=True)]
-    _write_bag(tmp_path / "bag", stamps, received)
+    write_pose_bag(tmp_path / "bag", stamps, received)
     lat = latency_from_bag(tmp_path / "bag", "/pose")
     assert lat.source == "bag_receive_proxy"
     assert BAG_PROXY_NOTE in lat.notes
@@ -110,7 +84,7 @@ def test_bag_latency_proxy_is_receive_time_minus_header_stamp_and_says_so(tmp_pa
 
 def test_bag_latency_refuses_messages_received_before_their_stamp(tmp_path):
     base = 1_700_000_000 * 10**9
-    _write_bag(tmp_path / "bag", [base, base + 10**8], [base + 10**7, base + 5 * 10**7])
+    write_pose_bag(tmp_path / "bag", [base, base + 10**8], [base + 10**7, base + 5 * 10**7])
     with pytest.raises(
         FormatError, match=r"message 1 was received 0.050000 s before its header stamp"
     ):
@@ -119,6 +93,6 @@ def test_bag_latency_refuses_messages_received_before_their_stamp(tmp_path):
 
 def test_bag_latency_names_the_topics_when_one_is_missing(tmp_path):
     base = 1_700_000_000 * 10**9
-    _write_bag(tmp_path / "bag", [base], [base + 10**7])
+    write_pose_bag(tmp_path / "bag", [base], [base + 10**7])
     with pytest.raises(FormatError, match=r"expected a topic among \['/pose'\], got '/odom'"):
         latency_from_bag(tmp_path / "bag", "/odom")

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from bagtools import write_pose_bag
 from robot_msgs.io import write_tum
 
 from robot_msgs.compare import REPEATABILITY_STATEMENT
@@ -260,3 +261,16 @@ def test_build_report_groups_ranks_and_reports_progress(tmp_path):
     assert result.report.ranking.rows[1].scores["s"] == pytest.approx(0.05)
     assert result.report.settings["align"] == "none"
     assert set(result.runs) == {"r0", "r1", "r2"}
+
+
+def test_a_run_with_a_bag_and_no_timing_log_gets_the_labelled_latency_proxy(tmp_path):
+    base = 1_700_000_000 * 10**9
+    stamps = [base + i * 100_000_000 for i in range(4)]
+    write_pose_bag(tmp_path / "bag", stamps, [s + 25_000_000 for s in stamps])
+    folder = _run_folder(
+        tmp_path, "run", _traj(T, _line(T)), meta={"bag": "../bag", "latency_topic": "/pose"}
+    )
+    report = run_report(load_run(folder), NONE)
+    assert report.latency.source == "bag_receive_proxy"
+    assert report.latency.latency_p50_s == pytest.approx(0.025, abs=1e-6)
+    assert any("proxy" in n for n in report.latency.notes)
