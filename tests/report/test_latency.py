@@ -16,7 +16,7 @@ from robot_msgs.report.latency import (
     latency_from_timing,
     rate_hz,
 )
-from robot_msgs.report.runs import read_timing
+from robot_msgs.report.logs import read_timing
 
 
 def test_latency_percentiles_of_known_samples_from_a_timing_log(tmp_path):

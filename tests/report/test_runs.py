@@ -11,16 +11,8 @@ import pytest
 
 from robot_msgs.errors import FormatError
 from robot_msgs.report.csvlog import read_csv_table
-from robot_msgs.report.runs import (
-    load_run,
-    load_runs,
-    read_manifest,
-    read_meta,
-    read_resources,
-    read_timing,
-    read_tracking,
-    resolve_input,
-)
+from robot_msgs.report.logs import read_resources, read_timing, read_tracking
+from robot_msgs.report.runs import load_run, load_runs, read_manifest, read_meta, resolve_input
 
 TIMING_HEADER = "frame,acquisition_s,processing_start_s,available_s\n"
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.compare import TrackingLoss
-from robot_msgs.report.runs import TrackingLog, read_tracking
+from robot_msgs.report.logs import TrackingLog, read_tracking
 from robot_msgs.report.tracking import coverage, losses_from_log, valid_mask
 
 

@@ -27,7 +27,7 @@ from robot_msgs.optional import require
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from robot_msgs.report.runs import TimingLog
+    from robot_msgs.report.logs import TimingLog
     from robot_msgs.typing import Float64Array
 
 __all__ = [
@@ -117,7 +117,7 @@ def latency_from_timing(log: TimingLog, *, clock: str = "") -> Latency:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from robot_msgs.report.runs import read_timing
+    >>> from robot_msgs.report.logs import read_timing
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "timing.csv"
     >>> _ = path.write_text("frame,acquisition_s,processing_start_s,available_s\n"
     ...                     "0,0.0,0.00,0.02\n1,0.1,0.12,0.14\n")

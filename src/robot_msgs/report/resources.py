@@ -10,7 +10,7 @@ import numpy as np
 from robot_msgs.compare.run_report import Resources
 
 if TYPE_CHECKING:
-    from robot_msgs.report.runs import ResourceLog
+    from robot_msgs.report.logs import ResourceLog
     from robot_msgs.typing import Float64Array
 
 __all__ = ["resources_from_log"]
@@ -37,7 +37,7 @@ def resources_from_log(log: ResourceLog) -> Resources:
     Examples
     --------
     >>> from pathlib import Path
-    >>> from robot_msgs.report.runs import ResourceLog
+    >>> from robot_msgs.report.logs import ResourceLog
     >>> nan = np.full(3, np.nan)
     >>> log = ResourceLog(path=Path("r.csv"), time_s=np.array([0.0, 1.0, 2.0]),
     ...                   cpu_percent=np.array([50.0, 150.0, 100.0]),

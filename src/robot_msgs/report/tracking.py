@@ -30,7 +30,7 @@ from robot_msgs.compare.run_report import TrackingLoss
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from robot_msgs.report.runs import TrackingLog
+    from robot_msgs.report.logs import TrackingLog
     from robot_msgs.typing import BoolArray, Float64Array
 
 __all__ = ["coverage", "losses_from_log", "valid_mask"]
@@ -55,7 +55,7 @@ def losses_from_log(log: TrackingLog, *, end_s: float) -> tuple[TrackingLoss, ..
     Examples
     --------
     >>> from pathlib import Path
-    >>> from robot_msgs.report.runs import TrackingLog
+    >>> from robot_msgs.report.logs import TrackingLog
     >>> log = TrackingLog(path=Path("t.csv"), kind="events",
     ...                   stamps_s=np.array([2.0, 3.5, 6.0, 6.5]),
     ...                   lost=np.array([True, False, True, False]))
