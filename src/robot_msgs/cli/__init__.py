@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS: tuple[str, ...] = ("docs", "report")
+COMMANDS: tuple[str, ...] = ("docs", "traj", "report")
 
 
 def build_parser() -> argparse.ArgumentParser:

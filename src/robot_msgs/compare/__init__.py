@@ -1,4 +1,9 @@
-"""Evaluation results as messages: statistics, comparisons, alignments, run reports, rankings."""
+"""Evaluation results as messages, and the control-loop comparisons that produce them.
+
+``ErrorStats``, ``Comparison``, ``Aggregate``, ``Alignment``, ``StepResponse``, the
+run-report types (``RunReport`` and its parts, ``GroupSummary``, ``Ranking``, ``Report``);
+:func:`tracking`, :func:`joint_tracking` and :func:`step_response` for control loops.
+"""
 
 from robot_msgs.compare.aggregate import Aggregate, aggregate, check_same_settings
 from robot_msgs.compare.alignment import Alignment
@@ -14,6 +19,8 @@ from robot_msgs.compare.run_report import (
     RunReport,
     TrackingLoss,
 )
+from robot_msgs.compare.step_response import StepResponse, step_response
+from robot_msgs.compare.tracking import joint_tracking, tracking
 
 __all__ = [
     "REPEATABILITY_STATEMENT",
@@ -29,8 +36,12 @@ __all__ = [
     "Report",
     "Resources",
     "RunReport",
+    "StepResponse",
     "TrackingLoss",
     "aggregate",
     "check_same_settings",
     "error_stats",
+    "joint_tracking",
+    "step_response",
+    "tracking",
 ]
