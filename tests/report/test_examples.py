@@ -91,3 +91,16 @@ def test_outputs_have_the_expected_shapes(example_outputs):
     html = example_outputs["html"].read_text()
     assert html.startswith("<!DOCTYPE html>")
     assert "does not establish position accuracy" in html
+
+
+def test_example_accuracy_agrees_with_evo(report):
+    stored = json.loads(
+        (Path(__file__).parents[1] / "data" / "report_examples_evo.json").read_text()
+    )
+    for name, evo in stored["runs"].items():
+        run = _run(report, name)
+        stats = run["accuracy"]["stats"]["translation"]
+        assert run["accuracy"]["counts"]["matched"] == evo["matched"]
+        assert stats["n"] == evo["matched"]
+        for key, ours in (("rmse", "rms"), ("mean", "mean"), ("median", "median"), ("max", "max")):
+            assert stats[ours] == pytest.approx(evo[key], rel=1e-9), (name, key)
