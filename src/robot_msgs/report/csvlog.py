@@ -128,6 +128,16 @@ def read_csv_table(
         raise FormatError(msg)
     body = "\n".join(content[1:])
     table = CsvTable(path=path, columns={}, rows=len(content) - 1, lines=lines)
+    if table.rows and not any(name in text for name in header):
+        numbers = _all_numbers(body, len(header))
+        if numbers is not None:  # the common case: parsed in C, checked below as columns
+            for index, name in enumerate(header):
+                values = numbers[:, index]
+                if name in required and not np.isfinite(values).all():
+                    row = int(np.flatnonzero(~np.isfinite(values))[0])
+                    raise table.fail(row, name, "a finite number", str(values[row]))
+                table.columns[name] = values
+            return table
     if table.rows == 0:
         cells: AnyArray = np.empty((0, len(header)), dtype=str)
     else:
@@ -156,6 +166,17 @@ def read_csv_table(
             raise table.fail(row, name, "a finite number", str(column[row]))
         table.columns[name] = values
     return table
+
+
+def _all_numbers(body: str, ncols: int) -> Float64Array | None:
+    """The cells as float64 when every one is a number, else None (then cells are checked)."""
+    try:
+        values = np.loadtxt(
+            io.StringIO(body), dtype=np.float64, delimiter=",", ndmin=2, comments=None
+        )
+    except ValueError:
+        return None
+    return values if values.shape[1] == ncols else None
 
 
 def _ragged(table: CsvTable, header: list[str]) -> FormatError:
