@@ -44,7 +44,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
         # mkstemp makes the file 0600; give it the mode a plain open() would (umask honoured).
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        Path(tmp).chmod(0o666 & ~umask)
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()

@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 from bagtools import write_pose_bag
-from robot_msgs.io import write_tum
 
 from robot_msgs.compare import REPEATABILITY_STATEMENT
 from robot_msgs.errors import SettingsMismatchError
+from robot_msgs.io import write_tum
 from robot_msgs.report import (
     ReportSettings,
     build_report,
