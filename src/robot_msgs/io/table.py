@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 __all__ = ["Table", "format_rows", "parse_table", "read_text"]
 
 _COMMENT = re.compile(r"#[^\n]*")
+# Comments cut by ``str.find`` before the regex takes over: a header or two is the common
+# case, and scanning the whole text with the regex costs ~10 ms per 10^5 lines.
+_FEW_COMMENTS = 16
 # A comma with nothing (or only blanks) before the next comma or the line end, or at
 # the start of a line: an empty field, which whitespace splitting would silently drop.
 _EMPTY_FIELD = re.compile(r",[ \t]*(?=,|\r?$)|^[ \t]*,", re.MULTILINE)
@@ -131,8 +134,7 @@ def parse_table(
            [3., 4.]])
     """
     ncols = len(columns)
-    if "#" in text:
-        text = _COMMENT.sub("", text)
+    text = _strip_comments(text)
     if header:
         text = _blank_header(text)
     if "," in text:
@@ -155,6 +157,42 @@ def parse_table(
         msg = f"{source}: no data rows (expected {ncols} numbers a row: {' '.join(columns)})"
         raise FormatError(msg)
     return Table(values=values, text=text, source=source)
+
+
+def _strip_comments(text: str) -> str:
+    r"""``text`` without ``#`` comments (to the line end, newline kept): ``_COMMENT.sub("", text)``.
+
+    The first few comments are cut with ``str.find`` (C speed, no pass over the rest of
+    the text); only a text with more of them goes on to the regex.
+
+    Examples
+    --------
+    >>> _strip_comments("# t x\n1 2 # note\n3 4")
+    '\n1 2 \n3 4'
+    """
+    start = text.find("#")
+    if start < 0:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for _ in range(_FEW_COMMENTS):
+        if start > pos:
+            parts.append(text[pos:start])
+        end = text.find("\n", start)
+        if end < 0:
+            return _joined(parts)
+        pos = end
+        start = text.find("#", pos)
+        if start < 0:
+            parts.append(text[pos:])
+            return _joined(parts)
+    parts.append(_COMMENT.sub("", text[pos:]))
+    return _joined(parts)
+
+
+def _joined(parts: list[str]) -> str:
+    """``"".join(parts)``, without a second copy of a lone part (a header then the data)."""
+    return parts[0] if len(parts) == 1 else "".join(parts)
 
 
 def _has_empty_field(text: str) -> bool:

@@ -1,0 +1,30 @@
+"""The text-table core: comment stripping must equal the regex it short-cuts."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from robot_msgs.io.table import _FEW_COMMENTS, _strip_comments, parse_table
+
+_REGEX = re.compile(r"#[^\n]*")
+
+
+@given(st.text(alphabet="#\n\r 1a", max_size=200))
+def test_strip_comments_equals_the_regex_substitution(text: str) -> None:
+    assert _strip_comments(text) == _REGEX.sub("", text)
+
+
+def test_strip_comments_hands_many_comments_to_the_regex() -> None:
+    for count in (_FEW_COMMENTS - 1, _FEW_COMMENTS, _FEW_COMMENTS + 1, 3 * _FEW_COMMENTS):
+        text = "# header\n" + "1 2 # note\n#\n" * count + "3 4 #"
+        assert _strip_comments(text) == _REGEX.sub("", text)
+
+
+def test_header_and_line_end_comments_keep_line_numbers() -> None:
+    table = parse_table("# t x\n1 2 # a\n\n# b\n3 4\n", source="a.txt", columns=("t", "x"))
+    assert table.values.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    assert table.line_numbers(np.array([0, 1])) == [2, 5]
