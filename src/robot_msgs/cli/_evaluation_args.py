@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
+    "SYNC_CHOICES",
     "add_alignment_args",
     "add_input_args",
     "add_output_args",
@@ -27,7 +28,8 @@ __all__ = [
     "read_inputs",
 ]
 
-_SYNC = tuple(method.replace("_", "-") for method in SYNC_METHODS)
+#: ``--sync`` values: the association methods, spelt with dashes.
+SYNC_CHOICES = tuple(method.replace("_", "-") for method in SYNC_METHODS)
 
 
 def add_input_args(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +65,7 @@ def add_sync_args(parser: argparse.ArgumentParser, *, default: str | None = "nea
     group = parser.add_argument_group("association in time")
     group.add_argument(
         "--sync",
-        choices=_SYNC,
+        choices=SYNC_CHOICES,
         default=default,
         help="nearest: evo's rule; one-to-one: TUM associate.py's greedy rule; "
         "interpolate: reference resampled at the estimate's stamps "
