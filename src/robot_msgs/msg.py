@@ -42,7 +42,7 @@ from robot_msgs.errors import UnknownTypeError, ValidationError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from typing_extensions import Self, dataclass_transform
+    from typing_extensions import dataclass_transform
 else:
 
     def dataclass_transform(**_: object) -> Callable[[T], T]:
@@ -455,7 +455,7 @@ class Msg:
         return _fail(expected, got, f"{type(self).__name__}.{field}")
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+    def from_dict(cls: type[M], data: Mapping[str, Any]) -> M:  # noqa: PYI019
         """Build a message from its :meth:`to_dict` form (the exact inverse).
 
         Fields missing from ``data`` take their defaults, so data written before a
@@ -477,7 +477,7 @@ class Msg:
         """Plain field values by name, one level deep (nested messages stay messages)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
-    def replace(self, **changes: Any) -> Self:
+    def replace(self: M, **changes: Any) -> M:  # noqa: PYI019
         """A copy with some fields changed. Validation runs again."""
         names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
         unknown = sorted(set(changes) - names)

@@ -1,0 +1,322 @@
+"""Self-contained HTML reference pages: one per message type, plus an index.
+
+Each page carries its own CSS, loads nothing from the network and escapes every text
+it shows. Pages live at ``family/Name.html`` beside ``index.html`` and link to each
+other through field types and "Used by".
+
+Examples
+--------
+>>> from robot_msgs.compare import ErrorStats
+>>> from robot_msgs.docs.introspect import PackageFacts, describe
+>>> facts = PackageFacts("0.2.0", "unknown", "MIT license", None)
+>>> page = render_type_page(describe(ErrorStats), facts)
+>>> "from robot_msgs.compare import ErrorStats" in page, "<script" in page
+(True, False)
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from itertools import groupby
+from typing import TYPE_CHECKING
+
+from robot_msgs.docs.introspect import (
+    ARRAY_CUT,
+    SELF_NAME,
+    MemberDoc,
+    PackageFacts,
+    TypeDoc,
+    describe_all,
+    package_facts,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.msg import Msg
+
+__all__ = ["INDEX", "page_path", "render_index", "render_site", "render_type_page"]
+
+INDEX = "index.html"
+"""The index page's path, relative to the output folder."""
+
+_CSS = """
+:root { --fg: #1d232b; --muted: #5b6573; --line: #d9dee5; --code: #f4f6f9; --link: #0b5cad; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--fg); background: #fff;
+  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 60rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
+a { color: var(--link); text-decoration: none; }
+a:hover { text-decoration: underline; }
+.crumbs { color: var(--muted); font-size: .9rem; }
+h1 { margin: .25rem 0 0; font-size: 2rem; }
+h2 { margin: 2.25rem 0 .5rem; padding-bottom: .25rem; border-bottom: 1px solid var(--line);
+  font-size: 1.35rem; }
+h3 { margin: 1.5rem 0 .25rem; font-size: 1.1rem; }
+h4 { margin: 1.25rem 0 .25rem; font-size: 1rem; font-family: ui-monospace, monospace; }
+.type-name { color: var(--muted); font-family: ui-monospace, monospace; }
+.summary { font-size: 1.15rem; margin: .75rem 0; }
+.note { color: var(--muted); margin: .25rem 0 .75rem; }
+code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+  font-size: .88rem; }
+pre { background: var(--code); border: 1px solid var(--line); border-radius: 6px;
+  padding: .6rem .8rem; margin: .4rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.doc { white-space: pre-wrap; margin: .4rem 0; }
+.doc-section { margin: .9rem 0 .2rem; font-weight: 600; }
+pre.long { max-height: 26rem; overflow: auto; }
+table.index { table-layout: fixed; }
+table.index td { overflow-wrap: anywhere; }
+col.c-type { width: 15rem; }
+col.c-ros { width: 19rem; }
+details { margin: .5rem 0; }
+summary { cursor: pointer; color: var(--muted); }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem;
+  margin: 1rem 0; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; }
+table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
+th, td { text-align: left; vertical-align: top; padding: .35rem .6rem;
+  border-bottom: 1px solid var(--line); }
+th { font-size: .85rem; color: var(--muted); text-transform: uppercase; letter-spacing: .03em; }
+.origin { margin-left: .5rem; padding: 0 .4rem; border: 1px solid var(--line);
+  border-radius: 4px; color: var(--muted); font: .75rem system-ui, sans-serif; }
+ul.used-by { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
+footer { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .25rem 1rem;
+  margin-top: 3rem; padding-top: .75rem; border-top: 1px solid var(--line);
+  color: var(--muted); font-size: .85rem; }
+"""
+
+
+def page_path(type_name: str) -> str:
+    """Where the page of ``type_name`` goes, relative to the output folder.
+
+    Examples
+    --------
+    >>> page_path("compare/ErrorStats")
+    'compare/ErrorStats.html'
+    """
+    return f"{type_name}.html"
+
+
+def _href(cls: type[Msg], *, from_page: bool) -> str:
+    """A link to the page of ``cls`` from a type page (one folder down) or the index."""
+    return ("../" if from_page else "") + page_path(cls.TYPE)
+
+
+def _ros2(name: str | None) -> str:
+    return f"<code>{escape(name)}</code>" if name is not None else "no ROS equivalent"
+
+
+def _link(cls: type[Msg]) -> str:
+    return f'<a href="{escape(_href(cls, from_page=True))}">{escape(cls.__name__)}</a>'
+
+
+def _linked_label(label: str, refers_to: Sequence[type[Msg]]) -> str:
+    """The type label, escaped, with every message type it names linked to its page."""
+    by_name = {cls.__name__: cls for cls in refers_to}
+    parts = re.split(r"([A-Za-z_][A-Za-z0-9_]*)", label)
+    return "".join(_link(by_name[p]) if p in by_name else escape(p) for p in parts)
+
+
+def _docstring(text: str) -> str:
+    """A docstring as HTML: paragraphs keep their line breaks, doctests are code blocks.
+
+    NumPy-style section titles (a line underlined with dashes) become small headings.
+    Everything is escaped; reStructuredText markup is shown as written.
+    """
+    blocks: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text.strip("\n")):
+        lines = paragraph.split("\n")
+        if len(lines) >= 2 and re.fullmatch(r"-{3,}", lines[1].strip()):
+            blocks.append(f'<div class="doc-section">{escape(lines[0].strip())}</div>')
+            lines = lines[2:]
+            if not lines:
+                continue
+        chunk = escape("\n".join(lines))
+        if lines[0].lstrip().startswith(">>>"):
+            blocks.append(f"<pre><code>{chunk}</code></pre>")
+        else:
+            blocks.append(f'<div class="doc">{chunk}</div>')
+    return "\n".join(blocks)
+
+
+def _document(title: str, body: str, facts: PackageFacts, *, from_page: bool) -> str:
+    home = escape("../" + INDEX if from_page else INDEX)
+    build = f"robot_msgs {escape(facts.version)} @ {escape(facts.commit)}"
+    links = [f'<a href="{escape(facts.homepage)}">GitHub</a>'] if facts.homepage else []
+    about = " · ".join(
+        [*links, escape(facts.license), "generated from the package, not written per type"]
+    )
+    footer = f"<span>{build}</span><span>{about}</span>"
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
+        f'<nav class="crumbs"><a href="{home}">robot_msgs</a></nav>\n'
+        f"{body}\n<footer>{footer}</footer>\n</main>\n</body>\n</html>\n"
+    )
+
+
+def _member(member: MemberDoc, doc: TypeDoc) -> str:
+    origin = (
+        f'<span class="origin">from {escape(member.owner)}</span>'
+        if member.owner != doc.name
+        else ""
+    )
+    return (
+        f'<section class="member" id="{escape(member.name)}">\n'
+        f"<h4>{escape(member.name)}{origin}</h4>\n"
+        f"<pre><code>{escape(member.signature)}</code></pre>\n"
+        f"{_docstring(member.doc)}\n</section>"
+    )
+
+
+def _member_group(title: str, note: str, members: Sequence[MemberDoc], doc: TypeDoc) -> str:
+    if not members:
+        return ""
+    items = "\n".join(_member(m, doc) for m in members)
+    return f'<h3>{escape(title)}</h3>\n<p class="note">{escape(note)}</p>\n{items}'
+
+
+def _functions(doc: TypeDoc) -> str:
+    uses_self = any(re.search(rf"\b{SELF_NAME}\b", m.signature) for m in doc.members)
+    legend = (
+        f'<p class="note"><code>{SELF_NAME}</code> is the message type itself, here '
+        f"<code>{escape(doc.name)}</code>.</p>\n"
+        if uses_self
+        else ""
+    )
+    groups = [
+        _member_group(
+            "Constructors",
+            "Classmethods and staticmethods: ways to build one.",
+            doc.constructors,
+            doc,
+        ),
+        _member_group(
+            "Methods", "Return new values; messages are never mutated.", doc.methods, doc
+        ),
+        _member_group("Properties", "Computed from the fields when read.", doc.properties, doc),
+    ]
+    return '<h2 id="functions">Functions</h2>\n' + legend + "\n".join(g for g in groups if g)
+
+
+def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
+    """The HTML page of one message type.
+
+    Parameters
+    ----------
+    doc : TypeDoc
+        The facts, from :func:`robot_msgs.docs.introspect.describe`.
+    facts : PackageFacts
+        Version, commit, license and home page for the footer.
+
+    Returns
+    -------
+    str
+        A complete, self-contained HTML document.
+    """
+    body_doc = (
+        f"<details open>\n<summary>Full docstring</summary>\n{_docstring(doc.body)}\n</details>"
+        if doc.body
+        else ""
+    )
+    rows = "\n".join(
+        f"<tr><td><code>{escape(f.name)}</code></td>"
+        f"<td><code>{_linked_label(f.type_label, f.refers_to)}</code></td>"
+        f"<td><code>{escape(f.default)}</code></td></tr>"
+        for f in doc.fields
+    )
+    used = (
+        '<ul class="used-by">\n'
+        + "\n".join(f"<li>{_link(cls)}</li>" for cls in doc.used_by)
+        + "\n</ul>"
+        if doc.used_by
+        else "<p>No other message type refers to it.</p>"
+    )
+    body = f"""<h1>{escape(doc.name)}</h1>
+<div class="type-name">{escape(doc.type_name)}</div>
+<p class="summary">{escape(doc.summary)}</p>
+{body_doc}
+<dl class="facts">
+<dt>Import</dt><dd><code>{escape(doc.import_line)}</code></dd>
+<dt>ROS 2</dt><dd>{_ros2(doc.ros2)}</dd>
+</dl>
+<h2 id="fields">Fields</h2>
+<table>
+<thead><tr><th>Name</th><th>Type</th><th>Default</th></tr></thead>
+<tbody>
+{rows}
+</tbody>
+</table>
+<h2 id="example">Example</h2>
+<p class="note">One instance from the package's own test catalog; the output is its real
+<code>repr()</code>.</p>
+<pre class="long"><code>{escape(doc.example_repr)}</code></pre>
+<h3><code>to_dict()</code> as JSON</h3>
+<pre class="long"><code>{escape(doc.example_json)}</code></pre>
+<p class="note">Long arrays are cut after {ARRAY_CUT} values and say so with “…”.</p>
+{_functions(doc)}
+<h2 id="used-by">Used by</h2>
+<p class="note">Types whose fields refer to it.</p>
+{used}"""
+    return _document(f"{doc.name} · robot_msgs", body, facts, from_page=True)
+
+
+def render_index(docs: Sequence[TypeDoc], facts: PackageFacts) -> str:
+    """The index page: every type, grouped by family, with its summary and ROS 2 name."""
+    sections = []
+    ordered = sorted(docs, key=lambda d: (d.family, d.name))
+    for family, members in groupby(ordered, key=lambda d: d.family):
+        rows = "\n".join(
+            f'<tr><td><a href="{escape(_href(d.cls, from_page=False))}">{escape(d.name)}</a></td>'
+            f"<td>{escape(d.summary)}</td>"
+            f"<td>{_ros2(d.ros2)}</td></tr>"
+            for d in members
+        )
+        sections.append(
+            f'<h2 id="{escape(family)}">{escape(family)}</h2>\n<table class="index">\n'
+            '<colgroup><col class="c-type"><col><col class="c-ros"></colgroup>\n'
+            "<thead><tr><th>Type</th><th>Summary</th><th>ROS 2</th></tr></thead>\n"
+            f"<tbody>\n{rows}\n</tbody>\n</table>"
+        )
+    body = (
+        "<h1>robot_msgs reference</h1>\n"
+        f'<p class="summary">{len(docs)} message types, grouped by family. Every page is '
+        "generated from the package: docstrings, field annotations and the test catalog.</p>\n"
+        + "\n".join(sections)
+    )
+    return _document("robot_msgs reference", body, facts, from_page=False)
+
+
+def render_site(
+    docs: Sequence[TypeDoc] | None = None, facts: PackageFacts | None = None
+) -> dict[str, str]:
+    """Every page of the reference, by path relative to the output folder.
+
+    Parameters
+    ----------
+    docs : sequence of TypeDoc, optional
+        The types to document; default every registered type.
+    facts : PackageFacts, optional
+        Footer facts; default :func:`robot_msgs.docs.introspect.package_facts`.
+
+    Returns
+    -------
+    dict of str to str
+        ``"index.html"`` first, then ``"family/Name.html"`` per type, sorted.
+
+    Examples
+    --------
+    >>> site = render_site()
+    >>> next(iter(site)), "compare/ErrorStats.html" in site
+    ('index.html', True)
+    """
+    docs = describe_all() if docs is None else docs
+    facts = package_facts() if facts is None else facts
+    pages = {INDEX: render_index(docs, facts)}
+    for doc in sorted(docs, key=lambda d: d.type_name):
+        pages[page_path(doc.type_name)] = render_type_page(doc, facts)
+    return pages

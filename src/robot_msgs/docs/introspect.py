@@ -1,0 +1,467 @@
+"""Facts about a message type, gathered from the package itself for its reference page.
+
+Nothing here is written per type: the summary and docstring are the class's own, the
+fields come from the annotations (:func:`robot_msgs.msg.field_specs`), the example from
+the test catalog (:func:`robot_msgs.catalog.example`), the functions from the class
+dictionary, and "Used by" from every registered type's annotations.
+
+Examples
+--------
+>>> from robot_msgs.compare import ErrorStats
+>>> doc = describe(ErrorStats)
+>>> doc.import_line
+'from robot_msgs.compare import ErrorStats'
+>>> doc.ros2 is None, [t.__name__ for t in doc.used_by]
+(True, ['Aggregate', 'Comparison'])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import json
+import re
+import subprocess
+import typing
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import robot_msgs
+from robot_msgs.catalog import example, examples
+from robot_msgs.errors import UnknownTypeError
+from robot_msgs.msg import Msg, field_specs, registered_types
+
+__all__ = [
+    "ARRAY_CUT",
+    "FieldDoc",
+    "MemberDoc",
+    "PackageFacts",
+    "TypeDoc",
+    "cut_long_arrays",
+    "describe",
+    "describe_all",
+    "documented_types",
+    "example_json",
+    "import_line",
+    "package_facts",
+    "used_by",
+]
+
+ARRAY_CUT = 16
+"""Array ``data`` lists in the shown ``to_dict()`` JSON keep this many values, then "…"."""
+
+SELF_NAME = "M"
+"""How signatures write the message's own type (``Self`` in the source), as the seed page does."""
+
+_NO_DOCSTRING = "No docstring."
+_LICENSE = "MIT license"
+
+
+@dataclasses.dataclass(frozen=True)
+class FieldDoc:
+    """One row of the fields table.
+
+    ``refers_to`` are the message types named in the annotation (for links).
+    """
+
+    name: str
+    type_label: str
+    default: str
+    refers_to: tuple[type[Msg], ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class MemberDoc:
+    """A constructor, method or property: its name, signature text and own docstring.
+
+    ``owner`` is the class that defines it: the documented type itself, or a base
+    such as :class:`~robot_msgs.msg.Msg` ("from Msg" on the page).
+    """
+
+    name: str
+    kind: str  # "constructor", "method" or "property"
+    signature: str
+    doc: str
+    owner: str
+
+
+@dataclasses.dataclass(frozen=True)
+class TypeDoc:
+    """Everything one reference page shows about a message type."""
+
+    cls: type[Msg]
+    type_name: str
+    family: str
+    name: str
+    summary: str
+    body: str
+    import_line: str
+    ros2: str | None
+    fields: tuple[FieldDoc, ...]
+    example_repr: str
+    example_json: str
+    members: tuple[MemberDoc, ...]
+    used_by: tuple[type[Msg], ...]
+
+    @property
+    def constructors(self) -> tuple[MemberDoc, ...]:
+        """Classmethods and staticmethods, by name."""
+        return tuple(m for m in self.members if m.kind == "constructor")
+
+    @property
+    def methods(self) -> tuple[MemberDoc, ...]:
+        """Public instance methods, by name."""
+        return tuple(m for m in self.members if m.kind == "method")
+
+    @property
+    def properties(self) -> tuple[MemberDoc, ...]:
+        """Read-only computed attributes, by name."""
+        return tuple(m for m in self.members if m.kind == "property")
+
+
+@dataclasses.dataclass(frozen=True)
+class PackageFacts:
+    """What every page's footer says: version, commit, license and home page."""
+
+    version: str
+    commit: str
+    license: str
+    homepage: str | None
+
+
+def _dataclass_fields(cls: type[Msg]) -> tuple[dataclasses.Field[Any], ...]:
+    """The dataclass fields of a message type (``@message`` makes every one a dataclass)."""
+    return dataclasses.fields(cls)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- docstrings
+
+
+def _split_doc(cls: type) -> tuple[str, str]:
+    """The docstring's first line (summary) and the rest, dedented; "" where absent."""
+    doc = inspect.cleandoc(cls.__doc__) if cls.__doc__ else ""
+    summary, _, body = doc.partition("\n")
+    return summary.strip(), body.strip("\n")
+
+
+def _own_doc(obj: object) -> str:
+    """The object's own docstring (never a base class's), dedented."""
+    doc = getattr(obj, "__doc__", None)
+    return inspect.cleandoc(doc) if doc else _NO_DOCSTRING
+
+
+# --------------------------------------------------------------------------- import line
+
+
+def import_line(cls: type[Msg]) -> str:
+    """The public import of ``cls``: its family module if that exports it.
+
+    Otherwise the shortest enclosing module whose ``__all__`` lists it, else its own module.
+
+    Examples
+    --------
+    >>> from robot_msgs.geometry import Pose
+    >>> import_line(Pose)
+    'from robot_msgs.geometry import Pose'
+    """
+    name = cls.__name__
+    family = cls.TYPE.partition("/")[0]
+    parts = cls.__module__.split(".")
+    candidates = [f"robot_msgs.{family}"] + [".".join(parts[:i]) for i in range(1, len(parts))]
+    for module_name in candidates:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        if getattr(module, name, None) is cls and name in getattr(module, "__all__", ()):
+            return f"from {module_name} import {name}"
+    return f"from {cls.__module__} import {name}"
+
+
+# --------------------------------------------------------------------------- fields
+
+
+def _message_types_in(annotation: Any) -> list[type[Msg]]:
+    """Message classes named anywhere in an annotation (tuple, Mapping, Optional...)."""
+    if isinstance(annotation, type) and issubclass(annotation, Msg):
+        return [annotation]
+    found: list[type[Msg]] = []
+    for arg in typing.get_args(annotation):
+        for cls in _message_types_in(arg):
+            if cls not in found:
+                found.append(cls)
+    return found
+
+
+def _field_refs(cls: type[Msg]) -> dict[str, list[type[Msg]]]:
+    hints = typing.get_type_hints(cls, include_extras=True)
+    return {f.name: _message_types_in(hints[f.name]) for f in _dataclass_fields(cls)}
+
+
+def _default_text(value: object) -> str:
+    """A default as the table shows it: its ``repr``, arrays by shape, dtype and value."""
+    if isinstance(value, np.ndarray):
+        flat = value.ravel()
+        if flat.size and bool(np.all(flat == flat[0])):
+            return f"{value.shape} {value.dtype}, all {flat[0].item()!r}"
+        return f"{value.shape} {value.dtype} {flat.tolist()!r}"
+    return repr(value)
+
+
+def _fields(cls: type[Msg]) -> tuple[FieldDoc, ...]:
+    labels = field_specs(cls)
+    refs = _field_refs(cls)
+    rows = []
+    for f in _dataclass_fields(cls):
+        if f.default is not dataclasses.MISSING:
+            default = _default_text(f.default)
+        elif f.default_factory is not dataclasses.MISSING:
+            default = _default_text(f.default_factory())
+        else:
+            default = "required"
+        rows.append(FieldDoc(f.name, labels[f.name], default, tuple(refs[f.name])))
+    return tuple(rows)
+
+
+def documented_types() -> dict[str, type[Msg]]:
+    """The package's message types: registered ones with an example in the catalog, by name.
+
+    The tests keep this equal to the whole registry; types registered by tests only
+    (family ``test/``) have no example and get no page.
+    """
+    catalogued = set(examples())
+    return {name: cls for name, cls in registered_types().items() if name in catalogued}
+
+
+def used_by(cls: type[Msg]) -> tuple[type[Msg], ...]:
+    """Documented types with a field that refers to ``cls``, directly or inside a container.
+
+    Examples
+    --------
+    >>> from robot_msgs.std import Time
+    >>> [t.__name__ for t in used_by(Time)]
+    ['Header']
+    """
+    users = [
+        other
+        for other in documented_types().values()
+        if other is not cls and any(cls in refs for refs in _field_refs(other).values())
+    ]
+    return tuple(sorted(users, key=lambda t: t.__name__))
+
+
+# --------------------------------------------------------------------------- example
+
+
+def cut_long_arrays(value: Any, limit: int = ARRAY_CUT) -> Any:
+    """A copy of a ``to_dict()`` value with every array's ``data`` cut after ``limit`` values.
+
+    An array is a dict with ``dtype``, ``shape`` and ``data`` keys, as
+    :meth:`~robot_msgs.msg.Msg.to_dict` writes it. A cut list ends with the string
+    ``"… N more"``, so the JSON stays valid and says what is missing.
+
+    Examples
+    --------
+    >>> cut_long_arrays({"dtype": "int64", "shape": [5], "data": [1, 2, 3, 4, 5]}, limit=2)
+    {'dtype': 'int64', 'shape': [5], 'data': [1, 2, '… 3 more']}
+    """
+    if isinstance(value, dict):
+        if {"dtype", "shape", "data"} <= set(value) and isinstance(value["data"], list):
+            data = value["data"]
+            if len(data) > limit:
+                kept = [*data[:limit], f"… {len(data) - limit} more"]
+                return {**value, "data": kept}
+            return dict(value)
+        return {k: cut_long_arrays(v, limit) for k, v in value.items()}
+    if isinstance(value, list):
+        return [cut_long_arrays(v, limit) for v in value]
+    return value
+
+
+def _dump(value: Any, indent: int) -> str:
+    """``json.dumps(value, indent=2)``, except that lists of scalars stay on one line."""
+    pad = "  " * indent
+    if isinstance(value, dict) and value:
+        items = [
+            f"{pad}  {json.dumps(k, ensure_ascii=False)}: {_dump(v, indent + 1)}"
+            for k, v in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(value, list) and any(isinstance(v, dict | list) for v in value):
+        items = [f"{pad}  {_dump(v, indent + 1)}" for v in value]
+        return "[\n" + ",\n".join(items) + f"\n{pad}]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def example_json(msg: Msg, limit: int = ARRAY_CUT) -> str:
+    """``msg.to_dict()`` as JSON, indented by 2, NaN written as ``NaN``, long arrays cut.
+
+    Lists of plain values (array ``data``, ``shape``) are written on one line.
+
+    Examples
+    --------
+    >>> from robot_msgs.geometry import Point
+    >>> print(example_json(Point(x=1.0)))
+    {
+      "_type": "geometry/Point",
+      "x": 1.0,
+      "y": 0.0,
+      "z": 0.0
+    }
+    """
+    return _dump(cut_long_arrays(msg.to_dict(), limit), 0)
+
+
+# --------------------------------------------------------------------------- functions
+
+
+class _Text:
+    """An annotation shown as written (``inspect`` would quote a string annotation)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _annotation(annotation: Any) -> Any:
+    if annotation is inspect.Parameter.empty:
+        return annotation
+    text = annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+    return _Text(re.sub(r"\bSelf\b", SELF_NAME, text))
+
+
+def _signature(name: str, func: Any, *, drop_first: bool) -> str:
+    sig = inspect.signature(func)
+    params = list(sig.parameters.values())
+    if drop_first and params:
+        params = params[1:]
+    params = [p.replace(annotation=_annotation(p.annotation)) for p in params]
+    shown = sig.replace(parameters=params, return_annotation=_annotation(sig.return_annotation))
+    return f"{name}{shown}"
+
+
+def _members(cls: type[Msg]) -> tuple[MemberDoc, ...]:
+    """Public constructors, methods and properties of ``cls`` and its message bases."""
+    field_names = {f.name for f in _dataclass_fields(cls)}
+    members: list[MemberDoc] = []
+    for name in sorted(dir(cls)):
+        if name.startswith("_") or name in field_names:
+            continue
+        owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+        if owner is None or not issubclass(owner, Msg):
+            continue
+        raw = vars(owner)[name]
+        if isinstance(raw, classmethod | staticmethod):
+            func = raw.__func__
+            is_class = isinstance(raw, classmethod)
+            sig = _signature(name, func, drop_first=is_class)
+            members.append(MemberDoc(name, "constructor", sig, _own_doc(func), owner.__name__))
+        elif isinstance(raw, property) and raw.fget is not None:
+            ret = _annotation(inspect.signature(raw.fget).return_annotation)
+            sig = name if ret is inspect.Parameter.empty else f"{name} -> {ret!r}"
+            members.append(MemberDoc(name, "property", sig, _own_doc(raw), owner.__name__))
+        elif inspect.isfunction(raw):
+            sig = _signature(name, raw, drop_first=True)
+            members.append(MemberDoc(name, "method", sig, _own_doc(raw), owner.__name__))
+    return tuple(members)
+
+
+# --------------------------------------------------------------------------- package facts
+
+
+def _git_commit(where: Path) -> str:
+    """Short hash of HEAD when ``where`` is a tracked part of a git checkout, else "unknown".
+
+    A ``-dirty`` suffix says the package's files differ from that commit. Never raises.
+    """
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(  # noqa: S603 - fixed arguments, no shell
+            ["git", "-C", str(where), *args],  # noqa: S607 - git from PATH, as a developer runs it
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+
+    try:
+        tracked = git("ls-files", "--error-unmatch", "__init__.py")
+        head = git("rev-parse", "--short=7", "HEAD")
+        if tracked.returncode != 0 or head.returncode != 0:
+            return "unknown"
+        dirty = git("status", "--porcelain", "--", ".").stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head.stdout.strip() + ("-dirty" if dirty else "")
+
+
+def package_facts() -> PackageFacts:
+    """The installed package's version, git commit (or "unknown"), license and home page."""
+    homepage = None
+    try:
+        from importlib.metadata import PackageNotFoundError, metadata  # noqa: PLC0415
+
+        urls = metadata("robot_msgs").get_all("Project-URL") or []
+        homepage = next((u.partition(", ")[2] for u in urls if u.startswith("Homepage")), None)
+    except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
+        homepage = None
+    commit = _git_commit(Path(robot_msgs.__file__).resolve().parent)
+    return PackageFacts(robot_msgs.__version__, commit, _LICENSE, homepage)
+
+
+# --------------------------------------------------------------------------- whole types
+
+
+def describe(cls: type[Msg]) -> TypeDoc:
+    """Gather every fact the reference page of ``cls`` shows.
+
+    Parameters
+    ----------
+    cls : type[Msg]
+        A registered message type with an example in :mod:`robot_msgs.catalog`.
+
+    Returns
+    -------
+    TypeDoc
+        Summary, docstring body, import line, ROS 2 name, fields, example ``repr`` and
+        JSON, constructors/methods/properties and the types that use it.
+
+    Examples
+    --------
+    >>> from robot_msgs.std import Time
+    >>> doc = describe(Time)
+    >>> doc.ros2, [m.signature for m in doc.constructors][:2]
+    ('builtin_interfaces/msg/Time', ['from_dict(data: Mapping[str, Any]) -> M', 'from_ns(ns: int) -> Time'])
+    """  # noqa: E501 - a doctest output line cannot be wrapped
+    try:
+        instance = example(cls.TYPE)
+    except KeyError:
+        msg = f"Expected a type with an example in robot_msgs.catalog, got {cls.TYPE!r}"
+        raise UnknownTypeError(msg) from None
+    summary, body = _split_doc(cls)
+    family, _, name = cls.TYPE.partition("/")
+    return TypeDoc(
+        cls=cls,
+        type_name=cls.TYPE,
+        family=family,
+        name=name,
+        summary=summary,
+        body=body,
+        import_line=import_line(cls),
+        ros2=cls.ROS2,
+        fields=_fields(cls),
+        example_repr=repr(instance),
+        example_json=example_json(instance),
+        members=_members(cls),
+        used_by=used_by(cls),
+    )
+
+
+def describe_all() -> list[TypeDoc]:
+    """:func:`describe` for every documented type, sorted by ``"_type"``."""
+    return [describe(cls) for cls in documented_types().values()]

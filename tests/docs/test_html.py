@@ -1,0 +1,194 @@
+import dataclasses
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+import robot_msgs
+from robot_msgs.compare import ErrorStats
+from robot_msgs.docs import describe, package_facts, render_site, render_type_page
+from robot_msgs.docs.html import _docstring
+from robot_msgs.docs.introspect import PackageFacts
+
+SEED = Path(__file__).parents[1] / "data" / "seeds" / "robot_msgs-ErrorStats.txt"
+FACTS = PackageFacts("0.2.0", "abc1234", "MIT license", "https://github.com/robot-msgs/robot_msgs")
+BLOCKS = {
+    "p",
+    "div",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "tr",
+    "li",
+    "pre",
+    "dt",
+    "dd",
+    "summary",
+    "footer",
+    "nav",
+}
+
+
+class _Text(HTMLParser):
+    """Visible text of a page; block elements start a new line, as a browser shows it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in {"style", "title"}:
+            self.skip += 1
+        if tag in BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in {"style", "title"}:
+            self.skip -= 1
+        if tag in BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    parser = _Text()
+    parser.feed(html)
+    lines = (line.strip() for line in "".join(parser.parts).splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+@pytest.fixture(scope="module")
+def site() -> dict[str, str]:
+    return render_site()
+
+
+def test_error_stats_page_carries_every_fact_of_the_seed_in_order(site):
+    """Each line of the seed page occurs in the generated page's text, in the seed's order.
+
+    Whitespace is ignored (the seed's text joins table cells). Three seed lines differ on
+    purpose, and are checked separately below: ``from_dict`` and ``as_dict`` now have
+    docstrings where the seed says "No docstring.", and the commit is this checkout's.
+    """
+    page = squeeze(visible_text(site["compare/ErrorStats.html"]))
+    lines = [line for line in SEED.read_text(encoding="utf-8").splitlines() if line.strip()]
+    footer = lines.pop()
+    assert footer.startswith("robot_msgs 0.2.0 @ 22ec67f")
+    at = 0
+    for line in lines:
+        if line == "No docstring.":
+            continue
+        found = page.find(squeeze(line), at)
+        assert found >= 0, f"seed line not found (in order): {line!r}"
+        at = found + len(squeeze(line))
+    facts = package_facts()
+    tail = f"robot_msgs {facts.version} @ {facts.commit}GitHub · MIT license · generated from the package, not written per type"
+    assert page.endswith(squeeze(tail))
+    assert facts.version == robot_msgs.__version__
+
+
+def test_error_stats_page_shows_the_real_docstrings_where_the_seed_had_none(site):
+    text = visible_text(site["compare/ErrorStats.html"])
+    assert "Build a message from its :meth:`to_dict` form (the exact inverse)." in text
+    assert "Plain field values by name, one level deep (nested messages stay messages)." in text
+    assert "No docstring." not in text
+
+
+def test_error_stats_page_links_to_the_types_that_use_it(site):
+    html = site["compare/ErrorStats.html"]
+    assert '<a href="../compare/Aggregate.html">Aggregate</a>' in html
+    assert '<a href="../compare/Comparison.html">Comparison</a>' in html
+
+
+def test_field_types_link_to_their_pages(site):
+    html = site["compare/Aggregate.html"]
+    assert 'Mapping[str, <a href="../compare/ErrorStats.html">ErrorStats</a>]' in html
+    assert '<a href="../geometry/PoseStamped.html">PoseStamped</a>, ...]' in site["nav/Path.html"]
+
+
+def test_every_registered_type_gets_a_page_and_an_index_entry(site):
+    types = {k for k in robot_msgs.registered_types() if not k.startswith("test/")}
+    assert set(site) == {"index.html"} | {f"{t}.html" for t in types}
+    index = site["index.html"]
+    for name in types:
+        assert f'href="{name}.html"' in index, name
+
+
+def test_index_groups_types_by_family_with_summaries(site):
+    text = squeeze(visible_text(site["index.html"]))
+    families = re.findall(r'<h2 id="([a-z]+)">', site["index.html"])
+    assert families == ["compare", "geometry", "nav", "sensor", "std", "trajectory"]
+    assert squeeze("ErrorStats Summary of one error signal over its finite samples") in text
+
+
+def test_every_relative_link_resolves_to_a_page(site):
+    for path, html in site.items():
+        folder = Path(path).parent
+        for href in re.findall(r'href="([^"]+)"', html):
+            if href.startswith("https://"):
+                continue
+            target = (folder / href).as_posix()
+            parts: list[str] = []
+            for part in target.split("/"):
+                if part == "..":
+                    parts.pop()
+                elif part != ".":
+                    parts.append(part)
+            assert "/".join(parts) in site, (path, href)
+
+
+def test_pages_are_self_contained(site):
+    homepage = package_facts().homepage
+    for path, html in site.items():
+        assert "<script" not in html, path
+        assert "<link" not in html, path
+        assert " src=" not in html, path
+        assert "@import" not in html, path
+        assert "url(" not in html, path
+        external = re.findall(r'href="(https?:[^"]+)"', html)
+        assert external == ([homepage] if homepage else []), path
+
+
+def test_a_ros_type_shows_its_ros_2_name(site):
+    text = visible_text(site["geometry/PoseStamped.html"])
+    assert "ROS 2\ngeometry_msgs/msg/PoseStamped" in text
+    assert "no ROS equivalent" not in text
+
+
+def test_long_array_page_shows_the_cut(site):
+    text = visible_text(site["trajectory/PoseTrajectory.html"])
+    assert '1.4, 1.5, "… 4 more"]' in text
+    assert "Long arrays are cut after 16 values and say so with “…”." in text
+
+
+def test_doctest_blocks_in_docstrings_are_code_blocks(site):
+    html = site["trajectory/PoseTrajectory.html"]
+    assert '<div class="doc-section">Examples</div>' in html
+    assert "<pre><code>&gt;&gt;&gt; import numpy as np" in html
+
+
+def test_everything_shown_is_escaped():
+    doc = dataclasses.replace(
+        describe(ErrorStats), summary="<script>alert(1)</script>", body="a < b & c"
+    )
+    html = render_type_page(doc, FACTS)
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "a &lt; b &amp; c" in html
+    assert _docstring('x = "<y>"') == '<div class="doc">x = &quot;&lt;y&gt;&quot;</div>'
+
+
+def test_footer_without_a_home_page_has_no_link():
+    facts = dataclasses.replace(FACTS, homepage=None)
+    html = render_type_page(describe(ErrorStats), facts)
+    assert "GitHub" not in html
+    assert "robot_msgs 0.2.0 @ abc1234</span><span>MIT license · generated from the package" in html

@@ -1,0 +1,255 @@
+import dataclasses
+import subprocess
+
+import pytest
+
+import robot_msgs
+from robot_msgs.compare import Aggregate, Comparison, ErrorStats
+from robot_msgs.docs import introspect
+from robot_msgs.docs.introspect import (
+    cut_long_arrays,
+    describe,
+    describe_all,
+    documented_types,
+    example_json,
+    import_line,
+    package_facts,
+    used_by,
+)
+from robot_msgs.errors import UnknownTypeError
+from robot_msgs.geometry import (
+    Point,
+    PoseStamped,
+    PoseWithCovariance,
+    PoseWithCovarianceStamped,
+)
+from robot_msgs.msg import Msg, message
+from robot_msgs.nav import Odometry, Path
+from robot_msgs.std import Header, Time
+from robot_msgs.trajectory import PoseTrajectory
+
+# The seed page's fields table (shared/seeds/robot_msgs-ErrorStats.txt), typed out by hand.
+SEED_FIELDS = [
+    ("n", "int", "required"),
+    ("rms", "float", "required"),
+    ("mean", "float", "required"),
+    ("median", "float", "required"),
+    ("std", "float", "required"),
+    ("min", "float", "required"),
+    ("max", "float", "required"),
+    ("max_abs", "float", "required"),
+    ("p95_abs", "float", "required"),
+    ("final", "float", "required"),
+    ("iae", "float", "nan"),
+    ("ise", "float", "nan"),
+    ("itae", "float", "nan"),
+]
+SEED_REPR = (
+    "ErrorStats(n=3, rms=0.0021602468994692866, mean=0.0013333333333333333, median=0.002, "
+    "std=0.0016996731711975948, min=-0.001, max=0.003, max_abs=0.003, p95_abs=0.0029, "
+    "final=0.003, iae=nan, ise=nan, itae=nan)"
+)
+SEED_JSON = """{
+  "_type": "compare/ErrorStats",
+  "n": 3,
+  "rms": 0.0021602468994692866,
+  "mean": 0.0013333333333333333,
+  "median": 0.002,
+  "std": 0.0016996731711975948,
+  "min": -0.001,
+  "max": 0.003,
+  "max_abs": 0.003,
+  "p95_abs": 0.0029,
+  "final": 0.003,
+  "iae": NaN,
+  "ise": NaN,
+  "itae": NaN
+}"""
+
+
+def test_error_stats_summary_import_and_ros_match_the_seed():
+    doc = describe(ErrorStats)
+    assert doc.summary == (
+        "Summary of one error signal over its finite samples, in the signal's own SI unit."
+    )
+    assert doc.body.startswith("`mean`, `median`, `min`, `max` and `final` keep the error's")
+    assert doc.body.endswith("data serialised before these fields existed still loads.")
+    assert doc.import_line == "from robot_msgs.compare import ErrorStats"
+    assert doc.ros2 is None
+    assert doc.type_name == "compare/ErrorStats"
+
+
+def test_error_stats_fields_table_matches_the_seed():
+    rows = [(f.name, f.type_label, f.default) for f in describe(ErrorStats).fields]
+    assert rows == SEED_FIELDS
+
+
+def test_error_stats_example_repr_and_json_match_the_seed_exactly():
+    doc = describe(ErrorStats)
+    assert doc.example_repr == SEED_REPR
+    assert doc.example_json == SEED_JSON
+
+
+def test_error_stats_functions_have_the_seed_signatures_and_owner():
+    doc = describe(ErrorStats)
+    constructors = {m.name: m for m in doc.constructors}
+    methods = {m.name: m for m in doc.methods}
+    assert list(constructors) == ["from_dict"]
+    assert list(methods) == ["as_dict", "replace", "to_dict"]
+    assert constructors["from_dict"].signature == "from_dict(data: Mapping[str, Any]) -> M"
+    assert methods["as_dict"].signature == "as_dict() -> dict[str, Any]"
+    assert methods["replace"].signature == "replace(**changes: Any) -> M"
+    assert methods["to_dict"].signature == "to_dict() -> dict[str, Any]"
+    assert methods["replace"].doc == "A copy with some fields changed. Validation runs again."
+    assert methods["to_dict"].doc == (
+        'JSON-safe dict with a "_type" key; arrays keep their dtype and shape.'
+    )
+    assert {m.owner for m in doc.members} == {"Msg"}
+    assert doc.properties == ()
+
+
+def test_error_stats_is_used_by_aggregate_and_comparison():
+    assert used_by(ErrorStats) == (Aggregate, Comparison)
+
+
+def test_used_by_follows_tuples_and_nested_messages():
+    assert Path in used_by(PoseStamped)  # poses: tuple[PoseStamped, ...]
+    assert used_by(Time) == (Header,)
+    assert used_by(PoseWithCovariance) == (Odometry, PoseWithCovarianceStamped)
+
+
+def test_message_types_are_found_inside_any_container_annotation():
+    annotation = tuple[Point, ...] | None
+    assert introspect._message_types_in(annotation) == [Point]
+    assert introspect._message_types_in(dict[str, PoseStamped]) == [PoseStamped]
+    assert introspect._message_types_in(float) == []
+
+
+def test_type_specific_constructors_and_own_methods_are_listed_without_from_msg():
+    doc = describe(Time)
+    constructors = {m.name: m for m in doc.constructors}
+    assert constructors["from_ns"].signature == "from_ns(ns: int) -> Time"
+    assert constructors["from_ns"].owner == "Time"
+    assert constructors["from_ns"].doc == "The time ``ns`` nanoseconds after the epoch."
+    methods = {m.name: m for m in doc.methods}
+    assert methods["to_ns"].signature == "to_ns() -> int"
+    assert methods["to_ns"].owner == "Time"
+    assert doc.ros2 == "builtin_interfaces/msg/Time"
+
+
+def test_properties_are_listed_with_their_return_type():
+    props = {m.name: m for m in describe(Aggregate).properties}
+    assert list(props) == ["n_failed", "n_succeeded", "success_rate"]
+    assert props["success_rate"].signature == "success_rate -> float"
+    assert props["n_failed"].doc == "Runs that ended without a usable result."
+
+
+def test_missing_docstring_is_shown_as_such():
+    def bare() -> None:
+        pass
+
+    assert introspect._own_doc(bare) == "No docstring."
+
+
+def test_default_factory_shows_its_value():
+    comparison = {f.name: f.default for f in describe(Comparison).fields}
+    assert comparison["settings"] == "{}"
+    assert comparison["notes"] == "()"
+    assert comparison["estimate"] == "''"
+    covariance = {f.name: f.default for f in describe(PoseWithCovariance).fields}
+    assert covariance["covariance"] == "(6, 6) float64, all 0.0"
+    odometry = {f.name: f.default for f in describe(Odometry).fields}
+    assert odometry["header"] == repr(Header())
+
+
+def test_field_rows_name_the_message_types_they_refer_to():
+    stats = next(f for f in describe(Aggregate).fields if f.name == "stats")
+    assert stats.type_label == "Mapping[str, ErrorStats]"
+    assert stats.refers_to == (ErrorStats,)
+
+
+def test_every_import_line_imports_that_very_class():
+    for name, cls in documented_types().items():
+        line = import_line(cls)
+        namespace: dict[str, object] = {}
+        exec(line, namespace)  # noqa: S102 - the line under test
+        assert namespace[cls.__name__] is cls, name
+        assert line.startswith(f"from robot_msgs.{name.split('/')[0]} import "), line
+
+
+def test_long_arrays_are_cut_after_16_values_and_say_how_many_more():
+    data = describe(PoseTrajectory).example_json
+    # The catalog's trajectory has stamps 0.0, 0.1, ... 1.9: 20 values, 16 shown.
+    assert (
+        '"data": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, "… 4 more"]'
+        in data
+    )
+    assert "1.6," not in data.split('"positions_xyz"')[0]
+    assert '"shape": [20, 3]' in data
+    assert '"… 44 more"' in data  # 60 position values
+    assert '"… 64 more"' in data  # 80 quaternion values
+
+
+def test_short_arrays_and_plain_lists_are_not_cut():
+    value = {"dtype": "float64", "shape": [16], "data": list(range(16))}
+    assert cut_long_arrays(value) == value
+    plain = {"notes": [str(i) for i in range(40)]}
+    assert cut_long_arrays(plain) == plain
+
+
+def test_uncut_example_json_is_the_same_json_as_to_dict():
+    import json
+
+    for name, msg in robot_msgs.catalog.examples().items():
+        ours = json.loads(example_json(msg, limit=10**9))
+        assert json.dumps(ours) == json.dumps(msg.to_dict()), name
+
+
+def test_every_documented_type_is_described():
+    docs = describe_all()
+    assert [d.type_name for d in docs] == sorted(robot_msgs.catalog.examples())
+    assert all(d.summary for d in docs)
+
+
+def test_a_type_without_catalog_example_raises_a_clear_error():
+    @message("test/Undocumented")
+    class Undocumented(Msg):
+        x: float = 0.0
+
+    with pytest.raises(UnknownTypeError, match=r"example in robot_msgs.catalog.*test/Undocumented"):
+        describe(Undocumented)
+    assert "test/Undocumented" not in documented_types()
+
+
+def test_package_facts_give_version_license_and_git_commit():
+    facts = package_facts()
+    assert facts.version == robot_msgs.__version__
+    assert facts.license == "MIT license"
+    assert facts.homepage is None or facts.homepage.startswith("https://")
+    try:
+        git = ["git", "-C", str(robot_msgs.__path__[0]), "rev-parse", "--short=7", "HEAD"]
+        head = subprocess.run(  # noqa: S603
+            git,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not running from a git checkout")
+    assert facts.commit.removesuffix("-dirty") == head
+
+
+def test_commit_is_unknown_outside_a_checkout(tmp_path):
+    (tmp_path / "__init__.py").write_text("")
+    assert introspect._git_commit(tmp_path) == "unknown"
+
+
+def test_commit_is_unknown_without_git(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert introspect._git_commit(tmp_path) == "unknown"
+
+
+def test_type_doc_is_immutable():
+    doc = describe(ErrorStats)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        doc.summary = "x"  # type: ignore[misc]
