@@ -17,7 +17,13 @@ import logging
 import multiprocessing
 import os
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
@@ -135,7 +141,7 @@ class LocalExecutor(_Context):
     name = "local"
 
     def __init__(self, *, workers: int | None = None, retries: int = 2) -> None:
-        self.workers = _positive("workers", workers or default_workers())
+        self.workers = _positive("workers", default_workers() if workers is None else workers)
         self.retries = _non_negative("retries", retries)
 
     def run(self, fn: RunFunction, tasks: Sequence[Task]) -> Iterator[RunResult]:
@@ -267,7 +273,7 @@ class DaskExecutor:
     ) -> None:
         self.distributed = require("distributed", "dask", feature="Batch evaluation on Dask")
         self.scheduler = scheduler
-        self.workers = _positive("workers", workers or default_workers())
+        self.workers = _positive("workers", default_workers() if workers is None else workers)
         self.retries = _non_negative("retries", retries)
         self.cluster: Any = None
         self.client: Any = None
@@ -318,13 +324,14 @@ class DaskExecutor:
             )
         for future in self.distributed.as_completed(futures, loop=self.client.loop):
             task = by_key[future.key]
-            if future.status == "finished":
+            try:
+                # Waits again if the result was lost with its worker and is being recomputed.
                 result: RunResult = future.result()
-            else:
-                err = future.exception()
-                crashed = type(err).__name__ == "KilledWorker"
-                status: Status = "crashed" if crashed else "failed"
-                result = RunResult.failure(task, status, type(err).__name__, str(err))
+            except Exception as err:  # noqa: BLE001  (every error is recorded, none is lost)
+                name = type(err).__name__
+                lost = name == "KilledWorker" or isinstance(err, CancelledError)
+                status: Status = "crashed" if lost else "failed"
+                result = RunResult.failure(task, status, name, str(err) or repr(err))
             future.release()
             yield result
 

@@ -212,6 +212,7 @@ def run_sweep(
         {"algorithm": r.algorithm, "sequence": r.sequence, "trial": r.trial,
          "evaluation": ev.name, "comparison": c.to_dict()}
         for r in results
+        if r.status == "ok"
         for ev, c in zip(manifest.settings.evaluations, r.comparisons, strict=True)
     ]  # fmt: skip
     write_atomic(folder / "comparisons.json", dumps(comparisons), force=overwrite)
