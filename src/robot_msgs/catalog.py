@@ -173,6 +173,16 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     "compare/ErrorStats": lambda: compare.error_stats([-0.001, 0.002, 0.003]),
     "compare/Comparison": _comparison,
     "compare/Aggregate": _aggregate,
+    "compare/Alignment": lambda: compare.Alignment(
+        method="sim3",
+        rotation=np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),
+        translation_m=np.array([1.5, -0.25, 0.0]),
+        scale=0.43,
+        n_fit=788,
+    ),
+    "compare/StepResponse": lambda: compare.step_response(
+        [0.0, 0.5, 1.0, 1.5, 2.0, 2.5], [0.0, 0.55, 0.95, 1.06, 1.01, 1.0], final=1.0
+    ),
 }
 
 

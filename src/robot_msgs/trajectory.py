@@ -93,7 +93,8 @@ class PoseTrajectory(Msg):
     def _validate(self) -> None:
         for name in ("stamps_s", "positions_xyz", "orientations_quat_xyzw"):
             values = getattr(self, name)
-            if not np.isfinite(values).all():
+            # A finite sum proves every value finite without a full boolean mask.
+            if not np.isfinite(values.sum()) and not np.isfinite(values).all():
                 row = int(np.flatnonzero(~np.isfinite(values).reshape(len(values), -1).all(1))[0])
                 raise self._fail(f"{name}[{row}]", "finite values", values[row])
         steps = np.diff(self.stamps_s)
@@ -101,7 +102,8 @@ class PoseTrajectory(Msg):
             i = int(np.flatnonzero(steps <= 0)[0]) + 1
             expected = f"strictly increasing stamps (previous {self.stamps_s[i - 1]!r})"
             raise self._fail(f"stamps_s[{i}]", expected, float(self.stamps_s[i]))
-        norms = np.linalg.norm(self.orientations_quat_xyzw, axis=1)
+        q = self.orientations_quat_xyzw
+        norms = np.sqrt(np.einsum("ij,ij->i", q, q))
         bad = np.abs(norms - 1.0) > UNIT_QUATERNION_TOL
         if bad.any():
             i = int(np.flatnonzero(bad)[0])

@@ -1,0 +1,108 @@
+"""``Alignment``: the similarity transform that was applied to an estimate before comparing it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import numpy as np
+
+from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.rotations import quat_xyzw_from_matrix
+from robot_msgs.typing import Float64Array
+
+if TYPE_CHECKING:
+    from robot_msgs.trajectory import PoseTrajectory
+
+__all__ = ["ALIGNMENT_METHODS", "Alignment"]
+
+#: What :func:`robot_msgs.evaluation.align` can fit.
+ALIGNMENT_METHODS = ("none", "se3", "sim3", "scale", "posyaw", "origin")
+
+#: Largest deviation of ``RᵀR`` from the identity (and of ``det R`` from 1) accepted.
+ROTATION_TOL = 1e-6
+
+
+@message("compare/Alignment")
+class Alignment(Msg):
+    """The Sim(3) transform ``x' = s R x + t`` an estimate was aligned with, and how it was fitted.
+
+    WHY it travels with results: errors after alignment depend on it. A SLAM estimate
+    that needed scale 0.43 is a monocular run whose scale was unobservable; a fitted yaw of
+    90° says the estimate's world frame was turned; reporting the transform lets a reader see
+    that, and lets the same transform be applied to other runs or plots. ``method`` says
+    which degrees of freedom were fitted (``"none"``, ``"se3"``, ``"sim3"``, ``"scale"``,
+    ``"posyaw"``, ``"origin"``), ``n_fit`` how many poses the fit used (0 for ``"none"``).
+    ``rotation`` is a proper rotation matrix ``(3, 3)``, ``translation_m`` metres ``(3,)``,
+    ``scale`` > 0. There is no ROS equivalent.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> turn = Alignment(
+    ...     method="sim3",
+    ...     rotation=[[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]],
+    ...     translation_m=[1.0, 0.0, 0.0],
+    ...     scale=2.0,
+    ...     n_fit=2,
+    ... )
+    >>> traj = PoseTrajectory(
+    ...     stamps_s=[0.0, 1.0],
+    ...     positions_xyz=[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]],
+    ...     orientations_quat_xyzw=[[0.0, 0.0, 0.0, 1.0]] * 2,
+    ... )
+    >>> turn.apply(traj).positions_xyz
+    array([[1., 0., 0.],
+           [1., 2., 0.]])
+    >>> turn.matrix()[:2]
+    array([[ 0., -2.,  0.,  1.],
+           [ 2.,  0.,  0.,  0.]])
+    """
+
+    method: str
+    rotation: Annotated[Float64Array, Shape(3, 3)]
+    translation_m: Annotated[Float64Array, Shape(3)]
+    scale: float = 1.0
+    n_fit: int = 0
+
+    def _validate(self) -> None:
+        if self.method not in ALIGNMENT_METHODS:
+            raise self._fail("method", f"one of {ALIGNMENT_METHODS}", self.method)
+        r = self.rotation
+        if not np.isfinite(r).all() or not (
+            np.abs(r.T @ r - np.eye(3)).max() <= ROTATION_TOL
+            and abs(np.linalg.det(r) - 1.0) <= ROTATION_TOL
+        ):
+            raise self._fail("rotation", "a rotation matrix (orthonormal, det +1)", r)
+        if not np.isfinite(self.translation_m).all():
+            raise self._fail("translation_m", "finite values", self.translation_m)
+        if not (np.isfinite(self.scale) and self.scale > 0):
+            raise self._fail("scale", "a finite scale > 0", self.scale)
+        if self.n_fit < 0:
+            raise self._fail("n_fit", "a count >= 0", self.n_fit)
+
+    def matrix(self) -> Float64Array:
+        """The transform as a ``(4, 4)`` float64 matrix with ``s R`` in the top-left block."""
+        out = np.eye(4)
+        out[:3, :3] = self.scale * self.rotation
+        out[:3, 3] = self.translation_m
+        return out
+
+    def apply(self, trajectory: PoseTrajectory) -> PoseTrajectory:
+        """A copy of ``trajectory`` moved by this transform; the input is not changed.
+
+        Positions become ``s R x + t`` (metres), orientations are rotated by ``R``
+        (``q' = q_R ⊗ q``), stamps and frames are kept. As evo does, the positions are
+        scaled first, then rotated and translated.
+        """
+        # einsum, not ``@``: an (N, 3) x (3, 3) BLAS call is slower and erratic under load.
+        scaled = self.scale * trajectory.positions_xyz
+        positions = np.einsum("ij,nj->ni", self.rotation, scaled) + self.translation_m
+        if np.array_equal(self.rotation, np.eye(3)):
+            return trajectory.replace(positions_xyz=positions)
+        # q_R ⊗ q is linear in q: one (4, 4) matrix for every row. The product of unit
+        # quaternions is unit up to rounding, so no renormalisation is needed.
+        x, y, z, w = quat_xyzw_from_matrix(self.rotation)
+        left = np.array([[w, -z, y, x], [z, w, -x, y], [-y, x, w, z], [-x, -y, -z, w]])
+        quats = np.einsum("ij,nj->ni", left, trajectory.orientations_quat_xyzw)
+        return trajectory.replace(positions_xyz=positions, orientations_quat_xyzw=quats)

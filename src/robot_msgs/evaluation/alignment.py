@@ -1,0 +1,337 @@
+r"""Alignment of an associated estimate to its reference: Umeyama Sim(3)/SE(3), scale, yaw, origin.
+
+Every function is pure: it returns a new trajectory and the :class:`Alignment` used, and
+never changes its inputs. The fits use positions only (as evo, TUM's ``evaluate_ate.py`` and
+rpg_trajectory_evaluation do), except ``origin`` and the one-pose ``posyaw`` fit, which use
+the first pose's orientation.
+
+References
+----------
+S. Umeyama, "Least-squares estimation of transformation parameters between two point
+patterns", IEEE Trans. PAMI 13(4), 1991, eqs. (34)-(43).
+Z. Zhang and D. Scaramuzza, "A Tutorial on Quantitative Trajectory Evaluation for
+Visual(-Inertial) Odometry", IROS 2018 (rpg_trajectory_evaluation), section on 4-DoF
+(position + yaw) alignment.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.compare.alignment import ALIGNMENT_METHODS, Alignment
+from robot_msgs.errors import AlignmentError, ValidationError
+from robot_msgs.rotations import matrix_from_quat_xyzw
+
+if TYPE_CHECKING:
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array, IntpArray
+
+__all__ = ["align", "umeyama"]
+
+#: A position spread (RMS distance from the mean) below this share of the coordinates'
+#: magnitude is treated as zero: the points are one point up to rounding.
+STATIC_TOL = 1e-9
+
+#: A second singular value of the cross-covariance below this share of the first is
+#: treated as zero: the points lie on a line up to rounding.
+COLLINEAR_TOL = 1e-9
+
+_ALTERNATIVES = "use --align origin (first poses coincide) or --align none"
+
+
+def umeyama(
+    source_xyz: Float64Array, target_xyz: Float64Array, *, with_scale: bool
+) -> tuple[Float64Array, Float64Array, float]:
+    r"""The least-squares similarity (or rigid) transform taking ``source`` onto ``target``.
+
+    Minimises :math:`\sum_i \lVert y_i - (s R x_i + t) \rVert^2` (Umeyama 1991):
+
+    .. math::
+
+        \mu_x = \tfrac1n \sum x_i, \quad
+        \sigma_x^2 = \tfrac1n \sum \lVert x_i - \mu_x \rVert^2, \quad
+        \Sigma_{xy} = \tfrac1n \sum (y_i - \mu_y)(x_i - \mu_x)^\top = U D V^\top
+
+        S = \operatorname{diag}(1, 1, \operatorname{sign}(\det U \det V)), \quad
+        R = U S V^\top, \quad
+        s = \operatorname{tr}(D S) / \sigma_x^2, \quad
+        t = \mu_y - s R \mu_x
+
+    (eqs. 34-43; ``S`` is the reflection fix, ``s = 1`` without scale), which is evo's
+    ``umeyama_alignment`` (``--align`` and ``--align --correct_scale``).
+
+    Parameters
+    ----------
+    source_xyz, target_xyz : ndarray, shape (N, 3), float64, metres
+        Corresponding points: row ``i`` of one matches row ``i`` of the other.
+    with_scale : bool
+        Fit the scale ``s`` (Sim(3)) or keep ``s = 1`` (SE(3)).
+
+    Returns
+    -------
+    R : ndarray, shape (3, 3), float64
+        A proper rotation (``det R = +1``).
+    t : ndarray, shape (3,), float64, metres
+    s : float
+
+    Raises
+    ------
+    ValidationError
+        Shapes other than two equal ``(N, 3)``, no rows, or non-finite values.
+    AlignmentError
+        Degenerate points: all equal on either side, or collinear (covariance rank < 2),
+        where the rotation about the line is undetermined. evo says "Degenerate
+        covariance rank"; the message here says why and what to use instead.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    >>> R, t, s = umeyama(x, 2.0 * x[:, [1, 0, 2]] * [-1, 1, 1] + 5.0, with_scale=True)
+    >>> np.round(R, 12) + 0.0, t, round(s, 12)
+    (array([[ 0., -1.,  0.],
+           [ 1.,  0.,  0.],
+           [ 0.,  0.,  1.]]), array([5., 5., 5.]), 2.0)
+    """
+    x = _check_points("source_xyz", source_xyz)
+    y = _check_points("target_xyz", target_xyz)
+    if x.shape != y.shape:
+        msg = f"Expected target_xyz of shape {x.shape} like source_xyz, got {y.shape}"
+        raise ValidationError(msg)
+    R, t, s, d = _umeyama(x, y, with_scale=with_scale)
+    if d[1] <= COLLINEAR_TOL * d[0]:
+        msg = (
+            f"Cannot fit {'Sim(3)' if with_scale else 'SE(3)'}: the positions are collinear "
+            f"(covariance rank 1 of 3, singular values {d[0]:.3g}, {d[1]:.3g}, {d[2]:.3g}): "
+            "the rotation about the line is undetermined; "
+            "use --align origin, or --align posyaw for a horizontal line"
+        )
+        raise AlignmentError(msg)
+    return R, t, s
+
+
+def _check_points(name: str, values: Float64Array) -> Float64Array:
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[1] != 3 or arr.shape[0] == 0:
+        msg = f"Expected `{name}` of shape (N, 3) with N >= 1, got shape {arr.shape}"
+        raise ValidationError(msg)
+    if not np.isfinite(arr).all():
+        row = int(np.flatnonzero(~np.isfinite(arr).all(axis=1))[0])
+        msg = f"Expected finite `{name}`, got {arr[row]} at row {row}"
+        raise ValidationError(msg)
+    return arr
+
+
+def _spread_is_zero(centred: Float64Array, points: Float64Array) -> bool:
+    """Whether the points are one point up to rounding of their coordinates."""
+    spread = math.sqrt(float(np.einsum("ni,ni->", centred, centred)) / centred.shape[0])
+    magnitude = max(-float(points.min()), float(points.max()))
+    return spread <= STATIC_TOL * magnitude
+
+
+def _umeyama(
+    x: Float64Array, y: Float64Array, *, with_scale: bool
+) -> tuple[Float64Array, Float64Array, float, Float64Array]:
+    """Umeyama's fit without the collinearity check; also returns the singular values."""
+    n = x.shape[0]
+    mean_x, mean_y = x.mean(axis=0), y.mean(axis=0)
+    xc, yc = x - mean_x, y - mean_y
+    for side, centred, points in (("estimate", xc, x), ("reference", yc, y)):
+        if _spread_is_zero(centred, points):
+            msg = (
+                f"Cannot fit an alignment: the {side} positions used for the fit are all the "
+                f"same point ({n} poses, static), so no rotation or scale can be fitted; "
+                f"{_ALTERNATIVES}"
+            )
+            raise AlignmentError(msg)
+    sigma2 = float(np.einsum("ni,ni->", xc, xc)) / n
+    cov = np.einsum("ni,nj->ij", yc, xc) / n
+    u, d, vt = np.linalg.svd(cov)
+    sign = np.ones(3)
+    if np.linalg.det(u) * np.linalg.det(vt) < 0.0:
+        sign[2] = -1.0
+    R = (u * sign) @ vt
+    s = float(np.sum(d * sign)) / sigma2 if with_scale else 1.0
+    if not s > 0:
+        msg = (
+            "Cannot fit a scale: the estimate and reference positions are uncorrelated "
+            f"(cross-covariance singular values {d[0]:.3g}, {d[1]:.3g}, {d[2]:.3g}); "
+            "check that the trajectories are associated correctly"
+        )
+        raise AlignmentError(msg)
+    t = mean_y - s * (R @ mean_x)
+    return R, t, s, d
+
+
+def _yaw_fit(x: Float64Array, y: Float64Array) -> tuple[Float64Array, Float64Array]:
+    r"""rpg_trajectory_evaluation's position + yaw fit (``align_umeyama(..., yaw_only=True)``).
+
+    With :math:`C = \sum_i (x_i - \mu_x)(y_i - \mu_y)^\top` the yaw maximising
+    :math:`\operatorname{tr}(R_z(\theta) C)` is :math:`\theta = \operatorname{atan2}(C_{01} -
+    C_{10}, C_{00} + C_{11})` (rpg writes it ``π/2 - atan2(C00 + C11, C01 - C10)``, the same
+    angle), and :math:`t = \mu_y - R_z(\theta) \mu_x`.
+    """
+    mean_x, mean_y = x.mean(axis=0), y.mean(axis=0)
+    xc, yc = x - mean_x, y - mean_y
+    c = np.einsum("ni,nj->ij", xc, yc)
+    a, b = c[0, 1] - c[1, 0], c[0, 0] + c[1, 1]
+    flat_x = _spread_is_zero(xc[:, :2], x[:, :2])
+    flat_y = _spread_is_zero(yc[:, :2], y[:, :2])
+    horizontal = math.sqrt(
+        float(np.einsum("ni,ni->", xc[:, :2], xc[:, :2]))
+        * float(np.einsum("ni,ni->", yc[:, :2], yc[:, :2]))
+    )
+    if flat_x or flat_y or math.hypot(a, b) <= COLLINEAR_TOL * horizontal:
+        msg = (
+            f"Cannot fit posyaw: the positions used for the fit ({x.shape[0]} poses) do not move "
+            "horizontally (all equal, or only along z), so the yaw is undetermined; "
+            f"{_ALTERNATIVES}"
+        )
+        raise AlignmentError(msg)
+    R = _rot_z(math.atan2(a, b))
+    return R, mean_y - R @ mean_x
+
+
+def _rot_z(theta: float) -> Float64Array:
+    c, s = math.cos(theta), math.sin(theta)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _fit_rows(
+    estimate: PoseTrajectory, n_first: int | None, window_s: tuple[float, float] | None
+) -> IntpArray:
+    """Rows of the (associated) poses that the fit uses."""
+    n = len(estimate)
+    if n_first is not None and window_s is not None:
+        msg = f"Expected n_first or window_s, not both (got {n_first!r} and {window_s!r})"
+        raise ValidationError(msg)
+    if n_first is not None:
+        if isinstance(n_first, bool) or not isinstance(n_first, int | np.integer) or n_first < 1:
+            msg = f"Expected n_first as an int >= 1, got {n_first!r}"
+            raise ValidationError(msg)
+        return np.arange(min(int(n_first), n))
+    if window_s is not None:
+        start, end = (float(v) for v in window_s)
+        if not start <= end:
+            msg = f"Expected window_s as (start, end) with start <= end, got {window_s!r}"
+            raise ValidationError(msg)
+        stamps = estimate.stamps_s
+        rows = np.flatnonzero((stamps >= start) & (stamps <= end))
+        if rows.size == 0:
+            msg = (
+                f"No pose to fit the alignment on: the window {start:.6f} .. {end:.6f} s holds "
+                f"none of the estimate's stamps ({stamps[0]:.6f} .. {stamps[-1]:.6f} s)"
+            )
+            raise AlignmentError(msg)
+        return rows
+    return np.arange(n)
+
+
+def align(
+    estimate: PoseTrajectory,
+    reference: PoseTrajectory,
+    *,
+    method: str = "se3",
+    n_first: int | None = None,
+    window_s: tuple[float, float] | None = None,
+) -> tuple[PoseTrajectory, Alignment]:
+    """Fit a transform of ``estimate`` onto ``reference`` and return the moved copy.
+
+    Parameters
+    ----------
+    estimate, reference : PoseTrajectory
+        Already associated: equal lengths, row ``i`` of one matches row ``i`` of the other
+        (see :func:`robot_msgs.evaluation.associate`). Neither is modified.
+    method : {"se3", "sim3", "scale", "posyaw", "origin", "none"}
+        ``se3``: rotation + translation by Umeyama (evo ``--align``). ``sim3``: plus scale
+        (evo ``--align --correct_scale``). ``scale``: only the Sim(3) fit's scale is
+        applied, ``x' = s x`` (evo ``--correct_scale`` alone). ``posyaw``: rotation about
+        ``z`` + translation, rpg_trajectory_evaluation's 4-DoF fit for visual-inertial
+        estimates whose gravity direction is known; with a single fit pose rpg's one-frame
+        version, ``θ`` from the orientations. ``origin``: the first fit pose of the
+        estimate is moved onto the reference's, ``T = P_ref · P_est⁻¹`` (evo
+        ``--align_origin``). ``none``: identity.
+    n_first : int, optional
+        Fit on the first ``n_first`` poses (evo ``--n_to_align``; all poses if fewer).
+    window_s : (float, float), optional
+        Fit on the poses whose estimate stamps lie in ``[start, end]`` seconds (inclusive).
+
+    Returns
+    -------
+    aligned : PoseTrajectory
+        ``estimate`` with every pose moved by the fitted transform.
+    alignment : Alignment
+        The transform, the method and the number of poses fitted on.
+
+    Raises
+    ------
+    ValidationError
+        Unequal lengths, an unknown method, or bad ``n_first`` / ``window_s``.
+    AlignmentError
+        A degenerate fit: static positions, collinear positions (se3, sim3), no horizontal
+        motion (posyaw), an empty window; the message suggests an alternative.
+
+    Notes
+    -----
+    ``scale`` is more lenient than evo: collinear positions fix the scale (``tr(DS)`` is
+    then ``d₁``) even though they leave the rotation undetermined, so only static positions
+    are refused, where evo raises "Degenerate covariance rank" for both.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(4.0)
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t,
+    ...     positions_xyz=[[0.0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]],
+    ...     orientations_quat_xyzw=[[0.0, 0, 0, 1]] * 4,
+    ... )
+    >>> est = ref.replace(positions_xyz=0.5 * ref.positions_xyz + [3.0, 0, 0])
+    >>> aligned, how = align(est, ref, method="sim3")
+    >>> bool(np.allclose(aligned.positions_xyz, ref.positions_xyz)), round(how.scale, 12)
+    (True, 2.0)
+    """
+    if method not in ALIGNMENT_METHODS:
+        msg = f"Expected an alignment method in {ALIGNMENT_METHODS}, got {method!r}"
+        raise ValidationError(msg)
+    if len(estimate) != len(reference):
+        msg = (
+            f"Expected associated trajectories of equal length, got {len(estimate)} estimate "
+            f"and {len(reference)} reference poses: associate them first"
+        )
+        raise ValidationError(msg)
+    if len(estimate) == 0:
+        msg = "Cannot align empty trajectories"
+        raise AlignmentError(msg)
+    rows = _fit_rows(estimate, n_first, window_s)
+    x = estimate.positions_xyz[rows]
+    y = reference.positions_xyz[rows]
+    identity, zero = np.eye(3), np.zeros(3)
+    if method == "none":
+        return estimate, Alignment(method="none", rotation=identity, translation_m=zero)
+    if method in ("se3", "sim3"):
+        R, t, s = umeyama(x, y, with_scale=method == "sim3")
+    elif method == "scale":
+        s = _umeyama(x, y, with_scale=True)[2]
+        R, t = identity, zero
+    elif method == "origin" or (method == "posyaw" and rows.size == 1):
+        first = rows[0]
+        r_est = matrix_from_quat_xyzw(estimate.orientations_quat_xyzw[first])
+        r_ref = matrix_from_quat_xyzw(reference.orientations_quat_xyzw[first])
+        if method == "origin":
+            R = r_ref @ r_est.T
+        else:  # rpg's alignPositionYawSingle: the yaw maximising tr(Rz R_est R_refᵀ)
+            c = r_est @ r_ref.T
+            R = _rot_z(math.atan2(c[0, 1] - c[1, 0], c[0, 0] + c[1, 1]))
+        t = reference.positions_xyz[first] - R @ estimate.positions_xyz[first]
+        s = 1.0
+        rows = rows[:1]
+    else:  # posyaw
+        R, t = _yaw_fit(x, y)
+        s = 1.0
+    alignment = Alignment(method=method, rotation=R, translation_m=t, scale=s, n_fit=rows.size)
+    return alignment.apply(estimate), alignment

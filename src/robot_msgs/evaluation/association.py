@@ -1,0 +1,574 @@
+"""Association in time: which estimate pose and which reference pose describe the same instant.
+
+Three rules, each ``O((N + M) log(N + M))`` in time and linear in memory (binary searches
+over the sorted stamps; never an ``N x M`` matrix):
+
+``nearest``
+    evo 1.38.1's ``associate_trajectories`` (``core/sync.py``): each stamp of the trajectory
+    with fewer poses takes the nearest stamp of the other within ``max_diff_s`` (inclusive).
+``one_to_one``
+    TUM RGB-D ``associate.py``: every pair closer than ``max_diff_s`` (strict), accepted
+    greedily nearest first when both stamps are still unused.
+``interpolate``
+    the reference resampled at the estimate's stamps: linear position, SLERP rotation,
+    refused across reference gaps longer than ``max_gap_s``.
+
+WHY a matched pair set must run forward in time on both sides: the matched poses are returned
+as :class:`~robot_msgs.trajectory.PoseTrajectory` values, whose stamps strictly increase so
+that every later step (RPE by seconds, drift) can binary search them. The reference tools can
+return pairs that break this: evo's ``nearest`` may give one pose of the longer trajectory to
+two poses of the shorter one, and TUM's greedy rule may cross two pairs in time. Both happen
+only when ``max_diff_s`` exceeds the sampling interval; we then keep the subset of the tool's
+pairs that runs forward, preferring the closer pair, and say so in ``notes``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.errors import AssociationError, ValidationError
+from robot_msgs.rotations import quat_xyzw_slerp
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from robot_msgs.msg import Scalar
+    from robot_msgs.typing import BoolArray, Float64Array, IntpArray
+
+__all__ = ["METHODS", "Association", "associate"]
+
+#: The association rules :func:`associate` knows.
+METHODS = ("nearest", "one_to_one", "interpolate")
+
+#: Below this share of the shorter trajectory's poses matched, a note warns the reader.
+LOW_MATCH_SHARE = 0.3
+
+#: Default ``max_gap_s`` of ``interpolate``, in median reference intervals.
+DEFAULT_GAP_INTERVALS = 10.0
+
+#: A greedy round of ``one_to_one`` that removes less than this share of the remaining
+#: candidates hands the rest to the sequential pass (see :func:`_greedy_one_to_one`).
+_MIN_ROUND_PROGRESS = 0.1
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class Association:
+    """Matched poses of a reference and an estimate, and how they were matched.
+
+    Attributes
+    ----------
+    reference, estimate : PoseTrajectory
+        The matched poses, row ``i`` of one with row ``i`` of the other, in time order.
+        Each keeps its own stamps and frames; for ``interpolate`` the reference poses are
+        interpolated at the estimate's stamps plus ``offset_s``.
+    reference_index : ndarray, shape (K,), intp
+        Row of each matched reference pose in the input; for ``interpolate`` the left
+        neighbour of the interpolation (the pose at or before the stamp).
+    estimate_index : ndarray, shape (K,), intp
+        Row of each matched estimate pose in the input.
+    method : str
+        ``"nearest"``, ``"one_to_one"`` or ``"interpolate"``.
+    max_diff_s, offset_s : float
+        The tolerance and the offset added to the estimate's stamps, seconds.
+    n_reference, n_estimate : int
+        Pose counts of the inputs.
+    notes : tuple of str
+        What a reader must know: few matches, pairs dropped and why.
+    max_gap_s : float or None
+        ``interpolate`` only: the longest reference gap interpolated across, seconds.
+    refused_gap : int
+        ``interpolate`` only: estimate poses refused because they fall in a longer gap.
+    n_reference_used : int or None
+        ``interpolate`` only: reference poses that enter at least one interpolation (both
+        ends of a bracket, one for a stamp on a reference pose); ``None`` means
+        ``n_matched`` (each pair uses one reference pose).
+
+    Association objects compare by identity (they hold arrays).
+    """
+
+    reference: PoseTrajectory
+    estimate: PoseTrajectory
+    reference_index: IntpArray
+    estimate_index: IntpArray
+    method: str
+    max_diff_s: float
+    offset_s: float
+    n_reference: int
+    n_estimate: int
+    notes: tuple[str, ...] = ()
+    max_gap_s: float | None = None
+    refused_gap: int = 0
+    n_reference_used: int | None = None
+
+    @property
+    def n_matched(self) -> int:
+        """Number of matched pairs."""
+        return int(self.estimate_index.shape[0])
+
+    def counts(self) -> dict[str, int]:
+        """Matched and unmatched pose counts on both sides, for ``Comparison.counts``.
+
+        ``unmatched_reference`` counts reference poses used by no pair (for
+        ``interpolate``: by no interpolation). ``interpolate`` adds ``refused_gap``.
+        """
+        used_reference = self.n_matched if self.n_reference_used is None else self.n_reference_used
+        out = {
+            "reference": self.n_reference,
+            "estimate": self.n_estimate,
+            "matched": self.n_matched,
+            "unmatched_reference": self.n_reference - used_reference,
+            "unmatched_estimate": self.n_estimate - self.n_matched,
+        }
+        if self.method == "interpolate":
+            out["refused_gap"] = self.refused_gap
+        return out
+
+    def settings(self) -> dict[str, Scalar]:
+        """The association settings, for ``Comparison.settings``."""
+        out: dict[str, Scalar] = {
+            "sync": self.method,
+            "max_diff_s": self.max_diff_s,
+            "offset_s": self.offset_s,
+        }
+        if self.method == "interpolate":
+            out["max_gap_s"] = self.max_gap_s
+        return out
+
+
+def associate(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    *,
+    method: str = "nearest",
+    max_diff_s: float = 0.01,
+    offset_s: float = 0.0,
+    max_gap_s: float | None = None,
+) -> Association:
+    """Match the poses of ``estimate`` with those of ``reference`` in time.
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        Ground truth and the trajectory under test; neither is modified.
+    method : {"nearest", "one_to_one", "interpolate"}
+        The rule (see the module docstring and the notes below).
+    max_diff_s : float
+        Largest stamp difference of a pair, seconds (evo's default 0.01). For
+        ``interpolate``: how far outside the reference's time span an estimate stamp may lie
+        and still take the end pose (as evo's clamped interpolation does).
+    offset_s : float
+        Added to the estimate's stamps for matching only (evo's ``offset_2``, TUM's
+        ``--offset``): ``estimate + offset`` is reference time.
+    max_gap_s : float or None
+        ``interpolate`` only: refuse estimate stamps whose bracketing reference poses are
+        further apart than this, seconds. Default: 10 x the median reference interval
+        (infinite with one reference pose).
+
+    Returns
+    -------
+    Association
+        The matched poses, their input rows, counts and notes.
+
+    Raises
+    ------
+    ValidationError
+        An unknown ``method``.
+    AssociationError
+        A non-positive or non-finite tolerance, an empty trajectory, or no pair at all; the
+        message gives both time spans, the settings and what to try.
+
+    Notes
+    -----
+    ``nearest`` follows evo exactly: the trajectory with fewer poses (the estimate on a tie)
+    is iterated; its stamps outside the other's span ± ``max_diff_s`` are skipped; the
+    nearest stamp within ``|dt| <= max_diff_s`` is taken, the earlier one on a tie. Like
+    evo, the offset is added to the estimate's stamps when the reference is iterated and
+    subtracted from the reference's stamps otherwise, so the rounding is evo's too. When two
+    stamps take the same partner (possible only where ``max_diff_s`` is at least half the
+    shorter trajectory's interval, as with jittered streams of one rate), the closer pair is
+    kept (the earlier on a tie) and a note says how many were dropped; evo keeps both.
+
+    ``one_to_one`` follows TUM's ``associate.py``: candidates with
+    ``|t_ref - (t_est + offset)| < max_diff_s`` come from two binary searches per reference
+    stamp (``O(N log M + C)`` for ``C`` candidates, ``C`` at most the number of stamp pairs
+    within ``max_diff_s``: linear in N for any fixed sampling rate), sorted by ``|dt|``, then
+    reference stamp, then estimate stamp (TUM sorts the tuples ``(|dt|, a, b)``), and
+    accepted greedily. The greedy pass runs in vectorised rounds that accept every candidate
+    that is the best remaining one at both of its stamps (the locally dominant edges, which
+    are exactly the edges the sequential greedy accepts); if a round removes under 10 % of
+    the remaining candidates, the rest is finished by a sequential loop (about a microsecond
+    per candidate; only adversarial chains of steadily growing gaps get there). TUM's pairs
+    can cross in time; a pair crossing a closer (earlier accepted) pair is then dropped,
+    with a note.
+
+    ``interpolate`` resamples the reference at ``t_est + offset`` for the estimate stamps
+    inside the reference's span (± ``max_diff_s``, clamped to the end poses): positions
+    linearly, rotations by SLERP between the bracketing poses. Stamps whose bracketing
+    reference poses are more than ``max_gap_s`` apart are refused (a stamp equal to a
+    reference stamp needs no bracket).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def traj(t):
+    ...     t = np.asarray(t, dtype=float)
+    ...     q = np.tile([0.0, 0.0, 0.0, 1.0], (len(t), 1))
+    ...     return PoseTrajectory(
+    ...         stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1), orientations_quat_xyzw=q
+    ...     )
+    >>> a = associate(traj([0.0, 0.1, 0.2, 0.3]), traj([0.004, 0.203, 0.5]))
+    >>> a.reference_index, a.estimate_index
+    (array([0, 2]), array([0, 1]))
+    >>> a.counts()["unmatched_estimate"]
+    1
+    """
+    if method not in METHODS:
+        msg = f"Expected an association method in {METHODS}, got {method!r}"
+        raise ValidationError(msg)
+    max_diff_s, offset_s = float(max_diff_s), float(offset_s)
+    if not (math.isfinite(max_diff_s) and max_diff_s > 0):
+        msg = f"Expected max_diff_s as a finite number of seconds > 0, got {max_diff_s!r}"
+        raise AssociationError(msg)
+    if not math.isfinite(offset_s):
+        msg = f"Expected offset_s as a finite number of seconds, got {offset_s!r}"
+        raise AssociationError(msg)
+    if max_gap_s is not None:
+        max_gap_s = float(max_gap_s)
+        if not max_gap_s > 0:  # NaN fails too; infinity means "no limit"
+            msg = f"Expected max_gap_s as a number of seconds > 0, got {max_gap_s!r}"
+            raise AssociationError(msg)
+    for name, traj in (("reference", reference), ("estimate", estimate)):
+        if len(traj) == 0:
+            msg = f"Cannot associate: the {name} trajectory has no poses"
+            raise AssociationError(msg)
+
+    ref_t, est_t = reference.stamps_s, estimate.stamps_s
+    notes: list[str] = []
+    if method == "interpolate":
+        return _interpolate(reference, estimate, max_diff_s, offset_s, max_gap_s)
+    if method == "nearest":
+        ref_idx, est_idx, dropped = _nearest_pairs(ref_t, est_t, max_diff_s, offset_s)
+        if dropped:
+            notes.append(
+                f"{dropped} pose(s) of the shorter trajectory had the same nearest partner as "
+                "another; kept the closer pair (evo keeps both)"
+            )
+    else:
+        ref_idx, est_idx, dropped = _one_to_one_pairs(ref_t, est_t, max_diff_s, offset_s)
+        if dropped:
+            notes.append(
+                f"{dropped} pair(s) of TUM's greedy matching crossed a closer pair in time "
+                "and were dropped"
+            )
+    if ref_idx.size == 0:
+        raise _no_match(reference, estimate, method, max_diff_s, offset_s)
+    shorter = min(len(reference), len(estimate))
+    _note_low_share(notes, ref_idx.size, shorter, "the shorter trajectory's")
+    return Association(
+        reference=_take(reference, ref_idx),
+        estimate=_take(estimate, est_idx),
+        reference_index=_frozen(ref_idx),
+        estimate_index=_frozen(est_idx),
+        method=method,
+        max_diff_s=max_diff_s,
+        offset_s=offset_s,
+        n_reference=len(reference),
+        n_estimate=len(estimate),
+        notes=tuple(notes),
+    )
+
+
+# Nearest (evo) ---------------------------------------------------------------------------
+
+
+def _nearest_pairs(
+    ref_t: Float64Array, est_t: Float64Array, max_diff: float, offset: float
+) -> tuple[IntpArray, IntpArray, int]:
+    """The nearest-stamp rule of evo, vectorised; returns reference rows, estimate rows, dropped."""
+    estimate_longer = est_t.shape[0] > ref_t.shape[0]
+    if estimate_longer:
+        short, long_, shift = ref_t, est_t, offset
+    else:
+        short, long_, shift = est_t, ref_t, -offset
+    other = long_ + shift
+    inside = (short >= other[0] - max_diff) & (short <= other[-1] + max_diff)
+    upper = np.minimum(np.searchsorted(other, short, side="right"), other.shape[0] - 1)
+    lower = upper - 1
+    diff_up = other[upper] - short  # negative only past the last stamp (clamped index)
+    diff_low = np.where(upper > 0, short - other[np.maximum(lower, 0)], np.inf)
+    take_up = (diff_up <= max_diff) & (diff_up < diff_low)
+    take_low = ~take_up & (diff_low <= max_diff) & (diff_low <= diff_up)
+    ok = inside & (take_up | take_low)
+    short_idx = np.flatnonzero(ok)
+    long_idx = np.where(take_up, upper, lower)[ok]
+    gap = np.where(take_up, np.abs(diff_up), diff_low)[ok]
+    # long_idx never decreases; runs of equal values share one partner: keep the closest,
+    # the earliest on a tie (lexsort is stable).
+    dropped = 0
+    if long_idx.size > 1 and (np.diff(long_idx) == 0).any():
+        order = np.lexsort((gap, long_idx))
+        first = np.ones(order.size, dtype=bool)
+        first[1:] = np.diff(long_idx[order]) != 0
+        keep = np.sort(order[first])
+        dropped = int(short_idx.size - keep.size)
+        short_idx, long_idx = short_idx[keep], long_idx[keep]
+    if estimate_longer:
+        return short_idx, long_idx.astype(np.intp), dropped
+    return long_idx.astype(np.intp), short_idx, dropped
+
+
+# One to one (TUM) -----------------------------------------------------------------------
+
+
+def _one_to_one_pairs(
+    ref_t: Float64Array, est_t: Float64Array, max_diff: float, offset: float
+) -> tuple[IntpArray, IntpArray, int]:
+    """TUM's greedy nearest-first one-to-one rule; returns reference rows, estimate rows."""
+    shifted = est_t + offset  # TUM compares a - (b + offset)
+    n_est = shifted.shape[0]
+    # Candidate windows, widened by one stamp each side so that the exact float test below,
+    # not the binary search, decides at the boundary.
+    lo = np.maximum(np.searchsorted(shifted, ref_t - max_diff, side="left") - 1, 0)
+    hi = np.minimum(np.searchsorted(shifted, ref_t + max_diff, side="right") + 1, n_est)
+    counts = np.maximum(hi - lo, 0)
+    total = int(counts.sum())
+    cand_ref = np.repeat(np.arange(ref_t.shape[0], dtype=np.intp), counts)
+    starts = np.cumsum(counts) - counts
+    cand_est = np.arange(total, dtype=np.intp) - np.repeat(starts - lo, counts)
+    diff = np.abs(ref_t[cand_ref] - shifted[cand_est])
+    ok = diff < max_diff
+    cand_ref, cand_est, diff = cand_ref[ok], cand_est[ok], diff[ok]
+    # Candidates are generated by reference row, then estimate row: a stable sort by |dt|
+    # gives TUM's order of the tuples (|dt|, a, b) without sorting three keys.
+    rank = np.empty(diff.size, dtype=np.intp)
+    rank[np.argsort(diff, kind="stable")] = np.arange(diff.size, dtype=np.intp)
+    won = _greedy_one_to_one(cand_ref, cand_est, rank)  # sorted, hence by reference row
+    ref_idx, est_idx, rank = cand_ref[won], cand_est[won], rank[won]
+    keep = _forward_in_time(est_idx, rank)
+    return ref_idx[keep], est_idx[keep], int(keep.size - np.count_nonzero(keep))
+
+
+def _group_min(values: IntpArray, keys: IntpArray) -> IntpArray:
+    """For each element, the minimum of ``values`` over its run of equal (sorted) ``keys``."""
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    mins = np.minimum.reduceat(values, starts)
+    return np.repeat(mins, np.diff(np.append(starts, keys.size)))
+
+
+def _greedy_one_to_one(cand_ref: IntpArray, cand_est: IntpArray, rank: IntpArray) -> IntpArray:
+    """Positions (sorted) of the candidates that TUM's sequential greedy pass accepts.
+
+    ``cand_ref`` is sorted; ``rank`` orders the candidates by preference (unique). A round
+    accepts every live candidate that is the best live one of both its reference stamp and
+    its estimate stamp, then removes the candidates touching an accepted stamp. The
+    sequential pass accepts each such candidate too (nothing preferred to it can take its
+    stamps), and removing its stamps leaves the sequential pass over the rest unchanged, so
+    the rounds reproduce it exactly. Each round costs linear time in the live candidates.
+    """
+    pos = np.arange(rank.size, dtype=np.intp)  # live candidates, by reference row
+    by_est = np.argsort(cand_est, kind="stable")  # nearly sorted already: cheap
+    accepted: list[IntpArray] = []
+    while pos.size:
+        ref, est, rnk = cand_ref[pos], cand_est[pos], rank[pos]
+        best = rnk == _group_min(rnk, ref)
+        order = by_est
+        best_est = np.empty(pos.size, dtype=bool)
+        best_est[order] = rnk[order] == _group_min(rnk[order], est[order])
+        won = best & best_est
+        accepted.append(pos[won])
+        ref_used = np.zeros(int(ref[-1]) + 1, dtype=bool)
+        ref_used[ref[won]] = True
+        est_used = np.zeros(int(est.max()) + 1, dtype=bool)
+        est_used[est[won]] = True
+        alive = ~(ref_used[ref] | est_used[est])
+        n_alive = int(np.count_nonzero(alive))
+        if n_alive and pos.size - n_alive < _MIN_ROUND_PROGRESS * pos.size:
+            live = pos[alive]
+            accepted.append(_greedy_sequential(live[np.argsort(rank[live])], cand_ref, cand_est))
+            break
+        new_index = np.cumsum(alive) - 1
+        by_est = new_index[by_est[alive[by_est]]]
+        pos = pos[alive]
+    return np.sort(np.concatenate(accepted)) if accepted else np.zeros(0, dtype=np.intp)
+
+
+def _greedy_sequential(live: IntpArray, cand_ref: IntpArray, cand_est: IntpArray) -> IntpArray:
+    """The plain greedy pass over ``live`` candidates (in preference order, stamps unused)."""
+    used_ref: set[int] = set()
+    used_est: set[int] = set()
+    won: list[int] = []
+    for pos, a, b in zip(
+        live.tolist(), cand_ref[live].tolist(), cand_est[live].tolist(), strict=True
+    ):
+        if a not in used_ref and b not in used_est:
+            used_ref.add(a)
+            used_est.add(b)
+            won.append(pos)
+    return np.asarray(won, dtype=np.intp)
+
+
+def _forward_in_time(est_idx: IntpArray, rank: IntpArray) -> BoolArray:
+    """Mask of pairs (sorted by reference row) to keep so that estimate rows increase too.
+
+    A pair that crosses no other pair is kept. Crossing pairs are taken in acceptance order
+    (``rank``) and kept when they cross no pair kept before them.
+    """
+    keep = np.ones(est_idx.size, dtype=bool)
+    if est_idx.size < 2 or (np.diff(est_idx) > 0).all():
+        return keep
+    prefix_max = np.maximum.accumulate(est_idx)
+    suffix_min = np.minimum.accumulate(est_idx[::-1])[::-1]
+    crosses = np.zeros(est_idx.size, dtype=bool)
+    crosses[1:] |= prefix_max[:-1] > est_idx[1:]
+    crosses[:-1] |= suffix_min[1:] < est_idx[:-1]
+    suspects = np.flatnonzero(crosses)
+    kept_pos: list[int] = []  # positions (= reference order) of kept crossing pairs
+    for pos in suspects[np.argsort(rank[suspects], kind="stable")].tolist():
+        at = bisect.bisect_left(kept_pos, pos)
+        before_ok = at == 0 or est_idx[kept_pos[at - 1]] < est_idx[pos]
+        after_ok = at == len(kept_pos) or est_idx[kept_pos[at]] > est_idx[pos]
+        if before_ok and after_ok:
+            kept_pos.insert(at, pos)
+        else:
+            keep[pos] = False
+    return keep
+
+
+# Interpolate -----------------------------------------------------------------------------
+
+
+def _interpolate(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    max_diff: float,
+    offset: float,
+    max_gap: float | None,
+) -> Association:
+    """The reference resampled at the estimate's stamps (+ offset)."""
+    ref_t = reference.stamps_s
+    n_ref = ref_t.shape[0]
+    if max_gap is None:
+        max_gap = (
+            DEFAULT_GAP_INTERVALS * float(np.median(np.diff(ref_t))) if n_ref > 1 else math.inf
+        )
+    when = estimate.stamps_s + offset
+    inside = (when >= ref_t[0] - max_diff) & (when <= ref_t[-1] + max_diff)
+    clamped = np.clip(when, ref_t[0], ref_t[-1])
+    left = np.clip(np.searchsorted(ref_t, clamped, side="right") - 1, 0, n_ref - 1)
+    right = np.minimum(left + 1, n_ref - 1)
+    exact = ref_t[left] == clamped
+    span = ref_t[right] - ref_t[left]
+    bridged = exact | (span <= max_gap)
+    ok = inside & bridged
+    refused = int(np.count_nonzero(inside & ~bridged))
+    est_idx = np.flatnonzero(ok)
+    left, right = left[est_idx], right[est_idx]
+    exact, span = exact[est_idx], span[est_idx]
+    frac = np.where(exact, 0.0, (clamped[est_idx] - ref_t[left]) / np.where(exact, 1.0, span))
+    used = np.zeros(n_ref, dtype=bool)
+    used[left] = True
+    used[right[~exact]] = True
+    notes: list[str] = []
+    if refused:
+        notes.append(
+            f"{refused} estimate pose(s) fall in reference gaps longer than max_gap_s = "
+            f"{max_gap:g} s and were not interpolated"
+        )
+    if est_idx.size == 0:
+        raise _no_match(reference, estimate, "interpolate", max_diff, offset, max_gap)
+    _note_low_share(notes, est_idx.size, len(estimate), "the estimate's")
+    p = reference.positions_xyz
+    q = reference.orientations_quat_xyzw
+    interpolated = PoseTrajectory(
+        stamps_s=when[est_idx],
+        positions_xyz=p[left] + frac[:, None] * (p[right] - p[left]),
+        orientations_quat_xyzw=quat_xyzw_slerp(q[left], q[right], frac),
+        frame_id=reference.frame_id,
+        child_frame_id=reference.child_frame_id,
+    )
+    return Association(
+        reference=interpolated,
+        estimate=_take(estimate, est_idx),
+        reference_index=_frozen(left),
+        estimate_index=_frozen(est_idx),
+        method="interpolate",
+        max_diff_s=max_diff,
+        offset_s=offset,
+        n_reference=n_ref,
+        n_estimate=len(estimate),
+        notes=tuple(notes),
+        max_gap_s=max_gap,
+        refused_gap=refused,
+        n_reference_used=int(np.count_nonzero(used)),
+    )
+
+
+# Helpers ---------------------------------------------------------------------------------
+
+
+def _take(traj: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
+    return PoseTrajectory(
+        stamps_s=traj.stamps_s[rows],
+        positions_xyz=traj.positions_xyz[rows],
+        orientations_quat_xyzw=traj.orientations_quat_xyzw[rows],
+        frame_id=traj.frame_id,
+        child_frame_id=traj.child_frame_id,
+    )
+
+
+def _frozen(values: IntpArray) -> IntpArray:
+    out = np.array(values, dtype=np.intp, copy=True)
+    out.setflags(write=False)
+    return out
+
+
+def _note_low_share(notes: list[str], matched: int, of: int, whose: str) -> None:
+    share = matched / of
+    if share < LOW_MATCH_SHARE:
+        notes.append(
+            f"only {100 * share:.0f} % of {whose} poses matched ({matched} of {of}); "
+            "check the time offset and max_diff"
+        )
+
+
+def _median_step(stamps: Float64Array) -> float:
+    return float(np.median(np.diff(stamps))) if stamps.shape[0] > 1 else math.nan
+
+
+def _no_match(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    method: str,
+    max_diff: float,
+    offset: float,
+    max_gap: float | None = None,
+) -> AssociationError:
+    """The error for an association without a single pair: spans, settings, a suggestion."""
+    r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
+    e0, e1 = float(estimate.stamps_s[0]) + offset, float(estimate.stamps_s[-1]) + offset
+    text = (
+        f"No pose pairs found with sync {method}, max_diff {max_diff:g} s, offset {offset:g} s: "
+        f"reference spans {r0:.6f} .. {r1:.6f} s ({len(reference)} poses), estimate + offset "
+        f"spans {e0:.6f} .. {e1:.6f} s ({len(estimate)} poses). "
+    )
+    if e1 < r0 - max_diff or e0 > r1 + max_diff:
+        text += (
+            "The time spans do not overlap: if the clocks differ, set the offset (--offset) "
+            f"to about {r0 - (e0 - offset):.6f} s (reference start - estimate start)"
+        )
+    elif method == "interpolate" and max_gap is not None:
+        text += (
+            "The estimate stamps inside the reference span all fall in reference gaps longer "
+            f"than max_gap_s {max_gap:g} s: allow longer gaps (max_gap_s) or use sync nearest"
+        )
+    else:
+        text += (
+            "The spans overlap but no stamps are close enough: raise max_diff (--max-diff); "
+            f"the median intervals are {_median_step(reference.stamps_s):g} s (reference) and "
+            f"{_median_step(estimate.stamps_s):g} s (estimate)"
+        )
+    return AssociationError(text)

@@ -1,0 +1,233 @@
+"""How much and how unevenly a path turns: ``Curvature`` and ``CurvatureChange``.
+
+Angles are always wrapped: a heading going from 3.14 rad to -3.14 rad turned by
+2π - 6.28 ≈ 0.0032 rad, not 6.28 rad (robometric-frame 0.3.0's ``CurvatureChange``
+subtracts raw headings and counts the 6.28).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.metrics.base import StreamingMean, check_points, check_samples, norms
+
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array
+
+__all__ = [
+    "Curvature",
+    "CurvatureChange",
+    "curvature",
+    "curvature_change",
+    "turning_angles",
+    "wrap_angle",
+]
+
+
+def wrap_angle(angles: Any) -> Float64Array:
+    """Angles wrapped into ``[-π, π)`` rad.
+
+    Examples
+    --------
+    >>> round(float(wrap_angle(-3.14 - 3.14)), 10)  # heading 3.14 -> -3.14
+    0.0031853072
+    """
+    return np.asarray(np.remainder(np.asarray(angles, dtype=np.float64) + np.pi, 2 * np.pi) - np.pi)
+
+
+# --------------------------------------------------------------------------- kernels
+
+
+def _turning_angles_kernel(points: Float64Array) -> tuple[Float64Array, Float64Array]:
+    """Unsigned turning angle at each interior point ``(..., L-2)`` rad, and path lengths.
+
+    Zero-length steps are skipped: the turn at point ``i`` is measured from the last step
+    before it that moved, so a stop followed by a turn still counts the turn once.
+    """
+    steps = points[..., 1:, :] - points[..., :-1, :]
+    lengths = norms(steps)
+    moving = lengths > 0
+    units = steps / np.where(moving, lengths, 1.0)[..., None]
+    n_steps = steps.shape[-2]
+    index = np.where(moving, np.arange(n_steps), -1)
+    last_moving = np.maximum.accumulate(index, axis=-1)[..., :-1]  # before step i+1
+    previous = np.take_along_axis(units, np.maximum(last_moving, 0)[..., None], axis=-2)
+    current = units[..., 1:, :]
+    # Kahan's angle between unit vectors: accurate at 0 and π, in any dimension.
+    angle = 2.0 * np.arctan2(norms(current - previous), norms(current + previous))
+    counted = moving[..., 1:] & (last_moving >= 0)
+    return np.where(counted, angle, 0.0), lengths.sum(axis=-1)
+
+
+def _curvature_kernel(points: Float64Array) -> Float64Array:
+    angles, length = _turning_angles_kernel(points)
+    total = angles.sum(axis=-1)
+    return np.asarray(
+        np.divide(total, length, out=np.zeros_like(total), where=length > 0), dtype=np.float64
+    )
+
+
+def _curvature_change_kernel(points: Float64Array, headings: Float64Array) -> Float64Array:
+    lengths = norms(points[..., 1:, :] - points[..., :-1, :])
+    dtheta = wrap_angle(headings[..., 1:] - headings[..., :-1])
+    still = lengths == 0
+    turning_in_place = still & (dtheta != 0)
+    if turning_in_place.any():
+        index = tuple(int(i) for i in np.argwhere(turning_in_place)[0])
+        msg = (
+            "Expected the position to move wherever the heading changes (turning in place "
+            f"has unbounded curvature), got a zero-length step at `positions` index {index} "
+            f"-> next point with heading change {float(dtheta[index])!r} rad"
+        )
+        raise ValidationError(msg)
+    kappa = np.divide(dtheta, lengths, out=np.zeros_like(dtheta), where=~still)
+    return np.asarray(np.abs(np.diff(kappa, axis=-1)).mean(axis=-1), dtype=np.float64)
+
+
+# --------------------------------------------------------------------------- functional twins
+
+
+def turning_angles(trajectory: Any) -> Float64Array:
+    r"""Unsigned turning angle at each interior point of each trajectory, in rad.
+
+    .. math::
+
+        \theta_i = \angle(p_{i+1} - p_i,\; p_{i+2} - p_{i+1})
+            = 2 \operatorname{atan2}(\lVert \hat u - \hat v \rVert, \lVert \hat u + \hat v \rVert)
+            \in [0, \pi]
+
+    (Kahan's formula, exact near 0 and π, any dimension). Steps of zero length are
+    skipped: the turn is measured from the last step that moved.
+
+    Parameters
+    ----------
+    trajectory : array_like, shape (..., L, D), float64, metres
+        ``L >= 3``.
+
+    Returns
+    -------
+    ndarray, shape (..., L - 2), float64, rad
+
+    Examples
+    --------
+    >>> turning_angles([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 1.0]])  # stop, then turn
+    array([0.        , 1.57079633])
+    """
+    return _turning_angles_kernel(check_points("trajectory", trajectory, min_points=3))[0]
+
+
+def curvature(trajectory: Any) -> Float64Array:
+    r"""Mean absolute curvature of each trajectory: total turning over path length, in rad/m.
+
+    .. math:: \bar\kappa = \frac{\sum_{i=1}^{L-2} \theta_i}{\mathrm{PL}}
+
+    the discrete form of :math:`\frac{1}{\mathrm{PL}} \int |\kappa(s)|\, ds` for a polyline,
+    whose curvature is concentrated at its vertices (e.g. Sullivan, "Curves of finite total
+    curvature", 2008). A circle of radius R gives about 1/R.
+
+    Parameters
+    ----------
+    trajectory : array_like, shape (..., L, D), float64, metres
+        ``L >= 3``.
+
+    Returns
+    -------
+    ndarray, shape (...), float64, rad/m
+        A path that never moves gets 0 by definition.
+
+    Examples
+    --------
+    >>> float(curvature([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0]]))  # (π/2) / 3
+    0.5235987755982988
+    """
+    return _curvature_kernel(check_points("trajectory", trajectory, min_points=3))
+
+
+def _check_headings(positions: Any, headings: Any) -> tuple[Float64Array, Float64Array]:
+    points = check_points("positions", positions, min_points=3)
+    theta = check_samples("headings", headings, min_samples=3)
+    if theta.shape != points.shape[:-1]:
+        msg = (
+            f"Expected `headings` of shape {points.shape[:-1]} (the shape of `positions` "
+            f"without D), got shape {theta.shape}"
+        )
+        raise ValidationError(msg)
+    return points, theta
+
+
+def curvature_change(positions: Any, headings: Any) -> Float64Array:
+    r"""Mean absolute change of curvature between consecutive steps, headings wrapped.
+
+    .. math::
+
+        \kappa_i = \frac{\operatorname{wrap}(\theta_{i+1} - \theta_i)}
+            {\lVert p_{i+1} - p_i \rVert_2}, \qquad
+        \mathrm{CC} = \frac{1}{L-2} \sum_{i=1}^{L-2} \lvert \kappa_{i+1} - \kappa_i \rvert
+
+    with :math:`\operatorname{wrap}` into :math:`[-\pi, \pi)`: robometric-frame 0.3.0's
+    definition (after Guillén Ruiz et al., *Sensors* 20:6822, 2020) with the heading
+    difference wrapped, which it omits.
+
+    Parameters
+    ----------
+    positions : array_like, shape (..., L, D), float64, metres
+        ``L >= 3``.
+    headings : array_like, shape (..., L), float64, rad
+        Heading (yaw) at each point, any branch: only wrapped differences are used.
+
+    Returns
+    -------
+    ndarray, shape (...), float64, rad/m per step
+
+    Raises
+    ------
+    ValidationError
+        Mismatched shapes, non-finite values, or a heading change over a zero-length step
+        (turning in place: unbounded curvature), naming its index.
+
+    Examples
+    --------
+    >>> xy = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]
+    >>> round(float(curvature_change(xy, [3.14, -3.14, -3.14])), 10)  # 2π - 6.28, not 6.28
+    0.0031853072
+    """
+    points, theta = _check_headings(positions, headings)
+    return _curvature_change_kernel(points, theta)
+
+
+# --------------------------------------------------------------------------- streaming classes
+
+
+class Curvature(StreamingMean):
+    """Mean over trajectories of their mean absolute curvature (see :func:`curvature`).
+
+    Examples
+    --------
+    >>> metric = Curvature()
+    >>> metric.update([[[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]], [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]])
+    >>> metric.compute()  # (0 + (π/2) / 2) / 2
+    0.39269908169872414
+    """
+
+    def update(self, trajectory: Any) -> None:
+        """Record trajectories of shape ``(..., L, D)``, ``L >= 3``."""
+        self._accumulate(curvature(trajectory))
+
+
+class CurvatureChange(StreamingMean):
+    """Mean over trajectories of the curvature change (see :func:`curvature_change`).
+
+    Examples
+    --------
+    >>> metric = CurvatureChange()
+    >>> metric.update([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]], [0.0, 0.5, 0.5])
+    >>> metric.compute()  # |0 - 0.5| / 1
+    0.5
+    """
+
+    def update(self, positions: Any, headings: Any) -> None:
+        """Record positions ``(..., L, D)`` and headings ``(..., L)`` rad, ``L >= 3``."""
+        self._accumulate(curvature_change(positions, headings))

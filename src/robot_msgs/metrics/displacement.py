@@ -1,0 +1,107 @@
+"""Displacement errors of predicted against true trajectories: ADE and FDE.
+
+The trajectory-prediction standard (Alahi et al., "Social LSTM", CVPR 2016; Gupta et al.,
+"Social GAN", CVPR 2018): points of the prediction and the truth are paired by index, so
+both must share the time base. For timed trajectories sampled at different times, associate
+them first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.metrics.base import StreamingMean, check_points, norms
+
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array
+
+__all__ = [
+    "AverageDisplacementError",
+    "FinalDisplacementError",
+    "average_displacement_error",
+    "final_displacement_error",
+]
+
+
+def _check_pair(prediction: Any, target: Any) -> tuple[Float64Array, Float64Array]:
+    pred = check_points("prediction", prediction, min_points=1)
+    true = check_points("target", target, min_points=1)
+    if pred.shape != true.shape:
+        msg = f"Expected `target` of the shape of `prediction` {pred.shape}, got {true.shape}"
+        raise ValidationError(msg)
+    return pred, true
+
+
+def average_displacement_error(prediction: Any, target: Any) -> Float64Array:
+    r"""Mean Euclidean distance between paired points, per trajectory, in metres.
+
+    .. math:: \mathrm{ADE} = \frac{1}{L} \sum_{i=1}^{L} \lVert \hat p_i - p_i \rVert_2
+
+    Parameters
+    ----------
+    prediction, target : array_like, shape (..., L, D), float64, metres
+        Same shape; points paired by index.
+
+    Returns
+    -------
+    ndarray, shape (...), float64, metres
+
+    Examples
+    --------
+    >>> average_displacement_error([[0.0, 0.0], [1.0, 1.0]], [[0.0, 0.0], [1.0, 0.0]])
+    array(0.5)
+    """
+    pred, true = _check_pair(prediction, target)
+    return np.asarray(norms(pred - true).mean(axis=-1))
+
+
+def final_displacement_error(prediction: Any, target: Any) -> Float64Array:
+    r"""Euclidean distance between the last points, per trajectory, in metres.
+
+    .. math:: \mathrm{FDE} = \lVert \hat p_L - p_L \rVert_2
+
+    Examples
+    --------
+    >>> final_displacement_error([[0.0, 0.0], [3.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]])
+    array(5.)
+    """
+    pred, true = _check_pair(prediction, target)
+    return np.asarray(norms(pred[..., -1, :] - true[..., -1, :]))
+
+
+class AverageDisplacementError(StreamingMean):
+    """Mean ADE over every predicted trajectory seen (see :func:`average_displacement_error`).
+
+    Each trajectory weighs the same, whatever its length; with one horizon for all, this
+    equals the mean over every predicted point.
+
+    Examples
+    --------
+    >>> metric = AverageDisplacementError()
+    >>> metric.update([[0.0, 0.0], [1.0, 1.0]], [[0.0, 0.0], [1.0, 0.0]])
+    >>> metric.compute()
+    0.5
+    """
+
+    def update(self, prediction: Any, target: Any) -> None:
+        """Record predictions and targets of one shape ``(..., L, D)``."""
+        self._accumulate(average_displacement_error(prediction, target))
+
+
+class FinalDisplacementError(StreamingMean):
+    """Mean FDE over every predicted trajectory seen (see :func:`final_displacement_error`).
+
+    Examples
+    --------
+    >>> metric = FinalDisplacementError()
+    >>> metric.update([[[0.0, 0.0], [3.0, 4.0]]], [[[0.0, 0.0], [0.0, 0.0]]])
+    >>> metric.compute()
+    5.0
+    """
+
+    def update(self, prediction: Any, target: Any) -> None:
+        """Record predictions and targets of one shape ``(..., L, D)``."""
+        self._accumulate(final_displacement_error(prediction, target))

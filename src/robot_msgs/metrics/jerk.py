@@ -1,0 +1,161 @@
+"""Jerk-based smoothness: dimensionless jerk, its log and ``LogDimensionlessJerk``.
+
+Inputs are speed profiles sampled uniformly: shape ``(..., L)``, time along the last axis,
+at ``sample_rate_hz``. :func:`speed_from_positions` makes one from timed positions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.metrics.base import (
+    StreamingMean,
+    check_points,
+    check_positive,
+    check_samples,
+    norms,
+)
+
+if TYPE_CHECKING:
+    from robot_msgs.msg import Scalar
+    from robot_msgs.typing import Float64Array
+
+__all__ = [
+    "LogDimensionlessJerk",
+    "dimensionless_jerk",
+    "log_dimensionless_jerk",
+    "speed_from_positions",
+]
+
+
+def speed_from_positions(positions: Any, sample_rate_hz: float) -> Float64Array:
+    r"""Speed profiles from uniformly sampled positions, by central differences.
+
+    .. math:: v_i = \lVert p_{i+1} - p_{i-1} \rVert \, f_s / 2
+
+    (one-sided differences at both ends, as :func:`numpy.gradient`).
+
+    Parameters
+    ----------
+    positions : array_like, shape (..., L, D), float64, metres
+        ``L >= 2``.
+    sample_rate_hz : float
+        Sampling rate, Hz.
+
+    Returns
+    -------
+    ndarray, shape (..., L), float64, m/s
+
+    Examples
+    --------
+    >>> speed_from_positions([[0.0, 0.0], [0.3, 0.4], [0.6, 0.8]], 10.0)
+    array([5., 5., 5.])
+    """
+    fs = check_positive("sample_rate_hz", sample_rate_hz)
+    points = check_points("positions", positions, min_points=2)
+    velocity = np.gradient(points, 1.0 / fs, axis=-2)
+    return norms(velocity)
+
+
+def _dimensionless_jerk_kernel(speed: Float64Array, fs: float) -> Float64Array:
+    peak = np.abs(speed).max(axis=-1)
+    if (peak == 0).any():
+        index = tuple(int(i) for i in np.argwhere(peak == 0)[0])
+        msg = f"Expected a movement in `speed`, got a profile that is 0 throughout at {index}"
+        raise ValidationError(msg)
+    dt = 1.0 / fs
+    duration = speed.shape[-1] * dt
+    second_derivative = (speed[..., 2:] - 2.0 * speed[..., 1:-1] + speed[..., :-2]) / (dt * dt)
+    integral = np.sum(second_derivative * second_derivative, axis=-1) * dt
+    return np.asarray(-(duration**3) / (peak * peak) * integral, dtype=np.float64)
+
+
+def _log_dimensionless_jerk_kernel(speed: Float64Array, fs: float) -> Float64Array:
+    return np.asarray(-np.log(np.abs(_dimensionless_jerk_kernel(speed, fs))), dtype=np.float64)
+
+
+def dimensionless_jerk(speed: Any, sample_rate_hz: float) -> Float64Array:
+    r"""Dimensionless jerk of each speed profile (Hogan & Sternad 2009), negative.
+
+    .. math::
+
+        \mathrm{DJ} = -\frac{T^3}{v_{\text{peak}}^2} \int_0^T
+            \left(\frac{d^2 v}{dt^2}\right)^2 dt
+
+    discretised as the reference implementation (Balasubramanian, ``smoothness.py``):
+    :math:`T = L\,\Delta t`, second differences over :math:`\Delta t^2`, and a rectangle
+    rule for the integral. Hogan & Sternad, "Sensitivity of smoothness measures to movement
+    duration, amplitude, and arrests", *J. Motor Behavior* 41(6):529, 2009.
+
+    Parameters
+    ----------
+    speed : array_like, shape (..., L), float64, m/s
+        ``L >= 3``, not 0 throughout.
+    sample_rate_hz : float
+
+    Returns
+    -------
+    ndarray, shape (...), float64 (dimensionless, < 0; closer to 0 is smoother)
+
+    Examples
+    --------
+    >>> t = np.arange(-1, 1, 0.01)
+    >>> round(float(dimensionless_jerk(np.exp(-5 * t**2), 100.0)), 5)
+    -335.74684
+    """
+    fs = check_positive("sample_rate_hz", sample_rate_hz)
+    return _dimensionless_jerk_kernel(check_samples("speed", speed, min_samples=3), fs)
+
+
+def log_dimensionless_jerk(speed: Any, sample_rate_hz: float) -> Float64Array:
+    r"""Log dimensionless jerk of each speed profile, :math:`-\ln\lvert\mathrm{DJ}\rvert`.
+
+    .. math:: \mathrm{LDLJ} = -\ln \left( \frac{T^3}{v_{\text{peak}}^2}
+        \int_0^T \left(\frac{d^2 v}{dt^2}\right)^2 dt \right)
+
+    (Balasubramanian, Melendez-Calderon, Roby-Brami & Burdet, "On the analysis of movement
+    smoothness", *J. NeuroEng. Rehabil.* 12:112, 2015, Table 1; discretised as
+    :func:`dimensionless_jerk`). Higher (closer to 0) is smoother.
+
+    Examples
+    --------
+    >>> t = np.arange(-1, 1, 0.01)
+    >>> round(float(log_dimensionless_jerk(np.exp(-5 * t**2), 100.0)), 5)
+    -5.81636
+    """
+    fs = check_positive("sample_rate_hz", sample_rate_hz)
+    return _log_dimensionless_jerk_kernel(check_samples("speed", speed, min_samples=3), fs)
+
+
+class LogDimensionlessJerk(StreamingMean):
+    """Mean LDLJ over every speed profile seen (see :func:`log_dimensionless_jerk`).
+
+    Parameters
+    ----------
+    sample_rate_hz : float
+        Sampling rate of every profile passed to :meth:`update`, Hz.
+
+    Examples
+    --------
+    >>> t = np.arange(-1, 1, 0.01)
+    >>> metric = LogDimensionlessJerk(sample_rate_hz=100.0)
+    >>> metric.update(np.exp(-5 * t**2))
+    >>> round(metric.compute(), 5)
+    -5.81636
+    """
+
+    def __init__(self, *, sample_rate_hz: float) -> None:
+        super().__init__()
+        self.sample_rate_hz = check_positive("sample_rate_hz", sample_rate_hz)
+
+    def settings(self) -> dict[str, Scalar]:
+        """``{"sample_rate_hz": ...}``."""
+        return {"sample_rate_hz": self.sample_rate_hz}
+
+    def update(self, speed: Any) -> None:
+        """Record speed profiles of shape ``(..., L)``, ``L >= 3``, m/s."""
+        samples = check_samples("speed", speed, min_samples=3)
+        self._accumulate(_log_dimensionless_jerk_kernel(samples, self.sample_rate_hz))

@@ -1,0 +1,340 @@
+"""Shape of a path from its points alone: ``PathSmoothness``, ``PathLength``, ``Straightness``.
+
+All three take trajectories of shape ``(..., L, D)``: points ordered in time along axis
+-2, any number of leading batch axes (``(L, D)``, ``(B, L, D)``, ``(B, T, L, D)``), any
+dimension ``D``; every leading index is one trajectory and ``compute()`` is the mean over
+trajectories. Coordinates are in metres (any consistent length unit works: smoothness
+and straightness are scale-free).
+
+WHY segment vectors first: ``(p[i+2] - p[i+1]) - (p[i+1] - p[i])`` subtracts neighbouring
+points before anything else, which is exact for nearby float64 values (Sterbenz), so a
+turn of 0.01 m steps at coordinates near 1e8 m keeps about 7 significant digits, where
+``p[i+2] - 2 p[i+1] + p[i]`` loses two more and float32 loses everything.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+import numpy as np
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.metrics.base import StreamingMean, check_finite, check_points, norms
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from robot_msgs.msg import Scalar
+    from robot_msgs.typing import Float64Array
+
+__all__ = [
+    "PathLength",
+    "PathSmoothness",
+    "Straightness",
+    "path_length",
+    "path_smoothness",
+    "straightness",
+]
+
+T = TypeVar("T")
+Normalization = Literal["path_length", "points"]
+_NORMALIZATIONS = ("path_length", "points")
+
+
+def _check_normalization(normalization: str) -> Normalization:
+    if normalization not in _NORMALIZATIONS:
+        msg = f"Expected `normalization` in {_NORMALIZATIONS}, got {normalization!r}"
+        raise ValidationError(msg)
+    return normalization  # type: ignore[return-value]
+
+
+def _ratio_or(num: Float64Array, den: Float64Array, fill: float) -> Float64Array:
+    """``num / den`` where ``den > 0``, ``fill`` where ``den == 0``."""
+    moving = den > 0
+    out = np.divide(num, den, out=np.full(np.shape(num), fill), where=moving)
+    return np.asarray(out, dtype=np.float64)
+
+
+# --------------------------------------------------------------------------- kernels
+
+
+#: Points per block of the path kernels: a block and its temporaries stay in cache, which
+#: halves the time on large batches compared with whole-array NumPy expressions.
+BLOCK_POINTS = 32768
+
+
+def _threads(n_tasks: int) -> int:
+    """Worker threads for ``n_tasks`` blocks: the CPUs this process may use, at most."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    cpus = len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+    return max(1, min(cpus, n_tasks))
+
+
+def _run_blocks(tasks: list[Callable[[], T]]) -> list[T]:
+    """Results of ``tasks`` in order; on several threads when there are several blocks.
+
+    WHY threads: NumPy releases the GIL inside its loops, so independent blocks run in
+    parallel; results are combined in task order, so the output does not depend on the
+    number of threads.
+    """
+    workers = _threads(len(tasks))
+    if workers == 1:
+        return [task() for task in tasks]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(lambda task: task(), tasks))
+
+
+def _block_sums(
+    block: Float64Array, *, turns: bool, n_steps: int | None = None
+) -> tuple[Float64Array, Float64Array]:
+    """Sums of change-of-step norms and of the first ``n_steps`` step norms, ``(R, L, D)``."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if not np.isfinite(np.sum(block)):
+            raise _NonFiniteBlockError
+    steps = block[:, 1:, :] - block[:, :-1, :]
+    length = norms(steps[:, :n_steps]).sum(axis=-1)
+    if not turns:
+        return np.zeros_like(length), length
+    change = norms(steps[:, 1:, :] - steps[:, :-1, :]).sum(axis=-1)
+    return change, length
+
+
+class _NonFiniteBlockError(Exception):
+    """A block's sum is not finite: the caller locates the value with :func:`check_finite`."""
+
+
+def _path_sums(
+    points: Float64Array, name: str, *, turns: bool
+) -> tuple[Float64Array, Float64Array]:
+    """Per-trajectory ``(Σ‖Δ²p‖, Σ‖Δp‖)``, shape ``(...)``, computed block by block.
+
+    Short trajectories go by groups of rows; a long one by runs of points overlapping by
+    two, so each change of step and each step is counted exactly once. Every block is
+    checked for non-finite values while in cache (:func:`check_finite` names the index).
+    """
+    n_points, dims = points.shape[-2], points.shape[-1]
+    flat = points.reshape(-1, n_points, dims)
+    rows = max(1, BLOCK_POINTS // n_points)
+    tasks: list[Callable[[], tuple[Float64Array, Float64Array]]] = []
+    owners: list[int] = []  # the first row each task's sums belong to
+    if n_points <= BLOCK_POINTS:
+        for start in range(0, flat.shape[0], rows):
+            tasks.append(partial(_block_sums, flat[start : start + rows], turns=turns))
+            owners.append(start)
+    else:
+        # Block k holds points [a, a + BLOCK + 2): its changes of step a .. a + BLOCK - 1 and
+        # its first BLOCK steps; the last block keeps its final step too.
+        for row in range(flat.shape[0]):
+            for a in range(0, n_points - 2, BLOCK_POINTS):
+                last = a + BLOCK_POINTS + 2 >= n_points
+                block = flat[row : row + 1, a : a + BLOCK_POINTS + 2]
+                n_steps = None if last else BLOCK_POINTS
+                tasks.append(partial(_block_sums, block, turns=turns, n_steps=n_steps))
+                owners.append(row)
+    try:
+        results = _run_blocks(tasks)
+    except _NonFiniteBlockError:
+        check_finite(name, points)  # raises naming the first non-finite index
+        raise  # pragma: no cover - only if a finite block's sum overflowed
+    change = np.zeros(flat.shape[0])
+    length = np.zeros(flat.shape[0])
+    for owner, (c, n) in zip(owners, results, strict=True):
+        change[owner : owner + c.size] += c
+        length[owner : owner + n.size] += n
+    return change.reshape(points.shape[:-2]), length.reshape(points.shape[:-2])
+
+
+def _path_smoothness_kernel(
+    points: Float64Array, normalization: Normalization, name: str = "trajectory"
+) -> Float64Array:
+    change, length = _path_sums(points, name, turns=True)
+    if normalization == "points":
+        return np.asarray(change / (points.shape[-2] - 2))
+    return _ratio_or(change, length, 0.0)
+
+
+def _path_length_kernel(points: Float64Array, name: str = "trajectory") -> Float64Array:
+    return np.asarray(_path_sums(points, name, turns=False)[1])
+
+
+def _straightness_kernel(points: Float64Array, name: str = "trajectory") -> Float64Array:
+    net = norms(points[..., -1, :] - points[..., 0, :])
+    return _ratio_or(net, _path_length_kernel(points, name), 1.0)
+
+
+# --------------------------------------------------------------------------- functional twins
+
+
+def path_smoothness(
+    trajectory: Any, *, normalization: Normalization = "path_length"
+) -> Float64Array:
+    r"""Path smoothness of each trajectory: summed change of the step vectors over path length.
+
+    .. math::
+
+        \mathrm{PS} = \frac{1}{\mathrm{PL}} \sum_{i=1}^{L-2}
+            \left\lVert (p_{i+2} - p_{i+1}) - (p_{i+1} - p_i) \right\rVert_2,
+        \qquad \mathrm{PL} = \sum_{i=1}^{L-1} \lVert p_{i+1} - p_i \rVert_2
+
+    as robometric-frame's documentation defines it (after Dobiš et al., "Evaluation
+    criteria for trajectories of robotic arms", *Robotics* 11:29, 2022; Guillén Ruiz et al.,
+    "Measuring smoothness as a factor for efficient and socially accepted robot motion",
+    *Sensors* 20:6822, 2020). 0 for a straight line at constant speed; lower is smoother.
+
+    Parameters
+    ----------
+    trajectory : array_like, shape (..., L, D), float64, metres
+        Points ordered in time along axis -2, ``L >= 3``.
+    normalization : {"path_length", "points"}
+        ``"path_length"`` (default) divides by PL as documented, which makes PS
+        scale-free; ``"points"`` divides by ``L - 2`` instead, as robometric-frame 0.3.0's
+        code does (then PS is in metres and grows with the step size).
+
+    Returns
+    -------
+    ndarray, shape (...), float64
+        One value per trajectory (a 0-d array for one ``(L, D)`` trajectory). A path that
+        never moves (PL = 0) has no change of direction and gets 0 by definition.
+
+    Raises
+    ------
+    ValidationError
+        A shape other than ``(..., L, D)``, ``L < 3``, or a non-finite value (the message
+        names its index).
+
+    Examples
+    --------
+    >>> turn = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0]]
+    >>> float(path_smoothness(turn))  # √2 / 3
+    0.47140452079103173
+    >>> float(path_smoothness(turn, normalization="points"))  # √2 / 2
+    0.7071067811865476
+    """
+    normalization = _check_normalization(normalization)
+    points = check_points("trajectory", trajectory, min_points=3, finite=False)
+    return _path_smoothness_kernel(points, normalization)
+
+
+def path_length(trajectory: Any) -> Float64Array:
+    r"""Length of each polyline, :math:`\mathrm{PL} = \sum_i \lVert p_{i+1} - p_i \rVert_2`.
+
+    Parameters
+    ----------
+    trajectory : array_like, shape (..., L, D), float64, metres
+        Points ordered in time along axis -2, ``L >= 2``.
+
+    Returns
+    -------
+    ndarray, shape (...), float64, metres
+
+    Examples
+    --------
+    >>> path_length([[[0.0, 0.0], [3.0, 4.0]], [[0.0, 0.0], [0.0, 2.0]]])
+    array([5., 2.])
+    """
+    return _path_length_kernel(check_points("trajectory", trajectory, min_points=2, finite=False))
+
+
+def straightness(trajectory: Any) -> Float64Array:
+    r"""Straightness index of each trajectory: net displacement over path length.
+
+    .. math:: S = \frac{\lVert p_L - p_1 \rVert_2}{\mathrm{PL}} \in [0, 1]
+
+    (Batschelet, *Circular Statistics in Biology*, 1981; Benhamou, "How to reliably
+    estimate the tortuosity of an animal's path", *J. Theor. Biol.* 229:209, 2004).
+    1 for a straight path, towards 0 for a tortuous or returning one.
+
+    Parameters
+    ----------
+    trajectory : array_like, shape (..., L, D), float64, metres
+        Points ordered in time along axis -2, ``L >= 2``.
+
+    Returns
+    -------
+    ndarray, shape (...), float64
+        A path that never moves (PL = 0) made no detour and gets 1 by definition.
+
+    Examples
+    --------
+    >>> float(straightness([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]))  # √2 / 2
+    0.7071067811865476
+    """
+    return _straightness_kernel(check_points("trajectory", trajectory, min_points=2, finite=False))
+
+
+# --------------------------------------------------------------------------- streaming classes
+
+
+class PathSmoothness(StreamingMean):
+    r"""Mean path smoothness over every trajectory seen (see :func:`path_smoothness`).
+
+    .. math::
+
+        \overline{\mathrm{PS}} = \frac{1}{N} \sum_{n=1}^{N} \frac{1}{\mathrm{PL}_n}
+            \sum_{i=1}^{L-2} \lVert (p_{i+2} - p_{i+1}) - (p_{i+1} - p_i) \rVert_2
+
+    Parameters
+    ----------
+    normalization : {"path_length", "points"}
+        Divide each sum by the path length (default, as documented by robometric-frame)
+        or by ``L - 2`` (robometric-frame 0.3.0's code).
+
+    Examples
+    --------
+    >>> metric = PathSmoothness()
+    >>> metric.update([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]])  # straight
+    >>> metric.compute()
+    0.0
+    >>> metric.update([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0]])  # one turn
+    >>> metric.compute()  # (0 + √2/3) / 2
+    0.23570226039551587
+    """
+
+    def __init__(self, *, normalization: Normalization = "path_length") -> None:
+        super().__init__()
+        self.normalization: Normalization = _check_normalization(normalization)
+
+    def settings(self) -> dict[str, Scalar]:
+        """``{"normalization": ...}``."""
+        return {"normalization": self.normalization}
+
+    def update(self, trajectory: Any) -> None:
+        """Record trajectories of shape ``(..., L, D)``, ``L >= 3``."""
+        points = check_points("trajectory", trajectory, min_points=3, finite=False)
+        self._accumulate(_path_smoothness_kernel(points, self.normalization))
+
+
+class PathLength(StreamingMean):
+    """Mean path length in metres over every trajectory seen (see :func:`path_length`).
+
+    Examples
+    --------
+    >>> metric = PathLength()
+    >>> metric.update([[[0.0, 0.0], [3.0, 4.0]], [[0.0, 0.0], [0.0, 1.0]]])
+    >>> metric.compute()
+    3.0
+    """
+
+    def update(self, trajectory: Any) -> None:
+        """Record trajectories of shape ``(..., L, D)``, ``L >= 2``."""
+        self._accumulate(path_length(trajectory))
+
+
+class Straightness(StreamingMean):
+    """Mean straightness index over every trajectory seen (see :func:`straightness`).
+
+    Examples
+    --------
+    >>> metric = Straightness()
+    >>> metric.update([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]])
+    >>> metric.update([[0.0, 0.0], [1.0, 0.0], [0.0, 0.0]])  # there and back
+    >>> metric.compute()
+    0.5
+    """
+
+    def update(self, trajectory: Any) -> None:
+        """Record trajectories of shape ``(..., L, D)``, ``L >= 2``."""
+        self._accumulate(straightness(trajectory))

@@ -1,0 +1,159 @@
+"""step_response: hand-derived first-order figures, python-control's flaws fixed, errors.
+
+python-control numbers come from tests/data/python_control_step_info.json, written by
+``python tests/data/make_python_control_step_info.py`` (python-control 0.10.2); the live
+cross-check runs when python-control is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robot_msgs.compare import StepResponse, step_response
+from robot_msgs.errors import ValidationError
+
+DATA = json.loads(
+    (Path(__file__).parents[1] / "data" / "python_control_step_info.json").read_text()
+)
+T = np.arange(0.0, 10.0, 0.01)  # the time base of the stored python-control runs
+T5 = np.arange(0.0, 5.0, 0.01)
+LN9 = math.log(9.0)  # τ ln 9: 1 - e^(-t/τ) goes from 0.1 at τ ln(10/9) to 0.9 at τ ln 10
+LN50 = math.log(50.0)  # e^(-t/τ) = 0.02 at τ ln 50
+
+
+def test_first_order_from_5_to_6_gets_the_true_rise_time():
+    # Hand: y = 5 + (1 - e^-t), τ = 1 s; 10 %..90 % of the 5 -> 6 step: t = ln(10/9) .. ln 10.
+    info = step_response(T, 5.0 + (1.0 - np.exp(-T)), final=6.0)
+    assert info.rise_time_s == pytest.approx(LN9, abs=1e-4)  # 2.1972 s
+    assert info.settling_time_s == pytest.approx(LN50, abs=1e-4)
+    assert (info.initial, info.final, info.overshoot_pct, info.undershoot_pct) == (5.0, 6.0, 0, 0)
+    # python-control measures against 10 % and 90 % of 6 (0.6 and 5.4) and reports 0.52 s.
+    assert DATA["first_order_5_to_6"]["RiseTime"] == pytest.approx(0.52)
+
+
+def test_final_zero_is_honoured():
+    # Hand: y = e^-t from 1 to the target 0: rise from y = 0.9 (t = ln(1/0.9)) to y = 0.1
+    # (t = ln 10), i.e. ln 9; settles within 0.02 at t = ln 50 = 3.912 s < 5 s.
+    y = np.exp(-T5)
+    info = step_response(T5, y, final=0.0)
+    assert info.final == 0.0
+    assert info.final_given
+    assert info.steady_state == y[-1]
+    assert info.rise_time_s == pytest.approx(LN9, abs=1e-4)
+    assert info.settling_time_s == pytest.approx(LN50, abs=1e-4)
+    assert info.overshoot_pct == 0.0
+    assert (info.peak, info.peak_time_s) == (y[-1], T5[-1])  # furthest towards 0
+    # python-control with yfinal=0 falls back to the last sample and reports nonsense.
+    stored = DATA["decay_1_to_0_yfinal_0"]
+    assert stored["SteadyStateValue"] == pytest.approx(y[-1])
+    assert stored["Overshoot"] > 10_000
+
+
+def test_agrees_with_python_control_where_it_is_right_to_one_sample():
+    # 0 -> 1: python-control's sample-based figures are within one step (0.01 s) of ours.
+    info = step_response(T, 1.0 - np.exp(-T))
+    stored = DATA["first_order_0_to_1"]
+    assert info.rise_time_s == pytest.approx(stored["RiseTime"], abs=0.01)
+    assert info.settling_time_s == pytest.approx(stored["SettlingTime"], abs=0.01)
+    assert info.peak == pytest.approx(stored["Peak"])
+
+
+def test_stored_python_control_numbers_match_a_live_run():
+    control = pytest.importorskip("control")
+    for name, (t, y, kwargs) in {
+        "first_order_5_to_6": (T, 5.0 + (1.0 - np.exp(-T)), {}),
+        "first_order_0_to_1": (T, 1.0 - np.exp(-T), {}),
+        "decay_1_to_0_yfinal_0": (T5, np.exp(-T5), {"yfinal": 0.0}),
+    }.items():
+        live = control.step_info(y, t, **kwargs)
+        for key, value in DATA[name].items():
+            assert float(live[key]) == pytest.approx(value, rel=1e-12), (name, key)
+
+
+def test_underdamped_second_order_overshoot_hand_computed():
+    # Hand: ζ = 0.5, ω_n = 1: overshoot 100 exp(-ζπ/√(1-ζ²)) = 16.303 %, peak at π/ω_d.
+    zeta, wn = 0.5, 1.0
+    wd = wn * math.sqrt(1 - zeta**2)
+    t = np.linspace(0.0, 30.0, 30001)
+    y = 1 - np.exp(-zeta * wn * t) * (
+        np.cos(wd * t) + zeta / math.sqrt(1 - zeta**2) * np.sin(wd * t)
+    )
+    info = step_response(t, y, initial=0.0, final=1.0)
+    assert info.overshoot_pct == pytest.approx(
+        100 * math.exp(-zeta * math.pi / math.sqrt(1 - zeta**2)), abs=1e-4
+    )
+    assert info.peak_time_s == pytest.approx(math.pi / wd, abs=1e-3)
+    assert info.undershoot_pct == 0.0
+
+
+def test_undershoot_of_a_non_minimum_phase_response():
+    # Dips to -0.2 before rising to 1: undershoot 20 % of the step.
+    t = np.linspace(0.0, 4.0, 9)
+    y = np.array([0.0, -0.2, -0.1, 0.3, 0.8, 1.0, 1.0, 1.0, 1.0])
+    assert step_response(t, y).undershoot_pct == pytest.approx(20.0)
+
+
+def test_crossings_are_interpolated_between_samples():
+    # A ramp 0 -> 1 over 1 s sampled at 0, 1, 2 s: 10 % at 0.1 s, 90 % at 0.9 s: 0.8 s.
+    info = step_response([0.0, 1.0, 2.0], [0.0, 1.0, 1.0])
+    assert info.rise_time_s == pytest.approx(0.8)
+    # |r - 1| <= 2 % from t = 0.98 s on.
+    assert info.settling_time_s == pytest.approx(0.98)
+
+
+def test_never_reaching_or_never_settling_gives_nan():
+    info = step_response([0.0, 1.0, 2.0], [0.0, 0.5, 0.8], final=1.0)
+    assert math.isnan(info.rise_time_s)
+    assert math.isnan(info.settling_time_s)
+
+
+def test_custom_limits_and_threshold_are_recorded():
+    info = step_response(T, 1 - np.exp(-T), rise_limits=(0.05, 0.95), settling_threshold=0.05)
+    assert info.rise_limits == (0.05, 0.95)
+    # Hand: ln(0.95/0.05) = ln 19; settling at e^-t = 0.05 -> ln 20 (relative to y[-1] ~ 1).
+    assert info.rise_time_s == pytest.approx(math.log(19), abs=1e-3)
+    assert info.settling_time_s == pytest.approx(math.log(20), abs=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"t": [0.0, 1.0], "y": [1.0, 1.0]}, r"Expected a step: `final` 1.0 equals `initial` 1.0"),
+        (
+            {"t": [0.0, 0.0, 1.0], "y": [0.0, 1.0, 1.0]},
+            r"`t` strictly increasing, got t\[1\] = 0.0",
+        ),
+        (
+            {"t": [0.0, 1.0], "y": [0.0, 1.0, 2.0]},
+            r"`y` of shape \(2,\) like `t`, got shape \(3,\)",
+        ),
+        ({"t": [0.0, 1.0], "y": [0.0, np.nan]}, r"finite `y`, got nan at index 1"),
+        ({"t": [0.0], "y": [0.0]}, r"`t` of shape \(N,\) with N >= 2, got shape \(1,\)"),
+        (
+            {"t": [0.0, 1.0], "y": [0.0, 1.0], "rise_limits": (0.9, 0.1)},
+            r"`rise_limits` \(low, high\)",
+        ),
+        (
+            {"t": [0.0, 1.0], "y": [0.0, 1.0], "settling_threshold": 0.0},
+            r"`settling_threshold` finite",
+        ),
+    ],
+)
+def test_bad_input_raises(kwargs, match):
+    with pytest.raises(ValidationError, match=match):
+        step_response(**kwargs)
+
+
+def test_message_round_trips_and_rejects_a_zero_step():
+    info = step_response(T, 1 - np.exp(-T), final=1.0)
+    assert StepResponse.from_dict(json.loads(json.dumps(info.to_dict()))) == info
+    with pytest.raises(
+        ValidationError,
+        match=r"a value other than initial 1.0, got float 1.0 - at `StepResponse.final`",
+    ):
+        info.replace(initial=1.0)

@@ -1,0 +1,143 @@
+"""tracking / joint_tracking: the resampling rule, hand-computed errors and integrals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robot_msgs.compare import joint_tracking, tracking
+from robot_msgs.errors import AssociationError, ValidationError
+from robot_msgs.sensor import JointState
+from robot_msgs.std import Duration, Header, Time
+from robot_msgs.trajectory import JointTrajectory, JointTrajectoryPoint
+
+
+def test_constant_lag_behind_a_ramp_hand_computed():
+    # Command u = t on [0, 2]; measured t - 0.1 at 0.5, 1.0, 1.5 (2.5 is after the span).
+    # e = 0.1 at each matched stamp; IAE over [0.5, 1.5] = 0.1 · 1 s; ISE = 0.01 · 1 s;
+    # ITAE = ∫0^1 τ · 0.1 dτ = 0.05 (t0 = first matched stamp).
+    result = tracking([0.0, 2.0], [0.0, 2.0], [0.5, 1.0, 1.5, 2.5], [0.4, 0.9, 1.4, 2.4])
+    s = result.stats["channel_0"]
+    assert (s.n, s.mean, s.rms) == (3, pytest.approx(0.1), pytest.approx(0.1))
+    assert s.iae == pytest.approx(0.1)
+    assert s.ise == pytest.approx(0.01)
+    assert s.itae == pytest.approx(0.05)
+    assert result.metric == "tracking"
+    assert result.counts == {"commanded": 2, "measured": 4, "matched": 3}
+    assert result.settings["resampling"] == "command linearly interpolated"
+    assert result.settings["time_base"] == "measured stamps within the command span"
+    assert result.settings["error"] == "commanded - measured"
+    assert "1 of 4 measured samples lie outside the command span" in result.notes[0]
+
+
+def test_channels_and_units_per_channel():
+    t = np.linspace(0.0, 1.0, 5)
+    cmd = np.stack([t, 2 * t], axis=1)
+    meas = cmd + np.array([0.0, -0.5])  # channel b overshoots the command by 0.5
+    result = tracking(t, cmd, t, meas, channels=["a", "b"], units={"a": "m", "b": "rad"})
+    assert result.stats["a"].max_abs == 0.0
+    assert result.stats["b"].mean == pytest.approx(0.5)
+    assert dict(result.units) == {"a": "m", "b": "rad"}
+
+
+def test_no_overlap_raises_association_error():
+    with pytest.raises(
+        AssociationError, match=r"No measured stamp lies within the command span \[0.0, 1.0\]"
+    ):
+        tracking([0.0, 1.0], [0.0, 1.0], [5.0, 6.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "match"),
+    [
+        (
+            ([0.0, 1.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]),
+            {},
+            r"`t_measured` finite and strictly increasing, got t_measured\[1\]",
+        ),
+        (
+            ([0.0, 1.0], [[0.0, 0.0], [1.0, 1.0]], [0.0], [0.0]),
+            {},
+            r"`measured` with 2 channel\(s\) like `command`, got 1",
+        ),
+        (
+            ([0.0, 1.0], [0.0, 1.0, 2.0], [0.0], [0.0]),
+            {},
+            r"`command` of shape \(2,\) or \(2, C\), got shape \(3,\)",
+        ),
+        (
+            ([0.0, 1.0], [0.0, np.nan], [0.0], [0.0]),
+            {},
+            r"finite `command`, got a non-finite value in row 1",
+        ),
+        (
+            ([0.0, 1.0], [0.0, 1.0], [0.0], [0.0]),
+            {"channels": ["a", "b"]},
+            r"1 distinct channel names",
+        ),
+        (
+            ([0.0, 1.0], [0.0, 1.0], [0.0], [0.0]),
+            {"units": {"x": "m"}},
+            r"no unit .* for 'channel_0'|none for 'channel_0'",
+        ),
+    ],
+)
+def test_bad_input_raises(args, kwargs, match):
+    with pytest.raises(ValidationError, match=match):
+        tracking(*args, **kwargs)
+
+
+def _command(start_sec: int = 100) -> JointTrajectory:
+    return JointTrajectory(
+        header=Header(stamp=Time(sec=start_sec)),
+        joint_names=("shoulder", "elbow"),
+        points=(
+            JointTrajectoryPoint(positions=(0.0, 0.0), time_from_start=Duration(sec=0)),
+            JointTrajectoryPoint(positions=(1.0, -1.0), time_from_start=Duration(sec=1)),
+        ),
+    )
+
+
+def _states(offset_s: float = 100.0) -> list[JointState]:
+    # Listed elbow-first on purpose; measured shoulder = command - 0.05, elbow = command exactly.
+    return [
+        JointState(
+            header=Header(stamp=Time.from_s(offset_s + k / 4)),
+            name=("elbow", "shoulder"),
+            position=(-k / 4, k / 4 - 0.05),
+        )
+        for k in range(5)
+    ]
+
+
+def test_joint_tracking_matches_joints_by_name_and_uses_header_stamps():
+    result = joint_tracking(_command(), _states())
+    assert list(result.stats) == ["shoulder", "elbow"]
+    assert result.stats["shoulder"].mean == pytest.approx(0.05)
+    assert result.stats["shoulder"].iae == pytest.approx(0.05)  # 0.05 over 1 s
+    assert result.stats["elbow"].max_abs == pytest.approx(0.0, abs=1e-12)
+    assert dict(result.units) == {"shoulder": "rad", "elbow": "rad"}
+    assert result.settings["field"] == "position"
+    assert result.settings["interpolation"] == "linear between points"
+
+
+def test_joint_tracking_start_s_overrides_a_zero_stamp():
+    with pytest.raises(AssociationError, match="same clock"):
+        joint_tracking(_command(start_sec=0), _states())
+    result = joint_tracking(_command(start_sec=0), _states(), start_s=100.0)
+    assert result.counts["matched"] == 5
+
+
+def test_joint_tracking_missing_joint_or_field_raises():
+    states = _states()
+    states[2] = states[2].replace(name=("elbow", "wrist"))
+    with pytest.raises(ValidationError, match=r"joint 'shoulder' in `states\[2\]\.name`"):
+        joint_tracking(_command(), states)
+    with pytest.raises(
+        ValidationError, match=r"`command.points\[0\].velocities` for field 'velocity'"
+    ):
+        joint_tracking(_command(), _states(), field="velocity")
+    with pytest.raises(ValidationError, match=r"`field` in \('position', 'velocity', 'effort'\)"):
+        joint_tracking(_command(), _states(), field="torque")
+    with pytest.raises(ValidationError, match=r"at least one JointState"):
+        joint_tracking(_command(), [])

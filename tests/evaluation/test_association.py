@@ -1,0 +1,513 @@
+"""Association: hand-made cases, brute-force twins of evo's and TUM's rules, and evo on real data.
+
+The brute-force references below are written from the rules' text (definitions.md): evo's
+``associate_trajectories`` (nearest stamp of the shorter trajectory's stamps) and TUM's
+``associate.py`` (all pairs under max_diff, sorted, greedy), each ``O(N·M)``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from robot_msgs.errors import AssociationError, ValidationError
+from robot_msgs.evaluation import Association, associate
+from robot_msgs.rotations import (
+    angle_from_quat_xyzw,
+    quat_xyzw_conjugate,
+    quat_xyzw_from_matrix,
+    quat_xyzw_multiply,
+)
+from robot_msgs.trajectory import PoseTrajectory
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+REFERENCE = json.loads((DATA / "evo_alignment_reference.json").read_text())
+
+
+# Helpers ------------------------------------------------------------------------------------
+
+
+def traj(stamps, positions=None, quats=None) -> PoseTrajectory:
+    t = np.asarray(stamps, dtype=float)
+    if positions is None:
+        positions = np.stack([t, 2.0 * t, np.zeros_like(t)], axis=1)
+    if quats is None:
+        quats = np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1))
+    return PoseTrajectory(stamps_s=t, positions_xyz=positions, orientations_quat_xyzw=quats)
+
+
+def load_evo_file(path: Path):
+    """Stamps, positions and unit quaternions x, y, z, w of an evo test file, as evo parses it.
+
+    A minimal stand-in for the package's readers: TUM (``t x y z qx qy qz qw``), EuRoC CSV
+    (``t[ns], x, y, z, qw, qx, qy, qz, ...``; time / 1e9 as evo) and KITTI (frame indices).
+    """
+    if path.suffix == ".csv":
+        data = np.loadtxt(path, delimiter=",", comments="#")
+        stamps, xyz, quat = data[:, 0] / 1e9, data[:, 1:4], data[:, [5, 6, 7, 4]]
+    elif path.name.startswith("KITTI"):
+        m = np.loadtxt(path).reshape(-1, 3, 4)
+        stamps, xyz = np.arange(len(m), dtype=float), m[:, :, 3]
+        quat = quat_xyzw_from_matrix(m[:, :, :3])
+    else:
+        data = np.loadtxt(path, comments="#")
+        stamps, xyz, quat = data[:, 0], data[:, 1:4], data[:, 4:8]
+    return stamps, xyz, quat / np.linalg.norm(quat, axis=1, keepdims=True)
+
+
+def read_evo_file(path: Path) -> tuple[PoseTrajectory, np.ndarray]:
+    """The file as a PoseTrajectory, and the file rows it kept.
+
+    Two evo files repeat a stamp (V102.txt 4 times, fr2_desk_groundtruth.txt once), which a
+    PoseTrajectory refuses: the first row of each stamp is kept here.
+    """
+    stamps, xyz, quat = load_evo_file(path)
+    _, kept = np.unique(stamps, return_index=True)
+    traj = PoseTrajectory(
+        stamps_s=stamps[kept], positions_xyz=xyz[kept], orientations_quat_xyzw=quat[kept]
+    )
+    return traj, kept
+
+
+def pairs_of(a: Association) -> list[tuple[int, int]]:
+    return list(zip(a.reference_index.tolist(), a.estimate_index.tolist(), strict=True))
+
+
+def evo_nearest_brute(ref, est, max_diff, offset):
+    """evo's rule by exhaustive search: (reference row, estimate row, |dt|) per short stamp."""
+    estimate_longer = len(est) > len(ref)
+    if estimate_longer:
+        short, other = list(ref), [b + offset for b in est]
+    else:
+        short, other = list(est), [a - offset for a in ref]
+    out = []
+    for i, s in enumerate(short):
+        if s < other[0] - max_diff or s > other[-1] + max_diff:
+            continue
+        gaps = [abs(s - o) for o in other]
+        j = min(range(len(other)), key=lambda k: (gaps[k], k))
+        if gaps[j] <= max_diff:
+            out.append((i, j, gaps[j]) if estimate_longer else (j, i, gaps[j]))
+    return out
+
+
+def keep_closest_per_partner(pairs, partner_side):
+    """Our documented rule: of pairs sharing a partner row, keep the closest (earliest on a tie)."""
+    best = {}
+    for pair in pairs:
+        key = pair[partner_side]
+        if key not in best or pair[2] < best[key][2]:
+            best[key] = pair
+    return sorted((r, e) for r, e, _ in best.values())
+
+
+def tum_one_to_one_brute(ref, est, max_diff, offset):
+    """TUM associate.py literally, then crossing pairs dropped in acceptance order."""
+    candidates = sorted(
+        (abs(a - (b + offset)), i, j)
+        for i, a in enumerate(ref)
+        for j, b in enumerate(est)
+        if abs(a - (b + offset)) < max_diff
+    )
+    used_ref, used_est, accepted = set(), set(), []
+    for _, i, j in candidates:
+        if i not in used_ref and j not in used_est:
+            used_ref.add(i)
+            used_est.add(j)
+            accepted.append((i, j))
+    kept = []
+    for i, j in accepted:
+        if all((i < i2) == (j < j2) for i2, j2 in kept):
+            kept.append((i, j))
+    return sorted(kept), len(accepted)
+
+
+GRID = 0.25  # stamps on a binary grid: exact arithmetic, many ties
+
+
+@st.composite
+def grid_stamps(draw, max_size=14):
+    ticks = draw(st.lists(st.integers(0, 60), min_size=1, max_size=max_size, unique=True))
+    return np.array(sorted(ticks), dtype=float) * GRID
+
+
+@st.composite
+def float_stamps(draw, max_size=30):
+    values = draw(
+        st.lists(
+            st.floats(0.0, 10.0, allow_nan=False, allow_infinity=False),
+            min_size=1,
+            max_size=max_size,
+            unique=True,
+        )
+    )
+    return np.array(sorted(values))
+
+
+# Nearest -------------------------------------------------------------------------------------
+
+
+def test_nearest_takes_nearest_stamp_within_max_diff_hand_case():
+    # Estimate (3 poses) is shorter: each estimate stamp takes its nearest reference stamp.
+    ref = traj([0.0, 0.1, 0.2, 0.3])
+    est = traj([0.004, 0.203, 0.5])
+    a = associate(ref, est)
+    assert pairs_of(a) == [(0, 0), (2, 1)]
+    np.testing.assert_array_equal(a.reference.stamps_s, [0.0, 0.2])
+    np.testing.assert_array_equal(a.estimate.stamps_s, [0.004, 0.203])  # own stamps kept
+    assert a.counts() == {
+        "reference": 4,
+        "estimate": 3,
+        "matched": 2,
+        "unmatched_reference": 2,
+        "unmatched_estimate": 1,
+    }
+    assert a.settings() == {"sync": "nearest", "max_diff_s": 0.01, "offset_s": 0.0}
+    assert a.n_matched == 2
+
+
+def test_nearest_max_diff_is_inclusive_and_ties_go_to_the_earlier_stamp():
+    ref = traj([0.0, 0.5, 1.0])
+    est = traj([0.25, 2.0])  # 0.25 is exactly between 0.0 and 0.5
+    assert pairs_of(associate(ref, est, max_diff_s=0.25)) == [(0, 0)]
+    assert associate(ref, traj([1.25]), max_diff_s=0.25).n_matched == 1  # |dt| == max_diff
+
+
+def test_nearest_offset_shifts_the_estimate_for_matching_only():
+    ref = traj([10.0, 11.0, 12.0])
+    est = traj([0.0, 1.0])
+    a = associate(ref, est, offset_s=10.0)
+    assert pairs_of(a) == [(0, 0), (1, 1)]
+    np.testing.assert_array_equal(a.estimate.stamps_s, [0.0, 1.0])
+    assert a.settings()["offset_s"] == 10.0
+
+
+def test_nearest_keeps_the_closer_pair_when_two_stamps_share_a_partner():
+    # The reference (2 poses) is shorter; both its stamps are nearest to estimate 1.0.
+    ref = traj([0.9, 1.05])
+    est = traj([0.0, 1.0, 3.0])
+    a = associate(ref, est, max_diff_s=0.2)
+    assert pairs_of(a) == [(1, 1)]  # |1.05 - 1.0| < |0.9 - 1.0|
+    assert "kept the closer pair" in a.notes[0]
+    assert a.counts()["unmatched_reference"] == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    grid_stamps(),
+    grid_stamps(),
+    st.sampled_from([0.25, 0.5, 0.75, 1.0, 2.0]),
+    st.integers(-8, 8),
+)
+def test_nearest_agrees_with_brute_force_evo_rule(ref_t, est_t, max_diff, offset_ticks):
+    offset = offset_ticks * GRID
+    brute = evo_nearest_brute(ref_t, est_t, max_diff, offset)
+    # Our only departure from evo: a shared partner keeps the closer pair.
+    want = keep_closest_per_partner(brute, 0 if len(est_t) <= len(ref_t) else 1)
+    if not want:
+        with pytest.raises(AssociationError, match="No pose pairs found"):
+            associate(traj(ref_t), traj(est_t), max_diff_s=max_diff, offset_s=offset)
+        return
+    a = associate(traj(ref_t), traj(est_t), max_diff_s=max_diff, offset_s=offset)
+    assert pairs_of(a) == want
+    assert len(set(a.reference_index.tolist())) == a.n_matched
+    assert len(set(a.estimate_index.tolist())) == a.n_matched
+
+
+@settings(max_examples=200, deadline=None)
+@given(float_stamps(), float_stamps(), st.floats(1e-3, 2.0), st.floats(-1.0, 1.0))
+def test_nearest_agrees_with_evo_on_random_floats(ref_t, est_t, max_diff, offset):
+    sync = pytest.importorskip("evo.core.sync")
+    estimate_longer = len(est_t) > len(ref_t)
+    if estimate_longer:
+        short, long_ = sync.matching_time_indices(ref_t, est_t, max_diff, offset)
+        pairs = [
+            (i, j, abs(ref_t[i] - (est_t[j] + offset))) for i, j in zip(short, long_, strict=True)
+        ]
+    else:
+        short, long_ = sync.matching_time_indices(est_t, ref_t, max_diff, -offset)
+        pairs = [
+            (j, i, abs(est_t[i] - (ref_t[j] - offset))) for i, j in zip(short, long_, strict=True)
+        ]
+    want = keep_closest_per_partner(pairs, 1 if estimate_longer else 0)
+    if not want:
+        with pytest.raises(AssociationError):
+            associate(traj(ref_t), traj(est_t), max_diff_s=max_diff, offset_s=offset)
+        return
+    a = associate(traj(ref_t), traj(est_t), max_diff_s=max_diff, offset_s=offset)
+    assert pairs_of(a) == want
+
+
+# One to one ----------------------------------------------------------------------------------
+
+
+def test_one_to_one_is_greedy_nearest_first_and_strict():
+    ref = traj([0.0, 1.0, 2.0])
+    est = traj([0.9, 1.05, 2.5])
+    a = associate(ref, est, method="one_to_one", max_diff_s=0.5)
+    # Candidates by |dt|: (1, 1.05) 0.05, (1, 0.9) 0.1, (2, 2.5) 0.5 is not < 0.5.
+    assert pairs_of(a) == [(1, 1)]
+    b = associate(ref, est, method="one_to_one", max_diff_s=0.51)
+    assert pairs_of(b) == [(1, 1), (2, 2)]
+
+
+def test_one_to_one_drops_pairs_that_cross_a_closer_pair():
+    # TUM accepts (1.1, 1.0) at 0.1, then (1.2, 0.0) at 1.2: the pairs cross in time.
+    a = associate(traj([1.1, 1.2]), traj([0.0, 1.0]), method="one_to_one", max_diff_s=2.0)
+    assert pairs_of(a) == [(0, 1)]
+    assert "crossed a closer pair" in a.notes[0]
+
+
+def test_one_to_one_finishes_slow_chains_sequentially_with_the_same_result():
+    # Pair distances grow along the chain r0-e0-r1-e1-...: each greedy round accepts one pair,
+    # which sends the rest to the sequential pass.
+    n = 400
+    w = 0.4 + 1e-6 * np.arange(2 * n)
+    steps = np.empty(2 * n)
+    steps[0] = 0.0
+    steps[1:] = w[:-1]
+    points = np.cumsum(steps) + w[0]
+    ref_t, est_t = points[0::2], points[1::2]
+    a = associate(traj(ref_t), traj(est_t), method="one_to_one", max_diff_s=0.45)
+    want, _ = tum_one_to_one_brute(ref_t, est_t, 0.45, 0.0)
+    assert pairs_of(a) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    grid_stamps(),
+    grid_stamps(),
+    st.sampled_from([0.25, 0.5, 0.75, 1.0, 2.0, 4.0]),
+    st.integers(-8, 8),
+)
+def test_one_to_one_agrees_with_brute_force_tum_on_ties(ref_t, est_t, max_diff, offset_ticks):
+    offset = offset_ticks * GRID
+    want, _ = tum_one_to_one_brute(ref_t, est_t, max_diff, offset)
+    if not want:
+        with pytest.raises(AssociationError, match="No pose pairs found"):
+            associate(
+                traj(ref_t), traj(est_t), method="one_to_one", max_diff_s=max_diff, offset_s=offset
+            )
+        return
+    a = associate(
+        traj(ref_t), traj(est_t), method="one_to_one", max_diff_s=max_diff, offset_s=offset
+    )
+    assert pairs_of(a) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(float_stamps(), float_stamps(), st.floats(1e-3, 3.0), st.floats(-1.0, 1.0))
+def test_one_to_one_never_reuses_a_stamp_and_agrees_with_brute_force(
+    ref_t, est_t, max_diff, offset
+):
+    want, n_tum = tum_one_to_one_brute(ref_t, est_t, max_diff, offset)
+    try:
+        a = associate(
+            traj(ref_t), traj(est_t), method="one_to_one", max_diff_s=max_diff, offset_s=offset
+        )
+    except AssociationError:
+        assert want == []
+        return
+    assert pairs_of(a) == want
+    assert len(set(a.reference_index.tolist())) == a.n_matched
+    assert len(set(a.estimate_index.tolist())) == a.n_matched
+    assert (np.diff(a.estimate.stamps_s) > 0).all()
+    assert (n_tum > len(want)) == any("crossed" in note for note in a.notes)
+
+
+# Interpolate ---------------------------------------------------------------------------------
+
+
+def rotation_about(axis, angles):
+    axis = np.asarray(axis, dtype=float) / np.linalg.norm(axis)
+    half = np.asarray(angles)[:, None] / 2.0
+    return np.concatenate([np.sin(half) * axis, np.cos(half)], axis=1)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    # Up to 5 s at up to 0.5 rad/s: consecutive reference rotations differ by less than π.
+    st.lists(st.floats(0.0, 5.0), min_size=2, max_size=40, unique=True),
+    st.lists(st.floats(0.0, 1.0), min_size=1, max_size=40, unique=True),
+    st.tuples(*[st.floats(-5, 5)] * 3),
+    st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: np.linalg.norm(v) > 0.1),
+    st.floats(-0.5, 0.5),
+    st.floats(-20.0, 20.0),
+)
+def test_interpolate_reproduces_linear_motion_exactly(
+    ref_list, fractions, velocity, axis, rate, offset
+):
+    ref_t = np.sort(ref_list)
+    # Estimate stamps inside the reference span, in the estimate's clock (reference - offset).
+    when = np.unique(ref_t[0] + np.asarray(fractions) * (ref_t[-1] - ref_t[0]))
+    est_t = when - offset
+    if (np.diff(est_t) <= 0).any():
+        return  # the clock shift merged two stamps
+    v = np.asarray(velocity)
+
+    def motion(t):
+        return np.array([1.0, -2.0, 0.5]) + t[:, None] * v, rotation_about(axis, rate * t)
+
+    p, q = motion(ref_t)
+    ref = traj(ref_t, p, q)
+    a = associate(ref, traj(est_t), method="interpolate", offset_s=offset, max_gap_s=math.inf)
+    actual_when = est_t[a.estimate_index] + offset
+    assert a.n_matched == est_t.size
+    want_p, want_q = motion(actual_when)
+    np.testing.assert_allclose(
+        a.reference.positions_xyz, want_p, rtol=0, atol=1e-9 * (1 + np.abs(want_p).max())
+    )
+    err = angle_from_quat_xyzw(
+        quat_xyzw_multiply(quat_xyzw_conjugate(want_q), a.reference.orientations_quat_xyzw)
+    )
+    assert err.max() < 1e-9
+    np.testing.assert_array_equal(a.reference.stamps_s, actual_when)
+
+
+def test_interpolate_refuses_long_gaps_and_clamps_within_max_diff_of_the_span():
+    ref_t = np.array([0.0, 0.1, 0.2, 0.3, 2.0, 2.1])  # median interval 0.1: default gap 1.0 s
+    est_t = np.array([-0.005, 0.05, 0.2, 1.0, 2.05, 2.108, 2.2])
+    a = associate(traj(ref_t), traj(est_t), method="interpolate")
+    assert a.estimate_index.tolist() == [0, 1, 2, 4, 5]
+    assert a.reference_index.tolist() == [0, 0, 2, 4, 5]
+    np.testing.assert_allclose(a.reference.positions_xyz[:, 0], [0.0, 0.05, 0.2, 2.05, 2.1])
+    assert a.max_gap_s == pytest.approx(1.0)
+    assert a.settings()["max_gap_s"] == pytest.approx(1.0)
+    counts = a.counts()
+    assert counts["refused_gap"] == 1  # 1.0 lies in the 1.7 s gap
+    assert counts["unmatched_estimate"] == 2  # the gap and 2.2 (beyond 2.1 + 0.01)
+    assert counts["unmatched_reference"] == 1  # 0.3: its only bracket (to 2.0) was refused
+    assert "gaps longer than max_gap_s" in a.notes[0]
+    wide = associate(traj(ref_t), traj(est_t), method="interpolate", max_gap_s=2.0)
+    assert wide.estimate_index.tolist() == [0, 1, 2, 3, 4, 5]
+    assert wide.refused_gap == 0
+
+
+# Errors and notes ----------------------------------------------------------------------------
+
+
+def test_no_overlap_raises_with_spans_and_an_offset_suggestion():
+    with pytest.raises(
+        AssociationError,
+        match=r"reference spans 100\.000000 \.\. 102\.000000 s.*"
+        r"do not overlap.*--offset\) to about 100\.000000 s",
+    ):
+        associate(traj([100.0, 101.0, 102.0]), traj([0.0, 1.0]))
+
+
+def test_overlap_without_close_stamps_suggests_a_larger_max_diff():
+    with pytest.raises(AssociationError, match=r"raise max_diff.*median intervals are 1 s"):
+        associate(traj([0.0, 1.0, 2.0]), traj([0.5, 1.5]))
+
+
+def test_interpolate_with_every_stamp_in_a_gap_suggests_max_gap():
+    with pytest.raises(AssociationError, match=r"reference gaps longer than max_gap_s 0\.5 s"):
+        associate(traj([0.0, 1.0]), traj([0.5]), method="interpolate", max_gap_s=0.5)
+
+
+def test_few_matches_leave_a_note():
+    ref = traj(np.arange(10.0))
+    est = traj(np.arange(10.0) + 0.5)
+    est = traj(np.r_[est.stamps_s[:-1], 9.0])  # only the last estimate stamp matches
+    a = associate(ref, est)
+    assert a.n_matched == 1
+    assert any(
+        "only 10 % of the shorter trajectory's poses matched (1 of 10)" in n for n in a.notes
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"method": "closest"}, ValidationError, r"Expected an association method in"),
+        ({"max_diff_s": 0.0}, AssociationError, r"max_diff_s as a finite number of seconds > 0"),
+        ({"max_diff_s": math.nan}, AssociationError, r"max_diff_s"),
+        ({"offset_s": math.inf}, AssociationError, r"offset_s as a finite number"),
+        ({"max_gap_s": -1.0}, AssociationError, r"max_gap_s as a number of seconds > 0"),
+    ],
+)
+def test_bad_settings_raise(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        associate(traj([0.0, 1.0]), traj([0.0, 1.0]), **kwargs)
+
+
+def test_empty_trajectory_raises():
+    empty = traj(np.zeros(0))
+    with pytest.raises(AssociationError, match="the estimate trajectory has no poses"):
+        associate(traj([0.0]), empty)
+
+
+def test_inputs_are_not_modified_and_results_are_read_only():
+    ref, est = traj([0.0, 0.1, 0.2]), traj([0.001, 0.2])
+    before = ref.to_dict(), est.to_dict()
+    for method in ("nearest", "one_to_one", "interpolate"):
+        a = associate(ref, est, method=method)
+        with pytest.raises(ValueError, match="read-only"):
+            a.estimate_index[0] = 5
+    assert (ref.to_dict(), est.to_dict()) == before
+
+
+# Real data: evo's association (stored numbers, and evo itself when installed) ---------------
+
+
+def _reference_script():
+    spec = importlib.util.spec_from_file_location(
+        "make_ref", DATA / "make_evo_alignment_reference.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def stamp_pairs(ref_stamps, est_stamps, ref_rows, est_rows) -> set[tuple[float, float]]:
+    return set(zip(ref_stamps[ref_rows].tolist(), est_stamps[est_rows].tolist(), strict=True))
+
+
+def case_id(case) -> str:
+    return f"{case['estimate']}-{case['max_diff']}-{case['offset']}"
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize("case", REFERENCE["association"], ids=case_id)
+def test_nearest_matches_evo_on_real_data_stored(evo_data, case):
+    ref, ref_kept = read_evo_file(evo_data / case["reference"])
+    est, est_kept = read_evo_file(evo_data / case["estimate"])
+    a = associate(ref, est, max_diff_s=case["max_diff"], offset_s=case["offset"])
+    assert a.notes == ()
+    evo_ref_rows = np.array(case["reference_rows"])
+    evo_est_rows = np.array(case["estimate_rows"])
+    ref_stamps = load_evo_file(evo_data / case["reference"])[0]
+    est_stamps = load_evo_file(evo_data / case["estimate"])[0]
+    assert ref_stamps.size == case["n_reference"]
+    assert est_stamps.size == case["n_estimate"]
+    if ref_kept.size == ref_stamps.size and est_kept.size == est_stamps.size:
+        # No repeated stamp in the files: the very rows evo matched.
+        assert a.reference_index.tolist() == case["reference_rows"]
+        assert a.estimate_index.tolist() == case["estimate_rows"]
+    # With repeated stamps merged, the same (reference stamp, estimate stamp) pairs as evo.
+    ours = stamp_pairs(
+        ref_stamps, est_stamps, ref_kept[a.reference_index], est_kept[a.estimate_index]
+    )
+    assert ours == stamp_pairs(ref_stamps, est_stamps, evo_ref_rows, evo_est_rows)
+    assert a.n_matched == len(ours)
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize("case", REFERENCE["association"], ids=case_id)
+def test_nearest_matches_evo_on_real_data_live(evo_data, case, monkeypatch):
+    pytest.importorskip("evo")
+    script = _reference_script()
+    monkeypatch.setattr(script, "DATA", evo_data)
+    fresh = script.association_case(
+        case["reference"], case["estimate"], case["max_diff"], case["offset"]
+    )
+    assert fresh == case  # the stored rows are what this evo gives

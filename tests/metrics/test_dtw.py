@@ -1,0 +1,108 @@
+"""DTW, nDTW, SDTW: google-research r4r/dtw.py's doctest example and hand calculations.
+
+The reference example (google-research/google-research ``r4r/dtw.py``, class ``DTW``
+doctest, Ilharco et al. 2019): on ``nx.grid_graph([3, 4])`` with unit edges and
+``threshold=3.0``,
+
+    prediction = [(0, 0), (1, 0), (2, 0), (3, 0)]
+    reference  = [(0, 0), (1, 0), (2, 1), (3, 2)]
+    dtw -> 3.0, ndtw -> 0.77880078307140488, sdtw -> 0.77880078307140488,
+    sdtw(prediction[:2], reference) -> 0.0
+
+Shortest paths on a full unit grid graph are city-block (L1) distances, hence
+``distance="cityblock"``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.metrics import DTW, NDTW, SDTW, dtw, ndtw, sdtw
+
+PREDICTION = [(0, 0), (1, 0), (2, 0), (3, 0)]
+REFERENCE = [(0, 0), (1, 0), (2, 1), (3, 2)]
+GRID = {"distance": "cityblock", "threshold": 3.0}
+
+
+def test_r4r_reference_example():
+    assert float(dtw(PREDICTION, REFERENCE, distance="cityblock")) == pytest.approx(3.0)
+    assert float(ndtw(PREDICTION, REFERENCE, **GRID)) == pytest.approx(0.77880078307140488)
+    assert float(sdtw(PREDICTION, REFERENCE, **GRID)) == pytest.approx(0.77880078307140488)
+    assert float(sdtw(PREDICTION[:2], REFERENCE, **GRID)) == 0.0
+
+
+def test_r4r_example_streams_through_the_classes():
+    metric = SDTW(threshold=3.0, distance="cityblock")
+    metric.update(PREDICTION, REFERENCE)
+    metric.update(PREDICTION[:2], REFERENCE)
+    assert metric.compute() == pytest.approx(0.77880078307140488 / 2)
+
+
+def test_euclidean_dtw_hand_computed():
+    # Q = (0,0), (1,1); R = (0,0), (1,0), (2,0). Cost matrix (Euclidean):
+    #   d(q1, r*) = 0, 1, 2;  d(q2, r*) = √2, 1, √2.
+    # D row 1: 0, 1, 3. D row 2: √2, min(0, 1, √2) + 1 = 1, min(1, 3, 1) + √2 = 1 + √2.
+    value = float(dtw([[0.0, 0.0], [1.0, 1.0]], [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]))
+    assert value == pytest.approx(1 + math.sqrt(2), rel=1e-15)
+    # nDTW with |R| = 3, d_th = 1: exp(-(1 + √2) / 3).
+    q, r = [[0.0, 0.0], [1.0, 1.0]], [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]
+    assert float(ndtw(q, r, threshold=1.0)) == pytest.approx(math.exp(-(1 + math.sqrt(2)) / 3))
+    # The last points are √2 apart, beyond d_th = 1: SDTW is 0; within d_th = 1.5 it is nDTW.
+    assert float(sdtw(q, r, threshold=1.0)) == 0.0
+    assert float(sdtw(q, r, threshold=1.5)) == pytest.approx(math.exp(-(1 + math.sqrt(2)) / 4.5))
+
+
+def test_identical_paths_have_zero_dtw_and_unit_ndtw():
+    path = np.cumsum(np.ones((7, 3)), axis=0)
+    assert float(dtw(path, path)) == 0.0
+    assert float(ndtw(path, path)) == 1.0
+
+
+def test_dtw_is_symmetric_for_a_symmetric_distance():
+    rng = np.random.default_rng(0)
+    q, r = rng.random((9, 2)), rng.random((5, 2))
+    assert float(dtw(q, r)) == pytest.approx(float(dtw(r, q)), rel=1e-15)
+
+
+def test_batched_pairs_equal_pairs_one_at_a_time():
+    rng = np.random.default_rng(1)
+    q, r = rng.random((2, 3, 6, 2)), rng.random((2, 3, 4, 2))
+    batched = dtw(q, r)
+    assert batched.shape == (2, 3)
+    for idx in np.ndindex(2, 3):
+        assert batched[idx] == float(dtw(q[idx], r[idx]))
+
+
+def test_dtw_matches_a_plain_full_matrix_recursion():
+    # Independent check: the textbook O(NM) table filled cell by cell.
+    rng = np.random.default_rng(2)
+    q, r = rng.random((8, 2)), rng.random((11, 2))
+    table = np.full((9, 12), np.inf)
+    table[0, 0] = 0.0
+    for i in range(1, 9):
+        for j in range(1, 12):
+            best = min(table[i - 1, j], table[i, j - 1], table[i - 1, j - 1])
+            table[i, j] = math.dist(q[i - 1], r[j - 1]) + best
+    assert float(dtw(q, r)) == pytest.approx(table[8, 11], rel=1e-14)
+
+
+def test_single_point_paths():
+    assert float(dtw([[0.0, 0.0]], [[3.0, 4.0], [0.0, 0.0]])) == 5.0
+
+
+def test_mismatched_pairs_raise():
+    with pytest.raises(ValidationError, match=r"Expected `reference` of shape \(2, 'M', 2\)"):
+        dtw(np.zeros((2, 3, 2)), np.zeros((3, 3, 2)))
+    with pytest.raises(ValidationError, match=r"Expected `distance` in .*got 'l2'"):
+        DTW(distance="l2")  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"`threshold` finite and > 0, got 0.0"):
+        NDTW(threshold=0.0)
+
+
+def test_dtw_and_ndtw_instances_do_not_merge():
+    with pytest.raises(TypeError, match="Expected another DTW to merge, got NDTW"):
+        DTW().merge(NDTW())  # type: ignore[arg-type]

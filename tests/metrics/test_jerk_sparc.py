@@ -1,0 +1,121 @@
+"""LDLJ and SPARC: the reference implementation's published doctest values, and properties.
+
+Reference: siva82kb/smoothness, ``smoothness.py`` (Balasubramanian's implementation for
+Balasubramanian et al., J. NeuroEng. Rehabil. 12:112, 2015), whose doctests state, for
+``t = np.arange(-1, 1, 0.01); move = np.exp(-5 * t**2); fs = 100``:
+
+    spectral_arclength(move, fs=100.)      -> -1.41403126171
+    dimensionless_jerk(move, fs=100.)      -> -335.746837033
+    log_dimensionless_jerk(move, fs=100.)  -> -5.81635741476
+
+(printed to 12 significant digits, so they are checked to within 1e-11 relative).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.metrics import (
+    SPARC,
+    LogDimensionlessJerk,
+    dimensionless_jerk,
+    log_dimensionless_jerk,
+    sparc,
+    speed_from_positions,
+)
+
+T = np.arange(-1, 1, 0.01)
+GAUSSIAN = np.exp(-5 * T**2)
+PUBLISHED_SPARC = -1.41403126171
+PUBLISHED_DJ = -335.746837033
+PUBLISHED_LDLJ = -5.81635741476
+
+
+def test_sparc_reproduces_the_reference_doctest_value():
+    assert float(sparc(GAUSSIAN, 100.0)) == pytest.approx(PUBLISHED_SPARC, rel=1e-11)
+
+
+def test_dimensionless_jerk_reproduces_the_reference_doctest_value():
+    assert float(dimensionless_jerk(GAUSSIAN, 100.0)) == pytest.approx(PUBLISHED_DJ, rel=1e-11)
+
+
+def test_ldlj_reproduces_the_reference_doctest_value():
+    assert float(log_dimensionless_jerk(GAUSSIAN, 100.0)) == pytest.approx(
+        PUBLISHED_LDLJ, rel=1e-11
+    )
+    metric = LogDimensionlessJerk(sample_rate_hz=100.0)
+    metric.update(GAUSSIAN)
+    assert metric.compute() == pytest.approx(PUBLISHED_LDLJ, rel=1e-11)
+
+
+def test_batched_profiles_equal_one_at_a_time():
+    rng = np.random.default_rng(3)
+    batch = np.stack([GAUSSIAN, GAUSSIAN + 0.05 * rng.random(T.size), GAUSSIAN**2])
+    for fn in (sparc, log_dimensionless_jerk):
+        one_by_one = [float(fn(row, 100.0)) for row in batch]
+        np.testing.assert_allclose(fn(batch, 100.0), one_by_one, rtol=1e-13)
+
+
+def test_a_jerkier_movement_scores_lower_on_both():
+    # Two sub-movements (a pause in the middle) are less smooth than one bell.
+    two = np.exp(-40 * (T + 0.5) ** 2) + np.exp(-40 * (T - 0.5) ** 2)
+    assert float(sparc(two, 100.0)) < float(sparc(GAUSSIAN, 100.0))
+    assert float(log_dimensionless_jerk(two, 100.0)) < float(
+        log_dimensionless_jerk(GAUSSIAN, 100.0)
+    )
+
+
+def test_ldlj_is_invariant_to_amplitude_and_dj_is_dimensionless():
+    # Scaling speed by k scales v_peak² and (d²v/dt²)² by k²: DJ unchanged (hand).
+    assert float(dimensionless_jerk(7.5 * GAUSSIAN, 100.0)) == pytest.approx(
+        PUBLISHED_DJ, rel=1e-11
+    )
+
+
+def test_dj_of_a_parabola_hand_computed():
+    # v = 1 - t² on 5 samples at 1 Hz (t = -2..2 -> v = -3, 0, 1, 0, -3): second differences
+    # are all -2 (per s²), 3 of them; T = 5 s, v_peak = 3. DJ = -(125 / 9) · 3 · 4 · 1 = -166.67.
+    v = np.array([-3.0, 0.0, 1.0, 0.0, -3.0])
+    assert float(dimensionless_jerk(v, 1.0)) == pytest.approx(-125 / 9 * 12)
+    assert float(log_dimensionless_jerk(v, 1.0)) == pytest.approx(-math.log(125 / 9 * 12))
+
+
+def test_sparc_settings_are_checked():
+    with pytest.raises(ValidationError, match=r"`max_cutoff_hz` <= the Nyquist frequency 5.0 Hz"):
+        SPARC(sample_rate_hz=10.0)
+    with pytest.raises(ValidationError, match=r"`pad_level` as an int >= 0, got -1"):
+        sparc(GAUSSIAN, 100.0, pad_level=-1)
+    with pytest.raises(ValidationError, match=r"`sample_rate_hz` finite and > 0, got nan"):
+        sparc(GAUSSIAN, math.nan)
+
+
+def test_still_profiles_raise_naming_which():
+    batch = np.stack([GAUSSIAN, np.zeros_like(GAUSSIAN)])
+    with pytest.raises(ValidationError, match=r"0 throughout at \(1,\)"):
+        sparc(batch, 100.0)
+    with pytest.raises(ValidationError, match=r"0 throughout at \(1,\)"):
+        dimensionless_jerk(batch, 100.0)
+
+
+def test_short_or_non_finite_speed_raises():
+    with pytest.raises(ValidationError, match=r"at least 3 samples along axis -1"):
+        log_dimensionless_jerk([1.0, 2.0], 100.0)
+    with pytest.raises(ValidationError, match=r"got inf at index \(4,\)"):
+        sparc([0.0, 1.0, 2.0, 1.0, np.inf], 100.0)
+
+
+def test_speed_from_positions_uses_central_differences():
+    # x = t² sampled at 2 Hz: t = 0, .5, 1 -> x = 0, .25, 1; central difference at the middle
+    # (1 - 0) / 1 s = 1 m/s; one-sided ends (0.25 / 0.5, 0.75 / 0.5) = 0.5, 1.5 m/s.
+    speed = speed_from_positions([[0.0], [0.25], [1.0]], 2.0)
+    np.testing.assert_allclose(speed, [0.5, 1.0, 1.5])
+
+
+def test_merging_sparc_with_other_settings_is_refused():
+    a, b = SPARC(sample_rate_hz=100.0), SPARC(sample_rate_hz=100.0, pad_level=3)
+    with pytest.raises(ValueError, match=r"Refusing to merge SPARC made with .*'pad_level': 4"):
+        a.merge(b)

@@ -1,0 +1,229 @@
+"""PathSmoothness, PathLength, Straightness: the seed page's examples and hand calculations."""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.metrics import (
+    PathLength,
+    PathSmoothness,
+    Straightness,
+    path_length,
+    path_smoothness,
+    straightness,
+)
+
+STRAIGHT = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]]
+TURN = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0]]
+ZIGZAG = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [2.0, 1.0]]
+
+
+# --- the seed page (robometric_frame-PathSmoothness.txt) -------------------------------------
+
+
+def test_seed_straight_line_is_exactly_zero():
+    metric = PathSmoothness()
+    metric.update(STRAIGHT)
+    assert metric.compute() == 0.0
+
+
+def test_seed_turn_gives_sqrt2_over_3_with_path_length_normalisation():
+    # Steps (1,0), (1,0), (0,1): changes (0,0) and (-1,1), sum √2; path length 3.
+    metric = PathSmoothness()
+    metric.update(TURN)
+    assert metric.compute() == pytest.approx(math.sqrt(2) / 3, rel=1e-15)
+    assert metric.compute() > 0
+
+
+def test_seed_batched_example_gives_mean_of_the_two():
+    # Zigzag steps (1,0), (0,1), (1,0): changes (-1,1), (1,-1), sum 2√2; length 3 -> 2√2/3.
+    metric = PathSmoothness()
+    metric.update(np.array([STRAIGHT, ZIGZAG]))
+    assert metric.compute() == pytest.approx((0.0 + 2 * math.sqrt(2) / 3) / 2, rel=1e-15)
+    assert metric.count == 2
+
+
+def test_seed_3d_straight_line_is_zero():
+    metric = PathSmoothness()
+    metric.update([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [3.0, 0.0, 0.0]])
+    assert metric.compute() == 0.0
+
+
+def test_seed_distributed_example_as_merged_shards():
+    # Both shards are straight lines at constant speed: mean 0 over 2 trajectories.
+    gpu0, gpu1 = PathSmoothness(), PathSmoothness()
+    gpu0.update([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]])
+    gpu1.update([[0.0, 0.0], [0.0, 1.0], [0.0, 2.0]])
+    gpu0.merge(gpu1)
+    assert (gpu0.compute(), gpu0.count) == (0.0, 2)
+
+
+def test_seed_fewer_than_three_points_raises():
+    with pytest.raises(ValueError, match=r"at least 3 points along axis -2.*got shape \(2, 2\)"):
+        PathSmoothness().update([[0.0, 0.0], [1.0, 0.0]])
+
+
+def test_seed_compute_before_update_raises_runtime_error():
+    with pytest.raises(RuntimeError, match=r"PathSmoothness\.compute\(\) called before any item"):
+        PathSmoothness().compute()
+
+
+# --- shapes, options, definitions -------------------------------------------------------------
+
+
+def test_four_dimensional_batch_b_t_l_d_counts_every_trajectory():
+    batch = np.array([[TURN, STRAIGHT, ZIGZAG]] * 2)  # (B=2, T=3, L=4, D=2)
+    values = path_smoothness(batch)
+    assert values.shape == (2, 3)
+    metric = PathSmoothness()
+    metric.update(batch)
+    assert metric.count == 6
+    assert metric.compute() == pytest.approx((math.sqrt(2) / 3 + 0 + 2 * math.sqrt(2) / 3) / 3)
+
+
+def test_points_normalisation_divides_by_l_minus_2_as_robometric_0_3_0():
+    # Turn: sum √2 over L - 2 = 2 turns.
+    assert float(path_smoothness(TURN, normalization="points")) == pytest.approx(math.sqrt(2) / 2)
+    metric = PathSmoothness(normalization="points")
+    metric.update(ZIGZAG)
+    assert metric.compute() == pytest.approx(2 * math.sqrt(2) / 2)
+
+
+def test_path_length_normalisation_is_scale_free_and_points_is_not():
+    big = np.array(TURN) * 1000.0
+    assert float(path_smoothness(big)) == pytest.approx(math.sqrt(2) / 3, rel=1e-15)
+    assert float(path_smoothness(big, normalization="points")) == pytest.approx(
+        1000 * math.sqrt(2) / 2
+    )
+
+
+def test_unknown_normalisation_raises():
+    with pytest.raises(ValidationError, match=r"Expected `normalization` in .*got 'steps'"):
+        PathSmoothness(normalization="steps")  # type: ignore[arg-type]
+
+
+def test_zero_length_path_is_zero_by_definition():
+    still = np.ones((5, 3))
+    assert float(path_smoothness(still)) == 0.0
+    assert float(straightness(still)) == 1.0
+    assert float(path_length(still)) == 0.0
+
+
+def test_constant_speed_circle_arc_hand_computed():
+    # n equal chords of angle a on a circle of radius R: each change of step vector has norm
+    # 2·c·sin(a/2) with chord c = 2R sin(a/2); (n-1) changes over length n·c.
+    R, a, n = 2.0, 0.1, 20
+    phi = a * np.arange(n + 1)
+    xy = R * np.stack([np.cos(phi), np.sin(phi)], axis=1)
+    c = 2 * R * math.sin(a / 2)
+    expected = (n - 1) * 2 * c * math.sin(a / 2) / (n * c)
+    assert float(path_smoothness(xy)) == pytest.approx(expected, rel=1e-12)
+
+
+def test_float64_keeps_a_turn_of_centimetre_steps_at_1e8_metres():
+    # Hand calculation: near 1e8 the float64 spacing is u = 2**-26 m. 1e8 + 0.01 rounds to
+    # 1e8 + 671089u (0.01/u = 671088.64) and 1e8 + 0.02 to 1e8 + 1342177u (1342177.28), so the
+    # steps are a = 671089u, b = 671088u along x, then c = 671089u along y. Changes of step:
+    # (b - a, 0) of norm u, and (-b, c) of norm sqrt(b² + c²)u; path length (a + b + c)u.
+    # PS = (1 + sqrt(671088² + 671089²)) / (3·671089 - 1) = 0.4714049004219414 (√2/3 within 1e-6).
+    p = 1e8 + np.array([[0.0, 0.0], [0.01, 0.0], [0.02, 0.0], [0.02, 0.01]])
+    expected = (1 + math.sqrt(671088**2 + 671089**2)) / (3 * 671089 - 1)
+    assert float(path_smoothness(p)) == pytest.approx(expected, rel=1e-14)
+    assert float(path_smoothness(p)) == pytest.approx(math.sqrt(2) / 3, rel=1e-6)
+    # What a float32 cast (robometric-frame 0.3.0) leaves: every point collapses onto 1e8.
+    assert float(path_smoothness(p.astype(np.float32))) == 0.0
+
+
+def test_nan_raises_naming_the_index_instead_of_poisoning_the_mean():
+    batch = np.array([TURN, STRAIGHT])
+    batch[1, 2, 0] = np.nan
+    metric = PathSmoothness()
+    with pytest.raises(
+        ValueError, match=r"finite values in `trajectory`, got nan at index \(1, 2, 0\)"
+    ):
+        metric.update(batch)
+    assert metric.count == 0  # nothing half-recorded
+
+
+def test_infinity_raises_naming_the_index():
+    with pytest.raises(ValidationError, match=r"got inf at index \(3, 1\)"):
+        path_smoothness([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, np.inf]])
+
+
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [
+        ([1.0, 2.0, 3.0], r"Expected `trajectory` of shape \(\.\.\., L, D\), got shape \(3,\)"),
+        (np.zeros((4, 0)), r"with D >= 1, got shape \(4, 0\)"),
+        ([["a", "b"]] * 3, r"real numeric array, got dtype <U1"),
+        ([[0.0, 0.0], [1.0]], r"as a numeric array, got list"),
+    ],
+)
+def test_bad_shapes_and_types_raise(value, match):
+    with pytest.raises(ValidationError, match=match):
+        path_smoothness(value)
+
+
+def test_path_length_and_straightness_hand_computed():
+    # Zigzag: length 3, net displacement |(2, 1)| = √5.
+    assert float(path_length(ZIGZAG)) == 3.0
+    assert float(straightness(ZIGZAG)) == pytest.approx(math.sqrt(5) / 3, rel=1e-15)
+    metric = Straightness()
+    metric.update([ZIGZAG, STRAIGHT])
+    assert metric.compute() == pytest.approx((math.sqrt(5) / 3 + 1.0) / 2)
+    lengths = PathLength()
+    lengths.update([[[0.0, 0.0], [3.0, 4.0], [3.0, 5.0]]])
+    assert lengths.compute() == 6.0
+
+
+def test_two_point_paths_are_enough_for_length_but_not_smoothness():
+    assert float(path_length([[0.0, 0.0], [0.0, 2.0]])) == 2.0
+    with pytest.raises(ValidationError, match="at least 2 points"):
+        path_length([[0.0, 0.0]])
+
+
+def test_metric_pickles_with_its_state_and_settings():
+    metric = PathSmoothness(normalization="points")
+    metric.update(TURN)
+    again = pickle.loads(pickle.dumps(metric))
+    assert again == metric
+    assert again.compute() == metric.compute()
+    assert again.normalization == "points"
+    assert repr(again) == "PathSmoothness(normalization='points', count=1)"
+
+
+def _direct(points):
+    # The seed formula written out with np.linalg.norm, no blocks: the independent check.
+    steps = np.diff(points, axis=-2)
+    change = np.linalg.norm(np.diff(steps, axis=-2), axis=-1).sum(-1)
+    return change, np.linalg.norm(steps, axis=-1).sum(-1)
+
+
+@pytest.mark.parametrize("block", [1, 3, 4, 5, 7, 64])
+@pytest.mark.parametrize("shape", [(9, 3), (2, 11, 2), (3, 2, 6, 3)])
+def test_blocked_kernel_equals_the_direct_formula(monkeypatch, block, shape):
+    import robot_msgs.metrics.path as path_module
+
+    monkeypatch.setattr(path_module, "BLOCK_POINTS", block)
+    points = np.cumsum(np.random.default_rng(block).normal(size=shape), axis=-2)
+    change, length = _direct(points)
+    np.testing.assert_allclose(path_smoothness(points), change / length, rtol=1e-13)
+    np.testing.assert_allclose(path_length(points), length, rtol=1e-13)
+    np.testing.assert_allclose(
+        path_smoothness(points, normalization="points"), change / (shape[-2] - 2), rtol=1e-13
+    )
+
+
+def test_nan_in_a_later_block_of_a_long_trajectory_is_reported(monkeypatch):
+    import robot_msgs.metrics.path as path_module
+
+    monkeypatch.setattr(path_module, "BLOCK_POINTS", 4)
+    points = np.zeros((20, 2))
+    points[17, 1] = np.nan
+    with pytest.raises(ValidationError, match=r"got nan at index \(17, 1\)"):
+        path_smoothness(points)

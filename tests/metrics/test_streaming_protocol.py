@@ -1,0 +1,133 @@
+"""The streaming protocol for every metric: compute-before-update, reset, merge, pickling,
+and streaming == sharded == one-shot (Hypothesis)."""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from robot_msgs.errors import SettingsMismatchError
+from robot_msgs.metrics import (
+    DTW,
+    NDTW,
+    SDTW,
+    SPARC,
+    SPL,
+    AverageDisplacementError,
+    Curvature,
+    CurvatureChange,
+    FinalDisplacementError,
+    LogDimensionlessJerk,
+    PathLength,
+    PathSmoothness,
+    Straightness,
+    SuccessRate,
+)
+
+
+def _trajectories(rng, b, lengths=6, dims=2):
+    return np.cumsum(rng.normal(size=(b, lengths, dims)), axis=1)
+
+
+def _speeds(rng, b, n=64):
+    t = np.linspace(-1, 1, n)
+    return np.exp(-5 * t**2) * (1 + 0.2 * rng.random((b, 1))) + 0.01 * rng.random((b, n))
+
+
+# Each case: a factory and a function making the per-item batch arguments from (rng, B).
+CASES = {
+    "path_smoothness": (PathSmoothness, lambda rng, b: (_trajectories(rng, b),)),
+    "path_smoothness_points": (
+        lambda: PathSmoothness(normalization="points"),
+        lambda rng, b: (_trajectories(rng, b),),
+    ),
+    "path_length": (PathLength, lambda rng, b: (_trajectories(rng, b, 4, 3),)),
+    "straightness": (Straightness, lambda rng, b: (_trajectories(rng, b),)),
+    "curvature": (Curvature, lambda rng, b: (_trajectories(rng, b, 5, 3),)),
+    "curvature_change": (
+        CurvatureChange,
+        lambda rng, b: (_trajectories(rng, b), rng.uniform(-4, 4, size=(b, 6))),
+    ),
+    "ldlj": (lambda: LogDimensionlessJerk(sample_rate_hz=32.0), lambda rng, b: (_speeds(rng, b),)),
+    "sparc": (lambda: SPARC(sample_rate_hz=32.0), lambda rng, b: (_speeds(rng, b),)),
+    "ade": (
+        AverageDisplacementError,
+        lambda rng, b: (_trajectories(rng, b), _trajectories(rng, b)),
+    ),
+    "fde": (FinalDisplacementError, lambda rng, b: (_trajectories(rng, b), _trajectories(rng, b))),
+    "dtw": (DTW, lambda rng, b: (_trajectories(rng, b, 5), _trajectories(rng, b, 3))),
+    "ndtw": (NDTW, lambda rng, b: (_trajectories(rng, b, 5), _trajectories(rng, b, 3))),
+    "sdtw": (
+        lambda: SDTW(threshold=4.0),
+        lambda rng, b: (_trajectories(rng, b, 5), _trajectories(rng, b, 3)),
+    ),
+    "success_rate": (SuccessRate, lambda rng, b: (rng.random(b) < 0.5,)),
+    "spl": (
+        SPL,
+        lambda rng, b: (rng.random(b) < 0.7, rng.uniform(1, 10, b), rng.uniform(0, 20, b)),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_compute_before_update_raises_runtime_error(name):
+    make, _ = CASES[name]
+    with pytest.raises(RuntimeError, match=r"compute\(\) called before any item was recorded"):
+        make().compute()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_reset_forgets_and_pickle_keeps_state(name):
+    make, batch = CASES[name]
+    metric = make()
+    metric.update(*batch(np.random.default_rng(0), 3))
+    again = pickle.loads(pickle.dumps(metric))
+    assert again == metric
+    assert again.compute() == metric.compute()
+    metric.reset()
+    assert metric.count == 0
+    with pytest.raises(RuntimeError):
+        metric.compute()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+@settings(max_examples=15, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_items=st.integers(1, 12),
+    cuts=st.lists(st.integers(0, 12), max_size=5),
+    n_shards=st.integers(1, 4),
+)
+def test_streaming_and_merged_shards_equal_one_shot(name, seed, n_items, cuts, n_shards):
+    make, batch = CASES[name]
+    args = batch(np.random.default_rng(seed), n_items)
+    one_shot = make()
+    one_shot.update(*args)
+    # Split the same items into consecutive batches, dealt round-robin to shards.
+    edges = sorted({0, n_items, *(c for c in cuts if c < n_items)})
+    shards = [make() for _ in range(n_shards)]
+    for k, (lo, hi) in enumerate(itertools.pairwise(edges)):
+        shards[k % n_shards].update(*(a[lo:hi] for a in args))
+    merged = shards[0]
+    for shard in shards[1:]:
+        merged.merge(shard)
+    assert merged.count == one_shot.count == n_items
+    assert merged.compute() == pytest.approx(one_shot.compute(), rel=1e-12, abs=1e-12)
+
+
+def test_merge_refuses_other_settings():
+    with pytest.raises(SettingsMismatchError, match=r"Refusing to merge PathSmoothness"):
+        PathSmoothness().merge(PathSmoothness(normalization="points"))
+
+
+def test_empty_batch_records_nothing():
+    metric = PathSmoothness()
+    metric.update(np.zeros((0, 5, 2)))
+    assert metric.count == 0
+    with pytest.raises(RuntimeError):
+        metric.compute()

@@ -1,0 +1,261 @@
+"""The torchmetrics adapter: same values as the NumPy kernels, gradients, two-process sums."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("torchmetrics")
+
+import robot_msgs  # noqa: E402
+from robot_msgs import metrics as npm  # noqa: E402
+from robot_msgs.errors import ValidationError  # noqa: E402
+from robot_msgs.metrics import torch as tm  # noqa: E402
+from robot_msgs.metrics import torch_kernels as tk  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+import _torch_dist_worker as worker  # noqa: E402
+
+NUMPY_SETTINGS = {
+    "LogDimensionlessJerk": {"sample_rate_hz": 32.0},
+    "SPARC": {"sample_rate_hz": 32.0},
+    "SDTW": {"threshold": 4.0},
+}
+
+
+def _numpy_results(lo: int = 0, hi: int = worker.N_ITEMS) -> dict[str, float]:
+    out = {}
+    for name, args in worker.data().items():
+        metric = getattr(npm, name)(**NUMPY_SETTINGS.get(name, {}))
+        metric.update(*(np.asarray(a)[lo:hi] for a in args))
+        out[name] = metric.compute()
+    return out
+
+
+def test_every_torch_metric_matches_its_numpy_twin():
+    expected = _numpy_results()
+    got = worker.run(rank=0, world=1, lo=0, hi=worker.N_ITEMS)
+    assert set(got) == set(expected) == set(tm.__all__)
+    for name in expected:
+        assert got[name] == pytest.approx(expected[name], rel=1e-12, abs=1e-12), name
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "kwargs"),
+    [
+        ("path_smoothness", ("traj",), {}),
+        ("path_smoothness", ("traj",), {"normalization": "points"}),
+        ("path_length", ("traj",), {}),
+        ("straightness", ("traj",), {}),
+        ("curvature", ("traj",), {}),
+        ("curvature_change", ("traj", "headings"), {}),
+        ("log_dimensionless_jerk", ("speed", 100.0), {}),
+        ("sparc", ("speed", 100.0), {}),
+        ("average_displacement_error", ("traj", "other"), {}),
+        ("final_displacement_error", ("traj", "other"), {}),
+        ("dtw", ("traj", "short"), {"distance": "cityblock"}),
+        ("ndtw", ("traj", "short"), {"threshold": 2.0}),
+        ("sdtw", ("traj", "short"), {"threshold": 6.0}),
+    ],
+)
+def test_functional_kernels_match_per_item(name, args, kwargs):
+    rng = np.random.default_rng(11)
+    t = np.arange(-1, 1, 0.01)
+    pool = {
+        "traj": np.cumsum(rng.normal(size=(3, 2, 7, 3)), axis=2),
+        "other": np.cumsum(rng.normal(size=(3, 2, 7, 3)), axis=2),
+        "short": np.cumsum(rng.normal(size=(3, 2, 4, 3)), axis=2),
+        "headings": rng.uniform(-4, 4, size=(3, 2, 7)),
+        "speed": np.exp(-5 * t**2) * (1 + rng.random((3, 1))),
+    }
+    np_args = [pool[a] if isinstance(a, str) else a for a in args]
+    torch_args = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in np_args]
+    expected = getattr(npm, name)(*np_args, **kwargs)
+    got = getattr(tk, name)(*torch_args, **kwargs)
+    assert tuple(got.shape) == expected.shape
+    assert got.dtype == torch.float64
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_published_values_through_the_torch_kernels():
+    # The reference doctest signal of siva82kb/smoothness (see test_jerk_sparc.py).
+    t = torch.arange(-1, 1, 0.01, dtype=torch.float64)
+    move = torch.exp(-5 * t**2)
+    assert tk.sparc(move, 100.0).item() == pytest.approx(-1.41403126171, rel=1e-10)
+    assert tk.log_dimensionless_jerk(move, 100.0).item() == pytest.approx(-5.81635741476, rel=1e-10)
+    grid = {"distance": "cityblock", "threshold": 3.0}  # r4r/dtw.py's doctest
+    q = torch.tensor([[0, 0], [1, 0], [2, 0], [3, 0]])
+    r = torch.tensor([[0, 0], [1, 0], [2, 1], [3, 2]])
+    assert tk.ndtw(q, r, **grid).item() == pytest.approx(0.77880078307140488)
+
+
+def test_float32_input_is_computed_in_float64():
+    # The 1e8 m turn of test_path_smoothness.py, given as float64: not collapsed to 0.
+    p = (
+        torch.tensor([[0.0, 0.0], [0.01, 0.0], [0.02, 0.0], [0.02, 0.01]], dtype=torch.float64)
+        + 1e8
+    )
+    expected = (1 + math.sqrt(671088**2 + 671089**2)) / (3 * 671089 - 1)
+    assert tk.path_smoothness(p).item() == pytest.approx(expected, rel=1e-14)
+    metric = tm.PathSmoothness()
+    metric.update(
+        torch.tensor([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0]], dtype=torch.float32)
+    )
+    assert metric.total.dtype == torch.float64
+    assert metric.compute().item() == pytest.approx(math.sqrt(2) / 3, rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("fn", "make_input"),
+    [
+        (tk.path_smoothness, lambda: torch.randn(4, 8, 3, dtype=torch.float64).cumsum(1)),
+        (tk.path_length, lambda: torch.randn(4, 8, 3, dtype=torch.float64).cumsum(1)),
+        (tk.straightness, lambda: torch.randn(4, 8, 3, dtype=torch.float64).cumsum(1)),
+        (tk.curvature, lambda: torch.randn(4, 8, 2, dtype=torch.float64).cumsum(1)),
+        (
+            lambda s: tk.log_dimensionless_jerk(s, 50.0),
+            lambda: 1 + torch.rand(3, 40, dtype=torch.float64),
+        ),
+        (
+            lambda s: tk.sparc(s, 50.0),
+            lambda: (
+                torch.exp(-5 * torch.linspace(-1, 1, 40, dtype=torch.float64) ** 2).repeat(2, 1)
+                + 0.1 * torch.rand(2, 40, dtype=torch.float64)
+            ),
+        ),
+        (
+            lambda x: tk.dtw(x, x.flip(-2)[..., :5, :]),
+            lambda: torch.randn(2, 6, 2, dtype=torch.float64),
+        ),
+    ],
+)
+def test_gradients_agree_with_finite_differences(fn, make_input):
+    torch.manual_seed(0)
+    x = make_input().requires_grad_(True)
+    assert torch.autograd.gradcheck(lambda v: fn(v).sum(), (x,), eps=1e-6, atol=1e-5)
+
+
+def test_forward_returns_a_differentiable_batch_value_and_straight_lines_have_finite_grads():
+    x = torch.tensor(
+        [
+            [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]],
+            [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0]],
+        ],
+        dtype=torch.float64,
+        requires_grad=True,
+    )
+    metric = tm.PathSmoothness()
+    batch_value = metric(x)
+    batch_value.backward()
+    assert batch_value.item() == pytest.approx(math.sqrt(2) / 6)
+    assert torch.isfinite(x.grad).all()
+    assert x.grad.abs().sum() > 0
+    assert metric.compute().item() == pytest.approx(math.sqrt(2) / 6)
+
+
+def test_nan_raises_naming_the_index():
+    x = torch.zeros(2, 4, 2)
+    x[1, 3, 0] = math.nan
+    with pytest.raises(
+        ValidationError, match=r"finite values in `trajectory`, got nan at index \(1, 3, 0\)"
+    ):
+        tm.PathSmoothness().update(x)
+
+
+def test_too_few_points_and_bad_options_raise():
+    with pytest.raises(ValidationError, match=r"at least 3 points along axis -2"):
+        tm.PathSmoothness().update(torch.zeros(2, 2))
+    with pytest.raises(ValidationError, match=r"`normalization` in"):
+        tm.PathSmoothness(normalization="steps")  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"as a torch.Tensor, got list"):
+        tk.path_length([[0.0, 0.0], [1.0, 1.0]])
+
+
+@pytest.mark.filterwarnings("ignore:The ``compute`` method of metric:UserWarning")
+def test_compute_before_update_raises_runtime_error():
+    with pytest.raises(RuntimeError, match=r"PathSmoothness\.compute\(\) called before any item"):
+        tm.PathSmoothness().compute()
+
+
+def test_robometric_frame_cross_check_with_its_own_normalisation():
+    rmf = pytest.importorskip("robometric_frame.trajectory_quality")
+    # Well-scaled data: robometric-frame 0.3.0 (float32, 1/(L-2)) agrees with "points" to float32.
+    x = torch.randn(5, 20, 3, dtype=torch.float64).cumsum(1)
+    theirs = rmf.PathSmoothness()
+    theirs.update(x)
+    ours = tm.PathSmoothness(normalization="points")
+    ours.update(x)
+    assert theirs.compute().item() == pytest.approx(ours.compute().item(), rel=1e-5)
+    # At 1e8 m it casts to float32 and loses the turn entirely.
+    big = (
+        torch.tensor([[0.0, 0.0], [0.01, 0.0], [0.02, 0.0], [0.02, 0.01]], dtype=torch.float64)
+        + 1e8
+    )
+    lost = rmf.PathSmoothness()
+    lost.update(big)
+    assert lost.compute().item() == 0.0
+    assert tk.path_smoothness(big, normalization="points").item() > 0.007
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_two_process_gloo_run_equals_one_process(tmp_path):
+    src = Path(robot_msgs.__file__).resolve().parents[1]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]),
+    }
+    env["OMP_NUM_THREADS"] = "1"
+    if sys.platform == "linux":
+        env.setdefault("GLOO_SOCKET_IFNAME", "lo")
+    port = _free_port()
+    script = str(Path(worker.__file__).resolve())
+    procs = [
+        subprocess.Popen(  # noqa: S603  (our own worker script, fixed arguments)
+            [sys.executable, script, str(rank), "2", str(port), str(tmp_path)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for rank in (0, 1)
+    ]
+    deadline = time.monotonic() + 120
+    outputs = []
+    try:
+        for proc in procs:
+            _, err = proc.communicate(timeout=max(1.0, deadline - time.monotonic()))
+            outputs.append((proc.returncode, err))
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    for code, err in outputs:
+        assert code == 0, err[-3000:]
+    one_process = worker.run(rank=0, world=1, lo=0, hi=worker.N_ITEMS)
+    numpy_values = _numpy_results()
+    # A mean of the two ranks' local means would differ: the split is 5 / 7 items.
+    local0 = _numpy_results(0, worker.SPLIT)
+    local1 = _numpy_results(worker.SPLIT, worker.N_ITEMS)
+    for rank in (0, 1):
+        synced = json.loads((tmp_path / f"rank_{rank}.json").read_text())
+        for name, value in synced.items():
+            assert value == pytest.approx(one_process[name], rel=1e-12, abs=1e-12), (rank, name)
+            assert value == pytest.approx(numpy_values[name], rel=1e-12, abs=1e-12), (rank, name)
+    naive = (local0["PathSmoothness"] + local1["PathSmoothness"]) / 2
+    assert naive != pytest.approx(numpy_values["PathSmoothness"], rel=1e-6)
