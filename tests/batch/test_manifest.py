@@ -8,13 +8,8 @@ from typing import TYPE_CHECKING
 import pytest
 from batch_helpers import make_tree
 
-from robot_msgs.batch.manifest import (
-    Evaluation,
-    Settings,
-    discover_runs,
-    load_bench_input,
-    load_manifest,
-)
+from robot_msgs.batch.manifest import load_bench_input, load_manifest
+from robot_msgs.batch.settings import Settings
 from robot_msgs.errors import FormatError
 
 if TYPE_CHECKING:
@@ -105,49 +100,6 @@ def test_shared_settings_apply_where_the_metric_takes_them_and_entries_override(
     assert s.statistic == "median"
 
 
-def test_settings_default_to_ape_translation():
-    s = Settings.build({})
-    assert [ev.to_dict() for ev in s.evaluations] == [
-        {"name": "ape:translation", "metric": "ape", "relation": "translation"}
-    ]
-    assert Settings() == s
-
-
-@pytest.mark.parametrize(
-    ("block", "match"),
-    [
-        (
-            {"evaluate": [{"metric": "ate"}]},
-            r"evaluate\[0\]: expected `metric` one of \['ape', 'rpe'\], got 'ate'",
-        ),
-        ({"evaluate": [{"metric": "ape", "delta": 1.0}]}, r"`delta` is not an option of ape"),
-        ({"align": 3}, r"expected `align` as str, got 3"),
-        ({"max_diff_s": True}, r"expected `max_diff_s` as float or int, got True"),
-        ({"n_align": 2.5}, r"expected `n_align` as int, got 2.5"),
-        ({"bogus": 1}, r"unknown setting `bogus`"),
-        ({"statistic": "average"}, r"expected `statistic` an ErrorStats field, got 'average'"),
-        ({"evaluate": []}, r"expected `evaluate` as a non-empty array of tables"),
-        ({"evaluate": ["ape"]}, r"expected evaluate\[0\] as a table"),
-        (
-            {"evaluate": [{"metric": "ape"}, {"metric": "ape", "align": "se3"}]},
-            r"two evaluations are named 'ape:translation'; give each a distinct `name`",
-        ),
-        ({"evaluate": [{"metric": "ape", "name": ""}]}, r"expected `name` as a non-empty string"),
-    ],
-)
-def test_invalid_settings_raise_naming_the_key(block, match):
-    with pytest.raises(FormatError, match=match):
-        Settings.build(block)
-
-
-def test_evaluation_names_can_be_given_to_tell_two_of_a_kind_apart():
-    s = Settings.build(
-        {"evaluate": [{"metric": "ape"}, {"metric": "ape", "align": "se3", "name": "ape-se3"}]}
-    )
-    assert [ev.name for ev in s.evaluations] == ["ape:translation", "ape-se3"]
-    assert Evaluation.build({"metric": "ape", "n_align": 5}).kwargs() == {"n_align": 5}
-
-
 @pytest.mark.parametrize(
     ("text", "match"),
     [
@@ -155,7 +107,7 @@ def test_evaluation_names_can_be_given_to_tell_two_of_a_kind_apart():
         ("[stuff]\n", r"unknown table `stuff`"),
         ("settings = 3\n", r"expected \[settings\] as a table, got 3"),
         ("[settings]\n", r"no runs: add \[\[runs\]\] entries or a \[\[folders\]\] root"),
-        ("runs = 3\n", r"\[\[runs\]\]: expected an array of tables, got 3"),
+        ("runs = 3\n", r"expected \[runs\] as an array of tables, got 3"),
         ('[[runs]]\nalgorithm = "a"\n', r"\[\[runs\]\] #1: unknown key|missing `sequence`"),
         (
             '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\n',
@@ -174,6 +126,16 @@ def test_evaluation_names_can_be_given_to_tell_two_of_a_kind_apart():
             r"#1 `estimate`: expected a path string, got 5",
         ),
         ("[[folders]]\npath = 'x'\n", r"\[\[folders\]\] #1: expected a table with only `root`"),
+        ("[defaults]\ncolour = 1\n[[runs]]\npath = 'x'\n", r"#1: unknown key `colour`"),
+        (
+            '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "e"\nalign = "se3"\n',
+            r"#1: a per-run `align` is refused: a sweep evaluates every run with the one",
+        ),
+        ("[[runs]]\npath = 'absent'\n", r"#1: `path` .*absent is not a run folder"),
+        (
+            '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "e"\nexit_code = "1"\n',
+            r"#1: expected `exit_code` as an integer",
+        ),
         ("[references]\nMH_01 = { file = 'x' }\n", r"\[references\] MH_01: unknown key `file`"),
         ("references = 1\n", r"expected \[references\] as a table"),
     ],
@@ -199,38 +161,6 @@ def test_non_utf8_manifest_is_refused(tmp_path):
         load_manifest(path)
 
 
-def test_folder_convention_finds_runs_and_sequence_references(tmp_path):
-    offsets = make_tree(tmp_path, algorithms=("orb",), sequences=("MH_01", "MH_02"), trials=2)
-    runs = discover_runs(tmp_path)
-    assert [r.label for r in runs] == [f"orb/{s}/{t}" for s in ("MH_01", "MH_02") for t in "12"]
-    assert {(r.algorithm, r.sequence, r.trial) for r in runs} == set(offsets)
-    assert runs[0].reference == str(tmp_path / "MH_01" / "reference.tum")
-    assert runs[0].estimate == str(tmp_path / "orb" / "MH_01" / "1" / "estimate.tum")
-
-
-def test_run_folder_reference_and_meta_json_take_precedence(tmp_path):
-    make_tree(tmp_path, algorithms=("orb",), sequences=("MH_01",), trials=1)
-    run = tmp_path / "orb" / "MH_01" / "1"
-    (run / "reference.csv").write_text("x")
-    (run / "meta.json").write_text(json.dumps({"algorithm": "orb-slam3", "trial": 7.0}))
-    (run / "estimate.png").write_text("not a trajectory")
-    [found] = discover_runs(tmp_path)
-    assert (found.algorithm, found.sequence, found.trial) == ("orb-slam3", "MH_01", "7")
-    assert found.reference == str(run / "reference.csv")
-
-
-def test_run_report_folders_at_any_depth_are_found_through_meta_json(tmp_path):
-    run = tmp_path / "2024" / "night" / "orb" / "MH_01" / "run-3"
-    run.mkdir(parents=True)
-    (run / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
-    (run / "meta.json").write_text(
-        json.dumps({"algorithm": "orb", "sequence": "MH_01", "trial": 3})
-    )
-    [found] = discover_runs(tmp_path)
-    assert found.label == "orb/MH_01/3"
-    assert found.reference is None
-
-
 def test_runs_without_a_reference_fall_back_to_the_manifest_references(tmp_path):
     (tmp_path / "runs" / "orb" / "MH_01" / "1").mkdir(parents=True)
     (tmp_path / "runs" / "orb" / "MH_01" / "1" / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
@@ -239,40 +169,27 @@ def test_runs_without_a_reference_fall_back_to_the_manifest_references(tmp_path)
     assert run.reference == str(tmp_path / "gt.csv")
 
 
-def test_folder_convention_errors_name_the_folder(tmp_path):
-    with pytest.raises(FormatError, match=r"expected a folder of runs"):
-        discover_runs(tmp_path / "absent")
-    with pytest.raises(FormatError, match=r"no runs found"):
-        discover_runs(tmp_path)
-    shallow = tmp_path / "orb" / "MH_01"
-    shallow.mkdir(parents=True)
-    (shallow / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
-    with pytest.raises(
-        FormatError, match=r"MH_01: cannot tell the run's algorithm, sequence, trial: expected"
-    ):
-        discover_runs(tmp_path)
-    (shallow / "meta.json").write_text("{oops")
-    with pytest.raises(FormatError, match=r"meta.json: expected a JSON object, got invalid JSON"):
-        discover_runs(tmp_path)
-    (shallow / "meta.json").write_text("[1]")
-    with pytest.raises(FormatError, match=r"meta.json: expected a JSON object, got list"):
-        discover_runs(tmp_path)
-    (shallow / "meta.json").write_text('{"trial": 1}')
-    (shallow / "estimate.csv").write_text("x")
-    with pytest.raises(FormatError, match=r"expected one estimate trajectory, got 2"):
-        discover_runs(tmp_path)
-
-
-def test_hidden_folders_are_skipped(tmp_path):
-    make_tree(tmp_path, algorithms=("orb",), sequences=("MH_01",), trials=1)
-    hidden = tmp_path / ".trash" / "MH_01" / "1"
-    hidden.mkdir(parents=True)
-    (hidden / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
-    assert [r.label for r in discover_runs(tmp_path)] == ["orb/MH_01/1"]
-
-
 def test_bench_input_is_a_manifest_or_a_folder(tmp_path):
     make_tree(tmp_path / "tree", algorithms=("orb",), sequences=("MH_01",), trials=1)
     assert load_bench_input(tmp_path / "tree").settings == Settings()
     with pytest.raises(FileNotFoundError, match="no such manifest file or folder of runs"):
         load_bench_input(tmp_path / "absent.toml")
+
+
+def test_runs_by_folder_path_with_defaults_and_report_metadata(tmp_path):
+    run = tmp_path / "vins" / "run-3"
+    run.mkdir(parents=True)
+    (run / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
+    (run / "meta.json").write_text(json.dumps({"algorithm": "vins", "trial": 3}))
+    text = (
+        '[defaults]\nsequence = "MH_01"\nreference = "gt.csv"\ndataset = "euroc"\n'
+        '[[runs]]\npath = "vins/run-3"\nname = "vins-3"\nhardware = "jetson"\ntrial = 4\n'
+        '[[runs]]\nalgorithm = "orb"\ntrial = 1\nestimate = "example:fr1_xyz/rgbdslam.tum"\n'
+        'estimate_times = "t.txt"\n'
+    )
+    m = load_manifest(_write(tmp_path, text))
+    orb, vins = m.runs
+    assert (vins.label, vins.estimate) == ("vins/MH_01/4", str(run / "estimate.tum"))
+    assert vins.reference == str(tmp_path / "gt.csv")
+    assert orb.estimate == "example:fr1_xyz/rgbdslam.tum"  # shipped data keeps its name
+    assert orb.estimate_times == str(tmp_path / "t.txt")

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from robot_msgs.batch.manifest import Settings
+from robot_msgs.batch.settings import Settings
 from robot_msgs.batch.table import COLUMNS, STAT_COLUMNS, read_table, rows_from_results, write_table
 from robot_msgs.batch.tasks import RunResult
 from robot_msgs.compare import Comparison, ErrorStats, error_stats

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import shutil
 import warnings
@@ -9,7 +10,8 @@ import warnings
 import pytest
 from batch_helpers import make_tree, position_error
 
-from robot_msgs.batch.manifest import Settings, load_bench_input
+from robot_msgs.batch.manifest import load_bench_input
+from robot_msgs.batch.settings import Settings
 from robot_msgs.batch.tasks import RunResult, file_sha256, function_id, make_tasks, run_task
 from robot_msgs.compare import Comparison, error_stats
 from robot_msgs.errors import DataWarning, ValidationError
@@ -137,6 +139,17 @@ def test_run_task_refuses_results_that_do_not_match_the_evaluations(tmp_path):
     assert few.error == (
         "Expected the per-run function to return 1 Comparisons (one per evaluation of the "
         "settings), got 0"
+    )
+
+
+def test_a_run_that_reported_failing_is_recorded_without_evaluating(tmp_path):
+    task = _task(tmp_path)
+    failed = dataclasses.replace(task, run=dataclasses.replace(task.run, failure="exit code 3"))
+    result = run_task(_raises, failed)
+    assert (result.status, result.error_type, result.error) == (
+        "failed",
+        "ReportedFailure",
+        "exit code 3",
     )
 
 

@@ -7,15 +7,9 @@ from robot_msgs.batch.executors import (
     SerialExecutor,
     make_executor,
 )
-from robot_msgs.batch.manifest import (
-    Evaluation,
-    Manifest,
-    RunSpec,
-    Settings,
-    discover_runs,
-    load_bench_input,
-    load_manifest,
-)
+from robot_msgs.batch.manifest import Manifest, load_bench_input, load_manifest
+from robot_msgs.batch.runs import RunSpec, discover_runs
+from robot_msgs.batch.settings import Evaluation, Settings
 from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.sweep import SweepSummary, run_sweep
 from robot_msgs.batch.table import read_table

@@ -35,7 +35,8 @@ from robot_msgs.files import write_atomic
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from robot_msgs.batch.manifest import Manifest, Settings
+    from robot_msgs.batch.manifest import Manifest
+    from robot_msgs.batch.settings import Settings
 
 __all__ = ["OUTPUT_FILES", "SweepSummary", "aggregates_from_results", "run_sweep"]
 

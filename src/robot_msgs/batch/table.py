@@ -29,7 +29,7 @@ from robot_msgs.optional import require
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from robot_msgs.batch.manifest import Settings
+    from robot_msgs.batch.settings import Settings
     from robot_msgs.batch.tasks import RunResult
 
 __all__ = [
@@ -65,7 +65,7 @@ def rows_from_results(results: Sequence[RunResult], settings: Settings) -> list[
 
     Examples
     --------
-    >>> from robot_msgs.batch.manifest import Settings
+    >>> from robot_msgs.batch.settings import Settings
     >>> from robot_msgs.batch.tasks import RunResult
     >>> from robot_msgs.compare import Comparison, error_stats
     >>> c = Comparison(metric="ape", stats={"translation": error_stats([0.3, 0.4])},

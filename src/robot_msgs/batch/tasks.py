@@ -31,7 +31,9 @@ from robot_msgs.errors import ValidationError
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from robot_msgs.batch.manifest import Manifest, RunSpec, Settings
+    from robot_msgs.batch.manifest import Manifest
+    from robot_msgs.batch.runs import RunSpec
+    from robot_msgs.batch.settings import Settings
 
 __all__ = [
     "RunFunction",
@@ -229,6 +231,8 @@ def run_task(fn: RunFunction, task: Task) -> RunResult:
     """Run ``fn`` on ``task`` and turn whatever happens into a :class:`RunResult`.
 
     ``fn`` must return one ``Comparison`` per evaluation of ``task.settings``, in order.
+    A run that reported its own failure (``meta.json``) is recorded as failed with
+    ``error_type`` ``"ReportedFailure"`` and that reason, without calling ``fn``.
 
     Every ``Exception`` becomes a ``failed`` result with its type and text (an
     evaluation error is deterministic: retrying it would fail the same way). Warnings
@@ -237,6 +241,9 @@ def run_task(fn: RunFunction, task: Task) -> RunResult:
     """
     start = time.perf_counter()
     worker = f"{socket.gethostname()}:{os.getpid()}"
+    if task.run.failure:
+        reported = RunResult.failure(task, "failed", "ReportedFailure", task.run.failure)
+        return _finish(reported, (), start, worker)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
