@@ -93,6 +93,7 @@ def test_run_task_returns_comparisons_with_timing_and_worker(tmp_path):
     # The helper's estimate is the reference shifted by 0.001 m: RMS error 0.001 m by hand.
     assert result.comparisons[0].stats["translation"].rms == pytest.approx(0.001, abs=1e-9)
     assert result.elapsed_s > 0
+    assert result.cpu_s > 0
     assert ":" in result.worker
 
 
@@ -166,7 +167,7 @@ def test_run_result_round_trips_through_its_dict(tmp_path):
     c = Comparison(metric="ape", stats={"x": error_stats([1.0, -1.0])}, units={"x": "m"})
     r = RunResult(
         digest="d", algorithm="a", sequence="s", trial="1", status="ok", comparisons=(c,),
-        notes=("n",), attempts=2, elapsed_s=0.5, worker="h:1",
+        notes=("n",), attempts=2, elapsed_s=0.5, cpu_s=0.25, worker="h:1",
     )  # fmt: skip
     assert RunResult.from_dict(r.to_dict()) == r
 

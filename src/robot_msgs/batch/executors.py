@@ -151,9 +151,15 @@ class LocalExecutor(_Context):
         crashes: dict[str, int] = {}
         attempts: dict[str, int] = {}
 
-        def submit(pool: ProcessPoolExecutor, task: Task) -> Future[RunResult]:
+        def submit(pool: ProcessPoolExecutor, task: Task, queue: deque[Task]) -> bool:
+            """Submit ``task``; on a pool already broken, put it back and say so."""
+            try:
+                inflight[pool.submit(run_task, fn, task)] = task
+            except BrokenProcessPool:
+                queue.appendleft(task)
+                return False
             attempts[task.digest] = attempts.get(task.digest, 0) + 1
-            return pool.submit(run_task, fn, task)
+            return True
 
         window = 2 * self.workers  # keeps every worker fed without queueing everything
         first = True
@@ -169,13 +175,13 @@ class LocalExecutor(_Context):
                 while (pending or suspects or inflight) and not broken:
                     if suspects and not inflight:
                         alone = True
-                        task = suspects.popleft()
-                        inflight[submit(pool, task)] = task
+                        broken = not submit(pool, suspects.popleft(), suspects)
                     elif not suspects:
                         alone = False
-                        while pending and len(inflight) < window:
-                            task = pending.popleft()
-                            inflight[submit(pool, task)] = task
+                        while pending and len(inflight) < window and not broken:
+                            broken = not submit(pool, pending.popleft(), pending)
+                    if not inflight:
+                        break
                     done, _ = wait(inflight, return_when=FIRST_COMPLETED)
                     for future in done:
                         task = inflight.pop(future)
@@ -189,6 +195,8 @@ class LocalExecutor(_Context):
                             result = RunResult.failure(task, "failed", type(err).__name__, str(err))
                         yield _with_attempts(result, attempts[task.digest])
             finally:
+                if broken:
+                    _terminate_workers(pool)
                 pool.shutdown(wait=True, cancel_futures=True)
             for future, task in inflight.items():
                 if future.done() and not future.cancelled() and future.exception() is None:
@@ -210,6 +218,21 @@ class LocalExecutor(_Context):
                     )
                 else:
                     suspects.append(task)
+
+
+def _terminate_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate every worker of a broken pool, so that shutting it down cannot hang.
+
+    WHY: in CPython 3.11 (``concurrent/futures/process.py``), the thread that handles a
+    broken pool terminates the workers it knows and then joins them all, while a
+    ``submit`` racing with it may still start a new worker that nobody terminates: the
+    join, and ``shutdown``, then wait forever. Terminating what is left from here ends
+    that wait; the pool is broken anyway.
+    """
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        if process.is_alive():
+            process.terminate()
 
 
 def _import_check(fn: RunFunction) -> str:

@@ -145,7 +145,7 @@ class Evaluation:
             raise FormatError(msg)
         return cls(metric=metric, options=tuple(sorted(options.items())), name=name)
 
-    def kwargs(self) -> dict[str, OptionValue]:
+    def kwargs(self) -> dict[str, Any]:
         """The keyword arguments of ``robot_msgs.evaluation.ape``/``rpe`` for this evaluation."""
         return dict(self.options)
 
