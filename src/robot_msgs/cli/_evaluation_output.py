@@ -1,0 +1,169 @@
+"""How ``robot-msgs ape``, ``rpe`` and ``drift`` report: a table, JSON, a saved file, a plot."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import sys
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.errors import OutputExistsError
+from robot_msgs.files import write_atomic
+from robot_msgs.optional import require
+
+if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
+
+    from robot_msgs.compare.comparison import Comparison
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array
+
+__all__ = ["check_outputs", "emit", "format_table", "write_plot"]
+
+_COLUMNS = ("n", "rms", "mean", "median", "std", "min", "max")
+_TITLES = {
+    "ape": "APE (absolute pose error)",
+    "rpe": "RPE (relative pose error)",
+    "kitti_drift": "KITTI drift (devkit segments)",
+    "relative_error": "relative error (rpg_trajectory_evaluation)",
+}
+
+
+def _number(value: float) -> str:
+    return "nan" if math.isnan(value) else f"{value:.6g}"
+
+
+def _setting(value: object) -> str:
+    return "-" if value is None else str(value)
+
+
+def format_table(result: Comparison) -> str:
+    """A readable summary: names, settings, pose counts, one row per signal, notes.
+
+    Examples
+    --------
+    >>> from robot_msgs.compare import Comparison, error_stats
+    >>> print(format_table(Comparison(
+    ...     metric="ape", stats={"translation": error_stats([0.1, 0.1])},
+    ...     units={"translation": "m"}, settings={"alignment": "none"},
+    ...     counts={"matched": 2},
+    ... )))
+    APE (absolute pose error)
+    settings:  alignment=none
+    poses:     matched 2
+    <BLANKLINE>
+    signal       unit  n  rms  mean  median  std  min  max
+    translation  m     2  0.1  0.1   0.1     0    0.1  0.1
+    """
+    lines = [_TITLES.get(result.metric, result.metric)]
+    if result.reference or result.estimate:
+        lines.append(f"reference: {result.reference}")
+        lines.append(f"estimate:  {result.estimate}")
+    settings = "  ".join(f"{k}={_setting(v)}" for k, v in result.settings.items())
+    lines.append(f"settings:  {settings}")
+    counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.counts.items())
+    lines.append(f"poses:     {counts}")
+    rows = [["signal", "unit", *_COLUMNS]]
+    for name, stats in result.stats.items():
+        values = [_number(getattr(stats, c)) if c != "n" else str(stats.n) for c in _COLUMNS]
+        rows.append([name, result.units[name] or "-", *values])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines.append("")
+    lines.extend(
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
+    )
+    if result.notes:
+        lines.append("")
+        lines.append("notes:")
+        lines.extend(f"  - {note}" for note in result.notes)
+    return "\n".join(lines)
+
+
+def _refuse_existing(path: Path, *, force: bool) -> None:
+    if path.exists() and not force:
+        msg = f"{path} exists; pass --force to overwrite it"
+        raise OutputExistsError(msg)
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse existing ``--save``/``--plot`` files before any work is done (unless ``--force``)."""
+    for path in (args.save, args.plot):
+        if path is not None:
+            _refuse_existing(path, force=args.force)
+    if args.plot is not None:
+        require("matplotlib", "plot", feature="--plot")
+
+
+def emit(args: argparse.Namespace, result: Comparison) -> None:
+    """Print the table or ``--json``, and write ``--save`` (atomically, no clobber)."""
+    document = json.dumps(result.to_dict(), indent=2)
+    if args.save is not None:
+        write_atomic(args.save, document + "\n", force=args.force)
+    if args.json:
+        print(document)
+        for note in result.notes:
+            print(f"NOTE: {note}", file=sys.stderr)
+    else:
+        print(format_table(result))
+    if args.save is not None:
+        print(f"saved {args.save}", file=sys.stderr)
+
+
+def write_plot(
+    path: Path,
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    series: list[tuple[str, Float64Array, Float64Array]],
+    *,
+    title: str,
+    ylabel: str,
+    force: bool = False,
+) -> Path:
+    """Write a PNG: the trajectories in their widest plane, and each error series over time.
+
+    Parameters
+    ----------
+    path : Path
+        The PNG to write (atomically; an existing file needs ``force``).
+    reference, estimate : PoseTrajectory
+        Drawn in the x-y plane; the estimate as compared (aligned).
+    series : list of (label, times, errors)
+        Error curves: ``times`` in seconds from the first matched stamp.
+    title, ylabel : str
+        Figure title and the error axis label (with its unit).
+    force : bool
+        Overwrite an existing file.
+    """
+    _refuse_existing(path, force=force)
+    require("matplotlib", "plot", feature="--plot")
+    from matplotlib.figure import Figure  # noqa: PLC0415 (optional extra)
+
+    fig = Figure(figsize=(11, 4.5), layout="constrained")
+    top, err = fig.subplots(1, 2, width_ratios=(1, 1.4))
+    # The plane of the two widest axes: x-y for most robots, x-z for KITTI's camera frame.
+    spans = np.ptp(reference.positions_xyz, axis=0)
+    a, b = sorted(int(k) for k in np.argsort(spans)[-2:])
+    for traj, style, label in ((reference, "k-", "reference"), (estimate, "-", "estimate")):
+        top.plot(traj.positions_xyz[:, a], traj.positions_xyz[:, b], style, lw=1, label=label)
+    top.set_aspect("equal", adjustable="datalim")
+    top.set_xlabel(f"{'xyz'[a]} [m]")
+    top.set_ylabel(f"{'xyz'[b]} [m]")
+    top.legend(loc="best")
+    top.set_title(f"{'xyz'[a]}-{'xyz'[b]} view")
+    for label, times, errors in series:
+        if times.size > 1 and bool((times[1:] > times[:-1]).all()):
+            err.plot(times, errors, lw=1, label=label)
+        else:  # overlapping pairs or segments: points, not a line
+            err.plot(times, errors, ".", ms=2, label=label)
+    err.set_xlabel("time since the first matched pose [s]")
+    err.set_ylabel(ylabel)
+    if len(series) > 1:
+        err.legend(loc="best")
+    err.set_title(title)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    return write_atomic(path, buffer.getvalue(), force=force)

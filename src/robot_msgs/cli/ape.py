@@ -1,0 +1,79 @@
+"""``robot-msgs ape REF EST``: absolute pose error, evo's ``evo_ape`` with clearer flags."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robot_msgs.cli._evaluation_args import (
+    add_alignment_args,
+    add_input_args,
+    add_output_args,
+    add_sync_args,
+    alignment_kwargs,
+    read_inputs,
+    sync_kwargs,
+)
+from robot_msgs.cli._evaluation_output import check_outputs, emit, write_plot
+from robot_msgs.evaluation import APE_RELATIONS, RELATION_UNITS, ape, ape_errors, prepare
+
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``ape`` with the ``robot-msgs`` parser."""
+    parser = subparsers.add_parser(
+        "ape",
+        help="absolute pose error of an estimate against ground truth (evo_ape)",
+        description=(
+            "Associate EST with REF in time, align it, and summarise the absolute pose "
+            "error E_i = P_i^-1 Q_i per matched pose (evo's APE). Example: robot-msgs ape "
+            "example:fr1_xyz/groundtruth.tum example:fr1_xyz/rgbdslam.tum --align se3"
+        ),
+    )
+    add_input_args(parser)
+    parser.add_argument(
+        "--relation",
+        choices=(*APE_RELATIONS, "trans_part"),
+        default="translation",
+        help="translation (m, evo trans_part), angle_deg, angle_rad, full, rot_part, "
+        "point_distance, or a signed axis x/y/z (m, estimate minus reference)",
+    )
+    add_sync_args(parser)
+    add_alignment_args(parser)
+    add_output_args(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compute the APE and report it; return 0."""
+    check_outputs(args)
+    reference, estimate, ref_name, est_name = read_inputs(args)
+    settings = {**sync_kwargs(args), **alignment_kwargs(args), "max_gap_s": args.max_gap}
+    result = ape(
+        reference,
+        estimate,
+        relation=args.relation,
+        reference_name=ref_name,
+        estimate_name=est_name,
+        **settings,
+    )
+    emit(args, result)
+    if args.plot is not None:
+        prep = prepare(reference, estimate, **settings)
+        (name,) = result.stats
+        errors = ape_errors(prep.reference, prep.estimate, name)
+        times = prep.estimate.stamps_s - prep.estimate.stamps_s[0]
+        unit = RELATION_UNITS[name]
+        write_plot(
+            args.plot,
+            prep.reference,
+            prep.estimate,
+            [(name, times, errors)],
+            title=f"APE {name} (align {args.align})",
+            ylabel=f"{name} [{unit}]" if unit else name,
+            force=args.force,
+        )
+    return 0

@@ -1,0 +1,122 @@
+"""Absolute pose error (APE, evo's name for ATE and its rotation siblings) as a ``Comparison``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robot_msgs.compare.comparison import Comparison
+from robot_msgs.compare.error_stats import error_stats
+from robot_msgs.evaluation.pipeline import prepare, stamps_if_increasing
+from robot_msgs.evaluation.relations import (
+    APE_RELATIONS,
+    RELATION_UNITS,
+    ape_errors,
+    check_relation,
+)
+
+if TYPE_CHECKING:
+    from robot_msgs.trajectory import PoseTrajectory
+
+__all__ = ["ape"]
+
+
+def ape(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    *,
+    relation: str = "translation",
+    align: str = "none",
+    n_align: int | None = None,
+    align_window_s: tuple[float, float] | None = None,
+    sync: str = "nearest",
+    max_diff_s: float = 0.01,
+    offset_s: float = 0.0,
+    max_gap_s: float | None = None,
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> Comparison:
+    """Absolute pose error of ``estimate`` against ``reference``: associate, align, compare.
+
+    For each matched pose ``E_i = P_i⁻¹ Q_i`` (``P`` the aligned estimate, ``Q`` the
+    reference), reduced to one number by ``relation`` (see
+    :func:`~robot_msgs.evaluation.ape_errors`). The same computation as ``evo_ape``
+    (evo 1.38.1) for the settings both share: ``align="se3"`` is ``--align``, ``"sim3"``
+    ``--align --correct_scale``, ``"scale"`` ``--correct_scale``, ``"origin"``
+    ``--align_origin``, ``n_align`` ``--n_to_align``, ``max_diff_s``/``offset_s``
+    ``--t_max_diff``/``--t_offset``.
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        Ground truth and the trajectory under test; neither is modified.
+    relation : str
+        ``translation`` (m, evo ``trans_part``), ``angle_rad``, ``angle_deg``, ``full``,
+        ``rot_part``, ``point_distance``, or a signed axis ``x``/``y``/``z`` (m).
+    align : {"none", "se3", "sim3", "scale", "posyaw", "origin"}
+        Alignment of the matched estimate before comparing.
+    n_align : int, optional
+        Fit the alignment on the first ``n_align`` matched poses.
+    align_window_s : (float, float), optional
+        Fit the alignment on the matched poses stamped within this window, seconds.
+    sync : {"nearest", "one_to_one", "interpolate"}
+        Association rule (:func:`~robot_msgs.evaluation.associate`).
+    max_diff_s, offset_s : float
+        Association tolerance and estimate clock offset, seconds.
+    max_gap_s : float, optional
+        Longest reference gap ``interpolate`` bridges, seconds.
+    reference_name, estimate_name : str
+        Labels stored in the result (file names, algorithm names).
+
+    Returns
+    -------
+    Comparison
+        ``metric="ape"``, ``stats`` and ``units`` keyed by the relation (the error series
+        has the matched estimate stamps as time axis, so ``iae``/``ise``/``itae`` are set),
+        ``settings`` (relation, alignment, association), ``counts`` (reference, estimate,
+        matched, unmatched) and ``notes`` (association warnings, the fitted alignment).
+
+    Raises
+    ------
+    ValidationError
+        An unknown relation, alignment or sync method.
+    AssociationError, AlignmentError
+        Nothing matched in time, or a degenerate alignment.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(101) * 0.1
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (101, 1)),
+    ... )
+    >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)  # 0.01 m/s drift
+    >>> result = ape(ref, est)
+    >>> round(result.stats["translation"].rms, 6), result.counts["matched"]
+    (0.057879, 101)
+    """
+    name = check_relation(relation, allowed=APE_RELATIONS)
+    prep = prepare(
+        reference,
+        estimate,
+        align=align,
+        n_align=n_align,
+        align_window_s=align_window_s,
+        sync=sync,
+        max_diff_s=max_diff_s,
+        offset_s=offset_s,
+        max_gap_s=max_gap_s,
+    )
+    errors = ape_errors(prep.reference, prep.estimate, name)
+    stats = error_stats(errors, t=stamps_if_increasing(prep.estimate.stamps_s))
+    return Comparison(
+        metric="ape",
+        stats={name: stats},
+        units={name: RELATION_UNITS[name]},
+        settings={"relation": name, **prep.settings},
+        estimate=estimate_name,
+        reference=reference_name,
+        counts=prep.counts,
+        notes=prep.notes,
+    )

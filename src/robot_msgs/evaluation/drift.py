@@ -1,0 +1,445 @@
+"""Drift per distance travelled: the KITTI odometry devkit and rpg_trajectory_evaluation.
+
+Both compare the motion over segments of the ground-truth path, like RPE by distance, but
+with their own segment rules and normalisations.
+
+KITTI (Geiger et al., CVPR 2012; devkit ``evaluate_odometry.cpp``)
+    Segments of lengths 100, 200, …, 800 m start at every 10th frame; a segment ends at
+    the first frame whose cumulative ground-truth distance *exceeds* start + length (none:
+    skipped). With ``ΔQ = Q_first⁻¹ Q_last`` (ground truth) and ``ΔP = P_first⁻¹ P_last``
+    the error is ``ΔP⁻¹ ΔQ``; ``t_err = ‖t‖ / length``, ``r_err = angle / length``. The
+    published figures are the means over all segments, ``t`` in % and ``r`` in deg/m.
+rpg_trajectory_evaluation (Zhang & Scaramuzza, IROS 2018; ``compute_relative_error``)
+    Lengths are fractions (10 … 50 %) of the reference's total path length, truncated to
+    centimetres; *every* frame starts a segment that ends at the frame whose cumulative
+    distance is closest to start + length, kept when closer than 0.2 × length. The
+    estimate's relative motion has its translation scaled by the alignment's scale; the
+    error ``(Q_i⁻¹ Q_j)⁻¹ (P_i⁻¹ P_j)`` is reported as translation (m and % of length),
+    rotation angle (deg, and deg/m), and, after turning it into the world frame with the
+    estimate's rotation at ``j``, the yaw and the gravity (pitch/roll) parts.
+
+Differences, on purpose: angles come from quaternions (accurate near zero) where both
+tools take ``arccos((tr R - 1) / 2)``, which loses digits for small rotations (up to
+~1e-8 rad); the devkit sums distances in 32-bit floats, we use 64-bit. rpg pairs a start
+frame with no valid end with the *next* start (its list of ends is compacted before being
+zipped with the starts); each start keeps its own end here, which only differs when a
+segment in the middle of the run has no end.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.compare.comparison import Comparison
+from robot_msgs.compare.error_stats import ErrorStats, error_stats
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.pairs import path_distances
+from robot_msgs.evaluation.pipeline import prepare
+from robot_msgs.evaluation.relations import rpe_errors
+from robot_msgs.rotations import (
+    matrix_from_quat_xyzw,
+    quat_xyzw_conjugate,
+    quat_xyzw_multiply,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.msg import Scalar
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array, IntpArray
+
+__all__ = [
+    "KITTI_LENGTHS_M",
+    "RPG_FRACTIONS",
+    "kitti_drift",
+    "kitti_segments",
+    "relative_error",
+    "rpg_segments",
+]
+
+#: The KITTI devkit's segment lengths, metres.
+KITTI_LENGTHS_M: tuple[float, ...] = (100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0)
+
+#: rpg_trajectory_evaluation's default segment lengths as fractions of the path length.
+RPG_FRACTIONS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5)
+
+_EULER_EPS = 4.0 * float(np.finfo(np.float64).eps)  # transformations.py's _EPS
+
+
+def _label(length_m: float) -> str:
+    return f"{length_m:g}m"
+
+
+def _check_lengths(lengths_m: Sequence[float]) -> list[float]:
+    out = [float(v) for v in lengths_m]
+    if not out or not all(math.isfinite(v) and v > 0 for v in out):
+        msg = f"Expected segment lengths > 0 metres, got {list(lengths_m)!r}"
+        raise ValidationError(msg)
+    return out
+
+
+def kitti_segments(
+    distances_m: Float64Array, lengths_m: Sequence[float], step_frames: int = 10
+) -> tuple[IntpArray, IntpArray, Float64Array]:
+    """The KITTI devkit's segments: first frame, last frame and nominal length of each.
+
+    Parameters
+    ----------
+    distances_m : ndarray, shape (N,), float64, metres
+        Cumulative ground-truth path length (:func:`~robot_msgs.evaluation.path_distances`).
+    lengths_m : sequence of float
+        Segment lengths, metres.
+    step_frames : int
+        A segment starts at every ``step_frames``-th frame.
+
+    Returns
+    -------
+    first, last : ndarray, shape (K,), intp
+        Frame indices, ordered by first frame, then by length as listed.
+    length : ndarray, shape (K,), float64, metres
+        The nominal length of each segment.
+
+    Examples
+    --------
+    >>> first, last, length = kitti_segments(np.arange(6) * 1.0, [2.0], step_frames=2)
+    >>> first.tolist(), last.tolist()
+    ([0, 2], [3, 5])
+    """
+    if isinstance(step_frames, bool) or int(step_frames) != step_frames or step_frames < 1:
+        msg = f"Expected step_frames as an int >= 1, got {step_frames!r}"
+        raise ValidationError(msg)
+    lengths = np.asarray(_check_lengths(lengths_m))
+    starts = np.arange(0, distances_m.size, int(step_frames))
+    first = np.repeat(starts, lengths.size)
+    length = np.tile(lengths, starts.size)
+    # The first frame whose distance exceeds (strictly) start + length.
+    last = np.searchsorted(distances_m, distances_m[first] + length, side="right")
+    keep = last < distances_m.size
+    return first[keep], last[keep], length[keep]
+
+
+def kitti_drift(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    *,
+    lengths_m: Sequence[float] = KITTI_LENGTHS_M,
+    step_frames: int = 10,
+    align: str = "none",
+    n_align: int | None = None,
+    sync: str = "nearest",
+    max_diff_s: float = 0.01,
+    offset_s: float = 0.0,
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> Comparison:
+    """KITTI odometry drift: translation (%) and rotation (deg/m) error per segment length.
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        Ground truth and estimate. KITTI files without times are matched by frame index
+        (stamps 0, 1, 2, …); anything else is associated in time first.
+    lengths_m : sequence of float
+        Segment lengths (the devkit's 100 … 800 m by default).
+    step_frames : int
+        A segment starts every ``step_frames`` matched frames (10 in the devkit).
+    align : str
+        Alignment before comparing; the devkit aligns nothing (``"none"``).
+    n_align, sync, max_diff_s, offset_s
+        As for :func:`~robot_msgs.evaluation.ape`.
+    reference_name, estimate_name : str
+        Labels stored in the result.
+
+    Returns
+    -------
+    Comparison
+        ``metric="kitti_drift"``. ``stats["translation_pct"]`` and
+        ``stats["rotation_deg_per_m"]`` pool every segment of every length: their
+        ``mean`` is the devkit's published figure. ``stats["translation_pct@100m"]`` …
+        hold one length each (time axis: the segments' first stamps), ``n == 0`` and NaN
+        for a length with no segment. ``counts["segments"]`` counts all segments.
+
+    Raises
+    ------
+    ValidationError
+        Bad lengths or step, or a reference path shorter than every length.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(301.0)
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (301, 1)),
+    ... )
+    >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.02)  # 2 % too long
+    >>> drift = kitti_drift(ref, est)
+
+    Segments end one frame past their length (101 m, 201 m), and the devkit divides by the
+    nominal length: 20 segments of 2.02 % and 10 of 2.01 %.
+
+    >>> round(drift.stats["translation_pct"].mean, 9), drift.counts["segments"]
+    (2.016666667, 30)
+    """
+    lengths = _check_lengths(lengths_m)
+    prep = prepare(
+        reference,
+        estimate,
+        align=align,
+        n_align=n_align,
+        sync=sync,
+        max_diff_s=max_diff_s,
+        offset_s=offset_s,
+    )
+    ref, est = prep.reference, prep.estimate
+    distances = path_distances(ref.positions_xyz)
+    first, last, length = kitti_segments(distances, lengths, step_frames)
+    if first.size == 0:
+        msg = (
+            f"No KITTI segment fits: the matched reference path is {distances[-1]:.6g} m, "
+            f"shorter than every segment length ({', '.join(f'{v:g}' for v in lengths)} m); "
+            "pass shorter lengths_m"
+        )
+        raise ValidationError(msg)
+    pairs = np.stack([first, last], axis=1)
+    # ‖t(ΔP⁻¹ ΔQ)‖ = ‖t(ΔQ⁻¹ ΔP)‖ and the angles agree: the RPE kernel gives both.
+    t_pct = rpe_errors(ref, est, pairs, "translation") / length * 100.0
+    r_deg_per_m = rpe_errors(ref, est, pairs, "angle_deg") / length
+    stats: dict[str, ErrorStats] = {
+        "translation_pct": error_stats(t_pct),
+        "rotation_deg_per_m": error_stats(r_deg_per_m),
+    }
+    units = {"translation_pct": "%", "rotation_deg_per_m": "deg/m"}
+    for value in lengths:
+        rows = np.flatnonzero(length == value)
+        t = ref.stamps_s[first[rows]]
+        stats[f"translation_pct@{_label(value)}"] = error_stats(t_pct[rows], t=t)
+        stats[f"rotation_deg_per_m@{_label(value)}"] = error_stats(r_deg_per_m[rows], t=t)
+        units[f"translation_pct@{_label(value)}"] = "%"
+        units[f"rotation_deg_per_m@{_label(value)}"] = "deg/m"
+    settings: dict[str, Scalar] = {
+        "lengths_m": ",".join(f"{v:g}" for v in lengths),
+        "step_frames": int(step_frames),
+        **prep.settings,
+    }
+    return Comparison(
+        metric="kitti_drift",
+        stats=stats,
+        units=units,
+        settings=settings,
+        estimate=estimate_name,
+        reference=reference_name,
+        counts={**prep.counts, "segments": int(first.size)},
+        notes=prep.notes,
+    )
+
+
+def rpg_segments(
+    distances_m: Float64Array, length_m: float, max_diff_m: float
+) -> tuple[IntpArray, IntpArray]:
+    """rpg_trajectory_evaluation's segments of one length: every start, its closest end.
+
+    For each frame ``i`` the frame ``j >= i`` minimising ``|D_j - (D_i + L)|`` (the first
+    on a tie), kept when that is strictly below ``max_diff_m``.
+
+    Examples
+    --------
+    >>> first, last = rpg_segments(np.array([0.0, 1.0, 2.1, 2.9, 4.0]), 2.0, 0.4)
+    >>> first.tolist(), last.tolist()
+    ([0, 1, 2], [2, 3, 4])
+    """
+    n = distances_m.size
+    first = np.arange(n)
+    target = distances_m + length_m
+    upper = np.searchsorted(distances_m, target, side="left")  # first D_j >= target
+    up = np.minimum(upper, n - 1)
+    up_err = np.where(upper < n, np.abs(distances_m[up] - target), np.inf)
+    low = np.maximum(upper - 1, first)
+    low = np.maximum(np.searchsorted(distances_m, distances_m[low], side="left"), first)
+    low_err = np.where(upper - 1 >= first, np.abs(distances_m[low] - target), np.inf)
+    take_low = low_err <= up_err
+    last = np.where(take_low, low, up)
+    err = np.where(take_low, low_err, up_err)
+    keep = err < max_diff_m
+    return first[keep], last[keep]
+
+
+def _yaw_gravity_deg(matrices: Float64Array) -> tuple[Float64Array, Float64Array]:
+    """``|yaw|`` and ``sqrt(pitch² + roll²)``, degrees, of ``Rz(yaw) Ry(pitch) Rx(roll)``."""
+    m = matrices
+    cy = np.hypot(m[:, 0, 0], m[:, 1, 0])
+    regular = cy > _EULER_EPS
+    yaw = np.where(regular, np.arctan2(m[:, 1, 0], m[:, 0, 0]), 0.0)
+    pitch = np.arctan2(-m[:, 2, 0], cy)
+    roll = np.where(
+        regular, np.arctan2(m[:, 2, 1], m[:, 2, 2]), np.arctan2(-m[:, 1, 2], m[:, 1, 1])
+    )
+    return np.degrees(np.abs(yaw)), np.degrees(np.hypot(pitch, roll))
+
+
+def relative_error(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    *,
+    fractions: Sequence[float] = RPG_FRACTIONS,
+    lengths_m: Sequence[float] | None = None,
+    max_diff_ratio: float = 0.2,
+    align: str = "sim3",
+    n_align: int | None = None,
+    sync: str = "one_to_one",
+    max_diff_s: float = 0.02,
+    offset_s: float = 0.0,
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> Comparison:
+    """rpg_trajectory_evaluation's relative error over sub-trajectories of set lengths.
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        Ground truth and estimate; neither is modified.
+    fractions : sequence of float
+        Segment lengths as fractions of the reference's whole path length (the unmatched
+        reference, as rpg reads it), truncated to centimetres as rpg does.
+    lengths_m : sequence of float, optional
+        Explicit segment lengths in metres instead of ``fractions``.
+    max_diff_ratio : float
+        A segment is kept when its length is within ``max_diff_ratio × length`` (0.2).
+    align : str
+        Alignment (rpg's default ``"sim3"``); only its scale enters: the estimate's
+        relative translations are multiplied by it.
+    n_align, sync, max_diff_s, offset_s
+        As for :func:`~robot_msgs.evaluation.ape`; rpg associates one-to-one within
+        0.02 s.
+    reference_name, estimate_name : str
+        Labels stored in the result.
+
+    Returns
+    -------
+    Comparison
+        ``metric="relative_error"``; per length ``L`` (key suffix ``@{L}m``):
+        ``translation`` (m), ``translation_pct`` (%), ``rotation_deg``, ``yaw_deg``,
+        ``gravity_deg`` (deg) and ``rotation_deg_per_m`` (deg/m). Like rpg, a length with
+        fewer than 2 segments is not computed (``n == 0``, with a note).
+
+    Raises
+    ------
+    ValidationError
+        Bad fractions, lengths or ratio.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(101.0)
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (101, 1)),
+    ... )
+    >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)
+    >>> result = relative_error(ref, est, lengths_m=[10.0], align="none")
+
+    Starts 0 … 90 get 10 m segments, start 91 the 9 m one up to the end (1 m short, within
+    0.2 × 10 m): 92 segments, each 1 % too long.
+
+    >>> round(result.stats["translation_pct@10m"].max, 9), result.counts["segments"]
+    (1.0, 92)
+    """
+    if lengths_m is None:
+        if not fractions or not all(float(f) > 0 for f in fractions):
+            msg = f"Expected fractions > 0 of the path length, got {list(fractions)!r}"
+            raise ValidationError(msg)
+        total = reference.path_length_m
+        lengths = _check_lengths([math.trunc(float(f) * total * 100.0) / 100.0 for f in fractions])
+    else:
+        lengths = _check_lengths(lengths_m)
+    if not (math.isfinite(max_diff_ratio) and max_diff_ratio > 0):
+        msg = f"Expected max_diff_ratio > 0, got {max_diff_ratio!r}"
+        raise ValidationError(msg)
+    prep = prepare(
+        reference,
+        estimate,
+        align=align,
+        n_align=n_align,
+        sync=sync,
+        max_diff_s=max_diff_s,
+        offset_s=offset_s,
+    )
+    ref = prep.reference
+    raw = prep.association.estimate
+    # rpg's T_c1_c2: the unaligned estimate's motion with its translation scaled.
+    scaled = raw.replace(positions_xyz=raw.positions_xyz * prep.alignment.scale)
+    distances = path_distances(ref.positions_xyz)
+    stats: dict[str, ErrorStats] = {}
+    units: dict[str, str] = {}
+    notes = list(prep.notes)
+    n_segments = 0
+    quantities = (
+        ("translation", "m"),
+        ("translation_pct", "%"),
+        ("rotation_deg", "deg"),
+        ("yaw_deg", "deg"),
+        ("gravity_deg", "deg"),
+        ("rotation_deg_per_m", "deg/m"),
+    )
+    for length in lengths:
+        first, last = rpg_segments(distances, length, max_diff_ratio * length)
+        if first.size < 2:
+            notes.append(f"{first.size} segment(s) of {length:g} m: too few, not computed (rpg)")
+            first, last = first[:0], last[:0]
+        n_segments += int(first.size)
+        values = _rpg_errors(ref, scaled, raw, first, last, length)
+        t = ref.stamps_s[first]
+        for (quantity, unit), series in zip(quantities, values, strict=True):
+            key = f"{quantity}@{_label(length)}"
+            stats[key] = error_stats(series, t=t)
+            units[key] = unit
+    settings: dict[str, Scalar] = {
+        "lengths_m": ",".join(f"{v:g}" for v in lengths),
+        "fractions": None if lengths_m is not None else ",".join(f"{f:g}" for f in fractions),
+        "max_diff_ratio": float(max_diff_ratio),
+        **prep.settings,
+    }
+    return Comparison(
+        metric="relative_error",
+        stats=stats,
+        units=units,
+        settings=settings,
+        estimate=estimate_name,
+        reference=reference_name,
+        counts={**prep.counts, "segments": n_segments},
+        notes=tuple(notes),
+    )
+
+
+def _rpg_errors(
+    ref: PoseTrajectory,
+    scaled: PoseTrajectory,
+    raw: PoseTrajectory,
+    first: IntpArray,
+    last: IntpArray,
+    length: float,
+) -> tuple[Float64Array, ...]:
+    """The six rpg series of one length (see :func:`relative_error`)."""
+    pairs = np.stack([first, last], axis=1)
+    translation = rpe_errors(ref, scaled, pairs, "translation")
+    rotation = rpe_errors(ref, scaled, pairs, "angle_deg")
+    # The error rotation in the world frame: R(P_j) R(E) R(P_j)ᵀ with the unaligned estimate.
+    q_ref, q_est = ref.orientations_quat_xyzw, scaled.orientations_quat_xyzw
+    q_rel_ref = quat_xyzw_multiply(quat_xyzw_conjugate(q_ref[first]), q_ref[last])
+    q_rel_est = quat_xyzw_multiply(quat_xyzw_conjugate(q_est[first]), q_est[last])
+    q_err = quat_xyzw_multiply(quat_xyzw_conjugate(q_rel_ref), q_rel_est)
+    q_c2 = raw.orientations_quat_xyzw[last]
+    q_world = quat_xyzw_multiply(quat_xyzw_multiply(q_c2, q_err), quat_xyzw_conjugate(q_c2))
+    yaw, gravity = _yaw_gravity_deg(matrix_from_quat_xyzw(q_world))
+    return (
+        translation,
+        translation / length * 100.0,
+        rotation,
+        yaw,
+        gravity,
+        rotation / length,
+    )

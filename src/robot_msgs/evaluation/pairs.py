@@ -1,0 +1,395 @@
+"""Which pose pairs ``(i, j)`` a relative error compares: evo's selection rules, vectorised.
+
+Units of ``delta``:
+
+``f`` (frames)
+    Consecutive: ``(0, δ), (δ, 2δ), …``; all pairs: ``(i, i + δ)`` for every ``i``
+    (evo ``filter_pairs_by_index``).
+``m`` (metres of travelled path)
+    Consecutive: from the last chosen pose, walk the path; the first pose whose distance
+    summed since then is ``>= δ`` closes the pair and starts the next (evo
+    ``filter_pairs_by_path``). All pairs: for each ``i``, the later ``j`` whose path
+    distance from ``i`` is closest to ``δ`` (the earlier on a tie), kept when within
+    ``rel_delta_tol · δ``.
+``rad`` / ``deg`` (rotation angle)
+    Consecutive: sum the angles between neighbouring orientations until ``>= δ`` (evo
+    ``filter_pairs_by_angle``). All pairs: every ``j > i`` whose *direct* rotation angle
+    from ``i`` lies in ``δ ± rel_delta_tol · δ`` (evo's rule, which can give many ``j``
+    per ``i``). ``δ`` must be within ``[0, π]`` rad (``[0, 180]`` deg).
+``s`` (seconds; evo has no such unit)
+    All pairs: for each ``i``, the ``j > i`` whose stamp is nearest to ``t_i + δ`` (the
+    earlier on a tie), kept when ``t_i + δ`` is not after the last stamp and
+    ``|t_j - t_i - δ| <= rel_delta_tol · δ``. Consecutive: the same nearest-stamp step
+    taken from the last chosen pose (at least one pose ahead), pairs outside the tolerance
+    dropped (a gap in the data). WHY nearest and not "first at or after": stamps such as
+    ``0.1 k`` are not exact in binary, so "first with ``t_j - t_i >= 1``" flips between
+    10 and 11 frames; nearest with a tolerance is robust to that and to clock jitter, and
+    it reproduces the SLAM guide's one-second table.
+
+Cost: ``O(N log N)`` for every unit and mode (``searchsorted`` on cumulative path length,
+angle or time) except all-pairs by angle, whose output alone can be ``O(N²)`` (a robot
+that keeps turning back and forth). That one runs a dual-tree search over blocks of
+consecutive poses, each bounded by a ball on SO(3) (centre orientation and radius; the
+geodesic angle obeys the triangle inequality), so block pairs whose angles cannot reach
+the band ``δ ± tol`` are skipped whole and only the survivors are checked pose by pose:
+``O(N log N + K + boundary)`` for ``K`` output pairs, exact (the same predicate as evo
+on every pair not provably outside the band). Measured on this project's 2-core machine:
+KITTI 00 ground truth (4541 poses), 10 ± 1 deg: 121 404 pairs in 0.08 s, evo 1.38.1
+86 s for the same pairs; 90 ± 9 deg: 2.1 million pairs in 0.7 s (evo 99 s); a
+10^5-pose random walk turning 0.1 deg per step, 5 ± 0.5 deg: 78 million pairs in 24 s,
+where the output (1.2 GB of indices) is the cost.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
+
+if TYPE_CHECKING:
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array, IntpArray
+
+__all__ = ["DELTA_UNITS", "path_distances", "select_pairs"]
+
+#: The units :func:`select_pairs` accepts for ``delta``.
+DELTA_UNITS: tuple[str, ...] = ("f", "s", "m", "rad", "deg")
+
+_EPS = float(np.finfo(np.float64).eps)
+_LEAF = 16  # poses per leaf block of the all-pairs angle search
+_CHUNK = 1 << 20  # pose pairs checked at once at the leaves (memory bound)
+_MARGIN = 1e-9  # rad: block bounds are widened by this against rounding
+_DOT_MARGIN = 1e-12  # |q_i · q_j| this close to a band edge is decided by the angle itself
+
+
+def path_distances(positions_xyz: Float64Array) -> Float64Array:
+    """Travelled distance from the first position, ``(N,)`` metres (evo ``accumulated_distances``).
+
+    Examples
+    --------
+    >>> path_distances(np.array([[0.0, 0, 0], [3, 4, 0], [3, 4, 1]]))
+    array([0., 5., 6.])
+    """
+    p = np.asarray(positions_xyz, dtype=np.float64)
+    steps = np.linalg.norm(p[:-1] - p[1:], axis=1)
+    return np.concatenate(([0.0], np.cumsum(steps)))
+
+
+def _empty() -> IntpArray:
+    return np.zeros((0, 2), dtype=np.intp)
+
+
+def _stack(first: IntpArray, second: IntpArray) -> IntpArray:
+    return np.stack([first.astype(np.intp), second.astype(np.intp)], axis=1)
+
+
+def _frame_pairs(n: int, delta: float, *, all_pairs: bool) -> IntpArray:
+    if not float(delta).is_integer():
+        msg = f"Expected a whole number of frames as delta, got {delta!r}"
+        raise ValidationError(msg)
+    step = int(delta)
+    if all_pairs:
+        first = np.arange(max(n - step, 0))
+        return _stack(first, first + step)
+    anchors = np.arange(0, n, step)
+    return _stack(anchors[:-1], anchors[1:])
+
+
+def _neighbour_angles(quats_xyzw: Float64Array) -> Float64Array:
+    rel = quat_xyzw_multiply(quat_xyzw_conjugate(quats_xyzw[:-1]), quats_xyzw[1:])
+    return angle_from_quat_xyzw(rel)
+
+
+def _consecutive_by_sum(increments: Float64Array, delta: float) -> IntpArray:
+    """Follow evo's accumulate-and-reset chain over per-step ``increments`` ``(N - 1,)``.
+
+    From anchor ``a`` the running sum ``increments[a] + increments[a + 1] + …`` (summed
+    in that order from zero, as evo does) first reaching ``delta`` at pose ``j`` closes
+    the pair ``(a, j)``; ``j`` is the next anchor. The jump from every anchor is found at
+    once by ``searchsorted`` on the cumulative sum; the rare jumps whose cumulative
+    difference lies within rounding of ``delta`` are re-summed exactly from the anchor.
+    """
+    n = increments.size + 1
+    total = np.concatenate(([0.0], np.cumsum(increments)))
+    nxt = np.searchsorted(total, total + delta, side="left")
+    # Rounding bound of a cumulative difference against the sequential sum from an anchor.
+    guard = 4.0 * _EPS * n * max(float(total[-1]), delta, 1.0)
+    anchors = [0]
+    a = 0
+    nxt_list = nxt.tolist()
+    while True:
+        j = nxt_list[a]
+        clear = (
+            j < n
+            and total[j] - total[a] - delta > guard
+            and (j == a + 1 or delta - (total[j - 1] - total[a]) > guard)
+        )
+        if not clear:  # within rounding of delta (or past the end): sum exactly as evo
+            j = _exact_crossing(increments, a, delta, guard, total)
+        if j >= n:
+            break
+        anchors.append(j)
+        a = j
+    arr = np.asarray(anchors, dtype=np.intp)
+    return _stack(arr[:-1], arr[1:])
+
+
+def _exact_crossing(
+    increments: Float64Array, anchor: int, delta: float, guard: float, total: Float64Array
+) -> int:
+    """First ``j > anchor`` whose sequential sum of increments from ``anchor`` is ``>= delta``."""
+    n = increments.size + 1
+    stop = int(np.searchsorted(total, total[anchor] + delta + 2.0 * guard, side="right")) + 1
+    stop = min(max(stop, anchor + 2), n)
+    sums = np.cumsum(increments[anchor : stop - 1])
+    hit = np.flatnonzero(sums >= delta)
+    return anchor + 1 + int(hit[0]) if hit.size else n
+
+
+def _path_all_pairs(distances: Float64Array, delta: float, tol: float) -> IntpArray:
+    """For each ``i``, the ``j > i`` with the smallest ``|(D_j - D_i) - δ|``, if ``<= tol``.
+
+    Ties go to the earliest ``j``, as ``argmin`` does in evo.
+    """
+    n = distances.size
+    if n < 2:
+        return _empty()
+    first = np.arange(n - 1)
+    d_i = distances[:-1]
+    # upper: the first j > i with (D_j - D_i) >= δ as evaluated in floating point.
+    upper = np.searchsorted(distances, d_i + delta, side="left")
+    upper = np.clip(upper, first + 1, n)
+    # Fix searchsorted's view of rounding by whole plateaus; usually no step at all.
+    for _ in range(8):
+        prev = np.maximum(upper - 1, 0)
+        back = (upper > first + 1) & (distances[prev] - d_i >= delta)
+        cur = np.minimum(upper, n - 1)
+        fwd = ~back & (upper < n) & (distances[cur] - d_i < delta)
+        if not (back.any() or fwd.any()):
+            break
+        upper = np.where(back, np.searchsorted(distances, distances[prev], side="left"), upper)
+        upper = np.where(fwd, np.searchsorted(distances, distances[cur], side="right"), upper)
+        upper = np.clip(upper, first + 1, n)
+    has_upper = upper < n
+    up = np.minimum(upper, n - 1)
+    up_err = np.abs(distances[up] - d_i - delta)
+    low = upper - 1
+    has_low = low >= first + 1
+    # On a plateau of equal distances the first of them wins the argmin.
+    low_first = np.searchsorted(distances, distances[np.maximum(low, 0)], side="left")
+    low = np.maximum(low_first, first + 1)
+    low_err = np.abs(distances[np.minimum(low, n - 1)] - d_i - delta)
+    take_low = has_low & (~has_upper | (low_err <= up_err))
+    second = np.where(take_low, low, up)
+    err = np.where(take_low, low_err, up_err)
+    keep = (has_low | has_upper) & (err <= tol)
+    return _stack(first[keep], second[keep])
+
+
+def _time_pairs(stamps: Float64Array, delta: float, tol: float, *, all_pairs: bool) -> IntpArray:
+    n = stamps.size
+    if n < 2:
+        return _empty()
+    slack = 16.0 * float(np.spacing(max(abs(float(stamps[0])), abs(float(stamps[-1])))))
+    target = stamps + delta
+    right = np.clip(np.searchsorted(stamps, target, side="left"), 1, n - 1)
+    left = right - 1
+    nearest = np.where(target - stamps[left] <= stamps[right] - target, left, right)
+    nearest = np.maximum(nearest, np.arange(n) + 1)
+    inside = target <= stamps[-1] + slack
+    if all_pairs:
+        first = np.arange(n)
+        ok = inside & (nearest < n)
+        first, second = first[ok], nearest[ok]
+    else:
+        chain = [0]
+        nxt = nearest.tolist()
+        inside_list = inside.tolist()
+        a = 0
+        while a < n and inside_list[a] and nxt[a] < n:
+            a = nxt[a]
+            chain.append(a)
+        arr = np.asarray(chain, dtype=np.intp)
+        first, second = arr[:-1], arr[1:]
+    gap = np.abs(stamps[second] - stamps[first] - delta)
+    keep = gap <= tol + slack
+    return _stack(first[keep], second[keep])
+
+
+def _block_balls(quats: Float64Array, size: int) -> tuple[Float64Array, Float64Array]:
+    """Centre quaternions and radii (rad) of consecutive blocks of ``size`` poses."""
+    n = quats.shape[0]
+    starts = np.arange(0, n, size)
+    centres = quats[np.minimum(starts + size // 2, n - 1)]
+    owner = np.repeat(np.arange(starts.size), np.diff(np.append(starts, n)))
+    dist = angle_from_quat_xyzw(quat_xyzw_multiply(quat_xyzw_conjugate(centres[owner]), quats))
+    radii = np.maximum.reduceat(dist, starts)
+    return centres, radii
+
+
+def _angle_all_pairs(quats: Float64Array, lower: float, upper: float) -> IntpArray:
+    """Every ``i < j`` whose direct rotation angle lies in ``[lower, upper]`` rad.
+
+    Dual-tree search: blocks of ``_LEAF · 2^k`` consecutive poses are balls on SO(3)
+    (a centre and the largest angle from it). Two balls at centre angle ``d`` hold
+    pose pairs with angles in ``[d - r_a - r_b, d + r_a + r_b]`` (triangle inequality of
+    the geodesic angle); block pairs whose interval misses the band are dropped, the
+    others split into their halves, level by level, all block pairs of a level at once.
+    """
+    n = quats.shape[0]
+    if n < 2:
+        return _empty()
+    levels: list[tuple[Float64Array, Float64Array]] = []
+    size = _LEAF
+    while True:
+        levels.append(_block_balls(quats, size))
+        if levels[-1][0].shape[0] == 1:
+            break
+        size *= 2
+    a = np.zeros(1, dtype=np.intp)
+    b = np.zeros(1, dtype=np.intp)
+    for depth in range(len(levels) - 1, -1, -1):
+        centres, radii = levels[depth]
+        d = angle_from_quat_xyzw(quat_xyzw_multiply(quat_xyzw_conjugate(centres[a]), centres[b]))
+        reach = radii[a] + radii[b]
+        alive = (d - reach <= upper + _MARGIN) & (d + reach >= lower - _MARGIN)
+        a, b = a[alive], b[alive]
+        if depth == 0:
+            break
+        n_child = levels[depth - 1][0].shape[0]
+        ca = np.stack([2 * a, 2 * a, 2 * a + 1, 2 * a + 1], axis=1).ravel()
+        cb = np.stack([2 * b, 2 * b + 1, 2 * b, 2 * b + 1], axis=1).ravel()
+        ok = (ca <= cb) & (cb < n_child)
+        a, b = ca[ok], cb[ok]
+    return _leaf_pairs(quats, a, b, lower, upper)
+
+
+def _leaf_pairs(
+    quats: Float64Array, a: IntpArray, b: IntpArray, lower: float, upper: float
+) -> IntpArray:
+    """Check every pose pair of the surviving leaf-block pairs; return the matches, sorted.
+
+    The angle test runs on ``|q_i · q_j| = cos(θ / 2)`` (one small matrix product per
+    block pair); pairs within rounding of a band edge are decided by the accurate angle.
+    """
+    n = quats.shape[0]
+    n_blocks = -(-n // _LEAF)
+    padded = np.full((n_blocks * _LEAF, 4), np.nan)
+    padded[:n] = quats
+    blocks = padded.reshape(n_blocks, _LEAF, 4)
+    cos_hi, cos_lo = math.cos(min(upper, math.pi) / 2.0), math.cos(max(lower, 0.0) / 2.0)
+    upper_tri = np.triu(np.ones((_LEAF, _LEAF), dtype=bool), k=1)
+    found: list[npt.NDArray[np.int64]] = []
+    per_chunk = max(1, _CHUNK // (_LEAF * _LEAF))
+    for start in range(0, a.size, per_chunk):
+        ba, bb = a[start : start + per_chunk], b[start : start + per_chunk]
+        with np.errstate(invalid="ignore"):
+            dots = np.abs(np.matmul(blocks[ba], blocks[bb].transpose(0, 2, 1)))
+            near = (dots >= cos_hi - _DOT_MARGIN) & (dots <= cos_lo + _DOT_MARGIN)
+        near &= (ba != bb)[:, None, None] | upper_tri
+        k, r, c = np.nonzero(near)
+        i, j = ba[k] * _LEAF + r, bb[k] * _LEAF + c
+        dot = dots[k, r, c]
+        edge = (np.abs(dot - cos_hi) <= _DOT_MARGIN) | (np.abs(dot - cos_lo) <= _DOT_MARGIN)
+        hit = ~edge
+        if edge.any():
+            ei, ej = i[edge], j[edge]
+            rel = quat_xyzw_multiply(quat_xyzw_conjugate(quats[ei]), quats[ej])
+            angle = angle_from_quat_xyzw(rel)
+            hit[np.flatnonzero(edge)] = (lower <= angle) & (angle <= upper)
+        found.append((i[hit].astype(np.int64) << 32) | j[hit])
+    if not found:
+        return _empty()
+    # One int64 key per pair (i < 2³¹, j < 2³¹); the chunks come nearly sorted, which the
+    # stable sort (a merge of runs) exploits.
+    keys = np.sort(np.concatenate(found), kind="stable")
+    return _stack(keys >> 32, keys & 0xFFFFFFFF)
+
+
+def select_pairs(
+    trajectory: PoseTrajectory,
+    delta: float,
+    delta_unit: str = "f",
+    *,
+    all_pairs: bool = False,
+    rel_delta_tol: float = 0.1,
+) -> IntpArray:
+    """Index pairs ``(i, j)``, ``i < j``, that are ``delta`` apart in ``delta_unit``.
+
+    The rules are in this module's docstring; for ``f``, ``m``, ``rad`` and ``deg`` they
+    are evo 1.38.1's (``evo.core.filters``), for ``s`` our own.
+
+    Parameters
+    ----------
+    trajectory : PoseTrajectory
+        The trajectory whose motion defines the pairs (evo uses the estimate unless
+        ``--pairs_from_reference``).
+    delta : float
+        The interval, ``> 0``: frames (whole number), seconds, metres, radians or degrees.
+    delta_unit : {"f", "s", "m", "rad", "deg"}
+        Unit of ``delta``.
+    all_pairs : bool
+        Every start pose instead of consecutive, non-overlapping pairs.
+    rel_delta_tol : float
+        Relative tolerance of the all-pairs rules (and of ``s``), evo's default 0.1.
+
+    Returns
+    -------
+    ndarray, shape (K, 2), intp
+        Pairs sorted by ``i``, then ``j``; possibly empty.
+
+    Raises
+    ------
+    ValidationError
+        Unknown unit, ``delta <= 0``, a fractional frame count, or an angle out of range.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> traj = PoseTrajectory(
+    ...     stamps_s=np.arange(5) * 0.5, positions_xyz=np.arange(15.0).reshape(5, 3) / 3,
+    ...     orientations_quat_xyzw=[[0, 0, 0, 1]] * 5,
+    ... )
+    >>> select_pairs(traj, 2, "f").tolist()
+    [[0, 2], [2, 4]]
+    >>> select_pairs(traj, 1.0, "s", all_pairs=True).tolist()
+    [[0, 2], [1, 3], [2, 4]]
+    """
+    if delta_unit not in DELTA_UNITS:
+        msg = f"Expected a delta unit in {', '.join(DELTA_UNITS)}, got {delta_unit!r}"
+        raise ValidationError(msg)
+    delta = float(delta)
+    if not math.isfinite(delta) or delta <= 0:
+        msg = f"Expected delta > 0, got {delta!r}"
+        raise ValidationError(msg)
+    if not math.isfinite(rel_delta_tol) or rel_delta_tol < 0:
+        msg = f"Expected rel_delta_tol >= 0, got {rel_delta_tol!r}"
+        raise ValidationError(msg)
+    n = len(trajectory)
+    tol = delta * rel_delta_tol
+    if delta_unit == "f":
+        return _frame_pairs(n, delta, all_pairs=all_pairs)
+    if delta_unit == "s":
+        return _time_pairs(trajectory.stamps_s, delta, tol, all_pairs=all_pairs)
+    if n < 2:
+        return _empty()
+    if delta_unit == "m":
+        if all_pairs:
+            return _path_all_pairs(path_distances(trajectory.positions_xyz), delta, tol)
+        steps = np.linalg.norm(np.diff(trajectory.positions_xyz, axis=0), axis=1)
+        return _consecutive_by_sum(steps, delta)
+    bound = 180.0 if delta_unit == "deg" else math.pi
+    if delta > bound:
+        msg = f"Expected a rotation delta within [0, {bound:g}] {delta_unit}, got {delta!r}"
+        raise ValidationError(msg)
+    if delta_unit == "deg":
+        delta, tol = math.radians(delta), math.radians(tol)
+    quats = trajectory.orientations_quat_xyzw
+    if all_pairs:
+        return _angle_all_pairs(quats, delta - tol, delta + tol)
+    return _consecutive_by_sum(_neighbour_angles(quats), delta)

@@ -1,0 +1,332 @@
+r"""Per-pose error kernels: which number an error pose turns into (evo's "pose relations").
+
+Both absolute and relative errors reduce to an error transform ``E`` per pose or pair:
+APE uses ``E_i = P_i⁻¹ Q_i`` (estimate ``P``, reference ``Q``, evo's ``ape_base``) and RPE
+``E_ij = (Q_i⁻¹ Q_j)⁻¹ (P_i⁻¹ P_j)`` (Sturm et al. 2012, eq. 3). A *relation* says which
+scalar of ``E`` is reported. The kernels work on quaternions and positions directly,
+never on ``(N, 4, 4)`` matrices, which is what makes them fast and accurate:
+
+.. math::
+
+    \|R - I_3\|_F = 2\sqrt{2}\,|\sin(\theta / 2)| = 2\sqrt{2}\,\|v\|, \qquad
+    \|E - I_4\|_F = \sqrt{\|R - I_3\|_F^2 + \|t\|^2},
+
+where ``θ`` is the rotation angle of ``R = R(E)`` and ``v`` the vector part of its unit
+quaternion; ``‖t(E)‖`` equals the distance between the compared positions because a
+rotation keeps lengths. Both closed forms avoid the cancellation of ``R - I`` for small
+angles.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array, IntpArray
+
+__all__ = [
+    "APE_RELATIONS",
+    "RELATION_ALIASES",
+    "RELATION_UNITS",
+    "RPE_RELATIONS",
+    "ape_errors",
+    "check_relation",
+    "rpe_errors",
+]
+
+#: Relations :func:`ape_errors` knows, evo's names where evo has one (``trans_part`` is
+#: ``translation`` here; the alias is accepted).
+APE_RELATIONS: tuple[str, ...] = (
+    "translation",
+    "angle_rad",
+    "angle_deg",
+    "full",
+    "rot_part",
+    "point_distance",
+    "x",
+    "y",
+    "z",
+)
+
+#: Relations :func:`rpe_errors` knows: the APE ones plus evo's point-distance error ratio.
+RPE_RELATIONS: tuple[str, ...] = (*APE_RELATIONS, "point_distance_error_ratio")
+
+#: Other spellings accepted for a relation (evo's CLI names).
+RELATION_ALIASES: dict[str, str] = {"trans_part": "translation"}
+
+#: The unit of each relation's errors; ``""`` for evo's dimensionless ``full``/``rot_part``.
+RELATION_UNITS: dict[str, str] = {
+    "translation": "m",
+    "angle_rad": "rad",
+    "angle_deg": "deg",
+    "full": "",
+    "rot_part": "",
+    "point_distance": "m",
+    "x": "m",
+    "y": "m",
+    "z": "m",
+    "point_distance_error_ratio": "%",
+}
+
+_AXES = {"x": 0, "y": 1, "z": 2}
+_CHUNK = 1 << 14  # rows per kernel call
+_ROT_PART_PER_SIN = 2.0 * math.sqrt(2.0)
+
+
+def check_relation(relation: str, *, allowed: tuple[str, ...] = RPE_RELATIONS) -> str:
+    """The canonical name of ``relation``, or raise naming the choices.
+
+    Examples
+    --------
+    >>> check_relation("trans_part")
+    'translation'
+    """
+    name = RELATION_ALIASES.get(relation, relation)
+    if name not in allowed:
+        msg = f"Expected a relation in {', '.join(allowed)}, got {relation!r}"
+        raise ValidationError(msg)
+    return name
+
+
+def _check_same_length(reference: PoseTrajectory, estimate: PoseTrajectory) -> None:
+    if len(reference) != len(estimate):
+        msg = (
+            f"Expected associated trajectories of equal length, got reference {len(reference)} "
+            f"and estimate {len(estimate)} poses: associate them first"
+        )
+        raise ValidationError(msg)
+
+
+def _rotate_inverse(quats_xyzw: Float64Array, vectors: Float64Array) -> Float64Array:
+    """Rotate ``vectors`` ``(N, 3)`` by the inverses of unit quaternions ``(N, 4)``: ``R(q)ᵀ v``.
+
+    ``v' = v + w t + u' × t`` with ``u' = -u`` and ``t = 2 u' × v`` (``u``, ``w``: vector and
+    scalar parts of ``q``), written out per component.
+    """
+    x, y, z, w = (quats_xyzw[:, k] for k in range(4))
+    vx, vy, vz = (vectors[:, k] for k in range(3))
+    tx = 2.0 * (z * vy - y * vz)
+    ty = 2.0 * (x * vz - z * vx)
+    tz = 2.0 * (y * vx - x * vy)
+    out = np.empty_like(vectors)
+    out[:, 0] = vx + w * tx - (y * tz - z * ty)
+    out[:, 1] = vy + w * ty - (z * tx - x * tz)
+    out[:, 2] = vz + w * tz - (x * ty - y * tx)
+    return out
+
+
+def _norms(vectors: Float64Array) -> Float64Array:
+    out: Float64Array = np.sqrt(np.einsum("ij,ij->i", vectors, vectors))
+    return out
+
+
+def _rotation_errors(quats_xyzw: Float64Array, relation: str) -> Float64Array:
+    """Angle (rad or deg) or ``‖R - I‖_F`` of the rotations ``(N, 4)``."""
+    if relation == "rot_part":
+        out: Float64Array = _ROT_PART_PER_SIN * _norms(quats_xyzw[:, :3])
+        return out
+    angles = angle_from_quat_xyzw(quats_xyzw)
+    if relation == "angle_deg":
+        degrees: Float64Array = np.degrees(angles)
+        return degrees
+    return angles
+
+
+def _error_values(
+    error_quats_xyzw: Float64Array | None,
+    error_translations: Float64Array,
+    relation: str,
+) -> Float64Array:
+    """The ``relation`` scalar of error poses given as quaternions and translations."""
+    if error_quats_xyzw is not None and relation in {"angle_rad", "angle_deg", "rot_part"}:
+        return _rotation_errors(error_quats_xyzw, relation)
+    distance = _norms(error_translations)
+    if relation == "full" and error_quats_xyzw is not None:
+        rot = _rotation_errors(error_quats_xyzw, "rot_part")
+        out: Float64Array = np.sqrt(rot * rot + distance * distance)
+        return out
+    return distance
+
+
+def _by_chunks(n: int, kernel: Callable[[slice], Float64Array]) -> Float64Array:
+    """``kernel`` over consecutive row ranges of ``_CHUNK``, concatenated ``(n,)``.
+
+    WHY: the kernels build a dozen temporaries per row; in chunks they stay in cache and
+    are reused by the allocator, instead of page-faulting fresh 8 MB arrays at 10^6 rows
+    (3-5x faster on a 2-core machine, the same numbers).
+    """
+    out = np.empty(n)
+    for start in range(0, n, _CHUNK):
+        rows = slice(start, min(start + _CHUNK, n))
+        out[rows] = kernel(rows)
+    return out
+
+
+def ape_errors(
+    reference: PoseTrajectory, estimate: PoseTrajectory, relation: str = "translation"
+) -> Float64Array:
+    """Absolute pose errors of associated (and, if wanted, aligned) trajectories, one per pose.
+
+    With ``E_i = P_i⁻¹ Q_i`` (evo's APE; ``P`` estimate, ``Q`` reference):
+
+    - ``translation`` and ``point_distance``: ``‖p_i - q_i‖`` in metres (evo ``trans_part``);
+    - ``angle_rad`` / ``angle_deg``: the rotation angle of ``R(E_i)``;
+    - ``rot_part``: ``‖R(E_i) - I₃‖_F``; ``full``: ``‖E_i - I₄‖_F`` (dimensionless);
+    - ``x``, ``y``, ``z``: signed components of ``p_i - q_i`` (estimate minus reference)
+      in the frame both trajectories are expressed in (the reference's ``frame_id``,
+      after alignment). evo has no per-axis APE.
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        Associated trajectories of equal length ``N``; row ``i`` of one matches row ``i``
+        of the other.
+    relation : str
+        One of :data:`APE_RELATIONS`.
+
+    Returns
+    -------
+    ndarray, shape (N,), float64
+        Errors in the relation's unit (:data:`RELATION_UNITS`).
+
+    Raises
+    ------
+    ValidationError
+        Unknown relation or trajectories of different lengths.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=[0.0, 1.0], positions_xyz=[[0, 0, 0], [1, 0, 0]],
+    ...     orientations_quat_xyzw=[[0, 0, 0, 1]] * 2,
+    ... )
+    >>> est = ref.replace(positions_xyz=[[0, 0.1, 0], [1, -0.1, 0]])
+    >>> ape_errors(ref, est, "y")
+    array([ 0.1, -0.1])
+    """
+    name = check_relation(relation, allowed=APE_RELATIONS)
+    _check_same_length(reference, estimate)
+    p_ref, p_est = reference.positions_xyz, estimate.positions_xyz
+    q_ref, q_est = reference.orientations_quat_xyzw, estimate.orientations_quat_xyzw
+
+    def kernel(rows: slice) -> Float64Array:
+        diff = p_est[rows] - p_ref[rows]
+        if name in _AXES:
+            return diff[:, _AXES[name]]
+        if name in {"translation", "point_distance"}:
+            return _norms(diff)
+        # R(E_i) = R(P_i)ᵀ R(Q_i); ‖t(E_i)‖ = ‖p_i - q_i‖.
+        quats = quat_xyzw_multiply(quat_xyzw_conjugate(q_est[rows]), q_ref[rows])
+        return _error_values(quats, diff, name)
+
+    return _by_chunks(len(reference), kernel)
+
+
+def _check_pairs(pairs: IntpArray, n: int) -> IntpArray:
+    arr = np.asarray(pairs)
+    if arr.ndim != 2 or arr.shape[1] != 2 or not np.issubdtype(arr.dtype, np.integer):
+        msg = f"Expected pairs as integer indices of shape (K, 2), got {arr.dtype} {arr.shape}"
+        raise ValidationError(msg)
+    if arr.size and (arr.min() < 0 or arr.max() >= n):
+        msg = f"Expected pair indices in [0, {n}), got values {arr.min()}..{arr.max()}"
+        raise ValidationError(msg)
+    return arr.astype(np.intp, copy=False)
+
+
+def rpe_errors(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    pairs: IntpArray,
+    relation: str = "translation",
+) -> Float64Array:
+    """Relative pose errors over index pairs ``(i, j)`` of associated trajectories.
+
+    With ``E_ij = (Q_i⁻¹ Q_j)⁻¹ (P_i⁻¹ P_j)`` (evo's RPE, Sturm et al. 2012 eq. 3):
+
+    - ``translation``: ``‖t(E_ij)‖`` (metres), ``angle_rad`` / ``angle_deg`` its rotation
+      angle, ``rot_part`` ``‖R(E_ij) - I₃‖_F``, ``full`` ``‖E_ij - I₄‖_F``;
+    - ``x``, ``y``, ``z``: signed components of ``t(E_ij) = R(Q_i⁻¹ Q_j)ᵀ (t(P_i⁻¹ P_j) -
+      t(Q_i⁻¹ Q_j))``: the estimate's motion minus the reference's, in the reference's
+      body frame at ``j``;
+    - ``point_distance``: ``| ‖q_i - q_j‖ - ‖p_i - p_j‖ |`` (metres);
+    - ``point_distance_error_ratio``: that ``× 100 / ‖q_i - q_j‖`` (%); pairs whose
+      reference positions coincide give NaN, which every statistic leaves out (evo drops
+      them).
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        Associated trajectories of equal length ``N``.
+    pairs : ndarray, shape (K, 2), integer
+        Index pairs, e.g. from :func:`robot_msgs.evaluation.select_pairs`.
+    relation : str
+        One of :data:`RPE_RELATIONS`.
+
+    Returns
+    -------
+    ndarray, shape (K,), float64
+        One error per pair, in the relation's unit.
+
+    Raises
+    ------
+    ValidationError
+        Unknown relation, trajectories of different lengths, or malformed pairs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=[0.0, 1.0, 2.0], positions_xyz=[[0, 0, 0], [1, 0, 0], [2, 0, 0]],
+    ...     orientations_quat_xyzw=[[0, 0, 0, 1]] * 3,
+    ... )
+    >>> est = ref.replace(positions_xyz=[[0, 0, 0], [1.1, 0, 0], [2.2, 0, 0]])
+    >>> rpe_errors(ref, est, np.array([[0, 1], [1, 2]]), "x")
+    array([0.1, 0.1])
+    """
+    name = check_relation(relation, allowed=RPE_RELATIONS)
+    _check_same_length(reference, estimate)
+    ij = _check_pairs(pairs, len(reference))
+    first, second = np.ascontiguousarray(ij[:, 0]), np.ascontiguousarray(ij[:, 1])
+    p_ref, p_est = reference.positions_xyz, estimate.positions_xyz
+    q_ref, q_est = reference.orientations_quat_xyzw, estimate.orientations_quat_xyzw
+
+    def kernel(rows: slice) -> Float64Array:
+        i, j = first[rows], second[rows]
+        ref_step = np.take(p_ref, j, axis=0) - np.take(p_ref, i, axis=0)
+        est_step = np.take(p_est, j, axis=0) - np.take(p_est, i, axis=0)
+        if name in {"point_distance", "point_distance_error_ratio"}:
+            ref_dist = _norms(ref_step)
+            err: Float64Array = np.abs(ref_dist - _norms(est_step))
+            if name == "point_distance":
+                return err
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio: Float64Array = np.where(ref_dist > 0, err / ref_dist * 100.0, np.nan)
+            return ratio
+        ref_i, est_i = np.take(q_ref, i, axis=0), np.take(q_est, i, axis=0)
+        q_err = None
+        if name not in {"translation", "x", "y", "z"}:
+            # R(E) = R(Q_i⁻¹ Q_j)ᵀ R(P_i⁻¹ P_j)
+            q_rel_ref = quat_xyzw_multiply(quat_xyzw_conjugate(ref_i), np.take(q_ref, j, axis=0))
+            q_rel_est = quat_xyzw_multiply(quat_xyzw_conjugate(est_i), np.take(q_est, j, axis=0))
+            q_err = quat_xyzw_multiply(quat_xyzw_conjugate(q_rel_ref), q_rel_est)
+            if name in {"angle_rad", "angle_deg", "rot_part"}:
+                return _rotation_errors(q_err, name)
+        # t(E) = R(Q_i⁻¹ Q_j)ᵀ (t(P_i⁻¹ P_j) - t(Q_i⁻¹ Q_j)), t(Q_i⁻¹ Q_j) = R(Q_i)ᵀ (q_j - q_i).
+        delta = _rotate_inverse(est_i, est_step) - _rotate_inverse(ref_i, ref_step)
+        if name in _AXES:
+            q_rel_ref = quat_xyzw_multiply(quat_xyzw_conjugate(ref_i), np.take(q_ref, j, axis=0))
+            return _rotate_inverse(q_rel_ref, delta)[:, _AXES[name]]
+        return _error_values(q_err, delta, name)
+
+    return _by_chunks(first.size, kernel)

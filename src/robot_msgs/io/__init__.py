@@ -1,0 +1,40 @@
+"""Trajectory files in and out: TUM, KITTI, EuRoC, ROS 1/2 bags and MCAP.
+
+Every reader returns a :class:`~robot_msgs.trajectory.PoseTrajectory` and applies the
+same data-problem rules (:mod:`robot_msgs.io.clean`); every writer goes through
+:func:`robot_msgs.files.write_atomic`. :func:`read_trajectory` reads any of them, and
+``example:NAME`` paths reach the example data shipped in the package.
+"""
+
+from robot_msgs.io.bag import POSE_TYPES, TopicInfo, list_topics, read_bag
+from robot_msgs.io.clean import QUATERNION_REFUSE_TOL
+from robot_msgs.io.detect import BAG_FORMATS, FORMATS, detect_format, read_trajectory
+from robot_msgs.io.euroc import read_euroc, write_euroc
+from robot_msgs.io.examples import EXAMPLE_PREFIX, example_path, list_examples, resolve_path
+from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
+from robot_msgs.io.tf import parse_tf_id
+from robot_msgs.io.tum import read_tum, write_tum
+
+__all__ = [
+    "BAG_FORMATS",
+    "EXAMPLE_PREFIX",
+    "FORMATS",
+    "POSE_TYPES",
+    "QUATERNION_REFUSE_TOL",
+    "TopicInfo",
+    "default_times_path",
+    "detect_format",
+    "example_path",
+    "list_examples",
+    "list_topics",
+    "parse_tf_id",
+    "read_bag",
+    "read_euroc",
+    "read_kitti",
+    "read_trajectory",
+    "read_tum",
+    "resolve_path",
+    "write_euroc",
+    "write_kitti",
+    "write_tum",
+]

@@ -1,0 +1,243 @@
+"""ROS 1 bags, ROS 2 bags (sqlite3 folder or ``.db3``) and MCAP files, through ``rosbags``.
+
+``rosbags`` is pure Python (no ROS install) and an optional extra:
+``pip install 'robot_msgs[bags]'``. A trajectory is read from one topic of one of
+:data:`POSE_TYPES`, or from TF as ``/tf:parent.child`` (see :mod:`robot_msgs.io.tf`).
+Stamps are ``header.stamp`` as ``sec + nanosec * 1e-9``, evo's arithmetic, so both give
+the same floats; the bag's record time is not used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.io.clean import finish_trajectory, report
+from robot_msgs.io.tf import is_tf_id, read_tf
+from robot_msgs.optional import require
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable, Iterator
+
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import IntpArray
+
+__all__ = ["POSE_TYPES", "TopicInfo", "list_topics", "open_bag", "read_bag"]
+
+#: Message types a trajectory can be read from, and where each keeps its pose.
+POSE_TYPES: dict[str, str] = {
+    "geometry_msgs/msg/PoseStamped": "pose",
+    "geometry_msgs/msg/PoseWithCovarianceStamped": "pose.pose",
+    "geometry_msgs/msg/TransformStamped": "transform",
+    "geometry_msgs/msg/PointStamped": "point (identity rotation)",
+    "nav_msgs/msg/Odometry": "pose.pose",
+    "nav_msgs/msg/Path": "poses[*].pose of the last message",
+}
+
+
+class TopicInfo(NamedTuple):
+    """One topic of a bag: name, ROS 2 style message type and message count."""
+
+    topic: str
+    msgtype: str
+    message_count: int
+
+
+@contextlib.contextmanager
+def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
+    """Open a bag with ``rosbags``' ``AnyReader``; errors become :class:`FormatError`.
+
+    A ``.bag`` file is read as ROS 1; a folder (with ``metadata.yaml``), a ``.db3`` or
+    an ``.mcap`` file as ROS 2. Message types the bag does not define are taken from
+    ``rosbags``' latest ROS 2 type store.
+    """
+    bag = Path(path)
+    if not bag.exists():
+        msg = f"{bag}: no such file or folder"
+        raise FileNotFoundError(msg)
+    highlevel = require("rosbags.highlevel", "bags", feature="reading ROS bags")
+    typesys = require("rosbags.typesys", "bags", feature="reading ROS bags")
+    store = typesys.get_typestore(typesys.Stores.LATEST)
+    try:
+        reader = highlevel.AnyReader([bag], default_typestore=store)
+        reader.open()
+    except (highlevel.AnyReaderError, OSError, ValueError, KeyError) as err:
+        msg = f"{bag}: cannot open as a ROS bag ({type(err).__name__}: {err})"
+        raise FormatError(msg) from err
+    try:
+        yield reader
+    finally:
+        reader.close()
+
+
+def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
+    """The topics of a bag, sorted by name, with message type and count.
+
+    Examples
+    --------
+    >>> list_topics("no/such.bag")
+    Traceback (most recent call last):
+    FileNotFoundError: no/such.bag: no such file or folder
+    """
+    with open_bag(path) as reader:
+        counts: dict[tuple[str, str], int] = {}
+        for conn in reader.connections:
+            key = (conn.topic, conn.msgtype)
+            counts[key] = counts.get(key, 0) + int(conn.msgcount)
+    return tuple(TopicInfo(t, m, c) for (t, m), c in sorted(counts.items()))
+
+
+def _xyz_quat(msg: Any, msgtype: str) -> tuple[float, ...]:
+    """``x, y, z, qx, qy, qz, qw`` of one message of a :data:`POSE_TYPES` type."""
+    if msgtype == "geometry_msgs/msg/TransformStamped":
+        p, q = msg.transform.translation, msg.transform.rotation
+    elif msgtype == "geometry_msgs/msg/PointStamped":
+        p = msg.point
+        return (p.x, p.y, p.z, 0.0, 0.0, 0.0, 1.0)
+    elif msgtype == "geometry_msgs/msg/PoseStamped":
+        p, q = msg.pose.position, msg.pose.orientation
+    else:  # PoseWithCovarianceStamped, Odometry
+        p, q = msg.pose.pose.position, msg.pose.pose.orientation
+    return (p.x, p.y, p.z, q.x, q.y, q.z, q.w)
+
+
+def _find_topic(reader: Any, topic: str, source: str) -> tuple[str, str]:
+    """The bag's spelling and type of ``topic`` (a leading ``/`` may differ)."""
+    topics = {conn.topic: conn.msgtype for conn in reader.connections}
+    if topic not in topics:
+        loose = [t for t in topics if t.lstrip("/") == topic.lstrip("/")]
+        if len(loose) != 1:
+            readable = sorted(t for t, m in topics.items() if m in POSE_TYPES)
+            msg = (
+                f"{source}: no topic {topic!r}; pose topics: {', '.join(readable) or 'none'} "
+                "(TF as /tf:parent.child)"
+            )
+            raise FormatError(msg)
+        topic = loose[0]
+    msgtype = topics[topic]
+    if msgtype not in POSE_TYPES:
+        msg = (
+            f"{source}: topic {topic!r} has type {msgtype}; expected one of "
+            f"{', '.join(sorted(POSE_TYPES))}"
+        )
+        raise FormatError(msg)
+    return topic, msgtype
+
+
+def _labels(kind: str) -> Callable[[IntpArray], list[str]]:
+    return lambda rows: [f"{kind} {int(r) + 1}" for r in rows]
+
+
+def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) -> PoseTrajectory:
+    """Read the trajectory on ``topic`` of a ROS 1 bag, ROS 2 bag or MCAP file.
+
+    Parameters
+    ----------
+    path : path-like
+        A ``.bag`` file (ROS 1), a ROS 2 bag folder or ``.db3`` file (sqlite3), or an
+        ``.mcap`` file.
+    topic : str
+        A topic of one of :data:`POSE_TYPES`, or a TF id ``/tf:parent.child`` (with an
+        optional ``:/static_topic``, default ``/tf_static``), as evo spells it.
+    strict : bool
+        Refuse data problems instead of fixing them with a warning.
+
+    Returns
+    -------
+    PoseTrajectory
+        One pose a message, stamped by ``header.stamp``; ``frame_id`` from the
+        headers, ``child_frame_id`` where the type has one. ``nav_msgs/Path``: the poses
+        of the LAST message (a path is republished whole as it grows), each stamped by
+        its own header; refused when those stamps are all equal (planners often leave
+        them zero). ``PointStamped`` has no orientation: identity rotations, with a
+        :class:`DataWarning`.
+
+    Raises
+    ------
+    FormatError
+        Not a bag, no such topic, a type not in :data:`POSE_TYPES`, no messages, or
+        a data problem refused.
+    MissingDependencyError
+        ``rosbags`` is not installed.
+
+    Examples
+    --------
+    >>> read_bag("run.bag", "/tf:map.base_link")  # doctest: +SKIP
+    PoseTrajectory(...)
+    >>> read_bag("no/such.bag", "/odom")
+    Traceback (most recent call last):
+    FileNotFoundError: no/such.bag: no such file or folder
+    """
+    source = f"{path} {topic}"
+    with open_bag(path) as reader:
+        if is_tf_id(topic):
+            return read_tf(reader, topic, source=str(path), strict=strict)
+        name, msgtype = _find_topic(reader, topic, str(path))
+        source = f"{path} {name}"
+        conns = [c for c in reader.connections if c.topic == name]
+        rows: list[tuple[float, ...]] = []
+        frames: list[str] = []
+        child = ""
+        kind = "message"
+        last: Any = None
+        for conn, _, raw in reader.messages(connections=conns):
+            msg = reader.deserialize(raw, conn.msgtype)
+            if msgtype == "nav_msgs/msg/Path":
+                last = msg
+                continue
+            stamp = msg.header.stamp
+            rows.append((stamp.sec + stamp.nanosec * 1e-9, *_xyz_quat(msg, msgtype)))
+            frames.append(msg.header.frame_id)
+            child = getattr(msg, "child_frame_id", child)
+        if last is not None:
+            kind = "pose"
+            frames = [last.header.frame_id]
+            for pose in last.poses:
+                stamp = pose.header.stamp
+                rows.append(
+                    (
+                        stamp.sec + stamp.nanosec * 1e-9,
+                        *_xyz_quat(pose, "geometry_msgs/msg/PoseStamped"),
+                    )
+                )
+            source += " (last Path message)"
+    if not rows:
+        msg = f"{source}: no messages" + (" (the last Path is empty)" if last is not None else "")
+        raise FormatError(msg)
+    values = np.array(rows, dtype=np.float64)
+    if kind == "pose" and values.shape[0] > 1 and np.all(values[:, 0] == values[0, 0]):
+        msg = (
+            f"{source}: all {values.shape[0]} poses have the stamp {float(values[0, 0])!r} s; "
+            "a path without per-pose stamps is no trajectory"
+        )
+        raise FormatError(msg)
+    distinct = sorted(set(frames))
+    if len(distinct) > 1:
+        report(
+            f"{source}: messages are in {len(distinct)} frames ({', '.join(distinct[:5])}): "
+            f"frame_id set to the first, {frames[0]!r}",
+            strict=strict,
+        )
+    if msgtype == "geometry_msgs/msg/PointStamped":
+        warnings.warn(
+            f"{source}: PointStamped has no orientation: identity rotations used, so "
+            "rotation errors are meaningless (use point_distance)",
+            DataWarning,
+            stacklevel=2,
+        )
+    return finish_trajectory(
+        values[:, 0],
+        values[:, 1:4],
+        values[:, 4:8],
+        source=source,
+        where=_labels(kind),
+        strict=strict,
+        frame_id=frames[0] if frames else "",
+        child_frame_id=child,
+    )

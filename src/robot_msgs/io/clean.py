@@ -1,0 +1,203 @@
+"""Data problems in read poses: found, then fixed by a stated rule (with a warning) or refused.
+
+Every reader ends here. The rules, applied in this order:
+
+1. Rows with a NaN or infinite value are dropped.
+2. Quaternions are divided by their norm. A norm off 1 by more than
+   :data:`~robot_msgs.trajectory.UNIT_QUATERNION_TOL` is reported; a norm off by more
+   than :data:`QUATERNION_REFUSE_TOL` (or zero) is refused: that is not rounding but a
+   wrong column order or garbage.
+3. Stamps out of order are sorted (stable: rows with equal stamps keep file order).
+4. Of rows with equal stamps, the first in the file is kept.
+
+Each fix emits one :class:`~robot_msgs.errors.DataWarning` that names the file, what
+was found, where (the first few lines) and the rule applied. With ``strict=True`` any of
+these problems raises :class:`~robot_msgs.errors.FormatError` instead. Nothing is ever
+fixed silently.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.trajectory import UNIT_QUATERNION_TOL, PoseTrajectory
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from robot_msgs.typing import Float64Array, IntpArray
+
+__all__ = ["QUATERNION_REFUSE_TOL", "finish_trajectory", "report"]
+
+#: Largest deviation of a quaternion's norm from 1 that a reader repairs by normalising.
+QUATERNION_REFUSE_TOL = 1e-2
+
+_SHOWN = 5
+_FIELDS = ("t", "x", "y", "z", "qx", "qy", "qz", "qw")
+
+
+def _listed(labels: list[str], total: int) -> str:
+    """``"line 5, line 9"`` or ``"lines 5, 9, 12 and 40 more"`` for messages."""
+    if labels and all(label.startswith("line ") for label in labels):
+        numbers = ", ".join(label.removeprefix("line ") for label in labels)
+        text = f"line {numbers}" if len(labels) == 1 else f"lines {numbers}"
+    else:
+        text = ", ".join(labels)
+    if total > len(labels):
+        text += f" and {total - len(labels)} more"
+    return text
+
+
+def report(message: str, *, strict: bool) -> None:
+    """Warn with a :class:`DataWarning`, or raise :class:`FormatError` when ``strict``."""
+    if strict:
+        raise FormatError(message + " (refused: strict=True)")
+    warnings.warn(message, DataWarning, stacklevel=4)
+
+
+def finish_trajectory(
+    stamps_s: Float64Array,
+    positions_xyz: Float64Array,
+    quats_xyzw: Float64Array,
+    *,
+    source: str,
+    where: Callable[[IntpArray], list[str]],
+    strict: bool = False,
+    frame_id: str = "",
+    child_frame_id: str = "",
+) -> PoseTrajectory:
+    """Apply the module's rules to raw read poses and build the :class:`PoseTrajectory`.
+
+    Parameters
+    ----------
+    stamps_s : ndarray, shape (N,), float64
+        Stamps in seconds, as read.
+    positions_xyz : ndarray, shape (N, 3), float64
+        Positions in metres.
+    quats_xyzw : ndarray, shape (N, 4), float64
+        Orientations ``x, y, z, w``, any norm.
+    source : str
+        The file (and topic) the rows came from, for messages.
+    where : callable
+        Maps row indices ``(K,)`` to labels such as ``"line 12"`` or ``"message 3"``.
+    strict : bool
+        Refuse any data problem instead of fixing it.
+    frame_id, child_frame_id : str
+        Frames of the poses.
+
+    Returns
+    -------
+    PoseTrajectory
+        Finite rows, unit quaternions (signs kept), strictly increasing stamps.
+
+    Raises
+    ------
+    FormatError
+        A quaternion is zero or far from unit; no rows are left; or any problem when
+        ``strict``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     traj = finish_trajectory(
+    ...         np.array([1.0, 0.0]), np.zeros((2, 3)), np.array([[0, 0, 0, 1.0]] * 2),
+    ...         source="a.txt", where=lambda rows: [f"line {r + 1}" for r in rows],
+    ...     )
+    >>> traj.stamps_s.tolist()
+    [0.0, 1.0]
+    >>> print(caught[0].message)
+    a.txt: stamps not in increasing order (1 place, first at line 2): sorted by stamp
+    """
+    stamps = np.asarray(stamps_s, dtype=np.float64)
+    xyz = np.asarray(positions_xyz, dtype=np.float64)
+    quat = np.asarray(quats_xyzw, dtype=np.float64)
+    rows = np.arange(stamps.shape[0])
+
+    finite = np.isfinite(stamps) & np.isfinite(xyz).all(axis=1) & np.isfinite(quat).all(axis=1)
+    if not finite.all():
+        bad = np.flatnonzero(~finite)
+        if strict:
+            row = int(bad[0])
+            values = np.concatenate([stamps[row : row + 1], xyz[row], quat[row]])
+            col = int(np.flatnonzero(~np.isfinite(values))[0])
+            label = where(bad[:1])[0]
+            msg = (
+                f"{source}, {label}: {values[col]} in field {_FIELDS[col]} "
+                f"({bad.size} row(s) with NaN or infinite values)"
+            )
+            report(msg, strict=True)
+        labels = _listed(where(bad[:_SHOWN]), bad.size)
+        report(
+            f"{source}: {bad.size} row(s) with NaN or infinite values dropped ({labels})",
+            strict=False,
+        )
+        stamps, xyz, quat, rows = stamps[finite], xyz[finite], quat[finite], rows[finite]
+
+    if stamps.shape[0] == 0:
+        msg = f"{source}: no poses left (every row had NaN or infinite values)"
+        raise FormatError(msg)
+
+    norms = np.sqrt(np.einsum("ij,ij->i", quat, quat))
+    deviation = np.abs(norms - 1.0)
+    far = ~(deviation <= QUATERNION_REFUSE_TOL)
+    if far.any():
+        row = int(np.flatnonzero(far)[0])
+        label = where(rows[row : row + 1])[0]
+        msg = (
+            f"{source}, {label}: quaternion (qx, qy, qz, qw) = {tuple(quat[row].tolist())} "
+            f"has norm {norms[row]:.6g}; expected a unit quaternion (within "
+            f"{QUATERNION_REFUSE_TOL:g}), check the column order "
+            f"({int(far.sum())} row(s) like this)"
+        )
+        raise FormatError(msg)
+    off = deviation > UNIT_QUATERNION_TOL
+    if off.any():
+        worst = int(np.argmax(deviation))
+        label = where(rows[worst : worst + 1])[0]
+        report(
+            f"{source}: {int(off.sum())} of {off.size} quaternion(s) not unit: normalised "
+            f"(max norm deviation {deviation[worst]:.2g} at {label})",
+            strict=strict,
+        )
+    quat = quat / norms[:, None]
+
+    steps = np.diff(stamps)
+    back = steps < 0
+    if back.any():
+        first = int(np.flatnonzero(back)[0]) + 1
+        label = where(rows[first : first + 1])[0]
+        count = int(back.sum())
+        report(
+            f"{source}: stamps not in increasing order ({count} place{'s' * (count > 1)}, "
+            f"first at {label}): sorted by stamp",
+            strict=strict,
+        )
+        order = np.argsort(stamps, kind="stable")
+        stamps, xyz, quat, rows = stamps[order], xyz[order], quat[order], rows[order]
+        steps = np.diff(stamps)
+
+    same = steps == 0
+    if same.any():
+        dup = np.flatnonzero(same) + 1
+        labels = _listed(where(rows[dup[:_SHOWN]]), dup.size)
+        report(
+            f"{source}: {dup.size} row(s) repeat an earlier stamp ({labels}): "
+            "kept the first row of each stamp",
+            strict=strict,
+        )
+        keep = np.concatenate([[True], ~same])
+        stamps, xyz, quat = stamps[keep], xyz[keep], quat[keep]
+
+    return PoseTrajectory(
+        stamps_s=stamps,
+        positions_xyz=xyz,
+        orientations_quat_xyzw=quat,
+        frame_id=frame_id,
+        child_frame_id=child_frame_id,
+    )

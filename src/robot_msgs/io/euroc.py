@@ -1,0 +1,129 @@
+"""EuRoC MAV ground-truth CSV: ``t[ns], px, py, pz, qw, qx, qy, qz`` and more columns.
+
+The ``state_groundtruth_estimate0/data.csv`` of the EuRoC MAV dataset (Burri et al.,
+IJRR 2016) and evo's ``euroc`` mode: stamps in integer nanoseconds, positions in metres,
+the quaternion with ``w`` FIRST, then velocities and IMU biases, which are ignored. A
+header line (``#timestamp, p_RS_R_x [m], ...``) is skipped, with or without ``#``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.files import write_atomic
+from robot_msgs.io.clean import finish_trajectory
+from robot_msgs.io.table import parse_table, read_text
+
+if TYPE_CHECKING:
+    import os
+
+    from robot_msgs.trajectory import PoseTrajectory
+
+__all__ = ["EUROC_COLUMNS", "EUROC_HEADER", "read_euroc", "write_euroc"]
+
+#: The EuRoC columns read, in file order (later columns are ignored).
+EUROC_COLUMNS = ("t_ns", "px", "py", "pz", "qw", "qx", "qy", "qz")
+
+#: The header :func:`write_euroc` writes: EuRoC's own names for the columns.
+EUROC_HEADER = (
+    "#timestamp [ns],p_RS_R_x [m],p_RS_R_y [m],p_RS_R_z [m],q_RS_w [],q_RS_x [],q_RS_y [],q_RS_z []"
+)
+
+
+def read_euroc(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTrajectory:
+    r"""Read an EuRoC ground-truth CSV.
+
+    Parameters
+    ----------
+    path : path-like
+        The CSV: ``t[ns], px, py, pz, qw, qx, qy, qz`` then any further columns.
+    strict : bool
+        Refuse data problems instead of fixing them with a warning.
+
+    Returns
+    -------
+    PoseTrajectory
+        Stamps ``t_ns / 1e9`` seconds computed as evo does (the nanoseconds as float64,
+        divided by ``1e9``), so both give the same float; quaternions reordered to
+        ``x, y, z, w``.
+
+    Raises
+    ------
+    FormatError
+        A row has fewer than 8 numbers (the message names file, line, column and
+        text), or a data problem is refused.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "data.csv").write_text(
+    ...     "#timestamp,px,py,pz,qw,qx,qy,qz,vx\n1403715524907143168,1,2,3,1,0,0,0,9\n"
+    ... )
+    >>> traj = read_euroc(folder / "data.csv")
+    >>> traj.stamps_s.tolist(), traj.orientations_quat_xyzw.tolist()
+    ([1403715524.907143], [[0.0, 0.0, 0.0, 1.0]])
+    """
+    source = str(path)
+    table = parse_table(
+        read_text(Path(path), source=source),
+        source=source,
+        columns=EUROC_COLUMNS,
+        extra_columns=True,
+        header=True,
+    )
+    values = table.values
+    stamps = values[:, 0] / 1e9
+    quats = values[:, [5, 6, 7, 4]]
+    return finish_trajectory(
+        stamps, values[:, 1:4], quats, source=source, where=table.where, strict=strict
+    )
+
+
+def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bool = False) -> Path:
+    """Write ``traj`` as an EuRoC CSV (8 columns, ``w`` first), atomically.
+
+    Stamps are written as ``round(t * 1e9)`` nanoseconds, so a round trip returns each
+    stamp to within one float64 step (about 240 ns for stamps near 1.4e9 s).
+
+    Parameters
+    ----------
+    path : path-like
+        The file to write.
+    traj : PoseTrajectory
+        The poses.
+    force : bool
+        Replace an existing file.
+
+    Returns
+    -------
+    Path
+        The file written.
+
+    Raises
+    ------
+    OutputExistsError
+        ``path`` exists and ``force`` is false; nothing is written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> traj = PoseTrajectory(
+    ...     stamps_s=[1.5], positions_xyz=[[1.0, 2.0, 3.0]], orientations_quat_xyzw=[[0, 0, 0, 1.0]]
+    ... )
+    >>> out = write_euroc(pathlib.Path(tempfile.mkdtemp()) / "data.csv", traj)
+    >>> out.read_text().splitlines()[1]
+    '1500000000,1.0,2.0,3.0,1.0,0.0,0.0,0.0'
+    """
+    stamps_ns = np.rint(traj.stamps_s * 1e9).astype(np.int64).tolist()
+    q = traj.orientations_quat_xyzw
+    values = np.column_stack([traj.positions_xyz, q[:, 3], q[:, :3]]).tolist()
+    rows = "".join(
+        f"{t},{x!r},{y!r},{z!r},{qw!r},{qx!r},{qy!r},{qz!r}\n"
+        for t, (x, y, z, qw, qx, qy, qz) in zip(stamps_ns, values, strict=True)
+    )
+    return write_atomic(path, EUROC_HEADER + "\n" + rows, force=force)

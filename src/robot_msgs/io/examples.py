@@ -1,0 +1,70 @@
+"""Example trajectories shipped inside the package, addressed as ``example:NAME``."""
+
+from __future__ import annotations
+
+import os
+from importlib.resources import files
+from pathlib import Path, PurePosixPath
+
+__all__ = ["EXAMPLE_PREFIX", "example_path", "list_examples", "resolve_path"]
+
+#: Paths starting with this name a shipped example: ``example:fr1_xyz/groundtruth.tum``.
+EXAMPLE_PREFIX = "example:"
+
+
+def _root() -> Path:
+    return Path(str(files("robot_msgs").joinpath("examples")))
+
+
+def list_examples() -> tuple[str, ...]:
+    """Names of the shipped example files, sorted (``fr1_xyz/groundtruth.tum``, ...).
+
+    Examples
+    --------
+    >>> "fr1_xyz/groundtruth.tum" in list_examples()
+    True
+    """
+    root = _root()
+    names = (
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and p.name != "README.md" and not p.name.startswith(".")
+    )
+    return tuple(sorted(names))
+
+
+def example_path(name: str) -> Path:
+    """The file of the shipped example ``name`` (with or without the ``example:`` prefix).
+
+    Raises
+    ------
+    FileNotFoundError
+        No such example; the message lists the names there are.
+
+    Examples
+    --------
+    >>> example_path("example:fr1_xyz/rgbdslam.tum").name
+    'rgbdslam.tum'
+    """
+    name = name.removeprefix(EXAMPLE_PREFIX)
+    parts = PurePosixPath(name).parts
+    if name in list_examples() and ".." not in parts:
+        return _root().joinpath(*parts)
+    msg = f"no example {name!r}; examples: {', '.join(list_examples())}"
+    raise FileNotFoundError(msg)
+
+
+def resolve_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a :class:`Path`, resolving ``example:NAME`` to the shipped file.
+
+    Examples
+    --------
+    >>> resolve_path("runs/est.tum").as_posix()
+    'runs/est.tum'
+    >>> resolve_path("example:fr1_xyz/groundtruth.tum").name
+    'groundtruth.tum'
+    """
+    text = os.fspath(path)
+    if text.startswith(EXAMPLE_PREFIX):
+        return example_path(text)
+    return Path(text)

@@ -1,0 +1,268 @@
+r"""Trajectories from TF: the pose of one frame in another, chained through the TF tree.
+
+A TF id is spelled as evo spells it, ``/tf:parent.child`` or
+``/tf:parent.child:/static_topic`` (default static topic ``/tf_static``). The chain from
+``parent`` to ``child`` goes up to their lowest common ancestor and down again, through
+dynamic (``/tf``) and static (``/tf_static``) transforms:
+
+.. math::
+
+    T_{pc}(t) = T_{ap}(t)^{-1} \, T_{ac}(t), \qquad
+    T_{ax} = T_{a f_1} T_{f_1 f_2} \cdots T_{f_k x}
+
+with ``a`` the common ancestor.
+
+Rule for the stamps (evo instead looks the chain up through ``tf2`` at a fixed 10 Hz
+from the first TF message): the output holds one pose per message of the chain's
+busiest dynamic transform, within the time every dynamic transform of the chain
+covers; each other dynamic transform is interpolated there as ``tf2`` does (linear
+translation, SLERP rotation, never extrapolated). With a single dynamic transform
+(the usual ``odom -> base_link``) the poses are that transform's messages, exactly.
+A chain of static transforms only gives one pose, at the latest static stamp.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robot_msgs.errors import FormatError
+from robot_msgs.io.clean import finish_trajectory
+from robot_msgs.rotations import (
+    matrix_from_quat_xyzw,
+    quat_xyzw_conjugate,
+    quat_xyzw_multiply,
+    quat_xyzw_slerp,
+)
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array
+
+__all__ = ["TF_TYPE", "is_tf_id", "parse_tf_id", "read_tf"]
+
+#: The message type of TF topics.
+TF_TYPE = "tf2_msgs/msg/TFMessage"
+
+_TF_ID = re.compile(
+    r"(?P<topic>/?[A-Za-z][\w/]*):(?P<parent>[^.:]+)\.(?P<child>[^:]+)(?::(?P<static>/?[A-Za-z][\w/]*))?"
+)
+
+
+def is_tf_id(topic: str) -> bool:
+    """Whether ``topic`` names a TF chain (``/tf:parent.child``) rather than a topic.
+
+    Examples
+    --------
+    >>> is_tf_id("/tf:map.base_link"), is_tf_id("/odom")
+    (True, False)
+    """
+    return ":" in topic
+
+
+def parse_tf_id(topic: str) -> tuple[str, str, str, str]:
+    """Split a TF id into ``(tf_topic, parent, child, static_topic)``.
+
+    Leading slashes of frame names are dropped, as ``tf2`` does.
+
+    Examples
+    --------
+    >>> parse_tf_id("/tf:map.base_link")
+    ('/tf', 'map', 'base_link', '/tf_static')
+    >>> parse_tf_id("tf:/odom.base_footprint:/my_static")
+    ('tf', 'odom', 'base_footprint', '/my_static')
+    """
+    match = _TF_ID.fullmatch(topic)
+    if match is None:
+        msg = (
+            f"{topic!r} is not a TF id; expected /tf:parent.child or "
+            "/tf:parent.child:/tf_static (frame names without dots before the child)"
+        )
+        raise FormatError(msg)
+    parent = match["parent"].lstrip("/")
+    child = match["child"].lstrip("/")
+    return match["topic"], parent, child, match["static"] or "/tf_static"
+
+
+@dataclass
+class _Edge:
+    """The transforms ``parent -> child`` seen on one topic (as lists while reading)."""
+
+    parent: str
+    child: str
+    static: bool
+    rows: list[tuple[float, ...]] = field(default_factory=list)
+
+
+def _collect(reader: Any, topics: list[str]) -> dict[str, _Edge]:
+    """Every transform on ``topics``, grouped by child frame."""
+    edges: dict[str, _Edge] = {}
+    conns = [c for c in reader.connections if c.topic in topics and c.msgtype == TF_TYPE]
+    static_topic = topics[-1] if len(topics) > 1 else None
+    for conn, _, raw in reader.messages(connections=conns):
+        msg = reader.deserialize(raw, conn.msgtype)
+        for tf in msg.transforms:
+            parent = tf.header.frame_id.lstrip("/")
+            child = tf.child_frame_id.lstrip("/")
+            static = conn.topic == static_topic
+            edge = edges.get(child)
+            if edge is None or (edge.static and not static):
+                edge = edges[child] = _Edge(parent, child, static)
+            elif edge.parent != parent:
+                msg_ = (
+                    f"frame {child!r} has two parents, {edge.parent!r} and {parent!r} "
+                    f"(on {conn.topic}); a TF tree gives each frame one parent"
+                )
+                raise FormatError(msg_)
+            elif static and not edge.static:
+                continue
+            t, p, q = tf.header.stamp, tf.transform.translation, tf.transform.rotation
+            row = (t.sec + t.nanosec * 1e-9, p.x, p.y, p.z, q.x, q.y, q.z, q.w)
+            if static:
+                edge.rows[:] = [row]
+            else:
+                edge.rows.append(row)
+    return edges
+
+
+def _ancestors(frame: str, edges: dict[str, _Edge]) -> list[str]:
+    chain = [frame]
+    while chain[-1] in edges:
+        chain.append(edges[chain[-1]].parent)
+        if len(chain) > len(edges) + 1:
+            msg = f"the TF tree has a loop through {frame!r}"
+            raise FormatError(msg)
+    return chain
+
+
+def _rotate(quats_xyzw: Float64Array, vectors: Float64Array) -> Float64Array:
+    out: Float64Array = np.einsum("nij,nj->ni", matrix_from_quat_xyzw(quats_xyzw), vectors)
+    return out
+
+
+def _compose(
+    a: tuple[Float64Array, Float64Array], b: tuple[Float64Array, Float64Array]
+) -> tuple[Float64Array, Float64Array]:
+    """``T_a T_b`` for stacks of (positions ``(N, 3)``, quaternions ``(N, 4)``)."""
+    return a[0] + _rotate(a[1], b[0]), quat_xyzw_multiply(a[1], b[1])
+
+
+def _sample(traj: PoseTrajectory, stamps: Float64Array) -> tuple[Float64Array, Float64Array]:
+    """Poses of ``traj`` at ``stamps`` inside its span: linear position, SLERP rotation."""
+    s = traj.stamps_s
+    if s.shape[0] == 1:
+        return np.repeat(traj.positions_xyz, stamps.shape[0], 0), np.repeat(
+            traj.orientations_quat_xyzw, stamps.shape[0], 0
+        )
+    i = np.clip(np.searchsorted(s, stamps, side="right") - 1, 0, s.shape[0] - 2)
+    frac = np.clip((stamps - s[i]) / (s[i + 1] - s[i]), 0.0, 1.0)
+    p, q = traj.positions_xyz, traj.orientations_quat_xyzw
+    pos = p[i] + frac[:, None] * (p[i + 1] - p[i])
+    return pos, quat_xyzw_slerp(q[i], q[i + 1], frac)
+
+
+def read_tf(reader: Any, tf_id: str, *, source: str, strict: bool = False) -> PoseTrajectory:
+    """Read the TF chain ``tf_id`` from an open ``rosbags`` ``AnyReader``.
+
+    Parameters
+    ----------
+    reader : rosbags.highlevel.AnyReader
+        An open bag.
+    tf_id : str
+        ``/tf:parent.child`` or ``/tf:parent.child:/static_topic``.
+    source : str
+        The bag, for messages.
+    strict : bool
+        Refuse data problems of any transform of the chain instead of fixing them.
+
+    Returns
+    -------
+    PoseTrajectory
+        Poses of ``child`` in ``parent`` (``frame_id``, ``child_frame_id``), stamped
+        as the module docstring states.
+
+    Raises
+    ------
+    FormatError
+        The TF topic is missing, a frame is unknown, the frames are not connected, or
+        the dynamic transforms of the chain never overlap in time.
+    """
+    topic, parent, child, static_topic = parse_tf_id(tf_id)
+    topics = {c.topic for c in reader.connections if c.msgtype == TF_TYPE}
+    if topic not in topics:
+        msg = f"{source}: no TF topic {topic!r}; TF topics: {', '.join(sorted(topics)) or 'none'}"
+        raise FormatError(msg)
+    edges = _collect(reader, [topic, static_topic] if static_topic in topics else [topic])
+    frames = sorted(set(edges) | {e.parent for e in edges.values()})
+    for frame in (parent, child):
+        if frame not in frames:
+            shown = ", ".join(frames[:20]) + (" ..." if len(frames) > 20 else "")
+            msg = f"{source}: no frame {frame!r} on {topic}; frames: {shown}"
+            raise FormatError(msg)
+    up_parent = _ancestors(parent, edges)
+    up_child = _ancestors(child, edges)
+    common = next((f for f in up_child if f in up_parent), None)
+    if common is None or parent == child:
+        msg = f"{source}: frames {parent!r} and {child!r} are not connected by {topic}"
+        if parent == child:
+            msg = f"{source}: parent and child are both {parent!r}"
+        raise FormatError(msg)
+    down_parent = [edges[f] for f in reversed(up_parent[: up_parent.index(common)])]
+    down_child = [edges[f] for f in reversed(up_child[: up_child.index(common)])]
+    chain = down_parent + down_child
+    poses: dict[str, PoseTrajectory] = {}
+    for edge in chain:
+        values = np.array(edge.rows, dtype=np.float64)
+        poses[edge.child] = finish_trajectory(
+            values[:, 0],
+            values[:, 1:4],
+            values[:, 4:8],
+            source=f"{source} {static_topic if edge.static else topic} {edge.parent}->{edge.child}",
+            where=lambda rows: [f"transform {int(r) + 1}" for r in rows],
+            strict=strict,
+        )
+    dynamic = {e.child: poses[e.child] for e in chain if not e.static}
+    busiest, lo, hi = "", -np.inf, np.inf
+    if dynamic:
+        busiest = max(dynamic, key=lambda k: len(dynamic[k]))
+        lo = max(float(t.stamps_s[0]) for t in dynamic.values())
+        hi = min(float(t.stamps_s[-1]) for t in dynamic.values())
+        ref = dynamic[busiest].stamps_s
+        stamps = ref[(ref >= lo) & (ref <= hi)]
+        if stamps.shape[0] == 0:
+            msg = (
+                f"{source}: the dynamic transforms from {parent!r} to {child!r} "
+                "never overlap in time"
+            )
+            raise FormatError(msg)
+    else:
+        stamps = np.array([max(e.rows[0][0] for e in chain)])
+    n = stamps.shape[0]
+
+    def pose(edge: _Edge) -> tuple[Float64Array, Float64Array]:
+        traj = poses[edge.child]
+        if edge.child == busiest:  # its own messages, unchanged
+            keep = (traj.stamps_s >= lo) & (traj.stamps_s <= hi)
+            return traj.positions_xyz[keep], traj.orientations_quat_xyzw[keep]
+        return _sample(traj, stamps)  # static: repeated; dynamic: interpolated
+
+    identity = (np.zeros((n, 3)), np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)))
+    to_parent = identity
+    for edge in down_parent:
+        to_parent = _compose(to_parent, pose(edge))
+    to_child = identity
+    for edge in down_child:
+        to_child = _compose(to_child, pose(edge))
+    inv_q = quat_xyzw_conjugate(to_parent[1])
+    inverse = (-_rotate(inv_q, to_parent[0]), inv_q)
+    xyz, quat = _compose(inverse, to_child)
+    return PoseTrajectory(
+        stamps_s=stamps,
+        positions_xyz=xyz,
+        orientations_quat_xyzw=quat,
+        frame_id=parent,
+        child_frame_id=child,
+    )

@@ -1,0 +1,111 @@
+"""TUM RGB-D trajectory files: ``t x y z qx qy qz qw`` a line.
+
+The format of the TUM RGB-D benchmark (Sturm et al., IROS 2012) and of evo's ``tum``
+mode: stamp in seconds, position in metres, orientation quaternion ``x, y, z, w``.
+Lines starting with ``#`` are comments. Unlike evo, which needs exactly one space
+between fields, fields may be separated by any run of spaces, tabs or commas, and a
+``#`` comment may also end a line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.files import write_atomic
+from robot_msgs.io.clean import finish_trajectory
+from robot_msgs.io.table import format_rows, parse_table, read_text
+
+if TYPE_CHECKING:
+    import os
+
+    from robot_msgs.trajectory import PoseTrajectory
+
+__all__ = ["TUM_COLUMNS", "read_tum", "write_tum"]
+
+#: The TUM columns, in file order.
+TUM_COLUMNS = ("t", "x", "y", "z", "qx", "qy", "qz", "qw")
+
+
+def read_tum(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTrajectory:
+    r"""Read a TUM trajectory file.
+
+    Parameters
+    ----------
+    path : path-like
+        The file: 8 numbers a line, ``t x y z qx qy qz qw``.
+    strict : bool
+        Refuse data problems (NaN rows, unsorted or repeated stamps, non-unit
+        quaternions) instead of fixing them with a warning; see :mod:`robot_msgs.io.clean`.
+
+    Returns
+    -------
+    PoseTrajectory
+        Stamps in seconds, positions in metres, unit quaternions ``x, y, z, w``.
+
+    Raises
+    ------
+    FormatError
+        A line does not hold 8 numbers (the message names file, line, column and
+        text), or a data problem is refused.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.tum").write_text("# t x y z qx qy qz qw\n1.5\t1,2,3 0 0 0 1\n")
+    >>> traj = read_tum(folder / "a.tum")
+    >>> traj.stamps_s.tolist(), traj.positions_xyz.tolist()
+    ([1.5], [[1.0, 2.0, 3.0]])
+    """
+    source = str(path)
+    table = parse_table(read_text(Path(path), source=source), source=source, columns=TUM_COLUMNS)
+    values = table.values
+    return finish_trajectory(
+        values[:, 0],
+        values[:, 1:4],
+        values[:, 4:8],
+        source=source,
+        where=table.where,
+        strict=strict,
+    )
+
+
+def write_tum(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bool = False) -> Path:
+    """Write ``traj`` as a TUM file, atomically, each number in its shortest exact form.
+
+    Parameters
+    ----------
+    path : path-like
+        The file to write.
+    traj : PoseTrajectory
+        The poses.
+    force : bool
+        Replace an existing file.
+
+    Returns
+    -------
+    Path
+        The file written.
+
+    Raises
+    ------
+    OutputExistsError
+        ``path`` exists and ``force`` is false; nothing is written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> traj = PoseTrajectory(
+    ...     stamps_s=[0.1], positions_xyz=[[1.0, 2.0, 3.0]], orientations_quat_xyzw=[[0, 0, 0, 1.0]]
+    ... )
+    >>> out = write_tum(pathlib.Path(tempfile.mkdtemp()) / "t.tum", traj)
+    >>> out.read_text().splitlines()[1]
+    '0.1 1.0 2.0 3.0 0.0 0.0 0.0 1.0'
+    """
+    values = np.column_stack([traj.stamps_s, traj.positions_xyz, traj.orientations_quat_xyzw])
+    text = "# " + " ".join(TUM_COLUMNS) + "\n" + format_rows(values)
+    return write_atomic(path, text, force=force)

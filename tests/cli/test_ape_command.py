@@ -1,0 +1,142 @@
+"""``robot-msgs ape``: the table, --json, --save, --plot, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from evaluation_files import line_positions, seed_files, write_kitti, write_tum
+
+from robot_msgs.cli import main
+from robot_msgs.errors import DataWarning
+
+T = np.arange(101) * 0.1
+
+
+def test_seed_offset_through_the_command_line_gives_0_100000(tmp_path, capsys):
+    ref, est = seed_files(tmp_path, T + 0.1)
+    assert main(["ape", str(ref), str(est), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert f"{result['stats']['translation']['rms']:.6f}" == "0.100000"
+    assert result["metric"] == "ape"
+    assert result["counts"]["matched"] == 101
+
+
+def test_table_shows_settings_counts_and_statistics(tmp_path, capsys):
+    ref, est = seed_files(tmp_path, T + 0.01 * T)
+    assert main(["ape", str(ref), str(est), "--relation", "x", "--max-diff", "0.02"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("APE (absolute pose error)\n")
+    assert f"reference: {ref}" in out
+    assert "relation=x  alignment=none" in out
+    assert "max_diff_s=0.02" in out
+    assert "poses:     reference 101, estimate 101, matched 101" in out
+    row = next(line for line in out.splitlines() if line.startswith("x "))
+    assert row.split()[1:4] == ["m", "101", "0.0578792"]
+
+
+def _readme_main_job() -> list[str]:
+    """The arguments of the README's first command after ``robot-msgs``."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    first = next(line for line in readme.splitlines() if "bin/robot-msgs " in line)
+    return shlex.split(first.split("bin/robot-msgs ", 1)[1])
+
+
+def test_the_readme_main_job_runs_on_the_shipped_example(capsys):
+    args = _readme_main_job()
+    assert args[:3] == ["ape", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"]
+    with warnings.catch_warnings():
+        # Shown, not raised: the CLI prints data warnings as WARNING lines.
+        warnings.simplefilter("default", DataWarning)
+        code = main([*args, "--json"])
+    captured = capsys.readouterr()
+    assert code == 0
+    result = json.loads(captured.out)
+    assert result["settings"]["alignment"] == "se3"
+    assert result["counts"]["estimate"] == 788
+    assert 0.0 < result["stats"]["translation"]["rms"] < 0.05
+    assert "NOTE: se3 alignment fitted on" in captured.err
+    assert "WARNING: " in captured.err
+    assert "quaternion(s) not unit: normalised" in captured.err
+
+
+def test_save_writes_json_and_refuses_to_clobber(tmp_path, capsys):
+    ref, est = seed_files(tmp_path, T + 0.1)
+    out = tmp_path / "ape.json"
+    assert main(["ape", str(ref), str(est), "--save", str(out)]) == 0
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    assert saved["stats"]["translation"]["rms"] == pytest.approx(0.1)
+    out.write_text("keep me", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["ape", str(ref), str(est), "--save", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: ")
+    assert "pass --force" in err
+    assert len(err.strip().splitlines()) == 1
+    assert out.read_text(encoding="utf-8") == "keep me"
+    assert main(["ape", str(ref), str(est), "--save", str(out), "--force"]) == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["metric"] == "ape"
+
+
+def test_plot_writes_a_png(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    ref, est = seed_files(tmp_path, T + 0.01 * T)
+    png = tmp_path / "ape.png"
+    assert main(["ape", str(ref), str(est), "--plot", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["ape", str(ref), str(est), "--plot", str(png)]) == 1
+    assert "exists; pass --force" in capsys.readouterr().err
+
+
+def test_degenerate_alignment_is_one_error_line(tmp_path, capsys):
+    ref, est = seed_files(tmp_path, T + 0.1)
+    assert main(["ape", str(ref), str(est), "--align", "se3"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("ERROR: Cannot fit SE(3): the positions are collinear")
+
+
+def test_missing_file_and_no_overlap_are_one_error_line(tmp_path, capsys):
+    ref, _ = seed_files(tmp_path, T)
+    assert main(["ape", str(ref), str(tmp_path / "nope.tum")]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: ")
+    later = write_tum(tmp_path / "later.tum", T + 100.0, line_positions(T))
+    assert main(["ape", str(ref), str(later)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("ERROR: ")
+
+
+def test_format_override_reads_kitti_poses(tmp_path, capsys):
+    positions = line_positions(np.arange(20.0))
+    ref = write_kitti(tmp_path / "gt.txt", positions)
+    est = write_kitti(tmp_path / "est.txt", positions + np.array([0.0, 0.5, 0.0]))
+    assert main(["ape", str(ref), str(est), "--format", "kitti", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["stats"]["translation"]["rms"] == pytest.approx(0.5)
+
+
+@pytest.mark.evo_data
+def test_bag_topics_select_the_trajectories(evo_data, capsys):
+    bag = str(evo_data / "ROS_example.bag")
+    code = main(
+        [
+            "ape",
+            bag,
+            bag,
+            "--ref-topic",
+            "groundtruth",
+            "--est-topic",
+            "S-PTAM",
+            "--align",
+            "se3",
+            "--json",
+        ]
+    )
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["reference"].endswith("ROS_example.bag:groundtruth")
+    assert result["counts"]["estimate"] == 5439

@@ -1,0 +1,69 @@
+"""``robot-msgs drift``: the KITTI protocol by default, rpg's on request."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from evaluation_files import line_positions, write_kitti, write_tum
+
+from robot_msgs.cli import main
+
+
+def _kitti_pair(tmp_path, scale: float):
+    x = np.arange(301.0)
+    ref = write_kitti(tmp_path / "gt.txt", line_positions(x))
+    est = write_kitti(tmp_path / "est.txt", line_positions(x * scale))
+    return ref, est
+
+
+def test_kitti_protocol_by_hand(tmp_path, capsys):
+    ref, est = _kitti_pair(tmp_path, 1.02)
+    assert main(["drift", str(ref), str(est), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["metric"] == "kitti_drift"
+    assert result["stats"]["translation_pct"]["mean"] == pytest.approx((20 * 2.02 + 10 * 2.01) / 30)
+    assert result["settings"]["alignment"] == "none"
+    assert result["counts"]["segments"] == 30
+
+
+def test_kitti_lengths_and_step_flags(tmp_path, capsys):
+    ref, est = _kitti_pair(tmp_path, 1.02)
+    assert main(["drift", str(ref), str(est), "--lengths", "100", "--step", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "lengths_m=100  step_frames=1" in out
+    assert "segments 200" in out
+
+
+def test_rpg_protocol_defaults_to_sim3_and_one_to_one(tmp_path, capsys):
+    t = np.arange(101.0)
+    positions = np.stack([t, np.sin(t / 3), 0 * t], axis=1)
+    ref = write_tum(tmp_path / "gt.tum", t, positions)
+    est = write_tum(tmp_path / "est.tum", t, 0.5 * positions)
+    assert (
+        main(["drift", str(ref), str(est), "--protocol", "rpg", "--lengths", "10", "--json"]) == 0
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert result["metric"] == "relative_error"
+    assert result["settings"]["alignment"] == "sim3"
+    assert result["settings"]["sync"] == "one_to_one"
+    assert result["settings"]["max_diff_s"] == 0.02
+    assert result["stats"]["translation@10m"]["max"] < 1e-9
+
+
+def test_plot_shows_segment_errors(tmp_path):
+    pytest.importorskip("matplotlib")
+    ref, est = _kitti_pair(tmp_path, 1.02)
+    png = tmp_path / "drift.png"
+    assert main(["drift", str(ref), str(est), "--plot", str(png)]) == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_short_path_is_one_error_line(tmp_path, capsys):
+    x = np.arange(51.0)
+    ref = write_kitti(tmp_path / "gt.txt", line_positions(x))
+    assert main(["drift", str(ref), str(ref)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("ERROR: No KITTI segment fits")

@@ -1,0 +1,108 @@
+"""``robot-msgs rpe``: the seconds delta of the SLAM guide, pair flags, errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from evaluation_files import seed_files
+
+from robot_msgs.cli import main
+
+T = np.arange(101) * 0.1
+
+
+@pytest.mark.parametrize(
+    ("estimate_x", "expected"), [(T + 0.1, "0.000000"), (T + 0.01 * T, "0.010000")]
+)
+def test_seed_table_one_second_all_pairs(tmp_path, capsys, estimate_x, expected):
+    ref, est = seed_files(tmp_path, estimate_x)
+    assert (
+        main(
+            [
+                "rpe",
+                str(ref),
+                str(est),
+                "--delta",
+                "1",
+                "--delta-unit",
+                "s",
+                "--all-pairs",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert f"{result['stats']['translation']['rms']:.6f}" == expected
+    assert result["settings"]["delta_unit"] == "s"
+    assert result["settings"]["all_pairs"] is True
+    assert result["counts"]["pairs"] == 91
+
+
+def test_pairs_from_reference_and_tolerance_are_recorded(tmp_path, capsys):
+    ref, est = seed_files(tmp_path, T * 1.01)
+    args = [
+        "rpe",
+        str(ref),
+        str(est),
+        "--delta",
+        "1",
+        "--delta-unit",
+        "m",
+        "--all-pairs",
+        "--pairs-from-reference",
+        "--delta-tol",
+        "0.05",
+        "--json",
+    ]
+    assert main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["settings"]["pairs_from"] == "reference"
+    assert result["settings"]["rel_delta_tol"] == 0.05
+    assert result["stats"]["translation"]["median"] == pytest.approx(0.01)
+
+
+def test_table_for_the_error_ratio(tmp_path, capsys):
+    ref, est = seed_files(tmp_path, T * 1.1)
+    assert main(["rpe", str(ref), str(est), "--relation", "point_distance_error_ratio"]) == 0
+    row = next(
+        line
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("point_distance_error_ratio")
+    )
+    assert row.split()[1:3] == ["%", "100"]
+    assert row.split()[3] == "10"
+
+
+def test_plot_of_all_pairs(tmp_path):
+    pytest.importorskip("matplotlib")
+    ref, est = seed_files(tmp_path, T * 1.01)
+    png = tmp_path / "rpe.png"
+    assert (
+        main(
+            [
+                "rpe",
+                str(ref),
+                str(est),
+                "--delta",
+                "0.5",
+                "--delta-unit",
+                "m",
+                "--all-pairs",
+                "--plot",
+                str(png),
+            ]
+        )
+        == 0
+    )
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_delta_without_pairs_is_one_error_line(tmp_path, capsys):
+    ref, est = seed_files(tmp_path, T)
+    assert main(["rpe", str(ref), str(est), "--delta", "50", "--delta-unit", "m"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("ERROR: delta = 50.0 m gave no pose pair")

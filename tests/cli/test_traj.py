@@ -1,0 +1,189 @@
+"""``robot-msgs traj``: inspect, check and convert, in-process through ``main``."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.cli import COMMANDS, main
+from robot_msgs.io import read_euroc, read_kitti, read_tum
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# Three poses along a 3-4-5 triangle then up 1 m: path length 5 + 1 = 6 m; steps 0.5 s.
+CLEAN = "# t x y z qx qy qz qw\n0 0 0 0 0 0 0 1\n0.5 3 4 0 0 0 0 1\n1.0 3 4 1 0 0 0 1\n"
+
+
+def write(tmp_path: Path, text: str, name: str = "run.tum") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_traj_is_a_registered_command():
+    assert "traj" in COMMANDS
+
+
+def test_traj_prints_count_span_rate_length_and_no_issues(tmp_path, capsys):
+    path = write(tmp_path, CLEAN)
+    assert main(["traj", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path} (tum)" in out
+    assert "poses        3" in out
+    assert "time         0.0 .. 1.0 s (1.000 s)" in out
+    assert "rate         2.0 Hz (median step 0.5000 s)" in out
+    assert "path length  6.000 m" in out
+    assert "issues       none" in out
+
+
+def test_traj_json_holds_the_summary_of_each_file(tmp_path, capsys):
+    path = write(tmp_path, CLEAN)
+    assert main(["traj", str(path), "--json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)
+    assert report["poses"] == 3
+    assert report["path_length_m"] == 6.0
+    assert report["duration_s"] == 1.0
+    assert report["rate_hz"] == 2.0
+    assert report["issues"] == []
+    assert report["format"] == "tum"
+
+
+def test_traj_check_passes_a_clean_file_and_fails_one_with_problems(tmp_path, capsys):
+    assert main(["traj", str(write(tmp_path, CLEAN)), "--check"]) == 0
+    bad = write(tmp_path, CLEAN + "2 nan 0 0 0 0 0 1\n", name="bad.tum")
+    assert main(["traj", str(bad), "--check"]) == 1
+    out = capsys.readouterr().out
+    assert f"{bad}: 1 row(s) with NaN or infinite values dropped (line 5)" in out
+
+
+def test_traj_without_check_reports_problems_but_exits_zero(tmp_path, capsys):
+    bad = write(tmp_path, "1 0 0 0 0 0 0 1\n0 0 0 0 0 0 0 1\n")
+    assert main(["traj", str(bad)]) == 0
+    assert "stamps not in increasing order" in capsys.readouterr().out
+
+
+def test_traj_strict_refuses_problems_with_one_error_line(tmp_path, capsys):
+    bad = write(tmp_path, "1 0 0 0 0 0 0 1\n1 0 0 0 0 0 0 1\n")
+    assert main(["traj", str(bad), "--strict"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: ")
+    assert "repeat an earlier stamp" in err
+    assert "strict=True" in err
+    assert "Traceback" not in err
+
+
+def test_traj_names_line_and_column_of_a_malformed_row(tmp_path, capsys):
+    bad = write(tmp_path, "1 0 0 0 0 0 0 1\n2 0 x 0 0 0 0 1\n")
+    assert main(["traj", str(bad)]) == 1
+    assert f"ERROR: {bad}, line 2, column 3 (y): 'x' is not a number" in capsys.readouterr().err
+
+
+def test_traj_goes_on_after_a_bad_file_and_exits_one(tmp_path, capsys):
+    good = write(tmp_path, CLEAN, name="good.tum")
+    missing = tmp_path / "missing.tum"
+    assert main(["traj", str(missing), str(good)]) == 1
+    captured = capsys.readouterr()
+    assert "missing.tum" in captured.err
+    assert "poses        3" in captured.out
+
+
+@pytest.mark.parametrize(("suffix", "reader"), [(".tum", read_tum), (".csv", read_euroc)])
+def test_traj_save_converts_by_the_output_extension(tmp_path, capsys, suffix, reader):
+    src = write(tmp_path, CLEAN)
+    out = tmp_path / f"out{suffix}"
+    assert main(["traj", str(src), "--save", str(out)]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    back = reader(out)
+    assert back.positions_xyz.tolist() == [[0, 0, 0], [3, 4, 0], [3, 4, 1]]
+    np.testing.assert_allclose(back.stamps_s, [0.0, 0.5, 1.0], rtol=0, atol=1e-15)
+
+
+def test_traj_save_to_kitti_writes_poses_and_times(tmp_path, capsys):
+    src = write(tmp_path, CLEAN)
+    out = tmp_path / "00.txt"
+    assert main(["traj", str(src), "--save", str(out), "--to", "kitti"]) == 0
+    assert f"wrote {tmp_path / '00_times.txt'}" in capsys.readouterr().out
+    back = read_kitti(out, times_path=tmp_path / "00_times.txt")
+    assert back.stamps_s.tolist() == [0.0, 0.5, 1.0]
+    assert main(["traj", str(out), "--times", str(tmp_path / "00_times.txt"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["rate_hz"] == 2.0
+
+
+def test_traj_save_refuses_to_overwrite_without_force(tmp_path, capsys):
+    src = write(tmp_path, CLEAN)
+    out = write(tmp_path, "keep\n", name="out.tum")
+    assert main(["traj", str(src), "--save", str(out)]) == 1
+    assert "out.tum exists; pass --force" in capsys.readouterr().err
+    assert out.read_text() == "keep\n"
+    assert main(["traj", str(src), "--save", str(out), "--force"]) == 0
+    assert len(read_tum(out)) == 3
+
+
+@pytest.mark.parametrize(
+    ("extra", "error"),
+    [
+        (["--save", "x.txt"], r"x\.txt: cannot tell the output format from '\.txt'; pass --to"),
+        (["--to", "tum"], r"--to and --force only go with --save OUT"),
+    ],
+)
+def test_traj_save_explains_missing_options(tmp_path, capsys, extra, error):
+    import re
+
+    src = write(tmp_path, CLEAN)
+    extra = [str(tmp_path / e) if e.endswith(".txt") else e for e in extra]
+    assert main(["traj", str(src), *extra]) == 1
+    assert re.search(error, capsys.readouterr().err)
+
+
+def test_traj_save_takes_one_file_only(tmp_path, capsys):
+    src = write(tmp_path, CLEAN)
+    assert main(["traj", str(src), str(src), "--save", str(tmp_path / "o.tum")]) == 1
+    assert "--save converts one FILE, got 2" in capsys.readouterr().err
+
+
+def test_traj_format_flag_overrides_detection(tmp_path, capsys):
+    path = write(tmp_path, "1 0 0 5 0 1 0 6 0 0 1 7\n", name="pose.dat")
+    assert main(["traj", str(path), "--fmt", "kitti", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["format"] == "kitti"
+    assert main(["traj", str(path), "--format", "tum"]) == 1
+    assert "expected 8 columns" in capsys.readouterr().err
+
+
+def test_traj_reads_shipped_examples(capsys):
+    assert main(["traj", "example:fr1_xyz/groundtruth.tum", "--json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)
+    assert report["path"] == "example:fr1_xyz/groundtruth.tum"
+    assert report["poses"] == 3000
+    assert report["issues"] == [
+        (
+            "example:fr1_xyz/groundtruth.tum: 2917 of 3000 quaternion(s) not unit: "
+            "normalised (max norm deviation 8.4e-05 at line 391)"
+        )
+    ]
+
+
+def test_traj_lists_bag_topics_when_no_topic_is_chosen(evo_data, capsys):
+    pytest.importorskip("rosbags")
+    bag = evo_data / "nav2_turtlebot.mcap"
+    assert main(["traj", str(bag)]) == 0
+    out = capsys.readouterr().out
+    assert "* /odom" in out
+    assert "nav_msgs/msg/Odometry" in out
+    assert "2639" in out
+    assert "choose a pose topic" in out
+    assert main(["traj", str(bag), "--check"]) == 1
+    assert "nothing checked" in capsys.readouterr().err
+
+
+def test_traj_reads_a_bag_topic_and_a_tf_chain(evo_data, capsys):
+    pytest.importorskip("rosbags")
+    bag = evo_data / "nav2_turtlebot.mcap"
+    assert main(["traj", str(bag), "--topic", "/tf:map.base_link", "--json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)
+    # Count and first stamp: see tests/data/io_reference.json ("tf").
+    assert (report["poses"], report["start_s"]) == (2611, 929.808)
+    assert (report["frame_id"], report["child_frame_id"]) == ("map", "base_link")

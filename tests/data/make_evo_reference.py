@@ -1,0 +1,374 @@
+"""Run evo's own command-line tools on the evo test data and store their statistics.
+
+Produces ``tests/data/evo_reference.json``, the stored reference numbers that
+``tests/evaluation/test_evo_agreement.py`` compares robot_msgs with when evo is not
+installed. Each case records the exact command line (run in the data folder, so the file
+names are the ones shown), evo's version, the matching robot_msgs call, and evo's
+statistics (``stats.json`` of ``--save_results``) plus the number of errors.
+
+Usage, from the repository root, in an environment with evo 1.38.1::
+
+    python tests/data/make_evo_reference.py [--data ../shared/data/evo-testdata]
+
+The stored file was made with ``--data /work/shared/data/evo-testdata``.
+
+evo writes its settings under ``$HOME/.evo``; the script points ``HOME`` at a temporary
+folder so a user's evo configuration cannot change the numbers. robot_msgs never imports
+evo (GPL-3.0); this script only runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+# Like tests/conftest.py: $ROBOT_MSGS_EVO_TESTDATA, else ../shared/data/evo-testdata.
+DEFAULT_DATA = Path(
+    os.environ.get("ROBOT_MSGS_EVO_TESTDATA", HERE.parents[2] / "shared" / "data" / "evo-testdata")
+)
+
+# evo's relation names -> ours.
+RELATIONS = {
+    "trans_part": "translation",
+    "angle_deg": "angle_deg",
+    "angle_rad": "angle_rad",
+    "full": "full",
+    "rot_part": "rot_part",
+    "point_distance": "point_distance",
+    "point_distance_error_ratio": "point_distance_error_ratio",
+}
+# evo's alignment flags -> ours.
+ALIGNMENTS = {
+    "none": [],
+    "se3": ["-a"],
+    "sim3": ["-a", "-s"],
+    "scale": ["-s"],
+    "origin": ["--align_origin"],
+}
+# evo's delta units -> ours.
+UNITS = {"f": "f", "m": "m", "r": "rad", "d": "deg"}
+
+# Inputs: evo mode, reference, estimate, and how robot_msgs reads them.
+INPUTS: dict[str, dict[str, Any]] = {
+    "fr1_drift": {
+        "mode": "tum",
+        "reference": {"path": "freiburg1_xyz-groundtruth.txt", "fmt": "tum"},
+        "estimate": {"path": "freiburg1_xyz-rgbdslam_drift.txt", "fmt": "tum"},
+    },
+    "fr1_mono": {
+        "mode": "tum",
+        "reference": {"path": "freiburg1_xyz-groundtruth.txt", "fmt": "tum"},
+        "estimate": {"path": "freiburg1_xyz-ORB_kf_mono.txt", "fmt": "tum"},
+    },
+    "fr2_desk": {
+        "mode": "tum",
+        "reference": {"path": "fr2_desk_groundtruth.txt", "fmt": "tum"},
+        "estimate": {"path": "fr2_desk_ORB.txt", "fmt": "tum"},
+    },
+    "euroc_v102": {
+        "mode": "euroc",
+        "reference": {"path": "V102_groundtruth.csv", "fmt": "euroc"},
+        "estimate": {"path": "V102.txt", "fmt": "tum", "evo_reads": "V102.dedup.txt"},
+    },
+    "kitti00_orb": {
+        "mode": "kitti",
+        "reference": {
+            "path": "KITTI_00_gt.txt",
+            "fmt": "kitti",
+            "evo_reads": "KITTI_00_gt.polar.txt",
+        },
+        "estimate": {
+            "path": "KITTI_00_ORB.txt",
+            "fmt": "kitti",
+            "evo_reads": "KITTI_00_ORB.polar.txt",
+        },
+    },
+    "kitti00_sptam": {
+        "mode": "kitti",
+        "reference": {
+            "path": "KITTI_00_gt.txt",
+            "fmt": "kitti",
+            "evo_reads": "KITTI_00_gt.polar.txt",
+        },
+        "estimate": {
+            "path": "KITTI_00_SPTAM.txt",
+            "fmt": "kitti",
+            "evo_reads": "KITTI_00_SPTAM.polar.txt",
+        },
+    },
+    "kitti00_orb_raw": {
+        "mode": "kitti",
+        "reference": {"path": "KITTI_00_gt.txt", "fmt": "kitti"},
+        "estimate": {"path": "KITTI_00_ORB.txt", "fmt": "kitti"},
+        # Only position-based relations here: the files' 3x3 blocks are rotations only to
+        # 2.3e-7 (gt) and 8.1e-7 (ORB) (max |R Rᵀ - I|, 9 decimals of float32 data). evo uses
+        # them as they are, robot_msgs' reader projects them onto the nearest rotation, so
+        # rotation-dependent results differ at that level (times the lever arm: up to 1e-3
+        # relative for 100 m RPE); the kitti00_* cases give evo the projected rotations.
+    },
+    "bag_sptam": {
+        "mode": "bag",
+        "bag": "ROS_example.bag",
+        "reference": {"path": "ROS_example.bag", "fmt": "bag", "topic": "groundtruth"},
+        "estimate": {"path": "ROS_example.bag", "fmt": "bag", "topic": "S-PTAM"},
+    },
+    "bag_orb": {
+        "mode": "bag",
+        "bag": "ROS_example.bag",
+        "reference": {"path": "ROS_example.bag", "fmt": "bag", "topic": "groundtruth"},
+        "estimate": {"path": "ROS_example.bag", "fmt": "bag", "topic": "ORB-SLAM"},
+    },
+    "mcap_nav2": {
+        "mode": "bag2",
+        "bag": "nav2_turtlebot.mcap",
+        "reference": {"path": "nav2_turtlebot.mcap", "fmt": "mcap", "topic": "/amcl_pose"},
+        "estimate": {"path": "nav2_turtlebot.mcap", "fmt": "mcap", "topic": "/odom"},
+    },
+}
+
+
+def _ape(inputs: str, relation: str, align: str = "none", **extra: Any) -> dict[str, Any]:
+    return {"tool": "ape", "inputs": inputs, "relation": relation, "align": align, **extra}
+
+
+def _rpe(
+    inputs: str, relation: str, delta: float, unit: str, align: str = "none", **extra: Any
+) -> dict[str, Any]:
+    return {
+        "tool": "rpe",
+        "inputs": inputs,
+        "relation": relation,
+        "align": align,
+        "delta": delta,
+        "unit": unit,
+        **extra,
+    }
+
+
+def cases() -> list[dict[str, Any]]:
+    """Every case: each relation, alignment and delta unit evo shares with robot_msgs."""
+    out = [
+        _ape("fr1_drift", rel, align)
+        for align in ALIGNMENTS
+        for rel in ("trans_part", "angle_deg", "angle_rad", "full", "rot_part", "point_distance")
+    ]
+    out += [
+        _ape("fr1_drift", "trans_part", "se3", n_to_align=100),
+        _ape("fr1_drift", "angle_deg", "sim3", n_to_align=300),
+        _ape("fr1_drift", "trans_part", "none", t_offset=0.004, t_max_diff=0.02),
+        _ape("fr1_mono", "trans_part", "sim3"),
+        _ape("fr2_desk", "trans_part", "se3"),
+        _ape("fr2_desk", "angle_deg", "se3"),
+        _ape("euroc_v102", "trans_part", "se3"),
+        _ape("euroc_v102", "angle_deg", "sim3"),
+        _ape("euroc_v102", "full", "origin"),
+        _ape("kitti00_orb", "trans_part", "se3"),
+        _ape("kitti00_orb", "trans_part", "sim3"),
+        _ape("kitti00_orb", "angle_deg", "none"),
+        _ape("kitti00_orb", "rot_part", "se3"),
+        _ape("kitti00_orb", "full", "se3"),
+        _ape("kitti00_sptam", "trans_part", "se3"),
+        _ape("kitti00_orb_raw", "trans_part", "se3"),
+        _ape("kitti00_orb_raw", "point_distance", "sim3"),
+        _ape("bag_sptam", "trans_part", "se3"),
+        _ape("bag_sptam", "angle_deg", "none"),
+        _ape("bag_orb", "trans_part", "sim3"),
+        _ape("mcap_nav2", "trans_part", "none"),
+        _ape("mcap_nav2", "angle_deg", "se3"),
+    ]
+    out += [_rpe("fr1_drift", rel, 1, "f") for rel in RELATIONS]
+    out += [
+        _rpe("fr1_drift", "trans_part", 10, "f", all_pairs=True),
+        _rpe("fr1_drift", "angle_deg", 10, "f", all_pairs=True, pairs_from_reference=True),
+        _rpe("fr1_drift", "trans_part", 0.2, "m"),
+        _rpe("fr1_drift", "angle_deg", 0.2, "m"),
+        _rpe("fr1_drift", "trans_part", 0.2, "m", all_pairs=True),
+        _rpe("fr1_drift", "point_distance_error_ratio", 0.2, "m", all_pairs=True),
+        _rpe("fr1_drift", "trans_part", 0.2, "m", all_pairs=True, pairs_from_reference=True),
+        _rpe("fr1_drift", "trans_part", 0.2, "m", all_pairs=True, delta_tol=0.3),
+        _rpe("fr1_drift", "trans_part", 5, "d"),
+        _rpe("fr1_drift", "angle_deg", 5, "d", all_pairs=True),
+        _rpe("fr1_drift", "rot_part", 5, "d", all_pairs=True, pairs_from_reference=True),
+        _rpe("fr1_drift", "angle_rad", 0.1, "r"),
+        _rpe("fr1_drift", "trans_part", 0.1, "r", all_pairs=True),
+        _rpe("fr1_drift", "trans_part", 1, "f", "sim3"),
+        _rpe("fr1_drift", "rot_part", 1, "f", "origin"),
+        _rpe("fr1_drift", "trans_part", 0.2, "m", "scale", all_pairs=True),
+        _rpe("fr1_drift", "full", 0.2, "m", "se3", n_to_align=200),
+        _rpe("fr1_mono", "trans_part", 1, "f", "sim3"),
+        _rpe("fr2_desk", "trans_part", 0.5, "m", all_pairs=True),
+        _rpe("fr2_desk", "angle_deg", 10, "d"),
+        _rpe("euroc_v102", "trans_part", 1, "f"),
+        _rpe("euroc_v102", "angle_deg", 1, "m", all_pairs=True),
+        _rpe("euroc_v102", "trans_part", 20, "d", all_pairs=True),
+        _rpe("kitti00_orb", "trans_part", 100, "m", all_pairs=True),
+        _rpe("kitti00_orb", "angle_deg", 100, "m"),
+        _rpe("kitti00_orb", "trans_part", 10, "f"),
+        _rpe("kitti00_orb", "point_distance", 1, "f", all_pairs=True),
+        _rpe("kitti00_sptam", "angle_rad", 1, "f"),
+        _rpe("kitti00_orb_raw", "point_distance", 100, "m", all_pairs=True),
+        _rpe("bag_sptam", "trans_part", 1, "m", all_pairs=True),
+        _rpe("bag_orb", "angle_deg", 10, "f", "sim3"),
+        _rpe("mcap_nav2", "trans_part", 0.5, "m"),
+        _rpe("mcap_nav2", "angle_deg", 10, "d", all_pairs=True),
+    ]
+    return out
+
+
+def _case_id(case: dict[str, Any]) -> str:
+    parts = [case["tool"], case["inputs"], case["relation"], case["align"]]
+    if case["tool"] == "rpe":
+        parts.append(f"{case['delta']:g}{case['unit']}")
+        parts += ["all"] if case.get("all_pairs") else []
+        parts += ["ref"] if case.get("pairs_from_reference") else []
+        parts += [f"tol{case['delta_tol']:g}"] if "delta_tol" in case else []
+    parts += [f"n{case['n_to_align']}"] if "n_to_align" in case else []
+    parts += [f"off{case['t_offset']:g}"] if "t_offset" in case else []
+    return "-".join(parts)
+
+
+def _evo_file(side: dict[str, Any]) -> str:
+    return str(side.get("evo_reads", side["path"]))
+
+
+def derive_inputs(data: Path, folder: Path) -> None:
+    """Write the derived files evo reads (``evo_reads``), beside links to the originals.
+
+    ``*.polar.txt``: a KITTI file with each 3x3 block replaced by its nearest rotation
+    ``U Vᵀ`` (polar factor of the SVD, written with 17 significant digits), the projection
+    robot_msgs' KITTI reader applies, so both tools see the same SE(3) poses.
+    ``V102.dedup.txt``: V102.txt without the 4 rows that repeat an earlier stamp (the first
+    row of each stamp kept), the rule robot_msgs' readers apply; evo keeps both rows.
+    """
+    for item in data.iterdir():
+        (folder / item.name).symlink_to(item)
+    for name in ("KITTI_00_gt", "KITTI_00_ORB", "KITTI_00_SPTAM"):
+        rows = np.loadtxt(data / f"{name}.txt").reshape(-1, 3, 4)
+        u, _, vt = np.linalg.svd(rows[:, :, :3])
+        rows[:, :, :3] = u @ vt
+        lines = (" ".join(repr(float(v)) for v in row.ravel()) for row in rows)
+        (folder / f"{name}.polar.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kept, seen = [], set()
+    for line in (data / "V102.txt").read_text(encoding="utf-8").splitlines():
+        stamp = line.split()[0] if line.strip() and not line.startswith("#") else None
+        if stamp is not None and stamp in seen:
+            continue
+        seen.add(stamp)
+        kept.append(line)
+    (folder / "V102.dedup.txt").write_text("\n".join(kept) + "\n", encoding="utf-8")
+
+
+def command(case: dict[str, Any]) -> list[str]:
+    """evo's command line for ``case`` (file names relative to the data folder)."""
+    spec = INPUTS[case["inputs"]]
+    tool = "evo_ape" if case["tool"] == "ape" else "evo_rpe"
+    if "bag" in spec:
+        args = [spec["mode"], spec["bag"], spec["reference"]["topic"], spec["estimate"]["topic"]]
+    else:
+        args = [spec["mode"], *(_evo_file(spec[side]) for side in ("reference", "estimate"))]
+    args += ["-r", case["relation"], *ALIGNMENTS[case["align"]]]
+    if "n_to_align" in case:
+        args += ["--n_to_align", str(case["n_to_align"])]
+    if case["tool"] == "rpe":
+        args += ["-d", f"{case['delta']:g}", "-u", case["unit"]]
+        args += ["--all_pairs"] if case.get("all_pairs") else []
+        args += ["--pairs_from_reference"] if case.get("pairs_from_reference") else []
+        args += ["-t", f"{case['delta_tol']:g}"] if "delta_tol" in case else []
+    if "t_offset" in case:
+        args += ["--t_offset", f"{case['t_offset']:g}"]
+    if "t_max_diff" in case:
+        args += ["--t_max_diff", f"{case['t_max_diff']:g}"]
+    return [tool, *args]
+
+
+def ours(case: dict[str, Any]) -> dict[str, Any]:
+    """The robot_msgs call that computes the same numbers as ``command(case)``."""
+    kwargs: dict[str, Any] = {"relation": RELATIONS[case["relation"]], "align": case["align"]}
+    if "n_to_align" in case:
+        kwargs["n_align"] = case["n_to_align"]
+    if "t_offset" in case:
+        kwargs["offset_s"] = case["t_offset"]
+    if "t_max_diff" in case:
+        kwargs["max_diff_s"] = case["t_max_diff"]
+    if case["tool"] == "rpe":
+        kwargs["delta"] = case["delta"]
+        kwargs["delta_unit"] = UNITS[case["unit"]]
+        kwargs["all_pairs"] = bool(case.get("all_pairs"))
+        kwargs["pairs_from"] = "reference" if case.get("pairs_from_reference") else "estimate"
+        if "delta_tol" in case:
+            kwargs["rel_delta_tol"] = case["delta_tol"]
+    return {"metric": case["tool"], "kwargs": kwargs}
+
+
+def run(case: dict[str, Any], data: Path, home: Path) -> dict[str, Any]:
+    """Run evo on one case; return its statistics and error count."""
+    argv = command(case)
+    exe = Path(sys.executable).with_name(argv[0])
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "result.zip"
+        env = {**os.environ, "HOME": str(home), "MPLBACKEND": "Agg"}
+        full = [str(exe), *argv[1:], "--silent", "--no_warnings", "--save_results", str(out)]
+        subprocess.run(full, cwd=data, env=env, check=True)  # noqa: S603 (our own argv)
+        with zipfile.ZipFile(out) as archive:
+            stats = json.loads(archive.read("stats.json"))
+            errors = np.load(io.BytesIO(archive.read("error_array.npy")))
+    return {**{k: float(v) for k, v in stats.items()}, "n": int(errors.size)}
+
+
+def main() -> int:
+    """Run every case and write the JSON file."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="evo test data folder")
+    parser.add_argument("--out", type=Path, default=HERE / "evo_reference.json")
+    args = parser.parse_args()
+    home = Path(tempfile.mkdtemp(prefix="evo-home-"))
+    folder = Path(tempfile.mkdtemp(prefix="evo-data-"))
+    try:
+        derive_inputs(args.data.resolve(), folder)
+        records = []
+        for case in cases():
+            case_id = _case_id(case)
+            print(case_id, flush=True)
+            records.append(
+                {
+                    "id": case_id,
+                    "command": " ".join(command(case)),
+                    "inputs": INPUTS[case["inputs"]],
+                    "ours": ours(case),
+                    "evo": run(case, folder, home),
+                }
+            )
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
+    document = {
+        "generator": "tests/data/make_evo_reference.py",
+        "evo_version": version("evo"),
+        "numpy_version": np.__version__,
+        "data": "evo test data (MichaelGrupp/evo test/data, commit 26d0953d); commands run there",
+        "note": (
+            "--silent --no_warnings --save_results FILE were appended to every command; "
+            "*.polar.txt and V102.dedup.txt are derived by derive_inputs() in the generator"
+        ),
+        "cases": records,
+    }
+    args.out.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {len(records)} cases to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,163 @@
+"""APE: the SLAM guide's table, hand values, invariance, and what the result records."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from metric_trajectories import line, quats_from_rotvecs, random_walk
+
+from robot_msgs.compare.alignment import Alignment
+from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
+from robot_msgs.evaluation import ape
+from robot_msgs.rotations import matrix_from_quat_xyzw
+
+T = np.arange(101) * 0.1
+
+
+def test_seed_table_constant_offset_gives_0_1_m():
+    result = ape(line(), line(T + 0.1))
+    assert f"{result.stats['translation'].rms:.6f}" == "0.100000"
+
+
+def test_seed_table_drift_of_one_centimetre_per_second_gives_0_057879_m():
+    result = ape(line(), line(T + 0.01 * T))
+    assert f"{result.stats['translation'].rms:.6f}" == "0.057879"
+    # By hand: 0.01 * sqrt(mean(t²)) = 0.01 * sqrt(0.01 * 100 * 101 * 201 / 6 / 101).
+    assert result.stats["translation"].rms == pytest.approx(0.01 * math.sqrt(33.5), rel=1e-12)
+
+
+def test_result_records_settings_counts_units_and_time_integrals():
+    ref = line()
+    est = line(T + 0.1).replace(
+        stamps_s=T[:60] + 0.004,
+        positions_xyz=line(T + 0.1).positions_xyz[:60],
+        orientations_quat_xyzw=np.tile([0, 0, 0, 1.0], (60, 1)),
+    )
+    result = ape(ref, est, relation="x", reference_name="gt.tum", estimate_name="slam.tum")
+    assert result.metric == "ape"
+    assert dict(result.units) == {"x": "m"}
+    assert result.settings["relation"] == "x"
+    assert result.settings["alignment"] == "none"
+    assert result.settings["sync"] == "nearest"
+    assert result.settings["max_diff_s"] == 0.01
+    assert result.counts["matched"] == 60
+    assert result.counts["reference"] == 101
+    assert result.counts["estimate"] == 60
+    assert (result.reference, result.estimate) == ("gt.tum", "slam.tum")
+    stats = result.stats["x"]
+    assert stats.mean == pytest.approx(0.1)
+    # A constant 0.1 m error over 5.9 s of matched stamps: IAE = 0.59 m s.
+    assert stats.iae == pytest.approx(0.1 * 5.9)
+
+
+def test_relation_alias_trans_part_is_translation():
+    result = ape(line(), line(T + 0.1), relation="trans_part")
+    assert list(result.stats) == ["translation"]
+
+
+def test_se3_alignment_removes_a_rigid_motion_and_is_noted():
+    ref = random_walk(500, seed=11)
+    turn = Alignment(
+        method="se3",
+        rotation=matrix_from_quat_xyzw(quats_from_rotvecs(np.array([[0.1, -0.4, 1.2]])))[0],
+        translation_m=np.array([5.0, -2.0, 0.3]),
+    )
+    est = turn.apply(ref)
+    assert ape(ref, est).stats["translation"].rms > 1.0
+    result = ape(ref, est, align="se3", relation="angle_deg")
+    assert result.stats["angle_deg"].max < 1e-6
+    assert result.settings["alignment"] == "se3"
+    assert any(note.startswith("se3 alignment fitted on 500 poses") for note in result.notes)
+
+
+def test_sim3_alignment_recovers_a_similarity_of_the_estimate():
+    ref = random_walk(400, seed=12)
+    sim = Alignment(
+        method="sim3",
+        rotation=matrix_from_quat_xyzw(quats_from_rotvecs(np.array([[1.0, 0.2, -0.7]])))[0],
+        translation_m=np.array([-3.0, 4.0, 1.0]),
+        scale=0.37,
+    )
+    result = ape(ref, sim.apply(ref), align="sim3")
+    assert result.stats["translation"].max < 1e-9
+
+
+def test_n_align_fits_on_the_first_poses_only():
+    ref = random_walk(300, seed=13)
+    est = ref.replace(
+        positions_xyz=ref.positions_xyz + np.where(np.arange(300)[:, None] < 100, 0.0, 1.0)
+    )
+    result = ape(ref, est, align="se3", n_align=100)
+    errors = result.stats["translation"]
+    assert errors.min < 1e-9  # the first 100 poses fit exactly
+    assert errors.max == pytest.approx(math.sqrt(3.0))
+    assert result.settings["n_align"] == 100
+
+
+rigid = st.tuples(
+    st.lists(st.floats(-3.0, 3.0), min_size=3, max_size=3),
+    st.lists(st.floats(-100.0, 100.0), min_size=3, max_size=3),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(rigid)
+def test_ape_after_se3_alignment_is_invariant_to_a_rigid_transform_of_the_estimate(motion):
+    rotvec, translation = motion
+    ref = random_walk(200, seed=21)
+    noisy = random_walk(200, seed=22, step_m=0.01, step_rad=0.01)
+    est = ref.replace(
+        positions_xyz=ref.positions_xyz + noisy.positions_xyz,
+        orientations_quat_xyzw=noisy.orientations_quat_xyzw,
+    )
+    moved = Alignment(
+        method="se3",
+        rotation=matrix_from_quat_xyzw(quats_from_rotvecs(np.array([rotvec])))[0],
+        translation_m=np.array(translation),
+    ).apply(est)
+    for relation in ("translation", "angle_rad", "full"):
+        before = ape(ref, est, align="se3", relation=relation).stats[relation]
+        after = ape(ref, moved, align="se3", relation=relation).stats[relation]
+        assert after.rms == pytest.approx(before.rms, rel=1e-9, abs=1e-12)
+        assert after.max == pytest.approx(before.max, rel=1e-9, abs=1e-12)
+
+
+def test_unknown_relation_sync_and_alignment_are_refused():
+    with pytest.raises(ValidationError, match="Expected a relation in"):
+        ape(line(), line(), relation="point_distance_error_ratio")
+    with pytest.raises(
+        ValidationError,
+        match="Expected a sync method in nearest, one_to_one, interpolate, got 'closest'",
+    ):
+        ape(line(), line(), sync="closest")
+    with pytest.raises(ValidationError, match="Expected an alignment method"):
+        ape(line(), line(), align="affine")
+
+
+def test_one_to_one_spelling_with_a_hyphen_is_accepted():
+    result = ape(line(), line(T + 0.1), sync="one-to-one")
+    assert result.settings["sync"] == "one_to_one"
+
+
+def test_degenerate_alignment_and_no_overlap_raise_typed_errors():
+    with pytest.raises(AlignmentError, match=r"positions are collinear"):
+        ape(line(), line(T + 0.1), align="se3")
+    later = line().replace(stamps_s=T + 100.0)
+    with pytest.raises(AssociationError):
+        ape(line(), later)
+
+
+def test_interpolated_reference_gives_exact_errors_between_its_poses():
+    # Estimate stamps fall half-way between reference poses; x = t is linear, so the
+    # interpolated reference is exact and the 0.1 m offset comes out exactly.
+    t_est = np.arange(100) * 0.1 + 0.05
+    est = line(t_est + 0.1, n=100).replace(stamps_s=t_est)
+    result = ape(line(), est, sync="interpolate", relation="x")
+    assert result.counts["matched"] == 100
+    assert result.stats["x"].min == pytest.approx(0.1, abs=1e-12)
+    assert result.stats["x"].max == pytest.approx(0.1, abs=1e-12)
+    assert result.settings["sync"] == "interpolate"

@@ -1,0 +1,218 @@
+"""KITTI devkit drift and rpg relative error: segment rules and hand-computed values."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from metric_trajectories import quats_from_rotvecs
+
+from robot_msgs.errors import DataWarning, ValidationError
+from robot_msgs.evaluation import kitti_drift, relative_error
+from robot_msgs.evaluation.drift import kitti_segments, rpg_segments
+from robot_msgs.io import read_trajectory
+from robot_msgs.trajectory import PoseTrajectory
+
+
+def straight(n: int, *, scale: float = 1.0, rotvecs: np.ndarray | None = None) -> PoseTrajectory:
+    """x = k metres at stamps k seconds, k = 0 .. n - 1, optionally scaled and turned."""
+    t = np.arange(float(n))
+    quats = (
+        np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)) if rotvecs is None else quats_from_rotvecs(rotvecs)
+    )
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t * scale, 0 * t, 0 * t], axis=1),
+        orientations_quat_xyzw=quats,
+    )
+
+
+def test_kitti_segment_ends_where_the_distance_first_exceeds_the_length():
+    d = np.array([0.0, 1.0, 2.0, 2.0, 3.0, 3.5])
+    first, last, length = kitti_segments(d, [2.0], step_frames=1)
+    # Start 0 needs D > 2: frame 4 (frames 2, 3 sit exactly at 2 m); start 1 needs D > 3: frame 5.
+    assert first.tolist() == [0, 1]
+    assert last.tolist() == [4, 5]
+    assert length.tolist() == [2.0, 2.0]
+
+
+def test_kitti_drift_of_a_two_percent_scale_error_by_hand():
+    result = kitti_drift(straight(301), straight(301, scale=1.02))
+    # 100 m segments span 101 m (20 of them: 2.02 %), 200 m ones 201 m (10: 2.01 %).
+    assert result.stats["translation_pct@100m"].n == 20
+    assert result.stats["translation_pct@100m"].mean == pytest.approx(2.02)
+    assert result.stats["translation_pct@200m"].mean == pytest.approx(2.01)
+    assert result.stats["translation_pct@300m"].n == 0
+    assert math.isnan(result.stats["translation_pct@300m"].mean)
+    assert result.stats["translation_pct"].mean == pytest.approx((20 * 2.02 + 10 * 2.01) / 30)
+    assert result.stats["rotation_deg_per_m"].max == pytest.approx(0.0, abs=1e-12)
+    assert result.counts["segments"] == 30
+    assert result.units["rotation_deg_per_m@800m"] == "deg/m"
+    assert result.settings["lengths_m"] == "100,200,300,400,500,600,700,800"
+    assert result.settings["step_frames"] == 10
+
+
+def test_kitti_rotation_drift_is_degrees_per_metre_of_nominal_length():
+    n = 301
+    yaw = 0.001 * np.arange(n)  # the estimate turns 1 mrad per frame (per metre)
+    est = straight(n, rotvecs=np.stack([0 * yaw, 0 * yaw, yaw], axis=1))
+    result = kitti_drift(straight(n), est)
+    assert result.stats["rotation_deg_per_m@100m"].mean == pytest.approx(math.degrees(0.101) / 100)
+    assert result.stats["rotation_deg_per_m@200m"].mean == pytest.approx(math.degrees(0.201) / 200)
+
+
+def test_kitti_step_frames_sets_the_segment_starts():
+    result = kitti_drift(straight(301), straight(301, scale=1.02), lengths_m=[100.0], step_frames=1)
+    assert result.counts["segments"] == 200  # starts 0 .. 199 reach 101 m further
+
+
+def test_kitti_drift_refuses_a_path_shorter_than_every_segment():
+    with pytest.raises(
+        ValidationError,
+        match=r"matched reference path is 50 m, shorter than every segment length \(100, 200",
+    ):
+        kitti_drift(straight(51), straight(51))
+
+
+@pytest.mark.parametrize("lengths", [[], [0.0], [float("nan")], [-100.0]])
+def test_kitti_drift_refuses_bad_lengths(lengths):
+    with pytest.raises(ValidationError, match="Expected segment lengths > 0 metres"):
+        kitti_drift(straight(301), straight(301), lengths_m=lengths)
+
+
+def test_kitti_drift_refuses_a_bad_step():
+    with pytest.raises(ValidationError, match="Expected step_frames as an int >= 1, got 0"):
+        kitti_drift(straight(301), straight(301), step_frames=0)
+
+
+def test_rpg_segment_takes_the_closest_end_within_the_limit():
+    d = np.array([0.0, 1.0, 2.1, 2.9, 4.0, 4.0, 7.0])
+    first, last = rpg_segments(d, 2.0, 0.4)
+    # 0 -> 2.1 (|0.1|), 1 -> 2.9 (0.1, beats 4.0 at 1.0), 2 -> 4.0 (first of the plateau),
+    # 3 -> 4.0 (|0.9 - 2| too far? 4.0 is 1.1 away, 7.0 is 2.1: none), 4 and 5 none, 6 none.
+    assert first.tolist() == [0, 1, 2]
+    assert last.tolist() == [2, 3, 4]
+
+
+def test_rpg_starts_without_an_end_keep_their_own_place_after_a_gap():
+    # A 7 m jump (lost tracking): starts 2 and 3 find no end within 0.4 m of +2 m. rpg
+    # compacts its list of ends and would pair start 2 with start 4's end; each start keeps
+    # its own end here.
+    d = np.array([0.0, 1.0, 2.0, 3.0, 10.0, 11.0, 12.0, 13.0])
+    first, last = rpg_segments(d, 2.0, 0.4)
+    assert first.tolist() == [0, 1, 4, 5]
+    assert last.tolist() == [2, 3, 6, 7]
+
+
+def test_rpg_relative_error_of_a_one_percent_scale_error_by_hand():
+    result = relative_error(straight(101), straight(101, scale=1.01), align="none")
+    # Fractions of the 100 m path: 10, 20, 30, 40, 50 m.
+    assert result.settings["lengths_m"] == "10,20,30,40,50"
+    assert result.settings["fractions"] == "0.1,0.2,0.3,0.4,0.5"
+    stats = result.stats["translation_pct@10m"]
+    # Starts 0..90 get 10 m (1 %), start 91 the 9 m stretch to the end (0.09 m, 0.9 %).
+    assert stats.n == 92
+    assert stats.max == pytest.approx(1.0)
+    assert stats.min == pytest.approx(0.9)
+    assert result.stats["translation@50m"].max == pytest.approx(0.5)
+    assert result.units["rotation_deg_per_m@50m"] == "deg/m"
+    assert result.settings["sync"] == "one_to_one"
+    assert result.settings["max_diff_s"] == 0.02
+
+
+def test_rpg_relative_error_uses_the_sim3_scale_by_default():
+    ref = straight(101)
+    ref = ref.replace(
+        positions_xyz=ref.positions_xyz
+        + np.stack([0 * ref.stamps_s, np.sin(ref.stamps_s / 3), 0 * ref.stamps_s], axis=1)
+    )
+    est = ref.replace(positions_xyz=0.5 * ref.positions_xyz + [0.0, 1.0, 0.0])  # half size, moved
+    result = relative_error(ref, est, lengths_m=[10.0])
+    assert result.stats["translation@10m"].max < 1e-9
+    assert result.settings["alignment"] == "sim3"
+
+
+def test_rpg_yaw_and_gravity_split_the_rotation_error():
+    n = 101
+    k = np.arange(n) * 0.01
+    zeros = 0 * k
+    turning = relative_error(
+        straight(n),
+        straight(n, rotvecs=np.stack([zeros, zeros, k], axis=1)),
+        lengths_m=[10.0],
+        align="none",
+    )
+    assert turning.stats["yaw_deg@10m"].median == pytest.approx(math.degrees(0.1))
+    assert turning.stats["gravity_deg@10m"].max == pytest.approx(0.0, abs=1e-9)
+    assert turning.stats["rotation_deg@10m"].median == pytest.approx(math.degrees(0.1))
+    assert turning.stats["rotation_deg_per_m@10m"].median == pytest.approx(math.degrees(0.1) / 10)
+    pitching = relative_error(
+        straight(n),
+        straight(n, rotvecs=np.stack([zeros, k, zeros], axis=1)),
+        lengths_m=[10.0],
+        align="none",
+    )
+    assert pitching.stats["gravity_deg@10m"].median == pytest.approx(math.degrees(0.1))
+    assert pitching.stats["yaw_deg@10m"].max == pytest.approx(0.0, abs=1e-9)
+
+
+def test_rpg_lengths_with_too_few_segments_are_noted_not_computed():
+    result = relative_error(straight(101), straight(101), lengths_m=[150.0], align="none")
+    assert result.stats["translation@150m"].n == 0
+    assert "0 segment(s) of 150 m: too few, not computed (rpg)" in result.notes
+
+
+def test_rpg_refuses_bad_fractions_and_ratio():
+    with pytest.raises(ValidationError, match="Expected fractions > 0 of the path length"):
+        relative_error(straight(101), straight(101), fractions=[0.0])
+    with pytest.raises(ValidationError, match=r"Expected max_diff_ratio > 0, got 0\.0"):
+        relative_error(straight(101), straight(101), max_diff_ratio=0.0)
+
+
+# rpg_trajectory_evaluation's own relative-error code on real data (stored numbers, made by
+# tests/data/make_rpg_reference.py). Angles: rpg takes arccos((tr R - 1) / 2), which loses
+# digits near zero (about 2e-8 rad, 1.2e-6 deg); rotation_deg and rotation_deg_per_m are
+# compared within that, everything else to 1e-9 relative.
+
+RPG = json.loads(
+    (Path(__file__).parents[1] / "data" / "rpg_reference.json").read_text(encoding="utf-8")
+)
+ARCCOS_DEG = 2e-6
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize("case", RPG["cases"], ids=[case["id"] for case in RPG["cases"]])
+def test_relative_error_agrees_with_rpg_trajectory_evaluation(case, evo_data):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)  # 4-decimal quaternions renormalised
+        ref, est = (
+            read_trajectory(
+                evo_data / case["inputs"][side]["path"], fmt=case["inputs"][side]["fmt"]
+            )
+            for side in ("reference", "estimate")
+        )
+    result = relative_error(ref, est, **case["ours"])
+    assert result.settings["lengths_m"] == ",".join(f"{v:g}" for v in case["lengths_m"])
+    assert set(result.stats) == set(case["stats"])
+    for key, expected in case["stats"].items():
+        got = result.stats[key]
+        assert got.n == expected["num_samples"], key
+        length = float(key.split("@")[1].removesuffix("m"))
+        if key.startswith("rotation_deg_per_m"):
+            tol = {"rel": 1e-9, "abs": ARCCOS_DEG / length}
+        elif key.startswith("rotation_deg"):
+            tol = {"rel": 1e-9, "abs": ARCCOS_DEG}
+        else:
+            tol = {"rel": 1e-9, "abs": 1e-12 * expected["max"]}
+        for ours, theirs in (
+            ("rms", "rmse"),
+            ("mean", "mean"),
+            ("median", "median"),
+            ("min", "min"),
+            ("max", "max"),
+        ):
+            assert getattr(got, ours) == pytest.approx(expected[theirs], **tol), (key, ours)

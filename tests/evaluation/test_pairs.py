@@ -1,0 +1,199 @@
+"""Pair selection: hand examples, and plain-loop transcriptions of the documented rules.
+
+The loops below restate each rule one pose at a time (the way evo's ``filters.py``
+describes them) and serve as the slow oracle for the vectorised selection.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from metric_trajectories import line, random_walk
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.pairs import path_distances, select_pairs
+from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
+from robot_msgs.trajectory import PoseTrajectory
+
+
+def _angle(q, i, j) -> float:
+    rel = quat_xyzw_multiply(quat_xyzw_conjugate(q[i : i + 1]), q[j : j + 1])
+    return float(angle_from_quat_xyzw(rel)[0])
+
+
+def _loop_consecutive(increments: list[float], delta: float) -> list[tuple[int, int]]:
+    pairs, start, acc = [], 0, 0.0
+    for k, inc in enumerate(increments, start=1):
+        acc += inc
+        if acc >= delta:
+            pairs.append((start, k))
+            start, acc = k, 0.0
+    return pairs
+
+
+def _loop_path_all(d: np.ndarray, delta: float, tol: float) -> list[tuple[int, int]]:
+    pairs = []
+    for i in range(d.size - 1):
+        errs = [abs((d[k] - d[i]) - delta) for k in range(i + 1, d.size)]
+        best = min(range(len(errs)), key=lambda k: (errs[k], k))
+        if errs[best] <= tol:
+            pairs.append((i, i + 1 + best))
+    return pairs
+
+
+def _loop_angle_all(q: np.ndarray, lower: float, upper: float) -> list[tuple[int, int]]:
+    n = q.shape[0]
+    pairs = []
+    for i in range(n - 1):
+        rel = quat_xyzw_multiply(
+            quat_xyzw_conjugate(np.repeat(q[i : i + 1], n - i - 1, 0)), q[i + 1 :]
+        )
+        angles = angle_from_quat_xyzw(rel)
+        pairs.extend(
+            (i, i + 1 + int(k)) for k in np.flatnonzero((angles >= lower) & (angles <= upper))
+        )
+    return pairs
+
+
+def _as_list(pairs: np.ndarray) -> list[tuple[int, int]]:
+    return [tuple(p) for p in pairs.tolist()]
+
+
+def test_frames_consecutive_and_all_pairs_by_hand():
+    traj = line(n=7)
+    assert _as_list(select_pairs(traj, 3, "f")) == [(0, 3), (3, 6)]
+    assert _as_list(select_pairs(traj, 3.0, "f", all_pairs=True)) == [
+        (0, 3),
+        (1, 4),
+        (2, 5),
+        (3, 6),
+    ]
+    assert select_pairs(traj, 10, "f").shape == (0, 2)
+
+
+def test_path_consecutive_sums_steps_sequentially_like_evo():
+    # Ten steps of 0.1 m sum to 0.9999999999999999 < 1 in binary: the pair closes at 11 steps.
+    traj = line(np.full(31, 0.1).cumsum() - 0.1, n=31)
+    steps = np.linalg.norm(np.diff(traj.positions_xyz, axis=0), axis=1).tolist()
+    assert sum(steps[:10]) < 1.0
+    expected = _loop_consecutive(steps, 1.0)
+    assert _as_list(select_pairs(traj, 1.0, "m")) == expected
+    assert expected[0] == (0, 11)
+
+
+@pytest.mark.parametrize("delta", [0.2, 1.0, 3.7])
+def test_path_consecutive_matches_the_loop_on_a_random_walk(delta):
+    traj = random_walk(2000, seed=7)
+    steps = np.linalg.norm(np.diff(traj.positions_xyz, axis=0), axis=1).tolist()
+    assert _as_list(select_pairs(traj, delta, "m")) == _loop_consecutive(steps, delta)
+
+
+@pytest.mark.parametrize("delta", [0.3, 1.0, 2.5])
+def test_path_all_pairs_matches_the_loop_with_static_stretches(delta):
+    traj = random_walk(400, seed=8)
+    positions = traj.positions_xyz.copy()
+    positions[100:160] = positions[100]  # the robot stands still: a plateau of distances
+    positions[300:303] = positions[300]
+    traj = traj.replace(positions_xyz=positions)
+    d = path_distances(positions)
+    expected = _loop_path_all(d, delta, 0.1 * delta)
+    assert _as_list(select_pairs(traj, delta, "m", all_pairs=True)) == expected
+
+
+def test_path_distances_sum_the_steps():
+    np.testing.assert_allclose(path_distances(line(n=11).positions_xyz), np.arange(11) * 0.1)
+
+
+@pytest.mark.parametrize(("delta", "unit"), [(0.1, "rad"), (0.45, "rad"), (10.0, "deg")])
+def test_angle_consecutive_matches_the_loop(delta, unit):
+    traj = random_walk(1500, seed=9)
+    q = traj.orientations_quat_xyzw
+    steps = [_angle(q, k, k + 1) for k in range(len(traj) - 1)]
+    radians = math.radians(delta) if unit == "deg" else delta
+    assert _as_list(select_pairs(traj, delta, unit)) == _loop_consecutive(steps, radians)
+
+
+@pytest.mark.parametrize(
+    ("n", "delta", "unit"),
+    [(600, 0.1, "rad"), (333, 0.35, "rad"), (517, 4.0, "deg"), (20, 0.05, "rad")],
+)
+def test_angle_all_pairs_matches_the_quadratic_loop(n, delta, unit):
+    traj = random_walk(n, seed=n, step_rad=0.03)
+    radians = math.radians(delta) if unit == "deg" else delta
+    tol = math.radians(0.1 * delta) if unit == "deg" else 0.1 * delta
+    expected = _loop_angle_all(traj.orientations_quat_xyzw, radians - tol, radians + tol)
+    got = select_pairs(traj, delta, unit, all_pairs=True)
+    assert len(expected) > 0
+    assert _as_list(got) == expected
+
+
+def test_angle_all_pairs_of_a_turning_robot_by_hand():
+    # Constant yaw rate of 1.3 degrees per frame: 10 +- 1 degrees apart means j - i in {7, 8}
+    # (9.1 and 10.4 degrees).
+    n = 40
+    yaw = np.radians(1.3 * np.arange(n))
+    quats = np.stack([np.zeros(n), np.zeros(n), np.sin(yaw / 2), np.cos(yaw / 2)], axis=1)
+    traj = PoseTrajectory(
+        stamps_s=np.arange(n) * 1.0, positions_xyz=np.zeros((n, 3)), orientations_quat_xyzw=quats
+    )
+    got = _as_list(select_pairs(traj, 10.0, "deg", all_pairs=True))
+    expected = [(i, i + k) for i in range(n) for k in (7, 8) if i + k < n]
+    assert got == expected
+
+
+def test_seconds_all_pairs_take_the_nearest_stamp_inside_the_run():
+    traj = line()  # 0.1 s steps: one second is ten frames, whatever 0.1 k rounds to
+    pairs = select_pairs(traj, 1.0, "s", all_pairs=True)
+    assert _as_list(pairs) == [(i, i + 10) for i in range(91)]
+
+
+def test_seconds_consecutive_chain_and_gaps():
+    stamps = np.array([0.0, 0.5, 1.02, 1.5, 2.01, 6.0, 6.5, 7.0])
+    traj = PoseTrajectory(
+        stamps_s=stamps,
+        positions_xyz=np.zeros((8, 3)),
+        orientations_quat_xyzw=np.tile([0, 0, 0, 1.0], (8, 1)),
+    )
+    # 0 -> 1.02 -> 2.01 -> 2.01 + 1 is nearest 2.01 itself, so one pose ahead: 6.0 (a gap, dropped)
+    # -> 7.0; the pair (6.0, 7.0) is kept.
+    assert _as_list(select_pairs(traj, 1.0, "s")) == [(0, 2), (2, 4), (5, 7)]
+    # All pairs: 1.5 + 1 = 2.5 is nearest 2.01, 0.49 s off (over 10 %): dropped.
+    assert _as_list(select_pairs(traj, 1.0, "s", all_pairs=True)) == [
+        (0, 2),
+        (1, 3),
+        (2, 4),
+        (5, 7),
+    ]
+
+
+def test_seconds_ties_go_to_the_earlier_stamp():
+    stamps = np.array([0.0, 0.75, 1.25])
+    traj = PoseTrajectory(
+        stamps_s=stamps,
+        positions_xyz=np.zeros((3, 3)),
+        orientations_quat_xyzw=np.tile([0, 0, 0, 1.0], (3, 1)),
+    )
+    assert _as_list(select_pairs(traj, 1.0, "s", all_pairs=True, rel_delta_tol=0.5)) == [(0, 1)]
+
+
+@pytest.mark.parametrize(
+    ("delta", "unit", "match"),
+    [
+        (1.0, "km", "Expected a delta unit in f, s, m, rad, deg, got 'km'"),
+        (0.0, "m", "Expected delta > 0, got 0.0"),
+        (float("nan"), "s", "Expected delta > 0"),
+        (1.5, "f", "whole number of frames as delta, got 1.5"),
+        (4.0, "rad", r"within \[0, 3.14159\] rad, got 4.0"),
+        (181.0, "deg", r"within \[0, 180\] deg, got 181.0"),
+    ],
+)
+def test_bad_deltas_are_refused(delta, unit, match):
+    with pytest.raises(ValidationError, match=match):
+        select_pairs(line(), delta, unit)
+
+
+def test_negative_tolerance_is_refused():
+    with pytest.raises(ValidationError, match=r"rel_delta_tol >= 0, got -0\.1"):
+        select_pairs(line(), 1.0, "m", rel_delta_tol=-0.1)

@@ -1,0 +1,155 @@
+"""Error kernels: hand-computed values, a matrix-based reference, small-angle accuracy."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from metric_trajectories import line, quats_from_rotvecs, random_walk
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.relations import (
+    APE_RELATIONS,
+    RELATION_UNITS,
+    RPE_RELATIONS,
+    ape_errors,
+    check_relation,
+    rpe_errors,
+)
+from robot_msgs.rotations import angle_from_matrix, transform_from_pose, transform_inverse
+from robot_msgs.trajectory import PoseTrajectory
+
+
+def _pose(xyz, rotvec) -> PoseTrajectory:
+    return PoseTrajectory(
+        stamps_s=[0.0],
+        positions_xyz=[xyz],
+        orientations_quat_xyzw=quats_from_rotvecs(np.array([rotvec], dtype=float)),
+    )
+
+
+def _matrix_values(e: np.ndarray, relation: str) -> np.ndarray:
+    """The relation straight from (N, 4, 4) error matrices, as evo defines it."""
+    if relation in {"translation", "point_distance"}:
+        return np.linalg.norm(e[:, :3, 3], axis=1)
+    if relation == "angle_rad":
+        return angle_from_matrix(e[:, :3, :3])
+    if relation == "angle_deg":
+        return np.degrees(angle_from_matrix(e[:, :3, :3]))
+    if relation == "rot_part":
+        return np.linalg.norm(e[:, :3, :3] - np.eye(3), axis=(1, 2))
+    if relation == "full":
+        return np.linalg.norm(e - np.eye(4), axis=(1, 2))
+    raise AssertionError(relation)
+
+
+MATRIX_RELATIONS = ("translation", "angle_rad", "angle_deg", "rot_part", "full", "point_distance")
+
+
+def test_ape_of_a_quarter_turn_and_one_metre_matches_hand_values():
+    ref = _pose([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    est = _pose([1.0, 0.0, 0.0], [0.0, 0.0, math.pi / 2])
+    assert ape_errors(ref, est, "translation")[0] == pytest.approx(1.0)
+    assert ape_errors(ref, est, "angle_rad")[0] == pytest.approx(math.pi / 2)
+    assert ape_errors(ref, est, "angle_deg")[0] == pytest.approx(90.0)
+    # R - I for a quarter turn about z has entries -1, -1, -1, +1 (in x, y): Frobenius 2.
+    assert ape_errors(ref, est, "rot_part")[0] == pytest.approx(2.0)
+    assert ape_errors(ref, est, "full")[0] == pytest.approx(math.sqrt(5.0))
+    assert ape_errors(ref, est, "x")[0] == pytest.approx(1.0)
+
+
+def test_ape_per_axis_is_estimate_minus_reference_in_the_common_frame():
+    ref = _pose([1.0, 2.0, 3.0], [0.3, -0.2, 1.0])
+    est = _pose([1.5, 1.0, 3.25], [0.0, 0.0, 0.0])
+    got = [ape_errors(ref, est, axis)[0] for axis in "xyz"]
+    assert got == pytest.approx([0.5, -1.0, 0.25])
+
+
+@pytest.mark.parametrize("relation", MATRIX_RELATIONS)
+def test_ape_matches_the_matrix_definition_on_random_poses(relation):
+    ref, est = random_walk(300, seed=1), random_walk(300, seed=2, step_rad=0.2)
+    p = transform_from_pose(est.positions_xyz, est.orientations_quat_xyzw)
+    q = transform_from_pose(ref.positions_xyz, ref.orientations_quat_xyzw)
+    expected = _matrix_values(transform_inverse(p) @ q, relation)
+    np.testing.assert_allclose(ape_errors(ref, est, relation), expected, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("relation", MATRIX_RELATIONS[:-1])
+def test_rpe_matches_the_matrix_definition_on_random_pairs(relation):
+    ref, est = random_walk(300, seed=3), random_walk(300, seed=4, step_rad=0.2)
+    rng = np.random.default_rng(0)
+    pairs = np.sort(rng.integers(0, 300, size=(500, 2)), axis=1)
+    p = transform_from_pose(est.positions_xyz, est.orientations_quat_xyzw)
+    q = transform_from_pose(ref.positions_xyz, ref.orientations_quat_xyzw)
+    i, j = pairs[:, 0], pairs[:, 1]
+    e = transform_inverse(transform_inverse(q[i]) @ q[j]) @ (transform_inverse(p[i]) @ p[j])
+    expected = _matrix_values(e, relation)
+    np.testing.assert_allclose(rpe_errors(ref, est, pairs, relation), expected, atol=1e-12)
+
+
+def test_rpe_per_axis_is_the_translation_of_the_error_pose():
+    ref, est = random_walk(50, seed=5), random_walk(50, seed=6, step_rad=0.3)
+    pairs = np.array([[0, 7], [3, 40], [10, 11]])
+    p = transform_from_pose(est.positions_xyz, est.orientations_quat_xyzw)
+    q = transform_from_pose(ref.positions_xyz, ref.orientations_quat_xyzw)
+    i, j = pairs[:, 0], pairs[:, 1]
+    e = transform_inverse(transform_inverse(q[i]) @ q[j]) @ (transform_inverse(p[i]) @ p[j])
+    got = np.stack([rpe_errors(ref, est, pairs, axis) for axis in "xyz"], axis=1)
+    np.testing.assert_allclose(got, e[:, :3, 3], atol=1e-12)
+
+
+def test_small_rotation_errors_keep_their_digits():
+    # arccos((tr R - 1) / 2) returns 0 or ~2e-8 here; the quaternion forms stay exact.
+    ref = _pose([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    est = _pose([0.0, 0.0, 0.0], [1e-9, 0.0, 0.0])
+    assert ape_errors(ref, est, "angle_rad")[0] == pytest.approx(1e-9, rel=1e-12)
+    assert ape_errors(ref, est, "rot_part")[0] == pytest.approx(math.sqrt(2) * 1e-9, rel=1e-12)
+
+
+def test_rpe_point_distance_and_ratio_by_hand():
+    ref = line(np.array([0.0, 1.0, 1.0, 3.0]), n=4)
+    est = line(np.array([0.0, 1.1, 1.1, 2.8]), n=4)
+    pairs = np.array([[0, 1], [1, 2], [2, 3]])
+    np.testing.assert_allclose(
+        rpe_errors(ref, est, pairs, "point_distance"), [0.1, 0.0, 0.3], atol=1e-15
+    )
+    ratio = rpe_errors(ref, est, pairs, "point_distance_error_ratio")
+    np.testing.assert_allclose(ratio[[0, 2]], [10.0, 15.0])
+    assert np.isnan(ratio[1])  # zero reference distance: left out, as evo drops it
+
+
+def test_seed_offset_cancels_in_relative_errors():
+    ref = line()
+    est = line(np.arange(101) * 0.1 + 0.1)
+    pairs = np.stack([np.arange(91), np.arange(91) + 10], axis=1)
+    assert np.max(np.abs(rpe_errors(ref, est, pairs, "translation"))) < 1e-12
+    np.testing.assert_allclose(ape_errors(ref, est, "translation"), 0.1, atol=1e-12)
+
+
+def test_every_relation_has_a_unit():
+    assert set(RPE_RELATIONS) == set(RELATION_UNITS)
+    assert set(APE_RELATIONS) < set(RPE_RELATIONS)
+
+
+def test_unknown_relation_is_refused_with_the_choices():
+    with pytest.raises(ValidationError, match="Expected a relation in translation"):
+        check_relation("speed")
+    ref = line()
+    with pytest.raises(ValidationError, match="got 'point_distance_error_ratio'"):
+        ape_errors(ref, ref, "point_distance_error_ratio")
+
+
+def test_unassociated_trajectories_are_refused():
+    with pytest.raises(ValidationError, match="equal length, got reference 101 and estimate 50"):
+        ape_errors(line(), line(n=50))
+    with pytest.raises(ValidationError, match="associate them first"):
+        rpe_errors(line(), line(n=50), np.array([[0, 1]]))
+
+
+def test_malformed_pairs_are_refused():
+    ref = line(n=5)
+    with pytest.raises(ValidationError, match=r"shape \(K, 2\)"):
+        rpe_errors(ref, ref, np.array([0, 1]))
+    with pytest.raises(ValidationError, match=r"indices in \[0, 5\)"):
+        rpe_errors(ref, ref, np.array([[0, 5]]))

@@ -1,0 +1,129 @@
+"""RPE: the SLAM guide's one-second table, invariance, pair sources and bookkeeping."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from metric_trajectories import line, quats_from_rotvecs, random_walk
+
+from robot_msgs.compare.alignment import Alignment
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation import rpe
+from robot_msgs.rotations import matrix_from_quat_xyzw
+
+T = np.arange(101) * 0.1
+
+
+def test_seed_table_constant_offset_cancels_over_one_second():
+    result = rpe(line(), line(T + 0.1), delta=1, delta_unit="s", all_pairs=True)
+    assert f"{result.stats['translation'].rms:.6f}" == "0.000000"
+    assert result.counts["pairs"] == 91
+
+
+def test_seed_table_drift_shows_as_one_centimetre_per_second():
+    result = rpe(line(), line(T + 0.01 * T), delta=1, delta_unit="s", all_pairs=True)
+    assert f"{result.stats['translation'].rms:.6f}" == "0.010000"
+
+
+def test_result_records_the_pair_settings():
+    result = rpe(line(), line(T * 1.01), delta=2, delta_unit="f", relation="x")
+    assert result.metric == "rpe"
+    assert dict(result.units) == {"x": "m"}
+    expected = {
+        "relation": "x",
+        "delta": 2.0,
+        "delta_unit": "f",
+        "all_pairs": False,
+        "pairs_from": "estimate",
+        "rel_delta_tol": 0.1,
+        "alignment": "none",
+        "sync": "nearest",
+    }
+    assert expected.items() <= dict(result.settings).items()
+    assert result.counts["pairs"] == 50
+    # 0.2 m of reference motion per pair, 1 % too long: +0.002 m in x, every pair.
+    assert result.stats["x"].min == pytest.approx(0.002)
+    assert result.stats["x"].max == pytest.approx(0.002)
+    # Consecutive pairs end at increasing stamps: a time axis for the integrals.
+    assert result.stats["x"].iae == pytest.approx(0.002 * (10.0 - 0.2))
+
+
+def test_pairs_from_reference_use_the_reference_path():
+    ref = line()
+    est = line(T * 2.0)  # twice as fast: one metre of estimate path is half a metre of reference
+    from_est = rpe(ref, est, delta=1.0, delta_unit="m", all_pairs=True)
+    from_ref = rpe(ref, est, delta=1.0, delta_unit="m", all_pairs=True, pairs_from="reference")
+    assert from_est.stats["translation"].mean == pytest.approx(0.5)
+    assert from_ref.stats["translation"].median == pytest.approx(1.0)
+    # evo's tolerance keeps the last start's 0.9 m pair (|0.9 - 1| <= 0.1): 91 + 1 pairs.
+    assert from_ref.counts["pairs"] == 92
+    assert from_ref.stats["translation"].min == pytest.approx(0.9)
+    assert from_ref.settings["pairs_from"] == "reference"
+
+
+def test_zero_distance_pairs_are_left_out_of_the_ratio_with_a_note():
+    x = np.concatenate([np.zeros(10), np.arange(1, 91) * 0.1])
+    ref = line(x, n=100)
+    est = line(x * 1.1, n=100)
+    result = rpe(
+        ref, est, relation="point_distance_error_ratio", delta=1, delta_unit="f", all_pairs=True
+    )
+    assert result.stats["point_distance_error_ratio"].n == 99 - 9
+    assert result.stats["point_distance_error_ratio"].mean == pytest.approx(10.0)
+    assert any("9 pair(s) whose reference positions coincide" in note for note in result.notes)
+    assert dict(result.units) == {"point_distance_error_ratio": "%"}
+
+
+rigid = st.tuples(
+    st.lists(st.floats(-3.0, 3.0), min_size=3, max_size=3),
+    st.lists(st.floats(-100.0, 100.0), min_size=3, max_size=3),
+)
+
+
+@settings(max_examples=20, deadline=None)
+@given(rigid)
+def test_rpe_without_alignment_is_invariant_to_a_rigid_transform_of_the_estimate(motion):
+    rotvec, translation = motion
+    ref = random_walk(200, seed=31)
+    noisy = random_walk(200, seed=32, step_m=0.01, step_rad=0.01)
+    est = ref.replace(
+        positions_xyz=ref.positions_xyz + noisy.positions_xyz,
+        orientations_quat_xyzw=noisy.orientations_quat_xyzw,
+    )
+    moved = Alignment(
+        method="se3",
+        rotation=matrix_from_quat_xyzw(quats_from_rotvecs(np.array([rotvec])))[0],
+        translation_m=np.array(translation),
+    ).apply(est)
+    for relation, delta, unit in (
+        ("translation", 1, "f"),
+        ("angle_deg", 0.5, "m"),
+        ("full", 5.0, "deg"),
+        ("y", 1.0, "s"),
+    ):
+        before = rpe(
+            ref, est, relation=relation, delta=delta, delta_unit=unit, all_pairs=True
+        ).stats[relation]
+        after = rpe(
+            ref, moved, relation=relation, delta=delta, delta_unit=unit, all_pairs=True
+        ).stats[relation]
+        assert after.n == before.n
+        assert after.rms == pytest.approx(before.rms, rel=1e-9, abs=1e-12)
+        assert after.max == pytest.approx(before.max, rel=1e-9, abs=1e-12)
+
+
+def test_a_delta_without_pairs_is_refused_with_the_path_length():
+    with pytest.raises(
+        ValidationError,
+        match=r"delta = 50.0 m gave no pose pair among the 101 matched poses of the estimate \(duration 10 s, path 10 m\)",
+    ):
+        rpe(line(), line(), delta=50.0, delta_unit="m")
+
+
+def test_unknown_pairs_from_is_refused():
+    with pytest.raises(
+        ValidationError, match="Expected pairs_from in estimate, reference, got 'both'"
+    ):
+        rpe(line(), line(), pairs_from="both")

@@ -1,0 +1,279 @@
+"""Bags written here with rosbags, holding hand-chosen poses, read back by every route."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.io import POSE_TYPES, TopicInfo, list_topics, parse_tf_id, read_bag, read_trajectory
+
+pytest.importorskip("rosbags")
+
+S = math.sqrt(0.5)
+ID = (0.0, 0.0, 0.0, 1.0)
+# (sec, nanosec, frame, xyz, quat_xyzw); stamps 10.25 s, 11.5 s, 12.000000001 s.
+POSES = [
+    (10, 250_000_000, "map", (1.0, 2.0, 3.0), ID),
+    (11, 500_000_000, "map", (4.0, 5.0, 6.0), (0.0, 0.0, S, S)),
+    (12, 1, "map", (7.0, 8.0, 9.0), (1.0, 0.0, 0.0, 0.0)),
+]
+STAMPS = [10 + 250_000_000 * 1e-9, 11 + 500_000_000 * 1e-9, 12 + 1 * 1e-9]
+KINDS = ["ros1", "sqlite3", "mcap"]
+
+
+def open_path(bag, kind):
+    # A ROS 2 MCAP bag is a folder; also read its .mcap file on its own.
+    return next(bag.glob("*.mcap")) if kind == "mcap" else bag
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    "msgtype",
+    [
+        "geometry_msgs/msg/PoseStamped",
+        "geometry_msgs/msg/PoseWithCovarianceStamped",
+        "geometry_msgs/msg/TransformStamped",
+        "nav_msgs/msg/Odometry",
+    ],
+)
+def test_read_bag_reads_stamps_positions_and_orientations_of_each_pose_type(bags, kind, msgtype):
+    msgs = [bags.message(kind, msgtype, p) for p in POSES]
+    path = open_path(bags.write("poses", kind, {"/est": (msgtype, msgs)}), kind)
+    traj = read_bag(path, "/est")
+    assert traj.stamps_s.tolist() == STAMPS
+    assert traj.positions_xyz.tolist() == [list(p[3]) for p in POSES]
+    assert traj.orientations_quat_xyzw.tolist() == [list(p[4]) for p in POSES]
+    assert traj.frame_id == "map"
+    has_child = msgtype in {"geometry_msgs/msg/TransformStamped", "nav_msgs/msg/Odometry"}
+    assert traj.child_frame_id == ("base_link" if has_child else "")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_read_bag_gives_point_stamped_identity_rotations_with_a_warning(bags, kind):
+    msgs = [bags.message(kind, "geometry_msgs/msg/PointStamped", p) for p in POSES]
+    path = open_path(
+        bags.write("points", kind, {"/gps": ("geometry_msgs/msg/PointStamped", msgs)}), kind
+    )
+    with pytest.warns(
+        DataWarning, match=r"/gps: PointStamped has no orientation: identity rotations used"
+    ):
+        traj = read_bag(path, "/gps")
+    assert traj.orientations_quat_xyzw.tolist() == [list(ID)] * 3
+    assert traj.positions_xyz[2].tolist() == [7.0, 8.0, 9.0]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_read_bag_takes_the_poses_of_the_last_path_message(bags, kind):
+    first = bags.path_message(kind, POSES[:1])
+    last = bags.path_message(kind, POSES)
+    path = open_path(
+        bags.write("path", kind, {"/plan": ("nav_msgs/msg/Path", [first, last])}), kind
+    )
+    traj = read_bag(path, "/plan")
+    assert traj.stamps_s.tolist() == STAMPS
+    assert traj.positions_xyz[:, 0].tolist() == [1.0, 4.0, 7.0]
+
+
+def test_read_bag_refuses_a_path_whose_poses_share_one_stamp(bags):
+    zero = [(0, 0, "map", p[3], p[4]) for p in POSES]
+    path = bags.write(
+        "plan", "sqlite3", {"/plan": ("nav_msgs/msg/Path", [bags.path_message("sqlite3", zero)])}
+    )
+    with pytest.raises(
+        FormatError, match=r"/plan \(last Path message\): all 3 poses have the stamp 0.0 s"
+    ):
+        read_bag(path, "/plan")
+
+
+def test_read_bag_sorts_messages_whose_header_stamps_go_back(bags):
+    msgs = [
+        bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p)
+        for p in (POSES[1], POSES[0], POSES[2])
+    ]
+    path = bags.write("unsorted", "sqlite3", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    with pytest.warns(
+        DataWarning,
+        match=r"/est: stamps not in increasing order \(1 place, first at message 2\): sorted",
+    ):
+        traj = read_bag(path, "/est")
+    assert traj.stamps_s.tolist() == STAMPS
+
+
+def test_read_bag_reports_messages_in_several_frames(bags):
+    poses = [POSES[0], (*POSES[1][:2], "odom", *POSES[1][3:])]
+    msgs = [bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p) for p in poses]
+    path = bags.write("frames", "sqlite3", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    with pytest.warns(
+        DataWarning,
+        match=r"messages are in 2 frames \(map, odom\): frame_id set to the first, 'map'",
+    ):
+        assert read_bag(path, "/est").frame_id == "map"
+    with pytest.raises(FormatError, match=r"2 frames .*refused: strict=True"):
+        read_bag(path, "/est", strict=True)
+
+
+def test_read_bag_matches_a_topic_without_its_leading_slash(bags):
+    msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    path = bags.write("slash", "ros1", {"groundtruth": ("geometry_msgs/msg/PoseStamped", msgs)})
+    assert len(read_bag(path, "/groundtruth")) == 3
+
+
+def test_read_bag_names_the_pose_topics_when_the_topic_is_missing(bags):
+    msgs = [bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    path = bags.write("missing", "sqlite3", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    with pytest.raises(
+        FormatError, match=r"no topic '/gt'; pose topics: /est \(TF as /tf:parent.child\)"
+    ):
+        read_bag(path, "/gt")
+
+
+def test_read_bag_refuses_a_topic_of_another_type(bags):
+    tf = bags.tf_message("sqlite3", [(POSES[0], "base")])
+    path = bags.write("tf", "sqlite3", {"/tf": ("tf2_msgs/msg/TFMessage", [tf])})
+    with pytest.raises(
+        FormatError, match=r"topic '/tf' has type tf2_msgs/msg/TFMessage; expected one of"
+    ):
+        read_bag(path, "/tf")
+
+
+def test_read_bag_refuses_a_file_that_is_no_bag(tmp_path):
+    path = tmp_path / "x.mcap"
+    path.write_text("not a bag")
+    with pytest.raises(FormatError, match=r"x\.mcap: cannot open as a ROS bag"):
+        read_bag(path, "/odom")
+
+
+def test_list_topics_gives_name_type_and_count(bags):
+    msgs = [bags.message("mcap", "nav_msgs/msg/Odometry", p) for p in POSES]
+    points = [bags.message("mcap", "geometry_msgs/msg/PointStamped", p) for p in POSES[:2]]
+    path = bags.write(
+        "two",
+        "mcap",
+        {
+            "/odom": ("nav_msgs/msg/Odometry", msgs),
+            "/gps": ("geometry_msgs/msg/PointStamped", points),
+        },
+    )
+    assert list_topics(path) == (
+        TopicInfo("/gps", "geometry_msgs/msg/PointStamped", 2),
+        TopicInfo("/odom", "nav_msgs/msg/Odometry", 3),
+    )
+    assert {t.msgtype for t in list_topics(path)} <= set(POSE_TYPES)
+
+
+def test_read_trajectory_picks_the_only_pose_topic_and_refuses_to_guess_among_several(bags):
+    msgs = [bags.message("sqlite3", "nav_msgs/msg/Odometry", p) for p in POSES]
+    one = bags.write("one", "sqlite3", {"/odom": ("nav_msgs/msg/Odometry", msgs)})
+    assert len(read_trajectory(one)) == 3
+    two = bags.write(
+        "two",
+        "sqlite3",
+        {"/a": ("nav_msgs/msg/Odometry", msgs), "/b": ("nav_msgs/msg/Odometry", msgs)},
+    )
+    with pytest.raises(
+        FormatError, match=r"choose a topic \(pose topics: /a, /b; TF as /tf:parent.child\)"
+    ):
+        read_trajectory(two)
+
+
+# TF: map -> odom moves along x (x = 0 at t = 0, x = 2 at t = 2, two messages);
+# odom -> base moves along y (y = 0, 1, 2 at t = 0, 1, 2: the busiest, so it sets the
+# stamps); base -> cam is static: z = 0.5 and 90° about z.
+def tf_bag(bags, kind):
+    def tf(sec, parent, child, xyz, q=ID):
+        return ((sec, 0, parent, xyz, q), child)
+
+    dynamic = [
+        bags.tf_message(
+            kind, [tf(0, "map", "odom", (0.0, 0.0, 0.0)), tf(0, "odom", "base", (0.0, 0.0, 0.0))]
+        ),
+        bags.tf_message(kind, [tf(1, "odom", "base", (0.0, 1.0, 0.0))]),
+        bags.tf_message(
+            kind, [tf(2, "map", "odom", (2.0, 0.0, 0.0)), tf(2, "odom", "base", (0.0, 2.0, 0.0))]
+        ),
+    ]
+    static = [bags.tf_message(kind, [tf(0, "base", "cam", (0.0, 0.0, 0.5), (0.0, 0.0, S, S))])]
+    if kind == "ros1":
+        # ROS 1 frame names often carry a leading slash; tf2 ignores it.
+        static = [
+            bags.tf_message(kind, [tf(0, "/base", "/cam", (0.0, 0.0, 0.5), (0.0, 0.0, S, S))])
+        ]
+    return bags.write(
+        "tf",
+        kind,
+        {
+            "/tf": ("tf2_msgs/msg/TFMessage", dynamic),
+            "/tf_static": ("tf2_msgs/msg/TFMessage", static),
+        },
+    )
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_read_bag_chains_tf_through_dynamic_and_static_transforms(bags, kind):
+    traj = read_bag(tf_bag(bags, kind), "/tf:map.cam")
+    assert (traj.frame_id, traj.child_frame_id) == ("map", "cam")
+    assert traj.stamps_s.tolist() == [0.0, 1.0, 2.0]
+    # At t = 1 map -> odom is interpolated halfway: x = 1.
+    np.testing.assert_allclose(
+        traj.positions_xyz, [[0, 0, 0.5], [1, 1, 0.5], [2, 2, 0.5]], rtol=0, atol=1e-15
+    )
+    np.testing.assert_allclose(traj.orientations_quat_xyzw, [[0, 0, S, S]] * 3, rtol=0, atol=1e-15)
+
+
+def test_read_bag_gives_the_inverse_chain_for_swapped_frames(bags):
+    traj = read_bag(tf_bag(bags, "sqlite3"), "/tf:cam.map")
+    # Inverse of (t, Rz90): -Rz90ᵀ t. At t = 2 s, t = (2, 2, 0.5): Rz90ᵀ t = (2, -2, 0.5).
+    np.testing.assert_allclose(traj.positions_xyz[2], [-2.0, 2.0, -0.5], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(traj.orientations_quat_xyzw[2], [0, 0, -S, S], rtol=0, atol=1e-15)
+
+
+def test_read_bag_reads_a_single_dynamic_transform_unchanged(bags):
+    traj = read_bag(tf_bag(bags, "mcap"), "/tf:odom.base")
+    assert traj.positions_xyz[:, 1].tolist() == [0.0, 1.0, 2.0]
+
+
+def test_read_bag_reads_a_static_only_chain_as_one_pose(bags):
+    traj = read_bag(tf_bag(bags, "sqlite3"), "/tf:base.cam")
+    assert len(traj) == 1
+    assert traj.positions_xyz.tolist() == [[0.0, 0.0, 0.5]]
+
+
+@pytest.mark.parametrize(
+    ("ident", "error"),
+    [
+        ("/tf:map.nowhere", r"no frame 'nowhere' on /tf; frames: base, cam, map, odom"),
+        ("/tf_other:map.cam", r"no TF topic '/tf_other'; TF topics: /tf, /tf_static"),
+        ("/tf:map.map", r"parent and child are both 'map'"),
+        ("/tf:mapcam", r"'/tf:mapcam' is not a TF id"),
+    ],
+)
+def test_read_bag_explains_bad_tf_ids(bags, ident, error):
+    with pytest.raises(FormatError, match=error):
+        read_bag(tf_bag(bags, "sqlite3"), ident)
+
+
+def test_read_bag_refuses_frames_in_separate_trees(bags):
+    def tf(parent, child):
+        return ((0, 0, parent, (0.0, 0.0, 0.0), ID), child)
+
+    msgs = [bags.tf_message("sqlite3", [tf("map", "a"), tf("world", "b")])]
+    path = bags.write("split", "sqlite3", {"/tf": ("tf2_msgs/msg/TFMessage", msgs)})
+    with pytest.raises(FormatError, match=r"frames 'a' and 'b' are not connected by /tf"):
+        read_bag(path, "/tf:a.b")
+
+
+def test_read_bag_refuses_a_frame_with_two_parents(bags):
+    def tf(parent, child):
+        return ((0, 0, parent, (0.0, 0.0, 0.0), ID), child)
+
+    msgs = [bags.tf_message("sqlite3", [tf("map", "a"), tf("world", "a")])]
+    path = bags.write("two", "sqlite3", {"/tf": ("tf2_msgs/msg/TFMessage", msgs)})
+    with pytest.raises(FormatError, match=r"frame 'a' has two parents, 'map' and 'world'"):
+        read_bag(path, "/tf:map.a")
+
+
+def test_parse_tf_id_takes_an_optional_static_topic():
+    assert parse_tf_id("/tf:map.base_link:/my_static") == ("/tf", "map", "base_link", "/my_static")

@@ -1,0 +1,171 @@
+"""Data problems: each is fixed by its stated rule with a DataWarning, or refused when strict."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.io import read_tum
+from robot_msgs.io.clean import finish_trajectory
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+ID = "0 0 0 1"
+
+
+def write(tmp_path: Path, rows: list[str]) -> Path:
+    path = tmp_path / "run.txt"
+    path.write_text("# t x y z qx qy qz qw\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_rows_with_nan_are_dropped_and_named_by_line(tmp_path):
+    path = write(
+        tmp_path,
+        [
+            f"1 0 0 0 {ID}",
+            f"2 nan 0 0 {ID}",
+            f"3 0 0 0 {ID}",
+            f"4 0 inf 0 {ID}",
+            "5 0 0 0 0 0 0 NaN",
+        ],
+    )
+    with pytest.warns(
+        DataWarning,
+        match=r"run\.txt: 3 row\(s\) with NaN or infinite values dropped \(lines 3, 5, 6\)",
+    ):
+        traj = read_tum(path)
+    assert traj.stamps_s.tolist() == [1.0, 3.0]
+
+
+def test_many_nan_rows_list_the_first_five_lines_and_a_count(tmp_path):
+    rows = [f"{i} nan 0 0 {ID}" for i in range(8)] + [f"9 0 0 0 {ID}"]
+    with pytest.warns(DataWarning, match=r"8 row\(s\) .* \(lines 2, 3, 4, 5, 6 and 3 more\)"):
+        assert len(read_tum(write(tmp_path, rows))) == 1
+
+
+def test_nan_rows_are_refused_when_strict(tmp_path):
+    path = write(tmp_path, [f"1 0 0 0 {ID}", f"2 0 0 nan {ID}"])
+    with pytest.raises(
+        FormatError,
+        match=r"run\.txt, line 3: nan in field z \(1 row\(s\) with NaN.*refused: strict=True",
+    ):
+        read_tum(path, strict=True)
+
+
+def test_a_file_of_nan_rows_only_is_refused(tmp_path):
+    with pytest.warns(DataWarning), pytest.raises(FormatError, match=r"no poses left"):
+        read_tum(write(tmp_path, [f"1 nan 0 0 {ID}"]))
+
+
+def test_unsorted_stamps_are_sorted_with_the_first_place_named(tmp_path):
+    path = write(tmp_path, [f"1 1 0 0 {ID}", f"3 3 0 0 {ID}", f"2 2 0 0 {ID}", f"0.5 0.5 0 0 {ID}"])
+    with pytest.warns(
+        DataWarning,
+        match=r"stamps not in increasing order \(2 places, first at line 4\): sorted by stamp",
+    ):
+        traj = read_tum(path)
+    assert traj.stamps_s.tolist() == [0.5, 1.0, 2.0, 3.0]
+    assert traj.positions_xyz[:, 0].tolist() == [0.5, 1.0, 2.0, 3.0]
+
+
+def test_unsorted_stamps_are_refused_when_strict(tmp_path):
+    with pytest.raises(
+        FormatError, match=r"first at line 3\): sorted by stamp \(refused: strict=True\)"
+    ):
+        read_tum(write(tmp_path, [f"2 0 0 0 {ID}", f"1 0 0 0 {ID}"]), strict=True)
+
+
+def test_repeated_stamps_keep_the_first_row_in_file_order(tmp_path):
+    path = write(tmp_path, [f"1 10 0 0 {ID}", f"2 20 0 0 {ID}", f"1 11 0 0 {ID}", f"2 21 0 0 {ID}"])
+    # Sorting is stable, so of each stamp the row that came first in the file survives.
+    with pytest.warns(DataWarning) as record:
+        traj = read_tum(path)
+    messages = [str(w.message) for w in record]
+    assert any(
+        "2 row(s) repeat an earlier stamp (lines 4, 5): kept the first row of each stamp" in m
+        for m in messages
+    )
+    assert traj.stamps_s.tolist() == [1.0, 2.0]
+    assert traj.positions_xyz[:, 0].tolist() == [10.0, 20.0]
+
+
+def test_repeated_stamps_are_refused_when_strict(tmp_path):
+    with pytest.raises(
+        FormatError, match=r"1 row\(s\) repeat an earlier stamp \(line 3\).*strict=True"
+    ):
+        read_tum(write(tmp_path, [f"1 0 0 0 {ID}", f"1 0 0 0 {ID}"]), strict=True)
+
+
+def test_slightly_non_unit_quaternions_are_normalised_with_the_worst_deviation(tmp_path):
+    path = write(tmp_path, [f"1 0 0 0 {ID}", "2 0 0 0 0 0 0 1.0003", "3 0 0 0 0 0 0.6 0.8"])
+    with pytest.warns(
+        DataWarning,
+        match=r"1 of 3 quaternion\(s\) not unit: normalised \(max norm deviation 0.0003 at line 3\)",
+    ):
+        traj = read_tum(path)
+    assert traj.orientations_quat_xyzw.tolist() == [[0, 0, 0, 1], [0, 0, 0, 1], [0, 0, 0.6, 0.8]]
+
+
+def test_normalising_keeps_the_sign_of_the_quaternion(tmp_path):
+    with pytest.warns(DataWarning, match="normalised"):
+        traj = read_tum(write(tmp_path, ["1 0 0 0 0 0 0 -1.001"]))
+    assert traj.orientations_quat_xyzw.tolist() == [[0.0, 0.0, 0.0, -1.0]]
+
+
+def test_non_unit_quaternions_are_refused_when_strict(tmp_path):
+    with pytest.raises(FormatError, match=r"not unit: normalised .* \(refused: strict=True\)"):
+        read_tum(write(tmp_path, ["1 0 0 0 0 0 0 1.001"]), strict=True)
+
+
+def test_quaternions_within_the_trajectory_tolerance_are_normalised_silently(tmp_path):
+    traj = read_tum(write(tmp_path, ["1 0 0 0 0 0 0 1.0000005"]), strict=True)
+    assert traj.orientations_quat_xyzw.tolist() == [[0.0, 0.0, 0.0, 1.0]]
+
+
+@pytest.mark.parametrize(
+    ("quat", "norm"),
+    # norms by hand: sqrt(0.25 * 3 + 0.16) = sqrt(0.91), sqrt(2)
+    [("0 0 0 0", "0"), ("0 0 0 2", "2"), ("0.5 0.5 0.5 0.4", "0.953939"), ("1 0 0 1", "1.41421")],
+)
+def test_zero_or_far_from_unit_quaternions_are_refused_even_without_strict(tmp_path, quat, norm):
+    path = write(tmp_path, [f"1 0 0 0 {ID}", f"2 0 0 0 {quat}"])
+    with pytest.raises(
+        FormatError,
+        match=rf"run\.txt, line 3: quaternion .* has norm {norm}; expected a unit quaternion \(within 0.01\), check the column order",
+    ):
+        read_tum(path)
+
+
+def test_finish_trajectory_uses_the_labels_it_is_given():
+    with pytest.warns(
+        DataWarning, match=r"bag /odom: 1 row\(s\) repeat an earlier stamp \(message 2\)"
+    ):
+        traj = finish_trajectory(
+            np.array([5.0, 5.0]),
+            np.zeros((2, 3)),
+            np.array([[0.0, 0.0, 0.0, 1.0]] * 2),
+            source="bag /odom",
+            where=lambda rows: [f"message {int(r) + 1}" for r in rows],
+            frame_id="odom",
+            child_frame_id="base_link",
+        )
+    assert (len(traj), traj.frame_id, traj.child_frame_id) == (1, "odom", "base_link")
+
+
+def test_problems_are_fixed_in_the_stated_order(tmp_path):
+    # NaN first (line 3 dropped), then normalise, then sort, then drop the repeat.
+    path = write(
+        tmp_path, [f"3 3 0 0 {ID}", f"1 nan 0 0 {ID}", "1 1 0 0 0 0 0 1.0002", f"3 4 0 0 {ID}"]
+    )
+    with pytest.warns(DataWarning) as record:
+        traj = read_tum(path)
+    assert len(record) == 4
+    assert traj.stamps_s.tolist() == [1.0, 3.0]
+    assert traj.positions_xyz[:, 0].tolist() == [1.0, 3.0]
+    assert math.isclose(float(np.linalg.norm(traj.orientations_quat_xyzw[0])), 1.0, abs_tol=1e-15)

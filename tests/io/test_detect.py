@@ -1,0 +1,164 @@
+"""read_trajectory: format from extension, magic bytes or content; overrides; examples."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.io import (
+    FORMATS,
+    detect_format,
+    example_path,
+    list_examples,
+    read_trajectory,
+    resolve_path,
+)
+
+TUM = "# t x y z qx qy qz qw\n1 1 2 3 0 0 0 1\n2 4 5 6 0 0 0 1\n"
+KITTI = "1 0 0 1 0 1 0 2 0 0 1 3\n1 0 0 4 0 1 0 5 0 0 1 6\n"
+NS = 1403715524907143168
+EUROC = f"#timestamp,px,py,pz,qw,qx,qy,qz\n{NS},1,2,3,1,0,0,0\n{NS + 10**9},4,5,6,1,0,0,0\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "fmt"),
+    [
+        ("a.txt", TUM, "tum"),
+        ("a.tum", TUM, "tum"),
+        ("a.txt", KITTI, "kitti"),
+        ("a.txt", EUROC, "euroc"),
+        ("a.csv", EUROC.replace("#", ""), "euroc"),
+        ("a.csv", TUM.replace(" ", ","), "tum"),
+        ("a.dat", f"{NS} 1 2 3 1 0 0 0 0 0 0\n", "euroc"),
+    ],
+)
+def test_detect_format_reads_the_first_data_line(tmp_path, name, text, fmt):
+    path = tmp_path / name
+    path.write_text(text)
+    assert detect_format(path) == fmt
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "fmt"),
+    [
+        ("a.bag", b"", "bag"),
+        ("a.db3", b"", "bag2"),
+        ("a.mcap", b"", "mcap"),
+        ("a.dat", b"#ROSBAG V2.0\n", "bag"),
+        ("a.dat", b"SQLite format 3\x00", "bag2"),
+        ("a.dat", b"\x89MCAP0\r\n", "mcap"),
+    ],
+)
+def test_detect_format_knows_bags_by_extension_or_magic_bytes(tmp_path, name, data, fmt):
+    path = tmp_path / name
+    path.write_bytes(data)
+    assert detect_format(path) == fmt
+
+
+def test_detect_format_takes_a_folder_for_a_ros2_bag(tmp_path):
+    assert detect_format(tmp_path) == "bag2"
+
+
+def test_detect_format_explains_a_line_of_unexpected_width(tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_text("1 2 3\n")
+    with pytest.raises(
+        FormatError,
+        match=r"a\.txt: cannot tell the format: the first data line has 3 numbers .*pass fmt=",
+    ):
+        detect_format(path)
+
+
+def test_detect_format_explains_a_file_without_numbers(tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_text("# nothing\n")
+    with pytest.raises(FormatError, match=r"no numeric data line found; pass fmt="):
+        detect_format(path)
+
+
+def test_read_trajectory_dispatches_on_the_detected_format(tmp_path):
+    for name, text in (("t.txt", TUM), ("k.txt", KITTI), ("e.csv", EUROC)):
+        path = tmp_path / name
+        path.write_text(text)
+        traj = read_trajectory(path)
+        assert traj.positions_xyz.tolist() == [[1, 2, 3], [4, 5, 6]]
+    assert read_trajectory(tmp_path / "e.csv").stamps_s.tolist() == [NS / 1e9, (NS + 10**9) / 1e9]
+    assert read_trajectory(tmp_path / "k.txt").stamps_s.tolist() == [0.0, 1.0]
+
+
+def test_read_trajectory_format_can_be_forced(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text(TUM.replace("2 4 5 6", f"{NS + 10**9} 4 5 6").replace("1 1 2 3", f"{NS} 1 2 3"))
+    assert detect_format(path) == "euroc"
+    # As TUM the first column is read as seconds.
+    assert read_trajectory(path, fmt="tum").stamps_s.tolist() == [float(NS), float(NS + 10**9)]
+
+
+def test_read_trajectory_passes_the_times_file_to_kitti(tmp_path):
+    (tmp_path / "k.txt").write_text(KITTI)
+    (tmp_path / "times.txt").write_text("0.5\n0.75\n")
+    traj = read_trajectory(tmp_path / "k.txt", times_path=tmp_path / "times.txt")
+    assert traj.stamps_s.tolist() == [0.5, 0.75]
+
+
+def test_read_trajectory_refuses_options_the_format_does_not_use(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text(TUM)
+    with pytest.raises(FormatError, match=r"a times file is only used with KITTI files, not tum"):
+        read_trajectory(path, times_path=path)
+    with pytest.raises(FormatError, match=r"a topic is only used with bags, not tum files"):
+        read_trajectory(path, topic="/odom")
+    with pytest.raises(
+        FormatError,
+        match=r"unknown format 'csv'; expected one of tum, kitti, euroc, bag, bag2, mcap",
+    ):
+        read_trajectory(path, fmt="csv")
+    assert FORMATS == ("tum", "kitti", "euroc", "bag", "bag2", "mcap")
+
+
+def test_read_trajectory_raises_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        read_trajectory(tmp_path / "none.txt")
+    with pytest.raises(FileNotFoundError, match=r"none\.txt: no such file"):
+        read_trajectory(tmp_path / "none.txt", fmt="tum")
+
+
+def test_examples_are_listed_and_resolve_to_files():
+    assert list_examples() == ("fr1_xyz/groundtruth.tum", "fr1_xyz/rgbdslam.tum")
+    for name in list_examples():
+        assert example_path(name).is_file()
+        assert resolve_path(f"example:{name}") == example_path(name)
+
+
+def test_example_paths_refuse_unknown_names_and_escapes():
+    with pytest.raises(
+        FileNotFoundError,
+        match=r"no example 'nope.tum'; examples: fr1_xyz/groundtruth.tum, fr1_xyz/rgbdslam.tum",
+    ):
+        example_path("nope.tum")
+    with pytest.raises(FileNotFoundError, match="no example"):
+        example_path("../io/__init__.py")
+
+
+def test_shipped_examples_read_to_the_poses_of_their_lines():
+    # Counts and values from the files themselves (first and last data lines).
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    assert len(est) == 788
+    assert est.stamps_s[0] == 1305031102.160407
+    assert est.positions_xyz[-1].tolist() == [1.253998, 0.579583, 1.452333]
+    with pytest.warns(
+        DataWarning,
+        match=r"groundtruth\.tum: 2917 of 3000 quaternion\(s\) not unit: normalised \(max norm deviation 8.4e-05",
+    ):
+        gt = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    assert len(gt) == 3000
+    assert gt.positions_xyz[0].tolist() == [1.3563, 0.6305, 1.6380]
+    q = np.array([0.6132, 0.5962, -0.3311, -0.3986])
+    np.testing.assert_allclose(
+        gt.orientations_quat_xyzw[0], q / np.linalg.norm(q), rtol=0, atol=1e-16
+    )
+
+
+def test_shipped_examples_stay_small():
+    assert sum(example_path(n).stat().st_size for n in list_examples()) < 1_000_000

@@ -1,0 +1,102 @@
+"""EuRoC ground-truth CSV: nanosecond stamps, w-first quaternions, ignored columns."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import FormatError, OutputExistsError
+from robot_msgs.io import read_euroc, write_euroc
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+HEADER = "#timestamp, p_RS_R_x [m], p_RS_R_y [m], p_RS_R_z [m], q_RS_w [], q_RS_x [], q_RS_y [], q_RS_z [], v_RS_R_x [m s^-1]\n"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "data.csv"
+    path.write_text(text)
+    return path
+
+
+def test_read_euroc_reorders_w_first_quaternions_and_ignores_extra_columns(tmp_path):
+    path = write(tmp_path, HEADER + "1403715524907143168,0.5,1.5,2.5,0.6,0,0.8,0,9,9,9\n")
+    traj = read_euroc(path)
+    assert traj.positions_xyz.tolist() == [[0.5, 1.5, 2.5]]
+    # Columns qw, qx, qy, qz = 0.6, 0, 0.8, 0 become x, y, z, w = 0, 0.8, 0, 0.6.
+    assert traj.orientations_quat_xyzw.tolist() == [[0.0, 0.8, 0.0, 0.6]]
+
+
+def test_read_euroc_converts_nanoseconds_as_evo_does(tmp_path):
+    ns = [1403715524907143168, 1403715524912143104]
+    path = write(tmp_path, HEADER + "".join(f"{t},0,0,0,1,0,0,0\n" for t in ns))
+    # evo: the ns column parsed as float64, then divided by 1e9.
+    assert read_euroc(path).stamps_s.tolist() == [float(t) / 1e9 for t in ns]
+
+
+def test_read_euroc_skips_a_header_without_hash(tmp_path):
+    path = write(tmp_path, "timestamp,px,py,pz,qw,qx,qy,qz\n1000000000,1,2,3,1,0,0,0\n")
+    traj = read_euroc(path)
+    assert traj.stamps_s.tolist() == [1.0]
+
+
+def test_read_euroc_counts_lines_with_the_header_for_errors(tmp_path):
+    path = write(tmp_path, "timestamp,px,py,pz,qw,qx,qy,qz\n1,1,2,3,1,0,0,0\n2,1,2,3,1,0,0\n")
+    with pytest.raises(
+        FormatError,
+        match=r"data\.csv, line 3: expected at least 8 columns \(t_ns px py pz qw qx qy qz\), got 7",
+    ):
+        read_euroc(path)
+
+
+def test_read_euroc_names_the_column_of_a_bad_field(tmp_path):
+    path = write(tmp_path, HEADER + "1,1,2,3,1,0,0,0\n2,1,2,3,w,0,0,0\n")
+    with pytest.raises(FormatError, match=r"line 3, column 5 \(qw\): 'w' is not a number"):
+        read_euroc(path)
+
+
+def test_read_euroc_refuses_a_second_non_numeric_line(tmp_path):
+    path = write(tmp_path, "a,b,c,d,e,f,g,h\nA,B,C,D,E,F,G,H\n")
+    with pytest.raises(FormatError, match=r"line 2, column 1 \(t_ns\): 'A' is not a number"):
+        read_euroc(path)
+
+
+def _traj() -> PoseTrajectory:
+    rng = np.random.default_rng(11)
+    q = rng.normal(size=(30, 4))
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    ns = 1_403_715_524_907_143_168 + np.cumsum(rng.integers(4_000_000, 6_000_000, 30))
+    return PoseTrajectory(
+        stamps_s=ns / 1e9, positions_xyz=rng.normal(size=(30, 3)), orientations_quat_xyzw=q
+    )
+
+
+def test_write_then_read_euroc_gives_back_the_trajectory(tmp_path):
+    traj = _traj()
+    back = read_euroc(write_euroc(tmp_path / "out.csv", traj))
+    # Stamps pass through integer nanoseconds: equal to within one float64 step.
+    np.testing.assert_allclose(back.stamps_s, traj.stamps_s, rtol=np.finfo(float).eps, atol=0)
+    assert np.array_equal(back.positions_xyz, traj.positions_xyz)
+    np.testing.assert_allclose(
+        back.orientations_quat_xyzw, traj.orientations_quat_xyzw, rtol=0, atol=1e-15
+    )
+
+
+def test_write_euroc_refuses_to_overwrite_without_force(tmp_path):
+    target = write(tmp_path, "old\n")
+    with pytest.raises(OutputExistsError, match=r"data\.csv exists"):
+        write_euroc(target, _traj())
+    assert target.read_text() == "old\n"
+
+
+def test_write_euroc_output_is_readable_by_evo(tmp_path):
+    file_interface = pytest.importorskip("evo.tools.file_interface")
+    traj = _traj()
+    out = write_euroc(tmp_path / "out.csv", traj)
+    theirs = file_interface.read_euroc_csv_trajectory(str(out))
+    assert np.array_equal(theirs.positions_xyz, traj.positions_xyz)
+    assert np.array_equal(theirs.timestamps, read_euroc(out).stamps_s)

@@ -1,0 +1,151 @@
+"""KITTI pose files: hand-built matrices, times files, rotation checks, round trips."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import DataWarning, FormatError, OutputExistsError
+from robot_msgs.io import default_times_path, read_kitti, write_kitti
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+S = math.sqrt(0.5)
+# Identity at (5, 6, 7); 90° about z at (8, 9, 10): R = [[0,-1,0],[1,0,0],[0,0,1]],
+# quaternion (0, 0, sin 45°, cos 45°); 180° about x at (1, 2, 3): diag(1, -1, -1), (1, 0, 0, 0).
+ROWS = "1 0 0 5 0 1 0 6 0 0 1 7\n0 -1 0 8 1 0 0 9 0 0 1 10\n1 0 0 1 0 -1 0 2 0 0 -1 3\n"
+
+
+def write(tmp_path: Path, text: str, name: str = "00.txt") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_read_kitti_takes_translation_from_the_last_column_and_rotation_from_the_block(tmp_path):
+    traj = read_kitti(write(tmp_path, ROWS))
+    assert traj.positions_xyz.tolist() == [[5, 6, 7], [8, 9, 10], [1, 2, 3]]
+    np.testing.assert_allclose(
+        traj.orientations_quat_xyzw, [[0, 0, 0, 1], [0, 0, S, S], [1, 0, 0, 0]], rtol=0, atol=1e-15
+    )
+
+
+def test_read_kitti_without_times_stamps_poses_by_frame_index(tmp_path):
+    assert read_kitti(write(tmp_path, ROWS)).stamps_s.tolist() == [0.0, 1.0, 2.0]
+
+
+def test_read_kitti_takes_stamps_from_a_times_file(tmp_path):
+    times = write(tmp_path, "0.000000e+00\n1.037359e-01\n2.073381e-01\n", name="times.txt")
+    traj = read_kitti(write(tmp_path, ROWS), times_path=times)
+    assert traj.stamps_s.tolist() == [0.0, 0.1037359, 0.2073381]
+
+
+def test_read_kitti_refuses_a_times_file_of_another_length(tmp_path):
+    times = write(tmp_path, "0\n1\n", name="times.txt")
+    with pytest.raises(
+        FormatError, match=r"times\.txt: expected one time per pose of .*00\.txt \(3\), got 2"
+    ):
+        read_kitti(write(tmp_path, ROWS), times_path=times)
+
+
+def test_read_kitti_names_line_and_column_of_a_bad_field(tmp_path):
+    with pytest.raises(FormatError, match=r"00\.txt, line 2, column 8 \(ty\): 'x' is not a number"):
+        read_kitti(write(tmp_path, "1 0 0 5 0 1 0 6 0 0 1 7\n0 -1 0 8 1 0 0 x 0 0 1 10\n"))
+
+
+def test_read_kitti_refuses_rows_of_eight_numbers(tmp_path):
+    with pytest.raises(
+        FormatError, match=r"line 1: expected 12 columns \(r11 r12 r13 tx .*\), got 8"
+    ):
+        read_kitti(write(tmp_path, "1 0 0 0 0 0 0 1\n"))
+
+
+def test_read_kitti_refuses_a_block_that_is_no_rotation(tmp_path):
+    # A reflection: orthonormal, det -1.
+    with pytest.raises(
+        FormatError, match=r"00\.txt, line 2: the 3x3 block is not a rotation .*det = -1"
+    ):
+        read_kitti(write(tmp_path, "1 0 0 0 0 1 0 0 0 0 1 0\n-1 0 0 0 0 1 0 0 0 0 1 0\n"))
+
+
+def test_read_kitti_refuses_a_block_far_from_orthonormal(tmp_path):
+    with pytest.raises(
+        FormatError, match=r"line 1: the 3x3 block is not a rotation \(max \|R Rᵀ - I\| = 0.21"
+    ):
+        read_kitti(write(tmp_path, "1.1 0 0 0 0 1 0 0 0 0 1 0\n"))
+
+
+def test_read_kitti_replaces_nearly_orthonormal_blocks_by_the_nearest_rotation(tmp_path):
+    # diag(1.0001, 1, 1): R Rᵀ - I has 2.0001e-4 in the corner; the nearest rotation is I.
+    path = write(tmp_path, "1.0001 0 0 0 0 1 0 0 0 0 1 0\n1 0 0 0 0 1 0 0 0 0 1 0\n")
+    with pytest.warns(
+        DataWarning,
+        match=r"1 of 2 rotation block\(s\) not orthonormal: replaced by the nearest rotation \(max \|R Rᵀ - I\| 0.0002 at line 1\)",
+    ):
+        traj = read_kitti(path)
+    assert traj.orientations_quat_xyzw.tolist() == [[0, 0, 0, 1], [0, 0, 0, 1]]
+
+
+def test_read_kitti_refuses_nearly_orthonormal_blocks_when_strict(tmp_path):
+    with pytest.raises(FormatError, match=r"not orthonormal.*refused: strict=True"):
+        read_kitti(write(tmp_path, "1.0001 0 0 0 0 1 0 0 0 0 1 0\n"), strict=True)
+
+
+def test_read_kitti_drops_rows_with_nan(tmp_path):
+    with pytest.warns(
+        DataWarning, match=r"1 row\(s\) with NaN or infinite values dropped \(line 2\)"
+    ):
+        traj = read_kitti(write(tmp_path, "1 0 0 0 0 1 0 0 0 0 1 0\nnan 0 0 0 0 1 0 0 0 0 1 0\n"))
+    assert traj.stamps_s.tolist() == [0.0]
+
+
+def _traj(n: int = 40) -> PoseTrajectory:
+    rng = np.random.default_rng(3)
+    q = rng.normal(size=(n, 4))
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    q[q[:, 3] < 0] *= -1
+    return PoseTrajectory(
+        stamps_s=np.cumsum(rng.uniform(0.05, 0.15, n)),
+        positions_xyz=rng.normal(size=(n, 3)) * 50,
+        orientations_quat_xyzw=q,
+    )
+
+
+def test_write_then_read_kitti_with_times_gives_back_the_trajectory(tmp_path):
+    traj = _traj()
+    poses, times = write_kitti(tmp_path / "00.txt", traj)
+    assert times == tmp_path / "00_times.txt" == default_times_path(poses)
+    back = read_kitti(poses, times_path=times)
+    assert np.array_equal(back.stamps_s, traj.stamps_s)
+    assert np.array_equal(back.positions_xyz, traj.positions_xyz)
+    np.testing.assert_allclose(
+        back.orientations_quat_xyzw, traj.orientations_quat_xyzw, rtol=0, atol=1e-14
+    )
+
+
+def test_write_kitti_can_skip_the_times_file(tmp_path):
+    _poses, times = write_kitti(tmp_path / "00.txt", _traj(), write_times=False)
+    assert times is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["00.txt"]
+
+
+def test_write_kitti_refuses_when_the_times_file_exists_and_writes_nothing(tmp_path):
+    write(tmp_path, "old\n", name="00_times.txt")
+    with pytest.raises(OutputExistsError, match=r"00_times\.txt exists"):
+        write_kitti(tmp_path / "00.txt", _traj())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["00_times.txt"]
+    write_kitti(tmp_path / "00.txt", _traj(), force=True)
+    assert len(read_kitti(tmp_path / "00.txt")) == 40
+
+
+def test_write_kitti_output_is_readable_by_evo(tmp_path):
+    file_interface = pytest.importorskip("evo.tools.file_interface")
+    traj = _traj()
+    poses, _ = write_kitti(tmp_path / "00.txt", traj)
+    theirs = file_interface.read_kitti_poses_file(str(poses))
+    assert np.array_equal(theirs.positions_xyz, traj.positions_xyz)

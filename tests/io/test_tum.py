@@ -1,0 +1,201 @@
+"""TUM files: hand-written tiny files with known values, separators, errors, round trips."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from robot_msgs.errors import FormatError, OutputExistsError
+from robot_msgs.io import read_tum, write_tum
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+SQRT_HALF = math.sqrt(0.5)
+
+
+def write(tmp_path: Path, text: str, name: str = "traj.tum") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_read_tum_returns_the_numbers_of_each_line(tmp_path):
+    path = write(
+        tmp_path,
+        "# timestamp tx ty tz qx qy qz qw\n"
+        "1.0 0.5 -1.25 2 0 0 0 1\n"
+        f"2.5 1 2 3 0 0 {SQRT_HALF!r} {SQRT_HALF!r}\n",
+    )
+    traj = read_tum(path)
+    assert traj.stamps_s.tolist() == [1.0, 2.5]
+    assert traj.positions_xyz.tolist() == [[0.5, -1.25, 2.0], [1.0, 2.0, 3.0]]
+    assert traj.orientations_quat_xyzw.tolist() == [
+        [0.0, 0.0, 0.0, 1.0],
+        [0.0, 0.0, SQRT_HALF, SQRT_HALF],
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "1.0\t2\t3\t4\t0\t0\t0\t1",
+        "1.0,2,3,4,0,0,0,1",
+        "1.0, 2, 3, 4, 0, 0, 0, 1",
+        "  1.0   2 3 4 0 0 0 1   ",
+        "1.0 2 3 4 0 0 0 1 # trailing comment",
+        "1.0 2 3 4 0 0 0 1\r",
+    ],
+    ids=["tabs", "commas", "comma-space", "runs-of-spaces", "inline-comment", "crlf"],
+)
+def test_read_tum_accepts_tabs_commas_and_runs_of_blanks(tmp_path, line):
+    traj = read_tum(write(tmp_path, line + "\n"))
+    assert traj.stamps_s.tolist() == [1.0]
+    assert traj.positions_xyz.tolist() == [[2.0, 3.0, 4.0]]
+
+
+def test_read_tum_skips_blank_lines_comments_and_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.tum"
+    path.write_bytes(b"\xef\xbb\xbf# header\n\n1 0 0 0 0 0 0 1\n\n# mid\n2 0 0 0 0 0 0 1\n")
+    assert read_tum(path).stamps_s.tolist() == [1.0, 2.0]
+
+
+def test_read_tum_names_line_and_count_when_a_row_has_too_few_columns(tmp_path):
+    path = write(tmp_path, "# c\n1 0 0 0 0 0 0 1\n2 0 0 0 0 0 1\n")
+    with pytest.raises(
+        FormatError, match=r"traj\.tum, line 3: expected 8 columns .* got 7 - text '2 0 0 0 0 0 1'"
+    ):
+        read_tum(path)
+
+
+def test_read_tum_names_line_when_a_row_has_too_many_columns(tmp_path):
+    path = write(tmp_path, "1 0 0 0 0 0 0 1\n2 0 0 0 0 0 0 1 9\n")
+    with pytest.raises(FormatError, match=r"line 2: expected 8 columns .* got 9"):
+        read_tum(path)
+
+
+def test_read_tum_names_line_column_and_text_of_a_field_that_is_no_number(tmp_path):
+    path = write(tmp_path, "1 0 0 0 0 0 0 1\n\n2 0 0y 0 0 0 0 1\n")
+    with pytest.raises(
+        FormatError,
+        match=r"traj\.tum, line 3, column 3 \(y\): '0y' is not a number - text '2 0 0y 0 0 0 0 1'",
+    ):
+        read_tum(path)
+
+
+def test_read_tum_refuses_an_empty_field_between_commas(tmp_path):
+    path = write(tmp_path, "1,0,0,0,0,0,0,1\n2,0,,0,0,0,0,1,0\n")
+    with pytest.raises(FormatError, match=r"line 2: empty field between commas"):
+        read_tum(path)
+
+
+def test_read_tum_refuses_a_trailing_comma(tmp_path):
+    path = write(tmp_path, "1,0,0,0,0,0,0,1,\n")
+    with pytest.raises(FormatError, match=r"line 1: empty field between commas"):
+        read_tum(path)
+
+
+def test_read_tum_refuses_a_file_without_rows(tmp_path):
+    with pytest.raises(FormatError, match=r"traj\.tum: no data rows \(expected 8 numbers a row"):
+        read_tum(write(tmp_path, "# only a comment\n\n"))
+
+
+def test_read_tum_refuses_binary_content(tmp_path):
+    path = tmp_path / "bin.tum"
+    path.write_bytes(b"\x89\xff\x00\x01")
+    with pytest.raises(FormatError, match=r"bin\.tum: not a text file"):
+        read_tum(path)
+
+
+def test_read_tum_raises_file_not_found_for_a_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        read_tum(tmp_path / "missing.tum")
+
+
+def test_read_tum_reads_nan_as_a_data_problem_not_a_format_error(tmp_path):
+    path = write(tmp_path, "1 0 0 0 0 0 0 1\n2 nan 0 0 0 0 0 1\n")
+    with pytest.raises(FormatError, match=r"line 2: nan in field x .*strict=True"):
+        read_tum(path, strict=True)
+
+
+def _traj() -> PoseTrajectory:
+    rng = np.random.default_rng(7)
+    q = rng.normal(size=(50, 4))
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    return PoseTrajectory(
+        stamps_s=1.6e9 + np.cumsum(rng.uniform(0.01, 0.1, 50)),
+        positions_xyz=rng.normal(size=(50, 3)) * 100,
+        orientations_quat_xyzw=q,
+        frame_id="map",
+    )
+
+
+def test_write_then_read_tum_gives_back_the_same_floats(tmp_path):
+    traj = _traj()
+    out = write_tum(tmp_path / "out.tum", traj)
+    back = read_tum(out)
+    assert np.array_equal(back.stamps_s, traj.stamps_s)
+    assert np.array_equal(back.positions_xyz, traj.positions_xyz)
+    # Reading divides by the norm, which may move the last bit.
+    np.testing.assert_allclose(
+        back.orientations_quat_xyzw, traj.orientations_quat_xyzw, rtol=0, atol=1e-15
+    )
+
+
+def test_write_tum_refuses_to_overwrite_without_force_and_leaves_the_file(tmp_path):
+    target = write(tmp_path, "keep me\n", name="out.tum")
+    with pytest.raises(OutputExistsError, match=r"out\.tum exists; pass --force"):
+        write_tum(target, _traj())
+    assert target.read_text() == "keep me\n"
+    write_tum(target, _traj(), force=True)
+    assert len(read_tum(target)) == 50
+
+
+def test_write_tum_output_is_readable_by_evo(tmp_path):
+    file_interface = pytest.importorskip("evo.tools.file_interface")
+    traj = _traj()
+    out = write_tum(tmp_path / "out.tum", traj)
+    theirs = file_interface.read_tum_trajectory_file(str(out))
+    assert np.array_equal(theirs.timestamps, traj.stamps_s)
+    assert np.array_equal(theirs.positions_xyz, traj.positions_xyz)
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    steps=st.lists(st.floats(min_value=1e-6, max_value=1e3), min_size=1, max_size=20),
+    start=st.floats(min_value=-1e9, max_value=2e9),
+    data=st.data(),
+)
+def test_tum_round_trip_keeps_every_float_for_any_trajectory(tmp_path_factory, steps, start, data):
+    n = len(steps)
+    stamps = start + np.cumsum(steps)
+    if np.any(np.diff(stamps) <= 0):  # steps lost below the float spacing of start
+        return
+    xyz = np.array(data.draw(st.lists(st.tuples(finite, finite, finite), min_size=n, max_size=n)))
+    raw = np.array(
+        data.draw(
+            st.lists(
+                st.tuples(*[st.floats(min_value=-1, max_value=1)] * 4).filter(
+                    lambda q: sum(v * v for v in q) > 0.1
+                ),
+                min_size=n,
+                max_size=n,
+            )
+        )
+    )
+    quats = raw / np.linalg.norm(raw, axis=1, keepdims=True)
+    traj = PoseTrajectory(stamps_s=stamps, positions_xyz=xyz, orientations_quat_xyzw=quats)
+    out = write_tum(tmp_path_factory.mktemp("rt") / "t.tum", traj)
+    back = read_tum(out)
+    assert np.array_equal(back.stamps_s, traj.stamps_s)
+    assert np.array_equal(back.positions_xyz, traj.positions_xyz)
+    np.testing.assert_allclose(back.orientations_quat_xyzw, quats, rtol=0, atol=1e-15)
