@@ -100,3 +100,10 @@ def test_a_run_folder_without_estimate_is_still_a_run(tmp_path):
     assert found.label == "orb/MH_01/1"
     assert found.estimate == str(run / "estimate.tum")  # absent: a recorded failure later
     assert found.failure == "tracking lost at start"
+
+
+def test_example_prefix_is_the_one_io_resolves():
+    from robot_msgs.batch.runs import EXAMPLE_PREFIX
+    from robot_msgs.io import EXAMPLE_PREFIX as IO_PREFIX
+
+    assert EXAMPLE_PREFIX == IO_PREFIX

@@ -36,6 +36,24 @@ def test_settings_default_to_ape_translation():
             r"two evaluations are named 'ape:translation'; give each a distinct `name`",
         ),
         ({"evaluate": [{"metric": "ape", "name": ""}]}, r"expected `name` as a non-empty string"),
+        (
+            {"align": "sim(3)"},
+            r"expected `align` one of \['none', 'se3', 'sim3', 'scale', 'posyaw', 'origin'\], got 'sim\(3\)'",
+        ),
+        (
+            {"sync": "one-to-one"},
+            r"expected `sync` one of \['nearest', 'one_to_one', 'interpolate'\]",
+        ),
+        ({"evaluate": [{"metric": "rpe", "delta_unit": "sec"}]}, r"expected `delta_unit` one of"),
+        ({"evaluate": [{"metric": "rpe", "pairs_from": "both"}]}, r"expected `pairs_from` one of"),
+        (
+            {"evaluate": [{"metric": "ape", "relation": "point_distance_error_ratio"}]},
+            r"ape `relation`: Expected a relation in translation",
+        ),
+        (
+            {"align_window_s": [3.0, 1.0]},
+            r"expected `align_window_s` as \[start, end\] seconds with start < end, got \[3.0, 1.0\]",
+        ),
     ],
 )
 def test_invalid_settings_raise_naming_the_key(block, match):
@@ -49,3 +67,8 @@ def test_evaluation_names_can_be_given_to_tell_two_of_a_kind_apart():
     )
     assert [ev.name for ev in s.evaluations] == ["ape:translation", "ape-se3"]
     assert Evaluation.build({"metric": "ape", "n_align": 5}).kwargs() == {"n_align": 5}
+
+
+def test_relation_aliases_and_window_pairs_are_accepted():
+    s = Settings.build({"align_window_s": [0, 2.5], "evaluate": [{"relation": "trans_part"}]})
+    assert s.evaluations[0].kwargs() == {"align_window_s": (0.0, 2.5), "relation": "trans_part"}

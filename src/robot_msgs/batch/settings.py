@@ -17,7 +17,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from robot_msgs.compare import ErrorStats
-from robot_msgs.errors import FormatError
+from robot_msgs.compare.alignment import ALIGNMENT_METHODS
+from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.evaluation import (
+    APE_RELATIONS,
+    DELTA_UNITS,
+    PAIRS_FROM,
+    RPE_RELATIONS,
+    SYNC_METHODS,
+)
+from robot_msgs.evaluation.relations import check_relation
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -57,6 +66,14 @@ RPE_OPTIONS: dict[str, tuple[type | str, ...]] = {
     "rel_delta_tol": (float, int),
 }
 _OPTIONS = {"ape": APE_OPTIONS, "rpe": RPE_OPTIONS}
+#: Options whose value is one of a fixed set (checked before any run is evaluated).
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "align": ALIGNMENT_METHODS,
+    "sync": SYNC_METHODS,
+    "delta_unit": DELTA_UNITS,
+    "pairs_from": PAIRS_FROM,
+}
+_RELATIONS = {"ape": APE_RELATIONS, "rpe": RPE_RELATIONS}
 
 #: The evaluation a sweep runs when its settings name none.
 DEFAULT_EVALUATION: dict[str, Any] = {"metric": "ape", "relation": "translation"}
@@ -117,8 +134,9 @@ class Evaluation:
         Raises
         ------
         FormatError
-            An unknown metric, an option the metric does not take, or a value of the wrong
-            type; the message names where.
+            An unknown metric, an option the metric does not take, a value of the wrong
+            type or not among the choices (alignment, sync, delta unit, relation...); the
+            message names where.
         """
         metric = entry.get("metric", "ape")
         if metric not in _OPTIONS:
@@ -134,6 +152,15 @@ class Evaluation:
                 msg = f"{where}: `{key}` is not an option of {metric}; {expected}"
                 raise FormatError(msg)
             options[key] = _option(key, value, allowed[key], where)
+            if key in _CHOICES and options[key] not in _CHOICES[key]:
+                msg = f"{where}: expected `{key}` one of {list(_CHOICES[key])}, got {value!r}"
+                raise FormatError(msg)
+            if key == "relation":
+                try:
+                    check_relation(str(value), allowed=_RELATIONS[metric])
+                except ValidationError as err:
+                    msg = f"{where}: {metric} `relation`: {err}"
+                    raise FormatError(msg) from err
         name = entry.get("name")
         if name is None:
             name = f"{metric}:{options.get('relation', 'translation')}"

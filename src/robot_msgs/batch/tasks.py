@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from robot_msgs import __version__
+from robot_msgs.batch.runs import EXAMPLE_PREFIX
 from robot_msgs.compare import Comparison
 from robot_msgs.errors import ValidationError
 
@@ -70,9 +71,10 @@ RunFunction: TypeAlias = Callable[[Task], Sequence[Comparison]]
 class RunResult:
     """The one outcome of a task: its comparisons, or the error that ended it.
 
-    ``elapsed_s`` (wall time of the evaluation), ``worker`` (``host:pid``) and
-    ``attempts`` describe how it ran, not what it found: they stay out of the results
-    table, which is the same whichever executor ran the sweep.
+    ``elapsed_s`` (wall time of the evaluation), ``cpu_s`` (CPU time of the thread that
+    ran it: the cost of the run itself, whatever else the machine was doing), ``worker``
+    (``host:pid``) and ``attempts`` describe how it ran, not what it found: they stay out
+    of the results table, which is the same whichever executor ran the sweep.
     """
 
     digest: str
@@ -86,6 +88,7 @@ class RunResult:
     notes: tuple[str, ...] = ()
     attempts: int = 1
     elapsed_s: float = 0.0
+    cpu_s: float = 0.0
     worker: str = ""
 
     @classmethod
@@ -118,6 +121,7 @@ class RunResult:
             "notes": list(self.notes),
             "attempts": self.attempts,
             "elapsed_s": self.elapsed_s,
+            "cpu_s": self.cpu_s,
             "worker": self.worker,
         }
 
@@ -147,6 +151,7 @@ class RunResult:
                 notes=tuple(str(n) for n in data["notes"]),
                 attempts=int(data["attempts"]),
                 elapsed_s=float(data["elapsed_s"]),
+                cpu_s=float(data["cpu_s"]),
                 worker=str(data["worker"]),
             )
         except (KeyError, TypeError) as err:
@@ -156,6 +161,8 @@ class RunResult:
 
 def file_sha256(path: str | os.PathLike[str] | None) -> str:
     """SHA-256 (hex) of a file's bytes, of a folder's files (names and bytes), or ``"missing"``.
+
+    ``example:NAME`` paths are the package's shipped examples, hashed by their bytes.
 
     A missing input is not an error here: the run then ends as a recorded failure, and
     the hash changes once the file appears, so ``--resume`` recomputes it.
@@ -170,6 +177,13 @@ def file_sha256(path: str | os.PathLike[str] | None) -> str:
     """
     if path is None:
         return _MISSING
+    if str(path).startswith(EXAMPLE_PREFIX):
+        from robot_msgs.io import resolve_path  # noqa: PLC0415  (only shipped examples need io)
+
+        try:
+            path = resolve_path(path)
+        except FileNotFoundError:
+            return _MISSING
     target = Path(path)
     digest = hashlib.sha256()
     if target.is_dir():
@@ -239,7 +253,7 @@ def run_task(fn: RunFunction, task: Task) -> RunResult:
     raised while evaluating (data fixed by a stated rule) are kept in ``notes``.
     ``BaseException`` (interrupts) propagates.
     """
-    start = time.perf_counter()
+    start = (time.perf_counter(), time.thread_time())
     worker = f"{socket.gethostname()}:{os.getpid()}"
     if task.run.failure:
         reported = RunResult.failure(task, "failed", "ReportedFailure", task.run.failure)
@@ -277,7 +291,12 @@ def _check_returned(comparisons: tuple[object, ...], expected: int) -> None:
 
 
 def _finish(
-    result: RunResult, caught: Sequence[warnings.WarningMessage], start: float, worker: str
+    result: RunResult,
+    caught: Sequence[warnings.WarningMessage],
+    start: tuple[float, float],
+    worker: str,
 ) -> RunResult:
     notes = _unique(f"{w.category.__name__}: {w.message}" for w in caught)
-    return replace(result, notes=notes, elapsed_s=time.perf_counter() - start, worker=worker)
+    elapsed_s = time.perf_counter() - start[0]
+    cpu_s = time.thread_time() - start[1]
+    return replace(result, notes=notes, elapsed_s=elapsed_s, cpu_s=cpu_s, worker=worker)
