@@ -29,7 +29,7 @@ import numpy as np
 
 from robot_msgs.batch import load_bench_input, make_tasks, run_sweep
 from robot_msgs.batch.evaluate import evaluate_run
-from robot_msgs.batch.executors import default_workers
+from robot_msgs.batch.executors import DaskExecutor, default_workers
 from robot_msgs.batch.table import read_table
 
 MANIFEST = """
@@ -159,6 +159,12 @@ def main():
             )
         )
 
+    dask_start = None
+    if "dask" not in args.skip:
+        start = time.perf_counter()
+        with DaskExecutor(workers=args.workers):
+            dask_start = time.perf_counter() - start
+
     base = next((r for r in rows if r[0] == "serial"), None)
     print()
     print(
@@ -170,6 +176,10 @@ def main():
             f"{executor:<10}{workers:>8}{wall:>9.1f}{rate:>9.1f}{speedup:>10}{per_run * 1e3:>13.1f}{cpu_run * 1e3:>12.1f}{ok:>6}"
         )
     print(f"client-side hashing of the inputs (part of every wall time above): {hash_s:.2f} s")
+    if dask_start is not None:
+        print(
+            f"starting and closing a {args.workers}-worker LocalCluster (part of the dask wall time): {dask_start:.2f} s"
+        )
     values = list(tables.values())
     same = all(v == values[0] for v in values[1:])
     print(f"identical results tables across executors: {same} ({len(values[0])} rows)")
@@ -180,12 +190,16 @@ def main():
         print()
         print(f"measured per-run evaluation cost: {per_run * 1e3:.1f} ms CPU (serial process)")
         print(f"non-parallel part of a sweep (hashing, table, messages): {serial_part:.1f} s")
+        read_mb = (size_mb + sum(Path(r.reference).stat().st_size for r in manifest.runs) / 1e6) / n
         print(
-            "expected throughput with P worker cores, if the disk keeps up (Amdahl, measured costs):"
+            "expected with P worker cores (wall = non-parallel part + runs x CPU per run / P; "
+            f"each run reads {read_mb:.1f} MB):"
         )
         for p in (2, 4, 8, 16, 32, 64):
             wall = serial_part + n * per_run / p
-            print(f"  P={p:>3}: {n / wall:7.1f} runs/s  ({wall:6.1f} s for {n} runs)")
+            print(
+                f"  P={p:>3}: {n / wall:7.1f} runs/s  ({wall:6.1f} s for {n} runs, reading {n / wall * read_mb:6.0f} MB/s)"
+            )
     if args.data is None:
         shutil.rmtree(data, ignore_errors=True)
 

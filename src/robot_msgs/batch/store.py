@@ -40,17 +40,22 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
-def dumps(data: Any) -> str:
-    r"""Indented strict JSON, keys in the order given; NaN is written as ``null``.
+def dumps(data: Any, *, indent: int | None = 2) -> str:
+    r"""Strict JSON, keys in the order given; NaN is written as ``null``.
 
-    A message's ``from_dict`` reads ``null`` in a float field back as NaN.
+    A message's ``from_dict`` reads ``null`` in a float field back as NaN. ``indent=None``
+    writes one compact line (the C encoder: several times faster for big outputs).
 
     Examples
     --------
     >>> dumps({"rms": float("nan"), "n": 0})
     '{\n  "rms": null,\n  "n": 0\n}\n'
+    >>> dumps([1.5, float("inf")], indent=None)
+    '[1.5,null]\n'
     """
-    return json.dumps(_json_safe(data), indent=2, allow_nan=False) + "\n"
+    separators = (",", ":") if indent is None else None
+    text = json.dumps(_json_safe(data), indent=indent, separators=separators, allow_nan=False)
+    return text + "\n"
 
 
 class ResultStore:
@@ -77,7 +82,8 @@ class ResultStore:
 
     def save(self, result: RunResult) -> Path:
         """Write one record atomically (replacing a previous record of the same task)."""
-        return write_atomic(self.path_for(result.digest), dumps(result.to_dict()), force=True)
+        text = dumps(result.to_dict(), indent=None)
+        return write_atomic(self.path_for(result.digest), text, force=True)
 
     def load(self, digest: str) -> RunResult | None:
         """The stored record of ``digest``, or ``None`` when absent.

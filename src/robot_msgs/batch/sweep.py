@@ -192,6 +192,7 @@ def run_sweep(
     started = time.perf_counter()
     tasks = make_tasks(manifest, fn)
     reused = store.reusable(tasks) if resume and not force else {}
+    computed: dict[str, RunResult] = {}
     todo = [t for t in tasks if t.digest not in reused]
     runner = (
         executor
@@ -203,9 +204,10 @@ def run_sweep(
         with runner:
             for result in runner.run(fn, todo):
                 store.save(result)
+                computed[result.digest] = result
                 bar.advance(failed=result.status != "ok")
     bar.close()
-    results = store.load_all(tasks)
+    results = [reused.get(t.digest) or computed[t.digest] for t in tasks]
     overwrite = resume or force
     rows = rows_from_results(results, manifest.settings)
     table, note = write_table(rows, folder, force=overwrite)
@@ -216,7 +218,7 @@ def run_sweep(
         if r.status == "ok"
         for ev, c in zip(manifest.settings.evaluations, r.comparisons, strict=True)
     ]  # fmt: skip
-    write_atomic(folder / "comparisons.json", dumps(comparisons), force=overwrite)
+    write_atomic(folder / "comparisons.json", dumps(comparisons, indent=None), force=overwrite)
     aggregates = aggregates_from_results(results, manifest.settings)
     write_atomic(
         folder / "aggregates.json", dumps([a.to_dict() for a in aggregates]), force=overwrite

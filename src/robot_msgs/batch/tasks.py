@@ -20,6 +20,7 @@ import socket
 import time
 import warnings
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
@@ -208,28 +209,24 @@ def function_id(fn: Callable[..., object]) -> str:
 def make_tasks(manifest: Manifest, fn: RunFunction) -> list[Task]:
     """One :class:`Task` per run of ``manifest``, in the manifest's order, with its hash.
 
-    Each input file is hashed once even when many runs share it (a sequence's reference).
+    Each input file is hashed once even when many runs share it (a sequence's
+    reference), by a pool of threads (``hashlib`` releases the GIL on large reads), so
+    hashing a sweep is bound by the disk, not by one core.
     """
-    cache: dict[str | None, str] = {}
-
-    def sha(path: str | None) -> str:
-        if path not in cache:
-            cache[path] = file_sha256(path)
-        return cache[path]
-
+    names = ("estimate", "reference", "estimate_times", "reference_times")
+    paths = sorted({p for run in manifest.runs for name in names if (p := getattr(run, name))})
+    with ThreadPoolExecutor() as pool:
+        digests: dict[str | None, str] = dict(zip(paths, pool.map(file_sha256, paths), strict=True))
+    digests[None] = _MISSING
     settings = manifest.settings.to_dict()
     tasks = []
     for run in manifest.runs:
-        inputs = {
-            name: sha(getattr(run, name))
-            for name in ("estimate", "reference", "estimate_times", "reference_times")
-        }
         identity = {
             "version": __version__,
             "function": function_id(fn),
             "run": run.identity(),
             "settings": settings,
-            "inputs": inputs,
+            "inputs": {name: digests[getattr(run, name)] for name in names},
         }
         text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
         digest = hashlib.sha256(text.encode()).hexdigest()
