@@ -89,3 +89,19 @@ def test_bench_flags_are_exclusive(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["bench", "x", "--out", "o", "--dask", "--scheduler", "tcp://127.0.0.1:1"])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_bench_on_an_existing_dask_scheduler(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    root = _tree(tmp_path / "runs")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address
+        out = tmp_path / "out"
+        assert main(["bench", str(root), "--out", str(out), "--scheduler", address]) == 0
+    assert f"on dask ({address})" in capsys.readouterr().out
+    from robot_msgs.batch.table import read_table
+
+    assert [r["rms"] for r in read_table(out / "results.parquet")] == pytest.approx([0.05, 0.10])
