@@ -200,13 +200,15 @@ def run_sweep(
         else make_executor(executor, workers=workers, scheduler=scheduler, retries=retries)
     )
     bar = Progress(len(todo), stream=progress)
-    if todo:
-        with runner:
-            for result in runner.run(fn, todo):
-                store.save(result)
-                computed[result.digest] = result
-                bar.advance(failed=result.status != "ok")
-    bar.close()
+    try:
+        if todo:
+            with runner:
+                for result in runner.run(fn, todo):
+                    store.save(result)
+                    computed[result.digest] = result
+                    bar.advance(failed=result.status != "ok")
+    finally:
+        bar.close()  # an interrupt leaves the stored records and a finished line
     results = [reused.get(t.digest) or computed[t.digest] for t in tasks]
     overwrite = resume or force
     rows = rows_from_results(results, manifest.settings)
