@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from robot_msgs.io import read_tum
 
 from robot_msgs.compare import error_stats
 from robot_msgs.evaluation import align, ape_errors, associate, rpe_errors, select_pairs
+from robot_msgs.io import read_tum
 from robot_msgs.rotations import normalize_quat_xyzw, quat_xyzw_multiply
 
 STEPS = (
