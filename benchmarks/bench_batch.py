@@ -23,11 +23,12 @@ import statistics
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
-from robot_msgs.batch import load_bench_input, make_tasks, run_sweep
+from robot_msgs.batch import ResultStore, load_bench_input, make_tasks, run_sweep
 from robot_msgs.batch.evaluate import evaluate_run
 from robot_msgs.batch.executors import DaskExecutor, default_workers
 from robot_msgs.batch.table import read_table
@@ -185,18 +186,36 @@ def main():
     print(f"identical results tables across executors: {same} ({len(values[0])} rows)")
 
     if base:
-        per_run = base[5]  # CPU time of one run: its cost without the other jobs on the machine
-        serial_part = max(base[2] - n * base[4], 0.0)  # hashing, records, table, JSON
-        print()
-        print(f"measured per-run evaluation cost: {per_run * 1e3:.1f} ms CPU (serial process)")
-        print(f"non-parallel part of a sweep (hashing, table, messages): {serial_part:.1f} s")
+        # The model: wall(P) = fixed + runs x max(CPU per run / P, client cost per result).
+        per_run = base[5]  # CPU time of one run: its cost whatever else the machine runs
+        serial_out = data / "out-serial"
+        start = time.perf_counter()  # a --resume rerun does all but the evaluations
+        run_sweep(
+            manifest, serial_out, fn=evaluate_run, executor="serial", resume=True, progress=None
+        )
+        fixed = time.perf_counter() - start
+        store = ResultStore(data / "out-client-cost")
+        records = ResultStore(serial_out).load_all(make_tasks(manifest, evaluate_run))
+        start = time.perf_counter()  # as run_sweep writes them: 4 threads
+        with ThreadPoolExecutor(max_workers=4) as writer:
+            list(writer.map(store.save, records))
+        client = (time.perf_counter() - start) / n
+        shutil.rmtree(data / "out-client-cost", ignore_errors=True)
         read_mb = (size_mb + sum(Path(r.reference).stat().st_size for r in manifest.runs) / 1e6) / n
+        print()
+        print(f"per-run evaluation cost: {per_run * 1e3:.1f} ms CPU (serial process)")
         print(
-            "expected with P worker cores (wall = non-parallel part + runs x CPU per run / P; "
-            f"each run reads {read_mb:.1f} MB):"
+            f"fixed part of a sweep (hashing, reuse check, table, messages; a --resume rerun): {fixed:.2f} s"
+        )
+        print(
+            f"client cost per result (atomic record write): {client * 1e3:.2f} ms, a ceiling of {1 / client:.0f} runs/s"
+        )
+        print(
+            f"expected on P worker cores: wall = {fixed:.1f} s + {n} x max({per_run * 1e3:.1f} ms / P, "
+            f"{client * 1e3:.2f} ms); each run reads {read_mb:.1f} MB"
         )
         for p in (2, 4, 8, 16, 32, 64):
-            wall = serial_part + n * per_run / p
+            wall = fixed + n * max(per_run / p, client)
             print(
                 f"  P={p:>3}: {n / wall:7.1f} runs/s  ({wall:6.1f} s for {n} runs, reading {n / wall * read_mb:6.0f} MB/s)"
             )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
     from robot_msgs.batch.settings import Settings
 
 __all__ = ["OUTPUT_FILES", "SweepSummary", "aggregates_from_results", "run_sweep"]
+
+_WRITERS = 4  # threads writing per-run records
 
 #: Files a sweep writes next to ``runs/`` (``results.csv`` replaces the Parquet without pyarrow).
 OUTPUT_FILES = (
@@ -200,15 +203,21 @@ def run_sweep(
         else make_executor(executor, workers=workers, scheduler=scheduler, retries=retries)
     )
     bar = Progress(len(todo), stream=progress)
+    # Records are written by a few threads (the fsync of each releases the GIL), so the
+    # client keeps up with many workers; every write is awaited, and its error raised.
+    saving: list[Future[Path]] = []
     try:
-        if todo:
-            with runner:
-                for result in runner.run(fn, todo):
-                    store.save(result)
-                    computed[result.digest] = result
-                    bar.advance(failed=result.status != "ok")
+        with ThreadPoolExecutor(max_workers=_WRITERS) as writer:
+            if todo:
+                with runner:
+                    for result in runner.run(fn, todo):
+                        saving.append(writer.submit(store.save, result))
+                        computed[result.digest] = result
+                        bar.advance(failed=result.status != "ok")
     finally:
         bar.close()  # an interrupt leaves the stored records and a finished line
+    for future in saving:
+        future.result()
     results = [reused.get(t.digest) or computed[t.digest] for t in tasks]
     overwrite = resume or force
     rows = rows_from_results(results, manifest.settings)
