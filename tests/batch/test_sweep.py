@@ -189,7 +189,9 @@ def test_crashed_records_are_recomputed_on_resume(tmp_path):
     poison = Path(tasks[0].estimate + ".poison")
     poison.touch()
     summary = _sweep(root, tmp_path / "out", executor="local", workers=2, retries=0)
-    assert (summary.n_ok, summary.n_crashed) == (1, 1)
+    records = [json.loads(p.read_text()) for p in (tmp_path / "out" / "runs").glob("*.json")]
+    why = [(r["trial"], r["status"], r["error_type"], r["error"], r["attempts"]) for r in records]
+    assert (summary.n_ok, summary.n_crashed) == (1, 1), why
     poison.unlink()
     resumed = _sweep(root, tmp_path / "out", resume=True)
     assert (resumed.n_reused, resumed.n_computed, resumed.n_ok) == (1, 1, 2)

@@ -272,7 +272,8 @@ class DaskExecutor:
 
     Each task is submitted as ``run_task(fn, task)`` (file paths and settings, a few
     hundred bytes); the workers read the files, so they must see the same paths (one
-    machine, or a shared file system). Dask re-runs the tasks of a worker that dies on
+    machine, or a shared file system) and import the same per-run function (robot_msgs
+    installed in the workers' environment). Dask re-runs the tasks of a worker that dies on
     another worker; a task that was on ``retries + 1`` dying workers (the scheduler's
     ``allowed-failures``, set for a LocalCluster we start; an existing scheduler keeps
     its own) ends as ``crashed`` with Dask's ``KilledWorker`` text. ``retries`` is
