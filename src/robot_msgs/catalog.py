@@ -78,6 +78,110 @@ def _aggregate() -> compare.Aggregate:
     )
 
 
+def _latency() -> compare.Latency:
+    return compare.Latency(
+        source="timing_log",
+        n_frames=300,
+        latency_p50_s=0.041,
+        latency_p95_s=0.087,
+        latency_max_s=0.142,
+        latency_mean_s=0.048,
+        processing_p50_s=0.029,
+        processing_p95_s=0.051,
+        processing_max_s=0.090,
+        processing_mean_s=0.031,
+        clock="acquisition and processing stamps from one host clock (PTP-synchronised camera)",
+    )
+
+
+def _resources() -> compare.Resources:
+    return compare.Resources(
+        n_samples=20,
+        duration_s=19.0,
+        peak_rss_bytes=512e6,
+        mean_cpu_percent=143.0,
+        peak_cpu_percent=310.5,
+        peak_threads=8,
+        peak_gpu_mem_bytes=1.2e9,
+    )
+
+
+def _repeatability() -> compare.Repeatability:
+    return compare.Repeatability(
+        runs=("trial_1", "trial_2", "trial_3"),
+        pairwise_ape_rms_m=np.array(
+            [[0.0, 0.012, 0.020], [0.012, 0.0, 0.016], [0.020, 0.016, 0.0]]
+        ),
+        pairwise=compare.error_stats([0.012, 0.020, 0.016]),
+        endpoint_spread_m=0.011,
+        endpoint_max_m=0.025,
+        settings={"alignment": "se3", "sync": "nearest", "max_diff_s": 0.01},
+    )
+
+
+def _run_report() -> compare.RunReport:
+    return compare.RunReport(
+        name="orb/fr1_xyz/trial_1",
+        success=True,
+        algorithm="orb",
+        version="3.0",
+        dataset="tum_rgbd",
+        sequence="fr1_xyz",
+        trial=1,
+        hardware="8-core x86-64, 32 GB",
+        parameters={"features": 1000},
+        software={"robot_msgs": "0.2.0"},
+        n_estimate=4,
+        n_valid=4,
+        estimate_start_s=0.0,
+        estimate_end_s=19.9,
+        sequence_start_s=0.0,
+        sequence_end_s=20.0,
+        span_source="reference",
+        losses=(compare.TrackingLoss(start_s=4.0, end_s=5.5),),
+        coverage=0.92,
+        accuracy=_comparison(),
+        latency=_latency(),
+        input_rate_hz=10.0,
+        nominal_input_rate_hz=10.0,
+        output_rate_hz=9.9,
+        resources=_resources(),
+    )
+
+
+def _group_summary() -> compare.GroupSummary:
+    return compare.GroupSummary(
+        algorithm="orb",
+        sequence="fr1_xyz",
+        n_runs=4,
+        failures={"tracking lost": 1},
+        accuracy=_aggregate(),
+        signals={"coverage": compare.error_stats([0.92, 0.97, 1.0])},
+        units={"coverage": "1"},
+    )
+
+
+def _ranking() -> compare.Ranking:
+    return compare.Ranking(
+        metric="ape",
+        signal="translation",
+        statistic="rms",
+        unit="m",
+        sequences=("fr1_xyz",),
+        rows=(
+            compare.RankingRow(
+                algorithm="orb", position=1, mean_rank=1.0, n_runs=4, n_succeeded=3,
+                mean_coverage=0.95, scores={"fr1_xyz": 0.021}, ranks={"fr1_xyz": 1.0},
+            ),
+            compare.RankingRow(
+                algorithm="dvo", position=2, mean_rank=2.0, n_runs=3, n_succeeded=3,
+                mean_coverage=1.0, scores={"fr1_xyz": 0.047}, ranks={"fr1_xyz": 2.0},
+            ),
+        ),
+        settings={"alignment": "se3", "relation": "translation", "max_diff_s": 0.01},
+    )  # fmt: skip
+
+
 _EXAMPLES: dict[str, Callable[[], Msg]] = {
     "std/Time": lambda: std.Time(sec=1700000000, nanosec=250000000),
     "std/Duration": lambda: std.Duration(sec=1, nanosec=500000000),
@@ -182,6 +286,21 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     ),
     "compare/StepResponse": lambda: compare.step_response(
         [0.0, 0.5, 1.0, 1.5, 2.0, 2.5], [0.0, 0.55, 0.95, 1.06, 1.01, 1.0], final=1.0
+    ),
+    "compare/TrackingLoss": lambda: compare.TrackingLoss(start_s=4.0, end_s=5.5),
+    "compare/Latency": _latency,
+    "compare/Resources": _resources,
+    "compare/Repeatability": _repeatability,
+    "compare/RunReport": _run_report,
+    "compare/GroupSummary": _group_summary,
+    "compare/RankingRow": lambda: _ranking().rows[0],
+    "compare/Ranking": _ranking,
+    "compare/Report": lambda: compare.Report(
+        runs=(_run_report(),),
+        groups=(_group_summary(),),
+        ranking=_ranking(),
+        settings={"alignment": "se3"},
+        tool_version="0.2.0",
     ),
 }
 

@@ -4,7 +4,7 @@ import subprocess
 import pytest
 
 import robot_msgs
-from robot_msgs.compare import Aggregate, Comparison, ErrorStats
+from robot_msgs.compare import Aggregate, Comparison, ErrorStats, GroupSummary, Repeatability
 from robot_msgs.docs import introspect
 from robot_msgs.docs.introspect import (
     cut_long_arrays,
@@ -109,7 +109,7 @@ def test_error_stats_functions_have_the_seed_signatures_and_owner():
 
 
 def test_error_stats_is_used_by_aggregate_and_comparison():
-    assert used_by(ErrorStats) == (Aggregate, Comparison)
+    assert used_by(ErrorStats) == (Aggregate, Comparison, GroupSummary, Repeatability)
 
 
 def test_used_by_follows_tuples_and_nested_messages():

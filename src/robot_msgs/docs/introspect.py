@@ -12,7 +12,7 @@ Examples
 >>> doc.import_line
 'from robot_msgs.compare import ErrorStats'
 >>> doc.ros2 is None, [t.__name__ for t in doc.used_by]
-(True, ['Aggregate', 'Comparison'])
+(True, ['Aggregate', 'Comparison', 'GroupSummary', 'Repeatability'])
 """
 
 from __future__ import annotations

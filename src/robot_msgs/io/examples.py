@@ -12,6 +12,12 @@ __all__ = ["EXAMPLE_PREFIX", "example_path", "list_examples", "resolve_path"]
 EXAMPLE_PREFIX = "example:"
 
 
+#: Sub-folders of ``examples/`` that hold something other than trajectories: ``runs/`` holds
+#: the run folders of ``robot-msgs report`` (``example:runs/runs.toml``, resolved by
+#: :func:`robot_msgs.report.runs.resolve_input`), which are not listed here.
+_NOT_TRAJECTORIES = ("runs",)
+
+
 def _root() -> Path:
     return Path(str(files("robot_msgs").joinpath("examples")))
 
@@ -28,7 +34,10 @@ def list_examples() -> tuple[str, ...]:
     names = (
         p.relative_to(root).as_posix()
         for p in root.rglob("*")
-        if p.is_file() and p.name != "README.md" and not p.name.startswith(".")
+        if p.is_file()
+        and p.name != "README.md"
+        and not p.name.startswith(".")
+        and p.relative_to(root).parts[0] not in _NOT_TRAJECTORIES
     )
     return tuple(sorted(names))
 

@@ -1,0 +1,72 @@
+"""``Ranking``: algorithms ordered by one accuracy figure, with success shown beside it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import field
+
+from robot_msgs.msg import Msg, Scalar, message
+
+__all__ = ["Ranking", "RankingRow"]
+
+
+@message("compare/RankingRow")
+class RankingRow(Msg):
+    """One algorithm's line in a :class:`Ranking`.
+
+    ``scores[sequence]`` is the median over the algorithm's successful runs of that
+    sequence of the ranked figure (NaN: no successful evaluable run); ``ranks[sequence]``
+    its rank among the algorithms on that sequence (1 is best, ties share the mean
+    rank; an algorithm that ran but has no score takes the worst rank, one that did
+    not run there is left out). ``mean_rank`` averages ``ranks``. ``success_rate`` and
+    ``mean_coverage`` are over all its runs on the ranked sequences, failed ones included.
+    """
+
+    algorithm: str
+    position: int
+    mean_rank: float
+    n_runs: int
+    n_succeeded: int
+    mean_coverage: float = math.nan
+    scores: Mapping[str, float] = field(default_factory=dict)
+    ranks: Mapping[str, float] = field(default_factory=dict)
+
+    def _validate(self) -> None:
+        if not 0 <= self.n_succeeded <= self.n_runs:
+            raise self._fail(
+                "n_succeeded", f"a count in [0, n_runs={self.n_runs}]", self.n_succeeded
+            )
+
+    @property
+    def success_rate(self) -> float:
+        """Share of this algorithm's runs that succeeded; NaN with no runs."""
+        return self.n_succeeded / self.n_runs if self.n_runs else math.nan
+
+
+@message("compare/Ranking")
+class Ranking(Msg):
+    """Algorithms ranked by one statistic of one metric's signal, across sequences.
+
+    ``metric``/``signal``/``statistic`` name the ranked figure (``"ape"``,
+    ``"translation"``, ``"rms"``) in ``unit``. ``settings`` are the evaluation settings
+    shared by every comparison behind it; WHY they travel: the guide says "do not
+    silently mix these evaluation settings within one ranking", so a ranking of
+    comparisons with differing settings is refused unless forced, and then
+    ``forced`` is true, the differing settings read ``"<mixed>"`` and ``notes`` say so.
+    """
+
+    metric: str
+    signal: str
+    statistic: str
+    unit: str
+    sequences: tuple[str, ...]
+    rows: tuple[RankingRow, ...]
+    settings: Mapping[str, Scalar] = field(default_factory=dict)
+    forced: bool = False
+    notes: tuple[str, ...] = ()
+
+    def _validate(self) -> None:
+        positions = [row.position for row in self.rows]
+        if positions != list(range(1, len(self.rows) + 1)):
+            raise self._fail("rows", "rows in position order 1, 2, ...", positions)

@@ -1,0 +1,74 @@
+"""``GroupSummary`` (the runs of one algorithm on one sequence) and ``Report`` (everything)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import field
+
+from robot_msgs.compare.aggregate import Aggregate
+from robot_msgs.compare.error_stats import ErrorStats
+from robot_msgs.compare.ranking import Ranking
+from robot_msgs.compare.run_report import Repeatability, RunReport
+from robot_msgs.msg import Msg, Scalar, message
+
+__all__ = ["GroupSummary", "Report"]
+
+
+@message("compare/GroupSummary")
+class GroupSummary(Msg):
+    """Repeated runs of one algorithm on one sequence, summarised across runs.
+
+    ``failures`` counts each failure reason; the success rate is reported from it,
+    apart from accuracy. ``accuracy`` is the :class:`Aggregate` of the APE comparisons
+    of the successful runs (``None`` without a reference). ``signals`` holds, for each
+    per-run figure (``"coverage"``, ``"lost_s"``, ``"latency_p95_s"``,
+    ``"peak_rss_bytes"``...), its distribution across the runs that have it, in
+    ``units``. ``repeatability`` is set when there is no reference and at least two
+    runs produced an estimate.
+    """
+
+    algorithm: str
+    sequence: str
+    n_runs: int
+    failures: Mapping[str, int] = field(default_factory=dict)
+    accuracy: Aggregate | None = None
+    signals: Mapping[str, ErrorStats] = field(default_factory=dict)
+    units: Mapping[str, str] = field(default_factory=dict)
+    repeatability: Repeatability | None = None
+
+    def _validate(self) -> None:
+        if list(self.units) != list(self.signals):
+            raise self._fail(
+                "units", f"one unit per signal, in order {list(self.signals)}", dict(self.units)
+            )
+        if self.n_failed > self.n_runs:
+            raise self._fail("n_runs", f"at least the {self.n_failed} failures", self.n_runs)
+
+    @property
+    def n_failed(self) -> int:
+        """Runs that did not succeed."""
+        return sum(self.failures.values())
+
+    @property
+    def success_rate(self) -> float:
+        """Share of the runs that succeeded, in ``[0, 1]``; NaN with no runs."""
+        return (self.n_runs - self.n_failed) / self.n_runs if self.n_runs else math.nan
+
+
+@message("compare/Report")
+class Report(Msg):
+    """A whole evaluation: every run's report, per-group summaries and the ranking.
+
+    ``settings`` are the evaluation settings asked for (alignment, association
+    tolerance, RPE deltas, gap and end tolerances); ``ranking`` is ``None`` when no
+    run had a reference. ``notes`` carry what a reader must see (forced mixes,
+    runs without a reference).
+    """
+
+    runs: tuple[RunReport, ...]
+    groups: tuple[GroupSummary, ...] = ()
+    ranking: Ranking | None = None
+    settings: Mapping[str, Scalar] = field(default_factory=dict)
+    tool_version: str = ""
+    notes: tuple[str, ...] = ()

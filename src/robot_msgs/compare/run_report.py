@@ -1,0 +1,243 @@
+"""What one run did, beyond accuracy: ``RunReport`` and its parts.
+
+The SLAM evaluation guide (``seeds/slam-evaluation-guide-en.md``, "Report more than
+accuracy") asks for failures (runs, tracking losses, recovery seconds), latency
+(acquisition-to-available p50/p95 and the clock it was measured on), resources (CPU/GPU,
+threads, memory, input rate, software versions) next to APE/RPE, and, without ground
+truth, repeatability labelled as not establishing accuracy. These messages hold exactly
+that; :func:`robot_msgs.report.run_report` computes them from a run's files.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import field
+from typing import Annotated
+
+import numpy as np
+
+from robot_msgs.compare.comparison import Comparison
+from robot_msgs.compare.error_stats import ErrorStats
+from robot_msgs.msg import Msg, Scalar, Shape, message
+from robot_msgs.typing import Float64Array
+
+__all__ = [
+    "REPEATABILITY_STATEMENT",
+    "Latency",
+    "Repeatability",
+    "Resources",
+    "RunReport",
+    "TrackingLoss",
+]
+
+REPEATABILITY_STATEMENT = (
+    "Repeatability compares repeated runs with each other, not with ground truth: "
+    "it does not establish position accuracy."
+)
+"""The label every :class:`Repeatability` carries (the guide: state that it does not
+directly establish position accuracy)."""
+
+NAN = math.nan
+
+
+@message("compare/TrackingLoss")
+class TrackingLoss(Msg):
+    """One interval during which the estimate was not valid (tracking lost).
+
+    ``start_s`` is when tracking was lost and ``end_s`` when it recovered, both on the
+    sensor (acquisition) clock in seconds; ``recovery_s = end_s - start_s`` is the
+    recovery time the guide asks for. A loss never recovered has ``recovered=False``
+    and ends at the end of the sequence (or of what is known about it), so its
+    duration counts as lost time, not as a recovery.
+    """
+
+    start_s: float
+    end_s: float
+    recovered: bool = True
+
+    def _validate(self) -> None:
+        if not (math.isfinite(self.start_s) and math.isfinite(self.end_s)):
+            raise self._fail("start_s", "finite start and end times", (self.start_s, self.end_s))
+        if self.end_s < self.start_s:
+            raise self._fail("end_s", f"a time >= start_s ({self.start_s!r})", self.end_s)
+
+    @property
+    def duration_s(self) -> float:
+        """Seconds without a valid estimate."""
+        return self.end_s - self.start_s
+
+
+@message("compare/Latency")
+class Latency(Msg):
+    """Per-frame timing: acquisition-to-available latency apart from processing time.
+
+    ``latency_*`` is ``available - acquisition``: the age of the newest estimate
+    when it appears, queueing and transport included; ``processing_*`` is
+    ``available - processing_start``, the work on one frame alone. WHY both: the guide
+    says "per-frame processing time differs from latency including queueing"; a
+    system that keeps up shows equal p50s, one that falls behind shows latency grow
+    while processing stays flat. Percentiles use linear interpolation between order
+    statistics (NumPy's default, Hyndman & Fan 1996 type 7). Unknown figures are NaN
+    (a bag proxy has no processing times). ``source`` says how the stamps were obtained:
+    ``"timing_log"`` (a per-frame log) or ``"bag_receive_proxy"`` (bag receive time
+    minus header stamp: a proxy, see :func:`robot_msgs.report.latency_from_bag`);
+    ``clock`` states how the clocks were synchronised, as reported by the run.
+    """
+
+    source: str
+    n_frames: int
+    latency_p50_s: float
+    latency_p95_s: float
+    latency_max_s: float
+    latency_mean_s: float
+    processing_p50_s: float = NAN
+    processing_p95_s: float = NAN
+    processing_max_s: float = NAN
+    processing_mean_s: float = NAN
+    clock: str = ""
+    notes: tuple[str, ...] = ()
+
+    def _validate(self) -> None:
+        if self.n_frames < 0:
+            raise self._fail("n_frames", "a count >= 0", self.n_frames)
+
+
+@message("compare/Resources")
+class Resources(Msg):
+    """Resource use sampled while the run ran: memory, CPU, threads, GPU.
+
+    ``cpu_percent`` follows ``top``/``psutil``: 100 is one core fully busy, so a
+    multi-threaded process can exceed 100. ``mean_cpu_percent`` is the plain mean of
+    the samples (they are assumed evenly spaced). Memory is resident set size in bytes.
+    Absent columns give NaN (floats) or -1 (``peak_threads``).
+    """
+
+    n_samples: int
+    duration_s: float
+    peak_rss_bytes: float
+    mean_cpu_percent: float
+    peak_cpu_percent: float
+    peak_threads: int = -1
+    peak_gpu_mem_bytes: float = NAN
+    mean_gpu_percent: float = NAN
+    peak_gpu_percent: float = NAN
+
+    def _validate(self) -> None:
+        if self.n_samples < 0:
+            raise self._fail("n_samples", "a count >= 0", self.n_samples)
+
+
+@message("compare/Repeatability")
+class Repeatability(Msg):
+    """How much repeated runs of one sequence agree with each other (no ground truth).
+
+    ``pairwise_ape_rms_m[i, j]`` is the translation APE RMSE, in metres, of run ``j``
+    evaluated against run ``i`` as if it were the reference, with ``settings`` (for
+    i < j; the matrix is mirrored, diagonal 0). ``pairwise`` summarises the K(K-1)/2
+    pair values. ``endpoint_spread_m`` is the RMS distance of the runs' final positions,
+    each expressed relative to its own first pose, from their mean; ``endpoint_max_m``
+    the largest distance between two such endpoints. ``statement`` is always
+    :data:`REPEATABILITY_STATEMENT`: agreement between runs says nothing about a bias
+    they share.
+    """
+
+    runs: tuple[str, ...]
+    pairwise_ape_rms_m: Annotated[Float64Array, Shape("K", "K")]
+    pairwise: ErrorStats
+    endpoint_spread_m: float
+    endpoint_max_m: float
+    settings: Mapping[str, Scalar] = field(default_factory=dict)
+    statement: str = REPEATABILITY_STATEMENT
+
+    def _validate(self) -> None:
+        k = len(self.runs)
+        if self.pairwise_ape_rms_m.shape != (k, k):
+            raise self._fail("pairwise_ape_rms_m", f"shape ({k}, {k})", self.pairwise_ape_rms_m)
+        if self.statement != REPEATABILITY_STATEMENT:
+            raise self._fail("statement", repr(REPEATABILITY_STATEMENT), self.statement)
+
+
+@message("compare/RunReport")
+class RunReport(Msg):
+    """One run of one algorithm on one sequence: success, losses, accuracy, timing, resources.
+
+    WHY success and accuracy apart: the guide's "keep the hard intervals" - removing
+    the hard sections leaves an accuracy score for successful tracking only, so
+    ``success``/``failure``, ``losses`` and ``coverage`` are reported beside
+    ``accuracy``, never folded into it. ``accuracy`` (an APE ``Comparison``) and ``rpe``
+    (one ``Comparison`` per delta) are computed on the evaluable intervals only (the
+    valid poses); they are ``None``/empty without a reference, and then
+    ``repeatability`` may describe the spread of this run's repeats instead.
+
+    Time fields are seconds on the sensor clock. ``sequence_start_s``/``sequence_end_s``
+    is the span the run was supposed to cover (``span_source``: ``"reference"``,
+    ``"timing"`` or ``""`` when unknown); ``coverage`` is the share of it with a valid
+    estimate (NaN when the span is unknown). ``input_rate_hz`` is the effective rate of
+    frames processed, ``nominal_input_rate_hz`` the rate the sensor delivered (from the
+    metadata), ``output_rate_hz`` the rate of estimates.
+    """
+
+    name: str
+    success: bool
+    algorithm: str = ""
+    version: str = ""
+    dataset: str = ""
+    sequence: str = ""
+    trial: int = 0
+    hardware: str = ""
+    parameters: Mapping[str, Scalar] = field(default_factory=dict)
+    software: Mapping[str, str] = field(default_factory=dict)
+    failure: str = ""
+    n_estimate: int = 0
+    n_valid: int = 0
+    estimate_start_s: float = NAN
+    estimate_end_s: float = NAN
+    sequence_start_s: float = NAN
+    sequence_end_s: float = NAN
+    span_source: str = ""
+    losses: tuple[TrackingLoss, ...] = ()
+    coverage: float = NAN
+    accuracy: Comparison | None = None
+    rpe: tuple[Comparison, ...] = ()
+    latency: Latency | None = None
+    input_rate_hz: float = NAN
+    nominal_input_rate_hz: float = NAN
+    output_rate_hz: float = NAN
+    resources: Resources | None = None
+    repeatability: Repeatability | None = None
+    notes: tuple[str, ...] = ()
+
+    def _validate(self) -> None:
+        if self.success and self.failure:
+            raise self._fail("failure", "'' for a successful run", self.failure)
+        if not self.success and not self.failure:
+            raise self._fail("failure", "a reason for a failed run", self.failure)
+        if not (math.isnan(self.coverage) or 0.0 <= self.coverage <= 1.0):
+            raise self._fail("coverage", "a share in [0, 1] or NaN", self.coverage)
+        if not 0 <= self.n_valid <= self.n_estimate:
+            raise self._fail(
+                "n_valid", f"a count in [0, n_estimate={self.n_estimate}]", self.n_valid
+            )
+        starts = np.array([loss.start_s for loss in self.losses])
+        ends = np.array([loss.end_s for loss in self.losses])
+        if starts.size > 1 and (starts[1:] < ends[:-1]).any():
+            i = int(np.flatnonzero(starts[1:] < ends[:-1])[0]) + 1
+            raise self._fail(
+                f"losses[{i}]", "losses in time order, not overlapping", self.losses[i]
+            )
+
+    @property
+    def n_losses(self) -> int:
+        """How many times tracking was lost."""
+        return len(self.losses)
+
+    @property
+    def lost_s(self) -> float:
+        """Total seconds without a valid estimate, over all losses."""
+        return float(sum(loss.duration_s for loss in self.losses))
+
+    @property
+    def has_reference(self) -> bool:
+        """Whether accuracy could be evaluated (a reference was given and matched)."""
+        return self.accuracy is not None

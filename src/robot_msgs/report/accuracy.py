@@ -1,0 +1,143 @@
+"""Accuracy of one run through :mod:`robot_msgs.evaluation`, and the series the plots draw.
+
+Nothing here computes an error itself: the comparisons are
+:func:`robot_msgs.evaluation.ape` and :func:`robot_msgs.evaluation.rpe`, and the per-pose
+and per-pair series for the plots come from the same building blocks, in the same order
+(:func:`~robot_msgs.evaluation.pipeline.prepare`, then
+:func:`~robot_msgs.evaluation.ape_errors`, or :func:`~robot_msgs.evaluation.select_pairs`
+on the aligned estimate and :func:`~robot_msgs.evaluation.rpe_errors`), so the plotted
+errors are the ones summarised (the tests check their RMSEs agree).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation import ape, ape_errors, rpe, rpe_errors, select_pairs
+from robot_msgs.evaluation.pipeline import prepare
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from robot_msgs.compare.comparison import Comparison
+    from robot_msgs.msg import Scalar
+    from robot_msgs.report.settings import ReportSettings
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array
+
+__all__ = ["AccuracyResult", "evaluate_accuracy", "pairwise_ape"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AccuracyResult:
+    """APE and RPE comparisons of one run, and the series behind its plots.
+
+    Attributes
+    ----------
+    ape : Comparison
+        Translation APE (metres) with the report's alignment.
+    rpe : tuple of Comparison
+        Translation RPE, one per delta of the settings.
+    stamps_s : ndarray, shape (K,), float64, seconds
+        Stamps of the matched estimate poses.
+    errors_m : ndarray, shape (K,), float64, metres
+        APE translation error of each matched pose.
+    aligned_xyz, reference_xyz : ndarray, shape (K, 3), float64, metres
+        The aligned estimate and the matched reference positions.
+    rpe_errors_m : tuple of ndarray, shape (P_d,), float64, metres
+        Per-pair RPE translation errors, one array per delta.
+    """
+
+    ape: Comparison
+    rpe: tuple[Comparison, ...]
+    stamps_s: Float64Array
+    errors_m: Float64Array
+    aligned_xyz: Float64Array
+    reference_xyz: Float64Array
+    rpe_errors_m: tuple[Float64Array, ...]
+
+    def with_note(self, note: str) -> AccuracyResult:
+        """A copy whose APE and RPE comparisons carry ``note`` too."""
+        return dataclasses.replace(
+            self,
+            ape=self.ape.replace(notes=(*self.ape.notes, note)),
+            rpe=tuple(c.replace(notes=(*c.notes, note)) for c in self.rpe),
+        )
+
+
+def evaluate_accuracy(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: ReportSettings,
+    *,
+    estimate_name: str = "",
+    reference_name: str = "",
+) -> AccuracyResult:
+    """Translation APE and RPE of ``estimate`` against ``reference`` with the report's settings.
+
+    RPE uses all pairs ``delta`` apart, selected on the aligned estimate (evo's default).
+    A delta that yields no pair (a run shorter than the delta) is skipped with a note on
+    the APE comparison rather than failing the report.
+
+    Raises
+    ------
+    AssociationError, AlignmentError
+        As :func:`robot_msgs.evaluation.ape`.
+    """
+    s = settings
+    ape_comparison = ape(
+        reference, estimate, relation="translation", align=s.align, n_align=s.n_align,
+        sync=s.sync, max_diff_s=s.max_diff_s, offset_s=s.offset_s,
+        reference_name=reference_name, estimate_name=estimate_name,
+    )  # fmt: skip
+    prep = prepare(
+        reference, estimate, align=s.align, n_align=s.n_align, sync=s.sync,
+        max_diff_s=s.max_diff_s, offset_s=s.offset_s,
+    )  # fmt: skip
+    rpe_comparisons: list[Comparison] = []
+    pair_errors: list[Float64Array] = []
+    skipped: list[str] = []
+    for delta in settings.rpe_deltas:
+        try:
+            comparison = rpe(
+                reference, estimate, relation="translation", delta=delta,
+                delta_unit=s.rpe_unit, all_pairs=True, align=s.align, n_align=s.n_align,
+                sync=s.sync, max_diff_s=s.max_diff_s, offset_s=s.offset_s,
+                reference_name=reference_name, estimate_name=estimate_name,
+            )  # fmt: skip
+        except ValidationError as err:
+            skipped.append(f"RPE delta {delta:g} {settings.rpe_unit} skipped: {err}")
+            continue
+        pairs = select_pairs(prep.estimate, delta, settings.rpe_unit, all_pairs=True)
+        rpe_comparisons.append(comparison)
+        pair_errors.append(rpe_errors(prep.reference, prep.estimate, pairs, "translation"))
+    if skipped:
+        ape_comparison = ape_comparison.replace(notes=(*ape_comparison.notes, *skipped))
+    return AccuracyResult(
+        ape=ape_comparison,
+        rpe=tuple(rpe_comparisons),
+        stamps_s=prep.estimate.stamps_s,
+        errors_m=ape_errors(prep.reference, prep.estimate, "translation"),
+        aligned_xyz=prep.estimate.positions_xyz,
+        reference_xyz=prep.reference.positions_xyz,
+        rpe_errors_m=tuple(pair_errors),
+    )
+
+
+def pairwise_ape(
+    first: PoseTrajectory, second: PoseTrajectory, settings: ReportSettings
+) -> tuple[float, Mapping[str, Scalar]]:
+    """Translation APE RMSE of ``second`` against ``first`` as reference, and its settings."""
+    comparison = ape(
+        first,
+        second,
+        relation="translation",
+        align=settings.align,
+        n_align=settings.n_align,
+        sync=settings.sync,
+        max_diff_s=settings.max_diff_s,
+    )
+    return comparison.stats["translation"].rms, comparison.settings

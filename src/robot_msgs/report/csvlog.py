@@ -1,0 +1,201 @@
+"""Small comma-separated logs with a header row, read into columns with precise errors.
+
+The run logs (``timing.csv``, ``tracking.csv``, ``resources.csv``) share one layout: a
+header line naming the columns, then one row per sample; blank lines and lines starting
+with ``#`` are skipped; an empty cell in an optional numeric column reads as NaN. Parsing
+is vectorised (``numpy.loadtxt`` and one ``astype``); only when something is wrong are
+the lines scanned, to name the file, line and column in the error.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.errors import FormatError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from robot_msgs.typing import AnyArray, Float64Array
+
+__all__ = ["CsvTable", "read_csv_table"]
+
+_COMMENT = re.compile(r"^\s*(#.*)?$")
+
+
+@dataclass(frozen=True, slots=True)
+class CsvTable:
+    """The columns of a log file by header name; text columns stay strings.
+
+    ``rows`` is the number of data rows; ``lines`` the file's lines; :meth:`line_of`
+    maps a row index to its 1-based line number in the file, for error messages.
+    """
+
+    path: Path
+    columns: dict[str, AnyArray]
+    rows: int
+    lines: tuple[str, ...]
+
+    def line_of(self, row: int) -> int:
+        """The 1-based line number of data row ``row`` (scans the file: error path only)."""
+        seen = -2  # the header is the first non-comment line
+        for number, line in enumerate(self.lines, start=1):
+            if not _COMMENT.match(line):
+                seen += 1
+                if seen == row:
+                    return number
+        return len(self.lines)
+
+    def fail(self, row: int, column: str, expected: str, got: object) -> FormatError:
+        """A :class:`FormatError` naming the file, the line of ``row`` and ``column``."""
+        return FormatError(
+            f"{self.path}:{self.line_of(row)}: column `{column}`: expected {expected}, got {got!r}"
+        )
+
+    def floats(self, name: str) -> Float64Array:
+        """Column ``name`` as float64, or an empty array when the column is absent."""
+        return np.asarray(self.columns.get(name, np.empty(0)), dtype=np.float64)
+
+
+def read_csv_table(
+    path: Path,
+    *,
+    required: tuple[str, ...],
+    optional: tuple[str, ...] = (),
+    text: tuple[str, ...] = (),
+) -> CsvTable:
+    r"""Read a headed comma-separated log into named columns.
+
+    Parameters
+    ----------
+    path : Path
+        The file.
+    required : tuple of str
+        Columns that must be present; numeric ones must hold a finite number in every row.
+    optional : tuple of str
+        Columns that may be absent; empty cells in them read as NaN.
+    text : tuple of str
+        Which of the required or optional columns hold text (kept as stripped strings).
+
+    Returns
+    -------
+    CsvTable
+        Numeric columns as float64 arrays of shape ``(rows,)``, text columns as ``str``
+        arrays.
+
+    Raises
+    ------
+    FormatError
+        Missing file, no header, a missing or unknown column, a row with another
+        number of cells, a cell that is not a number, or an empty or non-finite
+        required cell; the message names the file, line and column.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "log.csv"
+    >>> _ = path.write_text("time_s,cpu_percent\n0.0,50\n1.0,75.5\n")
+    >>> read_csv_table(path, required=("time_s", "cpu_percent")).columns["cpu_percent"]
+    array([50. , 75.5])
+    """
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError as err:
+        raise FormatError(f"{path}: no such file") from err
+    except UnicodeDecodeError as err:
+        raise FormatError(f"{path}: expected UTF-8 text, got undecodable bytes") from err
+    lines = tuple(raw.splitlines())
+    content = [line for line in lines if not _COMMENT.match(line)]
+    if not content:
+        raise FormatError(f"{path}:1: expected a header line naming the columns, got an empty file")
+    header = [name.strip() for name in content[0].split(",")]
+    header_line = next(i for i, line in enumerate(lines, start=1) if not _COMMENT.match(line))
+    allowed = (*required, *optional)
+    for name in header:
+        if name not in allowed:
+            msg = f"{path}:{header_line}: expected columns among {list(allowed)}, got {name!r}"
+            raise FormatError(msg)
+    if len(set(header)) != len(header):
+        raise FormatError(f"{path}:{header_line}: expected distinct column names, got {header}")
+    missing = [name for name in required if name not in header]
+    if missing:
+        msg = f"{path}:{header_line}: expected a column {missing[0]!r}, got columns {header}"
+        raise FormatError(msg)
+    body = "\n".join(content[1:])
+    table = CsvTable(path=path, columns={}, rows=len(content) - 1, lines=lines)
+    if table.rows and not any(name in text for name in header):
+        numbers = _all_numbers(body, len(header))
+        if numbers is not None:  # the common case: parsed in C, checked below as columns
+            for index, name in enumerate(header):
+                values = numbers[:, index]
+                if name in required and not np.isfinite(values).all():
+                    row = int(np.flatnonzero(~np.isfinite(values))[0])
+                    raise table.fail(row, name, "a finite number", str(values[row]))
+                table.columns[name] = values
+            return table
+    if table.rows == 0:
+        cells: AnyArray = np.empty((0, len(header)), dtype=str)
+    else:
+        try:
+            cells = np.loadtxt(io.StringIO(body), dtype=str, delimiter=",", ndmin=2, comments=None)
+        except ValueError as err:
+            raise _ragged(table, header) from err
+        if cells.shape[1] != len(header):
+            raise _ragged(table, header)
+        cells = np.char.strip(cells)
+    for index, name in enumerate(header):
+        column = cells[:, index]
+        if name in text:
+            table.columns[name] = column
+            continue
+        empty = column == ""
+        if empty.any() and name in required:
+            row = int(np.flatnonzero(empty)[0])
+            raise table.fail(row, name, "a number", "")
+        try:
+            values = np.where(empty, "nan", column).astype(np.float64)
+        except ValueError as err:
+            raise _not_number(table, name, column) from err
+        if name in required and not np.isfinite(values).all():
+            row = int(np.flatnonzero(~np.isfinite(values))[0])
+            raise table.fail(row, name, "a finite number", str(column[row]))
+        table.columns[name] = values
+    return table
+
+
+def _all_numbers(body: str, ncols: int) -> Float64Array | None:
+    """The cells as float64 when every one is a number, else None (then cells are checked)."""
+    try:
+        values = np.loadtxt(
+            io.StringIO(body), dtype=np.float64, delimiter=",", ndmin=2, comments=None
+        )
+    except ValueError:
+        return None
+    return values if values.shape[1] == ncols else None
+
+
+def _ragged(table: CsvTable, header: list[str]) -> FormatError:
+    """The error for the first row whose cell count differs from the header's."""
+    for row in range(table.rows):
+        line = table.lines[table.line_of(row) - 1]
+        if line.count(",") + 1 != len(header):
+            return FormatError(
+                f"{table.path}:{table.line_of(row)}: expected {len(header)} comma-separated "
+                f"cells ({','.join(header)}), got {line.count(',') + 1}: {line!r}"
+            )
+    return FormatError(f"{table.path}: expected {len(header)} cells in every row")
+
+
+def _not_number(table: CsvTable, name: str, column: AnyArray) -> FormatError:
+    """The error for the first cell of ``column`` that is not a number."""
+    for row, cell in enumerate(column.tolist()):
+        try:
+            float(cell or "nan")
+        except ValueError:  # noqa: PERF203 - the error path only, once per bad file
+            return table.fail(row, name, "a number", cell)
+    return FormatError(f"{table.path}: column `{name}`: expected numbers")

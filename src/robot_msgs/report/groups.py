@@ -1,0 +1,97 @@
+"""Summaries per (algorithm, sequence): success rate, failure reasons, distributions."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from robot_msgs.compare.aggregate import aggregate
+from robot_msgs.compare.error_stats import error_stats
+from robot_msgs.compare.report import GroupSummary
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from robot_msgs.compare.run_report import RunReport
+
+__all__ = ["SIGNALS", "summarise_groups"]
+
+#: Per-run figures distributed across runs: name, unit, how to read it from a report.
+SIGNALS: tuple[tuple[str, str, Callable[[RunReport], float]], ...] = (
+    ("coverage", "1", lambda r: r.coverage),
+    ("tracking_losses", "count", lambda r: float(r.n_losses)),
+    ("lost_s", "s", lambda r: r.lost_s),
+    ("latency_p50_s", "s", lambda r: r.latency.latency_p50_s if r.latency else math.nan),
+    ("latency_p95_s", "s", lambda r: r.latency.latency_p95_s if r.latency else math.nan),
+    ("processing_p50_s", "s", lambda r: r.latency.processing_p50_s if r.latency else math.nan),
+    ("processing_p95_s", "s", lambda r: r.latency.processing_p95_s if r.latency else math.nan),
+    ("input_rate_hz", "Hz", lambda r: r.input_rate_hz),
+    ("output_rate_hz", "Hz", lambda r: r.output_rate_hz),
+    ("peak_rss_bytes", "B", lambda r: r.resources.peak_rss_bytes if r.resources else math.nan),
+    ("mean_cpu_percent", "%", lambda r: r.resources.mean_cpu_percent if r.resources else math.nan),
+    ("peak_cpu_percent", "%", lambda r: r.resources.peak_cpu_percent if r.resources else math.nan),
+    (
+        "peak_gpu_mem_bytes",
+        "B",
+        lambda r: r.resources.peak_gpu_mem_bytes if r.resources else math.nan,
+    ),
+)
+
+
+def summarise_groups(
+    reports: Sequence[RunReport], *, force: bool = False
+) -> tuple[GroupSummary, ...]:
+    """One :class:`GroupSummary` per (algorithm, sequence), in order of first appearance.
+
+    ``accuracy`` aggregates the APE of the successful runs, with every failed run
+    counted by reason (:func:`~robot_msgs.compare.aggregate`); ``signals`` distributes
+    each of :data:`SIGNALS` over the runs that have it (all runs, failed ones too:
+    a failed run's latency is still its latency). ``repeatability`` is copied from the
+    runs (set by :func:`~robot_msgs.report.build_report` when there is no reference).
+
+    Raises
+    ------
+    SettingsMismatchError
+        APE comparisons of one group made with different settings, unless ``force``.
+
+    Examples
+    --------
+    >>> from robot_msgs.catalog import example
+    >>> run = example("compare/RunReport")
+    >>> failed = run.replace(name="b", success=False, failure="no estimate", accuracy=None)
+    >>> (group,) = summarise_groups([run, failed])
+    >>> group.n_runs, group.success_rate, dict(group.failures), group.accuracy.n_runs
+    (2, 0.5, {'no estimate': 1}, 2)
+    """
+    keys = list(dict.fromkeys((r.algorithm, r.sequence) for r in reports))
+    out = []
+    for algorithm, sequence in keys:
+        runs = [r for r in reports if (r.algorithm, r.sequence) == (algorithm, sequence)]
+        failures = [r.failure for r in runs if not r.success]
+        comparisons = [r.accuracy for r in runs if r.success and r.accuracy is not None]
+        accuracy = None
+        if any(r.accuracy is not None for r in runs):
+            group = {"algorithm": algorithm, "sequence": sequence}
+            accuracy = aggregate(comparisons, failures=failures, group=group, force=force)
+        signals = {}
+        units = {}
+        for name, unit, read in SIGNALS:
+            values = [read(r) for r in runs]
+            if any(math.isfinite(v) for v in values):
+                signals[name] = error_stats(values)
+                units[name] = unit
+        repeat = next((r.repeatability for r in runs if r.repeatability is not None), None)
+        out.append(
+            GroupSummary(
+                algorithm=algorithm,
+                sequence=sequence,
+                n_runs=len(runs),
+                failures=dict(Counter(failures)),
+                accuracy=accuracy,
+                signals=signals,
+                units=units,
+                repeatability=repeat,
+            )
+        )
+    return tuple(out)

@@ -1,0 +1,115 @@
+r"""Repeatability of repeated runs without ground truth: pairwise APE and endpoint spread.
+
+Without a reference, accuracy cannot be reported (the guide: "Without ground truth, do
+not report ATE"), but how much repeated runs of one sequence agree can be: a system whose
+trials disagree by 20 cm is not accurate to 1 cm. The converse fails: runs that agree
+may share one bias, hence :data:`~robot_msgs.compare.REPEATABILITY_STATEMENT` on every
+result.
+
+For runs ``k = 1..K`` with first pose :math:`T_{k,0}` and last pose :math:`T_{k,end}`,
+the endpoint relative to the start is :math:`e_k = R_{k,0}^\top (p_{k,end} - p_{k,0})`,
+the translation of :math:`T_{k,0}^{-1} T_{k,end}`. Expressing it in each run's own start
+frame makes runs comparable whatever world frame each one initialised. Then
+
+.. math::
+
+    \text{spread} = \sqrt{\tfrac{1}{K} \sum_k \lVert e_k - \bar e \rVert^2}, \qquad
+    \text{max} = \max_{k < l} \lVert e_k - e_l \rVert .
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.compare.error_stats import error_stats
+from robot_msgs.compare.run_report import Repeatability
+from robot_msgs.errors import ValidationError
+from robot_msgs.report.accuracy import pairwise_ape
+from robot_msgs.rotations import matrix_from_quat_xyzw
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from robot_msgs.msg import Scalar
+    from robot_msgs.report.settings import ReportSettings
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array
+
+__all__ = ["endpoints_from_start", "repeatability"]
+
+
+def endpoints_from_start(trajectories: Sequence[PoseTrajectory]) -> Float64Array:
+    """Each trajectory's last position in the frame of its first pose, metres.
+
+    Returns
+    -------
+    ndarray, shape (K, 3), float64
+        ``R_0^T (p_end - p_0)`` per trajectory.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> half = np.sqrt(0.5)  # start yawed 90 degrees: world +y is the body's +x
+    >>> traj = PoseTrajectory(stamps_s=[0.0, 1.0], positions_xyz=[[1, 1, 0], [1, 3, 0]],
+    ...                       orientations_quat_xyzw=[[0, 0, half, half]] * 2)
+    >>> (endpoints_from_start([traj]).round(12) + 0.0).tolist()
+    [[2.0, 0.0, 0.0]]
+    """
+    first_q = np.stack([t.orientations_quat_xyzw[0] for t in trajectories])
+    first_p = np.stack([t.positions_xyz[0] for t in trajectories])
+    last_p = np.stack([t.positions_xyz[-1] for t in trajectories])
+    rotations = matrix_from_quat_xyzw(first_q)
+    out: Float64Array = np.einsum("kji,kj->ki", rotations, last_p - first_p)
+    return out
+
+
+def repeatability(
+    runs: Sequence[tuple[str, PoseTrajectory]], settings: ReportSettings
+) -> Repeatability:
+    """Pairwise APE and endpoint spread of repeated runs of one sequence.
+
+    Parameters
+    ----------
+    runs : sequence of (name, PoseTrajectory)
+        At least two runs' estimates.
+    settings : ReportSettings
+        Alignment and association used for the pairwise APE (run ``i`` as reference
+        of run ``j``, ``i < j``).
+
+    Returns
+    -------
+    Repeatability
+        Labelled with :data:`~robot_msgs.compare.REPEATABILITY_STATEMENT`.
+
+    Raises
+    ------
+    ValidationError
+        Fewer than two runs.
+    """
+    if len(runs) < 2:
+        msg = f"Expected at least 2 runs for repeatability, got {len(runs)}"
+        raise ValidationError(msg)
+    names = tuple(name for name, _ in runs)
+    k = len(runs)
+    matrix = np.zeros((k, k))
+    used: Mapping[str, Scalar] = {}
+    # K is the number of trials (a handful), so the K(K-1)/2 loop is over runs, not poses.
+    for i in range(k):
+        for j in range(i + 1, k):
+            rms, used = pairwise_ape(runs[i][1], runs[j][1], settings)
+            matrix[i, j] = matrix[j, i] = rms
+    ends = endpoints_from_start([traj for _, traj in runs])
+    centred = ends - ends.mean(axis=0)
+    spread = float(np.sqrt(np.mean(np.sum(centred * centred, axis=1))))
+    distances = np.linalg.norm(ends[:, None, :] - ends[None, :, :], axis=2)
+    upper = matrix[np.triu_indices(k, 1)]
+    return Repeatability(
+        runs=names,
+        pairwise_ape_rms_m=matrix,
+        pairwise=error_stats(upper),
+        endpoint_spread_m=spread,
+        endpoint_max_m=float(distances.max()),
+        settings=used,
+    )

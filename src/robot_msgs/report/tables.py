@@ -1,0 +1,400 @@
+"""Report tables, and their text, Markdown, LaTeX and CSV forms.
+
+Each table is built once from a :class:`~robot_msgs.compare.Report` and rendered by any
+of the writers, so the terminal, the paper and the HTML page show the same numbers.
+Missing values print as ``-``; units are in the headers (SI, or ms and MB where the
+header says so).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.compare.ranking import Ranking
+    from robot_msgs.compare.report import Report
+    from robot_msgs.compare.run_report import RunReport
+
+__all__ = [
+    "Table",
+    "groups_table",
+    "ranking_table",
+    "render_latex",
+    "render_markdown",
+    "render_text",
+    "repeatability_table",
+    "report_tables",
+    "runs_csv",
+    "runs_table",
+]
+
+MISSING = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A titled table of already formatted cells; ``numeric[i]`` right-aligns column i."""
+
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    numeric: tuple[bool, ...]
+    notes: tuple[str, ...] = ()
+
+
+def _num(value: float, digits: int = 3, scale: float = 1.0) -> str:
+    """``value * scale`` with ``digits`` decimals, or ``-`` when NaN."""
+    return MISSING if not math.isfinite(value) else f"{value * scale:.{digits}f}"
+
+
+def _pct(value: float) -> str:
+    return MISSING if not math.isfinite(value) else f"{100 * value:.0f}%"
+
+
+def _run_row(r: RunReport) -> tuple[str, ...]:
+    ape = (
+        r.accuracy.stats["translation"].rms
+        if r.accuracy and "translation" in r.accuracy.stats
+        else math.nan
+    )
+    rpe = (
+        r.rpe[0].stats["translation"].rms if r.rpe and "translation" in r.rpe[0].stats else math.nan
+    )
+    lat = r.latency
+    res = r.resources
+    return (
+        r.name,
+        "yes" if r.success else "NO",
+        r.failure or MISSING,
+        str(r.n_losses),
+        _num(r.lost_s, 1),
+        _pct(r.coverage),
+        _num(ape, 4),
+        _num(rpe, 4),
+        _num(lat.latency_p50_s, 0, 1e3) if lat else MISSING,
+        _num(lat.latency_p95_s, 0, 1e3) if lat else MISSING,
+        _num(lat.processing_p50_s, 0, 1e3) if lat else MISSING,
+        _num(r.output_rate_hz, 1),
+        _num(res.peak_rss_bytes, 0, 1e-6) if res else MISSING,
+        _num(res.mean_cpu_percent, 0) if res else MISSING,
+    )
+
+
+def runs_table(report: Report) -> Table:
+    """One row per run: success apart from accuracy, then timing and resources."""
+    rpe_label = "RPE RMSE [m]"
+    if report.runs and report.runs[0].rpe:
+        settings = report.runs[0].rpe[0].settings
+        delta, unit = settings.get("delta"), settings.get("delta_unit")
+        if delta is not None:
+            rpe_label = (
+                f"RPE {delta:g} {unit} RMSE [m]" if isinstance(delta, float | int) else rpe_label
+            )
+    headers = (
+        "run", "success", "failure", "losses", "lost [s]", "coverage", "APE RMSE [m]", rpe_label,
+        "latency p50 [ms]", "latency p95 [ms]", "processing p50 [ms]", "output [Hz]",
+        "peak RSS [MB]", "CPU mean [%]",
+    )  # fmt: skip
+    numeric = (False, False, False, *([True] * (len(headers) - 3)))
+    return Table("Runs", headers, tuple(_run_row(r) for r in report.runs), numeric)
+
+
+def groups_table(report: Report) -> Table:
+    """One row per (algorithm, sequence): success rate and failure reasons beside accuracy."""
+    rows = []
+    for g in report.groups:
+        ape = g.accuracy.stats.get("translation") if g.accuracy else None
+        failures = "; ".join(f"{k} x{v}" for k, v in g.failures.items()) or MISSING
+        cover = g.signals.get("coverage")
+        lat = g.signals.get("latency_p95_s")
+        rows.append(
+            (
+                g.algorithm,
+                g.sequence,
+                str(g.n_runs),
+                _pct(g.success_rate),
+                failures,
+                _num(ape.median, 4) if ape else MISSING,
+                f"{_num(ape.min, 4)}..{_num(ape.max, 4)}" if ape and ape.n else MISSING,
+                _pct(cover.mean) if cover else MISSING,
+                _num(lat.median, 0, 1e3) if lat else MISSING,
+            )
+        )
+    headers = (
+        "algorithm", "sequence", "runs", "success", "failures", "APE RMSE median [m]",
+        "APE RMSE range [m]", "coverage mean", "latency p95 median [ms]",
+    )  # fmt: skip
+    notes = ("APE over successful runs only; failed runs count in success and failures.",)
+    numeric = (False, False, True, True, False, True, True, True, True)
+    return Table("Per algorithm and sequence", headers, tuple(rows), numeric, notes)
+
+
+def ranking_table(ranking: Ranking) -> Table:
+    """The ranking: position, algorithm, mean rank, success, then score (rank) per sequence."""
+    headers = (
+        "#", "algorithm", "mean rank", "success", "coverage",
+        *(f"{s} [{ranking.unit}]" for s in ranking.sequences),
+    )  # fmt: skip
+    rows = []
+    for row in ranking.rows:
+        cells = []
+        for s in ranking.sequences:
+            if s not in row.ranks:
+                cells.append(MISSING)
+                continue
+            cells.append(f"{_num(row.scores[s], 4)} ({row.ranks[s]:g})")
+        rows.append(
+            (
+                str(row.position),
+                row.algorithm,
+                f"{row.mean_rank:.2f}",
+                f"{row.n_succeeded}/{row.n_runs}",
+                _pct(row.mean_coverage),
+                *cells,
+            )
+        )
+    settings = ", ".join(f"{k}={v}" for k, v in ranking.settings.items())
+    notes = [
+        (
+            f"Ranked by the median over successful runs of {ranking.metric} {ranking.signal} "
+            f"{ranking.statistic}, per sequence (rank in brackets; - = not run there)."
+        ),
+        f"Settings: {settings}.",
+        *ranking.notes,
+    ]
+    title = "Ranking (FORCED: settings mixed)" if ranking.forced else "Ranking"
+    return Table(
+        title,
+        headers,
+        tuple(rows),
+        (True, False, True, True, True, *([True] * len(ranking.sequences))),
+        tuple(notes),
+    )
+
+
+def repeatability_table(report: Report) -> Table | None:
+    """Sequences without a reference: how repeated runs agree (not accuracy)."""
+    rows = []
+    statement = ""
+    for g in report.groups:
+        rep = g.repeatability
+        if rep is None:
+            continue
+        statement = rep.statement
+        rows.append(
+            (
+                g.algorithm,
+                g.sequence,
+                str(len(rep.runs)),
+                _num(rep.pairwise.median, 4),
+                _num(rep.pairwise.max, 4),
+                _num(rep.endpoint_spread_m, 4),
+                _num(rep.endpoint_max_m, 4),
+            )
+        )
+    if not rows:
+        return None
+    headers = (
+        "algorithm", "sequence", "runs", "pairwise APE RMSE median [m]", "pairwise max [m]",
+        "endpoint spread [m]", "endpoint max distance [m]",
+    )  # fmt: skip
+    return Table(
+        "Repeatability (no reference)",
+        headers,
+        tuple(rows),
+        (False, False, *([True] * 5)),
+        (statement,),
+    )
+
+
+def report_tables(report: Report) -> list[Table]:
+    """Every table of a report, in reading order: ranking, groups, repeatability, runs."""
+    tables = []
+    if report.ranking is not None:
+        tables.append(ranking_table(report.ranking))
+    tables.append(groups_table(report))
+    repeat = repeatability_table(report)
+    if repeat is not None:
+        tables.append(repeat)
+    tables.append(runs_table(report))
+    return tables
+
+
+# --------------------------------------------------------------------------- renderers
+
+
+def render_text(table: Table) -> str:
+    """A plain-text table for the terminal, columns padded, numbers right-aligned.
+
+    Examples
+    --------
+    >>> table = Table("T", ("name", "x"), (("a", "1.5"), ("bb", "10.25")), (False, True))
+    >>> print(render_text(table))
+    T
+    name      x
+    ----  -----
+    a       1.5
+    bb    10.25
+    """
+    widths = [
+        max(len(h), *(len(r[i]) for r in table.rows)) if table.rows else len(h)
+        for i, h in enumerate(table.headers)
+    ]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            c.rjust(w) if num else c.ljust(w)
+            for c, w, num in zip(cells, widths, table.numeric, strict=True)
+        ]
+        return "  ".join(parts).rstrip()
+
+    out = [table.title, line(table.headers), "  ".join("-" * w for w in widths)]
+    out += [line(row) for row in table.rows]
+    out += [f"  {note}" for note in table.notes]
+    return "\n".join(out)
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(tables: Sequence[Table]) -> str:
+    """GitHub-flavoured Markdown: a heading, a pipe table and its notes per table.
+
+    Examples
+    --------
+    >>> print(render_markdown([Table("T", ("a", "b"), (("x", "1"),), (False, True))]))
+    ### T
+    <BLANKLINE>
+    | a | b |
+    |:--|--:|
+    | x | 1 |
+    <BLANKLINE>
+    """
+    parts = []
+    for t in tables:
+        rule = "|" + "|".join("--:" if num else ":--" for num in t.numeric) + "|"
+        lines = [
+            f"### {t.title}",
+            "",
+            "| " + " | ".join(_md_cell(h) for h in t.headers) + " |",
+            rule,
+        ]
+        lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in t.rows]
+        lines += [""] + [f"*{_md_cell(n)}*" for n in t.notes] + ([""] if t.notes else [])
+        parts.append("\n".join(lines))
+    return "\n".join(parts)
+
+
+_LATEX_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    r"""Escape LaTeX's special characters.
+
+    Examples
+    --------
+    >>> latex_escape("APE_rms 50% & more")
+    'APE\\_rms 50\\% \\& more'
+    """
+    return "".join(_LATEX_ESCAPES.get(ch, ch) for ch in text)
+
+
+def render_latex(tables: Sequence[Table]) -> str:
+    r"""LaTeX ``table`` environments with ``booktabs`` rules, notes as a footnote-size paragraph.
+
+    Needs ``\usepackage{booktabs}`` in the preamble.
+
+    Examples
+    --------
+    >>> print(render_latex([Table("T_1", ("a", "b"), (("x", "1"),), (False, True))]))
+    % robot-msgs report; needs \usepackage{booktabs}
+    \begin{table}[htbp]
+      \centering
+      \caption{T\_1}
+      \begin{tabular}{lr}
+        \toprule
+        a & b \\
+        \midrule
+        x & 1 \\
+        \bottomrule
+      \end{tabular}
+    \end{table}
+    <BLANKLINE>
+    """
+    out = ["% robot-msgs report; needs \\usepackage{booktabs}"]
+    for t in tables:
+        spec = "".join("r" if num else "l" for num in t.numeric)
+        out += [
+            r"\begin{table}[htbp]",
+            r"  \centering",
+            f"  \\caption{{{latex_escape(t.title)}}}",
+            f"  \\begin{{tabular}}{{{spec}}}",
+            r"    \toprule",
+            "    " + " & ".join(latex_escape(h) for h in t.headers) + r" \\",
+            r"    \midrule",
+        ]
+        out += ["    " + " & ".join(latex_escape(c) for c in row) + r" \\" for row in t.rows]
+        out += [r"    \bottomrule", r"  \end{tabular}"]
+        if t.notes:
+            out.append("  \\par\\footnotesize " + " ".join(latex_escape(n) for n in t.notes))
+        out += [r"\end{table}", ""]
+    return "\n".join(out)
+
+
+def runs_csv(report: Report) -> str:
+    """One CSV row per run with raw SI numbers (NaN as an empty cell).
+
+    Columns: identity and success, losses, coverage, APE and first-RPE statistics, latency,
+    rates, resources.
+    """
+    header = [
+        "run", "algorithm", "sequence", "trial", "success", "failure", "n_losses", "lost_s",
+        "coverage", "ape_rmse_m", "ape_mean_m", "ape_median_m", "ape_max_m", "ape_matched",
+        "rpe_rmse_m", "latency_p50_s", "latency_p95_s", "latency_max_s", "processing_p50_s",
+        "processing_p95_s", "input_rate_hz", "nominal_input_rate_hz", "output_rate_hz",
+        "peak_rss_bytes", "mean_cpu_percent", "peak_cpu_percent", "peak_threads",
+        "peak_gpu_mem_bytes", "version", "alignment",
+    ]  # fmt: skip
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    nan = math.nan
+    for r in report.runs:
+        ape = r.accuracy.stats.get("translation") if r.accuracy else None
+        rpe = r.rpe[0].stats.get("translation") if r.rpe else None
+        lat, res = r.latency, r.resources
+        values: list[object] = [
+            r.name, r.algorithm, r.sequence, r.trial, r.success, r.failure, r.n_losses, r.lost_s,
+            r.coverage,
+            ape.rms if ape else nan, ape.mean if ape else nan, ape.median if ape else nan,
+            ape.max if ape else nan, ape.n if ape else "",
+            rpe.rms if rpe else nan,
+            lat.latency_p50_s if lat else nan, lat.latency_p95_s if lat else nan,
+            lat.latency_max_s if lat else nan, lat.processing_p50_s if lat else nan,
+            lat.processing_p95_s if lat else nan,
+            r.input_rate_hz, r.nominal_input_rate_hz, r.output_rate_hz,
+            res.peak_rss_bytes if res else nan, res.mean_cpu_percent if res else nan,
+            res.peak_cpu_percent if res else nan, res.peak_threads if res else "",
+            res.peak_gpu_mem_bytes if res else nan,
+            r.version, r.accuracy.settings.get("alignment", "") if r.accuracy else "",
+        ]  # fmt: skip
+        writer.writerow(["" if isinstance(v, float) and math.isnan(v) else v for v in values])
+    return buffer.getvalue()

@@ -1,0 +1,117 @@
+"""RunReport and its parts: cross-field checks and what the properties compute."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from robot_msgs.catalog import example
+from robot_msgs.compare import (
+    GroupSummary,
+    Latency,
+    Ranking,
+    Repeatability,
+    Resources,
+    RunReport,
+    TrackingLoss,
+    error_stats,
+)
+from robot_msgs.errors import ValidationError
+
+
+def test_loss_duration_and_order_checks():
+    assert TrackingLoss(start_s=2.0, end_s=3.5).duration_s == 1.5
+    with pytest.raises(ValidationError, match=r"Expected a time >= start_s \(2.0\), got float 1.0"):
+        TrackingLoss(start_s=2.0, end_s=1.0)
+    with pytest.raises(ValidationError, match=r"finite start and end times"):
+        TrackingLoss(start_s=math.nan, end_s=1.0)
+
+
+def test_run_report_sums_losses_and_keeps_success_apart():
+    report = RunReport(
+        name="r", success=True,
+        losses=(TrackingLoss(start_s=1.0, end_s=2.5), TrackingLoss(start_s=4.0, end_s=4.5)),
+    )  # fmt: skip
+    assert report.n_losses == 2
+    assert report.lost_s == 2.0
+    assert not report.has_reference
+
+
+@pytest.mark.parametrize(
+    ("fields", "match"),
+    [
+        ({"success": True, "failure": "crash"}, r"Expected '' for a successful run"),
+        ({"success": False}, r"Expected a reason for a failed run"),
+        ({"success": True, "coverage": 1.5}, r"Expected a share in \[0, 1\] or NaN"),
+        (
+            {"success": True, "n_estimate": 3, "n_valid": 4},
+            r"Expected a count in \[0, n_estimate=3\]",
+        ),
+        (
+            {
+                "success": True,
+                "losses": (
+                    TrackingLoss(start_s=1.0, end_s=3.0),
+                    TrackingLoss(start_s=2.0, end_s=4.0),
+                ),
+            },
+            r"losses in time order, not overlapping, got TrackingLoss .* - at `RunReport.losses\[1\]`",
+        ),
+    ],
+)
+def test_run_report_refuses_inconsistent_fields(fields, match):
+    with pytest.raises(ValidationError, match=match):
+        RunReport(name="r", **fields)
+
+
+def test_repeatability_is_always_labelled_and_square():
+    rep = example("compare/Repeatability")
+    assert "does not establish position accuracy" in rep.statement
+    with pytest.raises(ValidationError, match=r"Expected shape \(2, 2\)"):
+        Repeatability(runs=("a", "b"), pairwise_ape_rms_m=np.zeros((3, 3)), pairwise=error_stats([0.1]),
+                      endpoint_spread_m=0.0, endpoint_max_m=0.0)  # fmt: skip
+    with pytest.raises(ValidationError, match=r"Expected 'Repeatability compares"):
+        rep.replace(statement="accurate to 1 cm")
+
+
+def test_group_summary_success_rate_and_checks():
+    group = example("compare/GroupSummary")
+    assert group.n_failed == 1
+    assert group.success_rate == 0.75
+    with pytest.raises(ValidationError, match=r"at least the 1 failures"):
+        group.replace(n_runs=0)
+    with pytest.raises(ValidationError, match=r"one unit per signal"):
+        group.replace(units={})
+    assert math.isnan(GroupSummary(algorithm="a", sequence="s", n_runs=0).success_rate)
+
+
+def test_ranking_rows_must_be_in_position_order():
+    ranking = example("compare/Ranking")
+    assert ranking.rows[0].success_rate == 0.75
+    with pytest.raises(ValidationError, match=r"rows in position order"):
+        ranking.replace(rows=tuple(reversed(ranking.rows)))
+    with pytest.raises(ValidationError, match=r"Expected a count in \[0, n_runs=1\]"):
+        ranking.rows[0].replace(n_runs=1)
+    assert isinstance(ranking, Ranking)
+
+
+def test_latency_and_resources_refuse_negative_counts():
+    with pytest.raises(ValidationError, match=r"a count >= 0"):
+        Latency(
+            source="x",
+            n_frames=-1,
+            latency_p50_s=0.0,
+            latency_p95_s=0.0,
+            latency_max_s=0.0,
+            latency_mean_s=0.0,
+        )
+    with pytest.raises(ValidationError, match=r"a count >= 0"):
+        Resources(
+            n_samples=-1,
+            duration_s=0.0,
+            peak_rss_bytes=0.0,
+            mean_cpu_percent=0.0,
+            peak_cpu_percent=0.0,
+        )

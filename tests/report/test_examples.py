@@ -1,0 +1,106 @@
+"""The shipped example runs: what the generator put in them is what the report finds.
+
+The expected facts are the generator's configuration (``scripts/make_example_runs.py``:
+``LOSSES``, ``CRASHES``, ``TRIALS``, ``RUNS_ON``), not outputs of the report code.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from robot_msgs.compare import REPEATABILITY_STATEMENT, Report
+from robot_msgs.report import load_runs
+
+MANIFEST = Path(str(files("robot_msgs").joinpath("examples", "runs", "runs.toml")))
+
+
+@pytest.fixture(scope="module")
+def report(example_outputs) -> dict:
+    return json.loads(example_outputs["json"].read_text())
+
+
+def _run(report, name):
+    return next(r for r in report["runs"] if r["name"] == name)
+
+
+def test_example_folder_is_small():
+    folder = MANIFEST.parent
+    total = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    assert total < 1_000_000
+
+
+def test_example_runs_load_with_their_metadata():
+    runs = load_runs([MANIFEST])
+    assert len(runs) == 18  # 3 x 2 x 2 with a reference, 2 x 3 without
+    assert sum(r.reference is None for r in runs) == 6
+    crashed = next(r for r in runs if r.name == "vio_ekf/fr2_desk/trial_2")
+    assert crashed.meta.exit_code == -11
+    assert crashed.meta.input_rate_hz == 10.0
+
+
+def test_the_vio_run_with_losses_of_1_5_and_0_5_s_reports_2_losses_and_2_s(report):
+    run = _run(report, "vio_ekf/fr1_xyz/trial_1")
+    assert [(round(x["end_s"] - x["start_s"], 6)) for x in run["losses"]] == [1.5, 0.5]
+    assert sum(x["end_s"] - x["start_s"] for x in run["losses"]) == pytest.approx(2.0)
+    assert run["success"] is True
+
+
+def test_failures_are_the_crash_and_the_unrecovered_loss(report):
+    failed = {r["name"]: r["failure"] for r in report["runs"] if not r["success"]}
+    assert failed == {
+        "vio_ekf/fr2_desk/trial_2": "exit code -11",
+        "dvo/lab_loop/trial_3": "tracking lost, not recovered",
+    }
+
+
+def test_sequence_without_reference_has_repeatability_not_accuracy(report):
+    for run in (r for r in report["runs"] if r["sequence"] == "lab_loop"):
+        assert run["accuracy"] is None
+        assert run["repeatability"]["statement"] == REPEATABILITY_STATEMENT
+    assert report["ranking"]["sequences"] == ["fr1_xyz", "fr2_desk"]
+
+
+def test_json_is_strict_and_rebuilds_the_report(example_outputs):
+    text = example_outputs["json"].read_text()
+    data = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-strict JSON constant {c}"))
+    again = Report.from_dict(data)
+    assert len(again.runs) == 18
+    assert again.runs[0].accuracy.stats["translation"].n > 0
+
+
+def test_outputs_have_the_expected_shapes(example_outputs):
+    rows = list(csv.DictReader(io.StringIO(example_outputs["csv"].read_text())))
+    assert len(rows) == 18
+    assert rows[0]["run"] == "kfslam/fr1_xyz/trial_1"
+    assert float(rows[0]["ape_rmse_m"]) > 0
+    assert rows[0]["alignment"] == "se3"
+    lab = next(r for r in rows if r["sequence"] == "lab_loop")
+    assert lab["ape_rmse_m"] == ""  # NaN is an empty cell
+    tex = example_outputs["tex"].read_text()
+    assert tex.count(r"\begin{tabular}") == 4  # ranking, groups, repeatability, runs
+    assert r"vio\_ekf" in tex
+    md = example_outputs["md"].read_text()
+    assert "### Ranking" in md
+    assert "| 1 | kfslam |" in md
+    html = example_outputs["html"].read_text()
+    assert html.startswith("<!DOCTYPE html>")
+    assert "does not establish position accuracy" in html
+
+
+def test_example_accuracy_agrees_with_evo(report):
+    stored = json.loads(
+        (Path(__file__).parents[1] / "data" / "report_examples_evo.json").read_text()
+    )
+    for name, evo in stored["runs"].items():
+        run = _run(report, name)
+        stats = run["accuracy"]["stats"]["translation"]
+        assert run["accuracy"]["counts"]["matched"] == evo["matched"]
+        assert stats["n"] == evo["matched"]
+        for key, ours in (("rmse", "rms"), ("mean", "mean"), ("median", "median"), ("max", "max")):
+            assert stats[ours] == pytest.approx(evo[key], rel=1e-9), (name, key)

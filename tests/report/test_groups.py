@@ -1,0 +1,64 @@
+"""Group summaries: success rate, failure reasons and per-signal distributions across runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from robot_msgs.compare import Comparison, Latency, Resources, RunReport, TrackingLoss, error_stats
+from robot_msgs.errors import SettingsMismatchError
+from robot_msgs.report.groups import summarise_groups
+
+
+def _latency(p95: float) -> Latency:
+    return Latency(source="timing_log", n_frames=10, latency_p50_s=p95 / 2, latency_p95_s=p95,
+                   latency_max_s=p95, latency_mean_s=p95 / 2)  # fmt: skip
+
+
+def _ape(rms: float, alignment: str = "se3") -> Comparison:
+    return Comparison(metric="ape", stats={"translation": error_stats([rms])}, units={"translation": "m"},
+                      settings={"alignment": alignment})  # fmt: skip
+
+
+def test_group_reports_success_rate_failure_reasons_and_distributions():
+    runs = [
+        RunReport(name="1", algorithm="a", sequence="s", success=True, accuracy=_ape(0.1),
+                  coverage=1.0, latency=_latency(0.04),
+                  resources=Resources(n_samples=2, duration_s=1.0, peak_rss_bytes=2e8,
+                                      mean_cpu_percent=100.0, peak_cpu_percent=150.0)),
+        RunReport(name="2", algorithm="a", sequence="s", success=True, accuracy=_ape(0.3),
+                  coverage=0.8, latency=_latency(0.06),
+                  losses=(TrackingLoss(start_s=1.0, end_s=2.5), TrackingLoss(start_s=4.0, end_s=4.5))),
+        RunReport(name="3", algorithm="a", sequence="s", success=False, failure="exit code -11",
+                  coverage=0.4, accuracy=_ape(0.01)),
+        RunReport(name="4", algorithm="a", sequence="s", success=False, failure="exit code -11"),
+        RunReport(name="5", algorithm="b", sequence="s", success=True),
+    ]  # fmt: skip
+    a, b = summarise_groups(runs)
+    assert (a.algorithm, a.sequence, a.n_runs) == ("a", "s", 4)
+    assert dict(a.failures) == {"exit code -11": 2}
+    assert a.success_rate == 0.5
+    # accuracy over the two successful runs only; failures counted apart
+    assert a.accuracy.n_runs == 4
+    assert a.accuracy.stats["translation"].n == 2
+    assert a.accuracy.stats["translation"].mean == pytest.approx(0.2)
+    assert a.signals["coverage"].n == 3
+    assert a.signals["coverage"].mean == pytest.approx((1.0 + 0.8 + 0.4) / 3)
+    assert a.signals["lost_s"].max == pytest.approx(2.0)
+    assert a.signals["tracking_losses"].max == 2.0
+    assert a.signals["latency_p95_s"].median == pytest.approx(0.05)
+    assert a.signals["peak_rss_bytes"].n == 1
+    assert a.units["latency_p95_s"] == "s"
+    assert "processing_p50_s" not in a.signals  # NaN in every run
+    assert b.accuracy is None
+    assert b.success_rate == 1.0
+
+
+def test_group_refuses_mixed_settings_unless_forced():
+    runs = [
+        RunReport(name="1", algorithm="a", sequence="s", success=True, accuracy=_ape(0.1, "se3")),
+        RunReport(name="2", algorithm="a", sequence="s", success=True, accuracy=_ape(0.1, "sim3")),
+    ]
+    with pytest.raises(SettingsMismatchError, match=r"`alignment`"):
+        summarise_groups(runs)
+    (group,) = summarise_groups(runs, force=True)
+    assert group.accuracy.settings["alignment"] == "<mixed>"

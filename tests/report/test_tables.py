@@ -1,0 +1,74 @@
+"""Tables and their renderers: alignment, escaping, missing values."""
+
+from __future__ import annotations
+
+from robot_msgs.catalog import example
+from robot_msgs.report.tables import (
+    Table,
+    groups_table,
+    latex_escape,
+    ranking_table,
+    render_latex,
+    render_markdown,
+    render_text,
+    report_tables,
+    runs_csv,
+    runs_table,
+)
+
+
+def test_runs_table_formats_units_and_missing_values():
+    report = example("compare/Report")
+    table = runs_table(report)
+    row = dict(zip(table.headers, table.rows[0], strict=True))
+    assert row["success"] == "yes"
+    assert row["failure"] == "-"
+    assert row["losses"] == "1"
+    assert row["lost [s]"] == "1.5"
+    assert row["coverage"] == "92%"
+    assert row["latency p95 [ms]"] == "87"
+    assert row["processing p50 [ms]"] == "29"
+    assert row["peak RSS [MB]"] == "512"
+    assert row["RPE RMSE [m]"] == "-"  # no RPE in the example
+
+
+def test_groups_and_ranking_tables():
+    report = example("compare/Report")
+    groups = groups_table(report)
+    assert groups.rows[0][:5] == ("orb", "fr1_xyz", "4", "75%", "tracking lost x1")
+    ranking = ranking_table(report.ranking)
+    assert ranking.rows[0][:4] == ("1", "orb", "1.00", "3/4")
+    assert ranking.rows[0][-1] == "0.0210 (1)"
+    assert any("alignment=se3" in n for n in ranking.notes)
+    forced = ranking_table(report.ranking.replace(forced=True, notes=("FORCED: x",)))
+    assert forced.title == "Ranking (FORCED: settings mixed)"
+    assert "FORCED: x" in forced.notes
+    assert [t.title for t in report_tables(report)] == [
+        "Ranking",
+        "Per algorithm and sequence",
+        "Runs",
+    ]
+
+
+def test_renderers():
+    table = Table("A_b", ("name", "x|y"), (("50%", "1.5"),), (False, True), ("note & more",))
+    assert render_text(table).splitlines()[1] == "name  x|y"
+    md = render_markdown([table])
+    assert "| name | x\\|y |" in md
+    assert "|:--|--:|" in md
+    tex = render_latex([table])
+    assert r"\caption{A\_b}" in tex
+    assert r"50\% & 1.5 \\" in tex
+    assert r"note \& more" in tex
+    assert latex_escape("a~b^c\\") == r"a\textasciitilde{}b\textasciicircum{}c\textbackslash{}"
+
+
+def test_runs_csv_has_raw_numbers():
+    text = runs_csv(example("compare/Report"))
+    header, row = text.splitlines()
+    cells = dict(zip(header.split(","), row.split(","), strict=True))
+    assert cells["lost_s"] == "1.5"
+    assert cells["latency_p95_s"] == "0.087"
+    assert cells["peak_threads"] == "8"
+    assert cells["rpe_rmse_m"] == ""
+    assert cells["alignment"] == "se3"
