@@ -77,6 +77,12 @@ def position_error(task) -> tuple[Comparison, ...]:
     )
 
 
+def mixed_settings(task) -> tuple[Comparison, ...]:
+    """``position_error`` claiming SE(3) alignment on odd trials and Sim(3) on even ones."""
+    method = "se3" if int(task.run.trial) % 2 else "sim3"
+    return tuple(c.replace(settings={"alignment": method}) for c in position_error(task))
+
+
 def scripted(task) -> tuple[Comparison, ...]:
     """``position_error`` plus the markers described in the module docstring."""
     estimate = Path(task.run.estimate)

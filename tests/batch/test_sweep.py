@@ -7,14 +7,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from batch_helpers import calls, make_tree, scripted, write_tum
+from batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
 
 from robot_msgs.batch.manifest import load_bench_input
 from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.sweep import run_sweep
 from robot_msgs.batch.table import read_table
-from robot_msgs.compare import Aggregate, Comparison
-from robot_msgs.errors import OutputExistsError
+from robot_msgs.compare import Aggregate, Comparison, Ranking
+from robot_msgs.errors import OutputExistsError, SettingsMismatchError
 
 pytest.importorskip("pyarrow")
 
@@ -40,7 +40,7 @@ def test_dask_local_cluster_gives_the_same_table_as_local_processes_and_serial(t
         assert (summary.n_runs, summary.n_ok, summary.n_computed) == (200, 200, 200)
     tables = {k: read_table(out / "results.parquet") for k, out in outs.items()}
     assert tables["dask"] == tables["local"] == tables["serial"]
-    for name in ("comparisons.json", "aggregates.json"):
+    for name in ("comparisons.json", "aggregates.json", "ranking.json"):
         texts = {k: (out / name).read_text() for k, out in outs.items()}
         assert texts["dask"] == texts["local"] == texts["serial"]
     rows = tables["dask"]
@@ -58,7 +58,8 @@ def test_outputs_messages_and_aggregates(tmp_path):
     summary = _sweep(root, tmp_path / "out")
     out = tmp_path / "out"
     assert sorted(p.name for p in out.iterdir()) == [
-        "aggregates.json", "comparisons.json", "results.parquet", "runs", "summary.json",
+        "aggregates.json", "comparisons.json", "ranking.json", "results.parquet", "runs",
+        "summary.json",
     ]  # fmt: skip
     comparisons = json.loads((out / "comparisons.json").read_text())
     assert [c["trial"] for c in comparisons] == ["1", "2", "3"]
@@ -112,7 +113,7 @@ def test_a_folder_with_results_is_refused_without_resume_or_force(tmp_path):
     ):
         _sweep(root, tmp_path / "out")
     (tmp_path / "out" / "results.parquet").unlink()
-    for name in ("comparisons.json", "aggregates.json", "summary.json"):
+    for name in ("comparisons.json", "aggregates.json", "ranking.json", "summary.json"):
         (tmp_path / "out" / name).unlink()
     with pytest.raises(OutputExistsError, match=r"\(runs/\)"):
         _sweep(root, tmp_path / "out")
@@ -196,3 +197,34 @@ def test_crashed_records_are_recomputed_on_resume(tmp_path):
     resumed = _sweep(root, tmp_path / "out", resume=True)
     assert (resumed.n_reused, resumed.n_computed, resumed.n_ok) == (1, 1, 2)
     assert ResultStore(tmp_path / "out").has_records()
+
+
+def test_ranking_orders_algorithms_by_median_error_per_sequence(tmp_path):
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb", "vins"), sequences=("MH_01", "MH_02"), trials=3)
+    (root / "vins" / "MH_02" / "3" / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")  # fails
+    _sweep(root, tmp_path / "out")
+    [entry] = json.loads((tmp_path / "out" / "ranking.json").read_text())
+    assert entry["evaluation"] == "ape:translation"
+    ranking = Ranking.from_dict(entry["ranking"])
+    # Offsets by construction: MH_01 orb 1..3 mm, vins 4..6 mm; MH_02 orb 7..9, vins 10..12
+    # (vins trial 3 failed): medians orb 2 and 8 mm, vins 5 and 10.5 mm; orb first everywhere.
+    orb, vins = ranking.rows
+    assert (orb.algorithm, orb.position, orb.mean_rank) == ("orb", 1, 1.0)
+    assert dict(orb.scores) == pytest.approx({"MH_01": 0.002, "MH_02": 0.008}, abs=1e-9)
+    assert dict(vins.scores) == pytest.approx({"MH_01": 0.005, "MH_02": 0.0105}, abs=1e-9)
+    assert (vins.n_runs, vins.n_succeeded) == (6, 5)
+    assert (ranking.metric, ranking.signal, ranking.statistic) == ("ape", "translation", "rms")
+
+
+def test_comparisons_with_mixed_settings_are_refused(tmp_path):
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
+    with pytest.raises(SettingsMismatchError, match="`alignment`"):
+        run_sweep(
+            load_bench_input(root),
+            tmp_path / "out",
+            fn=mixed_settings,
+            executor="serial",
+            progress=None,
+        )

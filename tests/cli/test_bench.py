@@ -37,6 +37,8 @@ def test_bench_folder_writes_the_outputs_and_prints_the_summary(tmp_path, capsys
     )
     assert "on local (2 workers)" in captured.out
     assert f"table: {out / 'results.parquet'}" in captured.out
+    assert "ape:translation: Ranking" in captured.out
+    assert "1  orb" in captured.out
     assert "bench 2/2 runs  0 failed" in captured.err  # the progress line
     from robot_msgs.batch.table import read_table
 

@@ -6,6 +6,7 @@ Outputs under ``OUT``::
     results.parquet       one row per run, evaluation and signal (results.csv without pyarrow)
     comparisons.json      every run's Comparisons with its keys
     aggregates.json       one Aggregate per (evaluation, algorithm, sequence)
+    ranking.json          per evaluation, the algorithms ranked across sequences
     summary.json          counts, failures by reason, executor, settings, timing
 
 A folder that already holds results is refused unless ``resume`` (keep the records
@@ -29,17 +30,25 @@ from robot_msgs.batch.progress import Progress
 from robot_msgs.batch.store import ResultStore, dumps
 from robot_msgs.batch.table import rows_from_results, write_table
 from robot_msgs.batch.tasks import RunFunction, RunResult, make_tasks
-from robot_msgs.compare import Aggregate, aggregate
+from robot_msgs.compare import Aggregate, RunReport, aggregate
 from robot_msgs.errors import OutputExistsError
 from robot_msgs.files import write_atomic
+from robot_msgs.report.ranking import rank_algorithms
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from robot_msgs.batch.manifest import Manifest
     from robot_msgs.batch.settings import Settings
+    from robot_msgs.compare import Ranking
 
-__all__ = ["OUTPUT_FILES", "SweepSummary", "aggregates_from_results", "run_sweep"]
+__all__ = [
+    "OUTPUT_FILES",
+    "SweepSummary",
+    "aggregates_from_results",
+    "rankings_from_results",
+    "run_sweep",
+]
 
 _WRITERS = 4  # threads writing per-run records
 
@@ -49,6 +58,7 @@ OUTPUT_FILES = (
     "results.csv",
     "comparisons.json",
     "aggregates.json",
+    "ranking.json",
     "summary.json",
 )
 
@@ -126,6 +136,46 @@ def aggregates_from_results(results: Sequence[RunResult], settings: Settings) ->
                 group={"evaluation": evaluation.name, "algorithm": algorithm, "sequence": sequence},
             )
             out.append(agg if ok else agg.replace(metric=evaluation.metric))
+    return out
+
+
+def rankings_from_results(
+    results: Sequence[RunResult], settings: Settings, *, force: bool = False
+) -> list[tuple[str, Ranking | None]]:
+    """One ranking of the algorithms per evaluation (:func:`~robot_msgs.report.rank_algorithms`).
+
+    Each run becomes a ``RunReport`` whose accuracy is that evaluation's Comparison
+    (failed runs count against their algorithm's success); algorithms are ranked per
+    sequence by the median over successful runs of ``settings.statistic`` of the
+    Comparison's first signal, then by mean rank. ``None`` where no run succeeded.
+
+    Raises
+    ------
+    SettingsMismatchError
+        Comparisons of one evaluation made with different settings, unless ``force``.
+    """
+    out: list[tuple[str, Ranking | None]] = []
+    for index, evaluation in enumerate(settings.evaluations):
+        reports = [
+            RunReport(
+                name=f"{r.algorithm}/{r.sequence}/{r.trial}",
+                success=r.status == "ok",
+                algorithm=r.algorithm,
+                sequence=r.sequence,
+                trial=int(r.trial) if r.trial.isdigit() else 0,
+                failure="" if r.status == "ok" else f"{r.error_type}: {r.error}",
+                accuracy=r.comparisons[index] if r.status == "ok" else None,
+            )
+            for r in results
+        ]
+        first = next((r.accuracy for r in reports if r.accuracy is not None), None)
+        ranking = None
+        if first is not None:
+            signal = next(iter(first.stats))
+            ranking = rank_algorithms(
+                reports, signal=signal, statistic=settings.statistic, force=force
+            )
+        out.append((evaluation.name, ranking))
     return out
 
 
@@ -234,6 +284,11 @@ def run_sweep(
     write_atomic(
         folder / "aggregates.json", dumps([a.to_dict() for a in aggregates]), force=overwrite
     )
+    rankings = [
+        {"evaluation": name, "ranking": ranking.to_dict() if ranking else None}
+        for name, ranking in rankings_from_results(results, manifest.settings)
+    ]
+    write_atomic(folder / "ranking.json", dumps(rankings), force=overwrite)
     statuses = Counter(r.status for r in results)
     summary = SweepSummary(
         out=str(folder),

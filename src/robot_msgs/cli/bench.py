@@ -12,6 +12,7 @@ Examples
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +20,8 @@ from typing import TYPE_CHECKING
 from robot_msgs.batch.manifest import load_bench_input
 from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.sweep import run_sweep
+from robot_msgs.compare import Ranking
+from robot_msgs.report.tables import ranking_table, render_text
 
 if TYPE_CHECKING:
     import argparse
@@ -83,7 +86,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the sweep and print its summary; 130 if interrupted (``--resume`` continues)."""
+    """Run the sweep; print its summary and rankings. 130 if interrupted (then --resume)."""
     from robot_msgs.batch.evaluate import evaluate_run  # noqa: PLC0415  (reads io, evaluation)
 
     manifest = load_bench_input(args.input)
@@ -111,4 +114,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return _INTERRUPTED
     print(summary.text())
+    for entry in json.loads((Path(args.out) / "ranking.json").read_text(encoding="utf-8")):
+        if entry["ranking"] is not None:
+            table = ranking_table(Ranking.from_dict(entry["ranking"]))
+            print(f"\n{entry['evaluation']}: " + render_text(table))
     return 0
