@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from batch_helpers import make_tree
@@ -107,3 +108,21 @@ def test_example_prefix_is_the_one_io_resolves():
     from robot_msgs.io import EXAMPLE_PREFIX as IO_PREFIX
 
     assert EXAMPLE_PREFIX == IO_PREFIX
+
+
+def test_the_run_reports_example_runs_are_bench_runs():
+    """The run report's shipped runs (its folder convention and manifest) read as bench runs."""
+    from importlib.resources import files
+
+    from robot_msgs.batch.manifest import load_bench_input
+
+    root = Path(str(files("robot_msgs") / "examples" / "runs"))
+    by_folder = load_bench_input(root).runs
+    by_manifest = load_bench_input(root / "runs.toml").runs
+    assert [r.label for r in by_folder] == [r.label for r in by_manifest]
+    assert len(by_folder) == 18
+    runs = {r.label: r for r in by_folder}
+    assert runs["dvo/fr1_xyz/1"].reference == str(root / "fr1_xyz" / "reference.tum")
+    assert runs["dvo/lab_loop/3"].reference is None  # the sequence without ground truth
+    assert runs["vio_ekf/fr2_desk/2"].failure == "exit code -11"  # meta.json exit_code
+    assert {r.failure for r in by_folder} == {"", "exit code -11"}
