@@ -20,6 +20,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -113,6 +114,7 @@ def main():
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--data", type=Path, help="reuse/keep the generated sweep here")
     parser.add_argument("--skip", nargs="*", default=[], choices=["serial", "local", "dask"])
+    parser.add_argument("--evo", type=int, default=10, help="runs to time with evo (0: none)")
     args = parser.parse_args()
 
     data = args.data or Path(tempfile.mkdtemp(prefix="bench_batch_"))
@@ -219,8 +221,56 @@ def main():
             print(
                 f"  P={p:>3}: {n / wall:7.1f} runs/s  ({wall:6.1f} s for {n} runs, reading {n / wall * read_mb:6.0f} MB/s)"
             )
+    if args.evo and base:
+        compare_with_evo(manifest, tables["serial"], args.evo, base[4])
     if args.data is None:
         shutil.rmtree(data, ignore_errors=True)
+
+
+def evo_rmse(command):
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return float(
+        next(line.split()[1] for line in out.splitlines() if line.strip().startswith("rmse"))
+    )
+
+
+def compare_with_evo(manifest, rows, n_runs, per_run_s):
+    """The shell loop this replaces: evo_ape and evo_rpe once per run, on the first runs."""
+    bindir = Path(sys.executable).parent
+    if not (bindir / "evo_ape").exists():
+        print("\nevo not installed: no comparison with a shell loop around evo_ape/evo_rpe")
+        return
+    by_key = {(r["algorithm"], r["sequence"], r["trial"], r["metric"]): r["rms"] for r in rows}
+    worst = 0.0
+    start = time.perf_counter()
+    for run in manifest.runs[:n_runs]:
+        ape = evo_rmse([bindir / "evo_ape", "tum", run.reference, run.estimate, "--align"])
+        rpe = evo_rmse(
+            [
+                bindir / "evo_rpe",
+                "tum",
+                run.reference,
+                run.estimate,
+                "--delta",
+                "1",
+                "--delta_unit",
+                "f",
+            ]
+        )
+        for metric, value in (("ape", ape), ("rpe", rpe)):
+            ours = by_key[(run.algorithm, run.sequence, run.trial, metric)]
+            worst = max(worst, abs(ours - value))
+    evo_s = (time.perf_counter() - start) / n_runs
+    print()
+    print(
+        f"a shell loop of evo_ape + evo_rpe (evo 1.38.1), first {n_runs} runs: {evo_s:.2f} s per run"
+    )
+    print(
+        f"  robot_msgs in one process: {per_run_s * 1e3:.1f} ms per run, {evo_s / per_run_s:.0f}x faster"
+    )
+    print(
+        f"  largest difference of the RMSEs: {worst:.1e} m (evo prints 6 decimals: <= 5e-7 is rounding)"
+    )
 
 
 if __name__ == "__main__":
