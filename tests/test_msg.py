@@ -13,7 +13,7 @@ import pytest
 
 import robot_msgs
 from robot_msgs.catalog import examples
-from robot_msgs.compare import Comparison, ErrorStats, error_stats
+from robot_msgs.compare import Comparison, ErrorStats, RunReport, error_stats
 from robot_msgs.errors import UnknownTypeError, ValidationError
 from robot_msgs.geometry import Point, Pose, PoseWithCovariance, Quaternion, Vector3
 from robot_msgs.msg import FrozenMap, Msg, Shape, message
@@ -72,6 +72,29 @@ def test_numpy_scalars_become_python_scalars():
         (
             lambda: JointState(name=("a", "b"), position=(1.0,)),
             r"Expected 0 or 2 values \(one per name\).* - at `JointState.position`",
+        ),
+        (
+            lambda: Comparison(metric="ape", stats={"t": 1.0}, units={"t": "m"}),
+            r"Expected ErrorStats, got float 1.0 - at `Comparison.stats\['t'\]`",
+        ),
+        (
+            lambda: Comparison(metric="ape", stats={}, units={1: "m"}),
+            r"Expected str key, got int 1 - at `Comparison.units`",
+        ),
+        (
+            lambda: Comparison(metric="ape", stats={}, units={}, settings={"a": [1]}),
+            (
+                r"Expected str \| float \| int \| bool \| None, got list \[1\] - "
+                r"at `Comparison.settings\['a'\]`"
+            ),
+        ),
+        (
+            lambda: RunReport(name="a", success=1),
+            r"Expected bool, got int 1 - at `RunReport.success`",
+        ),
+        (
+            lambda: RunReport(name="a", success=True, accuracy="x"),
+            r"Expected Comparison, got str 'x' - at `RunReport.accuracy`",
         ),
     ],
 )

@@ -12,7 +12,7 @@ __all__ = ["write_atomic"]
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False) -> Path:
-    """Write ``data`` to ``path`` all at once: readers see the old file or the new, never half.
+    r"""Write ``data`` to ``path`` all at once: readers see the old file or the new, never half.
 
     Parameters
     ----------
@@ -32,6 +32,17 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     ------
     OutputExistsError
         ``path`` exists and ``force`` is false; nothing is written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> out = write_atomic(Path(tempfile.mkdtemp()) / "sub" / "a.txt", "one\n")
+    >>> write_atomic(out, "two\n")
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.OutputExistsError: ... exists; pass --force (force=True) to overwrite it
+    >>> write_atomic(out, "two\n", force=True).read_text()
+    'two\n'
     """
     target = Path(path)
     if target.exists() and not force:

@@ -518,6 +518,27 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
         ``"family/Name"``, written as ``"_type"`` and looked up by :func:`from_dict`.
     ros2 : str or None
         The ROS 2 equivalent, such as ``"geometry_msgs/msg/Pose"``, or ``None``.
+
+    Raises
+    ------
+    ValueError
+        ``type_name`` is not ``"family/Name"``, or is registered already.
+
+    Examples
+    --------
+    >>> @message("test/Gain")
+    ... class Gain(Msg):  # a demonstration type
+    ...     kp: float
+    ...     label: str = ""
+    >>> Gain(kp=2)
+    Gain(kp=2.0, label='')
+    >>> Gain(kp="high")
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected float, got str 'high' - at `Gain.kp`
+    >>> type_for("test/Gain") is Gain, Gain.TYPE, Gain.ROS2
+    (True, 'test/Gain', None)
+    >>> del _REGISTRY["test/Gain"]  # keep the registry equal to the catalog
     """
     family, _, name = type_name.partition("/")
     if not family or not name:
@@ -539,13 +560,31 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
 
 
 def registered_types() -> dict[str, type[Msg]]:
-    """Every registered message type by its ``"_type"``, sorted by name."""
+    """Every registered message type by its ``"_type"``, sorted by name.
+
+    Examples
+    --------
+    >>> types = registered_types()
+    >>> types["compare/ErrorStats"].__name__, list(types) == sorted(types)
+    ('ErrorStats', True)
+    """
     _import_catalog()
     return dict(sorted(_REGISTRY.items()))
 
 
 def type_for(type_name: str) -> type[Msg]:
-    """The message class registered as ``type_name``."""
+    """The message class registered as ``type_name``.
+
+    Raises
+    ------
+    UnknownTypeError
+        No type is registered under ``type_name``; the message lists the known ones.
+
+    Examples
+    --------
+    >>> type_for("geometry/Point").ROS2
+    'geometry_msgs/msg/Point'
+    """
     _import_catalog()
     try:
         return _REGISTRY[type_name]

@@ -41,6 +41,12 @@ def normalize_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
     -------
     ndarray, shape (N, 4), float64
         The same rotations as unit quaternions, ``w >= 0`` (``q`` and ``-q`` are one rotation).
+
+    Examples
+    --------
+    >>> normalize_quat_xyzw(np.array([[0.0, 0.0, 0.0, -2.0], [3.0, 0.0, 0.0, 4.0]]))
+    array([[-0. , -0. , -0. ,  1. ],
+           [ 0.6,  0. ,  0. ,  0.8]])
     """
     q = np.asarray(quats_xyzw, dtype=np.float64)
     q = q / np.linalg.norm(q, axis=-1, keepdims=True)
@@ -49,13 +55,28 @@ def normalize_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
 
 
 def quat_xyzw_conjugate(quats_xyzw: Float64Array) -> Float64Array:
-    """Conjugates ``(-x, -y, -z, w)``: the inverse rotations of unit quaternions ``(N, 4)``."""
+    """Conjugates ``(-x, -y, -z, w)``: the inverse rotations of unit quaternions ``(N, 4)``.
+
+    Examples
+    --------
+    >>> quat_xyzw_conjugate(np.array([[0.6, 0.0, 0.0, 0.8]]))
+    array([[-0.6, -0. , -0. ,  0.8]])
+    """
     q = np.asarray(quats_xyzw, dtype=np.float64)
     return np.concatenate([-q[..., :3], q[..., 3:]], axis=-1)
 
 
 def quat_xyzw_multiply(a: Float64Array, b: Float64Array) -> Float64Array:
-    """Hamilton products ``a ⊗ b`` (apply ``b`` first, then ``a``) of ``(N, 4)`` stacks."""
+    """Hamilton products ``a ⊗ b`` (apply ``b`` first, then ``a``) of ``(N, 4)`` stacks.
+
+    Examples
+    --------
+    Two quarter turns about ``z`` make a half turn:
+
+    >>> h = np.sqrt(0.5)
+    >>> quat_xyzw_multiply(np.array([[0, 0, h, h]]), np.array([[0, 0, h, h]])).round(12) + 0.0
+    array([[0., 0., 1., 0.]])
+    """
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     ax, ay, az, aw = np.moveaxis(a, -1, 0)
@@ -72,7 +93,16 @@ def quat_xyzw_multiply(a: Float64Array, b: Float64Array) -> Float64Array:
 
 
 def matrix_from_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
-    """Rotation matrices ``(N, 3, 3)`` from unit quaternions ``(N, 4)`` ``x, y, z, w``."""
+    """Rotation matrices ``(N, 3, 3)`` from unit quaternions ``(N, 4)`` ``x, y, z, w``.
+
+    Examples
+    --------
+    >>> h = np.sqrt(0.5)
+    >>> matrix_from_quat_xyzw(np.array([[0.0, 0.0, h, h]])).round(12) + 0.0  # 90° about z
+    array([[[ 0., -1.,  0.],
+            [ 1.,  0.,  0.],
+            [ 0.,  0.,  1.]]])
+    """
     q = np.asarray(quats_xyzw, dtype=np.float64)
     x, y, z, w = np.moveaxis(q, -1, 0)
     xx, yy, zz = x * x, y * y, z * z
@@ -92,6 +122,12 @@ def quat_xyzw_from_matrix(matrices: Float64Array) -> Float64Array:
     Uses the numerically stable branch per row (Shepperd's method): the largest of
     ``w², x², y², z²`` is taken from the trace and diagonal, the rest from the
     off-diagonal sums, so no branch divides by a small number.
+
+    Examples
+    --------
+    >>> half_turn_x = np.diag([1.0, -1.0, -1.0])[None]
+    >>> quat_xyzw_from_matrix(half_turn_x)
+    array([[1., 0., 0., 0.]])
     """
     m = np.asarray(matrices, dtype=np.float64)
     m00, m11, m22 = m[..., 0, 0], m[..., 1, 1], m[..., 2, 2]
@@ -151,6 +187,11 @@ def angle_from_matrix(matrices: Float64Array) -> Float64Array:
     Computed as ``atan2(|vee(R - Rᵀ)| / 2, (tr R - 1) / 2)``, accurate near 0 and near π
     where ``arccos((tr R - 1) / 2)`` loses digits. Equals the norm of the rotation vector
     (evo's ``angle_rad``).
+
+    Examples
+    --------
+    >>> angle_from_matrix(np.stack([np.eye(3), np.diag([1.0, -1.0, -1.0])])) / np.pi
+    array([0., 1.])
     """
     m = np.asarray(matrices, dtype=np.float64)
     sin_vec = np.stack(
@@ -164,14 +205,27 @@ def angle_from_matrix(matrices: Float64Array) -> Float64Array:
 
 
 def angle_from_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
-    """Rotation angles in ``[0, π]`` rad of unit quaternions ``(N, 4)``: ``2 atan2(|v|, |w|)``."""
+    """Rotation angles in ``[0, π]`` rad of unit quaternions ``(N, 4)``: ``2 atan2(|v|, |w|)``.
+
+    Examples
+    --------
+    >>> np.degrees(angle_from_quat_xyzw(np.array([[0.0, 0.0, 0.0, -1.0], [0.6, 0.0, 0.0, 0.8]])))
+    array([ 0.        , 73.73979529])
+    """
     q = np.asarray(quats_xyzw, dtype=np.float64)
     out: Float64Array = 2.0 * np.arctan2(np.linalg.norm(q[..., :3], axis=-1), np.abs(q[..., 3]))
     return out
 
 
 def yaw_from_matrix(matrices: Float64Array) -> Float64Array:
-    """Heading about ``z`` in ``(-π, π]`` rad of rotation matrices ``(N, 3, 3)`` (ZYX yaw)."""
+    """Heading about ``z`` in ``(-π, π]`` rad of rotation matrices ``(N, 3, 3)`` (ZYX yaw).
+
+    Examples
+    --------
+    >>> h = np.sqrt(0.5)
+    >>> np.degrees(yaw_from_matrix(matrix_from_quat_xyzw(np.array([[0.0, 0.0, h, -h]]))))
+    array([-90.])
+    """
     m = np.asarray(matrices, dtype=np.float64)
     out: Float64Array = np.arctan2(m[..., 1, 0], m[..., 0, 0])
     return out
@@ -191,6 +245,13 @@ def quat_xyzw_slerp(q0: Float64Array, q1: Float64Array, fraction: Float64Array) 
     -------
     ndarray, shape (N, 4), float64
         Unit quaternions along the shorter arc.
+
+    Examples
+    --------
+    Halfway from no rotation to a half turn about ``z`` is a quarter turn:
+
+    >>> quat_xyzw_slerp(np.array([[0.0, 0, 0, 1]]), np.array([[0.0, 0, 1, 0]]), np.array([0.5]))
+    array([[0.        , 0.        , 0.70710678, 0.70710678]])
     """
     q0 = np.asarray(q0, dtype=np.float64)
     q1 = np.asarray(q1, dtype=np.float64)
@@ -208,7 +269,16 @@ def quat_xyzw_slerp(q0: Float64Array, q1: Float64Array, fraction: Float64Array) 
 
 
 def transform_from_pose(positions_xyz: Float64Array, quats_xyzw: Float64Array) -> Float64Array:
-    """Transforms ``(N, 4, 4)`` from positions ``(N, 3)`` m and quaternions ``(N, 4)`` xyzw."""
+    """Transforms ``(N, 4, 4)`` from positions ``(N, 3)`` m and quaternions ``(N, 4)`` xyzw.
+
+    Examples
+    --------
+    >>> transform_from_pose(np.array([[1.0, 2.0, 3.0]]), np.array([[0.0, 0, 0, 1]]))[0]
+    array([[1., 0., 0., 1.],
+           [0., 1., 0., 2.],
+           [0., 0., 1., 3.],
+           [0., 0., 0., 1.]])
+    """
     p = np.asarray(positions_xyz, dtype=np.float64)
     out = np.zeros((*p.shape[:-1], 4, 4))
     out[..., :3, :3] = matrix_from_quat_xyzw(quats_xyzw)
@@ -218,7 +288,15 @@ def transform_from_pose(positions_xyz: Float64Array, quats_xyzw: Float64Array) -
 
 
 def transform_inverse(transforms: Float64Array) -> Float64Array:
-    """Inverses of rigid transforms ``(N, 4, 4)``: ``[Rᵀ, -Rᵀ t; 0, 1]``."""
+    """Inverses of rigid transforms ``(N, 4, 4)``: ``[Rᵀ, -Rᵀ t; 0, 1]``.
+
+    Examples
+    --------
+    >>> h = np.sqrt(0.5)
+    >>> pose = transform_from_pose(np.array([[1.0, 2.0, 3.0]]), np.array([[0.0, 0, h, h]]))
+    >>> bool(np.allclose(transform_inverse(pose) @ pose, np.eye(4)))
+    True
+    """
     t = np.asarray(transforms, dtype=np.float64)
     out = np.zeros_like(t)
     rt = np.swapaxes(t[..., :3, :3], -1, -2)

@@ -52,6 +52,18 @@ def test_rpg_protocol_defaults_to_sim3_and_one_to_one(tmp_path, capsys):
     assert result["stats"]["translation@10m"]["max"] < 1e-9
 
 
+@pytest.mark.parametrize("protocol", ["kitti", "rpg"])
+def test_alignment_window_and_gap_flags_reach_both_protocols(tmp_path, capsys, protocol):
+    ref, est = _kitti_pair(tmp_path, 1.02)
+    flags = ["--protocol", protocol, "--lengths", "100", "--align", "origin"]
+    flags += ["--align-window", "10", "20", "--sync", "interpolate", "--max-gap", "3"]
+    assert main(["drift", str(ref), str(est), *flags, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["settings"]["align_window_s"] == "10.0..20.0"
+    assert result["settings"]["max_gap_s"] == 3.0
+    assert any("origin alignment fitted on 1 poses" in note for note in result["notes"])
+
+
 def test_plot_shows_segment_errors(tmp_path):
     pytest.importorskip("matplotlib")
     ref, est = _kitti_pair(tmp_path, 1.02)

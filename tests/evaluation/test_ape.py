@@ -12,7 +12,7 @@ from metric_trajectories import line, quats_from_rotvecs, random_walk
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
-from robot_msgs.evaluation import ape
+from robot_msgs.evaluation import ape, ape_from_prepared, prepare
 from robot_msgs.rotations import matrix_from_quat_xyzw
 
 T = np.arange(101) * 0.1
@@ -161,3 +161,18 @@ def test_interpolated_reference_gives_exact_errors_between_its_poses():
     assert result.stats["x"].min == pytest.approx(0.1, abs=1e-12)
     assert result.stats["x"].max == pytest.approx(0.1, abs=1e-12)
     assert result.settings["sync"] == "interpolate"
+
+
+def test_ape_from_one_preparation_equals_ape_for_every_relation():
+    ref, est = random_walk(300, seed=3), random_walk(300, seed=4)
+    prep = prepare(ref, est, align="sim3", n_align=100)
+    for relation in ("translation", "angle_deg", "full", "z"):
+        assert ape_from_prepared(prep, relation=relation, estimate_name="e") == ape(
+            ref, est, relation=relation, align="sim3", n_align=100, estimate_name="e"
+        )
+
+
+def test_ape_from_prepared_refuses_an_rpe_only_relation():
+    prep = prepare(line(), line(T + 0.1))
+    with pytest.raises(ValidationError, match="point_distance_error_ratio"):
+        ape_from_prepared(prep, relation="point_distance_error_ratio")

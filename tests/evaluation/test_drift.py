@@ -70,6 +70,33 @@ def test_kitti_step_frames_sets_the_segment_starts():
     assert result.counts["segments"] == 200  # starts 0 .. 199 reach 101 m further
 
 
+@pytest.mark.parametrize("drift", [kitti_drift, relative_error])
+def test_drift_fits_the_alignment_in_the_window_and_records_it(drift):
+    ref = straight(301)
+    est = straight(301, scale=1.02)
+    est = est.replace(positions_xyz=est.positions_xyz + np.array([5.0, 0.0, 0.0]))
+    result = drift(ref, est, lengths_m=[100.0], align="origin", align_window_s=(10.0, 20.0))
+    assert result.settings["align_window_s"] == "10.0..20.0"
+    # origin fits on the first pose in the window: stamp 10 s, where x = 10.2 + 5 m.
+    assert any(
+        "origin alignment fitted on 1 poses" in n and "[-5.2, 0, 0]" in n for n in result.notes
+    )
+
+
+@pytest.mark.parametrize("drift", [kitti_drift, relative_error])
+def test_drift_interpolation_records_its_gap_limit(drift):
+    result = drift(
+        straight(301),
+        straight(301),
+        lengths_m=[100.0],
+        align="none",
+        sync="interpolate",
+        max_gap_s=3.0,
+    )
+    assert result.settings["sync"] == "interpolate"
+    assert result.settings["max_gap_s"] == 3.0
+
+
 def test_kitti_drift_refuses_a_path_shorter_than_every_segment():
     with pytest.raises(
         ValidationError,

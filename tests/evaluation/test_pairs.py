@@ -6,6 +6,7 @@ describes them) and serve as the slow oracle for the vectorised selection.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -197,3 +198,30 @@ def test_bad_deltas_are_refused(delta, unit, match):
 def test_negative_tolerance_is_refused():
     with pytest.raises(ValidationError, match=r"rel_delta_tol >= 0, got -0\.1"):
         select_pairs(line(), 1.0, "m", rel_delta_tol=-0.1)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("delta", [0.05, 0.3, 1.0, 7.0])
+def test_seconds_consecutive_chain_matches_the_step_by_step_walk(seed, delta):
+    rng = np.random.default_rng(seed)
+    steps = rng.choice([0.01, 0.02, 0.05, 0.5, 2.0], size=400, p=[0.5, 0.2, 0.2, 0.07, 0.03])
+    stamps = np.cumsum(steps + rng.uniform(0.0, 0.004, size=400))
+    traj = PoseTrajectory(
+        stamps_s=stamps,
+        positions_xyz=np.zeros((400, 3)),
+        orientations_quat_xyzw=np.tile([0, 0, 0, 1.0], (400, 1)),
+    )
+    # The rule of the module docstring, one pose at a time: from the last chosen pose the
+    # next is the one (at least one ahead) nearest to t + delta, earlier on a tie; the walk
+    # stops once t + delta is past the last stamp; pairs off by more than 10 % are dropped.
+    chain, a = [0], 0
+    while a < stamps.size - 1 and stamps[a] + delta <= stamps[-1]:
+        target = stamps[a] + delta
+        a = min(range(a + 1, stamps.size), key=lambda j: (abs(stamps[j] - target), j))
+        chain.append(a)
+    expected = [
+        (i, j)
+        for i, j in itertools.pairwise(chain)
+        if abs(stamps[j] - stamps[i] - delta) <= 0.1 * delta
+    ]
+    assert _as_list(select_pairs(traj, delta, "s")) == expected

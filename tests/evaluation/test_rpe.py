@@ -10,7 +10,7 @@ from metric_trajectories import line, quats_from_rotvecs, random_walk
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation import rpe
+from robot_msgs.evaluation import prepare, rpe, rpe_from_prepared
 from robot_msgs.rotations import matrix_from_quat_xyzw
 
 T = np.arange(101) * 0.1
@@ -127,3 +127,17 @@ def test_unknown_pairs_from_is_refused():
         ValidationError, match="Expected pairs_from in estimate, reference, got 'both'"
     ):
         rpe(line(), line(), pairs_from="both")
+
+
+def test_rpe_from_one_preparation_equals_rpe_for_each_delta():
+    ref, est = random_walk(300, seed=5), random_walk(300, seed=6)
+    prep = prepare(ref, est, align="se3")
+    for delta, unit in ((1.0, "f"), (2.0, "s"), (1.0, "m")):
+        got = rpe_from_prepared(prep, delta=delta, delta_unit=unit, all_pairs=True)
+        assert got == rpe(ref, est, delta=delta, delta_unit=unit, all_pairs=True, align="se3")
+
+
+def test_rpe_from_prepared_refuses_an_unknown_pairs_from():
+    prep = prepare(line(), line())
+    with pytest.raises(ValidationError, match="pairs_from"):
+        rpe_from_prepared(prep, pairs_from="both")

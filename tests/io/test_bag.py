@@ -271,8 +271,18 @@ def test_read_bag_refuses_a_frame_with_two_parents(bags):
 
     msgs = [bags.tf_message("sqlite3", [tf("map", "a"), tf("world", "a")])]
     path = bags.write("two", "sqlite3", {"/tf": ("tf2_msgs/msg/TFMessage", msgs)})
-    with pytest.raises(FormatError, match=r"frame 'a' has two parents, 'map' and 'world'"):
+    with pytest.raises(FormatError, match=r"/two: frame 'a' has two parents, 'map' and 'world'"):
         read_bag(path, "/tf:map.a")
+
+
+def test_read_bag_refuses_a_tf_loop_naming_the_bag(bags):
+    def tf(parent, child):
+        return ((0, 0, parent, (0.0, 0.0, 0.0), ID), child)
+
+    msgs = [bags.tf_message("sqlite3", [tf("map", "a"), tf("a", "map"), tf("a", "b")])]
+    path = bags.write("loop", "sqlite3", {"/tf": ("tf2_msgs/msg/TFMessage", msgs)})
+    with pytest.raises(FormatError, match=r"loop.*: the TF tree has a loop through 'map'"):
+        read_bag(path, "/tf:map.b")
 
 
 def test_parse_tf_id_takes_an_optional_static_topic():

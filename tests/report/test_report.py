@@ -10,7 +10,7 @@ import pytest
 from bagtools import write_pose_bag
 
 from robot_msgs.compare import REPEATABILITY_STATEMENT
-from robot_msgs.errors import SettingsMismatchError
+from robot_msgs.errors import SettingsMismatchError, ValidationError
 from robot_msgs.io import write_tum
 from robot_msgs.report import (
     ReportSettings,
@@ -274,3 +274,9 @@ def test_a_run_with_a_bag_and_no_timing_log_gets_the_labelled_latency_proxy(tmp_
     assert report.latency.source == "bag_receive_proxy"
     assert report.latency.latency_p50_s == pytest.approx(0.025, abs=1e-6)
     assert any("proxy" in n for n in report.latency.notes)
+
+
+def test_settings_take_the_command_line_sync_spelling_and_refuse_unknown_ones():
+    assert ReportSettings(sync="one-to-one").sync == "one_to_one"
+    with pytest.raises(ValidationError, match=r"Expected sync in nearest, one_to_one, interpolate"):
+        ReportSettings(sync="closest")

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.compare.alignment import ALIGNMENT_METHODS
+from robot_msgs.evaluation import SYNC_METHODS
+from robot_msgs.io import FORMATS, read_trajectory
 
 if TYPE_CHECKING:
     import argparse
@@ -17,17 +19,17 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
+    "SYNC_CHOICES",
     "add_alignment_args",
     "add_input_args",
     "add_output_args",
     "add_sync_args",
-    "alignment_kwargs",
+    "evaluation_kwargs",
     "read_inputs",
-    "sync_kwargs",
 ]
 
-_FORMATS = ("tum", "kitti", "euroc", "bag", "bag2", "mcap")
-_SYNC = ("nearest", "one-to-one", "interpolate")
+#: ``--sync`` values: the association methods, spelt with dashes.
+SYNC_CHOICES = tuple(method.replace("_", "-") for method in SYNC_METHODS)
 
 
 def add_input_args(parser: argparse.ArgumentParser) -> None:
@@ -37,11 +39,11 @@ def add_input_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("input")
     group.add_argument(
         "--format",
-        choices=_FORMATS,
+        choices=FORMATS,
         help="format of both inputs (default: detected from each file)",
     )
-    group.add_argument("--ref-format", choices=_FORMATS, help="format of REF only")
-    group.add_argument("--est-format", choices=_FORMATS, help="format of EST only")
+    group.add_argument("--ref-format", choices=FORMATS, help="format of REF only")
+    group.add_argument("--est-format", choices=FORMATS, help="format of EST only")
     group.add_argument("--ref-topic", help="bag topic of REF, or a TF id /tf:parent.child")
     group.add_argument("--est-topic", help="bag topic of EST, or a TF id /tf:parent.child")
     group.add_argument(
@@ -63,7 +65,7 @@ def add_sync_args(parser: argparse.ArgumentParser, *, default: str | None = "nea
     group = parser.add_argument_group("association in time")
     group.add_argument(
         "--sync",
-        choices=_SYNC,
+        choices=SYNC_CHOICES,
         default=default,
         help="nearest: evo's rule; one-to-one: TUM associate.py's greedy rule; "
         "interpolate: reference resampled at the estimate's stamps "
@@ -130,21 +132,38 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--force", action="store_true", help="overwrite --save/--plot files")
 
 
-def sync_kwargs(
-    args: argparse.Namespace, *, default_sync: str = "nearest", default_max_diff: float = 0.01
+def evaluation_kwargs(
+    args: argparse.Namespace,
+    *,
+    default_sync: str = "nearest",
+    default_max_diff: float = 0.01,
+    default_align: str = "none",
 ) -> dict[str, Any]:
-    """Keyword arguments of the association flags for the metric functions."""
+    """Keyword arguments of the association and alignment flags, for ``prepare`` and metrics.
+
+    The defaults apply to flags left unset (``drift --protocol rpg`` has its own).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_sync_args(parser, default=None)
+    >>> add_alignment_args(parser, default=None)
+    >>> args = parser.parse_args(["--sync", "one-to-one"])
+    >>> kwargs = evaluation_kwargs(args, default_align="sim3")
+    >>> kwargs["sync"], kwargs["max_diff_s"], kwargs["align"]
+    ('one_to_one', 0.01, 'sim3')
+    """
+    window = None if args.align_window is None else tuple(args.align_window)
     return {
+        "align": args.align or default_align,
+        "n_align": args.n_align,
+        "align_window_s": window,
         "sync": (args.sync or default_sync).replace("-", "_"),
         "max_diff_s": default_max_diff if args.max_diff is None else args.max_diff,
         "offset_s": args.offset,
+        "max_gap_s": args.max_gap,
     }
-
-
-def alignment_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    """Keyword arguments of the alignment flags for the metric functions."""
-    window = None if args.align_window is None else tuple(args.align_window)
-    return {"align": args.align, "n_align": args.n_align, "align_window_s": window}
 
 
 def _label(path: str, topic: str | None) -> str:
@@ -153,8 +172,6 @@ def _label(path: str, topic: str | None) -> str:
 
 def read_inputs(args: argparse.Namespace) -> tuple[PoseTrajectory, PoseTrajectory, str, str]:
     """Read ``REF`` and ``EST`` as the flags say; return both and their labels."""
-    from robot_msgs.io import read_trajectory  # noqa: PLC0415 (only the CLI needs the readers)
-
     reference = read_trajectory(
         args.reference,
         fmt=args.ref_format or args.format,

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array
 
-__all__ = ["check_outputs", "emit", "format_table", "write_plot"]
+__all__ = ["axis_label", "check_outputs", "emit", "format_table", "write_plot"]
 
 _COLUMNS = ("n", "rms", "mean", "median", "std", "min", "max")
 _TITLES = {
@@ -81,6 +81,17 @@ def format_table(result: Comparison) -> str:
         lines.append("notes:")
         lines.extend(f"  - {note}" for note in result.notes)
     return "\n".join(lines)
+
+
+def axis_label(signal: str, unit: str) -> str:
+    """``"translation [m]"``, or the bare name of a dimensionless signal.
+
+    Examples
+    --------
+    >>> axis_label("translation", "m"), axis_label("rot_part", "")
+    ('translation [m]', 'rot_part')
+    """
+    return f"{signal} [{unit}]" if unit else signal
 
 
 def _refuse_existing(path: Path, *, force: bool) -> None:

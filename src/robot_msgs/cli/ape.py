@@ -9,12 +9,11 @@ from robot_msgs.cli._evaluation_args import (
     add_input_args,
     add_output_args,
     add_sync_args,
-    alignment_kwargs,
+    evaluation_kwargs,
     read_inputs,
-    sync_kwargs,
 )
-from robot_msgs.cli._evaluation_output import check_outputs, emit, write_plot
-from robot_msgs.evaluation import APE_RELATIONS, RELATION_UNITS, ape, ape_errors, prepare
+from robot_msgs.cli._evaluation_output import axis_label, check_outputs, emit, write_plot
+from robot_msgs.evaluation import APE_RELATIONS, ape_errors, ape_from_prepared, prepare
 
 if TYPE_CHECKING:
     import argparse
@@ -51,29 +50,22 @@ def run(args: argparse.Namespace) -> int:
     """Compute the APE and report it; return 0."""
     check_outputs(args)
     reference, estimate, ref_name, est_name = read_inputs(args)
-    settings = {**sync_kwargs(args), **alignment_kwargs(args), "max_gap_s": args.max_gap}
-    result = ape(
-        reference,
-        estimate,
-        relation=args.relation,
-        reference_name=ref_name,
-        estimate_name=est_name,
-        **settings,
+    prep = prepare(reference, estimate, **evaluation_kwargs(args))
+    result = ape_from_prepared(
+        prep, relation=args.relation, reference_name=ref_name, estimate_name=est_name
     )
     emit(args, result)
     if args.plot is not None:
-        prep = prepare(reference, estimate, **settings)
-        (name,) = result.stats
+        ((name, unit),) = result.units.items()
         errors = ape_errors(prep.reference, prep.estimate, name)
         times = prep.estimate.stamps_s - prep.estimate.stamps_s[0]
-        unit = RELATION_UNITS[name]
         write_plot(
             args.plot,
             prep.reference,
             prep.estimate,
             [(name, times, errors)],
             title=f"APE {name} (align {args.align})",
-            ylabel=f"{name} [{unit}]" if unit else name,
+            ylabel=axis_label(name, unit),
             force=args.force,
         )
     return 0

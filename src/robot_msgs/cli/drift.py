@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -11,8 +11,8 @@ from robot_msgs.cli._evaluation_args import (
     add_input_args,
     add_output_args,
     add_sync_args,
+    evaluation_kwargs,
     read_inputs,
-    sync_kwargs,
 )
 from robot_msgs.cli._evaluation_output import check_outputs, emit, write_plot
 from robot_msgs.evaluation import (
@@ -29,9 +29,6 @@ from robot_msgs.evaluation import (
 
 if TYPE_CHECKING:
     import argparse
-
-    from robot_msgs.compare.comparison import Comparison
-    from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["add_parser", "run"]
 
@@ -77,50 +74,34 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.set_defaults(run=run)
 
 
-def _compute(
-    args: argparse.Namespace,
-    reference: PoseTrajectory,
-    estimate: PoseTrajectory,
-    names: tuple[str, str],
-) -> tuple[Comparison, dict[str, Any]]:
+def run(args: argparse.Namespace) -> int:
+    """Compute the drift and report it; return 0."""
+    check_outputs(args)
+    reference, estimate, ref_name, est_name = read_inputs(args)
     if args.protocol == "kitti":
-        settings: dict[str, Any] = {
-            **sync_kwargs(args),
-            "align": args.align or "none",
-            "n_align": args.n_align,
-        }
+        settings = evaluation_kwargs(args)
         result = kitti_drift(
             reference,
             estimate,
             lengths_m=args.lengths or KITTI_LENGTHS_M,
             step_frames=args.step,
-            reference_name=names[0],
-            estimate_name=names[1],
+            reference_name=ref_name,
+            estimate_name=est_name,
             **settings,
         )
-        return result, settings
-    settings = {
-        **sync_kwargs(args, default_sync="one_to_one", default_max_diff=0.02),
-        "align": args.align or "sim3",
-        "n_align": args.n_align,
-    }
-    result = relative_error(
-        reference,
-        estimate,
-        fractions=args.fractions or RPG_FRACTIONS,
-        lengths_m=args.lengths,
-        reference_name=names[0],
-        estimate_name=names[1],
-        **settings,
-    )
-    return result, settings
-
-
-def run(args: argparse.Namespace) -> int:
-    """Compute the drift and report it; return 0."""
-    check_outputs(args)
-    reference, estimate, ref_name, est_name = read_inputs(args)
-    result, settings = _compute(args, reference, estimate, (ref_name, est_name))
+    else:  # rpg_trajectory_evaluation's defaults: one-to-one within 0.02 s, Sim(3)
+        settings = evaluation_kwargs(
+            args, default_sync="one_to_one", default_max_diff=0.02, default_align="sim3"
+        )
+        result = relative_error(
+            reference,
+            estimate,
+            fractions=args.fractions or RPG_FRACTIONS,
+            lengths_m=args.lengths,
+            reference_name=ref_name,
+            estimate_name=est_name,
+            **settings,
+        )
     emit(args, result)
     if args.plot is not None:
         prep = prepare(reference, estimate, **settings)

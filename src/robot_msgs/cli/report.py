@@ -16,13 +16,12 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from robot_msgs.cli._evaluation_args import SYNC_CHOICES
 from robot_msgs.errors import OutputExistsError
 from robot_msgs.files import write_atomic
 from robot_msgs.report.settings import ALIGNMENTS, DELTA_UNITS, ReportSettings
 
 __all__ = ["ProgressBar", "add_parser", "json_safe", "run"]
-
-_SYNC = ("nearest", "one_to_one", "interpolate")
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,7 +46,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     ev = parser.add_argument_group("evaluation")
     ev.add_argument("--align", choices=ALIGNMENTS, default="se3", help="alignment (default se3)")
     ev.add_argument("--n-align", type=int, help="fit the alignment on the first N matched poses")
-    ev.add_argument("--sync", choices=_SYNC, default="nearest", help="time association")
+    ev.add_argument(
+        "--sync", choices=SYNC_CHOICES, default="nearest", help="time association (as for ape)"
+    )
     ev.add_argument("--max-diff", type=float, default=0.01, help="association tolerance [s]")
     ev.add_argument("--offset", type=float, default=0.0, help="added to estimate stamps [s]")
     ev.add_argument(

@@ -9,18 +9,16 @@ from robot_msgs.cli._evaluation_args import (
     add_input_args,
     add_output_args,
     add_sync_args,
-    alignment_kwargs,
+    evaluation_kwargs,
     read_inputs,
-    sync_kwargs,
 )
-from robot_msgs.cli._evaluation_output import check_outputs, emit, write_plot
+from robot_msgs.cli._evaluation_output import axis_label, check_outputs, emit, write_plot
 from robot_msgs.evaluation import (
     DELTA_UNITS,
-    RELATION_UNITS,
     RPE_RELATIONS,
     prepare,
-    rpe,
     rpe_errors,
+    rpe_from_prepared,
     select_pairs,
 )
 
@@ -81,11 +79,10 @@ def run(args: argparse.Namespace) -> int:
     """Compute the RPE and report it; return 0."""
     check_outputs(args)
     reference, estimate, ref_name, est_name = read_inputs(args)
-    settings = {**sync_kwargs(args), **alignment_kwargs(args), "max_gap_s": args.max_gap}
+    prep = prepare(reference, estimate, **evaluation_kwargs(args))
     pairs_from = "reference" if args.pairs_from_reference else "estimate"
-    result = rpe(
-        reference,
-        estimate,
+    result = rpe_from_prepared(
+        prep,
         relation=args.relation,
         delta=args.delta,
         delta_unit=args.delta_unit,
@@ -94,27 +91,24 @@ def run(args: argparse.Namespace) -> int:
         rel_delta_tol=args.delta_tol,
         reference_name=ref_name,
         estimate_name=est_name,
-        **settings,
     )
     emit(args, result)
     if args.plot is not None:
-        prep = prepare(reference, estimate, **settings)
         source = prep.estimate if pairs_from == "estimate" else prep.reference
         pairs = select_pairs(
             source, args.delta, args.delta_unit, all_pairs=args.all_pairs,
             rel_delta_tol=args.delta_tol,
         )  # fmt: skip
-        (name,) = result.stats
+        ((name, unit),) = result.units.items()
         errors = rpe_errors(prep.reference, prep.estimate, pairs, name)
         times = source.stamps_s[pairs[:, 1]] - source.stamps_s[0]
-        unit = RELATION_UNITS[name]
         write_plot(
             args.plot,
             prep.reference,
             prep.estimate,
             [(name, times, errors)],
             title=f"RPE {name}, delta {args.delta:g} {args.delta_unit}",
-            ylabel=f"{name} [{unit}]" if unit else name,
+            ylabel=axis_label(name, unit),
             force=args.force,
         )
     return 0

@@ -83,6 +83,25 @@ def check_same_settings(
     ------
     SettingsMismatchError
         Naming the first differing setting and the values seen, unless ``force``.
+
+    Examples
+    --------
+    >>> from robot_msgs.compare import Comparison, error_stats
+    >>> def run(name, alignment):
+    ...     stats, units = {"t": error_stats([0.1])}, {"t": "m"}
+    ...     settings = {"alignment": alignment, "max_diff_s": 0.01}
+    ...     return Comparison(metric="ape", stats=stats, units=units, settings=settings,
+    ...                       estimate=name)
+    >>> check_same_settings([run("a", "se3"), run("b", "se3")])
+    {'alignment': 'se3', 'max_diff_s': 0.01}
+    >>> check_same_settings([run("a", "se3"), run("b", "sim3")])
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.SettingsMismatchError: Refusing to mix results made with different \
+`alignment` settings ('se3' in a; 'sim3' in b); evaluate them with the same settings, or force \
+the mix and say so
+    >>> check_same_settings([run("a", "se3"), run("b", "sim3")], force=True)["alignment"]
+    '<mixed>'
     """
     if not comparisons:
         return {}

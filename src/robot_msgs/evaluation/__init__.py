@@ -1,7 +1,7 @@
 """Trajectory evaluation: association in time, alignment, and the metrics built on them."""
 
 from robot_msgs.evaluation.alignment import align, umeyama
-from robot_msgs.evaluation.ape import ape
+from robot_msgs.evaluation.ape import ape, ape_from_prepared
 from robot_msgs.evaluation.association import Association, associate
 from robot_msgs.evaluation.drift import (
     KITTI_LENGTHS_M,
@@ -20,7 +20,7 @@ from robot_msgs.evaluation.relations import (
     ape_errors,
     rpe_errors,
 )
-from robot_msgs.evaluation.rpe import PAIRS_FROM, rpe
+from robot_msgs.evaluation.rpe import PAIRS_FROM, rpe, rpe_from_prepared
 
 __all__ = [
     "APE_RELATIONS",
@@ -36,6 +36,7 @@ __all__ = [
     "align",
     "ape",
     "ape_errors",
+    "ape_from_prepared",
     "associate",
     "kitti_drift",
     "kitti_segments",
@@ -44,6 +45,7 @@ __all__ = [
     "relative_error",
     "rpe",
     "rpe_errors",
+    "rpe_from_prepared",
     "rpg_segments",
     "select_pairs",
     "umeyama",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.error_stats import error_stats
 from robot_msgs.evaluation.pipeline import prepare, stamps_if_increasing
 from robot_msgs.evaluation.relations import (
@@ -15,9 +14,11 @@ from robot_msgs.evaluation.relations import (
 )
 
 if TYPE_CHECKING:
+    from robot_msgs.compare.comparison import Comparison
+    from robot_msgs.evaluation.pipeline import Prepared
     from robot_msgs.trajectory import PoseTrajectory
 
-__all__ = ["ape"]
+__all__ = ["ape", "ape_from_prepared"]
 
 
 def ape(
@@ -108,15 +109,59 @@ def ape(
         offset_s=offset_s,
         max_gap_s=max_gap_s,
     )
-    errors = ape_errors(prep.reference, prep.estimate, name)
-    stats = error_stats(errors, t=stamps_if_increasing(prep.estimate.stamps_s))
-    return Comparison(
-        metric="ape",
-        stats={name: stats},
-        units={name: RELATION_UNITS[name]},
-        settings={"relation": name, **prep.settings},
-        estimate=estimate_name,
-        reference=reference_name,
-        counts=prep.counts,
-        notes=prep.notes,
+    return ape_from_prepared(
+        prep, relation=name, reference_name=reference_name, estimate_name=estimate_name
+    )
+
+
+def ape_from_prepared(
+    prepared: Prepared,
+    *,
+    relation: str = "translation",
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> Comparison:
+    """The APE of trajectories already associated and aligned by :func:`prepare`.
+
+    What :func:`ape` computes after its :func:`prepare`; call it to reuse one preparation
+    for several relations or metrics, or to plot the very poses compared.
+
+    Parameters
+    ----------
+    prepared : Prepared
+        The matched reference and aligned estimate, with their settings.
+    relation : str
+        One of :data:`~robot_msgs.evaluation.APE_RELATIONS`.
+    reference_name, estimate_name : str
+        Labels stored in the result.
+
+    Returns
+    -------
+    Comparison
+        As :func:`ape` returns it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robot_msgs.evaluation import prepare
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(3.0)
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (3, 1)),
+    ... )
+    >>> prep = prepare(ref, ref.replace(positions_xyz=ref.positions_xyz + [0.0, 0.3, 0.4]))
+    >>> [ape_from_prepared(prep, relation=r).stats[r].rms for r in ("translation", "z")]
+    [0.5, 0.4]
+    """
+    name = check_relation(relation, allowed=APE_RELATIONS)
+    errors = ape_errors(prepared.reference, prepared.estimate, name)
+    stats = error_stats(errors, t=stamps_if_increasing(prepared.estimate.stamps_s))
+    return prepared.comparison(
+        "ape",
+        {name: stats},
+        {name: RELATION_UNITS[name]},
+        settings={"relation": name},
+        reference_name=reference_name,
+        estimate_name=estimate_name,
     )

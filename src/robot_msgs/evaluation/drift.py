@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.error_stats import ErrorStats, error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import path_distances
@@ -48,7 +47,7 @@ from robot_msgs.rotations import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from robot_msgs.msg import Scalar
+    from robot_msgs.compare.comparison import Comparison
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array, IntpArray
 
@@ -130,9 +129,11 @@ def kitti_drift(
     step_frames: int = 10,
     align: str = "none",
     n_align: int | None = None,
+    align_window_s: tuple[float, float] | None = None,
     sync: str = "nearest",
     max_diff_s: float = 0.01,
     offset_s: float = 0.0,
+    max_gap_s: float | None = None,
     reference_name: str = "",
     estimate_name: str = "",
 ) -> Comparison:
@@ -149,7 +150,7 @@ def kitti_drift(
         A segment starts every ``step_frames`` matched frames (10 in the devkit).
     align : str
         Alignment before comparing; the devkit aligns nothing (``"none"``).
-    n_align, sync, max_diff_s, offset_s
+    n_align, align_window_s, sync, max_diff_s, offset_s, max_gap_s
         As for :func:`~robot_msgs.evaluation.ape`.
     reference_name, estimate_name : str
         Labels stored in the result.
@@ -191,9 +192,11 @@ def kitti_drift(
         estimate,
         align=align,
         n_align=n_align,
+        align_window_s=align_window_s,
         sync=sync,
         max_diff_s=max_diff_s,
         offset_s=offset_s,
+        max_gap_s=max_gap_s,
     )
     ref, est = prep.reference, prep.estimate
     distances = path_distances(ref.positions_xyz)
@@ -217,24 +220,20 @@ def kitti_drift(
     for value in lengths:
         rows = np.flatnonzero(length == value)
         t = ref.stamps_s[first[rows]]
-        stats[f"translation_pct@{_label(value)}"] = error_stats(t_pct[rows], t=t)
-        stats[f"rotation_deg_per_m@{_label(value)}"] = error_stats(r_deg_per_m[rows], t=t)
-        units[f"translation_pct@{_label(value)}"] = "%"
-        units[f"rotation_deg_per_m@{_label(value)}"] = "deg/m"
-    settings: dict[str, Scalar] = {
-        "lengths_m": ",".join(f"{v:g}" for v in lengths),
-        "step_frames": int(step_frames),
-        **prep.settings,
-    }
-    return Comparison(
-        metric="kitti_drift",
-        stats=stats,
-        units=units,
-        settings=settings,
-        estimate=estimate_name,
-        reference=reference_name,
-        counts={**prep.counts, "segments": int(first.size)},
-        notes=prep.notes,
+        for quantity, series in (("translation_pct", t_pct), ("rotation_deg_per_m", r_deg_per_m)):
+            stats[f"{quantity}@{_label(value)}"] = error_stats(series[rows], t=t)
+            units[f"{quantity}@{_label(value)}"] = units[quantity]
+    return prep.comparison(
+        "kitti_drift",
+        stats,
+        units,
+        settings={
+            "lengths_m": ",".join(f"{v:g}" for v in lengths),
+            "step_frames": int(step_frames),
+        },
+        counts={"segments": int(first.size)},
+        reference_name=reference_name,
+        estimate_name=estimate_name,
     )
 
 
@@ -290,9 +289,11 @@ def relative_error(
     max_diff_ratio: float = 0.2,
     align: str = "sim3",
     n_align: int | None = None,
+    align_window_s: tuple[float, float] | None = None,
     sync: str = "one_to_one",
     max_diff_s: float = 0.02,
     offset_s: float = 0.0,
+    max_gap_s: float | None = None,
     reference_name: str = "",
     estimate_name: str = "",
 ) -> Comparison:
@@ -312,7 +313,7 @@ def relative_error(
     align : str
         Alignment (rpg's default ``"sim3"``); only its scale enters: the estimate's
         relative translations are multiplied by it.
-    n_align, sync, max_diff_s, offset_s
+    n_align, align_window_s, sync, max_diff_s, offset_s, max_gap_s
         As for :func:`~robot_msgs.evaluation.ape`; rpg associates one-to-one within
         0.02 s.
     reference_name, estimate_name : str
@@ -364,9 +365,11 @@ def relative_error(
         estimate,
         align=align,
         n_align=n_align,
+        align_window_s=align_window_s,
         sync=sync,
         max_diff_s=max_diff_s,
         offset_s=offset_s,
+        max_gap_s=max_gap_s,
     )
     ref = prep.reference
     raw = prep.association.estimate
@@ -375,7 +378,7 @@ def relative_error(
     distances = path_distances(ref.positions_xyz)
     stats: dict[str, ErrorStats] = {}
     units: dict[str, str] = {}
-    notes = list(prep.notes)
+    notes: list[str] = []
     n_segments = 0
     quantities = (
         ("translation", "m"),
@@ -397,21 +400,19 @@ def relative_error(
             key = f"{quantity}@{_label(length)}"
             stats[key] = error_stats(series, t=t)
             units[key] = unit
-    settings: dict[str, Scalar] = {
-        "lengths_m": ",".join(f"{v:g}" for v in lengths),
-        "fractions": None if lengths_m is not None else ",".join(f"{f:g}" for f in fractions),
-        "max_diff_ratio": float(max_diff_ratio),
-        **prep.settings,
-    }
-    return Comparison(
-        metric="relative_error",
-        stats=stats,
-        units=units,
-        settings=settings,
-        estimate=estimate_name,
-        reference=reference_name,
-        counts={**prep.counts, "segments": n_segments},
-        notes=tuple(notes),
+    return prep.comparison(
+        "relative_error",
+        stats,
+        units,
+        settings={
+            "lengths_m": ",".join(f"{v:g}" for v in lengths),
+            "fractions": None if lengths_m is not None else ",".join(f"{f:g}" for f in fractions),
+            "max_diff_ratio": float(max_diff_ratio),
+        },
+        counts={"segments": n_segments},
+        notes=notes,
+        reference_name=reference_name,
+        estimate_name=estimate_name,
     )
 
 

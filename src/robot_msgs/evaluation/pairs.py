@@ -191,6 +191,30 @@ def _path_all_pairs(distances: Float64Array, delta: float, tol: float) -> IntpAr
     return _stack(first[keep], second[keep])
 
 
+def _chain_from_first(successor: IntpArray) -> IntpArray:
+    """The chain ``0, s(0), s(s(0)), …`` of a successor map that only moves forward.
+
+    ``successor[a] > a`` is the next pose after ``a``; ``n`` (or more) ends the chain. By
+    pointer doubling (Hillis & Steele, "Data parallel algorithms", CACM 29(12), 1986): with
+    ``jump = s^L`` the first ``L`` links give the next ``L`` at once, and ``jump[jump]`` is
+    ``s^2L``, so ``K`` links cost ``O(N log K)`` in whole-array steps, never a Python loop
+    per pose.
+
+    Examples
+    --------
+    >>> _chain_from_first(np.array([2, 3, 3, 5, 5])).tolist()
+    [0, 2, 3]
+    """
+    n = successor.size
+    jump = np.append(np.minimum(successor, n), n).astype(np.intp)  # n is its own successor
+    chain = np.zeros(1, dtype=np.intp)
+    while chain[-1] < n:
+        chain = np.concatenate([chain, jump[chain]])
+        jump = jump[jump]
+    out: IntpArray = chain[chain < n]
+    return out
+
+
 def _time_pairs(stamps: Float64Array, delta: float, tol: float, *, all_pairs: bool) -> IntpArray:
     n = stamps.size
     if n < 2:
@@ -207,15 +231,8 @@ def _time_pairs(stamps: Float64Array, delta: float, tol: float, *, all_pairs: bo
         ok = inside & (nearest < n)
         first, second = first[ok], nearest[ok]
     else:
-        chain = [0]
-        nxt = nearest.tolist()
-        inside_list = inside.tolist()
-        a = 0
-        while a < n and inside_list[a] and nxt[a] < n:
-            a = nxt[a]
-            chain.append(a)
-        arr = np.asarray(chain, dtype=np.intp)
-        first, second = arr[:-1], arr[1:]
+        chain = _chain_from_first(np.where(inside, nearest, n))
+        first, second = chain[:-1], chain[1:]
     gap = np.abs(stamps[second] - stamps[first] - delta)
     keep = gap <= tol + slack
     return _stack(first[keep], second[keep])

@@ -14,13 +14,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.compare.comparison import Comparison
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.alignment import align as fit_alignment
-from robot_msgs.evaluation.association import associate
+from robot_msgs.evaluation.association import METHODS, associate
 from robot_msgs.rotations import angle_from_matrix
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from robot_msgs.compare.alignment import Alignment
+    from robot_msgs.compare.error_stats import ErrorStats
     from robot_msgs.evaluation.association import Association
     from robot_msgs.msg import Scalar
     from robot_msgs.trajectory import PoseTrajectory
@@ -29,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["SYNC_METHODS", "Prepared", "prepare", "stamps_if_increasing"]
 
 #: Association rules, as :func:`~robot_msgs.evaluation.associate` names them.
-SYNC_METHODS: tuple[str, ...] = ("nearest", "one_to_one", "interpolate")
+SYNC_METHODS: tuple[str, ...] = METHODS
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -40,27 +44,76 @@ class Prepared:
     ----------
     association : Association
         The time matching, with the unaligned matched poses.
-    reference : PoseTrajectory
-        The matched reference poses.
     estimate : PoseTrajectory
         The matched estimate poses, moved by ``alignment``.
     alignment : Alignment
         The transform applied to the estimate (identity for ``"none"``).
     settings : dict
         ``alignment``, ``n_align``, ``align_window_s`` and the association's settings.
-    counts : dict
-        Pose counts on both sides, matched and unmatched.
     notes : tuple of str
         The association's notes and a one-line account of the alignment.
     """
 
     association: Association
-    reference: PoseTrajectory
     estimate: PoseTrajectory
     alignment: Alignment
     settings: dict[str, Scalar]
-    counts: dict[str, int]
     notes: tuple[str, ...]
+
+    @property
+    def reference(self) -> PoseTrajectory:
+        """The matched reference poses (the association's)."""
+        return self.association.reference
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Pose counts on both sides, matched and unmatched (the association's)."""
+        return self.association.counts()
+
+    def comparison(
+        self,
+        metric: str,
+        stats: Mapping[str, ErrorStats],
+        units: Mapping[str, str],
+        *,
+        settings: Mapping[str, Scalar],
+        counts: Mapping[str, int] | None = None,
+        notes: Sequence[str] = (),
+        reference_name: str = "",
+        estimate_name: str = "",
+    ) -> Comparison:
+        """The :class:`Comparison` of a metric computed on these trajectories.
+
+        Every metric reports the same way: its own ``settings`` first, then the
+        association's and alignment's; ``counts`` and ``notes`` add to this preparation's.
+
+        Examples
+        --------
+        >>> from robot_msgs.compare import error_stats
+        >>> from robot_msgs.trajectory import PoseTrajectory
+        >>> t = np.arange(5.0)
+        >>> ref = PoseTrajectory(
+        ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+        ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (5, 1)),
+        ... )
+        >>> prep = prepare(ref, ref.replace(stamps_s=t[:3], positions_xyz=ref.positions_xyz[:3],
+        ...                                 orientations_quat_xyzw=ref.orientations_quat_xyzw[:3]))
+        >>> result = prep.comparison(
+        ...     "demo", {"n": error_stats([1.0])}, {"n": ""}, settings={"k": 1}, counts={"x": 2}
+        ... )
+        >>> list(result.settings)[:3], result.counts["matched"], result.counts["x"]
+        (['k', 'alignment', 'n_align'], 3, 2)
+        """
+        return Comparison(
+            metric=metric,
+            stats=stats,
+            units=units,
+            settings={**settings, **self.settings},
+            estimate=estimate_name,
+            reference=reference_name,
+            counts={**self.counts, **(counts or {})},
+            notes=(*self.notes, *notes),
+        )
 
 
 def _describe(alignment: Alignment) -> str:
@@ -115,6 +168,21 @@ def prepare(
         No pose matched (the message gives both time spans).
     AlignmentError
         A degenerate fit (the message suggests an alternative).
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(4.0)
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=[[0.0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]],
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (4, 1)),
+    ... )
+    >>> est = ref.replace(stamps_s=t + 0.005, positions_xyz=ref.positions_xyz + 2.0)
+    >>> prep = prepare(ref, est, align="se3")
+    >>> prep.counts["matched"], prep.alignment.translation_m.round(12).tolist()
+    (4, [-2.0, -2.0, -2.0])
+    >>> bool(np.allclose(prep.estimate.positions_xyz, prep.reference.positions_xyz))
+    True
     """
     method = sync.replace("-", "_")
     if method not in SYNC_METHODS:
@@ -147,11 +215,9 @@ def prepare(
         notes.append(_describe(alignment))
     return Prepared(
         association=association,
-        reference=association.reference,
         estimate=aligned,
         alignment=alignment,
         settings=settings,
-        counts=association.counts(),
         notes=tuple(notes),
     )
 

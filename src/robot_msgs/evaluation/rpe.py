@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.error_stats import error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import select_pairs
@@ -19,9 +18,11 @@ from robot_msgs.evaluation.relations import (
 )
 
 if TYPE_CHECKING:
+    from robot_msgs.compare.comparison import Comparison
+    from robot_msgs.evaluation.pipeline import Prepared
     from robot_msgs.trajectory import PoseTrajectory
 
-__all__ = ["PAIRS_FROM", "rpe"]
+__all__ = ["PAIRS_FROM", "rpe", "rpe_from_prepared"]
 
 #: Which trajectory's motion selects the pairs.
 PAIRS_FROM: tuple[str, ...] = ("estimate", "reference")
@@ -108,9 +109,7 @@ def rpe(
     (0.01, 91)
     """
     name = check_relation(relation, allowed=RPE_RELATIONS)
-    if pairs_from not in PAIRS_FROM:
-        msg = f"Expected pairs_from in {', '.join(PAIRS_FROM)}, got {pairs_from!r}"
-        raise ValidationError(msg)
+    _check_pairs_from(pairs_from)
     prep = prepare(
         reference,
         estimate,
@@ -122,7 +121,78 @@ def rpe(
         offset_s=offset_s,
         max_gap_s=max_gap_s,
     )
-    source = prep.estimate if pairs_from == "estimate" else prep.reference
+    return rpe_from_prepared(
+        prep,
+        relation=name,
+        delta=delta,
+        delta_unit=delta_unit,
+        all_pairs=all_pairs,
+        pairs_from=pairs_from,
+        rel_delta_tol=rel_delta_tol,
+        reference_name=reference_name,
+        estimate_name=estimate_name,
+    )
+
+
+def _check_pairs_from(pairs_from: str) -> None:
+    if pairs_from not in PAIRS_FROM:
+        msg = f"Expected pairs_from in {', '.join(PAIRS_FROM)}, got {pairs_from!r}"
+        raise ValidationError(msg)
+
+
+def rpe_from_prepared(
+    prepared: Prepared,
+    *,
+    relation: str = "translation",
+    delta: float = 1.0,
+    delta_unit: str = "f",
+    all_pairs: bool = False,
+    pairs_from: str = "estimate",
+    rel_delta_tol: float = 0.1,
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> Comparison:
+    """The RPE of trajectories already associated and aligned by :func:`prepare`.
+
+    What :func:`rpe` computes after its :func:`prepare`; call it to reuse one preparation
+    for several deltas or relations (a report's RPE per delta does).
+
+    Parameters
+    ----------
+    prepared : Prepared
+        The matched reference and aligned estimate, with their settings.
+    relation, delta, delta_unit, all_pairs, pairs_from, rel_delta_tol
+        As for :func:`rpe`.
+    reference_name, estimate_name : str
+        Labels stored in the result.
+
+    Returns
+    -------
+    Comparison
+        As :func:`rpe` returns it.
+
+    Raises
+    ------
+    ValidationError
+        An unknown relation or setting, or a ``delta`` that gives no pair at all.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robot_msgs.evaluation import prepare
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(5.0)
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (5, 1)),
+    ... )
+    >>> prep = prepare(ref, ref.replace(positions_xyz=ref.positions_xyz * 1.5))
+    >>> [rpe_from_prepared(prep, delta=d).stats["translation"].mean for d in (1, 2)]
+    [0.5, 1.0]
+    """
+    name = check_relation(relation, allowed=RPE_RELATIONS)
+    _check_pairs_from(pairs_from)
+    source = prepared.estimate if pairs_from == "estimate" else prepared.reference
     pairs = select_pairs(
         source, delta, delta_unit, all_pairs=all_pairs, rel_delta_tol=rel_delta_tol
     )
@@ -134,8 +204,8 @@ def rpe(
             + ("" if all_pairs else " or all pairs")
         )
         raise ValidationError(msg)
-    errors = rpe_errors(prep.reference, prep.estimate, pairs, name)
-    notes = list(prep.notes)
+    errors = rpe_errors(prepared.reference, prepared.estimate, pairs, name)
+    notes: list[str] = []
     if name == "point_distance_error_ratio":
         dropped = int(np.count_nonzero(np.isnan(errors)))
         if dropped:
@@ -145,22 +215,20 @@ def rpe(
             )
     end_stamps = source.stamps_s[pairs[:, 1]]
     stats = error_stats(errors, t=stamps_if_increasing(end_stamps))
-    settings = {
-        "relation": name,
-        "delta": float(delta),
-        "delta_unit": delta_unit,
-        "all_pairs": all_pairs,
-        "pairs_from": pairs_from,
-        "rel_delta_tol": float(rel_delta_tol),
-        **prep.settings,
-    }
-    return Comparison(
-        metric="rpe",
-        stats={name: stats},
-        units={name: RELATION_UNITS[name]},
-        settings=settings,
-        estimate=estimate_name,
-        reference=reference_name,
-        counts={**prep.counts, "pairs": int(pairs.shape[0])},
-        notes=tuple(notes),
+    return prepared.comparison(
+        "rpe",
+        {name: stats},
+        {name: RELATION_UNITS[name]},
+        settings={
+            "relation": name,
+            "delta": float(delta),
+            "delta_unit": delta_unit,
+            "all_pairs": all_pairs,
+            "pairs_from": pairs_from,
+            "rel_delta_tol": float(rel_delta_tol),
+        },
+        counts={"pairs": int(pairs.shape[0])},
+        notes=notes,
+        reference_name=reference_name,
+        estimate_name=estimate_name,
     )

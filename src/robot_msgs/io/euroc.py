@@ -8,17 +8,17 @@ header line (``#timestamp, p_RS_R_x [m], ...``) is skipped, with or without ``#`
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory
-from robot_msgs.io.table import parse_table, read_text
+from robot_msgs.io.table import format_rows, read_table
 
 if TYPE_CHECKING:
     import os
+    from pathlib import Path
 
     from robot_msgs.trajectory import PoseTrajectory
 
@@ -67,19 +67,12 @@ def read_euroc(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTra
     >>> traj.stamps_s.tolist(), traj.orientations_quat_xyzw.tolist()
     ([1403715524.907143], [[0.0, 0.0, 0.0, 1.0]])
     """
-    source = str(path)
-    table = parse_table(
-        read_text(Path(path), source=source),
-        source=source,
-        columns=EUROC_COLUMNS,
-        extra_columns=True,
-        header=True,
-    )
+    table = read_table(path, columns=EUROC_COLUMNS, extra_columns=True, header=True)
     values = table.values
     stamps = values[:, 0] / 1e9
     quats = values[:, [5, 6, 7, 4]]
     return finish_trajectory(
-        stamps, values[:, 1:4], quats, source=source, where=table.where, strict=strict
+        stamps, values[:, 1:4], quats, source=table.source, where=table.where, strict=strict
     )
 
 
@@ -119,11 +112,8 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     >>> out.read_text().splitlines()[1]
     '1500000000,1.0,2.0,3.0,1.0,0.0,0.0,0.0'
     """
-    stamps_ns = np.rint(traj.stamps_s * 1e9).astype(np.int64).tolist()
+    stamps_ns = np.rint(traj.stamps_s * 1e9).astype(np.int64)
     q = traj.orientations_quat_xyzw
-    values = np.column_stack([traj.positions_xyz, q[:, 3], q[:, :3]]).tolist()
-    rows = "".join(
-        f"{t},{x!r},{y!r},{z!r},{qw!r},{qx!r},{qy!r},{qz!r}\n"
-        for t, (x, y, z, qw, qx, qy, qz) in zip(stamps_ns, values, strict=True)
-    )
+    values = np.column_stack([traj.positions_xyz, q[:, 3], q[:, :3]])
+    rows = format_rows(values, separator=",", leading_ints=stamps_ns)
     return write_atomic(path, EUROC_HEADER + "\n" + rows, force=force)

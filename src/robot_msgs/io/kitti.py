@@ -15,7 +15,7 @@ import numpy as np
 from robot_msgs.errors import FormatError, OutputExistsError
 from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
-from robot_msgs.io.table import format_rows, parse_table, read_text
+from robot_msgs.io.table import format_rows, read_table
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix
 from robot_msgs.trajectory import UNIT_QUATERNION_TOL, PoseTrajectory
 
@@ -121,21 +121,16 @@ def read_kitti(
     [0.0, 0.0, 0.707107, 0.707107]
     """
     source = str(path)
-    table = parse_table(read_text(Path(path), source=source), source=source, columns=KITTI_COLUMNS)
+    table = read_table(path, columns=KITTI_COLUMNS)
     poses = table.values.reshape(-1, 3, 4)
     n = poses.shape[0]
     if times_path is None:
         stamps = np.arange(n, dtype=np.float64)
     else:
-        times_source = str(times_path)
-        times = parse_table(
-            read_text(Path(times_path), source=times_source), source=times_source, columns=("t",)
-        )
-        stamps = times.values[:, 0]
+        stamps = read_table(times_path, columns=("t",)).values[:, 0]
         if stamps.shape[0] != n:
             msg = (
-                f"{times_source}: expected one time per pose of {source} ({n}), "
-                f"got {stamps.shape[0]}"
+                f"{times_path}: expected one time per pose of {source} ({n}), got {stamps.shape[0]}"
             )
             raise FormatError(msg)
     finite: BoolArray = np.asarray(np.isfinite(poses).all(axis=(1, 2)))

@@ -13,6 +13,7 @@ import re
 import warnings
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,12 +21,12 @@ import numpy as np
 from robot_msgs.errors import FormatError
 
 if TYPE_CHECKING:
+    import os
     from collections.abc import Sequence
-    from pathlib import Path
 
-    from robot_msgs.typing import Float64Array, IntpArray
+    from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
-__all__ = ["Table", "format_rows", "parse_table", "read_text"]
+__all__ = ["Table", "format_rows", "parse_table", "read_table", "read_text"]
 
 _COMMENT = re.compile(r"#[^\n]*")
 # A comma with nothing (or only blanks) before the next comma or the line end, or at
@@ -38,9 +39,32 @@ _FIRST_LINE = re.compile(r"^[ \t,]*[^\s,][^\n]*", re.MULTILINE)
 _TEXT_SHOWN = 80
 
 
-def read_text(path: Path, *, source: str) -> str:
-    """The file's text, UTF-8 with an optional byte-order mark, or a :class:`FormatError`."""
-    data = path.read_bytes()
+def read_text(path: str | os.PathLike[str], *, source: str | None = None) -> str:
+    r"""The file's text, UTF-8 with an optional byte-order mark, or a :class:`FormatError`.
+
+    Parameters
+    ----------
+    path : path-like
+        The file.
+    source : str, optional
+        The file as messages name it (default ``str(path)``).
+
+    Raises
+    ------
+    FormatError
+        The file is not UTF-8 text; the message names the file and the byte.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = file.write_bytes(b"\xef\xbb\xbf1 2\n")
+    >>> read_text(file)
+    '1 2\n'
+    """
+    if source is None:
+        source = str(path)
+    data = Path(path).read_bytes()
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -157,6 +181,35 @@ def parse_table(
     return Table(values=values, text=text, source=source)
 
 
+def read_table(
+    path: str | os.PathLike[str],
+    *,
+    columns: Sequence[str],
+    extra_columns: bool = False,
+    header: bool = False,
+) -> Table:
+    r"""Read the file ``path`` and parse it with :func:`parse_table`, naming it in errors.
+
+    The one entry point of the TUM, KITTI (poses and times) and EuRoC readers.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "times.txt"
+    >>> _ = file.write_text("0.5\n1.5\n")
+    >>> read_table(file, columns=("t",)).values[:, 0]
+    array([0.5, 1.5])
+    """
+    source = str(path)
+    return parse_table(
+        read_text(path, source=source),
+        source=source,
+        columns=columns,
+        extra_columns=extra_columns,
+        header=header,
+    )
+
+
 def _has_empty_field(text: str) -> bool:
     """Quick whole-string test for an empty comma field (the regex locates it after)."""
     probe = text.replace(" ", "").replace("\t", "").replace("\r", "")
@@ -223,17 +276,36 @@ def _locate(
     return FormatError(msg)
 
 
-def format_rows(values: Float64Array, *, separator: str = " ") -> str:
+def format_rows(
+    values: Float64Array, *, separator: str = " ", leading_ints: Int64Array | None = None
+) -> str:
     r"""Text lines of ``values`` ``(N, C)``, each float written as its shortest exact repr.
 
     Every number reads back to the same float64 (Python's ``repr`` round trip).
+
+    Parameters
+    ----------
+    values : ndarray, shape (N, C), float64
+        The rows.
+    separator : str
+        Between the numbers of a row.
+    leading_ints : ndarray, shape (N,), int64, optional
+        A first column written as integers, exactly (EuRoC's nanosecond stamps, beyond
+        the integers a float64 holds).
 
     Examples
     --------
     >>> format_rows(np.array([[0.1, 2.0], [1e-20, -3.5]]))
     '0.1 2.0\n1e-20 -3.5\n'
+    >>> format_rows(np.array([[0.5]]), separator=",", leading_ints=np.array([10**18 + 1]))
+    '1000000000000000001,0.5\n'
     """
     if values.shape[0] == 0:
         return ""
     pattern = separator.join(["%r"] * values.shape[1])
-    return "\n".join(pattern % tuple(row) for row in values.tolist()) + "\n"
+    rows = values.tolist()
+    if leading_ints is None:
+        return "\n".join(pattern % tuple(row) for row in rows) + "\n"
+    pattern = "%d" + separator + pattern
+    firsts = leading_ints.tolist()
+    return "\n".join(pattern % (t, *row) for t, row in zip(firsts, rows, strict=True)) + "\n"

@@ -97,14 +97,14 @@ class _Edge:
     rows: list[tuple[float, ...]] = field(default_factory=list)
 
 
-def _collect(reader: Any, topics: list[str]) -> dict[str, _Edge]:
-    """Every transform on ``topics``, grouped by child frame."""
+def _collect(reader: Any, topics: list[str], source: str) -> dict[str, _Edge]:
+    """Every transform on ``topics``, grouped by child frame; ``source`` names the bag."""
     edges: dict[str, _Edge] = {}
     conns = [c for c in reader.connections if c.topic in topics and c.msgtype == TF_TYPE]
     static_topic = topics[-1] if len(topics) > 1 else None
     for conn, _, raw in reader.messages(connections=conns):
-        msg = reader.deserialize(raw, conn.msgtype)
-        for tf in msg.transforms:
+        message = reader.deserialize(raw, conn.msgtype)
+        for tf in message.transforms:
             parent = tf.header.frame_id.lstrip("/")
             child = tf.child_frame_id.lstrip("/")
             static = conn.topic == static_topic
@@ -112,11 +112,11 @@ def _collect(reader: Any, topics: list[str]) -> dict[str, _Edge]:
             if edge is None or (edge.static and not static):
                 edge = edges[child] = _Edge(parent, child, static)
             elif edge.parent != parent:
-                msg_ = (
-                    f"frame {child!r} has two parents, {edge.parent!r} and {parent!r} "
-                    f"(on {conn.topic}); a TF tree gives each frame one parent"
+                msg = (
+                    f"{source}: frame {child!r} has two parents, {edge.parent!r} and "
+                    f"{parent!r} (on {conn.topic}); a TF tree gives each frame one parent"
                 )
-                raise FormatError(msg_)
+                raise FormatError(msg)
             elif static and not edge.static:
                 continue
             t, p, q = tf.header.stamp, tf.transform.translation, tf.transform.rotation
@@ -128,12 +128,12 @@ def _collect(reader: Any, topics: list[str]) -> dict[str, _Edge]:
     return edges
 
 
-def _ancestors(frame: str, edges: dict[str, _Edge]) -> list[str]:
+def _ancestors(frame: str, edges: dict[str, _Edge], source: str) -> list[str]:
     chain = [frame]
     while chain[-1] in edges:
         chain.append(edges[chain[-1]].parent)
         if len(chain) > len(edges) + 1:
-            msg = f"the TF tree has a loop through {frame!r}"
+            msg = f"{source}: the TF tree has a loop through {frame!r}"
             raise FormatError(msg)
     return chain
 
@@ -195,15 +195,15 @@ def read_tf(reader: Any, tf_id: str, *, source: str, strict: bool = False) -> Po
     if topic not in topics:
         msg = f"{source}: no TF topic {topic!r}; TF topics: {', '.join(sorted(topics)) or 'none'}"
         raise FormatError(msg)
-    edges = _collect(reader, [topic, static_topic] if static_topic in topics else [topic])
+    edges = _collect(reader, [topic, static_topic] if static_topic in topics else [topic], source)
     frames = sorted(set(edges) | {e.parent for e in edges.values()})
     for frame in (parent, child):
         if frame not in frames:
             shown = ", ".join(frames[:20]) + (" ..." if len(frames) > 20 else "")
             msg = f"{source}: no frame {frame!r} on {topic}; frames: {shown}"
             raise FormatError(msg)
-    up_parent = _ancestors(parent, edges)
-    up_child = _ancestors(child, edges)
+    up_parent = _ancestors(parent, edges, source)
+    up_child = _ancestors(child, edges, source)
     common = next((f for f in up_child if f in up_parent), None)
     if common is None or parent == child:
         msg = f"{source}: frames {parent!r} and {child!r} are not connected by {topic}"

@@ -9,17 +9,17 @@ between fields, fields may be separated by any run of spaces, tabs or commas, an
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory
-from robot_msgs.io.table import format_rows, parse_table, read_text
+from robot_msgs.io.table import format_rows, read_table
 
 if TYPE_CHECKING:
     import os
+    from pathlib import Path
 
     from robot_msgs.trajectory import PoseTrajectory
 
@@ -60,14 +60,13 @@ def read_tum(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTraje
     >>> traj.stamps_s.tolist(), traj.positions_xyz.tolist()
     ([1.5], [[1.0, 2.0, 3.0]])
     """
-    source = str(path)
-    table = parse_table(read_text(Path(path), source=source), source=source, columns=TUM_COLUMNS)
+    table = read_table(path, columns=TUM_COLUMNS)
     values = table.values
     return finish_trajectory(
         values[:, 0],
         values[:, 1:4],
         values[:, 4:8],
-        source=source,
+        source=table.source,
         where=table.where,
         strict=strict,
     )

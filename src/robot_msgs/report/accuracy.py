@@ -1,12 +1,13 @@
 """Accuracy of one run through :mod:`robot_msgs.evaluation`, and the series the plots draw.
 
-Nothing here computes an error itself: the comparisons are
-:func:`robot_msgs.evaluation.ape` and :func:`robot_msgs.evaluation.rpe`, and the per-pose
-and per-pair series for the plots come from the same building blocks, in the same order
-(:func:`~robot_msgs.evaluation.pipeline.prepare`, then
-:func:`~robot_msgs.evaluation.ape_errors`, or :func:`~robot_msgs.evaluation.select_pairs`
-on the aligned estimate and :func:`~robot_msgs.evaluation.rpe_errors`), so the plotted
-errors are the ones summarised (the tests check their RMSEs agree).
+Nothing here computes an error itself: one :func:`~robot_msgs.evaluation.prepare`
+(association and alignment, run once per run) feeds
+:func:`~robot_msgs.evaluation.ape_from_prepared` and, per delta,
+:func:`~robot_msgs.evaluation.rpe_from_prepared`; the per-pose and per-pair series for the
+plots come from the same preparation (:func:`~robot_msgs.evaluation.ape_errors`, or
+:func:`~robot_msgs.evaluation.select_pairs` on the aligned estimate and
+:func:`~robot_msgs.evaluation.rpe_errors`), so the plotted errors are the ones summarised
+(the tests check their RMSEs agree).
 """
 
 from __future__ import annotations
@@ -16,8 +17,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation import ape, ape_errors, rpe, rpe_errors, select_pairs
-from robot_msgs.evaluation.pipeline import prepare
+from robot_msgs.evaluation import (
+    ape,
+    ape_errors,
+    ape_from_prepared,
+    prepare,
+    rpe_errors,
+    rpe_from_prepared,
+    select_pairs,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -88,25 +96,21 @@ def evaluate_accuracy(
         As :func:`robot_msgs.evaluation.ape`.
     """
     s = settings
-    ape_comparison = ape(
-        reference, estimate, relation="translation", align=s.align, n_align=s.n_align,
-        sync=s.sync, max_diff_s=s.max_diff_s, offset_s=s.offset_s,
-        reference_name=reference_name, estimate_name=estimate_name,
-    )  # fmt: skip
     prep = prepare(
         reference, estimate, align=s.align, n_align=s.n_align, sync=s.sync,
         max_diff_s=s.max_diff_s, offset_s=s.offset_s,
     )  # fmt: skip
+    ape_comparison = ape_from_prepared(
+        prep, relation="translation", reference_name=reference_name, estimate_name=estimate_name
+    )
     rpe_comparisons: list[Comparison] = []
     pair_errors: list[Float64Array] = []
     skipped: list[str] = []
     for delta in settings.rpe_deltas:
         try:
-            comparison = rpe(
-                reference, estimate, relation="translation", delta=delta,
-                delta_unit=s.rpe_unit, all_pairs=True, align=s.align, n_align=s.n_align,
-                sync=s.sync, max_diff_s=s.max_diff_s, offset_s=s.offset_s,
-                reference_name=reference_name, estimate_name=estimate_name,
+            comparison = rpe_from_prepared(
+                prep, relation="translation", delta=delta, delta_unit=s.rpe_unit,
+                all_pairs=True, reference_name=reference_name, estimate_name=estimate_name,
             )  # fmt: skip
         except ValidationError as err:
             skipped.append(f"RPE delta {delta:g} {settings.rpe_unit} skipped: {err}")

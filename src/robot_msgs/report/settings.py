@@ -6,18 +6,14 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from robot_msgs.compare.alignment import ALIGNMENT_METHODS as ALIGNMENTS
 from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation import DELTA_UNITS, SYNC_METHODS
 
 if TYPE_CHECKING:
     from robot_msgs.msg import Scalar
 
 __all__ = ["ALIGNMENTS", "DELTA_UNITS", "ReportSettings"]
-
-#: Alignments a report can ask for (``robot_msgs.evaluation.ape``'s ``align``).
-ALIGNMENTS = ("none", "se3", "sim3", "scale", "posyaw", "origin")
-
-#: Units of the RPE deltas.
-DELTA_UNITS = ("f", "s", "m", "rad", "deg")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -32,7 +28,8 @@ class ReportSettings:
     n_align : int or None
         Fit the alignment on the first ``n_align`` matched poses only.
     sync : str
-        Time association rule (``"nearest"``, ``"one_to_one"``, ``"interpolate"``).
+        Time association rule (``"nearest"``, ``"one_to_one"``, ``"interpolate"``;
+        ``"one-to-one"``, the command line's spelling, is stored as ``"one_to_one"``).
     max_diff_s, offset_s : float, seconds
         Association tolerance and the offset added to estimate stamps.
     rpe_deltas : tuple of float
@@ -62,6 +59,10 @@ class ReportSettings:
     end_tolerance_s: float = 1.0
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "sync", self.sync.replace("-", "_"))
+        if self.sync not in SYNC_METHODS:
+            msg = f"Expected sync in {', '.join(SYNC_METHODS)}, got {self.sync!r}"
+            raise ValidationError(msg)
         if self.align not in ALIGNMENTS:
             msg = f"Expected align in {', '.join(ALIGNMENTS)}, got {self.align!r}"
             raise ValidationError(msg)
