@@ -11,6 +11,7 @@ __all__ = [
     "AlignmentError",
     "AssociationError",
     "DataWarning",
+    "ExecutorError",
     "FormatError",
     "MissingDependencyError",
     "OutputExistsError",
@@ -55,6 +56,10 @@ class MissingDependencyError(RobotMsgsError, ImportError):
 
 class OutputExistsError(RobotMsgsError, FileExistsError):
     """An output file already exists and overwriting it was not asked for (``--force``)."""
+
+
+class ExecutorError(RobotMsgsError, RuntimeError):
+    """Workers cannot run a batch at all (they die on start, or cannot import the function)."""
 
 
 class DataWarning(UserWarning):

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS: tuple[str, ...] = ("docs", "traj", "ape", "rpe", "drift", "report")
+COMMANDS: tuple[str, ...] = ("docs", "traj", "ape", "rpe", "drift", "report", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

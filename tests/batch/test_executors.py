@@ -1,0 +1,149 @@
+"""Executors: every task ends as exactly one result, whatever dies on the way."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from batch_helpers import calls, make_tree, position_error, scripted
+
+from robot_msgs.batch.executors import (
+    DaskExecutor,
+    LocalExecutor,
+    SerialExecutor,
+    make_executor,
+)
+from robot_msgs.batch.manifest import load_bench_input
+from robot_msgs.batch.tasks import make_tasks
+from robot_msgs.errors import ExecutorError, MissingDependencyError, ValidationError
+
+
+def _tasks(root: Path, fn=scripted, **tree):
+    offsets = make_tree(root, **tree)
+    return make_tasks(load_bench_input(root), fn), offsets
+
+
+def _check_exactly_once(results, tasks):
+    assert len(results) == len(tasks)
+    assert Counter(r.digest for r in results) == Counter(t.digest for t in tasks)
+
+
+def test_local_processes_evaluate_every_task_once(tmp_path):
+    tasks, offsets = _tasks(tmp_path, trials=3)
+    with LocalExecutor(workers=2) as ex:
+        results = list(ex.run(scripted, tasks))
+    _check_exactly_once(results, tasks)
+    for r in results:
+        assert r.status == "ok"
+        expected = offsets[(r.algorithm, r.sequence, r.trial)]
+        assert r.comparisons[0].stats["translation"].rms == pytest.approx(expected, abs=1e-9)
+    assert set(calls(tmp_path).values()) == {1}
+
+
+def test_local_worker_killed_mid_sweep_is_retried_and_every_result_arrives_once(tmp_path):
+    tasks, _ = _tasks(tmp_path, trials=6)
+    killers = tasks[1::5]
+    for task in killers:  # each of these kills its worker process the first time it runs
+        Path(task.run.estimate + ".crash").touch()
+    with LocalExecutor(workers=2, retries=1) as ex:
+        results = list(ex.run(scripted, tasks))
+    _check_exactly_once(results, tasks)
+    assert {r.status for r in results} == {"ok"}
+    by_digest = {r.digest: r for r in results}
+    assert all(by_digest[t.digest].attempts >= 2 for t in killers)
+    assert not any(Path(t.run.estimate + ".crash").exists() for t in killers)
+
+
+def test_a_task_that_always_kills_its_worker_ends_as_crashed_and_the_others_finish(tmp_path):
+    tasks, _ = _tasks(tmp_path, trials=2)
+    poison = tasks[2]
+    Path(poison.run.estimate + ".poison").touch()
+    with LocalExecutor(workers=2, retries=1) as ex:
+        results = list(ex.run(scripted, tasks))
+    _check_exactly_once(results, tasks)
+    crashed = [r for r in results if r.status != "ok"]
+    assert [r.digest for r in crashed] == [poison.digest]
+    assert crashed[0].status == "crashed"
+    assert crashed[0].error_type == "WorkerCrash"
+    assert "died while evaluating this run, 2 times running alone" in crashed[0].error
+
+
+def test_local_executor_says_when_workers_cannot_load_the_function(tmp_path):
+    tasks, _ = _tasks(tmp_path, trials=1)
+
+    def local_fn(task):  # not importable by name in a worker
+        return position_error(task)
+
+    with (
+        LocalExecutor(workers=1) as ex,
+        pytest.raises(ExecutorError, match=r"cannot load the per-run function .*local_fn"),
+    ):
+        list(ex.run(local_fn, tasks))
+
+
+def test_serial_executor_runs_in_this_process(tmp_path):
+    tasks, _ = _tasks(tmp_path, trials=1)
+    with SerialExecutor() as ex:
+        results = list(ex.run(position_error, tasks))
+    assert [r.digest for r in results] == [t.digest for t in tasks]
+
+
+def test_make_executor_checks_its_arguments():
+    assert make_executor("local", workers=3).workers == 3
+    with pytest.raises(
+        ValidationError, match="Expected an executor serial, local or dask, got 'ray'"
+    ):
+        make_executor("ray")
+    with pytest.raises(ValidationError, match=r"Expected `workers` >= 1, got 0"):
+        LocalExecutor(workers=0)
+    with pytest.raises(ValidationError, match=r"Expected `retries` >= 0, got -1"):
+        LocalExecutor(retries=-1)
+
+
+def test_dask_missing_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(MissingDependencyError, match=r"pip install 'robot_msgs\[dask\]'"):
+        make_executor("dask")
+    with pytest.raises(MissingDependencyError, match=r"Batch evaluation on Dask needs"):
+        make_executor(scheduler="tcp://127.0.0.1:8786")
+
+
+def test_dask_executor_must_be_entered(tmp_path):
+    pytest.importorskip("distributed")
+    with pytest.raises(ValidationError, match="needs the executor entered"):
+        list(DaskExecutor(workers=1).run(position_error, []))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A loopback Dask cluster of 2 single-threaded worker processes."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=50,
+    ) as local:
+        yield local
+
+
+@pytest.mark.slow
+def test_dask_worker_killed_mid_sweep_still_gives_every_result_once(tmp_path, cluster):
+    tasks, offsets = _tasks(tmp_path, trials=5)
+    killers = tasks[3::10]
+    for task in killers:
+        Path(task.run.estimate + ".crash").touch()
+    with DaskExecutor(scheduler=cluster.scheduler_address, retries=2) as ex:
+        results = list(ex.run(scripted, tasks))
+    _check_exactly_once(results, tasks)
+    assert [(r.error_type, r.error) for r in results if r.status != "ok"] == []
+    for r in results:
+        expected = offsets[(r.algorithm, r.sequence, r.trial)]
+        assert r.comparisons[0].stats["translation"].rms == pytest.approx(expected, abs=1e-9)
+    assert not any(Path(t.run.estimate + ".crash").exists() for t in killers)
+    # Every run was evaluated; a run whose result sat on a dying worker may have run twice.
+    assert set(calls(tmp_path)) == set(offsets)
