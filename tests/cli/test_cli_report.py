@@ -62,9 +62,9 @@ def test_bad_input_is_one_error_line(tmp_path, capsys):
 
 
 def test_bad_settings_are_refused(runs_copy, capsys):
-    code = main(["report", str(runs_copy / "runs.toml"), "--max-gap", "0", "--no-progress"])
+    code = main(["report", str(runs_copy / "runs.toml"), "--coverage-gap", "0", "--no-progress"])
     assert code == 1
-    assert "Expected max_gap_s > 0 s, got 0.0" in capsys.readouterr().err
+    assert "Expected coverage_gap_s > 0 s, got 0.0" in capsys.readouterr().err
 
 
 def test_mixed_alignments_from_a_manifest_are_refused_unless_allowed(runs_copy, capsys):

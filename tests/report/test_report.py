@@ -259,7 +259,7 @@ def test_build_report_groups_ranks_and_reports_progress(tmp_path):
     assert [row.algorithm for row in result.report.ranking.rows] == ["a", "b"]
     assert dict(result.report.ranking.rows[0].scores) == {"s": pytest.approx(0.02)}
     assert result.report.ranking.rows[1].scores["s"] == pytest.approx(0.05)
-    assert result.report.settings["align"] == "none"
+    assert result.report.settings["alignment"] == "none"
     assert set(result.runs) == {"r0", "r1", "r2"}
 
 

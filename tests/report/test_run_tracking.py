@@ -74,26 +74,26 @@ def test_coverage_subtracts_losses_from_the_reference_span():
     t = np.arange(0, 101) / 10.0
     losses = [TrackingLoss(start_s=2.0, end_s=3.5), TrackingLoss(start_s=6.0, end_s=6.5)]
     # covered: 10 s minus 1.5 s and 0.5 s lost, over 10 s
-    assert coverage(t, losses, start_s=0.0, end_s=10.0, max_gap_s=1.0) == pytest.approx(0.8)
+    assert coverage(t, losses, start_s=0.0, end_s=10.0, coverage_gap_s=1.0) == pytest.approx(0.8)
 
 
 def test_coverage_counts_late_start_early_end_and_long_gaps_as_uncovered():
-    # Estimate from 1 s to 4 s and 6 s to 8 s at 0.5 s steps; the 2 s gap exceeds max_gap.
+    # Estimate from 1 s to 4 s and 6 s to 8 s at 0.5 s steps; the 2 s gap exceeds coverage_gap.
     t = np.concatenate([np.arange(1.0, 4.01, 0.5), np.arange(6.0, 8.01, 0.5)])
     # covered: [1, 4] + [6, 8] = 5 s of a 10 s span
-    assert coverage(t, [], start_s=0.0, end_s=10.0, max_gap_s=1.0) == pytest.approx(0.5)
-    # with a larger max_gap the gap counts: [1, 8] = 7 s
-    assert coverage(t, [], start_s=0.0, end_s=10.0, max_gap_s=2.5) == pytest.approx(0.7)
+    assert coverage(t, [], start_s=0.0, end_s=10.0, coverage_gap_s=1.0) == pytest.approx(0.5)
+    # with a larger coverage_gap the gap counts: [1, 8] = 7 s
+    assert coverage(t, [], start_s=0.0, end_s=10.0, coverage_gap_s=2.5) == pytest.approx(0.7)
 
 
 def test_coverage_clips_to_the_span_and_is_nan_without_one():
     t = np.arange(-5.0, 15.01, 0.5)
-    assert coverage(t, [], start_s=0.0, end_s=10.0, max_gap_s=1.0) == pytest.approx(1.0)
-    assert math.isnan(coverage(t, [], start_s=math.nan, end_s=math.nan, max_gap_s=1.0))
-    assert coverage(t[:1], [], start_s=0.0, end_s=10.0, max_gap_s=1.0) == 0.0
+    assert coverage(t, [], start_s=0.0, end_s=10.0, coverage_gap_s=1.0) == pytest.approx(1.0)
+    assert math.isnan(coverage(t, [], start_s=math.nan, end_s=math.nan, coverage_gap_s=1.0))
+    assert coverage(t[:1], [], start_s=0.0, end_s=10.0, coverage_gap_s=1.0) == 0.0
 
 
 def test_unrecovered_loss_uncovers_everything_after_it():
     t = np.arange(0, 101) / 10.0
     losses = [TrackingLoss(start_s=7.5, end_s=10.0, recovered=False)]
-    assert coverage(t, losses, start_s=0.0, end_s=10.0, max_gap_s=1.0) == pytest.approx(0.75)
+    assert coverage(t, losses, start_s=0.0, end_s=10.0, coverage_gap_s=1.0) == pytest.approx(0.75)

@@ -56,7 +56,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     ev.add_argument("--rpe-unit", choices=DELTA_UNITS, default="s", help="unit of the deltas")
     ev.add_argument(
-        "--max-gap", type=float, default=1.0, help="longer estimate gaps are not covered [s]"
+        "--coverage-gap", type=float, default=1.0, help="longer estimate gaps are not covered [s]"
     )
     ev.add_argument(
         "--end-tolerance",
@@ -164,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         offset_s=args.offset,
         rpe_deltas=tuple(args.rpe_delta),
         rpe_unit=args.rpe_unit,
-        max_gap_s=args.max_gap,
+        coverage_gap_s=args.coverage_gap,
         end_tolerance_s=args.end_tolerance,
     )
     show = sys.stderr.isatty() if args.progress is None else args.progress

@@ -170,7 +170,9 @@ def evaluate_run(
         losses = losses_from_log(run.tracking, end_s=known_end)
     valid = valid_mask(stamps, losses)
     failure, notes = _judge(run, stamps, valid, losses, start_s, end_s, settings)
-    cover = coverage(stamps, losses, start_s=start_s, end_s=end_s, max_gap_s=settings.max_gap_s)
+    cover = coverage(
+        stamps, losses, start_s=start_s, end_s=end_s, coverage_gap_s=settings.coverage_gap_s
+    )
     accuracy: AccuracyResult | None = None
     if run.reference is not None and estimate is not None and valid.any():
         try:

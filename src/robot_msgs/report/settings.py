@@ -36,7 +36,7 @@ class ReportSettings:
         RPE intervals, in ``rpe_unit``; empty: no RPE.
     rpe_unit : str
         One of :data:`DELTA_UNITS`.
-    max_gap_s : float, seconds
+    coverage_gap_s : float, seconds
         Consecutive estimate poses further apart leave the time between uncovered.
     end_tolerance_s : float, seconds
         A run succeeds when its last valid pose is at most this before the end of the
@@ -44,7 +44,7 @@ class ReportSettings:
 
     Examples
     --------
-    >>> ReportSettings(align="sim3").as_dict()["align"]
+    >>> ReportSettings(align="sim3").as_dict()["alignment"]
     'sim3'
     """
 
@@ -55,7 +55,7 @@ class ReportSettings:
     offset_s: float = 0.0
     rpe_deltas: tuple[float, ...] = (1.0,)
     rpe_unit: str = "s"
-    max_gap_s: float = 1.0
+    coverage_gap_s: float = 1.0
     end_tolerance_s: float = 1.0
 
     def __post_init__(self) -> None:
@@ -69,7 +69,7 @@ class ReportSettings:
         if self.rpe_unit not in DELTA_UNITS:
             msg = f"Expected an RPE delta unit in {', '.join(DELTA_UNITS)}, got {self.rpe_unit!r}"
             raise ValidationError(msg)
-        for name in ("max_diff_s", "max_gap_s", "end_tolerance_s"):
+        for name in ("max_diff_s", "coverage_gap_s", "end_tolerance_s"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0):
                 msg = f"Expected {name} > 0 s, got {value!r}"
@@ -81,13 +81,13 @@ class ReportSettings:
     def as_dict(self) -> dict[str, Scalar]:
         """The settings as a flat mapping of scalars, for ``Report.settings``."""
         return {
-            "align": self.align,
+            "alignment": self.align,
             "n_align": self.n_align,
             "sync": self.sync,
             "max_diff_s": self.max_diff_s,
             "offset_s": self.offset_s,
             "rpe_deltas": ",".join(f"{d:g}" for d in self.rpe_deltas),
             "rpe_unit": self.rpe_unit,
-            "max_gap_s": self.max_gap_s,
+            "coverage_gap_s": self.coverage_gap_s,
             "end_tolerance_s": self.end_tolerance_s,
         }

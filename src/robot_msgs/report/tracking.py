@@ -14,7 +14,7 @@ Coverage is the share of the sequence span ``[t0, t1]`` with a valid estimate:
     {t_1 - t_0}
 
 where ``t_i`` are the estimate stamps, ``g`` the largest gap still counted as tracked
-(``max_gap_s``) and ``[s_k, e_k)`` the losses. It is computed on the elementary
+(``coverage_gap_s``) and ``[s_k, e_k)`` the losses. It is computed on the elementary
 intervals between all breakpoints, with binary searches: O((N + K) log(N + K)).
 """
 
@@ -129,7 +129,7 @@ def coverage(
     *,
     start_s: float,
     end_s: float,
-    max_gap_s: float,
+    coverage_gap_s: float,
 ) -> float:
     """Share of ``[start_s, end_s]`` covered by a valid estimate (see the module docs).
 
@@ -141,7 +141,7 @@ def coverage(
         Intervals without a valid estimate.
     start_s, end_s : float, seconds
         The span the run should cover (the reference's).
-    max_gap_s : float, seconds
+    coverage_gap_s : float, seconds
         Consecutive poses further apart than this leave the time between uncovered.
 
     Returns
@@ -153,7 +153,7 @@ def coverage(
     --------
     >>> t = np.arange(0, 101) / 10.0  # 0 .. 10 s at 10 Hz
     >>> lost = [TrackingLoss(start_s=2.0, end_s=3.5), TrackingLoss(start_s=6.0, end_s=6.5)]
-    >>> round(coverage(t, lost, start_s=0.0, end_s=10.0, max_gap_s=1.0), 12)
+    >>> round(coverage(t, lost, start_s=0.0, end_s=10.0, coverage_gap_s=1.0), 12)
     0.8
     """
     if not (math.isfinite(start_s) and math.isfinite(end_s)) or end_s <= start_s:
@@ -161,7 +161,7 @@ def coverage(
     t = np.asarray(stamps_s, dtype=np.float64)
     if t.size < 2:
         return 0.0
-    keep = np.diff(t) <= max_gap_s
+    keep = np.diff(t) <= coverage_gap_s
     seg_starts, seg_ends = t[:-1][keep], t[1:][keep]
     loss_starts, loss_ends = _loss_bounds(losses)
     cuts = np.concatenate([seg_starts, seg_ends, loss_starts, loss_ends, [start_s, end_s]])
