@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -26,3 +27,24 @@ def evo_data() -> Path:
             f"(looked at {_DEFAULT})"
         )
     return path
+
+
+SEED_ERROR_STATS_PAGE = Path(__file__).parent / "data" / "seeds" / "robot_msgs-ErrorStats.txt"
+
+
+@dataclasses.dataclass(frozen=True)
+class SeedExample:
+    """The ErrorStats example exactly as the seed reference page prints it."""
+
+    repr: str
+    json: str
+
+
+@pytest.fixture(scope="session")
+def seed_error_stats() -> SeedExample:
+    """Repr and ``to_dict()`` JSON of the seed page's example, read from the page itself."""
+    lines = SEED_ERROR_STATS_PAGE.read_text(encoding="utf-8").splitlines()
+    repr_line = next(line for line in lines if line.startswith("ErrorStats(n=3"))
+    start = lines.index("{")
+    end = lines.index("}", start)
+    return SeedExample(repr=repr_line, json="\n".join(lines[start : end + 1]))

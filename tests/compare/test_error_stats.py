@@ -14,35 +14,15 @@ from hypothesis.extra.numpy import arrays
 from robot_msgs.compare import ErrorStats, error_stats
 from robot_msgs.errors import ValidationError
 
-SEED_REPR = (
-    "ErrorStats(n=3, rms=0.0021602468994692866, mean=0.0013333333333333333, median=0.002, "
-    "std=0.0016996731711975948, min=-0.001, max=0.003, max_abs=0.003, p95_abs=0.0029, "
-    "final=0.003, iae=nan, ise=nan, itae=nan)"
-)
-SEED_JSON = """{
-  "_type": "compare/ErrorStats",
-  "n": 3,
-  "rms": 0.0021602468994692866,
-  "mean": 0.0013333333333333333,
-  "median": 0.002,
-  "std": 0.0016996731711975948,
-  "min": -0.001,
-  "max": 0.003,
-  "max_abs": 0.003,
-  "p95_abs": 0.0029,
-  "final": 0.003,
-  "iae": NaN,
-  "ise": NaN,
-  "itae": NaN
-}"""
+
+def test_seed_example_repr_is_exact(seed_error_stats):
+    assert repr(error_stats([-0.001, 0.002, 0.003])) == seed_error_stats.repr
 
 
-def test_seed_example_repr_is_exact():
-    assert repr(error_stats([-0.001, 0.002, 0.003])) == SEED_REPR
-
-
-def test_seed_example_json_is_exact():
-    assert json.dumps(error_stats([-0.001, 0.002, 0.003]).to_dict(), indent=2) == SEED_JSON
+def test_seed_example_json_is_exact(seed_error_stats):
+    assert (
+        json.dumps(error_stats([-0.001, 0.002, 0.003]).to_dict(), indent=2) == seed_error_stats.json
+    )
 
 
 def test_no_finite_sample_gives_nan_and_zero_count():

@@ -44,27 +44,6 @@ SEED_FIELDS = [
     ("ise", "float", "nan"),
     ("itae", "float", "nan"),
 ]
-SEED_REPR = (
-    "ErrorStats(n=3, rms=0.0021602468994692866, mean=0.0013333333333333333, median=0.002, "
-    "std=0.0016996731711975948, min=-0.001, max=0.003, max_abs=0.003, p95_abs=0.0029, "
-    "final=0.003, iae=nan, ise=nan, itae=nan)"
-)
-SEED_JSON = """{
-  "_type": "compare/ErrorStats",
-  "n": 3,
-  "rms": 0.0021602468994692866,
-  "mean": 0.0013333333333333333,
-  "median": 0.002,
-  "std": 0.0016996731711975948,
-  "min": -0.001,
-  "max": 0.003,
-  "max_abs": 0.003,
-  "p95_abs": 0.0029,
-  "final": 0.003,
-  "iae": NaN,
-  "ise": NaN,
-  "itae": NaN
-}"""
 
 
 def test_error_stats_summary_import_and_ros_match_the_seed():
@@ -84,10 +63,10 @@ def test_error_stats_fields_table_matches_the_seed():
     assert rows == SEED_FIELDS
 
 
-def test_error_stats_example_repr_and_json_match_the_seed_exactly():
+def test_error_stats_example_repr_and_json_match_the_seed_exactly(seed_error_stats):
     doc = describe(ErrorStats)
-    assert doc.example_repr == SEED_REPR
-    assert doc.example_json == SEED_JSON
+    assert doc.example_repr == seed_error_stats.repr
+    assert doc.example_json == seed_error_stats.json
 
 
 def test_error_stats_functions_have_the_seed_signatures_and_owner():
