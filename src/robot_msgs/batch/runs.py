@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import FormatError
+from robot_msgs.io.examples import EXAMPLE_PREFIX
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -49,8 +50,6 @@ __all__ = [
 
 #: File extensions the folder convention takes as trajectories (``estimate.<ext>``).
 TRAJECTORY_EXTENSIONS = (".tum", ".txt", ".csv", ".kitti", ".bag", ".db3", ".mcap")
-#: Paths starting with this name data shipped in the package (see :mod:`robot_msgs.io`).
-EXAMPLE_PREFIX = "example:"
 
 _RUN_KEYS = ("algorithm", "sequence", "trial")
 _SIDES = ("estimate", "reference")

@@ -13,8 +13,8 @@ EXAMPLE_PREFIX = "example:"
 
 
 #: Sub-folders of ``examples/`` that hold something other than trajectories: ``runs/`` holds
-#: the run folders of ``robot-msgs report`` (``example:runs/runs.toml``, resolved by
-#: :func:`robot_msgs.report.runs.resolve_input`), which are not listed here.
+#: the run folders of ``robot-msgs report`` (``example:runs/runs.toml``); :func:`example_path`
+#: reaches them, :func:`list_examples` does not list them.
 _NOT_TRAJECTORIES = ("runs",)
 
 
@@ -43,7 +43,10 @@ def list_examples() -> tuple[str, ...]:
 
 
 def example_path(name: str) -> Path:
-    """The file of the shipped example ``name`` (with or without the ``example:`` prefix).
+    """The shipped example ``name`` (with or without the ``example:`` prefix).
+
+    A trajectory file, or anything else under ``examples/`` such as the report's run
+    folders and manifest (``runs/runs.toml``).
 
     Raises
     ------
@@ -57,8 +60,9 @@ def example_path(name: str) -> Path:
     """
     name = name.removeprefix(EXAMPLE_PREFIX)
     parts = PurePosixPath(name).parts
-    if name in list_examples() and ".." not in parts:
-        return _root().joinpath(*parts)
+    target = _root().joinpath(*parts)
+    if parts and ".." not in parts and target.exists():
+        return target
     msg = f"no example {name!r}; examples: {', '.join(list_examples())}"
     raise FileNotFoundError(msg)
 

@@ -52,11 +52,11 @@ import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib.resources import files
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import FormatError
+from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.report.logs import (
     ResourceLog,
     TimingLog,
@@ -369,10 +369,6 @@ def load_run(
     )
 
 
-#: Inputs starting with this name a run folder or manifest shipped in the package.
-EXAMPLE_PREFIX = "example:"
-
-
 def resolve_input(path: str | Path) -> Path:
     """``path``, or for ``example:NAME`` the file or folder ``NAME`` under the package's examples.
 
@@ -388,16 +384,11 @@ def resolve_input(path: str | Path) -> Path:
     >>> resolve_input("my_runs/run_1").as_posix()
     'my_runs/run_1'
     """
-    text = str(path)
-    if not text.startswith(EXAMPLE_PREFIX):
-        return Path(text)
-    name = text.removeprefix(EXAMPLE_PREFIX)
-    root = Path(str(files("robot_msgs").joinpath("examples")))
-    target = root.joinpath(*PurePosixPath(name).parts)
-    if ".." in PurePosixPath(name).parts or not target.exists():
-        msg = f"{text}: no such example under {root} (try example:runs/runs.toml)"
-        raise FormatError(msg)
-    return target
+    try:
+        return resolve_path(path)
+    except FileNotFoundError as err:
+        msg = f"{path}: no such example ({err}; try example:runs/runs.toml)"
+        raise FormatError(msg) from err
 
 
 def load_runs(paths: list[Path] | tuple[Path, ...]) -> list[RunInputs]:
