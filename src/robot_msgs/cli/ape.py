@@ -14,6 +14,7 @@ from robot_msgs.cli._evaluation_args import (
 )
 from robot_msgs.cli._evaluation_output import axis_label, check_outputs, emit, write_plot
 from robot_msgs.evaluation import APE_RELATIONS, ape_errors, ape_from_prepared, prepare
+from robot_msgs.evaluation.relations import RELATION_ALIASES
 
 if TYPE_CHECKING:
     import argparse
@@ -35,7 +36,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_input_args(parser)
     parser.add_argument(
         "--relation",
-        choices=(*APE_RELATIONS, "trans_part"),
+        choices=(*APE_RELATIONS, *RELATION_ALIASES),
         default="translation",
         help="translation (m, evo trans_part), angle_deg, angle_rad, full, rot_part, "
         "point_distance, or a signed axis x/y/z (m, estimate minus reference)",

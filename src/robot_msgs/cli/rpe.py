@@ -21,6 +21,7 @@ from robot_msgs.evaluation import (
     rpe_from_prepared,
     select_pairs,
 )
+from robot_msgs.evaluation.relations import RELATION_ALIASES
 
 if TYPE_CHECKING:
     import argparse
@@ -42,7 +43,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_input_args(parser)
     parser.add_argument(
         "--relation",
-        choices=(*RPE_RELATIONS, "trans_part"),
+        choices=(*RPE_RELATIONS, *RELATION_ALIASES),
         default="translation",
         help="as for ape, plus point_distance_error_ratio (%%)",
     )
