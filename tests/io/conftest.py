@@ -1,4 +1,5 @@
-"""Fixtures for the io tests: tiny bags written with rosbags, with values chosen by hand."""
+"""Fixtures for the io tests: both roads of the text tables, and tiny bags written with
+rosbags, with values chosen by hand."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
 # One pose: (sec, nanosec, frame_id, (x, y, z), (qx, qy, qz, qw)).
@@ -131,6 +133,24 @@ class BagMaker:
                 for i, msg in enumerate(msgs):
                     writer.write(conn, 1_000_000_000 + i, store.serialize_cdr(msg, msgtype))
         return path
+
+
+@pytest.fixture(scope="module", autouse=True, params=["fast", "general"])
+def table_road(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run every io test on both roads of :mod:`robot_msgs.io.table`.
+
+    ``fast`` is the installed state (the compiled path where it is built); ``general``
+    hides the compiled module, so each reader test also checks NumPy's ``loadtxt`` road.
+    Module scope, so Hypothesis tests may use it.
+    """
+    from robot_msgs.io import table
+
+    if request.param == "fast":
+        yield "fast"
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(table, "_fasttable", None)
+        yield "general"
 
 
 @pytest.fixture

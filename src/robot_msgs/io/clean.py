@@ -119,8 +119,14 @@ def finish_trajectory(
     quat = np.asarray(quats_xyzw, dtype=np.float64)
     rows = np.arange(stamps.shape[0])
 
-    finite = np.isfinite(stamps) & np.isfinite(xyz).all(axis=1) & np.isfinite(quat).all(axis=1)
-    if not finite.all():
+    # A finite sum proves every value finite; only otherwise is the row mask built.
+    all_finite = all(np.isfinite(a.sum()) for a in (stamps, xyz, quat))
+    finite = (
+        np.isfinite(stamps) & np.isfinite(xyz).all(axis=1) & np.isfinite(quat).all(axis=1)
+        if not all_finite
+        else None
+    )
+    if finite is not None and not finite.all():
         bad = np.flatnonzero(~finite)
         if strict:
             row = int(bad[0])

@@ -1,20 +1,32 @@
 """Numeric text tables: the vectorised parser under the TUM, KITTI and EuRoC readers.
 
 A table is lines of numbers separated by spaces, tabs or commas, with ``#`` comments
-(whole lines or line ends) and blank lines ignored. The fast path normalises the text
-with a few whole-string operations and hands it to NumPy's C parser in one call; only
-when that fails does a per-line loop run, and only to find the first bad line so the
-error can name it (file, line, column, text).
+(whole lines or line ends) and blank lines ignored. Two roads read it, to the same
+float64 values (every number correctly rounded, as Python's ``float``):
+
+1. The compiled fast path, ``robot_msgs.io._fasttable`` (C, built at install when a
+   compiler is there): one pass over the file's bytes, no Python object per number.
+   It takes only plain input (ASCII decimal numbers, single commas, comments, CRLF, a
+   header line) and declines anything else: NaN or inf fields, a bad row, an empty
+   comma field, non-ASCII bytes outside comments.
+2. The general path: the text normalised with a few whole-string operations and handed
+   to NumPy's ``loadtxt`` in one call. It reads what the fast path declines, and when
+   it fails too, a per-line loop finds the first bad line so the error can name it
+   (file, line, column, text).
+
+So the rules live in one place (the general path), and a file the fast path declines
+is read the same, only slower; a test checks the two roads agree on generated tables.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -27,6 +39,32 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
 __all__ = ["Table", "format_rows", "parse_table", "read_table", "read_text"]
+
+
+class _Compiled(Protocol):
+    """The compiled fast path, ``robot_msgs.io._fasttable`` (see its ``.pyi``)."""
+
+    def count_lines(self, data: bytes, /) -> int: ...
+
+    def parse(
+        self,
+        data: bytes,
+        ncols: int,
+        extra_columns: bool,
+        header: bool,
+        values: Float64Array,
+        lines: Int64Array,
+        /,
+    ) -> int: ...
+
+
+_fasttable: _Compiled | None
+try:
+    from robot_msgs.io import _fasttable as _compiled
+
+    _fasttable = _compiled
+except ImportError:  # built without a C compiler: the general path reads every table
+    _fasttable = None
 
 _COMMENT = re.compile(r"#[^\n]*")
 # Comments cut by ``str.find`` before the regex takes over: a header or two is the common
@@ -67,7 +105,11 @@ def read_text(path: str | os.PathLike[str], *, source: str | None = None) -> str
     """
     if source is None:
         source = str(path)
-    data = Path(path).read_bytes()
+    return _decode(Path(path).read_bytes(), source=source)
+
+
+def _decode(data: bytes, *, source: str) -> str:
+    """``data`` as UTF-8 text (byte-order mark dropped), or the :class:`FormatError`."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -91,25 +133,30 @@ class Table:
     ----------
     values : ndarray, shape (N, C), float64
         One row per data line, ``C`` the columns asked for.
-    text : str
-        The file's text after removing comments (line numbers unchanged).
     source : str
         The file, as messages name it.
     """
 
     values: Float64Array
-    text: str
     source: str
+    # The 1-based file line of each row (N,), int64, when the reader knew it; else the
+    # text after removing comments, whose lines are counted on demand.
+    _row_lines: Int64Array | None = field(default=None, repr=False)
+    _text: str = field(default="", repr=False)
 
     @cached_property
-    def _data_lines(self) -> list[int]:
-        """1-based line numbers of the data rows: a pass over the lines, run on demand."""
-        lines = self.text.split("\n")
-        return [i + 1 for i, line in enumerate(lines) if line.strip(" \t\r,")]
+    def _lines(self) -> Int64Array:
+        """The 1-based file line of each row: given, or a pass over the lines on demand."""
+        if self._row_lines is not None:
+            return self._row_lines
+        lines = self._text.split("\n")
+        numbers = [i + 1 for i, line in enumerate(lines) if line.strip(" \t\r,")]
+        return np.asarray(numbers, dtype=np.int64)
 
     def line_numbers(self, rows: IntpArray) -> list[int]:
         """The 1-based file line numbers of data rows ``rows``."""
-        return [self._data_lines[int(r)] for r in rows]
+        numbers: list[int] = self._lines[np.asarray(rows, dtype=np.intp)].tolist()
+        return numbers
 
     def where(self, rows: IntpArray) -> list[str]:
         """Labels ``"line 12"`` for data rows ``rows``, for messages."""
@@ -157,6 +204,39 @@ def parse_table(
     array([[1., 2.],
            [3., 4.]])
     """
+    fast = _parse_fast(
+        text.encode("utf-8"),
+        source=source,
+        ncols=len(columns),
+        extra_columns=extra_columns,
+        header=header,
+    )
+    if fast is not None:
+        return fast
+    return _parse_general(
+        text, source=source, columns=columns, extra_columns=extra_columns, header=header
+    )
+
+
+def _parse_fast(
+    data: bytes, *, source: str, ncols: int, extra_columns: bool, header: bool
+) -> Table | None:
+    """The compiled fast path over the file's bytes; None when it is absent or declines."""
+    if _fasttable is None:
+        return None
+    capacity = _fasttable.count_lines(data)
+    values = np.empty((capacity, ncols), dtype=np.float64)
+    lines = np.empty(capacity, dtype=np.int64)
+    rows = _fasttable.parse(data, ncols, extra_columns, header, values, lines)
+    if rows < 0:
+        return None
+    return Table(values=values[:rows], source=source, _row_lines=lines[:rows])
+
+
+def _parse_general(
+    text: str, *, source: str, columns: Sequence[str], extra_columns: bool, header: bool
+) -> Table:
+    """The general path: NumPy's ``loadtxt`` over the normalised text (see the module)."""
     ncols = len(columns)
     text = _strip_comments(text)
     if header:
@@ -180,7 +260,7 @@ def parse_table(
     if values.shape[0] == 0:
         msg = f"{source}: no data rows (expected {ncols} numbers a row: {' '.join(columns)})"
         raise FormatError(msg)
-    return Table(values=values, text=text, source=source)
+    return Table(values=values, source=source, _text=text)
 
 
 def _strip_comments(text: str) -> str:
@@ -239,8 +319,16 @@ def read_table(
     array([0.5, 1.5])
     """
     source = str(path)
-    return parse_table(
-        read_text(path, source=source),
+    data = Path(path).read_bytes()
+    text = None if data.isascii() else _decode(data, source=source)  # a non-UTF-8 error first
+    data = data.removeprefix(codecs.BOM_UTF8)
+    fast = _parse_fast(
+        data, source=source, ncols=len(columns), extra_columns=extra_columns, header=header
+    )
+    if fast is not None:
+        return fast
+    return _parse_general(
+        _decode(data, source=source) if text is None else text,
         source=source,
         columns=columns,
         extra_columns=extra_columns,
@@ -303,11 +391,11 @@ def _locate(
             got = f"got {len(fields)} - text {_shown(line)}"
             msg = f"{source}, line {number}: expected {expected}, {got}"
             return FormatError(msg)
-        for col, field in enumerate(fields[:ncols], start=1):
-            if _FLOAT.fullmatch(field) is None:
+        for col, token in enumerate(fields[:ncols], start=1):
+            if _FLOAT.fullmatch(token) is None:
                 msg = (
                     f"{source}, line {number}, column {col} ({columns[col - 1]}): "
-                    f"{field!r} is not a number - text {_shown(line)}"
+                    f"{token!r} is not a number - text {_shown(line)}"
                 )
                 return FormatError(msg)
     msg = f"{source}: could not read the numbers (expected {expected} a row)"

@@ -1,0 +1,454 @@
+/*
+ * robot_msgs.io._fasttable: the compiled fast path of robot_msgs.io.table.
+ *
+ * One function, parse(), reads a whole numeric text table (TUM, KITTI, EuRoC) from bytes
+ * into a caller-provided float64 buffer, in one pass and without creating Python objects.
+ *
+ * It is an accelerator, not a second parser with its own rules: it accepts only input
+ * whose meaning is plain (ASCII numbers in decimal or exponent form separated by spaces,
+ * tabs or single commas, '#' comments, blank lines, CRLF endings, an optional header
+ * line; the caller drops a byte-order mark) and returns -1 ("not mine") for anything else: NaN or inf fields, a wrong
+ * number of fields, empty comma fields, stray bytes. The Python caller then runs the
+ * general path (NumPy's loadtxt), which gives the value or names the bad line. So the
+ * rules live in one place, and an unusual file is never read differently, only slower.
+ *
+ * Numbers are converted exactly (correctly rounded, as Python's float() and loadtxt):
+ *   - m * 10^e with m <= 2^53 and |e| <= 22 is one IEEE multiplication or division of
+ *     two exactly representable doubles, hence correctly rounded (Clinger 1990);
+ *   - an integer literal below 2^63 is one integer-to-double conversion, correctly
+ *     rounded under IEEE 754 (C99 Annex F), e.g. EuRoC's nanosecond stamps;
+ *   - anything else (more than 19 significant digits, large exponents) goes to
+ *     PyOS_string_to_double, Python's own correctly rounded conversion.
+ * Where the compiler evaluates doubles in extended precision (FLT_EVAL_METHOD != 0,
+ * x87), the first two shortcuts could round twice, so every number takes the last road.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <float.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define FAST_EXACT 1
+#else
+#define FAST_EXACT 0
+#endif
+#if defined(__STDC_IEC_559__) && FAST_EXACT
+#define FAST_INT64 1
+#else
+#define FAST_INT64 0
+#endif
+
+#define TWO_POW_53 (UINT64_C(1) << 53)
+#define TWO_POW_63 (UINT64_C(1) << 63)
+#define MAX_DIGITS 19   /* significant digits that always fit a uint64 */
+#define MAX_TOKEN 512   /* longer fields go to the general path */
+
+static const double POW10[23] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* Character classes: what a byte means between fields. */
+enum { C_OTHER = 0, C_BLANK, C_COMMA, C_NEWLINE, C_CR, C_HASH, C_NUL, C_HIGH };
+static unsigned char CLASS[256];
+
+/* A field ends at a separator, a comment, a line end, a NUL or a non-ASCII byte. */
+#define ENDS_FIELD(c) (CLASS[(unsigned char)(c)] != C_OTHER)
+
+static void
+init_classes(void)
+{
+    int c;
+    for (c = 0x80; c < 256; c++) {
+        CLASS[c] = C_HIGH;
+    }
+    CLASS[' '] = C_BLANK;
+    CLASS['\t'] = C_BLANK;
+    CLASS[','] = C_COMMA;
+    CLASS['\n'] = C_NEWLINE;
+    CLASS['\r'] = C_CR;
+    CLASS['#'] = C_HASH;
+    CLASS[0] = C_NUL;
+}
+
+/* Python's own correctly rounded conversion, for the numbers the shortcuts can't take.
+   0 on success, -1 when the field is not a number Python reads whole. */
+static int
+convert_slow(const unsigned char *start, const unsigned char *stop, double *out)
+{
+    char buffer[MAX_TOKEN + 1];
+    Py_ssize_t length = stop - start;
+    char *end = NULL;
+    double value;
+
+    if (length > MAX_TOKEN) {
+        return -1;
+    }
+    memcpy(buffer, start, (size_t)length);
+    buffer[length] = '\0';
+    value = PyOS_string_to_double(buffer, &end, NULL);
+    if (value == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    if (end != buffer + length) {
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+/*
+ * Scan a number [+-]? (d+ (. d*)? | . d+) ([eE] [+-]? d+)? starting at p, in a buffer
+ * that ends with a NUL (a bytes object's), which stops every loop. Returns the end of
+ * the number, or NULL when p does not start one. On return *exact is 1 when *out holds
+ * the correctly rounded value, 0 when the caller must convert the text with Python.
+ */
+static inline const unsigned char *
+scan_number(const unsigned char *p, double *out, int *exact)
+{
+    const unsigned char *first, *digits, *fraction;
+    int negative = 0;
+    uint64_t mantissa = 0;
+    Py_ssize_t significant;
+    int64_t exponent = 0;
+    unsigned d;
+
+    if (*p == '-') {
+        negative = 1;
+        p++;
+    }
+    else if (*p == '+') {
+        p++;
+    }
+    first = p;
+    while (*p == '0') {
+        p++;  /* leading zeros */
+    }
+    digits = p;
+    while ((d = (unsigned)(*p - '0')) < 10) {
+        mantissa = mantissa * 10 + d;  /* wraps past 19 digits: then unused */
+        p++;
+    }
+    significant = p - digits;
+    if (*p == '.') {
+        p++;
+        fraction = p;
+        if (significant == 0) {
+            while (*p == '0') {
+                p++;  /* zeros after the point, before any significant digit */
+            }
+        }
+        digits = p;
+        while ((d = (unsigned)(*p - '0')) < 10) {
+            mantissa = mantissa * 10 + d;
+            p++;
+        }
+        significant += p - digits;
+        exponent = -(int64_t)(p - fraction);
+        if (p == fraction && fraction - 1 == first) {
+            return NULL;  /* "." or "-." : no digit at all */
+        }
+    }
+    else if (p == first) {
+        return NULL;  /* no digit */
+    }
+    if (*p == 'e' || *p == 'E') {
+        int exp_negative = 0;
+        int64_t value = 0;
+        const unsigned char *exp_digits;
+        p++;
+        if (*p == '-') {
+            exp_negative = 1;
+            p++;
+        }
+        else if (*p == '+') {
+            p++;
+        }
+        exp_digits = p;
+        while ((d = (unsigned)(*p - '0')) < 10) {
+            if (value < 100000) {
+                value = value * 10 + d;
+            }
+            p++;
+        }
+        if (p == exp_digits) {
+            return NULL;  /* "1e": not a number */
+        }
+        if (value >= 100000) {
+            *exact = 0;  /* an absurd exponent: Python decides (0 or inf) */
+            return p;
+        }
+        exponent += exp_negative ? -value : value;
+    }
+    *exact = 1;
+    if (significant > MAX_DIGITS) {
+        *exact = 0;
+    }
+    else if (mantissa == 0) {
+        *out = negative ? -0.0 : 0.0;
+    }
+    else if (FAST_EXACT && mantissa <= TWO_POW_53 && exponent >= -22 && exponent <= 22) {
+        double m = (double)mantissa;
+        double value = exponent >= 0 ? m * POW10[exponent] : m / POW10[-exponent];
+        *out = negative ? -value : value;
+    }
+    else if (FAST_INT64 && exponent == 0 && mantissa < TWO_POW_63) {
+        double value = (double)(int64_t)mantissa;
+        *out = negative ? -value : value;
+    }
+    else {
+        *exact = 0;
+    }
+    return p;
+}
+
+/* nan, inf or infinity with an optional sign, any case: a number to the general path,
+   never a header word. */
+static int
+is_special_float(const unsigned char *start, const unsigned char *stop)
+{
+    static const char *words[] = {"nan", "inf", "infinity"};
+    Py_ssize_t length;
+    size_t i;
+
+    if (start < stop && (*start == '+' || *start == '-')) {
+        start++;
+    }
+    length = stop - start;
+    for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+        if ((size_t)length == strlen(words[i]) &&
+            PyOS_strnicmp((const char *)start, words[i], length) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The end of the field at p (which is not a separator): the next byte that ends one. */
+static inline const unsigned char *
+skip_field(const unsigned char *p)
+{
+    while (!ENDS_FIELD(*p)) {
+        p++;
+    }
+    return p;
+}
+
+/*
+ * The rows of data[begin:end] (a NUL byte at end), written to values (ncols a row) and
+ * lines (the 1-based file line of each row). Returns the number of rows, -1 when the
+ * input is not one this fast path takes, -2 with a Python error set.
+ */
+static Py_ssize_t
+parse_rows(const unsigned char *p, const unsigned char *end, Py_ssize_t ncols,
+           int extra_columns, int header, double *values, int64_t *lines,
+           Py_ssize_t capacity)
+{
+    int64_t line = 1;
+    int header_pending = header;
+    Py_ssize_t row = 0;
+
+    while (p < end) {
+        Py_ssize_t fields = 0;
+        int comma_pending = 0;  /* a comma since the last field: one is allowed */
+        int skipped = 0;        /* this is the header line */
+        double *dst;
+
+        if (row >= capacity) {
+            PyErr_SetString(PyExc_ValueError, "buffers too small for the rows");
+            return -2;
+        }
+        dst = values + row * ncols;
+        for (;;) {
+            const unsigned char *start = p;
+            unsigned char kind = CLASS[*p];
+            if (kind == C_BLANK) {
+                p++;
+                continue;
+            }
+            if (kind == C_NEWLINE) {
+                break;
+            }
+            if (kind == C_NUL) {
+                if (p == end) {
+                    break;
+                }
+                return -1;  /* a NUL byte in the text */
+            }
+            if (kind == C_COMMA) {
+                if (fields == 0 || comma_pending) {
+                    return -1;  /* an empty field */
+                }
+                comma_pending = 1;
+                p++;
+                continue;
+            }
+            if (kind == C_CR) {
+                if (p + 1 != end && p[1] != '\n') {
+                    return -1;  /* a lone carriage return inside a line */
+                }
+                p++;
+                continue;
+            }
+            if (kind == C_HASH) {
+                const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+                p = nl ? nl : end;
+                break;
+            }
+            if (kind == C_HIGH) {
+                return -1;
+            }
+            if (fields < ncols) {
+                int exact = 0;
+                const unsigned char *stop = scan_number(p, dst + fields, &exact);
+                if (stop == NULL || !ENDS_FIELD(*stop)) {
+                    stop = skip_field(p);
+                    if (header_pending && fields == 0 && !is_special_float(start, stop) &&
+                        (Py_ISALPHA(*start) || *start == '_')) {
+                        /* A header line such as "timestamp,x,y": skip it whole. */
+                        for (p = stop; p < end && *p != '\n'; p++) {
+                            if (*p >= 0x80) {
+                                return -1;
+                            }
+                        }
+                        skipped = 1;
+                        break;
+                    }
+                    return -1;
+                }
+                if (!exact && convert_slow(start, stop, dst + fields) < 0) {
+                    return -1;
+                }
+                p = stop;
+            }
+            else {
+                p = skip_field(p);  /* a column past the ones asked for */
+            }
+            fields++;
+            comma_pending = 0;
+        }
+        if (skipped) {
+            header_pending = 0;
+        }
+        else {
+            if (comma_pending) {
+                return -1;  /* a comma ending the line */
+            }
+            if (fields > 0) {
+                header_pending = 0;
+                if (fields < ncols || (fields > ncols && !extra_columns)) {
+                    return -1;
+                }
+                lines[row] = line;
+                row++;
+            }
+        }
+        if (p < end) {
+            p++;  /* the newline */
+            line++;
+        }
+    }
+    return row;
+}
+
+/*
+ * parse(data, ncols, extra_columns, header, values, lines) -> int
+ *
+ * data: bytes, the whole file. values: writable float64 buffer of at least rows * ncols
+ * items; lines: writable int64 buffer of at least rows items, where rows is
+ * count_lines(data). Returns the number of rows written, with lines[i] the 1-based file
+ * line of row i, or -1 when the input is not one this fast path takes (including a
+ * table with no rows).
+ */
+static PyObject *
+fasttable_parse(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *data;
+    Py_buffer values = {0}, lines = {0};
+    Py_ssize_t ncols, capacity, rows;
+    int extra_columns, header;
+    PyObject *result = NULL;
+
+    if (!PyArg_ParseTuple(args, "Snppw*w*", &data, &ncols, &extra_columns, &header, &values,
+                          &lines)) {
+        return NULL;
+    }
+    if (ncols < 1) {
+        PyErr_SetString(PyExc_ValueError, "ncols must be at least 1");
+        goto done;
+    }
+    capacity = lines.len / (Py_ssize_t)sizeof(int64_t);
+    if (values.len / (Py_ssize_t)sizeof(double) / ncols < capacity) {
+        capacity = values.len / (Py_ssize_t)sizeof(double) / ncols;
+    }
+    {
+        /* A bytes object ends with a NUL byte past its length: the loops' sentinel. */
+        const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(data);
+        rows = parse_rows(p, p + PyBytes_GET_SIZE(data), ncols, extra_columns, header,
+                          (double *)values.buf, (int64_t *)lines.buf, capacity);
+    }
+    if (rows == -2) {
+        goto done;
+    }
+    result = PyLong_FromSsize_t(rows == 0 ? -1 : rows);
+done:
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&lines);
+    return result;
+}
+
+/* count_lines(data) -> data.count(b"\n") + 1, with memchr. */
+static PyObject *
+fasttable_count_lines(PyObject *Py_UNUSED(module), PyObject *arg)
+{
+    Py_buffer data;
+    const char *p, *end;
+    Py_ssize_t count = 1;
+
+    if (PyObject_GetBuffer(arg, &data, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    p = (const char *)data.buf;
+    end = p + data.len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL) {
+            break;
+        }
+        count++;
+        p = nl + 1;
+    }
+    PyBuffer_Release(&data);
+    return PyLong_FromSsize_t(count);
+}
+
+static PyMethodDef fasttable_methods[] = {
+    {"parse", fasttable_parse, METH_VARARGS,
+     "parse(data, ncols, extra_columns, header, values, lines) -> rows, or -1 when the "
+     "input is not one the fast path takes."},
+    {"count_lines", fasttable_count_lines, METH_O,
+     "count_lines(data) -> data.count(b'\\n') + 1."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef fasttable_module = {
+    PyModuleDef_HEAD_INIT,
+    "_fasttable",
+    "Compiled fast path of robot_msgs.io.table (see that module).",
+    -1,
+    fasttable_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__fasttable(void)
+{
+    init_classes();
+    return PyModule_Create(&fasttable_module);
+}
