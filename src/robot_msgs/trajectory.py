@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated
 
 import numpy as np
@@ -111,6 +112,38 @@ class PoseTrajectory(Msg):
             raise self._fail(
                 f"orientations_quat_xyzw[{i}]", expected, self.orientations_quat_xyzw[i]
             )
+
+    @classmethod
+    def _unchecked(
+        cls,
+        stamps_s: Float64Array,
+        positions_xyz: Float64Array,
+        orientations_quat_xyzw: Float64Array,
+        frame_id: str = "",
+        child_frame_id: str = "",
+    ) -> PoseTrajectory:
+        """Build from float64 arrays the caller owns and has proven valid: no check, no copy.
+
+        For the library's own derivations that keep the invariants by construction (rows
+        of a valid trajectory taken in increasing order, cleaned reader output), where
+        validating and copying again cost as much as the derivation. The arrays must be
+        new (nothing else may write to them); they are made read-only here. Every public
+        construction validates and copies.
+        """
+        values = {
+            "stamps_s": stamps_s,
+            "positions_xyz": positions_xyz,
+            "orientations_quat_xyzw": orientations_quat_xyzw,
+            "frame_id": frame_id,
+            "child_frame_id": child_frame_id,
+        }
+        out = object.__new__(cls)
+        for field in dataclasses.fields(cls):
+            value = values[field.name]
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+            object.__setattr__(out, field.name, value)
+        return out
 
     def __len__(self) -> int:
         return int(self.stamps_s.shape[0])

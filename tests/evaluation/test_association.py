@@ -322,6 +322,33 @@ def test_one_to_one_never_reuses_a_stamp_and_agrees_with_brute_force(
     assert (n_tum > len(want)) == any("crossed" in note for note in a.notes)
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    float_stamps(),
+    float_stamps(),
+    st.sampled_from(["nearest", "one_to_one", "interpolate"]),
+    st.floats(1e-3, 1.0),
+)
+def test_associated_trajectories_pass_the_constructor_checks(ref_t, est_t, method, max_diff):
+    """The pairs skip the constructor's checks; building them anew must validate and agree."""
+    rng = np.random.default_rng(ref_t.size * 31 + est_t.size)
+    quats = [rng.normal(size=(n, 4)) for n in (ref_t.size, est_t.size)]
+    ref, est = (
+        traj(t, rng.normal(size=(t.size, 3)), q / np.linalg.norm(q, axis=1, keepdims=True))
+        for t, q in zip((ref_t, est_t), quats, strict=True)
+    )
+    try:
+        a = associate(ref, est, method=method, max_diff_s=max_diff, max_gap_s=math.inf)
+    except AssociationError:
+        return
+    for side in (a.reference, a.estimate):
+        assert PoseTrajectory(**side.as_dict()) == side
+        assert not any(
+            side.as_dict()[name].flags.writeable for name in ("stamps_s", "positions_xyz")
+        )
+    assert a.estimate.stamps_s.tolist() == est_t[a.estimate_index].tolist()
+
+
 # Interpolate ---------------------------------------------------------------------------------
 
 

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.errors import DataWarning, FormatError
 from robot_msgs.io import read_tum
 from robot_msgs.io.clean import finish_trajectory
+from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -169,3 +173,29 @@ def test_problems_are_fixed_in_the_stated_order(tmp_path):
     assert traj.stamps_s.tolist() == [1.0, 3.0]
     assert traj.positions_xyz[:, 0].tolist() == [1.0, 3.0]
     assert math.isclose(float(np.linalg.norm(traj.orientations_quat_xyzw[0])), 1.0, abs_tol=1e-15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, math.nan]), min_size=1, max_size=12),
+    st.integers(0, 2**32 - 1),
+)
+def test_cleaned_trajectories_pass_the_constructor_checks(stamps, seed):
+    """The cleaned poses skip the constructor's checks; building them anew must validate."""
+    rng = np.random.default_rng(seed)
+    n = len(stamps)
+    quat = rng.normal(size=(n, 4))
+    quat /= np.linalg.norm(quat, axis=1, keepdims=True)
+    quat *= 1.0 + rng.uniform(-1e-3, 1e-3, size=(n, 1))  # off unit: normalised with a warning
+    xyz = rng.normal(size=(n, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)  # the fixes are other tests' subject
+        try:
+            out = finish_trajectory(
+                np.array(stamps), xyz, quat, source="s", where=lambda r: [str(i) for i in r]
+            )
+        except FormatError:
+            assert all(math.isnan(t) for t in stamps)
+            return
+    assert PoseTrajectory(**out.as_dict()) == out
+    assert not out.stamps_s.flags.writeable

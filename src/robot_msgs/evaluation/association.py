@@ -511,12 +511,23 @@ def _interpolate(
 
 
 def _take(traj: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
-    return PoseTrajectory(
-        stamps_s=traj.stamps_s[rows],
-        positions_xyz=traj.positions_xyz[rows],
-        orientations_quat_xyzw=traj.orientations_quat_xyzw[rows],
-        frame_id=traj.frame_id,
-        child_frame_id=traj.child_frame_id,
+    """The poses ``rows`` (strictly increasing) of ``traj``: ``traj`` itself when all.
+
+    Rows of a valid trajectory in increasing order are a valid trajectory (finite, unit
+    quaternions, stamps strictly increasing), so the new arrays skip the constructor's
+    checks and copies; the one condition left, increasing rows, is checked here.
+    """
+    if rows.size > 1 and not (rows[1:] > rows[:-1]).all():
+        msg = "association rows must be strictly increasing"  # pragma: no cover - a bug
+        raise AssertionError(msg)
+    if rows.size == len(traj) and (rows.size == 0 or rows[-1] == rows.size - 1):
+        return traj  # every pose, in order (rows >= 0 and strictly increasing)
+    return PoseTrajectory._unchecked(  # noqa: SLF001
+        traj.stamps_s[rows],
+        traj.positions_xyz[rows],
+        traj.orientations_quat_xyzw[rows],
+        traj.frame_id,
+        traj.child_frame_id,
     )
 
 

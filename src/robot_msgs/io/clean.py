@@ -200,10 +200,12 @@ def finish_trajectory(
         keep = np.concatenate([[True], ~same])
         stamps, xyz, quat = stamps[keep], xyz[keep], quat[keep]
 
-    return PoseTrajectory(
-        stamps_s=stamps,
-        positions_xyz=xyz,
-        orientations_quat_xyzw=quat,
-        frame_id=frame_id,
-        child_frame_id=child_frame_id,
+    # Finite, unit and strictly increasing by the rules above: the constructor's checks
+    # would repeat them; the copies make the arrays the trajectory's own (quat is new).
+    return PoseTrajectory._unchecked(  # noqa: SLF001
+        np.array(stamps, dtype=np.float64),
+        np.array(xyz, dtype=np.float64),
+        quat,
+        frame_id,
+        child_frame_id,
     )
