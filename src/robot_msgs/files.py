@@ -1,14 +1,37 @@
-"""Safe output: write to a temporary file beside the target, then rename into place."""
+"""Files: safe output (write beside the target, then rename into place) and TOML input."""
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from robot_msgs.errors import OutputExistsError
 
-__all__ = ["write_atomic"]
+__all__ = ["parse_toml", "write_atomic"]
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    r"""The TOML document ``text`` as a dict: ``tomllib`` (Python 3.11+) or ``tomli`` (3.10).
+
+    Raises
+    ------
+    ValueError
+        Invalid TOML (``TOMLDecodeError``, whose message gives line and column); callers
+        name the file.
+
+    Examples
+    --------
+    >>> parse_toml('a = 1\n[b]\nc = "x"')
+    {'a': 1, 'b': {'c': 'x'}}
+    """
+    # tomli is a dependency on Python 3.10 only (pyproject: tomli>=2; python_version<'3.11').
+    module = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    data: dict[str, Any] = module.loads(text)
+    return data
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False) -> Path:

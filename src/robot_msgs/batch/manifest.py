@@ -52,8 +52,6 @@ settings (APE translation, no alignment, nearest association within 0.01 s).
 
 from __future__ import annotations
 
-import importlib
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +65,7 @@ from robot_msgs.batch.runs import (
 )
 from robot_msgs.batch.settings import Settings
 from robot_msgs.errors import FormatError
+from robot_msgs.files import parse_toml
 
 __all__ = ["Manifest", "load_bench_input", "load_manifest"]
 
@@ -80,13 +79,6 @@ class Manifest:
     runs: tuple[RunSpec, ...]
     settings: Settings = field(default_factory=Settings)
     source: str = ""
-
-
-def _toml_loads(text: str) -> dict[str, Any]:
-    # tomli is a dependency on Python 3.10 only (pyproject: tomli>=2; python_version<'3.11').
-    module = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
-    data: dict[str, Any] = module.loads(text)
-    return data
 
 
 def _table(data: dict[str, Any], name: str, kind: type, where: str) -> Any:
@@ -143,7 +135,7 @@ def load_manifest(path: str | Path) -> Manifest:
         msg = f"{source}: expected a UTF-8 TOML manifest, got undecodable bytes ({err.reason})"
         raise FormatError(msg) from err
     try:
-        data = _toml_loads(text)
+        data = parse_toml(text)
     except ValueError as err:  # tomllib.TOMLDecodeError is a ValueError
         msg = f"{source}: invalid TOML: {err}"
         raise FormatError(msg) from err

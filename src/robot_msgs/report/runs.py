@@ -49,13 +49,13 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import FormatError
+from robot_msgs.files import parse_toml
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.report.logs import (
     ResourceLog,
@@ -200,14 +200,9 @@ def read_meta(path: Path) -> dict[str, Any]:
 
 
 def _load_toml(path: Path) -> Any:
-    if sys.version_info >= (3, 11):
-        import tomllib  # noqa: PLC0415 - only manifests need it
-    else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib  # noqa: PLC0415
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as err:
+        return parse_toml(path.read_text(encoding="utf-8"))
+    except ValueError as err:  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
         raise FormatError(f"{path}: expected TOML, got {err}") from err
 
 
