@@ -80,6 +80,9 @@ def test_manifest_errors_name_the_entry_and_key(tmp_path):
         read_manifest(_write(tmp_path / "runs.toml", '[[runs]]\npath = "a"\n[[run]]\npath = "b"\n'))
     with pytest.raises(FormatError, match=r"runs.toml: expected TOML"):
         read_manifest(_write(tmp_path / "runs.toml", "[[runs]\n"))
+    (tmp_path / "latin1.toml").write_bytes(b'[[runs]]\npath = "caf\xe9"\n')
+    with pytest.raises(FormatError, match=r"latin1.toml: expected TOML, got 'utf-8' codec"):
+        read_manifest(tmp_path / "latin1.toml")
     with pytest.raises(FormatError, match=r"runs.json:1:\d+: expected JSON"):
         read_manifest(_write(tmp_path / "runs.json", "{runs"))
     with pytest.raises(FormatError, match=r"expected a .toml or .json manifest, got '.yaml'"):
