@@ -147,3 +147,18 @@ def test_dask_worker_killed_mid_sweep_still_gives_every_result_once(tmp_path, cl
     assert not any(Path(t.run.estimate + ".crash").exists() for t in killers)
     # Every run was evaluated; a run whose result sat on a dying worker may have run twice.
     assert set(calls(tmp_path)) == set(offsets)
+
+
+@pytest.mark.slow
+def test_dask_task_that_always_kills_its_worker_ends_as_crashed_after_every_attempt(tmp_path):
+    pytest.importorskip("distributed")
+    tasks, _ = _tasks(tmp_path, trials=1)
+    poison = tasks[0]
+    Path(poison.run.estimate + ".poison").touch()
+    with DaskExecutor(workers=1, retries=1) as ex:
+        results = list(ex.run(scripted, tasks))
+    _check_exactly_once(results, tasks)
+    crashed = [r for r in results if r.status != "ok"]
+    assert [(r.digest, r.status, r.error_type, r.attempts) for r in crashed] == [
+        (poison.digest, "crashed", "KilledWorker", 2)
+    ]

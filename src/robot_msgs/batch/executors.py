@@ -279,6 +279,10 @@ class DaskExecutor:
     its own) ends as ``crashed`` with Dask's ``KilledWorker`` text. ``retries`` is
     also passed to ``Client.submit`` for errors escaping ``run_task``.
 
+    ``RunResult.attempts``: ``retries + 1`` for a task that ended ``KilledWorker`` on a
+    LocalCluster started here; otherwise 1, as Dask does not tell the client how many
+    times it re-ran a task that then succeeded (the local executor counts them).
+
     Parameters
     ----------
     scheduler : str, optional
@@ -355,7 +359,12 @@ class DaskExecutor:
                 name = type(err).__name__
                 lost = name == "KilledWorker" or isinstance(err, CancelledError)
                 status: Status = "crashed" if lost else "failed"
-                result = RunResult.failure(task, status, name, str(err) or repr(err))
+                # KilledWorker: the task was on allowed-failures + 1 dying workers, which
+                # we know only for a LocalCluster we started with it set to retries.
+                attempts = self.retries + 1 if name == "KilledWorker" and self.cluster else 1
+                result = RunResult.failure(
+                    task, status, name, str(err) or repr(err), attempts=attempts
+                )
             future.release()
             yield result
 
