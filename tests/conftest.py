@@ -17,7 +17,7 @@ def evo_testdata_dir() -> Path | None:
     return path if path.is_dir() else None
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def evo_data() -> Path:
     """The evo test data folder; the test is skipped, with the reason shown, when absent."""
     path = evo_testdata_dir()
