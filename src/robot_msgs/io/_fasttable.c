@@ -1,16 +1,18 @@
 /*
  * robot_msgs.io._fasttable: the compiled fast path of robot_msgs.io.table.
  *
- * One function, parse(), reads a whole numeric text table (TUM, KITTI, EuRoC) from bytes
- * into a caller-provided float64 buffer, in one pass and without creating Python objects.
+ * parse() reads a whole numeric text table (TUM, KITTI, EuRoC) from bytes into
+ * caller-provided float64 and int64 buffers (sized with count_lines()), in one pass and
+ * without creating a Python object per number.
  *
- * It is an accelerator, not a second parser with its own rules: it accepts only input
+ * It is an accelerator, not a second parser with rules of its own: it takes only input
  * whose meaning is plain (ASCII numbers in decimal or exponent form separated by spaces,
- * tabs or single commas, '#' comments, blank lines, CRLF endings, an optional header
- * line; the caller drops a byte-order mark) and returns -1 ("not mine") for anything else: NaN or inf fields, a wrong
- * number of fields, empty comma fields, stray bytes. The Python caller then runs the
- * general path (NumPy's loadtxt), which gives the value or names the bad line. So the
- * rules live in one place, and an unusual file is never read differently, only slower.
+ * tabs or single commas; '#' comments; blank lines; CRLF endings; an optional header
+ * line; the caller drops a byte-order mark) and returns -1 ("not mine") for anything
+ * else: NaN or inf fields, a wrong number of fields, empty comma fields, stray bytes.
+ * The Python caller then runs the general path (NumPy's loadtxt), which reads the value
+ * or names the bad line. So the rules live in one place, and an unusual file is never
+ * read differently, only slower.
  *
  * Numbers are converted exactly (correctly rounded, as Python's float() and loadtxt):
  *   - m * 10^e with m <= 2^53 and |e| <= 22 is one IEEE multiplication or division of
@@ -20,7 +22,7 @@
  *   - anything else (more than 19 significant digits, large exponents) goes to
  *     PyOS_string_to_double, Python's own correctly rounded conversion.
  * Where the compiler evaluates doubles in extended precision (FLT_EVAL_METHOD != 0,
- * x87), the first two shortcuts could round twice, so every number takes the last road.
+ * x87), the shortcuts could round twice, so every number takes the last road.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
