@@ -105,27 +105,58 @@ def _bits(values: np.ndarray) -> list[int]:
     return np.ascontiguousarray(values, dtype=np.float64).view(np.int64).ravel().tolist()
 
 
-def _general(text: str, ncols: int, *, extra: bool, header: bool) -> table_module.Table:
+def _general(
+    text: str, ncols: int, *, extra: bool, header: bool, widths: tuple[int, ...] | None = None
+) -> table_module.Table:
     columns = tuple(f"c{i}" for i in range(ncols))
-    return _parse_general(text, source="t", columns=columns, extra_columns=extra, header=header)
+    return _parse_general(
+        text, source="t", columns=columns, widths=widths or (ncols,), extra_columns=extra,
+        header=header,
+    )  # fmt: skip
+
+
+def _fast(
+    text: str | bytes,
+    ncols: int,
+    *,
+    extra: bool = False,
+    header: bool = False,
+    widths: tuple[int, ...] | None = None,
+) -> table_module.Table | None:
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return _parse_fast(
+        data, source="t", widths=widths or (ncols,), extra_columns=extra, header=header
+    )
+
+
+def _split(ncols: int, seed: int) -> tuple[int, ...]:
+    """A split of ``ncols`` columns into groups, from ``seed`` (one group for seed 0)."""
+    if seed == 0:
+        return (ncols,)
+    cuts = sorted({c for c in range(1, ncols) if (seed >> c) & 1})
+    return tuple(np.diff([0, *cuts, ncols]).tolist())
 
 
 @settings(max_examples=600, deadline=None)
-@given(_tables())
-@example(("1 2\n3 4\n", 2, False, False))
-@example(("timestamp,x\n1,2\r\n", 2, False, True))
-def test_fast_path_reads_what_the_general_path_reads(case: tuple[str, int, bool, bool]) -> None:
+@given(_tables(), st.integers(0, 15))
+@example(("1 2\n3 4\n", 2, False, False), 0)
+@example(("timestamp,x\n1,2\r\n", 2, False, True), 0)
+@example(("1 2 3 4\n5 6 7 8\n", 4, False, False), 0b1010)
+def test_fast_path_reads_what_the_general_path_reads(
+    case: tuple[str, int, bool, bool], split_seed: int
+) -> None:
     text, ncols, extra, header = case
-    fast = _parse_fast(
-        text.encode("utf-8"), source="t", ncols=ncols, extra_columns=extra, header=header
-    )
+    widths = _split(ncols, split_seed)
+    fast = _fast(text, ncols, extra=extra, header=header, widths=widths)
     try:
-        general = _general(text, ncols, extra=extra, header=header)
+        general = _general(text, ncols, extra=extra, header=header, widths=widths)
     except FormatError:
         assert fast is None, "the fast path read a table the general path refuses"
         return
     if fast is None:
         return
+    assert [p.shape for p in fast.parts] == [p.shape for p in general.parts]
+    assert [_bits(p) for p in fast.parts] == [_bits(p) for p in general.parts]
     assert _bits(fast.values) == _bits(general.values)
     rows = np.arange(fast.values.shape[0])
     assert fast.line_numbers(rows) == general.line_numbers(rows)
@@ -142,9 +173,7 @@ def test_fast_path_reads_what_the_general_path_reads(case: tuple[str, int, bool,
     ],
 )
 def test_fast_path_takes_plain_tables(text: str, ncols: int, extra: bool, header: bool) -> None:
-    fast = _parse_fast(
-        text.encode("utf-8"), source="t", ncols=ncols, extra_columns=extra, header=header
-    )
+    fast = _fast(text, ncols, extra=extra, header=header)
     assert fast is not None
     general = _general(text, ncols, extra=extra, header=header)
     assert _bits(fast.values) == _bits(general.values)
@@ -164,7 +193,7 @@ def test_fast_path_takes_plain_tables(text: str, ncols: int, extra: bool, header
     ],
 )
 def test_fast_path_declines_what_it_does_not_take(text: str) -> None:
-    fast = _parse_fast(text.encode("utf-8"), source="t", ncols=2, extra_columns=False, header=False)
+    fast = _fast(text, 2)
     assert fast is None
 
 
@@ -179,7 +208,7 @@ def test_fast_path_declines_what_it_does_not_take(text: str) -> None:
 def test_numbers_are_correctly_rounded(value: float, form: str) -> None:
     """Each number equals Python's ``float`` of its text (the correctly rounded value)."""
     token = form % value
-    fast = _parse_fast(token.encode(), source="t", ncols=1, extra_columns=False, header=False)
+    fast = _fast(token, 1)
     assert fast is not None
     assert struct.pack("<d", fast.values[0, 0]) == struct.pack("<d", float(token))
 
@@ -187,9 +216,7 @@ def test_numbers_are_correctly_rounded(value: float, form: str) -> None:
 def test_halfway_integers_round_to_even() -> None:
     """Integers between doubles: 2^53 + 1 rounds down to even, 2^53 + 3 up, as float()."""
     tokens = ["9007199254740993", "9007199254740995", "-9223372036854775807"]
-    fast = _parse_fast(
-        " ".join(tokens).encode(), source="t", ncols=3, extra_columns=False, header=False
-    )
+    fast = _fast(" ".join(tokens), 3)
     assert fast is not None
     assert fast.values[0].tolist() == [2.0**53, 2.0**53 + 4, -(2.0**63)]
 
@@ -212,12 +239,9 @@ def test_a_byte_order_mark_is_dropped_before_the_fast_path(tmp_path: Path) -> No
     path = tmp_path / "t.txt"
     path.write_bytes(b"\xef\xbb\xbf1 2\n3 4\n")
     assert table_module._fasttable is not None
-    assert table_module._fasttable.parse(path.read_bytes(), 2, False, False, *_buffers(3, 2)) == -1
+    parts, lines = (np.empty((3, 2)),), np.empty(3, dtype=np.int64)
+    assert table_module._fasttable.parse(path.read_bytes(), False, False, parts, lines) == -1
     assert read_table(path, columns=("a", "b")).values.tolist() == [[1.0, 2.0], [3.0, 4.0]]
-
-
-def _buffers(rows: int, ncols: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.empty((rows, ncols)), np.empty(rows, dtype=np.int64)
 
 
 def test_count_lines_bounds_the_rows() -> None:
@@ -230,7 +254,22 @@ def test_count_lines_bounds_the_rows() -> None:
 def test_parse_refuses_buffers_too_small() -> None:
     fasttable = table_module._fasttable
     assert fasttable is not None
-    values = np.empty((1, 2))
-    lines = np.empty(1, dtype=np.int64)
+    lines = np.empty(2, dtype=np.int64)
     with pytest.raises(ValueError, match="too small"):
-        fasttable.parse(b"1 2\n3 4\n", 2, False, False, values, lines)
+        fasttable.parse(b"1 2\n3 4\n", False, False, (np.empty((1, 2)),), lines)
+
+
+@pytest.mark.parametrize(
+    ("parts", "match"),
+    [
+        ((), "expected 1 to 64 arrays"),
+        ((np.empty((2, 2), dtype=np.float32),), "expected float64 arrays"),
+        ((np.empty((2, 4))[:, ::2],), "contiguous"),
+        (tuple(np.empty((2, 9)) for _ in range(8)), "more than 64 columns"),
+    ],
+)
+def test_parse_refuses_parts_it_cannot_write(parts: tuple[np.ndarray, ...], match: str) -> None:
+    fasttable = table_module._fasttable
+    assert fasttable is not None
+    with pytest.raises((ValueError, BufferError), match=match):
+        fasttable.parse(b"1 2\n", False, False, parts, np.empty(2, dtype=np.int64))

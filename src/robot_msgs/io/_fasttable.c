@@ -2,8 +2,9 @@
  * robot_msgs.io._fasttable: the compiled fast path of robot_msgs.io.table.
  *
  * parse() reads a whole numeric text table (TUM, KITTI, EuRoC) from bytes into
- * caller-provided float64 and int64 buffers (sized with count_lines()), in one pass and
- * without creating a Python object per number.
+ * caller-provided float64 arrays, one per group of columns (a trajectory's stamps,
+ * positions and quaternions are then ready as they are), and an int64 array of line
+ * numbers, sized with count_lines(); in one pass, no Python object per number.
  *
  * It is an accelerator, not a second parser with rules of its own: it takes only input
  * whose meaning is plain (ASCII numbers in decimal or exponent form separated by spaces,
@@ -239,16 +240,25 @@ skip_field(const unsigned char *p)
     return p;
 }
 
+#define MAX_COLUMNS 64
+
+/* Where each column goes: row r of column c is base[c][r * stride[c]]. */
+typedef struct {
+    Py_ssize_t ncols;
+    double *base[MAX_COLUMNS];
+    Py_ssize_t stride[MAX_COLUMNS];
+} Columns;
+
 /*
- * The rows of data[begin:end] (a NUL byte at end), written to values (ncols a row) and
- * lines (the 1-based file line of each row). Returns the number of rows, -1 when the
- * input is not one this fast path takes, -2 with a Python error set.
+ * The rows of data[begin:end] (a NUL byte at end), written to the columns and lines
+ * (the 1-based file line of each row). Returns the number of rows, -1 when the input is
+ * not one this fast path takes, -2 with a Python error set.
  */
 static Py_ssize_t
-parse_rows(const unsigned char *p, const unsigned char *end, Py_ssize_t ncols,
-           int extra_columns, int header, double *values, int64_t *lines,
-           Py_ssize_t capacity)
+parse_rows(const unsigned char *p, const unsigned char *end, const Columns *columns,
+           int extra_columns, int header, int64_t *lines, Py_ssize_t capacity)
 {
+    const Py_ssize_t ncols = columns->ncols;
     int64_t line = 1;
     int header_pending = header;
     Py_ssize_t row = 0;
@@ -257,13 +267,11 @@ parse_rows(const unsigned char *p, const unsigned char *end, Py_ssize_t ncols,
         Py_ssize_t fields = 0;
         int comma_pending = 0;  /* a comma since the last field: one is allowed */
         int skipped = 0;        /* this is the header line */
-        double *dst;
 
         if (row >= capacity) {
             PyErr_SetString(PyExc_ValueError, "buffers too small for the rows");
             return -2;
         }
-        dst = values + row * ncols;
         for (;;) {
             const unsigned char *start = p;
             unsigned char kind = CLASS[*p];
@@ -305,7 +313,8 @@ parse_rows(const unsigned char *p, const unsigned char *end, Py_ssize_t ncols,
             }
             if (fields < ncols) {
                 int exact = 0;
-                const unsigned char *stop = scan_number(p, dst + fields, &exact);
+                double *dst = columns->base[fields] + row * columns->stride[fields];
+                const unsigned char *stop = scan_number(p, dst, &exact);
                 if (stop == NULL || !ENDS_FIELD(*stop)) {
                     stop = skip_field(p);
                     if (header_pending && fields == 0 && !is_special_float(start, stop) &&
@@ -321,7 +330,7 @@ parse_rows(const unsigned char *p, const unsigned char *end, Py_ssize_t ncols,
                     }
                     return -1;
                 }
-                if (!exact && convert_slow(start, stop, dst + fields) < 0) {
+                if (!exact && convert_slow(start, stop, dst) < 0) {
                     return -1;
                 }
                 p = stop;
@@ -357,47 +366,81 @@ parse_rows(const unsigned char *p, const unsigned char *end, Py_ssize_t ncols,
 }
 
 /*
- * parse(data, ncols, extra_columns, header, values, lines) -> int
+ * parse(data, extra_columns, header, parts, lines) -> int
  *
- * data: bytes, the whole file. values: writable float64 buffer of at least rows * ncols
- * items; lines: writable int64 buffer of at least rows items, where rows is
- * count_lines(data). Returns the number of rows written, with lines[i] the 1-based file
- * line of row i, or -1 when the input is not one this fast path takes (including a
- * table with no rows).
+ * data: bytes, the whole file. parts: a tuple of writable C-contiguous float64 arrays
+ * of shape (capacity,) or (capacity, width) that together take the columns read, in
+ * order (TUM: t | x y z | qx qy qz qw). lines: a writable int64 array of shape
+ * (capacity,). capacity: count_lines(data) is enough. Returns the number of rows
+ * written, with lines[i] the 1-based file line of row i, or -1 when the input is not
+ * one this fast path takes (including a table with no rows).
  */
 static PyObject *
 fasttable_parse(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    PyObject *data;
-    Py_buffer values = {0}, lines = {0};
-    Py_ssize_t ncols, capacity, rows;
+    PyObject *data, *parts;
+    Py_buffer views[MAX_COLUMNS], lines = {0};
+    Py_ssize_t nparts = 0, got = 0, capacity, rows, i, j;
     int extra_columns, header;
+    Columns columns = {0};
     PyObject *result = NULL;
 
-    if (!PyArg_ParseTuple(args, "Snppw*w*", &data, &ncols, &extra_columns, &header, &values,
-                          &lines)) {
+    if (!PyArg_ParseTuple(args, "SppO!w*", &data, &extra_columns, &header, &PyTuple_Type,
+                          &parts, &lines)) {
         return NULL;
     }
-    if (ncols < 1) {
-        PyErr_SetString(PyExc_ValueError, "ncols must be at least 1");
+    capacity = lines.len / (Py_ssize_t)sizeof(int64_t);
+    nparts = PyTuple_GET_SIZE(parts);
+    if (nparts < 1 || nparts > MAX_COLUMNS) {
+        PyErr_SetString(PyExc_ValueError, "parts: expected 1 to 64 arrays");
         goto done;
     }
-    capacity = lines.len / (Py_ssize_t)sizeof(int64_t);
-    if (values.len / (Py_ssize_t)sizeof(double) / ncols < capacity) {
-        capacity = values.len / (Py_ssize_t)sizeof(double) / ncols;
+    for (got = 0; got < nparts; got++) {
+        Py_buffer *view = &views[got];
+        Py_ssize_t width;
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(parts, got), view,
+                               PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+            goto done;
+        }
+        if (view->itemsize != (Py_ssize_t)sizeof(double) || view->format == NULL ||
+            strcmp(view->format, "d") != 0 || view->ndim < 1 || view->ndim > 2) {
+            PyErr_SetString(PyExc_ValueError, "parts: expected float64 arrays of 1 or 2 axes");
+            got++;
+            goto done;
+        }
+        width = view->ndim == 2 ? view->shape[1] : 1;
+        if (view->shape[0] < capacity) {
+            capacity = view->shape[0];
+        }
+        if (columns.ncols + width > MAX_COLUMNS) {
+            PyErr_SetString(PyExc_ValueError, "parts: more than 64 columns");
+            got++;
+            goto done;
+        }
+        for (j = 0; j < width; j++) {
+            columns.base[columns.ncols] = (double *)view->buf + j;
+            columns.stride[columns.ncols] = width;
+            columns.ncols++;
+        }
+    }
+    if (columns.ncols < 1) {
+        PyErr_SetString(PyExc_ValueError, "parts: no columns");
+        goto done;
     }
     {
         /* A bytes object ends with a NUL byte past its length: the loops' sentinel. */
         const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(data);
-        rows = parse_rows(p, p + PyBytes_GET_SIZE(data), ncols, extra_columns, header,
-                          (double *)values.buf, (int64_t *)lines.buf, capacity);
+        rows = parse_rows(p, p + PyBytes_GET_SIZE(data), &columns, extra_columns, header,
+                          (int64_t *)lines.buf, capacity);
     }
     if (rows == -2) {
         goto done;
     }
     result = PyLong_FromSsize_t(rows == 0 ? -1 : rows);
 done:
-    PyBuffer_Release(&values);
+    for (i = 0; i < got; i++) {
+        PyBuffer_Release(&views[i]);
+    }
     PyBuffer_Release(&lines);
     return result;
 }
@@ -429,8 +472,8 @@ fasttable_count_lines(PyObject *Py_UNUSED(module), PyObject *arg)
 
 static PyMethodDef fasttable_methods[] = {
     {"parse", fasttable_parse, METH_VARARGS,
-     "parse(data, ncols, extra_columns, header, values, lines) -> rows, or -1 when the "
-     "input is not one the fast path takes."},
+     "parse(data, extra_columns, header, parts, lines) -> rows, or -1 when the input is "
+     "not one the fast path takes."},
     {"count_lines", fasttable_count_lines, METH_O,
      "count_lines(data) -> data.count(b'\\n') + 1."},
     {NULL, NULL, 0, NULL},

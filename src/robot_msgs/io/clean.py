@@ -69,6 +69,7 @@ def finish_trajectory(
     strict: bool = False,
     frame_id: str = "",
     child_frame_id: str = "",
+    owned: bool = False,
 ) -> PoseTrajectory:
     """Apply the module's rules to raw read poses and build the :class:`PoseTrajectory`.
 
@@ -88,6 +89,10 @@ def finish_trajectory(
         Refuse any data problem instead of fixing it.
     frame_id, child_frame_id : str
         Frames of the poses.
+    owned : bool
+        The three arrays are the caller's to give away (new C-contiguous float64, used
+        by nothing else): the trajectory keeps them without a copy and the quaternions
+        are normalised in place. Readers pass their freshly parsed columns.
 
     Returns
     -------
@@ -171,7 +176,10 @@ def finish_trajectory(
             f"(max norm deviation {deviation[worst]:.2g} at {label})",
             strict=strict,
         )
-    quat = quat / norms[:, None]
+    if owned:
+        quat /= norms[:, None]
+    else:
+        quat = quat / norms[:, None]
 
     steps = np.diff(stamps)
     back = steps < 0
@@ -201,11 +209,8 @@ def finish_trajectory(
         stamps, xyz, quat = stamps[keep], xyz[keep], quat[keep]
 
     # Finite, unit and strictly increasing by the rules above: the constructor's checks
-    # would repeat them; the copies make the arrays the trajectory's own (quat is new).
-    return PoseTrajectory._unchecked(  # noqa: SLF001
-        np.array(stamps, dtype=np.float64),
-        np.array(xyz, dtype=np.float64),
-        quat,
-        frame_id,
-        child_frame_id,
-    )
+    # would repeat them. The arrays are the trajectory's own: given (owned), new (quat,
+    # or rows taken above), or copied here.
+    if not owned:
+        stamps, xyz = np.array(stamps, dtype=np.float64), np.array(xyz, dtype=np.float64)
+    return PoseTrajectory._unchecked(stamps, xyz, quat, frame_id, child_frame_id)  # noqa: SLF001

@@ -49,10 +49,9 @@ class _Compiled(Protocol):
     def parse(
         self,
         data: bytes,
-        ncols: int,
         extra_columns: bool,
         header: bool,
-        values: Float64Array,
+        parts: tuple[Float64Array, ...],
         lines: Int64Array,
         /,
     ) -> int: ...
@@ -131,18 +130,28 @@ class Table:
 
     Attributes
     ----------
-    values : ndarray, shape (N, C), float64
-        One row per data line, ``C`` the columns asked for.
+    parts : tuple of ndarray, float64
+        The columns asked for, in groups as the reader split them: one ``(N, C)`` array
+        by default; with ``split=(1, 3, 4)`` (TUM) a ``(N,)`` array of stamps, ``(N, 3)``
+        positions and ``(N, 4)`` quaternions. Each is C-contiguous and the table's own.
     source : str
         The file, as messages name it.
     """
 
-    values: Float64Array
+    parts: tuple[Float64Array, ...]
     source: str
     # The 1-based file line of each row (N,), int64, when the reader knew it; else the
     # text after removing comments, whose lines are counted on demand.
     _row_lines: Int64Array | None = field(default=None, repr=False)
     _text: str = field(default="", repr=False)
+
+    @cached_property
+    def values(self) -> Float64Array:
+        """All columns asked for, ``(N, C)``: the one part, or the parts side by side."""
+        if len(self.parts) == 1 and self.parts[0].ndim == 2:  # noqa: PLR2004
+            return self.parts[0]
+        stacked: Float64Array = np.column_stack(self.parts)
+        return stacked
 
     @cached_property
     def _lines(self) -> Int64Array:
@@ -170,6 +179,7 @@ def parse_table(
     columns: Sequence[str],
     extra_columns: bool = False,
     header: bool = False,
+    split: Sequence[int] | None = None,
 ) -> Table:
     r"""Parse numeric rows of ``len(columns)`` fields (or more, when ``extra_columns``).
 
@@ -185,11 +195,14 @@ def parse_table(
         Accept and ignore columns after the named ones (EuRoC has velocities and biases).
     header : bool
         Accept a first data line that is not numeric as a header (EuRoC ``timestamp,...``).
+    split : sequence of int, optional
+        Widths of the column groups returned as ``Table.parts`` (summing to
+        ``len(columns)``; a width of 1 gives a ``(N,)`` array). Default: one group.
 
     Returns
     -------
     Table
-        ``values`` has shape ``(N, len(columns))``, float64.
+        ``values`` has shape ``(N, len(columns))``, float64; ``parts`` the groups.
 
     Raises
     ------
@@ -203,38 +216,69 @@ def parse_table(
     >>> parse_table("# t x\n1, 2\n3\t4\n", source="a.txt", columns=("t", "x")).values
     array([[1., 2.],
            [3., 4.]])
+    >>> parse_table("1 2 3\n", source="a.txt", columns=("t", "x", "y"), split=(1, 2)).parts
+    (array([1.]), array([[2., 3.]]))
     """
+    widths = _widths(columns, split)
     fast = _parse_fast(
-        text.encode("utf-8"),
-        source=source,
-        ncols=len(columns),
-        extra_columns=extra_columns,
+        text.encode("utf-8"), source=source, widths=widths, extra_columns=extra_columns,
         header=header,
-    )
+    )  # fmt: skip
     if fast is not None:
         return fast
     return _parse_general(
-        text, source=source, columns=columns, extra_columns=extra_columns, header=header
-    )
+        text, source=source, columns=columns, widths=widths, extra_columns=extra_columns,
+        header=header,
+    )  # fmt: skip
+
+
+def _widths(columns: Sequence[str], split: Sequence[int] | None) -> tuple[int, ...]:
+    """The column groups' widths; one group of all columns when ``split`` is None."""
+    if split is None:
+        return (len(columns),)
+    widths = tuple(int(w) for w in split)
+    if sum(widths) != len(columns) or min(widths) < 1:
+        msg = f"split {widths} must be positive widths summing to the {len(columns)} columns"
+        raise ValueError(msg)
+    return widths
+
+
+def _allocate(rows: int, widths: tuple[int, ...]) -> tuple[Float64Array, ...]:
+    """Empty parts for ``rows`` rows: ``(rows,)`` for width 1 when split, else 2-D."""
+    if len(widths) == 1:
+        return (np.empty((rows, widths[0]), dtype=np.float64),)
+    return tuple(np.empty((rows, w) if w > 1 else rows, dtype=np.float64) for w in widths)
 
 
 def _parse_fast(
-    data: bytes, *, source: str, ncols: int, extra_columns: bool, header: bool
+    data: bytes, *, source: str, widths: tuple[int, ...], extra_columns: bool, header: bool
 ) -> Table | None:
-    """The compiled fast path over the file's bytes; None when it is absent or declines."""
+    """The compiled fast path over the file's bytes; None when it is absent or declines.
+
+    It writes each group of columns straight into its own array, so a reader gets its
+    stamps, positions and quaternions without another copy.
+    """
     if _fasttable is None:
         return None
     capacity = _fasttable.count_lines(data)
-    values = np.empty((capacity, ncols), dtype=np.float64)
+    parts = _allocate(capacity, widths)
     lines = np.empty(capacity, dtype=np.int64)
-    rows = _fasttable.parse(data, ncols, extra_columns, header, values, lines)
+    rows = _fasttable.parse(data, extra_columns, header, parts, lines)
     if rows < 0:
         return None
-    return Table(values=values[:rows], source=source, _row_lines=lines[:rows])
+    return Table(
+        parts=tuple(part[:rows] for part in parts), source=source, _row_lines=lines[:rows]
+    )
 
 
-def _parse_general(
-    text: str, *, source: str, columns: Sequence[str], extra_columns: bool, header: bool
+def _parse_general(  # noqa: PLR0913
+    text: str,
+    *,
+    source: str,
+    columns: Sequence[str],
+    widths: tuple[int, ...],
+    extra_columns: bool,
+    header: bool,
 ) -> Table:
     """The general path: NumPy's ``loadtxt`` over the normalised text (see the module)."""
     ncols = len(columns)
@@ -260,7 +304,13 @@ def _parse_general(
     if values.shape[0] == 0:
         msg = f"{source}: no data rows (expected {ncols} numbers a row: {' '.join(columns)})"
         raise FormatError(msg)
-    return Table(values=values, source=source, _text=text)
+    if len(widths) == 1:
+        return Table(parts=(values,), source=source, _text=text)
+    parts = _allocate(values.shape[0], widths)
+    edges = np.cumsum((0, *widths))
+    for part, start, stop in zip(parts, edges[:-1], edges[1:], strict=True):
+        part[...] = values[:, start:stop].reshape(part.shape)
+    return Table(parts=parts, source=source, _text=text)
 
 
 def _strip_comments(text: str) -> str:
@@ -305,6 +355,7 @@ def read_table(
     columns: Sequence[str],
     extra_columns: bool = False,
     header: bool = False,
+    split: Sequence[int] | None = None,
 ) -> Table:
     r"""Read the file ``path`` and parse it with :func:`parse_table`, naming it in errors.
 
@@ -322,8 +373,9 @@ def read_table(
     data = Path(path).read_bytes()
     text = None if data.isascii() else _decode(data, source=source)  # a non-UTF-8 error first
     data = data.removeprefix(codecs.BOM_UTF8)
+    widths = _widths(columns, split)
     fast = _parse_fast(
-        data, source=source, ncols=len(columns), extra_columns=extra_columns, header=header
+        data, source=source, widths=widths, extra_columns=extra_columns, header=header
     )
     if fast is not None:
         return fast
@@ -331,6 +383,7 @@ def read_table(
         _decode(data, source=source) if text is None else text,
         source=source,
         columns=columns,
+        widths=widths,
         extra_columns=extra_columns,
         header=header,
     )

@@ -60,15 +60,10 @@ def read_tum(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTraje
     >>> traj.stamps_s.tolist(), traj.positions_xyz.tolist()
     ([1.5], [[1.0, 2.0, 3.0]])
     """
-    table = read_table(path, columns=TUM_COLUMNS)
-    values = table.values
+    table = read_table(path, columns=TUM_COLUMNS, split=(1, 3, 4))
+    stamps, xyz, quat = table.parts
     return finish_trajectory(
-        values[:, 0],
-        values[:, 1:4],
-        values[:, 4:8],
-        source=table.source,
-        where=table.where,
-        strict=strict,
+        stamps, xyz, quat, source=table.source, where=table.where, strict=strict, owned=True
     )
 
 
