@@ -148,7 +148,7 @@ class Table:
     @cached_property
     def values(self) -> Float64Array:
         """All columns asked for, ``(N, C)``: the one part, or the parts side by side."""
-        if len(self.parts) == 1 and self.parts[0].ndim == 2:  # noqa: PLR2004
+        if len(self.parts) == 1 and self.parts[0].ndim == 2:
             return self.parts[0]
         stacked: Float64Array = np.column_stack(self.parts)
         return stacked
@@ -266,12 +266,10 @@ def _parse_fast(
     rows = _fasttable.parse(data, extra_columns, header, parts, lines)
     if rows < 0:
         return None
-    return Table(
-        parts=tuple(part[:rows] for part in parts), source=source, _row_lines=lines[:rows]
-    )
+    return Table(parts=tuple(part[:rows] for part in parts), source=source, _row_lines=lines[:rows])
 
 
-def _parse_general(  # noqa: PLR0913
+def _parse_general(
     text: str,
     *,
     source: str,
