@@ -125,7 +125,7 @@ def cluster():
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address=":0",
         silence_logs=50,
     ) as local:
         yield local

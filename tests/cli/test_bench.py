@@ -98,7 +98,7 @@ def test_bench_on_an_existing_dask_scheduler(tmp_path, capsys):
     distributed = pytest.importorskip("distributed")
     root = _tree(tmp_path / "runs")
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+        n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
     ) as cluster:
         address = cluster.scheduler_address
         out = tmp_path / "out"

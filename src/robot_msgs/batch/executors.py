@@ -287,7 +287,7 @@ class DaskExecutor:
     ----------
     scheduler : str, optional
         ``tcp://HOST:PORT`` of a running scheduler; without it a ``LocalCluster`` is
-        started on 127.0.0.1 (no dashboard) and closed on exit.
+        started on 127.0.0.1 (its HTTP server on a free port) and closed on exit.
     workers : int, optional
         Worker processes of the LocalCluster (one thread each); default: CPUs available.
     retries : int
@@ -318,7 +318,9 @@ class DaskExecutor:
                 threads_per_worker=1,
                 processes=True,
                 host="127.0.0.1",
-                dashboard_address=None,
+                # A free port: None still binds the scheduler's HTTP server to 8787, which
+                # another cluster on the machine may hold (then Dask warns and moves).
+                dashboard_address=":0",
                 silence_logs=logging.ERROR,
             )
         self.client = self.distributed.Client(self.cluster, set_as_default=False)
