@@ -121,13 +121,16 @@ def _consecutive_by_sum(increments: Float64Array, delta: float) -> IntpArray:
     guard = 4.0 * _EPS * n * max(float(total[-1]), delta, 1.0)
     anchors = [0]
     a = 0
+    # Python lists: one step of this walk is a few list reads and float operations,
+    # ~3x cheaper than on NumPy scalars.
     nxt_list = nxt.tolist()
+    sums = total.tolist()
     while True:
         j = nxt_list[a]
         clear = (
             j < n
-            and total[j] - total[a] - delta > guard
-            and (j == a + 1 or delta - (total[j - 1] - total[a]) > guard)
+            and sums[j] - sums[a] - delta > guard
+            and (j == a + 1 or delta - (sums[j - 1] - sums[a]) > guard)
         )
         if not clear:  # within rounding of delta (or past the end): sum exactly as evo
             j = _exact_crossing(increments, a, delta, guard, total)
