@@ -60,7 +60,9 @@ _NUMBER_FORMS = st.one_of(
 _ODD_FIELDS = st.sampled_from(
     ["nan", "-inf", "Infinity", "1e", ".", "-", "+", "1_0", "0x10", "1.5x", "é", "1,5e", "--1"]
 )
-_HEADERS = st.sampled_from(["", "timestamp,x,y,z", "t x y", "nan x", "# t x\n", "_t x"])
+_HEADERS = st.sampled_from(
+    ["", "timestamp,x,y,z", "t x y", "nan x", "# t x\n", "_t x", "nan\v", "t\x1fx"]
+)
 
 
 @st.composite
@@ -195,6 +197,12 @@ def test_fast_path_takes_plain_tables(text: str, ncols: int, extra: bool, header
 def test_fast_path_declines_what_it_does_not_take(text: str) -> None:
     fast = _fast(text, 2)
     assert fast is None
+
+
+@pytest.mark.parametrize("text", ["nan\v\n1\n", "inf\x0c\n1\n", "t\x1fx\n1\n"])
+def test_a_header_word_with_a_control_byte_is_declined(text: str) -> None:
+    """The general path splits fields at \\v, \\f, \\x1c-\\x1f ("nan\\v" is data to it)."""
+    assert _fast(text, 1, header=True) is None
 
 
 @settings(max_examples=300, deadline=None)

@@ -230,6 +230,27 @@ is_special_float(const unsigned char *start, const unsigned char *stop)
     return 0;
 }
 
+/*
+ * The first field of a header line ("timestamp", "#t" is a comment): a word that is not
+ * nan/inf. A control byte such as a vertical tab declines: the general path splits
+ * fields there too ("nan\v" is its NaN), this path does not.
+ */
+static int
+is_header_word(const unsigned char *start, const unsigned char *stop)
+{
+    const unsigned char *q;
+
+    if (!(Py_ISALPHA(*start) || *start == '_') || is_special_float(start, stop)) {
+        return 0;
+    }
+    for (q = start; q < stop; q++) {
+        if (*q < 0x20) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The end of the field at p (which is not a separator): the next byte that ends one. */
 static inline const unsigned char *
 skip_field(const unsigned char *p)
@@ -317,8 +338,7 @@ parse_rows(const unsigned char *p, const unsigned char *end, const Columns *colu
                 const unsigned char *stop = scan_number(p, dst, &exact);
                 if (stop == NULL || !ENDS_FIELD(*stop)) {
                     stop = skip_field(p);
-                    if (header_pending && fields == 0 && !is_special_float(start, stop) &&
-                        (Py_ISALPHA(*start) || *start == '_')) {
+                    if (header_pending && fields == 0 && is_header_word(start, stop)) {
                         /* A header line such as "timestamp,x,y": skip it whole. */
                         for (p = stop; p < end && *p != '\n'; p++) {
                             if (*p >= 0x80) {
