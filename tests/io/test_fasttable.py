@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError
 from robot_msgs.io import table as table_module
-from robot_msgs.io.table import _parse_fast, _parse_general, read_table
+from robot_msgs.io.table import _parse_fast, _parse_general, parse_table, read_table
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -281,3 +281,9 @@ def test_parse_refuses_parts_it_cannot_write(parts: tuple[np.ndarray, ...], matc
     assert fasttable is not None
     with pytest.raises((ValueError, BufferError), match=match):
         fasttable.parse(b"1 2\n", False, False, parts, np.empty(2, dtype=np.int64))
+
+
+def test_parse_table_reads_text_utf8_cannot_encode() -> None:
+    """A lone surrogate in a comment: no fast path for it, the general path reads the rows."""
+    table = parse_table("# \ud800\n1 2\n", source="s", columns=("a", "b"))
+    assert table.values.tolist() == [[1.0, 2.0]]

@@ -220,10 +220,17 @@ def parse_table(
     (array([1.]), array([[2., 3.]]))
     """
     widths = _widths(columns, split)
-    fast = _parse_fast(
-        text.encode("utf-8"), source=source, widths=widths, extra_columns=extra_columns,
-        header=header,
-    )  # fmt: skip
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (in a comment, say): the general path
+        data = None
+    fast = (
+        None
+        if data is None
+        else _parse_fast(
+            data, source=source, widths=widths, extra_columns=extra_columns, header=header
+        )
+    )
     if fast is not None:
         return fast
     return _parse_general(
