@@ -59,6 +59,7 @@ _NUMBER_FORMS = st.one_of(
 # Fields no plain number reader takes, which the fast path must decline.
 _ODD_FIELDS = st.sampled_from(
     ["nan", "-inf", "Infinity", "1e", ".", "-", "+", "1_0", "0x10", "1.5x", "é", "1,5e", "--1"]
+    + ["1\v2", "nan\x0c", "x\x1fy"]
 )
 _HEADERS = st.sampled_from(
     ["", "timestamp,x,y,z", "t x y", "nan x", "# t x\n", "_t x", "nan\v", "t\x1fx"]
@@ -144,6 +145,7 @@ def _split(ncols: int, seed: int) -> tuple[int, ...]:
 @example(("1 2\n3 4\n", 2, False, False), 0)
 @example(("timestamp,x\n1,2\r\n", 2, False, True), 0)
 @example(("1 2 3 4\n5 6 7 8\n", 4, False, False), 0b1010)
+@example(("nan\v\n1", 1, False, True), 0)  # the general path splits at \v: a NaN row
 def test_fast_path_reads_what_the_general_path_reads(
     case: tuple[str, int, bool, bool], split_seed: int
 ) -> None:
