@@ -1,11 +1,23 @@
-"""Trajectories built for the evaluation tests: the seed guide's line and random walks."""
+"""Trajectories for the evaluation tests: the seed guide's line, random walks, evo's files."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
-from robot_msgs.rotations import normalize_quat_xyzw, quat_xyzw_multiply
+import numpy as np
+from hypothesis import strategies as st
+
+from robot_msgs.compare.alignment import Alignment
+from robot_msgs.rotations import (
+    matrix_from_quat_xyzw,
+    normalize_quat_xyzw,
+    quat_xyzw_from_matrix,
+    quat_xyzw_multiply,
+)
 from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def line(positions_x: np.ndarray | None = None, n: int = 101) -> PoseTrajectory:
@@ -46,3 +58,48 @@ def random_walk(
     return PoseTrajectory(
         stamps_s=np.arange(n) * dt, positions_xyz=positions, orientations_quat_xyzw=quats
     )
+
+
+def load_evo_file(path: Path):
+    """Stamps, positions and unit quaternions x, y, z, w of an evo test file, as evo parses it.
+
+    A minimal stand-in for the package's readers: TUM (``t x y z qx qy qz qw``), EuRoC CSV
+    (``t[ns], x, y, z, qw, qx, qy, qz, ...``; time / 1e9 as evo) and KITTI (frame indices).
+    """
+    if path.suffix == ".csv":
+        data = np.loadtxt(path, delimiter=",", comments="#")
+        stamps, xyz, quat = data[:, 0] / 1e9, data[:, 1:4], data[:, [5, 6, 7, 4]]
+    elif path.name.startswith("KITTI"):
+        m = np.loadtxt(path).reshape(-1, 3, 4)
+        stamps, xyz = np.arange(len(m), dtype=float), m[:, :, 3]
+        quat = quat_xyzw_from_matrix(m[:, :, :3])
+    else:
+        data = np.loadtxt(path, comments="#")
+        stamps, xyz, quat = data[:, 0], data[:, 1:4], data[:, 4:8]
+    return stamps, xyz, quat / np.linalg.norm(quat, axis=1, keepdims=True)
+
+
+#: A rigid motion as (rotation vector [rad], translation [m]) for the invariance tests.
+RIGID_MOTIONS = st.tuples(
+    st.lists(st.floats(-3.0, 3.0), min_size=3, max_size=3),
+    st.lists(st.floats(-100.0, 100.0), min_size=3, max_size=3),
+)
+
+
+def noisy_estimate_and_moved(
+    seed: int, motion: tuple[list[float], list[float]]
+) -> tuple[PoseTrajectory, PoseTrajectory, PoseTrajectory]:
+    """A 200-pose reference, a noisy estimate of it, and that estimate moved by ``motion``."""
+    rotvec, translation = motion
+    ref = random_walk(200, seed=seed)
+    noisy = random_walk(200, seed=seed + 1, step_m=0.01, step_rad=0.01)
+    est = ref.replace(
+        positions_xyz=ref.positions_xyz + noisy.positions_xyz,
+        orientations_quat_xyzw=noisy.orientations_quat_xyzw,
+    )
+    moved = Alignment(
+        method="se3",
+        rotation=matrix_from_quat_xyzw(quats_from_rotvecs(np.array([rotvec])))[0],
+        translation_m=np.array(translation),
+    ).apply(est)
+    return ref, est, moved

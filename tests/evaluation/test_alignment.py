@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from metric_trajectories import load_evo_file
 from scipy.spatial.transform import Rotation
 
 from robot_msgs.compare import Alignment
@@ -27,7 +28,6 @@ from robot_msgs.rotations import (
     angle_from_quat_xyzw,
     matrix_from_quat_xyzw,
     quat_xyzw_conjugate,
-    quat_xyzw_from_matrix,
     quat_xyzw_multiply,
 )
 from robot_msgs.trajectory import PoseTrajectory
@@ -54,25 +54,6 @@ def traj(positions, quats=None, stamps=None) -> PoseTrajectory:
 def rot_z(theta: float) -> np.ndarray:
     c, s = math.cos(theta), math.sin(theta)
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-
-
-def load_evo_file(path: Path):
-    """Stamps, positions and unit quaternions x, y, z, w of an evo test file, as evo parses it.
-
-    A minimal stand-in for the package's readers: TUM (``t x y z qx qy qz qw``), EuRoC CSV
-    (``t[ns], x, y, z, qw, qx, qy, qz, ...``; time / 1e9 as evo) and KITTI (frame indices).
-    """
-    if path.suffix == ".csv":
-        data = np.loadtxt(path, delimiter=",", comments="#")
-        stamps, xyz, quat = data[:, 0] / 1e9, data[:, 1:4], data[:, [5, 6, 7, 4]]
-    elif path.name.startswith("KITTI"):
-        m = np.loadtxt(path).reshape(-1, 3, 4)
-        stamps, xyz = np.arange(len(m), dtype=float), m[:, :, 3]
-        quat = quat_xyzw_from_matrix(m[:, :, :3])
-    else:
-        data = np.loadtxt(path, comments="#")
-        stamps, xyz, quat = data[:, 0], data[:, 1:4], data[:, 4:8]
-    return stamps, xyz, quat / np.linalg.norm(quat, axis=1, keepdims=True)
 
 
 unit = st.floats(-1.0, 1.0, allow_nan=False)

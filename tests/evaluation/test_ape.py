@@ -7,8 +7,13 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
-from metric_trajectories import line, quats_from_rotvecs, random_walk
+from metric_trajectories import (
+    RIGID_MOTIONS,
+    line,
+    noisy_estimate_and_moved,
+    quats_from_rotvecs,
+    random_walk,
+)
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
@@ -98,27 +103,10 @@ def test_n_align_fits_on_the_first_poses_only():
     assert result.settings["n_align"] == 100
 
 
-rigid = st.tuples(
-    st.lists(st.floats(-3.0, 3.0), min_size=3, max_size=3),
-    st.lists(st.floats(-100.0, 100.0), min_size=3, max_size=3),
-)
-
-
 @settings(max_examples=25, deadline=None)
-@given(rigid)
+@given(RIGID_MOTIONS)
 def test_ape_after_se3_alignment_is_invariant_to_a_rigid_transform_of_the_estimate(motion):
-    rotvec, translation = motion
-    ref = random_walk(200, seed=21)
-    noisy = random_walk(200, seed=22, step_m=0.01, step_rad=0.01)
-    est = ref.replace(
-        positions_xyz=ref.positions_xyz + noisy.positions_xyz,
-        orientations_quat_xyzw=noisy.orientations_quat_xyzw,
-    )
-    moved = Alignment(
-        method="se3",
-        rotation=matrix_from_quat_xyzw(quats_from_rotvecs(np.array([rotvec])))[0],
-        translation_m=np.array(translation),
-    ).apply(est)
+    ref, est, moved = noisy_estimate_and_moved(21, motion)
     for relation in ("translation", "angle_rad", "full"):
         before = ape(ref, est, align="se3", relation=relation).stats[relation]
         after = ape(ref, moved, align="se3", relation=relation).stats[relation]

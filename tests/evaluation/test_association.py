@@ -16,13 +16,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from metric_trajectories import load_evo_file
 
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.evaluation import Association, associate
 from robot_msgs.rotations import (
     angle_from_quat_xyzw,
     quat_xyzw_conjugate,
-    quat_xyzw_from_matrix,
     quat_xyzw_multiply,
 )
 from robot_msgs.trajectory import PoseTrajectory
@@ -41,25 +41,6 @@ def traj(stamps, positions=None, quats=None) -> PoseTrajectory:
     if quats is None:
         quats = np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1))
     return PoseTrajectory(stamps_s=t, positions_xyz=positions, orientations_quat_xyzw=quats)
-
-
-def load_evo_file(path: Path):
-    """Stamps, positions and unit quaternions x, y, z, w of an evo test file, as evo parses it.
-
-    A minimal stand-in for the package's readers: TUM (``t x y z qx qy qz qw``), EuRoC CSV
-    (``t[ns], x, y, z, qw, qx, qy, qz, ...``; time / 1e9 as evo) and KITTI (frame indices).
-    """
-    if path.suffix == ".csv":
-        data = np.loadtxt(path, delimiter=",", comments="#")
-        stamps, xyz, quat = data[:, 0] / 1e9, data[:, 1:4], data[:, [5, 6, 7, 4]]
-    elif path.name.startswith("KITTI"):
-        m = np.loadtxt(path).reshape(-1, 3, 4)
-        stamps, xyz = np.arange(len(m), dtype=float), m[:, :, 3]
-        quat = quat_xyzw_from_matrix(m[:, :, :3])
-    else:
-        data = np.loadtxt(path, comments="#")
-        stamps, xyz, quat = data[:, 0], data[:, 1:4], data[:, 4:8]
-    return stamps, xyz, quat / np.linalg.norm(quat, axis=1, keepdims=True)
 
 
 def read_evo_file(path: Path) -> tuple[PoseTrajectory, np.ndarray]:

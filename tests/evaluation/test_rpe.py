@@ -5,13 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
-from metric_trajectories import line, quats_from_rotvecs, random_walk
+from metric_trajectories import (
+    RIGID_MOTIONS,
+    line,
+    noisy_estimate_and_moved,
+    random_walk,
+)
 
-from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import prepare, rpe, rpe_from_prepared
-from robot_msgs.rotations import matrix_from_quat_xyzw
 
 T = np.arange(101) * 0.1
 
@@ -76,27 +78,10 @@ def test_zero_distance_pairs_are_left_out_of_the_ratio_with_a_note():
     assert dict(result.units) == {"point_distance_error_ratio": "%"}
 
 
-rigid = st.tuples(
-    st.lists(st.floats(-3.0, 3.0), min_size=3, max_size=3),
-    st.lists(st.floats(-100.0, 100.0), min_size=3, max_size=3),
-)
-
-
 @settings(max_examples=20, deadline=None)
-@given(rigid)
+@given(RIGID_MOTIONS)
 def test_rpe_without_alignment_is_invariant_to_a_rigid_transform_of_the_estimate(motion):
-    rotvec, translation = motion
-    ref = random_walk(200, seed=31)
-    noisy = random_walk(200, seed=32, step_m=0.01, step_rad=0.01)
-    est = ref.replace(
-        positions_xyz=ref.positions_xyz + noisy.positions_xyz,
-        orientations_quat_xyzw=noisy.orientations_quat_xyzw,
-    )
-    moved = Alignment(
-        method="se3",
-        rotation=matrix_from_quat_xyzw(quats_from_rotvecs(np.array([rotvec])))[0],
-        translation_m=np.array(translation),
-    ).apply(est)
+    ref, est, moved = noisy_estimate_and_moved(31, motion)
     for relation, delta, unit in (
         ("translation", 1, "f"),
         ("angle_deg", 0.5, "m"),
