@@ -67,13 +67,15 @@ def read_euroc(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTra
     >>> traj.stamps_s.tolist(), traj.orientations_quat_xyzw.tolist()
     ([1403715524.907143], [[0.0, 0.0, 0.0, 1.0]])
     """
-    table = read_table(path, columns=EUROC_COLUMNS, extra_columns=True, header=True)
-    values = table.values
-    stamps = values[:, 0] / 1e9
-    quats = values[:, [5, 6, 7, 4]]
-    return finish_trajectory(
-        stamps, values[:, 1:4], quats, source=table.source, where=table.where, strict=strict
+    table = read_table(
+        path, columns=EUROC_COLUMNS, extra_columns=True, header=True, split=(1, 3, 4)
     )
+    stamps_ns, xyz, wxyz = table.parts
+    stamps_ns /= 1e9  # now seconds (the table's own array, as each part)
+    return finish_trajectory(
+        stamps_ns, xyz, wxyz[:, [1, 2, 3, 0]], source=table.source, where=table.where,
+        strict=strict, owned=True,
+    )  # fmt: skip
 
 
 def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bool = False) -> Path:
