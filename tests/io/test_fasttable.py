@@ -223,6 +223,34 @@ def test_numbers_are_correctly_rounded(value: float, form: str) -> None:
     assert struct.pack("<d", fast.values[0, 0]) == struct.pack("<d", float(token))
 
 
+@settings(max_examples=400, deadline=None)
+@given(
+    st.integers(1, 10**19 - 1),
+    st.integers(-27, 27),
+    st.integers(0, 19),
+    st.booleans(),
+)
+@example(9007199254740993, 0, 0, False)  # 2^53 + 1: halfway, to even
+@example(1403636579763555527, -9, 9, False)  # a nanosecond stamp
+@example(18446744073709551615 // 2, 27, 0, True)
+def test_long_mantissas_are_correctly_rounded(
+    mantissa: int, exponent: int, point: int, negative: bool
+) -> None:
+    """Up to 19 digits beyond 2^53 with |e| <= 27: the 128-bit integer road, as float()."""
+    digits = str(mantissa)
+    point = min(point, len(digits))
+    token = (
+        ("-" if negative else "")
+        + digits[: len(digits) - point]
+        + "."
+        + digits[len(digits) - point :]
+    )
+    token += f"e{exponent}"
+    fast = _fast(token, 1)
+    assert fast is not None
+    assert struct.pack("<d", fast.values[0, 0]) == struct.pack("<d", float(token))
+
+
 def test_halfway_integers_round_to_even() -> None:
     """Integers between doubles: 2^53 + 1 rounds down to even, 2^53 + 3 up, as float()."""
     tokens = ["9007199254740993", "9007199254740995", "-9223372036854775807"]

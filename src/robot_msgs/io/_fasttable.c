@@ -18,10 +18,12 @@
  * Numbers are converted exactly (correctly rounded, as Python's float() and loadtxt):
  *   - m * 10^e with m <= 2^53 and |e| <= 22 is one IEEE multiplication or division of
  *     two exactly representable doubles, hence correctly rounded (Clinger 1990);
- *   - an integer literal below 2^63 is one integer-to-double conversion, correctly
- *     rounded under IEEE 754 (C99 Annex F), e.g. EuRoC's nanosecond stamps;
- *   - anything else (more than 19 significant digits, large exponents) goes to
- *     PyOS_string_to_double, Python's own correctly rounded conversion.
+ *   - other numbers of up to 19 significant digits with |e| <= 27 (nanosecond stamps
+ *     such as 1403636579.763555527, EuRoC's integer ns, 17-digit reprs) are rounded
+ *     by hand from exact 128-bit integer arithmetic (scale_exactly);
+ *   - anything else (more than 19 significant digits, large exponents, compilers
+ *     without a 128-bit integer) goes to PyOS_string_to_double, Python's own
+ *     correctly rounded conversion.
  * Where the compiler evaluates doubles in extended precision (FLT_EVAL_METHOD != 0,
  * x87), the shortcuts could round twice, so every number takes the last road.
  */
@@ -29,6 +31,7 @@
 #include <Python.h>
 
 #include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -37,14 +40,14 @@
 #else
 #define FAST_EXACT 0
 #endif
-#if defined(__STDC_IEC_559__) && FAST_EXACT
-#define FAST_INT64 1
+#if defined(__SIZEOF_INT128__)
+#define HAVE_INT128 1
 #else
-#define FAST_INT64 0
+#define HAVE_INT128 0
 #endif
 
 #define TWO_POW_53 (UINT64_C(1) << 53)
-#define TWO_POW_63 (UINT64_C(1) << 63)
+#define MAX_POW5 27      /* 5^27 < 2^63 */
 #define MAX_DIGITS 19   /* significant digits that always fit a uint64 */
 #define MAX_TOKEN 512   /* longer fields go to the general path */
 
@@ -52,6 +55,69 @@ static const double POW10[23] = {
     1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
+
+#if HAVE_INT128
+__extension__ typedef unsigned __int128 u128;
+
+static const uint64_t POW5[MAX_POW5 + 1] = {
+    UINT64_C(1), UINT64_C(5), UINT64_C(25), UINT64_C(125), UINT64_C(625), UINT64_C(3125),
+    UINT64_C(15625), UINT64_C(78125), UINT64_C(390625), UINT64_C(1953125),
+    UINT64_C(9765625), UINT64_C(48828125), UINT64_C(244140625), UINT64_C(1220703125),
+    UINT64_C(6103515625), UINT64_C(30517578125), UINT64_C(152587890625),
+    UINT64_C(762939453125), UINT64_C(3814697265625), UINT64_C(19073486328125),
+    UINT64_C(95367431640625), UINT64_C(476837158203125), UINT64_C(2384185791015625),
+    UINT64_C(11920928955078125), UINT64_C(59604644775390625), UINT64_C(298023223876953125),
+    UINT64_C(1490116119384765625), UINT64_C(7450580596923828125),
+};
+
+/* The bits of x > 0: 1 + floor(log2 x). */
+static inline int
+bit_length(u128 x)
+{
+    uint64_t high = (uint64_t)(x >> 64);
+    return high ? 128 - __builtin_clzll(high) : 64 - __builtin_clzll((uint64_t)x);
+}
+
+/*
+ * mantissa * 10^exponent, correctly rounded, for mantissa > 0 (up to 19 digits) and
+ * |exponent| <= 27, in exact integer arithmetic: 10^e = 2^e 5^e, and 5^e fits 64 bits.
+ * A positive exponent is one exact 128-bit product; a negative one a 128-bit quotient
+ * with at least 64 significant bits, whose remainder becomes a sticky bit. The integer
+ * is then rounded to 53 bits, half to even, and scaled by a power of two (ldexp is
+ * exact in this range, far from overflow and subnormals).
+ */
+static double
+scale_exactly(uint64_t mantissa, int exponent)
+{
+    u128 n;
+    int shift, bits;
+
+    if (exponent >= 0) {
+        n = (u128)mantissa * POW5[exponent];
+        shift = exponent;
+    }
+    else {
+        uint64_t divisor = POW5[-exponent];
+        int up = 127 - bit_length(mantissa);  /* mantissa << up uses 127 bits */
+        u128 numerator = (u128)mantissa << up;
+        n = numerator / divisor;              /* > 2^63: at least 64 significant bits */
+        n |= (numerator % divisor) != 0;      /* sticky: far below the rounding bit */
+        shift = exponent - up;
+    }
+    bits = bit_length(n);
+    if (bits > 53) {
+        int drop = bits - 53;
+        u128 half = (u128)1 << (drop - 1);
+        u128 rest = n & (((u128)1 << drop) - 1);
+        uint64_t kept = (uint64_t)(n >> drop);
+        if (rest > half || (rest == half && (kept & 1))) {
+            kept++;  /* may reach 2^53: still exact as a double */
+        }
+        return ldexp((double)kept, shift + drop);
+    }
+    return ldexp((double)(uint64_t)n, shift);
+}
+#endif
 
 /* Character classes: what a byte means between fields. */
 enum { C_OTHER = 0, C_BLANK, C_COMMA, C_NEWLINE, C_CR, C_HASH, C_NUL, C_HIGH };
@@ -198,8 +264,8 @@ scan_number(const unsigned char *p, double *out, int *exact)
         double value = exponent >= 0 ? m * POW10[exponent] : m / POW10[-exponent];
         *out = negative ? -value : value;
     }
-    else if (FAST_INT64 && exponent == 0 && mantissa < TWO_POW_63) {
-        double value = (double)(int64_t)mantissa;
+    else if (HAVE_INT128 && FAST_EXACT && exponent >= -MAX_POW5 && exponent <= MAX_POW5) {
+        double value = scale_exactly(mantissa, (int)exponent);
         *out = negative ? -value : value;
     }
     else {
