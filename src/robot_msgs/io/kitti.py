@@ -49,7 +49,10 @@ def _rotation_deviation(matrices: Float64Array) -> Float64Array:
     """``max |M Mᵀ - I|`` per matrix ``(N, 3, 3)``; ``inf`` where ``det M <= 0`` (no rotation)."""
     gram = matrices @ np.swapaxes(matrices, -1, -2)
     deviation: Float64Array = np.abs(gram - np.eye(3)).max(axis=(1, 2))
-    return np.where(np.linalg.det(matrices) > 0, deviation, np.inf)
+    # det M = r0 . (r1 x r2): a few vector operations, where np.linalg.det runs an LU
+    # factorisation per matrix (5x slower at 10^5 matrices).
+    det = np.einsum("ni,ni->n", matrices[:, 0], np.cross(matrices[:, 1], matrices[:, 2]))
+    return np.where(det > 0, deviation, np.inf)
 
 
 def _nearest_rotations(matrices: Float64Array) -> Float64Array:
