@@ -283,6 +283,11 @@ class DaskExecutor:
     LocalCluster started here; otherwise 1, as Dask does not tell the client how many
     times it re-ran a task that then succeeded (the local executor counts them).
 
+    Unlike the local executor, Dask does not re-run suspects alone: a worker's death
+    counts against every task the worker holds (running or queued beside the culprit),
+    so with few workers an innocent task can end ``KilledWorker`` too; a larger
+    ``retries`` makes that unlikely, and ``--resume`` recomputes crashed runs.
+
     Parameters
     ----------
     scheduler : str, optional
