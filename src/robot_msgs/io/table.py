@@ -42,7 +42,12 @@ __all__ = ["Table", "format_rows", "parse_table", "read_table", "read_text"]
 
 
 class _Compiled(Protocol):
-    """The compiled fast path, ``robot_msgs.io._fasttable`` (see its ``.pyi``)."""
+    r"""The interface of ``robot_msgs.io._fasttable`` (``_fasttable.c``), typed here once.
+
+    ``count_lines(data)`` is ``data.count(b"\n") + 1``, the most rows ``data`` can
+    hold; ``parse`` fills ``parts`` (the column groups, in order) and ``lines`` and
+    returns the rows written, or -1 when it declines the input.
+    """
 
     def count_lines(self, data: bytes, /) -> int: ...
 
@@ -59,7 +64,8 @@ class _Compiled(Protocol):
 
 _fasttable: _Compiled | None
 try:
-    from robot_msgs.io import _fasttable as _compiled
+    # A C module has no Python source for mypy; _Compiled is its type.
+    from robot_msgs.io import _fasttable as _compiled  # type: ignore[attr-defined]
 
     _fasttable = _compiled
 except ImportError:  # built without a C compiler: the general path reads every table
