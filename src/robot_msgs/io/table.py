@@ -34,7 +34,7 @@ from robot_msgs.errors import FormatError
 
 if TYPE_CHECKING:
     import os
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
@@ -225,22 +225,36 @@ def parse_table(
     >>> parse_table("1 2 3\n", source="a.txt", columns=("t", "x", "y"), split=(1, 2)).parts
     (array([1.]), array([[2., 3.]]))
     """
-    widths = _widths(columns, split)
     try:
-        data = text.encode("utf-8")
+        data: bytes | None = text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate (in a comment, say): the general path
         data = None
-    fast = (
-        None
-        if data is None
-        else _parse_fast(
+    return _parse(
+        data, lambda: text, source=source, columns=columns, extra_columns=extra_columns,
+        header=header, split=split,
+    )  # fmt: skip
+
+
+def _parse(
+    data: bytes | None,
+    text: Callable[[], str],
+    *,
+    source: str,
+    columns: Sequence[str],
+    extra_columns: bool,
+    header: bool,
+    split: Sequence[int] | None,
+) -> Table:
+    """The fast path over ``data`` when it takes it, else the general path over ``text()``."""
+    widths = _widths(columns, split)
+    if data is not None:
+        fast = _parse_fast(
             data, source=source, widths=widths, extra_columns=extra_columns, header=header
         )
-    )
-    if fast is not None:
-        return fast
+        if fast is not None:
+            return fast
     return _parse_general(
-        text, source=source, columns=columns, widths=widths, extra_columns=extra_columns,
+        text(), source=source, columns=columns, widths=widths, extra_columns=extra_columns,
         header=header,
     )  # fmt: skip
 
@@ -382,22 +396,13 @@ def read_table(
     """
     source = str(path)
     data = Path(path).read_bytes()
-    text = None if data.isascii() else _decode(data, source=source)  # a non-UTF-8 error first
-    data = data.removeprefix(codecs.BOM_UTF8)
-    widths = _widths(columns, split)
-    fast = _parse_fast(
-        data, source=source, widths=widths, extra_columns=extra_columns, header=header
-    )
-    if fast is not None:
-        return fast
-    return _parse_general(
-        _decode(data, source=source) if text is None else text,
-        source=source,
-        columns=columns,
-        widths=widths,
-        extra_columns=extra_columns,
-        header=header,
-    )
+    if not data.isascii():
+        _decode(data, source=source)  # a file that is not UTF-8 is refused first
+    return _parse(
+        data.removeprefix(codecs.BOM_UTF8), lambda: _decode(data, source=source),
+        source=source, columns=columns, extra_columns=extra_columns, header=header,
+        split=split,
+    )  # fmt: skip
 
 
 def _has_empty_field(text: str) -> bool:
