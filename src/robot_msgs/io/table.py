@@ -396,10 +396,12 @@ def read_table(
     """
     source = str(path)
     data = Path(path).read_bytes()
-    if not data.isascii():
-        _decode(data, source=source)  # a file that is not UTF-8 is refused first
+    # A file that is not UTF-8 is refused first; ASCII (the usual case) needs no decoding
+    # unless the general path runs.
+    text = None if data.isascii() else _decode(data, source=source)
     return _parse(
-        data.removeprefix(codecs.BOM_UTF8), lambda: _decode(data, source=source),
+        data.removeprefix(codecs.BOM_UTF8),
+        lambda: _decode(data, source=source) if text is None else text,
         source=source, columns=columns, extra_columns=extra_columns, header=header,
         split=split,
     )  # fmt: skip
