@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from batch_helpers import make_tree
+from tests.batch.batch_helpers import make_tree
 
 from robot_msgs.batch.runs import discover_runs
 from robot_msgs.errors import FormatError

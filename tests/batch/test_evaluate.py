@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
-from batch_helpers import write_tum
+from tests.batch.batch_helpers import write_tum
 
 from robot_msgs.batch.evaluate import evaluate_run
 from robot_msgs.batch.manifest import load_manifest

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from batch_helpers import calls, make_tree, position_error, scripted
+from tests.batch.batch_helpers import calls, make_tree, position_error, scripted
 
 from robot_msgs.batch.executors import (
     DaskExecutor,

@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 import pytest
-from batch_helpers import make_tree
+from tests.batch.batch_helpers import make_tree
 
 from robot_msgs.batch.manifest import load_bench_input, load_manifest
 from robot_msgs.batch.settings import Settings

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
+from tests.batch.batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
 
 from robot_msgs.batch.manifest import load_bench_input
 from robot_msgs.batch.store import ResultStore

@@ -8,7 +8,7 @@ import shutil
 import warnings
 
 import pytest
-from batch_helpers import make_tree, position_error
+from tests.batch.batch_helpers import make_tree, position_error
 
 from robot_msgs.batch.manifest import load_bench_input
 from robot_msgs.batch.settings import Settings
@@ -74,7 +74,7 @@ def test_hash_depends_on_settings_and_function_but_not_on_where_the_tree_is(tmp_
 
 
 def test_function_id_names_module_and_qualname():
-    assert function_id(position_error) == "batch_helpers:position_error"
+    assert function_id(position_error) == "tests.batch.batch_helpers:position_error"
 
 
 def _task(tmp_path, **settings):

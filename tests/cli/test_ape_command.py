@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from evaluation_files import line_positions, seed_files, write_kitti, write_tum
+from tests.cli.evaluation_files import line_positions, seed_files, write_kitti, write_tum
 
 from robot_msgs.cli import main
 from robot_msgs.errors import DataWarning

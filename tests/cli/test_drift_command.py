@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from evaluation_files import line_positions, write_kitti, write_tum
+from tests.cli.evaluation_files import line_positions, write_kitti, write_tum
 
 from robot_msgs.cli import main
 

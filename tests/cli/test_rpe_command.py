@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from evaluation_files import seed_files
+from tests.cli.evaluation_files import seed_files
 
 from robot_msgs.cli import main
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from metric_trajectories import load_evo_file
+from tests.evaluation.metric_trajectories import load_evo_file
 from scipy.spatial.transform import Rotation
 
 from robot_msgs.compare import Alignment

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from metric_trajectories import (
+from tests.evaluation.metric_trajectories import (
     RIGID_MOTIONS,
     line,
     noisy_estimate_and_moved,

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from metric_trajectories import load_evo_file
+from tests.evaluation.metric_trajectories import load_evo_file
 
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.evaluation import Association, associate

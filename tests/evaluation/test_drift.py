@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from metric_trajectories import quats_from_rotvecs
+from tests.evaluation.metric_trajectories import quats_from_rotvecs
 
 from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation import kitti_drift, relative_error

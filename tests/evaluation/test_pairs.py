@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pytest
-from metric_trajectories import line, random_walk
+from tests.evaluation.metric_trajectories import line, random_walk
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import path_distances, select_pairs

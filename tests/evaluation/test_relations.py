@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from metric_trajectories import line, quats_from_rotvecs, random_walk
+from tests.evaluation.metric_trajectories import line, quats_from_rotvecs, random_walk
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.relations import (

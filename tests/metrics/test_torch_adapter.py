@@ -23,8 +23,7 @@ from robot_msgs.errors import ValidationError  # noqa: E402
 from robot_msgs.metrics import torch as tm  # noqa: E402
 from robot_msgs.metrics import torch_kernels as tk  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).parent))
-import _torch_dist_worker as worker  # noqa: E402
+from tests.metrics import _torch_dist_worker as worker  # noqa: E402
 
 NUMPY_SETTINGS = {
     "LogDimensionlessJerk": {"sample_rate_hz": 32.0},

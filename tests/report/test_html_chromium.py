@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import pytest
-from cdp import Browser, find_chromium
+from tests.report.cdp import Browser, find_chromium
 
 WIDTH = 1280
 

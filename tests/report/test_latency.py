@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from bagtools import write_pose_bag
+from tests.report.bagtools import write_pose_bag
 
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.report.latency import (

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from bagtools import write_pose_bag
+from tests.report.bagtools import write_pose_bag
 
 from robot_msgs.compare import REPEATABILITY_STATEMENT
 from robot_msgs.errors import SettingsMismatchError, ValidationError
