@@ -3,15 +3,33 @@
 Messages are immutable, validated value types (``robot_msgs.geometry.Pose``,
 ``robot_msgs.compare.ErrorStats``...), each with ``to_dict``/``from_dict``/``replace``;
 :func:`from_dict` rebuilds any of them from its ``"_type"``.
+
+WHY the names below are loaded on first use: ``robot-msgs --help`` and every command
+import this package, and the message machinery (NumPy) is only needed by some.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-from robot_msgs.msg import Msg, from_dict, registered_types, type_for
+from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("robot_msgs")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+from robot_msgs._version import __version__
+
+if TYPE_CHECKING:
+    from robot_msgs.msg import Msg
+    from robot_msgs.registry import from_dict, registered_types, type_for
 
 __all__ = ["Msg", "__version__", "from_dict", "registered_types", "type_for"]
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``Msg`` and the registry functions when first asked for (PEP 562)."""
+    if name == "Msg":
+        from robot_msgs.msg import Msg  # noqa: PLC0415
+
+        return Msg
+    if name in {"from_dict", "registered_types", "type_for"}:
+        from robot_msgs import registry  # noqa: PLC0415
+
+        return getattr(registry, name)
+    msg = f"module 'robot_msgs' has no attribute {name!r}"
+    raise AttributeError(msg)

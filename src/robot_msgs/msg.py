@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, Union
 
 import numpy as np
 
-from robot_msgs.errors import UnknownTypeError, ValidationError
+from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -55,10 +55,8 @@ __all__ = [
     "Msg",
     "Scalar",
     "Shape",
-    "from_dict",
+    "declared_types",
     "message",
-    "registered_types",
-    "type_for",
 ]
 
 T = TypeVar("T")
@@ -536,7 +534,7 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
     Traceback (most recent call last):
     ...
     robot_msgs.errors.ValidationError: Expected float, got str 'high' - at `Gain.kp`
-    >>> type_for("test/Gain") is Gain, Gain.TYPE, Gain.ROS2
+    >>> declared_types()["test/Gain"] is Gain, Gain.TYPE, Gain.ROS2
     (True, 'test/Gain', None)
     >>> del _REGISTRY["test/Gain"]  # keep the registry equal to the catalog
     """
@@ -559,55 +557,10 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
     return wrap
 
 
-def registered_types() -> dict[str, type[Msg]]:
-    """Every registered message type by its ``"_type"``, sorted by name.
+def declared_types() -> Mapping[str, type[Msg]]:
+    """Return a read-only view of the message types defined so far, by ``"_type"``.
 
-    Examples
-    --------
-    >>> types = registered_types()
-    >>> types["compare/ErrorStats"].__name__, list(types) == sorted(types)
-    ('ErrorStats', True)
+    Only the modules imported so far have defined theirs: :mod:`robot_msgs.registry`
+    imports every message family first and is what callers want.
     """
-    _import_catalog()
-    return dict(sorted(_REGISTRY.items()))
-
-
-def type_for(type_name: str) -> type[Msg]:
-    """The message class registered as ``type_name``.
-
-    Raises
-    ------
-    UnknownTypeError
-        No type is registered under ``type_name``; the message lists the known ones.
-
-    Examples
-    --------
-    >>> type_for("geometry/Point").ROS2
-    'geometry_msgs/msg/Point'
-    """
-    _import_catalog()
-    try:
-        return _REGISTRY[type_name]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
-        msg = f"Expected a registered _type ({known}), got {type_name!r}"
-        raise UnknownTypeError(msg) from None
-
-
-def from_dict(data: Mapping[str, Any]) -> Msg:
-    """Build whichever message ``data["_type"]`` names from its :meth:`Msg.to_dict` form.
-
-    Examples
-    --------
-    >>> import robot_msgs
-    >>> robot_msgs.from_dict({"_type": "geometry/Point", "x": 1.0, "y": 0.0, "z": 0.0})
-    Point(x=1.0, y=0.0, z=0.0)
-    """
-    if not isinstance(data, Mapping) or "_type" not in data:
-        raise _fail('a dict with a "_type" key', data, "$")
-    return type_for(str(data["_type"])).from_dict(data)
-
-
-def _import_catalog() -> None:
-    """Import the modules that define the package's message types, so all are registered."""
-    import robot_msgs.catalog  # noqa: F401, PLC0415
+    return types.MappingProxyType(_REGISTRY)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from robot_msgs import __version__
+from robot_msgs._version import __version__
 from robot_msgs.batch.executors import Executor, make_executor
 from robot_msgs.batch.progress import Progress
 from robot_msgs.batch.store import ResultStore, dumps

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from robot_msgs import __version__
+from robot_msgs._version import __version__
 from robot_msgs.batch.runs import EXAMPLE_PREFIX
 from robot_msgs.compare import Comparison
 from robot_msgs.errors import ValidationError

@@ -12,7 +12,7 @@ import sys
 import warnings
 from typing import TYPE_CHECKING
 
-from robot_msgs import __version__
+from robot_msgs._version import __version__
 from robot_msgs.errors import DataWarning, RobotMsgsError
 
 if TYPE_CHECKING:

@@ -32,7 +32,8 @@ import numpy as np
 import robot_msgs
 from robot_msgs.catalog import example, examples
 from robot_msgs.errors import UnknownTypeError
-from robot_msgs.msg import Msg, field_specs, registered_types
+from robot_msgs.msg import Msg, field_specs
+from robot_msgs.registry import registered_types
 
 __all__ = [
     "ARRAY_CUT",

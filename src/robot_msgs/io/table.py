@@ -64,8 +64,9 @@ class _Compiled(Protocol):
 
 _fasttable: _Compiled | None
 try:
-    # A C module has no Python source for mypy; _Compiled is its type.
-    from robot_msgs.io import _fasttable as _compiled  # type: ignore[attr-defined]
+    # A C module has no Python source for mypy; _Compiled is its type. Imported by its
+    # full name, not from the package: ``robot_msgs.io`` imports this module.
+    import robot_msgs.io._fasttable as _compiled  # type: ignore[import-not-found]
 
     _fasttable = _compiled
 except ImportError:  # built without a C compiler: the general path reads every table

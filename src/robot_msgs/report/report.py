@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs import __version__
+from robot_msgs._version import __version__
 from robot_msgs.compare.report import Report
 from robot_msgs.compare.run_report import Latency, RunReport
 from robot_msgs.errors import AlignmentError, AssociationError
