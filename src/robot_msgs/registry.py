@@ -23,12 +23,6 @@ __all__ = ["from_dict", "registered_types", "type_for"]
 
 def _import_families() -> None:
     """Import every module that defines message types, so that all of them are registered."""
-    import robot_msgs.compare  # noqa: F401, PLC0415
-    import robot_msgs.geometry  # noqa: F401, PLC0415
-    import robot_msgs.nav  # noqa: F401, PLC0415
-    import robot_msgs.sensor  # noqa: F401, PLC0415
-    import robot_msgs.std  # noqa: F401, PLC0415
-    import robot_msgs.trajectory  # noqa: F401, PLC0415
 
 
 def registered_types() -> dict[str, type[Msg]]:

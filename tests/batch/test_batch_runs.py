@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.batch.batch_helpers import make_tree
 
 from robot_msgs.batch.runs import discover_runs
 from robot_msgs.errors import FormatError
+from tests.batch.batch_helpers import make_tree
 
 
 def test_folder_convention_finds_runs_and_sequence_references(tmp_path):

@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
-from tests.batch.batch_helpers import write_tum
 
 from robot_msgs.batch.evaluate import evaluate_run
 from robot_msgs.batch.manifest import load_manifest
 from robot_msgs.batch.sweep import run_sweep
 from robot_msgs.batch.table import read_table
+from tests.batch.batch_helpers import write_tum
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -7,7 +7,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tests.batch.batch_helpers import calls, make_tree, position_error, scripted
 
 from robot_msgs.batch.executors import (
     DaskExecutor,
@@ -18,6 +17,7 @@ from robot_msgs.batch.executors import (
 from robot_msgs.batch.manifest import load_bench_input
 from robot_msgs.batch.tasks import make_tasks
 from robot_msgs.errors import ExecutorError, MissingDependencyError, ValidationError
+from tests.batch.batch_helpers import calls, make_tree, position_error, scripted
 
 
 def _tasks(root: Path, fn=scripted, **tree):

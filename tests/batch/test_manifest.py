@@ -6,11 +6,11 @@ import json
 from typing import TYPE_CHECKING
 
 import pytest
-from tests.batch.batch_helpers import make_tree
 
 from robot_msgs.batch.manifest import load_bench_input, load_manifest
 from robot_msgs.batch.settings import Settings
 from robot_msgs.errors import FormatError
+from tests.batch.batch_helpers import make_tree
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.batch.batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
 
 from robot_msgs.batch.manifest import load_bench_input
 from robot_msgs.batch.store import ResultStore
@@ -15,6 +14,7 @@ from robot_msgs.batch.sweep import run_sweep
 from robot_msgs.batch.table import read_table
 from robot_msgs.compare import Aggregate, Comparison, Ranking
 from robot_msgs.errors import OutputExistsError, SettingsMismatchError
+from tests.batch.batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
 
 pytest.importorskip("pyarrow")
 

@@ -8,13 +8,13 @@ import shutil
 import warnings
 
 import pytest
-from tests.batch.batch_helpers import make_tree, position_error
 
 from robot_msgs.batch.manifest import load_bench_input
 from robot_msgs.batch.settings import Settings
 from robot_msgs.batch.tasks import RunResult, file_sha256, function_id, make_tasks, run_task
 from robot_msgs.compare import Comparison, error_stats
 from robot_msgs.errors import DataWarning, ValidationError
+from tests.batch.batch_helpers import make_tree, position_error
 
 
 def _digests(root, fn=position_error, settings=None):

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.cli.evaluation_files import line_positions, seed_files, write_kitti, write_tum
 
 from robot_msgs.cli import main
 from robot_msgs.errors import DataWarning
+from tests.cli.evaluation_files import line_positions, seed_files, write_kitti, write_tum
 
 T = np.arange(101) * 0.1
 

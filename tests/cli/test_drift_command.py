@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 import pytest
-from tests.cli.evaluation_files import line_positions, write_kitti, write_tum
 
 from robot_msgs.cli import main
+from tests.cli.evaluation_files import line_positions, write_kitti, write_tum
 
 
 def _kitti_pair(tmp_path, scale: float):

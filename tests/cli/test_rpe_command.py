@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 import pytest
-from tests.cli.evaluation_files import seed_files
 
 from robot_msgs.cli import main
+from tests.cli.evaluation_files import seed_files
 
 T = np.arange(101) * 0.1
 

@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from tests.evaluation.metric_trajectories import load_evo_file
 from scipy.spatial.transform import Rotation
 
 from robot_msgs.compare import Alignment
@@ -31,6 +30,7 @@ from robot_msgs.rotations import (
     quat_xyzw_multiply,
 )
 from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.metric_trajectories import load_evo_file
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 REFERENCE = json.loads((DATA / "evo_alignment_reference.json").read_text())

@@ -7,6 +7,11 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings
+
+from robot_msgs.compare.alignment import Alignment
+from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
+from robot_msgs.evaluation import ape, ape_from_prepared, prepare
+from robot_msgs.rotations import matrix_from_quat_xyzw
 from tests.evaluation.metric_trajectories import (
     RIGID_MOTIONS,
     line,
@@ -14,11 +19,6 @@ from tests.evaluation.metric_trajectories import (
     quats_from_rotvecs,
     random_walk,
 )
-
-from robot_msgs.compare.alignment import Alignment
-from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
-from robot_msgs.evaluation import ape, ape_from_prepared, prepare
-from robot_msgs.rotations import matrix_from_quat_xyzw
 
 T = np.arange(101) * 0.1
 

@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.evaluation.metric_trajectories import load_evo_file
 
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.evaluation import Association, associate
@@ -26,6 +25,7 @@ from robot_msgs.rotations import (
     quat_xyzw_multiply,
 )
 from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.metric_trajectories import load_evo_file
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 REFERENCE = json.loads((DATA / "evo_alignment_reference.json").read_text())

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.evaluation.metric_trajectories import quats_from_rotvecs
 
 from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation import kitti_drift, relative_error
 from robot_msgs.evaluation.drift import kitti_segments, rpg_segments
 from robot_msgs.io import read_trajectory
 from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.metric_trajectories import quats_from_rotvecs
 
 
 def straight(n: int, *, scale: float = 1.0, rotvecs: np.ndarray | None = None) -> PoseTrajectory:

@@ -11,12 +11,12 @@ import math
 
 import numpy as np
 import pytest
-from tests.evaluation.metric_trajectories import line, random_walk
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import path_distances, select_pairs
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.metric_trajectories import line, random_walk
 
 
 def _angle(q, i, j) -> float:

@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-from tests.evaluation.metric_trajectories import line, quats_from_rotvecs, random_walk
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.relations import (
@@ -19,6 +18,7 @@ from robot_msgs.evaluation.relations import (
 )
 from robot_msgs.rotations import angle_from_matrix, transform_from_pose, transform_inverse
 from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.metric_trajectories import line, quats_from_rotvecs, random_walk
 
 
 def _pose(xyz, rotvec) -> PoseTrajectory:

@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation import prepare, rpe, rpe_from_prepared
 from tests.evaluation.metric_trajectories import (
     RIGID_MOTIONS,
     line,
     noisy_estimate_and_moved,
     random_walk,
 )
-
-from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation import prepare, rpe, rpe_from_prepared
 
 T = np.arange(101) * 0.1
 

@@ -22,7 +22,6 @@ from robot_msgs import metrics as npm  # noqa: E402
 from robot_msgs.errors import ValidationError  # noqa: E402
 from robot_msgs.metrics import torch as tm  # noqa: E402
 from robot_msgs.metrics import torch_kernels as tk  # noqa: E402
-
 from tests.metrics import _torch_dist_worker as worker  # noqa: E402
 
 NUMPY_SETTINGS = {

@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+
 from tests.report.cdp import Browser, find_chromium
 
 WIDTH = 1280

@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-from tests.report.bagtools import write_pose_bag
 
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.report.latency import (
@@ -17,6 +16,7 @@ from robot_msgs.report.latency import (
     rate_hz,
 )
 from robot_msgs.report.logs import read_timing
+from tests.report.bagtools import write_pose_bag
 
 
 def test_latency_percentiles_of_known_samples_from_a_timing_log(tmp_path):

@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 import pytest
-from tests.report.bagtools import write_pose_bag
 
 from robot_msgs.compare import REPEATABILITY_STATEMENT
 from robot_msgs.errors import SettingsMismatchError, ValidationError
@@ -21,6 +20,7 @@ from robot_msgs.report import (
     run_report,
 )
 from robot_msgs.trajectory import PoseTrajectory
+from tests.report.bagtools import write_pose_bag
 
 NONE = ReportSettings(align="none", rpe_deltas=(1.0,))
 T = np.round(np.arange(101) / 10.0, 1)  # 0.0 .. 10.0 s at 10 Hz
