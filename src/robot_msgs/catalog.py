@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs import compare, geometry, nav, sensor, std, trajectory
+from robot_msgs import compare, control, geometry, nav, sensor, std, trajectory
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -284,7 +284,7 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
         scale=0.43,
         n_fit=788,
     ),
-    "compare/StepResponse": lambda: compare.step_response(
+    "compare/StepResponse": lambda: control.step_response(
         [0.0, 0.5, 1.0, 1.5, 2.0, 2.5], [0.0, 0.55, 0.95, 1.06, 1.01, 1.0], final=1.0
     ),
     "compare/TrackingLoss": lambda: compare.TrackingLoss(start_s=4.0, end_s=5.5),

@@ -1,8 +1,9 @@
-"""Evaluation results as messages, and the control-loop comparisons that produce them.
+"""Evaluation results as messages: what was compared, how, and what it found.
 
 ``ErrorStats``, ``Comparison``, ``Aggregate``, ``Alignment``, ``StepResponse``, the
-run-report types (``RunReport`` and its parts, ``GroupSummary``, ``Ranking``, ``Report``);
-:func:`tracking`, :func:`joint_tracking` and :func:`step_response` for control loops.
+run-report types (``RunReport`` and its parts, ``GroupSummary``, ``Ranking``, ``Report``).
+The code that computes them lives with its subject: :mod:`robot_msgs.evaluation`
+(trajectories), :mod:`robot_msgs.control` (control loops), :mod:`robot_msgs.report` (runs).
 """
 
 from robot_msgs.compare.aggregate import Aggregate, aggregate, check_same_settings
@@ -19,8 +20,7 @@ from robot_msgs.compare.run_report import (
     RunReport,
     TrackingLoss,
 )
-from robot_msgs.compare.step_response import StepResponse, step_response
-from robot_msgs.compare.tracking import joint_tracking, tracking
+from robot_msgs.compare.step_response import StepResponse
 
 __all__ = [
     "REPEATABILITY_STATEMENT",
@@ -41,7 +41,4 @@ __all__ = [
     "aggregate",
     "check_same_settings",
     "error_stats",
-    "joint_tracking",
-    "step_response",
-    "tracking",
 ]

@@ -1,30 +1,17 @@
-"""``StepResponse``: rise, settling, overshoot and peak of a measured step; :func:`step_response`.
+"""``StepResponse``: rise, settling, overshoot and peak of a measured step.
 
-Every figure is relative to an initial and a final value, given or measured (MATLAB's
-``stepinfo(y, t, yfinal, yinit)`` convention). WHY not python-control's ``step_info``: it
-has no initial value, so a response from 5 to 6 gets its 10 % and 90 % levels at 0.6 and
-5.4 and a rise time of 0.52 s instead of 2.20 s, and it treats ``yfinal=0`` as "not given"
-(``if yfinal:``). It also reads crossing times off the samples; here they are interpolated
-linearly between the two samples around each crossing, so figures do not move by up to one
-sample period with the sampling phase.
+The figures are computed by :func:`robot_msgs.control.step_response`; the convention they
+follow (MATLAB's ``stepinfo(y, t, yfinal, yinit)``, not python-control's ``step_info``) is
+stated there.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from robot_msgs.errors import ValidationError
 from robot_msgs.msg import Msg, message
 
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from robot_msgs.typing import Float64Array
-
-__all__ = ["StepResponse", "step_response"]
+__all__ = ["StepResponse"]
 
 
 @message("compare/StepResponse")
@@ -72,148 +59,3 @@ class StepResponse(Msg):
             raise self._fail("settling_threshold", "a finite fraction > 0", self.settling_threshold)
         if self.initial == self.final:
             raise self._fail("final", f"a value other than initial {self.initial!r}", self.final)
-
-
-def _as_1d(name: str, value: Any) -> Float64Array:
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        msg = f"Expected `{name}` as numbers, got {type(value).__name__}"
-        raise ValidationError(msg) from err
-    if arr.ndim != 1 or arr.size < 2:
-        msg = f"Expected `{name}` of shape (N,) with N >= 2, got shape {arr.shape}"
-        raise ValidationError(msg)
-    bad = np.flatnonzero(~np.isfinite(arr))
-    if bad.size:
-        msg = f"Expected finite `{name}`, got {float(arr[bad[0]])!r} at index {int(bad[0])}"
-        raise ValidationError(msg)
-    return arr
-
-
-def _first_crossing(t: Float64Array, r: Float64Array, level: float) -> float:
-    """Time ``r`` first reaches ``level`` (from below), linear between samples; NaN if never."""
-    reached = np.flatnonzero(r >= level)
-    if reached.size == 0:
-        return math.nan
-    k = int(reached[0])
-    if k == 0:
-        return float(t[0])
-    frac = (level - r[k - 1]) / (r[k] - r[k - 1])
-    return float(t[k - 1] + frac * (t[k] - t[k - 1]))
-
-
-def _settling_time(t: Float64Array, r: Float64Array, threshold: float) -> float:
-    """Time ``|r - 1|`` enters the band for good, linear between samples; NaN if never."""
-    e = r - 1.0
-    outside = np.flatnonzero(np.abs(e) > threshold)
-    if outside.size == 0:
-        return float(t[0])
-    k = int(outside[-1])
-    if k == e.size - 1:
-        return math.nan
-    edge = math.copysign(threshold, e[k])
-    frac = (e[k] - edge) / (e[k] - e[k + 1])
-    return float(t[k] + frac * (t[k + 1] - t[k]))
-
-
-def step_response(
-    t: Any,
-    y: Any,
-    *,
-    initial: float | None = None,
-    final: float | None = None,
-    rise_limits: Sequence[float] = (0.1, 0.9),
-    settling_threshold: float = 0.02,
-) -> StepResponse:
-    r"""Rise time, settling time, overshoot, undershoot and peak of a measured step response.
-
-    .. math::
-
-        r(t) = \frac{y(t) - y_0}{y_f - y_0}, \quad
-        t_r = t\{r = r_{hi}\} - t\{r = r_{lo}\}, \quad
-        t_s = \inf\{\tau : |r(t) - 1| \le \varepsilon\ \forall t \ge \tau\}
-
-    with crossing times interpolated linearly between samples. MATLAB ``stepinfo``'s
-    definitions, relative to both values (MathWorks, *Control System Toolbox* reference);
-    python-control's ``step_info`` reads them off the samples, relative to the final value
-    only.
-
-    Parameters
-    ----------
-    t : array_like, shape (N,), float64, seconds
-        Strictly increasing sample times, ``N >= 2``; the step is applied at ``t[0]``.
-    y : array_like, shape (N,), float64, the signal's unit
-        The response.
-    initial : float, optional
-        Value before the step :math:`y_0`; default the first sample.
-    final : float, optional
-        Target :math:`y_f`; default the last sample. ``0.0`` is a value like any other.
-    rise_limits : (float, float)
-        Fractions of the step between which the rise time runs (10 % to 90 %).
-    settling_threshold : float
-        Half-width of the settling band as a fraction of :math:`|y_f - y_0|` (2 %).
-
-    Returns
-    -------
-    StepResponse
-
-    Raises
-    ------
-    ValidationError
-        Shapes, non-finite values, times not strictly increasing, a zero step
-        (``final == initial``), bad limits.
-
-    Examples
-    --------
-    A first-order response from 5 to 6 with τ = 1 s: the rise time is τ ln 9 = 2.197 s.
-
-    >>> t = np.linspace(0.0, 10.0, 10001)
-    >>> info = step_response(t, 5.0 + (1.0 - np.exp(-t)), final=6.0)
-    >>> round(info.rise_time_s, 4), round(info.settling_time_s, 4)  # ln 9, ln 50
-    (2.1972, 3.912)
-    """
-    times = _as_1d("t", t)
-    values = _as_1d("y", y)
-    if times.shape != values.shape:
-        msg = f"Expected `y` of shape {times.shape} like `t`, got shape {values.shape}"
-        raise ValidationError(msg)
-    steps = np.diff(times)
-    if (steps <= 0).any():
-        i = int(np.flatnonzero(steps <= 0)[0]) + 1
-        now, before = float(times[i]), float(times[i - 1])
-        msg = f"Expected `t` strictly increasing, got t[{i}] = {now!r} after {before!r}"
-        raise ValidationError(msg)
-    y0 = float(values[0]) if initial is None else float(initial)
-    yf = float(values[-1]) if final is None else float(final)
-    limits = tuple(float(v) for v in rise_limits)
-    if not (math.isfinite(y0) and math.isfinite(yf)):
-        msg = f"Expected finite `initial` and `final`, got {y0!r} and {yf!r}"
-        raise ValidationError(msg)
-    if y0 == yf:
-        msg = f"Expected a step: `final` {yf!r} equals `initial` {y0!r}"
-        raise ValidationError(msg)
-    if len(limits) != 2 or not 0.0 <= limits[0] < limits[1] <= 1.0:
-        msg = f"Expected `rise_limits` (low, high) with 0 <= low < high <= 1, got {limits!r}"
-        raise ValidationError(msg)
-    if not (math.isfinite(settling_threshold) and settling_threshold > 0):
-        msg = f"Expected `settling_threshold` finite and > 0, got {settling_threshold!r}"
-        raise ValidationError(msg)
-    r = (values - y0) / (yf - y0)
-    rel = times - times[0]
-    peak_index = int(np.argmax(r))
-    return StepResponse(
-        initial=y0,
-        final=yf,
-        steady_state=float(values[-1]),
-        rise_time_s=_first_crossing(rel, r, limits[1]) - _first_crossing(rel, r, limits[0]),
-        settling_time_s=_settling_time(rel, r, settling_threshold),
-        overshoot_pct=100.0 * max(0.0, float(r.max()) - 1.0),
-        undershoot_pct=100.0 * max(0.0, -float(r.min())),
-        peak=float(values[peak_index]),
-        peak_time_s=float(rel[peak_index]),
-        rise_limits=limits,
-        settling_threshold=float(settling_threshold),
-        initial_given=initial is not None,
-        final_given=final is not None,
-        n=int(values.size),
-    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robot_msgs.compare import joint_tracking, tracking
+from robot_msgs.control import joint_tracking, tracking
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.sensor import JointState
 from robot_msgs.std import Duration, Header, Time

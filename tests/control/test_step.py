@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robot_msgs.compare import StepResponse, step_response
+from robot_msgs.compare import StepResponse
+from robot_msgs.control import step_response
 from robot_msgs.errors import ValidationError
 
 DATA = json.loads(
