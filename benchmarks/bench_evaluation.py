@@ -33,7 +33,15 @@ from typing import Any
 import numpy as np
 
 from robot_msgs.compare import error_stats
-from robot_msgs.evaluation import align, ape_errors, associate, rpe_errors, select_pairs
+from robot_msgs.evaluation import (
+    EvaluationSettings,
+    PairSettings,
+    align,
+    ape_errors,
+    associate,
+    rpe_errors,
+    select_pairs,
+)
 from robot_msgs.io import read_tum
 from robot_msgs.rotations import normalize_quat_xyzw, quat_xyzw_multiply
 
@@ -100,14 +108,20 @@ def ours_steps(ref_path: Path, est_path: Path) -> dict[str, Any]:
         return value
 
     ref, est = step("load", lambda: (read_tum(ref_path), read_tum(est_path)))
-    assoc = step("associate", lambda: associate(ref, est, method="nearest", max_diff_s=0.01))
-    aligned, _ = step("align", lambda: align(assoc.estimate, assoc.reference, method="se3"))
+    assoc = step(
+        "associate",
+        lambda: associate(ref, est, EvaluationSettings(max_diff_s=0.01, sync="nearest")),
+    )
+    aligned, _ = step(
+        "align",
+        lambda: align(assoc.reference, assoc.estimate, settings=EvaluationSettings(align="se3")),
+    )
     r, e = assoc.reference, aligned
     step("APE translation", lambda: error_stats(ape_errors(r, e, "translation")))
     step("APE rotation", lambda: error_stats(ape_errors(r, e, "angle_deg")))
 
     def rpe(delta: float, unit: str, *, all_pairs: bool) -> Any:
-        pairs = select_pairs(e, delta, unit, all_pairs=all_pairs)
+        pairs = select_pairs(e, PairSettings(all_pairs=all_pairs, delta=delta, delta_unit=unit))
         return error_stats(rpe_errors(r, e, pairs, "translation"))
 
     step("RPE 1 f", lambda: rpe(1, "f", all_pairs=False))
@@ -130,8 +144,14 @@ def ours_memory(ref_path: Path, est_path: Path) -> dict[str, float]:
         return value
 
     ref, est = traced("load", lambda: (read_tum(ref_path), read_tum(est_path)))
-    assoc = traced("associate", lambda: associate(ref, est, method="nearest", max_diff_s=0.01))
-    aligned, _ = traced("align", lambda: align(assoc.estimate, assoc.reference, method="se3"))
+    assoc = traced(
+        "associate",
+        lambda: associate(ref, est, EvaluationSettings(max_diff_s=0.01, sync="nearest")),
+    )
+    aligned, _ = traced(
+        "align",
+        lambda: align(assoc.reference, assoc.estimate, settings=EvaluationSettings(align="se3")),
+    )
     r, e = assoc.reference, aligned
     traced("APE translation", lambda: error_stats(ape_errors(r, e, "translation")))
     traced("APE rotation", lambda: error_stats(ape_errors(r, e, "angle_deg")))
@@ -143,7 +163,12 @@ def ours_memory(ref_path: Path, est_path: Path) -> dict[str, float]:
         traced(
             name,
             lambda d=delta, u=unit, a=all_pairs: error_stats(
-                rpe_errors(r, e, select_pairs(e, d, u, all_pairs=a), "translation")
+                rpe_errors(
+                    r,
+                    e,
+                    select_pairs(e, PairSettings(all_pairs=a, delta=d, delta_unit=u)),
+                    "translation",
+                )
             ),
         )
     return peaks

@@ -82,10 +82,10 @@ def test_numpy_scalars_become_python_scalars():
             r"Expected str key, got int 1 - at `Comparison.units`",
         ),
         (
-            lambda: Comparison(metric="ape", stats={}, units={}, settings={"a": [1]}),
+            lambda: Comparison(metric="ape", stats={}, units={}, settings={"a": [[1]]}),
             (
-                r"Expected str \| float \| int \| bool \| None, got list \[1\] - "
-                r"at `Comparison.settings\['a'\]`"
+                r"Expected str \| float \| int \| bool \| None \| tuple, got list \[1\] - "
+                r"at `Comparison.settings\['a'\]\[0\]`"
             ),
         ),
         (

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs import compare, control, geometry, nav, sensor, std, trajectory
+from robot_msgs import compare, control, evaluation, geometry, nav, sensor, std, trajectory
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -57,14 +57,29 @@ def _comparison() -> compare.Comparison:
         stats={"translation": compare.error_stats([0.012, 0.020, 0.015, 0.031])},
         units={"translation": "m"},
         settings={
-            "alignment": "se3",
             "relation": "translation",
+            "align": "se3",
             "sync": "nearest",
             "max_diff_s": 0.01,
         },
         estimate="orb.tum",
         reference="groundtruth.tum",
         counts={"estimate": 4, "reference": 4, "matched": 4},
+    )
+
+
+def _evaluation_result() -> compare.EvaluationResult:
+    reference = _pose_trajectory()
+    # The estimate runs 2 % long and 5 ms late: an SE(3) fit cannot remove a scale error.
+    estimate = reference.replace(
+        stamps_s=reference.stamps_s + 0.005, positions_xyz=reference.positions_xyz * 1.02
+    )
+    return evaluation.ape(
+        reference,
+        estimate,
+        settings=evaluation.EvaluationSettings(align="se3"),
+        reference_name="groundtruth.tum",
+        estimate_name="odometry.tum",
     )
 
 
@@ -115,7 +130,7 @@ def _repeatability() -> compare.Repeatability:
         pairwise=compare.error_stats([0.012, 0.020, 0.016]),
         endpoint_spread_m=0.011,
         endpoint_max_m=0.025,
-        settings={"alignment": "se3", "sync": "nearest", "max_diff_s": 0.01},
+        settings={"align": "se3", "sync": "nearest", "max_diff_s": 0.01},
     )
 
 
@@ -178,7 +193,7 @@ def _ranking() -> compare.Ranking:
                 mean_coverage=1.0, scores={"fr1_xyz": 0.047}, ranks={"fr1_xyz": 2.0},
             ),
         ),
-        settings={"alignment": "se3", "relation": "translation", "max_diff_s": 0.01},
+        settings={"align": "se3", "relation": "translation", "max_diff_s": 0.01},
     )  # fmt: skip
 
 
@@ -277,6 +292,16 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     "compare/ErrorStats": lambda: compare.error_stats([-0.001, 0.002, 0.003]),
     "compare/Comparison": _comparison,
     "compare/Aggregate": _aggregate,
+    "compare/ErrorSeries": lambda: compare.ErrorSeries(
+        stamps_s=np.array([0.0, 0.1, 0.2, 0.3]), errors=np.array([0.012, 0.020, 0.015, 0.031])
+    ),
+    "compare/EvaluationResult": _evaluation_result,
+    "evaluation/EvaluationSettings": lambda: evaluation.EvaluationSettings(
+        align="sim3", n_align=300, sync="one_to_one", max_diff_s=0.02, t_start_s=1305031102.5
+    ),
+    "evaluation/PairSettings": lambda: evaluation.PairSettings(
+        delta=1.0, delta_unit="s", all_pairs=True
+    ),
     "compare/Alignment": lambda: compare.Alignment(
         method="sim3",
         rotation=np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),
@@ -299,7 +324,7 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
         runs=(_run_report(),),
         groups=(_group_summary(),),
         ranking=_ranking(),
-        settings={"alignment": "se3"},
+        settings={"align": "se3"},
         tool_version="0.2.0",
     ),
 }

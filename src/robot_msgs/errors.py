@@ -27,7 +27,18 @@ class RobotMsgsError(Exception):
 
 
 class ValidationError(RobotMsgsError, ValueError):
-    """A value does not fit a message field: names the type, the field path, expected and got."""
+    """A value does not fit a message field: names the type, the field path, expected and got.
+
+    ``field`` is the field's path (``"EvaluationSettings.n_align"``, or ``""`` when the
+    error is not about one field) and ``reason`` the "expected ..., got ..." part, so a
+    front end can say which of its own options was wrong (a command-line flag, a
+    manifest key) without parsing the message.
+    """
+
+    def __init__(self, message: str, *, field: str = "", reason: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+        self.reason = reason or message
 
 
 class UnknownTypeError(RobotMsgsError, LookupError):

@@ -9,7 +9,8 @@ Supported field annotations
 ---------------------------
 ``int``, ``float``, ``str``, ``bool``; another message type; ``X | None``;
 ``tuple[X, ...]``; ``Mapping[str, X]`` (stored as an immutable, hashable
-:class:`FrozenMap`); the scalar union :data:`Scalar`; and NumPy arrays written as
+:class:`FrozenMap`); the scalar union :data:`Scalar` and the settings value :data:`Value`
+(a scalar or a flat tuple of scalars); and NumPy arrays written as
 ``Annotated[npt.NDArray[np.float64], Shape("N", 3)]``: copied, cast safely to the
 declared dtype, checked against the shape (named dimensions must agree across the
 fields of one message) and made read-only.
@@ -55,6 +56,7 @@ __all__ = [
     "Msg",
     "Scalar",
     "Shape",
+    "Value",
     "declared_types",
     "message",
 ]
@@ -63,7 +65,11 @@ T = TypeVar("T")
 M = TypeVar("M", bound="Msg")
 
 Scalar = Union[str, float, int, bool, None]  # noqa: UP007  (a runtime alias, usable on 3.10)
-"""A JSON scalar: the value type of settings and metadata mappings."""
+"""A JSON scalar: the value type of metadata mappings."""
+
+Value = Union[str, float, int, bool, None, tuple[Union[str, float, int, bool], ...]]  # noqa: UP007
+"""A JSON scalar or a flat tuple of them (a JSON list): the value type of settings records,
+where a setting such as segment lengths or a time window is a list, never a joined string."""
 
 _REGISTRY: dict[str, type[Msg]] = {}
 
@@ -127,7 +133,7 @@ class FrozenMap(Mapping[str, T]):
 class _Spec:
     """What one annotation allows, compiled once per message class."""
 
-    kind: str  # int, float, str, bool, scalar, msg, optional, tuple, mapping, array, any
+    kind: str  # int, float, str, bool, scalar, value, msg, optional, tuple, mapping, array, any
     label: str
     msg_type: type[Msg] | None = None
     inner: _Spec | None = None
@@ -143,6 +149,8 @@ def _compile(annotation: Any) -> _Spec:
         return _Spec("any", "Any")
     if annotation is Scalar:
         return _Spec("scalar", "str | float | int | bool | None")
+    if annotation is Value:
+        return _Spec("value", "str | float | int | bool | None | tuple")
     if origin is Annotated:
         base, *meta = args
         shape = next((m for m in meta if isinstance(m, Shape)), None)
@@ -203,7 +211,10 @@ def _got(value: object) -> str:
 
 
 def _fail(expected: str, value: object, path: str) -> ValidationError:
-    return ValidationError(f"Expected {expected}, got {_got(value)} - at `{path}`")
+    reason = f"expected {expected}, got {_got(value)}"
+    return ValidationError(
+        f"Expected {expected}, got {_got(value)} - at `{path}`", field=path, reason=reason
+    )
 
 
 def _check(spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]]) -> Any:
@@ -233,15 +244,11 @@ def _check(spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]])
             raise _fail("str", value, path)
         return value
     if kind == "scalar":
-        if value is None or isinstance(value, str | bool):
-            return value
-        if isinstance(value, np.bool_):
-            return bool(value)
-        if isinstance(value, int | np.integer):
-            return int(value)
-        if isinstance(value, float | np.floating):
-            return float(value)
-        raise _fail(spec.label, value, path)
+        return _scalar(spec, value, path)
+    if kind == "value":
+        if isinstance(value, tuple | list):
+            return tuple(_scalar(spec, v, f"{path}[{i}]", none=False) for i, v in enumerate(value))
+        return _scalar(spec, value, path)
     if kind == "msg":
         assert spec.msg_type is not None
         if not isinstance(value, spec.msg_type):
@@ -266,6 +273,19 @@ def _check(spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]])
         return _check_array(spec, value, path, dims)
     msg = f"unknown spec kind {kind}"  # pragma: no cover - _compile guards this
     raise AssertionError(msg)
+
+
+def _scalar(spec: _Spec, value: Any, path: str, *, none: bool = True) -> Any:
+    """A JSON scalar as its plain Python type (NumPy scalars converted), or raise."""
+    if (value is None and none) or isinstance(value, str | bool):
+        return value
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        return float(value)
+    raise _fail(spec.label, value, path)
 
 
 def _check_array(
@@ -385,6 +405,8 @@ def _from_json(spec: _Spec, value: Any, path: str) -> Any:
             raise _fail(f"{spec.label} array dict", value, path) from err
     if kind == "float" and value is None:
         return math.nan  # strict JSON writers turn NaN into null
+    if kind == "value" and isinstance(value, list):
+        return tuple(value)
     return value
 
 

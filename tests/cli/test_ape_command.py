@@ -10,8 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import robot_msgs
 from robot_msgs.cli import main
 from robot_msgs.errors import DataWarning
+from robot_msgs.evaluation import EvaluationSettings, ape
+from robot_msgs.io import read_tum
 from tests.cli.evaluation_files import line_positions, seed_files, write_kitti, write_tum
 
 T = np.arange(101) * 0.1
@@ -32,7 +35,7 @@ def test_table_shows_settings_counts_and_statistics(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith("APE (absolute pose error)\n")
     assert f"reference: {ref}" in out
-    assert "relation=x  alignment=none" in out
+    assert "relation=x  align=none" in out
     assert "max_diff_s=0.02" in out
     assert "poses:     reference 101, estimate 101, matched 101" in out
     row = next(line for line in out.splitlines() if line.startswith("x "))
@@ -56,7 +59,7 @@ def test_the_readme_main_job_runs_on_the_shipped_example(capsys):
     captured = capsys.readouterr()
     assert code == 0
     result = json.loads(captured.out)
-    assert result["settings"]["alignment"] == "se3"
+    assert result["settings"]["align"] == "se3"
     assert result["counts"]["estimate"] == 788
     assert 0.0 < result["stats"]["translation"]["rms"] < 0.05
     assert "NOTE: se3 alignment fitted on" in captured.err
@@ -69,7 +72,7 @@ def test_save_writes_json_and_refuses_to_clobber(tmp_path, capsys):
     out = tmp_path / "ape.json"
     assert main(["ape", str(ref), str(est), "--save", str(out)]) == 0
     saved = json.loads(out.read_text(encoding="utf-8"))
-    assert saved["stats"]["translation"]["rms"] == pytest.approx(0.1)
+    assert saved["comparison"]["stats"]["translation"]["rms"] == pytest.approx(0.1)
     out.write_text("keep me", encoding="utf-8")
     capsys.readouterr()
     assert main(["ape", str(ref), str(est), "--save", str(out)]) == 1
@@ -79,7 +82,45 @@ def test_save_writes_json_and_refuses_to_clobber(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1
     assert out.read_text(encoding="utf-8") == "keep me"
     assert main(["ape", str(ref), str(est), "--save", str(out), "--force"]) == 0
-    assert json.loads(out.read_text(encoding="utf-8"))["metric"] == "ape"
+    assert json.loads(out.read_text(encoding="utf-8"))["comparison"]["metric"] == "ape"
+
+
+def _strict(text: str) -> object:
+    def refuse(token: str) -> object:
+        raise AssertionError(f"non-standard JSON token {token}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_save_keeps_the_per_pose_errors_and_loads_back_equal(tmp_path, capsys):
+    ref, est = seed_files(tmp_path, T + 0.01 * T)
+    out = tmp_path / "ape.json"
+    assert main(["ape", str(ref), str(est), "--align", "origin", "--save", str(out)]) == 0
+    document = _strict(out.read_text(encoding="utf-8"))
+    assert isinstance(document, dict)
+    series = document["series"]["translation"]
+    errors = np.asarray(series["errors"]["data"])
+    stamps = np.asarray(series["stamps_s"]["data"])
+    assert errors.size == stamps.size == document["comparison"]["counts"]["matched"]
+    rms = document["comparison"]["stats"]["translation"]["rms"]
+    assert float(np.sqrt(np.mean(errors**2))) == pytest.approx(rms, rel=1e-12)
+    loaded = robot_msgs.from_dict(document)
+    reference = read_tum(ref)
+    estimate = read_tum(est)
+    again = ape(
+        reference,
+        estimate,
+        settings=EvaluationSettings(align="origin"),
+        reference_name=str(ref),
+        estimate_name=str(est),
+    )
+    assert loaded == again
+
+
+def test_json_output_is_strict_json(tmp_path, capsys):
+    ref, est = seed_files(tmp_path, T + 0.1)
+    assert main(["ape", str(ref), str(est), "--json"]) == 0
+    _strict(capsys.readouterr().out)
 
 
 def test_plot_writes_a_png(tmp_path, capsys):

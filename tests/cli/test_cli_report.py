@@ -74,14 +74,14 @@ def test_mixed_alignments_from_a_manifest_are_refused_unless_allowed(runs_copy, 
     )
     manifest.write_text(text)
     assert main(["report", str(manifest), "--no-progress", "--quiet", "--rpe-delta"]) == 1
-    assert "different `alignment` settings" in capsys.readouterr().err
+    assert "different `align` settings" in capsys.readouterr().err
     assert (
         main(["report", str(manifest), "--no-progress", "--rpe-delta", "--allow-mixed-settings"])
         == 0
     )
     out = capsys.readouterr().out
     assert "Ranking (FORCED: settings mixed)" in out
-    assert "FORCED: comparisons with different alignment settings" in out
+    assert "FORCED: comparisons with different align settings" in out
 
 
 def test_progress_bar_overwrites_its_line():

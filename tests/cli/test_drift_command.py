@@ -24,8 +24,22 @@ def test_kitti_protocol_by_hand(tmp_path, capsys):
     result = json.loads(capsys.readouterr().out)
     assert result["metric"] == "kitti_drift"
     assert result["stats"]["translation_pct"]["mean"] == pytest.approx((20 * 2.02 + 10 * 2.01) / 30)
-    assert result["settings"]["alignment"] == "none"
+    assert result["settings"]["align"] == "none"
+    assert result["settings"]["lengths_m"] == [100, 200, 300, 400, 500, 600, 700, 800]
     assert result["counts"]["segments"] == 30
+
+
+def test_a_length_without_segments_is_strict_json_null(tmp_path, capsys):
+    ref, est = _kitti_pair(tmp_path, 1.02)
+    assert main(["drift", str(ref), str(est), "--lengths", "100,1000", "--json"]) == 0
+    text = capsys.readouterr().out
+
+    def refuse(token: str) -> object:
+        raise AssertionError(f"non-standard JSON token {token}")
+
+    result = json.loads(text, parse_constant=refuse)
+    assert result["stats"]["translation_pct@1000m"]["n"] == 0
+    assert result["stats"]["translation_pct@1000m"]["rms"] is None
 
 
 def test_kitti_lengths_and_step_flags(tmp_path, capsys):
@@ -46,7 +60,7 @@ def test_rpg_protocol_defaults_to_sim3_and_one_to_one(tmp_path, capsys):
     )
     result = json.loads(capsys.readouterr().out)
     assert result["metric"] == "relative_error"
-    assert result["settings"]["alignment"] == "sim3"
+    assert result["settings"]["align"] == "sim3"
     assert result["settings"]["sync"] == "one_to_one"
     assert result["settings"]["max_diff_s"] == 0.02
     assert result["stats"]["translation@10m"]["max"] < 1e-9
@@ -59,7 +73,7 @@ def test_alignment_window_and_gap_flags_reach_both_protocols(tmp_path, capsys, p
     flags += ["--align-window", "10", "20", "--sync", "interpolate", "--max-gap", "3"]
     assert main(["drift", str(ref), str(est), *flags, "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["settings"]["align_window_s"] == "10.0..20.0"
+    assert result["settings"]["align_window_s"] == [10.0, 20.0]
     assert result["settings"]["max_gap_s"] == 3.0
     assert any("origin alignment fitted on 1 poses" in note for note in result["notes"])
 

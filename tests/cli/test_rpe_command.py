@@ -60,7 +60,7 @@ def test_pairs_from_reference_and_tolerance_are_recorded(tmp_path, capsys):
     assert main(args) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["settings"]["pairs_from"] == "reference"
-    assert result["settings"]["rel_delta_tol"] == 0.05
+    assert result["settings"]["delta_tol"] == 0.05
     assert result["stats"]["translation"]["median"] == pytest.approx(0.01)
 
 

@@ -295,22 +295,35 @@ def command(case: dict[str, Any]) -> list[str]:
 
 
 def ours(case: dict[str, Any]) -> dict[str, Any]:
-    """The robot_msgs call that computes the same numbers as ``command(case)``."""
-    kwargs: dict[str, Any] = {"relation": RELATIONS[case["relation"]], "align": case["align"]}
+    """The robot_msgs call that computes the same numbers as ``command(case)``.
+
+    ``settings`` are the fields of ``EvaluationSettings``, ``pairs`` (RPE) those of
+    ``PairSettings``: ``ape(ref, est, settings=EvaluationSettings(**settings),
+    relation=relation)``.
+    """
+    settings: dict[str, Any] = {"align": case["align"]}
     if "n_to_align" in case:
-        kwargs["n_align"] = case["n_to_align"]
+        settings["n_align"] = case["n_to_align"]
     if "t_offset" in case:
-        kwargs["offset_s"] = case["t_offset"]
+        settings["offset_s"] = case["t_offset"]
     if "t_max_diff" in case:
-        kwargs["max_diff_s"] = case["t_max_diff"]
+        settings["max_diff_s"] = case["t_max_diff"]
+    out: dict[str, Any] = {
+        "metric": case["tool"],
+        "relation": RELATIONS[case["relation"]],
+        "settings": settings,
+    }
     if case["tool"] == "rpe":
-        kwargs["delta"] = case["delta"]
-        kwargs["delta_unit"] = UNITS[case["unit"]]
-        kwargs["all_pairs"] = bool(case.get("all_pairs"))
-        kwargs["pairs_from"] = "reference" if case.get("pairs_from_reference") else "estimate"
+        pairs: dict[str, Any] = {
+            "delta": case["delta"],
+            "delta_unit": UNITS[case["unit"]],
+            "all_pairs": bool(case.get("all_pairs")),
+            "pairs_from": "reference" if case.get("pairs_from_reference") else "estimate",
+        }
         if "delta_tol" in case:
-            kwargs["rel_delta_tol"] = case["delta_tol"]
-    return {"metric": case["tool"], "kwargs": kwargs}
+            pairs["delta_tol"] = case["delta_tol"]
+        out["pairs"] = pairs
+    return out
 
 
 def run(case: dict[str, Any], data: Path, home: Path) -> dict[str, Any]:

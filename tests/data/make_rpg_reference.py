@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from robot_msgs.errors import DataWarning
-from robot_msgs.evaluation import align, associate
+from robot_msgs.evaluation import EvaluationSettings, align, associate
 from robot_msgs.io import read_trajectory
 
 HERE = Path(__file__).resolve().parent
@@ -112,8 +112,10 @@ def run_case(spec: dict[str, Any], data: Path, rpg: Any, tu: Any) -> dict[str, A
         warnings.simplefilter("ignore", DataWarning)
         reference = read_trajectory(data / spec["reference"]["path"], fmt=spec["reference"]["fmt"])
         estimate = read_trajectory(data / spec["estimate"]["path"], fmt=spec["estimate"]["fmt"])
-    matched = associate(reference, estimate, method="one_to_one", max_diff_s=0.02)
-    _, alignment = align(matched.estimate, matched.reference, method="sim3")
+    matched = associate(reference, estimate, EvaluationSettings(max_diff_s=0.02, sync="one_to_one"))
+    _, alignment = align(
+        matched.reference, matched.estimate, settings=EvaluationSettings(align="sim3")
+    )
     p_gt, q_gt = matched.reference.positions_xyz, matched.reference.orientations_quat_xyzw
     p_es, q_es = matched.estimate.positions_xyz, matched.estimate.orientations_quat_xyzw
     traj_length = tu.get_distance_from_start(reference.positions_xyz)[-1]

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.errors import DataWarning, ValidationError
-from robot_msgs.evaluation import kitti_drift, relative_error
+from robot_msgs.evaluation import RPG_SETTINGS, EvaluationSettings, kitti_drift, relative_error
 from robot_msgs.evaluation.drift import kitti_segments, rpg_segments
 from robot_msgs.io import read_trajectory
 from robot_msgs.trajectory import PoseTrajectory
@@ -52,7 +52,7 @@ def test_kitti_drift_of_a_two_percent_scale_error_by_hand():
     assert result.stats["rotation_deg_per_m"].max == pytest.approx(0.0, abs=1e-12)
     assert result.counts["segments"] == 30
     assert result.units["rotation_deg_per_m@800m"] == "deg/m"
-    assert result.settings["lengths_m"] == "100,200,300,400,500,600,700,800"
+    assert result.settings["lengths_m"] == (100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0)
     assert result.settings["step_frames"] == 10
 
 
@@ -70,13 +70,19 @@ def test_kitti_step_frames_sets_the_segment_starts():
     assert result.counts["segments"] == 200  # starts 0 .. 199 reach 101 m further
 
 
+def _base(drift: object) -> EvaluationSettings:
+    """The default settings of ``drift``: rpg's for relative_error, evo's for KITTI."""
+    return RPG_SETTINGS if drift is relative_error else EvaluationSettings()
+
+
 @pytest.mark.parametrize("drift", [kitti_drift, relative_error])
 def test_drift_fits_the_alignment_in_the_window_and_records_it(drift):
     ref = straight(301)
     est = straight(301, scale=1.02)
     est = est.replace(positions_xyz=est.positions_xyz + np.array([5.0, 0.0, 0.0]))
-    result = drift(ref, est, lengths_m=[100.0], align="origin", align_window_s=(10.0, 20.0))
-    assert result.settings["align_window_s"] == "10.0..20.0"
+    settings = _base(drift).replace(align="origin", align_window_s=(10.0, 20.0))
+    result = drift(ref, est, settings=settings, lengths_m=[100.0])
+    assert result.settings["align_window_s"] == (10.0, 20.0)
     # origin fits on the first pose in the window: stamp 10 s, where x = 10.2 + 5 m.
     assert any(
         "origin alignment fitted on 1 poses" in n and "[-5.2, 0, 0]" in n for n in result.notes
@@ -85,14 +91,8 @@ def test_drift_fits_the_alignment_in_the_window_and_records_it(drift):
 
 @pytest.mark.parametrize("drift", [kitti_drift, relative_error])
 def test_drift_interpolation_records_its_gap_limit(drift):
-    result = drift(
-        straight(301),
-        straight(301),
-        lengths_m=[100.0],
-        align="none",
-        sync="interpolate",
-        max_gap_s=3.0,
-    )
+    settings = _base(drift).replace(align="none", sync="interpolate", max_gap_s=3.0)
+    result = drift(straight(301), straight(301), settings=settings, lengths_m=[100.0])
     assert result.settings["sync"] == "interpolate"
     assert result.settings["max_gap_s"] == 3.0
 
@@ -136,10 +136,12 @@ def test_rpg_starts_without_an_end_keep_their_own_place_after_a_gap():
 
 
 def test_rpg_relative_error_of_a_one_percent_scale_error_by_hand():
-    result = relative_error(straight(101), straight(101, scale=1.01), align="none")
+    result = relative_error(
+        straight(101), straight(101, scale=1.01), settings=RPG_SETTINGS.replace(align="none")
+    )
     # Fractions of the 100 m path: 10, 20, 30, 40, 50 m.
-    assert result.settings["lengths_m"] == "10,20,30,40,50"
-    assert result.settings["fractions"] == "0.1,0.2,0.3,0.4,0.5"
+    assert result.settings["lengths_m"] == (10.0, 20.0, 30.0, 40.0, 50.0)
+    assert result.settings["fractions"] == (0.1, 0.2, 0.3, 0.4, 0.5)
     stats = result.stats["translation_pct@10m"]
     # Starts 0..90 get 10 m (1 %), start 91 the 9 m stretch to the end (0.09 m, 0.9 %).
     assert stats.n == 92
@@ -160,7 +162,7 @@ def test_rpg_relative_error_uses_the_sim3_scale_by_default():
     est = ref.replace(positions_xyz=0.5 * ref.positions_xyz + [0.0, 1.0, 0.0])  # half size, moved
     result = relative_error(ref, est, lengths_m=[10.0])
     assert result.stats["translation@10m"].max < 1e-9
-    assert result.settings["alignment"] == "sim3"
+    assert result.settings["align"] == "sim3"
 
 
 def test_rpg_yaw_and_gravity_split_the_rotation_error():
@@ -170,8 +172,8 @@ def test_rpg_yaw_and_gravity_split_the_rotation_error():
     turning = relative_error(
         straight(n),
         straight(n, rotvecs=np.stack([zeros, zeros, k], axis=1)),
+        settings=RPG_SETTINGS.replace(align="none"),
         lengths_m=[10.0],
-        align="none",
     )
     assert turning.stats["yaw_deg@10m"].median == pytest.approx(math.degrees(0.1))
     assert turning.stats["gravity_deg@10m"].max == pytest.approx(0.0, abs=1e-9)
@@ -180,15 +182,17 @@ def test_rpg_yaw_and_gravity_split_the_rotation_error():
     pitching = relative_error(
         straight(n),
         straight(n, rotvecs=np.stack([zeros, k, zeros], axis=1)),
+        settings=RPG_SETTINGS.replace(align="none"),
         lengths_m=[10.0],
-        align="none",
     )
     assert pitching.stats["gravity_deg@10m"].median == pytest.approx(math.degrees(0.1))
     assert pitching.stats["yaw_deg@10m"].max == pytest.approx(0.0, abs=1e-9)
 
 
 def test_rpg_lengths_with_too_few_segments_are_noted_not_computed():
-    result = relative_error(straight(101), straight(101), lengths_m=[150.0], align="none")
+    result = relative_error(
+        straight(101), straight(101), settings=RPG_SETTINGS.replace(align="none"), lengths_m=[150.0]
+    )
     assert result.stats["translation@150m"].n == 0
     assert "0 segment(s) of 150 m: too few, not computed (rpg)" in result.notes
 
@@ -223,7 +227,7 @@ def test_relative_error_agrees_with_rpg_trajectory_evaluation(case, evo_data):
             for side in ("reference", "estimate")
         )
     result = relative_error(ref, est, **case["ours"])
-    assert result.settings["lengths_m"] == ",".join(f"{v:g}" for v in case["lengths_m"])
+    assert result.settings["lengths_m"] == tuple(case["lengths_m"])
     assert set(result.stats) == set(case["stats"])
     for key, expected in case["stats"].items():
         got = result.stats[key]

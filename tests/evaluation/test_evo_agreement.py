@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.errors import DataWarning
-from robot_msgs.evaluation import ape, rpe
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
 
 if TYPE_CHECKING:
@@ -52,8 +52,13 @@ def _inputs(case: dict[str, Any], folder: Path) -> tuple[PoseTrajectory, PoseTra
 
 def _ours(case: dict[str, Any], folder: Path):
     reference, estimate = _inputs(case, folder)
-    metric = ape if case["ours"]["metric"] == "ape" else rpe
-    result = metric(reference, estimate, **case["ours"]["kwargs"])
+    spec = case["ours"]
+    settings = EvaluationSettings(**spec["settings"])
+    if spec["metric"] == "ape":
+        result = ape(reference, estimate, settings=settings, relation=spec["relation"])
+    else:
+        pairs = PairSettings(**spec["pairs"])
+        result = rpe(reference, estimate, settings=settings, pairs=pairs, relation=spec["relation"])
     (stats,) = result.stats.values()
     return stats
 
@@ -78,7 +83,7 @@ def _assert_agrees(stats, expected: dict[str, float]) -> None:
 
 def test_the_reference_covers_every_shared_relation_alignment_unit_and_input_format():
     ours = [case["ours"] for case in CASES]
-    relations = {o["kwargs"]["relation"] for o in ours}
+    relations = {o["relation"] for o in ours}
     assert relations == {
         "translation",
         "angle_deg",
@@ -88,8 +93,8 @@ def test_the_reference_covers_every_shared_relation_alignment_unit_and_input_for
         "point_distance",
         "point_distance_error_ratio",
     }
-    assert {o["kwargs"]["align"] for o in ours} == {"none", "se3", "sim3", "scale", "origin"}
-    assert {o["kwargs"]["delta_unit"] for o in ours if o["metric"] == "rpe"} == {
+    assert {o["settings"]["align"] for o in ours} == {"none", "se3", "sim3", "scale", "origin"}
+    assert {o["pairs"]["delta_unit"] for o in ours if o["metric"] == "rpe"} == {
         "f",
         "m",
         "rad",
@@ -111,8 +116,8 @@ def test_agrees_with_stored_evo_numbers(case, evo_data):
 
 def _live(case: dict[str, Any]) -> bool:
     """TUM and EuRoC cases, less evo's slow (quadratic) all-pairs angle searches."""
-    kwargs = case["ours"]["kwargs"]
-    slow = kwargs.get("all_pairs") and kwargs.get("delta_unit") in {"rad", "deg"}
+    pairs = case["ours"].get("pairs", {})
+    slow = pairs.get("all_pairs") and pairs.get("delta_unit") in {"rad", "deg"}
     return case["id"].split("-")[1] in {"fr1_drift", "euroc_v102"} and not slow
 
 
@@ -159,7 +164,8 @@ def _evo_live(case: dict[str, Any], folder: Path, evo_api) -> dict[str, float]:
             file_interface,
         )
     )
-    kwargs = case["ours"]["kwargs"]
+    ours = case["ours"]
+    kwargs = {**ours["settings"], **ours.get("pairs", {}), "relation": ours["relation"]}
     traj_ref, traj_est = sync.associate_trajectories(
         traj_ref,
         traj_est,
@@ -193,7 +199,7 @@ def _evo_live(case: dict[str, Any], folder: Path, evo_api) -> dict[str, float]:
             "deg": metrics.Unit.degrees,
         }[kwargs["delta_unit"]]
         result = main_rpe.rpe(
-            ref, est, relation, delta=kwargs["delta"], delta_unit=unit, rel_delta_tol=kwargs.get("rel_delta_tol", 0.1),
+            ref, est, relation, delta=kwargs["delta"], delta_unit=unit, rel_delta_tol=kwargs.get("delta_tol", 0.1),
             all_pairs=kwargs["all_pairs"], pairs_from_reference=kwargs["pairs_from"] == "reference", **common,
         )  # fmt: skip
     return {**result.stats, "n": int(np.asarray(result.np_arrays["error_array"]).size)}

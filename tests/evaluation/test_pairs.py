@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation import PairSettings
 from robot_msgs.evaluation.pairs import path_distances, select_pairs
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 from robot_msgs.trajectory import PoseTrajectory
@@ -64,14 +64,16 @@ def _as_list(pairs: np.ndarray) -> list[tuple[int, int]]:
 
 def test_frames_consecutive_and_all_pairs_by_hand():
     traj = line(n=7)
-    assert _as_list(select_pairs(traj, 3, "f")) == [(0, 3), (3, 6)]
-    assert _as_list(select_pairs(traj, 3.0, "f", all_pairs=True)) == [
+    assert _as_list(select_pairs(traj, PairSettings(delta=3, delta_unit="f"))) == [(0, 3), (3, 6)]
+    assert _as_list(
+        select_pairs(traj, PairSettings(all_pairs=True, delta=3.0, delta_unit="f"))
+    ) == [
         (0, 3),
         (1, 4),
         (2, 5),
         (3, 6),
     ]
-    assert select_pairs(traj, 10, "f").shape == (0, 2)
+    assert select_pairs(traj, PairSettings(delta=10, delta_unit="f")).shape == (0, 2)
 
 
 def test_path_consecutive_sums_steps_sequentially_like_evo():
@@ -80,7 +82,7 @@ def test_path_consecutive_sums_steps_sequentially_like_evo():
     steps = np.linalg.norm(np.diff(traj.positions_xyz, axis=0), axis=1).tolist()
     assert sum(steps[:10]) < 1.0
     expected = _loop_consecutive(steps, 1.0)
-    assert _as_list(select_pairs(traj, 1.0, "m")) == expected
+    assert _as_list(select_pairs(traj, PairSettings(delta=1.0, delta_unit="m"))) == expected
     assert expected[0] == (0, 11)
 
 
@@ -88,7 +90,9 @@ def test_path_consecutive_sums_steps_sequentially_like_evo():
 def test_path_consecutive_matches_the_loop_on_a_random_walk(delta):
     traj = random_walk(2000, seed=7)
     steps = np.linalg.norm(np.diff(traj.positions_xyz, axis=0), axis=1).tolist()
-    assert _as_list(select_pairs(traj, delta, "m")) == _loop_consecutive(steps, delta)
+    assert _as_list(
+        select_pairs(traj, PairSettings(delta=delta, delta_unit="m"))
+    ) == _loop_consecutive(steps, delta)
 
 
 @pytest.mark.parametrize("delta", [0.3, 1.0, 2.5])
@@ -100,7 +104,10 @@ def test_path_all_pairs_matches_the_loop_with_static_stretches(delta):
     traj = traj.replace(positions_xyz=positions)
     d = path_distances(positions)
     expected = _loop_path_all(d, delta, 0.1 * delta)
-    assert _as_list(select_pairs(traj, delta, "m", all_pairs=True)) == expected
+    assert (
+        _as_list(select_pairs(traj, PairSettings(all_pairs=True, delta=delta, delta_unit="m")))
+        == expected
+    )
 
 
 def test_path_distances_sum_the_steps():
@@ -113,7 +120,9 @@ def test_angle_consecutive_matches_the_loop(delta, unit):
     q = traj.orientations_quat_xyzw
     steps = [_angle(q, k, k + 1) for k in range(len(traj) - 1)]
     radians = math.radians(delta) if unit == "deg" else delta
-    assert _as_list(select_pairs(traj, delta, unit)) == _loop_consecutive(steps, radians)
+    assert _as_list(
+        select_pairs(traj, PairSettings(delta=delta, delta_unit=unit))
+    ) == _loop_consecutive(steps, radians)
 
 
 @pytest.mark.parametrize(
@@ -125,7 +134,7 @@ def test_angle_all_pairs_matches_the_quadratic_loop(n, delta, unit):
     radians = math.radians(delta) if unit == "deg" else delta
     tol = math.radians(0.1 * delta) if unit == "deg" else 0.1 * delta
     expected = _loop_angle_all(traj.orientations_quat_xyzw, radians - tol, radians + tol)
-    got = select_pairs(traj, delta, unit, all_pairs=True)
+    got = select_pairs(traj, PairSettings(all_pairs=True, delta=delta, delta_unit=unit))
     assert len(expected) > 0
     assert _as_list(got) == expected
 
@@ -139,14 +148,14 @@ def test_angle_all_pairs_of_a_turning_robot_by_hand():
     traj = PoseTrajectory(
         stamps_s=np.arange(n) * 1.0, positions_xyz=np.zeros((n, 3)), orientations_quat_xyzw=quats
     )
-    got = _as_list(select_pairs(traj, 10.0, "deg", all_pairs=True))
+    got = _as_list(select_pairs(traj, PairSettings(all_pairs=True, delta=10.0, delta_unit="deg")))
     expected = [(i, i + k) for i in range(n) for k in (7, 8) if i + k < n]
     assert got == expected
 
 
 def test_seconds_all_pairs_take_the_nearest_stamp_inside_the_run():
     traj = line()  # 0.1 s steps: one second is ten frames, whatever 0.1 k rounds to
-    pairs = select_pairs(traj, 1.0, "s", all_pairs=True)
+    pairs = select_pairs(traj, PairSettings(all_pairs=True, delta=1.0, delta_unit="s"))
     assert _as_list(pairs) == [(i, i + 10) for i in range(91)]
 
 
@@ -159,9 +168,15 @@ def test_seconds_consecutive_chain_and_gaps():
     )
     # 0 -> 1.02 -> 2.01 -> 2.01 + 1 is nearest 2.01 itself, so one pose ahead: 6.0 (a gap, dropped)
     # -> 7.0; the pair (6.0, 7.0) is kept.
-    assert _as_list(select_pairs(traj, 1.0, "s")) == [(0, 2), (2, 4), (5, 7)]
+    assert _as_list(select_pairs(traj, PairSettings(delta=1.0, delta_unit="s"))) == [
+        (0, 2),
+        (2, 4),
+        (5, 7),
+    ]
     # All pairs: 1.5 + 1 = 2.5 is nearest 2.01, 0.49 s off (over 10 %): dropped.
-    assert _as_list(select_pairs(traj, 1.0, "s", all_pairs=True)) == [
+    assert _as_list(
+        select_pairs(traj, PairSettings(all_pairs=True, delta=1.0, delta_unit="s"))
+    ) == [
         (0, 2),
         (1, 3),
         (2, 4),
@@ -176,28 +191,12 @@ def test_seconds_ties_go_to_the_earlier_stamp():
         positions_xyz=np.zeros((3, 3)),
         orientations_quat_xyzw=np.tile([0, 0, 0, 1.0], (3, 1)),
     )
-    assert _as_list(select_pairs(traj, 1.0, "s", all_pairs=True, rel_delta_tol=0.5)) == [(0, 1)]
+    assert _as_list(
+        select_pairs(traj, PairSettings(all_pairs=True, delta_tol=0.5, delta=1.0, delta_unit="s"))
+    ) == [(0, 1)]
 
 
-@pytest.mark.parametrize(
-    ("delta", "unit", "match"),
-    [
-        (1.0, "km", "Expected a delta unit in f, s, m, rad, deg, got 'km'"),
-        (0.0, "m", "Expected delta > 0, got 0.0"),
-        (float("nan"), "s", "Expected delta > 0"),
-        (1.5, "f", "whole number of frames as delta, got 1.5"),
-        (4.0, "rad", r"within \[0, 3.14159\] rad, got 4.0"),
-        (181.0, "deg", r"within \[0, 180\] deg, got 181.0"),
-    ],
-)
-def test_bad_deltas_are_refused(delta, unit, match):
-    with pytest.raises(ValidationError, match=match):
-        select_pairs(line(), delta, unit)
-
-
-def test_negative_tolerance_is_refused():
-    with pytest.raises(ValidationError, match=r"rel_delta_tol >= 0, got -0\.1"):
-        select_pairs(line(), 1.0, "m", rel_delta_tol=-0.1)
+# Bad deltas, units and tolerances are refused by PairSettings (tests/evaluation/test_settings.py).
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -224,4 +223,4 @@ def test_seconds_consecutive_chain_matches_the_step_by_step_walk(seed, delta):
         for i, j in itertools.pairwise(chain)
         if abs(stamps[j] - stamps[i] - delta) <= 0.1 * delta
     ]
-    assert _as_list(select_pairs(traj, delta, "s")) == expected
+    assert _as_list(select_pairs(traj, PairSettings(delta=delta, delta_unit="s"))) == expected

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation import prepare, rpe, rpe_from_prepared
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, prepare, rpe, rpe_from_prepared
 from tests.evaluation.metric_trajectories import (
     RIGID_MOTIONS,
     line,
@@ -19,18 +19,20 @@ T = np.arange(101) * 0.1
 
 
 def test_seed_table_constant_offset_cancels_over_one_second():
-    result = rpe(line(), line(T + 0.1), delta=1, delta_unit="s", all_pairs=True)
+    result = rpe(line(), line(T + 0.1), pairs=PairSettings(delta=1, delta_unit="s", all_pairs=True))
     assert f"{result.stats['translation'].rms:.6f}" == "0.000000"
     assert result.counts["pairs"] == 91
 
 
 def test_seed_table_drift_shows_as_one_centimetre_per_second():
-    result = rpe(line(), line(T + 0.01 * T), delta=1, delta_unit="s", all_pairs=True)
+    result = rpe(
+        line(), line(T + 0.01 * T), pairs=PairSettings(delta=1, delta_unit="s", all_pairs=True)
+    )
     assert f"{result.stats['translation'].rms:.6f}" == "0.010000"
 
 
 def test_result_records_the_pair_settings():
-    result = rpe(line(), line(T * 1.01), delta=2, delta_unit="f", relation="x")
+    result = rpe(line(), line(T * 1.01), pairs=PairSettings(delta=2, delta_unit="f"), relation="x")
     assert result.metric == "rpe"
     assert dict(result.units) == {"x": "m"}
     expected = {
@@ -39,8 +41,8 @@ def test_result_records_the_pair_settings():
         "delta_unit": "f",
         "all_pairs": False,
         "pairs_from": "estimate",
-        "rel_delta_tol": 0.1,
-        "alignment": "none",
+        "delta_tol": 0.1,
+        "align": "none",
         "sync": "nearest",
     }
     assert expected.items() <= dict(result.settings).items()
@@ -50,13 +52,22 @@ def test_result_records_the_pair_settings():
     assert result.stats["x"].max == pytest.approx(0.002)
     # Consecutive pairs end at increasing stamps: a time axis for the integrals.
     assert result.stats["x"].iae == pytest.approx(0.002 * (10.0 - 0.2))
+    series = result.series["x"]
+    assert series.pairs is not None
+    assert series.pairs[:2].tolist() == [[0, 2], [2, 4]]
+    np.testing.assert_array_equal(series.stamps_s, result.estimate.stamps_s[series.pairs[:, 1]])
+    assert np.sqrt(np.mean(series.errors**2)) == pytest.approx(result.stats["x"].rms, rel=1e-15)
 
 
 def test_pairs_from_reference_use_the_reference_path():
     ref = line()
     est = line(T * 2.0)  # twice as fast: one metre of estimate path is half a metre of reference
-    from_est = rpe(ref, est, delta=1.0, delta_unit="m", all_pairs=True)
-    from_ref = rpe(ref, est, delta=1.0, delta_unit="m", all_pairs=True, pairs_from="reference")
+    from_est = rpe(ref, est, pairs=PairSettings(delta=1.0, delta_unit="m", all_pairs=True))
+    from_ref = rpe(
+        ref,
+        est,
+        pairs=PairSettings(delta=1.0, delta_unit="m", all_pairs=True, pairs_from="reference"),
+    )
     assert from_est.stats["translation"].mean == pytest.approx(0.5)
     assert from_ref.stats["translation"].median == pytest.approx(1.0)
     # evo's tolerance keeps the last start's 0.9 m pair (|0.9 - 1| <= 0.1): 91 + 1 pairs.
@@ -70,7 +81,10 @@ def test_zero_distance_pairs_are_left_out_of_the_ratio_with_a_note():
     ref = line(x, n=100)
     est = line(x * 1.1, n=100)
     result = rpe(
-        ref, est, relation="point_distance_error_ratio", delta=1, delta_unit="f", all_pairs=True
+        ref,
+        est,
+        pairs=PairSettings(delta=1, delta_unit="f", all_pairs=True),
+        relation="point_distance_error_ratio",
     )
     assert result.stats["point_distance_error_ratio"].n == 99 - 9
     assert result.stats["point_distance_error_ratio"].mean == pytest.approx(10.0)
@@ -89,10 +103,16 @@ def test_rpe_without_alignment_is_invariant_to_a_rigid_transform_of_the_estimate
         ("y", 1.0, "s"),
     ):
         before = rpe(
-            ref, est, relation=relation, delta=delta, delta_unit=unit, all_pairs=True
+            ref,
+            est,
+            pairs=PairSettings(delta=delta, delta_unit=unit, all_pairs=True),
+            relation=relation,
         ).stats[relation]
         after = rpe(
-            ref, moved, relation=relation, delta=delta, delta_unit=unit, all_pairs=True
+            ref,
+            moved,
+            pairs=PairSettings(delta=delta, delta_unit=unit, all_pairs=True),
+            relation=relation,
         ).stats[relation]
         assert after.n == before.n
         assert after.rms == pytest.approx(before.rms, rel=1e-9, abs=1e-12)
@@ -104,25 +124,19 @@ def test_a_delta_without_pairs_is_refused_with_the_path_length():
         ValidationError,
         match=r"delta = 50.0 m gave no pose pair among the 101 matched poses of the estimate \(duration 10 s, path 10 m\)",
     ):
-        rpe(line(), line(), delta=50.0, delta_unit="m")
-
-
-def test_unknown_pairs_from_is_refused():
-    with pytest.raises(
-        ValidationError, match="Expected pairs_from in estimate, reference, got 'both'"
-    ):
-        rpe(line(), line(), pairs_from="both")
+        rpe(line(), line(), pairs=PairSettings(delta=50.0, delta_unit="m"))
 
 
 def test_rpe_from_one_preparation_equals_rpe_for_each_delta():
     ref, est = random_walk(300, seed=5), random_walk(300, seed=6)
-    prep = prepare(ref, est, align="se3")
+    prep = prepare(ref, est, EvaluationSettings(align="se3"))
     for delta, unit in ((1.0, "f"), (2.0, "s"), (1.0, "m")):
-        got = rpe_from_prepared(prep, delta=delta, delta_unit=unit, all_pairs=True)
-        assert got == rpe(ref, est, delta=delta, delta_unit=unit, all_pairs=True, align="se3")
-
-
-def test_rpe_from_prepared_refuses_an_unknown_pairs_from():
-    prep = prepare(line(), line())
-    with pytest.raises(ValidationError, match="pairs_from"):
-        rpe_from_prepared(prep, pairs_from="both")
+        got = rpe_from_prepared(
+            prep, pairs=PairSettings(delta=delta, delta_unit=unit, all_pairs=True)
+        )
+        assert got == rpe(
+            ref,
+            est,
+            settings=EvaluationSettings(align="se3"),
+            pairs=PairSettings(delta=delta, delta_unit=unit, all_pairs=True),
+        )

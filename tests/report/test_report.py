@@ -106,7 +106,7 @@ def test_run_without_reference_has_no_ape_and_a_repeatability_section(tmp_path):
     assert rep.pairwise_ape_rms_m[0, 0] == 0.0
     assert rep.endpoint_spread_m == pytest.approx(0.1)
     assert rep.endpoint_max_m == pytest.approx(0.2)
-    assert rep.settings["alignment"] == "none"
+    assert rep.settings["align"] == "none"
 
 
 def test_run_without_reference_or_repeats_has_neither(tmp_path):
@@ -235,7 +235,7 @@ def _manifest_runs(tmp_path, aligns, offsets=None):
 
 def test_report_refuses_to_rank_se3_with_sim3_naming_alignment(tmp_path):
     runs = _manifest_runs(tmp_path, [("a", None), ("b", "sim3")])
-    with pytest.raises(SettingsMismatchError, match=r"different `alignment` settings"):
+    with pytest.raises(SettingsMismatchError, match=r"different `align` settings"):
         build_report(runs, ReportSettings(align="se3"))
 
 
@@ -243,7 +243,7 @@ def test_forced_report_ranks_and_says_so(tmp_path):
     runs = _manifest_runs(tmp_path, [("a", None), ("b", "sim3")])
     result = build_report(runs, ReportSettings(align="se3"), force=True)
     assert result.report.ranking.forced
-    assert any("FORCED" in n and "alignment" in n for n in result.report.notes)
+    assert any("FORCED" in n and "align" in n for n in result.report.notes)
 
 
 def test_build_report_groups_ranks_and_reports_progress(tmp_path):
@@ -259,7 +259,7 @@ def test_build_report_groups_ranks_and_reports_progress(tmp_path):
     assert [row.algorithm for row in result.report.ranking.rows] == ["a", "b"]
     assert dict(result.report.ranking.rows[0].scores) == {"s": pytest.approx(0.02)}
     assert result.report.ranking.rows[1].scores["s"] == pytest.approx(0.05)
-    assert result.report.settings["alignment"] == "none"
+    assert result.report.settings["align"] == "none"
     assert set(result.runs) == {"r0", "r1", "r2"}
 
 

@@ -39,7 +39,7 @@ def test_groups_and_ranking_tables():
     ranking = ranking_table(report.ranking)
     assert ranking.rows[0][:4] == ("1", "orb", "1.00", "3/4")
     assert ranking.rows[0][-1] == "0.0210 (1)"
-    assert any("alignment=se3" in n for n in ranking.notes)
+    assert any("align=se3" in n for n in ranking.notes)
     forced = ranking_table(report.ranking.replace(forced=True, notes=("FORCED: x",)))
     assert forced.title == "Ranking (FORCED: settings mixed)"
     assert "FORCED: x" in forced.notes

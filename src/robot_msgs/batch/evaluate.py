@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation import ape, rpe
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
 
 if TYPE_CHECKING:
@@ -20,8 +20,6 @@ if TYPE_CHECKING:
     from robot_msgs.compare import Comparison
 
 __all__ = ["evaluate_run"]
-
-_METRICS = {"ape": ape, "rpe": rpe}
 
 
 def evaluate_run(task: Task) -> tuple[Comparison, ...]:
@@ -81,13 +79,28 @@ def evaluate_run(task: Task) -> tuple[Comparison, ...]:
         topic=run.reference_topic,
         times_path=run.reference_times,
     )
-    return tuple(
-        _METRICS[ev.metric](
-            reference,
-            estimate,
-            **ev.kwargs(),
-            reference_name=run.sequence,
-            estimate_name=run.label,
-        )
-        for ev in task.settings.evaluations
-    )
+    out = []
+    for ev in task.settings.evaluations:
+        kwargs = ev.kwargs()
+        relation = kwargs.pop("relation", "translation")
+        pair_keys = {"delta", "delta_unit", "all_pairs", "pairs_from", "rel_delta_tol"}
+        pair = {k.removeprefix("rel_"): v for k, v in kwargs.items() if k in pair_keys}
+        window = kwargs.pop("align_window_s", None)
+        evaluation = {k: v for k, v in kwargs.items() if k not in pair_keys}
+        if window is not None:
+            evaluation["align_window_s"] = tuple(window)
+        settings = EvaluationSettings(**evaluation)
+        names = {"reference_name": run.sequence, "estimate_name": run.label}
+        if ev.metric == "rpe":
+            result = rpe(
+                reference,
+                estimate,
+                settings=settings,
+                pairs=PairSettings(**pair),
+                relation=relation,
+                **names,
+            )
+        else:
+            result = ape(reference, estimate, settings=settings, relation=relation, **names)
+        out.append(result.comparison)
+    return tuple(out)

@@ -13,49 +13,20 @@ Records of runs no longer in the manifest are ignored, never deleted.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from robot_msgs.batch.tasks import RunResult
 from robot_msgs.errors import ValidationError
 from robot_msgs.files import write_atomic
+from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from robot_msgs.batch.tasks import Task
 
-__all__ = ["ResultStore", "dumps"]
-
-
-def _json_safe(value: Any) -> Any:
-    """Non-finite floats as ``null``: strict JSON any reader takes (messages read NaN back)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    return value
-
-
-def dumps(data: Any, *, indent: int | None = 2) -> str:
-    r"""Strict JSON, keys in the order given; NaN is written as ``null``.
-
-    A message's ``from_dict`` reads ``null`` in a float field back as NaN. ``indent=None``
-    writes one compact line (the C encoder: several times faster for big outputs).
-
-    Examples
-    --------
-    >>> dumps({"rms": float("nan"), "n": 0})
-    '{\n  "rms": null,\n  "n": 0\n}\n'
-    >>> dumps([1.5, float("inf")], indent=None)
-    '[1.5,null]\n'
-    """
-    separators = (",", ":") if indent is None else None
-    text = json.dumps(_json_safe(data), indent=indent, separators=separators, allow_nan=False)
-    return text + "\n"
+__all__ = ["ResultStore"]
 
 
 class ResultStore:

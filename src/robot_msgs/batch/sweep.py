@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 from robot_msgs._version import __version__
 from robot_msgs.batch.executors import Executor, make_executor
 from robot_msgs.batch.progress import Progress
-from robot_msgs.batch.store import ResultStore, dumps
+from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.table import rows_from_results, write_table
 from robot_msgs.batch.tasks import RunFunction, RunResult, make_tasks
 from robot_msgs.compare import Aggregate, RunReport, aggregate
 from robot_msgs.errors import OutputExistsError
 from robot_msgs.files import write_atomic
 from robot_msgs.report.ranking import rank_algorithms
+from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

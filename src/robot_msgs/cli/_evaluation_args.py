@@ -1,35 +1,69 @@
-"""Flags shared by ``robot-msgs ape``, ``rpe`` and ``drift``: inputs, sync, alignment, output.
+"""Flags shared by the evaluation commands: inputs, and the settings every metric shares.
 
 The names say what they mean (``--align se3``, ``--max-diff``) where evo uses ``-a``,
 ``--t_max_diff``; the values are evo's where evo has one (relation names, delta units).
+Every settings flag is one field of :class:`~robot_msgs.evaluation.EvaluationSettings` or
+:class:`~robot_msgs.evaluation.PairSettings` (:data:`FLAGS`): the flags are parsed with no
+default, the command's defaults are a settings value, and :func:`settings_from_args` puts
+the flags given on top of it, so the settings are validated once and an error names the
+flag.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from robot_msgs.compare.alignment import ALIGNMENT_METHODS
-from robot_msgs.evaluation import SYNC_METHODS
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.settings import (
+    ALIGNMENT_METHODS,
+    DELTA_UNITS,
+    SYNC_METHODS,
+    EvaluationSettings,
+    PairSettings,
+)
 from robot_msgs.io import FORMATS, read_trajectory
 
 if TYPE_CHECKING:
     import argparse
 
+    from robot_msgs.msg import Msg
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
+    "FLAGS",
     "SYNC_CHOICES",
-    "add_alignment_args",
     "add_input_args",
     "add_output_args",
-    "add_sync_args",
-    "evaluation_kwargs",
+    "add_pair_args",
+    "add_settings_args",
+    "pairs_from_args",
     "read_inputs",
+    "settings_from_args",
 ]
+
+M = TypeVar("M", bound="Msg")
 
 #: ``--sync`` values: the association methods, spelt with dashes.
 SYNC_CHOICES = tuple(method.replace("_", "-") for method in SYNC_METHODS)
+
+#: The flag of each settings field.
+FLAGS: dict[str, str] = {
+    "align": "--align",
+    "n_align": "--n-align",
+    "align_window_s": "--align-window",
+    "sync": "--sync",
+    "max_diff_s": "--max-diff",
+    "offset_s": "--offset",
+    "max_gap_s": "--max-gap",
+    "t_start_s": "--t-start",
+    "t_end_s": "--t-end",
+    "delta": "--delta",
+    "delta_unit": "--delta-unit",
+    "all_pairs": "--all-pairs",
+    "pairs_from": "--pairs-from-reference",
+    "delta_tol": "--delta-tol",
+}
 
 
 def add_input_args(parser: argparse.ArgumentParser) -> None:
@@ -60,60 +94,170 @@ def add_input_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_sync_args(parser: argparse.ArgumentParser, *, default: str | None = "nearest") -> None:
-    """``--sync``, ``--max-diff``, ``--offset`` and ``--max-gap``."""
-    group = parser.add_argument_group("association in time")
-    group.add_argument(
+def add_settings_args(
+    parser: argparse.ArgumentParser, defaults: EvaluationSettings, *, note: str = ""
+) -> None:
+    """Add the time range, association and alignment flags; help shows ``defaults``.
+
+    ``note`` is added to the help of the flags whose default depends on another option
+    (``drift --protocol rpg`` has its own).
+    """
+    d = defaults
+    extra = f"; {note}" if note else ""
+    span = parser.add_argument_group("time range (seconds on the reference's clock)")
+    span.add_argument(
+        "--t-start",
+        type=float,
+        metavar="SECONDS",
+        help="only reference poses stamped at or after this time (evo --t_start)",
+    )
+    span.add_argument(
+        "--t-end",
+        type=float,
+        metavar="SECONDS",
+        help="only reference poses stamped at or before this time (evo --t_end)",
+    )
+    sync = parser.add_argument_group("association in time")
+    sync.add_argument(
         "--sync",
         choices=SYNC_CHOICES,
-        default=default,
         help="nearest: evo's rule; one-to-one: TUM associate.py's greedy rule; "
         "interpolate: reference resampled at the estimate's stamps "
-        f"(default {default or 'nearest; one-to-one for --protocol rpg'})",
+        f"(default {d.sync.replace('_', '-')}{extra})",
     )
-    group.add_argument(
+    sync.add_argument(
         "--max-diff",
         type=float,
         metavar="SECONDS",
-        help="largest stamp difference of a matched pair (default 0.01; 0.02 for rpg drift)",
+        help=f"largest stamp difference of a matched pair (default {d.max_diff_s:g}{extra})",
     )
-    group.add_argument(
+    sync.add_argument(
         "--offset",
         type=float,
-        default=0.0,
         metavar="SECONDS",
-        help="added to the estimate's stamps for matching (default 0)",
+        help=f"added to the estimate's stamps for matching (default {d.offset_s:g})",
     )
-    group.add_argument(
+    sync.add_argument(
         "--max-gap",
         type=float,
         metavar="SECONDS",
         help="interpolate: longest reference gap bridged (default 10 x median interval)",
     )
-
-
-def add_alignment_args(parser: argparse.ArgumentParser, *, default: str | None = "none") -> None:
-    """``--align``, ``--n-align`` and ``--align-window``."""
-    group = parser.add_argument_group("alignment")
-    group.add_argument(
+    fit = parser.add_argument_group("alignment")
+    fit.add_argument(
         "--align",
         choices=ALIGNMENT_METHODS,
-        default=default,
         help="se3: rotation + translation (evo -a); sim3: plus scale (-as); scale: scale only "
         "(-s); posyaw: translation + yaw (VIO); origin: first poses coincide; "
-        f"none (default {default or 'none; sim3 for --protocol rpg'})",
+        f"none (default {d.align}{extra})",
     )
-    fit = group.add_mutually_exclusive_group()
-    fit.add_argument(
+    which = fit.add_mutually_exclusive_group()
+    which.add_argument(
         "--n-align", type=int, metavar="N", help="fit the alignment on the first N matched poses"
     )
-    fit.add_argument(
+    which.add_argument(
         "--align-window",
         type=float,
         nargs=2,
         metavar=("START", "END"),
         help="fit the alignment on the matched poses stamped within [START, END] seconds",
     )
+
+
+def add_pair_args(parser: argparse.ArgumentParser, defaults: PairSettings) -> None:
+    """Add the RPE pair flags (``--delta``, ``--delta-unit``, ...); help shows ``defaults``."""
+    d = defaults
+    group = parser.add_argument_group("pose pairs")
+    group.add_argument(
+        "--delta", type=float, metavar="D", help=f"interval of a pair (default {d.delta:g})"
+    )
+    group.add_argument(
+        "--delta-unit",
+        choices=DELTA_UNITS,
+        help=f"f frames, s seconds, m metres of path, rad/deg rotation angle "
+        f"(default {d.delta_unit})",
+    )
+    group.add_argument(
+        "--all-pairs",
+        action="store_true",
+        default=None,
+        help="a pair from every pose, not consecutive ones",
+    )
+    group.add_argument(
+        "--pairs-from-reference",
+        action="store_true",
+        default=None,
+        help="select the pairs by the reference's motion (default: the estimate's)",
+    )
+    group.add_argument(
+        "--delta-tol",
+        type=float,
+        metavar="RATIO",
+        help=f"relative tolerance of all-pairs and seconds deltas, in [0, 1) "
+        f"(default {d.delta_tol:g}, evo's)",
+    )
+
+
+def _given(args: argparse.Namespace, fields: Any) -> dict[str, Any]:
+    """The settings fields whose flag was given, with the flag's value."""
+    values: dict[str, Any] = {}
+    for name in fields:
+        dest = FLAGS[name].removeprefix("--").replace("-", "_")
+        value = getattr(args, dest, None)
+        if value is None:
+            continue
+        if name == "align_window_s":
+            value = tuple(value)
+        elif name == "sync":
+            value = value.replace("-", "_")
+        elif name == "pairs_from":
+            value = "reference" if value else "estimate"
+        values[name] = value
+    return values
+
+
+def _build(base: M, values: dict[str, Any]) -> M:
+    """``base`` with ``values``; a settings error names the flag, not the field."""
+    try:
+        return base.replace(**values)
+    except ValidationError as err:
+        field = err.field.rsplit(".", 1)[-1]
+        if field not in FLAGS:
+            raise
+        given = values.get(field, getattr(base, field))
+        shown = " ".join(str(v) for v in given) if isinstance(given, tuple) else given
+        msg = f"{FLAGS[field]} {shown}: {err.reason}"
+        raise ValidationError(msg, field=err.field, reason=err.reason) from err
+
+
+def settings_from_args(args: argparse.Namespace, base: EvaluationSettings) -> EvaluationSettings:
+    """``base`` with the settings flags that were given on top.
+
+    Raises
+    ------
+    ValidationError
+        Settings that do not fit together or a bad value; the message names the flag.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_settings_args(parser, EvaluationSettings())
+    >>> args = parser.parse_args(["--sync", "one-to-one", "--align", "sim3"])
+    >>> s = settings_from_args(args, EvaluationSettings(max_diff_s=0.02))
+    >>> s.sync, s.max_diff_s, s.align
+    ('one_to_one', 0.02, 'sim3')
+    >>> settings_from_args(parser.parse_args(["--n-align", "0", "--align", "se3"]), s)
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: --n-align 0: expected a pose count >= 1, got int 0
+    """
+    return _build(base, _given(args, EvaluationSettings.__dataclass_fields__))
+
+
+def pairs_from_args(args: argparse.Namespace, base: PairSettings) -> PairSettings:
+    """``base`` with the pair flags that were given on top (errors name the flag)."""
+    return _build(base, _given(args, PairSettings.__dataclass_fields__))
 
 
 def add_output_args(parser: argparse.ArgumentParser) -> None:
@@ -130,40 +274,6 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
         help="trajectories (top view) and error over time; needs robot_msgs[plot]",
     )
     group.add_argument("--force", action="store_true", help="overwrite --save/--plot files")
-
-
-def evaluation_kwargs(
-    args: argparse.Namespace,
-    *,
-    default_sync: str = "nearest",
-    default_max_diff: float = 0.01,
-    default_align: str = "none",
-) -> dict[str, Any]:
-    """Keyword arguments of the association and alignment flags, for ``prepare`` and metrics.
-
-    The defaults apply to flags left unset (``drift --protocol rpg`` has its own).
-
-    Examples
-    --------
-    >>> import argparse
-    >>> parser = argparse.ArgumentParser()
-    >>> add_sync_args(parser, default=None)
-    >>> add_alignment_args(parser, default=None)
-    >>> args = parser.parse_args(["--sync", "one-to-one"])
-    >>> kwargs = evaluation_kwargs(args, default_align="sim3")
-    >>> kwargs["sync"], kwargs["max_diff_s"], kwargs["align"]
-    ('one_to_one', 0.01, 'sim3')
-    """
-    window = None if args.align_window is None else tuple(args.align_window)
-    return {
-        "align": args.align or default_align,
-        "n_align": args.n_align,
-        "align_window_s": window,
-        "sync": (args.sync or default_sync).replace("-", "_"),
-        "max_diff_s": default_max_diff if args.max_diff is None else args.max_diff,
-        "offset_s": args.offset,
-        "max_gap_s": args.max_gap,
-    }
 
 
 def _label(path: str, topic: str | None) -> str:

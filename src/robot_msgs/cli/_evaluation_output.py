@@ -1,9 +1,12 @@
-"""How ``robot-msgs ape``, ``rpe`` and ``drift`` report: a table, JSON, a saved file, a plot."""
+"""How ``robot-msgs ape``, ``rpe`` and ``drift`` report: a table, JSON, a saved file, a plot.
+
+Everything here renders an :class:`~robot_msgs.compare.EvaluationResult` the library
+computed: no kernel runs again, so the plotted errors are the ones summarised.
+"""
 
 from __future__ import annotations
 
 import io
-import json
 import math
 import sys
 from typing import TYPE_CHECKING
@@ -13,14 +16,15 @@ import numpy as np
 from robot_msgs.errors import OutputExistsError
 from robot_msgs.files import write_atomic
 from robot_msgs.optional import require
+from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
     from pathlib import Path
 
     from robot_msgs.compare.comparison import Comparison
-    from robot_msgs.trajectory import PoseTrajectory
-    from robot_msgs.typing import Float64Array
+    from robot_msgs.compare.result import EvaluationResult
 
 __all__ = ["axis_label", "check_outputs", "emit", "format_table", "write_plot"]
 
@@ -38,7 +42,11 @@ def _number(value: float) -> str:
 
 
 def _setting(value: object) -> str:
-    return "-" if value is None else str(value)
+    if value is None:
+        return "-"
+    if isinstance(value, tuple):
+        return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value)
+    return str(value)
 
 
 def format_table(result: Comparison) -> str:
@@ -49,11 +57,11 @@ def format_table(result: Comparison) -> str:
     >>> from robot_msgs.compare import Comparison, error_stats
     >>> print(format_table(Comparison(
     ...     metric="ape", stats={"translation": error_stats([0.1, 0.1])},
-    ...     units={"translation": "m"}, settings={"alignment": "none"},
+    ...     units={"translation": "m"}, settings={"align": "none", "lengths_m": (100.0, 200.0)},
     ...     counts={"matched": 2},
     ... )))
     APE (absolute pose error)
-    settings:  alignment=none
+    settings:  align=none  lengths_m=100,200
     poses:     matched 2
     <BLANKLINE>
     signal       unit  n  rms  mean  median  std  min  max
@@ -109,41 +117,47 @@ def check_outputs(args: argparse.Namespace) -> None:
         require("matplotlib", "plot", feature="--plot")
 
 
-def emit(args: argparse.Namespace, result: Comparison) -> None:
-    """Print the table or ``--json``, and write ``--save`` (atomically, no clobber)."""
-    document = json.dumps(result.to_dict(), indent=2)
+def emit(args: argparse.Namespace, result: EvaluationResult) -> None:
+    """Print the table or ``--json``, and write ``--save`` (atomically, no clobber).
+
+    ``--json`` prints the :class:`~robot_msgs.compare.Comparison`; ``--save`` writes the
+    whole result (the comparison, the per-pose series, the alignment and the matched
+    trajectories), which :func:`robot_msgs.from_dict` loads back. Both are strict JSON.
+    """
+    comparison = result.comparison
     if args.save is not None:
-        write_atomic(args.save, document + "\n", force=args.force)
+        write_atomic(args.save, dumps(result.to_dict(), indent=None), force=args.force)
     if args.json:
-        print(document)
-        for note in result.notes:
+        print(dumps(comparison.to_dict()), end="")
+        for note in comparison.notes:
             print(f"NOTE: {note}", file=sys.stderr)
     else:
-        print(format_table(result))
+        print(format_table(comparison))
     if args.save is not None:
         print(f"saved {args.save}", file=sys.stderr)
 
 
 def write_plot(
     path: Path,
-    reference: PoseTrajectory,
-    estimate: PoseTrajectory,
-    series: list[tuple[str, Float64Array, Float64Array]],
+    result: EvaluationResult,
+    signals: Sequence[tuple[str, str]],
     *,
     title: str,
     ylabel: str,
     force: bool = False,
 ) -> Path:
-    """Write a PNG: the trajectories in their widest plane, and each error series over time.
+    """Write a PNG: the trajectories in their widest plane, and error series over time.
 
     Parameters
     ----------
     path : Path
         The PNG to write (atomically; an existing file needs ``force``).
-    reference, estimate : PoseTrajectory
-        Drawn in the x-y plane; the estimate as compared (aligned).
-    series : list of (label, times, errors)
-        Error curves: ``times`` in seconds from the first matched stamp.
+    result : EvaluationResult
+        The matched reference and the estimate as compared (aligned) are drawn, and the
+        series of ``signals``.
+    signals : sequence of (signal, label)
+        Which of the result's series to draw, and each curve's legend label; times are
+        seconds from the first matched stamp.
     title, ylabel : str
         Figure title and the error axis label (with its unit).
     force : bool
@@ -153,6 +167,7 @@ def write_plot(
     require("matplotlib", "plot", feature="--plot")
     from matplotlib.figure import Figure  # noqa: PLC0415 (optional extra)
 
+    reference, estimate = result.reference, result.estimate
     fig = Figure(figsize=(11, 4.5), layout="constrained")
     top, err = fig.subplots(1, 2, width_ratios=(1, 1.4))
     # The plane of the two widest axes: x-y for most robots, x-z for KITTI's camera frame.
@@ -165,14 +180,17 @@ def write_plot(
     top.set_ylabel(f"{'xyz'[b]} [m]")
     top.legend(loc="best")
     top.set_title(f"{'xyz'[a]}-{'xyz'[b]} view")
-    for label, times, errors in series:
+    t0 = float(estimate.stamps_s[0]) if len(estimate) else 0.0
+    for signal, label in signals:
+        series = result.series[signal]
+        times = series.stamps_s - t0
         if times.size > 1 and bool((times[1:] > times[:-1]).all()):
-            err.plot(times, errors, lw=1, label=label)
+            err.plot(times, series.errors, lw=1, label=label)
         else:  # overlapping pairs or segments: points, not a line
-            err.plot(times, errors, ".", ms=2, label=label)
+            err.plot(times, series.errors, ".", ms=2, label=label)
     err.set_xlabel("time since the first matched pose [s]")
     err.set_ylabel(ylabel)
-    if len(series) > 1:
+    if len(signals) > 1:
         err.legend(loc="best")
     err.set_title(title)
     buffer = io.BytesIO()

@@ -5,15 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._evaluation_args import (
-    add_alignment_args,
     add_input_args,
     add_output_args,
-    add_sync_args,
-    evaluation_kwargs,
+    add_settings_args,
     read_inputs,
+    settings_from_args,
 )
 from robot_msgs.cli._evaluation_output import axis_label, check_outputs, emit, write_plot
-from robot_msgs.evaluation import APE_RELATIONS, ape_errors, ape_from_prepared, prepare
+from robot_msgs.evaluation import APE_RELATIONS, EvaluationSettings, ape
 from robot_msgs.evaluation.relations import RELATION_ALIASES
 
 if TYPE_CHECKING:
@@ -41,31 +40,32 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="translation (m, evo trans_part), angle_deg, angle_rad, full, rot_part, "
         "point_distance, or a signed axis x/y/z (m, estimate minus reference)",
     )
-    add_sync_args(parser)
-    add_alignment_args(parser)
+    add_settings_args(parser, EvaluationSettings())
     add_output_args(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Compute the APE and report it; return 0."""
+    settings = settings_from_args(args, EvaluationSettings())
     check_outputs(args)
     reference, estimate, ref_name, est_name = read_inputs(args)
-    prep = prepare(reference, estimate, **evaluation_kwargs(args))
-    result = ape_from_prepared(
-        prep, relation=args.relation, reference_name=ref_name, estimate_name=est_name
+    result = ape(
+        reference,
+        estimate,
+        settings=settings,
+        relation=args.relation,
+        reference_name=ref_name,
+        estimate_name=est_name,
     )
     emit(args, result)
     if args.plot is not None:
         ((name, unit),) = result.units.items()
-        errors = ape_errors(prep.reference, prep.estimate, name)
-        times = prep.estimate.stamps_s - prep.estimate.stamps_s[0]
         write_plot(
             args.plot,
-            prep.reference,
-            prep.estimate,
-            [(name, times, errors)],
-            title=f"APE {name} (align {args.align})",
+            result,
+            [(name, name)],
+            title=f"APE {name} (align {settings.align})",
             ylabel=axis_label(name, unit),
             force=args.force,
         )

@@ -4,27 +4,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from robot_msgs.cli._evaluation_args import (
-    add_alignment_args,
     add_input_args,
     add_output_args,
-    add_sync_args,
-    evaluation_kwargs,
+    add_settings_args,
     read_inputs,
+    settings_from_args,
 )
 from robot_msgs.cli._evaluation_output import check_outputs, emit, write_plot
 from robot_msgs.evaluation import (
     KITTI_LENGTHS_M,
     RPG_FRACTIONS,
+    RPG_SETTINGS,
+    EvaluationSettings,
     kitti_drift,
-    kitti_segments,
-    path_distances,
-    prepare,
     relative_error,
-    rpe_errors,
-    rpg_segments,
 )
 
 if TYPE_CHECKING:
@@ -68,63 +62,53 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="F,F,...",
         help="rpg: lengths as fractions of the path length (default 0.1,...,0.5)",
     )
-    add_sync_args(parser, default=None)
-    add_alignment_args(parser, default=None)
+    add_settings_args(
+        parser, EvaluationSettings(), note="rpg: one-to-one within 0.02 s, sim3 alignment"
+    )
     add_output_args(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Compute the drift and report it; return 0."""
+    kitti = args.protocol == "kitti"
+    # rpg_trajectory_evaluation's defaults: one-to-one within 0.02 s, Sim(3).
+    settings = settings_from_args(args, EvaluationSettings() if kitti else RPG_SETTINGS)
     check_outputs(args)
     reference, estimate, ref_name, est_name = read_inputs(args)
-    if args.protocol == "kitti":
-        settings = evaluation_kwargs(args)
+    if kitti:
         result = kitti_drift(
             reference,
             estimate,
+            settings=settings,
             lengths_m=args.lengths or KITTI_LENGTHS_M,
             step_frames=args.step,
             reference_name=ref_name,
             estimate_name=est_name,
-            **settings,
         )
-    else:  # rpg_trajectory_evaluation's defaults: one-to-one within 0.02 s, Sim(3)
-        settings = evaluation_kwargs(
-            args, default_sync="one_to_one", default_max_diff=0.02, default_align="sim3"
-        )
+    else:
         result = relative_error(
             reference,
             estimate,
+            settings=settings,
             fractions=args.fractions or RPG_FRACTIONS,
             lengths_m=args.lengths,
             reference_name=ref_name,
             estimate_name=est_name,
-            **settings,
         )
     emit(args, result)
     if args.plot is not None:
-        prep = prepare(reference, estimate, **settings)
-        ref, est = prep.reference, prep.estimate
-        lengths = [float(v) for v in str(result.settings["lengths_m"]).split(",")]
-        distances = path_distances(ref.positions_xyz)
-        series = []
-        for value in lengths:
-            if args.protocol == "kitti":
-                first, last, _ = kitti_segments(distances, [value], args.step)
-            else:
-                first, last = rpg_segments(distances, value, 0.2 * value)
-            if first.size:
-                pairs = np.stack([first, last], axis=1)
-                # For the rpg protocol the aligned estimate's relative translation equals
-                # rpg's scaled one, so the curve shows rpg's translation_pct.
-                t_pct = rpe_errors(ref, est, pairs, "translation") / value * 100.0
-                series.append((f"{value:g} m", ref.stamps_s[first] - ref.stamps_s[0], t_pct))
+        lengths = result.settings["lengths_m"]
+        assert isinstance(lengths, tuple)  # recorded as a tuple of metres
+        signals = [
+            (f"translation_pct@{length:g}m", f"{length:g} m")
+            for length in lengths
+            if len(result.series[f"translation_pct@{length:g}m"])
+        ]
         write_plot(
             args.plot,
-            ref,
-            est,
-            series,
+            result,
+            signals,
             title=f"{args.protocol} drift: translation error per segment start",
             ylabel="translation error [%]",
             force=args.force,

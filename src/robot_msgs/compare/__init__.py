@@ -12,6 +12,7 @@ from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.error_stats import ErrorStats, error_stats
 from robot_msgs.compare.ranking import Ranking, RankingRow
 from robot_msgs.compare.report import GroupSummary, Report
+from robot_msgs.compare.result import ErrorSeries, EvaluationResult
 from robot_msgs.compare.run_report import (
     REPEATABILITY_STATEMENT,
     Latency,
@@ -27,7 +28,9 @@ __all__ = [
     "Aggregate",
     "Alignment",
     "Comparison",
+    "ErrorSeries",
     "ErrorStats",
+    "EvaluationResult",
     "GroupSummary",
     "Latency",
     "Ranking",

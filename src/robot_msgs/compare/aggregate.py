@@ -11,7 +11,7 @@ import numpy as np
 
 from robot_msgs.compare.error_stats import ErrorStats, error_stats
 from robot_msgs.errors import SettingsMismatchError, ValidationError
-from robot_msgs.msg import Msg, Scalar, message
+from robot_msgs.msg import Msg, Scalar, Value, message
 
 if TYPE_CHECKING:
     from robot_msgs.compare.comparison import Comparison
@@ -39,7 +39,7 @@ class Aggregate(Msg):
     units: Mapping[str, str]
     n_runs: int
     statistic: str = "rms"
-    settings: Mapping[str, Scalar] = field(default_factory=dict)
+    settings: Mapping[str, Value] = field(default_factory=dict)
     group: Mapping[str, Scalar] = field(default_factory=dict)
     failures: Mapping[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
@@ -69,7 +69,7 @@ class Aggregate(Msg):
 
 def check_same_settings(
     comparisons: Sequence[Comparison], *, force: bool = False
-) -> dict[str, Scalar]:
+) -> dict[str, Value]:
     """The settings shared by all ``comparisons``; raise if any setting differs.
 
     Parameters
@@ -87,27 +87,27 @@ def check_same_settings(
     Examples
     --------
     >>> from robot_msgs.compare import Comparison, error_stats
-    >>> def run(name, alignment):
+    >>> def run(name, align):
     ...     stats, units = {"t": error_stats([0.1])}, {"t": "m"}
-    ...     settings = {"alignment": alignment, "max_diff_s": 0.01}
+    ...     settings = {"align": align, "max_diff_s": 0.01}
     ...     return Comparison(metric="ape", stats=stats, units=units, settings=settings,
     ...                       estimate=name)
     >>> check_same_settings([run("a", "se3"), run("b", "se3")])
-    {'alignment': 'se3', 'max_diff_s': 0.01}
+    {'align': 'se3', 'max_diff_s': 0.01}
     >>> check_same_settings([run("a", "se3"), run("b", "sim3")])
     Traceback (most recent call last):
     ...
     robot_msgs.errors.SettingsMismatchError: Refusing to mix results made with different \
-`alignment` settings ('se3' in a; 'sim3' in b); evaluate them with the same settings, or force \
+`align` settings ('se3' in a; 'sim3' in b); evaluate them with the same settings, or force \
 the mix and say so
-    >>> check_same_settings([run("a", "se3"), run("b", "sim3")], force=True)["alignment"]
+    >>> check_same_settings([run("a", "se3"), run("b", "sim3")], force=True)["align"]
     '<mixed>'
     """
     if not comparisons:
         return {}
     keys = list(dict.fromkeys(k for c in comparisons for k in c.settings))
     keys = ["metric", *keys]
-    shared: dict[str, Scalar] = {}
+    shared: dict[str, Value] = {}
     for key in keys:
         seen: dict[str, Comparison] = {}
         for c in comparisons:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import field
 
 from robot_msgs.compare.error_stats import ErrorStats
-from robot_msgs.msg import Msg, Scalar, message
+from robot_msgs.msg import Msg, Value, message
 
 __all__ = ["Comparison"]
 
@@ -32,7 +32,7 @@ class Comparison(Msg):
     metric: str
     stats: Mapping[str, ErrorStats]
     units: Mapping[str, str]
-    settings: Mapping[str, Scalar] = field(default_factory=dict)
+    settings: Mapping[str, Value] = field(default_factory=dict)
     estimate: str = ""
     reference: str = ""
     counts: Mapping[str, int] = field(default_factory=dict)

@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import field
 
-from robot_msgs.msg import Msg, Scalar, message
+from robot_msgs.msg import Msg, Value, message
 
 __all__ = ["Ranking", "RankingRow"]
 
@@ -62,7 +62,7 @@ class Ranking(Msg):
     unit: str
     sequences: tuple[str, ...]
     rows: tuple[RankingRow, ...]
-    settings: Mapping[str, Scalar] = field(default_factory=dict)
+    settings: Mapping[str, Value] = field(default_factory=dict)
     forced: bool = False
     notes: tuple[str, ...] = ()
 

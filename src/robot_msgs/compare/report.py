@@ -10,7 +10,7 @@ from robot_msgs.compare.aggregate import Aggregate
 from robot_msgs.compare.error_stats import ErrorStats
 from robot_msgs.compare.ranking import Ranking
 from robot_msgs.compare.run_report import Repeatability, RunReport
-from robot_msgs.msg import Msg, Scalar, message
+from robot_msgs.msg import Msg, Value, message
 
 __all__ = ["GroupSummary", "Report"]
 
@@ -69,6 +69,6 @@ class Report(Msg):
     runs: tuple[RunReport, ...]
     groups: tuple[GroupSummary, ...] = ()
     ranking: Ranking | None = None
-    settings: Mapping[str, Scalar] = field(default_factory=dict)
+    settings: Mapping[str, Value] = field(default_factory=dict)
     tool_version: str = ""
     notes: tuple[str, ...] = ()

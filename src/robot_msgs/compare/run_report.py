@@ -19,7 +19,7 @@ import numpy as np
 
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.error_stats import ErrorStats
-from robot_msgs.msg import Msg, Scalar, Shape, message
+from robot_msgs.msg import Msg, Scalar, Shape, Value, message
 from robot_msgs.typing import Float64Array
 
 __all__ = [
@@ -147,7 +147,7 @@ class Repeatability(Msg):
     pairwise: ErrorStats
     endpoint_spread_m: float
     endpoint_max_m: float
-    settings: Mapping[str, Scalar] = field(default_factory=dict)
+    settings: Mapping[str, Value] = field(default_factory=dict)
     statement: str = REPEATABILITY_STATEMENT
 
     def _validate(self) -> None:

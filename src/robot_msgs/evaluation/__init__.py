@@ -1,18 +1,24 @@
-"""Trajectory evaluation: association in time, alignment, and the metrics built on them."""
+"""Trajectory evaluation: time range, association, alignment, and the metrics built on them.
 
-from robot_msgs.evaluation.alignment import align, umeyama
+Every metric takes the trajectories, an :class:`EvaluationSettings` (and for RPE a
+:class:`PairSettings`) and returns an :class:`~robot_msgs.compare.EvaluationResult`: the
+``Comparison`` and the per-pose series it summarises.
+"""
+
 from robot_msgs.evaluation.ape import ape, ape_from_prepared
 from robot_msgs.evaluation.association import Association, associate
 from robot_msgs.evaluation.drift import (
     KITTI_LENGTHS_M,
     RPG_FRACTIONS,
+    RPG_SETTINGS,
     kitti_drift,
     kitti_segments,
     relative_error,
     rpg_segments,
 )
-from robot_msgs.evaluation.pairs import DELTA_UNITS, path_distances, select_pairs
-from robot_msgs.evaluation.pipeline import SYNC_METHODS, Prepared, prepare
+from robot_msgs.evaluation.fitting import align, umeyama
+from robot_msgs.evaluation.pairs import path_distances, select_pairs
+from robot_msgs.evaluation.pipeline import Prepared, prepare
 from robot_msgs.evaluation.relations import (
     APE_RELATIONS,
     RELATION_UNITS,
@@ -20,9 +26,18 @@ from robot_msgs.evaluation.relations import (
     ape_errors,
     rpe_errors,
 )
-from robot_msgs.evaluation.rpe import PAIRS_FROM, rpe, rpe_from_prepared
+from robot_msgs.evaluation.rpe import rpe, rpe_from_prepared
+from robot_msgs.evaluation.settings import (
+    ALIGNMENT_METHODS,
+    DELTA_UNITS,
+    PAIRS_FROM,
+    SYNC_METHODS,
+    EvaluationSettings,
+    PairSettings,
+)
 
 __all__ = [
+    "ALIGNMENT_METHODS",
     "APE_RELATIONS",
     "DELTA_UNITS",
     "KITTI_LENGTHS_M",
@@ -30,8 +45,11 @@ __all__ = [
     "RELATION_UNITS",
     "RPE_RELATIONS",
     "RPG_FRACTIONS",
+    "RPG_SETTINGS",
     "SYNC_METHODS",
     "Association",
+    "EvaluationSettings",
+    "PairSettings",
     "Prepared",
     "align",
     "ape",

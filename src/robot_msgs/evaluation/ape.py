@@ -1,11 +1,11 @@
-"""Absolute pose error (APE, evo's name for ATE and its rotation siblings) as a ``Comparison``."""
+"""Absolute pose error (APE, evo's name for ATE and its rotation siblings)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from robot_msgs.compare.error_stats import error_stats
-from robot_msgs.evaluation.pipeline import prepare, stamps_if_increasing
+from robot_msgs.evaluation.pipeline import Signal, prepare, stamps_if_increasing
 from robot_msgs.evaluation.relations import (
     APE_RELATIONS,
     RELATION_UNITS,
@@ -14,8 +14,9 @@ from robot_msgs.evaluation.relations import (
 )
 
 if TYPE_CHECKING:
-    from robot_msgs.compare.comparison import Comparison
+    from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.evaluation.pipeline import Prepared
+    from robot_msgs.evaluation.settings import EvaluationSettings
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["ape", "ape_from_prepared"]
@@ -25,17 +26,11 @@ def ape(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
     *,
+    settings: EvaluationSettings | None = None,
     relation: str = "translation",
-    align: str = "none",
-    n_align: int | None = None,
-    align_window_s: tuple[float, float] | None = None,
-    sync: str = "nearest",
-    max_diff_s: float = 0.01,
-    offset_s: float = 0.0,
-    max_gap_s: float | None = None,
     reference_name: str = "",
     estimate_name: str = "",
-) -> Comparison:
+) -> EvaluationResult:
     """Absolute pose error of ``estimate`` against ``reference``: associate, align, compare.
 
     For each matched pose ``E_i = P_i⁻¹ Q_i`` (``P`` the aligned estimate, ``Q`` the
@@ -44,42 +39,35 @@ def ape(
     (evo 1.38.1) for the settings both share: ``align="se3"`` is ``--align``, ``"sim3"``
     ``--align --correct_scale``, ``"scale"`` ``--correct_scale``, ``"origin"``
     ``--align_origin``, ``n_align`` ``--n_to_align``, ``max_diff_s``/``offset_s``
-    ``--t_max_diff``/``--t_offset``.
+    ``--t_max_diff``/``--t_offset``, ``t_start_s``/``t_end_s`` ``--t_start``/``--t_end``.
 
     Parameters
     ----------
     reference, estimate : PoseTrajectory
         Ground truth and the trajectory under test; neither is modified.
+    settings : EvaluationSettings, optional
+        Time range, association and alignment (default: evo's, no alignment).
     relation : str
         ``translation`` (m, evo ``trans_part``), ``angle_rad``, ``angle_deg``, ``full``,
         ``rot_part``, ``point_distance``, or a signed axis ``x``/``y``/``z`` (m).
-    align : {"none", "se3", "sim3", "scale", "posyaw", "origin"}
-        Alignment of the matched estimate before comparing.
-    n_align : int, optional
-        Fit the alignment on the first ``n_align`` matched poses.
-    align_window_s : (float, float), optional
-        Fit the alignment on the matched poses stamped within this window, seconds.
-    sync : {"nearest", "one_to_one", "interpolate"}
-        Association rule (:func:`~robot_msgs.evaluation.associate`).
-    max_diff_s, offset_s : float
-        Association tolerance and estimate clock offset, seconds.
-    max_gap_s : float, optional
-        Longest reference gap ``interpolate`` bridges, seconds.
     reference_name, estimate_name : str
         Labels stored in the result (file names, algorithm names).
 
     Returns
     -------
-    Comparison
-        ``metric="ape"``, ``stats`` and ``units`` keyed by the relation (the error series
-        has the matched estimate stamps as time axis, so ``iae``/``ise``/``itae`` are set),
-        ``settings`` (relation, alignment, association), ``counts`` (reference, estimate,
-        matched, unmatched) and ``notes`` (association warnings, the fitted alignment).
+    EvaluationResult
+        ``comparison``: ``metric="ape"``, ``stats`` and ``units`` keyed by the relation
+        (the error series has the matched estimate stamps as time axis, so
+        ``iae``/``ise``/``itae`` are set), ``settings`` (the relation and the settings'
+        record), ``counts`` (reference, estimate, matched, unmatched) and ``notes``
+        (association warnings, the fitted alignment); ``series``: the error of every
+        matched pose at its stamp; the matched reference, the aligned estimate and the
+        alignment.
 
     Raises
     ------
     ValidationError
-        An unknown relation, alignment or sync method.
+        An unknown relation.
     AssociationError, AlignmentError
         Nothing matched in time, or a degenerate alignment.
 
@@ -96,19 +84,11 @@ def ape(
     >>> result = ape(ref, est)
     >>> round(result.stats["translation"].rms, 6), result.counts["matched"]
     (0.057879, 101)
+    >>> result.series["translation"].errors[-1].round(12)
+    np.float64(0.1)
     """
     name = check_relation(relation, allowed=APE_RELATIONS)
-    prep = prepare(
-        reference,
-        estimate,
-        align=align,
-        n_align=n_align,
-        align_window_s=align_window_s,
-        sync=sync,
-        max_diff_s=max_diff_s,
-        offset_s=offset_s,
-        max_gap_s=max_gap_s,
-    )
+    prep = prepare(reference, estimate, settings)
     return ape_from_prepared(
         prep, relation=name, reference_name=reference_name, estimate_name=estimate_name
     )
@@ -120,11 +100,11 @@ def ape_from_prepared(
     relation: str = "translation",
     reference_name: str = "",
     estimate_name: str = "",
-) -> Comparison:
-    """The APE of trajectories already associated and aligned by :func:`prepare`.
+) -> EvaluationResult:
+    """The APE of trajectories already cut, associated and aligned by :func:`prepare`.
 
     What :func:`ape` computes after its :func:`prepare`; call it to reuse one preparation
-    for several relations or metrics, or to plot the very poses compared.
+    for several relations or metrics (a report does, for APE and every RPE delta).
 
     Parameters
     ----------
@@ -137,7 +117,7 @@ def ape_from_prepared(
 
     Returns
     -------
-    Comparison
+    EvaluationResult
         As :func:`ape` returns it.
 
     Examples
@@ -156,12 +136,17 @@ def ape_from_prepared(
     """
     name = check_relation(relation, allowed=APE_RELATIONS)
     errors = ape_errors(prepared.reference, prepared.estimate, name)
-    stats = error_stats(errors, t=stamps_if_increasing(prepared.estimate.stamps_s))
-    return prepared.comparison(
+    stamps = prepared.estimate.stamps_s
+    signal = Signal(
+        stats=error_stats(errors, t=stamps_if_increasing(stamps)),
+        unit=RELATION_UNITS[name],
+        stamps_s=stamps,
+        errors=errors,
+    )
+    return prepared.result(
         "ape",
-        {name: stats},
-        {name: RELATION_UNITS[name]},
-        settings={"relation": name},
+        {name: signal},
+        parameters={"relation": name},
         reference_name=reference_name,
         estimate_name=estimate_name,
     )

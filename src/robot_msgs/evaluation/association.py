@@ -31,18 +31,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import AssociationError, ValidationError
+from robot_msgs.errors import AssociationError
+from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import quat_xyzw_slerp
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
-    from robot_msgs.msg import Scalar
     from robot_msgs.typing import BoolArray, Float64Array, IntpArray
 
-__all__ = ["METHODS", "Association", "associate"]
-
-#: The association rules :func:`associate` knows.
-METHODS = ("nearest", "one_to_one", "interpolate")
+__all__ = ["Association", "associate"]
 
 #: Below this share of the shorter trajectory's poses matched, a note warns the reader.
 LOW_MATCH_SHARE = 0.3
@@ -127,26 +124,11 @@ class Association:
             out["refused_gap"] = self.refused_gap
         return out
 
-    def settings(self) -> dict[str, Scalar]:
-        """The association settings, for ``Comparison.settings``."""
-        out: dict[str, Scalar] = {
-            "sync": self.method,
-            "max_diff_s": self.max_diff_s,
-            "offset_s": self.offset_s,
-        }
-        if self.method == "interpolate":
-            out["max_gap_s"] = self.max_gap_s
-        return out
-
 
 def associate(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
-    *,
-    method: str = "nearest",
-    max_diff_s: float = 0.01,
-    offset_s: float = 0.0,
-    max_gap_s: float | None = None,
+    settings: EvaluationSettings | None = None,
 ) -> Association:
     """Match the poses of ``estimate`` with those of ``reference`` in time.
 
@@ -154,19 +136,17 @@ def associate(
     ----------
     reference, estimate : PoseTrajectory
         Ground truth and the trajectory under test; neither is modified.
-    method : {"nearest", "one_to_one", "interpolate"}
-        The rule (see the module docstring and the notes below).
-    max_diff_s : float
-        Largest stamp difference of a pair, seconds (evo's default 0.01). For
-        ``interpolate``: how far outside the reference's time span an estimate stamp may lie
-        and still take the end pose (as evo's clamped interpolation does).
-    offset_s : float
-        Added to the estimate's stamps for matching only (evo's ``offset_2``, TUM's
-        ``--offset``): ``estimate + offset`` is reference time.
-    max_gap_s : float or None
-        ``interpolate`` only: refuse estimate stamps whose bracketing reference poses are
-        further apart than this, seconds. Default: 10 x the median reference interval
-        (infinite with one reference pose).
+    settings : EvaluationSettings, optional
+        ``sync``, the rule (see the module docstring and the notes below);
+        ``max_diff_s``, the largest stamp difference of a pair, seconds (evo's default
+        0.01; for ``interpolate``, how far outside the reference's time span an estimate
+        stamp may lie and still take the end pose, as evo's clamped interpolation does);
+        ``offset_s``, added to the estimate's stamps for matching only (evo's
+        ``offset_2``, TUM's ``--offset``: ``estimate + offset`` is reference time);
+        ``max_gap_s``, ``interpolate`` only: refuse estimate stamps whose bracketing
+        reference poses are further apart, seconds (default 10 x the median reference
+        interval, infinite with one reference pose). The time range is applied before,
+        by :func:`~robot_msgs.evaluation.prepare`. Default: evo's settings.
 
     Returns
     -------
@@ -175,11 +155,9 @@ def associate(
 
     Raises
     ------
-    ValidationError
-        An unknown ``method``.
     AssociationError
-        A non-positive or non-finite tolerance, an empty trajectory, or no pair at all; the
-        message gives both time spans, the settings and what to try.
+        An empty trajectory, or no pair at all; the message gives both time spans, the
+        settings and what to try.
 
     Notes
     -----
@@ -226,21 +204,9 @@ def associate(
     >>> a.counts()["unmatched_estimate"]
     1
     """
-    if method not in METHODS:
-        msg = f"Expected an association method in {METHODS}, got {method!r}"
-        raise ValidationError(msg)
-    max_diff_s, offset_s = float(max_diff_s), float(offset_s)
-    if not (math.isfinite(max_diff_s) and max_diff_s > 0):
-        msg = f"Expected max_diff_s as a finite number of seconds > 0, got {max_diff_s!r}"
-        raise AssociationError(msg)
-    if not math.isfinite(offset_s):
-        msg = f"Expected offset_s as a finite number of seconds, got {offset_s!r}"
-        raise AssociationError(msg)
-    if max_gap_s is not None:
-        max_gap_s = float(max_gap_s)
-        if not max_gap_s > 0:  # NaN fails too; infinity means "no limit"
-            msg = f"Expected max_gap_s as a number of seconds > 0, got {max_gap_s!r}"
-            raise AssociationError(msg)
+    settings = EvaluationSettings() if settings is None else settings
+    method = settings.sync
+    max_diff_s, offset_s, max_gap_s = settings.max_diff_s, settings.offset_s, settings.max_gap_s
     for name, traj in (("reference", reference), ("estimate", estimate)):
         if len(traj) == 0:
             msg = f"Cannot associate: the {name} trajectory has no poses"
@@ -574,7 +540,8 @@ def _no_match(
     elif method == "interpolate" and max_gap is not None:
         text += (
             "The estimate stamps inside the reference span all fall in reference gaps longer "
-            f"than max_gap_s {max_gap:g} s: allow longer gaps (max_gap_s) or use sync nearest"
+            f"than max_gap_s {max_gap:g} s: allow longer gaps (max_gap_s, --max-gap) or use "
+            "sync nearest"
         )
     else:
         text += (

@@ -33,11 +33,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare.error_stats import ErrorStats, error_stats
+from robot_msgs.compare.error_stats import error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import path_distances
-from robot_msgs.evaluation.pipeline import prepare
+from robot_msgs.evaluation.pipeline import Signal, prepare
 from robot_msgs.evaluation.relations import rpe_errors
+from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
     quat_xyzw_conjugate,
@@ -47,13 +48,14 @@ from robot_msgs.rotations import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from robot_msgs.compare.comparison import Comparison
+    from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array, IntpArray
 
 __all__ = [
     "KITTI_LENGTHS_M",
     "RPG_FRACTIONS",
+    "RPG_SETTINGS",
     "kitti_drift",
     "kitti_segments",
     "relative_error",
@@ -65,6 +67,10 @@ KITTI_LENGTHS_M: tuple[float, ...] = (100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 
 
 #: rpg_trajectory_evaluation's default segment lengths as fractions of the path length.
 RPG_FRACTIONS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5)
+
+#: rpg_trajectory_evaluation's association and alignment: TUM's one-to-one rule within
+#: 0.02 s, then Sim(3).
+RPG_SETTINGS = EvaluationSettings(align="sim3", sync="one_to_one", max_diff_s=0.02)
 
 _EULER_EPS = 4.0 * float(np.finfo(np.float64).eps)  # transformations.py's _EPS
 
@@ -125,18 +131,12 @@ def kitti_drift(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
     *,
+    settings: EvaluationSettings | None = None,
     lengths_m: Sequence[float] = KITTI_LENGTHS_M,
     step_frames: int = 10,
-    align: str = "none",
-    n_align: int | None = None,
-    align_window_s: tuple[float, float] | None = None,
-    sync: str = "nearest",
-    max_diff_s: float = 0.01,
-    offset_s: float = 0.0,
-    max_gap_s: float | None = None,
     reference_name: str = "",
     estimate_name: str = "",
-) -> Comparison:
+) -> EvaluationResult:
     """KITTI odometry drift: translation (%) and rotation (deg/m) error per segment length.
 
     Parameters
@@ -144,25 +144,25 @@ def kitti_drift(
     reference, estimate : PoseTrajectory
         Ground truth and estimate. KITTI files without times are matched by frame index
         (stamps 0, 1, 2, …); anything else is associated in time first.
+    settings : EvaluationSettings, optional
+        Time range, association and alignment; the devkit aligns nothing (the default).
     lengths_m : sequence of float
         Segment lengths (the devkit's 100 … 800 m by default).
     step_frames : int
         A segment starts every ``step_frames`` matched frames (10 in the devkit).
-    align : str
-        Alignment before comparing; the devkit aligns nothing (``"none"``).
-    n_align, align_window_s, sync, max_diff_s, offset_s, max_gap_s
-        As for :func:`~robot_msgs.evaluation.ape`.
     reference_name, estimate_name : str
         Labels stored in the result.
 
     Returns
     -------
-    Comparison
+    EvaluationResult
         ``metric="kitti_drift"``. ``stats["translation_pct"]`` and
         ``stats["rotation_deg_per_m"]`` pool every segment of every length: their
         ``mean`` is the devkit's published figure. ``stats["translation_pct@100m"]`` …
         hold one length each (time axis: the segments' first stamps), ``n == 0`` and NaN
-        for a length with no segment. ``counts["segments"]`` counts all segments.
+        for a length with no segment. ``counts["segments"]`` counts all segments. Each
+        series holds its segments' errors at their first stamps, with the segments'
+        (first, last) rows.
 
     Raises
     ------
@@ -187,17 +187,7 @@ def kitti_drift(
     (2.016666667, 30)
     """
     lengths = _check_lengths(lengths_m)
-    prep = prepare(
-        reference,
-        estimate,
-        align=align,
-        n_align=n_align,
-        align_window_s=align_window_s,
-        sync=sync,
-        max_diff_s=max_diff_s,
-        offset_s=offset_s,
-        max_gap_s=max_gap_s,
-    )
+    prep = prepare(reference, estimate, settings)
     ref, est = prep.reference, prep.estimate
     distances = path_distances(ref.positions_xyz)
     first, last, length = kitti_segments(distances, lengths, step_frames)
@@ -205,32 +195,36 @@ def kitti_drift(
         msg = (
             f"No KITTI segment fits: the matched reference path is {distances[-1]:.6g} m, "
             f"shorter than every segment length ({', '.join(f'{v:g}' for v in lengths)} m); "
-            "pass shorter lengths_m"
+            "choose shorter segment lengths (lengths_m, --lengths)"
         )
         raise ValidationError(msg)
     pairs = np.stack([first, last], axis=1)
     # ‖t(ΔP⁻¹ ΔQ)‖ = ‖t(ΔQ⁻¹ ΔP)‖ and the angles agree: the RPE kernel gives both.
     t_pct = rpe_errors(ref, est, pairs, "translation") / length * 100.0
     r_deg_per_m = rpe_errors(ref, est, pairs, "angle_deg") / length
-    stats: dict[str, ErrorStats] = {
-        "translation_pct": error_stats(t_pct),
-        "rotation_deg_per_m": error_stats(r_deg_per_m),
-    }
     units = {"translation_pct": "%", "rotation_deg_per_m": "deg/m"}
+    starts = ref.stamps_s[first]
+    signals: dict[str, Signal] = {
+        quantity: Signal(
+            stats=error_stats(series), unit=unit, stamps_s=starts, errors=series, pairs=pairs
+        )
+        for (quantity, unit), series in zip(units.items(), (t_pct, r_deg_per_m), strict=True)
+    }
     for value in lengths:
         rows = np.flatnonzero(length == value)
-        t = ref.stamps_s[first[rows]]
-        for quantity, series in (("translation_pct", t_pct), ("rotation_deg_per_m", r_deg_per_m)):
-            stats[f"{quantity}@{_label(value)}"] = error_stats(series[rows], t=t)
-            units[f"{quantity}@{_label(value)}"] = units[quantity]
-    return prep.comparison(
+        t = starts[rows]
+        for (quantity, unit), series in zip(units.items(), (t_pct, r_deg_per_m), strict=True):
+            signals[f"{quantity}@{_label(value)}"] = Signal(
+                stats=error_stats(series[rows], t=t),
+                unit=unit,
+                stamps_s=t,
+                errors=series[rows],
+                pairs=pairs[rows],
+            )
+    return prep.result(
         "kitti_drift",
-        stats,
-        units,
-        settings={
-            "lengths_m": ",".join(f"{v:g}" for v in lengths),
-            "step_frames": int(step_frames),
-        },
+        signals,
+        parameters={"lengths_m": tuple(lengths), "step_frames": int(step_frames)},
         counts={"segments": int(first.size)},
         reference_name=reference_name,
         estimate_name=estimate_name,
@@ -284,19 +278,13 @@ def relative_error(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
     *,
+    settings: EvaluationSettings = RPG_SETTINGS,
     fractions: Sequence[float] = RPG_FRACTIONS,
     lengths_m: Sequence[float] | None = None,
     max_diff_ratio: float = 0.2,
-    align: str = "sim3",
-    n_align: int | None = None,
-    align_window_s: tuple[float, float] | None = None,
-    sync: str = "one_to_one",
-    max_diff_s: float = 0.02,
-    offset_s: float = 0.0,
-    max_gap_s: float | None = None,
     reference_name: str = "",
     estimate_name: str = "",
-) -> Comparison:
+) -> EvaluationResult:
     """rpg_trajectory_evaluation's relative error over sub-trajectories of set lengths.
 
     Parameters
@@ -310,22 +298,21 @@ def relative_error(
         Explicit segment lengths in metres instead of ``fractions``.
     max_diff_ratio : float
         A segment is kept when its length is within ``max_diff_ratio × length`` (0.2).
-    align : str
-        Alignment (rpg's default ``"sim3"``); only its scale enters: the estimate's
-        relative translations are multiplied by it.
-    n_align, align_window_s, sync, max_diff_s, offset_s, max_gap_s
-        As for :func:`~robot_msgs.evaluation.ape`; rpg associates one-to-one within
-        0.02 s.
+    settings : EvaluationSettings
+        Time range, association and alignment: rpg's by default
+        (:data:`RPG_SETTINGS`, one-to-one within 0.02 s, Sim(3)). Only the alignment's
+        scale enters: the estimate's relative translations are multiplied by it.
     reference_name, estimate_name : str
         Labels stored in the result.
 
     Returns
     -------
-    Comparison
+    EvaluationResult
         ``metric="relative_error"``; per length ``L`` (key suffix ``@{L}m``):
         ``translation`` (m), ``translation_pct`` (%), ``rotation_deg``, ``yaw_deg``,
         ``gravity_deg`` (deg) and ``rotation_deg_per_m`` (deg/m). Like rpg, a length with
-        fewer than 2 segments is not computed (``n == 0``, with a note).
+        fewer than 2 segments is not computed (``n == 0``, with a note). The result's
+        estimate is the one compared: unaligned, positions multiplied by the scale.
 
     Raises
     ------
@@ -341,7 +328,7 @@ def relative_error(
     ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (101, 1)),
     ... )
     >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)
-    >>> result = relative_error(ref, est, lengths_m=[10.0], align="none")
+    >>> result = relative_error(ref, est, lengths_m=[10.0], settings=EvaluationSettings())
 
     Starts 0 … 90 get 10 m segments, start 91 the 9 m one up to the end (1 m short, within
     0.2 × 10 m): 92 segments, each 1 % too long.
@@ -360,24 +347,13 @@ def relative_error(
     if not (math.isfinite(max_diff_ratio) and max_diff_ratio > 0):
         msg = f"Expected max_diff_ratio > 0, got {max_diff_ratio!r}"
         raise ValidationError(msg)
-    prep = prepare(
-        reference,
-        estimate,
-        align=align,
-        n_align=n_align,
-        align_window_s=align_window_s,
-        sync=sync,
-        max_diff_s=max_diff_s,
-        offset_s=offset_s,
-        max_gap_s=max_gap_s,
-    )
+    prep = prepare(reference, estimate, settings)
     ref = prep.reference
     raw = prep.association.estimate
     # rpg's T_c1_c2: the unaligned estimate's motion with its translation scaled.
     scaled = raw.replace(positions_xyz=raw.positions_xyz * prep.alignment.scale)
     distances = path_distances(ref.positions_xyz)
-    stats: dict[str, ErrorStats] = {}
-    units: dict[str, str] = {}
+    signals: dict[str, Signal] = {}
     notes: list[str] = []
     n_segments = 0
     quantities = (
@@ -396,23 +372,24 @@ def relative_error(
         n_segments += int(first.size)
         values = _rpg_errors(ref, scaled, raw, first, last, length)
         t = ref.stamps_s[first]
+        pairs = np.stack([first, last], axis=1)
         for (quantity, unit), series in zip(quantities, values, strict=True):
-            key = f"{quantity}@{_label(length)}"
-            stats[key] = error_stats(series, t=t)
-            units[key] = unit
-    return prep.comparison(
+            signals[f"{quantity}@{_label(length)}"] = Signal(
+                stats=error_stats(series, t=t), unit=unit, stamps_s=t, errors=series, pairs=pairs
+            )
+    return prep.result(
         "relative_error",
-        stats,
-        units,
-        settings={
-            "lengths_m": ",".join(f"{v:g}" for v in lengths),
-            "fractions": None if lengths_m is not None else ",".join(f"{f:g}" for f in fractions),
+        signals,
+        parameters={
+            "lengths_m": tuple(lengths),
+            "fractions": None if lengths_m is not None else tuple(float(f) for f in fractions),
             "max_diff_ratio": float(max_diff_ratio),
         },
         counts={"segments": n_segments},
         notes=notes,
         reference_name=reference_name,
         estimate_name=estimate_name,
+        estimate=scaled,
     )
 
 

@@ -10,16 +10,16 @@ Units of ``delta``:
     summed since then is ``>= δ`` closes the pair and starts the next (evo
     ``filter_pairs_by_path``). All pairs: for each ``i``, the later ``j`` whose path
     distance from ``i`` is closest to ``δ`` (the earlier on a tie), kept when within
-    ``rel_delta_tol · δ``.
+    ``delta_tol · δ``.
 ``rad`` / ``deg`` (rotation angle)
     Consecutive: sum the angles between neighbouring orientations until ``>= δ`` (evo
     ``filter_pairs_by_angle``). All pairs: every ``j > i`` whose *direct* rotation angle
-    from ``i`` lies in ``δ ± rel_delta_tol · δ`` (evo's rule, which can give many ``j``
+    from ``i`` lies in ``δ ± delta_tol · δ`` (evo's rule, which can give many ``j``
     per ``i``). ``δ`` must be within ``[0, π]`` rad (``[0, 180]`` deg).
 ``s`` (seconds; evo has no such unit)
     All pairs: for each ``i``, the ``j > i`` whose stamp is nearest to ``t_i + δ`` (the
     earlier on a tie), kept when ``t_i + δ`` is not after the last stamp and
-    ``|t_j - t_i - δ| <= rel_delta_tol · δ``. Consecutive: the same nearest-stamp step
+    ``|t_j - t_i - δ| <= delta_tol · δ``. Consecutive: the same nearest-stamp step
     taken from the last chosen pose (at least one pose ahead), pairs outside the tolerance
     dropped (a gap in the data). WHY nearest and not "first at or after": stamps such as
     ``0.1 k`` are not exact in binary, so "first with ``t_j - t_i >= 1``" flips between
@@ -48,17 +48,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from robot_msgs.errors import ValidationError
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 
 if TYPE_CHECKING:
+    from robot_msgs.evaluation.settings import PairSettings
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["DELTA_UNITS", "path_distances", "select_pairs"]
-
-#: The units :func:`select_pairs` accepts for ``delta``.
-DELTA_UNITS: tuple[str, ...] = ("f", "s", "m", "rad", "deg")
+__all__ = ["path_distances", "select_pairs"]
 
 _EPS = float(np.finfo(np.float64).eps)
 _LEAF = 16  # poses per leaf block of the all-pairs angle search
@@ -89,10 +86,7 @@ def _stack(first: IntpArray, second: IntpArray) -> IntpArray:
 
 
 def _frame_pairs(n: int, delta: float, *, all_pairs: bool) -> IntpArray:
-    if not float(delta).is_integer():
-        msg = f"Expected a whole number of frames as delta, got {delta!r}"
-        raise ValidationError(msg)
-    step = int(delta)
+    step = int(delta)  # a whole number (PairSettings checks it)
     if all_pairs:
         first = np.arange(max(n - step, 0))
         return _stack(first, first + step)
@@ -331,15 +325,8 @@ def _leaf_pairs(
     return _stack(keys >> 32, keys & 0xFFFFFFFF)
 
 
-def select_pairs(
-    trajectory: PoseTrajectory,
-    delta: float,
-    delta_unit: str = "f",
-    *,
-    all_pairs: bool = False,
-    rel_delta_tol: float = 0.1,
-) -> IntpArray:
-    """Index pairs ``(i, j)``, ``i < j``, that are ``delta`` apart in ``delta_unit``.
+def select_pairs(trajectory: PoseTrajectory, pairs: PairSettings) -> IntpArray:
+    """Index pairs ``(i, j)``, ``i < j``, that are ``pairs.delta`` apart in ``pairs.delta_unit``.
 
     The rules are in this module's docstring; for ``f``, ``m``, ``rad`` and ``deg`` they
     are evo 1.38.1's (``evo.core.filters``), for ``s`` our own.
@@ -349,49 +336,32 @@ def select_pairs(
     trajectory : PoseTrajectory
         The trajectory whose motion defines the pairs (evo uses the estimate unless
         ``--pairs_from_reference``).
-    delta : float
-        The interval, ``> 0``: frames (whole number), seconds, metres, radians or degrees.
-    delta_unit : {"f", "s", "m", "rad", "deg"}
-        Unit of ``delta``.
-    all_pairs : bool
-        Every start pose instead of consecutive, non-overlapping pairs.
-    rel_delta_tol : float
-        Relative tolerance of the all-pairs rules (and of ``s``), evo's default 0.1.
+    pairs : PairSettings
+        ``delta`` in ``delta_unit``, ``all_pairs`` (every start pose instead of
+        consecutive, non-overlapping pairs) and ``delta_tol`` (relative tolerance of the
+        all-pairs rules and of ``s``, evo's default 0.1); ``pairs_from`` is for the caller.
 
     Returns
     -------
     ndarray, shape (K, 2), intp
         Pairs sorted by ``i``, then ``j``; possibly empty.
 
-    Raises
-    ------
-    ValidationError
-        Unknown unit, ``delta <= 0``, a fractional frame count, or an angle out of range.
-
     Examples
     --------
+    >>> from robot_msgs.evaluation import PairSettings
     >>> from robot_msgs.trajectory import PoseTrajectory
     >>> traj = PoseTrajectory(
     ...     stamps_s=np.arange(5) * 0.5, positions_xyz=np.arange(15.0).reshape(5, 3) / 3,
     ...     orientations_quat_xyzw=[[0, 0, 0, 1]] * 5,
     ... )
-    >>> select_pairs(traj, 2, "f").tolist()
+    >>> select_pairs(traj, PairSettings(delta=2, delta_unit="f")).tolist()
     [[0, 2], [2, 4]]
-    >>> select_pairs(traj, 1.0, "s", all_pairs=True).tolist()
+    >>> select_pairs(traj, PairSettings(delta=1.0, delta_unit="s", all_pairs=True)).tolist()
     [[0, 2], [1, 3], [2, 4]]
     """
-    if delta_unit not in DELTA_UNITS:
-        msg = f"Expected a delta unit in {', '.join(DELTA_UNITS)}, got {delta_unit!r}"
-        raise ValidationError(msg)
-    delta = float(delta)
-    if not math.isfinite(delta) or delta <= 0:
-        msg = f"Expected delta > 0, got {delta!r}"
-        raise ValidationError(msg)
-    if not math.isfinite(rel_delta_tol) or rel_delta_tol < 0:
-        msg = f"Expected rel_delta_tol >= 0, got {rel_delta_tol!r}"
-        raise ValidationError(msg)
+    delta, delta_unit, all_pairs = pairs.delta, pairs.delta_unit, pairs.all_pairs
     n = len(trajectory)
-    tol = delta * rel_delta_tol
+    tol = delta * pairs.delta_tol
     if delta_unit == "f":
         return _frame_pairs(n, delta, all_pairs=all_pairs)
     if delta_unit == "s":
@@ -403,10 +373,6 @@ def select_pairs(
             return _path_all_pairs(path_distances(trajectory.positions_xyz), delta, tol)
         steps = np.linalg.norm(np.diff(trajectory.positions_xyz, axis=0), axis=1)
         return _consecutive_by_sum(steps, delta)
-    bound = 180.0 if delta_unit == "deg" else math.pi
-    if delta > bound:
-        msg = f"Expected a rotation delta within [0, {bound:g}] {delta_unit}, got {delta!r}"
-        raise ValidationError(msg)
     if delta_unit == "deg":
         delta, tol = math.radians(delta), math.radians(tol)
     quats = trajectory.orientations_quat_xyzw

@@ -1,9 +1,11 @@
-"""The steps every trajectory metric shares: associate in time, then align, and record how.
+"""The steps every trajectory metric shares: time range, association, alignment, and the result.
 
-:func:`prepare` runs :func:`~robot_msgs.evaluation.associate` and
-:func:`~robot_msgs.evaluation.align` and gathers what the resulting
-:class:`~robot_msgs.compare.Comparison` must carry: the settings that change the numbers,
-the pose counts, and the notes a reader must see.
+:func:`prepare` cuts the reference to the settings' time range, runs
+:func:`~robot_msgs.evaluation.associate` and :func:`~robot_msgs.evaluation.align`, and
+keeps what every result must carry: the settings, the pose counts and the notes a reader
+must see. :meth:`Prepared.result` turns a metric's per-sample errors into the
+:class:`~robot_msgs.compare.EvaluationResult` every metric returns, so all of them report
+the same way.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.compare.comparison import Comparison
-from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation.alignment import align as fit_alignment
-from robot_msgs.evaluation.association import METHODS, associate
+from robot_msgs.compare.result import ErrorSeries, EvaluationResult
+from robot_msgs.errors import AssociationError
+from robot_msgs.evaluation.association import associate
+from robot_msgs.evaluation.fitting import align
+from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import angle_from_matrix
+from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -26,14 +31,25 @@ if TYPE_CHECKING:
     from robot_msgs.compare.alignment import Alignment
     from robot_msgs.compare.error_stats import ErrorStats
     from robot_msgs.evaluation.association import Association
-    from robot_msgs.msg import Scalar
-    from robot_msgs.trajectory import PoseTrajectory
-    from robot_msgs.typing import Float64Array
+    from robot_msgs.msg import Value
+    from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["SYNC_METHODS", "Prepared", "prepare", "stamps_if_increasing"]
+__all__ = ["Prepared", "Signal", "prepare", "stamps_if_increasing"]
 
-#: Association rules, as :func:`~robot_msgs.evaluation.associate` names them.
-SYNC_METHODS: tuple[str, ...] = METHODS
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class Signal:
+    """One signal a metric computed: its statistics, unit and the series they summarise.
+
+    ``stamps_s`` and ``errors`` are ``(N,)``; ``pairs`` ``(N, 2)`` rows into the matched
+    trajectories for relative errors, else ``None``.
+    """
+
+    stats: ErrorStats
+    unit: str
+    stamps_s: Float64Array
+    errors: Float64Array
+    pairs: IntpArray | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -43,22 +59,29 @@ class Prepared:
     Attributes
     ----------
     association : Association
-        The time matching, with the unaligned matched poses.
+        The time matching, with the unaligned matched poses (rows into the reference as
+        cut to the time range; :attr:`reference_index` gives rows of the input).
     estimate : PoseTrajectory
         The matched estimate poses, moved by ``alignment``.
     alignment : Alignment
         The transform applied to the estimate (identity for ``"none"``).
-    settings : dict
-        ``alignment``, ``n_align``, ``align_window_s`` and the association's settings.
+    settings : EvaluationSettings
+        The settings used.
     notes : tuple of str
         The association's notes and a one-line account of the alignment.
+    first_reference_row : int
+        Row of the input reference where the time range starts (0 without a range).
+    outside_range : int
+        Reference poses left out by the time range.
     """
 
     association: Association
     estimate: PoseTrajectory
     alignment: Alignment
-    settings: dict[str, Scalar]
+    settings: EvaluationSettings
     notes: tuple[str, ...]
+    first_reference_row: int = 0
+    outside_range: int = 0
 
     @property
     def reference(self) -> PoseTrajectory:
@@ -66,31 +89,41 @@ class Prepared:
         return self.association.reference
 
     @property
-    def counts(self) -> dict[str, int]:
-        """Pose counts on both sides, matched and unmatched (the association's)."""
-        return self.association.counts()
+    def reference_index(self) -> IntpArray:
+        """Rows of the matched reference poses in the input reference, ``(K,)``."""
+        return self.association.reference_index + self.first_reference_row
 
-    def comparison(
+    @property
+    def counts(self) -> dict[str, int]:
+        """Pose counts on both sides, matched and unmatched, and those outside the range."""
+        counts = self.association.counts()
+        if self.settings.t_start_s is not None or self.settings.t_end_s is not None:
+            counts["reference"] += self.outside_range
+            counts["reference_outside_range"] = self.outside_range
+        return counts
+
+    def result(
         self,
         metric: str,
-        stats: Mapping[str, ErrorStats],
-        units: Mapping[str, str],
+        signals: Mapping[str, Signal],
         *,
-        settings: Mapping[str, Scalar],
+        parameters: Mapping[str, Value],
         counts: Mapping[str, int] | None = None,
         notes: Sequence[str] = (),
         reference_name: str = "",
         estimate_name: str = "",
-    ) -> Comparison:
-        """The :class:`Comparison` of a metric computed on these trajectories.
+        estimate: PoseTrajectory | None = None,
+    ) -> EvaluationResult:
+        """The :class:`EvaluationResult` of a metric computed on these trajectories.
 
-        Every metric reports the same way: its own ``settings`` first, then the
-        association's and alignment's; ``counts`` and ``notes`` add to this preparation's.
+        Every metric reports the same way: its own ``parameters`` (relation, delta...)
+        then the settings' record in ``settings``; ``counts`` and ``notes`` add to this
+        preparation's. ``estimate`` replaces the aligned estimate as the result's
+        compared estimate (rpg's relative error compares a scaled, unaligned one).
 
         Examples
         --------
         >>> from robot_msgs.compare import error_stats
-        >>> from robot_msgs.trajectory import PoseTrajectory
         >>> t = np.arange(5.0)
         >>> ref = PoseTrajectory(
         ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
@@ -98,21 +131,34 @@ class Prepared:
         ... )
         >>> prep = prepare(ref, ref.replace(stamps_s=t[:3], positions_xyz=ref.positions_xyz[:3],
         ...                                 orientations_quat_xyzw=ref.orientations_quat_xyzw[:3]))
-        >>> result = prep.comparison(
-        ...     "demo", {"n": error_stats([1.0])}, {"n": ""}, settings={"k": 1}, counts={"x": 2}
-        ... )
+        >>> errors = np.ones(3)
+        >>> signal = Signal(stats=error_stats(errors), unit="", stamps_s=t[:3], errors=errors)
+        >>> result = prep.result("demo", {"n": signal}, parameters={"k": 1}, counts={"x": 2})
         >>> list(result.settings)[:3], result.counts["matched"], result.counts["x"]
-        (['k', 'alignment', 'n_align'], 3, 2)
+        (['k', 'align', 'n_align'], 3, 2)
         """
-        return Comparison(
+        comparison = Comparison(
             metric=metric,
-            stats=stats,
-            units=units,
-            settings={**settings, **self.settings},
+            stats={name: s.stats for name, s in signals.items()},
+            units={name: s.unit for name, s in signals.items()},
+            settings={**parameters, **self.settings.record()},
             estimate=estimate_name,
             reference=reference_name,
             counts={**self.counts, **(counts or {})},
             notes=(*self.notes, *notes),
+        )
+        series = {
+            name: ErrorSeries(stamps_s=s.stamps_s, errors=s.errors, pairs=s.pairs)
+            for name, s in signals.items()
+        }
+        return EvaluationResult(
+            comparison=comparison,
+            series=series,
+            reference=self.reference,
+            estimate=self.estimate if estimate is None else estimate,
+            alignment=self.alignment,
+            reference_index=self.reference_index,
+            estimate_index=self.association.estimate_index,
         )
 
 
@@ -125,35 +171,53 @@ def _describe(alignment: Alignment) -> str:
     )
 
 
+def _time_range(
+    reference: PoseTrajectory, settings: EvaluationSettings
+) -> tuple[PoseTrajectory, int]:
+    """The reference poses within the settings' time range, and the first row kept."""
+    start, end = settings.t_start_s, settings.t_end_s
+    if start is None and end is None:
+        return reference, 0
+    stamps = reference.stamps_s
+    first = 0 if start is None else int(np.searchsorted(stamps, start, side="left"))
+    stop = len(reference) if end is None else int(np.searchsorted(stamps, end, side="right"))
+    if stop <= first:
+        span = f"{'-inf' if start is None else f'{start:.6f}'} .. "
+        span += f"{'inf' if end is None else f'{end:.6f}'} s"
+        msg = (
+            f"No reference pose in the time range {span} (t_start_s/t_end_s, --t-start/"
+            f"--t-end): the reference spans {stamps[0]:.6f} .. {stamps[-1]:.6f} s "
+            f"({len(reference)} poses), on the reference's clock"
+        )
+        raise AssociationError(msg)
+    if first == 0 and stop == len(reference):
+        return reference, 0
+    rows = slice(first, stop)
+    cut = PoseTrajectory._unchecked(  # noqa: SLF001 - read-only views of a valid trajectory's rows
+        reference.stamps_s[rows],
+        reference.positions_xyz[rows],
+        reference.orientations_quat_xyzw[rows],
+        reference.frame_id,
+        reference.child_frame_id,
+    )
+    return cut, first
+
+
 def prepare(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
-    *,
-    align: str = "none",
-    n_align: int | None = None,
-    align_window_s: tuple[float, float] | None = None,
-    sync: str = "nearest",
-    max_diff_s: float = 0.01,
-    offset_s: float = 0.0,
-    max_gap_s: float | None = None,
+    settings: EvaluationSettings | None = None,
 ) -> Prepared:
-    """Associate ``estimate`` with ``reference`` and align it, as every metric does first.
+    """Cut, associate and align ``estimate`` against ``reference``, as every metric does first.
 
     Parameters
     ----------
     reference, estimate : PoseTrajectory
         Ground truth and the trajectory under test (any lengths); neither is modified.
-    align : {"none", "se3", "sim3", "scale", "posyaw", "origin"}
-        How the matched estimate is moved onto the reference (see
-        :func:`~robot_msgs.evaluation.align`).
-    n_align : int, optional
-        Fit the alignment on the first ``n_align`` matched poses only.
-    align_window_s : (float, float), optional
-        Fit on the matched poses whose estimate stamps lie in this window, seconds.
-    sync : {"nearest", "one_to_one", "interpolate"}
-        The association rule (``"one-to-one"`` is accepted too).
-    max_diff_s, offset_s, max_gap_s : float
-        Association tolerance, estimate clock offset and interpolation gap limit, seconds.
+    settings : EvaluationSettings, optional
+        Time range, association and alignment (evo's defaults: all poses, nearest within
+        0.01 s, no alignment). The time range keeps the reference poses stamped within
+        ``[t_start_s, t_end_s]`` before anything else, as evo does.
 
     Returns
     -------
@@ -162,56 +226,34 @@ def prepare(
 
     Raises
     ------
-    ValidationError
-        An unknown ``sync`` or ``align`` value or bad fit rows.
     AssociationError
-        No pose matched (the message gives both time spans).
+        No reference pose in the time range, or no pose matched (the message gives both
+        time spans).
     AlignmentError
         A degenerate fit (the message suggests an alternative).
 
     Examples
     --------
-    >>> from robot_msgs.trajectory import PoseTrajectory
     >>> t = np.arange(4.0)
     >>> ref = PoseTrajectory(
     ...     stamps_s=t, positions_xyz=[[0.0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]],
     ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (4, 1)),
     ... )
     >>> est = ref.replace(stamps_s=t + 0.005, positions_xyz=ref.positions_xyz + 2.0)
-    >>> prep = prepare(ref, est, align="se3")
+    >>> prep = prepare(ref, est, EvaluationSettings(align="se3"))
     >>> prep.counts["matched"], prep.alignment.translation_m.round(12).tolist()
     (4, [-2.0, -2.0, -2.0])
     >>> bool(np.allclose(prep.estimate.positions_xyz, prep.reference.positions_xyz))
     True
+    >>> prepare(ref, est, EvaluationSettings(t_start_s=0.5, t_end_s=2.0)).counts["matched"]
+    2
     """
-    method = sync.replace("-", "_")
-    if method not in SYNC_METHODS:
-        msg = f"Expected a sync method in {', '.join(SYNC_METHODS)}, got {sync!r}"
-        raise ValidationError(msg)
-    association = associate(
-        reference,
-        estimate,
-        method=method,
-        max_diff_s=max_diff_s,
-        offset_s=offset_s,
-        max_gap_s=max_gap_s,
-    )
-    aligned, alignment = fit_alignment(
-        association.estimate,
-        association.reference,
-        method=align,
-        n_first=n_align,
-        window_s=align_window_s,
-    )
-    window = None if align_window_s is None else f"{align_window_s[0]!r}..{align_window_s[1]!r}"
-    settings: dict[str, Scalar] = {
-        "alignment": align,
-        "n_align": n_align,
-        "align_window_s": window,
-        **association.settings(),
-    }
+    settings = EvaluationSettings() if settings is None else settings
+    cut, first = _time_range(reference, settings)
+    association = associate(cut, estimate, settings)
+    aligned, alignment = align(association.reference, association.estimate, settings=settings)
     notes = list(association.notes)
-    if align != "none":
+    if settings.align != "none":
         notes.append(_describe(alignment))
     return Prepared(
         association=association,
@@ -219,6 +261,8 @@ def prepare(
         alignment=alignment,
         settings=settings,
         notes=tuple(notes),
+        first_reference_row=first,
+        outside_range=len(reference) - len(cut),
     )
 
 

@@ -1,4 +1,4 @@
-"""Relative pose error (RPE) as a ``Comparison``: pairs ``delta`` apart, their motion compared."""
+"""Relative pose error (RPE): pose pairs ``delta`` apart, their motion compared."""
 
 from __future__ import annotations
 
@@ -9,52 +9,41 @@ import numpy as np
 from robot_msgs.compare.error_stats import error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import select_pairs
-from robot_msgs.evaluation.pipeline import prepare, stamps_if_increasing
+from robot_msgs.evaluation.pipeline import Signal, prepare, stamps_if_increasing
 from robot_msgs.evaluation.relations import (
     RELATION_UNITS,
     RPE_RELATIONS,
     check_relation,
     rpe_errors,
 )
+from robot_msgs.evaluation.settings import PairSettings
 
 if TYPE_CHECKING:
-    from robot_msgs.compare.comparison import Comparison
+    from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.evaluation.pipeline import Prepared
+    from robot_msgs.evaluation.settings import EvaluationSettings
     from robot_msgs.trajectory import PoseTrajectory
 
-__all__ = ["PAIRS_FROM", "rpe", "rpe_from_prepared"]
-
-#: Which trajectory's motion selects the pairs.
-PAIRS_FROM: tuple[str, ...] = ("estimate", "reference")
+__all__ = ["rpe", "rpe_from_prepared"]
 
 
 def rpe(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
     *,
+    settings: EvaluationSettings | None = None,
+    pairs: PairSettings | None = None,
     relation: str = "translation",
-    delta: float = 1.0,
-    delta_unit: str = "f",
-    all_pairs: bool = False,
-    pairs_from: str = "estimate",
-    rel_delta_tol: float = 0.1,
-    align: str = "none",
-    n_align: int | None = None,
-    align_window_s: tuple[float, float] | None = None,
-    sync: str = "nearest",
-    max_diff_s: float = 0.01,
-    offset_s: float = 0.0,
-    max_gap_s: float | None = None,
     reference_name: str = "",
     estimate_name: str = "",
-) -> Comparison:
+) -> EvaluationResult:
     """Relative pose error of ``estimate`` against ``reference`` over pose pairs ``delta`` apart.
 
     For each pair ``(i, j)`` of matched poses (:func:`~robot_msgs.evaluation.select_pairs`),
     ``E_ij = (Q_i⁻¹ Q_j)⁻¹ (P_i⁻¹ P_j)`` reduced by ``relation``
     (:func:`~robot_msgs.evaluation.rpe_errors`). The same computation as ``evo_rpe``
     (evo 1.38.1) for what both share: ``delta_unit`` ``f``, ``m``, ``rad``, ``deg``,
-    ``--all_pairs``, ``--pairs_from_reference``, alignment as in
+    ``--all_pairs``, ``--pairs_from_reference``, the settings as in
     :func:`~robot_msgs.evaluation.ape` (pairs are taken from the *aligned* estimate, as
     evo does). The unit ``s`` (seconds) is ours; its rule is in
     :mod:`robot_msgs.evaluation.pairs`.
@@ -63,34 +52,28 @@ def rpe(
     ----------
     reference, estimate : PoseTrajectory
         Ground truth and the trajectory under test; neither is modified.
+    settings : EvaluationSettings, optional
+        Time range, association and alignment (default: evo's, no alignment).
+    pairs : PairSettings, optional
+        How the pairs are chosen (default: consecutive pairs 1 frame apart, from the
+        estimate).
     relation : str
         One of :data:`~robot_msgs.evaluation.RPE_RELATIONS`.
-    delta : float
-        The interval between the poses of a pair, in ``delta_unit``.
-    delta_unit : {"f", "s", "m", "rad", "deg"}
-        Frames, seconds, metres of path, or rotation angle.
-    all_pairs : bool
-        Start a pair at every pose instead of consecutive, non-overlapping pairs.
-    pairs_from : {"estimate", "reference"}
-        Whose motion selects the pairs (evo's default is the estimate).
-    rel_delta_tol : float
-        Relative tolerance of the all-pairs rules and of ``s`` (evo's 0.1).
-    align, n_align, align_window_s, sync, max_diff_s, offset_s, max_gap_s
-        As for :func:`~robot_msgs.evaluation.ape`.
     reference_name, estimate_name : str
         Labels stored in the result.
 
     Returns
     -------
-    Comparison
+    EvaluationResult
         ``metric="rpe"``, stats keyed by the relation; ``counts`` adds ``pairs``; the
-        error series has the pairs' end stamps as time axis when those increase strictly
+        series holds each pair's error at its end stamp with the pair's rows; the
+        statistics have the end stamps as time axis when those increase strictly
         (consecutive pairs, frame deltas), otherwise ``iae``/``ise``/``itae`` are NaN.
 
     Raises
     ------
     ValidationError
-        An unknown relation or setting, or a ``delta`` that gives no pair at all.
+        An unknown relation, or a ``delta`` that gives no pair at all.
     AssociationError, AlignmentError
         Nothing matched in time, or a degenerate alignment.
 
@@ -104,55 +87,28 @@ def rpe(
     ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (101, 1)),
     ... )
     >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)  # 0.01 m/s drift
-    >>> result = rpe(ref, est, delta=1.0, delta_unit="s", all_pairs=True)
+    >>> result = rpe(ref, est, pairs=PairSettings(delta=1.0, delta_unit="s", all_pairs=True))
     >>> round(result.stats["translation"].rms, 6), result.counts["pairs"]
     (0.01, 91)
+    >>> result.series["translation"].pairs[0].tolist()
+    [0, 10]
     """
     name = check_relation(relation, allowed=RPE_RELATIONS)
-    _check_pairs_from(pairs_from)
-    prep = prepare(
-        reference,
-        estimate,
-        align=align,
-        n_align=n_align,
-        align_window_s=align_window_s,
-        sync=sync,
-        max_diff_s=max_diff_s,
-        offset_s=offset_s,
-        max_gap_s=max_gap_s,
-    )
+    prep = prepare(reference, estimate, settings)
     return rpe_from_prepared(
-        prep,
-        relation=name,
-        delta=delta,
-        delta_unit=delta_unit,
-        all_pairs=all_pairs,
-        pairs_from=pairs_from,
-        rel_delta_tol=rel_delta_tol,
-        reference_name=reference_name,
-        estimate_name=estimate_name,
+        prep, pairs=pairs, relation=name, reference_name=reference_name, estimate_name=estimate_name
     )
-
-
-def _check_pairs_from(pairs_from: str) -> None:
-    if pairs_from not in PAIRS_FROM:
-        msg = f"Expected pairs_from in {', '.join(PAIRS_FROM)}, got {pairs_from!r}"
-        raise ValidationError(msg)
 
 
 def rpe_from_prepared(
     prepared: Prepared,
     *,
+    pairs: PairSettings | None = None,
     relation: str = "translation",
-    delta: float = 1.0,
-    delta_unit: str = "f",
-    all_pairs: bool = False,
-    pairs_from: str = "estimate",
-    rel_delta_tol: float = 0.1,
     reference_name: str = "",
     estimate_name: str = "",
-) -> Comparison:
-    """The RPE of trajectories already associated and aligned by :func:`prepare`.
+) -> EvaluationResult:
+    """The RPE of trajectories already cut, associated and aligned by :func:`prepare`.
 
     What :func:`rpe` computes after its :func:`prepare`; call it to reuse one preparation
     for several deltas or relations (a report's RPE per delta does).
@@ -161,20 +117,18 @@ def rpe_from_prepared(
     ----------
     prepared : Prepared
         The matched reference and aligned estimate, with their settings.
-    relation, delta, delta_unit, all_pairs, pairs_from, rel_delta_tol
+    pairs, relation, reference_name, estimate_name
         As for :func:`rpe`.
-    reference_name, estimate_name : str
-        Labels stored in the result.
 
     Returns
     -------
-    Comparison
+    EvaluationResult
         As :func:`rpe` returns it.
 
     Raises
     ------
     ValidationError
-        An unknown relation or setting, or a ``delta`` that gives no pair at all.
+        An unknown relation, or a ``delta`` that gives no pair at all.
 
     Examples
     --------
@@ -187,24 +141,23 @@ def rpe_from_prepared(
     ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (5, 1)),
     ... )
     >>> prep = prepare(ref, ref.replace(positions_xyz=ref.positions_xyz * 1.5))
-    >>> [rpe_from_prepared(prep, delta=d).stats["translation"].mean for d in (1, 2)]
+    >>> [rpe_from_prepared(prep, pairs=PairSettings(delta=d)).stats["translation"].mean
+    ...  for d in (1, 2)]
     [0.5, 1.0]
     """
     name = check_relation(relation, allowed=RPE_RELATIONS)
-    _check_pairs_from(pairs_from)
-    source = prepared.estimate if pairs_from == "estimate" else prepared.reference
-    pairs = select_pairs(
-        source, delta, delta_unit, all_pairs=all_pairs, rel_delta_tol=rel_delta_tol
-    )
-    if pairs.shape[0] == 0:
+    pairs = PairSettings() if pairs is None else pairs
+    source = prepared.estimate if pairs.pairs_from == "estimate" else prepared.reference
+    rows = select_pairs(source, pairs)
+    if rows.shape[0] == 0:
         msg = (
-            f"delta = {delta!r} {delta_unit} gave no pose pair among the {len(source)} matched "
-            f"poses of the {pairs_from} (duration {source.duration_s:.6g} s, path "
-            f"{source.path_length_m:.6g} m): use a smaller delta"
-            + ("" if all_pairs else " or all pairs")
+            f"delta = {pairs.delta!r} {pairs.delta_unit} gave no pose pair among the "
+            f"{len(source)} matched poses of the {pairs.pairs_from} (duration "
+            f"{source.duration_s:.6g} s, path {source.path_length_m:.6g} m): use a smaller "
+            "delta" + ("" if pairs.all_pairs else " or all pairs")
         )
-        raise ValidationError(msg)
-    errors = rpe_errors(prepared.reference, prepared.estimate, pairs, name)
+        raise ValidationError(msg, field="PairSettings.delta", reason=msg)
+    errors = rpe_errors(prepared.reference, prepared.estimate, rows, name)
     notes: list[str] = []
     if name == "point_distance_error_ratio":
         dropped = int(np.count_nonzero(np.isnan(errors)))
@@ -213,21 +166,19 @@ def rpe_from_prepared(
                 f"{dropped} pair(s) whose reference positions coincide have no distance "
                 "ratio and were left out (evo drops them too)"
             )
-    end_stamps = source.stamps_s[pairs[:, 1]]
-    stats = error_stats(errors, t=stamps_if_increasing(end_stamps))
-    return prepared.comparison(
+    end_stamps = source.stamps_s[rows[:, 1]]
+    signal = Signal(
+        stats=error_stats(errors, t=stamps_if_increasing(end_stamps)),
+        unit=RELATION_UNITS[name],
+        stamps_s=end_stamps,
+        errors=errors,
+        pairs=rows,
+    )
+    return prepared.result(
         "rpe",
-        {name: stats},
-        {name: RELATION_UNITS[name]},
-        settings={
-            "relation": name,
-            "delta": float(delta),
-            "delta_unit": delta_unit,
-            "all_pairs": all_pairs,
-            "pairs_from": pairs_from,
-            "rel_delta_tol": float(rel_delta_tol),
-        },
-        counts={"pairs": int(pairs.shape[0])},
+        {name: signal},
+        parameters={"relation": name, **pairs.record()},
+        counts={"pairs": int(rows.shape[0])},
         notes=notes,
         reference_name=reference_name,
         estimate_name=estimate_name,

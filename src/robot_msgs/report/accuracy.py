@@ -18,20 +18,19 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import (
+    EvaluationSettings,
+    PairSettings,
     ape,
-    ape_errors,
     ape_from_prepared,
     prepare,
-    rpe_errors,
     rpe_from_prepared,
-    select_pairs,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from robot_msgs.compare.comparison import Comparison
-    from robot_msgs.msg import Scalar
+    from robot_msgs.msg import Value
     from robot_msgs.report.settings import ReportSettings
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array
@@ -95,53 +94,53 @@ def evaluate_accuracy(
     AssociationError, AlignmentError
         As :func:`robot_msgs.evaluation.ape`.
     """
-    s = settings
-    prep = prepare(
-        reference, estimate, align=s.align, n_align=s.n_align, sync=s.sync,
-        max_diff_s=s.max_diff_s, offset_s=s.offset_s,
-    )  # fmt: skip
-    ape_comparison = ape_from_prepared(
+    prep = prepare(reference, estimate, _evaluation_settings(settings))
+    ape_result = ape_from_prepared(
         prep, relation="translation", reference_name=reference_name, estimate_name=estimate_name
     )
+    ape_comparison = ape_result.comparison
     rpe_comparisons: list[Comparison] = []
     pair_errors: list[Float64Array] = []
     skipped: list[str] = []
     for delta in settings.rpe_deltas:
+        pairs = PairSettings(delta=delta, delta_unit=settings.rpe_unit, all_pairs=True)
         try:
-            comparison = rpe_from_prepared(
-                prep, relation="translation", delta=delta, delta_unit=s.rpe_unit,
-                all_pairs=True, reference_name=reference_name, estimate_name=estimate_name,
+            result = rpe_from_prepared(
+                prep, pairs=pairs, relation="translation", reference_name=reference_name,
+                estimate_name=estimate_name,
             )  # fmt: skip
         except ValidationError as err:
             skipped.append(f"RPE delta {delta:g} {settings.rpe_unit} skipped: {err}")
             continue
-        pairs = select_pairs(prep.estimate, delta, settings.rpe_unit, all_pairs=True)
-        rpe_comparisons.append(comparison)
-        pair_errors.append(rpe_errors(prep.reference, prep.estimate, pairs, "translation"))
+        rpe_comparisons.append(result.comparison)
+        pair_errors.append(result.series["translation"].errors)
     if skipped:
         ape_comparison = ape_comparison.replace(notes=(*ape_comparison.notes, *skipped))
     return AccuracyResult(
         ape=ape_comparison,
         rpe=tuple(rpe_comparisons),
-        stamps_s=prep.estimate.stamps_s,
-        errors_m=ape_errors(prep.reference, prep.estimate, "translation"),
+        stamps_s=ape_result.series["translation"].stamps_s,
+        errors_m=ape_result.series["translation"].errors,
         aligned_xyz=prep.estimate.positions_xyz,
         reference_xyz=prep.reference.positions_xyz,
         rpe_errors_m=tuple(pair_errors),
     )
 
 
-def pairwise_ape(
-    first: PoseTrajectory, second: PoseTrajectory, settings: ReportSettings
-) -> tuple[float, Mapping[str, Scalar]]:
-    """Translation APE RMSE of ``second`` against ``first`` as reference, and its settings."""
-    comparison = ape(
-        first,
-        second,
-        relation="translation",
+def _evaluation_settings(settings: ReportSettings) -> EvaluationSettings:
+    return EvaluationSettings(
         align=settings.align,
-        n_align=settings.n_align,
+        n_align=settings.n_align if settings.align != "none" else None,
         sync=settings.sync,
         max_diff_s=settings.max_diff_s,
+        offset_s=settings.offset_s,
     )
-    return comparison.stats["translation"].rms, comparison.settings
+
+
+def pairwise_ape(
+    first: PoseTrajectory, second: PoseTrajectory, settings: ReportSettings
+) -> tuple[float, Mapping[str, Value]]:
+    """Translation APE RMSE of ``second`` against ``first`` as reference, and its settings."""
+    s = _evaluation_settings(settings).replace(offset_s=0.0)
+    result = ape(first, second, settings=s, relation="translation")
+    return result.stats["translation"].rms, result.comparison.settings

@@ -101,7 +101,7 @@ def rank_algorithms(
     >>> from robot_msgs.catalog import example
     >>> run = example("compare/RunReport")
     >>> ranking = rank_algorithms([run, run.replace(name="b", algorithm="dvo")])
-    >>> [row.algorithm for row in ranking.rows], ranking.settings["alignment"]
+    >>> [row.algorithm for row in ranking.rows], ranking.settings["align"]
     (['dvo', 'orb'], 'se3')
     """
     if statistic not in ErrorStats.__dataclass_fields__:

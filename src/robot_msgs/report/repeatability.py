@@ -32,7 +32,7 @@ from robot_msgs.rotations import matrix_from_quat_xyzw
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from robot_msgs.msg import Scalar
+    from robot_msgs.msg import Value
     from robot_msgs.report.settings import ReportSettings
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array
@@ -94,7 +94,7 @@ def repeatability(
     names = tuple(name for name, _ in runs)
     k = len(runs)
     matrix = np.zeros((k, k))
-    used: Mapping[str, Scalar] = {}
+    used: Mapping[str, Value] = {}
     # K is the number of trials (a handful), so the K(K-1)/2 loop is over runs, not poses.
     for i in range(k):
         for j in range(i + 1, k):

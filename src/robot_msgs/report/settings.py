@@ -44,7 +44,7 @@ class ReportSettings:
 
     Examples
     --------
-    >>> ReportSettings(align="sim3").as_dict()["alignment"]
+    >>> ReportSettings(align="sim3").as_dict()["align"]
     'sim3'
     """
 
@@ -81,7 +81,7 @@ class ReportSettings:
     def as_dict(self) -> dict[str, Scalar]:
         """The settings as a flat mapping of scalars, for ``Report.settings``."""
         return {
-            "alignment": self.align,
+            "align": self.align,
             "n_align": self.n_align,
             "sync": self.sync,
             "max_diff_s": self.max_diff_s,

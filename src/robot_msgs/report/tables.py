@@ -394,7 +394,7 @@ def runs_csv(report: Report) -> str:
             res.peak_rss_bytes if res else nan, res.mean_cpu_percent if res else nan,
             res.peak_cpu_percent if res else nan, res.peak_threads if res else "",
             res.peak_gpu_mem_bytes if res else nan,
-            r.version, r.accuracy.settings.get("alignment", "") if r.accuracy else "",
+            r.version, r.accuracy.settings.get("align", "") if r.accuracy else "",
         ]  # fmt: skip
         writer.writerow(["" if isinstance(v, float) and math.isnan(v) else v for v in values])
     return buffer.getvalue()

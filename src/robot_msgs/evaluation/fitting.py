@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare.alignment import ALIGNMENT_METHODS, Alignment
+from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import AlignmentError, ValidationError
 from robot_msgs.rotations import matrix_from_quat_xyzw
 
 if TYPE_CHECKING:
+    from robot_msgs.evaluation.settings import EvaluationSettings
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array, IntpArray
 
@@ -200,30 +201,20 @@ def _rot_z(theta: float) -> Float64Array:
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
-def _fit_rows(
-    estimate: PoseTrajectory, n_first: int | None, window_s: tuple[float, float] | None
-) -> IntpArray:
+def _fit_rows(estimate: PoseTrajectory, settings: EvaluationSettings) -> IntpArray:
     """Rows of the (associated) poses that the fit uses."""
     n = len(estimate)
-    if n_first is not None and window_s is not None:
-        msg = f"Expected n_first or window_s, not both (got {n_first!r} and {window_s!r})"
-        raise ValidationError(msg)
-    if n_first is not None:
-        if isinstance(n_first, bool) or not isinstance(n_first, int | np.integer) or n_first < 1:
-            msg = f"Expected n_first as an int >= 1, got {n_first!r}"
-            raise ValidationError(msg)
-        return np.arange(min(int(n_first), n))
-    if window_s is not None:
-        start, end = (float(v) for v in window_s)
-        if not start <= end:
-            msg = f"Expected window_s as (start, end) with start <= end, got {window_s!r}"
-            raise ValidationError(msg)
+    if settings.n_align is not None:
+        return np.arange(min(settings.n_align, n))
+    if settings.align_window_s is not None:
+        start, end = settings.align_window_s
         stamps = estimate.stamps_s
         rows = np.flatnonzero((stamps >= start) & (stamps <= end))
         if rows.size == 0:
             msg = (
-                f"No pose to fit the alignment on: the window {start:.6f} .. {end:.6f} s holds "
-                f"none of the estimate's stamps ({stamps[0]:.6f} .. {stamps[-1]:.6f} s)"
+                f"No pose to fit the alignment on: the alignment window {start:.6f} .. "
+                f"{end:.6f} s holds none of the matched estimate's stamps "
+                f"({stamps[0]:.6f} .. {stamps[-1]:.6f} s)"
             )
             raise AlignmentError(msg)
         return rows
@@ -231,33 +222,30 @@ def _fit_rows(
 
 
 def align(
-    estimate: PoseTrajectory,
     reference: PoseTrajectory,
+    estimate: PoseTrajectory,
     *,
-    method: str = "se3",
-    n_first: int | None = None,
-    window_s: tuple[float, float] | None = None,
+    settings: EvaluationSettings,
 ) -> tuple[PoseTrajectory, Alignment]:
     """Fit a transform of ``estimate`` onto ``reference`` and return the moved copy.
 
     Parameters
     ----------
-    estimate, reference : PoseTrajectory
+    reference, estimate : PoseTrajectory
         Already associated: equal lengths, row ``i`` of one matches row ``i`` of the other
         (see :func:`robot_msgs.evaluation.associate`). Neither is modified.
-    method : {"se3", "sim3", "scale", "posyaw", "origin", "none"}
-        ``se3``: rotation + translation by Umeyama (evo ``--align``). ``sim3``: plus scale
-        (evo ``--align --correct_scale``). ``scale``: only the Sim(3) fit's scale is
-        applied, ``x' = s x`` (evo ``--correct_scale`` alone). ``posyaw``: rotation about
-        ``z`` + translation, rpg_trajectory_evaluation's 4-DoF fit for visual-inertial
-        estimates whose gravity direction is known; with a single fit pose rpg's one-frame
-        version, ``θ`` from the orientations. ``origin``: the first fit pose of the
-        estimate is moved onto the reference's, ``T = P_ref · P_est⁻¹`` (evo
-        ``--align_origin``). ``none``: identity.
-    n_first : int, optional
-        Fit on the first ``n_first`` poses (evo ``--n_to_align``; all poses if fewer).
-    window_s : (float, float), optional
-        Fit on the poses whose estimate stamps lie in ``[start, end]`` seconds (inclusive).
+    settings : EvaluationSettings
+        ``align``, the method: ``se3``: rotation + translation by Umeyama (evo
+        ``--align``). ``sim3``: plus scale (evo ``--align --correct_scale``). ``scale``:
+        only the Sim(3) fit's scale is applied, ``x' = s x`` (evo ``--correct_scale``
+        alone). ``posyaw``: rotation about ``z`` + translation, rpg_trajectory_evaluation's
+        4-DoF fit for visual-inertial estimates whose gravity direction is known; with a
+        single fit pose rpg's one-frame version, ``θ`` from the orientations. ``origin``:
+        the first fit pose of the estimate is moved onto the reference's,
+        ``T = P_ref · P_est⁻¹`` (evo ``--align_origin``). ``none``: identity.
+        ``n_align``: fit on the first ``n_align`` poses (evo ``--n_to_align``; all poses
+        if fewer); ``align_window_s``: fit on the poses whose estimate stamps lie in
+        ``[start, end]`` seconds (inclusive). The other settings are not used here.
 
     Returns
     -------
@@ -269,7 +257,7 @@ def align(
     Raises
     ------
     ValidationError
-        Unequal lengths, an unknown method, or bad ``n_first`` / ``window_s``.
+        Unequal lengths.
     AlignmentError
         A degenerate fit: static positions, collinear positions (se3, sim3), no horizontal
         motion (posyaw), an empty window; the message suggests an alternative.
@@ -283,6 +271,7 @@ def align(
     Examples
     --------
     >>> import numpy as np
+    >>> from robot_msgs.evaluation import EvaluationSettings
     >>> from robot_msgs.trajectory import PoseTrajectory
     >>> t = np.arange(4.0)
     >>> ref = PoseTrajectory(
@@ -291,13 +280,11 @@ def align(
     ...     orientations_quat_xyzw=[[0.0, 0, 0, 1]] * 4,
     ... )
     >>> est = ref.replace(positions_xyz=0.5 * ref.positions_xyz + [3.0, 0, 0])
-    >>> aligned, how = align(est, ref, method="sim3")
+    >>> aligned, how = align(ref, est, settings=EvaluationSettings(align="sim3"))
     >>> bool(np.allclose(aligned.positions_xyz, ref.positions_xyz)), round(how.scale, 12)
     (True, 2.0)
     """
-    if method not in ALIGNMENT_METHODS:
-        msg = f"Expected an alignment method in {ALIGNMENT_METHODS}, got {method!r}"
-        raise ValidationError(msg)
+    method = settings.align
     if len(estimate) != len(reference):
         msg = (
             f"Expected associated trajectories of equal length, got {len(estimate)} estimate "
@@ -307,7 +294,7 @@ def align(
     if len(estimate) == 0:
         msg = "Cannot align empty trajectories"
         raise AlignmentError(msg)
-    rows = _fit_rows(estimate, n_first, window_s)
+    rows = _fit_rows(estimate, settings)
     x = estimate.positions_xyz[rows]
     y = reference.positions_xyz[rows]
     identity, zero = np.eye(3), np.zeros(3)

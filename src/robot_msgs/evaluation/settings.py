@@ -1,0 +1,274 @@
+"""How an evaluation is set up: ONE validated value for every option that changes a number.
+
+:class:`EvaluationSettings` holds how an estimate is cut to a time range, matched in time
+with its reference and aligned to it, the steps every trajectory metric shares;
+:class:`PairSettings` how RPE chooses its pose pairs. Every front end builds these values
+and nothing else: the ``robot-msgs`` flags (``--align``, ``--max-diff``...), a manifest's
+``[settings]`` table (:meth:`EvaluationSettings.from_options`), ``report`` and ``bench``.
+Each is validated once, on construction (choices, signs, window order, and options that
+would have no effect), and recorded in every result's ``settings`` with these field
+names (:meth:`EvaluationSettings.record`), values structured, never stringified.
+
+WHY one value and not keyword arguments per function: the same seven options used to be
+declared in five signatures and checked in five places, and had drifted apart (a flag one
+command had and another lacked). One message keeps one spelling and one set of rules.
+
+Examples
+--------
+>>> settings = EvaluationSettings(align="se3", sync="one-to-one", max_diff_s=0.02)
+>>> settings.sync, settings.record()["align"]
+('one_to_one', 'se3')
+>>> EvaluationSettings(align="none", n_align=10)
+Traceback (most recent call last):
+...
+robot_msgs.errors.ValidationError: Expected an alignment method other than 'none' to fit on \
+these poses, got int 10 - at `EvaluationSettings.n_align`
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from robot_msgs.compare.alignment import ALIGNMENT_METHODS
+from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.msg import Msg, field_specs, message
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from robot_msgs.msg import Value
+
+__all__ = [
+    "ALIGNMENT_METHODS",
+    "DELTA_UNITS",
+    "PAIRS_FROM",
+    "SYNC_METHODS",
+    "EvaluationSettings",
+    "PairSettings",
+    "decode_options",
+]
+
+M = TypeVar("M", bound=Msg)
+
+#: Association rules (:func:`~robot_msgs.evaluation.associate`).
+SYNC_METHODS: tuple[str, ...] = ("nearest", "one_to_one", "interpolate")
+
+#: Units of an RPE ``delta``: frames, seconds, metres of path, rotation angle.
+DELTA_UNITS: tuple[str, ...] = ("f", "s", "m", "rad", "deg")
+
+#: Which trajectory's motion selects the RPE pairs.
+PAIRS_FROM: tuple[str, ...] = ("estimate", "reference")
+
+
+def _finite(value: float | None) -> bool:
+    return value is None or math.isfinite(value)
+
+
+@message("evaluation/EvaluationSettings")
+class EvaluationSettings(Msg):
+    """Time range, association in time and alignment: what every trajectory metric does first.
+
+    Field names are the ones results record and manifests use; the ``robot-msgs`` flag
+    of each is given in brackets. Defaults are evo 1.38.1's.
+
+    ``align`` (``--align``): ``"none"``, ``"se3"``, ``"sim3"``, ``"scale"``, ``"posyaw"``
+    or ``"origin"`` (:func:`~robot_msgs.evaluation.align`). ``n_align`` (``--n-align``):
+    fit on the first N matched poses; ``align_window_s`` (``--align-window``): fit on the
+    matched poses whose estimate stamps lie in ``(start, end)``, seconds, inclusive; at
+    most one of the two, and neither with ``align="none"``.
+
+    ``sync`` (``--sync``): ``"nearest"`` (evo), ``"one_to_one"`` (TUM ``associate.py``)
+    or ``"interpolate"``; ``"one-to-one"`` is accepted and stored as ``"one_to_one"``.
+    ``max_diff_s`` (``--max-diff``): largest stamp difference of a pair, seconds, > 0;
+    ``offset_s`` (``--offset``): added to the estimate's stamps for matching, seconds;
+    ``max_gap_s`` (``--max-gap``): ``interpolate`` only, the longest reference gap
+    bridged, seconds (default 10 median reference intervals).
+
+    ``t_start_s`` / ``t_end_s`` (``--t-start`` / ``--t-end``): only reference poses
+    stamped within ``[t_start_s, t_end_s]`` (seconds on the reference's clock, either
+    end open when ``None``) are evaluated, applied before association and alignment, as
+    evo's ``--t_start``/``--t_end`` do.
+    """
+
+    align: str = "none"
+    n_align: int | None = None
+    align_window_s: tuple[float, ...] | None = None
+    sync: str = "nearest"
+    max_diff_s: float = 0.01
+    offset_s: float = 0.0
+    max_gap_s: float | None = None
+    t_start_s: float | None = None
+    t_end_s: float | None = None
+
+    def _validate(self) -> None:
+        if self.sync == "one-to-one":
+            object.__setattr__(self, "sync", "one_to_one")
+        if self.align not in ALIGNMENT_METHODS:
+            raise self._fail("align", f"one of {', '.join(ALIGNMENT_METHODS)}", self.align)
+        if self.sync not in SYNC_METHODS:
+            raise self._fail("sync", f"one of {', '.join(SYNC_METHODS)}", self.sync)
+        if self.n_align is not None and self.n_align < 1:
+            raise self._fail("n_align", "a pose count >= 1", self.n_align)
+        window = self.align_window_s
+        if window is not None and not (
+            len(window) == 2 and all(math.isfinite(v) for v in window) and window[0] <= window[1]
+        ):
+            raise self._fail("align_window_s", "(start, end) seconds with start <= end", window)
+        if self.n_align is not None and window is not None:
+            raise self._fail("align_window_s", "a window or the first N poses, not both", window)
+        if self.align == "none":
+            for name in ("n_align", "align_window_s"):
+                value = getattr(self, name)
+                if value is not None:
+                    expected = "an alignment method other than 'none' to fit on these poses"
+                    raise self._fail(name, expected, value)
+        if not (math.isfinite(self.max_diff_s) and self.max_diff_s > 0):
+            raise self._fail("max_diff_s", "a finite number of seconds > 0", self.max_diff_s)
+        if not math.isfinite(self.offset_s):
+            raise self._fail("offset_s", "a finite number of seconds", self.offset_s)
+        if self.max_gap_s is not None:
+            if not self.max_gap_s > 0:  # NaN fails too; infinity means no limit
+                raise self._fail("max_gap_s", "a number of seconds > 0", self.max_gap_s)
+            if self.sync != "interpolate":
+                expected = f"sync 'interpolate' (only it bridges gaps; sync is {self.sync!r})"
+                raise self._fail("max_gap_s", expected, self.max_gap_s)
+        for name in ("t_start_s", "t_end_s"):
+            if not _finite(getattr(self, name)):
+                raise self._fail(name, "a finite number of seconds", getattr(self, name))
+        if (
+            self.t_start_s is not None
+            and self.t_end_s is not None
+            and self.t_start_s > self.t_end_s
+        ):
+            expected = f"t_end_s >= t_start_s ({self.t_start_s!r})"
+            raise self._fail("t_end_s", expected, self.t_end_s)
+
+    def record(self) -> dict[str, Value]:
+        """Return the settings as a flat, structured mapping, for a result's ``settings``.
+
+        Examples
+        --------
+        >>> EvaluationSettings(align="se3", n_align=5).record()["n_align"]
+        5
+        """
+        return {name: getattr(self, name) for name in self.as_dict()}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> EvaluationSettings:
+        """Rebuild the settings a result recorded (other keys of ``record`` are ignored).
+
+        Examples
+        --------
+        >>> s = EvaluationSettings(align="sim3", t_end_s=10.0)
+        >>> EvaluationSettings.from_record({**s.record(), "relation": "translation"}) == s
+        True
+        """
+        fields = field_specs(cls)
+        return cls.from_dict({k: v for k, v in record.items() if k in fields})
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any], *, where: str) -> EvaluationSettings:
+        """Decode a manifest's ``[settings]`` keys (TOML or JSON) into the settings.
+
+        Raises
+        ------
+        FormatError
+            An unknown key or a bad value; the message names ``where`` (the file and
+            table) and the key.
+        """
+        return decode_options(cls, options, where=where)
+
+
+@message("evaluation/PairSettings")
+class PairSettings(Msg):
+    """How RPE chooses its pose pairs ``(i, j)`` (:func:`~robot_msgs.evaluation.select_pairs`).
+
+    ``delta`` (``--delta``) in ``delta_unit`` (``--delta-unit``: ``f`` frames, ``s``
+    seconds, ``m`` metres of path, ``rad``/``deg`` rotation angle), > 0, a whole number
+    of frames for ``f`` and at most half a turn for angles. ``all_pairs``
+    (``--all-pairs``): a pair from every pose instead of consecutive ones.
+    ``pairs_from`` (``--pairs-from-reference``): ``"estimate"`` (evo's default) or
+    ``"reference"``, whose motion selects the pairs. ``delta_tol`` (``--delta-tol``): the
+    relative tolerance of the all-pairs rules and of seconds, in ``[0, 1)`` (evo's 0.1).
+
+    Examples
+    --------
+    >>> PairSettings(delta=1.0, delta_unit="s", all_pairs=True).record()["delta_unit"]
+    's'
+    """
+
+    delta: float = 1.0
+    delta_unit: str = "f"
+    all_pairs: bool = False
+    pairs_from: str = "estimate"
+    delta_tol: float = 0.1
+
+    def _validate(self) -> None:
+        if self.delta_unit not in DELTA_UNITS:
+            raise self._fail("delta_unit", f"one of {', '.join(DELTA_UNITS)}", self.delta_unit)
+        if not (math.isfinite(self.delta) and self.delta > 0):
+            raise self._fail("delta", "a finite interval > 0", self.delta)
+        if self.delta_unit == "f" and not self.delta.is_integer():
+            raise self._fail("delta", "a whole number of frames", self.delta)
+        bound = {"deg": 180.0, "rad": math.pi}.get(self.delta_unit)
+        if bound is not None and self.delta > bound:
+            raise self._fail(
+                "delta", f"a rotation of at most {bound:g} {self.delta_unit}", self.delta
+            )
+        if self.pairs_from not in PAIRS_FROM:
+            raise self._fail("pairs_from", f"one of {', '.join(PAIRS_FROM)}", self.pairs_from)
+        if not (math.isfinite(self.delta_tol) and 0.0 <= self.delta_tol < 1.0):
+            raise self._fail("delta_tol", "a relative tolerance in [0, 1)", self.delta_tol)
+
+    def record(self) -> dict[str, Value]:
+        """Return the pair settings as a flat mapping, for a result's ``settings``."""
+        return {name: getattr(self, name) for name in self.as_dict()}
+
+    def label(self) -> str:
+        """Return a short name such as ``1s`` or ``10f:all``, for tables and file names.
+
+        Examples
+        --------
+        >>> PairSettings(delta=1.0, delta_unit="s", all_pairs=True).label()
+        '1s:all'
+        """
+        return f"{self.delta:g}{self.delta_unit}" + (":all" if self.all_pairs else "")
+
+
+def decode_options(cls: type[M], options: Mapping[str, Any], *, where: str) -> M:
+    """Build ``cls`` (a settings message) from option keys, naming ``where`` on errors.
+
+    TOML and JSON give lists where the message holds tuples and integers where it holds
+    floats; both are accepted. Unknown keys are refused, so a typo cannot pass unseen.
+
+    Raises
+    ------
+    FormatError
+        An unknown key, or a value the message refuses; the text names ``where`` and
+        the key, and what was expected.
+
+    Examples
+    --------
+    >>> decode_options(EvaluationSettings, {"align": "se3", "max_diff_s": 1}, where="m.toml")
+    EvaluationSettings(align='se3', n_align=None, align_window_s=None, sync='nearest', \
+max_diff_s=1.0, offset_s=0.0, max_gap_s=None, t_start_s=None, t_end_s=None)
+    >>> decode_options(EvaluationSettings, {"alignn": "se3"}, where="m.toml [settings]")
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.FormatError: m.toml [settings]: unknown key `alignn`; expected one of \
+align, align_window_s, max_diff_s, max_gap_s, n_align, offset_s, sync, t_end_s, t_start_s
+    """
+    fields = field_specs(cls)
+    unknown = sorted(set(options) - set(fields))
+    if unknown:
+        msg = f"{where}: unknown key `{unknown[0]}`; expected one of {', '.join(sorted(fields))}"
+        raise FormatError(msg)
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
+    try:
+        return cls(**values)
+    except ValidationError as err:
+        key = err.field.rsplit(".", 1)[-1] if err.field else ""
+        detail = f"`{key}`: {err.reason}" if key else str(err)
+        msg = f"{where}: {detail}"
+        raise FormatError(msg) from err
