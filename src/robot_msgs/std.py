@@ -23,7 +23,8 @@ class Time(Msg):
 
     def _validate(self) -> None:
         if not 0 <= self.nanosec < _NS_PER_S:
-            raise self._fail("nanosec", "an int in [0, 1000000000)", self.nanosec)
+            err = self._fail("nanosec", "an int in [0, 1000000000)", self.nanosec)
+            raise err
 
     @classmethod
     def from_ns(cls, ns: int) -> Time:
@@ -58,7 +59,8 @@ class Duration(Msg):
 
     def _validate(self) -> None:
         if not 0 <= self.nanosec < _NS_PER_S:
-            raise self._fail("nanosec", "an int in [0, 1000000000)", self.nanosec)
+            err = self._fail("nanosec", "an int in [0, 1000000000)", self.nanosec)
+            raise err
 
     @classmethod
     def from_s(cls, seconds: float) -> Duration:
