@@ -28,13 +28,13 @@ class Time(Msg):
 
     @classmethod
     def from_ns(cls, ns: int) -> Time:
-        """The time ``ns`` nanoseconds after the epoch."""
+        """Return the time ``ns`` nanoseconds after the epoch."""
         sec, nanosec = divmod(int(ns), _NS_PER_S)
         return cls(sec=sec, nanosec=nanosec)
 
     @classmethod
     def from_s(cls, seconds: float) -> Time:
-        """The time ``seconds`` after the epoch, rounded to the nearest nanosecond."""
+        """Return the time ``seconds`` after the epoch, rounded to the nearest nanosecond."""
         return cls.from_ns(round(seconds * _NS_PER_S))
 
     def to_ns(self) -> int:
@@ -64,7 +64,7 @@ class Duration(Msg):
 
     @classmethod
     def from_s(cls, seconds: float) -> Duration:
-        """The duration of ``seconds``, rounded to the nearest nanosecond."""
+        """Return the duration of ``seconds``, rounded to the nearest nanosecond."""
         sec, nanosec = divmod(round(seconds * _NS_PER_S), _NS_PER_S)
         return cls(sec=sec, nanosec=nanosec)
 
