@@ -59,7 +59,7 @@ class Vector3(Msg):
     z: float = 0.0
 
     def to_array(self) -> Float64Array:
-        """The vector as ``shape (3,), float64``."""
+        """Return the vector as ``shape (3,), float64``."""
         return np.array([self.x, self.y, self.z])
 
 
@@ -72,7 +72,7 @@ class Point(Msg):
     z: float = 0.0
 
     def to_array(self) -> Float64Array:
-        """The point as ``shape (3,), float64, metres``."""
+        """Return the point as ``shape (3,), float64, metres``."""
         return np.array([self.x, self.y, self.z])
 
 
@@ -91,7 +91,7 @@ class Quaternion(Msg):
     w: float = 1.0
 
     def to_array(self) -> Float64Array:
-        """The quaternion as ``shape (4,), float64``, ordered ``x, y, z, w``."""
+        """Return the quaternion as ``shape (4,), float64``, ordered ``x, y, z, w``."""
         return np.array([self.x, self.y, self.z, self.w])
 
 

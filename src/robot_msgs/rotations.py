@@ -30,7 +30,7 @@ __all__ = [
 
 
 def normalize_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
-    """Unit quaternions with a non-negative ``w``.
+    """Return unit quaternions with a non-negative ``w``.
 
     Parameters
     ----------
@@ -117,7 +117,7 @@ def matrix_from_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
 
 
 def quat_xyzw_from_matrix(matrices: Float64Array) -> Float64Array:
-    """Unit quaternions ``(N, 4)``, ``w >= 0``, from rotation matrices ``(N, 3, 3)``.
+    """Return unit quaternions ``(N, 4)``, ``w >= 0``, from rotation matrices ``(N, 3, 3)``.
 
     Uses the numerically stable branch per row (Shepperd's method): the largest of
     ``w², x², y², z²`` is taken from the trace and diagonal, the rest from the
@@ -269,7 +269,7 @@ def quat_xyzw_slerp(q0: Float64Array, q1: Float64Array, fraction: Float64Array) 
 
 
 def transform_from_pose(positions_xyz: Float64Array, quats_xyzw: Float64Array) -> Float64Array:
-    """Transforms ``(N, 4, 4)`` from positions ``(N, 3)`` m and quaternions ``(N, 4)`` xyzw.
+    """Build transforms ``(N, 4, 4)`` from positions ``(N, 3)`` m and quaternions ``(N, 4)`` xyzw.
 
     Examples
     --------

@@ -23,17 +23,18 @@ class Time(Msg):
 
     def _validate(self) -> None:
         if not 0 <= self.nanosec < _NS_PER_S:
-            raise self._fail("nanosec", "an int in [0, 1000000000)", self.nanosec)
+            err = self._fail("nanosec", "an int in [0, 1000000000)", self.nanosec)
+            raise err
 
     @classmethod
     def from_ns(cls, ns: int) -> Time:
-        """The time ``ns`` nanoseconds after the epoch."""
+        """Return the time ``ns`` nanoseconds after the epoch."""
         sec, nanosec = divmod(int(ns), _NS_PER_S)
         return cls(sec=sec, nanosec=nanosec)
 
     @classmethod
     def from_s(cls, seconds: float) -> Time:
-        """The time ``seconds`` after the epoch, rounded to the nearest nanosecond."""
+        """Return the time ``seconds`` after the epoch, rounded to the nearest nanosecond."""
         return cls.from_ns(round(seconds * _NS_PER_S))
 
     def to_ns(self) -> int:
@@ -58,11 +59,12 @@ class Duration(Msg):
 
     def _validate(self) -> None:
         if not 0 <= self.nanosec < _NS_PER_S:
-            raise self._fail("nanosec", "an int in [0, 1000000000)", self.nanosec)
+            err = self._fail("nanosec", "an int in [0, 1000000000)", self.nanosec)
+            raise err
 
     @classmethod
     def from_s(cls, seconds: float) -> Duration:
-        """The duration of ``seconds``, rounded to the nearest nanosecond."""
+        """Return the duration of ``seconds``, rounded to the nearest nanosecond."""
         sec, nanosec = divmod(round(seconds * _NS_PER_S), _NS_PER_S)
         return cls(sec=sec, nanosec=nanosec)
 

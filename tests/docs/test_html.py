@@ -39,19 +39,19 @@ class _Text(HTMLParser):
         self.parts: list[str] = []
         self.skip = 0
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in {"style", "title"}:
             self.skip += 1
         if tag in BLOCKS:
             self.parts.append("\n")
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in {"style", "title"}:
             self.skip -= 1
         if tag in BLOCKS:
             self.parts.append("\n")
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if not self.skip:
             self.parts.append(data)
 
@@ -72,7 +72,7 @@ def site() -> dict[str, str]:
     return render_site()
 
 
-def test_error_stats_page_carries_every_fact_of_the_seed_in_order(site):
+def test_error_stats_page_carries_every_fact_of_the_seed_in_order(site: dict[str, str]) -> None:
     """Each line of the seed page occurs in the generated page's text, in the seed's order.
 
     Whitespace is ignored (the seed's text joins table cells). Three seed lines differ on
@@ -96,26 +96,28 @@ def test_error_stats_page_carries_every_fact_of_the_seed_in_order(site):
     assert facts.version == robot_msgs.__version__
 
 
-def test_error_stats_page_shows_the_real_docstrings_where_the_seed_had_none(site):
+def test_error_stats_page_shows_the_real_docstrings_where_the_seed_had_none(
+    site: dict[str, str],
+) -> None:
     text = visible_text(site["compare/ErrorStats.html"])
     assert "Build a message from its :meth:`to_dict` form (the exact inverse)." in text
     assert "Plain field values by name, one level deep (nested messages stay messages)." in text
     assert "No docstring." not in text
 
 
-def test_error_stats_page_links_to_the_types_that_use_it(site):
+def test_error_stats_page_links_to_the_types_that_use_it(site: dict[str, str]) -> None:
     html = site["compare/ErrorStats.html"]
     assert '<a href="../compare/Aggregate.html">Aggregate</a>' in html
     assert '<a href="../compare/Comparison.html">Comparison</a>' in html
 
 
-def test_field_types_link_to_their_pages(site):
+def test_field_types_link_to_their_pages(site: dict[str, str]) -> None:
     html = site["compare/Aggregate.html"]
     assert 'Mapping[str, <a href="../compare/ErrorStats.html">ErrorStats</a>]' in html
     assert '<a href="../geometry/PoseStamped.html">PoseStamped</a>, ...]' in site["nav/Path.html"]
 
 
-def test_every_registered_type_gets_a_page_and_an_index_entry(site):
+def test_every_registered_type_gets_a_page_and_an_index_entry(site: dict[str, str]) -> None:
     types = {k for k in robot_msgs.registered_types() if not k.startswith("test/")}
     assert set(site) == {"index.html"} | {f"{t}.html" for t in types}
     index = site["index.html"]
@@ -123,14 +125,14 @@ def test_every_registered_type_gets_a_page_and_an_index_entry(site):
         assert f'href="{name}.html"' in index, name
 
 
-def test_index_groups_types_by_family_with_summaries(site):
+def test_index_groups_types_by_family_with_summaries(site: dict[str, str]) -> None:
     text = squeeze(visible_text(site["index.html"]))
     families = re.findall(r'<h2 id="([a-z]+)">', site["index.html"])
     assert families == ["compare", "evaluation", "geometry", "nav", "sensor", "std", "trajectory"]
     assert squeeze("ErrorStats Summary of one error signal over its finite samples") in text
 
 
-def test_every_relative_link_resolves_to_a_page(site):
+def test_every_relative_link_resolves_to_a_page(site: dict[str, str]) -> None:
     for path, html in site.items():
         folder = Path(path).parent
         for href in re.findall(r'href="([^"]+)"', html):
@@ -146,7 +148,7 @@ def test_every_relative_link_resolves_to_a_page(site):
             assert "/".join(parts) in site, (path, href)
 
 
-def test_pages_are_self_contained(site):
+def test_pages_are_self_contained(site: dict[str, str]) -> None:
     homepage = package_facts().homepage
     for path, html in site.items():
         assert "<script" not in html, path
@@ -158,25 +160,25 @@ def test_pages_are_self_contained(site):
         assert external == ([homepage] if homepage else []), path
 
 
-def test_a_ros_type_shows_its_ros_2_name(site):
+def test_a_ros_type_shows_its_ros_2_name(site: dict[str, str]) -> None:
     text = visible_text(site["geometry/PoseStamped.html"])
     assert "ROS 2\ngeometry_msgs/msg/PoseStamped" in text
     assert "no ROS equivalent" not in text
 
 
-def test_long_array_page_shows_the_cut(site):
+def test_long_array_page_shows_the_cut(site: dict[str, str]) -> None:
     text = visible_text(site["trajectory/PoseTrajectory.html"])
     assert '1.4, 1.5, "… 4 more"]' in text
     assert "Long arrays are cut after 16 values and say so with “…”." in text
 
 
-def test_doctest_blocks_in_docstrings_are_code_blocks(site):
+def test_doctest_blocks_in_docstrings_are_code_blocks(site: dict[str, str]) -> None:
     html = site["trajectory/PoseTrajectory.html"]
     assert '<div class="doc-section">Examples</div>' in html
     assert "<pre><code>&gt;&gt;&gt; import numpy as np" in html
 
 
-def test_everything_shown_is_escaped():
+def test_everything_shown_is_escaped() -> None:
     doc = dataclasses.replace(
         describe(ErrorStats), summary="<script>alert(1)</script>", body="a < b & c"
     )
@@ -187,7 +189,7 @@ def test_everything_shown_is_escaped():
     assert _docstring('x = "<y>"') == '<div class="doc">x = &quot;&lt;y&gt;&quot;</div>'
 
 
-def test_footer_without_a_home_page_has_no_link():
+def test_footer_without_a_home_page_has_no_link() -> None:
     facts = dataclasses.replace(FACTS, homepage=None)
     html = render_type_page(describe(ErrorStats), facts)
     assert "GitHub" not in html

@@ -1,4 +1,5 @@
 import dataclasses
+import pathlib
 import subprocess
 
 import pytest
@@ -27,6 +28,7 @@ from robot_msgs.msg import Msg, message
 from robot_msgs.nav import Odometry, Path
 from robot_msgs.std import Header, Time
 from robot_msgs.trajectory import PoseTrajectory
+from tests.conftest import SeedExample
 
 # The seed page's fields table (shared/seeds/robot_msgs-ErrorStats.txt), typed out by hand.
 SEED_FIELDS = [
@@ -46,7 +48,7 @@ SEED_FIELDS = [
 ]
 
 
-def test_error_stats_summary_import_and_ros_match_the_seed():
+def test_error_stats_summary_import_and_ros_match_the_seed() -> None:
     doc = describe(ErrorStats)
     assert doc.summary == (
         "Summary of one error signal over its finite samples, in the signal's own SI unit."
@@ -58,18 +60,20 @@ def test_error_stats_summary_import_and_ros_match_the_seed():
     assert doc.type_name == "compare/ErrorStats"
 
 
-def test_error_stats_fields_table_matches_the_seed():
+def test_error_stats_fields_table_matches_the_seed() -> None:
     rows = [(f.name, f.type_label, f.default) for f in describe(ErrorStats).fields]
     assert rows == SEED_FIELDS
 
 
-def test_error_stats_example_repr_and_json_match_the_seed_exactly(seed_error_stats):
+def test_error_stats_example_repr_and_json_match_the_seed_exactly(
+    seed_error_stats: SeedExample,
+) -> None:
     doc = describe(ErrorStats)
     assert doc.example_repr == seed_error_stats.repr
     assert doc.example_json == seed_error_stats.json
 
 
-def test_error_stats_functions_have_the_seed_signatures_and_owner():
+def test_error_stats_functions_have_the_seed_signatures_and_owner() -> None:
     doc = describe(ErrorStats)
     constructors = {m.name: m for m in doc.constructors}
     methods = {m.name: m for m in doc.methods}
@@ -87,50 +91,50 @@ def test_error_stats_functions_have_the_seed_signatures_and_owner():
     assert doc.properties == ()
 
 
-def test_error_stats_is_used_by_aggregate_and_comparison():
+def test_error_stats_is_used_by_aggregate_and_comparison() -> None:
     assert used_by(ErrorStats) == (Aggregate, Comparison, GroupSummary, Repeatability)
 
 
-def test_used_by_follows_tuples_and_nested_messages():
+def test_used_by_follows_tuples_and_nested_messages() -> None:
     assert Path in used_by(PoseStamped)  # poses: tuple[PoseStamped, ...]
     assert used_by(Time) == (Header,)
     assert used_by(PoseWithCovariance) == (Odometry, PoseWithCovarianceStamped)
 
 
-def test_message_types_are_found_inside_any_container_annotation():
+def test_message_types_are_found_inside_any_container_annotation() -> None:
     annotation = tuple[Point, ...] | None
     assert introspect._message_types_in(annotation) == [Point]
     assert introspect._message_types_in(dict[str, PoseStamped]) == [PoseStamped]
     assert introspect._message_types_in(float) == []
 
 
-def test_type_specific_constructors_and_own_methods_are_listed_without_from_msg():
+def test_type_specific_constructors_and_own_methods_are_listed_without_from_msg() -> None:
     doc = describe(Time)
     constructors = {m.name: m for m in doc.constructors}
     assert constructors["from_ns"].signature == "from_ns(ns: int) -> Time"
     assert constructors["from_ns"].owner == "Time"
-    assert constructors["from_ns"].doc == "The time ``ns`` nanoseconds after the epoch."
+    assert constructors["from_ns"].doc == "Return the time ``ns`` nanoseconds after the epoch."
     methods = {m.name: m for m in doc.methods}
     assert methods["to_ns"].signature == "to_ns() -> int"
     assert methods["to_ns"].owner == "Time"
     assert doc.ros2 == "builtin_interfaces/msg/Time"
 
 
-def test_properties_are_listed_with_their_return_type():
+def test_properties_are_listed_with_their_return_type() -> None:
     props = {m.name: m for m in describe(Aggregate).properties}
     assert list(props) == ["n_failed", "n_succeeded", "success_rate"]
     assert props["success_rate"].signature == "success_rate -> float"
     assert props["n_failed"].doc == "Runs that ended without a usable result."
 
 
-def test_missing_docstring_is_shown_as_such():
+def test_missing_docstring_is_shown_as_such() -> None:
     def bare() -> None:
         pass
 
     assert introspect._own_doc(bare) == "No docstring."
 
 
-def test_default_factory_shows_its_value():
+def test_default_factory_shows_its_value() -> None:
     comparison = {f.name: f.default for f in describe(Comparison).fields}
     assert comparison["settings"] == "{}"
     assert comparison["notes"] == "()"
@@ -141,13 +145,13 @@ def test_default_factory_shows_its_value():
     assert odometry["header"] == repr(Header())
 
 
-def test_field_rows_name_the_message_types_they_refer_to():
+def test_field_rows_name_the_message_types_they_refer_to() -> None:
     stats = next(f for f in describe(Aggregate).fields if f.name == "stats")
     assert stats.type_label == "Mapping[str, ErrorStats]"
     assert stats.refers_to == (ErrorStats,)
 
 
-def test_every_import_line_imports_that_very_class():
+def test_every_import_line_imports_that_very_class() -> None:
     for name, cls in documented_types().items():
         line = import_line(cls)
         namespace: dict[str, object] = {}
@@ -156,7 +160,7 @@ def test_every_import_line_imports_that_very_class():
         assert line.startswith(f"from robot_msgs.{name.split('/')[0]} import "), line
 
 
-def test_long_arrays_are_cut_after_16_values_and_say_how_many_more():
+def test_long_arrays_are_cut_after_16_values_and_say_how_many_more() -> None:
     data = describe(PoseTrajectory).example_json
     # The catalog's trajectory has stamps 0.0, 0.1, ... 1.9: 20 values, 16 shown.
     assert (
@@ -169,14 +173,14 @@ def test_long_arrays_are_cut_after_16_values_and_say_how_many_more():
     assert '"… 64 more"' in data  # 80 quaternion values
 
 
-def test_short_arrays_and_plain_lists_are_not_cut():
+def test_short_arrays_and_plain_lists_are_not_cut() -> None:
     value = {"dtype": "float64", "shape": [16], "data": list(range(16))}
     assert cut_long_arrays(value) == value
     plain = {"notes": [str(i) for i in range(40)]}
     assert cut_long_arrays(plain) == plain
 
 
-def test_uncut_example_json_is_the_same_json_as_to_dict():
+def test_uncut_example_json_is_the_same_json_as_to_dict() -> None:
     import json
 
     for name, msg in robot_msgs.catalog.examples().items():
@@ -184,13 +188,13 @@ def test_uncut_example_json_is_the_same_json_as_to_dict():
         assert json.dumps(ours) == json.dumps(msg.to_dict()), name
 
 
-def test_every_documented_type_is_described():
+def test_every_documented_type_is_described() -> None:
     docs = describe_all()
     assert [d.type_name for d in docs] == sorted(robot_msgs.catalog.examples())
     assert all(d.summary for d in docs)
 
 
-def test_a_type_without_catalog_example_raises_a_clear_error():
+def test_a_type_without_catalog_example_raises_a_clear_error() -> None:
     @message("test/Undocumented")
     class Undocumented(Msg):
         x: float = 0.0
@@ -200,7 +204,7 @@ def test_a_type_without_catalog_example_raises_a_clear_error():
     assert "test/Undocumented" not in documented_types()
 
 
-def test_package_facts_give_version_license_and_git_commit():
+def test_package_facts_give_version_license_and_git_commit() -> None:
     facts = package_facts()
     assert facts.version == robot_msgs.__version__
     assert facts.license == "MIT license"
@@ -218,17 +222,19 @@ def test_package_facts_give_version_license_and_git_commit():
     assert facts.commit.removesuffix("-dirty") == head
 
 
-def test_commit_is_unknown_outside_a_checkout(tmp_path):
+def test_commit_is_unknown_outside_a_checkout(tmp_path: pathlib.Path) -> None:
     (tmp_path / "__init__.py").write_text("")
     assert introspect._git_commit(tmp_path) == "unknown"
 
 
-def test_commit_is_unknown_without_git(monkeypatch, tmp_path):
+def test_commit_is_unknown_without_git(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     assert introspect._git_commit(tmp_path) == "unknown"
 
 
-def test_type_doc_is_immutable():
+def test_type_doc_is_immutable() -> None:
     doc = describe(ErrorStats)
     with pytest.raises(dataclasses.FrozenInstanceError):
         doc.summary = "x"  # type: ignore[misc]

@@ -58,11 +58,14 @@ def data() -> dict[str, tuple[np.ndarray, ...]]:
 
 def make(name: str) -> tm._MeanMetric:
     """The torch metric ``name`` with the settings the check uses."""
+    metric: tm._MeanMetric
     if name in ("LogDimensionlessJerk", "SPARC"):
-        return getattr(tm, name)(sample_rate_hz=32.0)
-    if name == "SDTW":
-        return tm.SDTW(threshold=4.0)
-    return getattr(tm, name)()
+        metric = getattr(tm, name)(sample_rate_hz=32.0)
+    elif name == "SDTW":
+        metric = tm.SDTW(threshold=4.0)
+    else:
+        metric = getattr(tm, name)()
+    return metric
 
 
 def run(rank: int, world: int, lo: int, hi: int) -> dict[str, float]:

@@ -18,7 +18,7 @@ from robot_msgs.metrics import (
 )
 
 
-def test_heading_from_3_14_to_minus_3_14_counts_the_small_turn():
+def test_heading_from_3_14_to_minus_3_14_counts_the_small_turn() -> None:
     # wrap(-3.14 - 3.14) = -6.28 + 2π = 0.0031853071795862... (hand: 2π = 6.283185307179586).
     xy = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]
     # κ = [0.0031853.../1, 0/1]; CC = |0 - 0.0031853...| over L - 2 = 1 step.
@@ -27,7 +27,7 @@ def test_heading_from_3_14_to_minus_3_14_counts_the_small_turn():
     assert value < 0.0032  # robometric-frame 0.3.0 counts 6.28 here
 
 
-def test_wrap_angle_range_and_values():
+def test_wrap_angle_range_and_values() -> None:
     assert float(wrap_angle(3 * math.pi / 2)) == pytest.approx(-math.pi / 2)
     assert float(wrap_angle(-math.pi)) == pytest.approx(-math.pi)
     values = wrap_angle(np.linspace(-20, 20, 101))
@@ -35,7 +35,7 @@ def test_wrap_angle_range_and_values():
     assert (values < math.pi).all()
 
 
-def test_curvature_change_hand_computed_with_uneven_steps():
+def test_curvature_change_hand_computed_with_uneven_steps() -> None:
     # Steps of length 1, 2, 1; heading changes 0.2, 0.2, -0.4 -> κ = 0.2, 0.1, -0.4.
     # |Δκ| = 0.1, 0.5 -> mean over L - 2 = 2: 0.3.
     xy = [[0.0, 0.0], [1.0, 0.0], [3.0, 0.0], [4.0, 0.0]]
@@ -45,14 +45,16 @@ def test_curvature_change_hand_computed_with_uneven_steps():
     assert metric.compute() == pytest.approx(0.15)
 
 
-def test_curvature_change_standing_still_without_turning_is_fine_and_turning_in_place_raises():
+def test_curvature_change_standing_still_without_turning_is_fine_and_turning_in_place_raises() -> (
+    None
+):
     xy = [[0.0, 0.0], [0.0, 0.0], [1.0, 0.0]]
     assert float(curvature_change(xy, [0.5, 0.5, 0.5])) == 0.0
     with pytest.raises(ValidationError, match=r"zero-length step at `positions` index \(1, 0\)"):
         curvature_change([xy, xy], [[0.5, 0.5, 0.5], [0.5, 0.7, 0.7]])
 
 
-def test_curvature_change_shapes_must_match():
+def test_curvature_change_shapes_must_match() -> None:
     with pytest.raises(
         ValidationError, match=r"Expected `headings` of shape \(3,\).*got shape \(4,\)"
     ):
@@ -63,25 +65,25 @@ def test_curvature_change_shapes_must_match():
         curvature_change([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]], [0.0, np.nan, 0.0])
 
 
-def test_turning_angles_skip_a_stop_and_keep_the_turn():
+def test_turning_angles_skip_a_stop_and_keep_the_turn() -> None:
     # Steps (1,0), (0,0), (0,1): the 90° turn is measured across the stop.
     angles = turning_angles([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 1.0]])
     np.testing.assert_allclose(angles, [0.0, math.pi / 2], atol=1e-15)
 
 
-def test_turning_angle_of_a_reversal_is_pi_and_of_a_straight_line_is_zero():
+def test_turning_angle_of_a_reversal_is_pi_and_of_a_straight_line_is_zero() -> None:
     np.testing.assert_allclose(turning_angles([[0.0], [1.0], [0.0]]), [math.pi])
     assert (turning_angles([[0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [2.0, 2.0, 2.0]]) == 0.0).all()
 
 
-def test_curvature_of_a_turn_is_total_turning_over_length():
+def test_curvature_of_a_turn_is_total_turning_over_length() -> None:
     # Right angle over a path of length 3: (π/2)/3.
     assert float(curvature([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0]])) == pytest.approx(
         math.pi / 6, rel=1e-15
     )
 
 
-def test_curvature_of_a_regular_polygon_arc_hand_computed():
+def test_curvature_of_a_regular_polygon_arc_hand_computed() -> None:
     # n chords of angle a on radius R: (n - 1) turns of a each, length n · 2R sin(a/2).
     R, a, n = 5.0, 0.05, 40
     phi = a * np.arange(n + 1)
@@ -91,7 +93,7 @@ def test_curvature_of_a_regular_polygon_arc_hand_computed():
     assert float(curvature(xyz)) == pytest.approx(1 / R, rel=0.03)  # about 1/R
 
 
-def test_curvature_of_a_path_that_never_moves_is_zero():
+def test_curvature_of_a_path_that_never_moves_is_zero() -> None:
     assert float(curvature(np.zeros((4, 2)))) == 0.0
     metric = Curvature()
     metric.update(np.zeros((3, 4, 2)))

@@ -17,7 +17,7 @@ from robot_msgs.metrics import (
 )
 
 
-def test_ade_and_fde_hand_computed():
+def test_ade_and_fde_hand_computed() -> None:
     # Errors per point: 0, |(0, 1)| = 1, |(3, 4)| = 5 -> ADE 2, FDE 5.
     pred = [[0.0, 0.0], [1.0, 1.0], [5.0, 4.0]]
     true = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]
@@ -30,12 +30,12 @@ def test_ade_and_fde_hand_computed():
     assert fde.compute() == 2.5
 
 
-def test_displacement_shapes_must_match():
+def test_displacement_shapes_must_match() -> None:
     with pytest.raises(ValidationError, match=r"`target` of the shape of `prediction` \(2, 2\)"):
         average_displacement_error(np.zeros((2, 2)), np.zeros((3, 2)))
 
 
-def test_spl_hand_computed_anderson_2018():
+def test_spl_hand_computed_anderson_2018() -> None:
     # Episode 1 optimal (1), episode 2 twice the shortest path (0.5), episode 3 failed (0),
     # episode 4 shorter than the "shortest" path (clipped by max: 1).
     values = spl([1, 1, 0, 1], [10.0, 10.0, 10.0, 4.0], [10.0, 20.0, 5.0, 3.0])
@@ -46,7 +46,7 @@ def test_spl_hand_computed_anderson_2018():
     assert metric.compute() == pytest.approx(2.5 / 4)
 
 
-def test_success_rate_counts_episodes():
+def test_success_rate_counts_episodes() -> None:
     metric = SuccessRate()
     metric.update(np.array([[True, False], [False, False]]))
     assert (metric.compute(), metric.count) == (0.25, 4)
@@ -69,6 +69,8 @@ def test_success_rate_counts_episodes():
         (([1, np.nan], [1.0, 1.0], [1.0, 1.0]), r"`success` as booleans or 0/1, got nan"),
     ],
 )
-def test_spl_inputs_are_checked(args, match):
+def test_spl_inputs_are_checked(
+    args: tuple[list[float], list[float], list[float]], match: str
+) -> None:
     with pytest.raises(ValidationError, match=match):
         spl(*args)

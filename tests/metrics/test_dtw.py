@@ -16,6 +16,7 @@ Shortest paths on a full unit grid graph are city-block (L1) distances, hence
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 import pytest
@@ -23,26 +24,36 @@ import pytest
 from robot_msgs.errors import ValidationError
 from robot_msgs.metrics import DTW, NDTW, SDTW, dtw, ndtw, sdtw
 
+if TYPE_CHECKING:
+    from robot_msgs.metrics.dtw import Distance
+
 PREDICTION = [(0, 0), (1, 0), (2, 0), (3, 0)]
 REFERENCE = [(0, 0), (1, 0), (2, 1), (3, 2)]
-GRID = {"distance": "cityblock", "threshold": 3.0}
 
 
-def test_r4r_reference_example():
+class _Grid(TypedDict):
+    distance: Distance
+    threshold: float
+
+
+GRID: _Grid = {"distance": "cityblock", "threshold": 3.0}
+
+
+def test_r4r_reference_example() -> None:
     assert float(dtw(PREDICTION, REFERENCE, distance="cityblock")) == pytest.approx(3.0)
     assert float(ndtw(PREDICTION, REFERENCE, **GRID)) == pytest.approx(0.77880078307140488)
     assert float(sdtw(PREDICTION, REFERENCE, **GRID)) == pytest.approx(0.77880078307140488)
     assert float(sdtw(PREDICTION[:2], REFERENCE, **GRID)) == 0.0
 
 
-def test_r4r_example_streams_through_the_classes():
+def test_r4r_example_streams_through_the_classes() -> None:
     metric = SDTW(threshold=3.0, distance="cityblock")
     metric.update(PREDICTION, REFERENCE)
     metric.update(PREDICTION[:2], REFERENCE)
     assert metric.compute() == pytest.approx(0.77880078307140488 / 2)
 
 
-def test_euclidean_dtw_hand_computed():
+def test_euclidean_dtw_hand_computed() -> None:
     # Q = (0,0), (1,1); R = (0,0), (1,0), (2,0). Cost matrix (Euclidean):
     #   d(q1, r*) = 0, 1, 2;  d(q2, r*) = √2, 1, √2.
     # D row 1: 0, 1, 3. D row 2: √2, min(0, 1, √2) + 1 = 1, min(1, 3, 1) + √2 = 1 + √2.
@@ -56,19 +67,19 @@ def test_euclidean_dtw_hand_computed():
     assert float(sdtw(q, r, threshold=1.5)) == pytest.approx(math.exp(-(1 + math.sqrt(2)) / 4.5))
 
 
-def test_identical_paths_have_zero_dtw_and_unit_ndtw():
+def test_identical_paths_have_zero_dtw_and_unit_ndtw() -> None:
     path = np.cumsum(np.ones((7, 3)), axis=0)
     assert float(dtw(path, path)) == 0.0
     assert float(ndtw(path, path)) == 1.0
 
 
-def test_dtw_is_symmetric_for_a_symmetric_distance():
+def test_dtw_is_symmetric_for_a_symmetric_distance() -> None:
     rng = np.random.default_rng(0)
     q, r = rng.random((9, 2)), rng.random((5, 2))
     assert float(dtw(q, r)) == pytest.approx(float(dtw(r, q)), rel=1e-15)
 
 
-def test_batched_pairs_equal_pairs_one_at_a_time():
+def test_batched_pairs_equal_pairs_one_at_a_time() -> None:
     rng = np.random.default_rng(1)
     q, r = rng.random((2, 3, 6, 2)), rng.random((2, 3, 4, 2))
     batched = dtw(q, r)
@@ -77,7 +88,7 @@ def test_batched_pairs_equal_pairs_one_at_a_time():
         assert batched[idx] == float(dtw(q[idx], r[idx]))
 
 
-def test_dtw_matches_a_plain_full_matrix_recursion():
+def test_dtw_matches_a_plain_full_matrix_recursion() -> None:
     # Independent check: the textbook O(NM) table filled cell by cell.
     rng = np.random.default_rng(2)
     q, r = rng.random((8, 2)), rng.random((11, 2))
@@ -90,11 +101,11 @@ def test_dtw_matches_a_plain_full_matrix_recursion():
     assert float(dtw(q, r)) == pytest.approx(table[8, 11], rel=1e-14)
 
 
-def test_single_point_paths():
+def test_single_point_paths() -> None:
     assert float(dtw([[0.0, 0.0]], [[3.0, 4.0], [0.0, 0.0]])) == 5.0
 
 
-def test_mismatched_pairs_raise():
+def test_mismatched_pairs_raise() -> None:
     with pytest.raises(ValidationError, match=r"Expected `reference` of shape \(2, 'M', 2\)"):
         dtw(np.zeros((2, 3, 2)), np.zeros((3, 3, 2)))
     with pytest.raises(ValidationError, match=r"Expected `distance` in .*got 'l2'"):
@@ -103,6 +114,6 @@ def test_mismatched_pairs_raise():
         NDTW(threshold=0.0)
 
 
-def test_dtw_and_ndtw_instances_do_not_merge():
+def test_dtw_and_ndtw_instances_do_not_merge() -> None:
     with pytest.raises(TypeError, match="Expected another DTW to merge, got NDTW"):
-        DTW().merge(NDTW())  # type: ignore[arg-type]
+        DTW().merge(NDTW())

@@ -35,15 +35,15 @@ PUBLISHED_DJ = -335.746837033
 PUBLISHED_LDLJ = -5.81635741476
 
 
-def test_sparc_reproduces_the_reference_doctest_value():
+def test_sparc_reproduces_the_reference_doctest_value() -> None:
     assert float(sparc(GAUSSIAN, 100.0)) == pytest.approx(PUBLISHED_SPARC, rel=1e-11)
 
 
-def test_dimensionless_jerk_reproduces_the_reference_doctest_value():
+def test_dimensionless_jerk_reproduces_the_reference_doctest_value() -> None:
     assert float(dimensionless_jerk(GAUSSIAN, 100.0)) == pytest.approx(PUBLISHED_DJ, rel=1e-11)
 
 
-def test_ldlj_reproduces_the_reference_doctest_value():
+def test_ldlj_reproduces_the_reference_doctest_value() -> None:
     assert float(log_dimensionless_jerk(GAUSSIAN, 100.0)) == pytest.approx(
         PUBLISHED_LDLJ, rel=1e-11
     )
@@ -52,7 +52,7 @@ def test_ldlj_reproduces_the_reference_doctest_value():
     assert metric.compute() == pytest.approx(PUBLISHED_LDLJ, rel=1e-11)
 
 
-def test_batched_profiles_equal_one_at_a_time():
+def test_batched_profiles_equal_one_at_a_time() -> None:
     rng = np.random.default_rng(3)
     batch = np.stack([GAUSSIAN, GAUSSIAN + 0.05 * rng.random(T.size), GAUSSIAN**2])
     for fn in (sparc, log_dimensionless_jerk):
@@ -60,7 +60,7 @@ def test_batched_profiles_equal_one_at_a_time():
         np.testing.assert_allclose(fn(batch, 100.0), one_by_one, rtol=1e-13)
 
 
-def test_a_jerkier_movement_scores_lower_on_both():
+def test_a_jerkier_movement_scores_lower_on_both() -> None:
     # Two sub-movements (a pause in the middle) are less smooth than one bell.
     two = np.exp(-40 * (T + 0.5) ** 2) + np.exp(-40 * (T - 0.5) ** 2)
     assert float(sparc(two, 100.0)) < float(sparc(GAUSSIAN, 100.0))
@@ -69,14 +69,14 @@ def test_a_jerkier_movement_scores_lower_on_both():
     )
 
 
-def test_ldlj_is_invariant_to_amplitude_and_dj_is_dimensionless():
+def test_ldlj_is_invariant_to_amplitude_and_dj_is_dimensionless() -> None:
     # Scaling speed by k scales v_peak² and (d²v/dt²)² by k²: DJ unchanged (hand).
     assert float(dimensionless_jerk(7.5 * GAUSSIAN, 100.0)) == pytest.approx(
         PUBLISHED_DJ, rel=1e-11
     )
 
 
-def test_dj_of_a_parabola_hand_computed():
+def test_dj_of_a_parabola_hand_computed() -> None:
     # v = 1 - t² on 5 samples at 1 Hz (t = -2..2 -> v = -3, 0, 1, 0, -3): second differences
     # are all -2 (per s²), 3 of them; T = 5 s, v_peak = 3. DJ = -(125 / 9) · 3 · 4 · 1 = -166.67.
     v = np.array([-3.0, 0.0, 1.0, 0.0, -3.0])
@@ -84,7 +84,7 @@ def test_dj_of_a_parabola_hand_computed():
     assert float(log_dimensionless_jerk(v, 1.0)) == pytest.approx(-math.log(125 / 9 * 12))
 
 
-def test_sparc_settings_are_checked():
+def test_sparc_settings_are_checked() -> None:
     with pytest.raises(ValidationError, match=r"`max_cutoff_hz` <= the Nyquist frequency 5.0 Hz"):
         SPARC(sample_rate_hz=10.0)
     with pytest.raises(ValidationError, match=r"`pad_level` as an int >= 0, got -1"):
@@ -93,7 +93,7 @@ def test_sparc_settings_are_checked():
         sparc(GAUSSIAN, math.nan)
 
 
-def test_still_profiles_raise_naming_which():
+def test_still_profiles_raise_naming_which() -> None:
     batch = np.stack([GAUSSIAN, np.zeros_like(GAUSSIAN)])
     with pytest.raises(ValidationError, match=r"0 throughout at \(1,\)"):
         sparc(batch, 100.0)
@@ -101,21 +101,21 @@ def test_still_profiles_raise_naming_which():
         dimensionless_jerk(batch, 100.0)
 
 
-def test_short_or_non_finite_speed_raises():
+def test_short_or_non_finite_speed_raises() -> None:
     with pytest.raises(ValidationError, match=r"at least 3 samples along axis -1"):
         log_dimensionless_jerk([1.0, 2.0], 100.0)
     with pytest.raises(ValidationError, match=r"got inf at index \(4,\)"):
         sparc([0.0, 1.0, 2.0, 1.0, np.inf], 100.0)
 
 
-def test_speed_from_positions_uses_central_differences():
+def test_speed_from_positions_uses_central_differences() -> None:
     # x = t² sampled at 2 Hz: t = 0, .5, 1 -> x = 0, .25, 1; central difference at the middle
     # (1 - 0) / 1 s = 1 m/s; one-sided ends (0.25 / 0.5, 0.75 / 0.5) = 0.5, 1.5 m/s.
     speed = speed_from_positions([[0.0], [0.25], [1.0]], 2.0)
     np.testing.assert_allclose(speed, [0.5, 1.0, 1.5])
 
 
-def test_merging_sparc_with_other_settings_is_refused():
+def test_merging_sparc_with_other_settings_is_refused() -> None:
     a, b = SPARC(sample_rate_hz=100.0), SPARC(sample_rate_hz=100.0, pad_level=3)
     with pytest.raises(ValueError, match=r"Refusing to merge SPARC made with .*'pad_level': 4"):
         a.merge(b)

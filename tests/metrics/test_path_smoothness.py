@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import pickle
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -18,6 +19,9 @@ from robot_msgs.metrics import (
     straightness,
 )
 
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array
+
 STRAIGHT = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]]
 TURN = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0]]
 ZIGZAG = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [2.0, 1.0]]
@@ -26,13 +30,13 @@ ZIGZAG = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [2.0, 1.0]]
 # --- the seed page (robometric_frame-PathSmoothness.txt) -------------------------------------
 
 
-def test_seed_straight_line_is_exactly_zero():
+def test_seed_straight_line_is_exactly_zero() -> None:
     metric = PathSmoothness()
     metric.update(STRAIGHT)
     assert metric.compute() == 0.0
 
 
-def test_seed_turn_gives_sqrt2_over_3_with_path_length_normalisation():
+def test_seed_turn_gives_sqrt2_over_3_with_path_length_normalisation() -> None:
     # Steps (1,0), (1,0), (0,1): changes (0,0) and (-1,1), sum √2; path length 3.
     metric = PathSmoothness()
     metric.update(TURN)
@@ -40,7 +44,7 @@ def test_seed_turn_gives_sqrt2_over_3_with_path_length_normalisation():
     assert metric.compute() > 0
 
 
-def test_seed_batched_example_gives_mean_of_the_two():
+def test_seed_batched_example_gives_mean_of_the_two() -> None:
     # Zigzag steps (1,0), (0,1), (1,0): changes (-1,1), (1,-1), sum 2√2; length 3 -> 2√2/3.
     metric = PathSmoothness()
     metric.update(np.array([STRAIGHT, ZIGZAG]))
@@ -48,13 +52,13 @@ def test_seed_batched_example_gives_mean_of_the_two():
     assert metric.count == 2
 
 
-def test_seed_3d_straight_line_is_zero():
+def test_seed_3d_straight_line_is_zero() -> None:
     metric = PathSmoothness()
     metric.update([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [3.0, 0.0, 0.0]])
     assert metric.compute() == 0.0
 
 
-def test_seed_distributed_example_as_merged_shards():
+def test_seed_distributed_example_as_merged_shards() -> None:
     # Both shards are straight lines at constant speed: mean 0 over 2 trajectories.
     gpu0, gpu1 = PathSmoothness(), PathSmoothness()
     gpu0.update([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]])
@@ -63,12 +67,12 @@ def test_seed_distributed_example_as_merged_shards():
     assert (gpu0.compute(), gpu0.count) == (0.0, 2)
 
 
-def test_seed_fewer_than_three_points_raises():
+def test_seed_fewer_than_three_points_raises() -> None:
     with pytest.raises(ValueError, match=r"at least 3 points along axis -2.*got shape \(2, 2\)"):
         PathSmoothness().update([[0.0, 0.0], [1.0, 0.0]])
 
 
-def test_seed_compute_before_update_raises_runtime_error():
+def test_seed_compute_before_update_raises_runtime_error() -> None:
     with pytest.raises(RuntimeError, match=r"PathSmoothness\.compute\(\) called before any item"):
         PathSmoothness().compute()
 
@@ -76,7 +80,7 @@ def test_seed_compute_before_update_raises_runtime_error():
 # --- shapes, options, definitions -------------------------------------------------------------
 
 
-def test_four_dimensional_batch_b_t_l_d_counts_every_trajectory():
+def test_four_dimensional_batch_b_t_l_d_counts_every_trajectory() -> None:
     batch = np.array([[TURN, STRAIGHT, ZIGZAG]] * 2)  # (B=2, T=3, L=4, D=2)
     values = path_smoothness(batch)
     assert values.shape == (2, 3)
@@ -86,7 +90,7 @@ def test_four_dimensional_batch_b_t_l_d_counts_every_trajectory():
     assert metric.compute() == pytest.approx((math.sqrt(2) / 3 + 0 + 2 * math.sqrt(2) / 3) / 3)
 
 
-def test_points_normalisation_divides_by_l_minus_2_as_robometric_0_3_0():
+def test_points_normalisation_divides_by_l_minus_2_as_robometric_0_3_0() -> None:
     # Turn: sum √2 over L - 2 = 2 turns.
     assert float(path_smoothness(TURN, normalization="points")) == pytest.approx(math.sqrt(2) / 2)
     metric = PathSmoothness(normalization="points")
@@ -94,7 +98,7 @@ def test_points_normalisation_divides_by_l_minus_2_as_robometric_0_3_0():
     assert metric.compute() == pytest.approx(2 * math.sqrt(2) / 2)
 
 
-def test_path_length_normalisation_is_scale_free_and_points_is_not():
+def test_path_length_normalisation_is_scale_free_and_points_is_not() -> None:
     big = np.array(TURN) * 1000.0
     assert float(path_smoothness(big)) == pytest.approx(math.sqrt(2) / 3, rel=1e-15)
     assert float(path_smoothness(big, normalization="points")) == pytest.approx(
@@ -102,19 +106,19 @@ def test_path_length_normalisation_is_scale_free_and_points_is_not():
     )
 
 
-def test_unknown_normalisation_raises():
+def test_unknown_normalisation_raises() -> None:
     with pytest.raises(ValidationError, match=r"Expected `normalization` in .*got 'steps'"):
         PathSmoothness(normalization="steps")  # type: ignore[arg-type]
 
 
-def test_zero_length_path_is_zero_by_definition():
+def test_zero_length_path_is_zero_by_definition() -> None:
     still = np.ones((5, 3))
     assert float(path_smoothness(still)) == 0.0
     assert float(straightness(still)) == 1.0
     assert float(path_length(still)) == 0.0
 
 
-def test_constant_speed_circle_arc_hand_computed():
+def test_constant_speed_circle_arc_hand_computed() -> None:
     # n equal chords of angle a on a circle of radius R: each change of step vector has norm
     # 2·c·sin(a/2) with chord c = 2R sin(a/2); (n-1) changes over length n·c.
     R, a, n = 2.0, 0.1, 20
@@ -125,7 +129,7 @@ def test_constant_speed_circle_arc_hand_computed():
     assert float(path_smoothness(xy)) == pytest.approx(expected, rel=1e-12)
 
 
-def test_float64_keeps_a_turn_of_centimetre_steps_at_1e8_metres():
+def test_float64_keeps_a_turn_of_centimetre_steps_at_1e8_metres() -> None:
     # Hand calculation: near 1e8 the float64 spacing is u = 2**-26 m. 1e8 + 0.01 rounds to
     # 1e8 + 671089u (0.01/u = 671088.64) and 1e8 + 0.02 to 1e8 + 1342177u (1342177.28), so the
     # steps are a = 671089u, b = 671088u along x, then c = 671089u along y. Changes of step:
@@ -139,7 +143,7 @@ def test_float64_keeps_a_turn_of_centimetre_steps_at_1e8_metres():
     assert float(path_smoothness(p.astype(np.float32))) == 0.0
 
 
-def test_nan_raises_naming_the_index_instead_of_poisoning_the_mean():
+def test_nan_raises_naming_the_index_instead_of_poisoning_the_mean() -> None:
     batch = np.array([TURN, STRAIGHT])
     batch[1, 2, 0] = np.nan
     metric = PathSmoothness()
@@ -150,7 +154,7 @@ def test_nan_raises_naming_the_index_instead_of_poisoning_the_mean():
     assert metric.count == 0  # nothing half-recorded
 
 
-def test_infinity_raises_naming_the_index():
+def test_infinity_raises_naming_the_index() -> None:
     with pytest.raises(ValidationError, match=r"got inf at index \(3, 1\)"):
         path_smoothness([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, np.inf]])
 
@@ -164,12 +168,12 @@ def test_infinity_raises_naming_the_index():
         ([[0.0, 0.0], [1.0]], r"as a numeric array, got list"),
     ],
 )
-def test_bad_shapes_and_types_raise(value, match):
+def test_bad_shapes_and_types_raise(value: object, match: str) -> None:
     with pytest.raises(ValidationError, match=match):
         path_smoothness(value)
 
 
-def test_path_length_and_straightness_hand_computed():
+def test_path_length_and_straightness_hand_computed() -> None:
     # Zigzag: length 3, net displacement |(2, 1)| = √5.
     assert float(path_length(ZIGZAG)) == 3.0
     assert float(straightness(ZIGZAG)) == pytest.approx(math.sqrt(5) / 3, rel=1e-15)
@@ -181,13 +185,13 @@ def test_path_length_and_straightness_hand_computed():
     assert lengths.compute() == 6.0
 
 
-def test_two_point_paths_are_enough_for_length_but_not_smoothness():
+def test_two_point_paths_are_enough_for_length_but_not_smoothness() -> None:
     assert float(path_length([[0.0, 0.0], [0.0, 2.0]])) == 2.0
     with pytest.raises(ValidationError, match="at least 2 points"):
         path_length([[0.0, 0.0]])
 
 
-def test_metric_pickles_with_its_state_and_settings():
+def test_metric_pickles_with_its_state_and_settings() -> None:
     metric = PathSmoothness(normalization="points")
     metric.update(TURN)
     again = pickle.loads(pickle.dumps(metric))
@@ -197,7 +201,7 @@ def test_metric_pickles_with_its_state_and_settings():
     assert repr(again) == "PathSmoothness(normalization='points', count=1)"
 
 
-def _direct(points):
+def _direct(points: Float64Array) -> tuple[Float64Array, Float64Array]:
     # The seed formula written out with np.linalg.norm, no blocks: the independent check.
     steps = np.diff(points, axis=-2)
     change = np.linalg.norm(np.diff(steps, axis=-2), axis=-1).sum(-1)
@@ -206,7 +210,9 @@ def _direct(points):
 
 @pytest.mark.parametrize("block", [1, 3, 4, 5, 7, 64])
 @pytest.mark.parametrize("shape", [(9, 3), (2, 11, 2), (3, 2, 6, 3)])
-def test_blocked_kernel_equals_the_direct_formula(monkeypatch, block, shape):
+def test_blocked_kernel_equals_the_direct_formula(
+    monkeypatch: pytest.MonkeyPatch, block: int, shape: tuple[int, ...]
+) -> None:
     import robot_msgs.metrics.path as path_module
 
     monkeypatch.setattr(path_module, "BLOCK_POINTS", block)
@@ -219,7 +225,9 @@ def test_blocked_kernel_equals_the_direct_formula(monkeypatch, block, shape):
     )
 
 
-def test_nan_in_a_later_block_of_a_long_trajectory_is_reported(monkeypatch):
+def test_nan_in_a_later_block_of_a_long_trajectory_is_reported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import robot_msgs.metrics.path as path_module
 
     monkeypatch.setattr(path_module, "BLOCK_POINTS", 4)

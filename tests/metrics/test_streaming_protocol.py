@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import pytest
@@ -26,21 +27,43 @@ from robot_msgs.metrics import (
     PathLength,
     PathSmoothness,
     Straightness,
+    StreamingMetric,
     SuccessRate,
 )
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-def _trajectories(rng, b, lengths=6, dims=2):
+    import numpy.typing as npt
+
+    from robot_msgs.typing import Float64Array
+
+    Batch = tuple[npt.NDArray[np.float64] | npt.NDArray[np.bool_], ...]
+
+
+class _Metric(StreamingMetric, Protocol):
+    """The streaming protocol plus ``count`` and ``update`` (whose signature is per metric)."""
+
+    @property
+    def update(self) -> Callable[..., None]: ...
+
+    @property
+    def count(self) -> int: ...
+
+
+def _trajectories(
+    rng: np.random.Generator, b: int, lengths: int = 6, dims: int = 2
+) -> Float64Array:
     return np.cumsum(rng.normal(size=(b, lengths, dims)), axis=1)
 
 
-def _speeds(rng, b, n=64):
+def _speeds(rng: np.random.Generator, b: int, n: int = 64) -> Float64Array:
     t = np.linspace(-1, 1, n)
     return np.exp(-5 * t**2) * (1 + 0.2 * rng.random((b, 1))) + 0.01 * rng.random((b, n))
 
 
 # Each case: a factory and a function making the per-item batch arguments from (rng, B).
-CASES = {
+CASES: dict[str, tuple[Callable[[], _Metric], Callable[[np.random.Generator, int], Batch]]] = {
     "path_smoothness": (PathSmoothness, lambda rng, b: (_trajectories(rng, b),)),
     "path_smoothness_points": (
         lambda: PathSmoothness(normalization="points"),
@@ -75,14 +98,14 @@ CASES = {
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_compute_before_update_raises_runtime_error(name):
+def test_compute_before_update_raises_runtime_error(name: str) -> None:
     make, _ = CASES[name]
     with pytest.raises(RuntimeError, match=r"compute\(\) called before any item was recorded"):
         make().compute()
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_reset_forgets_and_pickle_keeps_state(name):
+def test_reset_forgets_and_pickle_keeps_state(name: str) -> None:
     make, batch = CASES[name]
     metric = make()
     metric.update(*batch(np.random.default_rng(0), 3))
@@ -103,7 +126,9 @@ def test_reset_forgets_and_pickle_keeps_state(name):
     cuts=st.lists(st.integers(0, 12), max_size=5),
     n_shards=st.integers(1, 4),
 )
-def test_streaming_and_merged_shards_equal_one_shot(name, seed, n_items, cuts, n_shards):
+def test_streaming_and_merged_shards_equal_one_shot(
+    name: str, seed: int, n_items: int, cuts: list[int], n_shards: int
+) -> None:
     make, batch = CASES[name]
     args = batch(np.random.default_rng(seed), n_items)
     one_shot = make()
@@ -120,12 +145,12 @@ def test_streaming_and_merged_shards_equal_one_shot(name, seed, n_items, cuts, n
     assert merged.compute() == pytest.approx(one_shot.compute(), rel=1e-12, abs=1e-12)
 
 
-def test_merge_refuses_other_settings():
+def test_merge_refuses_other_settings() -> None:
     with pytest.raises(SettingsMismatchError, match=r"Refusing to merge PathSmoothness"):
         PathSmoothness().merge(PathSmoothness(normalization="points"))
 
 
-def test_empty_batch_records_nothing():
+def test_empty_batch_records_nothing() -> None:
     metric = PathSmoothness()
     metric.update(np.zeros((0, 5, 2)))
     assert metric.count == 0

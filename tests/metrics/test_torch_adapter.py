@@ -10,9 +10,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from torch import Tensor
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("torchmetrics")
@@ -32,7 +38,7 @@ NUMPY_SETTINGS = {
 
 
 def _numpy_results(lo: int = 0, hi: int = worker.N_ITEMS) -> dict[str, float]:
-    out = {}
+    out: dict[str, float] = {}
     for name, args in worker.data().items():
         metric = getattr(npm, name)(**NUMPY_SETTINGS.get(name, {}))
         metric.update(*(np.asarray(a)[lo:hi] for a in args))
@@ -40,7 +46,7 @@ def _numpy_results(lo: int = 0, hi: int = worker.N_ITEMS) -> dict[str, float]:
     return out
 
 
-def test_every_torch_metric_matches_its_numpy_twin():
+def test_every_torch_metric_matches_its_numpy_twin() -> None:
     expected = _numpy_results()
     got = worker.run(rank=0, world=1, lo=0, hi=worker.N_ITEMS)
     assert set(got) == set(expected) == set(tm.__all__)
@@ -66,7 +72,9 @@ def test_every_torch_metric_matches_its_numpy_twin():
         ("sdtw", ("traj", "short"), {"threshold": 6.0}),
     ],
 )
-def test_functional_kernels_match_per_item(name, args, kwargs):
+def test_functional_kernels_match_per_item(
+    name: str, args: tuple[str | float, ...], kwargs: dict[str, object]
+) -> None:
     rng = np.random.default_rng(11)
     t = np.arange(-1, 1, 0.01)
     pool = {
@@ -85,19 +93,21 @@ def test_functional_kernels_match_per_item(name, args, kwargs):
     np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12, atol=1e-12)
 
 
-def test_published_values_through_the_torch_kernels():
+def test_published_values_through_the_torch_kernels() -> None:
     # The reference doctest signal of siva82kb/smoothness (see test_jerk_sparc.py).
     t = torch.arange(-1, 1, 0.01, dtype=torch.float64)
     move = torch.exp(-5 * t**2)
     assert tk.sparc(move, 100.0).item() == pytest.approx(-1.41403126171, rel=1e-10)
     assert tk.log_dimensionless_jerk(move, 100.0).item() == pytest.approx(-5.81635741476, rel=1e-10)
-    grid = {"distance": "cityblock", "threshold": 3.0}  # r4r/dtw.py's doctest
+    # r4r/dtw.py's doctest
     q = torch.tensor([[0, 0], [1, 0], [2, 0], [3, 0]])
     r = torch.tensor([[0, 0], [1, 0], [2, 1], [3, 2]])
-    assert tk.ndtw(q, r, **grid).item() == pytest.approx(0.77880078307140488)
+    assert tk.ndtw(q, r, distance="cityblock", threshold=3.0).item() == pytest.approx(
+        0.77880078307140488
+    )
 
 
-def test_float32_input_is_computed_in_float64():
+def test_float32_input_is_computed_in_float64() -> None:
     # The 1e8 m turn of test_path_smoothness.py, given as float64: not collapsed to 0.
     p = (
         torch.tensor([[0.0, 0.0], [0.01, 0.0], [0.02, 0.0], [0.02, 0.01]], dtype=torch.float64)
@@ -137,13 +147,17 @@ def test_float32_input_is_computed_in_float64():
         ),
     ],
 )
-def test_gradients_agree_with_finite_differences(fn, make_input):
+def test_gradients_agree_with_finite_differences(
+    fn: Callable[[Tensor], Tensor], make_input: Callable[[], Tensor]
+) -> None:
     torch.manual_seed(0)
     x = make_input().requires_grad_(True)
     assert torch.autograd.gradcheck(lambda v: fn(v).sum(), (x,), eps=1e-6, atol=1e-5)
 
 
-def test_forward_returns_a_differentiable_batch_value_and_straight_lines_have_finite_grads():
+def test_forward_returns_a_differentiable_batch_value_and_straight_lines_have_finite_grads() -> (
+    None
+):
     x = torch.tensor(
         [
             [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]],
@@ -161,7 +175,7 @@ def test_forward_returns_a_differentiable_batch_value_and_straight_lines_have_fi
     assert metric.compute().item() == pytest.approx(math.sqrt(2) / 6)
 
 
-def test_nan_raises_naming_the_index():
+def test_nan_raises_naming_the_index() -> None:
     x = torch.zeros(2, 4, 2)
     x[1, 3, 0] = math.nan
     with pytest.raises(
@@ -170,22 +184,22 @@ def test_nan_raises_naming_the_index():
         tm.PathSmoothness().update(x)
 
 
-def test_too_few_points_and_bad_options_raise():
+def test_too_few_points_and_bad_options_raise() -> None:
     with pytest.raises(ValidationError, match=r"at least 3 points along axis -2"):
         tm.PathSmoothness().update(torch.zeros(2, 2))
     with pytest.raises(ValidationError, match=r"`normalization` in"):
         tm.PathSmoothness(normalization="steps")  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match=r"as a torch.Tensor, got list"):
-        tk.path_length([[0.0, 0.0], [1.0, 1.0]])
+        tk.path_length([[0.0, 0.0], [1.0, 1.0]])  # type: ignore[arg-type]
 
 
 @pytest.mark.filterwarnings("ignore:The ``compute`` method of metric:UserWarning")
-def test_compute_before_update_raises_runtime_error():
+def test_compute_before_update_raises_runtime_error() -> None:
     with pytest.raises(RuntimeError, match=r"PathSmoothness\.compute\(\) called before any item"):
         tm.PathSmoothness().compute()
 
 
-def test_robometric_frame_cross_check_with_its_own_normalisation():
+def test_robometric_frame_cross_check_with_its_own_normalisation() -> None:
     rmf = pytest.importorskip("robometric_frame.trajectory_quality")
     # Well-scaled data: robometric-frame 0.3.0 (float32, 1/(L-2)) agrees with "points" to float32.
     x = torch.randn(5, 20, 3, dtype=torch.float64).cumsum(1)
@@ -211,7 +225,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_two_process_gloo_run_equals_one_process(tmp_path):
+def test_two_process_gloo_run_equals_one_process(tmp_path: Path) -> None:
     src = Path(robot_msgs.__file__).resolve().parents[1]
     env = {
         **os.environ,

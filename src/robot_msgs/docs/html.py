@@ -100,7 +100,7 @@ def page_path(type_name: str) -> str:
 
 
 def _href(cls: type[Msg], *, from_page: bool) -> str:
-    """A link to the page of ``cls`` from a type page (one folder down) or the index."""
+    """Return a link to the page of ``cls`` from a type page (one folder down) or the index."""
     return ("../" if from_page else "") + page_path(cls.TYPE)
 
 
@@ -113,14 +113,14 @@ def _link(cls: type[Msg]) -> str:
 
 
 def _linked_label(label: str, refers_to: Sequence[type[Msg]]) -> str:
-    """The type label, escaped, with every message type it names linked to its page."""
+    """Return the type label, escaped, with every message type it names linked to its page."""
     by_name = {cls.__name__: cls for cls in refers_to}
     parts = re.split(r"([A-Za-z_][A-Za-z0-9_]*)", label)
     return "".join(_link(by_name[p]) if p in by_name else escape(p) for p in parts)
 
 
 def _docstring(text: str) -> str:
-    """A docstring as HTML: paragraphs keep their line breaks, doctests are code blocks.
+    """Render a docstring as HTML: paragraphs keep their line breaks, doctests are code blocks.
 
     NumPy-style section titles (a line underlined with dashes) become small headings.
     Everything is escaped; reStructuredText markup is shown as written.
@@ -204,7 +204,7 @@ def _functions(doc: TypeDoc) -> str:
 
 
 def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
-    """The HTML page of one message type.
+    """Render the HTML page of one message type.
 
     Parameters
     ----------
@@ -266,7 +266,7 @@ def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
 
 
 def render_index(docs: Sequence[TypeDoc], facts: PackageFacts) -> str:
-    """The index page: every type, grouped by family, with its summary and ROS 2 name."""
+    """Render the index page: every type, grouped by family, with its summary and ROS 2 name."""
     sections = []
     ordered = sorted(docs, key=lambda d: (d.family, d.name))
     for family, members in groupby(ordered, key=lambda d: d.family):

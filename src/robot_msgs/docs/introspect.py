@@ -134,7 +134,7 @@ class PackageFacts:
 
 
 def _dataclass_fields(cls: type[Msg]) -> tuple[dataclasses.Field[Any], ...]:
-    """The dataclass fields of a message type (``@message`` makes every one a dataclass)."""
+    """Return the dataclass fields of a message type (``@message`` makes every one a dataclass)."""
     return dataclasses.fields(cls)  # type: ignore[arg-type]
 
 
@@ -142,14 +142,14 @@ def _dataclass_fields(cls: type[Msg]) -> tuple[dataclasses.Field[Any], ...]:
 
 
 def _split_doc(cls: type) -> tuple[str, str]:
-    """The docstring's first line (summary) and the rest, dedented; "" where absent."""
+    """Return the docstring's first line (summary) and the rest, dedented; "" where absent."""
     doc = inspect.cleandoc(cls.__doc__) if cls.__doc__ else ""
     summary, _, body = doc.partition("\n")
     return summary.strip(), body.strip("\n")
 
 
 def _own_doc(obj: object) -> str:
-    """The object's own docstring (never a base class's), dedented."""
+    """Return the object's own docstring (never a base class's), dedented."""
     doc = getattr(obj, "__doc__", None)
     return inspect.cleandoc(doc) if doc else _NO_DOCSTRING
 
@@ -158,7 +158,7 @@ def _own_doc(obj: object) -> str:
 
 
 def import_line(cls: type[Msg]) -> str:
-    """The public import of ``cls``: its family module if that exports it.
+    """Return the public import of ``cls``: its family module if that exports it.
 
     Otherwise the shortest enclosing module whose ``__all__`` lists it, else its own module.
 
@@ -203,7 +203,7 @@ def _field_refs(cls: type[Msg]) -> dict[str, list[type[Msg]]]:
 
 
 def _default_text(value: object) -> str:
-    """A default as the table shows it: its ``repr``, arrays by shape, dtype and value."""
+    """Format a default as the table shows it: its ``repr``, arrays by shape, dtype and value."""
     if isinstance(value, np.ndarray):
         flat = value.ravel()
         if flat.size and bool(np.all(flat == flat[0])):
@@ -228,7 +228,7 @@ def _fields(cls: type[Msg]) -> tuple[FieldDoc, ...]:
 
 
 def documented_types() -> dict[str, type[Msg]]:
-    """The package's message types: registered ones with an example in the catalog, by name.
+    """Return the package's message types: registered ones with an example in the catalog, by name.
 
     The tests keep this equal to the whole registry; types registered by tests only
     (family ``test/``) have no example and get no page.
@@ -258,7 +258,7 @@ def used_by(cls: type[Msg]) -> tuple[type[Msg], ...]:
 
 
 def cut_long_arrays(value: Any, limit: int = ARRAY_CUT) -> Any:
-    """A copy of a ``to_dict()`` value with every array's ``data`` cut after ``limit`` values.
+    """Copy a ``to_dict()`` value with every array's ``data`` cut after ``limit`` values.
 
     An array is a dict with ``dtype``, ``shape`` and ``data`` keys, as
     :meth:`~robot_msgs.msg.Msg.to_dict` writes it. A cut list ends with the string
@@ -402,7 +402,7 @@ def _git_commit(where: Path) -> str:
 
 
 def package_facts() -> PackageFacts:
-    """The installed package's version, git commit (or "unknown"), license and home page."""
+    """Return the installed package's version, git commit (or "unknown"), license and home page."""
     homepage = None
     try:
         from importlib.metadata import PackageNotFoundError, metadata  # noqa: PLC0415

@@ -51,7 +51,7 @@ class StreamingMetric(Protocol):
     """What every streaming metric offers besides its own ``update(...)`` signature."""
 
     def compute(self) -> float:
-        """The metric over every item recorded so far."""
+        """Return the metric over every item recorded so far."""
         ...
 
     def reset(self) -> None:
@@ -86,7 +86,7 @@ class StreamingMean:
         self._count = 0
 
     def settings(self) -> dict[str, Scalar]:
-        """The options this instance was made with; :meth:`merge` requires them equal."""
+        """Return the options this instance was made with; :meth:`merge` requires them equal."""
         return {}
 
     @property
@@ -105,7 +105,7 @@ class StreamingMean:
         self._count += int(values.size)
 
     def compute(self) -> float:
-        """The mean per-item value over every item recorded so far.
+        """Return the mean per-item value over every item recorded so far.
 
         Raises
         ------

@@ -90,7 +90,7 @@ def _run_blocks(tasks: list[Callable[[], T]]) -> list[T]:
 def _block_sums(
     block: Float64Array, *, turns: bool, n_steps: int | None = None
 ) -> tuple[Float64Array, Float64Array]:
-    """Sums of change-of-step norms and of the first ``n_steps`` step norms, ``(R, L, D)``."""
+    """Sum change-of-step norms and the first ``n_steps`` step norms of a ``(R, L, D)`` block."""
     with np.errstate(over="ignore", invalid="ignore"):
         if not np.isfinite(np.sum(block)):
             raise _NonFiniteBlockError
@@ -298,7 +298,7 @@ class PathSmoothness(StreamingMean):
         self.normalization: Normalization = _check_normalization(normalization)
 
     def settings(self) -> dict[str, Scalar]:
-        """``{"normalization": ...}``."""
+        """Return ``{"normalization": ...}``."""
         return {"normalization": self.normalization}
 
     def update(self, trajectory: Any) -> None:

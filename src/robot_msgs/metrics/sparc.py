@@ -142,7 +142,7 @@ class SPARC(StreamingMean):
         self.pad_level = pad
 
     def settings(self) -> dict[str, Scalar]:
-        """The four options, by name."""
+        """Return the four options, by name."""
         return {
             "sample_rate_hz": self.sample_rate_hz,
             "max_cutoff_hz": self.max_cutoff_hz,

@@ -76,7 +76,7 @@ class _MeanMetric(Metric):
         self.count = self.count + values.numel()
 
     def compute(self) -> Tensor:
-        """The mean per-item value over every item recorded, on every process."""
+        """Return the mean per-item value over every item recorded, on every process."""
         if int(self.count.item()) == 0:
             msg = (
                 f"{type(self).__name__}.compute() called before any item was recorded: "
