@@ -35,7 +35,7 @@ from robot_msgs.io import write_tum
 from robot_msgs.report import ReportSettings, evaluate_run, load_run
 from robot_msgs.report.latency import latency_from_timing
 from robot_msgs.report.resources import resources_from_log
-from robot_msgs.report.tracking import coverage, losses_from_log, valid_mask
+from robot_msgs.runs.losses import coverage, losses_from_log, valid_mask
 from robot_msgs.trajectory import PoseTrajectory
 
 

@@ -93,8 +93,8 @@ def test_numpy_scalars_become_python_scalars():
             r"Expected bool, got int 1 - at `RunReport.success`",
         ),
         (
-            lambda: RunReport(name="a", success=True, accuracy="x"),
-            r"Expected Comparison, got str 'x' - at `RunReport.accuracy`",
+            lambda: RunReport(name="a", success=True, comparisons={"ape": "x"}),
+            r"Expected Comparison, got str 'x' - at `RunReport.comparisons\['ape'\]`",
         ),
     ],
 )
@@ -322,3 +322,25 @@ def test_optional_array_field_accepts_none():
 
     assert OptionalArray().values is None
     assert OptionalArray(values=[1, 2]).values.dtype == np.float64
+
+
+def test_the_registry_imports_every_module_that_defines_messages():
+    import ast
+    from pathlib import Path
+
+    from robot_msgs.registry import MESSAGE_MODULES
+
+    root = Path(robot_msgs.__file__).parent
+    defining = set()
+    for path in root.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        decorated = any(
+            isinstance(d, ast.Call) and getattr(d.func, "id", "") == "message"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef)
+            for d in node.decorator_list
+        )
+        if decorated and path.name != "msg.py":
+            parts = path.relative_to(root.parent).with_suffix("").parts
+            defining.add(".".join(parts))
+    assert defining == set(MESSAGE_MODULES)

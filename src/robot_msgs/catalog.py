@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs import compare, control, evaluation, geometry, nav, sensor, std, trajectory
+from robot_msgs import compare, control, evaluation, geometry, nav, runs, sensor, std, trajectory
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -142,7 +142,7 @@ def _run_report() -> compare.RunReport:
         version="3.0",
         dataset="tum_rgbd",
         sequence="fr1_xyz",
-        trial=1,
+        trial="1",
         hardware="8-core x86-64, 32 GB",
         parameters={"features": 1000},
         software={"robot_msgs": "0.2.0"},
@@ -155,7 +155,7 @@ def _run_report() -> compare.RunReport:
         span_source="reference",
         losses=(compare.TrackingLoss(start_s=4.0, end_s=5.5),),
         coverage=0.92,
-        accuracy=_comparison(),
+        comparisons={"ape:translation": _comparison()},
         latency=_latency(),
         input_rate_hz=10.0,
         nominal_input_rate_hz=10.0,
@@ -301,6 +301,16 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     ),
     "evaluation/PairSettings": lambda: evaluation.PairSettings(
         delta=1.0, delta_unit="s", all_pairs=True
+    ),
+    "runs/MetricSpec": lambda: runs.MetricSpec.build(
+        "rpe",
+        relation="angle_deg",
+        pairs=evaluation.PairSettings(delta=10.0, delta_unit="m", all_pairs=True),
+    ),
+    "runs/RunSettings": lambda: runs.RunSettings(
+        evaluation=evaluation.EvaluationSettings(align="sim3", max_diff_s=0.02),
+        metrics=runs.default_metrics((1.0, 5.0), "s"),
+        statistic="median",
     ),
     "compare/Alignment": lambda: compare.Alignment(
         method="sim3",

@@ -8,6 +8,7 @@ however little of the package has been imported. It is kept apart from the messa
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import UnknownTypeError, ValidationError
@@ -18,11 +19,34 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Msg
 
-__all__ = ["from_dict", "registered_types", "type_for"]
+__all__ = ["MESSAGE_MODULES", "from_dict", "registered_types", "type_for"]
+
+
+#: The modules that define message types (a test checks no other module does).
+MESSAGE_MODULES: tuple[str, ...] = (
+    "robot_msgs.compare.aggregation",
+    "robot_msgs.compare.alignment",
+    "robot_msgs.compare.comparison",
+    "robot_msgs.compare.statistics",
+    "robot_msgs.compare.ranking",
+    "robot_msgs.compare.report",
+    "robot_msgs.compare.result",
+    "robot_msgs.compare.run_report",
+    "robot_msgs.compare.step_response",
+    "robot_msgs.evaluation.settings",
+    "robot_msgs.geometry",
+    "robot_msgs.nav",
+    "robot_msgs.runs.run_settings",
+    "robot_msgs.sensor",
+    "robot_msgs.std",
+    "robot_msgs.trajectory",
+)
 
 
 def _import_families() -> None:
     """Import every module that defines message types, so that all of them are registered."""
+    for name in MESSAGE_MODULES:
+        importlib.import_module(name)
 
 
 def registered_types() -> dict[str, type[Msg]]:

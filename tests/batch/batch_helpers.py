@@ -1,27 +1,39 @@
 """Run trees for the batch tests and per-run functions that workers import by name.
 
 The per-run functions here are real evaluations of a simple kind (position error of
-poses paired by index) so the engine can be tested on its own; the shipped
-``evaluate_run`` is tested with the real readers and metrics elsewhere. Markers beside
-an estimate file script failures: ``<estimate>.crash`` kills the worker process once
-(the marker is consumed), ``<estimate>.poison`` kills it every time, ``<estimate>.stop``
-interrupts the sweep (KeyboardInterrupt). Each evaluation appends a line to
-``<estimate>.calls``, an independent witness of how often a run was computed.
+poses paired by index, no alignment) that return a :class:`RunReport` with one
+Comparison per metric of the settings, so the engine can be tested on its own; the
+shipped ``evaluate_task`` is tested with the real readers and metrics in
+``test_worker.py``. Markers beside an estimate file script failures:
+``<estimate>.crash`` kills the worker process once (the marker is consumed),
+``<estimate>.poison`` kills it every time, ``<estimate>.stop`` interrupts the sweep
+(KeyboardInterrupt). Each evaluation appends a line to ``<estimate>.calls``, an
+independent witness of how often a run was computed.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare import Comparison, error_stats
+from robot_msgs.compare import Comparison, RunReport, error_stats
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from robot_msgs.batch.tasks import Task
+
+RunKey = tuple[str, str, str]
 
 
-def write_tum(path: Path, t: np.ndarray, xyz: np.ndarray) -> None:
-    quat = np.tile([0.0, 0.0, 0.0, 1.0], (len(t), 1))
-    rows = np.column_stack([t, xyz, quat])
+def write_tum(path: Path, t: ArrayLike, xyz: ArrayLike) -> None:
+    """Write poses (stamps ``(N,)`` s, positions ``(N, 3)`` m) with identity rotations as TUM."""
+    stamps = np.asarray(t, dtype=np.float64)
+    quat = np.tile([0.0, 0.0, 0.0, 1.0], (stamps.size, 1))
+    rows = np.column_stack([stamps, np.asarray(xyz, dtype=np.float64), quat])
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savetxt(path, rows, fmt="%.9f")
 
@@ -33,16 +45,18 @@ def make_tree(
     sequences: tuple[str, ...] = ("MH_01", "MH_02"),
     trials: int = 3,
     n_poses: int = 50,
-) -> dict[tuple[str, str, str], float]:
-    """ROOT/{sequence}/reference.tum and ROOT/{algorithm}/{sequence}/{trial}/estimate.tum.
+) -> dict[RunKey, float]:
+    """Runs by the folder convention: ROOT/{sequence}/reference.tum, ROOT/{a}/{s}/{trial}/.
 
-    The estimate is the reference (x = t, identity rotations) shifted by a constant
-    offset along y, distinct per run, so each run's RMS position error is its offset
-    (a hand calculation). Returns run keys -> offset in metres.
+    Each run folder ROOT/{algorithm}/{sequence}/{trial}/ holds ``estimate.tum``: the
+    reference (x = t, identity rotations) shifted by a constant offset along y, distinct
+    per run (0.001 m times the run's position in sequence, algorithm, trial order), so
+    each run's RMS position error is its offset (a hand calculation). Returns run keys
+    -> offset in metres.
     """
     t = np.arange(n_poses, dtype=float) * 0.1
     xyz = np.column_stack([t, np.zeros_like(t), np.zeros_like(t)])
-    offsets: dict[tuple[str, str, str], float] = {}
+    offsets: dict[RunKey, float] = {}
     k = 0
     for sequence in sequences:
         write_tum(root / sequence / "reference.tum", t, xyz)
@@ -56,34 +70,64 @@ def make_tree(
     return offsets
 
 
-def position_error(task) -> tuple[Comparison, ...]:
-    """Per evaluation: the position error of poses paired by index (no alignment)."""
-    if task.run.reference is None:
-        raise FileNotFoundError(f"no reference for {task.run.label}")
-    est = np.loadtxt(task.run.estimate, ndmin=2)
-    ref = np.loadtxt(task.run.reference, ndmin=2)
-    if est.shape != ref.shape:
-        raise ValueError(f"Expected {ref.shape[0]} poses like the reference, got {est.shape[0]}")
-    errors = np.linalg.norm(est[:, 1:4] - ref[:, 1:4], axis=1)
-    return tuple(
-        Comparison(
-            metric=ev.metric,
-            stats={"translation": error_stats(errors, est[:, 0])},
-            units={"translation": "m"},
-            settings=ev.kwargs(),
-            estimate=task.run.label,
-        )
-        for ev in task.settings.evaluations
+def position_error(task: Task) -> RunReport:
+    """Per metric: the position error of poses paired by index (no alignment).
+
+    A run without a reference gets a successful report without comparisons (as the
+    shipped worker does); a run that reported failing (``meta.json`` ``exit_code``) gets
+    ``success`` false with its reason, its comparisons still computed.
+
+    Raises
+    ------
+    ValueError
+        The estimate has another number of poses than the reference.
+    """
+    run = task.run
+    est = np.loadtxt(run.estimate, ndmin=2)
+    comparisons: dict[str, Comparison] = {}
+    if run.reference is not None:
+        ref = np.loadtxt(run.reference, ndmin=2)
+        if est.shape != ref.shape:
+            msg = f"Expected {ref.shape[0]} poses like the reference, got {est.shape[0]}"
+            raise ValueError(msg)
+        errors = np.linalg.norm(est[:, 1:4] - ref[:, 1:4], axis=1)
+        comparisons = {
+            m.name: Comparison(
+                metric=m.metric,
+                stats={"translation": error_stats(errors, est[:, 0])},
+                units={"translation": "m"},
+                settings=task.settings.settings_of(m).record(),
+                estimate=run.label,
+            )
+            for m in task.settings.metrics
+        }
+    failure = run.meta.reported_failure
+    return RunReport(
+        name=run.name,
+        success=not failure,
+        failure=failure,
+        algorithm=run.algorithm,
+        sequence=run.sequence,
+        trial=run.trial,
+        n_estimate=len(est),
+        n_valid=len(est),
+        comparisons=comparisons,
     )
 
 
-def mixed_settings(task) -> tuple[Comparison, ...]:
+def mixed_settings(task: Task) -> RunReport:
     """``position_error`` claiming SE(3) alignment on odd trials and Sim(3) on even ones."""
     method = "se3" if int(task.run.trial) % 2 else "sim3"
-    return tuple(c.replace(settings={"alignment": method}) for c in position_error(task))
+    report = position_error(task)
+    return report.replace(
+        comparisons={
+            name: c.replace(settings={**c.settings, "align": method})
+            for name, c in report.comparisons.items()
+        }
+    )
 
 
-def scripted(task) -> tuple[Comparison, ...]:
+def scripted(task: Task) -> RunReport:
     """``position_error`` plus the markers described in the module docstring."""
     estimate = Path(task.run.estimate)
     if estimate.with_name(estimate.name + ".stop").exists():
@@ -96,15 +140,15 @@ def scripted(task) -> tuple[Comparison, ...]:
         pass
     else:
         os._exit(3)
-    result = position_error(task)
+    report = position_error(task)
     with estimate.with_name(estimate.name + ".calls").open("a") as log:
         log.write(f"{os.getpid()}\n")
-    return result
+    return report
 
 
-def calls(root: Path) -> dict[tuple[str, str, str], int]:
+def calls(root: Path) -> dict[RunKey, int]:
     """How many times each run under ``root`` was evaluated by ``scripted``."""
-    counts = {}
+    counts: dict[RunKey, int] = {}
     for log in sorted(root.rglob("estimate.tum.calls")):
         algorithm, sequence, trial = log.parent.relative_to(root).parts
         counts[(algorithm, sequence, trial)] = len(log.read_text().splitlines())

@@ -2,30 +2,61 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
 
-from robot_msgs.batch.manifest import load_bench_input
+from robot_msgs.batch.results_table import read_results
 from robot_msgs.batch.store import ResultStore
-from robot_msgs.batch.sweep import run_sweep
-from robot_msgs.batch.table import read_table
-from robot_msgs.compare import Aggregate, Comparison, Ranking
+from robot_msgs.batch.sweep import OUTPUT_FILES, run_sweep
+from robot_msgs.compare import Aggregate, Ranking, Repeatability, RunReport
 from robot_msgs.errors import OutputExistsError, SettingsMismatchError
+from robot_msgs.runs import RunSettings, load_runs
+from robot_msgs.runs.run_settings import RUN_DEFAULTS
 from tests.batch.batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
+
+if TYPE_CHECKING:
+    from robot_msgs.batch.sweep import SweepSummary
+    from robot_msgs.batch.tasks import RunFunction
 
 pytest.importorskip("pyarrow")
 
+APE = "ape:translation"
+RPE = "rpe:translation:1s:all"
 
-def _sweep(root: Path, out: Path, **kwargs):
+
+def _sweep(
+    root: Path,
+    out: Path,
+    *,
+    fn: RunFunction = scripted,
+    settings: RunSettings | None = None,
+    **kwargs: Any,
+) -> SweepSummary:
     kwargs.setdefault("executor", "serial")
-    return run_sweep(load_bench_input(root), out, fn=scripted, progress=None, **kwargs)
+    manifest = load_runs([root])
+    if settings is not None:
+        manifest = dataclasses.replace(manifest, settings=settings)
+    return run_sweep(manifest, out, fn=fn, progress=None, **kwargs)
+
+
+def _ape_rows(table: str | Path) -> list[dict[str, Any]]:
+    return [row for row in read_results(table) if row["evaluation"] == APE]
+
+
+def _json(path: Path) -> Any:
+    return json.loads(path.read_text())
 
 
 @pytest.mark.slow
-def test_dask_local_cluster_gives_the_same_table_as_local_processes_and_serial(tmp_path):
+def test_dask_local_cluster_gives_the_same_outputs_as_local_processes_and_serial(
+    tmp_path: Path,
+) -> None:
     pytest.importorskip("distributed")
     root = tmp_path / "runs"
     offsets = make_tree(
@@ -38,72 +69,115 @@ def test_dask_local_cluster_gives_the_same_table_as_local_processes_and_serial(t
         outs[executor] = tmp_path / executor
         summary = _sweep(root, outs[executor], executor=executor, workers=2)
         assert (summary.n_runs, summary.n_ok, summary.n_computed) == (200, 200, 200)
-    tables = {k: read_table(out / "results.parquet") for k, out in outs.items()}
+    tables = {k: read_results(out / "results.parquet") for k, out in outs.items()}
     assert tables["dask"] == tables["local"] == tables["serial"]
-    for name in ("comparisons.json", "aggregates.json", "ranking.json"):
+    for name in ("reports.json", "aggregates.json", "ranking.json", "repeatability.json"):
         texts = {k: (out / name).read_text() for k, out in outs.items()}
-        assert texts["dask"] == texts["local"] == texts["serial"]
-    rows = tables["dask"]
+        assert texts["dask"] == texts["local"] == texts["serial"], name
+    rows = [row for row in tables["dask"] if row["evaluation"] == APE]
     assert len(rows) == 200
     for row in rows:  # each run's RMS error is its offset (by construction)
         key = (row["algorithm"], row["sequence"], row["trial"])
         assert row["rms"] == pytest.approx(offsets[key], abs=1e-9)
-    # Deterministic order: algorithm, sequence, trial 1..10 in natural order.
-    assert [r["trial"] for r in rows[:10]] == [str(i) for i in range(1, 11)]
+    # Deterministic order: the runs' order as read (the same whichever executor ran them).
+    assert [row["run"] for row in rows] == [run.name for run in load_runs([root]).runs]
 
 
-def test_outputs_messages_and_aggregates(tmp_path):
+def test_outputs_messages_and_aggregates(tmp_path: Path) -> None:
     root = tmp_path / "runs"
     offsets = make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=3)
     summary = _sweep(root, tmp_path / "out")
     out = tmp_path / "out"
     assert sorted(p.name for p in out.iterdir()) == [
-        "aggregates.json", "comparisons.json", "ranking.json", "results.parquet", "runs",
-        "summary.json",
+        "aggregates.json", "ranking.json", "repeatability.json", "reports.json",
+        "results.parquet", "runs", "summary.json",
     ]  # fmt: skip
-    comparisons = json.loads((out / "comparisons.json").read_text())
-    assert [c["trial"] for c in comparisons] == ["1", "2", "3"]
-    assert Comparison.from_dict(comparisons[0]["comparison"]).estimate == "orb/MH_01/1"
-    [agg] = [Aggregate.from_dict(a) for a in json.loads((out / "aggregates.json").read_text())]
-    assert dict(agg.group) == {
-        "evaluation": "ape:translation",
-        "algorithm": "orb",
-        "sequence": "MH_01",
-    }
+    assert set(OUTPUT_FILES) - {p.name for p in out.iterdir()} == {"results.csv"}
+    reports = _json(out / "reports.json")
+    assert [(e["run"], e["status"]) for e in reports] == [(f"orb/MH_01/{t}", "ok") for t in "123"]
+    first = RunReport.from_dict(reports[0]["report"])
+    assert (first.trial, first.success, list(first.comparisons)) == ("1", True, [APE, RPE])
+    assert first.comparisons[APE].estimate == "orb/MH_01/1"
+    aggs = [Aggregate.from_dict(a) for a in _json(out / "aggregates.json")]
+    assert [dict(a.group) for a in aggs] == [
+        {"evaluation": name, "algorithm": "orb", "sequence": "MH_01"} for name in (APE, RPE)
+    ]
     # The three runs' RMS errors are 0.001, 0.002, 0.003 m: their mean is 0.002 m.
     assert sorted(offsets.values()) == pytest.approx([0.001, 0.002, 0.003])
-    assert agg.stats["translation"].mean == pytest.approx(0.002, abs=1e-9)
-    assert (agg.n_runs, agg.success_rate) == (3, 1.0)
-    record = json.loads((out / "summary.json").read_text())
-    assert record["n_ok"] == 3
-    assert record["settings"]["evaluate"][0]["name"] == "ape:translation"
+    assert aggs[0].stats["translation"].mean == pytest.approx(0.002, abs=1e-9)
+    assert (aggs[0].n_runs, aggs[0].success_rate) == (3, 1.0)
+    assert _json(out / "repeatability.json") == []  # every run has a reference
+    record = _json(out / "summary.json")
+    assert (record["n_ok"], record["n_succeeded"], record["complete"]) == (3, 3, True)
+    assert [m["name"] for m in record["settings"]["metrics"]] == [APE, RPE]
+    assert record["manifest"] == str(root)
     assert summary.table == str(out / "results.parquet")
+    assert summary.complete
 
 
-def test_failures_are_recorded_with_their_error_text_and_counted(tmp_path):
+def test_run_failures_and_evaluation_failures_are_kept_apart(tmp_path: Path) -> None:
     root = tmp_path / "runs"
-    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
+    offsets = make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=3)
     lone = root / "orb" / "MH_09" / "1" / "estimate.tum"  # a sequence with no reference
     write_tum(lone, np.arange(3.0), np.zeros((3, 3)))
     (root / "orb" / "MH_01" / "2" / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")  # 1 pose
+    (root / "orb" / "MH_01" / "3" / "meta.json").write_text('{"exit_code": -11}')
     summary = _sweep(root, tmp_path / "out")
-    assert (summary.n_runs, summary.n_ok, summary.n_failed) == (3, 1, 2)
-    assert summary.failures == {"FileNotFoundError": 1, "ValueError": 1}
-    rows = {r["trial"] + r["sequence"]: r for r in read_table(summary.table)}
-    assert rows["2MH_01"]["status"] == "failed"
-    assert rows["2MH_01"]["error"] == "Expected 50 poses like the reference, got 1"
-    assert rows["1MH_09"]["error"] == "no reference for orb/MH_09/1"
-    aggs = [
-        Aggregate.from_dict(a)
-        for a in json.loads((tmp_path / "out" / "aggregates.json").read_text())
-    ]
-    by_seq = {a.group["sequence"]: a for a in aggs}
-    assert (by_seq["MH_01"].n_runs, dict(by_seq["MH_01"].failures)) == (2, {"ValueError": 1})
-    assert (by_seq["MH_09"].n_runs, by_seq["MH_09"].metric) == (1, "ape")
-    assert "failures: FileNotFoundError 1, ValueError 1" in summary.text()
+    assert (summary.n_runs, summary.n_ok, summary.n_succeeded) == (4, 3, 2)
+    assert (summary.n_failed, summary.n_crashed, summary.complete) == (1, 0, False)
+    assert summary.run_failures == {"exit code -11": 1}
+    error = "ValueError: Expected 50 poses like the reference, got 1"
+    assert summary.errors == {"orb/MH_01/2": error}
+    rows = {(r["sequence"], r["trial"]): r for r in _ape_rows(summary.table)}
+    assert (rows["MH_01", "2"]["status"], rows["MH_01", "2"]["success"]) == ("failed", None)
+    assert rows["MH_01", "2"]["error"] == "Expected 50 poses like the reference, got 1"
+    # A run without a reference is evaluated and succeeds; it has no accuracy.
+    no_ref = rows["MH_09", "1"]
+    assert (no_ref["status"], no_ref["success"], no_ref["rms"]) == ("ok", True, None)
+    # A run that reported failing is a result: its numbers are kept, its failure counted.
+    crashed_run = rows["MH_01", "3"]
+    assert (crashed_run["status"], crashed_run["success"]) == ("ok", False)
+    assert crashed_run["failure"] == "exit code -11"
+    assert crashed_run["rms"] == pytest.approx(offsets["orb", "MH_01", "3"], abs=1e-9)
+    aggs = [Aggregate.from_dict(a) for a in _json(tmp_path / "out" / "aggregates.json")]
+    by_group = {(a.group["evaluation"], a.group["sequence"]): a for a in aggs}
+    assert set(by_group) == {(APE, "MH_01"), (RPE, "MH_01")}  # MH_09 has no APE to aggregate
+    mh01 = by_group[APE, "MH_01"]
+    assert (mh01.n_runs, dict(mh01.failures)) == (3, {"ValueError": 1, "exit code -11": 1})
+    assert mh01.stats["translation"].mean == pytest.approx(0.001, abs=1e-9)  # trial 1 only
+    text = summary.text()
+    assert "4 runs: 3 evaluated (2 succeeded), 1 failed to evaluate, 0 crashed" in text
+    assert "run failures: exit code -11 1" in text
+    assert f"not evaluated: orb/MH_01/2: {error}" in text
+    assert _json(tmp_path / "out" / "summary.json")["complete"] is False
 
 
-def test_a_folder_with_results_is_refused_without_resume_or_force(tmp_path):
+def test_repeated_runs_without_a_reference_get_their_repeatability(tmp_path: Path) -> None:
+    root = tmp_path / "runs"
+    t = np.arange(50) * 0.1
+    line = np.column_stack([t, 0 * t, 0 * t])
+    write_tum(root / "orb" / "LAB" / "1" / "estimate.tum", t, line)
+    write_tum(root / "orb" / "LAB" / "2" / "estimate.tum", t, line * 1.1)  # 10 % longer
+    write_tum(root / "orb" / "LAB" / "3" / "estimate.tum", t, line * 3.0)
+    (root / "orb" / "LAB" / "3" / "meta.json").write_text('{"failure": "diverged"}')
+    unaligned = RunSettings(evaluation=RUN_DEFAULTS.replace(align="none"))
+    summary = _sweep(root, tmp_path / "out", settings=unaligned)
+    assert (summary.n_ok, summary.n_succeeded, summary.run_failures) == (3, 2, {"diverged": 1})
+    [entry] = _json(tmp_path / "out" / "repeatability.json")
+    repeat = Repeatability.from_dict(entry)
+    # The failed trial 3 is left out. Without alignment trial 2 is off by 0.1 t at time t,
+    # t = 0.0..4.9: RMS 0.1 sqrt(mean(t^2)) = 0.1 sqrt(0.01 * 49 * 99 / 6). The endpoints
+    # from the start are 4.9 m and 5.39 m along x: spread 0.245 m, distance 0.49 m.
+    assert repeat.runs == ("orb/LAB/1", "orb/LAB/2")
+    expected = 0.1 * math.sqrt(0.01 * 49 * 99 / 6)
+    assert repeat.pairwise_ape_rms_m[0, 1] == pytest.approx(expected, rel=1e-9)
+    assert repeat.endpoint_spread_m == pytest.approx(0.245, abs=1e-9)
+    assert repeat.endpoint_max_m == pytest.approx(0.49, abs=1e-9)
+    assert repeat.settings["align"] == "none"
+    assert [e["ranking"] for e in _json(tmp_path / "out" / "ranking.json")] == [None, None]
+
+
+def test_a_folder_with_results_is_refused_without_resume_or_force(tmp_path: Path) -> None:
     root = tmp_path / "runs"
     make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=1)
     _sweep(root, tmp_path / "out")
@@ -112,14 +186,13 @@ def test_a_folder_with_results_is_refused_without_resume_or_force(tmp_path):
         match=r"already holds a sweep's results \(results\.parquet\): pass --resume",
     ):
         _sweep(root, tmp_path / "out")
-    (tmp_path / "out" / "results.parquet").unlink()
-    for name in ("comparisons.json", "aggregates.json", "ranking.json", "summary.json"):
-        (tmp_path / "out" / name).unlink()
+    for name in OUTPUT_FILES:
+        (tmp_path / "out" / name).unlink(missing_ok=True)
     with pytest.raises(OutputExistsError, match=r"\(runs/\)"):
         _sweep(root, tmp_path / "out")
 
 
-def test_force_recomputes_everything(tmp_path):
+def test_force_recomputes_everything(tmp_path: Path) -> None:
     root = tmp_path / "runs"
     make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
     _sweep(root, tmp_path / "out")
@@ -129,11 +202,13 @@ def test_force_recomputes_everything(tmp_path):
 
 
 @pytest.mark.parametrize("executor", ["serial", "local"])
-def test_resume_after_an_interrupt_computes_only_the_missing_runs(tmp_path, executor):
+def test_resume_after_an_interrupt_computes_only_the_missing_runs(
+    tmp_path: Path, executor: str
+) -> None:
     root = tmp_path / "runs"
     offsets = make_tree(root, trials=4)  # 16 runs
-    tasks_in_order = load_bench_input(root).runs
-    stop = Path(tasks_in_order[9].estimate + ".stop")
+    runs_in_order = load_runs([root]).runs
+    stop = Path(runs_in_order[9].estimate + ".stop")
     stop.touch()  # evaluating the 10th run interrupts the sweep, as Ctrl-C would
     with pytest.raises(KeyboardInterrupt):
         _sweep(root, tmp_path / "out", executor=executor, workers=2)
@@ -153,18 +228,21 @@ def test_resume_after_an_interrupt_computes_only_the_missing_runs(tmp_path, exec
     reused = {k for k, v in after.items() if v == done_before.get(k, 0)}
     assert len(reused) == len(stored)
     assert set(after) == set(offsets)
-    rows = read_table(summary.table)
+    rows = _ape_rows(summary.table)
     assert len(rows) == 16
+    for row in rows:
+        key = (row["algorithm"], row["sequence"], row["trial"])
+        assert row["rms"] == pytest.approx(offsets[key], abs=1e-9)
 
 
-def test_resume_recomputes_only_the_run_whose_input_changed(tmp_path):
+def test_resume_recomputes_only_the_run_whose_input_changed(tmp_path: Path) -> None:
     root = tmp_path / "runs"
     make_tree(root, trials=2)
     first = _sweep(root, tmp_path / "out")
     assert first.n_computed == 8
     again = _sweep(root, tmp_path / "out", resume=True)
     assert (again.n_reused, again.n_computed) == (8, 0)
-    # Shift one estimate by 0.25 m in z instead of its 0.003 m in y: RMS sqrt(0.25² + 0.003²).
+    # Move one estimate 0.25 m along z instead of its 0.003 m along y: RMS error 0.25 m.
     target = root / "orb" / "MH_01" / "2" / "estimate.tum"
     data = np.loadtxt(target)
     data[:, 2] = 0.0
@@ -174,39 +252,50 @@ def test_resume_recomputes_only_the_run_whose_input_changed(tmp_path):
     assert (changed.n_reused, changed.n_computed) == (7, 1)
     assert calls(root)[("orb", "MH_01", "2")] == 2
     assert sum(calls(root).values()) == 9
-    row = next(
-        r
-        for r in read_table(changed.table)
-        if r["trial"] == "2" and r["algorithm"] == "orb" and r["sequence"] == "MH_01"
-    )
+    [row] = [r for r in _ape_rows(changed.table) if r["run"] == "orb/MH_01/2"]
     assert row["rms"] == pytest.approx(0.25, abs=1e-9)
     assert len(list((tmp_path / "out" / "runs").glob("*.json"))) == 9  # the old record stays
 
 
-def test_crashed_records_are_recomputed_on_resume(tmp_path):
+def test_resume_recomputes_a_run_whose_metadata_changed(tmp_path: Path) -> None:
     root = tmp_path / "runs"
     make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
-    tasks = load_bench_input(root).runs
-    poison = Path(tasks[0].estimate + ".poison")
+    _sweep(root, tmp_path / "out")
+    (root / "orb" / "MH_01" / "1" / "meta.json").write_text('{"version": "2.0"}')
+    resumed = _sweep(root, tmp_path / "out", resume=True)
+    assert (resumed.n_reused, resumed.n_computed) == (1, 1)
+    assert calls(root) == {("orb", "MH_01", "1"): 2, ("orb", "MH_01", "2"): 1}
+
+
+def test_crashed_records_are_recomputed_on_resume(tmp_path: Path) -> None:
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
+    runs = load_runs([root]).runs
+    poison = Path(runs[0].estimate + ".poison")
     poison.touch()
     summary = _sweep(root, tmp_path / "out", executor="local", workers=2, retries=0)
-    records = [json.loads(p.read_text()) for p in (tmp_path / "out" / "runs").glob("*.json")]
+    records = [_json(p) for p in (tmp_path / "out" / "runs").glob("*.json")]
     why = [(r["trial"], r["status"], r["error_type"], r["error"], r["attempts"]) for r in records]
-    assert (summary.n_ok, summary.n_crashed) == (1, 1), why
+    assert (summary.n_ok, summary.n_crashed, summary.complete) == (1, 1, False), why
+    assert list(summary.errors) == ["orb/MH_01/1"]
+    assert summary.errors["orb/MH_01/1"].startswith("WorkerCrash: the worker process died")
     poison.unlink()
     resumed = _sweep(root, tmp_path / "out", resume=True)
     assert (resumed.n_reused, resumed.n_computed, resumed.n_ok) == (1, 1, 2)
+    assert resumed.complete
     assert ResultStore(tmp_path / "out").has_records()
 
 
-def test_ranking_orders_algorithms_by_median_error_per_sequence(tmp_path):
+def test_ranking_orders_algorithms_by_median_error_per_sequence_per_metric(
+    tmp_path: Path,
+) -> None:
     root = tmp_path / "runs"
     make_tree(root, algorithms=("orb", "vins"), sequences=("MH_01", "MH_02"), trials=3)
     (root / "vins" / "MH_02" / "3" / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")  # fails
     _sweep(root, tmp_path / "out")
-    [entry] = json.loads((tmp_path / "out" / "ranking.json").read_text())
-    assert entry["evaluation"] == "ape:translation"
-    ranking = Ranking.from_dict(entry["ranking"])
+    entries = _json(tmp_path / "out" / "ranking.json")
+    assert [e["evaluation"] for e in entries] == [APE, RPE]
+    ranking = Ranking.from_dict(entries[0]["ranking"])
     # Offsets by construction: MH_01 orb 1..3 mm, vins 4..6 mm; MH_02 orb 7..9, vins 10..12
     # (vins trial 3 failed): medians orb 2 and 8 mm, vins 5 and 10.5 mm; orb first everywhere.
     orb, vins = ranking.rows
@@ -215,16 +304,23 @@ def test_ranking_orders_algorithms_by_median_error_per_sequence(tmp_path):
     assert dict(vins.scores) == pytest.approx({"MH_01": 0.005, "MH_02": 0.0105}, abs=1e-9)
     assert (vins.n_runs, vins.n_succeeded) == (6, 5)
     assert (ranking.metric, ranking.signal, ranking.statistic) == ("ape", "translation", "rms")
+    rpe = Ranking.from_dict(entries[1]["ranking"])
+    assert (rpe.metric, [row.algorithm for row in rpe.rows]) == ("rpe", ["orb", "vins"])
 
 
-def test_comparisons_with_mixed_settings_are_refused(tmp_path):
+def test_the_ranking_statistic_comes_from_the_settings(tmp_path: Path) -> None:
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb", "vins"), sequences=("MH_01",), trials=1)
+    _sweep(root, tmp_path / "out", settings=RunSettings(statistic="max"))
+    ranking = Ranking.from_dict(_json(tmp_path / "out" / "ranking.json")[0]["ranking"])
+    # A constant offset: the largest error is the offset itself, 1 mm (orb) and 2 mm (vins).
+    assert ranking.statistic == "max"
+    assert [row.algorithm for row in ranking.rows] == ["orb", "vins"]
+    assert [row.scores["MH_01"] for row in ranking.rows] == pytest.approx([0.001, 0.002], abs=1e-9)
+
+
+def test_comparisons_with_mixed_settings_are_refused(tmp_path: Path) -> None:
     root = tmp_path / "runs"
     make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
-    with pytest.raises(SettingsMismatchError, match="`alignment`"):
-        run_sweep(
-            load_bench_input(root),
-            tmp_path / "out",
-            fn=mixed_settings,
-            executor="serial",
-            progress=None,
-        )
+    with pytest.raises(SettingsMismatchError, match="`align`"):
+        _sweep(root, tmp_path / "out", fn=mixed_settings)

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -135,3 +135,24 @@ def test_error_stats_type_is_importable_as_documented():
     from robot_msgs.compare import ErrorStats as Documented
 
     assert Documented is ErrorStats
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=40))
+def test_median_is_numpys_median_bit_for_bit(values):
+    from robot_msgs.compare.statistics import median
+
+    array = np.asarray(values, dtype=np.float64)
+    assert median(array) == float(np.median(array))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.floats(0.0, 1e6, allow_nan=False), min_size=1, max_size=60),
+    st.sampled_from([0.0, 5.0, 50.0, 95.0, 99.0, 100.0]),
+)
+def test_percentile_is_numpys_linear_percentile_bit_for_bit(values, q):
+    from robot_msgs.compare.statistics import percentile
+
+    array = np.asarray(values, dtype=np.float64)
+    assert percentile(array, q) == float(np.percentile(array, q))

@@ -9,6 +9,7 @@ statistics (``stats.json`` of ``--save_results``) plus the number of errors.
 Usage, from the repository root, in an environment with evo 1.38.1::
 
     python tests/data/make_evo_reference.py [--data ../shared/data/evo-testdata]
+        [--keep-existing]   # run evo only for the cases not stored yet
 
 The stored file was made with ``--data /work/shared/data/evo-testdata``.
 
@@ -225,6 +226,16 @@ def cases() -> list[dict[str, Any]]:
         _rpe("mcap_nav2", "trans_part", 0.5, "m"),
         _rpe("mcap_nav2", "angle_deg", 10, "d", all_pairs=True),
     ]
+    # Time ranges (evo's --t_start/--t_end cut the reference before association).
+    out += [
+        _ape("fr1_drift", "trans_part", "se3", t_start=1305031105.5, t_end=1305031120.25),
+        _ape("fr1_drift", "angle_deg", "none", t_end=1305031110.0),
+        _ape("fr1_drift", "trans_part", "sim3", t_start=1305031115.0),
+        _ape("fr2_desk", "trans_part", "se3", t_start=1311868180.0, t_end=1311868240.0),
+        _rpe("fr1_drift", "trans_part", 1, "f", "se3", t_start=1305031105.5, t_end=1305031120.25),
+        _rpe("fr1_drift", "angle_deg", 0.2, "m", all_pairs=True, t_start=1305031110.0),
+        _rpe("fr2_desk", "trans_part", 0.5, "m", "se3", all_pairs=True, t_end=1311868200.0),
+    ]
     return out
 
 
@@ -237,6 +248,8 @@ def _case_id(case: dict[str, Any]) -> str:
         parts += [f"tol{case['delta_tol']:g}"] if "delta_tol" in case else []
     parts += [f"n{case['n_to_align']}"] if "n_to_align" in case else []
     parts += [f"off{case['t_offset']:g}"] if "t_offset" in case else []
+    parts += [f"from{case['t_start']!r}"] if "t_start" in case else []
+    parts += [f"to{case['t_end']!r}"] if "t_end" in case else []
     return "-".join(parts)
 
 
@@ -291,6 +304,10 @@ def command(case: dict[str, Any]) -> list[str]:
         args += ["--t_offset", f"{case['t_offset']:g}"]
     if "t_max_diff" in case:
         args += ["--t_max_diff", f"{case['t_max_diff']:g}"]
+    if "t_start" in case:
+        args += ["--t_start", repr(case["t_start"])]
+    if "t_end" in case:
+        args += ["--t_end", repr(case["t_end"])]
     return [tool, *args]
 
 
@@ -308,6 +325,10 @@ def ours(case: dict[str, Any]) -> dict[str, Any]:
         settings["offset_s"] = case["t_offset"]
     if "t_max_diff" in case:
         settings["max_diff_s"] = case["t_max_diff"]
+    if "t_start" in case:
+        settings["t_start_s"] = case["t_start"]
+    if "t_end" in case:
+        settings["t_end_s"] = case["t_end"]
     out: dict[str, Any] = {
         "metric": case["tool"],
         "relation": RELATIONS[case["relation"]],
@@ -346,7 +367,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="evo test data folder")
     parser.add_argument("--out", type=Path, default=HERE / "evo_reference.json")
+    parser.add_argument(
+        "--keep-existing",
+        action="store_true",
+        help="reuse the stored evo numbers of cases already in --out (same id and command); "
+        "run evo only for new cases",
+    )
     args = parser.parse_args()
+    stored: dict[str, dict[str, Any]] = {}
+    if args.keep_existing and args.out.exists():
+        previous = json.loads(args.out.read_text(encoding="utf-8"))
+        stored = {c["id"]: c for c in previous["cases"]}
     home = Path(tempfile.mkdtemp(prefix="evo-home-"))
     folder = Path(tempfile.mkdtemp(prefix="evo-data-"))
     try:
@@ -354,14 +385,17 @@ def main() -> int:
         records = []
         for case in cases():
             case_id = _case_id(case)
-            print(case_id, flush=True)
+            line = " ".join(command(case))
+            kept = stored.get(case_id)
+            reuse = kept is not None and kept["command"] == line
+            print(case_id, "(stored)" if reuse else "", flush=True)
             records.append(
                 {
                     "id": case_id,
-                    "command": " ".join(command(case)),
+                    "command": line,
                     "inputs": INPUTS[case["inputs"]],
                     "ours": ours(case),
-                    "evo": run(case, folder, home),
+                    "evo": kept["evo"] if reuse and kept is not None else run(case, folder, home),
                 }
             )
     finally:

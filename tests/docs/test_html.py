@@ -128,7 +128,16 @@ def test_every_registered_type_gets_a_page_and_an_index_entry(site: dict[str, st
 def test_index_groups_types_by_family_with_summaries(site: dict[str, str]) -> None:
     text = squeeze(visible_text(site["index.html"]))
     families = re.findall(r'<h2 id="([a-z]+)">', site["index.html"])
-    assert families == ["compare", "evaluation", "geometry", "nav", "sensor", "std", "trajectory"]
+    assert families == [
+        "compare",
+        "evaluation",
+        "geometry",
+        "nav",
+        "runs",
+        "sensor",
+        "std",
+        "trajectory",
+    ]
     assert squeeze("ErrorStats Summary of one error signal over its finite samples") in text
 
 

@@ -81,6 +81,13 @@ def _assert_agrees(stats, expected: dict[str, float]) -> None:
     assert stats.n * stats.rms**2 == pytest.approx(expected["sse"], rel=RTOL)
 
 
+def test_the_reference_covers_time_ranges_on_ape_and_rpe():
+    ranged = [c for c in CASES if {"t_start_s", "t_end_s"} & set(c["ours"]["settings"])]
+    assert {c["ours"]["metric"] for c in ranged} == {"ape", "rpe"}
+    assert all("--t_start" in c["command"] or "--t_end" in c["command"] for c in ranged)
+    assert {c["inputs"]["reference"]["fmt"] for c in ranged} == {"tum"}
+
+
 def test_the_reference_covers_every_shared_relation_alignment_unit_and_input_format():
     ours = [case["ours"] for case in CASES]
     relations = {o["relation"] for o in ours}
@@ -166,6 +173,8 @@ def _evo_live(case: dict[str, Any], folder: Path, evo_api) -> dict[str, float]:
     )
     ours = case["ours"]
     kwargs = {**ours["settings"], **ours.get("pairs", {}), "relation": ours["relation"]}
+    if "t_start_s" in kwargs or "t_end_s" in kwargs:  # evo_ape/evo_rpe --t_start/--t_end
+        traj_ref.reduce_to_time_range(kwargs.get("t_start_s"), kwargs.get("t_end_s"))
     traj_ref, traj_est = sync.associate_trajectories(
         traj_ref,
         traj_est,
@@ -249,3 +258,40 @@ def test_ros2_sqlite3_bag_agrees_with_stored_evo_numbers(case, evo_data, sqlite3
     for side in ("reference", "estimate"):
         converted["inputs"][side].update(path=str(sqlite3_bag), fmt="bag2")
     _assert_agrees(_ours(converted, evo_data), case["evo"])
+
+
+# The time range through the command line: robot-msgs ape/rpe --t-start/--t-end give evo's
+# numbers for evo_ape/evo_rpe --t_start/--t_end (the stored command of each case).
+
+RANGED = [c for c in CASES if {"t_start_s", "t_end_s"} & set(c["ours"]["settings"])]
+
+
+def _flags(case: dict[str, Any]) -> list[str]:
+    ours = case["ours"]
+    settings = ours["settings"]
+    flags = ["--relation", ours["relation"], "--align", settings["align"], "--json"]
+    for key, flag in (("t_start_s", "--t-start"), ("t_end_s", "--t-end")):
+        if key in settings:
+            flags += [flag, repr(settings[key])]
+    if ours["metric"] == "rpe":
+        pairs = ours["pairs"]
+        flags += ["--delta", repr(pairs["delta"]), "--delta-unit", pairs["delta_unit"]]
+        flags += ["--all-pairs"] if pairs["all_pairs"] else []
+    return flags
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize("case", RANGED, ids=[case["id"] for case in RANGED])
+def test_time_range_flags_agree_with_evo(case, evo_data, capsys):
+    from robot_msgs.cli import main
+
+    spec = case["inputs"]
+    paths = [str(evo_data / spec[side]["path"]) for side in ("reference", "estimate")]
+    assert main([case["ours"]["metric"], *paths, *_flags(case)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    ((name, stats),) = result["stats"].items()
+    expected = case["evo"]
+    assert stats["n"] == expected["n"]
+    assert stats["rms"] == pytest.approx(expected["rmse"], rel=RTOL)
+    assert stats["max"] == pytest.approx(expected["max"], rel=RTOL)
+    assert name == case["ours"]["relation"]

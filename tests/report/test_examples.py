@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from robot_msgs.compare import REPEATABILITY_STATEMENT, Report
-from robot_msgs.report import load_runs
+from robot_msgs.runs import load_runs
 
 MANIFEST = Path(str(files("robot_msgs").joinpath("examples", "runs", "runs.toml")))
 
@@ -36,7 +36,7 @@ def test_example_folder_is_small():
 
 
 def test_example_runs_load_with_their_metadata():
-    runs = load_runs([MANIFEST])
+    runs = load_runs([MANIFEST]).runs
     assert len(runs) == 18  # 3 x 2 x 2 with a reference, 2 x 3 without
     assert sum(r.reference is None for r in runs) == 6
     crashed = next(r for r in runs if r.name == "vio_ekf/fr2_desk/trial_2")
@@ -61,7 +61,7 @@ def test_failures_are_the_crash_and_the_unrecovered_loss(report):
 
 def test_sequence_without_reference_has_repeatability_not_accuracy(report):
     for run in (r for r in report["runs"] if r["sequence"] == "lab_loop"):
-        assert run["accuracy"] is None
+        assert run["comparisons"] == {}
         assert run["repeatability"]["statement"] == REPEATABILITY_STATEMENT
     assert report["ranking"]["sequences"] == ["fr1_xyz", "fr2_desk"]
 
@@ -99,8 +99,9 @@ def test_example_accuracy_agrees_with_evo(report):
     )
     for name, evo in stored["runs"].items():
         run = _run(report, name)
-        stats = run["accuracy"]["stats"]["translation"]
-        assert run["accuracy"]["counts"]["matched"] == evo["matched"]
+        ape = run["comparisons"]["ape:translation"]
+        stats = ape["stats"]["translation"]
+        assert ape["counts"]["matched"] == evo["matched"]
         assert stats["n"] == evo["matched"]
         for key, ours in (("rmse", "rms"), ("mean", "mean"), ("median", "median"), ("max", "max")):
             assert stats[ours] == pytest.approx(evo[key], rel=1e-9), (name, key)

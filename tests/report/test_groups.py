@@ -21,15 +21,15 @@ def _ape(rms: float, alignment: str = "se3") -> Comparison:
 
 def test_group_reports_success_rate_failure_reasons_and_distributions():
     runs = [
-        RunReport(name="1", algorithm="a", sequence="s", success=True, accuracy=_ape(0.1),
+        RunReport(name="1", algorithm="a", sequence="s", success=True, comparisons={"ape:translation": _ape(0.1)},
                   coverage=1.0, latency=_latency(0.04),
                   resources=Resources(n_samples=2, duration_s=1.0, peak_rss_bytes=2e8,
                                       mean_cpu_percent=100.0, peak_cpu_percent=150.0)),
-        RunReport(name="2", algorithm="a", sequence="s", success=True, accuracy=_ape(0.3),
+        RunReport(name="2", algorithm="a", sequence="s", success=True, comparisons={"ape:translation": _ape(0.3)},
                   coverage=0.8, latency=_latency(0.06),
                   losses=(TrackingLoss(start_s=1.0, end_s=2.5), TrackingLoss(start_s=4.0, end_s=4.5))),
         RunReport(name="3", algorithm="a", sequence="s", success=False, failure="exit code -11",
-                  coverage=0.4, accuracy=_ape(0.01)),
+                  coverage=0.4, comparisons={"ape:translation": _ape(0.01)}),
         RunReport(name="4", algorithm="a", sequence="s", success=False, failure="exit code -11"),
         RunReport(name="5", algorithm="b", sequence="s", success=True),
     ]  # fmt: skip
@@ -55,8 +55,20 @@ def test_group_reports_success_rate_failure_reasons_and_distributions():
 
 def test_group_refuses_mixed_settings_unless_forced():
     runs = [
-        RunReport(name="1", algorithm="a", sequence="s", success=True, accuracy=_ape(0.1, "se3")),
-        RunReport(name="2", algorithm="a", sequence="s", success=True, accuracy=_ape(0.1, "sim3")),
+        RunReport(
+            name="1",
+            algorithm="a",
+            sequence="s",
+            success=True,
+            comparisons={"ape:translation": _ape(0.1, "se3")},
+        ),
+        RunReport(
+            name="2",
+            algorithm="a",
+            sequence="s",
+            success=True,
+            comparisons={"ape:translation": _ape(0.1, "sim3")},
+        ),
     ]
     with pytest.raises(SettingsMismatchError, match=r"`alignment`"):
         summarise_groups(runs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from robot_msgs.catalog import example
 from robot_msgs.report.tables import (
-    Table,
+    ReportTable,
     groups_table,
     latex_escape,
     ranking_table,
@@ -51,7 +51,7 @@ def test_groups_and_ranking_tables():
 
 
 def test_renderers():
-    table = Table("A_b", ("name", "x|y"), (("50%", "1.5"),), (False, True), ("note & more",))
+    table = ReportTable("A_b", ("name", "x|y"), (("50%", "1.5"),), (False, True), ("note & more",))
     assert render_text(table).splitlines()[1] == "name  x|y"
     md = render_markdown([table])
     assert "| name | x\\|y |" in md

@@ -5,10 +5,11 @@ another machine; sending file paths (bytes) instead of pickled trajectories (meg
 keeps the client's memory and network flat, and each worker reads its own inputs.
 
 WHY a content hash: ``--resume`` must recompute exactly what is missing or whose inputs
-changed. The hash covers the bytes of every input file, the run's keys and input
-options, the settings, the per-run function and the package version, so a result is
-reused only if recomputing it could not give anything else. Paths are left out, so a
-moved results tree still resumes.
+changed. The hash covers the bytes of every input file (trajectories, times files, the
+run folder's logs and a latency bag), the run's name, keys, input options and metadata
+(``meta.json`` and the manifest's keys), the settings, the per-run function and the
+package version, so a result is reused only if recomputing it could not
+give anything else. Paths are left out, so a moved results tree still resumes.
 """
 
 from __future__ import annotations
@@ -19,23 +20,23 @@ import os
 import socket
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from robot_msgs._version import __version__
-from robot_msgs.batch.runs import EXAMPLE_PREFIX
-from robot_msgs.compare import Comparison
+from robot_msgs.compare.run_report import RunReport
 from robot_msgs.errors import ValidationError
+from robot_msgs.io.examples import EXAMPLE_PREFIX
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable
 
-    from robot_msgs.batch.manifest import Manifest
-    from robot_msgs.batch.runs import RunSpec
-    from robot_msgs.batch.settings import Settings
+    from robot_msgs.runs.manifest import Manifest
+    from robot_msgs.runs.run_settings import RunSettings
+    from robot_msgs.runs.spec import RunSpec
 
 __all__ = [
     "RunFunction",
@@ -49,7 +50,8 @@ __all__ = [
 ]
 
 Status = Literal["ok", "failed", "crashed"]
-"""``ok``: comparisons; ``failed``: the evaluation raised; ``crashed``: its worker kept dying."""
+"""``ok``: evaluated (the report says whether the run itself succeeded); ``failed``: the
+evaluation raised (unreadable input, refused settings); ``crashed``: its worker kept dying."""
 
 _MISSING = "missing"
 _CHUNK = 1 << 20
@@ -60,17 +62,17 @@ class Task:
     """One run to evaluate with the sweep's settings; ``digest`` is its content hash (hex)."""
 
     run: RunSpec
-    settings: Settings
+    settings: RunSettings
     digest: str
 
 
-RunFunction: TypeAlias = Callable[[Task], Sequence[Comparison]]
+RunFunction: TypeAlias = Callable[[Task], RunReport]
 """A per-run function: top-level (picklable by reference), reads the task's files itself."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunResult:
-    """The one outcome of a task: its comparisons, or the error that ended it.
+    """The one outcome of a task: the run's :class:`RunReport`, or the error that ended it.
 
     ``elapsed_s`` (wall time of the evaluation), ``cpu_s`` (CPU time of the thread that
     ran it: the cost of the run itself, whatever else the machine was doing), ``worker``
@@ -79,11 +81,12 @@ class RunResult:
     """
 
     digest: str
+    name: str
     algorithm: str
     sequence: str
     trial: str
     status: Status
-    comparisons: tuple[Comparison, ...] = ()
+    report: RunReport | None = None
     error_type: str = ""
     error: str = ""
     notes: tuple[str, ...] = ()
@@ -99,6 +102,7 @@ class RunResult:
         """A result that records why ``task`` ended without comparisons."""
         return cls(
             digest=task.digest,
+            name=task.run.name,
             algorithm=task.run.algorithm,
             sequence=task.run.sequence,
             trial=task.run.trial,
@@ -108,15 +112,36 @@ class RunResult:
             attempts=attempts,
         )
 
+    @property
+    def label(self) -> str:
+        """``algorithm/sequence/trial``, or the run's name when it has no keys."""
+        if self.algorithm or self.sequence or self.trial:
+            return f"{self.algorithm}/{self.sequence}/{self.trial}"
+        return self.name
+
+    def run_report(self) -> RunReport:
+        """The run's report; for a run that could not be evaluated, a failed one saying why."""
+        if self.report is not None:
+            return self.report
+        return RunReport(
+            name=self.name,
+            success=False,
+            failure=f"{self.error_type}: {self.error}" if self.error_type else self.status,
+            algorithm=self.algorithm,
+            sequence=self.sequence,
+            trial=self.trial,
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON form (comparisons as their ``to_dict``)."""
+        """JSON form (the report as its ``to_dict``)."""
         return {
             "digest": self.digest,
+            "name": self.name,
             "algorithm": self.algorithm,
             "sequence": self.sequence,
             "trial": self.trial,
             "status": self.status,
-            "comparisons": [c.to_dict() for c in self.comparisons],
+            "report": None if self.report is None else self.report.to_dict(),
             "error_type": self.error_type,
             "error": self.error,
             "notes": list(self.notes),
@@ -140,13 +165,15 @@ class RunResult:
             if status not in ("ok", "failed", "crashed"):
                 msg = f"Expected status ok, failed or crashed, got {status!r}"
                 raise ValidationError(msg)
+            report = data["report"]
             return cls(
                 digest=str(data["digest"]),
+                name=str(data["name"]),
                 algorithm=str(data["algorithm"]),
                 sequence=str(data["sequence"]),
                 trial=str(data["trial"]),
                 status=status,
-                comparisons=tuple(Comparison.from_dict(c) for c in data["comparisons"]),
+                report=None if report is None else RunReport.from_dict(report),
                 error_type=str(data["error_type"]),
                 error=str(data["error"]),
                 notes=tuple(str(n) for n in data["notes"]),
@@ -213,25 +240,34 @@ def make_tasks(manifest: Manifest, fn: RunFunction) -> list[Task]:
     reference), by a pool of threads (``hashlib`` releases the GIL on large reads), so
     hashing a sweep is bound by the disk, not by one core.
     """
-    names = ("estimate", "reference", "estimate_times", "reference_times")
-    paths = sorted({p for run in manifest.runs for name in names if (p := getattr(run, name))})
+    # The bag a latency proxy is read from is an input too (its path stays out of the hash).
+    inputs = [run.input_paths() | {"bag": run.meta.bag} for run in manifest.runs]
+    paths = sorted({p for roles in inputs for p in roles.values() if p is not None})
     with ThreadPoolExecutor() as pool:
         digests: dict[str | None, str] = dict(zip(paths, pool.map(file_sha256, paths), strict=True))
     digests[None] = _MISSING
     settings = manifest.settings.to_dict()
     tasks = []
-    for run in manifest.runs:
+    for run, roles in zip(manifest.runs, inputs, strict=True):
         identity = {
             "version": __version__,
             "function": function_id(fn),
             "run": run.identity(),
+            "meta": _meta_identity(run),
             "settings": settings,
-            "inputs": {name: digests[getattr(run, name)] for name in names},
+            "inputs": {role: digests[path] for role, path in roles.items()},
         }
         text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
         digest = hashlib.sha256(text.encode()).hexdigest()
         tasks.append(Task(run=run, settings=manifest.settings, digest=digest))
     return tasks
+
+
+def _meta_identity(run: RunSpec) -> dict[str, Any]:
+    """The run's metadata (version, hardware, clock, parameters...): its report shows them."""
+    values = ((f.name, getattr(run.meta, f.name)) for f in fields(run.meta))
+    # ``bag`` is a path, left out; the bag's bytes are hashed as an input.
+    return {k: dict(v) if isinstance(v, Mapping) else v for k, v in values if k != "bag"}
 
 
 def _unique(texts: Iterable[str]) -> tuple[str, ...]:
@@ -241,50 +277,33 @@ def _unique(texts: Iterable[str]) -> tuple[str, ...]:
 def run_task(fn: RunFunction, task: Task) -> RunResult:
     """Run ``fn`` on ``task`` and turn whatever happens into a :class:`RunResult`.
 
-    ``fn`` must return one ``Comparison`` per evaluation of ``task.settings``, in order.
-    A run that reported its own failure (``meta.json``) is recorded as failed with
-    ``error_type`` ``"ReportedFailure"`` and that reason, without calling ``fn``.
-
-    Every ``Exception`` becomes a ``failed`` result with its type and text (an
-    evaluation error is deterministic: retrying it would fail the same way). Warnings
-    raised while evaluating (data fixed by a stated rule) are kept in ``notes``.
-    ``BaseException`` (interrupts) propagates.
+    ``fn`` must return the run's :class:`RunReport`. Every ``Exception`` becomes a
+    ``failed`` result with its type and text (an evaluation error is deterministic:
+    retrying it would fail the same way). Warnings raised while evaluating (data fixed by
+    a stated rule) are kept in ``notes``. ``BaseException`` (interrupts) propagates.
     """
     start = (time.perf_counter(), time.thread_time())
     worker = f"{socket.gethostname()}:{os.getpid()}"
-    if task.run.failure:
-        reported = RunResult.failure(task, "failed", "ReportedFailure", task.run.failure)
-        return _finish(reported, (), start, worker)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            comparisons = tuple(fn(task))
-            _check_returned(comparisons, len(task.settings.evaluations))
+            report: object = fn(task)
+            if not isinstance(report, RunReport):
+                msg = f"Expected the per-run function to return a RunReport, got {report!r:.80}"
+                raise TypeError(msg)  # noqa: TRY301 - recorded below like any other error
         except Exception as err:  # noqa: BLE001  (every error is recorded, none is lost)
             failed = RunResult.failure(task, "failed", type(err).__name__, str(err) or repr(err))
             return _finish(failed, caught, start, worker)
     ok = RunResult(
         digest=task.digest,
+        name=task.run.name,
         algorithm=task.run.algorithm,
         sequence=task.run.sequence,
         trial=task.run.trial,
         status="ok",
-        comparisons=comparisons,
+        report=report,
     )
     return _finish(ok, caught, start, worker)
-
-
-def _check_returned(comparisons: tuple[object, ...], expected: int) -> None:
-    bad = next((c for c in comparisons if not isinstance(c, Comparison)), None)
-    if bad is not None:
-        msg = f"Expected the per-run function to return Comparisons, got {bad!r:.80}"
-        raise TypeError(msg)
-    if len(comparisons) != expected:
-        msg = (
-            f"Expected the per-run function to return {expected} Comparisons (one per "
-            f"evaluation of the settings), got {len(comparisons)}"
-        )
-        raise TypeError(msg)
 
 
 def _finish(

@@ -1,7 +1,13 @@
 """The ``robot-msgs`` command line: a thin parser over functions that return an exit code.
 
-Each subcommand lives in its own module of this package with ``add_parser(subparsers)``
-and ``run(args) -> int``; :data:`COMMANDS` lists them in the order ``--help`` shows.
+Each subcommand lives in its own module of this package, ``<command>_command.py``, with
+``add_parser(subparsers)`` and ``run(args) -> int``; :data:`COMMANDS` lists them in the
+order ``--help`` shows.
+
+WHY the parser is built for one command: building every subcommand imports every command
+module (the readers, the evaluation, the report's plots...). ``robot-msgs COMMAND`` builds
+COMMAND's parser in full and the others by name and help only, so a command imports only
+what it needs and ``robot-msgs --help`` imports no command at all.
 """
 
 from __future__ import annotations
@@ -13,27 +19,33 @@ import warnings
 from typing import TYPE_CHECKING
 
 from robot_msgs._version import __version__
+from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, RobotMsgsError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["COMMANDS", "main"]
-
-COMMANDS: tuple[str, ...] = ("docs", "traj", "ape", "rpe", "drift", "report", "bench")
+__all__ = ["COMMANDS", "build_parser", "main"]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full ``robot-msgs`` parser with every subcommand."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Build the ``robot-msgs`` parser: every subcommand in full, or only ``command``.
+
+    With ``command``, the other subcommands are listed by name and help only (enough for
+    ``--help`` and for argparse to tell a known command from a typo).
+    """
     parser = argparse.ArgumentParser(
         prog="robot-msgs",
         description="Typed robot messages and honest, fast trajectory evaluation.",
     )
     parser.add_argument("--version", action="version", version=f"robot_msgs {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
-        module = importlib.import_module(f"robot_msgs.cli.{name}")
-        module.add_parser(subparsers)
+    for name, text in COMMANDS.items():
+        if command is None or name == command:
+            module = importlib.import_module(f"robot_msgs.cli.{name}_command")
+            module.add_parser(subparsers)
+        else:
+            subparsers.add_parser(name, help=text)
     return parser
 
 
@@ -56,8 +68,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     Known errors (bad input, missing extras, refused overwrites) print one ``ERROR:``
     line on stderr and return 1, without a traceback.
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in given if not a.startswith("-")), "")
+    parser = build_parser(command if command in COMMANDS else "")
+    args = parser.parse_args(given)
     with warnings.catch_warnings():
         # Data problems fixed by a stated rule are shown to the user, whatever the
         # interpreter's warning filters say (pytest turns warnings into errors).

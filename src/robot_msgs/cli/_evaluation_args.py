@@ -36,7 +36,10 @@ __all__ = [
     "add_input_args",
     "add_output_args",
     "add_pair_args",
+    "add_run_settings_args",
     "add_settings_args",
+    "flag_error",
+    "load_runs_from_args",
     "pairs_from_args",
     "read_inputs",
     "settings_from_args",
@@ -63,6 +66,9 @@ FLAGS: dict[str, str] = {
     "all_pairs": "--all-pairs",
     "pairs_from": "--pairs-from-reference",
     "delta_tol": "--delta-tol",
+    "coverage_gap_s": "--coverage-gap",
+    "end_tolerance_s": "--end-tolerance",
+    "statistic": "--statistic",
 }
 
 
@@ -216,18 +222,31 @@ def _given(args: argparse.Namespace, fields: Any) -> dict[str, Any]:
     return values
 
 
+def flag_error(err: ValidationError, values: dict[str, Any]) -> ValidationError:
+    """The error of a settings field set by a flag, worded with the flag and its value.
+
+    An error about a field no flag in ``values`` set comes back unchanged.
+    """
+    field = err.field.rsplit(".", 1)[-1]
+    if field not in FLAGS or field not in values:
+        return err
+    given = values[field]
+    shown = " ".join(str(v) for v in given) if isinstance(given, tuple) else given
+    if isinstance(given, bool):
+        shown = ""
+    msg = f"{FLAGS[field]} {shown}".rstrip() + f": {err.reason}"
+    return ValidationError(msg, field=err.field, reason=err.reason)
+
+
 def _build(base: M, values: dict[str, Any]) -> M:
     """``base`` with ``values``; a settings error names the flag, not the field."""
     try:
         return base.replace(**values)
     except ValidationError as err:
-        field = err.field.rsplit(".", 1)[-1]
-        if field not in FLAGS:
+        error = flag_error(err, values)
+        if error is err:
             raise
-        given = values.get(field, getattr(base, field))
-        shown = " ".join(str(v) for v in given) if isinstance(given, tuple) else given
-        msg = f"{FLAGS[field]} {shown}: {err.reason}"
-        raise ValidationError(msg, field=err.field, reason=err.reason) from err
+        raise error from err
 
 
 def settings_from_args(args: argparse.Namespace, base: EvaluationSettings) -> EvaluationSettings:
@@ -258,6 +277,83 @@ def settings_from_args(args: argparse.Namespace, base: EvaluationSettings) -> Ev
 def pairs_from_args(args: argparse.Namespace, base: PairSettings) -> PairSettings:
     """``base`` with the pair flags that were given on top (errors name the flag)."""
     return _build(base, _given(args, PairSettings.__dataclass_fields__))
+
+
+def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
+    """The settings flags of ``report`` and ``bench``: those of every metric, then the runs'.
+
+    Each overrides the manifest's ``[settings]`` (:class:`~robot_msgs.runs.RunSettings`).
+    """
+    from robot_msgs.runs.run_settings import RUN_DEFAULTS  # noqa: PLC0415
+
+    add_settings_args(parser, RUN_DEFAULTS, note="or the manifest's [settings]")
+    group = parser.add_argument_group("metrics and run judgement (default: the manifest's)")
+    group.add_argument(
+        "--rpe-delta",
+        type=float,
+        nargs="*",
+        metavar="D",
+        help="RPE over all pairs D apart, one metric per delta, beside APE translation "
+        "(default 1; give none for APE only)",
+    )
+    group.add_argument("--rpe-unit", choices=DELTA_UNITS, help="unit of --rpe-delta (default s)")
+    group.add_argument(
+        "--statistic",
+        metavar="FIELD",
+        help="ErrorStats field rankings and aggregates compare (default rms)",
+    )
+    group.add_argument(
+        "--coverage-gap",
+        type=float,
+        metavar="SECONDS",
+        help="longer gaps between estimate poses are not covered (default 1)",
+    )
+    group.add_argument(
+        "--end-tolerance",
+        type=float,
+        metavar="SECONDS",
+        help="a run succeeds if its last valid pose is at most this before the end (default 1)",
+    )
+
+
+def load_runs_from_args(args: argparse.Namespace, inputs: list[Any]) -> Any:
+    """:func:`robot_msgs.runs.load_runs` of ``inputs`` with the settings flags on top.
+
+    Raises
+    ------
+    FormatError
+        As ``load_runs`` (the manifest and key named).
+    ValidationError
+        A flag's value does not fit; the message names the flag.
+    """
+    from robot_msgs.runs.manifest import load_runs  # noqa: PLC0415
+    from robot_msgs.runs.run_settings import default_metrics  # noqa: PLC0415
+
+    evaluation = _given(args, EvaluationSettings.__dataclass_fields__)
+    metrics = None
+    if args.rpe_delta is not None or args.rpe_unit is not None:
+        deltas = (1.0,) if args.rpe_delta is None else tuple(args.rpe_delta)
+        unit = args.rpe_unit or "s"
+        try:
+            metrics = default_metrics(deltas, unit)
+        except ValidationError as err:
+            field = err.field.rsplit(".", 1)[-1]
+            flag = "--rpe-unit" if field == "delta_unit" else "--rpe-delta"
+            msg = f"{flag}: {err.reason}"
+            raise ValidationError(msg, field=err.field, reason=err.reason) from err
+    judge = {
+        name: getattr(args, dest)
+        for name, dest in (
+            ("statistic", "statistic"),
+            ("coverage_gap_s", "coverage_gap"),
+            ("end_tolerance_s", "end_tolerance"),
+        )
+        if getattr(args, dest) is not None
+    }
+    try:
+        return load_runs(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
+    except ValidationError as err:
+        raise flag_error(err, {**evaluation, **judge}) from err
 
 
 def add_output_args(parser: argparse.ArgumentParser) -> None:

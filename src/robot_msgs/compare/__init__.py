@@ -6,22 +6,29 @@ The code that computes them lives with its subject: :mod:`robot_msgs.evaluation`
 (trajectories), :mod:`robot_msgs.control` (control loops), :mod:`robot_msgs.report` (runs).
 """
 
-from robot_msgs.compare.aggregate import Aggregate, aggregate, check_same_settings
-from robot_msgs.compare.alignment import Alignment
-from robot_msgs.compare.comparison import Comparison
-from robot_msgs.compare.error_stats import ErrorStats, error_stats
-from robot_msgs.compare.ranking import Ranking, RankingRow
-from robot_msgs.compare.report import GroupSummary, Report
-from robot_msgs.compare.result import ErrorSeries, EvaluationResult
-from robot_msgs.compare.run_report import (
-    REPEATABILITY_STATEMENT,
-    Latency,
-    Repeatability,
-    Resources,
-    RunReport,
-    TrackingLoss,
-)
-from robot_msgs.compare.step_response import StepResponse
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robot_msgs._lazy import exports
+
+if TYPE_CHECKING:
+    from robot_msgs.compare.aggregation import Aggregate, aggregate, check_same_settings
+    from robot_msgs.compare.alignment import Alignment
+    from robot_msgs.compare.comparison import Comparison
+    from robot_msgs.compare.ranking import Ranking, RankingRow
+    from robot_msgs.compare.report import GroupSummary, Report
+    from robot_msgs.compare.result import ErrorSeries, EvaluationResult
+    from robot_msgs.compare.run_report import (
+        REPEATABILITY_STATEMENT,
+        Latency,
+        Repeatability,
+        Resources,
+        RunReport,
+        TrackingLoss,
+    )
+    from robot_msgs.compare.statistics import ErrorStats, error_stats
+    from robot_msgs.compare.step_response import StepResponse
 
 __all__ = [
     "REPEATABILITY_STATEMENT",
@@ -45,3 +52,25 @@ __all__ = [
     "check_same_settings",
     "error_stats",
 ]
+
+__getattr__ = exports(
+    __name__,
+    {
+        "aggregation": ("Aggregate", "aggregate", "check_same_settings"),
+        "alignment": ("Alignment",),
+        "comparison": ("Comparison",),
+        "statistics": ("ErrorStats", "error_stats"),
+        "ranking": ("Ranking", "RankingRow"),
+        "report": ("GroupSummary", "Report"),
+        "result": ("ErrorSeries", "EvaluationResult"),
+        "run_report": (
+            "REPEATABILITY_STATEMENT",
+            "Latency",
+            "Repeatability",
+            "Resources",
+            "RunReport",
+            "TrackingLoss",
+        ),
+        "step_response": ("StepResponse",),
+    },
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 
-from robot_msgs.compare.error_stats import ErrorStats
+from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.msg import Msg, Value, message
 
 __all__ = ["Comparison"]

@@ -6,10 +6,10 @@ import math
 from collections.abc import Mapping
 from dataclasses import field
 
-from robot_msgs.compare.aggregate import Aggregate
-from robot_msgs.compare.error_stats import ErrorStats
+from robot_msgs.compare.aggregation import Aggregate
 from robot_msgs.compare.ranking import Ranking
 from robot_msgs.compare.run_report import Repeatability, RunReport
+from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.msg import Msg, Value, message
 
 __all__ = ["GroupSummary", "Report"]

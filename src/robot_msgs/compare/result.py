@@ -21,8 +21,8 @@ import numpy as np
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.comparison import Comparison
-from robot_msgs.compare.error_stats import ErrorStats, error_stats
-from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.compare.statistics import ErrorStats, error_stats
+from robot_msgs.msg import Msg, Shape, Value, message
 from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array, Int64Array
 
@@ -115,7 +115,7 @@ class EvaluationResult(Msg):
         return self.comparison.units
 
     @property
-    def settings(self) -> Mapping[str, object]:
+    def settings(self) -> Mapping[str, Value]:
         """The settings the comparison records."""
         return self.comparison.settings
 

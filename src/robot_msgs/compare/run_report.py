@@ -18,7 +18,7 @@ from typing import Annotated
 import numpy as np
 
 from robot_msgs.compare.comparison import Comparison
-from robot_msgs.compare.error_stats import ErrorStats
+from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.msg import Msg, Scalar, Shape, Value, message
 from robot_msgs.typing import Float64Array
 
@@ -81,7 +81,7 @@ class Latency(Msg):
     statistics (NumPy's default, Hyndman & Fan 1996 type 7). Unknown figures are NaN
     (a bag proxy has no processing times). ``source`` says how the stamps were obtained:
     ``"timing_log"`` (a per-frame log) or ``"bag_receive_proxy"`` (bag receive time
-    minus header stamp: a proxy, see :func:`robot_msgs.report.latency_from_bag`);
+    minus header stamp: a proxy, see :func:`robot_msgs.runs.latency.latency_from_bag`);
     ``clock`` states how the clocks were synchronised, as reported by the run.
     """
 
@@ -165,10 +165,12 @@ class RunReport(Msg):
     WHY success and accuracy apart: the guide's "keep the hard intervals" - removing
     the hard sections leaves an accuracy score for successful tracking only, so
     ``success``/``failure``, ``losses`` and ``coverage`` are reported beside
-    ``accuracy``, never folded into it. ``accuracy`` (an APE ``Comparison``) and ``rpe``
-    (one ``Comparison`` per delta) are computed on the evaluable intervals only (the
-    valid poses); they are ``None``/empty without a reference, and then
-    ``repeatability`` may describe the spread of this run's repeats instead.
+    accuracy, never folded into it. ``comparisons`` holds one ``Comparison`` per metric
+    of the run settings, by the metric's name (``"ape:translation"``,
+    ``"rpe:translation:1s:all"``), computed on the evaluable intervals only (the valid
+    poses); it is empty without a reference, and then ``repeatability`` may describe the
+    spread of this run's repeats instead. ``accuracy`` is the first comparison (the one
+    rankings use), ``rpe`` the RPE ones.
 
     Time fields are seconds on the sensor clock. ``sequence_start_s``/``sequence_end_s``
     is the span the run was supposed to cover (``span_source``: ``"reference"``,
@@ -184,7 +186,7 @@ class RunReport(Msg):
     version: str = ""
     dataset: str = ""
     sequence: str = ""
-    trial: int = 0
+    trial: str = ""
     hardware: str = ""
     parameters: Mapping[str, Scalar] = field(default_factory=dict)
     software: Mapping[str, str] = field(default_factory=dict)
@@ -198,8 +200,7 @@ class RunReport(Msg):
     span_source: str = ""
     losses: tuple[TrackingLoss, ...] = ()
     coverage: float = NAN
-    accuracy: Comparison | None = None
-    rpe: tuple[Comparison, ...] = ()
+    comparisons: Mapping[str, Comparison] = field(default_factory=dict)
     latency: Latency | None = None
     input_rate_hz: float = NAN
     nominal_input_rate_hz: float = NAN
@@ -238,6 +239,16 @@ class RunReport(Msg):
         return float(sum(loss.duration_s for loss in self.losses))
 
     @property
+    def accuracy(self) -> Comparison | None:
+        """The first comparison (the metric rankings use), or ``None`` without any."""
+        return next(iter(self.comparisons.values()), None)
+
+    @property
+    def rpe(self) -> tuple[Comparison, ...]:
+        """The RPE comparisons, in the settings' order."""
+        return tuple(c for c in self.comparisons.values() if c.metric == "rpe")
+
+    @property
     def has_reference(self) -> bool:
         """Whether accuracy could be evaluated (a reference was given and matched)."""
-        return self.accuracy is not None
+        return bool(self.comparisons)

@@ -5,7 +5,26 @@
 (``StepResponse``). The result messages live in :mod:`robot_msgs.compare`.
 """
 
-from robot_msgs.control.step import step_response
-from robot_msgs.control.tracking import joint_tracking, tracking
+from __future__ import annotations
 
-__all__ = ["joint_tracking", "step_response", "tracking"]
+from typing import TYPE_CHECKING
+
+from robot_msgs._lazy import exports
+
+if TYPE_CHECKING:
+    from robot_msgs.control.step import step_response
+    from robot_msgs.control.tracking_error import joint_tracking, tracking
+
+__all__ = [
+    "joint_tracking",
+    "step_response",
+    "tracking",
+]
+
+__getattr__ = exports(
+    __name__,
+    {
+        "step": ("step_response",),
+        "tracking_error": ("joint_tracking", "tracking"),
+    },
+)

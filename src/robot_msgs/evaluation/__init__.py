@@ -5,36 +5,43 @@ Every metric takes the trajectories, an :class:`EvaluationSettings` (and for RPE
 ``Comparison`` and the per-pose series it summarises.
 """
 
-from robot_msgs.evaluation.ape import ape, ape_from_prepared
-from robot_msgs.evaluation.association import Association, associate
-from robot_msgs.evaluation.drift import (
-    KITTI_LENGTHS_M,
-    RPG_FRACTIONS,
-    RPG_SETTINGS,
-    kitti_drift,
-    kitti_segments,
-    relative_error,
-    rpg_segments,
-)
-from robot_msgs.evaluation.fitting import align, umeyama
-from robot_msgs.evaluation.pairs import path_distances, select_pairs
-from robot_msgs.evaluation.pipeline import Prepared, prepare
-from robot_msgs.evaluation.relations import (
-    APE_RELATIONS,
-    RELATION_UNITS,
-    RPE_RELATIONS,
-    ape_errors,
-    rpe_errors,
-)
-from robot_msgs.evaluation.rpe import rpe, rpe_from_prepared
-from robot_msgs.evaluation.settings import (
-    ALIGNMENT_METHODS,
-    DELTA_UNITS,
-    PAIRS_FROM,
-    SYNC_METHODS,
-    EvaluationSettings,
-    PairSettings,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robot_msgs._lazy import exports
+
+if TYPE_CHECKING:
+    from robot_msgs.evaluation.absolute import ape, ape_from_prepared
+    from robot_msgs.evaluation.association import Association, associate
+    from robot_msgs.evaluation.drift import (
+        KITTI_LENGTHS_M,
+        RPG_FRACTIONS,
+        RPG_SETTINGS,
+        kitti_drift,
+        kitti_segments,
+        relative_error,
+        rpg_segments,
+    )
+    from robot_msgs.evaluation.fitting import align, umeyama
+    from robot_msgs.evaluation.pairs import path_distances, select_pairs
+    from robot_msgs.evaluation.pipeline import Prepared, prepare
+    from robot_msgs.evaluation.relations import (
+        APE_RELATIONS,
+        RELATION_UNITS,
+        RPE_RELATIONS,
+        ape_errors,
+        rpe_errors,
+    )
+    from robot_msgs.evaluation.relative import rpe, rpe_from_prepared
+    from robot_msgs.evaluation.settings import (
+        ALIGNMENT_METHODS,
+        DELTA_UNITS,
+        PAIRS_FROM,
+        SYNC_METHODS,
+        EvaluationSettings,
+        PairSettings,
+    )
 
 __all__ = [
     "ALIGNMENT_METHODS",
@@ -68,3 +75,39 @@ __all__ = [
     "select_pairs",
     "umeyama",
 ]
+
+__getattr__ = exports(
+    __name__,
+    {
+        "absolute": ("ape", "ape_from_prepared"),
+        "association": ("Association", "associate"),
+        "drift": (
+            "KITTI_LENGTHS_M",
+            "RPG_FRACTIONS",
+            "RPG_SETTINGS",
+            "kitti_drift",
+            "kitti_segments",
+            "relative_error",
+            "rpg_segments",
+        ),
+        "fitting": ("align", "umeyama"),
+        "pairs": ("path_distances", "select_pairs"),
+        "pipeline": ("Prepared", "prepare"),
+        "relations": (
+            "APE_RELATIONS",
+            "RELATION_UNITS",
+            "RPE_RELATIONS",
+            "ape_errors",
+            "rpe_errors",
+        ),
+        "relative": ("rpe", "rpe_from_prepared"),
+        "settings": (
+            "ALIGNMENT_METHODS",
+            "DELTA_UNITS",
+            "PAIRS_FROM",
+            "SYNC_METHODS",
+            "EvaluationSettings",
+            "PairSettings",
+        ),
+    },
+)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.compare.statistics import median
 from robot_msgs.errors import AssociationError
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import quat_xyzw_slerp
@@ -418,9 +419,7 @@ def _interpolate(
     ref_t = reference.stamps_s
     n_ref = ref_t.shape[0]
     if max_gap is None:
-        max_gap = (
-            DEFAULT_GAP_INTERVALS * float(np.median(np.diff(ref_t))) if n_ref > 1 else math.inf
-        )
+        max_gap = DEFAULT_GAP_INTERVALS * median(np.diff(ref_t)) if n_ref > 1 else math.inf
     when = estimate.stamps_s + offset
     inside = (when >= ref_t[0] - max_diff) & (when <= ref_t[-1] + max_diff)
     clamped = np.clip(when, ref_t[0], ref_t[-1])
@@ -513,7 +512,7 @@ def _note_low_share(notes: list[str], matched: int, of: int, whose: str) -> None
 
 
 def _median_step(stamps: Float64Array) -> float:
-    return float(np.median(np.diff(stamps))) if stamps.shape[0] > 1 else math.nan
+    return median(np.diff(stamps)) if stamps.shape[0] > 1 else math.nan
 
 
 def _no_match(

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare.error_stats import error_stats
+from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import path_distances
 from robot_msgs.evaluation.pipeline import Signal, prepare

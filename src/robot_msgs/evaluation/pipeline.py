@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from robot_msgs.compare.alignment import Alignment
-    from robot_msgs.compare.error_stats import ErrorStats
+    from robot_msgs.compare.statistics import ErrorStats
     from robot_msgs.evaluation.association import Association
     from robot_msgs.msg import Value
     from robot_msgs.typing import Float64Array, IntpArray

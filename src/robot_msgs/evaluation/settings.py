@@ -236,8 +236,13 @@ class PairSettings(Msg):
         return f"{self.delta:g}{self.delta_unit}" + (":all" if self.all_pairs else "")
 
 
-def decode_options(cls: type[M], options: Mapping[str, Any], *, where: str) -> M:
+def decode_options(
+    cls: type[M], options: Mapping[str, Any], *, where: str, base: M | None = None
+) -> M:
     """Build ``cls`` (a settings message) from option keys, naming ``where`` on errors.
+
+    With ``base``, the options change that value's fields (the others keep its values);
+    without, the class defaults.
 
     TOML and JSON give lists where the message holds tuples and integers where it holds
     floats; both are accepted. Unknown keys are refused, so a typo cannot pass unseen.
@@ -266,7 +271,7 @@ align, align_window_s, max_diff_s, max_gap_s, n_align, offset_s, sync, t_end_s, 
         raise FormatError(msg)
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
     try:
-        return cls(**values)
+        return cls(**values) if base is None else base.replace(**values)
     except ValidationError as err:
         key = err.field.rsplit(".", 1)[-1] if err.field else ""
         detail = f"`{key}`: {err.reason}" if key else str(err)

@@ -1,36 +1,31 @@
-"""Run reports: read runs, compute what they did beyond accuracy, rank, export.
+"""Run reports: evaluate runs, summarise what they did beyond accuracy, rank, render.
 
-``load_runs`` reads run folders and manifests (:mod:`robot_msgs.report.runs` documents
-the layout), ``build_report`` evaluates them into a :class:`~robot_msgs.compare.Report`,
-``run_report`` does one run; tables, HTML and plots render the result.
+:func:`build_report` evaluates a :class:`~robot_msgs.runs.Manifest` (the runs and their
+:class:`~robot_msgs.runs.RunSettings`, read by :func:`robot_msgs.runs.load_runs`) into a
+:class:`~robot_msgs.compare.Report`; :mod:`robot_msgs.report.tables`,
+:mod:`robot_msgs.report.html_page` and :mod:`robot_msgs.report.plots` render it.
 """
 
-from robot_msgs.report.latency import latency_from_bag, latency_from_samples, latency_from_timing
-from robot_msgs.report.ranking import rank_algorithms
-from robot_msgs.report.report import (
-    ReportResult,
-    RunEvaluation,
-    build_report,
-    evaluate_run,
-    run_report,
-)
-from robot_msgs.report.runs import RunInputs, RunMeta, load_run, load_runs, read_manifest
-from robot_msgs.report.settings import ReportSettings
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robot_msgs._lazy import exports
+
+if TYPE_CHECKING:
+    from robot_msgs.report.build import ReportResult, build_report
+    from robot_msgs.report.groups import summarise_groups
 
 __all__ = [
     "ReportResult",
-    "ReportSettings",
-    "RunEvaluation",
-    "RunInputs",
-    "RunMeta",
     "build_report",
-    "evaluate_run",
-    "latency_from_bag",
-    "latency_from_samples",
-    "latency_from_timing",
-    "load_run",
-    "load_runs",
-    "rank_algorithms",
-    "read_manifest",
-    "run_report",
+    "summarise_groups",
 ]
+
+__getattr__ = exports(
+    __name__,
+    {
+        "build": ("ReportResult", "build_report"),
+        "groups": ("summarise_groups",),
+    },
+)

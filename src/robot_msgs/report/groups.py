@@ -6,9 +6,9 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from robot_msgs.compare.aggregate import aggregate
-from robot_msgs.compare.error_stats import error_stats
+from robot_msgs.compare.aggregation import aggregate
 from robot_msgs.compare.report import GroupSummary
+from robot_msgs.compare.statistics import error_stats
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -45,7 +45,7 @@ def summarise_groups(
     """One :class:`GroupSummary` per (algorithm, sequence), in order of first appearance.
 
     ``accuracy`` aggregates the APE of the successful runs, with every failed run
-    counted by reason (:func:`~robot_msgs.compare.aggregate`); ``signals`` distributes
+    counted by reason (:func:`~robot_msgs.compare.aggregation`); ``signals`` distributes
     each of :data:`SIGNALS` over the runs that have it (all runs, failed ones too:
     a failed run's latency is still its latency). ``repeatability`` is copied from the
     runs (set by :func:`~robot_msgs.report.build_report` when there is no reference).
@@ -59,7 +59,7 @@ def summarise_groups(
     --------
     >>> from robot_msgs.catalog import example
     >>> run = example("compare/RunReport")
-    >>> failed = run.replace(name="b", success=False, failure="no estimate", accuracy=None)
+    >>> failed = run.replace(name="b", success=False, failure="no estimate", comparisons={})
     >>> (group,) = summarise_groups([run, failed])
     >>> group.n_runs, group.success_rate, dict(group.failures), group.accuracy.n_runs
     (2, 0.5, {'no estimate': 1}, 2)

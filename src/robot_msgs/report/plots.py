@@ -18,7 +18,9 @@ from robot_msgs.optional import require
 from robot_msgs.rotations import matrix_from_quat_xyzw
 
 if TYPE_CHECKING:
-    from robot_msgs.report.report import ReportResult, RunEvaluation
+    from robot_msgs.compare.result import ErrorSeries
+    from robot_msgs.report.build import ReportResult
+    from robot_msgs.runs.evaluate import RunEvaluation
     from robot_msgs.typing import Float64Array
 
 __all__ = [
@@ -101,21 +103,27 @@ def _t0(runs: list[RunEvaluation]) -> float:
     return min(firsts) if firsts else 0.0
 
 
+def _series(e: RunEvaluation) -> ErrorSeries:
+    """The first signal's series of the run's first metric (APE translation by default)."""
+    assert e.primary is not None
+    return next(iter(e.primary.series.values()))
+
+
 def trajectories_figure(result: ReportResult, sequence: str) -> Any | None:
     """Top view (x, y) of one aligned run per algorithm, coloured by APE, over the reference."""
-    runs = [e for e in _of_sequence(result, sequence) if e.accuracy is not None]
+    runs = [e for e in _of_sequence(result, sequence) if e.primary is not None]
     chosen: dict[str, RunEvaluation] = {}
     for e in sorted(runs, key=lambda e: (not e.report.success, e.report.trial)):
         chosen.setdefault(e.report.algorithm, e)
     if not chosen:
         return None
-    errors = np.concatenate([e.accuracy.errors_m for e in chosen.values() if e.accuracy])
+    errors = np.concatenate([_series(e).errors for e in chosen.values()])
     top = float(np.percentile(errors, 99)) if errors.size else 1.0
     fig = new_figure(3.6 * len(chosen) + 0.8, 3.6)
     axes = fig.subplots(1, len(chosen), squeeze=False)[0]
     mappable = None
     for ax, (algorithm, e) in zip(axes, chosen.items(), strict=True):
-        assert e.accuracy is not None
+        assert e.primary is not None
         ref = e.reference
         if ref is not None:
             _, ref_xyz = _break_gaps(ref.stamps_s, ref.positions_xyz)
@@ -126,9 +134,9 @@ def trajectories_figure(result: ReportResult, sequence: str) -> Any | None:
                 lw=1.5,
                 label="reference",
             )
-        xyz = e.accuracy.aligned_xyz
+        xyz = e.primary.estimate.positions_xyz
         mappable = ax.scatter(
-            xyz[:, 0], xyz[:, 1], c=e.accuracy.errors_m, s=7, cmap="viridis", vmin=0.0, vmax=top
+            xyz[:, 0], xyz[:, 1], c=_series(e).errors, s=7, cmap="viridis", vmin=0.0, vmax=top
         )
         ax.set_title(f"{algorithm} ({e.report.name.rsplit('/', 1)[-1]})", fontsize=10)
         ax.set_xlabel("x [m]")
@@ -143,23 +151,26 @@ def trajectories_figure(result: ReportResult, sequence: str) -> Any | None:
 
 def error_over_time_figure(result: ReportResult, sequence: str) -> Any | None:
     """APE over time of every run, tracking-loss intervals shaded, failures marked."""
-    runs = [e for e in _of_sequence(result, sequence) if e.accuracy is not None or e.report.losses]
-    if not any(e.accuracy is not None for e in runs):
+    runs = [e for e in _of_sequence(result, sequence) if e.primary is not None or e.report.losses]
+    if not any(e.primary is not None for e in runs):
         return None
     colours = _colours(result)
     t0 = _t0(runs)
     fig = new_figure(11.0, 3.6)
     ax = fig.add_subplot()
     shaded = False
+    seen: set[str] = set()
     for e in runs:
         colour = colours[e.report.algorithm]
         style = "-" if e.report.success else ":"
-        if e.accuracy is not None:
+        if e.primary is not None:
             label = f"{e.report.name}" + (
                 "" if e.report.success else f" (FAILED: {e.report.failure})"
             )
-            t, errors = _break_gaps(e.accuracy.stamps_s - t0, e.accuracy.errors_m)
-            alpha = 1.0 if e.report.trial <= 1 else 0.65
+            series = _series(e)
+            t, errors = _break_gaps(series.stamps_s - t0, series.errors)
+            alpha = 0.65 if e.report.algorithm in seen else 1.0
+            seen.add(e.report.algorithm)
             ax.plot(t, errors, style, color=colour, lw=1.1, alpha=alpha, label=label)
         end = e.report.sequence_end_s - t0 if math.isfinite(e.report.sequence_end_s) else None
         for loss in e.report.losses:
@@ -186,23 +197,22 @@ def error_over_time_figure(result: ReportResult, sequence: str) -> Any | None:
 
 def rpe_boxplot_figure(result: ReportResult, sequence: str) -> Any | None:
     """RPE translation distributions per delta, one box per algorithm (successful runs pooled)."""
-    runs = [
-        e for e in _of_sequence(result, sequence) if e.accuracy is not None and e.report.success
-    ]
-    if not runs or not runs[0].accuracy or not runs[0].accuracy.rpe:
+    runs = [e for e in _of_sequence(result, sequence) if e.rpe_results and e.report.success]
+    if not runs:
         return None
     colours = _colours(result)
     algorithms = list(dict.fromkeys(e.report.algorithm for e in runs))
-    deltas = runs[0].accuracy.rpe
-    fig = new_figure(max(3.2 * len(deltas), 4.5), 3.4)
-    axes = fig.subplots(1, len(deltas), squeeze=False)[0]
-    for k, (ax, comparison) in enumerate(zip(axes, deltas, strict=True)):
+    names = list(dict.fromkeys(name for e in runs for name in e.rpe_results))
+    fig = new_figure(max(3.2 * len(names), 4.5), 3.4)
+    axes = fig.subplots(1, len(names), squeeze=False)[0]
+    for ax, name in zip(axes, names, strict=True):
         data = []
+        comparison = next(e.rpe_results[name] for e in runs if name in e.rpe_results).comparison
         for algorithm in algorithms:
             pooled = [
-                e.accuracy.rpe_errors_m[k]
+                next(iter(e.rpe_results[name].series.values())).errors
                 for e in runs
-                if e.report.algorithm == algorithm and e.accuracy
+                if e.report.algorithm == algorithm and name in e.rpe_results
             ]
             values = np.concatenate(pooled) if pooled else np.empty(0)
             data.append(values[np.isfinite(values)])

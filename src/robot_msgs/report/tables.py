@@ -19,16 +19,17 @@ if TYPE_CHECKING:
 
     from robot_msgs.compare.ranking import Ranking
     from robot_msgs.compare.report import Report
-    from robot_msgs.compare.run_report import RunReport
+    from robot_msgs.compare.run_report import Repeatability, RunReport
 
 __all__ = [
-    "Table",
+    "ReportTable",
     "groups_table",
     "ranking_table",
     "render_latex",
     "render_markdown",
     "render_text",
     "repeatability_table",
+    "repeatability_table_of",
     "report_tables",
     "runs_csv",
     "runs_table",
@@ -38,7 +39,7 @@ MISSING = "-"
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class ReportTable:
     """A titled table of already formatted cells; ``numeric[i]`` right-aligns column i."""
 
     title: str
@@ -86,7 +87,7 @@ def _run_row(r: RunReport) -> tuple[str, ...]:
     )
 
 
-def runs_table(report: Report) -> Table:
+def runs_table(report: Report) -> ReportTable:
     """One row per run: success apart from accuracy, then timing and resources."""
     rpe_label = "RPE RMSE [m]"
     if report.runs and report.runs[0].rpe:
@@ -102,10 +103,10 @@ def runs_table(report: Report) -> Table:
         "peak RSS [MB]", "CPU mean [%]",
     )  # fmt: skip
     numeric = (False, False, False, *([True] * (len(headers) - 3)))
-    return Table("Runs", headers, tuple(_run_row(r) for r in report.runs), numeric)
+    return ReportTable("Runs", headers, tuple(_run_row(r) for r in report.runs), numeric)
 
 
-def groups_table(report: Report) -> Table:
+def groups_table(report: Report) -> ReportTable:
     """One row per (algorithm, sequence): success rate and failure reasons beside accuracy."""
     rows = []
     for g in report.groups:
@@ -132,10 +133,10 @@ def groups_table(report: Report) -> Table:
     )  # fmt: skip
     notes = ("APE over successful runs only; failed runs count in success and failures.",)
     numeric = (False, False, True, True, False, True, True, True, True)
-    return Table("Per algorithm and sequence", headers, tuple(rows), numeric, notes)
+    return ReportTable("Per algorithm and sequence", headers, tuple(rows), numeric, notes)
 
 
-def ranking_table(ranking: Ranking) -> Table:
+def ranking_table(ranking: Ranking) -> ReportTable:
     """The ranking: position, algorithm, mean rank, success, then score (rank) per sequence."""
     headers = (
         "#", "algorithm", "mean rank", "success", "coverage",
@@ -169,7 +170,7 @@ def ranking_table(ranking: Ranking) -> Table:
         *ranking.notes,
     ]
     title = "Ranking (FORCED: settings mixed)" if ranking.forced else "Ranking"
-    return Table(
+    return ReportTable(
         title,
         headers,
         tuple(rows),
@@ -178,19 +179,23 @@ def ranking_table(ranking: Ranking) -> Table:
     )
 
 
-def repeatability_table(report: Report) -> Table | None:
+def repeatability_table(report: Report) -> ReportTable | None:
     """Sequences without a reference: how repeated runs agree (not accuracy)."""
+    return repeatability_table_of(
+        [(g.algorithm, g.sequence, g.repeatability) for g in report.groups if g.repeatability]
+    )
+
+
+def repeatability_table_of(entries: Sequence[tuple[str, str, Repeatability]]) -> ReportTable | None:
+    """One row per (algorithm, sequence, repeatability); ``None`` without any."""
     rows = []
     statement = ""
-    for g in report.groups:
-        rep = g.repeatability
-        if rep is None:
-            continue
+    for algorithm, sequence, rep in entries:
         statement = rep.statement
         rows.append(
             (
-                g.algorithm,
-                g.sequence,
+                algorithm,
+                sequence,
                 str(len(rep.runs)),
                 _num(rep.pairwise.median, 4),
                 _num(rep.pairwise.max, 4),
@@ -204,7 +209,7 @@ def repeatability_table(report: Report) -> Table | None:
         "algorithm", "sequence", "runs", "pairwise APE RMSE median [m]", "pairwise max [m]",
         "endpoint spread [m]", "endpoint max distance [m]",
     )  # fmt: skip
-    return Table(
+    return ReportTable(
         "Repeatability (no reference)",
         headers,
         tuple(rows),
@@ -213,7 +218,7 @@ def repeatability_table(report: Report) -> Table | None:
     )
 
 
-def report_tables(report: Report) -> list[Table]:
+def report_tables(report: Report) -> list[ReportTable]:
     """Every table of a report, in reading order: ranking, groups, repeatability, runs."""
     tables = []
     if report.ranking is not None:
@@ -229,12 +234,12 @@ def report_tables(report: Report) -> list[Table]:
 # --------------------------------------------------------------------------- renderers
 
 
-def render_text(table: Table) -> str:
+def render_text(table: ReportTable) -> str:
     """A plain-text table for the terminal, columns padded, numbers right-aligned.
 
     Examples
     --------
-    >>> table = Table("T", ("name", "x"), (("a", "1.5"), ("bb", "10.25")), (False, True))
+    >>> table = ReportTable("T", ("name", "x"), (("a", "1.5"), ("bb", "10.25")), (False, True))
     >>> print(render_text(table))
     T
     name      x
@@ -264,12 +269,12 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def render_markdown(tables: Sequence[Table]) -> str:
+def render_markdown(tables: Sequence[ReportTable]) -> str:
     """GitHub-flavoured Markdown: a heading, a pipe table and its notes per table.
 
     Examples
     --------
-    >>> print(render_markdown([Table("T", ("a", "b"), (("x", "1"),), (False, True))]))
+    >>> print(render_markdown([ReportTable("T", ("a", "b"), (("x", "1"),), (False, True))]))
     ### T
     <BLANKLINE>
     | a | b |
@@ -317,14 +322,14 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_ESCAPES.get(ch, ch) for ch in text)
 
 
-def render_latex(tables: Sequence[Table]) -> str:
+def render_latex(tables: Sequence[ReportTable]) -> str:
     r"""LaTeX ``table`` environments with ``booktabs`` rules, notes as a footnote-size paragraph.
 
     Needs ``\usepackage{booktabs}`` in the preamble.
 
     Examples
     --------
-    >>> print(render_latex([Table("T_1", ("a", "b"), (("x", "1"),), (False, True))]))
+    >>> print(render_latex([ReportTable("T_1", ("a", "b"), (("x", "1"),), (False, True))]))
     % robot-msgs report; needs \usepackage{booktabs}
     \begin{table}[htbp]
       \centering

@@ -1,0 +1,19 @@
+"""The ``robot-msgs`` commands and their one-line help, in the order ``--help`` lists them.
+
+Kept apart from the command modules so that ``robot-msgs --help`` lists every command
+without importing any of them (each pulls in what its own work needs).
+"""
+
+from __future__ import annotations
+
+__all__ = ["COMMANDS"]
+
+COMMANDS: dict[str, str] = {
+    "docs": "write the HTML reference of every message type",
+    "traj": "inspect, check or convert trajectory files and bags",
+    "ape": "absolute pose error of an estimate against ground truth (evo_ape)",
+    "rpe": "relative pose error over pose pairs a delta apart (evo_rpe)",
+    "drift": "drift per distance travelled: KITTI devkit (default) or rpg relative error",
+    "report": "report runs: success, losses, accuracy, latency, resources, ranking",
+    "bench": "evaluate many runs (a manifest or a folder) locally or on a Dask cluster",
+}

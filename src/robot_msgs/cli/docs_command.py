@@ -1,0 +1,79 @@
+"""``robot-msgs docs``: write the HTML reference, one page per message type plus an index.
+
+Examples
+--------
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as out:
+...     written = write_reference(Path(out))
+...     [p.relative_to(out).as_posix() for p in written][:2]
+['index.html', 'compare/Aggregate.html']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.docs import render_site
+from robot_msgs.errors import OutputExistsError
+from robot_msgs.files import write_atomic
+
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["add_parser", "run", "write_reference"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``docs`` with the ``robot-msgs`` parser."""
+    parser = subparsers.add_parser(
+        "docs",
+        help=COMMANDS["docs"],
+        description=(
+            "Write one self-contained HTML page per message type, plus index.html, "
+            "generated from the installed package."
+        ),
+    )
+    parser.add_argument("--out", type=Path, required=True, help="output folder (created)")
+    parser.add_argument(
+        "--force", action="store_true", help="overwrite pages that already exist there"
+    )
+    parser.set_defaults(run=run)
+
+
+def write_reference(out: Path, *, force: bool = False) -> list[Path]:
+    """Write the reference pages into ``out``; return the paths written.
+
+    Parameters
+    ----------
+    out : Path
+        Output folder; created if missing. Files already there that the reference
+        does not produce are left alone.
+    force : bool
+        Overwrite pages already present. Without it, any page that would be
+        overwritten stops the run before anything is written.
+
+    Raises
+    ------
+    OutputExistsError
+        A page exists and ``force`` is false.
+    """
+    pages = render_site()
+    targets = {out / rel: html for rel, html in pages.items()}
+    existing = [path for path in targets if path.exists()]
+    if existing and not force:
+        shown = ", ".join(str(p) for p in existing[:3])
+        more = f" and {len(existing) - 3} more" if len(existing) > 3 else ""
+        msg = f"{out} already holds reference pages ({shown}{more}); pass --force to overwrite"
+        raise OutputExistsError(msg)
+    return [write_atomic(path, html, force=force) for path, html in targets.items()]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the pages and print each path written, then a count."""
+    written = write_reference(args.out, force=args.force)
+    for path in written:
+        print(path)
+    print(f"{len(written)} files written to {args.out}")
+    return 0

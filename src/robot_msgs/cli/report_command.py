@@ -1,0 +1,112 @@
+"""``robot-msgs report``: evaluate runs and write what they did, beyond accuracy.
+
+Prints the summary tables (ranking, per algorithm and sequence, repeatability, runs) and
+writes any of JSON (the :class:`~robot_msgs.compare.Report` message's ``to_dict``, strict
+JSON), CSV (one row per run), one self-contained HTML page, LaTeX and Markdown tables.
+Every output is checked before any work starts (nothing is overwritten without
+``--force``) and written atomically. The runs and settings are read as ``robot-msgs
+bench`` reads them (:mod:`robot_msgs.runs`), and evaluated by the same per-run function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from robot_msgs.cli._evaluation_args import add_run_settings_args, load_runs_from_args
+from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.errors import OutputExistsError
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``report`` with the ``robot-msgs`` parser."""
+    parser = subparsers.add_parser(
+        "report",
+        help=COMMANDS["report"],
+        description=(
+            "Evaluate run folders, roots of run folders or manifests (.toml/.json, also "
+            "example:runs/runs.toml) and report success, tracking losses, coverage, "
+            "accuracy on the valid poses, latency, rates, resources and a ranking. The "
+            "settings are the manifest's [settings], with the flags below on top."
+        ),
+    )
+    parser.add_argument("inputs", nargs="+", metavar="RUN_OR_MANIFEST")
+    out = parser.add_argument_group("outputs (none overwritten without --force)")
+    out.add_argument("--html", type=Path, help="self-contained HTML report with plots")
+    out.add_argument("--json", type=Path, help="the Report message as JSON")
+    out.add_argument("--csv", type=Path, help="one row per run")
+    out.add_argument("--latex", type=Path, help="LaTeX tables (booktabs)")
+    out.add_argument("--markdown", type=Path, help="Markdown tables")
+    out.add_argument("--force", action="store_true", help="overwrite existing output files")
+    add_run_settings_args(parser)
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress line on stderr (default: when stderr is a terminal)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no summary on stdout")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``robot-msgs report``; return the exit code."""
+    from robot_msgs.files import write_atomic  # noqa: PLC0415 - keeps --help fast
+    from robot_msgs.progress import Progress  # noqa: PLC0415
+    from robot_msgs.report.build import build_report  # noqa: PLC0415
+    from robot_msgs.report.tables import (  # noqa: PLC0415
+        render_latex,
+        render_markdown,
+        render_text,
+        report_tables,
+        runs_csv,
+    )
+    from robot_msgs.strict_json import dumps  # noqa: PLC0415
+
+    outputs = {
+        name: getattr(args, name)
+        for name in ("html", "json", "csv", "latex", "markdown")
+        if getattr(args, name) is not None
+    }
+    for path in outputs.values():
+        if path.exists() and not args.force:
+            msg = f"{path} exists; pass --force to overwrite it"
+            raise OutputExistsError(msg)
+    if "html" in outputs:
+        from robot_msgs.optional import require  # noqa: PLC0415
+
+        require("matplotlib", "plot", feature="--html plots")
+    manifest = load_runs_from_args(args, list(args.inputs))
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = Progress(len(manifest.runs), stream=sys.stderr if show else None, label="report")
+    try:
+        result = build_report(manifest, progress=lambda _name, failed: bar.advance(failed=failed))
+        report = result.report
+        tables = report_tables(report)
+        contents: dict[str, str] = {}
+        if "json" in outputs:
+            contents["json"] = dumps(report.to_dict(), indent=1)
+        if "csv" in outputs:
+            contents["csv"] = runs_csv(report)
+        if "latex" in outputs:
+            contents["latex"] = render_latex(tables)
+        if "markdown" in outputs:
+            contents["markdown"] = render_markdown(tables)
+        if "html" in outputs:
+            from robot_msgs.report.html_page import render_html  # noqa: PLC0415
+
+            contents["html"] = render_html(result)
+    finally:
+        bar.close()
+    for name, text in contents.items():
+        write_atomic(outputs[name], text, force=args.force)
+    if not args.quiet:
+        print("\n\n".join(render_text(t) for t in tables))
+        for note in report.notes:
+            print(f"NOTE: {note}")
+        for name in contents:
+            print(f"wrote {outputs[name]}")
+    return 0

@@ -1,0 +1,77 @@
+"""``robot-msgs rpe REF EST``: relative pose error, evo's ``evo_rpe`` plus a seconds delta."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robot_msgs.cli._evaluation_args import (
+    add_input_args,
+    add_output_args,
+    add_pair_args,
+    add_settings_args,
+    pairs_from_args,
+    read_inputs,
+    settings_from_args,
+)
+from robot_msgs.cli._evaluation_output import axis_label, check_outputs, emit, write_plot
+from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.evaluation import RPE_RELATIONS, EvaluationSettings, PairSettings, rpe
+from robot_msgs.evaluation.relations import RELATION_ALIASES
+
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``rpe`` with the ``robot-msgs`` parser."""
+    parser = subparsers.add_parser(
+        "rpe",
+        help=COMMANDS["rpe"],
+        description=(
+            "Associate EST with REF in time, optionally align it, pick pose pairs (i, j) a "
+            "delta apart and summarise E_ij = (Q_i^-1 Q_j)^-1 (P_i^-1 P_j) (evo's RPE). "
+            "Example: robot-msgs rpe REF EST --delta 1 --delta-unit s --all-pairs"
+        ),
+    )
+    add_input_args(parser)
+    parser.add_argument(
+        "--relation",
+        choices=(*RPE_RELATIONS, *RELATION_ALIASES),
+        default="translation",
+        help="as for ape, plus point_distance_error_ratio (%%)",
+    )
+    add_pair_args(parser, PairSettings())
+    add_settings_args(parser, EvaluationSettings())
+    add_output_args(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compute the RPE and report it; return 0."""
+    settings = settings_from_args(args, EvaluationSettings())
+    pairs = pairs_from_args(args, PairSettings())
+    check_outputs(args)
+    reference, estimate, ref_name, est_name = read_inputs(args)
+    result = rpe(
+        reference,
+        estimate,
+        settings=settings,
+        pairs=pairs,
+        relation=args.relation,
+        reference_name=ref_name,
+        estimate_name=est_name,
+    )
+    emit(args, result)
+    if args.plot is not None:
+        ((name, unit),) = result.units.items()
+        write_plot(
+            args.plot,
+            result,
+            [(name, name)],
+            title=f"RPE {name}, delta {pairs.delta:g} {pairs.delta_unit}",
+            ylabel=axis_label(name, unit),
+            force=args.force,
+        )
+    return 0

@@ -1,0 +1,230 @@
+"""``robot-msgs traj FILE...``: inspect, check and convert trajectory files and bags.
+
+Inspect (default) prints, per file, the poses, time span, rate, path length, frames and
+every data problem found (and fixed by the rule :mod:`robot_msgs.io.clean` states);
+``--check`` exits 1 when any file has a problem; ``--save OUT`` converts one file,
+atomically, never replacing OUT without ``--force``.
+
+Examples
+--------
+>>> from robot_msgs.cli import main
+>>> main(["traj", "example:fr1_xyz/rgbdslam.tum", "--check"])
+example:fr1_xyz/rgbdslam.tum (tum)
+  poses        788
+  time         1305031102.160407 .. 1305031128.722976 s (26.563 s)
+  rate         30.7 Hz (median step 0.0326 s)
+  path length  8.652 m
+  frames       - -> -
+  issues       none
+0
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
+from robot_msgs.io import (
+    BAG_FORMATS,
+    FORMATS,
+    POSE_TYPES,
+    detect_format,
+    list_topics,
+    read_trajectory,
+    resolve_path,
+    write_euroc,
+    write_kitti,
+    write_tum,
+)
+
+if TYPE_CHECKING:
+    import argparse
+
+    from robot_msgs.trajectory import PoseTrajectory
+
+__all__ = ["add_parser", "run", "summarize"]
+
+#: Output formats of ``--to``, and the extensions that imply them.
+WRITE_FORMATS = ("tum", "kitti", "euroc")
+_SUFFIX_FORMAT = {".tum": "tum", ".kitti": "kitti", ".csv": "euroc"}
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``traj`` with the ``robot-msgs`` parser."""
+    parser = subparsers.add_parser(
+        "traj",
+        help=COMMANDS["traj"],
+        description=(
+            "Show what trajectory files hold (poses, time span, rate, path length, frames, "
+            "data problems), check them (exit 1 on problems) or convert one (--save). "
+            "FILE may be example:NAME for data shipped with robot_msgs."
+        ),
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="trajectory files or bags")
+    parser.add_argument(
+        "--format", "--fmt", dest="fmt", choices=FORMATS, help="file format (default: detected)"
+    )
+    parser.add_argument("--topic", help="bag topic, or TF as /tf:parent.child")
+    parser.add_argument("--times", type=Path, help="KITTI times file (one time a line)")
+    parser.add_argument(
+        "--strict", action="store_true", help="refuse data problems instead of fixing them"
+    )
+    parser.add_argument("--save", type=Path, metavar="OUT", help="convert the (one) FILE to OUT")
+    parser.add_argument(
+        "--to", choices=WRITE_FORMATS, help="format of OUT (default from its extension)"
+    )
+    parser.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 when any file has a data problem"
+    )
+    parser.add_argument("--json", action="store_true", help="print the summaries as JSON")
+    parser.set_defaults(run=run)
+
+
+def summarize(traj: PoseTrajectory) -> dict[str, Any]:
+    """Numbers that describe a trajectory: count, span, rate, path length and frames.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> traj = PoseTrajectory(
+    ...     stamps_s=[0.0, 0.5, 1.0],
+    ...     positions_xyz=[[0, 0, 0], [3, 4, 0], [3, 4, 1]],
+    ...     orientations_quat_xyzw=[[0, 0, 0, 1]] * 3,
+    ... )
+    >>> summary = summarize(traj)
+    >>> summary["poses"], summary["path_length_m"], summary["rate_hz"]
+    (3, 6.0, 2.0)
+    """
+    stamps = traj.stamps_s
+    step = float(np.median(np.diff(stamps))) if len(traj) > 1 else None
+    return {
+        "poses": len(traj),
+        "start_s": float(stamps[0]),
+        "end_s": float(stamps[-1]),
+        "duration_s": traj.duration_s,
+        "median_step_s": step,
+        "rate_hz": 1.0 / step if step else None,
+        "path_length_m": traj.path_length_m,
+        "frame_id": traj.frame_id,
+        "child_frame_id": traj.child_frame_id,
+    }
+
+
+def _read(path: str, args: argparse.Namespace) -> tuple[PoseTrajectory | None, dict[str, Any]]:
+    """Read one FILE; the trajectory (None when a bag needs --topic) and its report."""
+    file = resolve_path(path)
+    fmt = args.fmt or detect_format(file)
+    report: dict[str, Any] = {"path": path, "format": fmt, "topic": args.topic}
+    topic = args.topic
+    if fmt in BAG_FORMATS:
+        topics = list_topics(file)
+        report["topics"] = [t._asdict() for t in topics]
+        if topic is None:
+            pose_topics = [t.topic for t in topics if t.msgtype in POSE_TYPES and t.message_count]
+            if len(pose_topics) != 1:
+                report["issues"] = []
+                return None, report
+            topic = report["topic"] = pose_topics[0]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DataWarning)
+        traj = read_trajectory(
+            file, fmt=fmt, topic=topic, times_path=args.times, strict=args.strict
+        )
+    issues = []
+    for item in caught:
+        if issubclass(item.category, DataWarning):
+            # Messages name the file as read; the report names it as the user wrote it.
+            issues.append(str(item.message).replace(str(file), path, 1))
+        else:  # pragma: no cover - passed on untouched
+            warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+    report.update(summarize(traj))
+    report["issues"] = issues
+    return traj, report
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    topic = f" {report['topic']}" if report.get("topic") else ""
+    print(f"{report['path']}{topic} ({report['format']})")
+    if "topics" in report and (report.get("poses") is None or not report.get("topic")):
+        for t in report["topics"]:
+            mark = "*" if t["msgtype"] in POSE_TYPES else " "
+            print(f"  {mark} {t['topic']:<30} {t['msgtype']:<45} {t['message_count']:>8}")
+    if report.get("poses") is None:
+        print("  choose a pose topic (*) with --topic, or TF as --topic /tf:parent.child")
+        return
+    print(f"  poses        {report['poses']}")
+    print(
+        f"  time         {report['start_s']!r} .. {report['end_s']!r} s "
+        f"({report['duration_s']:.3f} s)"
+    )
+    if report["rate_hz"] is not None:
+        print(
+            f"  rate         {report['rate_hz']:.1f} Hz "
+            f"(median step {report['median_step_s']:.4f} s)"
+        )
+    print(f"  path length  {report['path_length_m']:.3f} m")
+    print(f"  frames       {report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}")
+    if not report["issues"]:
+        print("  issues       none")
+    for i, issue in enumerate(report["issues"]):
+        print(f"  {'issues' if i == 0 else '':<12} {issue}")
+
+
+def _save(traj: PoseTrajectory, args: argparse.Namespace) -> list[Path]:
+    out: Path = args.save
+    to = args.to or _SUFFIX_FORMAT.get(out.suffix.lower())
+    if to is None:
+        msg = f"{out}: cannot tell the output format from {out.suffix!r}; pass --to tum|kitti|euroc"
+        raise FormatError(msg)
+    if to == "kitti":
+        poses, times = write_kitti(out, traj, force=args.force)
+        return [poses] + ([times] if times is not None else [])
+    writer = write_euroc if to == "euroc" else write_tum
+    return [writer(out, traj, force=args.force)]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Inspect, check or convert ``args.files``; return the exit code."""
+    if args.save is not None and len(args.files) != 1:
+        msg = f"--save converts one FILE, got {len(args.files)}"
+        raise FormatError(msg)
+    if args.save is None and (args.to or args.force):
+        msg = "--to and --force only go with --save OUT"
+        raise FormatError(msg)
+    reports: list[dict[str, Any]] = []
+    failed = False
+    for path in args.files:
+        try:
+            traj, report = _read(path, args)
+        except (RobotMsgsError, OSError) as err:
+            if args.save is not None:
+                raise
+            reports.append({"path": path, "error": str(err)})
+            print(f"ERROR: {err}", file=sys.stderr)
+            failed = True
+            continue
+        reports.append(report)
+        if traj is None and args.check:
+            print(f"ERROR: {path}: nothing checked; choose a topic with --topic", file=sys.stderr)
+            failed = True
+        if args.save is not None:
+            if traj is None:
+                msg = f"{path}: choose the topic to convert with --topic"
+                raise FormatError(msg)
+            report["written"] = [str(p) for p in _save(traj, args)]
+        if not args.json:
+            _print_report(report)
+            for written in report.get("written", []):
+                print(f"wrote {written}")
+    if args.json:
+        print(json.dumps(reports, indent=2))
+    problems = any(r.get("issues") for r in reports)
+    return 1 if failed or (args.check and problems) else 0

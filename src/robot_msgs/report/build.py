@@ -1,0 +1,96 @@
+"""A whole report: every run evaluated, summarised per (algorithm, sequence), and ranked.
+
+The per-run work is :func:`robot_msgs.runs.evaluate_run`, the same one ``robot-msgs
+bench`` runs in its workers; this module reads the runs, evaluates them one by one, adds
+the repeatability of sequences without a reference and ranks the algorithms.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from robot_msgs._version import __version__
+from robot_msgs.compare.report import Report
+from robot_msgs.report.groups import summarise_groups
+from robot_msgs.runs.evaluate import RunEvaluation, evaluate_run
+from robot_msgs.runs.load import load_run
+from robot_msgs.runs.rank import rank_algorithms
+from robot_msgs.runs.repeats import group_repeatability
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from robot_msgs.runs.load import TrajectoryCache
+    from robot_msgs.runs.manifest import Manifest
+
+__all__ = ["ReportResult", "build_report"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportResult:
+    """A whole :class:`Report` and each run's :class:`RunEvaluation`, by run name."""
+
+    report: Report
+    runs: dict[str, RunEvaluation]
+
+
+def build_report(
+    manifest: Manifest,
+    *,
+    force: bool = False,
+    progress: Callable[[str, bool], None] | None = None,
+) -> ReportResult:
+    """Read and evaluate every run of ``manifest``, summarise the groups, rank the algorithms.
+
+    Parameters
+    ----------
+    manifest : Manifest
+        The runs and their settings (:func:`robot_msgs.runs.load_runs`).
+    force : bool
+        Rank and aggregate comparisons made with different settings anyway (results
+        merged from elsewhere); the ranking and the notes say so.
+    progress : callable, optional
+        Called as ``progress(name, failed)`` after each run.
+
+    Raises
+    ------
+    FormatError
+        A run's file cannot be read (file, line and field named).
+    SettingsMismatchError
+        Comparisons with differing settings, unless ``force``.
+    """
+    settings = manifest.settings
+    cache: TrajectoryCache = {}
+    evaluations: dict[str, RunEvaluation] = {}
+    for spec in manifest.runs:
+        evaluations[spec.name] = evaluate_run(load_run(spec, cache=cache), settings)
+        if progress is not None:
+            progress(spec.name, not evaluations[spec.name].report.success)
+    reports = [e.report for e in evaluations.values()]
+    estimates = {name: e.estimate for name, e in evaluations.items()}
+    for name, repeat in group_repeatability(reports, estimates, settings.evaluation).items():
+        old = evaluations[name]
+        evaluations[name] = dataclasses.replace(
+            old, report=old.report.replace(repeatability=repeat)
+        )
+    reports = [e.report for e in evaluations.values()]
+    notes: list[str] = []
+    ranking = rank_algorithms(reports, statistic=settings.statistic, force=force)
+    if ranking is None:
+        notes.append("no run had a reference: no accuracy ranking")
+    elif ranking.forced:
+        notes.extend(ranking.notes)
+    no_reference = sum(1 for r in reports if r.accuracy is None and r.success)
+    if no_reference and ranking is not None:
+        notes.append(f"{no_reference} successful run(s) without accuracy are not ranked")
+    report = Report(
+        runs=tuple(reports),
+        groups=summarise_groups(reports, force=force),
+        ranking=ranking,
+        settings=settings.record(),
+        tool_version=__version__,
+        notes=tuple(notes),
+    )
+    return ReportResult(report=report, runs=evaluations)

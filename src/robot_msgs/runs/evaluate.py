@@ -1,0 +1,292 @@
+"""Evaluate one run: success apart from accuracy, losses, coverage, every metric, latency.
+
+The one per-run evaluation of the package: ``robot-msgs report`` calls it for each run,
+``robot-msgs bench`` in its workers, so both give the same numbers for the same settings.
+
+A run succeeds when it produced a valid estimate up to the end of the sequence (within
+``end_tolerance_s``) and reported no failure of its own (``meta.json`` ``failure`` or a
+non-zero ``exit_code``). The failure reasons are short categories that aggregate well:
+the run's ``failure`` text, ``"exit code N"``, ``"no estimate"``, ``"tracking lost, not
+recovered"`` or ``"estimate ends early"``; details go to ``notes``.
+
+Every metric of the settings is computed only on the valid poses (outside tracking
+losses), each as its own ``Comparison``: the guide's "report the overall success rate
+separately from the error on evaluable intervals". Metrics that share their evaluation
+settings share one association and alignment.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.compare.run_report import RunReport
+from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
+from robot_msgs.evaluation.absolute import ape_from_prepared
+from robot_msgs.evaluation.pipeline import prepare
+from robot_msgs.evaluation.relative import rpe_from_prepared
+from robot_msgs.runs.latency import latency_from_bag, latency_from_timing, rate_hz
+from robot_msgs.runs.losses import coverage, losses_from_log, valid_mask
+from robot_msgs.runs.resources import resources_from_log
+from robot_msgs.runs.run_settings import RunSettings
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.compare.run_report import Latency, TrackingLoss
+    from robot_msgs.evaluation.pipeline import Prepared
+    from robot_msgs.evaluation.settings import EvaluationSettings
+    from robot_msgs.runs.load import RunInputs
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import BoolArray, Float64Array
+
+__all__ = ["RunEvaluation", "evaluate_run"]
+
+_EMPTY = np.empty(0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunEvaluation:
+    """A :class:`RunReport` and the evidence behind it (not serialised).
+
+    ``results`` holds each metric's :class:`~robot_msgs.compare.EvaluationResult` (the
+    per-pose series, the aligned estimate) by metric name; ``valid`` is the estimate's
+    per-pose validity ``(N,)``; ``latency_s`` and ``processing_s`` are the per-frame
+    samples, shape ``(F,)`` seconds (empty without a timing log).
+    """
+
+    report: RunReport
+    estimate: PoseTrajectory | None
+    reference: PoseTrajectory | None
+    valid: BoolArray
+    results: Mapping[str, EvaluationResult] = field(default_factory=dict)
+    latency_s: Float64Array = field(default_factory=lambda: _EMPTY)
+    processing_s: Float64Array = field(default_factory=lambda: _EMPTY)
+
+    @property
+    def primary(self) -> EvaluationResult | None:
+        """The first metric's result (the one rankings use), or ``None`` without any."""
+        return next(iter(self.results.values()), None)
+
+    @property
+    def rpe_results(self) -> dict[str, EvaluationResult]:
+        """The RPE results by metric name, in the settings' order."""
+        return {name: r for name, r in self.results.items() if r.metric == "rpe"}
+
+
+def _subset(traj: PoseTrajectory, keep: BoolArray) -> PoseTrajectory:
+    """The poses of ``traj`` where ``keep`` is true."""
+    if keep.all():
+        return traj
+    return traj.replace(
+        stamps_s=traj.stamps_s[keep],
+        positions_xyz=traj.positions_xyz[keep],
+        orientations_quat_xyzw=traj.orientations_quat_xyzw[keep],
+    )
+
+
+def _span(run: RunInputs, settings: EvaluationSettings) -> tuple[float, float, str]:
+    """The sequence span on the estimate's clock, and where it comes from.
+
+    The reference's span, cut to the settings' time range, then moved by the offset.
+    """
+    if run.reference is not None and len(run.reference) > 0:
+        t = run.reference.stamps_s
+        start, end = float(t[0]), float(t[-1])
+        if settings.t_start_s is not None:
+            start = max(start, settings.t_start_s)
+        if settings.t_end_s is not None:
+            end = min(end, settings.t_end_s)
+        return start - settings.offset_s, end - settings.offset_s, "reference"
+    if run.timing is not None and run.timing.acquisition_s.size > 0:
+        t = run.timing.acquisition_s
+        return float(t[0]), float(t[-1]), "timing"
+    return math.nan, math.nan, ""
+
+
+def _judge(
+    run: RunInputs,
+    stamps: Float64Array,
+    valid: BoolArray,
+    losses: tuple[TrackingLoss, ...],
+    span: tuple[float, float],
+    settings: RunSettings,
+) -> tuple[str, list[str]]:
+    """The failure category ('' for success) and notes explaining it."""
+    reported = run.spec.meta.reported_failure
+    if reported:
+        return reported, []
+    if stamps.size == 0:
+        return "no estimate", [f"no pose in {run.spec.estimate or 'the run (no estimate file)'}"]
+    start_s, end_s = span
+    if math.isnan(end_s):
+        return "", [
+            "end of the sequence unknown (no reference, no timing log): success not checked"
+        ]
+    last_valid = float(stamps[valid][-1]) if valid.any() else -math.inf
+    if last_valid >= end_s - settings.end_tolerance_s:
+        return "", []
+    if losses and not losses[-1].recovered:
+        lost = losses[-1].start_s - start_s
+        note = f"tracking lost at {lost:.2f} s of {end_s - start_s:.2f} s and never recovered"
+        return "tracking lost, not recovered", [note]
+    note = f"last valid pose at {last_valid - start_s:.2f} s of {end_s - start_s:.2f} s"
+    return "estimate ends early", [note]
+
+
+def _latency(run: RunInputs) -> tuple[Latency | None, Float64Array, Float64Array]:
+    meta = run.spec.meta
+    if run.timing is not None:
+        log = run.timing
+        latency = latency_from_timing(log, clock=meta.clock)
+        return (
+            latency,
+            log.available_s - log.acquisition_s,
+            log.available_s - log.processing_start_s,
+        )
+    if meta.bag is not None and meta.latency_topic:
+        from pathlib import Path  # noqa: PLC0415
+
+        return latency_from_bag(Path(meta.bag), meta.latency_topic), _EMPTY, _EMPTY
+    return None, _EMPTY, _EMPTY
+
+
+def _metrics(
+    run: RunInputs, estimate: PoseTrajectory, settings: RunSettings
+) -> tuple[dict[str, EvaluationResult], list[str]]:
+    """Every metric of ``settings`` on ``estimate``: results by name, and notes.
+
+    A metric that cannot be computed on this run (no pose matched, a degenerate fit, an
+    RPE delta longer than the run) is left out with a note, not a failed report.
+    """
+    assert run.reference is not None
+    preparations: dict[EvaluationSettings, Prepared] = {}
+    results: dict[str, EvaluationResult] = {}
+    notes: list[str] = []
+    names = {"estimate_name": run.spec.estimate, "reference_name": run.spec.reference or ""}
+    for metric in settings.metrics:
+        chosen = settings.settings_of(metric)
+        try:
+            if chosen not in preparations:
+                preparations[chosen] = prepare(run.reference, estimate, chosen)
+            prep = preparations[chosen]
+            if metric.metric == "ape":
+                result = ape_from_prepared(prep, relation=metric.relation, **names)
+            else:
+                result = rpe_from_prepared(
+                    prep, pairs=metric.pairs, relation=metric.relation, **names
+                )
+        except (AssociationError, AlignmentError) as err:
+            notes.append(f"{metric.name} not evaluated: {err}")
+            continue
+        except ValidationError as err:
+            if metric.metric != "rpe":
+                raise
+            notes.append(f"{metric.name} skipped: {err}")
+            continue
+        results[metric.name] = result
+    return results, notes
+
+
+def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEvaluation:
+    """Evaluate one run: success, losses, coverage, every metric, latency, rates, resources.
+
+    Parameters
+    ----------
+    run : RunInputs
+        From :func:`robot_msgs.runs.load_run`.
+    settings : RunSettings, optional
+        How runs are evaluated (default: SE(3) alignment, nearest association within
+        0.01 s, APE translation and RPE over 1 s).
+
+    Returns
+    -------
+    RunEvaluation
+        The report and the evidence behind its numbers and plots.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robot_msgs.runs import RunInputs, RunSpec
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(0.0, 10.01, 0.1)
+    >>> traj = PoseTrajectory(stamps_s=t, positions_xyz=np.zeros((t.size, 3)),
+    ...                       orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)))
+    >>> report = evaluate_run(RunInputs(spec=RunSpec(name="a"), estimate=traj)).report
+    >>> report.success, report.accuracy, report.repeatability
+    (True, None, None)
+    """
+    settings = RunSettings() if settings is None else settings
+    spec = run.spec
+    estimate = run.estimate
+    stamps = estimate.stamps_s if estimate is not None else _EMPTY
+    start_s, end_s, span_source = _span(run, settings.evaluation)
+    losses: tuple[TrackingLoss, ...] = ()
+    if run.tracking is not None:
+        known_end = (
+            end_s if not math.isnan(end_s) else (float(stamps[-1]) if stamps.size else math.nan)
+        )
+        losses = losses_from_log(run.tracking, end_s=known_end)
+    valid = valid_mask(stamps, losses)
+    failure, notes = _judge(run, stamps, valid, losses, (start_s, end_s), settings)
+    cover = coverage(
+        stamps, losses, start_s=start_s, end_s=end_s, coverage_gap_s=settings.coverage_gap_s
+    )
+    results: dict[str, EvaluationResult] = {}
+    if run.reference is not None and estimate is not None and valid.any():
+        results, metric_notes = _metrics(run, _subset(estimate, valid), settings)
+        notes.extend(metric_notes)
+        if results and not valid.all():
+            extra = (
+                f"evaluated on the {int(valid.sum())} valid poses of {valid.size} (losses excluded)"
+            )
+            results = {
+                name: r.replace(comparison=r.comparison.replace(notes=(*r.notes, extra)))
+                for name, r in results.items()
+            }
+    if run.reference is None:
+        notes.append("no reference: accuracy not evaluated (see repeatability)")
+    latency, latency_s, processing_s = _latency(run)
+    meta = spec.meta
+    report = RunReport(
+        name=spec.name,
+        success=not failure,
+        failure=failure,
+        algorithm=spec.algorithm,
+        version=meta.version,
+        dataset=meta.dataset,
+        sequence=spec.sequence,
+        trial=spec.trial,
+        hardware=meta.hardware,
+        parameters=meta.parameters,
+        software=meta.software,
+        n_estimate=int(stamps.size),
+        n_valid=int(valid.sum()),
+        estimate_start_s=float(stamps[0]) if stamps.size else math.nan,
+        estimate_end_s=float(stamps[-1]) if stamps.size else math.nan,
+        sequence_start_s=start_s,
+        sequence_end_s=end_s,
+        span_source=span_source,
+        losses=losses,
+        coverage=cover,
+        comparisons={name: r.comparison for name, r in results.items()},
+        latency=latency,
+        input_rate_hz=rate_hz(run.timing.acquisition_s) if run.timing is not None else math.nan,
+        nominal_input_rate_hz=meta.input_rate_hz,
+        output_rate_hz=rate_hz(stamps),
+        resources=resources_from_log(run.resources) if run.resources is not None else None,
+        notes=tuple(notes),
+    )
+    return RunEvaluation(
+        report=report,
+        estimate=estimate,
+        reference=run.reference,
+        valid=valid,
+        results=results,
+        latency_s=latency_s,
+        processing_s=processing_s,
+    )

@@ -1,0 +1,230 @@
+"""The per-run logs ``timing.csv``, ``tracking.csv`` and ``resources.csv``, read into arrays.
+
+Their layouts are documented in :mod:`robot_msgs.runs.folders`; errors name the file, the
+line and the column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.errors import FormatError
+from robot_msgs.runs.csvlog import read_csv_table
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from robot_msgs.typing import BoolArray, Float64Array
+
+__all__ = [
+    "ResourceLog",
+    "TimingLog",
+    "TrackingLog",
+    "read_resources",
+    "read_timing",
+    "read_tracking",
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimingLog:
+    """Per-frame stamps in seconds on one clock, each array of shape ``(N,)`` float64.
+
+    ``processing_start_s`` is all NaN when the log has no such column.
+    """
+
+    path: Path
+    frame: Float64Array
+    acquisition_s: Float64Array
+    processing_start_s: Float64Array
+    available_s: Float64Array
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrackingLog:
+    """Tracking state over time: ``kind`` is ``"events"`` or ``"validity"``.
+
+    For events, ``lost[k]`` is true for a ``lost`` event at ``stamps_s[k]`` and false for
+    ``recovered``; events alternate, starting with ``lost``. For validity, ``lost[k]`` is
+    true where the estimate at ``stamps_s[k]`` is not valid.
+    """
+
+    path: Path
+    kind: str
+    stamps_s: Float64Array
+    lost: BoolArray
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResourceLog:
+    """Resource samples, each ``(N,)`` float64; absent optional columns are all NaN."""
+
+    path: Path
+    time_s: Float64Array
+    cpu_percent: Float64Array
+    rss_bytes: Float64Array
+    threads: Float64Array
+    gpu_mem_bytes: Float64Array
+    gpu_percent: Float64Array
+
+
+def read_timing(path: Path) -> TimingLog:
+    r"""Read ``timing.csv``: ``frame,acquisition_s[,processing_start_s],available_s``.
+
+    Raises
+    ------
+    FormatError
+        Bad layout or cells (file, line, column named), acquisition stamps not strictly
+        increasing, or a frame whose stamps are out of order
+        (``acquisition_s <= processing_start_s <= available_s`` must hold on one clock).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "timing.csv"
+    >>> _ = path.write_text(
+    ...     "frame,acquisition_s,processing_start_s,available_s\n"
+    ...     "0,0.0,0.01,0.03\n1,0.1,0.11,0.14\n"
+    ... )
+    >>> log = read_timing(path)
+    >>> (log.available_s - log.acquisition_s).round(3).tolist()
+    [0.03, 0.04]
+    """
+    table = read_csv_table(
+        path,
+        required=("frame", "acquisition_s", "available_s"),
+        optional=("processing_start_s",),
+    )
+    acq = table.floats("acquisition_s")
+    avail = table.floats("available_s")
+    start = table.floats("processing_start_s") if "processing_start_s" in table.columns else None
+    steps = np.diff(acq)
+    if (steps <= 0).any():
+        row = int(np.flatnonzero(steps <= 0)[0]) + 1
+        expected = f"a stamp after the previous row's {float(acq[row - 1])!r} (strictly increasing)"
+        raise table.fail(row, "acquisition_s", expected, float(acq[row]))
+    if start is None:
+        start = np.full_like(acq, np.nan)
+        early = avail < acq
+        if early.any():
+            row = int(np.flatnonzero(early)[0])
+            expected = f"a time >= acquisition_s {float(acq[row])!r} (same clock?)"
+            raise table.fail(row, "available_s", expected, float(avail[row]))
+    else:
+        bad_start = ~(start >= acq)
+        if bad_start.any():
+            row = int(np.flatnonzero(bad_start)[0])
+            expected = f"a time >= acquisition_s {float(acq[row])!r} (same clock?)"
+            raise table.fail(row, "processing_start_s", expected, float(start[row]))
+        early = avail < start
+        if early.any():
+            row = int(np.flatnonzero(early)[0])
+            expected = f"a time >= processing_start_s {float(start[row])!r}"
+            raise table.fail(row, "available_s", expected, float(avail[row]))
+    return TimingLog(
+        path=path,
+        frame=table.floats("frame"),
+        acquisition_s=acq,
+        processing_start_s=start,
+        available_s=avail,
+    )
+
+
+def read_tracking(path: Path) -> TrackingLog:
+    r"""Read ``tracking.csv``: ``time_s,event`` (lost/recovered) or ``time_s,valid`` (1/0).
+
+    Raises
+    ------
+    FormatError
+        Neither or both of ``event`` and ``valid``, an unknown event or flag, times out
+        of order, or events that do not alternate ``lost``, ``recovered``, ``lost``...
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "tracking.csv"
+    >>> _ = path.write_text("time_s,event\n2.0,lost\n3.5,recovered\n")
+    >>> log = read_tracking(path)
+    >>> log.kind, log.lost.tolist()
+    ('events', [True, False])
+    """
+    table = read_csv_table(
+        path, required=("time_s",), optional=("event", "valid"), text=("event", "valid")
+    )
+    if ("event" in table.columns) == ("valid" in table.columns):
+        raise FormatError(f"{path}:1: expected exactly one of the columns `event` or `valid`")
+    stamps = table.floats("time_s")
+    if "event" in table.columns:
+        events = np.char.lower(table.columns["event"])
+        known = (events == "lost") | (events == "recovered")
+        if not known.all():
+            row = int(np.flatnonzero(~known)[0])
+            raise table.fail(
+                row, "event", "'lost' or 'recovered'", str(table.columns["event"][row])
+            )
+        lost = events == "lost"
+        order = np.arange(lost.size) % 2 == 0  # lost, recovered, lost, ...
+        if (lost != order).any():
+            row = int(np.flatnonzero(lost != order)[0])
+            want = "'lost'" if order[row] else "'recovered'"
+            raise table.fail(
+                row, "event", f"{want} (events alternate, starting with lost)", str(events[row])
+            )
+        if (np.diff(stamps) < 0).any():
+            row = int(np.flatnonzero(np.diff(stamps) < 0)[0]) + 1
+            raise table.fail(
+                row, "time_s", f"a time >= {float(stamps[row - 1])!r}", float(stamps[row])
+            )
+        return TrackingLog(path=path, kind="events", stamps_s=stamps, lost=lost)
+    flags = np.char.lower(table.columns["valid"])
+    is_valid = np.isin(flags, ["1", "true"])
+    known = is_valid | np.isin(flags, ["0", "false"])
+    if not known.all():
+        row = int(np.flatnonzero(~known)[0])
+        raise table.fail(row, "valid", "1, 0, true or false", str(table.columns["valid"][row]))
+    if (np.diff(stamps) <= 0).any():
+        row = int(np.flatnonzero(np.diff(stamps) <= 0)[0]) + 1
+        raise table.fail(
+            row, "time_s", f"a time after {float(stamps[row - 1])!r}", float(stamps[row])
+        )
+    return TrackingLog(path=path, kind="validity", stamps_s=stamps, lost=~is_valid)
+
+
+def read_resources(path: Path) -> ResourceLog:
+    r"""Read ``resources.csv``: ``time_s,cpu_percent,rss_bytes`` and optional columns.
+
+    Optional: ``threads``, ``gpu_mem_bytes``, ``gpu_percent`` (empty cells are NaN).
+
+    Raises
+    ------
+    FormatError
+        Bad layout or cells, times not strictly increasing, negative values.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "resources.csv"
+    >>> _ = path.write_text("time_s,cpu_percent,rss_bytes\n0,50,1e8\n1,150,2e8\n")
+    >>> read_resources(path).rss_bytes.tolist()
+    [100000000.0, 200000000.0]
+    """
+    optional = ("threads", "gpu_mem_bytes", "gpu_percent")
+    table = read_csv_table(path, required=("time_s", "cpu_percent", "rss_bytes"), optional=optional)
+    time_s = table.floats("time_s")
+    if (np.diff(time_s) <= 0).any():
+        row = int(np.flatnonzero(np.diff(time_s) <= 0)[0]) + 1
+        raise table.fail(
+            row, "time_s", f"a time after {float(time_s[row - 1])!r}", float(time_s[row])
+        )
+    out: dict[str, Float64Array] = {}
+    for name in ("cpu_percent", "rss_bytes", *optional):
+        values = table.floats(name) if name in table.columns else np.full_like(time_s, np.nan)
+        negative = values < 0
+        if negative.any():
+            row = int(np.flatnonzero(negative)[0])
+            raise table.fail(row, name, "a value >= 0", float(values[row]))
+        out[name] = values
+    return ResourceLog(path=path, time_s=time_s, **out)

@@ -1,0 +1,302 @@
+"""How a set of runs is evaluated: ONE value, shared by ``robot-msgs report`` and ``bench``.
+
+:class:`RunSettings` holds the :class:`~robot_msgs.evaluation.EvaluationSettings` every
+run is cut, matched and aligned with, the metrics computed for each run
+(:class:`MetricSpec`: APE or RPE, the relation, the pairs), the statistic that rankings
+and aggregates compare, and the two rules that judge a run's success. A manifest's
+``[settings]`` table decodes into it (:meth:`RunSettings.from_options`), the command-line
+flags build it (``cli/_evaluation_args.py``), and it is recorded with every result.
+
+WHY one block per set of runs: a ranking may only compare numbers computed the same way
+(the SLAM guide: "do not silently mix these evaluation settings within one ranking"), so
+per-run settings do not exist; a metric may set its own evaluation settings (an RPE
+without alignment beside an aligned APE), and then every run gets the same pair.
+
+``[settings]`` keys: the fields of ``EvaluationSettings`` (``align``, ``n_align``,
+``align_window_s``, ``sync``, ``max_diff_s``, ``offset_s``, ``max_gap_s``,
+``t_start_s``, ``t_end_s``), ``statistic``, ``coverage_gap_s``, ``end_tolerance_s``, and
+``[[settings.evaluate]]`` entries: ``metric`` (``ape``/``rpe``), ``relation``, ``name``,
+for RPE the fields of ``PairSettings`` (``delta``, ``delta_unit``, ``all_pairs``,
+``pairs_from``, ``delta_tol``), and any ``EvaluationSettings`` field, which overrides the
+shared one for that metric.
+
+Examples
+--------
+>>> s = RunSettings.from_options(
+...     {"align": "sim3", "evaluate": [{"metric": "rpe", "delta": 1, "delta_unit": "s"}]},
+...     where="runs.toml [settings]",
+... )
+>>> s.evaluation.align, [m.name for m in s.metrics], s.metrics[0].pairs.delta_unit
+('sim3', ['rpe:translation:1s'], 's')
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from robot_msgs.compare.statistics import ErrorStats
+from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.evaluation.relations import APE_RELATIONS, RPE_RELATIONS, check_relation
+from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings, decode_options
+from robot_msgs.msg import Msg, field_specs, message
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from robot_msgs.msg import Value
+
+__all__ = [
+    "DEFAULT_METRICS",
+    "METRICS",
+    "RUN_DEFAULTS",
+    "MetricSpec",
+    "RunSettings",
+    "default_metrics",
+]
+
+#: The metrics a run can be evaluated with.
+METRICS: tuple[str, ...] = ("ape", "rpe")
+
+#: The evaluation settings of runs unless told otherwise: SE(3) alignment (SLAM estimates
+#: live in their own world frame), nearest association within 0.01 s.
+RUN_DEFAULTS = EvaluationSettings(align="se3")
+
+_RELATIONS = {"ape": APE_RELATIONS, "rpe": RPE_RELATIONS}
+
+
+@message("runs/MetricSpec")
+class MetricSpec(Msg):
+    """One metric computed for every run: APE or RPE, its relation and, for RPE, its pairs.
+
+    ``name`` labels the metric's rows and columns (default ``metric:relation`` plus the
+    pairs' label for RPE: ``rpe:translation:1s:all``). ``settings`` is this metric's own
+    evaluation settings, or ``None`` for the run settings' shared ones.
+    """
+
+    name: str
+    metric: str
+    relation: str = "translation"
+    pairs: PairSettings | None = None
+    settings: EvaluationSettings | None = None
+
+    def _validate(self) -> None:
+        if self.metric not in METRICS:
+            raise self._fail("metric", f"one of {', '.join(METRICS)}", self.metric)
+        if self.relation not in _RELATIONS[self.metric]:
+            choices = ", ".join(_RELATIONS[self.metric])
+            raise self._fail("relation", f"one of {choices}", self.relation)
+        if (self.metric == "rpe") != (self.pairs is not None):
+            expected = "pair settings" if self.metric == "rpe" else "no pair settings for APE"
+            raise self._fail("pairs", expected, self.pairs)
+        if not self.name:
+            raise self._fail("name", "a non-empty name", self.name)
+
+    @classmethod
+    def build(
+        cls,
+        metric: str,
+        *,
+        relation: str = "translation",
+        pairs: PairSettings | None = None,
+        settings: EvaluationSettings | None = None,
+        name: str = "",
+    ) -> MetricSpec:
+        """Make a metric with its default name.
+
+        Examples
+        --------
+        >>> pairs = PairSettings(delta=1, delta_unit="s", all_pairs=True)
+        >>> MetricSpec.build("rpe", pairs=pairs).name
+        'rpe:translation:1s:all'
+        """
+        if metric in _RELATIONS and relation in (*_RELATIONS[metric], "trans_part"):
+            relation = check_relation(relation, allowed=_RELATIONS[metric])
+        if not name:
+            name = f"{metric}:{relation}" + (f":{pairs.label()}" if pairs is not None else "")
+        return cls(name=name, metric=metric, relation=relation, pairs=pairs, settings=settings)
+
+
+def default_metrics(deltas: Sequence[float] = (1.0,), unit: str = "s") -> tuple[MetricSpec, ...]:
+    """APE translation, and translation RPE over all pairs for each of ``deltas``.
+
+    Examples
+    --------
+    >>> [m.name for m in default_metrics((1.0, 5.0), "m")]
+    ['ape:translation', 'rpe:translation:1m:all', 'rpe:translation:5m:all']
+    """
+    rpes = (
+        MetricSpec.build("rpe", pairs=PairSettings(delta=d, delta_unit=unit, all_pairs=True))
+        for d in deltas
+    )
+    return (MetricSpec.build("ape"), *rpes)
+
+
+#: What each run gets unless told otherwise: the report's APE and one-second RPE.
+DEFAULT_METRICS = default_metrics()
+
+
+@message("runs/RunSettings")
+class RunSettings(Msg):
+    """How every run of a report or a sweep is evaluated and judged.
+
+    ``evaluation``: the time range, association and alignment (default SE(3)).
+    ``metrics``: computed for every run with a reference, in order; the first is the
+    one rankings and the per-group summaries use.
+    ``statistic``: the ``ErrorStats`` field aggregates and rankings compare (``"rms"``).
+    ``coverage_gap_s``: consecutive estimate poses further apart leave the time between
+    uncovered, seconds. ``end_tolerance_s``: a run succeeds when its last valid pose is
+    at most this before the end of the sequence, seconds.
+    """
+
+    evaluation: EvaluationSettings = RUN_DEFAULTS
+    metrics: tuple[MetricSpec, ...] = DEFAULT_METRICS
+    statistic: str = "rms"
+    coverage_gap_s: float = 1.0
+    end_tolerance_s: float = 1.0
+
+    def _validate(self) -> None:
+        if self.statistic not in field_specs(ErrorStats):
+            raise self._fail("statistic", "an ErrorStats field", self.statistic)
+        for name in ("coverage_gap_s", "end_tolerance_s"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0):
+                raise self._fail(name, "a finite number of seconds > 0", value)
+        names = [m.name for m in self.metrics]
+        duplicate = next((n for n in names if names.count(n) > 1), None)
+        if duplicate is not None:
+            raise self._fail("metrics", f"distinct names (two are {duplicate!r})", names)
+
+    def settings_of(self, metric: MetricSpec) -> EvaluationSettings:
+        """Return the evaluation settings ``metric`` is computed with."""
+        return self.evaluation if metric.settings is None else metric.settings
+
+    def record(self) -> dict[str, Value]:
+        """Return the settings as a flat, structured mapping, for a report's ``settings``.
+
+        Examples
+        --------
+        >>> RunSettings().record()["metrics"]
+        ('ape:translation', 'rpe:translation:1s:all')
+        """
+        return {
+            **self.evaluation.record(),
+            "metrics": tuple(m.name for m in self.metrics),
+            "statistic": self.statistic,
+            "coverage_gap_s": self.coverage_gap_s,
+            "end_tolerance_s": self.end_tolerance_s,
+        }
+
+    @classmethod
+    def from_options(
+        cls,
+        options: Mapping[str, Any],
+        *,
+        where: str,
+        evaluation: Mapping[str, Any] | None = None,
+        metrics: Sequence[MetricSpec] | None = None,
+        judge: Mapping[str, Any] | None = None,
+    ) -> RunSettings:
+        """Decode a manifest's ``[settings]`` table (see the module docstring).
+
+        ``evaluation``, ``metrics`` and ``judge`` (``statistic``, ``coverage_gap_s``,
+        ``end_tolerance_s``) are what command-line flags set: they win over the table.
+
+        Raises
+        ------
+        FormatError
+            An unknown key or a bad value in the table, or metrics given both in the
+            table and by the flags; the message names ``where`` and the key.
+        ValidationError
+            A value given by the flags (``evaluation``, ``judge``) that does not fit;
+            ``field`` names the setting, so the command line can name its flag.
+        """
+        table = dict(options)
+        entries = table.pop("evaluate", None)
+        own = {
+            k: table.pop(k)
+            for k in ("statistic", "coverage_gap_s", "end_tolerance_s")
+            if k in table
+        }
+        shared = decode_options(EvaluationSettings, table, where=where, base=RUN_DEFAULTS)
+        if evaluation:
+            shared = shared.replace(**evaluation)
+        if entries is not None and metrics is not None:
+            msg = (
+                f"{where}: the metrics are given twice, by [[settings.evaluate]] and by the "
+                "command line (--rpe-delta/--rpe-unit); use one"
+            )
+            raise FormatError(msg)
+        if entries is None:
+            chosen = tuple(metrics) if metrics is not None else DEFAULT_METRICS
+        else:
+            chosen = _metrics(entries, shared, where)
+        try:
+            settings = cls(evaluation=shared, metrics=chosen, **own)
+        except ValidationError as err:
+            key = err.field.rsplit(".", 1)[-1]
+            msg = f"{where}: `{key}`: {err.reason}"
+            raise FormatError(msg) from err
+        return settings.replace(**judge) if judge else settings
+
+
+def _override(
+    base: EvaluationSettings, values: Mapping[str, Any], where: str
+) -> EvaluationSettings:
+    try:
+        return base.replace(**values)
+    except ValidationError as err:
+        key = err.field.rsplit(".", 1)[-1]
+        msg = f"{where}: `{key}`: {err.reason}"
+        raise FormatError(msg) from err
+
+
+def _metrics(entries: object, shared: EvaluationSettings, where: str) -> tuple[MetricSpec, ...]:
+    """Decode the ``[[settings.evaluate]]`` entries."""
+    if not isinstance(entries, list) or not entries:
+        msg = f"{where}: expected `evaluate` as a non-empty array of tables, got {entries!r}"
+        raise FormatError(msg)
+    settings_keys = set(field_specs(EvaluationSettings))
+    pair_keys = set(field_specs(PairSettings))
+    out = []
+    for i, entry in enumerate(entries):
+        at = f"{where} evaluate[{i}]"
+        if not isinstance(entry, dict):
+            msg = f"{at}: expected a table, got {entry!r}"
+            raise FormatError(msg)
+        metric = entry.get("metric", "ape")
+        if metric not in METRICS:
+            msg = f"{at}: `metric`: expected one of {', '.join(METRICS)}, got {metric!r}"
+            raise FormatError(msg)
+        allowed = {"metric", "relation", "name"} | settings_keys
+        allowed |= pair_keys if metric == "rpe" else set()
+        unknown = sorted(set(entry) - allowed)
+        if unknown:
+            msg = f"{at}: unknown key `{unknown[0]}`; expected one of {', '.join(sorted(allowed))}"
+            raise FormatError(msg)
+        own = {k: v for k, v in entry.items() if k in settings_keys}
+        settings = _override(shared, own, at) if own else None
+        pairs = None
+        if metric == "rpe":
+            pairs = decode_options(
+                PairSettings, {k: v for k, v in entry.items() if k in pair_keys}, where=at
+            )
+        name = entry.get("name", "")
+        if not isinstance(name, str):
+            msg = f"{at}: `name`: expected a string, got {name!r}"
+            raise FormatError(msg)
+        try:
+            out.append(
+                MetricSpec.build(
+                    metric,
+                    relation=str(entry.get("relation", "translation")),
+                    pairs=pairs,
+                    settings=settings,
+                    name=name,
+                )
+            )
+        except ValidationError as err:
+            key = err.field.rsplit(".", 1)[-1]
+            msg = f"{at}: `{key}`: {err.reason}"
+            raise FormatError(msg) from err
+    return tuple(out)

@@ -1,0 +1,164 @@
+"""One run as declared: who ran what on which sequence, and where its files are.
+
+A :class:`RunSpec` holds paths and metadata only, never trajectories: it is what a
+manifest entry or a run folder says (:mod:`robot_msgs.runs.manifest`,
+:mod:`robot_msgs.runs.folders`), small enough to ship to a worker process or a Dask
+worker, which reads the files itself (:func:`robot_msgs.runs.load_run`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from robot_msgs.msg import Scalar
+
+__all__ = ["RunMeta", "RunSpec", "check_runs", "natural_key"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunMeta:
+    """What a run was, beyond its keys (``meta.json`` and the manifest; see the package).
+
+    ``failure`` is the reason a run reported failing and ``exit_code`` its exit status
+    (non-zero is a failure); both are judged, not evaluated. ``bag`` and
+    ``latency_topic`` give a latency proxy from a bag when there is no ``timing.csv``.
+    """
+
+    version: str = ""
+    dataset: str = ""
+    hardware: str = ""
+    clock: str = ""
+    failure: str = ""
+    exit_code: int | None = None
+    input_rate_hz: float = math.nan
+    parameters: Mapping[str, Scalar] = field(default_factory=dict)
+    software: Mapping[str, str] = field(default_factory=dict)
+    bag: str | None = None
+    latency_topic: str = ""
+
+    @property
+    def reported_failure(self) -> str:
+        """The failure the run reported: its ``failure`` text, ``"exit code N"``, or ``""``."""
+        if self.failure:
+            return self.failure
+        if self.exit_code not in (None, 0):
+            return f"exit code {self.exit_code}"
+        return ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunSpec:
+    """One run to evaluate: its name and keys, its input files (absolute paths), its metadata.
+
+    ``name`` labels the run in tables and errors (a manifest entry's ``name``, else its
+    folder relative to the manifest or the folder root, else as given). ``estimate`` is
+    the estimate's path (a missing or empty file is a run that produced nothing, a
+    failure, not an error); ``reference`` is ``None`` without ground truth. ``folder``
+    is the run folder whose ``timing.csv``, ``tracking.csv`` and ``resources.csv`` are
+    read, ``None`` for a run declared by its files. Paths may be ``example:NAME``.
+    """
+
+    name: str
+    algorithm: str = ""
+    sequence: str = ""
+    trial: str = ""
+    folder: str | None = None
+    estimate: str = ""
+    estimate_format: str | None = None
+    estimate_topic: str | None = None
+    estimate_times: str | None = None
+    reference: str | None = None
+    reference_format: str | None = None
+    reference_topic: str | None = None
+    reference_times: str | None = None
+    meta: RunMeta = field(default_factory=RunMeta)
+    source: str = ""
+
+    @property
+    def label(self) -> str:
+        """``algorithm/sequence/trial`` when the run has keys, else its name."""
+        if self.algorithm or self.sequence or self.trial:
+            return f"{self.algorithm}/{self.sequence}/{self.trial}"
+        return self.name
+
+    def identity(self) -> dict[str, Any]:
+        """What identifies the run besides its files' bytes (no paths: a moved tree resumes)."""
+        return {
+            "name": self.name,
+            "algorithm": self.algorithm,
+            "sequence": self.sequence,
+            "trial": self.trial,
+            "failure": self.meta.reported_failure,
+            **{
+                f"{side}_{key}": getattr(self, f"{side}_{key}")
+                for side in ("estimate", "reference")
+                for key in ("format", "topic")
+            },
+        }
+
+    def input_paths(self) -> dict[str, str | None]:
+        """Every input file of the run by role (``None`` where there is none)."""
+        logs = {
+            name: None if self.folder is None else f"{self.folder}/{name}.csv"
+            for name in ("timing", "tracking", "resources")
+        }
+        return {
+            "estimate": self.estimate or None,
+            "reference": self.reference,
+            "estimate_times": self.estimate_times,
+            "reference_times": self.reference_times,
+            **logs,
+        }
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders the numbers in ``text`` by value (``"t2"`` before ``"t10"``).
+
+    Examples
+    --------
+    >>> sorted(["t10", "t2", "t1"], key=natural_key)
+    ['t1', 't2', 't10']
+    """
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part
+    )
+
+
+def check_runs(runs: list[RunSpec]) -> tuple[RunSpec, ...]:
+    """Refuse two runs with one name, or with the same algorithm, sequence and trial.
+
+    The runs keep the order they were declared in (manifest order; folders found under a
+    root in sorted order), so the same inputs always give the same tables.
+
+    Raises
+    ------
+    FormatError
+        Two runs would be indistinguishable in the tables; both declarations are named.
+    """
+    from robot_msgs.errors import FormatError  # noqa: PLC0415 - keep the module light
+
+    names: dict[str, RunSpec] = {}
+    keys: dict[tuple[str, str, str], RunSpec] = {}
+    for run in runs:
+        if run.name in names:
+            msg = (
+                f"two runs are named {run.name!r}: {names[run.name].source} and {run.source}; "
+                "give each a distinct `name`"
+            )
+            raise FormatError(msg)
+        names[run.name] = run
+        key = (run.algorithm, run.sequence, run.trial)
+        if all(key) and key in keys:
+            msg = (
+                f"two runs are {run.label}: {keys[key].source} and {run.source}; "
+                "give each a distinct trial"
+            )
+            raise FormatError(msg)
+        keys[key] = run
+    return tuple(runs)

@@ -1,0 +1,144 @@
+"""The results table: rows per run, metric and signal; Parquet, or CSV without pyarrow."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import pytest
+
+from robot_msgs.batch.results_table import (
+    COLUMNS,
+    KEY_COLUMNS,
+    STAT_COLUMNS,
+    read_results,
+    rows_from_results,
+    write_table,
+)
+from robot_msgs.batch.tasks import RunResult
+from robot_msgs.compare import Comparison, ErrorStats, RunReport, error_stats
+from robot_msgs.errors import FormatError, OutputExistsError
+from robot_msgs.runs import RunSettings
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+SETTINGS = RunSettings.from_options(
+    {"evaluate": [{"metric": "ape"}, {"metric": "rpe", "relation": "translation", "delta": 1}]},
+    where="test [settings]",
+)
+METRICS = ("ape:translation", "rpe:translation:1f")
+
+
+def _report(trial: str, **fields: object) -> RunReport:
+    ape = Comparison(
+        metric="ape",
+        stats={"x": error_stats([0.3, -0.4], [0.0, 1.0]), "y": error_stats([0.0])},
+        units={"x": "m", "y": "m"},
+    )
+    rpe = Comparison(
+        metric="rpe", stats={"translation": error_stats([])}, units={"translation": "m"}
+    )
+    values: dict[str, object] = {
+        "name": f"orb/MH_01/{trial}", "success": True, "algorithm": "orb", "sequence": "MH_01",
+        "trial": trial, "comparisons": dict(zip(METRICS, (ape, rpe), strict=True)),
+    }  # fmt: skip
+    return RunReport(**(values | fields))  # type: ignore[arg-type]
+
+
+def _ok(trial: str, **fields: object) -> RunResult:
+    return RunResult(
+        digest=f"d{trial}", name=f"orb/MH_01/{trial}", algorithm="orb", sequence="MH_01",
+        trial=trial, status="ok", report=_report(trial, **fields),
+    )  # fmt: skip
+
+
+FAILED = RunResult(
+    digest="dbad", name="vins-1", algorithm="vins", sequence="MH_01", trial="1",
+    status="failed", error_type="FormatError", error="e.tum:3: expected 8 columns, got 7",
+)  # fmt: skip
+
+
+def test_settings_name_the_two_metrics_of_the_table() -> None:
+    assert tuple(m.name for m in SETTINGS.metrics) == METRICS
+
+
+def test_rows_hold_every_error_stats_field_per_signal() -> None:
+    rows = rows_from_results([_ok("1")], SETTINGS)
+    assert [(r["run"], r["evaluation"], r["metric"], r["signal"]) for r in rows] == [
+        ("orb/MH_01/1", "ape:translation", "ape", "x"),
+        ("orb/MH_01/1", "ape:translation", "ape", "y"),
+        ("orb/MH_01/1", "rpe:translation:1f", "rpe", "translation"),
+    ]
+    x = rows[0]
+    assert list(x) == list(COLUMNS)
+    assert COLUMNS[:4] == ("run", "algorithm", "sequence", "trial")
+    assert tuple(ErrorStats.__dataclass_fields__) == STAT_COLUMNS
+    # By hand: errors 0.3 and -0.4 give rms sqrt((0.09 + 0.16) / 2), mean -0.05, and with
+    # times 0 and 1 the |e| integral of the line crossing zero at t = 3/7: 0.3*3/7/2 + 0.4*4/7/2.
+    assert x["rms"] == pytest.approx((0.25 / 2) ** 0.5)
+    assert x["mean"] == pytest.approx(-0.05)
+    assert x["iae"] == pytest.approx(0.3 * 3 / 7 / 2 + 0.4 * 4 / 7 / 2)
+    assert rows[1]["iae"] is None  # NaN (no time axis) is null
+    assert rows[2]["n"] == 0
+    assert rows[2]["rms"] is None
+    assert (x["status"], x["success"], x["failure"], x["error"]) == ("ok", True, "", "")
+    assert x["digest"] == "d1"
+
+
+def test_a_run_that_could_not_be_evaluated_has_one_null_row_per_metric_with_its_error() -> None:
+    rows = rows_from_results([FAILED], SETTINGS)
+    assert [(r["run"], r["evaluation"], r["signal"]) for r in rows] == [
+        ("vins-1", "ape:translation", ""),
+        ("vins-1", "rpe:translation:1f", ""),
+    ]
+    assert (rows[0]["status"], rows[0]["success"], rows[0]["failure"]) == ("failed", None, "")
+    assert rows[0]["error_type"] == "FormatError"
+    assert rows[0]["error"] == "e.tum:3: expected 8 columns, got 7"
+    assert all(rows[0][c] is None for c in STAT_COLUMNS)
+
+
+def test_a_run_that_failed_as_a_run_keeps_its_numbers_and_says_why() -> None:
+    [ape_x, _, _] = rows_from_results([_ok("2", success=False, failure="exit code -11")], SETTINGS)
+    assert (ape_x["status"], ape_x["success"], ape_x["failure"]) == ("ok", False, "exit code -11")
+    assert ape_x["rms"] == pytest.approx((0.25 / 2) ** 0.5)
+
+
+def test_a_run_without_a_reference_is_a_success_with_null_statistics() -> None:
+    rows = rows_from_results([_ok("3", comparisons={})], SETTINGS)
+    assert [(r["evaluation"], r["metric"], r["signal"], r["success"]) for r in rows] == [
+        ("ape:translation", "", "", True),
+        ("rpe:translation:1f", "", "", True),
+    ]
+    assert all(row[c] is None for row in rows for c in STAT_COLUMNS)
+
+
+def test_parquet_round_trip_keeps_every_value(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    rows = rows_from_results([_ok("1"), _ok("2", success=False, failure="lost"), FAILED], SETTINGS)
+    path, note = write_table(rows, tmp_path)
+    assert (path.name, note) == ("results.parquet", "")
+    assert read_results(path) == rows
+    with pytest.raises(OutputExistsError, match=r"results\.parquet exists"):
+        write_table(rows, tmp_path)
+
+
+def test_without_pyarrow_the_table_is_csv_and_the_note_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    rows = rows_from_results([_ok("1"), _ok("2", success=False, failure="lost"), FAILED], SETTINGS)
+    path, note = write_table(rows, tmp_path)
+    assert path.name == "results.csv"
+    assert "wrote CSV instead of Parquet" in note
+    assert "pip install 'robot_msgs[parquet]'" in note
+    assert path.read_text().splitlines()[0] == ",".join(COLUMNS)
+    assert read_results(path) == rows  # success back as True / False / None, stats as numbers
+
+
+def test_reading_a_csv_with_other_columns_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "results.csv"
+    path.write_text("a,b\n1,2\n")
+    expected = ", ".join(KEY_COLUMNS[:3])
+    with pytest.raises(FormatError, match=rf"results.csv: expected the columns {expected}"):
+        read_results(path)

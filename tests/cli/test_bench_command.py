@@ -1,0 +1,323 @@
+"""``robot-msgs bench``: the sweep from the command line, its summary, errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import numpy as np
+import pytest
+
+from robot_msgs.batch import sweep
+from robot_msgs.batch.results_table import read_results
+from robot_msgs.cli import main
+from robot_msgs.compare import Ranking, Repeatability, RunReport
+from robot_msgs.evaluation import ape
+from robot_msgs.io import read_trajectory
+from robot_msgs.report import build_report
+from robot_msgs.runs import load_runs
+from robot_msgs.runs.run_settings import RUN_DEFAULTS
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+pytest.importorskip("pyarrow")
+
+APE = "ape:translation"
+EXAMPLE = "example:runs/runs.toml"
+
+
+def _tree(root: Path, algorithm: str = "orb") -> Path:
+    """ROOT/MH_01/reference.tum and two trials whose estimates are moved 0.05 and 0.10 m.
+
+    The path is a planar curve (x = t, y = sin t), so an SE(3) fit is determined; the
+    offsets are along z: unaligned RMS errors 0.05 and 0.10 m, and 0 after SE(3).
+    """
+    t = np.arange(30) * 0.1
+    rows = np.column_stack([t, t, np.sin(t), 0 * t, 0 * t, 0 * t, 0 * t, 0 * t + 1])
+    (root / "MH_01").mkdir(parents=True, exist_ok=True)
+    np.savetxt(root / "MH_01" / "reference.tum", rows)
+    for trial in (1, 2):
+        run = root / algorithm / "MH_01" / str(trial)
+        run.mkdir(parents=True)
+        shifted = rows.copy()
+        shifted[:, 3] += 0.05 * trial
+        np.savetxt(run / "estimate.tum", shifted)
+    return root
+
+
+def _ape_rms(out: Path) -> list[float]:
+    return [row["rms"] for row in read_results(out / "results.parquet") if row["evaluation"] == APE]
+
+
+def _json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_bench_folder_writes_the_outputs_and_prints_the_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "out"
+    argv = ["bench", str(root), "--out", str(out), "--workers", "2", "--align", "none"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0].startswith(
+        "2 runs: 2 evaluated (2 succeeded), 0 failed to evaluate, 0 crashed; 0 reused, "
+        "2 computed in"
+    )
+    assert "on local (2 workers)" in captured.out
+    assert f"table: {out / 'results.parquet'}" in captured.out
+    assert "\nape:translation: Ranking" in captured.out
+    assert "\nrpe:translation:1s:all: Ranking" in captured.out
+    assert "1  orb" in captured.out
+    assert "Repeatability" not in captured.out  # every run has a reference
+    assert "bench 2/2 runs  0 failed" in captured.err  # the progress line
+    assert "ERROR" not in captured.err
+    assert _ape_rms(out) == pytest.approx([0.05, 0.10], abs=1e-9)
+
+
+def test_bench_on_a_folder_aligns_with_se3_unless_told_otherwise(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree(tmp_path / "runs")
+    assert main(["bench", str(root), "--out", str(tmp_path / "se3"), "--serial", "--quiet"]) == 0
+    argv = ["bench", str(root), "--out", str(tmp_path / "none"), "--serial", "--quiet"]
+    assert main([*argv, "--align", "none"]) == 0
+    capsys.readouterr()
+    # A constant offset is what SE(3) alignment removes.
+    assert _ape_rms(tmp_path / "se3") == pytest.approx([0.0, 0.0], abs=1e-9)
+    assert _ape_rms(tmp_path / "none") == pytest.approx([0.05, 0.10], abs=1e-9)
+    [ape_se3, _] = _json(tmp_path / "se3" / "ranking.json")
+    [ape_none, _] = _json(tmp_path / "none" / "ranking.json")
+    assert (ape_se3["ranking"]["settings"]["align"], ape_none["ranking"]["settings"]["align"]) == (
+        "se3",
+        "none",
+    )
+
+
+def test_bench_ranks_the_runs_of_several_inputs_together(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = _tree(tmp_path / "a", "orb")
+    second = _tree(tmp_path / "b", "vins")
+    (second / "vins" / "MH_01" / "1" / "estimate.tum").write_text("")  # wrote nothing: fails
+    out = tmp_path / "out"
+    argv = ["bench", str(first), str(second), "--out", str(out), "--serial", "--quiet"]
+    assert main([*argv, "--align", "none"]) == 0
+    assert "2 runs: 2 evaluated" not in capsys.readouterr().out
+    summary = _json(out / "summary.json")
+    assert (summary["n_runs"], summary["n_succeeded"], summary["run_failures"]) == (
+        4,
+        3,
+        {"no estimate": 1},
+    )
+    ranking = Ranking.from_dict(_json(out / "ranking.json")[0]["ranking"])
+    # Medians of the successful runs: orb 0.05 and 0.10 -> 0.075 m; vins trial 2: 0.10 m.
+    assert [(row.algorithm, row.n_succeeded) for row in ranking.rows] == [("orb", 2), ("vins", 1)]
+    assert ranking.rows[0].scores["MH_01"] == pytest.approx(0.075, abs=1e-9)
+    assert ranking.rows[1].scores["MH_01"] == pytest.approx(0.10, abs=1e-9)
+
+
+def test_bench_and_report_agree_on_the_shipped_example_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert main(["bench", EXAMPLE, "--out", str(out), "--serial", "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    report = build_report(load_runs([EXAMPLE])).report
+    entries = _json(out / "reports.json")
+    assert [e["run"] for e in entries] == [run.name for run in report.runs]
+    assert {e["status"] for e in entries} == {"ok"}
+    bench_runs = [RunReport.from_dict(e["report"]) for e in entries]
+    for mine, theirs in zip(bench_runs, report.runs, strict=True):
+        assert (mine.success, mine.failure) == (theirs.success, theirs.failure), mine.name
+        assert list(mine.comparisons) == list(theirs.comparisons), mine.name
+        for name, comparison in mine.comparisons.items():
+            expected = theirs.comparisons[name].stats["translation"].rms
+            assert comparison.stats["translation"].rms == pytest.approx(expected, rel=1e-12)
+    # One run checked by an independent computation: the plain APE of its two files.
+    spec = load_runs([EXAMPLE]).runs[0]
+    assert spec.name == "kfslam/fr1_xyz/trial_1"
+    assert spec.reference is not None
+    plain = ape(
+        read_trajectory(spec.reference), read_trajectory(spec.estimate), settings=RUN_DEFAULTS
+    )
+    first = bench_runs[0].comparisons[APE].stats["translation"].rms
+    assert first == pytest.approx(plain.stats["translation"].rms, rel=1e-12)
+    # The same ranking: algorithm order and scores.
+    ranked = Ranking.from_dict(_json(out / "ranking.json")[0]["ranking"])
+    assert report.ranking is not None
+    assert [r.algorithm for r in ranked.rows] == [r.algorithm for r in report.ranking.rows]
+    for mine_row, their_row in zip(ranked.rows, report.ranking.rows, strict=True):
+        assert mine_row.position == their_row.position
+        assert dict(mine_row.scores) == pytest.approx(dict(their_row.scores), rel=1e-12)
+        assert (mine_row.n_runs, mine_row.n_succeeded) == (their_row.n_runs, their_row.n_succeeded)
+    # lab_loop has no reference: its runs are results (not failures) with repeatability.
+    lab = [r for r in bench_runs if r.sequence == "lab_loop"]
+    assert [(r.success, r.failure) for r in lab] == [(True, "")] * 5 + [
+        (False, "tracking lost, not recovered")
+    ]
+    repeats = [Repeatability.from_dict(d) for d in _json(out / "repeatability.json")]
+    theirs_by_runs = {r.repeatability.runs: r.repeatability for r in report.runs if r.repeatability}
+    assert {r.runs for r in repeats} == set(theirs_by_runs)
+    assert {len(r.runs) for r in repeats} == {3, 2}  # dvo's lost trial is left out
+    for repeat in repeats:
+        expected_repeat = theirs_by_runs[repeat.runs]
+        assert repeat.pairwise_ape_rms_m == pytest.approx(expected_repeat.pairwise_ape_rms_m)
+        assert repeat.endpoint_spread_m == pytest.approx(expected_repeat.endpoint_spread_m)
+    assert "Repeatability (no reference)" in printed
+    summary = _json(out / "summary.json")
+    assert (summary["n_runs"], summary["n_ok"], summary["complete"]) == (18, 18, True)
+    assert summary["run_failures"] == {"exit code -11": 1, "tracking lost, not recovered": 1}
+
+
+def test_a_run_that_cannot_be_read_fails_the_bench_unless_partial_results_are_allowed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree(tmp_path / "runs")
+    bad = "0.0 1 2 3 0 0 0 1\n0.1 1 2 oops 0 0 0 1\n"
+    (root / "orb" / "MH_01" / "2" / "estimate.tum").write_text(bad)
+    argv = ["bench", str(root), "--serial", "--quiet", "--align", "none"]
+    assert main([*argv, "--out", str(tmp_path / "strict")]) == 1
+    captured = capsys.readouterr()
+    errors = [line for line in captured.err.splitlines() if line.startswith("ERROR:")]
+    assert errors == [
+        (
+            "ERROR: 1 of 2 runs could not be evaluated (see 'not evaluated' above); "
+            "--allow-partial accepts a partial sweep"
+        )
+    ]
+    assert "not evaluated: orb/MH_01/2: FormatError: " in captured.out
+    assert "oops" in captured.out
+    assert main([*argv, "--out", str(tmp_path / "partial"), "--allow-partial"]) == 0
+    captured = capsys.readouterr()
+    assert "WARNING: 1 of 2 runs could not be evaluated" in captured.err
+    assert "accepted by --allow-partial" in captured.err
+    assert not [line for line in captured.err.splitlines() if line.startswith("ERROR:")]
+    assert "not evaluated: orb/MH_01/2" in captured.out
+    # Both wrote every output; the good run's numbers are there.
+    for out in (tmp_path / "strict", tmp_path / "partial"):
+        assert _json(out / "summary.json")["complete"] is False
+        assert _ape_rms(out)[0] == pytest.approx(0.05, abs=1e-9)
+
+
+def test_settings_flags_reach_the_sweep(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "out"
+    argv = ["bench", str(root), "--out", str(out), "--serial", "--quiet", "--align", "sim3"]
+    argv += ["--rpe-delta", "2", "--rpe-unit", "f", "--statistic", "max", "--max-diff", "0.02"]
+    assert main(argv) == 0
+    assert "\nrpe:translation:2f:all: Ranking" in capsys.readouterr().out
+    settings = _json(out / "summary.json")["settings"]
+    assert settings["evaluation"]["align"] == "sim3"
+    assert settings["evaluation"]["max_diff_s"] == 0.02
+    assert [m["name"] for m in settings["metrics"]] == [APE, "rpe:translation:2f:all"]
+    assert settings["statistic"] == "max"
+    [ape_entry, rpe_entry] = _json(out / "ranking.json")
+    assert rpe_entry["evaluation"] == "rpe:translation:2f:all"
+    assert ape_entry["ranking"]["settings"]["align"] == "sim3"
+    assert ape_entry["ranking"]["settings"]["max_diff_s"] == 0.02
+    assert ape_entry["ranking"]["statistic"] == "max"
+
+
+def test_a_bad_flag_value_fails_before_any_run_naming_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "out"
+    assert main(["bench", str(root), "--out", str(out), "--max-diff", "-1"]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: --max-diff -1.0: expected a finite number of seconds > 0, got float -1.0\n"
+    )
+    assert main(["bench", str(root), "--out", str(out), "--coverage-gap", "0"]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: --coverage-gap 0.0: expected")
+    assert not out.exists()  # nothing was evaluated
+    with pytest.raises(SystemExit) as refused:
+        main(["bench", str(root), "--out", str(out), "--rpe-unit", "km"])
+    assert refused.value.code == 2
+    assert "argument --rpe-unit: invalid choice: 'km'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # an RPE pair flag of `robot-msgs rpe`, not of bench
+        main(["bench", str(root), "--out", str(out), "--delta-tol", "0.1"])
+    assert "unrecognized arguments: --delta-tol" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_bench_refuses_an_existing_output_then_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "out"
+    assert main(["bench", str(root), "--out", str(out), "--serial", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["bench", str(root), "--out", str(out), "--serial"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: ")
+    assert "pass --resume to continue it or --force to recompute everything" in err
+    assert main(["bench", str(root), "--out", str(out), "--serial", "--resume", "--quiet"]) == 0
+    assert "2 reused, 0 computed" in capsys.readouterr().out
+    # Other settings are other results: nothing is reused.
+    argv = ["bench", str(root), "--out", str(out), "--serial", "--resume", "--quiet"]
+    assert main([*argv, "--align", "none"]) == 0
+    assert "0 reused, 2 computed" in capsys.readouterr().out
+
+
+def test_bench_with_dask_missing_says_what_to_install(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    root = _tree(tmp_path / "runs")
+    assert main(["bench", str(root), "--out", str(tmp_path / "out"), "--dask"]) == 1
+    assert "pip install 'robot_msgs[dask]'" in capsys.readouterr().err
+
+
+def test_bench_with_a_bad_manifest_prints_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = tmp_path / "bench.toml"
+    manifest.write_text(
+        '[settings]\nalign = 3\n[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\n'
+        'estimate = "e.tum"\n'
+    )
+    assert main(["bench", str(manifest), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert err == f"ERROR: {manifest} [settings]: `align`: expected str, got int 3\n"
+
+
+def test_bench_interrupted_says_how_to_continue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _tree(tmp_path / "runs")
+
+    def interrupted(*args: object, **kwargs: object) -> NoReturn:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep, "run_sweep", interrupted)
+    assert main(["bench", str(root), "--out", str(tmp_path / "out")]) == 130
+    assert "run the same command with --resume to finish" in capsys.readouterr().err
+
+
+def test_bench_flags_are_exclusive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["bench", "x", "--out", "o", "--resume", "--force"])
+    with pytest.raises(SystemExit):
+        main(["bench", "x", "--out", "o", "--dask", "--scheduler", "tcp://127.0.0.1:1"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_bench_on_an_existing_dask_scheduler(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    distributed = pytest.importorskip("distributed")
+    root = _tree(tmp_path / "runs")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
+    ) as cluster:
+        address = cluster.scheduler_address
+        out = tmp_path / "out"
+        argv = ["bench", str(root), "--out", str(out), "--scheduler", address, "--align", "none"]
+        assert main(argv) == 0
+    assert f"on dask ({address})" in capsys.readouterr().out
+    assert _ape_rms(out) == pytest.approx([0.05, 0.10], abs=1e-9)

@@ -1,0 +1,138 @@
+"""``robot-msgs report``: outputs, refusal to overwrite, errors as one line, settings flags."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from typing import TYPE_CHECKING
+
+import pytest
+
+from robot_msgs.cli import main
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+@pytest.fixture
+def runs_copy(tmp_path: Path) -> Path:
+    from importlib.resources import files
+
+    source = files("robot_msgs").joinpath("examples", "runs")
+    target = tmp_path / "runs"
+    shutil.copytree(str(source), target)
+    return target
+
+
+def test_terminal_summary_and_existing_outputs_are_refused(
+    runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.json"
+    out.write_text("keep")
+    code = main(["report", str(runs_copy / "runs.toml"), "--json", str(out), "--no-progress"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.err.startswith("ERROR: ")
+    assert "exists; pass --force" in captured.err
+    assert out.read_text() == "keep"
+    code = main(["report", str(runs_copy / "runs.toml"), "--json", str(out), "--force", "--no-progress",
+                 "--rpe-delta"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 0
+    assert "Ranking" in captured.out
+    assert "Repeatability (no reference)" in captured.out
+    assert f"wrote {out}" in captured.out
+    data = json.loads(out.read_text())
+    assert list(data["runs"][0]["comparisons"]) == ["ape:translation"]  # --rpe-delta alone: no RPE
+    assert data["settings"]["metrics"] == ["ape:translation"]
+
+
+def test_the_shipped_example_runs_by_their_example_name(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "example:runs/runs.toml", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "kfslam/fr1_xyz/trial_1" in out
+    assert "align=se3" in out
+
+
+def test_progress_line_on_stderr(runs_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["report", str(runs_copy / "kfslam" / "fr1_xyz" / "trial_1"), "--progress", "--quiet"]
+    )
+    captured = capsys.readouterr()
+    assert code == 0
+    assert "report 1/1 runs" in captured.err
+    assert captured.out == ""
+
+
+def test_bad_input_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["report", str(tmp_path / "missing"), "--no-progress"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.err.strip().count("\n") == 0
+    assert "missing: no such manifest file, run folder or folder of runs" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--coverage-gap", "0"], "ERROR: --coverage-gap 0.0: expected a finite number of seconds"),
+        (["--max-diff", "-1"], "ERROR: --max-diff -1.0: expected a finite number of seconds > 0"),
+        (["--align", "none", "--n-align", "5"], "ERROR: --n-align 5: expected an alignment method"),
+        (["--statistic", "average"], "ERROR: --statistic average: expected an ErrorStats field"),
+        (["--rpe-unit", "km"], "invalid choice: 'km'"),
+        (["--rpe-delta", "0"], "ERROR: --rpe-delta: expected a finite interval > 0"),
+    ],
+)
+def test_bad_settings_are_refused_naming_the_flag(
+    runs_copy: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    try:
+        code = main(["report", str(runs_copy / "runs.toml"), *flags, "--no-progress"])
+    except SystemExit as stop:  # argparse refuses a bad choice itself
+        code = int(stop.code or 0)
+    assert code != 0
+    assert message in capsys.readouterr().err
+
+
+def test_settings_flags_win_over_the_manifest(
+    runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = runs_copy / "runs.toml"
+    manifest.write_text('[settings]\nalign = "none"\n' + manifest.read_text())
+    out = tmp_path / "r.json"
+    flags = ["--json", str(out), "--no-progress", "--quiet", "--rpe-delta", "2", "--rpe-unit", "m"]
+    assert main(["report", str(manifest), *flags]) == 0
+    settings = json.loads(out.read_text())["settings"]
+    assert settings["align"] == "none"  # the manifest's
+    assert settings["metrics"] == ["ape:translation", "rpe:translation:2m:all"]
+    assert main(["report", str(manifest), *flags, "--force", "--align", "sim3"]) == 0
+    assert json.loads(out.read_text())["settings"]["align"] == "sim3"
+
+
+def test_a_time_range_reaches_every_run(
+    runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.json"
+    base = ["report", str(runs_copy / "kfslam" / "fr1_xyz" / "trial_1"), "--no-progress"]
+    assert main([*base, "--json", str(out), "--quiet"]) == 0
+    whole = json.loads(out.read_text())["runs"][0]["comparisons"]["ape:translation"]
+    start = json.loads(out.read_text())["runs"][0]["sequence_start_s"]
+    assert main([*base, "--json", str(out), "--quiet", "--force", "--t-start", str(start + 5)]) == 0
+    cut = json.loads(out.read_text())["runs"][0]["comparisons"]["ape:translation"]
+    assert cut["counts"]["matched"] < whole["counts"]["matched"]
+    assert cut["counts"]["reference_outside_range"] > 0
+    assert cut["settings"]["t_start_s"] == pytest.approx(start + 5)
+
+
+def test_a_per_run_alignment_is_refused_naming_the_entry(
+    runs_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = runs_copy / "runs.toml"
+    text = manifest.read_text().replace(
+        'path = "dvo/fr1_xyz/trial_1"\n', 'path = "dvo/fr1_xyz/trial_1"\nalign = "sim3"\n', 1
+    )
+    manifest.write_text(text)
+    assert main(["report", str(manifest), "--no-progress", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "[[runs]] #3: a per-run `align` is refused" in err
+    assert len(err.strip().splitlines()) == 1

@@ -1,0 +1,117 @@
+"""build_report on constructed runs: groups, ranking, repeatability, progress."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.compare import REPEATABILITY_STATEMENT
+from robot_msgs.io import write_tum
+from robot_msgs.report import build_report
+from robot_msgs.runs import load_runs
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+T = np.round(np.arange(101) / 10.0, 1)  # 0.0 .. 10.0 s at 10 Hz
+XYZ = np.stack([np.cos(T / 2), np.sin(T / 2), 0.1 * T], axis=1)
+
+
+def _traj(xyz: np.ndarray) -> PoseTrajectory:
+    return PoseTrajectory(
+        stamps_s=T, positions_xyz=xyz, orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (T.size, 1))
+    )
+
+
+def _manifest(tmp_path: Path, runs: list[tuple[str, float]], settings: str = "") -> Path:
+    """Runs of algorithms on sequence ``s``, each the reference shifted by an offset in y."""
+    write_tum(tmp_path / "gt.tum", _traj(XYZ))
+    lines = [settings]
+    for i, (algorithm, offset) in enumerate(runs):
+        folder = tmp_path / f"r{i}"
+        folder.mkdir()
+        write_tum(folder / "estimate.tum", _traj(XYZ + np.array([0.0, offset, 0.0])))
+        lines.append(
+            f'[[runs]]\npath = "r{i}"\nalgorithm = "{algorithm}"\nsequence = "s"\n'
+            f'trial = {i}\nreference = "gt.tum"\n'
+        )
+    (tmp_path / "runs.toml").write_text("".join(lines), encoding="utf-8")
+    return tmp_path / "runs.toml"
+
+
+def test_build_report_groups_ranks_and_reports_progress(tmp_path: Path) -> None:
+    # Unaligned constant offsets: a's runs 0.00 and 0.04 m (median 0.02), b's 0.05 m.
+    path = _manifest(
+        tmp_path, [("a", 0.0), ("b", 0.05), ("a", 0.04)], '[settings]\nalign = "none"\n'
+    )
+    seen: list[tuple[str, bool]] = []
+    result = build_report(
+        load_runs([path]), progress=lambda name, failed: seen.append((name, failed))
+    )
+    assert seen == [("r0", False), ("r1", False), ("r2", False)]
+    report = result.report
+    assert [(g.algorithm, g.n_runs) for g in report.groups] == [("a", 2), ("b", 1)]
+    assert report.ranking is not None
+    assert [row.algorithm for row in report.ranking.rows] == ["a", "b"]
+    assert dict(report.ranking.rows[0].scores) == {"s": pytest.approx(0.02)}
+    assert report.ranking.rows[1].scores["s"] == pytest.approx(0.05)
+    assert report.settings["align"] == "none"
+    assert report.settings["metrics"] == ("ape:translation", "rpe:translation:1s:all")
+    assert set(result.runs) == {"r0", "r1", "r2"}
+
+
+def test_the_statistic_of_the_settings_is_what_the_ranking_compares(tmp_path: Path) -> None:
+    path = _manifest(
+        tmp_path, [("a", 0.01), ("b", 0.02)], '[settings]\nalign = "none"\nstatistic = "max"\n'
+    )
+    ranking = build_report(load_runs([path])).report.ranking
+    assert ranking is not None
+    assert ranking.statistic == "max"
+    assert ranking.rows[0].scores["s"] == pytest.approx(0.01)
+
+
+def test_runs_without_reference_get_a_repeatability_and_no_ranking(tmp_path: Path) -> None:
+    for i, dy in enumerate((0.0, 0.02)):
+        folder = tmp_path / f"t{i}"
+        folder.mkdir()
+        # Run 1 drifts sideways by 0.02 m per second: endpoints (10, 0, 0) and (10, 0.2, 0).
+        xyz = np.stack([T, dy * T, np.zeros_like(T)], axis=1)
+        write_tum(folder / "estimate.tum", _traj(xyz))
+        meta = {"algorithm": "x", "sequence": "s", "trial": i + 1}
+        (folder / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    (tmp_path / "runs.toml").write_text(
+        '[settings]\nalign = "none"\n[[runs]]\npath = "t0"\n[[runs]]\npath = "t1"\n',
+        encoding="utf-8",
+    )
+    result = build_report(load_runs([tmp_path / "runs.toml"]))
+    a, b = result.report.runs
+    assert a.accuracy is None
+    assert a.success
+    rep = a.repeatability
+    assert rep is not None
+    assert rep == b.repeatability
+    assert rep.statement == REPEATABILITY_STATEMENT
+    assert rep.runs == ("t0", "t1")
+    # APE of t1 against t0, unaligned: 0.02 * sqrt(mean(t^2)), mean(t^2) over 0..10 s = 33.5
+    assert rep.pairwise_ape_rms_m[0, 1] == pytest.approx(0.02 * math.sqrt(33.5))
+    assert rep.pairwise_ape_rms_m[1, 0] == rep.pairwise_ape_rms_m[0, 1]
+    assert rep.endpoint_spread_m == pytest.approx(0.1)
+    assert rep.endpoint_max_m == pytest.approx(0.2)
+    assert rep.settings["align"] == "none"
+    assert result.report.ranking is None
+    assert "no run had a reference: no accuracy ranking" in result.report.notes
+    group = result.report.groups[0]
+    assert group.repeatability == rep
+
+
+def test_one_run_without_reference_has_no_repeatability(tmp_path: Path) -> None:
+    folder = tmp_path / "only"
+    folder.mkdir()
+    write_tum(folder / "estimate.tum", _traj(XYZ))
+    (report,) = build_report(load_runs([folder])).report.runs
+    assert report.repeatability is None

@@ -1,0 +1,90 @@
+"""Headed CSV logs: comments, empty cells and errors naming file, line and column."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import FormatError
+from robot_msgs.runs.csvlog import read_csv_table
+from robot_msgs.runs.logs import read_resources, read_timing
+
+TIMING_HEADER = "frame,acquisition_s,processing_start_s,available_s\n"
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_table_skips_comments_and_blank_lines_and_reads_empty_optional_cells_as_nan(tmp_path):
+    path = _write(
+        tmp_path / "r.csv",
+        "# logger v1\ntime_s,cpu_percent,rss_bytes,gpu_percent\n\n0,10,1,\n# gap\n1,20,2,50\n",
+    )
+    log = read_resources(path)
+    assert log.time_s.tolist() == [0.0, 1.0]
+    assert math.isnan(log.gpu_percent[0])
+    assert log.gpu_percent[1] == 50.0
+    assert np.isnan(log.threads).all()
+
+
+def test_table_error_names_file_line_and_column_of_a_bad_cell(tmp_path):
+    path = _write(
+        tmp_path / "timing.csv", TIMING_HEADER + "0,0.0,0.01,0.02\n# note\n1,0.1,abc,0.12\n"
+    )
+    with pytest.raises(
+        FormatError,
+        match=r"timing.csv:4: column `processing_start_s`: expected a number, got 'abc'",
+    ):
+        read_timing(path)
+
+
+def test_table_error_names_a_row_with_too_few_cells(tmp_path):
+    path = _write(tmp_path / "timing.csv", TIMING_HEADER + "0,0.0,0.01,0.02\n1,0.1,0.12\n")
+    with pytest.raises(
+        FormatError, match=r"timing.csv:3: expected 4 comma-separated cells .* got 3"
+    ):
+        read_timing(path)
+
+
+def test_table_error_when_every_row_has_the_wrong_cell_count(tmp_path):
+    path = _write(tmp_path / "timing.csv", TIMING_HEADER + "0,0.0,0.01\n1,0.1,0.12\n")
+    with pytest.raises(FormatError, match=r"timing.csv:2: expected 4 comma-separated cells"):
+        read_timing(path)
+
+
+def test_table_refuses_unknown_missing_and_duplicate_columns(tmp_path):
+    path = _write(tmp_path / "a.csv", "time_s,cpu\n0,1\n")
+    with pytest.raises(FormatError, match=r"a.csv:1: expected columns among .* got 'cpu'"):
+        read_csv_table(path, required=("time_s",), optional=("cpu_percent",))
+    path = _write(tmp_path / "b.csv", "time_s\n0\n")
+    with pytest.raises(FormatError, match=r"b.csv:1: expected a column 'cpu_percent'"):
+        read_csv_table(path, required=("time_s", "cpu_percent"))
+    path = _write(tmp_path / "c.csv", "time_s,time_s\n0,0\n")
+    with pytest.raises(FormatError, match=r"c.csv:1: expected distinct column names"):
+        read_csv_table(path, required=("time_s",))
+
+
+def test_table_refuses_empty_and_missing_files_and_empty_required_cells(tmp_path):
+    with pytest.raises(FormatError, match=r"empty.csv:1: expected a header line"):
+        read_csv_table(_write(tmp_path / "empty.csv", "# only a comment\n"), required=("t",))
+    with pytest.raises(FormatError, match=r"nope.csv: no such file"):
+        read_csv_table(tmp_path / "nope.csv", required=("t",))
+    with pytest.raises(FormatError, match=r"d.csv:3: column `t`: expected a number, got ''"):
+        read_csv_table(_write(tmp_path / "d.csv", "t,u\n1,2\n,3\n"), required=("t", "u"))
+    with pytest.raises(
+        FormatError, match=r"e.csv:2: column `t`: expected a finite number, got 'inf'"
+    ):
+        read_csv_table(_write(tmp_path / "e.csv", "t\ninf\n"), required=("t",))
+    (tmp_path / "f.csv").write_bytes(b"t\n\xff\xfe\n")
+    with pytest.raises(FormatError, match=r"f.csv: expected UTF-8 text"):
+        read_csv_table(tmp_path / "f.csv", required=("t",))
+
+
+def test_header_only_table_has_no_rows(tmp_path):
+    table = read_csv_table(_write(tmp_path / "h.csv", "t,u\n"), required=("t", "u"))
+    assert table.rows == 0
+    assert table.floats("t").shape == (0,)

@@ -1,0 +1,235 @@
+"""evaluate_run on constructed runs whose answers are known by hand."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.evaluation import EvaluationSettings
+from robot_msgs.io import write_tum
+from robot_msgs.runs import RunSettings, default_metrics, evaluate_run, load_run, load_runs
+from robot_msgs.trajectory import PoseTrajectory
+from tests.report.bagtools import write_pose_bag
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from robot_msgs.compare import RunReport
+    from robot_msgs.runs import RunEvaluation
+
+NONE = RunSettings(evaluation=EvaluationSettings(align="none"), metrics=default_metrics((1.0,)))
+T = np.round(np.arange(101) / 10.0, 1)  # 0.0 .. 10.0 s at 10 Hz
+
+
+def _traj(t, xyz) -> PoseTrajectory:
+    t = np.asarray(t, dtype=float)
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.asarray(xyz, dtype=float),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+
+
+def _line(t, dy=0.0):
+    return np.stack([t, np.full_like(t, dy), np.zeros_like(t)], axis=1)
+
+
+def _evaluation(folder: Path, settings: RunSettings = NONE) -> RunEvaluation:
+    (spec,) = load_runs([folder]).runs
+    return evaluate_run(load_run(spec), settings)
+
+
+def run_report(folder: Path, settings: RunSettings = NONE) -> RunReport:
+    """The report of the run folder ``folder``."""
+    return _evaluation(folder, settings).report
+
+
+def _run_folder(root, name, estimate, *, reference=None, meta=None, tracking=None, timing=None):
+    folder = root / name
+    folder.mkdir(parents=True)
+    if estimate is not None:
+        write_tum(folder / "estimate.tum", estimate)
+    if reference is not None:
+        write_tum(folder / "reference.tum", reference)
+    if meta is not None:
+        (folder / "meta.json").write_text(json.dumps(meta))
+    if tracking is not None:
+        (folder / "tracking.csv").write_text(tracking)
+    if timing is not None:
+        (folder / "timing.csv").write_text(timing)
+    return folder
+
+
+def test_two_losses_of_1_5_and_0_5_s_count_2_and_2_s_lost_and_accuracy_skips_them(tmp_path):
+    xyz = _line(T, dy=0.1)  # 0.1 m off the reference everywhere...
+    lost = ((T >= 2.0) & (T < 3.5)) | ((T >= 6.0) & (T < 6.5))
+    xyz[lost, 1] += 5.0  # ...and 5 m off while tracking is lost
+    folder = _run_folder(
+        tmp_path, "run", _traj(T, xyz), reference=_traj(T, _line(T)),
+        tracking="time_s,event\n2.0,lost\n3.5,recovered\n6.0,lost\n6.5,recovered\n",
+    )  # fmt: skip
+    report = run_report(folder)
+    assert report.n_losses == 2
+    assert report.lost_s == pytest.approx(2.0)
+    assert [loss.duration_s for loss in report.losses] == pytest.approx([1.5, 0.5])
+    assert report.success
+    assert report.failure == ""
+    assert report.coverage == pytest.approx(0.8)  # 8 s of 10 s with a valid estimate
+    assert report.n_estimate == 101
+    assert report.n_valid == 101 - 15 - 5
+    ape = report.accuracy.stats["translation"]
+    assert ape.n == 81
+    assert ape.rms == pytest.approx(0.1)
+    assert ape.max == pytest.approx(0.1)  # the 5 m poses are not in it
+    assert any("valid poses of 101" in n for n in report.accuracy.notes)
+    assert list(report.comparisons) == ["ape:translation", "rpe:translation:1s:all"]
+    assert report.rpe[0].stats["translation"].max == pytest.approx(0.0, abs=1e-12)
+
+
+def test_run_without_reference_has_no_comparison_and_is_not_a_failure(tmp_path):
+    report = run_report(_run_folder(tmp_path, "a", _traj(T, _line(T))))
+    assert report.accuracy is None
+    assert dict(report.comparisons) == {}
+    assert report.to_dict()["comparisons"] == {}
+    assert report.repeatability is None
+    assert report.success
+    assert any("success not checked" in n for n in report.notes)
+    assert math.isnan(report.coverage)
+
+
+@pytest.mark.parametrize(
+    ("meta", "estimate_end", "tracking", "failure", "note"),
+    [
+        ({"exit_code": -11}, 10.0, None, "exit code -11", None),
+        ({"failure": "out of memory"}, 10.0, None, "out of memory", None),
+        ({}, 7.0, None, "estimate ends early", "last valid pose at 7.00 s of 10.00 s"),
+        (
+            {},
+            10.0,
+            "time_s,event\n8.0,lost\n",
+            "tracking lost, not recovered",
+            "tracking lost at 8.00 s",
+        ),
+        ({}, None, None, "no estimate", "no pose in"),
+    ],
+)
+def test_failures_are_short_categories_with_details_in_notes(
+    tmp_path, meta, estimate_end, tracking, failure, note
+):
+    estimate = (
+        None if estimate_end is None else _traj(T[estimate_end >= T], _line(T[estimate_end >= T]))
+    )
+    folder = _run_folder(
+        tmp_path, "run", estimate, reference=_traj(T, _line(T)), meta=meta, tracking=tracking
+    )
+    report = run_report(folder)
+    assert not report.success
+    assert report.failure == failure
+    if note is not None:
+        assert any(note in n for n in report.notes), report.notes
+
+
+def test_a_run_ending_within_the_end_tolerance_succeeds(tmp_path):
+    t = T[T <= 9.5]
+    folder = _run_folder(tmp_path, "run", _traj(t, _line(t)), reference=_traj(T, _line(T)))
+    assert run_report(folder).success
+    strict = NONE.replace(end_tolerance_s=0.1)
+    assert run_report(folder, strict).failure == "estimate ends early"
+
+
+def test_timing_gives_latency_rates_and_the_span_without_reference(tmp_path):
+    # 11 frames at 10 Hz; 10 processed (frame 5 dropped); latency 30 ms, processing 20 ms.
+    frames = [k for k in range(11) if k != 5]
+    timing = "frame,acquisition_s,processing_start_s,available_s\n" + "".join(
+        f"{k},{k / 10:.2f},{k / 10 + 0.01:.2f},{k / 10 + 0.03:.2f}\n" for k in frames
+    )
+    t = np.array([k / 10 for k in frames])
+    folder = _run_folder(
+        tmp_path,
+        "run",
+        _traj(t, _line(t)),
+        timing=timing,
+        meta={"input_rate_hz": 10.0, "clock": "one clock"},
+    )
+    report = run_report(folder)
+    assert report.latency.latency_p50_s == pytest.approx(0.03)
+    assert report.latency.processing_p95_s == pytest.approx(0.02)
+    assert report.latency.clock == "one clock"
+    assert report.input_rate_hz == pytest.approx(9 / 1.0)  # 10 frames over 1 s
+    assert report.nominal_input_rate_hz == 10.0
+    assert report.output_rate_hz == pytest.approx(9.0)
+    assert report.span_source == "timing"
+    assert report.success
+
+
+def test_the_evidence_is_the_summarised_errors(tmp_path):
+    # A non-degenerate path so that SE(3) alignment is determined.
+    xyz = np.stack([np.cos(T / 2), np.sin(T / 2), 0.1 * T], axis=1)
+    est = xyz + 0.01 * np.stack([np.sin(3 * T), np.cos(5 * T), np.sin(7 * T)], axis=1)
+    folder = _run_folder(tmp_path, "run", _traj(T, est), reference=_traj(T, xyz))
+    settings = RunSettings(metrics=default_metrics((0.5, 2.0)))
+    evaluation = _evaluation(folder, settings)
+    assert list(evaluation.results) == list(evaluation.report.comparisons)
+    for name, result in evaluation.results.items():
+        errors = result.series["translation"].errors
+        rms = evaluation.report.comparisons[name].stats["translation"].rms
+        assert np.sqrt(np.mean(errors**2)) == pytest.approx(rms, rel=1e-12)
+    assert [c.settings["delta"] for c in evaluation.report.rpe] == [0.5, 2.0]
+    assert evaluation.primary is evaluation.results["ape:translation"]
+    assert list(evaluation.rpe_results) == ["rpe:translation:0.5s:all", "rpe:translation:2s:all"]
+
+
+def test_metrics_sharing_settings_share_one_alignment_and_own_settings_get_their_own(tmp_path):
+    xyz = np.stack([np.cos(T / 2), np.sin(T / 2), 0.1 * T], axis=1)
+    est = xyz + np.array([0.3, 0.0, 0.0])  # a constant offset: SE(3) removes it, none keeps it
+    folder = _run_folder(tmp_path, "run", _traj(T, est), reference=_traj(T, xyz))
+    settings = RunSettings.from_options(
+        {"evaluate": [{"metric": "ape"}, {"metric": "ape", "align": "none", "name": "raw"}]},
+        where="test",
+    )
+    report = run_report(folder, settings)
+    assert report.comparisons["ape:translation"].stats["translation"].max < 1e-9
+    assert report.comparisons["raw"].stats["translation"].rms == pytest.approx(0.3)
+    assert report.comparisons["raw"].settings["align"] == "none"
+
+
+def test_too_large_rpe_delta_is_skipped_with_a_note(tmp_path):
+    folder = _run_folder(tmp_path, "run", _traj(T, _line(T, 0.1)), reference=_traj(T, _line(T)))
+    report = run_report(folder, NONE.replace(metrics=default_metrics((1.0, 50.0))))
+    assert len(report.rpe) == 1
+    assert any("rpe:translation:50s:all skipped" in n for n in report.notes)
+
+
+def test_a_time_range_cuts_the_reference_and_the_sequence_span(tmp_path):
+    folder = _run_folder(tmp_path, "run", _traj(T, _line(T, 0.1)), reference=_traj(T, _line(T)))
+    settings = NONE.replace(evaluation=EvaluationSettings(align="none", t_start_s=2.0, t_end_s=6.0))
+    report = run_report(folder, settings)
+    assert report.accuracy is not None
+    assert report.accuracy.counts["matched"] == 41  # 2.0 .. 6.0 s at 10 Hz
+    assert (report.sequence_start_s, report.sequence_end_s) == (2.0, 6.0)
+    assert report.success
+
+
+def test_unmatched_run_reports_no_accuracy_with_the_reason(tmp_path):
+    later = T + 1000.0
+    folder = _run_folder(tmp_path, "run", _traj(later, _line(T)), reference=_traj(T, _line(T)))
+    report = run_report(folder)
+    assert report.accuracy is None
+    assert any(n.startswith("ape:translation not evaluated:") for n in report.notes)
+
+
+def test_a_run_with_a_bag_and_no_timing_log_gets_the_labelled_latency_proxy(tmp_path):
+    base = 1_700_000_000 * 10**9
+    stamps = [base + i * 100_000_000 for i in range(4)]
+    write_pose_bag(tmp_path / "bag", stamps, [s + 25_000_000 for s in stamps])
+    folder = _run_folder(
+        tmp_path, "run", _traj(T, _line(T)), meta={"bag": "../bag", "latency_topic": "/pose"}
+    )
+    report = run_report(folder)
+    assert report.latency.source == "bag_receive_proxy"
+    assert report.latency.latency_p50_s == pytest.approx(0.025, abs=1e-6)
+    assert any("proxy" in n for n in report.latency.notes)

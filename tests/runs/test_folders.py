@@ -1,0 +1,130 @@
+"""Runs: the folder convention and run folders (meta.json), shared with the run report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from robot_msgs.errors import FormatError
+from robot_msgs.runs import discover_runs, load_runs
+from robot_msgs.runs.folders import is_run_folder
+from tests.runs.tree import make_tree
+
+
+def test_folder_convention_finds_runs_and_sequence_references(tmp_path):
+    offsets = make_tree(tmp_path, algorithms=("orb",), sequences=("MH_01", "MH_02"), trials=2)
+    runs = discover_runs(tmp_path)
+    assert [r.label for r in runs] == [f"orb/{s}/{t}" for s in ("MH_01", "MH_02") for t in "12"]
+    assert {(r.algorithm, r.sequence, r.trial) for r in runs} == set(offsets)
+    assert runs[0].reference == str(tmp_path / "MH_01" / "reference.tum")
+    assert runs[0].estimate == str(tmp_path / "orb" / "MH_01" / "1" / "estimate.tum")
+
+
+def test_run_folder_reference_and_meta_json_take_precedence(tmp_path):
+    make_tree(tmp_path, algorithms=("orb",), sequences=("MH_01",), trials=1)
+    run = tmp_path / "orb" / "MH_01" / "1"
+    (run / "reference.csv").write_text("x")
+    (run / "meta.json").write_text(json.dumps({"algorithm": "orb-slam3", "trial": 7.0}))
+    (run / "estimate.png").write_text("not a trajectory")
+    [found] = discover_runs(tmp_path)
+    assert (found.algorithm, found.sequence, found.trial) == ("orb-slam3", "MH_01", "7")
+    assert found.reference == str(run / "reference.csv")
+
+
+def test_run_report_folders_at_any_depth_are_found_through_meta_json(tmp_path):
+    run = tmp_path / "2024" / "night" / "orb" / "MH_01" / "run-3"
+    run.mkdir(parents=True)
+    (run / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
+    (run / "meta.json").write_text(
+        json.dumps({"algorithm": "orb", "sequence": "MH_01", "trial": 3})
+    )
+    [found] = discover_runs(tmp_path)
+    assert found.label == "orb/MH_01/3"
+    assert found.reference is None
+
+
+def test_folder_convention_errors_name_the_folder(tmp_path):
+    with pytest.raises(FormatError, match=r"expected a folder of runs"):
+        discover_runs(tmp_path / "absent")
+    with pytest.raises(FormatError, match=r"no runs found"):
+        discover_runs(tmp_path)
+    shallow = tmp_path / "orb" / "MH_01"
+    shallow.mkdir(parents=True)
+    (shallow / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
+    with pytest.raises(
+        FormatError, match=r"MH_01: cannot tell the run's algorithm, sequence, trial: expected"
+    ):
+        discover_runs(tmp_path)
+    (shallow / "meta.json").write_text("{oops")
+    with pytest.raises(FormatError, match=r"meta.json:1:2: expected JSON"):
+        discover_runs(tmp_path)
+    (shallow / "meta.json").write_text("[1]")
+    with pytest.raises(FormatError, match=r"meta.json: expected a JSON object, got list"):
+        discover_runs(tmp_path)
+    (shallow / "meta.json").write_text('{"algorithm": "a", "sequence": "s", "trial": 1}')
+    (shallow / "estimate.csv").write_text("x")
+    with pytest.raises(FormatError, match=r"expected one estimate trajectory, got 2"):
+        discover_runs(tmp_path)
+
+
+def test_hidden_folders_are_skipped(tmp_path):
+    make_tree(tmp_path, algorithms=("orb",), sequences=("MH_01",), trials=1)
+    hidden = tmp_path / ".trash" / "MH_01" / "1"
+    hidden.mkdir(parents=True)
+    (hidden / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
+    assert [r.label for r in discover_runs(tmp_path)] == ["orb/MH_01/1"]
+
+
+def test_meta_json_names_inputs_formats_and_a_reported_failure(tmp_path):
+    run = tmp_path / "orb" / "MH_01" / "1"
+    run.mkdir(parents=True)
+    (run / "traj.txt").write_text("0 0 0 0 0 0 0 1\n")
+    meta = {
+        "algorithm": "orb", "estimate": "traj.txt", "estimate_format": "tum",
+        "reference": "../../../gt.bag", "reference_topic": "/gt", "exit_code": 3,
+        "version": "1.0", "hardware": "laptop",
+    }  # fmt: skip
+    (run / "meta.json").write_text(json.dumps(meta))
+    [found] = discover_runs(tmp_path)
+    assert found.estimate == str(run / "traj.txt")
+    assert (found.estimate_format, found.reference_topic) == ("tum", "/gt")
+    assert found.reference == str(tmp_path / "gt.bag")
+    assert found.meta.reported_failure == "exit code 3"
+    assert (found.meta.version, found.meta.hardware) == ("1.0", "laptop")
+
+
+def test_a_run_folder_without_estimate_is_still_a_run(tmp_path):
+    run = tmp_path / "orb" / "MH_01" / "1"
+    run.mkdir(parents=True)
+    (run / "meta.json").write_text(json.dumps({"failure": "tracking lost at start"}))
+    [found] = discover_runs(tmp_path)
+    assert found.label == "orb/MH_01/1"
+    assert found.estimate == str(run / "estimate.tum")  # absent: a recorded failure later
+    assert found.meta.reported_failure == "tracking lost at start"
+
+
+def test_the_example_runs_read_the_same_as_a_root_and_through_their_manifest():
+    from importlib.resources import files
+
+    root = Path(str(files("robot_msgs") / "examples" / "runs"))
+    by_folder = load_runs([root]).runs
+    by_manifest = load_runs([root / "runs.toml"]).runs
+    assert sorted(r.label for r in by_folder) == sorted(r.label for r in by_manifest)
+    assert len(by_folder) == 18
+    runs = {r.label: r for r in by_folder}
+    assert runs["dvo/fr1_xyz/1"].reference == str(root / "fr1_xyz" / "reference.tum")
+    assert runs["dvo/lab_loop/3"].reference is None  # the sequence without ground truth
+    assert runs["vio_ekf/fr2_desk/2"].meta.reported_failure == "exit code -11"
+    assert {r.meta.reported_failure for r in by_folder} == {"", "exit code -11"}
+    assert {r.name for r in by_manifest} >= {"kfslam/fr1_xyz/trial_1", "dvo/lab_loop/trial_3"}
+
+
+def test_a_run_folder_holds_an_estimate_or_a_meta_json(tmp_path):
+    assert not is_run_folder(tmp_path)
+    (tmp_path / "estimate.png").write_text("not a trajectory")
+    assert not is_run_folder(tmp_path)
+    (tmp_path / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
+    assert is_run_folder(tmp_path)
+    assert not is_run_folder(tmp_path / "estimate.tum")

@@ -1,0 +1,98 @@
+"""Latency percentiles and rates against hand-computed values; the bag proxy on a written bag."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.runs.latency import (
+    BAG_PROXY_NOTE,
+    latency_from_bag,
+    latency_from_samples,
+    latency_from_timing,
+    rate_hz,
+)
+from robot_msgs.runs.logs import read_timing
+from tests.report.bagtools import write_pose_bag
+
+
+def test_latency_percentiles_of_known_samples_from_a_timing_log(tmp_path):
+    # Frames every 0.1 s; latency of frame k is (k + 1) * 10 ms, k = 0..99, so the sorted
+    # samples are 10, 20, ..., 1000 ms. Linear interpolation (type 7): p50 sits halfway
+    # between the 50th and 51st values, (500 + 510) / 2 = 505 ms; p95 at rank 0.95 * 99 =
+    # 94.05, i.e. 950 + 0.05 * 10 = 950.5 ms. Processing is a constant 5 ms.
+    k = np.arange(100)
+    acq = k * 0.1
+    avail = acq + (k + 1) * 0.010
+    rows = "".join(
+        f"{i},{a:.3f},{b - 0.005:.3f},{b:.3f}\n" for i, a, b in zip(k, acq, avail, strict=True)
+    )
+    path = tmp_path / "timing.csv"
+    path.write_text("frame,acquisition_s,processing_start_s,available_s\n" + rows)
+    lat = latency_from_timing(read_timing(path), clock="one host clock")
+    assert lat.n_frames == 100
+    assert lat.latency_p50_s == pytest.approx(0.505)
+    assert lat.latency_p95_s == pytest.approx(0.9505)
+    assert lat.latency_max_s == pytest.approx(1.0)
+    assert lat.latency_mean_s == pytest.approx(0.505)
+    assert lat.processing_p50_s == pytest.approx(0.005)
+    assert lat.processing_p95_s == pytest.approx(0.005)
+    assert lat.clock == "one host clock"
+    assert lat.notes == ()
+
+
+def test_latency_without_processing_column_has_nan_processing(tmp_path):
+    path = tmp_path / "timing.csv"
+    path.write_text("frame,acquisition_s,available_s\n0,0.0,0.02\n1,0.1,0.16\n2,0.2,0.23\n")
+    lat = latency_from_timing(read_timing(path))
+    assert lat.latency_p50_s == pytest.approx(0.03)
+    assert lat.latency_max_s == pytest.approx(0.06)
+    assert math.isnan(lat.processing_p50_s)
+    assert any("clock synchronisation not stated" in n for n in lat.notes)
+
+
+def test_latency_rejects_negative_samples():
+    with pytest.raises(ValidationError, match=r"latencies >= 0 s, got -0.1 at sample 1"):
+        latency_from_samples([0.1, -0.1])
+
+
+def test_effective_rate():
+    assert rate_hz([0.0, 0.1, 0.2, 0.4]) == 7.5
+    assert math.isnan(rate_hz([1.0]))
+
+
+def test_bag_latency_proxy_is_receive_time_minus_header_stamp_and_says_so(tmp_path):
+    base = 1_700_000_000 * 10**9
+    stamps = [base + i * 100_000_000 for i in range(5)]
+    delays_ms = [20, 40, 30, 50, 10]
+    received = [s + d * 1_000_000 for s, d in zip(stamps, delays_ms, strict=True)]
+    write_pose_bag(tmp_path / "bag", stamps, received)
+    lat = latency_from_bag(tmp_path / "bag", "/pose")
+    assert lat.source == "bag_receive_proxy"
+    assert BAG_PROXY_NOTE in lat.notes
+    assert "proxy" in BAG_PROXY_NOTE
+    assert lat.n_frames == 5
+    assert lat.latency_p50_s == pytest.approx(0.030, abs=1e-6)
+    # sorted 10, 20, 30, 40, 50 ms: p95 at rank 3.8 -> 40 + 0.8 * 10 = 48 ms
+    assert lat.latency_p95_s == pytest.approx(0.048, abs=1e-6)
+    assert lat.latency_max_s == pytest.approx(0.050, abs=1e-6)
+    assert math.isnan(lat.processing_p50_s)
+
+
+def test_bag_latency_refuses_messages_received_before_their_stamp(tmp_path):
+    base = 1_700_000_000 * 10**9
+    write_pose_bag(tmp_path / "bag", [base, base + 10**8], [base + 10**7, base + 5 * 10**7])
+    with pytest.raises(
+        FormatError, match=r"message 1 was received 0.050000 s before its header stamp"
+    ):
+        latency_from_bag(tmp_path / "bag", "/pose")
+
+
+def test_bag_latency_names_the_topics_when_one_is_missing(tmp_path):
+    base = 1_700_000_000 * 10**9
+    write_pose_bag(tmp_path / "bag", [base], [base + 10**7])
+    with pytest.raises(FormatError, match=r"expected a topic among \['/pose'\], got '/odom'"):
+        latency_from_bag(tmp_path / "bag", "/odom")

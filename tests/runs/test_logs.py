@@ -1,0 +1,94 @@
+"""Timing, tracking and resource logs: their own consistency rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from robot_msgs.errors import FormatError
+from robot_msgs.runs.logs import read_resources, read_timing, read_tracking
+
+TIMING_HEADER = "frame,acquisition_s,processing_start_s,available_s\n"
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_timing_refuses_acquisition_stamps_out_of_order(tmp_path):
+    path = _write(tmp_path / "timing.csv", TIMING_HEADER + "0,0.1,0.11,0.12\n1,0.1,0.13,0.14\n")
+    with pytest.raises(
+        FormatError, match=r"timing.csv:3: column `acquisition_s`: expected a stamp after"
+    ):
+        read_timing(path)
+
+
+def test_timing_refuses_processing_before_acquisition_and_available_before_start(tmp_path):
+    path = _write(tmp_path / "t1.csv", TIMING_HEADER + "0,0.1,0.09,0.12\n")
+    with pytest.raises(
+        FormatError,
+        match=r"t1.csv:2: column `processing_start_s`: expected a time >= acquisition_s 0.1",
+    ):
+        read_timing(path)
+    path = _write(tmp_path / "t2.csv", TIMING_HEADER + "0,0.1,0.12,0.11\n")
+    with pytest.raises(
+        FormatError,
+        match=r"t2.csv:2: column `available_s`: expected a time >= processing_start_s 0.12",
+    ):
+        read_timing(path)
+    path = _write(tmp_path / "t3.csv", "frame,acquisition_s,available_s\n0,0.1,0.05\n")
+    with pytest.raises(
+        FormatError, match=r"t3.csv:2: column `available_s`: expected a time >= acquisition_s 0.1"
+    ):
+        read_timing(path)
+
+
+# ---------------------------------------------------------------- tracking
+
+
+def test_tracking_events_must_alternate_starting_with_lost(tmp_path):
+    path = _write(tmp_path / "tracking.csv", "time_s,event\n1.0,recovered\n")
+    with pytest.raises(
+        FormatError, match=r"tracking.csv:2: column `event`: expected 'lost' \(events alternate"
+    ):
+        read_tracking(path)
+    path = _write(tmp_path / "tracking.csv", "time_s,event\n1.0,lost\n2.0,LOST\n")
+    with pytest.raises(FormatError, match=r"tracking.csv:3: column `event`: expected 'recovered'"):
+        read_tracking(path)
+
+
+def test_tracking_refuses_unknown_events_flags_and_layouts(tmp_path):
+    with pytest.raises(
+        FormatError, match=r"column `event`: expected 'lost' or 'recovered', got 'gone'"
+    ):
+        read_tracking(_write(tmp_path / "a.csv", "time_s,event\n1.0,gone\n"))
+    with pytest.raises(
+        FormatError, match=r"column `valid`: expected 1, 0, true or false, got 'yes'"
+    ):
+        read_tracking(_write(tmp_path / "b.csv", "time_s,valid\n1.0,yes\n"))
+    with pytest.raises(
+        FormatError, match=r"expected exactly one of the columns `event` or `valid`"
+    ):
+        read_tracking(_write(tmp_path / "c.csv", "time_s\n1.0\n"))
+    with pytest.raises(FormatError, match=r"d.csv:3: column `time_s`: expected a time >= 2.0"):
+        read_tracking(_write(tmp_path / "d.csv", "time_s,event\n2.0,lost\n1.0,recovered\n"))
+    with pytest.raises(FormatError, match=r"e.csv:3: column `time_s`: expected a time after 2.0"):
+        read_tracking(_write(tmp_path / "e.csv", "time_s,valid\n2.0,1\n2.0,0\n"))
+
+
+def test_tracking_validity_accepts_true_false(tmp_path):
+    log = read_tracking(_write(tmp_path / "v.csv", "time_s,valid\n0,true\n1,False\n2,1\n"))
+    assert log.kind == "validity"
+    assert log.lost.tolist() == [False, True, False]
+
+
+# ---------------------------------------------------------------- resources
+
+
+def test_resources_refuse_negative_values_and_unordered_time(tmp_path):
+    with pytest.raises(
+        FormatError, match=r"r.csv:3: column `rss_bytes`: expected a value >= 0, got -5.0"
+    ):
+        read_resources(_write(tmp_path / "r.csv", "time_s,cpu_percent,rss_bytes\n0,1,1\n1,1,-5\n"))
+    with pytest.raises(FormatError, match=r"s.csv:3: column `time_s`: expected a time after 1.0"):
+        read_resources(_write(tmp_path / "s.csv", "time_s,cpu_percent,rss_bytes\n1,1,1\n0,1,1\n"))

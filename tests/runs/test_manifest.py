@@ -1,0 +1,316 @@
+"""Manifests and inputs: which runs are evaluated, with which one settings block."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+
+from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.evaluation import EvaluationSettings
+from robot_msgs.runs import RunSettings, load_runs, read_manifest
+from robot_msgs.runs.manifest import resolve_input
+from tests.runs.tree import make_tree
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+MANIFEST = """
+[settings]
+align = "se3"
+max_diff_s = 0.02
+statistic = "median"
+
+[[settings.evaluate]]
+metric = "ape"
+relation = "translation"
+
+[[settings.evaluate]]
+metric = "rpe"
+relation = "angle_deg"
+delta = 2
+delta_unit = "s"
+all_pairs = true
+align = "none"
+
+[references]
+MH_01 = "gt/MH_01.tum"
+MH_02 = { path = "gt/MH_02.bag", format = "bag", topic = "/leica/pose" }
+
+[[runs]]
+algorithm = "orb"
+sequence = "MH_01"
+trial = 10
+estimate = "orb/10.tum"
+
+[[runs]]
+algorithm = "orb"
+sequence = "MH_01"
+trial = 2
+estimate = "orb/2.tum"
+estimate_format = "tum"
+
+[[runs]]
+algorithm = "orb"
+sequence = "MH_02"
+trial = "a"
+estimate = "orb/a.bag"
+reference = "other.tum"
+"""
+
+
+def _write(tmp_path: Path, text: str, name: str = "bench.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_runs_keep_the_declared_order_with_absolute_paths(tmp_path: Path) -> None:
+    m = load_runs([_write(tmp_path, MANIFEST)])
+    assert [r.label for r in m.runs] == ["orb/MH_01/10", "orb/MH_01/2", "orb/MH_02/a"]
+    assert [r.name for r in m.runs] == ["orb/MH_01/10", "orb/MH_01/2", "orb/MH_02/a"]
+    second = m.runs[1]
+    assert second.estimate == str(tmp_path / "orb" / "2.tum")
+    assert second.reference == str(tmp_path / "gt" / "MH_01.tum")
+    assert second.estimate_format == "tum"
+
+
+def test_the_references_table_gives_format_and_topic_unless_the_run_names_its_own(
+    tmp_path: Path,
+) -> None:
+    m = load_runs([_write(tmp_path, MANIFEST.replace('reference = "other.tum"\n', ""))])
+    bag_run = m.runs[2]
+    assert bag_run.reference == str(tmp_path / "gt" / "MH_02.bag")
+    assert (bag_run.reference_format, bag_run.reference_topic) == ("bag", "/leica/pose")
+    own = load_runs([_write(tmp_path, MANIFEST)]).runs[2]
+    assert own.reference == str(tmp_path / "other.tum")
+    assert own.reference_topic is None
+
+
+def test_the_settings_block_decodes_into_run_settings_with_per_metric_overrides(
+    tmp_path: Path,
+) -> None:
+    s = load_runs([_write(tmp_path, MANIFEST)]).settings
+    assert s.evaluation == EvaluationSettings(align="se3", max_diff_s=0.02)
+    ape, rpe = s.metrics
+    assert (ape.name, ape.settings) == ("ape:translation", None)
+    assert rpe.name == "rpe:angle_deg:2s:all"
+    assert rpe.settings == EvaluationSettings(align="none", max_diff_s=0.02)
+    assert s.settings_of(rpe).align == "none"
+    assert s.statistic == "median"
+
+
+def test_without_a_settings_block_runs_get_the_report_defaults(tmp_path: Path) -> None:
+    make_tree(tmp_path / "tree")
+    settings = load_runs([tmp_path / "tree"]).settings
+    assert settings == RunSettings()
+    assert settings.evaluation.align == "se3"
+    assert [m.name for m in settings.metrics] == ["ape:translation", "rpe:translation:1s:all"]
+
+
+def test_flags_win_over_the_settings_block(tmp_path: Path) -> None:
+    path = _write(tmp_path, MANIFEST)
+    m = load_runs([path], evaluation={"align": "sim3"}, judge={"statistic": "max"})
+    assert m.settings.evaluation.align == "sim3"
+    assert m.settings.evaluation.max_diff_s == 0.02  # from the manifest
+    assert m.settings.statistic == "max"
+    with pytest.raises(ValidationError) as caught:
+        load_runs([path], evaluation={"max_diff_s": -1.0})
+    assert caught.value.field == "EvaluationSettings.max_diff_s"
+
+
+def test_metrics_from_flags_and_from_the_table_are_refused_together(tmp_path: Path) -> None:
+    from robot_msgs.runs import default_metrics
+
+    with pytest.raises(FormatError, match=r"the metrics are given twice"):
+        load_runs([_write(tmp_path, MANIFEST)], metrics=default_metrics((2.0,)))
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("[settings\n", r"bench\.toml: invalid TOML: .*line 1"),
+        ("[stuff]\n", r"unknown table `stuff`"),
+        ("settings = 3\n", r"expected \[settings\] as a table, got 3"),
+        ("[settings]\n", r"no runs: add \[\[runs\]\] entries or a \[\[folders\]\] root"),
+        ("runs = 3\n", r"expected \[runs\] as an array of tables, got 3"),
+        ('[[runs]]\nalgorithm = "a"\n', r"\[\[runs\]\] #1: missing `sequence`"),
+        (
+            '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\n',
+            r"\[\[runs\]\] #1: missing `estimate`",
+        ),
+        (
+            '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = true\nestimate = "e"\n',
+            r"#1: `trial`: expected a non-empty string or an integer, got bool True",
+        ),
+        (
+            '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "e"\ncolour = 1\n',
+            r"#1: unknown key `colour`",
+        ),
+        (
+            '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = 5\n',
+            r"#1: `estimate`: expected a string, got int 5",
+        ),
+        ("[[folders]]\npath = 'x'\n", r"\[\[folders\]\] #1: expected a table with only `root`"),
+        ("[defaults]\ncolour = 1\n[[runs]]\npath = 'x'\n", r"#1: unknown key `colour`"),
+        (
+            '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "e"\nalign = "se3"\n',
+            r"#1: a per-run `align` is refused: every run is evaluated with the one",
+        ),
+        ("[[runs]]\npath = 'absent'\n", r"#1: `path` .*absent is not a run folder"),
+        (
+            '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "e"\nexit_code = "1"\n',
+            r"#1: `exit_code`: expected an integer",
+        ),
+        ("[references]\nMH_01 = { file = 'x' }\n", r"\[references\] MH_01: unknown key `file`"),
+        ("references = 1\n", r"expected \[references\] as a table"),
+        ("[settings]\nalignment = 'se3'\n[[runs]]\npath = '.'\n", r"unknown key `alignment`"),
+        (
+            "[settings]\nmax_diff_s = -1\n[[runs]]\npath = '.'\n",
+            r"\[settings\]: `max_diff_s`: expected a finite number of seconds > 0",
+        ),
+        (
+            "[settings]\nstatistic = 'average'\n[[runs]]\npath = '.'\n",
+            r"\[settings\]: `statistic`: expected an ErrorStats field",
+        ),
+        (
+            "[[settings.evaluate]]\nmetric = 'ape'\ndelta = 1\n[[runs]]\npath = '.'\n",
+            r"evaluate\[0\]: unknown key `delta`",
+        ),
+        (
+            "[[settings.evaluate]]\nmetric = 'rpe'\ndelta_unit = 'sec'\n[[runs]]\npath = '.'\n",
+            r"evaluate\[0\]: `delta_unit`: expected one of f, s, m, rad, deg",
+        ),
+        (
+            "[[settings.evaluate]]\nmetric = 'ate'\n[[runs]]\npath = '.'\n",
+            r"evaluate\[0\]: `metric`: expected one of ape, rpe, got 'ate'",
+        ),
+        (
+            (
+                "[[settings.evaluate]]\nmetric = 'ape'\n[[settings.evaluate]]\nmetric = 'ape'\n"
+                "[[runs]]\npath = '.'\n"
+            ),
+            r"`metrics`: expected distinct names \(two are 'ape:translation'\)",
+        ),
+        (
+            "[[settings.evaluate]]\nrelation = 'point_distance_error_ratio'\n[[runs]]\npath = '.'\n",
+            r"evaluate\[0\]: `relation`: expected one of translation",
+        ),
+    ],
+)
+def test_invalid_manifests_raise_naming_the_file_and_entry(
+    tmp_path: Path, text: str, match: str
+) -> None:
+    (tmp_path / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n", encoding="utf-8")
+    path = _write(tmp_path, text)
+    with pytest.raises(FormatError, match=match) as info:
+        load_runs([path])
+    assert str(path) in str(info.value)
+
+
+def test_two_runs_with_the_same_keys_or_name_are_refused(tmp_path: Path) -> None:
+    run = '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "{}"\nname = "{}"\n'
+    path = _write(tmp_path, run.format("e1.tum", "one") + run.format("e2.tum", "two"))
+    with pytest.raises(FormatError, match=r"two runs are a/s/1: .*#1 and .*#2"):
+        load_runs([path])
+    path = _write(tmp_path, run.format("e1.tum", "x") + run.format("e2.tum", "x").replace("1", "2"))
+    with pytest.raises(FormatError, match=r"two runs are named 'x'"):
+        load_runs([path])
+
+
+def test_a_non_utf8_manifest_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bench.toml"
+    path.write_bytes(b"\xff\xfe[settings]")
+    with pytest.raises(FormatError, match="expected a UTF-8 manifest"):
+        load_runs([path])
+
+
+def test_a_json_manifest_has_the_same_shape(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "meta.json").write_text(json.dumps({"algorithm": "x", "trial": 2}))
+    path = _write(
+        tmp_path,
+        json.dumps({"settings": {"align": "sim3"}, "runs": [{"path": "a", "sequence": "s"}]}),
+        "runs.json",
+    )
+    m = load_runs([path])
+    assert [(r.label, r.name) for r in m.runs] == [("x/s/2", "a")]
+    assert m.settings.evaluation.align == "sim3"
+    with pytest.raises(FormatError, match=r"runs\.json:1:\d+: expected JSON"):
+        load_runs([_write(tmp_path, "{runs", "runs.json")])
+    with pytest.raises(FormatError, match=r"expected a \.toml or \.json manifest, got '\.yaml'"):
+        load_runs([_write(tmp_path, "", "runs.yaml")])
+
+
+def test_runs_without_a_reference_fall_back_to_the_manifest_references(tmp_path: Path) -> None:
+    (tmp_path / "runs" / "orb" / "MH_01" / "1").mkdir(parents=True)
+    (tmp_path / "runs" / "orb" / "MH_01" / "1" / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
+    path = _write(tmp_path, '[references]\nMH_01 = "gt.csv"\n[[folders]]\nroot = "runs"\n')
+    [run] = load_runs([path]).runs
+    assert run.reference == str(tmp_path / "gt.csv")
+    assert run.name == "runs/orb/MH_01/1"
+
+
+def test_entries_by_folder_win_over_meta_json_and_names_come_from_paths(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "meta.json").write_text(
+            json.dumps({"algorithm": "meta", "trial": 1}), encoding="utf-8"
+        )
+    path = _write(
+        tmp_path,
+        '[defaults]\ndataset = "euroc"\n'
+        '[[runs]]\npath = "a"\nalgorithm = "manifest"\n[[runs]]\npath = "b"\nname = "bee"\n',
+    )
+    runs = load_runs([path]).runs
+    assert [r.name for r in runs] == ["a", "bee"]
+    assert [r.algorithm for r in runs] == ["manifest", "meta"]
+    assert [r.meta.dataset for r in runs] == ["euroc", "euroc"]
+    assert runs[0].folder == str(tmp_path / "a")
+
+
+def test_inputs_mix_manifests_run_folders_and_roots(tmp_path: Path) -> None:
+    make_tree(tmp_path / "root", algorithms=("orb",), trials=1)
+    make_tree(tmp_path / "other", algorithms=("vins",), trials=2)
+    one = tmp_path / "root" / "orb" / "MH_01" / "1"
+    m = load_runs([one, tmp_path / "other"])
+    assert m.runs[0].name == str(one)
+    assert m.runs[0].reference is None  # a folder given alone: no root to find ROOT/MH_01
+    assert [r.label for r in m.runs[1:]] == ["vins/MH_01/1", "vins/MH_01/2"]
+    assert m.runs[1].name == "vins/MH_01/1"  # named under its root: a moved tree keeps names
+    assert m.runs[1].reference == str(tmp_path / "other" / "MH_01" / "reference.tum")
+    with pytest.raises(FormatError, match=r"absent: no such manifest file, run folder"):
+        load_runs([tmp_path / "absent"])
+
+
+def test_two_manifests_with_different_settings_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n", encoding="utf-8")
+    one = _write(
+        tmp_path, "[settings]\nalign = 'se3'\n[[runs]]\npath = 'run'\nname = 'a'\n", "a.toml"
+    )
+    two = _write(
+        tmp_path, "[settings]\nalign = 'sim3'\n[[runs]]\npath = 'run'\nname = 'b'\n", "b.toml"
+    )
+    with pytest.raises(FormatError, match=r"differ: runs evaluated together need one settings"):
+        load_runs([one, two])
+
+
+def test_example_names_reach_the_shipped_runs() -> None:
+    m = load_runs(["example:runs/runs.toml"])
+    assert len(m.runs) == 18
+    assert m.runs[0].name == "kfslam/fr1_xyz/trial_1"
+    single = load_runs(["example:runs/kfslam/fr1_xyz/trial_1"]).runs[0]
+    assert single.name == "runs/kfslam/fr1_xyz/trial_1"
+    assert single.algorithm == "kfslam"
+    with pytest.raises(FormatError, match=r"example:runs/nope: no such example"):
+        resolve_input("example:runs/nope")
+
+
+def test_read_manifest_gives_the_runs_and_the_raw_settings_table(tmp_path: Path) -> None:
+    read = read_manifest(_write(tmp_path, MANIFEST))
+    assert len(read.runs) == 3
+    assert read.settings is not None
+    assert read.settings["align"] == "se3"
+    assert read.where == f"{tmp_path / 'bench.toml'} [settings]"

@@ -1,0 +1,178 @@
+"""Ranking: hand-ranked orders, refusal to mix settings, and the forced table saying so."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from robot_msgs.compare import Comparison, RunReport, error_stats
+from robot_msgs.errors import SettingsMismatchError, ValidationError
+from robot_msgs.runs.rank import average_ranks, rank_algorithms
+
+
+def _ape(rms: float, alignment: str = "se3", **settings) -> Comparison:
+    return Comparison(
+        metric="ape",
+        stats={"translation": error_stats([rms])},  # one sample: its rms is `rms`
+        units={"translation": "m"},
+        settings={"alignment": alignment, "max_diff_s": 0.01, **settings},
+    )
+
+
+def _run(
+    algorithm, sequence, rms, *, trial=1, success=True, alignment="se3", **settings
+) -> RunReport:
+    return RunReport(
+        name=f"{algorithm}/{sequence}/{trial}",
+        algorithm=algorithm,
+        sequence=sequence,
+        trial=str(trial),
+        success=success,
+        failure="" if success else "tracking lost, not recovered",
+        comparisons={} if rms is None else {"ape:translation": _ape(rms, alignment, **settings)},
+        coverage=1.0 if success else 0.5,
+    )
+
+
+def test_mixing_se3_and_sim3_aligned_comparisons_raises_naming_alignment():
+    runs = [_run("a", "s1", 0.1, alignment="se3"), _run("b", "s1", 0.2, alignment="sim3")]
+    with pytest.raises(SettingsMismatchError, match=r"different `alignment` settings"):
+        rank_algorithms(runs)
+
+
+@pytest.mark.parametrize(
+    ("setting", "first", "second"),
+    [("max_diff_s", 0.01, 0.02), ("delta", 1.0, 2.0), ("correct_scale", False, True)],
+)
+def test_other_differing_settings_are_named_too(setting, first, second):
+    one = _run("a", "s1", 0.1).replace(
+        comparisons={"ape:translation": _ape(0.1).replace(settings={setting: first})}
+    )
+    two = _run("b", "s1", 0.1).replace(
+        comparisons={"ape:translation": _ape(0.1).replace(settings={setting: second})}
+    )
+    with pytest.raises(SettingsMismatchError, match=rf"different `{setting}` settings"):
+        rank_algorithms([one, two])
+
+
+def test_forced_mix_ranks_and_says_so():
+    runs = [_run("a", "s1", 0.1, alignment="se3"), _run("b", "s1", 0.2, alignment="sim3")]
+    ranking = rank_algorithms(runs, force=True)
+    assert ranking.forced
+    assert ranking.settings["alignment"] == "<mixed>"
+    assert any("FORCED" in note and "alignment" in note for note in ranking.notes)
+
+
+def test_ranking_orders_by_mean_rank_over_sequences_from_median_of_successful_runs():
+    runs = [
+        # s1: a median(0.1, 0.3) = 0.2, b 0.15, c 0.5 -> ranks b 1, a 2, c 3
+        _run("a", "s1", 0.1, trial=1),
+        _run("a", "s1", 0.3, trial=2),
+        _run("a", "s1", 0.01, trial=3, success=False),  # failed: not in the score
+        _run("b", "s1", 0.15),
+        _run("c", "s1", 0.5),
+        # s2: a 0.05 -> 1, b all failed -> shares last places with c? c 0.06 -> 2, b 3
+        _run("a", "s2", 0.05),
+        _run("b", "s2", 0.01, success=False),
+        _run("c", "s2", 0.06),
+    ]
+    ranking = rank_algorithms(runs)
+    rows = {row.algorithm: row for row in ranking.rows}
+    assert dict(rows["a"].scores) == {"s1": pytest.approx(0.2), "s2": pytest.approx(0.05)}
+    assert dict(rows["a"].ranks) == {"s1": 2.0, "s2": 1.0}
+    assert dict(rows["b"].ranks) == {"s1": 1.0, "s2": 3.0}
+    assert math.isnan(rows["b"].scores["s2"])
+    assert dict(rows["c"].ranks) == {"s1": 3.0, "s2": 2.0}
+    # mean ranks a 1.5, b 2.0, c 2.5
+    assert [row.algorithm for row in ranking.rows] == ["a", "b", "c"]
+    assert [row.position for row in ranking.rows] == [1, 2, 3]
+    assert rows["a"].n_runs == 4
+    assert rows["a"].n_succeeded == 3
+    assert rows["a"].success_rate == 0.75
+    assert rows["b"].mean_coverage == pytest.approx(0.75)
+    assert ranking.sequences == ("s1", "s2")
+    assert ranking.unit == "m"
+    assert dict(ranking.settings) == {"alignment": "se3", "max_diff_s": 0.01}
+    assert not ranking.forced
+
+
+def test_ties_in_mean_rank_go_to_the_higher_success_rate():
+    runs = [
+        _run("a", "s1", 0.1),
+        _run("a", "s2", 0.3),
+        _run("b", "s1", 0.2),
+        _run("b", "s2", 0.2),
+        _run("b", "s2", 0.2, trial=2, success=False),
+    ]
+    ranking = rank_algorithms(runs)
+    # a: ranks 1, 2; b: ranks 2, 1 -> both 1.5; a succeeded 2/2, b 2/3
+    assert [row.algorithm for row in ranking.rows] == ["a", "b"]
+
+
+def test_an_algorithm_not_run_on_a_sequence_is_not_ranked_there():
+    ranking = rank_algorithms([_run("a", "s1", 0.1), _run("a", "s2", 0.1), _run("b", "s1", 0.2)])
+    rows = {row.algorithm: row for row in ranking.rows}
+    assert dict(rows["b"].ranks) == {"s1": 2.0}
+    assert rows["b"].mean_rank == 2.0
+
+
+def test_average_ranks_by_hand():
+    assert average_ranks([0.3, 0.1, 0.2]) == [3.0, 1.0, 2.0]
+    assert average_ranks([0.2, 0.1, 0.2, math.nan]) == [2.5, 1.0, 2.5, 4.0]
+    assert average_ranks([math.nan, math.nan]) == [1.5, 1.5]
+    assert average_ranks([]) == []
+
+
+def test_no_accuracy_means_no_ranking():
+    assert rank_algorithms([_run("a", "s1", None)]) is None
+
+
+def test_unknown_statistic_and_missing_signal_are_refused():
+    with pytest.raises(ValidationError, match=r"statistic, got 'rmse'"):
+        rank_algorithms([_run("a", "s1", 0.1)], statistic="rmse")
+    with pytest.raises(ValidationError, match=r"signal 'angle_deg' in the ape of run 'a/s1/1'"):
+        rank_algorithms([_run("a", "s1", 0.1)], signal="angle_deg")
+
+
+def test_sequences_without_any_reference_are_left_out_of_the_ranking():
+    runs = [
+        _run("a", "s1", 0.1),
+        _run("b", "s1", 0.2),
+        _run("a", "noref", None),
+        _run("b", "noref", None, success=False),
+    ]
+    ranking = rank_algorithms(runs)
+    assert ranking.sequences == ("s1",)
+    rows = {row.algorithm: row for row in ranking.rows}
+    assert rows["b"].n_runs == 1
+    assert rows["b"].success_rate == 1.0
+
+
+def _rpe(rms: float) -> Comparison:
+    return Comparison(
+        metric="rpe",
+        stats={"translation": error_stats([rms])},
+        units={"translation": "m"},
+        settings={"align": "se3", "delta": 1.0},
+    )
+
+
+def test_a_named_metric_ranks_by_that_metric_not_the_first():
+    # By APE, a beats b; by RPE, b beats a.
+    runs = [
+        _run("a", "s1", 0.1).replace(
+            comparisons={"ape:translation": _ape(0.1), "rpe:translation:1s": _rpe(0.5)}
+        ),
+        _run("b", "s1", 0.2).replace(
+            comparisons={"ape:translation": _ape(0.2), "rpe:translation:1s": _rpe(0.3)}
+        ),
+    ]
+    by_ape = rank_algorithms(runs)
+    by_rpe = rank_algorithms(runs, metric="rpe:translation:1s")
+    assert by_ape is not None
+    assert by_rpe is not None
+    assert [row.algorithm for row in by_ape.rows] == ["a", "b"]
+    assert [row.algorithm for row in by_rpe.rows] == ["b", "a"]
+    assert by_rpe.metric == "rpe"
+    assert by_rpe.rows[0].scores == {"s1": 0.3}

@@ -1,0 +1,121 @@
+"""RunSettings and MetricSpec: the one settings value of a report or a sweep."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import robot_msgs
+from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.evaluation import EvaluationSettings, PairSettings
+from robot_msgs.runs import MetricSpec, RunSettings, default_metrics
+
+
+def test_defaults_are_the_reports_se3_ape_and_one_second_rpe() -> None:
+    s = RunSettings()
+    assert s.evaluation == EvaluationSettings(align="se3")
+    assert [m.name for m in s.metrics] == ["ape:translation", "rpe:translation:1s:all"]
+    assert s.metrics[1].pairs == PairSettings(delta=1.0, delta_unit="s", all_pairs=True)
+    assert (s.statistic, s.coverage_gap_s, s.end_tolerance_s) == ("rms", 1.0, 1.0)
+    assert RunSettings.from_options({}, where="x") == s
+
+
+def test_default_metrics_take_several_deltas_or_none() -> None:
+    assert [m.name for m in default_metrics((0.5, 2.0), "m")] == [
+        "ape:translation",
+        "rpe:translation:0.5m:all",
+        "rpe:translation:2m:all",
+    ]
+    assert [m.name for m in default_metrics((), "s")] == ["ape:translation"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "match"),
+    [
+        ({"metric": "ate"}, "metric", r"Expected one of ape, rpe, got str 'ate'"),
+        ({"metric": "ape", "relation": "speed"}, "relation", r"Expected one of translation,"),
+        (
+            {"metric": "rpe"},
+            "pairs",
+            r"Expected pair settings, got NoneType None",
+        ),
+        (
+            {"metric": "ape", "pairs": PairSettings()},
+            "pairs",
+            r"Expected no pair settings for APE",
+        ),
+        ({"metric": "ape", "name": ""}, "name", r"a non-empty name"),
+    ],
+)
+def test_bad_metrics_raise_naming_the_field(
+    kwargs: dict[str, object], field: str, match: str
+) -> None:
+    values = {"name": "m", **kwargs}
+    with pytest.raises(ValidationError, match=match) as caught:
+        MetricSpec(**values)  # type: ignore[arg-type]
+    assert caught.value.field == f"MetricSpec.{field}"
+
+
+def test_a_metric_built_with_an_alias_stores_the_relation_by_its_name() -> None:
+    assert MetricSpec.build("ape", relation="trans_part").relation == "translation"
+
+
+def test_bad_run_settings_raise_naming_the_field() -> None:
+    with pytest.raises(ValidationError, match=r"an ErrorStats field"):
+        RunSettings(statistic="average")
+    with pytest.raises(ValidationError, match=r"a finite number of seconds > 0") as caught:
+        RunSettings(coverage_gap_s=0.0)
+    assert caught.value.field == "RunSettings.coverage_gap_s"
+    twice = (MetricSpec.build("ape"), MetricSpec.build("ape"))
+    with pytest.raises(ValidationError, match=r"distinct names \(two are 'ape:translation'\)"):
+        RunSettings(metrics=twice)
+
+
+def test_a_metric_with_its_own_settings_is_evaluated_with_them() -> None:
+    own = EvaluationSettings(align="none")
+    s = RunSettings(
+        metrics=(MetricSpec.build("ape"), MetricSpec.build("ape", settings=own, name="raw"))
+    )
+    assert s.settings_of(s.metrics[0]) == s.evaluation
+    assert s.settings_of(s.metrics[1]) == own
+
+
+def test_options_decode_metrics_and_name_where() -> None:
+    s = RunSettings.from_options(
+        {
+            "sync": "one_to_one",
+            "coverage_gap_s": 0.5,
+            "evaluate": [
+                {"metric": "ape", "name": "ape-se3"},
+                {"metric": "rpe", "relation": "angle_deg", "delta": 10, "delta_unit": "f"},
+            ],
+        },
+        where="m.toml [settings]",
+    )
+    assert s.evaluation.sync == "one_to_one"
+    assert s.evaluation.align == "se3"  # the run default, not the API's
+    assert [m.name for m in s.metrics] == ["ape-se3", "rpe:angle_deg:10f"]
+    assert s.coverage_gap_s == 0.5
+    with pytest.raises(FormatError, match=r"m\.toml \[settings\] evaluate\[1\]: `delta`"):
+        RunSettings.from_options(
+            {"evaluate": [{"metric": "ape"}, {"metric": "rpe", "delta": -1}]},
+            where="m.toml [settings]",
+        )
+    with pytest.raises(FormatError, match=r"expected `evaluate` as a non-empty array of tables"):
+        RunSettings.from_options({"evaluate": []}, where="m.toml [settings]")
+
+
+def test_record_is_flat_and_structured() -> None:
+    record = RunSettings().record()
+    assert record["align"] == "se3"
+    assert record["metrics"] == ("ape:translation", "rpe:translation:1s:all")
+    assert json.loads(json.dumps(record))["metrics"] == [
+        "ape:translation",
+        "rpe:translation:1s:all",
+    ]
+
+
+def test_run_settings_are_messages_that_load_back_equal() -> None:
+    s = RunSettings(metrics=default_metrics((0.5, 2.0), "m"), statistic="median")
+    assert robot_msgs.from_dict(json.loads(json.dumps(s.to_dict()))) == s
