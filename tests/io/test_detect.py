@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -91,8 +93,10 @@ def test_read_trajectory_format_can_be_forced(tmp_path):
     path = tmp_path / "t.csv"
     path.write_text(TUM.replace("2 4 5 6", f"{NS + 10**9} 4 5 6").replace("1 1 2 3", f"{NS} 1 2 3"))
     assert detect_format(path) == "euroc"
-    # As TUM the first column is read as seconds.
-    assert read_trajectory(path, fmt="tum").stamps_s.tolist() == [float(NS), float(NS + 10**9)]
+    # As TUM the first column is read as seconds: implausible, and said so.
+    with pytest.warns(DataWarning, match=r"t\.csv: 2 poses in 1e\+09 s, 1e-09 Hz .*below 1e-6 Hz"):
+        traj = read_trajectory(path, fmt="tum")
+    assert traj.stamps_s.tolist() == [float(NS), float(NS + 10**9)]
 
 
 def test_read_trajectory_passes_the_times_file_to_kitti(tmp_path):
@@ -147,11 +151,10 @@ def test_shipped_examples_read_to_the_poses_of_their_lines():
     assert len(est) == 788
     assert est.stamps_s[0] == 1305031102.160407
     assert est.positions_xyz[-1].tolist() == [1.253998, 0.579583, 1.452333]
-    with pytest.warns(
-        DataWarning,
-        match=r"groundtruth\.tum: 2917 of 3000 quaternion\(s\) not unit: normalised \(max norm deviation 8.4e-05",
-    ):
-        gt = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    # 4-decimal quaternions (norms off by up to 8.4e-5): normalised without a word, strict too.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gt = read_trajectory("example:fr1_xyz/groundtruth.tum", strict=True)
     assert len(gt) == 3000
     assert gt.positions_xyz[0].tolist() == [1.3563, 0.6305, 1.6380]
     q = np.array([0.6132, 0.5962, -0.3311, -0.3986])
