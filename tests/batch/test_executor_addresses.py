@@ -157,7 +157,8 @@ def test_the_dashboard_when_asked_for_is_on_loopback_and_is_no_scheduler() -> No
         with (
             pytest.raises(
                 ExecutorError,
-                match=rf"cannot connect to the Dask scheduler at tcp://127\.0\.0\.1:{port}",
+                match=rf"at tcp://127\.0\.0\.1:{port}: something accepts connections there but "
+                r"does not greet as a Dask scheduler",
             ),
             DaskExecutor(scheduler=f"tcp://127.0.0.1:{port}", connect_timeout_s=2),
         ):
