@@ -124,3 +124,10 @@ def test_messages_use_cli_neutral_words(tmp_path: Path, text: str) -> None:
     message = str(caught.value)
     for api_word in ("fmt=", "force=True", "strict=True", "n_first"):
         assert api_word not in message
+
+
+def test_a_nul_byte_deep_in_a_file_is_named_by_its_line(tmp_path: Path) -> None:
+    rows = b"".join(b"%d 0 0 0 0 0 0 1\n" % i for i in range(10_000))
+    path = put(tmp_path, rows + b"10001 0 0\x00 0 0 0 0 1\n")
+    with pytest.raises(FormatError, match=r"traj\.tum, line 10001, column 3 \(y\): '0\\x00'"):
+        read_tum(path)

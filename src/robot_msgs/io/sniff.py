@@ -328,13 +328,18 @@ def nanosecond_evidence(stamps: Float64Array) -> str | None:
     True
     """
     values = _finite(stamps)
-    if values.size == 0 or not _integral(values):
+    if values.size == 0:
         return None
-    top = float(np.abs(values).max())
+    # The cheap tests first (two passes, no new array); the integer test only if they say so.
+    top = max(float(values.max()), -float(values.min()))
     if top >= NS_MAGNITUDE:
+        if not _integral(values):
+            return None
         return f"integer stamps up to {top:.3g}: 1e12 or more, 31,700 years as seconds"
     step = _mean_step(values)
     if step is not None and 1.0 / step < MIN_RATE_HZ <= 1e9 / step <= MAX_RATE_HZ:
+        if not _integral(values):
+            return None
         return (
             f"integer stamps {step:.3g} apart on average: as seconds {1 / step:.3g} Hz, "
             f"as nanoseconds {1e9 / step:.3g} Hz"
@@ -366,6 +371,8 @@ def seconds_evidence(stamps: Float64Array) -> tuple[str, int | None] | None:
     True
     """
     values = np.asarray(stamps, dtype=np.float64)
+    if values.size and float(values.min()) >= 2.0**53:  # every such float is an integer
+        return None
     fraction = np.isfinite(values) & (np.floor(values) != values)
     if fraction.any():
         row = int(np.flatnonzero(fraction)[0])

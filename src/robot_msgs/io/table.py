@@ -106,6 +106,7 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "UTF-16 (big-endian)"),
 )
 _PROBE_BYTES = 4096
+_NUL_BYTES = 1 << 16
 _FIRST_LINE = re.compile(r"^[ \t,]*[^\s,][^\n]*", re.MULTILINE)
 _TEXT_SHOWN = 80
 
@@ -157,10 +158,11 @@ def _directory_error(source: str) -> IsADirectoryError:
 def text_problem(data: bytes, *, source: str) -> FormatError | None:
     r"""Why ``data`` cannot be read as lines of UTF-8 text, or None: said in the user's terms.
 
-    Found with whole-buffer byte searches (C speed): a UTF-16 or UTF-32 byte-order
-    mark; NUL bytes (UTF-16 without a mark when every other byte is NUL, else binary
-    data); lines ended by CR alone (classic Mac OS), which would otherwise read as one
-    long line.
+    Found with byte searches (C speed): a UTF-16 or UTF-32 byte-order mark; NUL bytes in
+    the first 64 KiB (UTF-16 without a mark when every other byte is NUL, else binary
+    data; a NUL further on is named by its line, as any bad field); lines ended by CR
+    alone (classic Mac OS), which would otherwise read as one long line. Searching the
+    whole of a 100 MB file for NUL would cost 12 ms, the head is enough for UTF-16.
 
     Examples
     --------
@@ -179,7 +181,7 @@ def text_problem(data: bytes, *, source: str) -> FormatError | None:
                 f"save it as UTF-8 (e.g. iconv -f {family} -t UTF-8)"
             )
             return FormatError(msg)
-    nul = data.find(b"\x00")
+    nul = data.find(b"\x00", 0, _NUL_BYTES)
     if nul >= 0:
         probe = data[:_PROBE_BYTES]
         even, odd = probe[0::2].count(0), probe[1::2].count(0)
