@@ -97,9 +97,10 @@ class Header:
 
     @property
     def evidence(self) -> str:
-        """``header names qx first`` (or ``qw``), for the detection's reason."""
-        first = "qx" if self.quaternion == "xyzw" else "qw"
-        return f"header names {first} first"
+        """``header names qx first`` (or ``qw``), for the detection's reason; empty if neither."""
+        if self.quaternion is None:
+            return ""
+        return f"header names {'qx' if self.quaternion == 'xyzw' else 'qw'} first"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
