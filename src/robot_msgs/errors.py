@@ -15,6 +15,7 @@ __all__ = [
     "FormatError",
     "MissingDependencyError",
     "OutputExistsError",
+    "OutputPathError",
     "RobotMsgsError",
     "SettingsMismatchError",
     "UnknownTypeError",
@@ -67,6 +68,10 @@ class MissingDependencyError(RobotMsgsError, ImportError):
 
 class OutputExistsError(RobotMsgsError, FileExistsError):
     """An output file already exists and overwriting it was not asked for (``--force``)."""
+
+
+class OutputPathError(RobotMsgsError, OSError):
+    """An output path cannot be written: given twice, no writable folder, or not a file."""
 
 
 class ExecutorError(RobotMsgsError, RuntimeError):

@@ -1,17 +1,63 @@
-"""Files: safe output (write beside the target, then rename into place) and TOML input."""
+"""Files: output that respects what is there, and TOML input.
+
+:func:`write_atomic` writes by what the path is:
+
+- ``-`` is standard output: the data is written there.
+- A character device or a FIFO (``/dev/stdout``, ``/dev/null``, a named pipe) is written
+  into, never replaced; it needs no ``force``, as nothing is clobbered.
+- A symbolic link is written through: its target is replaced atomically, the link stays.
+- A regular file, or nothing, is replaced atomically: readers see the old file or the
+  new, never half. The data goes to a hidden ``.NAME.K.tmp`` beside the target (K = 0,
+  1, ... the first free), flushed to disk, then renamed over the target. The writer
+  holds an advisory lock (``flock``) on it while writing, which the kernel drops when the
+  process dies, so the next write to the same target tells a killed process's leftover
+  (unlocked) from a live writer's (locked) and removes it.
+- Anything else (a folder, a block device, a socket) is refused.
+
+Errors name the target, never the temporary file. :func:`check_outputs` refuses a set
+of output paths before any work: the same file twice, a folder that is missing or not
+writable, a file that exists without ``force``.
+
+WHY a named temporary file and not Linux's anonymous ``O_TMPFILE`` (which a killed
+process cannot leave behind): linking it into place goes through ``/proc/self/fd``,
+which answers EXDEV in containers such as our CI's, or through ``linkat(AT_EMPTY_PATH)``,
+which needs CAP_DAC_READ_SEARCH; the named file is the road that must be right anyway,
+and its leftovers are swept by the rule above.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
 import os
+import stat
 import sys
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from robot_msgs.errors import OutputExistsError
+from robot_msgs.errors import OutputExistsError, OutputPathError
 
-__all__ = ["parse_toml", "write_atomic"]
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+if sys.platform != "win32":  # Windows has no flock: there leftovers are not swept
+    import fcntl
+
+__all__ = ["STDOUT", "check_outputs", "parse_toml", "sweep_temporaries", "write_atomic"]
+
+#: The path that means standard output.
+STDOUT = "-"
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_MAX_TEMPORARIES = 64
+_REASONS = {
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EROFS: "read-only file system",
+    errno.ENOSPC: "no space left on the device",
+    getattr(errno, "EDQUOT", -1): "disk quota exceeded",
+}
 
 
 def parse_toml(text: str) -> dict[str, Any]:
@@ -34,27 +80,70 @@ def parse_toml(text: str) -> dict[str, Any]:
     return data
 
 
+def _named(err: OSError, target: object, action: str = "write") -> OSError:
+    """``err`` again, its message naming ``target`` (not a temporary file) and the reason."""
+    reason = _REASONS.get(err.errno or 0, err.strerror or str(err))
+    if err.errno in (errno.EACCES, errno.EPERM):
+        reason += f" in {Path(str(target)).parent or '.'}"
+    named = type(err)(f"{target}: cannot {action} it: {reason}")
+    named.errno = err.errno
+    return named
+
+
+def _kind(target: Path) -> tuple[str, Path]:
+    """What ``target`` is and the path to write: ``missing``, ``file`` or ``stream``.
+
+    A symbolic link is followed to its target (a dangling link is ``link`` to the path
+    it points at). Refuses folders, block devices and sockets.
+    """
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        if target.is_symlink():
+            return "link", Path(os.path.realpath(target))
+        return "missing", target
+    except OSError as err:  # a loop of links, a file where a folder should be
+        raise _named(err, target) from err
+    if stat.S_ISREG(mode):
+        return "file", Path(os.path.realpath(target)) if target.is_symlink() else target
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return "stream", target
+    what = (
+        "a directory"
+        if stat.S_ISDIR(mode)
+        else ("a block device" if stat.S_ISBLK(mode) else "neither a file nor a stream")
+    )
+    msg = f"{target}: is {what}: refusing to write it; give the path of a file"
+    raise OutputPathError(msg)
+
+
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False) -> Path:
-    r"""Write ``data`` to ``path`` all at once: readers see the old file or the new, never half.
+    r"""Write ``data`` to ``path`` by what the path is (see the module): never half a file.
 
     Parameters
     ----------
     path : path-like
-        The file to write.
+        The file to write, ``-`` for standard output, a device or FIFO to write into, or
+        a symbolic link to write through. Missing folders are created.
     data : str or bytes
         The whole content (``str`` is written as UTF-8).
     force : bool
-        Replace an existing file; without it an existing file raises.
+        Replace an existing file (or the target of a link); without it one raises.
+        Streams (``-``, devices, FIFOs) need none.
 
     Returns
     -------
     Path
-        The path written.
+        The path written, as given.
 
     Raises
     ------
     OutputExistsError
         ``path`` exists and ``force`` is false; nothing is written.
+    OutputPathError
+        ``path`` is a folder, a block device or a socket.
+    OSError
+        The write failed; the message names ``path`` and the reason.
 
     Examples
     --------
@@ -63,28 +152,245 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     >>> write_atomic(out, "two\n")
     Traceback (most recent call last):
     ...
-    robot_msgs.errors.OutputExistsError: ... exists; pass --force (force=True) to overwrite it
+    robot_msgs.errors.OutputExistsError: ... exists; pass --force to overwrite it
     >>> write_atomic(out, "two\n", force=True).read_text()
     'two\n'
+    >>> _ = write_atomic("-", "to standard output\n")
+    to standard output
     """
     target = Path(path)
-    if target.exists() and not force:
-        msg = f"{target} exists; pass --force (force=True) to overwrite it"
-        raise OutputExistsError(msg)
-    target.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    if os.fspath(path) == STDOUT:
+        _write_stdout(payload)
+        return target
+    kind, real = _kind(target)
+    if kind == "stream":
+        _write_into(real, payload, shown=target)
+        return target
+    if kind in ("file", "link") and not force:
+        msg = f"{target} exists; pass --force to overwrite it"
+        raise OutputExistsError(msg)
     try:
-        # mkstemp makes the file 0600; give it the mode a plain open() would (umask honoured).
-        umask = os.umask(0)
-        os.umask(umask)
-        Path(tmp).chmod(0o666 & ~umask)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        Path(tmp).replace(target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        real.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise _named(err, target) from err
+    try:
+        try:
+            _replace(real, payload)
+        except FileNotFoundError:
+            # The temporary file vanished under us: another writer of the same target
+            # took it for a leftover in the instant between creating and locking it.
+            _replace(real, payload)
+    except OSError as err:
+        raise _named(err, target) from err
     return target
+
+
+def _write_stdout(payload: bytes) -> None:
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    try:
+        if buffer is not None:
+            buffer.write(payload)
+            buffer.flush()
+        else:  # a text stream without bytes underneath (a test's StringIO)
+            sys.stdout.write(payload.decode("utf-8"))
+            sys.stdout.flush()
+    except OSError as err:
+        raise _named(err, "standard output") from err
+
+
+def _write_into(target: Path, payload: bytes, *, shown: Path) -> None:
+    """Write into a device or FIFO in place (no truncation, no rename, no fsync)."""
+    try:
+        fd = os.open(target, os.O_WRONLY | _CLOEXEC)
+    except OSError as err:
+        raise _named(err, shown) from err
+    try:
+        _write_all(fd, payload)
+    except OSError as err:
+        raise _named(err, shown) from err
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, payload: bytes) -> None:
+    view = memoryview(payload)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _replace(real: Path, payload: bytes) -> None:
+    """Write ``payload`` to a locked temporary beside ``real`` and rename it over ``real``."""
+    try:
+        mode: int | None = stat.S_IMODE(real.stat().st_mode)  # keep an existing file's
+    except FileNotFoundError:
+        mode = None  # a new file: 0o666 less the umask, as open() gives
+    fd, tmp = _claim_temporary(real)
+    try:
+        _write_all(fd, payload)
+        if mode is not None:
+            os.fchmod(fd, mode)
+        os.fsync(fd)
+        tmp.replace(real)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    finally:
+        os.close(fd)  # drops the lock
+
+
+def _temporary(real: Path, k: int) -> Path:
+    return real.with_name(f".{real.name}.{k}.tmp")
+
+
+def _claim_temporary(real: Path) -> tuple[int, Path]:
+    """Create and lock the first free ``.NAME.K.tmp``; remove stale ones on the way."""
+    claimed: tuple[int, Path] | None = None
+    for k in range(_MAX_TEMPORARIES):
+        tmp = _temporary(real, k)
+        if claimed is not None:  # past ours: remove the leftovers, stop at the first gap
+            if not tmp.exists():
+                break
+            _remove_if_stale(tmp)
+            continue
+        for _ in range(2):
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
+            except FileExistsError:
+                if _remove_if_stale(tmp):
+                    continue  # a leftover removed: try the name again
+                break  # a live writer's: try the next name
+            _lock(fd)
+            claimed = (fd, tmp)
+            break
+    if claimed is None:
+        raise FileExistsError(errno.EEXIST, f"{_MAX_TEMPORARIES} writers at once")
+    return claimed
+
+
+def _lock(fd: int) -> None:
+    if sys.platform != "win32":
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _remove_if_stale(tmp: Path) -> bool:
+    """Remove ``tmp`` when no process holds its lock (its writer died); True when gone."""
+    try:
+        fd = os.open(tmp, os.O_RDONLY | _CLOEXEC)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    try:
+        if sys.platform == "win32":  # pragma: no cover - no way to tell a live writer
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False  # locked: a live writer
+        with contextlib.suppress(OSError):
+            if tmp.stat().st_ino == os.fstat(fd).st_ino:  # still the file we locked
+                tmp.unlink()
+        return not tmp.exists()
+    finally:
+        os.close(fd)
+
+
+def sweep_temporaries(folder: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files that killed writers left in ``folder``; return them.
+
+    :func:`write_atomic` removes those of the target it writes; this is for a command
+    that resumes work in a folder (``bench --resume``) and may not rewrite every file.
+    Only files named as :func:`write_atomic` names them (``.NAME.K.tmp``) and locked by
+    no process are removed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / ".a.json.0.tmp").write_text("half")  # as a killed writer leaves it
+    >>> [p.name for p in sweep_temporaries(folder)], sorted(folder.iterdir())
+    (['.a.json.0.tmp'], [])
+    """
+    removed = []
+    for entry in sorted(Path(folder).glob(".*.tmp")):
+        stem = entry.name[1:-4]
+        name, _, k = stem.rpartition(".")
+        if name and k.isdigit() and entry.is_file() and _remove_if_stale(entry):
+            removed.append(entry)
+    return removed
+
+
+def check_outputs(
+    paths: Iterable[str | os.PathLike[str]], *, force: bool, create_folders: bool = False
+) -> list[Path]:
+    """Refuse, before any work, output paths that cannot all be written as asked.
+
+    Parameters
+    ----------
+    paths : iterable of path-like
+        The outputs of one command (``-`` is standard output).
+    force : bool
+        Existing files may be replaced (the CLI's ``--force``).
+    create_folders : bool
+        A missing folder is fine when its nearest existing parent is writable (the
+        writer creates it, as :func:`write_atomic` does); by default it is refused.
+
+    Returns
+    -------
+    list of Path
+        The paths, as given.
+
+    Raises
+    ------
+    OutputPathError
+        Two paths are the same file (after resolving links); a folder is missing or not
+        writable; a path is a folder, a block device or a socket.
+    OutputExistsError
+        A file exists and ``force`` is false.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> check_outputs([folder / "a.json", folder / "b.csv"], force=False)[1].name
+    'b.csv'
+    >>> check_outputs([folder / "a.json", folder / "." / "a.json"], force=False)
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.OutputPathError: ... are the same file ...; give each output its own path
+    """
+    given = [Path(p) for p in paths]
+    seen: dict[str, Path] = {}
+    for path in given:
+        if os.fspath(path) == STDOUT:
+            key, kind, real = STDOUT, "stream", path
+        else:
+            kind, real = _kind(path)
+            key = str(Path(os.path.realpath(real)))
+        if key in seen:
+            msg = f"{seen[key]} and {path} are the same file ({key}); give each output its own path"
+            raise OutputPathError(msg)
+        seen[key] = path
+        if kind == "stream":
+            if key != STDOUT and not os.access(real, os.W_OK):
+                msg = f"{path}: cannot write it: permission denied"
+                raise OutputPathError(msg)
+            continue
+        if kind in ("file", "link") and not force:
+            msg = f"{path} exists; pass --force to overwrite it"
+            raise OutputExistsError(msg)
+        folder = Path(os.path.realpath(real)).parent
+        if create_folders:
+            while not folder.exists() and folder.parent != folder:
+                folder = folder.parent
+        if not folder.is_dir():
+            what = "does not exist" if not folder.exists() else "is not a folder"
+            msg = f"{path}: cannot write it: the folder {folder} {what}"
+            raise OutputPathError(msg)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            msg = f"{path}: cannot write it: the folder {folder} is not writable"
+            raise OutputPathError(msg)
+    return given

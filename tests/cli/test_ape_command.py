@@ -63,8 +63,8 @@ def test_the_readme_main_job_runs_on_the_shipped_example(capsys):
     assert result["counts"]["estimate"] == 788
     assert 0.0 < result["stats"]["translation"]["rms"] < 0.05
     assert "NOTE: se3 alignment fitted on" in captured.err
-    assert "WARNING: " in captured.err
-    assert "quaternion(s) not unit: normalised" in captured.err
+    # The ground truth's 4-decimal quaternions are rounding, not a problem (io/clean.py).
+    assert "WARNING: " not in captured.err
 
 
 def test_save_writes_json_and_refuses_to_clobber(tmp_path, capsys):

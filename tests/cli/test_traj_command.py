@@ -67,12 +67,12 @@ def test_traj_without_check_reports_problems_but_exits_zero(tmp_path, capsys):
 
 
 def test_traj_strict_refuses_problems_with_one_error_line(tmp_path, capsys):
-    bad = write(tmp_path, "1 0 0 0 0 0 0 1\n1 0 0 0 0 0 0 1\n")
+    bad = write(tmp_path, "1 0 0 0 0 0 0 1\n1 0 0 0 0 0 0 1\n2 0 0 0 0 0 0 1\n")
     assert main(["traj", str(bad), "--strict"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("ERROR: ")
     assert "repeat an earlier stamp" in err
-    assert "strict=True" in err
+    assert "--strict" in err
     assert "Traceback" not in err
 
 
@@ -158,12 +158,18 @@ def test_traj_reads_shipped_examples(capsys):
     (report,) = json.loads(capsys.readouterr().out)
     assert report["path"] == "example:fr1_xyz/groundtruth.tum"
     assert report["poses"] == 3000
-    assert report["issues"] == [
-        (
-            "example:fr1_xyz/groundtruth.tum: 2917 of 3000 quaternion(s) not unit: "
-            "normalised (max norm deviation 8.4e-05 at line 391)"
-        )
-    ]
+    assert report["format"] == "tum"
+    assert report["format_reason"] == "8 space-separated columns, header names qx first"
+    # Its 4-decimal quaternions (norms off by up to 8.4e-5) are rounding, not a problem.
+    assert report["issues"] == []
+
+
+@pytest.mark.parametrize("name", ["fr1_xyz/groundtruth.tum", "fr1_xyz/rgbdslam.tum"])
+def test_traj_check_and_strict_pass_the_shipped_examples(capsys, name):
+    assert main(["traj", f"example:{name}", "--check", "--strict"]) == 0
+    captured = capsys.readouterr()
+    assert "issues       none" in captured.out
+    assert captured.err == ""
 
 
 def test_traj_lists_bag_topics_when_no_topic_is_chosen(evo_data, capsys):
@@ -187,3 +193,82 @@ def test_traj_reads_a_bag_topic_and_a_tf_chain(evo_data, capsys):
     # Count and first stamp: see tests/data/io_reference.json ("tf").
     assert (report["poses"], report["start_s"]) == (2611, 929.808)
     assert (report["frame_id"], report["child_frame_id"]) == ("map", "base_link")
+
+
+def test_traj_prints_the_detected_format_and_the_evidence(tmp_path, capsys):
+    path = write(tmp_path, "timestamp tx ty tz qx qy qz qw\n" + CLEAN.split("\n", 1)[1])
+    assert main(["traj", str(path)]) == 0
+    assert "  format       tum (8 space-separated columns, header names qx first)\n" in (
+        capsys.readouterr().out
+    )
+    assert main(["traj", str(path), "--format", "tum"]) == 0
+    assert "  format       tum (--format)\n" in capsys.readouterr().out
+
+
+def test_traj_reads_a_tum_file_with_nanosecond_stamps_as_tum_and_says_so(tmp_path, capsys):
+    ns = "".join(f"{1305031102_000000000 + i * 500_000_000} {i} 0 0 0 0 0 1\n" for i in range(3))
+    path = write(tmp_path, ns)
+    assert main(["traj", str(path), "--json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)
+    assert report["format"] == "tum"
+    assert report["format_reason"] == "8 space-separated columns, integer nanosecond stamps"
+    assert (report["start_s"], report["rate_hz"]) == (1305031102.0, 2.0)
+    assert report["issues"] == [
+        (
+            f"{path}: stamps read as nanoseconds and divided by 1e9 (integer stamps up to "
+            "1.31e+18: 1e12 or more, 31,700 years as seconds); TUM stamps are seconds: write "
+            "them in seconds, or choose the format (--format euroc) if the quaternion is w first"
+        )
+    ]
+
+
+def test_traj_says_a_single_pose_is_implausible_never_issues_none(tmp_path, capsys):
+    path = write(tmp_path, "1.5 0 0 0 0 0 0 1\n")
+    assert main(["traj", str(path), "--check"]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}: 1 pose only (time span 0 s, no rate)" in out
+    assert "issues       none" not in out
+
+
+def test_traj_save_checks_the_output_before_reading_anything(tmp_path, capsys):
+    missing = tmp_path / "missing.tum"  # the input does not exist either
+    out = tmp_path / "no" / "out.tum"
+    assert main(["traj", str(missing), "--save", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"ERROR: {out}: cannot write it: the folder {tmp_path / 'no'} does not exist\n"
+
+
+def test_traj_save_kitti_refuses_an_existing_times_file_before_writing(tmp_path, capsys):
+    src = write(tmp_path, CLEAN)
+    (tmp_path / "00_times.txt").write_text("keep\n")
+    assert main(["traj", str(src), "--save", str(tmp_path / "00.txt"), "--to", "kitti"]) == 1
+    assert "00_times.txt exists; pass --force to overwrite it" in capsys.readouterr().err
+    assert not (tmp_path / "00.txt").exists()
+
+
+def test_traj_save_to_standard_output_keeps_the_report_off_it(tmp_path, capfd):
+    src = write(tmp_path, CLEAN)
+    assert main(["traj", str(src), "--save", str(tmp_path / "file.tum")]) == 0
+    capfd.readouterr()
+    assert main(["traj", str(src), "--save", "-", "--to", "tum"]) == 0
+    captured = capfd.readouterr()
+    assert captured.out == (tmp_path / "file.tum").read_text()
+    assert "poses        3" in captured.err
+    assert "wrote -" in captured.err
+
+
+def test_traj_save_through_a_symlink_writes_its_target(tmp_path, capsys):
+    src = write(tmp_path, CLEAN)
+    real = write(tmp_path, "old\n", name="real.tum")
+    link = tmp_path / "latest.tum"
+    link.symlink_to(real)
+    assert main(["traj", str(src), "--save", str(link), "--force"]) == 0
+    assert link.is_symlink()
+    assert len(read_tum(real)) == 3
+
+
+def test_traj_errors_name_a_shipped_example_as_written(capsys):
+    assert main(["traj", "example:fr1_xyz/rgbdslam.tum", "--format", "euroc"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: example:fr1_xyz/rgbdslam.tum: stamps are not EuRoC's")
+    assert "choose the format (--format tum)" in err

@@ -37,6 +37,8 @@ def test_rows_with_nan_are_dropped_and_named_by_line(tmp_path):
             f"3 0 0 0 {ID}",
             f"4 0 inf 0 {ID}",
             "5 0 0 0 0 0 0 NaN",
+            f"6 0 0 0 {ID}",
+            f"7 0 0 0 {ID}",
         ],
     )
     with pytest.warns(
@@ -44,26 +46,56 @@ def test_rows_with_nan_are_dropped_and_named_by_line(tmp_path):
         match=r"run\.txt: 3 row\(s\) with NaN or infinite values dropped \(lines 3, 5, 6\)",
     ):
         traj = read_tum(path)
-    assert traj.stamps_s.tolist() == [1.0, 3.0]
+    assert traj.stamps_s.tolist() == [1.0, 3.0, 6.0, 7.0]
 
 
 def test_many_nan_rows_list_the_first_five_lines_and_a_count(tmp_path):
-    rows = [f"{i} nan 0 0 {ID}" for i in range(8)] + [f"9 0 0 0 {ID}"]
+    rows = [f"{i} nan 0 0 {ID}" for i in range(8)] + [f"{i} 0 0 0 {ID}" for i in range(9, 17)]
     with pytest.warns(DataWarning, match=r"8 row\(s\) .* \(lines 2, 3, 4, 5, 6 and 3 more\)"):
-        assert len(read_tum(write(tmp_path, rows))) == 1
+        assert len(read_tum(write(tmp_path, rows))) == 8
+
+
+def test_dropping_more_than_half_the_rows_is_refused_naming_file_and_rule(tmp_path):
+    rows = [f"{i} nan 0 0 {ID}" for i in range(5)] + [f"{i} 0 0 0 {ID}" for i in range(5, 9)]
+    with pytest.raises(
+        FormatError,
+        match=r"run\.txt: 5 row\(s\) with NaN or infinite values \(lines 2, 3, 4, 5, 6\); "
+        r"the rule 'rows with NaN or infinite values are dropped' would discard 5 of 9 rows "
+        r"\(more than half\): refused.*choose the format \(--format\)",
+    ):
+        read_tum(write(tmp_path, rows))
+
+
+def test_dropping_rows_down_to_one_pose_is_refused(tmp_path):
+    with pytest.raises(
+        FormatError, match=r"run\.txt: .* would leave 1 pose of 2 rows \(fewer than 2\)"
+    ):
+        read_tum(write(tmp_path, [f"1 0 0 0 {ID}", f"2 nan 0 0 {ID}"]))
+
+
+def test_identical_stamps_collapsing_a_file_to_one_pose_are_refused(tmp_path):
+    # 200 rows of one stamp: keeping the first of each stamp would leave 1 pose.
+    rows = [f"5 {i} 0 0 {ID}" for i in range(200)]
+    with pytest.raises(
+        FormatError,
+        match=r"run\.txt: 199 row\(s\) repeat an earlier stamp \(lines 3, 4, 5, 6, 7 and 194 "
+        r"more\); the rule 'of rows with equal stamps the first is kept' would leave 1 pose "
+        r"of 200 rows",
+    ):
+        read_tum(write(tmp_path, rows))
 
 
 def test_nan_rows_are_refused_when_strict(tmp_path):
     path = write(tmp_path, [f"1 0 0 0 {ID}", f"2 0 0 nan {ID}"])
     with pytest.raises(
         FormatError,
-        match=r"run\.txt, line 3: nan in field z \(1 row\(s\) with NaN.*refused: strict=True",
+        match=r"run\.txt, line 3: nan in field z \(1 row\(s\) with NaN.*refused: strict reading, --strict",
     ):
         read_tum(path, strict=True)
 
 
 def test_a_file_of_nan_rows_only_is_refused(tmp_path):
-    with pytest.warns(DataWarning), pytest.raises(FormatError, match=r"no poses left"):
+    with pytest.raises(FormatError, match=r"run\.txt: 1 row\(s\) with NaN.*no poses left"):
         read_tum(write(tmp_path, [f"1 nan 0 0 {ID}"]))
 
 
@@ -80,7 +112,8 @@ def test_unsorted_stamps_are_sorted_with_the_first_place_named(tmp_path):
 
 def test_unsorted_stamps_are_refused_when_strict(tmp_path):
     with pytest.raises(
-        FormatError, match=r"first at line 3\): sorted by stamp \(refused: strict=True\)"
+        FormatError,
+        match=r"first at line 3\): sorted by stamp \(refused: strict reading, --strict\)",
     ):
         read_tum(write(tmp_path, [f"2 0 0 0 {ID}", f"1 0 0 0 {ID}"]), strict=True)
 
@@ -101,9 +134,9 @@ def test_repeated_stamps_keep_the_first_row_in_file_order(tmp_path):
 
 def test_repeated_stamps_are_refused_when_strict(tmp_path):
     with pytest.raises(
-        FormatError, match=r"1 row\(s\) repeat an earlier stamp \(line 3\).*strict=True"
+        FormatError, match=r"1 row\(s\) repeat an earlier stamp \(line 3\).*--strict"
     ):
-        read_tum(write(tmp_path, [f"1 0 0 0 {ID}", f"1 0 0 0 {ID}"]), strict=True)
+        read_tum(write(tmp_path, [f"1 0 0 0 {ID}", f"1 0 0 0 {ID}", f"2 0 0 0 {ID}"]), strict=True)
 
 
 def test_slightly_non_unit_quaternions_are_normalised_with_the_worst_deviation(tmp_path):
@@ -123,13 +156,32 @@ def test_normalising_keeps_the_sign_of_the_quaternion(tmp_path):
 
 
 def test_non_unit_quaternions_are_refused_when_strict(tmp_path):
-    with pytest.raises(FormatError, match=r"not unit: normalised .* \(refused: strict=True\)"):
+    with pytest.raises(
+        FormatError, match=r"not unit: normalised .* \(refused: strict reading, --strict\)"
+    ):
         read_tum(write(tmp_path, ["1 0 0 0 0 0 0 1.001"]), strict=True)
 
 
 def test_quaternions_within_the_trajectory_tolerance_are_normalised_silently(tmp_path):
     traj = read_tum(write(tmp_path, ["1 0 0 0 0 0 0 1.0000005"]), strict=True)
     assert traj.orientations_quat_xyzw.tolist() == [[0.0, 0.0, 0.0, 1.0]]
+
+
+def test_quaternions_printed_to_four_decimals_pass_strict_silently(tmp_path):
+    # Line 391 of the TUM RGB-D fr1/xyz ground truth (the shipped example), the file's
+    # largest deviation: norm 1 + 8.4e-5, within the 1e-4 that 4-decimal rounding can give.
+    q = "0.6653 0.6329 -0.2776 -0.2827"
+    norm = math.sqrt(sum(float(v) ** 2 for v in q.split()))
+    assert 8.3e-5 < norm - 1 < 8.5e-5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        traj = read_tum(write(tmp_path, [f"1 0 0 0 {q}", f"2 0 0 0 {ID}"]), strict=True)
+    assert math.isclose(float(np.linalg.norm(traj.orientations_quat_xyzw[0])), 1, abs_tol=1e-15)
+
+
+def test_quaternions_just_beyond_four_decimal_rounding_are_reported(tmp_path):
+    with pytest.warns(DataWarning, match=r"1 of 1 quaternion\(s\) not unit: normalised"):
+        read_tum(write(tmp_path, ["1 0 0 0 0 0 0 1.00011"]))
 
 
 @pytest.mark.parametrize(
@@ -151,15 +203,15 @@ def test_finish_trajectory_uses_the_labels_it_is_given():
         DataWarning, match=r"bag /odom: 1 row\(s\) repeat an earlier stamp \(message 2\)"
     ):
         traj = finish_trajectory(
-            np.array([5.0, 5.0]),
-            np.zeros((2, 3)),
-            np.array([[0.0, 0.0, 0.0, 1.0]] * 2),
+            np.array([5.0, 5.0, 6.0]),
+            np.zeros((3, 3)),
+            np.array([[0.0, 0.0, 0.0, 1.0]] * 3),
             source="bag /odom",
             where=lambda rows: [f"message {int(r) + 1}" for r in rows],
             frame_id="odom",
             child_frame_id="base_link",
         )
-    assert (len(traj), traj.frame_id, traj.child_frame_id) == (1, "odom", "base_link")
+    assert (len(traj), traj.frame_id, traj.child_frame_id) == (2, "odom", "base_link")
 
 
 def test_problems_are_fixed_in_the_stated_order(tmp_path):
@@ -190,12 +242,20 @@ def test_cleaned_trajectories_pass_the_constructor_checks(stamps, seed):
     xyz = rng.normal(size=(n, 3))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)  # the fixes are other tests' subject
-        try:
-            out = finish_trajectory(
-                np.array(stamps), xyz, quat, source="s", where=lambda r: [str(i) for i in r]
-            )
-        except FormatError:
-            assert all(math.isnan(t) for t in stamps)
+        finite = [t for t in stamps if not math.isnan(t)]
+        dropped, repeats = n - len(finite), len(finite) - len(set(finite))
+        # The limits: no rule may discard more than half of the rows or leave < 2 poses.
+        refused = (dropped > 0 and (2 * dropped > n or len(finite) < 2)) or (
+            repeats > 0 and (2 * repeats > n or len(set(finite)) < 2)
+        )
+        if refused:
+            with pytest.raises(FormatError, match=r"s: .*would (leave|discard)"):
+                finish_trajectory(
+                    np.array(stamps), xyz, quat, source="s", where=lambda r: [str(i) for i in r]
+                )
             return
+        out = finish_trajectory(
+            np.array(stamps), xyz, quat, source="s", where=lambda r: [str(i) for i in r]
+        )
     assert PoseTrajectory(**out.as_dict()) == out
     assert not out.stamps_s.flags.writeable

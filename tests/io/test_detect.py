@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -56,8 +58,14 @@ def test_detect_format_knows_bags_by_extension_or_magic_bytes(tmp_path, name, da
     assert detect_format(path) == fmt
 
 
-def test_detect_format_takes_a_folder_for_a_ros2_bag(tmp_path):
+def test_detect_format_takes_a_folder_with_metadata_for_a_ros2_bag(tmp_path):
+    (tmp_path / "metadata.yaml").write_text("rosbag2_bagfile_information: {}\n")
     assert detect_format(tmp_path) == "bag2"
+
+
+def test_detect_format_says_a_plain_folder_is_a_directory(tmp_path):
+    with pytest.raises(IsADirectoryError, match=rf"{tmp_path}: is a directory, not a trajectory"):
+        detect_format(tmp_path)
 
 
 def test_detect_format_explains_a_line_of_unexpected_width(tmp_path):
@@ -65,7 +73,7 @@ def test_detect_format_explains_a_line_of_unexpected_width(tmp_path):
     path.write_text("1 2 3\n")
     with pytest.raises(
         FormatError,
-        match=r"a\.txt: cannot tell the format: the first data line has 3 numbers .*pass fmt=",
+        match=r"a\.txt: cannot tell the format: line 1 has 3 numbers .*choose the format \(--format",
     ):
         detect_format(path)
 
@@ -73,7 +81,9 @@ def test_detect_format_explains_a_line_of_unexpected_width(tmp_path):
 def test_detect_format_explains_a_file_without_numbers(tmp_path):
     path = tmp_path / "a.txt"
     path.write_text("# nothing\n")
-    with pytest.raises(FormatError, match=r"no numeric data line found; pass fmt="):
+    with pytest.raises(
+        FormatError, match=r"no numeric data line found; choose the format \(--format tum"
+    ):
         detect_format(path)
 
 
@@ -88,11 +98,17 @@ def test_read_trajectory_dispatches_on_the_detected_format(tmp_path):
 
 
 def test_read_trajectory_format_can_be_forced(tmp_path):
-    path = tmp_path / "t.csv"
-    path.write_text(TUM.replace("2 4 5 6", f"{NS + 10**9} 4 5 6").replace("1 1 2 3", f"{NS} 1 2 3"))
-    assert detect_format(path) == "euroc"
-    # As TUM the first column is read as seconds.
-    assert read_trajectory(path, fmt="tum").stamps_s.tolist() == [float(NS), float(NS + 10**9)]
+    path = tmp_path / "pose.dat"
+    # Two KITTI poses: a turn of atan2(0.8, 0.6) about z, then the identity.
+    path.write_text("0.6 -0.8 0 5 0.8 0.6 0 0 0 0 1 7\n1 0 0 5 0 1 0 0 0 0 1 7\n")
+    assert detect_format(path) == "kitti"
+    # As EuRoC: t, p = (r12, r13, tx), q = (w, x, y, z) = the second row (a unit vector),
+    # 4 extra columns; the stamps have fractions, so they are not divided by 1e9.
+    with pytest.warns(DataWarning, match=r"pose\.dat: stamps read as seconds, not divided by 1e9"):
+        traj = read_trajectory(path, fmt="euroc")
+    assert traj.stamps_s.tolist() == [0.6, 1.0]
+    assert traj.positions_xyz.tolist() == [[-0.8, 0.0, 5.0], [0.0, 0.0, 5.0]]
+    assert traj.orientations_quat_xyzw.tolist() == [[0.6, 0.0, 0.0, 0.8], [1.0, 0.0, 0.0, 0.0]]
 
 
 def test_read_trajectory_passes_the_times_file_to_kitti(tmp_path):
@@ -147,11 +163,10 @@ def test_shipped_examples_read_to_the_poses_of_their_lines():
     assert len(est) == 788
     assert est.stamps_s[0] == 1305031102.160407
     assert est.positions_xyz[-1].tolist() == [1.253998, 0.579583, 1.452333]
-    with pytest.warns(
-        DataWarning,
-        match=r"groundtruth\.tum: 2917 of 3000 quaternion\(s\) not unit: normalised \(max norm deviation 8.4e-05",
-    ):
-        gt = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    # 4-decimal quaternions (norms off by up to 8.4e-5): normalised without a word, strict too.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gt = read_trajectory("example:fr1_xyz/groundtruth.tum", strict=True)
     assert len(gt) == 3000
     assert gt.positions_xyz[0].tolist() == [1.3563, 0.6305, 1.6380]
     q = np.array([0.6132, 0.5962, -0.3311, -0.3986])

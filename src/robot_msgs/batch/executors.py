@@ -9,13 +9,23 @@ record with the reason. Nothing is lost and nothing is counted twice.
 - :class:`LocalExecutor`: ``concurrent.futures.ProcessPoolExecutor``, no set-up (the default).
 - :class:`DaskExecutor`: a ``distributed.LocalCluster`` on the loopback interface, or an
   existing cluster at ``tcp://HOST:PORT`` (optional extra ``dask``).
+
+A scheduler address is validated (:func:`check_scheduler_address`) before anything
+connects, so a typo is one clear error at once; connecting is bounded by a timeout and
+its failure is an :class:`~robot_msgs.errors.ExecutorError` naming the address.
 """
 
 from __future__ import annotations
 
+import gc
+import ipaddress
 import logging
 import multiprocessing
 import os
+import re
+import socket
+import sys
+import threading
 from collections import deque
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -39,13 +49,91 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 __all__ = [
+    "SCHEDULER_SCHEMES",
     "DaskExecutor",
     "Executor",
     "LocalExecutor",
     "SerialExecutor",
+    "check_scheduler_address",
     "default_workers",
     "make_executor",
 ]
+
+#: The comm schemes of ``distributed`` a scheduler address may use.
+SCHEDULER_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss", "inproc")
+#: Seconds to reach an existing scheduler before giving up with an ExecutorError.
+CONNECT_TIMEOUT_S = 10.0
+_LOOPBACK = "127.0.0.1"
+_MAX_GREETING = 1 << 20  # a scheduler's handshake is a few hundred bytes
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def check_scheduler_address(address: str) -> str:
+    """``address`` checked and normalised as ``SCHEME://HOST:PORT``, without connecting.
+
+    ``HOST:PORT`` alone means ``tcp://``; an IPv6 host goes in brackets
+    (``tcp://[::1]:8786``); ``inproc://`` addresses are taken as they are.
+
+    Raises
+    ------
+    ValidationError
+        Not such an address; the message says which part is wrong.
+
+    Examples
+    --------
+    >>> check_scheduler_address("10.0.0.5:8786")
+    'tcp://10.0.0.5:8786'
+    >>> check_scheduler_address("notanaddress")
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected a Dask scheduler address ... 'notanaddress': no port
+    """
+    text = address.strip() if isinstance(address, str) else ""
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    scheme = scheme.lower()
+
+    def refuse(why: str) -> ValidationError:
+        msg = (
+            "Expected a Dask scheduler address SCHEME://HOST:PORT such as tcp://10.0.0.5:8786 "
+            f"(--scheduler; schemes {', '.join(SCHEDULER_SCHEMES)}), got {address!r}: {why}"
+        )
+        return ValidationError(msg)
+
+    if not text:
+        raise refuse("empty")
+    if scheme not in SCHEDULER_SCHEMES:
+        raise refuse(f"unknown scheme {scheme!r}")
+    if scheme == "inproc":
+        if not rest:
+            raise refuse("nothing after inproc://")
+        return f"{scheme}://{rest}"
+    if rest.startswith("["):
+        host, bracket, port = rest[1:].partition("]")
+        if not bracket or not port.startswith(":"):
+            raise refuse("an IPv6 host in brackets needs a port after it, as [::1]:8786")
+        port = port[1:]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise refuse(f"{host!r} is not an IPv6 address") from None
+        shown = f"[{host}]"
+    else:
+        host, colon, port = rest.rpartition(":")
+        if not colon:
+            raise refuse("no port")
+        if not host:
+            raise refuse("no host")
+        if ":" in host:
+            raise refuse("an IPv6 host goes in brackets, as tcp://[::1]:8786")
+        labels = host.rstrip(".").split(".")
+        if len(host) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in labels):
+            raise refuse(f"{host!r} is not a host name or IP address")
+        shown = host
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise refuse(f"port {port!r} is not a number from 1 to 65535")
+    return f"{scheme}://{shown}:{int(port)}"
 
 
 def default_workers() -> int:
@@ -291,30 +379,55 @@ class DaskExecutor:
     Parameters
     ----------
     scheduler : str, optional
-        ``tcp://HOST:PORT`` of a running scheduler; without it a ``LocalCluster`` is
-        started on 127.0.0.1 (its HTTP server on a free port) and closed on exit.
+        ``tcp://HOST:PORT`` of a running scheduler, checked by
+        :func:`check_scheduler_address` here (before anything connects); without it a
+        ``LocalCluster`` is started and closed on exit. Its scheduler, workers and HTTP
+        server all listen on 127.0.0.1 only.
     workers : int, optional
         Worker processes of the LocalCluster (one thread each); default: CPUs available.
     retries : int
         See above.
+    dashboard : bool
+        Serve the LocalCluster's diagnostics dashboard (on 127.0.0.1, a free port; its
+        address is :attr:`dashboard_link` once entered). Off by default: the scheduler's
+        HTTP server then answers health checks only.
+    connect_timeout_s : float
+        Seconds to reach an existing scheduler before an :class:`ExecutorError`.
+
+    Raises
+    ------
+    ValidationError
+        A malformed ``scheduler`` address, ``workers < 1``, ``retries < 0``.
+    MissingDependencyError
+        The ``dask`` extra is not installed.
     """
 
     name = "dask"
 
     def __init__(
-        self, *, scheduler: str | None = None, workers: int | None = None, retries: int = 2
+        self,
+        *,
+        scheduler: str | None = None,
+        workers: int | None = None,
+        retries: int = 2,
+        dashboard: bool = False,
+        connect_timeout_s: float = CONNECT_TIMEOUT_S,
     ) -> None:
-        self.distributed = require("distributed", "dask", feature="Batch evaluation on Dask")
-        self.scheduler = scheduler
+        self.scheduler = None if scheduler is None else check_scheduler_address(scheduler)
         self.workers = _positive("workers", default_workers() if workers is None else workers)
         self.retries = _non_negative("retries", retries)
+        self.dashboard = dashboard
+        self.connect_timeout_s = connect_timeout_s
+        self.distributed = require("distributed", "dask", feature="Batch evaluation on Dask")
         self.cluster: Any = None
         self.client: Any = None
+        #: The dashboard's address (``http://127.0.0.1:PORT/status``) when it is served.
+        self.dashboard_link: str | None = None
 
     def __enter__(self) -> Self:
         dask = require("dask", "dask", feature="Batch evaluation on Dask")
         if self.scheduler is not None:
-            self.client = self.distributed.Client(self.scheduler, set_as_default=False)
+            self.client = self._connect(self.scheduler)
             return self
         config = {"distributed.scheduler.allowed-failures": self.retries}
         with dask.config.set(config):
@@ -322,14 +435,64 @@ class DaskExecutor:
                 n_workers=self.workers,
                 threads_per_worker=1,
                 processes=True,
-                host="127.0.0.1",
-                # A free port: None still binds the scheduler's HTTP server to 8787, which
-                # another cluster on the machine may hold (then Dask warns and moves).
-                dashboard_address=":0",
+                host=_LOOPBACK,
+                # The HTTP server on loopback, a free port: ":0" binds it to every
+                # interface (0.0.0.0, measured), None to the fixed 8787 another cluster
+                # may hold. The dashboard's pages are served on it only when asked for.
+                dashboard_address=f"{_LOOPBACK}:0",
+                scheduler_kwargs={"dashboard": self.dashboard},
+                worker_dashboard_address=None,
                 silence_logs=logging.ERROR,
             )
         self.client = self.distributed.Client(self.cluster, set_as_default=False)
+        if self.dashboard:
+            self.dashboard_link = str(self.cluster.dashboard_link)
         return self
+
+    def _connect(self, address: str) -> Any:
+        """A client of the scheduler at ``address``, or an ExecutorError naming it.
+
+        Measured with distributed 2026.8, ``Client(address, timeout=...)`` alone is no
+        bound: to a refused port it retries until the timeout; to a port that answers
+        but is no scheduler (the dashboard's 8787 for the scheduler's 8786) it waits
+        forever for a handshake, or reads a frame length from foreign bytes and raises
+        ``MemoryError``. So for the TCP schemes a plain socket connects first (refused
+        or unreachable: the reason at once, or at the timeout); for ``tcp://`` it also
+        waits for the scheduler's greeting (a scheduler writes its handshake first: an
+        8-byte little-endian length of a short message), and the client is built in a
+        thread given the timeout, so nothing can hang.
+        """
+        scheme, _, rest = address.partition("://")
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            host, _, port = rest.rpartition(":")
+            _probe_tcp(
+                address, host.strip("[]"), int(port), self.connect_timeout_s,
+                greeting=scheme == "tcp",
+            )  # fmt: skip
+        built: dict[str, Any] = {}
+
+        def build() -> None:
+            try:
+                built["client"] = self.distributed.Client(
+                    address, timeout=self.connect_timeout_s, set_as_default=False
+                )
+            except Exception as err:  # noqa: BLE001 - every failure to connect is one error
+                built["error"] = f"{type(err).__name__}: {err}"
+
+        thread = threading.Thread(target=build, name="robot-msgs-dask-connect", daemon=True)
+        thread.start()
+        thread.join(self.connect_timeout_s + 5.0)
+        if "client" in built:
+            return built["client"]
+        what = built.get("error", f"no answer within {self.connect_timeout_s:g} s")
+        # A half-made Client closes itself when collected, timing out noisily on a
+        # scheduler that is not there: collect it now, quietly, not at exit.
+        _collect_quietly()
+        msg = (
+            f"cannot connect to the Dask scheduler at {address} ({what}); is a scheduler "
+            "listening there (its own port, 8786 by default, not the dashboard's)?"
+        )
+        raise ExecutorError(msg)
 
     def __exit__(
         self,
@@ -376,6 +539,63 @@ class DaskExecutor:
             yield result
 
 
+def _probe_tcp(address: str, host: str, port: int, timeout_s: float, *, greeting: bool) -> None:
+    """Raise an ExecutorError naming ``address`` unless a scheduler may be listening there.
+
+    Nothing accepts a TCP connection; or (``greeting``) what accepts it does not greet
+    as a scheduler does: 8 bytes, the little-endian length of its handshake message.
+    """
+    try:
+        socket.getaddrinfo(host, port)
+    except (OSError, UnicodeError) as err:
+        msg = f"cannot reach the Dask scheduler at {address}: unknown host {host!r}"
+        raise ExecutorError(msg) from err
+    try:
+        conn = socket.create_connection((host, port), timeout=timeout_s)
+    except OSError as err:
+        reason = "no answer" if isinstance(err, TimeoutError) else (err.strerror or str(err))
+        msg = (
+            f"cannot reach the Dask scheduler at {address}: {reason} (within {timeout_s:g} s); "
+            "is it running, and is this the address it printed?"
+        )
+        raise ExecutorError(msg) from err
+    with conn:
+        if not greeting:
+            return
+        try:
+            first = _read_exactly(conn, 8)
+        except OSError:
+            first = b""
+    length = int.from_bytes(first, "little") if len(first) == 8 else 0
+    if not 0 < length < _MAX_GREETING:
+        msg = (
+            f"cannot connect to the Dask scheduler at {address}: something accepts "
+            f"connections there but does not greet as a Dask scheduler (within {timeout_s:g} "
+            "s); is this the scheduler's port (8786 by default), not the dashboard's?"
+        )
+        raise ExecutorError(msg)
+
+
+def _read_exactly(conn: socket.socket, size: int) -> bytes:
+    """Up to ``size`` bytes from ``conn``: fewer when it closes first (timeout: TimeoutError)."""
+    data = b""
+    while len(data) < size:
+        chunk = conn.recv(size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _collect_quietly() -> None:
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda _: None
+    try:
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+
+
 def _positive(name: str, value: int) -> int:
     if value < 1:
         msg = f"Expected `{name}` >= 1, got {value}"
@@ -404,7 +624,8 @@ def make_executor(
     Raises
     ------
     ValidationError
-        An unknown ``kind``, ``workers < 1`` or ``retries < 0``.
+        An unknown ``kind``, ``workers < 1``, ``retries < 0`` or a malformed ``scheduler``
+        address (checked before anything connects).
     MissingDependencyError
         ``"dask"`` without the ``dask`` extra installed.
 

@@ -1,15 +1,18 @@
 """``robot-msgs traj FILE...``: inspect, check and convert trajectory files and bags.
 
-Inspect (default) prints, per file, the poses, time span, rate, path length, frames and
-every data problem found (and fixed by the rule :mod:`robot_msgs.io.clean` states);
-``--check`` exits 1 when any file has a problem; ``--save OUT`` converts one file,
-atomically, never replacing OUT without ``--force``.
+Inspect (default) prints, per file, the format and the evidence for it, the poses, time
+span, rate, path length, frames and every data problem found (and fixed by the rule
+:mod:`robot_msgs.io.clean` states); ``--check`` exits 1 when any file has a problem;
+``--save OUT`` converts one file, atomically, never replacing OUT without ``--force``
+(OUT may be ``-`` for standard output; the report then goes to standard error). The
+output path is checked (:func:`robot_msgs.files.check_outputs`) before anything is read.
 
 Examples
 --------
 >>> from robot_msgs.cli import main
 >>> main(["traj", "example:fr1_xyz/rgbdslam.tum", "--check"])
 example:fr1_xyz/rgbdslam.tum (tum)
+  format       tum (8 space-separated columns)
   poses        788
   time         1305031102.160407 .. 1305031128.722976 s (26.563 s)
   rate         30.7 Hz (median step 0.0326 s)
@@ -22,20 +25,24 @@ example:fr1_xyz/rgbdslam.tum (tum)
 from __future__ import annotations
 
 import json
+import os
 import sys
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
+from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.io import (
     BAG_FORMATS,
     FORMATS,
     POSE_TYPES,
-    detect_format,
+    FormatDetection,
+    default_times_path,
+    explain_format,
     list_topics,
     read_trajectory,
     resolve_path,
@@ -43,6 +50,7 @@ from robot_msgs.io import (
     write_kitti,
     write_tum,
 )
+from robot_msgs.io.clean import implausible_stamps
 
 if TYPE_CHECKING:
     import argparse
@@ -76,7 +84,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--strict", action="store_true", help="refuse data problems instead of fixing them"
     )
-    parser.add_argument("--save", type=Path, metavar="OUT", help="convert the (one) FILE to OUT")
+    parser.add_argument(
+        "--save", type=Path, metavar="OUT", help="convert the (one) FILE to OUT (- for stdout)"
+    )
     parser.add_argument(
         "--to", choices=WRITE_FORMATS, help="format of OUT (default from its extension)"
     )
@@ -121,8 +131,16 @@ def summarize(traj: PoseTrajectory) -> dict[str, Any]:
 def _read(path: str, args: argparse.Namespace) -> tuple[PoseTrajectory | None, dict[str, Any]]:
     """Read one FILE; the trajectory (None when a bag needs --topic) and its report."""
     file = resolve_path(path)
-    fmt = args.fmt or detect_format(file)
-    report: dict[str, Any] = {"path": path, "format": fmt, "topic": args.topic}
+    detection = (
+        FormatDetection(fmt=args.fmt, reason="--format") if args.fmt else explain_format(file)
+    )
+    fmt = detection.fmt
+    report: dict[str, Any] = {
+        "path": path,
+        "format": fmt,
+        "format_reason": detection.reason,
+        "topic": args.topic,
+    }
     topic = args.topic
     if fmt in BAG_FORMATS:
         topics = list_topics(file)
@@ -145,45 +163,73 @@ def _read(path: str, args: argparse.Namespace) -> tuple[PoseTrajectory | None, d
             issues.append(str(item.message).replace(str(file), path, 1))
         else:  # pragma: no cover - passed on untouched
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+    single = implausible_stamps(traj.stamps_s, source=path) if len(traj) == 1 else None
+    if single is not None:  # the readers report implausible rates; one pose has none
+        issues.append(single)
     report.update(summarize(traj))
     report["issues"] = issues
     return traj, report
 
 
-def _print_report(report: dict[str, Any]) -> None:
+def _as_given(message: str, path: str) -> str:
+    """``message`` naming ``example:NAME`` as the user wrote it, not the installed file."""
+    try:
+        file = str(resolve_path(path))
+    except OSError:
+        return message
+    return message.replace(file, path) if file != path else message
+
+
+def _print_report(report: dict[str, Any], out: TextIO) -> None:
     topic = f" {report['topic']}" if report.get("topic") else ""
-    print(f"{report['path']}{topic} ({report['format']})")
+    print(f"{report['path']}{topic} ({report['format']})", file=out)
+    print(f"  format       {report['format']} ({report['format_reason']})", file=out)
     if "topics" in report and (report.get("poses") is None or not report.get("topic")):
         for t in report["topics"]:
             mark = "*" if t["msgtype"] in POSE_TYPES else " "
-            print(f"  {mark} {t['topic']:<30} {t['msgtype']:<45} {t['message_count']:>8}")
+            print(f"  {mark} {t['topic']:<30} {t['msgtype']:<45} {t['message_count']:>8}", file=out)
     if report.get("poses") is None:
-        print("  choose a pose topic (*) with --topic, or TF as --topic /tf:parent.child")
+        print("  choose a pose topic (*) with --topic, or TF as --topic /tf:parent.child", file=out)
         return
-    print(f"  poses        {report['poses']}")
+    print(f"  poses        {report['poses']}", file=out)
     print(
         f"  time         {report['start_s']!r} .. {report['end_s']!r} s "
-        f"({report['duration_s']:.3f} s)"
+        f"({report['duration_s']:.3f} s)",
+        file=out,
     )
     if report["rate_hz"] is not None:
         print(
             f"  rate         {report['rate_hz']:.1f} Hz "
-            f"(median step {report['median_step_s']:.4f} s)"
+            f"(median step {report['median_step_s']:.4f} s)",
+            file=out,
         )
-    print(f"  path length  {report['path_length_m']:.3f} m")
-    print(f"  frames       {report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}")
+    print(f"  path length  {report['path_length_m']:.3f} m", file=out)
+    print(
+        f"  frames       {report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}", file=out
+    )
     if not report["issues"]:
-        print("  issues       none")
+        print("  issues       none", file=out)
     for i, issue in enumerate(report["issues"]):
-        print(f"  {'issues' if i == 0 else '':<12} {issue}")
+        print(f"  {'issues' if i == 0 else '':<12} {issue}", file=out)
 
 
-def _save(traj: PoseTrajectory, args: argparse.Namespace) -> list[Path]:
+def _outputs(args: argparse.Namespace) -> tuple[str, list[Path]]:
+    """The output format and every file ``--save`` will write (KITTI: poses and times)."""
     out: Path = args.save
-    to = args.to or _SUFFIX_FORMAT.get(out.suffix.lower())
+    to: str | None = args.to or _SUFFIX_FORMAT.get(out.suffix.lower())
     if to is None:
         msg = f"{out}: cannot tell the output format from {out.suffix!r}; pass --to tum|kitti|euroc"
         raise FormatError(msg)
+    if to != "kitti":
+        return to, [out]
+    if os.fspath(out) == STDOUT:
+        msg = "--save -: KITTI writes two files (poses and times); give --save a file path"
+        raise FormatError(msg)
+    return to, [out, default_times_path(out)]
+
+
+def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str) -> list[Path]:
+    out: Path = args.save
     if to == "kitti":
         poses, times = write_kitti(out, traj, force=args.force)
         return [poses] + ([times] if times is not None else [])
@@ -199,16 +245,24 @@ def run(args: argparse.Namespace) -> int:
     if args.save is None and (args.to or args.force):
         msg = "--to and --force only go with --save OUT"
         raise FormatError(msg)
+    to = ""
+    out = sys.stdout
+    if args.save is not None:  # every output checked before any work
+        to, outputs = _outputs(args)
+        check_outputs(outputs, force=args.force)
+        if os.fspath(args.save) in (STDOUT, "/dev/stdout"):
+            out = sys.stderr  # standard output carries the data
     reports: list[dict[str, Any]] = []
     failed = False
     for path in args.files:
         try:
             traj, report = _read(path, args)
         except (RobotMsgsError, OSError) as err:
+            message = _as_given(str(err), path)
             if args.save is not None:
-                raise
-            reports.append({"path": path, "error": str(err)})
-            print(f"ERROR: {err}", file=sys.stderr)
+                raise type(err)(message) from err
+            reports.append({"path": path, "error": message})
+            print(f"ERROR: {message}", file=sys.stderr)
             failed = True
             continue
         reports.append(report)
@@ -219,12 +273,12 @@ def run(args: argparse.Namespace) -> int:
             if traj is None:
                 msg = f"{path}: choose the topic to convert with --topic"
                 raise FormatError(msg)
-            report["written"] = [str(p) for p in _save(traj, args)]
+            report["written"] = [str(p) for p in _save(traj, args, to)]
         if not args.json:
-            _print_report(report)
+            _print_report(report, out)
             for written in report.get("written", []):
-                print(f"wrote {written}")
+                print(f"wrote {written}", file=out)
     if args.json:
-        print(json.dumps(reports, indent=2))
+        print(json.dumps(reports, indent=2), file=out)
     problems = any(r.get("issues") for r in reports)
     return 1 if failed or (args.check and problems) else 0

@@ -7,8 +7,15 @@ same data-problem rules (:mod:`robot_msgs.io.clean`); every writer goes through
 """
 
 from robot_msgs.io.bag import POSE_TYPES, TopicInfo, list_topics, read_bag
-from robot_msgs.io.clean import QUATERNION_REFUSE_TOL
-from robot_msgs.io.detect import BAG_FORMATS, FORMATS, detect_format, read_trajectory
+from robot_msgs.io.clean import QUATERNION_REFUSE_TOL, QUATERNION_ROUNDING_TOL
+from robot_msgs.io.detect import (
+    BAG_FORMATS,
+    FORMATS,
+    FormatDetection,
+    detect_format,
+    explain_format,
+    read_trajectory,
+)
 from robot_msgs.io.euroc import read_euroc, write_euroc
 from robot_msgs.io.examples import EXAMPLE_PREFIX, example_path, list_examples, resolve_path
 from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
@@ -21,10 +28,13 @@ __all__ = [
     "FORMATS",
     "POSE_TYPES",
     "QUATERNION_REFUSE_TOL",
+    "QUATERNION_ROUNDING_TOL",
+    "FormatDetection",
     "TopicInfo",
     "default_times_path",
     "detect_format",
     "example_path",
+    "explain_format",
     "list_examples",
     "list_topics",
     "parse_tf_id",

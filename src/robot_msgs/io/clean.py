@@ -3,17 +3,33 @@
 Every reader ends here. The rules, applied in this order:
 
 1. Rows with a NaN or infinite value are dropped.
-2. Quaternions are divided by their norm. A norm off 1 by more than
-   :data:`~robot_msgs.trajectory.UNIT_QUATERNION_TOL` is reported; a norm off by more
-   than :data:`QUATERNION_REFUSE_TOL` (or zero) is refused: that is not rounding but a
-   wrong column order or garbage.
+2. Quaternions are divided by their norm. A norm within
+   :data:`QUATERNION_ROUNDING_TOL` (1e-4) of 1 is what printing a unit quaternion to 4
+   decimals gives (each component off by at most 5e-5, so the norm by at most
+   ``sqrt(4) * 5e-5 = 1e-4``: the TUM RGB-D ground truth is off by up to 8.4e-5), and
+   is normalised silently; a norm off by more is reported; a norm off by more than
+   :data:`QUATERNION_REFUSE_TOL` (or zero) is refused: that is not rounding but a wrong
+   column order or garbage.
 3. Stamps out of order are sorted (stable: rows with equal stamps keep file order).
 4. Of rows with equal stamps, the first in the file is kept.
 
 Each fix emits one :class:`~robot_msgs.errors.DataWarning` that names the file, what
-was found, where (the first few lines) and the rule applied. With ``strict=True`` any of
-these problems raises :class:`~robot_msgs.errors.FormatError` instead. Nothing is ever
-fixed silently.
+was found, where (the first few lines) and the rule applied. Nothing is ever fixed
+silently but the rounding of rule 2.
+
+Limits: a rule that would discard more than half of a file's rows (rules 1 and 4), or
+leave fewer than 2 poses of a file that had more, is an error naming the file and the
+rule: so many bad rows mean the file is not what its format says (stamps in another
+column or unit, a wrong format), and the fix would hide that.
+
+Plausibility: a trajectory whose mean rate is above :data:`MAX_RATE_HZ` (1 MHz) or below
+:data:`MIN_RATE_HZ` (1e-6 Hz, one pose in 11.6 days) is reported with the likely cause
+(stamps in another unit than the format's) and the fix.
+
+``strict=True`` (the CLI's ``--strict``) means: refuse what these rules would change.
+Every problem above then raises :class:`~robot_msgs.errors.FormatError` instead of
+being fixed; what the rules leave unchanged (quaternions within the rounding tolerance,
+rows already in order) passes.
 """
 
 from __future__ import annotations
@@ -24,17 +40,31 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import DataWarning, FormatError
-from robot_msgs.trajectory import UNIT_QUATERNION_TOL, PoseTrajectory
+from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["QUATERNION_REFUSE_TOL", "finish_trajectory", "report"]
+__all__ = [
+    "MAX_RATE_HZ",
+    "MIN_RATE_HZ",
+    "QUATERNION_REFUSE_TOL",
+    "QUATERNION_ROUNDING_TOL",
+    "finish_trajectory",
+    "implausible_stamps",
+    "report",
+]
 
 #: Largest deviation of a quaternion's norm from 1 that a reader repairs by normalising.
 QUATERNION_REFUSE_TOL = 1e-2
+#: Largest deviation of a quaternion's norm from 1 that is the rounding of printed data
+#: (4 decimals: ``sqrt(4) * 5e-5``): normalised without a word, and passes ``strict``.
+QUATERNION_ROUNDING_TOL = 1e-4
+#: The plausible mean rates of a trajectory, Hz: a reading outside them is reported.
+MIN_RATE_HZ = 1e-6
+MAX_RATE_HZ = 1e6
 
 _SHOWN = 5
 _FIELDS = ("t", "x", "y", "z", "qx", "qy", "qz", "qw")
@@ -55,8 +85,65 @@ def _listed(labels: list[str], total: int) -> str:
 def report(message: str, *, strict: bool) -> None:
     """Warn with a :class:`DataWarning`, or raise :class:`FormatError` when ``strict``."""
     if strict:
-        raise FormatError(message + " (refused: strict=True)")
+        raise FormatError(message + " (refused: strict reading, --strict)")
     warnings.warn(message, DataWarning, stacklevel=4)
+
+
+def _limit(source: str, rule: str, found: str, dropped: int, total: int, left: int) -> None:
+    """Refuse a rule that would discard more than half of ``total`` rows or leave < 2."""
+    if left >= 2 and 2 * dropped <= total:
+        return
+    effect = (
+        f"would leave {left} pose{'s' * (left != 1)} of {total} rows (fewer than 2)"
+        if left < 2
+        else f"would discard {dropped} of {total} rows (more than half)"
+    )
+    msg = (
+        f"{source}: {found}; the rule '{rule}' {effect}: refused, as the file is likely "
+        "not what its format says (stamps in another column or unit?); "
+        "check the file or choose the format (--format)"
+    )
+    if left == 0:
+        msg += " - no poses left"
+    raise FormatError(msg)
+
+
+def implausible_stamps(stamps_s: Float64Array, *, source: str) -> str | None:
+    """What is implausible about read stamps (seconds), with the fix; None when nothing.
+
+    A single pose (time span 0 s), or a mean rate above :data:`MAX_RATE_HZ` or below
+    :data:`MIN_RATE_HZ`.
+
+    Examples
+    --------
+    >>> print(implausible_stamps(np.array([1.4, 1.4 + 5e-9]), source="a.csv"))  # doctest: +ELLIPSIS
+    a.csv: 2 poses in 5e-09 s, 2e+08 Hz on average (above 1 MHz): stamps in a smaller unit ...
+    >>> implausible_stamps(np.array([0.0, 0.1]), source="a.tum") is None
+    True
+    """
+    n = stamps_s.shape[0]
+    if n == 1:
+        return (
+            f"{source}: 1 pose only (time span 0 s, no rate): nothing to evaluate; "
+            "check that the file holds the whole trajectory"
+        )
+    if n == 0:
+        return None
+    span = float(stamps_s[-1] - stamps_s[0])
+    rate = (n - 1) / span if span > 0 else float("inf")
+    head = f"{source}: {n} poses in {span:.3g} s, {rate:.3g} Hz on average"
+    if rate > MAX_RATE_HZ:
+        return (
+            f"{head} (above 1 MHz): stamps in a smaller unit than the format's (seconds "
+            "divided by 1e9?); write them in the format's unit or choose the format (--format)"
+        )
+    if rate < MIN_RATE_HZ:
+        return (
+            f"{head} (below 1e-6 Hz): stamps in a larger unit than the format's "
+            "(nanoseconds read as seconds?); write them in seconds or choose the format "
+            "(--format euroc reads integer nanoseconds)"
+        )
+    return None
 
 
 def finish_trajectory(
@@ -102,8 +189,8 @@ def finish_trajectory(
     Raises
     ------
     FormatError
-        A quaternion is zero or far from unit; no rows are left; or any problem when
-        ``strict``.
+        A quaternion is zero or far from unit; no rows; a rule would discard more than
+        half the rows or leave fewer than 2 poses; or any problem when ``strict``.
 
     Examples
     --------
@@ -122,7 +209,8 @@ def finish_trajectory(
     stamps = np.asarray(stamps_s, dtype=np.float64)
     xyz = np.asarray(positions_xyz, dtype=np.float64)
     quat = np.asarray(quats_xyzw, dtype=np.float64)
-    rows = np.arange(stamps.shape[0])
+    total = stamps.shape[0]
+    rows = np.arange(total)
 
     # A finite sum proves every value finite; only otherwise is the row mask built.
     all_finite = all(np.isfinite(a.sum()) for a in (stamps, xyz, quat))
@@ -144,6 +232,11 @@ def finish_trajectory(
             )
             report(msg, strict=True)
         labels = _listed(where(bad[:_SHOWN]), bad.size)
+        _limit(
+            source, "rows with NaN or infinite values are dropped",
+            f"{bad.size} row(s) with NaN or infinite values ({labels})", bad.size, total,
+            total - bad.size,
+        )  # fmt: skip
         report(
             f"{source}: {bad.size} row(s) with NaN or infinite values dropped ({labels})",
             strict=False,
@@ -151,7 +244,7 @@ def finish_trajectory(
         stamps, xyz, quat, rows = stamps[finite], xyz[finite], quat[finite], rows[finite]
 
     if stamps.shape[0] == 0:
-        msg = f"{source}: no poses left (every row had NaN or infinite values)"
+        msg = f"{source}: no poses: the file holds no rows"
         raise FormatError(msg)
 
     norms = np.sqrt(np.einsum("ij,ij->i", quat, quat))
@@ -167,7 +260,7 @@ def finish_trajectory(
             f"({int(far.sum())} row(s) like this)"
         )
         raise FormatError(msg)
-    off = deviation > UNIT_QUATERNION_TOL
+    off = deviation > QUATERNION_ROUNDING_TOL
     if off.any():
         worst = int(np.argmax(deviation))
         label = where(rows[worst : worst + 1])[0]
@@ -200,6 +293,11 @@ def finish_trajectory(
     if same.any():
         dup = np.flatnonzero(same) + 1
         labels = _listed(where(rows[dup[:_SHOWN]]), dup.size)
+        _limit(
+            source, "of rows with equal stamps the first is kept",
+            f"{dup.size} row(s) repeat an earlier stamp ({labels})", dup.size, total,
+            stamps.shape[0] - dup.size,
+        )  # fmt: skip
         report(
             f"{source}: {dup.size} row(s) repeat an earlier stamp ({labels}): "
             "kept the first row of each stamp",
@@ -207,6 +305,11 @@ def finish_trajectory(
         )
         keep = np.concatenate([[True], ~same])
         stamps, xyz, quat = stamps[keep], xyz[keep], quat[keep]
+
+    if stamps.shape[0] >= 2:
+        implausible = implausible_stamps(stamps, source=source)
+        if implausible is not None:
+            report(implausible, strict=strict)
 
     # Finite, unit and strictly increasing by the rules above: the constructor's checks
     # would repeat them. The arrays are the trajectory's own: given (owned), new (quat,

@@ -1,15 +1,33 @@
 """One entry point for every format: :func:`read_trajectory`, with format detection.
 
-The format is taken from ``fmt`` when given, else from the path: a folder is a ROS 2
-bag; ``.bag``, ``.db3`` and ``.mcap`` by extension (and by their magic bytes whatever the
-extension); text files by their first data line: 12 numbers is KITTI, 8 or more numbers
-with an integer nanosecond stamp (above 1e12) or a non-numeric header line is EuRoC,
-8 numbers is TUM.
+The format is taken from ``fmt`` when given, else from what the path shows, and
+:func:`explain_format` says what that was (``tum (8 space-separated columns, header
+names qx first)``):
+
+- a folder holding ``metadata.yaml`` (or ``.db3``/``.mcap`` files) is a ROS 2 bag; any
+  other folder is refused as a folder;
+- ``.bag``, ``.db3`` and ``.mcap`` files by their magic bytes (whatever the extension),
+  else by extension;
+- text files by the evidence of their first lines (:mod:`robot_msgs.io.sniff`), in this
+  order:
+
+  1. a header that names the quaternion columns decides: ``x, y, z, w`` in columns 5-8
+     is TUM (which has exactly 8 columns), ``w, x, y, z`` is EuRoC;
+  2. 12 columns whose first value could be a rotation entry (|v| <= 1.5) is KITTI;
+  3. more than 8 columns is EuRoC (TUM has exactly 8; EuRoC has velocities and biases);
+  4. 8 columns separated by blanks is TUM, whatever the stamps' unit (integer
+     nanoseconds are recognised by magnitude and read as such, with a warning);
+  5. 8 comma-separated columns without such a header is TUM when the stamps are
+     seconds; with integer nanosecond stamps it could be either (EuRoC is w-first, TUM
+     w-last, and nothing in the numbers tells), so it is refused, naming both and the
+     ``--format`` flag.
+
+  Fewer than 8 columns, or no numbers, is refused with what was seen.
 """
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from robot_msgs.errors import FormatError
@@ -17,15 +35,25 @@ from robot_msgs.io.bag import POSE_TYPES, list_topics, read_bag
 from robot_msgs.io.euroc import read_euroc
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.kitti import read_kitti
+from robot_msgs.io.sniff import check_header, nanosecond_evidence, read_head
+from robot_msgs.io.table import read_bytes
 from robot_msgs.io.tum import read_tum
 
 if TYPE_CHECKING:
     import os
     from pathlib import Path
 
+    from robot_msgs.io.sniff import TextHead
     from robot_msgs.trajectory import PoseTrajectory
 
-__all__ = ["BAG_FORMATS", "FORMATS", "detect_format", "read_trajectory"]
+__all__ = [
+    "BAG_FORMATS",
+    "FORMATS",
+    "FormatDetection",
+    "detect_format",
+    "explain_format",
+    "read_trajectory",
+]
 
 #: Format names ``fmt`` accepts.
 FORMATS = ("tum", "kitti", "euroc", "bag", "bag2", "mcap")
@@ -34,60 +62,131 @@ BAG_FORMATS = ("bag", "bag2", "mcap")
 
 _MAGIC = {b"#ROSBAG V2.0": "bag", b"SQLite format 3\x00": "bag2", b"\x89MCAP": "mcap"}
 _SUFFIX = {".bag": "bag", ".db3": "bag2", ".mcap": "mcap"}
-_SNIFF_BYTES = 1 << 16
-_NS_STAMP = re.compile(r"\d{13,}")
+_ROTATION_ENTRY = 1.5
+_NS = ", integer nanosecond stamps"
+_CHOOSE = "choose the format (--format tum, kitti or euroc)"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FormatDetection:
+    """The format of a file and why: what was seen that decided it.
+
+    Attributes
+    ----------
+    fmt : str
+        One of :data:`FORMATS`.
+    reason : str
+        The evidence, short: ``8 space-separated columns, header names qx first``.
+
+    Examples
+    --------
+    >>> str(FormatDetection(fmt="kitti", reason="12 space-separated columns"))
+    'kitti (12 space-separated columns)'
+    """
+
+    fmt: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.fmt} ({self.reason})"
 
 
 def detect_format(path: str | os.PathLike[str]) -> str:
-    """The format of ``path``, one of :data:`FORMATS`, from its kind, extension or content.
+    """The format of ``path``, one of :data:`FORMATS`: :func:`explain_format`'s ``fmt``.
 
     Raises
     ------
     FormatError
-        The content fits no format; the message says what was seen.
-    FileNotFoundError
-        ``path`` does not exist.
+        The content fits no format, or fits two; the message says what was seen.
+    FileNotFoundError, IsADirectoryError
+        ``path`` does not exist, or is a folder that is no ROS 2 bag.
 
     Examples
     --------
     >>> detect_format("example:fr1_xyz/groundtruth.tum")
     'tum'
     """
+    return explain_format(path).fmt
+
+
+def explain_format(path: str | os.PathLike[str]) -> FormatDetection:
+    """The format of ``path`` and the evidence for it (see the module for the rules).
+
+    Raises
+    ------
+    FormatError
+        The content fits no format, or fits two (the candidates and ``--format`` named).
+    FileNotFoundError, IsADirectoryError
+        ``path`` does not exist, or is a folder that is no ROS 2 bag.
+
+    Examples
+    --------
+    >>> print(explain_format("example:fr1_xyz/groundtruth.tum"))
+    tum (8 space-separated columns, header names qx first)
+    """
+    source = str(path)
     file = resolve_path(path)
     if file.is_dir():
-        return "bag2"
-    with file.open("rb") as handle:
-        head = handle.read(_SNIFF_BYTES)
+        if (file / "metadata.yaml").is_file():
+            return FormatDetection(fmt="bag2", reason="a ROS 2 bag folder, metadata.yaml")
+        storage = sorted(p.suffix for p in file.iterdir() if p.suffix in (".db3", ".mcap"))
+        if storage:
+            return FormatDetection(fmt="bag2", reason=f"a folder of {storage[0]} bag files")
+        read_bytes(file, source=source)  # raises: a folder, not a trajectory file
+    head = read_bytes(file, source=source, limit=64)
     for magic, fmt in _MAGIC.items():
         if head.startswith(magic):
-            return fmt
-    if file.suffix.lower() in _SUFFIX:
-        return _SUFFIX[file.suffix.lower()]
-    text = head.decode("utf-8-sig", errors="replace")
-    header = False
-    for line in text.splitlines():
-        fields = line.split("#", 1)[0].replace(",", " ").replace("\t", " ").split()
-        if not fields:
-            continue
-        try:
-            [float(f) for f in fields]
-        except ValueError:
-            if header:
-                break
-            header = True
-            continue
-        if len(fields) == 12:
-            return "kitti"
-        if len(fields) >= 8 and (header or _NS_STAMP.fullmatch(fields[0])):
-            return "euroc"
-        if len(fields) == 8:
-            return "tum"
+            return FormatDetection(fmt=fmt, reason=f"magic bytes {magic.decode('latin-1')!r}")
+    suffix = file.suffix.lower()
+    if suffix in _SUFFIX:
+        return FormatDetection(fmt=_SUFFIX[suffix], reason=f"extension {suffix}")
+    return _text_format(read_head(file, source=source))
+
+
+def _text_format(head: TextHead) -> FormatDetection:
+    """The text format the first lines show, by the rules of the module docstring."""
+    source, n, layout = head.source, head.columns, head.layout
+    check_header(head)
+    if n == 0:
+        msg = f"{source}: cannot tell the format: no numeric data line found; {_CHOOSE}"
+        raise FormatError(msg)
+    if head.bad:
+        msg = f"{source}: cannot tell the format: {head.bad}; {_CHOOSE}"
+        raise FormatError(msg)
+    header = head.header
+    quaternion = header.quaternion if header is not None else None
+    stamps = head.numbers[:, 0]
+    ns = nanosecond_evidence(stamps)
+    if quaternion == "wxyz" and header is not None:
+        return FormatDetection(fmt="euroc", reason=f"{layout}, {header.evidence}")
+    if quaternion == "xyzw" and header is not None:
+        if n != 8:
+            msg = (
+                f"{source}: cannot tell the format: line {header.line}'s header names qx "
+                f"first (TUM's order) but the rows have {n} columns (TUM has 8); {_CHOOSE}"
+            )
+            raise FormatError(msg)
+        reason = f"{layout}, {header.evidence}" + (_NS if ns else "")
+        return FormatDetection(fmt="tum", reason=reason)
+    if n == 12 and abs(float(head.numbers[0, 0])) <= _ROTATION_ENTRY:
+        return FormatDetection(fmt="kitti", reason=layout)
+    if n > 8:
+        return FormatDetection(fmt="euroc", reason=f"{layout}, more than TUM's 8")
+    if n == 8 and head.separator != "comma":
+        return FormatDetection(fmt="tum", reason=layout + (_NS if ns else ""))
+    if n == 8 and ns is None:
+        return FormatDetection(fmt="tum", reason=f"{layout}, stamps in seconds")
+    if n == 8:
         msg = (
-            f"{path}: cannot tell the format: the first data line has {len(fields)} numbers "
-            "(TUM has 8, KITTI 12, EuRoC 8 or more with a nanosecond stamp); pass fmt="
+            f"{source}: cannot tell the format: {layout} with integer nanosecond stamps and "
+            "no header naming the columns could be EuRoC (qw first) or TUM (qw last); "
+            "choose the format (--format euroc or --format tum)"
         )
         raise FormatError(msg)
-    msg = f"{path}: cannot tell the format: no numeric data line found; pass fmt="
+    msg = (
+        f"{source}: cannot tell the format: line {head.first_line} has {n} numbers "
+        f"(TUM has 8, KITTI 12, EuRoC 8 or more); {_CHOOSE}"
+    )
     raise FormatError(msg)
 
 
@@ -106,7 +205,7 @@ def read_trajectory(
     path : path-like
         A file or bag folder, or ``example:NAME`` for a shipped example.
     fmt : {"tum", "kitti", "euroc", "bag", "bag2", "mcap"}, optional
-        The format; detected by :func:`detect_format` when omitted.
+        The format; detected by :func:`explain_format` when omitted.
     topic : str, optional
         For bags: the topic, or a TF id ``/tf:parent.child``. May be omitted when the
         bag holds exactly one topic of a pose type.
@@ -154,8 +253,7 @@ def read_trajectory(
         msg = f"{path}: a topic is only used with bags, not {fmt} files"
         raise FormatError(msg)
     if not file.is_file():
-        msg = f"{path}: no such file"
-        raise FileNotFoundError(msg)
+        read_bytes(file, source=str(path))  # raises: a folder, or no such file
     if fmt == "kitti":
         return read_kitti(file, times_path=times_path, strict=strict)
     if fmt == "euroc":

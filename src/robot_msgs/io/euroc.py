@@ -3,7 +3,14 @@
 The ``state_groundtruth_estimate0/data.csv`` of the EuRoC MAV dataset (Burri et al.,
 IJRR 2016) and evo's ``euroc`` mode: stamps in integer nanoseconds, positions in metres,
 the quaternion with ``w`` FIRST, then velocities and IMU biases, which are ignored. A
-header line (``#timestamp, p_RS_R_x [m], ...``) is skipped, with or without ``#``.
+header line (``#timestamp, p_RS_R_x [m], ...``) is skipped, with or without ``#``; one
+that names ``qx`` before ``qw`` is refused (TUM's order, :mod:`robot_msgs.io.tum`).
+
+Stamps that cannot be integer nanoseconds (a fraction, or integers whose mean step as
+nanoseconds gives a rate above 1 MHz; see :mod:`robot_msgs.io.sniff`) are not divided by
+``1e9``: with a header naming ``qw`` first, or more than 8 columns, they are read as
+seconds with a warning; an 8-column file without such a header is refused, as it looks
+like a TUM file.
 """
 
 from __future__ import annotations
@@ -12,8 +19,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.errors import FormatError
 from robot_msgs.files import write_atomic
-from robot_msgs.io.clean import finish_trajectory
+from robot_msgs.io.clean import finish_trajectory, report
+from robot_msgs.io.sniff import check_header, read_head, seconds_evidence
 from robot_msgs.io.table import format_rows, read_table
 
 if TYPE_CHECKING:
@@ -54,7 +63,8 @@ def read_euroc(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTra
     ------
     FormatError
         A row has fewer than 8 numbers (the message names file, line, column and
-        text), or a data problem is refused.
+        text); the header names ``qx`` before ``qw``; stamps in seconds in a file that
+        looks like TUM (see the module); a data problem is refused.
 
     Examples
     --------
@@ -67,11 +77,40 @@ def read_euroc(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTra
     >>> traj.stamps_s.tolist(), traj.orientations_quat_xyzw.tolist()
     ([1403715524.907143], [[0.0, 0.0, 0.0, 1.0]])
     """
+    source = str(path)
+    head = read_head(path, source=source)
+    check_header(head)
+    named = head.header is not None and head.header.quaternion == "wxyz"
+    if head.header is not None and head.header.quaternion == "xyzw":
+        msg = (
+            f"{source}, line {head.header.line}: the header names qx before qw (x, y, z, w), "
+            "where EuRoC has qw first; choose the format (--format tum)"
+        )
+        raise FormatError(msg)
     table = read_table(
         path, columns=EUROC_COLUMNS, extra_columns=True, header=True, split=(1, 3, 4)
     )
     stamps_ns, xyz, wxyz = table.parts
-    stamps_ns /= 1e9  # now seconds (the table's own array, as each part)
+    seconds = seconds_evidence(stamps_ns)
+    if seconds is None:
+        stamps_ns /= 1e9  # now seconds (the table's own array, as each part)
+    else:
+        why, row = seconds
+        if row is not None:
+            why += f" at {table.where(np.array([row]))[0]}"
+        if not named and head.columns == 8:
+            msg = (
+                f"{source}: stamps are not EuRoC's integer nanoseconds ({why}), and no "
+                "header names the quaternion order: 8 columns of seconds look like a TUM "
+                "file; choose the format (--format tum)"
+            )
+            raise FormatError(msg)
+        report(
+            f"{source}: stamps read as seconds, not divided by 1e9 ({why}); EuRoC stamps "
+            "are integer nanoseconds: write them as such, or choose the format (--format "
+            "tum) if the quaternion is x, y, z, w",
+            strict=strict,
+        )
     return finish_trajectory(
         stamps_ns, xyz, wxyz[:, [1, 2, 3, 0]], source=table.source, where=table.where,
         strict=strict, owned=True,

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import FormatError, OutputExistsError
-from robot_msgs.files import write_atomic
+from robot_msgs.errors import FormatError
+from robot_msgs.files import check_outputs, write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.io.table import format_rows, read_table
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix
@@ -196,6 +196,9 @@ def write_kitti(
     OutputExistsError
         A file exists and ``force`` is false; checked for both before either is
         written, so nothing is written.
+    OutputPathError
+        The two paths are the same file, or cannot be written (see
+        :func:`~robot_msgs.files.check_outputs`).
 
     Examples
     --------
@@ -212,11 +215,11 @@ def write_kitti(
         if write_times
         else None
     )
-    if not force:
-        for target in (Path(path), times_target):
-            if target is not None and target.exists():
-                msg = f"{target} exists; pass --force (force=True) to overwrite it"
-                raise OutputExistsError(msg)
+    check_outputs(
+        [path] + ([times_target] if times_target is not None else []),
+        force=force,
+        create_folders=True,
+    )
     poses = np.zeros((len(traj), 3, 4))
     poses[:, :, :3] = matrix_from_quat_xyzw(traj.orientations_quat_xyzw)
     poses[:, :, 3] = traj.positions_xyz

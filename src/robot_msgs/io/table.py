@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -38,7 +39,17 @@ if TYPE_CHECKING:
 
     from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
-__all__ = ["Table", "format_rows", "parse_table", "read_table", "read_text"]
+__all__ = [
+    "Table",
+    "format_rows",
+    "is_header_word",
+    "non_ascii_note",
+    "parse_table",
+    "read_bytes",
+    "read_table",
+    "read_text",
+    "text_problem",
+]
 
 
 class _Compiled(Protocol):
@@ -79,11 +90,123 @@ _FEW_COMMENTS = 16
 # A comma with nothing (or only blanks) before the next comma or the line end, or at
 # the start of a line: an empty field, which whitespace splitting would silently drop.
 _EMPTY_FIELD = re.compile(r",[ \t]*(?=,|\r?$)|^[ \t]*,", re.MULTILINE)
+# ASCII digits only: ``\d`` would take fullwidth and other Unicode digits, which Python's
+# float() reads but NumPy's loadtxt and the fast path do not.
 _FLOAT = re.compile(
-    r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|nan|inf|infinity)", re.IGNORECASE
+    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE
 )
+# The first field of a header line, as the fast path's ``is_header_word``: a word that
+# starts with a letter or ``_`` and is not nan/inf ("timestamp", "t", "_t").
+_HEADER_WORD = re.compile(r"[A-Za-z_]")
+_SPECIAL_FLOAT = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
+# UTF-16 and UTF-32 byte-order marks, longest first (the UTF-32 LE mark starts as UTF-16's).
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32 (little-endian)"),
+    (codecs.BOM_UTF32_BE, "UTF-32 (big-endian)"),
+    (codecs.BOM_UTF16_LE, "UTF-16 (little-endian)"),
+    (codecs.BOM_UTF16_BE, "UTF-16 (big-endian)"),
+)
+_PROBE_BYTES = 4096
+_NUL_BYTES = 1 << 16
 _FIRST_LINE = re.compile(r"^[ \t,]*[^\s,][^\n]*", re.MULTILINE)
 _TEXT_SHOWN = 80
+
+
+def read_bytes(
+    path: str | os.PathLike[str], *, source: str | None = None, limit: int | None = None
+) -> bytes:
+    """The bytes of the file ``path`` (the first ``limit``); a folder or no file said as such.
+
+    Raises
+    ------
+    IsADirectoryError
+        ``path`` is a folder (the message says so, and that a ROS 2 bag is one).
+    FileNotFoundError
+        No such file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> read_bytes(tempfile.mkdtemp(), source="runs/")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    IsADirectoryError: runs/: is a directory, not a trajectory file (a ROS 2 bag folder ...)
+    """
+    if source is None:
+        source = str(path)
+    file = Path(path)
+    try:
+        if limit is None:
+            return file.read_bytes()
+        with file.open("rb") as handle:
+            return handle.read(limit)
+    except IsADirectoryError as err:
+        raise _directory_error(source) from err
+    except FileNotFoundError as err:
+        if file.is_dir():  # pragma: no cover - raised as IsADirectoryError on Linux
+            raise _directory_error(source) from err
+        msg = f"{source}: no such file"
+        raise FileNotFoundError(msg) from err
+
+
+def _directory_error(source: str) -> IsADirectoryError:
+    msg = (
+        f"{source}: is a directory, not a trajectory file (a ROS 2 bag folder holds metadata.yaml)"
+    )
+    return IsADirectoryError(msg)
+
+
+def text_problem(data: bytes, *, source: str) -> FormatError | None:
+    r"""Why ``data`` cannot be read as lines of UTF-8 text, or None: said in the user's terms.
+
+    Found with byte searches (C speed): a UTF-16 or UTF-32 byte-order mark; NUL bytes in
+    the first 64 KiB (UTF-16 without a mark when every other byte is NUL, else binary
+    data; a NUL further on is named by its line, as any bad field); lines ended by CR
+    alone (classic Mac OS), which would otherwise read as one long line. Searching the
+    whole of a 100 MB file for NUL would cost 12 ms, the head is enough for UTF-16.
+
+    Examples
+    --------
+    >>> print(text_problem("1 2\n".encode("utf-16"), source="a.txt"))  # doctest: +ELLIPSIS
+    a.txt: the file is UTF-16 (little-endian) text (byte-order mark FF FE); save it as UTF-8 ...
+    >>> print(text_problem(b"1 2\r3 4\r", source="a.txt"))  # doctest: +ELLIPSIS
+    a.txt: lines end in CR only (classic Mac OS line endings, 2 lines); convert them to LF ...
+    >>> text_problem(b"1 2\r\n3 4\r\n", source="a.txt") is None
+    True
+    """
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            family = name.split(" ", 1)[0]
+            msg = (
+                f"{source}: the file is {name} text (byte-order mark {bom.hex(' ').upper()}); "
+                f"save it as UTF-8 (e.g. iconv -f {family} -t UTF-8)"
+            )
+            return FormatError(msg)
+    nul = data.find(b"\x00", 0, _NUL_BYTES)
+    if nul >= 0:
+        probe = data[:_PROBE_BYTES]
+        even, odd = probe[0::2].count(0), probe[1::2].count(0)
+        half = len(probe) // 2
+        if half and max(even, odd) >= 0.9 * half and min(even, odd) <= 0.1 * half:
+            order = "little-endian" if odd > even else "big-endian"
+            msg = (
+                f"{source}: the file looks like UTF-16 ({order}) text without a byte-order "
+                "mark (every other byte is NUL); save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)"
+            )
+        else:
+            msg = (
+                f"{source}: not a text file (a NUL byte at byte {nul}); for a bag choose "
+                "the format (--format bag, bag2 or mcap)"
+            )
+        return FormatError(msg)
+    if b"\n" not in data and b"\r" in data.rstrip(b"\r"):
+        lines = len([part for part in data.split(b"\r") if part.strip()])
+        msg = (
+            f"{source}: lines end in CR only (classic Mac OS line endings, {lines} lines); "
+            "convert them to LF (e.g. tr '\\r' '\\n')"
+        )
+        return FormatError(msg)
+    return None
 
 
 def read_text(path: str | os.PathLike[str], *, source: str | None = None) -> str:
@@ -111,7 +234,11 @@ def read_text(path: str | os.PathLike[str], *, source: str | None = None) -> str
     """
     if source is None:
         source = str(path)
-    return _decode(Path(path).read_bytes(), source=source)
+    data = read_bytes(path, source=source)
+    problem = text_problem(data, source=source)
+    if problem is not None:
+        raise problem
+    return _decode(data, source=source)
 
 
 def _decode(data: bytes, *, source: str) -> str:
@@ -121,7 +248,7 @@ def _decode(data: bytes, *, source: str) -> str:
     except UnicodeDecodeError as err:
         msg = (
             f"{source}: not a text file (byte {err.start} is not UTF-8); "
-            "for a bag pass fmt='bag', 'bag2' or 'mcap'"
+            "for a bag choose the format (--format bag, bag2 or mcap)"
         )
         raise FormatError(msg) from err
 
@@ -396,7 +523,10 @@ def read_table(
     array([0.5, 1.5])
     """
     source = str(path)
-    data = Path(path).read_bytes()
+    data = read_bytes(path, source=source)
+    problem = text_problem(data, source=source)
+    if problem is not None:
+        raise problem
     # A file that is not UTF-8 is refused first; ASCII (the usual case) needs no decoding
     # unless the general path runs.
     text = None if data.isascii() else _decode(data, source=source)
@@ -426,9 +556,20 @@ def _blank_header(text: str) -> str:
     if first is None:
         return text
     fields = first.group().replace(",", " ").split()
-    if _FLOAT.fullmatch(fields[0]) is not None:
+    if not is_header_word(fields[0]):
         return text
     return text[: first.start()] + text[first.end() :]
+
+
+def is_header_word(field: str) -> bool:
+    """Whether ``field`` starts a header line: a word, not a number (the fast path's rule).
+
+    Examples
+    --------
+    >>> is_header_word("timestamp"), is_header_word("nan"), is_header_word("1.5")
+    (True, False, False)
+    """
+    return _HEADER_WORD.match(field) is not None and _SPECIAL_FLOAT.fullmatch(field) is None
 
 
 def _load(lines: list[str], ncols: int, *, extra_columns: bool) -> Float64Array | None:
@@ -467,11 +608,26 @@ def _locate(
             if _FLOAT.fullmatch(token) is None:
                 msg = (
                     f"{source}, line {number}, column {col} ({columns[col - 1]}): "
-                    f"{token!r} is not a number - text {_shown(line)}"
+                    f"{token!r} is not a number{non_ascii_note(token)} - text {_shown(line)}"
                 )
                 return FormatError(msg)
     msg = f"{source}: could not read the numbers (expected {expected} a row)"
     return FormatError(msg)
+
+
+def non_ascii_note(token: str) -> str:
+    """`` (U+FF11 FULLWIDTH DIGIT ONE is not ASCII)`` for a token with such a character.
+
+    Examples
+    --------
+    >>> non_ascii_note("１.5"), non_ascii_note("x")
+    (' (U+FF11 FULLWIDTH DIGIT ONE is not ASCII; write numbers in ASCII digits)', '')
+    """
+    for char in token:
+        if not char.isascii():
+            name = unicodedata.name(char, "a non-ASCII character")
+            return f" (U+{ord(char):04X} {name} is not ASCII; write numbers in ASCII digits)"
+    return ""
 
 
 def format_rows(

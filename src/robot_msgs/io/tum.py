@@ -4,7 +4,13 @@ The format of the TUM RGB-D benchmark (Sturm et al., IROS 2012) and of evo's ``t
 mode: stamp in seconds, position in metres, orientation quaternion ``x, y, z, w``.
 Lines starting with ``#`` are comments. Unlike evo, which needs exactly one space
 between fields, fields may be separated by any run of spaces, tabs or commas, and a
-``#`` comment may also end a line.
+``#`` comment may also end a line. A first line of column names without ``#``
+(``timestamp tx ty tz qx qy qz qw``) is a header; a header that names ``qw`` first
+is refused (that is EuRoC's order, :mod:`robot_msgs.io.euroc`).
+
+Stamps are seconds. Integer stamps that can only be nanoseconds (1e12 or more, or a
+mean step that as seconds gives a rate below 1e-6 Hz; see :mod:`robot_msgs.io.sniff`)
+are divided by ``1e9`` as evo divides EuRoC's, with a warning that says so.
 """
 
 from __future__ import annotations
@@ -13,8 +19,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.errors import FormatError
 from robot_msgs.files import write_atomic
-from robot_msgs.io.clean import finish_trajectory
+from robot_msgs.io.clean import finish_trajectory, report
+from robot_msgs.io.sniff import check_header, nanosecond_evidence, read_head
 from robot_msgs.io.table import format_rows, read_table
 
 if TYPE_CHECKING:
@@ -38,7 +46,8 @@ def read_tum(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTraje
         The file: 8 numbers a line, ``t x y z qx qy qz qw``.
     strict : bool
         Refuse data problems (NaN rows, unsorted or repeated stamps, non-unit
-        quaternions) instead of fixing them with a warning; see :mod:`robot_msgs.io.clean`.
+        quaternions, nanosecond stamps) instead of fixing them with a warning; see
+        :mod:`robot_msgs.io.clean`.
 
     Returns
     -------
@@ -49,7 +58,7 @@ def read_tum(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTraje
     ------
     FormatError
         A line does not hold 8 numbers (the message names file, line, column and
-        text), or a data problem is refused.
+        text); the header names ``qw`` first; a data problem is refused.
 
     Examples
     --------
@@ -60,8 +69,26 @@ def read_tum(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTraje
     >>> traj.stamps_s.tolist(), traj.positions_xyz.tolist()
     ([1.5], [[1.0, 2.0, 3.0]])
     """
-    table = read_table(path, columns=TUM_COLUMNS, split=(1, 3, 4))
+    source = str(path)
+    head = read_head(path, source=source)
+    check_header(head)
+    if head.header is not None and head.header.quaternion == "wxyz":
+        msg = (
+            f"{source}, line {head.header.line}: the header names qw first (w, x, y, z), "
+            "where TUM has qw last; choose the format (--format euroc)"
+        )
+        raise FormatError(msg)
+    table = read_table(path, columns=TUM_COLUMNS, header=True, split=(1, 3, 4))
     stamps, xyz, quat = table.parts
+    ns = nanosecond_evidence(stamps)
+    if ns is not None:
+        report(
+            f"{source}: stamps read as nanoseconds and divided by 1e9 ({ns}); TUM stamps "
+            "are seconds: write them in seconds, or choose the format (--format euroc) if "
+            "the quaternion is w first",
+            strict=strict,
+        )
+        stamps /= 1e9  # the table's own array, as evo converts EuRoC's nanoseconds
     return finish_trajectory(
         stamps, xyz, quat, source=table.source, where=table.where, strict=strict, owned=True
     )

@@ -1,0 +1,390 @@
+"""What the first lines of a text trajectory show: separator, columns, header names, stamp unit.
+
+The evidence that :mod:`robot_msgs.io.detect` decides the format from, and that the TUM
+and EuRoC readers check their file against, so that neither can be fooled:
+
+- **Header names.** A header line is read for its column names, with or without ``#``:
+  a first line that starts with a word (``timestamp tx ty tz qx qy qz qw``), or the last
+  ``#`` comment before the data that names as many columns as the data has (TUM RGB-D's
+  ``# timestamp tx ty tz qx qy qz qw``, EuRoC's ``#timestamp [ns],p_RS_R_x [m],...``).
+  Names such as ``qx``, ``q_RS_w []``, ``quat_z`` or ``orientation.w`` are quaternion
+  components; where all four are named, their order is evidence: ``x, y, z, w`` in
+  columns 5-8 is TUM's order, ``w, x, y, z`` EuRoC's (any other place or order is refused,
+  as neither reader could follow it).
+- **Stamp unit, by magnitude.** Integer stamps of 1e12 or more (31,700 years in
+  seconds) are nanoseconds; so are integer stamps whose mean step as seconds would give
+  a rate below 1e-6 Hz while as nanoseconds it is a plausible one. Stamps with a
+  fraction cannot be integer nanoseconds; nor can integer stamps whose mean step as
+  nanoseconds gives a rate above 1 MHz where as seconds it is plausible.
+
+Only the first 64 KiB are read (a few hundred lines), so this costs the same for any
+file size; the readers repeat the stamp test on every row, vectorised.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from robot_msgs.errors import FormatError
+from robot_msgs.io.clean import MAX_RATE_HZ, MIN_RATE_HZ
+from robot_msgs.io.table import (
+    is_header_word,
+    non_ascii_note,
+    read_bytes,
+    text_problem,
+)
+
+if TYPE_CHECKING:
+    import os
+
+    from robot_msgs.typing import Float64Array
+
+__all__ = [
+    "NS_MAGNITUDE",
+    "Header",
+    "TextHead",
+    "check_header",
+    "nanosecond_evidence",
+    "read_head",
+    "seconds_evidence",
+]
+
+#: Integer stamps at or above this are nanoseconds: as seconds, 31,700 years.
+NS_MAGNITUDE = 1e12
+
+SNIFF_BYTES = 1 << 16
+_MAX_ROWS = 200
+_FLOAT = re.compile(
+    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE
+)
+_UNITS = re.compile(r"\[[^\]]*\]|\([^)]*\)")
+# A quaternion component: a name whose last part is x, y, z or w after a quaternion word
+# (q, quat, quaternion, orientation, ori, rot, rotation), with any parts in between:
+# qx, q_x, q.w, q_RS_w, quat_z, orientation.w, pose.orientation.x.
+_QUAT_NAME = re.compile(
+    r"(?:^|[._\-])(?:q|quat|quaternion|orientation|ori|rot|rotation)(?:[._\-][a-z0-9]+)*?[._\-]?([xyzw])$"
+)
+
+Order = Literal["xyzw", "wxyz"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Header:
+    """A header line and what its names say.
+
+    Attributes
+    ----------
+    line : int
+        The 1-based line number.
+    names : tuple of str
+        The column names, as written (units and ``#`` included).
+    quaternion : {"xyzw", "wxyz"} or None
+        The quaternion order the names give in columns 5-8; None when they do not name
+        all four components.
+    problem : str
+        Non-empty when the names give the quaternion another place or order (the
+        message says which).
+    """
+
+    line: int
+    names: tuple[str, ...]
+    quaternion: Order | None
+    problem: str = ""
+
+    @property
+    def evidence(self) -> str:
+        """``header names qx first`` (or ``qw``), for the detection's reason; empty if neither."""
+        if self.quaternion is None:
+            return ""
+        return f"header names {'qx' if self.quaternion == 'xyzw' else 'qw'} first"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TextHead:
+    """The first lines of a text file, as evidence.
+
+    Attributes
+    ----------
+    source : str
+        The file, as messages name it.
+    columns : int
+        Fields of the first data line (0 when no line has data).
+    separator : {"space", "tab", "comma"}
+        Between the fields of the first data line (``comma`` when any comma is there).
+    first_line : int
+        Its 1-based line number (0 when none).
+    header : Header or None
+        The header line, when there is one.
+    numbers : ndarray, shape (R, columns), float64
+        The first rows of numbers (up to 200, those of the first data line's width, up to
+        the first row that is not numbers); empty when the first data line is not.
+    bad : str
+        Non-empty when the first data line is not numbers: what is wrong, where.
+    """
+
+    source: str
+    columns: int
+    separator: str
+    first_line: int
+    header: Header | None
+    numbers: Float64Array
+    bad: str = ""
+
+    @property
+    def layout(self) -> str:
+        """``8 space-separated columns``, for the detection's reason."""
+        return f"{self.columns} {self.separator}-separated column{'s' * (self.columns != 1)}"
+
+
+def read_head(path: str | os.PathLike[str], *, source: str | None = None) -> TextHead:
+    r"""What the first 64 KiB of the text file ``path`` show.
+
+    Raises
+    ------
+    FormatError
+        The bytes are not UTF-8 text lines (UTF-16, binary, CR-only line endings: see
+        :func:`~robot_msgs.io.table.text_problem`); the header names the quaternion
+        columns in a place or order no reader takes.
+    IsADirectoryError, FileNotFoundError
+        ``path`` is a folder, or there is no such file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = file.write_text("timestamp tx ty tz qx qy qz qw\n1.5 0 0 0 0 0 0 1\n")
+    >>> head = read_head(file)
+    >>> head.layout, head.header.evidence, head.numbers[:, 0].tolist()
+    ('8 space-separated columns', 'header names qx first', [1.5])
+    """
+    if source is None:
+        source = str(path)
+    data = read_bytes(path, source=source, limit=SNIFF_BYTES)
+    problem = text_problem(data, source=source)
+    if problem is not None:
+        raise problem
+    if len(data) == SNIFF_BYTES:  # cut: the last line may be partial
+        data = data[: data.rfind(b"\n") + 1] or data
+    text = data.decode("utf-8-sig", errors="replace")
+    return _head(text.split("\n"), source=source)
+
+
+def _fields(line: str) -> list[str]:
+    """The fields of a data line: split at commas, tabs and spaces; a ``#`` comment cut."""
+    return line.split("#", 1)[0].replace(",", " ").split()
+
+
+def _separator(line: str) -> str:
+    body = line.split("#", 1)[0]
+    if "," in body:
+        return "comma"
+    return "tab" if "\t" in body else "space"
+
+
+def _names(line: str) -> tuple[str, ...]:
+    """The column names of a header line (``#`` dropped; commas split, else blanks)."""
+    body = line.strip().lstrip("#").strip()
+    parts = body.split(",") if "," in body else body.split()
+    return tuple(p.strip() for p in parts if p.strip())
+
+
+def _component(name: str) -> str | None:
+    """``x``, ``y``, ``z`` or ``w`` when ``name`` is a quaternion component, else None."""
+    key = _UNITS.sub("", name).strip().lstrip("#").strip().lower()
+    match = _QUAT_NAME.search(key)
+    return match.group(1) if match else None
+
+
+def _header(line: int, names: tuple[str, ...]) -> Header:
+    where: dict[str, int] = {}
+    for i, name in enumerate(names):
+        part = _component(name)
+        if part is not None and part not in where:
+            where[part] = i
+    if len(where) < 4:
+        return Header(line=line, names=names, quaternion=None)
+    x, y, z, w = (where[c] for c in "xyzw")
+    if (x, y, z, w) == (4, 5, 6, 7):
+        return Header(line=line, names=names, quaternion="xyzw")
+    if (w, x, y, z) == (4, 5, 6, 7):
+        return Header(line=line, names=names, quaternion="wxyz")
+    shown = ", ".join(f"{names[where[c]]} (column {where[c] + 1})" for c in "xyzw")
+    problem = (
+        f"line {line}: the header names the quaternion {shown}; the readers take x, y, z, w "
+        "(TUM) or w, x, y, z (EuRoC) in columns 5-8: reorder the columns"
+    )
+    return Header(line=line, names=names, quaternion=None, problem=problem)
+
+
+def _head(lines: list[str], *, source: str) -> TextHead:
+    comments: list[tuple[int, str]] = []
+    header: Header | None = None
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r")
+        stripped = line.strip(" \t,")
+        if not stripped:
+            continue
+        if stripped.startswith("#"):
+            comments.append((number, line))
+            continue
+        fields = _fields(line)
+        if not fields:
+            continue
+        if header is None and is_header_word(fields[0]):
+            header = _header(number, _names(line))
+            continue
+        if header is None:  # the last # comment naming as many columns as the data
+            for at, comment in reversed(comments):
+                names = _names(comment)
+                if len(names) == len(fields):
+                    header = _header(at, names)
+                    break
+        return _rows(lines, number, fields, _separator(line), header, source=source)
+    return TextHead(
+        source=source, columns=0, separator="space", first_line=0, header=header,
+        numbers=np.empty((0, 0)),
+    )  # fmt: skip
+
+
+def _rows(
+    lines: list[str],
+    first: int,
+    fields: list[str],
+    separator: str,
+    header: Header | None,
+    *,
+    source: str,
+) -> TextHead:
+    """The numbers of the rows from line ``first`` on, as far as they are numbers."""
+    width = len(fields)
+    for col, token in enumerate(fields, start=1):
+        if _FLOAT.fullmatch(token) is None:
+            bad = f"line {first}, column {col}: {token!r} is not a number{non_ascii_note(token)}"
+            return TextHead(
+                source=source, columns=width, separator=separator, first_line=first,
+                header=header, numbers=np.empty((0, width)), bad=bad,
+            )  # fmt: skip
+    rows: list[list[float]] = []
+    for raw in lines[first - 1 :]:
+        row = _fields(raw.rstrip("\r"))
+        if not row:
+            continue
+        if len(row) != width or not all(_FLOAT.fullmatch(t) for t in row):
+            break
+        rows.append([float(t) for t in row])
+        if len(rows) == _MAX_ROWS:
+            break
+    return TextHead(
+        source=source, columns=width, separator=separator, first_line=first, header=header,
+        numbers=np.array(rows, dtype=np.float64).reshape(-1, width),
+    )  # fmt: skip
+
+
+def check_header(head: TextHead) -> None:
+    """Raise the header's problem (quaternion columns no reader takes), if it has one."""
+    if head.header is not None and head.header.problem:
+        msg = f"{head.source}, {head.header.problem}"
+        raise FormatError(msg)
+
+
+def _integral(stamps: Float64Array) -> bool:
+    return bool(np.all(np.floor(stamps) == stamps))
+
+
+def _mean_step(stamps: Float64Array) -> float | None:
+    """The mean step (span / intervals), in the stamps' own unit; None below 2 stamps."""
+    if stamps.shape[0] < 2:
+        return None
+    step = float(np.abs(stamps[-1] - stamps[0])) / (stamps.shape[0] - 1)
+    return step if step > 0 else None
+
+
+def _finite(stamps: Float64Array) -> Float64Array:
+    values = np.asarray(stamps, dtype=np.float64)
+    if np.isfinite(values.sum()):
+        return values
+    kept: Float64Array = values[np.isfinite(values)]
+    return kept
+
+
+def nanosecond_evidence(stamps: Float64Array) -> str | None:
+    """Why stamps meant as seconds look like integer nanoseconds; None when they do not.
+
+    Parameters
+    ----------
+    stamps : ndarray, shape (N,), float64
+        The stamp column as written (NaN and inf are ignored).
+
+    Examples
+    --------
+    >>> nanosecond_evidence(np.array([1305031102160407000.0, 1305031102194330000.0]))
+    'integer stamps up to 1.31e+18: 1e12 or more, 31,700 years as seconds'
+    >>> nanosecond_evidence(np.array([0.0, 5e6, 1e7]))
+    'integer stamps 5e+06 apart on average: as seconds 2e-07 Hz, as nanoseconds 200 Hz'
+    >>> nanosecond_evidence(np.array([1305031102.160407, 1305031102.19433])) is None
+    True
+    """
+    values = _finite(stamps)
+    if values.size == 0:
+        return None
+    # The cheap tests first (two passes, no new array); the integer test only if they say so.
+    top = max(float(values.max()), -float(values.min()))
+    if top >= NS_MAGNITUDE:
+        if not _integral(values):
+            return None
+        return f"integer stamps up to {top:.3g}: 1e12 or more, 31,700 years as seconds"
+    step = _mean_step(values)
+    if step is not None and 1.0 / step < MIN_RATE_HZ <= 1e9 / step <= MAX_RATE_HZ:
+        if not _integral(values):
+            return None
+        return (
+            f"integer stamps {step:.3g} apart on average: as seconds {1 / step:.3g} Hz, "
+            f"as nanoseconds {1e9 / step:.3g} Hz"
+        )
+    return None
+
+
+def seconds_evidence(stamps: Float64Array) -> tuple[str, int | None] | None:
+    """Why stamps meant as integer nanoseconds look like seconds, and the row that shows it.
+
+    Parameters
+    ----------
+    stamps : ndarray, shape (N,), float64
+        The stamp column as written (NaN and inf are ignored).
+
+    Returns
+    -------
+    tuple of (str, int or None), or None
+        The reason, and the row of a stamp with a fraction (None when the reason is the
+        rate); None when the stamps may well be nanoseconds.
+
+    Examples
+    --------
+    >>> seconds_evidence(np.array([1403715524.0, 1403715524.907143]))
+    ('stamp 1403715524.907143 has a fraction', 1)
+    >>> seconds_evidence(np.array([1.0, 2.0, 3.0]))[0]
+    'integer stamps 1 apart on average: as nanoseconds 1e+09 Hz, as seconds 1 Hz'
+    >>> seconds_evidence(np.array([1403715524907143168.0])) is None
+    True
+    """
+    values = np.asarray(stamps, dtype=np.float64)
+    if values.size and float(values.min()) >= 2.0**53:  # every such float is an integer
+        return None
+    fraction = np.isfinite(values) & (np.floor(values) != values)
+    if fraction.any():
+        row = int(np.flatnonzero(fraction)[0])
+        return f"stamp {float(values[row])!r} has a fraction", row
+    values = _finite(values)
+    if values.size == 0 or float(np.abs(values).max()) >= NS_MAGNITUDE:
+        return None
+    step = _mean_step(values)
+    if step is not None and 1e9 / step > MAX_RATE_HZ >= 1.0 / step >= MIN_RATE_HZ:
+        return (
+            f"integer stamps {step:.3g} apart on average: as nanoseconds {1e9 / step:.3g} Hz, "
+            f"as seconds {1 / step:.3g} Hz"
+        ), None
+    return None

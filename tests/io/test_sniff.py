@@ -1,0 +1,265 @@
+"""Format detection from evidence: header names, stamp magnitude, columns; what it says it saw."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.io import explain_format, read_euroc, read_trajectory, read_tum
+from robot_msgs.io.sniff import nanosecond_evidence, read_head, seconds_evidence
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from robot_msgs.trajectory import PoseTrajectory
+
+# Three poses 0.5 s apart, a 90 degree turn about z on the last: (x, y, z, w) = (0, 0, s, s).
+S = math.sqrt(0.5)
+STAMPS_NS = [1305031102_160407000, 1305031102_660407000, 1305031103_160407000]
+POSES = [(1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0), (1.5, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0),
+         (2.0, 2.0, 3.0, 0.0, 0.0, S, S)]  # fmt: skip
+TUM_HEADER = "timestamp tx ty tz qx qy qz qw"
+EUROC_HEADER = (
+    "#timestamp [ns],p_RS_R_x [m],p_RS_R_y [m],p_RS_R_z [m],q_RS_w [],q_RS_x [],q_RS_y [],q_RS_z []"
+)
+
+
+def tum_rows(*, ns: bool = False, sep: str = " ") -> str:
+    rows = []
+    for t, (x, y, z, qx, qy, qz, qw) in zip(STAMPS_NS, POSES, strict=True):
+        stamp = str(t) if ns else repr(t / 1e9)
+        rows.append(sep.join([stamp, *(repr(v) for v in (x, y, z, qx, qy, qz, qw))]))
+    return "\n".join(rows) + "\n"
+
+
+def euroc_rows(*, seconds: bool = False, extra: int = 0) -> str:
+    rows = []
+    for t, (x, y, z, qx, qy, qz, qw) in zip(STAMPS_NS, POSES, strict=True):
+        stamp = repr(t / 1e9) if seconds else str(t)
+        values = [stamp, *(repr(v) for v in (x, y, z, qw, qx, qy, qz))] + ["0.0"] * extra
+        rows.append(",".join(values))
+    return "\n".join(rows) + "\n"
+
+
+def write(tmp_path: Path, text: str, name: str = "traj.txt") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def quiet(fn: Callable[..., PoseTrajectory], *args: Any, **kwargs: Any) -> PoseTrajectory:
+    """``fn(*args, **kwargs)`` with any warning an error: the reading is clean."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return fn(*args, **kwargs)
+
+
+def test_a_header_without_hash_naming_qx_first_is_tum(tmp_path: Path) -> None:
+    path = write(tmp_path, TUM_HEADER + "\n" + tum_rows())
+    assert str(explain_format(path)) == "tum (8 space-separated columns, header names qx first)"
+    traj = quiet(read_trajectory, path)
+    assert traj.orientations_quat_xyzw[2].tolist() == [0.0, 0.0, S, S]
+    assert traj.stamps_s.tolist() == [t / 1e9 for t in STAMPS_NS]
+
+
+def test_a_tum_comment_header_is_read_for_its_names(tmp_path: Path) -> None:
+    text = "# ground truth trajectory\n# file: 'x.bag'\n# " + TUM_HEADER + "\n" + tum_rows()
+    assert str(explain_format(write(tmp_path, text))) == (
+        "tum (8 space-separated columns, header names qx first)"
+    )
+
+
+def test_a_comment_of_another_width_is_no_header(tmp_path: Path) -> None:
+    # rgbdslam.tum's first line: 7 words over 8 columns.
+    text = "# TF Coordinate Frame ID: /openni_rgb_optical_frame(data: /x)\n" + tum_rows()
+    head = read_head(write(tmp_path, text))
+    assert head.header is None
+    assert str(explain_format(tmp_path / "traj.txt")) == "tum (8 space-separated columns)"
+
+
+def test_a_euroc_header_naming_qw_first_is_euroc_whatever_the_separator(tmp_path: Path) -> None:
+    path = write(tmp_path, EUROC_HEADER + "\n" + euroc_rows(), name="data.csv")
+    assert str(explain_format(path)) == "euroc (8 comma-separated columns, header names qw first)"
+    spaced = write(tmp_path, "t px py pz qw qx qy qz\n" + euroc_rows().replace(",", " "))
+    assert str(explain_format(spaced)) == "euroc (8 space-separated columns, header names qw first)"
+    assert quiet(read_trajectory, spaced).orientations_quat_xyzw[2].tolist() == [0.0, 0.0, S, S]
+
+
+@pytest.mark.parametrize(
+    "names",
+    ["qx", "q_x", "q.x", "quat_x", "q_RS_x []", "orientation.x", "pose.orientation.x"],
+)
+def test_quaternion_names_in_their_common_spellings_are_recognised(
+    tmp_path: Path, names: str
+) -> None:
+    cols = ["t", "x", "y", "z"] + [_spell(names, c) for c in "wxyz"]
+    path = write(tmp_path, ",".join(cols) + "\n" + euroc_rows())
+    assert explain_format(path).reason == "8 comma-separated columns, header names qw first"
+
+
+def _spell(name: str, component: str) -> str:
+    head, _, tail = name.rpartition("x")
+    return head + component + tail
+
+
+def test_a_tum_file_with_nanosecond_stamps_is_tum_read_as_nanoseconds(tmp_path: Path) -> None:
+    seconds = quiet(read_tum, write(tmp_path, tum_rows(), name="s.tum"))
+    path = write(tmp_path, tum_rows(ns=True), name="ns.tum")
+    assert str(explain_format(path)) == "tum (8 space-separated columns, integer nanosecond stamps)"
+    with pytest.warns(
+        DataWarning,
+        match=r"ns\.tum: stamps read as nanoseconds and divided by 1e9 \(integer stamps up to "
+        r"1\.31e\+18: .*\); TUM stamps are seconds: write them in seconds",
+    ):
+        traj = read_trajectory(path)
+    # Not the EuRoC misreading: the quaternions are x, y, z, w, the stamps seconds.
+    assert traj.orientations_quat_xyzw.tolist() == seconds.orientations_quat_xyzw.tolist()
+    np.testing.assert_allclose(traj.stamps_s, seconds.stamps_s, rtol=0, atol=1e-6)
+    with pytest.raises(FormatError, match=r"ns\.tum: stamps read as nanoseconds.*--strict"):
+        read_trajectory(path, strict=True)
+
+
+def test_relative_nanosecond_stamps_are_recognised_by_their_rate(tmp_path: Path) -> None:
+    # 0, 5 ms, 10 ms in ns: as seconds one pose per 58 days, as nanoseconds 200 Hz.
+    text = "".join(f"{i * 5_000_000} {i} 0 0 0 0 0 1\n" for i in range(3))
+    with pytest.warns(DataWarning, match=r"integer stamps 5e\+06 apart on average: as seconds"):
+        traj = read_tum(write(tmp_path, text))
+    assert traj.stamps_s.tolist() == [0.0, 0.005, 0.01]
+
+
+def test_a_tum_file_read_as_euroc_is_refused_not_divided(tmp_path: Path) -> None:
+    path = write(tmp_path, tum_rows(), name="t.tum")
+    with pytest.raises(
+        FormatError,
+        match=r"t\.tum: stamps are not EuRoC's integer nanoseconds \(stamp 1305031102\.160407 "
+        r"has a fraction at line 1\), .*choose the format \(--format tum\)",
+    ):
+        read_trajectory(path, fmt="euroc")
+
+
+def test_a_tum_header_read_as_euroc_is_refused_naming_the_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "# " + TUM_HEADER + "\n" + tum_rows(ns=True), name="t.tum")
+    with pytest.raises(
+        FormatError,
+        match=r"t\.tum, line 1: the header names qx before qw .*choose the format \(--format tum\)",
+    ):
+        read_euroc(path)
+
+
+def test_a_euroc_header_read_as_tum_is_refused_naming_the_line(tmp_path: Path) -> None:
+    path = write(tmp_path, EUROC_HEADER + "\n" + euroc_rows(), name="data.csv")
+    with pytest.raises(
+        FormatError,
+        match=r"data\.csv, line 1: the header names qw first .*choose the format \(--format euroc\)",
+    ):
+        read_trajectory(path, fmt="tum")
+
+
+def test_a_euroc_file_whose_stamps_are_seconds_is_read_as_seconds_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, EUROC_HEADER + "\n" + euroc_rows(seconds=True), name="data.csv")
+    assert explain_format(path).fmt == "euroc"
+    with pytest.warns(
+        DataWarning,
+        match=r"data\.csv: stamps read as seconds, not divided by 1e9 \(stamp 1305031102\.160407 "
+        r"has a fraction at line 2\); EuRoC stamps are integer nanoseconds",
+    ):
+        traj = read_trajectory(path)
+    assert traj.stamps_s.tolist() == [t / 1e9 for t in STAMPS_NS]
+    assert traj.orientations_quat_xyzw[2].tolist() == [0.0, 0.0, S, S]
+
+
+def test_euroc_integer_seconds_are_recognised_by_their_rate(tmp_path: Path) -> None:
+    text = "timestamp,px,py,pz,qw,qx,qy,qz\n" + "".join(f"{i},0,0,0,1,0,0,0\n" for i in (1, 2, 3))
+    with pytest.warns(DataWarning, match=r"as nanoseconds 1e\+09 Hz, as seconds 1 Hz"):
+        assert read_euroc(write(tmp_path, text)).stamps_s.tolist() == [1.0, 2.0, 3.0]
+
+
+def test_eight_comma_columns_of_nanoseconds_without_a_header_are_refused_as_ambiguous(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, euroc_rows(), name="x.csv")
+    with pytest.raises(
+        FormatError,
+        match=r"x\.csv: cannot tell the format: 8 comma-separated columns with integer "
+        r"nanosecond stamps and no header naming the columns could be EuRoC \(qw first\) or "
+        r"TUM \(qw last\); choose the format \(--format euroc or --format tum\)",
+    ):
+        explain_format(path)
+
+
+def test_eight_comma_columns_of_seconds_without_a_header_are_tum(tmp_path: Path) -> None:
+    path = write(tmp_path, tum_rows(sep=","), name="x.csv")
+    assert str(explain_format(path)) == "tum (8 comma-separated columns, stamps in seconds)"
+
+
+def test_more_than_eight_columns_are_euroc_and_twelve_of_nanoseconds_are_not_kitti(
+    tmp_path: Path,
+) -> None:
+    wide = write(tmp_path, euroc_rows(extra=9), name="a.csv")
+    assert str(explain_format(wide)) == "euroc (17 comma-separated columns, more than TUM's 8)"
+    twelve = write(tmp_path, euroc_rows(extra=4), name="b.csv")
+    assert explain_format(twelve).fmt == "euroc"
+    kitti = write(tmp_path, "1 0 0 5 0 1 0 6 0 0 1 7\n", name="c.txt")
+    assert str(explain_format(kitti)) == "kitti (12 space-separated columns)"
+
+
+def test_a_header_naming_qx_first_over_seventeen_columns_is_refused(tmp_path: Path) -> None:
+    names = "t,x,y,z,qx,qy,qz,qw," + ",".join(f"v{i}" for i in range(9))
+    path = write(tmp_path, names + "\n" + euroc_rows(extra=9), name="a.csv")
+    with pytest.raises(
+        FormatError,
+        match=r"a\.csv: cannot tell the format: line 1's header names qx first \(TUM's order\) "
+        r"but the rows have 17 columns \(TUM has 8\); choose the format",
+    ):
+        explain_format(path)
+
+
+def test_a_header_with_the_quaternion_elsewhere_is_refused_naming_the_columns(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, "t qw qx qy qz x y z\n" + tum_rows(), name="a.txt")
+    with pytest.raises(
+        FormatError,
+        match=r"a\.txt, line 1: the header names the quaternion qx \(column 3\), qy \(column 4\), "
+        r"qz \(column 5\), qw \(column 2\); .*reorder the columns",
+    ):
+        explain_format(path)
+    with pytest.raises(FormatError, match=r"reorder the columns"):
+        read_tum(path)
+
+
+def test_bags_are_known_by_magic_bytes_and_say_so(tmp_path: Path) -> None:
+    path = tmp_path / "a.dat"
+    path.write_bytes(b"#ROSBAG V2.0\n")
+    assert str(explain_format(path)) == "bag (magic bytes '#ROSBAG V2.0')"
+    (tmp_path / "bag").mkdir()
+    (tmp_path / "bag" / "metadata.yaml").write_text("x: 1\n")
+    assert str(explain_format(tmp_path / "bag")) == "bag2 (a ROS 2 bag folder, metadata.yaml)"
+
+
+def test_stamp_unit_evidence_by_hand() -> None:
+    assert nanosecond_evidence(np.array([1.0, 2.0, 3.0])) is None  # 1 Hz seconds
+    assert nanosecond_evidence(np.array([np.nan, 2e12])) is not None  # NaN ignored
+    assert nanosecond_evidence(np.array([0.0, 1e3])) is None  # 1 mHz: plausible seconds
+    assert seconds_evidence(np.array([0.0, 1e3, 2e3])) is None  # 1 MHz: plausible ns
+    assert seconds_evidence(np.array([np.nan, 1.5])) == ("stamp 1.5 has a fraction", 1)
+
+
+def test_the_real_data_is_detected_with_its_evidence(evo_data: Path) -> None:
+    expected = {
+        "freiburg1_xyz-groundtruth.txt": "tum (8 space-separated columns, header names qx first)",
+        "freiburg1_xyz-rgbdslam.txt": "tum (8 space-separated columns)",
+        "V102.txt": "tum (8 space-separated columns)",
+        "V102_groundtruth.csv": "euroc (17 comma-separated columns, header names qw first)",
+        "KITTI_00_gt.txt": "kitti (12 space-separated columns)",
+        "georeferenced.tum": "tum (8 space-separated columns)",
+    }
+    assert {name: str(explain_format(evo_data / name)) for name in expected} == expected
