@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import OutputExistsError
-from robot_msgs.files import write_atomic
+from robot_msgs.files import check_outputs, write_atomic
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
 
@@ -26,7 +25,7 @@ if TYPE_CHECKING:
     from robot_msgs.compare.comparison import Comparison
     from robot_msgs.compare.result import EvaluationResult
 
-__all__ = ["axis_label", "check_outputs", "emit", "format_table", "write_plot"]
+__all__ = ["axis_label", "emit", "format_table", "prepare_outputs", "write_plot"]
 
 _COLUMNS = ("n", "rms", "mean", "median", "std", "min", "max")
 _TITLES = {
@@ -102,17 +101,14 @@ def axis_label(signal: str, unit: str) -> str:
     return f"{signal} [{unit}]" if unit else signal
 
 
-def _refuse_existing(path: Path, *, force: bool) -> None:
-    if path.exists() and not force:
-        msg = f"{path} exists; pass --force to overwrite it"
-        raise OutputExistsError(msg)
+def prepare_outputs(args: argparse.Namespace) -> None:
+    """Check every output path (``--save``, ``--plot``) before any work is done.
 
-
-def check_outputs(args: argparse.Namespace) -> None:
-    """Refuse existing ``--save``/``--plot`` files before any work is done (unless ``--force``)."""
-    for path in (args.save, args.plot):
-        if path is not None:
-            _refuse_existing(path, force=args.force)
+    They must be distinct, writable and, unless ``--force``, not existing
+    (:func:`robot_msgs.files.check_outputs`); ``--plot`` needs matplotlib.
+    """
+    paths = [p for p in (args.save, args.plot) if p is not None]
+    check_outputs(paths, force=args.force, create_folders=True)
     if args.plot is not None:
         require("matplotlib", "plot", feature="--plot")
 
@@ -163,7 +159,6 @@ def write_plot(
     force : bool
         Overwrite an existing file.
     """
-    _refuse_existing(path, force=force)
     require("matplotlib", "plot", feature="--plot")
     from matplotlib.figure import Figure  # noqa: PLC0415 (optional extra)
 

@@ -11,7 +11,7 @@ from robot_msgs.cli._evaluation_args import (
     read_inputs,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import axis_label, check_outputs, emit, write_plot
+from robot_msgs.cli._evaluation_output import axis_label, emit, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.evaluation import APE_RELATIONS, EvaluationSettings, ape
 from robot_msgs.evaluation.relations import RELATION_ALIASES
@@ -49,7 +49,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     """Compute the APE and report it; return 0."""
     settings = settings_from_args(args, EvaluationSettings())
-    check_outputs(args)
+    prepare_outputs(args)
     reference, estimate, ref_name, est_name = read_inputs(args)
     result = ape(
         reference,

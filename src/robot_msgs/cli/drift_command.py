@@ -11,7 +11,7 @@ from robot_msgs.cli._evaluation_args import (
     read_inputs,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import check_outputs, emit, write_plot
+from robot_msgs.cli._evaluation_output import emit, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.evaluation import (
     KITTI_LENGTHS_M,
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     kitti = args.protocol == "kitti"
     # rpg_trajectory_evaluation's defaults: one-to-one within 0.02 s, Sim(3).
     settings = settings_from_args(args, EvaluationSettings() if kitti else RPG_SETTINGS)
-    check_outputs(args)
+    prepare_outputs(args)
     reference, estimate, ref_name, est_name = read_inputs(args)
     if kitti:
         result = kitti_drift(

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from robot_msgs.cli._evaluation_args import add_run_settings_args, load_runs_from_args
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import OutputExistsError
 
 __all__ = ["add_parser", "run"]
 
@@ -54,7 +53,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``robot-msgs report``; return the exit code."""
-    from robot_msgs.files import write_atomic  # noqa: PLC0415 - keeps --help fast
+    from robot_msgs.files import check_outputs, write_atomic  # noqa: PLC0415
     from robot_msgs.progress import Progress  # noqa: PLC0415
     from robot_msgs.report.build import build_report  # noqa: PLC0415
     from robot_msgs.report.tables import (  # noqa: PLC0415
@@ -71,10 +70,7 @@ def run(args: argparse.Namespace) -> int:
         for name in ("html", "json", "csv", "latex", "markdown")
         if getattr(args, name) is not None
     }
-    for path in outputs.values():
-        if path.exists() and not args.force:
-            msg = f"{path} exists; pass --force to overwrite it"
-            raise OutputExistsError(msg)
+    check_outputs(outputs.values(), force=args.force, create_folders=True)
     if "html" in outputs:
         from robot_msgs.optional import require  # noqa: PLC0415
 

@@ -3,7 +3,7 @@
 The evidence that :mod:`robot_msgs.io.detect` decides the format from, and that the TUM
 and EuRoC readers check their file against, so that neither can be fooled:
 
-- **Header names.** A header line is read for its column names, with or without ``#``:
+- **TableHeader names.** A header line is read for its column names, with or without ``#``:
   a first line that starts with a word (``timestamp tx ty tz qx qy qz qw``), or the last
   ``#`` comment before the data that names as many columns as the data has (TUM RGB-D's
   ``# timestamp tx ty tz qx qy qz qw``, EuRoC's ``#timestamp [ns],p_RS_R_x [m],...``).
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NS_MAGNITUDE",
-    "Header",
+    "TableHeader",
     "TextHead",
     "check_header",
     "nanosecond_evidence",
@@ -73,7 +73,7 @@ Order = Literal["xyzw", "wxyz"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Header:
+class TableHeader:
     """A header line and what its names say.
 
     Attributes
@@ -117,7 +117,7 @@ class TextHead:
         Between the fields of the first data line (``comma`` when any comma is there).
     first_line : int
         Its 1-based line number (0 when none).
-    header : Header or None
+    header : TableHeader or None
         The header line, when there is one.
     numbers : ndarray, shape (R, columns), float64
         The first rows of numbers (up to 200, those of the first data line's width, up to
@@ -130,7 +130,7 @@ class TextHead:
     columns: int
     separator: str
     first_line: int
-    header: Header | None
+    header: TableHeader | None
     numbers: Float64Array
     bad: str = ""
 
@@ -199,30 +199,30 @@ def _component(name: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _header(line: int, names: tuple[str, ...]) -> Header:
+def _header(line: int, names: tuple[str, ...]) -> TableHeader:
     where: dict[str, int] = {}
     for i, name in enumerate(names):
         part = _component(name)
         if part is not None and part not in where:
             where[part] = i
     if len(where) < 4:
-        return Header(line=line, names=names, quaternion=None)
+        return TableHeader(line=line, names=names, quaternion=None)
     x, y, z, w = (where[c] for c in "xyzw")
     if (x, y, z, w) == (4, 5, 6, 7):
-        return Header(line=line, names=names, quaternion="xyzw")
+        return TableHeader(line=line, names=names, quaternion="xyzw")
     if (w, x, y, z) == (4, 5, 6, 7):
-        return Header(line=line, names=names, quaternion="wxyz")
+        return TableHeader(line=line, names=names, quaternion="wxyz")
     shown = ", ".join(f"{names[where[c]]} (column {where[c] + 1})" for c in "xyzw")
     problem = (
         f"line {line}: the header names the quaternion {shown}; the readers take x, y, z, w "
         "(TUM) or w, x, y, z (EuRoC) in columns 5-8: reorder the columns"
     )
-    return Header(line=line, names=names, quaternion=None, problem=problem)
+    return TableHeader(line=line, names=names, quaternion=None, problem=problem)
 
 
 def _head(lines: list[str], *, source: str) -> TextHead:
     comments: list[tuple[int, str]] = []
-    header: Header | None = None
+    header: TableHeader | None = None
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r")
         stripped = line.strip(" \t,")
@@ -255,7 +255,7 @@ def _rows(
     first: int,
     fields: list[str],
     separator: str,
-    header: Header | None,
+    header: TableHeader | None,
     *,
     source: str,
 ) -> TextHead:
