@@ -321,3 +321,41 @@ def test_bench_on_an_existing_dask_scheduler(
         assert main(argv) == 0
     assert f"on dask ({address})" in capsys.readouterr().out
     assert _ape_rms(out) == pytest.approx([0.05, 0.10], abs=1e-9)
+
+
+def test_resume_removes_the_temporary_records_a_killed_sweep_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "out"
+    argv = ["bench", str(root), "--out", str(out), "--serial", "--quiet"]
+    assert main(argv) == 0
+    leftover = out / "runs" / ".0123abcd.json.0.tmp"  # as write_atomic names it mid-write
+    leftover.write_text('{"half": ', encoding="utf-8")
+    assert main([*argv, "--resume"]) == 0
+    assert not leftover.exists()
+    assert not list((out / "runs").glob(".*.tmp"))
+
+
+def test_the_dashboard_needs_the_local_cluster(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree(tmp_path / "runs")
+    assert main(["bench", str(root), "--out", str(tmp_path / "o"), "--serial", "--dashboard"]) == 1
+    assert "ERROR: --dashboard serves the dashboard of the LocalCluster --dask starts" in (
+        capsys.readouterr().err
+    )
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.slow
+def test_the_dashboard_is_served_on_loopback_and_its_address_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("distributed")
+    root = _tree(tmp_path / "runs")
+    argv = ["bench", str(root), "--out", str(tmp_path / "o"), "--dask", "--workers", "1"]
+    assert main([*argv, "--dashboard"]) == 0
+    err = capsys.readouterr().err
+    (line,) = [x for x in err.splitlines() if x.startswith("dashboard: ")]
+    assert line.startswith("dashboard: http://127.0.0.1:")

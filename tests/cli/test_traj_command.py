@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.cli import COMMANDS, main
-from robot_msgs.io import read_euroc, read_kitti, read_tum
+from robot_msgs.io import read_euroc, read_kitti, read_tum, resolve_path
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -272,3 +272,35 @@ def test_traj_errors_name_a_shipped_example_as_written(capsys):
     err = capsys.readouterr().err
     assert err.startswith("ERROR: example:fr1_xyz/rgbdslam.tum: stamps are not EuRoC's")
     assert "choose the format (--format tum)" in err
+
+
+def test_a_time_range_keeps_the_poses_within_it_and_says_how_many_it_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The shipped estimate: 788 poses from 1305031102.160407 to 1305031128.722976 s.
+    name = "example:fr1_xyz/rgbdslam.tum"
+    assert main(["traj", name, "--t-start", "1305031110", "--t-end", "1305031120", "--json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)
+    assert report["start_s"] >= 1305031110.0
+    assert report["end_s"] <= 1305031120.0
+    assert report["poses"] + report["outside_range"] == 788
+    out = tmp_path / "cut.tum"
+    argv = ["traj", name, "--t-end", "1305031110", "--save", str(out)]
+    assert main(argv) == 0
+    stamps = read_tum(resolve_path(name)).stamps_s
+    saved = read_tum(out).stamps_s
+    np.testing.assert_array_equal(saved, stamps[stamps <= 1305031110.0])
+
+
+def test_a_time_range_without_poses_or_backwards_is_one_error_naming_the_flags(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    name = "example:fr1_xyz/rgbdslam.tum"
+    assert main(["traj", name, "--t-start", "1305031130"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ERROR: No pose of {name} in the time range 1305031130.000000 .. inf s")
+    assert "--t-start/--t-end" in err
+    assert main(["traj", name, "--t-start", "5", "--t-end", "4"]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: --t-end 4.0: expected an end at or after the start (5.0 s), got float 4.0\n"
+    )

@@ -34,7 +34,7 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings
         ({"sync": "interpolate", "max_gap_s": -1.0}, "max_gap_s", r"a number of seconds > 0"),
         ({"max_gap_s": 1.0}, "max_gap_s", r"sync 'interpolate' \(only it bridges gaps; sync is"),
         ({"t_start_s": math.inf}, "t_start_s", r"a finite number of seconds"),
-        ({"t_start_s": 5.0, "t_end_s": 4.0}, "t_end_s", r"t_end_s >= t_start_s \(5\.0\)"),
+        ({"t_start_s": 5.0, "t_end_s": 4.0}, "t_end_s", r"an end at or after the start \(5\.0 s\)"),
     ],
 )
 def test_bad_settings_raise_naming_the_field(kwargs, field, match):

@@ -616,10 +616,12 @@ def make_executor(
     workers: int | None = None,
     scheduler: str | None = None,
     retries: int = 2,
+    dashboard: bool = False,
 ) -> SerialExecutor | LocalExecutor | DaskExecutor:
     """Build the executor named ``kind``: ``"serial"``, ``"local"`` or ``"dask"``.
 
-    A ``scheduler`` address implies ``"dask"``.
+    A ``scheduler`` address implies ``"dask"``; ``dashboard`` serves a LocalCluster's
+    dashboard on 127.0.0.1 (:attr:`DaskExecutor.dashboard_link`).
 
     Raises
     ------
@@ -635,7 +637,9 @@ def make_executor(
     'serial'
     """
     if scheduler is not None or kind == "dask":
-        return DaskExecutor(scheduler=scheduler, workers=workers, retries=retries)
+        return DaskExecutor(
+            scheduler=scheduler, workers=workers, retries=retries, dashboard=dashboard
+        )
     if kind == "local":
         return LocalExecutor(workers=workers, retries=retries)
     if kind == "serial":

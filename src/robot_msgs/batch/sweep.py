@@ -38,7 +38,7 @@ from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.tasks import RunFunction, RunResult, make_tasks
 from robot_msgs.compare import Aggregate, aggregate
 from robot_msgs.errors import OutputExistsError
-from robot_msgs.files import write_atomic
+from robot_msgs.files import sweep_temporaries, write_atomic
 from robot_msgs.progress import Progress
 from robot_msgs.runs.rank import rank_algorithms
 from robot_msgs.runs.repeats import group_repeatability
@@ -255,6 +255,7 @@ def run_sweep(
     resume: bool = False,
     force: bool = False,
     progress: TextIO | None = sys.stderr,
+    dashboard: bool = False,
 ) -> SweepSummary:
     """Evaluate every run of ``manifest`` and write the outputs under ``out``.
 
@@ -271,10 +272,12 @@ def run_sweep(
     executor : str or Executor
         ``"local"`` (worker processes), ``"dask"``, ``"serial"``, or an executor
         instance (entered here).
-    workers, scheduler, retries
-        Passed to :func:`~robot_msgs.batch.executors.make_executor`.
+    workers, scheduler, retries, dashboard
+        Passed to :func:`~robot_msgs.batch.executors.make_executor`; the dashboard's
+        address is written to ``progress`` once the cluster is up.
     resume : bool
-        Keep the stored records whose content hash matches; compute the rest.
+        Keep the stored records whose content hash matches; compute the rest. Temporary
+        files a killed earlier sweep left in the records' folder are removed first.
     force : bool
         Recompute everything and overwrite the outputs.
     progress : text stream or None
@@ -300,6 +303,8 @@ def run_sweep(
         )
         raise OutputExistsError(msg)
     started = time.perf_counter()
+    if resume and store.root.is_dir():
+        sweep_temporaries(store.root)
     tasks = make_tasks(manifest, fn)
     reused = store.reusable(tasks) if resume and not force else {}
     computed: dict[str, RunResult] = {}
@@ -307,7 +312,9 @@ def run_sweep(
     runner = (
         executor
         if not isinstance(executor, str)
-        else make_executor(executor, workers=workers, scheduler=scheduler, retries=retries)
+        else make_executor(
+            executor, workers=workers, scheduler=scheduler, retries=retries, dashboard=dashboard
+        )
     )
     bar = Progress(len(todo), stream=progress)
     # Records are written by a few threads (the fsync of each releases the GIL), so the
@@ -317,6 +324,9 @@ def run_sweep(
         with ThreadPoolExecutor(max_workers=_WRITERS) as writer:
             if todo:
                 with runner:
+                    link = getattr(runner, "dashboard_link", None)
+                    if link and progress is not None:
+                        progress.write(f"dashboard: {link}\n")
                     for result in runner.run(fn, todo):
                         saving.append(writer.submit(store.save, result))
                         computed[result.digest] = result

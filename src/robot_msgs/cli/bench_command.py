@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.cli._evaluation_args import add_run_settings_args, load_runs_from_args
 from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
     import argparse
@@ -66,6 +67,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     where.add_argument(
         "--serial", action="store_true", help="evaluate in this process, one run at a time"
+    )
+    parser.add_argument(
+        "--dashboard",
+        action="store_true",
+        help="with --dask: serve the cluster's dashboard on 127.0.0.1 and print its address",
     )
     parser.add_argument(
         "--workers",
@@ -110,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
         repeatability_table_of,
     )
 
+    if args.dashboard and not args.dask:
+        msg = "--dashboard serves the dashboard of the LocalCluster --dask starts; add --dask"
+        raise ValidationError(msg)
     manifest = load_runs_from_args(args, list(args.inputs))
     executor = "serial" if args.serial else ("dask" if args.dask else "local")
     try:
@@ -124,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
             resume=args.resume,
             force=args.force,
             progress=None if args.quiet else sys.stderr,
+            dashboard=args.dashboard,
         )
     except KeyboardInterrupt:
         stored = ResultStore(args.out)

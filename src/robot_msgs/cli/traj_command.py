@@ -33,8 +33,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
+from robot_msgs.cli._evaluation_args import settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
+from robot_msgs.evaluation.pipeline import time_range
+from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.io import (
     BAG_FORMATS,
@@ -95,6 +98,18 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--check", action="store_true", help="exit 1 when any file has a data problem"
     )
     parser.add_argument("--json", action="store_true", help="print the summaries as JSON")
+    parser.add_argument(
+        "--t-start",
+        type=float,
+        metavar="SECONDS",
+        help="keep only the poses stamped at or after this time (on each file's clock)",
+    )
+    parser.add_argument(
+        "--t-end",
+        type=float,
+        metavar="SECONDS",
+        help="keep only the poses stamped at or before this time",
+    )
     parser.set_defaults(run=run)
 
 
@@ -163,6 +178,10 @@ def _read(path: str, args: argparse.Namespace) -> tuple[PoseTrajectory | None, d
             issues.append(str(item.message).replace(str(file), path, 1))
         else:  # pragma: no cover - passed on untouched
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+    if args.t_start is not None or args.t_end is not None:
+        kept = len(traj)
+        traj, _ = time_range(traj, args.t_start, args.t_end, whose=path)
+        report["outside_range"] = kept - len(traj)
     single = implausible_stamps(traj.stamps_s, source=path) if len(traj) == 1 else None
     if single is not None:  # the readers report implausible rates; one pose has none
         issues.append(single)
@@ -191,7 +210,12 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
     if report.get("poses") is None:
         print("  choose a pose topic (*) with --topic, or TF as --topic /tf:parent.child", file=out)
         return
-    print(f"  poses        {report['poses']}", file=out)
+    kept = (
+        f" ({report['outside_range']} outside --t-start/--t-end)"
+        if "outside_range" in report
+        else ""
+    )
+    print(f"  poses        {report['poses']}{kept}", file=out)
     print(
         f"  time         {report['start_s']!r} .. {report['end_s']!r} s "
         f"({report['duration_s']:.3f} s)",
@@ -245,6 +269,8 @@ def run(args: argparse.Namespace) -> int:
     if args.save is None and (args.to or args.force):
         msg = "--to and --force only go with --save OUT"
         raise FormatError(msg)
+    if args.t_start is not None or args.t_end is not None:
+        settings_from_args(args, EvaluationSettings())  # --t-end before --t-start: named
     to = ""
     out = sys.stdout
     if args.save is not None:  # every output checked before any work

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from robot_msgs.msg import Value
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["Prepared", "Signal", "prepare", "stamps_if_increasing"]
+__all__ = ["Prepared", "Signal", "prepare", "stamps_if_increasing", "time_range"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -171,34 +171,56 @@ def _describe(alignment: Alignment) -> str:
     )
 
 
-def _time_range(
-    reference: PoseTrajectory, settings: EvaluationSettings
+def time_range(
+    trajectory: PoseTrajectory,
+    t_start_s: float | None,
+    t_end_s: float | None,
+    *,
+    whose: str = "the reference",
 ) -> tuple[PoseTrajectory, int]:
-    """The reference poses within the settings' time range, and the first row kept."""
-    start, end = settings.t_start_s, settings.t_end_s
+    """Return the poses stamped within ``[t_start_s, t_end_s]`` and the row of the first.
+
+    Either end may be ``None`` (open). The poses are read-only views of the input's rows,
+    no copy. ``whose`` names the trajectory in the error.
+
+    Raises
+    ------
+    AssociationError
+        No pose lies in the range; the message gives the range and the trajectory's span.
+
+    Examples
+    --------
+    >>> t = np.arange(5.0)
+    >>> traj = PoseTrajectory(stamps_s=t, positions_xyz=np.zeros((5, 3)),
+    ...                       orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (5, 1)))
+    >>> cut, first = time_range(traj, 1.0, 3.0)
+    >>> cut.stamps_s.tolist(), first
+    ([1.0, 2.0, 3.0], 1)
+    """
+    start, end = t_start_s, t_end_s
     if start is None and end is None:
-        return reference, 0
-    stamps = reference.stamps_s
+        return trajectory, 0
+    stamps = trajectory.stamps_s
     first = 0 if start is None else int(np.searchsorted(stamps, start, side="left"))
-    stop = len(reference) if end is None else int(np.searchsorted(stamps, end, side="right"))
+    stop = len(trajectory) if end is None else int(np.searchsorted(stamps, end, side="right"))
     if stop <= first:
         span = f"{'-inf' if start is None else f'{start:.6f}'} .. "
         span += f"{'inf' if end is None else f'{end:.6f}'} s"
         msg = (
-            f"No reference pose in the time range {span} (t_start_s/t_end_s, --t-start/"
-            f"--t-end): the reference spans {stamps[0]:.6f} .. {stamps[-1]:.6f} s "
-            f"({len(reference)} poses), on the reference's clock"
+            f"No pose of {whose} in the time range {span} (t_start_s/t_end_s, --t-start/"
+            f"--t-end): it spans {stamps[0]:.6f} .. {stamps[-1]:.6f} s ({len(trajectory)} "
+            "poses), and the range is on its clock"
         )
         raise AssociationError(msg)
-    if first == 0 and stop == len(reference):
-        return reference, 0
+    if first == 0 and stop == len(trajectory):
+        return trajectory, 0
     rows = slice(first, stop)
     cut = PoseTrajectory._unchecked(  # noqa: SLF001 - read-only views of a valid trajectory's rows
-        reference.stamps_s[rows],
-        reference.positions_xyz[rows],
-        reference.orientations_quat_xyzw[rows],
-        reference.frame_id,
-        reference.child_frame_id,
+        trajectory.stamps_s[rows],
+        trajectory.positions_xyz[rows],
+        trajectory.orientations_quat_xyzw[rows],
+        trajectory.frame_id,
+        trajectory.child_frame_id,
     )
     return cut, first
 
@@ -249,7 +271,7 @@ def prepare(
     2
     """
     settings = EvaluationSettings() if settings is None else settings
-    cut, first = _time_range(reference, settings)
+    cut, first = time_range(reference, settings.t_start_s, settings.t_end_s)
     association = associate(cut, estimate, settings)
     aligned, alignment = align(association.reference, association.estimate, settings=settings)
     notes = list(association.notes)

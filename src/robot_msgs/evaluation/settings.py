@@ -141,7 +141,7 @@ class EvaluationSettings(Msg):
             and self.t_end_s is not None
             and self.t_start_s > self.t_end_s
         ):
-            expected = f"t_end_s >= t_start_s ({self.t_start_s!r})"
+            expected = f"an end at or after the start ({self.t_start_s!r} s)"
             raise self._fail("t_end_s", expected, self.t_end_s)
 
     def record(self) -> dict[str, Value]:

@@ -6,21 +6,38 @@ same data-problem rules (:mod:`robot_msgs.io.clean`); every writer goes through
 ``example:NAME`` paths reach the example data shipped in the package.
 """
 
-from robot_msgs.io.bag import POSE_TYPES, TopicInfo, list_topics, read_bag
-from robot_msgs.io.clean import QUATERNION_REFUSE_TOL, QUATERNION_ROUNDING_TOL
-from robot_msgs.io.detect import (
-    BAG_FORMATS,
-    FORMATS,
-    FormatDetection,
-    detect_format,
-    explain_format,
-    read_trajectory,
-)
-from robot_msgs.io.euroc import read_euroc, write_euroc
-from robot_msgs.io.examples import EXAMPLE_PREFIX, example_path, list_examples, resolve_path
-from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
-from robot_msgs.io.tf import parse_tf_id
-from robot_msgs.io.tum import read_tum, write_tum
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robot_msgs._lazy import exports
+
+if TYPE_CHECKING:
+    from robot_msgs.io.bag import (
+        POSE_TYPES,
+        TopicInfo,
+        list_topics,
+        read_bag,
+    )
+    from robot_msgs.io.clean import QUATERNION_REFUSE_TOL, QUATERNION_ROUNDING_TOL
+    from robot_msgs.io.detect import (
+        BAG_FORMATS,
+        FORMATS,
+        FormatDetection,
+        detect_format,
+        explain_format,
+        read_trajectory,
+    )
+    from robot_msgs.io.euroc import read_euroc, write_euroc
+    from robot_msgs.io.examples import (
+        EXAMPLE_PREFIX,
+        example_path,
+        list_examples,
+        resolve_path,
+    )
+    from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
+    from robot_msgs.io.tf import parse_tf_id
+    from robot_msgs.io.tum import read_tum, write_tum
 
 __all__ = [
     "BAG_FORMATS",
@@ -48,3 +65,24 @@ __all__ = [
     "write_kitti",
     "write_tum",
 ]
+
+__getattr__ = exports(
+    __name__,
+    {
+        "bag": ("POSE_TYPES", "TopicInfo", "list_topics", "read_bag"),
+        "clean": ("QUATERNION_REFUSE_TOL", "QUATERNION_ROUNDING_TOL"),
+        "detect": (
+            "BAG_FORMATS",
+            "FORMATS",
+            "FormatDetection",
+            "detect_format",
+            "explain_format",
+            "read_trajectory",
+        ),
+        "euroc": ("read_euroc", "write_euroc"),
+        "examples": ("EXAMPLE_PREFIX", "example_path", "list_examples", "resolve_path"),
+        "kitti": ("default_times_path", "read_kitti", "write_kitti"),
+        "tf": ("parse_tf_id",),
+        "tum": ("read_tum", "write_tum"),
+    },
+)

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from robot_msgs.errors import FormatError
-from robot_msgs.io.bag import POSE_TYPES, list_topics, read_bag
 from robot_msgs.io.euroc import read_euroc
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.kitti import read_kitti
@@ -248,6 +247,8 @@ def read_trajectory(
     if fmt in BAG_FORMATS:
         if topic is None:
             topic = _only_pose_topic(file)
+        from robot_msgs.io.bag import read_bag  # noqa: PLC0415 - bags only when read
+
         return read_bag(file, topic, strict=strict)
     if topic is not None:
         msg = f"{path}: a topic is only used with bags, not {fmt} files"
@@ -262,6 +263,8 @@ def read_trajectory(
 
 
 def _only_pose_topic(file: Path) -> str:
+    from robot_msgs.io.bag import POSE_TYPES, list_topics  # noqa: PLC0415 - bags only
+
     topics = [t for t in list_topics(file) if t.msgtype in POSE_TYPES and t.message_count > 0]
     if len(topics) == 1:
         return topics[0].topic
