@@ -176,3 +176,39 @@ def test_the_message_catalog_is_not_imported_by_the_package_at_run_time() -> Non
         if "robot_msgs.catalog" in _edges(name) and not name.startswith("robot_msgs.docs")
     ]
     assert importers == []
+
+
+#: Suites that check the package as a whole rather than one module: agreement with the
+#: reference tools on real data, the catalogue of bad inputs, this file.
+CROSS_CUTTING = {"tests/acceptance", "tests/test_structure.py"}
+
+
+def _mirrors(test: Path, tests_root: Path) -> bool:
+    """Whether ``tests/<dir>/test_<name>.py`` tests a module ``<dir>/<module>``.
+
+    ``<name>`` is the module's name, or starts with it and an underscore for a second
+    file on one module (``test_detect_fuzz.py``); a compiled module ``_fasttable.c`` is
+    mirrored by ``test_fasttable.py``.
+    """
+    folder = ROOT.joinpath(*test.parent.relative_to(tests_root).parts)
+    name = test.stem.removeprefix("test_")
+    candidates = [p.stem for p in folder.glob("*.py")] + [p.stem for p in folder.glob("*.c")]
+    candidates += [p.name for p in folder.iterdir() if p.is_dir()] if folder.is_dir() else []
+    return any(
+        name in (module, module.lstrip("_")) or name.startswith(module.lstrip("_") + "_")
+        for module in candidates
+        if module != "__init__"
+    )
+
+
+def test_the_tests_mirror_the_package() -> None:
+    tests_root = Path(__file__).parent
+    strays = [
+        str(path.relative_to(tests_root.parent))
+        for path in sorted(tests_root.rglob("test_*.py"))
+        if not any(
+            str(path.relative_to(tests_root.parent)).startswith(prefix) for prefix in CROSS_CUTTING
+        )
+        and not _mirrors(path, tests_root)
+    ]
+    assert strays == []

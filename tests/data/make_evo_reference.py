@@ -1,7 +1,7 @@
 """Run evo's own command-line tools on the evo test data and store their statistics.
 
 Produces ``tests/data/evo_reference.json``, the stored reference numbers that
-``tests/evaluation/test_evo_agreement.py`` compares robot_msgs with when evo is not
+``tests/acceptance/test_evo_agreement.py`` compares robot_msgs with when evo is not
 installed. Each case records the exact command line (run in the data folder, so the file
 names are the ones shown), evo's version, the matching robot_msgs call, and evo's
 statistics (``stats.json`` of ``--save_results``) plus the number of errors.

@@ -1,4 +1,4 @@
-"""One rank of the two-process torch.distributed check (run by test_torch_adapter.py).
+"""One rank of the two-process torch.distributed check (run by test_torch.py).
 
     python _torch_dist_worker.py RANK WORLD_SIZE PORT OUT_DIR
 

@@ -155,7 +155,9 @@ def test_time_range_keeps_the_reference_poses_within_it_before_association():
 
 
 def test_a_time_range_without_reference_poses_is_refused_naming_the_flags():
-    with pytest.raises(AssociationError, match=r"No pose of the reference in the time range 20\.000000"):
+    with pytest.raises(
+        AssociationError, match=r"No pose of the reference in the time range 20\.000000"
+    ):
         ape(line(), line(), settings=EvaluationSettings(t_start_s=20.0))
 
 
