@@ -106,13 +106,16 @@ def read_csv_table(
     try:
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError as err:
-        raise FormatError(f"{path}: no such file") from err
+        msg = f"{path}: no such file"
+        raise FormatError(msg) from err
     except UnicodeDecodeError as err:
-        raise FormatError(f"{path}: expected UTF-8 text, got undecodable bytes") from err
+        msg = f"{path}: expected UTF-8 text, got undecodable bytes"
+        raise FormatError(msg) from err
     lines = tuple(raw.splitlines())
     content = [line for line in lines if not _COMMENT.match(line)]
     if not content:
-        raise FormatError(f"{path}:1: expected a header line naming the columns, got an empty file")
+        msg = f"{path}:1: expected a header line naming the columns, got an empty file"
+        raise FormatError(msg)
     header = [name.strip() for name in content[0].split(",")]
     header_line = next(i for i, line in enumerate(lines, start=1) if not _COMMENT.match(line))
     allowed = (*required, *optional)
@@ -121,7 +124,8 @@ def read_csv_table(
             msg = f"{path}:{header_line}: expected columns among {list(allowed)}, got {name!r}"
             raise FormatError(msg)
     if len(set(header)) != len(header):
-        raise FormatError(f"{path}:{header_line}: expected distinct column names, got {header}")
+        msg = f"{path}:{header_line}: expected distinct column names, got {header}"
+        raise FormatError(msg)
     missing = [name for name in required if name not in header]
     if missing:
         msg = f"{path}:{header_line}: expected a column {missing[0]!r}, got columns {header}"
