@@ -276,7 +276,7 @@ def _check(spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]])
 
 
 def _scalar(spec: _Spec, value: Any, path: str, *, none: bool = True) -> Any:
-    """A JSON scalar as its plain Python type (NumPy scalars converted), or raise."""
+    """Return a JSON scalar as its plain Python type (NumPy scalars converted), or raise."""
     if (value is None and none) or isinstance(value, str | bool):
         return value
     if isinstance(value, np.bool_):
@@ -498,7 +498,7 @@ class Msg:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
     def replace(self: M, **changes: Any) -> M:  # noqa: PYI019
-        """A copy with some fields changed. Validation runs again."""
+        """Return a copy with some fields changed. Validation runs again."""
         names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
         unknown = sorted(set(changes) - names)
         if unknown:

@@ -137,7 +137,7 @@ def check_scheduler_address(address: str) -> str:
 
 
 def default_workers() -> int:
-    """The CPUs this process may use (``os.sched_getaffinity`` where it exists)."""
+    """Count the CPUs this process may use (``os.sched_getaffinity`` where it exists)."""
     affinity = getattr(os, "sched_getaffinity", None)
     return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
 
@@ -450,7 +450,7 @@ class DaskExecutor:
         return self
 
     def _connect(self, address: str) -> Any:
-        """A client of the scheduler at ``address``, or an ExecutorError naming it.
+        """Connect a client to the scheduler at ``address``, or raise an ExecutorError naming it.
 
         Measured with distributed 2026.8, ``Client(address, timeout=...)`` alone is no
         bound: to a refused port it retries until the timeout; to a port that answers

@@ -72,7 +72,7 @@ class Aggregate(Msg):
 def check_same_settings(
     comparisons: Sequence[Comparison], *, force: bool = False
 ) -> dict[str, Value]:
-    """The settings shared by all ``comparisons``; raise if any setting differs.
+    """Return the settings shared by all ``comparisons``; raise if any setting differs.
 
     Parameters
     ----------

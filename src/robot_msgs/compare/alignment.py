@@ -88,14 +88,14 @@ class Alignment(Msg):
             raise self._fail(field="n_fit", expected="a count >= 0", got=self.n_fit)
 
     def matrix(self) -> Float64Array:
-        """The transform as a ``(4, 4)`` float64 matrix with ``s R`` in the top-left block."""
+        """Return the transform as a ``(4, 4)`` float64 matrix, ``s R`` in the top-left block."""
         out = np.eye(4)
         out[:3, :3] = self.scale * self.rotation
         out[:3, 3] = self.translation_m
         return out
 
     def apply(self, trajectory: PoseTrajectory) -> PoseTrajectory:
-        """A copy of ``trajectory`` moved by this transform; the input is not changed.
+        """Return a copy of ``trajectory`` moved by this transform; the input is not changed.
 
         Positions become ``s R x + t`` (metres), orientations are rotated by ``R``
         (``q' = q_R ⊗ q``), stamps and frames are kept. As evo does, the positions are

@@ -200,7 +200,7 @@ def latency_samples_from_bag(path: Path, topic: str) -> tuple[Float64Array, Floa
 
 
 def latency_from_bag(path: Path, topic: str) -> Latency:
-    """A latency *proxy* from a bag: receive (record) time minus header stamp per message.
+    """Build a latency *proxy* from a bag: receive (record) time minus header stamp per message.
 
     Clearly labelled as a proxy (``source="bag_receive_proxy"`` and
     :data:`BAG_PROXY_NOTE`): the recorder's receive time is when the estimate reached
