@@ -109,7 +109,8 @@ def main() -> None:
                 if fmt in theirs:
                     t_evo, evo_traj = best_time(theirs[fmt], files[fmt], repeats)
                     if not np.allclose(evo_traj.positions_xyz, traj.positions_xyz, rtol=0, atol=0):
-                        raise SystemExit(f"{fmt} {n}: readers disagree on positions")
+                        msg = f"{fmt} {n}: readers disagree on positions"
+                        raise SystemExit(msg)
                     ratio = t_evo / t_ours
                 print(
                     f"{fmt:6} {n:>9} {t_ours:>13.4f} {t_evo:>9.4f} {ratio:>9.1f} {n / t_ours / 1e6:>14.2f}",

@@ -141,7 +141,7 @@ GroundTruth = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def window(seq: Sequence, data: Path) -> GroundTruth:
-    """The sequence's 20 s of ground truth (with a little margin for interpolation)."""
+    """Read the sequence's 20 s of ground truth (with a little margin for interpolation)."""
     stamps, xyz, quats = read_ground_truth(data / seq.file)
     t0 = stamps[0] + seq.start_s
     keep = (stamps >= t0 - 0.5) & (stamps < t0 + DURATION_S + 0.5)
@@ -149,7 +149,7 @@ def window(seq: Sequence, data: Path) -> GroundTruth:
 
 
 def grid(gt: GroundTruth, hz: float) -> np.ndarray:
-    """A regular clock at ``hz`` over the window, like a camera's frame times."""
+    """Return a regular clock at ``hz`` over the window, like a camera's frame times."""
     t0 = gt[0][0] + 0.5
     return t0 + np.arange(round(DURATION_S * hz)) / hz
 
@@ -178,7 +178,7 @@ def snap(gt: GroundTruth, ticks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def reference_samples(gt: GroundTruth) -> GroundTruth:
-    """The real ground-truth samples nearest each tick of a ``REFERENCE_HZ`` clock.
+    """Pick the real ground-truth samples nearest each tick of a ``REFERENCE_HZ`` clock.
 
     Not interpolated: gaps of the motion capture stay gaps.
     """

@@ -341,10 +341,10 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
 
 
 def examples() -> dict[str, Msg]:
-    """A fresh example of every catalogued type, by ``"_type"``."""
+    """Build a fresh example of every catalogued type, by ``"_type"``."""
     return {name: make() for name, make in _EXAMPLES.items()}
 
 
 def example(type_name: str) -> Msg:
-    """The catalogue's example of ``type_name`` (``"compare/ErrorStats"``)."""
+    """Build the catalogue's example of ``type_name`` (``"compare/ErrorStats"``)."""
     return _EXAMPLES[type_name]()

@@ -61,7 +61,7 @@ _REASONS = {
 
 
 def parse_toml(text: str) -> dict[str, Any]:
-    r"""The TOML document ``text`` as a dict: ``tomllib`` (Python 3.11+) or ``tomli`` (3.10).
+    r"""Parse the TOML document ``text`` to a dict: ``tomllib`` (Python 3.11+) or ``tomli`` (3.10).
 
     Raises
     ------
@@ -91,7 +91,7 @@ def _named(err: OSError, target: object, action: str = "write") -> OSError:
 
 
 def _kind(target: Path) -> tuple[str, Path]:
-    """What ``target`` is and the path to write: ``missing``, ``file`` or ``stream``.
+    """Classify ``target`` and return the path to write: ``missing``, ``file`` or ``stream``.
 
     A symbolic link is followed to its target (a dangling link is ``link`` to the path
     it points at). Refuses folders, block devices and sockets.

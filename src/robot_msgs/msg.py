@@ -229,19 +229,19 @@ def _check(spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]])
         if isinstance(value, bool | np.bool_) or not isinstance(
             value, float | int | np.floating | np.integer
         ):
-            raise _fail("float", value, path)
+            raise _fail(expected="float", value=value, path=path)
         return float(value)
     if kind == "int":
         if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-            raise _fail("int", value, path)
+            raise _fail(expected="int", value=value, path=path)
         return int(value)
     if kind == "bool":
         if not isinstance(value, bool | np.bool_):
-            raise _fail("bool", value, path)
+            raise _fail(expected="bool", value=value, path=path)
         return bool(value)
     if kind == "str":
         if not isinstance(value, str):
-            raise _fail("str", value, path)
+            raise _fail(expected="str", value=value, path=path)
         return value
     if kind == "scalar":
         return _scalar(spec, value, path)
@@ -252,21 +252,21 @@ def _check(spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]])
     if kind == "msg":
         assert spec.msg_type is not None
         if not isinstance(value, spec.msg_type):
-            raise _fail(spec.msg_type.__name__, value, path)
+            raise _fail(expected=spec.msg_type.__name__, value=value, path=path)
         return value
     if kind == "tuple":
         assert spec.inner is not None
         if not isinstance(value, tuple | list):
-            raise _fail(spec.label, value, path)
+            raise _fail(expected=spec.label, value=value, path=path)
         return tuple(_check(spec.inner, v, f"{path}[{i}]", dims) for i, v in enumerate(value))
     if kind == "mapping":
         assert spec.inner is not None
         if not isinstance(value, Mapping):
-            raise _fail(spec.label, value, path)
+            raise _fail(expected=spec.label, value=value, path=path)
         out: dict[str, Any] = {}
         for key, item in value.items():
             if not isinstance(key, str):
-                raise _fail("str key", key, path)
+                raise _fail(expected="str key", value=key, path=path)
             out[key] = _check(spec.inner, item, f"{path}[{key!r}]", dims)
         return FrozenMap(out)
     if kind == "array":
@@ -276,7 +276,7 @@ def _check(spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]])
 
 
 def _scalar(spec: _Spec, value: Any, path: str, *, none: bool = True) -> Any:
-    """A JSON scalar as its plain Python type (NumPy scalars converted), or raise."""
+    """Return a JSON scalar as its plain Python type (NumPy scalars converted), or raise."""
     if (value is None and none) or isinstance(value, str | bool):
         return value
     if isinstance(value, np.bool_):
@@ -285,7 +285,7 @@ def _scalar(spec: _Spec, value: Any, path: str, *, none: bool = True) -> Any:
         return int(value)
     if isinstance(value, float | np.floating):
         return float(value)
-    raise _fail(spec.label, value, path)
+    raise _fail(expected=spec.label, value=value, path=path)
 
 
 def _check_array(
@@ -295,23 +295,23 @@ def _check_array(
     try:
         arr = np.asarray(value)
     except (TypeError, ValueError) as err:
-        raise _fail(spec.label, value, path) from err
+        raise _fail(expected=spec.label, value=value, path=path) from err
     if arr.dtype == object or not np.can_cast(arr.dtype, spec.dtype, "same_kind"):
-        raise _fail(spec.label, value, path)
+        raise _fail(expected=spec.label, value=value, path=path)
     if arr.size == 0 and arr.ndim == 1 and spec.shape is not None and len(spec.shape.dims) > 1:
         arr = arr.reshape((0, *(d if isinstance(d, int) else 0 for d in spec.shape.dims[1:])))
     if spec.shape is not None:
         want = spec.shape.dims
         if arr.ndim != len(want):
-            raise _fail(f"shape {spec.shape}", arr, path)
+            raise _fail(expected=f"shape {spec.shape}", value=arr, path=path)
         for axis, (need, have) in enumerate(zip(want, arr.shape, strict=True)):
             if isinstance(need, int):
                 if need != have:
-                    raise _fail(f"shape {spec.shape}", arr, path)
+                    raise _fail(expected=f"shape {spec.shape}", value=arr, path=path)
             elif need in dims and dims[need][0] != have:
                 size, source = dims[need]
                 expected = f"shape {spec.shape} with {need}={size} (from `{source}`)"
-                raise _fail(expected, arr, f"{path} axis {axis}")
+                raise _fail(expected=expected, value=arr, path=f"{path} axis {axis}")
             else:
                 dims[need] = (have, path)
     out = np.array(arr, dtype=spec.dtype, copy=True)
@@ -383,26 +383,26 @@ def _from_json(spec: _Spec, value: Any, path: str) -> Any:
     if kind == "msg":
         assert spec.msg_type is not None
         if not isinstance(value, Mapping):
-            raise _fail(f"{spec.msg_type.__name__} as a dict", value, path)
+            raise _fail(expected=f"{spec.msg_type.__name__} as a dict", value=value, path=path)
         return _build(spec.msg_type, value, path)
     if kind == "tuple":
         assert spec.inner is not None
         if not isinstance(value, list | tuple):
-            raise _fail(f"{spec.label} as a list", value, path)
+            raise _fail(expected=f"{spec.label} as a list", value=value, path=path)
         return tuple(_from_json(spec.inner, v, f"{path}[{i}]") for i, v in enumerate(value))
     if kind == "mapping":
         assert spec.inner is not None
         if not isinstance(value, Mapping):
-            raise _fail(f"{spec.label} as a dict", value, path)
+            raise _fail(expected=f"{spec.label} as a dict", value=value, path=path)
         return {k: _from_json(spec.inner, v, f"{path}[{k!r}]") for k, v in value.items()}
     if kind == "array":
         if not (isinstance(value, Mapping) and {"dtype", "shape", "data"} <= set(value)):
-            raise _fail('{"dtype", "shape", "data"} array dict', value, path)
+            raise _fail(expected='{"dtype", "shape", "data"} array dict', value=value, path=path)
         try:
             arr = np.asarray(value["data"], dtype=np.dtype(value["dtype"]))
             return arr.reshape(tuple(value["shape"]))
         except (TypeError, ValueError) as err:
-            raise _fail(f"{spec.label} array dict", value, path) from err
+            raise _fail(expected=f"{spec.label} array dict", value=value, path=path) from err
     if kind == "float" and value is None:
         return math.nan  # strict JSON writers turn NaN into null
     if kind == "value" and isinstance(value, list):
@@ -472,7 +472,7 @@ class Msg:
 
     def _fail(self, field: str, expected: str, got: object) -> ValidationError:
         """Build a :class:`ValidationError` for ``field`` of this message."""
-        return _fail(expected, got, f"{type(self).__name__}.{field}")
+        return _fail(expected=expected, value=got, path=f"{type(self).__name__}.{field}")
 
     @classmethod
     def from_dict(cls: type[M], data: Mapping[str, Any]) -> M:  # noqa: PYI019
@@ -483,7 +483,7 @@ class Msg:
         a missing required one raise :class:`~robot_msgs.errors.ValidationError`.
         """
         if not isinstance(data, Mapping):
-            raise _fail(f"{cls.__name__} as a dict", data, cls.__name__)
+            raise _fail(expected=f"{cls.__name__} as a dict", value=data, path=cls.__name__)
         return _build(cls, data, cls.__name__)
 
     def to_dict(self) -> dict[str, Any]:
@@ -498,7 +498,7 @@ class Msg:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
     def replace(self: M, **changes: Any) -> M:  # noqa: PYI019
-        """A copy with some fields changed. Validation runs again."""
+        """Return a copy with some fields changed. Validation runs again."""
         names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
         unknown = sorted(set(changes) - names)
         if unknown:

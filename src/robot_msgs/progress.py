@@ -91,7 +91,7 @@ class Progress:
         return self.clock() - self.start
 
     def line(self, now: float | None = None) -> str:
-        """The current progress text."""
+        """Return the current progress text."""
         now = self.clock() if now is None else now
         elapsed = now - self.start
         rate = self.done / elapsed if elapsed > 0 else float("nan")

@@ -28,4 +28,4 @@ class JointState(Msg):
             values = getattr(self, field_name)
             if values and len(values) != len(self.name):
                 expected = f"0 or {len(self.name)} values (one per name)"
-                raise self._fail(field_name, expected, values)
+                raise self._fail(field=field_name, expected=expected, got=values)

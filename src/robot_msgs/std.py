@@ -23,8 +23,9 @@ class Time(Msg):
 
     def _validate(self) -> None:
         if not 0 <= self.nanosec < _NS_PER_S:
-            err = self._fail("nanosec", "an int in [0, 1000000000)", self.nanosec)
-            raise err
+            raise self._fail(
+                field="nanosec", expected="an int in [0, 1000000000)", got=self.nanosec
+            )
 
     @classmethod
     def from_ns(cls, ns: int) -> Time:
@@ -59,8 +60,9 @@ class Duration(Msg):
 
     def _validate(self) -> None:
         if not 0 <= self.nanosec < _NS_PER_S:
-            err = self._fail("nanosec", "an int in [0, 1000000000)", self.nanosec)
-            raise err
+            raise self._fail(
+                field="nanosec", expected="an int in [0, 1000000000)", got=self.nanosec
+            )
 
     @classmethod
     def from_s(cls, seconds: float) -> Duration:

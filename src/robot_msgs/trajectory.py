@@ -52,11 +52,13 @@ class JointTrajectory(Msg):
                 values = getattr(point, name)
                 if values and len(values) != n:
                     expected = f"0 or {n} values (one per joint name)"
-                    raise self._fail(f"points[{i}].{name}", expected, values)
+                    raise self._fail(field=f"points[{i}].{name}", expected=expected, got=values)
             t = point.time_from_start.to_s()
             if t <= last:
                 raise self._fail(
-                    f"points[{i}].time_from_start", f"a time after {last} s", point.time_from_start
+                    field=f"points[{i}].time_from_start",
+                    expected=f"a time after {last} s",
+                    got=point.time_from_start,
                 )
             last = t
 
@@ -97,12 +99,12 @@ class PoseTrajectory(Msg):
             # A finite sum proves every value finite without a full boolean mask.
             if not np.isfinite(values.sum()) and not np.isfinite(values).all():
                 row = int(np.flatnonzero(~np.isfinite(values).reshape(len(values), -1).all(1))[0])
-                raise self._fail(f"{name}[{row}]", "finite values", values[row])
+                raise self._fail(field=f"{name}[{row}]", expected="finite values", got=values[row])
         steps = np.diff(self.stamps_s)
         if (steps <= 0).any():
             i = int(np.flatnonzero(steps <= 0)[0]) + 1
             expected = f"strictly increasing stamps (previous {self.stamps_s[i - 1]!r})"
-            raise self._fail(f"stamps_s[{i}]", expected, float(self.stamps_s[i]))
+            raise self._fail(field=f"stamps_s[{i}]", expected=expected, got=float(self.stamps_s[i]))
         q = self.orientations_quat_xyzw
         norms = np.sqrt(np.einsum("ij,ij->i", q, q))
         bad = np.abs(norms - 1.0) > UNIT_QUATERNION_TOL
@@ -110,7 +112,9 @@ class PoseTrajectory(Msg):
             i = int(np.flatnonzero(bad)[0])
             expected = f"a unit quaternion (norm {norms[i]!r})"
             raise self._fail(
-                f"orientations_quat_xyzw[{i}]", expected, self.orientations_quat_xyzw[i]
+                field=f"orientations_quat_xyzw[{i}]",
+                expected=expected,
+                got=self.orientations_quat_xyzw[i],
             )
 
     @classmethod

@@ -87,7 +87,8 @@ def test_save_writes_json_and_refuses_to_clobber(tmp_path, capsys):
 
 def _strict(text: str) -> object:
     def refuse(token: str) -> object:
-        raise AssertionError(f"non-standard JSON token {token}")
+        msg = f"non-standard JSON token {token}"
+        raise AssertionError(msg)
 
     return json.loads(text, parse_constant=refuse)
 

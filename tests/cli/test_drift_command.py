@@ -35,7 +35,8 @@ def test_a_length_without_segments_is_strict_json_null(tmp_path, capsys):
     text = capsys.readouterr().out
 
     def refuse(token: str) -> object:
-        raise AssertionError(f"non-standard JSON token {token}")
+        msg = f"non-standard JSON token {token}"
+        raise AssertionError(msg)
 
     result = json.loads(text, parse_constant=refuse)
     assert result["stats"]["translation_pct@1000m"]["n"] == 0

@@ -102,42 +102,42 @@ def check_scheduler_address(address: str) -> str:
         return ValidationError(msg)
 
     if not text:
-        raise refuse("empty")
+        raise refuse(why="empty")
     if scheme not in SCHEDULER_SCHEMES:
-        raise refuse(f"unknown scheme {scheme!r}")
+        raise refuse(why=f"unknown scheme {scheme!r}")
     if scheme == "inproc":
         if not rest:
-            raise refuse("nothing after inproc://")
+            raise refuse(why="nothing after inproc://")
         return f"{scheme}://{rest}"
     if rest.startswith("["):
         host, bracket, port = rest[1:].partition("]")
         if not bracket or not port.startswith(":"):
-            raise refuse("an IPv6 host in brackets needs a port after it, as [::1]:8786")
+            raise refuse(why="an IPv6 host in brackets needs a port after it, as [::1]:8786")
         port = port[1:]
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            raise refuse(f"{host!r} is not an IPv6 address") from None
+            raise refuse(why=f"{host!r} is not an IPv6 address") from None
         shown = f"[{host}]"
     else:
         host, colon, port = rest.rpartition(":")
         if not colon:
-            raise refuse("no port")
+            raise refuse(why="no port")
         if not host:
-            raise refuse("no host")
+            raise refuse(why="no host")
         if ":" in host:
-            raise refuse("an IPv6 host goes in brackets, as tcp://[::1]:8786")
+            raise refuse(why="an IPv6 host goes in brackets, as tcp://[::1]:8786")
         labels = host.rstrip(".").split(".")
         if len(host) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in labels):
-            raise refuse(f"{host!r} is not a host name or IP address")
+            raise refuse(why=f"{host!r} is not a host name or IP address")
         shown = host
     if not port.isdigit() or not 0 < int(port) < 65536:
-        raise refuse(f"port {port!r} is not a number from 1 to 65535")
+        raise refuse(why=f"port {port!r} is not a number from 1 to 65535")
     return f"{scheme}://{shown}:{int(port)}"
 
 
 def default_workers() -> int:
-    """The CPUs this process may use (``os.sched_getaffinity`` where it exists)."""
+    """Count the CPUs this process may use (``os.sched_getaffinity`` where it exists)."""
     affinity = getattr(os, "sched_getaffinity", None)
     return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
 
@@ -450,7 +450,7 @@ class DaskExecutor:
         return self
 
     def _connect(self, address: str) -> Any:
-        """A client of the scheduler at ``address``, or an ExecutorError naming it.
+        """Connect a client to the scheduler at ``address``, or raise an ExecutorError naming it.
 
         Measured with distributed 2026.8, ``Client(address, timeout=...)`` alone is no
         bound: to a refused port it retries until the timeout; to a port that answers

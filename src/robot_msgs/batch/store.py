@@ -57,7 +57,7 @@ class ResultStore:
         return write_atomic(self.path_for(result.digest), text, force=True)
 
     def load(self, digest: str) -> RunResult | None:
-        """The stored record of ``digest``, or ``None`` when absent.
+        """Return the stored record of ``digest``, or ``None`` when absent.
 
         Raises
         ------
@@ -80,7 +80,7 @@ class ResultStore:
         return result
 
     def reusable(self, tasks: Iterable[Task]) -> dict[str, RunResult]:
-        """Stored records ``--resume`` keeps: ``ok`` and ``failed`` ones of these tasks.
+        """Return the stored records ``--resume`` keeps: ``ok`` and ``failed`` ones of these tasks.
 
         ``crashed`` records are recomputed: a worker dying may have had a cause outside
         the run (a node lost, memory taken by another job).
@@ -93,7 +93,7 @@ class ResultStore:
         return kept
 
     def load_all(self, tasks: Sequence[Task]) -> list[RunResult]:
-        """The records of ``tasks``, in the tasks' order.
+        """Return the records of ``tasks``, in the tasks' order.
 
         Raises
         ------

@@ -112,7 +112,7 @@ class SweepSummary:
         }
 
     def text(self) -> str:
-        """The final summary printed by ``robot-msgs bench``.
+        """Return the final summary printed by ``robot-msgs bench``.
 
         Examples
         --------

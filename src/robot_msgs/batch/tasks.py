@@ -99,7 +99,7 @@ class RunResult:
     def failure(
         cls, task: Task, status: Status, error_type: str, error: str, *, attempts: int = 1
     ) -> RunResult:
-        """A result that records why ``task`` ended without comparisons."""
+        """Build a result that records why ``task`` ended without comparisons."""
         return cls(
             digest=task.digest,
             name=task.run.name,
@@ -120,7 +120,7 @@ class RunResult:
         return self.name
 
     def run_report(self) -> RunReport:
-        """The run's report; for a run that could not be evaluated, a failed one saying why."""
+        """Return the run's report; a failed one saying why if the run could not be evaluated."""
         if self.report is not None:
             return self.report
         return RunReport(
@@ -264,7 +264,7 @@ def make_tasks(manifest: Manifest, fn: RunFunction) -> list[Task]:
 
 
 def _meta_identity(run: RunSpec) -> dict[str, Any]:
-    """The run's metadata (version, hardware, clock, parameters...): its report shows them."""
+    """List the run's metadata (version, hardware, clock, parameters...): its report shows them."""
     values = ((f.name, getattr(run.meta, f.name)) for f in fields(run.meta))
     # ``bag`` is a path, left out; the bag's bytes are hashed as an input.
     return {k: dict(v) if isinstance(v, Mapping) else v for k, v in values if k != "bag"}

@@ -205,7 +205,7 @@ def add_pair_args(parser: argparse.ArgumentParser, defaults: PairSettings) -> No
 
 
 def _given(args: argparse.Namespace, fields: Any) -> dict[str, Any]:
-    """The settings fields whose flag was given, with the flag's value."""
+    """Collect the settings fields whose flag was given, with the flag's value."""
     values: dict[str, Any] = {}
     for name in fields:
         dest = FLAGS[name].removeprefix("--").replace("-", "_")
@@ -223,7 +223,7 @@ def _given(args: argparse.Namespace, fields: Any) -> dict[str, Any]:
 
 
 def flag_error(err: ValidationError, values: dict[str, Any]) -> ValidationError:
-    """The error of a settings field set by a flag, worded with the flag and its value.
+    """Reword the error of a settings field set by a flag with the flag and its value.
 
     An error about a field no flag in ``values`` set comes back unchanged.
     """
@@ -239,7 +239,7 @@ def flag_error(err: ValidationError, values: dict[str, Any]) -> ValidationError:
 
 
 def _build(base: M, values: dict[str, Any]) -> M:
-    """``base`` with ``values``; a settings error names the flag, not the field."""
+    """Return ``base`` with ``values``; a settings error names the flag, not the field."""
     try:
         return base.replace(**values)
     except ValidationError as err:
@@ -250,7 +250,7 @@ def _build(base: M, values: dict[str, Any]) -> M:
 
 
 def settings_from_args(args: argparse.Namespace, base: EvaluationSettings) -> EvaluationSettings:
-    """``base`` with the settings flags that were given on top.
+    """Return ``base`` with the settings flags that were given on top.
 
     Raises
     ------
@@ -275,12 +275,12 @@ def settings_from_args(args: argparse.Namespace, base: EvaluationSettings) -> Ev
 
 
 def pairs_from_args(args: argparse.Namespace, base: PairSettings) -> PairSettings:
-    """``base`` with the pair flags that were given on top (errors name the flag)."""
+    """Return ``base`` with the pair flags that were given on top (errors name the flag)."""
     return _build(base, _given(args, PairSettings.__dataclass_fields__))
 
 
 def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
-    """The settings flags of ``report`` and ``bench``: those of every metric, then the runs'.
+    """Add the settings flags of ``report`` and ``bench``: those of every metric, then the runs'.
 
     Each overrides the manifest's ``[settings]`` (:class:`~robot_msgs.runs.RunSettings`).
     """

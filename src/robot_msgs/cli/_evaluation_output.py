@@ -49,7 +49,7 @@ def _setting(value: object) -> str:
 
 
 def format_table(result: Comparison) -> str:
-    """A readable summary: names, settings, pose counts, one row per signal, notes.
+    """Format a readable summary: names, settings, pose counts, one row per signal, notes.
 
     Examples
     --------
@@ -91,7 +91,7 @@ def format_table(result: Comparison) -> str:
 
 
 def axis_label(signal: str, unit: str) -> str:
-    """``"translation [m]"``, or the bare name of a dimensionless signal.
+    """Return ``"translation [m]"``, or the bare name of a dimensionless signal.
 
     Examples
     --------

@@ -238,7 +238,7 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
 
 
 def _outputs(args: argparse.Namespace) -> tuple[str, list[Path]]:
-    """The output format and every file ``--save`` will write (KITTI: poses and times)."""
+    """Return the output format and every file ``--save`` will write (KITTI: poses and times)."""
     out: Path = args.save
     to: str | None = args.to or _SUFFIX_FORMAT.get(out.suffix.lower())
     if to is None:

@@ -47,9 +47,11 @@ class Aggregate(Msg):
     def _validate(self) -> None:
         if list(self.units) != list(self.stats):
             expected = f"one unit per signal, in order {list(self.stats)}"
-            raise self._fail("units", expected, dict(self.units))
+            raise self._fail(field="units", expected=expected, got=dict(self.units))
         if self.n_failed > self.n_runs:
-            raise self._fail("n_runs", f"at least the {self.n_failed} failures", self.n_runs)
+            raise self._fail(
+                field="n_runs", expected=f"at least the {self.n_failed} failures", got=self.n_runs
+            )
 
     @property
     def n_failed(self) -> int:
@@ -70,7 +72,7 @@ class Aggregate(Msg):
 def check_same_settings(
     comparisons: Sequence[Comparison], *, force: bool = False
 ) -> dict[str, Value]:
-    """The settings shared by all ``comparisons``; raise if any setting differs.
+    """Return the settings shared by all ``comparisons``; raise if any setting differs.
 
     Parameters
     ----------

@@ -67,29 +67,35 @@ class Alignment(Msg):
 
     def _validate(self) -> None:
         if self.method not in ALIGNMENT_METHODS:
-            raise self._fail("method", f"one of {ALIGNMENT_METHODS}", self.method)
+            raise self._fail(
+                field="method", expected=f"one of {ALIGNMENT_METHODS}", got=self.method
+            )
         r = self.rotation
         if not np.isfinite(r).all() or not (
             np.abs(r.T @ r - np.eye(3)).max() <= ROTATION_TOL
             and abs(np.linalg.det(r) - 1.0) <= ROTATION_TOL
         ):
-            raise self._fail("rotation", "a rotation matrix (orthonormal, det +1)", r)
+            raise self._fail(
+                field="rotation", expected="a rotation matrix (orthonormal, det +1)", got=r
+            )
         if not np.isfinite(self.translation_m).all():
-            raise self._fail("translation_m", "finite values", self.translation_m)
+            raise self._fail(
+                field="translation_m", expected="finite values", got=self.translation_m
+            )
         if not (np.isfinite(self.scale) and self.scale > 0):
-            raise self._fail("scale", "a finite scale > 0", self.scale)
+            raise self._fail(field="scale", expected="a finite scale > 0", got=self.scale)
         if self.n_fit < 0:
-            raise self._fail("n_fit", "a count >= 0", self.n_fit)
+            raise self._fail(field="n_fit", expected="a count >= 0", got=self.n_fit)
 
     def matrix(self) -> Float64Array:
-        """The transform as a ``(4, 4)`` float64 matrix with ``s R`` in the top-left block."""
+        """Return the transform as a ``(4, 4)`` float64 matrix, ``s R`` in the top-left block."""
         out = np.eye(4)
         out[:3, :3] = self.scale * self.rotation
         out[:3, 3] = self.translation_m
         return out
 
     def apply(self, trajectory: PoseTrajectory) -> PoseTrajectory:
-        """A copy of ``trajectory`` moved by this transform; the input is not changed.
+        """Return a copy of ``trajectory`` moved by this transform; the input is not changed.
 
         Positions become ``s R x + t`` (metres), orientations are rotated by ``R``
         (``q' = q_R ⊗ q``), stamps and frames are kept. As evo does, the positions are

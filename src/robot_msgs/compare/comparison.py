@@ -41,4 +41,4 @@ class Comparison(Msg):
     def _validate(self) -> None:
         if list(self.units) != list(self.stats):
             expected = f"one unit per signal, in order {list(self.stats)}"
-            raise self._fail("units", expected, dict(self.units))
+            raise self._fail(field="units", expected=expected, got=dict(self.units))

@@ -35,7 +35,9 @@ class RankingRow(Msg):
     def _validate(self) -> None:
         if not 0 <= self.n_succeeded <= self.n_runs:
             raise self._fail(
-                "n_succeeded", f"a count in [0, n_runs={self.n_runs}]", self.n_succeeded
+                field="n_succeeded",
+                expected=f"a count in [0, n_runs={self.n_runs}]",
+                got=self.n_succeeded,
             )
 
     @property
@@ -69,4 +71,6 @@ class Ranking(Msg):
     def _validate(self) -> None:
         positions = [row.position for row in self.rows]
         if positions != list(range(1, len(self.rows) + 1)):
-            raise self._fail("rows", "rows in position order 1, 2, ...", positions)
+            raise self._fail(
+                field="rows", expected="rows in position order 1, 2, ...", got=positions
+            )

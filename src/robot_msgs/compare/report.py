@@ -40,10 +40,14 @@ class GroupSummary(Msg):
     def _validate(self) -> None:
         if list(self.units) != list(self.signals):
             raise self._fail(
-                "units", f"one unit per signal, in order {list(self.signals)}", dict(self.units)
+                field="units",
+                expected=f"one unit per signal, in order {list(self.signals)}",
+                got=dict(self.units),
             )
         if self.n_failed > self.n_runs:
-            raise self._fail("n_runs", f"at least the {self.n_failed} failures", self.n_runs)
+            raise self._fail(
+                field="n_runs", expected=f"at least the {self.n_failed} failures", got=self.n_runs
+            )
 
     @property
     def n_failed(self) -> int:

@@ -91,13 +91,13 @@ class EvaluationResult(Msg):
     def _validate(self) -> None:
         if list(self.series) != list(self.comparison.stats):
             expected = f"one series per signal, in order {list(self.comparison.stats)}"
-            raise self._fail("series", expected, list(self.series))
+            raise self._fail(field="series", expected=expected, got=list(self.series))
         if len(self.reference) != len(self.estimate):
             expected = f"as many matched poses as the reference ({len(self.reference)})"
-            raise self._fail("estimate", expected, len(self.estimate))
+            raise self._fail(field="estimate", expected=expected, got=len(self.estimate))
         if self.estimate_index.size not in (0, len(self.estimate)):
             expected = f"one row per matched pose ({len(self.estimate)})"
-            raise self._fail("estimate_index", expected, self.estimate_index)
+            raise self._fail(field="estimate_index", expected=expected, got=self.estimate_index)
 
     @property
     def metric(self) -> str:

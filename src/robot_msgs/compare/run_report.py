@@ -58,9 +58,15 @@ class TrackingLoss(Msg):
 
     def _validate(self) -> None:
         if not (math.isfinite(self.start_s) and math.isfinite(self.end_s)):
-            raise self._fail("start_s", "finite start and end times", (self.start_s, self.end_s))
+            raise self._fail(
+                field="start_s",
+                expected="finite start and end times",
+                got=(self.start_s, self.end_s),
+            )
         if self.end_s < self.start_s:
-            raise self._fail("end_s", f"a time >= start_s ({self.start_s!r})", self.end_s)
+            raise self._fail(
+                field="end_s", expected=f"a time >= start_s ({self.start_s!r})", got=self.end_s
+            )
 
     @property
     def duration_s(self) -> float:
@@ -100,7 +106,7 @@ class Latency(Msg):
 
     def _validate(self) -> None:
         if self.n_frames < 0:
-            raise self._fail("n_frames", "a count >= 0", self.n_frames)
+            raise self._fail(field="n_frames", expected="a count >= 0", got=self.n_frames)
 
 
 @message("compare/Resources")
@@ -125,7 +131,7 @@ class Resources(Msg):
 
     def _validate(self) -> None:
         if self.n_samples < 0:
-            raise self._fail("n_samples", "a count >= 0", self.n_samples)
+            raise self._fail(field="n_samples", expected="a count >= 0", got=self.n_samples)
 
 
 @message("compare/Repeatability")
@@ -153,9 +159,15 @@ class Repeatability(Msg):
     def _validate(self) -> None:
         k = len(self.runs)
         if self.pairwise_ape_rms_m.shape != (k, k):
-            raise self._fail("pairwise_ape_rms_m", f"shape ({k}, {k})", self.pairwise_ape_rms_m)
+            raise self._fail(
+                field="pairwise_ape_rms_m",
+                expected=f"shape ({k}, {k})",
+                got=self.pairwise_ape_rms_m,
+            )
         if self.statement != REPEATABILITY_STATEMENT:
-            raise self._fail("statement", repr(REPEATABILITY_STATEMENT), self.statement)
+            raise self._fail(
+                field="statement", expected=repr(REPEATABILITY_STATEMENT), got=self.statement
+            )
 
 
 @message("compare/RunReport")
@@ -211,21 +223,29 @@ class RunReport(Msg):
 
     def _validate(self) -> None:
         if self.success and self.failure:
-            raise self._fail("failure", "'' for a successful run", self.failure)
+            raise self._fail(field="failure", expected="'' for a successful run", got=self.failure)
         if not self.success and not self.failure:
-            raise self._fail("failure", "a reason for a failed run", self.failure)
+            raise self._fail(
+                field="failure", expected="a reason for a failed run", got=self.failure
+            )
         if not (math.isnan(self.coverage) or 0.0 <= self.coverage <= 1.0):
-            raise self._fail("coverage", "a share in [0, 1] or NaN", self.coverage)
+            raise self._fail(
+                field="coverage", expected="a share in [0, 1] or NaN", got=self.coverage
+            )
         if not 0 <= self.n_valid <= self.n_estimate:
             raise self._fail(
-                "n_valid", f"a count in [0, n_estimate={self.n_estimate}]", self.n_valid
+                field="n_valid",
+                expected=f"a count in [0, n_estimate={self.n_estimate}]",
+                got=self.n_valid,
             )
         starts = np.array([loss.start_s for loss in self.losses])
         ends = np.array([loss.end_s for loss in self.losses])
         if starts.size > 1 and (starts[1:] < ends[:-1]).any():
             i = int(np.flatnonzero(starts[1:] < ends[:-1])[0]) + 1
             raise self._fail(
-                f"losses[{i}]", "losses in time order, not overlapping", self.losses[i]
+                field=f"losses[{i}]",
+                expected="losses in time order, not overlapping",
+                got=self.losses[i],
             )
 
     @property

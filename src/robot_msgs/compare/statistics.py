@@ -48,7 +48,7 @@ class ErrorStats(Msg):
 
     def _validate(self) -> None:
         if self.n < 0:
-            raise self._fail("n", "a count >= 0", self.n)
+            raise self._fail(field="n", expected="a count >= 0", got=self.n)
 
 
 def _as_1d(name: str, values: Any) -> Float64Array:

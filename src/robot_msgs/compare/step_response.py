@@ -54,8 +54,18 @@ class StepResponse(Msg):
     def _validate(self) -> None:
         lo_hi = self.rise_limits
         if len(lo_hi) != 2 or not 0.0 <= lo_hi[0] < lo_hi[1] <= 1.0:
-            raise self._fail("rise_limits", "(low, high) with 0 <= low < high <= 1", lo_hi)
+            raise self._fail(
+                field="rise_limits", expected="(low, high) with 0 <= low < high <= 1", got=lo_hi
+            )
         if not (math.isfinite(self.settling_threshold) and self.settling_threshold > 0):
-            raise self._fail("settling_threshold", "a finite fraction > 0", self.settling_threshold)
+            raise self._fail(
+                field="settling_threshold",
+                expected="a finite fraction > 0",
+                got=self.settling_threshold,
+            )
         if self.initial == self.final:
-            raise self._fail("final", f"a value other than initial {self.initial!r}", self.final)
+            raise self._fail(
+                field="final",
+                expected=f"a value other than initial {self.initial!r}",
+                got=self.final,
+            )

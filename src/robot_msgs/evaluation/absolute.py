@@ -101,7 +101,7 @@ def ape_from_prepared(
     reference_name: str = "",
     estimate_name: str = "",
 ) -> EvaluationResult:
-    """The APE of trajectories already cut, associated and aligned by :func:`prepare`.
+    """Compute the APE of trajectories already cut, associated and aligned by :func:`prepare`.
 
     What :func:`ape` computes after its :func:`prepare`; call it to reuse one preparation
     for several relations or metrics (a report does, for APE and every RPE delta).

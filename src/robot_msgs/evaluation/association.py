@@ -108,7 +108,7 @@ class Association:
         return int(self.estimate_index.shape[0])
 
     def counts(self) -> dict[str, int]:
-        """Matched and unmatched pose counts on both sides, for ``Comparison.counts``.
+        """Count matched and unmatched poses on both sides, for ``Comparison.counts``.
 
         ``unmatched_reference`` counts reference poses used by no pair (for
         ``interpolate``: by no interpolation). ``interpolate`` adds ``refused_gap``.
@@ -255,7 +255,7 @@ def associate(
 def _nearest_pairs(
     ref_t: Float64Array, est_t: Float64Array, max_diff: float, offset: float
 ) -> tuple[IntpArray, IntpArray, int]:
-    """The nearest-stamp rule of evo, vectorised; returns reference rows, estimate rows, dropped."""
+    """Apply evo's nearest-stamp rule, vectorised; return reference rows, estimate rows, dropped."""
     estimate_longer = est_t.shape[0] > ref_t.shape[0]
     if estimate_longer:
         short, long_, shift = ref_t, est_t, offset
@@ -364,7 +364,7 @@ def _greedy_one_to_one(cand_ref: IntpArray, cand_est: IntpArray, rank: IntpArray
 
 
 def _greedy_sequential(live: IntpArray, cand_ref: IntpArray, cand_est: IntpArray) -> IntpArray:
-    """The plain greedy pass over ``live`` candidates (in preference order, stamps unused)."""
+    """Run the plain greedy pass over ``live`` candidates (in preference order, stamps unused)."""
     used_ref: set[int] = set()
     used_est: set[int] = set()
     won: list[int] = []
@@ -415,7 +415,7 @@ def _interpolate(
     offset: float,
     max_gap: float | None,
 ) -> Association:
-    """The reference resampled at the estimate's stamps (+ offset)."""
+    """Resample the reference at the estimate's stamps (+ offset)."""
     ref_t = reference.stamps_s
     n_ref = ref_t.shape[0]
     if max_gap is None:
@@ -476,7 +476,7 @@ def _interpolate(
 
 
 def _take(traj: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
-    """The poses ``rows`` (strictly increasing) of ``traj``: ``traj`` itself when all.
+    """Take the poses ``rows`` (strictly increasing) of ``traj``: ``traj`` itself when all.
 
     Rows of a valid trajectory in increasing order are a valid trajectory (finite, unit
     quaternions, stamps strictly increasing), so the new arrays skip the constructor's
@@ -523,7 +523,7 @@ def _no_match(
     offset: float,
     max_gap: float | None = None,
 ) -> AssociationError:
-    """The error for an association without a single pair: spans, settings, a suggestion."""
+    """Build the error for an association without a single pair: spans, settings, a suggestion."""
     r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
     e0, e1 = float(estimate.stamps_s[0]) + offset, float(estimate.stamps_s[-1]) + offset
     text = (

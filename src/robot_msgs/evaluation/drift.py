@@ -90,7 +90,7 @@ def _check_lengths(lengths_m: Sequence[float]) -> list[float]:
 def kitti_segments(
     distances_m: Float64Array, lengths_m: Sequence[float], step_frames: int = 10
 ) -> tuple[IntpArray, IntpArray, Float64Array]:
-    """The KITTI devkit's segments: first frame, last frame and nominal length of each.
+    """Find the KITTI devkit's segments: first frame, last frame and nominal length of each.
 
     Parameters
     ----------
@@ -401,7 +401,7 @@ def _rpg_errors(
     last: IntpArray,
     length: float,
 ) -> tuple[Float64Array, ...]:
-    """The six rpg series of one length (see :func:`relative_error`)."""
+    """Compute the six rpg series of one length (see :func:`relative_error`)."""
     pairs = np.stack([first, last], axis=1)
     translation = rpe_errors(ref, scaled, pairs, "translation")
     rotation = rpe_errors(ref, scaled, pairs, "angle_deg")

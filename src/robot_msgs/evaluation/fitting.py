@@ -46,7 +46,7 @@ _ALTERNATIVES = "use --align origin (first poses coincide) or --align none"
 def umeyama(
     source_xyz: Float64Array, target_xyz: Float64Array, *, with_scale: bool
 ) -> tuple[Float64Array, Float64Array, float]:
-    r"""The least-squares similarity (or rigid) transform taking ``source`` onto ``target``.
+    r"""Fit the least-squares similarity (or rigid) transform taking ``source`` onto ``target``.
 
     Minimises :math:`\sum_i \lVert y_i - (s R x_i + t) \rVert^2` (Umeyama 1991):
 

@@ -189,7 +189,7 @@ def _path_all_pairs(distances: Float64Array, delta: float, tol: float) -> IntpAr
 
 
 def _chain_from_first(successor: IntpArray) -> IntpArray:
-    """The chain ``0, s(0), s(s(0)), …`` of a successor map that only moves forward.
+    """Follow the chain ``0, s(0), s(s(0)), …`` of a successor map that only moves forward.
 
     ``successor[a] > a`` is the next pose after ``a``; ``n`` (or more) ends the chain. By
     pointer doubling (Hillis & Steele, "Data parallel algorithms", CACM 29(12), 1986): with

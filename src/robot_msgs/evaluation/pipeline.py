@@ -114,7 +114,7 @@ class Prepared:
         estimate_name: str = "",
         estimate: PoseTrajectory | None = None,
     ) -> EvaluationResult:
-        """The :class:`EvaluationResult` of a metric computed on these trajectories.
+        """Return the :class:`EvaluationResult` of a metric computed on these trajectories.
 
         Every metric reports the same way: its own ``parameters`` (relation, delta...)
         then the settings' record in ``settings``; ``counts`` and ``notes`` add to this

@@ -83,7 +83,7 @@ _ROT_PART_PER_SIN = 2.0 * math.sqrt(2.0)
 
 
 def check_relation(relation: str, *, allowed: tuple[str, ...] = RPE_RELATIONS) -> str:
-    """The canonical name of ``relation``, or raise naming the choices.
+    """Return the canonical name of ``relation``, or raise naming the choices.
 
     Examples
     --------
@@ -146,7 +146,7 @@ def _error_values(
     error_translations: Float64Array,
     relation: str,
 ) -> Float64Array:
-    """The ``relation`` scalar of error poses given as quaternions and translations."""
+    """Compute the ``relation`` scalar of error poses given as quaternions and translations."""
     if error_quats_xyzw is not None and relation in {"angle_rad", "angle_deg", "rot_part"}:
         return _rotation_errors(error_quats_xyzw, relation)
     distance = _norms(error_translations)

@@ -108,7 +108,7 @@ def rpe_from_prepared(
     reference_name: str = "",
     estimate_name: str = "",
 ) -> EvaluationResult:
-    """The RPE of trajectories already cut, associated and aligned by :func:`prepare`.
+    """Compute the RPE of trajectories already cut, associated and aligned by :func:`prepare`.
 
     What :func:`rpe` computes after its :func:`prepare`; call it to reuse one preparation
     for several deltas or relations (a report's RPE per delta does).

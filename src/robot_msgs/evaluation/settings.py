@@ -105,44 +105,64 @@ class EvaluationSettings(Msg):
         if self.sync == "one-to-one":
             object.__setattr__(self, "sync", "one_to_one")
         if self.align not in ALIGNMENT_METHODS:
-            raise self._fail("align", f"one of {', '.join(ALIGNMENT_METHODS)}", self.align)
+            raise self._fail(
+                field="align", expected=f"one of {', '.join(ALIGNMENT_METHODS)}", got=self.align
+            )
         if self.sync not in SYNC_METHODS:
-            raise self._fail("sync", f"one of {', '.join(SYNC_METHODS)}", self.sync)
+            raise self._fail(
+                field="sync", expected=f"one of {', '.join(SYNC_METHODS)}", got=self.sync
+            )
         if self.n_align is not None and self.n_align < 1:
-            raise self._fail("n_align", "a pose count >= 1", self.n_align)
+            raise self._fail(field="n_align", expected="a pose count >= 1", got=self.n_align)
         window = self.align_window_s
         if window is not None and not (
             len(window) == 2 and all(math.isfinite(v) for v in window) and window[0] <= window[1]
         ):
-            raise self._fail("align_window_s", "(start, end) seconds with start <= end", window)
+            raise self._fail(
+                field="align_window_s",
+                expected="(start, end) seconds with start <= end",
+                got=window,
+            )
         if self.n_align is not None and window is not None:
-            raise self._fail("align_window_s", "a window or the first N poses, not both", window)
+            raise self._fail(
+                field="align_window_s",
+                expected="a window or the first N poses, not both",
+                got=window,
+            )
         if self.align == "none":
             for name in ("n_align", "align_window_s"):
                 value = getattr(self, name)
                 if value is not None:
                     expected = "an alignment method other than 'none' to fit on these poses"
-                    raise self._fail(name, expected, value)
+                    raise self._fail(field=name, expected=expected, got=value)
         if not (math.isfinite(self.max_diff_s) and self.max_diff_s > 0):
-            raise self._fail("max_diff_s", "a finite number of seconds > 0", self.max_diff_s)
+            raise self._fail(
+                field="max_diff_s", expected="a finite number of seconds > 0", got=self.max_diff_s
+            )
         if not math.isfinite(self.offset_s):
-            raise self._fail("offset_s", "a finite number of seconds", self.offset_s)
+            raise self._fail(
+                field="offset_s", expected="a finite number of seconds", got=self.offset_s
+            )
         if self.max_gap_s is not None:
             if not self.max_gap_s > 0:  # NaN fails too; infinity means no limit
-                raise self._fail("max_gap_s", "a number of seconds > 0", self.max_gap_s)
+                raise self._fail(
+                    field="max_gap_s", expected="a number of seconds > 0", got=self.max_gap_s
+                )
             if self.sync != "interpolate":
                 expected = f"sync 'interpolate' (only it bridges gaps; sync is {self.sync!r})"
-                raise self._fail("max_gap_s", expected, self.max_gap_s)
+                raise self._fail(field="max_gap_s", expected=expected, got=self.max_gap_s)
         for name in ("t_start_s", "t_end_s"):
             if not _finite(getattr(self, name)):
-                raise self._fail(name, "a finite number of seconds", getattr(self, name))
+                raise self._fail(
+                    field=name, expected="a finite number of seconds", got=getattr(self, name)
+                )
         if (
             self.t_start_s is not None
             and self.t_end_s is not None
             and self.t_start_s > self.t_end_s
         ):
             expected = f"an end at or after the start ({self.t_start_s!r} s)"
-            raise self._fail("t_end_s", expected, self.t_end_s)
+            raise self._fail(field="t_end_s", expected=expected, got=self.t_end_s)
 
     def record(self) -> dict[str, Value]:
         """Return the settings as a flat, structured mapping, for a result's ``settings``.
@@ -206,20 +226,28 @@ class PairSettings(Msg):
 
     def _validate(self) -> None:
         if self.delta_unit not in DELTA_UNITS:
-            raise self._fail("delta_unit", f"one of {', '.join(DELTA_UNITS)}", self.delta_unit)
+            raise self._fail(
+                field="delta_unit", expected=f"one of {', '.join(DELTA_UNITS)}", got=self.delta_unit
+            )
         if not (math.isfinite(self.delta) and self.delta > 0):
-            raise self._fail("delta", "a finite interval > 0", self.delta)
+            raise self._fail(field="delta", expected="a finite interval > 0", got=self.delta)
         if self.delta_unit == "f" and not self.delta.is_integer():
-            raise self._fail("delta", "a whole number of frames", self.delta)
+            raise self._fail(field="delta", expected="a whole number of frames", got=self.delta)
         bound = {"deg": 180.0, "rad": math.pi}.get(self.delta_unit)
         if bound is not None and self.delta > bound:
             raise self._fail(
-                "delta", f"a rotation of at most {bound:g} {self.delta_unit}", self.delta
+                field="delta",
+                expected=f"a rotation of at most {bound:g} {self.delta_unit}",
+                got=self.delta,
             )
         if self.pairs_from not in PAIRS_FROM:
-            raise self._fail("pairs_from", f"one of {', '.join(PAIRS_FROM)}", self.pairs_from)
+            raise self._fail(
+                field="pairs_from", expected=f"one of {', '.join(PAIRS_FROM)}", got=self.pairs_from
+            )
         if not (math.isfinite(self.delta_tol) and 0.0 <= self.delta_tol < 1.0):
-            raise self._fail("delta_tol", "a relative tolerance in [0, 1)", self.delta_tol)
+            raise self._fail(
+                field="delta_tol", expected="a relative tolerance in [0, 1)", got=self.delta_tol
+            )
 
     def record(self) -> dict[str, Value]:
         """Return the pair settings as a flat mapping, for a result's ``settings``."""

@@ -77,7 +77,7 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
 
 
 def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
-    """The topics of a bag, sorted by name, with message type and count.
+    """List the topics of a bag, sorted by name, with message type and count.
 
     Examples
     --------
@@ -108,7 +108,7 @@ def _xyz_quat(msg: Any, msgtype: str) -> tuple[float, ...]:
 
 
 def _find_topic(reader: Any, topic: str, source: str) -> tuple[str, str]:
-    """The bag's spelling and type of ``topic`` (a leading ``/`` may differ)."""
+    """Find the bag's spelling and type of ``topic`` (a leading ``/`` may differ)."""
     topics = {conn.topic: conn.msgtype for conn in reader.connections}
     if topic not in topics:
         loose = [t for t in topics if t.lstrip("/") == topic.lstrip("/")]

@@ -109,7 +109,7 @@ def _limit(source: str, rule: str, found: str, dropped: int, total: int, left: i
 
 
 def implausible_stamps(stamps_s: Float64Array, *, source: str) -> str | None:
-    """What is implausible about read stamps (seconds), with the fix; None when nothing.
+    """Say what is implausible about read stamps (seconds), with the fix; None when nothing.
 
     A single pose (time span 0 s), or a mean rate above :data:`MAX_RATE_HZ` or below
     :data:`MIN_RATE_HZ`.

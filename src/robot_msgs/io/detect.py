@@ -91,7 +91,7 @@ class FormatDetection:
 
 
 def detect_format(path: str | os.PathLike[str]) -> str:
-    """The format of ``path``, one of :data:`FORMATS`: :func:`explain_format`'s ``fmt``.
+    """Detect the format of ``path``, one of :data:`FORMATS`: :func:`explain_format`'s ``fmt``.
 
     Raises
     ------
@@ -109,7 +109,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
 
 
 def explain_format(path: str | os.PathLike[str]) -> FormatDetection:
-    """The format of ``path`` and the evidence for it (see the module for the rules).
+    """Detect the format of ``path`` and give the evidence for it (see the module for the rules).
 
     Raises
     ------
@@ -143,7 +143,7 @@ def explain_format(path: str | os.PathLike[str]) -> FormatDetection:
 
 
 def _text_format(head: TextHead) -> FormatDetection:
-    """The text format the first lines show, by the rules of the module docstring."""
+    """Detect the text format the first lines show, by the rules of the module docstring."""
     source, n, layout = head.source, head.columns, head.layout
     check_header(head)
     if n == 0:

@@ -43,7 +43,7 @@ def list_examples() -> tuple[str, ...]:
 
 
 def example_path(name: str) -> Path:
-    """The shipped example ``name`` (with or without the ``example:`` prefix).
+    """Find the shipped example ``name`` (with or without the ``example:`` prefix).
 
     A trajectory file, or anything else under ``examples/`` such as the report's run
     folders and manifest (``runs/runs.toml``).

@@ -56,7 +56,7 @@ def _rotation_deviation(matrices: Float64Array) -> Float64Array:
 
 
 def _nearest_rotations(matrices: Float64Array) -> Float64Array:
-    r"""The rotation matrices closest (Frobenius norm) to nearly orthonormal ``(N, 3, 3)``.
+    r"""Find the rotation matrices closest (Frobenius norm) to nearly orthonormal ``(N, 3, 3)``.
 
     That is the orthogonal polar factor :math:`U V^\top` of :math:`M = U \Sigma V^\top`
     (Higham, "Computing the polar decomposition", SIAM J. Sci. Stat. Comput. 7(4),

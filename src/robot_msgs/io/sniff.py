@@ -141,7 +141,7 @@ class TextHead:
 
 
 def read_head(path: str | os.PathLike[str], *, source: str | None = None) -> TextHead:
-    r"""What the first 64 KiB of the text file ``path`` show.
+    r"""Read what the first 64 KiB of the text file ``path`` show.
 
     Raises
     ------
@@ -174,7 +174,7 @@ def read_head(path: str | os.PathLike[str], *, source: str | None = None) -> Tex
 
 
 def _fields(line: str) -> list[str]:
-    """The fields of a data line: split at commas, tabs and spaces; a ``#`` comment cut."""
+    """Split a data line into fields at commas, tabs and spaces; a ``#`` comment cut."""
     return line.split("#", 1)[0].replace(",", " ").split()
 
 
@@ -186,7 +186,7 @@ def _separator(line: str) -> str:
 
 
 def _names(line: str) -> tuple[str, ...]:
-    """The column names of a header line (``#`` dropped; commas split, else blanks)."""
+    """Return the column names of a header line (``#`` dropped; commas split, else blanks)."""
     body = line.strip().lstrip("#").strip()
     parts = body.split(",") if "," in body else body.split()
     return tuple(p.strip() for p in parts if p.strip())
@@ -259,7 +259,7 @@ def _rows(
     *,
     source: str,
 ) -> TextHead:
-    """The numbers of the rows from line ``first`` on, as far as they are numbers."""
+    """Read the numbers of the rows from line ``first`` on, as far as they are numbers."""
     width = len(fields)
     for col, token in enumerate(fields, start=1):
         if _FLOAT.fullmatch(token) is None:
@@ -296,7 +296,7 @@ def _integral(stamps: Float64Array) -> bool:
 
 
 def _mean_step(stamps: Float64Array) -> float | None:
-    """The mean step (span / intervals), in the stamps' own unit; None below 2 stamps."""
+    """Return the mean step (span / intervals), in the stamps' own unit; None below 2 stamps."""
     if stamps.shape[0] < 2:
         return None
     step = float(np.abs(stamps[-1] - stamps[0])) / (stamps.shape[0] - 1)

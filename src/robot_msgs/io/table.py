@@ -115,7 +115,7 @@ _TEXT_SHOWN = 80
 def read_bytes(
     path: str | os.PathLike[str], *, source: str | None = None, limit: int | None = None
 ) -> bytes:
-    """The bytes of the file ``path`` (the first ``limit``); a folder or no file said as such.
+    """Read the bytes of the file ``path`` (the first ``limit``); a folder or no file said as such.
 
     Raises
     ------
@@ -210,7 +210,7 @@ def text_problem(data: bytes, *, source: str) -> FormatError | None:
 
 
 def read_text(path: str | os.PathLike[str], *, source: str | None = None) -> str:
-    r"""The file's text, UTF-8 with an optional byte-order mark, or a :class:`FormatError`.
+    r"""Read the file's text, UTF-8 with an optional byte-order mark, or raise :class:`FormatError`.
 
     Parameters
     ----------
@@ -242,7 +242,7 @@ def read_text(path: str | os.PathLike[str], *, source: str | None = None) -> str
 
 
 def _decode(data: bytes, *, source: str) -> str:
-    """``data`` as UTF-8 text (byte-order mark dropped), or the :class:`FormatError`."""
+    """Decode ``data`` as UTF-8 text (byte-order mark dropped), or raise :class:`FormatError`."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -297,7 +297,7 @@ class Table:
         return np.asarray(numbers, dtype=np.int64)
 
     def line_numbers(self, rows: IntpArray) -> list[int]:
-        """The 1-based file line numbers of data rows ``rows``."""
+        """Return the 1-based file line numbers of data rows ``rows``."""
         numbers: list[int] = self._lines[np.asarray(rows, dtype=np.intp)].tolist()
         return numbers
 
@@ -373,7 +373,7 @@ def _parse(
     header: bool,
     split: Sequence[int] | None,
 ) -> Table:
-    """The fast path over ``data`` when it takes it, else the general path over ``text()``."""
+    """Use the fast path over ``data`` when it takes it, else the general path over ``text()``."""
     widths = _widths(columns, split)
     if data is not None:
         fast = _parse_fast(
@@ -388,7 +388,7 @@ def _parse(
 
 
 def _widths(columns: Sequence[str], split: Sequence[int] | None) -> tuple[int, ...]:
-    """The column groups' widths; one group of all columns when ``split`` is None."""
+    """Return the column groups' widths; one group of all columns when ``split`` is None."""
     if split is None:
         return (len(columns),)
     widths = tuple(int(w) for w in split)
@@ -408,7 +408,7 @@ def _allocate(rows: int, widths: tuple[int, ...]) -> tuple[Float64Array, ...]:
 def _parse_fast(
     data: bytes, *, source: str, widths: tuple[int, ...], extra_columns: bool, header: bool
 ) -> Table | None:
-    """The compiled fast path over the file's bytes; None when it is absent or declines.
+    """Run the compiled fast path over the file's bytes; None when it is absent or declines.
 
     It writes each group of columns straight into its own array, so a reader gets its
     stamps, positions and quaternions without another copy.
@@ -433,7 +433,7 @@ def _parse_general(
     extra_columns: bool,
     header: bool,
 ) -> Table:
-    """The general path: NumPy's ``loadtxt`` over the normalised text (see the module)."""
+    """Run the general path: NumPy's ``loadtxt`` over the normalised text (see the module)."""
     ncols = len(columns)
     text = _strip_comments(text)
     if header:
@@ -593,7 +593,7 @@ def _load(lines: list[str], ncols: int, *, extra_columns: bool) -> Float64Array 
 def _locate(
     lines: list[str], *, source: str, columns: Sequence[str], extra_columns: bool
 ) -> FormatError:
-    """The error for the first bad line: the slow path, run only after a failure."""
+    """Build the error for the first bad line: the slow path, run only after a failure."""
     ncols = len(columns)
     expected = f"{'at least ' if extra_columns else ''}{ncols} columns ({' '.join(columns)})"
     for number, line in enumerate(lines, start=1):

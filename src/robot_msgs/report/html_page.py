@@ -77,7 +77,7 @@ def render_html(
     title: str = "robot-msgs run report",
     progress: Callable[[str], None] | None = None,
 ) -> str:
-    """The whole report as one self-contained HTML document.
+    """Render the whole report as one self-contained HTML document.
 
     Parameters
     ----------

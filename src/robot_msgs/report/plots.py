@@ -39,7 +39,7 @@ _DPI = 100
 
 
 def new_figure(width_in: float, height_in: float) -> Any:
-    """A matplotlib ``Figure`` on an Agg canvas (``plot`` extra), constrained layout."""
+    """Make a matplotlib ``Figure`` on an Agg canvas (``plot`` extra), constrained layout."""
     require("matplotlib", "plot", feature="report plots")
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
     from matplotlib.figure import Figure  # noqa: PLC0415
@@ -50,7 +50,7 @@ def new_figure(width_in: float, height_in: float) -> Any:
 
 
 def figure_png(fig: Any) -> bytes:
-    r"""The figure as PNG bytes.
+    r"""Render the figure as PNG bytes.
 
     Examples
     --------
@@ -104,7 +104,7 @@ def _t0(runs: list[RunEvaluation]) -> float:
 
 
 def _series(e: RunEvaluation) -> ErrorSeries:
-    """The first signal's series of the run's first metric (APE translation by default)."""
+    """Return the first signal's series of the run's first metric (APE translation by default)."""
     assert e.primary is not None
     return next(iter(e.primary.series.values()))
 
@@ -359,7 +359,7 @@ def comparison_figure(result: ReportResult) -> Any | None:
 
 
 def _start_frame_xy(e: RunEvaluation) -> Float64Array:
-    """The estimate's positions in its first pose's frame, ``(N, 3)`` metres."""
+    """Return the estimate's positions in its first pose's frame, ``(N, 3)`` metres."""
     assert e.estimate is not None
     est = e.estimate
     rotation = matrix_from_quat_xyzw(est.orientations_quat_xyzw[:1])[0]

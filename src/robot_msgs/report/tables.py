@@ -137,7 +137,7 @@ def groups_table(report: Report) -> ReportTable:
 
 
 def ranking_table(ranking: Ranking) -> ReportTable:
-    """The ranking: position, algorithm, mean rank, success, then score (rank) per sequence."""
+    """Tabulate the ranking: position, algorithm, mean rank, success, score (rank) per sequence."""
     headers = (
         "#", "algorithm", "mean rank", "success", "coverage",
         *(f"{s} [{ranking.unit}]" for s in ranking.sequences),
@@ -235,7 +235,7 @@ def report_tables(report: Report) -> list[ReportTable]:
 
 
 def render_text(table: ReportTable) -> str:
-    """A plain-text table for the terminal, columns padded, numbers right-aligned.
+    """Render a plain-text table for the terminal, columns padded, numbers right-aligned.
 
     Examples
     --------

@@ -42,7 +42,7 @@ class CsvTable:
     lines: tuple[str, ...]
 
     def line_of(self, row: int) -> int:
-        """The 1-based line number of data row ``row`` (scans the file: error path only)."""
+        """Find the 1-based line number of data row ``row`` (scans the file: error path only)."""
         seen = -2  # the header is the first non-comment line
         for number, line in enumerate(self.lines, start=1):
             if not _COMMENT.match(line):
@@ -52,7 +52,7 @@ class CsvTable:
         return len(self.lines)
 
     def fail(self, row: int, column: str, expected: str, got: object) -> FormatError:
-        """A :class:`FormatError` naming the file, the line of ``row`` and ``column``."""
+        """Build a :class:`FormatError` naming the file, the line of ``row`` and ``column``."""
         return FormatError(
             f"{self.path}:{self.line_of(row)}: column `{column}`: expected {expected}, got {got!r}"
         )
@@ -106,13 +106,16 @@ def read_csv_table(
     try:
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError as err:
-        raise FormatError(f"{path}: no such file") from err
+        msg = f"{path}: no such file"
+        raise FormatError(msg) from err
     except UnicodeDecodeError as err:
-        raise FormatError(f"{path}: expected UTF-8 text, got undecodable bytes") from err
+        msg = f"{path}: expected UTF-8 text, got undecodable bytes"
+        raise FormatError(msg) from err
     lines = tuple(raw.splitlines())
     content = [line for line in lines if not _COMMENT.match(line)]
     if not content:
-        raise FormatError(f"{path}:1: expected a header line naming the columns, got an empty file")
+        msg = f"{path}:1: expected a header line naming the columns, got an empty file"
+        raise FormatError(msg)
     header = [name.strip() for name in content[0].split(",")]
     header_line = next(i for i, line in enumerate(lines, start=1) if not _COMMENT.match(line))
     allowed = (*required, *optional)
@@ -121,7 +124,8 @@ def read_csv_table(
             msg = f"{path}:{header_line}: expected columns among {list(allowed)}, got {name!r}"
             raise FormatError(msg)
     if len(set(header)) != len(header):
-        raise FormatError(f"{path}:{header_line}: expected distinct column names, got {header}")
+        msg = f"{path}:{header_line}: expected distinct column names, got {header}"
+        raise FormatError(msg)
     missing = [name for name in required if name not in header]
     if missing:
         msg = f"{path}:{header_line}: expected a column {missing[0]!r}, got columns {header}"
@@ -169,7 +173,7 @@ def read_csv_table(
 
 
 def _all_numbers(body: str, ncols: int) -> Float64Array | None:
-    """The cells as float64 when every one is a number, else None (then cells are checked)."""
+    """Parse the cells as float64 when every one is a number, else None (then cells are checked)."""
     try:
         values = np.loadtxt(
             io.StringIO(body), dtype=np.float64, delimiter=",", ndmin=2, comments=None
@@ -180,7 +184,7 @@ def _all_numbers(body: str, ncols: int) -> Float64Array | None:
 
 
 def _ragged(table: CsvTable, header: list[str]) -> FormatError:
-    """The error for the first row whose cell count differs from the header's."""
+    """Build the error for the first row whose cell count differs from the header's."""
     for row in range(table.rows):
         line = table.lines[table.line_of(row) - 1]
         if line.count(",") + 1 != len(header):
@@ -192,7 +196,7 @@ def _ragged(table: CsvTable, header: list[str]) -> FormatError:
 
 
 def _not_number(table: CsvTable, name: str, column: AnyArray) -> FormatError:
-    """The error for the first cell of ``column`` that is not a number."""
+    """Build the error for the first cell of ``column`` that is not a number."""
     for row, cell in enumerate(column.tolist()):
         try:
             float(cell or "nan")

@@ -79,7 +79,7 @@ class RunEvaluation:
 
 
 def _subset(traj: PoseTrajectory, keep: BoolArray) -> PoseTrajectory:
-    """The poses of ``traj`` where ``keep`` is true."""
+    """Keep the poses of ``traj`` where ``keep`` is true."""
     if keep.all():
         return traj
     return traj.replace(
@@ -90,7 +90,7 @@ def _subset(traj: PoseTrajectory, keep: BoolArray) -> PoseTrajectory:
 
 
 def _span(run: RunInputs, settings: EvaluationSettings) -> tuple[float, float, str]:
-    """The sequence span on the estimate's clock, and where it comes from.
+    """Return the sequence span on the estimate's clock, and where it comes from.
 
     The reference's span, cut to the settings' time range, then moved by the offset.
     """
@@ -116,7 +116,7 @@ def _judge(
     span: tuple[float, float],
     settings: RunSettings,
 ) -> tuple[str, list[str]]:
-    """The failure category ('' for success) and notes explaining it."""
+    """Return the failure category ('' for success) and notes explaining it."""
     reported = run.spec.meta.reported_failure
     if reported:
         return reported, []

@@ -122,7 +122,7 @@ def run_from_keys(
     folder: Path | None = None,
     references: Mapping[str, Mapping[str, str | None]] | None = None,
 ) -> RunSpec:
-    """A :class:`RunSpec` from checked keys whose paths are already absolute.
+    """Build a :class:`RunSpec` from checked keys whose paths are already absolute.
 
     Raises
     ------
@@ -174,7 +174,7 @@ def run_from_folder(
     references: Mapping[str, Mapping[str, str | None]] | None = None,
     where: str = "",
 ) -> RunSpec:
-    """A run folder as a :class:`RunSpec` (the rules are in the module docstring).
+    """Read a run folder as a :class:`RunSpec` (the rules are in the module docstring).
 
     Parameters
     ----------

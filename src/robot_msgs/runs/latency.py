@@ -182,23 +182,25 @@ def latency_samples_from_bag(path: Path, topic: str) -> tuple[Float64Array, Floa
         connections = [c for c in reader.connections if c.topic == topic]
         if not connections:
             known = sorted({c.topic for c in reader.connections})
-            raise FormatError(f"{path}: expected a topic among {known}, got {topic!r}")
+            msg = f"{path}: expected a topic among {known}, got {topic!r}"
+            raise FormatError(msg)
         # One message at a time: rosbags deserialises per message, there is no batch API.
         for connection, receive_ns, raw in reader.messages(connections=connections):
-            msg = reader.deserialize(raw, connection.msgtype)
-            header = getattr(msg, "header", None)
+            message = reader.deserialize(raw, connection.msgtype)
+            header = getattr(message, "header", None)
             if header is None:
-                raise FormatError(
+                msg = (
                     f"{path}: topic {topic!r}: expected a message with a header, "
                     f"got {connection.msgtype}"
                 )
+                raise FormatError(msg)
             stamps.append(header.stamp.sec + header.stamp.nanosec * 1e-9)
             received.append(receive_ns * 1e-9)
     return np.asarray(stamps, dtype=np.float64), np.asarray(received, dtype=np.float64)
 
 
 def latency_from_bag(path: Path, topic: str) -> Latency:
-    """A latency *proxy* from a bag: receive (record) time minus header stamp per message.
+    """Build a latency *proxy* from a bag: receive (record) time minus header stamp per message.
 
     Clearly labelled as a proxy (``source="bag_receive_proxy"`` and
     :data:`BAG_PROXY_NOTE`): the recorder's receive time is when the estimate reached

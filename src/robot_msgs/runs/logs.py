@@ -155,7 +155,8 @@ def read_tracking(path: Path) -> TrackingLog:
         path, required=("time_s",), optional=("event", "valid"), text=("event", "valid")
     )
     if ("event" in table.columns) == ("valid" in table.columns):
-        raise FormatError(f"{path}:1: expected exactly one of the columns `event` or `valid`")
+        msg = f"{path}:1: expected exactly one of the columns `event` or `valid`"
+        raise FormatError(msg)
     stamps = table.floats("time_s")
     if "event" in table.columns:
         events = np.char.lower(table.columns["event"])

@@ -37,7 +37,7 @@ __all__ = ["coverage", "losses_from_log", "valid_mask"]
 
 
 def losses_from_log(log: TrackingLog, *, end_s: float) -> tuple[TrackingLoss, ...]:
-    """The tracking losses a log describes.
+    """List the tracking losses a log describes.
 
     Parameters
     ----------

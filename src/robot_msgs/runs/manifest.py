@@ -146,7 +146,7 @@ def _table(data: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
 
 
 def _references(base: Path, table: Mapping[str, Any], where: str) -> dict[str, dict[str, Any]]:
-    """``[references]``: sequence -> path, or -> {path, format, topic, times}."""
+    """Read ``[references]``: sequence -> path, or -> {path, format, topic, times}."""
     refs: dict[str, dict[str, Any]] = {}
     for sequence, value in table.items():
         at = f"{where} [references] {sequence}"

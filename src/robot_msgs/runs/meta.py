@@ -160,7 +160,7 @@ def read_meta(path: Path) -> dict[str, Any]:
 
 
 def meta_from(keys: Mapping[str, Any]) -> RunMeta:
-    """The :class:`RunMeta` of a run's checked keys (the others are ignored)."""
+    """Build the :class:`RunMeta` of a run's checked keys (the others are ignored)."""
     values = {k: keys[k] for k in RunMeta.__dataclass_fields__ if k in keys}
     if "input_rate_hz" in values:
         values["input_rate_hz"] = float(values["input_rate_hz"])

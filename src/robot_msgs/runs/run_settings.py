@@ -82,15 +82,17 @@ class MetricSpec(Msg):
 
     def _validate(self) -> None:
         if self.metric not in METRICS:
-            raise self._fail("metric", f"one of {', '.join(METRICS)}", self.metric)
+            raise self._fail(
+                field="metric", expected=f"one of {', '.join(METRICS)}", got=self.metric
+            )
         if self.relation not in _RELATIONS[self.metric]:
             choices = ", ".join(_RELATIONS[self.metric])
-            raise self._fail("relation", f"one of {choices}", self.relation)
+            raise self._fail(field="relation", expected=f"one of {choices}", got=self.relation)
         if (self.metric == "rpe") != (self.pairs is not None):
             expected = "pair settings" if self.metric == "rpe" else "no pair settings for APE"
-            raise self._fail("pairs", expected, self.pairs)
+            raise self._fail(field="pairs", expected=expected, got=self.pairs)
         if not self.name:
-            raise self._fail("name", "a non-empty name", self.name)
+            raise self._fail(field="name", expected="a non-empty name", got=self.name)
 
     @classmethod
     def build(
@@ -157,15 +159,17 @@ class RunSettings(Msg):
 
     def _validate(self) -> None:
         if self.statistic not in field_specs(ErrorStats):
-            raise self._fail("statistic", "an ErrorStats field", self.statistic)
+            raise self._fail(field="statistic", expected="an ErrorStats field", got=self.statistic)
         for name in ("coverage_gap_s", "end_tolerance_s"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0):
-                raise self._fail(name, "a finite number of seconds > 0", value)
+                raise self._fail(field=name, expected="a finite number of seconds > 0", got=value)
         names = [m.name for m in self.metrics]
         duplicate = next((n for n in names if names.count(n) > 1), None)
         if duplicate is not None:
-            raise self._fail("metrics", f"distinct names (two are {duplicate!r})", names)
+            raise self._fail(
+                field="metrics", expected=f"distinct names (two are {duplicate!r})", got=names
+            )
 
     def settings_of(self, metric: MetricSpec) -> EvaluationSettings:
         """Return the evaluation settings ``metric`` is computed with."""

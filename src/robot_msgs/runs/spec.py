@@ -88,7 +88,7 @@ class RunSpec:
         return self.name
 
     def identity(self) -> dict[str, Any]:
-        """What identifies the run besides its files' bytes (no paths: a moved tree resumes)."""
+        """Say what identifies the run besides its files' bytes (no paths: a moved tree resumes)."""
         return {
             "name": self.name,
             "algorithm": self.algorithm,
@@ -118,7 +118,7 @@ class RunSpec:
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
-    """A sort key that orders the numbers in ``text`` by value (``"t2"`` before ``"t10"``).
+    """Return a sort key that orders the numbers in ``text`` by value (``"t2"`` before ``"t10"``).
 
     Examples
     --------
