@@ -47,7 +47,9 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "rm-scale")
     args = parser.parse_args()
     rm = str(BIN / "robot-msgs")
-    print(f"{'poses':>10} {'wall [s]':>9} {'us/pose':>8} {'peak RSS [MB]':>14} {'arrays [MB]':>12} {'ratio':>6}")
+    print(
+        f"{'poses':>10} {'wall [s]':>9} {'us/pose':>8} {'peak RSS [MB]':>14} {'arrays [MB]':>12} {'ratio':>6}"
+    )
     for size in args.sizes:
         n = int(size)
         folder = args.folder / f"n{n}"

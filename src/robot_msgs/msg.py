@@ -498,7 +498,7 @@ class Msg:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
     def replace(self: M, **changes: Any) -> M:  # noqa: PYI019
-        """Return a copy with some fields changed. Validation runs again."""
+        """A copy with some fields changed. Validation runs again."""  # noqa: D401 - the seed page's text
         names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
         unknown = sorted(set(changes) - names)
         if unknown:

@@ -83,9 +83,7 @@ def test_error_stats_functions_have_the_seed_signatures_and_owner() -> None:
     assert methods["as_dict"].signature == "as_dict() -> dict[str, Any]"
     assert methods["replace"].signature == "replace(**changes: Any) -> M"
     assert methods["to_dict"].signature == "to_dict() -> dict[str, Any]"
-    assert methods["replace"].doc == (
-        "Return a copy with some fields changed. Validation runs again."
-    )
+    assert methods["replace"].doc == ("A copy with some fields changed. Validation runs again.")
     assert methods["to_dict"].doc == (
         'JSON-safe dict with a "_type" key; arrays keep their dtype and shape.'
     )
