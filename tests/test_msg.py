@@ -6,7 +6,7 @@ import copy
 import json
 import math
 import pickle
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
 import pytest
@@ -23,6 +23,9 @@ from robot_msgs.std import Header, Time
 from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 def _traj(n: int = 3) -> PoseTrajectory:
     return PoseTrajectory(
@@ -32,82 +35,102 @@ def _traj(n: int = 3) -> PoseTrajectory:
     )
 
 
-def test_construction_is_keyword_only():
+def test_construction_is_keyword_only() -> None:
     with pytest.raises(TypeError):
-        Point(1.0, 2.0, 3.0)  # type: ignore[misc]
+        Point(1.0, 2.0, 3.0)  # type: ignore[call-arg]  # positional on purpose
 
 
-def test_messages_are_frozen():
+def test_messages_are_frozen() -> None:
     p = Point(x=1.0)
     with pytest.raises(AttributeError):
         p.x = 2.0  # type: ignore[misc]
 
 
-def test_messages_are_slotted():
+def test_messages_are_slotted() -> None:
     assert not hasattr(Point(), "__dict__")
 
 
-def test_int_is_accepted_as_float_and_stored_as_float():
+def test_int_is_accepted_as_float_and_stored_as_float() -> None:
     p = Point(x=1)
     assert type(p.x) is float
 
 
-def test_numpy_scalars_become_python_scalars():
+def test_numpy_scalars_become_python_scalars() -> None:
     s = ErrorStats.from_dict({**error_stats([1.0]).to_dict(), "n": np.int64(1)})
     assert type(s.n) is int
     assert type(Point(x=np.float32(0.5)).x) is float
 
 
+# Each case passes a value of the wrong type on purpose: the static checker flags it (so each
+# line carries its type: ignore) and the test checks that validation catches it at run time too.
 @pytest.mark.parametrize(
     ("make", "match"),
     [
-        (lambda: Point(x="1"), r"Expected float, got str '1' - at `Point.x`"),
+        (
+            lambda: Point(x="1"),  # type: ignore[arg-type]
+            r"Expected float, got str '1' - at `Point.x`",
+        ),
         (lambda: Point(x=True), r"Expected float, got bool True - at `Point.x`"),
-        (lambda: Time(sec=1.5), r"Expected int, got float 1.5 - at `Time.sec`"),
-        (lambda: Header(frame_id=3), r"Expected str, got int 3 - at `Header.frame_id`"),
-        (lambda: Pose(position=Vector3()), r"Expected Point, got Vector3.* - at `Pose.position`"),
-        (lambda: Path(poses=[Pose()]), r"Expected PoseStamped, got Pose.* - at `Path.poses\[0\]`"),
-        (lambda: Path(poses=Pose()), r"Expected tuple\[PoseStamped, \.\.\.\].* - at `Path.poses`"),
+        (
+            lambda: Time(sec=1.5),  # type: ignore[arg-type]
+            r"Expected int, got float 1.5 - at `Time.sec`",
+        ),
+        (
+            lambda: Header(frame_id=3),  # type: ignore[arg-type]
+            r"Expected str, got int 3 - at `Header.frame_id`",
+        ),
+        (
+            lambda: Pose(position=Vector3()),  # type: ignore[arg-type]
+            r"Expected Point, got Vector3.* - at `Pose.position`",
+        ),
+        (
+            lambda: Path(poses=[Pose()]),  # type: ignore[arg-type]
+            r"Expected PoseStamped, got Pose.* - at `Path.poses\[0\]`",
+        ),
+        (
+            lambda: Path(poses=Pose()),  # type: ignore[arg-type]
+            r"Expected tuple\[PoseStamped, \.\.\.\].* - at `Path.poses`",
+        ),
         (lambda: Time(nanosec=2_000_000_000), r"Expected an int in \[0, 1000000000\).*nanosec"),
         (
             lambda: JointState(name=("a", "b"), position=(1.0,)),
             r"Expected 0 or 2 values \(one per name\).* - at `JointState.position`",
         ),
         (
-            lambda: Comparison(metric="ape", stats={"t": 1.0}, units={"t": "m"}),
+            lambda: Comparison(metric="ape", stats={"t": 1.0}, units={"t": "m"}),  # type: ignore[dict-item]
             r"Expected ErrorStats, got float 1.0 - at `Comparison.stats\['t'\]`",
         ),
         (
-            lambda: Comparison(metric="ape", stats={}, units={1: "m"}),
+            lambda: Comparison(metric="ape", stats={}, units={1: "m"}),  # type: ignore[dict-item]
             r"Expected str key, got int 1 - at `Comparison.units`",
         ),
         (
-            lambda: Comparison(metric="ape", stats={}, units={}, settings={"a": [[1]]}),
+            lambda: Comparison(metric="ape", stats={}, units={}, settings={"a": [[1]]}),  # type: ignore[dict-item]
             (
                 r"Expected str \| float \| int \| bool \| None \| tuple, got list \[1\] - "
                 r"at `Comparison.settings\['a'\]\[0\]`"
             ),
         ),
         (
-            lambda: RunReport(name="a", success=1),
+            lambda: RunReport(name="a", success=1),  # type: ignore[arg-type]
             r"Expected bool, got int 1 - at `RunReport.success`",
         ),
         (
-            lambda: RunReport(name="a", success=True, comparisons={"ape": "x"}),
+            lambda: RunReport(name="a", success=True, comparisons={"ape": "x"}),  # type: ignore[dict-item]
             r"Expected Comparison, got str 'x' - at `RunReport.comparisons\['ape'\]`",
         ),
     ],
 )
-def test_bad_values_raise_with_field_path(make, match):
+def test_bad_values_raise_with_field_path(make: Callable[[], Msg], match: str) -> None:
     with pytest.raises(ValidationError, match=match):
         make()
 
 
-def test_validation_error_is_a_value_error():
+def test_validation_error_is_a_value_error() -> None:
     assert issubclass(ValidationError, ValueError)
 
 
-def test_array_field_is_copied_and_read_only():
+def test_array_field_is_copied_and_read_only() -> None:
     stamps = np.arange(3, dtype=float)
     traj = PoseTrajectory(
         stamps_s=stamps,
@@ -120,7 +143,7 @@ def test_array_field_is_copied_and_read_only():
         traj.stamps_s[0] = 1.0
 
 
-def test_array_field_casts_ints_but_refuses_lossy_casts():
+def test_array_field_casts_ints_but_refuses_lossy_casts() -> None:
     cov = PoseWithCovariance(covariance=np.eye(6, dtype=int))
     assert cov.covariance.dtype == np.float64
 
@@ -132,25 +155,25 @@ def test_array_field_casts_ints_but_refuses_lossy_casts():
         IntArray(values=np.array([1.5]))
 
 
-def test_array_field_checks_fixed_shape():
+def test_array_field_checks_fixed_shape() -> None:
     with pytest.raises(
         ValidationError, match=r"Expected shape \(6, 6\), got array of shape \(3, 3\)"
     ):
         PoseWithCovariance(covariance=np.eye(3))
 
 
-def test_named_dimensions_must_agree_across_fields():
+def test_named_dimensions_must_agree_across_fields() -> None:
     with pytest.raises(
         ValidationError, match=r"N=3 \(from `PoseTrajectory.stamps_s`\).*positions_xyz"
     ):
         PoseTrajectory(
-            stamps_s=[0.0, 1.0, 2.0],
+            stamps_s=np.array([0.0, 1.0, 2.0]),
             positions_xyz=np.zeros((2, 3)),
             orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (3, 1)),
         )
 
 
-def test_pose_trajectory_refuses_unsorted_nan_and_non_unit_quaternions():
+def test_pose_trajectory_refuses_unsorted_nan_and_non_unit_quaternions() -> None:
     ok = _traj()
     with pytest.raises(ValidationError, match=r"strictly increasing.*stamps_s\[2\]"):
         ok.replace(stamps_s=[0.0, 2.0, 1.0])
@@ -160,7 +183,7 @@ def test_pose_trajectory_refuses_unsorted_nan_and_non_unit_quaternions():
         ok.replace(orientations_quat_xyzw=[[0.0, 0, 0, 2.0], [0, 0, 0, 1], [0, 0, 0, 1]])
 
 
-def test_replace_revalidates():
+def test_replace_revalidates() -> None:
     p = Point(x=1.0)
     assert p.replace(y=2.0) == Point(x=1.0, y=2.0)
     with pytest.raises(ValidationError, match=r"at `Point.y`"):
@@ -169,28 +192,28 @@ def test_replace_revalidates():
         p.replace(w=1.0)
 
 
-def test_to_dict_starts_with_type_and_nests_types():
+def test_to_dict_starts_with_type_and_nests_types() -> None:
     d = Pose().to_dict()
     assert next(iter(d)) == "_type"
     assert d["_type"] == "geometry/Pose"
     assert d["position"]["_type"] == "geometry/Point"
 
 
-def test_to_dict_keeps_array_dtype_and_shape():
+def test_to_dict_keeps_array_dtype_and_shape() -> None:
     d = PoseWithCovariance().to_dict()
     assert d["covariance"]["dtype"] == "float64"
     assert d["covariance"]["shape"] == [6, 6]
     assert len(d["covariance"]["data"]) == 36
 
 
-def test_nan_stays_a_float_in_to_dict_and_json():
+def test_nan_stays_a_float_in_to_dict_and_json() -> None:
     d = error_stats([]).to_dict()
     assert isinstance(d["rms"], float)
     assert math.isnan(d["rms"])
     assert '"rms": NaN' in json.dumps(d)
 
 
-def test_from_dict_rejects_wrong_type_and_unknown_field():
+def test_from_dict_rejects_wrong_type_and_unknown_field() -> None:
     d = Point(x=1.0).to_dict()
     with pytest.raises(
         ValidationError, match=r"Expected _type 'geometry/Vector3', got 'geometry/Point'"
@@ -200,21 +223,21 @@ def test_from_dict_rejects_wrong_type_and_unknown_field():
         Point.from_dict({**d, "w": 1.0})
 
 
-def test_from_dict_names_nested_field_path():
+def test_from_dict_names_nested_field_path() -> None:
     d = Pose().to_dict()
     d["position"]["x"] = "far"
     with pytest.raises(ValidationError, match=r"at `Pose.position.x`"):
         Pose.from_dict(d)
 
 
-def test_from_dict_reports_missing_required_field():
+def test_from_dict_reports_missing_required_field() -> None:
     d = error_stats([1.0]).to_dict()
     del d["rms"]
     with pytest.raises(ValidationError, match=r"Expected required field 'rms'"):
         ErrorStats.from_dict(d)
 
 
-def test_from_dict_loads_data_written_before_defaulted_fields_existed():
+def test_from_dict_loads_data_written_before_defaulted_fields_existed() -> None:
     old = error_stats([1.0, 2.0]).to_dict()
     for name in ("iae", "ise", "itae"):
         del old[name]
@@ -223,7 +246,7 @@ def test_from_dict_loads_data_written_before_defaulted_fields_existed():
     assert loaded.rms == error_stats([1.0, 2.0]).rms
 
 
-def test_module_level_from_dict_dispatches_on_type():
+def test_module_level_from_dict_dispatches_on_type() -> None:
     p = robot_msgs.from_dict({"_type": "geometry/Point", "x": 1.0, "y": 2.0, "z": 3.0})
     assert p == Point(x=1.0, y=2.0, z=3.0)
     with pytest.raises(UnknownTypeError, match=r"got 'geometry/Nope'"):
@@ -232,19 +255,19 @@ def test_module_level_from_dict_dispatches_on_type():
         robot_msgs.from_dict({"x": 1.0})
 
 
-def test_as_dict_gives_plain_field_values():
+def test_as_dict_gives_plain_field_values() -> None:
     pose = Pose()
     assert pose.as_dict() == {"position": Point(), "orientation": Quaternion()}
 
 
-def test_equality_treats_nan_as_equal_and_arrays_by_value():
+def test_equality_treats_nan_as_equal_and_arrays_by_value() -> None:
     assert error_stats([]) == error_stats([])
     assert _traj() == _traj()
     assert _traj() != _traj().replace(frame_id="map")
     assert Point() != Vector3()
 
 
-def test_equal_messages_hash_equal():
+def test_equal_messages_hash_equal() -> None:
     assert hash(error_stats([])) == hash(error_stats([]))
     assert hash(_traj()) == hash(_traj())
     assert len({Point(x=0.0), Point(x=-0.0)}) == 1
@@ -253,14 +276,14 @@ def test_equal_messages_hash_equal():
     )
 
 
-def test_pickle_round_trip_keeps_arrays_read_only():
+def test_pickle_round_trip_keeps_arrays_read_only() -> None:
     traj = pickle.loads(pickle.dumps(_traj()))
     assert traj == _traj()
     assert not traj.positions_xyz.flags.writeable
     assert copy.deepcopy(_traj()) == _traj()
 
 
-def test_mapping_fields_are_frozen_maps():
+def test_mapping_fields_are_frozen_maps() -> None:
     c = Comparison(metric="ape", stats={"t": error_stats([1.0])}, units={"t": "m"})
     assert isinstance(c.stats, FrozenMap)
     with pytest.raises(TypeError):
@@ -269,7 +292,7 @@ def test_mapping_fields_are_frozen_maps():
         Comparison(metric="ape", stats={"t": error_stats([1.0])}, units={"x": "m"})
 
 
-def test_every_example_round_trips_through_json():
+def test_every_example_round_trips_through_json() -> None:
     for name, msg in examples().items():
         text = json.dumps(msg.to_dict())
         again = robot_msgs.from_dict(json.loads(text))
@@ -277,12 +300,12 @@ def test_every_example_round_trips_through_json():
         assert name == type(again).TYPE
 
 
-def test_registry_has_an_example_for_every_type_and_no_more():
+def test_registry_has_an_example_for_every_type_and_no_more() -> None:
     registered = {k for k in robot_msgs.registered_types() if not k.startswith("test/")}
     assert registered == set(examples())
 
 
-def test_every_type_documents_why_and_its_ros_equivalent():
+def test_every_type_documents_why_and_its_ros_equivalent() -> None:
     for name, cls in robot_msgs.registered_types().items():
         if name.startswith("test/"):
             continue
@@ -290,7 +313,7 @@ def test_every_type_documents_why_and_its_ros_equivalent():
         assert cls.ROS2 is None or cls.ROS2.count("/msg/") == 1, name
 
 
-def test_type_names_follow_module_family():
+def test_type_names_follow_module_family() -> None:
     for name, cls in robot_msgs.registered_types().items():
         if name.startswith("test/"):
             continue
@@ -298,7 +321,7 @@ def test_type_names_follow_module_family():
         assert cls.__module__.split(".")[1] == family, (name, cls.__module__)
 
 
-def test_message_rejects_duplicate_registration():
+def test_message_rejects_duplicate_registration() -> None:
     with pytest.raises(ValueError, match="registered twice"):
 
         @message("geometry/Point")
@@ -306,7 +329,7 @@ def test_message_rejects_duplicate_registration():
             x: float = 0.0
 
 
-def test_unsupported_annotation_is_reported_on_first_use():
+def test_unsupported_annotation_is_reported_on_first_use() -> None:
     @message("test/Bad")
     class Bad(Msg):
         value: list[int]
@@ -315,23 +338,25 @@ def test_unsupported_annotation_is_reported_on_first_use():
         Bad(value=[1])
 
 
-def test_optional_array_field_accepts_none():
+def test_optional_array_field_accepts_none() -> None:
     @message("test/OptionalArray")
     class OptionalArray(Msg):
         values: Annotated[Float64Array, Shape("N")] | None = None
 
     assert OptionalArray().values is None
-    assert OptionalArray(values=[1, 2]).values.dtype == np.float64
+    values = OptionalArray(values=[1, 2]).values  # type: ignore[arg-type]  # a list is converted
+    assert values is not None
+    assert values.dtype == np.float64
 
 
-def test_the_registry_imports_every_module_that_defines_messages():
+def test_the_registry_imports_every_module_that_defines_messages() -> None:
     import ast
     from pathlib import Path
 
     from robot_msgs.registry import MESSAGE_MODULES
 
     root = Path(robot_msgs.__file__).parent
-    defining = set()
+    defining: set[str] = set()
     for path in root.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         decorated = any(

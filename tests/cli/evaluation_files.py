@@ -9,8 +9,10 @@ import numpy as np
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from robot_msgs.typing import Float64Array
 
-def write_tum(path: Path, stamps: np.ndarray, positions: np.ndarray) -> Path:
+
+def write_tum(path: Path, stamps: Float64Array, positions: Float64Array) -> Path:
     """A TUM file ``t x y z qx qy qz qw`` with identity rotations."""
     rows = np.column_stack([stamps, positions]).tolist()  # Python floats: repr round-trips
     lines = [f"{t!r} {x!r} {y!r} {z!r} 0 0 0 1" for t, x, y, z in rows]
@@ -20,20 +22,20 @@ def write_tum(path: Path, stamps: np.ndarray, positions: np.ndarray) -> Path:
     return path
 
 
-def line_positions(x: np.ndarray) -> np.ndarray:
+def line_positions(x: Float64Array) -> Float64Array:
     """Positions ``(x, 0, 0)``."""
     return np.stack([x, 0 * x, 0 * x], axis=1)
 
 
-def seed_files(tmp_path: Path, estimate_x: np.ndarray) -> tuple[Path, Path]:
+def seed_files(tmp_path: Path, estimate_x: Float64Array) -> tuple[Path, Path]:
     """The SLAM guide's reference (x = t, 0..10 s every 0.1 s) and an estimate."""
-    t = np.arange(101) * 0.1
+    t = np.arange(101.0) * 0.1
     ref = write_tum(tmp_path / "reference.tum", t, line_positions(t))
     est = write_tum(tmp_path / "estimate.tum", t, line_positions(estimate_x))
     return ref, est
 
 
-def write_kitti(path: Path, positions: np.ndarray) -> Path:
+def write_kitti(path: Path, positions: Float64Array) -> Path:
     """A KITTI pose file with identity rotations."""
     rows = [f"1 0 0 {x!r} 0 1 0 {y!r} 0 0 1 {z!r}" for x, y, z in np.asarray(positions).tolist()]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")

@@ -17,10 +17,12 @@ from robot_msgs.evaluation import EvaluationSettings, ape
 from robot_msgs.io import read_tum
 from tests.cli.evaluation_files import line_positions, seed_files, write_kitti, write_tum
 
-T = np.arange(101) * 0.1
+T = np.arange(101.0) * 0.1
 
 
-def test_seed_offset_through_the_command_line_gives_0_100000(tmp_path, capsys):
+def test_seed_offset_through_the_command_line_gives_0_100000(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref, est = seed_files(tmp_path, T + 0.1)
     assert main(["ape", str(ref), str(est), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -29,7 +31,9 @@ def test_seed_offset_through_the_command_line_gives_0_100000(tmp_path, capsys):
     assert result["counts"]["matched"] == 101
 
 
-def test_table_shows_settings_counts_and_statistics(tmp_path, capsys):
+def test_table_shows_settings_counts_and_statistics(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref, est = seed_files(tmp_path, T + 0.01 * T)
     assert main(["ape", str(ref), str(est), "--relation", "x", "--max-diff", "0.02"]) == 0
     out = capsys.readouterr().out
@@ -49,7 +53,9 @@ def _readme_main_job() -> list[str]:
     return shlex.split(first.split("bin/robot-msgs ", 1)[1])
 
 
-def test_the_readme_main_job_runs_on_the_shipped_example(capsys):
+def test_the_readme_main_job_runs_on_the_shipped_example(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     args = _readme_main_job()
     assert args[:3] == ["ape", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"]
     with warnings.catch_warnings():
@@ -67,7 +73,9 @@ def test_the_readme_main_job_runs_on_the_shipped_example(capsys):
     assert "WARNING: " not in captured.err
 
 
-def test_save_writes_json_and_refuses_to_clobber(tmp_path, capsys):
+def test_save_writes_json_and_refuses_to_clobber(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref, est = seed_files(tmp_path, T + 0.1)
     out = tmp_path / "ape.json"
     assert main(["ape", str(ref), str(est), "--save", str(out)]) == 0
@@ -93,7 +101,9 @@ def _strict(text: str) -> object:
     return json.loads(text, parse_constant=refuse)
 
 
-def test_save_keeps_the_per_pose_errors_and_loads_back_equal(tmp_path, capsys):
+def test_save_keeps_the_per_pose_errors_and_loads_back_equal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref, est = seed_files(tmp_path, T + 0.01 * T)
     out = tmp_path / "ape.json"
     assert main(["ape", str(ref), str(est), "--align", "origin", "--save", str(out)]) == 0
@@ -118,13 +128,13 @@ def test_save_keeps_the_per_pose_errors_and_loads_back_equal(tmp_path, capsys):
     assert loaded == again
 
 
-def test_json_output_is_strict_json(tmp_path, capsys):
+def test_json_output_is_strict_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ref, est = seed_files(tmp_path, T + 0.1)
     assert main(["ape", str(ref), str(est), "--json"]) == 0
     _strict(capsys.readouterr().out)
 
 
-def test_plot_writes_a_png(tmp_path, capsys):
+def test_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
     ref, est = seed_files(tmp_path, T + 0.01 * T)
     png = tmp_path / "ape.png"
@@ -134,7 +144,9 @@ def test_plot_writes_a_png(tmp_path, capsys):
     assert "exists; pass --force" in capsys.readouterr().err
 
 
-def test_degenerate_alignment_is_one_error_line(tmp_path, capsys):
+def test_degenerate_alignment_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref, est = seed_files(tmp_path, T + 0.1)
     assert main(["ape", str(ref), str(est), "--align", "se3"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
@@ -142,7 +154,9 @@ def test_degenerate_alignment_is_one_error_line(tmp_path, capsys):
     assert err[0].startswith("ERROR: Cannot fit SE(3): the positions are collinear")
 
 
-def test_missing_file_and_no_overlap_are_one_error_line(tmp_path, capsys):
+def test_missing_file_and_no_overlap_are_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref, _ = seed_files(tmp_path, T)
     assert main(["ape", str(ref), str(tmp_path / "nope.tum")]) == 1
     assert capsys.readouterr().err.startswith("ERROR: ")
@@ -153,7 +167,9 @@ def test_missing_file_and_no_overlap_are_one_error_line(tmp_path, capsys):
     assert err[0].startswith("ERROR: ")
 
 
-def test_format_override_reads_kitti_poses(tmp_path, capsys):
+def test_format_override_reads_kitti_poses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     positions = line_positions(np.arange(20.0))
     ref = write_kitti(tmp_path / "gt.txt", positions)
     est = write_kitti(tmp_path / "est.txt", positions + np.array([0.0, 0.5, 0.0]))
@@ -162,7 +178,9 @@ def test_format_override_reads_kitti_poses(tmp_path, capsys):
 
 
 @pytest.mark.evo_data
-def test_bag_topics_select_the_trajectories(evo_data, capsys):
+def test_bag_topics_select_the_trajectories(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bag = str(evo_data / "ROS_example.bag")
     code = main(
         [

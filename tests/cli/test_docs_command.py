@@ -1,16 +1,27 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import pytest
 
 import robot_msgs
 from robot_msgs.cli import docs_command as docs_cli
 from robot_msgs.cli import main
 from robot_msgs.errors import OutputExistsError
+from robot_msgs.files import write_atomic
+
+if TYPE_CHECKING:
+    import os
+    from pathlib import Path
 
 
 def n_pages() -> int:
     return 1 + sum(1 for name in robot_msgs.registered_types() if not name.startswith("test/"))
 
 
-def test_docs_writes_one_page_per_type_plus_index_and_lists_them(tmp_path, capsys):
+def test_docs_writes_one_page_per_type_plus_index_and_lists_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "ref"
     assert main(["docs", "--out", str(out)]) == 0
     written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html"))
@@ -25,7 +36,9 @@ def test_docs_writes_one_page_per_type_plus_index_and_lists_them(tmp_path, capsy
     assert not list(out.rglob("*.tmp")), "no temporary files left behind"
 
 
-def test_docs_refuses_to_overwrite_without_force(tmp_path, capsys):
+def test_docs_refuses_to_overwrite_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "ref"
     assert main(["docs", "--out", str(out)]) == 0
     page = out / "compare" / "ErrorStats.html"
@@ -38,7 +51,7 @@ def test_docs_refuses_to_overwrite_without_force(tmp_path, capsys):
     assert page.read_text(encoding="utf-8") == "kept"
 
 
-def test_refusal_writes_nothing_even_where_only_one_page_exists(tmp_path):
+def test_refusal_writes_nothing_even_where_only_one_page_exists(tmp_path: Path) -> None:
     out = tmp_path / "ref"
     (out / "std").mkdir(parents=True)
     (out / "std" / "Time.html").write_text("mine", encoding="utf-8")
@@ -47,7 +60,7 @@ def test_refusal_writes_nothing_even_where_only_one_page_exists(tmp_path):
     assert sorted(p.name for p in out.rglob("*")) == ["Time.html", "std"]
 
 
-def test_force_overwrites_existing_pages(tmp_path):
+def test_force_overwrites_existing_pages(tmp_path: Path) -> None:
     out = tmp_path / "ref"
     docs_cli.write_reference(out)
     page = out / "compare" / "ErrorStats.html"
@@ -56,7 +69,7 @@ def test_force_overwrites_existing_pages(tmp_path):
     assert "Summary of one error signal" in page.read_text(encoding="utf-8")
 
 
-def test_other_files_in_the_folder_are_left_alone(tmp_path):
+def test_other_files_in_the_folder_are_left_alone(tmp_path: Path) -> None:
     out = tmp_path / "ref"
     out.mkdir()
     (out / "notes.txt").write_text("hello", encoding="utf-8")
@@ -64,20 +77,21 @@ def test_other_files_in_the_folder_are_left_alone(tmp_path):
     assert (out / "notes.txt").read_text(encoding="utf-8") == "hello"
 
 
-def test_every_page_goes_through_write_atomic(tmp_path, monkeypatch):
-    calls = []
-    real = docs_cli.write_atomic
+def test_every_page_goes_through_write_atomic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str | os.PathLike[str]] = []
 
-    def spy(path, data, *, force=False):
+    def spy(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False) -> Path:
         calls.append(path)
-        return real(path, data, force=force)
+        return write_atomic(path, data, force=force)
 
     monkeypatch.setattr(docs_cli, "write_atomic", spy)
     docs_cli.write_reference(tmp_path)
     assert len(calls) == n_pages()
 
 
-def test_out_is_required(capsys):
+def test_out_is_required(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["docs"])
     assert "--out" in capsys.readouterr().err

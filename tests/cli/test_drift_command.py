@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -10,15 +11,18 @@ import pytest
 from robot_msgs.cli import main
 from tests.cli.evaluation_files import line_positions, write_kitti, write_tum
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def _kitti_pair(tmp_path, scale: float):
+
+def _kitti_pair(tmp_path: Path, scale: float) -> tuple[Path, Path]:
     x = np.arange(301.0)
     ref = write_kitti(tmp_path / "gt.txt", line_positions(x))
     est = write_kitti(tmp_path / "est.txt", line_positions(x * scale))
     return ref, est
 
 
-def test_kitti_protocol_by_hand(tmp_path, capsys):
+def test_kitti_protocol_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ref, est = _kitti_pair(tmp_path, 1.02)
     assert main(["drift", str(ref), str(est), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -29,7 +33,9 @@ def test_kitti_protocol_by_hand(tmp_path, capsys):
     assert result["counts"]["segments"] == 30
 
 
-def test_a_length_without_segments_is_strict_json_null(tmp_path, capsys):
+def test_a_length_without_segments_is_strict_json_null(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref, est = _kitti_pair(tmp_path, 1.02)
     assert main(["drift", str(ref), str(est), "--lengths", "100,1000", "--json"]) == 0
     text = capsys.readouterr().out
@@ -43,7 +49,7 @@ def test_a_length_without_segments_is_strict_json_null(tmp_path, capsys):
     assert result["stats"]["translation_pct@1000m"]["rms"] is None
 
 
-def test_kitti_lengths_and_step_flags(tmp_path, capsys):
+def test_kitti_lengths_and_step_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ref, est = _kitti_pair(tmp_path, 1.02)
     assert main(["drift", str(ref), str(est), "--lengths", "100", "--step", "1"]) == 0
     out = capsys.readouterr().out
@@ -51,7 +57,9 @@ def test_kitti_lengths_and_step_flags(tmp_path, capsys):
     assert "segments 200" in out
 
 
-def test_rpg_protocol_defaults_to_sim3_and_one_to_one(tmp_path, capsys):
+def test_rpg_protocol_defaults_to_sim3_and_one_to_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     t = np.arange(101.0)
     positions = np.stack([t, np.sin(t / 3), 0 * t], axis=1)
     ref = write_tum(tmp_path / "gt.tum", t, positions)
@@ -68,7 +76,9 @@ def test_rpg_protocol_defaults_to_sim3_and_one_to_one(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("protocol", ["kitti", "rpg"])
-def test_alignment_window_and_gap_flags_reach_both_protocols(tmp_path, capsys, protocol):
+def test_alignment_window_and_gap_flags_reach_both_protocols(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], protocol: str
+) -> None:
     ref, est = _kitti_pair(tmp_path, 1.02)
     flags = ["--protocol", protocol, "--lengths", "100", "--align", "origin"]
     flags += ["--align-window", "10", "20", "--sync", "interpolate", "--max-gap", "3"]
@@ -79,7 +89,7 @@ def test_alignment_window_and_gap_flags_reach_both_protocols(tmp_path, capsys, p
     assert any("origin alignment fitted on 1 poses" in note for note in result["notes"])
 
 
-def test_plot_shows_segment_errors(tmp_path):
+def test_plot_shows_segment_errors(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     ref, est = _kitti_pair(tmp_path, 1.02)
     png = tmp_path / "drift.png"
@@ -87,7 +97,7 @@ def test_plot_shows_segment_errors(tmp_path):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
-def test_short_path_is_one_error_line(tmp_path, capsys):
+def test_short_path_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     x = np.arange(51.0)
     ref = write_kitti(tmp_path / "gt.txt", line_positions(x))
     assert main(["drift", str(ref), str(ref)]) == 1

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def runs_copy(tmp_path: Path) -> Path:
     from importlib.resources import files
 
-    source = files("robot_msgs").joinpath("examples", "runs")
+    source = files("robot_msgs") / "examples" / "runs"
     target = tmp_path / "runs"
     shutil.copytree(str(source), target)
     return target

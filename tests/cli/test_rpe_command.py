@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -10,13 +11,20 @@ import pytest
 from robot_msgs.cli import main
 from tests.cli.evaluation_files import seed_files
 
-T = np.arange(101) * 0.1
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from robot_msgs.typing import Float64Array
+
+T = np.arange(101.0) * 0.1
 
 
 @pytest.mark.parametrize(
     ("estimate_x", "expected"), [(T + 0.1, "0.000000"), (T + 0.01 * T, "0.010000")]
 )
-def test_seed_table_one_second_all_pairs(tmp_path, capsys, estimate_x, expected):
+def test_seed_table_one_second_all_pairs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], estimate_x: Float64Array, expected: str
+) -> None:
     ref, est = seed_files(tmp_path, estimate_x)
     assert (
         main(
@@ -41,7 +49,9 @@ def test_seed_table_one_second_all_pairs(tmp_path, capsys, estimate_x, expected)
     assert result["counts"]["pairs"] == 91
 
 
-def test_pairs_from_reference_and_tolerance_are_recorded(tmp_path, capsys):
+def test_pairs_from_reference_and_tolerance_are_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref, est = seed_files(tmp_path, T * 1.01)
     args = [
         "rpe",
@@ -64,7 +74,7 @@ def test_pairs_from_reference_and_tolerance_are_recorded(tmp_path, capsys):
     assert result["stats"]["translation"]["median"] == pytest.approx(0.01)
 
 
-def test_table_for_the_error_ratio(tmp_path, capsys):
+def test_table_for_the_error_ratio(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ref, est = seed_files(tmp_path, T * 1.1)
     assert main(["rpe", str(ref), str(est), "--relation", "point_distance_error_ratio"]) == 0
     row = next(
@@ -76,7 +86,7 @@ def test_table_for_the_error_ratio(tmp_path, capsys):
     assert row.split()[3] == "10"
 
 
-def test_plot_of_all_pairs(tmp_path):
+def test_plot_of_all_pairs(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     ref, est = seed_files(tmp_path, T * 1.01)
     png = tmp_path / "rpe.png"
@@ -100,7 +110,9 @@ def test_plot_of_all_pairs(tmp_path):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
-def test_a_delta_without_pairs_is_one_error_line(tmp_path, capsys):
+def test_a_delta_without_pairs_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref, est = seed_files(tmp_path, T)
     assert main(["rpe", str(ref), str(est), "--delta", "50", "--delta-unit", "m"]) == 1
     err = capsys.readouterr().err.strip().splitlines()

@@ -12,7 +12,10 @@ from robot_msgs.cli import COMMANDS, main
 from robot_msgs.io import read_euroc, read_kitti, read_tum, resolve_path
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
+
+    from robot_msgs.trajectory import PoseTrajectory
 
 # Three poses along a 3-4-5 triangle then up 1 m: path length 5 + 1 = 6 m; steps 0.5 s.
 CLEAN = "# t x y z qx qy qz qw\n0 0 0 0 0 0 0 1\n0.5 3 4 0 0 0 0 1\n1.0 3 4 1 0 0 0 1\n"
@@ -24,11 +27,13 @@ def write(tmp_path: Path, text: str, name: str = "run.tum") -> Path:
     return path
 
 
-def test_traj_is_a_registered_command():
+def test_traj_is_a_registered_command() -> None:
     assert "traj" in COMMANDS
 
 
-def test_traj_prints_count_span_rate_length_and_no_issues(tmp_path, capsys):
+def test_traj_prints_count_span_rate_length_and_no_issues(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, CLEAN)
     assert main(["traj", str(path)]) == 0
     out = capsys.readouterr().out
@@ -40,7 +45,9 @@ def test_traj_prints_count_span_rate_length_and_no_issues(tmp_path, capsys):
     assert "issues       none" in out
 
 
-def test_traj_json_holds_the_summary_of_each_file(tmp_path, capsys):
+def test_traj_json_holds_the_summary_of_each_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, CLEAN)
     assert main(["traj", str(path), "--json"]) == 0
     (report,) = json.loads(capsys.readouterr().out)
@@ -52,7 +59,9 @@ def test_traj_json_holds_the_summary_of_each_file(tmp_path, capsys):
     assert report["format"] == "tum"
 
 
-def test_traj_check_passes_a_clean_file_and_fails_one_with_problems(tmp_path, capsys):
+def test_traj_check_passes_a_clean_file_and_fails_one_with_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["traj", str(write(tmp_path, CLEAN)), "--check"]) == 0
     bad = write(tmp_path, CLEAN + "2 nan 0 0 0 0 0 1\n", name="bad.tum")
     assert main(["traj", str(bad), "--check"]) == 1
@@ -60,13 +69,17 @@ def test_traj_check_passes_a_clean_file_and_fails_one_with_problems(tmp_path, ca
     assert f"{bad}: 1 row(s) with NaN or infinite values dropped (line 5)" in out
 
 
-def test_traj_without_check_reports_problems_but_exits_zero(tmp_path, capsys):
+def test_traj_without_check_reports_problems_but_exits_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = write(tmp_path, "1 0 0 0 0 0 0 1\n0 0 0 0 0 0 0 1\n")
     assert main(["traj", str(bad)]) == 0
     assert "stamps not in increasing order" in capsys.readouterr().out
 
 
-def test_traj_strict_refuses_problems_with_one_error_line(tmp_path, capsys):
+def test_traj_strict_refuses_problems_with_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = write(tmp_path, "1 0 0 0 0 0 0 1\n1 0 0 0 0 0 0 1\n2 0 0 0 0 0 0 1\n")
     assert main(["traj", str(bad), "--strict"]) == 1
     err = capsys.readouterr().err
@@ -76,13 +89,17 @@ def test_traj_strict_refuses_problems_with_one_error_line(tmp_path, capsys):
     assert "Traceback" not in err
 
 
-def test_traj_names_line_and_column_of_a_malformed_row(tmp_path, capsys):
+def test_traj_names_line_and_column_of_a_malformed_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = write(tmp_path, "1 0 0 0 0 0 0 1\n2 0 x 0 0 0 0 1\n")
     assert main(["traj", str(bad)]) == 1
     assert f"ERROR: {bad}, line 2, column 3 (y): 'x' is not a number" in capsys.readouterr().err
 
 
-def test_traj_goes_on_after_a_bad_file_and_exits_one(tmp_path, capsys):
+def test_traj_goes_on_after_a_bad_file_and_exits_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     good = write(tmp_path, CLEAN, name="good.tum")
     missing = tmp_path / "missing.tum"
     assert main(["traj", str(missing), str(good)]) == 1
@@ -92,7 +109,12 @@ def test_traj_goes_on_after_a_bad_file_and_exits_one(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("suffix", "reader"), [(".tum", read_tum), (".csv", read_euroc)])
-def test_traj_save_converts_by_the_output_extension(tmp_path, capsys, suffix, reader):
+def test_traj_save_converts_by_the_output_extension(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    suffix: str,
+    reader: Callable[[Path], PoseTrajectory],
+) -> None:
     src = write(tmp_path, CLEAN)
     out = tmp_path / f"out{suffix}"
     assert main(["traj", str(src), "--save", str(out)]) == 0
@@ -102,7 +124,9 @@ def test_traj_save_converts_by_the_output_extension(tmp_path, capsys, suffix, re
     np.testing.assert_allclose(back.stamps_s, [0.0, 0.5, 1.0], rtol=0, atol=1e-15)
 
 
-def test_traj_save_to_kitti_writes_poses_and_times(tmp_path, capsys):
+def test_traj_save_to_kitti_writes_poses_and_times(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = write(tmp_path, CLEAN)
     out = tmp_path / "00.txt"
     assert main(["traj", str(src), "--save", str(out), "--to", "kitti"]) == 0
@@ -113,7 +137,9 @@ def test_traj_save_to_kitti_writes_poses_and_times(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)[0]["rate_hz"] == 2.0
 
 
-def test_traj_save_refuses_to_overwrite_without_force(tmp_path, capsys):
+def test_traj_save_refuses_to_overwrite_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = write(tmp_path, CLEAN)
     out = write(tmp_path, "keep\n", name="out.tum")
     assert main(["traj", str(src), "--save", str(out)]) == 1
@@ -130,7 +156,9 @@ def test_traj_save_refuses_to_overwrite_without_force(tmp_path, capsys):
         (["--to", "tum"], r"--to and --force only go with --save OUT"),
     ],
 )
-def test_traj_save_explains_missing_options(tmp_path, capsys, extra, error):
+def test_traj_save_explains_missing_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], error: str
+) -> None:
     import re
 
     src = write(tmp_path, CLEAN)
@@ -139,13 +167,15 @@ def test_traj_save_explains_missing_options(tmp_path, capsys, extra, error):
     assert re.search(error, capsys.readouterr().err)
 
 
-def test_traj_save_takes_one_file_only(tmp_path, capsys):
+def test_traj_save_takes_one_file_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = write(tmp_path, CLEAN)
     assert main(["traj", str(src), str(src), "--save", str(tmp_path / "o.tum")]) == 1
     assert "--save converts one FILE, got 2" in capsys.readouterr().err
 
 
-def test_traj_format_flag_overrides_detection(tmp_path, capsys):
+def test_traj_format_flag_overrides_detection(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "1 0 0 5 0 1 0 6 0 0 1 7\n", name="pose.dat")
     assert main(["traj", str(path), "--fmt", "kitti", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["format"] == "kitti"
@@ -153,7 +183,7 @@ def test_traj_format_flag_overrides_detection(tmp_path, capsys):
     assert "expected 8 columns" in capsys.readouterr().err
 
 
-def test_traj_reads_shipped_examples(capsys):
+def test_traj_reads_shipped_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["traj", "example:fr1_xyz/groundtruth.tum", "--json"]) == 0
     (report,) = json.loads(capsys.readouterr().out)
     assert report["path"] == "example:fr1_xyz/groundtruth.tum"
@@ -165,14 +195,18 @@ def test_traj_reads_shipped_examples(capsys):
 
 
 @pytest.mark.parametrize("name", ["fr1_xyz/groundtruth.tum", "fr1_xyz/rgbdslam.tum"])
-def test_traj_check_and_strict_pass_the_shipped_examples(capsys, name):
+def test_traj_check_and_strict_pass_the_shipped_examples(
+    capsys: pytest.CaptureFixture[str], name: str
+) -> None:
     assert main(["traj", f"example:{name}", "--check", "--strict"]) == 0
     captured = capsys.readouterr()
     assert "issues       none" in captured.out
     assert captured.err == ""
 
 
-def test_traj_lists_bag_topics_when_no_topic_is_chosen(evo_data, capsys):
+def test_traj_lists_bag_topics_when_no_topic_is_chosen(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     pytest.importorskip("rosbags")
     bag = evo_data / "nav2_turtlebot.mcap"
     assert main(["traj", str(bag)]) == 0
@@ -185,7 +219,9 @@ def test_traj_lists_bag_topics_when_no_topic_is_chosen(evo_data, capsys):
     assert "nothing checked" in capsys.readouterr().err
 
 
-def test_traj_reads_a_bag_topic_and_a_tf_chain(evo_data, capsys):
+def test_traj_reads_a_bag_topic_and_a_tf_chain(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     pytest.importorskip("rosbags")
     bag = evo_data / "nav2_turtlebot.mcap"
     assert main(["traj", str(bag), "--topic", "/tf:map.base_link", "--json"]) == 0
@@ -195,7 +231,9 @@ def test_traj_reads_a_bag_topic_and_a_tf_chain(evo_data, capsys):
     assert (report["frame_id"], report["child_frame_id"]) == ("map", "base_link")
 
 
-def test_traj_prints_the_detected_format_and_the_evidence(tmp_path, capsys):
+def test_traj_prints_the_detected_format_and_the_evidence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "timestamp tx ty tz qx qy qz qw\n" + CLEAN.split("\n", 1)[1])
     assert main(["traj", str(path)]) == 0
     assert "  format       tum (8 space-separated columns, header names qx first)\n" in (
@@ -205,7 +243,9 @@ def test_traj_prints_the_detected_format_and_the_evidence(tmp_path, capsys):
     assert "  format       tum (--format)\n" in capsys.readouterr().out
 
 
-def test_traj_reads_a_tum_file_with_nanosecond_stamps_as_tum_and_says_so(tmp_path, capsys):
+def test_traj_reads_a_tum_file_with_nanosecond_stamps_as_tum_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ns = "".join(f"{1305031102_000000000 + i * 500_000_000} {i} 0 0 0 0 0 1\n" for i in range(3))
     path = write(tmp_path, ns)
     assert main(["traj", str(path), "--json"]) == 0
@@ -222,7 +262,9 @@ def test_traj_reads_a_tum_file_with_nanosecond_stamps_as_tum_and_says_so(tmp_pat
     ]
 
 
-def test_traj_says_a_single_pose_is_implausible_never_issues_none(tmp_path, capsys):
+def test_traj_says_a_single_pose_is_implausible_never_issues_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "1.5 0 0 0 0 0 0 1\n")
     assert main(["traj", str(path), "--check"]) == 1
     out = capsys.readouterr().out
@@ -230,7 +272,9 @@ def test_traj_says_a_single_pose_is_implausible_never_issues_none(tmp_path, caps
     assert "issues       none" not in out
 
 
-def test_traj_save_checks_the_output_before_reading_anything(tmp_path, capsys):
+def test_traj_save_checks_the_output_before_reading_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "missing.tum"  # the input does not exist either
     out = tmp_path / "no" / "out.tum"
     assert main(["traj", str(missing), "--save", str(out)]) == 1
@@ -238,7 +282,9 @@ def test_traj_save_checks_the_output_before_reading_anything(tmp_path, capsys):
     assert err == f"ERROR: {out}: cannot write it: the folder {tmp_path / 'no'} does not exist\n"
 
 
-def test_traj_save_kitti_refuses_an_existing_times_file_before_writing(tmp_path, capsys):
+def test_traj_save_kitti_refuses_an_existing_times_file_before_writing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = write(tmp_path, CLEAN)
     (tmp_path / "00_times.txt").write_text("keep\n")
     assert main(["traj", str(src), "--save", str(tmp_path / "00.txt"), "--to", "kitti"]) == 1
@@ -246,7 +292,9 @@ def test_traj_save_kitti_refuses_an_existing_times_file_before_writing(tmp_path,
     assert not (tmp_path / "00.txt").exists()
 
 
-def test_traj_save_to_standard_output_keeps_the_report_off_it(tmp_path, capfd):
+def test_traj_save_to_standard_output_keeps_the_report_off_it(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     src = write(tmp_path, CLEAN)
     assert main(["traj", str(src), "--save", str(tmp_path / "file.tum")]) == 0
     capfd.readouterr()
@@ -257,7 +305,9 @@ def test_traj_save_to_standard_output_keeps_the_report_off_it(tmp_path, capfd):
     assert "wrote -" in captured.err
 
 
-def test_traj_save_through_a_symlink_writes_its_target(tmp_path, capsys):
+def test_traj_save_through_a_symlink_writes_its_target(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = write(tmp_path, CLEAN)
     real = write(tmp_path, "old\n", name="real.tum")
     link = tmp_path / "latest.tum"
@@ -267,7 +317,7 @@ def test_traj_save_through_a_symlink_writes_its_target(tmp_path, capsys):
     assert len(read_tum(real)) == 3
 
 
-def test_traj_errors_name_a_shipped_example_as_written(capsys):
+def test_traj_errors_name_a_shipped_example_as_written(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["traj", "example:fr1_xyz/rgbdslam.tum", "--format", "euroc"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("ERROR: example:fr1_xyz/rgbdslam.tum: stamps are not EuRoC's")

@@ -20,7 +20,7 @@ def _run(rms_sample: float, alignment: str = "se3", name: str = "run") -> Compar
     )
 
 
-def test_aggregate_counts_failures_apart_from_accuracy():
+def test_aggregate_counts_failures_apart_from_accuracy() -> None:
     agg = aggregate([_run(0.1), _run(0.2), _run(0.3)], failures=["lost", "lost", "crash"])
     assert agg.n_runs == 6
     assert agg.n_succeeded == 3
@@ -31,29 +31,29 @@ def test_aggregate_counts_failures_apart_from_accuracy():
     assert dict(agg.settings) == {"alignment": "se3", "max_diff_s": 0.01}
 
 
-def test_mixing_alignments_raises_naming_the_setting():
+def test_mixing_alignments_raises_naming_the_setting() -> None:
     with pytest.raises(SettingsMismatchError, match=r"different `alignment` settings"):
         aggregate([_run(0.1, "se3", "a"), _run(0.2, "sim3", "b")])
 
 
-def test_forced_mix_says_so():
+def test_forced_mix_says_so() -> None:
     agg = aggregate([_run(0.1, "se3"), _run(0.2, "sim3")], force=True)
     assert agg.settings["alignment"] == "<mixed>"
     assert any("alignment" in note for note in agg.notes)
 
 
-def test_different_metrics_do_not_mix():
+def test_different_metrics_do_not_mix() -> None:
     rpe = _run(0.1).replace(metric="rpe")
     with pytest.raises(SettingsMismatchError, match=r"`metric`"):
         check_same_settings([_run(0.1), rpe])
 
 
-def test_unknown_statistic_raises():
+def test_unknown_statistic_raises() -> None:
     with pytest.raises(ValidationError, match=r"statistic, got 'rmse'"):
         aggregate([_run(0.1)], statistic="rmse")
 
 
-def test_no_runs_gives_nan_success_rate():
+def test_no_runs_gives_nan_success_rate() -> None:
     agg = aggregate([], failures=[])
     assert agg.n_runs == 0
     assert math.isnan(agg.success_rate)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from robot_msgs.compare import (
 from robot_msgs.errors import ValidationError
 
 
-def test_loss_duration_and_order_checks():
+def test_loss_duration_and_order_checks() -> None:
     assert TrackingLoss(start_s=2.0, end_s=3.5).duration_s == 1.5
     with pytest.raises(ValidationError, match=r"Expected a time >= start_s \(2.0\), got float 1.0"):
         TrackingLoss(start_s=2.0, end_s=1.0)
@@ -29,7 +30,7 @@ def test_loss_duration_and_order_checks():
         TrackingLoss(start_s=math.nan, end_s=1.0)
 
 
-def test_run_report_sums_losses_and_keeps_success_apart():
+def test_run_report_sums_losses_and_keeps_success_apart() -> None:
     report = RunReport(
         name="r", success=True,
         losses=(TrackingLoss(start_s=1.0, end_s=2.5), TrackingLoss(start_s=4.0, end_s=4.5)),
@@ -61,13 +62,14 @@ def test_run_report_sums_losses_and_keeps_success_apart():
         ),
     ],
 )
-def test_run_report_refuses_inconsistent_fields(fields, match):
+def test_run_report_refuses_inconsistent_fields(fields: dict[str, Any], match: str) -> None:
     with pytest.raises(ValidationError, match=match):
         RunReport(name="r", **fields)
 
 
-def test_repeatability_is_always_labelled_and_square():
+def test_repeatability_is_always_labelled_and_square() -> None:
     rep = example("compare/Repeatability")
+    assert isinstance(rep, Repeatability)
     assert "does not establish position accuracy" in rep.statement
     with pytest.raises(ValidationError, match=r"Expected shape \(2, 2\)"):
         Repeatability(runs=("a", "b"), pairwise_ape_rms_m=np.zeros((3, 3)), pairwise=error_stats([0.1]),
@@ -76,8 +78,9 @@ def test_repeatability_is_always_labelled_and_square():
         rep.replace(statement="accurate to 1 cm")
 
 
-def test_group_summary_success_rate_and_checks():
+def test_group_summary_success_rate_and_checks() -> None:
     group = example("compare/GroupSummary")
+    assert isinstance(group, GroupSummary)
     assert group.n_failed == 1
     assert group.success_rate == 0.75
     with pytest.raises(ValidationError, match=r"at least the 1 failures"):
@@ -87,17 +90,17 @@ def test_group_summary_success_rate_and_checks():
     assert math.isnan(GroupSummary(algorithm="a", sequence="s", n_runs=0).success_rate)
 
 
-def test_ranking_rows_must_be_in_position_order():
+def test_ranking_rows_must_be_in_position_order() -> None:
     ranking = example("compare/Ranking")
+    assert isinstance(ranking, Ranking)
     assert ranking.rows[0].success_rate == 0.75
     with pytest.raises(ValidationError, match=r"rows in position order"):
         ranking.replace(rows=tuple(reversed(ranking.rows)))
     with pytest.raises(ValidationError, match=r"Expected a count in \[0, n_runs=1\]"):
         ranking.rows[0].replace(n_runs=1)
-    assert isinstance(ranking, Ranking)
 
 
-def test_latency_and_resources_refuse_negative_counts():
+def test_latency_and_resources_refuse_negative_counts() -> None:
     with pytest.raises(ValidationError, match=r"a count >= 0"):
         Latency(
             source="x",

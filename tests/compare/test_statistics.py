@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -14,25 +15,29 @@ from hypothesis.extra.numpy import arrays
 from robot_msgs.compare import ErrorStats, error_stats
 from robot_msgs.errors import ValidationError
 
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array
+    from tests.conftest import SeedExample
 
-def test_seed_example_repr_is_exact(seed_error_stats):
+
+def test_seed_example_repr_is_exact(seed_error_stats: SeedExample) -> None:
     assert repr(error_stats([-0.001, 0.002, 0.003])) == seed_error_stats.repr
 
 
-def test_seed_example_json_is_exact(seed_error_stats):
+def test_seed_example_json_is_exact(seed_error_stats: SeedExample) -> None:
     assert (
         json.dumps(error_stats([-0.001, 0.002, 0.003]).to_dict(), indent=2) == seed_error_stats.json
     )
 
 
-def test_no_finite_sample_gives_nan_and_zero_count():
+def test_no_finite_sample_gives_nan_and_zero_count() -> None:
     s = error_stats([math.nan, math.inf])
     assert s.n == 0
     for name in ("rms", "mean", "median", "std", "min", "max", "max_abs", "p95_abs", "final"):
         assert math.isnan(getattr(s, name)), name
 
 
-def test_final_is_last_finite_sample_and_sign_is_kept():
+def test_final_is_last_finite_sample_and_sign_is_kept() -> None:
     s = error_stats([1.0, -2.0, math.nan])
     assert s.final == -2.0
     assert s.min == -2.0
@@ -40,7 +45,7 @@ def test_final_is_last_finite_sample_and_sign_is_kept():
     assert s.n == 2
 
 
-def test_integrals_hand_computed():
+def test_integrals_hand_computed() -> None:
     # e = 1 on [0, 1], then linear 1 -> 3 on [1, 2].
     s = error_stats([1.0, 1.0, 3.0], t=[0.0, 1.0, 2.0])
     assert s.iae == pytest.approx(1.0 + 2.0)
@@ -50,7 +55,7 @@ def test_integrals_hand_computed():
     assert s.itae == pytest.approx(0.5 + 1 + 1.5 + 2 / 3)
 
 
-def test_integral_across_zero_crossing_is_exact():
+def test_integral_across_zero_crossing_is_exact() -> None:
     # e from -1 to 1 over one second: ∫|e| = 0.5, ∫e² = 1/3, ∫ t|e| = 1/4 (by hand).
     s = error_stats([-1.0, 1.0], t=[0.0, 1.0])
     assert s.iae == pytest.approx(0.5)
@@ -58,13 +63,13 @@ def test_integral_across_zero_crossing_is_exact():
     assert s.itae == pytest.approx(0.25)
 
 
-def test_integrals_skip_intervals_with_a_missing_end():
+def test_integrals_skip_intervals_with_a_missing_end() -> None:
     s = error_stats([1.0, math.nan, 1.0, 1.0], t=[0.0, 1.0, 2.0, 3.0])
     assert s.iae == pytest.approx(1.0)
     assert s.itae == pytest.approx(2.5)  # ∫_2^3 t dt, t measured from t[0] = 0
 
 
-def test_integrals_are_nan_without_time_axis():
+def test_integrals_are_nan_without_time_axis() -> None:
     s = error_stats([1.0, 2.0])
     assert math.isnan(s.iae)
     assert math.isnan(s.ise)
@@ -81,7 +86,9 @@ def test_integrals_are_nan_without_time_axis():
         ([[1.0, 2.0]], None, r"Expected `errors` of shape \(N,\)"),
     ],
 )
-def test_bad_input_raises(errors, t, match):
+def test_bad_input_raises(
+    errors: list[float] | list[str] | list[list[float]], t: list[float] | None, match: str
+) -> None:
     with pytest.raises(ValidationError, match=match):
         error_stats(errors, t)
 
@@ -90,13 +97,13 @@ finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 
 
 @given(arrays(np.float64, st.integers(1, 60), elements=finite))
-def test_rms_squared_is_mean_squared_plus_variance(e):
+def test_rms_squared_is_mean_squared_plus_variance(e: Float64Array) -> None:
     s = error_stats(e)
     assert s.rms**2 == pytest.approx(s.mean**2 + s.std**2, rel=1e-9, abs=1e-9)
 
 
 @given(arrays(np.float64, st.integers(1, 60), elements=finite))
-def test_order_statistics_are_ordered(e):
+def test_order_statistics_are_ordered(e: Float64Array) -> None:
     s = error_stats(e)
     assert s.min <= s.median <= s.max
     assert s.p95_abs <= s.max_abs
@@ -107,7 +114,7 @@ def test_order_statistics_are_ordered(e):
     arrays(np.float64, st.integers(1, 40), elements=finite),
     st.lists(st.integers(0, 39), max_size=10),
 )
-def test_nan_samples_are_ignored(e, holes):
+def test_nan_samples_are_ignored(e: Float64Array, holes: list[int]) -> None:
     with_nan = np.insert(e, [h % (len(e) + 1) for h in holes], math.nan)
     assert error_stats(with_nan) == error_stats(e).replace(final=error_stats(with_nan).final)
     assert error_stats(with_nan).n == len(e)
@@ -117,7 +124,9 @@ def test_nan_samples_are_ignored(e, holes):
     st.lists(st.floats(0.01, 10.0), min_size=2, max_size=20),
     st.lists(st.floats(-100.0, 100.0), min_size=2, max_size=20),
 )
-def test_integrals_exact_for_piecewise_linear_errors(steps, values):
+def test_integrals_exact_for_piecewise_linear_errors(
+    steps: list[float], values: list[float]
+) -> None:
     """Refine a piecewise-linear signal 64x: integrals must not change (they are exact)."""
     n = min(len(steps), len(values))
     t = np.concatenate([[0.0], np.cumsum(steps[: n - 1])])
@@ -131,7 +140,7 @@ def test_integrals_exact_for_piecewise_linear_errors(steps, values):
     assert fine.itae == pytest.approx(coarse.itae, rel=1e-9, abs=1e-9 * scale)
 
 
-def test_error_stats_type_is_importable_as_documented():
+def test_error_stats_type_is_importable_as_documented() -> None:
     from robot_msgs.compare import ErrorStats as Documented
 
     assert Documented is ErrorStats
@@ -139,7 +148,7 @@ def test_error_stats_type_is_importable_as_documented():
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=40))
-def test_median_is_numpys_median_bit_for_bit(values):
+def test_median_is_numpys_median_bit_for_bit(values: list[float]) -> None:
     from robot_msgs.compare.statistics import median
 
     array = np.asarray(values, dtype=np.float64)
@@ -151,7 +160,7 @@ def test_median_is_numpys_median_bit_for_bit(values):
     st.lists(st.floats(0.0, 1e6, allow_nan=False), min_size=1, max_size=60),
     st.sampled_from([0.0, 5.0, 50.0, 95.0, 99.0, 100.0]),
 )
-def test_percentile_is_numpys_linear_percentile_bit_for_bit(values, q):
+def test_percentile_is_numpys_linear_percentile_bit_for_bit(values: list[float], q: float) -> None:
     from robot_msgs.compare.statistics import percentile
 
     array = np.asarray(values, dtype=np.float64)

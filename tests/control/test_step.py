@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ LN9 = math.log(9.0)  # τ ln 9: 1 - e^(-t/τ) goes from 0.1 at τ ln(10/9) to 0.
 LN50 = math.log(50.0)  # e^(-t/τ) = 0.02 at τ ln 50
 
 
-def test_first_order_from_5_to_6_gets_the_true_rise_time():
+def test_first_order_from_5_to_6_gets_the_true_rise_time() -> None:
     # Hand: y = 5 + (1 - e^-t), τ = 1 s; 10 %..90 % of the 5 -> 6 step: t = ln(10/9) .. ln 10.
     info = step_response(T, 5.0 + (1.0 - np.exp(-T)), final=6.0)
     assert info.rise_time_s == pytest.approx(LN9, abs=1e-4)  # 2.1972 s
@@ -37,7 +38,7 @@ def test_first_order_from_5_to_6_gets_the_true_rise_time():
     assert DATA["first_order_5_to_6"]["RiseTime"] == pytest.approx(0.52)
 
 
-def test_final_zero_is_honoured():
+def test_final_zero_is_honoured() -> None:
     # Hand: y = e^-t from 1 to the target 0: rise from y = 0.9 (t = ln(1/0.9)) to y = 0.1
     # (t = ln 10), i.e. ln 9; settles within 0.02 at t = ln 50 = 3.912 s < 5 s.
     y = np.exp(-T5)
@@ -55,7 +56,7 @@ def test_final_zero_is_honoured():
     assert stored["Overshoot"] > 10_000
 
 
-def test_agrees_with_python_control_where_it_is_right_to_one_sample():
+def test_agrees_with_python_control_where_it_is_right_to_one_sample() -> None:
     # 0 -> 1: python-control's sample-based figures are within one step (0.01 s) of ours.
     info = step_response(T, 1.0 - np.exp(-T))
     stored = DATA["first_order_0_to_1"]
@@ -64,7 +65,7 @@ def test_agrees_with_python_control_where_it_is_right_to_one_sample():
     assert info.peak == pytest.approx(stored["Peak"])
 
 
-def test_stored_python_control_numbers_match_a_live_run():
+def test_stored_python_control_numbers_match_a_live_run() -> None:
     control = pytest.importorskip("control")
     for name, (t, y, kwargs) in {
         "first_order_5_to_6": (T, 5.0 + (1.0 - np.exp(-T)), {}),
@@ -76,7 +77,7 @@ def test_stored_python_control_numbers_match_a_live_run():
             assert float(live[key]) == pytest.approx(value, rel=1e-12), (name, key)
 
 
-def test_underdamped_second_order_overshoot_hand_computed():
+def test_underdamped_second_order_overshoot_hand_computed() -> None:
     # Hand: ζ = 0.5, ω_n = 1: overshoot 100 exp(-ζπ/√(1-ζ²)) = 16.303 %, peak at π/ω_d.
     zeta, wn = 0.5, 1.0
     wd = wn * math.sqrt(1 - zeta**2)
@@ -92,14 +93,14 @@ def test_underdamped_second_order_overshoot_hand_computed():
     assert info.undershoot_pct == 0.0
 
 
-def test_undershoot_of_a_non_minimum_phase_response():
+def test_undershoot_of_a_non_minimum_phase_response() -> None:
     # Dips to -0.2 before rising to 1: undershoot 20 % of the step.
     t = np.linspace(0.0, 4.0, 9)
     y = np.array([0.0, -0.2, -0.1, 0.3, 0.8, 1.0, 1.0, 1.0, 1.0])
     assert step_response(t, y).undershoot_pct == pytest.approx(20.0)
 
 
-def test_crossings_are_interpolated_between_samples():
+def test_crossings_are_interpolated_between_samples() -> None:
     # A ramp 0 -> 1 over 1 s sampled at 0, 1, 2 s: 10 % at 0.1 s, 90 % at 0.9 s: 0.8 s.
     info = step_response([0.0, 1.0, 2.0], [0.0, 1.0, 1.0])
     assert info.rise_time_s == pytest.approx(0.8)
@@ -107,13 +108,13 @@ def test_crossings_are_interpolated_between_samples():
     assert info.settling_time_s == pytest.approx(0.98)
 
 
-def test_never_reaching_or_never_settling_gives_nan():
+def test_never_reaching_or_never_settling_gives_nan() -> None:
     info = step_response([0.0, 1.0, 2.0], [0.0, 0.5, 0.8], final=1.0)
     assert math.isnan(info.rise_time_s)
     assert math.isnan(info.settling_time_s)
 
 
-def test_custom_limits_and_threshold_are_recorded():
+def test_custom_limits_and_threshold_are_recorded() -> None:
     info = step_response(T, 1 - np.exp(-T), rise_limits=(0.05, 0.95), settling_threshold=0.05)
     assert info.rise_limits == (0.05, 0.95)
     # Hand: ln(0.95/0.05) = ln 19; settling at e^-t = 0.05 -> ln 20 (relative to y[-1] ~ 1).
@@ -145,12 +146,12 @@ def test_custom_limits_and_threshold_are_recorded():
         ),
     ],
 )
-def test_bad_input_raises(kwargs, match):
+def test_bad_input_raises(kwargs: dict[str, Any], match: str) -> None:
     with pytest.raises(ValidationError, match=match):
         step_response(**kwargs)
 
 
-def test_message_round_trips_and_rejects_a_zero_step():
+def test_message_round_trips_and_rejects_a_zero_step() -> None:
     info = step_response(T, 1 - np.exp(-T), final=1.0)
     assert StepResponse.from_dict(json.loads(json.dumps(info.to_dict()))) == info
     with pytest.raises(

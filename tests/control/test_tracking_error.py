@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -12,13 +14,15 @@ from robot_msgs.std import Duration, Header, Time
 from robot_msgs.trajectory import JointTrajectory, JointTrajectoryPoint
 
 
-def test_constant_lag_behind_a_ramp_hand_computed():
+def test_constant_lag_behind_a_ramp_hand_computed() -> None:
     # Command u = t on [0, 2]; measured t - 0.1 at 0.5, 1.0, 1.5 (2.5 is after the span).
     # e = 0.1 at each matched stamp; IAE over [0.5, 1.5] = 0.1 · 1 s; ISE = 0.01 · 1 s;
     # ITAE = ∫0^1 τ · 0.1 dτ = 0.05 (t0 = first matched stamp).
     result = tracking([0.0, 2.0], [0.0, 2.0], [0.5, 1.0, 1.5, 2.5], [0.4, 0.9, 1.4, 2.4])
     s = result.stats["channel_0"]
-    assert (s.n, s.mean, s.rms) == (3, pytest.approx(0.1), pytest.approx(0.1))
+    assert s.n == 3
+    assert s.mean == pytest.approx(0.1)
+    assert s.rms == pytest.approx(0.1)
     assert s.iae == pytest.approx(0.1)
     assert s.ise == pytest.approx(0.01)
     assert s.itae == pytest.approx(0.05)
@@ -30,7 +34,7 @@ def test_constant_lag_behind_a_ramp_hand_computed():
     assert "1 of 4 measured samples lie outside the command span" in result.notes[0]
 
 
-def test_channels_and_units_per_channel():
+def test_channels_and_units_per_channel() -> None:
     t = np.linspace(0.0, 1.0, 5)
     cmd = np.stack([t, 2 * t], axis=1)
     meas = cmd + np.array([0.0, -0.5])  # channel b overshoots the command by 0.5
@@ -40,7 +44,7 @@ def test_channels_and_units_per_channel():
     assert dict(result.units) == {"a": "m", "b": "rad"}
 
 
-def test_no_overlap_raises_association_error():
+def test_no_overlap_raises_association_error() -> None:
     with pytest.raises(
         AssociationError, match=r"No measured stamp lies within the command span \[0.0, 1.0\]"
     ):
@@ -82,7 +86,9 @@ def test_no_overlap_raises_association_error():
         ),
     ],
 )
-def test_bad_input_raises(args, kwargs, match):
+def test_bad_input_raises(
+    args: tuple[list[float] | list[list[float]], ...], kwargs: dict[str, Any], match: str
+) -> None:
     with pytest.raises(ValidationError, match=match):
         tracking(*args, **kwargs)
 
@@ -110,7 +116,7 @@ def _states(offset_s: float = 100.0) -> list[JointState]:
     ]
 
 
-def test_joint_tracking_matches_joints_by_name_and_uses_header_stamps():
+def test_joint_tracking_matches_joints_by_name_and_uses_header_stamps() -> None:
     result = joint_tracking(_command(), _states())
     assert list(result.stats) == ["shoulder", "elbow"]
     assert result.stats["shoulder"].mean == pytest.approx(0.05)
@@ -121,14 +127,14 @@ def test_joint_tracking_matches_joints_by_name_and_uses_header_stamps():
     assert result.settings["interpolation"] == "linear between points"
 
 
-def test_joint_tracking_start_s_overrides_a_zero_stamp():
+def test_joint_tracking_start_s_overrides_a_zero_stamp() -> None:
     with pytest.raises(AssociationError, match="same clock"):
         joint_tracking(_command(start_sec=0), _states())
     result = joint_tracking(_command(start_sec=0), _states(), start_s=100.0)
     assert result.counts["matched"] == 5
 
 
-def test_joint_tracking_missing_joint_or_field_raises():
+def test_joint_tracking_missing_joint_or_field_raises() -> None:
     states = _states()
     states[2] = states[2].replace(name=("elbow", "wrist"))
     with pytest.raises(ValidationError, match=r"joint 'shoulder' in `states\[2\]\.name`"):

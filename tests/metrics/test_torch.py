@@ -94,7 +94,7 @@ def test_functional_kernels_match_per_item(
 
 
 def test_published_values_through_the_torch_kernels() -> None:
-    # The reference doctest signal of siva82kb/smoothness (see test_jerk_sparc.py).
+    # The reference doctest signal of siva82kb/smoothness (see test_jerk.py and test_sparc.py).
     t = torch.arange(-1, 1, 0.01, dtype=torch.float64)
     move = torch.exp(-5 * t**2)
     assert tk.sparc(move, 100.0).item() == pytest.approx(-1.41403126171, rel=1e-10)

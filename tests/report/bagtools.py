@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
 
-def write_pose_bag(path, stamps_ns, received_ns, topic="/pose"):
+
+def write_pose_bag(
+    path: Path, stamps_ns: Sequence[int], received_ns: Sequence[int], topic: str = "/pose"
+) -> None:
     """A ROS 2 bag of PoseStamped messages with the given header stamps and receive times."""
     pytest.importorskip("rosbags")
     from rosbags.rosbag2 import Writer

@@ -16,7 +16,10 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 CHROMIUM_FLAGS = (
     "--headless",
@@ -92,7 +95,8 @@ class Browser:
                 if "error" in reply:
                     msg = f"{method}: {reply['error']}"
                     raise RuntimeError(msg)
-                return reply.get("result", {})
+                result: dict[str, Any] = reply.get("result", {})
+                return result
             self.events.append(reply)
 
     def wait_for(self, method: str, *, timeout: float = 30.0) -> dict[str, Any]:
@@ -135,7 +139,8 @@ class Browser:
                 raise RuntimeError(msg)
             self._buffer += chunk
         raw, _, self._buffer = self._buffer.partition(b"\0")
-        return json.loads(raw)
+        message: dict[str, Any] = json.loads(raw)
+        return message
 
     # ------------------------------------------------------------------ page helpers
 
@@ -219,7 +224,7 @@ class Browser:
             self.proc.stderr.close()
 
 
-def _dup_to(read_end: int, write_end: int):
+def _dup_to(read_end: int, write_end: int) -> Callable[[], None]:
     def child() -> None:
         # dup both first (the originals may themselves be 3 or 4), then place them.
         r, w = os.dup(read_end), os.dup(write_end)

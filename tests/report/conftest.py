@@ -12,7 +12,7 @@ from robot_msgs.cli import main
 
 def example_manifest() -> Path:
     """The manifest of the example runs shipped in the package."""
-    return Path(str(files("robot_msgs").joinpath("examples", "runs", "runs.toml")))
+    return Path(str(files("robot_msgs") / "examples" / "runs" / "runs.toml"))
 
 
 @pytest.fixture(scope="session")

@@ -11,31 +11,34 @@ import io
 import json
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from robot_msgs.compare import REPEATABILITY_STATEMENT, Report
 from robot_msgs.runs import load_runs
 
-MANIFEST = Path(str(files("robot_msgs").joinpath("examples", "runs", "runs.toml")))
+MANIFEST = Path(str(files("robot_msgs") / "examples" / "runs" / "runs.toml"))
 
 
 @pytest.fixture(scope="module")
-def report(example_outputs) -> dict:
-    return json.loads(example_outputs["json"].read_text())
+def report(example_outputs: dict[str, Path]) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(example_outputs["json"].read_text())
+    return document
 
 
-def _run(report, name):
-    return next(r for r in report["runs"] if r["name"] == name)
+def _run(report: dict[str, Any], name: str) -> dict[str, Any]:
+    run: dict[str, Any] = next(r for r in report["runs"] if r["name"] == name)
+    return run
 
 
-def test_example_folder_is_small():
+def test_example_folder_is_small() -> None:
     folder = MANIFEST.parent
     total = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
     assert total < 1_000_000
 
 
-def test_example_runs_load_with_their_metadata():
+def test_example_runs_load_with_their_metadata() -> None:
     runs = load_runs([MANIFEST]).runs
     assert len(runs) == 18  # 3 x 2 x 2 with a reference, 2 x 3 without
     assert sum(r.reference is None for r in runs) == 6
@@ -44,14 +47,16 @@ def test_example_runs_load_with_their_metadata():
     assert crashed.meta.input_rate_hz == 10.0
 
 
-def test_the_vio_run_with_losses_of_1_5_and_0_5_s_reports_2_losses_and_2_s(report):
+def test_the_vio_run_with_losses_of_1_5_and_0_5_s_reports_2_losses_and_2_s(
+    report: dict[str, Any],
+) -> None:
     run = _run(report, "vio_ekf/fr1_xyz/trial_1")
     assert [(round(x["end_s"] - x["start_s"], 6)) for x in run["losses"]] == [1.5, 0.5]
     assert sum(x["end_s"] - x["start_s"] for x in run["losses"]) == pytest.approx(2.0)
     assert run["success"] is True
 
 
-def test_failures_are_the_crash_and_the_unrecovered_loss(report):
+def test_failures_are_the_crash_and_the_unrecovered_loss(report: dict[str, Any]) -> None:
     failed = {r["name"]: r["failure"] for r in report["runs"] if not r["success"]}
     assert failed == {
         "vio_ekf/fr2_desk/trial_2": "exit code -11",
@@ -59,22 +64,23 @@ def test_failures_are_the_crash_and_the_unrecovered_loss(report):
     }
 
 
-def test_sequence_without_reference_has_repeatability_not_accuracy(report):
+def test_sequence_without_reference_has_repeatability_not_accuracy(report: dict[str, Any]) -> None:
     for run in (r for r in report["runs"] if r["sequence"] == "lab_loop"):
         assert run["comparisons"] == {}
         assert run["repeatability"]["statement"] == REPEATABILITY_STATEMENT
     assert report["ranking"]["sequences"] == ["fr1_xyz", "fr2_desk"]
 
 
-def test_json_is_strict_and_rebuilds_the_report(example_outputs):
+def test_json_is_strict_and_rebuilds_the_report(example_outputs: dict[str, Path]) -> None:
     text = example_outputs["json"].read_text()
     data = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-strict JSON constant {c}"))
     again = Report.from_dict(data)
     assert len(again.runs) == 18
+    assert again.runs[0].accuracy is not None
     assert again.runs[0].accuracy.stats["translation"].n > 0
 
 
-def test_outputs_have_the_expected_shapes(example_outputs):
+def test_outputs_have_the_expected_shapes(example_outputs: dict[str, Path]) -> None:
     rows = list(csv.DictReader(io.StringIO(example_outputs["csv"].read_text())))
     assert len(rows) == 18
     assert rows[0]["run"] == "kfslam/fr1_xyz/trial_1"
@@ -93,7 +99,7 @@ def test_outputs_have_the_expected_shapes(example_outputs):
     assert "does not establish position accuracy" in html
 
 
-def test_example_accuracy_agrees_with_evo(report):
+def test_example_accuracy_agrees_with_evo(report: dict[str, Any]) -> None:
     stored = json.loads(
         (Path(__file__).parents[1] / "data" / "report_examples_evo.json").read_text()
     )

@@ -19,7 +19,7 @@ def _ape(rms: float, alignment: str = "se3") -> Comparison:
                       settings={"alignment": alignment})  # fmt: skip
 
 
-def test_group_reports_success_rate_failure_reasons_and_distributions():
+def test_group_reports_success_rate_failure_reasons_and_distributions() -> None:
     runs = [
         RunReport(name="1", algorithm="a", sequence="s", success=True, comparisons={"ape:translation": _ape(0.1)},
                   coverage=1.0, latency=_latency(0.04),
@@ -38,6 +38,7 @@ def test_group_reports_success_rate_failure_reasons_and_distributions():
     assert dict(a.failures) == {"exit code -11": 2}
     assert a.success_rate == 0.5
     # accuracy over the two successful runs only; failures counted apart
+    assert a.accuracy is not None
     assert a.accuracy.n_runs == 4
     assert a.accuracy.stats["translation"].n == 2
     assert a.accuracy.stats["translation"].mean == pytest.approx(0.2)
@@ -53,7 +54,7 @@ def test_group_reports_success_rate_failure_reasons_and_distributions():
     assert b.success_rate == 1.0
 
 
-def test_group_refuses_mixed_settings_unless_forced():
+def test_group_refuses_mixed_settings_unless_forced() -> None:
     runs = [
         RunReport(
             name="1",
@@ -73,4 +74,5 @@ def test_group_refuses_mixed_settings_unless_forced():
     with pytest.raises(SettingsMismatchError, match=r"`alignment`"):
         summarise_groups(runs)
     (group,) = summarise_groups(runs, force=True)
+    assert group.accuracy is not None
     assert group.accuracy.settings["alignment"] == "<mixed>"

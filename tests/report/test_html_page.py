@@ -4,17 +4,33 @@ from __future__ import annotations
 
 import io
 import re
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 import pytest
 
 from tests.report.cdp import Browser, find_chromium
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 WIDTH = 1280
 
 
+class Rendered(TypedDict):
+    """What headless Chromium made of the example report."""
+
+    url: str
+    requests: list[str]
+    problems: list[str]
+    images: list[list[bool | int]]  # [complete, naturalWidth, naturalHeight] per <img>
+    png: bytes
+
+
 @pytest.fixture(scope="module")
-def rendered(example_outputs, tmp_path_factory):
+def rendered(
+    example_outputs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
+) -> Rendered:
     executable = find_chromium()
     if executable is None:
         pytest.skip(
@@ -41,32 +57,32 @@ def rendered(example_outputs, tmp_path_factory):
         browser.close()
 
 
-def test_html_has_no_external_reference(example_outputs):
+def test_html_has_no_external_reference(example_outputs: dict[str, Path]) -> None:
     text = example_outputs["html"].read_text(encoding="utf-8")
     assert not re.search(r"(?i)\b(?:https?|wss?|ftp)://", text)
     assert not re.search(r"(?i)<(?:script|link|iframe)\b", text)
     assert not re.search(r"(?i)\bsrc=\"(?!data:)", text)
 
 
-def test_chromium_renders_without_console_errors(rendered):
+def test_chromium_renders_without_console_errors(rendered: Rendered) -> None:
     assert rendered["problems"] == []
 
 
-def test_chromium_makes_no_network_request(rendered):
+def test_chromium_makes_no_network_request(rendered: Rendered) -> None:
     # The document itself is read from disk; inline data: images do not touch the network.
     others = [u for u in rendered["requests"] if u != rendered["url"] and not u.startswith("data:")]
     assert others == []
     assert rendered["url"] in rendered["requests"]
 
 
-def test_every_plot_decodes(rendered, example_outputs):
+def test_every_plot_decodes(rendered: Rendered, example_outputs: dict[str, Path]) -> None:
     n_img = example_outputs["html"].read_text(encoding="utf-8").count("<img ")
     assert n_img >= 8  # comparison, latency, 2 x (trajectories, error, RPE), repeatability
     assert len(rendered["images"]) == n_img
     assert all(complete and w > 100 and h > 100 for complete, w, h in rendered["images"])
 
 
-def test_screenshot_shows_the_plots(rendered):
+def test_screenshot_shows_the_plots(rendered: Rendered) -> None:
     image = pytest.importorskip("PIL.Image")
     shot = np.asarray(image.open(io.BytesIO(rendered["png"])).convert("RGB")).astype(int)
     assert shot.shape[1] == WIDTH
@@ -78,7 +94,7 @@ def test_screenshot_shows_the_plots(rendered):
     assert saturated > 0.005
 
 
-def test_the_harness_sees_requests_console_errors_and_exceptions(tmp_path):
+def test_the_harness_sees_requests_console_errors_and_exceptions(tmp_path: Path) -> None:
     """The checks above can fail: a page that fetches and throws is caught."""
     executable = find_chromium()
     if executable is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from robot_msgs.catalog import example
+from robot_msgs.compare import Report
 from robot_msgs.report.tables import (
     ReportTable,
     groups_table,
@@ -17,8 +18,9 @@ from robot_msgs.report.tables import (
 )
 
 
-def test_runs_table_formats_units_and_missing_values():
+def test_runs_table_formats_units_and_missing_values() -> None:
     report = example("compare/Report")
+    assert isinstance(report, Report)
     table = runs_table(report)
     row = dict(zip(table.headers, table.rows[0], strict=True))
     assert row["success"] == "yes"
@@ -32,10 +34,12 @@ def test_runs_table_formats_units_and_missing_values():
     assert row["RPE RMSE [m]"] == "-"  # no RPE in the example
 
 
-def test_groups_and_ranking_tables():
+def test_groups_and_ranking_tables() -> None:
     report = example("compare/Report")
+    assert isinstance(report, Report)
     groups = groups_table(report)
     assert groups.rows[0][:5] == ("orb", "fr1_xyz", "4", "75%", "tracking lost x1")
+    assert report.ranking is not None
     ranking = ranking_table(report.ranking)
     assert ranking.rows[0][:4] == ("1", "orb", "1.00", "3/4")
     assert ranking.rows[0][-1] == "0.0210 (1)"
@@ -50,7 +54,7 @@ def test_groups_and_ranking_tables():
     ]
 
 
-def test_renderers():
+def test_renderers() -> None:
     table = ReportTable("A_b", ("name", "x|y"), (("50%", "1.5"),), (False, True), ("note & more",))
     assert render_text(table).splitlines()[1] == "name  x|y"
     md = render_markdown([table])
@@ -63,8 +67,10 @@ def test_renderers():
     assert latex_escape("a~b^c\\") == r"a\textasciitilde{}b\textasciicircum{}c\textbackslash{}"
 
 
-def test_runs_csv_has_raw_numbers():
-    text = runs_csv(example("compare/Report"))
+def test_runs_csv_has_raw_numbers() -> None:
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    text = runs_csv(report)
     header, row = text.splitlines()
     cells = dict(zip(header.split(","), row.split(","), strict=True))
     assert cells["lost_s"] == "1.5"

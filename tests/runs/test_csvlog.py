@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -11,15 +12,20 @@ from robot_msgs.errors import FormatError
 from robot_msgs.runs.csvlog import read_csv_table
 from robot_msgs.runs.logs import read_resources, read_timing
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 TIMING_HEADER = "frame,acquisition_s,processing_start_s,available_s\n"
 
 
-def _write(path, text):
+def _write(path: Path, text: str) -> Path:
     path.write_text(text)
     return path
 
 
-def test_table_skips_comments_and_blank_lines_and_reads_empty_optional_cells_as_nan(tmp_path):
+def test_table_skips_comments_and_blank_lines_and_reads_empty_optional_cells_as_nan(
+    tmp_path: Path,
+) -> None:
     path = _write(
         tmp_path / "r.csv",
         "# logger v1\ntime_s,cpu_percent,rss_bytes,gpu_percent\n\n0,10,1,\n# gap\n1,20,2,50\n",
@@ -31,7 +37,7 @@ def test_table_skips_comments_and_blank_lines_and_reads_empty_optional_cells_as_
     assert np.isnan(log.threads).all()
 
 
-def test_table_error_names_file_line_and_column_of_a_bad_cell(tmp_path):
+def test_table_error_names_file_line_and_column_of_a_bad_cell(tmp_path: Path) -> None:
     path = _write(
         tmp_path / "timing.csv", TIMING_HEADER + "0,0.0,0.01,0.02\n# note\n1,0.1,abc,0.12\n"
     )
@@ -42,7 +48,7 @@ def test_table_error_names_file_line_and_column_of_a_bad_cell(tmp_path):
         read_timing(path)
 
 
-def test_table_error_names_a_row_with_too_few_cells(tmp_path):
+def test_table_error_names_a_row_with_too_few_cells(tmp_path: Path) -> None:
     path = _write(tmp_path / "timing.csv", TIMING_HEADER + "0,0.0,0.01,0.02\n1,0.1,0.12\n")
     with pytest.raises(
         FormatError, match=r"timing.csv:3: expected 4 comma-separated cells .* got 3"
@@ -50,13 +56,13 @@ def test_table_error_names_a_row_with_too_few_cells(tmp_path):
         read_timing(path)
 
 
-def test_table_error_when_every_row_has_the_wrong_cell_count(tmp_path):
+def test_table_error_when_every_row_has_the_wrong_cell_count(tmp_path: Path) -> None:
     path = _write(tmp_path / "timing.csv", TIMING_HEADER + "0,0.0,0.01\n1,0.1,0.12\n")
     with pytest.raises(FormatError, match=r"timing.csv:2: expected 4 comma-separated cells"):
         read_timing(path)
 
 
-def test_table_refuses_unknown_missing_and_duplicate_columns(tmp_path):
+def test_table_refuses_unknown_missing_and_duplicate_columns(tmp_path: Path) -> None:
     path = _write(tmp_path / "a.csv", "time_s,cpu\n0,1\n")
     with pytest.raises(FormatError, match=r"a.csv:1: expected columns among .* got 'cpu'"):
         read_csv_table(path, required=("time_s",), optional=("cpu_percent",))
@@ -68,7 +74,7 @@ def test_table_refuses_unknown_missing_and_duplicate_columns(tmp_path):
         read_csv_table(path, required=("time_s",))
 
 
-def test_table_refuses_empty_and_missing_files_and_empty_required_cells(tmp_path):
+def test_table_refuses_empty_and_missing_files_and_empty_required_cells(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"empty.csv:1: expected a header line"):
         read_csv_table(_write(tmp_path / "empty.csv", "# only a comment\n"), required=("t",))
     with pytest.raises(FormatError, match=r"nope.csv: no such file"):
@@ -84,7 +90,7 @@ def test_table_refuses_empty_and_missing_files_and_empty_required_cells(tmp_path
         read_csv_table(tmp_path / "f.csv", required=("t",))
 
 
-def test_header_only_table_has_no_rows(tmp_path):
+def test_header_only_table_has_no_rows(tmp_path: Path) -> None:
     table = read_csv_table(_write(tmp_path / "h.csv", "t,u\n"), required=("t", "u"))
     assert table.rows == 0
     assert table.floats("t").shape == (0,)

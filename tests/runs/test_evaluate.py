@@ -20,13 +20,13 @@ if TYPE_CHECKING:
 
     from robot_msgs.compare import RunReport
     from robot_msgs.runs import RunEvaluation
+    from robot_msgs.typing import Float64Array
 
 NONE = RunSettings(evaluation=EvaluationSettings(align="none"), metrics=default_metrics((1.0,)))
 T = np.round(np.arange(101) / 10.0, 1)  # 0.0 .. 10.0 s at 10 Hz
 
 
-def _traj(t, xyz) -> PoseTrajectory:
-    t = np.asarray(t, dtype=float)
+def _traj(t: Float64Array, xyz: Float64Array) -> PoseTrajectory:
     return PoseTrajectory(
         stamps_s=t,
         positions_xyz=np.asarray(xyz, dtype=float),
@@ -34,7 +34,7 @@ def _traj(t, xyz) -> PoseTrajectory:
     )
 
 
-def _line(t, dy=0.0):
+def _line(t: Float64Array, dy: float = 0.0) -> Float64Array:
     return np.stack([t, np.full_like(t, dy), np.zeros_like(t)], axis=1)
 
 
@@ -48,7 +48,16 @@ def run_report(folder: Path, settings: RunSettings = NONE) -> RunReport:
     return _evaluation(folder, settings).report
 
 
-def _run_folder(root, name, estimate, *, reference=None, meta=None, tracking=None, timing=None):
+def _run_folder(
+    root: Path,
+    name: str,
+    estimate: PoseTrajectory | None,
+    *,
+    reference: PoseTrajectory | None = None,
+    meta: dict[str, object] | None = None,
+    tracking: str | None = None,
+    timing: str | None = None,
+) -> Path:
     folder = root / name
     folder.mkdir(parents=True)
     if estimate is not None:
@@ -64,7 +73,9 @@ def _run_folder(root, name, estimate, *, reference=None, meta=None, tracking=Non
     return folder
 
 
-def test_two_losses_of_1_5_and_0_5_s_count_2_and_2_s_lost_and_accuracy_skips_them(tmp_path):
+def test_two_losses_of_1_5_and_0_5_s_count_2_and_2_s_lost_and_accuracy_skips_them(
+    tmp_path: Path,
+) -> None:
     xyz = _line(T, dy=0.1)  # 0.1 m off the reference everywhere...
     lost = ((T >= 2.0) & (T < 3.5)) | ((T >= 6.0) & (T < 6.5))
     xyz[lost, 1] += 5.0  # ...and 5 m off while tracking is lost
@@ -73,6 +84,7 @@ def test_two_losses_of_1_5_and_0_5_s_count_2_and_2_s_lost_and_accuracy_skips_the
         tracking="time_s,event\n2.0,lost\n3.5,recovered\n6.0,lost\n6.5,recovered\n",
     )  # fmt: skip
     report = run_report(folder)
+    assert report.accuracy is not None
     assert report.n_losses == 2
     assert report.lost_s == pytest.approx(2.0)
     assert [loss.duration_s for loss in report.losses] == pytest.approx([1.5, 0.5])
@@ -90,7 +102,7 @@ def test_two_losses_of_1_5_and_0_5_s_count_2_and_2_s_lost_and_accuracy_skips_the
     assert report.rpe[0].stats["translation"].max == pytest.approx(0.0, abs=1e-12)
 
 
-def test_run_without_reference_has_no_comparison_and_is_not_a_failure(tmp_path):
+def test_run_without_reference_has_no_comparison_and_is_not_a_failure(tmp_path: Path) -> None:
     report = run_report(_run_folder(tmp_path, "a", _traj(T, _line(T))))
     assert report.accuracy is None
     assert dict(report.comparisons) == {}
@@ -118,8 +130,13 @@ def test_run_without_reference_has_no_comparison_and_is_not_a_failure(tmp_path):
     ],
 )
 def test_failures_are_short_categories_with_details_in_notes(
-    tmp_path, meta, estimate_end, tracking, failure, note
-):
+    tmp_path: Path,
+    meta: dict[str, object],
+    estimate_end: float | None,
+    tracking: str | None,
+    failure: str,
+    note: str | None,
+) -> None:
     estimate = (
         None if estimate_end is None else _traj(T[estimate_end >= T], _line(T[estimate_end >= T]))
     )
@@ -133,7 +150,7 @@ def test_failures_are_short_categories_with_details_in_notes(
         assert any(note in n for n in report.notes), report.notes
 
 
-def test_a_run_ending_within_the_end_tolerance_succeeds(tmp_path):
+def test_a_run_ending_within_the_end_tolerance_succeeds(tmp_path: Path) -> None:
     t = T[T <= 9.5]
     folder = _run_folder(tmp_path, "run", _traj(t, _line(t)), reference=_traj(T, _line(T)))
     assert run_report(folder).success
@@ -141,7 +158,7 @@ def test_a_run_ending_within_the_end_tolerance_succeeds(tmp_path):
     assert run_report(folder, strict).failure == "estimate ends early"
 
 
-def test_timing_gives_latency_rates_and_the_span_without_reference(tmp_path):
+def test_timing_gives_latency_rates_and_the_span_without_reference(tmp_path: Path) -> None:
     # 11 frames at 10 Hz; 10 processed (frame 5 dropped); latency 30 ms, processing 20 ms.
     frames = [k for k in range(11) if k != 5]
     timing = "frame,acquisition_s,processing_start_s,available_s\n" + "".join(
@@ -156,6 +173,7 @@ def test_timing_gives_latency_rates_and_the_span_without_reference(tmp_path):
         meta={"input_rate_hz": 10.0, "clock": "one clock"},
     )
     report = run_report(folder)
+    assert report.latency is not None
     assert report.latency.latency_p50_s == pytest.approx(0.03)
     assert report.latency.processing_p95_s == pytest.approx(0.02)
     assert report.latency.clock == "one clock"
@@ -166,7 +184,7 @@ def test_timing_gives_latency_rates_and_the_span_without_reference(tmp_path):
     assert report.success
 
 
-def test_the_evidence_is_the_summarised_errors(tmp_path):
+def test_the_evidence_is_the_summarised_errors(tmp_path: Path) -> None:
     # A non-degenerate path so that SE(3) alignment is determined.
     xyz = np.stack([np.cos(T / 2), np.sin(T / 2), 0.1 * T], axis=1)
     est = xyz + 0.01 * np.stack([np.sin(3 * T), np.cos(5 * T), np.sin(7 * T)], axis=1)
@@ -183,7 +201,9 @@ def test_the_evidence_is_the_summarised_errors(tmp_path):
     assert list(evaluation.rpe_results) == ["rpe:translation:0.5s:all", "rpe:translation:2s:all"]
 
 
-def test_metrics_sharing_settings_share_one_alignment_and_own_settings_get_their_own(tmp_path):
+def test_metrics_sharing_settings_share_one_alignment_and_own_settings_get_their_own(
+    tmp_path: Path,
+) -> None:
     xyz = np.stack([np.cos(T / 2), np.sin(T / 2), 0.1 * T], axis=1)
     est = xyz + np.array([0.3, 0.0, 0.0])  # a constant offset: SE(3) removes it, none keeps it
     folder = _run_folder(tmp_path, "run", _traj(T, est), reference=_traj(T, xyz))
@@ -197,14 +217,14 @@ def test_metrics_sharing_settings_share_one_alignment_and_own_settings_get_their
     assert report.comparisons["raw"].settings["align"] == "none"
 
 
-def test_too_large_rpe_delta_is_skipped_with_a_note(tmp_path):
+def test_too_large_rpe_delta_is_skipped_with_a_note(tmp_path: Path) -> None:
     folder = _run_folder(tmp_path, "run", _traj(T, _line(T, 0.1)), reference=_traj(T, _line(T)))
     report = run_report(folder, NONE.replace(metrics=default_metrics((1.0, 50.0))))
     assert len(report.rpe) == 1
     assert any("rpe:translation:50s:all skipped" in n for n in report.notes)
 
 
-def test_a_time_range_cuts_the_reference_and_the_sequence_span(tmp_path):
+def test_a_time_range_cuts_the_reference_and_the_sequence_span(tmp_path: Path) -> None:
     folder = _run_folder(tmp_path, "run", _traj(T, _line(T, 0.1)), reference=_traj(T, _line(T)))
     settings = NONE.replace(evaluation=EvaluationSettings(align="none", t_start_s=2.0, t_end_s=6.0))
     report = run_report(folder, settings)
@@ -214,7 +234,7 @@ def test_a_time_range_cuts_the_reference_and_the_sequence_span(tmp_path):
     assert report.success
 
 
-def test_unmatched_run_reports_no_accuracy_with_the_reason(tmp_path):
+def test_unmatched_run_reports_no_accuracy_with_the_reason(tmp_path: Path) -> None:
     later = T + 1000.0
     folder = _run_folder(tmp_path, "run", _traj(later, _line(T)), reference=_traj(T, _line(T)))
     report = run_report(folder)
@@ -222,7 +242,7 @@ def test_unmatched_run_reports_no_accuracy_with_the_reason(tmp_path):
     assert any(n.startswith("ape:translation not evaluated:") for n in report.notes)
 
 
-def test_a_run_with_a_bag_and_no_timing_log_gets_the_labelled_latency_proxy(tmp_path):
+def test_a_run_with_a_bag_and_no_timing_log_gets_the_labelled_latency_proxy(tmp_path: Path) -> None:
     base = 1_700_000_000 * 10**9
     stamps = [base + i * 100_000_000 for i in range(4)]
     write_pose_bag(tmp_path / "bag", stamps, [s + 25_000_000 for s in stamps])
@@ -230,6 +250,7 @@ def test_a_run_with_a_bag_and_no_timing_log_gets_the_labelled_latency_proxy(tmp_
         tmp_path, "run", _traj(T, _line(T)), meta={"bag": "../bag", "latency_topic": "/pose"}
     )
     report = run_report(folder)
+    assert report.latency is not None
     assert report.latency.source == "bag_receive_proxy"
     assert report.latency.latency_p50_s == pytest.approx(0.025, abs=1e-6)
     assert any("proxy" in n for n in report.latency.notes)

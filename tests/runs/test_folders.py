@@ -13,7 +13,7 @@ from robot_msgs.runs.folders import is_run_folder
 from tests.runs.tree import make_tree
 
 
-def test_folder_convention_finds_runs_and_sequence_references(tmp_path):
+def test_folder_convention_finds_runs_and_sequence_references(tmp_path: Path) -> None:
     offsets = make_tree(tmp_path, algorithms=("orb",), sequences=("MH_01", "MH_02"), trials=2)
     runs = discover_runs(tmp_path)
     assert [r.label for r in runs] == [f"orb/{s}/{t}" for s in ("MH_01", "MH_02") for t in "12"]
@@ -22,7 +22,7 @@ def test_folder_convention_finds_runs_and_sequence_references(tmp_path):
     assert runs[0].estimate == str(tmp_path / "orb" / "MH_01" / "1" / "estimate.tum")
 
 
-def test_run_folder_reference_and_meta_json_take_precedence(tmp_path):
+def test_run_folder_reference_and_meta_json_take_precedence(tmp_path: Path) -> None:
     make_tree(tmp_path, algorithms=("orb",), sequences=("MH_01",), trials=1)
     run = tmp_path / "orb" / "MH_01" / "1"
     (run / "reference.csv").write_text("x")
@@ -33,7 +33,7 @@ def test_run_folder_reference_and_meta_json_take_precedence(tmp_path):
     assert found.reference == str(run / "reference.csv")
 
 
-def test_run_report_folders_at_any_depth_are_found_through_meta_json(tmp_path):
+def test_run_report_folders_at_any_depth_are_found_through_meta_json(tmp_path: Path) -> None:
     run = tmp_path / "2024" / "night" / "orb" / "MH_01" / "run-3"
     run.mkdir(parents=True)
     (run / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
@@ -45,7 +45,7 @@ def test_run_report_folders_at_any_depth_are_found_through_meta_json(tmp_path):
     assert found.reference is None
 
 
-def test_folder_convention_errors_name_the_folder(tmp_path):
+def test_folder_convention_errors_name_the_folder(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"expected a folder of runs"):
         discover_runs(tmp_path / "absent")
     with pytest.raises(FormatError, match=r"no runs found"):
@@ -69,7 +69,7 @@ def test_folder_convention_errors_name_the_folder(tmp_path):
         discover_runs(tmp_path)
 
 
-def test_hidden_folders_are_skipped(tmp_path):
+def test_hidden_folders_are_skipped(tmp_path: Path) -> None:
     make_tree(tmp_path, algorithms=("orb",), sequences=("MH_01",), trials=1)
     hidden = tmp_path / ".trash" / "MH_01" / "1"
     hidden.mkdir(parents=True)
@@ -77,7 +77,7 @@ def test_hidden_folders_are_skipped(tmp_path):
     assert [r.label for r in discover_runs(tmp_path)] == ["orb/MH_01/1"]
 
 
-def test_meta_json_names_inputs_formats_and_a_reported_failure(tmp_path):
+def test_meta_json_names_inputs_formats_and_a_reported_failure(tmp_path: Path) -> None:
     run = tmp_path / "orb" / "MH_01" / "1"
     run.mkdir(parents=True)
     (run / "traj.txt").write_text("0 0 0 0 0 0 0 1\n")
@@ -95,7 +95,7 @@ def test_meta_json_names_inputs_formats_and_a_reported_failure(tmp_path):
     assert (found.meta.version, found.meta.hardware) == ("1.0", "laptop")
 
 
-def test_a_run_folder_without_estimate_is_still_a_run(tmp_path):
+def test_a_run_folder_without_estimate_is_still_a_run(tmp_path: Path) -> None:
     run = tmp_path / "orb" / "MH_01" / "1"
     run.mkdir(parents=True)
     (run / "meta.json").write_text(json.dumps({"failure": "tracking lost at start"}))
@@ -105,7 +105,7 @@ def test_a_run_folder_without_estimate_is_still_a_run(tmp_path):
     assert found.meta.reported_failure == "tracking lost at start"
 
 
-def test_the_example_runs_read_the_same_as_a_root_and_through_their_manifest():
+def test_the_example_runs_read_the_same_as_a_root_and_through_their_manifest() -> None:
     from importlib.resources import files
 
     root = Path(str(files("robot_msgs") / "examples" / "runs"))
@@ -121,7 +121,7 @@ def test_the_example_runs_read_the_same_as_a_root_and_through_their_manifest():
     assert {r.name for r in by_manifest} >= {"kfslam/fr1_xyz/trial_1", "dvo/lab_loop/trial_3"}
 
 
-def test_a_run_folder_holds_an_estimate_or_a_meta_json(tmp_path):
+def test_a_run_folder_holds_an_estimate_or_a_meta_json(tmp_path: Path) -> None:
     assert not is_run_folder(tmp_path)
     (tmp_path / "estimate.png").write_text("not a trajectory")
     assert not is_run_folder(tmp_path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -18,8 +19,11 @@ from robot_msgs.runs.latency import (
 from robot_msgs.runs.logs import read_timing
 from tests.report.bagtools import write_pose_bag
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def test_latency_percentiles_of_known_samples_from_a_timing_log(tmp_path):
+
+def test_latency_percentiles_of_known_samples_from_a_timing_log(tmp_path: Path) -> None:
     # Frames every 0.1 s; latency of frame k is (k + 1) * 10 ms, k = 0..99, so the sorted
     # samples are 10, 20, ..., 1000 ms. Linear interpolation (type 7): p50 sits halfway
     # between the 50th and 51st values, (500 + 510) / 2 = 505 ms; p95 at rank 0.95 * 99 =
@@ -44,7 +48,7 @@ def test_latency_percentiles_of_known_samples_from_a_timing_log(tmp_path):
     assert lat.notes == ()
 
 
-def test_latency_without_processing_column_has_nan_processing(tmp_path):
+def test_latency_without_processing_column_has_nan_processing(tmp_path: Path) -> None:
     path = tmp_path / "timing.csv"
     path.write_text("frame,acquisition_s,available_s\n0,0.0,0.02\n1,0.1,0.16\n2,0.2,0.23\n")
     lat = latency_from_timing(read_timing(path))
@@ -54,17 +58,17 @@ def test_latency_without_processing_column_has_nan_processing(tmp_path):
     assert any("clock synchronisation not stated" in n for n in lat.notes)
 
 
-def test_latency_rejects_negative_samples():
+def test_latency_rejects_negative_samples() -> None:
     with pytest.raises(ValidationError, match=r"latencies >= 0 s, got -0.1 at sample 1"):
         latency_from_samples([0.1, -0.1])
 
 
-def test_effective_rate():
+def test_effective_rate() -> None:
     assert rate_hz([0.0, 0.1, 0.2, 0.4]) == 7.5
     assert math.isnan(rate_hz([1.0]))
 
 
-def test_bag_latency_proxy_is_receive_time_minus_header_stamp_and_says_so(tmp_path):
+def test_bag_latency_proxy_is_receive_time_minus_header_stamp_and_says_so(tmp_path: Path) -> None:
     base = 1_700_000_000 * 10**9
     stamps = [base + i * 100_000_000 for i in range(5)]
     delays_ms = [20, 40, 30, 50, 10]
@@ -82,7 +86,7 @@ def test_bag_latency_proxy_is_receive_time_minus_header_stamp_and_says_so(tmp_pa
     assert math.isnan(lat.processing_p50_s)
 
 
-def test_bag_latency_refuses_messages_received_before_their_stamp(tmp_path):
+def test_bag_latency_refuses_messages_received_before_their_stamp(tmp_path: Path) -> None:
     base = 1_700_000_000 * 10**9
     write_pose_bag(tmp_path / "bag", [base, base + 10**8], [base + 10**7, base + 5 * 10**7])
     with pytest.raises(
@@ -91,7 +95,7 @@ def test_bag_latency_refuses_messages_received_before_their_stamp(tmp_path):
         latency_from_bag(tmp_path / "bag", "/pose")
 
 
-def test_bag_latency_names_the_topics_when_one_is_missing(tmp_path):
+def test_bag_latency_names_the_topics_when_one_is_missing(tmp_path: Path) -> None:
     base = 1_700_000_000 * 10**9
     write_pose_bag(tmp_path / "bag", [base], [base + 10**7])
     with pytest.raises(FormatError, match=r"expected a topic among \['/pose'\], got '/odom'"):

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from robot_msgs.errors import FormatError
 from robot_msgs.runs.logs import read_resources, read_timing, read_tracking
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 TIMING_HEADER = "frame,acquisition_s,processing_start_s,available_s\n"
 
 
-def _write(path, text):
+def _write(path: Path, text: str) -> Path:
     path.write_text(text)
     return path
 
 
-def test_timing_refuses_acquisition_stamps_out_of_order(tmp_path):
+def test_timing_refuses_acquisition_stamps_out_of_order(tmp_path: Path) -> None:
     path = _write(tmp_path / "timing.csv", TIMING_HEADER + "0,0.1,0.11,0.12\n1,0.1,0.13,0.14\n")
     with pytest.raises(
         FormatError, match=r"timing.csv:3: column `acquisition_s`: expected a stamp after"
@@ -23,7 +28,9 @@ def test_timing_refuses_acquisition_stamps_out_of_order(tmp_path):
         read_timing(path)
 
 
-def test_timing_refuses_processing_before_acquisition_and_available_before_start(tmp_path):
+def test_timing_refuses_processing_before_acquisition_and_available_before_start(
+    tmp_path: Path,
+) -> None:
     path = _write(tmp_path / "t1.csv", TIMING_HEADER + "0,0.1,0.09,0.12\n")
     with pytest.raises(
         FormatError,
@@ -46,7 +53,7 @@ def test_timing_refuses_processing_before_acquisition_and_available_before_start
 # ---------------------------------------------------------------- tracking
 
 
-def test_tracking_events_must_alternate_starting_with_lost(tmp_path):
+def test_tracking_events_must_alternate_starting_with_lost(tmp_path: Path) -> None:
     path = _write(tmp_path / "tracking.csv", "time_s,event\n1.0,recovered\n")
     with pytest.raises(
         FormatError, match=r"tracking.csv:2: column `event`: expected 'lost' \(events alternate"
@@ -57,7 +64,7 @@ def test_tracking_events_must_alternate_starting_with_lost(tmp_path):
         read_tracking(path)
 
 
-def test_tracking_refuses_unknown_events_flags_and_layouts(tmp_path):
+def test_tracking_refuses_unknown_events_flags_and_layouts(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError, match=r"column `event`: expected 'lost' or 'recovered', got 'gone'"
     ):
@@ -76,7 +83,7 @@ def test_tracking_refuses_unknown_events_flags_and_layouts(tmp_path):
         read_tracking(_write(tmp_path / "e.csv", "time_s,valid\n2.0,1\n2.0,0\n"))
 
 
-def test_tracking_validity_accepts_true_false(tmp_path):
+def test_tracking_validity_accepts_true_false(tmp_path: Path) -> None:
     log = read_tracking(_write(tmp_path / "v.csv", "time_s,valid\n0,true\n1,False\n2,1\n"))
     assert log.kind == "validity"
     assert log.lost.tolist() == [False, True, False]
@@ -85,7 +92,7 @@ def test_tracking_validity_accepts_true_false(tmp_path):
 # ---------------------------------------------------------------- resources
 
 
-def test_resources_refuse_negative_values_and_unordered_time(tmp_path):
+def test_resources_refuse_negative_values_and_unordered_time(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError, match=r"r.csv:3: column `rss_bytes`: expected a value >= 0, got -5.0"
     ):

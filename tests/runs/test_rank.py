@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -10,8 +11,11 @@ from robot_msgs.compare import Comparison, RunReport, error_stats
 from robot_msgs.errors import SettingsMismatchError, ValidationError
 from robot_msgs.runs.rank import average_ranks, rank_algorithms
 
+if TYPE_CHECKING:
+    from robot_msgs.msg import Value
 
-def _ape(rms: float, alignment: str = "se3", **settings) -> Comparison:
+
+def _ape(rms: float, alignment: str = "se3", **settings: Value) -> Comparison:
     return Comparison(
         metric="ape",
         stats={"translation": error_stats([rms])},  # one sample: its rms is `rms`
@@ -21,7 +25,14 @@ def _ape(rms: float, alignment: str = "se3", **settings) -> Comparison:
 
 
 def _run(
-    algorithm, sequence, rms, *, trial=1, success=True, alignment="se3", **settings
+    algorithm: str,
+    sequence: str,
+    rms: float | None,
+    *,
+    trial: int = 1,
+    success: bool = True,
+    alignment: str = "se3",
+    **settings: Value,
 ) -> RunReport:
     return RunReport(
         name=f"{algorithm}/{sequence}/{trial}",
@@ -35,7 +46,7 @@ def _run(
     )
 
 
-def test_mixing_se3_and_sim3_aligned_comparisons_raises_naming_alignment():
+def test_mixing_se3_and_sim3_aligned_comparisons_raises_naming_alignment() -> None:
     runs = [_run("a", "s1", 0.1, alignment="se3"), _run("b", "s1", 0.2, alignment="sim3")]
     with pytest.raises(SettingsMismatchError, match=r"different `alignment` settings"):
         rank_algorithms(runs)
@@ -45,7 +56,7 @@ def test_mixing_se3_and_sim3_aligned_comparisons_raises_naming_alignment():
     ("setting", "first", "second"),
     [("max_diff_s", 0.01, 0.02), ("delta", 1.0, 2.0), ("correct_scale", False, True)],
 )
-def test_other_differing_settings_are_named_too(setting, first, second):
+def test_other_differing_settings_are_named_too(setting: str, first: Value, second: Value) -> None:
     one = _run("a", "s1", 0.1).replace(
         comparisons={"ape:translation": _ape(0.1).replace(settings={setting: first})}
     )
@@ -56,15 +67,16 @@ def test_other_differing_settings_are_named_too(setting, first, second):
         rank_algorithms([one, two])
 
 
-def test_forced_mix_ranks_and_says_so():
+def test_forced_mix_ranks_and_says_so() -> None:
     runs = [_run("a", "s1", 0.1, alignment="se3"), _run("b", "s1", 0.2, alignment="sim3")]
     ranking = rank_algorithms(runs, force=True)
+    assert ranking is not None
     assert ranking.forced
     assert ranking.settings["alignment"] == "<mixed>"
     assert any("FORCED" in note and "alignment" in note for note in ranking.notes)
 
 
-def test_ranking_orders_by_mean_rank_over_sequences_from_median_of_successful_runs():
+def test_ranking_orders_by_mean_rank_over_sequences_from_median_of_successful_runs() -> None:
     runs = [
         # s1: a median(0.1, 0.3) = 0.2, b 0.15, c 0.5 -> ranks b 1, a 2, c 3
         _run("a", "s1", 0.1, trial=1),
@@ -78,6 +90,7 @@ def test_ranking_orders_by_mean_rank_over_sequences_from_median_of_successful_ru
         _run("c", "s2", 0.06),
     ]
     ranking = rank_algorithms(runs)
+    assert ranking is not None
     rows = {row.algorithm: row for row in ranking.rows}
     assert dict(rows["a"].scores) == {"s1": pytest.approx(0.2), "s2": pytest.approx(0.05)}
     assert dict(rows["a"].ranks) == {"s1": 2.0, "s2": 1.0}
@@ -97,7 +110,7 @@ def test_ranking_orders_by_mean_rank_over_sequences_from_median_of_successful_ru
     assert not ranking.forced
 
 
-def test_ties_in_mean_rank_go_to_the_higher_success_rate():
+def test_ties_in_mean_rank_go_to_the_higher_success_rate() -> None:
     runs = [
         _run("a", "s1", 0.1),
         _run("a", "s2", 0.3),
@@ -106,36 +119,38 @@ def test_ties_in_mean_rank_go_to_the_higher_success_rate():
         _run("b", "s2", 0.2, trial=2, success=False),
     ]
     ranking = rank_algorithms(runs)
+    assert ranking is not None
     # a: ranks 1, 2; b: ranks 2, 1 -> both 1.5; a succeeded 2/2, b 2/3
     assert [row.algorithm for row in ranking.rows] == ["a", "b"]
 
 
-def test_an_algorithm_not_run_on_a_sequence_is_not_ranked_there():
+def test_an_algorithm_not_run_on_a_sequence_is_not_ranked_there() -> None:
     ranking = rank_algorithms([_run("a", "s1", 0.1), _run("a", "s2", 0.1), _run("b", "s1", 0.2)])
+    assert ranking is not None
     rows = {row.algorithm: row for row in ranking.rows}
     assert dict(rows["b"].ranks) == {"s1": 2.0}
     assert rows["b"].mean_rank == 2.0
 
 
-def test_average_ranks_by_hand():
+def test_average_ranks_by_hand() -> None:
     assert average_ranks([0.3, 0.1, 0.2]) == [3.0, 1.0, 2.0]
     assert average_ranks([0.2, 0.1, 0.2, math.nan]) == [2.5, 1.0, 2.5, 4.0]
     assert average_ranks([math.nan, math.nan]) == [1.5, 1.5]
     assert average_ranks([]) == []
 
 
-def test_no_accuracy_means_no_ranking():
+def test_no_accuracy_means_no_ranking() -> None:
     assert rank_algorithms([_run("a", "s1", None)]) is None
 
 
-def test_unknown_statistic_and_missing_signal_are_refused():
+def test_unknown_statistic_and_missing_signal_are_refused() -> None:
     with pytest.raises(ValidationError, match=r"statistic, got 'rmse'"):
         rank_algorithms([_run("a", "s1", 0.1)], statistic="rmse")
     with pytest.raises(ValidationError, match=r"signal 'angle_deg' in the ape of run 'a/s1/1'"):
         rank_algorithms([_run("a", "s1", 0.1)], signal="angle_deg")
 
 
-def test_sequences_without_any_reference_are_left_out_of_the_ranking():
+def test_sequences_without_any_reference_are_left_out_of_the_ranking() -> None:
     runs = [
         _run("a", "s1", 0.1),
         _run("b", "s1", 0.2),
@@ -143,6 +158,7 @@ def test_sequences_without_any_reference_are_left_out_of_the_ranking():
         _run("b", "noref", None, success=False),
     ]
     ranking = rank_algorithms(runs)
+    assert ranking is not None
     assert ranking.sequences == ("s1",)
     rows = {row.algorithm: row for row in ranking.rows}
     assert rows["b"].n_runs == 1
@@ -158,7 +174,7 @@ def _rpe(rms: float) -> Comparison:
     )
 
 
-def test_a_named_metric_ranks_by_that_metric_not_the_first():
+def test_a_named_metric_ranks_by_that_metric_not_the_first() -> None:
     # By APE, a beats b; by RPE, b beats a.
     runs = [
         _run("a", "s1", 0.1).replace(

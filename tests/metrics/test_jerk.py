@@ -1,14 +1,14 @@
-"""LDLJ and SPARC: the reference implementation's published doctest values, and properties.
+"""Dimensionless jerk and LDLJ: the reference's published doctest values, and properties.
 
 Reference: siva82kb/smoothness, ``smoothness.py`` (Balasubramanian's implementation for
 Balasubramanian et al., J. NeuroEng. Rehabil. 12:112, 2015), whose doctests state, for
 ``t = np.arange(-1, 1, 0.01); move = np.exp(-5 * t**2); fs = 100``:
 
-    spectral_arclength(move, fs=100.)      -> -1.41403126171
     dimensionless_jerk(move, fs=100.)      -> -335.746837033
     log_dimensionless_jerk(move, fs=100.)  -> -5.81635741476
 
 (printed to 12 significant digits, so they are checked to within 1e-11 relative).
+SPARC, from the same reference, is tested in ``test_sparc.py``.
 """
 
 from __future__ import annotations
@@ -20,23 +20,16 @@ import pytest
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.metrics import (
-    SPARC,
     LogDimensionlessJerk,
     dimensionless_jerk,
     log_dimensionless_jerk,
-    sparc,
     speed_from_positions,
 )
 
 T = np.arange(-1, 1, 0.01)
 GAUSSIAN = np.exp(-5 * T**2)
-PUBLISHED_SPARC = -1.41403126171
 PUBLISHED_DJ = -335.746837033
 PUBLISHED_LDLJ = -5.81635741476
-
-
-def test_sparc_reproduces_the_reference_doctest_value() -> None:
-    assert float(sparc(GAUSSIAN, 100.0)) == pytest.approx(PUBLISHED_SPARC, rel=1e-11)
 
 
 def test_dimensionless_jerk_reproduces_the_reference_doctest_value() -> None:
@@ -55,15 +48,13 @@ def test_ldlj_reproduces_the_reference_doctest_value() -> None:
 def test_batched_profiles_equal_one_at_a_time() -> None:
     rng = np.random.default_rng(3)
     batch = np.stack([GAUSSIAN, GAUSSIAN + 0.05 * rng.random(T.size), GAUSSIAN**2])
-    for fn in (sparc, log_dimensionless_jerk):
-        one_by_one = [float(fn(row, 100.0)) for row in batch]
-        np.testing.assert_allclose(fn(batch, 100.0), one_by_one, rtol=1e-13)
+    one_by_one = [float(log_dimensionless_jerk(row, 100.0)) for row in batch]
+    np.testing.assert_allclose(log_dimensionless_jerk(batch, 100.0), one_by_one, rtol=1e-13)
 
 
-def test_a_jerkier_movement_scores_lower_on_both() -> None:
+def test_a_jerkier_movement_scores_lower() -> None:
     # Two sub-movements (a pause in the middle) are less smooth than one bell.
     two = np.exp(-40 * (T + 0.5) ** 2) + np.exp(-40 * (T - 0.5) ** 2)
-    assert float(sparc(two, 100.0)) < float(sparc(GAUSSIAN, 100.0))
     assert float(log_dimensionless_jerk(two, 100.0)) < float(
         log_dimensionless_jerk(GAUSSIAN, 100.0)
     )
@@ -84,28 +75,15 @@ def test_dj_of_a_parabola_hand_computed() -> None:
     assert float(log_dimensionless_jerk(v, 1.0)) == pytest.approx(-math.log(125 / 9 * 12))
 
 
-def test_sparc_settings_are_checked() -> None:
-    with pytest.raises(ValidationError, match=r"`max_cutoff_hz` <= the Nyquist frequency 5.0 Hz"):
-        SPARC(sample_rate_hz=10.0)
-    with pytest.raises(ValidationError, match=r"`pad_level` as an int >= 0, got -1"):
-        sparc(GAUSSIAN, 100.0, pad_level=-1)
-    with pytest.raises(ValidationError, match=r"`sample_rate_hz` finite and > 0, got nan"):
-        sparc(GAUSSIAN, math.nan)
-
-
 def test_still_profiles_raise_naming_which() -> None:
     batch = np.stack([GAUSSIAN, np.zeros_like(GAUSSIAN)])
-    with pytest.raises(ValidationError, match=r"0 throughout at \(1,\)"):
-        sparc(batch, 100.0)
     with pytest.raises(ValidationError, match=r"0 throughout at \(1,\)"):
         dimensionless_jerk(batch, 100.0)
 
 
-def test_short_or_non_finite_speed_raises() -> None:
+def test_short_speed_raises() -> None:
     with pytest.raises(ValidationError, match=r"at least 3 samples along axis -1"):
         log_dimensionless_jerk([1.0, 2.0], 100.0)
-    with pytest.raises(ValidationError, match=r"got inf at index \(4,\)"):
-        sparc([0.0, 1.0, 2.0, 1.0, np.inf], 100.0)
 
 
 def test_speed_from_positions_uses_central_differences() -> None:
@@ -113,9 +91,3 @@ def test_speed_from_positions_uses_central_differences() -> None:
     # (1 - 0) / 1 s = 1 m/s; one-sided ends (0.25 / 0.5, 0.75 / 0.5) = 0.5, 1.5 m/s.
     speed = speed_from_positions([[0.0], [0.25], [1.0]], 2.0)
     np.testing.assert_allclose(speed, [0.5, 1.0, 1.5])
-
-
-def test_merging_sparc_with_other_settings_is_refused() -> None:
-    a, b = SPARC(sample_rate_hz=100.0), SPARC(sample_rate_hz=100.0, pad_level=3)
-    with pytest.raises(ValueError, match=r"Refusing to merge SPARC made with .*'pad_level': 4"):
-        a.merge(b)

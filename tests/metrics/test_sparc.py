@@ -1,0 +1,68 @@
+"""SPARC: the reference implementation's published doctest value, and properties.
+
+Reference: siva82kb/smoothness, ``smoothness.py`` (Balasubramanian's implementation for
+Balasubramanian et al., J. NeuroEng. Rehabil. 12:112, 2015), whose doctests state, for
+``t = np.arange(-1, 1, 0.01); move = np.exp(-5 * t**2); fs = 100``:
+
+    spectral_arclength(move, fs=100.)      -> -1.41403126171
+
+(printed to 12 significant digits, so it is checked to within 1e-11 relative).
+The jerk measures, from the same reference, are tested in ``test_jerk.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.metrics import SPARC, sparc
+
+T = np.arange(-1, 1, 0.01)
+GAUSSIAN = np.exp(-5 * T**2)
+PUBLISHED_SPARC = -1.41403126171
+
+
+def test_sparc_reproduces_the_reference_doctest_value() -> None:
+    assert float(sparc(GAUSSIAN, 100.0)) == pytest.approx(PUBLISHED_SPARC, rel=1e-11)
+
+
+def test_batched_profiles_equal_one_at_a_time() -> None:
+    rng = np.random.default_rng(3)
+    batch = np.stack([GAUSSIAN, GAUSSIAN + 0.05 * rng.random(T.size), GAUSSIAN**2])
+    one_by_one = [float(sparc(row, 100.0)) for row in batch]
+    np.testing.assert_allclose(sparc(batch, 100.0), one_by_one, rtol=1e-13)
+
+
+def test_a_jerkier_movement_scores_lower() -> None:
+    # Two sub-movements (a pause in the middle) are less smooth than one bell.
+    two = np.exp(-40 * (T + 0.5) ** 2) + np.exp(-40 * (T - 0.5) ** 2)
+    assert float(sparc(two, 100.0)) < float(sparc(GAUSSIAN, 100.0))
+
+
+def test_sparc_settings_are_checked() -> None:
+    with pytest.raises(ValidationError, match=r"`max_cutoff_hz` <= the Nyquist frequency 5.0 Hz"):
+        SPARC(sample_rate_hz=10.0)
+    with pytest.raises(ValidationError, match=r"`pad_level` as an int >= 0, got -1"):
+        sparc(GAUSSIAN, 100.0, pad_level=-1)
+    with pytest.raises(ValidationError, match=r"`sample_rate_hz` finite and > 0, got nan"):
+        sparc(GAUSSIAN, math.nan)
+
+
+def test_still_profiles_raise_naming_which() -> None:
+    batch = np.stack([GAUSSIAN, np.zeros_like(GAUSSIAN)])
+    with pytest.raises(ValidationError, match=r"0 throughout at \(1,\)"):
+        sparc(batch, 100.0)
+
+
+def test_non_finite_speed_raises() -> None:
+    with pytest.raises(ValidationError, match=r"got inf at index \(4,\)"):
+        sparc([0.0, 1.0, 2.0, 1.0, np.inf], 100.0)
+
+
+def test_merging_sparc_with_other_settings_is_refused() -> None:
+    a, b = SPARC(sample_rate_hz=100.0), SPARC(sample_rate_hz=100.0, pad_level=3)
+    with pytest.raises(ValueError, match=r"Refusing to merge SPARC made with .*'pad_level': 4"):
+        a.merge(b)
