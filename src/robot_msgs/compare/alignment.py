@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.rotations import quat_xyzw_from_matrix
+from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array
-
-if TYPE_CHECKING:
-    from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["ALIGNMENT_METHODS", "Alignment"]
 
@@ -104,11 +102,21 @@ class Alignment(Msg):
         # einsum, not ``@``: an (N, 3) x (3, 3) BLAS call is slower and erratic under load.
         scaled = self.scale * trajectory.positions_xyz
         positions = np.einsum("ij,nj->ni", self.rotation, scaled) + self.translation_m
-        if np.array_equal(self.rotation, np.eye(3)):
-            return trajectory.replace(positions_xyz=positions)
-        # q_R ⊗ q is linear in q: one (4, 4) matrix for every row. The product of unit
-        # quaternions is unit up to rounding, so no renormalisation is needed.
-        x, y, z, w = quat_xyzw_from_matrix(self.rotation)
-        left = np.array([[w, -z, y, x], [z, w, -x, y], [-y, x, w, z], [-x, -y, -z, w]])
-        quats = np.einsum("ij,nj->ni", left, trajectory.orientations_quat_xyzw)
-        return trajectory.replace(positions_xyz=positions, orientations_quat_xyzw=quats)
+        quats = trajectory.orientations_quat_xyzw
+        if not np.array_equal(self.rotation, np.eye(3)):
+            # q_R ⊗ q is linear in q: one (4, 4) matrix for every row. The product of unit
+            # quaternions is unit up to rounding, so no renormalisation is needed.
+            x, y, z, w = quat_xyzw_from_matrix(self.rotation)
+            left = np.array([[w, -z, y, x], [z, w, -x, y], [-y, x, w, z], [-x, -y, -z, w]])
+            quats = np.einsum("ij,nj->ni", left, quats)
+        if not np.isfinite(positions).all():  # only a huge scale or translation overflows
+            return trajectory.replace(positions_xyz=positions, orientations_quat_xyzw=quats)
+        # A similarity of a valid trajectory is valid (finite, same stamps, unit
+        # quaternions): the new arrays skip the constructor's checks and copies.
+        return PoseTrajectory._unchecked(  # noqa: SLF001
+            trajectory.stamps_s,
+            positions,
+            quats,
+            trajectory.frame_id,
+            trajectory.child_frame_id,
+        )

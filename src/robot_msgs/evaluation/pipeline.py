@@ -91,7 +91,11 @@ class Prepared:
     @property
     def reference_index(self) -> IntpArray:
         """Rows of the matched reference poses in the input reference, ``(K,)``."""
-        return self.association.reference_index + self.first_reference_row
+        if self.first_reference_row == 0:
+            return self.association.reference_index
+        rows = self.association.reference_index + self.first_reference_row
+        rows.setflags(write=False)
+        return rows
 
     @property
     def counts(self) -> dict[str, int]:
@@ -147,6 +151,10 @@ class Prepared:
             counts={**self.counts, **(counts or {})},
             notes=(*self.notes, *notes),
         )
+        for s in signals.values():  # the metric's own arrays: frozen, the series shares them
+            for array in (s.stamps_s, s.errors, s.pairs):
+                if array is not None and array.base is None:
+                    array.setflags(write=False)
         series = {
             name: ErrorSeries(stamps_s=s.stamps_s, errors=s.errors, pairs=s.pairs)
             for name, s in signals.items()
