@@ -23,7 +23,13 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
+    from robot_msgs.compare import ErrorStats
     from robot_msgs.trajectory import PoseTrajectory
+
+    # evo's main_ape, main_rpe, metrics, sync and file_interface modules (evo is untyped).
+    EvoApi = tuple[ModuleType, ModuleType, ModuleType, ModuleType, ModuleType]
 
 REFERENCE = json.loads(
     (Path(__file__).parents[1] / "data" / "evo_reference.json").read_text(encoding="utf-8")
@@ -44,13 +50,14 @@ def _read(folder: str, path: str, fmt: str, topic: str | None) -> PoseTrajectory
 
 def _inputs(case: dict[str, Any], folder: Path) -> tuple[PoseTrajectory, PoseTrajectory]:
     spec = case["inputs"]
-    return tuple(  # type: ignore[return-value]
+    reference, estimate = (
         _read(str(folder), spec[side]["path"], spec[side]["fmt"], spec[side].get("topic"))
         for side in ("reference", "estimate")
     )
+    return reference, estimate
 
 
-def _ours(case: dict[str, Any], folder: Path):
+def _ours(case: dict[str, Any], folder: Path) -> ErrorStats:
     reference, estimate = _inputs(case, folder)
     spec = case["ours"]
     settings = EvaluationSettings(**spec["settings"])
@@ -63,7 +70,7 @@ def _ours(case: dict[str, Any], folder: Path):
     return stats
 
 
-def _assert_agrees(stats, expected: dict[str, float]) -> None:
+def _assert_agrees(stats: ErrorStats, expected: dict[str, float]) -> None:
     assert stats.n == expected["n"]
     got = {
         "rmse": stats.rms,
@@ -81,14 +88,14 @@ def _assert_agrees(stats, expected: dict[str, float]) -> None:
     assert stats.n * stats.rms**2 == pytest.approx(expected["sse"], rel=RTOL)
 
 
-def test_the_reference_covers_time_ranges_on_ape_and_rpe():
+def test_the_reference_covers_time_ranges_on_ape_and_rpe() -> None:
     ranged = [c for c in CASES if {"t_start_s", "t_end_s"} & set(c["ours"]["settings"])]
     assert {c["ours"]["metric"] for c in ranged} == {"ape", "rpe"}
     assert all("--t_start" in c["command"] or "--t_end" in c["command"] for c in ranged)
     assert {c["inputs"]["reference"]["fmt"] for c in ranged} == {"tum"}
 
 
-def test_the_reference_covers_every_shared_relation_alignment_unit_and_input_format():
+def test_the_reference_covers_every_shared_relation_alignment_unit_and_input_format() -> None:
     ours = [case["ours"] for case in CASES]
     relations = {o["relation"] for o in ours}
     assert relations == {
@@ -114,7 +121,7 @@ def test_the_reference_covers_every_shared_relation_alignment_unit_and_input_for
 
 @pytest.mark.evo_data
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
-def test_agrees_with_stored_evo_numbers(case, evo_data):
+def test_agrees_with_stored_evo_numbers(case: dict[str, Any], evo_data: Path) -> None:
     _assert_agrees(_ours(case, evo_data), case["evo"])
 
 
@@ -132,7 +139,7 @@ LIVE = [case for case in CASES if _live(case)]
 
 
 @pytest.fixture(scope="module")
-def evo_api(tmp_path_factory):
+def evo_api(tmp_path_factory: pytest.TempPathFactory) -> EvoApi:
     with pytest.MonkeyPatch.context() as patch:
         # evo writes its settings under $HOME/.evo on import: keep that out of the user's home.
         patch.setenv("HOME", str(tmp_path_factory.mktemp("evo-home")))
@@ -144,7 +151,9 @@ def evo_api(tmp_path_factory):
 
 
 @functools.cache
-def _evo_read(folder: str, mode: str, ref_name: str, est_name: str, file_interface):
+def _evo_read(
+    folder: str, mode: str, ref_name: str, est_name: str, file_interface: ModuleType
+) -> tuple[Any, Any]:
     ref_path, est_path = Path(folder) / ref_name, Path(folder) / est_name
     if mode == "euroc":
         traj_ref = file_interface.read_euroc_csv_trajectory(ref_path)
@@ -158,7 +167,7 @@ def _evo_read(folder: str, mode: str, ref_name: str, est_name: str, file_interfa
     return traj_ref, traj_est
 
 
-def _evo_live(case: dict[str, Any], folder: Path, evo_api) -> dict[str, float]:
+def _evo_live(case: dict[str, Any], folder: Path, evo_api: EvoApi) -> dict[str, float]:
     main_ape, main_rpe, metrics, sync, file_interface = evo_api
     spec = case["inputs"]
     traj_ref, traj_est = (
@@ -216,7 +225,9 @@ def _evo_live(case: dict[str, Any], folder: Path, evo_api) -> dict[str, float]:
 
 @pytest.mark.evo_data
 @pytest.mark.parametrize("case", LIVE, ids=[case["id"] for case in LIVE])
-def test_agrees_with_evo_run_live(case, evo_data, evo_api, capsys):
+def test_agrees_with_evo_run_live(
+    case: dict[str, Any], evo_data: Path, evo_api: EvoApi, capsys: pytest.CaptureFixture[str]
+) -> None:
     expected = _evo_live(case, evo_data, evo_api)
     capsys.readouterr()  # evo prints progress for all-pairs angle searches
     _assert_agrees(_ours(case, evo_data), expected)
@@ -236,7 +247,7 @@ BAG_CASES = [case for case in CASES if case["inputs"]["reference"]["fmt"] == "ba
 
 
 @pytest.fixture(scope="module")
-def sqlite3_bag(evo_data, tmp_path_factory) -> Path:
+def sqlite3_bag(evo_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("rosbags")
     from rosbags.convert import convert
 
@@ -253,7 +264,9 @@ def sqlite3_bag(evo_data, tmp_path_factory) -> Path:
 
 @pytest.mark.evo_data
 @pytest.mark.parametrize("case", BAG_CASES, ids=[case["id"] for case in BAG_CASES])
-def test_ros2_sqlite3_bag_agrees_with_stored_evo_numbers(case, evo_data, sqlite3_bag):
+def test_ros2_sqlite3_bag_agrees_with_stored_evo_numbers(
+    case: dict[str, Any], evo_data: Path, sqlite3_bag: Path
+) -> None:
     converted = copy.deepcopy(case)
     for side in ("reference", "estimate"):
         converted["inputs"][side].update(path=str(sqlite3_bag), fmt="bag2")
@@ -282,7 +295,9 @@ def _flags(case: dict[str, Any]) -> list[str]:
 
 @pytest.mark.evo_data
 @pytest.mark.parametrize("case", RANGED, ids=[case["id"] for case in RANGED])
-def test_time_range_flags_agree_with_evo(case, evo_data, capsys):
+def test_time_range_flags_agree_with_evo(
+    case: dict[str, Any], evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from robot_msgs.cli import main
 
     spec = case["inputs"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -18,26 +19,35 @@ import pytest
 from robot_msgs.errors import DataWarning
 from robot_msgs.io import read_trajectory
 
+if TYPE_CHECKING:
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array
+
 REFERENCE = json.loads((Path(__file__).parents[1] / "data" / "io_reference.json").read_text())
 
 
-def quiet_read(path: Path, **kwargs):
+def quiet_read(
+    path: Path, *, topic: str | None = None, times_path: Path | None = None
+) -> tuple[PoseTrajectory, list[str]]:
     """Read, returning the trajectory and the DataWarning messages it raised."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        traj = read_trajectory(path, **kwargs)
+        traj = read_trajectory(path, topic=topic, times_path=times_path)
     assert all(issubclass(w.category, DataWarning) for w in caught), [
         str(w.message) for w in caught
     ]
     return traj, [str(w.message) for w in caught]
 
 
-def unit_wxyz_to_xyzw(wxyz):
+def unit_wxyz_to_xyzw(wxyz: list[float]) -> Float64Array:
     q = np.array(wxyz, dtype=float)[[1, 2, 3, 0]]
-    return q / np.linalg.norm(q)
+    unit: Float64Array = q / np.linalg.norm(q)
+    return unit
 
 
-def assert_pose(traj, index, expected, quat_atol=1e-15):
+def assert_pose(
+    traj: PoseTrajectory, index: int, expected: dict[str, Any], quat_atol: float = 1e-15
+) -> None:
     assert traj.stamps_s[index] == expected["t"]
     assert traj.positions_xyz[index].tolist() == expected["xyz"]
     q = unit_wxyz_to_xyzw(expected["quat_wxyz"])
@@ -47,7 +57,7 @@ def assert_pose(traj, index, expected, quat_atol=1e-15):
 
 
 @pytest.mark.parametrize("name", sorted(REFERENCE["text"]))
-def test_text_files_read_to_evos_count_first_and_last_pose(evo_data, name):
+def test_text_files_read_to_evos_count_first_and_last_pose(evo_data: Path, name: str) -> None:
     ref = REFERENCE["text"][name]
     traj, messages = quiet_read(evo_data / name)
     assert len(traj) == ref["unique_stamps"]
@@ -64,7 +74,7 @@ def test_text_files_read_to_evos_count_first_and_last_pose(evo_data, name):
 
 
 @pytest.mark.parametrize("key", sorted(REFERENCE["topics"]))
-def test_bag_topics_read_to_evos_count_first_and_last_pose(evo_data, key):
+def test_bag_topics_read_to_evos_count_first_and_last_pose(evo_data: Path, key: str) -> None:
     pytest.importorskip("rosbags")
     ref = REFERENCE["topics"][key]
     name, topic = key.split(" ")
@@ -76,7 +86,7 @@ def test_bag_topics_read_to_evos_count_first_and_last_pose(evo_data, key):
 
 
 @pytest.mark.parametrize("key", sorted(REFERENCE["tf"]))
-def test_tf_chains_read_to_the_independently_computed_poses(evo_data, key):
+def test_tf_chains_read_to_the_independently_computed_poses(evo_data: Path, key: str) -> None:
     pytest.importorskip("rosbags")
     ref = REFERENCE["tf"][key]
     name, topic = key.split(" ")
@@ -91,7 +101,7 @@ def test_tf_chains_read_to_the_independently_computed_poses(evo_data, key):
         np.testing.assert_allclose(ours * np.sign(ours @ q), q, rtol=0, atol=1e-12)
 
 
-def test_kitti_times_file_gives_the_stamps(evo_data):
+def test_kitti_times_file_gives_the_stamps(evo_data: Path) -> None:
     traj, _ = quiet_read(
         evo_data / "KITTI_00_gt.txt", times_path=evo_data / "KITTI_00_gt_times.txt"
     )
@@ -99,7 +109,7 @@ def test_kitti_times_file_gives_the_stamps(evo_data):
     assert len(traj) == 4541
 
 
-def test_ros2_bag_folder_db3_file_and_ros1_bag_hold_the_same_tf(evo_data):
+def test_ros2_bag_folder_db3_file_and_ros1_bag_hold_the_same_tf(evo_data: Path) -> None:
     pytest.importorskip("rosbags")
     a, _ = quiet_read(evo_data / "tf_example", topic="/tf:odom.base_link")
     b, _ = quiet_read(evo_data / "tf_example" / "tf_example.db3", topic="/tf:odom.base_link")
@@ -110,16 +120,24 @@ def test_ros2_bag_folder_db3_file_and_ros1_bag_hold_the_same_tf(evo_data):
 # Live cross-checks: every pose, against evo's readers run now.
 
 
-def _evo_arrays(traj, n=None):
+def _evo_arrays(traj: Any, n: int | None = None) -> tuple[Float64Array, Float64Array, Float64Array]:
+    """Stamps, positions and unit quaternions x, y, z, w of an evo trajectory object."""
     stamps = getattr(traj, "timestamps", None)
     if stamps is None:
+        assert n is not None  # evo's KITTI poses carry no stamps: the caller gives the count
         stamps = np.arange(n, dtype=float)
     _, first = np.unique(stamps, return_index=True)  # evo keeps repeats; we keep the first
     q = traj.orientations_quat_wxyz[first][:, [1, 2, 3, 0]]
     return stamps[first], traj.positions_xyz[first], q / np.linalg.norm(q, axis=1, keepdims=True)
 
 
-def _assert_same(ours, stamps, xyz, quats, atol=1e-15):
+def _assert_same(
+    ours: PoseTrajectory,
+    stamps: Float64Array,
+    xyz: Float64Array,
+    quats: Float64Array,
+    atol: float = 1e-15,
+) -> None:
     assert np.array_equal(ours.stamps_s, stamps)
     assert np.array_equal(ours.positions_xyz, xyz)
     sign = np.sign(np.sum(ours.orientations_quat_xyzw * quats, axis=1))[:, None]
@@ -127,7 +145,7 @@ def _assert_same(ours, stamps, xyz, quats, atol=1e-15):
 
 
 @pytest.mark.parametrize("name", sorted(REFERENCE["text"]))
-def test_text_files_match_evo_live_on_every_pose(evo_data, name):
+def test_text_files_match_evo_live_on_every_pose(evo_data: Path, name: str) -> None:
     file_interface = pytest.importorskip("evo.tools.file_interface")
     fmt = REFERENCE["text"][name]["format"]
     reader = {
@@ -141,7 +159,7 @@ def test_text_files_match_evo_live_on_every_pose(evo_data, name):
 
 
 @pytest.mark.parametrize("key", sorted(REFERENCE["topics"]))
-def test_bag_topics_match_evo_live_on_every_pose(evo_data, key):
+def test_bag_topics_match_evo_live_on_every_pose(evo_data: Path, key: str) -> None:
     file_interface = pytest.importorskip("evo.tools.file_interface")
     from rosbags.rosbag1 import Reader as Reader1
     from rosbags.rosbag2 import Reader as Reader2

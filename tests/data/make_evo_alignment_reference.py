@@ -27,8 +27,12 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from robot_msgs.typing import IntpArray
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(__file__).resolve().parent / "evo_alignment_reference.json"
@@ -77,7 +81,8 @@ MAX_DIFF_FOR_ALIGNMENT = 0.01
 # rotation at the 1e-9 level; the fits above use positions only.
 
 
-def read(name: str):
+def read(name: str) -> Any:
+    """The file as evo reads it: an evo PoseTrajectory3D or, for KITTI, a PosePath3D."""
     from evo.tools import file_interface
 
     path = DATA / name
@@ -88,7 +93,9 @@ def read(name: str):
     return file_interface.read_tum_trajectory_file(path)
 
 
-def evo_rows(traj_ref, traj_est, max_diff: float, offset: float) -> tuple[np.ndarray, np.ndarray]:
+def evo_rows(
+    traj_ref: Any, traj_est: Any, max_diff: float, offset: float
+) -> tuple[IntpArray, IntpArray]:
     """Rows matched by evo: the same roles associate_trajectories gives matching_time_indices."""
     from evo.core import sync
 
@@ -104,7 +111,9 @@ def evo_rows(traj_ref, traj_est, max_diff: float, offset: float) -> tuple[np.nda
     return np.array(long_), np.array(short)
 
 
-def association_case(ref_name: str, est_name: str, max_diff: float, offset: float) -> dict:
+def association_case(
+    ref_name: str, est_name: str, max_diff: float, offset: float
+) -> dict[str, Any]:
     from evo.core import sync
 
     traj_ref, traj_est = read(ref_name), read(est_name)
@@ -131,7 +140,7 @@ def association_case(ref_name: str, est_name: str, max_diff: float, offset: floa
     }
 
 
-def alignment_case(ref_name: str, est_name: str, method: str, n_to_align: int) -> dict:
+def alignment_case(ref_name: str, est_name: str, method: str, n_to_align: int) -> dict[str, Any]:
     from evo.core import sync
 
     traj_ref, traj_est = read(ref_name), read(est_name)

@@ -19,8 +19,14 @@ import json
 import os
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from robot_msgs.typing import Float64Array
 
 DATA = Path(
     os.environ.get(
@@ -58,7 +64,7 @@ TF = {
 }
 
 
-def pose(t: float, xyz, quat_wxyz) -> dict:
+def pose(t: float, xyz: Iterable[float], quat_wxyz: Iterable[float]) -> dict[str, Any]:
     return {
         "t": float(t),
         "xyz": [float(v) for v in xyz],
@@ -66,7 +72,9 @@ def pose(t: float, xyz, quat_wxyz) -> dict:
     }
 
 
-def summary(stamps, xyz, wxyz, reader: str) -> dict:
+def summary(
+    stamps: Float64Array, xyz: Float64Array, wxyz: Float64Array, reader: str
+) -> dict[str, Any]:
     stamps = np.asarray(stamps)
     unique = np.unique(stamps).size
     return {
@@ -78,25 +86,27 @@ def summary(stamps, xyz, wxyz, reader: str) -> dict:
     }
 
 
-def tf_chain(path: Path, ident: str) -> dict:
+def tf_chain(path: Path, ident: str) -> dict[str, Any]:
     from rosbags.highlevel import AnyReader
     from rosbags.typesys import Stores, get_typestore
     from scipy.spatial.transform import Rotation, Slerp
 
     topic, _, frames = ident.partition(":")
     parent, _, child = frames.partition(".")
-    edges: dict[str, tuple[str, bool, list]] = {}
+    edges: dict[str, tuple[str, bool, list[tuple[float, ...]]]] = {}
     with AnyReader([path], default_typestore=get_typestore(Stores.LATEST)) as reader:
         conns = [c for c in reader.connections if c.topic in (topic, "/tf_static")]
         for conn, _, raw in reader.messages(connections=conns):
-            for tf in reader.deserialize(raw, conn.msgtype).transforms:
+            # A TFMessage, of the classes rosbags builds from the bag's own definitions.
+            msg: Any = reader.deserialize(raw, conn.msgtype)
+            for tf in msg.transforms:
                 static = conn.topic == "/tf_static"
                 s, p, q = tf.header.stamp, tf.transform.translation, tf.transform.rotation
                 row = (s.sec + s.nanosec * 1e-9, p.x, p.y, p.z, q.x, q.y, q.z, q.w)
                 entry = edges.setdefault(tf.child_frame_id, (tf.header.frame_id, static, []))
                 entry[2].append(row)
 
-    def up(frame):
+    def up(frame: str) -> list[str]:
         out = [frame]
         while out[-1] in edges:
             out.append(edges[out[-1]][0])
@@ -106,7 +116,7 @@ def tf_chain(path: Path, ident: str) -> dict:
     common = next(f for f in b if f in a)
     chain_p = list(reversed(a[: a.index(common)]))
     chain_c = list(reversed(b[: b.index(common)]))
-    dyn = {}
+    dyn: dict[str, Float64Array] = {}
     for f in chain_p + chain_c:
         _, static, rows = edges[f]
         if not static:
@@ -119,7 +129,8 @@ def tf_chain(path: Path, ident: str) -> dict:
     stamps = dyn[busiest][:, 0]
     stamps = stamps[(stamps >= lo) & (stamps <= hi)]
 
-    def at(f, t):
+    def at(f: str, t: float) -> tuple[Float64Array, Any]:
+        """Translation and SciPy ``Rotation`` of frame ``f``'s transform at time ``t``."""
         _, static, rows = edges[f]
         arr = np.array(rows) if static else dyn[f]
         if static:
@@ -135,14 +146,14 @@ def tf_chain(path: Path, ident: str) -> dict:
         rot = Slerp([0.0, 1.0], Rotation.from_quat(arr[i : i + 2, 4:8]))([frac])[0]
         return p, rot
 
-    def chain_pose(frames_, t):
+    def chain_pose(frames_: list[str], t: float) -> tuple[Float64Array, Any]:
         p, r = np.zeros(3), Rotation.identity()
         for f in frames_:
             pf, rf = at(f, t)
             p, r = p + r.apply(pf), r * rf
         return p, r
 
-    out = {
+    out: dict[str, Any] = {
         "reader": "SciPy Rotation/Slerp over raw TF messages (rule of robot_msgs.io.tf)",
         "rows": int(stamps.size),
     }
@@ -163,7 +174,7 @@ def main() -> None:
     from rosbags.rosbag1 import Reader as Reader1
     from rosbags.rosbag2 import Reader as Reader2
 
-    ref: dict = {
+    ref: dict[str, Any] = {
         "command": "PYTHONPATH=src .venv/bin/python tests/data/make_io_reference.py",
         "evo_version": evo.__version__,
         "rosbags_version": metadata.version("rosbags"),

@@ -24,7 +24,8 @@ def signals() -> dict[str, tuple[np.ndarray, np.ndarray, dict[str, float]]]:
 
 
 def main() -> None:
-    import control  # only this script needs python-control
+    # Only this script needs python-control, which ships no type information.
+    import control  # type: ignore[import-untyped]
 
     out: dict[str, object] = {
         "command": "python tests/data/make_python_control_step_info.py",

@@ -146,8 +146,9 @@ def main() -> int:
         (shim / "transformations.py").write_text(_ADAPTER, encoding="utf-8")
         sys.path.insert(0, str(shim))
     sys.path.insert(0, str(args.rpg_src.resolve()))
-    import compute_trajectory_errors as rpg  # from --rpg-src
-    import trajectory_utils as tu
+    # rpg's own modules, from --rpg-src (not installed, so mypy cannot see them).
+    import compute_trajectory_errors as rpg  # type: ignore[import-not-found]
+    import trajectory_utils as tu  # type: ignore[import-not-found]
 
     records = []
     for case_id, spec in CASES.items():

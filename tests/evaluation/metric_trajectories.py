@@ -19,10 +19,12 @@ from robot_msgs.trajectory import PoseTrajectory
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from robot_msgs.typing import Float64Array
 
-def line(positions_x: np.ndarray | None = None, n: int = 101) -> PoseTrajectory:
+
+def line(positions_x: Float64Array | None = None, n: int = 101) -> PoseTrajectory:
     """The seed guide's reference: x = t metres, t = 0..10 s every 0.1 s, identity rotations."""
-    t = np.arange(n) * 0.1
+    t = np.arange(n, dtype=np.float64) * 0.1
     x = t if positions_x is None else positions_x
     p = np.zeros((n, 3))
     p[:, 0] = x
@@ -31,7 +33,7 @@ def line(positions_x: np.ndarray | None = None, n: int = 101) -> PoseTrajectory:
     )
 
 
-def quats_from_rotvecs(rotvecs: np.ndarray) -> np.ndarray:
+def quats_from_rotvecs(rotvecs: Float64Array) -> Float64Array:
     """Unit quaternions x, y, z, w of rotation vectors (N, 3)."""
     angle = np.linalg.norm(rotvecs, axis=1, keepdims=True)
     axis = rotvecs / np.where(angle > 0, angle, 1.0)
@@ -56,11 +58,13 @@ def random_walk(
     quats = normalize_quat_xyzw(acc)
     positions = np.cumsum(rng.normal(size=(n, 3)) * step_m, axis=0)
     return PoseTrajectory(
-        stamps_s=np.arange(n) * dt, positions_xyz=positions, orientations_quat_xyzw=quats
+        stamps_s=np.arange(n, dtype=np.float64) * dt,
+        positions_xyz=positions,
+        orientations_quat_xyzw=quats,
     )
 
 
-def load_evo_file(path: Path):
+def load_evo_file(path: Path) -> tuple[Float64Array, Float64Array, Float64Array]:
     """Stamps, positions and unit quaternions x, y, z, w of an evo test file, as evo parses it.
 
     A minimal stand-in for the package's readers: TUM (``t x y z qx qy qz qw``), EuRoC CSV
@@ -79,15 +83,18 @@ def load_evo_file(path: Path):
     return stamps, xyz, quat / np.linalg.norm(quat, axis=1, keepdims=True)
 
 
-#: A rigid motion as (rotation vector [rad], translation [m]) for the invariance tests.
-RIGID_MOTIONS = st.tuples(
+#: A rigid motion as (rotation vector [rad], translation [m]).
+RigidMotion = tuple[list[float], list[float]]
+
+#: Rigid motions for the invariance tests.
+RIGID_MOTIONS: st.SearchStrategy[RigidMotion] = st.tuples(
     st.lists(st.floats(-3.0, 3.0), min_size=3, max_size=3),
     st.lists(st.floats(-100.0, 100.0), min_size=3, max_size=3),
 )
 
 
 def noisy_estimate_and_moved(
-    seed: int, motion: tuple[list[float], list[float]]
+    seed: int, motion: RigidMotion
 ) -> tuple[PoseTrajectory, PoseTrajectory, PoseTrajectory]:
     """A 200-pose reference, a noisy estimate of it, and that estimate moved by ``motion``."""
     rotvec, translation = motion

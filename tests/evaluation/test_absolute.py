@@ -17,28 +17,29 @@ from robot_msgs.evaluation import EvaluationSettings, ape, ape_from_prepared, pr
 from robot_msgs.rotations import matrix_from_quat_xyzw
 from tests.evaluation.metric_trajectories import (
     RIGID_MOTIONS,
+    RigidMotion,
     line,
     noisy_estimate_and_moved,
     quats_from_rotvecs,
     random_walk,
 )
 
-T = np.arange(101) * 0.1
+T = np.arange(101, dtype=np.float64) * 0.1
 
 
-def test_seed_table_constant_offset_gives_0_1_m():
+def test_seed_table_constant_offset_gives_0_1_m() -> None:
     result = ape(line(), line(T + 0.1))
     assert f"{result.stats['translation'].rms:.6f}" == "0.100000"
 
 
-def test_seed_table_drift_of_one_centimetre_per_second_gives_0_057879_m():
+def test_seed_table_drift_of_one_centimetre_per_second_gives_0_057879_m() -> None:
     result = ape(line(), line(T + 0.01 * T))
     assert f"{result.stats['translation'].rms:.6f}" == "0.057879"
     # By hand: 0.01 * sqrt(mean(t²)) = 0.01 * sqrt(0.01 * 100 * 101 * 201 / 6 / 101).
     assert result.stats["translation"].rms == pytest.approx(0.01 * math.sqrt(33.5), rel=1e-12)
 
 
-def test_result_records_settings_counts_units_and_time_integrals():
+def test_result_records_settings_counts_units_and_time_integrals() -> None:
     ref = line()
     est = line(T + 0.1).replace(
         stamps_s=T[:60] + 0.004,
@@ -66,12 +67,12 @@ def test_result_records_settings_counts_units_and_time_integrals():
     assert stats.iae == pytest.approx(0.1 * 5.9)
 
 
-def test_relation_alias_trans_part_is_translation():
+def test_relation_alias_trans_part_is_translation() -> None:
     result = ape(line(), line(T + 0.1), relation="trans_part")
     assert list(result.stats) == ["translation"]
 
 
-def test_se3_alignment_removes_a_rigid_motion_and_is_noted():
+def test_se3_alignment_removes_a_rigid_motion_and_is_noted() -> None:
     ref = random_walk(500, seed=11)
     turn = Alignment(
         method="se3",
@@ -86,7 +87,7 @@ def test_se3_alignment_removes_a_rigid_motion_and_is_noted():
     assert any(note.startswith("se3 alignment fitted on 500 poses") for note in result.notes)
 
 
-def test_sim3_alignment_recovers_a_similarity_of_the_estimate():
+def test_sim3_alignment_recovers_a_similarity_of_the_estimate() -> None:
     ref = random_walk(400, seed=12)
     sim = Alignment(
         method="sim3",
@@ -98,7 +99,7 @@ def test_sim3_alignment_recovers_a_similarity_of_the_estimate():
     assert result.stats["translation"].max < 1e-9
 
 
-def test_n_align_fits_on_the_first_poses_only():
+def test_n_align_fits_on_the_first_poses_only() -> None:
     ref = random_walk(300, seed=13)
     est = ref.replace(
         positions_xyz=ref.positions_xyz + np.where(np.arange(300)[:, None] < 100, 0.0, 1.0)
@@ -112,7 +113,9 @@ def test_n_align_fits_on_the_first_poses_only():
 
 @settings(max_examples=25, deadline=None)
 @given(RIGID_MOTIONS)
-def test_ape_after_se3_alignment_is_invariant_to_a_rigid_transform_of_the_estimate(motion):
+def test_ape_after_se3_alignment_is_invariant_to_a_rigid_transform_of_the_estimate(
+    motion: RigidMotion,
+) -> None:
     ref, est, moved = noisy_estimate_and_moved(21, motion)
     for relation in ("translation", "angle_rad", "full"):
         before = ape(ref, est, settings=EvaluationSettings(align="se3"), relation=relation).stats[
@@ -125,12 +128,12 @@ def test_ape_after_se3_alignment_is_invariant_to_a_rigid_transform_of_the_estima
         assert after.max == pytest.approx(before.max, rel=1e-9, abs=1e-12)
 
 
-def test_an_unknown_relation_is_refused():
+def test_an_unknown_relation_is_refused() -> None:
     with pytest.raises(ValidationError, match="Expected a relation in"):
         ape(line(), line(), relation="point_distance_error_ratio")
 
 
-def test_the_result_loads_back_equal_from_its_json():
+def test_the_result_loads_back_equal_from_its_json() -> None:
     ref = random_walk(200, seed=3)
     est = ref.replace(positions_xyz=ref.positions_xyz + 0.1)
     result = ape(ref, est, settings=EvaluationSettings(align="se3"), relation="angle_deg")
@@ -140,7 +143,7 @@ def test_the_result_loads_back_equal_from_its_json():
     assert isinstance(again, EvaluationResult)
 
 
-def test_time_range_keeps_the_reference_poses_within_it_before_association():
+def test_time_range_keeps_the_reference_poses_within_it_before_association() -> None:
     ref, est = line(), line(T + 0.1)
     settings = EvaluationSettings(t_start_s=2.0, t_end_s=5.0)
     result = ape(ref, est, settings=settings)
@@ -154,19 +157,19 @@ def test_time_range_keeps_the_reference_poses_within_it_before_association():
     assert result.settings["t_start_s"] == 2.0
 
 
-def test_a_time_range_without_reference_poses_is_refused_naming_the_flags():
+def test_a_time_range_without_reference_poses_is_refused_naming_the_flags() -> None:
     with pytest.raises(
         AssociationError, match=r"No pose of the reference in the time range 20\.000000"
     ):
         ape(line(), line(), settings=EvaluationSettings(t_start_s=20.0))
 
 
-def test_one_to_one_spelling_with_a_hyphen_is_accepted():
+def test_one_to_one_spelling_with_a_hyphen_is_accepted() -> None:
     result = ape(line(), line(T + 0.1), settings=EvaluationSettings(sync="one-to-one"))
     assert result.settings["sync"] == "one_to_one"
 
 
-def test_degenerate_alignment_and_no_overlap_raise_typed_errors():
+def test_degenerate_alignment_and_no_overlap_raise_typed_errors() -> None:
     with pytest.raises(AlignmentError, match=r"positions are collinear"):
         ape(line(), line(T + 0.1), settings=EvaluationSettings(align="se3"))
     later = line().replace(stamps_s=T + 100.0)
@@ -174,10 +177,10 @@ def test_degenerate_alignment_and_no_overlap_raise_typed_errors():
         ape(line(), later)
 
 
-def test_interpolated_reference_gives_exact_errors_between_its_poses():
+def test_interpolated_reference_gives_exact_errors_between_its_poses() -> None:
     # Estimate stamps fall half-way between reference poses; x = t is linear, so the
     # interpolated reference is exact and the 0.1 m offset comes out exactly.
-    t_est = np.arange(100) * 0.1 + 0.05
+    t_est = np.arange(100, dtype=np.float64) * 0.1 + 0.05
     est = line(t_est + 0.1, n=100).replace(stamps_s=t_est)
     result = ape(line(), est, settings=EvaluationSettings(sync="interpolate"), relation="x")
     assert result.counts["matched"] == 100
@@ -186,7 +189,7 @@ def test_interpolated_reference_gives_exact_errors_between_its_poses():
     assert result.settings["sync"] == "interpolate"
 
 
-def test_ape_from_one_preparation_equals_ape_for_every_relation():
+def test_ape_from_one_preparation_equals_ape_for_every_relation() -> None:
     ref, est = random_walk(300, seed=3), random_walk(300, seed=4)
     prep = prepare(ref, est, EvaluationSettings(align="sim3", n_align=100))
     for relation in ("translation", "angle_deg", "full", "z"):
@@ -199,7 +202,7 @@ def test_ape_from_one_preparation_equals_ape_for_every_relation():
         )
 
 
-def test_ape_from_prepared_refuses_an_rpe_only_relation():
+def test_ape_from_prepared_refuses_an_rpe_only_relation() -> None:
     prep = prepare(line(), line(T + 0.1))
     with pytest.raises(ValidationError, match="point_distance_error_ratio"):
         ape_from_prepared(prep, relation="point_distance_error_ratio")

@@ -11,6 +11,7 @@ import importlib.util
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pytest
@@ -27,6 +28,13 @@ from robot_msgs.rotations import (
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import load_evo_file
 
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    import numpy.typing as npt
+
+    from robot_msgs.typing import Float64Array, IntpArray
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 REFERENCE = json.loads((DATA / "evo_alignment_reference.json").read_text())
 
@@ -34,7 +42,11 @@ REFERENCE = json.loads((DATA / "evo_alignment_reference.json").read_text())
 # Helpers ------------------------------------------------------------------------------------
 
 
-def traj(stamps, positions=None, quats=None) -> PoseTrajectory:
+def traj(
+    stamps: npt.ArrayLike,
+    positions: Float64Array | None = None,
+    quats: Float64Array | None = None,
+) -> PoseTrajectory:
     t = np.asarray(stamps, dtype=float)
     if positions is None:
         positions = np.stack([t, 2.0 * t, np.zeros_like(t)], axis=1)
@@ -43,7 +55,7 @@ def traj(stamps, positions=None, quats=None) -> PoseTrajectory:
     return PoseTrajectory(stamps_s=t, positions_xyz=positions, orientations_quat_xyzw=quats)
 
 
-def read_evo_file(path: Path) -> tuple[PoseTrajectory, np.ndarray]:
+def read_evo_file(path: Path) -> tuple[PoseTrajectory, IntpArray]:
     """The file as a PoseTrajectory, and the file rows it kept.
 
     Two evo files repeat a stamp (V102.txt 4 times, fr2_desk_groundtruth.txt once), which a
@@ -61,14 +73,16 @@ def pairs_of(a: Association) -> list[tuple[int, int]]:
     return list(zip(a.reference_index.tolist(), a.estimate_index.tolist(), strict=True))
 
 
-def evo_nearest_brute(ref, est, max_diff, offset):
+def evo_nearest_brute(
+    ref: Float64Array, est: Float64Array, max_diff: float, offset: float
+) -> list[tuple[int, int, float]]:
     """evo's rule by exhaustive search: (reference row, estimate row, |dt|) per short stamp."""
     estimate_longer = len(est) > len(ref)
     if estimate_longer:
         short, other = list(ref), [b + offset for b in est]
     else:
         short, other = list(est), [a - offset for a in ref]
-    out = []
+    out: list[tuple[int, int, float]] = []
     for i, s in enumerate(short):
         if s < other[0] - max_diff or s > other[-1] + max_diff:
             continue
@@ -79,9 +93,11 @@ def evo_nearest_brute(ref, est, max_diff, offset):
     return out
 
 
-def keep_closest_per_partner(pairs, partner_side):
+def keep_closest_per_partner(
+    pairs: list[tuple[int, int, float]], partner_side: Literal[0, 1]
+) -> list[tuple[int, int]]:
     """Our documented rule: of pairs sharing a partner row, keep the closest (earliest on a tie)."""
-    best = {}
+    best: dict[int, tuple[int, int, float]] = {}
     for pair in pairs:
         key = pair[partner_side]
         if key not in best or pair[2] < best[key][2]:
@@ -89,7 +105,9 @@ def keep_closest_per_partner(pairs, partner_side):
     return sorted((r, e) for r, e, _ in best.values())
 
 
-def tum_one_to_one_brute(ref, est, max_diff, offset):
+def tum_one_to_one_brute(
+    ref: Float64Array, est: Float64Array, max_diff: float, offset: float
+) -> tuple[list[tuple[int, int]], int]:
     """TUM associate.py literally, then crossing pairs dropped in acceptance order."""
     candidates = sorted(
         (abs(a - (b + offset)), i, j)
@@ -97,13 +115,15 @@ def tum_one_to_one_brute(ref, est, max_diff, offset):
         for j, b in enumerate(est)
         if abs(a - (b + offset)) < max_diff
     )
-    used_ref, used_est, accepted = set(), set(), []
+    used_ref: set[int] = set()
+    used_est: set[int] = set()
+    accepted: list[tuple[int, int]] = []
     for _, i, j in candidates:
         if i not in used_ref and j not in used_est:
             used_ref.add(i)
             used_est.add(j)
             accepted.append((i, j))
-    kept = []
+    kept: list[tuple[int, int]] = []
     for i, j in accepted:
         if all((i < i2) == (j < j2) for i2, j2 in kept):
             kept.append((i, j))
@@ -114,13 +134,13 @@ GRID = 0.25  # stamps on a binary grid: exact arithmetic, many ties
 
 
 @st.composite
-def grid_stamps(draw, max_size=14):
+def grid_stamps(draw: st.DrawFn, max_size: int = 14) -> Float64Array:
     ticks = draw(st.lists(st.integers(0, 60), min_size=1, max_size=max_size, unique=True))
     return np.array(sorted(ticks), dtype=float) * GRID
 
 
 @st.composite
-def float_stamps(draw, max_size=30):
+def float_stamps(draw: st.DrawFn, max_size: int = 30) -> Float64Array:
     values = draw(
         st.lists(
             st.floats(0.0, 10.0, allow_nan=False, allow_infinity=False),
@@ -135,7 +155,7 @@ def float_stamps(draw, max_size=30):
 # Nearest -------------------------------------------------------------------------------------
 
 
-def test_nearest_takes_nearest_stamp_within_max_diff_hand_case():
+def test_nearest_takes_nearest_stamp_within_max_diff_hand_case() -> None:
     # Estimate (3 poses) is shorter: each estimate stamp takes its nearest reference stamp.
     ref = traj([0.0, 0.1, 0.2, 0.3])
     est = traj([0.004, 0.203, 0.5])
@@ -154,7 +174,7 @@ def test_nearest_takes_nearest_stamp_within_max_diff_hand_case():
     assert a.n_matched == 2
 
 
-def test_nearest_max_diff_is_inclusive_and_ties_go_to_the_earlier_stamp():
+def test_nearest_max_diff_is_inclusive_and_ties_go_to_the_earlier_stamp() -> None:
     ref = traj([0.0, 0.5, 1.0])
     est = traj([0.25, 2.0])  # 0.25 is exactly between 0.0 and 0.5
     assert pairs_of(associate(ref, est, EvaluationSettings(max_diff_s=0.25))) == [(0, 0)]
@@ -163,7 +183,7 @@ def test_nearest_max_diff_is_inclusive_and_ties_go_to_the_earlier_stamp():
     )  # |dt| == max_diff
 
 
-def test_nearest_offset_shifts_the_estimate_for_matching_only():
+def test_nearest_offset_shifts_the_estimate_for_matching_only() -> None:
     ref = traj([10.0, 11.0, 12.0])
     est = traj([0.0, 1.0])
     a = associate(ref, est, EvaluationSettings(offset_s=10.0))
@@ -172,7 +192,7 @@ def test_nearest_offset_shifts_the_estimate_for_matching_only():
     assert a.offset_s == 10.0
 
 
-def test_nearest_keeps_the_closer_pair_when_two_stamps_share_a_partner():
+def test_nearest_keeps_the_closer_pair_when_two_stamps_share_a_partner() -> None:
     # The reference (2 poses) is shorter; both its stamps are nearest to estimate 1.0.
     ref = traj([0.9, 1.05])
     est = traj([0.0, 1.0, 3.0])
@@ -189,7 +209,9 @@ def test_nearest_keeps_the_closer_pair_when_two_stamps_share_a_partner():
     st.sampled_from([0.25, 0.5, 0.75, 1.0, 2.0]),
     st.integers(-8, 8),
 )
-def test_nearest_agrees_with_brute_force_evo_rule(ref_t, est_t, max_diff, offset_ticks):
+def test_nearest_agrees_with_brute_force_evo_rule(
+    ref_t: Float64Array, est_t: Float64Array, max_diff: float, offset_ticks: int
+) -> None:
     offset = offset_ticks * GRID
     brute = evo_nearest_brute(ref_t, est_t, max_diff, offset)
     # Our only departure from evo: a shared partner keeps the closer pair.
@@ -210,7 +232,9 @@ def test_nearest_agrees_with_brute_force_evo_rule(ref_t, est_t, max_diff, offset
 
 @settings(max_examples=200, deadline=None)
 @given(float_stamps(), float_stamps(), st.floats(1e-3, 2.0), st.floats(-1.0, 1.0))
-def test_nearest_agrees_with_evo_on_random_floats(ref_t, est_t, max_diff, offset):
+def test_nearest_agrees_with_evo_on_random_floats(
+    ref_t: Float64Array, est_t: Float64Array, max_diff: float, offset: float
+) -> None:
     sync = pytest.importorskip("evo.core.sync")
     estimate_longer = len(est_t) > len(ref_t)
     if estimate_longer:
@@ -239,7 +263,7 @@ def test_nearest_agrees_with_evo_on_random_floats(ref_t, est_t, max_diff, offset
 # One to one ----------------------------------------------------------------------------------
 
 
-def test_one_to_one_is_greedy_nearest_first_and_strict():
+def test_one_to_one_is_greedy_nearest_first_and_strict() -> None:
     ref = traj([0.0, 1.0, 2.0])
     est = traj([0.9, 1.05, 2.5])
     a = associate(ref, est, EvaluationSettings(max_diff_s=0.5, sync="one_to_one"))
@@ -249,7 +273,7 @@ def test_one_to_one_is_greedy_nearest_first_and_strict():
     assert pairs_of(b) == [(1, 1), (2, 2)]
 
 
-def test_one_to_one_drops_pairs_that_cross_a_closer_pair():
+def test_one_to_one_drops_pairs_that_cross_a_closer_pair() -> None:
     # TUM accepts (1.1, 1.0) at 0.1, then (1.2, 0.0) at 1.2: the pairs cross in time.
     a = associate(
         traj([1.1, 1.2]), traj([0.0, 1.0]), EvaluationSettings(max_diff_s=2.0, sync="one_to_one")
@@ -258,7 +282,7 @@ def test_one_to_one_drops_pairs_that_cross_a_closer_pair():
     assert "crossed a closer pair" in a.notes[0]
 
 
-def test_one_to_one_finishes_slow_chains_sequentially_with_the_same_result():
+def test_one_to_one_finishes_slow_chains_sequentially_with_the_same_result() -> None:
     # Pair distances grow along the chain r0-e0-r1-e1-...: each greedy round accepts one pair,
     # which sends the rest to the sequential pass.
     n = 400
@@ -280,7 +304,9 @@ def test_one_to_one_finishes_slow_chains_sequentially_with_the_same_result():
     st.sampled_from([0.25, 0.5, 0.75, 1.0, 2.0, 4.0]),
     st.integers(-8, 8),
 )
-def test_one_to_one_agrees_with_brute_force_tum_on_ties(ref_t, est_t, max_diff, offset_ticks):
+def test_one_to_one_agrees_with_brute_force_tum_on_ties(
+    ref_t: Float64Array, est_t: Float64Array, max_diff: float, offset_ticks: int
+) -> None:
     offset = offset_ticks * GRID
     want, _ = tum_one_to_one_brute(ref_t, est_t, max_diff, offset)
     if not want:
@@ -302,8 +328,8 @@ def test_one_to_one_agrees_with_brute_force_tum_on_ties(ref_t, est_t, max_diff, 
 @settings(max_examples=200, deadline=None)
 @given(float_stamps(), float_stamps(), st.floats(1e-3, 3.0), st.floats(-1.0, 1.0))
 def test_one_to_one_never_reuses_a_stamp_and_agrees_with_brute_force(
-    ref_t, est_t, max_diff, offset
-):
+    ref_t: Float64Array, est_t: Float64Array, max_diff: float, offset: float
+) -> None:
     want, n_tum = tum_one_to_one_brute(ref_t, est_t, max_diff, offset)
     try:
         a = associate(
@@ -328,7 +354,9 @@ def test_one_to_one_never_reuses_a_stamp_and_agrees_with_brute_force(
     st.sampled_from(["nearest", "one_to_one", "interpolate"]),
     st.floats(1e-3, 1.0),
 )
-def test_associated_trajectories_pass_the_constructor_checks(ref_t, est_t, method, max_diff):
+def test_associated_trajectories_pass_the_constructor_checks(
+    ref_t: Float64Array, est_t: Float64Array, method: str, max_diff: float
+) -> None:
     """The pairs skip the constructor's checks; building them anew must validate and agree."""
     rng = np.random.default_rng(ref_t.size * 31 + est_t.size)
     quats = [rng.normal(size=(n, 4)) for n in (ref_t.size, est_t.size)]
@@ -352,10 +380,10 @@ def test_associated_trajectories_pass_the_constructor_checks(ref_t, est_t, metho
 # Interpolate ---------------------------------------------------------------------------------
 
 
-def rotation_about(axis, angles):
-    axis = np.asarray(axis, dtype=float) / np.linalg.norm(axis)
+def rotation_about(axis: tuple[float, float, float], angles: Float64Array) -> Float64Array:
+    unit = np.asarray(axis, dtype=float) / np.linalg.norm(axis)
     half = np.asarray(angles)[:, None] / 2.0
-    return np.concatenate([np.sin(half) * axis, np.cos(half)], axis=1)
+    return np.concatenate([np.sin(half) * unit, np.cos(half)], axis=1)
 
 
 @settings(max_examples=100, deadline=None)
@@ -369,8 +397,13 @@ def rotation_about(axis, angles):
     st.floats(-20.0, 20.0),
 )
 def test_interpolate_reproduces_linear_motion_exactly(
-    ref_list, fractions, velocity, axis, rate, offset
-):
+    ref_list: list[float],
+    fractions: list[float],
+    velocity: tuple[float, float, float],
+    axis: tuple[float, float, float],
+    rate: float,
+    offset: float,
+) -> None:
     ref_t = np.sort(ref_list)
     # Estimate stamps inside the reference span, in the estimate's clock (reference - offset).
     when = np.unique(ref_t[0] + np.asarray(fractions) * (ref_t[-1] - ref_t[0]))
@@ -379,7 +412,7 @@ def test_interpolate_reproduces_linear_motion_exactly(
         return  # the clock shift merged two stamps
     v = np.asarray(velocity)
 
-    def motion(t):
+    def motion(t: Float64Array) -> tuple[Float64Array, Float64Array]:
         return np.array([1.0, -2.0, 0.5]) + t[:, None] * v, rotation_about(axis, rate * t)
 
     p, q = motion(ref_t)
@@ -402,7 +435,7 @@ def test_interpolate_reproduces_linear_motion_exactly(
     np.testing.assert_array_equal(a.reference.stamps_s, actual_when)
 
 
-def test_interpolate_refuses_long_gaps_and_clamps_within_max_diff_of_the_span():
+def test_interpolate_refuses_long_gaps_and_clamps_within_max_diff_of_the_span() -> None:
     ref_t = np.array([0.0, 0.1, 0.2, 0.3, 2.0, 2.1])  # median interval 0.1: default gap 1.0 s
     est_t = np.array([-0.005, 0.05, 0.2, 1.0, 2.05, 2.108, 2.2])
     a = associate(traj(ref_t), traj(est_t), EvaluationSettings(sync="interpolate"))
@@ -426,7 +459,7 @@ def test_interpolate_refuses_long_gaps_and_clamps_within_max_diff_of_the_span():
 # Errors and notes ----------------------------------------------------------------------------
 
 
-def test_no_overlap_raises_with_spans_and_an_offset_suggestion():
+def test_no_overlap_raises_with_spans_and_an_offset_suggestion() -> None:
     with pytest.raises(
         AssociationError,
         match=r"reference spans 100\.000000 \.\. 102\.000000 s.*"
@@ -435,19 +468,19 @@ def test_no_overlap_raises_with_spans_and_an_offset_suggestion():
         associate(traj([100.0, 101.0, 102.0]), traj([0.0, 1.0]))
 
 
-def test_overlap_without_close_stamps_suggests_a_larger_max_diff():
+def test_overlap_without_close_stamps_suggests_a_larger_max_diff() -> None:
     with pytest.raises(AssociationError, match=r"raise max_diff.*median intervals are 1 s"):
         associate(traj([0.0, 1.0, 2.0]), traj([0.5, 1.5]))
 
 
-def test_interpolate_with_every_stamp_in_a_gap_suggests_max_gap():
+def test_interpolate_with_every_stamp_in_a_gap_suggests_max_gap() -> None:
     with pytest.raises(AssociationError, match=r"reference gaps longer than max_gap_s 0\.5 s"):
         associate(
             traj([0.0, 1.0]), traj([0.5]), EvaluationSettings(max_gap_s=0.5, sync="interpolate")
         )
 
 
-def test_few_matches_leave_a_note():
+def test_few_matches_leave_a_note() -> None:
     ref = traj(np.arange(10.0))
     est = traj(np.arange(10.0) + 0.5)
     est = traj(np.r_[est.stamps_s[:-1], 9.0])  # only the last estimate stamp matches
@@ -458,13 +491,13 @@ def test_few_matches_leave_a_note():
     )
 
 
-def test_empty_trajectory_raises():
+def test_empty_trajectory_raises() -> None:
     empty = traj(np.zeros(0))
     with pytest.raises(AssociationError, match="the estimate trajectory has no poses"):
         associate(traj([0.0]), empty)
 
 
-def test_inputs_are_not_modified_and_results_are_read_only():
+def test_inputs_are_not_modified_and_results_are_read_only() -> None:
     ref, est = traj([0.0, 0.1, 0.2]), traj([0.001, 0.2])
     before = ref.to_dict(), est.to_dict()
     for method in ("nearest", "one_to_one", "interpolate"):
@@ -477,7 +510,7 @@ def test_inputs_are_not_modified_and_results_are_read_only():
 # Real data: evo's association (stored numbers, and evo itself when installed) ---------------
 
 
-def _reference_script():
+def _reference_script() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         "make_ref", DATA / "make_evo_alignment_reference.py"
     )
@@ -488,17 +521,19 @@ def _reference_script():
     return module
 
 
-def stamp_pairs(ref_stamps, est_stamps, ref_rows, est_rows) -> set[tuple[float, float]]:
+def stamp_pairs(
+    ref_stamps: Float64Array, est_stamps: Float64Array, ref_rows: IntpArray, est_rows: IntpArray
+) -> set[tuple[float, float]]:
     return set(zip(ref_stamps[ref_rows].tolist(), est_stamps[est_rows].tolist(), strict=True))
 
 
-def case_id(case) -> str:
+def case_id(case: dict[str, Any]) -> str:
     return f"{case['estimate']}-{case['max_diff']}-{case['offset']}"
 
 
 @pytest.mark.evo_data
 @pytest.mark.parametrize("case", REFERENCE["association"], ids=case_id)
-def test_nearest_matches_evo_on_real_data_stored(evo_data, case):
+def test_nearest_matches_evo_on_real_data_stored(evo_data: Path, case: dict[str, Any]) -> None:
     ref, ref_kept = read_evo_file(evo_data / case["reference"])
     est, est_kept = read_evo_file(evo_data / case["estimate"])
     a = associate(
@@ -525,7 +560,9 @@ def test_nearest_matches_evo_on_real_data_stored(evo_data, case):
 
 @pytest.mark.evo_data
 @pytest.mark.parametrize("case", REFERENCE["association"], ids=case_id)
-def test_nearest_matches_evo_on_real_data_live(evo_data, case, monkeypatch):
+def test_nearest_matches_evo_on_real_data_live(
+    evo_data: Path, case: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("evo")
     script = _reference_script()
     monkeypatch.setattr(script, "DATA", evo_data)

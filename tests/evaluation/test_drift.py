@@ -6,6 +6,7 @@ import json
 import math
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import pytest
@@ -17,8 +18,14 @@ from robot_msgs.io import read_trajectory
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import quats_from_rotvecs
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def straight(n: int, *, scale: float = 1.0, rotvecs: np.ndarray | None = None) -> PoseTrajectory:
+    from robot_msgs.compare import EvaluationResult
+    from robot_msgs.typing import Float64Array
+
+
+def straight(n: int, *, scale: float = 1.0, rotvecs: Float64Array | None = None) -> PoseTrajectory:
     """x = k metres at stamps k seconds, k = 0 .. n - 1, optionally scaled and turned."""
     t = np.arange(float(n))
     quats = (
@@ -31,7 +38,7 @@ def straight(n: int, *, scale: float = 1.0, rotvecs: np.ndarray | None = None) -
     )
 
 
-def test_kitti_segment_ends_where_the_distance_first_exceeds_the_length():
+def test_kitti_segment_ends_where_the_distance_first_exceeds_the_length() -> None:
     d = np.array([0.0, 1.0, 2.0, 2.0, 3.0, 3.5])
     first, last, length = kitti_segments(d, [2.0], step_frames=1)
     # Start 0 needs D > 2: frame 4 (frames 2, 3 sit exactly at 2 m); start 1 needs D > 3: frame 5.
@@ -40,7 +47,7 @@ def test_kitti_segment_ends_where_the_distance_first_exceeds_the_length():
     assert length.tolist() == [2.0, 2.0]
 
 
-def test_kitti_drift_of_a_two_percent_scale_error_by_hand():
+def test_kitti_drift_of_a_two_percent_scale_error_by_hand() -> None:
     result = kitti_drift(straight(301), straight(301, scale=1.02))
     # 100 m segments span 101 m (20 of them: 2.02 %), 200 m ones 201 m (10: 2.01 %).
     assert result.stats["translation_pct@100m"].n == 20
@@ -56,7 +63,7 @@ def test_kitti_drift_of_a_two_percent_scale_error_by_hand():
     assert result.settings["step_frames"] == 10
 
 
-def test_kitti_rotation_drift_is_degrees_per_metre_of_nominal_length():
+def test_kitti_rotation_drift_is_degrees_per_metre_of_nominal_length() -> None:
     n = 301
     yaw = 0.001 * np.arange(n)  # the estimate turns 1 mrad per frame (per metre)
     est = straight(n, rotvecs=np.stack([0 * yaw, 0 * yaw, yaw], axis=1))
@@ -65,9 +72,22 @@ def test_kitti_rotation_drift_is_degrees_per_metre_of_nominal_length():
     assert result.stats["rotation_deg_per_m@200m"].mean == pytest.approx(math.degrees(0.201) / 200)
 
 
-def test_kitti_step_frames_sets_the_segment_starts():
+def test_kitti_step_frames_sets_the_segment_starts() -> None:
     result = kitti_drift(straight(301), straight(301, scale=1.02), lengths_m=[100.0], step_frames=1)
     assert result.counts["segments"] == 200  # starts 0 .. 199 reach 101 m further
+
+
+class Drift(Protocol):
+    """What kitti_drift and relative_error have in common."""
+
+    def __call__(
+        self,
+        reference: PoseTrajectory,
+        estimate: PoseTrajectory,
+        *,
+        settings: EvaluationSettings,
+        lengths_m: Sequence[float],
+    ) -> EvaluationResult: ...
 
 
 def _base(drift: object) -> EvaluationSettings:
@@ -76,7 +96,7 @@ def _base(drift: object) -> EvaluationSettings:
 
 
 @pytest.mark.parametrize("drift", [kitti_drift, relative_error])
-def test_drift_fits_the_alignment_in_the_window_and_records_it(drift):
+def test_drift_fits_the_alignment_in_the_window_and_records_it(drift: Drift) -> None:
     ref = straight(301)
     est = straight(301, scale=1.02)
     est = est.replace(positions_xyz=est.positions_xyz + np.array([5.0, 0.0, 0.0]))
@@ -90,14 +110,14 @@ def test_drift_fits_the_alignment_in_the_window_and_records_it(drift):
 
 
 @pytest.mark.parametrize("drift", [kitti_drift, relative_error])
-def test_drift_interpolation_records_its_gap_limit(drift):
+def test_drift_interpolation_records_its_gap_limit(drift: Drift) -> None:
     settings = _base(drift).replace(align="none", sync="interpolate", max_gap_s=3.0)
     result = drift(straight(301), straight(301), settings=settings, lengths_m=[100.0])
     assert result.settings["sync"] == "interpolate"
     assert result.settings["max_gap_s"] == 3.0
 
 
-def test_kitti_drift_refuses_a_path_shorter_than_every_segment():
+def test_kitti_drift_refuses_a_path_shorter_than_every_segment() -> None:
     with pytest.raises(
         ValidationError,
         match=r"matched reference path is 50 m, shorter than every segment length \(100, 200",
@@ -106,17 +126,17 @@ def test_kitti_drift_refuses_a_path_shorter_than_every_segment():
 
 
 @pytest.mark.parametrize("lengths", [[], [0.0], [float("nan")], [-100.0]])
-def test_kitti_drift_refuses_bad_lengths(lengths):
+def test_kitti_drift_refuses_bad_lengths(lengths: list[float]) -> None:
     with pytest.raises(ValidationError, match="Expected segment lengths > 0 metres"):
         kitti_drift(straight(301), straight(301), lengths_m=lengths)
 
 
-def test_kitti_drift_refuses_a_bad_step():
+def test_kitti_drift_refuses_a_bad_step() -> None:
     with pytest.raises(ValidationError, match="Expected step_frames as an int >= 1, got 0"):
         kitti_drift(straight(301), straight(301), step_frames=0)
 
 
-def test_rpg_segment_takes_the_closest_end_within_the_limit():
+def test_rpg_segment_takes_the_closest_end_within_the_limit() -> None:
     d = np.array([0.0, 1.0, 2.1, 2.9, 4.0, 4.0, 7.0])
     first, last = rpg_segments(d, 2.0, 0.4)
     # 0 -> 2.1 (|0.1|), 1 -> 2.9 (0.1, beats 4.0 at 1.0), 2 -> 4.0 (first of the plateau),
@@ -125,7 +145,7 @@ def test_rpg_segment_takes_the_closest_end_within_the_limit():
     assert last.tolist() == [2, 3, 4]
 
 
-def test_rpg_starts_without_an_end_keep_their_own_place_after_a_gap():
+def test_rpg_starts_without_an_end_keep_their_own_place_after_a_gap() -> None:
     # A 7 m jump (lost tracking): starts 2 and 3 find no end within 0.4 m of +2 m. rpg
     # compacts its list of ends and would pair start 2 with start 4's end; each start keeps
     # its own end here.
@@ -135,7 +155,7 @@ def test_rpg_starts_without_an_end_keep_their_own_place_after_a_gap():
     assert last.tolist() == [2, 3, 6, 7]
 
 
-def test_rpg_relative_error_of_a_one_percent_scale_error_by_hand():
+def test_rpg_relative_error_of_a_one_percent_scale_error_by_hand() -> None:
     result = relative_error(
         straight(101), straight(101, scale=1.01), settings=RPG_SETTINGS.replace(align="none")
     )
@@ -153,7 +173,7 @@ def test_rpg_relative_error_of_a_one_percent_scale_error_by_hand():
     assert result.settings["max_diff_s"] == 0.02
 
 
-def test_rpg_relative_error_uses_the_sim3_scale_by_default():
+def test_rpg_relative_error_uses_the_sim3_scale_by_default() -> None:
     ref = straight(101)
     ref = ref.replace(
         positions_xyz=ref.positions_xyz
@@ -165,7 +185,7 @@ def test_rpg_relative_error_uses_the_sim3_scale_by_default():
     assert result.settings["align"] == "sim3"
 
 
-def test_rpg_yaw_and_gravity_split_the_rotation_error():
+def test_rpg_yaw_and_gravity_split_the_rotation_error() -> None:
     n = 101
     k = np.arange(n) * 0.01
     zeros = 0 * k
@@ -189,7 +209,7 @@ def test_rpg_yaw_and_gravity_split_the_rotation_error():
     assert pitching.stats["yaw_deg@10m"].max == pytest.approx(0.0, abs=1e-9)
 
 
-def test_rpg_lengths_with_too_few_segments_are_noted_not_computed():
+def test_rpg_lengths_with_too_few_segments_are_noted_not_computed() -> None:
     result = relative_error(
         straight(101), straight(101), settings=RPG_SETTINGS.replace(align="none"), lengths_m=[150.0]
     )
@@ -197,7 +217,7 @@ def test_rpg_lengths_with_too_few_segments_are_noted_not_computed():
     assert "0 segment(s) of 150 m: too few, not computed (rpg)" in result.notes
 
 
-def test_rpg_refuses_bad_fractions_and_ratio():
+def test_rpg_refuses_bad_fractions_and_ratio() -> None:
     with pytest.raises(ValidationError, match="Expected fractions > 0 of the path length"):
         relative_error(straight(101), straight(101), fractions=[0.0])
     with pytest.raises(ValidationError, match=r"Expected max_diff_ratio > 0, got 0\.0"):
@@ -217,7 +237,9 @@ ARCCOS_DEG = 2e-6
 
 @pytest.mark.evo_data
 @pytest.mark.parametrize("case", RPG["cases"], ids=[case["id"] for case in RPG["cases"]])
-def test_relative_error_agrees_with_rpg_trajectory_evaluation(case, evo_data):
+def test_relative_error_agrees_with_rpg_trajectory_evaluation(
+    case: dict[str, Any], evo_data: Path
+) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)  # 4-decimal quaternions renormalised
         ref, est = (
@@ -234,11 +256,11 @@ def test_relative_error_agrees_with_rpg_trajectory_evaluation(case, evo_data):
         assert got.n == expected["num_samples"], key
         length = float(key.split("@")[1].removesuffix("m"))
         if key.startswith("rotation_deg_per_m"):
-            tol = {"rel": 1e-9, "abs": ARCCOS_DEG / length}
+            tol = ARCCOS_DEG / length
         elif key.startswith("rotation_deg"):
-            tol = {"rel": 1e-9, "abs": ARCCOS_DEG}
+            tol = ARCCOS_DEG
         else:
-            tol = {"rel": 1e-9, "abs": 1e-12 * expected["max"]}
+            tol = 1e-12 * expected["max"]
         for ours, theirs in (
             ("rms", "rmse"),
             ("mean", "mean"),
@@ -246,4 +268,7 @@ def test_relative_error_agrees_with_rpg_trajectory_evaluation(case, evo_data):
             ("min", "min"),
             ("max", "max"),
         ):
-            assert getattr(got, ours) == pytest.approx(expected[theirs], **tol), (key, ours)
+            assert getattr(got, ours) == pytest.approx(expected[theirs], rel=1e-9, abs=tol), (
+                key,
+                ours,
+            )

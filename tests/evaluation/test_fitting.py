@@ -13,6 +13,7 @@ import importlib.util
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -32,6 +33,11 @@ from robot_msgs.rotations import (
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import load_evo_file
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from robot_msgs.typing import Float64Array
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 REFERENCE = json.loads((DATA / "evo_alignment_reference.json").read_text())
 
@@ -39,7 +45,11 @@ REFERENCE = json.loads((DATA / "evo_alignment_reference.json").read_text())
 # Helpers ------------------------------------------------------------------------------------
 
 
-def traj(positions, quats=None, stamps=None) -> PoseTrajectory:
+def traj(
+    positions: npt.ArrayLike,
+    quats: Float64Array | None = None,
+    stamps: Float64Array | None = None,
+) -> PoseTrajectory:
     p = np.asarray(positions, dtype=float)
     n = p.shape[0]
     if quats is None:
@@ -51,7 +61,7 @@ def traj(positions, quats=None, stamps=None) -> PoseTrajectory:
     )
 
 
-def rot_z(theta: float) -> np.ndarray:
+def rot_z(theta: float) -> Float64Array:
     c, s = math.cos(theta), math.sin(theta)
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
@@ -60,14 +70,15 @@ unit = st.floats(-1.0, 1.0, allow_nan=False)
 
 
 @st.composite
-def rotations(draw):
+def rotations(draw: st.DrawFn) -> Float64Array:
     q = np.array(draw(st.tuples(unit, unit, unit, unit)))
     assume(np.linalg.norm(q) > 0.1)
-    return Rotation.from_quat(q / np.linalg.norm(q)).as_matrix()
+    matrix: Float64Array = Rotation.from_quat(q / np.linalg.norm(q)).as_matrix()
+    return matrix
 
 
 @st.composite
-def spread_points(draw, min_size=4, max_size=30):
+def spread_points(draw: st.DrawFn, min_size: int = 4, max_size: int = 30) -> Float64Array:
     """Points whose covariance has rank 3, well conditioned (not near a line or a plane)."""
     n = draw(st.integers(min_size, max_size))
     seed = draw(st.integers(0, 2**32 - 1))
@@ -88,8 +99,10 @@ def spread_points(draw, min_size=4, max_size=30):
     st.tuples(*[st.floats(-100.0, 100.0)] * 3),
     st.floats(0.05, 20.0),
 )
-def test_sim3_alignment_recovers_a_random_similarity(reference_xyz, R, t, s):
-    t = np.asarray(t)
+def test_sim3_alignment_recovers_a_random_similarity(
+    reference_xyz: Float64Array, R: Float64Array, t_drawn: tuple[float, float, float], s: float
+) -> None:
+    t = np.asarray(t_drawn)
     # estimate = Sim(3)^-1 (reference): aligning it must find (R, t, s) and give the reference back.
     estimate_xyz = ((reference_xyz - t) @ R) / s
     ref = traj(reference_xyz)
@@ -104,8 +117,10 @@ def test_sim3_alignment_recovers_a_random_similarity(reference_xyz, R, t, s):
 
 @settings(max_examples=200, deadline=None)
 @given(spread_points(), rotations(), st.tuples(*[st.floats(-100.0, 100.0)] * 3))
-def test_se3_alignment_recovers_a_random_rigid_motion(reference_xyz, R, t):
-    t = np.asarray(t)
+def test_se3_alignment_recovers_a_random_rigid_motion(
+    reference_xyz: Float64Array, R: Float64Array, t_drawn: tuple[float, float, float]
+) -> None:
+    t = np.asarray(t_drawn)
     estimate_xyz = (reference_xyz - t) @ R
     aligned, how = align(
         traj(reference_xyz), traj(estimate_xyz), settings=EvaluationSettings(align="se3")
@@ -119,8 +134,10 @@ def test_se3_alignment_recovers_a_random_rigid_motion(reference_xyz, R, t):
 
 @settings(max_examples=100, deadline=None)
 @given(spread_points(), st.floats(-math.pi, math.pi), st.tuples(*[st.floats(-100.0, 100.0)] * 3))
-def test_posyaw_alignment_recovers_a_random_yaw_and_translation(reference_xyz, yaw, t):
-    t = np.asarray(t)
+def test_posyaw_alignment_recovers_a_random_yaw_and_translation(
+    reference_xyz: Float64Array, yaw: float, t_drawn: tuple[float, float, float]
+) -> None:
+    t = np.asarray(t_drawn)
     R = rot_z(yaw)
     estimate_xyz = (reference_xyz - t) @ R
     aligned, how = align(
@@ -139,7 +156,7 @@ NOISY_REF = RNG.normal(size=(60, 3)) * [3.0, 2.0, 0.5]
 NOISY_EST = (NOISY_REF @ rot_z(0.7).T) * 0.8 + [1.0, -2.0, 0.3] + RNG.normal(size=(60, 3)) * 0.2
 
 
-def test_se3_rotation_matches_scipy_kabsch_including_a_reflected_target():
+def test_se3_rotation_matches_scipy_kabsch_including_a_reflected_target() -> None:
     for target in (NOISY_REF, NOISY_REF * [1.0, 1.0, -1.0]):  # the second is a mirror image
         R, t, s = umeyama(NOISY_EST, target, with_scale=False)
         want, _ = Rotation.align_vectors(target - target.mean(0), NOISY_EST - NOISY_EST.mean(0))
@@ -149,7 +166,7 @@ def test_se3_rotation_matches_scipy_kabsch_including_a_reflected_target():
         assert s == 1.0
 
 
-def test_sim3_and_scale_use_the_least_squares_scale_of_the_best_rotation():
+def test_sim3_and_scale_use_the_least_squares_scale_of_the_best_rotation() -> None:
     R, _, s = umeyama(NOISY_EST, NOISY_REF, with_scale=True)
     xc, yc = NOISY_EST - NOISY_EST.mean(0), NOISY_REF - NOISY_REF.mean(0)
     # For a fixed rotation, argmin_s sum |y - s R x|^2 is sum(y . R x) / sum |x|^2.
@@ -168,7 +185,7 @@ def test_sim3_and_scale_use_the_least_squares_scale_of_the_best_rotation():
     )
 
 
-def test_posyaw_matches_a_dense_yaw_search_and_rpg_closed_form():
+def test_posyaw_matches_a_dense_yaw_search_and_rpg_closed_form() -> None:
     _, how = align(traj(NOISY_REF), traj(NOISY_EST), settings=EvaluationSettings(align="posyaw"))
     xc, yc = NOISY_EST - NOISY_EST.mean(0), NOISY_REF - NOISY_REF.mean(0)
     thetas = np.linspace(-math.pi, math.pi, 200001)
@@ -188,12 +205,12 @@ def test_posyaw_matches_a_dense_yaw_search_and_rpg_closed_form():
     )
 
 
-def test_posyaw_on_one_pose_uses_the_orientation_as_rpg_does():
+def test_posyaw_on_one_pose_uses_the_orientation_as_rpg_does() -> None:
     # Intrinsic Z-Y-X: R = Rz(yaw) Ry(pitch) Rx(roll), so the two differ by Rz(1.2) on the left.
     q_ref = Rotation.from_euler("ZYX", [0.3, 0.1, -0.2]).as_quat()
     q_est = Rotation.from_euler("ZYX", [-0.9, 0.1, -0.2]).as_quat()
-    ref = traj([[1.0, 2.0, 3.0], [2.0, 2.0, 3.0]], quats=[q_ref, q_ref])
-    est = traj([[0.0, 0.0, 0.0], [5.0, 0.0, 0.0]], quats=[q_est, q_est])
+    ref = traj([[1.0, 2.0, 3.0], [2.0, 2.0, 3.0]], quats=np.array([q_ref, q_ref]))
+    est = traj([[0.0, 0.0, 0.0], [5.0, 0.0, 0.0]], quats=np.array([q_est, q_est]))
     aligned, how = align(ref, est, settings=EvaluationSettings(align="posyaw", n_align=1))
     np.testing.assert_allclose(how.rotation, rot_z(1.2), atol=1e-12)
     np.testing.assert_allclose(aligned.positions_xyz[0], [1.0, 2.0, 3.0], atol=1e-12)
@@ -203,7 +220,7 @@ def test_posyaw_on_one_pose_uses_the_orientation_as_rpg_does():
 # Origin, selections, identity ----------------------------------------------------------------
 
 
-def test_origin_makes_the_first_poses_coincide():
+def test_origin_makes_the_first_poses_coincide() -> None:
     ref, est = traj(NOISY_REF), traj(NOISY_EST)
     aligned, how = align(ref, est, settings=EvaluationSettings(align="origin"))
     np.testing.assert_allclose(aligned.positions_xyz[0], ref.positions_xyz[0], atol=1e-12)
@@ -219,7 +236,7 @@ def test_origin_makes_the_first_poses_coincide():
     np.testing.assert_allclose(d_aligned, d_est, rtol=1e-12)
 
 
-def test_n_first_and_window_fit_on_the_selected_poses_and_move_all():
+def test_n_first_and_window_fit_on_the_selected_poses_and_move_all() -> None:
     ref, est = traj(NOISY_REF), traj(NOISY_EST)
     R, t, s = umeyama(NOISY_EST[:20], NOISY_REF[:20], with_scale=True)
     aligned, how = align(ref, est, settings=EvaluationSettings(align="sim3", n_align=20))
@@ -235,7 +252,7 @@ def test_n_first_and_window_fit_on_the_selected_poses_and_move_all():
     assert align(ref, est, settings=EvaluationSettings(align="se3", n_align=1000))[1].n_fit == 60
 
 
-def test_none_returns_the_estimate_and_the_identity():
+def test_none_returns_the_estimate_and_the_identity() -> None:
     est = traj(NOISY_EST)
     aligned, how = align(traj(NOISY_REF), est, settings=EvaluationSettings(align="none"))
     assert aligned == est
@@ -243,7 +260,7 @@ def test_none_returns_the_estimate_and_the_identity():
     assert how.n_fit == 0
 
 
-def test_inputs_are_never_modified():
+def test_inputs_are_never_modified() -> None:
     ref, est = traj(NOISY_REF), traj(NOISY_EST)
     before = ref.to_dict(), est.to_dict()
     for method in ("none", "se3", "sim3", "scale", "posyaw", "origin"):
@@ -260,7 +277,7 @@ VERTICAL = np.outer(np.arange(10.0), [0.0, 0.0, 1.0]) + np.array([4.0, 5.0, 0.0]
 
 
 @pytest.mark.parametrize("method", ["se3", "sim3"])
-def test_collinear_positions_raise_with_the_reason_and_alternatives(method):
+def test_collinear_positions_raise_with_the_reason_and_alternatives(method: str) -> None:
     with pytest.raises(
         AlignmentError,
         match=r"positions are collinear.*rotation about the line is undetermined.*--align origin",
@@ -269,7 +286,7 @@ def test_collinear_positions_raise_with_the_reason_and_alternatives(method):
 
 
 @pytest.mark.parametrize("method", ["se3", "sim3", "scale", "posyaw"])
-def test_static_positions_raise(method):
+def test_static_positions_raise(method: str) -> None:
     with pytest.raises(
         AlignmentError, match=r"(same point|do not move horizontally).*--align origin"
     ):
@@ -278,19 +295,19 @@ def test_static_positions_raise(method):
         align(traj(STATIC), traj(NOISY_REF[:10]), settings=EvaluationSettings(align=method))
 
 
-def test_scale_is_fitted_on_a_line_where_only_the_rotation_is_undetermined():
+def test_scale_is_fitted_on_a_line_where_only_the_rotation_is_undetermined() -> None:
     _, how = align(traj(LINE * 3.0), traj(LINE), settings=EvaluationSettings(align="scale"))
     assert how.scale == pytest.approx(3.0, rel=1e-12)
 
 
-def test_posyaw_on_a_vertical_line_raises():
+def test_posyaw_on_a_vertical_line_raises() -> None:
     with pytest.raises(
         AlignmentError, match=r"posyaw.*do not move horizontally.*yaw is undetermined"
     ):
         align(traj(VERTICAL + 1.0), traj(VERTICAL), settings=EvaluationSettings(align="posyaw"))
 
 
-def test_posyaw_on_a_horizontal_line_works():
+def test_posyaw_on_a_horizontal_line_works() -> None:
     line = np.outer(np.arange(10.0), [1.0, 0.0, 0.0])
     _, how = align(
         traj(line @ rot_z(0.5).T), traj(line), settings=EvaluationSettings(align="posyaw")
@@ -298,32 +315,34 @@ def test_posyaw_on_a_horizontal_line_works():
     np.testing.assert_allclose(how.rotation, rot_z(0.5), atol=1e-12)
 
 
-def test_a_window_without_estimate_stamps_raises_naming_the_window():
+def test_a_window_without_estimate_stamps_raises_naming_the_window() -> None:
     settings = EvaluationSettings(align="se3", align_window_s=(100.0, 200.0))
     with pytest.raises(AlignmentError, match=r"window 100\.000000 \.\. 200\.000000 s holds none"):
         align(traj(NOISY_REF), traj(NOISY_EST), settings=settings)
 
 
-def test_unequal_lengths_raise():
+def test_unequal_lengths_raise() -> None:
     with pytest.raises(ValidationError, match=r"equal length, got 60 estimate and 59 reference"):
         align(traj(NOISY_REF[:59]), traj(NOISY_EST), settings=EvaluationSettings(align="se3"))
 
 
-def test_umeyama_checks_its_arrays():
+def test_umeyama_checks_its_arrays() -> None:
     with pytest.raises(ValidationError, match=r"source_xyz` of shape \(N, 3\)"):
         umeyama(np.zeros((4, 2)), np.zeros((4, 2)), with_scale=False)
     with pytest.raises(ValidationError, match=r"target_xyz of shape \(4, 3\)"):
         umeyama(NOISY_EST[:4], NOISY_REF[:5], with_scale=False)
     with pytest.raises(ValidationError, match=r"finite `target_xyz`.*row 1"):
-        umeyama(NOISY_EST[:3], [[0.0, 0, 0], [np.nan, 0, 0], [1, 1, 1]], with_scale=False)
+        umeyama(NOISY_EST[:3], np.array([[0.0, 0, 0], [np.nan, 0, 0], [1, 1, 1]]), with_scale=False)
 
 
 # The Alignment message -----------------------------------------------------------------------
 
 
-def test_alignment_apply_and_matrix_agree():
+def test_alignment_apply_and_matrix_agree() -> None:
     R = Rotation.from_rotvec([0.1, -0.4, 0.9]).as_matrix()
-    a = Alignment(method="sim3", rotation=R, translation_m=[1.0, 2.0, 3.0], scale=0.5, n_fit=3)
+    a = Alignment(
+        method="sim3", rotation=R, translation_m=np.array([1.0, 2.0, 3.0]), scale=0.5, n_fit=3
+    )
     est = traj(NOISY_EST)
     moved = a.apply(est)
     homogeneous = np.c_[NOISY_EST, np.ones(60)] @ a.matrix().T
@@ -346,8 +365,8 @@ def test_alignment_apply_and_matrix_agree():
         ({"n_fit": -1}, r"count >= 0"),
     ],
 )
-def test_alignment_message_validates(changes, match):
-    base = {"method": "se3", "rotation": np.eye(3), "translation_m": np.zeros(3)}
+def test_alignment_message_validates(changes: dict[str, Any], match: str) -> None:
+    base: dict[str, Any] = {"method": "se3", "rotation": np.eye(3), "translation_m": np.zeros(3)}
     with pytest.raises(ValidationError, match=match):
         Alignment(**{**base, **changes})
 
@@ -355,7 +374,7 @@ def test_alignment_message_validates(changes, match):
 # Real data: evo's alignment (stored numbers, and evo itself when installed) ------------------
 
 
-def _evo_pairs(evo_data: Path, case) -> tuple[PoseTrajectory, PoseTrajectory]:
+def _evo_pairs(evo_data: Path, case: dict[str, Any]) -> tuple[PoseTrajectory, PoseTrajectory]:
     """The pose pairs evo aligned: evo's associated rows (stored), or all rows for KITTI.
 
     Stamps are replaced by the pair index: two of the files repeat stamps, which evo keeps
@@ -388,7 +407,7 @@ def _evo_pairs(evo_data: Path, case) -> tuple[PoseTrajectory, PoseTrajectory]:
     return ref, est
 
 
-def _assert_agrees_with_evo(ref, est, want):
+def _assert_agrees_with_evo(ref: PoseTrajectory, est: PoseTrajectory, want: dict[str, Any]) -> None:
     n_first = None if want["n_to_align"] == -1 else want["n_to_align"]
     aligned, how = align(
         ref, est, settings=EvaluationSettings(align=want["method"], n_align=n_first)
@@ -407,20 +426,22 @@ def _assert_agrees_with_evo(ref, est, want):
     assert angle_from_quat_xyzw(diff)[0] < 1e-8
 
 
-def alignment_id(case) -> str:
+def alignment_id(case: dict[str, Any]) -> str:
     return f"{case['estimate']}-{case['method']}-{case['n_to_align']}"
 
 
 @pytest.mark.evo_data
 @pytest.mark.parametrize("case", REFERENCE["alignment"], ids=alignment_id)
-def test_alignment_matches_evo_on_real_data_stored(evo_data, case):
+def test_alignment_matches_evo_on_real_data_stored(evo_data: Path, case: dict[str, Any]) -> None:
     ref, est = _evo_pairs(evo_data, case)
     _assert_agrees_with_evo(ref, est, case)
 
 
 @pytest.mark.evo_data
 @pytest.mark.parametrize("case", REFERENCE["alignment"], ids=alignment_id)
-def test_alignment_matches_evo_on_real_data_live(evo_data, case, monkeypatch):
+def test_alignment_matches_evo_on_real_data_live(
+    evo_data: Path, case: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("evo")
     spec = importlib.util.spec_from_file_location(
         "make_ref", DATA / "make_evo_alignment_reference.py"

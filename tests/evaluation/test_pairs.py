@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -18,14 +19,18 @@ from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import line, random_walk
 
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array, IntpArray
 
-def _angle(q, i, j) -> float:
+
+def _angle(q: Float64Array, i: int, j: int) -> float:
     rel = quat_xyzw_multiply(quat_xyzw_conjugate(q[i : i + 1]), q[j : j + 1])
     return float(angle_from_quat_xyzw(rel)[0])
 
 
 def _loop_consecutive(increments: list[float], delta: float) -> list[tuple[int, int]]:
-    pairs, start, acc = [], 0, 0.0
+    pairs: list[tuple[int, int]] = []
+    start, acc = 0, 0.0
     for k, inc in enumerate(increments, start=1):
         acc += inc
         if acc >= delta:
@@ -34,8 +39,8 @@ def _loop_consecutive(increments: list[float], delta: float) -> list[tuple[int, 
     return pairs
 
 
-def _loop_path_all(d: np.ndarray, delta: float, tol: float) -> list[tuple[int, int]]:
-    pairs = []
+def _loop_path_all(d: Float64Array, delta: float, tol: float) -> list[tuple[int, int]]:
+    pairs: list[tuple[int, int]] = []
     for i in range(d.size - 1):
         errs = [abs((d[k] - d[i]) - delta) for k in range(i + 1, d.size)]
         best = min(range(len(errs)), key=lambda k: (errs[k], k))
@@ -44,9 +49,9 @@ def _loop_path_all(d: np.ndarray, delta: float, tol: float) -> list[tuple[int, i
     return pairs
 
 
-def _loop_angle_all(q: np.ndarray, lower: float, upper: float) -> list[tuple[int, int]]:
+def _loop_angle_all(q: Float64Array, lower: float, upper: float) -> list[tuple[int, int]]:
     n = q.shape[0]
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     for i in range(n - 1):
         rel = quat_xyzw_multiply(
             quat_xyzw_conjugate(np.repeat(q[i : i + 1], n - i - 1, 0)), q[i + 1 :]
@@ -58,11 +63,11 @@ def _loop_angle_all(q: np.ndarray, lower: float, upper: float) -> list[tuple[int
     return pairs
 
 
-def _as_list(pairs: np.ndarray) -> list[tuple[int, int]]:
-    return [tuple(p) for p in pairs.tolist()]
+def _as_list(pairs: IntpArray) -> list[tuple[int, int]]:
+    return [(i, j) for i, j in pairs.tolist()]
 
 
-def test_frames_consecutive_and_all_pairs_by_hand():
+def test_frames_consecutive_and_all_pairs_by_hand() -> None:
     traj = line(n=7)
     assert _as_list(select_pairs(traj, PairSettings(delta=3, delta_unit="f"))) == [(0, 3), (3, 6)]
     assert _as_list(
@@ -76,7 +81,7 @@ def test_frames_consecutive_and_all_pairs_by_hand():
     assert select_pairs(traj, PairSettings(delta=10, delta_unit="f")).shape == (0, 2)
 
 
-def test_path_consecutive_sums_steps_sequentially_like_evo():
+def test_path_consecutive_sums_steps_sequentially_like_evo() -> None:
     # Ten steps of 0.1 m sum to 0.9999999999999999 < 1 in binary: the pair closes at 11 steps.
     traj = line(np.full(31, 0.1).cumsum() - 0.1, n=31)
     steps = np.linalg.norm(np.diff(traj.positions_xyz, axis=0), axis=1).tolist()
@@ -87,7 +92,7 @@ def test_path_consecutive_sums_steps_sequentially_like_evo():
 
 
 @pytest.mark.parametrize("delta", [0.2, 1.0, 3.7])
-def test_path_consecutive_matches_the_loop_on_a_random_walk(delta):
+def test_path_consecutive_matches_the_loop_on_a_random_walk(delta: float) -> None:
     traj = random_walk(2000, seed=7)
     steps = np.linalg.norm(np.diff(traj.positions_xyz, axis=0), axis=1).tolist()
     assert _as_list(
@@ -96,7 +101,7 @@ def test_path_consecutive_matches_the_loop_on_a_random_walk(delta):
 
 
 @pytest.mark.parametrize("delta", [0.3, 1.0, 2.5])
-def test_path_all_pairs_matches_the_loop_with_static_stretches(delta):
+def test_path_all_pairs_matches_the_loop_with_static_stretches(delta: float) -> None:
     traj = random_walk(400, seed=8)
     positions = traj.positions_xyz.copy()
     positions[100:160] = positions[100]  # the robot stands still: a plateau of distances
@@ -110,12 +115,14 @@ def test_path_all_pairs_matches_the_loop_with_static_stretches(delta):
     )
 
 
-def test_path_distances_sum_the_steps():
-    np.testing.assert_allclose(path_distances(line(n=11).positions_xyz), np.arange(11) * 0.1)
+def test_path_distances_sum_the_steps() -> None:
+    np.testing.assert_allclose(
+        path_distances(line(n=11).positions_xyz), np.arange(11, dtype=np.float64) * 0.1
+    )
 
 
 @pytest.mark.parametrize(("delta", "unit"), [(0.1, "rad"), (0.45, "rad"), (10.0, "deg")])
-def test_angle_consecutive_matches_the_loop(delta, unit):
+def test_angle_consecutive_matches_the_loop(delta: float, unit: str) -> None:
     traj = random_walk(1500, seed=9)
     q = traj.orientations_quat_xyzw
     steps = [_angle(q, k, k + 1) for k in range(len(traj) - 1)]
@@ -129,7 +136,7 @@ def test_angle_consecutive_matches_the_loop(delta, unit):
     ("n", "delta", "unit"),
     [(600, 0.1, "rad"), (333, 0.35, "rad"), (517, 4.0, "deg"), (20, 0.05, "rad")],
 )
-def test_angle_all_pairs_matches_the_quadratic_loop(n, delta, unit):
+def test_angle_all_pairs_matches_the_quadratic_loop(n: int, delta: float, unit: str) -> None:
     traj = random_walk(n, seed=n, step_rad=0.03)
     radians = math.radians(delta) if unit == "deg" else delta
     tol = math.radians(0.1 * delta) if unit == "deg" else 0.1 * delta
@@ -139,27 +146,29 @@ def test_angle_all_pairs_matches_the_quadratic_loop(n, delta, unit):
     assert _as_list(got) == expected
 
 
-def test_angle_all_pairs_of_a_turning_robot_by_hand():
+def test_angle_all_pairs_of_a_turning_robot_by_hand() -> None:
     # Constant yaw rate of 1.3 degrees per frame: 10 +- 1 degrees apart means j - i in {7, 8}
     # (9.1 and 10.4 degrees).
     n = 40
     yaw = np.radians(1.3 * np.arange(n))
     quats = np.stack([np.zeros(n), np.zeros(n), np.sin(yaw / 2), np.cos(yaw / 2)], axis=1)
     traj = PoseTrajectory(
-        stamps_s=np.arange(n) * 1.0, positions_xyz=np.zeros((n, 3)), orientations_quat_xyzw=quats
+        stamps_s=np.arange(n, dtype=np.float64) * 1.0,
+        positions_xyz=np.zeros((n, 3)),
+        orientations_quat_xyzw=quats,
     )
     got = _as_list(select_pairs(traj, PairSettings(all_pairs=True, delta=10.0, delta_unit="deg")))
     expected = [(i, i + k) for i in range(n) for k in (7, 8) if i + k < n]
     assert got == expected
 
 
-def test_seconds_all_pairs_take_the_nearest_stamp_inside_the_run():
+def test_seconds_all_pairs_take_the_nearest_stamp_inside_the_run() -> None:
     traj = line()  # 0.1 s steps: one second is ten frames, whatever 0.1 k rounds to
     pairs = select_pairs(traj, PairSettings(all_pairs=True, delta=1.0, delta_unit="s"))
     assert _as_list(pairs) == [(i, i + 10) for i in range(91)]
 
 
-def test_seconds_consecutive_chain_and_gaps():
+def test_seconds_consecutive_chain_and_gaps() -> None:
     stamps = np.array([0.0, 0.5, 1.02, 1.5, 2.01, 6.0, 6.5, 7.0])
     traj = PoseTrajectory(
         stamps_s=stamps,
@@ -184,7 +193,7 @@ def test_seconds_consecutive_chain_and_gaps():
     ]
 
 
-def test_seconds_ties_go_to_the_earlier_stamp():
+def test_seconds_ties_go_to_the_earlier_stamp() -> None:
     stamps = np.array([0.0, 0.75, 1.25])
     traj = PoseTrajectory(
         stamps_s=stamps,
@@ -201,7 +210,7 @@ def test_seconds_ties_go_to_the_earlier_stamp():
 
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("delta", [0.05, 0.3, 1.0, 7.0])
-def test_seconds_consecutive_chain_matches_the_step_by_step_walk(seed, delta):
+def test_seconds_consecutive_chain_matches_the_step_by_step_walk(seed: int, delta: float) -> None:
     rng = np.random.default_rng(seed)
     steps = rng.choice([0.01, 0.02, 0.05, 0.5, 2.0], size=400, p=[0.5, 0.2, 0.2, 0.07, 0.03])
     stamps = np.cumsum(steps + rng.uniform(0.0, 0.004, size=400))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -20,34 +21,41 @@ from robot_msgs.rotations import angle_from_matrix, transform_from_pose, transfo
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import line, quats_from_rotvecs, random_walk
 
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array
 
-def _pose(xyz, rotvec) -> PoseTrajectory:
+
+def _pose(xyz: list[float], rotvec: list[float]) -> PoseTrajectory:
     return PoseTrajectory(
-        stamps_s=[0.0],
-        positions_xyz=[xyz],
+        stamps_s=np.array([0.0]),
+        positions_xyz=np.array([xyz]),
         orientations_quat_xyzw=quats_from_rotvecs(np.array([rotvec], dtype=float)),
     )
 
 
-def _matrix_values(e: np.ndarray, relation: str) -> np.ndarray:
+def _matrix_values(e: Float64Array, relation: str) -> Float64Array:
     """The relation straight from (N, 4, 4) error matrices, as evo defines it."""
+    norm: Float64Array
     if relation in {"translation", "point_distance"}:
-        return np.linalg.norm(e[:, :3, 3], axis=1)
+        norm = np.linalg.norm(e[:, :3, 3], axis=1)
+        return norm
     if relation == "angle_rad":
         return angle_from_matrix(e[:, :3, :3])
     if relation == "angle_deg":
         return np.degrees(angle_from_matrix(e[:, :3, :3]))
     if relation == "rot_part":
-        return np.linalg.norm(e[:, :3, :3] - np.eye(3), axis=(1, 2))
+        norm = np.linalg.norm(e[:, :3, :3] - np.eye(3), axis=(1, 2))
+        return norm
     if relation == "full":
-        return np.linalg.norm(e - np.eye(4), axis=(1, 2))
+        norm = np.linalg.norm(e - np.eye(4), axis=(1, 2))
+        return norm
     raise AssertionError(relation)
 
 
 MATRIX_RELATIONS = ("translation", "angle_rad", "angle_deg", "rot_part", "full", "point_distance")
 
 
-def test_ape_of_a_quarter_turn_and_one_metre_matches_hand_values():
+def test_ape_of_a_quarter_turn_and_one_metre_matches_hand_values() -> None:
     ref = _pose([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
     est = _pose([1.0, 0.0, 0.0], [0.0, 0.0, math.pi / 2])
     assert ape_errors(ref, est, "translation")[0] == pytest.approx(1.0)
@@ -59,7 +67,7 @@ def test_ape_of_a_quarter_turn_and_one_metre_matches_hand_values():
     assert ape_errors(ref, est, "x")[0] == pytest.approx(1.0)
 
 
-def test_ape_per_axis_is_estimate_minus_reference_in_the_common_frame():
+def test_ape_per_axis_is_estimate_minus_reference_in_the_common_frame() -> None:
     ref = _pose([1.0, 2.0, 3.0], [0.3, -0.2, 1.0])
     est = _pose([1.5, 1.0, 3.25], [0.0, 0.0, 0.0])
     got = [ape_errors(ref, est, axis)[0] for axis in "xyz"]
@@ -67,7 +75,7 @@ def test_ape_per_axis_is_estimate_minus_reference_in_the_common_frame():
 
 
 @pytest.mark.parametrize("relation", MATRIX_RELATIONS)
-def test_ape_matches_the_matrix_definition_on_random_poses(relation):
+def test_ape_matches_the_matrix_definition_on_random_poses(relation: str) -> None:
     ref, est = random_walk(300, seed=1), random_walk(300, seed=2, step_rad=0.2)
     p = transform_from_pose(est.positions_xyz, est.orientations_quat_xyzw)
     q = transform_from_pose(ref.positions_xyz, ref.orientations_quat_xyzw)
@@ -76,7 +84,7 @@ def test_ape_matches_the_matrix_definition_on_random_poses(relation):
 
 
 @pytest.mark.parametrize("relation", MATRIX_RELATIONS[:-1])
-def test_rpe_matches_the_matrix_definition_on_random_pairs(relation):
+def test_rpe_matches_the_matrix_definition_on_random_pairs(relation: str) -> None:
     ref, est = random_walk(300, seed=3), random_walk(300, seed=4, step_rad=0.2)
     rng = np.random.default_rng(0)
     pairs = np.sort(rng.integers(0, 300, size=(500, 2)), axis=1)
@@ -88,7 +96,7 @@ def test_rpe_matches_the_matrix_definition_on_random_pairs(relation):
     np.testing.assert_allclose(rpe_errors(ref, est, pairs, relation), expected, atol=1e-12)
 
 
-def test_rpe_per_axis_is_the_translation_of_the_error_pose():
+def test_rpe_per_axis_is_the_translation_of_the_error_pose() -> None:
     ref, est = random_walk(50, seed=5), random_walk(50, seed=6, step_rad=0.3)
     pairs = np.array([[0, 7], [3, 40], [10, 11]])
     p = transform_from_pose(est.positions_xyz, est.orientations_quat_xyzw)
@@ -99,7 +107,7 @@ def test_rpe_per_axis_is_the_translation_of_the_error_pose():
     np.testing.assert_allclose(got, e[:, :3, 3], atol=1e-12)
 
 
-def test_small_rotation_errors_keep_their_digits():
+def test_small_rotation_errors_keep_their_digits() -> None:
     # arccos((tr R - 1) / 2) returns 0 or ~2e-8 here; the quaternion forms stay exact.
     ref = _pose([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
     est = _pose([0.0, 0.0, 0.0], [1e-9, 0.0, 0.0])
@@ -107,7 +115,7 @@ def test_small_rotation_errors_keep_their_digits():
     assert ape_errors(ref, est, "rot_part")[0] == pytest.approx(math.sqrt(2) * 1e-9, rel=1e-12)
 
 
-def test_rpe_point_distance_and_ratio_by_hand():
+def test_rpe_point_distance_and_ratio_by_hand() -> None:
     ref = line(np.array([0.0, 1.0, 1.0, 3.0]), n=4)
     est = line(np.array([0.0, 1.1, 1.1, 2.8]), n=4)
     pairs = np.array([[0, 1], [1, 2], [2, 3]])
@@ -119,20 +127,20 @@ def test_rpe_point_distance_and_ratio_by_hand():
     assert np.isnan(ratio[1])  # zero reference distance: left out, as evo drops it
 
 
-def test_seed_offset_cancels_in_relative_errors():
+def test_seed_offset_cancels_in_relative_errors() -> None:
     ref = line()
-    est = line(np.arange(101) * 0.1 + 0.1)
+    est = line(np.arange(101, dtype=np.float64) * 0.1 + 0.1)
     pairs = np.stack([np.arange(91), np.arange(91) + 10], axis=1)
     assert np.max(np.abs(rpe_errors(ref, est, pairs, "translation"))) < 1e-12
     np.testing.assert_allclose(ape_errors(ref, est, "translation"), 0.1, atol=1e-12)
 
 
-def test_every_relation_has_a_unit():
+def test_every_relation_has_a_unit() -> None:
     assert set(RPE_RELATIONS) == set(RELATION_UNITS)
     assert set(APE_RELATIONS) < set(RPE_RELATIONS)
 
 
-def test_unknown_relation_is_refused_with_the_choices():
+def test_unknown_relation_is_refused_with_the_choices() -> None:
     with pytest.raises(ValidationError, match="Expected a relation in translation"):
         check_relation("speed")
     ref = line()
@@ -140,14 +148,14 @@ def test_unknown_relation_is_refused_with_the_choices():
         ape_errors(ref, ref, "point_distance_error_ratio")
 
 
-def test_unassociated_trajectories_are_refused():
+def test_unassociated_trajectories_are_refused() -> None:
     with pytest.raises(ValidationError, match="equal length, got reference 101 and estimate 50"):
         ape_errors(line(), line(n=50))
     with pytest.raises(ValidationError, match="associate them first"):
         rpe_errors(line(), line(n=50), np.array([[0, 1]]))
 
 
-def test_malformed_pairs_are_refused():
+def test_malformed_pairs_are_refused() -> None:
     ref = line(n=5)
     with pytest.raises(ValidationError, match=r"shape \(K, 2\)"):
         rpe_errors(ref, ref, np.array([0, 1]))

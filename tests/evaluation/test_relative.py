@@ -10,28 +10,29 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, prepare, rpe, rpe_from_prepared
 from tests.evaluation.metric_trajectories import (
     RIGID_MOTIONS,
+    RigidMotion,
     line,
     noisy_estimate_and_moved,
     random_walk,
 )
 
-T = np.arange(101) * 0.1
+T = np.arange(101, dtype=np.float64) * 0.1
 
 
-def test_seed_table_constant_offset_cancels_over_one_second():
+def test_seed_table_constant_offset_cancels_over_one_second() -> None:
     result = rpe(line(), line(T + 0.1), pairs=PairSettings(delta=1, delta_unit="s", all_pairs=True))
     assert f"{result.stats['translation'].rms:.6f}" == "0.000000"
     assert result.counts["pairs"] == 91
 
 
-def test_seed_table_drift_shows_as_one_centimetre_per_second():
+def test_seed_table_drift_shows_as_one_centimetre_per_second() -> None:
     result = rpe(
         line(), line(T + 0.01 * T), pairs=PairSettings(delta=1, delta_unit="s", all_pairs=True)
     )
     assert f"{result.stats['translation'].rms:.6f}" == "0.010000"
 
 
-def test_result_records_the_pair_settings():
+def test_result_records_the_pair_settings() -> None:
     result = rpe(line(), line(T * 1.01), pairs=PairSettings(delta=2, delta_unit="f"), relation="x")
     assert result.metric == "rpe"
     assert dict(result.units) == {"x": "m"}
@@ -59,7 +60,7 @@ def test_result_records_the_pair_settings():
     assert np.sqrt(np.mean(series.errors**2)) == pytest.approx(result.stats["x"].rms, rel=1e-15)
 
 
-def test_pairs_from_reference_use_the_reference_path():
+def test_pairs_from_reference_use_the_reference_path() -> None:
     ref = line()
     est = line(T * 2.0)  # twice as fast: one metre of estimate path is half a metre of reference
     from_est = rpe(ref, est, pairs=PairSettings(delta=1.0, delta_unit="m", all_pairs=True))
@@ -76,8 +77,8 @@ def test_pairs_from_reference_use_the_reference_path():
     assert from_ref.settings["pairs_from"] == "reference"
 
 
-def test_zero_distance_pairs_are_left_out_of_the_ratio_with_a_note():
-    x = np.concatenate([np.zeros(10), np.arange(1, 91) * 0.1])
+def test_zero_distance_pairs_are_left_out_of_the_ratio_with_a_note() -> None:
+    x = np.concatenate([np.zeros(10), np.arange(1, 91, dtype=np.float64) * 0.1])
     ref = line(x, n=100)
     est = line(x * 1.1, n=100)
     result = rpe(
@@ -94,7 +95,9 @@ def test_zero_distance_pairs_are_left_out_of_the_ratio_with_a_note():
 
 @settings(max_examples=20, deadline=None)
 @given(RIGID_MOTIONS)
-def test_rpe_without_alignment_is_invariant_to_a_rigid_transform_of_the_estimate(motion):
+def test_rpe_without_alignment_is_invariant_to_a_rigid_transform_of_the_estimate(
+    motion: RigidMotion,
+) -> None:
     ref, est, moved = noisy_estimate_and_moved(31, motion)
     for relation, delta, unit in (
         ("translation", 1, "f"),
@@ -119,7 +122,7 @@ def test_rpe_without_alignment_is_invariant_to_a_rigid_transform_of_the_estimate
         assert after.max == pytest.approx(before.max, rel=1e-9, abs=1e-12)
 
 
-def test_a_delta_without_pairs_is_refused_with_the_path_length():
+def test_a_delta_without_pairs_is_refused_with_the_path_length() -> None:
     with pytest.raises(
         ValidationError,
         match=r"delta = 50.0 m gave no pose pair among the 101 matched poses of the estimate \(duration 10 s, path 10 m\)",
@@ -127,7 +130,7 @@ def test_a_delta_without_pairs_is_refused_with_the_path_length():
         rpe(line(), line(), pairs=PairSettings(delta=50.0, delta_unit="m"))
 
 
-def test_rpe_from_one_preparation_equals_rpe_for_each_delta():
+def test_rpe_from_one_preparation_equals_rpe_for_each_delta() -> None:
     ref, est = random_walk(300, seed=5), random_walk(300, seed=6)
     prep = prepare(ref, est, EvaluationSettings(align="se3"))
     for delta, unit in ((1.0, "f"), (2.0, "s"), (1.0, "m")):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 
@@ -37,7 +38,9 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings
         ({"t_start_s": 5.0, "t_end_s": 4.0}, "t_end_s", r"an end at or after the start \(5\.0 s\)"),
     ],
 )
-def test_bad_settings_raise_naming_the_field(kwargs, field, match):
+def test_bad_settings_raise_naming_the_field(
+    kwargs: dict[str, Any], field: str, match: str
+) -> None:
     with pytest.raises(ValidationError, match=match) as caught:
         EvaluationSettings(**kwargs)
     assert caught.value.field == f"EvaluationSettings.{field}"
@@ -58,23 +61,25 @@ def test_bad_settings_raise_naming_the_field(kwargs, field, match):
         ({"delta_tol": 100.0}, "delta_tol", r"a relative tolerance in \[0, 1\), got float 100\.0"),
     ],
 )
-def test_bad_pair_settings_raise_naming_the_field(kwargs, field, match):
+def test_bad_pair_settings_raise_naming_the_field(
+    kwargs: dict[str, Any], field: str, match: str
+) -> None:
     with pytest.raises(ValidationError, match=match) as caught:
         PairSettings(**kwargs)
     assert caught.value.field == f"PairSettings.{field}"
 
 
-def test_one_to_one_is_accepted_with_a_dash_and_stored_with_an_underscore():
+def test_one_to_one_is_accepted_with_a_dash_and_stored_with_an_underscore() -> None:
     assert EvaluationSettings(sync="one-to-one") == EvaluationSettings(sync="one_to_one")
 
 
-def test_replace_validates_again():
+def test_replace_validates_again() -> None:
     settings = EvaluationSettings(align="se3", n_align=5)
     with pytest.raises(ValidationError, match=r"other than 'none' to fit on these poses"):
         settings.replace(align="none")
 
 
-def test_record_is_structured_and_round_trips():
+def test_record_is_structured_and_round_trips() -> None:
     settings = EvaluationSettings(align="se3", align_window_s=(1.0, 2.5), t_end_s=9.0)
     record = settings.record()
     assert record["align_window_s"] == (1.0, 2.5)  # a tuple, not "1.0..2.5"
@@ -82,12 +87,12 @@ def test_record_is_structured_and_round_trips():
     assert EvaluationSettings.from_record(json.loads(json.dumps(record))) == settings
 
 
-def test_settings_are_messages_that_load_back_from_their_dict():
+def test_settings_are_messages_that_load_back_from_their_dict() -> None:
     for value in (EvaluationSettings(sync="interpolate", max_gap_s=0.5), PairSettings(delta=2.0)):
         assert robot_msgs.from_dict(json.loads(json.dumps(value.to_dict()))) == value
 
 
-def test_options_decode_toml_values_and_name_file_and_key():
+def test_options_decode_toml_values_and_name_file_and_key() -> None:
     options = {"align": "sim3", "align_window_s": [0, 10], "max_diff_s": 1}
     settings = EvaluationSettings.from_options(options, where="runs.toml [settings]")
     assert settings.align_window_s == (0.0, 10.0)
@@ -100,6 +105,6 @@ def test_options_decode_toml_values_and_name_file_and_key():
         EvaluationSettings.from_options({"max_diff_s": -1}, where="runs.toml [settings]")
 
 
-def test_pair_labels_name_the_delta():
+def test_pair_labels_name_the_delta() -> None:
     assert PairSettings(delta=1.0, delta_unit="s", all_pairs=True).label() == "1s:all"
     assert PairSettings(delta=10, delta_unit="f").label() == "10f"

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
 from robot_msgs.errors import DataWarning, FormatError
 from robot_msgs.io import POSE_TYPES, TopicInfo, list_topics, parse_tf_id, read_bag, read_trajectory
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from tests.io.conftest import BagMaker, Pose
 
 pytest.importorskip("rosbags")
 
@@ -24,7 +30,7 @@ STAMPS = [10 + 250_000_000 * 1e-9, 11 + 500_000_000 * 1e-9, 12 + 1 * 1e-9]
 KINDS = ["ros1", "sqlite3", "mcap"]
 
 
-def open_path(bag, kind):
+def open_path(bag: Path, kind: str) -> Path:
     # A ROS 2 MCAP bag is a folder; also read its .mcap file on its own.
     return next(bag.glob("*.mcap")) if kind == "mcap" else bag
 
@@ -39,7 +45,9 @@ def open_path(bag, kind):
         "nav_msgs/msg/Odometry",
     ],
 )
-def test_read_bag_reads_stamps_positions_and_orientations_of_each_pose_type(bags, kind, msgtype):
+def test_read_bag_reads_stamps_positions_and_orientations_of_each_pose_type(
+    bags: BagMaker, kind: str, msgtype: str
+) -> None:
     msgs = [bags.message(kind, msgtype, p) for p in POSES]
     path = open_path(bags.write("poses", kind, {"/est": (msgtype, msgs)}), kind)
     traj = read_bag(path, "/est")
@@ -52,7 +60,9 @@ def test_read_bag_reads_stamps_positions_and_orientations_of_each_pose_type(bags
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_read_bag_gives_point_stamped_identity_rotations_with_a_warning(bags, kind):
+def test_read_bag_gives_point_stamped_identity_rotations_with_a_warning(
+    bags: BagMaker, kind: str
+) -> None:
     msgs = [bags.message(kind, "geometry_msgs/msg/PointStamped", p) for p in POSES]
     path = open_path(
         bags.write("points", kind, {"/gps": ("geometry_msgs/msg/PointStamped", msgs)}), kind
@@ -66,7 +76,7 @@ def test_read_bag_gives_point_stamped_identity_rotations_with_a_warning(bags, ki
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_read_bag_takes_the_poses_of_the_last_path_message(bags, kind):
+def test_read_bag_takes_the_poses_of_the_last_path_message(bags: BagMaker, kind: str) -> None:
     first = bags.path_message(kind, POSES[:1])
     last = bags.path_message(kind, POSES)
     path = open_path(
@@ -77,7 +87,7 @@ def test_read_bag_takes_the_poses_of_the_last_path_message(bags, kind):
     assert traj.positions_xyz[:, 0].tolist() == [1.0, 4.0, 7.0]
 
 
-def test_read_bag_refuses_a_path_whose_poses_share_one_stamp(bags):
+def test_read_bag_refuses_a_path_whose_poses_share_one_stamp(bags: BagMaker) -> None:
     zero = [(0, 0, "map", p[3], p[4]) for p in POSES]
     path = bags.write(
         "plan", "sqlite3", {"/plan": ("nav_msgs/msg/Path", [bags.path_message("sqlite3", zero)])}
@@ -88,7 +98,7 @@ def test_read_bag_refuses_a_path_whose_poses_share_one_stamp(bags):
         read_bag(path, "/plan")
 
 
-def test_read_bag_sorts_messages_whose_header_stamps_go_back(bags):
+def test_read_bag_sorts_messages_whose_header_stamps_go_back(bags: BagMaker) -> None:
     msgs = [
         bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p)
         for p in (POSES[1], POSES[0], POSES[2])
@@ -102,7 +112,7 @@ def test_read_bag_sorts_messages_whose_header_stamps_go_back(bags):
     assert traj.stamps_s.tolist() == STAMPS
 
 
-def test_read_bag_reports_messages_in_several_frames(bags):
+def test_read_bag_reports_messages_in_several_frames(bags: BagMaker) -> None:
     poses = [POSES[0], (*POSES[1][:2], "odom", *POSES[1][3:])]
     msgs = [bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p) for p in poses]
     path = bags.write("frames", "sqlite3", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
@@ -115,13 +125,13 @@ def test_read_bag_reports_messages_in_several_frames(bags):
         read_bag(path, "/est", strict=True)
 
 
-def test_read_bag_matches_a_topic_without_its_leading_slash(bags):
+def test_read_bag_matches_a_topic_without_its_leading_slash(bags: BagMaker) -> None:
     msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
     path = bags.write("slash", "ros1", {"groundtruth": ("geometry_msgs/msg/PoseStamped", msgs)})
     assert len(read_bag(path, "/groundtruth")) == 3
 
 
-def test_read_bag_names_the_pose_topics_when_the_topic_is_missing(bags):
+def test_read_bag_names_the_pose_topics_when_the_topic_is_missing(bags: BagMaker) -> None:
     msgs = [bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
     path = bags.write("missing", "sqlite3", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
     with pytest.raises(
@@ -130,7 +140,7 @@ def test_read_bag_names_the_pose_topics_when_the_topic_is_missing(bags):
         read_bag(path, "/gt")
 
 
-def test_read_bag_refuses_a_topic_of_another_type(bags):
+def test_read_bag_refuses_a_topic_of_another_type(bags: BagMaker) -> None:
     tf = bags.tf_message("sqlite3", [(POSES[0], "base")])
     path = bags.write("tf", "sqlite3", {"/tf": ("tf2_msgs/msg/TFMessage", [tf])})
     with pytest.raises(
@@ -139,14 +149,14 @@ def test_read_bag_refuses_a_topic_of_another_type(bags):
         read_bag(path, "/tf")
 
 
-def test_read_bag_refuses_a_file_that_is_no_bag(tmp_path):
+def test_read_bag_refuses_a_file_that_is_no_bag(tmp_path: Path) -> None:
     path = tmp_path / "x.mcap"
     path.write_text("not a bag")
     with pytest.raises(FormatError, match=r"x\.mcap: cannot open as a ROS bag"):
         read_bag(path, "/odom")
 
 
-def test_list_topics_gives_name_type_and_count(bags):
+def test_list_topics_gives_name_type_and_count(bags: BagMaker) -> None:
     msgs = [bags.message("mcap", "nav_msgs/msg/Odometry", p) for p in POSES]
     points = [bags.message("mcap", "geometry_msgs/msg/PointStamped", p) for p in POSES[:2]]
     path = bags.write(
@@ -164,7 +174,9 @@ def test_list_topics_gives_name_type_and_count(bags):
     assert {t.msgtype for t in list_topics(path)} <= set(POSE_TYPES)
 
 
-def test_read_trajectory_picks_the_only_pose_topic_and_refuses_to_guess_among_several(bags):
+def test_read_trajectory_picks_the_only_pose_topic_and_refuses_to_guess_among_several(
+    bags: BagMaker,
+) -> None:
     msgs = [bags.message("sqlite3", "nav_msgs/msg/Odometry", p) for p in POSES]
     one = bags.write("one", "sqlite3", {"/odom": ("nav_msgs/msg/Odometry", msgs)})
     assert len(read_trajectory(one)) == 3
@@ -182,8 +194,14 @@ def test_read_trajectory_picks_the_only_pose_topic_and_refuses_to_guess_among_se
 # TF: map -> odom moves along x (x = 0 at t = 0, x = 2 at t = 2, two messages);
 # odom -> base moves along y (y = 0, 1, 2 at t = 0, 1, 2: the busiest, so it sets the
 # stamps); base -> cam is static: z = 0.5 and 90° about z.
-def tf_bag(bags, kind):
-    def tf(sec, parent, child, xyz, q=ID):
+def tf_bag(bags: BagMaker, kind: str) -> Path:
+    def tf(
+        sec: int,
+        parent: str,
+        child: str,
+        xyz: tuple[float, float, float],
+        q: tuple[float, float, float, float] = ID,
+    ) -> tuple[Pose, str]:
         return ((sec, 0, parent, xyz, q), child)
 
     dynamic = [
@@ -212,7 +230,9 @@ def tf_bag(bags, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_read_bag_chains_tf_through_dynamic_and_static_transforms(bags, kind):
+def test_read_bag_chains_tf_through_dynamic_and_static_transforms(
+    bags: BagMaker, kind: str
+) -> None:
     traj = read_bag(tf_bag(bags, kind), "/tf:map.cam")
     assert (traj.frame_id, traj.child_frame_id) == ("map", "cam")
     assert traj.stamps_s.tolist() == [0.0, 1.0, 2.0]
@@ -223,19 +243,19 @@ def test_read_bag_chains_tf_through_dynamic_and_static_transforms(bags, kind):
     np.testing.assert_allclose(traj.orientations_quat_xyzw, [[0, 0, S, S]] * 3, rtol=0, atol=1e-15)
 
 
-def test_read_bag_gives_the_inverse_chain_for_swapped_frames(bags):
+def test_read_bag_gives_the_inverse_chain_for_swapped_frames(bags: BagMaker) -> None:
     traj = read_bag(tf_bag(bags, "sqlite3"), "/tf:cam.map")
     # Inverse of (t, Rz90): -Rz90ᵀ t. At t = 2 s, t = (2, 2, 0.5): Rz90ᵀ t = (2, -2, 0.5).
     np.testing.assert_allclose(traj.positions_xyz[2], [-2.0, 2.0, -0.5], rtol=0, atol=1e-15)
     np.testing.assert_allclose(traj.orientations_quat_xyzw[2], [0, 0, -S, S], rtol=0, atol=1e-15)
 
 
-def test_read_bag_reads_a_single_dynamic_transform_unchanged(bags):
+def test_read_bag_reads_a_single_dynamic_transform_unchanged(bags: BagMaker) -> None:
     traj = read_bag(tf_bag(bags, "mcap"), "/tf:odom.base")
     assert traj.positions_xyz[:, 1].tolist() == [0.0, 1.0, 2.0]
 
 
-def test_read_bag_reads_a_static_only_chain_as_one_pose(bags):
+def test_read_bag_reads_a_static_only_chain_as_one_pose(bags: BagMaker) -> None:
     traj = read_bag(tf_bag(bags, "sqlite3"), "/tf:base.cam")
     assert len(traj) == 1
     assert traj.positions_xyz.tolist() == [[0.0, 0.0, 0.5]]
@@ -250,13 +270,13 @@ def test_read_bag_reads_a_static_only_chain_as_one_pose(bags):
         ("/tf:mapcam", r"'/tf:mapcam' is not a TF id"),
     ],
 )
-def test_read_bag_explains_bad_tf_ids(bags, ident, error):
+def test_read_bag_explains_bad_tf_ids(bags: BagMaker, ident: str, error: str) -> None:
     with pytest.raises(FormatError, match=error):
         read_bag(tf_bag(bags, "sqlite3"), ident)
 
 
-def test_read_bag_refuses_frames_in_separate_trees(bags):
-    def tf(parent, child):
+def test_read_bag_refuses_frames_in_separate_trees(bags: BagMaker) -> None:
+    def tf(parent: str, child: str) -> tuple[Pose, str]:
         return ((0, 0, parent, (0.0, 0.0, 0.0), ID), child)
 
     msgs = [bags.tf_message("sqlite3", [tf("map", "a"), tf("world", "b")])]
@@ -265,8 +285,8 @@ def test_read_bag_refuses_frames_in_separate_trees(bags):
         read_bag(path, "/tf:a.b")
 
 
-def test_read_bag_refuses_a_frame_with_two_parents(bags):
-    def tf(parent, child):
+def test_read_bag_refuses_a_frame_with_two_parents(bags: BagMaker) -> None:
+    def tf(parent: str, child: str) -> tuple[Pose, str]:
         return ((0, 0, parent, (0.0, 0.0, 0.0), ID), child)
 
     msgs = [bags.tf_message("sqlite3", [tf("map", "a"), tf("world", "a")])]
@@ -275,8 +295,8 @@ def test_read_bag_refuses_a_frame_with_two_parents(bags):
         read_bag(path, "/tf:map.a")
 
 
-def test_read_bag_refuses_a_tf_loop_naming_the_bag(bags):
-    def tf(parent, child):
+def test_read_bag_refuses_a_tf_loop_naming_the_bag(bags: BagMaker) -> None:
+    def tf(parent: str, child: str) -> tuple[Pose, str]:
         return ((0, 0, parent, (0.0, 0.0, 0.0), ID), child)
 
     msgs = [bags.tf_message("sqlite3", [tf("map", "a"), tf("a", "map"), tf("a", "b")])]
@@ -285,5 +305,5 @@ def test_read_bag_refuses_a_tf_loop_naming_the_bag(bags):
         read_bag(path, "/tf:map.b")
 
 
-def test_parse_tf_id_takes_an_optional_static_topic():
+def test_parse_tf_id_takes_an_optional_static_topic() -> None:
     assert parse_tf_id("/tf:map.base_link:/my_static") == ("/tf", "map", "base_link", "/my_static")

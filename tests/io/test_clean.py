@@ -28,7 +28,7 @@ def write(tmp_path: Path, rows: list[str]) -> Path:
     return path
 
 
-def test_rows_with_nan_are_dropped_and_named_by_line(tmp_path):
+def test_rows_with_nan_are_dropped_and_named_by_line(tmp_path: Path) -> None:
     path = write(
         tmp_path,
         [
@@ -49,13 +49,13 @@ def test_rows_with_nan_are_dropped_and_named_by_line(tmp_path):
     assert traj.stamps_s.tolist() == [1.0, 3.0, 6.0, 7.0]
 
 
-def test_many_nan_rows_list_the_first_five_lines_and_a_count(tmp_path):
+def test_many_nan_rows_list_the_first_five_lines_and_a_count(tmp_path: Path) -> None:
     rows = [f"{i} nan 0 0 {ID}" for i in range(8)] + [f"{i} 0 0 0 {ID}" for i in range(9, 17)]
     with pytest.warns(DataWarning, match=r"8 row\(s\) .* \(lines 2, 3, 4, 5, 6 and 3 more\)"):
         assert len(read_tum(write(tmp_path, rows))) == 8
 
 
-def test_dropping_more_than_half_the_rows_is_refused_naming_file_and_rule(tmp_path):
+def test_dropping_more_than_half_the_rows_is_refused_naming_file_and_rule(tmp_path: Path) -> None:
     rows = [f"{i} nan 0 0 {ID}" for i in range(5)] + [f"{i} 0 0 0 {ID}" for i in range(5, 9)]
     with pytest.raises(
         FormatError,
@@ -66,14 +66,14 @@ def test_dropping_more_than_half_the_rows_is_refused_naming_file_and_rule(tmp_pa
         read_tum(write(tmp_path, rows))
 
 
-def test_dropping_rows_down_to_one_pose_is_refused(tmp_path):
+def test_dropping_rows_down_to_one_pose_is_refused(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError, match=r"run\.txt: .* would leave 1 pose of 2 rows \(fewer than 2\)"
     ):
         read_tum(write(tmp_path, [f"1 0 0 0 {ID}", f"2 nan 0 0 {ID}"]))
 
 
-def test_identical_stamps_collapsing_a_file_to_one_pose_are_refused(tmp_path):
+def test_identical_stamps_collapsing_a_file_to_one_pose_are_refused(tmp_path: Path) -> None:
     # 200 rows of one stamp: keeping the first of each stamp would leave 1 pose.
     rows = [f"5 {i} 0 0 {ID}" for i in range(200)]
     with pytest.raises(
@@ -85,7 +85,7 @@ def test_identical_stamps_collapsing_a_file_to_one_pose_are_refused(tmp_path):
         read_tum(write(tmp_path, rows))
 
 
-def test_nan_rows_are_refused_when_strict(tmp_path):
+def test_nan_rows_are_refused_when_strict(tmp_path: Path) -> None:
     path = write(tmp_path, [f"1 0 0 0 {ID}", f"2 0 0 nan {ID}"])
     with pytest.raises(
         FormatError,
@@ -94,12 +94,12 @@ def test_nan_rows_are_refused_when_strict(tmp_path):
         read_tum(path, strict=True)
 
 
-def test_a_file_of_nan_rows_only_is_refused(tmp_path):
+def test_a_file_of_nan_rows_only_is_refused(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"run\.txt: 1 row\(s\) with NaN.*no poses left"):
         read_tum(write(tmp_path, [f"1 nan 0 0 {ID}"]))
 
 
-def test_unsorted_stamps_are_sorted_with_the_first_place_named(tmp_path):
+def test_unsorted_stamps_are_sorted_with_the_first_place_named(tmp_path: Path) -> None:
     path = write(tmp_path, [f"1 1 0 0 {ID}", f"3 3 0 0 {ID}", f"2 2 0 0 {ID}", f"0.5 0.5 0 0 {ID}"])
     with pytest.warns(
         DataWarning,
@@ -110,7 +110,7 @@ def test_unsorted_stamps_are_sorted_with_the_first_place_named(tmp_path):
     assert traj.positions_xyz[:, 0].tolist() == [0.5, 1.0, 2.0, 3.0]
 
 
-def test_unsorted_stamps_are_refused_when_strict(tmp_path):
+def test_unsorted_stamps_are_refused_when_strict(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError,
         match=r"first at line 3\): sorted by stamp \(refused: strict reading, --strict\)",
@@ -118,7 +118,7 @@ def test_unsorted_stamps_are_refused_when_strict(tmp_path):
         read_tum(write(tmp_path, [f"2 0 0 0 {ID}", f"1 0 0 0 {ID}"]), strict=True)
 
 
-def test_repeated_stamps_keep_the_first_row_in_file_order(tmp_path):
+def test_repeated_stamps_keep_the_first_row_in_file_order(tmp_path: Path) -> None:
     path = write(tmp_path, [f"1 10 0 0 {ID}", f"2 20 0 0 {ID}", f"1 11 0 0 {ID}", f"2 21 0 0 {ID}"])
     # Sorting is stable, so of each stamp the row that came first in the file survives.
     with pytest.warns(DataWarning) as record:
@@ -132,14 +132,16 @@ def test_repeated_stamps_keep_the_first_row_in_file_order(tmp_path):
     assert traj.positions_xyz[:, 0].tolist() == [10.0, 20.0]
 
 
-def test_repeated_stamps_are_refused_when_strict(tmp_path):
+def test_repeated_stamps_are_refused_when_strict(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError, match=r"1 row\(s\) repeat an earlier stamp \(line 3\).*--strict"
     ):
         read_tum(write(tmp_path, [f"1 0 0 0 {ID}", f"1 0 0 0 {ID}", f"2 0 0 0 {ID}"]), strict=True)
 
 
-def test_slightly_non_unit_quaternions_are_normalised_with_the_worst_deviation(tmp_path):
+def test_slightly_non_unit_quaternions_are_normalised_with_the_worst_deviation(
+    tmp_path: Path,
+) -> None:
     path = write(tmp_path, [f"1 0 0 0 {ID}", "2 0 0 0 0 0 0 1.0003", "3 0 0 0 0 0 0.6 0.8"])
     with pytest.warns(
         DataWarning,
@@ -149,25 +151,27 @@ def test_slightly_non_unit_quaternions_are_normalised_with_the_worst_deviation(t
     assert traj.orientations_quat_xyzw.tolist() == [[0, 0, 0, 1], [0, 0, 0, 1], [0, 0, 0.6, 0.8]]
 
 
-def test_normalising_keeps_the_sign_of_the_quaternion(tmp_path):
+def test_normalising_keeps_the_sign_of_the_quaternion(tmp_path: Path) -> None:
     with pytest.warns(DataWarning, match="normalised"):
         traj = read_tum(write(tmp_path, ["1 0 0 0 0 0 0 -1.001"]))
     assert traj.orientations_quat_xyzw.tolist() == [[0.0, 0.0, 0.0, -1.0]]
 
 
-def test_non_unit_quaternions_are_refused_when_strict(tmp_path):
+def test_non_unit_quaternions_are_refused_when_strict(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError, match=r"not unit: normalised .* \(refused: strict reading, --strict\)"
     ):
         read_tum(write(tmp_path, ["1 0 0 0 0 0 0 1.001"]), strict=True)
 
 
-def test_quaternions_within_the_trajectory_tolerance_are_normalised_silently(tmp_path):
+def test_quaternions_within_the_trajectory_tolerance_are_normalised_silently(
+    tmp_path: Path,
+) -> None:
     traj = read_tum(write(tmp_path, ["1 0 0 0 0 0 0 1.0000005"]), strict=True)
     assert traj.orientations_quat_xyzw.tolist() == [[0.0, 0.0, 0.0, 1.0]]
 
 
-def test_quaternions_printed_to_four_decimals_pass_strict_silently(tmp_path):
+def test_quaternions_printed_to_four_decimals_pass_strict_silently(tmp_path: Path) -> None:
     # Line 391 of the TUM RGB-D fr1/xyz ground truth (the shipped example), the file's
     # largest deviation: norm 1 + 8.4e-5, within the 1e-4 that 4-decimal rounding can give.
     q = "0.6653 0.6329 -0.2776 -0.2827"
@@ -179,7 +183,7 @@ def test_quaternions_printed_to_four_decimals_pass_strict_silently(tmp_path):
     assert math.isclose(float(np.linalg.norm(traj.orientations_quat_xyzw[0])), 1, abs_tol=1e-15)
 
 
-def test_quaternions_just_beyond_four_decimal_rounding_are_reported(tmp_path):
+def test_quaternions_just_beyond_four_decimal_rounding_are_reported(tmp_path: Path) -> None:
     with pytest.warns(DataWarning, match=r"1 of 1 quaternion\(s\) not unit: normalised"):
         read_tum(write(tmp_path, ["1 0 0 0 0 0 0 1.00011"]))
 
@@ -189,7 +193,9 @@ def test_quaternions_just_beyond_four_decimal_rounding_are_reported(tmp_path):
     # norms by hand: sqrt(0.25 * 3 + 0.16) = sqrt(0.91), sqrt(2)
     [("0 0 0 0", "0"), ("0 0 0 2", "2"), ("0.5 0.5 0.5 0.4", "0.953939"), ("1 0 0 1", "1.41421")],
 )
-def test_zero_or_far_from_unit_quaternions_are_refused_even_without_strict(tmp_path, quat, norm):
+def test_zero_or_far_from_unit_quaternions_are_refused_even_without_strict(
+    tmp_path: Path, quat: str, norm: str
+) -> None:
     path = write(tmp_path, [f"1 0 0 0 {ID}", f"2 0 0 0 {quat}"])
     with pytest.raises(
         FormatError,
@@ -198,7 +204,7 @@ def test_zero_or_far_from_unit_quaternions_are_refused_even_without_strict(tmp_p
         read_tum(path)
 
 
-def test_finish_trajectory_uses_the_labels_it_is_given():
+def test_finish_trajectory_uses_the_labels_it_is_given() -> None:
     with pytest.warns(
         DataWarning, match=r"bag /odom: 1 row\(s\) repeat an earlier stamp \(message 2\)"
     ):
@@ -214,7 +220,7 @@ def test_finish_trajectory_uses_the_labels_it_is_given():
     assert (len(traj), traj.frame_id, traj.child_frame_id) == (2, "odom", "base_link")
 
 
-def test_problems_are_fixed_in_the_stated_order(tmp_path):
+def test_problems_are_fixed_in_the_stated_order(tmp_path: Path) -> None:
     # NaN first (line 3 dropped), then normalise, then sort, then drop the repeat.
     path = write(
         tmp_path, [f"3 3 0 0 {ID}", f"1 nan 0 0 {ID}", "1 1 0 0 0 0 0 1.0002", f"3 4 0 0 {ID}"]
@@ -232,7 +238,7 @@ def test_problems_are_fixed_in_the_stated_order(tmp_path):
     st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, math.nan]), min_size=1, max_size=12),
     st.integers(0, 2**32 - 1),
 )
-def test_cleaned_trajectories_pass_the_constructor_checks(stamps, seed):
+def test_cleaned_trajectories_pass_the_constructor_checks(stamps: list[float], seed: int) -> None:
     """The cleaned poses skip the constructor's checks; building them anew must validate."""
     rng = np.random.default_rng(seed)
     n = len(stamps)

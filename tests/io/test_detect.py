@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -16,6 +17,9 @@ from robot_msgs.io import (
     read_trajectory,
     resolve_path,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TUM = "# t x y z qx qy qz qw\n1 1 2 3 0 0 0 1\n2 4 5 6 0 0 0 1\n"
 KITTI = "1 0 0 1 0 1 0 2 0 0 1 3\n1 0 0 4 0 1 0 5 0 0 1 6\n"
@@ -35,7 +39,9 @@ EUROC = f"#timestamp,px,py,pz,qw,qx,qy,qz\n{NS},1,2,3,1,0,0,0\n{NS + 10**9},4,5,
         ("a.dat", f"{NS} 1 2 3 1 0 0 0 0 0 0\n", "euroc"),
     ],
 )
-def test_detect_format_reads_the_first_data_line(tmp_path, name, text, fmt):
+def test_detect_format_reads_the_first_data_line(
+    tmp_path: Path, name: str, text: str, fmt: str
+) -> None:
     path = tmp_path / name
     path.write_text(text)
     assert detect_format(path) == fmt
@@ -52,23 +58,25 @@ def test_detect_format_reads_the_first_data_line(tmp_path, name, text, fmt):
         ("a.dat", b"\x89MCAP0\r\n", "mcap"),
     ],
 )
-def test_detect_format_knows_bags_by_extension_or_magic_bytes(tmp_path, name, data, fmt):
+def test_detect_format_knows_bags_by_extension_or_magic_bytes(
+    tmp_path: Path, name: str, data: bytes, fmt: str
+) -> None:
     path = tmp_path / name
     path.write_bytes(data)
     assert detect_format(path) == fmt
 
 
-def test_detect_format_takes_a_folder_with_metadata_for_a_ros2_bag(tmp_path):
+def test_detect_format_takes_a_folder_with_metadata_for_a_ros2_bag(tmp_path: Path) -> None:
     (tmp_path / "metadata.yaml").write_text("rosbag2_bagfile_information: {}\n")
     assert detect_format(tmp_path) == "bag2"
 
 
-def test_detect_format_says_a_plain_folder_is_a_directory(tmp_path):
+def test_detect_format_says_a_plain_folder_is_a_directory(tmp_path: Path) -> None:
     with pytest.raises(IsADirectoryError, match=rf"{tmp_path}: is a directory, not a trajectory"):
         detect_format(tmp_path)
 
 
-def test_detect_format_explains_a_line_of_unexpected_width(tmp_path):
+def test_detect_format_explains_a_line_of_unexpected_width(tmp_path: Path) -> None:
     path = tmp_path / "a.txt"
     path.write_text("1 2 3\n")
     with pytest.raises(
@@ -78,7 +86,7 @@ def test_detect_format_explains_a_line_of_unexpected_width(tmp_path):
         detect_format(path)
 
 
-def test_detect_format_explains_a_file_without_numbers(tmp_path):
+def test_detect_format_explains_a_file_without_numbers(tmp_path: Path) -> None:
     path = tmp_path / "a.txt"
     path.write_text("# nothing\n")
     with pytest.raises(
@@ -87,7 +95,7 @@ def test_detect_format_explains_a_file_without_numbers(tmp_path):
         detect_format(path)
 
 
-def test_read_trajectory_dispatches_on_the_detected_format(tmp_path):
+def test_read_trajectory_dispatches_on_the_detected_format(tmp_path: Path) -> None:
     for name, text in (("t.txt", TUM), ("k.txt", KITTI), ("e.csv", EUROC)):
         path = tmp_path / name
         path.write_text(text)
@@ -97,7 +105,7 @@ def test_read_trajectory_dispatches_on_the_detected_format(tmp_path):
     assert read_trajectory(tmp_path / "k.txt").stamps_s.tolist() == [0.0, 1.0]
 
 
-def test_read_trajectory_format_can_be_forced(tmp_path):
+def test_read_trajectory_format_can_be_forced(tmp_path: Path) -> None:
     path = tmp_path / "pose.dat"
     # Two KITTI poses: a turn of atan2(0.8, 0.6) about z, then the identity.
     path.write_text("0.6 -0.8 0 5 0.8 0.6 0 0 0 0 1 7\n1 0 0 5 0 1 0 0 0 0 1 7\n")
@@ -111,14 +119,14 @@ def test_read_trajectory_format_can_be_forced(tmp_path):
     assert traj.orientations_quat_xyzw.tolist() == [[0.6, 0.0, 0.0, 0.8], [1.0, 0.0, 0.0, 0.0]]
 
 
-def test_read_trajectory_passes_the_times_file_to_kitti(tmp_path):
+def test_read_trajectory_passes_the_times_file_to_kitti(tmp_path: Path) -> None:
     (tmp_path / "k.txt").write_text(KITTI)
     (tmp_path / "times.txt").write_text("0.5\n0.75\n")
     traj = read_trajectory(tmp_path / "k.txt", times_path=tmp_path / "times.txt")
     assert traj.stamps_s.tolist() == [0.5, 0.75]
 
 
-def test_read_trajectory_refuses_options_the_format_does_not_use(tmp_path):
+def test_read_trajectory_refuses_options_the_format_does_not_use(tmp_path: Path) -> None:
     path = tmp_path / "t.txt"
     path.write_text(TUM)
     with pytest.raises(FormatError, match=r"a times file is only used with KITTI files, not tum"):
@@ -133,21 +141,21 @@ def test_read_trajectory_refuses_options_the_format_does_not_use(tmp_path):
     assert FORMATS == ("tum", "kitti", "euroc", "bag", "bag2", "mcap")
 
 
-def test_read_trajectory_raises_file_not_found(tmp_path):
+def test_read_trajectory_raises_file_not_found(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         read_trajectory(tmp_path / "none.txt")
     with pytest.raises(FileNotFoundError, match=r"none\.txt: no such file"):
         read_trajectory(tmp_path / "none.txt", fmt="tum")
 
 
-def test_examples_are_listed_and_resolve_to_files():
+def test_examples_are_listed_and_resolve_to_files() -> None:
     assert list_examples() == ("fr1_xyz/groundtruth.tum", "fr1_xyz/rgbdslam.tum")
     for name in list_examples():
         assert example_path(name).is_file()
         assert resolve_path(f"example:{name}") == example_path(name)
 
 
-def test_example_paths_refuse_unknown_names_and_escapes():
+def test_example_paths_refuse_unknown_names_and_escapes() -> None:
     with pytest.raises(
         FileNotFoundError,
         match=r"no example 'nope.tum'; examples: fr1_xyz/groundtruth.tum, fr1_xyz/rgbdslam.tum",
@@ -157,7 +165,7 @@ def test_example_paths_refuse_unknown_names_and_escapes():
         example_path("../io/__init__.py")
 
 
-def test_shipped_examples_read_to_the_poses_of_their_lines():
+def test_shipped_examples_read_to_the_poses_of_their_lines() -> None:
     # Counts and values from the files themselves (first and last data lines).
     est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
     assert len(est) == 788
@@ -175,5 +183,5 @@ def test_shipped_examples_read_to_the_poses_of_their_lines():
     )
 
 
-def test_shipped_examples_stay_small():
+def test_shipped_examples_stay_small() -> None:
     assert sum(example_path(n).stat().st_size for n in list_examples()) < 1_000_000

@@ -23,7 +23,7 @@ def write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-def test_read_euroc_reorders_w_first_quaternions_and_ignores_extra_columns(tmp_path):
+def test_read_euroc_reorders_w_first_quaternions_and_ignores_extra_columns(tmp_path: Path) -> None:
     path = write(tmp_path, HEADER + "1403715524907143168,0.5,1.5,2.5,0.6,0,0.8,0,9,9,9\n")
     traj = read_euroc(path)
     assert traj.positions_xyz.tolist() == [[0.5, 1.5, 2.5]]
@@ -31,20 +31,20 @@ def test_read_euroc_reorders_w_first_quaternions_and_ignores_extra_columns(tmp_p
     assert traj.orientations_quat_xyzw.tolist() == [[0.0, 0.8, 0.0, 0.6]]
 
 
-def test_read_euroc_converts_nanoseconds_as_evo_does(tmp_path):
+def test_read_euroc_converts_nanoseconds_as_evo_does(tmp_path: Path) -> None:
     ns = [1403715524907143168, 1403715524912143104]
     path = write(tmp_path, HEADER + "".join(f"{t},0,0,0,1,0,0,0\n" for t in ns))
     # evo: the ns column parsed as float64, then divided by 1e9.
     assert read_euroc(path).stamps_s.tolist() == [float(t) / 1e9 for t in ns]
 
 
-def test_read_euroc_skips_a_header_without_hash(tmp_path):
+def test_read_euroc_skips_a_header_without_hash(tmp_path: Path) -> None:
     path = write(tmp_path, "timestamp,px,py,pz,qw,qx,qy,qz\n1000000000,1,2,3,1,0,0,0\n")
     traj = read_euroc(path)
     assert traj.stamps_s.tolist() == [1.0]
 
 
-def test_read_euroc_counts_lines_with_the_header_for_errors(tmp_path):
+def test_read_euroc_counts_lines_with_the_header_for_errors(tmp_path: Path) -> None:
     path = write(tmp_path, "timestamp,px,py,pz,qw,qx,qy,qz\n1,1,2,3,1,0,0,0\n2,1,2,3,1,0,0\n")
     with pytest.raises(
         FormatError,
@@ -53,13 +53,13 @@ def test_read_euroc_counts_lines_with_the_header_for_errors(tmp_path):
         read_euroc(path)
 
 
-def test_read_euroc_names_the_column_of_a_bad_field(tmp_path):
+def test_read_euroc_names_the_column_of_a_bad_field(tmp_path: Path) -> None:
     path = write(tmp_path, HEADER + "1,1,2,3,1,0,0,0\n2,1,2,3,w,0,0,0\n")
     with pytest.raises(FormatError, match=r"line 3, column 5 \(qw\): 'w' is not a number"):
         read_euroc(path)
 
 
-def test_read_euroc_refuses_a_second_non_numeric_line(tmp_path):
+def test_read_euroc_refuses_a_second_non_numeric_line(tmp_path: Path) -> None:
     path = write(tmp_path, "a,b,c,d,e,f,g,h\nA,B,C,D,E,F,G,H\n")
     with pytest.raises(FormatError, match=r"line 2, column 1 \(t_ns\): 'A' is not a number"):
         read_euroc(path)
@@ -75,7 +75,7 @@ def _traj() -> PoseTrajectory:
     )
 
 
-def test_write_then_read_euroc_gives_back_the_trajectory(tmp_path):
+def test_write_then_read_euroc_gives_back_the_trajectory(tmp_path: Path) -> None:
     traj = _traj()
     back = read_euroc(write_euroc(tmp_path / "out.csv", traj))
     # Stamps pass through integer nanoseconds: equal to within one float64 step.
@@ -86,14 +86,14 @@ def test_write_then_read_euroc_gives_back_the_trajectory(tmp_path):
     )
 
 
-def test_write_euroc_refuses_to_overwrite_without_force(tmp_path):
+def test_write_euroc_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
     target = write(tmp_path, "old\n")
     with pytest.raises(OutputExistsError, match=r"data\.csv exists"):
         write_euroc(target, _traj())
     assert target.read_text() == "old\n"
 
 
-def test_write_euroc_output_is_readable_by_evo(tmp_path):
+def test_write_euroc_output_is_readable_by_evo(tmp_path: Path) -> None:
     file_interface = pytest.importorskip("evo.tools.file_interface")
     traj = _traj()
     out = write_euroc(tmp_path / "out.csv", traj)

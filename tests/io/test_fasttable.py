@@ -22,6 +22,8 @@ from robot_msgs.io.table import _parse_fast, _parse_general, parse_table, read_t
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from robot_msgs.typing import Float64Array
+
 pytestmark = pytest.mark.skipif(
     table_module._fasttable is None,
     reason="robot_msgs.io._fasttable is not built (no C compiler at install); "
@@ -104,8 +106,9 @@ def _tables(draw: st.DrawFn) -> tuple[str, int, bool, bool]:
     return text, ncols, extra, header
 
 
-def _bits(values: np.ndarray) -> list[int]:
-    return np.ascontiguousarray(values, dtype=np.float64).view(np.int64).ravel().tolist()
+def _bits(values: Float64Array) -> list[int]:
+    bits: list[int] = np.ascontiguousarray(values, dtype=np.float64).view(np.int64).ravel().tolist()
+    return bits
 
 
 def _general(

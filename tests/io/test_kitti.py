@@ -27,25 +27,30 @@ def write(tmp_path: Path, text: str, name: str = "00.txt") -> Path:
     return path
 
 
-def test_read_kitti_takes_translation_from_the_last_column_and_rotation_from_the_block(tmp_path):
+def test_read_kitti_takes_translation_from_the_last_column_and_rotation_from_the_block(
+    tmp_path: Path,
+) -> None:
     traj = read_kitti(write(tmp_path, ROWS))
     assert traj.positions_xyz.tolist() == [[5, 6, 7], [8, 9, 10], [1, 2, 3]]
     np.testing.assert_allclose(
-        traj.orientations_quat_xyzw, [[0, 0, 0, 1], [0, 0, S, S], [1, 0, 0, 0]], rtol=0, atol=1e-15
+        traj.orientations_quat_xyzw,
+        np.array([[0, 0, 0, 1], [0, 0, S, S], [1, 0, 0, 0]]),
+        rtol=0,
+        atol=1e-15,
     )
 
 
-def test_read_kitti_without_times_stamps_poses_by_frame_index(tmp_path):
+def test_read_kitti_without_times_stamps_poses_by_frame_index(tmp_path: Path) -> None:
     assert read_kitti(write(tmp_path, ROWS)).stamps_s.tolist() == [0.0, 1.0, 2.0]
 
 
-def test_read_kitti_takes_stamps_from_a_times_file(tmp_path):
+def test_read_kitti_takes_stamps_from_a_times_file(tmp_path: Path) -> None:
     times = write(tmp_path, "0.000000e+00\n1.037359e-01\n2.073381e-01\n", name="times.txt")
     traj = read_kitti(write(tmp_path, ROWS), times_path=times)
     assert traj.stamps_s.tolist() == [0.0, 0.1037359, 0.2073381]
 
 
-def test_read_kitti_refuses_a_times_file_of_another_length(tmp_path):
+def test_read_kitti_refuses_a_times_file_of_another_length(tmp_path: Path) -> None:
     times = write(tmp_path, "0\n1\n", name="times.txt")
     with pytest.raises(
         FormatError, match=r"times\.txt: expected one time per pose of .*00\.txt \(3\), got 2"
@@ -53,19 +58,19 @@ def test_read_kitti_refuses_a_times_file_of_another_length(tmp_path):
         read_kitti(write(tmp_path, ROWS), times_path=times)
 
 
-def test_read_kitti_names_line_and_column_of_a_bad_field(tmp_path):
+def test_read_kitti_names_line_and_column_of_a_bad_field(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"00\.txt, line 2, column 8 \(ty\): 'x' is not a number"):
         read_kitti(write(tmp_path, "1 0 0 5 0 1 0 6 0 0 1 7\n0 -1 0 8 1 0 0 x 0 0 1 10\n"))
 
 
-def test_read_kitti_refuses_rows_of_eight_numbers(tmp_path):
+def test_read_kitti_refuses_rows_of_eight_numbers(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError, match=r"line 1: expected 12 columns \(r11 r12 r13 tx .*\), got 8"
     ):
         read_kitti(write(tmp_path, "1 0 0 0 0 0 0 1\n"))
 
 
-def test_read_kitti_refuses_a_block_that_is_no_rotation(tmp_path):
+def test_read_kitti_refuses_a_block_that_is_no_rotation(tmp_path: Path) -> None:
     # A reflection: orthonormal, det -1.
     with pytest.raises(
         FormatError, match=r"00\.txt, line 2: the 3x3 block is not a rotation .*det = -1"
@@ -73,14 +78,16 @@ def test_read_kitti_refuses_a_block_that_is_no_rotation(tmp_path):
         read_kitti(write(tmp_path, "1 0 0 0 0 1 0 0 0 0 1 0\n-1 0 0 0 0 1 0 0 0 0 1 0\n"))
 
 
-def test_read_kitti_refuses_a_block_far_from_orthonormal(tmp_path):
+def test_read_kitti_refuses_a_block_far_from_orthonormal(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError, match=r"line 1: the 3x3 block is not a rotation \(max \|R Rᵀ - I\| = 0.21"
     ):
         read_kitti(write(tmp_path, "1.1 0 0 0 0 1 0 0 0 0 1 0\n"))
 
 
-def test_read_kitti_replaces_nearly_orthonormal_blocks_by_the_nearest_rotation(tmp_path):
+def test_read_kitti_replaces_nearly_orthonormal_blocks_by_the_nearest_rotation(
+    tmp_path: Path,
+) -> None:
     # diag(1.0001, 1, 1): R Rᵀ - I has 2.0001e-4 in the corner; the nearest rotation is I.
     path = write(tmp_path, "1.0001 0 0 0 0 1 0 0 0 0 1 0\n1 0 0 0 0 1 0 0 0 0 1 0\n")
     with pytest.warns(
@@ -91,12 +98,12 @@ def test_read_kitti_replaces_nearly_orthonormal_blocks_by_the_nearest_rotation(t
     assert traj.orientations_quat_xyzw.tolist() == [[0, 0, 0, 1], [0, 0, 0, 1]]
 
 
-def test_read_kitti_refuses_nearly_orthonormal_blocks_when_strict(tmp_path):
+def test_read_kitti_refuses_nearly_orthonormal_blocks_when_strict(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"not orthonormal.*refused: strict reading, --strict"):
         read_kitti(write(tmp_path, "1.0001 0 0 0 0 1 0 0 0 0 1 0\n"), strict=True)
 
 
-def test_read_kitti_drops_rows_with_nan(tmp_path):
+def test_read_kitti_drops_rows_with_nan(tmp_path: Path) -> None:
     with pytest.warns(
         DataWarning, match=r"1 row\(s\) with NaN or infinite values dropped \(line 2\)"
     ):
@@ -121,7 +128,7 @@ def _traj(n: int = 40) -> PoseTrajectory:
     )
 
 
-def test_write_then_read_kitti_with_times_gives_back_the_trajectory(tmp_path):
+def test_write_then_read_kitti_with_times_gives_back_the_trajectory(tmp_path: Path) -> None:
     traj = _traj()
     poses, times = write_kitti(tmp_path / "00.txt", traj)
     assert times == tmp_path / "00_times.txt" == default_times_path(poses)
@@ -133,13 +140,13 @@ def test_write_then_read_kitti_with_times_gives_back_the_trajectory(tmp_path):
     )
 
 
-def test_write_kitti_can_skip_the_times_file(tmp_path):
+def test_write_kitti_can_skip_the_times_file(tmp_path: Path) -> None:
     _poses, times = write_kitti(tmp_path / "00.txt", _traj(), write_times=False)
     assert times is None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["00.txt"]
 
 
-def test_write_kitti_refuses_when_the_times_file_exists_and_writes_nothing(tmp_path):
+def test_write_kitti_refuses_when_the_times_file_exists_and_writes_nothing(tmp_path: Path) -> None:
     write(tmp_path, "old\n", name="00_times.txt")
     with pytest.raises(OutputExistsError, match=r"00_times\.txt exists"):
         write_kitti(tmp_path / "00.txt", _traj())
@@ -148,7 +155,7 @@ def test_write_kitti_refuses_when_the_times_file_exists_and_writes_nothing(tmp_p
     assert len(read_kitti(tmp_path / "00.txt")) == 40
 
 
-def test_write_kitti_output_is_readable_by_evo(tmp_path):
+def test_write_kitti_output_is_readable_by_evo(tmp_path: Path) -> None:
     file_interface = pytest.importorskip("evo.tools.file_interface")
     traj = _traj()
     poses, _ = write_kitti(tmp_path / "00.txt", traj)

@@ -26,7 +26,7 @@ def write(tmp_path: Path, text: str, name: str = "traj.tum") -> Path:
     return path
 
 
-def test_read_tum_returns_the_numbers_of_each_line(tmp_path):
+def test_read_tum_returns_the_numbers_of_each_line(tmp_path: Path) -> None:
     path = write(
         tmp_path,
         "# timestamp tx ty tz qx qy qz qw\n"
@@ -54,19 +54,19 @@ def test_read_tum_returns_the_numbers_of_each_line(tmp_path):
     ],
     ids=["tabs", "commas", "comma-space", "runs-of-spaces", "inline-comment", "crlf"],
 )
-def test_read_tum_accepts_tabs_commas_and_runs_of_blanks(tmp_path, line):
+def test_read_tum_accepts_tabs_commas_and_runs_of_blanks(tmp_path: Path, line: str) -> None:
     traj = read_tum(write(tmp_path, line + "\n"))
     assert traj.stamps_s.tolist() == [1.0]
     assert traj.positions_xyz.tolist() == [[2.0, 3.0, 4.0]]
 
 
-def test_read_tum_skips_blank_lines_comments_and_a_byte_order_mark(tmp_path):
+def test_read_tum_skips_blank_lines_comments_and_a_byte_order_mark(tmp_path: Path) -> None:
     path = tmp_path / "bom.tum"
     path.write_bytes(b"\xef\xbb\xbf# header\n\n1 0 0 0 0 0 0 1\n\n# mid\n2 0 0 0 0 0 0 1\n")
     assert read_tum(path).stamps_s.tolist() == [1.0, 2.0]
 
 
-def test_read_tum_names_line_and_count_when_a_row_has_too_few_columns(tmp_path):
+def test_read_tum_names_line_and_count_when_a_row_has_too_few_columns(tmp_path: Path) -> None:
     path = write(tmp_path, "# c\n1 0 0 0 0 0 0 1\n2 0 0 0 0 0 1\n")
     with pytest.raises(
         FormatError, match=r"traj\.tum, line 3: expected 8 columns .* got 7 - text '2 0 0 0 0 0 1'"
@@ -74,13 +74,13 @@ def test_read_tum_names_line_and_count_when_a_row_has_too_few_columns(tmp_path):
         read_tum(path)
 
 
-def test_read_tum_names_line_when_a_row_has_too_many_columns(tmp_path):
+def test_read_tum_names_line_when_a_row_has_too_many_columns(tmp_path: Path) -> None:
     path = write(tmp_path, "1 0 0 0 0 0 0 1\n2 0 0 0 0 0 0 1 9\n")
     with pytest.raises(FormatError, match=r"line 2: expected 8 columns .* got 9"):
         read_tum(path)
 
 
-def test_read_tum_names_line_column_and_text_of_a_field_that_is_no_number(tmp_path):
+def test_read_tum_names_line_column_and_text_of_a_field_that_is_no_number(tmp_path: Path) -> None:
     path = write(tmp_path, "1 0 0 0 0 0 0 1\n\n2 0 0y 0 0 0 0 1\n")
     with pytest.raises(
         FormatError,
@@ -89,36 +89,36 @@ def test_read_tum_names_line_column_and_text_of_a_field_that_is_no_number(tmp_pa
         read_tum(path)
 
 
-def test_read_tum_refuses_an_empty_field_between_commas(tmp_path):
+def test_read_tum_refuses_an_empty_field_between_commas(tmp_path: Path) -> None:
     path = write(tmp_path, "1,0,0,0,0,0,0,1\n2,0,,0,0,0,0,1,0\n")
     with pytest.raises(FormatError, match=r"line 2: empty field between commas"):
         read_tum(path)
 
 
-def test_read_tum_refuses_a_trailing_comma(tmp_path):
+def test_read_tum_refuses_a_trailing_comma(tmp_path: Path) -> None:
     path = write(tmp_path, "1,0,0,0,0,0,0,1,\n")
     with pytest.raises(FormatError, match=r"line 1: empty field between commas"):
         read_tum(path)
 
 
-def test_read_tum_refuses_a_file_without_rows(tmp_path):
+def test_read_tum_refuses_a_file_without_rows(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"traj\.tum: no data rows \(expected 8 numbers a row"):
         read_tum(write(tmp_path, "# only a comment\n\n"))
 
 
-def test_read_tum_refuses_binary_content(tmp_path):
+def test_read_tum_refuses_binary_content(tmp_path: Path) -> None:
     path = tmp_path / "bin.tum"
     path.write_bytes(b"\x89\xff\x00\x01")
     with pytest.raises(FormatError, match=r"bin\.tum: not a text file"):
         read_tum(path)
 
 
-def test_read_tum_raises_file_not_found_for_a_missing_file(tmp_path):
+def test_read_tum_raises_file_not_found_for_a_missing_file(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         read_tum(tmp_path / "missing.tum")
 
 
-def test_read_tum_reads_nan_as_a_data_problem_not_a_format_error(tmp_path):
+def test_read_tum_reads_nan_as_a_data_problem_not_a_format_error(tmp_path: Path) -> None:
     path = write(tmp_path, "1 0 0 0 0 0 0 1\n2 nan 0 0 0 0 0 1\n")
     with pytest.raises(FormatError, match=r"line 2: nan in field x .*--strict"):
         read_tum(path, strict=True)
@@ -136,7 +136,7 @@ def _traj() -> PoseTrajectory:
     )
 
 
-def test_write_then_read_tum_gives_back_the_same_floats(tmp_path):
+def test_write_then_read_tum_gives_back_the_same_floats(tmp_path: Path) -> None:
     traj = _traj()
     out = write_tum(tmp_path / "out.tum", traj)
     back = read_tum(out)
@@ -148,7 +148,7 @@ def test_write_then_read_tum_gives_back_the_same_floats(tmp_path):
     )
 
 
-def test_write_tum_refuses_to_overwrite_without_force_and_leaves_the_file(tmp_path):
+def test_write_tum_refuses_to_overwrite_without_force_and_leaves_the_file(tmp_path: Path) -> None:
     target = write(tmp_path, "keep me\n", name="out.tum")
     with pytest.raises(OutputExistsError, match=r"out\.tum exists; pass --force"):
         write_tum(target, _traj())
@@ -157,7 +157,7 @@ def test_write_tum_refuses_to_overwrite_without_force_and_leaves_the_file(tmp_pa
     assert len(read_tum(target)) == 50
 
 
-def test_write_tum_output_is_readable_by_evo(tmp_path):
+def test_write_tum_output_is_readable_by_evo(tmp_path: Path) -> None:
     file_interface = pytest.importorskip("evo.tools.file_interface")
     traj = _traj()
     out = write_tum(tmp_path / "out.tum", traj)
@@ -176,7 +176,9 @@ finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_v
     start=st.floats(min_value=-1e9, max_value=2e9),
     data=st.data(),
 )
-def test_tum_round_trip_keeps_every_float_for_any_trajectory(tmp_path_factory, steps, start, data):
+def test_tum_round_trip_keeps_every_float_for_any_trajectory(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[float], start: float, data: st.DataObject
+) -> None:
     n = len(steps)
     stamps = start + np.cumsum(steps)
     if np.any(np.diff(stamps) <= 0):  # steps lost below the float spacing of start
