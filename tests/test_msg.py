@@ -6,7 +6,7 @@ import copy
 import json
 import math
 import pickle
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 import pytest
@@ -14,6 +14,7 @@ import pytest
 import robot_msgs
 from robot_msgs.catalog import examples
 from robot_msgs.compare import Comparison, ErrorStats, RunReport, error_stats
+from robot_msgs.compare.result import ErrorSeries
 from robot_msgs.errors import UnknownTypeError, ValidationError
 from robot_msgs.geometry import Point, Pose, PoseWithCovariance, Quaternion, Vector3
 from robot_msgs.msg import FrozenMap, Msg, Shape, message
@@ -369,3 +370,54 @@ def test_the_registry_imports_every_module_that_defines_messages() -> None:
             parts = path.relative_to(root.parent).with_suffix("").parts
             defining.add(".".join(parts))
     assert defining == set(MESSAGE_MODULES)
+
+
+def _saved_trajectory() -> dict[str, Any]:
+    t = np.arange(3.0)
+    traj = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.zeros((3, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (3, 1)),
+    )
+    return traj.to_dict()
+
+
+def test_float_beyond_the_float_range_is_a_validation_error_naming_the_field() -> None:
+    with pytest.raises(ValidationError, match=r"1\.8e308.* at `Point\.x`"):
+        Point(x=10**400)
+    with pytest.raises(ValidationError, match=r"at `Point\.y`"):
+        Point.from_dict({"x": 0.0, "y": -(10**400), "z": 0.0})
+
+
+@pytest.mark.parametrize(
+    ("field", "key", "value", "where"),
+    [
+        ("stamps_s", "extra", 1, r"stamps_s`"),  # an unknown key in an array dict
+        ("stamps_s", "dtype", "int8", r"stamps_s\.data`"),  # 0, 1, 2 fit; replaced below
+        ("stamps_s", "dtype", "no-such-dtype", r"stamps_s\.dtype`"),
+        ("stamps_s", "shape", [-3], r"stamps_s\.shape`"),
+        ("stamps_s", "shape", [4], r"stamps_s\.data`"),  # 3 values for 4 slots
+        ("stamps_s", "data", [0.0, 1.0, 10**400], r"stamps_s\.data`"),
+        ("positions_xyz", "data", [[0.0] * 3] * 3, r"positions_xyz\.data`"),  # not flat
+    ],
+)
+def test_flawed_array_dicts_are_validation_errors_naming_the_key(
+    field: str, key: str, value: object, where: str
+) -> None:
+    data = _saved_trajectory()
+    data[field] = {**data[field], key: value}
+    if value == "int8":
+        data[field]["data"] = [0, 1, 1000]  # 1000 does not fit int8: NumPy raises OverflowError
+    with pytest.raises(ValidationError, match=rf"at `PoseTrajectory\.{where}"):
+        PoseTrajectory.from_dict(data)
+
+
+def test_an_int_array_refuses_fractions_numpy_would_truncate() -> None:
+    series = ErrorSeries(
+        stamps_s=np.arange(2.0), errors=np.zeros(2), pairs=np.array([[0, 1], [1, 2]])
+    )
+    data = series.to_dict()
+    data["pairs"]["data"][1] = 1.5  # NumPy would truncate it to 1
+    with pytest.raises(ValidationError, match=r"fit int64.* at `ErrorSeries\.pairs\.data`"):
+        ErrorSeries.from_dict(data)
+    assert ErrorSeries.from_dict(series.to_dict()) == series

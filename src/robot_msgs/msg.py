@@ -230,7 +230,10 @@ def _check(spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]])
             value, float | int | np.floating | np.integer
         ):
             raise _fail(expected="float", value=value, path=path)
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError as err:  # an int beyond the float range, e.g. 10**400
+            raise _fail(expected="float (|x| < 1.8e308)", value=value, path=path) from err
     if kind == "int":
         if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
             raise _fail(expected="int", value=value, path=path)
@@ -416,18 +419,54 @@ def _from_json(spec: _Spec, value: Any, path: str) -> Any:
             raise _fail(expected=f"{spec.label} as a dict", value=value, path=path)
         return {k: _from_json(spec.inner, v, f"{path}[{k!r}]") for k, v in value.items()}
     if kind == "array":
-        if not (isinstance(value, Mapping) and {"dtype", "shape", "data"} <= set(value)):
-            raise _fail(expected='{"dtype", "shape", "data"} array dict', value=value, path=path)
-        try:
-            arr = np.asarray(value["data"], dtype=np.dtype(value["dtype"]))
-            return arr.reshape(tuple(value["shape"]))
-        except (TypeError, ValueError) as err:
-            raise _fail(expected=f"{spec.label} array dict", value=value, path=path) from err
+        return _array_from_json(value, path)
     if kind == "float" and value is None:
         return math.nan  # strict JSON writers turn NaN into null
     if kind == "value" and isinstance(value, list):
         return tuple(value)
     return value
+
+
+_ARRAY_KEYS = frozenset({"dtype", "shape", "data"})
+
+
+def _array_from_json(value: Any, path: str) -> np.ndarray[Any, Any]:
+    """Undo :func:`_to_json` for one array: exactly the three keys, a shape that fits the data.
+
+    Each flaw names the key at fault (``path.dtype``, ``path.shape``, ``path.data``); values
+    the dtype cannot hold (``1000`` as ``int8``, ``10**400``) are a :class:`ValidationError`,
+    not NumPy's ``OverflowError``.
+    """
+    if not (isinstance(value, Mapping) and set(value) == _ARRAY_KEYS):
+        keys = sorted(map(str, value)) if isinstance(value, Mapping) else None
+        expected = 'an array dict with exactly the keys "dtype", "shape" and "data"'
+        raise _fail(expected=expected, value=keys if keys is not None else value, path=path)
+    try:
+        dtype = np.dtype(value["dtype"])
+    except (TypeError, ValueError) as err:
+        raise _fail(
+            expected="a NumPy dtype name", value=value["dtype"], path=f"{path}.dtype"
+        ) from err
+    shape = value["shape"]
+    if not (
+        isinstance(shape, list | tuple)
+        and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)
+    ):
+        raise _fail(expected="a list of sizes >= 0", value=shape, path=f"{path}.shape")
+    data = value["data"]
+    if not isinstance(data, list | tuple) or len(data) != math.prod(shape):
+        expected = f"a flat list of {math.prod(shape)} values (shape {list(shape)})"
+        raise _fail(expected=expected, value=data, path=f"{path}.data")
+    try:
+        arr = np.asarray(data, dtype=dtype)
+    except (TypeError, ValueError, OverflowError) as err:
+        raise _fail(expected=f"values that fit {dtype}", value=data, path=f"{path}.data") from err
+    if arr.ndim != 1:
+        raise _fail(expected="a flat list of numbers", value=data, path=f"{path}.data")
+    if dtype.kind in "biu" and arr.size and not np.can_cast(np.asarray(data).dtype, dtype):
+        # NumPy would truncate 1.5 to 1 and read 2 as True: refuse what the dtype cannot hold.
+        raise _fail(expected=f"values that fit {dtype}", value=data, path=f"{path}.data")
+    return arr.reshape(tuple(shape))
 
 
 def _build(cls: type[M], data: Mapping[str, Any], path: str) -> M:

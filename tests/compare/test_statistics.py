@@ -165,3 +165,49 @@ def test_percentile_is_numpys_linear_percentile_bit_for_bit(values: list[float],
 
     array = np.asarray(values, dtype=np.float64)
     assert percentile(array, q) == float(np.percentile(array, q))
+
+
+_VALID = {
+    "n": 3, "rms": 0.5, "mean": 0.2, "median": 0.3, "std": 0.4, "min": -0.5,
+    "max": 0.6, "max_abs": 0.6, "p95_abs": 0.59, "final": 0.6,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"n": 0}, "rms"),  # a count of zero with numbers in it
+        ({"rms": math.nan}, "rms"),  # samples, yet no statistic
+        ({"rms": -0.5}, "rms"),
+        ({"std": -0.1}, "std"),
+        ({"p95_abs": -0.1}, "p95_abs"),
+        ({"min": 0.7}, "median"),  # min > max
+        ({"median": 0.9}, "median"),
+        ({"final": -0.9}, "final"),
+        ({"max_abs": 0.7}, "max_abs"),
+        ({"p95_abs": 0.61}, "p95_abs"),
+        ({"ise": -1.0}, "ise"),
+    ],
+)
+def test_inconsistent_error_stats_are_refused_naming_the_field(
+    changes: dict[str, float], field: str
+) -> None:
+    with pytest.raises(ValidationError, match=rf"at `ErrorStats\.{field}`"):
+        ErrorStats(**{**_VALID, **changes})  # type: ignore[arg-type]
+
+
+def test_consistent_error_stats_are_accepted_and_empty_ones_are_all_nan() -> None:
+    assert ErrorStats(**_VALID).n == 3  # type: ignore[arg-type]
+    nan = math.nan
+    empty = ErrorStats(
+        n=0, rms=nan, mean=nan, median=nan, std=nan, min=nan, max=nan,
+        max_abs=nan, p95_abs=nan, final=nan, iae=0.0, ise=0.0, itae=0.0,
+    )  # fmt: skip
+    assert empty == error_stats([nan, nan], t=[0.0, 1.0])
+
+
+def test_inconsistent_saved_error_stats_fail_to_load_naming_the_path() -> None:
+    data = ErrorStats(**_VALID).to_dict()  # type: ignore[arg-type]
+    data["rms"] = -1.0
+    with pytest.raises(ValidationError, match=r"at `ErrorStats\.rms`"):
+        ErrorStats.from_dict(data)

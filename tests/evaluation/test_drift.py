@@ -211,10 +211,25 @@ def test_rpg_yaw_and_gravity_split_the_rotation_error() -> None:
 
 def test_rpg_lengths_with_too_few_segments_are_noted_not_computed() -> None:
     result = relative_error(
-        straight(101), straight(101), settings=RPG_SETTINGS.replace(align="none"), lengths_m=[150.0]
+        straight(101),
+        straight(101),
+        settings=RPG_SETTINGS.replace(align="none"),
+        lengths_m=[10.0, 150.0],
     )
     assert result.stats["translation@150m"].n == 0
+    assert result.stats["translation@10m"].n > 0
     assert "0 segment(s) of 150 m: too few, not computed (rpg)" in result.notes
+
+
+def test_rpg_with_no_fitting_segment_refuses_as_kitti_does() -> None:
+    # straight(101) is 100 m long (1 m a pose): no 150 m or 200 m segment fits.
+    with pytest.raises(ValidationError, match=r"No rpg segment fits: .* is 100 m .*--lengths"):
+        relative_error(
+            straight(101),
+            straight(101),
+            settings=RPG_SETTINGS.replace(align="none"),
+            lengths_m=[150.0, 200.0],
+        )
 
 
 def test_rpg_refuses_bad_fractions_and_ratio() -> None:

@@ -49,6 +49,37 @@ class ErrorStats(Msg):
     def _validate(self) -> None:
         if self.n < 0:
             raise self._fail(field="n", expected="a count >= 0", got=self.n)
+        summary = {name: getattr(self, name) for name in _SUMMARY}
+        if self.n == 0:
+            for name, value in summary.items():
+                if not math.isnan(value):
+                    raise self._fail(field=name, expected="NaN when n == 0", got=value)
+            return
+        for name, value in summary.items():
+            if math.isnan(value):
+                raise self._fail(field=name, expected=f"a number when n == {self.n}", got=value)
+        for name in (*_MAGNITUDES, "iae", "ise", "itae"):
+            value = getattr(self, name)
+            if value < 0:  # NaN compares False: the integrals may be absent
+                raise self._fail(field=name, expected="a magnitude >= 0", got=value)
+        if not self.min <= self.median <= self.max:
+            expected = f"min <= median <= max (min={self.min!r}, max={self.max!r})"
+            raise self._fail(field="median", expected=expected, got=self.median)
+        if not self.min <= self.final <= self.max:
+            expected = f"min <= final <= max (min={self.min!r}, max={self.max!r})"
+            raise self._fail(field="final", expected=expected, got=self.final)
+        if self.max_abs != max(abs(self.min), abs(self.max)):
+            expected = f"max(|min|, |max|) = {max(abs(self.min), abs(self.max))!r}"
+            raise self._fail(field="max_abs", expected=expected, got=self.max_abs)
+        if self.p95_abs > self.max_abs:
+            expected = f"p95_abs <= max_abs ({self.max_abs!r})"
+            raise self._fail(field="p95_abs", expected=expected, got=self.p95_abs)
+
+
+#: The statistics of the samples: all NaN exactly when there are none (``n == 0``).
+_SUMMARY = ("rms", "mean", "median", "std", "min", "max", "max_abs", "p95_abs", "final")
+#: The statistics of the magnitude, never negative.
+_MAGNITUDES = ("rms", "std", "max_abs", "p95_abs")
 
 
 def _as_1d(name: str, values: Any) -> Float64Array:

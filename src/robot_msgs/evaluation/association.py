@@ -33,6 +33,7 @@ import numpy as np
 
 from robot_msgs.compare.statistics import median
 from robot_msgs.errors import AssociationError
+from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import quat_xyzw_slerp
 from robot_msgs.trajectory import PoseTrajectory
@@ -205,7 +206,10 @@ def associate(
     >>> a.counts()["unmatched_estimate"]
     1
     """
+    check_argument("reference", reference, PoseTrajectory)
+    check_argument("estimate", estimate, PoseTrajectory)
     settings = EvaluationSettings() if settings is None else settings
+    check_argument("settings", settings, EvaluationSettings)
     method = settings.sync
     max_diff_s, offset_s, max_gap_s = settings.max_diff_s, settings.offset_s, settings.max_gap_s
     for name, traj in (("reference", reference), ("estimate", estimate)):

@@ -377,6 +377,13 @@ def relative_error(
             signals[f"{quantity}@{_label(length)}"] = Signal(
                 stats=error_stats(series, t=t), unit=unit, stamps_s=t, errors=series, pairs=pairs
             )
+    if n_segments == 0:  # as the KITTI protocol refuses it: all-NaN statistics are no answer
+        msg = (
+            f"No rpg segment fits: the matched reference path is {distances[-1]:.6g} m and "
+            f"every segment length ({', '.join(f'{v:g}' for v in lengths)} m) gives fewer than "
+            "2 segments; choose shorter lengths (--lengths) or smaller --fractions"
+        )
+        raise ValidationError(msg, field="lengths_m", reason="no segment fits")
     return prep.result(
         "relative_error",
         signals,

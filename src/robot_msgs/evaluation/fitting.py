@@ -23,11 +23,12 @@ import numpy as np
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import AlignmentError, ValidationError
+from robot_msgs.evaluation.arguments import check_argument
+from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import matrix_from_quat_xyzw
+from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
-    from robot_msgs.evaluation.settings import EvaluationSettings
-    from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array, IntpArray
 
 __all__ = ["align", "umeyama"]
@@ -284,6 +285,9 @@ def align(
     >>> bool(np.allclose(aligned.positions_xyz, ref.positions_xyz)), round(how.scale, 12)
     (True, 2.0)
     """
+    check_argument("reference", reference, PoseTrajectory)
+    check_argument("estimate", estimate, PoseTrajectory)
+    check_argument("settings", settings, EvaluationSettings)
     method = settings.align
     if len(estimate) != len(reference):
         msg = (

@@ -48,11 +48,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from robot_msgs.evaluation.arguments import check_argument
+from robot_msgs.evaluation.settings import PairSettings
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
+from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
-    from robot_msgs.evaluation.settings import PairSettings
-    from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array, IntpArray
 
 __all__ = ["path_distances", "select_pairs"]
@@ -359,6 +360,8 @@ def select_pairs(trajectory: PoseTrajectory, pairs: PairSettings) -> IntpArray:
     >>> select_pairs(traj, PairSettings(delta=1.0, delta_unit="s", all_pairs=True)).tolist()
     [[0, 2], [1, 3], [2, 4]]
     """
+    check_argument("trajectory", trajectory, PoseTrajectory)
+    check_argument("pairs", pairs, PairSettings)
     delta, delta_unit, all_pairs = pairs.delta, pairs.delta_unit, pairs.all_pairs
     n = len(trajectory)
     tol = delta * pairs.delta_tol

@@ -19,6 +19,7 @@ import numpy as np
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.result import ErrorSeries, EvaluationResult
 from robot_msgs.errors import AssociationError
+from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
 from robot_msgs.evaluation.fitting import align
 from robot_msgs.evaluation.settings import EvaluationSettings
@@ -278,7 +279,10 @@ def prepare(
     >>> prepare(ref, est, EvaluationSettings(t_start_s=0.5, t_end_s=2.0)).counts["matched"]
     2
     """
+    check_argument("reference", reference, PoseTrajectory)
+    check_argument("estimate", estimate, PoseTrajectory)
     settings = EvaluationSettings() if settings is None else settings
+    check_argument("settings", settings, EvaluationSettings)
     cut, first = time_range(reference, settings.t_start_s, settings.t_end_s)
     association = associate(cut, estimate, settings)
     aligned, alignment = align(association.reference, association.estimate, settings=settings)

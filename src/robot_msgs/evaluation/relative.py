@@ -8,6 +8,7 @@ import numpy as np
 
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.pairs import select_pairs
 from robot_msgs.evaluation.pipeline import Signal, prepare, stamps_if_increasing
 from robot_msgs.evaluation.relations import (
@@ -94,6 +95,8 @@ def rpe(
     [0, 10]
     """
     name = check_relation(relation, allowed=RPE_RELATIONS)
+    if pairs is not None:
+        check_argument("pairs", pairs, PairSettings)  # before the work prepare does
     prep = prepare(reference, estimate, settings)
     return rpe_from_prepared(
         prep, pairs=pairs, relation=name, reference_name=reference_name, estimate_name=estimate_name
