@@ -100,8 +100,13 @@ class Alignment(Msg):
         scaled first, then rotated and translated.
         """
         # einsum, not ``@``: an (N, 3) x (3, 3) BLAS call is slower and erratic under load.
-        scaled = self.scale * trajectory.positions_xyz
-        positions = np.einsum("ij,nj->ni", self.rotation, scaled) + self.translation_m
+        # Scaled by 1 is the same numbers: no (N, 3) temporary for the common SE(3) case.
+        scaled = trajectory.positions_xyz
+        if self.scale != 1.0:
+            scaled = self.scale * scaled
+        positions = np.einsum("ij,nj->ni", self.rotation, scaled)
+        del scaled
+        positions += self.translation_m
         quats = trajectory.orientations_quat_xyzw
         if not np.array_equal(self.rotation, np.eye(3)):
             # q_R ⊗ q is linear in q: one (4, 4) matrix for every row. The product of unit

@@ -94,17 +94,33 @@ def _as_1d(name: str, values: Any) -> Float64Array:
     return arr
 
 
+#: Intervals integrated at a time: the dozen temporaries of a block stay in cache, where
+#: one pass over 10^7 samples held 1.1 GB of them (measured with tracemalloc).
+_BLOCK = 1 << 16
+
+
 def _integrals(e: Float64Array, t: Float64Array) -> tuple[float, float, float]:
     """IAE, ISE and ITAE of ``e`` taken as linear between consecutive finite samples.
 
     Each interval whose two ends are finite contributes the exact integral of the line
     (the trapezoid model of the signal); where the line crosses zero, ``|e|`` is split
-    at the crossing so IAE and ITAE stay exact for piecewise-linear errors.
+    at the crossing so IAE and ITAE stay exact for piecewise-linear errors. The
+    intervals are summed in blocks of ``_BLOCK``.
     """
+    iae = ise = itae = 0.0
+    for start in range(0, e.size - 1, _BLOCK):
+        stop = min(start + _BLOCK, e.size - 1) + 1
+        block = _block_integrals(e[start:stop], t[start:stop], t[0])
+        iae, ise, itae = iae + block[0], ise + block[1], itae + block[2]
+    return iae, ise, itae
+
+
+def _block_integrals(e: Float64Array, t: Float64Array, t0: float) -> tuple[float, float, float]:
+    """:func:`_integrals` over the intervals between the samples of one block."""
     ok = np.isfinite(e[:-1]) & np.isfinite(e[1:])
     a, b = e[:-1][ok], e[1:][ok]
     h = np.diff(t)[ok]
-    tau = (t[:-1] - t[0])[ok]
+    tau = (t[:-1] - t0)[ok]
     ise = float(np.sum(h * (a * a + a * b + b * b) / 3.0))
     big_a, big_b = np.abs(a), np.abs(b)
     crossing = (a * b) < 0
@@ -211,7 +227,8 @@ iae=nan, ise=nan, itae=nan)
             raise ValidationError(msg)
         if e.size > 1:
             iae, ise, itae = _integrals(e, times)
-    finite = e[np.isfinite(e)]
+    mask = np.isfinite(e)
+    finite = e if mask.all() else e[mask]  # no copy of a series without gaps
     n = int(finite.size)
     if n == 0:
         nan = math.nan

@@ -21,20 +21,23 @@ is read the same, only slower; a test checks the two roads agree on generated ta
 from __future__ import annotations
 
 import codecs
+import itertools
+import os
 import re
+import stat
 import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robot_msgs.errors import FormatError
+from robot_msgs.io.chunks import CompiledTable, allocate_parts, file_chunks, parse_chunks
 
 if TYPE_CHECKING:
-    import os
     from collections.abc import Callable, Sequence
 
     from robot_msgs.typing import Float64Array, Int64Array, IntpArray
@@ -52,30 +55,9 @@ __all__ = [
 ]
 
 
-class _Compiled(Protocol):
-    r"""The interface of ``robot_msgs.io._fasttable`` (``_fasttable.c``), typed here once.
-
-    ``count_lines(data)`` is ``data.count(b"\n") + 1``, the most rows ``data`` can
-    hold; ``parse`` fills ``parts`` (the column groups, in order) and ``lines`` and
-    returns the rows written, or -1 when it declines the input.
-    """
-
-    def count_lines(self, data: bytes, /) -> int: ...
-
-    def parse(
-        self,
-        data: bytes,
-        extra_columns: bool,
-        header: bool,
-        parts: tuple[Float64Array, ...],
-        lines: Int64Array,
-        /,
-    ) -> int: ...
-
-
-_fasttable: _Compiled | None
+_fasttable: CompiledTable | None
 try:
-    # A C module has no Python source for mypy; _Compiled is its type. Imported by its
+    # A C module has no Python source for mypy; CompiledTable is its type. Imported by its
     # full name, not from the package: ``robot_msgs.io`` imports this module.
     import robot_msgs.io._fasttable as _compiled  # type: ignore[import-not-found]
 
@@ -83,6 +65,9 @@ try:
 except ImportError:  # built without a C compiler: the general path reads every table
     _fasttable = None
 
+# Files larger than this are read in pieces of this size (io/chunks.py): 8 MiB of text
+# at a time instead of the whole file next to its arrays.
+_CHUNK_BYTES = 1 << 23
 _COMMENT = re.compile(r"#[^\n]*")
 # Comments cut by ``str.find`` before the regex takes over: a header or two is the common
 # case, and scanning the whole text with the regex costs ~10 ms per 10^5 lines.
@@ -398,13 +383,6 @@ def _widths(columns: Sequence[str], split: Sequence[int] | None) -> tuple[int, .
     return widths
 
 
-def _allocate(rows: int, widths: tuple[int, ...]) -> tuple[Float64Array, ...]:
-    """Empty parts for ``rows`` rows: ``(rows,)`` for width 1 when split, else 2-D."""
-    if len(widths) == 1:
-        return (np.empty((rows, widths[0]), dtype=np.float64),)
-    return tuple(np.empty((rows, w) if w > 1 else rows, dtype=np.float64) for w in widths)
-
-
 def _parse_fast(
     data: bytes, *, source: str, widths: tuple[int, ...], extra_columns: bool, header: bool
 ) -> Table | None:
@@ -416,7 +394,7 @@ def _parse_fast(
     if _fasttable is None:
         return None
     capacity = _fasttable.count_lines(data)
-    parts = _allocate(capacity, widths)
+    parts = allocate_parts(capacity, widths)
     lines = np.empty(capacity, dtype=np.int64)
     rows = _fasttable.parse(data, extra_columns, header, parts, lines)
     if rows < 0:
@@ -459,7 +437,7 @@ def _parse_general(
         raise FormatError(msg)
     if len(widths) == 1:
         return Table(parts=(values,), source=source, _text=text)
-    parts = _allocate(values.shape[0], widths)
+    parts = allocate_parts(values.shape[0], widths)
     edges = np.cumsum((0, *widths))
     for part, start, stop in zip(parts, edges[:-1], edges[1:], strict=True):
         part[...] = values[:, start:stop].reshape(part.shape)
@@ -523,6 +501,13 @@ def read_table(
     array([0.5, 1.5])
     """
     source = str(path)
+    if _fasttable is not None:
+        table = _read_in_chunks(
+            path, source=source, widths=_widths(columns, split), extra_columns=extra_columns,
+            header=header,
+        )  # fmt: skip
+        if table is not None:
+            return table
     data = read_bytes(path, source=source)
     problem = text_problem(data, source=source)
     if problem is not None:
@@ -536,6 +521,42 @@ def read_table(
         source=source, columns=columns, extra_columns=extra_columns, header=header,
         split=split,
     )  # fmt: skip
+
+
+def _read_in_chunks(
+    path: str | os.PathLike[str],
+    *,
+    source: str,
+    widths: tuple[int, ...],
+    extra_columns: bool,
+    header: bool,
+) -> Table | None:
+    """Read a regular file larger than ``_CHUNK_BYTES`` piece by piece (``io/chunks.py``).
+
+    None for a smaller file, one the compiled road declines or one with a problem: the
+    whole-file road then reads it, or names what is wrong, by the one set of rules.
+    """
+    assert _fasttable is not None
+    try:
+        with Path(path).open("rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size <= _CHUNK_BYTES:
+                return None
+            pieces = file_chunks(handle, _CHUNK_BYTES)
+            first = next(pieces)
+            if text_problem(first, source=source) is not None:
+                return None
+            rows_hint = int(_fasttable.count_lines(first) * (info.st_size / len(first)) * 1.01)
+            parsed = parse_chunks(
+                itertools.chain([first], pieces), _fasttable, widths=widths,
+                extra_columns=extra_columns, header=header, rows_hint=rows_hint,
+            )  # fmt: skip
+    except OSError:  # a folder, no file, no permission: the whole-file road says which
+        return None
+    if parsed is None:
+        return None
+    parts, lines = parsed
+    return Table(parts=parts, source=source, _row_lines=lines)
 
 
 def _has_empty_field(text: str) -> bool:

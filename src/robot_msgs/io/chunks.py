@@ -1,0 +1,170 @@
+r"""A large text table read piece by piece by the compiled fast path, into arrays that grow.
+
+WHY: reading a file whole holds its bytes and the arrays parsed from them at once. A
+10^7-pose TUM file is 1.09 GB of text for 0.64 GB of float64, so ``robot-msgs ape`` on
+two of them peaked at 3.26 GB, 2.55x the 1.28 GB of arrays it has to hold (measured with
+``benchmarks/bench_scale.py``). Read in pieces of a few MiB that end at a line end, the
+text held at once is one piece, and the arrays grow in place: NumPy's ``resize`` is a
+``realloc``, which glibc serves for large blocks with ``mremap``, moving no bytes.
+
+The pieces go through the same C parser as a whole file (``robot_msgs.io._fasttable``),
+so the values and line numbers are bit for bit those of a whole-file read; whatever it
+declines in any piece (and any piece that is not ASCII) sends the whole file back to the
+whole-file road, where the one set of rules and error messages lives.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import BinaryIO
+
+    from robot_msgs.typing import Float64Array, Int64Array
+
+__all__ = ["CompiledTable", "allocate_parts", "file_chunks", "parse_chunks"]
+
+
+class CompiledTable(Protocol):
+    r"""The interface of ``robot_msgs.io._fasttable`` (``_fasttable.c``), typed here once.
+
+    ``count_lines(data)`` is ``data.count(b"\n") + 1``, the most rows ``data`` can
+    hold; ``parse`` fills ``parts`` (the column groups, in order) and ``lines`` (the
+    1-based line of each row within ``data``) and returns the rows written, or -1 when it
+    declines the input (a piece without rows included).
+    """
+
+    def count_lines(self, data: bytes, /) -> int:
+        """Return the most rows ``data`` can hold."""
+
+    def parse(
+        self,
+        data: bytes,
+        extra_columns: bool,
+        header: bool,
+        parts: tuple[Float64Array, ...],
+        lines: Int64Array,
+        /,
+    ) -> int:
+        """Fill ``parts`` and ``lines``; return the rows written, or -1 to decline."""
+
+
+def allocate_parts(rows: int, widths: tuple[int, ...]) -> tuple[Float64Array, ...]:
+    """Return empty parts for ``rows`` rows: ``(rows,)`` for width 1 when split, else 2-D.
+
+    Examples
+    --------
+    >>> [part.shape for part in allocate_parts(5, (1, 3, 4))], allocate_parts(2, (1,))[0].shape
+    ([(5,), (5, 3), (5, 4)], (2, 1))
+    """
+    if len(widths) == 1:
+        return (np.empty((rows, widths[0]), dtype=np.float64),)
+    return tuple(np.empty((rows, w) if w > 1 else rows, dtype=np.float64) for w in widths)
+
+
+def file_chunks(handle: BinaryIO, size: int) -> Iterator[bytes]:
+    r"""Yield the bytes of ``handle`` in pieces of about ``size`` bytes, each ending at a ``\n``.
+
+    Only the last piece may lack its line end; a line longer than ``size`` makes a longer
+    piece (a file without any ``\n`` is one piece).
+
+    Examples
+    --------
+    >>> import io
+    >>> list(file_chunks(io.BytesIO(b"1 2\n3 4\n5 6"), 5))
+    [b'1 2\n', b'3 4\n', b'5 6']
+    """
+    pending: list[bytes] = []
+    while block := handle.read(size):
+        cut = block.rfind(b"\n")
+        if cut < 0:
+            pending.append(block)
+            continue
+        pending.append(block[: cut + 1])
+        yield b"".join(pending)
+        pending = [block[cut + 1 :]] if cut + 1 < len(block) else []
+    if pending:
+        yield b"".join(pending)
+
+
+def _grow(parts: list[Float64Array], lines: Int64Array, rows: int) -> None:
+    """Resize every part and ``lines`` to ``rows`` rows in place (``realloc``, no copy)."""
+    for part in parts:
+        part.resize((rows, *part.shape[1:]), refcheck=False)
+    lines.resize(rows, refcheck=False)
+
+
+def parse_chunks(
+    chunks: Iterable[bytes],
+    compiled: CompiledTable,
+    *,
+    widths: tuple[int, ...],
+    extra_columns: bool,
+    header: bool,
+    rows_hint: int,
+) -> tuple[tuple[Float64Array, ...], Int64Array] | None:
+    r"""Parse ``chunks`` (consecutive pieces of one file, each ending at a line end) as one table.
+
+    Parameters
+    ----------
+    chunks : iterable of bytes
+        The file's bytes in order, cut at line ends (:func:`file_chunks`).
+    compiled : CompiledTable
+        The compiled parser.
+    widths : tuple of int
+        The column groups' widths (see :func:`robot_msgs.io.table.parse_table`'s ``split``).
+    extra_columns, header : bool
+        As for :func:`robot_msgs.io.table.parse_table`; ``header`` applies to the first
+        data line of the file, so to the first piece only.
+    rows_hint : int
+        The rows to allocate first (an estimate; the arrays grow or shrink as needed).
+
+    Returns
+    -------
+    tuple or None
+        ``(parts, lines)``: the column groups, each exactly ``(N,)`` or ``(N, w)`` and its
+        own memory, and the 1-based file line of each row ``(N,)`` int64; or None when a
+        piece is not ASCII or the compiled parser declines one (as it declines a piece
+        without a data row: a file with megabytes of comments is read whole).
+
+    Examples
+    --------
+    >>> import io, robot_msgs.io.table as table
+    >>> if table._fasttable is not None:  # built without a compiler: nothing to show
+    ...     text = io.BytesIO(b"# t x\n1 2\n3 4\n\n5 6\n")
+    ...     (values,), lines = parse_chunks(
+    ...         file_chunks(text, 12), table._fasttable, widths=(2,), extra_columns=False,
+    ...         header=False, rows_hint=1,
+    ...     )
+    ...     print(values.tolist(), lines.tolist())
+    [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]] [2, 3, 5]
+    """
+    capacity = max(rows_hint, 1)
+    parts = list(allocate_parts(capacity, widths))
+    lines: Int64Array = np.empty(capacity, dtype=np.int64)
+    rows = 0
+    line_base = 0  # lines before the current piece
+    first = True
+    for chunk in chunks:
+        if not chunk.isascii():
+            return None
+        most = compiled.count_lines(chunk)
+        if rows + most > capacity:
+            capacity = max(rows + most, capacity + capacity // 2)
+            _grow(parts, lines, capacity)
+        views = tuple(part[rows : rows + most] for part in parts)
+        got = compiled.parse(chunk, extra_columns, header and first, views, lines[rows:])
+        del views  # no view may outlive a resize
+        if got < 0:
+            return None
+        lines[rows : rows + got] += line_base
+        rows += got
+        line_base += most - 1
+        first = False
+    if rows == 0:
+        return None
+    _grow(parts, lines, rows)
+    return tuple(parts), lines

@@ -1,0 +1,133 @@
+"""A large table read in pieces equals the same table read whole: values, line numbers, errors."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from robot_msgs.errors import FormatError
+from robot_msgs.io import table as table_module
+from robot_msgs.io.chunks import file_chunks, parse_chunks
+from robot_msgs.io.table import read_table
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+pytestmark = pytest.mark.skipif(
+    table_module._fasttable is None,
+    reason="robot_msgs.io._fasttable is not built (no C compiler at install); "
+    "no table is read in pieces",
+)
+
+_COLUMNS = ("t", "x", "y", "z", "qx", "qy", "qz", "qw")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table_road() -> str:
+    """These tests are about the compiled road's pieces: no run with it hidden."""
+    return "fast"
+
+
+def _read(path: Path, chunk_bytes: int, *, header: bool = False) -> object:
+    """The table's parts and lines as lists, or the error's text, read with ``chunk_bytes``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(table_module, "_CHUNK_BYTES", chunk_bytes)
+        try:
+            table = read_table(path, columns=_COLUMNS, split=(1, 3, 4), header=header)
+        except FormatError as err:
+            return str(err)
+    lines = table.line_numbers(np.arange(len(table.parts[0])))
+    bits = [part.view(np.int64).tolist() for part in table.parts]
+    return bits, lines
+
+
+_ROW = st.tuples(
+    st.floats(0, 2e9, allow_nan=False),
+    st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=7, max_size=7),
+).map(lambda r: " ".join([f"{r[0]:.9f}", *map(repr, r[1])]))
+_NOISE = st.sampled_from(["", "# a comment", "  ", "1 2 3", "nan 0 0 0 0 0 0 1", "\r"])
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rows=st.lists(_ROW, min_size=1, max_size=40),
+    noise=st.lists(st.tuples(st.integers(0, 40), _NOISE), max_size=3),
+    chunk_bytes=st.integers(8, 300),
+    crlf=st.booleans(),
+    header=st.booleans(),
+)
+def test_a_table_read_in_pieces_is_the_table_read_whole(
+    tmp_path: Path,
+    rows: list[str],
+    noise: list[tuple[int, str]],
+    chunk_bytes: int,
+    crlf: bool,
+    header: bool,
+) -> None:
+    lines = ["# timestamp tx ty tz qx qy qz qw", *rows]
+    for at, text in noise:  # comments, blanks, a short row, a NaN row (declined pieces)
+        lines.insert(min(at, len(lines)), text)
+    path = tmp_path / "a.tum"
+    path.write_bytes((("\r\n" if crlf else "\n").join(lines) + "\n").encode())
+    whole = _read(path, 1 << 40, header=header)
+    assert _read(path, chunk_bytes, header=header) == whole
+
+
+def test_pieces_cut_at_line_ends_and_keep_every_byte() -> None:
+    data = b"1 2\n33 44\n\n555 666\n7"
+    for size in range(1, len(data) + 2):
+        pieces = list(file_chunks(io.BytesIO(data), size))
+        assert b"".join(pieces) == data
+        assert all(piece.endswith(b"\n") for piece in pieces[:-1])
+
+
+def test_arrays_grow_past_a_low_row_estimate_and_end_exactly_sized() -> None:
+    assert table_module._fasttable is not None
+    text = b"".join(b"%d %d\n" % (i, 2 * i) for i in range(1000))
+    parsed = parse_chunks(
+        file_chunks(io.BytesIO(text), 64), table_module._fasttable, widths=(1, 1),
+        extra_columns=False, header=False, rows_hint=1,
+    )  # fmt: skip
+    assert parsed is not None
+    (t, x), lines = parsed
+    assert t.tolist() == list(range(1000))
+    assert x.tolist() == [2 * i for i in range(1000)]
+    assert lines.tolist() == list(range(1, 1001))
+    assert t.base is None  # each its own exact memory, no view of more
+    assert x.base is None
+
+
+def test_a_non_ascii_piece_sends_the_file_to_the_whole_file_road(tmp_path: Path) -> None:
+    path = tmp_path / "a.tum"
+    rows = "".join(f"{i}.0 0 0 0 0 0 0 1\n" for i in range(50))
+    path.write_text(rows + "# café\n" + rows.replace(".0 ", ".5 "), encoding="utf-8")
+    assert _read(path, 64) == _read(path, 1 << 40)
+    path.write_bytes(rows.encode() + b"# caf\xe9\n")  # not UTF-8: the same error either way
+    assert _read(path, 64) == _read(path, 1 << 40)
+    assert "is not UTF-8" in str(_read(path, 64))
+
+
+def test_only_a_file_larger_than_a_piece_is_read_in_pieces(tmp_path: Path) -> None:
+    path = tmp_path / "a.tum"
+    path.write_text("".join(f"{i}.0 0 0 0 0 0 0 1\n" for i in range(50)))
+    size = path.stat().st_size
+    calls: list[int] = []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs["rows_hint"])
+        return parse_chunks(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(table_module, "parse_chunks", spy)
+        _read(path, size)
+        assert calls == []
+        _read(path, size // 4)
+    assert len(calls) == 1
+    assert 50 <= calls[0] <= 60  # the estimate from the first piece's lines
