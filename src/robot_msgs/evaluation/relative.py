@@ -153,13 +153,14 @@ def rpe_from_prepared(
     source = prepared.estimate if pairs.pairs_from == "estimate" else prepared.reference
     rows = select_pairs(source, pairs)
     if rows.shape[0] == 0:
-        msg = (
-            f"delta = {pairs.delta!r} {pairs.delta_unit} gave no pose pair among the "
-            f"{len(source)} matched poses of the {pairs.pairs_from} (duration "
-            f"{source.duration_s:.6g} s, path {source.path_length_m:.6g} m): use a smaller "
-            "delta" + ("" if pairs.all_pairs else " or all pairs")
+        found = (
+            f"no pose pair among the {len(source)} matched poses of the {pairs.pairs_from} "
+            f"(duration {source.duration_s:.6g} s, path {source.path_length_m:.6g} m)"
         )
-        raise ValidationError(msg, field="PairSettings.delta", reason=msg)
+        msg = f"delta = {pairs.delta!r} {pairs.delta_unit} gave {found}: use a smaller delta" + (
+            "" if pairs.all_pairs else " or all pairs"
+        )
+        raise ValidationError(msg, field="PairSettings.delta", reason=found)
     errors = rpe_errors(prepared.reference, prepared.estimate, rows, name)
     notes: list[str] = []
     if name == "point_distance_error_ratio":
