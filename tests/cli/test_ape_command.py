@@ -200,3 +200,68 @@ def test_bag_topics_select_the_trajectories(
     result = json.loads(capsys.readouterr().out)
     assert result["reference"].endswith("ROS_example.bag:groundtruth")
     assert result["counts"]["estimate"] == 5439
+
+
+def test_force_without_an_output_is_refused_naming_the_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = seed_files(tmp_path, T)
+    assert main(["ape", str(ref), str(est), "--force"]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: --force only goes with --save FILE or --plot FILE.png (it lets them overwrite)\n"
+    )
+
+
+def test_save_to_standard_output_leaves_standard_output_to_the_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = seed_files(tmp_path, T + 0.1)
+    assert main(["ape", str(ref), str(est), "--save", "-"]) == 0
+    captured = capsys.readouterr()
+    saved = json.loads(captured.out)  # the saved result alone, not mixed with the table
+    assert saved["comparison"]["stats"]["translation"]["rms"] == pytest.approx(0.1, abs=1e-12)
+    assert captured.err.startswith("APE (absolute pose error)\n")
+    assert main(["ape", str(ref), str(est), "--save", "-", "--json"]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: --json and --save - both write to standard output; give --save a file\n"
+    )
+
+
+def test_a_plot_path_that_is_not_png_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = seed_files(tmp_path, T)
+    plot = tmp_path / "figure.pdf"
+    assert main(["ape", str(ref), str(est), "--plot", str(plot)]) == 1
+    assert capsys.readouterr().err == (
+        f"ERROR: --plot {plot}: the plot is a PNG image; give a path ending in .png\n"
+    )
+    assert not plot.exists()
+
+
+def test_save_into_a_missing_folder_is_refused_as_traj_refuses_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = seed_files(tmp_path, T)
+    out = tmp_path / "reslts" / "ape.json"  # a typo of an existing folder's name
+    assert main(["ape", str(ref), str(est), "--save", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"ERROR: {out}: cannot write it: the folder {out.parent} does not exist\n"
+    )
+    assert not out.parent.exists()
+
+
+def test_a_one_pose_estimate_is_evaluated_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, _ = seed_files(tmp_path, T)
+    one = write_tum(tmp_path / "one.tum", np.array([0.5]), line_positions(np.array([0.7])))
+    assert main(["ape", str(ref), str(one), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (
+        f"WARNING: {one}: 1 pose only (time span 0 s, no rate): nothing to evaluate; "
+        "check that the file holds the whole trajectory\n"
+    )
+    # The one pose at x = 0.7 against the reference's x = 0.5: 0.2 m.
+    stats = json.loads(captured.out)["stats"]["translation"]
+    assert (stats["n"], stats["rms"]) == (1, pytest.approx(0.2, abs=1e-12))

@@ -136,3 +136,18 @@ def test_a_per_run_alignment_is_refused_naming_the_entry(
     err = capsys.readouterr().err
     assert "[[runs]] #3: a per-run `align` is refused" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_force_without_an_output_and_an_output_in_a_missing_folder_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", "example:runs/runs.toml", "--force"]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: --force only goes with an output (--html, --json, --csv, --latex, --markdown)\n"
+    )
+    out = tmp_path / "reprot" / "runs.csv"
+    assert main(["report", "example:runs/runs.toml", "--csv", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"ERROR: {out}: cannot write it: the folder {out.parent} does not exist\n"
+    )
+    assert not out.parent.exists()

@@ -599,14 +599,14 @@ def _collect_quietly() -> None:
 def _positive(name: str, value: int) -> int:
     if value < 1:
         msg = f"Expected `{name}` >= 1, got {value}"
-        raise ValidationError(msg)
+        raise ValidationError(msg, field=name, reason=f"expected a count >= 1, got {value}")
     return value
 
 
 def _non_negative(name: str, value: int) -> int:
     if value < 0:
         msg = f"Expected `{name}` >= 0, got {value}"
-        raise ValidationError(msg)
+        raise ValidationError(msg, field=name, reason=f"expected a count >= 0, got {value}")
     return value
 
 

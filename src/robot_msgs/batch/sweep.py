@@ -38,7 +38,7 @@ from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.tasks import RunFunction, RunResult, make_tasks
 from robot_msgs.compare import Aggregate, aggregate
 from robot_msgs.errors import OutputExistsError
-from robot_msgs.files import sweep_temporaries, write_atomic
+from robot_msgs.files import check_folder, sweep_temporaries, write_atomic
 from robot_msgs.progress import Progress
 from robot_msgs.runs.rank import rank_algorithms
 from robot_msgs.runs.repeats import group_repeatability
@@ -291,8 +291,12 @@ def run_sweep(
     ------
     OutputExistsError
         ``out`` holds results and neither ``resume`` nor ``force`` is set.
+    OutputPathError
+        ``out`` is a file, or cannot be created or written (checked before any run).
+    ValidationError
+        Bad executor options (``workers``, ``retries``, ``scheduler``), before any run.
     """
-    folder = Path(out)
+    folder = check_folder(Path(out))
     store = ResultStore(folder)
     existing = [name for name in OUTPUT_FILES if (folder / name).exists()]
     if not (resume or force) and (store.has_records() or existing):
@@ -303,12 +307,7 @@ def run_sweep(
         )
         raise OutputExistsError(msg)
     started = time.perf_counter()
-    if resume and store.root.is_dir():
-        sweep_temporaries(store.root)
-    tasks = make_tasks(manifest, fn)
-    reused = store.reusable(tasks) if resume and not force else {}
-    computed: dict[str, RunResult] = {}
-    todo = [t for t in tasks if t.digest not in reused]
+    # Built before the inputs are hashed: a bad address or worker count is refused at once.
     runner = (
         executor
         if not isinstance(executor, str)
@@ -316,6 +315,12 @@ def run_sweep(
             executor, workers=workers, scheduler=scheduler, retries=retries, dashboard=dashboard
         )
     )
+    if resume and store.root.is_dir():
+        sweep_temporaries(store.root)
+    tasks = make_tasks(manifest, fn)
+    reused = store.reusable(tasks) if resume and not force else {}
+    computed: dict[str, RunResult] = {}
+    todo = [t for t in tasks if t.digest not in reused]
     bar = Progress(len(todo), stream=progress)
     # Records are written by a few threads (the fsync of each releases the GIL), so the
     # client keeps up with many workers; every write is awaited, and its error raised.

@@ -11,10 +11,11 @@ flag.
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation.settings import (
     ALIGNMENT_METHODS,
     DELTA_UNITS,
@@ -23,6 +24,7 @@ from robot_msgs.evaluation.settings import (
     PairSettings,
 )
 from robot_msgs.io import FORMATS, read_trajectory
+from robot_msgs.io.clean import implausible_stamps
 
 if TYPE_CHECKING:
     import argparse
@@ -275,8 +277,36 @@ def settings_from_args(args: argparse.Namespace, base: EvaluationSettings) -> Ev
 
 
 def pairs_from_args(args: argparse.Namespace, base: PairSettings) -> PairSettings:
-    """Return ``base`` with the pair flags that were given on top (errors name the flag)."""
-    return _build(base, _given(args, PairSettings.__dataclass_fields__))
+    """Return ``base`` with the pair flags that were given on top (errors name the flag).
+
+    ``--delta-tol`` is refused where it changes nothing: frames (``f``), and consecutive
+    pairs by path or angle, are picked without a tolerance.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_pair_args(parser, PairSettings())
+    >>> pairs_from_args(parser.parse_args(["--delta-unit", "s", "--delta-tol", "0.2"]),
+    ...                 PairSettings()).delta_tol
+    0.2
+    >>> pairs_from_args(parser.parse_args(["--delta-tol", "0.2"]), PairSettings())
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: --delta-tol 0.2: has no effect with --delta-unit f ...
+    """
+    values = _given(args, PairSettings.__dataclass_fields__)
+    pairs = _build(base, values)
+    tolerant = pairs.delta_unit == "s" or (pairs.all_pairs and pairs.delta_unit != "f")
+    if "delta_tol" in values and not tolerant:
+        mode = "" if pairs.delta_unit == "f" else " without --all-pairs"
+        msg = (
+            f"--delta-tol {pairs.delta_tol:g}: has no effect with --delta-unit "
+            f"{pairs.delta_unit}{mode} (it is the tolerance of seconds deltas and of all "
+            "pairs by m, rad or deg); drop it"
+        )
+        raise ValidationError(msg, field="PairSettings.delta_tol", reason=msg)
+    return pairs
 
 
 def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
@@ -377,7 +407,11 @@ def _label(path: str, topic: str | None) -> str:
 
 
 def read_inputs(args: argparse.Namespace) -> tuple[PoseTrajectory, PoseTrajectory, str, str]:
-    """Read ``REF`` and ``EST`` as the flags say; return both and their labels."""
+    """Read ``REF`` and ``EST`` as the flags say; return both and their labels.
+
+    A file of one pose is read, with a :class:`~robot_msgs.errors.DataWarning` saying so
+    (as ``robot-msgs traj`` reports it): there is no motion to evaluate.
+    """
     reference = read_trajectory(
         args.reference,
         fmt=args.ref_format or args.format,
@@ -392,9 +426,9 @@ def read_inputs(args: argparse.Namespace) -> tuple[PoseTrajectory, PoseTrajector
         times_path=args.est_times,
         strict=args.strict,
     )
-    return (
-        reference,
-        estimate,
-        _label(args.reference, args.ref_topic),
-        _label(args.estimate, args.est_topic),
-    )
+    labels = (_label(args.reference, args.ref_topic), _label(args.estimate, args.est_topic))
+    for traj, label in zip((reference, estimate), labels, strict=True):
+        if len(traj) == 1:  # the readers report implausible rates; one pose has none
+            single = implausible_stamps(traj.stamps_s, source=label)
+            warnings.warn(str(single), DataWarning, stacklevel=2)
+    return reference, estimate, *labels

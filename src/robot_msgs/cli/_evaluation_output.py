@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.files import check_outputs, write_atomic
+from robot_msgs.errors import ValidationError
+from robot_msgs.files import STDOUT, check_outputs, write_atomic
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
 
@@ -102,34 +104,62 @@ def axis_label(signal: str, unit: str) -> str:
 
 
 def prepare_outputs(args: argparse.Namespace) -> None:
-    """Check every output path (``--save``, ``--plot``) before any work is done.
+    """Check the output flags and every output path (``--save``, ``--plot``) before any work.
 
-    They must be distinct, writable and, unless ``--force``, not existing
-    (:func:`robot_msgs.files.check_outputs`); ``--plot`` needs matplotlib.
+    The paths must be distinct, in folders that exist and are writable and, unless
+    ``--force``, not existing (:func:`robot_msgs.files.check_outputs`); ``--plot`` names
+    a PNG file (or a stream) and needs matplotlib; ``--force`` needs an output to apply to;
+    ``--json`` prints to standard output, so ``--save -`` cannot go there too.
+
+    Raises
+    ------
+    ValidationError
+        Flags that do not go together; the message names them.
+    OutputPathError, OutputExistsError
+        An output path that cannot be written as asked.
     """
-    paths = [p for p in (args.save, args.plot) if p is not None]
-    check_outputs(paths, force=args.force, create_folders=True)
-    if args.plot is not None:
+    if args.force and args.save is None and args.plot is None:
+        msg = "--force only goes with --save FILE or --plot FILE.png (it lets them overwrite)"
+        raise ValidationError(msg)
+    if args.json and args.save is not None and os.fspath(args.save) == STDOUT:
+        msg = "--json and --save - both write to standard output; give --save a file"
+        raise ValidationError(msg)
+    plot = args.plot
+    if (
+        plot is not None
+        and os.fspath(plot) != STDOUT
+        and plot.suffix.lower() != ".png"
+        and (plot.is_file() or not plot.exists())
+    ):
+        msg = f"--plot {plot}: the plot is a PNG image; give a path ending in .png"
+        raise ValidationError(msg)
+    paths = [p for p in (args.save, plot) if p is not None]
+    check_outputs(paths, force=args.force)
+    if plot is not None:
         require("matplotlib", "plot", feature="--plot")
 
 
 def emit(args: argparse.Namespace, result: EvaluationResult) -> None:
     """Print the table or ``--json``, and write ``--save`` (atomically, no clobber).
 
+    With ``--save -`` the saved JSON is standard output's only content; the table goes
+    to standard error.
+
     ``--json`` prints the :class:`~robot_msgs.compare.Comparison`; ``--save`` writes the
     whole result (the comparison, the per-pose series, the alignment and the matched
     trajectories), which :func:`robot_msgs.from_dict` loads back. Both are strict JSON.
     """
     comparison = result.comparison
+    to_stdout = args.save is not None and os.fspath(args.save) == STDOUT
     if args.save is not None:
         write_atomic(args.save, dumps(result.to_dict(), indent=None), force=args.force)
     if args.json:
         print(dumps(comparison.to_dict()), end="")
         for note in comparison.notes:
             print(f"NOTE: {note}", file=sys.stderr)
-    else:
-        print(format_table(comparison))
-    if args.save is not None:
+    else:  # beside --save -, the table goes to standard error: stdout holds the JSON only
+        print(format_table(comparison), file=sys.stderr if to_stdout else sys.stdout)
+    if args.save is not None and not to_stdout:
         print(f"saved {args.save}", file=sys.stderr)
 
 

@@ -110,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
     from robot_msgs.batch.sweep import run_sweep  # noqa: PLC0415
     from robot_msgs.batch.worker import evaluate_task  # noqa: PLC0415
     from robot_msgs.compare import Ranking, Repeatability  # noqa: PLC0415
+    from robot_msgs.files import check_folder  # noqa: PLC0415
     from robot_msgs.report.tables import (  # noqa: PLC0415
         ranking_table,
         render_text,
@@ -119,6 +120,15 @@ def run(args: argparse.Namespace) -> int:
     if args.dashboard and not args.dask:
         msg = "--dashboard serves the dashboard of the LocalCluster --dask starts; add --dask"
         raise ValidationError(msg)
+    if args.workers is not None and (args.serial or args.scheduler):
+        where = (
+            "--serial evaluates in this process"
+            if args.serial
+            else ("the cluster at --scheduler has its own workers")
+        )
+        msg = f"--workers {args.workers}: has no effect, as {where}; drop it"
+        raise ValidationError(msg)
+    check_folder(args.out, label="--out")
     manifest = load_runs_from_args(args, list(args.inputs))
     executor = "serial" if args.serial else ("dask" if args.dask else "local")
     try:
@@ -135,6 +145,11 @@ def run(args: argparse.Namespace) -> int:
             progress=None if args.quiet else sys.stderr,
             dashboard=args.dashboard,
         )
+    except ValidationError as err:
+        if err.field not in ("workers", "retries"):
+            raise
+        msg = f"--{err.field} {getattr(args, err.field)}: {err.reason}"
+        raise ValidationError(msg, field=err.field, reason=err.reason) from err
     except KeyboardInterrupt:
         stored = ResultStore(args.out)
         count = len(list(stored.root.glob("*.json"))) if stored.root.is_dir() else 0
@@ -160,7 +175,9 @@ def run(args: argparse.Namespace) -> int:
         print("\n" + render_text(table))
     if not summary.complete:
         n = summary.n_failed + summary.n_crashed
-        text = f"{n} of {summary.n_runs} runs could not be evaluated (see 'not evaluated' above)"
+        first, error = next(iter(summary.errors.items()))
+        more = f" (and {n - 1} more: see 'not evaluated' above)" if n > 1 else ""
+        text = f"{n} of {summary.n_runs} runs could not be evaluated: {first}: {error}{more}"
         if args.allow_partial:
             print(f"WARNING: {text}; accepted by --allow-partial", file=sys.stderr)
             return 0

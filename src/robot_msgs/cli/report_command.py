@@ -70,7 +70,12 @@ def run(args: argparse.Namespace) -> int:
         for name in ("html", "json", "csv", "latex", "markdown")
         if getattr(args, name) is not None
     }
-    check_outputs(outputs.values(), force=args.force, create_folders=True)
+    if args.force and not outputs:
+        from robot_msgs.errors import ValidationError  # noqa: PLC0415
+
+        msg = "--force only goes with an output (--html, --json, --csv, --latex, --markdown)"
+        raise ValidationError(msg)
+    check_outputs(outputs.values(), force=args.force)
     if "html" in outputs:
         from robot_msgs.optional import require  # noqa: PLC0415
 

@@ -15,6 +15,7 @@ from robot_msgs.cli._evaluation_args import (
 )
 from robot_msgs.cli._evaluation_output import axis_label, emit, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import RPE_RELATIONS, EvaluationSettings, PairSettings, rpe
 from robot_msgs.evaluation.relations import RELATION_ALIASES
 
@@ -49,20 +50,33 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    """Compute the RPE and report it; return 0."""
+    """Compute the RPE and report it; return 0.
+
+    A delta that gives no pose pair is an error naming ``--delta`` and ``--delta-unit``.
+    """
     settings = settings_from_args(args, EvaluationSettings())
     pairs = pairs_from_args(args, PairSettings())
     prepare_outputs(args)
     reference, estimate, ref_name, est_name = read_inputs(args)
-    result = rpe(
-        reference,
-        estimate,
-        settings=settings,
-        pairs=pairs,
-        relation=args.relation,
-        reference_name=ref_name,
-        estimate_name=est_name,
-    )
+    try:
+        result = rpe(
+            reference,
+            estimate,
+            settings=settings,
+            pairs=pairs,
+            relation=args.relation,
+            reference_name=ref_name,
+            estimate_name=est_name,
+        )
+    except ValidationError as err:
+        if err.field != "PairSettings.delta":  # no pair at this delta: say it with the flags
+            raise
+        more = "" if pairs.all_pairs else " or --all-pairs"
+        msg = (
+            f"--delta {pairs.delta:g} --delta-unit {pairs.delta_unit}: {err.reason}; "
+            f"use a smaller --delta{more}"
+        )
+        raise ValidationError(msg, field=err.field, reason=err.reason) from err
     emit(args, result)
     if args.plot is not None:
         ((name, unit),) = result.units.items()
