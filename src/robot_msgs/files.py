@@ -105,6 +105,16 @@ def _file_above(path: Path) -> Path | None:
     return None  # pragma: no cover - the root exists
 
 
+def _exists(path: Path, kind: str, real: Path) -> str:
+    """The refusal to replace what is at ``path`` without ``--force``, saying what it is."""
+    if kind == "link":  # a dangling link: nothing to overwrite, but the path is taken
+        return (
+            f"{path} exists: a symbolic link to {real}, which does not exist yet; "
+            "pass --force to write through the link"
+        )
+    return f"{path} exists; pass --force to overwrite it"
+
+
 def _kind(target: Path) -> tuple[str, Path]:
     """Classify ``target`` and return the path to write: ``missing``, ``file`` or ``stream``.
 
@@ -189,7 +199,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
         _write_into(real, payload, shown=target)
         return target
     if kind in ("file", "link") and not force:
-        msg = f"{target} exists; pass --force to overwrite it"
+        msg = _exists(target, kind, real)
         raise OutputExistsError(msg)
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
@@ -454,7 +464,7 @@ def check_outputs(
                 raise OutputPathError(msg)
             continue
         if kind in ("file", "link") and not force:
-            msg = f"{path} exists; pass --force to overwrite it"
+            msg = _exists(path, kind, real)
             raise OutputExistsError(msg)
         folder = Path(os.path.realpath(real)).parent
         if create_folders:
