@@ -106,7 +106,7 @@ def _file_above(path: Path) -> Path | None:
 
 
 def _exists(path: Path, kind: str, real: Path) -> str:
-    """The refusal to replace what is at ``path`` without ``--force``, saying what it is."""
+    """Say why ``path`` is not replaced without ``--force``, and what is there."""
     if kind == "link":  # a dangling link: nothing to overwrite, but the path is taken
         return (
             f"{path} exists: a symbolic link to {real}, which does not exist yet; "
