@@ -381,19 +381,21 @@ def _hashable(value: Any) -> Any:
 # --------------------------------------------------------------------------- serialisation
 
 
-def _to_json(value: Any) -> Any:
+def _to_json(value: Any, keep_arrays: bool = False) -> Any:
     if isinstance(value, Msg):
-        return value.to_dict()
+        return value.to_dict(keep_arrays=keep_arrays)
     if isinstance(value, np.ndarray):
+        if keep_arrays:
+            return value
         return {
             "dtype": str(value.dtype),
             "shape": list(value.shape),
             "data": value.ravel().tolist(),
         }
     if isinstance(value, tuple):
-        return [_to_json(v) for v in value]
+        return [_to_json(v, keep_arrays) for v in value]
     if isinstance(value, Mapping):
-        return {k: _to_json(v) for k, v in value.items()}
+        return {k: _to_json(v, keep_arrays) for k, v in value.items()}
     return value
 
 
@@ -435,8 +437,11 @@ def _array_from_json(value: Any, path: str) -> np.ndarray[Any, Any]:
 
     Each flaw names the key at fault (``path.dtype``, ``path.shape``, ``path.data``); values
     the dtype cannot hold (``1000`` as ``int8``, ``10**400``) are a :class:`ValidationError`,
-    not NumPy's ``OverflowError``.
+    not NumPy's ``OverflowError``. An array itself (``to_dict(keep_arrays=True)``, the form
+    binary result files hold) is taken as it is; the constructor checks and copies it.
     """
+    if isinstance(value, np.ndarray):
+        return value
     if not (isinstance(value, Mapping) and set(value) == _ARRAY_KEYS):
         keys = sorted(map(str, value)) if isinstance(value, Mapping) else None
         expected = 'an array dict with exactly the keys "dtype", "shape" and "data"'
@@ -545,11 +550,15 @@ class Msg:
             raise _fail(expected=f"{cls.__name__} as a dict", value=data, path=cls.__name__)
         return _build(cls, data, cls.__name__)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict with a "_type" key; arrays keep their dtype and shape."""
+    def to_dict(self, *, keep_arrays: bool = False) -> dict[str, Any]:
+        """JSON-safe dict with a "_type" key; arrays keep their dtype and shape.
+
+        With ``keep_arrays`` the arrays stay NumPy arrays (the form binary containers such
+        as ``.npz`` hold, without a list per array); :meth:`from_dict` takes either form.
+        """
         out: dict[str, Any] = {"_type": self.TYPE}
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            out[f.name] = _to_json(getattr(self, f.name))
+            out[f.name] = _to_json(getattr(self, f.name), keep_arrays)
         return out
 
     def as_dict(self) -> dict[str, Any]:

@@ -121,7 +121,7 @@ CASES = [
          error=r"No pose of the reference in the time range 100\.000000 \.\. inf s .*--t-start"),
     Case("ape-force-without-output", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--force"],
-         error=r"^--force only goes with --save FILE or --plot FILE\.png"),
+         error=r"^--force only goes with --save, --save-aligned or --plot FILE"),
     # -- ape: outputs, checked before anything is read; nothing clobbered
     Case("ape-save-and-plot-one-path", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--save", "x.png", "--plot", "x.png"],
@@ -157,9 +157,9 @@ CASES = [
     Case("ape-save-to-stdout-with-json", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--save", "-", "--json"],
          error=r"^--json and --save - both write to standard output; give --save a file"),
-    Case("ape-plot-not-png", {"ref.tum": REF, "est.tum": EST},
-         ["ape", "ref.tum", "est.tum", "--plot", "figure.pdf"],
-         error=r"^--plot figure\.pdf: the plot is a PNG image; give a path ending in \.png"),
+    Case("ape-plot-not-a-figure-format", {"ref.tum": REF, "est.tum": EST},
+         ["ape", "ref.tum", "est.tum", "--plot", "figure.jpg"],
+         error=r"^--plot figure\.jpg: expected a file name ending in \.png, \.pdf, \.svg or \.eps"),
     # -- ape: degenerate data
     Case("ape-no-overlap-in-time", {"ref.tum": REF, "late.tum": LATE},
          ["ape", "ref.tum", "late.tum"],

@@ -208,7 +208,8 @@ def test_force_without_an_output_is_refused_naming_the_flags(
     ref, est = seed_files(tmp_path, T)
     assert main(["ape", str(ref), str(est), "--force"]) == 1
     assert capsys.readouterr().err == (
-        "ERROR: --force only goes with --save FILE or --plot FILE.png (it lets them overwrite)\n"
+        "ERROR: --force only goes with --save, --save-aligned or --plot FILE "
+        "(it lets them overwrite)\n"
     )
 
 
@@ -227,14 +228,14 @@ def test_save_to_standard_output_leaves_standard_output_to_the_json(
     )
 
 
-def test_a_plot_path_that_is_not_png_is_refused_before_any_work(
+def test_a_plot_path_of_no_figure_format_is_refused_before_any_work(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ref, est = seed_files(tmp_path, T)
-    plot = tmp_path / "figure.pdf"
+    plot = tmp_path / "figure.jpg"
     assert main(["ape", str(ref), str(est), "--plot", str(plot)]) == 1
     assert capsys.readouterr().err == (
-        f"ERROR: --plot {plot}: the plot is a PNG image; give a path ending in .png\n"
+        f"ERROR: --plot {plot}: expected a file name ending in .png, .pdf, .svg or .eps\n"
     )
     assert not plot.exists()
 

@@ -43,7 +43,9 @@ __all__ = [
     "flag_error",
     "load_runs_from_args",
     "pairs_from_args",
+    "read_estimate",
     "read_inputs",
+    "read_reference",
     "settings_from_args",
 ]
 
@@ -74,10 +76,21 @@ FLAGS: dict[str, str] = {
 }
 
 
-def add_input_args(parser: argparse.ArgumentParser) -> None:
-    """Add ``REF EST``, ``--format``, ``--ref-topic``/``--est-topic``, ``--ref/est-times``."""
+def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) -> None:
+    """Add ``REF EST``, ``--format``, ``--ref-topic``/``--est-topic``, ``--ref/est-times``.
+
+    With ``several``, ``EST...`` takes one or more estimates (``args.estimates``).
+    """
     parser.add_argument("reference", metavar="REF", help="ground-truth file, bag, or example:NAME")
-    parser.add_argument("estimate", metavar="EST", help="estimated trajectory file or bag")
+    if several:
+        parser.add_argument(
+            "estimates",
+            nargs="+",
+            metavar="EST",
+            help="estimated trajectory files or bags, each evaluated against REF",
+        )
+    else:
+        parser.add_argument("estimate", metavar="EST", help="estimated trajectory file or bag")
     group = parser.add_argument_group("input")
     group.add_argument(
         "--format",
@@ -387,23 +400,82 @@ def load_runs_from_args(args: argparse.Namespace, inputs: list[Any]) -> Any:
 
 
 def add_output_args(parser: argparse.ArgumentParser) -> None:
-    """``--json``, ``--save``, ``--force`` and ``--plot``."""
-    group = parser.add_argument_group("output")
-    group.add_argument(
-        "--json", action="store_true", help="print the result as JSON (Comparison.to_dict)"
+    """Add ``--json``, ``--save``, ``--save-aligned``, ``--to``, ``--plot``, ``--dpi``..."""
+    group = parser.add_argument_group(
+        "output (with several estimates, FILE names hold {name}: the estimate's file stem)"
     )
-    group.add_argument("--save", type=Path, metavar="FILE", help="write the result as JSON")
+    group.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as JSON (Comparison.to_dict; a list for several estimates)",
+    )
+    group.add_argument(
+        "--save",
+        type=Path,
+        metavar="FILE",
+        help="write the whole result (per-pose errors, alignment, matched and aligned "
+        "trajectories): .npz or .parquet as the name says (parquet: robot_msgs[parquet]), "
+        "else JSON; robot-msgs res reads it",
+    )
+    group.add_argument(
+        "--save-aligned",
+        type=Path,
+        metavar="FILE",
+        help="write the estimate transformed by the fitted alignment (TUM, KITTI or EuRoC "
+        "by the name's .tum/.kitti/.csv, or --to)",
+    )
+    group.add_argument("--to", choices=("tum", "kitti", "euroc"), help="format of --save-aligned")
     group.add_argument(
         "--plot",
         type=Path,
-        metavar="FILE.png",
-        help="trajectories (top view) and error over time; needs robot_msgs[plot]",
+        metavar="FILE",
+        help="trajectories coloured by error and error over time (rms, mean, median): "
+        "PDF, SVG, EPS or PNG by the name, 11 x 4.5 in; needs robot_msgs[plot]",
     )
-    group.add_argument("--force", action="store_true", help="overwrite --save/--plot files")
+    group.add_argument(
+        "--dpi", type=int, metavar="N", help="PNG resolution of --plot (default 150)"
+    )
+    group.add_argument(
+        "--plot-plane",
+        choices=("xy", "xz", "yz", "xyz"),
+        help="trajectory view of --plot; xyz is 3-D (default: the reference's two widest axes)",
+    )
+    group.add_argument("--force", action="store_true", help="overwrite existing output files")
 
 
 def _label(path: str, topic: str | None) -> str:
     return path if topic is None else f"{path}:{topic}"
+
+
+def _read_one(args: argparse.Namespace, path: str, role: str) -> tuple[PoseTrajectory, str]:
+    """Read REF (``role="ref"``) or an EST as the flags say; return it and its label.
+
+    A file of one pose is read, with a :class:`~robot_msgs.errors.DataWarning` saying so
+    (as ``robot-msgs traj`` reports it): there is no motion to evaluate.
+    """
+    topic = getattr(args, f"{role}_topic")
+    traj = read_trajectory(
+        path,
+        fmt=getattr(args, f"{role}_format") or args.format,
+        topic=topic,
+        times_path=getattr(args, f"{role}_times"),
+        strict=args.strict,
+    )
+    label = _label(path, topic)
+    if len(traj) == 1:  # the readers report implausible rates; one pose has none
+        single = implausible_stamps(traj.stamps_s, source=label)
+        warnings.warn(str(single), DataWarning, stacklevel=3)
+    return traj, label
+
+
+def read_reference(args: argparse.Namespace) -> tuple[PoseTrajectory, str]:
+    """Read ``REF`` as the flags say; return it and its label (one pose: a warning)."""
+    return _read_one(args, args.reference, "ref")
+
+
+def read_estimate(args: argparse.Namespace, path: str) -> tuple[PoseTrajectory, str]:
+    """Read the estimate ``path`` as the flags say; return it and its label (one pose: warned)."""
+    return _read_one(args, path, "est")
 
 
 def read_inputs(args: argparse.Namespace) -> tuple[PoseTrajectory, PoseTrajectory, str, str]:
@@ -412,23 +484,6 @@ def read_inputs(args: argparse.Namespace) -> tuple[PoseTrajectory, PoseTrajector
     A file of one pose is read, with a :class:`~robot_msgs.errors.DataWarning` saying so
     (as ``robot-msgs traj`` reports it): there is no motion to evaluate.
     """
-    reference = read_trajectory(
-        args.reference,
-        fmt=args.ref_format or args.format,
-        topic=args.ref_topic,
-        times_path=args.ref_times,
-        strict=args.strict,
-    )
-    estimate = read_trajectory(
-        args.estimate,
-        fmt=args.est_format or args.format,
-        topic=args.est_topic,
-        times_path=args.est_times,
-        strict=args.strict,
-    )
-    labels = (_label(args.reference, args.ref_topic), _label(args.estimate, args.est_topic))
-    for traj, label in zip((reference, estimate), labels, strict=True):
-        if len(traj) == 1:  # the readers report implausible rates; one pose has none
-            single = implausible_stamps(traj.stamps_s, source=label)
-            warnings.warn(str(single), DataWarning, stacklevel=2)
-    return reference, estimate, *labels
+    reference, ref_name = read_reference(args)
+    estimate, est_name = read_estimate(args, args.estimate)
+    return reference, estimate, ref_name, est_name

@@ -11,7 +11,12 @@ from robot_msgs.cli._evaluation_args import (
     read_inputs,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import emit, prepare_outputs, write_plot
+from robot_msgs.cli._evaluation_output import (
+    emit,
+    prepare_outputs,
+    stamps_are_frames,
+    write_plot,
+)
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import (
@@ -107,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     _check_protocol_flags(args)
     # rpg_trajectory_evaluation's defaults: one-to-one within 0.02 s, Sim(3).
     settings = settings_from_args(args, EvaluationSettings() if kitti else RPG_SETTINGS)
-    prepare_outputs(args)
+    plans = prepare_outputs(args)
     reference, estimate, ref_name, est_name = read_inputs(args)
     given = {"lengths_m": args.lengths, "step_frames": args.step, "fractions": args.fractions}
     try:
@@ -138,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         shown = ",".join(f"{v:g}" for v in value) if isinstance(value, list) else value
         msg = f"{_FLAGS[err.field]} {shown}: {err.reason}"
         raise ValidationError(msg, field=err.field, reason=err.reason) from err
-    emit(args, result)
+    emit(args, [result], plans, [estimate])
     if args.plot is not None:
         lengths = result.settings["lengths_m"]
         assert isinstance(lengths, tuple)  # recorded as a tuple of metres
@@ -148,11 +153,10 @@ def run(args: argparse.Namespace) -> int:
             if len(result.series[f"translation_pct@{length:g}m"])
         ]
         write_plot(
-            args.plot,
-            result,
+            args,
+            [(result.comparison.estimate, result)],
             signals,
-            title=f"{args.protocol} drift: translation error per segment start",
-            ylabel="translation error [%]",
-            force=args.force,
+            title=f"{args.protocol} drift: translation error per segment, by segment end",
+            frames=stamps_are_frames(args, [args.estimate]),
         )
     return 0

@@ -1,4 +1,8 @@
-"""``robot-msgs rpe REF EST``: relative pose error, evo's ``evo_rpe`` plus a seconds delta."""
+"""``robot-msgs rpe REF EST...``: relative pose error, evo's ``evo_rpe`` plus a seconds delta.
+
+Several estimates are each evaluated against REF with the same settings and pairs rule,
+as ``ape`` does.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +14,16 @@ from robot_msgs.cli._evaluation_args import (
     add_pair_args,
     add_settings_args,
     pairs_from_args,
-    read_inputs,
+    read_estimate,
+    read_reference,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import axis_label, emit, prepare_outputs, write_plot
+from robot_msgs.cli._evaluation_output import (
+    emit,
+    prepare_outputs,
+    stamps_are_frames,
+    write_plot,
+)
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import RPE_RELATIONS, EvaluationSettings, PairSettings, rpe
@@ -36,7 +46,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "Example: robot-msgs rpe REF EST --delta 1 --delta-unit s --all-pairs"
         ),
     )
-    add_input_args(parser)
+    add_input_args(parser, several=True)
     parser.add_argument(
         "--relation",
         choices=(*RPE_RELATIONS, *RELATION_ALIASES),
@@ -50,42 +60,47 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    """Compute the RPE and report it; return 0.
+    """Compute the RPE of each estimate and report it; return 0.
 
     A delta that gives no pose pair is an error naming ``--delta`` and ``--delta-unit``.
     """
     settings = settings_from_args(args, EvaluationSettings())
     pairs = pairs_from_args(args, PairSettings())
-    prepare_outputs(args)
-    reference, estimate, ref_name, est_name = read_inputs(args)
-    try:
-        result = rpe(
-            reference,
-            estimate,
-            settings=settings,
-            pairs=pairs,
-            relation=args.relation,
-            reference_name=ref_name,
-            estimate_name=est_name,
-        )
-    except ValidationError as err:
-        if err.field != "PairSettings.delta":  # no pair at this delta: say it with the flags
-            raise
-        more = "" if pairs.all_pairs else " or --all-pairs"
-        msg = (
-            f"--delta {pairs.delta:g} --delta-unit {pairs.delta_unit}: {err.reason}; "
-            f"use a smaller --delta{more}"
-        )
-        raise ValidationError(msg, field=err.field, reason=err.reason) from err
-    emit(args, result)
+    plans = prepare_outputs(args, args.estimates)
+    reference, ref_name = read_reference(args)
+    estimates, results = [], []
+    for path in args.estimates:
+        estimate, est_name = read_estimate(args, path)
+        estimates.append(estimate)
+        try:
+            result = rpe(
+                reference,
+                estimate,
+                settings=settings,
+                pairs=pairs,
+                relation=args.relation,
+                reference_name=ref_name,
+                estimate_name=est_name,
+            )
+        except ValidationError as err:
+            if err.field != "PairSettings.delta":  # no pair at this delta: say it with the flags
+                raise
+            more = "" if pairs.all_pairs else " or --all-pairs"
+            which = f"{est_name}: " if len(args.estimates) > 1 else ""
+            msg = (
+                f"{which}--delta {pairs.delta:g} --delta-unit {pairs.delta_unit}: {err.reason}; "
+                f"use a smaller --delta{more}"
+            )
+            raise ValidationError(msg, field=err.field, reason=err.reason) from err
+        results.append(result)
+    emit(args, results, plans, estimates)
     if args.plot is not None:
-        ((name, unit),) = result.units.items()
+        ((name, _unit),) = results[0].units.items()
         write_plot(
-            args.plot,
-            result,
-            [(name, name)],
-            title=f"RPE {name}, delta {pairs.delta:g} {pairs.delta_unit}",
-            ylabel=axis_label(name, unit),
-            force=args.force,
+            args,
+            [(r.comparison.estimate, r) for r in results],
+            [(name, "error")],
+            title=f"RPE over time, delta {pairs.delta:g} {pairs.delta_unit}",
+            frames=stamps_are_frames(args, args.estimates),
         )
     return 0
