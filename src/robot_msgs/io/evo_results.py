@@ -13,8 +13,10 @@ The statistics are evo's own numbers (``rms`` is evo's ``rmse``, and so on); the
 evo does not write (``max_abs``, ``p95_abs``, ``final``) come from ``error_array``.
 evo records its settings only in the title text (``"APE w.r.t. translation part (m)\n
 (with SE(3) Umeyama alignment)"``); :func:`evo_settings` maps the phrases evo 1.38.1
-writes (``main_ape.py``, ``main_rpe.py``, ``core/metrics.py``) to our field names, and
-keeps the title itself as ``evo_title``.
+writes (``main_ape.py``, ``main_rpe.py``, ``core/metrics.py``) to our field names
+(``relation``, ``align``, ``n_align``, ``delta``, ``delta_unit``, ``all_pairs``), and the
+result's notes keep the title itself. Settings evo does not write (its association
+tolerance, for one) are absent, not guessed.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ _ALIGNMENTS = {
     "(with origin alignment)": "origin",
     "(not aligned)": "none",
 }
-_UNITS = {"m": "m", "deg": "deg", "rad": "rad", "%": "%", "frames": "f", "deg/m": "deg/m"}
+_UNITS = {"m": "m", "deg": "deg", "rad": "rad", "%": "%", "unit-less": "", "deg/m": "deg/m"}
 _DELTA_UNITS = {"f": "f", "m": "m", "deg": "deg", "rad": "rad", "frames": "f"}
 _HEAD = re.compile(r"^(APE|RPE) w\.r\.t\. (.+?)(?: \(([^)]*)\))?$")
 _DELTA = re.compile(r"^for delta = (\S+) \((\w+)\) using (all|consecutive) pairs")
@@ -72,11 +74,11 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
     Examples
     --------
     >>> evo_settings("APE w.r.t. translation part (m)\n(with SE(3) Umeyama alignment)")
-    ('ape', 'translation', 'm', {'align': 'se3', 'evo_title': 'APE w.r.t. translation part (m) (with SE(3) Umeyama alignment)'})
+    ('ape', 'translation', 'm', {'relation': 'translation', 'align': 'se3'})
     >>> evo_settings("RPE w.r.t. rotation angle in degrees (deg)\nfor delta = 1.0 (m) using "
     ...              "consecutive pairs\n(not aligned)")[3]["delta_unit"]
     'm'
-    """  # noqa: E501 - a doctest's output is one line
+    """
     lines = [line.strip() for line in title.splitlines() if line.strip()]
     head = _HEAD.match(lines[0]) if lines else None
     if head is None:
@@ -85,7 +87,7 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
     metric = head.group(1).lower()
     relation = EVO_RELATIONS.get(head.group(2), head.group(2).replace(" ", "_"))
     unit = _UNITS.get(head.group(3) or "", head.group(3) or "")
-    settings: dict[str, Value] = {}
+    settings: dict[str, Value] = {"relation": relation}
     for line in lines[1:]:
         delta = _DELTA.match(line)
         if delta is not None:
@@ -98,7 +100,6 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
         n_align = _N_ALIGN.search(line)
         if n_align is not None:
             settings["n_align"] = int(n_align.group(1))
-    settings["evo_title"] = " ".join(lines)
     return metric, relation, unit, settings
 
 
@@ -233,7 +234,12 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
         estimate=str(info.get("est_name", "")),
         reference=str(info.get("ref_name", "")),
         counts={"errors": int(errors.size)},
-        notes=(f"read from evo's result zip {Path(path).name}: statistics as evo computed them",),
+        notes=(
+            (
+                f"read from evo's result zip {Path(path).name}: statistics as evo computed them; "
+                f"evo's title: {' '.join(str(info.get('title', '')).split())}"
+            ),
+        ),
     )
     series = ErrorSeries(stamps_s=np.asarray(stamps, dtype=np.float64).ravel(), errors=errors)
     empty = _empty_trajectory()

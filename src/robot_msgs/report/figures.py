@@ -44,6 +44,7 @@ __all__ = [
     "figure_format",
     "figure_size_in",
     "overlay_figure",
+    "results_figure",
     "roll_pitch_yaw_deg",
     "save_figure",
     "signal_label",
@@ -56,7 +57,7 @@ FIGURE_FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg", ".eps": "eps"}
 PLANES = ("xy", "xz", "yz", "xyz")
 #: Default PNG resolution.
 DEFAULT_DPI = 150
-_SIZES_IN = {"evaluation": (11.0, 4.5), "overlay": (14.0, 9.0)}
+_SIZES_IN = {"evaluation": (11.0, 4.5), "overlay": (14.0, 9.0), "results": (13.0, 8.0)}
 _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 _METADATA = {"png": {"Software": None}, "pdf": {"CreationDate": None}, "svg": {"Date": None}}
 
@@ -118,13 +119,17 @@ def save_figure(
     """Write ``fig`` in the format its file name says (atomically); return the path.
 
     ``dpi`` sets a PNG's resolution (default 150); vector formats ignore it. No
-    ``bbox_inches="tight"``: the file has the figure's size exactly.
+    ``bbox_inches="tight"``: the file has the figure's size exactly. SVG text stays
+    ``<text>``; PDF and EPS embed TrueType fonts.
     """
     fmt = figure_format(path)
+    from matplotlib import rc_context  # noqa: PLC0415 (the plot extra)
+
     buffer = io.BytesIO()
-    fig.savefig(
-        buffer, format=fmt, dpi=dpi or DEFAULT_DPI, metadata=_METADATA.get(fmt)
-    )  # eps takes no metadata dict
+    # Text stays text: SVG keeps editable <text>, PDF and EPS embed TrueType (Type 42)
+    # fonts, not Type 3, as journals ask.
+    with rc_context({"svg.fonttype": "none", "pdf.fonttype": 42, "ps.fonttype": 42}):
+        fig.savefig(buffer, format=fmt, dpi=dpi or DEFAULT_DPI, metadata=_METADATA.get(fmt))
     return write_atomic(path, buffer.getvalue(), force=force)
 
 
@@ -391,4 +396,97 @@ def overlay_figure(
     rpy_axes[2].set_xlabel(time_label(frames=frames, since="the first pose"))
     speed.set_xlabel(time_label(frames=frames, since="the first pose"))
     speed.set_ylabel(f"speed [m/{unit}]")
+    return fig
+
+
+def _distance_m(result: EvaluationResult, series: ErrorSeries) -> Float64Array | None:
+    """Path distance along the matched reference at each error, metres; None without one."""
+    ref = result.reference.positions_xyz
+    if len(ref) < 2 or len(result.reference) != len(result.estimate):
+        return None
+    travelled = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(ref, axis=0), axis=1))])
+    rows = _error_rows(series)
+    if rows.size and int(rows.max()) >= travelled.size:
+        return None
+    out: Float64Array = travelled[rows]
+    return out
+
+
+def results_figure(named: Sequence[tuple[str, EvaluationResult]]) -> Any:
+    """Compare saved results: error over time and over distance, box, violin, histogram.
+
+    Each result's first signal is drawn; time is seconds since the result's first
+    error; distance is the reference path travelled to the error's pose (results
+    without their matched reference, such as evo's zips, are left out of that panel and
+    its legend says so). Every result shares one colour across the panels.
+
+    Raises
+    ------
+    FormatError
+        The results' first signals have different units (they cannot share an axis).
+    """
+    units = {next(iter(r.units.values())) for _, r in named}
+    if len(units) > 1:
+        msg = f"--plot: the results are in different units ({', '.join(sorted(units))})"
+        raise FormatError(msg)
+    fig = _new_figure("results")
+    grid = fig.add_gridspec(2, 6)
+    over_time = fig.add_subplot(grid[0, :3])
+    over_distance = fig.add_subplot(grid[0, 3:], sharey=over_time)
+    box = fig.add_subplot(grid[1, :2])
+    violin = fig.add_subplot(grid[1, 2:4], sharey=box)
+    histogram = fig.add_subplot(grid[1, 4:])
+    signal, unit = next(iter(named[0][1].units.items()))
+    label = signal_label(signal, unit)
+    samples = []
+    for k, (path, result) in enumerate(named):
+        colour = _PALETTE[k % len(_PALETTE)]
+        name = f"{k + 1}: {path}"
+        series = next(iter(result.series.values()))
+        finite = series.errors[np.isfinite(series.errors)]
+        samples.append(finite)
+        times = series.stamps_s - (series.stamps_s[0] if len(series) else 0.0)
+        t, e = break_gaps(times, series.errors)
+        over_time.plot(t, e, lw=1, color=colour, label=name)
+        distance = _distance_m(result, series)
+        if distance is None:
+            over_distance.plot([], [], color=colour, label=f"{name} (no matched reference)")
+        else:
+            order = np.argsort(distance, kind="stable")
+            over_distance.plot(
+                distance[order], series.errors[order], lw=1, color=colour, label=name
+            )
+        histogram.hist(finite, bins=40, histtype="step", color=colour, lw=1.2, label=name)
+    positions = np.arange(1, len(named) + 1)
+    parts = box.boxplot(
+        samples, positions=positions, patch_artist=True, flierprops={"markersize": 2}
+    )
+    for k, patch in enumerate(parts["boxes"]):
+        patch.set_facecolor(_PALETTE[k % len(_PALETTE)])
+        patch.set_alpha(0.5)
+    drawn = [(p, s) for p, s in zip(positions, samples, strict=True) if s.size]
+    if drawn:
+        bodies = violin.violinplot([s for _, s in drawn], positions=[p for p, _ in drawn])
+        for k, body in enumerate(bodies["bodies"]):
+            body.set_facecolor(_PALETTE[k % len(_PALETTE)])
+    numbers = [str(p) for p in positions]
+    for ax in (box, violin):
+        ax.set_xticks(positions, numbers)
+        ax.set_xlabel("result (numbered as in the legends)")
+        ax.grid(alpha=0.3, axis="y")
+    box.set_ylabel(label)
+    box.set_title("box plot (whiskers 1.5 IQR)")
+    violin.set_title("violin plot")
+    histogram.set_xlabel(label)
+    histogram.set_ylabel("errors per bin")
+    histogram.set_title("histogram (40 bins)")
+    over_time.set_xlabel("time since the result's first error [s]")
+    over_time.set_ylabel(label)
+    over_time.set_title("error over time")
+    over_distance.set_xlabel("distance travelled along the reference [m]")
+    over_distance.set_title("error over distance")
+    for ax in (over_time, over_distance, histogram):
+        ax.grid(alpha=0.3)
+    over_time.legend(loc="best", fontsize=8)
+    over_distance.legend(loc="best", fontsize=8)
     return fig
