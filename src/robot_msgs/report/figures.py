@@ -243,7 +243,7 @@ def _label_plane(ax: Any, plane: str) -> None:
     ax.set_ylabel(f"{plane[1]} [m]")
     if plane == "xyz":
         ax.set_zlabel("z [m]")
-        ax.set_box_aspect((1, 1, 1))
+        ax.set_aspect("equal")
     else:
         ax.set_aspect("equal", adjustable="datalim")
 
@@ -355,8 +355,9 @@ def overlay_figure(
 
     ``reference`` (grey) may be ``None``; ``estimates`` are drawn in colour, each as
     given (align them first to compare). Time is seconds since the earliest first
-    stamp, or frames when ``frames``; speed is the distance between consecutive poses
-    over their time step (m/s, or m/frame).
+    stamp, or frames when ``frames``; roll, pitch and yaw (:func:`roll_pitch_yaw_deg`,
+    in [-180, 180]) break where they wrap; speed is the distance between consecutive
+    poses over their time step (m/s, or m/frame).
     """
     fig = _new_figure("overlay")
     drawn = ([("reference", reference)] if reference is not None else []) + list(estimates)
@@ -370,15 +371,19 @@ def overlay_figure(
     t0 = min(float(traj.stamps_s[0]) for _, traj in drawn if len(traj))
     for k, (label, traj) in enumerate(drawn):
         is_ref = reference is not None and k == 0
-        style = {"color": "0.45" if is_ref else _PALETTE[(k - 1) % len(_PALETTE)], "lw": 1.0}
+        first = 1 if reference is not None else 0
+        style = {"color": "0.45" if is_ref else _PALETTE[(k - first) % len(_PALETTE)], "lw": 1.0}
         style["ls"] = "--" if is_ref else "-"
         _draw_path(view, traj, axes, label=label, **style)
         t = traj.stamps_s - t0
         tt, xyz = break_gaps(t, traj.positions_xyz)
-        _, rpy = break_gaps(t, roll_pitch_yaw_deg(traj.orientations_quat_xyzw))
+        angles = roll_pitch_yaw_deg(traj.orientations_quat_xyzw)
         for i in range(3):
             xyz_axes[i].plot(tt, xyz[:, i], **style)
-            rpy_axes[i].plot(tt, rpy[:, i], **style)
+            # A wrap through ±180° is a break in the line, not a stroke across the plot.
+            ta, a = break_gaps(t, angles[:, i])
+            wraps = np.flatnonzero(np.abs(np.diff(a)) > 180.0) + 1
+            rpy_axes[i].plot(np.insert(ta, wraps, np.nan), np.insert(a, wraps, np.nan), **style)
         if len(traj) > 1:
             step = np.linalg.norm(np.diff(traj.positions_xyz, axis=0), axis=1)
             ts, v = break_gaps(t[1:], step / np.diff(traj.stamps_s))
