@@ -24,9 +24,8 @@ from robot_msgs.report.figures import (
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from robot_msgs.trajectory import PoseTrajectory
-
     from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.trajectory import PoseTrajectory
 
 pytest.importorskip("matplotlib")
 
