@@ -125,3 +125,20 @@ def test_a_file_that_is_no_result_is_one_error_line(
     assert "Traceback" not in err
     assert main(["res", str(ZIPS / "fr1_xyz_ape_se3.zip"), "--plot", str(tmp_path / "x.jpg")]) == 1
     assert "--plot" in capsys.readouterr().err
+
+
+def test_html_is_one_interactive_page_with_the_differing_settings_marked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("plotly")
+    se3 = _save(tmp_path, "se3.json", "--align", "se3")
+    sim3 = _save(tmp_path, "sim3.npz", "--align", "sim3")
+    page = tmp_path / "res.html"
+    capsys.readouterr()
+    assert main(["res", str(se3), str(sim3), str(ZIPS / "fr1_xyz_ape_se3.zip"), "--html", str(page)]) == 0
+    assert f"wrote {page}" in capsys.readouterr().out
+    text = page.read_text(encoding="utf-8")
+    assert text.count('<div class="plot"') == 5  # time, distance, box, violin, histogram
+    assert '<th class="differs">align (differs)</th>' in text
+    assert "Refusing to mix results made with different" in text
+    assert "Plotly.newPlot" in text

@@ -4,7 +4,8 @@ Reads results ``robot-msgs ape/rpe/drift --save`` wrote (JSON, ``.npz``, Parquet
 evo's ``--save_results`` zips (without pickle), prints one table of their statistics
 with the settings that differ as columns, ranks them only when their settings agree
 (``--force-ranking`` ranks anyway, marked so), and writes the same tables as ``report`` does
-(``--json``, ``--csv``, ``--latex``, ``--markdown``) and figures (``--plot``: error over
+(``--json``, ``--csv``, ``--latex``, ``--markdown``), one interactive page
+(``--html``) and figures (``--plot``: error over
 time and distance, box, violin, histogram). Every output is checked before any work.
 """
 
@@ -39,6 +40,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     out.add_argument("--latex", type=Path, metavar="FILE", help="LaTeX tables (booktabs)")
     out.add_argument("--markdown", type=Path, metavar="FILE", help="Markdown tables")
     out.add_argument(
+        "--html",
+        type=Path,
+        metavar="FILE",
+        help="one interactive page: the tables and the plots (plotly.js inlined: robot_msgs[html])",
+    )
+    out.add_argument(
         "--plot",
         type=Path,
         metavar="FILE",
@@ -68,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
     outputs = {
         name: getattr(args, name)
-        for name in ("json", "csv", "latex", "markdown", "plot")
+        for name in ("json", "csv", "latex", "markdown", "html", "plot")
         if getattr(args, name) is not None
     }
     if args.plot is not None:
@@ -77,6 +84,10 @@ def run(args: argparse.Namespace) -> int:
 
         figure_format(args.plot)
         require("matplotlib", "plot", feature="--plot")
+    if args.html is not None:
+        from robot_msgs.optional import require  # noqa: PLC0415
+
+        require("plotly", "html", feature="res --html")
     check_outputs(outputs.values(), force=args.force, create_folders=True)
     named = load_saved_results(args.results)
     comparison = compare_results(named, force=args.force_ranking)
@@ -89,6 +100,10 @@ def run(args: argparse.Namespace) -> int:
         contents["latex"] = render_latex(comparison.tables)
     if "markdown" in outputs:
         contents["markdown"] = render_markdown(comparison.tables)
+    if "html" in outputs:
+        from robot_msgs.report.html_page import render_results_html  # noqa: PLC0415
+
+        contents["html"] = render_results_html(comparison)
     figure = None
     if args.plot is not None:
         from robot_msgs.report.figures import results_figure  # noqa: PLC0415

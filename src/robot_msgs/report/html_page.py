@@ -34,8 +34,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from robot_msgs.report.build import ReportResult
+    from robot_msgs.report.saved_results import ResultsComparison
 
-__all__ = ["render_html"]
+__all__ = ["render_html", "render_results_html"]
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em auto;
@@ -57,16 +58,24 @@ figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.85em; color: #555; }
 div.plot { width: 100%; min-height: 380px; border: 1px solid #eee; }
 code { background: #f4f6f8; padding: 0 0.2em; }
+th.differs, td.differs { background: #fff3c4; }
 """
 
 
 def _table_html(table: ReportTable) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in table.headers)
+    # A column of a setting that differs between results (robot-msgs res) is highlighted.
+    differs = [h.endswith("(differs)") for h in table.headers]
+    marked = ' class="differs"'
+    head = "".join(
+        f"<th{marked if d else ''}>{html.escape(h)}</th>"
+        for h, d in zip(table.headers, differs, strict=True)
+    )
     rows = []
     for row in table.rows:
         cells = []
-        for cell, numeric in zip(row, table.numeric, strict=True):
+        for cell, numeric, differ in zip(row, table.numeric, differs, strict=True):
             css = "num" if numeric else ("fail" if cell == "NO" else "")
+            css = f"{css} differs".strip() if differ else css
             attr = f' class="{css}"' if css else ""
             cells.append(f"<td{attr}>{html.escape(cell)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
@@ -157,17 +166,22 @@ class _Figures:
         )
 
     def scripts(self) -> str:
-        if self.static or not self.specs:
-            return ""
-        from robot_msgs.optional import require  # noqa: PLC0415
+        return "" if self.static else _plotly_scripts(self.specs)
 
-        offline = require("plotly.offline", "html", feature="the interactive HTML report")
-        from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
-        # "</" could end the script element early: JSON and JS both read "<\/" as "</".
-        figures = dumps(self.specs, indent=None).replace("</", "<\\/")
-        bundle = offline.get_plotlyjs().replace("</script", "<\\/script")
-        return f"<script>{bundle}</script>\n<script>const FIGURES = {figures};{_SCRIPT}</script>"
+def _plotly_scripts(specs: list[dict[str, object]]) -> str:
+    """Return plotly.js inlined, the figures' data, and the code that draws and links them."""
+    if not specs:
+        return ""
+    from robot_msgs.optional import require  # noqa: PLC0415
+
+    offline = require("plotly.offline", "html", feature="the interactive HTML report")
+    from robot_msgs.strict_json import dumps  # noqa: PLC0415
+
+    # "</" could end the script element early: JSON and JS both read "<\/" as "</".
+    figures = dumps(specs, indent=None).replace("</", "<\\/")
+    bundle = offline.get_plotlyjs().replace("</script", "<\\/script")
+    return f"<script>{bundle}</script>\n<script>const FIGURES = {figures};{_SCRIPT}</script>"
 
 
 def render_html(
@@ -284,3 +298,50 @@ def render_html(
     parts.append(figures.scripts())
     parts.append("</body></html>\n")
     return "\n".join(p for p in parts if p)
+
+
+def render_results_html(
+    comparison: ResultsComparison, *, title: str = "robot-msgs saved results"
+) -> str:
+    """Render ``robot-msgs res`` as one self-contained interactive page.
+
+    The tables of :func:`robot_msgs.report.saved_results.compare_results` (settings
+    that differ highlighted) and :func:`robot_msgs.report.interactive.results_plots`
+    (error over time and distance, box, violin, histogram), drawn by inlined plotly.js.
+
+    Raises
+    ------
+    MissingDependencyError
+        Without plotly (the ``html`` extra).
+    """
+    from robot_msgs.optional import require  # noqa: PLC0415
+    from robot_msgs.report.interactive import results_plots  # noqa: PLC0415
+
+    require("plotly", "html", feature="res --html")
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        (
+            '<p class="note">Drag to zoom, double-click to reset, hover for the stamp and '
+            "error, click a legend entry to hide or show a result.</p>"
+        ),
+    ]
+    if comparison.notes:
+        items = "".join(f"<li>{html.escape(n)}</li>" for n in comparison.notes)
+        parts.append(f'<div class="warn"><strong>Notes</strong><ul>{items}</ul></div>')
+    parts += [_table_html(t) for t in comparison.tables]
+    specs: list[dict[str, object]] = []
+    for kind, caption, spec in results_plots(comparison.named):
+        div = f"plot{len(specs)}"
+        specs.append({"id": div, "link": None, **spec})
+        alt = html.escape(caption)
+        parts.append(
+            f'<figure><div class="plot" id="{div}" data-kind="{kind}" role="img" '
+            f'aria-label="{alt}"></div><figcaption>{alt}</figcaption></figure>'
+        )
+    parts.append(_plotly_scripts(specs))
+    parts.append("</body></html>\n")
+    return "\n".join(parts)

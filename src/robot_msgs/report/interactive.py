@@ -34,6 +34,9 @@ from robot_msgs.report.plots import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.report.build import ReportResult
     from robot_msgs.runs.evaluate import RunEvaluation
     from robot_msgs.typing import Float64Array
@@ -43,6 +46,7 @@ __all__ = [
     "error_over_time_plot",
     "latency_cdf_plot",
     "repeatability_plot",
+    "results_plots",
     "rpe_box_plot",
     "trajectories_plot",
 ]
@@ -442,3 +446,84 @@ def repeatability_plot(result: ReportResult, sequence: str) -> Figure | None:
                 }
             )
     return {"data": data, "layout": layout}
+
+
+def results_plots(
+    named: Sequence[tuple[str, EvaluationResult]],
+) -> list[tuple[str, str, Figure]]:
+    """Figures of ``robot-msgs res --html``: error over time and distance, box, violin, histogram.
+
+    Each result's first signal, one colour per result across the figures; distance is
+    the reference path travelled to each error's pose (results without their matched
+    reference, such as evo's zips, have none). Returns ``(kind, caption, figure)``.
+    """
+    from robot_msgs.report.figures import signal_label  # noqa: PLC0415
+
+    signal, unit = next(iter(named[0][1].units.items()))
+    label = signal_label(signal, unit)
+    over_time, over_distance, box, violin, histogram = [], [], [], [], []
+    for k, (name, result) in enumerate(named):
+        colour = _PALETTE[k % len(_PALETTE)]
+        series = next(iter(result.series.values()))
+        t = series.stamps_s - (series.stamps_s[0] if len(series) else 0.0)
+        errors = _values(series.errors, 7)
+        common = {"name": name, "legendgroup": name, "marker": {"color": colour}}
+        over_time.append(
+            {
+                **common,
+                "type": "scatter",
+                "mode": "lines",
+                "x": _values(t, 4),
+                "y": errors,
+                "customdata": _values(series.stamps_s, 6),
+                "line": {"color": colour, "width": 1.2},
+                "hovertemplate": f"{name}<br>stamp %{{customdata:.6f}} s<br>{label}: %{{y:.4g}}"
+                "<extra></extra>",
+            }
+        )
+        reference = result.reference.positions_xyz
+        if len(reference) > 1 and len(result.reference) == len(result.estimate):
+            travelled = np.concatenate(
+                [[0.0], np.cumsum(np.linalg.norm(np.diff(reference, axis=0), axis=1))]
+            )
+            rows = series.pairs[:, 1] if series.pairs is not None else np.arange(len(series))
+            over_distance.append(
+                {
+                    **common,
+                    "type": "scatter",
+                    "mode": "lines",
+                    "x": _values(travelled[rows], 3),
+                    "y": errors,
+                    "line": {"color": colour, "width": 1.2},
+                }
+            )
+        finite = [e for e in errors if e is not None]
+        box.append({**common, "type": "box", "y": finite, "boxpoints": "outliers"})
+        violin.append({**common, "type": "violin", "y": finite, "box": {"visible": True}})
+        histogram.append({**common, "type": "histogram", "x": finite, "nbinsx": 40, "opacity": 0.6})
+    plots = [
+        (
+            "error_over_time",
+            "Error over time",
+            over_time,
+            _axis("time since the result's first error [s]"),
+        ),
+        (
+            "error_over_distance",
+            "Error over distance travelled along the reference",
+            over_distance,
+            _axis("distance [m]"),
+        ),
+        ("box", "Box plot (whiskers 1.5 IQR)", box, _axis("result")),
+        ("violin", "Violin plot", violin, _axis("result")),
+        ("histogram", "Histogram (40 bins)", histogram, _axis(label)),
+    ]
+    out = []
+    for kind, caption, data, xaxis in plots:
+        if not data:
+            continue
+        yaxis = _axis("errors per bin" if kind == "histogram" else label)
+        extra = {"barmode": "overlay"} if kind == "histogram" else {}
+        layout = _layout(caption, xaxis=xaxis, yaxis=yaxis, height=400, **extra)
+        out.append((kind, caption, {"data": data, "layout": layout}))
+    return out
