@@ -59,6 +59,7 @@ __all__ = [
     "Value",
     "declared_types",
     "message",
+    "to_dict_keeping_arrays",
 ]
 
 T = TypeVar("T")
@@ -381,9 +382,35 @@ def _hashable(value: Any) -> Any:
 # --------------------------------------------------------------------------- serialisation
 
 
+def _message_dict(message: Msg, *, keep_arrays: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"_type": message.TYPE}
+    for f in dataclasses.fields(message):  # type: ignore[arg-type]
+        out[f.name] = _to_json(getattr(message, f.name), keep_arrays)
+    return out
+
+
+def to_dict_keeping_arrays(message: Msg) -> dict[str, Any]:
+    """Return ``message.to_dict()`` with every array left a NumPy array, not a list dict.
+
+    The form binary containers (``.npz``, Parquet) hold: no list per array on the way
+    out, none on the way back, since :meth:`Msg.from_dict` takes arrays in place of
+    array dicts.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> traj = PoseTrajectory(stamps_s=[0.0], positions_xyz=[[1.0, 2.0, 3.0]],
+    ...                       orientations_quat_xyzw=[[0.0, 0.0, 0.0, 1.0]])
+    >>> tree = to_dict_keeping_arrays(traj)
+    >>> type(tree["positions_xyz"]).__name__, PoseTrajectory.from_dict(tree) == traj
+    ('ndarray', True)
+    """
+    return _message_dict(message, keep_arrays=True)
+
+
 def _to_json(value: Any, keep_arrays: bool = False) -> Any:
     if isinstance(value, Msg):
-        return value.to_dict(keep_arrays=keep_arrays)
+        return _message_dict(value, keep_arrays=keep_arrays)
     if isinstance(value, np.ndarray):
         if keep_arrays:
             return value
@@ -437,8 +464,8 @@ def _array_from_json(value: Any, path: str) -> np.ndarray[Any, Any]:
 
     Each flaw names the key at fault (``path.dtype``, ``path.shape``, ``path.data``); values
     the dtype cannot hold (``1000`` as ``int8``, ``10**400``) are a :class:`ValidationError`,
-    not NumPy's ``OverflowError``. An array itself (``to_dict(keep_arrays=True)``, the form
-    binary result files hold) is taken as it is; the constructor checks and copies it.
+    not NumPy's ``OverflowError``. An array itself (:func:`to_dict_keeping_arrays`, the
+    form binary result files hold) is taken as it is; the constructor checks and copies it.
     """
     if isinstance(value, np.ndarray):
         return value
@@ -550,16 +577,9 @@ class Msg:
             raise _fail(expected=f"{cls.__name__} as a dict", value=data, path=cls.__name__)
         return _build(cls, data, cls.__name__)
 
-    def to_dict(self, *, keep_arrays: bool = False) -> dict[str, Any]:
-        """JSON-safe dict with a "_type" key; arrays keep their dtype and shape.
-
-        With ``keep_arrays`` the arrays stay NumPy arrays (the form binary containers such
-        as ``.npz`` hold, without a list per array); :meth:`from_dict` takes either form.
-        """
-        out: dict[str, Any] = {"_type": self.TYPE}
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            out[f.name] = _to_json(getattr(self, f.name), keep_arrays)
-        return out
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict with a "_type" key; arrays keep their dtype and shape."""
+        return _message_dict(self, keep_arrays=False)
 
     def as_dict(self) -> dict[str, Any]:
         """Plain field values by name, one level deep (nested messages stay messages)."""

@@ -135,7 +135,10 @@ def test_html_is_one_interactive_page_with_the_differing_settings_marked(
     sim3 = _save(tmp_path, "sim3.npz", "--align", "sim3")
     page = tmp_path / "res.html"
     capsys.readouterr()
-    assert main(["res", str(se3), str(sim3), str(ZIPS / "fr1_xyz_ape_se3.zip"), "--html", str(page)]) == 0
+    assert (
+        main(["res", str(se3), str(sim3), str(ZIPS / "fr1_xyz_ape_se3.zip"), "--html", str(page)])
+        == 0
+    )
     assert f"wrote {page}" in capsys.readouterr().out
     text = page.read_text(encoding="utf-8")
     assert text.count('<div class="plot"') == 5  # time, distance, box, violin, histogram

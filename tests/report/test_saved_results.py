@@ -20,7 +20,9 @@ ZIPS = Path(__file__).parents[1] / "data" / "evo_results"
 def test_ours_and_evos_load_side_by_side(tmp_path: Path) -> None:
     ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
     est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
-    ours = save_result(tmp_path / "ours.npz", ape(ref, est, settings=EvaluationSettings(align="se3")))
+    ours = save_result(
+        tmp_path / "ours.npz", ape(ref, est, settings=EvaluationSettings(align="se3"))
+    )
     named = load_saved_results([ours, ZIPS / "fr1_xyz_ape_se3.zip"])
     table = compare_results(named)
     assert table.shared["align"] == "se3"
@@ -31,7 +33,9 @@ def test_ours_and_evos_load_side_by_side(tmp_path: Path) -> None:
     rows = list(csv.DictReader(io.StringIO(results_csv(table))))
     assert [r["tool"] for r in rows] == ["robot_msgs", "evo"]
     assert float(rows[0]["rms"]) == pytest.approx(float(rows[1]["rms"]), rel=1e-9)
-    assert float(rows[1]["sse"]) == pytest.approx(0.14243298549148023, rel=1e-12)  # evo's stats.json sse
+    assert float(rows[1]["sse"]) == pytest.approx(
+        0.14243298549148023, rel=1e-12
+    )  # evo's stats.json sse
     assert rows[1]["setting:sync"] == ""
     data = table.to_dict()
     assert [r["name"] for r in data["results"]] == [str(ours), str(ZIPS / "fr1_xyz_ape_se3.zip")]

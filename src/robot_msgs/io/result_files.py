@@ -37,6 +37,7 @@ import numpy as np
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
+from robot_msgs.msg import to_dict_keeping_arrays
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
 
@@ -64,7 +65,7 @@ def result_format(path: str | os.PathLike[str]) -> str:
 
 
 def _split(tree: Any, arrays: list[np.ndarray[Any, Any]]) -> Any:
-    """Replace every array of a ``to_dict(keep_arrays=True)`` tree by ``{"$array": K}``."""
+    """Replace every array of a ``to_dict_keeping_arrays`` tree by ``{"$array": K}``."""
     if isinstance(tree, np.ndarray):
         arrays.append(tree)
         return {_REF: len(arrays) - 1}
@@ -146,7 +147,7 @@ def save_result(
     if fmt == "json":
         return write_atomic(path, dumps(result.to_dict(), indent=None), force=force)
     arrays: list[np.ndarray[Any, Any]] = []
-    skeleton = dumps(_split(result.to_dict(keep_arrays=True), arrays), indent=None)
+    skeleton = dumps(_split(to_dict_keeping_arrays(result), arrays), indent=None)
     data = _npz_bytes(skeleton, arrays) if fmt == "npz" else _parquet_bytes(skeleton, arrays)
     return write_atomic(path, data, force=force)
 
