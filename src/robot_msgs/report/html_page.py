@@ -86,6 +86,16 @@ def _table_html(table: ReportTable) -> str:
     )
 
 
+def _head(title: str) -> str:
+    """Return the document's start: doctype, metadata, the inline style, the heading."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n"
+        f"<h1>{html.escape(title)}</h1>"
+    )
+
+
 def _figure_html(fig: object | None, caption: str) -> str:
     if fig is None:
         return ""
@@ -229,11 +239,7 @@ def render_html(
         "legend entry to hide or show a trial, an algorithm's legend title for all its trials."
     )
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{html.escape(title)}</h1>",
+        _head(title),
         (
             f'<p class="note">robot_msgs {html.escape(report.tool_version)}; '
             f"{len(report.runs)} runs, {n_ok} succeeded; evaluation settings: "
@@ -319,11 +325,7 @@ def render_results_html(
 
     require("plotly", "html", feature="res --html")
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{html.escape(title)}</h1>",
+        _head(title),
         (
             '<p class="note">Drag to zoom, double-click to reset, hover for the stamp and '
             "error, click a legend entry to hide or show a result.</p>"
