@@ -145,3 +145,15 @@ def test_html_is_one_interactive_page_with_the_differing_settings_marked(
     assert '<th class="differs">align (differs)</th>' in text
     assert "Refusing to mix results made with different" in text
     assert "Plotly.newPlot" in text
+
+
+def test_force_without_an_output_and_a_missing_folder_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evo = str(ZIPS / "fr1_xyz_ape_se3.zip")
+    assert main(["res", evo, "--force"]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: --force only goes with an output")
+    missing = tmp_path / "no" / "res.csv"
+    assert main(["res", evo, "--csv", str(missing)]) == 1
+    assert "does not exist" in capsys.readouterr().err
+    assert not missing.parent.exists()

@@ -88,7 +88,14 @@ def run(args: argparse.Namespace) -> int:
         from robot_msgs.optional import require  # noqa: PLC0415
 
         require("plotly", "html", feature="res --html")
-    check_outputs(outputs.values(), force=args.force, create_folders=True)
+    if args.force and not outputs:
+        from robot_msgs.errors import ValidationError  # noqa: PLC0415
+
+        msg = (
+            "--force only goes with an output (--json, --csv, --latex, --markdown, --html, --plot)"
+        )
+        raise ValidationError(msg)
+    check_outputs(outputs.values(), force=args.force)
     named = load_saved_results(args.results)
     comparison = compare_results(named, force=args.force_ranking)
     contents: dict[str, str] = {}

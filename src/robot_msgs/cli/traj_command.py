@@ -381,7 +381,7 @@ def run(args: argparse.Namespace) -> int:
         from robot_msgs.report.figures import figure_format  # noqa: PLC0415
 
         figure_format(args.plot)
-        check_outputs([args.plot], force=args.force, create_folders=True)
+        check_outputs([args.plot], force=args.force)
         require("matplotlib", "plot", feature="--plot")
     to = ""
     out = sys.stdout
