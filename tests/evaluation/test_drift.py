@@ -304,3 +304,16 @@ def test_relative_error_agrees_with_rpg_trajectory_evaluation(
                 key,
                 ours,
             )
+
+
+def test_rpg_refuses_a_plane_projection_naming_the_field() -> None:
+    t = np.arange(101.0)
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (101, 1)),
+    )
+    settings = EvaluationSettings(project_to_plane="xy")
+    with pytest.raises(ValidationError, match=r"no plane projection with rpg") as caught:
+        relative_error(ref, ref, lengths_m=[10.0], settings=settings)
+    assert caught.value.field == "EvaluationSettings.project_to_plane"

@@ -11,6 +11,7 @@ flag.
 
 from __future__ import annotations
 
+import argparse
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -18,7 +19,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation.settings import (
     ALIGNMENT_METHODS,
+    DEFAULT_OFFSET_SEARCH_S,
     DELTA_UNITS,
+    PLANES,
+    RPE_PROTOCOLS,
     SYNC_METHODS,
     EvaluationSettings,
     PairSettings,
@@ -27,8 +31,6 @@ from robot_msgs.io import FORMATS, read_trajectory
 from robot_msgs.io.clean import implausible_stamps
 
 if TYPE_CHECKING:
-    import argparse
-
     from robot_msgs.msg import Msg
     from robot_msgs.trajectory import PoseTrajectory
 
@@ -40,8 +42,10 @@ __all__ = [
     "add_pair_args",
     "add_run_settings_args",
     "add_settings_args",
+    "add_transform_args",
     "flag_error",
     "load_runs_from_args",
+    "pair_list_from_args",
     "pairs_from_args",
     "read_estimate",
     "read_inputs",
@@ -65,15 +69,34 @@ FLAGS: dict[str, str] = {
     "max_gap_s": "--max-gap",
     "t_start_s": "--t-start",
     "t_end_s": "--t-end",
+    "offset_auto": "--offset",
+    "offset_search_s": "--offset-search",
+    "transform_left": "--transform-left",
+    "invert_transform_left": "--invert-transform-left",
+    "transform_right": "--transform-right",
+    "invert_transform_right": "--invert-transform-right",
+    "project_to_plane": "--project-to-plane",
     "delta": "--delta",
     "delta_unit": "--delta-unit",
     "all_pairs": "--all-pairs",
     "pairs_from": "--pairs-from-reference",
     "delta_tol": "--delta-tol",
+    "protocol": "--protocol",
     "coverage_gap_s": "--coverage-gap",
     "end_tolerance_s": "--end-tolerance",
     "statistic": "--statistic",
 }
+
+
+def _offset(text: str) -> float | str:
+    """``--offset``: seconds, or ``auto``."""
+    if text == "auto":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        msg = f"expected seconds or 'auto', got {text!r}"
+        raise argparse.ArgumentTypeError(msg) from None
 
 
 def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) -> None:
@@ -154,9 +177,16 @@ def add_settings_args(
     )
     sync.add_argument(
         "--offset",
+        type=_offset,
+        metavar="SECONDS|auto",
+        help=f"added to the estimate's stamps for matching (default {d.offset_s:g}); auto: "
+        "estimated from the motion, with its uncertainty and quality notes, then used",
+    )
+    sync.add_argument(
+        "--offset-search",
         type=float,
         metavar="SECONDS",
-        help=f"added to the estimate's stamps for matching (default {d.offset_s:g})",
+        help=f"--offset auto: search offsets within ± this (default {DEFAULT_OFFSET_SEARCH_S:g})",
     )
     sync.add_argument(
         "--max-gap",
@@ -183,6 +213,33 @@ def add_settings_args(
         metavar=("START", "END"),
         help="fit the alignment on the matched poses stamped within [START, END] seconds",
     )
+    fit.add_argument(
+        "--project-to-plane",
+        choices=PLANES,
+        help="after alignment, project both trajectories to this plane (evo --project_to_plane)",
+    )
+    add_transform_args(parser)
+
+
+def add_transform_args(parser: argparse.ArgumentParser) -> None:
+    """Add ``--transform-left/right FILE`` and ``--invert-transform-left/right``."""
+    group = parser.add_argument_group(
+        "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
+    )
+    for side, meaning in (("left", "world frame, may scale"), ("right", "body frame, rigid")):
+        group.add_argument(
+            f"--transform-{side}",
+            type=Path,
+            metavar="FILE",
+            help=f"{side}-multiply every estimate pose ({meaning}; evo_traj "
+            f"--transform_{side}): a 4x4 text or .npy matrix, or a JSON/YAML pose",
+        )
+        group.add_argument(
+            f"--invert-transform-{side}",
+            action="store_true",
+            default=None,
+            help=f"use the inverse of --transform-{side}",
+        )
 
 
 def add_pair_args(parser: argparse.ArgumentParser, defaults: PairSettings) -> None:
@@ -190,7 +247,11 @@ def add_pair_args(parser: argparse.ArgumentParser, defaults: PairSettings) -> No
     d = defaults
     group = parser.add_argument_group("pose pairs")
     group.add_argument(
-        "--delta", type=float, metavar="D", help=f"interval of a pair (default {d.delta:g})"
+        "--delta",
+        type=float,
+        nargs="+",
+        metavar="D",
+        help=f"interval of a pair; several give one result row per delta (default {d.delta:g})",
     )
     group.add_argument(
         "--delta-unit",
@@ -217,10 +278,20 @@ def add_pair_args(parser: argparse.ArgumentParser, defaults: PairSettings) -> No
         help=f"relative tolerance of all-pairs and seconds deltas, in [0, 1) "
         f"(default {d.delta_tol:g}, evo's)",
     )
+    group.add_argument(
+        "--protocol",
+        choices=RPE_PROTOCOLS,
+        help="evo: evo's pairs and association (default); tum: TUM RGB-D evaluate_rpe.py "
+        "--fixed_delta --max_pairs 0 (its pairing, its nearest-stamp matching)",
+    )
 
 
 def _given(args: argparse.Namespace, fields: Any) -> dict[str, Any]:
-    """Collect the settings fields whose flag was given, with the flag's value."""
+    """Collect the settings fields whose flag was given, with the flag's value.
+
+    ``--offset auto`` sets ``offset_auto``, a number ``offset_s``; a transform FILE is
+    read here (:func:`robot_msgs.io.read_transform`), so the settings hold its numbers.
+    """
     values: dict[str, Any] = {}
     for name in fields:
         dest = FLAGS[name].removeprefix("--").replace("-", "_")
@@ -233,6 +304,18 @@ def _given(args: argparse.Namespace, fields: Any) -> dict[str, Any]:
             value = value.replace("-", "_")
         elif name == "pairs_from":
             value = "reference" if value else "estimate"
+        elif name in ("offset_s", "offset_auto"):
+            if (value == "auto") != (name == "offset_auto"):
+                continue
+            value = value == "auto" or value
+        elif name in ("transform_left", "transform_right"):
+            from robot_msgs.io.transform_file import read_transform  # noqa: PLC0415
+
+            value = read_transform(value, flag=FLAGS[name])
+        elif name == "delta" and isinstance(value, list):
+            if len(value) != 1:
+                continue  # several deltas: pair_list_from_args
+            value = value[0]
         values[name] = value
     return values
 
@@ -248,7 +331,9 @@ def flag_error(err: ValidationError, values: dict[str, Any]) -> ValidationError:
     given = values[field]
     shown = " ".join(str(v) for v in given) if isinstance(given, tuple) else given
     if isinstance(given, bool):
-        shown = ""
+        shown = "auto" if field == "offset_auto" else ""
+    if field in ("transform_left", "transform_right"):
+        shown = "FILE"
     msg = f"{FLAGS[field]} {shown}".rstrip() + f": {err.reason}"
     return ValidationError(msg, field=err.field, reason=err.reason)
 
@@ -320,6 +405,25 @@ def pairs_from_args(args: argparse.Namespace, base: PairSettings) -> PairSetting
         )
         raise ValidationError(msg, field="PairSettings.delta_tol", reason=msg)
     return pairs
+
+
+def pair_list_from_args(args: argparse.Namespace, base: PairSettings) -> list[PairSettings]:
+    """One :class:`PairSettings` per ``--delta`` value, the other pair flags on top of each.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_pair_args(parser, PairSettings())
+    >>> args = parser.parse_args(["--delta", "1", "2", "--delta-unit", "s"])
+    >>> [p.label() for p in pair_list_from_args(args, PairSettings())]
+    ['1s', '2s']
+    """
+    shared = pairs_from_args(args, base)
+    deltas = getattr(args, "delta", None)
+    if not deltas or len(deltas) == 1:
+        return [shared]
+    return [_build(shared, {"delta": delta}) for delta in deltas]
 
 
 def add_run_settings_args(parser: argparse.ArgumentParser) -> None:

@@ -40,11 +40,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from robot_msgs.cli._evaluation_args import settings_from_args
+from robot_msgs.cli._evaluation_args import add_transform_args, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
 from robot_msgs.evaluation.pipeline import time_range
 from robot_msgs.evaluation.settings import ALIGNMENT_METHODS, SYNC_METHODS, EvaluationSettings
+from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.io import (
     BAG_FORMATS,
@@ -149,6 +150,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         choices=("xy", "xz", "yz", "xyz"),
         help="view of --plot; xyz is 3-D (default: the two widest axes)",
     )
+    add_transform_args(parser)
     parser.set_defaults(run=run)
 
 
@@ -194,8 +196,14 @@ def summarize(traj: PoseTrajectory, *, frames: bool = False) -> dict[str, Any]:
     }
 
 
-def _read(path: str, args: argparse.Namespace) -> tuple[PoseTrajectory | None, dict[str, Any]]:
-    """Read one FILE; the trajectory (None when a bag needs --topic) and its report."""
+def _read(
+    path: str, args: argparse.Namespace, settings: EvaluationSettings | None
+) -> tuple[PoseTrajectory | None, dict[str, Any]]:
+    """Read one FILE; the trajectory (None when a bag needs --topic) and its report.
+
+    The time range is applied, and the transforms of ``settings`` (as evo_traj's
+    ``--transform_left/right``; ``None`` for ``--ref``, which evo_traj does not move).
+    """
     file = resolve_path(path)
     detection = (
         FormatDetection(fmt=args.fmt, reason="--format") if args.fmt else explain_format(file)
@@ -233,6 +241,8 @@ def _read(path: str, args: argparse.Namespace) -> tuple[PoseTrajectory | None, d
         kept = len(traj)
         traj, _ = time_range(traj, args.t_start, args.t_end, whose=path)
         report["outside_range"] = kept - len(traj)
+    if settings is not None:
+        traj = apply_transforms(traj, settings)
     single = implausible_stamps(traj.stamps_s, source=path) if len(traj) == 1 else None
     if single is not None:  # the readers report implausible rates; one pose has none
         issues.append(single)
@@ -339,13 +349,21 @@ def _against_reference(
 
     aligned = []
     by_path = {r["path"]: r for r in reports if r.get("role") != "reference"}
+    # The FILEs were read with their transforms applied (_read): fit on them as they are.
+    fit = settings.replace(
+        transform_left=None,
+        invert_transform_left=False,
+        transform_right=None,
+        invert_transform_right=False,
+    )
     for path, traj in estimates:
-        prep = prepare(read[args.ref], traj, settings)
+        prep = prepare(read[args.ref], traj, fit)
         moved = prep.alignment.apply(traj)
         aligned.append((path, moved))
         by_path[path]["alignment"] = prep.alignment.to_dict()
         if not args.json:
-            print(f"{path} aligned to {args.ref}: {prep.notes[-1]}", file=out)
+            fitted = next((n for n in prep.notes if " alignment fitted on " in n), prep.notes[-1])
+            print(f"{path} aligned to {args.ref}: {fitted}", file=out)
     return aligned
 
 
@@ -393,9 +411,10 @@ def run(args: argparse.Namespace) -> int:
     reports: list[dict[str, Any]] = []
     read: dict[str, PoseTrajectory] = {}
     failed = False
-    for path in ([args.ref] if args.ref is not None else []) + list(args.files):
+    for k, path in enumerate(([args.ref] if args.ref is not None else []) + list(args.files)):
+        is_ref = args.ref is not None and k == 0
         try:
-            traj, report = _read(path, args)
+            traj, report = _read(path, args, None if is_ref else settings)
         except (RobotMsgsError, OSError) as err:
             message = _as_given(str(err), path)
             if args.save is not None:

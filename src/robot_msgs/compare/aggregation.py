@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.compare.comparison import ESTIMATED_SETTINGS
 from robot_msgs.compare.statistics import ErrorStats, error_stats
 from robot_msgs.errors import SettingsMismatchError, ValidationError
 from robot_msgs.msg import Msg, Scalar, Value, message
@@ -74,6 +75,9 @@ def check_same_settings(
 ) -> dict[str, Value]:
     """Return the settings shared by all ``comparisons``; raise if any setting differs.
 
+    The keys of :data:`~robot_msgs.compare.comparison.ESTIMATED_SETTINGS` (a clock offset
+    estimated per evaluation) are not settings chosen, so they may differ and are left out.
+
     Parameters
     ----------
     comparisons : sequence of Comparison
@@ -107,7 +111,11 @@ the mix and say so
     """
     if not comparisons:
         return {}
-    keys = list(dict.fromkeys(k for c in comparisons for k in c.settings))
+    keys = [
+        k
+        for k in dict.fromkeys(k for c in comparisons for k in c.settings)
+        if k not in ESTIMATED_SETTINGS
+    ]
     keys = ["metric", *keys]
     shared: dict[str, Value] = {}
     for key in keys:

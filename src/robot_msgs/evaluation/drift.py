@@ -327,7 +327,8 @@ def relative_error(
     Raises
     ------
     ValidationError
-        Bad fractions, lengths or ratio.
+        Bad fractions, lengths or ratio; ``project_to_plane`` (the projection follows the
+        alignment, and rpg compares the unaligned estimate).
 
     Examples
     --------
@@ -359,6 +360,13 @@ def relative_error(
     if not (math.isfinite(max_diff_ratio) and max_diff_ratio > 0):
         msg = f"Expected max_diff_ratio > 0, got {max_diff_ratio!r}"
         raise ValidationError(msg)
+    if settings.project_to_plane is not None:
+        reason = (
+            "no plane projection with rpg's relative error, which compares the unaligned "
+            f"estimate (the projection follows the alignment), got {settings.project_to_plane!r}"
+        )
+        msg = f"Expected {reason}"
+        raise ValidationError(msg, field="EvaluationSettings.project_to_plane", reason=reason)
     prep = prepare(reference, estimate, settings)
     ref = prep.reference
     raw = prep.association.estimate

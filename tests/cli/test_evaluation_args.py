@@ -1,0 +1,177 @@
+"""The settings flags every evaluation command shares: each sets one settings field, errors name it."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.cli import main
+from tests.cli.evaluation_files import write_tum
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def curve_files(tmp_path: Path, late_s: float) -> tuple[Path, Path]:
+    """A 100 Hz reference on a 3-D curve, and the curve seen at 30 Hz stamped ``late_s`` late."""
+    t = np.arange(0.0, 30.0, 0.01)
+    te = np.arange(1.0, 29.0, 1 / 30)
+
+    def curve(s: np.ndarray) -> np.ndarray:
+        return np.stack([np.cos(s), np.sin(2 * s), 0.1 * s], axis=1)
+
+    ref = write_tum(tmp_path / "ref.tum", t, curve(t))
+    est = write_tum(tmp_path / "est.tum", te + late_s, curve(te) + np.array([2.0, 0.0, 0.0]))
+    return ref, est
+
+
+def test_offset_auto_estimates_records_and_notes_the_offset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = curve_files(tmp_path, 0.2)
+    argv = ["ape", str(ref), str(est), "--offset", "auto", "--align", "se3", "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["settings"]["offset_auto"] is True
+    assert result["settings"]["offset_estimated_s"] == pytest.approx(-0.2, abs=1e-4)
+    assert "NOTE: time offset estimated: -0.2000 s ±" in captured.err
+
+
+def test_offset_search_sets_the_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ref, est = curve_files(tmp_path, 1.5)
+    argv = ["rpe", str(ref), str(est), "--offset", "auto", "--offset-search", "2", "--json"]
+    assert main(argv) == 0
+    settings = json.loads(capsys.readouterr().out)["settings"]
+    assert settings["offset_search_s"] == 2.0
+    assert settings["offset_estimated_s"] == pytest.approx(-1.5, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--offset-search", "0.5"], "ERROR: --offset-search 0.5: expected offset_auto"),
+        (["--offset", "auto", "--offset-search", "0"], "ERROR: --offset-search 0.0: expected a"),
+    ],
+)
+def test_bad_offset_flags_are_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    assert main(["ape", str(ref), str(est), *flags]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(message)
+    assert "Traceback" not in err
+
+
+def test_an_offset_that_is_neither_seconds_nor_auto_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    with pytest.raises(SystemExit):
+        main(["ape", str(ref), str(est), "--offset", "later"])
+    assert "argument --offset: expected seconds or 'auto', got 'later'" in capsys.readouterr().err
+
+
+def test_a_static_reference_refuses_offset_auto_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = np.arange(0.0, 10.0, 0.01)
+    rng = np.random.default_rng(0)
+    ref = write_tum(tmp_path / "ref.tum", t, rng.normal(scale=1e-4, size=(t.size, 3)))
+    est = write_tum(tmp_path / "est.tum", t, rng.normal(scale=1e-4, size=(t.size, 3)))
+    assert main(["ape", str(ref), str(est), "--offset", "auto"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("ERROR: Cannot estimate a time offset: the reference is static")
+
+
+def _write_matrix(path: Path, matrix: np.ndarray) -> Path:
+    np.savetxt(path, matrix)
+    return path
+
+
+QUARTER_TURN = np.array(
+    [[0.0, -1.0, 0.0, 1.0], [1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 1.0, 3.0], [0.0, 0.0, 0.0, 1.0]]
+)
+
+
+def test_transform_left_file_is_read_into_the_settings_and_undone_by_invert(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, _ = curve_files(tmp_path, 0.0)
+    t = np.arange(0.0, 30.0, 0.01)
+    positions = np.stack([np.cos(t), np.sin(2 * t), 0.1 * t], axis=1)
+    moved = positions @ QUARTER_TURN[:3, :3].T + QUARTER_TURN[:3, 3]  # T_l p, rotations R
+    est = write_tum(tmp_path / "moved.tum", t, moved)
+    matrix = _write_matrix(tmp_path / "T.txt", QUARTER_TURN)
+    argv = ["ape", str(ref), str(est), "--transform-left", str(matrix), "--json"]
+    assert main([*argv, "--invert-transform-left", "--relation", "translation"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["stats"]["translation"]["max"] < 1e-12
+    assert result["settings"]["transform_left"] == QUARTER_TURN.ravel().tolist()
+    assert result["settings"]["invert_transform_left"] is True
+    assert main([*argv, "--relation", "translation"]) == 0  # not inverted: far off
+    assert json.loads(capsys.readouterr().out)["stats"]["translation"]["min"] > 1.0
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--transform-right", "NOPE"], "ERROR: --transform-right NOPE: no such file"),
+        (["--invert-transform-left"], "ERROR: --invert-transform-left: expected a transform_left"),
+        (["--transform-right", "SCALED"], "ERROR: --transform-right FILE: expected an SE(3)"),
+    ],
+)
+def test_bad_transform_flags_are_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    scaled = _write_matrix(tmp_path / "scaled.txt", np.diag([2.0, 2.0, 2.0, 1.0]))
+    flags = [str(scaled) if f == "SCALED" else f for f in flags]
+    assert main(["rpe", str(ref), str(est), *flags]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(message)
+    assert "Traceback" not in err
+
+
+def test_project_to_plane_flag_for_ape_rpe_and_drift(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The estimate differs from the reference only in z, by a varying amount: every error
+    # vanishes in the xy plane and none in 3-D.
+    t = np.arange(0.0, 300.0, 0.5)
+    path = np.stack([t, np.sin(0.1 * t), 0 * t], axis=1)
+    ref = write_tum(tmp_path / "ref.tum", t, path)
+    bumpy = path + np.stack([0 * t, 0 * t, 0.3 * np.sin(0.37 * t)], axis=1)
+    est = write_tum(tmp_path / "est.tum", t, bumpy)
+    for command in ("ape", "rpe", "drift"):
+        extra = ["--delta", "10", "--delta-unit", "m"] if command == "rpe" else []
+        argv = [command, str(ref), str(est), *extra, "--json"]
+        assert main(argv) == 0
+        signal = next(iter(json.loads(capsys.readouterr().out)["stats"].values()))
+        assert signal["max"] > 1e-3, command
+        assert main([*argv, "--project-to-plane", "xy"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert result["settings"]["project_to_plane"] == "xy"
+        maxima = [stats["max"] for stats in result["stats"].values() if stats["n"]]
+        assert maxima, command
+        assert all(value == 0.0 for value in maxima), command
+
+
+def test_traj_applies_the_transforms_before_saving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = np.arange(5.0)
+    src = write_tum(tmp_path / "in.tum", t, np.zeros((5, 3)))
+    matrix = _write_matrix(tmp_path / "T.txt", QUARTER_TURN)
+    out = tmp_path / "out.tum"
+    argv = ["traj", str(src), "--transform-right", str(matrix), "--save", str(out)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    rows = np.loadtxt(out)
+    # P T_r with P = identity poses: the transform itself, at every stamp.
+    assert rows[:, 1:4] == pytest.approx(np.tile([1.0, 2.0, 3.0], (5, 1)))
+    assert rows[:, 4:8] == pytest.approx(np.tile([0.0, 0.0, np.sqrt(0.5), np.sqrt(0.5)], (5, 1)))
