@@ -50,7 +50,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         choices=(*APE_RELATIONS, *RELATION_ALIASES),
         default="translation",
         help="translation (m, evo trans_part), angle_deg, angle_rad, full, rot_part, "
-        "point_distance, or a signed axis x/y/z (m, estimate minus reference)",
+        "point_distance, or a signed axis x/y/z (m, estimate minus reference); "
+        "along_track/cross_track/vertical (m, in the reference's direction of motion), "
+        "roll/pitch/yaw_rad|_deg (about the reference body's axes)",
     )
     add_settings_args(parser, EvaluationSettings())
     add_output_args(parser)
