@@ -175,3 +175,35 @@ def test_traj_applies_the_transforms_before_saving(
     # P T_r with P = identity poses: the transform itself, at every stamp.
     assert rows[:, 1:4] == pytest.approx(np.tile([1.0, 2.0, 3.0], (5, 1)))
     assert rows[:, 4:8] == pytest.approx(np.tile([0.0, 0.0, np.sqrt(0.5), np.sqrt(0.5)], (5, 1)))
+
+
+def test_several_deltas_and_the_tum_protocol_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    argv = ["rpe", str(ref), str(est), "--delta", "1", "2", "--delta-unit", "s", "--json"]
+    assert main([*argv, "--all-pairs"]) == 0
+    evo = json.loads(capsys.readouterr().out)
+    assert list(evo["stats"]) == ["translation@1s", "translation@2s"]
+    assert evo["settings"]["delta"] == [1.0, 2.0]
+    assert main([*argv, "--protocol", "tum"]) == 0
+    tum = json.loads(capsys.readouterr().out)
+    assert tum["settings"]["protocol"] == "tum"
+    assert set(tum["counts"]) >= {"pairs@1s", "pairs@2s"}
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--protocol", "tum", "--align", "se3"], "ERROR: --align se3: expected the default with"),
+        (["--protocol", "tum", "--all-pairs"], "ERROR: --all-pairs: expected the default False"),
+        (["--delta", "1", "2.5"], "ERROR: --delta 2.5: expected a whole number of frames"),
+    ],
+)
+def test_pair_flags_that_do_not_fit_are_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    assert main(["rpe", str(ref), str(est), *flags]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(message), err

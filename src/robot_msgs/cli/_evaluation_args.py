@@ -407,8 +407,13 @@ def pairs_from_args(args: argparse.Namespace, base: PairSettings) -> PairSetting
     return pairs
 
 
-def pair_list_from_args(args: argparse.Namespace, base: PairSettings) -> list[PairSettings]:
+def pair_list_from_args(
+    args: argparse.Namespace, base: PairSettings, *, settings: EvaluationSettings | None = None
+) -> list[PairSettings]:
     """One :class:`PairSettings` per ``--delta`` value, the other pair flags on top of each.
+
+    With ``settings``, the evaluation settings are checked against the pairs' protocol
+    (``--protocol tum`` has no use for ``--align``, ``--sync``...); an error names the flag.
 
     Examples
     --------
@@ -420,6 +425,13 @@ def pair_list_from_args(args: argparse.Namespace, base: PairSettings) -> list[Pa
     ['1s', '2s']
     """
     shared = pairs_from_args(args, base)
+    if settings is not None and shared.protocol == "tum":
+        from robot_msgs.evaluation.tum_rpe import check_tum_settings  # noqa: PLC0415
+
+        try:
+            check_tum_settings(settings, getattr(args, "relation", "translation"))
+        except ValidationError as err:
+            raise flag_error(err, _given(args, EvaluationSettings.__dataclass_fields__)) from err
     deltas = getattr(args, "delta", None)
     if not deltas or len(deltas) == 1:
         return [shared]

@@ -13,7 +13,7 @@ from robot_msgs.cli._evaluation_args import (
     add_output_args,
     add_pair_args,
     add_settings_args,
-    pairs_from_args,
+    pair_list_from_args,
     read_estimate,
     read_reference,
     settings_from_args,
@@ -42,7 +42,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=COMMANDS["rpe"],
         description=(
             "Associate EST with REF in time, optionally align it, pick pose pairs (i, j) a "
-            "delta apart and summarise E_ij = (Q_i^-1 Q_j)^-1 (P_i^-1 P_j) (evo's RPE). "
+            "delta apart and summarise E_ij = (Q_i^-1 Q_j)^-1 (P_i^-1 P_j) (evo's RPE); "
+            "several --delta values give one row each; --protocol tum reproduces TUM's "
+            "evaluate_rpe.py --fixed_delta --max_pairs 0. "
             "Example: robot-msgs rpe REF EST --delta 1 --delta-unit s --all-pairs"
         ),
     )
@@ -65,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     A delta that gives no pose pair is an error naming ``--delta`` and ``--delta-unit``.
     """
     settings = settings_from_args(args, EvaluationSettings())
-    pairs = pairs_from_args(args, PairSettings())
+    pairs = pair_list_from_args(args, PairSettings(), settings=settings)
+    deltas = " ".join(f"{p.delta:g}" for p in pairs)
     plans = prepare_outputs(args, args.estimates)
     reference, ref_name = read_reference(args)
     estimates, results = [], []
@@ -85,22 +88,22 @@ def run(args: argparse.Namespace) -> int:
         except ValidationError as err:
             if err.field != "PairSettings.delta":  # no pair at this delta: say it with the flags
                 raise
-            more = "" if pairs.all_pairs else " or --all-pairs"
+            more = "" if pairs[0].all_pairs else " or --all-pairs"
             which = f"{est_name}: " if len(args.estimates) > 1 else ""
             msg = (
-                f"{which}--delta {pairs.delta:g} --delta-unit {pairs.delta_unit}: {err.reason}; "
+                f"{which}--delta {deltas} --delta-unit {pairs[0].delta_unit}: {err.reason}; "
                 f"use a smaller --delta{more}"
             )
             raise ValidationError(msg, field=err.field, reason=err.reason) from err
         results.append(result)
     emit(args, results, plans, estimates)
     if args.plot is not None:
-        ((name, _unit),) = results[0].units.items()
+        names = list(results[0].units)  # one signal per delta
         write_plot(
             args,
             [(r.comparison.estimate, r) for r in results],
-            [(name, "error")],
-            title=f"RPE over time, delta {pairs.delta:g} {pairs.delta_unit}",
+            [(name, "error" if len(names) == 1 else name) for name in names],
+            title=f"RPE over time, delta {deltas} {pairs[0].delta_unit}",
             frames=stamps_are_frames(args, args.estimates),
         )
     return 0

@@ -32,10 +32,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from robot_msgs.compare.alignment import ALIGNMENT_METHODS
 from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.msg import Msg, field_specs, message
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from robot_msgs.msg import Value
 
@@ -50,6 +51,8 @@ __all__ = [
     "EvaluationSettings",
     "PairSettings",
     "decode_options",
+    "pair_settings_list",
+    "pair_settings_record",
 ]
 
 M = TypeVar("M", bound=Msg)
@@ -361,6 +364,56 @@ class PairSettings(Msg):
         """
         label = f"{self.delta:g}{self.delta_unit}" + (":all" if self.all_pairs else "")
         return label + (":tum" if self.protocol == "tum" else "")
+
+
+def pair_settings_list(pairs: PairSettings | Sequence[PairSettings]) -> list[PairSettings]:
+    """One or several :class:`PairSettings` as a list; several must differ only in ``delta``.
+
+    Raises
+    ------
+    ValidationError
+        An empty sequence, an item that is not ``PairSettings``, or items that differ in
+        more than ``delta`` (one result keeps one set of rules).
+
+    Examples
+    --------
+    >>> [p.delta for p in pair_settings_list([PairSettings(delta=1), PairSettings(delta=2)])]
+    [1.0, 2.0]
+    """
+    if isinstance(pairs, PairSettings):
+        return [pairs]
+    if not isinstance(pairs, list | tuple):
+        check_argument("pairs", pairs, PairSettings)  # raises, naming what to pass
+    chosen = list(pairs)
+    if not chosen:
+        msg = "Expected `pairs` as a PairSettings or a non-empty sequence of them, got []"
+        raise ValidationError(msg)
+    for item in chosen:
+        check_argument("pairs", item, PairSettings)
+    first = chosen[0].record()
+    for other in chosen[1:]:
+        differ = sorted(k for k, v in other.record().items() if k != "delta" and v != first[k])
+        if differ:
+            msg = (
+                f"Expected pair settings that differ only in delta, got different "
+                f"{', '.join(differ)}: evaluate those separately"
+            )
+            raise ValidationError(msg)
+    return chosen
+
+
+def pair_settings_record(pairs: Sequence[PairSettings]) -> dict[str, Value]:
+    """Return the record of one or several pair settings (several: ``delta`` a tuple).
+
+    Examples
+    --------
+    >>> pair_settings_record([PairSettings(delta=1), PairSettings(delta=5)])["delta"]
+    (1.0, 5.0)
+    """
+    record = pairs[0].record()
+    if len(pairs) > 1:
+        record["delta"] = tuple(p.delta for p in pairs)
+    return record
 
 
 def _transform_problem(matrix: tuple[float, ...], *, rigid: bool) -> str:
