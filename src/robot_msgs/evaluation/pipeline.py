@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.result import ErrorSeries, EvaluationResult
-from robot_msgs.errors import AssociationError
+from robot_msgs.errors import AssociationError, DataWarning
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
 from robot_msgs.evaluation.fitting import align
 from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.projection import project_to_plane
+from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.rotations import angle_from_matrix
@@ -290,6 +292,13 @@ def prepare(
     AlignmentError
         A degenerate fit (the message suggests an alternative).
 
+    Warns
+    -----
+    DataWarning
+        The orientations look like a quaternion-order mix-up (w first read as w last or
+        the reverse; :func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`),
+        with the median angle in the other order; the note is kept in the result.
+
     Examples
     --------
     >>> t = np.arange(4.0)
@@ -327,6 +336,10 @@ def prepare(
     notes += association.notes
     if settings.align != "none":
         notes.append(_describe(alignment))
+    mix_up = quaternion_order_check(association.reference, association.estimate, alignment)
+    if mix_up:
+        warnings.warn(mix_up, DataWarning, stacklevel=2)
+        notes.append(mix_up)
     projected = None
     if settings.project_to_plane is not None:
         projected = project_to_plane(association.reference, settings.project_to_plane)

@@ -38,17 +38,19 @@ Cost: ``O(N log N)``: one vectorised bisection over all poses at once.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.statistics import error_stats
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import Association
 from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.pipeline import Prepared, Signal, stamps_if_increasing, time_range
+from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.settings import (
     EvaluationSettings,
     PairSettings,
@@ -355,10 +357,15 @@ def tum_rpe(
         f"reference stamp within {gap:.6g} s (2 median reference intervals); "
         f"{len(moved) - rows.size} estimate poses had none"
     )
+    identity = Alignment(method="none", rotation=np.eye(3), translation_m=np.zeros(3))
+    mix_up = quaternion_order_check(matched_reference, matched_estimate, identity)
+    if mix_up:
+        warnings.warn(mix_up, DataWarning, stacklevel=2)
+        notes.append(mix_up)
     prepared = Prepared(
         association=association,
         estimate=matched_estimate,
-        alignment=Alignment(method="none", rotation=np.eye(3), translation_m=np.zeros(3)),
+        alignment=identity,
         settings=settings,
         notes=tuple(notes),
         first_reference_row=first_row,
