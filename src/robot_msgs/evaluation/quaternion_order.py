@@ -12,12 +12,13 @@ alignment (its rotation refitted for ``origin``, which fits on orientations). Re
 the *reference* the other way round instead gives the same angles (one permutation of
 the components applied to both keeps every ``|q_i · q_j|``, up to the alignment's
 rotation), so the message names both. It speaks when the median as read exceeds 20
-deg and one of the other orders brings it below a quarter of that and below 10 deg. A constant frame offset (a
-camera's optical frame against a body frame) is not taken for a mix-up: a change of
-frame multiplies the quaternions by a fixed unit quaternion, a rotation of quaternion
-space, and a cyclic shift of four components is an odd permutation, which no rotation
-is; reading a correct file in another order scatters its errors rather than removing
-them (the tests check a 90 deg offset). At most 10 000 evenly spread pairs are checked,
+deg and one of the other orders brings it below a quarter of that and below 10 deg.
+
+A constant frame offset (a camera's optical frame against a body frame) is not taken
+for a mix-up: a change of frame multiplies the quaternions by a fixed unit quaternion, a
+rotation of quaternion space, and a cyclic shift of four components is an odd
+permutation, which no rotation is; reading a correct file in another order scatters its
+errors rather than removing them (the tests check a 90 deg offset). At most 10 000 evenly spread pairs are checked,
 so the cost stays small at any length.
 """
 
