@@ -18,8 +18,9 @@ A constant frame offset (a camera's optical frame against a body frame) is not t
 for a mix-up: a change of frame multiplies the quaternions by a fixed unit quaternion, a
 rotation of quaternion space, and a cyclic shift of four components is an odd
 permutation, which no rotation is; reading a correct file in another order scatters its
-errors rather than removing them (the tests check a 90 deg offset). At most 10 000 evenly spread pairs are checked,
-so the cost stays small at any length.
+errors rather than removing them (the tests check a 90 deg offset).
+
+At most 10 000 evenly spread pairs are checked, so the cost stays small at any length.
 """
 
 from __future__ import annotations
