@@ -207,3 +207,39 @@ def test_pair_flags_that_do_not_fit_are_one_error_line(
     assert main(["rpe", str(ref), str(est), *flags]) == 1
     err = capsys.readouterr().err
     assert err.startswith(message), err
+
+
+def test_nees_of_a_covariance_bag_with_its_confidence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.io.conftest import BagMaker
+
+    bags = BagMaker(tmp_path)
+    rng = np.random.default_rng(1)
+    t = np.arange(200, dtype=np.float64) * 0.1
+    truth = np.stack([t, np.sin(t), 0 * t], axis=1)
+    ref = write_tum(tmp_path / "ref.tum", t, truth)
+    sigma = np.array([0.05, 0.05, 0.05, 0.01, 0.01, 0.01])
+    cov = np.diag(sigma**2).ravel()
+    est = truth + rng.normal(size=truth.shape) * sigma[:3]
+    msgs = [
+        bags.message(
+            "ros1",
+            "geometry_msgs/msg/PoseWithCovarianceStamped",
+            (int(s), round((s % 1) * 1e9), "map", tuple(p), (0.0, 0.0, 0.0, 1.0)),
+            covariance=cov,
+        )
+        for s, p in zip(t, est, strict=True)
+    ]
+    bag = bags.write(
+        "est", "ros1", {"/pose": ("geometry_msgs/msg/PoseWithCovarianceStamped", msgs)}
+    )
+    argv = ["ape", str(ref), str(bag), "--relation", "nees_position", "--json"]
+    assert main([*argv, "--confidence", "0.99"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["settings"]["confidence"] == 0.99
+    assert result["settings"]["nees_dof"] == 3
+    # 200 draws of chi-square(3): the mean within 3 ± 3 sqrt(6 / 200) (3 sigma).
+    assert result["stats"]["nees_position"]["mean"] == pytest.approx(3.0, abs=0.52)
+    assert main([*argv, "--confidence", "1.5"]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: --confidence 1.5: expected a probability")

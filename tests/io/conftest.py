@@ -58,8 +58,17 @@ class BagMaker:
             rotation=types["geometry_msgs/msg/Quaternion"](x=q[0], y=q[1], z=q[2], w=q[3]),
         )
 
-    def message(self, kind: str, msgtype: str, pose: Pose, child: str = "base_link") -> Any:
+    def message(
+        self,
+        kind: str,
+        msgtype: str,
+        pose: Pose,
+        child: str = "base_link",
+        covariance: Any = None,
+    ) -> Any:
+        """One message of ``msgtype``; ``covariance`` (36 values) for the types with one."""
         sec, nanosec, frame, xyz, q = pose
+        cov36 = np.zeros(36) if covariance is None else np.asarray(covariance, dtype=float)
         types = self._store(kind).types
         header = self.header(kind, sec, nanosec, frame)
         cls = types[msgtype]
@@ -67,12 +76,12 @@ class BagMaker:
             return cls(header=header, pose=self.pose(kind, xyz, q))
         if msgtype == "geometry_msgs/msg/PoseWithCovarianceStamped":
             cov = types["geometry_msgs/msg/PoseWithCovariance"](
-                pose=self.pose(kind, xyz, q), covariance=np.zeros(36)
+                pose=self.pose(kind, xyz, q), covariance=cov36
             )
             return cls(header=header, pose=cov)
         if msgtype == "nav_msgs/msg/Odometry":
             cov = types["geometry_msgs/msg/PoseWithCovariance"](
-                pose=self.pose(kind, xyz, q), covariance=np.zeros(36)
+                pose=self.pose(kind, xyz, q), covariance=cov36
             )
             vec = types["geometry_msgs/msg/Vector3"](x=0.0, y=0.0, z=0.0)
             twist = types["geometry_msgs/msg/TwistWithCovariance"](

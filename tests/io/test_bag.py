@@ -60,6 +60,54 @@ def test_read_bag_reads_stamps_positions_and_orientations_of_each_pose_type(
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    "msgtype", ["geometry_msgs/msg/PoseWithCovarianceStamped", "nav_msgs/msg/Odometry"]
+)
+def test_read_bag_keeps_the_pose_covariances_in_ros_order(
+    bags: BagMaker, kind: str, msgtype: str
+) -> None:
+    # Pose i gets a covariance whose entry (r, c) is 100 i + 10 r + c, symmetrised.
+    raw = [
+        np.fromfunction(lambda r, c, i=i: 100.0 * i + 10.0 * np.minimum(r, c) + np.maximum(r, c),
+                        (6, 6))
+        for i in range(1, 4)
+    ]  # fmt: skip
+    msgs = [
+        bags.message(kind, msgtype, p, covariance=c.ravel())
+        for p, c in zip(POSES, raw, strict=True)
+    ]
+    traj = read_bag(open_path(bags.write("cov", kind, {"/est": (msgtype, msgs)}), kind), "/est")
+    assert traj.covariance_6x6 is not None
+    assert traj.covariance_6x6.tolist() == [c.tolist() for c in raw]
+    assert traj.covariance_6x6[1, 2, 4] == 100.0 * 2 + 10.0 * 2 + 4  # row 2, column 4
+
+
+def test_read_bag_drops_unknown_all_zero_covariances(bags: BagMaker) -> None:
+    msgtype = "geometry_msgs/msg/PoseWithCovarianceStamped"
+    zero = [bags.message("ros1", msgtype, p) for p in POSES]
+    path = bags.write("zero", "ros1", {"/est": (msgtype, zero)})
+    assert read_bag(path, "/est").covariance_6x6 is None
+    some = [bags.message("ros1", msgtype, POSES[0], covariance=np.eye(6).ravel()), *zero[1:]]
+    path = bags.write("some", "ros1", {"/est": (msgtype, some)})
+    with pytest.warns(DataWarning, match=r"2 of 3 messages have an all-zero \(unknown\)"):
+        assert read_bag(path, "/est").covariance_6x6 is None
+
+
+def test_a_covariance_follows_its_row_when_messages_are_sorted(bags: BagMaker) -> None:
+    msgtype = "geometry_msgs/msg/PoseWithCovarianceStamped"
+    shuffled = [POSES[1], POSES[0], POSES[2]]
+    msgs = [
+        bags.message("ros1", msgtype, p, covariance=(np.eye(6) * (k + 1)).ravel())
+        for k, p in enumerate(shuffled)
+    ]
+    path = bags.write("sorted", "ros1", {"/est": (msgtype, msgs)})
+    with pytest.warns(DataWarning, match=r"sorted by stamp"):
+        traj = read_bag(path, "/est")
+    assert traj.covariance_6x6 is not None
+    assert traj.covariance_6x6[:, 0, 0].tolist() == [2.0, 1.0, 3.0]
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_read_bag_gives_point_stamped_identity_rotations_with_a_warning(
     bags: BagMaker, kind: str
 ) -> None:

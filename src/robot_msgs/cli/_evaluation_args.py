@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FLAGS",
     "SYNC_CHOICES",
+    "add_consistency_args",
     "add_input_args",
     "add_output_args",
     "add_pair_args",
@@ -71,6 +72,7 @@ FLAGS: dict[str, str] = {
     "t_end_s": "--t-end",
     "offset_auto": "--offset",
     "offset_search_s": "--offset-search",
+    "confidence": "--confidence",
     "transform_left": "--transform-left",
     "invert_transform_left": "--invert-transform-left",
     "transform_right": "--transform-right",
@@ -219,6 +221,17 @@ def add_settings_args(
         help="after alignment, project both trajectories to this plane (evo --project_to_plane)",
     )
     add_transform_args(parser)
+
+
+def add_consistency_args(parser: argparse.ArgumentParser) -> None:
+    """Add ``--confidence``, the probability of the NEES chi-square bounds."""
+    group = parser.add_argument_group("consistency (--relation nees, nees_position, ...)")
+    group.add_argument(
+        "--confidence",
+        type=float,
+        metavar="P",
+        help="two-sided probability of the chi-square bounds of NEES (default 0.95)",
+    )
 
 
 def add_transform_args(parser: argparse.ArgumentParser) -> None:

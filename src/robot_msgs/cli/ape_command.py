@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._evaluation_args import (
+    add_consistency_args,
     add_input_args,
     add_output_args,
     add_settings_args,
@@ -52,9 +53,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="translation (m, evo trans_part), angle_deg, angle_rad, full, rot_part, "
         "point_distance, or a signed axis x/y/z (m, estimate minus reference); "
         "along_track/cross_track/vertical (m, in the reference's direction of motion), "
-        "roll/pitch/yaw_rad|_deg (about the reference body's axes)",
+        "roll/pitch/yaw_rad|_deg (about the reference body's axes); nees, nees_position, "
+        "nees_orientation (the estimate's pose covariances, chi-square bounds)",
     )
     add_settings_args(parser, EvaluationSettings())
+    add_consistency_args(parser)
     add_output_args(parser)
     parser.set_defaults(run=run)
 

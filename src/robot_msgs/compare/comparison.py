@@ -10,10 +10,11 @@ from robot_msgs.msg import Msg, Value, message
 
 __all__ = ["ESTIMATED_SETTINGS", "Comparison"]
 
-#: ``settings`` keys that record a value estimated for each evaluation, not chosen (the
-#: clock offset of ``offset_auto`` and its uncertainty); results that share every other
-#: setting were made the same way and may be ranked together.
-ESTIMATED_SETTINGS = frozenset({"offset_estimated_s", "offset_std_s"})
+#: ``settings`` keys that record a value estimated or derived for each evaluation, not
+#: chosen (the clock offset of ``offset_auto`` and its uncertainty, the NEES bounds for
+#: the run's pose count); results that share every other setting were made the same way
+#: and may be ranked together.
+ESTIMATED_SETTINGS = frozenset({"offset_estimated_s", "offset_std_s", "nees_mean_bounds"})
 
 
 @message("compare/Comparison")

@@ -250,12 +250,14 @@ def time_range(
     if first == 0 and stop == len(trajectory):
         return trajectory, 0
     rows = slice(first, stop)
+    cov = trajectory.covariance_6x6
     cut = PoseTrajectory._unchecked(  # noqa: SLF001 - read-only views of a valid trajectory's rows
         trajectory.stamps_s[rows],
         trajectory.positions_xyz[rows],
         trajectory.orientations_quat_xyzw[rows],
         trajectory.frame_id,
         trajectory.child_frame_id,
+        None if cov is None else cov[rows],
     )
     return cut, first
 

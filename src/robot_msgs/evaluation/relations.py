@@ -26,6 +26,7 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.components import rotation_vectors, track_axes
+from robot_msgs.evaluation.consistency import NEES_DOF, nees_values
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 
 if TYPE_CHECKING:
@@ -70,6 +71,9 @@ APE_RELATIONS: tuple[str, ...] = (
 #: Relations :func:`rpe_errors` knows: the APE ones plus evo's point-distance error ratio.
 RPE_RELATIONS: tuple[str, ...] = (*APE_RELATIONS, "point_distance_error_ratio")
 
+#: APE only: the consistency of a filter's covariances (:mod:`~robot_msgs.evaluation.consistency`).
+APE_RELATIONS = (*APE_RELATIONS, *NEES_DOF)
+
 #: Other spellings accepted for a relation (evo's CLI names).
 RELATION_ALIASES: dict[str, str] = {"trans_part": "translation"}
 
@@ -94,6 +98,9 @@ RELATION_UNITS: dict[str, str] = {
     "pitch_deg": "deg",
     "yaw_deg": "deg",
     "point_distance_error_ratio": "%",
+    "nees": "",
+    "nees_position": "",
+    "nees_orientation": "",
 }
 
 _AXES = {"x": 0, "y": 1, "z": 2}
@@ -246,6 +253,9 @@ def ape_errors(
       rotation vector of ``R(Q_i)ᵀ R(P_i)`` about the reference body's axes
       (:mod:`robot_msgs.evaluation.components`: the frames, and why the squares sum to
       ``translation²`` and ``angle_rad²``).
+    - ``nees``, ``nees_position``, ``nees_orientation``: the normalised estimation error
+      squared with the estimate's ``covariance_6x6`` (6, 3 and 3 dof;
+      :mod:`robot_msgs.evaluation.consistency`).
 
     Parameters
     ----------
@@ -278,6 +288,8 @@ def ape_errors(
     """
     name = check_relation(relation, allowed=APE_RELATIONS)
     _check_same_length(reference, estimate)
+    if name in NEES_DOF:
+        return nees_values(reference, estimate, name)
     p_ref, p_est = reference.positions_xyz, estimate.positions_xyz
     q_ref, q_est = reference.orientations_quat_xyzw, estimate.orientations_quat_xyzw
     axes = track_axes(p_ref) if name in _TRACK[:2] else ()

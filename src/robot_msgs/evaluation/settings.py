@@ -121,6 +121,9 @@ class EvaluationSettings(Msg):
     ``--transform_left/right`` mean; ``invert_transform_left`` /
     ``invert_transform_right`` (``--invert-transform-left/right``) use ``T⁻¹``.
 
+    ``confidence`` (``--confidence``): the two-sided probability of the chi-square bounds
+    of NEES (``relation="nees"``...), in ``(0, 1)``.
+
     ``project_to_plane`` (``--project-to-plane``): ``"xy"``, ``"xz"`` or ``"yz"``: after
     alignment, both trajectories are projected to the plane as evo's
     ``--project_to_plane`` does (:func:`~robot_msgs.evaluation.project_to_plane`).
@@ -137,6 +140,7 @@ class EvaluationSettings(Msg):
     t_end_s: float | None = None
     offset_auto: bool = False
     offset_search_s: float | None = None
+    confidence: float = 0.95
     transform_left: tuple[float, ...] | None = None
     invert_transform_left: bool = False
     transform_right: tuple[float, ...] | None = None
@@ -227,6 +231,10 @@ class EvaluationSettings(Msg):
             elif getattr(self, f"invert_transform_{side}"):
                 expected = f"a transform_{side} to invert"
                 raise self._fail(field=f"invert_transform_{side}", expected=expected, got=True)
+        if not 0.0 < self.confidence < 1.0:
+            raise self._fail(
+                field="confidence", expected="a probability in (0, 1)", got=self.confidence
+            )
         if self.project_to_plane is not None and self.project_to_plane not in PLANES:
             raise self._fail(
                 field="project_to_plane",
@@ -464,15 +472,15 @@ def decode_options(
     >>> decode_options(EvaluationSettings, {"align": "se3", "max_diff_s": 1}, where="m.toml")
     EvaluationSettings(align='se3', n_align=None, align_window_s=None, sync='nearest', \
 max_diff_s=1.0, offset_s=0.0, max_gap_s=None, t_start_s=None, t_end_s=None, offset_auto=False, \
-offset_search_s=None, transform_left=None, invert_transform_left=False, transform_right=None, \
-invert_transform_right=False, project_to_plane=None)
+offset_search_s=None, confidence=0.95, transform_left=None, invert_transform_left=False, \
+transform_right=None, invert_transform_right=False, project_to_plane=None)
     >>> decode_options(EvaluationSettings, {"alignn": "se3"}, where="m.toml [settings]")
     Traceback (most recent call last):
     ...
     robot_msgs.errors.FormatError: m.toml [settings]: unknown key `alignn`; expected one of \
-align, align_window_s, invert_transform_left, invert_transform_right, max_diff_s, max_gap_s, \
-n_align, offset_auto, offset_s, offset_search_s, project_to_plane, sync, t_end_s, t_start_s, \
-transform_left, transform_right
+align, align_window_s, confidence, invert_transform_left, invert_transform_right, max_diff_s, \
+max_gap_s, n_align, offset_auto, offset_s, offset_search_s, project_to_plane, sync, t_end_s, \
+t_start_s, transform_left, transform_right
     """
     fields = field_specs(cls)
     unknown = sorted(set(options) - set(fields))

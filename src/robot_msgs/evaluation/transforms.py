@@ -21,6 +21,11 @@ body's poses.
 Where evo_traj applies its transform after any alignment, the evaluation commands apply
 it first, before association and alignment: a transform corrects the frames the estimate
 is expressed in, and the alignment should then fit what remains.
+
+A pose covariance (ROS convention: world-frame position and fixed-axis rotation
+parameters) follows to first order: the right transform adds the lever arm's rotation
+error, ``δp' = δp - [R_P t_r]_× δθ``, and the left turns (and scales) both parts,
+``J = diag(s R_l, R_l)``; ``Σ' = J Σ Jᵀ``.
 """
 
 from __future__ import annotations
@@ -121,14 +126,36 @@ def apply_transforms(trajectory: PoseTrajectory, settings: EvaluationSettings) -
         return trajectory
     positions = trajectory.positions_xyz
     quats = trajectory.orientations_quat_xyzw
+    cov = trajectory.covariance_6x6
     if right is not None:  # P T_r: p + R_P t_r, q ⊗ q_r
         rotations = matrix_from_quat_xyzw(quats)
-        positions = positions + np.einsum("nij,j->ni", rotations, right[:3, 3])
+        lever = np.einsum("nij,j->ni", rotations, right[:3, 3])
+        positions = positions + lever
         q_right = quat_xyzw_from_matrix(_split(right)[1][None])
         quats = quat_xyzw_multiply(quats, q_right)
+        if cov is not None:
+            jac = np.tile(np.eye(6), (len(trajectory), 1, 1))
+            jac[:, :3, 3:] = -_skew(lever)
+            cov = np.einsum("nij,njk,nlk->nil", jac, cov, jac)
     if left is not None:  # T_l P: s R_l p + t_l, q_l ⊗ q
         scale, rotation, translation = _split(left)
         positions = scale * np.einsum("ij,nj->ni", rotation, positions) + translation
         quats = quat_xyzw_multiply(quat_xyzw_from_matrix(rotation[None]), quats)
+        if cov is not None:
+            jac = np.zeros((6, 6))
+            jac[:3, :3] = scale * rotation
+            jac[3:, 3:] = rotation
+            cov = np.einsum("ij,njk,lk->nil", jac, cov, jac)
     norms = np.linalg.norm(quats, axis=1, keepdims=True)
-    return trajectory.replace(positions_xyz=positions, orientations_quat_xyzw=quats / norms)
+    return trajectory.replace(
+        positions_xyz=positions, orientations_quat_xyzw=quats / norms, covariance_6x6=cov
+    )
+
+
+def _skew(v: Float64Array) -> Float64Array:
+    """Cross-product matrices ``[v]_×`` of vectors ``(N, 3)``: ``(N, 3, 3)``."""
+    out = np.zeros((v.shape[0], 3, 3))
+    out[:, 0, 1], out[:, 0, 2] = -v[:, 2], v[:, 1]
+    out[:, 1, 0], out[:, 1, 2] = v[:, 2], -v[:, 0]
+    out[:, 2, 0], out[:, 2, 1] = -v[:, 1], v[:, 0]
+    return out

@@ -107,6 +107,33 @@ def _xyz_quat(msg: Any, msgtype: str) -> tuple[float, ...]:
     return (p.x, p.y, p.z, q.x, q.y, q.z, q.w)
 
 
+#: Types whose pose carries a covariance (``pose.covariance``, 36 values row-major).
+_COVARIANCE_TYPES = frozenset(
+    {"geometry_msgs/msg/PoseWithCovarianceStamped", "nav_msgs/msg/Odometry"}
+)
+
+
+def _covariances(values: list[Any], source: str) -> Any:
+    """Stack ``pose.covariance`` fields as ``(N, 6, 6)`` covariances (ROS order and frame).
+
+    A message whose covariance is all zero ("unknown", as many drivers leave it) makes
+    the trajectory carry none, with a warning if only some messages have one.
+    """
+    cov = np.asarray(values, dtype=np.float64).reshape(-1, 6, 6)
+    unknown = ~cov.any(axis=(1, 2))
+    if unknown.all():
+        return None
+    if unknown.any():
+        warnings.warn(
+            f"{source}: {int(unknown.sum())} of {unknown.size} messages have an all-zero "
+            "(unknown) covariance: the trajectory carries none",
+            DataWarning,
+            stacklevel=3,
+        )
+        return None
+    return cov
+
+
 def _find_topic(reader: Any, topic: str, source: str) -> tuple[str, str]:
     """Find the bag's spelling and type of ``topic`` (a leading ``/`` may differ)."""
     topics = {conn.topic: conn.msgtype for conn in reader.connections}
@@ -152,7 +179,9 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
     -------
     PoseTrajectory
         One pose a message, stamped by ``header.stamp``; ``frame_id`` from the
-        headers, ``child_frame_id`` where the type has one. ``nav_msgs/Path``: the poses
+        headers, ``child_frame_id`` where the type has one; ``covariance_6x6`` from
+        ``pose.covariance`` for ``PoseWithCovarianceStamped`` and ``Odometry`` (none
+        when the messages leave it all zero, ROS's "unknown"). ``nav_msgs/Path``: the poses
         of the LAST message (a path is republished whole as it grows), each stamped by
         its own header; refused when those stamps are all equal (planners often leave
         them zero). ``PointStamped`` has no orientation: identity rotations, with a
@@ -182,6 +211,8 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
         source = f"{path} {name}"
         conns = [c for c in reader.connections if c.topic == name]
         rows: list[tuple[float, ...]] = []
+        covariances: list[Any] = []
+        with_covariance = msgtype in _COVARIANCE_TYPES
         frames: list[str] = []
         child = ""
         kind = "message"
@@ -193,6 +224,8 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
                 continue
             stamp = msg.header.stamp
             rows.append((stamp.sec + stamp.nanosec * 1e-9, *_xyz_quat(msg, msgtype)))
+            if with_covariance:
+                covariances.append(msg.pose.covariance)
             frames.append(msg.header.frame_id)
             child = getattr(msg, "child_frame_id", child)
         if last is not None:
@@ -240,4 +273,5 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
         strict=strict,
         frame_id=frames[0] if frames else "",
         child_frame_id=child,
+        covariance_6x6=_covariances(covariances, source) if with_covariance else None,
     )
