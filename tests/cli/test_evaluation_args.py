@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -243,3 +244,36 @@ def test_nees_of_a_covariance_bag_with_its_confidence(
     assert result["stats"]["nees_position"]["mean"] == pytest.approx(3.0, abs=0.52)
     assert main([*argv, "--confidence", "1.5"]) == 1
     assert capsys.readouterr().err.startswith("ERROR: --confidence 1.5: expected a probability")
+
+
+def test_lat_lon_inputs_share_the_reference_origin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.io.conftest import BagMaker
+
+    bags = BagMaker(tmp_path)
+    fixes = [(47.0 + 1e-5 * i, 8.0 + 2e-5 * math.sin(i / 5), 400.0 + 0.1 * i) for i in range(60)]
+    ref = tmp_path / "ref.lla"
+    ref.write_text("".join(f"{i} {a!r} {b!r} {c!r}\n" for i, (a, b, c) in enumerate(fixes)))
+    # The estimate starts 10 fixes later: with its own first fix as the origin it would be
+    # shifted by 10 fixes' worth of motion; with the reference's, it lies on it.
+    msgs = [bags.navsat("ros1", (i, 0), fixes[i]) for i in range(10, 60)]
+    est = bags.write("gps", "ros1", {"/fix": ("sensor_msgs/msg/NavSatFix", msgs)})
+    assert main(["ape", str(ref), str(est), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["counts"]["matched"] == 50
+    assert result["stats"]["translation"]["max"] < 1e-9
+    argv = ["ape", str(ref), str(est), "--json", "--geo-origin", "47.0", "8.0", "400.0"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["stats"]["translation"]["max"] < 1e-9
+    pytest.importorskip("pyproj")
+    assert main(["ape", str(ref), str(est), "--json", "--crs", "EPSG:32632"]) == 0
+    assert json.loads(capsys.readouterr().out)["stats"]["translation"]["max"] < 1e-6
+
+
+def test_a_geo_origin_for_pose_files_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    assert main(["ape", str(ref), str(est), "--geo-origin", "47", "8", "400"]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: --geo-origin: applies to .lla files")

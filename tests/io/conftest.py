@@ -96,6 +96,22 @@ class BagMaker:
             return cls(header=header, point=point)
         raise AssertionError(msgtype)
 
+    def navsat(
+        self, kind: str, stamp: tuple[int, int], lla: tuple[float, float, float], status: int = 0
+    ) -> Any:
+        """A ``sensor_msgs/NavSatFix`` at ``stamp`` (sec, nanosec) with a fix ``status``."""
+        types = self._store(kind).types
+        fix_status = types["sensor_msgs/msg/NavSatStatus"](status=status, service=1)
+        return types["sensor_msgs/msg/NavSatFix"](
+            header=self.header(kind, stamp[0], stamp[1], "gps"),
+            status=fix_status,
+            latitude=lla[0],
+            longitude=lla[1],
+            altitude=lla[2],
+            position_covariance=np.zeros(9),
+            position_covariance_type=0,
+        )
+
     def path_message(self, kind: str, poses: list[Pose]) -> Any:
         types = self._store(kind).types
         stamped = [

@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from robot_msgs.errors import DataWarning, ValidationError
+from robot_msgs.errors import DataWarning, FormatError, ValidationError
 from robot_msgs.evaluation.settings import (
     ALIGNMENT_METHODS,
     DEFAULT_OFFSET_SEARCH_S,
@@ -27,7 +27,7 @@ from robot_msgs.evaluation.settings import (
     EvaluationSettings,
     PairSettings,
 )
-from robot_msgs.io import FORMATS, read_trajectory
+from robot_msgs.io import FORMATS, geo_origin_of, read_trajectory
 from robot_msgs.io.clean import implausible_stamps
 
 if TYPE_CHECKING:
@@ -137,6 +137,19 @@ def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) ->
         action="store_true",
         help="refuse data problems (NaN rows, repeated stamps, non-unit quaternions) "
         "instead of fixing them with a warning",
+    )
+    group.add_argument(
+        "--geo-origin",
+        type=float,
+        nargs=3,
+        metavar=("LAT", "LON", "ALT"),
+        help="lat/lon/alt inputs (.lla files, NavSatFix topics): the local ENU origin, "
+        "degrees and metres above the WGS-84 ellipsoid (default REF's first fix, for both)",
+    )
+    group.add_argument(
+        "--crs",
+        metavar="EPSG:CODE",
+        help="lat/lon/alt inputs: a projected CRS instead of ENU (needs robot_msgs[geo])",
     )
 
 
@@ -576,19 +589,52 @@ def _label(path: str, topic: str | None) -> str:
     return path if topic is None else f"{path}:{topic}"
 
 
+def _first_fix(args: argparse.Namespace, path: str, role: str) -> tuple[float, float, float] | None:
+    """The first fix of a georeferenced input (``.lla``, ``NavSatFix``), else ``None``."""
+    fmt = getattr(args, f"{role}_format") or args.format
+    return geo_origin_of(path, fmt=fmt, topic=getattr(args, f"{role}_topic"))
+
+
+def _geo_frame(
+    args: argparse.Namespace, first: tuple[float, float, float] | None
+) -> tuple[tuple[float, float, float] | None, str | None]:
+    """The ENU origin and CRS to read a georeferenced input with (``first``: its first fix).
+
+    ``--crs``, else ``--geo-origin``, else the first fix of the first georeferenced input
+    in the order REF, EST...: every input of one command shares one frame.
+    """
+    if first is None:
+        return None, None
+    if getattr(args, "crs", None) is not None:
+        return None, getattr(args, "crs", None)
+    if getattr(args, "geo_origin", None) is not None:
+        lat, lon, alt = args.geo_origin
+        return (lat, lon, alt), None
+    estimates = getattr(args, "estimates", None) or [args.estimate]
+    for path, role in [(args.reference, "ref"), *((e, "est") for e in estimates)]:
+        fix = _first_fix(args, path, role)
+        if fix is not None:
+            return fix, None
+    return first, None  # pragma: no cover - `first` is one of them
+
+
 def _read_one(args: argparse.Namespace, path: str, role: str) -> tuple[PoseTrajectory, str]:
     """Read REF (``role="ref"``) or an EST as the flags say; return it and its label.
 
     A file of one pose is read, with a :class:`~robot_msgs.errors.DataWarning` saying so
-    (as ``robot-msgs traj`` reports it): there is no motion to evaluate.
+    (as ``robot-msgs traj`` reports it): there is no motion to evaluate. Latitude and
+    longitude inputs are read in one frame for all inputs (:func:`_geo_frame`).
     """
     topic = getattr(args, f"{role}_topic")
+    origin, crs = _geo_frame(args, _first_fix(args, path, role))
     traj = read_trajectory(
         path,
         fmt=getattr(args, f"{role}_format") or args.format,
         topic=topic,
         times_path=getattr(args, f"{role}_times"),
         strict=args.strict,
+        geo_origin=origin,
+        crs=crs,
     )
     label = _label(path, topic)
     if len(traj) == 1:  # the readers report implausible rates; one pose has none
@@ -597,8 +643,21 @@ def _read_one(args: argparse.Namespace, path: str, role: str) -> tuple[PoseTraje
     return traj, label
 
 
+def _check_geo_flags(args: argparse.Namespace) -> None:
+    """Refuse ``--geo-origin``/``--crs`` when no input holds latitudes and longitudes."""
+    if getattr(args, "geo_origin", None) is None and getattr(args, "crs", None) is None:
+        return
+    estimates = getattr(args, "estimates", None) or [args.estimate]
+    inputs = [(args.reference, "ref"), *((e, "est") for e in estimates)]
+    if all(_first_fix(args, path, role) is None for path, role in inputs):
+        flag = "--geo-origin" if getattr(args, "geo_origin", None) is not None else "--crs"
+        msg = f"{flag}: applies to .lla files and NavSatFix topics; REF and EST hold poses"
+        raise FormatError(msg)
+
+
 def read_reference(args: argparse.Namespace) -> tuple[PoseTrajectory, str]:
     """Read ``REF`` as the flags say; return it and its label (one pose: a warning)."""
+    _check_geo_flags(args)
     return _read_one(args, args.reference, "ref")
 
 

@@ -115,7 +115,7 @@ def rotation_vectors(quats_xyzw: Float64Array) -> Float64Array:
     Examples
     --------
     >>> h = np.sqrt(0.5)
-    >>> rotation_vectors(np.array([[0.0, 0.0, h, h], [0.0, 0.0, 0.0, -1.0]])) / np.pi
+    >>> rotation_vectors(np.array([[0.0, 0.0, h, h], [0.0, 0.0, 0.0, -1.0]])) / np.pi + 0.0
     array([[0. , 0. , 0.5],
            [0. , 0. , 0. ]])
     """
