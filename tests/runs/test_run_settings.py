@@ -127,6 +127,8 @@ def test_an_unknown_settings_key_lists_every_key_the_settings_table_takes() -> N
         RunSettings.from_options({"statistc": "max"}, where="runs.toml [settings]")
     assert str(refused.value) == (
         "runs.toml [settings]: unknown key `statistc`; expected one of align, align_window_s, "
-        "coverage_gap_s, end_tolerance_s, evaluate, max_diff_s, max_gap_s, n_align, "
-        "offset_s, statistic, sync, t_end_s, t_start_s"
+        "confidence, coverage_gap_s, end_tolerance_s, evaluate, invert_transform_left, "
+        "invert_transform_right, max_diff_s, max_gap_s, n_align, offset_auto, offset_s, "
+        "offset_search_s, project_to_plane, statistic, sync, t_end_s, t_start_s, "
+        "transform_left, transform_right"
     )

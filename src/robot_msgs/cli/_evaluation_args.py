@@ -590,7 +590,7 @@ def _label(path: str, topic: str | None) -> str:
 
 
 def _first_fix(args: argparse.Namespace, path: str, role: str) -> tuple[float, float, float] | None:
-    """The first fix of a georeferenced input (``.lla``, ``NavSatFix``), else ``None``."""
+    """Return the first fix of a georeferenced input (``.lla``, ``NavSatFix``), else ``None``."""
     fmt = getattr(args, f"{role}_format") or args.format
     return geo_origin_of(path, fmt=fmt, topic=getattr(args, f"{role}_topic"))
 
@@ -598,7 +598,7 @@ def _first_fix(args: argparse.Namespace, path: str, role: str) -> tuple[float, f
 def _geo_frame(
     args: argparse.Namespace, first: tuple[float, float, float] | None
 ) -> tuple[tuple[float, float, float] | None, str | None]:
-    """The ENU origin and CRS to read a georeferenced input with (``first``: its first fix).
+    """Choose the ENU origin and CRS of a georeferenced input (``first``: its first fix).
 
     ``--crs``, else ``--geo-origin``, else the first fix of the first georeferenced input
     in the order REF, EST...: every input of one command shares one frame.
