@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 from typing import TYPE_CHECKING
@@ -15,6 +16,10 @@ from robot_msgs.io.transform_file import read_transform
 if TYPE_CHECKING:
     from pathlib import Path
 
+needs_yaml = pytest.mark.skipif(
+    importlib.util.find_spec("yaml") is None,
+    reason="YAML transform files need the optional package pyyaml (the yaml extra)",
+)
 H = math.sqrt(0.5)
 # A quarter turn about z and a translation (1, 2, 3): the matrix every layout below holds.
 EXPECTED = (0.0, -1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 1.0, 3.0, 0.0, 0.0, 0.0, 1.0)
@@ -44,6 +49,7 @@ def test_evo_json_with_a_scale(tmp_path: Path) -> None:
     assert close(read_transform(path), scaled)
 
 
+@needs_yaml
 def test_ros_pose_and_transform_yaml(tmp_path: Path) -> None:
     pose = tmp_path / "pose.yaml"
     pose.write_text(
@@ -75,10 +81,11 @@ def test_a_json_matrix_key(tmp_path: Path) -> None:
         ("b.json", '{"x": 1, "y": 2, "z": 3, "qx": 0, "qy": 0, "qz": 0, "qw": 2}', r"norm 2"),
         ("c.json", '{"x": 1,', r"c\.json: invalid JSON at line 1, column 9"),
         ("d.txt", "1 0 0\n0 1 0\n0 0 1\n", r"d\.txt: expected a 4x4 matrix, got shape \(3, 3\)"),
-        (
+        pytest.param(
             "e.yaml",
             "position: {x: 1, y: 2}\norientation: {x: 0, y: 0, z: 0, w: 1}\n",
             r"keys x, y, z",
+            marks=needs_yaml,
         ),
         (
             "f.json",
