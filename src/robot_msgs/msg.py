@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, Union
 import numpy as np
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.primitives import BOUNDS, FLOAT32_MAX, Ros
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -140,6 +141,7 @@ class _Spec:
     inner: _Spec | None = None
     dtype: np.dtype[Any] | None = None
     shape: Shape | None = None
+    bounds: tuple[int, int] | None = None
 
 
 def _compile(annotation: Any) -> _Spec:
@@ -154,6 +156,15 @@ def _compile(annotation: Any) -> _Spec:
         return _Spec("value", "str | float | int | bool | None | tuple")
     if origin is Annotated:
         base, *meta = args
+        ros = next((m for m in meta if isinstance(m, Ros)), None)
+        if ros is not None:
+            if base is int and ros.name in BOUNDS:
+                low, high = BOUNDS[ros.name]
+                return _Spec("int", f"{ros.name} ({low}..{high})", bounds=(low, high))
+            if base is float and ros.name == "float32":
+                return _Spec("float32", "float32")
+            msg = f"Unsupported field annotation {annotation!r}"
+            raise TypeError(msg)
         shape = next((m for m in meta if isinstance(m, Shape)), None)
         dtype_args = typing.get_args(typing.get_args(base)[1]) if typing.get_args(base) else ()
         dtype = np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
@@ -182,6 +193,7 @@ def _compile(annotation: Any) -> _Spec:
 
 
 _SPECS: dict[type, dict[str, _Spec]] = {}
+_FLOAT = _Spec("float", "float")
 
 
 def _specs(cls: type[Msg]) -> dict[str, _Spec]:
@@ -238,7 +250,15 @@ def _check(spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]])
     if kind == "int":
         if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
             raise _fail(expected="int", value=value, path=path)
-        return int(value)
+        value = int(value)
+        if spec.bounds is not None and not spec.bounds[0] <= value <= spec.bounds[1]:
+            raise _fail(expected=spec.label, value=value, path=path)
+        return value
+    if kind == "float32":
+        number = _check(_FLOAT, value, path, dims)
+        if math.isfinite(number) and abs(number) > FLOAT32_MAX:
+            raise _fail(expected="float32 (|x| <= 3.4e38)", value=value, path=path)
+        return float(np.float32(number))
     if kind == "bool":
         if not isinstance(value, bool | np.bool_):
             raise _fail(expected="bool", value=value, path=path)
@@ -260,7 +280,9 @@ def _check(spec: _Spec, value: Any, path: str, dims: dict[str, tuple[int, str]])
         return value
     if kind == "tuple":
         assert spec.inner is not None
-        if not isinstance(value, tuple | list):
+        if isinstance(value, np.ndarray) and value.ndim == 1:
+            value = value.tolist()  # ROS readers give numeric sequences as arrays
+        elif not isinstance(value, tuple | list):
             raise _fail(expected=spec.label, value=value, path=path)
         return tuple(_check(spec.inner, v, f"{path}[{i}]", dims) for i, v in enumerate(value))
     if kind == "mapping":
@@ -302,8 +324,12 @@ def _check_array(
         raise _fail(expected=spec.label, value=value, path=path) from err
     if arr.dtype == object or not np.can_cast(arr.dtype, spec.dtype, "same_kind"):
         raise _fail(expected=spec.label, value=value, path=path)
-    if arr.size == 0 and arr.ndim == 1 and spec.shape is not None and len(spec.shape.dims) > 1:
-        arr = arr.reshape((0, *(d if isinstance(d, int) else 0 for d in spec.shape.dims[1:])))
+    if arr.ndim == 1 and spec.shape is not None and len(spec.shape.dims) > 1:
+        fixed = spec.shape.dims
+        if arr.size == 0:
+            arr = arr.reshape((0, *(d if isinstance(d, int) else 0 for d in fixed[1:])))
+        elif all(isinstance(d, int) for d in fixed) and arr.size == math.prod(fixed):
+            arr = arr.reshape(fixed)  # ROS's flat layout: float64[36] is a (6, 6), row-major
     if spec.shape is not None:
         want = spec.shape.dims
         if arr.ndim != len(want):

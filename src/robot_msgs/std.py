@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from robot_msgs.msg import Msg, message
+from robot_msgs.primitives import Int32, UInt32
 
 __all__ = ["Duration", "Header", "Time"]
 
@@ -15,11 +16,14 @@ class Time(Msg):
 
     WHY two integers and not one float: a float64 of seconds since 1970 keeps only
     about 0.2 µs, while sensor stamps are nanoseconds; ``sec`` + ``nanosec`` round-trips
-    a ROS stamp exactly. ``nanosec`` is normalised into ``[0, 1e9)``.
+    a ROS stamp exactly. ``sec`` (s) is an ``int32`` as in ROS; ``nanosec`` (ns) must lie in
+    ``[0, 1e9)``, stricter than ROS's ``uint32``: WHY, so that one instant has one
+    representation and ``to_ns`` orders stamps; :func:`robot_msgs.ros.from_ros` carries
+    a larger ``nanosec`` into ``sec``, so legal ROS data loads all the same.
     """
 
-    sec: int = 0
-    nanosec: int = 0
+    sec: Int32 = 0
+    nanosec: UInt32 = 0
 
     def _validate(self) -> None:
         if not 0 <= self.nanosec < _NS_PER_S:
@@ -52,11 +56,13 @@ class Duration(Msg):
     """A signed span of time as seconds plus nanoseconds in ``[0, 1e9)``, as ROS keeps it.
 
     WHY the ROS layout: ``JointTrajectoryPoint.time_from_start`` converts one to one.
-    A negative duration has negative ``sec`` and non-negative ``nanosec``.
+    A negative duration has negative ``sec`` and non-negative ``nanosec``. ``sec`` (s) is
+    an ``int32``; ``nanosec`` (ns) lies in ``[0, 1e9)`` as for :class:`Time` (the same
+    reason, and the same carry in :func:`robot_msgs.ros.from_ros`).
     """
 
-    sec: int = 0
-    nanosec: int = 0
+    sec: Int32 = 0
+    nanosec: UInt32 = 0
 
     def _validate(self) -> None:
         if not 0 <= self.nanosec < _NS_PER_S:

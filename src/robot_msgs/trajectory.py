@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 
+from robot_msgs.geometry import Point, Pose, PoseStamped, Quaternion
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.std import Duration, Header
-from robot_msgs.typing import Float64Array
+from robot_msgs.nav import Path
+from robot_msgs.std import Duration, Header, Time
+from robot_msgs.typing import Float64Array, Int64Array
 
-__all__ = ["JointTrajectory", "JointTrajectoryPoint", "PoseTrajectory"]
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+_NS = 1_000_000_000
+
+__all__ = ["JointTrajectory", "JointTrajectoryPoint", "PoseTrajectory", "stamps_s_from_ns"]
 
 #: Largest deviation of a quaternion's norm from 1 that :class:`PoseTrajectory` accepts.
 UNIT_QUATERNION_TOL = 1e-6
@@ -36,8 +43,11 @@ class JointTrajectoryPoint(Msg):
 class JointTrajectory(Msg):
     """A commanded motion of named joints: the signal a controller is asked to track.
 
-    Every point's non-empty lists hold one value per joint name, and points are in
-    strictly increasing ``time_from_start``, as ROS controllers require.
+    Every point's non-empty lists hold one value per joint name, as the ROS definition
+    says. WHY no rule on the order of ``time_from_start``: ROS's message has none (a
+    controller refuses a non-increasing trajectory when it executes it, not when it
+    receives it), so any trajectory recorded in a bag loads;
+    :func:`robot_msgs.control.joint_tracking` asks for increasing times where it needs them.
     """
 
     header: Header = Header()
@@ -46,21 +56,12 @@ class JointTrajectory(Msg):
 
     def _validate(self) -> None:
         n = len(self.joint_names)
-        last = -np.inf
         for i, point in enumerate(self.points):
             for name in ("positions", "velocities", "accelerations", "effort"):
                 values = getattr(point, name)
                 if values and len(values) != n:
                     expected = f"0 or {n} values (one per joint name)"
                     raise self._fail(field=f"points[{i}].{name}", expected=expected, got=values)
-            t = point.time_from_start.to_s()
-            if t <= last:
-                raise self._fail(
-                    field=f"points[{i}].time_from_start",
-                    expected=f"a time after {last} s",
-                    got=point.time_from_start,
-                )
-            last = t
 
 
 @message("trajectory/PoseTrajectory")
@@ -73,7 +74,15 @@ class PoseTrajectory(Msg):
     search; positions ``(N, 3)`` metres; orientations ``(N, 4)`` unit quaternions
     ``x, y, z, w`` (within ``1e-6``): readers normalise and report, never silently.
     ``frame_id`` is the frame the poses are expressed in, ``child_frame_id`` the body.
-    The nearest ROS 2 type is ``nav_msgs/msg/Path``, which is a list of messages.
+    The nearest ROS 2 type is ``nav_msgs/msg/Path``, which is a list of messages:
+    :meth:`from_path` / :meth:`to_path` and :meth:`from_poses` / :meth:`to_poses` convert.
+
+    ``stamps_ns`` (``(N,)`` int64 nanoseconds, or ``None``) keeps stamps that came from ROS
+    headers exactly: WHY, a float64 of seconds since 1970 keeps only ~0.2 µs, and a
+    trajectory written back to a bag must carry the stamps it was read with. When given,
+    ``stamps_s`` must be ``sec + nanosec * 1e-9`` of it (evo's arithmetic, so the float
+    stamps are those every reader computes); :meth:`replace` of ``stamps_s`` alone drops
+    it, as the exact stamps no longer describe the rows.
 
     ``covariance_6x6`` (``(N, 6, 6)``, optional) is each pose's covariance in ROS's
     ``PoseWithCovariance`` convention: the parameters ``x, y, z`` (m) and rotations about
@@ -101,6 +110,7 @@ class PoseTrajectory(Msg):
     frame_id: str = ""
     child_frame_id: str = ""
     covariance_6x6: Annotated[Float64Array, Shape("N", 6, 6)] | None = None
+    stamps_ns: Annotated[Int64Array, Shape("N")] | None = None
 
     def _validate(self) -> None:
         for name in ("stamps_s", "positions_xyz", "orientations_quat_xyzw"):
@@ -127,6 +137,117 @@ class PoseTrajectory(Msg):
                 expected=expected,
                 got=self.orientations_quat_xyzw[i],
             )
+        if self.stamps_ns is not None:
+            wrong = stamps_s_from_ns(self.stamps_ns) != self.stamps_s
+            if wrong.any():
+                i = int(np.flatnonzero(wrong)[0])
+                raise self._fail(
+                    field=f"stamps_ns[{i}]",
+                    expected=f"the nanoseconds of stamps_s[{i}] = {float(self.stamps_s[i])!r}",
+                    got=int(self.stamps_ns[i]),
+                )
+
+    def replace(self, **changes: Any) -> PoseTrajectory:
+        """A copy with some fields changed. Validation runs again.
+
+        Changing ``stamps_s`` without ``stamps_ns`` drops ``stamps_ns``.
+        """  # noqa: D401 - the base class's summary
+        if "stamps_s" in changes and "stamps_ns" not in changes:
+            changes["stamps_ns"] = None
+        return Msg.replace(self, **changes)  # slots=True makes a new class: no bare super()
+
+    @classmethod
+    def from_poses(
+        cls, poses: Sequence[PoseStamped], *, child_frame_id: str = ""
+    ) -> PoseTrajectory:
+        """Build from stamped poses, keeping each header's stamp in ``stamps_ns``.
+
+        ``frame_id`` is the first pose's; poses must be in increasing stamp order with
+        unit quaternions (the constructor's rules; a bag reader that fixes data is
+        :func:`robot_msgs.io.read_bag`).
+
+        Examples
+        --------
+        >>> from robot_msgs.std import Time
+        >>> poses = [
+        ...     PoseStamped(header=Header(stamp=Time(sec=1700000000, nanosec=n), frame_id="map"))
+        ...     for n in (1, 250_000_001)
+        ... ]
+        >>> traj = PoseTrajectory.from_poses(poses)
+        >>> traj.stamps_ns.tolist(), traj.frame_id
+        ([1700000000000000001, 1700000000250000001], 'map')
+        """
+        n = len(poses)
+        values = np.empty((n, 7))
+        ns = np.empty(n, dtype=np.int64)
+        for i, p in enumerate(poses):
+            a, b = p.pose.position, p.pose.orientation
+            values[i] = (a.x, a.y, a.z, b.x, b.y, b.z, b.w)
+            ns[i] = p.header.stamp.sec * _NS + p.header.stamp.nanosec
+        return cls(
+            stamps_s=stamps_s_from_ns(ns),
+            positions_xyz=values[:, :3],
+            orientations_quat_xyzw=values[:, 3:],
+            frame_id=poses[0].header.frame_id if n else "",
+            child_frame_id=child_frame_id,
+            stamps_ns=ns,
+        )
+
+    @classmethod
+    def from_path(cls, path: Path, *, child_frame_id: str = "") -> PoseTrajectory:
+        """Build from a ``nav.Path``: its poses, stamps exact; ``frame_id`` the path's.
+
+        Examples
+        --------
+        >>> from robot_msgs.catalog import example
+        >>> traj = PoseTrajectory.from_path(example("nav/Path").replace(poses=()))
+        >>> len(traj), traj.frame_id
+        (0, 'map')
+        """
+        traj = cls.from_poses(path.poses, child_frame_id=child_frame_id)
+        return traj.replace(frame_id=path.header.frame_id)
+
+    def to_poses(self) -> tuple[PoseStamped, ...]:
+        """Return one ``PoseStamped`` per row, stamped by ``stamps_ns`` (else ``stamps_s``).
+
+        Without ``stamps_ns`` each stamp is ``stamps_s`` rounded to the nanosecond.
+
+        Examples
+        --------
+        >>> from robot_msgs.catalog import example
+        >>> example("trajectory/PoseTrajectory").to_poses()[1].header.stamp
+        Time(sec=0, nanosec=100000000)
+        """
+        ns = self.stamps_ns
+        if ns is None:
+            ns = np.round(self.stamps_s * _NS).astype(np.int64)
+        sec, nanosec = np.divmod(ns, _NS)
+        rows = np.concatenate([self.positions_xyz, self.orientations_quat_xyzw], axis=1).tolist()
+        return tuple(
+            PoseStamped(
+                header=Header(stamp=Time(sec=s, nanosec=n), frame_id=self.frame_id),
+                pose=Pose(
+                    position=Point(x=r[0], y=r[1], z=r[2]),
+                    orientation=Quaternion(x=r[3], y=r[4], z=r[5], w=r[6]),
+                ),
+            )
+            for s, n, r in zip(sec.tolist(), nanosec.tolist(), rows, strict=True)
+        )
+
+    def to_path(self, *, stamp: Time | None = None) -> Path:
+        """Return the trajectory as a ``nav.Path`` (header stamp: ``stamp``, else the last pose's).
+
+        Examples
+        --------
+        >>> from robot_msgs.catalog import example
+        >>> path = example("trajectory/PoseTrajectory").to_path()
+        >>> len(path.poses), path.header.frame_id, path.header.stamp
+        (20, 'map', Time(sec=1, nanosec=900000000))
+        """
+        poses = self.to_poses()
+        if stamp is None:
+            stamp = poses[-1].header.stamp if poses else Time()
+        return Path(header=Header(stamp=stamp, frame_id=self.frame_id), poses=poses)
 
     def _validate_covariance(self, cov: Float64Array) -> None:
         bad = ~np.isfinite(cov).all(axis=(1, 2))
@@ -147,6 +268,7 @@ class PoseTrajectory(Msg):
         frame_id: str = "",
         child_frame_id: str = "",
         covariance_6x6: Float64Array | None = None,
+        stamps_ns: Int64Array | None = None,
     ) -> PoseTrajectory:
         """Build from float64 arrays the caller owns and has proven valid: no check, no copy.
 
@@ -163,6 +285,7 @@ class PoseTrajectory(Msg):
             "frame_id": frame_id,
             "child_frame_id": child_frame_id,
             "covariance_6x6": covariance_6x6,
+            "stamps_ns": stamps_ns,
         }
         out = object.__new__(cls)
         for field in dataclasses.fields(cls):
@@ -184,3 +307,25 @@ class PoseTrajectory(Msg):
     def path_length_m(self) -> float:
         """Sum of the distances between consecutive positions, in metres."""
         return float(np.linalg.norm(np.diff(self.positions_xyz, axis=0), axis=1).sum())
+
+
+def stamps_s_from_ns(stamps_ns: Int64Array) -> Float64Array:
+    """Return ``sec + nanosec * 1e-9`` per stamp: the float seconds of ROS header stamps.
+
+    Parameters
+    ----------
+    stamps_ns : ndarray, shape (N,), int64, nanoseconds
+
+    Returns
+    -------
+    ndarray, shape (N,), float64, seconds
+        Bit for bit what ``stamp.sec + stamp.nanosec * 1e-9`` gives (evo's arithmetic).
+
+    Examples
+    --------
+    >>> stamps_s_from_ns(np.array([1_500_000_000, 1_700_000_000_000_000_001])).tolist()
+    [1.5, 1700000000.0]
+    """
+    sec, nanosec = np.divmod(np.asarray(stamps_ns, dtype=np.int64), _NS)
+    out: Float64Array = sec.astype(np.float64) + nanosec.astype(np.float64) * 1e-9
+    return out

@@ -147,3 +147,10 @@ def test_joint_tracking_missing_joint_or_field_raises() -> None:
         joint_tracking(_command(), _states(), field="torque")
     with pytest.raises(ValidationError, match=r"at least one JointState"):
         joint_tracking(_command(), [])
+
+
+def test_joint_tracking_refuses_a_command_whose_times_do_not_increase() -> None:
+    command = _command()
+    points = (command.points[0], command.points[1].replace(time_from_start=Duration(sec=0)))
+    with pytest.raises(ValidationError, match=r"`command.points\[1\].time_from_start` after 0.0 s"):
+        joint_tracking(command.replace(points=points), _states())

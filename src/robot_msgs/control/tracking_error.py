@@ -253,6 +253,13 @@ def joint_tracking(
     t_cmd = [
         (p.time_from_start.sec * 10**9 + p.time_from_start.nanosec) * 1e-9 for p in command.points
     ]
+    for i in range(1, len(t_cmd)):
+        if t_cmd[i] <= t_cmd[i - 1]:
+            msg = (
+                f"Expected `command.points[{i}].time_from_start` after {t_cmd[i - 1]!r} s "
+                f"(a command is interpolated between increasing times), got {t_cmd[i]!r} s"
+            )
+            raise ValidationError(msg)
     measured = np.empty((len(states), len(joints)))
     t_meas = np.empty(len(states))
     for k, state in enumerate(states):

@@ -253,7 +253,8 @@ def read_bag(
     Returns
     -------
     PoseTrajectory
-        One pose a message, stamped by ``header.stamp``; ``frame_id`` from the
+        One pose a message, stamped by ``header.stamp`` (exactly in ``stamps_ns``, and
+        as ``sec + nanosec * 1e-9`` in ``stamps_s``); ``frame_id`` from the
         headers, ``child_frame_id`` where the type has one; ``covariance_6x6`` from
         ``pose.covariance`` for ``PoseWithCovarianceStamped`` and ``Odometry`` (none
         when the messages leave it all zero, ROS's "unknown"). ``nav_msgs/Path``: the poses
@@ -295,6 +296,7 @@ def read_bag(
         rows: list[tuple[float, ...]] = []
         covariances: list[Any] = []
         with_covariance = msgtype in _COVARIANCE_TYPES
+        stamps_ns: list[int] = []
         frames: list[str] = []
         child = ""
         kind = "message"
@@ -308,11 +310,13 @@ def read_bag(
             if msgtype == _NAVSAT:
                 fix = (msg.latitude, msg.longitude, msg.altitude, msg.status.status)
                 rows.append((stamp.sec + stamp.nanosec * 1e-9, *fix))
+                stamps_ns.append(stamp.sec * 1_000_000_000 + stamp.nanosec)
                 frames.append(msg.header.frame_id)
                 continue
             rows.append((stamp.sec + stamp.nanosec * 1e-9, *_xyz_quat(msg, msgtype)))
             if with_covariance:
                 covariances.append(msg.pose.covariance)
+            stamps_ns.append(stamp.sec * 1_000_000_000 + stamp.nanosec)
             frames.append(msg.header.frame_id)
             child = getattr(msg, "child_frame_id", child)
         if last is not None:
@@ -326,6 +330,7 @@ def read_bag(
                         *_xyz_quat(pose, "geometry_msgs/msg/PoseStamped"),
                     )
                 )
+                stamps_ns.append(stamp.sec * 1_000_000_000 + stamp.nanosec)
             source += " (last Path message)"
     if not rows:
         msg = f"{source}: no messages" + (" (the last Path is empty)" if last is not None else "")
@@ -364,4 +369,6 @@ def read_bag(
         frame_id=frames[0] if frames else "",
         child_frame_id=child,
         covariance_6x6=_covariances(covariances, source) if with_covariance else None,
+        # One exact stamp a row, unless a rule upstream (no-fix NavSatFix rows) dropped rows.
+        stamps_ns=np.array(stamps_ns, dtype=np.int64) if len(stamps_ns) == len(values) else None,
     )

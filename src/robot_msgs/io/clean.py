@@ -45,7 +45,7 @@ from robot_msgs.trajectory import PoseTrajectory
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from robot_msgs.typing import Float64Array, IntpArray
+    from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
 __all__ = [
     "MAX_RATE_HZ",
@@ -158,6 +158,7 @@ def finish_trajectory(
     child_frame_id: str = "",
     owned: bool = False,
     covariance_6x6: Float64Array | None = None,
+    stamps_ns: Int64Array | None = None,
 ) -> PoseTrajectory:
     """Apply the module's rules to raw read poses and build the :class:`PoseTrajectory`.
 
@@ -184,6 +185,10 @@ def finish_trajectory(
     covariance_6x6 : ndarray, shape (N, 6, 6), float64, optional
         Each row's pose covariance; it follows its row through the rules (a row dropped,
         sorted or deduplicated takes its covariance with it).
+    stamps_ns : ndarray, shape (N,), int64, nanoseconds, optional
+        The exact stamps the float ``stamps_s`` were computed from (ROS headers, as
+        ``sec + nanosec * 1e-9``): they follow the rows kept and become the
+        trajectory's ``stamps_ns``, so they are sorted by the same rule.
 
     Returns
     -------
@@ -320,6 +325,9 @@ def finish_trajectory(
     # or rows taken above), or copied here.
     if not owned:
         stamps, xyz = np.array(stamps, dtype=np.float64), np.array(xyz, dtype=np.float64)
+    exact = None
+    if stamps_ns is not None:
+        exact = np.asarray(stamps_ns, dtype=np.int64)[rows]  # a new array, in the rows' order
     if covariance_6x6 is not None:  # validated by the constructor, which copies it
         return PoseTrajectory(
             stamps_s=stamps,
@@ -328,5 +336,8 @@ def finish_trajectory(
             frame_id=frame_id,
             child_frame_id=child_frame_id,
             covariance_6x6=np.asarray(covariance_6x6, dtype=np.float64)[rows],
+            stamps_ns=exact,
         )
-    return PoseTrajectory._unchecked(stamps, xyz, quat, frame_id, child_frame_id)  # noqa: SLF001
+    return PoseTrajectory._unchecked(  # noqa: SLF001
+        stamps, xyz, quat, frame_id, child_frame_id, stamps_ns=exact
+    )

@@ -1,0 +1,81 @@
+"""ROS's primitive field types as annotations: the bounds an ``int`` field keeps, ``float32``.
+
+A message field annotated ``UInt32`` is an ``int`` that construction refuses outside
+``[0, 2**32 - 1]``, as the ROS field it maps to cannot hold it; ``Float32`` is a ``float``
+rounded to the nearest float32 on construction, as the wire would round it, so a message
+equals itself after a trip through CDR. Plain ``float`` is ROS's ``float64``, plain
+``str`` its ``string`` and plain ``bool`` its ``bool``. WHY annotations and not classes:
+the values stay plain Python ``int`` and ``float``; only the check differs.
+
+Examples
+--------
+>>> from robot_msgs.std import Time
+>>> Time(sec=2**31)
+Traceback (most recent call last):
+...
+robot_msgs.errors.ValidationError: Expected int32 (-2147483648..2147483647), got int 2147483648 \
+- at `Time.sec`
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Annotated
+
+__all__ = [
+    "BOUNDS",
+    "Byte",
+    "Char",
+    "Float32",
+    "Int8",
+    "Int16",
+    "Int32",
+    "Int64",
+    "Ros",
+    "UInt8",
+    "UInt16",
+    "UInt32",
+    "UInt64",
+]
+
+#: Inclusive bounds of each ROS integer primitive (``byte`` and ``char`` are octets in ROS 2).
+BOUNDS: dict[str, tuple[int, int]] = {
+    "int8": (-(2**7), 2**7 - 1),
+    "int16": (-(2**15), 2**15 - 1),
+    "int32": (-(2**31), 2**31 - 1),
+    "int64": (-(2**63), 2**63 - 1),
+    "uint8": (0, 2**8 - 1),
+    "uint16": (0, 2**16 - 1),
+    "uint32": (0, 2**32 - 1),
+    "uint64": (0, 2**64 - 1),
+    "byte": (0, 2**8 - 1),
+    "char": (0, 2**8 - 1),
+}
+
+#: Largest finite float32.
+FLOAT32_MAX = 3.4028234663852886e38
+
+
+@dataclasses.dataclass(frozen=True)
+class Ros:
+    """The ROS primitive a scalar field holds, such as ``Annotated[int, Ros("uint32")]``."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        if self.name not in BOUNDS and self.name != "float32":
+            msg = f"Expected a ROS integer primitive or 'float32', got {self.name!r}"
+            raise ValueError(msg)
+
+
+Int8 = Annotated[int, Ros("int8")]
+Int16 = Annotated[int, Ros("int16")]
+Int32 = Annotated[int, Ros("int32")]
+Int64 = Annotated[int, Ros("int64")]
+UInt8 = Annotated[int, Ros("uint8")]
+UInt16 = Annotated[int, Ros("uint16")]
+UInt32 = Annotated[int, Ros("uint32")]
+UInt64 = Annotated[int, Ros("uint64")]
+Byte = Annotated[int, Ros("byte")]
+Char = Annotated[int, Ros("char")]
+Float32 = Annotated[float, Ros("float32")]

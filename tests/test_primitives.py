@@ -1,0 +1,79 @@
+"""ROS primitive annotations: int bounds and float32 rounding at construction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.geometry import PoseWithCovariance
+from robot_msgs.primitives import BOUNDS, Ros
+from robot_msgs.sensor import JointState
+from robot_msgs.std import Duration, Time
+from robot_msgs.trajectory import JointTrajectory, JointTrajectoryPoint
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda: Time(sec=2**31), r"int32 \(-2147483648\.\.2147483647\), got int 2147483648"),
+        (lambda: Time(sec=-(2**31) - 1), r"int32 .* - at `Time.sec`"),
+        (lambda: Duration(sec=2**31), r"int32 .* - at `Duration.sec`"),
+        (lambda: Time(nanosec=-1), r"uint32 \(0\.\.4294967295\), got int -1 - at `Time.nanosec`"),
+    ],
+)
+def test_int_fields_are_bounded_like_their_ros_type(make: Any, match: str) -> None:
+    with pytest.raises(ValidationError, match=match):
+        make()
+
+
+def test_the_bounds_are_the_two_complement_ranges() -> None:
+    # By hand: an n-bit signed int holds -2^(n-1) .. 2^(n-1) - 1, unsigned 0 .. 2^n - 1.
+    for bits in (8, 16, 32, 64):
+        assert BOUNDS[f"int{bits}"] == (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+        assert BOUNDS[f"uint{bits}"] == (0, 2**bits - 1)
+        info = np.iinfo(f"int{bits}")
+        assert BOUNDS[f"int{bits}"] == (int(info.min), int(info.max))
+
+
+def test_the_extremes_are_accepted() -> None:
+    assert Time(sec=2**31 - 1, nanosec=999_999_999).to_ns() == (2**31 - 1) * 10**9 + 999_999_999
+    assert Time(sec=-(2**31)).sec == -(2**31)
+
+
+def test_an_unknown_primitive_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"got 'int128'"):
+        Ros("int128")
+
+
+def test_flat_ros_covariance_is_accepted_as_six_by_six() -> None:
+    flat = np.arange(36, dtype=np.float64)
+    cov = PoseWithCovariance(covariance=flat)
+    assert cov.covariance.shape == (6, 6)
+    assert cov.covariance[1, 0] == 6.0  # row-major, as ROS documents the 36 values
+    with pytest.raises(ValidationError, match=r"Expected shape \(6, 6\)"):
+        PoseWithCovariance(covariance=np.zeros(35))
+
+
+def test_joint_state_accepts_numpy_arrays_as_rosbags_gives_them() -> None:
+    # Arrays are accepted at run time (the annotation says what is stored): hence the ignores.
+    position, velocity = np.array([0.5, -1.0]), np.zeros(2)
+    state = JointState(name=("a", "b"), position=position, velocity=velocity)  # type: ignore[arg-type]
+    assert state.position == (0.5, -1.0)
+    assert type(state.position[0]) is float
+    with pytest.raises(ValidationError, match=r"0 or 2 values"):
+        JointState(name=("a", "b"), position=np.array([0.5]))  # type: ignore[arg-type]
+
+
+def test_joint_trajectory_takes_what_ros_takes_unordered_times_too() -> None:
+    # ROS's message sets no order on time_from_start; a controller checks it on execution.
+    traj = JointTrajectory(
+        joint_names=("a",),
+        points=(
+            JointTrajectoryPoint(positions=(0.0,), time_from_start=Duration(sec=2)),
+            JointTrajectoryPoint(positions=(1.0,), time_from_start=Duration(sec=2)),
+        ),
+    )
+    assert len(traj.points) == 2

@@ -1,0 +1,72 @@
+"""PoseTrajectory <-> nav.Path and PoseStamped lists, with exact nanosecond stamps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.geometry import Point, Pose, PoseStamped, Quaternion
+from robot_msgs.nav import Path
+from robot_msgs.std import Header, Time
+from robot_msgs.trajectory import PoseTrajectory, stamps_s_from_ns
+
+
+def _poses() -> list[PoseStamped]:
+    # Stamps 1 ns apart from a round second: a float64 of seconds cannot hold them apart.
+    stamps = [Time(sec=1_700_000_000, nanosec=n) for n in (1, 333_333_333, 999_999_999)]
+    return [
+        PoseStamped(
+            header=Header(stamp=s, frame_id="odom"),
+            pose=Pose(position=Point(x=float(i), y=2.0 * i), orientation=Quaternion(z=0.0, w=1.0)),
+        )
+        for i, s in enumerate(stamps)
+    ]
+
+
+def test_poses_round_trip_with_exact_nanoseconds() -> None:
+    traj = PoseTrajectory.from_poses(_poses(), child_frame_id="base_link")
+    assert traj.stamps_ns is not None
+    assert traj.stamps_ns.tolist() == [
+        1_700_000_000_000_000_001,
+        1_700_000_000_333_333_333,
+        1_700_000_000_999_999_999,
+    ]
+    assert traj.stamps_s[1] == 1_700_000_000 + 333_333_333 * 1e-9  # evo's arithmetic
+    assert traj.positions_xyz[2].tolist() == [2.0, 4.0, 0.0]
+    assert traj.to_poses() == tuple(_poses())
+
+
+def test_path_round_trip_keeps_the_path_header_frame() -> None:
+    path = Path(header=Header(stamp=Time(sec=5), frame_id="map"), poses=tuple(_poses()))
+    traj = PoseTrajectory.from_path(path)
+    assert traj.frame_id == "map"
+    back = traj.to_path(stamp=Time(sec=5))
+    assert back.header == path.header
+    assert [p.header.stamp for p in back.poses] == [p.header.stamp for p in path.poses]
+
+
+def test_without_exact_stamps_to_poses_rounds_seconds_to_the_nanosecond() -> None:
+    traj = PoseTrajectory(
+        stamps_s=np.array([0.5, 1.0000000004]),
+        positions_xyz=np.zeros((2, 3)),
+        orientations_quat_xyzw=np.array([[0.0, 0.0, 0.0, 1.0]] * 2),
+    )
+    assert [p.header.stamp for p in traj.to_poses()] == [
+        Time(sec=0, nanosec=500_000_000),
+        Time(sec=1, nanosec=0),
+    ]
+
+
+def test_stamps_ns_must_match_stamps_s_and_replace_drops_them() -> None:
+    traj = PoseTrajectory.from_poses(_poses())
+    with pytest.raises(ValidationError, match=r"at `PoseTrajectory.stamps_ns\[0\]`"):
+        traj.replace(stamps_ns=traj.stamps_ns + 1_000_000)  # type: ignore[operator]
+    shifted = traj.replace(stamps_s=traj.stamps_s + 1.0)
+    assert shifted.stamps_ns is None
+
+
+def test_stamps_s_from_ns_is_the_header_arithmetic() -> None:
+    ns = np.array([0, 1, 1_234_567_891_987_654_321], dtype=np.int64)
+    expect = [s // 10**9 + (s % 10**9) * 1e-9 for s in ns.tolist()]
+    assert stamps_s_from_ns(ns).tolist() == expect
