@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs import compare, control, evaluation, geometry, nav, runs, sensor, std, trajectory
+from robot_msgs.interface_examples import INTERFACE_EXAMPLES
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -350,6 +351,7 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
         settings={"align": "se3"},
         tool_version="0.2.0",
     ),
+    **INTERFACE_EXAMPLES,
 }
 
 

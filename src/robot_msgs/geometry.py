@@ -13,15 +13,25 @@ from typing import Annotated
 import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.primitives import Float32
 from robot_msgs.std import Header
 from robot_msgs.typing import Float64Array
 
 __all__ = [
     "Accel",
     "AccelStamped",
+    "AccelWithCovariance",
+    "AccelWithCovarianceStamped",
+    "Inertia",
+    "InertiaStamped",
     "Point",
+    "Point32",
     "PointStamped",
+    "Polygon",
+    "PolygonStamped",
     "Pose",
+    "Pose2D",
+    "PoseArray",
     "PoseStamped",
     "PoseWithCovariance",
     "PoseWithCovarianceStamped",
@@ -144,7 +154,8 @@ class PoseWithCovariance(Msg):
     """A pose with its uncertainty: 6x6 covariance over x, y, z, rot x, rot y, rot z.
 
     WHY ``(6, 6)`` and not ROS's flat 36: the same row-major numbers, with a shape that
-    says what they are (m², m·rad, rad²).
+    says what they are (m², m·rad, rad²). ROS's flat ``float64[36]`` (what rosbags gives)
+    is accepted on construction and reshaped.
     """
 
     pose: Pose = Pose()
@@ -241,3 +252,125 @@ class WrenchStamped(Msg):
 
     header: Header = Header()
     wrench: Wrench = Wrench()
+
+
+@message("geometry/AccelWithCovariance", ros2="geometry_msgs/msg/AccelWithCovariance")
+class AccelWithCovariance(Msg):
+    """An acceleration with its 6x6 covariance over linear x, y, z and angular x, y, z.
+
+    Attributes
+    ----------
+    accel : Accel, m/s² and rad/s²
+    covariance : ndarray, shape (6, 6), float64, (m/s²)², (m/s²)(rad/s²), (rad/s²)²
+        Row-major; ROS's flat ``float64[36]`` is accepted.
+    """
+
+    accel: Accel = Accel()
+    covariance: Covariance6 = field(default_factory=_zero_covariance)
+
+
+@message("geometry/AccelWithCovarianceStamped", ros2="geometry_msgs/msg/AccelWithCovarianceStamped")
+class AccelWithCovarianceStamped(Msg):
+    """An acceleration with covariance, time and frame, as IMU filters publish it."""
+
+    header: Header = Header()
+    accel: AccelWithCovariance = AccelWithCovariance()
+
+
+@message("geometry/Point32", ros2="geometry_msgs/msg/Point32")
+class Point32(Msg):
+    """A position in single precision, as polygons and old point clouds carry it.
+
+    WHY apart from :class:`Point`: ROS's type is ``float32``; values are rounded to
+    float32 on construction, as the wire would. Attributes ``x, y, z``: float32, metres.
+    """
+
+    x: Float32 = 0.0
+    y: Float32 = 0.0
+    z: Float32 = 0.0
+
+
+@message("geometry/Polygon", ros2="geometry_msgs/msg/Polygon")
+class Polygon(Msg):
+    """A closed polygon of vertices (m), such as a robot footprint; the last joins the first.
+
+    Attributes
+    ----------
+    points : tuple of Point32, metres
+    """
+
+    points: tuple[Point32, ...] = ()
+
+
+@message("geometry/PolygonStamped", ros2="geometry_msgs/msg/PolygonStamped")
+class PolygonStamped(Msg):
+    """A polygon with the time and frame it is given in (a footprint in ``base_link``)."""
+
+    header: Header = Header()
+    polygon: Polygon = Polygon()
+
+
+@message("geometry/Pose2D", ros2="geometry_msgs/msg/Pose2D")
+class Pose2D(Msg):
+    """A pose in the plane: ``x``, ``y`` in metres, heading ``theta`` in radians (from +x).
+
+    ROS marks this type deprecated in favour of :class:`Pose`; it is here because planar
+    planners and bags still carry it.
+    """
+
+    x: float = 0.0
+    y: float = 0.0
+    theta: float = 0.0
+
+
+@message("geometry/PoseArray", ros2="geometry_msgs/msg/PoseArray")
+class PoseArray(Msg):
+    """Poses sharing one time and frame, such as a particle filter's particles.
+
+    Attributes
+    ----------
+    header : Header
+    poses : tuple of Pose, metres and unit quaternions
+    """
+
+    header: Header = Header()
+    poses: tuple[Pose, ...] = ()
+
+
+@message("geometry/Inertia", ros2="geometry_msgs/msg/Inertia")
+class Inertia(Msg):
+    """Mass properties of a rigid body: what a dynamics model or payload estimator needs.
+
+    Attributes
+    ----------
+    m : float, kg
+    com : Vector3, metres (centre of mass in the body frame)
+    ixx, ixy, ixz, iyy, iyz, izz : float, kg·m² (the inertia tensor about ``com``)
+    """
+
+    m: float = 0.0
+    com: Vector3 = Vector3()
+    ixx: float = 0.0
+    ixy: float = 0.0
+    ixz: float = 0.0
+    iyy: float = 0.0
+    iyz: float = 0.0
+    izz: float = 0.0
+
+    def tensor(self) -> Float64Array:
+        """Return the symmetric inertia tensor, ``shape (3, 3), float64, kg·m²``."""
+        return np.array(
+            [
+                [self.ixx, self.ixy, self.ixz],
+                [self.ixy, self.iyy, self.iyz],
+                [self.ixz, self.iyz, self.izz],
+            ]
+        )
+
+
+@message("geometry/InertiaStamped", ros2="geometry_msgs/msg/InertiaStamped")
+class InertiaStamped(Msg):
+    """Mass properties with the time and frame they are given in."""
+
+    header: Header = Header()
+    inertia: Inertia = Inertia()

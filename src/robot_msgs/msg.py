@@ -53,12 +53,15 @@ else:
 
 
 __all__ = [
+    "FieldSpec",
     "FrozenMap",
     "Msg",
     "Scalar",
     "Shape",
     "Value",
     "declared_types",
+    "field_schema",
+    "field_specs",
     "message",
     "to_dict_keeping_arrays",
 ]
@@ -209,6 +212,16 @@ def _specs(cls: type[Msg]) -> dict[str, _Spec]:
 def field_specs(cls: type[Msg]) -> dict[str, str]:
     """Field name to a readable type label, for documentation and error messages."""
     return {name: spec.label for name, spec in _specs(cls).items()}
+
+
+FieldSpec = _Spec
+"""What one field allows (``kind``, ``label``, nested ``inner``/``msg_type``, array ``dtype``
+and ``shape``, int ``bounds``): for code that maps messages onto other schemas."""
+
+
+def field_schema(cls: type[Msg]) -> dict[str, FieldSpec]:
+    """Field name to its compiled :data:`FieldSpec`, in declaration order."""
+    return dict(_specs(cls))
 
 
 # --------------------------------------------------------------------------- validation
@@ -521,15 +534,31 @@ def _array_from_json(value: Any, path: str) -> np.ndarray[Any, Any]:
         raise _fail(expected=f"values that fit {dtype}", value=data, path=f"{path}.data") from err
     if arr.ndim != 1:
         raise _fail(expected="a flat list of numbers", value=data, path=f"{path}.data")
-    if dtype.kind in "biu" and arr.size and not np.can_cast(np.asarray(data).dtype, dtype):
+    if dtype.kind in "biu" and arr.size and not _fits(np.asarray(data), dtype):
         # NumPy would truncate 1.5 to 1 and read 2 as True: refuse what the dtype cannot hold.
         raise _fail(expected=f"values that fit {dtype}", value=data, path=f"{path}.data")
     return arr.reshape(tuple(shape))
 
 
+def _is_ros_name(cls: type[Msg], name: object) -> bool:
+    """Whether ``name`` is ``cls``'s ROS 2 type, as ``pkg/msg/Name`` or ROS 1's ``pkg/Name``."""
+    ros2 = cls.ROS2
+    return ros2 is not None and name in (ros2, ros2.replace("/msg/", "/"))
+
+
+def _fits(source: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> bool:
+    """Whether the values read from JSON (``source``) are exactly representable in ``dtype``."""
+    if dtype.kind == "b":
+        return bool(source.dtype.kind == "b")
+    if source.dtype.kind not in "iu":
+        return False
+    info = np.iinfo(dtype)
+    return bool(info.min <= source.min() and source.max() <= info.max)
+
+
 def _build(cls: type[M], data: Mapping[str, Any], path: str) -> M:
     type_name = data.get("_type", cls.TYPE)
-    if type_name != cls.TYPE:
+    if type_name != cls.TYPE and not _is_ros_name(cls, type_name):
         msg = f"Expected _type {cls.TYPE!r}, got {type_name!r} - at `{path}._type`"
         raise ValidationError(msg)
     specs = _specs(cls)

@@ -34,13 +34,21 @@ MESSAGE_MODULES: tuple[str, ...] = (
     "robot_msgs.compare.run_report",
     "robot_msgs.compare.step_response",
     "robot_msgs.compare.time_offset",
+    "robot_msgs.diagnostic",
     "robot_msgs.evaluation.settings",
     "robot_msgs.geometry",
     "robot_msgs.nav",
     "robot_msgs.runs.run_settings",
-    "robot_msgs.sensor",
+    "robot_msgs.sensor.camera",
+    "robot_msgs.sensor.environment",
+    "robot_msgs.sensor.inertial",
+    "robot_msgs.sensor.satellite",
+    "robot_msgs.sensor.scan",
+    "robot_msgs.sensor.state",
     "robot_msgs.std",
+    "robot_msgs.tf2",
     "robot_msgs.trajectory",
+    "robot_msgs.visualization",
 )
 
 
@@ -66,6 +74,9 @@ def registered_types() -> dict[str, type[Msg]]:
 def type_for(type_name: str) -> type[Msg]:
     """Return the message class registered as ``type_name``.
 
+    ``type_name`` may also be the ROS 2 type (``geometry_msgs/msg/Point``, or ROS 1's
+    ``geometry_msgs/Point``), so data labelled with ROS names loads too.
+
     Raises
     ------
     UnknownTypeError
@@ -75,15 +86,24 @@ def type_for(type_name: str) -> type[Msg]:
     --------
     >>> type_for("geometry/Point").ROS2
     'geometry_msgs/msg/Point'
+    >>> type_for("geometry_msgs/msg/Point").TYPE
+    'geometry/Point'
     """
     _import_families()
     known = declared_types()
-    try:
-        return known[type_name]
-    except KeyError:
+    found = known.get(type_name)
+    if found is None:
+        found = _by_ros2().get(type_name.replace("/msg/", "/"))
+    if found is None:
         names = ", ".join(sorted(known))
-        msg = f"Expected a registered _type ({names}), got {type_name!r}"
-        raise UnknownTypeError(msg) from None
+        msg = f"Expected a registered _type ({names}) or the ROS 2 name of one, got {type_name!r}"
+        raise UnknownTypeError(msg)
+    return found
+
+
+def _by_ros2() -> dict[str, type[Msg]]:
+    """Types by their ROS 2 name in ROS 1's spelling (``pkg/Name``), which both forms reduce to."""
+    return {cls.ROS2.replace("/msg/", "/"): cls for cls in declared_types().values() if cls.ROS2}
 
 
 def from_dict(data: Mapping[str, Any]) -> Msg:

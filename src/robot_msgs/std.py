@@ -2,10 +2,30 @@
 
 from __future__ import annotations
 
+from robot_msgs import primitives as p
 from robot_msgs.msg import Msg, message
-from robot_msgs.primitives import Int32, UInt32
 
-__all__ = ["Duration", "Header", "Time"]
+__all__ = [
+    "Bool",
+    "Byte",
+    "Char",
+    "ColorRGBA",
+    "Duration",
+    "Empty",
+    "Float32",
+    "Float64",
+    "Header",
+    "Int8",
+    "Int16",
+    "Int32",
+    "Int64",
+    "String",
+    "Time",
+    "UInt8",
+    "UInt16",
+    "UInt32",
+    "UInt64",
+]
 
 _NS_PER_S = 1_000_000_000
 
@@ -22,8 +42,8 @@ class Time(Msg):
     a larger ``nanosec`` into ``sec``, so legal ROS data loads all the same.
     """
 
-    sec: Int32 = 0
-    nanosec: UInt32 = 0
+    sec: p.Int32 = 0
+    nanosec: p.UInt32 = 0
 
     def _validate(self) -> None:
         if not 0 <= self.nanosec < _NS_PER_S:
@@ -61,8 +81,8 @@ class Duration(Msg):
     reason, and the same carry in :func:`robot_msgs.ros.from_ros`).
     """
 
-    sec: Int32 = 0
-    nanosec: UInt32 = 0
+    sec: p.Int32 = 0
+    nanosec: p.UInt32 = 0
 
     def _validate(self) -> None:
         if not 0 <= self.nanosec < _NS_PER_S:
@@ -91,3 +111,132 @@ class Header(Msg):
 
     stamp: Time = Time()
     frame_id: str = ""
+
+
+@message("std/ColorRGBA", ros2="std_msgs/msg/ColorRGBA")
+class ColorRGBA(Msg):
+    """A colour for markers and displays: red, green, blue and opacity, each in ``[0, 1]``.
+
+    Attributes
+    ----------
+    r, g, b : float32, 1 (fraction of full intensity)
+    a : float32, 1 (0 transparent, 1 opaque)
+    """
+
+    r: p.Float32 = 0.0
+    g: p.Float32 = 0.0
+    b: p.Float32 = 0.0
+    a: p.Float32 = 0.0
+
+
+# The std_msgs primitives: one value named ``data``, for topics that carry a bare number,
+# flag or text (a battery level, an enable switch, a mode name). The unit is the topic's.
+
+
+@message("std/Bool", ros2="std_msgs/msg/Bool")
+class Bool(Msg):
+    """A bare flag, such as an enable switch. ``data``: bool."""
+
+    data: bool = False
+
+
+@message("std/Byte", ros2="std_msgs/msg/Byte")
+class Byte(Msg):
+    """A bare octet (ROS 2 ``byte``). ``data``: int in ``[0, 255]``."""
+
+    data: p.Byte = 0
+
+
+@message("std/Char", ros2="std_msgs/msg/Char")
+class Char(Msg):
+    """A bare character code (ROS 2 ``char``, an octet). ``data``: int in ``[0, 255]``."""
+
+    data: p.Char = 0
+
+
+@message("std/Empty", ros2="std_msgs/msg/Empty")
+class Empty(Msg):
+    """A message with no content: a trigger or heartbeat.
+
+    WHY a field: ROS 2's definition has ``uint8 structure_needs_at_least_one_member`` (an
+    empty struct is not allowed in IDL), and the CDR bytes carry it; it is always 0.
+    """
+
+    structure_needs_at_least_one_member: p.UInt8 = 0
+
+
+@message("std/String", ros2="std_msgs/msg/String")
+class String(Msg):
+    """A bare text, such as a mode or state name. ``data``: str (UTF-8 on the wire)."""
+
+    data: str = ""
+
+
+@message("std/Float32", ros2="std_msgs/msg/Float32")
+class Float32(Msg):
+    """A bare single-precision number. ``data``: float32, the topic's unit."""
+
+    data: p.Float32 = 0.0
+
+
+@message("std/Float64", ros2="std_msgs/msg/Float64")
+class Float64(Msg):
+    """A bare double-precision number, such as a setpoint. ``data``: float64, the topic's unit."""
+
+    data: float = 0.0
+
+
+@message("std/Int8", ros2="std_msgs/msg/Int8")
+class Int8(Msg):
+    """A bare 8-bit signed integer. ``data``: int in ``[-128, 127]``."""
+
+    data: p.Int8 = 0
+
+
+@message("std/Int16", ros2="std_msgs/msg/Int16")
+class Int16(Msg):
+    """A bare 16-bit signed integer. ``data``: int in ``[-32768, 32767]``."""
+
+    data: p.Int16 = 0
+
+
+@message("std/Int32", ros2="std_msgs/msg/Int32")
+class Int32(Msg):
+    """A bare 32-bit signed integer. ``data``: int32."""
+
+    data: p.Int32 = 0
+
+
+@message("std/Int64", ros2="std_msgs/msg/Int64")
+class Int64(Msg):
+    """A bare 64-bit signed integer, such as a counter. ``data``: int64."""
+
+    data: p.Int64 = 0
+
+
+@message("std/UInt8", ros2="std_msgs/msg/UInt8")
+class UInt8(Msg):
+    """A bare 8-bit unsigned integer, such as a percentage. ``data``: int in ``[0, 255]``."""
+
+    data: p.UInt8 = 0
+
+
+@message("std/UInt16", ros2="std_msgs/msg/UInt16")
+class UInt16(Msg):
+    """A bare 16-bit unsigned integer. ``data``: int in ``[0, 65535]``."""
+
+    data: p.UInt16 = 0
+
+
+@message("std/UInt32", ros2="std_msgs/msg/UInt32")
+class UInt32(Msg):
+    """A bare 32-bit unsigned integer. ``data``: uint32."""
+
+    data: p.UInt32 = 0
+
+
+@message("std/UInt64", ros2="std_msgs/msg/UInt64")
+class UInt64(Msg):
+    """A bare 64-bit unsigned integer. ``data``: uint64."""
+
+    data: p.UInt64 = 0

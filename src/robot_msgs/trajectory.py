@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 
-from robot_msgs.geometry import Point, Pose, PoseStamped, Quaternion
+from robot_msgs.geometry import Point, Pose, PoseStamped, Quaternion, Transform, Twist
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.nav import Path
 from robot_msgs.std import Duration, Header, Time
@@ -18,7 +18,14 @@ if TYPE_CHECKING:
 
 _NS = 1_000_000_000
 
-__all__ = ["JointTrajectory", "JointTrajectoryPoint", "PoseTrajectory", "stamps_s_from_ns"]
+__all__ = [
+    "JointTrajectory",
+    "JointTrajectoryPoint",
+    "MultiDOFJointTrajectory",
+    "MultiDOFJointTrajectoryPoint",
+    "PoseTrajectory",
+    "stamps_s_from_ns",
+]
 
 #: Largest deviation of a quaternion's norm from 1 that :class:`PoseTrajectory` accepts.
 UNIT_QUATERNION_TOL = 1e-6
@@ -329,3 +336,45 @@ def stamps_s_from_ns(stamps_ns: Int64Array) -> Float64Array:
     sec, nanosec = np.divmod(np.asarray(stamps_ns, dtype=np.int64), _NS)
     out: Float64Array = sec.astype(np.float64) + nanosec.astype(np.float64) * 1e-9
     return out
+
+
+@message(
+    "trajectory/MultiDOFJointTrajectoryPoint",
+    ros2="trajectory_msgs/msg/MultiDOFJointTrajectoryPoint",
+)
+class MultiDOFJointTrajectoryPoint(Msg):
+    """One waypoint of a multi-DOF trajectory: a transform (and rates) per joint.
+
+    Attributes
+    ----------
+    transforms : tuple of Transform, metres and unit quaternions
+    velocities : tuple of Twist, m/s and rad/s
+    accelerations : tuple of Twist, m/s² and rad/s²
+    time_from_start : Duration
+    """
+
+    transforms: tuple[Transform, ...] = ()
+    velocities: tuple[Twist, ...] = ()
+    accelerations: tuple[Twist, ...] = ()
+    time_from_start: Duration = Duration()
+
+
+@message("trajectory/MultiDOFJointTrajectory", ros2="trajectory_msgs/msg/MultiDOFJointTrajectory")
+class MultiDOFJointTrajectory(Msg):
+    """A commanded motion of multi-DOF joints (a floating base, a drone's pose) over time.
+
+    Every point's non-empty lists hold one entry per joint name, as the ROS definition says.
+    """
+
+    header: Header = Header()
+    joint_names: tuple[str, ...] = ()
+    points: tuple[MultiDOFJointTrajectoryPoint, ...] = ()
+
+    def _validate(self) -> None:
+        n = len(self.joint_names)
+        for i, point in enumerate(self.points):
+            for name in ("transforms", "velocities", "accelerations"):
+                values = getattr(point, name)
+                if values and len(values) != n:
+                    expected = f"0 or {n} entries (one per joint name)"
+                    raise self._fail(field=f"points[{i}].{name}", expected=expected, got=values)

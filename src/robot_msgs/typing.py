@@ -7,13 +7,30 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BoolArray", "Float64Array", "Int64Array", "IntpArray"]
+__all__ = [
+    "BoolArray",
+    "Float32Array",
+    "Float64Array",
+    "Int8Array",
+    "Int64Array",
+    "IntpArray",
+    "UInt8Array",
+]
 
 Float64Array = npt.NDArray[np.float64]
 """A float64 array; shape and unit are given where it is used."""
 
 Int64Array = npt.NDArray[np.int64]
 """An int64 array, such as stamps in nanoseconds."""
+
+Float32Array = npt.NDArray[np.float32]
+"""A float32 array, as ROS's ``float32[]`` fields (laser ranges) carry them."""
+
+Int8Array = npt.NDArray[np.int8]
+"""An int8 array, such as occupancy grid cells."""
+
+UInt8Array = npt.NDArray[np.uint8]
+"""A uint8 array: raw bytes of images, point clouds and meshes."""
 
 IntpArray = npt.NDArray[np.intp]
 """Index arrays."""

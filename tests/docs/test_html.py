@@ -127,16 +127,19 @@ def test_every_registered_type_gets_a_page_and_an_index_entry(site: dict[str, st
 
 def test_index_groups_types_by_family_with_summaries(site: dict[str, str]) -> None:
     text = squeeze(visible_text(site["index.html"]))
-    families = re.findall(r'<h2 id="([a-z]+)">', site["index.html"])
+    families = re.findall(r'<h2 id="([a-z0-9]+)">', site["index.html"])
     assert families == [
         "compare",
+        "diagnostic",
         "evaluation",
         "geometry",
         "nav",
         "runs",
         "sensor",
         "std",
+        "tf2",
         "trajectory",
+        "visualization",
     ]
     assert squeeze("ErrorStats Summary of one error signal over its finite samples") in text
 

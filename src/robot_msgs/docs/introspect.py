@@ -244,7 +244,7 @@ def used_by(cls: type[Msg]) -> tuple[type[Msg], ...]:
     --------
     >>> from robot_msgs.std import Time
     >>> [t.__name__ for t in used_by(Time)]
-    ['Header']
+    ['Header', 'MapMetaData', 'TimeReference']
     """
     users = [
         other

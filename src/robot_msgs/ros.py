@@ -1,0 +1,305 @@
+"""ROS 2 interop through rosbags' type store: messages to and from ROS objects and CDR bytes.
+
+Needs the ``bags`` extra (``pip install 'robot_msgs[bags]'``), pure Python, no ROS
+install. :func:`to_ros` builds the ``rosbags`` object of a message's ``ROS2`` type, field by
+field as rosbags' Humble definition lists them (field names are the same by design, a
+test checks it); :func:`from_ros` goes back from a rosbags object of ROS 2 *or* ROS 1 (as
+:class:`rosbags.highlevel.AnyReader` gives them for ``.bag`` files). :func:`to_cdr` and
+:func:`from_cdr` are the same through rosbags' own CDR (de)serialiser, so the bytes are
+rosbags' bytes.
+
+What differs from ROS, stated once:
+
+- A fixed-size array that is a matrix in ROS's words is a matrix here
+  (``float64[36]`` covariance is ``(6, 6)``, ``CameraInfo.k`` is ``(3, 3)``), row-major as
+  ROS documents it: :func:`to_ros` flattens it back.
+- ``Time``/``Duration`` keep ``nanosec`` in ``[0, 1e9)``; a larger ROS value is carried
+  into ``sec`` by :func:`from_ros` (the same instant).
+- A ROS 1 ``Header``'s ``seq`` has no field in ROS 2 nor here: :func:`from_ros` drops it
+  (the loss is stated here and in :func:`robot_msgs.io.read_records`, which keeps it
+  per message); ROS 1's upper-case ``CameraInfo`` fields (``D``, ``K``, ``R``, ``P``) are read.
+
+WHY rosbags' type store and not our own CDR: rosbags is a maintained, tested
+implementation of the ROS 2 wire format with the Humble definitions shipped; writing a
+second one would be a second source of truth (STYLE.md, "use the library you chose").
+
+Examples
+--------
+>>> from robot_msgs.geometry import Point
+>>> to_cdr(Point(x=1.0)).hex()
+'00010000000000000000f03f00000000000000000000000000000000'
+>>> from_cdr(to_cdr(Point(x=1.0)), "geometry_msgs/msg/Point")
+Point(x=1.0, y=0.0, z=0.0)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robot_msgs.errors import UnknownTypeError, ValidationError
+from robot_msgs.optional import require
+from robot_msgs.ros_defs import decode_generated, encode_generated, generated_name
+
+if TYPE_CHECKING:
+    from robot_msgs.msg import Msg
+
+__all__ = [
+    "from_cdr",
+    "from_ros",
+    "humble_typestore",
+    "ros_name",
+    "ros_types",
+    "to_cdr",
+    "to_ros",
+]
+
+#: rosbags' Nodetype values (``rosbags.typesys.msg.Nodetype``), fixed by its wire format.
+_BASE, _NAME, _ARRAY, _SEQUENCE = 1, 2, 3, 4
+
+_NUMPY = {
+    "bool": np.bool_,
+    "byte": np.uint8,
+    "char": np.uint8,
+    "int8": np.int8,
+    "uint8": np.uint8,
+    "int16": np.int16,
+    "uint16": np.uint16,
+    "int32": np.int32,
+    "uint32": np.uint32,
+    "int64": np.int64,
+    "uint64": np.uint64,
+    "float32": np.float32,
+    "float64": np.float64,
+}
+
+_ROS1_ONLY = {"std_msgs/msg/Header": frozenset({"seq"})}
+
+
+@functools.cache
+def humble_typestore() -> Any:
+    """Return rosbags' ROS 2 Humble type store with the package's own types registered.
+
+    The ``compare/*`` result messages are registered under ``robot_msgs/msg/NAME`` from
+    the definitions :mod:`robot_msgs.ros_defs` generates, so they serialise too.
+
+    Raises
+    ------
+    MissingDependencyError
+        ``rosbags`` is not installed.
+    """
+    typesys = require("rosbags.typesys", "bags", feature="ROS 2 messages")
+    store = typesys.get_typestore(typesys.Stores.ROS2_HUMBLE)
+    from robot_msgs.ros_defs import register_definitions  # noqa: PLC0415 - needs the store
+
+    register_definitions(store)
+    return store
+
+
+def ros_name(type_name: str) -> str:
+    """Normalise a ROS type name to ``pkg/msg/Name`` (ROS 1's ``pkg/Name`` accepted).
+
+    Examples
+    --------
+    >>> ros_name("geometry_msgs/Pose"), ros_name("geometry_msgs/msg/Pose")
+    ('geometry_msgs/msg/Pose', 'geometry_msgs/msg/Pose')
+    """
+    parts = type_name.split("/")
+    if len(parts) == 2:
+        return f"{parts[0]}/msg/{parts[1]}"
+    return type_name
+
+
+@functools.cache
+def _by_ros_name() -> dict[str, type[Msg]]:
+    from robot_msgs.registry import registered_types  # noqa: PLC0415 - the registry imports all
+
+    return {
+        generated_name(cls): cls
+        for name, cls in registered_types().items()
+        if not name.startswith("test/")
+    }
+
+
+def ros_types() -> dict[str, type[Msg]]:
+    """Return the message classes by their ROS type name, sorted.
+
+    The ROS 2 equivalents (``ROS2``) and the generated ``robot_msgs/msg/NAME`` types of
+    the package's own messages (:mod:`robot_msgs.ros_defs`).
+
+    Examples
+    --------
+    >>> types = ros_types()
+    >>> types["nav_msgs/msg/Odometry"].TYPE, types["robot_msgs/msg/ErrorStats"].TYPE
+    ('nav/Odometry', 'compare/ErrorStats')
+    """
+    return dict(sorted(_by_ros_name().items()))
+
+
+def _class_for(type_name: str) -> type[Msg]:
+    cls = _by_ros_name().get(ros_name(type_name))
+    if cls is None:
+        msg = f"Expected a ROS type with a robot_msgs equivalent, got {type_name!r}"
+        raise UnknownTypeError(msg)
+    return cls
+
+
+# --------------------------------------------------------------------------- to ROS
+
+
+def to_ros(msg: Msg) -> Any:
+    """Return the rosbags object of ``msg``'s ROS 2 type, with the same values.
+
+    A type without ROS 2 equivalent (``ROS2`` is ``None``) becomes its generated
+    ``robot_msgs/msg/NAME`` type (:mod:`robot_msgs.ros_defs`).
+
+    Raises
+    ------
+    ValidationError
+        A value the ROS field cannot hold (a sequence longer than a bounded one).
+
+    Examples
+    --------
+    >>> from robot_msgs.std import Time
+    >>> to_ros(Time(sec=3, nanosec=5))
+    builtin_interfaces__msg__Time(sec=3, nanosec=5, __msgtype__='builtin_interfaces/msg/Time')
+    """
+    return _to_ros(msg, generated_name(type(msg)), humble_typestore(), type(msg).__name__)
+
+
+def _to_ros(msg: Msg, type_name: str, store: Any, path: str) -> Any:
+    if type(msg).ROS2 is None:
+        return encode_generated(msg, store, to_ros)
+    if type_name != type(msg).ROS2:
+        text = f"Expected a message of ROS type {type_name}, got {type(msg).TYPE} - at `{path}`"
+        raise ValidationError(text)
+    kwargs = {
+        name: _value_to_ros(getattr(msg, name), node, store, f"{path}.{name}")
+        for name, node in store.fielddefs[type_name][1]
+    }
+    return store.types[type_name](**kwargs)
+
+
+def _value_to_ros(value: Any, node: tuple[Any, Any], store: Any, path: str) -> Any:
+    kind, arg = int(node[0]), node[1]
+    if kind == _BASE:
+        return value
+    if kind == _NAME:
+        return _to_ros(value, arg, store, path)
+    sub, length = arg
+    sub_kind, sub_arg = int(sub[0]), sub[1]
+    out: Any
+    if sub_kind == _BASE and sub_arg[0] in _NUMPY:
+        out = np.asarray(value, dtype=_NUMPY[sub_arg[0]]).ravel()
+        if kind == _ARRAY and out.size != length:
+            text = f"Expected {length} values, got {out.size} - at `{path}`"
+            raise ValidationError(text)
+    elif sub_kind == _BASE:
+        out = list(value)
+    else:
+        out = [_value_to_ros(v, sub, store, f"{path}[{i}]") for i, v in enumerate(value)]
+    if kind == _SEQUENCE and length and len(out) > length:
+        text = f"Expected at most {length} values, got {len(out)} - at `{path}`"
+        raise ValidationError(text)
+    return out
+
+
+# --------------------------------------------------------------------------- from ROS
+
+
+def from_ros(obj: Any) -> Msg:
+    """Return the robot_msgs message of a rosbags object of ROS 2 or ROS 1.
+
+    The type is found from ``obj.__msgtype__`` (see :func:`ros_types`). A ROS 1 header's
+    ``seq`` is dropped (no ROS 2 field holds it); any other field the robot_msgs type
+    lacks is an error, never silently lost.
+
+    Raises
+    ------
+    UnknownTypeError
+        The ROS type has no robot_msgs equivalent.
+    ValidationError
+        A value the message refuses, named by its field path.
+
+    Examples
+    --------
+    >>> from robot_msgs.geometry import Vector3
+    >>> from_ros(to_ros(Vector3(z=9.81)))
+    Vector3(x=0.0, y=0.0, z=9.81)
+    """
+    return _from_ros(obj, _class_for(getattr(obj, "__msgtype__", type(obj).__name__)))
+
+
+def _from_ros(obj: Any, cls: type[Msg]) -> Msg:
+    if cls.ROS2 is None:
+        return decode_generated(obj, cls, _from_ros)
+    ours = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    # rosbags declares a type's constants as fields with defaults; message fields have none.
+    theirs = {f.name for f in dataclasses.fields(obj) if f.default is dataclasses.MISSING}
+    lower = {name.lower(): name for name in theirs}
+    known = {lower.get(name, name) for name in ours} | _ROS1_ONLY.get(cls.ROS2 or "", set())
+    extra = theirs - known
+    if extra:
+        text = (
+            f"Expected the fields of {cls.ROS2} ({', '.join(ours)}), "
+            f"got unknown field {min(extra)!r} - at `{cls.__name__}`"
+        )
+        raise ValidationError(text)
+    kwargs = {}
+    for name in ours:
+        source = name if name in theirs else lower.get(name)
+        if source is not None:
+            kwargs[name] = _value_from_ros(getattr(obj, source))
+    if cls.TYPE in {"std/Time", "std/Duration"}:
+        sec, nanosec = divmod(int(kwargs.get("nanosec", 0)), 1_000_000_000)
+        kwargs = {"sec": int(kwargs.get("sec", 0)) + sec, "nanosec": nanosec}
+    return cls(**kwargs)
+
+
+def _value_from_ros(value: Any) -> Any:
+    msgtype = getattr(value, "__msgtype__", None)
+    if isinstance(msgtype, str):
+        return _from_ros(value, _class_for(msgtype))
+    if isinstance(value, list):
+        return tuple(_value_from_ros(v) for v in value)
+    return value
+
+
+# --------------------------------------------------------------------------- CDR
+
+
+def to_cdr(msg: Msg) -> bytes:
+    """Serialise ``msg`` as its ROS 2 type in little-endian CDR, with rosbags' serialiser.
+
+    Examples
+    --------
+    >>> from robot_msgs.std import Time
+    >>> to_cdr(Time(sec=1, nanosec=2)).hex()
+    '000100000100000002000000'
+    """
+    name = generated_name(type(msg))
+    data: bytes = bytes(humble_typestore().serialize_cdr(to_ros(msg), name))
+    return data
+
+
+def from_cdr(data: bytes | memoryview, type_name: str) -> Msg:
+    """Deserialise CDR bytes of the ROS 2 type ``type_name`` to its robot_msgs message.
+
+    ``type_name`` is a ROS name (``nav_msgs/msg/Odometry`` or ``nav_msgs/Odometry``) or
+    a robot_msgs ``_type`` with a ROS 2 equivalent (``nav/Odometry``).
+
+    Examples
+    --------
+    >>> from robot_msgs.std import Time
+    >>> from_cdr(bytes.fromhex("000100000100000002000000"), "std/Time")
+    Time(sec=1, nanosec=2)
+    """
+    name = ros_name(type_name)
+    if name not in _by_ros_name():
+        from robot_msgs.registry import type_for  # noqa: PLC0415 - the registry imports all
+
+        name = generated_name(type_for(type_name))
+    return from_ros(humble_typestore().deserialize_cdr(bytes(data), name))

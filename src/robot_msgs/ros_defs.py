@@ -1,0 +1,253 @@
+"""ROS ``.msg`` definitions of the package's own types, generated from their annotations.
+
+Evaluation results (``compare/*``, and the settings and trajectories they embed) have no
+ROS 2 equivalent; so that they can be recorded in bags as typed messages and read back,
+each type without one gets the definition ``robot_msgs/msg/NAME`` made here from its
+fields, registered in :func:`robot_msgs.ros.humble_typestore`. The rules, from the field
+annotation:
+
+=====================================  ================================================
+robot_msgs field                       ROS field(s)
+=====================================  ================================================
+``float`` / ``int`` / ``bool`` / ``str``  ``float64`` / ``int64`` / ``bool`` / ``string``
+``Int32``, ``Float32``, ...            the same primitive
+another message                        its ROS 2 type, or its generated type
+``X | None``                           ``X[<=1]`` (empty is ``None``)
+``tuple[X, ...]``                      ``X[]``
+``Mapping[str, X]``                    ``string[] NAME_keys`` and ``X[] NAME_values``
+an array field                         ``DTYPE[] NAME`` (row-major) and ``uint32[] NAME_shape``
+                                       (an empty shape is ``None`` for an optional array)
+a scalar union (settings values)       ``string NAME_json``: the field's strict JSON
+=====================================  ================================================
+
+WHY JSON for the unions: ROS has no sum type; a settings value is ``str | float | int |
+bool | None`` or a list of them, and the JSON text keeps which, as ``to_dict`` does.
+
+Examples
+--------
+>>> from robot_msgs.compare import TrackingLoss
+>>> print(definition(TrackingLoss), end="")
+float64 start_s
+float64 end_s
+bool recovered
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robot_msgs.msg import field_schema
+from robot_msgs.strict_json import json_safe
+
+if TYPE_CHECKING:
+    from robot_msgs.msg import FieldSpec, Msg
+
+__all__ = [
+    "decode_generated",
+    "definition",
+    "encode_generated",
+    "generated_name",
+    "register_definitions",
+]
+
+_PACKAGE = "robot_msgs"
+_DIRECT = {
+    "float": "float64",
+    "int": "int64",
+    "bool": "bool",
+    "str": "string",
+    "float32": "float32",
+}
+
+
+def generated_name(cls: type[Msg]) -> str:
+    """Return ``robot_msgs/msg/NAME`` for a type without ROS 2 equivalent, else its ``ROS2``.
+
+    Examples
+    --------
+    >>> from robot_msgs.compare import ErrorStats
+    >>> generated_name(ErrorStats)
+    'robot_msgs/msg/ErrorStats'
+    """
+    return cls.ROS2 or f"{_PACKAGE}/msg/{cls.__name__}"
+
+
+def _base(spec: FieldSpec) -> str | None:
+    """Return the ROS element type of a scalar or message spec, or ``None`` if it has none."""
+    if spec.kind == "int" and spec.bounds is not None:
+        return spec.label.split(" ", 1)[0]
+    if spec.kind in _DIRECT:
+        return _DIRECT[spec.kind]
+    if spec.kind == "msg":
+        assert spec.msg_type is not None
+        return generated_name(spec.msg_type)
+    return None
+
+
+def _ros_fields(name: str, spec: FieldSpec) -> list[tuple[str, str]]:
+    """ROS ``(type, name)`` lines of one field, by the module's table."""
+    base = _base(spec)
+    if base is not None:
+        return [(base, name)]
+    inner = spec.inner
+    if spec.kind == "optional" and inner is not None:
+        if inner.kind == "array":
+            return _ros_fields(name, inner)
+        inner_base = _base(inner)
+        if inner_base is not None:
+            return [(f"{inner_base}[<=1]", name)]
+    if spec.kind == "tuple" and inner is not None and _base(inner) is not None:
+        return [(f"{_base(inner)}[]", name)]
+    if spec.kind == "mapping" and inner is not None and _base(inner) is not None:
+        return [("string[]", f"{name}_keys"), (f"{_base(inner)}[]", f"{name}_values")]
+    if spec.kind == "array":
+        assert spec.dtype is not None
+        dtype = "float64" if spec.dtype.kind == "f" and spec.dtype.itemsize == 8 else None
+        dtype = dtype or {"int64": "int64", "float32": "float32", "uint8": "uint8"}.get(
+            spec.dtype.name, "float64"
+        )
+        return [(f"{dtype}[]", name), ("uint32[]", f"{name}_shape")]
+    return [("string", f"{name}_json")]
+
+
+def definition(cls: type[Msg]) -> str:
+    """Return the ``.msg`` text of a type without ROS 2 equivalent, one field a line."""
+    lines = [
+        f"{ros_type} {ros_field}\n"
+        for name, spec in field_schema(cls).items()
+        for ros_type, ros_field in _ros_fields(name, spec)
+    ]
+    return "".join(lines)
+
+
+def _generated_types() -> list[type[Msg]]:
+    from robot_msgs.registry import registered_types  # noqa: PLC0415 - imports every family
+
+    types = [cls for name, cls in registered_types().items() if cls.ROS2 is None and "/" in name]
+    names = [generated_name(cls) for cls in types]
+    if len(set(names)) != len(names):  # pragma: no cover - a test keeps class names unique
+        msg = f"Two message classes share a name: {sorted(names)}"
+        raise AssertionError(msg)
+    return [cls for cls in types if not cls.TYPE.startswith("test/")]
+
+
+def register_definitions(store: Any) -> None:
+    """Register every generated definition in a rosbags type store (once)."""
+    typesys = __import__("rosbags.typesys", fromlist=["get_types_from_msg"])
+    types: dict[str, Any] = {}
+    for cls in _generated_types():
+        name = generated_name(cls)
+        if name not in store.fielddefs:
+            types.update(typesys.get_types_from_msg(definition(cls), name))
+    store.register(types)
+
+
+# --------------------------------------------------------------------------- values
+
+
+def encode_generated(msg: Msg, store: Any, to_ros: Any) -> Any:
+    """Return the rosbags object of a message of a generated type (``to_ros`` for nested ROS)."""
+    cls = type(msg)
+    kwargs: dict[str, Any] = {}
+    for name, spec in field_schema(cls).items():
+        value = getattr(msg, name)
+        for ros_type, ros_field in _ros_fields(name, spec):
+            kwargs[ros_field] = _encode(ros_type, ros_field, name, spec, value, store, to_ros)
+    return store.types[generated_name(cls)](**kwargs)
+
+
+def _encode_one(spec: FieldSpec, value: Any, store: Any, to_ros: Any) -> Any:
+    if spec.kind == "msg":
+        return to_ros(value) if type(value).ROS2 else encode_generated(value, store, to_ros)
+    return value
+
+
+def _encode(
+    ros_type: str, ros_field: str, name: str, spec: FieldSpec, value: Any, store: Any, to_ros: Any
+) -> Any:
+    inner = spec.inner
+    if ros_field.endswith("_json"):
+        return json.dumps(json_safe(_to_json_form(value)), allow_nan=False)
+    if ros_field == f"{name}_shape":
+        return np.array([] if value is None else value.shape, dtype=np.uint32)
+    if spec.kind == "array" or (spec.kind == "optional" and inner and inner.kind == "array"):
+        dtype = ros_type.removesuffix("[]")
+        return np.empty(0, dtype) if value is None else np.ascontiguousarray(value, dtype).ravel()
+    if spec.kind == "mapping" and inner is not None:
+        if ros_field.endswith("_keys"):
+            return list(value)
+        return _sequence(ros_type, [_encode_one(inner, v, store, to_ros) for v in value.values()])
+    if spec.kind == "optional" and inner is not None:
+        items = [] if value is None else [_encode_one(inner, value, store, to_ros)]
+        return _sequence(ros_type, items)
+    if spec.kind == "tuple" and inner is not None:
+        return _sequence(ros_type, [_encode_one(inner, v, store, to_ros) for v in value])
+    return _encode_one(spec, value, store, to_ros)
+
+
+def _sequence(ros_type: str, values: list[Any]) -> Any:
+    element = ros_type.split("[", 1)[0]
+    numeric = {"float64": np.float64, "float32": np.float32, "int64": np.int64, "bool": np.bool_}
+    if element in numeric or element.startswith(("int", "uint")):
+        return np.array(values, dtype=numeric.get(element, element))
+    return values
+
+
+def _to_json_form(value: Any) -> Any:
+    from robot_msgs.msg import Msg  # noqa: PLC0415 - a run-time check only
+
+    if isinstance(value, Msg):
+        return value.to_dict()
+    if isinstance(value, tuple):
+        return [_to_json_form(v) for v in value]
+    if hasattr(value, "items"):
+        return {k: _to_json_form(v) for k, v in value.items()}
+    return value
+
+
+def decode_generated(obj: Any, cls: type[Msg], from_ros: Any) -> Msg:
+    """Return the message of ``cls`` from a rosbags object of its generated type."""
+    data: dict[str, Any] = {}
+    for name, spec in field_schema(cls).items():
+        fields = _ros_fields(name, spec)
+        data[name] = _decode(name, spec, fields, obj, from_ros)
+    return cls.from_dict(data)
+
+
+def _decode_one(spec: FieldSpec, value: Any, from_ros: Any) -> Any:
+    if spec.kind == "msg":
+        assert spec.msg_type is not None
+        msg = from_ros(value, spec.msg_type)
+        return msg.to_dict()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _decode(
+    name: str, spec: FieldSpec, fields: list[tuple[str, str]], obj: Any, from_ros: Any
+) -> Any:
+    inner = spec.inner
+    ros_field = fields[0][1]
+    value = getattr(obj, ros_field)
+    if ros_field.endswith("_json"):
+        return json.loads(value)
+    if len(fields) == 2 and fields[1][1] == f"{name}_shape":
+        shape = [int(d) for d in getattr(obj, f"{name}_shape")]
+        if not shape and spec.kind == "optional":
+            return None
+        array = np.asarray(value)
+        return {"dtype": str(array.dtype), "shape": shape, "data": array.tolist()}
+    if spec.kind == "mapping" and inner is not None:
+        keys = list(value)
+        values = getattr(obj, f"{name}_values")
+        return {k: _decode_one(inner, v, from_ros) for k, v in zip(keys, values, strict=True)}
+    if spec.kind == "optional" and inner is not None:
+        items = list(value)
+        return _decode_one(inner, items[0], from_ros) if items else None
+    if spec.kind == "tuple" and inner is not None:
+        return [_decode_one(inner, v, from_ros) for v in value]
+    return _decode_one(spec, value, from_ros)

@@ -1,0 +1,192 @@
+"""Range scans and point clouds, with NumPy views of the points (``sensor_msgs``)."""
+
+from __future__ import annotations
+
+from dataclasses import field
+from typing import Annotated, Any, ClassVar
+
+import numpy as np
+
+from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.primitives import Float32, UInt8, UInt32
+from robot_msgs.std import Header
+from robot_msgs.typing import Float32Array, Float64Array, UInt8Array
+
+__all__ = ["LaserScan", "PointCloud2", "PointField"]
+
+
+def _no_floats() -> Float32Array:
+    return np.zeros(0, dtype=np.float32)
+
+
+@message("sensor/LaserScan", ros2="sensor_msgs/msg/LaserScan")
+class LaserScan(Msg):
+    """One sweep of a planar laser scanner: a range per beam angle.
+
+    Attributes
+    ----------
+    header : Header
+        ``stamp`` is the first beam's time; angles are about ``frame_id``'s z axis, from x.
+    angle_min, angle_max, angle_increment : float32, radians
+    time_increment : float32, seconds between beams
+    scan_time : float32, seconds between scans
+    range_min, range_max : float32, metres
+    ranges : ndarray, shape (N,), float32, metres
+        Values outside ``[range_min, range_max]`` (and ``inf``/NaN) are no return, as ROS says.
+    intensities : ndarray, shape (N,) or (0,), float32, device units
+    """
+
+    header: Header = Header()
+    angle_min: Float32 = 0.0
+    angle_max: Float32 = 0.0
+    angle_increment: Float32 = 0.0
+    time_increment: Float32 = 0.0
+    scan_time: Float32 = 0.0
+    range_min: Float32 = 0.0
+    range_max: Float32 = 0.0
+    ranges: Annotated[Float32Array, Shape("N")] = field(default_factory=_no_floats)
+    intensities: Annotated[Float32Array, Shape("I")] = field(default_factory=_no_floats)
+
+    def _validate(self) -> None:
+        if self.intensities.size not in (0, self.ranges.size):
+            expected = f"0 or {self.ranges.size} intensities (one per range)"
+            raise self._fail(field="intensities", expected=expected, got=self.intensities)
+
+    def angles_rad(self) -> Float64Array:
+        """Return each beam's angle, ``angle_min + i * angle_increment``: ``(N,)`` float64, rad.
+
+        Examples
+        --------
+        >>> from robot_msgs.catalog import example
+        >>> example("sensor/LaserScan").angles_rad().tolist()
+        [-0.5, 0.0, 0.5, 1.0]
+        """
+        i = np.arange(self.ranges.size, dtype=np.float64)
+        out: Float64Array = self.angle_min + i * self.angle_increment
+        return out
+
+
+@message("sensor/PointField", ros2="sensor_msgs/msg/PointField")
+class PointField(Msg):
+    """One field of a point cloud's points: name, byte offset, type and count.
+
+    Attributes
+    ----------
+    name : str
+        ``"x"``, ``"y"``, ``"z"``, ``"intensity"``, ``"rgb"``...
+    offset : uint32, bytes from the start of the point
+    datatype : uint8
+        :attr:`INT8` ... :attr:`FLOAT64` (ROS's constants); :data:`DTYPES` maps them.
+    count : uint32
+        Elements in the field (1 for a scalar).
+    """
+
+    INT8: ClassVar[int] = 1
+    UINT8: ClassVar[int] = 2
+    INT16: ClassVar[int] = 3
+    UINT16: ClassVar[int] = 4
+    INT32: ClassVar[int] = 5
+    UINT32: ClassVar[int] = 6
+    FLOAT32: ClassVar[int] = 7
+    FLOAT64: ClassVar[int] = 8
+    #: NumPy type of each ``datatype``, in ROS's order.
+    DTYPES: ClassVar[dict[int, str]] = {
+        1: "i1", 2: "u1", 3: "i2", 4: "u2", 5: "i4", 6: "u4", 7: "f4", 8: "f8"
+    }  # fmt: skip
+
+    name: str = ""
+    offset: UInt32 = 0
+    datatype: UInt8 = 0
+    count: UInt32 = 1
+
+    def _validate(self) -> None:
+        if self.datatype not in self.DTYPES:
+            raise self._fail(field="datatype", expected="a datatype in 1..8", got=self.datatype)
+
+
+@message("sensor/PointCloud2", ros2="sensor_msgs/msg/PointCloud2")
+class PointCloud2(Msg):
+    """A point cloud in ROS's packed binary layout, as lidars and depth cameras publish it.
+
+    Attributes
+    ----------
+    header : Header
+    height, width : uint32
+        Rows and points per row (``height == 1`` for an unordered cloud).
+    fields : tuple of PointField
+    is_bigendian : bool
+    point_step, row_step : uint32, bytes per point and per row
+    data : ndarray, shape (B,), uint8
+        ``B = row_step * height`` bytes; :meth:`points` is the structured NumPy view and
+        :meth:`xyz` the ``(N, 3)`` positions in metres.
+    is_dense : bool
+        True if no point is invalid (NaN).
+    """
+
+    header: Header = Header()
+    height: UInt32 = 0
+    width: UInt32 = 0
+    fields: tuple[PointField, ...] = ()
+    is_bigendian: bool = False
+    point_step: UInt32 = 0
+    row_step: UInt32 = 0
+    data: Annotated[UInt8Array, Shape("B")] = field(
+        default_factory=lambda: np.zeros(0, dtype=np.uint8)
+    )
+    is_dense: bool = False
+
+    def _validate(self) -> None:
+        if self.data.size != self.row_step * self.height:
+            expected = f"row_step * height = {self.row_step * self.height} bytes"
+            raise self._fail(field="data", expected=expected, got=self.data)
+        for i, f in enumerate(self.fields):
+            end = f.offset + np.dtype(PointField.DTYPES[f.datatype]).itemsize * f.count
+            if end > self.point_step:
+                expected = f"a field within point_step = {self.point_step} bytes"
+                raise self._fail(field=f"fields[{i}]", expected=expected, got=f)
+
+    def points(self) -> np.ndarray[Any, Any]:
+        """Return the points as a structured array, ``shape (height * width,)``, one field each.
+
+        Fields with ``count > 1`` are sub-arrays; padding between fields and at row ends is
+        skipped. A view of ``data`` where the rows have no padding.
+
+        Examples
+        --------
+        >>> from robot_msgs.catalog import example
+        >>> cloud = example("sensor/PointCloud2")
+        >>> cloud.points()["intensity"].tolist()
+        [10.0, 20.0, 30.0]
+        """
+        order = ">" if self.is_bigendian else "<"
+        dtype = np.dtype(
+            {
+                "names": [f.name for f in self.fields],
+                "formats": [
+                    (order + PointField.DTYPES[f.datatype], (f.count,))
+                    if f.count > 1
+                    else order + PointField.DTYPES[f.datatype]
+                    for f in self.fields
+                ],
+                "offsets": [f.offset for f in self.fields],
+                "itemsize": self.point_step,
+            }
+        )
+        row_bytes = self.width * self.point_step
+        rows = self.data.reshape(self.height, self.row_step)[:, :row_bytes]
+        return np.ascontiguousarray(rows).reshape(-1).view(dtype)
+
+    def xyz(self) -> Float64Array:
+        """Return the ``x``, ``y``, ``z`` fields as ``shape (N, 3), float64, metres``.
+
+        Examples
+        --------
+        >>> from robot_msgs.catalog import example
+        >>> example("sensor/PointCloud2").xyz()[2].tolist()
+        [0.0, 0.0, 1.5]
+        """
+        points = self.points()
+        out: Float64Array = np.stack(
+            [points[k].astype(np.float64) for k in ("x", "y", "z")], axis=1
+        )
+        return out

@@ -1,0 +1,126 @@
+"""What a robot reports about itself: joint states, multi-DOF joints, battery, joystick."""
+
+from __future__ import annotations
+
+import math
+from typing import ClassVar
+
+from robot_msgs.geometry import Transform, Twist, Wrench
+from robot_msgs.msg import Msg, message
+from robot_msgs.primitives import Float32, Int32, UInt8
+from robot_msgs.std import Header
+
+__all__ = ["BatteryState", "JointState", "Joy", "MultiDOFJointState"]
+
+
+@message("sensor/JointState", ros2="sensor_msgs/msg/JointState")
+class JointState(Msg):
+    """Measured state of named joints at one time: position, velocity and effort.
+
+    Units per joint type: rad, rad/s, N·m for revolute joints; m, m/s, N for prismatic.
+    WHY each list may be empty: as in ROS, a driver that does not measure velocity or
+    effort sends none; a non-empty list must have one value per name. NumPy arrays (what
+    rosbags gives) are accepted and stored as tuples of floats.
+    """
+
+    header: Header = Header()
+    name: tuple[str, ...] = ()
+    position: tuple[float, ...] = ()
+    velocity: tuple[float, ...] = ()
+    effort: tuple[float, ...] = ()
+
+    def _validate(self) -> None:
+        for field_name in ("position", "velocity", "effort"):
+            values = getattr(self, field_name)
+            if values and len(values) != len(self.name):
+                expected = f"0 or {len(self.name)} values (one per name)"
+                raise self._fail(field=field_name, expected=expected, got=values)
+
+
+@message("sensor/MultiDOFJointState", ros2="sensor_msgs/msg/MultiDOFJointState")
+class MultiDOFJointState(Msg):
+    """Measured state of multi-DOF joints (a floating base, a planar joint) at one time.
+
+    Attributes
+    ----------
+    header : Header
+    joint_names : tuple of str
+    transforms : tuple of Transform, metres and unit quaternions
+    twist : tuple of Twist, m/s and rad/s
+    wrench : tuple of Wrench, N and N·m
+
+    Each non-empty list holds one entry per joint name, as in ROS.
+    """
+
+    header: Header = Header()
+    joint_names: tuple[str, ...] = ()
+    transforms: tuple[Transform, ...] = ()
+    twist: tuple[Twist, ...] = ()
+    wrench: tuple[Wrench, ...] = ()
+
+    def _validate(self) -> None:
+        for field_name in ("transforms", "twist", "wrench"):
+            values = getattr(self, field_name)
+            if values and len(values) != len(self.joint_names):
+                expected = f"0 or {len(self.joint_names)} entries (one per joint name)"
+                raise self._fail(field=field_name, expected=expected, got=values)
+
+
+@message("sensor/BatteryState", ros2="sensor_msgs/msg/BatteryState")
+class BatteryState(Msg):
+    """A battery's charge and health, as power boards publish it; NaN where not measured.
+
+    Attributes
+    ----------
+    header : Header
+    voltage : float32, V
+    temperature : float32, °C
+    current : float32, A (negative while discharging)
+    charge, capacity, design_capacity : float32, Ah
+    percentage : float32, 1 (charge / capacity, in ``[0, 1]``)
+    power_supply_status, power_supply_health, power_supply_technology : uint8
+        ROS's ``POWER_SUPPLY_*`` constants (:attr:`STATUS_CHARGING`, ...).
+    present : bool
+    cell_voltage : tuple of float32, V (NaN for a cell not measured)
+    cell_temperature : tuple of float32, °C
+    location, serial_number : str
+    """
+
+    STATUS_UNKNOWN: ClassVar[int] = 0
+    STATUS_CHARGING: ClassVar[int] = 1
+    STATUS_DISCHARGING: ClassVar[int] = 2
+    STATUS_NOT_CHARGING: ClassVar[int] = 3
+    STATUS_FULL: ClassVar[int] = 4
+
+    header: Header = Header()
+    voltage: Float32 = math.nan
+    temperature: Float32 = math.nan
+    current: Float32 = math.nan
+    charge: Float32 = math.nan
+    capacity: Float32 = math.nan
+    design_capacity: Float32 = math.nan
+    percentage: Float32 = math.nan
+    power_supply_status: UInt8 = 0
+    power_supply_health: UInt8 = 0
+    power_supply_technology: UInt8 = 0
+    present: bool = True
+    cell_voltage: tuple[Float32, ...] = ()
+    cell_temperature: tuple[Float32, ...] = ()
+    location: str = ""
+    serial_number: str = ""
+
+
+@message("sensor/Joy", ros2="sensor_msgs/msg/Joy")
+class Joy(Msg):
+    """A joystick or gamepad's state: what teleoperation reads.
+
+    Attributes
+    ----------
+    header : Header
+    axes : tuple of float32, 1 (each in ``[-1, 1]``)
+    buttons : tuple of int32 (1 pressed, 0 not)
+    """
+
+    header: Header = Header()
+    axes: tuple[Float32, ...] = ()
+    buttons: tuple[Int32, ...] = ()

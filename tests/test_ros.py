@@ -1,0 +1,225 @@
+"""ROS 2 interop: to_ros/from_ros, CDR bytes against rosbags' own, real bags, the registry."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+
+import robot_msgs
+from robot_msgs.catalog import examples
+from robot_msgs.errors import UnknownTypeError, ValidationError
+from robot_msgs.geometry import Point, PoseStamped
+from robot_msgs.msg import FieldSpec, Msg, field_schema
+from robot_msgs.std import Header, Time
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+pytest.importorskip("rosbags", reason="ROS interop needs the bags extra (rosbags)")
+
+from rosbags.typesys import Stores, get_typestore
+
+from robot_msgs.io.bag import open_bag
+from robot_msgs.ros import from_cdr, from_ros, humble_typestore, ros_types, to_cdr, to_ros
+
+REFERENCE = json.loads(
+    (Path(__file__).parent / "data" / "ros_cdr_reference.json").read_text(encoding="utf-8")
+)
+#: The packages of ROS 2 Humble's common_interfaces that define messages.
+COMMON_INTERFACES = (
+    "actionlib_msgs", "diagnostic_msgs", "geometry_msgs", "nav_msgs", "sensor_msgs",
+    "shape_msgs", "std_msgs", "stereo_msgs", "trajectory_msgs", "visualization_msgs",
+)  # fmt: skip
+
+
+def _mapped() -> Iterator[tuple[str, Msg]]:
+    for name, msg in sorted(examples().items()):
+        if type(msg).ROS2 is not None:
+            yield name, msg
+
+
+@pytest.mark.parametrize(("name", "msg"), list(_mapped()), ids=lambda v: str(v)[:40])
+def test_example_through_rosbags_cdr_comes_back_equal(name: str, msg: Msg) -> None:
+    store = get_typestore(Stores.ROS2_HUMBLE)  # rosbags' own store, not the package's
+    ros2 = type(msg).ROS2
+    assert ros2 is not None
+    raw = store.serialize_cdr(to_ros(msg), ros2)
+    assert from_ros(store.deserialize_cdr(raw, ros2)) == msg, name
+
+
+@pytest.mark.parametrize(("name", "msg"), list(_mapped()), ids=lambda v: str(v)[:40])
+def test_cdr_bytes_equal_rosbags_own(name: str, msg: Msg) -> None:
+    assert to_cdr(msg).hex() == REFERENCE["cdr_hex"][name]
+    assert from_cdr(to_cdr(msg), name) == msg
+
+
+def test_the_reference_covers_every_mapped_type() -> None:
+    assert set(REFERENCE["cdr_hex"]) == {name for name, _ in _mapped()}
+
+
+@pytest.mark.parametrize(
+    ("name", "msg"),
+    [(n, m) for n, m in sorted(examples().items()) if type(m).ROS2 is None],
+    ids=lambda v: str(v)[:40],
+)
+def test_own_types_round_trip_through_generated_definitions(name: str, msg: Msg) -> None:
+    assert from_cdr(to_cdr(msg), name) == msg
+    assert from_cdr(to_cdr(msg), f"robot_msgs/msg/{type(msg).__name__}") == msg
+
+
+def _ros_type(spec: FieldSpec) -> str:
+    """The ROS field type a robot_msgs field maps to, spelled as rosbags' definitions are."""
+    if spec.kind == "float":
+        return "float64"
+    if spec.kind == "float32":
+        return "float32"
+    if spec.kind == "int":
+        assert spec.bounds is not None, "every int field of a ROS type is bounded"
+        return spec.label.split(" ")[0].replace("byte", "uint8").replace("char", "uint8")
+    if spec.kind in {"str", "bool"}:
+        return {"str": "string", "bool": "bool"}[spec.kind]
+    if spec.kind == "msg":
+        assert spec.msg_type is not None
+        assert spec.msg_type.ROS2 is not None
+        return spec.msg_type.ROS2
+    if spec.kind == "tuple":
+        assert spec.inner is not None
+        return f"{_ros_type(spec.inner)}[]"
+    assert spec.kind == "array"
+    assert spec.dtype is not None
+    assert spec.shape is not None
+    dims = spec.shape.dims
+    fixed = all(isinstance(d, int) for d in dims)
+    size = math.prod(d for d in dims if isinstance(d, int)) if fixed else ""
+    return f"{spec.dtype.name}[{size}]"
+
+
+def _rosbags_type(node: Any) -> str:
+    kind, arg = int(node[0]), node[1]
+    if kind == 1:
+        return str({"byte": "uint8", "char": "uint8"}.get(arg[0], arg[0]))
+    if kind == 2:
+        return str(arg)
+    sub, length = arg
+    return f"{_rosbags_type(sub)}[{length if kind == 3 else ''}]"
+
+
+def test_field_names_and_types_equal_rosbags_humble_definitions() -> None:
+    store = get_typestore(Stores.ROS2_HUMBLE)
+    checked = 0
+    for name, cls in robot_msgs.registered_types().items():
+        if cls.ROS2 is None or name.startswith("test/"):
+            continue
+        ours = [(field, _ros_type(spec)) for field, spec in field_schema(cls).items()]
+        theirs = [(field, _rosbags_type(node)) for field, node in store.fielddefs[cls.ROS2][1]]
+        assert ours == theirs, name
+        checked += 1
+    assert checked == 86
+
+
+def test_coverage_of_common_interfaces_is_counted() -> None:
+    store = get_typestore(Stores.ROS2_HUMBLE)
+    common = {n for n in store.fielddefs if n.split("/")[0] in COMMON_INTERFACES}
+    covered = common & set(ros_types())
+    print(f"\ncommon_interfaces coverage: {len(covered)} of {len(common)} (ROS 2 Humble)")
+    assert len(common) == 118  # rosbags 0.11's Humble store: 10 packages of messages
+    assert len(covered) == 83
+    for package in ("sensor_msgs", "geometry_msgs", "nav_msgs"):
+        missing = {n for n in common - covered if n.startswith(package)}
+        assert missing <= {
+            "sensor_msgs/msg/ChannelFloat32",
+            "sensor_msgs/msg/JoyFeedback",
+            "sensor_msgs/msg/JoyFeedbackArray",
+            "sensor_msgs/msg/LaserEcho",
+            "sensor_msgs/msg/MultiEchoLaserScan",
+            "sensor_msgs/msg/PointCloud",
+        }, package
+
+
+def test_ros2_type_names_are_accepted_as_type() -> None:
+    d = Point(x=1.0).to_dict()
+    for name in ("geometry_msgs/msg/Point", "geometry_msgs/Point"):
+        assert robot_msgs.from_dict({**d, "_type": name}) == Point(x=1.0)
+        assert Point.from_dict({**d, "_type": name}) == Point(x=1.0)
+    assert from_cdr(to_cdr(Point(x=1.0)), "geometry_msgs/Point") == Point(x=1.0)
+    with pytest.raises(ValidationError, match=r"Expected _type 'geometry/Point'"):
+        Point.from_dict({**d, "_type": "geometry_msgs/msg/Vector3"})
+
+
+def test_ros1_header_seq_is_dropped_and_stated() -> None:
+    store = get_typestore(Stores.ROS1_NOETIC)
+    stamp = store.types["builtin_interfaces/msg/Time"](sec=5, nanosec=7)
+    header = store.types["std_msgs/msg/Header"](seq=42, stamp=stamp, frame_id="map")
+    assert from_ros(header) == Header(stamp=Time(sec=5, nanosec=7), frame_id="map")
+
+
+def test_ros_nanoseconds_beyond_a_second_are_carried_into_seconds() -> None:
+    stamp = humble_typestore().types["builtin_interfaces/msg/Time"](sec=5, nanosec=1_500_000_000)
+    assert from_ros(stamp) == Time(sec=6, nanosec=500_000_000)
+
+
+def test_a_ros_type_without_equivalent_and_a_field_lost_are_errors() -> None:
+    store = humble_typestore()
+    with pytest.raises(UnknownTypeError, match=r"got 'shape_msgs/msg/Plane'"):
+        from_ros(store.types["shape_msgs/msg/Plane"](coef=np.zeros(4)))
+    header = store.types["std_msgs/msg/Header"](stamp=to_ros(Time()), frame_id="")
+    object.__setattr__(header, "__msgtype__", "geometry_msgs/msg/Point")  # mislabelled
+    with pytest.raises(ValidationError, match=r"got unknown field 'frame_id'"):
+        from_ros(header)
+
+
+def test_to_ros_flattens_matrices_to_ros_fixed_arrays() -> None:
+    from robot_msgs.geometry import PoseWithCovariance
+
+    good = PoseWithCovariance()
+    assert to_ros(good).covariance.shape == (36,)
+    assert to_ros(good).covariance.dtype == np.float64
+
+
+# --------------------------------------------------------------------------- real data
+
+
+def _messages(bag: Path, topics: tuple[str, ...]) -> Iterator[tuple[Any, Any, bytes]]:
+    with open_bag(bag) as reader:
+        conns = [c for c in reader.connections if c.topic in topics]
+        for conn, _, raw in reader.messages(connections=conns):
+            yield conn, reader.deserialize(raw, conn.msgtype), bytes(raw)
+
+
+@pytest.mark.evo_data
+def test_nav2_odom_and_amcl_pose_reserialise_to_the_bags_own_bytes(evo_data: Path) -> None:
+    counts = {"/odom": 0, "/amcl_pose": 0}
+    for conn, obj, raw in _messages(evo_data / "nav2_turtlebot.mcap", tuple(counts)):
+        msg = from_ros(obj)
+        assert to_cdr(msg) == raw, (conn.topic, counts[conn.topic])
+        counts[conn.topic] += 1
+    assert counts == {"/odom": 2639, "/amcl_pose": 135}  # the bag's message counts
+
+
+def _content(obj: Any) -> Any:
+    """A rosbags object as plain nested values, without ROS 1's ``seq``."""
+    if hasattr(obj, "__msgtype__"):
+        names = [f for f in obj.__dataclass_fields__ if f not in {"__msgtype__", "seq"}]
+        return {f: _content(getattr(obj, f)) for f in names if not f.isupper()}
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, list):
+        return [_content(v) for v in obj]
+    return obj
+
+
+@pytest.mark.evo_data
+def test_ros1_pose_topics_convert_with_equal_content(evo_data: Path) -> None:
+    topics = ("groundtruth", "ORB-SLAM", "S-PTAM")
+    n = 0
+    for _, obj, _ in _messages(evo_data / "ROS_example.bag", topics):
+        msg = from_ros(obj)
+        assert isinstance(msg, PoseStamped)
+        assert _content(to_ros(msg)) == _content(obj)
+        n += 1
+    assert n == 12765 + 8362 + 5439  # the three topics' message counts
