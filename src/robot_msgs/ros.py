@@ -139,6 +139,7 @@ def ros_types() -> dict[str, type[Msg]]:
     return dict(sorted(_by_ros_name().items()))
 
 
+@functools.cache
 def _class_for(type_name: str) -> type[Msg]:
     cls = _by_ros_name().get(ros_name(type_name))
     if cls is None:
@@ -236,9 +237,28 @@ def from_ros(obj: Any) -> Msg:
 def _from_ros(obj: Any, cls: type[Msg]) -> Msg:
     if cls.ROS2 is None:
         return decode_generated(obj, cls, _from_ros)
+    kwargs = {name: _value_from_ros(getattr(obj, source)) for name, source in _plan(type(obj), cls)}
+    if cls.TYPE in {"std/Time", "std/Duration"}:
+        sec, nanosec = divmod(int(kwargs.get("nanosec", 0)), 1_000_000_000)
+        kwargs = {"sec": int(kwargs.get("sec", 0)) + sec, "nanosec": nanosec}
+    return cls(**kwargs)
+
+
+_PLANS: dict[tuple[type, type[Msg]], tuple[tuple[str, str], ...]] = {}
+
+
+def _plan(ros_class: type, cls: type[Msg]) -> tuple[tuple[str, str], ...]:
+    """``(our field, their field)`` pairs for one rosbags class, checked once per class."""
+    plan = _PLANS.get((ros_class, cls))
+    if plan is None:
+        plan = _PLANS[ros_class, cls] = _make_plan(ros_class, cls)
+    return plan
+
+
+def _make_plan(ros_class: type, cls: type[Msg]) -> tuple[tuple[str, str], ...]:
     ours = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
     # rosbags declares a type's constants as fields with defaults; message fields have none.
-    theirs = {f.name for f in dataclasses.fields(obj) if f.default is dataclasses.MISSING}
+    theirs = {f.name for f in dataclasses.fields(ros_class) if f.default is dataclasses.MISSING}
     lower = {name.lower(): name for name in theirs}
     known = {lower.get(name, name) for name in ours} | _ROS1_ONLY.get(cls.ROS2 or "", set())
     extra = theirs - known
@@ -248,15 +268,8 @@ def _from_ros(obj: Any, cls: type[Msg]) -> Msg:
             f"got unknown field {min(extra)!r} - at `{cls.__name__}`"
         )
         raise ValidationError(text)
-    kwargs = {}
-    for name in ours:
-        source = name if name in theirs else lower.get(name)
-        if source is not None:
-            kwargs[name] = _value_from_ros(getattr(obj, source))
-    if cls.TYPE in {"std/Time", "std/Duration"}:
-        sec, nanosec = divmod(int(kwargs.get("nanosec", 0)), 1_000_000_000)
-        kwargs = {"sec": int(kwargs.get("sec", 0)) + sec, "nanosec": nanosec}
-    return cls(**kwargs)
+    pairs = [(name, name if name in theirs else lower.get(name)) for name in ours]
+    return tuple((name, source) for name, source in pairs if source is not None)
 
 
 def _value_from_ros(value: Any) -> Any:

@@ -153,7 +153,8 @@ def test_traj_save_refuses_to_overwrite_without_force(
     ("extra", "error"),
     [
         (["--save", "x.txt"], r"x\.txt: cannot tell the output format from '\.txt'; pass --to"),
-        (["--to", "tum"], r"--to and --force only go with --save OUT"),
+        (["--to", "tum"], r"--to, --save-topic and --force only go with --save OUT"),
+        (["--save", "x.txt", "--to", "mcap"], r"a mcap bag is written as a \.mcap file"),
     ],
 )
 def test_traj_save_explains_missing_options(
@@ -413,3 +414,38 @@ def test_traj_align_needs_a_reference(capsys: pytest.CaptureFixture[str]) -> Non
     assert capsys.readouterr().err.startswith(
         "ERROR: --align, --sync and --max-diff align each FILE to --ref REF"
     )
+@pytest.mark.parametrize("suffix", [".mcap", ".db3"])
+def test_traj_save_writes_a_ros2_bag_read_back_equal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str
+) -> None:
+    pytest.importorskip("rosbags")
+    from robot_msgs.io import read_bag, read_messages
+
+    src = write(tmp_path, CLEAN)
+    out = tmp_path / f"out{suffix}"
+    assert main(["traj", str(src), "--save", str(out), "--save-topic", "/est"]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    back = read_bag(out, "/est")
+    assert back.positions_xyz.tolist() == [[0, 0, 0], [3, 4, 0], [3, 4, 1]]
+    assert back.stamps_ns is not None
+    assert back.stamps_ns.tolist() == [0, 500_000_000, 1_000_000_000]
+    assert len(list(read_messages(out, "/est"))) == 3
+    again = tmp_path / f"again{suffix}"
+    assert main(["traj", str(out), "--topic", "/est", "--save", str(again)]) == 0
+    assert read_bag(again, "/est") == back  # the input topic is kept, stamps exact
+
+
+def _strict(text: str) -> object:
+    def refuse(token: str) -> object:
+        msg = f"not strict JSON: {token}"
+        raise ValueError(msg)
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_traj_json_is_strict_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one = write(tmp_path, "0 0 0 0 0 0 0 1\n", name="one.tum")  # a rate that is NaN
+    assert main(["traj", str(one), "--json"]) == 0
+    reports = _strict(capsys.readouterr().out)
+    assert isinstance(reports, list)
+    assert reports[0]["poses"] == 1

@@ -3,7 +3,8 @@
 Inspect (default) prints, per file, the format and the evidence for it, the poses, time
 span, rate, path length, frames and every data problem found (and fixed by the rule
 :mod:`robot_msgs.io.clean` states); ``--check`` exits 1 when any file has a problem;
-``--save OUT`` converts one file, atomically, never replacing OUT without ``--force``
+``--save OUT`` converts one file (TUM, KITTI, EuRoC, or a ROS 2 bag ``.mcap``/``.db3``),
+atomically, never replacing OUT without ``--force``
 (OUT may be ``-`` for standard output; the report then goes to standard error). The
 output path is checked (:func:`robot_msgs.files.check_outputs`) before anything is read.
 
@@ -31,7 +32,6 @@ example:fr1_xyz/rgbdslam.tum (tum)
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import warnings
@@ -63,6 +63,7 @@ from robot_msgs.io import (
 )
 from robot_msgs.io.clean import implausible_stamps
 from robot_msgs.optional import require
+from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
     import argparse
@@ -71,9 +72,16 @@ if TYPE_CHECKING:
 
 __all__ = ["add_parser", "run", "summarize"]
 
-#: Output formats of ``--to``, and the extensions that imply them.
-WRITE_FORMATS = ("tum", "kitti", "euroc")
-_SUFFIX_FORMAT = {".tum": "tum", ".kitti": "kitti", ".csv": "euroc"}
+#: Output formats of ``--to``, and the extensions that imply them. ``mcap`` and ``db3`` are
+#: ROS 2 bags (one ``geometry_msgs/PoseStamped`` per pose, exact header stamps).
+WRITE_FORMATS = ("tum", "kitti", "euroc", "mcap", "db3")
+_SUFFIX_FORMAT = {
+    ".tum": "tum",
+    ".kitti": "kitti",
+    ".csv": "euroc",
+    ".mcap": "mcap",
+    ".db3": "db3",
+}
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -101,6 +109,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument(
         "--to", choices=WRITE_FORMATS, help="format of OUT (default from its extension)"
+    )
+    parser.add_argument(
+        "--save-topic",
+        metavar="TOPIC",
+        help="topic of a .mcap/.db3 OUT (default: --topic when it is one, else /trajectory)",
     )
     parser.add_argument("--force", action="store_true", help="replace OUT if it exists")
     parser.add_argument(
@@ -315,7 +328,13 @@ def _outputs(args: argparse.Namespace) -> tuple[str, list[Path]]:
     out: Path = args.save
     to: str | None = args.to or _SUFFIX_FORMAT.get(out.suffix.lower())
     if to is None:
-        msg = f"{out}: cannot tell the output format from {out.suffix!r}; pass --to tum|kitti|euroc"
+        msg = (
+            f"{out}: cannot tell the output format from {out.suffix!r}; "
+            "pass --to tum|kitti|euroc|mcap|db3"
+        )
+        raise FormatError(msg)
+    if to in ("mcap", "db3") and out.suffix.lower() != f".{to}":
+        msg = f"--save {out}: a {to} bag is written as a .{to} file; name OUT *.{to}"
         raise FormatError(msg)
     if to != "kitti":
         return to, [out]
@@ -327,6 +346,12 @@ def _outputs(args: argparse.Namespace) -> tuple[str, list[Path]]:
 
 def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str) -> list[Path]:
     out: Path = args.save
+    if to in ("mcap", "db3"):
+        from robot_msgs.io.bag_messages import write_trajectory  # noqa: PLC0415 - bags only
+
+        given = args.topic if args.topic and not args.topic.startswith("/tf:") else None
+        topic = args.save_topic or given or "/trajectory"
+        return [write_trajectory(out, traj, topic=topic, force=args.force)]
     if to == "kitti":
         poses, times = write_kitti(out, traj, force=args.force)
         return [poses] + ([times] if times is not None else [])
@@ -388,8 +413,11 @@ def run(args: argparse.Namespace) -> int:
     if args.save is not None and len(args.files) != 1:
         msg = f"--save converts one FILE, got {len(args.files)}"
         raise FormatError(msg)
-    if args.save is None and (args.to or (args.force and args.plot is None)):
-        msg = "--to and --force only go with --save OUT (--force also with --plot)"
+    if args.save is None and (args.to or args.save_topic or (args.force and args.plot is None)):
+        if args.save_topic:
+            msg = "--save-topic only goes with --save OUT"
+        else:
+            msg = "--to and --force only go with --save OUT (--force also with --plot)"
         raise FormatError(msg)
     settings = settings_from_args(args, EvaluationSettings())  # errors name the flag
     if args.ref is None and (args.align or args.sync or args.max_diff is not None):
@@ -444,6 +472,6 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None and not failed:
         _plot(args, read, drawn, reports, out)
     if args.json:
-        print(json.dumps(reports, indent=2), file=out)
+        print(dumps(reports), end="", file=out)
     problems = any(r.get("issues") for r in reports)
     return 1 if failed or (args.check and problems) else 0

@@ -1,4 +1,5 @@
-"""Trajectory files in and out: TUM, KITTI, EuRoC, lat/lon/alt, ROS 1/2 bags and MCAP.
+"""Trajectory files in and out: TUM, KITTI, EuRoC, lat/lon/alt, ROS 1/2 bags and MCAP;
+bags as messages.
 
 Every reader returns a :class:`~robot_msgs.trajectory.PoseTrajectory` and applies the
 same data-problem rules (:mod:`robot_msgs.io.clean`); every writer goes through
@@ -18,6 +19,15 @@ if TYPE_CHECKING:
         TopicInfo,
         list_topics,
         read_bag,
+    )
+    from robot_msgs.io.bag_messages import (
+        BAG_SUFFIXES,
+        BagRecord,
+        read_messages,
+        read_records,
+        write_messages,
+        write_records,
+        write_trajectory,
     )
     from robot_msgs.io.clean import QUATERNION_REFUSE_TOL, QUATERNION_ROUNDING_TOL
     from robot_msgs.io.detect import (
@@ -43,11 +53,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BAG_FORMATS",
+    "BAG_SUFFIXES",
     "EXAMPLE_PREFIX",
     "FORMATS",
     "POSE_TYPES",
     "QUATERNION_REFUSE_TOL",
     "QUATERNION_ROUNDING_TOL",
+    "BagRecord",
     "FormatDetection",
     "TopicInfo",
     "default_times_path",
@@ -62,11 +74,16 @@ __all__ = [
     "read_euroc",
     "read_kitti",
     "read_lla",
+    "read_messages",
+    "read_records",
     "read_trajectory",
     "read_tum",
     "resolve_path",
     "write_euroc",
     "write_kitti",
+    "write_messages",
+    "write_records",
+    "write_trajectory",
     "write_tum",
 ]
 
@@ -74,6 +91,15 @@ __getattr__ = exports(
     __name__,
     {
         "bag": ("POSE_TYPES", "TopicInfo", "list_topics", "read_bag"),
+        "bag_messages": (
+            "BAG_SUFFIXES",
+            "BagRecord",
+            "read_messages",
+            "read_records",
+            "write_messages",
+            "write_records",
+            "write_trajectory",
+        ),
         "clean": ("QUATERNION_REFUSE_TOL", "QUATERNION_ROUNDING_TOL"),
         "detect": (
             "BAG_FORMATS",
