@@ -85,8 +85,9 @@ def _ros_type(spec: FieldSpec) -> str:
         return {"str": "string", "bool": "bool"}[spec.kind]
     if spec.kind == "msg":
         assert spec.msg_type is not None
-        assert spec.msg_type.ROS2 is not None
-        return spec.msg_type.ROS2
+        ros2: str | None = spec.msg_type.ROS2
+        assert ros2 is not None
+        return ros2
     if spec.kind == "tuple":
         assert spec.inner is not None
         return f"{_ros_type(spec.inner)}[]"

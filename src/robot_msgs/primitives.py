@@ -22,6 +22,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated
 
+from msgspec import Meta
+
 __all__ = [
     "BOUNDS",
     "Byte",
@@ -68,14 +70,26 @@ class Ros:
             raise ValueError(msg)
 
 
-Int8 = Annotated[int, Ros("int8")]
-Int16 = Annotated[int, Ros("int16")]
-Int32 = Annotated[int, Ros("int32")]
-Int64 = Annotated[int, Ros("int64")]
-UInt8 = Annotated[int, Ros("uint8")]
-UInt16 = Annotated[int, Ros("uint16")]
-UInt32 = Annotated[int, Ros("uint32")]
-UInt64 = Annotated[int, Ros("uint64")]
-Byte = Annotated[int, Ros("byte")]
-Char = Annotated[int, Ros("char")]
+def _bounded(name: str) -> Meta:
+    """Return msgspec's bound of a ROS integer: checked on decoding, and in the JSON Schema.
+
+    msgspec bounds fit an int64: ``uint64``'s upper one is stated in the schema only (the
+    constructor checks it).
+    """
+    low, high = BOUNDS[name]
+    if high >= 2**63:
+        return Meta(ge=low, extra_json_schema={"maximum": high})
+    return Meta(ge=low, le=high)
+
+
+Int8 = Annotated[int, Ros("int8"), _bounded("int8")]
+Int16 = Annotated[int, Ros("int16"), _bounded("int16")]
+Int32 = Annotated[int, Ros("int32"), _bounded("int32")]
+Int64 = Annotated[int, Ros("int64"), _bounded("int64")]
+UInt8 = Annotated[int, Ros("uint8"), _bounded("uint8")]
+UInt16 = Annotated[int, Ros("uint16"), _bounded("uint16")]
+UInt32 = Annotated[int, Ros("uint32"), _bounded("uint32")]
+UInt64 = Annotated[int, Ros("uint64"), _bounded("uint64")]
+Byte = Annotated[int, Ros("byte"), _bounded("byte")]
+Char = Annotated[int, Ros("char"), _bounded("char")]
 Float32 = Annotated[float, Ros("float32")]

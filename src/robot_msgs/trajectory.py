@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
@@ -285,22 +284,18 @@ class PoseTrajectory(Msg):
         new (nothing else may write to them); they are made read-only here. Every public
         construction validates and copies.
         """
-        values = {
-            "stamps_s": stamps_s,
-            "positions_xyz": positions_xyz,
-            "orientations_quat_xyzw": orientations_quat_xyzw,
-            "frame_id": frame_id,
-            "child_frame_id": child_frame_id,
-            "covariance_6x6": covariance_6x6,
-            "stamps_ns": stamps_ns,
-        }
-        out = object.__new__(cls)
-        for field in dataclasses.fields(cls):
-            value = values[field.name]
-            if isinstance(value, np.ndarray):
-                value.setflags(write=False)
-            object.__setattr__(out, field.name, value)
-        return out
+        for array in (stamps_s, positions_xyz, orientations_quat_xyzw, covariance_6x6, stamps_ns):
+            if array is not None:
+                array.setflags(write=False)
+        return cls._trusted(
+            stamps_s=stamps_s,
+            positions_xyz=positions_xyz,
+            orientations_quat_xyzw=orientations_quat_xyzw,
+            frame_id=frame_id,
+            child_frame_id=child_frame_id,
+            covariance_6x6=covariance_6x6,
+            stamps_ns=stamps_ns,
+        )
 
     def __len__(self) -> int:
         return int(self.stamps_s.shape[0])

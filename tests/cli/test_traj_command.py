@@ -153,7 +153,8 @@ def test_traj_save_refuses_to_overwrite_without_force(
     ("extra", "error"),
     [
         (["--save", "x.txt"], r"x\.txt: cannot tell the output format from '\.txt'; pass --to"),
-        (["--to", "tum"], r"--to, --save-topic and --force only go with --save OUT"),
+        (["--to", "tum"], r"--to and --force only go with --save OUT"),
+        (["--save-topic", "/a"], r"--save-topic only goes with --save OUT"),
         (["--save", "x.txt", "--to", "mcap"], r"a mcap bag is written as a \.mcap file"),
     ],
 )

@@ -10,6 +10,7 @@ __all__ = ["COMMANDS"]
 
 COMMANDS: dict[str, str] = {
     "docs": "write the HTML reference of every message type",
+    "schema": "print the JSON Schema of a message type",
     "traj": "inspect, check or convert trajectory files and bags",
     "ape": "absolute pose error of an estimate against ground truth (evo_ape)",
     "rpe": "relative pose error over pose pairs a delta apart (evo_rpe)",

@@ -149,7 +149,7 @@ class EvaluationSettings(Msg):
 
     def _validate(self) -> None:
         if self.sync == "one-to-one":
-            object.__setattr__(self, "sync", "one_to_one")
+            self._normalise("sync", "one_to_one")
         if self.align not in ALIGNMENT_METHODS:
             raise self._fail(
                 field="align", expected=f"one of {', '.join(ALIGNMENT_METHODS)}", got=self.align
