@@ -1,14 +1,58 @@
-"""The optional C fast path of :mod:`robot_msgs.io.table`; all else is in pyproject.toml.
+"""The optional C fast path of :mod:`robot_msgs.io.table`, and the commit a wheel is built from.
 
 ``robot_msgs.io._fasttable`` is plain C over CPython's API. ``optional=True``: without a
 C compiler the install still succeeds, and tables are read by NumPy's ``loadtxt`` with
-the same values, several times slower.
+the same values, several times slower. A build from a git checkout records the short
+commit hash in ``robot_msgs/_commit.txt``, so the reference pages of an installed wheel
+name the code they describe (``robot_msgs.docs.introspect.built_commit``); all else is in
+pyproject.toml.
 """
 
+import subprocess
+from pathlib import Path
+
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+
+def _commit() -> str | None:
+    """Short hash of this checkout's HEAD (with -dirty), or None outside a git checkout."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short=7", "HEAD"],  # noqa: S607 - git from PATH
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "src"],  # noqa: S607
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("-dirty" if dirty else "")
+
+
+class BuildWithCommit(build_py):
+    """``build_py`` that also writes ``robot_msgs/_commit.txt`` into the build."""
+
+    def run(self) -> None:
+        """Build as usual, then record the commit."""
+        super().run()
+        commit = _commit()
+        if commit:
+            target = Path(self.build_lib) / "robot_msgs" / "_commit.txt"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(commit + "\n", encoding="utf-8")
+
 
 setup(
     ext_modules=[
         Extension("robot_msgs.io._fasttable", ["src/robot_msgs/io/_fasttable.c"], optional=True)
-    ]
+    ],
+    cmdclass={"build_py": BuildWithCommit},
 )

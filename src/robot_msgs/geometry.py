@@ -62,6 +62,11 @@ class Vector3(Msg):
 
     WHY apart from :class:`Point`: a vector is not moved by a translation, a point is;
     keeping the two types apart keeps transforms honest. Unit as the carrying field says.
+
+    Attributes
+    ----------
+    x, y, z : float
+        Components along the frame's axes, in the unit of the carrying field (m/s, N...).
     """
 
     x: float = 0.0
@@ -75,7 +80,12 @@ class Vector3(Msg):
 
 @message("geometry/Point", ros2="geometry_msgs/msg/Point")
 class Point(Msg):
-    """A position in space, in metres, in the frame of the carrying message's header."""
+    """A position in space, in metres, in the frame of the carrying message's header.
+
+    Attributes
+    ----------
+    x, y, z : float, metres
+    """
 
     x: float = 0.0
     y: float = 0.0
@@ -93,6 +103,13 @@ class Quaternion(Msg):
     WHY not Euler angles: quaternions have no gimbal lock and compose cheaply; WHY
     ``w`` last: ROS, TUM files and ``scipy.spatial.transform`` write it so. The norm is
     not forced to 1 here, as ROS does not; the evaluation code normalises and reports.
+
+    Attributes
+    ----------
+    x, y, z : float
+        The vector part, unitless.
+    w : float
+        The scalar part, unitless (1 for no rotation).
     """
 
     x: float = 0.0
@@ -107,7 +124,14 @@ class Quaternion(Msg):
 
 @message("geometry/Pose", ros2="geometry_msgs/msg/Pose")
 class Pose(Msg):
-    """Where a body is and how it is turned: position (m) and orientation."""
+    """Where a body is and how it is turned: position (m) and orientation.
+
+    Attributes
+    ----------
+    position : Point, metres
+    orientation : Quaternion
+        Unit quaternion, body axes relative to the frame's.
+    """
 
     position: Point = Point()
     orientation: Quaternion = Quaternion()
@@ -119,6 +143,13 @@ class Transform(Msg):
 
     WHY apart from :class:`Pose`: the same numbers, but a transform maps coordinates
     between frames (``/tf``), a pose places a body; ROS keeps them apart too.
+
+    Attributes
+    ----------
+    translation : Vector3, metres
+        The child frame's origin in the parent frame.
+    rotation : Quaternion
+        Unit quaternion, child axes relative to the parent's.
     """
 
     translation: Vector3 = Vector3()
@@ -127,7 +158,13 @@ class Transform(Msg):
 
 @message("geometry/Twist", ros2="geometry_msgs/msg/Twist")
 class Twist(Msg):
-    """Velocity in free space: linear (m/s) and angular (rad/s)."""
+    """Velocity in free space: linear (m/s) and angular (rad/s).
+
+    Attributes
+    ----------
+    linear : Vector3, m/s
+    angular : Vector3, rad/s
+    """
 
     linear: Vector3 = Vector3()
     angular: Vector3 = Vector3()
@@ -135,7 +172,13 @@ class Twist(Msg):
 
 @message("geometry/Accel", ros2="geometry_msgs/msg/Accel")
 class Accel(Msg):
-    """Acceleration in free space: linear (m/s²) and angular (rad/s²)."""
+    """Acceleration in free space: linear (m/s²) and angular (rad/s²).
+
+    Attributes
+    ----------
+    linear : Vector3, m/s²
+    angular : Vector3, rad/s²
+    """
 
     linear: Vector3 = Vector3()
     angular: Vector3 = Vector3()
@@ -143,7 +186,13 @@ class Accel(Msg):
 
 @message("geometry/Wrench", ros2="geometry_msgs/msg/Wrench")
 class Wrench(Msg):
-    """Force (N) and torque (N·m) acting on a body."""
+    """Force (N) and torque (N·m) acting on a body.
+
+    Attributes
+    ----------
+    force : Vector3, N
+    torque : Vector3, N·m
+    """
 
     force: Vector3 = Vector3()
     torque: Vector3 = Vector3()
@@ -156,6 +205,12 @@ class PoseWithCovariance(Msg):
     WHY ``(6, 6)`` and not ROS's flat 36: the same row-major numbers, with a shape that
     says what they are (m², m·rad, rad²). ROS's flat ``float64[36]`` (what rosbags gives)
     is accepted on construction and reshaped.
+
+    Attributes
+    ----------
+    pose : Pose, metres and unit quaternion
+    covariance : ndarray, shape (6, 6), float64, m², m·rad, rad²
+        Over x, y, z and rotations about x, y, z; row-major.
     """
 
     pose: Pose = Pose()
@@ -164,7 +219,14 @@ class PoseWithCovariance(Msg):
 
 @message("geometry/TwistWithCovariance", ros2="geometry_msgs/msg/TwistWithCovariance")
 class TwistWithCovariance(Msg):
-    """A twist with its 6x6 covariance over linear x, y, z and angular x, y, z."""
+    """A twist with its 6x6 covariance over linear x, y, z and angular x, y, z.
+
+    Attributes
+    ----------
+    twist : Twist, m/s and rad/s
+    covariance : ndarray, shape (6, 6), float64, (m/s)², (m/s)(rad/s), (rad/s)²
+        Over linear x, y, z and angular x, y, z; row-major.
+    """
 
     twist: Twist = Twist()
     covariance: Covariance6 = field(default_factory=_zero_covariance)
@@ -172,7 +234,14 @@ class TwistWithCovariance(Msg):
 
 @message("geometry/PointStamped", ros2="geometry_msgs/msg/PointStamped")
 class PointStamped(Msg):
-    """A point with the time and frame it was measured in."""
+    """A point with the time and frame it was measured in.
+
+    Attributes
+    ----------
+    header : Header
+        When the point was measured and its frame.
+    point : Point, metres
+    """
 
     header: Header = Header()
     point: Point = Point()
@@ -180,7 +249,13 @@ class PointStamped(Msg):
 
 @message("geometry/Vector3Stamped", ros2="geometry_msgs/msg/Vector3Stamped")
 class Vector3Stamped(Msg):
-    """A vector with the time and frame it was measured in."""
+    """A vector with the time and frame it was measured in.
+
+    Attributes
+    ----------
+    header : Header
+    vector : Vector3, the unit of the topic
+    """
 
     header: Header = Header()
     vector: Vector3 = Vector3()
@@ -188,7 +263,13 @@ class Vector3Stamped(Msg):
 
 @message("geometry/QuaternionStamped", ros2="geometry_msgs/msg/QuaternionStamped")
 class QuaternionStamped(Msg):
-    """An orientation with the time and frame it was measured in."""
+    """An orientation with the time and frame it was measured in.
+
+    Attributes
+    ----------
+    header : Header
+    quaternion : Quaternion, unit
+    """
 
     header: Header = Header()
     quaternion: Quaternion = Quaternion()
@@ -196,7 +277,14 @@ class QuaternionStamped(Msg):
 
 @message("geometry/PoseStamped", ros2="geometry_msgs/msg/PoseStamped")
 class PoseStamped(Msg):
-    """A pose with its time and frame: one sample of an estimated or reference trajectory."""
+    """A pose with its time and frame: one sample of an estimated or reference trajectory.
+
+    Attributes
+    ----------
+    header : Header
+        ``stamp`` is when the pose held, ``frame_id`` the frame it is given in.
+    pose : Pose, metres and unit quaternion
+    """
 
     header: Header = Header()
     pose: Pose = Pose()
@@ -204,7 +292,13 @@ class PoseStamped(Msg):
 
 @message("geometry/PoseWithCovarianceStamped", ros2="geometry_msgs/msg/PoseWithCovarianceStamped")
 class PoseWithCovarianceStamped(Msg):
-    """A pose with covariance, time and frame, as localisation nodes (AMCL) publish it."""
+    """A pose with covariance, time and frame, as localisation nodes (AMCL) publish it.
+
+    Attributes
+    ----------
+    header : Header
+    pose : PoseWithCovariance, metres, unit quaternion and m², m·rad, rad²
+    """
 
     header: Header = Header()
     pose: PoseWithCovariance = PoseWithCovariance()
@@ -215,6 +309,14 @@ class TransformStamped(Msg):
     """A transform from ``child_frame_id`` to ``header.frame_id`` at a time: one ``/tf`` entry.
 
     WHY the child frame: a transform relates two frames; the header names the parent.
+
+    Attributes
+    ----------
+    header : Header
+        ``frame_id`` is the parent frame.
+    child_frame_id : str
+        The frame the transform moves to the parent.
+    transform : Transform, metres and unit quaternion
     """
 
     header: Header = Header()
@@ -224,7 +326,13 @@ class TransformStamped(Msg):
 
 @message("geometry/TwistStamped", ros2="geometry_msgs/msg/TwistStamped")
 class TwistStamped(Msg):
-    """A twist with the time and frame it was measured in."""
+    """A twist with the time and frame it was measured in.
+
+    Attributes
+    ----------
+    header : Header
+    twist : Twist, m/s and rad/s
+    """
 
     header: Header = Header()
     twist: Twist = Twist()
@@ -232,7 +340,13 @@ class TwistStamped(Msg):
 
 @message("geometry/TwistWithCovarianceStamped", ros2="geometry_msgs/msg/TwistWithCovarianceStamped")
 class TwistWithCovarianceStamped(Msg):
-    """A twist with covariance, time and frame."""
+    """A twist with covariance, time and frame.
+
+    Attributes
+    ----------
+    header : Header
+    twist : TwistWithCovariance, m/s, rad/s and their covariance
+    """
 
     header: Header = Header()
     twist: TwistWithCovariance = TwistWithCovariance()
@@ -240,7 +354,13 @@ class TwistWithCovarianceStamped(Msg):
 
 @message("geometry/AccelStamped", ros2="geometry_msgs/msg/AccelStamped")
 class AccelStamped(Msg):
-    """An acceleration with the time and frame it was measured in."""
+    """An acceleration with the time and frame it was measured in.
+
+    Attributes
+    ----------
+    header : Header
+    accel : Accel, m/s² and rad/s²
+    """
 
     header: Header = Header()
     accel: Accel = Accel()
@@ -248,7 +368,13 @@ class AccelStamped(Msg):
 
 @message("geometry/WrenchStamped", ros2="geometry_msgs/msg/WrenchStamped")
 class WrenchStamped(Msg):
-    """A wrench with the time and frame it was measured in, as force-torque sensors publish it."""
+    """A wrench with the time and frame it was measured in, as force-torque sensors publish it.
+
+    Attributes
+    ----------
+    header : Header
+    wrench : Wrench, N and N·m
+    """
 
     header: Header = Header()
     wrench: Wrench = Wrench()
@@ -271,7 +397,13 @@ class AccelWithCovariance(Msg):
 
 @message("geometry/AccelWithCovarianceStamped", ros2="geometry_msgs/msg/AccelWithCovarianceStamped")
 class AccelWithCovarianceStamped(Msg):
-    """An acceleration with covariance, time and frame, as IMU filters publish it."""
+    """An acceleration with covariance, time and frame, as IMU filters publish it.
+
+    Attributes
+    ----------
+    header : Header
+    accel : AccelWithCovariance, m/s², rad/s² and their covariance
+    """
 
     header: Header = Header()
     accel: AccelWithCovariance = AccelWithCovariance()
@@ -283,6 +415,10 @@ class Point32(Msg):
 
     WHY apart from :class:`Point`: ROS's type is ``float32``; values are rounded to
     float32 on construction, as the wire would. Attributes ``x, y, z``: float32, metres.
+
+    Attributes
+    ----------
+    x, y, z : float32, metres
     """
 
     x: Float32 = 0.0
@@ -304,7 +440,13 @@ class Polygon(Msg):
 
 @message("geometry/PolygonStamped", ros2="geometry_msgs/msg/PolygonStamped")
 class PolygonStamped(Msg):
-    """A polygon with the time and frame it is given in (a footprint in ``base_link``)."""
+    """A polygon with the time and frame it is given in (a footprint in ``base_link``).
+
+    Attributes
+    ----------
+    header : Header
+    polygon : Polygon, metres
+    """
 
     header: Header = Header()
     polygon: Polygon = Polygon()
@@ -316,6 +458,12 @@ class Pose2D(Msg):
 
     ROS marks this type deprecated in favour of :class:`Pose`; it is here because planar
     planners and bags still carry it.
+
+    Attributes
+    ----------
+    x, y : float, metres
+    theta : float, radians
+        Heading, counter-clockwise from +x.
     """
 
     x: float = 0.0
@@ -370,7 +518,13 @@ class Inertia(Msg):
 
 @message("geometry/InertiaStamped", ros2="geometry_msgs/msg/InertiaStamped")
 class InertiaStamped(Msg):
-    """Mass properties with the time and frame they are given in."""
+    """Mass properties with the time and frame they are given in.
+
+    Attributes
+    ----------
+    header : Header
+    inertia : Inertia, kg, m and kg·m²
+    """
 
     header: Header = Header()
     inertia: Inertia = Inertia()

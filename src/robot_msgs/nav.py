@@ -22,6 +22,15 @@ class Odometry(Msg):
 
     WHY two frames: the pose is given in ``header.frame_id`` (e.g. ``odom``) and the
     twist in ``child_frame_id`` (the body, e.g. ``base_link``), exactly as in ROS.
+
+    Attributes
+    ----------
+    header : Header
+        ``frame_id`` is the frame of the pose (``odom``).
+    child_frame_id : str
+        The body frame the twist is given in (``base_link``).
+    pose : PoseWithCovariance, metres, unit quaternion and covariance
+    twist : TwistWithCovariance, m/s, rad/s and covariance
     """
 
     header: Header = Header()
@@ -36,6 +45,12 @@ class Path(Msg):
 
     WHY a tuple of messages: it maps one to one onto ROS's ``Path``; for evaluation,
     convert to the array-backed :class:`~robot_msgs.trajectory.PoseTrajectory`.
+
+    Attributes
+    ----------
+    header : Header
+        ``frame_id`` is the frame of every pose.
+    poses : tuple of PoseStamped, metres and unit quaternions
     """
 
     header: Header = Header()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from robot_msgs import primitives as p
 from robot_msgs.msg import Msg, message
 
@@ -28,6 +30,14 @@ __all__ = [
 ]
 
 _NS_PER_S = 1_000_000_000
+_SEQ_NOTE = (
+    "A ROS 1 header's ``seq`` has no field here nor in ROS 2: "
+    ":func:`robot_msgs.ros.from_ros` drops it, :func:`robot_msgs.io.read_records` keeps it."
+)
+_NANOSEC_NOTE = (
+    "``nanosec`` must lie in ``[0, 1e9)``, stricter than ROS's ``uint32``; "
+    ":func:`robot_msgs.ros.from_ros` carries a larger one into ``sec`` (the same instant)."
+)
 
 
 @message("std/Time", ros2="builtin_interfaces/msg/Time")
@@ -40,7 +50,14 @@ class Time(Msg):
     ``[0, 1e9)``, stricter than ROS's ``uint32``: WHY, so that one instant has one
     representation and ``to_ns`` orders stamps; :func:`robot_msgs.ros.from_ros` carries
     a larger ``nanosec`` into ``sec``, so legal ROS data loads all the same.
+
+    Attributes
+    ----------
+    sec : int32, seconds since the epoch (1970-01-01 UTC, or the clock's own)
+    nanosec : uint32, nanoseconds in ``[0, 1e9)``
     """
+
+    ROS2_NOTES: ClassVar[tuple[str, ...]] = (_NANOSEC_NOTE,)
 
     sec: p.Int32 = 0
     nanosec: p.UInt32 = 0
@@ -79,7 +96,14 @@ class Duration(Msg):
     A negative duration has negative ``sec`` and non-negative ``nanosec``. ``sec`` (s) is
     an ``int32``; ``nanosec`` (ns) lies in ``[0, 1e9)`` as for :class:`Time` (the same
     reason, and the same carry in :func:`robot_msgs.ros.from_ros`).
+
+    Attributes
+    ----------
+    sec : int32, seconds (negative for a negative span)
+    nanosec : uint32, nanoseconds in ``[0, 1e9)``
     """
+
+    ROS2_NOTES: ClassVar[tuple[str, ...]] = (_NANOSEC_NOTE,)
 
     sec: p.Int32 = 0
     nanosec: p.UInt32 = 0
@@ -107,7 +131,16 @@ class Header(Msg):
 
     WHY both: a pose without its frame cannot be compared with another, and one
     without its stamp cannot be associated in time. ``frame_id`` is empty when unknown.
+
+    Attributes
+    ----------
+    stamp : Time
+        When the data was measured.
+    frame_id : str
+        The coordinate frame the data is expressed in (``""``: unknown).
     """
+
+    ROS2_NOTES: ClassVar[tuple[str, ...]] = (_SEQ_NOTE,)
 
     stamp: Time = Time()
     frame_id: str = ""

@@ -36,6 +36,15 @@ class JointTrajectoryPoint(Msg):
 
     WHY ``time_from_start`` and not a stamp: a commanded trajectory is relative to
     when it starts executing (``JointTrajectory.header.stamp``), as in ROS.
+
+    Attributes
+    ----------
+    positions : tuple of float, rad or m
+    velocities : tuple of float, rad/s or m/s
+    accelerations : tuple of float, rad/s² or m/s²
+    effort : tuple of float, N·m or N
+    time_from_start : Duration
+        When the point is due, after the trajectory's ``header.stamp``.
     """
 
     positions: tuple[float, ...] = ()
@@ -54,6 +63,13 @@ class JointTrajectory(Msg):
     controller refuses a non-increasing trajectory when it executes it, not when it
     receives it), so any trajectory recorded in a bag loads;
     :func:`robot_msgs.control.joint_tracking` asks for increasing times where it needs them.
+
+    Attributes
+    ----------
+    header : Header
+        ``stamp`` is when the trajectory starts (0: now).
+    joint_names : tuple of str
+    points : tuple of JointTrajectoryPoint
     """
 
     header: Header = Header()
@@ -97,6 +113,21 @@ class PoseTrajectory(Msg):
     fill it from ``PoseWithCovarianceStamped`` and ``Odometry`` messages; it follows the
     poses through association and alignment (rotated with them), and operations whose
     effect on it is not defined (a plane projection, interpolation) drop it.
+
+    Attributes
+    ----------
+    stamps_s : ndarray, shape (N,), float64, seconds
+    positions_xyz : ndarray, shape (N, 3), float64, metres
+    orientations_quat_xyzw : ndarray, shape (N, 4), float64
+        Unit quaternions, ``x, y, z, w``.
+    frame_id : str
+        The frame of the poses.
+    child_frame_id : str
+        The body.
+    covariance_6x6 : ndarray, shape (N, 6, 6), float64, m², m·rad, rad², or None
+        Each pose's covariance, ROS's ``PoseWithCovariance`` convention.
+    stamps_ns : ndarray, shape (N,), int64, nanoseconds, or None
+        The exact stamps of ROS headers.
 
     Examples
     --------

@@ -10,6 +10,7 @@ from robot_msgs.compare import ErrorStats
 from robot_msgs.docs import describe, package_facts, render_site, render_type_page
 from robot_msgs.docs.html import _docstring
 from robot_msgs.docs.introspect import PackageFacts
+from robot_msgs.docs.rst import plain_text
 
 SEED = Path(__file__).parents[1] / "data" / "seeds" / "robot_msgs-ErrorStats.txt"
 FACTS = PackageFacts("0.2.0", "abc1234", "MIT license", "https://github.com/robot-msgs/robot_msgs")
@@ -75,9 +76,11 @@ def site() -> dict[str, str]:
 def test_error_stats_page_carries_every_fact_of_the_seed_in_order(site: dict[str, str]) -> None:
     """Each line of the seed page occurs in the generated page's text, in the seed's order.
 
-    Whitespace is ignored (the seed's text joins table cells). Three seed lines differ on
-    purpose, and are checked separately below: ``from_dict`` and ``as_dict`` now have
-    docstrings where the seed says "No docstring.", and the commit is this checkout's.
+    Whitespace is ignored (the seed's text joins table cells), and so is the seed's reST
+    markup, which the page now renders (```n == 0``` shows as code, without backquotes).
+    Three seed lines differ on purpose, and are checked separately below: ``from_dict``
+    and ``as_dict`` now have docstrings where the seed says "No docstring.", and the
+    commit is this checkout's.
     """
     page = squeeze(visible_text(site["compare/ErrorStats.html"]))
     lines = [line for line in SEED.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -87,9 +90,10 @@ def test_error_stats_page_carries_every_fact_of_the_seed_in_order(site: dict[str
     for line in lines:
         if line == "No docstring.":
             continue
-        found = page.find(squeeze(line), at)
+        shown = squeeze(plain_text(line))
+        found = page.find(shown, at)
         assert found >= 0, f"seed line not found (in order): {line!r}"
-        at = found + len(squeeze(line))
+        at = found + len(shown)
     facts = package_facts()
     tail = f"robot_msgs {facts.version} @ {facts.commit}GitHub · MIT license · generated from the package, not written per type"
     assert page.endswith(squeeze(tail))
@@ -100,7 +104,7 @@ def test_error_stats_page_shows_the_real_docstrings_where_the_seed_had_none(
     site: dict[str, str],
 ) -> None:
     text = visible_text(site["compare/ErrorStats.html"])
-    assert "Build a message from its :meth:`to_dict` form (the exact inverse)." in text
+    assert "Build a message from its to_dict() form (the exact inverse)." in text
     assert "Plain field values by name, one level deep (nested messages stay messages)." in text
     assert "No docstring." not in text
 
@@ -150,7 +154,7 @@ def test_every_relative_link_resolves_to_a_page(site: dict[str, str]) -> None:
         for href in re.findall(r'href="([^"]+)"', html):
             if href.startswith("https://"):
                 continue
-            target = (folder / href).as_posix()
+            target = (folder / href.partition("#")[0]).as_posix()
             parts: list[str] = []
             for part in target.split("/"):
                 if part == "..":
@@ -161,15 +165,54 @@ def test_every_relative_link_resolves_to_a_page(site: dict[str, str]) -> None:
 
 
 def test_pages_are_self_contained(site: dict[str, str]) -> None:
+    """No fetches: the index's one inline script (the search filter) is its only script."""
     homepage = package_facts().homepage
+    ros = "https://github.com/ros2/"
     for path, html in site.items():
-        assert "<script" not in html, path
+        assert html.count("<script") == (1 if path == "index.html" else 0), path
         assert "<link" not in html, path
         assert " src=" not in html, path
         assert "@import" not in html, path
         assert "url(" not in html, path
-        external = re.findall(r'href="(https?:[^"]+)"', html)
+        assert "fetch(" not in html, path
+        external = [h for h in re.findall(r'href="(https?:[^"]+)"', html) if not h.startswith(ros)]
         assert external == ([homepage] if homepage else []), path
+
+
+def test_a_ros_type_links_its_definition_and_states_the_differences(
+    site: dict[str, str],
+) -> None:
+    html = site["geometry/PoseWithCovariance.html"]
+    url = "https://github.com/ros2/common_interfaces/blob/humble/geometry_msgs/msg/PoseWithCovariance.msg"
+    assert f'<a href="{url}">definition (Humble)</a>' in html
+    text = visible_text(html)
+    assert "covariance: ROS has a flat float64[36]; here a (6, 6) matrix, row-major" in text
+    time = visible_text(site["std/Time.html"])
+    assert "nanosec must lie in [0, 1e9), stricter than ROS's uint32" in time
+    assert "Differences from ROS 2" not in visible_text(site["compare/ErrorStats.html"])
+
+
+def test_fields_show_unit_and_description(site: dict[str, str]) -> None:
+    text = visible_text(site["sensor/Imu.html"])
+    assert "angular_velocityVector3Vector3(x=0.0, y=0.0, z=0.0)Vector3, rad/s" in text
+
+
+def test_docstring_markup_is_rendered_not_shown(site: dict[str, str]) -> None:
+    for path, html in site.items():
+        text = visible_text(html)
+        assert "``" not in text, path
+        assert ":meth:`" not in text, path
+        assert ":class:`" not in text, path
+        assert ":func:`" not in text, path
+
+
+def test_every_page_has_family_navigation_and_a_search_box(site: dict[str, str]) -> None:
+    for path, html in site.items():
+        assert '<nav class="families"' in html, path
+        assert '<input type="search" name="q"' in html, path
+    assert (
+        '<a href="../index.html#sensor" aria-current="page">sensor</a>' in site["sensor/Imu.html"]
+    )
 
 
 def test_a_ros_type_shows_its_ros_2_name(site: dict[str, str]) -> None:
@@ -198,7 +241,7 @@ def test_everything_shown_is_escaped() -> None:
     assert "<script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "a &lt; b &amp; c" in html
-    assert _docstring('x = "<y>"') == '<div class="doc">x = &quot;&lt;y&gt;&quot;</div>'
+    assert _docstring('x = "<y>"') == '<p class="doc">x = &quot;&lt;y&gt;&quot;</p>'
 
 
 def test_footer_without_a_home_page_has_no_link() -> None:

@@ -28,8 +28,10 @@ from robot_msgs.docs.introspect import (
     PackageFacts,
     TypeDoc,
     describe_all,
+    documented_types,
     package_facts,
 )
+from robot_msgs.docs.rst import docstring_html, inline
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -82,6 +84,18 @@ th { font-size: .85rem; color: var(--muted); text-transform: uppercase; letter-s
 .origin { margin-left: .5rem; padding: 0 .4rem; border: 1px solid var(--line);
   border-radius: 4px; color: var(--muted); font: .75rem system-ui, sans-serif; }
 ul.used-by { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
+nav.families { display: flex; flex-wrap: wrap; gap: .25rem .9rem; margin: .4rem 0 0;
+  font-size: .9rem; }
+form.search { margin: .6rem 0 0; }
+form.search input { width: min(24rem, 100%); padding: .3rem .5rem; border: 1px solid var(--line);
+  border-radius: 4px; font: inherit; }
+dl.entries { margin: .3rem 0 .6rem; }
+dl.entries dt { font-weight: 400; margin-top: .35rem; }
+dl.entries dd { margin: 0 0 0 1.5rem; }
+.kind { color: var(--muted); }
+ul.doc { margin: .3rem 0; }
+pre.math { background: #fff; }
+ul.differences li { margin: .2rem 0; }
 footer { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .25rem 1rem;
   margin-top: 3rem; padding-top: .75rem; border-top: 1px solid var(--line);
   color: var(--muted); font-size: .85rem; }
@@ -119,29 +133,77 @@ def _linked_label(label: str, refers_to: Sequence[type[Msg]]) -> str:
     return "".join(_link(by_name[p]) if p in by_name else escape(p) for p in parts)
 
 
+def _target_href(target: str, *, from_page: bool) -> str | None:
+    """Return the page of a cross-reference's target when it names a message type, else None."""
+    name = target.rsplit(".", 1)[-1]
+    by_name = {cls.__name__: cls for cls in documented_types().values()}
+    cls = by_name.get(name)
+    return _href(cls, from_page=from_page) if cls is not None else None
+
+
+def _page_links(target: str) -> str | None:
+    return _target_href(target, from_page=True)
+
+
 def _docstring(text: str) -> str:
-    """Render a docstring as HTML: paragraphs keep their line breaks, doctests are code blocks.
+    """Render a docstring as HTML: reST inline markup, NumPy sections, doctests as code.
 
-    NumPy-style section titles (a line underlined with dashes) become small headings.
-    Everything is escaped; reStructuredText markup is shown as written.
+    See :mod:`robot_msgs.docs.rst`; message types named in cross-references link to
+    their pages. Everything is escaped.
     """
-    blocks: list[str] = []
-    for paragraph in re.split(r"\n\s*\n", text.strip("\n")):
-        lines = paragraph.split("\n")
-        if len(lines) >= 2 and re.fullmatch(r"-{3,}", lines[1].strip()):
-            blocks.append(f'<div class="doc-section">{escape(lines[0].strip())}</div>')
-            lines = lines[2:]
-            if not lines:
-                continue
-        chunk = escape("\n".join(lines))
-        if lines[0].lstrip().startswith(">>>"):
-            blocks.append(f"<pre><code>{chunk}</code></pre>")
-        else:
-            blocks.append(f'<div class="doc">{chunk}</div>')
-    return "\n".join(blocks)
+    return docstring_html(text, _page_links)
 
 
-def _document(title: str, body: str, facts: PackageFacts, *, from_page: bool) -> str:
+def _navigation(*, from_page: bool, family: str = "") -> str:
+    """Return the family links and the search box of every page (the index filters by ?q=)."""
+    home = ("../" if from_page else "") + INDEX
+    families = sorted({t.partition("/")[0] for t in documented_types()})
+    current = ' aria-current="page"'
+    links = " ".join(
+        f'<a href="{escape(home)}#{escape(f)}"{current if f == family else ""}>{escape(f)}</a>'
+        for f in families
+    )
+    search = (
+        f'<form class="search" action="{escape(home)}" method="get" role="search">'
+        '<input type="search" name="q" placeholder="Search types, summaries, ROS 2 names" '
+        'aria-label="Search the reference"></form>'
+    )
+    return f'<nav class="families" aria-label="Families">{links}</nav>\n{search}'
+
+
+#: The index's one script: filter the rows by the search box (and by ``?q=`` from a page).
+_SEARCH_SCRIPT = """<script>
+(function () {
+  var box = document.querySelector('form.search input');
+  var rows = Array.prototype.slice.call(document.querySelectorAll('table.index tbody tr'));
+  function filter() {
+    var q = box.value.trim().toLowerCase();
+    rows.forEach(function (row) {
+      row.hidden = q !== '' && row.textContent.toLowerCase().indexOf(q) < 0;
+    });
+    document.querySelectorAll('section.family').forEach(function (section) {
+      section.hidden = !section.querySelector('tbody tr:not([hidden])');
+    });
+  }
+  box.value = new URLSearchParams(location.search).get('q') || '';
+  box.addEventListener('input', filter);
+  document.querySelector('form.search').addEventListener('submit', function (e) {
+    e.preventDefault(); filter();
+  });
+  filter();
+})();
+</script>"""
+
+
+def _document(
+    title: str,
+    body: str,
+    facts: PackageFacts,
+    *,
+    from_page: bool,
+    family: str = "",
+    script: str = "",
+) -> str:
     home = escape("../" + INDEX if from_page else INDEX)
     build = f"robot_msgs {escape(facts.version)} @ {escape(facts.commit)}"
     links = [f'<a href="{escape(facts.homepage)}">GitHub</a>'] if facts.homepage else []
@@ -149,13 +211,15 @@ def _document(title: str, body: str, facts: PackageFacts, *, from_page: bool) ->
         [*links, escape(facts.license), "generated from the package, not written per type"]
     )
     footer = f"<span>{build}</span><span>{about}</span>"
+    crumb = f' › <a href="{home}#{escape(family)}">{escape(family)}</a>' if family else ""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
-        f'<nav class="crumbs"><a href="{home}">robot_msgs</a></nav>\n'
-        f"{body}\n<footer>{footer}</footer>\n</main>\n</body>\n</html>\n"
+        f'<nav class="crumbs"><a href="{home}">robot_msgs</a>{crumb}</nav>\n'
+        f"{_navigation(from_page=from_page, family=family)}\n"
+        f"{body}\n<footer>{footer}</footer>\n</main>\n{script}</body>\n</html>\n"
     )
 
 
@@ -203,6 +267,32 @@ def _functions(doc: TypeDoc) -> str:
     return '<h2 id="functions">Functions</h2>\n' + legend + "\n".join(g for g in groups if g)
 
 
+def _ros2_facts(doc: TypeDoc) -> str:
+    if doc.ros2 is None:
+        return _ros2(None)
+    link = f' · <a href="{escape(doc.ros2_url)}">definition (Humble)</a>' if doc.ros2_url else ""
+    return f"{_ros2(doc.ros2)}{link}"
+
+
+_EVERY_ROS_TYPE = (
+    "As for every type with a ROS 2 equivalent: the field names and order are ROS's; "
+    "integer fields are checked against their ROS type's bounds on construction; "
+    "sequences are tuples (NumPy arrays, as rosbags gives them, are accepted); "
+    ":func:`robot_msgs.ros.to_ros` and :func:`robot_msgs.ros.from_ros` convert."
+)
+
+
+def _differences(doc: TypeDoc) -> str:
+    if doc.ros2 is None:
+        return ""
+    items = "\n".join(f"<li>{inline(d, _page_links)}</li>" for d in doc.ros2_differences)
+    listed = f'<ul class="differences">\n{items}\n</ul>' if items else "<p>None besides those.</p>"
+    return (
+        '<h2 id="ros2">Differences from ROS 2</h2>\n'
+        f'<p class="note">{inline(_EVERY_ROS_TYPE, _page_links)}</p>\n{listed}'
+    )
+
+
 def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
     """Render the HTML page of one message type.
 
@@ -226,7 +316,8 @@ def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
     rows = "\n".join(
         f"<tr><td><code>{escape(f.name)}</code></td>"
         f"<td><code>{_linked_label(f.type_label, f.refers_to)}</code></td>"
-        f"<td><code>{escape(f.default)}</code></td></tr>"
+        f"<td><code>{escape(f.default)}</code></td>"
+        f"<td>{inline(f.description, _page_links) if f.description else '—'}</td></tr>"
         for f in doc.fields
     )
     used = (
@@ -238,15 +329,16 @@ def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
     )
     body = f"""<h1>{escape(doc.name)}</h1>
 <div class="type-name">{escape(doc.type_name)}</div>
-<p class="summary">{escape(doc.summary)}</p>
+<p class="summary">{inline(doc.summary, _page_links)}</p>
 {body_doc}
 <dl class="facts">
 <dt>Import</dt><dd><code>{escape(doc.import_line)}</code></dd>
-<dt>ROS 2</dt><dd>{_ros2(doc.ros2)}</dd>
+<dt>ROS 2</dt><dd>{_ros2_facts(doc)}</dd>
 </dl>
+{_differences(doc)}
 <h2 id="fields">Fields</h2>
 <table>
-<thead><tr><th>Name</th><th>Type</th><th>Default</th></tr></thead>
+<thead><tr><th>Name</th><th>Type</th><th>Default</th><th>Unit and description</th></tr></thead>
 <tbody>
 {rows}
 </tbody>
@@ -262,7 +354,7 @@ def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
 <h2 id="used-by">Used by</h2>
 <p class="note">Types whose fields refer to it.</p>
 {used}"""
-    return _document(f"{doc.name} · robot_msgs", body, facts, from_page=True)
+    return _document(f"{doc.name} · robot_msgs", body, facts, from_page=True, family=doc.family)
 
 
 def render_index(docs: Sequence[TypeDoc], facts: PackageFacts) -> str:
@@ -272,15 +364,16 @@ def render_index(docs: Sequence[TypeDoc], facts: PackageFacts) -> str:
     for family, members in groupby(ordered, key=lambda d: d.family):
         rows = "\n".join(
             f'<tr><td><a href="{escape(_href(d.cls, from_page=False))}">{escape(d.name)}</a></td>'
-            f"<td>{escape(d.summary)}</td>"
+            f"<td>{inline(d.summary, lambda t: _target_href(t, from_page=False))}</td>"
             f"<td>{_ros2(d.ros2)}</td></tr>"
             for d in members
         )
         sections.append(
-            f'<h2 id="{escape(family)}">{escape(family)}</h2>\n<table class="index">\n'
+            f'<section class="family">\n<h2 id="{escape(family)}">{escape(family)}</h2>\n'
+            '<table class="index">\n'
             '<colgroup><col class="c-type"><col><col class="c-ros"></colgroup>\n'
             "<thead><tr><th>Type</th><th>Summary</th><th>ROS 2</th></tr></thead>\n"
-            f"<tbody>\n{rows}\n</tbody>\n</table>"
+            f"<tbody>\n{rows}\n</tbody>\n</table>\n</section>"
         )
     body = (
         "<h1>robot_msgs reference</h1>\n"
@@ -288,7 +381,7 @@ def render_index(docs: Sequence[TypeDoc], facts: PackageFacts) -> str:
         "generated from the package: docstrings, field annotations and the test catalog.</p>\n"
         + "\n".join(sections)
     )
-    return _document("robot_msgs reference", body, facts, from_page=False)
+    return _document("robot_msgs reference", body, facts, from_page=False, script=_SEARCH_SCRIPT)
 
 
 def render_site(

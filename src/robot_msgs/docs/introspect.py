@@ -31,21 +31,26 @@ import numpy as np
 
 import robot_msgs
 from robot_msgs.catalog import example, examples
+from robot_msgs.docs.ros_notes import ros2_differences, ros2_url
+from robot_msgs.docs.rst import entries, sections
 from robot_msgs.errors import UnknownTypeError
 from robot_msgs.msg import Msg, field_specs
 from robot_msgs.registry import registered_types
 
 __all__ = [
     "ARRAY_CUT",
+    "COMMIT_FILE",
     "FieldDoc",
     "MemberDoc",
     "PackageFacts",
     "TypeDoc",
+    "built_commit",
     "cut_long_arrays",
     "describe",
     "describe_all",
     "documented_types",
     "example_json",
+    "field_descriptions",
     "import_line",
     "package_facts",
     "used_by",
@@ -65,13 +70,16 @@ _LICENSE = "MIT license"
 class FieldDoc:
     """One row of the fields table.
 
-    ``refers_to`` are the message types named in the annotation (for links).
+    ``refers_to`` are the message types named in the annotation (for links);
+    ``description`` the unit and meaning from the class docstring's ``Attributes``
+    section (reST inline markup), or ``""``.
     """
 
     name: str
     type_label: str
     default: str
     refers_to: tuple[type[Msg], ...]
+    description: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +114,8 @@ class TypeDoc:
     example_json: str
     members: tuple[MemberDoc, ...]
     used_by: tuple[type[Msg], ...]
+    ros2_url: str | None = None
+    ros2_differences: tuple[str, ...] = ()
 
     @property
     def constructors(self) -> tuple[MemberDoc, ...]:
@@ -212,9 +222,30 @@ def _default_text(value: object) -> str:
     return repr(value)
 
 
+def field_descriptions(cls: type[Msg]) -> dict[str, str]:
+    """Return each field's unit and meaning, from the docstring's ``Attributes`` section.
+
+    An entry ``name : type, unit`` and its indented text become ``"type, unit: text"``
+    (reST inline markup kept); ``a, b : ...`` describes both fields.
+
+    Examples
+    --------
+    >>> from robot_msgs.sensor import Imu
+    >>> field_descriptions(Imu)["angular_velocity"]
+    'Vector3, rad/s'
+    """
+    _, body = _split_doc(cls)
+    out: dict[str, str] = {}
+    for names, kind, text in entries(sections(body).get("Attributes", "")):
+        for name in names:
+            out[name] = f"{kind}: {text}" if kind and text else kind or text
+    return out
+
+
 def _fields(cls: type[Msg]) -> tuple[FieldDoc, ...]:
     labels = field_specs(cls)
     refs = _field_refs(cls)
+    described = field_descriptions(cls)
     rows = []
     for f in _dataclass_fields(cls):
         if f.default is not dataclasses.MISSING:
@@ -223,7 +254,8 @@ def _fields(cls: type[Msg]) -> tuple[FieldDoc, ...]:
             default = _default_text(f.default_factory())
         else:
             default = "required"
-        rows.append(FieldDoc(f.name, labels[f.name], default, tuple(refs[f.name])))
+        row = FieldDoc(f.name, labels[f.name], default, tuple(refs[f.name]))
+        rows.append(dataclasses.replace(row, description=described.get(f.name, "")))
     return tuple(rows)
 
 
@@ -411,8 +443,39 @@ def package_facts() -> PackageFacts:
         homepage = next((u.partition(", ")[2] for u in urls if u.startswith("Homepage")), None)
     except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
         homepage = None
-    commit = _git_commit(Path(robot_msgs.__file__).resolve().parent)
+    here = Path(robot_msgs.__file__).resolve().parent
+    commit = _git_commit(here)
+    if commit == "unknown":
+        commit = built_commit(here)
     return PackageFacts(robot_msgs.__version__, commit, _LICENSE, homepage)
+
+
+#: Written into the package by ``setup.py`` when a wheel is built from a git checkout.
+COMMIT_FILE = "_commit.txt"
+
+
+def built_commit(package_dir: Path) -> str:
+    r"""Return the commit recorded in ``package_dir`` when it was built, else "unknown".
+
+    An installed wheel is no git checkout: ``setup.py`` writes the short hash of the
+    checkout it was built from into :data:`COMMIT_FILE`, so pages say which code they
+    describe.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> built_commit(folder)
+    'unknown'
+    >>> _ = (folder / COMMIT_FILE).write_text("25f6276\n", encoding="utf-8")
+    >>> built_commit(folder)
+    '25f6276'
+    """
+    try:
+        text = (package_dir / COMMIT_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return "unknown"
+    return text if re.fullmatch(r"[0-9a-f]{7,40}(-dirty)?", text) else "unknown"
 
 
 # --------------------------------------------------------------------------- whole types
@@ -460,6 +523,8 @@ def describe(cls: type[Msg]) -> TypeDoc:
         example_json=example_json(instance),
         members=_members(cls),
         used_by=used_by(cls),
+        ros2_url=ros2_url(cls),
+        ros2_differences=ros2_differences(cls),
     )
 
 

@@ -21,6 +21,15 @@ class JointState(Msg):
     WHY each list may be empty: as in ROS, a driver that does not measure velocity or
     effort sends none; a non-empty list must have one value per name. NumPy arrays (what
     rosbags gives) are accepted and stored as tuples of floats.
+
+    Attributes
+    ----------
+    header : Header
+    name : tuple of str
+        Joint names.
+    position : tuple of float, rad or m
+    velocity : tuple of float, rad/s or m/s
+    effort : tuple of float, N·m or N
     """
 
     header: Header = Header()
