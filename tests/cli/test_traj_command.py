@@ -415,6 +415,8 @@ def test_traj_align_needs_a_reference(capsys: pytest.CaptureFixture[str]) -> Non
     assert capsys.readouterr().err.startswith(
         "ERROR: --align, --sync and --max-diff align each FILE to --ref REF"
     )
+
+
 @pytest.mark.parametrize("suffix", [".mcap", ".db3"])
 def test_traj_save_writes_a_ros2_bag_read_back_equal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str

@@ -30,7 +30,7 @@ from robot_msgs.io import (
     read_records,
     write_messages,
     write_records,
-    write_trajectory,
+    write_trajectory_bag,
 )
 
 
@@ -52,7 +52,7 @@ def _exact_trajectory() -> PoseTrajectory:
 @pytest.mark.parametrize("suffix", [".mcap", ".db3"])
 def test_trajectory_reads_back_equal_with_exact_stamps(tmp_path: Path, suffix: str) -> None:
     traj = _exact_trajectory()
-    out = write_trajectory(tmp_path / f"t{suffix}", traj, topic="/est")
+    out = write_trajectory_bag(tmp_path / f"t{suffix}", traj, topic="/est")
     back = read_bag(out, "/est")
     assert back.stamps_ns is not None
     assert traj.stamps_ns is not None
@@ -69,12 +69,12 @@ def test_trajectory_reads_back_equal_with_exact_stamps(tmp_path: Path, suffix: s
 @pytest.mark.parametrize("suffix", [".mcap", ".db3"])
 def test_path_and_odometry_layouts_read_back(tmp_path: Path, suffix: str) -> None:
     traj = _exact_trajectory()
-    path_bag = write_trajectory(tmp_path / f"p{suffix}", traj, layout="path")
+    path_bag = write_trajectory_bag(tmp_path / f"p{suffix}", traj, layout="path")
     (message,) = read_messages(path_bag, "/trajectory")
     assert isinstance(message, NavPath)
     assert PoseTrajectory.from_path(message, child_frame_id="base_link") == traj
     assert read_bag(path_bag, "/trajectory").replace(child_frame_id="base_link") == traj
-    odom_bag = write_trajectory(tmp_path / f"o{suffix}", traj, layout="odometry")
+    odom_bag = write_trajectory_bag(tmp_path / f"o{suffix}", traj, layout="odometry")
     odometry = list(read_messages(odom_bag, "/trajectory"))
     assert all(isinstance(m, Odometry) and m.child_frame_id == "base_link" for m in odometry)
     assert read_bag(odom_bag, "/trajectory") == traj

@@ -347,11 +347,11 @@ def _outputs(args: argparse.Namespace) -> tuple[str, list[Path]]:
 def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str) -> list[Path]:
     out: Path = args.save
     if to in ("mcap", "db3"):
-        from robot_msgs.io.bag_messages import write_trajectory  # noqa: PLC0415 - bags only
+        from robot_msgs.io.bag_messages import write_trajectory_bag  # noqa: PLC0415 - bags only
 
         given = args.topic if args.topic and not args.topic.startswith("/tf:") else None
         topic = args.save_topic or given or "/trajectory"
-        return [write_trajectory(out, traj, topic=topic, force=args.force)]
+        return [write_trajectory_bag(out, traj, topic=topic, force=args.force)]
     if to == "kitti":
         poses, times = write_kitti(out, traj, force=args.force)
         return [poses] + ([times] if times is not None else [])

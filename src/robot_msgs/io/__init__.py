@@ -1,5 +1,6 @@
-"""Trajectory files in and out: TUM, KITTI, EuRoC, lat/lon/alt, ROS 1/2 bags and MCAP;
-bags as messages.
+"""Trajectory files in and out: TUM, KITTI, EuRoC, lat/lon/alt, ROS 1/2 bags, MCAP.
+
+Bags are also read and written as messages (:mod:`robot_msgs.io.bag_messages`).
 
 Every reader returns a :class:`~robot_msgs.trajectory.PoseTrajectory` and applies the
 same data-problem rules (:mod:`robot_msgs.io.clean`); every writer goes through
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
         read_records,
         write_messages,
         write_records,
-        write_trajectory,
+        write_trajectory_bag,
     )
     from robot_msgs.io.clean import QUATERNION_REFUSE_TOL, QUATERNION_ROUNDING_TOL
     from robot_msgs.io.detect import (
@@ -83,7 +84,7 @@ __all__ = [
     "write_kitti",
     "write_messages",
     "write_records",
-    "write_trajectory",
+    "write_trajectory_bag",
     "write_tum",
 ]
 
@@ -98,7 +99,7 @@ __getattr__ = exports(
             "read_records",
             "write_messages",
             "write_records",
-            "write_trajectory",
+            "write_trajectory_bag",
         ),
         "clean": ("QUATERNION_REFUSE_TOL", "QUATERNION_ROUNDING_TOL"),
         "detect": (

@@ -9,7 +9,7 @@ Writing: :func:`write_messages` and :func:`write_records` write any message with
 equivalent, or of the package's own types (their generated ``robot_msgs/msg/NAME``
 definitions are stored in the bag, so any ROS 2 tool can read them), to a ROS 2 bag as
 one ``.mcap`` or ``.db3`` file, through rosbags' writer, atomically (the bag is built in
-a temporary folder, then written into place: never a partial file). :func:`write_trajectory`
+a temporary folder, then written into place: never a partial file). :func:`write_trajectory_bag`
 writes a :class:`~robot_msgs.trajectory.PoseTrajectory` as one ``nav_msgs/Path``, or one
 ``PoseStamped`` or ``Odometry`` per pose, stamped exactly by its ``stamps_ns`` when it
 has them. Needs the ``bags`` extra.
@@ -40,7 +40,7 @@ __all__ = [
     "read_records",
     "write_messages",
     "write_records",
-    "write_trajectory",
+    "write_trajectory_bag",
 ]
 
 #: Suffixes of the single-file ROS 2 bags written, and their rosbags storage plugin.
@@ -218,7 +218,7 @@ def write_records(
         return write_atomic(target, stored.read_bytes(), force=force)
 
 
-def write_trajectory(
+def write_trajectory_bag(
     path: str | os.PathLike[str],
     traj: PoseTrajectory,
     *,
@@ -252,7 +252,7 @@ def write_trajectory(
     >>> from robot_msgs.catalog import example
     >>> from robot_msgs.io import read_bag
     >>> traj = example("trajectory/PoseTrajectory")
-    >>> out = write_trajectory(Path(tempfile.mkdtemp()) / "t.db3", traj, topic="/est")
+    >>> out = write_trajectory_bag(Path(tempfile.mkdtemp()) / "t.db3", traj, topic="/est")
     >>> bool(np.array_equal(read_bag(out, "/est").positions_xyz, traj.positions_xyz))
     True
     """
