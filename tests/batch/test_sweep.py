@@ -21,7 +21,7 @@ from robot_msgs.runs.run_settings import RUN_DEFAULTS
 from tests.batch.batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
 
 if TYPE_CHECKING:
-    from robot_msgs.batch.sweep import SweepSummary
+    from robot_msgs.batch.summary import SweepSummary
     from robot_msgs.batch.tasks import RunFunction
 
 pytest.importorskip("pyarrow")
@@ -146,9 +146,10 @@ def test_run_failures_and_evaluation_failures_are_kept_apart(tmp_path: Path) -> 
     assert (mh01.n_runs, dict(mh01.failures)) == (3, {"ValueError": 1, "exit code -11": 1})
     assert mh01.stats["translation"].mean == pytest.approx(0.001, abs=1e-9)  # trial 1 only
     text = summary.text()
-    assert "4 runs: 3 evaluated (2 succeeded), 1 failed to evaluate, 0 crashed" in text
+    assert "4 runs: 3 evaluated (2 succeeded), 1 failed to evaluate, 0 not evaluated" in text
     assert "run failures: exit code -11 1" in text
-    assert f"not evaluated: orb/MH_01/2: {error}" in text
+    assert f"failed to evaluate: orb/MH_01/2: {error}" in text
+    assert "--resume computes" not in text  # a run's own failure is its stored result
     assert _json(tmp_path / "out" / "summary.json")["complete"] is False
 
 
@@ -214,19 +215,15 @@ def test_resume_after_an_interrupt_computes_only_the_missing_runs(
         _sweep(root, tmp_path / "out", executor=executor, workers=2)
     done_before = calls(root)
     assert not (tmp_path / "out" / "results.parquet").exists()
-    stored = list((tmp_path / "out" / "runs").glob("*.json"))
-    assert 0 < len(stored) <= len(done_before) < 16
+    stored = ResultStore(tmp_path / "out").count()
+    assert 0 < stored <= len(done_before) < 16
     stop.unlink()
     summary = _sweep(root, tmp_path / "out", resume=True)
-    assert (summary.n_reused, summary.n_computed, summary.n_ok) == (
-        len(stored),
-        16 - len(stored),
-        16,
-    )
+    assert (summary.n_reused, summary.n_computed, summary.n_ok) == (stored, 16 - stored, 16)
     after = calls(root)
     # Stored runs were not evaluated again; every other run was evaluated by the resume.
     reused = {k for k, v in after.items() if v == done_before.get(k, 0)}
-    assert len(reused) == len(stored)
+    assert len(reused) == stored
     assert set(after) == set(offsets)
     rows = _ape_rows(summary.table)
     assert len(rows) == 16
@@ -254,7 +251,7 @@ def test_resume_recomputes_only_the_run_whose_input_changed(tmp_path: Path) -> N
     assert sum(calls(root).values()) == 9
     [row] = [r for r in _ape_rows(changed.table) if r["run"] == "orb/MH_01/2"]
     assert row["rms"] == pytest.approx(0.25, abs=1e-9)
-    assert len(list((tmp_path / "out" / "runs").glob("*.json"))) == 9  # the old record stays
+    assert ResultStore(tmp_path / "out").count() == 8  # one record a run, replaced
 
 
 def test_resume_recomputes_a_run_whose_metadata_changed(tmp_path: Path) -> None:
@@ -274,11 +271,25 @@ def test_crashed_records_are_recomputed_on_resume(tmp_path: Path) -> None:
     poison = Path(runs[0].estimate + ".poison")
     poison.touch()
     summary = _sweep(root, tmp_path / "out", executor="local", workers=2, retries=0)
-    records = [_json(p) for p in (tmp_path / "out" / "runs").glob("*.json")]
-    why = [(r["trial"], r["status"], r["error_type"], r["error"], r["attempts"]) for r in records]
-    assert (summary.n_ok, summary.n_crashed, summary.complete) == (1, 1, False), why
-    assert list(summary.errors) == ["orb/MH_01/1"]
-    assert summary.errors["orb/MH_01/1"].startswith("WorkerCrash: the worker process died")
+    assert (summary.n_ok, summary.n_crashed, summary.complete) == (1, 1, False)
+    assert summary.errors == {}  # not the run's own failure ...
+    assert list(summary.infrastructure) == ["orb/MH_01/1"]  # ... but named, with its error
+    assert summary.infrastructure["orb/MH_01/1"] == (
+        "WorkerCrash: the worker process exited with code 7 (1 times, the run alone on its worker)"
+    )
+    assert ResultStore(tmp_path / "out").count() == 1  # never stored as the run's result
+    [row] = [r for r in _ape_rows(summary.table) if r["trial"] == "1"]
+    assert (row["status"], row["error_type"], row["rms"]) == ("crashed", "WorkerCrash", None)
+    ranking = Ranking.from_dict(_json(tmp_path / "out" / "ranking.json")[0]["ranking"])
+    assert dict(ranking.left_out) == {"WorkerCrash": 1}  # not counted against orb
+    assert [(r.algorithm, r.n_runs, r.n_succeeded) for r in ranking.rows] == [("orb", 1, 1)]
+    [agg] = [
+        Aggregate.from_dict(a)
+        for a in _json(tmp_path / "out" / "aggregates.json")
+        if a["group"]["evaluation"] == APE
+    ]
+    assert (agg.n_runs, agg.notes) == (1, ("1 runs not evaluated (WorkerCrash 1) left out",))
+    assert "--resume computes the 1 run not evaluated" in summary.text()
     poison.unlink()
     resumed = _sweep(root, tmp_path / "out", resume=True)
     assert (resumed.n_reused, resumed.n_computed, resumed.n_ok) == (1, 1, 2)

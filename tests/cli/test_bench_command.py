@@ -64,9 +64,10 @@ def test_bench_folder_writes_the_outputs_and_prints_the_summary(
     assert main(argv) == 0
     captured = capsys.readouterr()
     assert captured.out.splitlines()[0].startswith(
-        "2 runs: 2 evaluated (2 succeeded), 0 failed to evaluate, 0 crashed; 0 reused, "
-        "2 computed in"
+        "2 runs: 2 evaluated (2 succeeded), 0 failed to evaluate, 0 not evaluated (0 crashed, "
+        "0 lost); 0 reused, 2 computed in"
     )
+    assert captured.err.startswith(f"bench: reading the runs of {root}\nbench: 2 runs into {out}")
     assert "on local (2 workers)" in captured.out
     assert f"table: {out / 'results.parquet'}" in captured.out
     assert "\nape:translation: Ranking" in captured.out
@@ -185,18 +186,18 @@ def test_a_run_that_cannot_be_read_fails_the_bench_unless_partial_results_are_al
     errors = [line for line in captured.err.splitlines() if line.startswith("ERROR:")]
     assert errors == [
         (
-            "ERROR: 1 of 2 runs could not be evaluated (see 'not evaluated' above); "
-            "--allow-partial accepts a partial sweep"
+            "ERROR: 1 of 2 runs did not finish (1 failed to evaluate, 0 not evaluated; see "
+            "above); --allow-partial accepts a partial sweep"
         )
     ]
-    assert "not evaluated: orb/MH_01/2: FormatError: " in captured.out
+    assert "failed to evaluate: orb/MH_01/2: FormatError: " in captured.out
     assert "oops" in captured.out
     assert main([*argv, "--out", str(tmp_path / "partial"), "--allow-partial"]) == 0
     captured = capsys.readouterr()
-    assert "WARNING: 1 of 2 runs could not be evaluated" in captured.err
+    assert "WARNING: 1 of 2 runs did not finish" in captured.err
     assert "accepted by --allow-partial" in captured.err
     assert not [line for line in captured.err.splitlines() if line.startswith("ERROR:")]
-    assert "not evaluated: orb/MH_01/2" in captured.out
+    assert "failed to evaluate: orb/MH_01/2" in captured.out
     # Both wrote every output; the good run's numbers are there.
     for out in (tmp_path / "strict", tmp_path / "partial"):
         assert _json(out / "summary.json")["complete"] is False
@@ -229,9 +230,10 @@ def test_a_bad_flag_value_fails_before_any_run_naming_the_flag(
     out = tmp_path / "out"
     assert main(["bench", str(root), "--out", str(out), "--max-diff", "-1"]) == 1
     assert capsys.readouterr().err == (
+        f"bench: reading the runs of {root}\n"  # at once, before anything that takes time
         "ERROR: --max-diff -1.0: expected a finite number of seconds > 0, got float -1.0\n"
     )
-    assert main(["bench", str(root), "--out", str(out), "--coverage-gap", "0"]) == 1
+    assert main(["bench", str(root), "--out", str(out), "--coverage-gap", "0", "--quiet"]) == 1
     assert capsys.readouterr().err.startswith("ERROR: --coverage-gap 0.0: expected")
     assert not out.exists()  # nothing was evaluated
     with pytest.raises(SystemExit) as refused:
@@ -253,7 +255,7 @@ def test_bench_refuses_an_existing_output_then_resumes(
     capsys.readouterr()
     assert main(["bench", str(root), "--out", str(out), "--serial"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("ERROR: ")
+    assert err.splitlines()[1].startswith("ERROR: ")
     assert "pass --resume to continue it or --force to recompute everything" in err
     assert main(["bench", str(root), "--out", str(out), "--serial", "--resume", "--quiet"]) == 0
     assert "2 reused, 0 computed" in capsys.readouterr().out
@@ -280,7 +282,7 @@ def test_bench_with_a_bad_manifest_prints_one_error_line(
         '[settings]\nalign = 3\n[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\n'
         'estimate = "e.tum"\n'
     )
-    assert main(["bench", str(manifest), "--out", str(tmp_path / "out")]) == 1
+    assert main(["bench", str(manifest), "--out", str(tmp_path / "out"), "--quiet"]) == 1
     err = capsys.readouterr().err
     assert err == f"ERROR: {manifest} [settings]: `align`: expected str, got int 3\n"
 

@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING
 from robot_msgs._lazy import exports
 
 if TYPE_CHECKING:
-    from robot_msgs.compare.aggregation import Aggregate, aggregate, check_same_settings
+    from robot_msgs.compare.aggregation import (
+        Aggregate,
+        AggregateTally,
+        SettingsTally,
+        aggregate,
+        check_same_settings,
+    )
     from robot_msgs.compare.alignment import Alignment
     from robot_msgs.compare.comparison import Comparison
     from robot_msgs.compare.ranking import Ranking, RankingRow
@@ -33,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "REPEATABILITY_STATEMENT",
     "Aggregate",
+    "AggregateTally",
     "Alignment",
     "Comparison",
     "ErrorSeries",
@@ -46,6 +53,7 @@ __all__ = [
     "Report",
     "Resources",
     "RunReport",
+    "SettingsTally",
     "StepResponse",
     "TrackingLoss",
     "aggregate",
@@ -56,7 +64,13 @@ __all__ = [
 __getattr__ = exports(
     __name__,
     {
-        "aggregation": ("Aggregate", "aggregate", "check_same_settings"),
+        "aggregation": (
+            "Aggregate",
+            "AggregateTally",
+            "SettingsTally",
+            "aggregate",
+            "check_same_settings",
+        ),
         "alignment": ("Alignment",),
         "comparison": ("Comparison",),
         "statistics": ("ErrorStats", "error_stats"),

@@ -1,0 +1,247 @@
+"""A sweep's derived files, streamed from the records in the manifest's order.
+
+Written once every run has ended (:func:`write_outputs`)::
+
+    results.parquet       one row per run, metric and signal (results.csv without pyarrow)
+    reports.json          every evaluated run's RunReport (success, losses, comparisons...)
+    aggregates.json       one Aggregate per (metric, algorithm, sequence)
+    ranking.json          per metric, the algorithms ranked across sequences
+    repeatability.json    per (algorithm, sequence) without a reference, how trials agree
+
+WHY streamed: the client held every result of a sweep (about 14 KB a run, 14 GB at
+10^6 runs) to write these files. Here each record is read, turned into table rows, a
+``reports.json`` entry and a float or two per metric for the aggregates and rankings
+(:class:`~robot_msgs.compare.AggregateTally`, :class:`~robot_msgs.runs.RankingTally`),
+and dropped: the client's memory is one Parquet row group and a few floats a run. The
+tables follow the manifest's order whatever order the runs finished in, so every
+executor writes the same bytes.
+
+Runs lost to the infrastructure have a table row saying so, and are left out of the
+aggregates and rankings (each says how many it lacks and why), never counted as their
+algorithm's failures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from robot_msgs.batch.inputs import run_key
+from robot_msgs.batch.results_table import TableWriter, rows_of
+from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Task
+from robot_msgs.compare.aggregation import AggregateTally
+from robot_msgs.errors import ValidationError
+from robot_msgs.files import open_atomic, write_atomic
+from robot_msgs.runs.rank import RankingTally
+from robot_msgs.strict_json import dumps
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from robot_msgs.batch.plan import SweepState
+    from robot_msgs.batch.store import ResultStore
+    from robot_msgs.compare import Aggregate, Ranking, Repeatability
+    from robot_msgs.runs.manifest import Manifest
+
+__all__ = ["DERIVED_FILES", "Outputs", "write_outputs"]
+
+#: The files written from the records (``results.csv`` replaces the Parquet without pyarrow).
+DERIVED_FILES = (
+    "results.parquet",
+    "results.csv",
+    "reports.json",
+    "aggregates.json",
+    "ranking.json",
+    "repeatability.json",
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Outputs:
+    """What :func:`write_outputs` wrote: the table, the rankings, notes for the user."""
+
+    table: Path
+    rankings: tuple[tuple[str, Ranking | None], ...]
+    repeatability: tuple[Repeatability, ...]
+    notes: tuple[str, ...]
+
+
+def _results(
+    manifest: Manifest, state: SweepState, store: ResultStore, shared: str
+) -> Iterator[RunResult]:
+    """Every run's result in the manifest's order: its record, or why it has none."""
+    for i, spec in enumerate(manifest.runs):
+        status = state.status_of(i)
+        if status is None or status in INFRASTRUCTURE:
+            _, error_type, error = state.errors.get(i, ("lost", "NotRun", "never run"))
+            task = Task(run=spec, settings=manifest.settings, digest="")
+            yield RunResult.failure(task, "lost" if status is None else status, error_type, error)
+            continue
+        record = store.load(run_key(shared, spec))
+        if record is None:
+            msg = f"no record of {spec.label} in {store.path_for(run_key(shared, spec))}"
+            raise ValidationError(msg)
+        yield record.result
+
+
+def _repeatability(
+    manifest: Manifest, state: SweepState, store: ResultStore, shared: str
+) -> tuple[dict[str, Repeatability], list[str]]:
+    """Repeatability of the groups without a reference (their estimates read here), notes.
+
+    WHY in the client: it compares a group's trials with each other, so it needs all of
+    them at once; it is the few groups without ground truth, one group at a time.
+    """
+    from robot_msgs.errors import RobotMsgsError  # noqa: PLC0415
+    from robot_msgs.runs.load import load_run  # noqa: PLC0415 - only sweeps that need it
+    from robot_msgs.runs.repeats import group_repeatability  # noqa: PLC0415
+
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, spec in enumerate(manifest.runs):
+        groups.setdefault((spec.algorithm, spec.sequence), []).append(i)
+    out: dict[str, Repeatability] = {}
+    notes: list[str] = []
+    for members in groups.values():
+        succeeded = [i for i in members if state.success[i] == 1]
+        if len(succeeded) < 2 or state.has_reference[members].any():
+            continue
+        reports = []
+        estimates = {}
+        for i in members:
+            spec = manifest.runs[i]
+            record = store.load(run_key(shared, spec)) if state.success[i] >= 0 else None
+            if record is None:
+                continue
+            reports.append(record.result.run_report())
+            if state.success[i] == 1:
+                try:
+                    estimates[spec.name] = load_run(spec).estimate
+                except (RobotMsgsError, OSError) as err:
+                    notes.append(f"repeatability of {spec.label} left out: {err}")
+        out.update(group_repeatability(reports, estimates, manifest.settings.evaluation))
+    return out, notes
+
+
+def write_outputs(
+    manifest: Manifest,
+    state: SweepState,
+    store: ResultStore,
+    folder: str | Path,
+    *,
+    shared: str,
+    force: bool = False,
+) -> Outputs:
+    """Stream every run's record into the table, ``reports.json`` and the tallies; write all.
+
+    Parameters
+    ----------
+    manifest : Manifest
+        The sweep's runs and settings.
+    state : SweepState
+        What became of each run (a stored result, or why none).
+    store : ResultStore
+        Where the records are.
+    folder : path-like
+        The output folder.
+    shared : str
+        The sweep's :func:`~robot_msgs.batch.inputs.settings_identity` (finds the records).
+    force : bool
+        Replace the files of an earlier sweep.
+
+    Raises
+    ------
+    SettingsMismatchError
+        Comparisons of one metric made with different settings (a per-run function that
+        ignores the settings); the table and reports are written, the rest is not.
+    ValidationError
+        A run the state says was stored has no record.
+    """
+    out = Path(folder)
+    settings = manifest.settings
+    names = [m.name for m in settings.metrics]
+    repeats, notes = _repeatability(manifest, state, store, shared)
+    tallies: dict[tuple[str, str, str], AggregateTally] = {}
+    has_metric: set[tuple[str, str, str]] = set()
+    left_out: dict[tuple[str, str], dict[str, int]] = {}
+    rankings = {name: RankingTally(metric=name, statistic=settings.statistic) for name in names}
+    with (
+        TableWriter(out, force=force) as table,
+        open_atomic(out / "reports.json", force=force) as reports,
+    ):
+        reports.write(b"[")
+        first = True
+        for result in _results(manifest, state, store, shared):
+            table.write(rows_of(result, names))
+            group = (result.algorithm, result.sequence)
+            for metric in settings.metrics:
+                key = (metric.name, *group)
+                if key not in tallies:
+                    tally = AggregateTally(
+                        statistic=settings.statistic,
+                        group={
+                            "evaluation": metric.name,
+                            "algorithm": group[0],
+                            "sequence": group[1],
+                        },
+                    )
+                    tallies[key] = tally
+            if result.is_infrastructure:
+                why = left_out.setdefault(group, {})
+                why[result.error_type] = why.get(result.error_type, 0) + 1
+                for ranking in rankings.values():
+                    ranking.leave_out(result.error_type)
+                continue
+            report = result.run_report()
+            for ranking in rankings.values():
+                ranking.update(report)
+            for metric in settings.metrics:
+                key = (metric.name, *group)
+                comparison = report.comparisons.get(metric.name)
+                if comparison is not None:
+                    has_metric.add(key)
+                if not report.success:  # a failed run's reason; an evaluation's error type
+                    tallies[key].fail(result.report.failure if result.report else result.error_type)
+                elif comparison is not None:
+                    tallies[key].update(comparison)
+            if result.report is not None:
+                entry = {
+                    "run": result.name,
+                    "status": result.status,
+                    "report": result.report.replace(
+                        repeatability=repeats.get(result.name)
+                    ).to_dict(),
+                }
+                reports.write((b"" if first else b",") + dumps(entry, indent=None)[:-1].encode())
+                first = False
+        reports.write(b"]\n")
+    aggregates = [
+        _aggregate(tally, metric.metric, left_out.get((algorithm, sequence), {}))
+        for metric in settings.metrics
+        for (metric_name, algorithm, sequence), tally in tallies.items()
+        if metric_name == metric.name and (metric_name, algorithm, sequence) in has_metric
+    ]
+    write_atomic(out / "aggregates.json", dumps([a.to_dict() for a in aggregates]), force=force)
+    computed = tuple((name, tally.compute()) for name, tally in rankings.items())
+    entries = [
+        {"evaluation": name, "ranking": ranking.to_dict() if ranking else None}
+        for name, ranking in computed
+    ]
+    write_atomic(out / "ranking.json", dumps(entries), force=force)
+    unique = tuple({repeat.runs: repeat for repeat in repeats.values()}.values())
+    write_atomic(out / "repeatability.json", dumps([r.to_dict() for r in unique]), force=force)
+    if table.note:
+        notes.insert(0, table.note)
+    return Outputs(table=table.path, rankings=computed, repeatability=unique, notes=tuple(notes))
+
+
+def _aggregate(tally: AggregateTally, metric: str, left_out: dict[str, int]) -> Aggregate:
+    """Return the aggregate, named by its metric even with no success, saying what it lacks."""
+    agg = tally.compute()
+    if agg.n_succeeded == 0:
+        agg = agg.replace(metric=metric)
+    if left_out:
+        reasons = ", ".join(f"{why} {n}" for why, n in left_out.items())
+        n = sum(left_out.values())
+        agg = agg.replace(notes=(*agg.notes, f"{n} runs not evaluated ({reasons}) left out"))
+    return agg
