@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -124,22 +124,14 @@ class _Cluster:
              "--no-dashboard"],
             env=_env(**self.env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
+        command = [DASK, "worker", self.address, "--nthreads", "1", "--no-dashboard"]
         self.workers += [
             subprocess.Popen(  # noqa: S603 - the venv's dask command
-                [
-                    DASK,
-                    "worker",
-                    self.address,
-                    "--nthreads",
-                    "1",
-                    "--no-dashboard",
-                    "--host",
-                    "127.0.0.1",
-                ],
+                [*command, "--host", "127.0.0.1"],
                 env=_env(**self.env),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
-            )  # fmt: skip
+            )
             for _ in range(workers)
         ]
         self.wait_for(workers)
@@ -148,15 +140,18 @@ class _Cluster:
         import distributed
 
         deadline = time.monotonic() + 60
-        while True:
-            try:
-                with distributed.Client(self.address, timeout=5, set_as_default=False) as c:
-                    c.wait_for_workers(workers, timeout=60)
-                    return
-            except (OSError, TimeoutError):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
+        while not self._reached(distributed, workers):
+            if time.monotonic() > deadline:
+                pytest.fail(f"no scheduler with {workers} workers at {self.address} in 60 s")
+            time.sleep(0.2)
+
+    def _reached(self, distributed: Any, workers: int) -> bool:
+        try:
+            with distributed.Client(self.address, timeout=5, set_as_default=False) as c:
+                c.wait_for_workers(workers, timeout=60)
+        except (OSError, TimeoutError):
+            return False
+        return True
 
     def kill_scheduler(self) -> None:
         assert self.scheduler is not None

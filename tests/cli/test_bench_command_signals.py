@@ -73,15 +73,15 @@ def _under_way(out: Path, proc: subprocess.Popen[bytes]) -> list[Any]:
     pytest.fail(f"the sweep did not get under way (exit {proc.poll()})")
 
 
+def _running(p: Any) -> bool:
+    try:
+        return bool(p.is_running() and p.status() != psutil.STATUS_ZOMBIE)
+    except psutil.NoSuchProcess:
+        return False
+
+
 def _alive(procs: list[Any]) -> list[Any]:
-    left = []
-    for p in procs:
-        try:
-            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
-                left.append(p)
-        except psutil.NoSuchProcess:
-            continue
-    return left
+    return [p for p in procs if _running(p)]
 
 
 def _gone_within(procs: list[Any], seconds: float) -> list[Any]:
