@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,14 +17,20 @@ from robot_msgs.batch.results_table import read_results
 from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.sweep import OUTPUT_FILES, run_sweep
 from robot_msgs.compare import Aggregate, Ranking, Repeatability, RunReport
-from robot_msgs.errors import OutputExistsError, SettingsMismatchError
+from robot_msgs.errors import OutputExistsError, SettingsMismatchError, ValidationError
 from robot_msgs.runs import RunSettings, load_runs
 from robot_msgs.runs.run_settings import RUN_DEFAULTS
 from tests.batch.batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from typing_extensions import Self
+
+    from robot_msgs.batch.executors import ChunkFeed, Outcome
     from robot_msgs.batch.summary import SweepSummary
     from robot_msgs.batch.tasks import RunFunction
+    from robot_msgs.batch.worker import Job
 
 pytest.importorskip("pyarrow")
 
@@ -335,3 +343,87 @@ def test_comparisons_with_mixed_settings_are_refused(tmp_path: Path) -> None:
     make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
     with pytest.raises(SettingsMismatchError, match="`align`"):
         _sweep(root, tmp_path / "out", fn=mixed_settings)
+
+
+class _NoWorkers:
+    """An executor that must not be needed: entering it fails the test."""
+
+    name = "none"
+    isolates = True
+    slots = 1
+
+    def describe(self) -> str:
+        return self.name
+
+    def __enter__(self) -> Self:
+        msg = "a worker was needed"
+        raise AssertionError(msg)
+
+    def __exit__(self, *args: object) -> None:
+        return None
+
+    def run(self, fn: RunFunction, job: Job, feed: ChunkFeed) -> Iterator[Outcome]:
+        msg = "a worker was needed"
+        raise AssertionError(msg)
+
+
+def _age(root: Path, seconds: float = 3600.0) -> None:
+    """Set every file's mtime an hour back: older than any racy margin."""
+    old = time.time() - seconds
+    for path in root.rglob("*"):
+        if path.is_file():
+            os.utime(path, (old, old))
+
+
+def test_a_no_op_resume_trusts_unchanged_stamps_and_needs_no_worker(tmp_path: Path) -> None:
+    root = tmp_path / "runs"
+    make_tree(root, trials=2)
+    _age(root)
+    _sweep(root, tmp_path / "out")
+    resumed = _sweep(root, tmp_path / "out", resume=True, executor=_NoWorkers())
+    assert (resumed.n_reused, resumed.n_computed, resumed.n_ok) == (8, 0, 8)
+    assert set(calls(root).values()) == {1}
+
+
+def test_resume_trusts_size_and_mtime_and_verify_rehashes_every_input(tmp_path: Path) -> None:
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
+    _age(root)
+    _sweep(root, tmp_path / "out")
+    target = root / "orb" / "MH_01" / "2" / "estimate.tum"
+    info = target.stat()
+    # Other bytes of the same size, and the old mtime put back: the stamp cannot tell.
+    text = target.read_text()
+    target.write_text(text.replace("0.002000000", "0.009000000"))
+    assert target.stat().st_size == info.st_size
+    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
+    trusted = _sweep(root, tmp_path / "out", resume=True, executor=_NoWorkers())
+    [row] = [r for r in _ape_rows(trusted.table) if r["trial"] == "2"]
+    assert row["rms"] == pytest.approx(0.002, abs=1e-9)  # the documented trust
+    verified = _sweep(root, tmp_path / "out", resume=True, verify=True)
+    assert (verified.n_reused, verified.n_computed) == (1, 1)
+    [row] = [r for r in _ape_rows(verified.table) if r["trial"] == "2"]
+    assert row["rms"] == pytest.approx(0.009, abs=1e-9)  # 0.009 m along y, by construction
+    assert calls(root) == {("orb", "MH_01", "1"): 1, ("orb", "MH_01", "2"): 2}
+
+
+def test_a_touched_input_is_rehashed_once_kept_and_trusted_afterwards(tmp_path: Path) -> None:
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
+    _age(root)
+    _sweep(root, tmp_path / "out")
+    target = root / "orb" / "MH_01" / "1" / "estimate.tum"
+    _age(target.parent, seconds=600.0)  # a new mtime, the same bytes (a copy, a checkout)
+    rehashed = _sweep(root, tmp_path / "out", resume=True)
+    assert (rehashed.n_reused, rehashed.n_computed) == (2, 0)  # a worker hashed it: the same
+    again = _sweep(root, tmp_path / "out", resume=True, executor=_NoWorkers())
+    assert again.n_reused == 2  # its record now holds the new stamp
+    assert set(calls(root).values()) == {1}
+
+
+def test_verify_goes_with_resume(tmp_path: Path) -> None:
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=1)
+    with pytest.raises(ValidationError, match="--verify re-hashes the inputs of stored results"):
+        _sweep(tmp_path / "runs", tmp_path / "out", verify=True)
+    with pytest.raises(ValidationError, match=r"Expected `retries` >= 0, got -1"):
+        _sweep(tmp_path / "runs", tmp_path / "out", retries=-1)
