@@ -380,9 +380,19 @@ def test_a_no_op_resume_trusts_unchanged_stamps_and_needs_no_worker(tmp_path: Pa
     make_tree(root, trials=2)
     _age(root)
     _sweep(root, tmp_path / "out")
+    table = tmp_path / "out" / "results.parquet"
+    written = table.stat().st_mtime_ns
     resumed = _sweep(root, tmp_path / "out", resume=True, executor=_NoWorkers())
     assert (resumed.n_reused, resumed.n_computed, resumed.n_ok) == (8, 0, 8)
     assert set(calls(root).values()) == {1}
+    # The outputs were made from exactly these records: kept, not rewritten.
+    assert table.stat().st_mtime_ns == written
+    assert resumed.table == str(table)
+    (tmp_path / "out" / "ranking.json").unlink()  # one is missing: all are written again
+    again = _sweep(root, tmp_path / "out", resume=True, executor=_NoWorkers())
+    assert (tmp_path / "out" / "ranking.json").exists()
+    assert table.stat().st_mtime_ns != written
+    assert again.n_reused == 8
 
 
 def test_resume_trusts_size_and_mtime_and_verify_rehashes_every_input(tmp_path: Path) -> None:

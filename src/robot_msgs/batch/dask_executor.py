@@ -45,7 +45,7 @@ from robot_msgs.batch.executors import (
 )
 from robot_msgs.batch.worker import run_chunk
 from robot_msgs.errors import ExecutorError, ValidationError
-from robot_msgs.optional import require
+from robot_msgs.optional import require, require_installed
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -184,7 +184,8 @@ class DaskExecutor:
         self.workers = check_count("workers", default_workers() if workers is None else workers)
         self.dashboard = dashboard
         self.connect_timeout_s = connect_timeout_s
-        self.distributed = require("distributed", "dask", feature="Batch evaluation on Dask")
+        require_installed("distributed", "dask", feature="Batch evaluation on Dask")
+        self.distributed: Any = None  # imported on entering: 0.4 s a resume may not need
         self.cluster: Any = None
         self.client: Any = None
         #: The dashboard's address (``http://127.0.0.1:PORT/status``) when it is served.
@@ -193,6 +194,7 @@ class DaskExecutor:
 
     def __enter__(self) -> Self:
         dask = require("dask", "dask", feature="Batch evaluation on Dask")
+        self.distributed = require("distributed", "dask", feature="Batch evaluation on Dask")
         if self.scheduler is not None:
             self.client = self._connect(self.scheduler)
             return self

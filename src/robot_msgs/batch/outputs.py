@@ -19,14 +19,22 @@ executor writes the same bytes.
 Runs lost to the infrastructure have a table row saying so, and are left out of the
 aggregates and rankings (each says how many it lacks and why), never counted as their
 algorithm's failures.
+
+The files are a function of the records they were streamed from, which
+:class:`OutputsKey` names (each run's key, content digest and session, the settings and
+the package version); ``summary.json`` keeps it, so a ``--resume`` that finds every
+record as it was rewrites nothing (:func:`outputs_current`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from robot_msgs._version import __version__
 from robot_msgs.batch.inputs import run_key
 from robot_msgs.batch.results_table import TableWriter, rows_of
 from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Task
@@ -34,7 +42,7 @@ from robot_msgs.compare.aggregation import AggregateTally
 from robot_msgs.errors import ValidationError
 from robot_msgs.files import open_atomic, write_atomic
 from robot_msgs.runs.rank import RankingTally
-from robot_msgs.strict_json import dumps
+from robot_msgs.strict_json import dumps, json_safe
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -44,7 +52,7 @@ if TYPE_CHECKING:
     from robot_msgs.compare import Aggregate, Ranking, Repeatability
     from robot_msgs.runs.manifest import Manifest
 
-__all__ = ["DERIVED_FILES", "Outputs", "write_outputs"]
+__all__ = ["DERIVED_FILES", "Outputs", "OutputsKey", "outputs_current", "write_outputs"]
 
 #: The files written from the records (``results.csv`` replaces the Parquet without pyarrow).
 DERIVED_FILES = (
@@ -57,32 +65,87 @@ DERIVED_FILES = (
 )
 
 
+class OutputsKey:
+    """Name what the derived files are made of: every run's record, in the manifest's order.
+
+    Examples
+    --------
+    >>> a, b = OutputsKey("settings"), OutputsKey("settings")
+    >>> a.add("k1", "d1", "s1"); b.add("k1", "d1", "s2")
+    >>> a.hexdigest() == b.hexdigest()  # another session: maybe other timings, recomputed
+    False
+    """
+
+    def __init__(self, shared: str) -> None:
+        self._hash = hashlib.sha256(f"{__version__}\n{shared}\n".encode())
+
+    def add(self, key: str, digest: str, session: str) -> None:
+        """Add the next run's record."""
+        self._hash.update(f"{key} {digest} {session}\n".encode())
+
+    def add_unfinished(self, position: int, status: str) -> None:
+        """Add the next run, which has no record."""
+        self._hash.update(f"{position} {status}\n".encode())
+
+    def hexdigest(self) -> str:
+        """Return the name (64 hex digits)."""
+        return self._hash.hexdigest()
+
+
+def outputs_current(folder: str | Path, key: str) -> Path | None:
+    """Return the table when every derived file was written from the records ``key`` names.
+
+    ``None`` when a file is missing or ``summary.json`` names other records.
+    """
+    out = Path(folder)
+    try:
+        summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(summary, dict) or summary.get("outputs_key") != key:
+        return None
+    table = out / Path(str(summary.get("table", ""))).name
+    others = [name for name in DERIVED_FILES if not name.startswith("results.")]
+    if table.name not in ("results.parquet", "results.csv") or not table.is_file():
+        return None
+    return table if all((out / name).is_file() for name in others) else None
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Outputs:
-    """What :func:`write_outputs` wrote: the table, the rankings, notes for the user."""
+    """What :func:`write_outputs` wrote: the table, the rankings, notes, what they are made of."""
 
     table: Path
     rankings: tuple[tuple[str, Ranking | None], ...]
     repeatability: tuple[Repeatability, ...]
     notes: tuple[str, ...]
+    key: str
 
 
 def _results(
-    manifest: Manifest, state: SweepState, store: ResultStore, shared: str
-) -> Iterator[RunResult]:
-    """Every run's result in the manifest's order: its record, or why it has none."""
+    manifest: Manifest, state: SweepState, store: ResultStore, shared: str, named: OutputsKey
+) -> Iterator[tuple[RunResult, dict[str, Any] | None]]:
+    """Every run's result in the manifest's order: its record, or why it has none.
+
+    With each, the stored JSON form of its report (``None`` without a record).
+    """
     for i, spec in enumerate(manifest.runs):
         status = state.status_of(i)
         if status is None or status in INFRASTRUCTURE:
             _, error_type, error = state.errors.get(i, ("lost", "NotRun", "never run"))
             task = Task(run=spec, settings=manifest.settings, digest="")
-            yield RunResult.failure(task, "lost" if status is None else status, error_type, error)
+            status = "lost" if status is None else status
+            named.add_unfinished(i, status)
+            yield RunResult.failure(task, status, error_type, error), None
             continue
-        record = store.load(run_key(shared, spec))
-        if record is None:
-            msg = f"no record of {spec.label} in {store.path_for(run_key(shared, spec))}"
+        key = run_key(shared, spec)
+        found = store.load_with_json(key)
+        if found is None:
+            msg = f"no record of {spec.label} in {store.path_for(key)}"
             raise ValidationError(msg)
-        yield record.result
+        record, data = found
+        named.add(key, record.result.digest, record.session)
+        yield record.result, data["result"]["report"]
 
 
 def _repeatability(
@@ -165,13 +228,14 @@ def write_outputs(
     has_metric: set[tuple[str, str, str]] = set()
     left_out: dict[tuple[str, str], dict[str, int]] = {}
     rankings = {name: RankingTally(metric=name, statistic=settings.statistic) for name in names}
+    named = OutputsKey(shared)
     with (
         TableWriter(out, force=force) as table,
         open_atomic(out / "reports.json", force=force) as reports,
     ):
         reports.write(b"[")
         first = True
-        for result in _results(manifest, state, store, shared):
+        for result, stored in _results(manifest, state, store, shared, named):
             table.write(rows_of(result, names))
             group = (result.algorithm, result.sequence)
             for metric in settings.metrics:
@@ -205,14 +269,18 @@ def write_outputs(
                 elif comparison is not None:
                     tallies[key].update(comparison)
             if result.report is not None:
-                entry = {
-                    "run": result.name,
-                    "status": result.status,
-                    "report": result.report.replace(
-                        repeatability=repeats.get(result.name)
-                    ).to_dict(),
-                }
-                reports.write((b"" if first else b",") + dumps(entry, indent=None)[:-1].encode())
+                repeat = repeats.get(result.name)
+                # The stored JSON form is the report's to_dict (strict JSON already).
+                form = (
+                    stored
+                    if repeat is None
+                    else result.report.replace(repeatability=repeat).to_dict()
+                )
+                entry = {"run": result.name, "status": result.status, "report": form}
+                text = json.dumps(
+                    json_safe(entry) if repeat else entry, separators=(",", ":"), allow_nan=False
+                )
+                reports.write((b"" if first else b",") + text.encode())
                 first = False
         reports.write(b"]\n")
     aggregates = [
@@ -232,7 +300,13 @@ def write_outputs(
     write_atomic(out / "repeatability.json", dumps([r.to_dict() for r in unique]), force=force)
     if table.note:
         notes.insert(0, table.note)
-    return Outputs(table=table.path, rankings=computed, repeatability=unique, notes=tuple(notes))
+    return Outputs(
+        table=table.path,
+        rankings=computed,
+        repeatability=unique,
+        notes=tuple(notes),
+        key=named.hexdigest(),
+    )
 
 
 def _aggregate(tally: AggregateTally, metric: str, left_out: dict[str, int]) -> Aggregate:

@@ -238,11 +238,25 @@ class ResultStore:
         ValidationError
             The file exists but is not a record (edited by hand?), naming the file.
         """
+        found = self.load_with_json(key)
+        return None if found is None else found[0]
+
+    def load_with_json(self, key: str) -> tuple[RunRecord, dict[str, Any]] | None:
+        """Return the run's record and its JSON form as read (strict JSON: no NaN).
+
+        WHY both: a report written out again as JSON (``reports.json``) is the stored
+        form itself; converting the message back costs more than reading it.
+
+        Raises
+        ------
+        ValidationError
+            The file exists but is not a record (edited by hand?), naming the file.
+        """
         data = self._read(key)
         if data is None or data.get("format") != RECORD_FORMAT:
             return None
         try:
-            return RunRecord.from_dict(data)
+            return RunRecord.from_dict(data), data
         except ValidationError as err:
             msg = f"{self.path_for(key)}: {err}; delete it to recompute"
             raise ValidationError(msg) from err

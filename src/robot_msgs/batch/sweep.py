@@ -24,6 +24,7 @@ into the outputs (:mod:`robot_msgs.batch.outputs`).
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 import uuid
@@ -36,7 +37,7 @@ from robot_msgs._version import __version__
 from robot_msgs.batch.backends import make_executor
 from robot_msgs.batch.executors import check_count
 from robot_msgs.batch.inputs import input_files, run_key, settings_identity, stamp
-from robot_msgs.batch.outputs import DERIVED_FILES, write_outputs
+from robot_msgs.batch.outputs import DERIVED_FILES, OutputsKey, outputs_current, write_outputs
 from robot_msgs.batch.plan import TARGET_CHUNK_S, ChunkPlan, SweepState
 from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.summary import SweepSummary
@@ -69,12 +70,14 @@ def _check_stored(
     *,
     verify: bool,
     say: Callable[[str], None],
-) -> list[int]:
+) -> tuple[list[int], str]:
     """Keep the stored results whose inputs still show their stamps; return the others.
 
     A record that is not one (edited by hand, of an older format) is recomputed and
     replaced; ``verify`` keeps nothing here: every run goes to a worker to be re-hashed.
+    Also returns the :class:`~robot_msgs.batch.outputs.OutputsKey` of the records kept.
     """
+    named = OutputsKey(shared)
     todo: list[int] = []
     stamps: dict[str | None, Stamp] = {}
     broken = 0
@@ -95,11 +98,12 @@ def _check_stored(
             now[role] = stamps[path]
         if head.current(now):
             state.finish(RunSummary.kept(i, head, 0.0))
+            named.add(head.key, head.digest, head.session)
         else:
             todo.append(i)
     if broken:
         say(f"bench: {broken} stored records are not records (edited?): recomputed")
-    return todo
+    return todo, named.hexdigest()
 
 
 def _peak_rss_mb() -> float | None:
@@ -205,9 +209,10 @@ def run_sweep(
     shared = settings_identity(manifest.settings.to_dict(), fn)
     state = SweepState(n)
     todo = list(range(n))
+    kept_key = ""
     if resume and not force and store.root.is_dir():
         store.sweep_temporaries()
-        todo = _check_stored(manifest, store, state, shared, verify=verify, say=say)
+        todo, kept_key = _check_stored(manifest, store, state, shared, verify=verify, say=say)
         kept = n - len(todo)
         what = "re-hashed by the workers" if verify else "computed or re-hashed by the workers"
         say(f"bench: {kept} stored results unchanged; {len(todo)} to be {what}")
@@ -247,7 +252,16 @@ def run_sweep(
                     bar.advance(len(ended), failed=len(ended))
             finally:
                 bar.close()  # an interrupt leaves the stored records and a finished line
-    outputs = write_outputs(manifest, state, store, folder, shared=shared, force=resume or force)
+    current = None if todo or not kept_key else outputs_current(folder, kept_key)
+    if current is not None:  # every record as the files were made from: nothing to rewrite
+        say(f"bench: the outputs in {folder} are those of these records: kept")
+        previous = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        table, notes, outputs_key = current, tuple(previous.get("notes", ())), kept_key
+    else:
+        outputs = write_outputs(
+            manifest, state, store, folder, shared=shared, force=resume or force
+        )
+        table, notes, outputs_key = outputs.table, outputs.notes, outputs.key
     counts = state.counts()
     labels = [spec.label for spec in manifest.runs]
     summary = SweepSummary(
@@ -265,7 +279,7 @@ def run_sweep(
         compute_s=0.0 if bar is None else bar.elapsed_s,
         startup_s=float("nan") if bar is None else bar.startup_s,
         throughput=float("nan") if bar is None else bar.throughput,
-        table=str(outputs.table),
+        table=str(table),
         run_failures=dict(sorted(state.run_failures.items())),
         errors={
             labels[i]: f"{error_type}: {error}"
@@ -277,13 +291,14 @@ def run_sweep(
             for i, (status, error_type, error) in sorted(state.errors.items())
             if status != "failed"
         },
-        notes=outputs.notes,
+        notes=notes,
     )
     record = summary.to_dict() | {
         "version": __version__,
         "manifest": manifest.source,
         "settings": manifest.settings.to_dict(),
         "session": job.session,
+        "outputs_key": outputs_key,
         "seconds_per_run": None if plan is None else plan.seconds_per_run,
         "chunks": 0 if plan is None else plan.chunks,
         "evaluation_cpu_s": state.eval_cpu_s,
