@@ -162,8 +162,8 @@ def client_main(argv):
 def simulate_main(root, out, threads, sleep_s):
     """A sweep of sleeping runs on a LocalCluster of 2 x THREADS threads, measured here."""
     import distributed
-
     from bench_batch import sleep_run as fn  # by name: the workers import it
+
     from robot_msgs.batch.sweep import run_sweep
     from robot_msgs.runs import load_runs
 
@@ -199,7 +199,8 @@ def measured(argv, env=None):
     )  # fmt: skip
     lines = [line for line in done.stdout.splitlines() if line.startswith("CLIENT ")]
     if done.returncode or not lines:
-        raise RuntimeError(f"{argv} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+        msg = f"{argv} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        raise RuntimeError(msg)
     return json.loads(lines[-1].removeprefix("CLIENT "))
 
 
@@ -311,14 +312,16 @@ def main():
             ["--simulate", str(root), str(out), str(args.threads), str(per_run_s)], env=bench_env()
         )
     few, many = sims[args.many // 10], sims[args.many]
-    cpu_per_run = many["cpu_s"] / many["runs"]
+    # Marginal costs: what one more run adds (the fixed start-up cancels out).
+    cpu_per_run = (many["cpu_s"] - few["cpu_s"]) / (many["runs"] - few["runs"])
+    cpu_fixed = many["cpu_s"] - cpu_per_run * many["runs"]
     mem_slope = (many["peak_mib"] - few["peak_mib"]) * 2**20 / (many["runs"] - few["runs"])
     slots = 2 * args.threads
     print()
     print(
         f"4. simulated sweeps, runs sleeping {per_run_s * 1e3:.1f} ms (the measured per-run "
         f"time) on 2 x {args.threads} threads ({slots} slots, {slots / per_run_s:.0f} runs/s "
-        "if nothing else limited them):"
+        "if nothing else limited them; the workers' own hashing and records run on the 2 cores):"
     )
     for n, report in sims.items():
         print(
@@ -333,11 +336,14 @@ def main():
     rate = min(cluster_rate, client_rate)
     memory = many["peak_mib"] + mem_slope * (n6 - many["runs"]) / 2**20
     print(
+        f"   marginal client cost {cpu_per_run * 1e3:.3f} ms of CPU a run (scheduler included) "
+        f"and {mem_slope:.0f} bytes; fixed {cpu_fixed:.1f} s of CPU"
+    )
+    print(
         f"   projected to {n6} runs on {NODES} nodes x {CORES} cores: the cores would run "
-        f"{cluster_rate:.0f} runs/s, the client keeps up with {client_rate:.0f} runs/s "
-        f"({cpu_per_run * 1e3:.3f} ms of its CPU a run, scheduler included): "
-        f"{rate:.0f} runs/s, {n6 / rate / 60:.0f} min; client memory "
-        f"{memory:.0f} MiB ({mem_slope:.0f} bytes a run, the manifest's RunSpecs most of it)"
+        f"{cluster_rate:.0f} runs/s, the client keeps up with {client_rate:.0f} runs/s: "
+        f"{rate:.0f} runs/s, {(n6 / rate + cpu_fixed) / 60:.0f} min; client memory "
+        f"{memory:.0f} MiB, the manifest's RunSpecs most of it"
     )
     print(
         f"   records: {n6 // 256} a shard in 256 folders; reports.json about "

@@ -30,16 +30,19 @@ def test_serial_executor_runs_the_feeds_chunks_in_this_process_in_order(tmp_path
         out=str(tmp_path / "out"),
         session="s",
     )
-    plan = ChunkPlan(manifest.runs, range(n), state, retries=0, slots=1)
+    plan = ChunkPlan(manifest.runs, range(n), state, retries=0, slots=1, target_s=1e-9)
+    outcomes = []
     with SerialExecutor() as ex:
-        outcomes = list(ex.run(position_error, job, plan))
+        for outcome in ex.run(position_error, job, plan):
+            plan.take(outcome)
+            outcomes.append(outcome)
     assert all(isinstance(o, ChunkDone) for o in outcomes)
-    # The feed had nothing to take back: in this test nobody calls plan.done, so the
-    # executor took every chunk the plan had, one after another, each of one run.
+    # A target below any run's cost: every chunk holds one run, in the manifest's order.
     positions = [
         s.position for o in outcomes if isinstance(o, ChunkDone) for s in o.result.summaries
     ]
     assert positions == list(range(n))
+    assert plan.finished
     workers = {o.result.worker.rsplit(":", 1)[1] for o in outcomes if isinstance(o, ChunkDone)}
     assert workers == {str(os.getpid())}
     results = stored(manifest, tmp_path / "out", position_error)

@@ -42,7 +42,8 @@ def _take(plan: ChunkPlan) -> Chunk:
 def test_chunks_hold_the_target_seconds_of_measured_work() -> None:
     plan = _plan(1000, slots=2, target_s=1.0)
     first, second = _take(plan), _take(plan)
-    assert (len(first), len(second)) == (1, 1)  # nothing measured: one run per slot
+    assert (len(first), len(second)) == (1, 1)  # nothing measured: one run per slot ...
+    assert plan.next_chunk() is None  # ... and no more until one has come back
     assert plan.seconds_per_run != plan.seconds_per_run  # NaN
     plan.done(_done(first, 0.05))  # 50 ms a run: 1 s is 20 runs
     assert plan.seconds_per_run == pytest.approx(0.05)

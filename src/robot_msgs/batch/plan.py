@@ -1,10 +1,10 @@
 """The client's side of a sweep: which runs go in which chunk, and what became of each run.
 
-Chunk sizes come from measurement, never from a guess. The first chunk each worker
-slot gets holds one run; from then on a chunk holds ``target_s`` seconds of work at the
-measured seconds per run (every finished chunk's wall time in its worker over its runs),
-and never more than a share of what is left, so that every slot gets work until the end
-and the last chunks finish together.
+Chunk sizes come from measurement, never from a guess. Until a chunk has come back,
+each worker slot gets one chunk of one run; from then on a chunk holds ``target_s``
+seconds of work at the measured seconds per run (every finished chunk's wall time in
+its worker over its runs), and never more than a share of what is left, so that every
+slot gets work until the end and the last chunks finish together.
 
 Retries are counted here, the same for every executor. A chunk whose worker died is
 split: its runs go back one by one as *suspects* (the records its worker wrote before
@@ -162,7 +162,11 @@ class ChunkPlan:
         self.retries = retries
         self.slots = max(1, slots)
         self.target_s = target_s
-        self.pending: deque[tuple[int, int]] = deque((int(i), 1) for i in todo)
+        # The runs not handed out yet: an array and a cursor (8 bytes a run, not a tuple),
+        # then runs given back, which go first.
+        self._todo = np.asarray(todo, dtype=np.int64)
+        self._cursor = 0
+        self.back: deque[tuple[int, int]] = deque()
         self.alone: deque[tuple[int, int]] = deque()
         self.inflight: dict[int, Chunk] = {}
         self.charged: Counter[int] = Counter()
@@ -181,8 +185,13 @@ class ChunkPlan:
             return 1
         per_run = self.seconds_per_run
         by_cost = self.target_s / per_run if per_run > 0 else MAX_CHUNK
-        share = math.ceil(len(self.pending) / (2 * self.slots))
+        share = math.ceil(self.waiting / (2 * self.slots))
         return max(1, min(round(by_cost), share, MAX_CHUNK))
+
+    @property
+    def waiting(self) -> int:
+        """Runs not handed out yet (suspects aside)."""
+        return len(self.back) + len(self._todo) - self._cursor
 
     def next_chunk(self) -> Chunk | None:
         """Return the next chunk to submit, or ``None`` when nothing waits (for now).
@@ -193,9 +202,15 @@ class ChunkPlan:
         suspect = bool(self.alone) and (self.isolated or not self.suspects)
         if suspect:
             picked = [self.alone.popleft()]
-        elif self.pending:
+        elif self.waiting:
+            if not self.measured_runs and len(self.inflight) >= self.slots:
+                return None  # one run a slot until a chunk has been measured
             size = self.chunk_size()
-            picked = [self.pending.popleft() for _ in range(min(size, len(self.pending)))]
+            picked = [self.back.popleft() for _ in range(min(size, len(self.back)))]
+            take = min(size - len(picked), len(self._todo) - self._cursor)
+            fresh = self._todo[self._cursor : self._cursor + take]
+            self._cursor += take
+            picked += [(int(i), 1) for i in fresh]
         else:
             return None
         chunk = Chunk(
@@ -218,7 +233,7 @@ class ChunkPlan:
     @property
     def finished(self) -> bool:
         """Whether nothing is waiting or in flight."""
-        return not (self.pending or self.alone or self.inflight)
+        return not (self.waiting or self.alone or self.inflight)
 
     def take(self, outcome: Outcome) -> Sequence[RunSummary]:
         """Take an executor's outcome; return the runs that ended with it."""
@@ -266,7 +281,7 @@ class ChunkPlan:
         if status == "crashed" or suspect:
             self.alone.extend(back)  # behind the other suspects: each gets its turn
         else:
-            self.pending.extendleft(reversed(back))
+            self.back.extendleft(reversed(back))
         return ended
 
     def _end(self, i: int, status: Status, error_type: str, error: str, times: int) -> RunSummary:
@@ -279,11 +294,13 @@ class ChunkPlan:
     def abandon(self, error_type: str, error: str) -> list[RunSummary]:
         """End every run not finished as ``lost``: the executor cannot go on."""
         left = [i for chunk in self.inflight.values() for i in chunk.indices]
-        left += [i for i, _ in self.alone] + [i for i, _ in self.pending]
+        left += [i for i, _ in self.alone] + [i for i, _ in self.back]
+        left += [int(i) for i in self._todo[self._cursor :]]
         self.inflight.clear()
         self.suspects.clear()
         self.alone.clear()
-        self.pending.clear()
+        self.back.clear()
+        self._cursor = len(self._todo)
         ended = []
         for i in left:
             summary = RunSummary.unfinished(i, "lost", error_type, error)

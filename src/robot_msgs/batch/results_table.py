@@ -70,7 +70,7 @@ KEY_COLUMNS = (
 STAT_COLUMNS: tuple[str, ...] = tuple(ErrorStats.__dataclass_fields__)
 COLUMNS = KEY_COLUMNS + STAT_COLUMNS
 #: Rows held before a Parquet row group is written (a few MB of Python objects).
-ROW_GROUP_ROWS = 4096
+ROW_GROUP_ROWS = 1024
 
 Row = dict[str, Any]
 
