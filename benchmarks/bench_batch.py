@@ -161,14 +161,16 @@ def client_main(argv):
 
 def simulate_main(root, out, threads, sleep_s):
     """A sweep of sleeping runs on a LocalCluster of 2 x THREADS threads, measured here."""
+    import dask
     import distributed
     from bench_batch import sleep_run as fn  # by name: the workers import it
 
+    from robot_msgs.batch.dask_executor import LOCAL_CLUSTER_CONFIG
     from robot_msgs.batch.sweep import run_sweep
     from robot_msgs.runs import load_runs
 
     os.environ["BENCH_SLEEP_S"] = str(sleep_s)
-    with distributed.LocalCluster(
+    with dask.config.set(LOCAL_CLUSTER_CONFIG), distributed.LocalCluster(
         n_workers=2, threads_per_worker=threads, host="127.0.0.1", dashboard_address=":0",
         silence_logs=40,
     ) as cluster:  # fmt: skip
