@@ -296,11 +296,18 @@ def main():
     few = sweep(small, out, "dask", args.workers)
     many = results["dask"]
     slope = (many["peak_mib"] - few["peak_mib"]) * 2**20 / (args.runs - args.small)
+    marginal = (many["cpu_s"] - few["cpu_s"]) / (args.runs - args.small)
     print()
     print(
         f"3. client peak memory, --dask: {few['peak_mib']:.0f} MiB for {args.small} runs, "
         f"{many['peak_mib']:.0f} MiB for {args.runs} runs: x{many['peak_mib'] / few['peak_mib']:.3f}"
         f" ({slope:.0f} bytes a run)"
+    )
+    print(
+        f"   client CPU, --dask: {few['cpu_s']:.2f} s for {args.small} runs, {many['cpu_s']:.2f} s "
+        f"for {args.runs}: {marginal * 1e3:.3f} ms a run more, "
+        f"{many['cpu_s'] - marginal * args.runs:.2f} s whatever the size (importing Dask, "
+        "starting the cluster)"
     )
 
     per_run_s = serial["seconds_per_run"]

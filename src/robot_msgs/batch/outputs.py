@@ -160,15 +160,21 @@ def _repeatability(
     from robot_msgs.runs.load import load_run  # noqa: PLC0415 - only sweeps that need it
     from robot_msgs.runs.repeats import group_repeatability  # noqa: PLC0415
 
+    # A first pass keeps two numbers a group (any reference, successes), a second the
+    # members of the few groups without a reference: no list of every run.
+    tally: dict[tuple[str, str], list[int]] = {}
+    for i, spec in enumerate(manifest.runs):
+        seen = tally.setdefault((spec.algorithm, spec.sequence), [0, 0])
+        seen[0] |= bool(state.has_reference[i])
+        seen[1] += int(state.success[i] == 1)
+    wanted = {k for k, (referenced, succeeded) in tally.items() if not referenced and succeeded > 1}
     groups: dict[tuple[str, str], list[int]] = {}
     for i, spec in enumerate(manifest.runs):
-        groups.setdefault((spec.algorithm, spec.sequence), []).append(i)
+        if (spec.algorithm, spec.sequence) in wanted:
+            groups.setdefault((spec.algorithm, spec.sequence), []).append(i)
     out: dict[str, Repeatability] = {}
     notes: list[str] = []
     for members in groups.values():
-        succeeded = [i for i in members if state.success[i] == 1]
-        if len(succeeded) < 2 or state.has_reference[members].any():
-            continue
         reports = []
         estimates = {}
         for i in members:

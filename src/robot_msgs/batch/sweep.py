@@ -43,7 +43,7 @@ from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.summary import SweepSummary
 from robot_msgs.batch.worker import Job, RunSummary
 from robot_msgs.errors import OutputExistsError, ValidationError
-from robot_msgs.files import write_atomic
+from robot_msgs.files import sweep_temporaries, write_atomic
 from robot_msgs.progress import Progress
 from robot_msgs.strict_json import dumps
 
@@ -212,6 +212,7 @@ def run_sweep(
     kept_key = ""
     if resume and not force and store.root.is_dir():
         store.sweep_temporaries()
+        sweep_temporaries(folder)  # a table a killed sweep was writing
         todo, kept_key = _check_stored(manifest, store, state, shared, verify=verify, say=say)
         kept = n - len(todo)
         what = "re-hashed by the workers" if verify else "computed or re-hashed by the workers"
@@ -263,7 +264,6 @@ def run_sweep(
         )
         table, notes, outputs_key = outputs.table, outputs.notes, outputs.key
     counts = state.counts()
-    labels = [spec.label for spec in manifest.runs]
     summary = SweepSummary(
         out=str(folder),
         executor=runner.describe(),
@@ -282,12 +282,12 @@ def run_sweep(
         table=str(table),
         run_failures=dict(sorted(state.run_failures.items())),
         errors={
-            labels[i]: f"{error_type}: {error}"
+            manifest.runs[i].label: f"{error_type}: {error}"
             for i, (status, error_type, error) in sorted(state.errors.items())
             if status == "failed"
         },
         infrastructure={
-            labels[i]: f"{error_type}: {error}"
+            manifest.runs[i].label: f"{error_type}: {error}"
             for i, (status, error_type, error) in sorted(state.errors.items())
             if status != "failed"
         },
