@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 
 from robot_msgs.errors import OutputExistsError, OutputPathError
-from robot_msgs.files import check_outputs, open_atomic, sweep_temporaries, write_atomic
+from robot_msgs.files import (
+    check_folder,
+    check_outputs,
+    open_atomic,
+    sweep_temporaries,
+    write_atomic,
+)
 
 ROOT = os.geteuid() == 0
 
@@ -117,7 +123,9 @@ def test_write_atomic_writes_through_a_symlink_and_keeps_it(tmp_path: Path) -> N
 def test_write_atomic_creates_the_target_of_a_dangling_symlink_with_force(tmp_path: Path) -> None:
     link = tmp_path / "out.tum"
     link.symlink_to(tmp_path / "elsewhere.tum")
-    with pytest.raises(OutputExistsError, match=r"out\.tum exists"):
+    with pytest.raises(
+        OutputExistsError, match=r"out\.tum exists: a symbolic link to .*elsewhere\.tum, which"
+    ):
         write_atomic(link, "x\n")
     write_atomic(link, "x\n", force=True)
     assert link.is_symlink()
@@ -286,3 +294,38 @@ def test_open_atomic_refuses_streams_and_folders(tmp_path: Path) -> None:
         open_atomic("-").__enter__()
     with pytest.raises(OutputPathError, match=r"is a directory"):
         open_atomic(tmp_path).__enter__()
+
+
+def test_an_output_below_a_file_names_the_file_in_the_way(tmp_path: Path) -> None:
+    (tmp_path / "a.tum").write_text("keep")
+    with pytest.raises(
+        OutputPathError, match=r"a\.tum/out\.json: cannot write it: .*a\.tum is a file"
+    ):
+        check_outputs([tmp_path / "a.tum" / "out.json"], force=True, create_folders=True)
+    with pytest.raises(OutputPathError, match=r"a\.tum/sub/out\.json: .*a\.tum is a file, not a"):
+        write_atomic(tmp_path / "a.tum" / "sub" / "out.json", "x")
+    assert (tmp_path / "a.tum").read_text() == "keep"
+
+
+def test_check_folder_takes_a_folder_to_create_and_refuses_a_file(tmp_path: Path) -> None:
+    assert check_folder(tmp_path / "new" / "sub") == tmp_path / "new" / "sub"
+    assert not (tmp_path / "new").exists()  # checked, not created
+    (tmp_path / "a.tum").write_text("keep")
+    with pytest.raises(OutputPathError, match=r"^--out .*a\.tum: is a file, not a folder; give"):
+        check_folder(tmp_path / "a.tum", label="--out")
+    with pytest.raises(
+        OutputPathError, match=r"^.*a\.tum/x: cannot create the folder: .*a\.tum is a file"
+    ):
+        check_folder(tmp_path / "a.tum" / "x")
+
+
+@pytest.mark.skipif(ROOT, reason="root writes into read-only folders")
+def test_check_folder_refuses_a_folder_it_cannot_write_into(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(OutputPathError, match=r"locked/out: cannot write into it: the folder"):
+            check_folder(locked / "out")
+    finally:
+        locked.chmod(0o700)

@@ -51,6 +51,18 @@ def _pose_trajectory() -> trajectory.PoseTrajectory:
     )
 
 
+def _time_offset() -> compare.TimeOffset:
+    t = np.arange(0.0, 20.0, 0.05)
+    reference = trajectory.PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([np.cos(t), np.sin(2.0 * t), 0.1 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+    late = reference.replace(stamps_s=t + 0.25)  # an estimate stamped 0.25 s late
+    settings = evaluation.EvaluationSettings(offset_auto=True, offset_search_s=0.5)
+    return evaluation.estimate_offset(reference, late, settings)
+
+
 def _comparison() -> compare.Comparison:
     return compare.Comparison(
         metric="ape",
@@ -322,6 +334,7 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     "compare/StepResponse": lambda: control.step_response(
         [0.0, 0.5, 1.0, 1.5, 2.0, 2.5], [0.0, 0.55, 0.95, 1.06, 1.01, 1.0], final=1.0
     ),
+    "compare/TimeOffset": _time_offset,
     "compare/TrackingLoss": lambda: compare.TrackingLoss(start_s=4.0, end_s=5.5),
     "compare/Latency": _latency,
     "compare/Resources": _resources,

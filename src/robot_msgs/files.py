@@ -50,6 +50,7 @@ if sys.platform != "win32":  # Windows has no flock: there leftovers are not swe
 
 __all__ = [
     "STDOUT",
+    "check_folder",
     "check_outputs",
     "open_atomic",
     "parse_toml",
@@ -101,6 +102,24 @@ def _named(err: OSError, target: object, action: str = "write") -> OSError:
     return named
 
 
+def _file_above(path: Path) -> Path | None:
+    """Return the nearest existing parent of ``path`` if it is not a folder (a file in the way)."""
+    for parent in path.absolute().parents:
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None  # pragma: no cover - the root exists
+
+
+def _exists(path: Path, kind: str, real: Path) -> str:
+    """Say why ``path`` is not replaced without ``--force``, and what is there."""
+    if kind == "link":  # a dangling link: nothing to overwrite, but the path is taken
+        return (
+            f"{path} exists: a symbolic link to {real}, which does not exist yet; "
+            "pass --force to write through the link"
+        )
+    return f"{path} exists; pass --force to overwrite it"
+
+
 def _kind(target: Path) -> tuple[str, Path]:
     """Classify ``target`` and return the path to write: ``missing``, ``file`` or ``stream``.
 
@@ -113,7 +132,13 @@ def _kind(target: Path) -> tuple[str, Path]:
         if target.is_symlink():
             return "link", Path(os.path.realpath(target))
         return "missing", target
-    except OSError as err:  # a loop of links, a file where a folder should be
+    except NotADirectoryError as err:  # a file where a folder should be
+        blocking = _file_above(target)
+        if blocking is None:  # pragma: no cover - a race: the file went away
+            raise _named(err, target) from err
+        msg = f"{target}: cannot write it: {blocking} is a file, not a folder"
+        raise OutputPathError(msg) from err
+    except OSError as err:  # a loop of links
         raise _named(err, target) from err
     if stat.S_ISREG(mode):
         return "file", Path(os.path.realpath(target)) if target.is_symlink() else target
@@ -179,7 +204,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
         _write_into(real, payload, shown=target)
         return target
     if kind in ("file", "link") and not force:
-        msg = f"{target} exists; pass --force to overwrite it"
+        msg = _exists(target, kind, real)
         raise OutputExistsError(msg)
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
@@ -401,6 +426,59 @@ def sweep_temporaries(folder: str | os.PathLike[str]) -> list[Path]:
     return removed
 
 
+def check_folder(path: str | os.PathLike[str], *, label: str = "") -> Path:
+    """Refuse, before any work, an output folder that cannot be used or created.
+
+    Parameters
+    ----------
+    path : path-like
+        A folder that the command writes files into, created (with its parents) when
+        missing.
+    label : str
+        How the caller named the folder (a flag such as ``--out``): messages start with
+        it.
+
+    Returns
+    -------
+    Path
+        ``path``, as given.
+
+    Raises
+    ------
+    OutputPathError
+        ``path`` is a file (or another non-folder), a file stands where one of its
+        parents should be, or the folder that would hold it is not writable.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> check_folder(folder / "new" / "sub").name
+    'sub'
+    >>> _ = (folder / "a.txt").write_text("x")
+    >>> check_folder(folder / "a.txt", label="--out")
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.OutputPathError: --out .../a.txt: is a file, not a folder; give a folder ...
+    """
+    target = Path(path)
+    shown = f"{label} {target}" if label else str(target)
+    if target.exists() and not target.is_dir():
+        msg = f"{shown}: is a file, not a folder; give a folder (it is created if missing)"
+        raise OutputPathError(msg)
+    blocking = _file_above(target)
+    if blocking is not None:
+        msg = f"{shown}: cannot create the folder: {blocking} is a file, not a folder"
+        raise OutputPathError(msg)
+    existing = target.absolute()
+    while not existing.exists():
+        existing = existing.parent
+    if not os.access(existing, os.W_OK | os.X_OK):
+        msg = f"{shown}: cannot write into it: the folder {existing} is not writable"
+        raise OutputPathError(msg)
+    return target
+
+
 def check_outputs(
     paths: Iterable[str | os.PathLike[str]], *, force: bool, create_folders: bool = False
 ) -> list[Path]:
@@ -458,7 +536,7 @@ def check_outputs(
                 raise OutputPathError(msg)
             continue
         if kind in ("file", "link") and not force:
-            msg = f"{path} exists; pass --force to overwrite it"
+            msg = _exists(path, kind, real)
             raise OutputExistsError(msg)
         folder = Path(os.path.realpath(real)).parent
         if create_folders:

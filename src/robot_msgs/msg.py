@@ -59,6 +59,7 @@ __all__ = [
     "Value",
     "declared_types",
     "message",
+    "to_dict_keeping_arrays",
 ]
 
 T = TypeVar("T")
@@ -381,19 +382,47 @@ def _hashable(value: Any) -> Any:
 # --------------------------------------------------------------------------- serialisation
 
 
-def _to_json(value: Any) -> Any:
+def _message_dict(message: Msg, *, keep_arrays: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"_type": message.TYPE}
+    for f in dataclasses.fields(message):  # type: ignore[arg-type]
+        out[f.name] = _to_json(getattr(message, f.name), keep_arrays)
+    return out
+
+
+def to_dict_keeping_arrays(message: Msg) -> dict[str, Any]:
+    """Return ``message.to_dict()`` with every array left a NumPy array, not a list dict.
+
+    The form binary containers (``.npz``, Parquet) hold: no list per array on the way
+    out, none on the way back, since :meth:`Msg.from_dict` takes arrays in place of
+    array dicts.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> traj = PoseTrajectory(stamps_s=[0.0], positions_xyz=[[1.0, 2.0, 3.0]],
+    ...                       orientations_quat_xyzw=[[0.0, 0.0, 0.0, 1.0]])
+    >>> tree = to_dict_keeping_arrays(traj)
+    >>> type(tree["positions_xyz"]).__name__, PoseTrajectory.from_dict(tree) == traj
+    ('ndarray', True)
+    """
+    return _message_dict(message, keep_arrays=True)
+
+
+def _to_json(value: Any, keep_arrays: bool = False) -> Any:
     if isinstance(value, Msg):
-        return value.to_dict()
+        return _message_dict(value, keep_arrays=keep_arrays)
     if isinstance(value, np.ndarray):
+        if keep_arrays:
+            return value
         return {
             "dtype": str(value.dtype),
             "shape": list(value.shape),
             "data": value.ravel().tolist(),
         }
     if isinstance(value, tuple):
-        return [_to_json(v) for v in value]
+        return [_to_json(v, keep_arrays) for v in value]
     if isinstance(value, Mapping):
-        return {k: _to_json(v) for k, v in value.items()}
+        return {k: _to_json(v, keep_arrays) for k, v in value.items()}
     return value
 
 
@@ -435,8 +464,11 @@ def _array_from_json(value: Any, path: str) -> np.ndarray[Any, Any]:
 
     Each flaw names the key at fault (``path.dtype``, ``path.shape``, ``path.data``); values
     the dtype cannot hold (``1000`` as ``int8``, ``10**400``) are a :class:`ValidationError`,
-    not NumPy's ``OverflowError``.
+    not NumPy's ``OverflowError``. An array itself (:func:`to_dict_keeping_arrays`, the
+    form binary result files hold) is taken as it is; the constructor checks and copies it.
     """
+    if isinstance(value, np.ndarray):
+        return value
     if not (isinstance(value, Mapping) and set(value) == _ARRAY_KEYS):
         keys = sorted(map(str, value)) if isinstance(value, Mapping) else None
         expected = 'an array dict with exactly the keys "dtype", "shape" and "data"'
@@ -547,10 +579,7 @@ class Msg:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict with a "_type" key; arrays keep their dtype and shape."""
-        out: dict[str, Any] = {"_type": self.TYPE}
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            out[f.name] = _to_json(getattr(self, f.name))
-        return out
+        return _message_dict(self, keep_arrays=False)
 
     def as_dict(self) -> dict[str, Any]:
         """Plain field values by name, one level deep (nested messages stay messages)."""

@@ -75,6 +75,14 @@ class PoseTrajectory(Msg):
     ``frame_id`` is the frame the poses are expressed in, ``child_frame_id`` the body.
     The nearest ROS 2 type is ``nav_msgs/msg/Path``, which is a list of messages.
 
+    ``covariance_6x6`` (``(N, 6, 6)``, optional) is each pose's covariance in ROS's
+    ``PoseWithCovariance`` convention: the parameters ``x, y, z`` (m) and rotations about
+    the fixed ``x, y, z`` axes of ``frame_id`` (rad), i.e. a pose ``(p + δp, Exp(δθ) R)``
+    with ``(δp, δθ)`` of that covariance; symmetric with a non-negative diagonal. Readers
+    fill it from ``PoseWithCovarianceStamped`` and ``Odometry`` messages; it follows the
+    poses through association and alignment (rotated with them), and operations whose
+    effect on it is not defined (a plane projection, interpolation) drop it.
+
     Examples
     --------
     >>> import numpy as np
@@ -92,6 +100,7 @@ class PoseTrajectory(Msg):
     orientations_quat_xyzw: Annotated[Float64Array, Shape("N", 4)]
     frame_id: str = ""
     child_frame_id: str = ""
+    covariance_6x6: Annotated[Float64Array, Shape("N", 6, 6)] | None = None
 
     def _validate(self) -> None:
         for name in ("stamps_s", "positions_xyz", "orientations_quat_xyzw"):
@@ -105,6 +114,8 @@ class PoseTrajectory(Msg):
             i = int(np.flatnonzero(steps <= 0)[0]) + 1
             expected = f"strictly increasing stamps (previous {self.stamps_s[i - 1]!r})"
             raise self._fail(field=f"stamps_s[{i}]", expected=expected, got=float(self.stamps_s[i]))
+        if self.covariance_6x6 is not None:
+            self._validate_covariance(self.covariance_6x6)
         q = self.orientations_quat_xyzw
         norms = np.sqrt(np.einsum("ij,ij->i", q, q))
         bad = np.abs(norms - 1.0) > UNIT_QUATERNION_TOL
@@ -117,6 +128,16 @@ class PoseTrajectory(Msg):
                 got=self.orientations_quat_xyzw[i],
             )
 
+    def _validate_covariance(self, cov: Float64Array) -> None:
+        bad = ~np.isfinite(cov).all(axis=(1, 2))
+        scale = np.abs(cov).max(axis=(1, 2))
+        bad |= np.abs(cov - np.swapaxes(cov, 1, 2)).max(axis=(1, 2)) > 1e-9 * scale
+        bad |= (np.diagonal(cov, axis1=1, axis2=2) < 0).any(axis=1)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            expected = "a finite symmetric covariance with a non-negative diagonal"
+            raise self._fail(field=f"covariance_6x6[{i}]", expected=expected, got=cov[i])
+
     @classmethod
     def _unchecked(
         cls,
@@ -125,6 +146,7 @@ class PoseTrajectory(Msg):
         orientations_quat_xyzw: Float64Array,
         frame_id: str = "",
         child_frame_id: str = "",
+        covariance_6x6: Float64Array | None = None,
     ) -> PoseTrajectory:
         """Build from float64 arrays the caller owns and has proven valid: no check, no copy.
 
@@ -140,6 +162,7 @@ class PoseTrajectory(Msg):
             "orientations_quat_xyzw": orientations_quat_xyzw,
             "frame_id": frame_id,
             "child_frame_id": child_frame_id,
+            "covariance_6x6": covariance_6x6,
         }
         out = object.__new__(cls)
         for field in dataclasses.fields(cls):

@@ -88,6 +88,17 @@ def _assert_agrees(stats: ErrorStats, expected: dict[str, float]) -> None:
     assert stats.n * stats.rms**2 == pytest.approx(expected["sse"], rel=RTOL)
 
 
+def test_the_reference_covers_every_plane_on_ape_and_rpe_with_se3_and_sim3() -> None:
+    projected = [c for c in CASES if "project_to_plane" in c["ours"]["settings"]]
+    assert {c["ours"]["settings"]["project_to_plane"] for c in projected} == {"xy", "xz", "yz"}
+    for metric in ("ape", "rpe"):
+        aligns = {
+            c["ours"]["settings"]["align"] for c in projected if c["ours"]["metric"] == metric
+        }
+        assert {"se3", "sim3"} <= aligns
+    assert all("--project_to_plane" in c["command"] for c in projected)
+
+
 def test_the_reference_covers_time_ranges_on_ape_and_rpe() -> None:
     ranged = [c for c in CASES if {"t_start_s", "t_end_s"} & set(c["ours"]["settings"])]
     assert {c["ours"]["metric"] for c in ranged} == {"ape", "rpe"}
@@ -206,6 +217,10 @@ def _evo_live(case: dict[str, Any], folder: Path, evo_api: EvoApi) -> dict[str, 
         "align_origin": align == "origin",
         "n_to_align": kwargs.get("n_align", -1),
     }
+    if "project_to_plane" in kwargs:  # evo_ape/evo_rpe --project_to_plane
+        from evo.core.trajectory import Plane
+
+        common["project_to_plane"] = Plane(kwargs["project_to_plane"])
     ref, est = copy.deepcopy(traj_ref), copy.deepcopy(traj_est)
     if case["ours"]["metric"] == "ape":
         result = main_ape.ape(ref, est, relation, **common)

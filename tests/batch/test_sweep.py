@@ -17,7 +17,12 @@ from robot_msgs.batch.results_table import read_results
 from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.sweep import OUTPUT_FILES, run_sweep
 from robot_msgs.compare import Aggregate, Ranking, Repeatability, RunReport
-from robot_msgs.errors import OutputExistsError, SettingsMismatchError, ValidationError
+from robot_msgs.errors import (
+    OutputExistsError,
+    OutputPathError,
+    SettingsMismatchError,
+    ValidationError,
+)
 from robot_msgs.runs import RunSettings, load_runs
 from robot_msgs.runs.run_settings import RUN_DEFAULTS
 from tests.batch.batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
@@ -437,3 +442,25 @@ def test_verify_goes_with_resume(tmp_path: Path) -> None:
         _sweep(tmp_path / "runs", tmp_path / "out", verify=True)
     with pytest.raises(ValidationError, match=r"Expected `retries` >= 0, got -1"):
         _sweep(tmp_path / "runs", tmp_path / "out", retries=-1)
+
+
+def test_bad_executor_options_and_an_out_that_is_a_file_are_refused_before_any_input_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_tree(tmp_path / "runs")
+    hashed: list[object] = []
+    monkeypatch.setattr("robot_msgs.batch.sweep.settings_identity", lambda *a: hashed.append(a))
+    with pytest.raises(ValidationError, match=r"Expected `workers` >= 1, got 0") as refused:
+        _sweep(tmp_path / "runs", tmp_path / "out", executor="local", workers=0)
+    assert (refused.value.field, refused.value.reason) == (
+        "workers",
+        "expected a count >= 1, got 0",
+    )
+    with pytest.raises(ValidationError, match=r"--scheduler; .*got 'head': no port"):
+        _sweep(tmp_path / "runs", tmp_path / "out", executor="dask", scheduler="head")
+    (tmp_path / "file").write_text("keep")
+    with pytest.raises(OutputPathError, match=r"file: is a file, not a folder"):
+        _sweep(tmp_path / "runs", tmp_path / "file")
+    assert hashed == []
+    assert not (tmp_path / "out").exists()
+    assert (tmp_path / "file").read_text() == "keep"

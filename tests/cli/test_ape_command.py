@@ -200,3 +200,191 @@ def test_bag_topics_select_the_trajectories(
     result = json.loads(capsys.readouterr().out)
     assert result["reference"].endswith("ROS_example.bag:groundtruth")
     assert result["counts"]["estimate"] == 5439
+
+
+def test_force_without_an_output_is_refused_naming_the_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = seed_files(tmp_path, T)
+    assert main(["ape", str(ref), str(est), "--force"]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: --force only goes with --save, --save-aligned or --plot FILE "
+        "(it lets them overwrite)\n"
+    )
+
+
+def test_save_to_standard_output_leaves_standard_output_to_the_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = seed_files(tmp_path, T + 0.1)
+    assert main(["ape", str(ref), str(est), "--save", "-"]) == 0
+    captured = capsys.readouterr()
+    saved = json.loads(captured.out)  # the saved result alone, not mixed with the table
+    assert saved["comparison"]["stats"]["translation"]["rms"] == pytest.approx(0.1, abs=1e-12)
+    assert captured.err.startswith("APE (absolute pose error)\n")
+    assert main(["ape", str(ref), str(est), "--save", "-", "--json"]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: --json and --save - both write to standard output; give --save a file\n"
+    )
+
+
+def test_a_plot_path_of_no_figure_format_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = seed_files(tmp_path, T)
+    plot = tmp_path / "figure.jpg"
+    assert main(["ape", str(ref), str(est), "--plot", str(plot)]) == 1
+    assert capsys.readouterr().err == (
+        f"ERROR: --plot {plot}: expected a file name ending in .png, .pdf, .svg or .eps\n"
+    )
+    assert not plot.exists()
+
+
+def test_save_into_a_missing_folder_is_refused_as_traj_refuses_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = seed_files(tmp_path, T)
+    out = tmp_path / "reslts" / "ape.json"  # a typo of an existing folder's name
+    assert main(["ape", str(ref), str(est), "--save", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"ERROR: {out}: cannot write it: the folder {out.parent} does not exist\n"
+    )
+    assert not out.parent.exists()
+
+
+def test_a_one_pose_estimate_is_evaluated_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, _ = seed_files(tmp_path, T)
+    one = write_tum(tmp_path / "one.tum", np.array([0.5]), line_positions(np.array([0.7])))
+    assert main(["ape", str(ref), str(one), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (
+        f"WARNING: {one}: 1 pose only (time span 0 s, no rate): nothing to evaluate; "
+        "check that the file holds the whole trajectory\n"
+    )
+    # The one pose at x = 0.7 against the reference's x = 0.5: 0.2 m.
+    stats = json.loads(captured.out)["stats"]["translation"]
+    assert (stats["n"], stats["rms"]) == (1, pytest.approx(0.2, abs=1e-12))
+
+
+GT, EST = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+
+
+def _drifting_copy(tmp_path: Path) -> Path:
+    """The example estimate with 1 % scale drift in x: a second, different estimate."""
+    est = read_tum(robot_msgs.io.resolve_path(EST))
+    positions = est.positions_xyz.copy()
+    positions[:, 0] *= 1.0 + 0.01 * (est.stamps_s - est.stamps_s[0]) / est.duration_s
+    return robot_msgs.io.write_tum(tmp_path / "drifting.tum", est.replace(positions_xyz=positions))
+
+
+def test_several_estimates_give_each_single_estimates_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    second = str(_drifting_copy(tmp_path))
+    flags = ["--align", "sim3", "--json"]
+    assert main(["ape", GT, EST, second, *flags]) == 0
+    together = json.loads(capsys.readouterr().out)
+    singles = []
+    for est in (EST, second):
+        assert main(["ape", GT, est, *flags]) == 0
+        singles.append(json.loads(capsys.readouterr().out))
+    assert together == singles
+    assert together[0]["stats"] != together[1]["stats"]
+    assert main(["ape", GT, EST, second, "--align", "sim3"]) == 0
+    table = capsys.readouterr().out
+    assert table.startswith("APE (absolute pose error), 2 estimates\n")
+    rows = [line for line in table.splitlines() if line.startswith((EST, second))]
+    assert [r.split()[0] for r in rows] == [EST, second]
+    assert rows[0].split()[5] == f"{singles[0]['stats']['translation']['rms']:.6g}"
+
+
+def test_several_estimates_save_one_file_each_through_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    second = str(_drifting_copy(tmp_path))
+    assert main(["ape", GT, EST, second, "--save", str(tmp_path / "one.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: --save ")
+    assert "{name}" in err
+    (tmp_path / "res").mkdir()
+    assert main(["ape", GT, EST, second, "--save", str(tmp_path / "res" / "{name}.npz")]) == 0
+    out = capsys.readouterr().out
+    for stem in ("rgbdslam", "drifting"):
+        saved = tmp_path / "res" / f"{stem}.npz"
+        assert f"wrote {saved}" in out
+        assert robot_msgs.io.result_files.load_result(saved).comparison.estimate.endswith(
+            f"{stem}.tum"
+        )
+
+
+def test_save_aligned_writes_the_estimate_as_aligned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    aligned = tmp_path / "aligned.tum"
+    assert main(["ape", GT, EST, "--align", "se3", "--json", "--save-aligned", str(aligned)]) == 0
+    fitted = json.loads(capsys.readouterr().out)["stats"]["translation"]["rms"]
+    # The aligned file, compared without alignment, has the error the fit left.
+    assert main(["ape", GT, str(aligned), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)["stats"]["translation"]["rms"]
+    assert again == pytest.approx(fitted, rel=1e-9)
+    kitti = tmp_path / "aligned.txt"
+    assert main(["ape", GT, EST, "--align", "se3", "--save-aligned", str(kitti)]) == 1
+    assert "pass --to tum|kitti|euroc" in capsys.readouterr().err
+    assert (
+        main(["ape", GT, EST, "--align", "se3", "--save-aligned", str(kitti), "--to", "kitti"]) == 0
+    )
+    assert (tmp_path / "aligned_times.txt").exists()
+    assert main(["ape", GT, EST, "--to", "tum"]) == 1
+    assert "--to names the format of --save-aligned" in capsys.readouterr().err
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_plot_format_follows_the_file_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    pdf, svg, png = tmp_path / "x.pdf", tmp_path / "x.svg", tmp_path / "x.png"
+    assert main(["ape", GT, EST, "--align", "se3", "--plot", str(pdf)]) == 0
+    assert f"wrote {pdf}\n" in capsys.readouterr().out
+    assert pdf.read_bytes().startswith(b"%PDF-")
+    assert main(["ape", GT, EST, "--align", "se3", "--plot", str(svg)]) == 0
+    text = svg.read_text(encoding="utf-8")
+    assert text.startswith("<?xml")
+    assert "<svg" in text[:500]
+    # Axes in words with units; the error's statistics drawn as lines.
+    for words in (
+        "translation error [m]",
+        "time since the first matched pose [s]",
+        "rms 0.01347 m",
+        "median",
+        "mean",
+    ):
+        assert words in text
+    assert main(["ape", GT, EST, "--plot", str(png), "--dpi", "300"]) == 0
+    # --plot's help states 11 x 4.5 in: at 300 dpi that is 3300 x 1350 pixels.
+    assert _png_size(png.read_bytes()) == (3300, 1350)
+    assert main(["ape", GT, EST, "--plot", str(tmp_path / "x.jpg")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: --plot ")
+    assert ".png, .pdf, .svg or .eps" in err
+
+
+def test_kitti_without_times_says_frame_not_seconds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    x = np.arange(60.0)
+    ref = write_kitti(tmp_path / "gt.txt", line_positions(x))
+    est = write_kitti(tmp_path / "est.txt", line_positions(1.01 * x))
+    svg = tmp_path / "ape.svg"
+    assert main(["ape", str(ref), str(est), "--plot", str(svg)]) == 0
+    text = svg.read_text(encoding="utf-8")
+    assert ">frame<" in text
+    assert "[s]" not in text

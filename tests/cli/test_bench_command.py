@@ -184,12 +184,14 @@ def test_a_run_that_cannot_be_read_fails_the_bench_unless_partial_results_are_al
     assert main([*argv, "--out", str(tmp_path / "strict")]) == 1
     captured = capsys.readouterr()
     errors = [line for line in captured.err.splitlines() if line.startswith("ERROR:")]
-    assert errors == [
-        (
-            "ERROR: 1 of 2 runs did not finish (1 failed to evaluate, 0 not evaluated; see "
-            "above); --allow-partial accepts a partial sweep"
-        )
-    ]
+    bad_file = root / "orb" / "MH_01" / "2" / "estimate.tum"
+    # The one error line counts, names the first run, the file and the line, and the flag.
+    assert len(errors) == 1, errors
+    assert errors[0].startswith(
+        "ERROR: 1 of 2 runs did not finish (1 failed to evaluate, 0 not evaluated): "
+        f"orb/MH_01/2: FormatError: {bad_file}, line 2"
+    )
+    assert errors[0].endswith("; --allow-partial accepts a partial sweep")
     assert "failed to evaluate: orb/MH_01/2: FormatError: " in captured.out
     assert "oops" in captured.out
     assert main([*argv, "--out", str(tmp_path / "partial"), "--allow-partial"]) == 0
@@ -361,3 +363,66 @@ def test_the_dashboard_is_served_on_loopback_and_its_address_printed(
     err = capsys.readouterr().err
     (line,) = [x for x in err.splitlines() if x.startswith("dashboard: ")]
     assert line.startswith("dashboard: http://127.0.0.1:")
+
+
+def test_an_out_that_is_a_file_is_refused_before_any_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "out"
+    out.write_text("keep")
+
+    def no_run(*args: object, **kwargs: object) -> NoReturn:
+        raise AssertionError  # pragma: no cover - the sweep must not start
+
+    monkeypatch.setattr(sweep, "settings_identity", no_run)
+    assert main(["bench", str(root), "--out", str(out), "--serial", "--quiet"]) == 1
+    assert capsys.readouterr().err == (
+        f"ERROR: --out {out}: is a file, not a folder; give a folder (it is created if missing)\n"
+    )
+    assert out.read_text() == "keep"
+
+
+def test_worker_flags_are_named_and_refused_where_they_do_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "out"
+
+    def no_run(*args: object, **kwargs: object) -> NoReturn:
+        raise AssertionError  # pragma: no cover - refused before the inputs are hashed
+
+    monkeypatch.setattr(sweep, "settings_identity", no_run)
+    argv = ["bench", str(root), "--out", str(out), "--quiet"]
+    assert main([*argv, "--workers", "0"]) == 1
+    assert capsys.readouterr().err == "ERROR: --workers 0: expected a count >= 1, got 0\n"
+    assert main([*argv, "--retries", "-1"]) == 1
+    assert capsys.readouterr().err == "ERROR: --retries -1: expected a count >= 0, got -1\n"
+    assert main([*argv, "--workers", "2", "--serial"]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: --workers 2: has no effect, as --serial evaluates in this process; drop it\n"
+    )
+    assert main([*argv, "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"]) == 1
+    assert "the cluster at --scheduler has its own workers" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_sweep_in_which_every_run_fails_names_the_first_and_counts_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree(tmp_path / "runs")
+    for trial in (1, 2):
+        (root / "orb" / "MH_01" / str(trial) / "estimate.tum").write_text("1 2 3\n")
+    out = tmp_path / "out"
+    assert main(["bench", str(root), "--out", str(out), "--serial", "--quiet"]) == 1
+    captured = capsys.readouterr()
+    first = root / "orb" / "MH_01" / "1" / "estimate.tum"
+    (line,) = captured.err.splitlines()
+    assert line.startswith(
+        "ERROR: 2 of 2 runs did not finish (2 failed to evaluate, 0 not evaluated): "
+        f"orb/MH_01/1: FormatError: {first}: cannot tell the format: line 1 has 3 numbers"
+    )
+    assert line.endswith(" (and 1 more: see above); --allow-partial accepts a partial sweep")
+    assert captured.out.startswith("2 runs: 0 evaluated (0 succeeded), 2 failed to evaluate")
+    summary = _json(out / "summary.json")
+    assert (summary["n_failed"], summary["complete"]) == (2, False)

@@ -95,3 +95,19 @@ def test_out_is_required(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["docs"])
     assert "--out" in capsys.readouterr().err
+
+
+def test_an_out_that_is_a_file_is_refused_naming_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "reference"
+    out.write_text("keep")
+    assert main(["docs", "--out", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"ERROR: --out {out}: is a file, not a folder; give a folder (it is created if missing)\n"
+    )
+    assert main(["docs", "--out", str(out / "html")]) == 1
+    assert capsys.readouterr().err == (
+        f"ERROR: --out {out / 'html'}: cannot create the folder: {out} is a file, not a folder\n"
+    )
+    assert out.read_text() == "keep"

@@ -104,3 +104,60 @@ def test_short_path_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixt
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert err[0].startswith("ERROR: No KITTI segment fits")
+
+
+def test_segment_flags_the_protocol_would_ignore_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = _kitti_pair(tmp_path, 1.0)
+    argv = ["drift", str(ref), str(est)]
+    assert main([*argv, "--fractions", "0.1"]) == 1
+    assert capsys.readouterr().err.startswith(
+        "ERROR: --fractions: only --protocol rpg takes lengths as fractions of the path"
+    )
+    assert main([*argv, "--protocol", "rpg", "--step", "5"]) == 1
+    assert capsys.readouterr().err.startswith(
+        "ERROR: --step 5: only --protocol kitti starts a segment every N frames"
+    )
+    assert main([*argv, "--protocol", "rpg", "--fractions", "0.1", "--lengths", "50"]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: --fractions and --lengths both set the segment lengths; give one of them\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("flags", "error"),
+    [
+        (["--step", "0"], "--step 0: expected a whole number of frames >= 1, got 0"),
+        (["--lengths", "100,-5"], "--lengths 100,-5: expected segment lengths > 0 metres, got"),
+        (
+            ["--lengths", "100,200,100"],
+            "--lengths 100,200,100: expected distinct segment lengths, got 100 m twice",
+        ),
+        (
+            ["--protocol", "rpg", "--fractions", "0,0.1"],
+            "--fractions 0,0.1: expected fractions > 0 of the path length",
+        ),
+    ],
+)
+def test_a_bad_segment_flag_is_one_error_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], error: str
+) -> None:
+    ref, est = _kitti_pair(tmp_path, 1.0)
+    assert main(["drift", str(ref), str(est), *flags]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ERROR: {error}")
+    assert len(err.splitlines()) == 1
+
+
+def test_lengths_that_are_not_numbers_are_named_with_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = _kitti_pair(tmp_path, 1.0)
+    with pytest.raises(SystemExit) as refused:
+        main(["drift", str(ref), str(est), "--lengths", "100m"])
+    assert refused.value.code == 2
+    assert (
+        "argument --lengths: expected numbers separated by commas, as 100,200, got '100m'"
+        in capsys.readouterr().err
+    )

@@ -136,3 +136,59 @@ def test_a_per_run_alignment_is_refused_naming_the_entry(
     err = capsys.readouterr().err
     assert "[[runs]] #3: a per-run `align` is refused" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_force_without_an_output_and_an_output_in_a_missing_folder_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", "example:runs/runs.toml", "--force"]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: --force only goes with an output (--html, --json, --csv, --latex, --markdown)\n"
+    )
+    out = tmp_path / "reprot" / "runs.csv"
+    assert main(["report", "example:runs/runs.toml", "--csv", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"ERROR: {out}: cannot write it: the folder {out.parent} does not exist\n"
+    )
+    assert not out.parent.exists()
+
+
+def test_html_is_interactive_unless_static(
+    runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("plotly")
+    pytest.importorskip("matplotlib")
+    page, still = tmp_path / "r.html", tmp_path / "s.html"
+    assert main(["report", str(runs_copy), "--quiet", "--no-progress", "--html", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "Plotly.newPlot" in text
+    assert '<div class="plot"' in text
+    assert (
+        main(
+            ["report", str(runs_copy), "--quiet", "--no-progress", "--html", str(still), "--static"]
+        )
+        == 0
+    )
+    text = still.read_text(encoding="utf-8")
+    assert "<script" not in text
+    assert "data:image/png;base64," in text
+    capsys.readouterr()
+    assert main(["report", str(runs_copy), "--static"]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: --static is a form of --html FILE")
+
+
+def test_interactive_html_without_plotly_names_the_extra_and_the_fallback(
+    runs_copy: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "plotly", None)
+    page = tmp_path / "r.html"
+    assert main(["report", str(runs_copy), "--quiet", "--html", str(page)]) == 1
+    err = capsys.readouterr().err
+    assert "pip install 'robot_msgs[html]'" in err
+    assert "--static" in err
+    assert not page.exists()

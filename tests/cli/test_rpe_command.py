@@ -110,11 +110,30 @@ def test_plot_of_all_pairs(tmp_path: Path) -> None:
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
-def test_a_delta_without_pairs_is_one_error_line(
+def test_a_delta_without_pairs_is_one_error_line_naming_the_flags(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ref, est = seed_files(tmp_path, T)
     assert main(["rpe", str(ref), str(est), "--delta", "50", "--delta-unit", "m"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
-    assert err[0].startswith("ERROR: delta = 50.0 m gave no pose pair")
+    # The path is 10 m (x = t over 10 s): no 50 m pair.
+    assert err[0] == (
+        "ERROR: --delta 50 --delta-unit m: no pose pair among the 101 matched poses of the "
+        "estimate (duration 10 s, path 10 m); use a smaller --delta or --all-pairs"
+    )
+
+
+def test_a_delta_tolerance_that_changes_nothing_is_refused_naming_the_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = seed_files(tmp_path, T)
+    assert main(["rpe", str(ref), str(est), "--delta-tol", "0.5"]) == 1
+    assert capsys.readouterr().err.startswith(
+        "ERROR: --delta-tol 0.5: has no effect with --delta-unit f (it is the tolerance"
+    )
+    argv = ["rpe", str(ref), str(est), "--delta-unit", "m", "--delta-tol", "0.5"]
+    assert main(argv) == 1
+    assert "--delta-unit m without --all-pairs" in capsys.readouterr().err
+    assert main([*argv, "--all-pairs"]) == 0  # all pairs by path: the tolerance applies
+    assert main(["rpe", str(ref), str(est), "--delta-unit", "s", "--delta-tol", "0.5"]) == 0

@@ -354,3 +354,62 @@ def test_a_time_range_without_poses_or_backwards_is_one_error_naming_the_flags(
     assert capsys.readouterr().err == (
         "ERROR: --t-end 4.0: expected an end at or after the start (5.0 s), got float 4.0\n"
     )
+
+
+def test_traj_says_frames_for_kitti_without_times(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kitti = write(
+        tmp_path,
+        "1 0 0 0 0 1 0 0 0 0 1 0\n1 0 0 1 0 1 0 0 0 0 1 0\n1 0 0 2 0 1 0 0 0 0 1 0\n",
+        "00.txt",
+    )
+    assert main(["traj", str(kitti)]) == 0
+    out = capsys.readouterr().out
+    assert "frame index  0 .. 2 (KITTI without a times file: stamps are frame indices)" in out
+    assert " s (" not in out
+    assert "Hz" not in out
+    assert main(["traj", str(kitti), "--json"]) == 0
+    (summary,) = json.loads(capsys.readouterr().out)
+    assert (summary["first_frame"], summary["last_frame"]) == (0, 2)
+    assert "rate_hz" not in summary
+    assert "duration_s" not in summary
+    times = write(tmp_path, "0.0\n0.1\n0.2\n", "times.txt")
+    assert main(["traj", str(kitti), "--times", str(times)]) == 0
+    assert "rate         10.0 Hz" in capsys.readouterr().out
+
+
+def test_traj_ref_aligns_each_estimate_and_overlays_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    svg = tmp_path / "traj.svg"
+    assert main(["traj", "--ref", gt, est, "--align", "se3", "--plot", str(svg)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{gt} (tum, reference)\n")
+    # The fitted transform ape --align se3 reports (rotation 2.1669 deg).
+    assert f"{est} aligned to {gt}: se3 alignment fitted on 785 poses: rotation 2.1669 deg" in out
+    assert f"wrote {svg}" in out
+    text = svg.read_text(encoding="utf-8")
+    for label in (
+        "x [m]",
+        "roll [deg]",
+        "pitch [deg]",
+        "yaw [deg]",
+        "speed [m/s]",
+        "time since the first pose [s]",
+        "reference",
+    ):
+        assert label in text
+    assert main(["traj", "--ref", gt, est, "--align", "se3", "--json"]) == 0
+    reports = json.loads(capsys.readouterr().out)
+    assert [r.get("role") for r in reports] == ["reference", None]
+    assert reports[1]["alignment"]["method"] == "se3"
+
+
+def test_traj_align_needs_a_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["traj", "example:fr1_xyz/rgbdslam.tum", "--align", "se3"]) == 1
+    assert capsys.readouterr().err.startswith(
+        "ERROR: --align, --sync and --max-diff align each FILE to --ref REF"
+    )

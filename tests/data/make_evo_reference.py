@@ -236,6 +236,24 @@ def cases() -> list[dict[str, Any]]:
         _rpe("fr1_drift", "angle_deg", 0.2, "m", all_pairs=True, t_start=1305031110.0),
         _rpe("fr2_desk", "trans_part", 0.5, "m", "se3", all_pairs=True, t_end=1311868200.0),
     ]
+    # Plane projection (evo's --project_to_plane, applied after the alignment).
+    out += [
+        _ape("fr2_desk", "trans_part", "se3", project_to_plane="xy"),
+        _ape("fr2_desk", "trans_part", "sim3", project_to_plane="xy"),
+        _ape("fr2_desk", "angle_deg", "se3", project_to_plane="xy"),
+        _ape("fr1_drift", "trans_part", "se3", project_to_plane="xz"),
+        _ape("fr1_drift", "trans_part", "sim3", project_to_plane="yz"),
+        _ape("fr1_drift", "angle_deg", "sim3", project_to_plane="xz"),
+        _ape("fr1_drift", "full", "se3", project_to_plane="yz"),
+        _ape("fr1_drift", "trans_part", "none", project_to_plane="xy"),
+        _ape("fr1_mono", "trans_part", "sim3", project_to_plane="xy"),
+        _rpe("fr2_desk", "trans_part", 0.5, "m", "se3", all_pairs=True, project_to_plane="xy"),
+        _rpe("fr2_desk", "angle_deg", 1, "f", "sim3", project_to_plane="xy"),
+        _rpe("fr1_drift", "trans_part", 1, "f", "se3", project_to_plane="xz"),
+        _rpe("fr1_drift", "rot_part", 0.2, "m", "sim3", project_to_plane="yz"),
+        _rpe("fr1_drift", "angle_deg", 10, "d", "se3", project_to_plane="xy"),
+        _rpe("fr1_drift", "trans_part", 10, "f", "sim3", all_pairs=True, project_to_plane="xy"),
+    ]
     return out
 
 
@@ -250,6 +268,7 @@ def _case_id(case: dict[str, Any]) -> str:
     parts += [f"off{case['t_offset']:g}"] if "t_offset" in case else []
     parts += [f"from{case['t_start']!r}"] if "t_start" in case else []
     parts += [f"to{case['t_end']!r}"] if "t_end" in case else []
+    parts += [f"plane{case['project_to_plane']}"] if "project_to_plane" in case else []
     return "-".join(parts)
 
 
@@ -308,6 +327,8 @@ def command(case: dict[str, Any]) -> list[str]:
         args += ["--t_start", repr(case["t_start"])]
     if "t_end" in case:
         args += ["--t_end", repr(case["t_end"])]
+    if "project_to_plane" in case:
+        args += ["--project_to_plane", case["project_to_plane"]]
     return [tool, *args]
 
 
@@ -329,6 +350,8 @@ def ours(case: dict[str, Any]) -> dict[str, Any]:
         settings["t_start_s"] = case["t_start"]
     if "t_end" in case:
         settings["t_end_s"] = case["t_end"]
+    if "project_to_plane" in case:
+        settings["project_to_plane"] = case["project_to_plane"]
     out: dict[str, Any] = {
         "metric": case["tool"],
         "relation": RELATIONS[case["relation"]],

@@ -132,8 +132,25 @@ def test_kitti_drift_refuses_bad_lengths(lengths: list[float]) -> None:
 
 
 def test_kitti_drift_refuses_a_bad_step() -> None:
-    with pytest.raises(ValidationError, match="Expected step_frames as an int >= 1, got 0"):
+    with pytest.raises(
+        ValidationError, match=r"Expected a whole number of frames >= 1, got 0 - at `step_frames`"
+    ) as refused:
         kitti_drift(straight(301), straight(301), step_frames=0)
+    assert (refused.value.field, refused.value.reason) == (
+        "step_frames",
+        "expected a whole number of frames >= 1, got 0",
+    )
+
+
+def test_drift_refuses_a_segment_length_given_twice_naming_it() -> None:
+    # Each length names its own statistics (translation_pct@100m): twice would mix them.
+    with pytest.raises(
+        ValidationError, match=r"Expected distinct segment lengths, got 100 m twice .* `lengths_m`"
+    ):
+        kitti_drift(straight(301), straight(301), lengths_m=[100.0, 200.0, 100.0])
+    with pytest.raises(ValidationError, match=r"got 10 m twice") as refused:
+        relative_error(straight(101), straight(101), lengths_m=[10.0, 10.0])
+    assert refused.value.field == "lengths_m"
 
 
 def test_rpg_segment_takes_the_closest_end_within_the_limit() -> None:
@@ -287,3 +304,16 @@ def test_relative_error_agrees_with_rpg_trajectory_evaluation(
                 key,
                 ours,
             )
+
+
+def test_rpg_refuses_a_plane_projection_naming_the_field() -> None:
+    t = np.arange(101.0)
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (101, 1)),
+    )
+    settings = EvaluationSettings(project_to_plane="xy")
+    with pytest.raises(ValidationError, match=r"no plane projection with rpg") as caught:
+        relative_error(ref, ref, lengths_m=[10.0], settings=settings)
+    assert caught.value.field == "EvaluationSettings.project_to_plane"

@@ -315,9 +315,12 @@ def test_posyaw_on_a_horizontal_line_works() -> None:
     np.testing.assert_allclose(how.rotation, rot_z(0.5), atol=1e-12)
 
 
-def test_a_window_without_estimate_stamps_raises_naming_the_window() -> None:
+def test_a_window_without_estimate_stamps_raises_naming_the_window_and_its_flag() -> None:
     settings = EvaluationSettings(align="se3", align_window_s=(100.0, 200.0))
-    with pytest.raises(AlignmentError, match=r"window 100\.000000 \.\. 200\.000000 s holds none"):
+    with pytest.raises(
+        AlignmentError,
+        match=r"window 100\.000000 \.\. 200\.000000 s \(align_window_s, --align-window\) holds none",
+    ):
         align(traj(NOISY_REF), traj(NOISY_EST), settings=settings)
 
 

@@ -58,8 +58,17 @@ class BagMaker:
             rotation=types["geometry_msgs/msg/Quaternion"](x=q[0], y=q[1], z=q[2], w=q[3]),
         )
 
-    def message(self, kind: str, msgtype: str, pose: Pose, child: str = "base_link") -> Any:
+    def message(
+        self,
+        kind: str,
+        msgtype: str,
+        pose: Pose,
+        child: str = "base_link",
+        covariance: Any = None,
+    ) -> Any:
+        """One message of ``msgtype``; ``covariance`` (36 values) for the types with one."""
         sec, nanosec, frame, xyz, q = pose
+        cov36 = np.zeros(36) if covariance is None else np.asarray(covariance, dtype=float)
         types = self._store(kind).types
         header = self.header(kind, sec, nanosec, frame)
         cls = types[msgtype]
@@ -67,12 +76,12 @@ class BagMaker:
             return cls(header=header, pose=self.pose(kind, xyz, q))
         if msgtype == "geometry_msgs/msg/PoseWithCovarianceStamped":
             cov = types["geometry_msgs/msg/PoseWithCovariance"](
-                pose=self.pose(kind, xyz, q), covariance=np.zeros(36)
+                pose=self.pose(kind, xyz, q), covariance=cov36
             )
             return cls(header=header, pose=cov)
         if msgtype == "nav_msgs/msg/Odometry":
             cov = types["geometry_msgs/msg/PoseWithCovariance"](
-                pose=self.pose(kind, xyz, q), covariance=np.zeros(36)
+                pose=self.pose(kind, xyz, q), covariance=cov36
             )
             vec = types["geometry_msgs/msg/Vector3"](x=0.0, y=0.0, z=0.0)
             twist = types["geometry_msgs/msg/TwistWithCovariance"](
@@ -86,6 +95,22 @@ class BagMaker:
             point = types["geometry_msgs/msg/Point"](x=xyz[0], y=xyz[1], z=xyz[2])
             return cls(header=header, point=point)
         raise AssertionError(msgtype)
+
+    def navsat(
+        self, kind: str, stamp: tuple[int, int], lla: tuple[float, float, float], status: int = 0
+    ) -> Any:
+        """A ``sensor_msgs/NavSatFix`` at ``stamp`` (sec, nanosec) with a fix ``status``."""
+        types = self._store(kind).types
+        fix_status = types["sensor_msgs/msg/NavSatStatus"](status=status, service=1)
+        return types["sensor_msgs/msg/NavSatFix"](
+            header=self.header(kind, stamp[0], stamp[1], "gps"),
+            status=fix_status,
+            latitude=lla[0],
+            longitude=lla[1],
+            altitude=lla[2],
+            position_covariance=np.zeros(9),
+            position_covariance_type=0,
+        )
 
     def path_message(self, kind: str, poses: list[Pose]) -> Any:
         types = self._store(kind).types

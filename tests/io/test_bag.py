@@ -60,6 +60,54 @@ def test_read_bag_reads_stamps_positions_and_orientations_of_each_pose_type(
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    "msgtype", ["geometry_msgs/msg/PoseWithCovarianceStamped", "nav_msgs/msg/Odometry"]
+)
+def test_read_bag_keeps_the_pose_covariances_in_ros_order(
+    bags: BagMaker, kind: str, msgtype: str
+) -> None:
+    # Pose i gets a covariance whose entry (r, c) is 100 i + 10 r + c, symmetrised.
+    raw = [
+        np.fromfunction(lambda r, c, i=i: 100.0 * i + 10.0 * np.minimum(r, c) + np.maximum(r, c),
+                        (6, 6))
+        for i in range(1, 4)
+    ]  # fmt: skip
+    msgs = [
+        bags.message(kind, msgtype, p, covariance=c.ravel())
+        for p, c in zip(POSES, raw, strict=True)
+    ]
+    traj = read_bag(open_path(bags.write("cov", kind, {"/est": (msgtype, msgs)}), kind), "/est")
+    assert traj.covariance_6x6 is not None
+    assert traj.covariance_6x6.tolist() == [c.tolist() for c in raw]
+    assert traj.covariance_6x6[1, 2, 4] == 100.0 * 2 + 10.0 * 2 + 4  # row 2, column 4
+
+
+def test_read_bag_drops_unknown_all_zero_covariances(bags: BagMaker) -> None:
+    msgtype = "geometry_msgs/msg/PoseWithCovarianceStamped"
+    zero = [bags.message("ros1", msgtype, p) for p in POSES]
+    path = bags.write("zero", "ros1", {"/est": (msgtype, zero)})
+    assert read_bag(path, "/est").covariance_6x6 is None
+    some = [bags.message("ros1", msgtype, POSES[0], covariance=np.eye(6).ravel()), *zero[1:]]
+    path = bags.write("some", "ros1", {"/est": (msgtype, some)})
+    with pytest.warns(DataWarning, match=r"2 of 3 messages have an all-zero \(unknown\)"):
+        assert read_bag(path, "/est").covariance_6x6 is None
+
+
+def test_a_covariance_follows_its_row_when_messages_are_sorted(bags: BagMaker) -> None:
+    msgtype = "geometry_msgs/msg/PoseWithCovarianceStamped"
+    shuffled = [POSES[1], POSES[0], POSES[2]]
+    msgs = [
+        bags.message("ros1", msgtype, p, covariance=(np.eye(6) * (k + 1)).ravel())
+        for k, p in enumerate(shuffled)
+    ]
+    path = bags.write("sorted", "ros1", {"/est": (msgtype, msgs)})
+    with pytest.warns(DataWarning, match=r"sorted by stamp"):
+        traj = read_bag(path, "/est")
+    assert traj.covariance_6x6 is not None
+    assert traj.covariance_6x6[:, 0, 0].tolist() == [2.0, 1.0, 3.0]
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_read_bag_gives_point_stamped_identity_rotations_with_a_warning(
     bags: BagMaker, kind: str
 ) -> None:
@@ -307,3 +355,47 @@ def test_read_bag_refuses_a_tf_loop_naming_the_bag(bags: BagMaker) -> None:
 
 def test_parse_tf_id_takes_an_optional_static_topic() -> None:
     assert parse_tf_id("/tf:map.base_link:/my_static") == ("/tf", "map", "base_link", "/my_static")
+
+
+FIXES = [(0.0, 0.0, 0.0), (0.0, 0.001, 0.0), (0.001, 0.001, 3.0), (0.002, 0.0, 3.0)]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_navsatfix_bag_and_an_lla_file_agree_in_enu(
+    bags: BagMaker, kind: str, tmp_path: Path
+) -> None:
+    msgs = [bags.navsat(kind, (100 + i, 0), fix) for i, fix in enumerate(FIXES)]
+    bag = open_path(bags.write("gps", kind, {"/fix": ("sensor_msgs/msg/NavSatFix", msgs)}), kind)
+    text = tmp_path / "gps.lla"
+    text.write_text("".join(f"{100 + i} {a!r} {b!r} {c!r}\n" for i, (a, b, c) in enumerate(FIXES)))
+    with pytest.warns(DataWarning, match=r"NavSatFix has no orientation"):
+        from_bag = read_bag(bag, "/fix")
+    with pytest.warns(DataWarning, match=r"has no orientation"):
+        from_file = read_trajectory(text)
+    assert from_bag.stamps_s.tolist() == from_file.stamps_s.tolist() == [100.0, 101.0, 102.0, 103.0]
+    assert from_bag.positions_xyz.tolist() == from_file.positions_xyz.tolist()
+    # Hand case: 0.001 deg east on the equator is a sin(0.001 deg) east.
+    east = 6378137.0 * math.sin(math.radians(0.001))
+    assert from_bag.positions_xyz[1, 0] == pytest.approx(east, abs=1e-9)
+    assert from_bag.frame_id == "enu"
+
+
+def test_fixes_without_a_fix_are_dropped_and_the_first_fix_is_the_origin(bags: BagMaker) -> None:
+    msgs = [bags.navsat("ros1", (10, 0), (5.0, 5.0, 0.0), status=-1)]
+    msgs += [bags.navsat("ros1", (11 + i, 0), fix) for i, fix in enumerate(FIXES)]
+    bag = bags.write("nofix", "ros1", {"/fix": ("sensor_msgs/msg/NavSatFix", msgs)})
+    with pytest.warns(DataWarning) as caught:
+        traj = read_bag(bag, "/fix")
+    assert any(
+        "1 of 5 NavSatFix messages have no fix (status < 0): dropped" in str(w.message)
+        for w in caught
+    )
+    assert len(traj) == 4
+    assert traj.positions_xyz[0].tolist() == [0.0, 0.0, 0.0]
+    from robot_msgs.io.bag import first_fix
+
+    assert first_fix(bag, "/fix") == (0.0, 0.0, 0.0)
+    with pytest.raises(FormatError, match=r"applies to NavSatFix topics and lla files"):
+        read_bag(bags.write("p", "ros1", {"/p": ("geometry_msgs/msg/PoseStamped",
+                 [bags.message("ros1", "geometry_msgs/msg/PoseStamped", POSES[0])])}),
+                 "/p", geo_origin=(0.0, 0.0, 0.0))  # fmt: skip

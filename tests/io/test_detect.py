@@ -135,10 +135,10 @@ def test_read_trajectory_refuses_options_the_format_does_not_use(tmp_path: Path)
         read_trajectory(path, topic="/odom")
     with pytest.raises(
         FormatError,
-        match=r"unknown format 'csv'; expected one of tum, kitti, euroc, bag, bag2, mcap",
+        match=r"unknown format 'csv'; expected one of tum, kitti, euroc, lla, bag, bag2, mcap",
     ):
         read_trajectory(path, fmt="csv")
-    assert FORMATS == ("tum", "kitti", "euroc", "bag", "bag2", "mcap")
+    assert FORMATS == ("tum", "kitti", "euroc", "lla", "bag", "bag2", "mcap")
 
 
 def test_read_trajectory_raises_file_not_found(tmp_path: Path) -> None:

@@ -164,13 +164,18 @@ class Browser:
         result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
         return result["result"].get("value")
 
-    def screenshot(self, width: int) -> bytes:
-        """A PNG of the whole page, ``width`` CSS pixels wide."""
+    def screenshot(self, width: int, *, resize: bool = True) -> bytes:
+        """A PNG of the whole page, ``width`` CSS pixels wide.
+
+        ``resize=False`` keeps the viewport as it is (a page already shown whole keeps
+        its hover labels, which a resize would clear).
+        """
         height = int(self.evaluate("document.documentElement.scrollHeight"))
-        self.send(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
-        )
+        if resize:
+            self.send(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+            )
         shot = self.send(
             "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True}, timeout=60.0
         )

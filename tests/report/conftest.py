@@ -19,6 +19,7 @@ def example_manifest() -> Path:
 def example_outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Every output of ``robot-msgs report`` on the example runs, written once."""
     pytest.importorskip("matplotlib")
+    pytest.importorskip("plotly")
     out = tmp_path_factory.mktemp("example_report")
     paths = {ext: out / f"report.{ext}" for ext in ("html", "json", "csv", "tex", "md")}
     code = main(
@@ -29,4 +30,8 @@ def example_outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
         ]
     )  # fmt: skip
     assert code == 0
+    paths["static.html"] = out / "static.html"
+    static = ["report", str(example_manifest()), "--rpe-delta", "0.5", "1", "2", "--quiet"]
+    static += ["--no-progress", "--html", str(paths["static.html"]), "--static"]
+    assert main(static) == 0
     return paths

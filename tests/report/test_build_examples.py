@@ -99,6 +99,30 @@ def test_outputs_have_the_expected_shapes(example_outputs: dict[str, Path]) -> N
     assert "does not establish position accuracy" in html
 
 
+def test_every_rpe_delta_is_in_the_tables_and_the_csv(
+    example_outputs: dict[str, Path], report: dict[str, Any]
+) -> None:
+    rows = list(csv.DictReader(io.StringIO(example_outputs["csv"].read_text())))
+    for delta in ("0.5", "1", "2"):
+        column = f"rpe_rmse_m@{delta}s"
+        for row in rows:
+            run = _run(report, row["run"])
+            rpe = next(
+                (
+                    c
+                    for c in run["comparisons"].values()
+                    if c["metric"] == "rpe" and f"{c['settings']['delta']:g}" == delta
+                ),
+                None,
+            )
+            if rpe is None:
+                assert row[column] == ""
+            else:
+                assert float(row[column]) == rpe["stats"]["translation"]["rms"]
+        for name in ("md", "html", "static.html"):
+            assert f"RPE {delta} s RMSE [m]" in example_outputs[name].read_text()
+
+
 def test_example_accuracy_agrees_with_evo(report: dict[str, Any]) -> None:
     stored = json.loads(
         (Path(__file__).parents[1] / "data" / "report_examples_evo.json").read_text()

@@ -254,3 +254,31 @@ def test_a_run_with_a_bag_and_no_timing_log_gets_the_labelled_latency_proxy(tmp_
     assert report.latency.source == "bag_receive_proxy"
     assert report.latency.latency_p50_s == pytest.approx(0.025, abs=1e-6)
     assert any("proxy" in n for n in report.latency.notes)
+
+
+def test_a_tum_protocol_metric_and_offset_auto_from_the_settings_block(tmp_path: Path) -> None:
+    xyz = np.stack([np.cos(T / 2), np.sin(T), 0.1 * T], axis=1)
+    t_ref = np.round(np.arange(401) / 40.0, 3)  # 40 Hz ground truth
+    ref_xyz = np.stack([np.cos(t_ref / 2), np.sin(t_ref), 0.1 * t_ref], axis=1)
+    late = _traj(T + 0.05, xyz)  # the estimate's clock runs 50 ms late
+    folder = _run_folder(tmp_path, "run", late, reference=_traj(t_ref, ref_xyz))
+    settings = RunSettings.from_options(
+        {
+            "align": "se3",
+            "sync": "interpolate",
+            "offset_auto": True,
+            "evaluate": [
+                {"metric": "ape"},
+                {"metric": "rpe", "delta": 10, "delta_unit": "f", "protocol": "tum",
+                 "align": "none", "sync": "nearest", "offset_auto": False, "offset_s": -0.05},
+            ],
+        },
+        where="test",
+    )  # fmt: skip
+    report = run_report(folder, settings)
+    ape = report.comparisons["ape:translation"]
+    assert ape.settings["offset_estimated_s"] == pytest.approx(-0.05, abs=1e-4)
+    assert ape.stats["translation"].max < 1e-3  # interpolated at the right instants
+    tum = report.comparisons["rpe:translation:10f:tum"]
+    assert tum.settings["protocol"] == "tum"
+    assert tum.stats["translation"].max < 1e-12  # the right reference stamps: no error

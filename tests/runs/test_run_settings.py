@@ -119,3 +119,16 @@ def test_record_is_flat_and_structured() -> None:
 def test_run_settings_are_messages_that_load_back_equal() -> None:
     s = RunSettings(metrics=default_metrics((0.5, 2.0), "m"), statistic="median")
     assert robot_msgs.from_dict(json.loads(json.dumps(s.to_dict()))) == s
+
+
+def test_an_unknown_settings_key_lists_every_key_the_settings_table_takes() -> None:
+    # A typo of `statistic` must be told the key it missed, not only the alignment keys.
+    with pytest.raises(FormatError) as refused:
+        RunSettings.from_options({"statistc": "max"}, where="runs.toml [settings]")
+    assert str(refused.value) == (
+        "runs.toml [settings]: unknown key `statistc`; expected one of align, align_window_s, "
+        "confidence, coverage_gap_s, end_tolerance_s, evaluate, invert_transform_left, "
+        "invert_transform_right, max_diff_s, max_gap_s, n_align, offset_auto, offset_s, "
+        "offset_search_s, project_to_plane, statistic, sync, t_end_s, t_start_s, "
+        "transform_left, transform_right"
+    )

@@ -175,5 +175,5 @@ def check_count(name: str, value: int, *, least: int = 1) -> int:
     """
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
         msg = f"Expected `{name}` >= {least}, got {value!r}"
-        raise ValidationError(msg)
+        raise ValidationError(msg, field=name, reason=f"expected a count >= {least}, got {value!r}")
     return value

@@ -43,7 +43,7 @@ from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.summary import SweepSummary
 from robot_msgs.batch.worker import Job, RunSummary
 from robot_msgs.errors import OutputExistsError, ValidationError
-from robot_msgs.files import sweep_temporaries, write_atomic
+from robot_msgs.files import check_folder, sweep_temporaries, write_atomic
 from robot_msgs.progress import Progress
 from robot_msgs.strict_json import dumps
 
@@ -175,15 +175,18 @@ def run_sweep(
     ------
     OutputExistsError
         ``out`` holds results and neither ``resume`` nor ``force`` is set.
+    OutputPathError
+        ``out`` is a file, or cannot be created or written (checked before any run).
     ValidationError
-        ``retries < 0``, ``verify`` without ``resume``.
+        ``retries < 0``, ``verify`` without ``resume``, bad executor options
+        (``workers``, ``scheduler``), before any run.
     """
     check_count("retries", retries, least=0)
     if verify and not resume:
         msg = "--verify re-hashes the inputs of stored results: it goes with --resume"
         raise ValidationError(msg)
     started = (time.perf_counter(), time.process_time())
-    folder = Path(out)
+    folder = check_folder(Path(out))
     store = ResultStore(folder)
     existing = [name for name in OUTPUT_FILES if (folder / name).exists()]
     if not (resume or force) and (existing or store.has_records()):

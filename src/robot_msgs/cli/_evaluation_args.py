@@ -11,37 +11,46 @@ flag.
 
 from __future__ import annotations
 
+import argparse
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import DataWarning, FormatError, ValidationError
 from robot_msgs.evaluation.settings import (
     ALIGNMENT_METHODS,
+    DEFAULT_OFFSET_SEARCH_S,
     DELTA_UNITS,
+    PLANES,
+    RPE_PROTOCOLS,
     SYNC_METHODS,
     EvaluationSettings,
     PairSettings,
 )
-from robot_msgs.io import FORMATS, read_trajectory
+from robot_msgs.io import FORMATS, geo_origin_of, read_trajectory
+from robot_msgs.io.clean import implausible_stamps
 
 if TYPE_CHECKING:
-    import argparse
-
     from robot_msgs.msg import Msg
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
     "FLAGS",
     "SYNC_CHOICES",
+    "add_consistency_args",
     "add_input_args",
     "add_output_args",
     "add_pair_args",
     "add_run_settings_args",
     "add_settings_args",
+    "add_transform_args",
     "flag_error",
     "load_runs_from_args",
+    "pair_list_from_args",
     "pairs_from_args",
+    "read_estimate",
     "read_inputs",
+    "read_reference",
     "settings_from_args",
 ]
 
@@ -61,21 +70,52 @@ FLAGS: dict[str, str] = {
     "max_gap_s": "--max-gap",
     "t_start_s": "--t-start",
     "t_end_s": "--t-end",
+    "offset_auto": "--offset",
+    "offset_search_s": "--offset-search",
+    "confidence": "--confidence",
+    "transform_left": "--transform-left",
+    "invert_transform_left": "--invert-transform-left",
+    "transform_right": "--transform-right",
+    "invert_transform_right": "--invert-transform-right",
+    "project_to_plane": "--project-to-plane",
     "delta": "--delta",
     "delta_unit": "--delta-unit",
     "all_pairs": "--all-pairs",
     "pairs_from": "--pairs-from-reference",
     "delta_tol": "--delta-tol",
+    "protocol": "--protocol",
     "coverage_gap_s": "--coverage-gap",
     "end_tolerance_s": "--end-tolerance",
     "statistic": "--statistic",
 }
 
 
-def add_input_args(parser: argparse.ArgumentParser) -> None:
-    """Add ``REF EST``, ``--format``, ``--ref-topic``/``--est-topic``, ``--ref/est-times``."""
+def _offset(text: str) -> float | str:
+    """``--offset``: seconds, or ``auto``."""
+    if text == "auto":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        msg = f"expected seconds or 'auto', got {text!r}"
+        raise argparse.ArgumentTypeError(msg) from None
+
+
+def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) -> None:
+    """Add ``REF EST``, ``--format``, ``--ref-topic``/``--est-topic``, ``--ref/est-times``.
+
+    With ``several``, ``EST...`` takes one or more estimates (``args.estimates``).
+    """
     parser.add_argument("reference", metavar="REF", help="ground-truth file, bag, or example:NAME")
-    parser.add_argument("estimate", metavar="EST", help="estimated trajectory file or bag")
+    if several:
+        parser.add_argument(
+            "estimates",
+            nargs="+",
+            metavar="EST",
+            help="estimated trajectory files or bags, each evaluated against REF",
+        )
+    else:
+        parser.add_argument("estimate", metavar="EST", help="estimated trajectory file or bag")
     group = parser.add_argument_group("input")
     group.add_argument(
         "--format",
@@ -97,6 +137,19 @@ def add_input_args(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="refuse data problems (NaN rows, repeated stamps, non-unit quaternions) "
         "instead of fixing them with a warning",
+    )
+    group.add_argument(
+        "--geo-origin",
+        type=float,
+        nargs=3,
+        metavar=("LAT", "LON", "ALT"),
+        help="lat/lon/alt inputs (.lla files, NavSatFix topics): the local ENU origin, "
+        "degrees and metres above the WGS-84 ellipsoid (default REF's first fix, for both)",
+    )
+    group.add_argument(
+        "--crs",
+        metavar="EPSG:CODE",
+        help="lat/lon/alt inputs: a projected CRS instead of ENU (needs robot_msgs[geo])",
     )
 
 
@@ -139,9 +192,16 @@ def add_settings_args(
     )
     sync.add_argument(
         "--offset",
+        type=_offset,
+        metavar="SECONDS|auto",
+        help=f"added to the estimate's stamps for matching (default {d.offset_s:g}); auto: "
+        "estimated from the motion, with its uncertainty and quality notes, then used",
+    )
+    sync.add_argument(
+        "--offset-search",
         type=float,
         metavar="SECONDS",
-        help=f"added to the estimate's stamps for matching (default {d.offset_s:g})",
+        help=f"--offset auto: search offsets within ± this (default {DEFAULT_OFFSET_SEARCH_S:g})",
     )
     sync.add_argument(
         "--max-gap",
@@ -168,6 +228,44 @@ def add_settings_args(
         metavar=("START", "END"),
         help="fit the alignment on the matched poses stamped within [START, END] seconds",
     )
+    fit.add_argument(
+        "--project-to-plane",
+        choices=PLANES,
+        help="after alignment, project both trajectories to this plane (evo --project_to_plane)",
+    )
+    add_transform_args(parser)
+
+
+def add_consistency_args(parser: argparse.ArgumentParser) -> None:
+    """Add ``--confidence``, the probability of the NEES chi-square bounds."""
+    group = parser.add_argument_group("consistency (--relation nees, nees_position, ...)")
+    group.add_argument(
+        "--confidence",
+        type=float,
+        metavar="P",
+        help="two-sided probability of the chi-square bounds of NEES (default 0.95)",
+    )
+
+
+def add_transform_args(parser: argparse.ArgumentParser) -> None:
+    """Add ``--transform-left/right FILE`` and ``--invert-transform-left/right``."""
+    group = parser.add_argument_group(
+        "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
+    )
+    for side, meaning in (("left", "world frame, may scale"), ("right", "body frame, rigid")):
+        group.add_argument(
+            f"--transform-{side}",
+            type=Path,
+            metavar="FILE",
+            help=f"{side}-multiply every estimate pose ({meaning}; evo_traj "
+            f"--transform_{side}): a 4x4 text or .npy matrix, or a JSON/YAML pose",
+        )
+        group.add_argument(
+            f"--invert-transform-{side}",
+            action="store_true",
+            default=None,
+            help=f"use the inverse of --transform-{side}",
+        )
 
 
 def add_pair_args(parser: argparse.ArgumentParser, defaults: PairSettings) -> None:
@@ -175,7 +273,11 @@ def add_pair_args(parser: argparse.ArgumentParser, defaults: PairSettings) -> No
     d = defaults
     group = parser.add_argument_group("pose pairs")
     group.add_argument(
-        "--delta", type=float, metavar="D", help=f"interval of a pair (default {d.delta:g})"
+        "--delta",
+        type=float,
+        nargs="+",
+        metavar="D",
+        help=f"interval of a pair; several give one result row per delta (default {d.delta:g})",
     )
     group.add_argument(
         "--delta-unit",
@@ -202,10 +304,20 @@ def add_pair_args(parser: argparse.ArgumentParser, defaults: PairSettings) -> No
         help=f"relative tolerance of all-pairs and seconds deltas, in [0, 1) "
         f"(default {d.delta_tol:g}, evo's)",
     )
+    group.add_argument(
+        "--protocol",
+        choices=RPE_PROTOCOLS,
+        help="evo: evo's pairs and association (default); tum: TUM RGB-D evaluate_rpe.py "
+        "--fixed_delta --max_pairs 0 (its pairing, its nearest-stamp matching)",
+    )
 
 
 def _given(args: argparse.Namespace, fields: Any) -> dict[str, Any]:
-    """Collect the settings fields whose flag was given, with the flag's value."""
+    """Collect the settings fields whose flag was given, with the flag's value.
+
+    ``--offset auto`` sets ``offset_auto``, a number ``offset_s``; a transform FILE is
+    read here (:func:`robot_msgs.io.read_transform`), so the settings hold its numbers.
+    """
     values: dict[str, Any] = {}
     for name in fields:
         dest = FLAGS[name].removeprefix("--").replace("-", "_")
@@ -218,6 +330,18 @@ def _given(args: argparse.Namespace, fields: Any) -> dict[str, Any]:
             value = value.replace("-", "_")
         elif name == "pairs_from":
             value = "reference" if value else "estimate"
+        elif name in ("offset_s", "offset_auto"):
+            if (value == "auto") != (name == "offset_auto"):
+                continue
+            value = value == "auto" or value
+        elif name in ("transform_left", "transform_right"):
+            from robot_msgs.io.transform_file import read_transform  # noqa: PLC0415
+
+            value = read_transform(value, flag=FLAGS[name])
+        elif name == "delta" and isinstance(value, list):
+            if len(value) != 1:
+                continue  # several deltas: pair_list_from_args
+            value = value[0]
         values[name] = value
     return values
 
@@ -233,7 +357,9 @@ def flag_error(err: ValidationError, values: dict[str, Any]) -> ValidationError:
     given = values[field]
     shown = " ".join(str(v) for v in given) if isinstance(given, tuple) else given
     if isinstance(given, bool):
-        shown = ""
+        shown = "auto" if field == "offset_auto" else ""
+    if field in ("transform_left", "transform_right"):
+        shown = "FILE"
     msg = f"{FLAGS[field]} {shown}".rstrip() + f": {err.reason}"
     return ValidationError(msg, field=err.field, reason=err.reason)
 
@@ -275,8 +401,67 @@ def settings_from_args(args: argparse.Namespace, base: EvaluationSettings) -> Ev
 
 
 def pairs_from_args(args: argparse.Namespace, base: PairSettings) -> PairSettings:
-    """Return ``base`` with the pair flags that were given on top (errors name the flag)."""
-    return _build(base, _given(args, PairSettings.__dataclass_fields__))
+    """Return ``base`` with the pair flags that were given on top (errors name the flag).
+
+    ``--delta-tol`` is refused where it changes nothing: frames (``f``), and consecutive
+    pairs by path or angle, are picked without a tolerance.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_pair_args(parser, PairSettings())
+    >>> pairs_from_args(parser.parse_args(["--delta-unit", "s", "--delta-tol", "0.2"]),
+    ...                 PairSettings()).delta_tol
+    0.2
+    >>> pairs_from_args(parser.parse_args(["--delta-tol", "0.2"]), PairSettings())
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: --delta-tol 0.2: has no effect with --delta-unit f ...
+    """
+    values = _given(args, PairSettings.__dataclass_fields__)
+    pairs = _build(base, values)
+    tolerant = pairs.delta_unit == "s" or (pairs.all_pairs and pairs.delta_unit != "f")
+    if "delta_tol" in values and not tolerant:
+        mode = "" if pairs.delta_unit == "f" else " without --all-pairs"
+        msg = (
+            f"--delta-tol {pairs.delta_tol:g}: has no effect with --delta-unit "
+            f"{pairs.delta_unit}{mode} (it is the tolerance of seconds deltas and of all "
+            "pairs by m, rad or deg); drop it"
+        )
+        raise ValidationError(msg, field="PairSettings.delta_tol", reason=msg)
+    return pairs
+
+
+def pair_list_from_args(
+    args: argparse.Namespace, base: PairSettings, *, settings: EvaluationSettings | None = None
+) -> list[PairSettings]:
+    """One :class:`PairSettings` per ``--delta`` value, the other pair flags on top of each.
+
+    With ``settings``, the evaluation settings are checked against the pairs' protocol
+    (``--protocol tum`` has no use for ``--align``, ``--sync``...); an error names the flag.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_pair_args(parser, PairSettings())
+    >>> args = parser.parse_args(["--delta", "1", "2", "--delta-unit", "s"])
+    >>> [p.label() for p in pair_list_from_args(args, PairSettings())]
+    ['1s', '2s']
+    """
+    shared = pairs_from_args(args, base)
+    if settings is not None and shared.protocol == "tum":
+        from robot_msgs.evaluation.tum_rpe import check_tum_settings  # noqa: PLC0415
+
+        try:
+            check_tum_settings(settings, getattr(args, "relation", "translation"))
+        except ValidationError as err:
+            raise flag_error(err, _given(args, EvaluationSettings.__dataclass_fields__)) from err
+    deltas = getattr(args, "delta", None)
+    if not deltas or len(deltas) == 1:
+        return [shared]
+    return [_build(shared, {"delta": delta}) for delta in deltas]
 
 
 def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
@@ -357,44 +542,136 @@ def load_runs_from_args(args: argparse.Namespace, inputs: list[Any]) -> Any:
 
 
 def add_output_args(parser: argparse.ArgumentParser) -> None:
-    """``--json``, ``--save``, ``--force`` and ``--plot``."""
-    group = parser.add_argument_group("output")
-    group.add_argument(
-        "--json", action="store_true", help="print the result as JSON (Comparison.to_dict)"
+    """Add ``--json``, ``--save``, ``--save-aligned``, ``--to``, ``--plot``, ``--dpi``..."""
+    group = parser.add_argument_group(
+        "output (with several estimates, FILE names hold {name}: the estimate's file stem)"
     )
-    group.add_argument("--save", type=Path, metavar="FILE", help="write the result as JSON")
+    group.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as JSON (Comparison.to_dict; a list for several estimates)",
+    )
+    group.add_argument(
+        "--save",
+        type=Path,
+        metavar="FILE",
+        help="write the whole result (per-pose errors, alignment, matched and aligned "
+        "trajectories): .npz or .parquet as the name says (parquet: robot_msgs[parquet]), "
+        "else JSON; robot-msgs res reads it",
+    )
+    group.add_argument(
+        "--save-aligned",
+        type=Path,
+        metavar="FILE",
+        help="write the estimate transformed by the fitted alignment (TUM, KITTI or EuRoC "
+        "by the name's .tum/.kitti/.csv, or --to)",
+    )
+    group.add_argument("--to", choices=("tum", "kitti", "euroc"), help="format of --save-aligned")
     group.add_argument(
         "--plot",
         type=Path,
-        metavar="FILE.png",
-        help="trajectories (top view) and error over time; needs robot_msgs[plot]",
+        metavar="FILE",
+        help="trajectories coloured by error and error over time (rms, mean, median): "
+        "PDF, SVG, EPS or PNG by the name, 11 x 4.5 in; needs robot_msgs[plot]",
     )
-    group.add_argument("--force", action="store_true", help="overwrite --save/--plot files")
+    group.add_argument(
+        "--dpi", type=int, metavar="N", help="PNG resolution of --plot (default 150)"
+    )
+    group.add_argument(
+        "--plot-plane",
+        choices=("xy", "xz", "yz", "xyz"),
+        help="trajectory view of --plot; xyz is 3-D (default: the reference's two widest axes)",
+    )
+    group.add_argument("--force", action="store_true", help="overwrite existing output files")
 
 
 def _label(path: str, topic: str | None) -> str:
     return path if topic is None else f"{path}:{topic}"
 
 
+def _first_fix(args: argparse.Namespace, path: str, role: str) -> tuple[float, float, float] | None:
+    """Return the first fix of a georeferenced input (``.lla``, ``NavSatFix``), else ``None``."""
+    fmt = getattr(args, f"{role}_format") or args.format
+    return geo_origin_of(path, fmt=fmt, topic=getattr(args, f"{role}_topic"))
+
+
+def _geo_frame(
+    args: argparse.Namespace, first: tuple[float, float, float] | None
+) -> tuple[tuple[float, float, float] | None, str | None]:
+    """Choose the ENU origin and CRS of a georeferenced input (``first``: its first fix).
+
+    ``--crs``, else ``--geo-origin``, else the first fix of the first georeferenced input
+    in the order REF, EST...: every input of one command shares one frame.
+    """
+    if first is None:
+        return None, None
+    if getattr(args, "crs", None) is not None:
+        return None, getattr(args, "crs", None)
+    if getattr(args, "geo_origin", None) is not None:
+        lat, lon, alt = args.geo_origin
+        return (lat, lon, alt), None
+    estimates = getattr(args, "estimates", None) or [args.estimate]
+    for path, role in [(args.reference, "ref"), *((e, "est") for e in estimates)]:
+        fix = _first_fix(args, path, role)
+        if fix is not None:
+            return fix, None
+    return first, None  # pragma: no cover - `first` is one of them
+
+
+def _read_one(args: argparse.Namespace, path: str, role: str) -> tuple[PoseTrajectory, str]:
+    """Read REF (``role="ref"``) or an EST as the flags say; return it and its label.
+
+    A file of one pose is read, with a :class:`~robot_msgs.errors.DataWarning` saying so
+    (as ``robot-msgs traj`` reports it): there is no motion to evaluate. Latitude and
+    longitude inputs are read in one frame for all inputs (:func:`_geo_frame`).
+    """
+    topic = getattr(args, f"{role}_topic")
+    origin, crs = _geo_frame(args, _first_fix(args, path, role))
+    traj = read_trajectory(
+        path,
+        fmt=getattr(args, f"{role}_format") or args.format,
+        topic=topic,
+        times_path=getattr(args, f"{role}_times"),
+        strict=args.strict,
+        geo_origin=origin,
+        crs=crs,
+    )
+    label = _label(path, topic)
+    if len(traj) == 1:  # the readers report implausible rates; one pose has none
+        single = implausible_stamps(traj.stamps_s, source=label)
+        warnings.warn(str(single), DataWarning, stacklevel=3)
+    return traj, label
+
+
+def _check_geo_flags(args: argparse.Namespace) -> None:
+    """Refuse ``--geo-origin``/``--crs`` when no input holds latitudes and longitudes."""
+    if getattr(args, "geo_origin", None) is None and getattr(args, "crs", None) is None:
+        return
+    estimates = getattr(args, "estimates", None) or [args.estimate]
+    inputs = [(args.reference, "ref"), *((e, "est") for e in estimates)]
+    if all(_first_fix(args, path, role) is None for path, role in inputs):
+        flag = "--geo-origin" if getattr(args, "geo_origin", None) is not None else "--crs"
+        msg = f"{flag}: applies to .lla files and NavSatFix topics; REF and EST hold poses"
+        raise FormatError(msg)
+
+
+def read_reference(args: argparse.Namespace) -> tuple[PoseTrajectory, str]:
+    """Read ``REF`` as the flags say; return it and its label (one pose: a warning)."""
+    _check_geo_flags(args)
+    return _read_one(args, args.reference, "ref")
+
+
+def read_estimate(args: argparse.Namespace, path: str) -> tuple[PoseTrajectory, str]:
+    """Read the estimate ``path`` as the flags say; return it and its label (one pose: warned)."""
+    return _read_one(args, path, "est")
+
+
 def read_inputs(args: argparse.Namespace) -> tuple[PoseTrajectory, PoseTrajectory, str, str]:
-    """Read ``REF`` and ``EST`` as the flags say; return both and their labels."""
-    reference = read_trajectory(
-        args.reference,
-        fmt=args.ref_format or args.format,
-        topic=args.ref_topic,
-        times_path=args.ref_times,
-        strict=args.strict,
-    )
-    estimate = read_trajectory(
-        args.estimate,
-        fmt=args.est_format or args.format,
-        topic=args.est_topic,
-        times_path=args.est_times,
-        strict=args.strict,
-    )
-    return (
-        reference,
-        estimate,
-        _label(args.reference, args.ref_topic),
-        _label(args.estimate, args.est_topic),
-    )
+    """Read ``REF`` and ``EST`` as the flags say; return both and their labels.
+
+    A file of one pose is read, with a :class:`~robot_msgs.errors.DataWarning` saying so
+    (as ``robot-msgs traj`` reports it): there is no motion to evaluate.
+    """
+    reference, ref_name = read_reference(args)
+    estimate, est_name = read_estimate(args, args.estimate)
+    return reference, estimate, ref_name, est_name

@@ -1,17 +1,28 @@
-"""``robot-msgs ape REF EST``: absolute pose error, evo's ``evo_ape`` with clearer flags."""
+"""``robot-msgs ape REF EST...``: absolute pose error, evo's ``evo_ape`` with clearer flags.
+
+Several estimates are each evaluated against REF with the same settings (REF read once):
+one table with a row per estimate, a JSON list of the comparisons, one saved file each.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._evaluation_args import (
+    add_consistency_args,
     add_input_args,
     add_output_args,
     add_settings_args,
-    read_inputs,
+    read_estimate,
+    read_reference,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import axis_label, emit, prepare_outputs, write_plot
+from robot_msgs.cli._evaluation_output import (
+    emit,
+    prepare_outputs,
+    stamps_are_frames,
+    write_plot,
+)
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.evaluation import APE_RELATIONS, EvaluationSettings, ape
 from robot_msgs.evaluation.relations import RELATION_ALIASES
@@ -29,45 +40,55 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=COMMANDS["ape"],
         description=(
             "Associate EST with REF in time, align it, and summarise the absolute pose "
-            "error E_i = P_i^-1 Q_i per matched pose (evo's APE). Example: robot-msgs ape "
+            "error E_i = P_i^-1 Q_i per matched pose (evo's APE); several ESTs are each "
+            "evaluated with the same settings. Example: robot-msgs ape "
             "example:fr1_xyz/groundtruth.tum example:fr1_xyz/rgbdslam.tum --align se3"
         ),
     )
-    add_input_args(parser)
+    add_input_args(parser, several=True)
     parser.add_argument(
         "--relation",
         choices=(*APE_RELATIONS, *RELATION_ALIASES),
         default="translation",
         help="translation (m, evo trans_part), angle_deg, angle_rad, full, rot_part, "
-        "point_distance, or a signed axis x/y/z (m, estimate minus reference)",
+        "point_distance, or a signed axis x/y/z (m, estimate minus reference); "
+        "along_track/cross_track/vertical (m, in the reference's direction of motion), "
+        "roll/pitch/yaw_rad|_deg (about the reference body's axes); nees, nees_position, "
+        "nees_orientation (the estimate's pose covariances, chi-square bounds)",
     )
     add_settings_args(parser, EvaluationSettings())
+    add_consistency_args(parser)
     add_output_args(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Compute the APE and report it; return 0."""
+    """Compute the APE of each estimate and report it; return 0."""
     settings = settings_from_args(args, EvaluationSettings())
-    prepare_outputs(args)
-    reference, estimate, ref_name, est_name = read_inputs(args)
-    result = ape(
-        reference,
-        estimate,
-        settings=settings,
-        relation=args.relation,
-        reference_name=ref_name,
-        estimate_name=est_name,
-    )
-    emit(args, result)
+    plans = prepare_outputs(args, args.estimates)
+    reference, ref_name = read_reference(args)
+    estimates, results = [], []
+    for path in args.estimates:
+        estimate, est_name = read_estimate(args, path)
+        estimates.append(estimate)
+        results.append(
+            ape(
+                reference,
+                estimate,
+                settings=settings,
+                relation=args.relation,
+                reference_name=ref_name,
+                estimate_name=est_name,
+            )
+        )
+    emit(args, results, plans, estimates)
     if args.plot is not None:
-        ((name, unit),) = result.units.items()
+        ((name, _unit),) = results[0].units.items()
         write_plot(
-            args.plot,
-            result,
-            [(name, name)],
-            title=f"APE {name} (align {settings.align})",
-            ylabel=axis_label(name, unit),
-            force=args.force,
+            args,
+            [(r.comparison.estimate, r) for r in results],
+            [(name, "error")],
+            title=f"APE over time (align {settings.align})",
+            frames=stamps_are_frames(args, args.estimates),
         )
     return 0

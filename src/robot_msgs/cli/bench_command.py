@@ -139,18 +139,33 @@ def run(args: argparse.Namespace) -> int:
         from robot_msgs.batch.dask_executor import check_scheduler_address  # noqa: PLC0415
 
         check_scheduler_address(args.scheduler)
-    if not args.quiet:  # at once: reading a large manifest and importing NumPy take a while
-        print(f"bench: reading the runs of {' '.join(map(str, args.inputs))}", file=sys.stderr)
     if args.dashboard and not args.dask:
         msg = "--dashboard serves the dashboard of the LocalCluster --dask starts; add --dask"
         raise ValidationError(msg)
     if args.verify and not args.resume:
         msg = "--verify re-hashes the inputs of stored results: add --resume"
         raise ValidationError(msg)
+    if args.workers is not None and (args.serial or args.scheduler):
+        where = (
+            "--serial evaluates in this process"
+            if args.serial
+            else ("the cluster at --scheduler has its own workers")
+        )
+        msg = f"--workers {args.workers}: has no effect, as {where}; drop it"
+        raise ValidationError(msg)
+    for flag, value, least in (("workers", args.workers, 1), ("retries", args.retries, 0)):
+        if value is not None and value < least:  # refused before the first status line
+            reason = f"expected a count >= {least}, got {value}"
+            msg = f"--{flag} {value}: {reason}"
+            raise ValidationError(msg, field=flag, reason=reason)
+    if not args.quiet:  # at once: reading a large manifest and importing NumPy take a while
+        print(f"bench: reading the runs of {' '.join(map(str, args.inputs))}", file=sys.stderr)
     from robot_msgs.batch.store import ResultStore  # noqa: PLC0415 - keeps --help fast
     from robot_msgs.batch.sweep import run_sweep  # noqa: PLC0415
     from robot_msgs.batch.worker import evaluate_task  # noqa: PLC0415
+    from robot_msgs.files import check_folder  # noqa: PLC0415
 
+    check_folder(args.out, label="--out")
     manifest = load_runs_from_args(args, list(args.inputs))
     executor = "serial" if args.serial else ("dask" if args.dask else "local")
     main_thread = threading.current_thread() is threading.main_thread()
@@ -170,6 +185,11 @@ def run(args: argparse.Namespace) -> int:
             progress=None if args.quiet else sys.stderr,
             dashboard=args.dashboard,
         )
+    except ValidationError as err:
+        if err.field not in ("workers", "retries"):
+            raise
+        msg = f"--{err.field} {getattr(args, err.field)}: {err.reason}"
+        raise ValidationError(msg, field=err.field, reason=err.reason) from err
     except KeyboardInterrupt as stop:
         stored = ResultStore(args.out)
         how = "terminated (SIGTERM)" if isinstance(stop, _Terminated) else "interrupted"
@@ -188,8 +208,13 @@ def run(args: argparse.Namespace) -> int:
         text = (
             f"{summary.n_failed + summary.n_not_evaluated} of {summary.n_runs} runs did not "
             f"finish ({summary.n_failed} failed to evaluate, {summary.n_not_evaluated} not "
-            "evaluated; see above)"
+            "evaluated)"
         )
+        named = {**summary.errors, **summary.infrastructure}
+        if named:  # the first by name, so the error line alone says what went wrong
+            first, error = next(iter(named.items()))
+            more = f" (and {len(named) - 1} more: see above)" if len(named) > 1 else ""
+            text += f": {first}: {error}{more}"
         if args.allow_partial:
             print(f"WARNING: {text}; accepted by --allow-partial", file=sys.stderr)
             return 0

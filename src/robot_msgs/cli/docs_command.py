@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.docs import render_site
 from robot_msgs.errors import OutputExistsError
-from robot_msgs.files import write_atomic
+from robot_msgs.files import check_folder, write_atomic
 
 if TYPE_CHECKING:
     import argparse
@@ -58,7 +58,10 @@ def write_reference(out: Path, *, force: bool = False) -> list[Path]:
     ------
     OutputExistsError
         A page exists and ``force`` is false.
+    OutputPathError
+        ``out`` is a file, or a file stands where one of its parents should be.
     """
+    check_folder(out)
     pages = render_site()
     targets = {out / rel: html for rel, html in pages.items()}
     existing = [path for path in targets if path.exists()]
@@ -72,6 +75,7 @@ def write_reference(out: Path, *, force: bool = False) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     """Write the pages and print each path written, then a count."""
+    check_folder(args.out, label="--out")
     written = write_reference(args.out, force=args.force)
     for path in written:
         print(path)

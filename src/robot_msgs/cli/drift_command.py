@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import argparse
 
 from robot_msgs.cli._evaluation_args import (
     add_input_args,
@@ -11,8 +11,14 @@ from robot_msgs.cli._evaluation_args import (
     read_inputs,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import emit, prepare_outputs, write_plot
+from robot_msgs.cli._evaluation_output import (
+    emit,
+    prepare_outputs,
+    stamps_are_frames,
+    write_plot,
+)
 from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import (
     KITTI_LENGTHS_M,
     RPG_FRACTIONS,
@@ -22,14 +28,40 @@ from robot_msgs.evaluation import (
     relative_error,
 )
 
-if TYPE_CHECKING:
-    import argparse
-
 __all__ = ["add_parser", "run"]
 
 
+#: The flag of each argument of the drift functions, for their errors.
+_FLAGS = {"lengths_m": "--lengths", "step_frames": "--step", "fractions": "--fractions"}
+
+
 def _numbers(text: str) -> list[float]:
-    return [float(v) for v in text.split(",") if v.strip()]
+    """``"100,200"`` as ``[100.0, 200.0]``; argparse shows the error with the flag."""
+    try:
+        return [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        msg = f"expected numbers separated by commas, as 100,200, got {text!r}"
+        raise argparse.ArgumentTypeError(msg) from None
+
+
+def _check_protocol_flags(args: argparse.Namespace) -> None:
+    """Refuse flags that the chosen protocol would ignore."""
+    kitti = args.protocol == "kitti"
+    if kitti and args.fractions is not None:
+        msg = (
+            "--fractions: only --protocol rpg takes lengths as fractions of the path; "
+            "give --lengths in metres for kitti, or add --protocol rpg"
+        )
+        raise ValidationError(msg)
+    if not kitti and args.step is not None:
+        msg = (
+            f"--step {args.step}: only --protocol kitti starts a segment every N frames "
+            "(rpg starts one at every frame); drop it"
+        )
+        raise ValidationError(msg)
+    if args.fractions is not None and args.lengths is not None:
+        msg = "--fractions and --lengths both set the segment lengths; give one of them"
+        raise ValidationError(msg)
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,7 +87,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="segment lengths in metres (default 100,...,800 for kitti; fractions for rpg)",
     )
     parser.add_argument(
-        "--step", type=int, default=10, metavar="FRAMES", help="kitti: frames between starts"
+        "--step", type=int, metavar="FRAMES", help="kitti: frames between starts (default 10)"
     )
     parser.add_argument(
         "--fractions",
@@ -71,33 +103,47 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    """Compute the drift and report it; return 0."""
+    """Compute the drift and report it; return 0.
+
+    Flags the protocol would ignore are refused; an error about the segments names its
+    flag (``--lengths``, ``--step``, ``--fractions``).
+    """
     kitti = args.protocol == "kitti"
+    _check_protocol_flags(args)
     # rpg_trajectory_evaluation's defaults: one-to-one within 0.02 s, Sim(3).
     settings = settings_from_args(args, EvaluationSettings() if kitti else RPG_SETTINGS)
-    prepare_outputs(args)
+    plans = prepare_outputs(args)
     reference, estimate, ref_name, est_name = read_inputs(args)
-    if kitti:
-        result = kitti_drift(
-            reference,
-            estimate,
-            settings=settings,
-            lengths_m=args.lengths or KITTI_LENGTHS_M,
-            step_frames=args.step,
-            reference_name=ref_name,
-            estimate_name=est_name,
-        )
-    else:
-        result = relative_error(
-            reference,
-            estimate,
-            settings=settings,
-            fractions=args.fractions or RPG_FRACTIONS,
-            lengths_m=args.lengths,
-            reference_name=ref_name,
-            estimate_name=est_name,
-        )
-    emit(args, result)
+    given = {"lengths_m": args.lengths, "step_frames": args.step, "fractions": args.fractions}
+    try:
+        if kitti:
+            result = kitti_drift(
+                reference,
+                estimate,
+                settings=settings,
+                lengths_m=KITTI_LENGTHS_M if args.lengths is None else args.lengths,
+                step_frames=10 if args.step is None else args.step,
+                reference_name=ref_name,
+                estimate_name=est_name,
+            )
+        else:
+            result = relative_error(
+                reference,
+                estimate,
+                settings=settings,
+                fractions=RPG_FRACTIONS if args.fractions is None else args.fractions,
+                lengths_m=args.lengths,
+                reference_name=ref_name,
+                estimate_name=est_name,
+            )
+    except ValidationError as err:
+        value = given.get(err.field)
+        if value is None:
+            raise
+        shown = ",".join(f"{v:g}" for v in value) if isinstance(value, list) else value
+        msg = f"{_FLAGS[err.field]} {shown}: {err.reason}"
+        raise ValidationError(msg, field=err.field, reason=err.reason) from err
+    emit(args, [result], plans, [estimate])
     if args.plot is not None:
         lengths = result.settings["lengths_m"]
         assert isinstance(lengths, tuple)  # recorded as a tuple of metres
@@ -107,11 +153,10 @@ def run(args: argparse.Namespace) -> int:
             if len(result.series[f"translation_pct@{length:g}m"])
         ]
         write_plot(
-            args.plot,
-            result,
+            args,
+            [(result.comparison.estimate, result)],
             signals,
-            title=f"{args.protocol} drift: translation error per segment start",
-            ylabel="translation error [%]",
-            force=args.force,
+            title=f"{args.protocol} drift: translation error per segment, by segment end",
+            frames=stamps_are_frames(args, [args.estimate]),
         )
     return 0

@@ -34,7 +34,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("inputs", nargs="+", metavar="RUN_OR_MANIFEST")
     out = parser.add_argument_group("outputs (none overwritten without --force)")
-    out.add_argument("--html", type=Path, help="self-contained HTML report with plots")
+    out.add_argument(
+        "--html",
+        type=Path,
+        help="self-contained HTML report, interactive (plotly.js inlined: robot_msgs[html])",
+    )
+    out.add_argument(
+        "--static",
+        action="store_true",
+        help="--html with PNG figures and no script, for e-mail and print (robot_msgs[plot])",
+    )
     out.add_argument("--json", type=Path, help="the Report message as JSON")
     out.add_argument("--csv", type=Path, help="one row per run")
     out.add_argument("--latex", type=Path, help="LaTeX tables (booktabs)")
@@ -70,11 +79,24 @@ def run(args: argparse.Namespace) -> int:
         for name in ("html", "json", "csv", "latex", "markdown")
         if getattr(args, name) is not None
     }
-    check_outputs(outputs.values(), force=args.force, create_folders=True)
+    if args.force and not outputs:
+        from robot_msgs.errors import ValidationError  # noqa: PLC0415
+
+        msg = "--force only goes with an output (--html, --json, --csv, --latex, --markdown)"
+        raise ValidationError(msg)
+    if args.static and "html" not in outputs:
+        from robot_msgs.errors import FormatError  # noqa: PLC0415
+
+        msg = "--static is a form of --html FILE; give that too"
+        raise FormatError(msg)
+    check_outputs(outputs.values(), force=args.force)
     if "html" in outputs:
         from robot_msgs.optional import require  # noqa: PLC0415
 
-        require("matplotlib", "plot", feature="--html plots")
+        if args.static:
+            require("matplotlib", "plot", feature="report --html --static")
+        else:
+            require("plotly", "html", feature="report --html (or --static for PNG figures)")
     manifest = load_runs_from_args(args, list(args.inputs))
     show = sys.stderr.isatty() if args.progress is None else args.progress
     bar = Progress(len(manifest.runs), stream=sys.stderr if show else None, label="report")
@@ -96,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         if "html" in outputs:
             from robot_msgs.report.html_page import render_html  # noqa: PLC0415
 
-            contents["html"] = render_html(result)
+            contents["html"] = render_html(result, static=args.static)
     finally:
         bar.close()
     for name, text in contents.items():

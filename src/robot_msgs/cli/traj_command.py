@@ -7,6 +7,13 @@ span, rate, path length, frames and every data problem found (and fixed by the r
 (OUT may be ``-`` for standard output; the report then goes to standard error). The
 output path is checked (:func:`robot_msgs.files.check_outputs`) before anything is read.
 
+``--ref REF`` makes every FILE an estimate of REF, as ``evo_traj --ref`` does: with
+``--align`` each is associated (``--sync``, ``--max-diff``) and aligned to REF first
+(:func:`robot_msgs.evaluation.prepare`; the whole estimate is moved by the fitted
+transform), and ``--plot FILE`` overlays them all (:func:`robot_msgs.report.figures.
+overlay_figure`: a view, x/y/z, roll/pitch/yaw and speed over time). KITTI files read
+without a times file have frame indices for stamps, and say ``frames``, never seconds.
+
 Examples
 --------
 >>> from robot_msgs.cli import main
@@ -33,11 +40,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from robot_msgs.cli._evaluation_args import settings_from_args
+from robot_msgs.cli._evaluation_args import add_transform_args, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
 from robot_msgs.evaluation.pipeline import time_range
-from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.settings import ALIGNMENT_METHODS, SYNC_METHODS, EvaluationSettings
+from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.io import (
     BAG_FORMATS,
@@ -54,6 +62,7 @@ from robot_msgs.io import (
     write_tum,
 )
 from robot_msgs.io.clean import implausible_stamps
+from robot_msgs.optional import require
 
 if TYPE_CHECKING:
     import argparse
@@ -110,11 +119,46 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="SECONDS",
         help="keep only the poses stamped at or before this time",
     )
+    compare = parser.add_argument_group("against a reference (evo_traj --ref)")
+    compare.add_argument(
+        "--ref", metavar="REF", help="reference trajectory: every FILE is an estimate of it"
+    )
+    compare.add_argument(
+        "--align",
+        choices=ALIGNMENT_METHODS,
+        help="align each FILE to REF first (as ape --align; default none)",
+    )
+    compare.add_argument(
+        "--sync",
+        choices=tuple(m.replace("_", "-") for m in SYNC_METHODS),
+        help="association for --align (default nearest)",
+    )
+    compare.add_argument(
+        "--max-diff", type=float, metavar="SECONDS", help="association tolerance (default 0.01)"
+    )
+    plot = parser.add_argument_group("plot")
+    plot.add_argument(
+        "--plot",
+        type=Path,
+        metavar="FILE",
+        help="overlay: view, x/y/z, roll/pitch/yaw and speed over time; PDF, SVG, EPS or PNG "
+        "by the name, 14 x 9 in; needs robot_msgs[plot]",
+    )
+    plot.add_argument("--dpi", type=int, metavar="N", help="PNG resolution (default 150)")
+    plot.add_argument(
+        "--plot-plane",
+        choices=("xy", "xz", "yz", "xyz"),
+        help="view of --plot; xyz is 3-D (default: the two widest axes)",
+    )
+    add_transform_args(parser)
     parser.set_defaults(run=run)
 
 
-def summarize(traj: PoseTrajectory) -> dict[str, Any]:
+def summarize(traj: PoseTrajectory, *, frames: bool = False) -> dict[str, Any]:
     """Numbers that describe a trajectory: count, span, rate, path length and frames.
+
+    With ``frames`` (KITTI without a times file: the stamps are frame indices) the span
+    is ``first_frame``/``last_frame``, and there is no duration or rate.
 
     Examples
     --------
@@ -129,6 +173,15 @@ def summarize(traj: PoseTrajectory) -> dict[str, Any]:
     (3, 6.0, 2.0)
     """
     stamps = traj.stamps_s
+    if frames:
+        return {
+            "poses": len(traj),
+            "first_frame": int(stamps[0]),
+            "last_frame": int(stamps[-1]),
+            "path_length_m": traj.path_length_m,
+            "frame_id": traj.frame_id,
+            "child_frame_id": traj.child_frame_id,
+        }
     step = float(np.median(np.diff(stamps))) if len(traj) > 1 else None
     return {
         "poses": len(traj),
@@ -143,8 +196,14 @@ def summarize(traj: PoseTrajectory) -> dict[str, Any]:
     }
 
 
-def _read(path: str, args: argparse.Namespace) -> tuple[PoseTrajectory | None, dict[str, Any]]:
-    """Read one FILE; the trajectory (None when a bag needs --topic) and its report."""
+def _read(
+    path: str, args: argparse.Namespace, settings: EvaluationSettings | None
+) -> tuple[PoseTrajectory | None, dict[str, Any]]:
+    """Read one FILE; the trajectory (None when a bag needs --topic) and its report.
+
+    The time range is applied, and the transforms of ``settings`` (as evo_traj's
+    ``--transform_left/right``; ``None`` for ``--ref``, which evo_traj does not move).
+    """
     file = resolve_path(path)
     detection = (
         FormatDetection(fmt=args.fmt, reason="--format") if args.fmt else explain_format(file)
@@ -182,10 +241,12 @@ def _read(path: str, args: argparse.Namespace) -> tuple[PoseTrajectory | None, d
         kept = len(traj)
         traj, _ = time_range(traj, args.t_start, args.t_end, whose=path)
         report["outside_range"] = kept - len(traj)
+    if settings is not None:
+        traj = apply_transforms(traj, settings)
     single = implausible_stamps(traj.stamps_s, source=path) if len(traj) == 1 else None
     if single is not None:  # the readers report implausible rates; one pose has none
         issues.append(single)
-    report.update(summarize(traj))
+    report.update(summarize(traj, frames=fmt == "kitti" and args.times is None))
     report["issues"] = issues
     return traj, report
 
@@ -201,7 +262,8 @@ def _as_given(message: str, path: str) -> str:
 
 def _print_report(report: dict[str, Any], out: TextIO) -> None:
     topic = f" {report['topic']}" if report.get("topic") else ""
-    print(f"{report['path']}{topic} ({report['format']})", file=out)
+    role = ", reference" if report.get("role") == "reference" else ""
+    print(f"{report['path']}{topic} ({report['format']}{role})", file=out)
     print(f"  format       {report['format']} ({report['format_reason']})", file=out)
     if "topics" in report and (report.get("poses") is None or not report.get("topic")):
         for t in report["topics"]:
@@ -216,6 +278,25 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
         else ""
     )
     print(f"  poses        {report['poses']}{kept}", file=out)
+    if "first_frame" in report:
+        print(
+            f"  frame index  {report['first_frame']} .. {report['last_frame']} "
+            "(KITTI without a times file: stamps are frame indices)",
+            file=out,
+        )
+    else:
+        _print_time(report, out)
+    print(f"  path length  {report['path_length_m']:.3f} m", file=out)
+    print(
+        f"  frames       {report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}", file=out
+    )
+    if not report["issues"]:
+        print("  issues       none", file=out)
+    for i, issue in enumerate(report["issues"]):
+        print(f"  {'issues' if i == 0 else '':<12} {issue}", file=out)
+
+
+def _print_time(report: dict[str, Any], out: TextIO) -> None:
     print(
         f"  time         {report['start_s']!r} .. {report['end_s']!r} s "
         f"({report['duration_s']:.3f} s)",
@@ -227,14 +308,6 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
             f"(median step {report['median_step_s']:.4f} s)",
             file=out,
         )
-    print(f"  path length  {report['path_length_m']:.3f} m", file=out)
-    print(
-        f"  frames       {report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}", file=out
-    )
-    if not report["issues"]:
-        print("  issues       none", file=out)
-    for i, issue in enumerate(report["issues"]):
-        print(f"  {'issues' if i == 0 else '':<12} {issue}", file=out)
 
 
 def _outputs(args: argparse.Namespace) -> tuple[str, list[Path]]:
@@ -261,16 +334,73 @@ def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str) -> list[Path]
     return [writer(out, traj, force=args.force)]
 
 
+def _against_reference(
+    args: argparse.Namespace,
+    settings: EvaluationSettings,
+    read: dict[str, PoseTrajectory],
+    reports: list[dict[str, Any]],
+    out: TextIO,
+) -> list[tuple[str, PoseTrajectory]]:
+    """Align each FILE to REF when asked; return the estimates to draw, by name."""
+    estimates = [(p, read[p]) for p in args.files if p in read and p != args.ref]
+    if args.ref is None or args.ref not in read or settings.align == "none":
+        return estimates
+    from robot_msgs.evaluation.pipeline import prepare  # noqa: PLC0415
+
+    aligned = []
+    by_path = {r["path"]: r for r in reports if r.get("role") != "reference"}
+    # The FILEs were read with their transforms applied (_read): fit on them as they are.
+    fit = settings.replace(
+        transform_left=None,
+        invert_transform_left=False,
+        transform_right=None,
+        invert_transform_right=False,
+    )
+    for path, traj in estimates:
+        prep = prepare(read[args.ref], traj, fit)
+        moved = prep.alignment.apply(traj)
+        aligned.append((path, moved))
+        by_path[path]["alignment"] = prep.alignment.to_dict()
+        if not args.json:
+            fitted = next((n for n in prep.notes if " alignment fitted on " in n), prep.notes[-1])
+            print(f"{path} aligned to {args.ref}: {fitted}", file=out)
+    return aligned
+
+
+def _plot(
+    args: argparse.Namespace,
+    read: dict[str, PoseTrajectory],
+    estimates: list[tuple[str, PoseTrajectory]],
+    reports: list[dict[str, Any]],
+    out: TextIO,
+) -> None:
+    from robot_msgs.report.figures import overlay_figure, save_figure  # noqa: PLC0415
+
+    frames = any("first_frame" in r for r in reports)
+    reference = read.get(args.ref) if args.ref is not None else None
+    fig = overlay_figure(reference, estimates, plane=args.plot_plane, frames=frames)
+    path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
+    print(f"wrote {path}", file=sys.stderr if args.json else out)
+
+
 def run(args: argparse.Namespace) -> int:
     """Inspect, check or convert ``args.files``; return the exit code."""
     if args.save is not None and len(args.files) != 1:
         msg = f"--save converts one FILE, got {len(args.files)}"
         raise FormatError(msg)
-    if args.save is None and (args.to or args.force):
-        msg = "--to and --force only go with --save OUT"
+    if args.save is None and (args.to or (args.force and args.plot is None)):
+        msg = "--to and --force only go with --save OUT (--force also with --plot)"
         raise FormatError(msg)
-    if args.t_start is not None or args.t_end is not None:
-        settings_from_args(args, EvaluationSettings())  # --t-end before --t-start: named
+    settings = settings_from_args(args, EvaluationSettings())  # errors name the flag
+    if args.ref is None and (args.align or args.sync or args.max_diff is not None):
+        msg = "--align, --sync and --max-diff align each FILE to --ref REF; give that too"
+        raise FormatError(msg)
+    if args.plot is not None:
+        from robot_msgs.report.figures import figure_format  # noqa: PLC0415
+
+        figure_format(args.plot)
+        check_outputs([args.plot], force=args.force)
+        require("matplotlib", "plot", feature="--plot")
     to = ""
     out = sys.stdout
     if args.save is not None:  # every output checked before any work
@@ -279,10 +409,12 @@ def run(args: argparse.Namespace) -> int:
         if os.fspath(args.save) in (STDOUT, "/dev/stdout"):
             out = sys.stderr  # standard output carries the data
     reports: list[dict[str, Any]] = []
+    read: dict[str, PoseTrajectory] = {}
     failed = False
-    for path in args.files:
+    for k, path in enumerate(([args.ref] if args.ref is not None else []) + list(args.files)):
+        is_ref = args.ref is not None and k == 0
         try:
-            traj, report = _read(path, args)
+            traj, report = _read(path, args, None if is_ref else settings)
         except (RobotMsgsError, OSError) as err:
             message = _as_given(str(err), path)
             if args.save is not None:
@@ -291,7 +423,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"ERROR: {message}", file=sys.stderr)
             failed = True
             continue
+        if path == args.ref:
+            report["role"] = "reference"
         reports.append(report)
+        if traj is not None:
+            read[path] = traj
         if traj is None and args.check:
             print(f"ERROR: {path}: nothing checked; choose a topic with --topic", file=sys.stderr)
             failed = True
@@ -304,6 +440,9 @@ def run(args: argparse.Namespace) -> int:
             _print_report(report, out)
             for written in report.get("written", []):
                 print(f"wrote {written}", file=out)
+    drawn = _against_reference(args, settings, read, reports, out)
+    if args.plot is not None and not failed:
+        _plot(args, read, drawn, reports, out)
     if args.json:
         print(json.dumps(reports, indent=2), file=out)
     problems = any(r.get("issues") for r in reports)

@@ -1,6 +1,6 @@
 """Evaluation results as messages: what was compared, how, and what it found.
 
-``ErrorStats``, ``Comparison``, ``Aggregate``, ``Alignment``, ``StepResponse``, the
+``ErrorStats``, ``Comparison``, ``Aggregate``, ``Alignment``, ``TimeOffset``, ``StepResponse``, the
 run-report types (``RunReport`` and its parts, ``GroupSummary``, ``Ranking``, ``Report``).
 The code that computes them lives with its subject: :mod:`robot_msgs.evaluation`
 (trajectories), :mod:`robot_msgs.control` (control loops), :mod:`robot_msgs.report` (runs).
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     )
     from robot_msgs.compare.statistics import ErrorStats, error_stats
     from robot_msgs.compare.step_response import StepResponse
+    from robot_msgs.compare.time_offset import TimeOffset
 
 __all__ = [
     "REPEATABILITY_STATEMENT",
@@ -55,6 +56,7 @@ __all__ = [
     "RunReport",
     "SettingsTally",
     "StepResponse",
+    "TimeOffset",
     "TrackingLoss",
     "aggregate",
     "check_same_settings",
@@ -86,5 +88,6 @@ __getattr__ = exports(
             "TrackingLoss",
         ),
         "step_response": ("StepResponse",),
+        "time_offset": ("TimeOffset",),
     },
 )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.compare.comparison import ESTIMATED_SETTINGS
 from robot_msgs.compare.statistics import ErrorStats, error_stats
 from robot_msgs.errors import SettingsMismatchError, ValidationError
 from robot_msgs.msg import Msg, Scalar, Value, message
@@ -103,6 +104,8 @@ class SettingsTally:
         label = comparison.estimate or "<unnamed>"
         first = self._first.estimate or "<unnamed>"
         for key in comparison.settings:
+            if key in ESTIMATED_SETTINGS:  # estimated per evaluation, not a setting chosen
+                continue
             if key not in self._seen:  # absent from every comparison so far: None there
                 self._seen[key] = {} if comparison is self._first else {repr(None): first}
         for key, values in self._seen.items():
@@ -143,6 +146,9 @@ def check_same_settings(
     comparisons: Sequence[Comparison], *, force: bool = False
 ) -> dict[str, Value]:
     """Return the settings shared by all ``comparisons``; raise if any setting differs.
+
+    The keys of :data:`~robot_msgs.compare.comparison.ESTIMATED_SETTINGS` (a clock offset
+    estimated per evaluation) are not settings chosen, so they may differ and are left out.
 
     Parameters
     ----------

@@ -97,7 +97,8 @@ class Alignment(Msg):
 
         Positions become ``s R x + t`` (metres), orientations are rotated by ``R``
         (``q' = q_R ⊗ q``), stamps and frames are kept. As evo does, the positions are
-        scaled first, then rotated and translated.
+        scaled first, then rotated and translated. A pose covariance (world-frame
+        parameters) becomes ``J Σ Jᵀ`` with ``J = diag(s R, R)``.
         """
         # einsum, not ``@``: an (N, 3) x (3, 3) BLAS call is slower and erratic under load.
         # Scaled by 1 is the same numbers: no (N, 3) temporary for the common SE(3) case.
@@ -114,8 +115,16 @@ class Alignment(Msg):
             x, y, z, w = quat_xyzw_from_matrix(self.rotation)
             left = np.array([[w, -z, y, x], [z, w, -x, y], [-y, x, w, z], [-x, -y, -z, w]])
             quats = np.einsum("ij,nj->ni", left, quats)
+        cov = trajectory.covariance_6x6
+        if cov is not None:
+            jac = np.zeros((6, 6))
+            jac[:3, :3] = self.scale * self.rotation
+            jac[3:, 3:] = self.rotation
+            cov = np.einsum("ij,njk,lk->nil", jac, cov, jac)
         if not np.isfinite(positions).all():  # only a huge scale or translation overflows
-            return trajectory.replace(positions_xyz=positions, orientations_quat_xyzw=quats)
+            return trajectory.replace(
+                positions_xyz=positions, orientations_quat_xyzw=quats, covariance_6x6=cov
+            )
         # A similarity of a valid trajectory is valid (finite, same stamps, unit
         # quaternions): the new arrays skip the constructor's checks and copies.
         return PoseTrajectory._unchecked(  # noqa: SLF001
@@ -124,4 +133,5 @@ class Alignment(Msg):
             quats,
             trajectory.frame_id,
             trajectory.child_frame_id,
+            cov,
         )

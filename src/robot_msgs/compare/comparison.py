@@ -8,7 +8,13 @@ from dataclasses import field
 from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.msg import Msg, Value, message
 
-__all__ = ["Comparison"]
+__all__ = ["ESTIMATED_SETTINGS", "Comparison"]
+
+#: ``settings`` keys that record a value estimated or derived for each evaluation, not
+#: chosen (the clock offset of ``offset_auto`` and its uncertainty, the NEES bounds for
+#: the run's pose count); results that share every other setting were made the same way
+#: and may be ranked together.
+ESTIMATED_SETTINGS = frozenset({"offset_estimated_s", "offset_std_s", "nees_mean_bounds"})
 
 
 @message("compare/Comparison")
@@ -26,7 +32,8 @@ class Comparison(Msg):
     evaluation settings"). ``counts`` records sample bookkeeping such as
     ``{"estimate": 788, "reference": 3000, "matched": 788}`` and ``notes`` the warnings
     a reader must see (few matches, poses dropped). New keys extend these mappings
-    without changing the ``to_dict`` form.
+    without changing the ``to_dict`` form. The keys of :data:`ESTIMATED_SETTINGS` record
+    what the evaluation estimated rather than what was chosen (a clock offset).
     """
 
     metric: str

@@ -22,6 +22,7 @@ import numpy as np
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.statistics import ErrorStats, error_stats
+from robot_msgs.compare.time_offset import TimeOffset
 from robot_msgs.msg import Msg, Shape, Value, message
 from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array, Int64Array
@@ -73,7 +74,9 @@ class EvaluationResult(Msg):
     in the input trajectories (for ``interpolate``, the reference pose at or before each
     stamp). The properties ``metric``, ``stats``, ``units``, ``settings``, ``counts`` and
     ``notes`` are the comparison's; the names of the two inputs are
-    ``comparison.reference`` and ``comparison.estimate``.
+    ``comparison.reference`` and ``comparison.estimate``. ``time_offset`` is the clock
+    offset estimated for the association (``EvaluationSettings.offset_auto``), with its
+    cost curve, or ``None``.
     """
 
     comparison: Comparison
@@ -87,6 +90,7 @@ class EvaluationResult(Msg):
     estimate_index: Annotated[Int64Array, Shape("K")] = field(
         default_factory=lambda: np.zeros(0, dtype=np.int64)
     )
+    time_offset: TimeOffset | None = None
 
     def _validate(self) -> None:
         if list(self.series) != list(self.comparison.stats):

@@ -9,6 +9,7 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.msg import Msg, message
+from robot_msgs.series import check_series
 
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
@@ -80,18 +81,6 @@ class ErrorStats(Msg):
 _SUMMARY = ("rms", "mean", "median", "std", "min", "max", "max_abs", "p95_abs", "final")
 #: The statistics of the magnitude, never negative.
 _MAGNITUDES = ("rms", "std", "max_abs", "p95_abs")
-
-
-def _as_1d(name: str, values: Any) -> Float64Array:
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        msg = f"Expected `{name}` as numbers, got {type(values).__name__} {values!r:.60}"
-        raise ValidationError(msg) from err
-    if arr.ndim != 1:
-        msg = f"Expected `{name}` of shape (N,), got shape {arr.shape}"
-        raise ValidationError(msg)
-    return arr
 
 
 #: Intervals integrated at a time: the dozen temporaries of a block stay in cache, where
@@ -213,18 +202,14 @@ def error_stats(errors: Any, t: Any = None) -> ErrorStats:
 std=0.0016996731711975948, min=-0.001, max=0.003, max_abs=0.003, p95_abs=0.0029, final=0.003, \
 iae=nan, ise=nan, itae=nan)
     """
-    e = _as_1d("errors", errors)
+    e = check_series("errors", errors)
     iae = ise = itae = math.nan
     if t is not None:
-        times = _as_1d("t", t)
+        times = check_series("t", t)
         if times.shape != e.shape:
             msg = f"Expected `t` of shape {e.shape} like `errors`, got shape {times.shape}"
             raise ValidationError(msg)
-        if not np.isfinite(times).all() or (np.diff(times) <= 0).any():
-            bad = np.flatnonzero(~np.isfinite(times[1:]) | (np.diff(times) <= 0))
-            i = int(bad[0]) + 1 if bad.size else 0
-            msg = f"Expected `t` finite and strictly increasing, got t[{i}] = {float(times[i])!r}"
-            raise ValidationError(msg)
+        check_series("t", times, increasing=True)
         if e.size > 1:
             iae, ise, itae = _integrals(e, times)
     mask = np.isfinite(e)

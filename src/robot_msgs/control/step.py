@@ -18,6 +18,7 @@ import numpy as np
 
 from robot_msgs.compare.step_response import StepResponse
 from robot_msgs.errors import ValidationError
+from robot_msgs.series import check_series
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -25,22 +26,6 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
 __all__ = ["step_response"]
-
-
-def _as_1d(name: str, value: Any) -> Float64Array:
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        msg = f"Expected `{name}` as numbers, got {type(value).__name__}"
-        raise ValidationError(msg) from err
-    if arr.ndim != 1 or arr.size < 2:
-        msg = f"Expected `{name}` of shape (N,) with N >= 2, got shape {arr.shape}"
-        raise ValidationError(msg)
-    bad = np.flatnonzero(~np.isfinite(arr))
-    if bad.size:
-        msg = f"Expected finite `{name}`, got {float(arr[bad[0]])!r} at index {int(bad[0])}"
-        raise ValidationError(msg)
-    return arr
 
 
 def _first_crossing(t: Float64Array, r: Float64Array, level: float) -> float:
@@ -125,8 +110,8 @@ def step_response(
     >>> round(info.rise_time_s, 4), round(info.settling_time_s, 4)  # ln 9, ln 50
     (2.1972, 3.912)
     """
-    times = _as_1d("t", t)
-    values = _as_1d("y", y)
+    times = check_series("t", t, min_size=2, finite=True)
+    values = check_series("y", y, min_size=2, finite=True)
     if times.shape != values.shape:
         msg = f"Expected `y` of shape {times.shape} like `t`, got shape {values.shape}"
         raise ValidationError(msg)

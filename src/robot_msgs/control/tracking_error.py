@@ -19,6 +19,7 @@ import numpy as np
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import AssociationError, ValidationError
+from robot_msgs.series import check_series
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -36,26 +37,6 @@ _SETTINGS = {
 }
 _DEFAULT_UNITS = {"position": "rad", "velocity": "rad/s", "effort": "N·m"}
 _COMMAND_FIELD = {"position": "positions", "velocity": "velocities", "effort": "effort"}
-
-
-def _times(name: str, value: Any) -> Float64Array:
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        msg = f"Expected `{name}` as numbers, got {type(value).__name__}"
-        raise ValidationError(msg) from err
-    if arr.ndim != 1 or arr.size < 1:
-        msg = f"Expected `{name}` of shape (N,) with N >= 1, got shape {arr.shape}"
-        raise ValidationError(msg)
-    bad = ~np.isfinite(arr)
-    bad[1:] |= np.diff(arr) <= 0
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        msg = (
-            f"Expected `{name}` finite and strictly increasing, got {name}[{i}] = {float(arr[i])!r}"
-        )
-        raise ValidationError(msg)
-    return arr
 
 
 def _signal(name: str, value: Any, n: int) -> Float64Array:
@@ -137,8 +118,8 @@ def tracking(
     >>> round(s.mean, 12), s.n, round(s.iae, 12), result.counts["matched"]
     (0.1, 3, 0.1, 3)
     """
-    tc = _times("t_command", t_command)
-    tm = _times("t_measured", t_measured)
+    tc = check_series("t_command", t_command, min_size=1, increasing=True)
+    tm = check_series("t_measured", t_measured, min_size=1, increasing=True)
     cmd = _signal("command", command, tc.size)
     meas = _signal("measured", measured, tm.size)
     if cmd.shape[1] != meas.shape[1]:

@@ -24,8 +24,10 @@ if TYPE_CHECKING:
         rpg_segments,
     )
     from robot_msgs.evaluation.fitting import align, umeyama
+    from robot_msgs.evaluation.offset import estimate_offset
     from robot_msgs.evaluation.pairs import path_distances, select_pairs
     from robot_msgs.evaluation.pipeline import Prepared, prepare
+    from robot_msgs.evaluation.projection import euler_sxyz_from_quat_xyzw, project_to_plane
     from robot_msgs.evaluation.relations import (
         APE_RELATIONS,
         RELATION_UNITS,
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
         EvaluationSettings,
         PairSettings,
     )
+    from robot_msgs.evaluation.transforms import apply_transforms, sim3_inverse
 
 __all__ = [
     "ALIGNMENT_METHODS",
@@ -62,17 +65,22 @@ __all__ = [
     "ape",
     "ape_errors",
     "ape_from_prepared",
+    "apply_transforms",
     "associate",
+    "estimate_offset",
+    "euler_sxyz_from_quat_xyzw",
     "kitti_drift",
     "kitti_segments",
     "path_distances",
     "prepare",
+    "project_to_plane",
     "relative_error",
     "rpe",
     "rpe_errors",
     "rpe_from_prepared",
     "rpg_segments",
     "select_pairs",
+    "sim3_inverse",
     "umeyama",
 ]
 
@@ -91,8 +99,10 @@ __getattr__ = exports(
             "rpg_segments",
         ),
         "fitting": ("align", "umeyama"),
+        "offset": ("estimate_offset",),
         "pairs": ("path_distances", "select_pairs"),
         "pipeline": ("Prepared", "prepare"),
+        "projection": ("euler_sxyz_from_quat_xyzw", "project_to_plane"),
         "relations": (
             "APE_RELATIONS",
             "RELATION_UNITS",
@@ -109,5 +119,6 @@ __getattr__ = exports(
             "EvaluationSettings",
             "PairSettings",
         ),
+        "transforms": ("apply_transforms", "sim3_inverse"),
     },
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from robot_msgs.compare.statistics import error_stats
+from robot_msgs.evaluation.consistency import NEES_DOF, nees_summary
 from robot_msgs.evaluation.pipeline import Signal, prepare, stamps_if_increasing
 from robot_msgs.evaluation.relations import (
     APE_RELATIONS,
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.evaluation.pipeline import Prepared
     from robot_msgs.evaluation.settings import EvaluationSettings
+    from robot_msgs.msg import Value
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["ape", "ape_from_prepared"]
@@ -49,7 +51,12 @@ def ape(
         Time range, association and alignment (default: evo's, no alignment).
     relation : str
         ``translation`` (m, evo ``trans_part``), ``angle_rad``, ``angle_deg``, ``full``,
-        ``rot_part``, ``point_distance``, or a signed axis ``x``/``y``/``z`` (m).
+        ``rot_part``, ``point_distance``, or a signed axis ``x``/``y``/``z`` (m); the
+        direction components (``along_track``..., ``roll_deg``...); ``nees``,
+        ``nees_position``, ``nees_orientation`` with an estimate that carries
+        covariances: the result adds ``nees_dof``, ``nees_mean_bounds`` and
+        ``nees_pose_bounds`` (for ``settings.confidence``) to its settings, the count
+        ``nees_inside_pose_bounds`` and a note that says whether the filter is consistent.
     reference_name, estimate_name : str
         Labels stored in the result (file names, algorithm names).
 
@@ -143,10 +150,18 @@ def ape_from_prepared(
         stamps_s=stamps,
         errors=errors,
     )
+    parameters: dict[str, Value] = {"relation": name}
+    counts: dict[str, int] = {}
+    notes: list[str] = []
+    if name in NEES_DOF:  # the chi-square bounds and the verdict go with the numbers
+        extra, counts, notes = nees_summary(errors, name, prepared.settings.confidence)
+        parameters.update(extra)
     return prepared.result(
         "ape",
         {name: signal},
-        parameters={"relation": name},
+        parameters=parameters,
+        counts=counts,
+        notes=notes,
         reference_name=reference_name,
         estimate_name=estimate_name,
     )

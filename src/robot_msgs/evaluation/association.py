@@ -491,12 +491,14 @@ def _take(traj: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
         raise AssertionError(msg)
     if rows.size == len(traj) and (rows.size == 0 or rows[-1] == rows.size - 1):
         return traj  # every pose, in order (rows >= 0 and strictly increasing)
+    cov = traj.covariance_6x6
     return PoseTrajectory._unchecked(  # noqa: SLF001
         traj.stamps_s[rows],
         traj.positions_xyz[rows],
         traj.orientations_quat_xyzw[rows],
         traj.frame_id,
         traj.child_frame_id,
+        None if cov is None else cov[rows],
     )
 
 

@@ -79,11 +79,21 @@ def _label(length_m: float) -> str:
     return f"{length_m:g}m"
 
 
-def _check_lengths(lengths_m: Sequence[float]) -> list[float]:
+def _invalid(reason: str, *, field: str) -> ValidationError:
+    """Build the error of argument ``field``; its ``reason`` lets a CLI name its flag instead."""
+    return ValidationError(f"E{reason[1:]} - at `{field}`", field=field, reason=reason)
+
+
+def _check_lengths(lengths_m: Sequence[float], field: str = "lengths_m") -> list[float]:
+    """Return the lengths as floats, refusing any not finite and > 0, or given twice."""
     out = [float(v) for v in lengths_m]
     if not out or not all(math.isfinite(v) and v > 0 for v in out):
-        msg = f"Expected segment lengths > 0 metres, got {list(lengths_m)!r}"
-        raise ValidationError(msg)
+        reason = f"expected segment lengths > 0 metres, got {list(lengths_m)!r}"
+        raise _invalid(reason, field=field)
+    if len(set(out)) < len(out):
+        twice = next(v for v in out if out.count(v) > 1)
+        reason = f"expected distinct segment lengths, got {twice:g} m twice in {out!r}"
+        raise _invalid(reason, field=field)
     return out
 
 
@@ -115,8 +125,8 @@ def kitti_segments(
     ([0, 2], [3, 5])
     """
     if isinstance(step_frames, bool) or int(step_frames) != step_frames or step_frames < 1:
-        msg = f"Expected step_frames as an int >= 1, got {step_frames!r}"
-        raise ValidationError(msg)
+        reason = f"expected a whole number of frames >= 1, got {step_frames!r}"
+        raise _invalid(reason, field="step_frames")
     lengths = np.asarray(_check_lengths(lengths_m))
     starts = np.arange(0, distances_m.size, int(step_frames))
     first = np.repeat(starts, lengths.size)
@@ -317,7 +327,8 @@ def relative_error(
     Raises
     ------
     ValidationError
-        Bad fractions, lengths or ratio.
+        Bad fractions, lengths or ratio; ``project_to_plane`` (the projection follows the
+        alignment, and rpg compares the unaligned estimate).
 
     Examples
     --------
@@ -338,15 +349,24 @@ def relative_error(
     """
     if lengths_m is None:
         if not fractions or not all(float(f) > 0 for f in fractions):
-            msg = f"Expected fractions > 0 of the path length, got {list(fractions)!r}"
-            raise ValidationError(msg)
+            reason = f"expected fractions > 0 of the path length, got {list(fractions)!r}"
+            raise _invalid(reason, field="fractions")
         total = reference.path_length_m
-        lengths = _check_lengths([math.trunc(float(f) * total * 100.0) / 100.0 for f in fractions])
+        lengths = _check_lengths(
+            [math.trunc(float(f) * total * 100.0) / 100.0 for f in fractions], "fractions"
+        )
     else:
         lengths = _check_lengths(lengths_m)
     if not (math.isfinite(max_diff_ratio) and max_diff_ratio > 0):
         msg = f"Expected max_diff_ratio > 0, got {max_diff_ratio!r}"
         raise ValidationError(msg)
+    if settings.project_to_plane is not None:
+        reason = (
+            "no plane projection with rpg's relative error, which compares the unaligned "
+            f"estimate (the projection follows the alignment), got {settings.project_to_plane!r}"
+        )
+        msg = f"Expected {reason}"
+        raise ValidationError(msg, field="EvaluationSettings.project_to_plane", reason=reason)
     prep = prepare(reference, estimate, settings)
     ref = prep.reference
     raw = prep.association.estimate
@@ -383,7 +403,7 @@ def relative_error(
             f"every segment length ({', '.join(f'{v:g}' for v in lengths)} m) gives fewer than "
             "2 segments; choose shorter lengths (--lengths) or smaller --fractions"
         )
-        raise ValidationError(msg, field="lengths_m", reason="no segment fits")
+        raise ValidationError(msg)
     return prep.result(
         "relative_error",
         signals,

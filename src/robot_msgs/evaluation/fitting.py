@@ -218,8 +218,8 @@ def _fit_rows(estimate: PoseTrajectory, settings: EvaluationSettings) -> slice |
         if rows.size == 0:
             msg = (
                 f"No pose to fit the alignment on: the alignment window {start:.6f} .. "
-                f"{end:.6f} s holds none of the matched estimate's stamps "
-                f"({stamps[0]:.6f} .. {stamps[-1]:.6f} s)"
+                f"{end:.6f} s (align_window_s, --align-window) holds none of the matched "
+                f"estimate's stamps ({stamps[0]:.6f} .. {stamps[-1]:.6f} s)"
             )
             raise AlignmentError(msg)
         return rows

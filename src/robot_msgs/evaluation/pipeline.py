@@ -1,9 +1,13 @@
 """The steps every trajectory metric shares: time range, association, alignment, and the result.
 
-:func:`prepare` cuts the reference to the settings' time range, runs
-:func:`~robot_msgs.evaluation.associate` and :func:`~robot_msgs.evaluation.align`, and
-keeps what every result must carry: the settings, the pose counts and the notes a reader
-must see. :meth:`Prepared.result` turns a metric's per-sample errors into the
+:func:`prepare` cuts the reference to the settings' time range, applies the estimate's
+extrinsic transforms (:func:`~robot_msgs.evaluation.apply_transforms`), estimates the
+clock offset when asked (:func:`~robot_msgs.evaluation.estimate_offset`), runs
+:func:`~robot_msgs.evaluation.associate` and :func:`~robot_msgs.evaluation.align`,
+projects both trajectories onto a plane when asked
+(:func:`~robot_msgs.evaluation.project_to_plane`), and keeps what every result must
+carry: the settings, the pose counts and the notes a reader must see.
+:meth:`Prepared.result` turns a metric's per-sample errors into the
 :class:`~robot_msgs.compare.EvaluationResult` every metric returns, so all of them report
 the same way.
 """
@@ -12,17 +16,22 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.result import ErrorSeries, EvaluationResult
-from robot_msgs.errors import AssociationError
+from robot_msgs.errors import AssociationError, DataWarning
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
 from robot_msgs.evaluation.fitting import align
+from robot_msgs.evaluation.offset import estimate_offset
+from robot_msgs.evaluation.projection import project_to_plane
+from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.rotations import angle_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -31,6 +40,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.compare.alignment import Alignment
     from robot_msgs.compare.statistics import ErrorStats
+    from robot_msgs.compare.time_offset import TimeOffset
     from robot_msgs.evaluation.association import Association
     from robot_msgs.msg import Value
     from robot_msgs.typing import Float64Array, IntpArray
@@ -63,7 +73,8 @@ class Prepared:
         The time matching, with the unaligned matched poses (rows into the reference as
         cut to the time range; :attr:`reference_index` gives rows of the input).
     estimate : PoseTrajectory
-        The matched estimate poses, moved by ``alignment``.
+        The matched estimate poses, moved by ``alignment`` (and projected with
+        ``project_to_plane``).
     alignment : Alignment
         The transform applied to the estimate (identity for ``"none"``).
     settings : EvaluationSettings
@@ -74,6 +85,10 @@ class Prepared:
         Row of the input reference where the time range starts (0 without a range).
     outside_range : int
         Reference poses left out by the time range.
+    time_offset : TimeOffset or None
+        The estimated clock offset (``offset_auto``), used for the association.
+    projected_reference : PoseTrajectory or None
+        The matched reference projected onto the settings' plane (``project_to_plane``).
     """
 
     association: Association
@@ -83,10 +98,14 @@ class Prepared:
     notes: tuple[str, ...]
     first_reference_row: int = 0
     outside_range: int = 0
+    time_offset: TimeOffset | None = None
+    projected_reference: PoseTrajectory | None = None
 
     @property
     def reference(self) -> PoseTrajectory:
-        """The matched reference poses (the association's)."""
+        """The matched reference poses as compared (the association's, projected if asked)."""
+        if self.projected_reference is not None:
+            return self.projected_reference
         return self.association.reference
 
     @property
@@ -142,11 +161,17 @@ class Prepared:
         >>> list(result.settings)[:3], result.counts["matched"], result.counts["x"]
         (['k', 'align', 'n_align'], 3, 2)
         """
+        estimated: dict[str, Value] = {}
+        if self.time_offset is not None:
+            estimated = {
+                "offset_estimated_s": self.time_offset.offset_s,
+                "offset_std_s": self.time_offset.std_s,
+            }
         comparison = Comparison(
             metric=metric,
             stats={name: s.stats for name, s in signals.items()},
             units={name: s.unit for name, s in signals.items()},
-            settings={**parameters, **self.settings.record()},
+            settings={**parameters, **self.settings.record(), **estimated},
             estimate=estimate_name,
             reference=reference_name,
             counts={**self.counts, **(counts or {})},
@@ -168,6 +193,7 @@ class Prepared:
             alignment=self.alignment,
             reference_index=self.reference_index,
             estimate_index=self.association.estimate_index,
+            time_offset=self.time_offset,
         )
 
 
@@ -224,12 +250,14 @@ def time_range(
     if first == 0 and stop == len(trajectory):
         return trajectory, 0
     rows = slice(first, stop)
+    cov = trajectory.covariance_6x6
     cut = PoseTrajectory._unchecked(  # noqa: SLF001 - read-only views of a valid trajectory's rows
         trajectory.stamps_s[rows],
         trajectory.positions_xyz[rows],
         trajectory.orientations_quat_xyzw[rows],
         trajectory.frame_id,
         trajectory.child_frame_id,
+        None if cov is None else cov[rows],
     )
     return cut, first
 
@@ -246,9 +274,12 @@ def prepare(
     reference, estimate : PoseTrajectory
         Ground truth and the trajectory under test (any lengths); neither is modified.
     settings : EvaluationSettings, optional
-        Time range, association and alignment (evo's defaults: all poses, nearest within
-        0.01 s, no alignment). The time range keeps the reference poses stamped within
-        ``[t_start_s, t_end_s]`` before anything else, as evo does.
+        Time range, transforms, clock offset, association, alignment and plane (evo's
+        defaults: all poses, nearest within 0.01 s, no alignment). In this order: the
+        time range keeps the reference poses stamped within ``[t_start_s, t_end_s]``, as
+        evo does; the transforms move the estimate; with ``offset_auto`` the offset is
+        estimated on these and used for the association; after the alignment both
+        matched trajectories are projected onto ``project_to_plane``, as evo does.
 
     Returns
     -------
@@ -258,10 +289,17 @@ def prepare(
     Raises
     ------
     AssociationError
-        No reference pose in the time range, or no pose matched (the message gives both
-        time spans).
+        No reference pose in the time range, no pose matched (the message gives both
+        time spans), or the clock offset cannot be estimated (flat cost, no overlap).
     AlignmentError
         A degenerate fit (the message suggests an alternative).
+
+    Warns
+    -----
+    DataWarning
+        The orientations look like a quaternion-order mix-up (w first read as w last or
+        the reverse; :func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`),
+        with the median angle in the other order; the note is kept in the result.
 
     Examples
     --------
@@ -284,11 +322,31 @@ def prepare(
     settings = EvaluationSettings() if settings is None else settings
     check_argument("settings", settings, EvaluationSettings)
     cut, first = time_range(reference, settings.t_start_s, settings.t_end_s)
-    association = associate(cut, estimate, settings)
+    estimate = apply_transforms(estimate, settings)
+    time_offset = None
+    matching = settings
+    if settings.offset_auto:
+        time_offset = estimate_offset(cut, estimate, settings)
+        matching = settings.replace(
+            offset_auto=False, offset_search_s=None, offset_s=time_offset.offset_s
+        )
+    association = associate(cut, estimate, matching)
     aligned, alignment = align(association.reference, association.estimate, settings=settings)
-    notes = list(association.notes)
+    notes = []
+    if time_offset is not None:
+        notes += [time_offset.describe(), *time_offset.notes]
+    notes += association.notes
     if settings.align != "none":
         notes.append(_describe(alignment))
+    mix_up = quaternion_order_check(association.reference, association.estimate, alignment)
+    if mix_up:
+        warnings.warn(mix_up, DataWarning, stacklevel=2)
+        notes.append(mix_up)
+    projected = None
+    if settings.project_to_plane is not None:
+        projected = project_to_plane(association.reference, settings.project_to_plane)
+        aligned = project_to_plane(aligned, settings.project_to_plane)
+        notes.append(f"both trajectories projected to the {settings.project_to_plane} plane")
     return Prepared(
         association=association,
         estimate=aligned,
@@ -297,6 +355,8 @@ def prepare(
         notes=tuple(notes),
         first_reference_row=first,
         outside_range=len(reference) - len(cut),
+        time_offset=time_offset,
+        projected_reference=projected,
     )
 
 

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.components import rotation_vectors, track_axes
+from robot_msgs.evaluation.consistency import NEES_DOF, nees_values
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 
 if TYPE_CHECKING:
@@ -55,10 +57,22 @@ APE_RELATIONS: tuple[str, ...] = (
     "x",
     "y",
     "z",
+    "along_track",
+    "cross_track",
+    "vertical",
+    "roll_rad",
+    "pitch_rad",
+    "yaw_rad",
+    "roll_deg",
+    "pitch_deg",
+    "yaw_deg",
 )
 
 #: Relations :func:`rpe_errors` knows: the APE ones plus evo's point-distance error ratio.
 RPE_RELATIONS: tuple[str, ...] = (*APE_RELATIONS, "point_distance_error_ratio")
+
+#: APE only: the consistency of a filter's covariances (:mod:`~robot_msgs.evaluation.consistency`).
+APE_RELATIONS = (*APE_RELATIONS, *NEES_DOF)
 
 #: Other spellings accepted for a relation (evo's CLI names).
 RELATION_ALIASES: dict[str, str] = {"trans_part": "translation"}
@@ -74,10 +88,55 @@ RELATION_UNITS: dict[str, str] = {
     "x": "m",
     "y": "m",
     "z": "m",
+    "along_track": "m",
+    "cross_track": "m",
+    "vertical": "m",
+    "roll_rad": "rad",
+    "pitch_rad": "rad",
+    "yaw_rad": "rad",
+    "roll_deg": "deg",
+    "pitch_deg": "deg",
+    "yaw_deg": "deg",
     "point_distance_error_ratio": "%",
+    "nees": "",
+    "nees_position": "",
+    "nees_orientation": "",
 }
 
 _AXES = {"x": 0, "y": 1, "z": 2}
+_TRACK = ("along_track", "cross_track", "vertical")
+_ATTITUDE = {"roll": 0, "pitch": 1, "yaw": 2}
+
+
+def _attitude(relation: str) -> tuple[int, bool] | None:
+    """``(axis, degrees)`` of a roll/pitch/yaw relation, else ``None``."""
+    name, _, unit = relation.partition("_")
+    if name not in _ATTITUDE or unit not in ("rad", "deg"):
+        return None
+    return _ATTITUDE[name], unit == "deg"
+
+
+def _track_values(
+    errors_world: Float64Array, relation: str, axes: tuple[Float64Array, ...]
+) -> Float64Array:
+    """Return the ``relation`` component of world-frame errors ``(N, 3)`` in the track frame."""
+    if relation == "vertical":
+        out: Float64Array = errors_world[:, 2].copy()
+        return out
+    axis = axes[0] if relation == "along_track" else axes[1]
+    along: Float64Array = np.einsum("ij,ij->i", errors_world, axis)
+    return along
+
+
+def _attitude_values(error_quats_xyzw: Float64Array, relation: str) -> Float64Array:
+    """Return the roll, pitch or yaw component (rad or deg) of body-frame rotation errors."""
+    chosen = _attitude(relation)
+    assert chosen is not None
+    axis, degrees = chosen
+    values: Float64Array = rotation_vectors(error_quats_xyzw)[:, axis]
+    return np.degrees(values) if degrees else values
+
+
 _CHUNK = 1 << 14  # rows per kernel call
 _ROT_PART_PER_SIN = 2.0 * math.sqrt(2.0)
 
@@ -122,6 +181,11 @@ def _rotate_inverse(quats_xyzw: Float64Array, vectors: Float64Array) -> Float64A
     out[:, 1] = vy + w * ty - (z * tx - x * tz)
     out[:, 2] = vz + w * tz - (x * ty - y * tx)
     return out
+
+
+def _rotate(quats_xyzw: Float64Array, vectors: Float64Array) -> Float64Array:
+    """Rotate ``vectors`` ``(N, 3)`` by unit quaternions ``(N, 4)``: ``R(q) v``."""
+    return _rotate_inverse(quat_xyzw_conjugate(quats_xyzw), vectors)
 
 
 def _norms(vectors: Float64Array) -> Float64Array:
@@ -184,6 +248,14 @@ def ape_errors(
     - ``x``, ``y``, ``z``: signed components of ``p_i - q_i`` (estimate minus reference)
       in the frame both trajectories are expressed in (the reference's ``frame_id``,
       after alignment). evo has no per-axis APE.
+    - ``along_track``, ``cross_track``, ``vertical`` (m): ``p_i - q_i`` in the track
+      frame of the reference's motion; ``roll_*``, ``pitch_*``, ``yaw_*`` (rad, deg): the
+      rotation vector of ``R(Q_i)ᵀ R(P_i)`` about the reference body's axes
+      (:mod:`robot_msgs.evaluation.components`: the frames, and why the squares sum to
+      ``translation²`` and ``angle_rad²``).
+    - ``nees``, ``nees_position``, ``nees_orientation``: the normalised estimation error
+      squared with the estimate's ``covariance_6x6`` (6, 3 and 3 dof;
+      :mod:`robot_msgs.evaluation.consistency`).
 
     Parameters
     ----------
@@ -216,13 +288,21 @@ def ape_errors(
     """
     name = check_relation(relation, allowed=APE_RELATIONS)
     _check_same_length(reference, estimate)
+    if name in NEES_DOF:
+        return nees_values(reference, estimate, name)
     p_ref, p_est = reference.positions_xyz, estimate.positions_xyz
     q_ref, q_est = reference.orientations_quat_xyzw, estimate.orientations_quat_xyzw
+    axes = track_axes(p_ref) if name in _TRACK[:2] else ()
 
     def kernel(rows: slice) -> Float64Array:
         diff = p_est[rows] - p_ref[rows]
         if name in _AXES:
             return diff[:, _AXES[name]]
+        if name in _TRACK:
+            return _track_values(diff, name, tuple(a[rows] for a in axes))
+        if _attitude(name) is not None:  # R(Q)ᵀ R(P): the estimate relative to the reference
+            body = quat_xyzw_multiply(quat_xyzw_conjugate(q_ref[rows]), q_est[rows])
+            return _attitude_values(body, name)
         if name in {"translation", "point_distance"}:
             return _norms(diff)
         # R(E_i) = R(P_i)ᵀ R(Q_i); ‖t(E_i)‖ = ‖p_i - q_i‖.
@@ -258,6 +338,11 @@ def rpe_errors(
     - ``x``, ``y``, ``z``: signed components of ``t(E_ij) = R(Q_i⁻¹ Q_j)ᵀ (t(P_i⁻¹ P_j) -
       t(Q_i⁻¹ Q_j))``: the estimate's motion minus the reference's, in the reference's
       body frame at ``j``;
+    - ``along_track``, ``cross_track``, ``vertical`` (m): ``R(Q_j) t(E_ij)`` (the
+      translation error in the world frame) in the track frame of the reference at
+      ``j``; ``roll_*``, ``pitch_*``, ``yaw_*`` (rad, deg): the rotation vector of
+      ``R(E_ij)`` about the reference body's axes at ``j``
+      (:mod:`robot_msgs.evaluation.components`);
     - ``point_distance``: ``| ‖q_i - q_j‖ - ‖p_i - p_j‖ |`` (metres);
     - ``point_distance_error_ratio``: that ``× 100 / ‖q_i - q_j‖`` (%); pairs whose
       reference positions coincide give NaN, which every statistic leaves out (evo drops
@@ -300,6 +385,7 @@ def rpe_errors(
     first, second = np.ascontiguousarray(ij[:, 0]), np.ascontiguousarray(ij[:, 1])
     p_ref, p_est = reference.positions_xyz, estimate.positions_xyz
     q_ref, q_est = reference.orientations_quat_xyzw, estimate.orientations_quat_xyzw
+    axes = track_axes(p_ref) if name in _TRACK[:2] else ()
 
     def kernel(rows: slice) -> Float64Array:
         i, j = first[rows], second[rows]
@@ -314,6 +400,9 @@ def rpe_errors(
                 ratio: Float64Array = np.where(ref_dist > 0, err / ref_dist * 100.0, np.nan)
             return ratio
         ref_i, est_i = np.take(q_ref, i, axis=0), np.take(q_est, i, axis=0)
+        if name in _TRACK:  # R(Q_j) t(E) = R(Q_i) R(P_i)ᵀ (p_j - p_i) - (q_j - q_i)
+            world = _rotate(ref_i, _rotate_inverse(est_i, est_step)) - ref_step
+            return _track_values(world, name, tuple(np.take(a, j, axis=0) for a in axes))
         q_err = None
         if name not in {"translation", "x", "y", "z"}:
             # R(E) = R(Q_i⁻¹ Q_j)ᵀ R(P_i⁻¹ P_j)
@@ -322,6 +411,8 @@ def rpe_errors(
             q_err = quat_xyzw_multiply(quat_xyzw_conjugate(q_rel_ref), q_rel_est)
             if name in {"angle_rad", "angle_deg", "rot_part"}:
                 return _rotation_errors(q_err, name)
+            if _attitude(name) is not None:
+                return _attitude_values(q_err, name)
         # t(E) = R(Q_i⁻¹ Q_j)ᵀ (t(P_i⁻¹ P_j) - t(Q_i⁻¹ Q_j)), t(Q_i⁻¹ Q_j) = R(Q_i)ᵀ (q_j - q_i).
         delta = _rotate_inverse(est_i, est_step) - _rotate_inverse(ref_i, ref_step)
         if name in _AXES:

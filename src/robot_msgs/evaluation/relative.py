@@ -8,7 +8,6 @@ import numpy as np
 
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.pairs import select_pairs
 from robot_msgs.evaluation.pipeline import Signal, prepare, stamps_if_increasing
 from robot_msgs.evaluation.relations import (
@@ -17,9 +16,12 @@ from robot_msgs.evaluation.relations import (
     check_relation,
     rpe_errors,
 )
-from robot_msgs.evaluation.settings import PairSettings
+from robot_msgs.evaluation.settings import PairSettings, pair_settings_list, pair_settings_record
+from robot_msgs.evaluation.tum_rpe import tum_rpe
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.evaluation.pipeline import Prepared
     from robot_msgs.evaluation.settings import EvaluationSettings
@@ -33,7 +35,7 @@ def rpe(
     estimate: PoseTrajectory,
     *,
     settings: EvaluationSettings | None = None,
-    pairs: PairSettings | None = None,
+    pairs: PairSettings | Sequence[PairSettings] | None = None,
     relation: str = "translation",
     reference_name: str = "",
     estimate_name: str = "",
@@ -55,9 +57,13 @@ def rpe(
         Ground truth and the trajectory under test; neither is modified.
     settings : EvaluationSettings, optional
         Time range, association and alignment (default: evo's, no alignment).
-    pairs : PairSettings, optional
+    pairs : PairSettings or sequence of PairSettings, optional
         How the pairs are chosen (default: consecutive pairs 1 frame apart, from the
-        estimate).
+        estimate). Several, differing only in ``delta``, give one signal per delta from
+        one association and alignment, keyed ``relation@{delta}{unit}``
+        (``translation@1s``), with ``counts`` ``pairs@1s``... and ``delta`` recorded as
+        a tuple. ``protocol="tum"`` runs TUM's ``evaluate_rpe.py`` rules instead
+        (:func:`~robot_msgs.evaluation.tum_rpe`).
     relation : str
         One of :data:`~robot_msgs.evaluation.RPE_RELATIONS`.
     reference_name, estimate_name : str
@@ -95,18 +101,31 @@ def rpe(
     [0, 10]
     """
     name = check_relation(relation, allowed=RPE_RELATIONS)
-    if pairs is not None:
-        check_argument("pairs", pairs, PairSettings)  # before the work prepare does
+    chosen = pair_settings_list(PairSettings() if pairs is None else pairs)  # before the work
+    if chosen[0].protocol == "tum":
+        return tum_rpe(
+            reference,
+            estimate,
+            settings=settings,
+            pairs=chosen,
+            relation=name,
+            reference_name=reference_name,
+            estimate_name=estimate_name,
+        )
     prep = prepare(reference, estimate, settings)
     return rpe_from_prepared(
-        prep, pairs=pairs, relation=name, reference_name=reference_name, estimate_name=estimate_name
+        prep,
+        pairs=chosen,
+        relation=name,
+        reference_name=reference_name,
+        estimate_name=estimate_name,
     )
 
 
 def rpe_from_prepared(
     prepared: Prepared,
     *,
-    pairs: PairSettings | None = None,
+    pairs: PairSettings | Sequence[PairSettings] | None = None,
     relation: str = "translation",
     reference_name: str = "",
     estimate_name: str = "",
@@ -131,7 +150,8 @@ def rpe_from_prepared(
     Raises
     ------
     ValidationError
-        An unknown relation, or a ``delta`` that gives no pair at all.
+        An unknown relation, a ``delta`` that gives no pair at all, or
+        ``protocol="tum"`` (which matches the poses its own way: use :func:`rpe`).
 
     Examples
     --------
@@ -149,23 +169,52 @@ def rpe_from_prepared(
     [0.5, 1.0]
     """
     name = check_relation(relation, allowed=RPE_RELATIONS)
-    pairs = PairSettings() if pairs is None else pairs
+    chosen = pair_settings_list(PairSettings() if pairs is None else pairs)
+    if chosen[0].protocol == "tum":
+        msg = (
+            "Expected protocol 'evo' for trajectories prepared by prepare(): the TUM "
+            "protocol matches the poses its own way; call rpe() or tum_rpe()"
+        )
+        raise ValidationError(msg, field="PairSettings.protocol", reason=msg)
+    signals: dict[str, Signal] = {}
+    counts: dict[str, int] = {}
+    notes: list[str] = []
+    for each in chosen:
+        suffix = "" if len(chosen) == 1 else f"@{each.delta:g}{each.delta_unit}"
+        signal, note = _signal(prepared, each, name)
+        signals[name + suffix] = signal
+        counts["pairs" + suffix] = len(signal.errors)
+        notes += [f"{note} ({each.label()})" if suffix else note] if note else []
+    return prepared.result(
+        "rpe",
+        signals,
+        parameters={"relation": name, **pair_settings_record(chosen)},
+        counts=counts,
+        notes=notes,
+        reference_name=reference_name,
+        estimate_name=estimate_name,
+    )
+
+
+def _signal(prepared: Prepared, pairs: PairSettings, name: str) -> tuple[Signal, str]:
+    """One delta's errors as a signal, and a note ("" for none)."""
     source = prepared.estimate if pairs.pairs_from == "estimate" else prepared.reference
     rows = select_pairs(source, pairs)
     if rows.shape[0] == 0:
-        msg = (
-            f"delta = {pairs.delta!r} {pairs.delta_unit} gave no pose pair among the "
-            f"{len(source)} matched poses of the {pairs.pairs_from} (duration "
-            f"{source.duration_s:.6g} s, path {source.path_length_m:.6g} m): use a smaller "
-            "delta" + ("" if pairs.all_pairs else " or all pairs")
+        found = (
+            f"no pose pair among the {len(source)} matched poses of the {pairs.pairs_from} "
+            f"(duration {source.duration_s:.6g} s, path {source.path_length_m:.6g} m)"
         )
-        raise ValidationError(msg, field="PairSettings.delta", reason=msg)
+        msg = f"delta = {pairs.delta!r} {pairs.delta_unit} gave {found}: use a smaller delta" + (
+            "" if pairs.all_pairs else " or all pairs"
+        )
+        raise ValidationError(msg, field="PairSettings.delta", reason=found)
     errors = rpe_errors(prepared.reference, prepared.estimate, rows, name)
-    notes: list[str] = []
+    note = ""
     if name == "point_distance_error_ratio":
         dropped = int(np.count_nonzero(np.isnan(errors)))
         if dropped:
-            notes.append(
+            note = (
                 f"{dropped} pair(s) whose reference positions coincide have no distance "
                 "ratio and were left out (evo drops them too)"
             )
@@ -177,12 +226,4 @@ def rpe_from_prepared(
         errors=errors,
         pairs=rows,
     )
-    return prepared.result(
-        "rpe",
-        {name: signal},
-        parameters={"relation": name, **pairs.record()},
-        counts={"pairs": int(rows.shape[0])},
-        notes=notes,
-        reference_name=reference_name,
-        estimate_name=estimate_name,
-    )
+    return signal, note

@@ -32,21 +32,27 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from robot_msgs.compare.alignment import ALIGNMENT_METHODS
 from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.msg import Msg, field_specs, message
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from robot_msgs.msg import Value
 
 __all__ = [
     "ALIGNMENT_METHODS",
+    "DEFAULT_OFFSET_SEARCH_S",
     "DELTA_UNITS",
     "PAIRS_FROM",
+    "PLANES",
+    "RPE_PROTOCOLS",
     "SYNC_METHODS",
     "EvaluationSettings",
     "PairSettings",
     "decode_options",
+    "pair_settings_list",
+    "pair_settings_record",
 ]
 
 M = TypeVar("M", bound=Msg)
@@ -59,6 +65,18 @@ DELTA_UNITS: tuple[str, ...] = ("f", "s", "m", "rad", "deg")
 
 #: Which trajectory's motion selects the RPE pairs.
 PAIRS_FROM: tuple[str, ...] = ("estimate", "reference")
+
+#: How RPE pairs and matches poses: evo's rules, or TUM ``evaluate_rpe.py --fixed_delta``.
+RPE_PROTOCOLS: tuple[str, ...] = ("evo", "tum")
+
+#: Planes ``project_to_plane`` accepts (evo's ``--project_to_plane``).
+PLANES: tuple[str, ...] = ("xy", "xz", "yz")
+
+#: Half-width of the ``offset_auto`` search, seconds, unless ``offset_search_s`` says.
+DEFAULT_OFFSET_SEARCH_S = 1.0
+
+#: Largest deviation of a transform's rotation block from orthonormal (``RᵀR = s² I``).
+_TRANSFORM_TOL = 1e-6
 
 
 def _finite(value: float | None) -> bool:
@@ -89,6 +107,26 @@ class EvaluationSettings(Msg):
     stamped within ``[t_start_s, t_end_s]`` (seconds on the reference's clock, either
     end open when ``None``) are evaluated, applied before association and alignment, as
     evo's ``--t_start``/``--t_end`` do.
+
+    ``offset_auto`` (``--offset auto``): estimate the clock offset instead of taking
+    ``offset_s`` (:func:`~robot_msgs.evaluation.estimate_offset`), searching
+    ``offset_s ± offset_search_s`` (``--offset-search``, seconds > 0, default
+    :data:`DEFAULT_OFFSET_SEARCH_S`); the estimate, its uncertainty and its quality are
+    recorded in the result (``offset_estimated_s``, ``offset_std_s``, notes).
+
+    ``transform_left`` / ``transform_right`` (``--transform-left`` / ``--transform-right``
+    FILE): a 4x4 transform, 16 numbers row-major, that moves every estimate pose ``P`` to
+    ``T P`` (left: a change of the world frame, may carry a scale) or ``P T`` (right: a
+    change of the body frame, rigid), before anything else, as evo_traj's
+    ``--transform_left/right`` mean; ``invert_transform_left`` /
+    ``invert_transform_right`` (``--invert-transform-left/right``) use ``T⁻¹``.
+
+    ``confidence`` (``--confidence``): the two-sided probability of the chi-square bounds
+    of NEES (``relation="nees"``...), in ``(0, 1)``.
+
+    ``project_to_plane`` (``--project-to-plane``): ``"xy"``, ``"xz"`` or ``"yz"``: after
+    alignment, both trajectories are projected to the plane as evo's
+    ``--project_to_plane`` does (:func:`~robot_msgs.evaluation.project_to_plane`).
     """
 
     align: str = "none"
@@ -100,6 +138,14 @@ class EvaluationSettings(Msg):
     max_gap_s: float | None = None
     t_start_s: float | None = None
     t_end_s: float | None = None
+    offset_auto: bool = False
+    offset_search_s: float | None = None
+    confidence: float = 0.95
+    transform_left: tuple[float, ...] | None = None
+    invert_transform_left: bool = False
+    transform_right: tuple[float, ...] | None = None
+    invert_transform_right: bool = False
+    project_to_plane: str | None = None
 
     def _validate(self) -> None:
         if self.sync == "one-to-one":
@@ -163,6 +209,50 @@ class EvaluationSettings(Msg):
         ):
             expected = f"an end at or after the start ({self.t_start_s!r} s)"
             raise self._fail(field="t_end_s", expected=expected, got=self.t_end_s)
+        self._validate_extensions()
+
+    def _validate_extensions(self) -> None:
+        """Check the time-offset search, the transforms and the plane projection."""
+        search = self.offset_search_s
+        if search is not None:
+            if not (math.isfinite(search) and search > 0):
+                raise self._fail(
+                    field="offset_search_s", expected="a finite number of seconds > 0", got=search
+                )
+            if not self.offset_auto:
+                expected = "offset_auto (--offset auto): the range of the offset search"
+                raise self._fail(field="offset_search_s", expected=expected, got=search)
+        for side in ("left", "right"):
+            matrix = getattr(self, f"transform_{side}")
+            if matrix is not None:
+                problem = _transform_problem(matrix, rigid=side == "right")
+                if problem:
+                    raise self._fail(field=f"transform_{side}", expected=problem, got=matrix)
+            elif getattr(self, f"invert_transform_{side}"):
+                expected = f"a transform_{side} to invert"
+                raise self._fail(field=f"invert_transform_{side}", expected=expected, got=True)
+        if not 0.0 < self.confidence < 1.0:
+            raise self._fail(
+                field="confidence", expected="a probability in (0, 1)", got=self.confidence
+            )
+        if self.project_to_plane is not None and self.project_to_plane not in PLANES:
+            raise self._fail(
+                field="project_to_plane",
+                expected=f"one of {', '.join(PLANES)}",
+                got=self.project_to_plane,
+            )
+
+    @property
+    def search_range_s(self) -> tuple[float, float]:
+        """The offsets ``offset_auto`` searches, ``(low, high)`` seconds.
+
+        Examples
+        --------
+        >>> EvaluationSettings(offset_auto=True, offset_search_s=0.5).search_range_s
+        (-0.5, 0.5)
+        """
+        half = DEFAULT_OFFSET_SEARCH_S if self.offset_search_s is None else self.offset_search_s
+        return self.offset_s - half, self.offset_s + half
 
     def record(self) -> dict[str, Value]:
         """Return the settings as a flat, structured mapping, for a result's ``settings``.
@@ -211,6 +301,11 @@ class PairSettings(Msg):
     ``pairs_from`` (``--pairs-from-reference``): ``"estimate"`` (evo's default) or
     ``"reference"``, whose motion selects the pairs. ``delta_tol`` (``--delta-tol``): the
     relative tolerance of the all-pairs rules and of seconds, in ``[0, 1)`` (evo's 0.1).
+    ``protocol`` (``--protocol``): ``"evo"`` (the rules above) or ``"tum"``: TUM RGB-D's
+    ``evaluate_rpe.py --fixed_delta --max_pairs 0``, which pairs every estimate pose with
+    the one nearest ``delta`` later and matches each with its nearest reference stamp
+    (:func:`~robot_msgs.evaluation.tum_rpe`); ``all_pairs``, ``pairs_from`` and
+    ``delta_tol`` do not apply to it and are refused.
 
     Examples
     --------
@@ -223,6 +318,7 @@ class PairSettings(Msg):
     all_pairs: bool = False
     pairs_from: str = "estimate"
     delta_tol: float = 0.1
+    protocol: str = "evo"
 
     def _validate(self) -> None:
         if self.delta_unit not in DELTA_UNITS:
@@ -248,6 +344,19 @@ class PairSettings(Msg):
             raise self._fail(
                 field="delta_tol", expected="a relative tolerance in [0, 1)", got=self.delta_tol
             )
+        if self.protocol not in RPE_PROTOCOLS:
+            raise self._fail(
+                field="protocol", expected=f"one of {', '.join(RPE_PROTOCOLS)}", got=self.protocol
+            )
+        if self.protocol == "tum":
+            evo_only = {"all_pairs": False, "pairs_from": "estimate", "delta_tol": 0.1}
+            for name, default in evo_only.items():
+                if getattr(self, name) != default:
+                    expected = (
+                        f"the default {default!r} with protocol 'tum' (evaluate_rpe.py pairs "
+                        "every estimate pose with the one nearest delta later)"
+                    )
+                    raise self._fail(field=name, expected=expected, got=getattr(self, name))
 
     def record(self) -> dict[str, Value]:
         """Return the pair settings as a flat mapping, for a result's ``settings``."""
@@ -261,7 +370,84 @@ class PairSettings(Msg):
         >>> PairSettings(delta=1.0, delta_unit="s", all_pairs=True).label()
         '1s:all'
         """
-        return f"{self.delta:g}{self.delta_unit}" + (":all" if self.all_pairs else "")
+        label = f"{self.delta:g}{self.delta_unit}" + (":all" if self.all_pairs else "")
+        return label + (":tum" if self.protocol == "tum" else "")
+
+
+def pair_settings_list(pairs: PairSettings | Sequence[PairSettings]) -> list[PairSettings]:
+    """One or several :class:`PairSettings` as a list; several must differ only in ``delta``.
+
+    Raises
+    ------
+    ValidationError
+        An empty sequence, an item that is not ``PairSettings``, or items that differ in
+        more than ``delta`` (one result keeps one set of rules).
+
+    Examples
+    --------
+    >>> [p.delta for p in pair_settings_list([PairSettings(delta=1), PairSettings(delta=2)])]
+    [1.0, 2.0]
+    """
+    if isinstance(pairs, PairSettings):
+        return [pairs]
+    if not isinstance(pairs, list | tuple):
+        check_argument("pairs", pairs, PairSettings)  # raises, naming what to pass
+    chosen = list(pairs)
+    if not chosen:
+        msg = "Expected `pairs` as a PairSettings or a non-empty sequence of them, got []"
+        raise ValidationError(msg)
+    for item in chosen:
+        check_argument("pairs", item, PairSettings)
+    first = chosen[0].record()
+    for other in chosen[1:]:
+        differ = sorted(k for k, v in other.record().items() if k != "delta" and v != first[k])
+        if differ:
+            msg = (
+                f"Expected pair settings that differ only in delta, got different "
+                f"{', '.join(differ)}: evaluate those separately"
+            )
+            raise ValidationError(msg)
+    return chosen
+
+
+def pair_settings_record(pairs: Sequence[PairSettings]) -> dict[str, Value]:
+    """Return the record of one or several pair settings (several: ``delta`` a tuple).
+
+    Examples
+    --------
+    >>> pair_settings_record([PairSettings(delta=1), PairSettings(delta=5)])["delta"]
+    (1.0, 5.0)
+    """
+    record = pairs[0].record()
+    if len(pairs) > 1:
+        record["delta"] = tuple(p.delta for p in pairs)
+    return record
+
+
+def _transform_problem(matrix: tuple[float, ...], *, rigid: bool) -> str:
+    """Say what is wrong with ``matrix`` as a 4x4 Sim(3) (or SE(3)) transform, or ``""``."""
+    kind = "an SE(3)" if rigid else "a Sim(3) or SE(3)"
+    expected = f"{kind} transform as 16 numbers, row-major 4x4"
+    if len(matrix) != 16 or not all(math.isfinite(v) for v in matrix):
+        return expected
+    rows = [matrix[4 * i : 4 * i + 4] for i in range(4)]
+    if [float(v) for v in rows[3]] != [0.0, 0.0, 0.0, 1.0]:
+        return f"{expected} whose last row is 0 0 0 1"
+    block = [row[:3] for row in rows[:3]]
+    gram = [[sum(block[k][i] * block[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+    scale2 = (gram[0][0] + gram[1][1] + gram[2][2]) / 3.0
+    a, b, c = block
+    det = (
+        a[0] * (b[1] * c[2] - b[2] * c[1])
+        - a[1] * (b[0] * c[2] - b[2] * c[0])
+        + a[2] * (b[0] * c[1] - b[1] * c[0])
+    )
+    off = max(abs(gram[i][j] - (scale2 if i == j else 0.0)) for i in range(3) for j in range(3))
+    if not (scale2 > 0 and det > 0 and off <= _TRANSFORM_TOL * scale2):
+        return f"{expected} whose 3x3 block is s R (R a rotation, s > 0)"
+    if rigid and abs(math.sqrt(scale2) - 1.0) > _TRANSFORM_TOL:
+        return f"{expected} without scale (a body-frame change is rigid)"
+    return ""
 
 
 def decode_options(
@@ -285,12 +471,16 @@ def decode_options(
     --------
     >>> decode_options(EvaluationSettings, {"align": "se3", "max_diff_s": 1}, where="m.toml")
     EvaluationSettings(align='se3', n_align=None, align_window_s=None, sync='nearest', \
-max_diff_s=1.0, offset_s=0.0, max_gap_s=None, t_start_s=None, t_end_s=None)
+max_diff_s=1.0, offset_s=0.0, max_gap_s=None, t_start_s=None, t_end_s=None, offset_auto=False, \
+offset_search_s=None, confidence=0.95, transform_left=None, invert_transform_left=False, \
+transform_right=None, invert_transform_right=False, project_to_plane=None)
     >>> decode_options(EvaluationSettings, {"alignn": "se3"}, where="m.toml [settings]")
     Traceback (most recent call last):
     ...
     robot_msgs.errors.FormatError: m.toml [settings]: unknown key `alignn`; expected one of \
-align, align_window_s, max_diff_s, max_gap_s, n_align, offset_s, sync, t_end_s, t_start_s
+align, align_window_s, confidence, invert_transform_left, invert_transform_right, max_diff_s, \
+max_gap_s, n_align, offset_auto, offset_s, offset_search_s, project_to_plane, sync, t_end_s, \
+t_start_s, transform_left, transform_right
     """
     fields = field_specs(cls)
     unknown = sorted(set(options) - set(fields))

@@ -1,4 +1,4 @@
-"""Trajectory files in and out: TUM, KITTI, EuRoC, ROS 1/2 bags and MCAP.
+"""Trajectory files in and out: TUM, KITTI, EuRoC, lat/lon/alt, ROS 1/2 bags and MCAP.
 
 Every reader returns a :class:`~robot_msgs.trajectory.PoseTrajectory` and applies the
 same data-problem rules (:mod:`robot_msgs.io.clean`); every writer goes through
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         FormatDetection,
         detect_format,
         explain_format,
+        geo_origin_of,
         read_trajectory,
     )
     from robot_msgs.io.euroc import read_euroc, write_euroc
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
         resolve_path,
     )
     from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
+    from robot_msgs.io.lla import read_lla
     from robot_msgs.io.tf import parse_tf_id
     from robot_msgs.io.tum import read_tum, write_tum
 
@@ -52,12 +54,14 @@ __all__ = [
     "detect_format",
     "example_path",
     "explain_format",
+    "geo_origin_of",
     "list_examples",
     "list_topics",
     "parse_tf_id",
     "read_bag",
     "read_euroc",
     "read_kitti",
+    "read_lla",
     "read_trajectory",
     "read_tum",
     "resolve_path",
@@ -77,11 +81,13 @@ __getattr__ = exports(
             "FormatDetection",
             "detect_format",
             "explain_format",
+            "geo_origin_of",
             "read_trajectory",
         ),
         "euroc": ("read_euroc", "write_euroc"),
         "examples": ("EXAMPLE_PREFIX", "example_path", "list_examples", "resolve_path"),
         "kitti": ("default_times_path", "read_kitti", "write_kitti"),
+        "lla": ("read_lla",),
         "tf": ("parse_tf_id",),
         "tum": ("read_tum", "write_tum"),
     },

@@ -18,6 +18,7 @@ import numpy as np
 
 from robot_msgs.errors import DataWarning, FormatError
 from robot_msgs.io.clean import finish_trajectory, report
+from robot_msgs.io.geodetic import metric_from_geodetic
 from robot_msgs.io.tf import is_tf_id, read_tf
 from robot_msgs.optional import require
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import IntpArray
 
-__all__ = ["POSE_TYPES", "TopicInfo", "list_topics", "open_bag", "read_bag"]
+__all__ = ["POSE_TYPES", "TopicInfo", "first_fix", "list_topics", "open_bag", "read_bag"]
 
 #: Message types a trajectory can be read from, and where each keeps its pose.
 POSE_TYPES: dict[str, str] = {
@@ -38,7 +39,10 @@ POSE_TYPES: dict[str, str] = {
     "geometry_msgs/msg/PointStamped": "point (identity rotation)",
     "nav_msgs/msg/Odometry": "pose.pose",
     "nav_msgs/msg/Path": "poses[*].pose of the last message",
+    "sensor_msgs/msg/NavSatFix": "latitude, longitude, altitude in local ENU (identity rotation)",
 }
+
+_NAVSAT = "sensor_msgs/msg/NavSatFix"
 
 
 class TopicInfo(NamedTuple):
@@ -107,6 +111,33 @@ def _xyz_quat(msg: Any, msgtype: str) -> tuple[float, ...]:
     return (p.x, p.y, p.z, q.x, q.y, q.z, q.w)
 
 
+#: Types whose pose carries a covariance (``pose.covariance``, 36 values row-major).
+_COVARIANCE_TYPES = frozenset(
+    {"geometry_msgs/msg/PoseWithCovarianceStamped", "nav_msgs/msg/Odometry"}
+)
+
+
+def _covariances(values: list[Any], source: str) -> Any:
+    """Stack ``pose.covariance`` fields as ``(N, 6, 6)`` covariances (ROS order and frame).
+
+    A message whose covariance is all zero ("unknown", as many drivers leave it) makes
+    the trajectory carry none, with a warning if only some messages have one.
+    """
+    cov = np.asarray(values, dtype=np.float64).reshape(-1, 6, 6)
+    unknown = ~cov.any(axis=(1, 2))
+    if unknown.all():
+        return None
+    if unknown.any():
+        warnings.warn(
+            f"{source}: {int(unknown.sum())} of {unknown.size} messages have an all-zero "
+            "(unknown) covariance: the trajectory carries none",
+            DataWarning,
+            stacklevel=3,
+        )
+        return None
+    return cov
+
+
 def _find_topic(reader: Any, topic: str, source: str) -> tuple[str, str]:
     """Find the bag's spelling and type of ``topic`` (a leading ``/`` may differ)."""
     topics = {conn.topic: conn.msgtype for conn in reader.connections}
@@ -134,7 +165,73 @@ def _labels(kind: str) -> Callable[[IntpArray], list[str]]:
     return lambda rows: [f"{kind} {int(r) + 1}" for r in rows]
 
 
-def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) -> PoseTrajectory:
+def first_fix(path: str | os.PathLike[str], topic: str) -> tuple[float, float, float] | None:
+    """Return the first fix ``(lat, lon, alt)`` of a ``NavSatFix`` topic (else ``None``).
+
+    Fixes flagged "no fix" (``status.status < 0``) or not finite are passed over.
+
+    Examples
+    --------
+    >>> first_fix("no/such.bag", "/fix")
+    Traceback (most recent call last):
+    FileNotFoundError: no/such.bag: no such file or folder
+    """
+    with open_bag(path) as reader:
+        if is_tf_id(topic):
+            return None
+        name, msgtype = _find_topic(reader, topic, str(path))
+        if msgtype != _NAVSAT:
+            return None
+        conns = [c for c in reader.connections if c.topic == name]
+        for conn, _, raw in reader.messages(connections=conns):
+            msg = reader.deserialize(raw, conn.msgtype)
+            fix = (float(msg.latitude), float(msg.longitude), float(msg.altitude))
+            if msg.status.status >= 0 and all(np.isfinite(fix)):
+                return fix
+    return None
+
+
+def _navsat_rows(
+    values: np.ndarray,
+    source: str,
+    origin: tuple[float, float, float] | None,
+    crs: str | None,
+) -> np.ndarray:
+    """Turn ``t, lat, lon, alt, status`` rows into ``t, x, y, z, qx, qy, qz, qw`` rows."""
+    no_fix = values[:, 4] < 0
+    if no_fix.any():
+        warnings.warn(
+            f"{source}: {int(no_fix.sum())} of {no_fix.size} NavSatFix messages have no fix "
+            "(status < 0): dropped",
+            DataWarning,
+            stacklevel=3,
+        )
+        values = values[~no_fix]
+        if values.shape[0] == 0:
+            msg = f"{source}: no NavSatFix message has a fix"
+            raise FormatError(msg)
+    xyz, _ = metric_from_geodetic(
+        values[:, 1:4], origin=origin, crs=crs, source=source, where=_labels("message")
+    )
+    warnings.warn(
+        f"{source}: NavSatFix has no orientation: identity rotations used, so rotation "
+        "errors are meaningless (use translation or point_distance)",
+        DataWarning,
+        stacklevel=3,
+    )
+    out = np.zeros((values.shape[0], 8))
+    out[:, 0], out[:, 1:4], out[:, 7] = values[:, 0], xyz, 1.0
+    return out
+
+
+def read_bag(
+    path: str | os.PathLike[str],
+    topic: str,
+    *,
+    strict: bool = False,
+    geo_origin: tuple[float, float, float] | None = None,
+    crs: str | None = None,
+) -> PoseTrajectory:
     """Read the trajectory on ``topic`` of a ROS 1 bag, ROS 2 bag or MCAP file.
 
     Parameters
@@ -147,12 +244,19 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
         optional ``:/static_topic``, default ``/tf_static``), as evo spells it.
     strict : bool
         Refuse data problems instead of fixing them with a warning.
+    geo_origin : (lat, lon, alt), optional
+        ``NavSatFix`` only: the ENU origin (degrees, metres); default the first fix.
+    crs : str, optional
+        ``NavSatFix`` only: a projected CRS (``"EPSG:32632"``) instead of ENU (the ``geo``
+        extra); see :mod:`robot_msgs.io.geodetic`.
 
     Returns
     -------
     PoseTrajectory
         One pose a message, stamped by ``header.stamp``; ``frame_id`` from the
-        headers, ``child_frame_id`` where the type has one. ``nav_msgs/Path``: the poses
+        headers, ``child_frame_id`` where the type has one; ``covariance_6x6`` from
+        ``pose.covariance`` for ``PoseWithCovarianceStamped`` and ``Odometry`` (none
+        when the messages leave it all zero, ROS's "unknown"). ``nav_msgs/Path``: the poses
         of the LAST message (a path is republished whole as it grows), each stamped by
         its own header; refused when those stamps are all equal (planners often leave
         them zero). ``PointStamped`` has no orientation: identity rotations, with a
@@ -162,9 +266,10 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
     ------
     FormatError
         Not a bag, no such topic, a type not in :data:`POSE_TYPES`, no messages, or
-        a data problem refused.
+        a data problem refused; ``geo_origin`` or ``crs`` for a topic that is no
+        ``NavSatFix``.
     MissingDependencyError
-        ``rosbags`` is not installed.
+        ``rosbags`` (or for ``crs``, PyProj) is not installed.
 
     Examples
     --------
@@ -180,8 +285,16 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
             return read_tf(reader, topic, source=str(path), strict=strict)
         name, msgtype = _find_topic(reader, topic, str(path))
         source = f"{path} {name}"
+        if msgtype != _NAVSAT and (geo_origin is not None or crs is not None):
+            msg = (
+                f"{source}: an ENU origin or a CRS (--geo-origin, --crs) applies to "
+                f"NavSatFix topics and lla files, not {msgtype}"
+            )
+            raise FormatError(msg)
         conns = [c for c in reader.connections if c.topic == name]
         rows: list[tuple[float, ...]] = []
+        covariances: list[Any] = []
+        with_covariance = msgtype in _COVARIANCE_TYPES
         frames: list[str] = []
         child = ""
         kind = "message"
@@ -192,7 +305,14 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
                 last = msg
                 continue
             stamp = msg.header.stamp
+            if msgtype == _NAVSAT:
+                fix = (msg.latitude, msg.longitude, msg.altitude, msg.status.status)
+                rows.append((stamp.sec + stamp.nanosec * 1e-9, *fix))
+                frames.append(msg.header.frame_id)
+                continue
             rows.append((stamp.sec + stamp.nanosec * 1e-9, *_xyz_quat(msg, msgtype)))
+            if with_covariance:
+                covariances.append(msg.pose.covariance)
             frames.append(msg.header.frame_id)
             child = getattr(msg, "child_frame_id", child)
         if last is not None:
@@ -211,6 +331,9 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
         msg = f"{source}: no messages" + (" (the last Path is empty)" if last is not None else "")
         raise FormatError(msg)
     values = np.array(rows, dtype=np.float64)
+    if msgtype == _NAVSAT:
+        values = _navsat_rows(values, source, geo_origin, crs)
+        frames = [crs or "enu"]
     if kind == "pose" and values.shape[0] > 1 and np.all(values[:, 0] == values[0, 0]):
         msg = (
             f"{source}: all {values.shape[0]} poses have the stamp {float(values[0, 0])!r} s; "
@@ -240,4 +363,5 @@ def read_bag(path: str | os.PathLike[str], topic: str, *, strict: bool = False) 
         strict=strict,
         frame_id=frames[0] if frames else "",
         child_frame_id=child,
+        covariance_6x6=_covariances(covariances, source) if with_covariance else None,
     )

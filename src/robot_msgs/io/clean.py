@@ -157,6 +157,7 @@ def finish_trajectory(
     frame_id: str = "",
     child_frame_id: str = "",
     owned: bool = False,
+    covariance_6x6: Float64Array | None = None,
 ) -> PoseTrajectory:
     """Apply the module's rules to raw read poses and build the :class:`PoseTrajectory`.
 
@@ -180,6 +181,9 @@ def finish_trajectory(
         The three arrays are the caller's to give away (new C-contiguous float64, used
         by nothing else): the trajectory keeps them without a copy and the quaternions
         are normalised in place. Readers pass their freshly parsed columns.
+    covariance_6x6 : ndarray, shape (N, 6, 6), float64, optional
+        Each row's pose covariance; it follows its row through the rules (a row dropped,
+        sorted or deduplicated takes its covariance with it).
 
     Returns
     -------
@@ -304,7 +308,7 @@ def finish_trajectory(
             strict=strict,
         )
         keep = np.concatenate([[True], ~same])
-        stamps, xyz, quat = stamps[keep], xyz[keep], quat[keep]
+        stamps, xyz, quat, rows = stamps[keep], xyz[keep], quat[keep], rows[keep]
 
     if stamps.shape[0] >= 2:
         implausible = implausible_stamps(stamps, source=source)
@@ -316,4 +320,13 @@ def finish_trajectory(
     # or rows taken above), or copied here.
     if not owned:
         stamps, xyz = np.array(stamps, dtype=np.float64), np.array(xyz, dtype=np.float64)
+    if covariance_6x6 is not None:  # validated by the constructor, which copies it
+        return PoseTrajectory(
+            stamps_s=stamps,
+            positions_xyz=xyz,
+            orientations_quat_xyzw=quat,
+            frame_id=frame_id,
+            child_frame_id=child_frame_id,
+            covariance_6x6=np.asarray(covariance_6x6, dtype=np.float64)[rows],
+        )
     return PoseTrajectory._unchecked(stamps, xyz, quat, frame_id, child_frame_id)  # noqa: SLF001

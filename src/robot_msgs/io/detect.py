@@ -30,10 +30,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from robot_msgs.errors import FormatError
 from robot_msgs.io.euroc import read_euroc
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.kitti import read_kitti
+from robot_msgs.io.lla import read_lla, read_lla_rows
 from robot_msgs.io.sniff import check_header, nanosecond_evidence, read_head
 from robot_msgs.io.table import read_bytes
 from robot_msgs.io.tum import read_tum
@@ -51,16 +54,17 @@ __all__ = [
     "FormatDetection",
     "detect_format",
     "explain_format",
+    "geo_origin_of",
     "read_trajectory",
 ]
 
 #: Format names ``fmt`` accepts.
-FORMATS = ("tum", "kitti", "euroc", "bag", "bag2", "mcap")
+FORMATS = ("tum", "kitti", "euroc", "lla", "bag", "bag2", "mcap")
 #: The formats read with ``rosbags`` (they need ``topic``).
 BAG_FORMATS = ("bag", "bag2", "mcap")
 
 _MAGIC = {b"#ROSBAG V2.0": "bag", b"SQLite format 3\x00": "bag2", b"\x89MCAP": "mcap"}
-_SUFFIX = {".bag": "bag", ".db3": "bag2", ".mcap": "mcap"}
+_SUFFIX = {".bag": "bag", ".db3": "bag2", ".mcap": "mcap", ".lla": "lla"}
 _ROTATION_ENTRY = 1.5
 _NS = ", integer nanosecond stamps"
 _CHOOSE = "choose the format (--format tum, kitti or euroc)"
@@ -182,9 +186,10 @@ def _text_format(head: TextHead) -> FormatDetection:
             "choose the format (--format euroc or --format tum)"
         )
         raise FormatError(msg)
+    lla = " (or --format lla for t lat lon alt)" if n == 4 else ""
     msg = (
         f"{source}: cannot tell the format: line {head.first_line} has {n} numbers "
-        f"(TUM has 8, KITTI 12, EuRoC 8 or more); {_CHOOSE}"
+        f"(TUM has 8, KITTI 12, EuRoC 8 or more); {_CHOOSE}{lla}"
     )
     raise FormatError(msg)
 
@@ -196,6 +201,8 @@ def read_trajectory(
     topic: str | None = None,
     times_path: str | os.PathLike[str] | None = None,
     strict: bool = False,
+    geo_origin: tuple[float, float, float] | None = None,
+    crs: str | None = None,
 ) -> PoseTrajectory:
     """Read a trajectory from any supported file, bag or shipped example.
 
@@ -203,8 +210,9 @@ def read_trajectory(
     ----------
     path : path-like
         A file or bag folder, or ``example:NAME`` for a shipped example.
-    fmt : {"tum", "kitti", "euroc", "bag", "bag2", "mcap"}, optional
-        The format; detected by :func:`explain_format` when omitted.
+    fmt : {"tum", "kitti", "euroc", "lla", "bag", "bag2", "mcap"}, optional
+        The format; detected by :func:`explain_format` when omitted (``lla``, latitude,
+        longitude and altitude, by its ``.lla`` extension: :mod:`robot_msgs.io.lla`).
     topic : str, optional
         For bags: the topic, or a TF id ``/tf:parent.child``. May be omitted when the
         bag holds exactly one topic of a pose type.
@@ -214,6 +222,12 @@ def read_trajectory(
     strict : bool
         Refuse data problems (NaN rows, unsorted or repeated stamps, non-unit
         quaternions) instead of fixing them with a :class:`~robot_msgs.errors.DataWarning`.
+    geo_origin : (lat, lon, alt), optional
+        For ``lla`` files and ``NavSatFix`` topics: the local ENU origin (degrees,
+        metres); default their first fix (:func:`geo_origin_of`).
+    crs : str, optional
+        For ``lla`` files and ``NavSatFix`` topics: a projected CRS (``"EPSG:32632"``)
+        instead of ENU; needs the ``geo`` extra.
 
     Returns
     -------
@@ -224,8 +238,8 @@ def read_trajectory(
     ------
     FormatError
         Unknown ``fmt``; an option the format does not use (``topic`` for a text file,
-        ``times_path`` for anything but KITTI); malformed content (file, line, column,
-        text); a data problem refused.
+        ``times_path`` for anything but KITTI, ``geo_origin``/``crs`` for poses);
+        malformed content (file, line, column, text); a data problem refused.
     FileNotFoundError
         No such file, or no such example.
 
@@ -249,17 +263,52 @@ def read_trajectory(
             topic = _only_pose_topic(file)
         from robot_msgs.io.bag import read_bag  # noqa: PLC0415 - bags only when read
 
-        return read_bag(file, topic, strict=strict)
+        return read_bag(file, topic, strict=strict, geo_origin=geo_origin, crs=crs)
     if topic is not None:
         msg = f"{path}: a topic is only used with bags, not {fmt} files"
         raise FormatError(msg)
     if not file.is_file():
         read_bytes(file, source=str(path))  # raises: a folder, or no such file
+    if fmt == "lla":
+        return read_lla(file, origin=geo_origin, crs=crs, strict=strict)
+    if geo_origin is not None or crs is not None:
+        msg = (
+            f"{path}: an ENU origin or a CRS (--geo-origin, --crs) applies to NavSatFix "
+            f"topics and lla files, not {fmt} poses"
+        )
+        raise FormatError(msg)
     if fmt == "kitti":
         return read_kitti(file, times_path=times_path, strict=strict)
     if fmt == "euroc":
         return read_euroc(file, strict=strict)
     return read_tum(file, strict=strict)
+
+
+def geo_origin_of(
+    path: str | os.PathLike[str], *, fmt: str | None = None, topic: str | None = None
+) -> tuple[float, float, float] | None:
+    """Return the first fix ``(lat, lon, alt)`` of a georeferenced input (poses: ``None``).
+
+    Georeferenced inputs are ``lla`` files and ``NavSatFix`` topics of bags. The command
+    line reads both trajectories with the reference's first fix as the ENU origin, so
+    they share one frame.
+
+    Examples
+    --------
+    >>> geo_origin_of("example:fr1_xyz/groundtruth.tum") is None
+    True
+    """
+    file = resolve_path(path)
+    fmt = detect_format(file) if fmt is None else fmt
+    if fmt == "lla":
+        lla = read_lla_rows(file).parts[1]
+        finite = lla[np.isfinite(lla).all(axis=1)]
+        return tuple(float(v) for v in finite[0]) if finite.size else None  # type: ignore[return-value]
+    if fmt in BAG_FORMATS:
+        from robot_msgs.io.bag import first_fix  # noqa: PLC0415 - bags only when read
+
+        return first_fix(file, topic if topic is not None else _only_pose_topic(file))
+    return None
 
 
 def _only_pose_topic(file: Path) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.optional import require
+from robot_msgs.report.figures import break_gaps
 from robot_msgs.rotations import matrix_from_quat_xyzw
 
 if TYPE_CHECKING:
@@ -24,17 +25,26 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
 __all__ = [
+    "algorithm_colours",
     "comparison_figure",
     "error_over_time_figure",
     "figure_png",
     "latency_cdf_figure",
+    "loss_intervals",
     "new_figure",
+    "reference_gaps",
     "repeatability_figure",
     "rpe_boxplot_figure",
+    "runs_of_sequence",
+    "sequence_t0",
+    "start_frame_positions",
     "trajectories_figure",
+    "trial_styles",
 ]
 
 _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+#: Line styles that tell the trials of one algorithm apart (matplotlib, plotly names).
+_TRIAL_STYLES = (("-", "solid"), ("--", "dash"), (":", "dot"), ("-.", "dashdot"))
 _DPI = 100
 
 
@@ -64,36 +74,47 @@ def figure_png(fig: Any) -> bytes:
     return buffer.getvalue()
 
 
-def _break_gaps(t: Float64Array, values: Float64Array) -> tuple[Float64Array, Float64Array]:
-    """Insert a NaN after every gap longer than 5 median steps, so lines do not bridge it.
-
-    ``values`` may be ``(N,)`` or ``(N, D)``; both results have the gaps as extra rows.
-
-    Examples
-    --------
-    >>> t, v = _break_gaps(np.array([0.0, 0.1, 0.2, 3.0]), np.array([1.0, 2.0, 3.0, 4.0]))
-    >>> v.tolist()[:3], bool(np.isnan(v[3])), v.tolist()[4]
-    ([1.0, 2.0, 3.0], True, 4.0)
-    """
-    if t.size < 3:
-        return t, values
-    steps = np.diff(t)
-    gaps = np.flatnonzero(steps > 5.0 * np.median(steps)) + 1
-    t_out = np.insert(t, gaps, np.nan)
-    v_out = np.insert(np.asarray(values, dtype=np.float64), gaps, np.nan, axis=0)
-    return t_out, v_out
-
-
-def _colours(result: ReportResult) -> dict[str, str]:
+def algorithm_colours(result: ReportResult) -> dict[str, str]:
+    """Return one colour per algorithm, in order of first appearance (the same in every plot)."""
     algorithms = dict.fromkeys(e.report.algorithm for e in result.runs.values())
     return {a: _PALETTE[i % len(_PALETTE)] for i, a in enumerate(algorithms)}
 
 
-def _of_sequence(result: ReportResult, sequence: str) -> list[RunEvaluation]:
+def trial_styles(runs: list[RunEvaluation]) -> dict[str, tuple[str, str]]:
+    """Return a line style per run, by run name: the k-th trial of its algorithm gets the k-th.
+
+    Each value is ``(matplotlib style, plotly dash)``; with the algorithm's colour, every
+    trial of a sequence is told apart.
+    """
+    seen: dict[str, int] = {}
+    out = {}
+    for e in runs:
+        k = seen.get(e.report.algorithm, 0)
+        seen[e.report.algorithm] = k + 1
+        out[e.report.name] = _TRIAL_STYLES[k % len(_TRIAL_STYLES)]
+    return out
+
+
+def runs_of_sequence(result: ReportResult, sequence: str) -> list[RunEvaluation]:
+    """Return the evaluations of the runs of ``sequence``, in the manifest's order."""
     return [e for e in result.runs.values() if e.report.sequence == sequence]
 
 
-def _t0(runs: list[RunEvaluation]) -> float:
+def reference_gaps(runs: list[RunEvaluation]) -> list[tuple[float, float]]:
+    """Return the reference's gaps (steps over 5 median steps) as ``(start, end)`` seconds.
+
+    Taken from the first run with a reference; no error can be computed inside a gap.
+    """
+    ref = next((e.reference for e in runs if e.reference is not None), None)
+    if ref is None or len(ref) < 3:
+        return []
+    steps = np.diff(ref.stamps_s)
+    gaps = np.flatnonzero(steps > 5.0 * np.median(steps))
+    return [(float(ref.stamps_s[i]), float(ref.stamps_s[i + 1])) for i in gaps.tolist()]
+
+
+def sequence_t0(runs: list[RunEvaluation]) -> float:
+    """Return the time origin of a sequence's plots: its start, else the earliest estimate."""
     starts = [e.report.sequence_start_s for e in runs if math.isfinite(e.report.sequence_start_s)]
     if starts:
         return min(starts)
@@ -111,7 +132,7 @@ def _series(e: RunEvaluation) -> ErrorSeries:
 
 def trajectories_figure(result: ReportResult, sequence: str) -> Any | None:
     """Top view (x, y) of one aligned run per algorithm, coloured by APE, over the reference."""
-    runs = [e for e in _of_sequence(result, sequence) if e.primary is not None]
+    runs = [e for e in runs_of_sequence(result, sequence) if e.primary is not None]
     chosen: dict[str, RunEvaluation] = {}
     for e in sorted(runs, key=lambda e: (not e.report.success, e.report.trial)):
         chosen.setdefault(e.report.algorithm, e)
@@ -126,7 +147,7 @@ def trajectories_figure(result: ReportResult, sequence: str) -> Any | None:
         assert e.primary is not None
         ref = e.reference
         if ref is not None:
-            _, ref_xyz = _break_gaps(ref.stamps_s, ref.positions_xyz)
+            _, ref_xyz = break_gaps(ref.stamps_s, ref.positions_xyz)
             ax.plot(
                 ref_xyz[:, 0],
                 ref_xyz[:, 1],
@@ -149,47 +170,55 @@ def trajectories_figure(result: ReportResult, sequence: str) -> Any | None:
     return fig
 
 
+def loss_intervals(e: RunEvaluation, t0: float) -> list[tuple[float, float]]:
+    """Return a run's tracking-loss intervals in seconds since ``t0``.
+
+    A loss never recovered runs to the end of the sequence.
+    """
+    end = e.report.sequence_end_s - t0 if math.isfinite(e.report.sequence_end_s) else None
+    out = []
+    for loss in e.report.losses:
+        stop = loss.end_s - t0 if loss.recovered or end is None else max(end, loss.end_s - t0)
+        out.append((loss.start_s - t0, stop))
+    return out
+
+
 def error_over_time_figure(result: ReportResult, sequence: str) -> Any | None:
-    """APE over time of every run, tracking-loss intervals shaded, failures marked."""
-    runs = [e for e in _of_sequence(result, sequence) if e.primary is not None or e.report.losses]
+    """APE over time of every run, tracking-loss intervals and reference gaps shaded.
+
+    Each algorithm has its colour and each of its trials a line style; every shaded
+    interval has a legend entry (the run's losses, the reference's gaps).
+    """
+    runs = [
+        e for e in runs_of_sequence(result, sequence) if e.primary is not None or e.report.losses
+    ]
     if not any(e.primary is not None for e in runs):
         return None
-    colours = _colours(result)
-    t0 = _t0(runs)
+    colours = algorithm_colours(result)
+    styles = trial_styles(runs)
+    t0 = sequence_t0(runs)
     fig = new_figure(11.0, 3.6)
     ax = fig.add_subplot()
-    shaded = False
-    seen: set[str] = set()
     for e in runs:
         colour = colours[e.report.algorithm]
-        style = "-" if e.report.success else ":"
+        style = styles[e.report.name][0]
         if e.primary is not None:
             label = f"{e.report.name}" + (
                 "" if e.report.success else f" (FAILED: {e.report.failure})"
             )
             series = _series(e)
-            t, errors = _break_gaps(series.stamps_s - t0, series.errors)
-            alpha = 0.65 if e.report.algorithm in seen else 1.0
-            seen.add(e.report.algorithm)
-            ax.plot(t, errors, style, color=colour, lw=1.1, alpha=alpha, label=label)
-        end = e.report.sequence_end_s - t0 if math.isfinite(e.report.sequence_end_s) else None
-        for loss in e.report.losses:
-            stop = loss.end_s - t0 if loss.recovered or end is None else max(end, loss.end_s - t0)
-            ax.axvspan(
-                loss.start_s - t0,
-                stop,
-                color=colour,
-                alpha=0.15,
-                lw=0,
-                label=None if shaded else "tracking lost",
-            )
-            shaded = True
+            t, errors = break_gaps(series.stamps_s - t0, series.errors)
+            ax.plot(t, errors, style, color=colour, lw=1.1, label=label)
+        for k, (start, stop) in enumerate(loss_intervals(e, t0)):
+            shade = f"{e.report.name}: tracking lost" if k == 0 else None
+            ax.axvspan(start, stop, color=colour, alpha=0.15, lw=0, label=shade)
+    for k, (start, stop) in enumerate(reference_gaps(runs)):
+        gap = "no reference (gap in the ground truth)" if k == 0 else None
+        ax.axvspan(start - t0, stop - t0, color="0.5", alpha=0.25, hatch="//", lw=0, label=gap)
     ax.set_xlabel("time since sequence start [s]")
-    ax.set_ylabel("APE translation [m]")
+    ax.set_ylabel("APE translation error [m]")
     ax.set_ylim(bottom=0.0)
-    ax.set_title(
-        f"{sequence}: error over time (shaded: tracking lost; dotted: failed run)", fontsize=11
-    )
+    ax.set_title(f"{sequence}: error over time (shaded: tracking lost)", fontsize=11)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(alpha=0.3)
     return fig
@@ -197,10 +226,10 @@ def error_over_time_figure(result: ReportResult, sequence: str) -> Any | None:
 
 def rpe_boxplot_figure(result: ReportResult, sequence: str) -> Any | None:
     """RPE translation distributions per delta, one box per algorithm (successful runs pooled)."""
-    runs = [e for e in _of_sequence(result, sequence) if e.rpe_results and e.report.success]
+    runs = [e for e in runs_of_sequence(result, sequence) if e.rpe_results and e.report.success]
     if not runs:
         return None
-    colours = _colours(result)
+    colours = algorithm_colours(result)
     algorithms = list(dict.fromkeys(e.report.algorithm for e in runs))
     names = list(dict.fromkeys(name for e in runs for name in e.rpe_results))
     fig = new_figure(max(3.2 * len(names), 4.5), 3.4)
@@ -237,7 +266,7 @@ def _ecdf(values: Float64Array) -> tuple[Float64Array, Float64Array]:
 
 def latency_cdf_figure(result: ReportResult) -> Any | None:
     """Latency CDF per algorithm (all runs pooled), p50 and p95 marked; processing dashed."""
-    colours = _colours(result)
+    colours = algorithm_colours(result)
     pooled: dict[str, tuple[list[Float64Array], list[Float64Array]]] = {}
     for e in result.runs.values():
         if e.latency_s.size:
@@ -248,12 +277,18 @@ def latency_cdf_figure(result: ReportResult) -> Any | None:
         return None
     fig = new_figure(9.0, 3.6)
     ax = fig.add_subplot()
-    for k, (algorithm, (lat_parts, proc_parts)) in enumerate(pooled.items()):
+    for algorithm, (lat_parts, proc_parts) in pooled.items():
         colour = colours[algorithm]
         lat = np.concatenate(lat_parts) * 1e3
         x, y = _ecdf(lat)
+        p50, p95 = np.percentile(lat, [50.0, 95.0])
         ax.step(
-            x, y, where="post", color=colour, lw=1.6, label=f"{algorithm}: acquisition to available"
+            x,
+            y,
+            where="post",
+            color=colour,
+            lw=1.6,
+            label=f"{algorithm}: acquisition to available (p50 {p50:.0f} ms, p95 {p95:.0f} ms)",
         )
         proc = np.concatenate(proc_parts) * 1e3
         if proc.size:
@@ -267,32 +302,15 @@ def latency_cdf_figure(result: ReportResult) -> Any | None:
                 ls="--",
                 label=f"{algorithm}: processing",
             )
-        p50, p95 = np.percentile(lat, [50.0, 95.0])
         ax.plot([p50, p95], [0.50, 0.95], "o", color=colour, ms=6, mec="black", mew=0.6)
-        ax.annotate(
-            f"p50 {p50:.0f} ms",
-            (p50, 0.50),
-            textcoords="offset points",
-            xytext=(6, -10 - 9 * k),
-            fontsize=7,
-            color=colour,
-        )
-        ax.annotate(
-            f"p95 {p95:.0f} ms",
-            (p95, 0.95),
-            textcoords="offset points",
-            xytext=(6, -10 - 9 * k),
-            fontsize=7,
-            color=colour,
-        )
     ax.axhline(0.5, color="0.7", lw=0.6, ls=":")
     ax.axhline(0.95, color="0.7", lw=0.6, ls=":")
     ax.set_xlabel("time [ms]")
     ax.set_ylabel("share of frames")
     ax.set_ylim(0.0, 1.02)
     ax.set_title(
-        "Latency CDF, all runs of each algorithm pooled "
-        "(solid: acquisition to estimate, queueing included; dashed: processing)",
+        "Latency CDF, all runs of each algorithm pooled (solid: acquisition to estimate, "
+        "queueing included; dashed: processing; dots: p50 and p95)",
         fontsize=10,
     )
     ax.legend(fontsize=7, loc="lower right")
@@ -305,7 +323,7 @@ def comparison_figure(result: ReportResult) -> Any | None:
     groups = [g for g in result.report.groups if g.accuracy is not None]
     if not groups:
         return None
-    colours = _colours(result)
+    colours = algorithm_colours(result)
     sequences = list(dict.fromkeys(g.sequence for g in groups))
     algorithms = list(dict.fromkeys(g.algorithm for g in groups))
     width = 0.8 / len(algorithms)
@@ -358,7 +376,7 @@ def comparison_figure(result: ReportResult) -> Any | None:
     return fig
 
 
-def _start_frame_xy(e: RunEvaluation) -> Float64Array:
+def start_frame_positions(e: RunEvaluation) -> Float64Array:
     """Return the estimate's positions in its first pose's frame, ``(N, 3)`` metres."""
     assert e.estimate is not None
     est = e.estimate
@@ -370,29 +388,31 @@ def _start_frame_xy(e: RunEvaluation) -> Float64Array:
 def repeatability_figure(result: ReportResult, sequence: str) -> Any | None:
     """Without a reference: every run in its own start frame, overlaid (agreement, not accuracy)."""
     runs = [
-        e for e in _of_sequence(result, sequence) if e.estimate is not None and e.reference is None
+        e
+        for e in runs_of_sequence(result, sequence)
+        if e.estimate is not None and e.reference is None
     ]
     if not runs:
         return None
-    colours = _colours(result)
     algorithms = list(dict.fromkeys(e.report.algorithm for e in runs))
     fig = new_figure(3.8 * len(algorithms) + 0.4, 3.8)
     axes = fig.subplots(1, len(algorithms), squeeze=False)[0]
     for ax, algorithm in zip(axes, algorithms, strict=True):
-        for e in (e for e in runs if e.report.algorithm == algorithm):
-            xyz = _start_frame_xy(e)
-            style = "-" if e.report.success else ":"
+        trials = [e for e in runs if e.report.algorithm == algorithm]
+        for k, e in enumerate(trials):
+            xyz = start_frame_positions(e)
+            colour = _PALETTE[k % len(_PALETTE)]
+            style = _TRIAL_STYLES[k % len(_TRIAL_STYLES)][0]
             label = e.report.name.rsplit("/", 1)[-1] + ("" if e.report.success else " (failed)")
             ax.plot(
                 xyz[:, 0],
                 xyz[:, 1],
                 style,
-                color=colours[algorithm],
-                lw=1.0,
-                alpha=0.8,
+                color=colour,
+                lw=1.2,
                 label=label,
             )
-            ax.plot(xyz[-1, 0], xyz[-1, 1], "o", color=colours[algorithm], ms=4)
+            ax.plot(xyz[-1, 0], xyz[-1, 1], "o", color=colour, ms=4)
         rep = next(
             (
                 e.report.repeatability

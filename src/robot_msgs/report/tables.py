@@ -31,6 +31,7 @@ __all__ = [
     "repeatability_table",
     "repeatability_table_of",
     "report_tables",
+    "rpe_metrics",
     "runs_csv",
     "runs_table",
 ]
@@ -58,14 +59,35 @@ def _pct(value: float) -> str:
     return MISSING if not math.isfinite(value) else f"{100 * value:.0f}%"
 
 
-def _run_row(r: RunReport) -> tuple[str, ...]:
+def rpe_metrics(report: Report) -> dict[str, tuple[float | int | None, str]]:
+    """Every RPE metric of the report's runs, in the settings' order: name -> (delta, unit).
+
+    Examples
+    --------
+    >>> from robot_msgs.catalog import example
+    >>> rpe_metrics(example("compare/Report"))
+    {}
+    """
+    out: dict[str, tuple[float | int | None, str]] = {}
+    for r in report.runs:
+        for name, c in r.comparisons.items():
+            if c.metric == "rpe" and name not in out:
+                delta = c.settings.get("delta")
+                number = delta if isinstance(delta, float | int) else None
+                out[name] = (number, str(c.settings.get("delta_unit", "")))
+    return out
+
+
+def _rpe_rms(r: RunReport, name: str) -> float:
+    c = r.comparisons.get(name)
+    return c.stats["translation"].rms if c is not None and "translation" in c.stats else math.nan
+
+
+def _run_row(r: RunReport, rpe_names: Sequence[str]) -> tuple[str, ...]:
     ape = (
         r.accuracy.stats["translation"].rms
         if r.accuracy and "translation" in r.accuracy.stats
         else math.nan
-    )
-    rpe = (
-        r.rpe[0].stats["translation"].rms if r.rpe and "translation" in r.rpe[0].stats else math.nan
     )
     lat = r.latency
     res = r.resources
@@ -77,7 +99,7 @@ def _run_row(r: RunReport) -> tuple[str, ...]:
         _num(r.lost_s, 1),
         _pct(r.coverage),
         _num(ape, 4),
-        _num(rpe, 4),
+        *(_num(_rpe_rms(r, name), 4) for name in rpe_names),
         _num(lat.latency_p50_s, 0, 1e3) if lat else MISSING,
         _num(lat.latency_p95_s, 0, 1e3) if lat else MISSING,
         _num(lat.processing_p50_s, 0, 1e3) if lat else MISSING,
@@ -88,22 +110,26 @@ def _run_row(r: RunReport) -> tuple[str, ...]:
 
 
 def runs_table(report: Report) -> ReportTable:
-    """One row per run: success apart from accuracy, then timing and resources."""
-    rpe_label = "RPE RMSE [m]"
-    if report.runs and report.runs[0].rpe:
-        settings = report.runs[0].rpe[0].settings
-        delta, unit = settings.get("delta"), settings.get("delta_unit")
-        if delta is not None:
-            rpe_label = (
-                f"RPE {delta:g} {unit} RMSE [m]" if isinstance(delta, float | int) else rpe_label
-            )
+    """One row per run: success apart from accuracy, then timing and resources.
+
+    Every RPE delta the settings asked for is a column (``RPE 0.5 s RMSE [m]``...).
+    """
+    rpe = rpe_metrics(report)
+    labels = [
+        f"RPE {delta:g} {unit} RMSE [m]" if delta is not None else f"{name} RMSE [m]"
+        for name, (delta, unit) in rpe.items()
+    ]
+    rpe_names: list[str] = list(rpe)
+    if not rpe_names:
+        labels, rpe_names = ["RPE RMSE [m]"], [""]
     headers = (
-        "run", "success", "failure", "losses", "lost [s]", "coverage", "APE RMSE [m]", rpe_label,
+        "run", "success", "failure", "losses", "lost [s]", "coverage", "APE RMSE [m]", *labels,
         "latency p50 [ms]", "latency p95 [ms]", "processing p50 [ms]", "output [Hz]",
         "peak RSS [MB]", "CPU mean [%]",
     )  # fmt: skip
     numeric = (False, False, False, *([True] * (len(headers) - 3)))
-    return ReportTable("Runs", headers, tuple(_run_row(r) for r in report.runs), numeric)
+    rows = tuple(_run_row(r, rpe_names) for r in report.runs)
+    return ReportTable("Runs", headers, rows, numeric)
 
 
 def groups_table(report: Report) -> ReportTable:
@@ -373,13 +399,20 @@ def render_latex(tables: Sequence[ReportTable]) -> str:
 def runs_csv(report: Report) -> str:
     """One CSV row per run with raw SI numbers (NaN as an empty cell).
 
-    Columns: identity and success, losses, coverage, APE and first-RPE statistics, latency,
+    Columns: identity and success, losses, coverage, APE statistics, the RPE RMSE of
+    every delta asked for (``rpe_rmse_m@0.5s``...; ``rpe_rmse_m`` without RPE), latency,
     rates, resources.
     """
+    rpe = rpe_metrics(report)
+    rpe_names = list(rpe) or [""]
+    rpe_columns = [
+        f"rpe_rmse_m@{delta:g}{unit}" if delta is not None else f"rpe_rmse_m@{name}"
+        for name, (delta, unit) in rpe.items()
+    ] or ["rpe_rmse_m"]
     header = [
         "run", "algorithm", "sequence", "trial", "success", "failure", "n_losses", "lost_s",
         "coverage", "ape_rmse_m", "ape_mean_m", "ape_median_m", "ape_max_m", "ape_matched",
-        "rpe_rmse_m", "latency_p50_s", "latency_p95_s", "latency_max_s", "processing_p50_s",
+        *rpe_columns, "latency_p50_s", "latency_p95_s", "latency_max_s", "processing_p50_s",
         "processing_p95_s", "input_rate_hz", "nominal_input_rate_hz", "output_rate_hz",
         "peak_rss_bytes", "mean_cpu_percent", "peak_cpu_percent", "peak_threads",
         "peak_gpu_mem_bytes", "version", "alignment",
@@ -390,14 +423,13 @@ def runs_csv(report: Report) -> str:
     nan = math.nan
     for r in report.runs:
         ape = r.accuracy.stats.get("translation") if r.accuracy else None
-        rpe = r.rpe[0].stats.get("translation") if r.rpe else None
         lat, res = r.latency, r.resources
         values: list[object] = [
             r.name, r.algorithm, r.sequence, r.trial, r.success, r.failure, r.n_losses, r.lost_s,
             r.coverage,
             ape.rms if ape else nan, ape.mean if ape else nan, ape.median if ape else nan,
             ape.max if ape else nan, ape.n if ape else "",
-            rpe.rms if rpe else nan,
+            *(_rpe_rms(r, name) for name in rpe_names),
             lat.latency_p50_s if lat else nan, lat.latency_p95_s if lat else nan,
             lat.latency_max_s if lat else nan, lat.processing_p50_s if lat else nan,
             lat.processing_p95_s if lat else nan,

@@ -28,6 +28,7 @@ from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
 from robot_msgs.evaluation.absolute import ape_from_prepared
 from robot_msgs.evaluation.pipeline import prepare
 from robot_msgs.evaluation.relative import rpe_from_prepared
+from robot_msgs.evaluation.tum_rpe import tum_rpe
 from robot_msgs.runs.latency import latency_from_bag, latency_from_timing, rate_hz
 from robot_msgs.runs.losses import coverage, losses_from_log, valid_mask
 from robot_msgs.runs.resources import resources_from_log
@@ -82,10 +83,12 @@ def _subset(traj: PoseTrajectory, keep: BoolArray) -> PoseTrajectory:
     """Keep the poses of ``traj`` where ``keep`` is true."""
     if keep.all():
         return traj
+    cov = traj.covariance_6x6
     return traj.replace(
         stamps_s=traj.stamps_s[keep],
         positions_xyz=traj.positions_xyz[keep],
         orientations_quat_xyzw=traj.orientations_quat_xyzw[keep],
+        covariance_6x6=None if cov is None else cov[keep],
     )
 
 
@@ -171,6 +174,12 @@ def _metrics(
     for metric in settings.metrics:
         chosen = settings.settings_of(metric)
         try:
+            if metric.pairs is not None and metric.pairs.protocol == "tum":  # its own matching
+                results[metric.name] = tum_rpe(
+                    run.reference, estimate, settings=chosen, pairs=metric.pairs,
+                    relation=metric.relation, **names,
+                )  # fmt: skip
+                continue
             if chosen not in preparations:
                 preparations[chosen] = prepare(run.reference, estimate, chosen)
             prep = preparations[chosen]

@@ -51,8 +51,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import FormatError
+from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.files import parse_toml
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
+from robot_msgs.msg import field_specs
 from robot_msgs.runs.folders import (
     absolute_path,
     discover_runs,
@@ -73,10 +75,7 @@ __all__ = ["Manifest", "load_runs", "read_manifest", "resolve_input"]
 
 _TABLES = ("settings", "references", "defaults", "runs", "folders")
 _INPUTS = ("format", "topic", "times")
-_EVALUATION_KEYS = frozenset(
-    {"align", "n_align", "align_window_s", "sync", "max_diff_s", "offset_s", "max_gap_s"}
-    | {"t_start_s", "t_end_s"}
-)
+_EVALUATION_KEYS = frozenset(field_specs(EvaluationSettings))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -95,7 +95,7 @@ def repeatability(
     k = len(runs)
     matrix = np.zeros((k, k))
     used: Mapping[str, Value] = {}
-    same_clock = settings.replace(offset_s=0.0)
+    same_clock = settings.replace(offset_s=0.0, offset_auto=False, offset_search_s=None)
     # K is the number of trials (a handful), so the K(K-1)/2 loop is over runs, not poses.
     for i in range(k):
         for j in range(i + 1, k):

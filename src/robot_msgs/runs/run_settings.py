@@ -63,6 +63,8 @@ METRICS: tuple[str, ...] = ("ape", "rpe")
 RUN_DEFAULTS = EvaluationSettings(align="se3")
 
 _RELATIONS = {"ape": APE_RELATIONS, "rpe": RPE_RELATIONS}
+#: The keys of a ``[settings]`` table besides the EvaluationSettings fields.
+_OWN_KEYS = frozenset({"evaluate", "statistic", "coverage_gap_s", "end_tolerance_s"})
 
 
 @message("runs/MetricSpec")
@@ -216,6 +218,11 @@ class RunSettings(Msg):
             ``field`` names the setting, so the command line can name its flag.
         """
         table = dict(options)
+        unknown = sorted(set(table) - set(EvaluationSettings.__dataclass_fields__) - _OWN_KEYS)
+        if unknown:
+            keys = sorted(_OWN_KEYS | set(EvaluationSettings.__dataclass_fields__))
+            msg = f"{where}: unknown key `{unknown[0]}`; expected one of {', '.join(keys)}"
+            raise FormatError(msg)
         entries = table.pop("evaluate", None)
         own = {
             k: table.pop(k)

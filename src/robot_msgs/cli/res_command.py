@@ -1,0 +1,128 @@
+"""``robot-msgs res RESULT...``: compare saved results, ours and evo's, as ``evo_res`` does.
+
+Reads results ``robot-msgs ape/rpe/drift --save`` wrote (JSON, ``.npz``, Parquet) and
+evo's ``--save_results`` zips (without pickle), prints one table of their statistics
+with the settings that differ as columns, ranks them only when their settings agree
+(``--force-ranking`` ranks anyway, marked so), and writes the same tables as ``report`` does
+(``--json``, ``--csv``, ``--latex``, ``--markdown``), one interactive page
+(``--html``) and figures (``--plot``: error over
+time and distance, box, violin, histogram). Every output is checked before any work.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from robot_msgs.cli.commands import COMMANDS
+
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``res`` with the ``robot-msgs`` parser."""
+    parser = subparsers.add_parser(
+        "res",
+        help=COMMANDS["res"],
+        description=(
+            "Compare saved results: robot-msgs ape/rpe/drift --save files (.json, .npz, "
+            ".parquet) and evo --save_results zips. Example: robot-msgs res a.json b.npz "
+            "evo_ape.zip --plot res.pdf"
+        ),
+    )
+    parser.add_argument("results", nargs="+", metavar="RESULT", help="saved result files")
+    out = parser.add_argument_group("outputs (none overwritten without --force)")
+    out.add_argument("--json", type=Path, metavar="FILE", help="the comparison as JSON")
+    out.add_argument("--csv", type=Path, metavar="FILE", help="one row per result and signal")
+    out.add_argument("--latex", type=Path, metavar="FILE", help="LaTeX tables (booktabs)")
+    out.add_argument("--markdown", type=Path, metavar="FILE", help="Markdown tables")
+    out.add_argument(
+        "--html",
+        type=Path,
+        metavar="FILE",
+        help="one interactive page: the tables and the plots (plotly.js inlined: robot_msgs[html])",
+    )
+    out.add_argument(
+        "--plot",
+        type=Path,
+        metavar="FILE",
+        help="error over time and distance, box, violin, histogram: PDF, SVG, EPS or PNG "
+        "by the name, 13 x 8 in; needs robot_msgs[plot]",
+    )
+    out.add_argument("--dpi", type=int, metavar="N", help="PNG resolution of --plot (default 150)")
+    out.add_argument("--force", action="store_true", help="overwrite existing output files")
+    parser.add_argument(
+        "--force-ranking",
+        action="store_true",
+        help="rank results made with different settings anyway (the ranking says so)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``robot-msgs res``; return the exit code."""
+    from robot_msgs.files import check_outputs, write_atomic  # noqa: PLC0415
+    from robot_msgs.report.saved_results import (  # noqa: PLC0415
+        compare_results,
+        load_saved_results,
+        results_csv,
+    )
+    from robot_msgs.report.tables import render_latex, render_markdown, render_text  # noqa: PLC0415
+    from robot_msgs.strict_json import dumps  # noqa: PLC0415
+
+    outputs = {
+        name: getattr(args, name)
+        for name in ("json", "csv", "latex", "markdown", "html", "plot")
+        if getattr(args, name) is not None
+    }
+    if args.plot is not None:
+        from robot_msgs.optional import require  # noqa: PLC0415
+        from robot_msgs.report.figures import figure_format  # noqa: PLC0415
+
+        figure_format(args.plot)
+        require("matplotlib", "plot", feature="--plot")
+    if args.html is not None:
+        from robot_msgs.optional import require  # noqa: PLC0415
+
+        require("plotly", "html", feature="res --html")
+    if args.force and not outputs:
+        from robot_msgs.errors import ValidationError  # noqa: PLC0415
+
+        msg = (
+            "--force only goes with an output (--json, --csv, --latex, --markdown, --html, --plot)"
+        )
+        raise ValidationError(msg)
+    check_outputs(outputs.values(), force=args.force)
+    named = load_saved_results(args.results)
+    comparison = compare_results(named, force=args.force_ranking)
+    contents: dict[str, str] = {}
+    if "json" in outputs:
+        contents["json"] = dumps(comparison.to_dict())
+    if "csv" in outputs:
+        contents["csv"] = results_csv(comparison)
+    if "latex" in outputs:
+        contents["latex"] = render_latex(comparison.tables)
+    if "markdown" in outputs:
+        contents["markdown"] = render_markdown(comparison.tables)
+    if "html" in outputs:
+        from robot_msgs.report.html_page import render_results_html  # noqa: PLC0415
+
+        contents["html"] = render_results_html(comparison)
+    figure = None
+    if args.plot is not None:
+        from robot_msgs.report.figures import results_figure  # noqa: PLC0415
+
+        figure = results_figure(named)
+    print("\n\n".join(render_text(t) for t in comparison.tables))
+    for note in comparison.notes:
+        print(f"NOTE: {note}")
+    for name, text in contents.items():
+        print(f"wrote {write_atomic(outputs[name], text, force=args.force)}")
+    if figure is not None:
+        from robot_msgs.report.figures import save_figure  # noqa: PLC0415
+
+        print(f"wrote {save_figure(figure, args.plot, dpi=args.dpi, force=args.force)}")
+    return 0

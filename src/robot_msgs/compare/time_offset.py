@@ -1,0 +1,72 @@
+"""``TimeOffset``: a clock offset estimated between an estimate and its reference, with evidence."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.typing import Float64Array
+
+__all__ = ["TimeOffset"]
+
+
+@message("compare/TimeOffset")
+class TimeOffset(Msg):
+    """The clock offset that best lines an estimate's motion up with the reference's.
+
+    ``offset_s`` is added to the estimate's stamps to put them on the reference's clock
+    (the meaning of ``EvaluationSettings.offset_s``), seconds. ``std_s`` is its standard
+    uncertainty, seconds (``inf`` when the cost curve has no curvature at the optimum).
+    ``search_s`` is the range searched, ``(low, high)`` seconds. ``n_poses`` counts the
+    estimate poses the cost was computed on at the optimum; ``rms_m`` is the RMS position
+    error there after the fit, metres. ``contrast`` is how much the cost rises away from
+    the optimum: the median over the searched offsets of the mean squared error, divided
+    by its minimum, minus 1 (0: a flat curve, nothing to time the trajectories by).
+    ``candidates_s`` and ``cost_rms_m`` (``(K,)``) are the cost curve: RMS error, metres,
+    at each offset of the coarse search, seconds. ``notes`` say what a reader must know
+    about the estimate's quality (an optimum at the edge of the search, a flat curve, a
+    second minimum, little overlap). There is no ROS equivalent.
+
+    Examples
+    --------
+    >>> t = TimeOffset(offset_s=-0.1, std_s=0.001, search_s=(-1.0, 1.0), n_poses=10,
+    ...                rms_m=0.01, contrast=40.0, candidates_s=[-0.1], cost_rms_m=[0.01])
+    >>> t.offset_s, t.notes
+    (-0.1, ())
+    """
+
+    offset_s: float
+    std_s: float
+    search_s: tuple[float, ...]
+    n_poses: int
+    rms_m: float
+    contrast: float
+    candidates_s: Annotated[Float64Array, Shape("K")]
+    cost_rms_m: Annotated[Float64Array, Shape("K")]
+    notes: tuple[str, ...] = ()
+
+    def _validate(self) -> None:
+        lo_hi = self.search_s
+        if len(lo_hi) != 2 or not lo_hi[0] <= lo_hi[1]:
+            raise self._fail(field="search_s", expected="(low, high) with low <= high", got=lo_hi)
+        if not self.std_s >= 0:
+            raise self._fail(field="std_s", expected="an uncertainty >= 0", got=self.std_s)
+        if self.n_poses < 0:
+            raise self._fail(field="n_poses", expected="a count >= 0", got=self.n_poses)
+
+    def describe(self) -> str:
+        """Return a one-line account for a result's notes.
+
+        Examples
+        --------
+        >>> TimeOffset(offset_s=-0.1026, std_s=0.0004, search_s=(-1.0, 1.0), n_poses=2169,
+        ...            rms_m=0.00804, contrast=40.0, candidates_s=[0.0],
+        ...            cost_rms_m=[0.1]).describe()
+        'time offset estimated: -0.1026 s ± 0.0004 s (searched -1 .. 1 s, 2169 poses, \
+RMS 0.00804 m at the optimum)'
+        """
+        lo, hi = self.search_s
+        return (
+            f"time offset estimated: {self.offset_s:+.4f} s ± {self.std_s:.2g} s (searched "
+            f"{lo:g} .. {hi:g} s, {self.n_poses} poses, RMS {self.rms_m:.3g} m at the optimum)"
+        )

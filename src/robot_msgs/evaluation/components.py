@@ -1,0 +1,131 @@
+r"""Which direction an error points: along-track, cross-track, vertical; roll, pitch, yaw.
+
+World-frame ``x``/``y``/``z`` errors say little about a vehicle that turns: a lateral
+error of a car heading north is an ``x`` error, heading east a ``y`` error. These
+kernels split the errors in frames that move with the reference.
+
+Track frame (translations)
+    At each reference pose, ``k`` is the world's vertical axis ``z`` (up, as in ENU and
+    REP 103); ``u`` (along-track) is the horizontal unit direction of the reference's
+    motion there, from the central difference ``q_{i+1} - q_{i-1}`` of the reference
+    positions (one-sided at the two ends), its vertical part dropped; ``c = k × u``
+    (cross-track) points to the left of the motion. Where the reference does not move
+    horizontally (less than 1 nm between the neighbours: standing, or climbing straight
+    up), the last direction before is kept (the first one after, at the start). A world
+    frame whose up axis is not ``z`` (KITTI's camera frame: up is ``-y``) needs a
+    ``transform_left`` first.
+
+    ``along = e · u``, ``cross = e · c``, ``vertical = e · k``, so
+
+    .. math:: \mathrm{along}^2 + \mathrm{cross}^2 + \mathrm{vertical}^2 = \lVert e \rVert^2
+
+    exactly (an orthonormal frame), with ``e`` the APE ``p_i - q_i`` (estimate minus
+    reference) or, for RPE, the pair's translation error turned into the world frame,
+    ``R(Q_j) t(E_ij) = R(Q_i) R(P_i)^T (p_j - p_i) - (q_j - q_i)`` (the estimate's
+    motion started from the reference's pose ``i``, minus the reference's motion), split
+    at the reference's pose ``j``; its norm is the RPE ``translation``.
+
+Rotation components (orientations)
+    The rotation vector ``r`` of the rotation error in the reference's body frame:
+    ``R_ref^T R_est`` for APE (``R(E_i)^T``, the turn that takes the reference's
+    orientation to the estimate's), ``R(E_ij) = R(ΔQ)^T R(ΔP)`` for RPE (the estimate's
+    relative rotation after the reference's). ``roll``, ``pitch`` and ``yaw`` are its
+    components about the body's ``x``, ``y`` and ``z`` axes (signed), so
+
+    .. math:: \mathrm{roll}^2 + \mathrm{pitch}^2 + \mathrm{yaw}^2 = \theta^2
+
+    exactly, ``θ`` the relation ``angle_rad``. For a body frame that follows REP 103 (x
+    forward, y left, z up) these are roll, pitch and yaw; for an error about one axis
+    they are the Euler-angle difference exactly, otherwise its first-order part. A
+    camera's optical frame (z forward) shifts the names: its "yaw" is about the optical
+    axis. The names are the rotation vector's, not the Euler angles'.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.errors import ValidationError
+
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array
+
+__all__ = ["rotation_vectors", "track_axes"]
+
+#: Horizontal motion between neighbours below this (metres) gives no direction.
+STILL_M = 1e-9
+
+
+def track_axes(positions_xyz: Float64Array) -> tuple[Float64Array, Float64Array]:
+    """Along-track and cross-track unit vectors of a reference path, ``(N, 3)`` each.
+
+    The rules are in the module docstring; the vertical axis is ``(0, 0, 1)``.
+
+    Raises
+    ------
+    ValidationError
+        The path never moves horizontally, so no direction is defined.
+
+    Examples
+    --------
+    >>> along, cross = track_axes(np.array([[0.0, 0, 0], [0, 1, 0], [0, 2, 5]]))
+    >>> along.tolist(), cross[0].tolist()
+    ([[0.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 1.0, 0.0]], [-1.0, 0.0, 0.0])
+    """
+    p = np.asarray(positions_xyz, dtype=np.float64)
+    n = p.shape[0]
+    step = np.empty((n, 2))
+    if n < 2:
+        step[:] = 0.0
+    else:
+        step[1:-1] = p[2:, :2] - p[:-2, :2]
+        step[0] = p[1, :2] - p[0, :2]
+        step[-1] = p[-1, :2] - p[-2, :2]
+    length = np.hypot(step[:, 0], step[:, 1])
+    moving = length > STILL_M
+    if not moving.any():
+        msg = (
+            f"Expected a reference that moves horizontally for along/cross-track errors, got "
+            f"{n} poses that do not (the direction of motion is undefined)"
+        )
+        raise ValidationError(msg)
+    rows = np.arange(n)
+    # The last moving row at or before each row (forward fill), else the first after.
+    last = np.maximum.accumulate(np.where(moving, rows, -1))
+    first = int(np.flatnonzero(moving)[0])
+    source = np.where(last >= 0, last, first)
+    direction = step[source] / length[source, None]
+    along = np.zeros((n, 3))
+    along[:, :2] = direction
+    cross = np.zeros((n, 3))
+    cross[:, 0] = -direction[:, 1]
+    cross[:, 1] = direction[:, 0]
+    return along, cross
+
+
+def rotation_vectors(quats_xyzw: Float64Array) -> Float64Array:
+    """Rotation vectors ``θ n`` of unit quaternions ``(N, 4)`` ``x, y, z, w``: ``(N, 3)`` rad.
+
+    ``θ = 2 atan2(|v|, |w|)`` in ``[0, π]`` with the sign of ``w`` folded into ``v``; for
+    small ``|v|`` the factor ``θ / |v|`` tends to ``2 / |w|`` and is taken so, without
+    division by zero.
+
+    Examples
+    --------
+    >>> h = np.sqrt(0.5)
+    >>> rotation_vectors(np.array([[0.0, 0.0, h, h], [0.0, 0.0, 0.0, -1.0]])) / np.pi + 0.0
+    array([[0. , 0. , 0.5],
+           [0. , 0. , 0. ]])
+    """
+    q = np.asarray(quats_xyzw, dtype=np.float64)
+    sign = np.where(q[:, 3] < 0, -1.0, 1.0)[:, None]
+    v = q[:, :3] * sign
+    w = np.abs(q[:, 3])
+    s = np.sqrt(np.einsum("ij,ij->i", v, v))
+    small = s < 1e-12
+    safe = np.where(small, 1.0, s)
+    factor = np.where(small, 2.0 / np.maximum(w, 1e-300), 2.0 * np.arctan2(s, w) / safe)
+    out: Float64Array = v * factor[:, None]
+    return out

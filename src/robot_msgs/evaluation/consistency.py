@@ -1,0 +1,178 @@
+r"""Filter consistency: the normalised estimation error squared (NEES) of poses with covariances.
+
+A filter that publishes covariances (``PoseWithCovarianceStamped``, ``Odometry``) claims
+how wrong it may be. With the APE error ``e_i`` of pose ``i`` in the convention of its
+covariance ``Σ_i`` (ROS's ``PoseWithCovariance``: position ``x, y, z`` in metres and
+rotations about the fixed ``x, y, z`` axes of the world frame, in radians),
+
+.. math::
+
+    e_i = \begin{pmatrix} p_i - q_i \\ \operatorname{Log}(R(P_i) R(Q_i)^\top) \end{pmatrix},
+    \qquad \mathrm{NEES}_i = e_i^\top \Sigma_i^{-1} e_i
+
+(Bar-Shalom, Li and Kirubarajan, *Estimation with Applications to Tracking and
+Navigation*, 2001, section 5.4.2). For a consistent filter ``NEES_i`` follows a
+chi-square distribution with ``d`` degrees of freedom (6; 3 for the position or the
+orientation block alone), its mean is ``d``, and the sum over ``N`` independent poses is
+chi-square with ``N d``: the mean NEES lies within
+``[χ²_{N d}(α/2) / N, χ²_{N d}(1 - α/2) / N]`` with probability ``1 - α`` (the stated
+confidence), and each pose's NEES within ``[χ²_d(α/2), χ²_d(1 - α/2)]``. A mean above the
+upper bound says the covariance is too small (overconfident), below the lower bound too
+large (pessimistic). Successive errors of a filter are correlated, so the bound on the
+mean is optimistic for real runs; the per-pose share inside its bounds does not depend on
+that.
+
+The covariance follows the estimate through extrinsic transforms and the alignment
+(:mod:`robot_msgs.evaluation.transforms`, :meth:`~robot_msgs.compare.Alignment.apply`).
+The chi-square quantiles come from SciPy (the ``science`` extra).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.components import rotation_vectors
+from robot_msgs.optional import require
+from robot_msgs.rotations import quat_xyzw_conjugate, quat_xyzw_multiply
+
+if TYPE_CHECKING:
+    from robot_msgs.msg import Value
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array
+
+__all__ = ["NEES_DOF", "chi2_bounds", "nees_summary", "nees_values"]
+
+#: The NEES relations and their degrees of freedom.
+NEES_DOF: dict[str, int] = {"nees": 6, "nees_position": 3, "nees_orientation": 3}
+
+_BLOCKS = {"nees": slice(0, 6), "nees_position": slice(0, 3), "nees_orientation": slice(3, 6)}
+
+
+def nees_values(
+    reference: PoseTrajectory, estimate: PoseTrajectory, relation: str = "nees"
+) -> Float64Array:
+    """NEES of each matched pose, ``(N,)`` (dimensionless), as the module docstring defines.
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        Matched trajectories of equal length; ``estimate.covariance_6x6`` is needed.
+    relation : {"nees", "nees_position", "nees_orientation"}
+        The whole pose (6 dof) or one block (3 dof).
+
+    Raises
+    ------
+    ValidationError
+        No covariance, or a covariance block that cannot be inverted (the pose named).
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> ref = PoseTrajectory(stamps_s=[0.0], positions_xyz=[[0.0, 0, 0]],
+    ...                      orientations_quat_xyzw=[[0.0, 0, 0, 1]])
+    >>> est = ref.replace(positions_xyz=[[0.2, 0, 0]],
+    ...                   covariance_6x6=np.diag([0.01, 0.01, 0.01, 1e-4, 1e-4, 1e-4])[None])
+    >>> nees_values(ref, est).round(12)  # (0.2 m)² / 0.01 m²
+    array([4.])
+    """
+    cov = estimate.covariance_6x6
+    if cov is None:
+        msg = (
+            "Expected an estimate with pose covariances for NEES, got none: read them from "
+            "PoseWithCovarianceStamped or Odometry topics, or give covariance_6x6"
+        )
+        raise ValidationError(msg)
+    block = _BLOCKS[relation]
+    error = np.empty((len(estimate), 6))
+    error[:, :3] = estimate.positions_xyz - reference.positions_xyz
+    turn = quat_xyzw_multiply(
+        estimate.orientations_quat_xyzw, quat_xyzw_conjugate(reference.orientations_quat_xyzw)
+    )
+    error[:, 3:] = rotation_vectors(turn)  # Log(R(P) R(Q)ᵀ): about the world's fixed axes
+    e = error[:, block]
+    sigma = cov[:, block, block]
+    try:
+        solved = np.linalg.solve(sigma, e[:, :, None])[:, :, 0]
+    except np.linalg.LinAlgError as err:
+        smallest = np.linalg.eigvalsh(sigma)[:, 0]
+        row = int(np.argmin(smallest))
+        msg = (
+            f"Expected invertible covariances for {relation}, got a singular one at matched "
+            f"pose {row} (smallest eigenvalue {smallest[row]:.3g})"
+        )
+        raise ValidationError(msg) from err
+    out: Float64Array = np.einsum("ni,ni->n", e, solved)
+    return out
+
+
+def chi2_bounds(dof: int, n: int, confidence: float) -> tuple[float, float]:
+    """Two-sided ``confidence`` bounds of the mean of ``n`` chi-square(``dof``) values.
+
+    ``[χ²_{n dof}(α/2) / n, χ²_{n dof}(1 - α/2) / n]`` with ``α = 1 - confidence``; with
+    ``n = 1`` the bounds of one value.
+
+    Examples
+    --------
+    >>> [round(b, 4) for b in chi2_bounds(6, 1, 0.95)]
+    [1.2373, 14.4494]
+    """
+    stats = require("scipy.stats", "science", feature="NEES chi-square bounds")
+    alpha = 1.0 - confidence
+    total = n * dof
+    low = float(stats.chi2.ppf(alpha / 2.0, total)) / n
+    high = float(stats.chi2.ppf(1.0 - alpha / 2.0, total)) / n
+    return low, high
+
+
+def nees_summary(
+    values: Float64Array, relation: str, confidence: float
+) -> tuple[dict[str, Value], dict[str, int], list[str]]:
+    """Give the bounds, the count inside them and the verdict of NEES ``values``.
+
+    Returns
+    -------
+    parameters : dict
+        ``nees_dof``, ``nees_mean_bounds`` and ``nees_pose_bounds``.
+    counts : dict
+        ``nees_inside_pose_bounds``: poses whose NEES lies within the per-pose bounds.
+    notes : list of str
+        The mean against its bounds, and what it says.
+
+    Examples
+    --------
+    >>> params, counts, notes = nees_summary(np.array([6.0, 5.0, 7.0]), "nees", 0.95)
+    >>> params["nees_dof"], counts["nees_inside_pose_bounds"], notes[0][:40]
+    (6, 3, 'mean NEES 6 over 3 poses (6 dof): within')
+    """
+    dof = NEES_DOF[relation]
+    finite = values[np.isfinite(values)]
+    n = int(finite.size)
+    mean_low, mean_high = chi2_bounds(dof, max(n, 1), confidence)
+    pose_low, pose_high = chi2_bounds(dof, 1, confidence)
+    inside = int(np.count_nonzero((finite >= pose_low) & (finite <= pose_high)))
+    mean = float(finite.mean()) if n else math.nan
+    percent = f"{100 * confidence:g} %"
+    bounds = f"the {percent} bounds {mean_low:.4g} .. {mean_high:.4g}"
+    if mean > mean_high:
+        verdict = f"above {bounds}: inconsistent, the covariances are too small (overconfident)"
+    elif mean < mean_low:
+        verdict = f"below {bounds}: inconsistent, the covariances are too large (pessimistic)"
+    else:
+        verdict = f"within {bounds} of a consistent filter"
+    notes = [
+        (
+            f"mean NEES {mean:.4g} over {n} poses ({dof} dof): {verdict}; "
+            f"{inside} poses ({100 * inside / max(n, 1):.1f} %) within the per-pose {percent} "
+            f"bounds {pose_low:.4g} .. {pose_high:.4g}"
+        )
+    ]
+    parameters: dict[str, Value] = {
+        "nees_dof": dof,
+        "nees_mean_bounds": (mean_low, mean_high),
+        "nees_pose_bounds": (pose_low, pose_high),
+    }
+    return parameters, {"nees_inside_pose_bounds": inside}, notes

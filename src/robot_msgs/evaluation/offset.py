@@ -1,0 +1,392 @@
+r"""The clock offset between an estimate and its reference, estimated from their motion.
+
+An estimate stamped on another clock than its reference (a camera driver's delay, an
+unsynchronised computer) is compared at the wrong instants: shifting
+``fr2_desk_ORB.txt`` by 0.1 s makes its APE 2.4x worse. evo applies an offset the user
+already knows (``--t_offset``); :func:`estimate_offset` finds it.
+
+Method
+------
+For a candidate offset ``τ`` the reference positions are interpolated linearly at the
+estimate's stamps plus ``τ`` (stamps in reference gaps longer than ``max_gap_s``, default
+10 median reference intervals, are left out, as ``sync="interpolate"`` does), the
+estimate's positions are fitted onto them by Umeyama's closed form (SE(3), or Sim(3) when
+the settings align with ``sim3`` or ``scale``: the fit makes the cost independent of the
+estimate's world frame) and the cost is the mean squared residual
+
+.. math::
+
+    J(\tau) = \sigma_x^2 + \sigma_y^2 - 2\,\mathrm{tr}(DS) \quad\text{(SE(3))}, \qquad
+    J(\tau) = \sigma_y^2 - \mathrm{tr}(DS)^2 / \sigma_x^2 \quad\text{(Sim(3))}
+
+(Umeyama 1991, eqs. 33-41, without forming the aligned positions). ``J`` is evaluated on
+a grid over ``offset_s ± offset_search_s`` (about one candidate per estimate interval, at
+most 401; on at most 4 000 evenly spread estimate poses), the best grid point is refined
+by golden-section search to 1 µs and the curvature ``J''`` is fitted by a parabola over
+±2 grid steps, both on at most 200 000 evenly spread poses; the cost, the residuals and
+the pose count at the optimum are taken on all poses. The standard uncertainty is the
+least-squares one,
+
+.. math::
+
+    \sigma_\tau^2 = \frac{2 J(\tau^*)}{(3n - p)\, J''(\tau^*)} \cdot \frac{1 + \rho}{1 - \rho},
+
+with ``n`` poses, ``p`` fitted parameters (7 or 8 with the offset) and ``ρ`` the lag-1
+autocorrelation of the residuals at the optimum (the second factor widens it for errors
+that persist from pose to pose, as SLAM errors do; an AR(1) approximation).
+
+Only positions enter the cost: a trajectory that only turns in place cannot be timed by
+it (the curve is flat and the estimate is refused).
+
+Quality: the estimate is refused (:class:`~robot_msgs.errors.AssociationError`) when
+fewer than 10 poses overlap; when the reference is static (its RMS displacement over the
+search half-width within 3 x what its own noise gives, the noise ``σ`` from second
+differences, ``var(p[i+1] - 2 p[i] + p[i-1]) = 6 σ²``); or when the cost hardly rises
+away from the optimum: its median over the range less than 10 % above the minimum
+(``contrast`` below 0.1) or less than ``1e-6`` of the reference's position variance
+above it (a circle driven at constant speed, which the fit can turn to match any
+offset). Notes say when the optimum lies at the edge of the search range, when the curve
+is shallow (contrast < 1), when a second minimum is nearly as deep (within 2x), when
+less than 30 % of the estimate overlaps, when the uncertainty exceeds 5 % of the range,
+and when the fit explains less than half of the reference's motion.
+
+Measured on the evo test data (``tests/evaluation/test_offset.py``): ``fr2_desk_ORB.txt``
+has an own offset of -2.6 ms; shifted by 0.1 s it gives -102.6 ms and, evaluated with it,
+the same APE as the unshifted file with its own estimate; one estimate takes 0.05 s
+there, 2.8 s at 10^6 poses (``benchmarks/bench_extensions.py``, on a 2-core machine).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.compare.time_offset import TimeOffset
+from robot_msgs.errors import AssociationError
+from robot_msgs.evaluation.arguments import check_argument
+from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS
+from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from robot_msgs.typing import BoolArray, Float64Array, IntpArray
+
+__all__ = ["estimate_offset"]
+
+_MAX_CANDIDATES = 401
+_MIN_CANDIDATES = 21
+_COARSE_POSES = 4_000
+_FINE_POSES = 200_000
+_TOL_S = 1e-6
+_MIN_POSES = 10
+_REFUSE_CONTRAST = 0.1
+_REFUSE_RISE = 1e-6  # of the reference's position variance
+_STATIC_RATIO = 3.0  # displacement over the search half-width, in noise units
+_WEAK_CONTRAST = 1.0
+_LOW_SHARE = 0.3
+_WIDE_STD = 0.05
+_GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
+
+
+class _Cost:
+    """``J(τ)``: the mean squared residual of the fit at offset ``τ``, on chosen rows."""
+
+    def __init__(
+        self, reference: PoseTrajectory, estimate: PoseTrajectory, *, with_scale: bool, gap: float
+    ) -> None:
+        origin = float(reference.stamps_s[0])
+        self.tr = reference.stamps_s - origin  # small numbers: τ resolves to ~1e-16 s
+        self.te = estimate.stamps_s - origin
+        self.pr = reference.positions_xyz
+        self.pe = estimate.positions_xyz
+        self.with_scale = with_scale
+        self.gap = gap
+
+    def match(self, tau: float, rows: IntpArray) -> tuple[BoolArray, Float64Array]:
+        """Which of ``rows`` interpolate at ``τ``, and the reference positions there."""
+        tr = self.tr
+        t = self.te[rows] + tau
+        right = np.clip(np.searchsorted(tr, t, side="right"), 1, tr.size - 1)
+        left = right - 1
+        span = tr[right] - tr[left]
+        ok = (t >= tr[0]) & (t <= tr[-1]) & (span <= self.gap)
+        left, right, span = left[ok], right[ok], span[ok]
+        f = ((t[ok] - tr[left]) / span)[:, None]
+        y = self.pr[left] + f * (self.pr[right] - self.pr[left])
+        return ok, y
+
+    def __call__(self, tau: float, rows: IntpArray) -> tuple[float, int]:
+        """``J(τ)`` in m² and the number of poses it used (NaN with fewer than 3)."""
+        ok, y = self.match(tau, rows)
+        n = int(np.count_nonzero(ok))
+        if n < 3:
+            return math.nan, n
+        return _fit(self.pe[rows[ok]], y, with_scale=self.with_scale)[0], n
+
+    def residuals(self, tau: float, rows: IntpArray) -> tuple[Float64Array, float]:
+        """Return the fit's residuals ``(n, 3)`` m at ``τ``, and the reference's variance (m²)."""
+        ok, y = self.match(tau, rows)
+        x = self.pe[rows[ok]]
+        _, sy, rotation, scale = _fit(x, y, with_scale=self.with_scale)
+        xc, yc = x - x.mean(axis=0), y - y.mean(axis=0)
+        out: Float64Array = yc - scale * np.einsum("ij,nj->ni", rotation, xc)
+        return out, sy
+
+
+def _fit(
+    x: Float64Array, y: Float64Array, *, with_scale: bool
+) -> tuple[float, float, Float64Array, float]:
+    """Fit ``x`` onto ``y`` (Umeyama): the mean squared residual, ``σ_y²``, ``R`` and ``s``."""
+    n = x.shape[0]
+    xc, yc = x - x.mean(axis=0), y - y.mean(axis=0)
+    sx = float(np.einsum("ni,ni->", xc, xc)) / n
+    sy = float(np.einsum("ni,ni->", yc, yc)) / n
+    u, d, vt = np.linalg.svd(np.einsum("ni,nj->ij", yc, xc) / n)
+    sign = np.ones(3)
+    if np.linalg.det(u) * np.linalg.det(vt) < 0.0:
+        sign[2] = -1.0
+    tds = float(np.sum(d * sign))
+    rotation = (u * sign) @ vt
+    if with_scale:
+        scale = tds / sx if sx > 0 else 0.0
+        mse = sy - tds * scale
+    else:
+        scale = 1.0
+        mse = sx + sy - 2.0 * tds
+    return max(mse, 0.0), sy, rotation, scale
+
+
+def _golden(cost: _Cost, rows: IntpArray, low: float, high: float) -> tuple[float, float]:
+    """Golden-section minimum of ``J`` on ``[low, high]`` to ``_TOL_S``: ``(τ, J)``."""
+    a, b = low, high
+    c = b - _GOLDEN * (b - a)
+    d = a + _GOLDEN * (b - a)
+    fc, fd = cost(c, rows)[0], cost(d, rows)[0]
+    while b - a > _TOL_S:
+        if not fc > fd:  # NaN on the right keeps the left
+            b, d, fd = d, c, fc
+            c = b - _GOLDEN * (b - a)
+            fc = cost(c, rows)[0]
+        else:
+            a, c, fc = c, d, fd
+            d = a + _GOLDEN * (b - a)
+            fd = cost(d, rows)[0]
+    return (c, fc) if not fc > fd else (d, fd)
+
+
+def _curvature(cost: _Cost, rows: IntpArray, tau: float, step: float) -> float:
+    """``J''(τ)`` from a parabola fitted over ``τ ± 2 step`` (m²/s²; NaN if undefined)."""
+    shifts = np.linspace(-2.0, 2.0, 9) * step
+    values = np.array([cost(tau + s, rows)[0] for s in shifts])
+    keep = np.isfinite(values)
+    if np.count_nonzero(keep) < 5:
+        return math.nan
+    c2 = np.polyfit(shifts[keep], values[keep], 2)[0]
+    return float(2.0 * c2)
+
+
+def _lag1(residuals: Float64Array) -> float:
+    """Pooled lag-1 autocorrelation of residual vectors in time order, clipped to [0, 0.999]."""
+    total = float(np.einsum("ni,ni->", residuals, residuals))
+    if residuals.shape[0] < 3 or total == 0.0:
+        return 0.0
+    lagged = float(np.einsum("ni,ni->", residuals[1:], residuals[:-1]))
+    return min(max(lagged / total, 0.0), 0.999)
+
+
+def _motion_and_noise(
+    reference: PoseTrajectory, start_s: float, end_s: float, half_s: float
+) -> tuple[float, float]:
+    """RMS displacement of the reference over ``half_s``, and its sample noise, metres.
+
+    Over the reference poses stamped in ``[start_s, end_s]``: the displacement to the pose
+    nearest ``half_s`` later, and the white-noise level from second differences
+    (``var(p[i+1] - 2 p[i] + p[i-1]) = 6 σ²`` for independent noise of ``σ`` per pose).
+    """
+    t, p = reference.stamps_s, reference.positions_xyz
+    rows = np.flatnonzero((t >= start_s) & (t <= end_s))
+    if rows.size < 3:
+        return 0.0, 0.0
+    later = np.clip(np.searchsorted(t, t[rows] + half_s), 0, t.size - 1)
+    step = p[later] - p[rows]
+    motion = math.sqrt(float(np.einsum("ni,ni->", step, step)) / rows.size)
+    second = p[rows[2:]] - 2.0 * p[rows[1:-1]] + p[rows[:-2]]
+    noise = math.sqrt(float(np.einsum("ni,ni->", second, second)) / (6.0 * second.shape[0]))
+    return motion, noise
+
+
+def _second_minimum(
+    candidates: Float64Array, curve: Float64Array, best: int, j0: float
+) -> tuple[float, float] | None:
+    """Find a local minimum of the coarse curve, away from the best, with ``J < 2 J(τ*)``."""
+    c = np.where(np.isfinite(curve), curve, np.inf)
+    inner = np.arange(1, c.size - 1)
+    local = inner[(c[inner] < c[inner - 1]) & (c[inner] <= c[inner + 1])]
+    far = local[np.abs(local - best) > 3]
+    far = far[c[far] < 2.0 * j0]
+    if far.size == 0:
+        return None
+    k = int(far[np.argmin(c[far])])
+    return float(candidates[k]), float(c[k])
+
+
+def estimate_offset(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings | None = None,
+) -> TimeOffset:
+    """Estimate the clock offset to add to ``estimate``'s stamps to match ``reference``.
+
+    The method, its uncertainty and its quality rules are in the module docstring.
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        Ground truth (already cut to the time range, as
+        :func:`~robot_msgs.evaluation.prepare` does) and the trajectory under test, in
+        any world frames. Neither is modified.
+    settings : EvaluationSettings, optional
+        The search range :attr:`~EvaluationSettings.search_range_s` (``offset_s ±
+        offset_search_s``, default ±1 s around 0); ``align`` chooses the fit inside
+        the cost (Sim(3) for ``sim3`` and ``scale``, else SE(3)); ``max_gap_s`` the
+        longest reference gap interpolated across.
+
+    Returns
+    -------
+    TimeOffset
+        The offset, its uncertainty, the cost curve and the quality notes.
+
+    Raises
+    ------
+    AssociationError
+        Fewer than 10 poses overlap at every offset searched, or the cost curve is flat
+        (a static reference): the message gives the spans and the motion.
+
+    Examples
+    --------
+    >>> t = np.arange(0.0, 20.0, 0.05)
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([np.cos(t), np.sin(2 * t), 0.1 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)),
+    ... )
+    >>> late = ref.replace(stamps_s=t + 0.25)  # stamped 0.25 s late
+    >>> found = estimate_offset(ref, late, EvaluationSettings(offset_auto=True))
+    >>> round(found.offset_s, 4), found.std_s < 1e-3, found.notes
+    (-0.25, True, ())
+    """
+    check_argument("reference", reference, PoseTrajectory)
+    check_argument("estimate", estimate, PoseTrajectory)
+    settings = EvaluationSettings(offset_auto=True) if settings is None else settings
+    check_argument("settings", settings, EvaluationSettings)
+    low, high = settings.search_range_s
+    if len(reference) < 2 or len(estimate) < _MIN_POSES:
+        msg = (
+            f"Cannot estimate a time offset from {len(reference)} reference and "
+            f"{len(estimate)} estimate poses: at least 2 and {_MIN_POSES} are needed"
+        )
+        raise AssociationError(msg)
+    gap = settings.max_gap_s
+    if gap is None:
+        gap = DEFAULT_GAP_INTERVALS * float(np.median(np.diff(reference.stamps_s)))
+    cost = _Cost(reference, estimate, with_scale=settings.align in ("sim3", "scale"), gap=gap)
+    n_est = len(estimate)
+    every = np.arange(n_est)
+    coarse_rows = every[:: max(1, -(-n_est // _COARSE_POSES))]
+    fine_rows = every[:: max(1, -(-n_est // _FINE_POSES))]
+    interval = float(np.median(np.diff(estimate.stamps_s)))
+    count = int(min(max((high - low) / interval + 1, _MIN_CANDIDATES), _MAX_CANDIDATES))
+    candidates = np.linspace(low, high, count)
+    step = float(candidates[1] - candidates[0])
+    curve = np.array([cost(float(tau), coarse_rows)[0] for tau in candidates])
+    if np.isfinite(curve).any():
+        best = int(np.nanargmin(curve))
+        bracket = candidates[max(best - 1, 0)], candidates[min(best + 1, count - 1)]
+        tau = _golden(cost, fine_rows, float(bracket[0]), float(bracket[1]))[0]
+        j0, n_used = cost(tau, every)
+    if not np.isfinite(curve).any() or n_used < _MIN_POSES:
+        msg = (
+            f"Cannot estimate a time offset: fewer than {_MIN_POSES} estimate poses overlap "
+            f"the reference at any offset in {low:g} .. {high:g} s (estimate "
+            f"{estimate.stamps_s[0]:.6f} .. {estimate.stamps_s[-1]:.6f} s, reference "
+            f"{reference.stamps_s[0]:.6f} .. {reference.stamps_s[-1]:.6f} s); widen "
+            "--offset-search or give --offset SECONDS"
+        )
+        raise AssociationError(msg)
+    finite = curve[np.isfinite(curve)]
+    contrast = float(np.median(finite)) / j0 - 1.0 if j0 > 0 else math.inf
+    if j0 == 0.0 and float(finite.max()) == 0.0:
+        contrast = 0.0
+    residuals, sy = cost.residuals(tau, every)
+    half = 0.5 * (high - low)
+    motion, noise = _motion_and_noise(
+        reference, float(estimate.stamps_s[0] + tau), float(estimate.stamps_s[-1] + tau), half
+    )
+    if motion <= _STATIC_RATIO * math.sqrt(2.0) * noise:
+        msg = (
+            f"Cannot estimate a time offset: the reference is static: within {half:g} s it "
+            f"moves {motion:.3g} m RMS, no more than its own noise ({noise:.3g} m a pose) "
+            "allows, so its motion cannot time the estimate; give --offset SECONDS"
+        )
+        raise AssociationError(msg)
+    rise = float(np.median(finite)) - j0
+    if contrast < _REFUSE_CONTRAST or rise <= _REFUSE_RISE * sy:
+        msg = (
+            f"Cannot estimate a time offset: the alignment error hardly changes over the "
+            f"offsets {low:g} .. {high:g} s (median {100 * contrast:.2g} % above its minimum "
+            f"{math.sqrt(j0):.3g} m RMS, the reference {math.sqrt(sy):.3g} m RMS about its mean "
+            f"over {n_used} poses): it barely moves, or it moves so that turning it looks "
+            "like a shift in time (a circle at constant speed); its motion cannot time the "
+            "estimate: give --offset SECONDS"
+        )
+        raise AssociationError(msg)
+    curvature = _curvature(cost, fine_rows, tau, step)
+    params = 8 if cost.with_scale else 7
+    rho = _lag1(residuals)
+    dof = max(3 * n_used - params, 1)
+    if curvature > 0:
+        std = math.sqrt(2.0 * j0 / (dof * curvature) * (1.0 + rho) / (1.0 - rho))
+    else:
+        std = math.inf
+    notes: list[str] = []
+    if tau - low < step or high - tau < step:
+        notes.append(
+            f"the estimated offset {tau:+.4f} s lies at the edge of the search range "
+            f"{low:g} .. {high:g} s: the true offset may lie outside; widen --offset-search"
+        )
+    if contrast < _WEAK_CONTRAST:
+        notes.append(
+            f"flat cost curve: the alignment error varies by only {100 * contrast:.0f} % over "
+            "the search range, so the offset is weakly determined"
+        )
+    other = _second_minimum(candidates, curve, best, float(curve[best]))
+    if other is not None:
+        notes.append(
+            f"ambiguous: a second minimum at {other[0]:+.4f} s (RMS {math.sqrt(other[1]):.3g} m "
+            f"against {math.sqrt(j0):.3g} m); periodic motion can time the trajectories "
+            "more than one way"
+        )
+    if n_used < _LOW_SHARE * n_est:
+        notes.append(
+            f"little overlap: only {n_used} of the {n_est} estimate poses overlap the "
+            "reference at the estimated offset"
+        )
+    if std > _WIDE_STD * (high - low):
+        notes.append(f"poorly determined: the uncertainty {std:.3g} s is wide for the range")
+    if sy > 0 and j0 > 0.5 * sy:
+        notes.append(
+            f"the fit explains only {100 * (1 - j0 / sy):.0f} % of the reference's motion: "
+            "check that the trajectories belong together"
+        )
+    return TimeOffset(
+        offset_s=tau,
+        std_s=std,
+        search_s=(low, high),
+        n_poses=n_used,
+        rms_m=math.sqrt(j0),
+        contrast=contrast,
+        candidates_s=candidates,
+        cost_rms_m=np.sqrt(curve),
+        notes=tuple(notes),
+    )

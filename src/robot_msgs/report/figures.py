@@ -1,0 +1,497 @@
+"""Paper-ready figures of evaluation results: format from the file name, words on the axes.
+
+What ``robot-msgs ape/rpe/drift --plot``, ``traj --plot`` and ``res --plot`` draw, with
+matplotlib's object API (no ``pyplot``, nothing global touched; the ``plot`` extra):
+
+- :func:`save_figure` writes PDF, SVG, EPS or PNG as the file name says (``--dpi`` for
+  PNG; a figure ``W x H`` inches at ``D`` dpi is ``W*D x H*D`` pixels), without dates
+  in the metadata, so the same figure gives the same bytes.
+- Trajectories are drawn in a plane (``xy``, ``xz``, ``yz``) or in 3-D (``xyz``); the
+  default is the plane of the reference's two widest axes (:func:`auto_plane`).
+- Errors are labelled in words with their unit (:func:`signal_label`), time as seconds
+  since the first matched pose, or ``frame`` for KITTI files without a times file
+  (their stamps are frame indices), lines are broken where samples are missing
+  (:func:`break_gaps`), and one estimate's error plot shows its rms, mean and median.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robot_msgs.errors import FormatError
+from robot_msgs.files import STDOUT, write_atomic
+from robot_msgs.optional import require
+from robot_msgs.rotations import matrix_from_quat_xyzw
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.compare.result import ErrorSeries, EvaluationResult
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array
+
+__all__ = [
+    "FIGURE_FORMATS",
+    "PLANES",
+    "auto_plane",
+    "break_gaps",
+    "evaluation_figure",
+    "figure_format",
+    "figure_size_in",
+    "overlay_figure",
+    "results_figure",
+    "roll_pitch_yaw_deg",
+    "save_figure",
+    "signal_label",
+    "time_label",
+]
+
+#: Figure formats by file suffix.
+FIGURE_FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg", ".eps": "eps"}
+#: ``--plot-plane`` values: a plane of two axes, or ``xyz`` for a 3-D view.
+PLANES = ("xy", "xz", "yz", "xyz")
+#: Default PNG resolution.
+DEFAULT_DPI = 150
+_SIZES_IN = {"evaluation": (11.0, 4.5), "overlay": (14.0, 9.0), "results": (13.0, 8.0)}
+_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+_METADATA = {"png": {"Software": None}, "pdf": {"CreationDate": None}, "svg": {"Date": None}}
+
+_WORDS = {
+    "translation": "translation error",
+    "angle_deg": "rotation error",
+    "angle_rad": "rotation error",
+    "full": "full transformation error ‖E − I‖",
+    "rot_part": "rotation part error ‖R − I‖",
+    "point_distance": "point distance error",
+    "point_distance_error_ratio": "point distance error ratio",
+    "x": "x error (estimate − reference)",
+    "y": "y error (estimate − reference)",
+    "z": "z error (estimate − reference)",
+    "translation_pct": "translation error per segment",
+    "rotation_deg_per_m": "rotation error per segment",
+}
+
+
+def figure_size_in(kind: str) -> tuple[float, float]:
+    """Return the size in inches of a figure kind (``evaluation`` or ``overlay``).
+
+    Examples
+    --------
+    >>> figure_size_in("evaluation")
+    (11.0, 4.5)
+    """
+    return _SIZES_IN[kind]
+
+
+def figure_format(path: str | os.PathLike[str], *, flag: str = "--plot") -> str:
+    """Return the format a figure's file name says, or refuse naming the flag.
+
+    A stream (``-`` for standard output, a device or a named pipe) gets PNG.
+
+    Examples
+    --------
+    >>> figure_format("fig.PDF"), figure_format("a/b.svg")
+    ('pdf', 'svg')
+    >>> figure_format("fig.jpg")
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.FormatError: --plot fig.jpg: expected a file name ending in .png, .pdf, \
+.svg or .eps
+    """
+    file = Path(path)
+    if os.fspath(path) == STDOUT or (file.exists() and not file.is_file() and not file.is_dir()):
+        return "png"
+    fmt = FIGURE_FORMATS.get(file.suffix.lower())
+    if fmt is None:
+        msg = f"{flag} {path}: expected a file name ending in .png, .pdf, .svg or .eps"
+        raise FormatError(msg)
+    return fmt
+
+
+def save_figure(
+    fig: Any, path: str | os.PathLike[str], *, dpi: int | None = None, force: bool = False
+) -> Path:
+    """Write ``fig`` in the format its file name says (atomically); return the path.
+
+    ``dpi`` sets a PNG's resolution (default 150); vector formats ignore it. No
+    ``bbox_inches="tight"``: the file has the figure's size exactly. SVG text stays
+    ``<text>``; PDF and EPS embed TrueType fonts.
+    """
+    fmt = figure_format(path)
+    from matplotlib import rc_context  # noqa: PLC0415 (the plot extra)
+
+    buffer = io.BytesIO()
+    # Text stays text: SVG keeps editable <text>, PDF and EPS embed TrueType (Type 42)
+    # fonts, not Type 3, as journals ask.
+    with rc_context({"svg.fonttype": "none", "pdf.fonttype": 42, "ps.fonttype": 42}):
+        fig.savefig(buffer, format=fmt, dpi=dpi or DEFAULT_DPI, metadata=_METADATA.get(fmt))
+    return write_atomic(path, buffer.getvalue(), force=force)
+
+
+def signal_label(signal: str, unit: str) -> str:
+    """Name an error signal in words, with its unit in brackets.
+
+    Examples
+    --------
+    >>> signal_label("translation", "m"), signal_label("angle_deg", "deg")
+    ('translation error [m]', 'rotation error [deg]')
+    >>> signal_label("translation_pct@100m", "%"), signal_label("rot_part", "")
+    ('translation error per segment, 100 m [%]', 'rotation part error ‖R − I‖')
+    """
+    base, _, length = signal.partition("@")
+    words = _WORDS.get(base, base.replace("_", " "))
+    if length:
+        words += f", {length.removesuffix('m')} m" if length.endswith("m") else f", {length}"
+    return f"{words} [{unit}]" if unit else words
+
+
+def time_label(*, frames: bool, since: str = "the first matched pose") -> str:
+    """Label a time axis: seconds since ``since``, or frames when stamps are frame indices.
+
+    Examples
+    --------
+    >>> time_label(frames=False), time_label(frames=True)
+    ('time since the first matched pose [s]', 'frame')
+    """
+    return "frame" if frames else f"time since {since} [s]"
+
+
+def auto_plane(positions_xyz: Float64Array) -> str:
+    """Return the plane of the two axes along which ``positions_xyz`` spread most.
+
+    ``xy`` for most robots; ``xz`` for KITTI's camera frame (y points down).
+
+    Examples
+    --------
+    >>> auto_plane(np.array([[0.0, 0.0, 0.0], [10.0, 0.5, 3.0]]))
+    'xz'
+    """
+    if len(positions_xyz) < 2:
+        return "xy"
+    spans = np.ptp(positions_xyz, axis=0)
+    a, b = sorted(int(k) for k in np.argsort(spans, kind="stable")[-2:])
+    return "xyz"[a] + "xyz"[b]
+
+
+def break_gaps(t: Float64Array, values: Float64Array) -> tuple[Float64Array, Float64Array]:
+    """Insert a NaN after every gap longer than 5 median steps, so lines do not bridge it.
+
+    ``values`` may be ``(N,)`` or ``(N, D)``; both results have the gaps as extra rows.
+
+    Examples
+    --------
+    >>> t, v = break_gaps(np.array([0.0, 0.1, 0.2, 3.0]), np.array([1.0, 2.0, 3.0, 4.0]))
+    >>> v.tolist()[:3], bool(np.isnan(v[3])), v.tolist()[4]
+    ([1.0, 2.0, 3.0], True, 4.0)
+    """
+    if t.size < 3:
+        return t, values
+    steps = np.diff(t)
+    gaps = np.flatnonzero(steps > 5.0 * np.median(steps)) + 1
+    t_out = np.insert(t, gaps, np.nan)
+    v_out = np.insert(np.asarray(values, dtype=np.float64), gaps, np.nan, axis=0)
+    return t_out, v_out
+
+
+def roll_pitch_yaw_deg(quats_xyzw: Float64Array) -> Float64Array:
+    """Return roll, pitch, yaw in degrees, ``(N, 3)``: static x-y-z angles, ``R = Rz Ry Rx``.
+
+    The convention of evo_traj's ``--plot_mode`` rpy plots (``euler_from_matrix(R,
+    "sxyz")``).
+
+    Examples
+    --------
+    >>> s = np.sqrt(0.5)
+    >>> roll_pitch_yaw_deg(np.array([[0.0, 0.0, s, s], [s, 0.0, 0.0, s]])).round(6) + 0.0
+    array([[ 0.,  0., 90.],
+           [90.,  0.,  0.]])
+    """
+    r = matrix_from_quat_xyzw(quats_xyzw)
+    roll = np.arctan2(r[:, 2, 1], r[:, 2, 2])
+    pitch = -np.arcsin(np.clip(r[:, 2, 0], -1.0, 1.0))
+    yaw = np.arctan2(r[:, 1, 0], r[:, 0, 0])
+    out: Float64Array = np.degrees(np.stack([roll, pitch, yaw], axis=1))
+    return out
+
+
+def _new_figure(kind: str) -> Any:
+    require("matplotlib", "plot", feature="--plot")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415 (extra)
+    from matplotlib.figure import Figure  # noqa: PLC0415
+
+    fig = Figure(figsize=_SIZES_IN[kind], layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _axes(plane: str) -> tuple[int, ...]:
+    return tuple("xyz".index(c) for c in plane)
+
+
+def _draw_path(ax: Any, traj: PoseTrajectory, axes: tuple[int, ...], **style: Any) -> None:
+    _, xyz = break_gaps(traj.stamps_s, traj.positions_xyz)
+    ax.plot(*(xyz[:, k] for k in axes), **style)
+
+
+def _label_plane(ax: Any, plane: str) -> None:
+    ax.set_xlabel(f"{plane[0]} [m]")
+    ax.set_ylabel(f"{plane[1]} [m]")
+    if plane == "xyz":
+        ax.set_zlabel("z [m]")
+        ax.set_aspect("equal")
+    else:
+        ax.set_aspect("equal", adjustable="datalim")
+
+
+def _error_rows(series: ErrorSeries) -> np.ndarray[Any, Any]:
+    """Return the matched pose each error belongs to: row k for APE, the pair's end for RPE."""
+    if series.pairs is not None:
+        return series.pairs[:, 1]
+    return np.arange(len(series))
+
+
+def evaluation_figure(
+    entries: Sequence[tuple[str, EvaluationResult]],
+    signals: Sequence[tuple[str, str]],
+    *,
+    title: str,
+    plane: str | None = None,
+    frames: bool = False,
+) -> Any:
+    """Draw the trajectories and the errors of one or several estimates against a reference.
+
+    Parameters
+    ----------
+    entries : sequence of (label, EvaluationResult)
+        The results to draw: their matched reference (of the first), their estimates as
+        compared (aligned).
+    signals : sequence of (signal, label)
+        The series to draw over time; with one entry and one signal, the trajectory is
+        coloured by it (colour bar), and its rms, mean and median are drawn as lines.
+    title : str
+        Title of the error axes.
+    plane : {"xy", "xz", "yz", "xyz"}, optional
+        Trajectory view; default :func:`auto_plane` of the reference.
+    frames : bool
+        Stamps are frame indices (KITTI without a times file): the time axis says
+        ``frame``.
+    """
+    fig = _new_figure("evaluation")
+    reference = entries[0][1].reference
+    plane = plane or auto_plane(reference.positions_xyz)
+    axes = _axes(plane)
+    grid = fig.add_gridspec(1, 2, width_ratios=(1, 1.4))
+    top = fig.add_subplot(grid[0], projection="3d" if plane == "xyz" else None)
+    err = fig.add_subplot(grid[1])
+    _draw_path(top, reference, axes, color="0.45", lw=1.2, label="reference")
+    single = len(entries) == 1 and len(signals) == 1
+    signal0 = signals[0][0]
+    for k, (label, result) in enumerate(entries):
+        colour = _PALETTE[k % len(_PALETTE)]
+        xyz = result.estimate.positions_xyz
+        series = result.series[signal0]
+        if single and len(series):
+            rows = _error_rows(series)
+            good = np.isfinite(series.errors)
+            points = top.scatter(
+                *(xyz[rows[good], a] for a in axes),
+                c=series.errors[good],
+                s=6,
+                cmap="viridis",
+                label=f"{label} (colour: error)",
+            )
+            fig.colorbar(points, ax=top, label=signal_label(signal0, result.units[signal0]))
+        else:
+            _draw_path(top, result.estimate, axes, color=colour, lw=1.0, label=label)
+    _label_plane(top, plane)
+    top.legend(loc="best", fontsize=8)
+    top.set_title(f"{plane} view" if plane != "xyz" else "3-D view")
+    t0 = min(float(r.estimate.stamps_s[0]) for _, r in entries if len(r.estimate))
+    for k, (label, result) in enumerate(entries):
+        for j, (signal, curve) in enumerate(signals):
+            series = result.series[signal]
+            colour = _PALETTE[(k + j) % len(_PALETTE)]
+            name = curve if len(entries) == 1 else f"{label}: {curve}"
+            times = series.stamps_s - t0
+            if times.size > 1 and bool((times[1:] > times[:-1]).all()):
+                t, e = break_gaps(times, series.errors)
+                err.plot(t, e, lw=1, color=colour, label=name)
+            else:  # overlapping pairs or segments: points, not a line
+                err.plot(times, series.errors, ".", ms=2, color=colour, label=name)
+            if single:
+                stats = series.stats()
+                unit = result.units[signal]
+                for value, word, style in (
+                    (stats.rms, "rms", "--"),
+                    (stats.mean, "mean", ":"),
+                    (stats.median, "median", "-."),
+                ):
+                    err.axhline(
+                        value, color="0.2", ls=style, lw=1, label=f"{word} {value:.4g} {unit}"
+                    )
+    first = entries[0][1]
+    err.set_xlabel(time_label(frames=frames))
+    base = signal0 if len(signals) == 1 else signal0.split("@", 1)[0]  # drift: every length
+    err.set_ylabel(signal_label(base, first.units[signal0]))
+    err.legend(loc="best", fontsize=8)
+    err.set_title(title)
+    err.grid(alpha=0.3)
+    return fig
+
+
+def overlay_figure(
+    reference: PoseTrajectory | None,
+    estimates: Sequence[tuple[str, PoseTrajectory]],
+    *,
+    plane: str | None = None,
+    frames: bool = False,
+) -> Any:
+    """Overlay trajectories as ``evo_traj -p`` does: a view, x/y/z, roll/pitch/yaw and speed.
+
+    ``reference`` (grey) may be ``None``; ``estimates`` are drawn in colour, each as
+    given (align them first to compare). Time is seconds since the earliest first
+    stamp, or frames when ``frames``; roll, pitch and yaw (:func:`roll_pitch_yaw_deg`,
+    in [-180, 180]) break where they wrap; speed is the distance between consecutive
+    poses over their time step (m/s, or m/frame).
+    """
+    fig = _new_figure("overlay")
+    drawn = ([("reference", reference)] if reference is not None else []) + list(estimates)
+    plane = plane or auto_plane(drawn[0][1].positions_xyz)
+    axes = _axes(plane)
+    grid = fig.add_gridspec(4, 3, width_ratios=(1.3, 1, 1))
+    view = fig.add_subplot(grid[:, 0], projection="3d" if plane == "xyz" else None)
+    xyz_axes = [fig.add_subplot(grid[i, 1]) for i in range(3)]
+    rpy_axes = [fig.add_subplot(grid[i, 2], sharex=xyz_axes[0]) for i in range(3)]
+    speed = fig.add_subplot(grid[3, 1:], sharex=xyz_axes[0])
+    t0 = min(float(traj.stamps_s[0]) for _, traj in drawn if len(traj))
+    for k, (label, traj) in enumerate(drawn):
+        is_ref = reference is not None and k == 0
+        first = 1 if reference is not None else 0
+        style = {"color": "0.45" if is_ref else _PALETTE[(k - first) % len(_PALETTE)], "lw": 1.0}
+        style["ls"] = "--" if is_ref else "-"
+        _draw_path(view, traj, axes, label=label, **style)
+        t = traj.stamps_s - t0
+        tt, xyz = break_gaps(t, traj.positions_xyz)
+        angles = roll_pitch_yaw_deg(traj.orientations_quat_xyzw)
+        for i in range(3):
+            xyz_axes[i].plot(tt, xyz[:, i], **style)
+            # A wrap through ±180° is a break in the line, not a stroke across the plot.
+            ta, a = break_gaps(t, angles[:, i])
+            wraps = np.flatnonzero(np.abs(np.diff(a)) > 180.0) + 1
+            rpy_axes[i].plot(np.insert(ta, wraps, np.nan), np.insert(a, wraps, np.nan), **style)
+        if len(traj) > 1:
+            step = np.linalg.norm(np.diff(traj.positions_xyz, axis=0), axis=1)
+            ts, v = break_gaps(t[1:], step / np.diff(traj.stamps_s))
+            speed.plot(ts, v, **style)
+    _label_plane(view, plane)
+    view.legend(loc="best", fontsize=8)
+    view.set_title(f"{plane} view" if plane != "xyz" else "3-D view")
+    unit = "frame" if frames else "s"
+    for i, name in enumerate("xyz"):
+        xyz_axes[i].set_ylabel(f"{name} [m]")
+        rpy_axes[i].set_ylabel(f"{('roll', 'pitch', 'yaw')[i]} [deg]")
+    for ax in (*xyz_axes, *rpy_axes, speed):
+        ax.grid(alpha=0.3)
+    xyz_axes[2].set_xlabel(time_label(frames=frames, since="the first pose"))
+    rpy_axes[2].set_xlabel(time_label(frames=frames, since="the first pose"))
+    speed.set_xlabel(time_label(frames=frames, since="the first pose"))
+    speed.set_ylabel(f"speed [m/{unit}]")
+    return fig
+
+
+def _distance_m(result: EvaluationResult, series: ErrorSeries) -> Float64Array | None:
+    """Path distance along the matched reference at each error, metres; None without one."""
+    ref = result.reference.positions_xyz
+    if len(ref) < 2 or len(result.reference) != len(result.estimate):
+        return None
+    travelled = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(ref, axis=0), axis=1))])
+    rows = _error_rows(series)
+    if rows.size and int(rows.max()) >= travelled.size:
+        return None
+    out: Float64Array = travelled[rows]
+    return out
+
+
+def results_figure(named: Sequence[tuple[str, EvaluationResult]]) -> Any:
+    """Compare saved results: error over time and over distance, box, violin, histogram.
+
+    Each result's first signal is drawn; time is seconds since the result's first
+    error; distance is the reference path travelled to the error's pose (results
+    without their matched reference, such as evo's zips, are left out of that panel and
+    its legend says so). Every result shares one colour across the panels.
+
+    Raises
+    ------
+    FormatError
+        The results' first signals have different units (they cannot share an axis).
+    """
+    units = {next(iter(r.units.values())) for _, r in named}
+    if len(units) > 1:
+        msg = f"--plot: the results are in different units ({', '.join(sorted(units))})"
+        raise FormatError(msg)
+    fig = _new_figure("results")
+    grid = fig.add_gridspec(2, 6)
+    over_time = fig.add_subplot(grid[0, :3])
+    over_distance = fig.add_subplot(grid[0, 3:], sharey=over_time)
+    box = fig.add_subplot(grid[1, :2])
+    violin = fig.add_subplot(grid[1, 2:4], sharey=box)
+    histogram = fig.add_subplot(grid[1, 4:])
+    signal, unit = next(iter(named[0][1].units.items()))
+    label = signal_label(signal, unit)
+    samples = []
+    for k, (path, result) in enumerate(named):
+        colour = _PALETTE[k % len(_PALETTE)]
+        name = f"{k + 1}: {path}"
+        series = next(iter(result.series.values()))
+        finite = series.errors[np.isfinite(series.errors)]
+        samples.append(finite)
+        times = series.stamps_s - (series.stamps_s[0] if len(series) else 0.0)
+        t, e = break_gaps(times, series.errors)
+        over_time.plot(t, e, lw=1, color=colour, label=name)
+        distance = _distance_m(result, series)
+        if distance is None:
+            over_distance.plot([], [], color=colour, label=f"{name} (no matched reference)")
+        else:
+            order = np.argsort(distance, kind="stable")
+            over_distance.plot(
+                distance[order], series.errors[order], lw=1, color=colour, label=name
+            )
+        histogram.hist(finite, bins=40, histtype="step", color=colour, lw=1.2, label=name)
+    positions = np.arange(1, len(named) + 1)
+    parts = box.boxplot(
+        samples, positions=positions, patch_artist=True, flierprops={"markersize": 2}
+    )
+    for k, patch in enumerate(parts["boxes"]):
+        patch.set_facecolor(_PALETTE[k % len(_PALETTE)])
+        patch.set_alpha(0.5)
+    drawn = [(p, s) for p, s in zip(positions, samples, strict=True) if s.size]
+    if drawn:
+        bodies = violin.violinplot([s for _, s in drawn], positions=[p for p, _ in drawn])
+        for k, body in enumerate(bodies["bodies"]):
+            body.set_facecolor(_PALETTE[k % len(_PALETTE)])
+    numbers = [str(p) for p in positions]
+    for ax in (box, violin):
+        ax.set_xticks(positions, numbers)
+        ax.set_xlabel("result (numbered as in the legends)")
+        ax.grid(alpha=0.3, axis="y")
+    box.set_ylabel(label)
+    box.set_title("box plot (whiskers 1.5 IQR)")
+    violin.set_title("violin plot")
+    histogram.set_xlabel(label)
+    histogram.set_ylabel("errors per bin")
+    histogram.set_title("histogram (40 bins)")
+    over_time.set_xlabel("time since the result's first error [s]")
+    over_time.set_ylabel(label)
+    over_time.set_title("error over time")
+    over_distance.set_xlabel("distance travelled along the reference [m]")
+    over_distance.set_title("error over distance")
+    for ax in (over_time, over_distance, histogram):
+        ax.grid(alpha=0.3)
+    over_time.legend(loc="best", fontsize=8)
+    over_distance.legend(loc="best", fontsize=8)
+    return fig

@@ -1,0 +1,233 @@
+"""Compare saved results: ours (JSON, ``.npz``, Parquet) and evo's ``--save_results`` zips.
+
+What ``robot-msgs res`` shows, as evo's ``evo_res`` does, with the settings kept in
+view: one table of the statistics, one row per result and signal, in which every
+setting that differs between the results is a column of its own (``align (differs)``)
+and the shared ones are listed once. Results are ranked (by rms, smallest first) only
+when they have the same metric, signal and settings: otherwise the ranking is refused
+with :func:`robot_msgs.compare.aggregation.check_same_settings`'s message, as
+``robot-msgs report`` refuses, unless forced (and then marked so). The tables render
+through :mod:`robot_msgs.report.tables` (text, Markdown, LaTeX) like the report's.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from robot_msgs.compare.aggregation import check_same_settings
+from robot_msgs.errors import SettingsMismatchError
+from robot_msgs.report.tables import MISSING, ReportTable
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Sequence
+
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.msg import Value
+
+__all__ = [
+    "NamedResult",
+    "ResultsComparison",
+    "compare_results",
+    "load_saved_results",
+    "results_csv",
+]
+
+NamedResult = tuple[str, "EvaluationResult"]
+_STATS = ("n", "rms", "mean", "median", "std", "min", "max")
+
+
+def load_saved_results(paths: Sequence[str | os.PathLike[str]]) -> list[NamedResult]:
+    """Read each saved result, ours or evo's (``.zip``), named by its path as given.
+
+    Raises
+    ------
+    FormatError
+        A file is neither (the file named, and the field at fault).
+    """
+    from robot_msgs.io.evo_results import read_evo_result  # noqa: PLC0415
+    from robot_msgs.io.result_files import load_result  # noqa: PLC0415
+
+    out: list[NamedResult] = []
+    for path in paths:
+        is_zip = Path(path).suffix.lower() == ".zip"
+        out.append((str(path), read_evo_result(path) if is_zip else load_result(path)))
+    return out
+
+
+def _tool(name: str) -> str:
+    return "evo" if Path(name).suffix.lower() == ".zip" else "robot_msgs"
+
+
+def _cell(value: Value | None) -> str:
+    if value is None:
+        return MISSING
+    if isinstance(value, float):
+        return MISSING if math.isnan(value) else f"{value:g}"
+    if isinstance(value, tuple):
+        return ",".join(_cell(v) for v in value)
+    return str(value)
+
+
+def _num(value: float) -> str:
+    return MISSING if math.isnan(value) else f"{value:.6g}"
+
+
+class ResultsComparison:
+    """The tables of :func:`compare_results` and what they were made from.
+
+    ``tables`` (statistics, shared settings, and the ranking when there is one),
+    ``differing`` (the settings whose values differ), ``shared`` (the others, with
+    their value), ``ranking`` (result names, best first, or ``None``), ``forced``
+    and ``notes`` (why there is no ranking, or that it was forced).
+    """
+
+    __slots__ = ("differing", "forced", "named", "notes", "ranking", "shared", "tables")
+
+    def __init__(self, named: Sequence[NamedResult], *, force: bool) -> None:
+        self.named = list(named)
+        comparisons = [r.comparison for _, r in named]
+        keys = list(dict.fromkeys(k for c in comparisons for k in c.settings))
+        seen = {k: {repr(c.settings.get(k)) for c in comparisons} for k in keys}
+        self.differing = [k for k in keys if len(seen[k]) > 1]
+        self.shared: dict[str, Value] = {
+            k: comparisons[0].settings[k] for k in keys if len(seen[k]) == 1
+        }
+        self.notes: list[str] = []
+        self.ranking: list[str] | None = None
+        self.forced = False
+        signals = {(c.metric, tuple(c.stats)) for c in comparisons}
+        if len(signals) > 1:
+            self.notes.append(
+                "not ranked: the results hold different metrics or signals "
+                f"({'; '.join(sorted(f'{m} {list(s)}' for m, s in signals))})"
+            )
+        elif len(named) > 1:
+            try:
+                check_same_settings(
+                    [
+                        c.replace(estimate=name)
+                        for (name, _), c in zip(named, comparisons, strict=True)
+                    ],
+                    force=force,
+                )
+            except SettingsMismatchError as err:
+                self.notes.append(f"not ranked: {err}")
+            else:
+                self.forced = bool(self.differing)
+                signal = next(iter(comparisons[0].stats))
+                order = sorted(
+                    range(len(named)),
+                    key=lambda i: (math.isnan(r := comparisons[i].stats[signal].rms), r),
+                )
+                self.ranking = [named[i][0] for i in order]
+                if self.forced:
+                    self.notes.append(
+                        "ranking FORCED across differing settings: " + ", ".join(self.differing)
+                    )
+        self.tables = self._tables()
+
+    def _tables(self) -> list[ReportTable]:
+        rows = []
+        for name, result in self.named:
+            c = result.comparison
+            for signal, stats in c.stats.items():
+                varied = [_cell(c.settings.get(k)) for k in self.differing]
+                values = [str(stats.n), *(_num(getattr(stats, k)) for k in _STATS[1:])]
+                rows.append(
+                    (
+                        name,
+                        _tool(name),
+                        c.metric,
+                        signal,
+                        c.units[signal] or MISSING,
+                        *varied,
+                        *values,
+                    )
+                )
+        headers = (
+            "result", "tool", "metric", "signal", "unit",
+            *(f"{k} (differs)" for k in self.differing), *_STATS,
+        )  # fmt: skip
+        numeric = (False,) * (5 + len(self.differing)) + (True,) * len(_STATS)
+        notes = ["Statistics as each tool computed them (evo's for its zips)."]
+        if self.differing:
+            notes.append("Columns marked (differs) are settings whose values differ.")
+        tables = [ReportTable("Results", headers, tuple(rows), numeric, tuple(notes))]
+        shared = tuple((k, _cell(v)) for k, v in self.shared.items())
+        tables.append(ReportTable("Shared settings", ("setting", "value"), shared, (False, False)))
+        if self.ranking is not None:
+            by_name = dict(self.named)
+            ranked = []
+            for position, name in enumerate(self.ranking, start=1):
+                stats = next(iter(by_name[name].stats.values()))
+                ranked.append((str(position), name, _num(stats.rms)))
+            title = "Ranking by rms (FORCED: settings mixed)" if self.forced else "Ranking by rms"
+            tables.append(
+                ReportTable(title, ("#", "result", "rms"), tuple(ranked), (True, False, True))
+            )
+        return tables
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: each result's comparison by name, the settings, the ranking, the notes."""
+        return {
+            "results": [{"name": n, "comparison": r.comparison.to_dict()} for n, r in self.named],
+            "differing_settings": self.differing,
+            "shared_settings": {
+                k: list(v) if isinstance(v, tuple) else v for k, v in self.shared.items()
+            },
+            "ranking": self.ranking,
+            "forced": self.forced,
+            "notes": self.notes,
+        }
+
+
+def compare_results(named: Sequence[NamedResult], *, force: bool = False) -> ResultsComparison:
+    """Tabulate saved results side by side; rank them only when their settings agree.
+
+    Parameters
+    ----------
+    named : sequence of (name, EvaluationResult)
+        The results (:func:`load_saved_results`); a name ending in ``.zip`` is evo's.
+    force : bool
+        Rank results made with different settings anyway; the ranking says so.
+
+    Examples
+    --------
+    >>> from robot_msgs.catalog import example
+    >>> result = example("compare/EvaluationResult")
+    >>> settings = {**result.settings, "align": "sim3"}
+    >>> other = result.replace(comparison=result.comparison.replace(settings=settings))
+    >>> table = compare_results([("a", result), ("b", other)])
+    >>> table.differing, table.ranking, table.notes[0][:40]
+    (['align'], None, 'not ranked: Refusing to mix results made')
+    >>> compare_results([("a", result), ("b", other)], force=True).ranking
+    ['a', 'b']
+    """
+    return ResultsComparison(named, force=force)
+
+
+def results_csv(comparison: ResultsComparison) -> str:
+    """One CSV row per result and signal: the statistics and every setting, raw numbers.
+
+    NaN is an empty cell; settings are columns ``setting:NAME``.
+    """
+    keys = list(dict.fromkeys(k for _, r in comparison.named for k in r.settings))
+    header = ["result", "tool", "metric", "signal", "unit", *_STATS, "sse"]
+    header += [f"setting:{k}" for k in keys]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for name, result in comparison.named:
+        c = result.comparison
+        for signal, stats in c.stats.items():
+            values: list[object] = [name, _tool(name), c.metric, signal, c.units[signal]]
+            values += [getattr(stats, k) for k in _STATS]
+            values.append(stats.rms**2 * stats.n)
+            values += [_cell(c.settings.get(k)) if k in c.settings else "" for k in keys]
+            writer.writerow(["" if isinstance(v, float) and math.isnan(v) else v for v in values])
+    return buffer.getvalue()

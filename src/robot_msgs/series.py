@@ -1,0 +1,73 @@
+"""One check for 1-D sample series (errors, times, signals) at the API's edge.
+
+WHY one: ``error_stats``, ``step_response`` and ``tracking_error`` each checked their
+series with a copy of the same dozen lines, with drifting wording.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robot_msgs.errors import ValidationError
+
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array
+
+__all__ = ["check_series"]
+
+
+def check_series(
+    name: str, value: Any, *, min_size: int = 0, finite: bool = False, increasing: bool = False
+) -> Float64Array:
+    """Return ``value`` as a ``(N,)`` float64 array, or raise a :class:`ValidationError`.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in messages.
+    value : array_like, shape (N,)
+        The series.
+    min_size : int
+        The fewest samples allowed.
+    finite : bool
+        Refuse NaN and infinite samples (the first one is named).
+    increasing : bool
+        Refuse samples that are not finite and strictly increasing (times).
+
+    Examples
+    --------
+    >>> check_series("t", [0.0, 0.5, 0.5], increasing=True)
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected `t` finite and strictly increasing, got t[2] = 0.5
+    >>> check_series("y", [[1.0, 2.0]], min_size=2)
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected `y` of shape (N,) with N >= 2, got shape (1, 2)
+    """
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        msg = f"Expected `{name}` as numbers, got {type(value).__name__} {value!r:.60}"
+        raise ValidationError(msg) from err
+    if arr.ndim != 1 or arr.size < min_size:
+        least = f" with N >= {min_size}" if min_size else ""
+        msg = f"Expected `{name}` of shape (N,){least}, got shape {arr.shape}"
+        raise ValidationError(msg)
+    if increasing:
+        bad = ~np.isfinite(arr)
+        bad[1:] |= np.diff(arr) <= 0
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            got = f"{name}[{i}] = {float(arr[i])!r}"
+            msg = f"Expected `{name}` finite and strictly increasing, got {got}"
+            raise ValidationError(msg)
+    elif finite:
+        bad_at = np.flatnonzero(~np.isfinite(arr))
+        if bad_at.size:
+            i = int(bad_at[0])
+            msg = f"Expected finite `{name}`, got {float(arr[i])!r} at index {i}"
+            raise ValidationError(msg)
+    return arr

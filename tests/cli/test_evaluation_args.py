@@ -1,0 +1,279 @@
+"""The settings flags every evaluation command shares: each sets one settings field, errors name it."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.cli import main
+from tests.cli.evaluation_files import write_tum
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def curve_files(tmp_path: Path, late_s: float) -> tuple[Path, Path]:
+    """A 100 Hz reference on a 3-D curve, and the curve seen at 30 Hz stamped ``late_s`` late."""
+    t = np.arange(0.0, 30.0, 0.01)
+    te = np.arange(1.0, 29.0, 1 / 30)
+
+    def curve(s: np.ndarray) -> np.ndarray:
+        return np.stack([np.cos(s), np.sin(2 * s), 0.1 * s], axis=1)
+
+    ref = write_tum(tmp_path / "ref.tum", t, curve(t))
+    est = write_tum(tmp_path / "est.tum", te + late_s, curve(te) + np.array([2.0, 0.0, 0.0]))
+    return ref, est
+
+
+def test_offset_auto_estimates_records_and_notes_the_offset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = curve_files(tmp_path, 0.2)
+    argv = ["ape", str(ref), str(est), "--offset", "auto", "--align", "se3", "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["settings"]["offset_auto"] is True
+    assert result["settings"]["offset_estimated_s"] == pytest.approx(-0.2, abs=1e-4)
+    assert "NOTE: time offset estimated: -0.2000 s ±" in captured.err
+
+
+def test_offset_search_sets_the_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ref, est = curve_files(tmp_path, 1.5)
+    argv = ["rpe", str(ref), str(est), "--offset", "auto", "--offset-search", "2", "--json"]
+    assert main(argv) == 0
+    settings = json.loads(capsys.readouterr().out)["settings"]
+    assert settings["offset_search_s"] == 2.0
+    assert settings["offset_estimated_s"] == pytest.approx(-1.5, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--offset-search", "0.5"], "ERROR: --offset-search 0.5: expected offset_auto"),
+        (["--offset", "auto", "--offset-search", "0"], "ERROR: --offset-search 0.0: expected a"),
+    ],
+)
+def test_bad_offset_flags_are_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    assert main(["ape", str(ref), str(est), *flags]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(message)
+    assert "Traceback" not in err
+
+
+def test_an_offset_that_is_neither_seconds_nor_auto_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    with pytest.raises(SystemExit):
+        main(["ape", str(ref), str(est), "--offset", "later"])
+    assert "argument --offset: expected seconds or 'auto', got 'later'" in capsys.readouterr().err
+
+
+def test_a_static_reference_refuses_offset_auto_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = np.arange(0.0, 10.0, 0.01)
+    rng = np.random.default_rng(0)
+    ref = write_tum(tmp_path / "ref.tum", t, rng.normal(scale=1e-4, size=(t.size, 3)))
+    est = write_tum(tmp_path / "est.tum", t, rng.normal(scale=1e-4, size=(t.size, 3)))
+    assert main(["ape", str(ref), str(est), "--offset", "auto"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("ERROR: Cannot estimate a time offset: the reference is static")
+
+
+def _write_matrix(path: Path, matrix: np.ndarray) -> Path:
+    np.savetxt(path, matrix)
+    return path
+
+
+QUARTER_TURN = np.array(
+    [[0.0, -1.0, 0.0, 1.0], [1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 1.0, 3.0], [0.0, 0.0, 0.0, 1.0]]
+)
+
+
+def test_transform_left_file_is_read_into_the_settings_and_undone_by_invert(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, _ = curve_files(tmp_path, 0.0)
+    t = np.arange(0.0, 30.0, 0.01)
+    positions = np.stack([np.cos(t), np.sin(2 * t), 0.1 * t], axis=1)
+    moved = positions @ QUARTER_TURN[:3, :3].T + QUARTER_TURN[:3, 3]  # T_l p, rotations R
+    est = write_tum(tmp_path / "moved.tum", t, moved)
+    matrix = _write_matrix(tmp_path / "T.txt", QUARTER_TURN)
+    argv = ["ape", str(ref), str(est), "--transform-left", str(matrix), "--json"]
+    assert main([*argv, "--invert-transform-left", "--relation", "translation"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["stats"]["translation"]["max"] < 1e-12
+    assert result["settings"]["transform_left"] == QUARTER_TURN.ravel().tolist()
+    assert result["settings"]["invert_transform_left"] is True
+    assert main([*argv, "--relation", "translation"]) == 0  # not inverted: far off
+    assert json.loads(capsys.readouterr().out)["stats"]["translation"]["min"] > 1.0
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--transform-right", "NOPE"], "ERROR: --transform-right NOPE: no such file"),
+        (["--invert-transform-left"], "ERROR: --invert-transform-left: expected a transform_left"),
+        (["--transform-right", "SCALED"], "ERROR: --transform-right FILE: expected an SE(3)"),
+    ],
+)
+def test_bad_transform_flags_are_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    scaled = _write_matrix(tmp_path / "scaled.txt", np.diag([2.0, 2.0, 2.0, 1.0]))
+    flags = [str(scaled) if f == "SCALED" else f for f in flags]
+    assert main(["rpe", str(ref), str(est), *flags]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(message)
+    assert "Traceback" not in err
+
+
+def test_project_to_plane_flag_for_ape_rpe_and_drift(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The estimate differs from the reference only in z, by a varying amount: every error
+    # vanishes in the xy plane and none in 3-D.
+    t = np.arange(0.0, 300.0, 0.5)
+    path = np.stack([t, np.sin(0.1 * t), 0 * t], axis=1)
+    ref = write_tum(tmp_path / "ref.tum", t, path)
+    bumpy = path + np.stack([0 * t, 0 * t, 0.3 * np.sin(0.37 * t)], axis=1)
+    est = write_tum(tmp_path / "est.tum", t, bumpy)
+    for command in ("ape", "rpe", "drift"):
+        extra = ["--delta", "10", "--delta-unit", "m"] if command == "rpe" else []
+        argv = [command, str(ref), str(est), *extra, "--json"]
+        assert main(argv) == 0
+        signal = next(iter(json.loads(capsys.readouterr().out)["stats"].values()))
+        assert signal["max"] > 1e-3, command
+        assert main([*argv, "--project-to-plane", "xy"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert result["settings"]["project_to_plane"] == "xy"
+        maxima = [stats["max"] for stats in result["stats"].values() if stats["n"]]
+        assert maxima, command
+        assert all(value == 0.0 for value in maxima), command
+
+
+def test_traj_applies_the_transforms_before_saving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = np.arange(5.0)
+    src = write_tum(tmp_path / "in.tum", t, np.zeros((5, 3)))
+    matrix = _write_matrix(tmp_path / "T.txt", QUARTER_TURN)
+    out = tmp_path / "out.tum"
+    argv = ["traj", str(src), "--transform-right", str(matrix), "--save", str(out)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    rows = np.loadtxt(out)
+    # P T_r with P = identity poses: the transform itself, at every stamp.
+    assert rows[:, 1:4] == pytest.approx(np.tile([1.0, 2.0, 3.0], (5, 1)))
+    assert rows[:, 4:8] == pytest.approx(np.tile([0.0, 0.0, np.sqrt(0.5), np.sqrt(0.5)], (5, 1)))
+
+
+def test_several_deltas_and_the_tum_protocol_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    argv = ["rpe", str(ref), str(est), "--delta", "1", "2", "--delta-unit", "s", "--json"]
+    assert main([*argv, "--all-pairs"]) == 0
+    evo = json.loads(capsys.readouterr().out)
+    assert list(evo["stats"]) == ["translation@1s", "translation@2s"]
+    assert evo["settings"]["delta"] == [1.0, 2.0]
+    assert main([*argv, "--protocol", "tum"]) == 0
+    tum = json.loads(capsys.readouterr().out)
+    assert tum["settings"]["protocol"] == "tum"
+    assert set(tum["counts"]) >= {"pairs@1s", "pairs@2s"}
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--protocol", "tum", "--align", "se3"], "ERROR: --align se3: expected the default with"),
+        (["--protocol", "tum", "--all-pairs"], "ERROR: --all-pairs: expected the default False"),
+        (["--delta", "1", "2.5"], "ERROR: --delta 2.5: expected a whole number of frames"),
+    ],
+)
+def test_pair_flags_that_do_not_fit_are_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    assert main(["rpe", str(ref), str(est), *flags]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(message), err
+
+
+def test_nees_of_a_covariance_bag_with_its_confidence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.io.conftest import BagMaker
+
+    bags = BagMaker(tmp_path)
+    rng = np.random.default_rng(1)
+    t = np.arange(200, dtype=np.float64) * 0.1
+    truth = np.stack([t, np.sin(t), 0 * t], axis=1)
+    ref = write_tum(tmp_path / "ref.tum", t, truth)
+    sigma = np.array([0.05, 0.05, 0.05, 0.01, 0.01, 0.01])
+    cov = np.diag(sigma**2).ravel()
+    est = truth + rng.normal(size=truth.shape) * sigma[:3]
+    msgs = [
+        bags.message(
+            "ros1",
+            "geometry_msgs/msg/PoseWithCovarianceStamped",
+            (int(s), round((s % 1) * 1e9), "map", tuple(p), (0.0, 0.0, 0.0, 1.0)),
+            covariance=cov,
+        )
+        for s, p in zip(t, est, strict=True)
+    ]
+    bag = bags.write(
+        "est", "ros1", {"/pose": ("geometry_msgs/msg/PoseWithCovarianceStamped", msgs)}
+    )
+    argv = ["ape", str(ref), str(bag), "--relation", "nees_position", "--json"]
+    assert main([*argv, "--confidence", "0.99"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["settings"]["confidence"] == 0.99
+    assert result["settings"]["nees_dof"] == 3
+    # 200 draws of chi-square(3): the mean within 3 ± 3 sqrt(6 / 200) (3 sigma).
+    assert result["stats"]["nees_position"]["mean"] == pytest.approx(3.0, abs=0.52)
+    assert main([*argv, "--confidence", "1.5"]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: --confidence 1.5: expected a probability")
+
+
+def test_lat_lon_inputs_share_the_reference_origin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.io.conftest import BagMaker
+
+    bags = BagMaker(tmp_path)
+    fixes = [(47.0 + 1e-5 * i, 8.0 + 2e-5 * math.sin(i / 5), 400.0 + 0.1 * i) for i in range(60)]
+    ref = tmp_path / "ref.lla"
+    ref.write_text("".join(f"{i} {a!r} {b!r} {c!r}\n" for i, (a, b, c) in enumerate(fixes)))
+    # The estimate starts 10 fixes later: with its own first fix as the origin it would be
+    # shifted by 10 fixes' worth of motion; with the reference's, it lies on it.
+    msgs = [bags.navsat("ros1", (i, 0), fixes[i]) for i in range(10, 60)]
+    est = bags.write("gps", "ros1", {"/fix": ("sensor_msgs/msg/NavSatFix", msgs)})
+    assert main(["ape", str(ref), str(est), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["counts"]["matched"] == 50
+    assert result["stats"]["translation"]["max"] < 1e-9
+    argv = ["ape", str(ref), str(est), "--json", "--geo-origin", "47.0", "8.0", "400.0"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["stats"]["translation"]["max"] < 1e-9
+    pytest.importorskip("pyproj")
+    assert main(["ape", str(ref), str(est), "--json", "--crs", "EPSG:32632"]) == 0
+    assert json.loads(capsys.readouterr().out)["stats"]["translation"]["max"] < 1e-6
+
+
+def test_a_geo_origin_for_pose_files_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    assert main(["ape", str(ref), str(est), "--geo-origin", "47", "8", "400"]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: --geo-origin: applies to .lla files")

@@ -1,0 +1,159 @@
+"""``robot-msgs res``: ours and evo's saved results in one table, ranked only when comparable."""
+
+from __future__ import annotations
+
+import json
+import math
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from robot_msgs.cli import main
+
+ZIPS = Path(__file__).parents[1] / "data" / "evo_results"
+GT, EST = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+
+
+def _evo_rmse(name: str) -> float:
+    with zipfile.ZipFile(ZIPS / name) as z:
+        rmse: float = json.loads(z.read("stats.json"))["rmse"]
+    return rmse
+
+
+def _save(tmp_path: Path, name: str, *flags: str) -> Path:
+    path = tmp_path / name
+    assert main(["ape", GT, EST, *flags, "--save", str(path)]) == 0
+    return path
+
+
+def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pyarrow")
+    ours_json = _save(tmp_path, "ours.json", "--align", "se3")
+    ours_npz = _save(tmp_path, "ours.npz", "--align", "se3")
+    ours_pq = _save(tmp_path, "ours.parquet", "--align", "se3")
+    evo = ZIPS / "fr1_xyz_ape_se3.zip"
+    capsys.readouterr()
+    out_json = tmp_path / "res.json"
+    args = ["res", str(ours_json), str(ours_npz), str(ours_pq), str(evo), "--json", str(out_json)]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    data = json.loads(out_json.read_text())
+    rms = {r["name"]: r["comparison"]["stats"]["translation"]["rms"] for r in data["results"]}
+    evo_rmse = _evo_rmse("fr1_xyz_ape_se3.zip")
+    assert rms[str(evo)] == evo_rmse  # evo's own number, not recomputed
+    for ours in (ours_json, ours_npz, ours_pq):
+        assert math.isclose(rms[str(ours)], evo_rmse, rel_tol=1e-9)
+    row = next(line for line in text.splitlines() if line.startswith(str(evo)))
+    assert f"{evo_rmse:.6g}" in row.split()
+    assert " evo " in row
+    # evo's zip does not record the association settings: those columns say so, and the
+    # results are not ranked (the same refusal as robot-msgs report).
+    assert "sync (differs)" in text
+    assert "NOTE: not ranked: Refusing to mix results made with different `sync` settings" in text
+
+
+def test_differing_settings_are_columns_and_block_the_ranking(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    se3 = _save(tmp_path, "se3.json", "--align", "se3")
+    sim3 = _save(tmp_path, "sim3.json", "--align", "sim3")
+    none = _save(tmp_path, "none.json")
+    capsys.readouterr()
+    assert main(["res", str(se3), str(sim3)]) == 0
+    out = capsys.readouterr().out
+    assert "align (differs)" in out
+    assert "Refusing to mix results made with different `align` settings" in out
+    assert "Ranking" not in out
+    assert main(["res", str(se3), str(sim3), str(none), "--force-ranking"]) == 0
+    out = capsys.readouterr().out
+    ranking = out.split("Ranking by rms (FORCED: settings mixed)", 1)[1].splitlines()
+    order = [line.split()[1] for line in ranking[3:6]]
+    # A Sim(3) fit has one more degree of freedom than SE(3), and no alignment is worst.
+    assert order == [str(sim3), str(se3), str(none)]
+
+
+def test_same_settings_are_ranked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    full = _save(tmp_path, "full.json", "--align", "se3")
+    short = _save(tmp_path, "short.json", "--align", "se3", "--t-end", "1305031110")
+    capsys.readouterr()
+    assert main(["res", str(full), str(short)]) == 0
+    out = capsys.readouterr().out
+    assert "t_end_s (differs)" in out
+    assert "NOTE: not ranked: Refusing to mix results made with different `t_end_s`" in out
+    same = _save(tmp_path, "again.npz", "--align", "se3")
+    capsys.readouterr()
+    assert main(["res", str(full), str(same)]) == 0
+    out = capsys.readouterr().out
+    assert "Ranking by rms\n" in out
+
+
+def test_tables_and_plot_are_written_and_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    ours = _save(tmp_path, "ours.json", "--align", "se3")
+    evo = ZIPS / "fr1_xyz_ape_se3.zip"
+    outs = {ext: tmp_path / f"res.{ext}" for ext in ("csv", "tex", "md", "pdf")}
+    capsys.readouterr()
+    args = ["res", str(ours), str(evo), "--csv", str(outs["csv"]), "--latex", str(outs["tex"])]
+    args += ["--markdown", str(outs["md"]), "--plot", str(outs["pdf"])]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    for path in outs.values():
+        assert f"wrote {path}" in out
+    assert outs["pdf"].read_bytes().startswith(b"%PDF-")
+    rows = outs["csv"].read_text().splitlines()
+    assert rows[0].startswith("result,tool,metric,signal,unit,n,rms,")
+    assert len(rows) == 3
+    assert "\\begin{tabular}" in outs["tex"].read_text()
+    assert "| result | tool |" in outs["md"].read_text()
+    assert main([*args[:2], str(evo), "--csv", str(outs["csv"])]) == 1
+    assert "exists" in capsys.readouterr().err
+
+
+def test_a_file_that_is_no_result_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "notes.txt"
+    bad.write_text("hello")
+    assert main(["res", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ERROR: {bad}: not a JSON result")
+    assert "Traceback" not in err
+    assert main(["res", str(ZIPS / "fr1_xyz_ape_se3.zip"), "--plot", str(tmp_path / "x.jpg")]) == 1
+    assert "--plot" in capsys.readouterr().err
+
+
+def test_html_is_one_interactive_page_with_the_differing_settings_marked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("plotly")
+    se3 = _save(tmp_path, "se3.json", "--align", "se3")
+    sim3 = _save(tmp_path, "sim3.npz", "--align", "sim3")
+    page = tmp_path / "res.html"
+    capsys.readouterr()
+    assert (
+        main(["res", str(se3), str(sim3), str(ZIPS / "fr1_xyz_ape_se3.zip"), "--html", str(page)])
+        == 0
+    )
+    assert f"wrote {page}" in capsys.readouterr().out
+    text = page.read_text(encoding="utf-8")
+    assert text.count('<div class="plot"') == 5  # time, distance, box, violin, histogram
+    assert '<th class="differs">align (differs)</th>' in text
+    assert "Refusing to mix results made with different" in text
+    assert "Plotly.newPlot" in text
+
+
+def test_force_without_an_output_and_a_missing_folder_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evo = str(ZIPS / "fr1_xyz_ape_se3.zip")
+    assert main(["res", evo, "--force"]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: --force only goes with an output")
+    missing = tmp_path / "no" / "res.csv"
+    assert main(["res", evo, "--csv", str(missing)]) == 1
+    assert "does not exist" in capsys.readouterr().err
+    assert not missing.parent.exists()

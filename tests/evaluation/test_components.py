@@ -1,0 +1,145 @@
+"""Along/cross-track, vertical, roll/pitch/yaw: hand-computed cases and the exact sums."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation import PairSettings, ape_errors, rpe, rpe_errors
+from robot_msgs.evaluation.components import rotation_vectors, track_axes
+from robot_msgs.rotations import quat_xyzw_multiply
+from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.metric_trajectories import quats_from_rotvecs, random_walk
+
+
+def trajectory(positions: np.ndarray, quats: np.ndarray | None = None) -> PoseTrajectory:
+    n = positions.shape[0]
+    return PoseTrajectory(
+        stamps_s=np.arange(n, dtype=np.float64),
+        positions_xyz=positions,
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)) if quats is None else quats,
+    )
+
+
+def yaw_quats(yaw_rad: np.ndarray) -> np.ndarray:
+    zero = np.zeros_like(yaw_rad)
+    return np.stack([zero, zero, np.sin(yaw_rad / 2), np.cos(yaw_rad / 2)], axis=1)
+
+
+NORTH = trajectory(np.stack([np.zeros(10), np.arange(10.0), np.zeros(10)], axis=1))
+
+
+def test_heading_north_an_east_error_is_to_the_right() -> None:
+    # Driving along +y: along = +y, cross (left) = z x y = -x, vertical = z.
+    est = NORTH.replace(positions_xyz=NORTH.positions_xyz + np.array([0.3, 0.4, -0.1]))
+    got = {r: ape_errors(NORTH, est, r) for r in ("along_track", "cross_track", "vertical")}
+    assert got["along_track"] == pytest.approx(np.full(10, 0.4), abs=1e-15)
+    assert got["cross_track"] == pytest.approx(np.full(10, -0.3), abs=1e-15)
+    assert got["vertical"] == pytest.approx(np.full(10, -0.1), abs=1e-15)
+
+
+def test_on_a_circle_a_radial_error_is_all_cross_track() -> None:
+    # Counter-clockwise: the centre is on the left, so 0.2 m outwards is -0.2 cross-track;
+    # the chord q[i+1] - q[i-1] of uniformly spaced points is parallel to the tangent at q[i].
+    a = np.linspace(0.0, 2 * np.pi, 73)[:-1]
+    ring = np.stack([np.cos(a), np.sin(a), np.zeros_like(a)], axis=1)
+    ref, est = trajectory(5.0 * ring), trajectory(5.2 * ring)
+    inner = slice(1, -1)  # the ends take one-sided differences
+    assert ape_errors(ref, est, "cross_track")[inner] == pytest.approx(-0.2, abs=1e-12)
+    assert ape_errors(ref, est, "along_track")[inner] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_standing_or_climbing_keeps_the_last_direction_of_motion() -> None:
+    path = np.array([[0.0, 0, 0], [1, 0, 0], [2, 0, 0], [2, 0, 1], [2, 0, 2], [2, 0, 3]])
+    along, cross = track_axes(path)
+    # Rows 3 and 4 only climb (their neighbours differ by z alone, or by less than 1 nm in
+    # x-y): they keep row 2's direction (+x); row 2's own central difference is +x too.
+    assert along.tolist() == [[1.0, 0.0, 0.0]] * 6
+    assert cross.tolist() == [[0.0, 1.0, 0.0]] * 6
+    still = np.array([[0.0, 0, 0], [0, 0, 1], [0, 0, 2], [0, 0, 3]])
+    with pytest.raises(ValidationError, match=r"a reference that moves horizontally"):
+        track_axes(still)
+    start_still = np.array([[0.0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 1, 0]])
+    assert track_axes(start_still)[0][0].tolist() == [0.0, 1.0, 0.0]  # the first after
+
+
+def test_a_yaw_error_is_yaw_and_a_roll_error_is_roll_in_the_body_frame() -> None:
+    heading = yaw_quats(np.full(10, math.radians(90.0)))  # facing +y
+    ref = NORTH.replace(orientations_quat_xyzw=heading)
+    turned = NORTH.replace(orientations_quat_xyzw=yaw_quats(np.full(10, math.radians(95.0))))
+    assert ape_errors(ref, turned, "yaw_deg") == pytest.approx(np.full(10, 5.0), abs=1e-12)
+    assert ape_errors(ref, turned, "roll_deg") == pytest.approx(np.zeros(10), abs=1e-12)
+    # A 3 deg turn about the body's x axis (R_est = R_ref Rx(3 deg)) is a roll of +3 deg,
+    # although in the world it is a turn about +y, where the body's x axis points.
+    roll = np.tile([math.sin(math.radians(1.5)), 0.0, 0.0, math.cos(math.radians(1.5))], (10, 1))
+    rolled = NORTH.replace(orientations_quat_xyzw=quat_xyzw_multiply(heading, roll))
+    assert ape_errors(ref, rolled, "roll_deg") == pytest.approx(np.full(10, 3.0), abs=1e-12)
+    assert ape_errors(ref, rolled, "pitch_rad") == pytest.approx(np.zeros(10), abs=1e-15)
+
+
+def test_rpe_components_of_a_lateral_drift_and_a_heading_drift() -> None:
+    east = trajectory(np.stack([np.arange(20.0), np.zeros(20), np.zeros(20)], axis=1))
+    drift = east.positions_xyz + np.stack([np.zeros(20), 0.01 * np.arange(20), np.zeros(20)], 1)
+    est = east.replace(
+        positions_xyz=drift, orientations_quat_xyzw=yaw_quats(np.radians(0.1 * np.arange(20)))
+    )
+    pairs = np.stack([np.arange(19), np.arange(1, 20)], axis=1)
+    # Each step the estimate moves 1 cm to the left (+y) more, and turns 0.1 deg more.
+    # Pair (i, i+1): world error R(Q_i) R(P_i)ᵀ (p_j - p_i) - (q_j - q_i) with R(Q_i) = I
+    # and R(P_i) = Rz(0.1 i deg): the estimate's step (1, 0.01, 0) turned back by 0.1 i deg.
+    step = np.array([1.0, 0.01, 0.0])
+    angle = np.radians(0.1 * np.arange(19))
+    world = np.stack(
+        [np.cos(angle) * step[0] + np.sin(angle) * step[1] - 1.0,
+         -np.sin(angle) * step[0] + np.cos(angle) * step[1],
+         np.zeros(19)],
+        axis=1,
+    )  # fmt: skip
+    assert rpe_errors(east, est, pairs, "along_track") == pytest.approx(world[:, 0], abs=1e-14)
+    assert rpe_errors(east, est, pairs, "cross_track") == pytest.approx(world[:, 1], abs=1e-14)
+    assert rpe_errors(east, est, pairs, "yaw_deg") == pytest.approx(np.full(19, 0.1), abs=1e-12)
+    assert rpe_errors(east, est, pairs, "roll_deg") == pytest.approx(np.zeros(19), abs=1e-14)
+
+
+def _noisy_pair(seed: int) -> tuple[PoseTrajectory, PoseTrajectory]:
+    ref = random_walk(500, seed=seed)
+    noise = random_walk(500, seed=seed + 1, step_m=0.01, step_rad=0.05)
+    est = ref.replace(
+        positions_xyz=ref.positions_xyz + noise.positions_xyz,
+        orientations_quat_xyzw=noise.orientations_quat_xyzw,
+    )
+    return ref, est
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_squares_sum_to_the_translation_and_the_angle(seed: int) -> None:
+    ref, est = _noisy_pair(seed)
+    track = sum(ape_errors(ref, est, r) ** 2 for r in ("along_track", "cross_track", "vertical"))
+    assert track == pytest.approx(ape_errors(ref, est, "translation") ** 2, rel=1e-12)
+    turn = sum(ape_errors(ref, est, r) ** 2 for r in ("roll_rad", "pitch_rad", "yaw_rad"))
+    assert turn == pytest.approx(ape_errors(ref, est, "angle_rad") ** 2, rel=1e-10)
+    pairs = np.stack([np.arange(0, 490, 3), np.arange(10, 500, 3)], axis=1)
+    track = sum(
+        rpe_errors(ref, est, pairs, r) ** 2 for r in ("along_track", "cross_track", "vertical")
+    )
+    assert track == pytest.approx(rpe_errors(ref, est, pairs, "translation") ** 2, rel=1e-12)
+    turn = sum(rpe_errors(ref, est, pairs, r) ** 2 for r in ("roll_deg", "pitch_deg", "yaw_deg"))
+    assert turn == pytest.approx(rpe_errors(ref, est, pairs, "angle_deg") ** 2, rel=1e-10)
+
+
+def test_rotation_vectors_of_known_rotations() -> None:
+    rotvecs = np.array([[0.0, 0.0, 0.0], [1e-14, 0.0, 0.0], [0.3, -0.2, 0.1], [0.0, 3.0, 0.0]])
+    got = rotation_vectors(quats_from_rotvecs(rotvecs))
+    assert got == pytest.approx(rotvecs, abs=1e-15)
+    flipped = -quats_from_rotvecs(rotvecs)  # q and -q are one rotation
+    assert rotation_vectors(flipped) == pytest.approx(rotvecs, abs=1e-15)
+
+
+def test_component_relations_through_rpe_with_pair_settings() -> None:
+    ref, est = _noisy_pair(4)
+    result = rpe(ref, est, pairs=PairSettings(delta=5), relation="cross_track")
+    assert result.units["cross_track"] == "m"
+    assert result.settings["relation"] == "cross_track"

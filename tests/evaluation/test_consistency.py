@@ -1,0 +1,167 @@
+"""NEES: errors drawn from the stated covariances are consistent, scaled ones are not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robot_msgs.compare.alignment import Alignment
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation import EvaluationSettings, ape, apply_transforms
+from robot_msgs.evaluation.consistency import chi2_bounds, nees_values
+from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_multiply
+from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.metric_trajectories import quats_from_rotvecs, random_walk
+
+N = 10_000
+
+
+def covariances(n: int, rng: np.random.Generator) -> np.ndarray:
+    """Random symmetric positive definite 6x6 covariances: cm and degree scales, correlated."""
+    a = rng.normal(size=(n, 6, 6)) * np.array([0.02, 0.02, 0.02, 0.01, 0.01, 0.01])[:, None]
+    out: np.ndarray = np.einsum("nij,nkj->nik", a, a) + np.diag([1e-4] * 3 + [1e-5] * 3)
+    return out
+
+
+def perturbed(
+    reference: PoseTrajectory, cov: np.ndarray, rng: np.random.Generator
+) -> PoseTrajectory:
+    """The reference with an error (δp, δθ) ~ N(0, Σ_i) at each pose: p + δp, Exp(δθ) R."""
+    chol = np.linalg.cholesky(cov)
+    e = np.einsum("nij,nj->ni", chol, rng.normal(size=(len(reference), 6)))
+    quats = quat_xyzw_multiply(quats_from_rotvecs(e[:, 3:]), reference.orientations_quat_xyzw)
+    return reference.replace(
+        positions_xyz=reference.positions_xyz + e[:, :3],
+        orientations_quat_xyzw=quats,
+        covariance_6x6=cov,
+    )
+
+
+@pytest.fixture(scope="module")
+def consistent() -> tuple[PoseTrajectory, PoseTrajectory]:
+    rng = np.random.default_rng(12)
+    reference = random_walk(N, seed=3)
+    return reference, perturbed(reference, covariances(N, rng), rng)
+
+
+def test_errors_drawn_from_the_covariance_give_the_degrees_of_freedom(
+    consistent: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    reference, estimate = consistent
+    for relation, dof in (("nees", 6), ("nees_position", 3), ("nees_orientation", 3)):
+        result = ape(reference, estimate, relation=relation)
+        mean = result.stats[relation].mean
+        assert mean == pytest.approx(dof, rel=0.03), relation
+        bounds = result.settings["nees_mean_bounds"]
+        assert isinstance(bounds, tuple)
+        low, high = bounds
+        assert isinstance(low, float)
+        assert isinstance(high, float)
+        assert low < mean < high, relation
+        assert result.settings["nees_dof"] == dof
+        assert "within the 95 % bounds" in result.notes[-1]
+        # About 95 % of the poses inside the per-pose 95 % bounds.
+        inside = result.counts["nees_inside_pose_bounds"] / N
+        assert inside == pytest.approx(0.95, abs=0.01), relation
+
+
+@pytest.mark.parametrize(
+    ("factor", "verdict"), [(4.0, "too large (pessimistic)"), (0.25, "too small (overconfident)")]
+)
+def test_a_scaled_covariance_shows_as_inconsistent(
+    consistent: tuple[PoseTrajectory, PoseTrajectory], factor: float, verdict: str
+) -> None:
+    reference, estimate = consistent
+    assert estimate.covariance_6x6 is not None
+    scaled = estimate.replace(covariance_6x6=estimate.covariance_6x6 * factor)
+    result = ape(reference, scaled, relation="nees")
+    assert result.stats["nees"].mean == pytest.approx(6.0 / factor, rel=0.03)
+    assert f"inconsistent, the covariances are {verdict}" in result.notes[-1]
+
+
+def test_a_hand_computed_case() -> None:
+    # Position error (0.3, 0, 0.4) m against variances 0.09 and 0.04 m²; a 0.1 rad error
+    # about z against 0.01 rad²: NEES = 1 + 4 + 1 = 6; position alone 5, rotation 1.
+    ref = PoseTrajectory(
+        stamps_s=np.zeros(1), positions_xyz=np.zeros((1, 3)),
+        orientations_quat_xyzw=np.array([[0.0, 0.0, 0.0, 1.0]]),
+    )  # fmt: skip
+    cov = np.diag([0.09, 1.0, 0.04, 1.0, 1.0, 0.01])[None]
+    est = ref.replace(
+        positions_xyz=np.array([[0.3, 0.0, 0.4]]),
+        orientations_quat_xyzw=quats_from_rotvecs(np.array([[0.0, 0.0, 0.1]])),
+        covariance_6x6=cov,
+    )
+    assert nees_values(ref, est, "nees") == pytest.approx([6.0], rel=1e-12)
+    assert nees_values(ref, est, "nees_position") == pytest.approx([5.0], rel=1e-12)
+    assert nees_values(ref, est, "nees_orientation") == pytest.approx([1.0], rel=1e-12)
+
+
+def test_the_bounds_are_scipys_chi_square_quantiles() -> None:
+    # Tables: chi-square(6) 2.5 % and 97.5 % points 1.2373 and 14.449; for the mean of
+    # 10 000 values the bounds are close to 6 ± 1.96 sqrt(12 / 10 000).
+    assert chi2_bounds(6, 1, 0.95) == pytest.approx((1.2373, 14.449), abs=1e-3)
+    low, high = chi2_bounds(6, 10_000, 0.95)
+    half = 1.96 * np.sqrt(12.0 / 10_000)
+    assert (low, high) == pytest.approx((6 - half, 6 + half), abs=2e-3)
+
+
+def test_the_covariance_turns_with_the_alignment(
+    consistent: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    reference, estimate = consistent
+    turn = matrix_from_quat_xyzw(quats_from_rotvecs(np.array([[0.3, -1.0, 2.0]])))[0]
+    frame = Alignment(method="se3", rotation=turn, translation_m=np.array([4.0, 5.0, -1.0]))
+    moved_ref, moved_est = frame.apply(reference), frame.apply(estimate)
+    # The same errors and covariances seen from another world frame: the same NEES.
+    want = nees_values(reference, estimate)
+    assert nees_values(moved_ref, moved_est) == pytest.approx(want, rel=1e-9)
+
+
+def test_the_covariance_follows_a_right_transform_to_first_order() -> None:
+    rng = np.random.default_rng(5)
+    base = random_walk(20, seed=8)
+    lever = (1.0, 0.0, 0.0, 0.3, 0.0, 1.0, 0.0, -0.1, 0.0, 0.0, 1.0, 0.2, 0.0, 0.0, 0.0, 1.0)
+    settings = EvaluationSettings(transform_right=lever)
+    # Small perturbations (δp, δθ) of the poses move the transformed poses by J (δp, δθ);
+    # J Σ Jᵀ is then the covariance of the transformed poses. Check J by differences.
+    cov = np.tile(np.eye(6), (20, 1, 1))
+    moved = apply_transforms(base.replace(covariance_6x6=cov), settings)
+    assert moved.covariance_6x6 is not None
+    jac_cov = moved.covariance_6x6  # J I Jᵀ = J Jᵀ
+    delta = rng.normal(size=(20, 6)) * 1e-7
+    nudged = base.replace(
+        positions_xyz=base.positions_xyz + delta[:, :3],
+        orientations_quat_xyzw=quat_xyzw_multiply(
+            quats_from_rotvecs(delta[:, 3:]), base.orientations_quat_xyzw
+        ),
+    )
+    moved_nudged = apply_transforms(nudged, settings)
+    dp = moved_nudged.positions_xyz - apply_transforms(base, settings).positions_xyz
+    # J = [[I, -[a]x], [0, I]] maps (δp, δθ) to (δp - a x δθ... ) = δp + δθ x a.
+    lever_world = apply_transforms(base, settings).positions_xyz - base.positions_xyz
+    expected = delta[:, :3] + np.cross(delta[:, 3:], lever_world)
+    assert dp == pytest.approx(expected, abs=1e-12)
+    jac = np.tile(np.eye(6), (20, 1, 1))
+    jac[:, :3, 3] = np.cross(np.eye(3)[0], lever_world)
+    jac[:, :3, 4] = np.cross(np.eye(3)[1], lever_world)
+    jac[:, :3, 5] = np.cross(np.eye(3)[2], lever_world)
+    assert jac_cov == pytest.approx(np.einsum("nij,nkj->nik", jac, jac), abs=1e-12)
+
+
+def test_no_or_a_singular_covariance_is_refused() -> None:
+    ref = random_walk(5, seed=1)
+    with pytest.raises(ValidationError, match=r"an estimate with pose covariances for NEES"):
+        ape(ref, ref, relation="nees")
+    singular = np.tile(np.eye(6), (5, 1, 1))
+    singular[3, 2, 2] = 0.0
+    with pytest.raises(ValidationError, match=r"a singular one at matched pose 3"):
+        ape(ref, ref.replace(covariance_6x6=singular), relation="nees")
+
+
+def test_a_bad_covariance_is_refused_naming_the_pose() -> None:
+    ref = random_walk(3, seed=1)
+    cov = np.tile(np.eye(6), (3, 1, 1))
+    cov[1, 0, 1] = 0.5  # not symmetric
+    with pytest.raises(ValidationError, match=r"at `PoseTrajectory\.covariance_6x6\[1\]`"):
+        ref.replace(covariance_6x6=cov)

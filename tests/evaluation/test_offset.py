@@ -1,0 +1,238 @@
+"""estimate_offset: the clock offset from the motion, its uncertainty and its quality notes."""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.compare import Alignment, check_same_settings
+from robot_msgs.errors import AssociationError, DataWarning
+from robot_msgs.evaluation import EvaluationSettings, ape, estimate_offset, rpe
+from robot_msgs.io import read_trajectory
+from robot_msgs.rotations import matrix_from_quat_xyzw
+from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.metric_trajectories import quats_from_rotvecs
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from robot_msgs.typing import Float64Array
+
+
+def lissajous(t: Float64Array) -> PoseTrajectory:
+    """A 3-D curve with no period shorter than 2π: x = cos t, y = sin 2t, z = 0.1 t."""
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([np.cos(t), np.sin(2.0 * t), 0.1 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+
+
+def moved(traj: PoseTrajectory, *, scale: float = 1.0) -> PoseTrajectory:
+    """``traj`` in another world frame: turned 40° about (1, 2, 3), shifted, scaled."""
+    axis = np.array([1.0, 2.0, 3.0]) / np.sqrt(14.0)
+    turn = matrix_from_quat_xyzw(quats_from_rotvecs(np.radians(40.0) * axis[None]))[0]
+    frame = Alignment(
+        method="sim3", rotation=turn, translation_m=np.array([5.0, -3.0, 1.0]), scale=scale
+    )
+    return frame.apply(traj)
+
+
+REFERENCE = lissajous(np.arange(0.0, 30.0, 0.01))  # 100 Hz ground truth
+
+
+def estimate_stamped(offset_s: float, *, rate_hz: float = 30.0) -> PoseTrajectory:
+    """The reference seen at ``rate_hz``, its stamps ``offset_s`` late (true offset -offset_s)."""
+    t = np.arange(1.0, 29.0, 1.0 / rate_hz)
+    return lissajous(t).replace(stamps_s=t + offset_s)
+
+
+@pytest.mark.parametrize("late_s", [0.0, 0.1, -0.37, 0.8])
+def test_recovers_a_known_offset_in_another_world_frame(late_s: float) -> None:
+    est = moved(estimate_stamped(late_s))
+    found = estimate_offset(REFERENCE, est, EvaluationSettings(offset_auto=True, align="se3"))
+    # Noise-free data: the only error is the linear interpolation of the 100 Hz reference.
+    assert found.offset_s == pytest.approx(-late_s, abs=1e-4)
+    assert found.notes == ()
+    assert found.n_poses == est.stamps_s.size
+    assert found.search_s == (-1.0, 1.0)
+
+
+def test_a_scaled_estimate_needs_sim3_inside_the_cost() -> None:
+    est = moved(estimate_stamped(0.2), scale=0.4)  # a monocular estimate
+    found = estimate_offset(REFERENCE, est, EvaluationSettings(offset_auto=True, align="sim3"))
+    assert found.offset_s == pytest.approx(-0.2, abs=1e-4)
+
+
+def test_the_search_is_centred_on_offset_s() -> None:
+    est = estimate_stamped(2.5)
+    settings = EvaluationSettings(offset_auto=True, offset_s=-2.0, offset_search_s=1.0)
+    assert settings.search_range_s == (-3.0, -1.0)
+    assert estimate_offset(REFERENCE, est, settings).offset_s == pytest.approx(-2.5, abs=1e-4)
+
+
+def test_the_uncertainty_matches_the_spread_of_repeated_estimates() -> None:
+    # Independent Gaussian position noise (sigma 5 mm): the spread of the estimates over
+    # repeated draws is the true uncertainty, which the reported one must match.
+    base = estimate_stamped(0.05, rate_hz=10.0)
+    rng = np.random.default_rng(7)
+    found, reported = [], []
+    for _ in range(60):
+        noise = rng.normal(scale=0.005, size=base.positions_xyz.shape)
+        est = base.replace(positions_xyz=base.positions_xyz + noise)
+        result = estimate_offset(REFERENCE, est, EvaluationSettings(offset_auto=True))
+        found.append(result.offset_s)
+        reported.append(result.std_s)
+    spread = float(np.std(found, ddof=1))
+    assert float(np.mean(found)) == pytest.approx(-0.05, abs=3 * spread / np.sqrt(60))
+    # 60 draws give the spread to about ±9 % (1 sigma); allow three of those.
+    assert float(np.mean(reported)) == pytest.approx(spread, rel=0.3)
+
+
+def test_a_static_reference_is_refused() -> None:
+    t = np.arange(0.0, 20.0, 0.01)
+    rng = np.random.default_rng(3)
+    still = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.array([1.0, 2.0, 0.5]) + rng.normal(scale=2e-4, size=(t.size, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+    # The estimate's noise is its own: nothing in either trajectory times the other.
+    est = still.replace(
+        positions_xyz=np.array([1.0, 2.0, 0.5]) + rng.normal(scale=2e-4, size=(t.size, 3))
+    )
+    with pytest.raises(AssociationError, match=r"the reference is static: within 1 s it moves"):
+        estimate_offset(still, est, EvaluationSettings(offset_auto=True))
+
+
+def test_no_overlap_is_refused_with_both_spans() -> None:
+    est = estimate_stamped(100.0)
+    with pytest.raises(AssociationError, match=r"fewer than 10 estimate poses overlap.*widen"):
+        estimate_offset(REFERENCE, est, EvaluationSettings(offset_auto=True))
+
+
+def test_an_offset_outside_the_range_is_said() -> None:
+    est = estimate_stamped(1.6)
+    found = estimate_offset(REFERENCE, est, EvaluationSettings(offset_auto=True))
+    assert found.offset_s == pytest.approx(-1.0, abs=0.05)
+    assert any("edge of the search range" in note for note in found.notes)
+
+
+def periodic(t: Float64Array, x: Float64Array, y: Float64Array) -> PoseTrajectory:
+    """Planar positions ``(x, y, 0)`` at ``t``, identity rotations."""
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([x, y, 0 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+
+
+def test_periodic_motion_is_said_to_be_ambiguous() -> None:
+    # A figure eight of period 1 s: offsets a period apart fit equally well.
+    t, te = np.arange(0.0, 20.0, 0.01), np.arange(3.0, 17.0, 1 / 30)
+    ref = periodic(t, np.sin(2 * np.pi * t), np.sin(4 * np.pi * t))
+    est = periodic(te, np.sin(2 * np.pi * te), np.sin(4 * np.pi * te))
+    found = estimate_offset(ref, est, EvaluationSettings(offset_auto=True, offset_search_s=1.6))
+    assert any(note.startswith("ambiguous: a second minimum") for note in found.notes)
+
+
+def test_a_circle_at_constant_speed_cannot_be_timed() -> None:
+    # Turning a circle about its centre is the same as shifting it in time, and the fit
+    # inside the cost may turn it: every offset fits equally well.
+    t, te = np.arange(0.0, 20.0, 0.01), np.arange(3.0, 17.0, 1 / 30)
+    ref = periodic(t, np.cos(t), np.sin(t))
+    est = periodic(te, np.cos(te), np.sin(te))
+    with pytest.raises(AssociationError, match=r"hardly changes over the offsets -1 \.\. 1 s"):
+        estimate_offset(ref, est, EvaluationSettings(offset_auto=True))
+
+
+def test_little_overlap_is_said() -> None:
+    est = lissajous(np.arange(26.0, 46.0, 1 / 30))  # 4 of its 20 s overlap the reference
+    found = estimate_offset(REFERENCE, est, EvaluationSettings(offset_auto=True))
+    assert found.offset_s == pytest.approx(0.0, abs=1e-4)
+    assert any(note.startswith("little overlap") for note in found.notes)
+
+
+def test_ape_with_offset_auto_records_the_estimate_and_ranks_with_other_runs() -> None:
+    settings = EvaluationSettings(offset_auto=True, align="se3", sync="interpolate")
+    results = [
+        ape(REFERENCE, moved(estimate_stamped(late)), settings=settings) for late in (0.1, 0.3)
+    ]
+    for result, late in zip(results, (0.1, 0.3), strict=True):
+        assert result.settings["offset_auto"] is True
+        assert result.settings["offset_estimated_s"] == pytest.approx(-late, abs=1e-4)
+        assert result.time_offset is not None
+        assert result.notes[0].startswith(f"time offset estimated: {-late:+.4f} s")
+        assert result.stats["translation"].rms < 1e-4  # interpolated at the right instants
+        assert EvaluationSettings.from_record(result.settings) == settings
+    shared = check_same_settings([r.comparison for r in results])
+    assert "offset_estimated_s" not in shared
+    assert shared["offset_auto"] is True
+
+
+def test_rpe_uses_the_estimated_offset_too() -> None:
+    est = moved(estimate_stamped(0.3))
+    settings = EvaluationSettings(align="se3", sync="interpolate")
+    plain = rpe(REFERENCE, est, settings=settings)
+    auto = rpe(REFERENCE, est, settings=settings.replace(offset_auto=True))
+    assert auto.settings["offset_estimated_s"] == pytest.approx(-0.3, abs=1e-4)
+    assert auto.stats["translation"].rms < 0.01 * plain.stats["translation"].rms
+
+
+# The issue's acceptance figures, on the evo test data.
+
+
+def _read(path: Path) -> PoseTrajectory:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        return read_trajectory(path)
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize(
+    ("reference", "estimate", "align"),
+    [
+        ("fr2_desk_groundtruth.txt", "fr2_desk_ORB.txt", "se3"),
+        ("freiburg1_xyz-groundtruth.txt", "freiburg1_xyz-rgbdslam.txt", "se3"),
+        ("V102_groundtruth.csv", "V102.txt", "se3"),
+        ("freiburg1_xyz-groundtruth.txt", "freiburg1_xyz-ORB_kf_mono.txt", "sim3"),
+    ],
+)
+@pytest.mark.parametrize("late_s", [0.1, -0.25])
+def test_a_shifted_evo_estimate_is_recovered_and_gives_the_unshifted_ape(
+    evo_data: Path, reference: str, estimate: str, align: str, late_s: float
+) -> None:
+    ref, est = _read(evo_data / reference), _read(evo_data / estimate)
+    settings = EvaluationSettings(offset_auto=True, align=align)
+    own = ape(ref, est, settings=settings)
+    shifted = ape(ref, est.replace(stamps_s=est.stamps_s + late_s), settings=settings)
+    own_offset = own.settings["offset_estimated_s"]
+    found = shifted.settings["offset_estimated_s"]
+    assert isinstance(own_offset, float)
+    assert isinstance(found, float)
+    assert abs((own_offset - found) - late_s) < 0.005  # the shift, recovered
+    assert shifted.stats["translation"].rms == pytest.approx(own.stats["translation"].rms, rel=0.03)
+    # Without the estimate, the shift makes the APE worse (2.4x on fr2_desk for 0.1 s).
+    plain = ape(
+        ref,
+        est.replace(stamps_s=est.stamps_s + late_s),
+        settings=EvaluationSettings(align=align),
+    )
+    assert plain.stats["translation"].rms > 1.2 * shifted.stats["translation"].rms
+
+
+@pytest.mark.evo_data
+def test_fr2_desk_shifted_by_a_tenth_of_a_second(evo_data: Path) -> None:
+    ref = _read(evo_data / "fr2_desk_groundtruth.txt")
+    est = _read(evo_data / "fr2_desk_ORB.txt")
+    late = est.replace(stamps_s=est.stamps_s + 0.1)
+    found = estimate_offset(ref, late, EvaluationSettings(offset_auto=True, align="se3"))
+    assert abs(found.offset_s - -0.1) < 0.005
+    assert found.notes == ()
+    assert 0 < found.std_s < 0.005
+    before = ape(ref, late, settings=EvaluationSettings(align="se3")).stats["translation"].rms
+    after = ape(ref, est, settings=EvaluationSettings(align="se3")).stats["translation"].rms
+    assert before / after == pytest.approx(2.41, abs=0.01)  # the issue's "2.4x worse"

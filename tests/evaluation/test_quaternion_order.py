@@ -1,0 +1,113 @@
+"""The quaternion-order diagnosis: a w-first file read as TUM is said, with the other figure."""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.compare.alignment import Alignment
+from robot_msgs.errors import DataWarning
+from robot_msgs.evaluation import EvaluationSettings, ape, rpe
+from robot_msgs.evaluation.quaternion_order import quaternion_order_check
+from robot_msgs.io import read_trajectory
+from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_multiply
+from tests.evaluation.metric_trajectories import quats_from_rotvecs, random_walk
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from robot_msgs.trajectory import PoseTrajectory
+
+
+def _pair(seed: int = 0) -> tuple[PoseTrajectory, PoseTrajectory]:
+    ref = random_walk(400, seed=seed, step_rad=0.05)
+    jitter = quats_from_rotvecs(np.random.default_rng(seed).normal(size=(400, 3)) * 0.01)
+    est = ref.replace(
+        positions_xyz=ref.positions_xyz + 0.01,
+        orientations_quat_xyzw=quat_xyzw_multiply(ref.orientations_quat_xyzw, jitter),
+    )
+    return ref, est
+
+
+def reordered(traj: PoseTrajectory, columns: list[int]) -> PoseTrajectory:
+    return traj.replace(orientations_quat_xyzw=traj.orientations_quat_xyzw[:, columns])
+
+
+def test_the_correct_file_says_nothing() -> None:
+    ref, est = _pair()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataWarning)
+        result = ape(ref, est, settings=EvaluationSettings(align="se3"), relation="angle_deg")
+    assert not any("quaternion-order" in note for note in result.notes)
+
+
+def test_a_w_first_estimate_is_said_with_the_figure_for_the_other_order() -> None:
+    ref, est = _pair()
+    w_first = reordered(est, [3, 0, 1, 2])  # the file held w x y z; read as x y z w
+    right = ape(ref, est, settings=EvaluationSettings(align="se3"), relation="angle_deg")
+    with pytest.warns(DataWarning, match=r"quaternion-order mix-up") as caught:
+        wrong = ape(ref, w_first, settings=EvaluationSettings(align="se3"), relation="angle_deg")
+    message = str(caught[0].message)
+    assert "if the estimate's quaternions were w x y z (w first)" in message
+    as_read = f"{float(np.median(wrong.series['angle_deg'].errors)):.3g} deg as read"
+    other = f"{right.stats['angle_deg'].median:.3g} deg if the estimate's"
+    assert as_read in message
+    assert other in message
+    assert message in wrong.notes
+
+
+def test_the_other_mix_ups_are_said_too() -> None:
+    ref, est = _pair(1)
+    w_last = reordered(est, [1, 2, 3, 0])  # an x y z w file read as w x y z (EuRoC)
+    with pytest.warns(DataWarning, match=r"estimate's quaternions were x y z w \(w last\)"):
+        rpe(ref, w_last)
+    with pytest.warns(DataWarning, match=r"or the reference's were w x y z \(w first\)"):
+        ape(reordered(ref, [3, 0, 1, 2]), est)
+
+
+@pytest.mark.parametrize("where", ["body", "world"])
+def test_a_constant_frame_offset_is_not_taken_for_a_mix_up(where: str) -> None:
+    ref, est = _pair(2)
+    turn = quats_from_rotvecs(np.array([[0.0, np.pi / 2, 0.0]]))  # 90 deg
+    q = est.orientations_quat_xyzw
+    offset = quat_xyzw_multiply(q, turn) if where == "body" else quat_xyzw_multiply(turn, q)
+    moved = est.replace(orientations_quat_xyzw=offset)
+    none = Alignment(method="none", rotation=np.eye(3), translation_m=np.zeros(3))
+    assert quaternion_order_check(ref, moved, none) == ""
+
+
+def test_origin_alignment_is_refitted_for_the_other_order() -> None:
+    ref, est = _pair(3)
+    turn = matrix_from_quat_xyzw(quats_from_rotvecs(np.array([[0.2, -0.4, 1.0]])))[0]
+    world = Alignment(method="se3", rotation=turn, translation_m=np.zeros(3)).apply(est)
+    with pytest.warns(DataWarning, match=r"quaternion-order mix-up"):
+        ape(ref, reordered(world, [3, 0, 1, 2]), settings=EvaluationSettings(align="origin"))
+
+
+@pytest.mark.evo_data
+def test_the_w_first_copy_of_a_tum_estimate_triggers_the_warning(
+    evo_data: Path, tmp_path: Path
+) -> None:
+    source = evo_data / "freiburg1_xyz-rgbdslam.txt"
+    rows = [line.split() for line in source.read_text(encoding="utf-8").splitlines()]
+    w_first = tmp_path / "w_first.txt"
+    w_first.write_text(
+        "\n".join(" ".join([*r[:4], r[7], *r[4:7]]) for r in rows if r and r[0] != "#") + "\n",
+        encoding="utf-8",
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)  # the files' 4-decimal quaternions
+        ref = read_trajectory(evo_data / "freiburg1_xyz-groundtruth.txt")
+        est = read_trajectory(source)
+        wrong = read_trajectory(w_first)
+    settings = EvaluationSettings(align="se3")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataWarning)
+        right = ape(ref, est, settings=settings, relation="angle_deg")
+    with pytest.warns(DataWarning, match=r"164 deg as read, 2 deg if the estimate's"):
+        mixed = ape(ref, wrong, settings=settings, relation="angle_deg")
+    assert mixed.stats["angle_deg"].rms == pytest.approx(164.065, abs=1e-3)  # the issue's ~164
+    assert right.stats["angle_deg"].median == pytest.approx(2.0, abs=0.01)

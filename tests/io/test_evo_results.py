@@ -1,0 +1,126 @@
+"""evo's --save_results zips: evo's numbers, its settings from the title, no pickle."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import FormatError
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
+from robot_msgs.io import read_trajectory
+from robot_msgs.io.evo_results import evo_settings, read_evo_result
+
+ZIPS = Path(__file__).parents[1] / "data" / "evo_results"
+
+
+def _evo_stats(name: str) -> dict[str, float]:
+    with zipfile.ZipFile(ZIPS / name) as z:
+        stats: dict[str, float] = json.loads(z.read("stats.json"))
+    return stats
+
+
+def test_the_statistics_are_evos_own() -> None:
+    result = read_evo_result(ZIPS / "fr1_xyz_ape_se3.zip")
+    evo = _evo_stats("fr1_xyz_ape_se3.zip")
+    stats = result.stats["translation"]
+    assert (stats.rms, stats.mean, stats.median, stats.std, stats.min, stats.max) == (
+        evo["rmse"], evo["mean"], evo["median"], evo["std"], evo["min"], evo["max"],
+    )  # fmt: skip
+    assert (
+        stats.n == 785
+    )  # the matched poses evo and robot_msgs agree on (tests/data/evo_reference.json)
+    assert result.units == {"translation": "m"}
+    assert result.comparison.reference == "groundtruth.tum"
+    assert result.comparison.estimate == "rgbdslam.tum"
+
+
+def test_the_settings_come_from_evos_title() -> None:
+    sim3 = read_evo_result(ZIPS / "fr1_xyz_ape_sim3_angle_deg.zip")
+    assert sim3.metric == "ape"
+    assert dict(sim3.settings) == {"relation": "angle_deg", "align": "sim3"}
+    assert sim3.units == {"angle_deg": "deg"}
+    assert 0.9 < sim3.alignment.scale < 1.1
+    relative = read_evo_result(ZIPS / "fr1_xyz_rpe_se3_1m.zip")
+    assert dict(relative.settings) == {
+        "relation": "translation", "delta": 1.0, "delta_unit": "m", "all_pairs": False, "align": "se3",
+    }  # fmt: skip
+    assert any("evo's title: RPE w.r.t. translation part (m)" in n for n in relative.notes)
+
+
+def test_our_evaluation_of_the_same_data_gives_evos_numbers() -> None:
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    ours = ape(ref, est, settings=EvaluationSettings(align="se3")).stats["translation"]
+    evo = read_evo_result(ZIPS / "fr1_xyz_ape_se3.zip")
+    assert ours.rms == pytest.approx(evo.stats["translation"].rms, rel=1e-9)
+    pairs = PairSettings(delta=1.0, delta_unit="m")
+    ours_rpe = rpe(ref, est, settings=EvaluationSettings(align="se3"), pairs=pairs)
+    evo_rpe = read_evo_result(ZIPS / "fr1_xyz_rpe_se3_1m.zip")
+    assert ours_rpe.stats["translation"].rms == pytest.approx(
+        evo_rpe.stats["translation"].rms, rel=1e-9
+    )
+    assert np.allclose(
+        ours_rpe.series["translation"].errors, evo_rpe.series["translation"].errors, rtol=1e-9
+    )
+
+
+def test_an_array_that_needs_pickle_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "evil.zip"
+    buffer = io.BytesIO()
+    np.save(buffer, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    with zipfile.ZipFile(ZIPS / "fr1_xyz_ape_se3.zip") as src, zipfile.ZipFile(path, "w") as dst:
+        for name in ("info.json", "stats.json"):
+            dst.writestr(name, src.read(name))
+        dst.writestr("error_array.npy", buffer.getvalue())
+    with pytest.raises(
+        FormatError,
+        match=r"evil\.zip: error_array\.npy: expected a plain NumPy array \(no pickle\)",
+    ):
+        read_evo_result(path)
+
+
+def test_other_zips_and_titles_are_refused(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.zip"
+    with zipfile.ZipFile(empty, "w") as z:
+        z.writestr("x.txt", "x")
+    with pytest.raises(
+        FormatError, match=r"empty\.zip: not an evo result zip \(expected info\.json"
+    ):
+        read_evo_result(empty)
+    not_zip = tmp_path / "plain.zip"
+    not_zip.write_text("hello")
+    with pytest.raises(FormatError, match=r"plain\.zip: not an evo result zip"):
+        read_evo_result(not_zip)
+    with pytest.raises(FormatError, match="expected an evo title"):
+        evo_settings("something else")
+
+
+def test_every_alignment_phrase_evo_writes_is_read() -> None:
+    phrases = {
+        "(with SE(3) Umeyama alignment)": "se3",
+        "(with Sim(3) Umeyama alignment)": "sim3",
+        "(scale corrected)": "scale",
+        "(with origin alignment)": "origin",
+        "(not aligned)": "none",
+    }
+    for phrase, method in phrases.items():
+        assert (
+            evo_settings(f"APE w.r.t. full transformation (unit-less)\n{phrase}")[3]["align"]
+            == method
+        )
+    title = "RPE w.r.t. point distance (m)\nfor delta = 5 (f) using all pairs\n(with SE(3) Umeyama alignment) (aligned poses: 20)"
+    metric, relation, unit, settings = evo_settings(title)
+    assert (metric, relation, unit) == ("rpe", "point_distance", "m")
+    assert settings == {
+        "relation": "point_distance",
+        "delta": 5.0,
+        "delta_unit": "f",
+        "all_pairs": True,
+        "align": "se3",
+        "n_align": 20,
+    }

@@ -1,0 +1,152 @@
+"""Saved results: JSON, .npz and Parquet load back equal, without pickle; bad files named."""
+
+from __future__ import annotations
+
+import json
+import sys
+import zipfile
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import FormatError, MissingDependencyError, OutputExistsError
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
+from robot_msgs.io import read_trajectory
+from robot_msgs.io.result_files import load_result, result_format, save_result
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from robot_msgs.compare.result import EvaluationResult
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, EvaluationResult]:
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    settings = EvaluationSettings(align="se3")
+    return {
+        "ape": ape(ref, est, settings=settings),
+        "rpe": rpe(ref, est, settings=settings, pairs=PairSettings(delta=1.0, delta_unit="m")),
+    }
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz", ".parquet", ".pq", ".res"])
+@pytest.mark.parametrize("metric", ["ape", "rpe"])
+def test_every_format_loads_back_equal(
+    results: dict[str, EvaluationResult], tmp_path: Path, suffix: str, metric: str
+) -> None:
+    pytest.importorskip("pyarrow")
+    result = results[metric]
+    path = save_result(tmp_path / f"r{suffix}", result)
+    loaded = load_result(path)
+    assert loaded == result
+    series = loaded.series["translation"]
+    assert np.array_equal(series.errors, result.series["translation"].errors)
+    assert loaded.estimate.positions_xyz.dtype == np.float64
+
+
+def test_npz_is_plain_numpy_without_pickle(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    result = results["ape"]
+    path = save_result(tmp_path / "r.npz", result)
+    with np.load(path, allow_pickle=False) as archive:
+        skeleton = json.loads(archive["robot_msgs.json"].tobytes().decode())
+        errors_ref = skeleton["series"]["translation"]["errors"]["$array"]
+        assert np.array_equal(archive[f"a{errors_ref}"], result.series["translation"].errors)
+    with zipfile.ZipFile(path) as z:
+        assert all(info.compress_type == zipfile.ZIP_DEFLATED for info in z.infolist())
+
+
+def test_binary_forms_are_smaller_than_json(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    pytest.importorskip("pyarrow")
+    sizes = {
+        s: save_result(tmp_path / f"r{s}", results["ape"]).stat().st_size
+        for s in (".json", ".npz", ".parquet")
+    }
+    assert sizes[".npz"] < sizes[".json"] / 2
+    assert sizes[".parquet"] < sizes[".json"] / 2
+
+
+def test_parquet_holds_one_row_per_array(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    result = results["rpe"]
+    table = pq.read_table(save_result(tmp_path / "r.parquet", result))
+    rows = table.to_pylist()
+    pairs = [r for r in rows if r["dtype"] == "<i8" and r["shape"][-1:] == [2]]
+    assert len(pairs) == 1
+    expected = result.series["translation"].pairs
+    assert expected is not None
+    assert pairs[0]["integers"] == expected.ravel().tolist()
+    assert b"robot_msgs.json" in (table.schema.metadata or {})
+
+
+def test_existing_file_is_kept_without_force(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    path = tmp_path / "r.npz"
+    path.write_bytes(b"keep")
+    with pytest.raises(OutputExistsError):
+        save_result(path, results["ape"])
+    assert path.read_bytes() == b"keep"
+    save_result(path, results["ape"], force=True)
+    assert load_result(path) == results["ape"]
+
+
+def test_a_file_that_is_not_a_result_is_named(tmp_path: Path) -> None:
+    other = tmp_path / "other.npz"
+    np.savez(other, x=np.zeros(3))
+    with pytest.raises(FormatError, match=r"other\.npz: not a robot_msgs result"):
+        load_result(other)
+    text = tmp_path / "comparison.json"
+    text.write_text('{"_type": "compare/Comparison"}')
+    with pytest.raises(
+        FormatError, match=r"comparison\.json: expected a saved compare/EvaluationResult"
+    ):
+        load_result(text)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    with pytest.raises(FormatError, match=r"broken\.json: not a JSON result"):
+        load_result(broken)
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_bytes(b"PK not a zip")
+    with pytest.raises(FormatError, match=r"garbage\.npz: not a readable \.npz result"):
+        load_result(garbage)
+
+
+def test_a_damaged_result_names_the_field(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    data = results["ape"].to_dict()
+    data["series"]["translation"]["errors"]["data"] = data["series"]["translation"]["errors"][
+        "data"
+    ][:-1]
+    path = tmp_path / "damaged.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(FormatError, match=r"damaged\.json: .*series\['translation'\]\.errors"):
+        load_result(path)
+
+
+def test_parquet_without_pyarrow_names_the_extra(
+    results: dict[str, EvaluationResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    with pytest.raises(MissingDependencyError, match=r"robot_msgs\[parquet\]"):
+        save_result(tmp_path / "r.parquet", results["ape"])
+    assert not (tmp_path / "r.parquet").exists()
+
+
+def test_format_follows_the_suffix() -> None:
+    assert [result_format(n) for n in ("a.NPZ", "a.pq", "a.json", "a")] == [
+        "npz",
+        "parquet",
+        "json",
+        "json",
+    ]

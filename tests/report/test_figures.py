@@ -1,0 +1,217 @@
+"""Paper-ready figures: format from the name, exact pixel size, words and statistics drawn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import FormatError
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
+from robot_msgs.io import read_trajectory
+from robot_msgs.report.figures import (
+    auto_plane,
+    evaluation_figure,
+    figure_size_in,
+    overlay_figure,
+    results_figure,
+    roll_pitch_yaw_deg,
+    save_figure,
+    signal_label,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.trajectory import PoseTrajectory
+
+pytest.importorskip("matplotlib")
+
+
+@pytest.fixture(scope="module")
+def fr1() -> tuple[PoseTrajectory, PoseTrajectory]:
+    return read_trajectory("example:fr1_xyz/groundtruth.tum"), read_trajectory(
+        "example:fr1_xyz/rgbdslam.tum"
+    )
+
+
+@pytest.fixture(scope="module")
+def result(fr1: tuple[PoseTrajectory, PoseTrajectory]) -> EvaluationResult:
+    return ape(*fr1, settings=EvaluationSettings(align="se3"))
+
+
+def test_the_error_axes_show_rms_mean_and_median_of_the_errors(result: EvaluationResult) -> None:
+    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t")
+    err = fig.axes[1]  # the view, the errors, then the colour bar
+    lines = {line.get_label().split()[0]: line for line in err.get_lines()}
+    errors = result.series["translation"].errors
+    # Computed here with NumPy, not with the package's statistics.
+    expected = {
+        "rms": np.sqrt(np.mean(errors**2)),
+        "mean": np.mean(errors),
+        "median": np.median(errors),
+    }
+    for name, value in expected.items():
+        assert lines[name].get_ydata()[0] == pytest.approx(value, rel=1e-12)
+    assert err.get_ylabel() == "translation error [m]"
+    assert err.get_xlabel() == "time since the first matched pose [s]"
+
+
+def test_the_trajectory_is_coloured_by_error_with_a_colour_bar(result: EvaluationResult) -> None:
+    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t")
+    colourbars = [ax for ax in fig.axes if ax.get_label() == "<colorbar>"]
+    assert len(colourbars) == 1
+    assert colourbars[0].get_ylabel() == "translation error [m]"
+    (points,) = fig.axes[0].collections
+    assert np.array_equal(points.get_array(), result.series["translation"].errors)
+
+
+def test_gaps_in_the_errors_stay_gaps(fr1: tuple[PoseTrajectory, PoseTrajectory]) -> None:
+    ref, est = fr1
+    keep = (est.stamps_s < est.stamps_s[0] + 8.0) | (est.stamps_s > est.stamps_s[0] + 12.0)
+    holed = est.replace(
+        stamps_s=est.stamps_s[keep],
+        positions_xyz=est.positions_xyz[keep],
+        orientations_quat_xyzw=est.orientations_quat_xyzw[keep],
+    )
+    result = ape(ref, holed, settings=EvaluationSettings(align="se3"))
+    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t")
+    curve = next(line for line in fig.axes[1].get_lines() if line.get_label() == "error")
+    x = np.asarray(curve.get_xdata(), dtype=float)
+    y = np.asarray(curve.get_ydata(), dtype=float)
+    gap = np.flatnonzero(np.isnan(y))
+    assert gap.size == 1
+    assert x[gap[0] - 1] < 8.0
+    assert x[gap[0] + 1] > 12.0
+
+
+def test_relative_errors_colour_the_pair_end_poses(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    result = rpe(
+        *fr1, settings=EvaluationSettings(align="se3"), pairs=PairSettings(delta=10, delta_unit="f")
+    )
+    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t", plane="xz")
+    (points,) = fig.axes[0].collections
+    pairs = result.series["translation"].pairs
+    assert pairs is not None
+    expected = result.estimate.positions_xyz[pairs[:, 1]][:, [0, 2]]
+    assert np.allclose(points.get_offsets(), expected)
+    assert fig.axes[0].get_xlabel() == "x [m]"
+    assert fig.axes[0].get_ylabel() == "z [m]"
+
+
+def test_png_size_is_the_figure_size_times_the_dpi(
+    result: EvaluationResult, tmp_path: Path
+) -> None:
+    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t")
+    data = save_figure(fig, tmp_path / "f.png", dpi=200).read_bytes()
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (round(11.0 * 200), round(4.5 * 200))
+    assert figure_size_in("evaluation") == (11.0, 4.5)
+
+
+def test_vector_formats_keep_text_and_embed_truetype(
+    result: EvaluationResult, tmp_path: Path
+) -> None:
+    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t", plane="xyz")
+    assert fig.axes[0].name == "3d"
+    pdf = save_figure(fig, tmp_path / "f.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF-")
+    assert b"/FontType 3" not in pdf
+    assert b"/TrueType" in pdf or b"/CIDFontType2" in pdf
+    eps = save_figure(fig, tmp_path / "f.eps").read_bytes()
+    assert eps.startswith(b"%!PS-Adobe")
+    with pytest.raises(FormatError, match=r"--plot \S*f\.gif: expected a file name ending in"):
+        save_figure(fig, tmp_path / "f.gif")
+
+
+def test_same_figure_same_bytes(result: EvaluationResult, tmp_path: Path) -> None:
+    a = save_figure(
+        evaluation_figure([("e", result)], [("translation", "e")], title="t"), tmp_path / "a.pdf"
+    )
+    b = save_figure(
+        evaluation_figure([("e", result)], [("translation", "e")], title="t"), tmp_path / "b.pdf"
+    )
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_signal_labels_are_words_with_units() -> None:
+    assert signal_label("angle_rad", "rad") == "rotation error [rad]"
+    assert signal_label("x", "m") == "x error (estimate − reference) [m]"
+    assert signal_label("point_distance_error_ratio", "%") == "point distance error ratio [%]"
+    assert (
+        signal_label("rotation_deg_per_m@800m", "deg/m")
+        == "rotation error per segment, 800 m [deg/m]"
+    )
+
+
+def test_the_default_plane_is_the_two_widest_axes() -> None:
+    rng = np.random.default_rng(0)
+    points = rng.normal(size=(50, 3)) * [1.0, 0.01, 5.0]
+    assert auto_plane(points) == "xz"
+    assert auto_plane(points[:, [2, 0, 1]]) == "xy"
+
+
+def test_roll_pitch_yaw_follow_rz_ry_rx() -> None:
+    # R = Rz(30°) Ry(20°) Rx(10°) as a quaternion, composed by hand: q = qz * qy * qx.
+    def q(axis: int, deg: float) -> np.ndarray:
+        out = np.zeros(4)
+        out[axis] = np.sin(np.radians(deg) / 2)
+        out[3] = np.cos(np.radians(deg) / 2)
+        return out
+
+    def mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        (ax, ay, az, aw), (bx, by, bz, bw) = a, b
+        return np.array(
+            [
+                aw * bx + ax * bw + ay * bz - az * by,
+                aw * by - ax * bz + ay * bw + az * bx,
+                aw * bz + ax * by - ay * bx + az * bw,
+                aw * bw - ax * bx - ay * by - az * bz,
+            ]
+        )
+
+    quat = mul(mul(q(2, 30.0), q(1, 20.0)), q(0, 10.0))
+    assert roll_pitch_yaw_deg(quat[None, :])[0] == pytest.approx([10.0, 20.0, 30.0])
+
+
+def test_the_overlay_has_a_view_xyz_rpy_and_speed(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    ref, est = fr1
+    fig = overlay_figure(ref, [("est", est)], frames=True)
+    labels = [ax.get_ylabel() for ax in fig.axes]
+    assert labels[1:] == [
+        "x [m]",
+        "y [m]",
+        "z [m]",
+        "roll [deg]",
+        "pitch [deg]",
+        "yaw [deg]",
+        "speed [m/frame]",
+    ]
+    assert fig.axes[-1].get_xlabel() == "frame"
+    speed = fig.axes[-1].get_lines()[1].get_ydata()
+    steps = np.linalg.norm(np.diff(est.positions_xyz, axis=0), axis=1) / np.diff(est.stamps_s)
+    finite = np.asarray(speed, dtype=float)
+    assert np.allclose(finite[np.isfinite(finite)], steps)
+
+
+def test_results_in_different_units_are_refused(
+    result: EvaluationResult, fr1: tuple[PoseTrajectory, PoseTrajectory]
+) -> None:
+    degrees = ape(*fr1, settings=EvaluationSettings(align="se3"), relation="angle_deg")
+    with pytest.raises(FormatError, match=r"--plot: the results are in different units \(deg, m\)"):
+        results_figure([("a", result), ("b", degrees)])
+    fig = results_figure([("a", result), ("b", result)])
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == [
+        "error over time",
+        "error over distance",
+        "box plot (whiskers 1.5 IQR)",
+        "violin plot",
+        "histogram (40 bins)",
+    ]

@@ -1,0 +1,139 @@
+"""The interactive figures as data: every trial told apart, every shaded interval named."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+
+from robot_msgs.report.build import build_report
+from robot_msgs.report.interactive import (
+    comparison_plot,
+    error_over_time_plot,
+    latency_cdf_plot,
+    repeatability_plot,
+    rpe_box_plot,
+    trajectories_plot,
+)
+from robot_msgs.runs.manifest import load_runs
+from robot_msgs.runs.run_settings import default_metrics
+from tests.report.conftest import example_manifest
+
+if TYPE_CHECKING:
+    from robot_msgs.report.build import ReportResult
+
+
+@pytest.fixture(scope="module")
+def result() -> ReportResult:
+    manifest = load_runs([example_manifest()], metrics=default_metrics((0.5, 1.0, 2.0), "s"))
+    return build_report(manifest)
+
+
+def _lines(figure: dict[str, Any]) -> list[dict[str, Any]]:
+    return [t for t in figure["data"] if t.get("mode") == "lines" and "fill" not in t]
+
+
+def test_every_trial_of_a_sequence_has_its_own_colour_and_dash(result: ReportResult) -> None:
+    for sequence in ("fr1_xyz", "fr2_desk"):
+        figure = error_over_time_plot(result, sequence)
+        assert figure is not None
+        styles = [(t["line"]["color"], t["line"]["dash"]) for t in _lines(figure)]
+        assert len(styles) == 6  # 3 algorithms x 2 trials
+        assert len(set(styles)) == len(styles)
+    repeat = repeatability_plot(result, "lab_loop")
+    assert repeat is not None
+    for algorithm in ("kfslam", "dvo"):
+        styles = [
+            (t["line"]["color"], t["line"]["dash"])
+            for t in repeat["data"]
+            if t["legendgroup"] == algorithm
+        ]
+        assert len(styles) == 3
+        assert len(set(styles)) == 3
+
+
+def test_every_shaded_interval_has_a_legend_entry(result: ReportResult) -> None:
+    for sequence in ("fr1_xyz", "fr2_desk"):
+        figure = error_over_time_plot(result, sequence)
+        assert figure is not None
+        bands = [t for t in figure["data"] if t.get("fill") == "toself"]
+        named = {t["name"] for t in bands}
+        # One legend entry per run with losses (and one for the reference's gaps) ...
+        assert {t["name"] for t in bands if t["showlegend"]} == named
+        # ... and each band toggles with its entry.
+        for band in bands:
+            assert band["legendgroup"]
+        runs = [e for e in result.runs.values() if e.report.sequence == sequence]
+        lost = {e.report.name for e in runs if e.report.losses}
+        assert sum(1 for n in named if n.endswith("tracking lost")) == len(lost)
+
+
+def test_reference_gaps_are_shaded_and_explained(result: ReportResult) -> None:
+    figure = error_over_time_plot(result, "fr2_desk")
+    assert figure is not None
+    gaps = [t for t in figure["data"] if t.get("legendgroup") == "reference"]
+    ref = next(
+        e.reference
+        for e in result.runs.values()
+        if e.report.sequence == "fr2_desk" and e.reference is not None
+    )
+    assert ref is not None
+    steps = np.diff(ref.stamps_s)
+    expected = int(np.count_nonzero(steps > 5 * np.median(steps)))
+    assert expected > 0  # fr2_desk's ground truth has holes
+    assert len(gaps) == expected
+    assert gaps[0]["name"].startswith("no reference (gap in the ground truth")
+
+
+def test_hover_data_holds_each_poses_stamp_and_error(result: ReportResult) -> None:
+    run = result.runs["kfslam/fr1_xyz/trial_1"]
+    assert run.primary is not None
+    series = run.primary.series["translation"]
+    figure = error_over_time_plot(result, "fr1_xyz")
+    assert figure is not None
+    trace = next(t for t in _lines(figure) if t["meta"] == "kfslam/fr1_xyz/trial_1")
+    rows = [c for c in trace["customdata"] if c[1] is not None]
+    assert [r[1] for r in rows] == list(range(len(series)))
+    assert np.allclose([r[0] for r in rows], series.stamps_s, atol=1e-6)
+    ys = [y for y in trace["y"] if y is not None]
+    assert np.allclose(ys, series.errors, atol=1e-7)
+    view = trajectories_plot(result, "fr1_xyz")
+    assert view is not None
+    points = next(t for t in view["data"] if t.get("meta") == "kfslam/fr1_xyz/trial_1")
+    assert [c[1] for c in points["customdata"]] == list(range(len(series)))
+    assert np.allclose(points["x"], run.primary.estimate.positions_xyz[:, 0], atol=1e-4)
+
+
+def test_every_rpe_delta_is_a_category(result: ReportResult) -> None:
+    figure = rpe_box_plot(result, "fr1_xyz")
+    assert figure is not None
+    assert {x for t in figure["data"] for x in t["x"]} == {"0.5 s", "1.0 s", "2.0 s"}
+
+
+def test_latency_legend_holds_p50_and_p95(result: ReportResult) -> None:
+    figure = latency_cdf_plot(result)
+    assert figure is not None
+    pooled = np.concatenate(
+        [
+            e.latency_s
+            for e in result.runs.values()
+            if e.report.algorithm == "dvo" and e.latency_s.size
+        ]
+    )
+    p50, p95 = np.percentile(pooled * 1e3, [50, 95])
+    names = [t["name"] for t in figure["data"]]
+    assert f"dvo: acquisition to available (p50 {p50:.0f} ms, p95 {p95:.0f} ms)" in names
+    assert "annotations" not in figure["layout"]
+
+
+def test_comparison_bars_are_the_group_medians(result: ReportResult) -> None:
+    figure = comparison_plot(result)
+    assert figure is not None
+    bars = {t["name"]: dict(zip(t["x"], t["y"], strict=True)) for t in figure["data"]}
+    for group in result.report.groups:
+        if group.accuracy is None:
+            continue
+        stats = group.accuracy.stats["translation"]
+        assert math.isclose(bars[group.algorithm][group.sequence], stats.median)

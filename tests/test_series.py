@@ -1,0 +1,36 @@
+"""``check_series``: every flaw of a 1-D series named, with the argument's name."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.series import check_series
+
+
+@pytest.mark.parametrize(
+    ("value", "options", "match"),
+    [
+        (["a", "b"], {}, r"Expected `s` as numbers, got list \['a', 'b'\]"),
+        ([[1.0, 2.0]], {}, r"Expected `s` of shape \(N,\), got shape \(1, 2\)"),
+        ([1.0], {"min_size": 2}, r"of shape \(N,\) with N >= 2, got shape \(1,\)"),
+        ([1.0, math.nan, 3.0], {"finite": True}, r"Expected finite `s`, got nan at index 1"),
+        ([0.0, 2.0, 1.0], {"increasing": True}, r"strictly increasing, got s\[2\] = 1\.0"),
+        ([math.inf, 2.0], {"increasing": True}, r"strictly increasing, got s\[0\] = inf"),
+    ],
+)
+def test_a_flawed_series_is_named_with_its_flaw(
+    value: object, options: dict[str, int], match: str
+) -> None:
+    with pytest.raises(ValidationError, match=match):
+        check_series("s", value, **options)  # type: ignore[arg-type]
+
+
+def test_a_good_series_comes_back_as_float64_and_nan_passes_unless_refused() -> None:
+    out = check_series("s", [1, 2, 3], min_size=3, increasing=True)
+    assert out.dtype == np.float64
+    assert out.tolist() == [1.0, 2.0, 3.0]
+    assert math.isnan(check_series("s", [math.nan])[0])
