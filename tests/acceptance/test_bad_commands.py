@@ -99,7 +99,14 @@ class Case:
 
 
 SERIAL = ["--serial", "--quiet"]
-SWEEP_OUTPUTS = ("out", "out/runs", "out/runs/*.json", "out/*.json", "out/results.*")
+SWEEP_OUTPUTS = (
+    "out",
+    "out/runs",
+    "out/runs/??",
+    "out/runs/??/*.json",
+    "out/*.json",
+    "out/results.*",
+)
 
 CASES = [
     # -- ape: flags that do not go together, each named

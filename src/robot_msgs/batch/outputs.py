@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from robot_msgs.compare import Aggregate, Ranking, Repeatability
     from robot_msgs.runs.manifest import Manifest
 
-__all__ = ["DERIVED_FILES", "Outputs", "OutputsKey", "outputs_current", "write_outputs"]
+__all__ = ["DERIVED_FILES", "OutputsKey", "SweepOutputs", "outputs_current", "write_outputs"]
 
 #: The files written from the records (``results.csv`` replaces the Parquet without pyarrow).
 DERIVED_FILES = (
@@ -112,7 +112,7 @@ def outputs_current(folder: str | Path, key: str) -> Path | None:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Outputs:
+class SweepOutputs:
     """What :func:`write_outputs` wrote: the table, the rankings, notes, what they are made of."""
 
     table: Path
@@ -200,7 +200,7 @@ def write_outputs(
     *,
     shared: str,
     force: bool = False,
-) -> Outputs:
+) -> SweepOutputs:
     """Stream every run's record into the table, ``reports.json`` and the tallies; write all.
 
     Parameters
@@ -306,7 +306,7 @@ def write_outputs(
     write_atomic(out / "repeatability.json", dumps([r.to_dict() for r in unique]), force=force)
     if table.note:
         notes.insert(0, table.note)
-    return Outputs(
+    return SweepOutputs(
         table=table.path,
         rankings=computed,
         repeatability=unique,
