@@ -1,16 +1,26 @@
-"""Batch evaluation throughput: one process, local worker processes, a Dask LocalCluster.
+"""Batch sweeps: what the client costs, executor throughput, resume, memory, and 10^6 runs.
 
-Generates a sweep of RUNS runs (10 algorithms x 10 sequences x RUNS/100 trials) of POSES
-poses each as TUM files (random-walk SE(3) references, estimates with noise and drift),
-then evaluates it with ``robot_msgs.batch.run_sweep`` (APE translation after SE(3)
-alignment, and RPE translation over 1 frame) on each executor, checks that the three
-result tables are identical, and prints wall time, throughput and the measured per-run
-cost, from which it states the throughput expected on more cores.
+One run prints the figures issue 15 asks for, each measured in this run:
 
-Usage (run by hand, not by pytest)::
+1. A sweep of RUNS runs (10 algorithms x 10 sequences x RUNS/100 trials) of POSES poses
+   each (random-walk SE(3) references, estimates with noise and drift; APE after SE(3)
+   alignment and RPE over 1 s) by ``robot-msgs bench`` on each executor, each in a fresh
+   process: wall time, throughput, and the *client's* CPU time and peak memory (the
+   ``robot-msgs`` process itself: with ``--dask`` it holds the LocalCluster's scheduler
+   too; the worker processes are not counted). The tables must be byte-identical.
+2. A no-op ``--resume`` of that sweep: the whole command, start to exit.
+3. The client's peak memory for SMALL runs against RUNS runs, same executor.
+4. A simulated sweep: MANY runs whose per-run function sleeps for the per-run time
+   measured in 1 (tiny files, so the workers' own costs stay small), on a LocalCluster of
+   2 processes x THREADS threads, so the client and the scheduler, not the two cores,
+   are what limits it; its client CPU per run, throughput and memory, against a sweep of
+   MANY/10 runs, give the projection to 10^6 runs on 100 nodes of 16 cores.
 
-    PYTHONPATH=src python benchmarks/bench_batch.py              # 1000 runs of 10^4 poses
-    PYTHONPATH=src python benchmarks/bench_batch.py --runs 200 --poses 1000 --data /tmp/sweep
+Usage (by hand, not by pytest; the machine's other jobs show in the load average, so
+ratios measured in one run are the figures to read)::
+
+    PYTHONPATH=src python benchmarks/bench_batch.py --data /tmp/sweep   # 3000 runs of 10^4 poses
+    PYTHONPATH=src python benchmarks/bench_batch.py --runs 300 --small 100 --many 2000
 """
 
 from __future__ import annotations
@@ -18,40 +28,25 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
-from robot_msgs.batch import ResultStore, load_bench_input, make_tasks, run_sweep
-from robot_msgs.batch.evaluate import evaluate_run
-from robot_msgs.batch.executors import DaskExecutor, default_workers
-from robot_msgs.batch.table import read_table
-
+HERE = Path(__file__).resolve().parent
 MANIFEST = """
 [settings]
 align = "se3"
 
-[[settings.evaluate]]
-metric = "ape"
-relation = "translation"
-
-[[settings.evaluate]]
-metric = "rpe"
-relation = "translation"
-delta = 1
-delta_unit = "f"
-align = "none"
-
 [[folders]]
 root = "runs"
 """
+NODES, CORES = 100, 16
 
 
 def quat_xyzw_from_euler(roll, pitch, yaw):
@@ -71,13 +66,11 @@ def quat_xyzw_from_euler(roll, pitch, yaw):
 def random_walk(rng, n):
     t = np.arange(n) * 0.05  # 20 Hz
     yaw = np.cumsum(rng.normal(0.0, 0.02, n))
-    speed = 1.0 + 0.2 * np.sin(t / 7.0)
-    step = 0.05 * speed
+    step = 0.05 * (1.0 + 0.2 * np.sin(t / 7.0))
     xyz = np.column_stack(
         [np.cumsum(step * np.cos(yaw)), np.cumsum(step * np.sin(yaw)), 0.3 * np.sin(t / 5.0)]
     )
-    quat = quat_xyzw_from_euler(0.05 * np.sin(t), 0.05 * np.cos(t / 3.0), yaw)
-    return t, xyz, quat
+    return t, xyz, quat_xyzw_from_euler(0.05 * np.sin(t), 0.05 * np.cos(t / 3.0), yaw)
 
 
 def write_tum(path, t, xyz, quat):
@@ -86,191 +79,289 @@ def write_tum(path, t, xyz, quat):
 
 
 def generate(root, n_runs, n_poses, seed=0):
+    """ROOT/runs/SEQUENCE/reference.tum and ROOT/runs/ALGORITHM/SEQUENCE/TRIAL/estimate.tum."""
+    if (root / "bench.toml").exists():
+        return
     rng = np.random.default_rng(seed)
-    algorithms = [f"algo{i}" for i in range(10)]
-    sequences = [f"seq{i}" for i in range(10)]
     trials = max(1, n_runs // 100)
-    start = time.perf_counter()
-    for sequence in sequences:
+    for s in range(10):
         t, xyz, quat = random_walk(rng, n_poses)
-        write_tum(root / "runs" / sequence / "reference.tum", t, xyz, quat)
-        for algorithm in algorithms:
+        write_tum(root / "runs" / f"seq{s}" / "reference.tum", t, xyz, quat)
+        for a in range(10):
             for trial in range(1, trials + 1):
                 drift = np.linspace(0.0, rng.uniform(0.1, 1.0), n_poses)[:, None]
                 noisy = xyz + rng.normal(0.0, 0.02, xyz.shape) + drift * [1.0, 0.5, 0.0]
                 q = quat + rng.normal(0.0, 0.002, quat.shape)
                 q /= np.linalg.norm(q, axis=1, keepdims=True)
-                write_tum(
-                    root / "runs" / algorithm / sequence / str(trial) / "estimate.tum", t, noisy, q
-                )
+                path = root / "runs" / f"algo{a}" / f"seq{s}" / str(trial) / "estimate.tum"
+                write_tum(path, t, noisy, q)
     (root / "bench.toml").write_text(MANIFEST)
-    return time.perf_counter() - start
+
+
+def generate_tiny(root, n_runs):
+    """Runs of one pose each (their function sleeps instead of reading them)."""
+    if (root / "bench.toml").exists():
+        return
+    line = "0.0 0 0 0 0 0 0 1\n"
+    trials = n_runs // 100
+    for s in range(10):
+        (root / "runs" / f"seq{s}").mkdir(parents=True, exist_ok=True)
+        (root / "runs" / f"seq{s}" / "reference.tum").write_text(line)
+        for a in range(10):
+            for trial in range(1, trials + 1):
+                folder = root / "runs" / f"algo{a}" / f"seq{s}" / str(trial)
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / "estimate.tum").write_text(line)
+    (root / "bench.toml").write_text(MANIFEST)
+
+
+# -- run in worker processes (imported by name: this file is on their PYTHONPATH) --------
+
+_STATS = None
+
+
+def sleep_run(task):
+    """A per-run function that costs BENCH_SLEEP_S of wall time and no CPU."""
+    global _STATS  # noqa: PLW0603 - one ErrorStats built per worker process
+    from robot_msgs.compare import Comparison, RunReport, error_stats
+
+    if _STATS is None:
+        _STATS = error_stats([0.1, 0.2])
+    time.sleep(float(os.environ.get("BENCH_SLEEP_S", "0.01")))
+    comparisons = {
+        m.name: Comparison(
+            metric=m.metric, stats={"translation": _STATS}, units={"translation": "m"}
+        )
+        for m in task.settings.metrics
+    }
+    run = task.run
+    return RunReport(
+        name=run.name, success=True, algorithm=run.algorithm, sequence=run.sequence,
+        trial=run.trial, comparisons=comparisons,
+    )  # fmt: skip
+
+
+# -- the client, measured in its own process ----------------------------------------------
+
+
+def client_main(argv):
+    """Run ``robot-msgs bench ARGV`` in this process; print its exit code, wall, CPU, peak RSS."""
+    from robot_msgs.cli import main
+
+    start = (time.perf_counter(), time.process_time())
+    code = main(argv)
+    report = {
+        "code": code,
+        "wall_s": time.perf_counter() - start[0],
+        "cpu_s": time.process_time() - start[1],
+        "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    print("CLIENT " + json.dumps(report), flush=True)
+
+
+def simulate_main(root, out, threads, sleep_s):
+    """A sweep of sleeping runs on a LocalCluster of 2 x THREADS threads, measured here."""
+    import dask
+    import distributed
+    from bench_batch import sleep_run as fn  # by name: the workers import it
+
+    from robot_msgs.batch.dask_executor import LOCAL_CLUSTER_CONFIG
+    from robot_msgs.batch.sweep import run_sweep
+    from robot_msgs.runs import load_runs
+
+    os.environ["BENCH_SLEEP_S"] = str(sleep_s)
+    with dask.config.set(LOCAL_CLUSTER_CONFIG), distributed.LocalCluster(
+        n_workers=2, threads_per_worker=threads, host="127.0.0.1", dashboard_address=":0",
+        silence_logs=40,
+    ) as cluster:  # fmt: skip
+        start = (time.perf_counter(), time.process_time())
+        manifest = load_runs([root / "bench.toml"])
+        loaded = time.perf_counter() - start[0]
+        summary = run_sweep(
+            manifest, out, fn=fn, scheduler=cluster.scheduler_address, progress=None
+        )
+        report = {
+            "runs": summary.n_runs,
+            "ok": summary.n_ok,
+            "load_s": loaded,
+            "wall_s": time.perf_counter() - start[0],
+            "cpu_s": time.process_time() - start[1],
+            "compute_s": summary.compute_s,
+            "throughput": summary.throughput,
+            "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        }
+    print("CLIENT " + json.dumps(report), flush=True)
+
+
+def measured(argv, env=None):
+    """Run a measuring driver in a fresh process; return its CLIENT report."""
+    done = subprocess.run(
+        [sys.executable, str(HERE / "bench_batch.py"), *argv],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    lines = [line for line in done.stdout.splitlines() if line.startswith("CLIENT ")]
+    if done.returncode or not lines:
+        msg = f"{argv} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        raise RuntimeError(msg)
+    return json.loads(lines[-1].removeprefix("CLIENT "))
+
+
+def bench_env():
+    path = os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "PYTHONPATH": path}
+
+
+def sweep(data, out, executor, workers, *extra):
+    flags = {"serial": ["--serial"], "local": ["--workers", str(workers)]}.get(
+        executor, ["--dask", "--workers", str(workers)]
+    )
+    argv = ["--client", "bench", str(data / "bench.toml"), "--out", str(out), "--quiet", *flags]
+    report = measured([*argv, *extra], env=bench_env())
+    report["summary"] = json.loads((out / "summary.json").read_text())
+    return report
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=3000)
+    parser.add_argument("--small", type=int, default=300, help="runs of the memory comparison")
     parser.add_argument("--poses", type=int, default=10_000)
-    parser.add_argument("--workers", type=int, default=default_workers())
-    parser.add_argument("--data", type=Path, help="reuse/keep the generated sweep here")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["serial", "local", "dask"])
-    parser.add_argument("--evo", type=int, default=10, help="runs to time with evo (0: none)")
+    parser.add_argument("--many", type=int, default=20_000, help="runs of the simulated sweep")
+    parser.add_argument("--threads", type=int, default=50, help="threads a simulated worker")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--data", type=Path, help="keep the generated runs here")
+    parser.add_argument("--client", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    parser.add_argument("--simulate", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.client is not None:
+        return client_main(args.client[1:] if args.client[:1] == ["--"] else args.client)
+    if args.simulate is not None:
+        root, out, threads, sleep_s = args.simulate
+        return simulate_main(Path(root), Path(out), int(threads), float(sleep_s))
 
     data = args.data or Path(tempfile.mkdtemp(prefix="bench_batch_"))
-    if not (data / "bench.toml").exists():
-        gen_s = generate(data, args.runs, args.poses)
-        print(f"generated {args.runs} runs of {args.poses} poses in {gen_s:.1f} s under {data}")
-    manifest = load_bench_input(data / "bench.toml")
-    n = len(manifest.runs)
-    size_mb = sum(Path(r.estimate).stat().st_size for r in manifest.runs) / 1e6
-    print(
-        f"{n} runs, {args.poses} poses each, estimates {size_mb:.0f} MB; {os.cpu_count()} CPUs, {args.workers} workers"
-    )
-    print(f"load average before the runs (other jobs on this machine): {os.getloadavg()[0]:.2f}")
-
+    big, small = data / f"runs{args.runs}x{args.poses}", data / f"runs{args.small}x{args.poses}"
     start = time.perf_counter()
-    make_tasks(manifest, evaluate_run)
-    hash_s = time.perf_counter() - start
+    generate(big, args.runs, args.poses)
+    generate(small, args.small, args.poses, seed=1)
+    print(f"runs under {data} ({time.perf_counter() - start:.0f} s to generate or find)")
+    print(
+        f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f} before the runs "
+        "(other jobs on this machine share them)"
+    )
 
-    rows = []
-    tables = {}
+    results = {}
     for executor in ("serial", "local", "dask"):
-        if executor in args.skip:
-            continue
         out = data / f"out-{executor}"
         shutil.rmtree(out, ignore_errors=True)
-        start = time.perf_counter()
-        summary = run_sweep(
-            manifest, out, fn=evaluate_run, executor=executor,
-            workers=1 if executor == "serial" else args.workers, progress=sys.stderr,
-        )  # fmt: skip
-        wall = time.perf_counter() - start
-        records = [json.loads(p.read_text()) for p in (out / "runs").glob("*.json")]
-        per_run = statistics.mean(r["elapsed_s"] for r in records)
-        cpu_run = statistics.mean(r["cpu_s"] for r in records)
-        tables[executor] = read_table(summary.table)
-        rows.append(
-            (
-                executor,
-                1 if executor == "serial" else args.workers,
-                wall,
-                n / wall,
-                per_run,
-                cpu_run,
-                summary.n_ok,
-            )
-        )
+        results[executor] = sweep(big, out, executor, args.workers)
+    tables = {k: (data / f"out-{k}" / "results.parquet").read_bytes() for k in results}
+    same = len(set(tables.values())) == 1
 
-    dask_start = None
-    if "dask" not in args.skip:
-        start = time.perf_counter()
-        with DaskExecutor(workers=args.workers):
-            dask_start = time.perf_counter() - start
-
-    base = next((r for r in rows if r[0] == "serial"), None)
+    serial = results["serial"]["summary"]
     print()
     print(
-        f"{'executor':<10}{'workers':>8}{'wall s':>9}{'runs/s':>9}{'speed-up':>10}{'wall ms/run':>13}{'CPU ms/run':>12}{'ok':>6}"
+        f"1. {args.runs} runs of {args.poses} poses ({serial['seconds_per_run'] * 1e3:.1f} ms a run in a worker):"
     )
-    for executor, workers, wall, rate, per_run, cpu_run, ok in rows:
-        speedup = f"{base[2] / wall:.2f}x" if base else "-"
+    print(
+        f"{'executor':<18}{'wall s':>8}{'runs/s':>8}{'vs serial':>10}{'client CPU ms/run':>19}{'client peak MiB':>17}{'chunks':>8}"
+    )
+    base = args.runs / results["serial"]["wall_s"]
+    for executor, report in results.items():
+        s = report["summary"]
+        rate = args.runs / report["wall_s"]
+        label = executor if executor == "serial" else f"{executor} ({args.workers} workers)"
         print(
-            f"{executor:<10}{workers:>8}{wall:>9.1f}{rate:>9.1f}{speedup:>10}{per_run * 1e3:>13.1f}{cpu_run * 1e3:>12.1f}{ok:>6}"
+            f"{label:<18}{report['wall_s']:>8.1f}{rate:>8.1f}{rate / base:>9.2f}x"
+            f"{report['cpu_s'] / args.runs * 1e3:>19.3f}{report['peak_mib']:>17.0f}{s['chunks']:>8}"
         )
-    print(f"client-side hashing of the inputs (part of every wall time above): {hash_s:.2f} s")
-    if dask_start is not None:
-        print(
-            f"starting and closing a {args.workers}-worker LocalCluster (part of the dask wall time): {dask_start:.2f} s"
-        )
-    values = list(tables.values())
-    same = all(v == values[0] for v in values[1:])
-    print(f"identical results tables across executors: {same} ({len(values[0])} rows)")
+    print(f"   byte-identical results tables across the executors: {same}")
+    print(
+        "   client CPU of the serial executor includes every evaluation; of the others, "
+        "the whole robot-msgs process (reading the manifest, the plan, the outputs; with "
+        "--dask also the LocalCluster's scheduler)"
+    )
 
-    if base:
-        # The model: wall(P) = fixed + runs x max(CPU per run / P, client cost per result).
-        per_run = base[5]  # CPU time of one run: its cost whatever else the machine runs
-        serial_out = data / "out-serial"
-        start = time.perf_counter()  # a --resume rerun does all but the evaluations
-        run_sweep(
-            manifest, serial_out, fn=evaluate_run, executor="serial", resume=True, progress=None
+    resume = [sweep(big, data / "out-dask", "dask", args.workers, "--resume") for _ in range(3)]
+    walls = sorted(r["wall_s"] for r in resume)
+    print()
+    print(
+        f"2. no-op --resume of the {args.runs}-run sweep, the whole command: {walls[1]:.2f} s "
+        f"(median of 3; {', '.join(f'{w:.2f}' for w in walls)}), client peak "
+        f"{resume[0]['peak_mib']:.0f} MiB"
+    )
+
+    out = data / "out-small"
+    shutil.rmtree(out, ignore_errors=True)
+    few = sweep(small, out, "dask", args.workers)
+    many = results["dask"]
+    slope = (many["peak_mib"] - few["peak_mib"]) * 2**20 / (args.runs - args.small)
+    marginal = (many["cpu_s"] - few["cpu_s"]) / (args.runs - args.small)
+    print()
+    print(
+        f"3. client peak memory, --dask: {few['peak_mib']:.0f} MiB for {args.small} runs, "
+        f"{many['peak_mib']:.0f} MiB for {args.runs} runs: x{many['peak_mib'] / few['peak_mib']:.3f}"
+        f" ({slope:.0f} bytes a run)"
+    )
+    print(
+        f"   client CPU, --dask: {few['cpu_s']:.2f} s for {args.small} runs, {many['cpu_s']:.2f} s "
+        f"for {args.runs}: {marginal * 1e3:.3f} ms a run more, "
+        f"{many['cpu_s'] - marginal * args.runs:.2f} s whatever the size (importing Dask, "
+        "starting the cluster)"
+    )
+
+    per_run_s = serial["seconds_per_run"]
+    sims = {}
+    for n in (args.many // 10, args.many):
+        root = data / f"tiny{n}"
+        generate_tiny(root, n)
+        out = data / f"out-tiny{n}"
+        shutil.rmtree(out, ignore_errors=True)
+        sims[n] = measured(
+            ["--simulate", str(root), str(out), str(args.threads), str(per_run_s)], env=bench_env()
         )
-        fixed = time.perf_counter() - start
-        store = ResultStore(data / "out-client-cost")
-        records = ResultStore(serial_out).load_all(make_tasks(manifest, evaluate_run))
-        start = time.perf_counter()  # as run_sweep writes them: 4 threads
-        with ThreadPoolExecutor(max_workers=4) as writer:
-            list(writer.map(store.save, records))
-        client = (time.perf_counter() - start) / n
-        shutil.rmtree(data / "out-client-cost", ignore_errors=True)
-        read_mb = (size_mb + sum(Path(r.reference).stat().st_size for r in manifest.runs) / 1e6) / n
-        print()
-        print(f"per-run evaluation cost: {per_run * 1e3:.1f} ms CPU (serial process)")
+    few, many = sims[args.many // 10], sims[args.many]
+    # Marginal costs: what one more run adds (the fixed start-up cancels out).
+    cpu_per_run = (many["cpu_s"] - few["cpu_s"]) / (many["runs"] - few["runs"])
+    cpu_fixed = many["cpu_s"] - cpu_per_run * many["runs"]
+    mem_slope = (many["peak_mib"] - few["peak_mib"]) * 2**20 / (many["runs"] - few["runs"])
+    slots = 2 * args.threads
+    print()
+    print(
+        f"4. simulated sweeps, runs sleeping {per_run_s * 1e3:.1f} ms (the measured per-run "
+        f"time) on 2 x {args.threads} threads ({slots} slots, {slots / per_run_s:.0f} runs/s "
+        "if nothing else limited them; the workers' own hashing and records run on the 2 cores):"
+    )
+    for n, report in sims.items():
         print(
-            f"fixed part of a sweep (hashing, reuse check, table, messages; a --resume rerun): {fixed:.2f} s"
+            f"   {n:>7} runs: {report['throughput']:7.0f} runs/s, client CPU "
+            f"{report['cpu_s'] / n * 1e3:.3f} ms/run (reading the manifest "
+            f"{report['load_s'] / n * 1e3:.3f}), client peak {report['peak_mib']:.0f} MiB"
         )
-        print(
-            f"client cost per result (atomic record write): {client * 1e3:.2f} ms, a ceiling of {1 / client:.0f} runs/s"
-        )
-        print(
-            f"expected on P worker cores: wall = {fixed:.1f} s + {n} x max({per_run * 1e3:.1f} ms / P, "
-            f"{client * 1e3:.2f} ms); each run reads {read_mb:.1f} MB"
-        )
-        for p in (2, 4, 8, 16, 32, 64):
-            wall = fixed + n * max(per_run / p, client)
-            print(
-                f"  P={p:>3}: {n / wall:7.1f} runs/s  ({wall:6.1f} s for {n} runs, reading {n / wall * read_mb:6.0f} MB/s)"
-            )
-    if args.evo and base:
-        compare_with_evo(manifest, tables["serial"], args.evo, base[4])
+    n6 = 10**6
+    cores = NODES * CORES
+    cluster_rate = cores / per_run_s
+    client_rate = 1 / cpu_per_run
+    rate = min(cluster_rate, client_rate)
+    memory = many["peak_mib"] + mem_slope * (n6 - many["runs"]) / 2**20
+    print(
+        f"   marginal client cost {cpu_per_run * 1e3:.3f} ms of CPU a run (scheduler included) "
+        f"and {mem_slope:.0f} bytes; fixed {cpu_fixed:.1f} s of CPU"
+    )
+    print(
+        f"   projected to {n6} runs on {NODES} nodes x {CORES} cores: the cores would run "
+        f"{cluster_rate:.0f} runs/s, the client keeps up with {client_rate:.0f} runs/s: "
+        f"{rate:.0f} runs/s, {(n6 / rate + cpu_fixed) / 60:.0f} min; client memory "
+        f"{memory:.0f} MiB, the manifest's RunSpecs most of it"
+    )
+    print(
+        f"   records: {n6 // 256} a shard in 256 folders; reports.json about "
+        f"{(data / 'out-dask' / 'reports.json').stat().st_size / args.runs * n6 / 1e9:.1f} GB, "
+        "written as it goes"
+    )
     if args.data is None:
         shutil.rmtree(data, ignore_errors=True)
-
-
-def evo_rmse(command):
-    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    return float(
-        next(line.split()[1] for line in out.splitlines() if line.strip().startswith("rmse"))
-    )
-
-
-def compare_with_evo(manifest, rows, n_runs, per_run_s):
-    """The shell loop this replaces: evo_ape and evo_rpe once per run, on the first runs."""
-    bindir = Path(sys.executable).parent
-    if not (bindir / "evo_ape").exists():
-        print("\nevo not installed: no comparison with a shell loop around evo_ape/evo_rpe")
-        return
-    by_key = {(r["algorithm"], r["sequence"], r["trial"], r["metric"]): r["rms"] for r in rows}
-    worst = 0.0
-    start = time.perf_counter()
-    for run in manifest.runs[:n_runs]:
-        ape = evo_rmse([bindir / "evo_ape", "tum", run.reference, run.estimate, "--align"])
-        rpe = evo_rmse(
-            [
-                bindir / "evo_rpe",
-                "tum",
-                run.reference,
-                run.estimate,
-                "--delta",
-                "1",
-                "--delta_unit",
-                "f",
-            ]
-        )
-        for metric, value in (("ape", ape), ("rpe", rpe)):
-            ours = by_key[(run.algorithm, run.sequence, run.trial, metric)]
-            worst = max(worst, abs(ours - value))
-    evo_s = (time.perf_counter() - start) / n_runs
-    print()
-    print(
-        f"a shell loop of evo_ape + evo_rpe (evo 1.38.1), first {n_runs} runs: {evo_s:.2f} s per run"
-    )
-    print(
-        f"  robot_msgs in one process: {per_run_s * 1e3:.1f} ms per run, {evo_s / per_run_s:.0f}x faster"
-    )
-    print(
-        f"  largest difference of the RMSEs: {worst:.1e} m (evo prints 6 decimals: <= 5e-7 is rounding)"
-    )
+    return None
 
 
 if __name__ == "__main__":

@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 
 from robot_msgs.errors import OutputExistsError, OutputPathError
-from robot_msgs.files import check_folder, check_outputs, sweep_temporaries, write_atomic
+from robot_msgs.files import (
+    check_folder,
+    check_outputs,
+    open_atomic,
+    sweep_temporaries,
+    write_atomic,
+)
 
 ROOT = os.geteuid() == 0
 
@@ -252,6 +258,42 @@ def test_check_outputs_takes_streams_without_force(tmp_path: Path) -> None:
 def test_check_outputs_refuses_a_directory(tmp_path: Path) -> None:
     with pytest.raises(OutputPathError, match=r"is a directory: refusing to write it"):
         check_outputs([tmp_path], force=True)
+
+
+def test_open_atomic_shows_the_file_only_once_it_is_whole(tmp_path: Path) -> None:
+    target = tmp_path / "sub" / "rows.bin"
+    with open_atomic(target) as handle:
+        handle.write(b"first ")
+        assert not target.exists()
+        [temporary] = [p.name for p in (tmp_path / "sub").iterdir()]
+        assert temporary == ".rows.bin.0.tmp"
+        handle.write(b"second")
+    assert target.read_bytes() == b"first second"
+    assert [p.name for p in (tmp_path / "sub").iterdir()] == ["rows.bin"]
+
+
+def test_open_atomic_leaves_the_old_file_when_the_writer_fails(tmp_path: Path) -> None:
+    target = tmp_path / "rows.bin"
+    target.write_bytes(b"old")
+
+    def interrupted() -> None:
+        with open_atomic(target, force=True) as handle:
+            handle.write(b"half")
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        interrupted()
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["rows.bin"]
+    with pytest.raises(OutputExistsError, match=r"rows\.bin exists; pass --force"):
+        open_atomic(target).__enter__()
+
+
+def test_open_atomic_refuses_streams_and_folders(tmp_path: Path) -> None:
+    with pytest.raises(OutputPathError, match=r"-: is a stream"):
+        open_atomic("-").__enter__()
+    with pytest.raises(OutputPathError, match=r"is a directory"):
+        open_atomic(tmp_path).__enter__()
 
 
 def test_an_output_below_a_file_names_the_file_in_the_way(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The progress line: counts, rate and ETA; redrawn on a terminal, periodic lines in a log."""
+"""The progress line: counts, throughput and ETA; redrawn on a terminal, periodic lines in a log."""
 
 from __future__ import annotations
 
@@ -20,18 +20,21 @@ class _Tty(io.StringIO):
         return True
 
 
-def test_log_output_writes_a_line_at_most_every_interval_and_at_the_end() -> None:
+def test_log_output_writes_a_line_at_once_then_at_most_every_interval_and_at_the_end() -> None:
     clock, out = _Clock(), io.StringIO()
     p = Progress(4, stream=out, clock=clock, log_every_s=10.0)
-    for step in (1.0, 2.0, 12.0, 13.0):  # shown at 1 (first), 12 (10 s later), 13 (last)
+    for step in (1.0, 2.0, 11.0, 13.0):  # shown at 0 (start), 11 (10 s later), 13 (last)
         clock.now = 100.0 + step
-        p.advance(failed=step == 2.0)
+        p.advance(failed=int(step == 2.0))
     p.close()
+    # Throughput counts the runs after the first result (at 101 s): 2 runs in the 10 s to
+    # 111 s is 0.20 runs/s, 1 run left: 5 s; at 113 s, 3 runs in 12 s: 0.25 runs/s.
     assert out.getvalue().splitlines() == [
-        "bench 1/4 runs  0 failed  1.00 runs/s  ETA 0:00:03",
-        "bench 3/4 runs  1 failed  0.25 runs/s  ETA 0:00:04",
-        "bench 4/4 runs  1 failed  0.31 runs/s  ETA 0:00:00",
+        "bench 0/4 runs  0 failed  -- runs/s  ETA --:--",
+        "bench 3/4 runs  1 failed  0.20 runs/s  ETA 0:00:05",
+        "bench 4/4 runs  1 failed  0.25 runs/s  ETA 0:00:00",
     ]
+    assert (p.startup_s, p.throughput) == (1.0, 0.25)
 
 
 def test_terminal_output_redraws_one_line_and_ends_it() -> None:
@@ -43,14 +46,27 @@ def test_terminal_output_redraws_one_line_and_ends_it() -> None:
     p.advance()
     p.close()
     assert out.getvalue() == (
-        "\rbench 1/2 runs  0 failed  1.00 runs/s  ETA 0:00:01\x1b[K"
+        "\rbench 0/2 runs  0 failed  -- runs/s  ETA --:--\x1b[K"
+        "\rbench 1/2 runs  0 failed  -- runs/s  ETA --:--\x1b[K"  # one result: no rate yet
         "\rbench 2/2 runs  0 failed  1.00 runs/s  ETA 0:00:00\x1b[K\n"
     )
 
 
+def test_chunks_of_runs_count_at_once_and_the_start_up_is_not_in_the_throughput() -> None:
+    clock, out = _Clock(), io.StringIO()
+    p = Progress(1000, stream=out, clock=clock)
+    clock.now = 130.0  # a cluster took 30 s to start: the first chunk of 100 runs
+    p.advance(100)
+    assert p.line().endswith("--:--")  # no ETA from one result
+    clock.now = 140.0  # then 200 runs in 10 s
+    p.advance(200, failed=3)
+    # 20 runs/s, 700 left: 35 s (counting the start-up would say 300 runs in 40 s, 93 s).
+    assert p.line() == "bench 300/1000 runs  3 failed  20.00 runs/s  ETA 0:00:35"
+
+
 def test_silent_progress_still_counts() -> None:
     p = Progress(3, stream=None)
-    p.advance(failed=True)
+    p.advance(failed=1)
     p.close()
     assert (p.done, p.failed) == (1, 1)
 

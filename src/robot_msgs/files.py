@@ -14,6 +14,10 @@
   (unlocked) from a live writer's (locked) and removes it.
 - Anything else (a folder, a block device, a socket) is refused.
 
+:func:`open_atomic` does the same for a file written in pieces (a results table streamed
+row group by row group): the pieces go to the locked temporary, which replaces the target
+only when the ``with`` block ends without an error.
+
 Errors name the target, never the temporary file. :func:`check_outputs` refuses a set
 of output paths before any work: the same file twice, a folder that is missing or not
 writable, a file that exists without ``force``.
@@ -34,12 +38,12 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from robot_msgs.errors import OutputExistsError, OutputPathError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
 
 if sys.platform != "win32":  # Windows has no flock: there leftovers are not swept
     import fcntl
@@ -48,6 +52,7 @@ __all__ = [
     "STDOUT",
     "check_folder",
     "check_outputs",
+    "open_atomic",
     "parse_toml",
     "sweep_temporaries",
     "write_atomic",
@@ -215,6 +220,73 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     except OSError as err:
         raise _named(err, target) from err
     return target
+
+
+@contextlib.contextmanager
+def open_atomic(path: str | os.PathLike[str], *, force: bool = False) -> Iterator[BinaryIO]:
+    r"""Open ``path`` to write it in pieces; it appears whole when the block ends, or not at all.
+
+    The same rules as :func:`write_atomic` for a regular file, a link or nothing: the
+    pieces go to a locked hidden temporary beside the target, flushed to disk and
+    renamed over it when the ``with`` block ends normally; on any exception (an
+    interrupt included) the temporary is removed and the target is left as it was.
+    Standard output, devices and FIFOs are refused: a file written in pieces is a file.
+
+    Raises
+    ------
+    OutputExistsError
+        ``path`` exists and ``force`` is false; nothing is written.
+    OutputPathError
+        ``path`` is ``-``, a stream, a folder, a block device or a socket.
+    OSError
+        A write failed; the message names ``path`` and the reason.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> target = Path(tempfile.mkdtemp()) / "rows.txt"
+    >>> with open_atomic(target) as handle:
+    ...     _ = handle.write(b"one\n")
+    ...     target.exists()
+    False
+    >>> with open_atomic(target, force=True) as handle:
+    ...     _ = handle.write(b"two\n")
+    ...     _ = handle.write(b"three\n")
+    >>> target.read_text()
+    'two\nthree\n'
+    """
+    target = Path(path)
+    kind, real = ("stream", target) if os.fspath(path) == STDOUT else _kind(target)
+    if kind == "stream":
+        msg = f"{target}: is a stream: a file written in pieces needs the path of a file"
+        raise OutputPathError(msg)
+    if kind in ("file", "link") and not force:
+        msg = f"{target} exists; pass --force to overwrite it"
+        raise OutputExistsError(msg)
+    try:
+        real.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            mode: int | None = stat.S_IMODE(real.stat().st_mode)
+        except FileNotFoundError:
+            mode = None
+        fd, tmp = _claim_temporary(real)
+    except OSError as err:
+        raise _named(err, target) from err
+    try:
+        with open(fd, "wb", closefd=False) as handle:  # a locked descriptor
+            yield handle
+        if mode is not None:
+            os.fchmod(fd, mode)
+        os.fsync(fd)
+        tmp.replace(real)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        raise _named(err, target) from err
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    finally:
+        os.close(fd)  # drops the lock
 
 
 def _write_stdout(payload: bytes) -> None:

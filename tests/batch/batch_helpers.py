@@ -19,12 +19,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.batch.inputs import run_key, settings_identity
+from robot_msgs.batch.plan import ChunkPlan, SweepState
+from robot_msgs.batch.store import ResultStore
+from robot_msgs.batch.worker import Job
 from robot_msgs.compare import Comparison, RunReport, error_stats
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from robot_msgs.batch.tasks import Task
+    from robot_msgs.batch.executors import Executor
+    from robot_msgs.batch.tasks import RunFunction, RunResult, Task
+    from robot_msgs.runs.manifest import Manifest
 
 RunKey = tuple[str, str, str]
 
@@ -153,3 +159,50 @@ def calls(root: Path) -> dict[RunKey, int]:
         algorithm, sequence, trial = log.parent.relative_to(root).parts
         counts[(algorithm, sequence, trial)] = len(log.read_text().splitlines())
     return counts
+
+
+def drive(
+    executor: Executor,
+    fn: RunFunction,
+    manifest: Manifest,
+    out: Path,
+    *,
+    retries: int = 2,
+    chunk_s: float = 1.0,
+) -> tuple[SweepState, ChunkPlan]:
+    """Run every run of ``manifest`` on ``executor`` as a sweep does; return state and plan."""
+    n = len(manifest.runs)
+    state = SweepState(n)
+    shared = settings_identity(manifest.settings.to_dict(), fn)
+    job = Job(settings=manifest.settings, shared=shared, out=str(out), session="test")
+    with executor as ex:
+        plan = ChunkPlan(
+            manifest.runs,
+            range(n),
+            state,
+            retries=retries,
+            slots=ex.slots,
+            isolated=ex.isolates,
+            target_s=chunk_s,
+        )
+        for outcome in ex.run(fn, job, plan):
+            plan.take(outcome)
+    return state, plan
+
+
+def stored(manifest: Manifest, out: Path, fn: RunFunction) -> dict[RunKey, RunResult]:
+    """The stored result of each run of ``manifest`` under ``out``, by run keys."""
+    shared = settings_identity(manifest.settings.to_dict(), fn)
+    store = ResultStore(out)
+    found: dict[RunKey, RunResult] = {}
+    for run in manifest.runs:
+        record = store.load(run_key(shared, run))
+        if record is not None:
+            found[(run.algorithm, run.sequence, run.trial)] = record.result
+    return found
+
+
+def ape_rms(result: RunResult) -> float:
+    """The RMS of a result's APE translation (it must have one)."""
+    assert result.report is not None, (result.error_type, result.error)
+    return result.report.comparisons["ape:translation"].stats["translation"].rms

@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from robot_msgs.batch import results_table
 from robot_msgs.batch.results_table import (
     COLUMNS,
     KEY_COLUMNS,
     STAT_COLUMNS,
+    TableWriter,
     read_results,
     rows_from_results,
     write_table,
@@ -142,3 +144,32 @@ def test_reading_a_csv_with_other_columns_is_refused(tmp_path: Path) -> None:
     expected = ", ".join(KEY_COLUMNS[:3])
     with pytest.raises(FormatError, match=rf"results.csv: expected the columns {expected}"):
         read_results(path)
+
+
+def test_the_table_is_streamed_in_row_groups_and_appears_only_when_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    monkeypatch.setattr(results_table, "ROW_GROUP_ROWS", 4)
+    results = [_ok(str(k)) for k in range(1, 6)] + [FAILED]  # 5 x 3 rows + 2: 17 rows
+    with TableWriter(tmp_path) as table:
+        for result in results:
+            table.write(rows_from_results([result], SETTINGS))
+            assert not table.path.exists()
+    assert table.rows == 17
+    meta = pq.ParquetFile(table.path).metadata
+    assert [meta.row_group(k).num_rows for k in range(meta.num_row_groups)] == [4, 4, 4, 4, 1]
+    assert read_results(table.path) == rows_from_results(results, SETTINGS)
+
+
+def test_a_table_interrupted_midway_leaves_nothing(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+
+    def interrupted() -> None:
+        with TableWriter(tmp_path) as table:
+            table.write(rows_from_results([_ok("1")], SETTINGS))
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        interrupted()
+    assert list(tmp_path.iterdir()) == []

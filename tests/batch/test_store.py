@@ -1,4 +1,4 @@
-"""Per-run records: atomic, reloadable, and what --resume keeps."""
+"""Per-run records: sharded, atomic, reloadable, with the stamps --resume compares."""
 
 from __future__ import annotations
 
@@ -8,105 +8,152 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from robot_msgs.batch.store import ResultStore
-from robot_msgs.batch.tasks import RunResult, Status, Task
+from robot_msgs.batch.inputs import MISSING, RACY_S
+from robot_msgs.batch.store import RECORD_FORMAT, ResultStore, RunRecord
+from robot_msgs.batch.tasks import RunResult, Status
 from robot_msgs.compare import Comparison, RunReport, TrackingLoss, error_stats
 from robot_msgs.errors import ValidationError
-from robot_msgs.runs import RunSettings, RunSpec
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+KEY = "ab" + "0" * 62
+OLD = 1_600_000_000 * 10**9  # a file's mtime long before it was hashed
+HASHED = OLD + 10 * 10**9
 
-def _result(digest: str, status: Status = "ok") -> RunResult:
+
+def _result(status: Status = "ok") -> RunResult:
     stats = error_stats([0.1, 0.2])  # iae, ise, itae are NaN without times
     c = Comparison(metric="ape", stats={"translation": stats}, units={"translation": "m"})
     report = RunReport(
-        name=f"a/s/{digest}", success=False, failure="tracking lost, not recovered",
+        name="a/s/1", success=False, failure="tracking lost, not recovered",
         algorithm="a", sequence="s", trial="1", n_estimate=2, n_valid=2,
         losses=(TrackingLoss(start_s=1.0, end_s=2.0, recovered=False),),
         comparisons={"ape:translation": c},
     )  # fmt: skip
     return RunResult(
-        digest=digest, name=f"a/s/{digest}", algorithm="a", sequence="s", trial="1",
+        digest="d1", name="a/s/1", algorithm="a", sequence="s", trial="1",
         status=status, report=report if status == "ok" else None,
         error_type="" if status == "ok" else "FormatError",
         error="boom" if status != "ok" else "",
     )  # fmt: skip
 
 
-def _task(digest: str) -> Task:
-    run = RunSpec(name=f"run-{digest}", algorithm="a", sequence="s", trial=digest)
-    return Task(run=run, settings=RunSettings(), digest=digest)
+def _record(status: Status = "ok", key: str = KEY) -> RunRecord:
+    return RunRecord(
+        key=key,
+        session="s1",
+        hashed_at_ns=HASHED,
+        inputs={"estimate": ([16, OLD], "e" * 64), "timing": (MISSING, MISSING)},
+        result=_result(status),
+    )
 
 
-def test_records_round_trip_with_nan_written_as_null(tmp_path: Path) -> None:
+def test_records_are_sharded_by_key_and_round_trip_with_nan_as_null(tmp_path: Path) -> None:
     store = ResultStore(tmp_path)
     assert not store.has_records()
-    path = store.save(_result("abc"))
-    assert path == tmp_path / "runs" / "abc.json"
-    record = json.loads(path.read_text())
-    assert record["report"]["comparisons"]["ape:translation"]["stats"]["translation"]["iae"] is None
-    assert record["report"]["estimate_start_s"] is None  # NaN: no estimate stamps given
-    loaded = store.load("abc")
-    assert loaded == _result("abc")
+    path = store.save(_record())
+    assert path == tmp_path / "runs" / "ab" / f"{KEY}.json"
+    data = json.loads(path.read_text())
+    assert data["format"] == RECORD_FORMAT
+    assert data["inputs"]["estimate"] == {"stamp": [16, OLD], "sha256": "e" * 64}
+    report = data["result"]["report"]
+    assert report["comparisons"]["ape:translation"]["stats"]["translation"]["iae"] is None
+    loaded = store.load(KEY)
+    assert loaded == _record()
     assert loaded is not None
-    assert loaded.report is not None
-    assert math.isnan(loaded.report.comparisons["ape:translation"].stats["translation"].iae)
-    assert loaded.report.losses == (TrackingLoss(start_s=1.0, end_s=2.0, recovered=False),)
-    assert loaded.report.failure == "tracking lost, not recovered"
-    assert store.has_records()
-    assert store.load("other") is None
-    assert [p.name for p in (tmp_path / "runs").iterdir()] == ["abc.json"]  # no temporary left
+    assert loaded.result.report is not None
+    assert math.isnan(loaded.result.report.comparisons["ape:translation"].stats["translation"].iae)
+    assert loaded.result.report.losses == (TrackingLoss(start_s=1.0, end_s=2.0, recovered=False),)
+    assert (store.has_records(), store.count()) == (True, 1)
+    assert store.load("cd" + "0" * 62) is None
+    assert sorted(p.name for p in (tmp_path / "runs" / "ab").iterdir()) == [f"{KEY}.json"]
 
 
-def test_a_record_without_a_report_round_trips(tmp_path: Path) -> None:
+def test_the_head_says_what_resume_needs_without_the_report(tmp_path: Path) -> None:
     store = ResultStore(tmp_path)
-    store.save(_result("bad", "failed"))
-    loaded = store.load("bad")
-    assert loaded == _result("bad", "failed")
+    store.save(_record())
+    head = store.head(KEY)
+    assert head is not None
+    assert (head.digest, head.status, head.success, head.has_reference) == ("d1", "ok", False, True)
+    assert (head.failure, head.session, head.hashed_at_ns) == (
+        "tracking lost, not recovered", "s1", HASHED,
+    )  # fmt: skip
+    assert head.current({"estimate": [16, OLD], "timing": MISSING})
+    assert not head.current({"estimate": [17, OLD], "timing": MISSING})  # the size moved
+    assert not head.current({"estimate": [16, OLD], "timing": [3, OLD]})  # a log appeared
+    assert not head.current({"estimate": [16, OLD]})  # another set of inputs
+
+
+def test_a_file_changed_just_before_it_was_hashed_is_not_trusted(tmp_path: Path) -> None:
+    store = ResultStore(tmp_path)
+    racy = RunRecord(
+        key=KEY, session="s", hashed_at_ns=OLD + int(RACY_S * 1e9) // 2,
+        inputs={"estimate": ([16, OLD], "e" * 64)}, result=_result(),
+    )  # fmt: skip
+    store.save(racy)
+    head = store.head(KEY)
+    assert head is not None
+    assert not head.current({"estimate": [16, OLD]})
+
+
+def test_a_failed_record_round_trips_and_infrastructure_failures_are_never_stored(
+    tmp_path: Path,
+) -> None:
+    store = ResultStore(tmp_path)
+    store.save(_record("failed"))
+    loaded = store.load(KEY)
     assert loaded is not None
-    assert loaded.report is None
-    assert loaded.run_report().failure == "FormatError: boom"
+    assert loaded.result.report is None
+    assert loaded.result.run_report().failure == "FormatError: boom"
+    for status in ("crashed", "lost"):
+        with pytest.raises(ValidationError, match=rf"Expected a run's own result .*'{status}'"):
+            store.save(_record(status))
+    assert store.count() == 1
 
 
 def test_saving_again_replaces_the_record(tmp_path: Path) -> None:
     store = ResultStore(tmp_path)
-    store.save(_result("abc", "crashed"))
-    store.save(_result("abc"))
-    loaded = store.load("abc")
+    store.save(_record("failed"))
+    store.save(_record())
+    loaded = store.load(KEY)
     assert loaded is not None
-    assert loaded.status == "ok"
-
-
-def test_resume_keeps_ok_and_failed_records_and_recomputes_crashed_ones(tmp_path: Path) -> None:
-    store = ResultStore(tmp_path)
-    store.save(_result("ok1"))
-    store.save(_result("bad", "failed"))
-    store.save(_result("died", "crashed"))
-    tasks = [_task(d) for d in ("ok1", "bad", "died", "absent")]
-    assert sorted(store.reusable(tasks)) == ["bad", "ok1"]
+    assert loaded.result.status == "ok"
+    assert store.count() == 1
 
 
 def test_a_corrupt_record_is_reported_with_its_path(tmp_path: Path) -> None:
     store = ResultStore(tmp_path)
-    (tmp_path / "runs").mkdir()
-    (tmp_path / "runs" / "abc.json").write_text("{truncated")
-    with pytest.raises(ValidationError, match=r"abc.json: expected a run result record.*delete it"):
-        store.load("abc")
-    store.save(_result("xyz"))
-    (tmp_path / "runs" / "xyz.json").rename(tmp_path / "runs" / "abc.json")
-    with pytest.raises(ValidationError, match=r"expected the record of abc, got xyz"):
-        store.load("abc")
+    (tmp_path / "runs" / "ab").mkdir(parents=True)
+    store.path_for(KEY).write_text("{truncated")
+    with pytest.raises(ValidationError, match=rf"{KEY}\.json: expected a run record.*delete it"):
+        store.head(KEY)
+    other = "ab" + "1" * 62
+    store.save(_record(key=other))
+    store.path_for(other).rename(store.path_for(KEY))
+    with pytest.raises(ValidationError, match=rf"expected the record of {KEY}, got {other}"):
+        store.load(KEY)
 
 
-def test_load_all_requires_every_record(tmp_path: Path) -> None:
+def test_a_record_of_an_older_format_is_not_found(tmp_path: Path) -> None:
     store = ResultStore(tmp_path)
-    store.save(_result("a1"))
-    assert [r.digest for r in store.load_all([_task("a1")])] == ["a1"]
-    with pytest.raises(ValidationError, match=r"no result stored for a/s/b2 \("):
-        store.load_all([_task("a1"), _task("b2")])
+    data = _record().to_dict() | {"format": 1}
+    store.path_for(KEY).parent.mkdir(parents=True)
+    store.path_for(KEY).write_text(json.dumps(data))
+    assert store.head(KEY) is None
+    assert store.load(KEY) is None
+
+
+def test_temporaries_of_killed_writers_are_swept_from_every_shard(tmp_path: Path) -> None:
+    store = ResultStore(tmp_path)
+    store.save(_record())
+    left = [tmp_path / "runs" / "ab" / ".x.json.0.tmp", tmp_path / "runs" / ".y.json.0.tmp"]
+    for path in left:
+        path.write_text("half")
+    assert sorted(store.sweep_temporaries()) == sorted(left)
+    assert not any(path.exists() for path in left)
+    assert store.count() == 1
 
 
 def _refuse(token: str) -> None:
@@ -117,6 +164,6 @@ def _refuse(token: str) -> None:
 def test_records_are_strict_json(tmp_path: Path) -> None:
     text = dumps({"x": [float("nan"), float("inf"), 1.5]})
     assert json.loads(text, parse_constant=_refuse) == {"x": [None, None, 1.5]}
-    path = ResultStore(tmp_path).save(_result("abc"))  # NaN statistics and times inside
+    path = ResultStore(tmp_path).save(_record())  # NaN statistics and times inside
     assert "NaN" not in path.read_text()
     json.loads(path.read_text(), parse_constant=_refuse)

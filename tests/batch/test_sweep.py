@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,8 +28,14 @@ from robot_msgs.runs.run_settings import RUN_DEFAULTS
 from tests.batch.batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
 
 if TYPE_CHECKING:
-    from robot_msgs.batch.sweep import SweepSummary
+    from collections.abc import Iterator
+
+    from typing_extensions import Self
+
+    from robot_msgs.batch.executors import ChunkFeed, Outcome
+    from robot_msgs.batch.summary import SweepSummary
     from robot_msgs.batch.tasks import RunFunction
+    from robot_msgs.batch.worker import Job
 
 pytest.importorskip("pyarrow")
 
@@ -151,9 +159,10 @@ def test_run_failures_and_evaluation_failures_are_kept_apart(tmp_path: Path) -> 
     assert (mh01.n_runs, dict(mh01.failures)) == (3, {"ValueError": 1, "exit code -11": 1})
     assert mh01.stats["translation"].mean == pytest.approx(0.001, abs=1e-9)  # trial 1 only
     text = summary.text()
-    assert "4 runs: 3 evaluated (2 succeeded), 1 failed to evaluate, 0 crashed" in text
+    assert "4 runs: 3 evaluated (2 succeeded), 1 failed to evaluate, 0 not evaluated" in text
     assert "run failures: exit code -11 1" in text
-    assert f"not evaluated: orb/MH_01/2: {error}" in text
+    assert f"failed to evaluate: orb/MH_01/2: {error}" in text
+    assert "--resume computes" not in text  # a run's own failure is its stored result
     assert _json(tmp_path / "out" / "summary.json")["complete"] is False
 
 
@@ -219,19 +228,15 @@ def test_resume_after_an_interrupt_computes_only_the_missing_runs(
         _sweep(root, tmp_path / "out", executor=executor, workers=2)
     done_before = calls(root)
     assert not (tmp_path / "out" / "results.parquet").exists()
-    stored = list((tmp_path / "out" / "runs").glob("*.json"))
-    assert 0 < len(stored) <= len(done_before) < 16
+    stored = ResultStore(tmp_path / "out").count()
+    assert 0 < stored <= len(done_before) < 16
     stop.unlink()
     summary = _sweep(root, tmp_path / "out", resume=True)
-    assert (summary.n_reused, summary.n_computed, summary.n_ok) == (
-        len(stored),
-        16 - len(stored),
-        16,
-    )
+    assert (summary.n_reused, summary.n_computed, summary.n_ok) == (stored, 16 - stored, 16)
     after = calls(root)
     # Stored runs were not evaluated again; every other run was evaluated by the resume.
     reused = {k for k, v in after.items() if v == done_before.get(k, 0)}
-    assert len(reused) == len(stored)
+    assert len(reused) == stored
     assert set(after) == set(offsets)
     rows = _ape_rows(summary.table)
     assert len(rows) == 16
@@ -259,7 +264,7 @@ def test_resume_recomputes_only_the_run_whose_input_changed(tmp_path: Path) -> N
     assert sum(calls(root).values()) == 9
     [row] = [r for r in _ape_rows(changed.table) if r["run"] == "orb/MH_01/2"]
     assert row["rms"] == pytest.approx(0.25, abs=1e-9)
-    assert len(list((tmp_path / "out" / "runs").glob("*.json"))) == 9  # the old record stays
+    assert ResultStore(tmp_path / "out").count() == 8  # one record a run, replaced
 
 
 def test_resume_recomputes_a_run_whose_metadata_changed(tmp_path: Path) -> None:
@@ -279,11 +284,25 @@ def test_crashed_records_are_recomputed_on_resume(tmp_path: Path) -> None:
     poison = Path(runs[0].estimate + ".poison")
     poison.touch()
     summary = _sweep(root, tmp_path / "out", executor="local", workers=2, retries=0)
-    records = [_json(p) for p in (tmp_path / "out" / "runs").glob("*.json")]
-    why = [(r["trial"], r["status"], r["error_type"], r["error"], r["attempts"]) for r in records]
-    assert (summary.n_ok, summary.n_crashed, summary.complete) == (1, 1, False), why
-    assert list(summary.errors) == ["orb/MH_01/1"]
-    assert summary.errors["orb/MH_01/1"].startswith("WorkerCrash: the worker process died")
+    assert (summary.n_ok, summary.n_crashed, summary.complete) == (1, 1, False)
+    assert summary.errors == {}  # not the run's own failure ...
+    assert list(summary.infrastructure) == ["orb/MH_01/1"]  # ... but named, with its error
+    assert summary.infrastructure["orb/MH_01/1"] == (
+        "WorkerCrash: the worker process exited with code 7 (1 times, the run alone on its worker)"
+    )
+    assert ResultStore(tmp_path / "out").count() == 1  # never stored as the run's result
+    [row] = [r for r in _ape_rows(summary.table) if r["trial"] == "1"]
+    assert (row["status"], row["error_type"], row["rms"]) == ("crashed", "WorkerCrash", None)
+    ranking = Ranking.from_dict(_json(tmp_path / "out" / "ranking.json")[0]["ranking"])
+    assert dict(ranking.left_out) == {"WorkerCrash": 1}  # not counted against orb
+    assert [(r.algorithm, r.n_runs, r.n_succeeded) for r in ranking.rows] == [("orb", 1, 1)]
+    [agg] = [
+        Aggregate.from_dict(a)
+        for a in _json(tmp_path / "out" / "aggregates.json")
+        if a["group"]["evaluation"] == APE
+    ]
+    assert (agg.n_runs, agg.notes) == (1, ("1 runs not evaluated (WorkerCrash 1) left out",))
+    assert "--resume computes the 1 run not evaluated" in summary.text()
     poison.unlink()
     resumed = _sweep(root, tmp_path / "out", resume=True)
     assert (resumed.n_reused, resumed.n_computed, resumed.n_ok) == (1, 1, 2)
@@ -331,12 +350,106 @@ def test_comparisons_with_mixed_settings_are_refused(tmp_path: Path) -> None:
         _sweep(root, tmp_path / "out", fn=mixed_settings)
 
 
+class _NoWorkers:
+    """An executor that must not be needed: entering it fails the test."""
+
+    name = "none"
+    isolates = True
+    slots = 1
+
+    def describe(self) -> str:
+        return self.name
+
+    def __enter__(self) -> Self:
+        msg = "a worker was needed"
+        raise AssertionError(msg)
+
+    def __exit__(self, *args: object) -> None:
+        return None
+
+    def run(self, fn: RunFunction, job: Job, feed: ChunkFeed) -> Iterator[Outcome]:
+        msg = "a worker was needed"
+        raise AssertionError(msg)
+
+
+def _age(root: Path, seconds: float = 3600.0) -> None:
+    """Set every file's mtime an hour back: older than any racy margin."""
+    old = time.time() - seconds
+    for path in root.rglob("*"):
+        if path.is_file():
+            os.utime(path, (old, old))
+
+
+def test_a_no_op_resume_trusts_unchanged_stamps_and_needs_no_worker(tmp_path: Path) -> None:
+    root = tmp_path / "runs"
+    make_tree(root, trials=2)
+    _age(root)
+    _sweep(root, tmp_path / "out")
+    table = tmp_path / "out" / "results.parquet"
+    written = table.stat().st_mtime_ns
+    resumed = _sweep(root, tmp_path / "out", resume=True, executor=_NoWorkers())
+    assert (resumed.n_reused, resumed.n_computed, resumed.n_ok) == (8, 0, 8)
+    assert set(calls(root).values()) == {1}
+    # The outputs were made from exactly these records: kept, not rewritten.
+    assert table.stat().st_mtime_ns == written
+    assert resumed.table == str(table)
+    (tmp_path / "out" / "ranking.json").unlink()  # one is missing: all are written again
+    again = _sweep(root, tmp_path / "out", resume=True, executor=_NoWorkers())
+    assert (tmp_path / "out" / "ranking.json").exists()
+    assert table.stat().st_mtime_ns != written
+    assert again.n_reused == 8
+
+
+def test_resume_trusts_size_and_mtime_and_verify_rehashes_every_input(tmp_path: Path) -> None:
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
+    _age(root)
+    _sweep(root, tmp_path / "out")
+    target = root / "orb" / "MH_01" / "2" / "estimate.tum"
+    info = target.stat()
+    # Other bytes of the same size, and the old mtime put back: the stamp cannot tell.
+    text = target.read_text()
+    target.write_text(text.replace("0.002000000", "0.009000000"))
+    assert target.stat().st_size == info.st_size
+    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
+    trusted = _sweep(root, tmp_path / "out", resume=True, executor=_NoWorkers())
+    [row] = [r for r in _ape_rows(trusted.table) if r["trial"] == "2"]
+    assert row["rms"] == pytest.approx(0.002, abs=1e-9)  # the documented trust
+    verified = _sweep(root, tmp_path / "out", resume=True, verify=True)
+    assert (verified.n_reused, verified.n_computed) == (1, 1)
+    [row] = [r for r in _ape_rows(verified.table) if r["trial"] == "2"]
+    assert row["rms"] == pytest.approx(0.009, abs=1e-9)  # 0.009 m along y, by construction
+    assert calls(root) == {("orb", "MH_01", "1"): 1, ("orb", "MH_01", "2"): 2}
+
+
+def test_a_touched_input_is_rehashed_once_kept_and_trusted_afterwards(tmp_path: Path) -> None:
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
+    _age(root)
+    _sweep(root, tmp_path / "out")
+    target = root / "orb" / "MH_01" / "1" / "estimate.tum"
+    _age(target.parent, seconds=600.0)  # a new mtime, the same bytes (a copy, a checkout)
+    rehashed = _sweep(root, tmp_path / "out", resume=True)
+    assert (rehashed.n_reused, rehashed.n_computed) == (2, 0)  # a worker hashed it: the same
+    again = _sweep(root, tmp_path / "out", resume=True, executor=_NoWorkers())
+    assert again.n_reused == 2  # its record now holds the new stamp
+    assert set(calls(root).values()) == {1}
+
+
+def test_verify_goes_with_resume(tmp_path: Path) -> None:
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=1)
+    with pytest.raises(ValidationError, match="--verify re-hashes the inputs of stored results"):
+        _sweep(tmp_path / "runs", tmp_path / "out", verify=True)
+    with pytest.raises(ValidationError, match=r"Expected `retries` >= 0, got -1"):
+        _sweep(tmp_path / "runs", tmp_path / "out", retries=-1)
+
+
 def test_bad_executor_options_and_an_out_that_is_a_file_are_refused_before_any_input_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     make_tree(tmp_path / "runs")
     hashed: list[object] = []
-    monkeypatch.setattr("robot_msgs.batch.sweep.make_tasks", lambda *a: hashed.append(a))
+    monkeypatch.setattr("robot_msgs.batch.sweep.settings_identity", lambda *a: hashed.append(a))
     with pytest.raises(ValidationError, match=r"Expected `workers` >= 1, got 0") as refused:
         _sweep(tmp_path / "runs", tmp_path / "out", executor="local", workers=0)
     assert (refused.value.field, refused.value.reason) == (

@@ -1,25 +1,34 @@
-"""The shipped per-run function: real readers and metrics, through a sweep."""
+"""The worker's side: the shipped per-run function through a sweep, and run_chunk's records."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
 
+from robot_msgs.batch.inputs import (
+    content_digest,
+    file_sha256,
+    input_files,
+    run_key,
+    settings_identity,
+)
 from robot_msgs.batch.results_table import read_results
+from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.sweep import run_sweep
-from robot_msgs.batch.tasks import file_sha256, make_tasks, run_task
-from robot_msgs.batch.worker import evaluate_task
-from robot_msgs.io import example_path
-from robot_msgs.runs import load_runs
-from tests.batch.batch_helpers import write_tum
+from robot_msgs.batch.tasks import Task, run_task
+from robot_msgs.batch.worker import Chunk, Job, evaluate_task, run_chunk
+from robot_msgs.runs import RunSettings, load_runs
+from tests.batch.batch_helpers import calls, make_tree, position_error, scripted, write_tum
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
-    from robot_msgs.batch.sweep import SweepSummary
+    from robot_msgs.batch.summary import SweepSummary
+    from robot_msgs.batch.worker import ChunkResult
+    from robot_msgs.compare import RunReport
+    from robot_msgs.runs.spec import RunSpec
 
 pytest.importorskip("pyarrow")
 
@@ -138,8 +147,8 @@ def test_a_run_that_reported_failing_is_evaluated_and_keeps_its_numbers(tmp_path
     run = tmp_path / "offset" / "line" / "2"
     write_tum(run / "estimate.tum", t, curve + np.array([0.1, 0.2, 0.0]))
     (run / "meta.json").write_text(json.dumps({"exit_code": 3, "version": "1.2"}))
-    [task] = make_tasks(load_runs([tmp_path]), evaluate_task)
-    result = run_task(evaluate_task, task)
+    [spec] = load_runs([tmp_path]).runs
+    result = run_task(evaluate_task, Task(run=spec, settings=RunSettings(), digest=""))
     assert (result.status, result.error) == ("ok", "")
     report = result.run_report()
     assert (report.success, report.failure, report.version) == (False, "exit code 3", "1.2")
@@ -172,8 +181,138 @@ def test_shipped_examples_are_evaluated_and_hashed_by_their_bytes(tmp_path: Path
     [row] = _rows(summary).values()
     assert (row["status"], row["success"]) == ("ok", True)
     assert row["n"] == 785  # matched poses, as in the worker's doctest
-    [task] = make_tasks(load_runs([path]), evaluate_task)
-    assert file_sha256("example:fr1_xyz/rgbdslam.tum") == file_sha256(
-        example_path("fr1_xyz/rgbdslam.tum")
+    # The digest in the table is the one computed from the shipped files' bytes.
+    manifest = load_runs([path])
+    [run] = manifest.runs
+    key = run_key(settings_identity(manifest.settings.to_dict(), evaluate_task), run)
+    hashes = {role: file_sha256(p) for role, p in input_files(run).items()}
+    assert content_digest(key, hashes) == row["digest"]
+
+
+def _job(out: Path, **kwargs: Any) -> Job:
+    settings = RunSettings()
+    return Job(
+        settings=settings,
+        shared=settings_identity(settings.to_dict(), kwargs.pop("fn", scripted)),
+        out=str(out),
+        session=kwargs.pop("session", "s1"),
+        **kwargs,
     )
-    assert task.digest == row["digest"]
+
+
+def _chunk(runs: tuple[RunSpec, ...]) -> Chunk:
+    return Chunk(number=0, indices=tuple(range(len(runs))), runs=runs, attempts=(1,) * len(runs))
+
+
+def _evaluate(fn: Any, job: Job, runs: tuple[RunSpec, ...]) -> ChunkResult:
+    return run_chunk(fn, job, _chunk(runs))
+
+
+def test_run_chunk_stores_each_result_with_the_hash_of_the_bytes_it_evaluated(
+    tmp_path: Path,
+) -> None:
+    offsets = make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=2)
+    runs = load_runs([tmp_path / "runs"]).runs
+    job = _job(tmp_path / "out")
+    done = _evaluate(scripted, job, runs)
+    assert [(s.position, s.status, s.success, s.reused) for s in done.summaries] == [
+        (0, "ok", True, False),
+        (1, "ok", True, False),
+    ]
+    assert done.elapsed_s > 0
+    store = ResultStore(tmp_path / "out")
+    for run in runs:
+        record = store.load(run_key(job.shared, run))
+        assert record is not None
+        assert record.inputs["estimate"][1] == file_sha256(run.estimate)
+        assert record.inputs["reference"][1] == file_sha256(run.reference)
+        assert record.session == "s1"
+        report = record.result.report
+        assert report is not None
+        rms = report.comparisons["ape:translation"].stats["translation"].rms
+        assert rms == pytest.approx(offsets["orb", "MH_01", run.trial], abs=1e-9)
+    again = _evaluate(scripted, job, runs)  # the same bytes: kept, not evaluated again
+    assert [s.reused for s in again.summaries] == [True, True]
+    assert set(calls(tmp_path / "runs").values()) == {1}
+
+
+def test_run_chunk_keeps_another_sessions_result_only_when_resuming(tmp_path: Path) -> None:
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=1)
+    runs = load_runs([tmp_path / "runs"]).runs
+    _evaluate(scripted, _job(tmp_path / "out", session="first"), runs)
+    forced = _evaluate(scripted, _job(tmp_path / "out", session="second"), runs)
+    assert [s.reused for s in forced.summaries] == [False]  # --force: recomputed
+    resumed = _evaluate(scripted, _job(tmp_path / "out", session="third", reuse="any"), runs)
+    assert [s.reused for s in resumed.summaries] == [True]  # --resume: kept
+    assert calls(tmp_path / "runs") == {("orb", "MH_01", "1"): 2}
+
+
+def test_run_chunk_recomputes_a_run_whose_bytes_changed(tmp_path: Path) -> None:
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=1)
+    runs = load_runs([tmp_path / "runs"]).runs
+    job = _job(tmp_path / "out", reuse="any")
+    _evaluate(scripted, job, runs)
+    estimate = Path(runs[0].estimate)
+    t = np.arange(50) * 0.1
+    write_tum(estimate, t, np.column_stack([t, 0 * t, 0 * t + 0.25]))  # 0.25 m along z
+    [summary] = _evaluate(scripted, job, runs).summaries
+    assert (summary.reused, summary.status) == (False, "ok")
+    record = ResultStore(tmp_path / "out").load(run_key(job.shared, runs[0]))
+    assert record is not None
+    assert record.inputs["estimate"][1] == file_sha256(estimate)
+    assert record.result.report is not None
+    rms = record.result.report.comparisons["ape:translation"].stats["translation"].rms
+    assert rms == pytest.approx(0.25, abs=1e-9)
+
+
+def _rewrites_its_estimate(task: Task) -> RunReport:
+    """Evaluate, then append a comment to the estimate: its bytes move under the worker."""
+    report = scripted(task)
+    marker = Path(task.run.estimate + ".rewrites")
+    left = int(marker.read_text()) if marker.exists() else 10**6
+    if left > 0:
+        with Path(task.run.estimate).open("a") as handle:
+            handle.write("# changed while read\n")
+        marker.write_text(str(left - 1))
+    return report
+
+
+def test_an_input_changed_while_evaluated_is_retried_then_lost_never_stored(
+    tmp_path: Path,
+) -> None:
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=2)
+    runs = load_runs([tmp_path / "runs"]).runs
+    Path(runs[0].estimate + ".rewrites").write_text("1")  # changes once, then holds still
+    job = _job(tmp_path / "out", fn=_rewrites_its_estimate, retries=1)
+    first, second = _evaluate(_rewrites_its_estimate, job, runs).summaries
+    assert (first.status, first.reused) == ("ok", False)
+    assert (second.status, second.error_type) == ("lost", "InputChanged")
+    assert "an input changed while the run was evaluated, 2 times" in second.error
+    assert calls(tmp_path / "runs") == {("orb", "MH_01", "1"): 2, ("orb", "MH_01", "2"): 2}
+    store = ResultStore(tmp_path / "out")
+    record = store.load(run_key(job.shared, runs[0]))
+    assert record is not None
+    assert record.inputs["estimate"][1] == file_sha256(runs[0].estimate)  # the final bytes
+    assert store.load(run_key(job.shared, runs[1])) is None
+
+
+def test_a_record_that_cannot_be_written_makes_the_run_lost(tmp_path: Path) -> None:
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=1)
+    runs = load_runs([tmp_path / "runs"]).runs
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "runs").write_text("a file where the records' folder should be")
+    [summary] = _evaluate(scripted, _job(tmp_path / "out"), runs).summaries
+    assert (summary.status, summary.error_type) == ("lost", "RecordNotStored")
+    assert "cannot write it" in summary.error
+
+
+def test_a_run_s_own_error_is_a_stored_failure(tmp_path: Path) -> None:
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=1)
+    runs = load_runs([tmp_path / "runs"]).runs
+    Path(runs[0].estimate).write_text("0 0 0 0 0 0 0 1\n")  # one pose: position_error refuses
+    job = _job(tmp_path / "out", fn=position_error)
+    [summary] = _evaluate(position_error, job, runs).summaries
+    assert (summary.status, summary.error_type) == ("failed", "ValueError")
+    record = ResultStore(tmp_path / "out").load(run_key(job.shared, runs[0]))
+    assert record is not None
+    assert record.result.error == "Expected 50 poses like the reference, got 1"

@@ -64,9 +64,10 @@ def test_bench_folder_writes_the_outputs_and_prints_the_summary(
     assert main(argv) == 0
     captured = capsys.readouterr()
     assert captured.out.splitlines()[0].startswith(
-        "2 runs: 2 evaluated (2 succeeded), 0 failed to evaluate, 0 crashed; 0 reused, "
-        "2 computed in"
+        "2 runs: 2 evaluated (2 succeeded), 0 failed to evaluate, 0 not evaluated (0 crashed, "
+        "0 lost); 0 reused, 2 computed in"
     )
+    assert captured.err.startswith(f"bench: reading the runs of {root}\nbench: 2 runs into {out}")
     assert "on local (2 workers)" in captured.out
     assert f"table: {out / 'results.parquet'}" in captured.out
     assert "\nape:translation: Ranking" in captured.out
@@ -184,20 +185,21 @@ def test_a_run_that_cannot_be_read_fails_the_bench_unless_partial_results_are_al
     captured = capsys.readouterr()
     errors = [line for line in captured.err.splitlines() if line.startswith("ERROR:")]
     bad_file = root / "orb" / "MH_01" / "2" / "estimate.tum"
-    # The one error line names the run, the file and the line, and the flag that accepts it.
+    # The one error line counts, names the first run, the file and the line, and the flag.
     assert len(errors) == 1, errors
     assert errors[0].startswith(
-        f"ERROR: 1 of 2 runs could not be evaluated: orb/MH_01/2: FormatError: {bad_file}, line 2"
+        "ERROR: 1 of 2 runs did not finish (1 failed to evaluate, 0 not evaluated): "
+        f"orb/MH_01/2: FormatError: {bad_file}, line 2"
     )
     assert errors[0].endswith("; --allow-partial accepts a partial sweep")
-    assert "not evaluated: orb/MH_01/2: FormatError: " in captured.out
+    assert "failed to evaluate: orb/MH_01/2: FormatError: " in captured.out
     assert "oops" in captured.out
     assert main([*argv, "--out", str(tmp_path / "partial"), "--allow-partial"]) == 0
     captured = capsys.readouterr()
-    assert "WARNING: 1 of 2 runs could not be evaluated" in captured.err
+    assert "WARNING: 1 of 2 runs did not finish" in captured.err
     assert "accepted by --allow-partial" in captured.err
     assert not [line for line in captured.err.splitlines() if line.startswith("ERROR:")]
-    assert "not evaluated: orb/MH_01/2" in captured.out
+    assert "failed to evaluate: orb/MH_01/2" in captured.out
     # Both wrote every output; the good run's numbers are there.
     for out in (tmp_path / "strict", tmp_path / "partial"):
         assert _json(out / "summary.json")["complete"] is False
@@ -230,9 +232,10 @@ def test_a_bad_flag_value_fails_before_any_run_naming_the_flag(
     out = tmp_path / "out"
     assert main(["bench", str(root), "--out", str(out), "--max-diff", "-1"]) == 1
     assert capsys.readouterr().err == (
+        f"bench: reading the runs of {root}\n"  # at once, before anything that takes time
         "ERROR: --max-diff -1.0: expected a finite number of seconds > 0, got float -1.0\n"
     )
-    assert main(["bench", str(root), "--out", str(out), "--coverage-gap", "0"]) == 1
+    assert main(["bench", str(root), "--out", str(out), "--coverage-gap", "0", "--quiet"]) == 1
     assert capsys.readouterr().err.startswith("ERROR: --coverage-gap 0.0: expected")
     assert not out.exists()  # nothing was evaluated
     with pytest.raises(SystemExit) as refused:
@@ -254,7 +257,7 @@ def test_bench_refuses_an_existing_output_then_resumes(
     capsys.readouterr()
     assert main(["bench", str(root), "--out", str(out), "--serial"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("ERROR: ")
+    assert err.splitlines()[1].startswith("ERROR: ")
     assert "pass --resume to continue it or --force to recompute everything" in err
     assert main(["bench", str(root), "--out", str(out), "--serial", "--resume", "--quiet"]) == 0
     assert "2 reused, 0 computed" in capsys.readouterr().out
@@ -281,7 +284,7 @@ def test_bench_with_a_bad_manifest_prints_one_error_line(
         '[settings]\nalign = 3\n[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\n'
         'estimate = "e.tum"\n'
     )
-    assert main(["bench", str(manifest), "--out", str(tmp_path / "out")]) == 1
+    assert main(["bench", str(manifest), "--out", str(tmp_path / "out"), "--quiet"]) == 1
     err = capsys.readouterr().err
     assert err == f"ERROR: {manifest} [settings]: `align`: expected str, got int 3\n"
 
@@ -372,7 +375,7 @@ def test_an_out_that_is_a_file_is_refused_before_any_run(
     def no_run(*args: object, **kwargs: object) -> NoReturn:
         raise AssertionError  # pragma: no cover - the sweep must not start
 
-    monkeypatch.setattr(sweep, "make_tasks", no_run)
+    monkeypatch.setattr(sweep, "settings_identity", no_run)
     assert main(["bench", str(root), "--out", str(out), "--serial", "--quiet"]) == 1
     assert capsys.readouterr().err == (
         f"ERROR: --out {out}: is a file, not a folder; give a folder (it is created if missing)\n"
@@ -389,7 +392,7 @@ def test_worker_flags_are_named_and_refused_where_they_do_nothing(
     def no_run(*args: object, **kwargs: object) -> NoReturn:
         raise AssertionError  # pragma: no cover - refused before the inputs are hashed
 
-    monkeypatch.setattr(sweep, "make_tasks", no_run)
+    monkeypatch.setattr(sweep, "settings_identity", no_run)
     argv = ["bench", str(root), "--out", str(out), "--quiet"]
     assert main([*argv, "--workers", "0"]) == 1
     assert capsys.readouterr().err == "ERROR: --workers 0: expected a count >= 1, got 0\n"
@@ -416,12 +419,10 @@ def test_a_sweep_in_which_every_run_fails_names_the_first_and_counts_the_rest(
     first = root / "orb" / "MH_01" / "1" / "estimate.tum"
     (line,) = captured.err.splitlines()
     assert line.startswith(
-        f"ERROR: 2 of 2 runs could not be evaluated: orb/MH_01/1: FormatError: {first}: cannot "
-        "tell the format: line 1 has 3 numbers"
+        "ERROR: 2 of 2 runs did not finish (2 failed to evaluate, 0 not evaluated): "
+        f"orb/MH_01/1: FormatError: {first}: cannot tell the format: line 1 has 3 numbers"
     )
-    assert line.endswith(
-        " (and 1 more: see 'not evaluated' above); --allow-partial accepts a partial sweep"
-    )
+    assert line.endswith(" (and 1 more: see above); --allow-partial accepts a partial sweep")
     assert captured.out.startswith("2 runs: 0 evaluated (0 succeeded), 2 failed to evaluate")
     summary = _json(out / "summary.json")
     assert (summary["n_failed"], summary["complete"]) == (2, False)

@@ -47,7 +47,25 @@ TABLES = (
     "repeatability.json",
 )
 #: What a record or the summary holds about the run of the sweep, not its results.
-HOW_IT_RAN = {"elapsed_s", "cpu_s", "worker", "n_reused", "n_computed"}
+HOW_IT_RAN = {
+    "elapsed_s",
+    "cpu_s",
+    "worker",
+    "attempts",
+    "n_reused",
+    "n_computed",
+    "compute_s",
+    "startup_s",
+    "throughput",
+    "session",
+    "hashed_at_ns",
+    "outputs_key",
+    "seconds_per_run",
+    "chunks",
+    "evaluation_cpu_s",
+    "client_cpu_s",
+    "client_peak_rss_mb",
+}
 
 
 def _tree(root: Path) -> int:
@@ -116,9 +134,11 @@ def _writing(out: Path, phase: str) -> bool:
     every run done and a table being written (a temporary file beside it).
     """
     if phase == "records":
-        runs = out / "runs"
+        runs = out / "runs"  # records in shards: runs/<first two hex digits>/<key>.json
         return (
-            runs.is_dir() and len(list(runs.glob("*.json"))) >= KILL_AT and any(runs.glob(".*.tmp"))
+            runs.is_dir()
+            and len(list(runs.glob("*/*.json"))) >= KILL_AT
+            and any(runs.glob("*/.*.tmp"))
         )
     return out.is_dir() and any(out.glob(".*.tmp"))
 
@@ -148,14 +168,20 @@ def _kill_mid_sweep(command: list[str], cwd: Path, phase: str) -> int:
             proc.wait()
         _end_session(proc.pid)
     assert code == -signal.SIGKILL, f"the sweep ended before the kill ({phase})"
-    return len(list((out / "runs").glob("*.json")))
+    return len(list((out / "runs").glob("*/*.json")))
+
+
+def _without_how_it_ran(record: dict[str, Any]) -> dict[str, Any]:
+    kept = {k: v for k, v in record.items() if k not in HOW_IT_RAN}
+    kept["result"] = {k: v for k, v in record["result"].items() if k not in HOW_IT_RAN}
+    return kept
 
 
 def _records(out: Path) -> dict[str, dict[str, Any]]:
     """The run records, each without what describes how it ran."""
     return {
-        path.name: {k: v for k, v in json.loads(path.read_text()).items() if k not in HOW_IT_RAN}
-        for path in sorted((out / "runs").glob("*.json"))
+        path.name: _without_how_it_ran(json.loads(path.read_text()))
+        for path in sorted((out / "runs").glob("*/*.json"))
     }
 
 
@@ -192,7 +218,10 @@ def test_a_sweep_killed_mid_way_resumes_to_the_results_of_an_uninterrupted_one(
         if left:
             break
     assert left, f"no kill left a temporary file behind in {TRIES} tries"
-    assert {p.parent for p in left} == {out / "runs" if phase == "records" else out}
+    if phase == "records":
+        assert {p.parent.parent for p in left} == {out / "runs"}
+    else:
+        assert {p.parent for p in left} == {out}
 
     _run(_command(root, "--resume"), tmp_path)
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*.tmp")) == []

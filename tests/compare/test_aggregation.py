@@ -6,7 +6,14 @@ import math
 
 import pytest
 
-from robot_msgs.compare import Comparison, aggregate, check_same_settings, error_stats
+from robot_msgs.compare import (
+    AggregateTally,
+    Comparison,
+    SettingsTally,
+    aggregate,
+    check_same_settings,
+    error_stats,
+)
 from robot_msgs.errors import SettingsMismatchError, ValidationError
 
 
@@ -57,3 +64,52 @@ def test_no_runs_gives_nan_success_rate() -> None:
     agg = aggregate([], failures=[])
     assert agg.n_runs == 0
     assert math.isnan(agg.success_rate)
+
+
+def test_the_tally_gives_aggregates_answer_one_comparison_at_a_time() -> None:
+    runs = [_run(0.1, name="a"), _run(0.4, name="b"), _run(0.2, name="c")]
+    tally = AggregateTally(group={"algorithm": "orb"})
+    for run in runs:
+        tally.update(run)
+    tally.fail("lost")
+    streamed = tally.compute()
+    assert streamed == aggregate(runs, failures=["lost"], group={"algorithm": "orb"})
+    # The three runs' RMS errors are 0.1, 0.4, 0.2: mean 0.7 / 3, median 0.2, max 0.4.
+    stats = streamed.stats["translation"]
+    assert stats.n == 3
+    assert (stats.median, stats.max) == pytest.approx((0.2, 0.4))
+    assert stats.mean == pytest.approx(0.7 / 3)
+    tally.reset()
+    assert tally.compute().n_runs == 0
+
+
+def test_the_tally_keeps_only_the_signals_every_run_has() -> None:
+    both = Comparison(
+        metric="ape",
+        stats={"translation": error_stats([0.1]), "rotation": error_stats([0.5])},
+        units={"translation": "m", "rotation": "rad"},
+    )
+    one = Comparison(
+        metric="ape", stats={"translation": error_stats([0.3])}, units={"translation": "m"}
+    )
+    tally = AggregateTally()
+    tally.update(both)
+    tally.update(one)
+    assert list(tally.compute().stats) == ["translation"]
+    assert list(aggregate([both, one]).stats) == ["translation"]
+
+
+def test_a_setting_only_later_comparisons_have_is_none_in_the_earlier_ones() -> None:
+    plain = Comparison(
+        metric="ape", stats={"t": error_stats([0.1])}, units={"t": "m"}, estimate="p"
+    )
+    later = plain.replace(settings={"n_align": 10}, estimate="q")
+    tally = SettingsTally()
+    tally.update(plain)
+    tally.update(later)
+    with pytest.raises(
+        SettingsMismatchError, match=r"different `n_align` settings \(None in p; 10 in q\)"
+    ):
+        tally.result()
+    assert tally.result(force=True) == {"n_align": "<mixed>"}
+    assert check_same_settings([plain, plain.replace(estimate="r")]) == {}

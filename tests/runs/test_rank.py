@@ -9,7 +9,8 @@ import pytest
 
 from robot_msgs.compare import Comparison, RunReport, error_stats
 from robot_msgs.errors import SettingsMismatchError, ValidationError
-from robot_msgs.runs.rank import average_ranks, rank_algorithms
+from robot_msgs.report.tables import ranking_table
+from robot_msgs.runs.rank import RankingTally, average_ranks, rank_algorithms
 
 if TYPE_CHECKING:
     from robot_msgs.msg import Value
@@ -192,3 +193,33 @@ def test_a_named_metric_ranks_by_that_metric_not_the_first() -> None:
     assert [row.algorithm for row in by_rpe.rows] == ["b", "a"]
     assert by_rpe.metric == "rpe"
     assert by_rpe.rows[0].scores == {"s1": 0.3}
+
+
+def test_the_tally_ranks_in_any_order_of_runs_and_says_what_it_lacks() -> None:
+    reports = [
+        _run("orb", "MH_01", 0.10, trial=1),
+        _run("vins", "MH_01", 0.20, trial=1),
+        _run("orb", "MH_01", 0.30, trial=2),
+        _run("vins", "MH_01", 0.05, trial=2, success=False),
+    ]
+    tally = RankingTally()
+    for report in reversed(reports):
+        tally.update(report)
+    tally.leave_out("SchedulerLost")
+    tally.leave_out("SchedulerLost")
+    ranking = tally.compute()
+    assert ranking is not None
+    # Medians of successful runs: orb (0.10, 0.30) -> 0.20, vins (0.20) -> 0.20: a tie,
+    # broken by success rate (orb 2/2, vins 1/2).
+    assert [(r.algorithm, r.n_runs, r.n_succeeded) for r in ranking.rows] == [
+        ("orb", 2, 2),
+        ("vins", 2, 1),
+    ]
+    assert [r.scores["MH_01"] for r in ranking.rows] == pytest.approx([0.20, 0.20])
+    assert (dict(ranking.left_out), ranking.n_left_out) == ({"SchedulerLost": 2}, 2)
+    assert rank_algorithms(reports) == ranking.replace(left_out={})
+    notes = ranking_table(ranking).notes
+    assert notes[-1] == (
+        "Lacks 2 runs, not evaluated for a reason outside them (SchedulerLost 2): they "
+        "count for no algorithm."
+    )

@@ -9,12 +9,16 @@ statistics are null too. Rows follow the manifest's order, then the settings' me
 order, then each Comparison's signal order, so the same manifest gives the same table
 whichever executor ran it.
 
-Written as Parquet (``pyarrow``, extras ``parquet`` or ``dask``); without pyarrow the
-same rows go to CSV and the caller is told why.
+Written as it is produced by :class:`TableWriter`: Parquet (``pyarrow``, extras
+``parquet`` or ``dask``) one row group of :data:`ROW_GROUP_ROWS` rows at a time, or,
+without pyarrow, the same rows as CSV line by line (and the caller is told why); the
+file appears whole when the writer closes (:func:`robot_msgs.files.open_atomic`), so a
+sweep of any size holds at most one row group of rows.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import math
@@ -23,11 +27,14 @@ from typing import TYPE_CHECKING, Any
 
 from robot_msgs.compare import ErrorStats
 from robot_msgs.errors import FormatError, MissingDependencyError
-from robot_msgs.files import write_atomic
+from robot_msgs.files import open_atomic
 from robot_msgs.optional import require
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
+    from types import TracebackType
+
+    from typing_extensions import Self
 
     from robot_msgs.batch.tasks import RunResult
     from robot_msgs.runs.run_settings import RunSettings
@@ -35,9 +42,12 @@ if TYPE_CHECKING:
 __all__ = [
     "COLUMNS",
     "KEY_COLUMNS",
+    "ROW_GROUP_ROWS",
     "STAT_COLUMNS",
+    "TableWriter",
     "read_results",
     "rows_from_results",
+    "rows_of",
     "write_table",
 ]
 
@@ -59,6 +69,8 @@ KEY_COLUMNS = (
 )
 STAT_COLUMNS: tuple[str, ...] = tuple(ErrorStats.__dataclass_fields__)
 COLUMNS = KEY_COLUMNS + STAT_COLUMNS
+#: Rows held before a Parquet row group is written (a few MB of Python objects).
+ROW_GROUP_ROWS = 1024
 
 Row = dict[str, Any]
 
@@ -81,45 +93,49 @@ def rows_from_results(results: Sequence[RunResult], settings: RunSettings) -> li
     [('ape:translation', 'translation', 2), ('rpe:translation:1s:all', '', None)]
     """
     names = [m.name for m in settings.metrics]
+    return [row for result in results for row in rows_of(result, names)]
+
+
+def rows_of(result: RunResult, names: Sequence[str]) -> list[Row]:
+    """Table rows of one run: for each metric named in ``names``, one row per signal."""
     rows: list[Row] = []
-    for result in results:
-        report = result.report
-        head: Row = {
-            "run": result.name,
-            "algorithm": result.algorithm,
-            "sequence": result.sequence,
-            "trial": result.trial,
-        }
-        tail: Row = {
-            "status": result.status,
-            "success": None if report is None else report.success,
-            "failure": "" if report is None else report.failure,
-            "error_type": result.error_type,
-            "error": result.error,
-            "digest": result.digest,
-        }
-        for name in names:
-            comparison = None if report is None else report.comparisons.get(name)
-            if comparison is None:
-                rows.append(
-                    head
-                    | {"evaluation": name, "metric": "", "signal": "", "unit": ""}
-                    | tail
-                    | dict.fromkeys(STAT_COLUMNS)
-                )
-                continue
-            for signal, stats in comparison.stats.items():
-                rows.append(
-                    head
-                    | {
-                        "evaluation": name,
-                        "metric": comparison.metric,
-                        "signal": signal,
-                        "unit": comparison.units[signal],
-                    }
-                    | tail
-                    | {col: _null_nan(getattr(stats, col)) for col in STAT_COLUMNS}
-                )
+    report = result.report
+    head: Row = {
+        "run": result.name,
+        "algorithm": result.algorithm,
+        "sequence": result.sequence,
+        "trial": result.trial,
+    }
+    tail: Row = {
+        "status": result.status,
+        "success": None if report is None else report.success,
+        "failure": "" if report is None else report.failure,
+        "error_type": result.error_type,
+        "error": result.error,
+        "digest": result.digest,
+    }
+    for name in names:
+        comparison = None if report is None else report.comparisons.get(name)
+        if comparison is None:
+            rows.append(
+                head
+                | {"evaluation": name, "metric": "", "signal": "", "unit": ""}
+                | tail
+                | dict.fromkeys(STAT_COLUMNS)
+            )
+            continue
+        for signal, stats in comparison.stats.items():
+            rows.append(
+                head
+                | {
+                    "evaluation": name,
+                    "metric": comparison.metric,
+                    "signal": signal,
+                    "unit": comparison.units[signal],
+                }
+                | tail
+                | {col: _null_nan(getattr(stats, col)) for col in STAT_COLUMNS}
+            )
     return rows
 
 
@@ -136,6 +152,89 @@ def _schema() -> Any:
     )
 
 
+class TableWriter:
+    """Write the results table as rows come: ``OUT/results.parquet``, or ``results.csv``.
+
+    Use as a context manager; :meth:`write` takes a run's rows (:func:`rows_from_results`
+    order). ``path`` is the file written and ``note`` says why it is CSV (empty for
+    Parquet). Nothing appears at ``path`` unless the block ends without an error.
+
+    Raises
+    ------
+    OutputExistsError
+        The table exists and ``force`` is false (raised on entering).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with TableWriter(tempfile.mkdtemp()) as table:
+    ...     table.write([])
+    >>> table.path.name, table.rows
+    ('results.parquet', 0)
+    """
+
+    def __init__(self, out: str | Path, *, force: bool = False) -> None:
+        folder = Path(out)
+        try:
+            self._schema: Any = _schema()
+        except MissingDependencyError as err:
+            self._schema = None
+            self.path = folder / "results.csv"
+            self.note = f"wrote CSV instead of Parquet: {err}"
+        else:
+            self.path = folder / "results.parquet"
+            self.note = ""
+        self.force = force
+        self.rows = 0
+        self._stack = contextlib.ExitStack()
+        self._columns: dict[str, list[Any]] = {c: [] for c in COLUMNS}
+        self._parquet: Any = None
+        self._csv: Any = None
+
+    def __enter__(self) -> Self:
+        handle = self._stack.enter_context(open_atomic(self.path, force=self.force))
+        if self._schema is not None:
+            pq = require("pyarrow.parquet", "parquet", feature="Parquet results tables")
+            self._parquet = pq.ParquetWriter(handle, self._schema)
+            self._stack.callback(self._parquet.close)
+        else:
+            text = io.TextIOWrapper(handle, encoding="utf-8", newline="")
+            self._stack.callback(text.detach)
+            self._stack.callback(text.flush)
+            self._csv = csv.writer(text, lineterminator="\n")
+            self._csv.writerow(COLUMNS)
+        return self
+
+    def write(self, rows: Iterable[Row]) -> None:
+        """Add rows (a run's, in table order)."""
+        for row in rows:
+            self.rows += 1
+            if self._csv is not None:
+                self._csv.writerow([_csv_cell(row[c]) for c in COLUMNS])
+                continue
+            for column, values in self._columns.items():
+                values.append(row[column])
+            if len(self._columns["run"]) >= ROW_GROUP_ROWS:
+                self._flush()
+
+    def _flush(self) -> None:
+        if self._parquet is None or not self._columns["run"]:
+            return
+        pa = require("pyarrow", "parquet", feature="Parquet results tables")
+        self._parquet.write_table(pa.table(self._columns, schema=self._schema))
+        self._columns = {c: [] for c in COLUMNS}
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if exc is None:
+            self._flush()
+        self._stack.__exit__(exc_type, exc, tb)
+
+
 def write_table(rows: Sequence[Row], out: str | Path, *, force: bool = False) -> tuple[Path, str]:
     """Write ``rows`` as ``out/results.parquet``, or ``out/results.csv`` without pyarrow.
 
@@ -149,24 +248,9 @@ def write_table(rows: Sequence[Row], out: str | Path, *, force: bool = False) ->
     OutputExistsError
         The table exists and ``force`` is false.
     """
-    folder = Path(out)
-    try:
-        schema = _schema()
-    except MissingDependencyError as err:
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: _csv_cell(v) for k, v in row.items()})
-        path = write_atomic(folder / "results.csv", buffer.getvalue(), force=force)
-        return path, f"wrote CSV instead of Parquet: {err}"
-    pa = require("pyarrow", "parquet", feature="Parquet results tables")
-    pq = require("pyarrow.parquet", "parquet", feature="Parquet results tables")
-    table = pa.Table.from_pylist(list(rows), schema=schema)
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink)
-    data = sink.getvalue().to_pybytes()
-    return write_atomic(folder / "results.parquet", data, force=force), ""
+    with TableWriter(out, force=force) as table:
+        table.write(rows)
+    return table.path, table.note
 
 
 def _csv_cell(value: Any) -> Any:

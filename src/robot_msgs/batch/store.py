@@ -1,110 +1,262 @@
-"""Per-run result records on disk: one JSON file per task, named by its content hash.
+"""Per-run records on disk, written by the workers, sharded by run key.
 
 Layout under the output folder::
 
-    OUT/runs/<digest>.json     one RunResult each, written atomically as it arrives
+    OUT/runs/<k[:2]>/<k>.json     one RunRecord per run, k its run key (64 hex digits)
 
-WHY one file per run and not one big file: a sweep interrupted at any moment (Ctrl-C,
-a killed job, a lost node) leaves only complete records behind (each is written to a
-temporary file and renamed into place), so ``--resume`` trusts every record it finds.
+WHY sharded: 10^6 records in one folder make every listing and lookup slow on most
+file systems; 256 folders hold ~4000 records each at that size.
+
+WHY the workers write them: a record written by the client costs it a write and an
+fsync per run (the ceiling of ~120 runs/s measured before); each worker writes its
+own, atomically (:func:`robot_msgs.files.write_atomic`: a killed worker leaves only
+complete records, and a hidden temporary that :meth:`ResultStore.sweep_temporaries`
+removes on ``--resume``).
+
+A record holds the run's :class:`~robot_msgs.batch.tasks.RunResult` (``ok`` or the
+run's own ``failed``; an infrastructure failure is never stored), the content digest
+the worker computed, and each input's stamp and hash as the worker saw them, which
+``--resume`` compares with the files now (:func:`robot_msgs.batch.inputs.unchanged`).
 Records of runs no longer in the manifest are ignored, never deleted.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from robot_msgs.batch.tasks import RunResult
+from robot_msgs.batch.inputs import unchanged
+from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult
 from robot_msgs.errors import ValidationError
-from robot_msgs.files import write_atomic
+from robot_msgs.files import sweep_temporaries, write_atomic
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Mapping
 
-    from robot_msgs.batch.tasks import Task
+    from robot_msgs.batch.inputs import Stamp
 
-__all__ = ["ResultStore"]
+__all__ = ["RECORD_FORMAT", "RecordHead", "ResultStore", "RunRecord"]
+
+#: Version of the record layout; records of another version are recomputed.
+RECORD_FORMAT = 2
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunRecord:
+    """A stored result with its evidence: the inputs' stamps and hashes when it was computed.
+
+    ``inputs`` maps each role (``estimate``, ``reference``, ``timing``...) to
+    ``(stamp, sha256)``; ``hashed_at_ns`` is when the worker stamped them (wall clock);
+    ``session`` names the sweep that computed it.
+    """
+
+    key: str
+    session: str
+    hashed_at_ns: int
+    inputs: Mapping[str, tuple[Stamp, str]]
+    result: RunResult
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "format": RECORD_FORMAT,
+            "key": self.key,
+            "session": self.session,
+            "hashed_at_ns": self.hashed_at_ns,
+            "inputs": {r: {"stamp": st, "sha256": h} for r, (st, h) in self.inputs.items()},
+            "result": self.result.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RunRecord:
+        """Rebuild from :meth:`to_dict`'s form.
+
+        Raises
+        ------
+        ValidationError
+            Another format, a missing key, or an invalid result.
+        """
+        head = RecordHead.from_dict(data)
+        return cls(
+            key=head.key,
+            session=head.session,
+            hashed_at_ns=head.hashed_at_ns,
+            inputs={r: (v["stamp"], str(v["sha256"])) for r, v in data["inputs"].items()},
+            result=RunResult.from_dict(data["result"]),
+        )
+
+
+class RecordHead(NamedTuple):
+    """What ``--resume`` reads of a record without rebuilding its report (a few µs a run)."""
+
+    key: str
+    session: str
+    hashed_at_ns: int
+    stamps: dict[str, Stamp]
+    digest: str
+    status: str
+    success: bool | None
+    has_reference: bool
+    failure: str
+    error_type: str
+    error: str
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RecordHead:
+        """Read the head of a record's JSON form.
+
+        Raises
+        ------
+        ValidationError
+            Not a record of :data:`RECORD_FORMAT`.
+        """
+        try:
+            if data["format"] != RECORD_FORMAT:
+                msg = f"Expected record format {RECORD_FORMAT}, got {data['format']!r}"
+                raise ValidationError(msg)
+            result = data["result"]
+            report = result["report"]
+            return cls(
+                key=str(data["key"]),
+                session=str(data["session"]),
+                hashed_at_ns=int(data["hashed_at_ns"]),
+                stamps={role: seen["stamp"] for role, seen in data["inputs"].items()},
+                digest=str(result["digest"]),
+                status=str(result["status"]),
+                success=None if report is None else bool(report["success"]),
+                has_reference=bool(report and report["comparisons"]),
+                failure="" if report is None else str(report["failure"]),
+                error_type=str(result["error_type"]),
+                error=str(result["error"]),
+            )
+        except (KeyError, TypeError, AttributeError) as err:
+            msg = f"Expected a run record, got {err!r}"
+            raise ValidationError(msg) from err
+
+    def current(self, stamps: Mapping[str, Stamp]) -> bool:
+        """Whether every input still shows the stamp it had when hashed (and is not racy)."""
+        return stamps.keys() == self.stamps.keys() and all(
+            unchanged(self.stamps[role], now, self.hashed_at_ns) for role, now in stamps.items()
+        )
 
 
 class ResultStore:
-    """The ``runs/`` folder of a sweep's output: save, load and list records.
+    """The ``runs/`` folder of a sweep's output: save, find and read records by run key.
 
     Examples
     --------
     >>> import tempfile
     >>> store = ResultStore(tempfile.mkdtemp())
-    >>> store.has_records()
-    False
+    >>> store.has_records(), store.path_for("ab12").relative_to(store.root).as_posix()
+    (False, 'ab/ab12.json')
     """
 
-    def __init__(self, out: str | Path) -> None:
+    def __init__(self, out: str | os.PathLike[str]) -> None:
         self.root = Path(out) / "runs"
 
-    def path_for(self, digest: str) -> Path:
-        """Where the record of the task with this content hash lives."""
-        return self.root / f"{digest}.json"
+    def path_for(self, key: str) -> Path:
+        """Where the record of the run with this key lives."""
+        return self.root / key[:2] / f"{key}.json"
+
+    def _shards(self) -> list[Path]:
+        if not self.root.is_dir():
+            return []
+        return [self.root, *sorted(p for p in self.root.iterdir() if p.is_dir())]
 
     def has_records(self) -> bool:
         """Whether any record is stored (a sweep ran into this folder before)."""
-        return self.root.is_dir() and any(self.root.glob("*.json"))
+        return any(next(folder.glob("*.json"), None) is not None for folder in self._shards())
 
-    def save(self, result: RunResult) -> Path:
-        """Write one record atomically (replacing a previous record of the same task)."""
-        text = dumps(result.to_dict(), indent=None)
-        return write_atomic(self.path_for(result.digest), text, force=True)
+    def count(self) -> int:
+        """How many records are stored."""
+        return sum(
+            sum(1 for entry in os.scandir(folder) if entry.name.endswith(".json"))
+            for folder in self._shards()
+        )
 
-    def load(self, digest: str) -> RunResult | None:
-        """Return the stored record of ``digest``, or ``None`` when absent.
+    def sweep_temporaries(self) -> list[Path]:
+        """Remove the temporary files killed writers left in every shard; return them."""
+        return [path for folder in self._shards() for path in sweep_temporaries(folder)]
+
+    def save(self, record: RunRecord) -> Path:
+        """Write one record atomically, replacing the run's previous record.
+
+        Raises
+        ------
+        ValidationError
+            An infrastructure failure: it is never stored as the run's result.
+        """
+        if record.result.status in INFRASTRUCTURE:
+            msg = f"Expected a run's own result to store, got status {record.result.status!r}"
+            raise ValidationError(msg)
+        text = dumps(record.to_dict(), indent=None)
+        return write_atomic(self.path_for(record.key), text, force=True)
+
+    def _read(self, key: str) -> dict[str, Any] | None:
+        path = self.path_for(key)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        try:
+            data: dict[str, Any] = json.loads(text)
+        except ValueError as err:
+            msg = f"{path}: expected a run record, got {err}; delete it to recompute"
+            raise ValidationError(msg) from err
+        if not isinstance(data, dict) or data.get("key") != key:
+            got = data.get("key") if isinstance(data, dict) else type(data).__name__
+            msg = f"{path}: expected the record of {key}, got {got}; delete it to recompute"
+            raise ValidationError(msg)
+        return data
+
+    def head(self, key: str) -> RecordHead | None:
+        """Return the head of the run's record, or ``None`` when absent or of another format.
 
         Raises
         ------
         ValidationError
             The file exists but is not a record (edited by hand?), naming the file.
         """
-        path = self.path_for(digest)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        data = self._read(key)
+        if data is None or data.get("format") != RECORD_FORMAT:
             return None
         try:
-            result = RunResult.from_dict(json.loads(text))
-        except (ValueError, ValidationError) as err:
-            msg = f"{path}: expected a run result record, got {err}; delete it to recompute"
+            return RecordHead.from_dict(data)
+        except ValidationError as err:
+            msg = f"{self.path_for(key)}: {err}; delete it to recompute"
             raise ValidationError(msg) from err
-        if result.digest != digest:
-            msg = f"{path}: expected the record of {digest}, got {result.digest}"
-            raise ValidationError(msg)
-        return result
 
-    def reusable(self, tasks: Iterable[Task]) -> dict[str, RunResult]:
-        """Return the stored records ``--resume`` keeps: ``ok`` and ``failed`` ones of these tasks.
-
-        ``crashed`` records are recomputed: a worker dying may have had a cause outside
-        the run (a node lost, memory taken by another job).
-        """
-        kept: dict[str, RunResult] = {}
-        for task in tasks:
-            record = self.load(task.digest)
-            if record is not None and record.status != "crashed":
-                kept[task.digest] = record
-        return kept
-
-    def load_all(self, tasks: Sequence[Task]) -> list[RunResult]:
-        """Return the records of ``tasks``, in the tasks' order.
+    def load(self, key: str) -> RunRecord | None:
+        """Return the run's record, or ``None`` when absent or of another format.
 
         Raises
         ------
         ValidationError
-            A task has no record (the sweep did not finish).
+            The file exists but is not a record (edited by hand?), naming the file.
         """
-        records = []
-        for task in tasks:
-            record = self.load(task.digest)
-            if record is None:
-                msg = f"no result stored for {task.run.label} ({self.path_for(task.digest)})"
-                raise ValidationError(msg)
-            records.append(record)
-        return records
+        found = self.load_with_json(key)
+        return None if found is None else found[0]
+
+    def load_with_json(self, key: str) -> tuple[RunRecord, dict[str, Any]] | None:
+        """Return the run's record and its JSON form as read (strict JSON: no NaN).
+
+        WHY both: a report written out again as JSON (``reports.json``) is the stored
+        form itself; converting the message back costs more than reading it.
+
+        Raises
+        ------
+        ValidationError
+            The file exists but is not a record (edited by hand?), naming the file.
+        """
+        data = self._read(key)
+        if data is None or data.get("format") != RECORD_FORMAT:
+            return None
+        try:
+            return RunRecord.from_dict(data), data
+        except ValidationError as err:
+            msg = f"{self.path_for(key)}: {err}; delete it to recompute"
+            raise ValidationError(msg) from err

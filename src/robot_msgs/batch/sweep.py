@@ -1,246 +1,119 @@
-"""A sweep end to end: tasks, execution, records, then the table and the messages.
+"""A sweep end to end: check what is stored, run the rest in chunks, stream the outputs.
 
 Outputs under ``OUT``::
 
-    runs/<digest>.json    one record per run (see :mod:`robot_msgs.batch.store`)
+    runs/<k[:2]>/<k>.json one record per run, written by the workers (robot_msgs.batch.store)
     results.parquet       one row per run, metric and signal (results.csv without pyarrow)
-    reports.json          every run's RunReport (success, losses, comparisons, latency...)
+    reports.json          every evaluated run's RunReport (success, losses, comparisons...)
     aggregates.json       one Aggregate per (metric, algorithm, sequence)
     ranking.json          per metric, the algorithms ranked across sequences
     repeatability.json    per (algorithm, sequence) without a reference, how trials agree
-    summary.json          counts, failures by reason, executor, settings, timing
+    summary.json          counts, every run that did not finish, executor, settings, timing
 
-A folder that already holds results is refused unless ``resume`` (keep the records
-whose content hash still matches, compute the rest, rewrite the derived files) or
+A folder that already holds results is refused unless ``resume`` (keep the stored
+results whose inputs are unchanged, compute the rest, rewrite the derived files) or
 ``force`` (recompute everything).
 
-Two kinds of failure are kept apart: a run that failed (it reported a failure, lost
-tracking for good, wrote nothing: ``success`` false in its report) is a result, ranked
-against its algorithm; a run that could not be evaluated (``failed``: its input could
-not be read; ``crashed``: its worker kept dying) is listed by name in the summary, and
-:attr:`SweepSummary.complete` is false.
+What the client does, and what it does not: it checks stored records by their inputs'
+stamps (:mod:`robot_msgs.batch.inputs`; ``verify`` sends every run to the workers to be
+re-hashed instead), hands chunks to the executor (:mod:`robot_msgs.batch.plan`) and
+keeps a few bytes per run from their summaries. The workers hash, evaluate and store;
+the client never reads an input and never holds a report until it streams the records
+into the outputs (:mod:`robot_msgs.batch.outputs`).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import time
-from collections import Counter
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
+
+import numpy as np
 
 from robot_msgs._version import __version__
-from robot_msgs.batch.executors import Executor, make_executor
-from robot_msgs.batch.results_table import rows_from_results, write_table
+from robot_msgs.batch.backends import make_executor
+from robot_msgs.batch.executors import check_count
+from robot_msgs.batch.inputs import input_files, run_key, settings_identity, stamp
+from robot_msgs.batch.outputs import DERIVED_FILES, OutputsKey, outputs_current, write_outputs
+from robot_msgs.batch.plan import TARGET_CHUNK_S, ChunkPlan, SweepState
 from robot_msgs.batch.store import ResultStore
-from robot_msgs.batch.tasks import RunFunction, RunResult, make_tasks
-from robot_msgs.compare import Aggregate, aggregate
-from robot_msgs.errors import OutputExistsError
+from robot_msgs.batch.summary import SweepSummary
+from robot_msgs.batch.worker import Job, RunSummary
+from robot_msgs.errors import OutputExistsError, ValidationError
 from robot_msgs.files import check_folder, sweep_temporaries, write_atomic
 from robot_msgs.progress import Progress
-from robot_msgs.runs.rank import rank_algorithms
-from robot_msgs.runs.repeats import group_repeatability
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable
 
-    from robot_msgs.compare import Ranking, Repeatability, RunReport
+    from robot_msgs.batch.executors import Executor
+    from robot_msgs.batch.inputs import Stamp
+    from robot_msgs.batch.tasks import RunFunction
     from robot_msgs.runs.manifest import Manifest
-    from robot_msgs.runs.run_settings import RunSettings
 
-__all__ = [
-    "OUTPUT_FILES",
-    "SweepSummary",
-    "aggregates_from_results",
-    "rankings_from_results",
-    "run_sweep",
-]
-
-_WRITERS = 4  # threads writing per-run records
+__all__ = ["OUTPUT_FILES", "run_sweep"]
 
 #: Files a sweep writes next to ``runs/`` (``results.csv`` replaces the Parquet without pyarrow).
-OUTPUT_FILES = (
-    "results.parquet",
-    "results.csv",
-    "reports.json",
-    "aggregates.json",
-    "ranking.json",
-    "repeatability.json",
-    "summary.json",
-)
+OUTPUT_FILES = (*DERIVED_FILES, "summary.json")
+_STAMPS_KEPT = 4096  # input stamps remembered while checking (shared references)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SweepSummary:
-    """What a sweep did: counts, failures by reason, where the table is, how long it took.
+def _check_stored(
+    manifest: Manifest,
+    store: ResultStore,
+    state: SweepState,
+    shared: str,
+    *,
+    verify: bool,
+    say: Callable[[str], None],
+) -> tuple[list[int], str]:
+    """Keep the stored results whose inputs still show their stamps; return the others.
 
-    ``n_ok`` runs were evaluated (``n_succeeded`` of them succeeded as runs; the others'
-    reasons are in ``run_failures``); ``n_failed`` could not be evaluated and
-    ``n_crashed`` lost their worker, each named in ``errors`` (run name: error).
+    A record that is not one (edited by hand, of an older format) is recomputed and
+    replaced; ``verify`` keeps nothing here: every run goes to a worker to be re-hashed.
+    Also returns the :class:`~robot_msgs.batch.outputs.OutputsKey` of the records kept.
     """
-
-    out: str
-    executor: str
-    n_runs: int
-    n_ok: int
-    n_succeeded: int
-    n_failed: int
-    n_crashed: int
-    n_reused: int
-    n_computed: int
-    elapsed_s: float
-    table: str
-    run_failures: Mapping[str, int] = field(default_factory=dict)
-    errors: Mapping[str, str] = field(default_factory=dict)
-    notes: tuple[str, ...] = ()
-
-    @property
-    def complete(self) -> bool:
-        """Whether every run was evaluated (none failed to read, none crashed)."""
-        return self.n_failed == 0 and self.n_crashed == 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__} | {
-            "run_failures": dict(self.run_failures),
-            "errors": dict(self.errors),
-            "notes": list(self.notes),
-            "complete": self.complete,
-        }
-
-    def text(self) -> str:
-        """Return the final summary printed by ``robot-msgs bench``.
-
-        Examples
-        --------
-        >>> s = SweepSummary(out="o", executor="local (2 workers)", n_runs=3, n_ok=2,
-        ...                  n_succeeded=1, n_failed=1, n_crashed=0, n_reused=1,
-        ...                  n_computed=2, elapsed_s=4.0, table="o/results.parquet",
-        ...                  run_failures={"exit code -11": 1},
-        ...                  errors={"orb/MH_01/3": "FormatError: est.tum:3: bad"})
-        >>> print(s.text())  # doctest: +NORMALIZE_WHITESPACE
-        3 runs: 2 evaluated (1 succeeded), 1 failed to evaluate, 0 crashed; 1 reused,
-        2 computed in 4.0 s (0.50 runs/s) on local (2 workers)
-        run failures: exit code -11 1
-        not evaluated: orb/MH_01/3: FormatError: est.tum:3: bad
-        table: o/results.parquet
-        """
-        rate = self.n_computed / self.elapsed_s if self.elapsed_s > 0 else float("nan")
-        head = (
-            f"{self.n_runs} runs: {self.n_ok} evaluated ({self.n_succeeded} succeeded), "
-            f"{self.n_failed} failed to evaluate, {self.n_crashed} crashed; {self.n_reused} "
-            f"reused, {self.n_computed} computed in {self.elapsed_s:.1f} s ({rate:.2f} runs/s) "
-            f"on {self.executor}"
-        )
-        lines = [head]
-        if self.run_failures:
-            reasons = ", ".join(f"{k} {v}" for k, v in sorted(self.run_failures.items()))
-            lines.append(f"run failures: {reasons}")
-        lines.extend(f"not evaluated: {name}: {error}" for name, error in self.errors.items())
-        lines.extend(f"note: {note}" for note in self.notes)
-        lines.append(f"table: {self.table}")
-        return "\n".join(lines)
+    named = OutputsKey(shared)
+    todo: list[int] = []
+    stamps: dict[str | None, Stamp] = {}
+    broken = 0
+    for i, spec in enumerate(manifest.runs):
+        try:
+            head = store.head(run_key(shared, spec))
+        except ValidationError:
+            head, broken = None, broken + 1
+        if head is None or verify or head.status not in ("ok", "failed"):
+            todo.append(i)
+            continue
+        now = {}
+        for role, path in input_files(spec).items():
+            if path not in stamps:
+                if len(stamps) > _STAMPS_KEPT:
+                    stamps.clear()
+                stamps[path] = stamp(path)
+            now[role] = stamps[path]
+        if head.current(now):
+            state.finish(RunSummary.kept(i, head, 0.0))
+            named.add(head.key, head.digest, head.session)
+        else:
+            todo.append(i)
+    if broken:
+        say(f"bench: {broken} stored records are not records (edited?): recomputed")
+    return todo, named.hexdigest()
 
 
-def _reason(result: RunResult) -> str:
-    """Why a run did not succeed: its own failure, or why it was not evaluated."""
-    if result.report is not None:
-        return result.report.failure
-    return result.error_type or result.status
-
-
-def aggregates_from_results(results: Sequence[RunResult], settings: RunSettings) -> list[Aggregate]:
-    """One ``Aggregate`` per metric and (algorithm, sequence), failures counted by reason.
-
-    Groups are in the results' order (the manifest's), metrics in the settings' order;
-    a group none of whose runs has the metric (no reference) has no aggregate.
-    """
-    groups: dict[tuple[str, str], list[RunResult]] = {}
-    for result in results:
-        groups.setdefault((result.algorithm, result.sequence), []).append(result)
-    out = []
-    for metric in settings.metrics:
-        for (algorithm, sequence), members in groups.items():
-            reports = [r.report for r in members if r.report is not None]
-            if not any(metric.name in r.comparisons for r in reports):
-                continue
-            ok = [
-                r.report.comparisons[metric.name]
-                for r in members
-                if r.report is not None and r.report.success and metric.name in r.report.comparisons
-            ]
-            agg = aggregate(
-                ok,
-                failures=[_reason(r) for r in members if r.report is None or not r.report.success],
-                statistic=settings.statistic,
-                group={"evaluation": metric.name, "algorithm": algorithm, "sequence": sequence},
-            )
-            out.append(agg if ok else agg.replace(metric=metric.metric))
-    return out
-
-
-def _reports(results: Sequence[RunResult]) -> list[RunReport]:
-    return [r.run_report() for r in results]
-
-
-def rankings_from_results(
-    results: Sequence[RunResult], settings: RunSettings, *, force: bool = False
-) -> list[tuple[str, Ranking | None]]:
-    """One ranking of the algorithms per metric (:func:`~robot_msgs.runs.rank_algorithms`).
-
-    Runs that failed or could not be evaluated count against their algorithm's success;
-    algorithms are ranked per sequence by the median over successful runs of
-    ``settings.statistic`` of the metric's first signal, then by mean rank, exactly as
-    ``robot-msgs report`` ranks by its first metric. ``None`` where no run has the metric.
-
-    Raises
-    ------
-    SettingsMismatchError
-        Comparisons of one metric made with different settings, unless ``force``.
-    """
-    reports = _reports(results)
-    return [
-        (
-            metric.name,
-            rank_algorithms(reports, metric=metric.name, statistic=settings.statistic, force=force),
-        )
-        for metric in settings.metrics
-    ]
-
-
-def _repeatability(
-    results: Sequence[RunResult], manifest: Manifest
-) -> tuple[dict[str, Repeatability], list[str]]:
-    """Repeatability of the groups without a reference (their estimates read here), notes.
-
-    WHY in the client: it compares a group's trials with each other, so it needs all of
-    them at once; it is the few groups without ground truth, read after the sweep.
-    """
-    from robot_msgs.errors import RobotMsgsError  # noqa: PLC0415
-    from robot_msgs.runs.load import load_run  # noqa: PLC0415 - only sweeps that need it
-
-    reports = _reports(results)
-    candidates = {(r.algorithm, r.sequence) for r in reports if r.success and not r.has_reference}
-    estimates = {}
-    notes = []
-    for spec, report in zip(manifest.runs, reports, strict=True):
-        if (report.algorithm, report.sequence) in candidates and report.success:
-            try:
-                estimates[spec.name] = load_run(spec).estimate
-            except (RobotMsgsError, OSError) as err:
-                notes.append(f"repeatability of {spec.label} left out: {err}")
-    return group_repeatability(reports, estimates, manifest.settings.evaluation), notes
-
-
-def _describe(executor: Executor) -> str:
-    workers = getattr(executor, "workers", None)
-    scheduler = getattr(executor, "scheduler", None)
-    if scheduler:
-        return f"{executor.name} ({scheduler})"
-    return f"{executor.name} ({workers} workers)" if workers else executor.name
+def _peak_rss_mb() -> float | None:
+    """Return the peak resident memory of this process in MiB (``ru_maxrss``)."""
+    try:
+        import resource  # noqa: PLC0415 - Unix only
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10  # macOS counts bytes
 
 
 def run_sweep(
@@ -254,8 +127,10 @@ def run_sweep(
     retries: int = 2,
     resume: bool = False,
     force: bool = False,
+    verify: bool = False,
     progress: TextIO | None = sys.stderr,
     dashboard: bool = False,
+    chunk_s: float = TARGET_CHUNK_S,
 ) -> SweepSummary:
     """Evaluate every run of ``manifest`` and write the outputs under ``out``.
 
@@ -264,7 +139,7 @@ def run_sweep(
     manifest : Manifest
         Runs and settings (:func:`~robot_msgs.runs.load_runs`).
     out : path-like
-        Output folder (created).
+        Output folder (created); the workers write the records there, so they must see it.
     fn : callable
         The per-run function, top-level and picklable, returning the run's
         :class:`~robot_msgs.compare.RunReport`
@@ -272,16 +147,25 @@ def run_sweep(
     executor : str or Executor
         ``"local"`` (worker processes), ``"dask"``, ``"serial"``, or an executor
         instance (entered here).
-    workers, scheduler, retries, dashboard
-        Passed to :func:`~robot_msgs.batch.executors.make_executor`; the dashboard's
+    workers, scheduler, dashboard
+        Passed to :func:`~robot_msgs.batch.backends.make_executor`; the dashboard's
         address is written to ``progress`` once the cluster is up.
+    retries : int
+        Re-runs of a run whose worker died while it ran alone, or that the
+        infrastructure lost (the scheduler, the connection), before it is recorded as
+        not evaluated; the same for every executor.
     resume : bool
-        Keep the stored records whose content hash matches; compute the rest. Temporary
-        files a killed earlier sweep left in the records' folder are removed first.
+        Keep the stored results whose inputs are unchanged; compute the rest. Temporary
+        files a killed earlier sweep left in the records' folders are removed first.
     force : bool
         Recompute everything and overwrite the outputs.
+    verify : bool
+        With ``resume``: trust no input's stamp; the workers re-hash every input and
+        keep only results whose content digest is unchanged.
     progress : text stream or None
-        Where the progress line goes (``None``: silent).
+        Where the progress lines go (``None``: silent); the first is written at once.
+    chunk_s : float
+        Seconds of measured work a chunk aims at.
 
     Returns
     -------
@@ -294,108 +178,135 @@ def run_sweep(
     OutputPathError
         ``out`` is a file, or cannot be created or written (checked before any run).
     ValidationError
-        Bad executor options (``workers``, ``retries``, ``scheduler``), before any run.
+        ``retries < 0``, ``verify`` without ``resume``, bad executor options
+        (``workers``, ``scheduler``), before any run.
     """
+    check_count("retries", retries, least=0)
+    if verify and not resume:
+        msg = "--verify re-hashes the inputs of stored results: it goes with --resume"
+        raise ValidationError(msg)
+    started = (time.perf_counter(), time.process_time())
     folder = check_folder(Path(out))
     store = ResultStore(folder)
     existing = [name for name in OUTPUT_FILES if (folder / name).exists()]
-    if not (resume or force) and (store.has_records() or existing):
+    if not (resume or force) and (existing or store.has_records()):
         what = existing[0] if existing else "runs/"
         msg = (
             f"{folder} already holds a sweep's results ({what}): pass --resume to continue "
             "it or --force to recompute everything"
         )
         raise OutputExistsError(msg)
-    started = time.perf_counter()
-    # Built before the inputs are hashed: a bad address or worker count is refused at once.
+
+    def say(text: str) -> None:
+        if progress is not None:
+            progress.write(text + "\n")
+            progress.flush()
+
     runner = (
         executor
         if not isinstance(executor, str)
-        else make_executor(
-            executor, workers=workers, scheduler=scheduler, retries=retries, dashboard=dashboard
+        else make_executor(executor, workers=workers, scheduler=scheduler, dashboard=dashboard)
+    )  # first: a bad address or a missing extra is refused before anything is read
+    n = len(manifest.runs)
+    say(f"bench: {n} runs into {folder}" + ("; checking the stored results" if resume else ""))
+    shared = settings_identity(manifest.settings.to_dict(), fn)
+    state = SweepState(n)
+    todo = list(range(n))
+    kept_key = ""
+    if resume and not force and store.root.is_dir():
+        store.sweep_temporaries()
+        sweep_temporaries(folder)  # a table a killed sweep was writing
+        todo, kept_key = _check_stored(manifest, store, state, shared, verify=verify, say=say)
+        kept = n - len(todo)
+        what = "re-hashed by the workers" if verify else "computed or re-hashed by the workers"
+        say(f"bench: {kept} stored results unchanged; {len(todo)} to be {what}")
+    job = Job(
+        settings=manifest.settings,
+        shared=shared,
+        out=str(folder),
+        session=uuid.uuid4().hex,
+        reuse="any" if resume and not force else "session",
+        retries=retries,
+    )
+    bar: Progress | None = None
+    plan: ChunkPlan | None = None
+    if todo:
+        with runner:
+            link = getattr(runner, "dashboard_link", None)
+            if link:
+                say(f"dashboard: {link}")
+            say(f"bench: computing {len(todo)} runs on {runner.describe()}")
+            plan = ChunkPlan(
+                manifest.runs,
+                todo,
+                state,
+                retries=retries,
+                slots=runner.slots,
+                isolated=runner.isolates,
+                target_s=chunk_s,
+            )
+            bar = Progress(len(todo), stream=progress)
+            try:
+                for outcome in runner.run(fn, job, plan):
+                    ended = plan.take(outcome)
+                    bar.advance(len(ended), failed=sum(s.status != "ok" for s in ended))
+                    plan.slots = runner.slots
+                if not plan.finished:
+                    ended = plan.abandon("NotRun", f"{runner.describe()} stopped early")
+                    bar.advance(len(ended), failed=len(ended))
+            finally:
+                bar.close()  # an interrupt leaves the stored records and a finished line
+    current = None if todo or not kept_key else outputs_current(folder, kept_key)
+    if current is not None:  # every record as the files were made from: nothing to rewrite
+        say(f"bench: the outputs in {folder} are those of these records: kept")
+        previous = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        table, notes, outputs_key = current, tuple(previous.get("notes", ())), kept_key
+    else:
+        outputs = write_outputs(
+            manifest, state, store, folder, shared=shared, force=resume or force
         )
-    )
-    if resume and store.root.is_dir():
-        sweep_temporaries(store.root)
-    tasks = make_tasks(manifest, fn)
-    reused = store.reusable(tasks) if resume and not force else {}
-    computed: dict[str, RunResult] = {}
-    todo = [t for t in tasks if t.digest not in reused]
-    bar = Progress(len(todo), stream=progress)
-    # Records are written by a few threads (the fsync of each releases the GIL), so the
-    # client keeps up with many workers; every write is awaited, and its error raised.
-    saving: list[Future[Path]] = []
-    try:
-        with ThreadPoolExecutor(max_workers=_WRITERS) as writer:
-            if todo:
-                with runner:
-                    link = getattr(runner, "dashboard_link", None)
-                    if link and progress is not None:
-                        progress.write(f"dashboard: {link}\n")
-                    for result in runner.run(fn, todo):
-                        saving.append(writer.submit(store.save, result))
-                        computed[result.digest] = result
-                        bar.advance(failed=result.status != "ok")
-    finally:
-        bar.close()  # an interrupt leaves the stored records and a finished line
-    for future in saving:
-        future.result()
-    results = [reused.get(t.digest) or computed[t.digest] for t in tasks]
-    overwrite = resume or force
-    settings = manifest.settings
-    rows = rows_from_results(results, settings)
-    table, note = write_table(rows, folder, force=overwrite)
-    repeats, repeat_notes = _repeatability(results, manifest)
-    reports = [
-        {
-            "run": r.name,
-            "status": r.status,
-            "report": r.report.replace(repeatability=repeats.get(r.name)).to_dict(),
-        }
-        for r in results
-        if r.report is not None
-    ]
-    write_atomic(folder / "reports.json", dumps(reports, indent=None), force=overwrite)
-    aggregates = aggregates_from_results(results, settings)
-    write_atomic(
-        folder / "aggregates.json", dumps([a.to_dict() for a in aggregates]), force=overwrite
-    )
-    rankings = [
-        {"evaluation": name, "ranking": ranking.to_dict() if ranking else None}
-        for name, ranking in rankings_from_results(results, settings)
-    ]
-    write_atomic(folder / "ranking.json", dumps(rankings), force=overwrite)
-    groups = {repeat.runs: repeat for repeat in repeats.values()}
-    write_atomic(
-        folder / "repeatability.json",
-        dumps([repeat.to_dict() for repeat in groups.values()]),
-        force=overwrite,
-    )
-    statuses = Counter(r.status for r in results)
+        table, notes, outputs_key = outputs.table, outputs.notes, outputs.key
+    counts = state.counts()
     summary = SweepSummary(
         out=str(folder),
-        executor=_describe(runner),
-        n_runs=len(results),
-        n_ok=statuses["ok"],
-        n_succeeded=sum(r.report is not None and r.report.success for r in results),
-        n_failed=statuses["failed"],
-        n_crashed=statuses["crashed"],
-        n_reused=len(reused),
-        n_computed=len(todo),
-        elapsed_s=time.perf_counter() - started,
+        executor=runner.describe(),
+        n_runs=n,
+        n_ok=counts["ok"],
+        n_succeeded=int(np.count_nonzero(state.success == 1)),
+        n_failed=counts["failed"],
+        n_crashed=counts["crashed"],
+        n_lost=counts["lost"] + counts["pending"],
+        n_reused=int(np.count_nonzero(state.reused)),
+        n_computed=len(todo) - int(np.count_nonzero(state.reused[todo])),
+        elapsed_s=time.perf_counter() - started[0],
+        compute_s=0.0 if bar is None else bar.elapsed_s,
+        startup_s=float("nan") if bar is None else bar.startup_s,
+        throughput=float("nan") if bar is None else bar.throughput,
         table=str(table),
-        run_failures=dict(
-            Counter(
-                r.report.failure for r in results if r.report is not None and not r.report.success
-            )
-        ),
-        errors={r.name: f"{r.error_type}: {r.error}" for r in results if r.status != "ok"},
-        notes=((note,) if note else ()) + tuple(repeat_notes),
+        run_failures=dict(sorted(state.run_failures.items())),
+        errors={
+            manifest.runs[i].label: f"{error_type}: {error}"
+            for i, (status, error_type, error) in sorted(state.errors.items())
+            if status == "failed"
+        },
+        infrastructure={
+            manifest.runs[i].label: f"{error_type}: {error}"
+            for i, (status, error_type, error) in sorted(state.errors.items())
+            if status != "failed"
+        },
+        notes=notes,
     )
     record = summary.to_dict() | {
         "version": __version__,
         "manifest": manifest.source,
-        "settings": settings.to_dict(),
+        "settings": manifest.settings.to_dict(),
+        "session": job.session,
+        "outputs_key": outputs_key,
+        "seconds_per_run": None if plan is None else plan.seconds_per_run,
+        "chunks": 0 if plan is None else plan.chunks,
+        "evaluation_cpu_s": state.eval_cpu_s,
+        "client_cpu_s": time.process_time() - started[1],
+        "client_peak_rss_mb": _peak_rss_mb(),
     }
-    write_atomic(folder / "summary.json", dumps(record), force=overwrite)
+    write_atomic(folder / "summary.json", dumps(record), force=resume or force)
     return summary

@@ -1,60 +1,57 @@
-"""Units of work and their outcomes: a :class:`Task` is paths + settings + a content hash.
+"""A run to evaluate and its one outcome: :class:`Task` in, :class:`RunResult` out.
 
-WHY paths and not arrays: a task is shipped to a worker process or a Dask worker on
-another machine; sending file paths (bytes) instead of pickled trajectories (megabytes)
-keeps the client's memory and network flat, and each worker reads its own inputs.
+A task is paths and settings, never arrays: it is shipped to a worker process or a Dask
+worker on another machine, which reads its own inputs (a few hundred bytes on the wire,
+not megabytes of trajectories). Its ``digest`` is the content hash the worker computed
+from the bytes it evaluates (:mod:`robot_msgs.batch.inputs`).
 
-WHY a content hash: ``--resume`` must recompute exactly what is missing or whose inputs
-changed. The hash covers the bytes of every input file (trajectories, times files, the
-run folder's logs and a latency bag), the run's name, keys, input options and metadata
-(``meta.json`` and the manifest's keys), the settings, the per-run function and the
-package version, so a result is reused only if recomputing it could not
-give anything else. Paths are left out, so a moved results tree still resumes.
+Two kinds of failure are kept apart by :data:`Status`: a run's own (``failed``: its
+input cannot be read, its settings are refused; the same bytes fail the same way, so
+it is a stored result), and the infrastructure's (``crashed``: the worker process died
+each time it ran alone; ``lost``: the scheduler or the connection went away, the sweep
+was stopped): those are retried, never stored as the run's result, and ``--resume``
+computes them.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import socket
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, fields, replace
-from pathlib import Path
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from robot_msgs._version import __version__
 from robot_msgs.compare.run_report import RunReport
 from robot_msgs.errors import ValidationError
-from robot_msgs.io.examples import EXAMPLE_PREFIX
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from robot_msgs.runs.manifest import Manifest
     from robot_msgs.runs.run_settings import RunSettings
     from robot_msgs.runs.spec import RunSpec
 
 __all__ = [
+    "INFRASTRUCTURE",
+    "STATUSES",
     "RunFunction",
     "RunResult",
     "Status",
     "Task",
-    "file_sha256",
-    "function_id",
-    "make_tasks",
     "run_task",
 ]
 
-Status = Literal["ok", "failed", "crashed"]
+Status = Literal["ok", "failed", "crashed", "lost"]
 """``ok``: evaluated (the report says whether the run itself succeeded); ``failed``: the
-evaluation raised (unreadable input, refused settings); ``crashed``: its worker kept dying."""
+evaluation raised (unreadable input, refused settings); ``crashed``: its worker process
+died every time it ran alone; ``lost``: the scheduler, the connection or the sweep
+went away before it finished."""
 
-_MISSING = "missing"
-_CHUNK = 1 << 20
+#: Every status, in the order summaries count them.
+STATUSES: tuple[Status, ...] = ("ok", "failed", "crashed", "lost")
+#: Statuses that are the infrastructure's failure, not the run's: never stored, recomputed.
+INFRASTRUCTURE: frozenset[Status] = frozenset({"crashed", "lost"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,6 +75,7 @@ class RunResult:
     ran it: the cost of the run itself, whatever else the machine was doing), ``worker``
     (``host:pid``) and ``attempts`` describe how it ran, not what it found: they stay out
     of the results table, which is the same whichever executor ran the sweep.
+    ``is_infrastructure`` tells the infrastructure's failures (see :data:`Status`).
     """
 
     digest: str
@@ -111,6 +109,11 @@ class RunResult:
             error=error,
             attempts=attempts,
         )
+
+    @property
+    def is_infrastructure(self) -> bool:
+        """Whether the run did not finish for a reason outside it (never stored)."""
+        return self.status in INFRASTRUCTURE
 
     @property
     def label(self) -> str:
@@ -162,8 +165,8 @@ class RunResult:
         """
         try:
             status = data["status"]
-            if status not in ("ok", "failed", "crashed"):
-                msg = f"Expected status ok, failed or crashed, got {status!r}"
+            if status not in STATUSES:
+                msg = f"Expected status {', '.join(STATUSES)}, got {status!r}"
                 raise ValidationError(msg)
             report = data["report"]
             return cls(
@@ -185,89 +188,6 @@ class RunResult:
         except (KeyError, TypeError) as err:
             msg = f"Expected a run result record, got {err!r}"
             raise ValidationError(msg) from err
-
-
-def file_sha256(path: str | os.PathLike[str] | None) -> str:
-    """SHA-256 (hex) of a file's bytes, of a folder's files (names and bytes), or ``"missing"``.
-
-    ``example:NAME`` paths are the package's shipped examples, hashed by their bytes.
-
-    A missing input is not an error here: the run then ends as a recorded failure, and
-    the hash changes once the file appears, so ``--resume`` recomputes it.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
-    >>> _ = p.write_bytes(b"abc")
-    >>> file_sha256(p)[:16], file_sha256(p.with_name("none.txt"))
-    ('ba7816bf8f01cfea', 'missing')
-    """
-    if path is None:
-        return _MISSING
-    if str(path).startswith(EXAMPLE_PREFIX):
-        from robot_msgs.io import resolve_path  # noqa: PLC0415  (only shipped examples need io)
-
-        try:
-            path = resolve_path(path)
-        except FileNotFoundError:
-            return _MISSING
-    target = Path(path)
-    digest = hashlib.sha256()
-    if target.is_dir():
-        for item in sorted(p for p in target.rglob("*") if p.is_file()):
-            digest.update(str(item.relative_to(target)).encode() + b"\0")
-            digest.update(file_sha256(item).encode())
-        return digest.hexdigest()
-    try:
-        with target.open("rb") as handle:
-            while chunk := handle.read(_CHUNK):
-                digest.update(chunk)
-    except (FileNotFoundError, NotADirectoryError):
-        return _MISSING
-    return digest.hexdigest()
-
-
-def function_id(fn: Callable[..., object]) -> str:
-    """``module:qualname`` of a per-run function: part of the content hash."""
-    return f"{fn.__module__}:{fn.__qualname__}"
-
-
-def make_tasks(manifest: Manifest, fn: RunFunction) -> list[Task]:
-    """One :class:`Task` per run of ``manifest``, in the manifest's order, with its hash.
-
-    Each input file is hashed once even when many runs share it (a sequence's
-    reference), by a pool of threads (``hashlib`` releases the GIL on large reads), so
-    hashing a sweep is bound by the disk, not by one core.
-    """
-    # The bag a latency proxy is read from is an input too (its path stays out of the hash).
-    inputs = [run.input_paths() | {"bag": run.meta.bag} for run in manifest.runs]
-    paths = sorted({p for roles in inputs for p in roles.values() if p is not None})
-    with ThreadPoolExecutor() as pool:
-        digests: dict[str | None, str] = dict(zip(paths, pool.map(file_sha256, paths), strict=True))
-    digests[None] = _MISSING
-    settings = manifest.settings.to_dict()
-    tasks = []
-    for run, roles in zip(manifest.runs, inputs, strict=True):
-        identity = {
-            "version": __version__,
-            "function": function_id(fn),
-            "run": run.identity(),
-            "meta": _meta_identity(run),
-            "settings": settings,
-            "inputs": {role: digests[path] for role, path in roles.items()},
-        }
-        text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
-        digest = hashlib.sha256(text.encode()).hexdigest()
-        tasks.append(Task(run=run, settings=manifest.settings, digest=digest))
-    return tasks
-
-
-def _meta_identity(run: RunSpec) -> dict[str, Any]:
-    """List the run's metadata (version, hardware, clock, parameters...): its report shows them."""
-    values = ((f.name, getattr(run.meta, f.name)) for f in fields(run.meta))
-    # ``bag`` is a path, left out; the bag's bytes are hashed as an input.
-    return {k: dict(v) if isinstance(v, Mapping) else v for k, v in values if k != "bag"}
 
 
 def _unique(texts: Iterable[str]) -> tuple[str, ...]:

@@ -5,8 +5,10 @@ and each run is evaluated by the same per-run function, so a sweep and a report 
 same runs give the same numbers and the same ranking.
 
 Exit status: 0 when every run was evaluated (runs that failed as runs, by their own
-report, are results); 1 when a run could not be evaluated (unreadable input) or its worker
-kept dying, unless ``--allow-partial``; 130 when interrupted (then ``--resume``).
+report, are results); 1 when a run failed to evaluate (unreadable input) or was not
+evaluated (its worker kept dying, the scheduler was lost), unless ``--allow-partial``;
+130 when interrupted by Ctrl-C, 143 by SIGTERM (what ``timeout`` and SLURM send): every
+worker is stopped first, and ``--resume`` finishes the sweep.
 
 Examples
 --------
@@ -21,7 +23,9 @@ Examples
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,10 +35,24 @@ from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
     import argparse
+    from types import FrameType
+
+    from robot_msgs.runs.manifest import Manifest
 
 __all__ = ["add_parser", "run"]
 
 _INTERRUPTED = 130  # the shell's code for a process ended by SIGINT
+_TERMINATED = 143  # ... and by SIGTERM
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: every worker stopped, the resume hint printed."""
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    del frame
+    signal.signal(signum, signal.SIG_IGN)  # the first one stops the sweep; cleanup runs on
+    raise _Terminated
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -83,7 +101,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--retries",
         type=int,
         default=2,
-        help="re-runs of a run whose worker process died, before it is recorded as crashed",
+        help=(
+            "re-runs of a run whose worker died while it ran alone, or that a lost scheduler "
+            "took with it, before it is recorded as not evaluated (every executor)"
+        ),
     )
     again = parser.add_mutually_exclusive_group()
     again.add_argument(
@@ -93,6 +114,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     again.add_argument(
         "--force", action="store_true", help="recompute every run and overwrite the outputs"
+    )
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help=(
+            "with --resume: re-hash every input instead of trusting unchanged sizes and "
+            "modification times (the workers hash; results whose inputs' bytes match are kept)"
+        ),
     )
     parser.add_argument(
         "--allow-partial",
@@ -106,19 +135,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Run the sweep; print its summary, rankings and repeatability."""
-    from robot_msgs.batch.store import ResultStore  # noqa: PLC0415 - keeps --help fast
-    from robot_msgs.batch.sweep import run_sweep  # noqa: PLC0415
-    from robot_msgs.batch.worker import evaluate_task  # noqa: PLC0415
-    from robot_msgs.compare import Ranking, Repeatability  # noqa: PLC0415
-    from robot_msgs.files import check_folder  # noqa: PLC0415
-    from robot_msgs.report.tables import (  # noqa: PLC0415
-        ranking_table,
-        render_text,
-        repeatability_table_of,
-    )
+    if args.scheduler is not None:  # a typo is one clear error, before anything else
+        from robot_msgs.batch.dask_executor import check_scheduler_address  # noqa: PLC0415
 
+        check_scheduler_address(args.scheduler)
     if args.dashboard and not args.dask:
         msg = "--dashboard serves the dashboard of the LocalCluster --dask starts; add --dask"
+        raise ValidationError(msg)
+    if args.verify and not args.resume:
+        msg = "--verify re-hashes the inputs of stored results: add --resume"
         raise ValidationError(msg)
     if args.workers is not None and (args.serial or args.scheduler):
         where = (
@@ -128,9 +153,23 @@ def run(args: argparse.Namespace) -> int:
         )
         msg = f"--workers {args.workers}: has no effect, as {where}; drop it"
         raise ValidationError(msg)
+    for flag, value, least in (("workers", args.workers, 1), ("retries", args.retries, 0)):
+        if value is not None and value < least:  # refused before the first status line
+            reason = f"expected a count >= {least}, got {value}"
+            msg = f"--{flag} {value}: {reason}"
+            raise ValidationError(msg, field=flag, reason=reason)
+    if not args.quiet:  # at once: reading a large manifest and importing NumPy take a while
+        print(f"bench: reading the runs of {' '.join(map(str, args.inputs))}", file=sys.stderr)
+    from robot_msgs.batch.store import ResultStore  # noqa: PLC0415 - keeps --help fast
+    from robot_msgs.batch.sweep import run_sweep  # noqa: PLC0415
+    from robot_msgs.batch.worker import evaluate_task  # noqa: PLC0415
+    from robot_msgs.files import check_folder  # noqa: PLC0415
+
     check_folder(args.out, label="--out")
     manifest = load_runs_from_args(args, list(args.inputs))
     executor = "serial" if args.serial else ("dask" if args.dask else "local")
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     try:
         summary = run_sweep(
             manifest,
@@ -142,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
             retries=args.retries,
             resume=args.resume,
             force=args.force,
+            verify=args.verify,
             progress=None if args.quiet else sys.stderr,
             dashboard=args.dashboard,
         )
@@ -150,17 +190,47 @@ def run(args: argparse.Namespace) -> int:
             raise
         msg = f"--{err.field} {getattr(args, err.field)}: {err.reason}"
         raise ValidationError(msg, field=err.field, reason=err.reason) from err
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         stored = ResultStore(args.out)
-        count = len(list(stored.root.glob("*.json"))) if stored.root.is_dir() else 0
+        how = "terminated (SIGTERM)" if isinstance(stop, _Terminated) else "interrupted"
         print(
-            f"\ninterrupted: {count} run results are stored in {stored.root}; "
-            "run the same command with --resume to finish",
+            f"\n{how}: every worker stopped; {stored.count()} run results are stored in "
+            f"{stored.root}; run the same command with --resume to finish",
             file=sys.stderr,
         )
-        return _INTERRUPTED
+        return _TERMINATED if isinstance(stop, _Terminated) else _INTERRUPTED
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
     print(summary.text())
-    out = Path(args.out)
+    _print_rankings(Path(args.out), manifest)
+    if not summary.complete:
+        text = (
+            f"{summary.n_failed + summary.n_not_evaluated} of {summary.n_runs} runs did not "
+            f"finish ({summary.n_failed} failed to evaluate, {summary.n_not_evaluated} not "
+            "evaluated)"
+        )
+        named = {**summary.errors, **summary.infrastructure}
+        if named:  # the first by name, so the error line alone says what went wrong
+            first, error = next(iter(named.items()))
+            more = f" (and {len(named) - 1} more: see above)" if len(named) > 1 else ""
+            text += f": {first}: {error}{more}"
+        if args.allow_partial:
+            print(f"WARNING: {text}; accepted by --allow-partial", file=sys.stderr)
+            return 0
+        print(f"ERROR: {text}; --allow-partial accepts a partial sweep", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _print_rankings(out: Path, manifest: Manifest) -> None:
+    from robot_msgs.compare import Ranking, Repeatability  # noqa: PLC0415
+    from robot_msgs.report.tables import (  # noqa: PLC0415
+        ranking_table,
+        render_text,
+        repeatability_table_of,
+    )
+
     for entry in json.loads((out / "ranking.json").read_text(encoding="utf-8")):
         if entry["ranking"] is not None:
             ranked = ranking_table(Ranking.from_dict(entry["ranking"]))
@@ -173,14 +243,3 @@ def run(args: argparse.Namespace) -> int:
     table = repeatability_table_of([(*keys[rep.runs[0]], rep) for rep in repeats])
     if table is not None:
         print("\n" + render_text(table))
-    if not summary.complete:
-        n = summary.n_failed + summary.n_crashed
-        first, error = next(iter(summary.errors.items()))
-        more = f" (and {n - 1} more: see 'not evaluated' above)" if n > 1 else ""
-        text = f"{n} of {summary.n_runs} runs could not be evaluated: {first}: {error}{more}"
-        if args.allow_partial:
-            print(f"WARNING: {text}; accepted by --allow-partial", file=sys.stderr)
-            return 0
-        print(f"ERROR: {text}; --allow-partial accepts a partial sweep", file=sys.stderr)
-        return 1
-    return 0

@@ -101,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
     show = sys.stderr.isatty() if args.progress is None else args.progress
     bar = Progress(len(manifest.runs), stream=sys.stderr if show else None, label="report")
     try:
-        result = build_report(manifest, progress=lambda _name, failed: bar.advance(failed=failed))
+        result = build_report(
+            manifest, progress=lambda _name, failed: bar.advance(failed=int(failed))
+        )
         report = result.report
         tables = report_tables(report)
         contents: dict[str, str] = {}

@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING
 from robot_msgs._lazy import exports
 
 if TYPE_CHECKING:
-    from robot_msgs.compare.aggregation import Aggregate, aggregate, check_same_settings
+    from robot_msgs.compare.aggregation import (
+        Aggregate,
+        AggregateTally,
+        SettingsTally,
+        aggregate,
+        check_same_settings,
+    )
     from robot_msgs.compare.alignment import Alignment
     from robot_msgs.compare.comparison import Comparison
     from robot_msgs.compare.ranking import Ranking, RankingRow
@@ -34,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "REPEATABILITY_STATEMENT",
     "Aggregate",
+    "AggregateTally",
     "Alignment",
     "Comparison",
     "ErrorSeries",
@@ -47,6 +54,7 @@ __all__ = [
     "Report",
     "Resources",
     "RunReport",
+    "SettingsTally",
     "StepResponse",
     "TimeOffset",
     "TrackingLoss",
@@ -58,7 +66,13 @@ __all__ = [
 __getattr__ = exports(
     __name__,
     {
-        "aggregation": ("Aggregate", "aggregate", "check_same_settings"),
+        "aggregation": (
+            "Aggregate",
+            "AggregateTally",
+            "SettingsTally",
+            "aggregate",
+            "check_same_settings",
+        ),
         "alignment": ("Alignment",),
         "comparison": ("Comparison",),
         "statistics": ("ErrorStats", "error_stats"),

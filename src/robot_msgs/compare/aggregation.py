@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
@@ -17,7 +18,7 @@ from robot_msgs.msg import Msg, Scalar, Value, message
 if TYPE_CHECKING:
     from robot_msgs.compare.comparison import Comparison
 
-__all__ = ["Aggregate", "aggregate", "check_same_settings"]
+__all__ = ["Aggregate", "AggregateTally", "SettingsTally", "aggregate", "check_same_settings"]
 
 _MIXED = "<mixed>"
 
@@ -70,6 +71,77 @@ class Aggregate(Msg):
         return self.n_succeeded / self.n_runs if self.n_runs else float("nan")
 
 
+class SettingsTally:
+    """The settings of comparisons seen one at a time, as :func:`check_same_settings` judges them.
+
+    Keeps, per setting, at most three distinct values and where each was first seen: a
+    few hundred bytes however many comparisons go through (a sweep of 10^6 runs).
+
+    Examples
+    --------
+    >>> from robot_msgs.compare import Comparison, error_stats
+    >>> tally = SettingsTally()
+    >>> for align in ("se3", "se3"):
+    ...     tally.update(Comparison(metric="ape", stats={"t": error_stats([0.1])},
+    ...                             units={"t": "m"}, settings={"align": align}))
+    >>> tally.result()
+    {'align': 'se3'}
+    """
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every comparison."""
+        self._first: Comparison | None = None
+        self._seen: dict[str, dict[str, str]] = {}
+
+    def update(self, comparison: Comparison) -> None:
+        """Take one comparison's metric and settings."""
+        if self._first is None:
+            self._first = comparison
+            self._seen["metric"] = {}
+        label = comparison.estimate or "<unnamed>"
+        first = self._first.estimate or "<unnamed>"
+        for key in comparison.settings:
+            if key in ESTIMATED_SETTINGS:  # estimated per evaluation, not a setting chosen
+                continue
+            if key not in self._seen:  # absent from every comparison so far: None there
+                self._seen[key] = {} if comparison is self._first else {repr(None): first}
+        for key, values in self._seen.items():
+            if len(values) < 3:
+                value = comparison.metric if key == "metric" else comparison.settings.get(key)
+                values.setdefault(repr(value), label)
+
+    def result(self, *, force: bool = False) -> dict[str, Value]:
+        """Return the shared settings; see :func:`check_same_settings`.
+
+        Raises
+        ------
+        SettingsMismatchError
+            Naming the first differing setting and the values seen, unless ``force``.
+        """
+        first = self._first
+        if first is None:
+            return {}
+        shared: dict[str, Value] = {}
+        for key, values in self._seen.items():
+            if len(values) == 1:
+                shared[key] = first.metric if key == "metric" else first.settings.get(key)
+                continue
+            if not force:
+                examples = "; ".join(f"{value} in {where}" for value, where in values.items())
+                msg = (
+                    f"Refusing to mix results made with different `{key}` settings "
+                    f"({examples}); evaluate them with the same settings, or force the mix "
+                    "and say so"
+                )
+                raise SettingsMismatchError(msg)
+            shared[key] = _MIXED
+        shared.pop("metric", None)
+        return shared
+
+
 def check_same_settings(
     comparisons: Sequence[Comparison], *, force: bool = False
 ) -> dict[str, Value]:
@@ -109,36 +181,10 @@ the mix and say so
     >>> check_same_settings([run("a", "se3"), run("b", "sim3")], force=True)["align"]
     '<mixed>'
     """
-    if not comparisons:
-        return {}
-    keys = [
-        k
-        for k in dict.fromkeys(k for c in comparisons for k in c.settings)
-        if k not in ESTIMATED_SETTINGS
-    ]
-    keys = ["metric", *keys]
-    shared: dict[str, Value] = {}
-    for key in keys:
-        seen: dict[str, Comparison] = {}
-        for c in comparisons:
-            value = c.metric if key == "metric" else c.settings.get(key)
-            seen.setdefault(repr(value), c)
-        if len(seen) == 1:
-            first = comparisons[0]
-            shared[key] = first.metric if key == "metric" else first.settings.get(key)
-            continue
-        if not force:
-            examples = "; ".join(
-                f"{value} in {c.estimate or '<unnamed>'}" for value, c in list(seen.items())[:3]
-            )
-            msg = (
-                f"Refusing to mix results made with different `{key}` settings ({examples}); "
-                "evaluate them with the same settings, or force the mix and say so"
-            )
-            raise SettingsMismatchError(msg)
-        shared[key] = _MIXED
-    shared.pop("metric", None)
-    return shared
+    tally = SettingsTally()
+    for comparison in comparisons:
+        tally.update(comparison)
+    return tally.result(force=force)
 
 
 def aggregate(
@@ -183,29 +229,99 @@ def aggregate(
     >>> agg.n_runs, agg.success_rate, agg.stats["t"].mean
     (3, 0.6666666666666666, 0.2)
     """
-    runs = list(comparisons)
-    reasons = list(failures)
-    if statistic not in ErrorStats.__dataclass_fields__:
-        msg = f"Expected an ErrorStats field as statistic, got {statistic!r}"
-        raise ValidationError(msg)
-    settings = check_same_settings(runs, force=force)
-    notes: list[str] = []
-    mixed = sorted(k for k, v in settings.items() if v == _MIXED)
-    if mixed:
-        notes.append(f"forced: runs with different {', '.join(mixed)} settings are mixed")
-    signals = [s for s in (runs[0].stats if runs else {}) if all(s in r.stats for r in runs)]
-    stats = {
-        s: error_stats(np.array([getattr(r.stats[s], statistic) for r in runs])) for s in signals
-    }
-    metric = runs[0].metric if runs else ""
-    return Aggregate(
-        metric=metric,
-        stats=stats,
-        units={s: runs[0].units[s] for s in signals},
-        n_runs=len(runs) + len(reasons),
-        statistic=statistic,
-        settings=settings,
-        group=dict(group or {}),
-        failures=dict(Counter(reasons)),
-        notes=tuple(notes),
-    )
+    tally = AggregateTally(statistic=statistic, group=group)
+    for comparison in comparisons:
+        tally.update(comparison)
+    for reason in failures:
+        tally.fail(reason)
+    return tally.compute(force=force)
+
+
+class AggregateTally:
+    """:func:`aggregate` one comparison at a time: a float per signal and run, no comparison kept.
+
+    ``update`` takes a successful run's comparison, ``fail`` a failed run's reason,
+    ``compute`` returns the :class:`Aggregate` that :func:`aggregate` would give for the
+    same comparisons and failures in the same order.
+
+    Raises
+    ------
+    ValidationError
+        An unknown ``statistic``.
+
+    Examples
+    --------
+    >>> from robot_msgs.compare import Comparison, error_stats
+    >>> tally = AggregateTally(group={"algorithm": "orb"})
+    >>> for e in (0.1, 0.3):
+    ...     tally.update(Comparison(metric="ape", stats={"t": error_stats([e])}, units={"t": "m"}))
+    >>> tally.fail("tracking lost")
+    >>> agg = tally.compute()
+    >>> agg.n_runs, agg.success_rate, agg.stats["t"].mean, dict(agg.failures)
+    (3, 0.6666666666666666, 0.2, {'tracking lost': 1})
+    """
+
+    def __init__(
+        self, *, statistic: str = "rms", group: Mapping[str, Scalar] | None = None
+    ) -> None:
+        if statistic not in ErrorStats.__dataclass_fields__:
+            msg = f"Expected an ErrorStats field as statistic, got {statistic!r}"
+            raise ValidationError(msg)
+        self.statistic = statistic
+        self.group = dict(group or {})
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every run."""
+        self._first: Comparison | None = None
+        self._values: dict[str, array[float]] = {}
+        self._partial: set[str] = set()
+        self._n = 0
+        self._failures: Counter[str] = Counter()
+        self._settings = SettingsTally()
+
+    def update(self, comparison: Comparison) -> None:
+        """Take a successful run's comparison (its ``statistic`` of each signal)."""
+        if self._first is None:
+            self._first = comparison
+            self._values = {s: array("d") for s in comparison.stats}
+        for signal, values in self._values.items():
+            stats = comparison.stats.get(signal)
+            if stats is None:
+                self._partial.add(signal)  # not a signal every run has
+            else:
+                values.append(getattr(stats, self.statistic))
+        self._settings.update(comparison)
+        self._n += 1
+
+    def fail(self, reason: str) -> None:
+        """Count a failed run by its reason."""
+        self._failures[reason] += 1
+
+    def compute(self, *, force: bool = False) -> Aggregate:
+        """Return the aggregate of everything taken so far.
+
+        Raises
+        ------
+        SettingsMismatchError
+            When settings differ and ``force`` is false.
+        """
+        settings = self._settings.result(force=force)
+        notes: list[str] = []
+        mixed = sorted(k for k, v in settings.items() if v == _MIXED)
+        if mixed:
+            notes.append(f"forced: runs with different {', '.join(mixed)} settings are mixed")
+        first = self._first
+        signals = [s for s in self._values if s not in self._partial]
+        stats = {s: error_stats(np.frombuffer(self._values[s], dtype=np.float64)) for s in signals}
+        return Aggregate(
+            metric=first.metric if first is not None else "",
+            stats=stats,
+            units={s: first.units[s] for s in signals} if first is not None else {},
+            n_runs=self._n + sum(self._failures.values()),
+            statistic=self.statistic,
+            settings=settings,
+            group=self.group,
+            failures=dict(self._failures),
+            notes=tuple(notes),
+        )

@@ -67,6 +67,12 @@ class Ranking(Msg):
     settings: Mapping[str, Value] = field(default_factory=dict)
     forced: bool = False
     notes: tuple[str, ...] = ()
+    left_out: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def n_left_out(self) -> int:
+        """How many runs the ranking lacks (see ``left_out``)."""
+        return sum(self.left_out.values())
 
     def _validate(self) -> None:
         positions = [row.position for row in self.rows]

@@ -195,6 +195,12 @@ def ranking_table(ranking: Ranking) -> ReportTable:
         f"Settings: {settings}.",
         *ranking.notes,
     ]
+    if ranking.left_out:
+        reasons = ", ".join(f"{why} {n}" for why, n in ranking.left_out.items())
+        notes.append(
+            f"Lacks {ranking.n_left_out} runs, not evaluated for a reason outside them "
+            f"({reasons}): they count for no algorithm."
+        )
     title = "Ranking (FORCED: settings mixed)" if ranking.forced else "Ranking"
     return ReportTable(
         title,

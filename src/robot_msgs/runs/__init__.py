@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from robot_msgs.runs.folders import discover_runs, run_from_folder
     from robot_msgs.runs.load import RunInputs, load_run
     from robot_msgs.runs.manifest import Manifest, load_runs, read_manifest
-    from robot_msgs.runs.rank import rank_algorithms
+    from robot_msgs.runs.rank import RankingTally, rank_algorithms
     from robot_msgs.runs.repeats import repeatability
     from robot_msgs.runs.run_settings import MetricSpec, RunSettings, default_metrics
     from robot_msgs.runs.spec import RunMeta, RunSpec
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Manifest",
     "MetricSpec",
+    "RankingTally",
     "RunEvaluation",
     "RunInputs",
     "RunMeta",
@@ -48,7 +49,7 @@ __getattr__ = exports(
         "folders": ("discover_runs", "run_from_folder"),
         "load": ("RunInputs", "load_run"),
         "manifest": ("Manifest", "load_runs", "read_manifest"),
-        "rank": ("rank_algorithms",),
+        "rank": ("RankingTally", "rank_algorithms"),
         "repeats": ("repeatability",),
         "run_settings": ("MetricSpec", "RunSettings", "default_metrics"),
         "spec": ("RunMeta", "RunSpec"),

@@ -18,11 +18,13 @@ within one ranking").
 from __future__ import annotations
 
 import math
+from array import array
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare.aggregation import check_same_settings
+from robot_msgs.compare.aggregation import SettingsTally
 from robot_msgs.compare.ranking import Ranking, RankingRow
 from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.errors import ValidationError
@@ -30,9 +32,10 @@ from robot_msgs.errors import ValidationError
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from robot_msgs.compare.comparison import Comparison
     from robot_msgs.compare.run_report import RunReport
 
-__all__ = ["MIXED", "average_ranks", "rank_algorithms"]
+__all__ = ["MIXED", "RankingTally", "average_ranks", "rank_algorithms"]
 
 #: What a forced ranking shows for a setting that differs between comparisons.
 MIXED = "<mixed>"
@@ -108,78 +111,164 @@ def rank_algorithms(
     >>> [row.algorithm for row in ranking.rows], ranking.settings["align"]
     (['dvo', 'orb'], 'se3')
     """
-    if statistic not in ErrorStats.__dataclass_fields__:
-        msg = f"Expected an ErrorStats field as statistic, got {statistic!r}"
-        raise ValidationError(msg)
-    chosen = {r.name: r.accuracy if metric is None else r.comparisons.get(metric) for r in reports}
-    comparisons = [c for c in chosen.values() if c is not None]
-    if not comparisons:
-        return None
-    if signal is None:
-        signal = next(iter(comparisons[0].stats))
-    evaluable = {r.sequence for r in reports if chosen[r.name] is not None}
-    reports = [r for r in reports if r.sequence in evaluable]
-    for r in reports:
-        c = chosen[r.name]
-        if c is not None and signal not in c.stats:
-            got = list(c.stats)
-            msg = f"Expected signal {signal!r} in the {c.metric} of run {r.name!r}, got {got}"
+    tally = RankingTally(metric=metric, signal=signal, statistic=statistic)
+    for report in reports:
+        tally.update(report)
+    return tally.compute(force=force)
+
+
+class _Group:
+    """One algorithm on one sequence: run counts, coverage, finite scores of successful runs."""
+
+    __slots__ = ("coverage", "n_coverage", "n_runs", "n_succeeded", "values")
+
+    def __init__(self) -> None:
+        self.n_runs = 0
+        self.n_succeeded = 0
+        self.coverage = 0.0
+        self.n_coverage = 0
+        self.values: array[float] = array("d")
+
+
+class RankingTally:
+    """:func:`rank_algorithms` one report at a time: a float per successful run, no report kept.
+
+    ``update`` takes a run's report, ``leave_out`` counts a run that was never evaluated
+    for a reason outside it (it counts for no algorithm; the ranking's ``left_out`` says
+    so), ``compute`` returns what :func:`rank_algorithms` gives for the same reports.
+
+    Raises
+    ------
+    ValidationError
+        An unknown ``statistic``; in ``update``, a comparison without the signal.
+
+    Examples
+    --------
+    >>> from robot_msgs.catalog import example
+    >>> run = example("compare/RunReport")
+    >>> tally = RankingTally()
+    >>> tally.update(run)
+    >>> tally.update(run.replace(name="b", algorithm="dvo"))
+    >>> tally.leave_out("SchedulerLost")
+    >>> ranking = tally.compute()
+    >>> [row.algorithm for row in ranking.rows], dict(ranking.left_out)
+    (['dvo', 'orb'], {'SchedulerLost': 1})
+    """
+
+    def __init__(
+        self, *, metric: str | None = None, signal: str | None = None, statistic: str = "rms"
+    ) -> None:
+        if statistic not in ErrorStats.__dataclass_fields__:
+            msg = f"Expected an ErrorStats field as statistic, got {statistic!r}"
             raise ValidationError(msg)
-    settings = check_same_settings(comparisons, force=force)
-    mixed = sorted(k for k, v in settings.items() if v == MIXED)
-    algorithms = list(dict.fromkeys(r.algorithm for r in reports))
-    sequences = list(dict.fromkeys(r.sequence for r in reports))
-    scores: dict[str, dict[str, float]] = {a: {} for a in algorithms}
-    for algorithm in algorithms:
+        self.metric = metric
+        self.signal = signal
+        self.statistic = statistic
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every run."""
+        self._first: Comparison | None = None
+        self._signal = self.signal
+        self._groups: dict[tuple[str, str], _Group] = {}
+        self._evaluable: set[str] = set()
+        self._settings = SettingsTally()
+        self._left_out: Counter[str] = Counter()
+
+    def update(self, report: RunReport) -> None:
+        """Take one run's report."""
+        c = report.accuracy if self.metric is None else report.comparisons.get(self.metric)
+        group = self._groups.get((report.algorithm, report.sequence))
+        if group is None:
+            group = self._groups[report.algorithm, report.sequence] = _Group()
+        group.n_runs += 1
+        group.n_succeeded += report.success
+        if math.isfinite(report.coverage):
+            group.coverage += report.coverage
+            group.n_coverage += 1
+        if c is None:
+            return
+        if self._first is None:
+            self._first = c
+        signal = self._signal if self._signal is not None else next(iter(c.stats))
+        self._signal = signal
+        if signal not in c.stats:
+            got = list(c.stats)
+            msg = f"Expected signal {signal!r} in the {c.metric} of run {report.name!r}, got {got}"
+            raise ValidationError(msg)
+        self._evaluable.add(report.sequence)
+        self._settings.update(c)
+        value = getattr(c.stats[signal], self.statistic)
+        if report.success and math.isfinite(value):
+            group.values.append(value)
+
+    def leave_out(self, reason: str) -> None:
+        """Count a run that was never evaluated for a reason outside it (``reason``)."""
+        self._left_out[reason] += 1
+
+    def compute(self, *, force: bool = False) -> Ranking | None:
+        """Return the ranking of everything taken so far; ``None`` when no run has the comparison.
+
+        Raises
+        ------
+        SettingsMismatchError
+            Two comparisons differ in a setting, unless ``force``.
+        """
+        first, signal = self._first, self._signal
+        if first is None or signal is None:
+            return None
+        settings = self._settings.result(force=force)
+        mixed = sorted(k for k, v in settings.items() if v == MIXED)
+        groups = {k: g for k, g in self._groups.items() if k[1] in self._evaluable}
+        algorithms = list(dict.fromkeys(a for a, _ in groups))
+        sequences = list(dict.fromkeys(s for _, s in groups))
+        scores: dict[str, dict[str, float]] = {a: {} for a in algorithms}
+        for (algorithm, sequence), group in groups.items():
+            values = np.frombuffer(group.values, dtype=np.float64)
+            scores[algorithm][sequence] = float(np.median(values)) if values.size else math.nan
+        ranks: dict[str, dict[str, float]] = {a: {} for a in algorithms}
         for sequence in sequences:
-            runs = [r for r in reports if r.algorithm == algorithm and r.sequence == sequence]
-            if not runs:
-                continue
-            values = [
-                getattr(c.stats[signal], statistic)
-                for r in runs
-                if r.success and (c := chosen[r.name]) is not None
-            ]
-            finite = [v for v in values if math.isfinite(v)]
-            scores[algorithm][sequence] = float(np.median(finite)) if finite else math.nan
-    ranks: dict[str, dict[str, float]] = {a: {} for a in algorithms}
-    for sequence in sequences:
-        present = [a for a in algorithms if sequence in scores[a]]
-        for algorithm, rank in zip(
-            present, average_ranks([scores[a][sequence] for a in present]), strict=True
-        ):
-            ranks[algorithm][sequence] = rank
-    rows = []
-    for algorithm in algorithms:
-        runs = [r for r in reports if r.algorithm == algorithm]
-        coverages = [r.coverage for r in runs if math.isfinite(r.coverage)]
-        rows.append(
-            RankingRow(
-                algorithm=algorithm,
-                position=1,
-                mean_rank=float(np.mean(list(ranks[algorithm].values()))),
-                n_runs=len(runs),
-                n_succeeded=sum(r.success for r in runs),
-                mean_coverage=float(np.mean(coverages)) if coverages else math.nan,
-                scores=scores[algorithm],
-                ranks=ranks[algorithm],
+            present = [a for a in algorithms if sequence in scores[a]]
+            for algorithm, rank in zip(
+                present, average_ranks([scores[a][sequence] for a in present]), strict=True
+            ):
+                ranks[algorithm][sequence] = rank
+        rows = []
+        for algorithm in algorithms:
+            mine = [g for (a, _), g in groups.items() if a == algorithm]
+            n_coverage = sum(g.n_coverage for g in mine)
+            rows.append(
+                RankingRow(
+                    algorithm=algorithm,
+                    position=1,
+                    mean_rank=float(np.mean(list(ranks[algorithm].values()))),
+                    n_runs=sum(g.n_runs for g in mine),
+                    n_succeeded=sum(g.n_succeeded for g in mine),
+                    mean_coverage=sum(g.coverage for g in mine) / n_coverage
+                    if n_coverage
+                    else math.nan,
+                    scores=scores[algorithm],
+                    ranks=ranks[algorithm],
+                )
             )
+        rows.sort(key=lambda row: (row.mean_rank, -row.success_rate, row.algorithm))
+        notes: tuple[str, ...] = ()
+        if mixed:
+            notes = (
+                (
+                    f"FORCED: comparisons with different {', '.join(mixed)} settings are "
+                    "ranked together"
+                ),
+            )
+        return Ranking(
+            metric=first.metric,
+            signal=signal,
+            statistic=self.statistic,
+            unit=first.units[signal],
+            sequences=tuple(sequences),
+            rows=tuple(row.replace(position=i) for i, row in enumerate(rows, start=1)),
+            settings=settings,
+            forced=bool(mixed),
+            notes=notes,
+            left_out=dict(self._left_out),
         )
-    rows.sort(key=lambda row: (row.mean_rank, -row.success_rate, row.algorithm))
-    unit = comparisons[0].units[signal]
-    notes: tuple[str, ...] = ()
-    if mixed:
-        notes = (
-            f"FORCED: comparisons with different {', '.join(mixed)} settings are ranked together",
-        )
-    return Ranking(
-        metric=comparisons[0].metric,
-        signal=signal,
-        statistic=statistic,
-        unit=unit,
-        sequences=tuple(sequences),
-        rows=tuple(row.replace(position=i) for i, row in enumerate(rows, start=1)),
-        settings=settings,
-        forced=bool(mixed),
-        notes=notes,
-    )

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from robot_msgs.batch.executors import DaskExecutor, check_scheduler_address, make_executor
+from robot_msgs.batch.backends import make_executor
+from robot_msgs.batch.dask_executor import DaskExecutor, check_scheduler_address
 from robot_msgs.cli import main
 from robot_msgs.errors import ExecutorError, ValidationError
 

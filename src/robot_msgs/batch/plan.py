@@ -1,0 +1,309 @@
+"""The client's side of a sweep: which runs go in which chunk, and what became of each run.
+
+Chunk sizes come from measurement, never from a guess. Until a chunk has come back,
+each worker slot gets one chunk of one run; from then on a chunk holds ``target_s``
+seconds of work at the measured seconds per run (every finished chunk's wall time in
+its worker over its runs), and never more than a share of what is left, so that every
+slot gets work until the end and the last chunks finish together.
+
+Retries are counted here, the same for every executor. A chunk whose worker died is
+split: its runs go back one by one as *suspects* (the records its worker wrote before
+dying are found again by their digest and kept, not recomputed), and only a run whose
+worker dies while it runs *alone* is charged: alone in its worker process (the local
+executor gives each worker one chunk), or, on Dask, where a dying worker takes every
+task it holds, as the only suspect in flight. After ``retries + 1`` such deaths a run
+is ``crashed``. A chunk lost with the scheduler or the connection goes back whole, each
+of its runs charged once; after ``retries + 1`` losses a run is ``lost``. When the
+executor cannot go on at all, every run not finished is ``lost`` with the reason
+(:meth:`ChunkPlan.abandon`).
+
+Per run the client keeps a few bytes in :class:`SweepState` (NumPy arrays indexed by the
+run's position in the manifest), plus the error of each run that did not finish.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.batch.executors import ChunkDone, ChunkLost
+from robot_msgs.batch.tasks import INFRASTRUCTURE, STATUSES
+from robot_msgs.batch.worker import Chunk, RunSummary
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.batch.executors import Outcome
+    from robot_msgs.batch.tasks import Status
+    from robot_msgs.batch.worker import ChunkResult
+    from robot_msgs.runs.spec import RunSpec
+
+__all__ = ["MAX_CHUNK", "TARGET_CHUNK_S", "ChunkPlan", "SweepState"]
+
+#: Seconds of measured work a chunk aims at: Dask's per-task cost (about 1 ms on the
+#: client, a few on the scheduler) is then under 1 % of the work.
+TARGET_CHUNK_S = 1.0
+#: The most runs in one chunk, however cheap they are (bounds a chunk's summaries).
+MAX_CHUNK = 5000
+_PENDING = 0
+_CODES: dict[str, int] = {status: k for k, status in enumerate(STATUSES, start=1)}
+
+
+class SweepState:
+    """What became of every run: status, success, reference, reuse, and errors by position.
+
+    Examples
+    --------
+    >>> state = SweepState(3)
+    >>> state.finish(RunSummary.unfinished(1, "failed", "FormatError", "bad"))
+    >>> state.status_of(1), state.status_of(0), state.counts()["failed"], state.errors[1]
+    ('failed', None, 1, ('failed', 'FormatError', 'bad'))
+    """
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.status = np.zeros(n, dtype=np.int8)
+        self.success = np.full(n, -1, dtype=np.int8)
+        self.has_reference = np.zeros(n, dtype=bool)
+        self.reused = np.zeros(n, dtype=bool)
+        #: Position -> (status, error type, error) of every run that is not ``ok``.
+        self.errors: dict[int, tuple[str, str, str]] = {}
+        #: Why evaluated runs failed as runs (their reports' ``failure``), counted.
+        self.run_failures: Counter[str] = Counter()
+        self.eval_s = 0.0
+        self.eval_cpu_s = 0.0
+        self.n_evaluated = 0
+
+    def finish(self, summary: RunSummary) -> None:
+        """Record the outcome of one run (each run ends once)."""
+        i = summary.position
+        self.status[i] = _CODES[summary.status]
+        self.success[i] = -1 if summary.success is None else int(summary.success)
+        self.has_reference[i] = summary.has_reference
+        self.reused[i] = summary.reused
+        if summary.status == "ok":
+            self.errors.pop(i, None)
+        else:
+            self.errors[i] = (summary.status, summary.error_type, summary.error)
+        if summary.success is False:
+            self.run_failures[summary.failure] += 1
+        if not summary.reused and summary.status in ("ok", "failed"):
+            self.eval_s += summary.elapsed_s
+            self.eval_cpu_s += summary.cpu_s
+            self.n_evaluated += 1
+
+    def status_of(self, i: int) -> Status | None:
+        """Return the run's status, ``None`` while it is not finished."""
+        code = int(self.status[i])
+        return None if code == _PENDING else STATUSES[code - 1]
+
+    def counts(self) -> Counter[str]:
+        """Count the runs by status (``pending`` for the unfinished)."""
+        codes = np.bincount(self.status, minlength=len(STATUSES) + 1)
+        out: Counter[str] = Counter({"pending": int(codes[_PENDING])})
+        out.update({status: int(codes[_CODES[status]]) for status in STATUSES})
+        return out
+
+    @property
+    def n_infrastructure(self) -> int:
+        """Runs that did not finish for a reason outside them (crashed, lost)."""
+        counts = self.counts()
+        return sum(counts[s] for s in INFRASTRUCTURE)
+
+
+class ChunkPlan:
+    """Hand out chunks of the runs to compute and take back their outcomes.
+
+    Parameters
+    ----------
+    runs : sequence of RunSpec
+        Every run of the manifest (chunks refer to them by position).
+    todo : sequence of int
+        Positions of the runs to compute, in the order to compute them.
+    state : SweepState
+        Where outcomes are recorded.
+    retries : int
+        Re-runs of a run lost to its worker dying alone, or to the infrastructure.
+    slots : int
+        Chunks the executor runs at once.
+    isolated : bool
+        Whether each chunk runs alone in its worker process (the local executor), so a
+        death is its chunk's own; on Dask a dying worker takes every task it holds.
+    target_s : float
+        Seconds of measured work a chunk aims at.
+
+    Examples
+    --------
+    >>> from robot_msgs.runs import RunSpec
+    >>> runs = [RunSpec(name=f"r{i}") for i in range(10)]
+    >>> plan = ChunkPlan(runs, range(10), SweepState(10), retries=1, slots=2)
+    >>> [len(plan.next_chunk()) for _ in range(2)]  # nothing measured yet: one run each
+    [1, 1]
+    """
+
+    def __init__(
+        self,
+        runs: Sequence[RunSpec],
+        todo: Sequence[int],
+        state: SweepState,
+        *,
+        retries: int,
+        slots: int = 1,
+        isolated: bool = True,
+        target_s: float = TARGET_CHUNK_S,
+    ) -> None:
+        self.runs = runs
+        self.isolated = isolated
+        self.suspects: set[int] = set()
+        self.state = state
+        self.retries = retries
+        self.slots = max(1, slots)
+        self.target_s = target_s
+        # The runs not handed out yet: an array and a cursor (8 bytes a run, not a tuple),
+        # then runs given back, which go first.
+        self._todo = np.asarray(todo, dtype=np.int64)
+        self._cursor = 0
+        self.back: deque[tuple[int, int]] = deque()
+        self.alone: deque[tuple[int, int]] = deque()
+        self.inflight: dict[int, Chunk] = {}
+        self.charged: Counter[int] = Counter()
+        self.measured_s = 0.0
+        self.measured_runs = 0
+        self._numbers = 0
+
+    @property
+    def seconds_per_run(self) -> float:
+        """Measured wall seconds a run takes in a worker (NaN before the first chunk)."""
+        return self.measured_s / self.measured_runs if self.measured_runs else math.nan
+
+    def chunk_size(self) -> int:
+        """Size the next chunk: ``target_s`` of measured work, at most a share of what is left."""
+        if not self.measured_runs:
+            return 1
+        per_run = self.seconds_per_run
+        by_cost = self.target_s / per_run if per_run > 0 else MAX_CHUNK
+        share = math.ceil(self.waiting / (2 * self.slots))
+        return max(1, min(round(by_cost), share, MAX_CHUNK))
+
+    @property
+    def waiting(self) -> int:
+        """Runs not handed out yet (suspects aside)."""
+        return len(self.back) + len(self._todo) - self._cursor
+
+    def next_chunk(self) -> Chunk | None:
+        """Return the next chunk to submit, or ``None`` when nothing waits (for now).
+
+        A suspect (a run whose chunk's worker died) goes out alone; without
+        ``isolated`` workers, only one suspect is in flight at a time.
+        """
+        suspect = bool(self.alone) and (self.isolated or not self.suspects)
+        if suspect:
+            picked = [self.alone.popleft()]
+        elif self.waiting:
+            if not self.measured_runs and len(self.inflight) >= self.slots:
+                return None  # one run a slot until a chunk has been measured
+            size = self.chunk_size()
+            picked = [self.back.popleft() for _ in range(min(size, len(self.back)))]
+            take = min(size - len(picked), len(self._todo) - self._cursor)
+            fresh = self._todo[self._cursor : self._cursor + take]
+            self._cursor += take
+            picked += [(int(i), 1) for i in fresh]
+        else:
+            return None
+        chunk = Chunk(
+            number=self._numbers,
+            indices=tuple(i for i, _ in picked),
+            runs=tuple(self.runs[i] for i, _ in picked),
+            attempts=tuple(a for _, a in picked),
+        )
+        self._numbers += 1
+        self.inflight[chunk.number] = chunk
+        if suspect:
+            self.suspects.add(chunk.number)
+        return chunk
+
+    @property
+    def chunks(self) -> int:
+        """How many chunks were handed out."""
+        return self._numbers
+
+    @property
+    def finished(self) -> bool:
+        """Whether nothing is waiting or in flight."""
+        return not (self.waiting or self.alone or self.inflight)
+
+    def take(self, outcome: Outcome) -> Sequence[RunSummary]:
+        """Take an executor's outcome; return the runs that ended with it."""
+        if isinstance(outcome, ChunkDone):
+            return self.done(outcome.result)
+        if isinstance(outcome, ChunkLost):
+            return self.lost(outcome.number, outcome.status, outcome.error_type, outcome.error)
+        return self.abandon(outcome.error_type, outcome.error)
+
+    def done(self, result: ChunkResult) -> tuple[RunSummary, ...]:
+        """Take a finished chunk's summaries (recorded in the state) and measure its cost."""
+        chunk = self.inflight.pop(result.number)
+        self.suspects.discard(result.number)
+        self.measured_s += result.elapsed_s
+        self.measured_runs += len(chunk)
+        for summary in result.summaries:
+            self.state.finish(summary)
+        return result.summaries
+
+    def lost(self, number: int, status: Status, error_type: str, error: str) -> list[RunSummary]:
+        """Take a chunk that did not finish; return the runs that end here (out of retries).
+
+        ``crashed`` (its worker died): the culprit is known only when the chunk ran alone
+        (one run, and on an ``isolated`` worker or as the one suspect in flight): that
+        run is charged. Any other chunk is split and its runs go back as suspects,
+        uncharged. ``lost`` (the scheduler, the connection): its runs go back
+        together, each charged.
+        """
+        chunk = self.inflight.pop(number)
+        suspect = number in self.suspects
+        self.suspects.discard(number)
+        items = list(zip(chunk.indices, chunk.attempts, strict=True))
+        alone = len(items) == 1 and (suspect or self.isolated)
+        if status == "crashed" and not alone:
+            self.alone.extend((i, a + 1) for i, a in items)
+            return []
+        ended = []
+        back = []
+        for i, attempt in items:
+            self.charged[i] += 1
+            if self.charged[i] > self.retries:
+                ended.append(self._end(i, status, error_type, error, self.charged[i]))
+            else:
+                back.append((i, attempt + 1))
+        if status == "crashed" or suspect:
+            self.alone.extend(back)  # behind the other suspects: each gets its turn
+        else:
+            self.back.extendleft(reversed(back))
+        return ended
+
+    def _end(self, i: int, status: Status, error_type: str, error: str, times: int) -> RunSummary:
+        if status == "crashed":
+            error = f"{error} ({times} times, the run alone on its worker)"
+        summary = RunSummary.unfinished(i, status, error_type, error)
+        self.state.finish(summary)
+        return summary
+
+    def abandon(self, error_type: str, error: str) -> list[RunSummary]:
+        """End every run not finished as ``lost``: the executor cannot go on."""
+        left = [i for chunk in self.inflight.values() for i in chunk.indices]
+        left += [i for i, _ in self.alone] + [i for i, _ in self.back]
+        left += [int(i) for i in self._todo[self._cursor :]]
+        self.inflight.clear()
+        self.suspects.clear()
+        self.alone.clear()
+        self.back.clear()
+        self._cursor = len(self._todo)
+        ended = []
+        for i in left:
+            summary = RunSummary.unfinished(i, "lost", error_type, error)
+            self.state.finish(summary)
+            ended.append(summary)
+        return ended

@@ -1,0 +1,74 @@
+"""Outputs streamed from the records: the manifest's order whatever order runs finished in."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+
+from robot_msgs.batch.inputs import settings_identity
+from robot_msgs.batch.outputs import DERIVED_FILES, write_outputs
+from robot_msgs.batch.plan import SweepState
+from robot_msgs.batch.store import ResultStore
+from robot_msgs.batch.sweep import run_sweep
+from robot_msgs.batch.worker import Chunk, Job, RunSummary, run_chunk
+from robot_msgs.compare import RunReport
+from robot_msgs.runs import load_runs
+from tests.batch.batch_helpers import make_tree, scripted
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+pytest.importorskip("pyarrow")
+
+
+def test_runs_finished_in_any_order_give_the_bytes_of_a_serial_sweep(tmp_path: Path) -> None:
+    make_tree(tmp_path / "runs", trials=3)
+    manifest = load_runs([tmp_path / "runs"])
+    run_sweep(manifest, tmp_path / "serial", fn=scripted, executor="serial", progress=None)
+    shared = settings_identity(manifest.settings.to_dict(), scripted)
+    job = Job(settings=manifest.settings, shared=shared, out=str(tmp_path / "out"), session="s")
+    state = SweepState(len(manifest.runs))
+    for i in reversed(range(len(manifest.runs))):  # the last run first
+        chunk = Chunk(number=i, indices=(i,), runs=(manifest.runs[i],), attempts=(1,))
+        for summary in run_chunk(scripted, job, chunk).summaries:
+            state.finish(summary)
+    outputs = write_outputs(
+        manifest, state, ResultStore(tmp_path / "out"), tmp_path / "out", shared=shared
+    )
+    assert outputs.table == tmp_path / "out" / "results.parquet"
+    for name in DERIVED_FILES:
+        if name != "results.csv":
+            serial = (tmp_path / "serial" / name).read_bytes()
+            assert (tmp_path / "out" / name).read_bytes() == serial, name
+    entries = json.loads((tmp_path / "out" / "reports.json").read_text())
+    assert [e["run"] for e in entries] == [run.name for run in manifest.runs]
+    assert all(RunReport.from_dict(e["report"]).success for e in entries)
+
+
+def test_a_run_lost_to_the_infrastructure_has_a_row_and_no_report(tmp_path: Path) -> None:
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=2)
+    manifest = load_runs([tmp_path / "runs"])
+    shared = settings_identity(manifest.settings.to_dict(), scripted)
+    job = Job(settings=manifest.settings, shared=shared, out=str(tmp_path / "out"), session="s")
+    state = SweepState(2)
+    chunk = Chunk(number=0, indices=(0,), runs=(manifest.runs[0],), attempts=(1,))
+    state.finish(run_chunk(scripted, job, chunk).summaries[0])
+    state.finish(RunSummary.unfinished(1, "lost", "SchedulerLost", "the scheduler went away"))
+    outputs = write_outputs(
+        manifest, state, ResultStore(tmp_path / "out"), tmp_path / "out", shared=shared
+    )
+    from robot_msgs.batch.results_table import read_results
+
+    rows = [r for r in read_results(outputs.table) if r["evaluation"] == "ape:translation"]
+    assert [(r["trial"], r["status"], r["error_type"]) for r in rows] == [
+        ("1", "ok", ""),
+        ("2", "lost", "SchedulerLost"),
+    ]
+    assert [e["run"] for e in json.loads((tmp_path / "out" / "reports.json").read_text())] == [
+        "orb/MH_01/1"
+    ]
+    [(name, ranking)] = outputs.rankings[:1]
+    assert ranking is not None
+    assert (name, dict(ranking.left_out)) == ("ape:translation", {"SchedulerLost": 1})

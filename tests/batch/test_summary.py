@@ -1,0 +1,53 @@
+"""The sweep's summary: three outcomes kept apart, every unfinished run named, one rate."""
+
+from __future__ import annotations
+
+import math
+
+from robot_msgs.batch.summary import SHOWN_PER_KIND, SweepSummary
+
+
+def _summary(**fields: object) -> SweepSummary:
+    values: dict[str, object] = {
+        "out": "o", "executor": "dask (tcp://10.0.0.5:8786)", "n_runs": 100, "n_ok": 100,
+        "n_succeeded": 99, "n_failed": 0, "n_crashed": 0, "n_lost": 0, "n_reused": 0,
+        "n_computed": 100, "elapsed_s": 12.0, "compute_s": 10.0, "startup_s": 2.0,
+        "throughput": 12.5, "table": "o/results.parquet",
+    }  # fmt: skip
+    return SweepSummary(**(values | fields))  # type: ignore[arg-type]
+
+
+def test_a_complete_sweep_says_so_with_its_throughput() -> None:
+    summary = _summary(run_failures={"exit code -11": 1})
+    assert summary.complete
+    head = (
+        "100 runs: 100 evaluated (99 succeeded), 0 failed to evaluate, 0 not evaluated "
+        "(0 crashed, 0 lost); 0 reused, 100 computed in 10.0 s on dask (tcp://10.0.0.5:8786): "
+        "12.50 runs/s after the first result at 2.0 s"
+    )
+    assert summary.text().splitlines() == [
+        head,
+        "run failures: exit code -11 1",
+        "table: o/results.parquet",
+    ]
+    record = summary.to_dict()
+    assert (record["complete"], record["run_failures"]) == (True, {"exit code -11": 1})
+
+
+def test_runs_lost_to_the_infrastructure_make_it_incomplete_and_are_named() -> None:
+    lost = {f"orb/MH_01/{k}": "SchedulerLost: gone" for k in range(SHOWN_PER_KIND + 5)}
+    summary = _summary(n_ok=75, n_lost=25, infrastructure=lost)
+    assert not summary.complete
+    assert summary.n_not_evaluated == 25
+    lines = summary.text().splitlines()
+    named = [line for line in lines if line.startswith("not evaluated: orb/")]
+    assert len(named) == SHOWN_PER_KIND
+    assert named[0] == "not evaluated: orb/MH_01/0: SchedulerLost: gone"
+    assert "not evaluated: ... and 5 more (summary.json)" in lines
+    assert "--resume computes the 25 runs not evaluated" in lines
+    assert summary.to_dict()["infrastructure"] == lost  # every one, in the file
+
+
+def test_a_sweep_too_short_to_measure_shows_no_rate() -> None:
+    text = _summary(throughput=math.nan, startup_s=math.nan).text()
+    assert "on dask (tcp://10.0.0.5:8786): -- runs/s after the first result at --" in text
