@@ -114,7 +114,8 @@ _SPECS: dict[type, dict[str, FieldSpec]] = {}
 _Step = tuple[str, tuple[type, ...], tuple[int, int] | None, FieldSpec]
 #: Per class, the steps of __post_init__.
 _PLANS: dict[type, tuple[_Step, ...]] = {}
-#: Classes msgspec cannot convert into (an annotation it does not support): ours only.
+#: Classes msgspec cannot convert into (an annotation it does not support), or whose data
+#: holds nulls (NaN floats): our road first.
 _OWN_ROAD: set[type] = set()
 #: Set while :meth:`Msg._trusted` builds a message from values proven valid.
 _TRUSTED: contextvars.ContextVar[bool] = contextvars.ContextVar("robot_msgs_trusted", default=False)
@@ -362,8 +363,13 @@ class Msg(_Struct):
         if cls not in _OWN_ROAD:
             try:
                 return msgspec.convert(data, cls, dec_hook=_decode)
-            except msgspec.ValidationError:
-                pass  # our road: NaN as null, ROS names, and errors that name the field
+            except msgspec.ValidationError as err:
+                # our road: NaN as null, ROS names, and errors that name the field. A type
+                # whose data holds nulls (NaN floats of reports) takes it at once from now
+                # on: msgspec would build most of it before the null stops it (measured:
+                # a stored run record 0.26 ms through both roads, 0.21 ms through ours).
+                if "got `null`" in str(err):
+                    _OWN_ROAD.add(cls)
             except TypeError:
                 _OWN_ROAD.add(cls)
         return _build(cls, data, cls.__name__)
