@@ -204,7 +204,7 @@ def _all_unchanged(spec: FieldSpec, items: Iterable[Any]) -> bool:
     if spec.kind == "msg":
         wanted = spec.msg_type
         return all(type(item) is wanted for item in items)
-    exact = _UNCHANGED.get(spec.kind)
+    exact = _UNCHANGED.get(spec.kind, ())
     return bool(exact) and all(type(item) in exact for item in items)
 
 
