@@ -212,13 +212,70 @@ def bench_env():
 
 
 def sweep(data, out, executor, workers, *extra):
-    flags = {"serial": ["--serial"], "local": ["--workers", str(workers)]}.get(
+    flags = {"serial": ["--serial"], "local": ["--workers", str(workers)], "cluster": []}.get(
         executor, ["--dask", "--workers", str(workers)]
     )
     argv = ["--client", "bench", str(data / "bench.toml"), "--out", str(out), "--quiet", *flags]
     report = measured([*argv, *extra], env=bench_env())
     report["summary"] = json.loads((out / "summary.json").read_text())
     return report
+
+
+class ProcessCluster:
+    """A ``dask scheduler`` and WORKERS ``dask worker`` processes on loopback, as on a cluster.
+
+    The client then runs alone in its process: what ``--scheduler`` costs the machine
+    that submits, without the LocalCluster's scheduler (which ``--dask`` runs in the
+    client's process). Workers without a nanny, one thread each, no work stealing: as the
+    LocalCluster of ``--dask``.
+    """
+
+    def __init__(self, workers):
+        self.workers = workers
+        self.procs = []
+        self.folder = Path(tempfile.mkdtemp(prefix="bench_batch_cluster_"))
+        self.file = self.folder / "scheduler.json"
+
+    def __enter__(self):
+        env = {**bench_env(), "DASK_DISTRIBUTED__SCHEDULER__WORK_STEALING": "False"}
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env}
+        module = [sys.executable, "-m"]
+        self.procs.append(subprocess.Popen(  # noqa: S603 - our interpreter
+            [*module, "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+             "--no-dashboard", "--scheduler-file", str(self.file)], **quiet,
+        ))  # fmt: skip
+        deadline = time.monotonic() + 60
+        while True:  # the scheduler writes its address into the file once it listens
+            try:
+                self.address = json.loads(self.file.read_text())["address"]
+                break
+            except (OSError, ValueError, KeyError):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("no dask scheduler started in 60 s") from None
+                time.sleep(0.1)
+        self.procs += [
+            subprocess.Popen(  # noqa: S603 - our interpreter
+                [*module, "distributed.cli.dask_worker", self.address, "--nthreads", "1",
+                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"], **quiet,
+            )  # fmt: skip
+            for _ in range(self.workers)
+        ]
+        import distributed
+
+        with distributed.Client(self.address, timeout=30, set_as_default=False) as client:
+            client.wait_for_workers(self.workers, timeout=60)
+        return self
+
+    def __exit__(self, *exc):
+        for proc in reversed(self.procs):
+            proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def main():
@@ -255,6 +312,10 @@ def main():
         out = data / f"out-{executor}"
         shutil.rmtree(out, ignore_errors=True)
         results[executor] = sweep(big, out, executor, args.workers)
+    out = data / "out-cluster"
+    shutil.rmtree(out, ignore_errors=True)
+    with ProcessCluster(args.workers) as cluster:
+        results["cluster"] = sweep(big, out, "cluster", args.workers, "--scheduler", cluster.address)
     tables = {k: (data / f"out-{k}" / "results.parquet").read_bytes() for k in results}
     same = len(set(tables.values())) == 1
 
@@ -270,7 +331,10 @@ def main():
     for executor, report in results.items():
         s = report["summary"]
         rate = args.runs / report["wall_s"]
-        label = executor if executor == "serial" else f"{executor} ({args.workers} workers)"
+        label = {
+            "serial": "serial",
+            "cluster": f"--scheduler ({args.workers} w.)",
+        }.get(executor, f"{executor} ({args.workers} workers)")
         print(
             f"{label:<18}{report['wall_s']:>8.1f}{rate:>8.1f}{rate / base:>9.2f}x"
             f"{report['cpu_s'] / args.runs * 1e3:>19.3f}{report['peak_mib']:>17.0f}{s['chunks']:>8}"
@@ -279,7 +343,8 @@ def main():
     print(
         "   client CPU of the serial executor includes every evaluation; of the others, "
         "the whole robot-msgs process (reading the manifest, the plan, the outputs; with "
-        "--dask also the LocalCluster's scheduler)"
+        "--dask also the LocalCluster's scheduler; with --scheduler, a `dask scheduler` and "
+        f"{args.workers} `dask worker` processes on loopback, the client alone)"
     )
 
     resume = [sweep(big, data / "out-dask", "dask", args.workers, "--resume") for _ in range(3)]
