@@ -240,41 +240,43 @@ class ProcessCluster:
         env = {**bench_env(), "DASK_DISTRIBUTED__SCHEDULER__WORK_STEALING": "False"}
         quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env}
         module = [sys.executable, "-m"]
-        self.procs.append(subprocess.Popen(  # noqa: S603 - our interpreter
-            [*module, "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-             "--no-dashboard", "--scheduler-file", str(self.file)], **quiet,
-        ))  # fmt: skip
-        deadline = time.monotonic() + 60
-        while True:  # the scheduler writes its address into the file once it listens
-            try:
-                self.address = json.loads(self.file.read_text())["address"]
-                break
-            except (OSError, ValueError, KeyError):
-                if time.monotonic() > deadline:
-                    raise RuntimeError("no dask scheduler started in 60 s") from None
-                time.sleep(0.1)
-        self.procs += [
-            subprocess.Popen(  # noqa: S603 - our interpreter
-                [*module, "distributed.cli.dask_worker", self.address, "--nthreads", "1",
-                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"], **quiet,
-            )  # fmt: skip
-            for _ in range(self.workers)
-        ]
+        scheduler = [*module, "distributed.cli.dask_scheduler", "--host", "127.0.0.1"]
+        scheduler += ["--port", "0", "--no-dashboard", "--scheduler-file", str(self.file)]
+        self.procs.append(subprocess.Popen(scheduler, **quiet))
+        self.address = self._address(time.monotonic() + 60)
+        worker = [*module, "distributed.cli.dask_worker", self.address, "--nthreads", "1"]
+        worker += ["--no-nanny", "--no-dashboard", "--host", "127.0.0.1"]
+        self.procs += [subprocess.Popen(worker, **quiet) for _ in range(self.workers)]
         import distributed
 
         with distributed.Client(self.address, timeout=30, set_as_default=False) as client:
             client.wait_for_workers(self.workers, timeout=60)
         return self
 
+    def _address(self, deadline):
+        """The scheduler's address, from the file it writes once it listens."""
+        while (address := self._read_address()) is None:
+            if time.monotonic() > deadline:
+                msg = "no dask scheduler started in 60 s"
+                raise RuntimeError(msg)
+            time.sleep(0.1)
+        return address
+
+    def _read_address(self):
+        try:
+            return json.loads(self.file.read_text())["address"]
+        except (OSError, ValueError, KeyError):
+            return None  # not written yet, or not whole yet
+
     def __exit__(self, *exc):
         for proc in reversed(self.procs):
             proc.terminate()
+        deadline = time.monotonic() + 20
+        while any(proc.poll() is None for proc in self.procs) and time.monotonic() < deadline:
+            time.sleep(0.1)
         for proc in self.procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            proc.kill()  # whatever outlived SIGTERM
+            proc.wait()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -315,7 +317,9 @@ def main():
     out = data / "out-cluster"
     shutil.rmtree(out, ignore_errors=True)
     with ProcessCluster(args.workers) as cluster:
-        results["cluster"] = sweep(big, out, "cluster", args.workers, "--scheduler", cluster.address)
+        results["cluster"] = sweep(
+            big, out, "cluster", args.workers, "--scheduler", cluster.address
+        )
     tables = {k: (data / f"out-{k}" / "results.parquet").read_bytes() for k in results}
     same = len(set(tables.values())) == 1
 
