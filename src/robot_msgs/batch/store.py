@@ -26,7 +26,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from robot_msgs.batch.inputs import unchanged
 from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult
@@ -35,11 +35,13 @@ from robot_msgs.files import sweep_temporaries, write_atomic
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from robot_msgs.batch.inputs import Stamp
 
 __all__ = ["RECORD_FORMAT", "RecordHead", "ResultStore", "RunRecord"]
+
+T = TypeVar("T")
 
 #: Version of the record layout; records of another version are recomputed.
 RECORD_FORMAT = 2
@@ -221,14 +223,7 @@ class ResultStore:
         ValidationError
             The file exists but is not a record (edited by hand?), naming the file.
         """
-        data = self._read(key)
-        if data is None or data.get("format") != RECORD_FORMAT:
-            return None
-        try:
-            return RecordHead.from_dict(data)
-        except ValidationError as err:
-            msg = f"{self.path_for(key)}: {err}; delete it to recompute"
-            raise ValidationError(msg) from err
+        return self._parse(key, RecordHead.from_dict)
 
     def load(self, key: str) -> RunRecord | None:
         """Return the run's record, or ``None`` when absent or of another format.
@@ -252,11 +247,15 @@ class ResultStore:
         ValidationError
             The file exists but is not a record (edited by hand?), naming the file.
         """
+        return self._parse(key, lambda data: (RunRecord.from_dict(data), data))
+
+    def _parse(self, key: str, build: Callable[[dict[str, Any]], T]) -> T | None:
+        """``build`` of the run's record, ``None`` when absent or of another format."""
         data = self._read(key)
         if data is None or data.get("format") != RECORD_FORMAT:
             return None
         try:
-            return RunRecord.from_dict(data), data
+            return build(data)
         except ValidationError as err:
             msg = f"{self.path_for(key)}: {err}; delete it to recompute"
             raise ValidationError(msg) from err
