@@ -47,7 +47,7 @@ def _hook(kind: Any) -> dict[str, Any]:
     if kind is np.ndarray or typing.get_origin(kind) is np.ndarray:
         return dict(_ARRAY)
     msg = f"Expected a message field type, got {kind!r}"
-    raise NotImplementedError(msg)
+    raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
 
 
 def _nullable_numbers(node: Any) -> Any:

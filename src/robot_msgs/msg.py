@@ -184,7 +184,7 @@ def _encode(value: Any) -> Any:
     if isinstance(value, FrozenMap):
         return dict(value)
     msg = f"Expected a message field value, got {type(value).__name__}"
-    raise NotImplementedError(msg)
+    raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
 
 
 def _decode(kind: Any, value: Any) -> Any:
@@ -192,7 +192,7 @@ def _decode(kind: Any, value: Any) -> Any:
     if typing.get_origin(kind) is np.ndarray or kind is np.ndarray:
         return array_from_json(value, "$")
     msg = f"Expected an array dict, got {type(value).__name__}"
-    raise NotImplementedError(msg)
+    raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
 
 
 # --------------------------------------------------------------------------- our reading road
