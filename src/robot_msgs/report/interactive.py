@@ -26,6 +26,7 @@ import numpy as np
 from robot_msgs.report.plots import (
     algorithm_colours,
     loss_intervals,
+    pooled_latencies_ms,
     reference_gaps,
     runs_of_sequence,
     sequence_t0,
@@ -308,22 +309,17 @@ def rpe_box_plot(result: ReportResult, sequence: str) -> Figure | None:
 def latency_cdf_plot(result: ReportResult) -> Figure | None:
     """Latency CDF per algorithm (runs pooled), processing dashed; p50 and p95 in the legend."""
     colours = algorithm_colours(result)
-    pooled: dict[str, tuple[list[Float64Array], list[Float64Array]]] = {}
-    for e in result.runs.values():
-        if e.latency_s.size:
-            lat, proc = pooled.setdefault(e.report.algorithm, ([], []))
-            lat.append(e.latency_s)
-            proc.append(e.processing_s[np.isfinite(e.processing_s)])
+    pooled = pooled_latencies_ms(result)
     if not pooled:
         return None
     data = []
-    for algorithm, (lat_parts, proc_parts) in pooled.items():
+    for algorithm, (lat, proc) in pooled.items():
         colour = colours[algorithm]
-        for parts, what, dash in (
-            (lat_parts, "acquisition to available", "solid"),
-            (proc_parts, "processing", "dash"),
+        for times_ms, what, dash in (
+            (lat, "acquisition to available", "solid"),
+            (proc, "processing", "dash"),
         ):
-            values = np.sort(np.concatenate(parts)) * 1e3
+            values = np.sort(times_ms)
             if not values.size:
                 continue
             share = np.arange(1, values.size + 1) / values.size

@@ -264,22 +264,34 @@ def _ecdf(values: Float64Array) -> tuple[Float64Array, Float64Array]:
     return x, np.arange(1, x.size + 1) / x.size
 
 
+def pooled_latencies_ms(result: ReportResult) -> dict[str, tuple[Float64Array, Float64Array]]:
+    """Per algorithm, the latencies and the finite processing times of all its runs, in ms.
+
+    Shapes ``(n,)`` and ``(m,)``; algorithms without a timing log are left out. The one
+    pooling of the static and the interactive latency plots.
+    """
+    parts: dict[str, tuple[list[Float64Array], list[Float64Array]]] = {}
+    for e in result.runs.values():
+        if e.latency_s.size:
+            lat, proc = parts.setdefault(e.report.algorithm, ([], []))
+            lat.append(e.latency_s)
+            proc.append(e.processing_s[np.isfinite(e.processing_s)])
+    return {
+        algorithm: (np.concatenate(lat) * 1e3, np.concatenate(proc) * 1e3)
+        for algorithm, (lat, proc) in parts.items()
+    }
+
+
 def latency_cdf_figure(result: ReportResult) -> Any | None:
     """Latency CDF per algorithm (all runs pooled), p50 and p95 marked; processing dashed."""
     colours = algorithm_colours(result)
-    pooled: dict[str, tuple[list[Float64Array], list[Float64Array]]] = {}
-    for e in result.runs.values():
-        if e.latency_s.size:
-            lat_list, proc_list = pooled.setdefault(e.report.algorithm, ([], []))
-            lat_list.append(e.latency_s)
-            proc_list.append(e.processing_s[np.isfinite(e.processing_s)])
+    pooled = pooled_latencies_ms(result)
     if not pooled:
         return None
     fig = new_figure(9.0, 3.6)
     ax = fig.add_subplot()
-    for algorithm, (lat_parts, proc_parts) in pooled.items():
+    for algorithm, (lat, proc) in pooled.items():
         colour = colours[algorithm]
-        lat = np.concatenate(lat_parts) * 1e3
         x, y = _ecdf(lat)
         p50, p95 = np.percentile(lat, [50.0, 95.0])
         ax.step(
@@ -290,7 +302,6 @@ def latency_cdf_figure(result: ReportResult) -> Any | None:
             lw=1.6,
             label=f"{algorithm}: acquisition to available (p50 {p50:.0f} ms, p95 {p95:.0f} ms)",
         )
-        proc = np.concatenate(proc_parts) * 1e3
         if proc.size:
             px, py = _ecdf(proc)
             ax.step(
