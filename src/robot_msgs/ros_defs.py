@@ -77,8 +77,10 @@ def generated_name(cls: type[Msg]) -> str:
 
 def _base(spec: FieldSpec) -> str | None:
     """Return the ROS element type of a scalar or message spec, or ``None`` if it has none."""
-    if spec.kind == "int" and spec.bounds is not None:
-        return spec.label.split(" ", 1)[0]
+    if spec.kind == "int":
+        return spec.ros or "int64"
+    if spec.kind == "literal" and spec.choices and all(type(c) is str for c in spec.choices):
+        return "string"
     if spec.kind in _DIRECT:
         return _DIRECT[spec.kind]
     if spec.kind == "msg":
