@@ -79,8 +79,8 @@ def _ros_type(spec: FieldSpec) -> str:
     if spec.kind == "float32":
         return "float32"
     if spec.kind == "int":
-        assert spec.bounds is not None, "every int field of a ROS type is bounded"
-        return spec.label.split(" ")[0].replace("byte", "uint8").replace("char", "uint8")
+        assert spec.ros is not None, "every int field of a ROS type is a ROS primitive"
+        return spec.ros
     if spec.kind in {"str", "bool"}:
         return {"str": "string", "bool": "bool"}[spec.kind]
     if spec.kind == "msg":
@@ -97,13 +97,13 @@ def _ros_type(spec: FieldSpec) -> str:
     dims = spec.shape.dims
     fixed = all(isinstance(d, int) for d in dims)
     size = math.prod(d for d in dims if isinstance(d, int)) if fixed else ""
-    return f"{spec.dtype.name}[{size}]"
+    return f"{spec.ros or spec.dtype.name}[{size}]"
 
 
 def _rosbags_type(node: Any) -> str:
     kind, arg = int(node[0]), node[1]
     if kind == 1:
-        return str({"byte": "uint8", "char": "uint8"}.get(arg[0], arg[0]))
+        return str(arg[0])
     if kind == 2:
         return str(arg)
     sub, length = arg

@@ -142,7 +142,8 @@ def _field(spec: FieldSpec, node: dict[str, Any]) -> dict[str, Any]:
         return {**node, "items": _field(inner, node["items"])}
     if kind == "mapping" and inner is not None and "additionalProperties" in node:
         return {**node, "additionalProperties": _field(inner, node["additionalProperties"])}
-    return _with_nulls(node)
+    out: dict[str, Any] = _with_nulls(node)
+    return out
 
 
 def json_schema(cls: type[Msg]) -> dict[str, Any]:

@@ -63,7 +63,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
-import struct
 import types
 import typing
 from collections.abc import Mapping
@@ -74,6 +73,7 @@ import numpy as np
 from msgspec.structs import force_setattr
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg_check import compile_check
 from robot_msgs.msg_fields import (
     NON_FINITE,
     FieldSpec,
@@ -123,12 +123,8 @@ M = TypeVar("M", bound="Msg")
 _REGISTRY: dict[str, type[Msg]] = {}
 #: Compiled field specs per class (annotations resolved on first use); derived, never changed.
 _SPECS: dict[type, dict[str, FieldSpec]] = {}
-#: One field's fast test: name, exact types kept as they are, test code, its argument, spec.
-_Step = tuple[str, tuple[type, ...], int, Any, FieldSpec]
-_PLANS: dict[type, tuple[_Step, ...]] = {}
-
-# The fast tests of a field, after its value's type is one of the exact ones:
-_EXACT, _BOUNDED, _TEXT, _CHOICE, _FLOAT32 = range(5)
+#: The generated construction check of each class (:mod:`robot_msgs.msg_check`).
+_CHECKS: dict[type, Callable[[Any], None]] = {}
 
 
 def _specs(cls: type[Msg]) -> dict[str, FieldSpec]:
@@ -149,44 +145,6 @@ def field_specs(cls: type[Msg]) -> dict[str, str]:
 def field_schema(cls: type[Msg]) -> dict[str, FieldSpec]:
     """Field name to its compiled :data:`FieldSpec`, in declaration order."""
     return dict(_specs(cls))
-
-
-def _step(name: str, spec: FieldSpec) -> _Step:
-    """Compile one field's fast test: what :meth:`Msg.__post_init__` keeps without msgspec."""
-    kind = spec.kind
-    if spec.constrained:
-        return (name, (), _EXACT, None, spec)
-    if kind == "float":
-        return (name, (float,), _EXACT, None, spec)
-    if kind == "bool":
-        return (name, (bool,), _EXACT, None, spec)
-    if kind == "int":
-        return (name, (int,), _BOUNDED, spec.bounds, spec)
-    if kind == "str":
-        return (name, (str,), _TEXT, None, spec)
-    if kind == "float32":
-        return (name, (float,), _FLOAT32, None, spec)
-    if kind == "literal":
-        assert spec.choices is not None
-        kinds = tuple({type(c) for c in spec.choices})
-        return (name, kinds, _CHOICE, frozenset(spec.choices), spec)
-    if kind == "msg":
-        return (name, (spec.msg_type,), _EXACT, None, spec)
-    if kind == "any":
-        return (name, (object,), _EXACT, None, spec)
-    if kind == "optional" and spec.inner is not None and spec.inner.kind == "msg":
-        return (name, (type(None), spec.inner.msg_type), _EXACT, None, spec)
-    if kind == "optional" and spec.inner is not None and spec.inner.kind == "float":
-        return (name, (type(None), float), _EXACT, None, spec)
-    return (name, (), _EXACT, None, spec)
-
-
-def _plan(cls: type[Msg]) -> tuple[_Step, ...]:
-    plan = _PLANS.get(cls)
-    if plan is None:
-        plan = tuple(_step(name, spec) for name, spec in _specs(cls).items())
-        _PLANS[cls] = plan
-    return plan
 
 
 # --------------------------------------------------------------------------- msgspec hooks
@@ -231,7 +189,6 @@ def _dtype_of(kind: Any) -> np.dtype[Any]:
 
 
 _JSON_ENCODER = msgspec.json.Encoder(enc_hook=_encode_json)
-_pack32, _unpack32 = struct.Struct("<f").pack, struct.Struct("<f").unpack
 
 
 # --------------------------------------------------------------------------- the JSON form
@@ -479,36 +436,11 @@ class Msg(_Struct):
 
     def __post_init__(self) -> None:
         cls = type(self)
-        dims: dict[str, tuple[int, str]] | None = None
-        for name, exact, test, arg, spec in _PLANS.get(cls) or _plan(cls):
-            value = getattr(self, name)
-            if type(value) in exact:
-                if test == _EXACT:
-                    continue
-                if test == _BOUNDED:
-                    if arg[0] <= value <= arg[1]:
-                        continue
-                elif test == _TEXT:
-                    if value.isascii():
-                        continue
-                elif test == _CHOICE:
-                    if value in arg:
-                        continue
-                else:  # _FLOAT32: rounded as the wire rounds it
-                    try:
-                        rounded = _unpack32(_pack32(value))[0]
-                    except OverflowError:
-                        pass  # beyond float32: the check below names the field
-                    else:
-                        if rounded != value and value == value:  # noqa: PLR0124 - NaN stays
-                            force_setattr(self, name, rounded)  # type: ignore[arg-type]
-                        continue
-            if dims is None:
-                dims = {}
-            checked = check_value(spec, value, f"{cls.__name__}.{name}", dims)
-            if checked is not value:
-                force_setattr(self, name, checked)  # type: ignore[arg-type]  # a Struct at run time
-        self._validate()
+        check = _CHECKS.get(cls)
+        if check is None:
+            own_rules = cls._validate is not Msg._validate
+            check = _CHECKS[cls] = compile_check(cls, _specs(cls), validate=own_rules)
+        check(self)
 
     def _validate(self) -> None:
         """Cross-field checks of a subclass; raise :class:`ValidationError` on failure."""

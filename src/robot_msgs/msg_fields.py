@@ -47,6 +47,7 @@ __all__ = [
     "compile_annotation",
     "field_error",
     "hashable_value",
+    "immutable",
     "values_equal",
 ]
 
@@ -187,7 +188,10 @@ def _annotated(annotation: Any) -> FieldSpec:
         dtype_args = typing.get_args(typing.get_args(inner)[1]) if typing.get_args(inner) else ()
         dtype = np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
         label = f"{shape} {dtype}" if shape is not None else f"{dtype} array"
-        return FieldSpec("array", label, dtype=dtype, shape=shape, annotation=annotation)
+        element = next((m.name for m in meta if isinstance(m, Ros)), None)  # ROS's byte[]
+        return FieldSpec(
+            "array", label, dtype=dtype, shape=shape, annotation=annotation, ros=element
+        )
     ros = next((m for m in meta if isinstance(m, Ros)), None)
     metas = [m for m in meta if isinstance(m, msgspec.Meta)]
     if inner is int:
@@ -528,7 +532,7 @@ def _check_array(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> np.ndar
             arr = arr.reshape(fixed)  # ROS's flat layout: float64[36] is a (6, 6), row-major
     if spec.shape is not None:
         _check_shape(spec.shape, arr, path, dims)
-    if arr.dtype == spec.dtype and _immutable(arr):
+    if arr.dtype == spec.dtype and immutable(arr):
         return arr  # nothing can write to it: sharing it is as safe as a copy, and free
     out = np.array(arr, dtype=spec.dtype, copy=True)
     out.setflags(write=False)
@@ -551,7 +555,7 @@ def _check_shape(shape: Shape, arr: np.ndarray[Any, Any], path: str, dims: _Dims
             dims[need] = (have, path)
 
 
-def _immutable(arr: np.ndarray[Any, Any]) -> bool:
+def immutable(arr: np.ndarray[Any, Any]) -> bool:
     """Whether no one can write to ``arr``'s memory: it and every array it views read-only.
 
     WHY: messages built from other messages' arrays (a trajectory's rows, an error series'
