@@ -181,7 +181,7 @@ def _int_bounds(low: int, high: int, meta: msgspec.Meta) -> tuple[int, int]:
     return low, high
 
 
-def _annotated(annotation: Any) -> FieldSpec:
+def _annotated(annotation: Any, base: type) -> FieldSpec:
     inner, *meta = typing.get_args(annotation)
     shape = next((m for m in meta if isinstance(m, Shape)), None)
     if shape is not None or typing.get_origin(inner) is np.ndarray:
@@ -211,6 +211,12 @@ def _annotated(annotation: Any) -> FieldSpec:
             msg = f"Unsupported field annotation {annotation!r}"
             raise TypeError(msg)
         return FieldSpec("float32", "float32", annotation=float, ros="float32")
+    if typing.get_origin(inner) is tuple and ros is None and metas:  # a bounded sequence
+        spec = compile_annotation(inner, base)
+        label = spec.label
+        for m in metas:
+            label = _meta_label(label, m)
+        return dataclasses.replace(spec, label=label, annotation=annotation, constrained=True)
     if ros is not None or inner not in _PLAIN:
         msg = f"Unsupported field annotation {annotation!r}"
         raise TypeError(msg)
@@ -237,7 +243,7 @@ def compile_annotation(annotation: Any, base: type) -> FieldSpec:
     if annotation is Value:
         return FieldSpec("value", "str | float | int | bool | None | tuple", annotation=Value)
     if origin is Annotated:
-        return _annotated(annotation)
+        return _annotated(annotation, base)
     if origin is Literal:
         label = "one of " + ", ".join(repr(a) for a in args)
         return FieldSpec("literal", label, annotation=annotation, choices=tuple(args))
@@ -473,7 +479,13 @@ def check_value(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
         return _leaf(spec, value, path)
     if spec.kind == "array":
         return _check_array(spec, value, path, dims)
-    return _CHECKS[spec.kind](spec, value, path, dims)
+    out = _CHECKS[spec.kind](spec, value, path, dims)
+    if spec.constrained:  # a bounded sequence: its Meta, by msgspec
+        try:
+            msgspec.convert(out, spec.annotation)
+        except msgspec.ValidationError as err:
+            raise field_error(expected=spec.label, value=value, path=path) from err
+    return out
 
 
 # --------------------------------------------------------------------------- arrays
@@ -485,6 +497,8 @@ def _as_array(spec: FieldSpec, value: Any, path: str) -> np.ndarray[Any, Any]:
     want = spec.dtype
     if isinstance(value, bytes | bytearray | memoryview) and want == np.uint8:
         return np.frombuffer(value, dtype=np.uint8)
+    if want.kind in "iu" and isinstance(value, list | tuple):
+        return _ints(spec, value, path)
     try:
         arr = np.asarray(value)
     except (TypeError, ValueError) as err:
@@ -511,6 +525,25 @@ def _as_array(spec: FieldSpec, value: Any, path: str) -> np.ndarray[Any, Any]:
     if want.kind == "b" and have == "b":
         return arr
     raise field_error(expected=spec.label, value=arr, path=path)
+
+
+def _ints(spec: FieldSpec, values: list[Any] | tuple[Any, ...], path: str) -> np.ndarray[Any, Any]:
+    """Return a list of Python ints as an array of the field's integer dtype: each must fit."""
+    assert spec.dtype is not None
+    info = np.iinfo(spec.dtype)
+    if set(map(type, values)) <= {int}:
+        fast = np.asarray(values)
+        if fast.dtype.kind in "iu" and (
+            not fast.size or (info.min <= fast.min() and fast.max() <= info.max)
+        ):
+            return fast.astype(spec.dtype)
+    for i, v in enumerate(values):
+        if isinstance(v, np.integer):
+            v = int(v)  # noqa: PLW2901 - the same value, as Python's int
+        if type(v) is not int or not info.min <= v <= info.max:
+            expected = f"{spec.dtype} ({info.min}..{info.max})"
+            raise field_error(expected=expected, value=v, path=f"{path}[{i}]")
+    return np.array(values, dtype=spec.dtype)
 
 
 def _refuse_item(
@@ -671,26 +704,21 @@ def array_from_json(
     if not isinstance(data, list | tuple) or len(data) != math.prod(shape):
         expected = f"a flat list of {math.prod(shape)} values (shape {list(shape)})"
         raise field_error(expected=expected, value=data, path=f"{path}.data")
+    kinds = set(map(type, data))
     if dtype.kind == "f":
-        data = _floats_from_json(data, f"{path}.data")
-    try:
-        arr = np.asarray(data, dtype=dtype)
-    except (TypeError, ValueError, OverflowError) as err:
-        raise field_error(
-            expected=f"values that fit {dtype}", value=data, path=f"{path}.data"
-        ) from err
-    if arr.ndim != 1:
-        raise field_error(expected="a flat list of numbers", value=data, path=f"{path}.data")
-    if dtype.kind in "biu" and arr.size and not _fits(np.asarray(data), dtype):
-        # NumPy would truncate 1.5 to 1 and read 2 as True: refuse what the dtype cannot hold.
+        arr = np.asarray(data if kinds <= {float} else _floats_from_json(data, f"{path}.data"))
+        arr = _as_array(FieldSpec("array", f"{dtype}", dtype=dtype), arr, f"{path}.data")
+    elif dtype.kind in "iu" and kinds <= {int}:
+        arr = _ints(FieldSpec("array", f"{dtype}", dtype=dtype), data, f"{path}.data")
+    elif dtype.kind == "b" and kinds <= {bool}:
+        arr = np.array(data, dtype=dtype)
+    else:
         raise field_error(expected=f"values that fit {dtype}", value=data, path=f"{path}.data")
-    return arr.reshape(tuple(shape))
+    return arr.astype(dtype, copy=False).reshape(tuple(shape))
 
 
 def _floats_from_json(data: list[Any] | tuple[Any, ...], path: str) -> Any:
     """Read a float array's JSON values: numbers, ``null``/``"NaN"``, the infinity strings."""
-    if all(type(v) is float for v in data):
-        return data
     out: list[float] = []
     for i, v in enumerate(data):
         if v is None:
@@ -710,16 +738,6 @@ def _number(value: float, path: str) -> float:
         return float(value)
     except OverflowError as err:
         raise field_error(expected="float (|x| < 1.8e308)", value=value, path=path) from err
-
-
-def _fits(source: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> bool:
-    """Whether the values read from JSON (``source``) are exactly representable in ``dtype``."""
-    if dtype.kind == "b":
-        return bool(source.dtype.kind == "b")
-    if source.dtype.kind not in "iu":
-        return False
-    info = np.iinfo(dtype)
-    return bool(info.min <= source.min() and source.max() <= info.max)
 
 
 def all_unchanged(spec: FieldSpec, items: Iterable[Any]) -> bool:
