@@ -92,7 +92,7 @@ def test_numpy_scalars_become_python_scalars() -> None:
             lambda: Path(poses=Pose()),  # type: ignore[arg-type]
             r"Expected tuple\[PoseStamped, \.\.\.\].* - at `Path.poses`",
         ),
-        (lambda: Time(nanosec=2_000_000_000), r"Expected an int in \[0, 1000000000\).*nanosec"),
+        (lambda: Time(nanosec=2_000_000_000), r"Expected uint32 \(0\.\.999999999\).*nanosec"),
         (
             lambda: JointState(name=("a", "b"), position=(1.0,)),
             r"Expected 0 or 2 values \(one per name\).* - at `JointState.position`",

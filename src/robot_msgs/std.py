@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
+import msgspec
 import numpy as np
 
 from robot_msgs import primitives as p
@@ -66,6 +67,8 @@ __all__ = [
 ]
 
 _NS_PER_S = 1_000_000_000
+#: ROS's ``uint32 nanosec``, kept below a second (one instant, one representation).
+Nanoseconds = Annotated[int, p.Ros("uint32"), msgspec.Meta(ge=0, lt=_NS_PER_S)]
 _SEQ_NOTE = (
     "A ROS 1 header's ``seq`` has no field here nor in ROS 2: "
     ":func:`robot_msgs.ros.from_ros` drops it, :func:`robot_msgs.io.read_records` keeps it."
@@ -96,13 +99,7 @@ class Time(Msg):
     ROS2_NOTES: ClassVar[tuple[str, ...]] = (_NANOSEC_NOTE,)
 
     sec: p.Int32 = 0
-    nanosec: p.UInt32 = 0
-
-    def _validate(self) -> None:
-        if not 0 <= self.nanosec < _NS_PER_S:
-            raise self._fail(
-                field="nanosec", expected="an int in [0, 1000000000)", got=self.nanosec
-            )
+    nanosec: Nanoseconds = 0
 
     @classmethod
     def from_ns(cls, ns: int) -> Time:
@@ -142,13 +139,7 @@ class Duration(Msg):
     ROS2_NOTES: ClassVar[tuple[str, ...]] = (_NANOSEC_NOTE,)
 
     sec: p.Int32 = 0
-    nanosec: p.UInt32 = 0
-
-    def _validate(self) -> None:
-        if not 0 <= self.nanosec < _NS_PER_S:
-            raise self._fail(
-                field="nanosec", expected="an int in [0, 1000000000)", got=self.nanosec
-            )
+    nanosec: Nanoseconds = 0
 
     @classmethod
     def from_s(cls, seconds: float) -> Duration:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Annotated, Any, ClassVar
 
+import msgspec
 import numpy as np
 
 from robot_msgs.geometry import Point32
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.primitives import Float32, UInt8, UInt32
+from robot_msgs.primitives import Float32, Ros, UInt32
 from robot_msgs.std import Header
 from robot_msgs.typing import Float32Array, Float64Array, UInt8Array
 
@@ -105,12 +106,8 @@ class PointField(Msg):
 
     name: str = ""
     offset: UInt32 = 0
-    datatype: UInt8 = 0
+    datatype: Annotated[int, Ros("uint8"), msgspec.Meta(ge=1, le=8)] = 0  # 0 is no type
     count: UInt32 = 1
-
-    def _validate(self) -> None:
-        if self.datatype not in self.DTYPES:
-            raise self._fail(field="datatype", expected="a datatype in 1..8", got=self.datatype)
 
 
 @message("sensor/PointCloud2", ros2="sensor_msgs/msg/PointCloud2")
