@@ -111,6 +111,7 @@ __all__ = [
     "declared_types",
     "decode_json",
     "encode_json",
+    "field_json",
     "field_schema",
     "field_specs",
     "message",
@@ -579,6 +580,15 @@ def encode_json(msg: Msg) -> bytes:
         if spelled is not msg:
             out = _JSON_ENCODER.encode(spelled)
     return out
+
+
+def field_json(spec: FieldSpec, value: Any) -> str:
+    """Return one field's value as strict JSON text, non-finite floats spelled as for messages.
+
+    For a form that stores a field as text (a generated ROS definition's ``NAME_json``);
+    :meth:`Msg.from_dict` reads the parsed text back.
+    """
+    return _JSON_ENCODER.encode(_spelled(spec, value)).decode()
 
 
 def decode_json(data: bytes | str, cls: type[M]) -> M:
