@@ -12,6 +12,7 @@ form by walking rosbags' field definitions, without the package's converter.
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -52,7 +53,7 @@ def _array(spec: FieldSpec) -> SearchStrategy[Any]:
     return hnp.arrays(spec.dtype, shape)
 
 
-def field_values(spec: FieldSpec, depth: int) -> SearchStrategy[Any]:  # noqa: PLR0911
+def field_values(spec: FieldSpec, depth: int) -> SearchStrategy[Any]:
     """Values of one field, edge values included (valid alone; the type may refuse some)."""
     kind = spec.kind
     if kind == "float":
@@ -92,16 +93,14 @@ def field_values(spec: FieldSpec, depth: int) -> SearchStrategy[Any]:  # noqa: P
 @st.composite
 def _drawn(draw: st.DrawFn, cls: type[Msg], depth: int) -> Msg:
     current = example(cls.TYPE)
-    if depth > 2:  # noqa: PLR2004 - deep enough to reach every nested kind
+    if depth > 2:
         return current
     specs = field_schema(cls)
     for name in draw(st.permutations(list(specs))):
         if draw(st.booleans()):
             value = draw(field_values(specs[name], depth))
-            try:
+            with contextlib.suppress(ValidationError):  # a cross-field rule: keep the valid one
                 current = current.replace(**{name: value})
-            except ValidationError:
-                pass  # a cross-field rule refuses it: keep the valid message
     return current
 
 
@@ -128,8 +127,8 @@ def rosbags_object(store: Any, ros_type: str, data: dict[str, Any]) -> Any:
 def _value(store: Any, node: Any, data: Any) -> Any:
     kind, arg = int(node[0]), node[1]
     if kind == 1:  # a base type: the JSON value, a byte as rosbags' signed int8
-        return data - 256 if arg[0] == "byte" and data > 127 else data  # noqa: PLR2004
-    if kind == 2:  # noqa: PLR2004 - a nested message
+        return data - 256 if arg[0] == "byte" and data > 127 else data
+    if kind == 2:
         return rosbags_object(store, arg, data)
     (sub_kind, sub_arg), _ = arg
     flat = data["data"] if isinstance(data, dict) else data

@@ -7,7 +7,7 @@ to do and how it ended. :class:`UUID` is ``unique_identifier_msgs/UUID``, the go
 
 from __future__ import annotations
 
-import uuid
+import uuid as uuid_module
 from dataclasses import field
 from typing import Annotated, ClassVar
 
@@ -37,15 +37,15 @@ class UUID(Msg):
 
     uuid: Annotated[UInt8Array, Shape(16)] = field(default_factory=_nil)
 
-    def to_uuid(self) -> uuid.UUID:
+    def to_uuid(self) -> uuid_module.UUID:
         """Return the id as a :class:`uuid.UUID`.
 
         Examples
         --------
-        >>> UUID(uuid=bytes(range(16))).to_uuid()
+        >>> UUID(uuid=np.arange(16, dtype=np.uint8)).to_uuid()
         UUID('00010203-0405-0607-0809-0a0b0c0d0e0f')
         """
-        return uuid.UUID(bytes=self.uuid.tobytes())
+        return uuid_module.UUID(bytes=self.uuid.tobytes())
 
 
 @message("action/GoalInfo", ros2="action_msgs/msg/GoalInfo")

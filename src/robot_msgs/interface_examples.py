@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from robot_msgs.msg import Msg
+    from robot_msgs.typing import Float32Array, UInt32Array
 
 __all__ = ["INTERFACE_EXAMPLES"]
 
@@ -150,8 +151,21 @@ def _speed_descriptor() -> rcl.ParameterDescriptor:
 def _goal() -> action.GoalInfo:
     goal_id = bytes.fromhex("6f1d3c2a9b8e4f70a1b2c3d4e5f60718")
     return action.GoalInfo(
-        goal_id=action.UUID(uuid=goal_id), stamp=std.Time(sec=1700000000, nanosec=5000000)
+        goal_id=action.UUID(uuid=np.frombuffer(goal_id, dtype=np.uint8)),
+        stamp=std.Time(sec=1700000000, nanosec=5000000),
     )
+
+
+def _f32(*values: float) -> Float32Array:
+    return np.array(values, dtype=np.float32)
+
+
+def _u32(*values: int) -> UInt32Array:
+    return np.array(values, dtype=np.uint32)
+
+
+def _echo(*ranges: float) -> sensor.LaserEcho:
+    return sensor.LaserEcho(echoes=_f32(*ranges))
 
 
 def _points() -> tuple[geometry.Point32, ...]:
@@ -178,7 +192,7 @@ _MORE_EXAMPLES: dict[str, Callable[[], Msg]] = {
         std.Int64MultiArray, [-(2**63), -1, 0, 1, 2**40, 2**63 - 1]
     ),
     "std/UInt64MultiArray": lambda: _multi(std.UInt64MultiArray, [0, 1, 2, 3, 2**40, 2**64 - 1]),
-    "sensor/LaserEcho": lambda: sensor.LaserEcho(echoes=np.array([1.5, 2.25], dtype=np.float32)),
+    "sensor/LaserEcho": lambda: _echo(1.5, 2.25),
     "sensor/MultiEchoLaserScan": lambda: sensor.MultiEchoLaserScan(
         header=_header("laser"),
         angle_min=-0.25,
@@ -187,8 +201,8 @@ _MORE_EXAMPLES: dict[str, Callable[[], Msg]] = {
         scan_time=0.1,
         range_min=0.1,
         range_max=30.0,
-        ranges=(sensor.LaserEcho(echoes=[1.5, 2.25]), sensor.LaserEcho(echoes=[4.0])),
-        intensities=(sensor.LaserEcho(echoes=[80.0, 20.0]), sensor.LaserEcho(echoes=[65.0])),
+        ranges=(_echo(1.5, 2.25), _echo(4.0)),
+        intensities=(_echo(80.0, 20.0), _echo(65.0)),
     ),
     "sensor/ChannelFloat32": lambda: sensor.ChannelFloat32(
         name="intensity", values=np.array([10.0, 20.0, 30.0], dtype=np.float32)
@@ -196,7 +210,7 @@ _MORE_EXAMPLES: dict[str, Callable[[], Msg]] = {
     "sensor/PointCloud": lambda: sensor.PointCloud(
         header=_header("lidar"),
         points=_points(),
-        channels=(sensor.ChannelFloat32(name="intensity", values=[10.0, 20.0, 30.0]),),
+        channels=(sensor.ChannelFloat32(name="intensity", values=_f32(10.0, 20.0, 30.0)),),
     ),
     "sensor/DisparityImage": lambda: sensor.DisparityImage(
         header=_header("camera_optical"),
@@ -215,11 +229,11 @@ _MORE_EXAMPLES: dict[str, Callable[[], Msg]] = {
         max_disparity=64.0,
         delta_d=0.0625,
     ),
-    "shape/MeshTriangle": lambda: shape.MeshTriangle(vertex_indices=[0, 1, 2]),
+    "shape/MeshTriangle": lambda: shape.MeshTriangle(vertex_indices=_u32(0, 1, 2)),
     "shape/Mesh": lambda: shape.Mesh(
         triangles=(
-            shape.MeshTriangle(vertex_indices=[0, 1, 2]),
-            shape.MeshTriangle(vertex_indices=[0, 2, 3]),
+            shape.MeshTriangle(vertex_indices=_u32(0, 1, 2)),
+            shape.MeshTriangle(vertex_indices=_u32(0, 2, 3)),
         ),
         vertices=(
             geometry.Point(),
@@ -228,7 +242,7 @@ _MORE_EXAMPLES: dict[str, Callable[[], Msg]] = {
             geometry.Point(y=1.0),
         ),
     ),
-    "shape/Plane": lambda: shape.Plane(coef=[0.0, 0.0, 1.0, -0.5]),
+    "shape/Plane": lambda: shape.Plane(coef=np.array([0.0, 0.0, 1.0, -0.5])),
     "shape/SolidPrimitive": lambda: shape.SolidPrimitive(
         type=shape.SolidPrimitive.BOX, dimensions=(0.5, 0.3, 0.2)
     ),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tracemalloc
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -190,7 +190,7 @@ def _reference_bag(path: Path, topics: dict[str, tuple[str, list[dict[str, objec
                 writer.write_message(
                     topic, schema, message, log_time=1000 + i, publish_time=1000 + i
                 )
-        writer.finish()
+        writer.finish()  # type: ignore[no-untyped-call]
     return path
 
 
@@ -224,7 +224,7 @@ def _record_all_bag(path: Path) -> Path:
                         "line": 10 + s,
                     }
                     for s in range(3)
-                ],  # fmt: skip
+                ],
             ),
             "/parameter_events": (
                 "rcl_interfaces/msg/ParameterEvent",
@@ -234,7 +234,7 @@ def _record_all_bag(path: Path) -> Path:
                         "node": "/controller_server",
                         "changed_parameters": [{"name": "max_vel_x", "value": value}],
                     }
-                ],  # fmt: skip
+                ],
             ),
             "/clock": ("rosgraph_msgs/msg/Clock", [{"clock": _stamp(s)} for s in range(4)]),
             "/joy/set_feedback": (
@@ -273,7 +273,7 @@ def test_raw_gives_the_cdr_bytes_and_type_of_what_has_no_mapping(tmp_path: Path)
     assert len(records) == 9
     (raw,) = [r for r in records if isinstance(r, RawRecord)]
     assert (raw.topic, raw.msgtype) == ("/joy/set_feedback", "sensor_msgs/msg/JoyFeedback")
-    feedback = HUMBLE.deserialize_cdr(raw.data, raw.msgtype)
+    feedback: Any = HUMBLE.deserialize_cdr(raw.data, raw.msgtype)
     assert (feedback.type, feedback.id, feedback.intensity) == (1, 0, 0.5)
     with pytest.raises(UnknownTypeError, match=r"got 'sensor_msgs/msg/JoyFeedback'"):
         list(read_records(bag, "/joy/set_feedback"))
@@ -329,7 +329,8 @@ def _slow_odometry(n: int) -> Iterator[Odometry]:
 def test_a_failed_write_leaves_nothing_and_no_partial_file(tmp_path: Path) -> None:
     def failing() -> Iterator[Odometry]:
         yield from _slow_odometry(10)
-        raise RuntimeError("the source broke")
+        msg = "the source broke"
+        raise RuntimeError(msg)
 
     with pytest.raises(RuntimeError, match="the source broke"):
         write_messages(tmp_path / "f.mcap", "/odom", failing())
@@ -384,8 +385,10 @@ def test_kill_9_during_a_write_leaves_no_file_and_nothing_in_tmpdir(tmp_path: Pa
     target = out / "killed.mcap"
     env = {**os.environ, "TMPDIR": str(scratch)}
     for _ in range(2):  # the second killed writer also sweeps the first one's leftover
-        with subprocess.Popen(
-            [sys.executable, "-c", _KILLED_WRITER, str(target)], env=env, stdout=subprocess.PIPE
+        with subprocess.Popen(  # noqa: S603 - our own script
+            [sys.executable, "-c", _KILLED_WRITER, str(target)],
+            env=env,
+            stdout=subprocess.PIPE,
         ) as writer:
             assert writer.stdout is not None
             assert writer.stdout.readline() == b"writing\n"
@@ -402,7 +405,7 @@ def test_kill_9_during_a_write_leaves_no_file_and_nothing_in_tmpdir(tmp_path: Pa
 @pytest.mark.evo_data
 def test_a_copied_bag_keeps_its_messages_and_its_qos(evo_data: Path, tmp_path: Path) -> None:
     source = evo_data / "nav2_turtlebot.mcap"
-    copy = write_records(tmp_path / "copy.mcap", read_records(source), qos=bag_qos(source))  # type: ignore[arg-type]
+    copy = write_records(tmp_path / "copy.mcap", read_records(source), qos=bag_qos(source))
     assert bag_qos(copy) == bag_qos(source)
     assert all(p for p in bag_qos(source).values())  # the source has real profiles
     assert list(read_records(copy)) == list(read_records(source))

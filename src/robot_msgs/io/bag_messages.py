@@ -33,7 +33,7 @@ import struct
 import sys
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 
 from robot_msgs.errors import DataWarning, FormatError, UnknownTypeError, ValidationError
 from robot_msgs.files import check_outputs
@@ -189,6 +189,14 @@ def _unreadable() -> tuple[type[BaseException], ...]:
     return tuple(found)
 
 
+@overload
+def read_records(
+    path: str | os.PathLike[str], topic: str | None = None, *, raw: Literal[False] = False
+) -> Iterator[BagRecord]: ...
+@overload
+def read_records(
+    path: str | os.PathLike[str], topic: str | None = None, *, raw: bool
+) -> Iterator[BagRecord | RawRecord]: ...
 def read_records(
     path: str | os.PathLike[str], topic: str | None = None, *, raw: bool = False
 ) -> Iterator[BagRecord | RawRecord]:
@@ -261,7 +269,6 @@ def read_messages(path: str | os.PathLike[str], topic: str) -> Iterator[Msg]:
     FileNotFoundError: no/such.mcap: no such file or folder
     """
     for record in read_records(path, topic):
-        assert isinstance(record, BagRecord)  # raw=False: no RawRecord
         yield record.message
 
 
