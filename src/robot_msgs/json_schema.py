@@ -40,7 +40,7 @@ import msgspec
 import numpy as np
 
 from robot_msgs.msg import field_schema
-from robot_msgs.msg_fields import NON_FINITE
+from robot_msgs.msg_arrays import NON_FINITE
 
 if TYPE_CHECKING:
     from robot_msgs.msg import FieldSpec, Msg
