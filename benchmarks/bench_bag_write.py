@@ -26,7 +26,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 _CHILD = r"""
@@ -69,7 +68,7 @@ print(json.dumps({"messages": n, "baseline_mb": imported / 1024, "peak_above_bas
 
 
 def _run(target: Path, mb: int, kb: int, compression: str, env: dict[str, str]) -> dict[str, float]:
-    done = subprocess.run(  # noqa: S603 - our own script
+    done = subprocess.run(
         [sys.executable, "-c", _CHILD, str(target), str(mb), str(kb), compression],
         env=env,
         check=False,
@@ -86,7 +85,7 @@ def _run(target: Path, mb: int, kb: int, compression: str, env: dict[str, str]) 
 
 def _kill(folder: Path, mb: int, kb: int, env: dict[str, str]) -> None:
     target = folder / "killed.mcap"
-    with subprocess.Popen(  # noqa: S603 - our own script
+    with subprocess.Popen(
         [sys.executable, "-c", _CHILD, str(target), str(mb), str(kb), "none"],
         env=env,
         stdout=subprocess.PIPE,
@@ -94,13 +93,13 @@ def _kill(folder: Path, mb: int, kb: int, env: dict[str, str]) -> None:
     ) as child:
         assert child.stdout is not None
         halves = 0
-        while halves < 2:  # the warm-up's half, then the big write's  # noqa: PLR2004
+        while halves < 2:  # the warm-up's half, then the big write's
             halves += child.stdout.readline().strip() == "half"
         child.send_signal(signal.SIGKILL)
         child.wait()
     beside = sorted(p.name for p in folder.iterdir() if "killed" in p.name)
     print(f"killed at half: target exists: {target.exists()}; in TMPDIR: "
-          f"{sorted(os.listdir(env['TMPDIR']))}; beside the target: {beside}")  # fmt: skip
+          f"{sorted(p.name for p in Path(env["TMPDIR"]).iterdir())}; beside the target: {beside}")  # fmt: skip
     _run(target, 1, kb, "none", env)
     after = sorted(p.name for p in folder.iterdir() if "killed" in p.name)
     print(f"after the next write to the target: {after}")
@@ -127,7 +126,7 @@ def main() -> int:
                   f"{r['file_mb']:>8.0f} {r['peak_above_baseline_mb']:>24.1f} "
                   f"{r['peak_above_warm_mb']:>8.1f} {r['seconds']:>6.1f}")  # fmt: skip
             (folder / name).unlink()
-            print(f"  TMPDIR after: {sorted(os.listdir(scratch))}")
+            print(f"  TMPDIR after: {sorted(p.name for p in scratch.iterdir())}")
         if args.kill:
             _kill(folder, args.mb, args.message_kb, env)
     return 0

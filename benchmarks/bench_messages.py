@@ -141,11 +141,13 @@ def _expression(value: Any, names: dict[str, Any], arrays: list[np.ndarray], pla
     return key
 
 
-def _maker(message: Msg, *, plain: bool) -> tuple[Callable[[list[np.ndarray]], Any], list[np.ndarray]]:
+def _maker(
+    message: Msg, *, plain: bool
+) -> tuple[Callable[[list[np.ndarray]], Any], list[np.ndarray]]:
     names: dict[str, Any] = {}
     arrays: list[np.ndarray] = []
     body = _expression(message, names, arrays, plain)
-    exec(f"def make(a):\n    return {body}\n", names)  # noqa: S102 - our own expression
+    exec(f"def make(a):\n    return {body}\n", names)
     return names["make"], arrays
 
 
@@ -319,7 +321,10 @@ def bench_read(n: int, n_pairs: int, folder: Path) -> list[str]:
 
     from robot_msgs.io import read_messages, write_messages
 
-    header("read_messages: a topic of an MCAP file against rosbags' reader + deserialize", "target <= 1.3x")
+    header(
+        "read_messages: a topic of an MCAP file against rosbags' reader + deserialize",
+        "target <= 1.3x",
+    )
     store = get_typestore(Stores.LATEST)
     over = []
     for label, message in _cdr_messages().items():
@@ -365,7 +370,11 @@ def _big_result(poses: int) -> Msg:
 
 def _plain_arrays(value: Any) -> Any:
     if isinstance(value, np.ndarray):
-        return {"dtype": str(value.dtype), "shape": list(value.shape), "data": value.ravel().tolist()}
+        return {
+            "dtype": str(value.dtype),
+            "shape": list(value.shape),
+            "data": value.ravel().tolist(),
+        }
     if hasattr(value, "items"):
         return dict(value)
     raise NotImplementedError
@@ -408,7 +417,9 @@ def main() -> int:
         names = ["geometry/Pose", "nav/Odometry", "sensor/Imu", "compare/ErrorStats"]
         args.n, args.poses = 200, 20_000
     only = set(args.only or ["construct", "json", "cdr", "read", "save"])
-    print(f"robot_msgs message layer, {args.pairs} A/B pairs per row, Python {sys.version.split()[0]}")
+    print(
+        f"robot_msgs message layer, {args.pairs} A/B pairs per row, Python {sys.version.split()[0]}"
+    )
     over: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
