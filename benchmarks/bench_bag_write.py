@@ -98,8 +98,9 @@ def _kill(folder: Path, mb: int, kb: int, env: dict[str, str]) -> None:
         child.send_signal(signal.SIGKILL)
         child.wait()
     beside = sorted(p.name for p in folder.iterdir() if "killed" in p.name)
-    print(f"killed at half: target exists: {target.exists()}; in TMPDIR: "
-          f"{sorted(p.name for p in Path(env["TMPDIR"]).iterdir())}; beside the target: {beside}")  # fmt: skip
+    scratch = sorted(p.name for p in Path(env["TMPDIR"]).iterdir())
+    print(f"killed at half: target exists: {target.exists()}; in TMPDIR: {scratch}; "
+          f"beside the target: {beside}")  # fmt: skip
     _run(target, 1, kb, "none", env)
     after = sorted(p.name for p in folder.iterdir() if "killed" in p.name)
     print(f"after the next write to the target: {after}")
