@@ -40,7 +40,15 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Msg
 
-__all__ = ["CdrStore", "cdr_store", "deserialize", "same_definition", "serialize"]
+__all__ = [
+    "CdrStore",
+    "cdr_store",
+    "decoder",
+    "deserialize",
+    "encoder",
+    "same_definition",
+    "serialize",
+]
 
 #: rosbags' Nodetype values (``rosbags.interfaces.Nodetype``), fixed by its wire format.
 _BASE, _NAME, _ARRAY, _SEQUENCE = 1, 2, 3, 4
@@ -240,13 +248,7 @@ def cdr_store() -> CdrStore:
 
 def serialize(msg: Msg, ros_type: str) -> bytes:
     """Return ``msg`` as little-endian CDR of ``ros_type`` (its ROS 2 equivalent)."""
-    store = cdr_store()
-    msgdef = store.get_msgdef(ros_type)
-    size = 4 + msgdef.getsize_cdr(0, msg, store)
-    raw = bytearray(size)
-    raw[1] = 1  # CDR_LE encapsulation: 00 01 00 00
-    msgdef.serialize_cdr_le(memoryview(raw)[4:], 0, msg, store)
-    return bytes(raw)
+    return encoder(ros_type)(msg)
 
 
 def deserialize(data: bytes | memoryview, ros_type: str) -> Msg:
@@ -259,26 +261,70 @@ def deserialize(data: bytes | memoryview, ros_type: str) -> Msg:
     ValidationError
         A value the message refuses, named by its field.
     """
+    return decoder(ros_type)(data)
+
+
+_ENCODERS: dict[str, Callable[[Any], bytes]] = {}
+_DECODERS: dict[str, Callable[[bytes | memoryview], Msg]] = {}
+
+
+def encoder(ros_type: str) -> Callable[[Any], bytes]:
+    """Return the function that writes a message as CDR of ``ros_type`` (made once)."""
+    found = _ENCODERS.get(ros_type)
+    if found is None:
+        store = cdr_store()
+        msgdef = store.get_msgdef(ros_type)
+        getsize, write = msgdef.getsize_cdr, msgdef.serialize_cdr_le
+
+        def encode(msg: Any) -> bytes:
+            raw = bytearray(4 + getsize(0, msg, store))
+            raw[1] = 1  # CDR_LE encapsulation: 00 01 00 00
+            write(memoryview(raw)[4:], 0, msg, store)
+            return bytes(raw)
+
+        found = _ENCODERS[ros_type] = encode
+    return found
+
+
+def decoder(ros_type: str) -> Callable[[bytes | memoryview], Msg]:
+    """Return the function that reads CDR bytes of ``ros_type`` as a message (made once)."""
+    found = _DECODERS.get(ros_type)
+    if found is None:
+        found = _DECODERS[ros_type] = _decoder(ros_type)
+    return found
+
+
+def _decoder(ros_type: str) -> Callable[[bytes | memoryview], Msg]:
     store = cdr_store()
-    if len(data) < 4 or bytes(data[:2]) not in {b"\x00\x00", b"\x00\x01"}:
-        head = bytes(data[:4])
-        msg = f"Expected CDR data of {ros_type} (a 4-byte encapsulation header), got {head!r}"
-        raise FormatError(msg)
     msgdef = store.get_msgdef(ros_type)
-    func = msgdef.deserialize_cdr_le if data[1] else msgdef.deserialize_cdr_be
-    serde = sys.modules["rosbags.serde"]
-    try:
-        message, pos = func(memoryview(data)[4:], 0, msgdef.cls, store)
-    except ValidationError:
-        raise
-    except (struct.error, UnicodeDecodeError, ValueError, IndexError, serde.SerdeError) as err:
-        msg = f"Expected CDR data of {ros_type}, got bytes it cannot hold: {err}"
-        raise FormatError(msg) from err
-    if pos + 4 + 3 < len(data):
-        msg = f"Expected CDR data of {ros_type}, got {len(data) - pos - 4} bytes too many"
-        raise FormatError(msg)
-    made: Msg = message
-    return made
+    little, big, make = msgdef.deserialize_cdr_le, msgdef.deserialize_cdr_be, msgdef.cls
+    unreadable = (
+        struct.error,
+        UnicodeDecodeError,
+        ValueError,
+        IndexError,
+        sys.modules["rosbags.serde"].SerdeError,
+    )
+
+    def decode(data: bytes | memoryview) -> Msg:
+        if len(data) < 4 or data[0] != 0 or data[1] > 1:
+            head = bytes(data[:4])
+            msg = f"Expected CDR data of {ros_type} (a 4-byte encapsulation header), got {head!r}"
+            raise FormatError(msg)
+        try:
+            message, pos = (little if data[1] else big)(memoryview(data)[4:], 0, make, store)
+        except ValidationError:
+            raise
+        except unreadable as err:
+            msg = f"Expected CDR data of {ros_type}, got bytes it cannot hold: {err}"
+            raise FormatError(msg) from err
+        if pos + 4 + 3 < len(data):
+            msg = f"Expected CDR data of {ros_type}, got {len(data) - pos - 4} bytes too many"
+            raise FormatError(msg)
+        made: Msg = message
+        return made
+
+    return decode
 
 
 def same_definition(store: Any, name: str, seen: set[str] | None = None) -> bool:

@@ -40,13 +40,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.cdr import deserialize, serialize
+from robot_msgs.cdr import decoder, encoder
 from robot_msgs.errors import FormatError, UnknownTypeError, ValidationError
 from robot_msgs.msg import field_schema
 from robot_msgs.optional import require
 from robot_msgs.ros_defs import decode_generated, encode_generated, generated_name
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from robot_msgs.msg import Msg
 
 __all__ = [
@@ -326,25 +328,46 @@ def _value_from_ros(value: Any) -> Any:
 def to_cdr(msg: Msg) -> bytes:
     """Serialise ``msg`` as its ROS 2 type in little-endian CDR, with rosbags' serialiser.
 
+    A type with a ROS 2 equivalent is written by rosbags' generated serialiser straight
+    from the message (:mod:`robot_msgs.cdr`); one of the package's own types through its
+    rosbags object of the generated definition.
+
     Examples
     --------
     >>> from robot_msgs.std import Time
     >>> to_cdr(Time(sec=1, nanosec=2)).hex()
     '000100000100000002000000'
     """
-    ros2 = type(msg).ROS2
-    if ros2 is not None:
-        return serialize(msg, ros2)
-    name = generated_name(type(msg))
-    data: bytes = bytes(humble_typestore().serialize_cdr(to_ros(msg), name))
-    return data
+    cls = type(msg)
+    encode = _TO_CDR.get(cls)
+    if encode is None:
+        encode = _TO_CDR[cls] = (
+            encoder(cls.ROS2) if cls.ROS2 is not None else _generated_encoder(cls)
+        )
+    return encode(msg)
+
+
+def _generated_encoder(cls: type[Msg]) -> Callable[[Msg], bytes]:
+    name = generated_name(cls)
+
+    def encode(msg: Msg) -> bytes:
+        return bytes(humble_typestore().serialize_cdr(to_ros(msg), name))
+
+    return encode
 
 
 def from_cdr(data: bytes | memoryview, type_name: str) -> Msg:
     """Deserialise CDR bytes of the ROS 2 type ``type_name`` to its robot_msgs message.
 
     ``type_name`` is a ROS name (``nav_msgs/msg/Odometry`` or ``nav_msgs/Odometry``) or
-    a robot_msgs ``_type`` with a ROS 2 equivalent (``nav/Odometry``).
+    a robot_msgs ``_type`` (``nav/Odometry``, ``compare/ErrorStats``).
+
+    Raises
+    ------
+    FormatError
+        Bytes that are not CDR of that type.
+    ValidationError
+        A value the message refuses, named by its field.
 
     Examples
     --------
@@ -352,18 +375,33 @@ def from_cdr(data: bytes | memoryview, type_name: str) -> Msg:
     >>> from_cdr(bytes.fromhex("000100000100000002000000"), "std/Time")
     Time(sec=1, nanosec=2)
     """
+    decode = _FROM_CDR.get(type_name)
+    if decode is None:
+        decode = _FROM_CDR[type_name] = _decoder_for(type_name)
+    return decode(data)
+
+
+_TO_CDR: dict[type, Callable[[Msg], bytes]] = {}
+_FROM_CDR: dict[str, Callable[[bytes | memoryview], Msg]] = {}
+
+
+def _decoder_for(type_name: str) -> Callable[[bytes | memoryview], Msg]:
     name = ros_name(type_name)
     if name not in _by_ros_name():
         from robot_msgs.registry import type_for  # noqa: PLC0415 - the registry imports all
 
         name = generated_name(type_for(type_name))
     if _class_for(name).ROS2 is not None:
-        return deserialize(data, name)
+        return decoder(name)
     store = humble_typestore()
     serde = require("rosbags.serde", "bags", feature="ROS 2 messages")
-    try:
-        obj = store.deserialize_cdr(bytes(data), name)
-    except serde.SerdeError as err:
-        msg = f"Expected CDR data of {name}, got bytes it cannot hold: {err}"
-        raise FormatError(msg) from err
-    return from_ros(obj)
+
+    def decode(data: bytes | memoryview) -> Msg:
+        try:
+            obj = store.deserialize_cdr(bytes(data), name)
+        except serde.SerdeError as err:
+            msg = f"Expected CDR data of {name}, got bytes it cannot hold: {err}"
+            raise FormatError(msg) from err
+        return from_ros(obj)
+
+    return decode
