@@ -24,7 +24,6 @@ wire), so a byte of 200 is 200 both ways.
 
 from __future__ import annotations
 
-import functools
 import struct
 import sys
 from types import SimpleNamespace
@@ -40,15 +39,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Msg
 
-__all__ = [
-    "CdrStore",
-    "cdr_store",
-    "decoder",
-    "deserialize",
-    "encoder",
-    "same_definition",
-    "serialize",
-]
+__all__ = ["CdrStore", "MsgDef"]
 
 #: rosbags' Nodetype values (``rosbags.interfaces.Nodetype``), fixed by its wire format.
 _BASE, _NAME, _ARRAY, _SEQUENCE = 1, 2, 3, 4
@@ -118,6 +109,8 @@ class CdrStore:
         self.max_sequence_length = max_sequence_length
         self._classes = classes
         self._cache: dict[str, MsgDef] = {}
+        self._encoders: dict[str, Callable[[Any], bytes]] = {}
+        self._decoders: dict[str, Callable[[bytes | memoryview], Msg]] = {}
 
     def get_msgdef(self, typename: str) -> MsgDef:
         """Return the definition and generated functions of ``typename`` (made once)."""
@@ -125,6 +118,46 @@ class CdrStore:
         if found is None:
             found = self._cache[typename] = self._make(typename)
         return found
+
+    def encoder(self, ros_type: str) -> Callable[[Any], bytes]:
+        """Return the function writing a message as CDR of ``ros_type`` (made once)."""
+        found = self._encoders.get(ros_type)
+        if found is None:
+            found = self._encoders[ros_type] = _encoder(self, ros_type)
+        return found
+
+    def decoder(self, ros_type: str) -> Callable[[bytes | memoryview], Msg]:
+        """Return the function reading CDR bytes of ``ros_type`` as a message (made once).
+
+        It raises :class:`~robot_msgs.errors.FormatError` for bytes that are not CDR of
+        the type, :class:`~robot_msgs.errors.ValidationError` for a value the message
+        refuses.
+        """
+        found = self._decoders.get(ros_type)
+        if found is None:
+            found = self._decoders[ros_type] = _decoder(self, ros_type)
+        return found
+
+    def same_definition(self, other: Any, name: str, seen: set[str] | None = None) -> bool:
+        """Whether ``other`` (a rosbags type store) defines ``name`` as this one, nested too.
+
+        A bag written on another ROS distribution may define a type differently; its
+        bytes are then read by the bag's own definition, not by this store's.
+        """
+        seen = set() if seen is None else seen
+        if name in seen:
+            return True
+        seen.add(name)
+        theirs, mine = other.fielddefs.get(name), self.fielddefs.get(name)
+        if theirs is None or mine is None or list(theirs[1]) != list(mine[1]):
+            return False
+        for _, desc in mine[1]:
+            nested = desc[1] if int(desc[0]) == _NAME else None
+            if int(desc[0]) in (_ARRAY, _SEQUENCE) and int(desc[1][0][0]) == _NAME:
+                nested = desc[1][0][1]
+            if nested is not None and not self.same_definition(other, nested, seen):
+                return False
+        return True
 
     def _make(self, typename: str) -> MsgDef:
         cdr = sys.modules.get("rosbags.serde.cdr") or __import__(
@@ -237,65 +270,20 @@ def _flat(value: Any, dtype: Any) -> np.ndarray[Any, Any]:
     return out
 
 
-@functools.cache
-def cdr_store() -> CdrStore:
-    """Return the package's :class:`CdrStore` (ROS 2 Humble definitions, made once)."""
-    from robot_msgs.ros import _class_for, humble_typestore  # noqa: PLC0415 - loaded on use
+def _encoder(store: CdrStore, ros_type: str) -> Callable[[Any], bytes]:
+    msgdef = store.get_msgdef(ros_type)
+    getsize, write = msgdef.getsize_cdr, msgdef.serialize_cdr_le
 
-    store = humble_typestore()
-    return CdrStore(store.fielddefs, _class_for, store.max_sequence_length)
+    def encode(msg: Any) -> bytes:
+        raw = bytearray(4 + getsize(0, msg, store))
+        raw[1] = 1  # CDR_LE encapsulation: 00 01 00 00
+        write(memoryview(raw)[4:], 0, msg, store)
+        return bytes(raw)
 
-
-def serialize(msg: Msg, ros_type: str) -> bytes:
-    """Return ``msg`` as little-endian CDR of ``ros_type`` (its ROS 2 equivalent)."""
-    return encoder(ros_type)(msg)
-
-
-def deserialize(data: bytes | memoryview, ros_type: str) -> Msg:
-    """Return the robot_msgs message of CDR bytes of ``ros_type``.
-
-    Raises
-    ------
-    FormatError
-        Not CDR of that type (cut short, a bad length, a string that is not UTF-8).
-    ValidationError
-        A value the message refuses, named by its field.
-    """
-    return decoder(ros_type)(data)
+    return encode
 
 
-_ENCODERS: dict[str, Callable[[Any], bytes]] = {}
-_DECODERS: dict[str, Callable[[bytes | memoryview], Msg]] = {}
-
-
-def encoder(ros_type: str) -> Callable[[Any], bytes]:
-    """Return the function that writes a message as CDR of ``ros_type`` (made once)."""
-    found = _ENCODERS.get(ros_type)
-    if found is None:
-        store = cdr_store()
-        msgdef = store.get_msgdef(ros_type)
-        getsize, write = msgdef.getsize_cdr, msgdef.serialize_cdr_le
-
-        def encode(msg: Any) -> bytes:
-            raw = bytearray(4 + getsize(0, msg, store))
-            raw[1] = 1  # CDR_LE encapsulation: 00 01 00 00
-            write(memoryview(raw)[4:], 0, msg, store)
-            return bytes(raw)
-
-        found = _ENCODERS[ros_type] = encode
-    return found
-
-
-def decoder(ros_type: str) -> Callable[[bytes | memoryview], Msg]:
-    """Return the function that reads CDR bytes of ``ros_type`` as a message (made once)."""
-    found = _DECODERS.get(ros_type)
-    if found is None:
-        found = _DECODERS[ros_type] = _decoder(ros_type)
-    return found
-
-
-def _decoder(ros_type: str) -> Callable[[bytes | memoryview], Msg]:
-    store = cdr_store()
+def _decoder(store: CdrStore, ros_type: str) -> Callable[[bytes | memoryview], Msg]:
     msgdef = store.get_msgdef(ros_type)
     little, big, make = msgdef.deserialize_cdr_le, msgdef.deserialize_cdr_be, msgdef.cls
     unreadable = (
@@ -325,27 +313,3 @@ def _decoder(ros_type: str) -> Callable[[bytes | memoryview], Msg]:
         return made
 
     return decode
-
-
-def same_definition(store: Any, name: str, seen: set[str] | None = None) -> bool:
-    """Whether ``store`` (a rosbags type store) defines ``name`` as Humble does, nested too.
-
-    A bag written on another ROS distribution may define a type differently; its bytes
-    are then read by the bag's own definition, not by this store's.
-    """
-    ours = cdr_store().fielddefs
-    seen = set() if seen is None else seen
-    if name in seen:
-        return True
-    seen.add(name)
-    theirs = store.fielddefs.get(name)
-    mine = ours.get(name)
-    if theirs is None or mine is None or list(theirs[1]) != list(mine[1]):
-        return False
-    for _, desc in mine[1]:
-        nested = desc[1] if int(desc[0]) == _NAME else None
-        if int(desc[0]) in (_ARRAY, _SEQUENCE) and int(desc[1][0][0]) == _NAME:
-            nested = desc[1][0][1]
-        if nested is not None and not same_definition(store, nested, seen):
-            return False
-    return True

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.cdr import decoder, encoder
+from robot_msgs.cdr import CdrStore
 from robot_msgs.errors import FormatError, UnknownTypeError, ValidationError
 from robot_msgs.msg import field_schema
 from robot_msgs.optional import require
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from robot_msgs.msg import Msg
 
 __all__ = [
+    "cdr_store",
     "from_cdr",
     "from_ros",
     "humble_typestore",
@@ -102,6 +103,17 @@ def humble_typestore() -> Any:
 
     register_definitions(store)
     return store
+
+
+@functools.cache
+def cdr_store() -> CdrStore:
+    """Return the :class:`~robot_msgs.cdr.CdrStore` of the package's messages (made once).
+
+    rosbags' Humble definitions, whose classes are the robot_msgs messages: CDR is read
+    into them and written from them by rosbags' generated code, no rosbags object between.
+    """
+    store = humble_typestore()
+    return CdrStore(store.fielddefs, _class_for, store.max_sequence_length)
 
 
 def ros_name(type_name: str) -> str:
@@ -341,9 +353,9 @@ def to_cdr(msg: Msg) -> bytes:
     cls = type(msg)
     encode = _TO_CDR.get(cls)
     if encode is None:
-        encode = _TO_CDR[cls] = (
-            encoder(cls.ROS2) if cls.ROS2 is not None else _generated_encoder(cls)
-        )
+        ros2 = cls.ROS2
+        encode = cdr_store().encoder(ros2) if ros2 is not None else _generated_encoder(cls)
+        _TO_CDR[cls] = encode
     return encode(msg)
 
 
@@ -392,7 +404,7 @@ def _decoder_for(type_name: str) -> Callable[[bytes | memoryview], Msg]:
 
         name = generated_name(type_for(type_name))
     if _class_for(name).ROS2 is not None:
-        return decoder(name)
+        return cdr_store().decoder(name)
     store = humble_typestore()
     serde = require("rosbags.serde", "bags", feature="ROS 2 messages")
 
