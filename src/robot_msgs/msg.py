@@ -352,6 +352,19 @@ def _as_struct_default(default: Any) -> Any:
     return default
 
 
+def _eager_check(cls: type[Msg]) -> Callable[[Any], None] | None:
+    """Compile ``cls``'s construction check now, if its annotations resolve already.
+
+    ``None`` when they do not (a type defined later, a local class, an unsupported
+    annotation, reported on first use): :meth:`Msg.__post_init__` compiles it then.
+    """
+    try:
+        specs = specs_of(cls)
+    except (NameError, TypeError):
+        return None
+    return compile_check(cls, specs, validate=cls._validate is not Msg._validate)  # noqa: SLF001
+
+
 @dataclass_transform(kw_only_default=True, frozen_default=True)
 def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], type[M]]:
     """Make a class a registered message type.
@@ -405,6 +418,9 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
         body["__qualname__"] = cls.__qualname__
         body["__annotations__"] = dict(own)
         body.update({f: _as_struct_default(d) for f, d in defaults.items()})
+        check = _eager_check(cls)
+        if check is not None:  # msgspec calls the generated check itself: one call a message
+            body["__post_init__"] = check
         made = typing.cast(
             "type[M]",
             types.new_class(
@@ -413,6 +429,8 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
         )
         made.TYPE = type_name
         made.ROS2 = ros2
+        if check is not None:
+            _CHECKS[made] = check
         _REGISTRY[type_name] = made
         return made
 

@@ -337,12 +337,14 @@ def _value_from_ros(value: Any) -> Any:
 # --------------------------------------------------------------------------- CDR
 
 
-def to_cdr(msg: Msg) -> bytes:
+def to_cdr(msg: Msg) -> memoryview:
     """Serialise ``msg`` as its ROS 2 type in little-endian CDR, with rosbags' serialiser.
 
     A type with a ROS 2 equivalent is written by rosbags' generated serialiser straight
     from the message (:mod:`robot_msgs.cdr`); one of the package's own types through its
-    rosbags object of the generated definition.
+    rosbags object of the generated definition. Returns a read-only view of the bytes,
+    as rosbags' ``serialize_cdr`` does (``bytes(...)`` of it is a ``bytes`` object):
+    WHY, a second copy of a 1 MB point cloud would double the cost of writing it.
 
     Examples
     --------
@@ -359,16 +361,17 @@ def to_cdr(msg: Msg) -> bytes:
     return encode(msg)
 
 
-def _generated_encoder(cls: type[Msg]) -> Callable[[Msg], bytes]:
+def _generated_encoder(cls: type[Msg]) -> Callable[[Msg], memoryview]:
     name = generated_name(cls)
 
-    def encode(msg: Msg) -> bytes:
-        return bytes(humble_typestore().serialize_cdr(to_ros(msg), name))
+    def encode(msg: Msg) -> memoryview:
+        view: memoryview = humble_typestore().serialize_cdr(to_ros(msg), name)
+        return view
 
     return encode
 
 
-def from_cdr(data: bytes | memoryview, type_name: str) -> Msg:
+def from_cdr(data: bytes | bytearray | memoryview, type_name: str) -> Msg:
     """Deserialise CDR bytes of the ROS 2 type ``type_name`` to its robot_msgs message.
 
     ``type_name`` is a ROS name (``nav_msgs/msg/Odometry`` or ``nav_msgs/Odometry``) or
@@ -393,11 +396,11 @@ def from_cdr(data: bytes | memoryview, type_name: str) -> Msg:
     return decode(data)
 
 
-_TO_CDR: dict[type, Callable[[Msg], bytes]] = {}
-_FROM_CDR: dict[str, Callable[[bytes | memoryview], Msg]] = {}
+_TO_CDR: dict[type, Callable[[Msg], memoryview]] = {}
+_FROM_CDR: dict[str, Callable[[bytes | bytearray | memoryview], Msg]] = {}
 
 
-def _decoder_for(type_name: str) -> Callable[[bytes | memoryview], Msg]:
+def _decoder_for(type_name: str) -> Callable[[bytes | bytearray | memoryview], Msg]:
     name = ros_name(type_name)
     if name not in _by_ros_name():
         from robot_msgs.registry import type_for  # noqa: PLC0415 - the registry imports all
@@ -408,7 +411,7 @@ def _decoder_for(type_name: str) -> Callable[[bytes | memoryview], Msg]:
     store = humble_typestore()
     serde = require("rosbags.serde", "bags", feature="ROS 2 messages")
 
-    def decode(data: bytes | memoryview) -> Msg:
+    def decode(data: bytes | bytearray | memoryview) -> Msg:
         try:
             obj = store.deserialize_cdr(bytes(data), name)
         except serde.SerdeError as err:
