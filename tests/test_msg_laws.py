@@ -177,15 +177,19 @@ def _changed(msg: Msg) -> Msg:
     raise AssertionError(msg)
 
 
-def _as_handed_over(value: object) -> object:
-    """A field value as users hand it over: lists, dicts, writable arrays, ints for floats."""
+def _as_handed_over(value: object, kind: str) -> object:
+    """A field value as users hand it over: lists, dicts, writable arrays, ints for floats.
+
+    ``kind``: the field's; an int stands for a float only where the field is a float
+    (in a settings value 0 and 0.0 are different values).
+    """
     if isinstance(value, tuple):
-        return [_as_handed_over(v) for v in value]
+        return [_as_handed_over(v, "") for v in value]
     if isinstance(value, FrozenMap):
-        return {k: _as_handed_over(v) for k, v in value.items()}
+        return {k: _as_handed_over(v, "") for k, v in value.items()}
     if isinstance(value, np.ndarray):
         return value.copy()
-    if type(value) is float and value.is_integer() and abs(value) < 2**53:
+    if kind == "float" and type(value) is float and value.is_integer() and abs(value) < 2**53:
         return int(value)
     return value
 
@@ -196,7 +200,8 @@ def _as_handed_over(value: object) -> object:
 def test_construction_normalises_as_the_full_check_does(name: str, data: st.DataObject) -> None:
     cls = robot_msgs.type_for(name)
     msg = data.draw(messages(cls))
-    given = {field: _as_handed_over(getattr(msg, field)) for field in cls.__struct_fields__}
+    specs = field_schema(cls)
+    given = {f: _as_handed_over(getattr(msg, f), specs[f].kind) for f in cls.__struct_fields__}
     built = cls(**given)
     full = copy.copy(msg)
     for field, value in given.items():

@@ -17,10 +17,13 @@ message (a property test states it over every registered type).
 
 from __future__ import annotations
 
+import dataclasses
 import struct
+import typing
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from msgspec import Meta
 from msgspec.structs import force_setattr
 
 from robot_msgs.msg_arrays import NON_FINITE
@@ -87,7 +90,7 @@ def _test(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) 
     """Return the Python test that is true when value ``v`` is kept as it is, else None."""
     kind = spec.kind
     if spec.constrained:
-        return None
+        return _sized(spec, v, names, dims)
     if kind in {"float", "bool"}:
         return f"type({v}) is {kind}"
     if kind == "int":
@@ -120,6 +123,22 @@ def _test(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) 
     if kind == "array":
         return _array_shape(spec, v, names, dims) + f" and _immutable({v})"
     return None
+
+
+def _sized(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) -> str | None:
+    """Return the test of a sequence bounded in length (``Meta(max_length=...)``), or None."""
+    meta = next((m for m in typing.get_args(spec.annotation)[1:] if isinstance(m, Meta)), None)
+    if spec.kind != "tuple" or meta is None:
+        return None
+    if any(getattr(meta, k) is not None for k in ("gt", "ge", "lt", "le", "pattern")):
+        return None
+    plain = dataclasses.replace(spec, constrained=False)
+    test = _test(plain, v, names, dims)
+    if test is None:
+        return None
+    low, high = meta.min_length or 0, meta.max_length
+    bound = f" and {low} <= len({v})" + (f" <= {high}" if high is not None else "")
+    return test + bound
 
 
 def _items(spec: FieldSpec, names: dict[str, Any]) -> str | None:
@@ -210,6 +229,13 @@ def compile_check(
     for i, (name, spec) in enumerate(specs.items()):
         v = f"v{i}"
         lines.append(f"    {v} = self.{name}")
+        if spec.kind == "array":  # the shape first, then a read-only copy if writable
+            lines.append(f"    if not ({_array_shape(spec, v, names, dims)}):")
+            lines.append("        return _full_then(self)")
+            lines.append(f"    if not _immutable({v}):")
+            lines.append(f"        {v} = _frozen({v})")
+            lines.append(f"        _set(self, {name!r}, {v})")
+            continue
         fixed = _fix(spec, v, names, dims)
         test = _test(spec, v, names, dims)
         if test is None:
