@@ -113,11 +113,14 @@ def _as_array(want: np.dtype[Any], label: str, value: Any, path: str) -> np.ndar
 
 
 def _ints(
-    dtype: np.dtype[Any], values: list[Any] | tuple[Any, ...], path: str
+    dtype: np.dtype[Any], values: list[Any] | tuple[Any, ...], path: str, *, checked: bool = False
 ) -> np.ndarray[Any, Any]:
-    """Return a list of Python ints as an array of the field's integer dtype: each must fit."""
+    """Return a list of Python ints as an array of the field's integer dtype: each must fit.
+
+    ``checked``: the caller knows every value is a Python ``int``.
+    """
     info = np.iinfo(dtype)
-    if set(map(type, values)) <= {int}:
+    if checked or set(map(type, values)) <= {int}:
         fast = np.asarray(values)
         if fast.dtype.kind in "iu" and (
             not fast.size or (info.min <= fast.min() and fast.max() <= info.max)
@@ -214,11 +217,30 @@ def array_to_json(value: np.ndarray[Any, Any]) -> dict[str, Any]:
     NaN stays a float (the JSON encoder writes ``null``).
     """
     data = value.ravel().tolist()
-    if value.dtype.kind == "f" and value.size and np.isinf(value).any():
-        where = np.flatnonzero(np.isinf(value.ravel()))
-        for i in where.tolist():
-            data[i] = "Infinity" if data[i] > 0 else "-Infinity"
-    return {"dtype": str(value.dtype), "shape": list(value.shape), "data": data}
+    if value.dtype.kind == "f" and value.size:
+        infinite = (
+            not _INFINITIES.isdisjoint(data) if value.size < _SMALL else np.isinf(value).any()
+        )
+        if infinite:
+            for i, x in enumerate(data):
+                if x in _INFINITIES:
+                    data[i] = "Infinity" if x > 0 else "-Infinity"
+    return {"dtype": dtype_name(value.dtype), "shape": list(value.shape), "data": data}
+
+
+_INFINITIES = frozenset({math.inf, -math.inf})
+#: Below this many values a set test of the list is faster than NumPy's (measured: a call
+#: to ``np.isinf`` costs what hashing some thousands of floats does).
+_SMALL = 4096
+_NAMES: dict[np.dtype[Any], str] = {}
+
+
+def dtype_name(dtype: np.dtype[Any]) -> str:
+    """Return ``str(dtype)`` (``"float64"``), cached: NumPy computes it in Python each time."""
+    name = _NAMES.get(dtype)
+    if name is None:
+        name = _NAMES[dtype] = str(dtype)
+    return name
 
 
 def array_from_json(
@@ -236,13 +258,14 @@ def array_from_json(
     """
     if isinstance(value, np.ndarray):
         return value
-    if not (isinstance(value, Mapping) and set(value) == _ARRAY_KEYS):
+    if not (isinstance(value, Mapping) and value.keys() == _ARRAY_KEYS):
         keys = sorted(map(str, value)) if isinstance(value, Mapping) else None
         expected = 'an array dict with exactly the keys "dtype", "shape" and "data"'
         raise field_error(expected=expected, value=keys if keys is not None else value, path=path)
     if dtype is not None:
-        if value["dtype"] != str(dtype):
-            raise field_error(expected=repr(str(dtype)), value=value["dtype"], path=f"{path}.dtype")
+        if value["dtype"] != dtype_name(dtype):
+            expected = repr(dtype_name(dtype))
+            raise field_error(expected=expected, value=value["dtype"], path=f"{path}.dtype")
     else:
         try:
             dtype = np.dtype(value["dtype"])
@@ -261,16 +284,25 @@ def array_from_json(
         expected = f"a flat list of {math.prod(shape)} values (shape {list(shape)})"
         raise field_error(expected=expected, value=data, path=f"{path}.data")
     kinds = set(map(type, data))
-    if dtype.kind == "f":
+    if dtype.kind == "f" and kinds <= {float} and dtype == np.float64:
+        arr = np.array(data, dtype=dtype)  # the common case: floats as they were written
+    elif dtype.kind == "f" and kinds <= {float} and dtype == np.float32 and len(data) < _SMALL:
+        with np.errstate(over="ignore"):
+            arr = np.array(data, dtype=dtype)  # rounded to the nearest float32
+        if not _INFINITIES.isdisjoint(arr.tolist()):  # an overflow, or an infinity given
+            arr = _as_array(dtype, dtype_name(dtype), np.asarray(data), f"{path}.data")
+    elif dtype.kind == "f":
         arr = np.asarray(data if kinds <= {float} else _floats_from_json(data, f"{path}.data"))
-        arr = _as_array(dtype, str(dtype), arr, f"{path}.data")
+        arr = _as_array(dtype, dtype_name(dtype), arr, f"{path}.data")
     elif dtype.kind in "iu" and kinds <= {int}:
-        arr = _ints(dtype, data, f"{path}.data")
+        arr = _ints(dtype, data, f"{path}.data", checked=True)
     elif dtype.kind == "b" and kinds <= {bool}:
         arr = np.array(data, dtype=dtype)
     else:
         raise field_error(expected=f"values that fit {dtype}", value=data, path=f"{path}.data")
-    return arr.astype(dtype, copy=False).reshape(tuple(shape))
+    out = arr.astype(dtype, copy=False).reshape(tuple(shape))
+    out.setflags(write=False)  # new and ours: the message keeps it without a copy
+    return out
 
 
 def _floats_from_json(data: list[Any] | tuple[Any, ...], path: str) -> Any:

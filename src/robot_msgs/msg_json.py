@@ -26,7 +26,13 @@ import msgspec
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.msg_arrays import NON_FINITE, array_from_json, array_to_json, field_error
+from robot_msgs.msg_arrays import (
+    NON_FINITE,
+    array_from_json,
+    array_to_json,
+    dtype_name,
+    field_error,
+)
 from robot_msgs.msg_fields import FrozenMap, check_value, specs_of
 
 if TYPE_CHECKING:
@@ -53,7 +59,7 @@ def _encode(value: Any) -> Any:
     """
     if isinstance(value, np.ndarray):
         data = value.ravel().tolist()
-        return {"dtype": str(value.dtype), "shape": list(value.shape), "data": data}
+        return {"dtype": dtype_name(value.dtype), "shape": list(value.shape), "data": data}
     if isinstance(value, FrozenMap):
         return dict(value)
     msg = f"Expected a message field value, got {type(value).__name__}"
@@ -77,11 +83,17 @@ def _decode(kind: Any, value: Any) -> Any:
     raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
 
 
+_DTYPES: dict[Any, np.dtype[Any]] = {}
+
+
 def _dtype_of(kind: Any) -> np.dtype[Any]:
     """Return the dtype of an ``npt.NDArray[np.float64]``-style annotation (float64 if none)."""
-    args = typing.get_args(kind)
-    dtype_args = typing.get_args(args[1]) if len(args) == 2 else ()
-    return np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
+    found = _DTYPES.get(kind)
+    if found is None:
+        args = typing.get_args(kind)
+        dtype_args = typing.get_args(args[1]) if len(args) == 2 else ()
+        found = _DTYPES[kind] = np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
+    return found
 
 
 _JSON_ENCODER = msgspec.json.Encoder(enc_hook=_encode_json)
@@ -240,10 +252,6 @@ def revived(cls: type[Msg], data: Any) -> Any:
     return data if out is None else out
 
 
-#: The non-finite spellings, which msgspec's typed decoder cannot read in a float field.
-_SPELLINGS = (b"null", b'"NaN"', b'Infinity"')
-
-
 def from_tree(cls: type[M], data: Any) -> M:
     """Build a ``cls`` message from its JSON form (parsed), with msgspec.
 
@@ -386,7 +394,8 @@ def decode_json(data: bytes | str, cls: type[M]) -> M:
     """
     text = data.encode() if isinstance(data, str) else data
     try:
-        if not any(token in text for token in _SPELLINGS):  # msgspec reads it as it stands
+        if b"null" not in text and b'"NaN"' not in text and b'Infinity"' not in text:
+            # no non-finite spelling: msgspec reads it as it stands
             return msgspec.json.decode(text, type=cls, dec_hook=_decode)
         tree = msgspec.json.decode(text)
     except msgspec.ValidationError:
