@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "decode_json",
     "encode_json",
+    "encode_json_into",
     "field_json",
     "from_tree",
     "revived",
@@ -346,9 +347,10 @@ def _field_from_json(spec: FieldSpec, value: Any, path: str) -> Any:
 def encode_json(msg: Msg) -> bytes:
     """Return ``msg`` as compact strict JSON (UTF-8), non-finite floats as the module says.
 
-    msgspec's encoder writes the message; only when its output holds a ``null`` (a NaN,
-    an infinity or a ``None``) are the message's floats looked at, and written again with
-    the infinities spelled out if there are any.
+    A message without arrays is written by msgspec's encoder at once, and its floats
+    looked at only if the output holds a ``null`` (a NaN, an infinity or a ``None``);
+    one with arrays has its other floats looked at first (arrays are most of the work,
+    and their infinities are spelled as they are written), so it is encoded once.
 
     Examples
     --------
@@ -356,12 +358,36 @@ def encode_json(msg: Msg) -> bytes:
     >>> encode_json(Point(x=float("-inf"), y=float("nan")))
     b'{"_type":"geometry/Point","x":"-Infinity","y":null,"z":0.0}'
     """
-    out = _JSON_ENCODER.encode(msg)
-    if b"null" in out:
+    if _has_arrays(type(msg)):
+        return _JSON_ENCODER.encode(_spelled_message(msg))
+    text = _JSON_ENCODER.encode(msg)
+    if b"null" in text:
         spelled = _spelled_message(msg)
         if spelled is not msg:
-            out = _JSON_ENCODER.encode(spelled)
-    return out
+            text = _JSON_ENCODER.encode(spelled)
+    return text
+
+
+def encode_json_into(msg: Msg, buffer: bytearray) -> None:
+    """Append ``msg``'s :func:`encode_json` text to ``buffer`` (a big result: no copy)."""
+    _JSON_ENCODER.encode_into(_spelled_message(msg), buffer, -1)
+
+
+_WITH_ARRAYS: dict[type, bool] = {}
+
+
+def _has_arrays(cls: type) -> bool:
+    """Whether ``cls`` or a message type it holds has an array field."""
+    found = _WITH_ARRAYS.get(cls)
+    if found is None:
+        _WITH_ARRAYS[cls] = False  # a type that holds itself
+        found = False
+        for spec in specs_of(cls).values():
+            inner = spec.inner if spec.inner is not None else spec
+            nested = inner.kind == "msg" and _has_arrays(inner.msg_type)
+            found = found or spec.kind == "array" or inner.kind == "array" or nested
+        _WITH_ARRAYS[cls] = found
+    return found
 
 
 def field_json(spec: FieldSpec, value: Any) -> str:

@@ -41,7 +41,8 @@ import numpy as np
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
-from robot_msgs.msg import decode_json, encode_json, to_dict_keeping_arrays
+from robot_msgs.msg import decode_json, to_dict_keeping_arrays
+from robot_msgs.msg_json import encode_json_into
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
 
@@ -149,7 +150,10 @@ def save_result(
     """
     fmt = result_format(path)
     if fmt == "json":
-        return write_atomic(path, encode_json(result) + b"\n", force=force)
+        text = bytearray()
+        encode_json_into(result, text)  # one buffer, the newline appended: no copy of it
+        text += b"\n"
+        return write_atomic(path, text, force=force)
     arrays: list[np.ndarray[Any, Any]] = []
     skeleton = dumps(_split(to_dict_keeping_arrays(result), arrays), indent=None)
     data = _npz_bytes(skeleton, arrays) if fmt == "npz" else _parquet_bytes(skeleton, arrays)
