@@ -12,7 +12,7 @@ from robot_msgs.evaluation import PairSettings, ape_errors, rpe, rpe_errors
 from robot_msgs.evaluation.components import track_axes
 from robot_msgs.rotations import quat_xyzw_multiply
 from robot_msgs.trajectory import PoseTrajectory
-from tests.evaluation.metric_trajectories import quats_from_rotvecs, random_walk
+from tests.evaluation.metric_trajectories import random_walk
 
 
 def trajectory(positions: np.ndarray, quats: np.ndarray | None = None) -> PoseTrajectory:
