@@ -6,8 +6,9 @@ Each functional twin of :mod:`robot_msgs.metrics` runs on a large batch (where t
 arithmetic dominates) and, 200 times in a row, on one small item (where the per-call cost
 of checks and dispatch dominates: a streaming ``update`` per trajectory). Best of
 ``--repeats`` runs, the cases interleaved (the machine is shared). ``--json`` writes the
-timings, so two checkouts can be compared: run it with ``PYTHONPATH`` pointing at each
-``src`` and compare the files with ``--compare BEFORE.json AFTER.json``. With torch
+timings (keeping the best of the runs already in the file), so two checkouts can be
+compared: run it a few times, alternating, with ``PYTHONPATH`` pointing at each ``src``,
+and compare the files with ``--compare BEFORE.json AFTER.json``. With torch
 installed, the same calls on float64 CPU tensors are timed as well (``torch`` rows).
 """
 
@@ -135,7 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'case':44s} {'best ms':>10s}")
     for key, seconds in timings.items():
         print(f"{key:44s} {seconds * 1e3:10.3f}")
-    if args.json:
+    if args.json:  # best of this run and the runs already in the file
+        if args.json.exists():
+            earlier = json.loads(args.json.read_text())
+            timings = {k: min(v, earlier.get(k, v)) for k, v in timings.items()}
         args.json.write_text(json.dumps(timings, indent=1))
     return 0
 
