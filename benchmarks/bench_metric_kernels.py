@@ -72,15 +72,26 @@ def _best(run: Callable[[], object], repeats: int) -> float:
     return best
 
 
+def _interleaved(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    for run in runs.values():  # warm-up: imports, caches, thread pools
+        run()
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(repeats):  # interleaved: a burst of load spreads over every case
+        for key, run in runs.items():
+            best[key] = min(best[key], _best(run, 1))
+    return best
+
+
 def measure(repeats: int) -> dict[str, float]:
-    """Seconds per case: ``NAME large``, ``NAME small x200``, and the torch rows if present."""
+    """Seconds per case: ``NAME large``, ``NAME small x200``, and the torch rows if present.
+
+    The NumPy rows run first, before any torch operation: torch's worker threads keep
+    spinning for a while after each of its calls and would slow the NumPy calls after it.
+    """
     rng = np.random.default_rng(5)
+    all_cases = cases(rng)
     runs: dict[str, Callable[[], object]] = {}
-    try:
-        torch: Any = importlib.import_module("torch")  # optional: the torch rows
-    except ImportError:
-        torch = None
-    for name, (fn, args) in cases(rng).items():
+    for name, (fn, args) in all_cases.items():
         small = tuple(np.asarray(a)[0] for a in args)
 
         def large_run(fn: Callable[..., Any] = fn, args: tuple[Any, ...] = args) -> object:
@@ -93,28 +104,22 @@ def measure(repeats: int) -> dict[str, float]:
 
         runs[f"{name} large"] = large_run
         runs[f"{name} small x{SMALL_CALLS}"] = small_run
-        if torch is not None and hasattr(m, name):
-            tfn: Callable[..., Any] = getattr(m, name)
-            targs: tuple[Any, ...] = tuple(torch.from_numpy(np.asarray(a)) for a in args)
-            if name in {"log_dimensionless_jerk", "sparc"}:
-                targs = (*targs, 100.0)
-            extra: dict[str, Any] = {"threshold": 5.0} if name == "sdtw" else {}
+    best = _interleaved(runs, repeats)
+    try:
+        torch: Any = importlib.import_module("torch")  # optional: the torch rows
+    except ImportError:
+        return best
+    torch_runs: dict[str, Callable[[], object]] = {}
+    for name, (fn, args) in all_cases.items():
+        tensors = tuple(torch.from_numpy(np.asarray(a)) for a in args)
+        if not isinstance(fn(*tensors), torch.Tensor):
+            continue  # a checkout whose kernels take NumPy only
 
-            def torch_run(
-                tfn: Callable[..., Any] = tfn,
-                targs: tuple[Any, ...] = targs,
-                extra: dict[str, Any] = extra,
-            ) -> object:
-                return tfn(*targs, **extra)
+        def torch_run(fn: Callable[..., Any] = fn, tensors: tuple[Any, ...] = tensors) -> object:
+            return fn(*tensors)
 
-            runs[f"{name} large torch"] = torch_run
-    for run in runs.values():  # warm-up: imports, caches, thread pools
-        run()
-    best = dict.fromkeys(runs, float("inf"))
-    for _ in range(repeats):  # interleaved: a burst of load spreads over every case
-        for key, run in runs.items():
-            best[key] = min(best[key], _best(run, 1))
-    return best
+        torch_runs[f"{name} large torch"] = torch_run
+    return best | _interleaved(torch_runs, repeats)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -212,6 +212,8 @@ for _name in ("sum", "max", "mean", "any", "all"):
     setattr(_NumPy, _name, staticmethod(_reduction(_name)))
 
 _NUMPY = _NumPy()
+#: The namespace of each non-NumPy array type met so far (a cache: the answer never changes).
+_NAMESPACES: dict[type, Any] = {}
 
 
 def array_namespace(x: Any) -> Any:
@@ -233,8 +235,11 @@ def array_namespace(x: Any) -> Any:
     """
     if isinstance(x, np.ndarray | np.generic):
         return _NUMPY
-    compat = require("array_api_compat", "torch", feature="torch tensors in robot_msgs.metrics")
-    return compat.array_namespace(x)
+    xp = _NAMESPACES.get(type(x))
+    if xp is None:  # once per array type: array_api_compat's lookup costs 10 µs a call
+        compat = require("array_api_compat", "torch", feature="torch tensors in robot_msgs.metrics")
+        xp = _NAMESPACES[type(x)] = compat.array_namespace(x)
+    return xp
 
 
 def running_max(x: Any) -> Any:
