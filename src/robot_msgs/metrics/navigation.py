@@ -40,7 +40,7 @@ def _check_success(value: Any) -> Any:
 
 def _check_lengths(name: str, value: Any, shape: tuple[int, ...], *, positive: bool) -> Any:
     arr = as_float_array(name, value)
-    if tuple(arr.shape) != shape:
+    if arr.shape != shape:
         msg = f"Expected `{name}` of the shape of `success` {shape}, got {tuple(arr.shape)}"
         raise ValidationError(msg)
     check_finite(name, arr)
