@@ -1,6 +1,7 @@
 """Evaluation results as messages: what was compared, how, and what it found.
 
-``ErrorStats``, ``Comparison``, ``Aggregate``, ``Alignment``, ``TimeOffset``, ``StepResponse``, the
+``ErrorStats``, ``Comparison``, ``Aggregate``, ``Alignment``, ``TimeOffset``, ``Extrinsic``,
+``StepResponse``, the
 run-report types (``RunReport`` and its parts, ``GroupSummary``, ``Ranking``, ``Report``).
 The code that computes them lives with its subject: :mod:`robot_msgs.evaluation`
 (trajectories), :mod:`robot_msgs.control` (control loops), :mod:`robot_msgs.report` (runs).
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     )
     from robot_msgs.compare.alignment import Alignment
     from robot_msgs.compare.comparison import Comparison
+    from robot_msgs.compare.extrinsic import Extrinsic
     from robot_msgs.compare.ranking import Ranking, RankingRow
     from robot_msgs.compare.report import GroupSummary, Report
     from robot_msgs.compare.result import ErrorSeries, EvaluationResult
@@ -46,6 +48,7 @@ __all__ = [
     "ErrorSeries",
     "ErrorStats",
     "EvaluationResult",
+    "Extrinsic",
     "GroupSummary",
     "Latency",
     "Ranking",
@@ -75,6 +78,7 @@ __getattr__ = exports(
         ),
         "alignment": ("Alignment",),
         "comparison": ("Comparison",),
+        "extrinsic": ("Extrinsic",),
         "statistics": ("ErrorStats", "error_stats"),
         "ranking": ("Ranking", "RankingRow"),
         "report": ("GroupSummary", "Report"),

@@ -155,4 +155,3 @@ def apply_transforms(trajectory: PoseTrajectory, settings: EvaluationSettings) -
     return trajectory.replace(
         positions_xyz=positions, orientations_quat_xyzw=quats / norms, covariance_6x6=cov
     )
-
