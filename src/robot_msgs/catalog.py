@@ -88,6 +88,22 @@ def _extrinsic() -> compare.Extrinsic:
     return evaluation.estimate_extrinsic(body, camera)  # the body seen from a camera
 
 
+def _spatial_match() -> compare.SpatialMatch:
+    t = np.arange(0.0, 2.0, 0.1)
+    q = np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1))
+    reference = trajectory.PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, np.sin(t), 0.0 * t], axis=1),
+        orientations_quat_xyzw=q,
+    )
+    estimate = reference.replace(  # half the rate, 1 cm above, on a clock 1000 s ahead
+        stamps_s=t[::2] + 1000.0,
+        positions_xyz=reference.positions_xyz[::2] + np.array([0.0, 0.0, 0.01]),
+        orientations_quat_xyzw=q[::2],
+    )
+    return evaluation.associate_spatially(reference, estimate, max_distance_m=0.05)[1]
+
+
 def _comparison() -> compare.Comparison:
     return compare.Comparison(
         metric="ape",
@@ -361,6 +377,7 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     ),
     "compare/TimeOffset": _time_offset,
     "compare/Extrinsic": _extrinsic,
+    "compare/SpatialMatch": _spatial_match,
     "compare/TrackingLoss": lambda: compare.TrackingLoss(start_s=4.0, end_s=5.5),
     "compare/Latency": _latency,
     "compare/Resources": _resources,

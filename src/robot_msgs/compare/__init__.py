@@ -1,7 +1,7 @@
 """Evaluation results as messages: what was compared, how, and what it found.
 
 ``ErrorStats``, ``Comparison``, ``Aggregate``, ``Alignment``, ``TimeOffset``, ``Extrinsic``,
-``StepResponse``, the
+``SpatialMatch``, ``StepResponse``, the
 run-report types (``RunReport`` and its parts, ``GroupSummary``, ``Ranking``, ``Report``).
 The code that computes them lives with its subject: :mod:`robot_msgs.evaluation`
 (trajectories), :mod:`robot_msgs.control` (control loops), :mod:`robot_msgs.report` (runs).
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         RunReport,
         TrackingLoss,
     )
+    from robot_msgs.compare.spatial_match import SpatialMatch
     from robot_msgs.compare.statistics import ErrorStats, error_stats
     from robot_msgs.compare.step_response import StepResponse
     from robot_msgs.compare.time_offset import TimeOffset
@@ -58,6 +59,7 @@ __all__ = [
     "Resources",
     "RunReport",
     "SettingsTally",
+    "SpatialMatch",
     "StepResponse",
     "TimeOffset",
     "TrackingLoss",
@@ -73,6 +75,7 @@ __getattr__ = exports(
             "Aggregate",
             "AggregateTally",
             "SettingsTally",
+            "SpatialMatch",
             "aggregate",
             "check_same_settings",
         ),
@@ -91,6 +94,7 @@ __getattr__ = exports(
             "RunReport",
             "TrackingLoss",
         ),
+        "spatial_match": ("SpatialMatch",),
         "step_response": ("StepResponse",),
         "time_offset": ("TimeOffset",),
     },

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         EvaluationSettings,
         PairSettings,
     )
+    from robot_msgs.evaluation.spatial import associate_spatially
     from robot_msgs.evaluation.transforms import apply_transforms, sim3_inverse
 
 __all__ = [
@@ -68,6 +69,7 @@ __all__ = [
     "ape_from_prepared",
     "apply_transforms",
     "associate",
+    "associate_spatially",
     "estimate_extrinsic",
     "estimate_offset",
     "euler_sxyz_from_quat_xyzw",
@@ -122,6 +124,7 @@ __getattr__ = exports(
             "EvaluationSettings",
             "PairSettings",
         ),
+        "spatial": ("associate_spatially",),
         "transforms": ("apply_transforms", "sim3_inverse"),
     },
 )
