@@ -18,23 +18,28 @@ cancels in relative motions: with ``A_k = E_i^{-1} E_j`` (the estimate's motion)
     A_k X = X B_k : \qquad R_A R_X = R_X R_B, \qquad
     R_A t_X + s\, t_A = R_X t_B + t_X
 
-(Tsai & Lenz 1989, eqs. 1-2; with ``X`` on this side because the poses map body to
-world). ``s`` converts the estimate's units to metres: 1 for a metric estimate, fitted
+(Tsai & Lenz 1989's ``AX = XB``, with ``A`` the estimate's motion because the poses map
+body to world). ``s`` converts the estimate's units to metres: 1 for a metric estimate, fitted
 with ``with_scale`` (a monocular one, ``S`` then a similarity; Andreff, Horaud & Espiau
 2001 solve the same scaled equation).
 
 Method
 ------
-Motions ``(i, i + k)`` for the strides ``k = 1, 2, 4, ...`` up to an eighth of the poses
-(at most 1024), from at most 4000 evenly spread start poses.
+Motions ``(i, i + k)`` for the strides ``k = 1, 2, 4, ...`` up to a sixteenth of the
+poses (at most 1024), from at most 4000 evenly spread start poses. WHY a sixteenth: with
+an eighth, the uncertainty below came out 1.3 to 1.65 times too small at 300 to 1500
+poses (its long-run covariance then rests on too few independent stretches); with a
+sixteenth the errors are 0.7 to 1.1 of it (``benchmarks/bench_hand_eye.py``).
 
 1. Closed-form start. The rotation maximises the agreement of the rotation vectors
-   ``α_k = log R_A``, ``β_k = log R_B`` (``α_k = R_X β_k``, Park & Martin 1994, eq. 8;
-   their least-squares solution ``R_X = (MᵀM)^{-1/2} Mᵀ``, ``M = Σ β_k α_kᵀ``, computed by
-   SVD as Kabsch's, with the translation directions ``t_A ≈ R_X t_B`` added, each set
-   normalised, so that a motion with little rotation still fixes it). The translation
-   (and ``s``) then solve the linear equations ``(R̂_A - I) t_X + s t_A = R_X t_B`` in
-   the least-squares sense (minimum norm: what the motion does not determine stays 0).
+   ``α_k = log R_A``, ``β_k = log R_B``, ``α_k = R_X β_k`` (Park & Martin 1994: their
+   least-squares solution ``R_X = (MᵀM)^{-1/2} Mᵀ``, ``M = Σ β_k α_kᵀ``, computed by SVD as
+   Kabsch's); a second candidate adds the translation directions ``t_A ≈ R_X t_B`` (each
+   set normalised), which fix the rotation about the axis of a motion that turns about
+   one axis only; the candidate whose start leaves the smaller residuals is kept. The
+   translation (and ``s``) then solve the linear equations
+   ``(R̂_A - I) t_X + s t_A = R_X t_B`` in the least-squares sense (minimum norm: what the
+   motion does not determine stays 0).
 2. Refinement by weighted Gauss-Newton over every motion, of the residuals
 
    .. math::
@@ -50,13 +55,16 @@ Motions ``(i, i + k)`` for the strides ``k = 1, 2, 4, ...`` up to an eighth of t
    rotation noise a pose in the synthetic benchmark; the reference's motion is the
    accurate one. Each stride's rotation and translation residuals are weighted by their
    own RMS (re-estimated every iteration: noise is alike for all strides, drift grows with
-   them). Steps use the pseudo-inverse of the scaled normal matrix, so directions the
-   motion does not determine are not moved.
+   them; a floor of ``1e-9`` rad, or of the motions' RMS length, keeps noise-free data
+   well posed). Steps are taken only in the directions the motion determines, found
+   from the unweighted Jacobian in natural units (metres of motion, radians), so a
+   direction the motion does not determine keeps its start value.
 3. Uncertainty: the sandwich ``H^{-1} Ω H^{-1}`` with ``H = Σ J_kᵀ J_k`` (whitened) and
    ``Ω`` the Newey-West (Bartlett) long-run covariance of the scores ``J_kᵀ r_k`` summed
    per start pose, over lags up to twice the longest stride: motions that share a pose,
    and estimate errors that persist from pose to pose, are not independent. In the
-   benchmark (white pose noise) the errors are 1.0 to 1.3 of this uncertainty, RMS.
+   benchmark (white pose noise, 1000 poses) the errors are 0.72 to 0.93 of this
+   uncertainty, RMS: it errs on the safe side.
 
 Refusal: a direction is *unobservable* when its standard uncertainty exceeds
 ``max_std_m`` (translation), ``max_std_deg`` (rotation) or ``max_scale_std`` (relative
@@ -276,7 +284,6 @@ class _Fit:
         self.weights = np.ones((1, 2))
         self.jacobian = np.zeros((0, 6, 7))
         self.residuals = np.zeros((0, 6))
-        self.information = np.zeros((7, 7))
 
 
 def _kabsch(a: Float64Array, b: Float64Array) -> Float64Array:
@@ -319,7 +326,7 @@ def _start(motions: _Motions, *, with_scale: bool) -> _Fit:
             with_scale=with_scale,
         ),
     ]
-    residuals = [_evaluate(motions, c)[0] for c in candidates]
+    residuals = [_residuals(motions, c)[0] for c in candidates]
     weights = _stride_weights(motions, residuals[0])
     costs = [float(np.sum(_weighted(motions, weights, r) ** 2)) for r in residuals]
     return candidates[int(np.argmin(costs))]
@@ -337,14 +344,11 @@ def _with_translation(motions: _Motions, rotation: Float64Array, *, with_scale: 
     return _Fit(rotation, solution[:3], float(solution[3]) if with_scale else 1.0)
 
 
-def _evaluate(motions: _Motions, fit: _Fit) -> tuple[Float64Array, Float64Array]:
-    r"""Return residuals ``(M, 6)`` (``r_t`` m, ``r_R`` rad) and Jacobians ``(M, 6, 7)``.
+_Parts = tuple["Float64Array", "Float64Array", "Float64Array", "Float64Array"]
 
-    Parameters ``(t_X, δ, s)`` with ``R_X = exp([δ]_×) R̂_X``. The Jacobian of ``r_R`` is
-    ``J_r^{-1}(r_R) (\hat R_A - I)`` (``J_r^{-1}`` the inverse right Jacobian of SO(3)),
-    that of ``r_t`` is ``[R_X t_B]_× - [\hat R_A t_X]_× + \hat R_A [t_X]_×`` in ``δ``,
-    ``\hat R_A - I`` in ``t_X`` and ``t_A`` in ``s``.
-    """
+
+def _residuals(motions: _Motions, fit: _Fit) -> tuple[Float64Array, _Parts]:
+    """Return the residuals ``(M, 6)`` (``r_t`` m, ``r_R`` rad) and what the Jacobian reuses."""
     r_x, t_x, s = fit.rotation, fit.translation, fit.scale
     # matmul, not einsum: a three-operand einsum over (M, 3, 3) is 10x slower here.
     predicted = r_x @ motions.r_b @ r_x.T
@@ -352,13 +356,31 @@ def _evaluate(motions: _Motions, fit: _Fit) -> tuple[Float64Array, Float64Array]
     moved_t_b = motions.t_b @ r_x.T
     turned_t_x = predicted @ t_x
     r_trans = turned_t_x + s * motions.t_a - moved_t_b - t_x
+    return np.concatenate([r_trans, r_rot], axis=1), (predicted, r_rot, moved_t_b, turned_t_x)
+
+
+def _jacobian(motions: _Motions, fit: _Fit, parts: _Parts) -> Float64Array:
+    r"""Return the Jacobians ``(M, 6, 7)`` of the residuals in ``(t_X, δ, s)``.
+
+    With ``R_X = exp([δ]_×) R̂_X``, the Jacobian of ``r_R`` is
+    ``J_r^{-1}(r_R) (\hat R_A - I)`` (``J_r^{-1}`` the inverse right Jacobian of SO(3)),
+    that of ``r_t`` is ``[R_X t_B]_× - [\hat R_A t_X]_× + \hat R_A [t_X]_×`` in ``δ``,
+    ``\hat R_A - I`` in ``t_X`` and ``t_A`` in ``s``.
+    """
+    predicted, r_rot, moved_t_b, turned_t_x = parts
     jac = np.zeros((motions.size, 6, 7))
     minus_one = predicted - np.eye(3)
     jac[:, :3, _T] = minus_one
-    jac[:, :3, _R] = skew(moved_t_b) - skew(turned_t_x) + predicted @ skew(t_x)
+    jac[:, :3, _R] = skew(moved_t_b) - skew(turned_t_x) + predicted @ skew(fit.translation)
     jac[:, :3, _S] = motions.t_a
     jac[:, 3:, _R] = _right_jacobian_inverse(r_rot) @ minus_one
-    return np.concatenate([r_trans, r_rot], axis=1), jac
+    return jac
+
+
+def _evaluate(motions: _Motions, fit: _Fit) -> tuple[Float64Array, Float64Array]:
+    """Return the residuals ``(M, 6)`` and their Jacobians ``(M, 6, 7)`` at ``fit``."""
+    residuals, parts = _residuals(motions, fit)
+    return residuals, _jacobian(motions, fit, parts)
 
 
 def _right_jacobian_inverse(phi: Float64Array) -> Float64Array:
@@ -486,14 +508,14 @@ def _refine(motions: _Motions, start: _Fit, *, with_scale: bool) -> _Fit:
         step = -_solve(motions, information, gradient, jac, free)
         for _halving in range(20):
             trial = _moved(fit, step)
-            trial_res, trial_jac = _evaluate(motions, trial)
+            trial_res, parts = _residuals(motions, trial)
             tw = _weighted(motions, weights, trial_res)
             if float(np.einsum("mi,mi->", tw, tw)) <= cost:
                 break
             step = 0.5 * step
         else:
             break  # no step lowers the cost: at the minimum up to rounding
-        fit, residuals, jac = trial, trial_res, trial_jac
+        fit, residuals, jac = trial, trial_res, _jacobian(motions, trial, parts)
         if float(np.max(np.abs(step))) < _STEP_TOL:
             break
     fit.weights = _stride_weights(motions, residuals)
