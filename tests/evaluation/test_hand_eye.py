@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from scipy.optimize import least_squares
 
 from robot_msgs.errors import AlignmentError, ValidationError
 from robot_msgs.evaluation import (
@@ -315,14 +316,50 @@ def test_a_known_camera_extrinsic_on_fr1_xyz_rgbdslam_with_its_real_noise() -> N
     d_t, d_r = errors(found, np.linalg.inv(mount) @ own.matrix())
     assert np.linalg.norm(d_t) < 0.02
     assert np.degrees(np.linalg.norm(d_r)) < 0.5
-    # The published pair is itself not exactly in one body frame: rgbdslam's poses sit
-    # 1.03 deg and 4.8 cm from the ground truth's body (components 0.6 .. 2.6 of their
-    # stated uncertainty: a figure of the data), so against the mount alone the errors
-    # are 1.09 deg and 4.8 cm.
-    assert np.degrees(np.linalg.norm(rotvec_from_matrix(own.rotation[None])[0])) == (
-        pytest.approx(1.03, abs=0.05)
-    )
-    assert np.linalg.norm(own.translation_m) == pytest.approx(0.048, abs=0.005)
+    # Against the mount alone the errors are 1.09 deg and 4.8 cm: the published pair is
+    # itself not in one body frame (the next test).
+
+
+def absolute_fit(
+    reference: PoseTrajectory, estimate: PoseTrajectory
+) -> tuple[Float64Array, Float64Array]:
+    """``X`` by another road: ``G_i = S E_i X`` fitted on the poses, ``S`` and ``X`` at once.
+
+    SciPy's ``least_squares`` over the 12 parameters of ``S`` and ``X``, the position and
+    rotation residuals of every pose each weighted by its RMS (two passes); returns
+    ``X``'s rotation vector (rad) and translation (m).
+    """
+    r_g = matrix_from_quat_xyzw(reference.orientations_quat_xyzw)
+    r_e = matrix_from_quat_xyzw(estimate.orientations_quat_xyzw)
+    p_g, p_e = reference.positions_xyz, estimate.positions_xyz
+
+    def residuals(x: Float64Array, w_p: float, w_r: float) -> Float64Array:
+        r_s, r_x = matrix_from_rotvec(x[0:3][None])[0], matrix_from_rotvec(x[6:9][None])[0]
+        p = (p_e + r_e @ x[9:12]) @ r_s.T + x[3:6]
+        r = rotvec_from_matrix(np.swapaxes(r_g, 1, 2) @ (r_s @ r_e @ r_x))
+        out: Float64Array = np.concatenate([w_p * (p - p_g).ravel(), w_r * r.ravel()])
+        return out
+
+    x, weights = np.zeros(12), (1.0, 1.0)
+    for _ in range(3):
+        x = least_squares(residuals, x, args=weights).x
+        r = residuals(x, 1.0, 1.0)
+        weights = (1.0 / np.std(r[: p_g.size]), 1.0 / np.std(r[p_g.size :]))
+    return x[6:9], x[9:12]
+
+
+@pytest.mark.filterwarnings("ignore::robot_msgs.errors.DataWarning")
+def test_the_published_fr1_xyz_pair_is_not_in_one_body_frame() -> None:
+    # The relative motions say rgbdslam's poses sit about 1 deg and 5 cm from the ground
+    # truth's body; a fit of the poses themselves (S and X at once, another solver) says
+    # the same, within the uncertainty stated: a figure of the data, not of the method.
+    own = estimate_extrinsic(*fr1_pairs())
+    rotvec, translation = absolute_fit(*fr1_pairs())
+    own_rotvec = rotvec_from_matrix(own.rotation[None])[0]
+    assert (np.abs(own.translation_m - translation) < 3 * own.std_m).all()
+    assert (np.abs(own_rotvec - rotvec) < 3 * np.radians(own.std_deg)).all()
+    assert np.degrees(np.linalg.norm(rotvec)) > 0.5
+    assert np.linalg.norm(translation) > 0.03
     assert (own.std_m < 0.02).all()
     assert (own.std_deg < 0.7).all()
 
