@@ -177,6 +177,17 @@ def test_with_noise_the_errors_are_within_the_stated_uncertainty() -> None:
     assert np.abs(z).max() < 4.0
 
 
+def test_the_error_grows_in_proportion_to_the_noise() -> None:
+    # The same noise draws, ten times larger: to first order the estimate's error is
+    # linear in the noise, so it grows tenfold (and so does the stated uncertainty).
+    ref = body()
+    small = estimate_extrinsic(ref, camera_of(ref, position_noise_m=0.001, rotation_noise_rad=5e-4))
+    large = estimate_extrinsic(ref, camera_of(ref, position_noise_m=0.01, rotation_noise_rad=5e-3))
+    for a, b in zip(errors(small, X), errors(large, X), strict=True):
+        assert np.linalg.norm(b) / np.linalg.norm(a) == pytest.approx(10.0, rel=0.05)
+    assert large.std_m / small.std_m == pytest.approx(np.full(3, 10.0), rel=0.05)
+
+
 def test_the_rotation_noise_does_not_pull_the_lever_arm_toward_zero() -> None:
     # The regression the model choice guards: with the measured R_A - I as the
     # coefficient of t_X, 0.005 rad of rotation noise a pose biased t_X by 2.1 mm here
