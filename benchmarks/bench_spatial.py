@@ -119,8 +119,8 @@ def time_table(sizes: list[int], repeats: int) -> None:
     print(f"{'N est':>8} {'robot_msgs':>10} {'trajectopy':>10} {'ratio':>6}")
     rng = np.random.default_rng(0)
     for n in sizes:
-        te = np.arange(n) * 0.05
-        tr = np.arange(10 * n) * 0.005
+        te = (np.arange(n) * 0.05).astype(np.float64)
+        tr = (np.arange(10 * n) * 0.005).astype(np.float64)
         q_ref = np.tile([0.0, 0.0, 0.0, 1.0], (tr.size, 1))
         q_est = np.tile([0.0, 0.0, 0.0, 1.0], (te.size, 1))
         est_xyz = _helix(te) + rng.normal(0.0, 0.02, (n, 3))
