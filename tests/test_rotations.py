@@ -168,3 +168,29 @@ def test_nearest_rotation_is_the_polar_factor_and_the_deviation_finds_non_rotati
     assert rot.rotation_matrix_deviation(rot.nearest_rotation_matrix(m)).max() < 1e-14
     mirror = np.diag([1.0, 1.0, -1.0])[None]
     assert rot.rotation_matrix_deviation(mirror).tolist() == [math.inf]
+
+
+def test_rotvec_matches_scipy_including_small_and_near_pi() -> None:
+    angles = np.concatenate(
+        [RNG.uniform(0, np.pi, 200), 10.0 ** -RNG.uniform(3, 15, 50), [0.0], [np.pi - 1e-6]]
+    )
+    axes = RNG.normal(size=(angles.size, 3))
+    axes /= np.linalg.norm(axes, axis=1, keepdims=True)
+    want = axes * angles[:, None]
+    got = rot.rotation_vector_from_matrix(Rotation.from_rotvec(want).as_matrix())
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-15)
+
+
+def test_matrix_from_rotation_vector_matches_scipy_and_inverts_the_log() -> None:
+    rotvecs = Rotation.from_quat(Q).as_rotvec()
+    rotvecs[:20] *= 1e-10  # the small-angle branch
+    want = Rotation.from_rotvec(rotvecs).as_matrix()
+    np.testing.assert_allclose(rot.matrix_from_rotation_vector(rotvecs), want, atol=1e-12)
+    np.testing.assert_allclose(
+        rot.rotation_vector_from_matrix(want), rotvecs, rtol=1e-9, atol=1e-15
+    )
+
+
+def test_skew_is_the_cross_product() -> None:
+    a, b = RNG.normal(size=(20, 3)), RNG.normal(size=(20, 3))
+    np.testing.assert_allclose(np.einsum("nij,nj->ni", rot.skew(a), b), np.cross(a, b))

@@ -31,6 +31,7 @@ __all__ = [
     "euler_sxyz_from_matrix",
     "euler_sxyz_from_quat_xyzw",
     "matrix_from_quat_xyzw",
+    "matrix_from_rotation_vector",
     "nearest_rotation_matrix",
     "normalize_quat_xyzw",
     "quat_xyzw_conjugate",
@@ -39,7 +40,9 @@ __all__ = [
     "quat_xyzw_rotate",
     "quat_xyzw_slerp",
     "rotation_matrix_deviation",
+    "rotation_vector_from_matrix",
     "rotation_vector_from_quat_xyzw",
+    "skew",
     "transform_from_pose",
     "transform_inverse",
     "yaw_from_matrix",
@@ -295,6 +298,65 @@ def euler_sxyz_from_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
     array([[ 0.,  0., 90.]])
     """
     return euler_sxyz_from_matrix(matrix_from_quat_xyzw(quats_xyzw))
+
+
+def rotation_vector_from_matrix(matrices: Float64Array) -> Float64Array:
+    r"""Rotation vectors ``(N, 3)`` rad (the SO(3) logarithm) of rotation matrices ``(N, 3, 3)``.
+
+    :func:`rotation_vector_from_quat_xyzw` of :func:`quat_xyzw_from_matrix`: the axis times
+    the angle in ``[0, π]``, with full relative precision near 0, defined up to the sign
+    of the axis at π.
+
+    Examples
+    --------
+    >>> h = np.sqrt(0.5)
+    >>> rotation_vector_from_matrix(matrix_from_quat_xyzw(np.array([[0.0, 0.0, h, h]]))) / np.pi
+    array([[0. , 0. , 0.5]])
+    """
+    return rotation_vector_from_quat_xyzw(quat_xyzw_from_matrix(matrices))
+
+
+def matrix_from_rotation_vector(rotvecs: Float64Array) -> Float64Array:
+    r"""Rotation matrices ``(N, 3, 3)`` of rotation vectors ``(N, 3)`` rad (the SO(3) exponential).
+
+    Rodrigues' formula, :math:`\exp [\phi]_\times = I + \frac{\sin\theta}{\theta}
+    [\phi]_\times + \frac{1 - \cos\theta}{\theta^2} [\phi]_\times^2` with
+    :math:`\theta = |\phi|`, with the limits 1 and 1/2 of the factors below ``θ = 1e-8``.
+
+    Examples
+    --------
+    >>> matrix_from_rotation_vector(np.array([[0.0, 0.0, np.pi / 2]])).round(12) + 0.0
+    array([[[ 0., -1.,  0.],
+            [ 1.,  0.,  0.],
+            [ 0.,  0.,  1.]]])
+    """
+    phi = np.asarray(rotvecs, dtype=np.float64)
+    theta = np.linalg.norm(phi, axis=-1)[..., None, None]
+    small = theta < 1e-8
+    safe = np.where(small, 1.0, theta)
+    a = np.where(small, 1.0, np.sin(safe) / safe)
+    b = np.where(small, 0.5, (1.0 - np.cos(safe)) / (safe * safe))
+    k = skew(phi)
+    out: Float64Array = np.eye(3) + a * k + b * (k @ k)
+    return out
+
+
+def skew(vectors: Float64Array) -> Float64Array:
+    """Cross-product matrices ``[v]_×`` ``(N, 3, 3)`` of vectors ``(N, 3)``: ``[v]_× u = v × u``.
+
+    Examples
+    --------
+    >>> skew(np.array([1.0, 2.0, 3.0]))
+    array([[ 0., -3.,  2.],
+           [ 3.,  0., -1.],
+           [-2.,  1.,  0.]])
+    """
+    v = np.asarray(vectors, dtype=np.float64)
+    out = np.zeros((*v.shape[:-1], 3, 3))
+    out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
+    out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
+    out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
+    return out
 
 
 def yaw_from_matrix(matrices: Float64Array) -> Float64Array:
