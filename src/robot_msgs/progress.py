@@ -69,6 +69,15 @@ class Progress:
     >>> p.advance(4, failed=1)  # 4 more runs in the 4 s since the first result
     >>> p.line(), p.throughput, p.startup_s
     ('bench 6/10 runs  1 failed  1.00 runs/s  ETA 0:00:04', 1.0, 2.0)
+
+    Runs not evaluated (lost to the infrastructure, not stored) are counted apart from
+    those that failed, and a note (a stall) ends the line until it is cleared:
+
+    >>> p = Progress(10, stream=None, clock=lambda: 0.0)
+    >>> p.advance(3, lost=2)
+    >>> p.note = "no worker on dask for 4 s"
+    >>> p.line()
+    'bench 3/10 runs  0 failed  2 not evaluated  -- runs/s  ETA --:--  no worker on dask for 4 s'
     """
 
     def __init__(
@@ -84,6 +93,9 @@ class Progress:
         self.total = total
         self.done = 0
         self.failed = 0
+        self.lost = 0
+        #: Said at the end of the line until cleared (a stall: no worker, no result).
+        self.note = ""
         self.stream = stream
         self.label = label
         self.clock = clock
@@ -95,11 +107,12 @@ class Progress:
         self._last_at = self.start
         self._show(self.start)
 
-    def advance(self, done: int = 1, *, failed: int = 0) -> None:
-        """Count ``done`` finished runs, ``failed`` of them not evaluated or failed."""
+    def advance(self, done: int = 1, *, failed: int = 0, lost: int = 0) -> None:
+        """Count ``done`` finished runs: ``failed`` of them failed, ``lost`` not evaluated."""
         now = self.clock()
         self.done += done
         self.failed += failed
+        self.lost += lost
         self._last_at = now
         if self._first is None:
             self._first = (now, self.done)
@@ -132,10 +145,18 @@ class Progress:
         rate = self._rate(self._last_at if now is None else now)
         eta = (self.total - self.done) / rate if rate > 0 else math.nan
         shown = f"{rate:.2f}" if math.isfinite(rate) else "--"
+        lost = f"{self.lost} not evaluated  " if self.lost else ""
+        note = f"  {self.note}" if self.note else ""
         return (
-            f"{self.label} {self.done}/{self.total} runs  {self.failed} failed  "
-            f"{shown} runs/s  ETA {format_duration(eta)}"
+            f"{self.label} {self.done}/{self.total} runs  {self.failed} failed  {lost}"
+            f"{shown} runs/s  ETA {format_duration(eta)}{note}"
         )
+
+    def show(self) -> None:
+        """Write the line now (a note changed)."""
+        now = self.clock()
+        self.last_shown = now
+        self._show(now)
 
     def _show(self, now: float) -> None:
         if self.stream is None:

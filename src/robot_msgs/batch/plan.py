@@ -17,6 +17,15 @@ of its runs charged once; after ``retries + 1`` losses a run is ``lost``. When t
 executor cannot go on at all, every run not finished is ``lost`` with the reason
 (:meth:`ChunkPlan.abandon`).
 
+A record that cannot be stored (a full disk, a read-only file system) stops the sweep:
+no chunk is handed out after it (:attr:`ChunkPlan.stopped` says why), the chunks in
+flight come back (each stops at its own first failed write), and the sweep ends every
+run left as ``lost``: nothing is evaluated that cannot be kept.
+
+How long a chunk is, by default, depends on the cluster's size (:func:`default_chunk_s`):
+every chunk costs the Dask scheduler a few milliseconds of CPU, so many worker threads
+with short chunks would ask it for more tasks a second than it can hand out.
+
 Per run the client keeps a few bytes in :class:`SweepState` (NumPy arrays indexed by the
 run's position in the manifest), plus the error of each run that did not finish.
 """
@@ -29,23 +38,52 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.batch.executors import ChunkDone, ChunkLost
+from robot_msgs.batch.executors import ChunkDone, ChunkLost, Waiting
 from robot_msgs.batch.tasks import INFRASTRUCTURE, STATUSES
-from robot_msgs.batch.worker import Chunk, RunSummary
+from robot_msgs.batch.worker import NOT_STORED, Chunk, ChunkResult, RunSummary
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from robot_msgs.batch.executors import Outcome
     from robot_msgs.batch.tasks import Status
-    from robot_msgs.batch.worker import ChunkResult
     from robot_msgs.runs.spec import RunSpec
 
-__all__ = ["MAX_CHUNK", "TARGET_CHUNK_S", "ChunkPlan", "SweepState"]
+__all__ = [
+    "MAX_CHUNK",
+    "SCHEDULER_SHARE",
+    "TARGET_CHUNK_S",
+    "TASK_COST_S",
+    "ChunkPlan",
+    "SweepState",
+    "default_chunk_s",
+]
 
-#: Seconds of measured work a chunk aims at: Dask's per-task cost (about 1 ms on the
-#: client, a few on the scheduler) is then under 1 % of the work.
+#: The least seconds of measured work a chunk aims at: Dask's per-task cost (about 2 ms
+#: on the client, a few on the scheduler) is then under 1 % of the work.
 TARGET_CHUNK_S = 1.0
+#: Seconds of the Dask scheduler's CPU one task costs (chunk submitted, run, released),
+#: measured on a ``dask scheduler`` process: ``benchmarks/bench_batch.py`` part 5.
+TASK_COST_S = 0.003
+#: The share of the scheduler's time that the default chunk size lets the tasks take.
+SCHEDULER_SHARE = 0.5
+
+
+def default_chunk_s(slots: int) -> float:
+    """Seconds of work a chunk aims at on ``slots`` worker threads, unless one is chosen.
+
+    :data:`TARGET_CHUNK_S`, or longer when ``slots`` chunks of that length would ask the
+    scheduler for more than :data:`SCHEDULER_SHARE` of its time
+    (``slots * TASK_COST_S / chunk_s`` seconds of its CPU a second).
+
+    Examples
+    --------
+    >>> default_chunk_s(16), default_chunk_s(1600)
+    (1.0, 9.6)
+    """
+    return max(TARGET_CHUNK_S, round(slots * TASK_COST_S / SCHEDULER_SHARE, 3))
+
+
 #: The most runs in one chunk, however cheap they are (bounds a chunk's summaries).
 MAX_CHUNK = 5000
 _PENDING = 0
@@ -132,8 +170,9 @@ class ChunkPlan:
     isolated : bool
         Whether each chunk runs alone in its worker process (the local executor), so a
         death is its chunk's own; on Dask a dying worker takes every task it holds.
-    target_s : float
-        Seconds of measured work a chunk aims at.
+    target_s : float, optional
+        Seconds of measured work a chunk aims at; default :func:`default_chunk_s` of
+        the current ``slots``.
 
     Examples
     --------
@@ -153,7 +192,7 @@ class ChunkPlan:
         retries: int,
         slots: int = 1,
         isolated: bool = True,
-        target_s: float = TARGET_CHUNK_S,
+        target_s: float | None = None,
     ) -> None:
         self.runs = runs
         self.isolated = isolated
@@ -161,7 +200,7 @@ class ChunkPlan:
         self.state = state
         self.retries = retries
         self.slots = max(1, slots)
-        self.target_s = target_s
+        self.chosen_s = target_s
         # The runs not handed out yet: an array and a cursor (8 bytes a run, not a tuple),
         # then runs given back, which go first.
         self._todo = np.asarray(todo, dtype=np.int64)
@@ -172,7 +211,21 @@ class ChunkPlan:
         self.charged: Counter[int] = Counter()
         self.measured_s = 0.0
         self.measured_runs = 0
+        #: The longest a chunk took in its worker, seconds (0 before the first).
+        self.slowest_s = 0.0
+        #: Why no chunk is handed out any more (a record could not be stored), or "".
+        self.stopped = ""
         self._numbers = 0
+
+    @property
+    def target_s(self) -> float:
+        """Seconds of measured work a chunk aims at now (chosen, or by the slots)."""
+        return self.chosen_s if self.chosen_s is not None else default_chunk_s(self.slots)
+
+    @property
+    def pending(self) -> bool:
+        """Whether runs may still come although none waits now (never: they are all given)."""
+        return False
 
     @property
     def seconds_per_run(self) -> float:
@@ -199,6 +252,8 @@ class ChunkPlan:
         A suspect (a run whose chunk's worker died) goes out alone; without
         ``isolated`` workers, only one suspect is in flight at a time.
         """
+        if self.stopped:
+            return None
         suspect = bool(self.alone) and (self.isolated or not self.suspects)
         if suspect:
             picked = [self.alone.popleft()]
@@ -237,20 +292,31 @@ class ChunkPlan:
 
     def take(self, outcome: Outcome) -> Sequence[RunSummary]:
         """Take an executor's outcome; return the runs that ended with it."""
+        if isinstance(outcome, Waiting):
+            return ()
         if isinstance(outcome, ChunkDone):
+            if not isinstance(outcome.result, ChunkResult):
+                msg = f"Expected a chunk's result, got {type(outcome.result).__name__}"
+                raise TypeError(msg)
             return self.done(outcome.result)
         if isinstance(outcome, ChunkLost):
             return self.lost(outcome.number, outcome.status, outcome.error_type, outcome.error)
         return self.abandon(outcome.error_type, outcome.error)
 
     def done(self, result: ChunkResult) -> tuple[RunSummary, ...]:
-        """Take a finished chunk's summaries (recorded in the state) and measure its cost."""
+        """Take a finished chunk's summaries (recorded in the state) and measure its cost.
+
+        A run whose record could not be stored stops the plan (:attr:`stopped`).
+        """
         chunk = self.inflight.pop(result.number)
         self.suspects.discard(result.number)
         self.measured_s += result.elapsed_s
         self.measured_runs += len(chunk)
+        self.slowest_s = max(self.slowest_s, result.elapsed_s)
         for summary in result.summaries:
             self.state.finish(summary)
+            if summary.error_type == NOT_STORED and not self.stopped:
+                self.stopped = f"a run's record could not be stored: {summary.error}"
         return result.summaries
 
     def lost(self, number: int, status: Status, error_type: str, error: str) -> list[RunSummary]:
