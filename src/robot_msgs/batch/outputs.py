@@ -308,13 +308,14 @@ class OutputsWriter:
         self._repeats, self._notes = _repeatability(
             self.manifest, self.state, self.store, self.shared
         )
-        stack = self._stack
-        self._table = stack.enter_context(TableWriter(self.out, force=self.force))
-        self._reports = stack.enter_context(
-            open_atomic(self.out / "reports.json", force=self.force)
-        )
-        self._reports.write(b"[")
-        stack.callback(shutil.rmtree, self.parts, ignore_errors=True)
+        with contextlib.ExitStack() as stack:  # on an error, what was opened is closed
+            self._table = stack.enter_context(TableWriter(self.out, force=self.force))
+            self._reports = stack.enter_context(
+                open_atomic(self.out / "reports.json", force=self.force)
+            )
+            self._reports.write(b"[")
+            stack.callback(shutil.rmtree, self.parts, ignore_errors=True)
+            self._stack = stack.pop_all()
         return self
 
     def __exit__(

@@ -394,17 +394,17 @@ class _Sweep:
         say(f"bench: computing {plan.waiting} runs on {runner.describe()}")
         bar = Progress(plan.waiting, stream=self.progress)
         dog = Watchdog(self.stall_timeout_s, where=runner.describe())
+        what = ""  # the stall said last
         try:
             for outcome in runner.run(self.fn, job, plan):
                 if isinstance(outcome, Waiting):
                     verdict = dog.waiting(
                         workers=outcome.workers, slowest_s=plan.slowest_s, detail=outcome.detail
                     )
+                    if verdict.what != what:  # a log line each time the condition changes
+                        what = verdict.what
+                        say(f"bench: {verdict.note or verdict.stop}" if what else "bench: going on")
                     if verdict.note != bar.note:
-                        if verdict.note and not bar.note:
-                            say(f"bench: {verdict.note}")
-                        elif not verdict.note:
-                            say(f"bench: results again from {runner.describe()}")
                         bar.note = verdict.note
                         bar.show()
                     if verdict.stop:
@@ -415,8 +415,8 @@ class _Sweep:
                 if isinstance(outcome, Stopped):
                     self.executor_gone = True
                 dog.result()
-                if bar.note:
-                    bar.note = ""
+                if what:
+                    what = bar.note = ""
                     say(f"bench: results again from {runner.describe()}")
                 ended = plan.take(outcome)
                 lost = sum(s.status in INFRASTRUCTURE for s in ended)

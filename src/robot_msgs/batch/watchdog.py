@@ -42,11 +42,13 @@ class Verdict:
     """What the watchdog says now.
 
     ``note`` for the progress line ("" when all is well), ``stop`` the reason to stop the
-    sweep ("" to go on).
+    sweep ("" to go on), ``what`` the condition without its duration (for a log line each
+    time it changes).
     """
 
     note: str = ""
     stop: str = ""
+    what: str = ""
 
 
 class Watchdog:
@@ -109,17 +111,19 @@ class Watchdog:
             what = detail or f"no worker on {self.where}"
             if self.timeout_s and waited >= self.timeout_s:
                 return Verdict(
-                    stop=f"{what} for {waited:.0f} s (--stall-timeout {self.timeout_s:g})"
+                    stop=f"{what} for {waited:.0f} s (--stall-timeout {self.timeout_s:g})",
+                    what=what,
                 )
-            return Verdict(note=f"{what} for {waited:.0f} s; {self._stop_at()}")
+            return Verdict(note=f"{what} for {waited:.0f} s; {self._stop_at()}", what=what)
         self._no_worker_since = None
         quiet = now - self._last_result
         patience = _SLOW_FACTOR * slowest_s
-        if quiet < max(self.notice_s, patience):
-            return Verdict()
-        what = f"no result for {quiet:.0f} s from {workers} worker threads"
+        what = f"no result from {workers} worker threads"
+        text = f"no result for {int(quiet)} s from {workers} worker threads"
         limit = max(self.timeout_s, patience)
         if self.timeout_s and quiet >= limit:
-            return Verdict(stop=f"{what} (--stall-timeout {self.timeout_s:g})")
+            return Verdict(stop=f"{text} (--stall-timeout {self.timeout_s:g})", what=what)
+        if quiet < max(self.notice_s, patience):
+            return Verdict()
         stop = self._stop_at() if patience <= self.timeout_s else f"stopping at {limit:.0f} s"
-        return Verdict(note=f"{what}; {stop}")
+        return Verdict(note=f"{text}; {stop}", what=what)
