@@ -105,6 +105,7 @@ class Progress:
         self.last_shown = self.start
         self._first: tuple[float, int] | None = None
         self._last_at = self.start
+        self._skipped = 0  # runs ended without running (a stopped sweep): not in the rate
         self._show(self.start)
 
     def advance(self, done: int = 1, *, failed: int = 0, lost: int = 0) -> None:
@@ -135,10 +136,22 @@ class Progress:
         """Runs finished per second since the first result, as of the last one (NaN before)."""
         return self._rate(self._last_at)
 
+    def skip(self, count: int) -> None:
+        """Count ``count`` runs ended without running (the sweep stopped): not evaluated.
+
+        They are not in the throughput, which stays the rate of the runs that ran.
+        """
+        self._skipped += count
+        self.done += count
+        self.lost += count
+        self.last_shown = self.clock()
+        self._show(self.last_shown)
+
     def _rate(self, now: float) -> float:
-        if self._first is None or now - self._first[0] < MIN_SPAN_S or self.done <= self._first[1]:
+        done = self.done - self._skipped
+        if self._first is None or now - self._first[0] < MIN_SPAN_S or done <= self._first[1]:
             return math.nan
-        return (self.done - self._first[1]) / (now - self._first[0])
+        return (done - self._first[1]) / (now - self._first[0])
 
     def line(self, now: float | None = None) -> str:
         """Return the current progress text."""
@@ -152,11 +165,12 @@ class Progress:
             f"{shown} runs/s  ETA {format_duration(eta)}{note}"
         )
 
-    def show(self) -> None:
-        """Write the line now (a note changed)."""
-        now = self.clock()
-        self.last_shown = now
-        self._show(now)
+    def show(self, *, now: bool = True) -> None:
+        """Write the line now (a note changed), or if it is time to (``now=False``)."""
+        at = self.clock()
+        if now or at - self.last_shown >= self.interval:
+            self.last_shown = at
+            self._show(at)
 
     def _show(self, now: float) -> None:
         if self.stream is None:

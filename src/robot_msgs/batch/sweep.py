@@ -401,14 +401,14 @@ class _Sweep:
                     verdict = dog.waiting(
                         workers=outcome.workers, slowest_s=plan.slowest_s, detail=outcome.detail
                     )
-                    if verdict.what != what:  # a log line each time the condition changes
+                    changed = verdict.what != what
+                    if changed:  # a log line each time the condition changes
                         what = verdict.what
                         say(f"bench: {verdict.note or verdict.stop}" if what else "bench: going on")
-                    if verdict.note != bar.note:
-                        bar.note = verdict.note
-                        bar.show()
+                    bar.note = verdict.note
+                    bar.show(now=changed)  # the count of seconds, as often as the rate
                     if verdict.stop:
-                        self.stopped = f"{verdict.stop}; the sweep stopped"
+                        self.stopped = verdict.stop
                         self.executor_gone = True
                         break
                     continue
@@ -419,6 +419,9 @@ class _Sweep:
                     what = bar.note = ""
                     say(f"bench: results again from {runner.describe()}")
                 ended = plan.take(outcome)
+                if isinstance(outcome, Stopped):  # every run left: not run, not in the rate
+                    bar.skip(len(ended))
+                    continue
                 lost = sum(s.status in INFRASTRUCTURE for s in ended)
                 failed = sum(s.status == "failed" for s in ended)
                 bar.advance(len(ended), failed=failed, lost=lost)
@@ -431,8 +434,7 @@ class _Sweep:
                     if self.stopped
                     else f"{runner.describe()} stopped early"
                 )
-                ended = plan.abandon(NOT_RUN if self.stopped else "NotRun", why)
-                bar.advance(len(ended), lost=len(ended))
+                bar.skip(len(plan.abandon(NOT_RUN, why)))
         finally:
             bar.close()  # an interrupt leaves the stored records and a finished line
         return bar
