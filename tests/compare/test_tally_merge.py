@@ -8,6 +8,8 @@ what one tally of the whole sequence computes, errors included.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from typing import Any
 
@@ -39,7 +41,7 @@ def _comparisons(draw: Any) -> Comparison:
     return Comparison(
         metric=draw(st.sampled_from(["ape", "ape", "ape", "rpe"])),
         stats={s: error_stats(v) for s, v in values.items()},
-        units={s: "m" for s in signals},
+        units=dict.fromkeys(signals, "m"),
         settings=setting,
         estimate=draw(st.sampled_from(["", "a", "b", "c"])),
     )
@@ -95,7 +97,7 @@ def test_settings_tallies_of_any_slices_merge_to_the_tally_of_all(
 ) -> None:
     bounds = [0, *sorted(min(c, len(items)) for c in cuts), len(items)]
     merged = SettingsTally()
-    for start, end in zip(bounds, bounds[1:]):
+    for start, end in itertools.pairwise(bounds):
         part = SettingsTally()
         for comparison in items[start:end]:
             part.update(comparison)
@@ -105,9 +107,13 @@ def test_settings_tallies_of_any_slices_merge_to_the_tally_of_all(
         whole.update(comparison)
     for force in (False, True):
         assert _same(
-            _outcome(lambda: _Result(merged.result(force=force))),
-            _outcome(lambda: _Result(whole.result(force=force))),
+            _outcome(functools.partial(_settings_of, merged, force=force)),
+            _outcome(functools.partial(_settings_of, whole, force=force)),
         )
+
+
+def _settings_of(tally: SettingsTally, *, force: bool) -> _Result:
+    return _Result(tally.result(force=force))
 
 
 class _Result:
@@ -161,10 +167,11 @@ def test_ranking_tallies_of_two_slices_merge_to_the_tally_of_all(
 
     merged = tally(items[:cut])
     merged.merge(tally(items[cut:]))
+    whole = tally(items)
     for force in (False, True):
         assert _same(
-            _outcome(lambda: merged.compute(force=force)),
-            _outcome(lambda: tally(items).compute(force=force)),
+            _outcome(functools.partial(merged.compute, force=force)),
+            _outcome(functools.partial(whole.compute, force=force)),
         )
 
 
@@ -182,5 +189,5 @@ def _ape_of(signals: tuple[str, ...]) -> Comparison:
     return Comparison(
         metric="ape",
         stats={s: error_stats([0.1]) for s in signals},
-        units={s: "m" for s in signals},
+        units=dict.fromkeys(signals, "m"),
     )
