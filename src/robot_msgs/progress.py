@@ -57,6 +57,8 @@ class Progress:
         Shown first on the line.
     clock : callable
         Monotonic seconds (injectable for tests).
+    more : bool
+        More runs may come than ``total`` (runs still being read): shown as ``total+``.
 
     Examples
     --------
@@ -89,6 +91,7 @@ class Progress:
         refresh_s: float = 0.2,
         log_every_s: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
+        more: bool = False,
     ) -> None:
         self.total = total
         self.done = 0
@@ -96,6 +99,8 @@ class Progress:
         self.lost = 0
         #: Said at the end of the line until cleared (a stall: no worker, no result).
         self.note = ""
+        #: More runs may come (still being read): the total is shown as ``N+``.
+        self.more = more
         self.stream = stream
         self.label = label
         self.clock = clock
@@ -161,7 +166,8 @@ class Progress:
         lost = f"{self.lost} not evaluated  " if self.lost else ""
         note = f"  {self.note}" if self.note else ""
         return (
-            f"{self.label} {self.done}/{self.total} runs  {self.failed} failed  {lost}"
+            f"{self.label} {self.done}/{self.total}{'+' if self.more else ''} runs  "
+            f"{self.failed} failed  {lost}"
             f"{shown} runs/s  ETA {format_duration(eta)}{note}"
         )
 

@@ -33,8 +33,9 @@ run's position in the manifest), plus the error of each run that did not finish.
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter, deque
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,7 +44,7 @@ from robot_msgs.batch.tasks import INFRASTRUCTURE, STATUSES
 from robot_msgs.batch.worker import NOT_STORED, Chunk, ChunkResult, RunSummary
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from robot_msgs.batch.executors import Outcome
     from robot_msgs.batch.tasks import Status
@@ -102,11 +103,12 @@ class SweepState:
     """
 
     def __init__(self, n: int) -> None:
-        self.n = n
-        self.status = np.zeros(n, dtype=np.int8)
-        self.success = np.full(n, -1, dtype=np.int8)
-        self.has_reference = np.zeros(n, dtype=bool)
-        self.reused = np.zeros(n, dtype=bool)
+        self.n = 0
+        self._status = np.zeros(0, dtype=np.int8)
+        self._success = np.zeros(0, dtype=np.int8)
+        self._has_reference = np.zeros(0, dtype=bool)
+        self._reused = np.zeros(0, dtype=bool)
+        self.grow(n)
         #: Position -> (status, error type, error) of every run that is not ``ok``.
         self.errors: dict[int, tuple[str, str, str]] = {}
         #: Why evaluated runs failed as runs (their reports' ``failure``), counted.
@@ -115,13 +117,57 @@ class SweepState:
         self.eval_cpu_s = 0.0
         self.n_evaluated = 0
 
+    def grow(self, n: int) -> None:
+        """Make room for ``n`` runs (runs read while the sweep runs), the new ones pending.
+
+        Capacity doubles, so growing run by run costs a copy per doubling.
+        """
+        if n > len(self._status):
+            room = max(n, 2 * len(self._status))
+            grown = [
+                (self._status, 0),
+                (self._success, -1),
+                (self._has_reference, False),
+                (self._reused, False),
+            ]
+            arrays = []
+            for old, fill in grown:
+                new = np.full(room, fill, dtype=old.dtype)
+                new[: len(old)] = old
+                arrays.append(new)
+            self._status, self._success, self._has_reference, self._reused = arrays
+        self.n = max(self.n, n)
+
+    @property
+    def status(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """Each run's status code (0: pending), by position: int8, shape (n,)."""
+        return self._status[: self.n]
+
+    @property
+    def success(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """Each run's success: 1, 0, or -1 when unknown (not evaluated): int8, shape (n,)."""
+        return self._success[: self.n]
+
+    @property
+    def has_reference(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """Whether each run has comparisons: bool, shape (n,)."""
+        return self._has_reference[: self.n]
+
+    @property
+    def reused(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """Whether each run's stored result was kept: bool, shape (n,)."""
+        return self._reused[: self.n]
+
     def finish(self, summary: RunSummary) -> None:
         """Record the outcome of one run (each run ends once)."""
         i = summary.position
-        self.status[i] = _CODES[summary.status]
-        self.success[i] = -1 if summary.success is None else int(summary.success)
-        self.has_reference[i] = summary.has_reference
-        self.reused[i] = summary.reused
+        if not 0 <= i < self.n:
+            msg = f"Expected the position of one of the {self.n} runs, got {i}"
+            raise IndexError(msg)
+        self._status[i] = _CODES[summary.status]
+        self._success[i] = -1 if summary.success is None else int(summary.success)
+        self._has_reference[i] = summary.has_reference
+        self._reused[i] = summary.reused
         if summary.status == "ok":
             self.errors.pop(i, None)
         else:
@@ -173,6 +219,10 @@ class ChunkPlan:
     target_s : float, optional
         Seconds of measured work a chunk aims at; default :func:`default_chunk_s` of
         the current ``slots``.
+    source : callable, optional
+        While runs are still being read: returns the positions of the runs read since it
+        was last called that are to be computed, and whether more may come (``runs``
+        and ``state`` have grown by then). The plan asks it as it hands out chunks.
 
     Examples
     --------
@@ -193,6 +243,7 @@ class ChunkPlan:
         slots: int = 1,
         isolated: bool = True,
         target_s: float | None = None,
+        source: Callable[[], tuple[Sequence[int], bool]] | None = None,
     ) -> None:
         self.runs = runs
         self.isolated = isolated
@@ -203,8 +254,9 @@ class ChunkPlan:
         self.chosen_s = target_s
         # The runs not handed out yet: an array and a cursor (8 bytes a run, not a tuple),
         # then runs given back, which go first.
-        self._todo = np.asarray(todo, dtype=np.int64)
+        self._todo = array("q", todo)
         self._cursor = 0
+        self._source = source
         self.back: deque[tuple[int, int]] = deque()
         self.alone: deque[tuple[int, int]] = deque()
         self.inflight: dict[int, Chunk] = {}
@@ -224,8 +276,22 @@ class ChunkPlan:
 
     @property
     def pending(self) -> bool:
-        """Whether runs may still come although none waits now (never: they are all given)."""
-        return False
+        """Whether runs may still come although none waits now (runs still being read)."""
+        return self._source is not None
+
+    def _read(self) -> None:
+        """Take the runs read since last asked, if runs are still being read."""
+        if self._source is None:
+            return
+        fresh, more = self._source()
+        self._todo.extend(fresh)
+        if not more:
+            self._source = None
+
+    def drain(self, rest: Sequence[int]) -> None:
+        """Take ``rest``, the last runs read to compute: no more will come."""
+        self._todo.extend(rest)
+        self._source = None
 
     @property
     def seconds_per_run(self) -> float:
@@ -238,6 +304,8 @@ class ChunkPlan:
             return 1
         per_run = self.seconds_per_run
         by_cost = self.target_s / per_run if per_run > 0 else MAX_CHUNK
+        if self.pending:  # runs still being read: the end is not near
+            return max(1, min(round(by_cost), MAX_CHUNK))
         share = math.ceil(self.waiting / (2 * self.slots))
         return max(1, min(round(by_cost), share, MAX_CHUNK))
 
@@ -254,6 +322,7 @@ class ChunkPlan:
         """
         if self.stopped:
             return None
+        self._read()
         suspect = bool(self.alone) and (self.isolated or not self.suspects)
         if suspect:
             picked = [self.alone.popleft()]
@@ -287,8 +356,8 @@ class ChunkPlan:
 
     @property
     def finished(self) -> bool:
-        """Whether nothing is waiting or in flight."""
-        return not (self.waiting or self.alone or self.inflight)
+        """Whether nothing is waiting or in flight, and no run is still to be read."""
+        return not (self.pending or self.waiting or self.alone or self.inflight)
 
     def take(self, outcome: Outcome) -> Sequence[RunSummary]:
         """Take an executor's outcome; return the runs that ended with it."""
@@ -361,7 +430,7 @@ class ChunkPlan:
         """End every run not finished as ``lost``: the executor cannot go on."""
         left = [i for chunk in self.inflight.values() for i in chunk.indices]
         left += [i for i, _ in self.alone] + [i for i, _ in self.back]
-        left += [int(i) for i in self._todo[self._cursor :]]
+        left += list(self._todo[self._cursor :])
         self.inflight.clear()
         self.suspects.clear()
         self.alone.clear()

@@ -303,8 +303,7 @@ class LocalExecutor:
                     yield ChunkDone(value)
         finally:
             for worker in busy:  # the sweep stopped with chunks in flight: not reusable
-                self._pool.remove(worker)
-                worker.stop()
+                worker.stop()  # (still in the pool: close() waits for it, or kills it)
             self._idle = idle
 
 

@@ -47,11 +47,11 @@ from robot_msgs._version import __version__
 from robot_msgs.batch.backends import make_executor
 from robot_msgs.batch.blocks import BLOCK_RUNS
 from robot_msgs.batch.executors import Stopped, Waiting, check_count
-from robot_msgs.batch.inputs import input_files, run_key, settings_identity, stamp
+from robot_msgs.batch.inputs import settings_identity
+from robot_msgs.batch.intake import RunIntake, StoredCheck
 from robot_msgs.batch.lock import FolderLock
 from robot_msgs.batch.outputs import (
     DERIVED_FILES,
-    OutputsKey,
     OutputsWriter,
     outputs_current,
     sweep_parts,
@@ -61,70 +61,22 @@ from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.summary import SweepSummary
 from robot_msgs.batch.tasks import INFRASTRUCTURE
 from robot_msgs.batch.watchdog import STALL_TIMEOUT_S, Watchdog
-from robot_msgs.batch.worker import NOT_RUN, Job, RunSummary
+from robot_msgs.batch.worker import NOT_RUN, Job
 from robot_msgs.errors import OutputExistsError, RobotMsgsError, ValidationError
 from robot_msgs.files import check_folder, sweep_temporaries, write_atomic
 from robot_msgs.progress import Progress
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from robot_msgs.batch.executors import Executor
-    from robot_msgs.batch.inputs import Stamp
     from robot_msgs.batch.outputs import SweepOutputs
     from robot_msgs.batch.tasks import RunFunction
-    from robot_msgs.runs.manifest import Manifest
+    from robot_msgs.runs.manifest import Manifest, RunReader
 
 __all__ = ["OUTPUT_FILES", "run_sweep"]
 
 #: Files a sweep writes next to ``runs/`` (``results.csv`` replaces the Parquet without pyarrow).
 OUTPUT_FILES = (*DERIVED_FILES, "summary.json")
-_STAMPS_KEPT = 4096  # input stamps remembered while checking (shared references)
-
-
-def _check_stored(
-    manifest: Manifest,
-    store: ResultStore,
-    state: SweepState,
-    shared: str,
-    *,
-    verify: bool,
-    say: Callable[[str], None],
-) -> tuple[list[int], str]:
-    """Keep the stored results whose inputs still show their stamps; return the others.
-
-    A record that is not one (edited by hand, of an older format) is recomputed and
-    replaced; ``verify`` keeps nothing here: every run goes to a worker to be re-hashed.
-    Also returns the :class:`~robot_msgs.batch.outputs.OutputsKey` of the records kept.
-    """
-    named = OutputsKey(shared)
-    todo: list[int] = []
-    stamps: dict[str | None, Stamp] = {}
-    broken = 0
-    for i, spec in enumerate(manifest.runs):
-        try:
-            head = store.head(run_key(shared, spec))
-        except ValidationError:
-            head, broken = None, broken + 1
-        if head is None or verify or head.status not in ("ok", "failed"):
-            todo.append(i)
-            continue
-        now = {}
-        for role, path in input_files(spec).items():
-            if path not in stamps:
-                if len(stamps) > _STAMPS_KEPT:
-                    stamps.clear()
-                stamps[path] = stamp(path)
-            now[role] = stamps[path]
-        if head.current(now):
-            state.finish(RunSummary.kept(i, head, 0.0))
-            named.add(head.key, head.digest, head.session)
-        else:
-            todo.append(i)
-    if broken:
-        say(f"bench: {broken} stored records are not records (edited?): recomputed")
-    return todo, named.hexdigest()
 
 
 def _peak_rss_mb() -> float | None:
@@ -155,7 +107,7 @@ def _check_seconds(name: str, value: float | None, *, zero: bool) -> None:
 
 
 def run_sweep(
-    manifest: Manifest,
+    manifest: Manifest | RunReader,
     out: str | Path,
     *,
     fn: RunFunction,
@@ -176,8 +128,10 @@ def run_sweep(
 
     Parameters
     ----------
-    manifest : Manifest
-        Runs and settings (:func:`~robot_msgs.runs.load_runs`).
+    manifest : Manifest or RunReader
+        Runs and settings (:func:`~robot_msgs.runs.load_runs`), or a reader of them
+        (:class:`~robot_msgs.runs.RunReader`): the first runs are then computed while
+        the rest are read (:mod:`robot_msgs.batch.intake`).
     out : path-like
         Output folder (created); the workers write the records there, so they must see it.
         It is locked while the sweep runs (:class:`~robot_msgs.batch.lock.FolderLock`).
@@ -279,7 +233,7 @@ class _Sweep:
 
     def __init__(
         self,
-        manifest: Manifest,
+        source: Manifest | RunReader,
         folder: Path,
         *,
         fn: RunFunction,
@@ -292,7 +246,7 @@ class _Sweep:
         stall_timeout_s: float,
         started: tuple[float, float],
     ) -> None:
-        self.manifest = manifest
+        self.source = source
         self.folder = folder
         self.fn = fn
         self.retries = retries
@@ -310,6 +264,7 @@ class _Sweep:
         self.blocks = (0, 0)
         #: The executor cannot run the outputs' blocks (its scheduler is gone, no worker).
         self.executor_gone = False
+        self._kept_said = False
 
     def say(self, text: str) -> None:
         """Write a line to the progress stream."""
@@ -319,7 +274,7 @@ class _Sweep:
 
     def run(self, runner: Executor) -> SweepSummary:
         """Check what is stored, compute the rest, write the outputs and the summary."""
-        manifest, folder, store, say = self.manifest, self.folder, self.store, self.say
+        source, folder, store, say = self.source, self.folder, self.store, self.say
         existing = [name for name in OUTPUT_FILES if (folder / name).exists()]
         if not (self.resume or self.force) and (existing or store.has_records()):
             what = existing[0] if existing else "runs/"
@@ -328,71 +283,107 @@ class _Sweep:
                 "it or --force to recompute everything"
             )
             raise OutputExistsError(msg)
-        n = len(manifest.runs)
-        say(
-            f"bench: {n} runs into {folder}"
-            + ("; checking the stored results" if self.resume else "")
-        )
-        shared = settings_identity(manifest.settings.to_dict(), self.fn)
-        state = SweepState(n)
-        todo = list(range(n))
-        kept_key = ""
+        shared = settings_identity(source.settings.to_dict(), self.fn)
+        state = SweepState(0)
         sweep_parts(folder)  # a killed sweep's blocks: ours alone under the lock
+        check = None
         if self.resume and not self.force and store.root.is_dir():
             store.sweep_temporaries()
             sweep_temporaries(folder)  # a table a killed sweep was writing
-            todo, kept_key = _check_stored(
-                manifest, store, state, shared, verify=self.verify, say=say
+            check = StoredCheck(store, state, shared, verify=self.verify)
+        intake = RunIntake(source, state, check, say=say)
+        try:
+            return self._run(runner, intake, check, shared)
+        finally:
+            intake.close()
+
+    def _run(
+        self, runner: Executor, intake: RunIntake, check: StoredCheck | None, shared: str
+    ) -> SweepSummary:
+        folder, say, state = self.folder, self.say, intake.state
+        first = intake.wait(until_work=True)  # the first run to compute, or every run read
+        first += intake.poll()[0]  # and whatever else is read already
+        checking = "; checking the stored results" if self.resume else ""
+        if intake.done:
+            say(f"bench: {len(intake.runs)} runs into {folder}{checking}")
+            self._said_kept(intake, check)
+        else:
+            say(
+                f"bench: {len(intake.runs)} runs into {folder} so far{checking}; the first "
+                "are computed while the rest are read"
             )
-            kept = n - len(todo)
-            what = (
-                "re-hashed by the workers"
-                if self.verify
-                else "computed or re-hashed by the workers"
-            )
-            say(f"bench: {kept} stored results unchanged; {len(todo)} to be {what}")
         job = Job(
-            settings=manifest.settings,
+            settings=intake.settings,
             shared=shared,
             out=str(folder),
             session=uuid.uuid4().hex,
             reuse="any" if self.resume and not self.force else "session",
             retries=self.retries,
         )
-        current = None if todo or not kept_key else outputs_current(folder, kept_key)
+        kept_key = check.key if check is not None else ""
+        current = None
+        if intake.done and not intake.todo and kept_key:
+            current = outputs_current(folder, kept_key)
         outputs: SweepOutputs | None = None
         bar: Progress | None = None
         plan: ChunkPlan | None = None
-        many_blocks = -(-n // BLOCK_RUNS) > 1 and runner.name != "serial"
-        if todo or (current is None and many_blocks):
+        many_blocks = -(-len(intake.runs) // BLOCK_RUNS) > 1 and runner.name != "serial"
+        if first or (current is None and many_blocks):
             with runner:
                 link = getattr(runner, "dashboard_link", None)
                 if link:
                     say(f"dashboard: {link}")
-                if todo:
+                if first:
                     plan = ChunkPlan(
-                        manifest.runs,
-                        todo,
+                        intake.runs,
+                        first,
                         state,
                         retries=self.retries,
                         slots=runner.slots,
                         isolated=runner.isolates,
                         target_s=self.chunk_s,
+                        source=None if intake.done else intake.poll,
                     )
-                    bar = self._compute(runner, job, plan)
+                    bar = self._compute(runner, job, plan, intake)
+                    if not intake.done:  # stopped early: every run, read to its end, is named
+                        plan.drain(intake.wait(until_work=False))
+                    self._said_kept(intake, check)
+                    self._end(plan, bar, runner)
                 if not (self.stopped or self.executor_gone):
-                    outputs = self._write_outputs(state, shared, runner, job)
+                    outputs = self._write_outputs(intake.manifest(), state, shared, runner, job)
         if current is not None:  # every record as the files were made from: nothing to rewrite
             say(f"bench: the outputs in {folder} are those of these records: kept")
         elif outputs is None and not self.storage_error:
-            outputs = self._write_outputs(state, shared, None, job)
-        return self._summary(runner, state, todo, plan, bar, job, current, kept_key, outputs)
+            outputs = self._write_outputs(intake.manifest(), state, shared, None, job)
+        return self._summary(
+            runner,
+            intake.manifest(),
+            state,
+            intake.todo,
+            plan,
+            bar,
+            job,
+            current,
+            kept_key,
+            outputs,
+        )
 
-    def _compute(self, runner: Executor, job: Job, plan: ChunkPlan) -> Progress:
+    def _said_kept(self, intake: RunIntake, check: StoredCheck | None) -> None:
+        """Say what ``--resume`` kept, once every run is read (once)."""
+        if check is None or self._kept_said:
+            return
+        self._kept_said = True
+        if check.broken:
+            self.say(f"bench: {check.broken} stored records are not records (edited?): recomputed")
+        what = "re-hashed by the workers" if self.verify else "computed or re-hashed by the workers"
+        self.say(f"bench: {check.kept} stored results unchanged; {len(intake.todo)} to be {what}")
+
+    def _compute(self, runner: Executor, job: Job, plan: ChunkPlan, intake: RunIntake) -> Progress:
         """Run the plan's chunks on ``runner``; stop on a storage error or a stall."""
         say = self.say
-        say(f"bench: computing {plan.waiting} runs on {runner.describe()}")
-        bar = Progress(plan.waiting, stream=self.progress)
+        more = "" if intake.done else " (and those still to be read)"
+        say(f"bench: computing {plan.waiting} runs{more} on {runner.describe()}")
+        bar = Progress(plan.waiting, stream=self.progress, more=not intake.done)
         dog = Watchdog(self.stall_timeout_s, where=runner.describe())
         what = ""  # the stall said last
         try:
@@ -424,8 +415,17 @@ class _Sweep:
                     continue
                 lost = sum(s.status in INFRASTRUCTURE for s in ended)
                 failed = sum(s.status == "failed" for s in ended)
+                bar.total, bar.more = len(intake.todo), not intake.done
                 bar.advance(len(ended), failed=failed, lost=lost)
                 plan.slots = runner.slots
+        except BaseException:
+            bar.close()  # an interrupt leaves the stored records and a finished line
+            raise
+        return bar
+
+    def _end(self, plan: ChunkPlan, bar: Progress, runner: Executor) -> None:
+        """End the runs the plan did not finish (the sweep stopped early), and the line."""
+        try:
             if plan.stopped:
                 self.stopped, self.storage_error = plan.stopped, True
             if not plan.finished:
@@ -434,13 +434,18 @@ class _Sweep:
                     if self.stopped
                     else f"{runner.describe()} stopped early"
                 )
+                bar.total, bar.more = plan.state.n - int(plan.state.reused.sum()), False
                 bar.skip(len(plan.abandon(NOT_RUN, why)))
         finally:
-            bar.close()  # an interrupt leaves the stored records and a finished line
-        return bar
+            bar.close()
 
     def _write_outputs(
-        self, state: SweepState, shared: str, runner: Executor | None, job: Job
+        self,
+        manifest: Manifest,
+        state: SweepState,
+        shared: str,
+        runner: Executor | None,
+        job: Job,
     ) -> SweepOutputs | None:
         """Write the derived files, in blocks on ``runner`` (entered) or in this process.
 
@@ -449,7 +454,7 @@ class _Sweep:
         """
         start = time.perf_counter()
         writer = OutputsWriter(
-            self.manifest,
+            manifest,
             state,
             self.store,
             self.folder,
@@ -487,6 +492,7 @@ class _Sweep:
     def _summary(
         self,
         runner: Executor,
+        manifest: Manifest,
         state: SweepState,
         todo: list[int],
         plan: ChunkPlan | None,
@@ -497,7 +503,7 @@ class _Sweep:
         outputs: SweepOutputs | None,
     ) -> SweepSummary:
         """Count the outcomes; write ``summary.json`` where it can be written."""
-        manifest, folder = self.manifest, self.folder
+        folder = self.folder
         if current is not None:
             previous = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
             table, notes, outputs_key = str(current), tuple(previous.get("notes", ())), kept_key

@@ -40,10 +40,11 @@ from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
     from types import FrameType
 
     from robot_msgs.batch.lock import FolderLock
-    from robot_msgs.runs.manifest import Manifest
+    from robot_msgs.runs.spec import RunSpec
 
 __all__ = ["STORAGE_ERROR", "add_parser", "run"]
 
@@ -229,14 +230,14 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
         if lock.taken_over:
             print(f"bench: {lock.taken_over}", file=sys.stderr)
         print(f"bench: reading the runs of {' '.join(map(str, args.inputs))}", file=sys.stderr)
-    manifest = load_runs_from_args(args, list(args.inputs))
+    reader = load_runs_from_args(args, list(args.inputs), stream=True)
     executor = "serial" if args.serial else ("dask" if args.dask else "local")
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     stall = STALL_TIMEOUT_S if args.stall_timeout is None else args.stall_timeout
     try:
         summary = run_sweep(
-            manifest,
+            reader,
             args.out,
             fn=evaluate_task,
             executor=executor,
@@ -286,7 +287,7 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
             file=sys.stderr,
         )
         return STORAGE_ERROR
-    _print_rankings(Path(args.out), manifest)
+    _print_rankings(Path(args.out), reader.runs)
     if not summary.complete:
         text = (
             f"{summary.n_failed + summary.n_not_evaluated} of {summary.n_runs} runs did not "
@@ -306,7 +307,7 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
     return 0
 
 
-def _print_rankings(out: Path, manifest: Manifest) -> None:
+def _print_rankings(out: Path, runs: Sequence[RunSpec]) -> None:
     from robot_msgs.compare import Ranking, Repeatability  # noqa: PLC0415
     from robot_msgs.report.tables import (  # noqa: PLC0415
         ranking_table,
@@ -322,7 +323,7 @@ def _print_rankings(out: Path, manifest: Manifest) -> None:
         Repeatability.from_dict(d)
         for d in json.loads((out / "repeatability.json").read_text(encoding="utf-8"))
     ]
-    keys = {spec.name: (spec.algorithm, spec.sequence) for spec in manifest.runs}
+    keys = {spec.name: (spec.algorithm, spec.sequence) for spec in runs}
     table = repeatability_table_of([(*keys[rep.runs[0]], rep) for rep in repeats])
     if table is not None:
         print("\n" + render_text(table))

@@ -424,7 +424,8 @@ class RunReader:
         )
         #: The inputs, as given (``summary.json``'s ``manifest``).
         self.source = ", ".join(str(p) for p in inputs)
-        #: Runs read so far; ``done`` once every input is read.
+        #: Runs read so far, in order (their count: ``found``); ``done`` once all are read.
+        self.runs: list[RunSpec] = []
         self.found = 0
         self.done = False
         self._started = False
@@ -446,14 +447,16 @@ class RunReader:
         for source in self._sources:
             for run in source():
                 checker.add(run)
+                self.runs.append(run)
                 self.found += 1
                 yield run
         self.done = True
 
     def read(self) -> Manifest:
         """Read every run: the :class:`Manifest`."""
-        runs = tuple(self)
-        return Manifest(runs=runs, settings=self.settings, source=self.source)
+        for _ in self:
+            pass
+        return Manifest(runs=tuple(self.runs), settings=self.settings, source=self.source)
 
 
 def _one_folder(folder: Path, name: str) -> Iterator[RunSpec]:
