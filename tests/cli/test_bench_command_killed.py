@@ -67,6 +67,7 @@ HOW_IT_RAN = {
     "chunks",
     "chunk_s",
     "outputs_s",
+    "client_compute_cpu_s",
     "output_blocks",
     "evaluation_cpu_s",
     "client_cpu_s",

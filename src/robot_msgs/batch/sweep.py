@@ -261,6 +261,7 @@ class _Sweep:
         self.stopped = ""
         self.storage_error = False
         self.outputs_s = 0.0
+        self.compute_cpu_s = 0.0
         self.blocks = (0, 0)
         #: The executor cannot run the outputs' blocks (its scheduler is gone, no worker).
         self.executor_gone = False
@@ -384,6 +385,7 @@ class _Sweep:
         more = "" if intake.done else " (and those still to be read)"
         say(f"bench: computing {plan.waiting} runs{more} on {runner.describe()}")
         bar = Progress(plan.waiting, stream=self.progress, more=not intake.done)
+        cpu = time.process_time()
         dog = Watchdog(self.stall_timeout_s, where=runner.describe())
         what = ""  # the stall said last
         try:
@@ -421,6 +423,8 @@ class _Sweep:
         except BaseException:
             bar.close()  # an interrupt leaves the stored records and a finished line
             raise
+        finally:
+            self.compute_cpu_s = time.process_time() - cpu
         return bar
 
     def _end(self, plan: ChunkPlan, bar: Progress, runner: Executor) -> None:
@@ -553,6 +557,7 @@ class _Sweep:
             "chunks": 0 if plan is None else plan.chunks,
             "chunk_s": None if plan is None else plan.target_s,
             "outputs_s": self.outputs_s,
+            "client_compute_cpu_s": self.compute_cpu_s,
             "output_blocks": {"workers": self.blocks[0], "client": self.blocks[1]},
             "evaluation_cpu_s": state.eval_cpu_s,
             "client_cpu_s": time.process_time() - self.started[1],
