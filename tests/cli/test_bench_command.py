@@ -303,7 +303,16 @@ def test_bench_interrupted_says_how_to_continue(
 
     monkeypatch.setattr(sweep, "run_sweep", interrupted)
     assert main(["bench", str(root), "--out", str(tmp_path / "out")]) == 130
-    assert "run the same command with --resume to finish" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "interrupted: every worker stopped; " in err
+    assert "run the same command with --resume to finish" in err
+    # On a cluster of its own, the workers are not this client's to stop: it says so.
+    argv = ["bench", str(root), "--out", str(tmp_path / "out"), "--scheduler", "10.0.0.5:8786"]
+    assert main(argv) == 130
+    assert (
+        "interrupted: this client stopped (the workers of the cluster at tcp://10.0.0.5:8786 "
+        "finish the chunks they hold and store their records, which --resume keeps); "
+    ) in capsys.readouterr().err
 
 
 def test_bench_flags_are_exclusive(capsys: pytest.CaptureFixture[str]) -> None:

@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     if args.scheduler is not None:  # a typo is one clear error, before anything else
         from robot_msgs.batch.dask_executor import check_scheduler_address  # noqa: PLC0415
 
-        check_scheduler_address(args.scheduler)
+        args.scheduler = check_scheduler_address(args.scheduler)
     if args.dashboard and not args.dask:
         msg = "--dashboard serves the dashboard of the LocalCluster --dask starts; add --dask"
         raise ValidationError(msg)
