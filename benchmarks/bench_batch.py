@@ -629,14 +629,14 @@ def part_reading(args, data, old_src):
                 report = measured(["--read", str(root / name)], env=env)
                 assert report["runs"] == args.tiny, report
                 found.setdefault((kind, code), []).append(report)
-    print(f"   {'':<28}{'code':<10}{'first 1000 runs s':>22}{'all s':>24}{'us a run':>10}")
+    print(f"   {'':<28}{'code':<10}{'first 1000 runs s':>26}{'all s':>26}{'us a run':>10}")
     rates = {}
     for (kind, code), reports in found.items():
         first = spread([r["first_s"] for r in reports])
         total = [r["total_s"] for r in reports]
         per_run = statistics.median(total) / args.tiny * 1e6
         rates[(kind, code)] = per_run
-        print(f"   {kind:<28}{code:<10}{first:>22}{spread(total):>24}{per_run:>10.0f}")
+        print(f"   {kind:<28}{code:<10}{first:>26}{spread(total):>26}{per_run:>10.0f}")
     print(f"   ({load_text()} after)")
     return {kind: rates[(kind, "this")] for kind in kinds}
 

@@ -64,7 +64,7 @@ __all__ = [
 #: on the client, a few on the scheduler) is then under 1 % of the work.
 TARGET_CHUNK_S = 1.0
 #: Seconds of the Dask scheduler's CPU one task costs (chunk submitted, run, released),
-#: measured on a ``dask scheduler`` process: ``benchmarks/bench_batch.py`` part 5.
+#: measured on a ``dask scheduler`` process: ``benchmarks/bench_batch.py`` part 7.
 TASK_COST_S = 0.003
 #: The share of the scheduler's time that the default chunk size lets the tasks take.
 SCHEDULER_SHARE = 0.5
