@@ -694,7 +694,7 @@ def part_end(args, data, old_src):
     }
 
 
-def part_tasks(args, data):
+def part_tasks(args, data, _old_src=None):
     import psutil
 
     root = data / f"tiny{args.task_runs}"
@@ -737,13 +737,25 @@ def part_tasks(args, data):
         )
     print(f"   ({load_text()} after)")
     smallest = min(chunks)
-    sched_ms, client_ms, _ = costs[smallest]  # one run a task: the cost of a task itself
-    largest = max(chunks)
-    _, _, client_run_ms = costs[largest]  # many runs a task: the cost of a run itself
+    sched_ms, _, _ = costs[smallest]  # one run a task: the cost of a task itself
+    # The client's CPU is a cost a task (hand out, take back) plus a cost a run (its
+    # summary); the sweeps differ in runs a task, so a least-squares fit over all of
+    # them separates the two (non-negative: a cost below 0 is noise, fitted as 0).
+    every = [r for reports in found.values() for r in reports]
+    design = np.array([[r["chunks"], r["runs"]] for r in every], dtype=float)
+    cpu = np.array([r["compute_cpu_s"] for r in every])
+    (client_task_s, client_run_s), *_ = np.linalg.lstsq(design, cpu, rcond=None)
+    if client_task_s < 0 or client_run_s < 0:
+        client_task_s, client_run_s = (
+            (0.0, float(cpu.sum() / design[:, 1].sum()))
+            if client_task_s < 0
+            else (float(cpu.sum() / design[:, 0].sum()), 0.0)
+        )
+    client_ms, client_run_ms = client_task_s * 1e3, client_run_s * 1e3
     print(
         f"   a task costs the scheduler {sched_ms:.2f} ms of CPU (ceiling {1e3 / sched_ms:.0f} "
-        f"tasks/s on a core of its own) and the client {client_ms:.2f} ms; a run costs the "
-        f"client {client_run_ms:.3f} ms (chunks of --chunk-s {largest:g})"
+        f"tasks/s on a core of its own, --chunk-s {smallest:g}); the client's CPU, fitted "
+        f"over all {len(every)} sweeps: {client_ms:.2f} ms a task + {client_run_ms:.3f} ms a run"
     )
     return {"sched_ms": sched_ms, "client_task_ms": client_ms, "client_run_ms": client_run_ms}
 
@@ -848,11 +860,19 @@ def main():
     if parts & {"1", "2", "3", "4"}:
         per_run_s = parts_1_to_4(args, data)
     old_src = baseline_src(args.baseline, data / "baseline") if args.baseline else None
-    reading = part_reading(args, data, old_src) if "5" in parts else None
-    end = part_end(args, data, old_src) if "6" in parts else None
-    tasks = part_tasks(args, data) if "7" in parts else None
-    if "8" in parts and reading and end and tasks:
-        part_projection(per_run_s, reading, end, tasks)
+    found = {}
+    for part, measure in (("5", part_reading), ("6", part_end), ("7", part_tasks)):
+        saved = data / f"part{part}.json"  # what 8 projects from, kept for a later --parts 8
+        if part in parts:
+            found[part] = measure(args, data, old_src)
+            saved.write_text(json.dumps(found[part]))
+        elif "8" in parts and saved.exists():
+            found[part] = json.loads(saved.read_text())
+            print(f"\n{part}. (the figures of {saved}, measured before)")
+    if "8" in parts:
+        if len(found) < 3:
+            sys.exit("part 8 needs the figures of 5, 6 and 7 (run them, or keep them in --data)")
+        part_projection(per_run_s, found["5"], found["6"], found["7"])
     if args.data is None:
         shutil.rmtree(data, ignore_errors=True)
     return None
