@@ -247,7 +247,11 @@ class DaskExecutor:
                 dashboard_address=f"{_LOOPBACK}:0",
                 scheduler_kwargs={"dashboard": self.dashboard},
                 worker_dashboard_address=None,
-                silence_logs=logging.ERROR,
+                # Its workers and scheduler are ours: what goes wrong in them comes back
+                # as a lost or failed chunk, said by the sweep. At ERROR, a worker whose
+                # heartbeat met the scheduler closing (Ctrl-C under load) printed a
+                # traceback ("Failed to communicate with scheduler during heartbeat.").
+                silence_logs=logging.CRITICAL,
             )
             self.client = self.distributed.Client(self.cluster, set_as_default=False)
         if self.dashboard:
