@@ -501,8 +501,14 @@ def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load_runs_from_args(args: argparse.Namespace, inputs: list[Any]) -> Any:
+def load_runs_from_args(
+    args: argparse.Namespace, inputs: list[Any], *, stream: bool = False
+) -> Any:
     """:func:`robot_msgs.runs.load_runs` of ``inputs`` with the settings flags on top.
+
+    With ``stream``, the :class:`~robot_msgs.runs.RunReader` instead: the settings read,
+    the runs read as they are asked for (``bench`` computes the first while the rest
+    are read).
 
     Raises
     ------
@@ -511,7 +517,7 @@ def load_runs_from_args(args: argparse.Namespace, inputs: list[Any]) -> Any:
     ValidationError
         A flag's value does not fit; the message names the flag.
     """
-    from robot_msgs.runs.manifest import load_runs  # noqa: PLC0415
+    from robot_msgs.runs.manifest import RunReader, load_runs  # noqa: PLC0415
     from robot_msgs.runs.run_settings import default_metrics  # noqa: PLC0415
 
     evaluation = _given(args, EvaluationSettings.__dataclass_fields__)
@@ -536,6 +542,8 @@ def load_runs_from_args(args: argparse.Namespace, inputs: list[Any]) -> Any:
         if getattr(args, dest) is not None
     }
     try:
+        if stream:
+            return RunReader(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
         return load_runs(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
     except ValidationError as err:
         raise flag_error(err, {**evaluation, **judge}) from err

@@ -113,6 +113,31 @@ class SettingsTally:
                 value = comparison.metric if key == "metric" else comparison.settings.get(key)
                 values.setdefault(repr(value), label)
 
+    def merge(self, other: SettingsTally) -> None:
+        """Take every comparison ``other`` took, as if they came after this one's.
+
+        The result is what one tally given both sequences in turn keeps (the first three
+        distinct values of each setting, with where each was first seen), so tallies of
+        consecutive slices merged in order judge as one tally of them all.
+        """
+        if other._first is None:
+            return
+        if self._first is None:
+            self._first = other._first
+            self._seen = {key: dict(values) for key, values in other._seen.items()}
+            return
+        first = self._first.estimate or "<unnamed>"
+        for key, values in other._seen.items():
+            mine = self._seen.setdefault(key, {repr(None): first})  # absent from ours: None
+            for value, where in values.items():
+                if len(mine) >= 3:
+                    break
+                mine.setdefault(value, where)
+        theirs = other._first.estimate or "<unnamed>"
+        for key, mine in self._seen.items():
+            if key not in other._seen and len(mine) < 3:  # absent from theirs: None there
+                mine.setdefault(repr(None), theirs)
+
     def result(self, *, force: bool = False) -> dict[str, Value]:
         """Return the shared settings; see :func:`check_same_settings`.
 
@@ -274,8 +299,9 @@ class AggregateTally:
     def reset(self) -> None:
         """Forget every run."""
         self._first: Comparison | None = None
+        # Per signal, the statistic of each comparison that has it: a signal some
+        # comparison lacks has fewer values than comparisons, and is left out.
         self._values: dict[str, array[float]] = {}
-        self._partial: set[str] = set()
         self._n = 0
         self._failures: Counter[str] = Counter()
         self._settings = SettingsTally()
@@ -284,19 +310,51 @@ class AggregateTally:
         """Take a successful run's comparison (its ``statistic`` of each signal)."""
         if self._first is None:
             self._first = comparison
-            self._values = {s: array("d") for s in comparison.stats}
-        for signal, values in self._values.items():
-            stats = comparison.stats.get(signal)
-            if stats is None:
-                self._partial.add(signal)  # not a signal every run has
-            else:
-                values.append(getattr(stats, self.statistic))
+        for signal, stats in comparison.stats.items():
+            values = self._values.get(signal)
+            if values is None:
+                values = self._values[signal] = array("d")
+            values.append(getattr(stats, self.statistic))
         self._settings.update(comparison)
         self._n += 1
 
     def fail(self, reason: str) -> None:
         """Count a failed run by its reason."""
         self._failures[reason] += 1
+
+    def merge(self, other: AggregateTally) -> None:
+        """Take every run ``other`` took, as if they came after this one's.
+
+        Tallies of consecutive slices of the runs, merged in order, compute what one
+        tally of all of them computes (the same values in the same order).
+
+        Raises
+        ------
+        ValidationError
+            ``other`` tallies another statistic.
+
+        Examples
+        --------
+        >>> from robot_msgs.compare import Comparison, error_stats
+        >>> a, b = AggregateTally(), AggregateTally()
+        >>> a.update(Comparison(metric="ape", stats={"t": error_stats([0.1])}, units={"t": "m"}))
+        >>> b.update(Comparison(metric="ape", stats={"t": error_stats([0.3])}, units={"t": "m"}))
+        >>> b.fail("tracking lost")
+        >>> a.merge(b)
+        >>> agg = a.compute()
+        >>> agg.n_runs, agg.stats["t"].mean
+        (3, 0.2)
+        """
+        if other.statistic != self.statistic:
+            msg = f"Expected a tally of the {self.statistic}, got one of the {other.statistic}"
+            raise ValidationError(msg)
+        if self._first is None:
+            self._first = other._first
+        for signal, values in other._values.items():
+            self._values.setdefault(signal, array("d")).extend(values)
+        self._n += other._n
+        self._failures.update(other._failures)
+        self._settings.merge(other._settings)
 
     def compute(self, *, force: bool = False) -> Aggregate:
         """Return the aggregate of everything taken so far.
@@ -312,7 +370,8 @@ class AggregateTally:
         if mixed:
             notes.append(f"forced: runs with different {', '.join(mixed)} settings are mixed")
         first = self._first
-        signals = [s for s in self._values if s not in self._partial]
+        every = [] if first is None else list(first.stats)
+        signals = [s for s in every if len(self._values[s]) == self._n]  # in every comparison
         stats = {s: error_stats(np.frombuffer(self._values[s], dtype=np.float64)) for s in signals}
         return Aggregate(
             metric=first.metric if first is not None else "",

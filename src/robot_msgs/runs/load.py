@@ -64,13 +64,25 @@ def _has_poses(path: Path) -> bool:
 
 
 def _read(
-    path: Path, fmt: str | None, topic: str | None, times: str | None, cache: TrajectoryCache
+    path: Path,
+    fmt: str | None,
+    topic: str | None,
+    times: str | None,
+    cache: TrajectoryCache,
+    *,
+    side: str,
 ) -> PoseTrajectory:
     from robot_msgs.io import read_trajectory  # noqa: PLC0415 - readers only when files are read
 
     key = (str(path.resolve()), fmt, topic, times)
     if key not in cache:
-        cache[key] = read_trajectory(path, fmt=fmt, topic=topic, times_path=times)
+        try:
+            cache[key] = read_trajectory(path, fmt=fmt, topic=topic, times_path=times)
+        except FormatError as err:
+            # The readers' hint names the ``--format`` flag of ``ape``/``rpe``/``traj``; a
+            # run's format is its manifest entry's or meta.json's ``estimate_format``.
+            msg = str(err).replace("--format", f"{side}_format =")
+            raise FormatError(msg) from err
     return cache[key]
 
 
@@ -97,7 +109,12 @@ def load_run(spec: RunSpec, *, cache: TrajectoryCache | None = None) -> RunInput
         path = _resolve(spec.estimate, spec)
         if path.exists() and _has_poses(path):
             estimate = _read(
-                path, spec.estimate_format, spec.estimate_topic, spec.estimate_times, cache
+                path,
+                spec.estimate_format,
+                spec.estimate_topic,
+                spec.estimate_times,
+                cache,
+                side="estimate",
             )
     reference = None
     if spec.reference is not None:
@@ -106,7 +123,12 @@ def load_run(spec: RunSpec, *, cache: TrajectoryCache | None = None) -> RunInput
             msg = f"{spec.reference}: the reference of run {spec.name} does not exist"
             raise FormatError(msg)
         reference = _read(
-            path, spec.reference_format, spec.reference_topic, spec.reference_times, cache
+            path,
+            spec.reference_format,
+            spec.reference_topic,
+            spec.reference_times,
+            cache,
+            side="reference",
         )
     logs: dict[str, object] = {}
     if spec.folder is not None:
