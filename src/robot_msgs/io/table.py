@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import FormatError
+from robot_msgs.io.bounded import read_input
 from robot_msgs.io.chunks import CompiledTable, allocate_parts, file_chunks, parse_chunks
 
 if TYPE_CHECKING:
@@ -102,12 +103,17 @@ def read_bytes(
 ) -> bytes:
     """Read the bytes of the file ``path`` (the first ``limit``); a folder or no file said as such.
 
+    The bytes come through :func:`robot_msgs.io.bounded.read_input`: a pipe is read
+    once (and bounded), a device is refused.
+
     Raises
     ------
     IsADirectoryError
         ``path`` is a folder (the message says so, and that a ROS 2 bag is one).
     FileNotFoundError
         No such file.
+    FormatError
+        A device or a socket; a pipe longer than the bound.
 
     Examples
     --------
@@ -119,17 +125,11 @@ def read_bytes(
     """
     if source is None:
         source = str(path)
-    file = Path(path)
     try:
-        if limit is None:
-            return file.read_bytes()
-        with file.open("rb") as handle:
-            return handle.read(limit)
+        return read_input(path, source=source, head=limit)
     except IsADirectoryError as err:
         raise _directory_error(source) from err
     except FileNotFoundError as err:
-        if file.is_dir():  # pragma: no cover - raised as IsADirectoryError on Linux
-            raise _directory_error(source) from err
         msg = f"{source}: no such file"
         raise FileNotFoundError(msg) from err
 
@@ -538,6 +538,8 @@ def _read_in_chunks(
     """
     assert _fasttable is not None
     try:
+        if not stat.S_ISREG(Path(path).stat().st_mode):  # a pipe is read once, by read_bytes
+            return None
         with Path(path).open("rb") as handle:
             info = os.fstat(handle.fileno())
             if not stat.S_ISREG(info.st_mode) or info.st_size <= _CHUNK_BYTES:
@@ -551,7 +553,7 @@ def _read_in_chunks(
                 itertools.chain([first], pieces), _fasttable, widths=widths,
                 extra_columns=extra_columns, header=header, rows_hint=rows_hint,
             )  # fmt: skip
-    except OSError:  # a folder, no file, no permission: the whole-file road says which
+    except (OSError, ValueError):  # no file, no permission, a NUL: the whole-file road says
         return None
     if parsed is None:
         return None

@@ -32,9 +32,11 @@ folder's own ``reference.<ext>``; ``ROOT/{sequence}/reference.<ext>``; the manif
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.examples import EXAMPLE_PREFIX
 from robot_msgs.runs.meta import PATH_KEYS, meta_from, read_meta
 from robot_msgs.runs.spec import RunSpec, natural_key
@@ -48,6 +50,7 @@ __all__ = [
     "absolute_path",
     "discover_runs",
     "is_run_folder",
+    "regular_file",
     "run_from_folder",
     "run_from_keys",
 ]
@@ -77,11 +80,47 @@ def absolute_path(base: Path, value: object, where: str) -> str:
     'example:fr1_xyz/groundtruth.tum'
     """
     if not isinstance(value, str) or not value:
-        msg = f"{where}: expected a path string, got {value!r}"
+        msg = f"{where}: expected a path string, got {value!r:.60}"
+        raise FormatError(msg)
+    if "\x00" in value:
+        msg = f"{where}: expected a path, got {value!r:.60}, which holds a NUL byte"
         raise FormatError(msg)
     if value.startswith(EXAMPLE_PREFIX):
         return value
-    return str((base / value).resolve())
+    try:
+        return str((base / value).resolve())
+    except (OSError, RuntimeError) as err:  # a loop of symbolic links (RuntimeError <= 3.12)
+        msg = f"{where}: cannot follow the path {value!r:.60} ({err.__class__.__name__}: loop?)"
+        raise FormatError(msg) from err
+
+
+def regular_file(path: Path, what: str) -> bool:
+    """Whether ``path`` is a regular file to read; a special file there is named in a warning.
+
+    A run folder's ``meta.json`` or log that is a pipe or a device is not read (a pipe
+    without a writer would block, a device has no end) and the warning says so, so it
+    is not skipped unseen.
+
+    Examples
+    --------
+    >>> import pathlib, warnings
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     regular_file(pathlib.Path("/dev/null"), "timing log")
+    False
+    >>> print(seen[0].message)
+    /dev/null: is a character device, not a regular file: not read as the run's timing log
+    """
+    if path.is_file():
+        return True
+    kind = stream_kind(path)
+    if kind is not None:
+        warnings.warn(
+            f"{path}: is {kind}, not a regular file: not read as the run's {what}",
+            DataWarning,
+            stacklevel=2,
+        )
+    return False
 
 
 def _trajectory_file(folder: Path, stem: str) -> Path | None:
@@ -101,7 +140,7 @@ def is_run_folder(folder: Path) -> bool:
     """Whether ``folder`` is a run folder: it holds ``meta.json`` or ``estimate.<ext>``."""
     if not folder.is_dir():
         return False
-    if (folder / "meta.json").is_file():
+    if (folder / "meta.json").exists():  # a special file too: run_from_folder names it
         return True
     return any(
         p.suffix.lower() in TRAJECTORY_EXTENSIONS for p in folder.glob("estimate.*") if p.is_file()
@@ -204,7 +243,7 @@ def run_from_folder(
     if len(rel) == 3:
         keys.update(zip(_RUN_KEYS, rel, strict=True))
     meta_path = folder / "meta.json"
-    if meta_path.is_file():
+    if regular_file(meta_path, "meta.json"):
         meta = read_meta(meta_path)
         for key in PATH_KEYS:
             if key in meta:
@@ -259,7 +298,8 @@ def discover_runs(
         p.parent
         for pattern in ("estimate.*", "meta.json")
         for p in base.rglob(pattern)
-        if p.is_file() and (p.name == "meta.json" or p.suffix.lower() in TRAJECTORY_EXTENSIONS)
+        if (p.is_file() or stream_kind(p) is not None)
+        and (p.name == "meta.json" or p.suffix.lower() in TRAJECTORY_EXTENSIONS)
     }
     runs = [
         run_from_folder(
