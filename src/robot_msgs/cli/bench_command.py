@@ -29,6 +29,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from robot_msgs.cli._boundary import say
 from robot_msgs.cli._evaluation_args import add_run_settings_args, load_runs_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import ValidationError
@@ -216,9 +217,9 @@ def run(args: argparse.Namespace) -> int:
             more = f" (and {len(named) - 1} more: see above)" if len(named) > 1 else ""
             text += f": {first}: {error}{more}"
         if args.allow_partial:
-            print(f"WARNING: {text}; accepted by --allow-partial", file=sys.stderr)
+            say(f"WARNING: {text}; accepted by --allow-partial")
             return 0
-        print(f"ERROR: {text}; --allow-partial accepts a partial sweep", file=sys.stderr)
+        say(f"ERROR: {text}; --allow-partial accepts a partial sweep")
         return 1
     return 0
 

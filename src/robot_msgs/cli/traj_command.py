@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
+from robot_msgs.cli._boundary import say
 from robot_msgs.cli._evaluation_args import add_transform_args, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
@@ -448,7 +449,7 @@ def run(args: argparse.Namespace) -> int:
             if args.save is not None:
                 raise type(err)(message) from err
             reports.append({"path": path, "error": message})
-            print(f"ERROR: {message}", file=sys.stderr)
+            say(f"ERROR: {message}")
             failed = True
             continue
         if path == args.ref:
@@ -457,7 +458,7 @@ def run(args: argparse.Namespace) -> int:
         if traj is not None:
             read[path] = traj
         if traj is None and args.check:
-            print(f"ERROR: {path}: nothing checked; choose a topic with --topic", file=sys.stderr)
+            say(f"ERROR: {path}: nothing checked; choose a topic with --topic")
             failed = True
         if args.save is not None:
             if traj is None:
