@@ -425,6 +425,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     >>> _ = write_atomic("-", "to standard output\n")
     to standard output
     """
+    _refuse_folder_name(path)
     target = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if os.fspath(path) == STDOUT:
@@ -486,6 +487,7 @@ def open_atomic(path: str | os.PathLike[str], *, force: bool = False) -> Iterato
     >>> target.read_text()
     'two\nthree\n'
     """
+    _refuse_folder_name(path)
     target = Path(path)
     kind, real = ("stream", target) if os.fspath(path) == STDOUT else _kind(target)
     if kind == "stream":
@@ -518,6 +520,17 @@ def open_atomic(path: str | os.PathLike[str], *, force: bool = False) -> Iterato
         raise
     finally:
         os.close(fd)  # drops the lock
+
+
+def _refuse_folder_name(path: str | os.PathLike[str]) -> None:
+    """Refuse an output path written with a trailing ``/``: it names a folder, not a file.
+
+    ``Path("X/")`` is ``X``, so without this ``--save X/`` wrote a file ``X``.
+    """
+    text = os.fspath(path)
+    if len(text) > 1 and text.endswith(("/", os.sep)):
+        msg = f"{text}: ends in '/', so it names a folder; give the path of a file"
+        raise OutputPathError(msg)
 
 
 def _write_stdout(payload: bytes) -> None:
@@ -769,6 +782,9 @@ def check_outputs(
     ...
     robot_msgs.errors.OutputPathError: ... are the same file ...; give each output its own path
     """
+    paths = list(paths)
+    for path in paths:
+        _refuse_folder_name(path)
     given = [Path(p) for p in paths]
     seen: dict[str, Path] = {}
     for path in given:

@@ -23,7 +23,7 @@ bound                 default         what it bounds
 bounds are held in a :class:`contextvars.ContextVar`, so a raised bound is seen by every
 reader called inside the ``with`` block and by no other thread.
 
-Numeric options are bounded before any work (:func:`bounded_int`): ``--dpi`` from 1 to
+Numeric options are bounded as the command line is parsed (:func:`bounded_int`): ``--dpi`` from 1 to
 :data:`MAX_DPI`, ``--workers`` up to :data:`WORKERS_PER_CPU` times the CPUs, ``--step``
 up to :data:`MAX_STEP_FRAMES`.
 
@@ -49,14 +49,20 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_DPI",
+    "MAX_RETRIES",
     "MAX_STEP_FRAMES",
     "WORKERS_PER_CPU",
     "InputLimits",
     "bounded_int",
+    "check_dpi",
     "current_limits",
+    "dpi_flag",
     "input_limits",
     "max_workers",
     "parse_size",
+    "retries_flag",
+    "step_flag",
+    "workers_flag",
 ]
 
 #: The largest ``--dpi``: 600 dpi on a 14 x 9 in figure is 45 megapixels.
@@ -65,6 +71,8 @@ MAX_DPI = 600
 WORKERS_PER_CPU = 4
 #: The largest ``--step`` (frames between KITTI segment starts).
 MAX_STEP_FRAMES = 10**9
+#: The largest ``--retries`` (evaluations of one run after its worker died).
+MAX_RETRIES = 100
 
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 _SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
@@ -164,33 +172,79 @@ def max_workers() -> int:
     return WORKERS_PER_CPU * max(cpus or 1, 1)
 
 
-def bounded_int(low: int, high: int | Callable[[], int], *, what: str) -> Callable[[str], int]:
-    """Make an argparse ``type=`` that reads an integer from ``low`` to ``high``, or refuses it.
+def bounded_int(low: int, high: int | Callable[[], int], *, what: str) -> type[argparse.Action]:
+    """Make an argparse action that refuses an integer outside ``low`` .. ``high``.
 
-    ``high`` may be a function (read when the flag is parsed: the CPUs of this machine).
-    The refusal names the bound and quotes at most 40 characters of the value.
+    Used with ``type=int``: the value is checked as the command line is parsed, before
+    any work, and refused with a :class:`~robot_msgs.errors.ValidationError` naming the
+    flag (one ``ERROR:`` line, exit status 1). ``high`` may be a function, read then
+    (the CPUs of this machine).
 
     Examples
     --------
-    >>> dpi = bounded_int(1, MAX_DPI, what="dots per inch")
-    >>> dpi("300")
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("--dpi", type=int, action=bounded_int(1, 600, what="dpi"))
+    >>> parser.parse_args(["--dpi", "300"]).dpi
     300
-    >>> dpi("-5")
+    >>> parser.parse_args(["--dpi", "-5"])
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: expected dots per inch from 1 to 600, got -5
+    robot_msgs.errors.ValidationError: --dpi -5: expected dpi from 1 to 600, got -5
     """
 
-    def parse(text: str) -> int:
-        top = high() if callable(high) else high
-        try:
-            value = int(text.strip(), 10) if len(text) <= 40 else None
-        except ValueError:
-            value = None
-        if value is None or not low <= value <= top:
-            msg = f"expected {what} from {low} to {top}, got {text[:40]}"
-            raise argparse.ArgumentTypeError(msg)
-        return value
+    class Bounded(argparse.Action):
+        def __call__(
+            self,
+            parser: argparse.ArgumentParser,
+            namespace: argparse.Namespace,
+            values: object,
+            option_string: str | None = None,
+        ) -> None:
+            del parser
+            top = high() if callable(high) else high
+            if not isinstance(values, int) or not low <= values <= top:
+                from robot_msgs.errors import ValidationError  # noqa: PLC0415
 
-    parse.__name__ = what  # argparse names the type in its "invalid ... value" message
-    return parse
+                shown = str(values)[:40]
+                reason = f"expected {what} from {low} to {top}, got {shown}"
+                msg = f"{option_string} {shown}: {reason}"
+                raise ValidationError(msg, field=self.dest, reason=reason)
+            setattr(namespace, self.dest, values)
+
+    return Bounded
+
+
+#: argparse ``action=`` of ``--dpi`` (with ``type=int``): 1 to :data:`MAX_DPI`.
+dpi_flag = bounded_int(1, MAX_DPI, what="a resolution in dots per inch")
+#: argparse ``action=`` of ``--workers``: 1 to :func:`max_workers`.
+workers_flag = bounded_int(1, max_workers, what="a count of workers")
+#: argparse ``action=`` of ``--step``: 1 to :data:`MAX_STEP_FRAMES`.
+step_flag = bounded_int(1, MAX_STEP_FRAMES, what="a whole number of frames")
+#: argparse ``action=`` of ``--retries``: 0 to :data:`MAX_RETRIES`.
+retries_flag = bounded_int(0, MAX_RETRIES, what="a count of retries")
+
+
+def check_dpi(dpi: int | None) -> None:
+    """Refuse a resolution outside 1 .. :data:`MAX_DPI` (``None``: the default) before drawing.
+
+    Raises
+    ------
+    ValidationError
+        ``dpi`` is not an integer in bounds; the message names ``--dpi``.
+
+    Examples
+    --------
+    >>> check_dpi(150)
+    >>> check_dpi(1_000_000)
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: --dpi 1000000: expected a resolution from 1 to 600 dots ...
+    """
+    if dpi is None:
+        return
+    if isinstance(dpi, bool) or not isinstance(dpi, int) or not 1 <= dpi <= MAX_DPI:
+        from robot_msgs.errors import ValidationError  # noqa: PLC0415
+
+        reason = f"expected a resolution from 1 to {MAX_DPI} dots per inch"
+        msg = f"--dpi {dpi!r:.40}: {reason}"
+        raise ValidationError(msg, field="dpi", reason=reason)

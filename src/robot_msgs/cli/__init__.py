@@ -17,6 +17,7 @@ import importlib
 import re
 import sys
 import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from robot_msgs._version import __version__
@@ -36,11 +37,28 @@ class _Parser(argparse.ArgumentParser):
       (argparse before Python 3.13 took only ``-1`` and ``-1.5`` as numbers).
     - Its one error line is escaped as :func:`~robot_msgs.cli._boundary.escape` does:
       a value with a newline or an escape sequence cannot forge or recolour a line.
+    - A file flag (``type=Path``, all but the ``--out`` folders) given with a trailing
+      ``/`` is refused: ``Path("X/")`` is ``X``, so ``--save X/`` wrote a file ``X``.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = _NEGATIVE_NUMBER
+
+    def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        if (
+            action.type is Path
+            and action.option_strings
+            and action.dest != "out"
+            and len(arg_string) > 1
+            and arg_string.endswith("/")
+        ):
+            from robot_msgs.errors import OutputPathError  # noqa: PLC0415
+
+            flag = action.option_strings[0]
+            msg = f"{flag} {arg_string}: ends in '/', so it names a folder; give the path of a file"
+            raise OutputPathError(msg)
+        return super()._get_value(action, arg_string)
 
     def error(self, message: str) -> NoReturn:
         """Print the usage and the escaped message; exit with status 2."""

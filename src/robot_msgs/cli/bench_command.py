@@ -33,6 +33,7 @@ from robot_msgs.cli._boundary import say
 from robot_msgs.cli._evaluation_args import add_run_settings_args, load_runs_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import ValidationError
+from robot_msgs.limits import retries_flag, workers_flag
 
 if TYPE_CHECKING:
     import argparse
@@ -95,12 +96,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--workers",
         type=int,
+        action=workers_flag,
         default=None,
         help="worker processes (default: the CPUs available)",
     )
     parser.add_argument(
         "--retries",
         type=int,
+        action=retries_flag,
         default=2,
         help=(
             "re-runs of a run whose worker died while it ran alone, or that a lost scheduler "

@@ -63,6 +63,7 @@ from robot_msgs.io import (
     write_tum,
 )
 from robot_msgs.io.clean import implausible_stamps
+from robot_msgs.limits import dpi_flag
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
 
@@ -158,7 +159,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="overlay: view, x/y/z, roll/pitch/yaw and speed over time; PDF, SVG, EPS or PNG "
         "by the name, 14 x 9 in; needs robot_msgs[plot]",
     )
-    plot.add_argument("--dpi", type=int, metavar="N", help="PNG resolution (default 150)")
+    plot.add_argument(
+        "--dpi",
+        type=int,
+        action=dpi_flag,
+        metavar="N",
+        help="PNG resolution (default 150, at most 600)",
+    )
     plot.add_argument(
         "--plot-plane",
         choices=("xy", "xz", "yz", "xyz"),

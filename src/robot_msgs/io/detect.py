@@ -13,8 +13,11 @@ names qx first)``):
 
   1. a header that names the quaternion columns decides: ``x, y, z, w`` in columns 5-8
      is TUM (which has exactly 8 columns), ``w, x, y, z`` is EuRoC;
-  2. 12 columns whose first value could be a rotation entry (|v| <= 1.5) is KITTI;
-  3. more than 8 columns is EuRoC (TUM has exactly 8; EuRoC has velocities and biases);
+  2. 12 columns is KITTI, unless the first value is integer nanoseconds (beyond a
+     rotation entry, |v| > 1.5): then it is EuRoC (the KITTI reader refuses a 3x3 block
+     that is no rotation, naming its determinant);
+  3. more than 8 columns with integer nanosecond stamps is EuRoC (TUM has exactly 8;
+     EuRoC has velocities and biases); without them, the count is refused;
   4. 8 columns separated by blanks is TUM, whatever the stamps' unit (integer
      nanoseconds are recognised by magnitude and read as such, with a warning);
   5. 8 comma-separated columns without such a header is TUM when the stamps are
@@ -171,10 +174,11 @@ def _text_format(head: TextHead) -> FormatDetection:
             raise FormatError(msg)
         reason = f"{layout}, {header.evidence}" + (_NS if ns else "")
         return FormatDetection(fmt="tum", reason=reason)
-    if n == 12 and abs(float(head.numbers[0, 0])) <= _ROTATION_ENTRY:
+    if n == 12 and (ns is None or abs(float(head.numbers[0, 0])) <= _ROTATION_ENTRY):
+        # KITTI's layout; the reader says when the 3x3 block is no rotation (det = ...).
         return FormatDetection(fmt="kitti", reason=layout)
-    if n > 8:
-        return FormatDetection(fmt="euroc", reason=f"{layout}, more than TUM's 8")
+    if n > 8 and ns is not None:
+        return FormatDetection(fmt="euroc", reason=f"{layout}, more than TUM's 8{_NS}")
     if n == 8 and head.separator != "comma":
         return FormatDetection(fmt="tum", reason=layout + (_NS if ns else ""))
     if n == 8 and ns is None:
@@ -189,7 +193,7 @@ def _text_format(head: TextHead) -> FormatDetection:
     lla = " (or --format lla for t lat lon alt)" if n == 4 else ""
     msg = (
         f"{source}: cannot tell the format: line {head.first_line} has {n} numbers "
-        f"(TUM has 8, KITTI 12, EuRoC 8 or more); {_CHOOSE}{lla}"
+        f"(TUM has 8, KITTI 12, EuRoC 8 or more with nanosecond stamps); {_CHOOSE}{lla}"
     )
     raise FormatError(msg)
 

@@ -52,6 +52,7 @@ __all__ = [
     "read_bytes",
     "read_table",
     "read_text",
+    "shown_token",
     "text_problem",
 ]
 
@@ -95,7 +96,7 @@ _BOMS = (
 _PROBE_BYTES = 4096
 _NUL_BYTES = 1 << 16
 _FIRST_LINE = re.compile(r"^[ \t,]*[^\s,][^\n]*", re.MULTILINE)
-_TEXT_SHOWN = 80
+_TEXT_SHOWN = 40
 
 
 def read_bytes(
@@ -238,9 +239,20 @@ def _decode(data: bytes, *, source: str) -> str:
         raise FormatError(msg) from err
 
 
-def _shown(line: str) -> str:
-    line = line.rstrip("\r\n")
-    return repr(line if len(line) <= _TEXT_SHOWN else line[:_TEXT_SHOWN] + "...")
+def shown_token(token: str) -> str:
+    """Quote a token of a file for a message: ``repr``, at most 40 characters of it.
+
+    Messages quote the offending token only, never the line: the file may be anything a
+    manifest points at (``/etc/shadow``), and its lines are not the message's to print.
+
+    Examples
+    --------
+    >>> shown_token("0y"), shown_token("x" * 100)[-8:]
+    ("'0y'", "xxxxx...")
+    """
+    return repr(token if len(token) <= _TEXT_SHOWN else token[:_TEXT_SHOWN]) + (
+        "..." if len(token) > _TEXT_SHOWN else ""
+    )
 
 
 @dataclass(frozen=True)
@@ -420,8 +432,10 @@ def _parse_general(
         bad = _EMPTY_FIELD.search(text) if _has_empty_field(text) else None
         if bad is not None:
             line_no = text.count("\n", 0, bad.start()) + 1
-            line = text.split("\n")[line_no - 1]
-            msg = f"{source}, line {line_no}: empty field between commas - text {_shown(line)}"
+            start = text.rfind("\n", 0, bad.start()) + 1
+            before = text[start : bad.start()]  # blank: the line starts with a comma
+            column = before.count(",") + 2 if before.strip(" \t") else 1
+            msg = f"{source}, line {line_no}: empty field between commas (column {column})"
             raise FormatError(msg)
         normal = text.replace(",", " ")
     else:
@@ -624,14 +638,13 @@ def _locate(
         if not fields:
             continue
         if len(fields) < ncols or (len(fields) > ncols and not extra_columns):
-            got = f"got {len(fields)} - text {_shown(line)}"
-            msg = f"{source}, line {number}: expected {expected}, {got}"
+            msg = f"{source}, line {number}: expected {expected}, got {len(fields)}"
             return FormatError(msg)
         for col, token in enumerate(fields[:ncols], start=1):
             if _FLOAT.fullmatch(token) is None:
                 msg = (
                     f"{source}, line {number}, column {col} ({columns[col - 1]}): "
-                    f"{token!r} is not a number{non_ascii_note(token)} - text {_shown(line)}"
+                    f"{shown_token(token)} is not a number{non_ascii_note(token)}"
                 )
                 return FormatError(msg)
     msg = f"{source}: could not read the numbers (expected {expected} a row)"
