@@ -408,7 +408,7 @@ def array_from_json(value: Any, path: str) -> np.ndarray[Any, Any]:
         raise field_error(expected=expected, value=keys if keys is not None else value, path=path)
     try:
         dtype = np.dtype(value["dtype"])
-    except (TypeError, ValueError) as err:
+    except (TypeError, ValueError, SyntaxError) as err:  # NumPy reads "(9...9)f8" with ast
         raise field_error(
             expected="a NumPy dtype name", value=value["dtype"], path=f"{path}.dtype"
         ) from err

@@ -148,6 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in given[: given.index(_command_of(given))] if _command_of(given) else False
 
     def command() -> int:
+        from robot_msgs.io.bounded import kept_streams  # noqa: PLC0415
+
+        with kept_streams():  # a pipe given as an input is read once by all its readers
+            return run_command()
+
+    def run_command() -> int:
         command = _command_of(given)
         parser = build_parser(command if command in COMMANDS else "")
         args = parser.parse_args(given)

@@ -65,8 +65,9 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     (``rosbags`` seeks in it): a pipe or a device is refused.
 
     Errors raised while the bag is read, after it opened (a message whose CDR bytes do
-    not decode, a damaged chunk, a corrupt compressed block), are
-    :class:`FormatError` too, naming the bag; the package's own errors pass unchanged.
+    not decode, a damaged chunk, a corrupt compressed block, a message definition in the
+    bag without a field of the ROS type it names), are :class:`FormatError` too, naming
+    the bag; the package's own errors pass unchanged.
     """
     bag = Path(path)
     if not bag.exists():
@@ -82,13 +83,30 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     try:
         reader = highlevel.AnyReader([bag], default_typestore=store)
         reader.open()
-    except (highlevel.AnyReaderError, OSError, ValueError, KeyError) as err:
+    except RobotMsgsError:
+        raise
+    except MemoryError as err:  # a damaged length field: rosbags allocates what it claims
+        msg = f"{bag}: cannot open as a ROS bag (a record claims more bytes than memory holds)"
+        raise FormatError(msg) from err
+    except Exception as err:
         msg = f"{bag}: cannot open as a ROS bag ({type(err).__name__}: {_short(err)})"
         raise FormatError(msg) from err
     try:
         yield reader
     except RobotMsgsError:
         raise
+    except MemoryError as err:
+        msg = f"{bag}: cannot read the bag (a record claims more bytes than memory holds)"
+        raise FormatError(msg) from err
+    except (AttributeError, TypeError) as err:
+        # A bag carries its own message definitions: one that lacks a field of the ROS
+        # type it names (header.frame_id, pose.position) gives messages without it.
+        msg = (
+            f"{bag}: its messages do not have the fields of the type they name ("
+            f"{type(err).__name__}: {_short(err)}); the bag's message definition differs "
+            "from ROS's"
+        )
+        raise FormatError(msg) from err
     except _bag_errors() as err:
         msg = f"{bag}: cannot read the bag ({type(err).__name__}: {_short(err)})"
         raise FormatError(msg) from err

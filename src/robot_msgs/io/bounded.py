@@ -6,8 +6,9 @@
   bound the caller gives: a saved result, a manifest);
 - a stream (a FIFO, or ``<(cmd)``, which the shell passes as ``/dev/fd/N``, a pipe) is
   opened once and read to its end, up to :attr:`~robot_msgs.limits.InputLimits.max_bytes`
-  (it has no size to check first); its bytes are kept, so the format detection, the
-  header check and the reader, which each read the path, all see the same bytes;
+  (it has no size to check first); inside :func:`kept_streams` its bytes are kept, so
+  the format detection, the header check and the reader, which each read the path, all
+  see the same bytes;
 - a device (``/dev/zero``, ``/dev/urandom``, a terminal), a socket or anything else is
   refused without being opened: it has no end, or reading it does something.
 
@@ -15,28 +16,57 @@ WHY the kept bytes: a stream's bytes can be read once only. A FIFO opened once f
 format detection's 64 bytes and again for the data gave the reader what was left after
 the first open (the detection's read consumed the pipe), so ``<(cat file)`` was read as
 an empty or garbled file. Keeping them is the only way every reader of the path gets
-them; they are keyed by the stream's device, inode and modification time, so a FIFO
-written again is read again, and at most :data:`_KEPT_STREAMS` are kept.
+them. They are kept for one piece of work, not for the process: :func:`kept_streams`
+opens a scope (``read_trajectory`` and a command-line command each run in one), keyed by
+the stream's device and inode; outside any scope a pipe is read anew each time, so a
+FIFO written again by a new writer is read again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
-from collections import OrderedDict
+from contextvars import ContextVar
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from robot_msgs.errors import FormatError
 from robot_msgs.limits import current_limits
 
-__all__ = ["check_input_kind", "read_input", "stream_kind"]
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+__all__ = ["check_input_kind", "kept_streams", "read_input", "stream_kind"]
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOCTTY = getattr(os, "O_NOCTTY", 0)
 _PIECE = 1 << 20
-_KEPT_STREAMS = 16
-_kept: OrderedDict[tuple[int, int, int], bytes] = OrderedDict()
+_KEPT: ContextVar[dict[tuple[int, int], bytes] | None] = ContextVar(
+    "robot_msgs_kept_streams", default=None
+)
+
+
+@contextlib.contextmanager
+def kept_streams() -> Iterator[None]:
+    """Keep the bytes of every pipe read inside the block, for the other readers of its path.
+
+    Nested blocks share the outermost one's bytes; they are dropped when it ends.
+
+    Examples
+    --------
+    >>> with kept_streams():
+    ...     pass
+    """
+    if _KEPT.get() is not None:
+        yield
+        return
+    token = _KEPT.set({})
+    try:
+        yield
+    finally:
+        _KEPT.reset(token)
 
 
 def _what(mode: int) -> str:
@@ -192,17 +222,14 @@ def _read_regular(fd: int, head: int | None) -> bytes:
 
 
 def _kept_stream(path: str | os.PathLike[str]) -> bytes | None:
+    kept = _KEPT.get()
+    if not kept:
+        return None
     try:
         info = Path(path).stat()
     except (OSError, ValueError):
         return None
-    if not stat.S_ISFIFO(info.st_mode):
-        return None
-    key = (info.st_dev, info.st_ino, info.st_mtime_ns)
-    kept = _kept.get(key)
-    if kept is not None:
-        _kept.move_to_end(key)
-    return kept
+    return kept.get((info.st_dev, info.st_ino)) if stat.S_ISFIFO(info.st_mode) else None
 
 
 def _read_stream(fd: int, shown: str, bound: int) -> bytes:
@@ -214,9 +241,8 @@ def _read_stream(fd: int, shown: str, bound: int) -> bytes:
             raise _too_large(shown, "a stream of", bound)
         pieces.append(piece)
     data = b"".join(pieces)
-    # A FIFO's time changes when it is written; key it by the time after reading.
-    after = os.fstat(fd)
-    _kept[(after.st_dev, after.st_ino, after.st_mtime_ns)] = data
-    while len(_kept) > _KEPT_STREAMS:
-        _kept.popitem(last=False)
+    kept = _KEPT.get()
+    if kept is not None:
+        info = os.fstat(fd)
+        kept[(info.st_dev, info.st_ino)] = data
     return data

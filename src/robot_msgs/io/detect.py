@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import FormatError
+from robot_msgs.io.bounded import kept_streams
 from robot_msgs.io.euroc import read_euroc
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.kitti import read_kitti
@@ -115,6 +116,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     return explain_format(path).fmt
 
 
+@kept_streams()
 def explain_format(path: str | os.PathLike[str]) -> FormatDetection:
     """Detect the format of ``path`` and give the evidence for it (see the module for the rules).
 
@@ -198,6 +200,7 @@ def _text_format(head: TextHead) -> FormatDetection:
     raise FormatError(msg)
 
 
+@kept_streams()  # a pipe is read once: the detection and the reader share its bytes
 def read_trajectory(
     path: str | os.PathLike[str],
     *,
@@ -288,6 +291,7 @@ def read_trajectory(
     return read_tum(file, strict=strict)
 
 
+@kept_streams()
 def geo_origin_of(
     path: str | os.PathLike[str], *, fmt: str | None = None, topic: str | None = None
 ) -> tuple[float, float, float] | None:

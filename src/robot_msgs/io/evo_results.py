@@ -219,6 +219,7 @@ def _empty_trajectory() -> PoseTrajectory:
     )
 
 
+@np.errstate(all="ignore")  # values near float64's limits are refused, not warned about
 def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
     r"""Read an evo ``--save_results`` zip as an :class:`EvaluationResult`, without pickle.
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -86,23 +87,31 @@ def array_from_npy(data: bytes, *, where: str, kinds: str = "f") -> np.ndarray[A
     """
     stream = io.BytesIO(data)
     try:
-        version = np.lib.format.read_magic(stream)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(
-                stream, max_header_size=_MAX_HEADER
-            )
-        elif version == (2, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(
-                stream, max_header_size=_MAX_HEADER
-            )
-        else:
-            msg = f"{where}: expected a .npy file of version 1.0 or 2.0, got {version}"
-            raise FormatError(msg)
-    except (ValueError, TypeError, SyntaxError, OverflowError, EOFError) as err:
-        if isinstance(err, FormatError):
-            raise
+        with warnings.catch_warnings():  # "created on Python 2": what matters is refused below
+            warnings.simplefilter("ignore", UserWarning)
+            return _checked(stream, data, where=where, kinds=kinds)
+    except FormatError:
+        raise
+    except Exception as err:
+        # which raise ValueError, SyntaxError, tokenize.TokenError... on untrusted bytes.
         msg = f"{where}: not a NumPy .npy array ({_short(err)})"
         raise FormatError(msg) from err
+
+
+def _checked(stream: io.BytesIO, data: bytes, *, where: str, kinds: str) -> np.ndarray[Any, Any]:
+    """Read the header from ``stream`` (positioned at the start of ``data``) and check it."""
+    version = np.lib.format.read_magic(stream)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(
+            stream, max_header_size=_MAX_HEADER
+        )
+    elif version == (2, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(
+            stream, max_header_size=_MAX_HEADER
+        )
+    else:
+        msg = f"{where}: expected a .npy file of version 1.0 or 2.0, got {version}"
+        raise FormatError(msg)
     wanted = " or ".join(NPY_KINDS[k] for k in kinds)
     if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
         msg = f"{where}: expected an array of {wanted}, got {_describe(dtype)}"

@@ -198,12 +198,32 @@ def _text(data: bytes, where: str) -> str:
         raise FormatError(msg) from err
 
 
-def _parquet_array(table: Any, row: int, where: str) -> np.ndarray[Any, Any]:
-    """Array ``row`` of a Parquet result, its ``dtype`` and ``shape`` checked against its values."""
+def _parquet_array(
+    table: Any,
+    row: int,
+    where: str,
+    arrow_error: type[Exception],
+) -> np.ndarray[Any, Any]:
+    """Array ``row`` of a Parquet result, its ``dtype`` and ``shape`` checked against its values.
+
+    What pyarrow raises on a damaged cell (``arrow_error``, a value that is not UTF-8)
+    is a :class:`FormatError` naming the array.
+    """
+    try:
+        return _parquet_cells(table, row, where)
+    except FormatError:
+        raise
+    except (arrow_error, UnicodeDecodeError, TypeError, ValueError) as err:
+        msg = f"{where}: not a robot_msgs result's array ({_short(err)})"
+        raise FormatError(msg) from err
+
+
+def _parquet_cells(table: Any, row: int, where: str) -> np.ndarray[Any, Any]:
+    """Read and check array ``row`` (see :func:`_parquet_array`)."""
     raw_dtype = table.column("dtype")[row].as_py()
     try:
         dtype = np.dtype(raw_dtype) if isinstance(raw_dtype, str) and len(raw_dtype) <= 8 else None
-    except TypeError:
+    except (TypeError, ValueError, SyntaxError):  # NumPy reads "(9)f8" with ast
         dtype = None
     if dtype is None or dtype.kind not in _KINDS or dtype.fields is not None or dtype.hasobject:
         msg = (
@@ -264,6 +284,18 @@ def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
     if raw is None or not needed <= set(table.column_names):
         msg = f"{path}: not a robot_msgs result (no {_SKELETON!r} metadata or array columns)"
         raise FormatError(msg)
+    types = {
+        "array": pa.int64(),
+        "dtype": pa.string(),
+        "shape": pa.list_(pa.int64()),
+        "floats": pa.list_(pa.float64()),
+        "integers": pa.list_(pa.int64()),
+    }
+    for name, kind in types.items():
+        got = table.schema.field(name).type
+        if got != kind:
+            msg = f"{path}: column `{name}`: expected {kind}, got {got}"
+            raise FormatError(msg)
     try:
         order = np.asarray(table.column("array").to_numpy(zero_copy_only=False))
     except (pa.ArrowException, TypeError, ValueError) as err:
@@ -273,7 +305,7 @@ def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
         msg = f"{path}: `array`: expected the numbers 0 .. {order.size - 1} once each"
         raise FormatError(msg)
     arrays = [
-        _parquet_array(table, int(row), f"{path}: array {k}")
+        _parquet_array(table, int(row), f"{path}: array {k}", pa.ArrowException)
         for k, row in enumerate(np.argsort(order))
     ]
     return _text(raw, f"{path}: metadata {_SKELETON!r}"), arrays
@@ -312,7 +344,8 @@ def load_result(path: str | os.PathLike[str]) -> EvaluationResult:
         msg = f"{file}: expected a saved {EvaluationResult.TYPE}, got {kind!r}"
         raise FormatError(msg)
     try:
-        return EvaluationResult.from_dict(tree)
+        with np.errstate(all="ignore"):  # huge values are refused below, not warned about
+            return EvaluationResult.from_dict(tree)
     except ValidationError as err:
         msg = f"{file}: {err}"
         raise FormatError(msg) from err

@@ -96,7 +96,7 @@ _BOMS = (
 _PROBE_BYTES = 4096
 _NUL_BYTES = 1 << 16
 _FIRST_LINE = re.compile(r"^[ \t,]*[^\s,][^\n]*", re.MULTILINE)
-_TEXT_SHOWN = 40
+_TEXT_SHOWN = 32
 
 
 def read_bytes(
@@ -240,7 +240,7 @@ def _decode(data: bytes, *, source: str) -> str:
 
 
 def shown_token(token: str) -> str:
-    """Quote a token of a file for a message: ``repr``, at most 40 characters of it.
+    """Quote a token of a file for a message: ``repr``, at most 32 characters of it.
 
     Messages quote the offending token only, never the line: the file may be anything a
     manifest points at (``/etc/shadow``), and its lines are not the message's to print.
@@ -248,7 +248,7 @@ def shown_token(token: str) -> str:
     Examples
     --------
     >>> shown_token("0y"), shown_token("x" * 100)[-8:]
-    ("'0y'", "xxxxx...")
+    ("'0y'", "xxxx'...")
     """
     return repr(token if len(token) <= _TEXT_SHOWN else token[:_TEXT_SHOWN]) + (
         "..." if len(token) > _TEXT_SHOWN else ""

@@ -179,9 +179,10 @@ class ZipArchive:
                 "stored and deflated, what evo and NumPy write)"
             )
             raise FormatError(msg)
-        bound = min(self._limits.max_bytes if limit is None else limit, self._left())
+        own = self._limits.max_bytes if limit is None else limit
+        bound = min(own, self._left())
         if info.file_size > bound:
-            raise self._too_large(where, f"declares {info.file_size} bytes, more", bound)
+            raise self._too_large(where, f"declares {info.file_size} bytes", own)
         pieces: list[bytes] = []
         size = 0
         try:
@@ -189,7 +190,7 @@ class ZipArchive:
                 while piece := entry.read(_PIECE):
                     size += len(piece)
                     if size > bound:
-                        raise self._too_large(where, "inflates to more", bound)
+                        raise self._too_large(where, f"inflates to more than {bound} bytes", own)
                     pieces.append(piece)
         except _BROKEN as err:
             if isinstance(err, FormatError):
@@ -202,11 +203,12 @@ class ZipArchive:
     def _left(self) -> int:
         return max(self._limits.max_bytes - self._read_total, 0)
 
-    def _too_large(self, where: str, got: str, bound: int) -> FormatError:
+    def _too_large(self, where: str, got: str, own: int) -> FormatError:
+        total = self._limits.max_bytes
         msg = (
-            f"{where}: {got} than the {bound} bytes read from one zip (an entry that "
-            "inflates without end is a zip bomb); if it is what you meant, raise the bound "
-            "(robot-msgs --max-bytes SIZE)"
+            f"{where}: {got}, past the bound of {own} bytes an entry and {total} bytes all "
+            "the entries of one zip may inflate to (a zip bomb inflates without end); if it "
+            "is what you meant, raise the bound (robot-msgs --max-bytes SIZE)"
         )
         return FormatError(msg)
 

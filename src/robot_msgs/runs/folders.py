@@ -59,6 +59,8 @@ __all__ = [
 TRAJECTORY_EXTENSIONS = (".tum", ".txt", ".csv", ".kitti", ".bag", ".db3", ".mcap")
 
 _RUN_KEYS = ("algorithm", "sequence", "trial")
+_NAME_MAX = 255  # bytes of one name, and of a whole path (Linux's NAME_MAX and PATH_MAX)
+_PATH_MAX = 4096
 _SIDES = ("estimate", "reference")
 _INPUTS = ("format", "topic", "times")
 
@@ -85,12 +87,20 @@ def absolute_path(base: Path, value: object, where: str) -> str:
     if "\x00" in value:
         msg = f"{where}: expected a path, got {value!r:.60}, which holds a NUL byte"
         raise FormatError(msg)
+    longest = max(len(part.encode("utf-8", "surrogatepass")) for part in value.split("/"))
+    if len(value) > _PATH_MAX or longest > _NAME_MAX:
+        msg = (
+            f"{where}: expected a path, got {value!r:.60}, longer than the system allows "
+            f"({_NAME_MAX} bytes a name, {_PATH_MAX} a path)"
+        )
+        raise FormatError(msg)
     if value.startswith(EXAMPLE_PREFIX):
         return value
     try:
         return str((base / value).resolve())
     except (OSError, RuntimeError) as err:  # a loop of symbolic links (RuntimeError <= 3.12)
-        msg = f"{where}: cannot follow the path {value!r:.60} ({err.__class__.__name__}: loop?)"
+        reason = getattr(err, "strerror", None) or "a loop of symbolic links"
+        msg = f"{where}: cannot follow the path {value!r:.60}: {reason}"
         raise FormatError(msg) from err
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.errors import FormatError
-from robot_msgs.io.bounded import check_input_kind, read_input, stream_kind
+from robot_msgs.io.bounded import check_input_kind, kept_streams, read_input, stream_kind
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.runs.folders import regular_file
 from robot_msgs.runs.logs import (
@@ -88,6 +88,7 @@ def _resolve(path: str, spec: RunSpec) -> Path:
         raise FormatError(msg) from err
 
 
+@kept_streams()  # an estimate that is a pipe: read once, for the check and the reader
 def load_run(spec: RunSpec, *, cache: TrajectoryCache | None = None) -> RunInputs:
     """Read the run's estimate, reference and logs.
 
