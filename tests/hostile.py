@@ -224,7 +224,11 @@ def deadline(seconds: float) -> Iterator[None]:
 
 
 def mutations(seed: bytes, rng: np.random.Generator) -> Callable[[], bytes]:
-    """A function giving mutants of ``seed``: flipped, cut, repeated, spliced bytes."""
+    """A function giving mutants of ``seed``: flipped, cut, repeated, spliced bytes.
+
+    One kind nests a value 3000 deep where a value starts (after ``= `` or ``: ``), so a
+    parser of a document meets the depth, not only a syntax error.
+    """
     tokens = [
         b"\x00", b"\xff", b"[", b"{", b"}", b"]", b'"', b"NaN", b"1e999", b"-0",
         b"9" * 400, b"\n", b"$", b"\\", b"PK\x03\x04", b"\x93NUMPY",
@@ -238,7 +242,7 @@ def mutations(seed: bytes, rng: np.random.Generator) -> Callable[[], bytes]:
                 data.extend(tokens[int(rng.integers(len(tokens)))])
                 continue
             at = int(rng.integers(len(data)))
-            kind = int(rng.integers(6))
+            kind = int(rng.integers(7))
             if kind == 0:
                 data[at] ^= 1 << int(rng.integers(8))
             elif kind == 1:
@@ -250,8 +254,13 @@ def mutations(seed: bytes, rng: np.random.Generator) -> Callable[[], bytes]:
             elif kind == 4:
                 end = min(len(data), at + int(rng.integers(1, 256)))
                 data[at:at] = data[at:end] * int(rng.integers(1, 4))
-            else:
+            elif kind == 5:
                 del data[at:]
+            else:  # a value nested 3000 deep, where a value starts (= in TOML, : in JSON)
+                starts = [i + 2 for i in range(len(data) - 1) if data[i : i + 2] in (b"= ", b": ")]
+                if starts:
+                    where = starts[int(rng.integers(len(starts)))]
+                    data[where:where] = b"[" * 3000 + b"]" * int(rng.integers(2)) * 3000
         return bytes(data)
 
     return mutant

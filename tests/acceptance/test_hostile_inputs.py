@@ -167,8 +167,11 @@ def _deep_meta(root: Path) -> None:
 
 
 def _secrets(root: Path) -> None:
-    _manifest('[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "shadow"\n')(root)
-    (root / "shadow").write_text(SECRET, encoding="utf-8")
+    _manifest(
+        '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "shadow"\n'
+        'estimate_format = "tum"\n'
+    )(root)
+    (root / "shadow").write_text("0 0 0 0 0 0 0 1\n" + SECRET, encoding="utf-8")
 
 
 def _meta_fifo(root: Path) -> None:
