@@ -105,6 +105,8 @@ def measure(argv: list[str], env: dict[str, str], *, timeout: float = 120.0) -> 
     seconds = time.perf_counter() - start
     lines = done.stderr.strip().splitlines()
     peak = float(lines.pop()) / 1024 if timed is not argv and lines else None
+    # GNU time adds its own line on a non-zero status; it is not the command's output.
+    lines = [line for line in lines if not line.startswith(("Command exited", "Command term"))]
     return {
         "seconds": round(seconds, 2),
         "peak_mb": None if peak is None else round(peak, 1),

@@ -16,8 +16,9 @@ names qx first)``):
   2. 12 columns is KITTI, unless the first value is integer nanoseconds (beyond a
      rotation entry, |v| > 1.5): then it is EuRoC (the KITTI reader refuses a 3x3 block
      that is no rotation, naming its determinant);
-  3. more than 8 columns with integer nanosecond stamps is EuRoC (TUM has exactly 8;
-     EuRoC has velocities and biases); without them, the count is refused;
+  3. more than 8 columns with integer nanosecond stamps, or with unit quaternions in
+     columns 5-8, is EuRoC (TUM has exactly 8; EuRoC has velocities and biases);
+     without either, the count is refused (11 arbitrary numbers are no EuRoC file);
   4. 8 columns separated by blanks is TUM, whatever the stamps' unit (integer
      nanoseconds are recognised by magnitude and read as such, with a warning);
   5. 8 comma-separated columns without such a header is TUM when the stamps are
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
     import os
     from pathlib import Path
 
+    import numpy.typing as npt
+
     from robot_msgs.io.sniff import TextHead
     from robot_msgs.trajectory import PoseTrajectory
 
@@ -71,6 +74,9 @@ _MAGIC = {b"#ROSBAG V2.0": "bag", b"SQLite format 3\x00": "bag2", b"\x89MCAP": "
 _SUFFIX = {".bag": "bag", ".db3": "bag2", ".mcap": "mcap", ".lla": "lla"}
 _ROTATION_ENTRY = 1.5
 _NS = ", integer nanosecond stamps"
+_UNIT = ", unit quaternions in columns 5-8"
+#: How far from 1 a quaternion's norm may be to count as evidence of EuRoC's layout.
+_UNIT_TOLERANCE = 0.05
 _CHOOSE = "choose the format (--format tum, kitti or euroc)"
 
 
@@ -151,6 +157,12 @@ def explain_format(path: str | os.PathLike[str]) -> FormatDetection:
     return _text_format(read_head(file, source=source))
 
 
+def _unit_quaternions(quaternions: npt.NDArray[np.float64]) -> bool:
+    """Return whether every row of ``quaternions`` (shape (N, 4)) has a norm near 1."""
+    norms = np.linalg.norm(quaternions, axis=1)
+    return bool(norms.size) and bool(np.all(np.abs(norms - 1.0) <= _UNIT_TOLERANCE))
+
+
 def _text_format(head: TextHead) -> FormatDetection:
     """Detect the text format the first lines show, by the rules of the module docstring."""
     source, n, layout = head.source, head.columns, head.layout
@@ -181,6 +193,10 @@ def _text_format(head: TextHead) -> FormatDetection:
         return FormatDetection(fmt="kitti", reason=layout)
     if n > 8 and ns is not None:
         return FormatDetection(fmt="euroc", reason=f"{layout}, more than TUM's 8{_NS}")
+    if n > 8 and _unit_quaternions(head.numbers[:, 4:8]):
+        # Stamps in seconds: EuRoC's columns 5-8 (qw qx qy qz) must hold unit quaternions,
+        # so 11 arbitrary numbers are refused by their count, not read as a bad EuRoC file.
+        return FormatDetection(fmt="euroc", reason=f"{layout}, more than TUM's 8{_UNIT}")
     if n == 8 and head.separator != "comma":
         return FormatDetection(fmt="tum", reason=layout + (_NS if ns else ""))
     if n == 8 and ns is None:
