@@ -109,13 +109,6 @@ def test_transform_files(tmp_path: Path) -> None:
 
 def test_bags(tmp_path: Path) -> None:
     pytest.importorskip("rosbags")
-    from rosbags.rosbag2 import StoragePlugin, Writer
-    from rosbags.typesys import Stores, get_typestore
-
-    from robot_msgs.io.bag_messages import write_messages
-    from robot_msgs.ros import to_cdr
-
-    del Writer, StoragePlugin, get_typestore, Stores, to_cdr, write_messages
     rng = np.random.default_rng(SEED)
     good = _pose_bag(tmp_path / "good")
     seed = next(good.glob("*.mcap")).read_bytes()
