@@ -1,6 +1,7 @@
 """Evaluation results as messages: what was compared, how, and what it found.
 
-``ErrorStats``, ``Comparison``, ``Aggregate``, ``Alignment``, ``TimeOffset``, ``StepResponse``, the
+``ErrorStats``, ``Comparison``, ``Aggregate``, ``Alignment``, ``TimeOffset``, ``Extrinsic``,
+``SpatialMatch``, ``StepResponse``, the
 run-report types (``RunReport`` and its parts, ``GroupSummary``, ``Ranking``, ``Report``).
 The code that computes them lives with its subject: :mod:`robot_msgs.evaluation`
 (trajectories), :mod:`robot_msgs.control` (control loops), :mod:`robot_msgs.report` (runs).
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     )
     from robot_msgs.compare.alignment import Alignment
     from robot_msgs.compare.comparison import Comparison
+    from robot_msgs.compare.extrinsic import Extrinsic
     from robot_msgs.compare.ranking import Ranking, RankingRow
     from robot_msgs.compare.report import GroupSummary, Report
     from robot_msgs.compare.result import ErrorSeries, EvaluationResult
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
         RunReport,
         TrackingLoss,
     )
+    from robot_msgs.compare.spatial_match import SpatialMatch
     from robot_msgs.compare.statistics import ErrorStats, error_stats
     from robot_msgs.compare.step_response import StepResponse
     from robot_msgs.compare.time_offset import TimeOffset
@@ -46,6 +49,7 @@ __all__ = [
     "ErrorSeries",
     "ErrorStats",
     "EvaluationResult",
+    "Extrinsic",
     "GroupSummary",
     "Latency",
     "Ranking",
@@ -55,6 +59,7 @@ __all__ = [
     "Resources",
     "RunReport",
     "SettingsTally",
+    "SpatialMatch",
     "StepResponse",
     "TimeOffset",
     "TrackingLoss",
@@ -70,11 +75,13 @@ __getattr__ = exports(
             "Aggregate",
             "AggregateTally",
             "SettingsTally",
+            "SpatialMatch",
             "aggregate",
             "check_same_settings",
         ),
         "alignment": ("Alignment",),
         "comparison": ("Comparison",),
+        "extrinsic": ("Extrinsic",),
         "statistics": ("ErrorStats", "error_stats"),
         "ranking": ("Ranking", "RankingRow"),
         "report": ("GroupSummary", "Report"),
@@ -87,6 +94,7 @@ __getattr__ = exports(
             "RunReport",
             "TrackingLoss",
         ),
+        "spatial_match": ("SpatialMatch",),
         "step_response": ("StepResponse",),
         "time_offset": ("TimeOffset",),
     },

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         rpg_segments,
     )
     from robot_msgs.evaluation.fitting import align, umeyama
+    from robot_msgs.evaluation.hand_eye import estimate_extrinsic
     from robot_msgs.evaluation.offset import estimate_offset
     from robot_msgs.evaluation.pairs import path_distances, select_pairs
     from robot_msgs.evaluation.pipeline import Prepared, prepare
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
         EvaluationSettings,
         PairSettings,
     )
+    from robot_msgs.evaluation.spatial import associate_spatially
     from robot_msgs.evaluation.transforms import apply_transforms, sim3_inverse
 
 __all__ = [
@@ -67,6 +69,8 @@ __all__ = [
     "ape_from_prepared",
     "apply_transforms",
     "associate",
+    "associate_spatially",
+    "estimate_extrinsic",
     "estimate_offset",
     "euler_sxyz_from_quat_xyzw",
     "kitti_drift",
@@ -99,6 +103,7 @@ __getattr__ = exports(
             "rpg_segments",
         ),
         "fitting": ("align", "umeyama"),
+        "hand_eye": ("estimate_extrinsic",),
         "offset": ("estimate_offset",),
         "pairs": ("path_distances", "select_pairs"),
         "pipeline": ("Prepared", "prepare"),
@@ -119,6 +124,7 @@ __getattr__ = exports(
             "EvaluationSettings",
             "PairSettings",
         ),
+        "spatial": ("associate_spatially",),
         "transforms": ("apply_transforms", "sim3_inverse"),
     },
 )

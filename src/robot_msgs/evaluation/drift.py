@@ -40,6 +40,7 @@ from robot_msgs.evaluation.pipeline import Signal, prepare
 from robot_msgs.evaluation.relations import rpe_errors
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import (
+    euler_sxyz_from_matrix,
     matrix_from_quat_xyzw,
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
@@ -71,8 +72,6 @@ RPG_FRACTIONS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5)
 #: rpg_trajectory_evaluation's association and alignment: TUM's one-to-one rule within
 #: 0.02 s, then Sim(3).
 RPG_SETTINGS = EvaluationSettings(align="sim3", sync="one_to_one", max_diff_s=0.02)
-
-_EULER_EPS = 4.0 * float(np.finfo(np.float64).eps)  # transformations.py's _EPS
 
 
 def _label(length_m: float) -> str:
@@ -273,14 +272,7 @@ def rpg_segments(
 
 def _yaw_gravity_deg(matrices: Float64Array) -> tuple[Float64Array, Float64Array]:
     """``|yaw|`` and ``sqrt(pitch² + roll²)``, degrees, of ``Rz(yaw) Ry(pitch) Rx(roll)``."""
-    m = matrices
-    cy = np.hypot(m[:, 0, 0], m[:, 1, 0])
-    regular = cy > _EULER_EPS
-    yaw = np.where(regular, np.arctan2(m[:, 1, 0], m[:, 0, 0]), 0.0)
-    pitch = np.arctan2(-m[:, 2, 0], cy)
-    roll = np.where(
-        regular, np.arctan2(m[:, 2, 1], m[:, 2, 2]), np.arctan2(-m[:, 1, 2], m[:, 1, 1])
-    )
+    roll, pitch, yaw = np.moveaxis(euler_sxyz_from_matrix(matrices), -1, 0)
     return np.degrees(np.abs(yaw)), np.degrees(np.hypot(pitch, roll))
 
 
