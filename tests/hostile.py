@@ -257,7 +257,9 @@ def mutations(seed: bytes, rng: np.random.Generator) -> Callable[[], bytes]:
             elif kind == 5:
                 del data[at:]
             else:  # a value nested 3000 deep, where a value starts (= in TOML, : in JSON)
-                starts = [i + 2 for i in range(len(data) - 1) if data[i : i + 2] in (b"= ", b": ")]
+                starts = [
+                    i + 2 for i in range(len(data) - 1) if bytes(data[i : i + 2]) in (b"= ", b": ")
+                ]
                 if starts:
                     where = starts[int(rng.integers(len(starts)))]
                     data[where:where] = b"[" * 3000 + b"]" * int(rng.integers(2)) * 3000
@@ -297,12 +299,15 @@ def fuzz(
     *,
     cases: int,
     seconds: float,
+    at_least: int = 0,
     per_case: float = 20.0,
 ) -> int:
     """Run ``check`` on mutants until ``cases`` ran or ``seconds`` passed; return how many ran.
 
-    Only the package's errors may escape ``check``; one that runs past ``per_case``
-    seconds is a hang. A failure names the case's first bytes, so it can be rebuilt.
+    ``at_least`` cases run whatever the time (a loaded machine runs fewer in the budget,
+    and a fuzz test must not pass by running almost nothing). Only the package's errors
+    may escape ``check``; one that runs past ``per_case`` seconds is a hang. A failure
+    names the case's first bytes, so it can be rebuilt.
     """
     import time
     import warnings
@@ -311,7 +316,7 @@ def fuzz(
 
     start = time.monotonic()
     ran = 0
-    while ran < cases and time.monotonic() - start < seconds:
+    while ran < cases and (ran < at_least or time.monotonic() - start < seconds):
         data = mutants()
         try:
             with deadline(per_case), warnings.catch_warnings():

@@ -96,7 +96,7 @@ def test_manifests(tmp_path: Path) -> None:
         path.write_bytes(data)
         load_runs([path])
 
-    assert fuzz(check, mutant, cases=400, seconds=BUDGET_S) >= 50
+    assert fuzz(check, mutant, cases=400, seconds=BUDGET_S, at_least=50) >= 50
 
 
 def test_meta_json(tmp_path: Path) -> None:
@@ -108,4 +108,4 @@ def test_meta_json(tmp_path: Path) -> None:
         path.write_bytes(data)
         read_meta(path)
 
-    assert fuzz(check, flip, cases=1000, seconds=BUDGET_S) >= 200
+    assert fuzz(check, flip, cases=1000, seconds=BUDGET_S, at_least=200) >= 200
