@@ -29,6 +29,7 @@ from robot_msgs.evaluation.settings import (
 )
 from robot_msgs.io import FORMATS, geo_origin_of, read_trajectory
 from robot_msgs.io.clean import implausible_stamps
+from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
     from robot_msgs.msg import Msg
@@ -583,7 +584,11 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
         "PDF, SVG, EPS or PNG by the name, 11 x 4.5 in; needs robot_msgs[plot]",
     )
     group.add_argument(
-        "--dpi", type=int, metavar="N", help="PNG resolution of --plot (default 150)"
+        "--dpi",
+        type=int,
+        action=dpi_flag,
+        metavar="N",
+        help="PNG resolution of --plot (default 150, <= 600)",
     )
     group.add_argument(
         "--plot-plane",

@@ -27,6 +27,7 @@ from robot_msgs.evaluation import (
     kitti_drift,
     relative_error,
 )
+from robot_msgs.limits import step_flag
 
 __all__ = ["add_parser", "run"]
 
@@ -87,7 +88,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="segment lengths in metres (default 100,...,800 for kitti; fractions for rpg)",
     )
     parser.add_argument(
-        "--step", type=int, metavar="FRAMES", help="kitti: frames between starts (default 10)"
+        "--step",
+        type=int,
+        action=step_flag,
+        metavar="FRAMES",
+        help="kitti: frames between starts (default 10)",
     )
     parser.add_argument(
         "--fractions",
