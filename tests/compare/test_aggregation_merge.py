@@ -1,4 +1,4 @@
-"""Tallies merge: tallies of consecutive slices, merged in order, are the tally of them all.
+"""Tallies merge (`compare/aggregation.py`): merged slices tally as the whole sequence does.
 
 The law the sweep's outputs rest on (each block of runs is tallied by a worker, the client
 merges the blocks): for any sequence of comparisons or reports and any cut, merging the
