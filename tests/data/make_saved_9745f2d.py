@@ -94,7 +94,7 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     lines = []
     for args in COMMANDS:
-        subprocess.run([sys.executable, "-m", "robot_msgs.cli", *args], cwd=OUT, check=True)
+        subprocess.run([sys.executable, "-m", "robot_msgs.cli", *args], cwd=OUT, check=True)  # noqa: S603
         lines.append("robot-msgs " + " ".join(args))
     # Keep one stored run record of the sweep (the rest of the folder is derived).
     records = sorted((OUT / "bench" / "runs").rglob("*.json"))
