@@ -265,6 +265,7 @@ def _is_ros_name(cls: type[Msg], name: object) -> bool:
 
 
 def _build(cls: type[M], data: Mapping[str, Any], path: str) -> M:
+    data = cls._upgrade(data)
     type_name = data.get("_type", cls.TYPE)
     if type_name != cls.TYPE and not _is_ros_name(cls, type_name):
         msg = f"Expected _type {cls.TYPE!r}, got {type_name!r} - at `{path}._type`"
@@ -352,6 +353,15 @@ class Msg(_Struct):
 
     def _validate(self) -> None:
         """Cross-field checks of a subclass; raise :class:`ValidationError` on failure."""
+
+    @classmethod
+    def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Return the current form of data a type wrote in an older form (default: as is).
+
+        Our reading road calls it before the fields are read (msgspec's refuses the
+        older form first), so a subclass that changed its form states its migration here.
+        """
+        return data
 
     def _normalise(self, field: str, value: Any) -> None:
         """Store ``value`` as ``field`` during :meth:`_validate` (a spelling made canonical)."""

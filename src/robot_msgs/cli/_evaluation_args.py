@@ -12,11 +12,10 @@ flag.
 from __future__ import annotations
 
 import argparse
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from robot_msgs.errors import DataWarning, FormatError, ValidationError
+from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.settings import (
     ALIGNMENT_METHODS,
     DEFAULT_OFFSET_SEARCH_S,
@@ -27,10 +26,11 @@ from robot_msgs.evaluation.settings import (
     EvaluationSettings,
     PairSettings,
 )
-from robot_msgs.io import FORMATS, geo_origin_of, read_trajectory
-from robot_msgs.io.clean import implausible_stamps
+from robot_msgs.io import FORMATS
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from robot_msgs.msg import Msg
     from robot_msgs.trajectory import PoseTrajectory
 
@@ -45,12 +45,12 @@ __all__ = [
     "add_settings_args",
     "add_transform_args",
     "flag_error",
+    "flag_text",
+    "flags_text",
     "load_runs_from_args",
     "pair_list_from_args",
     "pairs_from_args",
-    "read_estimate",
-    "read_inputs",
-    "read_reference",
+    "read_inputs_from_args",
     "settings_from_args",
 ]
 
@@ -87,7 +87,69 @@ FLAGS: dict[str, str] = {
     "coverage_gap_s": "--coverage-gap",
     "end_tolerance_s": "--end-tolerance",
     "statistic": "--statistic",
+    "relation": "--relation",
+    "lengths_m": "--lengths",
+    "step_frames": "--step",
+    "fractions": "--fractions",
+    "geo_origin": "--geo-origin",
+    "crs": "--crs",
 }
+#: Fields whose flag takes its numbers separated by commas (one argument).
+_COMMAS = frozenset({"lengths_m", "fractions"})
+
+
+def _value_text(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value).replace("_", "-") if isinstance(value, str) else str(value)
+
+
+def flag_text(name: str, value: object) -> str:
+    """Spell a setting as the flag that sets it: ``--align se3``, ``--all-pairs``.
+
+    A field without a flag is ``name=value``.
+
+    Examples
+    --------
+    >>> flag_text("sync", "one_to_one"), flag_text("all_pairs", True)
+    ('--sync one-to-one', '--all-pairs')
+    >>> flag_text("lengths_m", (100.0, 200.0)), flag_text("offset_auto", True)
+    ('--lengths 100,200', '--offset auto')
+    """
+    flag = FLAGS.get(name)
+    if flag is None:
+        return f"{name}={_value_text(value)}"
+    if name == "offset_auto":
+        return f"{flag} auto" if value else ""
+    if name == "pairs_from":
+        return flag if value == "reference" else ""
+    if isinstance(value, bool):
+        return flag if value else ""
+    if name in ("transform_left", "transform_right"):
+        return f"{flag} FILE"
+    if isinstance(value, tuple):
+        sep = "," if name in _COMMAS else " "
+        return f"{flag} {sep.join(_value_text(v) for v in value)}"
+    return f"{flag} {_value_text(value)}"
+
+
+def flags_text(values: Mapping[str, object], *, bare: bool = False) -> str:
+    """Spell settings as their flags, in order; ``bare``: the values only (table cells).
+
+    Examples
+    --------
+    >>> flags_text({"align": "se3", "n_align": 5}), flags_text({"align": "se3"}, bare=True)
+    ('--align se3 --n-align 5', 'se3')
+    >>> flags_text({})
+    'the defaults'
+    """
+    if bare:
+        return " ".join(
+            _value_text(v) if not isinstance(v, tuple) else ",".join(map(_value_text, v))
+            for v in values.values()
+        )
+    words = [flag_text(k, v) for k, v in values.items()]
+    return " ".join(w for w in words if w) or "the defaults"
 
 
 def _offset(text: str) -> float | str:
@@ -455,7 +517,7 @@ def pair_list_from_args(
         from robot_msgs.evaluation.tum_rpe import check_tum_settings  # noqa: PLC0415
 
         try:
-            check_tum_settings(settings, getattr(args, "relation", "translation"))
+            check_tum_settings(settings)
         except ValidationError as err:
             raise flag_error(err, _given(args, EvaluationSettings.__dataclass_fields__)) from err
     deltas = getattr(args, "delta", None)
@@ -585,93 +647,42 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--force", action="store_true", help="overwrite existing output files")
 
 
-def _label(path: str, topic: str | None) -> str:
-    return path if topic is None else f"{path}:{topic}"
+def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory], list[str]]:
+    """Read ``REF`` and every ``EST`` as the flags say, in one frame; return them and their labels.
 
-
-def _first_fix(args: argparse.Namespace, path: str, role: str) -> tuple[float, float, float] | None:
-    """Return the first fix of a georeferenced input (``.lla``, ``NavSatFix``), else ``None``."""
-    fmt = getattr(args, f"{role}_format") or args.format
-    return geo_origin_of(path, fmt=fmt, topic=getattr(args, f"{role}_topic"))
-
-
-def _geo_frame(
-    args: argparse.Namespace, first: tuple[float, float, float] | None
-) -> tuple[tuple[float, float, float] | None, str | None]:
-    """Choose the ENU origin and CRS of a georeferenced input (``first``: its first fix).
-
-    ``--crs``, else ``--geo-origin``, else the first fix of the first georeferenced input
-    in the order REF, EST...: every input of one command shares one frame.
+    :func:`robot_msgs.io.read_inputs`: each format detected once, a bag's pose topic
+    chosen once, latitude/longitude inputs in one frame (``--crs``, else ``--geo-origin``,
+    else the first fix of the first of them, REF first). A file of one pose is read with
+    a warning.
     """
-    if first is None:
-        return None, None
-    if getattr(args, "crs", None) is not None:
-        return None, getattr(args, "crs", None)
-    if getattr(args, "geo_origin", None) is not None:
-        lat, lon, alt = args.geo_origin
-        return (lat, lon, alt), None
+    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415
+
     estimates = getattr(args, "estimates", None) or [args.estimate]
-    for path, role in [(args.reference, "ref"), *((e, "est") for e in estimates)]:
-        fix = _first_fix(args, path, role)
-        if fix is not None:
-            return fix, None
-    return first, None  # pragma: no cover - `first` is one of them
-
-
-def _read_one(args: argparse.Namespace, path: str, role: str) -> tuple[PoseTrajectory, str]:
-    """Read REF (``role="ref"``) or an EST as the flags say; return it and its label.
-
-    A file of one pose is read, with a :class:`~robot_msgs.errors.DataWarning` saying so
-    (as ``robot-msgs traj`` reports it): there is no motion to evaluate. Latitude and
-    longitude inputs are read in one frame for all inputs (:func:`_geo_frame`).
-    """
-    topic = getattr(args, f"{role}_topic")
-    origin, crs = _geo_frame(args, _first_fix(args, path, role))
-    traj = read_trajectory(
-        path,
-        fmt=getattr(args, f"{role}_format") or args.format,
-        topic=topic,
-        times_path=getattr(args, f"{role}_times"),
-        strict=args.strict,
-        geo_origin=origin,
-        crs=crs,
-    )
-    label = _label(path, topic)
-    if len(traj) == 1:  # the readers report implausible rates; one pose has none
-        single = implausible_stamps(traj.stamps_s, source=label)
-        warnings.warn(str(single), DataWarning, stacklevel=3)
-    return traj, label
-
-
-def _check_geo_flags(args: argparse.Namespace) -> None:
-    """Refuse ``--geo-origin``/``--crs`` when no input holds latitudes and longitudes."""
-    if getattr(args, "geo_origin", None) is None and getattr(args, "crs", None) is None:
-        return
-    estimates = getattr(args, "estimates", None) or [args.estimate]
-    inputs = [(args.reference, "ref"), *((e, "est") for e in estimates)]
-    if all(_first_fix(args, path, role) is None for path, role in inputs):
-        flag = "--geo-origin" if getattr(args, "geo_origin", None) is not None else "--crs"
-        msg = f"{flag}: applies to .lla files and NavSatFix topics; REF and EST hold poses"
-        raise FormatError(msg)
-
-
-def read_reference(args: argparse.Namespace) -> tuple[PoseTrajectory, str]:
-    """Read ``REF`` as the flags say; return it and its label (one pose: a warning)."""
-    _check_geo_flags(args)
-    return _read_one(args, args.reference, "ref")
-
-
-def read_estimate(args: argparse.Namespace, path: str) -> tuple[PoseTrajectory, str]:
-    """Read the estimate ``path`` as the flags say; return it and its label (one pose: warned)."""
-    return _read_one(args, path, "est")
-
-
-def read_inputs(args: argparse.Namespace) -> tuple[PoseTrajectory, PoseTrajectory, str, str]:
-    """Read ``REF`` and ``EST`` as the flags say; return both and their labels.
-
-    A file of one pose is read, with a :class:`~robot_msgs.errors.DataWarning` saying so
-    (as ``robot-msgs traj`` reports it): there is no motion to evaluate.
-    """
-    reference, ref_name = read_reference(args)
-    estimate, est_name = read_estimate(args, args.estimate)
-    return reference, estimate, ref_name, est_name
+    inputs = [
+        InputFile(
+            path=args.reference,
+            fmt=args.ref_format or args.format,
+            topic=args.ref_topic,
+            times_path=args.ref_times,
+        ),
+        *(
+            InputFile(
+                path=path,
+                fmt=args.est_format or args.format,
+                topic=args.est_topic,
+                times_path=args.est_times,
+            )
+            for path in estimates
+        ),
+    ]
+    geo = {"geo_origin": args.geo_origin, "crs": args.crs}
+    try:
+        read = read_inputs(
+            inputs,
+            strict=args.strict,
+            geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
+            crs=args.crs,
+        )
+    except ValidationError as err:
+        raise flag_error(err, {k: v for k, v in geo.items() if v is not None}) from err
+    return read, [i.label for i in inputs]

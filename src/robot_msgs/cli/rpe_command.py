@@ -14,20 +14,14 @@ from robot_msgs.cli._evaluation_args import (
     add_pair_args,
     add_settings_args,
     pair_list_from_args,
-    read_estimate,
-    read_reference,
+    read_inputs_from_args,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import (
-    emit,
-    prepare_outputs,
-    stamps_are_frames,
-    write_plot,
-)
+from robot_msgs.cli._evaluation_output import emit, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation import RPE_RELATIONS, EvaluationSettings, PairSettings, rpe
-from robot_msgs.evaluation.relations import RELATION_ALIASES
+from robot_msgs.evaluation.relations import RELATION_ALIASES, RPE_RELATIONS
+from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings, Rpe
 
 if TYPE_CHECKING:
     import argparse
@@ -66,44 +60,42 @@ def run(args: argparse.Namespace) -> int:
 
     A delta that gives no pose pair is an error naming ``--delta`` and ``--delta-unit``.
     """
+    from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
+
     settings = settings_from_args(args, EvaluationSettings())
     pairs = pair_list_from_args(args, PairSettings(), settings=settings)
+    spec = Rpe(relation=args.relation, pairs=tuple(pairs))
     deltas = " ".join(f"{p.delta:g}" for p in pairs)
     plans = prepare_outputs(args, args.estimates)
-    reference, ref_name = read_reference(args)
-    estimates, results = [], []
-    for path in args.estimates:
-        estimate, est_name = read_estimate(args, path)
-        estimates.append(estimate)
+    (reference, *estimates), (ref_name, *est_names) = read_inputs_from_args(args)
+    results = []
+    for estimate, name in zip(estimates, est_names, strict=True):
         try:
-            result = rpe(
+            (result,) = evaluate(
                 reference,
                 estimate,
-                settings=settings,
-                pairs=pairs,
-                relation=args.relation,
+                settings,
+                metrics=[spec],
                 reference_name=ref_name,
-                estimate_name=est_name,
+                estimate_name=name,
             )
         except ValidationError as err:
             if err.field != "PairSettings.delta":  # no pair at this delta: say it with the flags
                 raise
             more = "" if pairs[0].all_pairs else " or --all-pairs"
-            which = f"{est_name}: " if len(args.estimates) > 1 else ""
+            which = f"{name}: " if len(args.estimates) > 1 else ""
             msg = (
                 f"{which}--delta {deltas} --delta-unit {pairs[0].delta_unit}: {err.reason}; "
                 f"use a smaller --delta{more}"
             )
             raise ValidationError(msg, field=err.field, reason=err.reason) from err
         results.append(result)
-    emit(args, results, plans, estimates)
+    emit(args, results, plans, estimates, {**Rpe().record(), **EvaluationSettings().record()})
     if args.plot is not None:
-        names = list(results[0].units)  # one signal per delta
         write_plot(
             args,
-            [(r.comparison.estimate, r) for r in results],
-            [(name, "error" if len(names) == 1 else name) for name in names],
+            results,
+            results[0].comparison.signals,
             title=f"RPE over time, delta {deltas} {pairs[0].delta_unit}",
-            frames=stamps_are_frames(args, args.estimates),
         )
     return 0

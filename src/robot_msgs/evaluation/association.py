@@ -499,6 +499,7 @@ def _take(traj: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
         traj.frame_id,
         traj.child_frame_id,
         None if cov is None else cov[rows],
+        stamps_are_frames=traj.stamps_are_frames,
     )
 
 

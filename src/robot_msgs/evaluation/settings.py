@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from robot_msgs.compare.alignment import ALIGNMENT_METHODS
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.evaluation.arguments import check_argument
+from robot_msgs.evaluation.relations import APE_RELATIONS, RELATION_ALIASES, RPE_RELATIONS
 from robot_msgs.msg import Msg, field_specs, message
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Mapping
 
     from robot_msgs.msg import Value
 
@@ -44,15 +44,20 @@ __all__ = [
     "ALIGNMENT_METHODS",
     "DEFAULT_OFFSET_SEARCH_S",
     "DELTA_UNITS",
+    "DRIFT_PROTOCOLS",
+    "KITTI_LENGTHS_M",
     "PAIRS_FROM",
     "PLANES",
     "RPE_PROTOCOLS",
+    "RPG_FRACTIONS",
+    "RPG_SETTINGS",
     "SYNC_METHODS",
+    "Ape",
+    "Drift",
     "EvaluationSettings",
     "PairSettings",
+    "Rpe",
     "decode_options",
-    "pair_settings_list",
-    "pair_settings_record",
 ]
 
 M = TypeVar("M", bound=Msg)
@@ -374,54 +379,190 @@ class PairSettings(Msg):
         return label + (":tum" if self.protocol == "tum" else "")
 
 
-def pair_settings_list(pairs: PairSettings | Sequence[PairSettings]) -> list[PairSettings]:
-    """One or several :class:`PairSettings` as a list; several must differ only in ``delta``.
+@message("evaluation/Ape")
+class Ape(Msg):
+    """The absolute pose error as a metric of :func:`~robot_msgs.evaluation.evaluate`.
 
-    Raises
-    ------
-    ValidationError
-        An empty sequence, an item that is not ``PairSettings``, or items that differ in
-        more than ``delta`` (one result keeps one set of rules).
+    ``relation`` (``--relation``): one of :data:`~robot_msgs.evaluation.APE_RELATIONS`
+    (``trans_part`` is read as ``translation``).
 
     Examples
     --------
-    >>> [p.delta for p in pair_settings_list([PairSettings(delta=1), PairSettings(delta=2)])]
-    [1.0, 2.0]
+    >>> Ape(relation="trans_part").relation
+    'translation'
     """
-    if isinstance(pairs, PairSettings):
-        return [pairs]
-    if not isinstance(pairs, list | tuple):
-        check_argument("pairs", pairs, PairSettings)  # raises, naming what to pass
-    chosen = list(pairs)
-    if not chosen:
-        msg = "Expected `pairs` as a PairSettings or a non-empty sequence of them, got []"
-        raise ValidationError(msg)
-    for item in chosen:
-        check_argument("pairs", item, PairSettings)
-    first = chosen[0].record()
-    for other in chosen[1:]:
-        differ = sorted(k for k, v in other.record().items() if k != "delta" and v != first[k])
-        if differ:
-            msg = (
-                f"Expected pair settings that differ only in delta, got different "
-                f"{', '.join(differ)}: evaluate those separately"
-            )
-            raise ValidationError(msg)
-    return chosen
+
+    relation: str = "translation"
+
+    def _validate(self) -> None:
+        name = _relation(self.relation, APE_RELATIONS)
+        if name is None:
+            expected = f"one of {', '.join(APE_RELATIONS)}"
+            raise self._fail(field="relation", expected=expected, got=self.relation)
+        self._normalise("relation", name)
+
+    def record(self) -> dict[str, Value]:
+        """Return the metric's parameters, for a result's ``parameters``."""
+        return {"relation": self.relation}
 
 
-def pair_settings_record(pairs: Sequence[PairSettings]) -> dict[str, Value]:
-    """Return the record of one or several pair settings (several: ``delta`` a tuple).
+@message("evaluation/Rpe")
+class Rpe(Msg):
+    """The relative pose error as a metric of :func:`~robot_msgs.evaluation.evaluate`.
+
+    ``relation`` (``--relation``): one of :data:`~robot_msgs.evaluation.RPE_RELATIONS`.
+    ``pairs``: one :class:`PairSettings` per delta; several must differ only in
+    ``delta`` (one result keeps one set of rules) and give one signal each. The TUM
+    protocol (``PairSettings.protocol="tum"``) takes ``translation``, ``angle_rad`` or
+    ``angle_deg`` only.
 
     Examples
     --------
-    >>> pair_settings_record([PairSettings(delta=1), PairSettings(delta=5)])["delta"]
-    (1.0, 5.0)
+    >>> spec = Rpe(pairs=(PairSettings(delta=1), PairSettings(delta=2)))
+    >>> spec.record()["delta"]
+    (1.0, 2.0)
+    >>> Rpe(pairs=(PairSettings(delta=1), PairSettings(delta=2, delta_unit="s")))
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected pair settings that differ only in delta \
+(evaluate others separately), got list ['delta_unit'] - at `Rpe.pairs`
     """
-    record = pairs[0].record()
-    if len(pairs) > 1:
-        record["delta"] = tuple(p.delta for p in pairs)
-    return record
+
+    relation: str = "translation"
+    pairs: tuple[PairSettings, ...] = (PairSettings(),)
+
+    def _validate(self) -> None:
+        name = _relation(self.relation, RPE_RELATIONS)
+        if name is None:
+            expected = f"one of {', '.join(RPE_RELATIONS)}"
+            raise self._fail(field="relation", expected=expected, got=self.relation)
+        self._normalise("relation", name)
+        if not self.pairs:
+            raise self._fail(field="pairs", expected="at least one PairSettings", got=())
+        first = self.pairs[0].record()
+        for other in self.pairs[1:]:
+            differ = sorted(k for k, v in other.record().items() if k != "delta" and v != first[k])
+            if differ:
+                expected = "pair settings that differ only in delta (evaluate others separately)"
+                raise self._fail(field="pairs", expected=expected, got=differ)
+        tum = ("translation", "angle_rad", "angle_deg")
+        if self.pairs[0].protocol == "tum" and self.relation not in tum:
+            expected = f"one of {', '.join(tum)} with protocol 'tum' (evaluate_rpe.py's)"
+            raise self._fail(field="relation", expected=expected, got=self.relation)
+
+    def record(self) -> dict[str, Value]:
+        """Return the relation and the pair settings (several: ``delta`` a tuple), flat."""
+        record: dict[str, Value] = {"relation": self.relation, **self.pairs[0].record()}
+        if len(self.pairs) > 1:
+            record["delta"] = tuple(p.delta for p in self.pairs)
+        return record
+
+
+#: The KITTI devkit's segment lengths, metres.
+KITTI_LENGTHS_M: tuple[float, ...] = (100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0)
+
+#: rpg_trajectory_evaluation's default segment lengths as fractions of the path length.
+RPG_FRACTIONS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5)
+
+#: Drift protocols: the KITTI odometry devkit, rpg_trajectory_evaluation's relative error.
+DRIFT_PROTOCOLS: tuple[str, ...] = ("kitti", "rpg")
+
+
+@message("evaluation/Drift")
+class Drift(Msg):
+    """Drift per distance travelled as a metric: KITTI devkit or rpg segments and their rules.
+
+    ``protocol`` (``--protocol``): ``"kitti"`` (segments start every ``step_frames``
+    frames, default 10, ``--step``) or ``"rpg"`` (segments start at every frame; lengths
+    as ``fractions`` of the reference's path, default :data:`RPG_FRACTIONS`,
+    ``--fractions``; a segment is kept within ``max_diff_ratio`` of its length, default
+    0.2). ``lengths_m`` (``--lengths``): segment lengths in metres, distinct, > 0
+    (default for KITTI :data:`KITTI_LENGTHS_M`; for rpg instead of the fractions).
+    ``None`` is the protocol's default; an option the protocol does not use is refused.
+
+    Examples
+    --------
+    >>> Drift().resolved_lengths_m(1000.0)[:2], Drift(protocol="rpg").resolved_lengths_m(10.0)
+    ((100.0, 200.0), (1.0, 2.0, 3.0, 4.0, 5.0))
+    >>> Drift(protocol="kitti", fractions=(0.1,))
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected protocol 'rpg' (kitti takes lengths in metres), \
+got tuple (0.1,) - at `Drift.fractions`
+    """
+
+    protocol: str = "kitti"
+    lengths_m: tuple[float, ...] | None = None
+    step_frames: int | None = None
+    fractions: tuple[float, ...] | None = None
+    max_diff_ratio: float | None = None
+
+    def _validate(self) -> None:
+        if self.protocol not in DRIFT_PROTOCOLS:
+            expected = f"one of {', '.join(DRIFT_PROTOCOLS)}"
+            raise self._fail(field="protocol", expected=expected, got=self.protocol)
+        kitti = self.protocol == "kitti"
+        only = {
+            "fractions": ("rpg", "kitti takes lengths in metres"),
+            "max_diff_ratio": ("rpg", "kitti ends a segment past its length"),
+            "step_frames": ("kitti", "rpg starts a segment at every frame"),
+        }
+        for name, (protocol, why) in only.items():
+            if getattr(self, name) is not None and (protocol == "kitti") != kitti:
+                expected = f"protocol {protocol!r} ({why})"
+                raise self._fail(field=name, expected=expected, got=getattr(self, name))
+        if self.fractions is not None and self.lengths_m is not None:
+            expected = "lengths or fractions, not both"
+            raise self._fail(field="fractions", expected=expected, got=self.fractions)
+        for name in ("lengths_m", "fractions"):
+            values = getattr(self, name)
+            if values is not None and not (
+                values and all(math.isfinite(v) and v > 0 for v in values)
+            ):
+                raise self._fail(field=name, expected="values > 0", got=values)
+        if self.lengths_m is not None and len(set(self.lengths_m)) < len(self.lengths_m):
+            expected = "distinct segment lengths"
+            raise self._fail(field="lengths_m", expected=expected, got=self.lengths_m)
+        if self.step_frames is not None and self.step_frames < 1:
+            raise self._fail(field="step_frames", expected="frames >= 1", got=self.step_frames)
+        ratio = self.max_diff_ratio
+        if ratio is not None and not (math.isfinite(ratio) and ratio > 0):
+            raise self._fail(field="max_diff_ratio", expected="a ratio > 0", got=ratio)
+
+    def resolved_lengths_m(self, path_length_m: float) -> tuple[float, ...]:
+        """Return the segment lengths, metres, for a reference path of ``path_length_m``.
+
+        rpg's fractions are of the path length, truncated to centimetres as rpg does.
+        """
+        if self.lengths_m is not None:
+            return self.lengths_m
+        if self.protocol == "kitti":
+            return KITTI_LENGTHS_M
+        fractions = RPG_FRACTIONS if self.fractions is None else self.fractions
+        return tuple(math.trunc(f * path_length_m * 100.0) / 100.0 for f in fractions)
+
+    def record(self, path_length_m: float) -> dict[str, Value]:
+        """Return the parameters a result records (lengths resolved, defaults filled)."""
+        lengths = self.resolved_lengths_m(path_length_m)
+        if self.protocol == "kitti":
+            step = 10 if self.step_frames is None else self.step_frames
+            return {"lengths_m": lengths, "step_frames": step}
+        fractions = None
+        if self.lengths_m is None:
+            fractions = RPG_FRACTIONS if self.fractions is None else self.fractions
+        ratio = 0.2 if self.max_diff_ratio is None else self.max_diff_ratio
+        return {"lengths_m": lengths, "fractions": fractions, "max_diff_ratio": ratio}
+
+
+#: rpg_trajectory_evaluation's association and alignment: TUM's one-to-one rule within
+#: 0.02 s, then Sim(3).
+RPG_SETTINGS = EvaluationSettings(align="sim3", sync="one_to_one", max_diff_s=0.02)
+
+
+def _relation(relation: str, allowed: tuple[str, ...]) -> str | None:
+    """Return the canonical name of ``relation`` (aliases resolved), or ``None`` if refused."""
+    name = RELATION_ALIASES.get(relation, relation)
+    return name if name in allowed else None
 
 
 def _transform_problem(matrix: tuple[float, ...], *, rigid: bool) -> str:

@@ -159,6 +159,7 @@ def finish_trajectory(
     owned: bool = False,
     covariance_6x6: Float64Array | None = None,
     stamps_ns: Int64Array | None = None,
+    stamps_are_frames: bool = False,
 ) -> PoseTrajectory:
     """Apply the module's rules to raw read poses and build the :class:`PoseTrajectory`.
 
@@ -189,6 +190,8 @@ def finish_trajectory(
         The exact stamps the float ``stamps_s`` were computed from (ROS headers, as
         ``sec + nanosec * 1e-9``): they follow the rows kept and become the
         trajectory's ``stamps_ns``, so they are sorted by the same rule.
+    stamps_are_frames : bool
+        The stamps are frame indices (KITTI without a times file).
 
     Returns
     -------
@@ -337,7 +340,14 @@ def finish_trajectory(
             child_frame_id=child_frame_id,
             covariance_6x6=np.asarray(covariance_6x6, dtype=np.float64)[rows],
             stamps_ns=exact,
+            stamps_are_frames=stamps_are_frames,
         )
     return PoseTrajectory._unchecked(  # noqa: SLF001
-        stamps, xyz, quat, frame_id, child_frame_id, stamps_ns=exact
+        stamps,
+        xyz,
+        quat,
+        frame_id,
+        child_frame_id,
+        stamps_ns=exact,
+        stamps_are_frames=stamps_are_frames,
     )

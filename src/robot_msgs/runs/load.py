@@ -1,6 +1,8 @@
 """Read what a :class:`~robot_msgs.runs.RunSpec` points to: trajectories and logs.
 
-Runs sharing a reference read it once (``cache``). A missing or empty estimate is a run
+A run's reference and estimate are read together, in one frame
+(:func:`robot_msgs.io.read_inputs`); runs sharing a reference read it once (``cache``).
+A missing or empty estimate is a run
 that produced nothing (``estimate`` is ``None``, judged as a failure later); a reference
 that is named but missing is an error, as is any file that cannot be read.
 """
@@ -28,8 +30,8 @@ if TYPE_CHECKING:
 
 __all__ = ["RunInputs", "TrajectoryCache", "load_run"]
 
-TrajectoryCache = dict[tuple[str, str | None, str | None, str | None], "PoseTrajectory"]
-"""Trajectories already read, by ``(resolved path, format, topic, times)``."""
+TrajectoryCache = dict[tuple[object, ...], "PoseTrajectory"]
+"""Trajectories already read (:data:`robot_msgs.io.evaluation_inputs.InputsCache`)."""
 
 _BAG_SUFFIXES = {".bag", ".mcap", ".db3"}
 
@@ -63,17 +65,6 @@ def _has_poses(path: Path) -> bool:
         return any(line.strip() and not line.lstrip().startswith("#") for line in handle)
 
 
-def _read(
-    path: Path, fmt: str | None, topic: str | None, times: str | None, cache: TrajectoryCache
-) -> PoseTrajectory:
-    from robot_msgs.io import read_trajectory  # noqa: PLC0415 - readers only when files are read
-
-    key = (str(path.resolve()), fmt, topic, times)
-    if key not in cache:
-        cache[key] = read_trajectory(path, fmt=fmt, topic=topic, times_path=times)
-    return cache[key]
-
-
 def _resolve(path: str, spec: RunSpec) -> Path:
     try:
         return resolve_path(path)
@@ -91,23 +82,31 @@ def load_run(spec: RunSpec, *, cache: TrajectoryCache | None = None) -> RunInput
         A named reference that does not exist, or a malformed file (the message names the
         file, line and field).
     """
-    cache = {} if cache is None else cache
-    estimate = None
-    if spec.estimate:
-        path = _resolve(spec.estimate, spec)
-        if path.exists() and _has_poses(path):
-            estimate = _read(
-                path, spec.estimate_format, spec.estimate_topic, spec.estimate_times, cache
-            )
-    reference = None
+    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415 - readers
+
+    inputs: dict[str, InputFile] = {}
     if spec.reference is not None:
         path = _resolve(spec.reference, spec)
         if not path.exists():
             msg = f"{spec.reference}: the reference of run {spec.name} does not exist"
             raise FormatError(msg)
-        reference = _read(
-            path, spec.reference_format, spec.reference_topic, spec.reference_times, cache
+        inputs["reference"] = InputFile(
+            path=str(path),
+            fmt=spec.reference_format,
+            topic=spec.reference_topic,
+            times_path=spec.reference_times,
         )
+    if spec.estimate:
+        path = _resolve(spec.estimate, spec)
+        if path.exists() and _has_poses(path):
+            inputs["estimate"] = InputFile(
+                path=str(path),
+                fmt=spec.estimate_format,
+                topic=spec.estimate_topic,
+                times_path=spec.estimate_times,
+            )
+    read = dict(zip(inputs, read_inputs(list(inputs.values()), cache=cache), strict=True))
+    estimate, reference = read.get("estimate"), read.get("reference")
     logs: dict[str, object] = {}
     if spec.folder is not None:
         folder = Path(spec.folder)
