@@ -14,7 +14,7 @@ import pytest
 import robot_msgs
 from robot_msgs.catalog import examples
 from robot_msgs.compare import Comparison, ErrorStats, RunReport, error_stats
-from robot_msgs.compare.result import ErrorSeries
+from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import UnknownTypeError, ValidationError
 from robot_msgs.geometry import Point, Pose, PoseWithCovariance, Quaternion, Vector3
 from robot_msgs.msg import FrozenMap, Msg, Shape, message

@@ -12,9 +12,9 @@ from robot_msgs.evaluation import (
     EvaluationSettings,
     ape,
     euler_sxyz_from_quat_xyzw,
-    prepare,
     project_to_plane,
 )
+from robot_msgs.evaluation.pipeline import prepare
 from robot_msgs.rotations import quat_xyzw_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import random_walk

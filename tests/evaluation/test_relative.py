@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation import EvaluationSettings, PairSettings, prepare, rpe, rpe_from_prepared
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, Rpe, evaluate, rpe
 from tests.evaluation.metric_trajectories import (
     RIGID_MOTIONS,
     RigidMotion,
@@ -130,13 +130,12 @@ def test_a_delta_without_pairs_is_refused_with_the_path_length() -> None:
         rpe(line(), line(), pairs=PairSettings(delta=50.0, delta_unit="m"))
 
 
-def test_rpe_from_one_preparation_equals_rpe_for_each_delta() -> None:
+def test_evaluate_of_several_rpes_equals_rpe_for_each_delta() -> None:
     ref, est = random_walk(300, seed=5), random_walk(300, seed=6)
-    prep = prepare(ref, est, EvaluationSettings(align="se3"))
-    for delta, unit in ((1.0, "f"), (2.0, "s"), (1.0, "m")):
-        got = rpe_from_prepared(
-            prep, pairs=PairSettings(delta=delta, delta_unit=unit, all_pairs=True)
-        )
+    units = ((1.0, "f"), (2.0, "s"), (1.0, "m"))
+    specs = [Rpe(pairs=(PairSettings(delta=d, delta_unit=u, all_pairs=True),)) for d, u in units]
+    together = evaluate(ref, est, EvaluationSettings(align="se3"), metrics=specs)
+    for (delta, unit), got in zip(units, together, strict=True):
         assert got == rpe(
             ref,
             est,

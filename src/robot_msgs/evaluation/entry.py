@@ -245,7 +245,11 @@ def rpe(
     """
     if pairs is None:
         pairs = PairSettings()
+    if not isinstance(pairs, list | tuple):
+        check_argument("pairs", pairs, PairSettings)  # raises unless one, naming what to pass
     chosen = (pairs,) if isinstance(pairs, PairSettings) else tuple(pairs)
+    for item in chosen:
+        check_argument("pairs", item, PairSettings)
     (result,) = evaluate(
         reference,
         estimate,
