@@ -92,7 +92,7 @@ def test_numpy_scalars_become_python_scalars() -> None:
             lambda: Path(poses=Pose()),  # type: ignore[arg-type]
             r"Expected tuple\[PoseStamped, \.\.\.\].* - at `Path.poses`",
         ),
-        (lambda: Time(nanosec=2_000_000_000), r"Expected an int in \[0, 1000000000\).*nanosec"),
+        (lambda: Time(nanosec=2_000_000_000), r"Expected uint32 \(0\.\.999999999\).*nanosec"),
         (
             lambda: JointState(name=("a", "b"), position=(1.0,)),
             r"Expected 0 or 2 values \(one per name\).* - at `JointState.position`",
@@ -393,11 +393,11 @@ def test_float_beyond_the_float_range_is_a_validation_error_naming_the_field() -
     ("field", "key", "value", "where"),
     [
         ("stamps_s", "extra", 1, r"stamps_s`"),  # an unknown key in an array dict
-        ("stamps_s", "dtype", "int8", r"stamps_s\.data`"),  # 0, 1, 2 fit; replaced below
+        ("stamps_s", "dtype", "int8", r"stamps_s\.dtype`"),  # not the field's float64
         ("stamps_s", "dtype", "no-such-dtype", r"stamps_s\.dtype`"),
         ("stamps_s", "shape", [-3], r"stamps_s\.shape`"),
         ("stamps_s", "shape", [4], r"stamps_s\.data`"),  # 3 values for 4 slots
-        ("stamps_s", "data", [0.0, 1.0, 10**400], r"stamps_s\.data`"),
+        ("stamps_s", "data", [0.0, 1.0, 10**400], r"stamps_s\.data\[2\]`"),
         ("positions_xyz", "data", [[0.0] * 3] * 3, r"positions_xyz\.data`"),  # not flat
     ],
 )
@@ -406,8 +406,6 @@ def test_flawed_array_dicts_are_validation_errors_naming_the_key(
 ) -> None:
     data = _saved_trajectory()
     data[field] = {**data[field], key: value}
-    if value == "int8":
-        data[field]["data"] = [0, 1, 1000]  # 1000 does not fit int8: NumPy raises OverflowError
     with pytest.raises(ValidationError, match=rf"at `PoseTrajectory\.{where}"):
         PoseTrajectory.from_dict(data)
 

@@ -11,7 +11,7 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.geometry import PoseWithCovariance
 from robot_msgs.primitives import BOUNDS, Ros
 from robot_msgs.sensor import JointState
-from robot_msgs.std import Duration, Time
+from robot_msgs.std import Byte, Duration, Time
 from robot_msgs.trajectory import JointTrajectory, JointTrajectoryPoint
 
 
@@ -21,7 +21,8 @@ from robot_msgs.trajectory import JointTrajectory, JointTrajectoryPoint
         (lambda: Time(sec=2**31), r"int32 \(-2147483648\.\.2147483647\), got int 2147483648"),
         (lambda: Time(sec=-(2**31) - 1), r"int32 .* - at `Time.sec`"),
         (lambda: Duration(sec=2**31), r"int32 .* - at `Duration.sec`"),
-        (lambda: Time(nanosec=-1), r"uint32 \(0\.\.4294967295\), got int -1 - at `Time.nanosec`"),
+        (lambda: Time(nanosec=-1), r"uint32 \(0\.\.999999999\), got int -1 - at `Time.nanosec`"),
+        (lambda: Byte(data=256), r"byte \(0\.\.255\), got int 256 - at `Byte.data`"),
     ],
 )
 def test_int_fields_are_bounded_like_their_ros_type(make: Any, match: str) -> None:

@@ -11,12 +11,26 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs import diagnostic, geometry, nav, sensor, std, tf2, trajectory, visualization
+from robot_msgs import (
+    action,
+    diagnostic,
+    geometry,
+    nav,
+    rcl,
+    rosgraph,
+    sensor,
+    shape,
+    std,
+    tf2,
+    trajectory,
+    visualization,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from robot_msgs.msg import Msg
+    from robot_msgs.typing import Float32Array, UInt32Array
 
 __all__ = ["INTERFACE_EXAMPLES"]
 
@@ -105,6 +119,168 @@ def _transform(parent: str, child: str, x: float) -> geometry.TransformStamped:
         child_frame_id=child,
         transform=geometry.Transform(translation=geometry.Vector3(x=x), rotation=_yaw_quarter()),
     )
+
+
+def _layout() -> std.MultiArrayLayout:
+    # a 2 x 3 matrix, row-major: what a 6-joint ros2_control command would say of itself
+    return std.MultiArrayLayout(
+        dim=(
+            std.MultiArrayDimension(label="rows", size=2, stride=6),
+            std.MultiArrayDimension(label="cols", size=3, stride=3),
+        )
+    )
+
+
+def _multi(kind: type[Msg], values: list[int] | list[float]) -> Msg:
+    return kind(layout=_layout(), data=values)  # type: ignore[call-arg]  # every *MultiArray
+
+
+def _double(value: float) -> rcl.ParameterValue:
+    return rcl.ParameterValue(type=rcl.ParameterType.PARAMETER_DOUBLE, double_value=value)
+
+
+def _speed_descriptor() -> rcl.ParameterDescriptor:
+    return rcl.ParameterDescriptor(
+        name="max_vel_x",
+        type=rcl.ParameterType.PARAMETER_DOUBLE,
+        description="Largest forward speed the controller commands, m/s",
+        floating_point_range=(rcl.FloatingPointRange(from_value=0.0, to_value=1.0),),
+    )
+
+
+def _goal() -> action.GoalInfo:
+    goal_id = bytes.fromhex("6f1d3c2a9b8e4f70a1b2c3d4e5f60718")
+    return action.GoalInfo(
+        goal_id=action.UUID(uuid=np.frombuffer(goal_id, dtype=np.uint8)),
+        stamp=std.Time(sec=1700000000, nanosec=5000000),
+    )
+
+
+def _f32(*values: float) -> Float32Array:
+    return np.array(values, dtype=np.float32)
+
+
+def _u32(*values: int) -> UInt32Array:
+    return np.array(values, dtype=np.uint32)
+
+
+def _echo(*ranges: float) -> sensor.LaserEcho:
+    return sensor.LaserEcho(echoes=_f32(*ranges))
+
+
+def _points() -> tuple[geometry.Point32, ...]:
+    return (geometry.Point32(x=1.0), geometry.Point32(y=2.0), geometry.Point32(z=1.5))
+
+
+_MORE_EXAMPLES: dict[str, Callable[[], Msg]] = {
+    "std/MultiArrayDimension": lambda: std.MultiArrayDimension(label="joints", size=6, stride=6),
+    "std/MultiArrayLayout": _layout,
+    "std/Float64MultiArray": lambda: _multi(
+        std.Float64MultiArray, [0.1, -0.4, 1.2, 0.0, 0.25, -1.5]
+    ),
+    "std/Float32MultiArray": lambda: _multi(std.Float32MultiArray, [0.5, 1.0, 1.5, 2.0, 2.5, 3.0]),
+    "std/ByteMultiArray": lambda: _multi(std.ByteMultiArray, [0, 1, 127, 128, 200, 255]),
+    "std/Int8MultiArray": lambda: _multi(std.Int8MultiArray, [-128, -1, 0, 1, 64, 127]),
+    "std/UInt8MultiArray": lambda: _multi(std.UInt8MultiArray, [0, 1, 2, 253, 254, 255]),
+    "std/Int16MultiArray": lambda: _multi(std.Int16MultiArray, [-32768, -2, 0, 2, 300, 32767]),
+    "std/UInt16MultiArray": lambda: _multi(std.UInt16MultiArray, [0, 1, 2, 3, 4096, 65535]),
+    "std/Int32MultiArray": lambda: _multi(
+        std.Int32MultiArray, [-(2**31), -5, 0, 5, 70000, 2**31 - 1]
+    ),
+    "std/UInt32MultiArray": lambda: _multi(std.UInt32MultiArray, [0, 1, 2, 3, 70000, 2**32 - 1]),
+    "std/Int64MultiArray": lambda: _multi(
+        std.Int64MultiArray, [-(2**63), -1, 0, 1, 2**40, 2**63 - 1]
+    ),
+    "std/UInt64MultiArray": lambda: _multi(std.UInt64MultiArray, [0, 1, 2, 3, 2**40, 2**64 - 1]),
+    "sensor/LaserEcho": lambda: _echo(1.5, 2.25),
+    "sensor/MultiEchoLaserScan": lambda: sensor.MultiEchoLaserScan(
+        header=_header("laser"),
+        angle_min=-0.25,
+        angle_max=0.25,
+        angle_increment=0.5,
+        scan_time=0.1,
+        range_min=0.1,
+        range_max=30.0,
+        ranges=(_echo(1.5, 2.25), _echo(4.0)),
+        intensities=(_echo(80.0, 20.0), _echo(65.0)),
+    ),
+    "sensor/ChannelFloat32": lambda: sensor.ChannelFloat32(
+        name="intensity", values=np.array([10.0, 20.0, 30.0], dtype=np.float32)
+    ),
+    "sensor/PointCloud": lambda: sensor.PointCloud(
+        header=_header("lidar"),
+        points=_points(),
+        channels=(sensor.ChannelFloat32(name="intensity", values=_f32(10.0, 20.0, 30.0)),),
+    ),
+    "sensor/DisparityImage": lambda: sensor.DisparityImage(
+        header=_header("camera_optical"),
+        image=sensor.Image(
+            header=_header("camera_optical"),
+            height=1,
+            width=2,
+            encoding="32FC1",
+            step=8,
+            data=np.frombuffer(np.array([16.0, 32.0], dtype="<f4").tobytes(), dtype=np.uint8),
+        ),
+        f=525.0,
+        t=0.12,
+        valid_window=sensor.RegionOfInterest(width=2, height=1),
+        min_disparity=1.0,
+        max_disparity=64.0,
+        delta_d=0.0625,
+    ),
+    "shape/MeshTriangle": lambda: shape.MeshTriangle(vertex_indices=_u32(0, 1, 2)),
+    "shape/Mesh": lambda: shape.Mesh(
+        triangles=(
+            shape.MeshTriangle(vertex_indices=_u32(0, 1, 2)),
+            shape.MeshTriangle(vertex_indices=_u32(0, 2, 3)),
+        ),
+        vertices=(
+            geometry.Point(),
+            geometry.Point(x=1.0),
+            geometry.Point(x=1.0, y=1.0),
+            geometry.Point(y=1.0),
+        ),
+    ),
+    "shape/Plane": lambda: shape.Plane(coef=np.array([0.0, 0.0, 1.0, -0.5])),
+    "shape/SolidPrimitive": lambda: shape.SolidPrimitive(
+        type=shape.SolidPrimitive.BOX, dimensions=(0.5, 0.3, 0.2)
+    ),
+    "rcl/Log": lambda: rcl.Log(
+        stamp=std.Time(sec=1700000000, nanosec=250000000),
+        level=rcl.Log.INFO,
+        name="controller_server",
+        msg="Reached the goal!",
+        file="controller_server.cpp",
+        function="computeControl",
+        line=381,
+    ),
+    "rcl/ParameterType": rcl.ParameterType,
+    "rcl/ParameterValue": lambda: _double(0.26),
+    "rcl/Parameter": lambda: rcl.Parameter(name="max_vel_x", value=_double(0.26)),
+    "rcl/ParameterEvent": lambda: rcl.ParameterEvent(
+        stamp=std.Time(sec=1700000000),
+        node="/controller_server",
+        changed_parameters=(rcl.Parameter(name="max_vel_x", value=_double(0.3)),),
+    ),
+    "rcl/FloatingPointRange": lambda: rcl.FloatingPointRange(from_value=0.0, to_value=1.0),
+    "rcl/IntegerRange": lambda: rcl.IntegerRange(from_value=1, to_value=100, step=1),
+    "rcl/ParameterDescriptor": _speed_descriptor,
+    "rcl/ParameterEventDescriptors": lambda: rcl.ParameterEventDescriptors(
+        new_parameters=(_speed_descriptor(),)
+    ),
+    "rosgraph/Clock": lambda: rosgraph.Clock(clock=std.Time(sec=120, nanosec=500000000)),
+    "action/UUID": lambda: _goal().goal_id,
+    "action/GoalInfo": _goal,
+    "action/GoalStatus": lambda: action.GoalStatus(
+        goal_info=_goal(), status=action.GoalStatus.STATUS_SUCCEEDED
+    ),
+    "action/GoalStatusArray": lambda: action.GoalStatusArray(
+        status_list=(
+            action.GoalStatus(goal_info=_goal(), status=action.GoalStatus.STATUS_EXECUTING),
+        )
+    ),
+}
 
 
 INTERFACE_EXAMPLES: dict[str, Callable[[], Msg]] = {
@@ -300,4 +476,5 @@ INTERFACE_EXAMPLES: dict[str, Callable[[], Msg]] = {
         data=np.array([0xFF, 0xD8, 0xFF, 0xE0, 0xFF, 0xD9], dtype=np.uint8),
     ),
     "sensor/CameraInfo": _camera_info,
+    **_MORE_EXAMPLES,
 }

@@ -1,65 +1,149 @@
 """JSON Schema (draft 2020-12) of every message type's JSON form, from msgspec.
 
-:func:`json_schema` is ``msgspec.json.schema`` of the type with what msgspec cannot know
-filled in from the package's own rules: an array field is the object
-``{"dtype", "shape", "data"}`` (:meth:`~robot_msgs.msg.Msg.to_dict`), a float field also
-takes ``null`` (the package's strict JSON writes NaN and infinities so, and reads ``null``
-back as NaN), and ``"_type"`` also takes the type's ROS 2 name. ``robot-msgs schema TYPE``
-prints it.
+:func:`json_schema` is ``msgspec.json.schema`` of the type (which carries every
+``Literal`` and ``Meta`` constraint declared on the fields) with what msgspec cannot know
+filled in from the same field specs the decoder uses (:func:`robot_msgs.msg.field_schema`):
+
+- an array field is the object ``{"dtype", "shape", "data"}`` with its dtype, the shape
+  its declared dimensions allow (fixed sizes exact; a fixed matrix may also come flat,
+  as ROS writes it) and the values its dtype holds (an ``int8`` array's items in
+  ``-128..127``, a ``float32`` array's within the float32 range);
+- a float takes ``null``, ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (strict JSON's
+  non-finite floats, :mod:`robot_msgs.msg`); a ``float32`` is bounded by the float32
+  range and an ``int`` by its ROS primitive's;
+- ``"_type"`` may be left out (the decoder takes the type asked for) and may also be
+  the type's ROS 2 name.
+
+What no JSON Schema can say is left to the decoder and named in its errors: a named
+dimension shared by several arrays (``N`` of ``stamps_s`` and ``positions_xyz``), a data
+list as long as its shape, and each type's cross-field rules (``Image.data`` holds
+``step * height`` bytes). JSON Schema's ``integer`` also admits ``1.0``, which the decoder
+refuses for an ``int``. ``robot-msgs schema TYPE`` prints the schema.
 
 Examples
 --------
 >>> from robot_msgs.geometry import Point
 >>> schema = json_schema(Point)
->>> schema["$defs"]["Point"]["properties"]["x"]
-{'anyOf': [{'type': 'number'}, {'type': 'null'}], 'default': 0.0}
+>>> schema["$defs"]["Point"]["properties"]["x"]["anyOf"]
+[{'type': 'number'}, {'type': 'null'}, {'enum': ['NaN', 'Infinity', '-Infinity']}]
 >>> schema["$defs"]["Point"]["properties"]["_type"]
 {'enum': ['geometry/Point', 'geometry_msgs/msg/Point', 'geometry_msgs/Point']}
 """
 
 from __future__ import annotations
 
+import math
 import typing
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 import numpy as np
 
+from robot_msgs.msg import field_schema
+from robot_msgs.msg_fields import NON_FINITE
+
 if TYPE_CHECKING:
-    from robot_msgs.msg import Msg
+    from robot_msgs.msg import FieldSpec, Msg
 
 __all__ = ["json_schema"]
 
-_ARRAY = {
-    "type": "object",
-    "description": "An array: its dtype name, its shape and its values flat, row-major.",
-    "properties": {
-        "dtype": {"type": "string"},
-        "shape": {"type": "array", "items": {"type": "integer", "minimum": 0}},
-        "data": {"type": "array"},
-    },
-    "required": ["dtype", "shape", "data"],
-    "additionalProperties": False,
-}
+_NON_FINITE = {"enum": list(NON_FINITE)}
+#: The largest magnitude that rounds to a finite float32 (FLT_MAX and half an ulp).
+_FLOAT32_LIMIT = float(np.finfo(np.float32).max) * (1 + 2.0**-25)
+
+
+def _float(*, float32: bool = False) -> dict[str, Any]:
+    number: dict[str, Any] = {"type": "number"}
+    if float32:
+        number |= {"exclusiveMinimum": -_FLOAT32_LIMIT, "exclusiveMaximum": _FLOAT32_LIMIT}
+    return {"anyOf": [number, {"type": "null"}, _NON_FINITE]}
 
 
 def _hook(kind: Any) -> dict[str, Any]:
     if kind is np.ndarray or typing.get_origin(kind) is np.ndarray:
-        return dict(_ARRAY)
+        return {"type": "object"}  # replaced by the field's own array schema below
     msg = f"Expected a message field type, got {kind!r}"
     raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
 
 
-def _nullable_numbers(node: Any) -> Any:
-    """Let every ``{"type": "number"}`` also be ``null`` (NaN in strict JSON)."""
+def _items(dtype: np.dtype[Any]) -> dict[str, Any]:
+    """Return the JSON Schema of one value of an array of ``dtype``."""
+    if dtype.kind == "f":
+        return _float(float32=dtype == np.float32)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return {"type": "integer", "minimum": int(info.min), "maximum": int(info.max)}
+    if dtype.kind == "b":
+        return {"type": "boolean"}
+    msg = f"Expected a numeric array dtype, got {dtype}"  # pragma: no cover - none declared
+    raise TypeError(msg)
+
+
+def _sizes(dims: tuple[int | str, ...]) -> dict[str, Any]:
+    items = [
+        {"const": d} if isinstance(d, int) else {"type": "integer", "minimum": 0} for d in dims
+    ]
+    return {"type": "array", "prefixItems": items, "minItems": len(dims), "maxItems": len(dims)}
+
+
+def _array(spec: FieldSpec) -> dict[str, Any]:
+    """Return the JSON Schema of an array field: its dtype, the shapes it takes, its values."""
+    assert spec.dtype is not None
+    dims = spec.shape.dims if spec.shape is not None else None
+    data: dict[str, Any] = {"type": "array", "items": _items(spec.dtype)}
+    if dims is None:
+        shape: dict[str, Any] = {"type": "array", "items": {"type": "integer", "minimum": 0}}
+    else:
+        shapes = [_sizes(dims)]
+        if len(dims) > 1:
+            if all(isinstance(d, int) for d in dims):
+                size = math.prod(d for d in dims if isinstance(d, int))
+                shapes.append(_sizes((size,)))  # ROS's flat layout of a fixed matrix
+                data |= {"minItems": size, "maxItems": size}
+            else:
+                shapes.append(_sizes((0,)))  # an empty array, flat
+        shape = shapes[0] if len(shapes) == 1 else {"anyOf": shapes}
+    return {
+        "type": "object",
+        "description": f"An array {spec.label}: dtype, shape and the values flat, row-major.",
+        "properties": {"dtype": {"const": str(spec.dtype)}, "shape": shape, "data": data},
+        "required": ["dtype", "shape", "data"],
+        "additionalProperties": False,
+    }
+
+
+def _with_nulls(node: Any) -> Any:
+    """Let every ``{"type": "number"}`` msgspec wrote also be a non-finite float's spelling."""
     if isinstance(node, dict):
         if node.get("type") == "number":
             rest = {k: v for k, v in node.items() if k != "type"}
-            return {"anyOf": [{"type": "number"}, {"type": "null"}], **rest}
-        return {k: _nullable_numbers(v) for k, v in node.items()}
+            return {**_float(), **rest}
+        return {k: _with_nulls(v) for k, v in node.items()}
     if isinstance(node, list):
-        return [_nullable_numbers(v) for v in node]
+        return [_with_nulls(v) for v in node]
     return node
+
+
+def _field(spec: FieldSpec, node: dict[str, Any]) -> dict[str, Any]:
+    """One field's schema: msgspec's, with our arrays, float32 and int bounds put in."""
+    kind, inner = spec.kind, spec.inner
+    default = {k: v for k, v in node.items() if k == "default"}
+    if kind == "array":
+        return {**_array(spec), **default}
+    if kind == "float32":
+        return {**_float(float32=True), **default}
+    if kind == "int" and spec.bounds is not None and node.get("type") == "integer":
+        low, high = spec.bounds
+        return {**node, "minimum": low, "maximum": high}
+    if kind == "optional" and inner is not None and "anyOf" in node:
+        options = [o if o == {"type": "null"} else _field(inner, o) for o in node["anyOf"]]
+        return {**node, "anyOf": options}
+    if kind == "tuple" and inner is not None and "items" in node:
+        return {**node, "items": _field(inner, node["items"])}
+    if kind == "mapping" and inner is not None and "additionalProperties" in node:
+        return {**node, "additionalProperties": _field(inner, node["additionalProperties"])}
+    out: dict[str, Any] = _with_nulls(node)
+    return out
 
 
 def json_schema(cls: type[Msg]) -> dict[str, Any]:
@@ -72,11 +156,21 @@ def json_schema(cls: type[Msg]) -> dict[str, Any]:
     """
     from robot_msgs.registry import registered_types  # noqa: PLC0415 - every family
 
-    schema: dict[str, Any] = _nullable_numbers(msgspec.json.schema(cls, schema_hook=_hook))
+    schema: dict[str, Any] = msgspec.json.schema(cls, schema_hook=_hook)
     by_name = {t.__name__: t for t in registered_types().values()}
+    by_name[cls.__name__] = cls
     for name, definition in schema.get("$defs", {}).items():
-        tag = definition.get("properties", {}).get("_type")
         known = by_name.get(name)
-        if tag is not None and known is not None and known.ROS2 is not None:
+        properties = definition.get("properties", {})
+        if known is None or "_type" not in properties:
+            continue
+        specs = field_schema(known)
+        for field, spec in specs.items():
+            properties[field] = _field(spec, properties[field])
+        if known.ROS2 is not None:
+            tag = properties["_type"]
             tag["enum"] = [*tag["enum"], known.ROS2, known.ROS2.replace("/msg/", "/")]
+        definition["required"] = [r for r in definition.get("required", []) if r != "_type"]
+        if not definition["required"]:
+            del definition["required"]
     return schema

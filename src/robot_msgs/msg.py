@@ -3,37 +3,44 @@
 A message type is a class decorated with :func:`message`, which makes it a
 ``msgspec.Struct`` (frozen, keyword-only, tagged ``"_type": "family/Name"``, unknown
 fields refused) subclassing :class:`Msg`, and registers it. The field annotations are the
-schema: they are checked on construction and again in :meth:`Msg.replace`.
+schema, and constraints are declared on them: ``Literal[...]`` choices, bounds as
+``Annotated[float, msgspec.Meta(gt=0)]``, ROS primitives (:mod:`robot_msgs.primitives`).
 
-WHY msgspec, measured (``benchmarks/bench_messages.py``, 10^5 messages, ratios to the
-reference of the same run, 2-core shared machine): on the previous hand-written dataclass
-base a validated ``Pose`` took 3.3x a plain frozen dataclass (10.3 µs), ``from_dict`` 5.1x
-a hand-written one and a JSON round trip 4.2x ``json.dumps`` + ``json.loads`` of the same
-dicts; on this base they take 0.83x (2.2 µs), 0.66x and 0.28x (``Odometry``: 1.15x,
-0.81x of ``to_dict``, 0.54x). msgspec does the struct machinery (``__init__``, slots,
-frozen, repr, defaults, the ``"_type"`` tag, ``to_builtins``, JSON with NaN as ``null``,
-typed decoding, JSON Schema) in C; attrs, the other candidate, validates in Python as we
-do and has no JSON or schema.
+WHY msgspec, measured (``benchmarks/bench_messages.py``, ratios to the reference of the
+same run, 2-core shared machine): on the previous hand-written dataclass base a validated
+``Pose`` took 3.3x a plain frozen dataclass, ``from_dict`` 5.1x a hand-written one and a
+JSON round trip 4.2x ``json.dumps`` + ``json.loads`` of the same dicts; on msgspec they
+take under 1x. msgspec does the struct machinery (``__init__``, slots, frozen, repr,
+defaults, the ``"_type"`` tag, ``to_builtins``, JSON, typed decoding, JSON Schema) in C;
+attrs, the other candidate, validates in Python and has no JSON or schema.
 
-What is ours, and why msgspec does not do it:
+One road, msgspec's: reading (:meth:`Msg.from_dict`, :func:`decode_json`) is
+``msgspec.convert``/``msgspec.json.decode`` into the type, which checks every declared
+constraint; construction checks each field against the same annotation with
+``msgspec.convert`` (:mod:`robot_msgs.msg_fields`), after a fast test that keeps values
+already of the exact type and inside their bounds as they are. Ours, because msgspec does
+not know them: arrays, ``float32`` rounding, cross-field rules (:meth:`Msg._validate`),
+and the JSON form's non-finite floats.
 
-- Validation on construction: ``msgspec.Struct.__init__`` does not check types (only
-  decoding does), so :meth:`Msg.__post_init__` checks each field against its compiled
-  :data:`~robot_msgs.msg_fields.FieldSpec`, with a fast path for values already of the
-  exact type (:mod:`robot_msgs.msg_fields` holds the checks).
-- Arrays: ``Annotated[npt.NDArray[np.float64], Shape("N", 3)]`` fields are copied, cast
-  safely, made read-only, and their named dimensions agree across the message; they are
-  written as ``{"dtype", "shape", "data"}``.
-- NaN-aware equality and hashing (``NaN == NaN``, arrays by value).
-- Reading: :meth:`Msg.from_dict` and :func:`decode_json` take msgspec's typed road
-  first and fall back to ours, which reads ``null`` in a float field as NaN (the strict
-  JSON the package writes), accepts the ROS 2 type name as ``"_type"``, and names the
-  field in its errors as STYLE.md asks (``Expected float, got str 'x' - at `Pose.x```).
+Strict JSON, one convention: NaN is ``null`` (as msgspec writes it), ``+inf``/``-inf``
+are the strings ``"Infinity"``/``"-Infinity"`` of the proto3 JSON mapping; where ``null``
+means ``None`` (an optional float, a settings value) NaN is ``"NaN"``. Reading takes all
+of these and ``null`` as NaN in a float field (files written before infinities were kept
+load as before). A document msgspec refuses as it stands is read again after these
+spellings are turned into floats and a ROS 2 ``"_type"`` into the package's; if it is
+still refused, each field is checked alone to name the one at fault
+(``Expected float, got str 'x' - at `Pose.x```).
 
-Supported field annotations: ``int``, ``float``, ``str``, ``bool``; ROS primitives
-(:mod:`robot_msgs.primitives`); another message type; ``X | None``; ``tuple[X, ...]``;
-``Mapping[str, X]`` (stored as an immutable, hashable :class:`FrozenMap`); the scalar
-union :data:`Scalar` and the settings value :data:`Value`; ``Any``; arrays as above.
+Supported field annotations: ``int`` (ROS's ``int64``), ``float``, ``str``, ``bool``;
+``Literal[...]``; any of these ``Annotated`` with ``msgspec.Meta`` constraints; ROS
+primitives; another message type; ``X | None``; ``tuple[X, ...]``; ``Mapping[str, X]``
+(stored as an immutable, hashable :class:`FrozenMap`); the scalar union :data:`Scalar` and
+the settings value :data:`Value`; ``Any``; arrays ``Annotated[npt.NDArray[np.float64],
+Shape("N", 3)]`` (copied, cast where no value changes, read-only, named dimensions
+agreeing across the message, written as ``{"dtype", "shape", "data"}``).
+
+Equality is by value (NaN equals NaN, ``0.0 == -0.0``, arrays by dtype, shape and values),
+``!=`` is its negation and equal messages hash equal.
 
 Examples
 --------
@@ -43,15 +50,17 @@ Examples
 Vector3(x=1.0, y=2.0, z=0.5)
 >>> v.to_dict()
 {'_type': 'geometry/Vector3', 'x': 1.0, 'y': 2.0, 'z': 0.5}
->>> v.replace(z=3.0) == Vector3(x=1.0, y=2.0, z=3.0)
-True
->>> decode_json(encode_json(Vector3(x=float("nan"))), Vector3)
-Vector3(x=nan, y=0.0, z=0.0)
+>>> v.replace(z=3.0) == Vector3(x=1.0, y=2.0, z=3.0), v != Vector3(x=1.0, y=2.0, z=0.5)
+(True, False)
+>>> encode_json(Vector3(x=float("nan"), y=float("inf")))
+b'{"_type":"geometry/Vector3","x":null,"y":"Infinity","z":0.0}'
+>>> decode_json(_, Vector3)
+Vector3(x=nan, y=inf, z=0.0)
 """
 
 from __future__ import annotations
 
-import contextvars
+import copy
 import dataclasses
 import math
 import types
@@ -64,13 +73,16 @@ import numpy as np
 from msgspec.structs import force_setattr
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg_check import compile_check
 from robot_msgs.msg_fields import (
+    NON_FINITE,
     FieldSpec,
     FrozenMap,
     Scalar,
     Shape,
     Value,
     array_from_json,
+    array_to_json,
     check_value,
     compile_annotation,
     field_error,
@@ -79,7 +91,7 @@ from robot_msgs.msg_fields import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
 
     from typing_extensions import dataclass_transform
 else:
@@ -99,6 +111,7 @@ __all__ = [
     "declared_types",
     "decode_json",
     "encode_json",
+    "field_json",
     "field_schema",
     "field_specs",
     "message",
@@ -109,16 +122,10 @@ T = TypeVar("T")
 M = TypeVar("M", bound="Msg")
 
 _REGISTRY: dict[str, type[Msg]] = {}
+#: Compiled field specs per class (annotations resolved on first use); derived, never changed.
 _SPECS: dict[type, dict[str, FieldSpec]] = {}
-#: One field's fast check: its name, the exact types kept as they are, int bounds, its spec.
-_Step = tuple[str, tuple[type, ...], tuple[int, int] | None, FieldSpec]
-#: Per class, the steps of __post_init__.
-_PLANS: dict[type, tuple[_Step, ...]] = {}
-#: Classes msgspec cannot convert into (an annotation it does not support), or whose data
-#: holds nulls (NaN floats): our road first.
-_OWN_ROAD: set[type] = set()
-#: Set while :meth:`Msg._trusted` builds a message from values proven valid.
-_TRUSTED: contextvars.ContextVar[bool] = contextvars.ContextVar("robot_msgs_trusted", default=False)
+#: The generated construction check of each class (:mod:`robot_msgs.msg_check`).
+_CHECKS: dict[type, Callable[[Any], None]] = {}
 
 
 def _specs(cls: type[Msg]) -> dict[str, FieldSpec]:
@@ -141,36 +148,7 @@ def field_schema(cls: type[Msg]) -> dict[str, FieldSpec]:
     return dict(_specs(cls))
 
 
-_EXACT = {"float": (float,), "int": (int,), "str": (str,), "bool": (bool,)}
-_SCALARS = (str, float, int, bool, type(None))
-
-
-def _exact(spec: FieldSpec) -> tuple[type, ...]:
-    """Types a value of ``spec`` may have to be kept as it is, without a check."""
-    if spec.kind in _EXACT:
-        return _EXACT[spec.kind]
-    if spec.kind == "msg":
-        return (spec.msg_type,)
-    if spec.kind == "scalar":
-        return _SCALARS
-    if spec.kind == "value":
-        return _SCALARS
-    if spec.kind == "optional" and spec.inner is not None and spec.inner.kind != "array":
-        return (type(None), *_exact(spec.inner))
-    if spec.kind == "any":
-        return (object,)
-    return ()
-
-
-def _plan(cls: type[Msg]) -> tuple[_Step, ...]:
-    plan = _PLANS.get(cls)
-    if plan is None:
-        plan = tuple((name, _exact(spec), spec.bounds, spec) for name, spec in _specs(cls).items())
-        _PLANS[cls] = plan
-    return plan
-
-
-# --------------------------------------------------------------------------- encoding hooks
+# --------------------------------------------------------------------------- msgspec hooks
 
 
 def _encode(value: Any) -> Any:
@@ -187,75 +165,138 @@ def _encode(value: Any) -> Any:
     raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
 
 
+def _encode_json(value: Any) -> Any:
+    """:func:`_encode` for JSON: an array's infinities as ``"Infinity"``/``"-Infinity"``."""
+    if isinstance(value, np.ndarray):
+        return array_to_json(value)
+    return _encode(value)
+
+
 def _decode(kind: Any, value: Any) -> Any:
     """Decode what msgspec does not know (its ``dec_hook``): an array field's dict."""
-    if typing.get_origin(kind) is np.ndarray or kind is np.ndarray:
+    if typing.get_origin(kind) is np.ndarray:
+        return array_from_json(value, "$", _dtype_of(kind))
+    if kind is np.ndarray:
         return array_from_json(value, "$")
     msg = f"Expected an array dict, got {type(value).__name__}"
     raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
 
 
-# --------------------------------------------------------------------------- our reading road
+def _dtype_of(kind: Any) -> np.dtype[Any]:
+    """Return the dtype of an ``npt.NDArray[np.float64]``-style annotation (float64 if none)."""
+    args = typing.get_args(kind)
+    dtype_args = typing.get_args(args[1]) if len(args) == 2 else ()
+    return np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
 
 
-#: Leaf kinds whose JSON form is the value itself.
-_AS_IS = frozenset({"str", "int", "bool", "scalar", "any"})
+_JSON_ENCODER = msgspec.json.Encoder(enc_hook=_encode_json)
 
 
-def _as_is(spec: FieldSpec, items: Iterable[Any]) -> bool:
-    """Whether :func:`_from_json_value` returns every one of ``items`` unchanged.
-
-    WHY: a sequence or mapping of such items is then taken whole, not walked item by
-    item (a stored run report's settings: a quarter of its loading time, measured).
-    """
-    kind = spec.kind
-    if kind in _AS_IS:
-        return True
-    if kind == "value":
-        return not any(type(item) is list for item in items)
-    if kind in {"float", "float32"}:
-        return not any(item is None for item in items)
-    return False
+# --------------------------------------------------------------------------- the JSON form
 
 
-def _from_json_value(spec: FieldSpec, value: Any, path: str) -> Any:
-    """Undo the JSON form of one field; validation proper happens in the constructor."""
-    kind = spec.kind
-    if kind == "optional":
-        assert spec.inner is not None
-        return None if value is None else _from_json_value(spec.inner, value, path)
-    if kind == "msg":
-        if not isinstance(value, Mapping):
-            expected = f"{spec.msg_type.__name__} as a dict"
-            raise field_error(expected=expected, value=value, path=path)
-        return _build(spec.msg_type, value, path)
-    if kind == "tuple":
-        assert spec.inner is not None
-        if not isinstance(value, list | tuple):
-            raise field_error(expected=f"{spec.label} as a list", value=value, path=path)
-        if _as_is(spec.inner, value):
-            return tuple(value)
-        return tuple(_from_json_value(spec.inner, v, f"{path}[{i}]") for i, v in enumerate(value))
-    if kind == "mapping":
-        assert spec.inner is not None
-        if not isinstance(value, Mapping):
-            raise field_error(expected=f"{spec.label} as a dict", value=value, path=path)
-        if _as_is(spec.inner, value.values()):
-            return value
-        return {k: _from_json_value(spec.inner, v, f"{path}[{k!r}]") for k, v in value.items()}
-    if kind == "array":
-        return array_from_json(value, path)
-    if kind in {"float", "float32"} and value is None:
-        return math.nan  # strict JSON writers turn NaN into null
-    if kind == "value" and isinstance(value, list):
-        return tuple(value)
+def _non_finite_text(value: float, *, nan: bool) -> Any:
+    """Spell a non-finite float for strict JSON (``nan``: NaN as ``"NaN"``, else as is)."""
+    if value != value:  # noqa: PLR0124 - NaN
+        return "NaN" if nan else value
+    if value in (math.inf, -math.inf):
+        return "Infinity" if value > 0 else "-Infinity"
     return value
 
 
-def _defaults(cls: type[Any]) -> dict[str, Any]:
-    """Return a struct's defaults by field (msgspec keeps those of the last fields)."""
-    fields, defaults = cls.__struct_fields__, cls.__struct_defaults__
-    return dict(zip(fields[len(fields) - len(defaults) :], defaults, strict=True))
+def _spelled(spec: FieldSpec, value: Any) -> Any:
+    """``value`` with its non-finite floats spelled for JSON (the same object if none is)."""
+    kind = spec.kind
+    if type(value) is float:
+        nan = kind in {"optional", "scalar", "value"}
+        return _non_finite_text(value, nan=nan) if kind != "any" else value
+    if kind == "optional" and value is not None:
+        assert spec.inner is not None
+        return _spelled(spec.inner, value)
+    if kind == "msg" or isinstance(value, Msg):
+        return _spelled_message(value)
+    if isinstance(value, tuple) and spec.inner is not None:
+        items = [_spelled(spec.inner, v) for v in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if kind == "value" and isinstance(value, tuple):
+        items = [_non_finite_text(v, nan=True) if type(v) is float else v for v in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if kind == "mapping" and spec.inner is not None:
+        spelled = {k: _spelled(spec.inner, v) for k, v in value.items()}
+        return spelled if any(spelled[k] is not v for k, v in value.items()) else value
+    return value
+
+
+def _spelled_message(msg: Msg) -> Any:
+    specs = _specs(type(msg))
+    values = {name: getattr(msg, name) for name in specs}
+    spelled = {name: _spelled(spec, values[name]) for name, spec in specs.items()}
+    if all(spelled[name] is values[name] for name in specs):
+        return msg
+    return {"_type": msg.TYPE, **spelled}
+
+
+def _revived(spec: FieldSpec, value: Any) -> Any:
+    """Undo :func:`_spelled` on the JSON form: floats back from ``null`` and the strings.
+
+    NumPy scalars become Python's and a 1-D array for a tuple a list (what ROS readers
+    and NumPy code hand over), so msgspec sees the plain values it checks.
+    """
+    kind = spec.kind
+    if isinstance(value, np.generic):
+        value = value.item()
+    elif kind == "tuple" and isinstance(value, np.ndarray) and value.ndim == 1:
+        value = value.tolist()
+    if kind in {"float", "float32"}:
+        if value is None:
+            return math.nan
+        return NON_FINITE.get(value, value) if isinstance(value, str) else value
+    if kind in {"scalar", "value"}:
+        if isinstance(value, list):
+            return [NON_FINITE.get(v, v) if isinstance(v, str) else v for v in value]
+        return NON_FINITE.get(value, value) if isinstance(value, str) else value
+    if kind == "optional":
+        assert spec.inner is not None
+        if value is None:
+            return None
+        if spec.inner.kind in {"float", "float32"} and isinstance(value, str):
+            return NON_FINITE.get(value, value)
+        return _revived(spec.inner, value)
+    if kind == "msg":
+        return _revived_message(spec.msg_type, value)
+    if kind == "tuple" and isinstance(value, list | tuple):
+        assert spec.inner is not None
+        items = [_revived(spec.inner, v) for v in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if kind == "mapping" and isinstance(value, Mapping):
+        assert spec.inner is not None
+        out = {k: _revived(spec.inner, v) for k, v in value.items()}
+        changed = type(value) is not dict or any(out[k] is not v for k, v in value.items())
+        return out if changed else value
+    return value
+
+
+def _revived_message(cls: type[Msg], data: Any) -> Any:
+    """Revive the JSON form of a ``cls`` message: its floats, and a ROS ``"_type"`` made ours.
+
+    An older form of the type is first made current by the type's own ``_upgrade``.
+    """
+    if not isinstance(data, Mapping):
+        return data
+    upgraded = cls._upgrade(data)
+    out: dict[str, Any] | None = None if type(data) is dict and upgraded is data else dict(upgraded)
+    data = upgraded
+    if "_type" in data and data["_type"] != cls.TYPE and _is_ros_name(cls, data["_type"]):
+        out = out or dict(data)
+        out["_type"] = cls.TYPE
+    for name, spec in _specs(cls).items():
+        if name in data:
+            value = data[name]
+            revived = _revived(spec, value)
+            if revived is not value:
+                out = out or dict(data)
+                out[name] = revived
+    return data if out is None else out
 
 
 def _is_ros_name(cls: type[Msg], name: object) -> bool:
@@ -264,32 +305,66 @@ def _is_ros_name(cls: type[Msg], name: object) -> bool:
     return ros2 is not None and name in (ros2, ros2.replace("/msg/", "/"))
 
 
-def _build(cls: type[M], data: Mapping[str, Any], path: str) -> M:
-    data = cls._upgrade(data)
+def _defaults(cls: type[Any]) -> dict[str, Any]:
+    """Return a struct's defaults by field (msgspec keeps those of the last fields)."""
+    fields, defaults = cls.__struct_fields__, cls.__struct_defaults__
+    return dict(zip(fields[len(fields) - len(defaults) :], defaults, strict=True))
+
+
+def _fault(
+    cls: type[M], data: Any, path: str, refused: msgspec.ValidationError | None = None
+) -> ValidationError:
+    """Name what msgspec refused in ``data`` (a ``cls`` JSON form): each field checked alone.
+
+    Reached only after msgspec has refused ``data``: the error path, never a second road.
+    """
+    if not isinstance(data, Mapping):
+        return field_error(expected=f"{cls.__name__} as a dict", value=data, path=path)
     type_name = data.get("_type", cls.TYPE)
-    if type_name != cls.TYPE and not _is_ros_name(cls, type_name):
+    if type_name != cls.TYPE:
         msg = f"Expected _type {cls.TYPE!r}, got {type_name!r} - at `{path}._type`"
-        raise ValidationError(msg)
+        return ValidationError(msg, field=f"{path}._type")
     specs = _specs(cls)
-    unknown = sorted(set(data) - set(specs) - {"_type"})
+    unknown = sorted(set(data) - set(specs) - {"_type"}, key=str)
     if unknown:
         msg = f"Expected fields of {cls.__name__}, got unknown field {unknown[0]!r} - at `{path}`"
-        raise ValidationError(msg)
-    kwargs = {
-        name: _from_json_value(spec, data[name], f"{path}.{name}")
-        for name, spec in specs.items()
-        if name in data
-    }
+        return ValidationError(msg, field=path)
     defaults = _defaults(cls)
-    missing = [n for n in cls.__struct_fields__ if n not in kwargs and n not in defaults]
+    missing = [n for n in cls.__struct_fields__ if n not in data and n not in defaults]
     if missing:
-        msg = f"Expected required field {missing[0]!r}, got nothing - at `{path}.{missing[0]}`"
-        raise ValidationError(msg)
+        where = f"{path}.{missing[0]}"
+        msg = f"Expected required field {missing[0]!r}, got nothing - at `{where}`"
+        return ValidationError(msg, field=where)
+    values: dict[str, Any] = {}
+    for name, spec in specs.items():
+        if name in data:
+            values[name] = _field_from_json(spec, data[name], f"{path}.{name}")
     try:
-        return cls(**kwargs)
-    except ValidationError as err:
+        cls(**values)
+    except ValidationError as err:  # a cross-field rule
         text = str(err).replace(f"at `{cls.__name__}.", f"at `{path}.")
-        raise ValidationError(text, field=err.field, reason=err.reason) from err
+        return ValidationError(text, field=err.field, reason=err.reason)
+    msg = f"Expected a valid {cls.__name__}, got what msgspec refused ({refused}) - at `{path}`"
+    return ValidationError(msg, field=path)
+
+
+def _field_from_json(spec: FieldSpec, value: Any, path: str) -> Any:
+    """One field of a JSON form as msgspec reads it, or the error naming what it refused."""
+    kind, inner = spec.kind, spec.inner
+    if kind == "msg":
+        try:
+            return msgspec.convert(value, spec.msg_type, dec_hook=_decode)
+        except msgspec.ValidationError as err:
+            raise _fault(spec.msg_type, value, path) from err
+    if kind == "optional" and inner is not None:
+        return None if value is None else _field_from_json(inner, value, path)
+    if kind == "tuple" and inner is not None and isinstance(value, list | tuple):
+        return [_field_from_json(inner, v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if kind == "mapping" and inner is not None and isinstance(value, Mapping):
+        return {k: _field_from_json(inner, v, f"{path}[{k!r}]") for k, v in value.items()}
+    if kind == "array":
+        return array_from_json(value, path, spec.dtype)
+    return check_value(spec, value, path, {})
 
 
 # --------------------------------------------------------------------------- the base class
@@ -324,6 +399,35 @@ else:
         pass
 
 
+class _DataclassFields:
+    """``__dataclass_fields__`` of a message class, made on first use (compatibility).
+
+    WHY: code written when messages were dataclasses reads their fields with
+    :func:`dataclasses.fields`; this keeps it working on msgspec structs. The fields are
+    those of a real dataclass of the same names and defaults, made with the public
+    :func:`dataclasses.make_dataclass`.
+    """
+
+    _made: ClassVar[dict[type, dict[str, dataclasses.Field[Any]]]] = {}
+
+    def __get__(self, obj: object, owner: type[Msg]) -> dict[str, dataclasses.Field[Any]]:
+        made = self._made.get(owner)
+        if made is None:
+            defaults = _defaults(owner)
+            spec: list[tuple[str, Any, dataclasses.Field[Any]]] = []
+            for name in owner.__struct_fields__:
+                default = defaults.get(name, dataclasses.MISSING)
+                factory = getattr(default, "factory", None)
+                if factory is not None:
+                    field: dataclasses.Field[Any] = dataclasses.field(default_factory=factory)
+                else:
+                    field = dataclasses.field(default=default)
+                spec.append((name, owner.__annotations__.get(name, Any), field))
+            twin = dataclasses.make_dataclass(owner.__name__, spec, kw_only=True, frozen=True)
+            made = self._made[owner] = dict(twin.__dataclass_fields__)  # type: ignore[attr-defined]
+        return made
+
+
 class Msg(_Struct):
     """Base of every message type: immutable, validated, serialisable, comparable by value.
 
@@ -334,22 +438,15 @@ class Msg(_Struct):
 
     TYPE: ClassVar[str] = ""
     ROS2: ClassVar[str | None] = None
+    __dataclass_fields__: ClassVar[Any] = _DataclassFields()
 
     def __post_init__(self) -> None:
-        if _TRUSTED.get():
-            return
         cls = type(self)
-        dims: dict[str, tuple[int, str]] | None = None
-        for name, exact, bounds, spec in _PLANS.get(cls) or _plan(cls):
-            value = getattr(self, name)
-            if type(value) in exact and (bounds is None or bounds[0] <= value <= bounds[1]):
-                continue
-            if dims is None:
-                dims = {}
-            checked = check_value(spec, value, f"{cls.__name__}.{name}", dims)
-            if checked is not value:
-                force_setattr(self, name, checked)  # type: ignore[arg-type]  # a Struct at run time
-        self._validate()
+        check = _CHECKS.get(cls)
+        if check is None:
+            own_rules = cls._validate is not Msg._validate
+            check = _CHECKS[cls] = compile_check(cls, _specs(cls), validate=own_rules)
+        check(self)
 
     def _validate(self) -> None:
         """Cross-field checks of a subclass; raise :class:`ValidationError` on failure."""
@@ -358,8 +455,8 @@ class Msg(_Struct):
     def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
         """Return the current form of data a type wrote in an older form (default: as is).
 
-        Our reading road calls it before the fields are read (msgspec's refuses the
-        older form first), so a subclass that changed its form states its migration here.
+        Read when msgspec refuses a document as it stands (:func:`_revived_message`), so
+        a type that changed its form states its migration here.
         """
         return data
 
@@ -371,42 +468,39 @@ class Msg(_Struct):
         """Build a :class:`ValidationError` for ``field`` of this message."""
         return field_error(expected=expected, value=got, path=f"{type(self).__name__}.{field}")
 
-    @classmethod
-    def _trusted(cls: type[M], **fields: Any) -> M:  # noqa: PYI019
-        """Build from values the caller has proven valid and made read-only: no check.
+    def _derived(self: M, **fields: Any) -> M:  # noqa: PYI019
+        """Return a copy with ``fields`` replaced, unchecked: the one unchecked constructor.
 
-        For the library's own derivations that keep every invariant by construction.
+        For the library's own derivations that keep every invariant by construction (the
+        values proven valid and made read-only by the caller), where checking again
+        costs as much as the derivation. Every public construction validates.
         """
-        token = _TRUSTED.set(True)
-        try:
-            return cls(**fields)
-        finally:
-            _TRUSTED.reset(token)
+        made = copy.copy(self)  # msgspec copies a struct without __post_init__
+        for name, value in fields.items():
+            force_setattr(made, name, value)  # type: ignore[arg-type]  # a Struct at run time
+        return made
 
     @classmethod
     def from_dict(cls: type[M], data: Mapping[str, Any]) -> M:  # noqa: PYI019
         """Build a message from its :meth:`to_dict` form (the exact inverse).
 
         Fields missing from ``data`` take their defaults, so data written before a
-        defaulted field existed still loads; ``null`` in a float field is NaN; the ROS 2
-        type name is accepted as ``"_type"``. A wrong ``"_type"``, an unknown field or a
-        missing required one raise :class:`~robot_msgs.errors.ValidationError`.
+        defaulted field existed still loads; ``null``, ``"NaN"``, ``"Infinity"`` and
+        ``"-Infinity"`` in a float field are the non-finite floats; the ROS 2 type name is
+        accepted as ``"_type"``. A wrong ``"_type"``, an unknown field or a missing
+        required one raise :class:`~robot_msgs.errors.ValidationError`.
         """
-        if not isinstance(data, Mapping):
-            raise field_error(expected=f"{cls.__name__} as a dict", value=data, path=cls.__name__)
-        if cls not in _OWN_ROAD:
+        try:
+            return msgspec.convert(data, cls, dec_hook=_decode)
+        except msgspec.ValidationError as err:
+            refused = err
+        revived = _revived_message(cls, data)
+        if revived is not data:
             try:
-                return msgspec.convert(data, cls, dec_hook=_decode)
+                return msgspec.convert(revived, cls, dec_hook=_decode)
             except msgspec.ValidationError as err:
-                # our road: NaN as null, ROS names, and errors that name the field. A type
-                # whose data holds nulls (NaN floats of reports) takes it at once from now
-                # on: msgspec would build most of it before the null stops it (measured:
-                # a stored run record 0.26 ms through both roads, 0.21 ms through ours).
-                if "got `null`" in str(err):
-                    _OWN_ROAD.add(cls)
-            except TypeError:
-                _OWN_ROAD.add(cls)
-        return _build(cls, data, cls.__name__)
+                refused = err
+        raise _fault(cls, revived, cls.__name__, refused) from refused
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict with a "_type" key; arrays keep their dtype and shape."""
@@ -434,6 +528,10 @@ class Msg(_Struct):
             values_equal(getattr(self, name), getattr(other, name))
             for name in self.__struct_fields__
         )
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     def __hash__(self) -> int:
         values = tuple(hashable_value(getattr(self, name)) for name in self.__struct_fields__)
@@ -478,22 +576,40 @@ def _keeping_arrays(value: Any) -> Any:
 
 
 def encode_json(msg: Msg) -> bytes:
-    """Return ``msg`` as compact strict JSON (UTF-8): NaN and infinities as ``null``.
+    """Return ``msg`` as compact strict JSON (UTF-8), non-finite floats as the module says.
+
+    msgspec's encoder writes the message; only when its output holds a ``null`` (a NaN,
+    an infinity or a ``None``) are the message's floats looked at, and written again with
+    the infinities spelled out if there are any.
 
     Examples
     --------
     >>> from robot_msgs.geometry import Point
-    >>> encode_json(Point(x=float("inf")))
-    b'{"_type":"geometry/Point","x":null,"y":0.0,"z":0.0}'
+    >>> encode_json(Point(x=float("-inf"), y=float("nan")))
+    b'{"_type":"geometry/Point","x":"-Infinity","y":null,"z":0.0}'
     """
-    return msgspec.json.encode(msg, enc_hook=_encode)
+    out = _JSON_ENCODER.encode(msg)
+    if b"null" in out:
+        spelled = _spelled_message(msg)
+        if spelled is not msg:
+            out = _JSON_ENCODER.encode(spelled)
+    return out
+
+
+def field_json(spec: FieldSpec, value: Any) -> str:
+    """Return one field's value as strict JSON text, non-finite floats spelled as for messages.
+
+    For a form that stores a field as text (a generated ROS definition's ``NAME_json``);
+    :meth:`Msg.from_dict` reads the parsed text back.
+    """
+    return _JSON_ENCODER.encode(_spelled(spec, value)).decode()
 
 
 def decode_json(data: bytes | str, cls: type[M]) -> M:
     """Build a ``cls`` message from JSON text, such as :func:`encode_json` writes.
 
-    msgspec's typed decoder first; on any refusal, :meth:`Msg.from_dict` of the parsed
-    JSON (``null`` floats as NaN, ROS names, errors that name the field).
+    msgspec's typed decoder reads it; what it refuses as it stands (``null`` floats, the
+    non-finite strings, a ROS ``"_type"``) is read by :meth:`Msg.from_dict`.
 
     Raises
     ------
@@ -503,22 +619,17 @@ def decode_json(data: bytes | str, cls: type[M]) -> M:
     Examples
     --------
     >>> from robot_msgs.geometry import Point
-    >>> decode_json(b'{"_type": "geometry/Point", "x": null}', Point)
-    Point(x=nan, y=0.0, z=0.0)
+    >>> decode_json(b'{"_type": "geometry_msgs/msg/Point", "x": null, "y": "Infinity"}', Point)
+    Point(x=nan, y=inf, z=0.0)
     """
-    if cls not in _OWN_ROAD:
-        try:
-            return msgspec.json.decode(data, type=cls, dec_hook=_decode)
-        except msgspec.ValidationError:
-            pass
-        except TypeError:
-            _OWN_ROAD.add(cls)
     try:
-        value = msgspec.json.decode(data)
+        return msgspec.json.decode(data, type=cls, dec_hook=_decode)
+    except msgspec.ValidationError:
+        pass
     except msgspec.DecodeError as err:
         msg = f"Expected JSON text for {cls.__name__}, got {str(data)[:40]!r}: {err}"
         raise ValidationError(msg) from err
-    return cls.from_dict(value)
+    return cls.from_dict(msgspec.json.decode(data))
 
 
 def _rebuild(cls: type[M], fields: dict[str, Any]) -> M:
@@ -544,29 +655,6 @@ def _as_struct_default(default: Any) -> Any:
     if isinstance(default, Msg):
         return msgspec.field(default_factory=lambda: default)
     return default
-
-
-def _dataclass_fields(cls: type[Msg]) -> dict[str, dataclasses.Field[Any]]:
-    """``__dataclass_fields__`` for :func:`dataclasses.fields` and ``replace`` (compatibility).
-
-    WHY: code written when messages were dataclasses reads their fields so; this keeps
-    it working on msgspec structs. Uses ``dataclasses``' field-kind marker, unchanged
-    from Python 3.10 to 3.14.
-    """
-    fields: dict[str, dataclasses.Field[Any]] = {}
-    defaults = _defaults(cls)
-    for name in cls.__struct_fields__:
-        default = defaults.get(name, dataclasses.MISSING)
-        factory = getattr(default, "factory", None)
-        if factory is not None:
-            made: dataclasses.Field[Any] = dataclasses.field(default_factory=factory)
-        else:
-            made = dataclasses.field(default=default)
-        made.name = name
-        made.type = cls.__annotations__.get(name, Any)
-        made._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # noqa: SLF001
-        fields[name] = made
-    return fields
 
 
 @dataclass_transform(kw_only_default=True, frozen_default=True)
@@ -630,7 +718,6 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
         )
         made.TYPE = type_name
         made.ROS2 = ros2
-        made.__dataclass_fields__ = _dataclass_fields(made)  # type: ignore[attr-defined]
         _REGISTRY[type_name] = made
         return made
 

@@ -1,28 +1,42 @@
-"""What message fields hold: annotations compiled to specs, value checks, arrays, equality.
+"""What message fields hold: annotations compiled to specs, values checked, arrays, equality.
 
-The half of the message base that is ours and not msgspec's (:mod:`robot_msgs.msg` says
-why): an annotation becomes a :data:`FieldSpec` once per class; :func:`check_value`
-normalises a value to it (ints to floats, lists to tuples, mappings to :class:`FrozenMap`,
-arrays copied, cast and made read-only, their named dimensions agreeing across fields) or
-raises a :class:`~robot_msgs.errors.ValidationError` naming the field path;
-:func:`values_equal` and :func:`hashable_value` compare NaN equal to NaN and arrays by value.
+The half of the message base that msgspec does not do (:mod:`robot_msgs.msg` says why).
+An annotation becomes a :class:`FieldSpec` once per class. Whether a scalar value is
+allowed is msgspec's decision: the annotation, with its ``Literal`` choices and
+``Annotated[..., msgspec.Meta(...)]`` bounds, is handed to :func:`msgspec.convert`, the
+same check its decoder makes. What is ours, because msgspec has no notion of it:
+
+- arrays (``Annotated[NDArray, Shape("N", 3)]``): copied, cast only where no value
+  changes (an ``int8`` array refuses 200, a ``float32`` array refuses 1e39), made
+  read-only, named dimensions agreeing across the message's fields, ``bytes`` and lists
+  accepted;
+- ROS primitives msgspec cannot bound (``uint64``'s top, ``float32`` rounding, see
+  :mod:`robot_msgs.primitives`);
+- strings that UTF-8 cannot encode (a lone surrogate) are refused at once, not at
+  ``to_cdr``/``to_json``;
+- containers are normalised: sequences to tuples, mappings to :class:`FrozenMap`;
+- errors say "Expected X, got Y - at `Type.field[3]`" (STYLE.md), naming the item;
+- NaN-aware equality and hashing (:func:`values_equal`, :func:`hashable_value`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import struct
 import types
 import typing
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Annotated, Any, TypeVar, Union
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Annotated, Any, Literal, TypeVar, Union
 
+import msgspec
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.primitives import BOUNDS, FLOAT32_MAX, Ros
+from robot_msgs.primitives import BOUNDS, Ros
 
 __all__ = [
+    "NON_FINITE",
     "FieldSpec",
     "FrozenMap",
     "Scalar",
@@ -33,10 +47,13 @@ __all__ = [
     "compile_annotation",
     "field_error",
     "hashable_value",
+    "immutable",
     "values_equal",
 ]
 
 T = TypeVar("T")
+#: Sizes of the named array dimensions met so far in a message: name -> (size, field path).
+_Dims = dict[str, tuple[int, str]]
 
 
 Scalar = Union[str, float, int, bool, None]  # noqa: UP007  (a runtime alias, usable on 3.10)
@@ -45,6 +62,10 @@ Scalar = Union[str, float, int, bool, None]  # noqa: UP007  (a runtime alias, us
 Value = Union[str, float, int, bool, None, tuple[Union[str, float, int, bool], ...]]  # noqa: UP007
 """A JSON scalar or a flat tuple of them (a JSON list): the value type of settings records,
 where a setting such as segment lengths or a time window is a list, never a joined string."""
+
+#: How strict JSON writes the non-finite floats (the proto3 JSON mapping's strings), and
+#: what each reads back as. NaN is also written ``null`` where ``null`` cannot mean None.
+NON_FINITE: dict[str, float] = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,6 +113,10 @@ class FrozenMap(Mapping[str, T]):
             return False
         return all(values_equal(v, other[k]) for k, v in self._data.items())
 
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
     def __hash__(self) -> int:
         return hash(frozenset((k, hashable_value(v)) for k, v in self._data.items()))
 
@@ -104,43 +129,124 @@ class FrozenMap(Mapping[str, T]):
 
 @dataclasses.dataclass(frozen=True)
 class FieldSpec:
-    """What one annotation allows, compiled once per message class."""
+    """What one annotation allows, compiled once per message class.
 
-    kind: str  # int, float, str, bool, scalar, value, msg, optional, tuple, mapping, array, any
+    ``annotation`` is what msgspec checks a scalar against (with its ``Meta`` and
+    ``Literal``); ``bounds`` the inclusive range of an ``int`` (its ROS primitive's and
+    its ``Meta``'s); ``ros`` the ROS primitive (``"uint32"``, ``"byte"``, ``"float32"``).
+    """
+
+    #: int float float32 str bool literal scalar value msg optional tuple mapping array any
+    kind: str
     label: str
     msg_type: Any = None
     inner: FieldSpec | None = None
     dtype: np.dtype[Any] | None = None
     shape: Shape | None = None
     bounds: tuple[int, int] | None = None
+    annotation: Any = None
+    ros: str | None = None
+    choices: tuple[Any, ...] | None = None
+    #: A ``Meta`` constraint beyond int bounds: no fast path, msgspec checks every value.
+    constrained: bool = False
+
+
+_PLAIN = {bool: "bool", int: "int", float: "float", str: "str"}
+#: A plain ``int`` field is ROS's ``int64`` (its generated definition says so).
+INT64 = BOUNDS["int64"]
+
+
+def _meta_label(base: str, meta: msgspec.Meta) -> str:
+    parts = [
+        f"{op} {value}"
+        for op, value in ((">", meta.gt), (">=", meta.ge), ("<", meta.lt), ("<=", meta.le))
+        if value is not None
+    ]
+    if meta.min_length is not None or meta.max_length is not None:
+        parts.append(f"of length {meta.min_length or 0}..{meta.max_length or 'any'}")
+    if meta.pattern is not None:
+        parts.append(f"matching {meta.pattern!r}")
+    return f"{base} {' and '.join(parts)}" if parts else base
+
+
+def _int_bounds(low: int, high: int, meta: msgspec.Meta) -> tuple[int, int]:
+    if meta.ge is not None:
+        low = max(low, math.ceil(meta.ge))
+    if meta.gt is not None:
+        low = max(low, math.floor(meta.gt) + 1)
+    if meta.le is not None:
+        high = min(high, math.floor(meta.le))
+    if meta.lt is not None:
+        high = min(high, math.ceil(meta.lt) - 1)
+    return low, high
+
+
+def _annotated(annotation: Any, base: type) -> FieldSpec:
+    inner, *meta = typing.get_args(annotation)
+    shape = next((m for m in meta if isinstance(m, Shape)), None)
+    if shape is not None or typing.get_origin(inner) is np.ndarray:
+        dtype_args = typing.get_args(typing.get_args(inner)[1]) if typing.get_args(inner) else ()
+        dtype = np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
+        label = f"{shape} {dtype}" if shape is not None else f"{dtype} array"
+        element = next((m.name for m in meta if isinstance(m, Ros)), None)  # ROS's byte[]
+        return FieldSpec(
+            "array", label, dtype=dtype, shape=shape, annotation=annotation, ros=element
+        )
+    ros = next((m for m in meta if isinstance(m, Ros)), None)
+    metas = [m for m in meta if isinstance(m, msgspec.Meta)]
+    if inner is int:
+        low, high = BOUNDS[ros.name] if ros is not None else INT64
+        for m in metas:
+            low, high = _int_bounds(low, high, m)
+        name = ros.name if ros is not None else "int"
+        label = f"{name} ({low}..{high})" if ros is not None or metas else "int"
+        exotic = any(m.multiple_of is not None for m in metas)
+        ros_name = ros.name if ros is not None else None
+        bounds = (low, high)
+        return FieldSpec(
+            "int", label, bounds=bounds, annotation=annotation, ros=ros_name, constrained=exotic
+        )
+    if inner is float and ros is not None:
+        if ros.name != "float32" or metas:
+            msg = f"Unsupported field annotation {annotation!r}"
+            raise TypeError(msg)
+        return FieldSpec("float32", "float32", annotation=float, ros="float32")
+    if typing.get_origin(inner) is tuple and ros is None and metas:  # a bounded sequence
+        spec = compile_annotation(inner, base)
+        label = spec.label
+        for m in metas:
+            label = _meta_label(label, m)
+        return dataclasses.replace(spec, label=label, annotation=annotation, constrained=True)
+    if ros is not None or inner not in _PLAIN:
+        msg = f"Unsupported field annotation {annotation!r}"
+        raise TypeError(msg)
+    label = _PLAIN[inner]
+    for m in metas:
+        label = _meta_label(label, m)
+    return FieldSpec(_PLAIN[inner], label, annotation=annotation, constrained=bool(metas))
 
 
 def compile_annotation(annotation: Any, base: type) -> FieldSpec:
-    """Turn one resolved annotation into a :class:`FieldSpec`."""
+    """Turn one resolved annotation into a :class:`FieldSpec`.
+
+    Raises
+    ------
+    TypeError
+        An annotation the message base does not support (``list[int]``...).
+    """
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if annotation is Any:
         return FieldSpec("any", "Any")
     if annotation is Scalar:
-        return FieldSpec("scalar", "str | float | int | bool | None")
+        return FieldSpec("scalar", "str | float | int | bool | None", annotation=Scalar)
     if annotation is Value:
-        return FieldSpec("value", "str | float | int | bool | None | tuple")
+        return FieldSpec("value", "str | float | int | bool | None | tuple", annotation=Value)
     if origin is Annotated:
-        base, *meta = args
-        ros = next((m for m in meta if isinstance(m, Ros)), None)
-        if ros is not None:
-            if base is int and ros.name in BOUNDS:
-                low, high = BOUNDS[ros.name]
-                return FieldSpec("int", f"{ros.name} ({low}..{high})", bounds=(low, high))
-            if base is float and ros.name == "float32":
-                return FieldSpec("float32", "float32")
-            msg = f"Unsupported field annotation {annotation!r}"
-            raise TypeError(msg)
-        shape = next((m for m in meta if isinstance(m, Shape)), None)
-        dtype_args = typing.get_args(typing.get_args(base)[1]) if typing.get_args(base) else ()
-        dtype = np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
-        label = f"{shape} {dtype}" if shape is not None else f"{dtype} array"
-        return FieldSpec("array", label, dtype=dtype, shape=shape)
+        return _annotated(annotation, base)
+    if origin is Literal:
+        label = "one of " + ", ".join(repr(a) for a in args)
+        return FieldSpec("literal", label, annotation=annotation, choices=tuple(args))
     if origin in (Union, types.UnionType):
         non_none = [a for a in args if a is not type(None)]
         if len(non_none) == 1 and len(args) == 2:
@@ -156,9 +262,10 @@ def compile_annotation(annotation: Any, base: type) -> FieldSpec:
         return FieldSpec("mapping", f"Mapping[str, {inner.label}]", inner=inner)
     if isinstance(annotation, type) and issubclass(annotation, base):
         return FieldSpec("msg", annotation.__name__, msg_type=annotation)
-    names = {bool: "bool", int: "int", float: "float", str: "str"}
-    if annotation in names:
-        return FieldSpec(names[annotation], names[annotation])
+    if annotation is int:  # ROS's int64, as robot_msgs/msg definitions write it
+        return FieldSpec("int", "int", bounds=INT64, annotation=int, ros="int64")
+    if annotation in _PLAIN:
+        return FieldSpec(_PLAIN[annotation], _PLAIN[annotation], annotation=annotation)
     msg = f"Unsupported field annotation {annotation!r}"
     raise TypeError(msg)
 
@@ -183,129 +290,273 @@ def field_error(expected: str, value: object, path: str) -> ValidationError:
     )
 
 
-_FLOAT = FieldSpec("float", "float")
+def encodable(text: str) -> bool:
+    """Whether UTF-8 can encode ``text`` (no lone surrogate): what CDR and JSON need."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
-#: Per spec kind, the exact types that :func:`check_value` would return unchanged: a
-#: sequence or mapping whose items all have one of them is taken as a whole, so the
-#: item-by-item walk (and its path strings) runs only where an item needs a conversion or
-#: is an error. A third of the cost of loading a stored run report, measured.
-_UNCHANGED: dict[str, tuple[type, ...]] = {
-    "float": (float,),
-    "int": (),  # bounds may apply: always checked
-    "str": (str,),
-    "bool": (bool,),
-    "scalar": (str, bool, int, float, type(None)),
-    "value": (str, bool, int, float, type(None)),
+
+_F32 = struct.Struct("<f")
+_F32_LABEL = "float32 (|x| <= 3.4028235e38)"
+
+
+def round_float32(value: float, path: str, got: object) -> float:
+    """Return ``value`` rounded to the nearest float32, as the wire rounds it.
+
+    ``3.4028235e38`` (FLT_MAX as it prints) rounds to FLT_MAX; a finite value that would
+    round to infinity is refused.
+    """
+    try:
+        return float(_F32.unpack(_F32.pack(value))[0])
+    except OverflowError as err:
+        raise field_error(expected=_F32_LABEL, value=got, path=path) from err
+
+
+#: Kinds whose values msgspec checks alone (a scalar, after NumPy scalars become Python's).
+_LEAVES = frozenset({"int", "float", "str", "bool", "literal", "scalar"})
+
+
+def _leaf(spec: FieldSpec, value: Any, path: str) -> Any:
+    """Check one scalar with msgspec against its annotation, then our few extra rules."""
+    plain = value.item() if isinstance(value, np.generic) else value
+    try:
+        out = msgspec.convert(plain, spec.annotation)
+    except (msgspec.ValidationError, UnicodeEncodeError) as err:
+        raise field_error(expected=_expected(spec, plain), value=value, path=path) from err
+    if type(out) is str and (not encodable(out) or (spec.kind == "scalar" and out in NON_FINITE)):
+        raise _text_error(spec, value, path)
+    bounds = spec.bounds
+    if bounds is not None and not bounds[0] <= out <= bounds[1]:
+        expected = spec.label if spec.label != "int" else f"int (int64, {bounds[0]}..{bounds[1]})"
+        raise field_error(expected=expected, value=value, path=path)
+    return out
+
+
+def _expected(spec: FieldSpec, plain: Any) -> str:
+    """Say what was expected: the type alone when the value is not even of it."""
+    kind = spec.kind
+    if kind == "float" and type(plain) is int:
+        return "float (|x| < 1.8e308)" if spec.label == "float" else spec.label
+    if kind in {"int", "float", "str", "bool"}:
+        wanted = {"int": (int,), "float": (float, int), "str": (str,), "bool": (bool,)}[kind]
+        if type(plain) not in wanted:
+            return kind
+    return spec.label
+
+
+def _text_error(spec: FieldSpec, value: str, path: str) -> ValidationError:
+    if not encodable(value):
+        expected = "a str UTF-8 can encode (no lone surrogate)"
+        return field_error(expected=expected, value=value, path=path)
+    expected = f"{spec.label}, not the strings {', '.join(NON_FINITE)} (JSON's non-finite floats)"
+    return field_error(expected=expected, value=value, path=path)
+
+
+def _float32(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> float:  # noqa: ARG001
+    number = _leaf(_FLOAT, value, path)
+    return round_float32(number, path, value)
+
+
+_FLOAT = FieldSpec("float", "float", annotation=float)
+
+
+def _optional(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
+    assert spec.inner is not None
+    return None if value is None else check_value(spec.inner, value, path, dims)
+
+
+def _message(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:  # noqa: ARG001
+    if not isinstance(value, spec.msg_type):
+        raise field_error(expected=spec.msg_type.__name__, value=value, path=path)
+    return value
+
+
+def _unchanged(spec: FieldSpec, item: Any) -> bool:
+    """Whether :func:`check_value` returns ``item`` as it is (the fast test of a plan step)."""
+    kind, kind_of = spec.kind, type(item)
+    if kind == "float":
+        return kind_of is float and not spec.constrained
+    if kind == "str":
+        return kind_of is str and not spec.constrained and encodable(item)
+    if kind == "int":
+        bounds = spec.bounds
+        return (
+            kind_of is int
+            and not spec.constrained
+            and bounds is not None
+            and bounds[0] <= item <= bounds[1]
+        )
+    if kind == "bool":
+        return kind_of is bool
+    if kind == "msg":
+        return kind_of is spec.msg_type
+    if kind == "scalar":
+        return kind_of in _SCALAR_TYPES or (kind_of is str and item not in NON_FINITE)
+    if kind == "literal":
+        return kind_of in (str, int) and item in spec.choices  # type: ignore[operator]
+    return False
+
+
+_SCALAR_TYPES = (float, int, bool, type(None))
+
+
+def _tuple(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
+    inner = spec.inner
+    assert inner is not None
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        value = value.tolist()  # ROS readers give numeric sequences as arrays
+    elif not isinstance(value, tuple | list):
+        raise field_error(expected=spec.label, value=value, path=path)
+    if all(_unchanged(inner, item) for item in value):
+        return value if type(value) is tuple else tuple(value)
+    return tuple(check_value(inner, v, f"{path}[{i}]", dims) for i, v in enumerate(value))
+
+
+def _mapping(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
+    inner = spec.inner
+    assert inner is not None
+    if not isinstance(value, Mapping):
+        raise field_error(expected=spec.label, value=value, path=path)
+    if all(type(k) is str and encodable(k) for k in value) and all(
+        _unchanged(inner, item) for item in value.values()
+    ):
+        return value if type(value) is FrozenMap else FrozenMap(value)
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise field_error(expected="str key", value=key, path=path)
+        if not encodable(key):
+            raise _text_error(_STR, key, path)
+        out[key] = check_value(inner, item, f"{path}[{key!r}]", dims)
+    return FrozenMap(out)
+
+
+_STR = FieldSpec("str", "str", annotation=str)
+_SCALAR = FieldSpec("scalar", "str | float | int | bool | None", annotation=Scalar)
+
+
+def _value(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:  # noqa: ARG001
+    """Check a settings value: a scalar, or a flat list of scalars (kept as a tuple)."""
+    if isinstance(value, tuple | list):
+        items = []
+        for i, item in enumerate(value):
+            if item is None or isinstance(item, tuple | list):
+                raise field_error(expected=spec.label, value=item, path=f"{path}[{i}]")
+            items.append(_leaf(_SCALAR, item, f"{path}[{i}]"))
+        return tuple(items)
+    try:
+        return _leaf(_SCALAR, value, path)
+    except ValidationError as err:
+        raise field_error(expected=spec.label, value=value, path=path) from err
+
+
+def _any(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:  # noqa: ARG001
+    return value
+
+
+_CHECKS: dict[str, Callable[[FieldSpec, Any, str, _Dims], Any]] = {
+    "optional": _optional,
+    "msg": _message,
+    "tuple": _tuple,
+    "mapping": _mapping,
+    "value": _value,
+    "float32": _float32,
+    "any": _any,
 }
 
 
-def _all_unchanged(spec: FieldSpec, items: Iterable[Any]) -> bool:
-    """Whether every item is returned unchanged by ``check_value(spec, item, ...)``."""
-    if spec.kind == "msg":
-        wanted = spec.msg_type
-        return all(type(item) is wanted for item in items)
-    exact = _UNCHANGED.get(spec.kind, ())
-    return bool(exact) and all(type(item) in exact for item in items)
+def check_value(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
+    """Return ``value`` normalised to ``spec``, or raise :class:`ValidationError`.
 
-
-def check_value(spec: FieldSpec, value: Any, path: str, dims: dict[str, tuple[int, str]]) -> Any:
-    """Return ``value`` normalised to ``spec``, or raise :class:`ValidationError`."""
-    kind = spec.kind
-    if kind == "any":
-        return value
-    if kind == "optional":
-        assert spec.inner is not None
-        return None if value is None else check_value(spec.inner, value, path, dims)
-    if kind == "float":
-        if isinstance(value, bool | np.bool_) or not isinstance(
-            value, float | int | np.floating | np.integer
-        ):
-            raise field_error(expected="float", value=value, path=path)
-        try:
-            return float(value)
-        except OverflowError as err:  # an int beyond the float range, e.g. 10**400
-            raise field_error(expected="float (|x| < 1.8e308)", value=value, path=path) from err
-    if kind == "int":
-        if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-            raise field_error(expected="int", value=value, path=path)
-        value = int(value)
-        if spec.bounds is not None and not spec.bounds[0] <= value <= spec.bounds[1]:
-            raise field_error(expected=spec.label, value=value, path=path)
-        return value
-    if kind == "float32":
-        number = check_value(_FLOAT, value, path, dims)
-        if math.isfinite(number) and abs(number) > FLOAT32_MAX:
-            raise field_error(expected="float32 (|x| <= 3.4e38)", value=value, path=path)
-        return float(np.float32(number))
-    if kind == "bool":
-        if not isinstance(value, bool | np.bool_):
-            raise field_error(expected="bool", value=value, path=path)
-        return bool(value)
-    if kind == "str":
-        if not isinstance(value, str):
-            raise field_error(expected="str", value=value, path=path)
-        return value
-    if kind == "scalar":
-        return _scalar(spec, value, path)
-    if kind == "value":
-        if isinstance(value, tuple | list):
-            return tuple(_scalar(spec, v, f"{path}[{i}]", none=False) for i, v in enumerate(value))
-        return _scalar(spec, value, path)
-    if kind == "msg":
-        assert spec.msg_type is not None
-        if not isinstance(value, spec.msg_type):
-            raise field_error(expected=spec.msg_type.__name__, value=value, path=path)
-        return value
-    if kind == "tuple":
-        assert spec.inner is not None
-        if isinstance(value, np.ndarray) and value.ndim == 1:
-            value = value.tolist()  # ROS readers give numeric sequences as arrays
-        elif not isinstance(value, tuple | list):
-            raise field_error(expected=spec.label, value=value, path=path)
-        if _all_unchanged(spec.inner, value):
-            return value if type(value) is tuple else tuple(value)
-        return tuple(check_value(spec.inner, v, f"{path}[{i}]", dims) for i, v in enumerate(value))
-    if kind == "mapping":
-        assert spec.inner is not None
-        if not isinstance(value, Mapping):
-            raise field_error(expected=spec.label, value=value, path=path)
-        if all(type(key) is str for key in value) and _all_unchanged(spec.inner, value.values()):
-            return value if type(value) is FrozenMap else FrozenMap(value)
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise field_error(expected="str key", value=key, path=path)
-            out[key] = check_value(spec.inner, item, f"{path}[{key!r}]", dims)
-        return FrozenMap(out)
-    if kind == "array":
+    ``dims`` collects the sizes of named array dimensions met so far in the message.
+    """
+    if spec.kind in _LEAVES:
+        return _leaf(spec, value, path)
+    if spec.kind == "array":
         return _check_array(spec, value, path, dims)
-    msg = f"unknown spec kind {kind}"  # pragma: no cover - _compile guards this
-    raise AssertionError(msg)
+    out = _CHECKS[spec.kind](spec, value, path, dims)
+    if spec.constrained:  # a bounded sequence: its Meta, by msgspec
+        try:
+            msgspec.convert(out, spec.annotation)
+        except msgspec.ValidationError as err:
+            raise field_error(expected=spec.label, value=value, path=path) from err
+    return out
 
 
-def _scalar(spec: FieldSpec, value: Any, path: str, *, none: bool = True) -> Any:
-    """Return a JSON scalar as its plain Python type (NumPy scalars converted), or raise."""
-    if (value is None and none) or isinstance(value, str | bool):
-        return value
-    if isinstance(value, np.bool_):
-        return bool(value)
-    if isinstance(value, int | np.integer):
-        return int(value)
-    if isinstance(value, float | np.floating):
-        return float(value)
-    raise field_error(expected=spec.label, value=value, path=path)
+# --------------------------------------------------------------------------- arrays
 
 
-def _check_array(
-    spec: FieldSpec, value: Any, path: str, dims: dict[str, tuple[int, str]]
-) -> np.ndarray[Any, Any]:
+def _as_array(spec: FieldSpec, value: Any, path: str) -> np.ndarray[Any, Any]:
+    """``value`` as an array whose values ``spec.dtype`` holds exactly (before the copy)."""
     assert spec.dtype is not None
+    want = spec.dtype
+    if isinstance(value, bytes | bytearray | memoryview) and want == np.uint8:
+        return np.frombuffer(value, dtype=np.uint8)
+    if want.kind in "iu" and isinstance(value, list | tuple):
+        return _ints(spec, value, path)
     try:
         arr = np.asarray(value)
     except (TypeError, ValueError) as err:
         raise field_error(expected=spec.label, value=value, path=path) from err
-    if arr.dtype == object or not np.can_cast(arr.dtype, spec.dtype, "same_kind"):
-        raise field_error(expected=spec.label, value=value, path=path)
+    have = arr.dtype.kind
+    if arr.dtype == want:
+        return arr
+    if want.kind in "iu" and have in "iu":
+        if arr.size:
+            info = np.iinfo(want)
+            bad = (arr < info.min) | (arr > info.max)
+            if bad.any():
+                return _refuse_item(f"{want} ({info.min}..{info.max})", arr, bad, path)
+        return arr
+    if want.kind == "f" and have in "iuf":
+        if want.itemsize < arr.dtype.itemsize or have != "f":
+            with np.errstate(over="ignore", invalid="ignore"):
+                cast = arr.astype(want)
+            bad = np.isinf(cast) & np.isfinite(arr)
+            if bad.any():
+                return _refuse_item(f"{want} (|x| <= {np.finfo(want).max})", arr, bad, path)
+            return cast
+        return arr
+    if want.kind == "b" and have == "b":
+        return arr
+    raise field_error(expected=spec.label, value=arr, path=path)
+
+
+def _ints(spec: FieldSpec, values: list[Any] | tuple[Any, ...], path: str) -> np.ndarray[Any, Any]:
+    """Return a list of Python ints as an array of the field's integer dtype: each must fit."""
+    assert spec.dtype is not None
+    info = np.iinfo(spec.dtype)
+    if set(map(type, values)) <= {int}:
+        fast = np.asarray(values)
+        if fast.dtype.kind in "iu" and (
+            not fast.size or (info.min <= fast.min() and fast.max() <= info.max)
+        ):
+            return fast.astype(spec.dtype)
+    for i, v in enumerate(values):
+        if isinstance(v, np.integer):
+            v = int(v)  # noqa: PLW2901 - the same value, as Python's int
+        if type(v) is not int or not info.min <= v <= info.max:
+            expected = f"{spec.dtype} ({info.min}..{info.max})"
+            raise field_error(expected=expected, value=v, path=f"{path}[{i}]")
+    return np.array(values, dtype=spec.dtype)
+
+
+def _refuse_item(
+    expected: str, arr: np.ndarray[Any, Any], bad: np.ndarray[Any, Any], path: str
+) -> np.ndarray[Any, Any]:
+    index = tuple(int(i) for i in np.argwhere(bad)[0])
+    where = "".join(f"[{i}]" for i in index)
+    raise field_error(expected=expected, value=arr[index].item(), path=f"{path}{where}")
+
+
+def _check_array(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> np.ndarray[Any, Any]:
+    assert spec.dtype is not None
+    arr = _as_array(spec, value, path)
     if arr.ndim == 1 and spec.shape is not None and len(spec.shape.dims) > 1:
         fixed = spec.shape.dims
         if arr.size == 0:
@@ -313,33 +564,37 @@ def _check_array(
         elif all(isinstance(d, int) for d in fixed) and arr.size == math.prod(fixed):
             arr = arr.reshape(fixed)  # ROS's flat layout: float64[36] is a (6, 6), row-major
     if spec.shape is not None:
-        want = spec.shape.dims
-        if arr.ndim != len(want):
-            raise field_error(expected=f"shape {spec.shape}", value=arr, path=path)
-        for axis, (need, have) in enumerate(zip(want, arr.shape, strict=True)):
-            if isinstance(need, int):
-                if need != have:
-                    raise field_error(expected=f"shape {spec.shape}", value=arr, path=path)
-            elif need in dims and dims[need][0] != have:
-                size, source = dims[need]
-                expected = f"shape {spec.shape} with {need}={size} (from `{source}`)"
-                raise field_error(expected=expected, value=arr, path=f"{path} axis {axis}")
-            else:
-                dims[need] = (have, path)
-    if arr.dtype == spec.dtype and _immutable(arr):
+        _check_shape(spec.shape, arr, path, dims)
+    if arr.dtype == spec.dtype and immutable(arr):
         return arr  # nothing can write to it: sharing it is as safe as a copy, and free
     out = np.array(arr, dtype=spec.dtype, copy=True)
     out.setflags(write=False)
     return out
 
 
-def _immutable(arr: np.ndarray[Any, Any]) -> bool:
+def _check_shape(shape: Shape, arr: np.ndarray[Any, Any], path: str, dims: _Dims) -> None:
+    want = shape.dims
+    if arr.ndim != len(want):
+        raise field_error(expected=f"shape {shape}", value=arr, path=path)
+    for axis, (need, have) in enumerate(zip(want, arr.shape, strict=True)):
+        if isinstance(need, int):
+            if need != have:
+                raise field_error(expected=f"shape {shape}", value=arr, path=path)
+        elif need in dims and dims[need][0] != have:
+            size, source = dims[need]
+            expected = f"shape {shape} with {need}={size} (from `{source}`)"
+            raise field_error(expected=expected, value=arr, path=f"{path} axis {axis}")
+        else:
+            dims[need] = (have, path)
+
+
+def immutable(arr: np.ndarray[Any, Any]) -> bool:
     """Whether no one can write to ``arr``'s memory: it and every array it views read-only.
 
     WHY: messages built from other messages' arrays (a trajectory's rows, an error series'
     stamps) would otherwise copy them again; at 10^7 poses each copy of a trajectory is
-    0.5 GB. Memory owned by something other than an array (a buffer, a memory map) is
-    not trusted.
+    0.5 GB. Memory owned by something other than an array is trusted only when it is
+    ``bytes`` (a CDR message read from a bag), or a read-only view of them.
     """
     view: Any = arr
     while isinstance(view, np.ndarray):
@@ -348,6 +603,8 @@ def _immutable(arr: np.ndarray[Any, Any]) -> bool:
         if view.base is None:
             return True
         view = view.base
+    if isinstance(view, memoryview) and view.readonly:
+        view = view.obj
     return isinstance(view, bytes)
 
 
@@ -382,23 +639,44 @@ def hashable_value(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         canon = value
         if value.dtype.kind in "fc":
-            canon = np.where(np.isnan(value), np.nan, value + 0)
+            canon = np.where(np.isnan(value), np.nan, value + 0)  # one NaN, -0.0 as 0.0
         return (value.dtype.str, value.shape, canon.tobytes())
     if isinstance(value, tuple):
         return tuple(hashable_value(v) for v in value)
     return value
 
 
+# --------------------------------------------------------------------------- arrays in JSON
+
 _ARRAY_KEYS = frozenset({"dtype", "shape", "data"})
 
 
-def array_from_json(value: Any, path: str) -> np.ndarray[Any, Any]:
-    """Undo :func:`_to_json` for one array: exactly the three keys, a shape that fits the data.
+def array_to_json(value: np.ndarray[Any, Any]) -> dict[str, Any]:
+    """Return an array as ``{"dtype", "shape", "data"}``, data flat and row-major.
+
+    Infinities become the strings ``"Infinity"``/``"-Infinity"`` (:data:`NON_FINITE`),
+    NaN stays a float (the JSON encoder writes ``null``).
+    """
+    data = value.ravel().tolist()
+    if value.dtype.kind == "f" and value.size and np.isinf(value).any():
+        where = np.flatnonzero(np.isinf(value.ravel()))
+        for i in where.tolist():
+            data[i] = "Infinity" if data[i] > 0 else "-Infinity"
+    return {"dtype": str(value.dtype), "shape": list(value.shape), "data": data}
+
+
+def array_from_json(
+    value: Any, path: str, dtype: np.dtype[Any] | None = None
+) -> np.ndarray[Any, Any]:
+    """Undo :func:`array_to_json` for one array: exactly the three keys, a shape that fits.
 
     Each flaw names the key at fault (``path.dtype``, ``path.shape``, ``path.data``); values
     the dtype cannot hold (``1000`` as ``int8``, ``10**400``) are a :class:`ValidationError`,
-    not NumPy's ``OverflowError``. An array itself (``to_dict_keeping_arrays``, the form
-    binary result files hold) is taken as it is; the constructor checks and copies it.
+    not NumPy's ``OverflowError``. In a float array ``null`` and ``"NaN"`` are NaN and
+    ``"Infinity"``/``"-Infinity"`` the infinities. An array itself
+    (``to_dict_keeping_arrays``, the form binary result files hold) is taken as it is; the
+    constructor checks and copies it. ``dtype``: the field's, which the dict must name
+    exactly (as :func:`array_to_json` writes it).
     """
     if isinstance(value, np.ndarray):
         return value
@@ -406,12 +684,16 @@ def array_from_json(value: Any, path: str) -> np.ndarray[Any, Any]:
         keys = sorted(map(str, value)) if isinstance(value, Mapping) else None
         expected = 'an array dict with exactly the keys "dtype", "shape" and "data"'
         raise field_error(expected=expected, value=keys if keys is not None else value, path=path)
-    try:
-        dtype = np.dtype(value["dtype"])
-    except (TypeError, ValueError) as err:
-        raise field_error(
-            expected="a NumPy dtype name", value=value["dtype"], path=f"{path}.dtype"
-        ) from err
+    if dtype is not None:
+        if value["dtype"] != str(dtype):
+            raise field_error(expected=repr(str(dtype)), value=value["dtype"], path=f"{path}.dtype")
+    else:
+        try:
+            dtype = np.dtype(value["dtype"])
+        except (TypeError, ValueError) as err:
+            raise field_error(
+                expected="a NumPy dtype name", value=value["dtype"], path=f"{path}.dtype"
+            ) from err
     shape = value["shape"]
     if not (
         isinstance(shape, list | tuple)
@@ -422,25 +704,42 @@ def array_from_json(value: Any, path: str) -> np.ndarray[Any, Any]:
     if not isinstance(data, list | tuple) or len(data) != math.prod(shape):
         expected = f"a flat list of {math.prod(shape)} values (shape {list(shape)})"
         raise field_error(expected=expected, value=data, path=f"{path}.data")
-    try:
-        arr = np.asarray(data, dtype=dtype)
-    except (TypeError, ValueError, OverflowError) as err:
-        raise field_error(
-            expected=f"values that fit {dtype}", value=data, path=f"{path}.data"
-        ) from err
-    if arr.ndim != 1:
-        raise field_error(expected="a flat list of numbers", value=data, path=f"{path}.data")
-    if dtype.kind in "biu" and arr.size and not _fits(np.asarray(data), dtype):
-        # NumPy would truncate 1.5 to 1 and read 2 as True: refuse what the dtype cannot hold.
+    kinds = set(map(type, data))
+    if dtype.kind == "f":
+        arr = np.asarray(data if kinds <= {float} else _floats_from_json(data, f"{path}.data"))
+        arr = _as_array(FieldSpec("array", f"{dtype}", dtype=dtype), arr, f"{path}.data")
+    elif dtype.kind in "iu" and kinds <= {int}:
+        arr = _ints(FieldSpec("array", f"{dtype}", dtype=dtype), data, f"{path}.data")
+    elif dtype.kind == "b" and kinds <= {bool}:
+        arr = np.array(data, dtype=dtype)
+    else:
         raise field_error(expected=f"values that fit {dtype}", value=data, path=f"{path}.data")
-    return arr.reshape(tuple(shape))
+    return arr.astype(dtype, copy=False).reshape(tuple(shape))
 
 
-def _fits(source: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> bool:
-    """Whether the values read from JSON (``source``) are exactly representable in ``dtype``."""
-    if dtype.kind == "b":
-        return bool(source.dtype.kind == "b")
-    if source.dtype.kind not in "iu":
-        return False
-    info = np.iinfo(dtype)
-    return bool(info.min <= source.min() and source.max() <= info.max)
+def _floats_from_json(data: list[Any] | tuple[Any, ...], path: str) -> Any:
+    """Read a float array's JSON values: numbers, ``null``/``"NaN"``, the infinity strings."""
+    out: list[float] = []
+    for i, v in enumerate(data):
+        if v is None:
+            out.append(math.nan)
+        elif isinstance(v, str) and v in NON_FINITE:
+            out.append(NON_FINITE[v])
+        elif isinstance(v, float | int) and not isinstance(v, bool):
+            out.append(_number(v, f"{path}[{i}]"))
+        else:
+            expected = f"a number, null or one of {', '.join(NON_FINITE)}"
+            raise field_error(expected=expected, value=v, path=f"{path}[{i}]")
+    return out
+
+
+def _number(value: float, path: str) -> float:
+    try:
+        return float(value)
+    except OverflowError as err:
+        raise field_error(expected="float (|x| < 1.8e308)", value=value, path=path) from err
+
+
+def all_unchanged(spec: FieldSpec, items: Iterable[Any]) -> bool:
+    """Whether :func:`check_value` keeps every one of ``items`` as it is."""
+    return all(_unchanged(spec, item) for item in items)

@@ -24,6 +24,7 @@ __all__ = ["MESSAGE_MODULES", "from_dict", "from_json", "registered_types", "to_
 
 #: The modules that define message types (a test checks no other module does).
 MESSAGE_MODULES: tuple[str, ...] = (
+    "robot_msgs.action",
     "robot_msgs.compare.aggregation",
     "robot_msgs.compare.alignment",
     "robot_msgs.compare.comparison",
@@ -39,6 +40,8 @@ MESSAGE_MODULES: tuple[str, ...] = (
     "robot_msgs.evaluation.settings",
     "robot_msgs.geometry",
     "robot_msgs.nav",
+    "robot_msgs.rcl",
+    "robot_msgs.rosgraph",
     "robot_msgs.runs.run_settings",
     "robot_msgs.sensor.camera",
     "robot_msgs.sensor.environment",
@@ -46,6 +49,7 @@ MESSAGE_MODULES: tuple[str, ...] = (
     "robot_msgs.sensor.satellite",
     "robot_msgs.sensor.scan",
     "robot_msgs.sensor.state",
+    "robot_msgs.shape",
     "robot_msgs.std",
     "robot_msgs.tf2",
     "robot_msgs.trajectory",

@@ -40,7 +40,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.errors import UnknownTypeError, ValidationError
+from robot_msgs.cdr import deserialize, serialize
+from robot_msgs.errors import FormatError, UnknownTypeError, ValidationError
+from robot_msgs.msg import field_schema
 from robot_msgs.optional import require
 from robot_msgs.ros_defs import decode_generated, encode_generated, generated_name
 
@@ -77,6 +79,7 @@ _NUMPY = {
 }
 
 _ROS1_ONLY = {"std_msgs/msg/Header": frozenset({"seq"})}
+_INT8_MAX = 127
 
 
 @functools.cache
@@ -187,7 +190,8 @@ def _to_ros(msg: Msg, type_name: str, store: Any, path: str) -> Any:
 def _value_to_ros(value: Any, node: tuple[Any, Any], store: Any, path: str) -> Any:
     kind, arg = int(node[0]), node[1]
     if kind == _BASE:
-        return value
+        # rosbags packs ROS's byte (an octet, 0..255 here) as a signed int8
+        return value - 256 if arg[0] == "byte" and value > _INT8_MAX else value
     if kind == _NAME:
         return _to_ros(value, arg, store, path)
     sub, length = arg
@@ -238,6 +242,8 @@ def _from_ros(obj: Any, cls: type[Msg]) -> Msg:
     if cls.ROS2 is None:
         return decode_generated(obj, cls, _from_ros)
     kwargs = {name: _value_from_ros(getattr(obj, source)) for name, source in _plan(type(obj), cls)}
+    for name in _octet_fields(cls):
+        kwargs[name] = _octets(kwargs[name])
     if cls.TYPE in {"std/Time", "std/Duration"}:
         sec, nanosec = divmod(int(kwargs.get("nanosec", 0)), 1_000_000_000)
         kwargs = {"sec": int(kwargs.get("sec", 0)) + sec, "nanosec": nanosec}
@@ -255,10 +261,43 @@ def _plan(ros_class: type, cls: type[Msg]) -> tuple[tuple[str, str], ...]:
     return plan
 
 
+_OCTET_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _octet_fields(cls: type[Msg]) -> tuple[str, ...]:
+    """Fields holding ROS ``byte`` values (0..255 here), which rosbags gives signed."""
+    found = _OCTET_FIELDS.get(cls)
+    if found is None:
+        found = _OCTET_FIELDS[cls] = tuple(
+            name
+            for name, spec in field_schema(cls).items()
+            if spec.ros == "byte" or (spec.kind == "array" and spec.dtype == np.uint8)
+        )
+    return found
+
+
+def _octets(value: Any) -> Any:
+    """Return a ROS ``byte`` rosbags gave signed (``int8``) as the octet it is, ``0..255``."""
+    if isinstance(value, np.ndarray) and value.dtype == np.int8:
+        return value.view(np.uint8)
+    if isinstance(value, int) and value < 0:
+        return value + 256
+    return value
+
+
+#: The one field IDL adds to a message without fields; rosbags gives it a default, so it
+#: would look like a constant.
+_PLACEHOLDER = "structure_needs_at_least_one_member"
+
+
 def _make_plan(ros_class: type, cls: type[Msg]) -> tuple[tuple[str, str], ...]:
-    ours = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    ours = list(cls.__struct_fields__)
     # rosbags declares a type's constants as fields with defaults; message fields have none.
-    theirs = {f.name for f in dataclasses.fields(ros_class) if f.default is dataclasses.MISSING}
+    theirs = {
+        f.name
+        for f in dataclasses.fields(ros_class)
+        if f.default is dataclasses.MISSING or f.name == _PLACEHOLDER
+    }
     lower = {name.lower(): name for name in theirs}
     known = {lower.get(name, name) for name in ours} | _ROS1_ONLY.get(cls.ROS2 or "", set())
     extra = theirs - known
@@ -293,6 +332,9 @@ def to_cdr(msg: Msg) -> bytes:
     >>> to_cdr(Time(sec=1, nanosec=2)).hex()
     '000100000100000002000000'
     """
+    ros2 = type(msg).ROS2
+    if ros2 is not None:
+        return serialize(msg, ros2)
     name = generated_name(type(msg))
     data: bytes = bytes(humble_typestore().serialize_cdr(to_ros(msg), name))
     return data
@@ -315,4 +357,13 @@ def from_cdr(data: bytes | memoryview, type_name: str) -> Msg:
         from robot_msgs.registry import type_for  # noqa: PLC0415 - the registry imports all
 
         name = generated_name(type_for(type_name))
-    return from_ros(humble_typestore().deserialize_cdr(bytes(data), name))
+    if _class_for(name).ROS2 is not None:
+        return deserialize(data, name)
+    store = humble_typestore()
+    serde = require("rosbags.serde", "bags", feature="ROS 2 messages")
+    try:
+        obj = store.deserialize_cdr(bytes(data), name)
+    except serde.SerdeError as err:
+        msg = f"Expected CDR data of {name}, got bytes it cannot hold: {err}"
+        raise FormatError(msg) from err
+    return from_ros(obj)

@@ -39,8 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.msg import field_schema
-from robot_msgs.strict_json import json_safe
+from robot_msgs.msg import field_json, field_schema
 
 if TYPE_CHECKING:
     from robot_msgs.msg import FieldSpec, Msg
@@ -77,8 +76,10 @@ def generated_name(cls: type[Msg]) -> str:
 
 def _base(spec: FieldSpec) -> str | None:
     """Return the ROS element type of a scalar or message spec, or ``None`` if it has none."""
-    if spec.kind == "int" and spec.bounds is not None:
-        return spec.label.split(" ", 1)[0]
+    if spec.kind == "int":
+        return spec.ros or "int64"
+    if spec.kind == "literal" and spec.choices and all(type(c) is str for c in spec.choices):
+        return "string"
     if spec.kind in _DIRECT:
         return _DIRECT[spec.kind]
     if spec.kind == "msg":
@@ -170,7 +171,7 @@ def _encode(
 ) -> Any:
     inner = spec.inner
     if ros_field.endswith("_json"):
-        return json.dumps(json_safe(_to_json_form(value)), allow_nan=False)
+        return field_json(spec, value)
     if ros_field == f"{name}_shape":
         return np.array([] if value is None else value.shape, dtype=np.uint32)
     if spec.kind == "array" or (spec.kind == "optional" and inner and inner.kind == "array"):
@@ -194,18 +195,6 @@ def _sequence(ros_type: str, values: list[Any]) -> Any:
     if element in numeric or element.startswith(("int", "uint")):
         return np.array(values, dtype=numeric.get(element, element))
     return values
-
-
-def _to_json_form(value: Any) -> Any:
-    from robot_msgs.msg import Msg  # noqa: PLC0415 - a run-time check only
-
-    if isinstance(value, Msg):
-        return value.to_dict()
-    if isinstance(value, tuple):
-        return [_to_json_form(v) for v in value]
-    if hasattr(value, "items"):
-        return {k: _to_json_form(v) for k, v in value.items()}
-    return value
 
 
 def decode_generated(obj: Any, cls: type[Msg], from_ros: Any) -> Msg:

@@ -1,35 +1,74 @@
-"""Time, duration and header: the stamps every other message carries (family ``std``)."""
+"""Stamps, headers, bare values and multi-arrays (family ``std``, ROS 2's ``std_msgs``).
+
+Time, duration and header are what every other message carries; the bare values
+(``Float64``, ``Bool``...) and multi-arrays (``Float64MultiArray``...) are what topics
+carrying a plain number, flag or vector use.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from dataclasses import field
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+
+import msgspec
+import numpy as np
 
 from robot_msgs import primitives as p
-from robot_msgs.msg import Msg, message
+from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.typing import (
+    Float32Array,
+    Float64Array,
+    Int8Array,
+    Int16Array,
+    Int32Array,
+    Int64Array,
+    UInt8Array,
+    UInt16Array,
+    UInt32Array,
+    UInt64Array,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
     "Bool",
     "Byte",
+    "ByteMultiArray",
     "Char",
     "ColorRGBA",
     "Duration",
     "Empty",
     "Float32",
+    "Float32MultiArray",
     "Float64",
+    "Float64MultiArray",
     "Header",
     "Int8",
+    "Int8MultiArray",
     "Int16",
+    "Int16MultiArray",
     "Int32",
+    "Int32MultiArray",
     "Int64",
+    "Int64MultiArray",
+    "MultiArrayDimension",
+    "MultiArrayLayout",
     "String",
     "Time",
     "UInt8",
+    "UInt8MultiArray",
     "UInt16",
+    "UInt16MultiArray",
     "UInt32",
+    "UInt32MultiArray",
     "UInt64",
+    "UInt64MultiArray",
 ]
 
 _NS_PER_S = 1_000_000_000
+#: ROS's ``uint32 nanosec``, kept below a second (one instant, one representation).
+Nanoseconds = Annotated[int, p.Ros("uint32"), msgspec.Meta(ge=0, lt=_NS_PER_S)]
 _SEQ_NOTE = (
     "A ROS 1 header's ``seq`` has no field here nor in ROS 2: "
     ":func:`robot_msgs.ros.from_ros` drops it, :func:`robot_msgs.io.read_records` keeps it."
@@ -60,13 +99,7 @@ class Time(Msg):
     ROS2_NOTES: ClassVar[tuple[str, ...]] = (_NANOSEC_NOTE,)
 
     sec: p.Int32 = 0
-    nanosec: p.UInt32 = 0
-
-    def _validate(self) -> None:
-        if not 0 <= self.nanosec < _NS_PER_S:
-            raise self._fail(
-                field="nanosec", expected="an int in [0, 1000000000)", got=self.nanosec
-            )
+    nanosec: Nanoseconds = 0
 
     @classmethod
     def from_ns(cls, ns: int) -> Time:
@@ -106,13 +139,7 @@ class Duration(Msg):
     ROS2_NOTES: ClassVar[tuple[str, ...]] = (_NANOSEC_NOTE,)
 
     sec: p.Int32 = 0
-    nanosec: p.UInt32 = 0
-
-    def _validate(self) -> None:
-        if not 0 <= self.nanosec < _NS_PER_S:
-            raise self._fail(
-                field="nanosec", expected="an int in [0, 1000000000)", got=self.nanosec
-            )
+    nanosec: Nanoseconds = 0
 
     @classmethod
     def from_s(cls, seconds: float) -> Duration:
@@ -192,7 +219,8 @@ class Empty(Msg):
     """A message with no content: a trigger or heartbeat.
 
     WHY a field: ROS 2's definition has ``uint8 structure_needs_at_least_one_member`` (an
-    empty struct is not allowed in IDL), and the CDR bytes carry it; it is always 0.
+    empty struct is not allowed in IDL), and the CDR bytes carry it; ROS writes 0, and
+    whatever a bag holds is kept.
     """
 
     structure_needs_at_least_one_member: p.UInt8 = 0
@@ -273,3 +301,190 @@ class UInt64(Msg):
     """A bare 64-bit unsigned integer. ``data``: uint64."""
 
     data: p.UInt64 = 0
+
+
+# The std_msgs multi-arrays: a flat ``data`` array and a layout that says how to read it
+# as a multi-dimensional one. ``Float64MultiArray`` is ros2_control's command topic.
+
+
+@message("std/MultiArrayDimension", ros2="std_msgs/msg/MultiArrayDimension")
+class MultiArrayDimension(Msg):
+    """One dimension of a multi-array's layout.
+
+    Attributes
+    ----------
+    label : str
+        What the dimension indexes (``"joints"``, ``"rows"``).
+    size : uint32
+        Its length.
+    stride : uint32
+        The number of ``data`` values one step along it spans, this and all inner
+        dimensions included (ROS's definition: ``dim[0].stride`` is the whole array).
+    """
+
+    label: str = ""
+    size: p.UInt32 = 0
+    stride: p.UInt32 = 0
+
+
+@message("std/MultiArrayLayout", ros2="std_msgs/msg/MultiArrayLayout")
+class MultiArrayLayout(Msg):
+    """How a multi-array's flat ``data`` is laid out: dimensions, outermost first.
+
+    Attributes
+    ----------
+    dim : tuple of MultiArrayDimension
+        Empty for a plain vector.
+    data_offset : uint32
+        Values of ``data`` to skip before the array starts.
+    """
+
+    dim: tuple[MultiArrayDimension, ...] = ()
+    data_offset: p.UInt32 = 0
+
+
+def _empty(dtype: str) -> Callable[[], np.ndarray[Any, Any]]:
+    return lambda: np.zeros(0, dtype=dtype)
+
+
+@message("std/ByteMultiArray", ros2="std_msgs/msg/ByteMultiArray")
+class ByteMultiArray(Msg):
+    """Octets (ROS ``byte``, 0..255 here) with a layout.
+
+    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
+    read-only NumPy array, shape (N,), uint8 (a list or ``bytes`` is accepted). No
+    rule ties the two: ROS states none.
+    """
+
+    layout: MultiArrayLayout = MultiArrayLayout()
+    data: Annotated[UInt8Array, Shape("N"), p.Ros("byte")] = field(default_factory=_empty("u1"))
+
+
+@message("std/Int8MultiArray", ros2="std_msgs/msg/Int8MultiArray")
+class Int8MultiArray(Msg):
+    """Signed 8-bit integers with a layout.
+
+    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
+    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
+    list is accepted). No rule ties the two: ROS states none.
+    """
+
+    layout: MultiArrayLayout = MultiArrayLayout()
+    data: Annotated[Int8Array, Shape("N")] = field(default_factory=_empty("i1"))
+
+
+@message("std/UInt8MultiArray", ros2="std_msgs/msg/UInt8MultiArray")
+class UInt8MultiArray(Msg):
+    """Unsigned 8-bit integers with a layout.
+
+    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
+    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
+    list is accepted). No rule ties the two: ROS states none.
+    """
+
+    layout: MultiArrayLayout = MultiArrayLayout()
+    data: Annotated[UInt8Array, Shape("N")] = field(default_factory=_empty("u1"))
+
+
+@message("std/Int16MultiArray", ros2="std_msgs/msg/Int16MultiArray")
+class Int16MultiArray(Msg):
+    """Signed 16-bit integers with a layout.
+
+    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
+    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
+    list is accepted). No rule ties the two: ROS states none.
+    """
+
+    layout: MultiArrayLayout = MultiArrayLayout()
+    data: Annotated[Int16Array, Shape("N")] = field(default_factory=_empty("i2"))
+
+
+@message("std/UInt16MultiArray", ros2="std_msgs/msg/UInt16MultiArray")
+class UInt16MultiArray(Msg):
+    """Unsigned 16-bit integers with a layout.
+
+    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
+    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
+    list is accepted). No rule ties the two: ROS states none.
+    """
+
+    layout: MultiArrayLayout = MultiArrayLayout()
+    data: Annotated[UInt16Array, Shape("N")] = field(default_factory=_empty("u2"))
+
+
+@message("std/Int32MultiArray", ros2="std_msgs/msg/Int32MultiArray")
+class Int32MultiArray(Msg):
+    """Signed 32-bit integers with a layout.
+
+    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
+    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
+    list is accepted). No rule ties the two: ROS states none.
+    """
+
+    layout: MultiArrayLayout = MultiArrayLayout()
+    data: Annotated[Int32Array, Shape("N")] = field(default_factory=_empty("i4"))
+
+
+@message("std/UInt32MultiArray", ros2="std_msgs/msg/UInt32MultiArray")
+class UInt32MultiArray(Msg):
+    """Unsigned 32-bit integers with a layout.
+
+    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
+    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
+    list is accepted). No rule ties the two: ROS states none.
+    """
+
+    layout: MultiArrayLayout = MultiArrayLayout()
+    data: Annotated[UInt32Array, Shape("N")] = field(default_factory=_empty("u4"))
+
+
+@message("std/Int64MultiArray", ros2="std_msgs/msg/Int64MultiArray")
+class Int64MultiArray(Msg):
+    """Signed 64-bit integers with a layout.
+
+    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
+    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
+    list is accepted). No rule ties the two: ROS states none.
+    """
+
+    layout: MultiArrayLayout = MultiArrayLayout()
+    data: Annotated[Int64Array, Shape("N")] = field(default_factory=_empty("i8"))
+
+
+@message("std/UInt64MultiArray", ros2="std_msgs/msg/UInt64MultiArray")
+class UInt64MultiArray(Msg):
+    """Unsigned 64-bit integers with a layout.
+
+    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
+    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
+    list is accepted). No rule ties the two: ROS states none.
+    """
+
+    layout: MultiArrayLayout = MultiArrayLayout()
+    data: Annotated[UInt64Array, Shape("N")] = field(default_factory=_empty("u8"))
+
+
+@message("std/Float32MultiArray", ros2="std_msgs/msg/Float32MultiArray")
+class Float32MultiArray(Msg):
+    """Single-precision numbers with a layout.
+
+    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
+    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
+    list is accepted). No rule ties the two: ROS states none.
+    """
+
+    layout: MultiArrayLayout = MultiArrayLayout()
+    data: Annotated[Float32Array, Shape("N")] = field(default_factory=_empty("f4"))
+
+
+@message("std/Float64MultiArray", ros2="std_msgs/msg/Float64MultiArray")
+class Float64MultiArray(Msg):
+    """Double-precision numbers with a layout, such as ros2_control commands.
+
+    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
+    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
+    list is accepted). No rule ties the two: ROS states none.
+    """
+
+    layout: MultiArrayLayout = MultiArrayLayout()
+    data: Annotated[Float64Array, Shape("N")] = field(default_factory=_empty("f8"))

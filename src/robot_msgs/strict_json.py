@@ -1,14 +1,17 @@
-r"""Strict JSON out: the one place non-finite floats become ``null``.
+r"""Strict JSON out: the one place non-finite floats get their JSON spelling.
 
 Every JSON file the package writes and everything ``--json`` prints goes through
-:func:`dumps`, so any strict parser reads it (``NaN`` and ``Infinity`` are not JSON). A
-message's ``from_dict`` reads ``null`` in a float field back as NaN, so saved messages
-load back equal.
+:func:`dumps` (or, for messages, :func:`robot_msgs.msg.encode_json`, which follows the
+same convention), so any strict parser reads it (``NaN`` and ``Infinity`` are not JSON).
+The convention is the proto3 JSON mapping's: ``+inf`` and ``-inf`` are the strings
+``"Infinity"`` and ``"-Infinity"``; NaN is ``null``. A message's ``from_dict`` reads
+all of them back as floats (and ``"NaN"``), so saved messages load back equal, and files
+written when infinities were ``null`` still load (as NaN).
 
 Examples
 --------
->>> dumps({"rms": float("nan"), "n": 0})
-'{\n  "rms": null,\n  "n": 0\n}\n'
+>>> dumps({"rms": float("nan"), "max": float("inf"), "n": 0})
+'{\n  "rms": null,\n  "max": "Infinity",\n  "n": 0\n}\n'
 """
 
 from __future__ import annotations
@@ -21,15 +24,19 @@ __all__ = ["dumps", "json_safe"]
 
 
 def json_safe(value: Any) -> Any:
-    """Return ``value`` with NaN and infinities replaced by ``None``, recursively.
+    """Return ``value`` with NaN as ``None`` and the infinities as their strings, recursively.
 
     Examples
     --------
-    >>> json_safe({"a": [1.0, float("nan")], "b": {"c": float("inf")}})
-    {'a': [1.0, None], 'b': {'c': None}}
+    >>> json_safe({"a": [1.0, float("nan")], "b": {"c": float("-inf")}})
+    {'a': [1.0, None], 'b': {'c': '-Infinity'}}
     """
     if isinstance(value, float):
-        return value if math.isfinite(value) else None
+        if math.isfinite(value):
+            return value
+        if math.isnan(value):
+            return None
+        return "Infinity" if value > 0 else "-Infinity"
     if isinstance(value, dict):
         return {k: json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -46,7 +53,7 @@ def dumps(data: Any, *, indent: int | None = 2) -> str:
     Examples
     --------
     >>> dumps([1.5, float("inf")], indent=None)
-    '[1.5,null]\n'
+    '[1.5,"Infinity"]\n'
     """
     separators = (",", ":") if indent is None else None
     return json.dumps(json_safe(data), indent=indent, separators=separators, allow_nan=False) + "\n"

@@ -324,7 +324,7 @@ class PoseTrajectory(Msg):
         for array in (stamps_s, positions_xyz, orientations_quat_xyzw, covariance_6x6, stamps_ns):
             if array is not None:
                 array.setflags(write=False)
-        return cls._trusted(
+        return _empty(cls)._derived(  # noqa: SLF001 - the base's one unchecked constructor
             stamps_s=stamps_s,
             positions_xyz=positions_xyz,
             orientations_quat_xyzw=orientations_quat_xyzw,
@@ -411,3 +411,15 @@ class MultiDOFJointTrajectory(Msg):
                 if values and len(values) != n:
                     expected = f"0 or {n} entries (one per joint name)"
                     raise self._fail(field=f"points[{i}].{name}", expected=expected, got=values)
+
+
+def _empty(cls: type[PoseTrajectory]) -> PoseTrajectory:
+    """Return a valid trajectory of no poses, what :meth:`PoseTrajectory._unchecked` copies."""
+    return cls(stamps_s=_NO_FLOATS, positions_xyz=_NO_ROWS_3, orientations_quat_xyzw=_NO_ROWS_4)
+
+
+_NO_FLOATS = np.zeros(0)
+_NO_ROWS_3 = np.zeros((0, 3))
+_NO_ROWS_4 = np.zeros((0, 4))
+for _array in (_NO_FLOATS, _NO_ROWS_3, _NO_ROWS_4):
+    _array.setflags(write=False)

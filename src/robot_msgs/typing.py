@@ -12,9 +12,14 @@ __all__ = [
     "Float32Array",
     "Float64Array",
     "Int8Array",
+    "Int16Array",
+    "Int32Array",
     "Int64Array",
     "IntpArray",
     "UInt8Array",
+    "UInt16Array",
+    "UInt32Array",
+    "UInt64Array",
 ]
 
 Float64Array = npt.NDArray[np.float64]
@@ -31,6 +36,21 @@ Int8Array = npt.NDArray[np.int8]
 
 UInt8Array = npt.NDArray[np.uint8]
 """A uint8 array: raw bytes of images, point clouds and meshes."""
+
+Int16Array = npt.NDArray[np.int16]
+"""An int16 array (ROS's ``int16[]``)."""
+
+Int32Array = npt.NDArray[np.int32]
+"""An int32 array (ROS's ``int32[]``)."""
+
+UInt16Array = npt.NDArray[np.uint16]
+"""A uint16 array (ROS's ``uint16[]``)."""
+
+UInt32Array = npt.NDArray[np.uint32]
+"""A uint32 array (ROS's ``uint32[]``)."""
+
+UInt64Array = npt.NDArray[np.uint64]
+"""A uint64 array (ROS's ``uint64[]``)."""
 
 IntpArray = npt.NDArray[np.intp]
 """Index arrays."""

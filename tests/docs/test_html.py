@@ -133,13 +133,17 @@ def test_index_groups_types_by_family_with_summaries(site: dict[str, str]) -> No
     text = squeeze(visible_text(site["index.html"]))
     families = re.findall(r'<h2 id="([a-z0-9]+)">', site["index.html"])
     assert families == [
+        "action",
         "compare",
         "diagnostic",
         "evaluation",
         "geometry",
         "nav",
+        "rcl",
+        "rosgraph",
         "runs",
         "sensor",
+        "shape",
         "std",
         "tf2",
         "trajectory",

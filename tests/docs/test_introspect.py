@@ -97,7 +97,9 @@ def test_error_stats_is_used_by_aggregate_and_comparison() -> None:
 
 def test_used_by_follows_tuples_and_nested_messages() -> None:
     assert Path in used_by(PoseStamped)  # poses: tuple[PoseStamped, ...]
-    assert [t.__name__ for t in used_by(Time)] == ["Header", "MapMetaData", "TimeReference"]
+    assert [t.__name__ for t in used_by(Time)] == [
+        "Clock", "GoalInfo", "Header", "Log", "MapMetaData", "ParameterEvent", "TimeReference"
+    ]  # fmt: skip
     assert used_by(PoseWithCovariance) == (Odometry, PoseWithCovarianceStamped)
 
 

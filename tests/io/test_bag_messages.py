@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tracemalloc
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -17,6 +17,7 @@ from robot_msgs.std import Time
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
     from tests.io.conftest import BagMaker
@@ -157,3 +158,254 @@ def test_nav2_odometry_keeps_twist_covariance_and_frames(evo_data: Path) -> None
     first = odometry[0]
     assert isinstance(first, Odometry)
     assert int(traj.stamps_ns[0]) == first.header.stamp.to_ns()
+
+
+# --------------------------------------------------------------------------- whole bags
+
+mcap_ros2 = pytest.importorskip("mcap_ros2", reason="the reference MCAP library (test extra)")
+
+from mcap.reader import make_reader  # noqa: E402
+from mcap_ros2.decoder import DecoderFactory  # noqa: E402
+from mcap_ros2.writer import Writer as ReferenceWriter  # noqa: E402
+from rosbags.typesys import Stores, get_typestore  # noqa: E402
+
+from robot_msgs.errors import DataWarning, UnknownTypeError  # noqa: E402
+from robot_msgs.io.bag_messages import RawRecord, bag_qos, unmapped_topics  # noqa: E402
+from robot_msgs.rcl import Log, ParameterEvent  # noqa: E402
+from robot_msgs.rosgraph import Clock  # noqa: E402
+from robot_msgs.std import Byte  # noqa: E402
+
+HUMBLE = get_typestore(Stores.ROS2_HUMBLE)
+
+
+def _reference_bag(path: Path, topics: dict[str, tuple[str, list[dict[str, object]]]]) -> Path:
+    """Write an MCAP with mcap_ros2 (no robot_msgs code): topic -> (type, messages as dicts)."""
+    with path.open("wb") as file:
+        writer = ReferenceWriter(file)
+        for topic, (msgtype, messages) in topics.items():
+            schema = writer.register_msgdef(
+                msgtype, HUMBLE.generate_msgdef(msgtype, ros_version=2)[0]
+            )
+            for i, message in enumerate(messages):
+                writer.write_message(
+                    topic, schema, message, log_time=1000 + i, publish_time=1000 + i
+                )
+        writer.finish()  # type: ignore[no-untyped-call]
+    return path
+
+
+def _decoded(path: Path) -> list[tuple[str, object]]:
+    """The messages of an MCAP as the reference library decodes them."""
+    with path.open("rb") as file:
+        reader = make_reader(file, decoder_factories=[DecoderFactory()])
+        return [(c.topic, d) for _, c, _, d in reader.iter_decoded_messages()]
+
+
+def _stamp(sec: int) -> dict[str, int]:
+    return {"sec": sec, "nanosec": 0}
+
+
+def _record_all_bag(path: Path) -> Path:
+    """What ``ros2 bag record -a`` holds besides the data: /rosout, /parameter_events, /clock."""
+    value = {"type": 3, "double_value": 0.26}
+    return _reference_bag(
+        path,
+        {
+            "/rosout": (
+                "rcl_interfaces/msg/Log",
+                [
+                    {
+                        "stamp": _stamp(s),
+                        "level": 20,
+                        "name": "nav2",
+                        "msg": f"step {s}",
+                        "file": "a.cpp",
+                        "function": "f",
+                        "line": 10 + s,
+                    }
+                    for s in range(3)
+                ],
+            ),
+            "/parameter_events": (
+                "rcl_interfaces/msg/ParameterEvent",
+                [
+                    {
+                        "stamp": _stamp(1),
+                        "node": "/controller_server",
+                        "changed_parameters": [{"name": "max_vel_x", "value": value}],
+                    }
+                ],
+            ),
+            "/clock": ("rosgraph_msgs/msg/Clock", [{"clock": _stamp(s)} for s in range(4)]),
+            "/joy/set_feedback": (
+                "sensor_msgs/msg/JoyFeedback",
+                [{"type": 1, "id": 0, "intensity": 0.5}],
+            ),
+        },
+    )
+
+
+def test_a_whole_bag_reads_every_message_it_can_and_names_the_rest(tmp_path: Path) -> None:
+    bag = _record_all_bag(tmp_path / "all.mcap")
+    with pytest.warns(
+        DataWarning, match=r"/joy/set_feedback \(sensor_msgs/msg/JoyFeedback, 1 messages\)"
+    ):
+        records = list(read_records(bag))
+    topics = [r.topic for r in records]
+    assert topics.count("/rosout") == 3
+    assert topics.count("/clock") == 4
+    assert topics.count("/parameter_events") == 1
+    assert len(records) == 8
+    logs = [r.message for r in records if r.topic == "/rosout"]
+    assert [m.msg for m in logs if isinstance(m, Log)] == ["step 0", "step 1", "step 2"]
+    event = next(r.message for r in records if r.topic == "/parameter_events")
+    assert isinstance(event, ParameterEvent)
+    assert event.changed_parameters[0].value.double_value == 0.26
+    clocks = [r.message for r in records if r.topic == "/clock"]
+    assert [c.clock.sec for c in clocks if isinstance(c, Clock)] == [0, 1, 2, 3]
+    (unmapped,) = unmapped_topics(bag)
+    assert unmapped == ("/joy/set_feedback", "sensor_msgs/msg/JoyFeedback", 1)
+
+
+def test_raw_gives_the_cdr_bytes_and_type_of_what_has_no_mapping(tmp_path: Path) -> None:
+    bag = _record_all_bag(tmp_path / "all.mcap")
+    records = list(read_records(bag, raw=True))
+    assert len(records) == 9
+    (raw,) = [r for r in records if isinstance(r, RawRecord)]
+    assert (raw.topic, raw.msgtype) == ("/joy/set_feedback", "sensor_msgs/msg/JoyFeedback")
+    feedback: Any = HUMBLE.deserialize_cdr(raw.data, raw.msgtype)
+    assert (feedback.type, feedback.id, feedback.intensity) == (1, 0, 0.5)
+    with pytest.raises(UnknownTypeError, match=r"got 'sensor_msgs/msg/JoyFeedback'"):
+        list(read_records(bag, "/joy/set_feedback"))
+
+
+def test_a_byte_of_200_crosses_both_ways(tmp_path: Path) -> None:
+    theirs = _reference_bag(
+        tmp_path / "theirs.mcap",
+        {
+            "/byte": ("std_msgs/msg/Byte", [{"data": 200}, {"data": 255}]),
+            "/diagnostics": (
+                "diagnostic_msgs/msg/DiagnosticStatus",
+                [{"level": 200, "name": "n", "message": "", "hardware_id": "", "values": []}],
+            ),
+        },
+    )
+    assert list(read_messages(theirs, "/byte")) == [Byte(data=200), Byte(data=255)]
+    (status,) = read_messages(theirs, "/diagnostics")
+    assert status.level == 200  # type: ignore[attr-defined]
+    ours = write_messages(tmp_path / "ours.mcap", "/byte", [Byte(data=200)], log_times_ns=[1])
+    assert [d.data for _, d in _decoded(ours)] == [200]  # type: ignore[attr-defined]
+
+
+def test_written_mcap_is_zstd_chunked_names_itself_and_carries_qos(tmp_path: Path) -> None:
+    odom = example("nav/Odometry")
+    out = write_messages(tmp_path / "named.mcap", "/odom", [odom] * 50)
+    with out.open("rb") as file:
+        reader = make_reader(file)
+        summary = reader.get_summary()
+        assert summary is not None
+        assert {c.compression for c in summary.chunk_indexes} == {"zstd"}
+        (channel,) = summary.channels.values()
+        assert "reliability: reliable" in channel.metadata["offered_qos_profiles"]
+        (metadata,) = list(reader.iter_metadata())
+    assert "- named.mcap" in metadata.metadata["serialized_metadata"]
+    assert [t for t, _ in _decoded(out)] == ["/odom"] * 50  # the reference reads it back
+    plain = write_messages(tmp_path / "plain.mcap", "/odom", [odom], compression="none")
+    with plain.open("rb") as file:
+        summary = make_reader(file).get_summary()
+        assert summary is not None
+        assert {c.compression for c in summary.chunk_indexes} == {""}
+    with pytest.raises(FormatError, match=r"a .db3 file is written uncompressed"):
+        write_messages(tmp_path / "x.db3", "/odom", [odom], compression="zstd")
+
+
+def _slow_odometry(n: int) -> Iterator[Odometry]:
+    base = example("nav/Odometry")
+    assert isinstance(base, Odometry)
+    for i in range(n):
+        yield base.replace(header=base.header.replace(stamp=Time(sec=i)))
+
+
+def test_a_failed_write_leaves_nothing_and_no_partial_file(tmp_path: Path) -> None:
+    def failing() -> Iterator[Odometry]:
+        yield from _slow_odometry(10)
+        msg = "the source broke"
+        raise RuntimeError(msg)
+
+    with pytest.raises(RuntimeError, match="the source broke"):
+        write_messages(tmp_path / "f.mcap", "/odom", failing())
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("suffix", [".mcap", ".db3"])
+def test_writing_streams_in_memory_independent_of_the_bag_size(tmp_path: Path, suffix: str) -> None:
+    """Peak traced memory while writing 1500 and 12000 Odometry messages (8x) is the same."""
+    write_messages(tmp_path / f"warm{suffix}", "/odom", _slow_odometry(2))  # imports, caches
+    peaks = []
+    for n in (1500, 12000):
+        tracemalloc.start()
+        write_messages(tmp_path / f"o{n}{suffix}", "/odom", _slow_odometry(n))
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert sum(1 for _ in read_messages(tmp_path / f"o{n}{suffix}", "/odom")) == n
+    assert peaks[1] < 1.5 * peaks[0], peaks
+
+
+_KILLED_WRITER = """
+import sys, time
+from robot_msgs.catalog import example
+from robot_msgs.io import write_messages
+from robot_msgs.std import Time
+
+base = example("nav/Odometry")
+
+def forever():
+    i = 0
+    while True:
+        i += 1
+        if i == 200:
+            print("writing", flush=True)
+        if i > 200:
+            time.sleep(0.001)
+        yield base.replace(header=base.header.replace(stamp=Time(sec=i)))
+
+write_messages(sys.argv[1], "/odom", forever())
+"""
+
+
+def test_kill_9_during_a_write_leaves_no_file_and_nothing_in_tmpdir(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    out, scratch = tmp_path / "out", tmp_path / "tmpdir"
+    out.mkdir()
+    scratch.mkdir()
+    target = out / "killed.mcap"
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    for _ in range(2):  # the second killed writer also sweeps the first one's leftover
+        with subprocess.Popen(  # noqa: S603 - our own script
+            [sys.executable, "-c", _KILLED_WRITER, str(target)],
+            env=env,
+            stdout=subprocess.PIPE,
+        ) as writer:
+            assert writer.stdout is not None
+            assert writer.stdout.readline() == b"writing\n"
+            writer.send_signal(signal.SIGKILL)
+            writer.wait()
+        assert not target.exists()
+        assert list(scratch.iterdir()) == []
+    assert {p.name for p in out.iterdir()} <= {".killed.mcap.0.lock", ".killed.mcap.0.tmp"}
+    write_messages(target, "/odom", _slow_odometry(3))  # the next write sweeps the leftover
+    assert [p.name for p in out.iterdir()] == ["killed.mcap"]
+    assert len(list(read_messages(target, "/odom"))) == 3
+
+
+@pytest.mark.evo_data
+def test_a_copied_bag_keeps_its_messages_and_its_qos(evo_data: Path, tmp_path: Path) -> None:
+    source = evo_data / "nav2_turtlebot.mcap"
+    copy = write_records(tmp_path / "copy.mcap", read_records(source), qos=bag_qos(source))
+    assert bag_qos(copy) == bag_qos(source)
+    assert all(p for p in bag_qos(source).values())  # the source has real profiles
+    assert list(read_records(copy)) == list(read_records(source))

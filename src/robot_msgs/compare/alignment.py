@@ -70,10 +70,10 @@ class Alignment(Msg):
                 field="method", expected=f"one of {ALIGNMENT_METHODS}", got=self.method
             )
         r = self.rotation
-        if not np.isfinite(r).all() or not (
-            np.abs(r.T @ r - np.eye(3)).max() <= ROTATION_TOL
-            and abs(np.linalg.det(r) - 1.0) <= ROTATION_TOL
-        ):
+        with np.errstate(over="ignore", invalid="ignore"):  # a huge matrix is refused, not warned
+            orthonormal = np.abs(r.T @ r - np.eye(3)).max() <= ROTATION_TOL
+            proper = abs(np.linalg.det(r) - 1.0) <= ROTATION_TOL
+        if not (np.isfinite(r).all() and orthonormal and proper):
             raise self._fail(
                 field="rotation", expected="a rotation matrix (orthonormal, det +1)", got=r
             )

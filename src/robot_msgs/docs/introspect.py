@@ -145,7 +145,7 @@ class PackageFacts:
 
 def _dataclass_fields(cls: type[Msg]) -> tuple[dataclasses.Field[Any], ...]:
     """Return the dataclass fields of a message type (``@message`` makes every one a dataclass)."""
-    return dataclasses.fields(cls)  # type: ignore[arg-type]
+    return dataclasses.fields(cls)
 
 
 # --------------------------------------------------------------------------- docstrings

@@ -28,8 +28,12 @@ __all__ = ["ros2_differences", "ros2_url"]
 
 #: The repository (at its Humble branch) that defines each ROS 2 package's messages.
 _REPOSITORIES = {
+    "action_msgs": "https://github.com/ros2/rcl_interfaces/blob/humble",
     "builtin_interfaces": "https://github.com/ros2/rcl_interfaces/blob/humble",
+    "rcl_interfaces": "https://github.com/ros2/rcl_interfaces/blob/humble",
+    "rosgraph_msgs": "https://github.com/ros2/rcl_interfaces/blob/humble",
     "tf2_msgs": "https://github.com/ros2/geometry2/blob/humble",
+    "unique_identifier_msgs": "https://github.com/ros2/unique_identifier_msgs/blob/humble",
 }
 _COMMON = "https://github.com/ros2/common_interfaces/blob/humble"
 

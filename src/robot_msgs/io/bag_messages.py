@@ -1,34 +1,50 @@
-"""Bags as robot_msgs messages: stream them out of ROS 1/2 bags, write them to ROS 2 bags.
+"""Bags as robot_msgs messages: stream them out of ROS 1/2 bags, stream them into ROS 2 bags.
 
-Reading: :func:`read_messages` yields one robot_msgs message per bag message of a topic,
-converted with :func:`robot_msgs.ros.from_ros`, one at a time (memory does not grow
-with the bag); :func:`read_records` adds the topic, the bag's log time and a ROS 1
-header's ``seq``, which no ROS 2 or robot_msgs field holds.
+Reading: :func:`read_records` yields every message of a bag (or of one topic) as a
+:class:`BagRecord`: the topic, the bag's log time, the robot_msgs message and a ROS 1
+header's ``seq`` (which no ROS 2 or robot_msgs field holds), one at a time (memory does
+not grow with the bag). A topic whose type has no robot_msgs equivalent does not stop a
+whole-bag read: it is named in one :class:`~robot_msgs.errors.DataWarning` (topic, type,
+count; :func:`unmapped_topics` lists them) and skipped, or with ``raw=True`` yielded as
+a :class:`RawRecord` holding its CDR bytes and type name. ROS 2 CDR is read straight into
+the messages (:mod:`robot_msgs.cdr`) when the bag defines the type as ROS 2 Humble does,
+else through rosbags' objects (:func:`robot_msgs.ros.from_ros`).
 
-Writing: :func:`write_messages` and :func:`write_records` write any message with a ROS 2
-equivalent, or of the package's own types (their generated ``robot_msgs/msg/NAME``
-definitions are stored in the bag, so any ROS 2 tool can read them), to a ROS 2 bag as
-one ``.mcap`` or ``.db3`` file, through rosbags' writer, atomically (the bag is built in
-a temporary folder, then written into place: never a partial file). :func:`write_trajectory_bag`
-writes a :class:`~robot_msgs.trajectory.PoseTrajectory` as one ``nav_msgs/Path``, or one
-``PoseStamped`` or ``Odometry`` per pose, stamped exactly by its ``stamps_ns`` when it
-has them. Needs the ``bags`` extra.
+Writing: :func:`write_records` and :func:`write_messages` stream messages into one
+``.mcap`` or ``.db3`` file through rosbags' writer. Nothing is held but the chunk being
+written (peak memory does not grow with the bag); the bag is built in a hidden folder
+beside the target (``.NAME.K.tmp``, the same filesystem, so it is renamed into place,
+never copied) and that folder is removed on any failure. A writer killed outright
+(``kill -9``) leaves the folder, never a file at the target and nothing in ``$TMPDIR``:
+the next write to the same target removes it (a lock tells a dead writer's from a live
+one's). MCAP chunks are compressed with zstd (what rosbags offers); each topic carries
+QoS profiles (the source bag's, from :func:`bag_qos`, or the profile ``ros2 bag record``
+writes for a reliable publisher), and the file's own metadata names the file.
+:func:`write_trajectory_bag` writes a :class:`~robot_msgs.trajectory.PoseTrajectory`.
+Needs the ``bags`` extra.
 """
 
 from __future__ import annotations
 
-import tempfile
+import contextlib
+import os
+import shutil
+import struct
+import sys
+import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 
-from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import check_outputs, write_atomic
-from robot_msgs.io.bag import open_bag
+from robot_msgs.errors import DataWarning, FormatError, UnknownTypeError, ValidationError
+from robot_msgs.files import check_outputs
+from robot_msgs.io.bag import TopicInfo, open_bag
 from robot_msgs.optional import require
 
+if sys.platform != "win32":  # Windows has no flock: there leftovers are not swept
+    import fcntl
+
 if TYPE_CHECKING:
-    import os
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from robot_msgs.msg import Msg
     from robot_msgs.trajectory import PoseTrajectory
@@ -36,8 +52,11 @@ if TYPE_CHECKING:
 __all__ = [
     "BAG_SUFFIXES",
     "BagRecord",
+    "RawRecord",
+    "bag_qos",
     "read_messages",
     "read_records",
+    "unmapped_topics",
     "write_messages",
     "write_records",
     "write_trajectory_bag",
@@ -47,6 +66,7 @@ __all__ = [
 BAG_SUFFIXES: dict[str, str] = {".mcap": "MCAP", ".db3": "SQLITE3"}
 
 TrajectoryLayout = Literal["path", "poses", "odometry"]
+Compression = Literal["zstd", "none"]
 
 
 class BagRecord(NamedTuple):
@@ -58,40 +78,181 @@ class BagRecord(NamedTuple):
     seq: int | None = None
 
 
-def read_records(path: str | os.PathLike[str], topic: str | None = None) -> Iterator[BagRecord]:
+class RawRecord(NamedTuple):
+    """One message of a type without robot_msgs equivalent: its CDR bytes and ROS type.
+
+    ``data`` is little-endian CDR with its 4-byte header (a ROS 1 message converted by
+    rosbags), ready for any CDR reader of ``msgtype``.
+    """
+
+    topic: str
+    log_time_ns: int
+    msgtype: str
+    data: bytes
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _mapped(msgtype: str) -> bool:
+    from robot_msgs.ros import ros_name, ros_types  # noqa: PLC0415 - needs rosbags
+
+    return ros_name(msgtype) in ros_types()
+
+
+def unmapped_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
+    """List the topics of a bag whose type has no robot_msgs equivalent, with counts.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from robot_msgs.catalog import example
+    >>> out = Path(tempfile.mkdtemp()) / "odom.mcap"
+    >>> unmapped_topics(write_messages(out, "/odom", [example("nav/Odometry")]))
+    ()
+    """
+    from robot_msgs.io.bag import list_topics  # noqa: PLC0415 - the same reader
+
+    return tuple(t for t in list_topics(path) if not _mapped(t.msgtype))
+
+
+def _connections(reader: Any, path: object, topic: str | None) -> list[Any]:
+    conns = [c for c in reader.connections if topic is None or c.topic == topic]
+    if not conns and topic is not None:
+        loose = [c for c in reader.connections if c.topic.lstrip("/") == topic.lstrip("/")]
+        conns = loose if len({c.topic for c in loose}) == 1 else []
+    if not conns:
+        topics = ", ".join(sorted({f"{c.topic} ({c.msgtype})" for c in reader.connections}))
+        msg = f"{path}: no topic {topic!r}; topics: {topics or 'none'}"
+        raise FormatError(msg)
+    return conns
+
+
+def _warn_unmapped(path: object, conns: list[Any]) -> None:
+    counts: dict[tuple[str, str], int] = {}
+    for conn in conns:
+        key = (conn.topic, conn.msgtype)
+        counts[key] = counts.get(key, 0) + int(conn.msgcount)
+    listed = ", ".join(f"{t} ({m}, {n} messages)" for (t, m), n in sorted(counts.items()))
+    warnings.warn(
+        f"{path}: {len(counts)} topics have no robot_msgs type and are skipped: {listed}; "
+        "read_records(..., raw=True) gives their CDR bytes",
+        DataWarning,
+        stacklevel=3,
+    )
+
+
+class _Decoder:
+    """Turns one connection's raw bytes into a message: CDR straight, else via rosbags."""
+
+    def __init__(self, reader: Any, conn: Any) -> None:
+        from robot_msgs.cdr import same_definition  # noqa: PLC0415 - needs rosbags
+        from robot_msgs.ros import _class_for, ros_name  # noqa: PLC0415
+
+        self.reader = reader
+        self.msgtype = conn.msgtype
+        name = ros_name(conn.msgtype)
+        cls = _class_for(name)
+        fast = reader.is2 and cls.ROS2 is not None and same_definition(reader.typestore, name)
+        self.name = name if fast else None
+
+    def __call__(self, raw: bytes) -> tuple[Msg, int | None]:
+        """Return the message and ROS 1's ``header.seq`` (``None`` for ROS 2)."""
+        if self.name is not None:
+            from robot_msgs.cdr import deserialize  # noqa: PLC0415 - loaded with the reader
+
+            return deserialize(raw, self.name), None
+        from robot_msgs.ros import from_ros  # noqa: PLC0415
+
+        obj = self.reader.deserialize(raw, self.msgtype)
+        seq = getattr(getattr(obj, "header", None), "seq", None)
+        return from_ros(obj), None if seq is None else int(seq)
+
+
+def _raw(reader: Any, conn: Any, log_time: int, raw: bytes) -> RawRecord:
+    data = raw if reader.is2 else reader.typestore.ros1_to_cdr(raw, conn.msgtype)
+    return RawRecord(conn.topic, int(log_time), conn.msgtype, bytes(data))
+
+
+def _unreadable() -> tuple[type[BaseException], ...]:
+    """Return what rosbags raises for a bag it cannot read, and what bad bytes raise."""
+    found: list[type[BaseException]] = [struct.error, UnicodeDecodeError, EOFError, OSError]
+    for module, name in (
+        ("rosbags.highlevel", "AnyReaderError"),
+        ("rosbags.serde", "SerdeError"),
+        ("rosbags.rosbag1", "ReaderError"),
+        ("rosbags.rosbag2", "ReaderError"),
+    ):
+        error = getattr(sys.modules.get(module), name, None)
+        if isinstance(error, type) and issubclass(error, BaseException):
+            found.append(error)
+    return tuple(found)
+
+
+@overload
+def read_records(
+    path: str | os.PathLike[str], topic: str | None = None, *, raw: Literal[False] = False
+) -> Iterator[BagRecord]: ...
+@overload
+def read_records(
+    path: str | os.PathLike[str], topic: str | None = None, *, raw: bool
+) -> Iterator[BagRecord | RawRecord]: ...
+def read_records(
+    path: str | os.PathLike[str], topic: str | None = None, *, raw: bool = False
+) -> Iterator[BagRecord | RawRecord]:
     """Yield every message of ``topic`` (``None``: of every topic) as a :class:`BagRecord`.
 
     In log-time order. ``seq`` is the ROS 1 header's sequence number (``None`` for ROS 2
     bags and header-less types): the one value :func:`robot_msgs.ros.from_ros` drops.
 
+    Parameters
+    ----------
+    path : path-like
+        A ROS 1 ``.bag``, a ROS 2 bag folder, ``.db3`` or ``.mcap``.
+    topic : str, optional
+        One topic; by default every topic.
+    raw : bool
+        Yield a :class:`RawRecord` (CDR bytes and type name) for each message of a type
+        without robot_msgs equivalent, instead of skipping its topic with a
+        :class:`~robot_msgs.errors.DataWarning` naming it.
+
     Raises
     ------
     FormatError
-        Not a bag, or no such topic (the message lists the bag's topics).
+        Not a bag, no such topic (the message lists the bag's topics), or a message that
+        cannot be read (named by topic and log time).
     UnknownTypeError
-        The topic's type has no robot_msgs equivalent.
+        ``topic`` was asked for, its type has no robot_msgs equivalent and ``raw`` is false.
     """
-    from robot_msgs.ros import from_ros  # noqa: PLC0415 - needs rosbags, loaded on use
-
     with open_bag(path) as reader:
-        conns = [c for c in reader.connections if topic is None or c.topic == topic]
-        if not conns and topic is not None:
-            loose = [c for c in reader.connections if c.topic.lstrip("/") == topic.lstrip("/")]
-            conns = loose if len({c.topic for c in loose}) == 1 else []
-        if not conns:
-            topics = ", ".join(sorted({f"{c.topic} ({c.msgtype})" for c in reader.connections}))
-            msg = f"{path}: no topic {topic!r}; topics: {topics or 'none'}"
-            raise FormatError(msg)
-        for conn, log_time, raw in reader.messages(connections=conns):
-            obj = reader.deserialize(raw, conn.msgtype)
-            header = getattr(obj, "header", None)
-            seq = getattr(header, "seq", None)
-            try:
-                message = from_ros(obj)
-            except ValidationError as err:
-                msg = f"{path} {conn.topic}, message at {log_time} ns: {err}"
-                raise FormatError(msg) from err
-            yield BagRecord(conn.topic, int(log_time), message, None if seq is None else int(seq))
+        conns = _connections(reader, path, topic)
+        unmapped = [c for c in conns if not _mapped(c.msgtype)]
+        if unmapped and not raw:
+            if topic is not None:
+                kind = unmapped[0].msgtype
+                msg = f"Expected a ROS type with a robot_msgs equivalent, got {kind!r}"
+                raise UnknownTypeError(msg)
+            _warn_unmapped(path, unmapped)
+            conns = [c for c in conns if c not in unmapped]
+        decoders: dict[int, _Decoder | None] = {}
+        where = f"{path}"
+        try:
+            for conn, log_time, data in reader.messages(connections=conns):
+                where = f"{path} {conn.topic}, message at {log_time} ns"
+                if id(conn) not in decoders:
+                    decoders[id(conn)] = _Decoder(reader, conn) if _mapped(conn.msgtype) else None
+                decoder = decoders[id(conn)]
+                if decoder is None:
+                    yield _raw(reader, conn, log_time, data)
+                    continue
+                message, seq = decoder(data)
+                yield BagRecord(conn.topic, int(log_time), message, seq)
+        except (ValidationError, FormatError, UnknownTypeError) as err:
+            msg = f"{where}: {err}"
+            raise FormatError(msg) from err
+        except _unreadable() as err:
+            msg = f"{where}: cannot be read ({type(err).__name__}: {err})"
+            raise FormatError(msg) from err
 
 
 def read_messages(path: str | os.PathLike[str], topic: str) -> Iterator[Msg]:
@@ -111,6 +272,182 @@ def read_messages(path: str | os.PathLike[str], topic: str) -> Iterator[Msg]:
         yield record.message
 
 
+def bag_qos(path: str | os.PathLike[str]) -> dict[str, list[Any]]:
+    """Return each topic's offered QoS profiles (rosbags ``Qos``), to copy them into a bag.
+
+    ROS 2 bags record them; a ROS 1 topic is given the profile its ``latching`` means.
+    """
+    out: dict[str, list[Any]] = {}
+    with open_bag(path) as reader:
+        for conn in reader.connections:
+            profiles = getattr(conn.ext, "offered_qos_profiles", None)
+            if profiles is None:
+                latched = bool(getattr(conn.ext, "latching", 0))
+                profiles = [_recorded_qos(transient_local=latched)]
+            out.setdefault(conn.topic, list(profiles))
+    return out
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _recorded_qos(*, transient_local: bool = False) -> Any:
+    """Return the profile ``ros2 bag record`` (Humble) writes for a reliable publisher.
+
+    ``transient_local``: a latched topic (``/tf_static``, a map), so playback latches too.
+    """
+    interfaces = require("rosbags.interfaces", "bags", feature="writing ROS 2 bags")
+    forever = interfaces.QosTime(sec=9223372036, nsec=854775807)
+    durability = "TRANSIENT_LOCAL" if transient_local else "VOLATILE"
+    return interfaces.Qos(
+        history=interfaces.QosHistory.UNKNOWN,
+        depth=0,
+        reliability=interfaces.QosReliability.RELIABLE,
+        durability=interfaces.QosDurability[durability],
+        deadline=forever,
+        lifespan=forever,
+        liveliness=interfaces.QosLiveliness.AUTOMATIC,
+        liveliness_lease_duration=forever,
+        avoid_ros_namespace_conventions=False,
+    )
+
+
+#: Topics latched by convention, written ``transient_local`` when no QoS is given.
+_LATCHED = frozenset({"/tf_static", "/map", "/robot_description"})
+_MAX_WORKSPACES = 64
+
+
+def _lock(path: Path) -> int | None:
+    """Open and lock ``path`` (created if missing); ``None`` when a live process holds it."""
+    for _ in range(2):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        if sys.platform == "win32":  # pragma: no cover - no advisory locks
+            return fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+        try:
+            if os.fstat(fd).st_ino == path.stat().st_ino:
+                return fd
+        except FileNotFoundError:
+            pass
+        os.close(fd)  # removed or replaced while we locked it: try the name again
+    return None
+
+
+@contextlib.contextmanager
+def _workspace(target: Path) -> Iterator[Path]:
+    """Lend a locked folder beside ``target`` (``.NAME.K.tmp``), removed when done or failed.
+
+    A folder whose lock no process holds is a killed writer's: it is removed on the way.
+    """
+    claimed: tuple[int, Path, Path] | None = None
+    for k in range(_MAX_WORKSPACES):
+        lock = target.with_name(f".{target.name}.{k}.lock")
+        folder = target.with_name(f".{target.name}.{k}.tmp")
+        if claimed is not None and not lock.exists():
+            break  # past ours and the leftovers
+        fd = _lock(lock)
+        if fd is None:
+            continue  # a live writer's
+        shutil.rmtree(folder, ignore_errors=True)  # a killed writer's, if any
+        if claimed is None:
+            folder.mkdir()
+            claimed = (fd, lock, folder)
+        else:
+            lock.unlink(missing_ok=True)
+            os.close(fd)
+    if claimed is None:
+        msg = f"{target}: {_MAX_WORKSPACES} writers at once"
+        raise FormatError(msg)
+    fd, lock, folder = claimed
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        lock.unlink(missing_ok=True)
+        os.close(fd)
+
+
+def _compression(target: Path, compression: Compression | None) -> bool:
+    """Whether to compress: MCAP chunks with zstd by default; ``.db3`` files never."""
+    if compression is None:
+        return target.suffix.lower() == ".mcap"
+    if compression not in ("zstd", "none"):
+        msg = f"Expected compression 'zstd' or 'none', got {compression!r}"
+        raise FormatError(msg)
+    if compression == "zstd" and target.suffix.lower() != ".mcap":
+        msg = (
+            f"{target}: a .db3 file is written uncompressed (its compression would live "
+            "in a metadata.yaml beside it); use .mcap for zstd"
+        )
+        raise FormatError(msg)
+    return compression == "zstd"
+
+
+def write_records(
+    path: str | os.PathLike[str],
+    records: Iterable[BagRecord],
+    *,
+    force: bool = False,
+    compression: Compression | None = None,
+    qos: Mapping[str, Sequence[Any]] | None = None,
+) -> Path:
+    """Stream records (topic, log time, message) into a ROS 2 bag file, one connection a topic.
+
+    ``seq`` is not written (ROS 2 has none). ``compression``: ``"zstd"`` (MCAP chunks, the
+    default for ``.mcap``) or ``"none"`` (the default, and only choice, for ``.db3``).
+    ``qos``: offered QoS profiles by topic, such as :func:`bag_qos` of a source bag; a
+    topic not in it gets the profile ``ros2 bag record`` writes for a reliable publisher
+    (``transient_local`` for ``/tf_static``, ``/map``, ``/robot_description``). See
+    :func:`write_messages` for the rest.
+    """
+    target = Path(path)
+    plugin = BAG_SUFFIXES.get(target.suffix.lower())
+    if plugin is None:
+        msg = f"{target}: expected a .mcap or .db3 bag, got {target.suffix or 'no suffix'!r}"
+        raise FormatError(msg)
+    compress = _compression(target, compression)
+    check_outputs([target], force=force, create_folders=True)
+    rosbag2 = require("rosbags.rosbag2", "bags", feature="writing ROS 2 bags")
+    from robot_msgs.ros import humble_typestore, to_cdr  # noqa: PLC0415 - needs rosbags
+    from robot_msgs.ros_defs import generated_name  # noqa: PLC0415
+
+    store = humble_typestore()
+    real = Path(os.path.realpath(target)) if target.is_symlink() else target
+    with _workspace(real) as folder:
+        bag = folder / (real.name[: -len(real.suffix)] or "bag")
+        writer = rosbag2.Writer(
+            bag, version=9, storage_plugin=getattr(rosbag2.StoragePlugin, plugin)
+        )
+        if compress:
+            writer.set_compression(rosbag2.CompressionMode.STORAGE, rosbag2.CompressionFormat.ZSTD)
+        connections: dict[str, tuple[Any, str]] = {}
+        with writer:
+            for record in records:
+                ros_type = generated_name(type(record.message))
+                if record.topic not in connections:
+                    profiles = (qos or {}).get(record.topic) or [
+                        _recorded_qos(transient_local=record.topic in _LATCHED)
+                    ]
+                    conn = writer.add_connection(
+                        record.topic, ros_type, typestore=store, offered_qos_profiles=profiles
+                    )
+                    connections[record.topic] = (conn, ros_type)
+                conn, known = connections[record.topic]
+                if known != ros_type:
+                    msg = f"{target} {record.topic}: expected {known} messages, got {ros_type}"
+                    raise FormatError(msg)
+                writer.write(conn, int(record.log_time_ns), to_cdr(record.message))
+        stored = bag / f"{bag.name}{real.suffix.lower()}"
+        with stored.open("rb+") as file:
+            os.fsync(file.fileno())
+        stored.replace(real)
+    return target
+
+
 def _log_time(message: Msg, index: int) -> int:
     header = getattr(message, "header", None)
     stamp = getattr(header, "stamp", None)
@@ -124,6 +461,28 @@ def _log_time(message: Msg, index: int) -> int:
     return ns
 
 
+def _records(
+    topic: str, messages: Iterable[Msg], log_times_ns: Iterable[int] | None
+) -> Iterator[BagRecord]:
+    """Pair messages with log times one at a time (nothing is listed first)."""
+    if log_times_ns is None:
+        for i, message in enumerate(messages):
+            yield BagRecord(topic, _log_time(message, i), message)
+        return
+    times, items = iter(log_times_ns), iter(messages)
+    count = 0
+    for message in items:
+        stamp = next(times, None)
+        if stamp is None:
+            msg = f"Expected one log time per message, got {count} for more messages"
+            raise ValidationError(msg)
+        yield BagRecord(topic, int(stamp), message)
+        count += 1
+    if next(times, None) is not None:
+        msg = f"Expected one log time per message ({count}), got more log times"
+        raise ValidationError(msg)
+
+
 def write_messages(
     path: str | os.PathLike[str],
     topic: str,
@@ -131,8 +490,10 @@ def write_messages(
     *,
     log_times_ns: Iterable[int] | None = None,
     force: bool = False,
+    compression: Compression | None = None,
+    qos: Sequence[Any] | None = None,
 ) -> Path:
-    """Write ``messages`` on ``topic`` to a ROS 2 bag file (``.mcap`` or ``.db3``).
+    """Stream ``messages`` on ``topic`` into a ROS 2 bag file (``.mcap`` or ``.db3``).
 
     Parameters
     ----------
@@ -140,11 +501,15 @@ def write_messages(
         ``OUT.mcap`` (MCAP) or ``OUT.db3`` (sqlite3), a single file.
     topic : str
     messages : iterable of Msg
-        All of one type.
+        All of one type; read one at a time (a generator keeps memory flat).
     log_times_ns : iterable of int, nanoseconds, optional
         The bag's log time per message; by default each message's ``header.stamp``.
     force : bool
         Replace an existing file.
+    compression : {"zstd", "none"}, optional
+        See :func:`write_records`.
+    qos : sequence of rosbags ``Qos``, optional
+        The topic's offered QoS profiles (default: see :func:`write_records`).
 
     Returns
     -------
@@ -158,7 +523,8 @@ def write_messages(
     FormatError
         A suffix other than ``.mcap`` or ``.db3``, or messages of mixed types.
     ValidationError
-        A message without header and no ``log_times_ns``.
+        A message without header and no ``log_times_ns``, or as many log times as
+        messages not given; nothing is written.
 
     Examples
     --------
@@ -169,53 +535,9 @@ def write_messages(
     >>> list(read_messages(out, "/odom")) == [example("nav/Odometry")]
     True
     """
-    items = list(messages)
-    times = [_log_time(m, i) for i, m in enumerate(items)] if log_times_ns is None else None
-    stamps = times if times is not None else [int(t) for t in log_times_ns or ()]
-    if len(stamps) != len(items):
-        msg = f"Expected one log time per message ({len(items)}), got {len(stamps)}"
-        raise ValidationError(msg)
-    records = (BagRecord(topic, t, m) for t, m in zip(stamps, items, strict=True))
-    return write_records(path, records, force=force)
-
-
-def write_records(
-    path: str | os.PathLike[str], records: Iterable[BagRecord], *, force: bool = False
-) -> Path:
-    """Write records (topic, log time, message) to a ROS 2 bag file, one connection a topic.
-
-    ``seq`` is not written (ROS 2 has none). See :func:`write_messages` for the rest.
-    """
-    target = Path(path)
-    plugin = BAG_SUFFIXES.get(target.suffix.lower())
-    if plugin is None:
-        msg = f"{target}: expected a .mcap or .db3 bag, got {target.suffix or 'no suffix'!r}"
-        raise FormatError(msg)
-    check_outputs([target], force=force, create_folders=True)
-    rosbag2 = require("rosbags.rosbag2", "bags", feature="writing ROS 2 bags")
-    from robot_msgs.ros import humble_typestore, to_cdr  # noqa: PLC0415 - needs rosbags
-    from robot_msgs.ros_defs import generated_name  # noqa: PLC0415
-
-    store = humble_typestore()
-    # rosbags writes a bag folder; its one storage file is then written into place.
-    with tempfile.TemporaryDirectory(prefix="robot_msgs-bag-") as tmp:
-        folder = Path(tmp) / "bag"
-        connections: dict[str, tuple[Any, str]] = {}
-        with rosbag2.Writer(
-            folder, version=9, storage_plugin=getattr(rosbag2.StoragePlugin, plugin)
-        ) as writer:
-            for record in records:
-                ros_type = generated_name(type(record.message))
-                if record.topic not in connections:
-                    conn = writer.add_connection(record.topic, ros_type, typestore=store)
-                    connections[record.topic] = (conn, ros_type)
-                conn, known = connections[record.topic]
-                if known != ros_type:
-                    msg = f"{target} {record.topic}: expected {known} messages, got {ros_type}"
-                    raise FormatError(msg)
-                writer.write(conn, record.log_time_ns, to_cdr(record.message))
-        (stored,) = folder.glob(f"*{target.suffix.lower()}")
-        return write_atomic(target, stored.read_bytes(), force=force)
+    profiles = {topic: qos} if qos is not None else None
+    records = _records(topic, messages, log_times_ns)
+    return write_records(path, records, force=force, compression=compression, qos=profiles)
 
 
 def write_trajectory_bag(

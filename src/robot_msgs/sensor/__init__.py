@@ -18,6 +18,7 @@ if TYPE_CHECKING:
         ENCODINGS,
         CameraInfo,
         CompressedImage,
+        DisparityImage,
         Image,
         RegionOfInterest,
     )
@@ -30,25 +31,38 @@ if TYPE_CHECKING:
     )
     from robot_msgs.sensor.inertial import Imu, MagneticField
     from robot_msgs.sensor.satellite import NavSatFix, NavSatStatus, TimeReference
-    from robot_msgs.sensor.scan import LaserScan, PointCloud2, PointField
+    from robot_msgs.sensor.scan import (
+        ChannelFloat32,
+        LaserEcho,
+        LaserScan,
+        MultiEchoLaserScan,
+        PointCloud,
+        PointCloud2,
+        PointField,
+    )
     from robot_msgs.sensor.state import BatteryState, JointState, Joy, MultiDOFJointState
 
 __all__ = [
     "ENCODINGS",
     "BatteryState",
     "CameraInfo",
+    "ChannelFloat32",
     "CompressedImage",
+    "DisparityImage",
     "FluidPressure",
     "Illuminance",
     "Image",
     "Imu",
     "JointState",
     "Joy",
+    "LaserEcho",
     "LaserScan",
     "MagneticField",
     "MultiDOFJointState",
+    "MultiEchoLaserScan",
     "NavSatFix",
     "NavSatStatus",
+    "PointCloud",
     "PointCloud2",
     "PointField",
     "Range",
@@ -61,7 +75,14 @@ __all__ = [
 __getattr__ = exports(
     __name__,
     {
-        "camera": ("ENCODINGS", "CameraInfo", "CompressedImage", "Image", "RegionOfInterest"),
+        "camera": (
+            "ENCODINGS",
+            "CameraInfo",
+            "CompressedImage",
+            "DisparityImage",
+            "Image",
+            "RegionOfInterest",
+        ),
         "environment": (
             "FluidPressure",
             "Illuminance",
@@ -71,7 +92,15 @@ __getattr__ = exports(
         ),
         "inertial": ("Imu", "MagneticField"),
         "satellite": ("NavSatFix", "NavSatStatus", "TimeReference"),
-        "scan": ("LaserScan", "PointCloud2", "PointField"),
+        "scan": (
+            "ChannelFloat32",
+            "LaserEcho",
+            "LaserScan",
+            "MultiEchoLaserScan",
+            "PointCloud",
+            "PointCloud2",
+            "PointField",
+        ),
         "state": ("BatteryState", "JointState", "Joy", "MultiDOFJointState"),
     },
 )

@@ -8,11 +8,18 @@ from typing import Annotated, Any
 import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.primitives import UInt8, UInt32
+from robot_msgs.primitives import Float32, UInt8, UInt32
 from robot_msgs.std import Header
 from robot_msgs.typing import Float64Array, UInt8Array
 
-__all__ = ["ENCODINGS", "CameraInfo", "CompressedImage", "Image", "RegionOfInterest"]
+__all__ = [
+    "ENCODINGS",
+    "CameraInfo",
+    "CompressedImage",
+    "DisparityImage",
+    "Image",
+    "RegionOfInterest",
+]
 
 #: Pixel layout of the common ``Image.encoding`` values: element type and channels.
 ENCODINGS: dict[str, tuple[str, int]] = {
@@ -69,7 +76,10 @@ class Image(Msg):
             raise self._fail(field="data", expected=expected, got=self.data)
 
     def pixels(self) -> np.ndarray[Any, Any]:
-        """Return the pixels as ``(height, width)`` or ``(height, width, channels)`` (a view).
+        """Return the pixels as ``(height, width)`` or ``(height, width, channels)``, read-only.
+
+        A view of ``data`` where the rows have no padding (``step`` is the row's bytes),
+        else a copy.
 
         Raises
         ------
@@ -96,6 +106,7 @@ class Image(Msg):
         rows = self.data.reshape(self.height, self.step)[:, :row_bytes]
         out: np.ndarray[Any, Any] = np.ascontiguousarray(rows).view(dtype)
         out = out.reshape(self.height, self.width, channels)
+        out.setflags(write=False)
         return out[:, :, 0] if channels == 1 else out
 
 
@@ -174,3 +185,38 @@ class CameraInfo(Msg):
     binning_x: UInt32 = 0
     binning_y: UInt32 = 0
     roi: RegionOfInterest = RegionOfInterest()
+
+
+@message("sensor/DisparityImage", ros2="stereo_msgs/msg/DisparityImage")
+class DisparityImage(Msg):
+    """A stereo pair's disparity map, as ``stereo_image_proc`` publishes it.
+
+    WHY in ``sensor``: it is a camera image with its stereo geometry, and the family
+    is what the data is, as for the other camera types (ROS keeps it in ``stereo_msgs``).
+    Depth is ``f * t / disparity``.
+
+    Attributes
+    ----------
+    header : Header
+    image : Image
+        ``32FC1`` disparities, pixels.
+    f : float32, pixels
+        Focal length.
+    t : float32, metres
+        Baseline.
+    valid_window : RegionOfInterest
+        Where disparities were computed.
+    min_disparity, max_disparity : float32, pixels
+        The disparity search range.
+    delta_d : float32, pixels
+        The smallest change in disparity the matcher resolves.
+    """
+
+    header: Header = Header()
+    image: Image = Image()
+    f: Float32 = 0.0
+    t: Float32 = 0.0
+    valid_window: RegionOfInterest = RegionOfInterest()
+    min_disparity: Float32 = 0.0
+    max_disparity: Float32 = 0.0
+    delta_d: Float32 = 0.0

@@ -5,14 +5,24 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Annotated, Any, ClassVar
 
+import msgspec
 import numpy as np
 
+from robot_msgs.geometry import Point32
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.primitives import Float32, UInt8, UInt32
+from robot_msgs.primitives import Float32, Ros, UInt32
 from robot_msgs.std import Header
 from robot_msgs.typing import Float32Array, Float64Array, UInt8Array
 
-__all__ = ["LaserScan", "PointCloud2", "PointField"]
+__all__ = [
+    "ChannelFloat32",
+    "LaserEcho",
+    "LaserScan",
+    "MultiEchoLaserScan",
+    "PointCloud",
+    "PointCloud2",
+    "PointField",
+]
 
 
 def _no_floats() -> Float32Array:
@@ -96,12 +106,8 @@ class PointField(Msg):
 
     name: str = ""
     offset: UInt32 = 0
-    datatype: UInt8 = 0
+    datatype: Annotated[int, Ros("uint8"), msgspec.Meta(ge=1, le=8)] = 0  # 0 is no type
     count: UInt32 = 1
-
-    def _validate(self) -> None:
-        if self.datatype not in self.DTYPES:
-            raise self._fail(field="datatype", expected="a datatype in 1..8", got=self.datatype)
 
 
 @message("sensor/PointCloud2", ros2="sensor_msgs/msg/PointCloud2")
@@ -139,6 +145,11 @@ class PointCloud2(Msg):
         if self.data.size != self.row_step * self.height:
             expected = f"row_step * height = {self.row_step * self.height} bytes"
             raise self._fail(field="data", expected=expected, got=self.data)
+        names = [f.name for f in self.fields]
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                expected = f"field names used once ({name!r} is also fields[{names.index(name)}])"
+                raise self._fail(field=f"fields[{i}].name", expected=expected, got=name)
         for i, f in enumerate(self.fields):
             end = f.offset + np.dtype(PointField.DTYPES[f.datatype]).itemsize * f.count
             if end > self.point_step:
@@ -149,7 +160,7 @@ class PointCloud2(Msg):
         """Return the points as a structured array, ``shape (height * width,)``, one field each.
 
         Fields with ``count > 1`` are sub-arrays; padding between fields and at row ends is
-        skipped. A view of ``data`` where the rows have no padding.
+        skipped. Read-only: a view of ``data`` where the rows have no padding, else a copy.
 
         Examples
         --------
@@ -174,7 +185,9 @@ class PointCloud2(Msg):
         )
         row_bytes = self.width * self.point_step
         rows = self.data.reshape(self.height, self.row_step)[:, :row_bytes]
-        return np.ascontiguousarray(rows).reshape(-1).view(dtype)
+        out: np.ndarray[Any, Any] = np.ascontiguousarray(rows).reshape(-1).view(dtype)
+        out.setflags(write=False)
+        return out
 
     def xyz(self) -> Float64Array:
         """Return the ``x``, ``y``, ``z`` fields as ``shape (N, 3), float64, metres``.
@@ -190,3 +203,88 @@ class PointCloud2(Msg):
             [points[k].astype(np.float64) for k in ("x", "y", "z")], axis=1
         )
         return out
+
+
+@message("sensor/LaserEcho", ros2="sensor_msgs/msg/LaserEcho")
+class LaserEcho(Msg):
+    """The returns of one beam of a multi-echo scanner, nearest first.
+
+    Attributes
+    ----------
+    echoes : ndarray, shape (E,), float32, metres (ranges) or device units (intensities)
+    """
+
+    echoes: Annotated[Float32Array, Shape("E")] = field(default_factory=_no_floats)
+
+
+@message("sensor/MultiEchoLaserScan", ros2="sensor_msgs/msg/MultiEchoLaserScan")
+class MultiEchoLaserScan(Msg):
+    """A planar scan whose beams may return several echoes (glass, rain, vegetation).
+
+    Attributes
+    ----------
+    header, angle_min, angle_max, angle_increment, time_increment, scan_time, range_min, range_max
+        As :class:`LaserScan`: radians, seconds, metres.
+    ranges : tuple of LaserEcho
+        One per beam: its echoes' ranges, metres.
+    intensities : tuple of LaserEcho
+        Empty, or one per beam: its echoes' intensities, device units.
+    """
+
+    header: Header = Header()
+    angle_min: Float32 = 0.0
+    angle_max: Float32 = 0.0
+    angle_increment: Float32 = 0.0
+    time_increment: Float32 = 0.0
+    scan_time: Float32 = 0.0
+    range_min: Float32 = 0.0
+    range_max: Float32 = 0.0
+    ranges: tuple[LaserEcho, ...] = ()
+    intensities: tuple[LaserEcho, ...] = ()
+
+    def _validate(self) -> None:
+        if len(self.intensities) not in (0, len(self.ranges)):
+            expected = f"0 or {len(self.ranges)} intensity echoes (one per beam)"
+            raise self._fail(field="intensities", expected=expected, got=self.intensities)
+
+
+@message("sensor/ChannelFloat32", ros2="sensor_msgs/msg/ChannelFloat32")
+class ChannelFloat32(Msg):
+    """One named value per point of a :class:`PointCloud` (``"intensity"``, ``"rgb"``...).
+
+    Attributes
+    ----------
+    name : str
+    values : ndarray, shape (N,), float32, the channel's unit
+    """
+
+    name: str = ""
+    values: Annotated[Float32Array, Shape("N")] = field(default_factory=_no_floats)
+
+
+@message("sensor/PointCloud", ros2="sensor_msgs/msg/PointCloud")
+class PointCloud(Msg):
+    """A point cloud in ROS's first layout: points and per-point channels (deprecated in ROS).
+
+    WHY carried: older drivers and bags still publish it; :class:`PointCloud2` is the
+    packed layout that replaced it.
+
+    Attributes
+    ----------
+    header : Header
+    points : tuple of Point32, metres
+    channels : tuple of ChannelFloat32
+        Each with one value per point, as ROS requires.
+    """
+
+    header: Header = Header()
+    points: tuple[Point32, ...] = ()
+    channels: tuple[ChannelFloat32, ...] = ()
+
+    def _validate(self) -> None:
+        for i, channel in enumerate(self.channels):
+            if channel.values.size != len(self.points):
+                expected = f"{len(self.points)} values (one per point)"
+                raise self._fail(
+                    field=f"channels[{i}].values", expected=expected, got=channel.values
+                )

@@ -88,13 +88,36 @@ class BatteryState(Msg):
     charge, capacity, design_capacity : float32, Ah
     percentage : float32, 1 (charge / capacity, in ``[0, 1]``)
     power_supply_status, power_supply_health, power_supply_technology : uint8
-        ROS's ``POWER_SUPPLY_*`` constants (:attr:`STATUS_CHARGING`, ...).
+        ROS's ``POWER_SUPPLY_*`` constants (:attr:`POWER_SUPPLY_STATUS_CHARGING`, ...).
     present : bool
     cell_voltage : tuple of float32, V (NaN for a cell not measured)
     cell_temperature : tuple of float32, °C
     location, serial_number : str
     """
 
+    # ROS's constants, as sensor_msgs/msg/BatteryState.msg names them.
+    POWER_SUPPLY_STATUS_UNKNOWN: ClassVar[int] = 0
+    POWER_SUPPLY_STATUS_CHARGING: ClassVar[int] = 1
+    POWER_SUPPLY_STATUS_DISCHARGING: ClassVar[int] = 2
+    POWER_SUPPLY_STATUS_NOT_CHARGING: ClassVar[int] = 3
+    POWER_SUPPLY_STATUS_FULL: ClassVar[int] = 4
+    POWER_SUPPLY_HEALTH_UNKNOWN: ClassVar[int] = 0
+    POWER_SUPPLY_HEALTH_GOOD: ClassVar[int] = 1
+    POWER_SUPPLY_HEALTH_OVERHEAT: ClassVar[int] = 2
+    POWER_SUPPLY_HEALTH_DEAD: ClassVar[int] = 3
+    POWER_SUPPLY_HEALTH_OVERVOLTAGE: ClassVar[int] = 4
+    POWER_SUPPLY_HEALTH_UNSPEC_FAILURE: ClassVar[int] = 5
+    POWER_SUPPLY_HEALTH_COLD: ClassVar[int] = 6
+    POWER_SUPPLY_HEALTH_WATCHDOG_TIMER_EXPIRE: ClassVar[int] = 7
+    POWER_SUPPLY_HEALTH_SAFETY_TIMER_EXPIRE: ClassVar[int] = 8
+    POWER_SUPPLY_TECHNOLOGY_UNKNOWN: ClassVar[int] = 0
+    POWER_SUPPLY_TECHNOLOGY_NIMH: ClassVar[int] = 1
+    POWER_SUPPLY_TECHNOLOGY_LION: ClassVar[int] = 2
+    POWER_SUPPLY_TECHNOLOGY_LIPO: ClassVar[int] = 3
+    POWER_SUPPLY_TECHNOLOGY_LIFE: ClassVar[int] = 4
+    POWER_SUPPLY_TECHNOLOGY_NICD: ClassVar[int] = 5
+    POWER_SUPPLY_TECHNOLOGY_LIMN: ClassVar[int] = 6
+    # Short names of the status constants (kept: code written before the ROS names).
     STATUS_UNKNOWN: ClassVar[int] = 0
     STATUS_CHARGING: ClassVar[int] = 1
     STATUS_DISCHARGING: ClassVar[int] = 2
