@@ -98,18 +98,18 @@ def test_numpy_scalars_become_python_scalars() -> None:
             r"Expected 0 or 2 values \(one per name\).* - at `JointState.position`",
         ),
         (
-            lambda: Comparison(metric="ape", stats={"t": 1.0}, units={"t": "m"}),  # type: ignore[dict-item]
-            r"Expected ErrorStats, got float 1.0 - at `Comparison.stats\['t'\]`",
+            lambda: Comparison(metric="ape", signals=(1.0,)),  # type: ignore[arg-type]
+            r"Expected Signal, got float 1.0 - at `Comparison.signals\[0\]`",
         ),
         (
-            lambda: Comparison(metric="ape", stats={}, units={1: "m"}),  # type: ignore[dict-item]
-            r"Expected str key, got int 1 - at `Comparison.units`",
+            lambda: Comparison(metric="ape", signals=(), counts={1: 2}),  # type: ignore[dict-item]
+            r"Expected str key, got int 1 - at `Comparison.counts`",
         ),
         (
-            lambda: Comparison(metric="ape", stats={}, units={}, settings={"a": [[1]]}),  # type: ignore[dict-item]
+            lambda: Comparison(metric="ape", signals=(), parameters={"a": [[1]]}),  # type: ignore[dict-item]
             (
                 r"Expected str \| float \| int \| bool \| None \| tuple, got list \[1\] - "
-                r"at `Comparison.settings\['a'\]\[0\]`"
+                r"at `Comparison.parameters\['a'\]\[0\]`"
             ),
         ),
         (
@@ -285,12 +285,10 @@ def test_pickle_round_trip_keeps_arrays_read_only() -> None:
 
 
 def test_mapping_fields_are_frozen_maps() -> None:
-    c = Comparison(metric="ape", stats={"t": error_stats([1.0])}, units={"t": "m"})
-    assert isinstance(c.stats, FrozenMap)
+    c = Comparison(metric="ape", signals=(), counts={"t": 1})
+    assert isinstance(c.counts, FrozenMap)
     with pytest.raises(TypeError):
-        c.stats["u"] = error_stats([2.0])  # type: ignore[index]
-    with pytest.raises(ValidationError, match=r"Expected one unit per signal"):
-        Comparison(metric="ape", stats={"t": error_stats([1.0])}, units={"x": "m"})
+        c.counts["u"] = 2  # type: ignore[index]
 
 
 def test_every_example_round_trips_through_json() -> None:

@@ -329,6 +329,11 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     "evaluation/PairSettings": lambda: evaluation.PairSettings(
         delta=1.0, delta_unit="s", all_pairs=True
     ),
+    "evaluation/Ape": lambda: evaluation.Ape(relation="angle_deg"),
+    "evaluation/Rpe": lambda: evaluation.Rpe(
+        pairs=tuple(evaluation.PairSettings(delta=d, delta_unit="s") for d in (1.0, 5.0))
+    ),
+    "evaluation/Drift": lambda: evaluation.Drift(protocol="kitti", lengths_m=(100.0, 200.0)),
     "runs/MetricSpec": lambda: runs.MetricSpec.build(
         "rpe",
         relation="angle_deg",

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
+from robot_msgs.compare import Comparison
 from robot_msgs.errors import DataWarning
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
@@ -318,10 +319,10 @@ def test_time_range_flags_agree_with_evo(
     spec = case["inputs"]
     paths = [str(evo_data / spec[side]["path"]) for side in ("reference", "estimate")]
     assert main([case["ours"]["metric"], *paths, *_flags(case)]) == 0
-    result = json.loads(capsys.readouterr().out)
-    ((name, stats),) = result["stats"].items()
+    result = Comparison.from_dict(json.loads(capsys.readouterr().out))
+    (signal,) = result.signals
     expected = case["evo"]
-    assert stats["n"] == expected["n"]
-    assert stats["rms"] == pytest.approx(expected["rmse"], rel=RTOL)
-    assert stats["max"] == pytest.approx(expected["max"], rel=RTOL)
-    assert name == case["ours"]["relation"]
+    assert signal.stats.n == expected["n"]
+    assert signal.stats.rms == pytest.approx(expected["rmse"], rel=RTOL)
+    assert signal.stats.max == pytest.approx(expected["max"], rel=RTOL)
+    assert signal.quantity == case["ours"]["relation"]

@@ -99,11 +99,14 @@ def test_a_saved_kitti_drift_loads_equal_to_the_same_evaluation_today(evo_data: 
     assert not saved.estimate.stamps_are_frames
     assert today.estimate.stamps_are_frames
     frames = {"stamps_are_frames": True}
-    assert saved.replace(
-        comparison=today.comparison,
-        reference=saved.reference.replace(**frames),
-        estimate=saved.estimate.replace(**frames),
-    ) == today
+    assert (
+        saved.replace(
+            comparison=today.comparison,
+            reference=saved.reference.replace(**frames),
+            estimate=saved.estimate.replace(**frames),
+        )
+        == today
+    )
 
 
 def test_the_migration_types_what_the_old_names_held() -> None:

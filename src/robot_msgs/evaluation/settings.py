@@ -514,17 +514,21 @@ got tuple (0.1,) - at `Drift.fractions`
         if self.fractions is not None and self.lengths_m is not None:
             expected = "lengths or fractions, not both"
             raise self._fail(field="fractions", expected=expected, got=self.fractions)
-        for name in ("lengths_m", "fractions"):
+        what = {"lengths_m": "segment lengths > 0 metres", "fractions": "fractions > 0 of the path"}
+        for name, expected in what.items():
             values = getattr(self, name)
             if values is not None and not (
                 values and all(math.isfinite(v) and v > 0 for v in values)
             ):
-                raise self._fail(field=name, expected="values > 0", got=values)
-        if self.lengths_m is not None and len(set(self.lengths_m)) < len(self.lengths_m):
-            expected = "distinct segment lengths"
+                raise self._fail(field=name, expected=expected, got=values)
+        lengths = self.lengths_m or ()
+        twice = next((v for v in lengths if lengths.count(v) > 1), None)
+        if twice is not None:
+            expected = f"distinct segment lengths ({twice:g} m twice)"
             raise self._fail(field="lengths_m", expected=expected, got=self.lengths_m)
         if self.step_frames is not None and self.step_frames < 1:
-            raise self._fail(field="step_frames", expected="frames >= 1", got=self.step_frames)
+            expected = "a whole number of frames >= 1"
+            raise self._fail(field="step_frames", expected=expected, got=self.step_frames)
         ratio = self.max_diff_ratio
         if ratio is not None and not (math.isfinite(ratio) and ratio > 0):
             raise self._fail(field="max_diff_ratio", expected="a ratio > 0", got=ratio)
