@@ -19,10 +19,13 @@ the command line says which flag that is.
 from __future__ import annotations
 
 import dataclasses
+import types
 import typing
 from typing import Any
 
 __all__ = ["Flag", "flags_of"]
+
+_FLAGS: dict[type, dict[str, tuple[Flag, Any]]] = {}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -77,10 +80,13 @@ def flags_of(cls: type) -> dict[str, tuple[Flag, Any]]:
     >>> flags_of(EvaluationSettings)["max_diff_s"][0].name
     '--max-diff'
     """
+    cached = _FLAGS.get(cls)
+    if cached is not None:
+        return cached
     out: dict[str, tuple[Flag, Any]] = {}
     for name, hint in typing.get_type_hints(cls, include_extras=True).items():
         annotation = hint
-        if typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType")):
+        if typing.get_origin(annotation) in (typing.Union, types.UnionType):
             options = [a for a in typing.get_args(annotation) if a is not type(None)]
             annotation = options[0] if len(options) == 1 else annotation
         if typing.get_origin(annotation) is not typing.Annotated:
@@ -88,4 +94,5 @@ def flags_of(cls: type) -> dict[str, tuple[Flag, Any]]:
         flag = next((m for m in annotation.__metadata__ if isinstance(m, Flag)), None)
         if flag is not None:
             out[name] = (flag, annotation)
+    _FLAGS[cls] = out
     return out

@@ -211,6 +211,8 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
             msg = f"Unsupported field annotation {annotation!r}"
             raise TypeError(msg)
         return FieldSpec("float32", "float32", annotation=float, ros="float32")
+    if typing.get_origin(inner) is Literal and ros is None:  # choices with a description
+        return dataclasses.replace(compile_annotation(inner, base), annotation=annotation)
     if typing.get_origin(inner) is tuple and ros is None and metas:  # a bounded sequence
         spec = compile_annotation(inner, base)
         label = spec.label

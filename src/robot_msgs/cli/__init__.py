@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs._version import __version__
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import DataWarning, RobotMsgsError
+from robot_msgs.errors import DataWarning, RobotMsgsError, ValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -79,6 +79,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.showwarning = _show_warning
         try:
             code: int = args.run(args)
+        except ValidationError as err:  # about a field: said with the flag that gave it
+            from robot_msgs.cli._evaluation_args import reword  # noqa: PLC0415
+
+            print(f"ERROR: {reword(err, args)}", file=sys.stderr)
+            return 1
         except (RobotMsgsError, OSError) as err:
             print(f"ERROR: {err}", file=sys.stderr)
             return 1

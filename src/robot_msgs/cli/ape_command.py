@@ -9,16 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._evaluation_args import (
-    add_consistency_args,
     add_input_args,
     add_output_args,
-    add_settings_args,
+    add_settings_flags,
     read_inputs_from_args,
     settings_from_args,
 )
 from robot_msgs.cli._evaluation_output import emit, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.evaluation.relations import APE_RELATIONS, RELATION_ALIASES
 from robot_msgs.evaluation.settings import Ape, EvaluationSettings
 
 if TYPE_CHECKING:
@@ -40,18 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         ),
     )
     add_input_args(parser, several=True)
-    parser.add_argument(
-        "--relation",
-        choices=(*APE_RELATIONS, *RELATION_ALIASES),
-        default="translation",
-        help="translation (m, evo trans_part), angle_deg, angle_rad, full, rot_part, "
-        "point_distance, or a signed axis x/y/z (m, estimate minus reference); "
-        "along_track/cross_track/vertical (m, in the reference's direction of motion), "
-        "roll/pitch/yaw_rad|_deg (about the reference body's axes); nees, nees_position, "
-        "nees_orientation (the estimate's pose covariances, chi-square bounds)",
-    )
-    add_settings_args(parser, EvaluationSettings())
-    add_consistency_args(parser)
+    add_settings_flags(parser, [Ape(), EvaluationSettings()])
     add_output_args(parser)
     parser.set_defaults(run=run)
 
@@ -61,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
 
     settings = settings_from_args(args, EvaluationSettings())
-    spec = Ape(relation=args.relation)
+    spec = settings_from_args(args, Ape())
     plans = prepare_outputs(args, args.estimates)
     (reference, *estimates), (ref_name, *est_names) = read_inputs_from_args(args)
     results = [

@@ -2,31 +2,23 @@
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
 
 from robot_msgs.cli._evaluation_args import (
     add_input_args,
     add_output_args,
-    add_settings_args,
-    flag_error,
+    add_settings_flags,
     read_inputs_from_args,
     settings_from_args,
 )
 from robot_msgs.cli._evaluation_output import emit, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation.settings import DRIFT_PROTOCOLS, RPG_SETTINGS, Drift, EvaluationSettings
+from robot_msgs.evaluation.settings import RPG_SETTINGS, Drift, EvaluationSettings
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["add_parser", "run"]
-
-
-def _numbers(text: str) -> list[float]:
-    """``"100,200"`` as ``[100.0, 200.0]``; argparse shows the error with the flag."""
-    try:
-        return [float(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        msg = f"expected numbers separated by commas, as 100,200, got {text!r}"
-        raise argparse.ArgumentTypeError(msg) from None
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,26 +34,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         ),
     )
     add_input_args(parser)
-    parser.add_argument(
-        "--protocol", choices=DRIFT_PROTOCOLS, default="kitti", help="default kitti"
-    )
-    parser.add_argument(
-        "--lengths",
-        type=_numbers,
-        metavar="M,M,...",
-        help="segment lengths in metres (default 100,...,800 for kitti; fractions for rpg)",
-    )
-    parser.add_argument(
-        "--step", type=int, metavar="FRAMES", help="kitti: frames between starts (default 10)"
-    )
-    parser.add_argument(
-        "--fractions",
-        type=_numbers,
-        metavar="F,F,...",
-        help="rpg: lengths as fractions of the path length (default 0.1,...,0.5)",
-    )
-    add_settings_args(
-        parser, EvaluationSettings(), note="rpg: one-to-one within 0.02 s, sim3 alignment"
+    rpg = {k for k, v in RPG_SETTINGS.record().items() if v != getattr(EvaluationSettings(), k)}
+    add_settings_flags(
+        parser,
+        [Drift(), EvaluationSettings()],
+        note="rpg: one-to-one within 0.02 s, sim3 alignment",
+        noted=rpg,
     )
     add_output_args(parser)
     parser.set_defaults(run=run)
@@ -75,33 +53,21 @@ def run(args: argparse.Namespace) -> int:
     """
     from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
 
-    given = {
-        "lengths_m": None if args.lengths is None else tuple(args.lengths),
-        "step_frames": args.step,
-        "fractions": None if args.fractions is None else tuple(args.fractions),
-    }
-    given = {k: v for k, v in given.items() if v is not None}
-    try:
-        spec = Drift(protocol=args.protocol, **given)
-    except ValidationError as err:
-        raise flag_error(err, given) from err
+    spec = settings_from_args(args, Drift())
     # rpg_trajectory_evaluation's defaults: one-to-one within 0.02 s, Sim(3).
-    base = EvaluationSettings() if args.protocol == "kitti" else RPG_SETTINGS
+    base = EvaluationSettings() if spec.protocol == "kitti" else RPG_SETTINGS
     settings = settings_from_args(args, base)
     plans = prepare_outputs(args)
     (reference, estimate), (ref_name, est_name) = read_inputs_from_args(args)
-    try:
-        (result,) = evaluate(
-            reference,
-            estimate,
-            settings,
-            metrics=[spec],
-            reference_name=ref_name,
-            estimate_name=est_name,
-        )
-    except ValidationError as err:
-        raise flag_error(err, given) from err
-    defaults = Drift(protocol=args.protocol).record(reference.path_length_m)
+    (result,) = evaluate(
+        reference,
+        estimate,
+        settings,
+        metrics=[spec],
+        reference_name=ref_name,
+        estimate_name=est_name,
+    )
+    defaults = Drift(protocol=spec.protocol).record(reference.path_length_m)
     emit(args, [result], plans, [estimate], {**defaults, **base.record()})
     if args.plot is not None:
         per_length = [
@@ -113,6 +79,6 @@ def run(args: argparse.Namespace) -> int:
             args,
             [result],
             per_length,
-            title=f"{args.protocol} drift: translation error per segment, by segment end",
+            title=f"{spec.protocol} drift: translation error per segment, by segment end",
         )
     return 0

@@ -40,11 +40,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from robot_msgs.cli._evaluation_args import add_transform_args, settings_from_args
+from robot_msgs.cli._evaluation_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
 from robot_msgs.evaluation.pipeline import time_range
-from robot_msgs.evaluation.settings import ALIGNMENT_METHODS, SYNC_METHODS, EvaluationSettings
+from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.io import (
@@ -125,19 +125,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     compare.add_argument(
         "--ref", metavar="REF", help="reference trajectory: every FILE is an estimate of it"
     )
-    compare.add_argument(
-        "--align",
-        choices=ALIGNMENT_METHODS,
-        help="align each FILE to REF first (as ape --align; default none)",
-    )
-    compare.add_argument(
-        "--sync",
-        choices=tuple(m.replace("_", "-") for m in SYNC_METHODS),
-        help="association for --align (default nearest)",
-    )
-    compare.add_argument(
-        "--max-diff", type=float, metavar="SECONDS", help="association tolerance (default 0.01)"
-    )
+    add_settings_flags(
+        parser,
+        [EvaluationSettings()],
+        only=(
+            "align", "sync", "max_diff_s", "transform_left", "invert_transform_left",
+            "transform_right", "invert_transform_right",
+        ),
+    )  # fmt: skip
     plot = parser.add_argument_group("plot")
     plot.add_argument(
         "--plot",
@@ -152,7 +147,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         choices=("xy", "xz", "yz", "xyz"),
         help="view of --plot; xyz is 3-D (default: the two widest axes)",
     )
-    add_transform_args(parser)
     parser.set_defaults(run=run)
 
 

@@ -7,15 +7,13 @@ from typing import Annotated
 
 import numpy as np
 
+from robot_msgs.evaluation.settings import ALIGNMENT_METHODS
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.rotations import angle_from_matrix, quat_xyzw_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array
 
 __all__ = ["ALIGNMENT_METHODS", "Alignment"]
-
-#: What :func:`robot_msgs.evaluation.align` can fit.
-ALIGNMENT_METHODS = ("none", "se3", "sim3", "scale", "posyaw", "origin")
 
 #: Largest deviation of ``RᵀR`` from the identity (and of ``det R`` from 1) accepted.
 ROTATION_TOL = 1e-6
@@ -29,8 +27,9 @@ class Alignment(Msg):
     that needed scale 0.43 is a monocular run whose scale was unobservable; a fitted yaw of
     90° says the estimate's world frame was turned; reporting the transform lets a reader see
     that, and lets the same transform be applied to other runs or plots. ``method`` says
-    which degrees of freedom were fitted (``"none"``, ``"se3"``, ``"sim3"``, ``"scale"``,
-    ``"posyaw"``, ``"origin"``), ``n_fit`` how many poses the fit used (0 for ``"none"``).
+    which degrees of freedom were fitted (one of ``EvaluationSettings.align``'s choices,
+    :data:`~robot_msgs.evaluation.ALIGNMENT_METHODS`), ``n_fit`` how many poses the fit
+    used (0 for ``"none"``).
     ``rotation`` is a proper rotation matrix ``(3, 3)``, ``translation_m`` metres ``(3,)``,
     ``scale`` > 0. There is no ROS equivalent.
 

@@ -71,10 +71,10 @@ def _signal(
             f"no pose pair among the {len(source)} matched poses of the {pairs.pairs_from} "
             f"(duration {source.duration_s:.6g} s, path {source.path_length_m:.6g} m)"
         )
-        msg = f"delta = {pairs.delta!r} {pairs.delta_unit} gave {found}: use a smaller delta" + (
-            "" if pairs.all_pairs else " or all pairs"
-        )
-        raise ValidationError(msg, field="PairSettings.delta", reason=found)
+        reason = f"delta = {pairs.delta!r} {pairs.delta_unit} gave {found}: use a smaller delta"
+        reason += "" if pairs.all_pairs else " or all pairs"
+        msg = reason[0].upper() + reason[1:]
+        raise ValidationError(msg, field="PairSettings.delta", reason=reason)
     errors = rpe_errors(prepared.reference, prepared.estimate, rows, relation)
     note = ""
     if relation == "point_distance_error_ratio":
