@@ -115,9 +115,9 @@ def _exists(path: Path, kind: str, real: Path) -> str:
     if kind == "link":  # a dangling link: nothing to overwrite, but the path is taken
         return (
             f"{path} exists: a symbolic link to {real}, which does not exist yet; "
-            "pass --force to write through the link"
+            "pass `force=True` to write through the link"
         )
-    return f"{path} exists; pass --force to overwrite it"
+    return f"{path} exists; pass `force=True` to overwrite it"
 
 
 def _kind(target: Path) -> tuple[str, Path]:
@@ -261,7 +261,7 @@ def open_atomic(path: str | os.PathLike[str], *, force: bool = False) -> Iterato
         msg = f"{target}: is a stream: a file written in pieces needs the path of a file"
         raise OutputPathError(msg)
     if kind in ("file", "link") and not force:
-        msg = f"{target} exists; pass --force to overwrite it"
+        msg = f"{target} exists; pass `force=True` to overwrite it"
         raise OutputExistsError(msg)
     try:
         real.parent.mkdir(parents=True, exist_ok=True)

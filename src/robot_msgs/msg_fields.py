@@ -199,7 +199,9 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
         for m in metas:
             low, high = _int_bounds(low, high, m)
         name = ros.name if ros is not None else "int"
-        label = f"{name} ({low}..{high})" if ros is not None or metas else "int"
+        label = f"{name} ({low}..{high})" if ros is not None else "int"
+        for m in metas if ros is None else ():
+            label = _meta_label(label, m)
         exotic = any(m.multiple_of is not None for m in metas)
         ros_name = ros.name if ros is not None else None
         bounds = (low, high)

@@ -58,8 +58,10 @@ def _show_warning(
     line: str | None = None,
 ) -> None:
     del filename, lineno, file, line
+    from robot_msgs.cli._evaluation_args import flags_in_text  # noqa: PLC0415
+
     label = "WARNING" if issubclass(category, DataWarning) else category.__name__
-    print(f"{label}: {message}", file=sys.stderr)
+    print(f"{label}: {flags_in_text(str(message))}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -79,12 +81,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.showwarning = _show_warning
         try:
             code: int = args.run(args)
-        except ValidationError as err:  # about a field: said with the flag that gave it
-            from robot_msgs.cli._evaluation_args import reword  # noqa: PLC0415
-
-            print(f"ERROR: {reword(err, args)}", file=sys.stderr)
-            return 1
         except (RobotMsgsError, OSError) as err:
-            print(f"ERROR: {err}", file=sys.stderr)
+            # The library names fields and arguments; the command line, its flags.
+            from robot_msgs.cli._evaluation_args import flags_in_text, reword  # noqa: PLC0415
+
+            said = reword(err, args) if isinstance(err, ValidationError) else err
+            print(f"ERROR: {flags_in_text(str(said))}", file=sys.stderr)
             return 1
     return code

@@ -14,6 +14,7 @@ command (:func:`robot_msgs.cli.main`).
 from __future__ import annotations
 
 import argparse
+import ast
 import functools
 import re
 import typing
@@ -38,6 +39,7 @@ __all__ = [
     "add_settings_flags",
     "flag_of",
     "flag_text",
+    "flags_in_text",
     "flags_text",
     "load_runs_from_args",
     "pair_list_from_args",
@@ -57,6 +59,7 @@ _ARGUMENT_FLAGS = {
     "force": "--force",
     "topic": "--topic",
     "times_path": "--times",
+    "format": "--to",
 }
 
 
@@ -354,6 +357,39 @@ def flags_text(values: Mapping[str, object], *, bare: bool = False) -> str:
 
 
 _FIELD = re.compile(r"^(?:\w+\.)?(\w+)")
+#: A field or argument a library message names, as a call would give it: `align='origin'`,
+#: `force=True`, or `max_diff_s=` (any value). A bare `name` is not one: a manifest key.
+_NAMED = re.compile(r"`(\w+)=([^`]*)`")
+
+
+def flags_in_text(text: str) -> str:
+    """Replace the fields and arguments a library message names by their flags.
+
+    Library messages name what to change as a call would (`` `align='origin'` ``,
+    `` `force=True` ``, `` `t_start_s=` `` for any value); on the command line those are
+    flags. Other backticked names (a manifest's keys, a field path) stay.
+
+    Examples
+    --------
+    >>> flags_in_text("use `align='origin'`, or pass `force=True`; see `t_start_s=`")
+    'use --align origin, or pass --force; see --t-start'
+    >>> flags_in_text("at `Pose.x`; key `delta`: bad; `nothing_here=1`")
+    'at `Pose.x`; key `delta`: bad; `nothing_here=1`'
+    """
+
+    def flag(match: re.Match[str]) -> str:
+        name, value = match.group(1), match.group(2)
+        if not flag_of(name):
+            return match.group(0)
+        if not value:
+            return flag_of(name)
+        try:
+            given = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            given = value
+        return flag_text(name, given) or flag_of(name)
+
+    return _NAMED.sub(flag, text)
 
 
 def reword(err: ValidationError, args: argparse.Namespace) -> ValidationError:
@@ -485,7 +521,12 @@ def load_runs_from_args(args: argparse.Namespace, inputs: list[Any]) -> Any:
     metrics = None
     if args.rpe_delta is not None or args.rpe_unit is not None:
         deltas = (1.0,) if args.rpe_delta is None else tuple(args.rpe_delta)
-        metrics = default_metrics(deltas, args.rpe_unit or "s")
+        try:
+            metrics = default_metrics(deltas, args.rpe_unit or "s")
+        except ValidationError as err:  # the pairs of --rpe-delta, not of a --delta
+            flag = "--rpe-unit" if err.field.endswith("delta_unit") else "--rpe-delta"
+            msg = f"{flag}: {err.reason}"
+            raise ValidationError(msg, reason=err.reason) from err
     judge = {k: v for k, v in _given(args, RunSettings).items() if k != "evaluation"}
     return load_runs(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
 

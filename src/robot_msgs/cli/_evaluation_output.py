@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import flags_text
+from robot_msgs.cli._evaluation_args import flags_in_text, flags_text
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.optional import require
@@ -78,7 +78,8 @@ def _notes(notes: Sequence[str]) -> list[str]:
     if not notes:
         return []
     wrap = textwrap.TextWrapper(WIDTH, initial_indent="  - ", subsequent_indent="    ")
-    return ["", "notes:", *(line for note in notes for line in wrap.wrap(note))]
+    lines = (line for note in notes for line in wrap.wrap(flags_in_text(note)))
+    return ["", "notes:", *lines]
 
 
 def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
@@ -241,11 +242,7 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
         if aligned is not None:
             from robot_msgs.io.detect import trajectory_outputs  # noqa: PLC0415
 
-            try:
-                fmt, files = trajectory_outputs(aligned, args.to)
-            except FormatError as err:
-                msg = f"--save-aligned: {err} (--to)"
-                raise FormatError(msg) from err
+            fmt, files = trajectory_outputs(aligned, args.to)
         paths = ([save] if save is not None else []) + files
         plans.append(Outputs(save=save, aligned=aligned, aligned_format=fmt, paths=paths))
     every = [p for plan in plans for p in plan.paths]

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from robot_msgs.cli._evaluation_args import add_settings_flags, settings_from_args
+from robot_msgs.cli._evaluation_args import add_settings_flags, flags_in_text, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
 from robot_msgs.evaluation.pipeline import time_range
@@ -229,7 +229,7 @@ def _read(
     for item in caught:
         if issubclass(item.category, DataWarning):
             # Messages name the file as read; the report names it as the user wrote it.
-            issues.append(str(item.message).replace(str(file), path, 1))
+            issues.append(flags_in_text(str(item.message).replace(str(file), path, 1)))
         else:  # pragma: no cover - passed on untouched
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
     if args.t_start is not None or args.t_end is not None:
@@ -307,11 +307,7 @@ def _print_time(report: dict[str, Any], out: TextIO) -> None:
 
 def _outputs(args: argparse.Namespace) -> tuple[str, list[Path]]:
     """Return the output format and every file ``--save`` will write (KITTI: poses and times)."""
-    try:
-        return trajectory_outputs(args.save, args.to)
-    except FormatError as err:
-        msg = f"--save {err} (--to)"
-        raise FormatError(msg) from err
+    return trajectory_outputs(args.save, args.to)
 
 
 def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str) -> list[Path]:
@@ -402,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             traj, report = _read(path, args, None if is_ref else settings)
         except (RobotMsgsError, OSError) as err:
-            message = _as_given(str(err), path)
+            message = flags_in_text(_as_given(str(err), path))
             if args.save is not None:
                 raise type(err)(message) from err
             reports.append({"path": path, "error": message})

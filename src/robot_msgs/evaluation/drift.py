@@ -143,7 +143,7 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
         msg = (
             f"No KITTI segment fits: the matched reference path is {distances[-1]:.6g} m, "
             f"shorter than every segment length ({', '.join(f'{v:g}' for v in lengths)} m); "
-            "choose shorter segment lengths"
+            "choose shorter segment lengths (`lengths_m=`)"
         )
         raise ValidationError(msg, field="Drift.lengths_m", reason=msg)
     pairs = np.stack([first, last], axis=1)
@@ -278,7 +278,7 @@ def rpg_result(
         msg = (
             f"No rpg segment fits: the matched reference path is {distances[-1]:.6g} m and "
             f"every segment length ({', '.join(f'{v:g}' for v in lengths)} m) gives fewer than "
-            "2 segments; choose shorter lengths or smaller fractions"
+            "2 segments; choose shorter lengths (`lengths_m=`) or smaller `fractions=`"
         )
         raise ValidationError(msg, field="Drift.lengths_m", reason=msg)
     return prepared.result(

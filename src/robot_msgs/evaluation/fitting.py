@@ -41,7 +41,7 @@ STATIC_TOL = 1e-9
 #: treated as zero: the points lie on a line up to rounding.
 COLLINEAR_TOL = 1e-9
 
-_ALTERNATIVES = "use --align origin (first poses coincide) or --align none"
+_ALTERNATIVES = "use `align='origin'` (first poses coincide) or `align='none'`"
 
 
 def umeyama(
@@ -109,7 +109,7 @@ def umeyama(
             f"Cannot fit {'Sim(3)' if with_scale else 'SE(3)'}: the positions are collinear "
             f"(covariance rank 1 of 3, singular values {d[0]:.3g}, {d[1]:.3g}, {d[2]:.3g}): "
             "the rotation about the line is undetermined; "
-            "use --align origin, or --align posyaw for a horizontal line"
+            "use `align='origin'`, or `align='posyaw'` for a horizontal line"
         )
         raise AlignmentError(msg)
     return R, t, s
@@ -218,7 +218,7 @@ def _fit_rows(estimate: PoseTrajectory, settings: EvaluationSettings) -> slice |
         if rows.size == 0:
             msg = (
                 f"No pose to fit the alignment on: the alignment window {start:.6f} .. "
-                f"{end:.6f} s (align_window_s, --align-window) holds none of the matched "
+                f"{end:.6f} s (`align_window_s=`) holds none of the matched "
                 f"estimate's stamps ({stamps[0]:.6f} .. {stamps[-1]:.6f} s)"
             )
             raise AlignmentError(msg)

@@ -224,9 +224,9 @@ def time_range(
         span = f"{'-inf' if start is None else f'{start:.6f}'} .. "
         span += f"{'inf' if end is None else f'{end:.6f}'} s"
         msg = (
-            f"No pose of {whose} in the time range {span} (t_start_s/t_end_s, --t-start/"
-            f"--t-end): it spans {stamps[0]:.6f} .. {stamps[-1]:.6f} s ({len(trajectory)} "
-            "poses), and the range is on its clock"
+            f"No pose of {whose} in the time range {span} (`t_start_s=`/`t_end_s=`): it "
+            f"spans {stamps[0]:.6f} .. {stamps[-1]:.6f} s ({len(trajectory)} poses), and "
+            "the range is on its clock"
         )
         raise AssociationError(msg)
     if first == 0 and stop == len(trajectory):

@@ -73,8 +73,7 @@ def _signal(
         )
         reason = f"delta = {pairs.delta!r} {pairs.delta_unit} gave {found}: use a smaller delta"
         reason += "" if pairs.all_pairs else " or all pairs"
-        msg = reason[0].upper() + reason[1:]
-        raise ValidationError(msg, field="PairSettings.delta", reason=reason)
+        raise ValidationError(reason, field="PairSettings.delta", reason=reason)
     errors = rpe_errors(prepared.reference, prepared.estimate, rows, relation)
     note = ""
     if relation == "point_distance_error_ratio":

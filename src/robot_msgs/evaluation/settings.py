@@ -109,7 +109,7 @@ _FIT = "alignment"
 _MOVE = "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
 _PAIRS = "pose pairs"
 _SEGMENTS = "segments"
-_NEES = "consistency (--relation nees, nees_position, ...)"
+_NEES = "consistency (relations nees, nees_position, nees_orientation)"
 
 
 def _doc(text: str) -> Meta:

@@ -75,7 +75,7 @@ _MAGIC = {b"#ROSBAG V2.0": "bag", b"SQLite format 3\x00": "bag2", b"\x89MCAP": "
 _SUFFIX = {".bag": "bag", ".db3": "bag2", ".mcap": "mcap", ".lla": "lla"}
 _ROTATION_ENTRY = 1.5
 _NS = ", integer nanosecond stamps"
-_CHOOSE = "choose the format (--format tum, kitti or euroc)"
+_CHOOSE = "choose the format (`fmt=` tum, kitti or euroc)"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -191,10 +191,10 @@ def _text_format(head: TextHead) -> FormatDetection:
         msg = (
             f"{source}: cannot tell the format: {layout} with integer nanosecond stamps and "
             "no header naming the columns could be EuRoC (qw first) or TUM (qw last); "
-            "choose the format (--format euroc or --format tum)"
+            "choose the format (`fmt='euroc'` or `fmt='tum'`)"
         )
         raise FormatError(msg)
-    lla = " (or --format lla for t lat lon alt)" if n == 4 else ""
+    lla = " (or `fmt='lla'` for t lat lon alt)" if n == 4 else ""
     msg = (
         f"{source}: cannot tell the format: line {head.first_line} has {n} numbers "
         f"(TUM has 8, KITTI 12, EuRoC 8 or more); {_CHOOSE}{lla}"
@@ -281,7 +281,7 @@ def read_trajectory(
         return read_lla(file, origin=geo_origin, crs=crs, strict=strict)
     if geo_origin is not None or crs is not None:
         msg = (
-            f"{path}: an ENU origin or a CRS (--geo-origin, --crs) applies to NavSatFix "
+            f"{path}: an ENU origin or a CRS (`geo_origin=`, `crs=`) applies to NavSatFix "
             f"topics and lla files, not {fmt} poses"
         )
         raise FormatError(msg)
@@ -355,11 +355,12 @@ WRITE_FORMATS = tuple(WRITE_SUFFIXES.values())
 
 
 def trajectory_outputs(
-    path: str | os.PathLike[str], fmt: str | None = None
+    path: str | os.PathLike[str],
+    format: str | None = None,  # noqa: A002 - the word users know
 ) -> tuple[str, list[Path]]:
     """Return the format :func:`write_trajectory` writes ``path`` in, and every file it makes.
 
-    The format is ``fmt``, else the suffix says it (:data:`WRITE_SUFFIXES`); KITTI
+    The format is ``format``, else the suffix says it (:data:`WRITE_SUFFIXES`); KITTI
     writes the poses and a times file beside them. Call it to check outputs before any
     work.
 
@@ -375,11 +376,12 @@ def trajectory_outputs(
     ('kitti', [PosixPath('a/est.kitti'), PosixPath('a/est_times.txt')])
     """
     out = Path(path)
-    fmt = fmt or WRITE_SUFFIXES.get(out.suffix.lower())
+    fmt = format or WRITE_SUFFIXES.get(out.suffix.lower())
     if fmt not in WRITE_FORMATS:
         msg = (
             f"{path}: cannot tell the trajectory format from {out.suffix!r}; name it "
-            f"{', '.join(WRITE_SUFFIXES)} or give the format ({', '.join(WRITE_FORMATS)})"
+            f"{', '.join(WRITE_SUFFIXES)} or give the format (`format=` "
+            f"{', '.join(WRITE_FORMATS)})"
         )
         raise FormatError(msg)
     if fmt in ("mcap", "db3") and out.suffix.lower() != f".{fmt}":
@@ -396,14 +398,14 @@ def trajectory_outputs(
 def write_trajectory(
     path: str | os.PathLike[str],
     trajectory: PoseTrajectory,
-    fmt: str | None = None,
+    format: str | None = None,  # noqa: A002 - the word users know
     *,
     force: bool = False,
     topic: str = "/trajectory",
 ) -> list[Path]:
     """Write ``trajectory`` in any format :func:`read_trajectory` reads back; return the files.
 
-    The format is ``fmt``, else the suffix's (:func:`trajectory_outputs`): TUM, KITTI
+    The format is ``format``, else the suffix's (:func:`trajectory_outputs`): TUM, KITTI
     (with its times file), EuRoC, or a ROS 2 bag (``.mcap``/``.db3``, on ``topic``).
     Every file is written atomically; none is replaced without ``force``.
 
@@ -415,7 +417,7 @@ def write_trajectory(
     >>> [p.name for p in write_trajectory(out, traj)], len(read_trajectory(out))
     (['est.csv'], 788)
     """
-    fmt, _ = trajectory_outputs(path, fmt)
+    fmt, _ = trajectory_outputs(path, format)
     if fmt in ("mcap", "db3"):
         from robot_msgs.io.bag_messages import write_trajectory_bag  # noqa: PLC0415 - bags only
 

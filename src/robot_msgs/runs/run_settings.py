@@ -262,7 +262,7 @@ class RunSettings(Msg):
         if entries is not None and metrics is not None:
             msg = (
                 f"{where}: the metrics are given twice, by [[settings.evaluate]] and by the "
-                "command line (--rpe-delta/--rpe-unit); use one"
+                "command line (`metrics=`); use one"
             )
             raise FormatError(msg)
         if entries is None:
