@@ -129,7 +129,7 @@ def test_ape_after_se3_alignment_is_invariant_to_a_rigid_transform_of_the_estima
 
 
 def test_an_unknown_relation_is_refused() -> None:
-    with pytest.raises(ValidationError, match=r"Expected one of translation, .*`Ape\.relation`"):
+    with pytest.raises(ValidationError, match=r"Expected one of 'translation', .*`Ape\.relation`"):
         ape(line(), line(), relation="point_distance_error_ratio")
 
 

@@ -463,13 +463,13 @@ def test_no_overlap_raises_with_spans_and_an_offset_suggestion() -> None:
     with pytest.raises(
         AssociationError,
         match=r"reference spans 100\.000000 \.\. 102\.000000 s.*"
-        r"do not overlap.*--offset\) to about 100\.000000 s",
+        r"do not overlap.*`offset_s=`\) to about 100\.000000 s",
     ):
         associate(traj([100.0, 101.0, 102.0]), traj([0.0, 1.0]))
 
 
 def test_overlap_without_close_stamps_suggests_a_larger_max_diff() -> None:
-    with pytest.raises(AssociationError, match=r"raise max_diff.*median intervals are 1 s"):
+    with pytest.raises(AssociationError, match=r"raise `max_diff_s=`.*median intervals are 1 s"):
         associate(traj([0.0, 1.0, 2.0]), traj([0.5, 1.5]))
 
 

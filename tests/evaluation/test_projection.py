@@ -78,7 +78,7 @@ def test_the_input_is_not_changed_and_a_bad_plane_is_refused() -> None:
     assert POSE.positions_xyz.tolist() == before.tolist()
     with pytest.raises(ValidationError, match=r"Expected a plane in xy, xz, yz, got 'ab'"):
         project_to_plane(POSE, "ab")
-    with pytest.raises(ValidationError, match=r"Expected one of xy, xz, yz, got str 'ab'"):
+    with pytest.raises(ValidationError, match=r"Expected one of 'xy', 'xz', 'yz', got str 'ab'"):
         EvaluationSettings(project_to_plane="ab")
 
 
