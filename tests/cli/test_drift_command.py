@@ -31,7 +31,7 @@ def test_kitti_protocol_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[st
         (20 * 2.02 + 10 * 2.01) / 30
     )
     assert result["settings"]["align"] == "none"
-    assert result["settings"]["lengths_m"] == [100, 200, 300, 400, 500, 600, 700, 800]
+    assert result["parameters"]["lengths_m"] == [100, 200, 300, 400, 500, 600, 700, 800]
     assert result["counts"]["segments"] == 30
 
 
@@ -55,7 +55,7 @@ def test_kitti_lengths_and_step_flags(tmp_path: Path, capsys: pytest.CaptureFixt
     ref, est = _kitti_pair(tmp_path, 1.02)
     assert main(["drift", str(ref), str(est), "--lengths", "100", "--step", "1"]) == 0
     out = capsys.readouterr().out
-    assert "lengths_m=100  step_frames=1" in out
+    assert "settings:  --lengths 100 --step 1\n" in out
     assert "segments 200" in out
 
 
@@ -115,30 +115,30 @@ def test_segment_flags_the_protocol_would_ignore_are_refused(
     argv = ["drift", str(ref), str(est)]
     assert main([*argv, "--fractions", "0.1"]) == 1
     assert capsys.readouterr().err.startswith(
-        "ERROR: --fractions: only --protocol rpg takes lengths as fractions of the path"
+        "ERROR: --fractions 0.1: expected protocol 'rpg' (kitti takes lengths in metres)"
     )
     assert main([*argv, "--protocol", "rpg", "--step", "5"]) == 1
     assert capsys.readouterr().err.startswith(
-        "ERROR: --step 5: only --protocol kitti starts a segment every N frames"
+        "ERROR: --step 5: expected protocol 'kitti' (rpg starts a segment at every frame)"
     )
     assert main([*argv, "--protocol", "rpg", "--fractions", "0.1", "--lengths", "50"]) == 1
     assert capsys.readouterr().err == (
-        "ERROR: --fractions and --lengths both set the segment lengths; give one of them\n"
+        "ERROR: --fractions 0.1: expected lengths or fractions, not both, got tuple (0.1,)\n"
     )
 
 
 @pytest.mark.parametrize(
     ("flags", "error"),
     [
-        (["--step", "0"], "--step 0: expected a whole number of frames >= 1, got 0"),
-        (["--lengths", "100,-5"], "--lengths 100,-5: expected segment lengths > 0 metres, got"),
+        (["--step", "0"], "--step 0: expected int >= 1, got int 0"),
+        (["--lengths", "100,-5"], "--lengths 100,-5: expected float > 0, got float -5.0"),
         (
             ["--lengths", "100,200,100"],
-            "--lengths 100,200,100: expected distinct segment lengths, got 100 m twice",
+            "--lengths 100,200,100: expected distinct segment lengths (100 m twice)",
         ),
         (
             ["--protocol", "rpg", "--fractions", "0,0.1"],
-            "--fractions 0,0.1: expected fractions > 0 of the path length",
+            "--fractions 0,0.1: expected float > 0, got float 0.0",
         ),
     ],
 )

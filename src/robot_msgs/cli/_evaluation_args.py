@@ -416,10 +416,8 @@ def reword(err: ValidationError, args: argparse.Namespace) -> ValidationError:
     declared = _declared().get(match.group(1) if match else "")
     if isinstance(given, list):
         given = tuple(given)
-    if declared is not None and not isinstance(given, bool):
-        shown = _shown(declared[0], given)
-    else:
-        shown = "" if isinstance(given, bool) else _value_text(given)
+    how = declared[0] if declared is not None else Flag(flag)
+    shown = "" if isinstance(given, bool) else _shown(how, given)
     msg = f"{flag} {shown}".rstrip() + f": {err.reason}"
     return ValidationError(msg, field=err.field, reason=err.reason)
 

@@ -36,7 +36,6 @@ from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.compare.signal import ErrorSeries, Signal
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -228,12 +227,6 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
         except ValidationError as err:
             msg = f"{source}: alignment_transformation_sim3 is not a similarity: {err}"
             raise FormatError(msg) from err
-    chosen: dict[str, Any] = {k: settings.pop(k) for k in ("align", "n_align") if k in settings}
-    try:
-        evaluation = EvaluationSettings(**chosen)
-    except ValidationError as err:
-        msg = f"{source}: info.json title: {err}"
-        raise FormatError(msg) from err
     series = ErrorSeries(stamps_s=np.asarray(stamps, dtype=np.float64).ravel(), errors=errors)
     comparison = Comparison(
         metric=metric,
@@ -248,7 +241,6 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
                 delta_unit=settings.get("delta_unit"),  # type: ignore[arg-type]
             ),
         ),
-        settings=evaluation,
         parameters=settings,
         estimate=str(info.get("est_name", "")),
         reference=str(info.get("ref_name", "")),
