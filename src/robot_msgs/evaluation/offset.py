@@ -67,7 +67,7 @@ from robot_msgs.compare.time_offset import TimeOffset
 from robot_msgs.errors import AssociationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS
-from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -290,7 +290,7 @@ def estimate_offset(
     gap = settings.max_gap_s
     if gap is None:
         gap = DEFAULT_GAP_INTERVALS * float(np.median(np.diff(reference.stamps_s)))
-    cost = _Cost(reference, estimate, with_scale=settings.align in ("sim3", "scale"), gap=gap)
+    cost = _Cost(reference, estimate, with_scale=settings.align in SCALED_METHODS, gap=gap)
     n_est = len(estimate)
     every = np.arange(n_est)
     coarse_rows = every[:: max(1, -(-n_est // _COARSE_POSES))]

@@ -51,12 +51,14 @@ __all__ = [
     "DEFAULT_OFFSET_SEARCH_S",
     "DELTA_UNITS",
     "DRIFT_PROTOCOLS",
+    "FIRST_POSE_METHODS",
     "KITTI_LENGTHS_M",
     "PAIRS_FROM",
     "PLANES",
     "RPE_PROTOCOLS",
     "RPG_FRACTIONS",
     "RPG_SETTINGS",
+    "SCALED_METHODS",
     "SYNC_METHODS",
     "Ape",
     "Drift",
@@ -84,6 +86,10 @@ else:  # the relations are the kernels' (relations.py); an alias is read as its 
 
 #: What :func:`~robot_msgs.evaluation.align` can fit.
 ALIGNMENT_METHODS: tuple[str, ...] = typing.get_args(AlignMethod)
+#: The alignment methods that fit a scale (the time-offset search fits one too).
+SCALED_METHODS: tuple[str, ...] = ("sim3", "scale")
+#: The alignment methods whose rotation is the first fitted pose's, not a position fit.
+FIRST_POSE_METHODS: tuple[str, ...] = ("origin",)
 #: Association rules (:func:`~robot_msgs.evaluation.associate`).
 SYNC_METHODS: tuple[str, ...] = typing.get_args(SyncMethod)[:3]
 #: Units of an RPE ``delta``: frames, seconds, metres of path, rotation angle.
