@@ -70,7 +70,7 @@ __all__ = [
 
 M = TypeVar("M", bound=Msg)
 
-AlignMethod: TypeAlias = Literal["none", "se3", "sim3", "scale", "posyaw", "origin"]
+AlignMethod: TypeAlias = Literal["none", "se3", "sim3", "scale", "posyaw", "origin", "origin_scale"]
 SyncMethod: TypeAlias = Literal["nearest", "one_to_one", "interpolate", "one-to-one"]
 DeltaUnit: TypeAlias = Literal["f", "s", "m", "rad", "deg"]
 PairsFrom: TypeAlias = Literal["estimate", "reference"]
@@ -87,9 +87,9 @@ else:  # the relations are the kernels' (relations.py); an alias is read as its 
 #: What :func:`~robot_msgs.evaluation.align` can fit.
 ALIGNMENT_METHODS: tuple[str, ...] = typing.get_args(AlignMethod)
 #: The alignment methods that fit a scale (the time-offset search fits one too).
-SCALED_METHODS: tuple[str, ...] = ("sim3", "scale")
+SCALED_METHODS: tuple[str, ...] = ("sim3", "scale", "origin_scale")
 #: The alignment methods whose rotation is the first fitted pose's, not a position fit.
-FIRST_POSE_METHODS: tuple[str, ...] = ("origin",)
+FIRST_POSE_METHODS: tuple[str, ...] = ("origin", "origin_scale")
 #: Association rules (:func:`~robot_msgs.evaluation.associate`).
 SYNC_METHODS: tuple[str, ...] = typing.get_args(SyncMethod)[:3]
 #: Units of an RPE ``delta``: frames, seconds, metres of path, rotation angle.
@@ -149,7 +149,8 @@ class EvaluationSettings(Msg):
         _doc(
             "se3: rotation + translation (evo -a); sim3: plus scale (-as); scale: scale only "
             "(-s); posyaw: translation + yaw (VIO); origin: first poses coincide (evo "
-            "--align_origin); none"
+            "--align_origin); origin_scale: scale, then first poses coincide (evo "
+            "--align_origin -s); none"
         ),
         Flag("--align", group=_FIT),
     ] = "none"
