@@ -119,7 +119,9 @@ def test_the_reference_covers_every_shared_relation_alignment_unit_and_input_for
         "point_distance",
         "point_distance_error_ratio",
     }
-    assert {o["settings"]["align"] for o in ours} == {"none", "se3", "sim3", "scale", "origin"}
+    assert {o["settings"]["align"] for o in ours} == {
+        "none", "se3", "sim3", "scale", "origin", "origin_scale",
+    }  # fmt: skip
     assert {o["pairs"]["delta_unit"] for o in ours if o["metric"] == "rpe"} == {
         "f",
         "m",
@@ -214,8 +216,8 @@ def _evo_live(case: dict[str, Any], folder: Path, evo_api: EvoApi) -> dict[str, 
     align = kwargs["align"]
     common = {
         "align": align in {"se3", "sim3"},
-        "correct_scale": align in {"sim3", "scale"},
-        "align_origin": align == "origin",
+        "correct_scale": align in {"sim3", "scale", "origin_scale"},
+        "align_origin": align in {"origin", "origin_scale"},
         "n_to_align": kwargs.get("n_align", -1),
     }
     if "project_to_plane" in kwargs:  # evo_ape/evo_rpe --project_to_plane
