@@ -33,7 +33,9 @@ def test_write_atomic_writes_text_and_bytes(tmp_path: Path) -> None:
 def test_write_atomic_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
     target = tmp_path / "keep.txt"
     target.write_text("user data")
-    with pytest.raises(OutputExistsError, match=r"keep.txt exists; pass `force=True` to overwrite it$"):
+    with pytest.raises(
+        OutputExistsError, match=r"keep.txt exists; pass `force=True` to overwrite it$"
+    ):
         write_atomic(target, "new")
     assert target.read_text() == "user data"
     write_atomic(target, "new", force=True)
@@ -222,7 +224,9 @@ def test_check_outputs_refuses_the_same_file_twice_after_resolving_links(tmp_pat
 
 def test_check_outputs_refuses_an_existing_file_without_force(tmp_path: Path) -> None:
     (tmp_path / "b.csv").write_text("keep")
-    with pytest.raises(OutputExistsError, match=r"b\.csv exists; pass `force=True` to overwrite it"):
+    with pytest.raises(
+        OutputExistsError, match=r"b\.csv exists; pass `force=True` to overwrite it"
+    ):
         check_outputs([tmp_path / "a.json", tmp_path / "b.csv"], force=False)
     assert check_outputs([tmp_path / "a.json", tmp_path / "b.csv"], force=True)[1].name == "b.csv"
 
