@@ -162,7 +162,7 @@ def test_estimated_values_leave_the_settings() -> None:
 
 
 def test_a_saved_nees_result_loads_equal_to_the_same_evaluation_today() -> None:
-    t = np.arange(50) * 0.1
+    t = np.arange(50, dtype=np.float64) * 0.1
     ref = PoseTrajectory(
         stamps_s=t,
         positions_xyz=np.stack([t, np.sin(t), 0 * t], 1),
