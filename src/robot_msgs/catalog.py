@@ -75,6 +75,15 @@ def _time_offset() -> compare.TimeOffset:
     return evaluation.estimate_offset(reference, late, settings)
 
 
+def _signal(errors: list[float]) -> compare.Signal:
+    return compare.Signal(
+        name="translation",
+        quantity="translation",
+        unit="m",
+        stats=compare.error_stats(errors),
+    )
+
+
 def _extrinsic() -> compare.Extrinsic:
     t = np.linspace(0.0, 12.0, 24)
     turn = np.stack([0.3 * np.sin(t), 0.3 * np.cos(0.7 * t), 0.5 * t], axis=1)
@@ -109,14 +118,9 @@ def _spatial_match() -> compare.SpatialMatch:
 def _comparison() -> compare.Comparison:
     return compare.Comparison(
         metric="ape",
-        stats={"translation": compare.error_stats([0.012, 0.020, 0.015, 0.031])},
-        units={"translation": "m"},
-        settings={
-            "relation": "translation",
-            "align": "se3",
-            "sync": "nearest",
-            "max_diff_s": 0.01,
-        },
+        signals=(_signal([0.012, 0.020, 0.015, 0.031]),),
+        settings=evaluation.EvaluationSettings(align="se3"),
+        parameters={"relation": "translation"},
         estimate="orb.tum",
         reference="groundtruth.tum",
         counts={"estimate": 4, "reference": 4, "matched": 4},
@@ -140,7 +144,7 @@ def _evaluation_result() -> compare.EvaluationResult:
 
 def _aggregate() -> compare.Aggregate:
     runs = [
-        _comparison().replace(stats={"translation": compare.error_stats(e)}, estimate=f"trial_{i}")
+        _comparison().replace(signals=(_signal(e),), estimate=f"trial_{i}")
         for i, e in enumerate(([0.01, 0.02], [0.015, 0.025], [0.05, 0.04]))
     ]
     return compare.aggregate(
@@ -226,8 +230,14 @@ def _group_summary() -> compare.GroupSummary:
         n_runs=4,
         failures={"tracking lost": 1},
         accuracy=_aggregate(),
-        signals={"coverage": compare.error_stats([0.92, 0.97, 1.0])},
-        units={"coverage": "1"},
+        signals=(
+            compare.Signal(
+                name="coverage",
+                quantity="coverage",
+                unit="1",
+                stats=compare.error_stats([0.92, 0.97, 1.0]),
+            ),
+        ),
     )
 
 
@@ -351,12 +361,21 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
         stamps_s=np.array([0.0, 0.1, 0.2, 0.3]), errors=np.array([0.012, 0.020, 0.015, 0.031])
     ),
     "compare/EvaluationResult": _evaluation_result,
+    "compare/Signal": lambda: compare.Signal.of(
+        "translation", "m", [0.012, 0.020, 0.015, 0.031], stamps_s=[0.0, 0.1, 0.2, 0.3]
+    ),
+    "compare/Estimates": lambda: compare.Estimates(time_offset=_time_offset()),
     "evaluation/EvaluationSettings": lambda: evaluation.EvaluationSettings(
         align="sim3", n_align=300, sync="one_to_one", max_diff_s=0.02, t_start_s=1305031102.5
     ),
     "evaluation/PairSettings": lambda: evaluation.PairSettings(
         delta=1.0, delta_unit="s", all_pairs=True
     ),
+    "evaluation/Ape": lambda: evaluation.Ape(relation="angle_deg"),
+    "evaluation/Rpe": lambda: evaluation.Rpe(
+        pairs=tuple(evaluation.PairSettings(delta=d, delta_unit="s") for d in (1.0, 5.0))
+    ),
+    "evaluation/Drift": lambda: evaluation.Drift(protocol="kitti", lengths_m=(100.0, 200.0)),
     "runs/MetricSpec": lambda: runs.MetricSpec.build(
         "rpe",
         relation="angle_deg",

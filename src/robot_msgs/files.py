@@ -346,9 +346,9 @@ def _exists(path: Path, kind: str, real: Path) -> str:
     if kind == "link":  # a dangling link: nothing to overwrite, but the path is taken
         return (
             f"{path} exists: a symbolic link to {real}, which does not exist yet; "
-            "pass --force to write through the link"
+            "pass `force=True` to write through the link"
         )
-    return f"{path} exists; pass --force to overwrite it"
+    return f"{path} exists; pass `force=True` to overwrite it"
 
 
 def _kind(target: Path) -> tuple[str, Path]:
@@ -422,7 +422,7 @@ def write_atomic(
     >>> write_atomic(out, "two\n")
     Traceback (most recent call last):
     ...
-    robot_msgs.errors.OutputExistsError: ... exists; pass --force to overwrite it
+    robot_msgs.errors.OutputExistsError: ... exists; pass `force=True` to overwrite it
     >>> write_atomic(out, "two\n", force=True).read_text()
     'two\n'
     >>> _ = write_atomic("-", "to standard output\n")
@@ -497,7 +497,7 @@ def open_atomic(path: str | os.PathLike[str], *, force: bool = False) -> Iterato
         msg = f"{target}: is a stream: a file written in pieces needs the path of a file"
         raise OutputPathError(msg)
     if kind in ("file", "link") and not force:
-        msg = f"{target} exists; pass --force to overwrite it"
+        msg = f"{target} exists; pass `force=True` to overwrite it"
         raise OutputExistsError(msg)
     try:
         real.parent.mkdir(parents=True, exist_ok=True)

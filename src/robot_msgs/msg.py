@@ -223,6 +223,15 @@ class Msg(_Struct):
     def _validate(self) -> None:
         """Cross-field checks of a subclass; raise :class:`ValidationError` on failure."""
 
+    @classmethod
+    def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Return the current form of data a type wrote in an older form (default: as is).
+
+        Read when msgspec refuses a document as it stands (:func:`msg_json.revived`), so
+        a type that changed its form states its migration here.
+        """
+        return data
+
     def _normalise(self, field: str, value: Any) -> None:
         """Store ``value`` as ``field`` during :meth:`_validate` (a spelling made canonical)."""
         force_setattr(self, field, value)  # type: ignore[arg-type]  # a Struct at run time

@@ -185,7 +185,9 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
         for m in metas:
             low, high = _int_bounds(low, high, m)
         name = ros.name if ros is not None else "int"
-        label = f"{name} ({low}..{high})" if ros is not None or metas else "int"
+        label = f"{name} ({low}..{high})" if ros is not None else "int"
+        for m in metas if ros is None else ():
+            label = _meta_label(label, m)
         exotic = any(m.multiple_of is not None for m in metas)
         ros_name = ros.name if ros is not None else None
         bounds = (low, high)
@@ -197,6 +199,8 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
             msg = f"Unsupported field annotation {annotation!r}"
             raise TypeError(msg)
         return FieldSpec("float32", "float32", annotation=float, ros="float32")
+    if typing.get_origin(inner) is Literal and ros is None:  # choices with a description
+        return dataclasses.replace(compile_annotation(inner, base), annotation=annotation)
     if typing.get_origin(inner) is tuple and ros is None and metas:  # a bounded sequence
         spec = compile_annotation(inner, base)
         label = spec.label

@@ -226,11 +226,14 @@ def _revived(spec: FieldSpec, value: Any) -> Any:
 def revived(cls: type[Msg], data: Any) -> Any:
     """Revive the JSON form of a ``cls`` message: its floats, and a ROS ``"_type"`` made ours.
 
+    An older form of the type is first made current by the type's own ``_upgrade``.
     Returns ``data`` itself when nothing changes.
     """
     if not isinstance(data, Mapping):
         return data
-    out: dict[str, Any] | None = None if type(data) is dict else dict(data)
+    upgraded = cls._upgrade(data)  # the type's hook for its older forms
+    out: dict[str, Any] | None = None if type(data) is dict and upgraded is data else dict(upgraded)
+    data = upgraded
     if "_type" in data and data["_type"] != cls.TYPE and _is_ros_name(cls, data["_type"]):
         out = out or dict(data)
         out["_type"] = cls.TYPE

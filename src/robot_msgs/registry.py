@@ -34,6 +34,7 @@ MESSAGE_MODULES: tuple[str, ...] = (
     "robot_msgs.compare.report",
     "robot_msgs.compare.result",
     "robot_msgs.compare.run_report",
+    "robot_msgs.compare.signal",
     "robot_msgs.compare.spatial_match",
     "robot_msgs.compare.step_response",
     "robot_msgs.compare.time_offset",

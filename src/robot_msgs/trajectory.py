@@ -128,6 +128,9 @@ class PoseTrajectory(Msg):
         Each pose's covariance, ROS's ``PoseWithCovariance`` convention.
     stamps_ns : ndarray, shape (N,), int64, nanoseconds, or None
         The exact stamps of ROS headers.
+    stamps_are_frames : bool
+        The stamps are frame indices 0, 1, 2... (a KITTI file read without its times
+        file), not seconds: what plots and reports call ``frame``.
 
     Examples
     --------
@@ -148,6 +151,7 @@ class PoseTrajectory(Msg):
     child_frame_id: str = ""
     covariance_6x6: Annotated[Float64Array, Shape("N", 6, 6)] | None = None
     stamps_ns: Annotated[Int64Array, Shape("N")] | None = None
+    stamps_are_frames: bool = False
 
     def _validate(self) -> None:
         for name in ("stamps_s", "positions_xyz", "orientations_quat_xyzw"):
@@ -306,6 +310,8 @@ class PoseTrajectory(Msg):
         child_frame_id: str = "",
         covariance_6x6: Float64Array | None = None,
         stamps_ns: Int64Array | None = None,
+        *,
+        stamps_are_frames: bool = False,
     ) -> PoseTrajectory:
         """Build from float64 arrays the caller owns and has proven valid: no check, no copy.
 
@@ -326,6 +332,7 @@ class PoseTrajectory(Msg):
             child_frame_id=child_frame_id,
             covariance_6x6=covariance_6x6,
             stamps_ns=stamps_ns,
+            stamps_are_frames=stamps_are_frames,
         )
 
     def __len__(self) -> int:

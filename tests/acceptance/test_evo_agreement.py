@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
+from robot_msgs.compare import Comparison
 from robot_msgs.errors import DataWarning
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
@@ -118,7 +119,9 @@ def test_the_reference_covers_every_shared_relation_alignment_unit_and_input_for
         "point_distance",
         "point_distance_error_ratio",
     }
-    assert {o["settings"]["align"] for o in ours} == {"none", "se3", "sim3", "scale", "origin"}
+    assert {o["settings"]["align"] for o in ours} == {
+        "none", "se3", "sim3", "scale", "origin", "origin_scale",
+    }  # fmt: skip
     assert {o["pairs"]["delta_unit"] for o in ours if o["metric"] == "rpe"} == {
         "f",
         "m",
@@ -213,8 +216,8 @@ def _evo_live(case: dict[str, Any], folder: Path, evo_api: EvoApi) -> dict[str, 
     align = kwargs["align"]
     common = {
         "align": align in {"se3", "sim3"},
-        "correct_scale": align in {"sim3", "scale"},
-        "align_origin": align == "origin",
+        "correct_scale": align in {"sim3", "scale", "origin_scale"},
+        "align_origin": align in {"origin", "origin_scale"},
         "n_to_align": kwargs.get("n_align", -1),
     }
     if "project_to_plane" in kwargs:  # evo_ape/evo_rpe --project_to_plane
@@ -318,10 +321,10 @@ def test_time_range_flags_agree_with_evo(
     spec = case["inputs"]
     paths = [str(evo_data / spec[side]["path"]) for side in ("reference", "estimate")]
     assert main([case["ours"]["metric"], *paths, *_flags(case)]) == 0
-    result = json.loads(capsys.readouterr().out)
-    ((name, stats),) = result["stats"].items()
+    result = Comparison.from_dict(json.loads(capsys.readouterr().out))
+    (signal,) = result.signals
     expected = case["evo"]
-    assert stats["n"] == expected["n"]
-    assert stats["rms"] == pytest.approx(expected["rmse"], rel=RTOL)
-    assert stats["max"] == pytest.approx(expected["max"], rel=RTOL)
-    assert name == case["ours"]["relation"]
+    assert signal.stats.n == expected["n"]
+    assert signal.stats.rms == pytest.approx(expected["rmse"], rel=RTOL)
+    assert signal.stats.max == pytest.approx(expected["max"], rel=RTOL)
+    assert signal.quantity == case["ours"]["relation"]

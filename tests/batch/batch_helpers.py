@@ -31,6 +31,7 @@ from robot_msgs.batch.plan import ChunkPlan, SweepState
 from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.worker import Job
 from robot_msgs.compare import Comparison, RunReport, error_stats
+from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -107,11 +108,11 @@ def position_error(task: Task) -> RunReport:
             raise ValueError(msg)
         errors = np.linalg.norm(est[:, 1:4] - ref[:, 1:4], axis=1)
         comparisons = {
-            m.name: Comparison(
+            m.name: comparison(
                 metric=m.metric,
                 stats={"translation": error_stats(errors, est[:, 0])},
                 units={"translation": "m"},
-                settings=task.settings.settings_of(m).record(),
+                settings=task.settings.settings_of(m),
                 estimate=run.label,
             )
             for m in task.settings.metrics
@@ -136,7 +137,7 @@ def mixed_settings(task: Task) -> RunReport:
     report = position_error(task)
     return report.replace(
         comparisons={
-            name: c.replace(settings={**c.settings, "align": method})
+            name: c.replace(settings=c.settings.replace(align=method) if c.settings else None)
             for name, c in report.comparisons.items()
         }
     )

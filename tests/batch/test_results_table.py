@@ -18,9 +18,10 @@ from robot_msgs.batch.results_table import (
     write_table,
 )
 from robot_msgs.batch.tasks import RunResult
-from robot_msgs.compare import Comparison, ErrorStats, RunReport, error_stats
+from robot_msgs.compare import ErrorStats, RunReport, error_stats
 from robot_msgs.errors import FormatError, OutputExistsError
 from robot_msgs.runs import RunSettings
+from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -33,12 +34,12 @@ METRICS = ("ape:translation", "rpe:translation:1f")
 
 
 def _report(trial: str, **fields: object) -> RunReport:
-    ape = Comparison(
+    ape = comparison(
         metric="ape",
         stats={"x": error_stats([0.3, -0.4], [0.0, 1.0]), "y": error_stats([0.0])},
         units={"x": "m", "y": "m"},
     )
-    rpe = Comparison(
+    rpe = comparison(
         metric="rpe", stats={"translation": error_stats([])}, units={"translation": "m"}
     )
     values: dict[str, object] = {

@@ -11,9 +11,10 @@ import pytest
 from robot_msgs.batch.inputs import MISSING, RACY_S
 from robot_msgs.batch.store import RECORD_FORMAT, ResultStore, RunRecord
 from robot_msgs.batch.tasks import RunResult, Status
-from robot_msgs.compare import Comparison, RunReport, TrackingLoss, error_stats
+from robot_msgs.compare import RunReport, TrackingLoss, error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.strict_json import dumps
+from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -25,7 +26,7 @@ HASHED = OLD + 10 * 10**9
 
 def _result(status: Status = "ok") -> RunResult:
     stats = error_stats([0.1, 0.2])  # iae, ise, itae are NaN without times
-    c = Comparison(metric="ape", stats={"translation": stats}, units={"translation": "m"})
+    c = comparison(metric="ape", stats={"translation": stats}, units={"translation": "m"})
     report = RunReport(
         name="a/s/1", success=False, failure="tracking lost, not recovered",
         algorithm="a", sequence="s", trial="1", n_estimate=2, n_valid=2,
@@ -59,7 +60,7 @@ def test_records_are_sharded_by_key_and_round_trip_with_nan_as_null(tmp_path: Pa
     assert data["format"] == RECORD_FORMAT
     assert data["inputs"]["estimate"] == {"stamp": [16, OLD], "sha256": "e" * 64}
     report = data["result"]["report"]
-    assert report["comparisons"]["ape:translation"]["stats"]["translation"]["iae"] is None
+    assert report["comparisons"]["ape:translation"]["signals"][0]["stats"]["iae"] is None
     loaded = store.load(KEY)
     assert loaded == _record()
     assert loaded is not None

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Task, run_task
-from robot_msgs.compare import Comparison, RunReport, error_stats
+from robot_msgs.compare import RunReport, error_stats
 from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.runs import RunSettings, load_runs
 from tests.batch.batch_helpers import make_tree, position_error
+from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -118,7 +119,7 @@ def test_run_task_lets_interrupts_through(tmp_path: Path) -> None:
 
 
 def test_run_result_round_trips_through_its_dict() -> None:
-    c = Comparison(metric="ape", stats={"x": error_stats([1.0, -1.0])}, units={"x": "m"})
+    c = comparison(metric="ape", stats={"x": error_stats([1.0, -1.0])}, units={"x": "m"})
     report = RunReport(name="a/s/1", success=True, comparisons={"ape:translation": c})
     r = RunResult(
         digest="d", name="a/s/1", algorithm="a", sequence="s", trial="1", status="ok",

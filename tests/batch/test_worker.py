@@ -154,7 +154,8 @@ def test_a_run_that_reported_failing_is_evaluated_and_keeps_its_numbers(tmp_path
     assert (report.success, report.failure, report.version) == (False, "exit code 3", "1.2")
     ape = report.comparisons[APE]
     assert ape.stats["translation"].rms == pytest.approx(0.0, abs=1e-9)
-    assert (ape.settings["align"], ape.counts["matched"]) == ("se3", 101)
+    assert ape.settings is not None
+    assert (ape.settings.align, ape.counts["matched"]) == ("se3", 101)
 
 
 def test_a_run_without_a_reference_succeeds_without_accuracy(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,3 +40,8 @@ def write_kitti(path: Path, positions: Float64Array) -> Path:
     rows = [f"1 0 0 {x!r} 0 1 0 {y!r} 0 0 1 {z!r}" for x, y, z in np.asarray(positions).tolist()]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     return path
+
+
+def stats_of(comparison: dict[str, Any]) -> dict[str, Any]:
+    """The statistics of each signal of a comparison's JSON form, by signal name."""
+    return {s["name"]: s["stats"] for s in comparison["signals"]}

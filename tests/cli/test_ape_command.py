@@ -15,7 +15,7 @@ from robot_msgs.cli import main
 from robot_msgs.errors import DataWarning
 from robot_msgs.evaluation import EvaluationSettings, ape
 from robot_msgs.io import read_tum
-from tests.cli.evaluation_files import line_positions, seed_files, write_kitti, write_tum
+from tests.cli.evaluation_files import line_positions, seed_files, stats_of, write_kitti, write_tum
 
 T = np.arange(101.0) * 0.1
 
@@ -26,7 +26,7 @@ def test_seed_offset_through_the_command_line_gives_0_100000(
     ref, est = seed_files(tmp_path, T + 0.1)
     assert main(["ape", str(ref), str(est), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert f"{result['stats']['translation']['rms']:.6f}" == "0.100000"
+    assert f"{stats_of(result)['translation']['rms']:.6f}" == "0.100000"
     assert result["metric"] == "ape"
     assert result["counts"]["matched"] == 101
 
@@ -39,8 +39,7 @@ def test_table_shows_settings_counts_and_statistics(
     out = capsys.readouterr().out
     assert out.startswith("APE (absolute pose error)\n")
     assert f"reference: {ref}" in out
-    assert "relation=x  align=none" in out
-    assert "max_diff_s=0.02" in out
+    assert "settings:  --relation x --max-diff 0.02\n" in out  # only what differs
     assert "poses:     reference 101, estimate 101, matched 101" in out
     row = next(line for line in out.splitlines() if line.startswith("x "))
     assert row.split()[1:4] == ["m", "101", "0.0578792"]
@@ -67,7 +66,7 @@ def test_the_readme_main_job_runs_on_the_shipped_example(
     result = json.loads(captured.out)
     assert result["settings"]["align"] == "se3"
     assert result["counts"]["estimate"] == 788
-    assert 0.0 < result["stats"]["translation"]["rms"] < 0.05
+    assert 0.0 < stats_of(result)["translation"]["rms"] < 0.05
     assert "NOTE: se3 alignment fitted on" in captured.err
     # The ground truth's 4-decimal quaternions are rounding, not a problem (io/clean.py).
     assert "WARNING: " not in captured.err
@@ -80,7 +79,7 @@ def test_save_writes_json_and_refuses_to_clobber(
     out = tmp_path / "ape.json"
     assert main(["ape", str(ref), str(est), "--save", str(out)]) == 0
     saved = json.loads(out.read_text(encoding="utf-8"))
-    assert saved["comparison"]["stats"]["translation"]["rms"] == pytest.approx(0.1)
+    assert stats_of(saved["comparison"])["translation"]["rms"] == pytest.approx(0.1)
     out.write_text("keep me", encoding="utf-8")
     capsys.readouterr()
     assert main(["ape", str(ref), str(est), "--save", str(out)]) == 1
@@ -109,11 +108,11 @@ def test_save_keeps_the_per_pose_errors_and_loads_back_equal(
     assert main(["ape", str(ref), str(est), "--align", "origin", "--save", str(out)]) == 0
     document = _strict(out.read_text(encoding="utf-8"))
     assert isinstance(document, dict)
-    series = document["series"]["translation"]
+    series = document["comparison"]["signals"][0]["series"]
     errors = np.asarray(series["errors"]["data"])
     stamps = np.asarray(series["stamps_s"]["data"])
     assert errors.size == stamps.size == document["comparison"]["counts"]["matched"]
-    rms = document["comparison"]["stats"]["translation"]["rms"]
+    rms = stats_of(document["comparison"])["translation"]["rms"]
     assert float(np.sqrt(np.mean(errors**2))) == pytest.approx(rms, rel=1e-12)
     loaded = robot_msgs.from_dict(document)
     reference = read_tum(ref)
@@ -174,7 +173,7 @@ def test_format_override_reads_kitti_poses(
     ref = write_kitti(tmp_path / "gt.txt", positions)
     est = write_kitti(tmp_path / "est.txt", positions + np.array([0.0, 0.5, 0.0]))
     assert main(["ape", str(ref), str(est), "--format", "kitti", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["stats"]["translation"]["rms"] == pytest.approx(0.5)
+    assert stats_of(json.loads(capsys.readouterr().out))["translation"]["rms"] == pytest.approx(0.5)
 
 
 @pytest.mark.evo_data
@@ -220,7 +219,7 @@ def test_save_to_standard_output_leaves_standard_output_to_the_json(
     assert main(["ape", str(ref), str(est), "--save", "-"]) == 0
     captured = capsys.readouterr()
     saved = json.loads(captured.out)  # the saved result alone, not mixed with the table
-    assert saved["comparison"]["stats"]["translation"]["rms"] == pytest.approx(0.1, abs=1e-12)
+    assert stats_of(saved["comparison"])["translation"]["rms"] == pytest.approx(0.1, abs=1e-12)
     assert captured.err.startswith("APE (absolute pose error)\n")
     assert main(["ape", str(ref), str(est), "--save", "-", "--json"]) == 1
     assert capsys.readouterr().err == (
@@ -264,7 +263,7 @@ def test_a_one_pose_estimate_is_evaluated_with_a_warning(
         "check that the file holds the whole trajectory\n"
     )
     # The one pose at x = 0.7 against the reference's x = 0.5: 0.2 m.
-    stats = json.loads(captured.out)["stats"]["translation"]
+    stats = stats_of(json.loads(captured.out))["translation"]
     assert (stats["n"], stats["rms"]) == (1, pytest.approx(0.2, abs=1e-12))
 
 
@@ -291,13 +290,13 @@ def test_several_estimates_give_each_single_estimates_numbers(
         assert main(["ape", GT, est, *flags]) == 0
         singles.append(json.loads(capsys.readouterr().out))
     assert together == singles
-    assert together[0]["stats"] != together[1]["stats"]
+    assert stats_of(together[0]) != stats_of(together[1])
     assert main(["ape", GT, EST, second, "--align", "sim3"]) == 0
     table = capsys.readouterr().out
     assert table.startswith("APE (absolute pose error), 2 estimates\n")
     rows = [line for line in table.splitlines() if line.startswith((EST, second))]
     assert [r.split()[0] for r in rows] == [EST, second]
-    assert rows[0].split()[5] == f"{singles[0]['stats']['translation']['rms']:.6g}"
+    assert rows[0].split()[5] == f"{stats_of(singles[0])['translation']['rms']:.6g}"
 
 
 def test_several_estimates_save_one_file_each_through_name(
@@ -324,14 +323,14 @@ def test_save_aligned_writes_the_estimate_as_aligned(
 ) -> None:
     aligned = tmp_path / "aligned.tum"
     assert main(["ape", GT, EST, "--align", "se3", "--json", "--save-aligned", str(aligned)]) == 0
-    fitted = json.loads(capsys.readouterr().out)["stats"]["translation"]["rms"]
+    fitted = stats_of(json.loads(capsys.readouterr().out))["translation"]["rms"]
     # The aligned file, compared without alignment, has the error the fit left.
     assert main(["ape", GT, str(aligned), "--json"]) == 0
-    again = json.loads(capsys.readouterr().out)["stats"]["translation"]["rms"]
+    again = stats_of(json.loads(capsys.readouterr().out))["translation"]["rms"]
     assert again == pytest.approx(fitted, rel=1e-9)
     kitti = tmp_path / "aligned.txt"
     assert main(["ape", GT, EST, "--align", "se3", "--save-aligned", str(kitti)]) == 1
-    assert "pass --to tum|kitti|euroc" in capsys.readouterr().err
+    assert "give the format (--to tum, kitti, euroc, mcap, db3)" in capsys.readouterr().err
     assert (
         main(["ape", GT, EST, "--align", "se3", "--save-aligned", str(kitti), "--to", "kitti"]) == 0
     )
@@ -388,3 +387,29 @@ def test_kitti_without_times_says_frame_not_seconds(
     text = svg.read_text(encoding="utf-8")
     assert ">frame<" in text
     assert "[s]" not in text
+
+
+def test_se3_text_output_fits_in_100_columns_and_names_only_the_changed_setting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: ``ape REF EST --align se3`` with default settings stays within 100 columns.
+
+    The estimate is the reference turned, moved and shaken by a few millimetres with
+    irrational-looking numbers, so every column of the table and the alignment note
+    prints at full width; the settings line holds the one flag given, not 18 fields.
+    """
+    rng = np.random.default_rng(19)
+    t = np.arange(2001.0) * 0.05
+    xyz = np.stack([np.cos(t / 9), np.sin(t / 7), 0.01 * t], axis=1) * 12.345
+    c, s = np.cos(2.1), np.sin(2.1)
+    turned = xyz @ np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]).T
+    moved = turned + np.array([-0.1611, -1.4460, 1.4783]) + rng.normal(0, 0.0031, xyz.shape)
+    write_tum(tmp_path / "groundtruth.tum", t, xyz)
+    write_tum(tmp_path / "estimate.tum", t + 0.003, moved)
+    monkeypatch.chdir(tmp_path)
+    assert main(["ape", "groundtruth.tum", "estimate.tum", "--align", "se3"]) == 0
+    out = capsys.readouterr().out
+    assert "settings:  --align se3\n" in out
+    assert "se3 alignment fitted on 2001 poses" in out
+    widths = [len(line) for line in out.splitlines()]
+    assert max(widths) <= 100, out

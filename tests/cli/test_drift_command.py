@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.cli import main
-from tests.cli.evaluation_files import line_positions, write_kitti, write_tum
+from tests.cli.evaluation_files import line_positions, stats_of, write_kitti, write_tum
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -27,9 +27,11 @@ def test_kitti_protocol_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["drift", str(ref), str(est), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["metric"] == "kitti_drift"
-    assert result["stats"]["translation_pct"]["mean"] == pytest.approx((20 * 2.02 + 10 * 2.01) / 30)
+    assert stats_of(result)["translation_pct"]["mean"] == pytest.approx(
+        (20 * 2.02 + 10 * 2.01) / 30
+    )
     assert result["settings"]["align"] == "none"
-    assert result["settings"]["lengths_m"] == [100, 200, 300, 400, 500, 600, 700, 800]
+    assert result["parameters"]["lengths_m"] == [100, 200, 300, 400, 500, 600, 700, 800]
     assert result["counts"]["segments"] == 30
 
 
@@ -45,15 +47,15 @@ def test_a_length_without_segments_is_strict_json_null(
         raise AssertionError(msg)
 
     result = json.loads(text, parse_constant=refuse)
-    assert result["stats"]["translation_pct@1000m"]["n"] == 0
-    assert result["stats"]["translation_pct@1000m"]["rms"] is None
+    assert stats_of(result)["translation_pct@1000m"]["n"] == 0
+    assert stats_of(result)["translation_pct@1000m"]["rms"] is None
 
 
 def test_kitti_lengths_and_step_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ref, est = _kitti_pair(tmp_path, 1.02)
     assert main(["drift", str(ref), str(est), "--lengths", "100", "--step", "1"]) == 0
     out = capsys.readouterr().out
-    assert "lengths_m=100  step_frames=1" in out
+    assert "settings:  --lengths 100 --step 1\n" in out
     assert "segments 200" in out
 
 
@@ -72,7 +74,7 @@ def test_rpg_protocol_defaults_to_sim3_and_one_to_one(
     assert result["settings"]["align"] == "sim3"
     assert result["settings"]["sync"] == "one_to_one"
     assert result["settings"]["max_diff_s"] == 0.02
-    assert result["stats"]["translation@10m"]["max"] < 1e-9
+    assert stats_of(result)["translation@10m"]["max"] < 1e-9
 
 
 @pytest.mark.parametrize("protocol", ["kitti", "rpg"])
@@ -113,33 +115,30 @@ def test_segment_flags_the_protocol_would_ignore_are_refused(
     argv = ["drift", str(ref), str(est)]
     assert main([*argv, "--fractions", "0.1"]) == 1
     assert capsys.readouterr().err.startswith(
-        "ERROR: --fractions: only --protocol rpg takes lengths as fractions of the path"
+        "ERROR: --fractions 0.1: expected protocol 'rpg' (kitti takes lengths in metres)"
     )
     assert main([*argv, "--protocol", "rpg", "--step", "5"]) == 1
     assert capsys.readouterr().err.startswith(
-        "ERROR: --step 5: only --protocol kitti starts a segment every N frames"
+        "ERROR: --step 5: expected protocol 'kitti' (rpg starts a segment at every frame)"
     )
     assert main([*argv, "--protocol", "rpg", "--fractions", "0.1", "--lengths", "50"]) == 1
     assert capsys.readouterr().err == (
-        "ERROR: --fractions and --lengths both set the segment lengths; give one of them\n"
+        "ERROR: --fractions 0.1: expected lengths or fractions, not both, got tuple (0.1,)\n"
     )
 
 
 @pytest.mark.parametrize(
     ("flags", "error"),
     [
-        (
-            ["--step", "0"],
-            "--step 0: expected a whole number of frames from 1 to 1000000000, got 0",
-        ),
-        (["--lengths", "100,-5"], "--lengths 100,-5: expected segment lengths > 0 metres, got"),
+        (["--step", "0"], "--step 0: expected int >= 1 and <= 1000000000, got int 0"),
+        (["--lengths", "100,-5"], "--lengths 100,-5: expected float > 0, got float -5.0"),
         (
             ["--lengths", "100,200,100"],
-            "--lengths 100,200,100: expected distinct segment lengths, got 100 m twice",
+            "--lengths 100,200,100: expected distinct segment lengths (100 m twice)",
         ),
         (
             ["--protocol", "rpg", "--fractions", "0,0.1"],
-            "--fractions 0,0.1: expected fractions > 0 of the path length",
+            "--fractions 0,0.1: expected float > 0, got float 0.0",
         ),
     ],
 )

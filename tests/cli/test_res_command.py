@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from robot_msgs.cli import main
+from tests.cli.evaluation_files import stats_of
 
 ZIPS = Path(__file__).parents[1] / "data" / "evo_results"
 GT, EST = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
@@ -41,7 +42,7 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     assert main(args) == 0
     text = capsys.readouterr().out
     data = json.loads(out_json.read_text())
-    rms = {r["name"]: r["comparison"]["stats"]["translation"]["rms"] for r in data["results"]}
+    rms = {r["name"]: stats_of(r["comparison"])["translation"]["rms"] for r in data["results"]}
     evo_rmse = _evo_rmse("fr1_xyz_ape_se3.zip")
     assert rms[str(evo)] == evo_rmse  # evo's own number, not recomputed
     for ours in (ours_json, ours_npz, ours_pq):

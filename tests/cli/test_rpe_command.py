@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.cli import main
-from tests.cli.evaluation_files import seed_files
+from tests.cli.evaluation_files import seed_files, stats_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -43,9 +43,9 @@ def test_seed_table_one_second_all_pairs(
         == 0
     )
     result = json.loads(capsys.readouterr().out)
-    assert f"{result['stats']['translation']['rms']:.6f}" == expected
-    assert result["settings"]["delta_unit"] == "s"
-    assert result["settings"]["all_pairs"] is True
+    assert f"{stats_of(result)['translation']['rms']:.6f}" == expected
+    assert result["parameters"]["delta_unit"] == "s"
+    assert result["parameters"]["all_pairs"] is True
     assert result["counts"]["pairs"] == 91
 
 
@@ -69,9 +69,9 @@ def test_pairs_from_reference_and_tolerance_are_recorded(
     ]
     assert main(args) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["settings"]["pairs_from"] == "reference"
-    assert result["settings"]["delta_tol"] == 0.05
-    assert result["stats"]["translation"]["median"] == pytest.approx(0.01)
+    assert result["parameters"]["pairs_from"] == "reference"
+    assert result["parameters"]["delta_tol"] == 0.05
+    assert stats_of(result)["translation"]["median"] == pytest.approx(0.01)
 
 
 def test_table_for_the_error_ratio(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -119,8 +119,8 @@ def test_a_delta_without_pairs_is_one_error_line_naming_the_flags(
     assert len(err) == 1
     # The path is 10 m (x = t over 10 s): no 50 m pair.
     assert err[0] == (
-        "ERROR: --delta 50 --delta-unit m: no pose pair among the 101 matched poses of the "
-        "estimate (duration 10 s, path 10 m); use a smaller --delta or --all-pairs"
+        "ERROR: --delta 50: delta = 50.0 m gave no pose pair among the 101 matched poses of the "
+        "estimate (duration 10 s, path 10 m): use a smaller delta or all pairs"
     )
 
 
@@ -130,10 +130,10 @@ def test_a_delta_tolerance_that_changes_nothing_is_refused_naming_the_flags(
     ref, est = seed_files(tmp_path, T)
     assert main(["rpe", str(ref), str(est), "--delta-tol", "0.5"]) == 1
     assert capsys.readouterr().err.startswith(
-        "ERROR: --delta-tol 0.5: has no effect with --delta-unit f (it is the tolerance"
+        "ERROR: --delta-tol 0.5: expected no tolerance (it is the tolerance of seconds deltas"
     )
     argv = ["rpe", str(ref), str(est), "--delta-unit", "m", "--delta-tol", "0.5"]
     assert main(argv) == 1
-    assert "--delta-unit m without --all-pairs" in capsys.readouterr().err
+    assert "this is delta_unit m without all_pairs" in capsys.readouterr().err
     assert main([*argv, "--all-pairs"]) == 0  # all pairs by path: the tolerance applies
     assert main(["rpe", str(ref), str(est), "--delta-unit", "s", "--delta-tol", "0.5"]) == 0

@@ -15,14 +15,15 @@ from robot_msgs.compare import (
     error_stats,
 )
 from robot_msgs.errors import SettingsMismatchError, ValidationError
+from tests.compare.comparisons import comparison
 
 
 def _run(rms_sample: float, alignment: str = "se3", name: str = "run") -> Comparison:
-    return Comparison(
+    return comparison(
         metric="ape",
         stats={"translation": error_stats([rms_sample])},
         units={"translation": "m"},
-        settings={"alignment": alignment, "max_diff_s": 0.01},
+        parameters={"alignment": alignment, "max_diff_s": 0.01},
         estimate=name,
     )
 
@@ -84,12 +85,12 @@ def test_the_tally_gives_aggregates_answer_one_comparison_at_a_time() -> None:
 
 
 def test_the_tally_keeps_only_the_signals_every_run_has() -> None:
-    both = Comparison(
+    both = comparison(
         metric="ape",
         stats={"translation": error_stats([0.1]), "rotation": error_stats([0.5])},
         units={"translation": "m", "rotation": "rad"},
     )
-    one = Comparison(
+    one = comparison(
         metric="ape", stats={"translation": error_stats([0.3])}, units={"translation": "m"}
     )
     tally = AggregateTally()
@@ -100,10 +101,10 @@ def test_the_tally_keeps_only_the_signals_every_run_has() -> None:
 
 
 def test_a_setting_only_later_comparisons_have_is_none_in_the_earlier_ones() -> None:
-    plain = Comparison(
+    plain = comparison(
         metric="ape", stats={"t": error_stats([0.1])}, units={"t": "m"}, estimate="p"
     )
-    later = plain.replace(settings={"n_align": 10}, estimate="q")
+    later = plain.replace(parameters={"n_align": 10}, estimate="q")
     tally = SettingsTally()
     tally.update(plain)
     tally.update(later)

@@ -17,8 +17,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.compare import AggregateTally, Comparison, RunReport, SettingsTally, error_stats
+from robot_msgs.compare import (
+    AggregateTally,
+    Comparison,
+    RunReport,
+    SettingsTally,
+    Signal,
+    error_stats,
+)
 from robot_msgs.errors import SettingsMismatchError, ValidationError
+from robot_msgs.evaluation import EvaluationSettings
 from robot_msgs.runs.rank import RankingTally
 
 _VALUES = st.floats(min_value=0.0, max_value=10.0, allow_nan=False) | st.sampled_from(
@@ -31,18 +39,21 @@ def _comparisons(draw: Any) -> Comparison:
     """An APE-like comparison: some signals, a few settings that may differ, a label."""
     signals = draw(st.sampled_from([("t",), ("t", "r"), ("r",), ("r", "t")]))
     values = {s: draw(st.lists(_VALUES, min_size=1, max_size=3)) for s in signals}
-    setting = draw(
-        st.dictionaries(
-            st.sampled_from(["align", "n_align", "max_diff_s"]),
-            st.sampled_from(["se3", "sim3", 10, 0.01, None]),
-            max_size=2,
+    chosen = draw(
+        st.none()
+        | st.builds(
+            EvaluationSettings,
+            align=st.sampled_from(["none", "se3", "sim3"]),
+            max_diff_s=st.sampled_from([0.01, 0.02]),
         )
     )
     return Comparison(
         metric=draw(st.sampled_from(["ape", "ape", "ape", "rpe"])),
-        stats={s: error_stats(v) for s, v in values.items()},
-        units=dict.fromkeys(signals, "m"),
-        settings=setting,
+        signals=tuple(
+            Signal(name=s, quantity=s, unit="m", stats=error_stats(v)) for s, v in values.items()
+        ),
+        settings=chosen,
+        parameters=draw(st.sampled_from([{}, {"relation": "translation"}])),
         estimate=draw(st.sampled_from(["", "a", "b", "c"])),
     )
 
@@ -133,10 +144,8 @@ def _reports(draw: Any) -> RunReport:
     if comparison is not None:
         comparison = comparison.replace(metric="ape")
         if "t" not in comparison.stats:  # ranked by "t": every comparison has it
-            comparison = comparison.replace(
-                stats={"t": error_stats([0.5]), **comparison.stats},
-                units={"t": "m", **comparison.units},
-            )
+            t = Signal(name="t", quantity="t", unit="m", stats=error_stats([0.5]))
+            comparison = comparison.replace(signals=(t, *comparison.signals))
     return RunReport(
         name=f"{algorithm}/{sequence}/{draw(st.integers(1, 9))}",
         algorithm=algorithm,
@@ -188,6 +197,7 @@ def test_tallies_of_another_statistic_or_signal_do_not_merge() -> None:
 def _ape_of(signals: tuple[str, ...]) -> Comparison:
     return Comparison(
         metric="ape",
-        stats={s: error_stats([0.1]) for s in signals},
-        units=dict.fromkeys(signals, "m"),
+        signals=tuple(
+            Signal(name=s, quantity=s, unit="m", stats=error_stats([0.1])) for s in signals
+        ),
     )

@@ -28,9 +28,9 @@ def test_constant_lag_behind_a_ramp_hand_computed() -> None:
     assert s.itae == pytest.approx(0.05)
     assert result.metric == "tracking"
     assert result.counts == {"commanded": 2, "measured": 4, "matched": 3}
-    assert result.settings["resampling"] == "command linearly interpolated"
-    assert result.settings["time_base"] == "measured stamps within the command span"
-    assert result.settings["error"] == "commanded - measured"
+    assert result.parameters["resampling"] == "command linearly interpolated"
+    assert result.parameters["time_base"] == "measured stamps within the command span"
+    assert result.parameters["error"] == "commanded - measured"
     assert "1 of 4 measured samples lie outside the command span" in result.notes[0]
 
 
@@ -123,8 +123,8 @@ def test_joint_tracking_matches_joints_by_name_and_uses_header_stamps() -> None:
     assert result.stats["shoulder"].iae == pytest.approx(0.05)  # 0.05 over 1 s
     assert result.stats["elbow"].max_abs == pytest.approx(0.0, abs=1e-12)
     assert dict(result.units) == {"shoulder": "rad", "elbow": "rad"}
-    assert result.settings["field"] == "position"
-    assert result.settings["interpolation"] == "linear between points"
+    assert result.parameters["field"] == "position"
+    assert result.parameters["interpolation"] == "linear between points"
 
 
 def test_joint_tracking_start_s_overrides_a_zero_stamp() -> None:

@@ -58,6 +58,7 @@ ALIGNMENTS = {
     "sim3": ["-a", "-s"],
     "scale": ["-s"],
     "origin": ["--align_origin"],
+    "origin_scale": ["--align_origin", "-s"],
 }
 # evo's delta units -> ours.
 UNITS = {"f": "f", "m": "m", "r": "rad", "d": "deg"}
@@ -176,6 +177,10 @@ def cases() -> list[dict[str, Any]]:
         _ape("euroc_v102", "trans_part", "se3"),
         _ape("euroc_v102", "angle_deg", "sim3"),
         _ape("euroc_v102", "full", "origin"),
+        _ape("fr1_mono", "trans_part", "origin_scale"),
+        _ape("fr1_mono", "angle_deg", "origin_scale", n_to_align=50),
+        _ape("kitti00_orb", "trans_part", "origin_scale"),
+        _ape("euroc_v102", "trans_part", "origin_scale"),
         _ape("kitti00_orb", "trans_part", "se3"),
         _ape("kitti00_orb", "trans_part", "sim3"),
         _ape("kitti00_orb", "angle_deg", "none"),
@@ -207,6 +212,7 @@ def cases() -> list[dict[str, Any]]:
         _rpe("fr1_drift", "trans_part", 0.1, "r", all_pairs=True),
         _rpe("fr1_drift", "trans_part", 1, "f", "sim3"),
         _rpe("fr1_drift", "rot_part", 1, "f", "origin"),
+        _rpe("fr1_mono", "trans_part", 1, "f", "origin_scale"),
         _rpe("fr1_drift", "trans_part", 0.2, "m", "scale", all_pairs=True),
         _rpe("fr1_drift", "full", 0.2, "m", "se3", n_to_align=200),
         _rpe("fr1_mono", "trans_part", 1, "f", "sim3"),

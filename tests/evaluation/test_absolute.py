@@ -13,7 +13,7 @@ import robot_msgs
 from robot_msgs.compare import EvaluationResult
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
-from robot_msgs.evaluation import EvaluationSettings, ape, ape_from_prepared, prepare
+from robot_msgs.evaluation import Ape, EvaluationSettings, ape, evaluate
 from robot_msgs.rotations import matrix_from_quat_xyzw
 from tests.evaluation.metric_trajectories import (
     RIGID_MOTIONS,
@@ -129,7 +129,7 @@ def test_ape_after_se3_alignment_is_invariant_to_a_rigid_transform_of_the_estima
 
 
 def test_an_unknown_relation_is_refused() -> None:
-    with pytest.raises(ValidationError, match="Expected a relation in"):
+    with pytest.raises(ValidationError, match=r"Expected one of 'translation', .*`Ape\.relation`"):
         ape(line(), line(), relation="point_distance_error_ratio")
 
 
@@ -189,20 +189,17 @@ def test_interpolated_reference_gives_exact_errors_between_its_poses() -> None:
     assert result.settings["sync"] == "interpolate"
 
 
-def test_ape_from_one_preparation_equals_ape_for_every_relation() -> None:
+def test_evaluate_of_several_relations_equals_ape_for_each() -> None:
     ref, est = random_walk(300, seed=3), random_walk(300, seed=4)
-    prep = prepare(ref, est, EvaluationSettings(align="sim3", n_align=100))
-    for relation in ("translation", "angle_deg", "full", "z"):
-        assert ape_from_prepared(prep, relation=relation, estimate_name="e") == ape(
-            ref,
-            est,
-            settings=EvaluationSettings(align="sim3", n_align=100),
-            relation=relation,
-            estimate_name="e",
-        )
+    settings = EvaluationSettings(align="sim3", n_align=100)
+    relations = ("translation", "angle_deg", "full", "z")
+    together = evaluate(
+        ref, est, settings, metrics=[Ape(relation=r) for r in relations], estimate_name="e"
+    )
+    for relation, result in zip(relations, together, strict=True):
+        assert result == ape(ref, est, settings=settings, relation=relation, estimate_name="e")
 
 
-def test_ape_from_prepared_refuses_an_rpe_only_relation() -> None:
-    prep = prepare(line(), line(T + 0.1))
-    with pytest.raises(ValidationError, match="point_distance_error_ratio"):
-        ape_from_prepared(prep, relation="point_distance_error_ratio")
+def test_an_ape_refuses_an_rpe_only_relation() -> None:
+    with pytest.raises(ValidationError, match=r"'point_distance_error_ratio' - at `Ape\.relation`"):
+        Ape(relation="point_distance_error_ratio")

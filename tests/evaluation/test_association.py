@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     import numpy.typing as npt
 
+    from robot_msgs.evaluation.settings import SyncMethod
     from robot_msgs.typing import Float64Array, IntpArray
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -355,7 +356,7 @@ def test_one_to_one_never_reuses_a_stamp_and_agrees_with_brute_force(
     st.floats(1e-3, 1.0),
 )
 def test_associated_trajectories_pass_the_constructor_checks(
-    ref_t: Float64Array, est_t: Float64Array, method: str, max_diff: float
+    ref_t: Float64Array, est_t: Float64Array, method: SyncMethod, max_diff: float
 ) -> None:
     """The pairs skip the constructor's checks; building them anew must validate and agree."""
     rng = np.random.default_rng(ref_t.size * 31 + est_t.size)
@@ -463,13 +464,13 @@ def test_no_overlap_raises_with_spans_and_an_offset_suggestion() -> None:
     with pytest.raises(
         AssociationError,
         match=r"reference spans 100\.000000 \.\. 102\.000000 s.*"
-        r"do not overlap.*--offset\) to about 100\.000000 s",
+        r"do not overlap.*`offset_s=`\) to about 100\.000000 s",
     ):
         associate(traj([100.0, 101.0, 102.0]), traj([0.0, 1.0]))
 
 
 def test_overlap_without_close_stamps_suggests_a_larger_max_diff() -> None:
-    with pytest.raises(AssociationError, match=r"raise max_diff.*median intervals are 1 s"):
+    with pytest.raises(AssociationError, match=r"raise `max_diff_s=`.*median intervals are 1 s"):
         associate(traj([0.0, 1.0, 2.0]), traj([0.5, 1.5]))
 
 

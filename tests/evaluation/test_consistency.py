@@ -52,13 +52,12 @@ def test_errors_drawn_from_the_covariance_give_the_degrees_of_freedom(
         result = ape(reference, estimate, relation=relation)
         mean = result.stats[relation].mean
         assert mean == pytest.approx(dof, rel=0.03), relation
-        bounds = result.settings["nees_mean_bounds"]
-        assert isinstance(bounds, tuple)
+        assert result.comparison.estimated is not None
+        bounds = result.comparison.estimated.nees_mean_bounds
+        assert bounds is not None
         low, high = bounds
-        assert isinstance(low, float)
-        assert isinstance(high, float)
         assert low < mean < high, relation
-        assert result.settings["nees_dof"] == dof
+        assert result.comparison.estimated.nees_dof == dof
         assert "within the 95 % bounds" in result.notes[-1]
         # About 95 % of the poses inside the per-pose 95 % bounds.
         inside = result.counts["nees_inside_pose_bounds"] / N

@@ -36,6 +36,7 @@ from tests.evaluation.metric_trajectories import load_evo_file
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from robot_msgs.evaluation.settings import AlignMethod
     from robot_msgs.typing import Float64Array
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -277,18 +278,18 @@ VERTICAL = np.outer(np.arange(10.0), [0.0, 0.0, 1.0]) + np.array([4.0, 5.0, 0.0]
 
 
 @pytest.mark.parametrize("method", ["se3", "sim3"])
-def test_collinear_positions_raise_with_the_reason_and_alternatives(method: str) -> None:
+def test_collinear_positions_raise_with_the_reason_and_alternatives(method: AlignMethod) -> None:
     with pytest.raises(
         AlignmentError,
-        match=r"positions are collinear.*rotation about the line is undetermined.*--align origin",
+        match=r"positions are collinear.*rotation about the line is undetermined.*`align='origin'`",
     ):
         align(traj(LINE * 2.0), traj(LINE), settings=EvaluationSettings(align=method))
 
 
 @pytest.mark.parametrize("method", ["se3", "sim3", "scale", "posyaw"])
-def test_static_positions_raise(method: str) -> None:
+def test_static_positions_raise(method: AlignMethod) -> None:
     with pytest.raises(
-        AlignmentError, match=r"(same point|do not move horizontally).*--align origin"
+        AlignmentError, match=r"(same point|do not move horizontally).*`align='origin'`"
     ):
         align(traj(NOISY_REF[:10]), traj(STATIC), settings=EvaluationSettings(align=method))
     with pytest.raises(AlignmentError, match=r"(same point|do not move horizontally)"):
@@ -319,7 +320,7 @@ def test_a_window_without_estimate_stamps_raises_naming_the_window_and_its_flag(
     settings = EvaluationSettings(align="se3", align_window_s=(100.0, 200.0))
     with pytest.raises(
         AlignmentError,
-        match=r"window 100\.000000 \.\. 200\.000000 s \(align_window_s, --align-window\) holds none",
+        match=r"window 100\.000000 \.\. 200\.000000 s \(`align_window_s=`\) holds none",
     ):
         align(traj(NOISY_REF), traj(NOISY_EST), settings=settings)
 

@@ -19,6 +19,7 @@ from tests.evaluation.metric_trajectories import quats_from_rotvecs
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from robot_msgs.evaluation.settings import AlignMethod
     from robot_msgs.typing import Float64Array
 
 
@@ -162,12 +163,11 @@ def test_ape_with_offset_auto_records_the_estimate_and_ranks_with_other_runs() -
         ape(REFERENCE, moved(estimate_stamped(late)), settings=settings) for late in (0.1, 0.3)
     ]
     for result, late in zip(results, (0.1, 0.3), strict=True):
-        assert result.settings["offset_auto"] is True
-        assert result.settings["offset_estimated_s"] == pytest.approx(-late, abs=1e-4)
+        assert result.comparison.settings == settings
         assert result.time_offset is not None
+        assert result.time_offset.offset_s == pytest.approx(-late, abs=1e-4)
         assert result.notes[0].startswith(f"time offset estimated: {-late:+.4f} s")
         assert result.stats["translation"].rms < 1e-4  # interpolated at the right instants
-        assert EvaluationSettings.from_record(result.settings) == settings
     shared = check_same_settings([r.comparison for r in results])
     assert "offset_estimated_s" not in shared
     assert shared["offset_auto"] is True
@@ -178,7 +178,8 @@ def test_rpe_uses_the_estimated_offset_too() -> None:
     settings = EvaluationSettings(align="se3", sync="interpolate")
     plain = rpe(REFERENCE, est, settings=settings)
     auto = rpe(REFERENCE, est, settings=settings.replace(offset_auto=True))
-    assert auto.settings["offset_estimated_s"] == pytest.approx(-0.3, abs=1e-4)
+    assert auto.time_offset is not None
+    assert auto.time_offset.offset_s == pytest.approx(-0.3, abs=1e-4)
     assert auto.stats["translation"].rms < 0.01 * plain.stats["translation"].rms
 
 
@@ -203,16 +204,15 @@ def _read(path: Path) -> PoseTrajectory:
 )
 @pytest.mark.parametrize("late_s", [0.1, -0.25])
 def test_a_shifted_evo_estimate_is_recovered_and_gives_the_unshifted_ape(
-    evo_data: Path, reference: str, estimate: str, align: str, late_s: float
+    evo_data: Path, reference: str, estimate: str, align: AlignMethod, late_s: float
 ) -> None:
     ref, est = _read(evo_data / reference), _read(evo_data / estimate)
     settings = EvaluationSettings(offset_auto=True, align=align)
     own = ape(ref, est, settings=settings)
     shifted = ape(ref, est.replace(stamps_s=est.stamps_s + late_s), settings=settings)
-    own_offset = own.settings["offset_estimated_s"]
-    found = shifted.settings["offset_estimated_s"]
-    assert isinstance(own_offset, float)
-    assert isinstance(found, float)
+    assert own.time_offset is not None
+    assert shifted.time_offset is not None
+    own_offset, found = own.time_offset.offset_s, shifted.time_offset.offset_s
     assert abs((own_offset - found) - late_s) < 0.005  # the shift, recovered
     assert shifted.stats["translation"].rms == pytest.approx(own.stats["translation"].rms, rel=0.03)
     # Without the estimate, the shift makes the APE worse (2.4x on fr2_desk for 0.1 s).

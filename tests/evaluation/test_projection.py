@@ -12,9 +12,9 @@ from robot_msgs.evaluation import (
     EvaluationSettings,
     ape,
     euler_sxyz_from_quat_xyzw,
-    prepare,
     project_to_plane,
 )
+from robot_msgs.evaluation.pipeline import prepare
 from robot_msgs.rotations import quat_xyzw_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import random_walk
@@ -78,8 +78,8 @@ def test_the_input_is_not_changed_and_a_bad_plane_is_refused() -> None:
     assert POSE.positions_xyz.tolist() == before.tolist()
     with pytest.raises(ValidationError, match=r"Expected a plane in xy, xz, yz, got 'ab'"):
         project_to_plane(POSE, "ab")
-    with pytest.raises(ValidationError, match=r"Expected one of xy, xz, yz, got str 'ab'"):
-        EvaluationSettings(project_to_plane="ab")
+    with pytest.raises(ValidationError, match=r"Expected one of 'xy', 'xz', 'yz', got str 'ab'"):
+        EvaluationSettings(project_to_plane="ab")  # type: ignore[arg-type]
 
 
 def test_prepare_projects_after_the_alignment() -> None:

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.errors import DataWarning, ValidationError
-from robot_msgs.evaluation import EvaluationSettings, PairSettings, rpe, rpe_from_prepared
-from robot_msgs.evaluation.pipeline import prepare
+from robot_msgs.evaluation import Ape, EvaluationSettings, PairSettings, Rpe, evaluate, rpe
 from robot_msgs.evaluation.tum_rpe import closest_index, tum_pair_rows
 from robot_msgs.io import read_trajectory
 from robot_msgs.trajectory import PoseTrajectory
@@ -137,10 +136,25 @@ def test_settings_the_protocol_has_no_use_for_are_refused(
     with pytest.raises(ValidationError, match=r"with protocol 'tum'") as caught:
         rpe(traj, traj, settings=settings, pairs=PairSettings(protocol="tum"))
     assert caught.value.field == f"EvaluationSettings.{field}"
-    with pytest.raises(ValidationError, match=r"a relation in translation, angle_rad, angle_deg"):
+    with pytest.raises(
+        ValidationError, match=r"one of translation, angle_rad, angle_deg with protocol 'tum'"
+    ):
         rpe(traj, traj, pairs=PairSettings(protocol="tum"), relation="full")
-    with pytest.raises(ValidationError, match=r"the TUM protocol matches the poses its own way"):
-        rpe_from_prepared(prepare(traj, traj), pairs=PairSettings(protocol="tum"))
+
+
+def test_evaluate_matches_the_tum_protocol_its_own_way_beside_other_metrics() -> None:
+    t = np.arange(0.0, 5.0, 0.1)
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, np.sin(t), 0 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+    est = ref.replace(stamps_s=t + 0.003, positions_xyz=ref.positions_xyz * 1.01)
+    tum = Rpe(pairs=(PairSettings(protocol="tum"),))
+    both = evaluate(ref, est, metrics=[Ape(), tum])
+    assert both[0] == evaluate(ref, est)[0]
+    assert both[1] == rpe(ref, est, pairs=PairSettings(protocol="tum"))
+    assert both[1].comparison.notes[-1].startswith("TUM evaluate_rpe.py protocol")
 
 
 @pytest.mark.parametrize(
@@ -161,5 +175,5 @@ def test_pair_settings_that_differ_in_more_than_delta_are_refused() -> None:
         orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
     )
     pairs = [PairSettings(delta=1), PairSettings(delta=1, delta_unit="m")]
-    with pytest.raises(ValidationError, match=r"differ only in delta, got different delta_unit"):
+    with pytest.raises(ValidationError, match=r"differ only in delta .*got list \['delta_unit'\]"):
         rpe(traj, traj, pairs=pairs)

@@ -42,13 +42,17 @@ def test_the_statistics_are_evos_own() -> None:
 def test_the_settings_come_from_evos_title() -> None:
     sim3 = read_evo_result(ZIPS / "fr1_xyz_ape_sim3_angle_deg.zip")
     assert sim3.metric == "ape"
-    assert dict(sim3.settings) == {"relation": "angle_deg", "align": "sim3"}
+    # evo's title states the relation and the alignment, not the rest of the settings.
+    assert sim3.comparison.settings is None
+    assert dict(sim3.comparison.parameters) == {"relation": "angle_deg", "align": "sim3"}
     assert sim3.units == {"angle_deg": "deg"}
     assert 0.9 < sim3.alignment.scale < 1.1
     relative = read_evo_result(ZIPS / "fr1_xyz_rpe_se3_1m.zip")
-    assert dict(relative.settings) == {
+    assert dict(relative.comparison.parameters) == {
         "relation": "translation", "delta": 1.0, "delta_unit": "m", "all_pairs": False, "align": "se3",
     }  # fmt: skip
+    (signal,) = relative.comparison.signals
+    assert (signal.quantity, signal.delta, signal.delta_unit) == ("translation", 1.0, "m")
     assert any("evo's title: RPE w.r.t. translation part (m)" in n for n in relative.notes)
 
 

@@ -54,7 +54,7 @@ def test_npz_is_plain_numpy_without_pickle(
     path = save_result(tmp_path / "r.npz", result)
     with np.load(path, allow_pickle=False) as archive:
         skeleton = json.loads(archive["robot_msgs.json"].tobytes().decode())
-        errors_ref = skeleton["series"]["translation"]["errors"]["$array"]
+        errors_ref = skeleton["comparison"]["signals"][0]["series"]["errors"]["$array"]
         assert np.array_equal(archive[f"a{errors_ref}"], result.series["translation"].errors)
     with zipfile.ZipFile(path) as z:
         assert all(info.compress_type == zipfile.ZIP_DEFLATED for info in z.infolist())
@@ -126,12 +126,11 @@ def test_a_damaged_result_names_the_field(
     results: dict[str, EvaluationResult], tmp_path: Path
 ) -> None:
     data = results["ape"].to_dict()
-    data["series"]["translation"]["errors"]["data"] = data["series"]["translation"]["errors"][
-        "data"
-    ][:-1]
+    errors = data["comparison"]["signals"][0]["series"]["errors"]
+    errors["data"] = errors["data"][:-1]
     path = tmp_path / "damaged.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(FormatError, match=r"damaged\.json: .*series\['translation'\]\.errors"):
+    with pytest.raises(FormatError, match=r"damaged\.json: .*signals\[0\]\.series\.errors"):
         load_result(path)
 
 

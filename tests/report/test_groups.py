@@ -7,6 +7,7 @@ import pytest
 from robot_msgs.compare import Comparison, Latency, Resources, RunReport, TrackingLoss, error_stats
 from robot_msgs.errors import SettingsMismatchError
 from robot_msgs.report.groups import summarise_groups
+from tests.compare.comparisons import comparison
 
 
 def _latency(p95: float) -> Latency:
@@ -15,8 +16,8 @@ def _latency(p95: float) -> Latency:
 
 
 def _ape(rms: float, alignment: str = "se3") -> Comparison:
-    return Comparison(metric="ape", stats={"translation": error_stats([rms])}, units={"translation": "m"},
-                      settings={"alignment": alignment})  # fmt: skip
+    return comparison(metric="ape", stats={"translation": error_stats([rms])}, units={"translation": "m"},
+                      parameters={"alignment": alignment})  # fmt: skip
 
 
 def test_group_reports_success_rate_failure_reasons_and_distributions() -> None:
@@ -42,14 +43,17 @@ def test_group_reports_success_rate_failure_reasons_and_distributions() -> None:
     assert a.accuracy.n_runs == 4
     assert a.accuracy.stats["translation"].n == 2
     assert a.accuracy.stats["translation"].mean == pytest.approx(0.2)
-    assert a.signals["coverage"].n == 3
-    assert a.signals["coverage"].mean == pytest.approx((1.0 + 0.8 + 0.4) / 3)
-    assert a.signals["lost_s"].max == pytest.approx(2.0)
-    assert a.signals["tracking_losses"].max == 2.0
-    assert a.signals["latency_p95_s"].median == pytest.approx(0.05)
-    assert a.signals["peak_rss_bytes"].n == 1
-    assert a.units["latency_p95_s"] == "s"
-    assert "processing_p50_s" not in a.signals  # NaN in every run
+    stats = {s.name: s.stats for s in a.signals}
+    assert stats["coverage"].n == 3
+    assert stats["coverage"].mean == pytest.approx((1.0 + 0.8 + 0.4) / 3)
+    assert stats["lost_s"].max == pytest.approx(2.0)
+    assert stats["tracking_losses"].max == 2.0
+    assert stats["latency_p95_s"].median == pytest.approx(0.05)
+    assert stats["peak_rss_bytes"].n == 1
+    latency = a.signal("latency_p95_s")
+    assert latency is not None
+    assert latency.unit == "s"
+    assert "processing_p50_s" not in stats  # NaN in every run
     assert b.accuracy is None
     assert b.success_rate == 1.0
 

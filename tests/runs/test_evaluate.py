@@ -196,7 +196,8 @@ def test_the_evidence_is_the_summarised_errors(tmp_path: Path) -> None:
         errors = result.series["translation"].errors
         rms = evaluation.report.comparisons[name].stats["translation"].rms
         assert np.sqrt(np.mean(errors**2)) == pytest.approx(rms, rel=1e-12)
-    assert [c.settings["delta"] for c in evaluation.report.rpe] == [0.5, 2.0]
+    assert [c.parameters["delta"] for c in evaluation.report.rpe] == [0.5, 2.0]
+    assert [c.signals[0].delta for c in evaluation.report.rpe] == [0.5, 2.0]
     assert evaluation.primary is evaluation.results["ape:translation"]
     assert list(evaluation.rpe_results) == ["rpe:translation:0.5s:all", "rpe:translation:2s:all"]
 
@@ -214,7 +215,7 @@ def test_metrics_sharing_settings_share_one_alignment_and_own_settings_get_their
     report = run_report(folder, settings)
     assert report.comparisons["ape:translation"].stats["translation"].max < 1e-9
     assert report.comparisons["raw"].stats["translation"].rms == pytest.approx(0.3)
-    assert report.comparisons["raw"].settings["align"] == "none"
+    assert report.comparisons["raw"].settings == EvaluationSettings()
 
 
 def test_too_large_rpe_delta_is_skipped_with_a_note(tmp_path: Path) -> None:
@@ -277,8 +278,10 @@ def test_a_tum_protocol_metric_and_offset_auto_from_the_settings_block(tmp_path:
     )  # fmt: skip
     report = run_report(folder, settings)
     ape = report.comparisons["ape:translation"]
-    assert ape.settings["offset_estimated_s"] == pytest.approx(-0.05, abs=1e-4)
+    assert ape.estimated is not None
+    assert ape.estimated.time_offset is not None
+    assert ape.estimated.time_offset.offset_s == pytest.approx(-0.05, abs=1e-4)
     assert ape.stats["translation"].max < 1e-3  # interpolated at the right instants
     tum = report.comparisons["rpe:translation:10f:tum"]
-    assert tum.settings["protocol"] == "tum"
+    assert tum.parameters["protocol"] == "tum"
     assert tum.stats["translation"].max < 1e-12  # the right reference stamps: no error

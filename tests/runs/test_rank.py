@@ -11,17 +11,18 @@ from robot_msgs.compare import Comparison, RunReport, error_stats
 from robot_msgs.errors import SettingsMismatchError, ValidationError
 from robot_msgs.report.tables import ranking_table
 from robot_msgs.runs.rank import RankingTally, average_ranks, rank_algorithms
+from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
     from robot_msgs.msg import Value
 
 
 def _ape(rms: float, alignment: str = "se3", **settings: Value) -> Comparison:
-    return Comparison(
+    return comparison(
         metric="ape",
         stats={"translation": error_stats([rms])},  # one sample: its rms is `rms`
         units={"translation": "m"},
-        settings={"alignment": alignment, "max_diff_s": 0.01, **settings},
+        parameters={"alignment": alignment, "max_diff_s": 0.01, **settings},
     )
 
 
@@ -59,10 +60,10 @@ def test_mixing_se3_and_sim3_aligned_comparisons_raises_naming_alignment() -> No
 )
 def test_other_differing_settings_are_named_too(setting: str, first: Value, second: Value) -> None:
     one = _run("a", "s1", 0.1).replace(
-        comparisons={"ape:translation": _ape(0.1).replace(settings={setting: first})}
+        comparisons={"ape:translation": _ape(0.1).replace(parameters={setting: first})}
     )
     two = _run("b", "s1", 0.1).replace(
-        comparisons={"ape:translation": _ape(0.1).replace(settings={setting: second})}
+        comparisons={"ape:translation": _ape(0.1).replace(parameters={setting: second})}
     )
     with pytest.raises(SettingsMismatchError, match=rf"different `{setting}` settings"):
         rank_algorithms([one, two])
@@ -167,11 +168,11 @@ def test_sequences_without_any_reference_are_left_out_of_the_ranking() -> None:
 
 
 def _rpe(rms: float) -> Comparison:
-    return Comparison(
+    return comparison(
         metric="rpe",
         stats={"translation": error_stats([rms])},
         units={"translation": "m"},
-        settings={"align": "se3", "delta": 1.0},
+        parameters={"align": "se3", "delta": 1.0},
     )
 
 

@@ -86,10 +86,10 @@ def rows_from_results(results: Sequence[RunResult], settings: RunSettings) -> li
     Examples
     --------
     >>> from robot_msgs.batch.tasks import RunResult
-    >>> from robot_msgs.compare import Comparison, RunReport, error_stats
+    >>> from robot_msgs.compare import Comparison, RunReport, Signal
     >>> from robot_msgs.runs import RunSettings
-    >>> c = Comparison(metric="ape", stats={"translation": error_stats([0.3, 0.4])},
-    ...                units={"translation": "m"})
+    >>> c = Comparison(metric="ape", signals=(Signal.of("translation", "m", [0.3, 0.4],
+    ...                                                 stamps_s=[0.0, 1.0]).summary(),))
     >>> report = RunReport(name="orb/MH_01/1", success=True, comparisons={"ape:translation": c})
     >>> r = RunResult(digest="ab", name="orb/MH_01/1", algorithm="orb", sequence="MH_01",
     ...               trial="1", status="ok", report=report)
@@ -129,18 +129,18 @@ def rows_of(result: RunResult, names: Sequence[str]) -> list[Row]:
                 | dict.fromkeys(STAT_COLUMNS)
             )
             continue
-        for signal, stats in comparison.stats.items():
-            rows.append(
-                head
-                | {
-                    "evaluation": name,
-                    "metric": comparison.metric,
-                    "signal": signal,
-                    "unit": comparison.units[signal],
-                }
-                | tail
-                | {col: _null_nan(getattr(stats, col)) for col in STAT_COLUMNS}
-            )
+        rows.extend(
+            head
+            | {
+                "evaluation": name,
+                "metric": comparison.metric,
+                "signal": signal.name,
+                "unit": signal.unit,
+            }
+            | tail
+            | {col: _null_nan(getattr(signal.stats, col)) for col in STAT_COLUMNS}
+            for signal in comparison.signals
+        )
     return rows
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from robot_msgs._version import __version__
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import DataWarning
+from robot_msgs.errors import DataWarning, ValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -115,9 +115,11 @@ def _show_warning(
     from robot_msgs.cli._boundary import escape  # noqa: PLC0415
 
     del filename, lineno, file, line
+    from robot_msgs.cli._evaluation_args import flags_in_text  # noqa: PLC0415
+
     label = "WARNING" if issubclass(category, DataWarning) else category.__name__
     if sys.stderr is not None:
-        print(escape(f"{label}: {message}"), file=sys.stderr)
+        print(escape(f"{label}: {flags_in_text(str(message))}"), file=sys.stderr)
 
 
 def _command_of(given: list[str]) -> str:
@@ -153,10 +155,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         with kept_streams():  # a pipe given as an input is read once by all its readers
             return run_command()
 
+    parsed: list[argparse.Namespace] = []
+
+    def worded(err: BaseException) -> str:
+        # The library names fields and arguments; the command line, its flags.
+        from robot_msgs.cli._evaluation_args import flags_in_text, reword  # noqa: PLC0415
+
+        said = reword(err, parsed[0]) if parsed and isinstance(err, ValidationError) else err
+        return flags_in_text(str(said))
+
     def run_command() -> int:
         command = _command_of(given)
         parser = build_parser(command if command in COMMANDS else "")
         args = parser.parse_args(given)
+        parsed.append(args)
         with warnings.catch_warnings():
             # Data problems fixed by a stated rule are shown to the user, whatever the
             # interpreter's warning filters say (pytest turns warnings into errors).
@@ -171,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     code = args.run(args)
         return code
 
-    return run_guarded(command, debug=debug)
+    return run_guarded(command, debug=debug, wording=worded)
 
 
 _NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")

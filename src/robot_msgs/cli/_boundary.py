@@ -170,8 +170,16 @@ def _bug(error: BaseException, *, debug: bool) -> int:
     return EXIT_BUG
 
 
-def run_guarded(command: Callable[[], int], *, debug: bool = False) -> int:
+def run_guarded(
+    command: Callable[[], int],
+    *,
+    debug: bool = False,
+    wording: Callable[[BaseException], str] = str,
+) -> int:
     """Run ``command`` inside the boundary (see the module); return its exit status.
+
+    ``wording`` says a known error in the command line's words (the library names
+    fields and arguments; the command line, its flags).
 
     SIGTERM is turned into :class:`Terminated` while the command runs (in the main
     thread only; the previous handler is put back after).
@@ -198,7 +206,7 @@ def run_guarded(command: Callable[[], int], *, debug: bool = False) -> int:
         _silence_stdout()
         return EXIT_PIPE
     except (RobotMsgsError, OSError) as err:
-        say(f"ERROR: {err}")
+        say(f"ERROR: {wording(err)}")
         return EXIT_ERROR
     except MemoryError:
         say(

@@ -1,105 +1,426 @@
-"""Flags shared by the evaluation commands: inputs, and the settings every metric shares.
+"""Flags shared by the evaluation commands: inputs, outputs, and every settings field's flag.
 
-The names say what they mean (``--align se3``, ``--max-diff``) where evo uses ``-a``,
-``--t_max_diff``; the values are evo's where evo has one (relation names, delta units).
-Every settings flag is one field of :class:`~robot_msgs.evaluation.EvaluationSettings` or
-:class:`~robot_msgs.evaluation.PairSettings` (:data:`FLAGS`): the flags are parsed with no
-default, the command's defaults are a settings value, and :func:`settings_from_args` puts
-the flags given on top of it, so the settings are validated once and an error names the
-flag.
+The settings flags are not written here: each is declared on its settings field
+(:class:`~robot_msgs.flags.Flag`, beside the field's type, choices, bounds and
+description), and :func:`add_settings_flags` builds the parser from those declarations,
+its help from their descriptions and the command's defaults. The flags are parsed with
+no default; :func:`settings_from_args` puts the ones given on top of the command's
+defaults, so the settings are validated once, by the message. A library error names the
+field (``EvaluationSettings.max_diff_s``); :func:`reword` says it with the flag and the
+value given (``--max-diff -1: expected float > 0, ...``), in one place for every
+command (:func:`robot_msgs.cli.main`).
 """
 
 from __future__ import annotations
 
 import argparse
-import warnings
+import ast
+import functools
+import re
+import typing
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from robot_msgs.errors import DataWarning, FormatError, ValidationError
-from robot_msgs.evaluation.settings import (
-    ALIGNMENT_METHODS,
-    DEFAULT_OFFSET_SEARCH_S,
-    DELTA_UNITS,
-    PLANES,
-    RPE_PROTOCOLS,
-    SYNC_METHODS,
-    EvaluationSettings,
-    PairSettings,
-)
-from robot_msgs.io import FORMATS, geo_origin_of, read_trajectory
-from robot_msgs.io.clean import implausible_stamps
+from robot_msgs.errors import ValidationError
+from robot_msgs.flags import Flag, flags_of
+from robot_msgs.io import FORMATS, WRITE_FORMATS
 from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+    from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings
     from robot_msgs.msg import Msg
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
-    "FLAGS",
-    "SYNC_CHOICES",
-    "add_consistency_args",
     "add_input_args",
     "add_output_args",
-    "add_pair_args",
     "add_run_settings_args",
-    "add_settings_args",
-    "add_transform_args",
-    "flag_error",
+    "add_settings_flags",
+    "flag_of",
+    "flag_text",
+    "flags_in_text",
+    "flags_text",
     "load_runs_from_args",
     "pair_list_from_args",
-    "pairs_from_args",
-    "read_estimate",
-    "read_inputs",
-    "read_reference",
+    "read_inputs_from_args",
+    "reword",
     "settings_from_args",
 ]
 
 M = TypeVar("M", bound="Msg")
 
-#: ``--sync`` values: the association methods, spelt with dashes.
-SYNC_CHOICES = tuple(method.replace("_", "-") for method in SYNC_METHODS)
-
-#: The flag of each settings field.
-FLAGS: dict[str, str] = {
-    "align": "--align",
-    "n_align": "--n-align",
-    "align_window_s": "--align-window",
-    "sync": "--sync",
-    "max_diff_s": "--max-diff",
-    "offset_s": "--offset",
-    "max_gap_s": "--max-gap",
-    "t_start_s": "--t-start",
-    "t_end_s": "--t-end",
-    "offset_auto": "--offset",
-    "offset_search_s": "--offset-search",
-    "confidence": "--confidence",
-    "transform_left": "--transform-left",
-    "invert_transform_left": "--invert-transform-left",
-    "transform_right": "--transform-right",
-    "invert_transform_right": "--invert-transform-right",
-    "project_to_plane": "--project-to-plane",
-    "delta": "--delta",
-    "delta_unit": "--delta-unit",
-    "all_pairs": "--all-pairs",
-    "pairs_from": "--pairs-from-reference",
-    "delta_tol": "--delta-tol",
-    "protocol": "--protocol",
-    "coverage_gap_s": "--coverage-gap",
-    "end_tolerance_s": "--end-tolerance",
-    "statistic": "--statistic",
+#: Arguments of library functions that a command-line flag gives (not settings fields).
+_ARGUMENT_FLAGS = {
+    "fmt": "--format",
+    "strict": "--strict",
+    "geo_origin": "--geo-origin",
+    "crs": "--crs",
+    "force": "--force",
+    "topic": "--topic",
+    "times_path": "--times",
+    "format": "--to",
 }
 
 
-def _offset(text: str) -> float | str:
-    """``--offset``: seconds, or ``auto``."""
-    if text == "auto":
-        return text
+@functools.cache
+def _declared() -> dict[str, tuple[Flag, Any]]:
+    """Every settings field's flag and annotation, by field name (one name, one flag)."""
+    from robot_msgs.evaluation.settings import (  # noqa: PLC0415
+        Ape,
+        Drift,
+        EvaluationSettings,
+        PairSettings,
+        Rpe,
+    )
+    from robot_msgs.runs.run_settings import RunSettings  # noqa: PLC0415
+
+    out: dict[str, tuple[Flag, Any]] = {}
+    for cls in (EvaluationSettings, PairSettings, Ape, Rpe, Drift, RunSettings):
+        out.update(flags_of(cls))
+    return out
+
+
+def flag_of(name: str) -> str:
+    """Return the command-line flag of a settings field or library argument, or ``""``.
+
+    Examples
+    --------
+    >>> flag_of("max_diff_s"), flag_of("force"), flag_of("nothing")
+    ('--max-diff', '--force', '')
+    """
+    declared = _declared().get(name)
+    return declared[0].name if declared is not None else _ARGUMENT_FLAGS.get(name, "")
+
+
+def _dest(flag: str) -> str:
+    return flag.removeprefix("--").replace("-", "_")
+
+
+def _numbers(text: str) -> tuple[float, ...]:
+    """``"100,200"`` as ``(100.0, 200.0)``; argparse shows the error with the flag."""
     try:
-        return float(text)
+        return tuple(float(v) for v in text.split(",") if v.strip())
     except ValueError:
-        msg = f"expected seconds or 'auto', got {text!r}"
+        msg = f"expected numbers separated by commas, as 100,200, got {text!r}"
         raise argparse.ArgumentTypeError(msg) from None
+
+
+def _base(annotation: Any) -> tuple[Any, Any]:
+    """Return the type inside an ``Annotated`` field and its ``Meta`` (or ``None``)."""
+    import msgspec  # noqa: PLC0415 - msgspec is loaded with the messages
+
+    inner, *meta = typing.get_args(annotation)
+    return inner, next((m for m in meta if isinstance(m, msgspec.Meta)), None)
+
+
+def _shown(flag: Flag, value: Any) -> str:
+    """Write a value as the flag takes it (``one-to-one``, ``100,200``)."""
+    if isinstance(value, tuple):
+        return ("," if flag.commas else " ").join(_value_text(v) for v in value)
+    text = _value_text(value)
+    return text.replace("_", "-") if flag.dashes else text
+
+
+def _word_or_number(word: str) -> Any:
+    def parse(text: str) -> float | str:
+        if text == word:
+            return text
+        try:
+            return float(text)
+        except ValueError:
+            msg = f"expected seconds or {word!r}, got {text!r}"
+            raise argparse.ArgumentTypeError(msg) from None
+
+    return parse
+
+
+def _add_flag(group: Any, flag: Flag, annotation: Any, help_text: str, word: str) -> None:
+    """Add one field's flag to ``group`` as its declaration says.
+
+    ``word``: the flag is shared with a switch set by this word (``--offset auto``).
+    """
+    inner, meta = _base(annotation)
+    kwargs: dict[str, Any] = {"help": help_text, "dest": _dest(flag.name)}
+    if flag.metavar:
+        kwargs["metavar"] = flag.metavar
+    if inner is bool or flag.when_set is not None:
+        kwargs |= {"action": "store_true", "default": None}
+    elif typing.get_origin(inner) is Literal:
+        choices = typing.get_args(inner)
+        if flag.dashes:
+            choices = tuple(dict.fromkeys(c.replace("_", "-") for c in choices))
+        kwargs["choices"] = choices
+    elif flag.file:
+        kwargs["type"] = Path
+    elif typing.get_origin(inner) is tuple:
+        if flag.commas:
+            kwargs["type"] = _numbers
+        else:
+            kwargs |= {"type": float, "nargs": meta.min_length if meta is not None else "+"}
+    else:
+        kwargs["type"] = _word_or_number(word) if word else inner
+        if flag.several:
+            kwargs["nargs"] = "+"
+    group.add_argument(flag.name, **kwargs)
+
+
+def add_settings_flags(
+    parser: argparse.ArgumentParser,
+    defaults: Sequence[Msg],
+    *,
+    only: Iterable[str] | None = None,
+    note: str = "",
+    noted: Iterable[str] = (),
+) -> None:
+    """Add the flag of every field of ``defaults``' types that declares one; help from it.
+
+    ``defaults`` are the command's values (``EvaluationSettings()``, ``Ape()``...): each
+    flag's help is its field's description and the default shown is the command's.
+    ``only`` keeps those fields; ``note`` is added to the help of the fields in ``noted``
+    (a default that depends on another option or a manifest). A flag two fields share
+    (``--offset SECONDS|auto``) is added once. Flags are grouped by their declared group.
+    """
+    keep = None if only is None else set(only)
+    marked = set(noted)
+    groups: dict[str, Any] = {}
+    added: set[str] = set()
+    for value in defaults:
+        declared = flags_of(type(value))
+        words = {f.name: f.word for f, _ in declared.values() if f.word}
+        for name, (flag, annotation) in declared.items():
+            if (keep is not None and name not in keep) or flag.name in added:
+                continue
+            added.add(flag.name)
+            meta = _base(annotation)[1]
+            text = (meta.description if meta is not None else None) or name.replace("_", " ")
+            default = getattr(value, name)
+            if default is not None and default is not False and not flag.several:
+                text += f" (default {_shown(flag, default)}"
+                text += f"; {note})" if name in marked and note else ")"
+            group = groups.get(flag.group)
+            if group is None:
+                group = groups[flag.group] = (
+                    parser.add_argument_group(flag.group) if flag.group else parser
+                )
+            word = words.get(flag.name, "") if not flag.word else ""
+            _add_flag(group, flag, annotation, text.replace("%", "%%"), word)
+
+
+def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:
+    """Collect the fields of ``cls`` whose flag was given, with the flag's value.
+
+    A switch sets its field (``--pairs-from-reference``: ``"reference"``); a word given to
+    a shared flag sets the field it marks (``--offset auto``); a file flag is read
+    (:func:`robot_msgs.io.read_transform`); choices written with dashes are stored with
+    underscores; a flag of several values (``--delta 1 2``) sets its field only when
+    given one (:func:`pair_list_from_args` makes one setting per value).
+    """
+    values: dict[str, Any] = {}
+    for name, (flag, _) in flags_of(cls).items():
+        given = getattr(args, _dest(flag.name), None)
+        if given is None:
+            continue
+        word = flag.word or _word_of(cls, flag.name)
+        if word and (given == word) != bool(flag.word):
+            continue  # the word is the switch's; a number the other field's
+        if flag.word:
+            given = True
+        elif flag.when_set is not None:
+            given = flag.when_set
+        elif flag.file:
+            from robot_msgs.io.transform_file import read_transform  # noqa: PLC0415
+
+            given = read_transform(given, flag=flag.name)
+        elif flag.several:
+            if len(given) != 1:
+                continue
+            given = given[0]
+        elif isinstance(given, list):
+            given = tuple(given)
+        elif flag.dashes:
+            given = given.replace("-", "_")
+        values[name] = given
+    return values
+
+
+def _word_of(cls: type[Msg], flag_name: str) -> str:
+    """Return the word a field of ``cls`` sharing ``flag_name`` is set by, or ``""``."""
+    return next((f.word for f, _ in flags_of(cls).values() if f.name == flag_name and f.word), "")
+
+
+def settings_from_args(args: argparse.Namespace, base: M) -> M:
+    """Return ``base`` (a settings value) with the flags of its fields that were given.
+
+    Raises
+    ------
+    ValidationError
+        A value the settings refuse; the field is named (:func:`reword` names the flag).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from robot_msgs.evaluation import EvaluationSettings
+    >>> parser = argparse.ArgumentParser()
+    >>> add_settings_flags(parser, [EvaluationSettings()])
+    >>> args = parser.parse_args(["--sync", "one-to-one", "--align", "sim3"])
+    >>> s = settings_from_args(args, EvaluationSettings(max_diff_s=0.02))
+    >>> s.sync, s.max_diff_s, s.align
+    ('one_to_one', 0.02, 'sim3')
+    """
+    values = _given(args, type(base))
+    return base.replace(**values) if values else base
+
+
+def pair_list_from_args(
+    args: argparse.Namespace, base: PairSettings, *, settings: EvaluationSettings | None = None
+) -> list[PairSettings]:
+    """One :class:`PairSettings` per ``--delta`` value, the other pair flags on top of each.
+
+    With ``settings``, the evaluation settings are checked against the pairs' protocol
+    (``--protocol tum`` has no use for ``--align``, ``--sync``...).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from robot_msgs.evaluation import PairSettings
+    >>> parser = argparse.ArgumentParser()
+    >>> add_settings_flags(parser, [PairSettings()])
+    >>> args = parser.parse_args(["--delta", "1", "2", "--delta-unit", "s"])
+    >>> [p.label() for p in pair_list_from_args(args, PairSettings())]
+    ['1s', '2s']
+    """
+    shared = settings_from_args(args, base)
+    if settings is not None and shared.protocol == "tum":
+        from robot_msgs.evaluation.tum_rpe import check_tum_settings  # noqa: PLC0415
+
+        check_tum_settings(settings)
+    deltas = getattr(args, "delta", None)
+    if not deltas or len(deltas) == 1:
+        return [shared]
+    return [shared.replace(delta=delta) for delta in deltas]
+
+
+def _value_text(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def flag_text(name: str, value: object) -> str:
+    """Spell a setting as the flag that sets it: ``--align se3``, ``--all-pairs``.
+
+    A field without a flag is ``name=value``; a switch left off, ``""``.
+
+    Examples
+    --------
+    >>> flag_text("sync", "one_to_one"), flag_text("all_pairs", True)
+    ('--sync one-to-one', '--all-pairs')
+    >>> flag_text("lengths_m", (100.0, 200.0)), flag_text("offset_auto", True)
+    ('--lengths 100,200', '--offset auto')
+    """
+    declared = _declared().get(name)
+    if declared is None:
+        flag = _ARGUMENT_FLAGS.get(name)
+        if flag is None:
+            return f"{name}={_value_text(value)}"
+        declared = (Flag(flag), None)
+    flag_ = declared[0]
+    if flag_.word:
+        return f"{flag_.name} {flag_.word}" if value else ""
+    if flag_.when_set is not None:
+        return flag_.name if value == flag_.when_set else ""
+    if isinstance(value, bool):
+        return flag_.name if value else ""
+    if flag_.file:
+        return f"{flag_.name} FILE"
+    return f"{flag_.name} {_shown(flag_, value)}"
+
+
+def flags_text(values: Mapping[str, object], *, bare: bool = False) -> str:
+    """Spell settings as their flags, in order; ``bare``: the values only (table cells).
+
+    Examples
+    --------
+    >>> flags_text({"align": "se3", "n_align": 5}), flags_text({"align": "se3"}, bare=True)
+    ('--align se3 --n-align 5', 'se3')
+    >>> flags_text({})
+    'the defaults'
+    """
+    if bare:
+        return " ".join(
+            ",".join(map(_value_text, v)) if isinstance(v, tuple) else _value_text(v)
+            for v in values.values()
+        )
+    words = [flag_text(k, v) for k, v in values.items()]
+    return " ".join(w for w in words if w) or "the defaults"
+
+
+_FIELD = re.compile(r"^(?:\w+\.)?(\w+)")
+#: A field or argument a library message names, as a call would give it: `align='origin'`,
+#: `force=True`, or `max_diff_s=` (any value). A bare `name` is not one: a manifest key.
+_NAMED = re.compile(r"`(\w+)=([^`]*)`")
+
+
+def flags_in_text(text: str) -> str:
+    """Replace the fields and arguments a library message names by their flags.
+
+    Library messages name what to change as a call would (`` `align='origin'` ``,
+    `` `force=True` ``, `` `t_start_s=` `` for any value); on the command line those are
+    flags. Other backticked names (a manifest's keys, a field path) stay.
+
+    Examples
+    --------
+    >>> flags_in_text("use `align='origin'`, or pass `force=True`; see `t_start_s=`")
+    'use --align origin, or pass --force; see --t-start'
+    >>> flags_in_text("at `Pose.x`; key `delta`: bad; `nothing_here=1`")
+    'at `Pose.x`; key `delta`: bad; `nothing_here=1`'
+    """
+
+    def flag(match: re.Match[str]) -> str:
+        name, value = match.group(1), match.group(2)
+        if not flag_of(name):
+            return match.group(0)
+        if not value:
+            return flag_of(name)
+        try:
+            given = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            given = value
+        return flag_text(name, given) or flag_of(name)
+
+    return _NAMED.sub(flag, text)
+
+
+def reword(err: ValidationError, args: argparse.Namespace) -> ValidationError:
+    """Say a library error about a field with the flag that gave its value, if one did.
+
+    ``err.field`` names the field (``EvaluationSettings.max_diff_s``,
+    ``Drift.lengths_m[0]``); when the command line gave it, the error becomes ``--flag
+    VALUE: reason``. Otherwise (a manifest's value, a command's default) it is unchanged.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> err = ValidationError("Expected float > 0, got float -1.0 - at `X.max_diff_s`",
+    ...                       field="EvaluationSettings.max_diff_s",
+    ...                       reason="expected float > 0, got float -1.0")
+    >>> str(reword(err, argparse.Namespace(max_diff=-1.0)))
+    '--max-diff -1: expected float > 0, got float -1.0'
+    """
+    match = _FIELD.match(err.field)
+    flag = flag_of(match.group(1)) if match else ""
+    given = getattr(args, _dest(flag), None) if flag else None
+    if given is None:
+        return err
+    declared = _declared().get(match.group(1) if match else "")
+    if isinstance(given, list):
+        given = tuple(given)
+    how = declared[0] if declared is not None else Flag(flag)
+    shown = "" if isinstance(given, bool) else _shown(how, given)
+    msg = f"{flag} {shown}".rstrip() + f": {err.reason}"
+    return ValidationError(msg, field=err.field, reason=err.reason)
 
 
 def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) -> None:
@@ -154,326 +475,22 @@ def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) ->
     )
 
 
-def add_settings_args(
-    parser: argparse.ArgumentParser, defaults: EvaluationSettings, *, note: str = ""
-) -> None:
-    """Add the time range, association and alignment flags; help shows ``defaults``.
-
-    ``note`` is added to the help of the flags whose default depends on another option
-    (``drift --protocol rpg`` has its own).
-    """
-    d = defaults
-    extra = f"; {note}" if note else ""
-    span = parser.add_argument_group("time range (seconds on the reference's clock)")
-    span.add_argument(
-        "--t-start",
-        type=float,
-        metavar="SECONDS",
-        help="only reference poses stamped at or after this time (evo --t_start)",
-    )
-    span.add_argument(
-        "--t-end",
-        type=float,
-        metavar="SECONDS",
-        help="only reference poses stamped at or before this time (evo --t_end)",
-    )
-    sync = parser.add_argument_group("association in time")
-    sync.add_argument(
-        "--sync",
-        choices=SYNC_CHOICES,
-        help="nearest: evo's rule; one-to-one: TUM associate.py's greedy rule; "
-        "interpolate: reference resampled at the estimate's stamps "
-        f"(default {d.sync.replace('_', '-')}{extra})",
-    )
-    sync.add_argument(
-        "--max-diff",
-        type=float,
-        metavar="SECONDS",
-        help=f"largest stamp difference of a matched pair (default {d.max_diff_s:g}{extra})",
-    )
-    sync.add_argument(
-        "--offset",
-        type=_offset,
-        metavar="SECONDS|auto",
-        help=f"added to the estimate's stamps for matching (default {d.offset_s:g}); auto: "
-        "estimated from the motion, with its uncertainty and quality notes, then used",
-    )
-    sync.add_argument(
-        "--offset-search",
-        type=float,
-        metavar="SECONDS",
-        help=f"--offset auto: search offsets within ± this (default {DEFAULT_OFFSET_SEARCH_S:g})",
-    )
-    sync.add_argument(
-        "--max-gap",
-        type=float,
-        metavar="SECONDS",
-        help="interpolate: longest reference gap bridged (default 10 x median interval)",
-    )
-    fit = parser.add_argument_group("alignment")
-    fit.add_argument(
-        "--align",
-        choices=ALIGNMENT_METHODS,
-        help="se3: rotation + translation (evo -a); sim3: plus scale (-as); scale: scale only "
-        "(-s); posyaw: translation + yaw (VIO); origin: first poses coincide; "
-        f"none (default {d.align}{extra})",
-    )
-    which = fit.add_mutually_exclusive_group()
-    which.add_argument(
-        "--n-align", type=int, metavar="N", help="fit the alignment on the first N matched poses"
-    )
-    which.add_argument(
-        "--align-window",
-        type=float,
-        nargs=2,
-        metavar=("START", "END"),
-        help="fit the alignment on the matched poses stamped within [START, END] seconds",
-    )
-    fit.add_argument(
-        "--project-to-plane",
-        choices=PLANES,
-        help="after alignment, project both trajectories to this plane (evo --project_to_plane)",
-    )
-    add_transform_args(parser)
-
-
-def add_consistency_args(parser: argparse.ArgumentParser) -> None:
-    """Add ``--confidence``, the probability of the NEES chi-square bounds."""
-    group = parser.add_argument_group("consistency (--relation nees, nees_position, ...)")
-    group.add_argument(
-        "--confidence",
-        type=float,
-        metavar="P",
-        help="two-sided probability of the chi-square bounds of NEES (default 0.95)",
-    )
-
-
-def add_transform_args(parser: argparse.ArgumentParser) -> None:
-    """Add ``--transform-left/right FILE`` and ``--invert-transform-left/right``."""
-    group = parser.add_argument_group(
-        "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
-    )
-    for side, meaning in (("left", "world frame, may scale"), ("right", "body frame, rigid")):
-        group.add_argument(
-            f"--transform-{side}",
-            type=Path,
-            metavar="FILE",
-            help=f"{side}-multiply every estimate pose ({meaning}; evo_traj "
-            f"--transform_{side}): a 4x4 text or .npy matrix, or a JSON/YAML pose",
-        )
-        group.add_argument(
-            f"--invert-transform-{side}",
-            action="store_true",
-            default=None,
-            help=f"use the inverse of --transform-{side}",
-        )
-
-
-def add_pair_args(parser: argparse.ArgumentParser, defaults: PairSettings) -> None:
-    """Add the RPE pair flags (``--delta``, ``--delta-unit``, ...); help shows ``defaults``."""
-    d = defaults
-    group = parser.add_argument_group("pose pairs")
-    group.add_argument(
-        "--delta",
-        type=float,
-        nargs="+",
-        metavar="D",
-        help=f"interval of a pair; several give one result row per delta (default {d.delta:g})",
-    )
-    group.add_argument(
-        "--delta-unit",
-        choices=DELTA_UNITS,
-        help=f"f frames, s seconds, m metres of path, rad/deg rotation angle "
-        f"(default {d.delta_unit})",
-    )
-    group.add_argument(
-        "--all-pairs",
-        action="store_true",
-        default=None,
-        help="a pair from every pose, not consecutive ones",
-    )
-    group.add_argument(
-        "--pairs-from-reference",
-        action="store_true",
-        default=None,
-        help="select the pairs by the reference's motion (default: the estimate's)",
-    )
-    group.add_argument(
-        "--delta-tol",
-        type=float,
-        metavar="RATIO",
-        help=f"relative tolerance of all-pairs and seconds deltas, in [0, 1) "
-        f"(default {d.delta_tol:g}, evo's)",
-    )
-    group.add_argument(
-        "--protocol",
-        choices=RPE_PROTOCOLS,
-        help="evo: evo's pairs and association (default); tum: TUM RGB-D evaluate_rpe.py "
-        "--fixed_delta --max_pairs 0 (its pairing, its nearest-stamp matching)",
-    )
-
-
-def _given(args: argparse.Namespace, fields: Any) -> dict[str, Any]:
-    """Collect the settings fields whose flag was given, with the flag's value.
-
-    ``--offset auto`` sets ``offset_auto``, a number ``offset_s``; a transform FILE is
-    read here (:func:`robot_msgs.io.read_transform`), so the settings hold its numbers.
-    """
-    values: dict[str, Any] = {}
-    for name in fields:
-        dest = FLAGS[name].removeprefix("--").replace("-", "_")
-        value = getattr(args, dest, None)
-        if value is None:
-            continue
-        if name == "align_window_s":
-            value = tuple(value)
-        elif name == "sync":
-            value = value.replace("-", "_")
-        elif name == "pairs_from":
-            value = "reference" if value else "estimate"
-        elif name in ("offset_s", "offset_auto"):
-            if (value == "auto") != (name == "offset_auto"):
-                continue
-            value = value == "auto" or value
-        elif name in ("transform_left", "transform_right"):
-            from robot_msgs.io.transform_file import read_transform  # noqa: PLC0415
-
-            value = read_transform(value, flag=FLAGS[name])
-        elif name == "delta" and isinstance(value, list):
-            if len(value) != 1:
-                continue  # several deltas: pair_list_from_args
-            value = value[0]
-        values[name] = value
-    return values
-
-
-def flag_error(err: ValidationError, values: dict[str, Any]) -> ValidationError:
-    """Reword the error of a settings field set by a flag with the flag and its value.
-
-    An error about a field no flag in ``values`` set comes back unchanged.
-    """
-    field = err.field.rsplit(".", 1)[-1]
-    if field not in FLAGS or field not in values:
-        return err
-    given = values[field]
-    shown = " ".join(str(v) for v in given) if isinstance(given, tuple) else given
-    if isinstance(given, bool):
-        shown = "auto" if field == "offset_auto" else ""
-    if field in ("transform_left", "transform_right"):
-        shown = "FILE"
-    msg = f"{FLAGS[field]} {shown}".rstrip() + f": {err.reason}"
-    return ValidationError(msg, field=err.field, reason=err.reason)
-
-
-def _build(base: M, values: dict[str, Any]) -> M:
-    """Return ``base`` with ``values``; a settings error names the flag, not the field."""
-    try:
-        return base.replace(**values)
-    except ValidationError as err:
-        error = flag_error(err, values)
-        if error is err:
-            raise
-        raise error from err
-
-
-def settings_from_args(args: argparse.Namespace, base: EvaluationSettings) -> EvaluationSettings:
-    """Return ``base`` with the settings flags that were given on top.
-
-    Raises
-    ------
-    ValidationError
-        Settings that do not fit together or a bad value; the message names the flag.
-
-    Examples
-    --------
-    >>> import argparse
-    >>> parser = argparse.ArgumentParser()
-    >>> add_settings_args(parser, EvaluationSettings())
-    >>> args = parser.parse_args(["--sync", "one-to-one", "--align", "sim3"])
-    >>> s = settings_from_args(args, EvaluationSettings(max_diff_s=0.02))
-    >>> s.sync, s.max_diff_s, s.align
-    ('one_to_one', 0.02, 'sim3')
-    >>> settings_from_args(parser.parse_args(["--n-align", "0", "--align", "se3"]), s)
-    Traceback (most recent call last):
-    ...
-    robot_msgs.errors.ValidationError: --n-align 0: expected a pose count >= 1, got int 0
-    """
-    return _build(base, _given(args, EvaluationSettings.__dataclass_fields__))
-
-
-def pairs_from_args(args: argparse.Namespace, base: PairSettings) -> PairSettings:
-    """Return ``base`` with the pair flags that were given on top (errors name the flag).
-
-    ``--delta-tol`` is refused where it changes nothing: frames (``f``), and consecutive
-    pairs by path or angle, are picked without a tolerance.
-
-    Examples
-    --------
-    >>> import argparse
-    >>> parser = argparse.ArgumentParser()
-    >>> add_pair_args(parser, PairSettings())
-    >>> pairs_from_args(parser.parse_args(["--delta-unit", "s", "--delta-tol", "0.2"]),
-    ...                 PairSettings()).delta_tol
-    0.2
-    >>> pairs_from_args(parser.parse_args(["--delta-tol", "0.2"]), PairSettings())
-    Traceback (most recent call last):
-    ...
-    robot_msgs.errors.ValidationError: --delta-tol 0.2: has no effect with --delta-unit f ...
-    """
-    values = _given(args, PairSettings.__dataclass_fields__)
-    pairs = _build(base, values)
-    tolerant = pairs.delta_unit == "s" or (pairs.all_pairs and pairs.delta_unit != "f")
-    if "delta_tol" in values and not tolerant:
-        mode = "" if pairs.delta_unit == "f" else " without --all-pairs"
-        msg = (
-            f"--delta-tol {pairs.delta_tol:g}: has no effect with --delta-unit "
-            f"{pairs.delta_unit}{mode} (it is the tolerance of seconds deltas and of all "
-            "pairs by m, rad or deg); drop it"
-        )
-        raise ValidationError(msg, field="PairSettings.delta_tol", reason=msg)
-    return pairs
-
-
-def pair_list_from_args(
-    args: argparse.Namespace, base: PairSettings, *, settings: EvaluationSettings | None = None
-) -> list[PairSettings]:
-    """One :class:`PairSettings` per ``--delta`` value, the other pair flags on top of each.
-
-    With ``settings``, the evaluation settings are checked against the pairs' protocol
-    (``--protocol tum`` has no use for ``--align``, ``--sync``...); an error names the flag.
-
-    Examples
-    --------
-    >>> import argparse
-    >>> parser = argparse.ArgumentParser()
-    >>> add_pair_args(parser, PairSettings())
-    >>> args = parser.parse_args(["--delta", "1", "2", "--delta-unit", "s"])
-    >>> [p.label() for p in pair_list_from_args(args, PairSettings())]
-    ['1s', '2s']
-    """
-    shared = pairs_from_args(args, base)
-    if settings is not None and shared.protocol == "tum":
-        from robot_msgs.evaluation.tum_rpe import check_tum_settings  # noqa: PLC0415
-
-        try:
-            check_tum_settings(settings, getattr(args, "relation", "translation"))
-        except ValidationError as err:
-            raise flag_error(err, _given(args, EvaluationSettings.__dataclass_fields__)) from err
-    deltas = getattr(args, "delta", None)
-    if not deltas or len(deltas) == 1:
-        return [shared]
-    return [_build(shared, {"delta": delta}) for delta in deltas]
-
-
 def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
     """Add the settings flags of ``report`` and ``bench``: those of every metric, then the runs'.
 
     Each overrides the manifest's ``[settings]`` (:class:`~robot_msgs.runs.RunSettings`).
     """
-    from robot_msgs.runs.run_settings import RUN_DEFAULTS  # noqa: PLC0415
+    from robot_msgs.evaluation.settings import DELTA_UNITS  # noqa: PLC0415
+    from robot_msgs.runs.run_settings import RUN_DEFAULTS, RunSettings  # noqa: PLC0415
 
-    add_settings_args(parser, RUN_DEFAULTS, note="or the manifest's [settings]")
-    group = parser.add_argument_group("metrics and run judgement (default: the manifest's)")
+    evaluation = flags_of(type(RUN_DEFAULTS))
+    add_settings_flags(
+        parser,
+        [RUN_DEFAULTS, RunSettings()],
+        note="or the manifest's [settings]",
+        noted=evaluation,
+    )
+    group = parser.add_argument_group("metrics (default: the manifest's)")
     group.add_argument(
         "--rpe-delta",
         type=float,
@@ -483,23 +500,6 @@ def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
         "(default 1; give none for APE only)",
     )
     group.add_argument("--rpe-unit", choices=DELTA_UNITS, help="unit of --rpe-delta (default s)")
-    group.add_argument(
-        "--statistic",
-        metavar="FIELD",
-        help="ErrorStats field rankings and aggregates compare (default rms)",
-    )
-    group.add_argument(
-        "--coverage-gap",
-        type=float,
-        metavar="SECONDS",
-        help="longer gaps between estimate poses are not covered (default 1)",
-    )
-    group.add_argument(
-        "--end-tolerance",
-        type=float,
-        metavar="SECONDS",
-        help="a run succeeds if its last valid pose is at most this before the end (default 1)",
-    )
 
 
 def load_runs_from_args(
@@ -516,38 +516,26 @@ def load_runs_from_args(
     FormatError
         As ``load_runs`` (the manifest and key named).
     ValidationError
-        A flag's value does not fit; the message names the flag.
+        A flag's value does not fit; the field is named (:func:`reword` names the flag).
     """
+    from robot_msgs.evaluation.settings import EvaluationSettings  # noqa: PLC0415
     from robot_msgs.runs.manifest import RunReader, load_runs  # noqa: PLC0415
-    from robot_msgs.runs.run_settings import default_metrics  # noqa: PLC0415
+    from robot_msgs.runs.run_settings import RunSettings, default_metrics  # noqa: PLC0415
 
-    evaluation = _given(args, EvaluationSettings.__dataclass_fields__)
+    evaluation = _given(args, EvaluationSettings)
     metrics = None
     if args.rpe_delta is not None or args.rpe_unit is not None:
         deltas = (1.0,) if args.rpe_delta is None else tuple(args.rpe_delta)
-        unit = args.rpe_unit or "s"
         try:
-            metrics = default_metrics(deltas, unit)
-        except ValidationError as err:
-            field = err.field.rsplit(".", 1)[-1]
-            flag = "--rpe-unit" if field == "delta_unit" else "--rpe-delta"
+            metrics = default_metrics(deltas, args.rpe_unit or "s")
+        except ValidationError as err:  # the pairs of --rpe-delta, not of a --delta
+            flag = "--rpe-unit" if err.field.endswith("delta_unit") else "--rpe-delta"
             msg = f"{flag}: {err.reason}"
-            raise ValidationError(msg, field=err.field, reason=err.reason) from err
-    judge = {
-        name: getattr(args, dest)
-        for name, dest in (
-            ("statistic", "statistic"),
-            ("coverage_gap_s", "coverage_gap"),
-            ("end_tolerance_s", "end_tolerance"),
-        )
-        if getattr(args, dest) is not None
-    }
-    try:
-        if stream:
-            return RunReader(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
-        return load_runs(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
-    except ValidationError as err:
-        raise flag_error(err, {**evaluation, **judge}) from err
+            raise ValidationError(msg, reason=err.reason) from err
+    judge = {k: v for k, v in _given(args, RunSettings).items() if k != "evaluation"}
+    if stream:
+        return RunReader(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
+    return load_runs(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
 
 
 def add_output_args(parser: argparse.ArgumentParser) -> None:
@@ -572,10 +560,10 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
         "--save-aligned",
         type=Path,
         metavar="FILE",
-        help="write the estimate transformed by the fitted alignment (TUM, KITTI or EuRoC "
-        "by the name's .tum/.kitti/.csv, or --to)",
+        help="write the estimate transformed by the fitted alignment (TUM, KITTI, EuRoC or "
+        "a ROS 2 bag by the name's .tum/.kitti/.csv/.mcap/.db3, or --to)",
     )
-    group.add_argument("--to", choices=("tum", "kitti", "euroc"), help="format of --save-aligned")
+    group.add_argument("--to", choices=WRITE_FORMATS, help="format of --save-aligned")
     group.add_argument(
         "--plot",
         type=Path,
@@ -598,93 +586,38 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--force", action="store_true", help="overwrite existing output files")
 
 
-def _label(path: str, topic: str | None) -> str:
-    return path if topic is None else f"{path}:{topic}"
+def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory], list[str]]:
+    """Read ``REF`` and every ``EST`` as the flags say, in one frame; return them and their labels.
 
-
-def _first_fix(args: argparse.Namespace, path: str, role: str) -> tuple[float, float, float] | None:
-    """Return the first fix of a georeferenced input (``.lla``, ``NavSatFix``), else ``None``."""
-    fmt = getattr(args, f"{role}_format") or args.format
-    return geo_origin_of(path, fmt=fmt, topic=getattr(args, f"{role}_topic"))
-
-
-def _geo_frame(
-    args: argparse.Namespace, first: tuple[float, float, float] | None
-) -> tuple[tuple[float, float, float] | None, str | None]:
-    """Choose the ENU origin and CRS of a georeferenced input (``first``: its first fix).
-
-    ``--crs``, else ``--geo-origin``, else the first fix of the first georeferenced input
-    in the order REF, EST...: every input of one command shares one frame.
+    :func:`robot_msgs.io.read_inputs`: each format detected once, a bag's pose topic
+    chosen once, latitude/longitude inputs in one frame (``--crs``, else ``--geo-origin``,
+    else the first fix of the first of them, REF first). A file of one pose is read with
+    a warning.
     """
-    if first is None:
-        return None, None
-    if getattr(args, "crs", None) is not None:
-        return None, getattr(args, "crs", None)
-    if getattr(args, "geo_origin", None) is not None:
-        lat, lon, alt = args.geo_origin
-        return (lat, lon, alt), None
+    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415
+
     estimates = getattr(args, "estimates", None) or [args.estimate]
-    for path, role in [(args.reference, "ref"), *((e, "est") for e in estimates)]:
-        fix = _first_fix(args, path, role)
-        if fix is not None:
-            return fix, None
-    return first, None  # pragma: no cover - `first` is one of them
-
-
-def _read_one(args: argparse.Namespace, path: str, role: str) -> tuple[PoseTrajectory, str]:
-    """Read REF (``role="ref"``) or an EST as the flags say; return it and its label.
-
-    A file of one pose is read, with a :class:`~robot_msgs.errors.DataWarning` saying so
-    (as ``robot-msgs traj`` reports it): there is no motion to evaluate. Latitude and
-    longitude inputs are read in one frame for all inputs (:func:`_geo_frame`).
-    """
-    topic = getattr(args, f"{role}_topic")
-    origin, crs = _geo_frame(args, _first_fix(args, path, role))
-    traj = read_trajectory(
-        path,
-        fmt=getattr(args, f"{role}_format") or args.format,
-        topic=topic,
-        times_path=getattr(args, f"{role}_times"),
+    inputs = [
+        InputFile(
+            path=args.reference,
+            fmt=args.ref_format or args.format,
+            topic=args.ref_topic,
+            times_path=args.ref_times,
+        ),
+        *(
+            InputFile(
+                path=path,
+                fmt=args.est_format or args.format,
+                topic=args.est_topic,
+                times_path=args.est_times,
+            )
+            for path in estimates
+        ),
+    ]
+    read = read_inputs(
+        inputs,
         strict=args.strict,
-        geo_origin=origin,
-        crs=crs,
+        geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
+        crs=args.crs,
     )
-    label = _label(path, topic)
-    if len(traj) == 1:  # the readers report implausible rates; one pose has none
-        single = implausible_stamps(traj.stamps_s, source=label)
-        warnings.warn(str(single), DataWarning, stacklevel=3)
-    return traj, label
-
-
-def _check_geo_flags(args: argparse.Namespace) -> None:
-    """Refuse ``--geo-origin``/``--crs`` when no input holds latitudes and longitudes."""
-    if getattr(args, "geo_origin", None) is None and getattr(args, "crs", None) is None:
-        return
-    estimates = getattr(args, "estimates", None) or [args.estimate]
-    inputs = [(args.reference, "ref"), *((e, "est") for e in estimates)]
-    if all(_first_fix(args, path, role) is None for path, role in inputs):
-        flag = "--geo-origin" if getattr(args, "geo_origin", None) is not None else "--crs"
-        msg = f"{flag}: applies to .lla files and NavSatFix topics; REF and EST hold poses"
-        raise FormatError(msg)
-
-
-def read_reference(args: argparse.Namespace) -> tuple[PoseTrajectory, str]:
-    """Read ``REF`` as the flags say; return it and its label (one pose: a warning)."""
-    _check_geo_flags(args)
-    return _read_one(args, args.reference, "ref")
-
-
-def read_estimate(args: argparse.Namespace, path: str) -> tuple[PoseTrajectory, str]:
-    """Read the estimate ``path`` as the flags say; return it and its label (one pose: warned)."""
-    return _read_one(args, path, "est")
-
-
-def read_inputs(args: argparse.Namespace) -> tuple[PoseTrajectory, PoseTrajectory, str, str]:
-    """Read ``REF`` and ``EST`` as the flags say; return both and their labels.
-
-    A file of one pose is read, with a :class:`~robot_msgs.errors.DataWarning` saying so
-    (as ``robot-msgs traj`` reports it): there is no motion to evaluate.
-    """
-    reference, ref_name = read_reference(args)
-    estimate, est_name = read_estimate(args, args.estimate)
-    return reference, estimate, ref_name, est_name
+    return read, [i.label for i in inputs]

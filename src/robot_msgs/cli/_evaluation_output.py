@@ -14,10 +14,12 @@ from __future__ import annotations
 import math
 import os
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from robot_msgs.cli._evaluation_args import flags_in_text, flags_text
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.optional import require
@@ -25,27 +27,23 @@ from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from robot_msgs.compare.comparison import Comparison
     from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.compare.signal import Signal
+    from robot_msgs.compare.statistics import ErrorStats
+    from robot_msgs.msg import Value
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
-    "TRAJECTORY_SUFFIXES",
     "Outputs",
     "emit",
     "format_results_table",
     "format_table",
     "prepare_outputs",
-    "stamps_are_frames",
-    "trajectory_outputs",
     "write_plot",
-    "write_trajectory",
 ]
-
-#: Trajectory formats ``--to`` names, by the suffixes that imply them.
-TRAJECTORY_SUFFIXES = {".tum": "tum", ".kitti": "kitti", ".csv": "euroc"}
 
 _COLUMNS = ("n", "rms", "mean", "median", "std", "min", "max")
 _TITLES = {
@@ -54,109 +52,124 @@ _TITLES = {
     "kitti_drift": "KITTI drift (devkit segments)",
     "relative_error": "relative error (rpg_trajectory_evaluation)",
 }
+#: Text output fits this many columns (notes are wrapped).
+WIDTH = 100
 
 
 def _number(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value:.6g}"
 
 
-def _setting(value: object) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, tuple):
-        return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value)
-    return str(value)
+def _changed(comparison: Comparison, defaults: Mapping[str, Value]) -> dict[str, Value]:
+    """Return the parameters and settings of ``comparison`` that differ from ``defaults``."""
+    return {
+        k: v
+        for k, v in comparison.record().items()
+        if v is not None and repr(v) != repr(defaults.get(k))
+    }
 
 
-def format_table(result: Comparison) -> str:
+def _stats_cells(stats: ErrorStats) -> list[str]:
+    return [str(stats.n), *(_number(getattr(stats, c)) for c in _COLUMNS[1:])]
+
+
+def _notes(notes: Sequence[str]) -> list[str]:
+    """Return ``notes:`` and each note as a list item, wrapped to :data:`WIDTH` columns."""
+    if not notes:
+        return []
+    wrap = textwrap.TextWrapper(WIDTH, initial_indent="  - ", subsequent_indent="    ")
+    lines = (line for note in notes for line in wrap.wrap(flags_in_text(note)))
+    return ["", "notes:", *lines]
+
+
+def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     """Format a readable summary: names, settings, pose counts, one row per signal, notes.
+
+    ``settings`` lists what differs from ``defaults`` (the command's own: the
+    parameters and settings it evaluates with unless told otherwise), spelt as the
+    flags that set it.
 
     Examples
     --------
-    >>> from robot_msgs.compare import Comparison, error_stats
+    >>> from robot_msgs.compare import Comparison, Signal
+    >>> from robot_msgs.evaluation import EvaluationSettings
+    >>> signal = Signal.of("translation", "m", [0.1, 0.1], stamps_s=[0.0, 1.0])
     >>> print(format_table(Comparison(
-    ...     metric="ape", stats={"translation": error_stats([0.1, 0.1])},
-    ...     units={"translation": "m"}, settings={"align": "none", "lengths_m": (100.0, 200.0)},
-    ...     counts={"matched": 2},
-    ... )))
+    ...     metric="ape", signals=(signal,), settings=EvaluationSettings(align="se3"),
+    ...     parameters={"relation": "translation"}, counts={"matched": 2},
+    ... ), {"relation": "translation", **EvaluationSettings().record()}))
     APE (absolute pose error)
-    settings:  align=none  lengths_m=100,200
+    settings:  --align se3
     poses:     matched 2
     <BLANKLINE>
     signal       unit  n  rms  mean  median  std  min  max
-    translation  m     2  0.1  0.1   0.1     0    0.1  0.1
+    -----------  ----  -  ---  ----  ------  ---  ---  ---
+    translation  m     2  0.1   0.1     0.1    0  0.1  0.1
     """
+    from robot_msgs.report.tables import ReportTable, render_text  # noqa: PLC0415
+
     lines = [_TITLES.get(result.metric, result.metric)]
     if result.reference or result.estimate:
         lines.append(f"reference: {result.reference}")
         lines.append(f"estimate:  {result.estimate}")
-    settings = "  ".join(f"{k}={_setting(v)}" for k, v in result.settings.items())
-    lines.append(f"settings:  {settings}")
+    lines.append(f"settings:  {flags_text(_changed(result, defaults))}")
     counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.counts.items())
-    lines.append(f"poses:     {counts}")
-    rows = [["signal", "unit", *_COLUMNS]]
-    for name, stats in result.stats.items():
-        values = [_number(getattr(stats, c)) if c != "n" else str(stats.n) for c in _COLUMNS]
-        rows.append([name, result.units[name] or "-", *values])
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines.append("")
-    lines.extend(
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
-    )
-    if result.notes:
-        lines.append("")
-        lines.append("notes:")
-        lines.extend(f"  - {note}" for note in result.notes)
-    return "\n".join(lines)
+    lines += textwrap.wrap(f"poses:     {counts}", WIDTH, subsequent_indent=" " * 11)
+    rows = tuple((s.name, s.unit or "-", *_stats_cells(s.stats)) for s in result.signals)
+    table = ReportTable("", ("signal", "unit", *_COLUMNS), rows, (False, False, *[True] * 7))
+    lines.append(render_text(table))
+    return "\n".join(lines + _notes(result.notes))
 
 
-def format_results_table(comparisons: Sequence[Comparison]) -> str:
+def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[str, Value]) -> str:
     """Format several estimates against one reference: one row per estimate and signal.
 
-    The settings every comparison shares are printed once; a setting that differs is
-    a column (``align (differs)``) beside the statistics.
+    The settings every comparison shares and that differ from ``defaults`` are printed
+    once; a setting that differs between them is a column (``align (differs)``).
 
     Examples
     --------
-    >>> from robot_msgs.compare import Comparison, error_stats
+    >>> from robot_msgs.compare import Comparison, Signal
     >>> def one(name, rms):
-    ...     return Comparison(metric="ape", stats={"translation": error_stats([rms])},
-    ...                       units={"translation": "m"}, settings={"align": "se3"},
+    ...     signal = Signal.of("translation", "m", [rms], stamps_s=[0.0])
+    ...     return Comparison(metric="ape", signals=(signal,), parameters={"align": "se3"},
     ...                       reference="gt.tum", estimate=name, counts={"matched": 1})
-    >>> print(format_results_table([one("a.tum", 0.1), one("b.tum", 0.2)]))
+    >>> print(format_results_table([one("a.tum", 0.1), one("b.tum", 0.2)], {}))
     APE (absolute pose error), 2 estimates
     reference: gt.tum
-    settings:  align=se3
+    settings:  --align se3
     <BLANKLINE>
     estimate  signal       unit  matched  n  rms  mean  median  std  min  max
-    a.tum     translation  m     1        1  0.1  0.1   0.1     0    0.1  0.1
-    b.tum     translation  m     1        1  0.2  0.2   0.2     0    0.2  0.2
+    --------  -----------  ----  -------  -  ---  ----  ------  ---  ---  ---
+    a.tum     translation  m           1  1  0.1   0.1     0.1    0  0.1  0.1
+    b.tum     translation  m           1  1  0.2   0.2     0.2    0  0.2  0.2
     """
+    from robot_msgs.report.tables import ReportTable, render_text  # noqa: PLC0415
+
     first = comparisons[0]
-    keys = list(dict.fromkeys(k for c in comparisons for k in c.settings))
-    same = [k for k in keys if len({repr(c.settings.get(k)) for c in comparisons}) == 1]
-    differ = [k for k in keys if k not in same]
+    records = [c.record() for c in comparisons]
+    keys = list(dict.fromkeys(k for r in records for k in r))
+    differ = [k for k in keys if len({repr(r.get(k)) for r in records}) > 1]
     title = _TITLES.get(first.metric, first.metric)
     lines = [f"{title}, {len(comparisons)} estimates", f"reference: {first.reference}"]
-    lines.append("settings:  " + "  ".join(f"{k}={_setting(first.settings[k])}" for k in same))
+    shared = {k: v for k, v in _changed(first, defaults).items() if k not in differ}
+    lines.append(f"settings:  {flags_text(shared)}")
+    headers = ("estimate", "signal", "unit", *(f"{k} (differs)" for k in differ), "matched")
     rows = [
-        ["estimate", "signal", "unit", *(f"{k} (differs)" for k in differ), "matched", *_COLUMNS]
+        (
+            c.estimate,
+            s.name,
+            s.unit or "-",
+            *(flags_text({k: r.get(k)}, bare=True) for k in differ),
+            str(c.counts.get("matched", "-")),
+            *_stats_cells(s.stats),
+        )
+        for c, r in zip(comparisons, records, strict=True)
+        for s in c.signals
     ]
-    for c in comparisons:
-        for name, stats in c.stats.items():
-            values = [_number(getattr(stats, k)) if k != "n" else str(stats.n) for k in _COLUMNS]
-            varied = [_setting(c.settings.get(k)) for k in differ]
-            matched = str(c.counts.get("matched", "-"))
-            rows.append([c.estimate, name, c.units[name] or "-", *varied, matched, *values])
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines.append("")
-    lines.extend(
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
-    )
-    notes = [f"{c.estimate}: {note}" for c in comparisons for note in c.notes]
-    if notes:
-        lines += ["", "notes:", *(f"  - {note}" for note in notes)]
-    return "\n".join(lines)
+    numeric = (*[False] * (len(headers) - 1), True, *[True] * 7)
+    lines.append(render_text(ReportTable("", (*headers, *_COLUMNS), tuple(rows), numeric)))
+    return "\n".join(lines + _notes([f"{c.estimate}: {n}" for c in comparisons for n in c.notes]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,41 +199,6 @@ def _named(template: Path | None, flag: str, estimate: str, several: bool) -> Pa
             raise FormatError(msg)
         return template
     return Path(text.replace("{name}", _stem(estimate)))
-
-
-def trajectory_outputs(path: Path, to: str | None, *, flag: str) -> tuple[str, list[Path]]:
-    """Return a trajectory file's format (``--to`` or the suffix) and every file it makes.
-
-    KITTI writes the poses and a times file beside them.
-
-    Examples
-    --------
-    >>> trajectory_outputs(Path("a/est.kitti"), None, flag="--save-aligned")
-    ('kitti', [PosixPath('a/est.kitti'), PosixPath('a/est_times.txt')])
-    """
-    fmt = to or TRAJECTORY_SUFFIXES.get(path.suffix.lower())
-    if fmt is None:
-        msg = (
-            f"{flag} {path}: cannot tell the format from {path.suffix!r}; "
-            "name it .tum, .kitti or .csv, or pass --to tum|kitti|euroc"
-        )
-        raise FormatError(msg)
-    if fmt != "kitti":
-        return fmt, [path]
-    from robot_msgs.io.kitti import default_times_path  # noqa: PLC0415
-
-    return fmt, [path, default_times_path(path)]
-
-
-def write_trajectory(path: Path, traj: PoseTrajectory, fmt: str, *, force: bool) -> list[Path]:
-    """Write ``traj`` as TUM, KITTI (with its times file) or EuRoC; return the files written."""
-    from robot_msgs.io import write_euroc, write_kitti, write_tum  # noqa: PLC0415
-
-    if fmt == "kitti":
-        poses, times = write_kitti(path, traj, force=force)
-        return [poses] + ([times] if times is not None else [])
-    writer = write_euroc if fmt == "euroc" else write_tum
-    return [writer(path, traj, force=force)]
 
 
 def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> list[Outputs]:
@@ -262,7 +240,9 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
         aligned = _named(aligned_flag, "--save-aligned", name, several)
         fmt, files = "", list[Path]()
         if aligned is not None:
-            fmt, files = trajectory_outputs(aligned, args.to, flag="--save-aligned")
+            from robot_msgs.io.detect import trajectory_outputs  # noqa: PLC0415
+
+            fmt, files = trajectory_outputs(aligned, args.to)
         paths = ([save] if save is not None else []) + files
         plans.append(Outputs(save=save, aligned=aligned, aligned_format=fmt, paths=paths))
     every = [p for plan in plans for p in plan.paths]
@@ -277,19 +257,6 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
     return plans
 
 
-def stamps_are_frames(args: argparse.Namespace, estimates: Sequence[str]) -> bool:
-    """Whether the inputs' stamps are KITTI frame indices (KITTI read without a times file)."""
-    from robot_msgs.io import detect_format, resolve_path  # noqa: PLC0415
-
-    def kitti(path: str, fmt: str | None) -> bool:
-        return (fmt or detect_format(resolve_path(path))) == "kitti"
-
-    if args.ref_times is None and kitti(args.reference, args.ref_format or args.format):
-        return True
-    fmt = args.est_format or args.format
-    return args.est_times is None and any(kitti(p, fmt) for p in estimates)
-
-
 def _say(args: argparse.Namespace, path: Path) -> None:
     """Name a file written: on stdout, or stderr when stdout carries --json or --save -."""
     busy = args.json or (args.save is not None and os.fspath(args.save) == STDOUT)
@@ -301,17 +268,21 @@ def emit(
     args: argparse.Namespace,
     results: Sequence[EvaluationResult],
     plans: Sequence[Outputs],
-    estimates: Sequence[PoseTrajectory] = (),
+    estimates: Sequence[PoseTrajectory],
+    defaults: Mapping[str, Value],
 ) -> None:
     """Print the table or ``--json``; write ``--save`` and ``--save-aligned`` of each result.
 
-    ``--json`` prints the :class:`~robot_msgs.compare.Comparison` (a list of them for
-    several estimates); ``--save`` writes the whole result (the comparison, the per-pose
-    series, the alignment and the matched trajectories) as its name says
-    (:func:`robot_msgs.io.result_files.save_result`), which ``robot-msgs res`` and
-    :func:`~robot_msgs.io.result_files.load_result` read back equal. ``--save-aligned``
-    writes each input estimate transformed by its result's alignment.
+    ``--json`` prints the :class:`~robot_msgs.compare.Comparison` without its series (a
+    list of them for several estimates); ``--save`` writes the whole result (the
+    comparison with every per-pose series, the alignment and the matched trajectories)
+    as its name says (:func:`robot_msgs.io.result_files.save_result`), which
+    ``robot-msgs res`` and :func:`~robot_msgs.io.result_files.load_result` read back
+    equal. ``--save-aligned`` writes each input estimate transformed by its result's
+    alignment (:func:`robot_msgs.io.write_trajectory`). The table shows the settings
+    that differ from ``defaults``.
     """
+    from robot_msgs.io.detect import write_trajectory  # noqa: PLC0415
     from robot_msgs.io.result_files import save_result  # noqa: PLC0415
 
     written: list[Path] = []
@@ -328,7 +299,7 @@ def emit(
             written += write_trajectory(
                 plan.aligned, aligned, plan.aligned_format, force=args.force
             )
-    comparisons = [r.comparison for r in results]
+    comparisons = [r.comparison.summary() for r in results]
     if args.json:
         data = [c.to_dict() for c in comparisons]
         print(dumps(data[0] if len(data) == 1 else data), end="")
@@ -336,8 +307,10 @@ def emit(
             for note in c.notes:
                 print(f"NOTE: {note}", file=sys.stderr)
     else:
-        table = format_table if len(comparisons) == 1 else None
-        text = table(comparisons[0]) if table else format_results_table(comparisons)
+        if len(comparisons) == 1:
+            text = format_table(comparisons[0], defaults)
+        else:
+            text = format_results_table(comparisons, defaults)
         print(text, file=sys.stderr if to_stdout else sys.stdout)
     for path in written:
         _say(args, path)
@@ -345,19 +318,21 @@ def emit(
 
 def write_plot(
     args: argparse.Namespace,
-    entries: Sequence[tuple[str, EvaluationResult]],
-    signals: Sequence[tuple[str, str]],
+    results: Sequence[EvaluationResult],
+    signals: Sequence[Signal],
     *,
     title: str,
-    frames: bool = False,
 ) -> Path:
     """Draw ``--plot`` (:func:`robot_msgs.report.figures.evaluation_figure`) and name it.
 
-    The format follows the file name (``--dpi`` for PNG), the view ``--plot-plane``.
+    ``signals`` are the first result's to draw over time (each result's signal of the
+    same name is drawn). The format follows the file name (``--dpi`` for PNG), the view
+    ``--plot-plane``.
     """
     from robot_msgs.report.figures import evaluation_figure, save_figure  # noqa: PLC0415
 
-    fig = evaluation_figure(entries, signals, title=title, plane=args.plot_plane, frames=frames)
+    entries = [(r.comparison.estimate, r) for r in results]
+    fig = evaluation_figure(entries, signals, title=title, plane=args.plot_plane)
     path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
     _say(args, path)
     return path

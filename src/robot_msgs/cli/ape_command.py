@@ -9,23 +9,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._evaluation_args import (
-    add_consistency_args,
     add_input_args,
     add_output_args,
-    add_settings_args,
-    read_estimate,
-    read_reference,
+    add_settings_flags,
+    read_inputs_from_args,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import (
-    emit,
-    prepare_outputs,
-    stamps_are_frames,
-    write_plot,
-)
+from robot_msgs.cli._evaluation_output import emit, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.evaluation import APE_RELATIONS, EvaluationSettings, ape
-from robot_msgs.evaluation.relations import RELATION_ALIASES
+from robot_msgs.evaluation.settings import Ape, EvaluationSettings
 
 if TYPE_CHECKING:
     import argparse
@@ -46,49 +38,36 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         ),
     )
     add_input_args(parser, several=True)
-    parser.add_argument(
-        "--relation",
-        choices=(*APE_RELATIONS, *RELATION_ALIASES),
-        default="translation",
-        help="translation (m, evo trans_part), angle_deg, angle_rad, full, rot_part, "
-        "point_distance, or a signed axis x/y/z (m, estimate minus reference); "
-        "along_track/cross_track/vertical (m, in the reference's direction of motion), "
-        "roll/pitch/yaw_rad|_deg (about the reference body's axes); nees, nees_position, "
-        "nees_orientation (the estimate's pose covariances, chi-square bounds)",
-    )
-    add_settings_args(parser, EvaluationSettings())
-    add_consistency_args(parser)
+    add_settings_flags(parser, [Ape(), EvaluationSettings()])
     add_output_args(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Compute the APE of each estimate and report it; return 0."""
+    from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
+
     settings = settings_from_args(args, EvaluationSettings())
+    spec = settings_from_args(args, Ape())
     plans = prepare_outputs(args, args.estimates)
-    reference, ref_name = read_reference(args)
-    estimates, results = [], []
-    for path in args.estimates:
-        estimate, est_name = read_estimate(args, path)
-        estimates.append(estimate)
-        results.append(
-            ape(
-                reference,
-                estimate,
-                settings=settings,
-                relation=args.relation,
-                reference_name=ref_name,
-                estimate_name=est_name,
-            )
-        )
-    emit(args, results, plans, estimates)
+    (reference, *estimates), (ref_name, *est_names) = read_inputs_from_args(args)
+    results = [
+        evaluate(
+            reference,
+            estimate,
+            settings,
+            metrics=[spec],
+            reference_name=ref_name,
+            estimate_name=name,
+        )[0]
+        for estimate, name in zip(estimates, est_names, strict=True)
+    ]
+    emit(args, results, plans, estimates, {**Ape().record(), **EvaluationSettings().record()})
     if args.plot is not None:
-        ((name, _unit),) = results[0].units.items()
         write_plot(
             args,
-            [(r.comparison.estimate, r) for r in results],
-            [(name, "error")],
+            results,
+            results[0].comparison.signals,
             title=f"APE over time (align {settings.align})",
-            frames=stamps_are_frames(args, args.estimates),
         )
     return 0

@@ -11,23 +11,14 @@ from typing import TYPE_CHECKING
 from robot_msgs.cli._evaluation_args import (
     add_input_args,
     add_output_args,
-    add_pair_args,
-    add_settings_args,
+    add_settings_flags,
     pair_list_from_args,
-    read_estimate,
-    read_reference,
+    read_inputs_from_args,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import (
-    emit,
-    prepare_outputs,
-    stamps_are_frames,
-    write_plot,
-)
+from robot_msgs.cli._evaluation_output import emit, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation import RPE_RELATIONS, EvaluationSettings, PairSettings, rpe
-from robot_msgs.evaluation.relations import RELATION_ALIASES
+from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings, Rpe
 
 if TYPE_CHECKING:
     import argparse
@@ -49,14 +40,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         ),
     )
     add_input_args(parser, several=True)
-    parser.add_argument(
-        "--relation",
-        choices=(*RPE_RELATIONS, *RELATION_ALIASES),
-        default="translation",
-        help="as for ape, plus point_distance_error_ratio (%%)",
-    )
-    add_pair_args(parser, PairSettings())
-    add_settings_args(parser, EvaluationSettings())
+    add_settings_flags(parser, [Rpe(), PairSettings(), EvaluationSettings()])
     add_output_args(parser)
     parser.set_defaults(run=run)
 
@@ -64,46 +48,33 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     """Compute the RPE of each estimate and report it; return 0.
 
-    A delta that gives no pose pair is an error naming ``--delta`` and ``--delta-unit``.
+    A delta that gives no pose pair is an error naming ``--delta``.
     """
+    from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
+
     settings = settings_from_args(args, EvaluationSettings())
     pairs = pair_list_from_args(args, PairSettings(), settings=settings)
-    deltas = " ".join(f"{p.delta:g}" for p in pairs)
+    spec = settings_from_args(args, Rpe()).replace(pairs=tuple(pairs))
     plans = prepare_outputs(args, args.estimates)
-    reference, ref_name = read_reference(args)
-    estimates, results = [], []
-    for path in args.estimates:
-        estimate, est_name = read_estimate(args, path)
-        estimates.append(estimate)
-        try:
-            result = rpe(
-                reference,
-                estimate,
-                settings=settings,
-                pairs=pairs,
-                relation=args.relation,
-                reference_name=ref_name,
-                estimate_name=est_name,
-            )
-        except ValidationError as err:
-            if err.field != "PairSettings.delta":  # no pair at this delta: say it with the flags
-                raise
-            more = "" if pairs[0].all_pairs else " or --all-pairs"
-            which = f"{est_name}: " if len(args.estimates) > 1 else ""
-            msg = (
-                f"{which}--delta {deltas} --delta-unit {pairs[0].delta_unit}: {err.reason}; "
-                f"use a smaller --delta{more}"
-            )
-            raise ValidationError(msg, field=err.field, reason=err.reason) from err
-        results.append(result)
-    emit(args, results, plans, estimates)
+    (reference, *estimates), (ref_name, *est_names) = read_inputs_from_args(args)
+    results = [
+        evaluate(
+            reference,
+            estimate,
+            settings,
+            metrics=[spec],
+            reference_name=ref_name,
+            estimate_name=name,
+        )[0]
+        for estimate, name in zip(estimates, est_names, strict=True)
+    ]
+    emit(args, results, plans, estimates, {**Rpe().record(), **EvaluationSettings().record()})
     if args.plot is not None:
-        names = list(results[0].units)  # one signal per delta
+        deltas = " ".join(f"{p.delta:g}" for p in pairs)
         write_plot(
             args,
-            [(r.comparison.estimate, r) for r in results],
-            [(name, "error" if len(names) == 1 else name) for name in names],
+            results,
+            results[0].comparison.signals,
             title=f"RPE over time, delta {deltas} {pairs[0].delta_unit}",
-            frames=stamps_are_frames(args, args.estimates),
         )
     return 0

@@ -10,7 +10,7 @@ output path is checked (:func:`robot_msgs.files.check_outputs`) before anything 
 
 ``--ref REF`` makes every FILE an estimate of REF, as ``evo_traj --ref`` does: with
 ``--align`` each is associated (``--sync``, ``--max-diff``) and aligned to REF first
-(:func:`robot_msgs.evaluation.prepare`; the whole estimate is moved by the fitted
+(:func:`robot_msgs.evaluation.evaluate`; the whole estimate is moved by the fitted
 transform), and ``--plot FILE`` overlays them all (:func:`robot_msgs.report.figures.
 overlay_figure`: a view, x/y/z, roll/pitch/yaw and speed over time). KITTI files read
 without a times file have frame indices for stamps, and say ``frames``, never seconds.
@@ -41,26 +41,26 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from robot_msgs.cli._boundary import say
-from robot_msgs.cli._evaluation_args import add_transform_args, settings_from_args
+from robot_msgs.cli._evaluation_args import add_settings_flags, flags_in_text, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
 from robot_msgs.evaluation.pipeline import time_range
-from robot_msgs.evaluation.settings import ALIGNMENT_METHODS, SYNC_METHODS, EvaluationSettings
+from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.io import (
     BAG_FORMATS,
     FORMATS,
     POSE_TYPES,
+    WRITE_FORMATS,
     FormatDetection,
-    default_times_path,
     explain_format,
     list_topics,
+    only_pose_topic,
     read_trajectory,
     resolve_path,
-    write_euroc,
-    write_kitti,
-    write_tum,
+    trajectory_outputs,
+    write_trajectory,
 )
 from robot_msgs.io.clean import implausible_stamps
 from robot_msgs.limits import dpi_flag
@@ -73,17 +73,6 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["add_parser", "run", "summarize"]
-
-#: Output formats of ``--to``, and the extensions that imply them. ``mcap`` and ``db3`` are
-#: ROS 2 bags (one ``geometry_msgs/PoseStamped`` per pose, exact header stamps).
-WRITE_FORMATS = ("tum", "kitti", "euroc", "mcap", "db3")
-_SUFFIX_FORMAT = {
-    ".tum": "tum",
-    ".kitti": "kitti",
-    ".csv": "euroc",
-    ".mcap": "mcap",
-    ".db3": "db3",
-}
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -138,19 +127,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     compare.add_argument(
         "--ref", metavar="REF", help="reference trajectory: every FILE is an estimate of it"
     )
-    compare.add_argument(
-        "--align",
-        choices=ALIGNMENT_METHODS,
-        help="align each FILE to REF first (as ape --align; default none)",
-    )
-    compare.add_argument(
-        "--sync",
-        choices=tuple(m.replace("_", "-") for m in SYNC_METHODS),
-        help="association for --align (default nearest)",
-    )
-    compare.add_argument(
-        "--max-diff", type=float, metavar="SECONDS", help="association tolerance (default 0.01)"
-    )
+    add_settings_flags(
+        parser,
+        [EvaluationSettings()],
+        only=(
+            "align", "sync", "max_diff_s", "transform_left", "invert_transform_left",
+            "transform_right", "invert_transform_right",
+        ),
+    )  # fmt: skip
     plot = parser.add_argument_group("plot")
     plot.add_argument(
         "--plot",
@@ -171,7 +155,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         choices=("xy", "xz", "yz", "xyz"),
         help="view of --plot; xyz is 3-D (default: the two widest axes)",
     )
-    add_transform_args(parser)
     parser.set_defaults(run=run)
 
 
@@ -238,14 +221,13 @@ def _read(
     }
     topic = args.topic
     if fmt in BAG_FORMATS:
-        topics = list_topics(file)
-        report["topics"] = [t._asdict() for t in topics]
+        report["topics"] = [t._asdict() for t in list_topics(file)]
         if topic is None:
-            pose_topics = [t.topic for t in topics if t.msgtype in POSE_TYPES and t.message_count]
-            if len(pose_topics) != 1:
+            try:
+                topic = report["topic"] = only_pose_topic(file)
+            except FormatError:  # none or several: the report lists them
                 report["issues"] = []
                 return None, report
-            topic = report["topic"] = pose_topics[0]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
         traj = read_trajectory(
@@ -255,7 +237,7 @@ def _read(
     for item in caught:
         if issubclass(item.category, DataWarning):
             # Messages name the file as read; the report names it as the user wrote it.
-            issues.append(str(item.message).replace(str(file), path, 1))
+            issues.append(flags_in_text(str(item.message).replace(str(file), path, 1)))
         else:  # pragma: no cover - passed on untouched
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
     if args.t_start is not None or args.t_end is not None:
@@ -267,7 +249,7 @@ def _read(
     single = implausible_stamps(traj.stamps_s, source=path) if len(traj) == 1 else None
     if single is not None:  # the readers report implausible rates; one pose has none
         issues.append(single)
-    report.update(summarize(traj, frames=fmt == "kitti" and args.times is None))
+    report.update(summarize(traj, frames=traj.stamps_are_frames))
     report["issues"] = issues
     return traj, report
 
@@ -333,38 +315,13 @@ def _print_time(report: dict[str, Any], out: TextIO) -> None:
 
 def _outputs(args: argparse.Namespace) -> tuple[str, list[Path]]:
     """Return the output format and every file ``--save`` will write (KITTI: poses and times)."""
-    out: Path = args.save
-    to: str | None = args.to or _SUFFIX_FORMAT.get(out.suffix.lower())
-    if to is None:
-        msg = (
-            f"{out}: cannot tell the output format from {out.suffix!r}; "
-            "pass --to tum|kitti|euroc|mcap|db3"
-        )
-        raise FormatError(msg)
-    if to in ("mcap", "db3") and out.suffix.lower() != f".{to}":
-        msg = f"--save {out}: a {to} bag is written as a .{to} file; name OUT *.{to}"
-        raise FormatError(msg)
-    if to != "kitti":
-        return to, [out]
-    if os.fspath(out) == STDOUT:
-        msg = "--save -: KITTI writes two files (poses and times); give --save a file path"
-        raise FormatError(msg)
-    return to, [out, default_times_path(out)]
+    return trajectory_outputs(args.save, args.to)
 
 
 def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str) -> list[Path]:
-    out: Path = args.save
-    if to in ("mcap", "db3"):
-        from robot_msgs.io.bag_messages import write_trajectory_bag  # noqa: PLC0415 - bags only
-
-        given = args.topic if args.topic and not args.topic.startswith("/tf:") else None
-        topic = args.save_topic or given or "/trajectory"
-        return [write_trajectory_bag(out, traj, topic=topic, force=args.force)]
-    if to == "kitti":
-        poses, times = write_kitti(out, traj, force=args.force)
-        return [poses] + ([times] if times is not None else [])
-    writer = write_euroc if to == "euroc" else write_tum
-    return [writer(out, traj, force=args.force)]
+    given = args.topic if args.topic and not args.topic.startswith("/tf:") else None
+    topic = args.save_topic or given or "/trajectory"
+    return write_trajectory(args.save, traj, to, force=args.force, topic=topic)
 
 
 def _against_reference(
@@ -378,7 +335,7 @@ def _against_reference(
     estimates = [(p, read[p]) for p in args.files if p in read and p != args.ref]
     if args.ref is None or args.ref not in read or settings.align == "none":
         return estimates
-    from robot_msgs.evaluation.pipeline import prepare  # noqa: PLC0415
+    from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415
 
     aligned = []
     by_path = {r["path"]: r for r in reports if r.get("role") != "reference"}
@@ -390,13 +347,12 @@ def _against_reference(
         invert_transform_right=False,
     )
     for path, traj in estimates:
-        prep = prepare(read[args.ref], traj, fit)
-        moved = prep.alignment.apply(traj)
+        (result,) = evaluate(read[args.ref], traj, fit)
+        moved = result.alignment.apply(traj)
         aligned.append((path, moved))
-        by_path[path]["alignment"] = prep.alignment.to_dict()
+        by_path[path]["alignment"] = result.alignment.to_dict()
         if not args.json:
-            fitted = next((n for n in prep.notes if " alignment fitted on " in n), prep.notes[-1])
-            print(f"{path} aligned to {args.ref}: {fitted}", file=out)
+            print(f"{path} aligned to {args.ref}: {result.alignment.describe()}", file=out)
     return aligned
 
 
@@ -404,14 +360,12 @@ def _plot(
     args: argparse.Namespace,
     read: dict[str, PoseTrajectory],
     estimates: list[tuple[str, PoseTrajectory]],
-    reports: list[dict[str, Any]],
     out: TextIO,
 ) -> None:
     from robot_msgs.report.figures import overlay_figure, save_figure  # noqa: PLC0415
 
-    frames = any("first_frame" in r for r in reports)
     reference = read.get(args.ref) if args.ref is not None else None
-    fig = overlay_figure(reference, estimates, plane=args.plot_plane, frames=frames)
+    fig = overlay_figure(reference, estimates, plane=args.plot_plane)
     path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
     print(f"wrote {path}", file=sys.stderr if args.json else out)
 
@@ -452,7 +406,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             traj, report = _read(path, args, None if is_ref else settings)
         except (RobotMsgsError, OSError) as err:
-            message = _as_given(str(err), path)
+            message = flags_in_text(_as_given(str(err), path))
             if args.save is not None:
                 raise type(err)(message) from err
             reports.append({"path": path, "error": message})
@@ -478,7 +432,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"wrote {written}", file=out)
     drawn = _against_reference(args, settings, read, reports, out)
     if args.plot is not None and not failed:
-        _plot(args, read, drawn, reports, out)
+        _plot(args, read, drawn, out)
     if args.json:
         print(dumps(reports), end="", file=out)
     problems = any(r.get("issues") for r in reports)

@@ -1,10 +1,10 @@
 """Evaluation results as messages: what was compared, how, and what it found.
 
-``ErrorStats``, ``Comparison``, ``Aggregate``, ``Alignment``, ``TimeOffset``, ``Extrinsic``,
-``SpatialMatch``, ``StepResponse``, the
-run-report types (``RunReport`` and its parts, ``GroupSummary``, ``Ranking``, ``Report``).
-The code that computes them lives with its subject: :mod:`robot_msgs.evaluation`
-(trajectories), :mod:`robot_msgs.control` (control loops), :mod:`robot_msgs.report` (runs).
+``ErrorStats``, ``Signal``, ``Comparison``, ``Aggregate``, ``Alignment``, ``TimeOffset``,
+``Extrinsic``, ``SpatialMatch``, ``StepResponse``, the run-report types (``RunReport`` and
+its parts, ``GroupSummary``, ``Ranking``, ``Report``). The code that computes them lives
+with its subject: :mod:`robot_msgs.evaluation` (trajectories), :mod:`robot_msgs.control`
+(control loops), :mod:`robot_msgs.report` (runs).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ if TYPE_CHECKING:
         check_same_settings,
     )
     from robot_msgs.compare.alignment import Alignment
-    from robot_msgs.compare.comparison import Comparison
+    from robot_msgs.compare.comparison import Comparison, Estimates
     from robot_msgs.compare.extrinsic import Extrinsic
     from robot_msgs.compare.ranking import Ranking, RankingRow
     from robot_msgs.compare.report import GroupSummary, Report
-    from robot_msgs.compare.result import ErrorSeries, EvaluationResult
+    from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.compare.run_report import (
         REPEATABILITY_STATEMENT,
         Latency,
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         RunReport,
         TrackingLoss,
     )
+    from robot_msgs.compare.signal import ErrorSeries, Signal, find_signal, signal_name
     from robot_msgs.compare.spatial_match import SpatialMatch
     from robot_msgs.compare.statistics import ErrorStats, error_stats
     from robot_msgs.compare.step_response import StepResponse
@@ -48,6 +49,7 @@ __all__ = [
     "Comparison",
     "ErrorSeries",
     "ErrorStats",
+    "Estimates",
     "EvaluationResult",
     "Extrinsic",
     "GroupSummary",
@@ -59,6 +61,7 @@ __all__ = [
     "Resources",
     "RunReport",
     "SettingsTally",
+    "Signal",
     "SpatialMatch",
     "StepResponse",
     "TimeOffset",
@@ -66,6 +69,8 @@ __all__ = [
     "aggregate",
     "check_same_settings",
     "error_stats",
+    "find_signal",
+    "signal_name",
 ]
 
 __getattr__ = exports(
@@ -80,12 +85,13 @@ __getattr__ = exports(
             "check_same_settings",
         ),
         "alignment": ("Alignment",),
-        "comparison": ("Comparison",),
+        "comparison": ("Comparison", "Estimates"),
         "extrinsic": ("Extrinsic",),
         "statistics": ("ErrorStats", "error_stats"),
         "ranking": ("Ranking", "RankingRow"),
         "report": ("GroupSummary", "Report"),
-        "result": ("ErrorSeries", "EvaluationResult"),
+        "result": ("EvaluationResult",),
+        "signal": ("ErrorSeries", "Signal", "find_signal", "signal_name"),
         "run_report": (
             "REPEATABILITY_STATEMENT",
             "Latency",

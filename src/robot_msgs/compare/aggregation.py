@@ -10,35 +10,40 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare.comparison import ESTIMATED_SETTINGS
+from robot_msgs.compare.signal import Signal
 from robot_msgs.compare.statistics import ErrorStats, error_stats
 from robot_msgs.errors import SettingsMismatchError, ValidationError
 from robot_msgs.msg import Msg, Scalar, Value, message
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from robot_msgs.compare.comparison import Comparison
 
 __all__ = ["Aggregate", "AggregateTally", "SettingsTally", "aggregate", "check_same_settings"]
 
 _MIXED = "<mixed>"
+#: Distinct ways of making a comparison a tally keeps (each a few hundred bytes).
+_WAYS = 8
 
 
 @message("compare/Aggregate")
 class Aggregate(Msg):
     """A summary of many comparisons made with the same settings: runs, trials, sequences.
 
-    For each signal, ``stats`` is the ``ErrorStats`` *across runs* of one per-run
-    statistic (``statistic``, ``"rms"`` by default): its ``median`` is the median run's
-    RMSE, its ``max`` the worst run's. WHY success apart from accuracy: the SLAM guide asks
-    for "the overall success rate separately from the error on evaluable intervals", so
-    failed runs are counted in ``n_runs`` and ``failures`` (reason to count), never folded
-    into the error statistics. ``group`` says what was pooled (``{"algorithm": "orb",
-    "sequence": "MH_01"}``); ``settings`` are the shared evaluation settings.
+    For each signal, its ``stats`` are the ``ErrorStats`` *across runs* of one per-run
+    statistic (``statistic``, ``"rms"`` by default): their ``median`` is the median run's
+    RMSE, their ``max`` the worst run's (signals without series; ``stats`` views them by
+    name). WHY success apart from accuracy: the SLAM guide asks for "the overall success
+    rate separately from the error on evaluable intervals", so failed runs are counted in
+    ``n_runs`` and ``failures`` (reason to count), never folded into the error
+    statistics. ``group`` says what was pooled (``{"algorithm": "orb", "sequence":
+    "MH_01"}``); ``settings`` are the shared parameters and evaluation settings, flat
+    (:meth:`Comparison.record`; ``"<mixed>"`` where a forced mix differs).
     """
 
     metric: str
-    stats: Mapping[str, ErrorStats]
-    units: Mapping[str, str]
+    signals: tuple[Signal, ...]
     n_runs: int
     statistic: str = "rms"
     settings: Mapping[str, Value] = field(default_factory=dict)
@@ -46,14 +51,24 @@ class Aggregate(Msg):
     failures: Mapping[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
+    @classmethod
+    def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        if "stats" not in data:
+            return data
+        from robot_msgs.compare.migrate import aggregate_v0  # noqa: PLC0415 - old files only
+
+        return aggregate_v0(data)
+
     def _validate(self) -> None:
-        if list(self.units) != list(self.stats):
-            expected = f"one unit per signal, in order {list(self.stats)}"
-            raise self._fail(field="units", expected=expected, got=dict(self.units))
         if self.n_failed > self.n_runs:
             raise self._fail(
                 field="n_runs", expected=f"at least the {self.n_failed} failures", got=self.n_runs
             )
+
+    @property
+    def stats(self) -> Mapping[str, ErrorStats]:
+        """Each signal's statistics across runs, by name (a view of ``signals``)."""
+        return {s.name: s.stats for s in self.signals}
 
     @property
     def n_failed(self) -> int:
@@ -74,18 +89,20 @@ class Aggregate(Msg):
 class SettingsTally:
     """The settings of comparisons seen one at a time, as :func:`check_same_settings` judges them.
 
-    Keeps, per setting, at most three distinct values and where each was first seen: a
-    few hundred bytes however many comparisons go through (a sweep of 10^6 runs).
+    Two comparisons were made the same way when their metric, ``settings`` and
+    ``parameters`` are equal: one hash lookup each. The first comparison of each distinct
+    way is kept by name (at most eight ways, each a few hundred bytes, however many
+    comparisons go through: a sweep of 10^6 runs); the ways are told apart setting by
+    setting only when there are several.
 
     Examples
     --------
-    >>> from robot_msgs.compare import Comparison, error_stats
+    >>> from robot_msgs.compare import Comparison
     >>> tally = SettingsTally()
-    >>> for align in ("se3", "se3"):
-    ...     tally.update(Comparison(metric="ape", stats={"t": error_stats([0.1])},
-    ...                             units={"t": "m"}, settings={"align": align}))
+    >>> for relation in ("angle_deg", "angle_deg"):
+    ...     tally.update(Comparison(metric="ape", signals=(), parameters={"relation": relation}))
     >>> tally.result()
-    {'align': 'se3'}
+    {'relation': 'angle_deg'}
     """
 
     def __init__(self) -> None:
@@ -93,50 +110,25 @@ class SettingsTally:
 
     def reset(self) -> None:
         """Forget every comparison."""
-        self._first: Comparison | None = None
-        self._seen: dict[str, dict[str, str]] = {}
+        self._ways: dict[tuple[object, ...], tuple[Comparison, str]] = {}
 
     def update(self, comparison: Comparison) -> None:
-        """Take one comparison's metric and settings."""
-        if self._first is None:
-            self._first = comparison
-            self._seen["metric"] = {}
-        label = comparison.estimate or "<unnamed>"
-        first = self._first.estimate or "<unnamed>"
-        for key in comparison.settings:
-            if key in ESTIMATED_SETTINGS:  # estimated per evaluation, not a setting chosen
-                continue
-            if key not in self._seen:  # absent from every comparison so far: None there
-                self._seen[key] = {} if comparison is self._first else {repr(None): first}
-        for key, values in self._seen.items():
-            if len(values) < 3:
-                value = comparison.metric if key == "metric" else comparison.settings.get(key)
-                values.setdefault(repr(value), label)
+        """Take one comparison's metric, settings and parameters."""
+        way = (comparison.metric, comparison.settings, comparison.parameters)
+        if way not in self._ways and len(self._ways) < _WAYS:
+            self._ways[way] = (comparison.summary(), comparison.estimate or "<unnamed>")
 
     def merge(self, other: SettingsTally) -> None:
         """Take every comparison ``other`` took, as if they came after this one's.
 
-        The result is what one tally given both sequences in turn keeps (the first three
-        distinct values of each setting, with where each was first seen), so tallies of
-        consecutive slices merged in order judge as one tally of them all.
+        The result is what one tally given both sequences in turn keeps (the first
+        distinct ways, with where each was first seen), so tallies of consecutive slices
+        merged in order judge as one tally of them all.
         """
-        if other._first is None:
-            return
-        if self._first is None:
-            self._first = other._first
-            self._seen = {key: dict(values) for key, values in other._seen.items()}
-            return
-        first = self._first.estimate or "<unnamed>"
-        for key, values in other._seen.items():
-            mine = self._seen.setdefault(key, {repr(None): first})  # absent from ours: None
-            for value, where in values.items():
-                if len(mine) >= 3:
-                    break
-                mine.setdefault(value, where)
-        theirs = other._first.estimate or "<unnamed>"
-        for key, mine in self._seen.items():
-            if key not in other._seen and len(mine) < 3:  # absent from theirs: None there
-                mine.setdefault(repr(None), theirs)
+        for way, seen in other._ways.items():
+            if len(self._ways) >= _WAYS:
+                break
+            self._ways.setdefault(way, seen)
 
     def result(self, *, force: bool = False) -> dict[str, Value]:
         """Return the shared settings; see :func:`check_same_settings`.
@@ -146,19 +138,22 @@ class SettingsTally:
         SettingsMismatchError
             Naming the first differing setting and the values seen, unless ``force``.
         """
-        first = self._first
-        if first is None:
+        records = [({"metric": c.metric, **c.record()}, where) for c, where in self._ways.values()]
+        if not records:
             return {}
+        first = records[0][0]
         shared: dict[str, Value] = {}
-        for key, values in self._seen.items():
-            if len(values) == 1:
-                shared[key] = first.metric if key == "metric" else first.settings.get(key)
+        for key in dict.fromkeys(k for record, _ in records for k in record):
+            seen = dict.fromkeys(repr(record.get(key)) for record, _ in records)
+            if len(seen) == 1:
+                shared[key] = first.get(key)
                 continue
             if not force:
-                examples = "; ".join(f"{value} in {where}" for value, where in values.items())
+                examples = {repr(record.get(key)): where for record, where in reversed(records)}
+                shown = "; ".join(f"{v} in {examples[v]}" for v in list(seen)[:3])
                 msg = (
                     f"Refusing to mix results made with different `{key}` settings "
-                    f"({examples}); evaluate them with the same settings, or force the mix "
+                    f"({shown}); evaluate them with the same settings, or force the mix "
                     "and say so"
                 )
                 raise SettingsMismatchError(msg)
@@ -172,8 +167,9 @@ def check_same_settings(
 ) -> dict[str, Value]:
     """Return the settings shared by all ``comparisons``; raise if any setting differs.
 
-    The keys of :data:`~robot_msgs.compare.comparison.ESTIMATED_SETTINGS` (a clock offset
-    estimated per evaluation) are not settings chosen, so they may differ and are left out.
+    The metric, the ``settings`` and the ``parameters`` are compared; what each
+    evaluation estimated (``Comparison.estimated``: a clock offset) is not chosen and may
+    differ.
 
     Parameters
     ----------
@@ -189,12 +185,10 @@ def check_same_settings(
 
     Examples
     --------
-    >>> from robot_msgs.compare import Comparison, error_stats
+    >>> from robot_msgs.compare import Comparison
     >>> def run(name, align):
-    ...     stats, units = {"t": error_stats([0.1])}, {"t": "m"}
-    ...     settings = {"align": align, "max_diff_s": 0.01}
-    ...     return Comparison(metric="ape", stats=stats, units=units, settings=settings,
-    ...                       estimate=name)
+    ...     parameters = {"align": align, "max_diff_s": 0.01}
+    ...     return Comparison(metric="ape", signals=(), parameters=parameters, estimate=name)
     >>> check_same_settings([run("a", "se3"), run("b", "se3")])
     {'align': 'se3', 'max_diff_s': 0.01}
     >>> check_same_settings([run("a", "se3"), run("b", "sim3")])
@@ -245,9 +239,9 @@ def aggregate(
 
     Examples
     --------
-    >>> from robot_msgs.compare import Comparison, error_stats
+    >>> from robot_msgs.compare import Comparison, Signal
     >>> runs = [
-    ...     Comparison(metric="ape", stats={"t": error_stats([e])}, units={"t": "m"})
+    ...     Comparison(metric="ape", signals=(Signal.of("t", "m", [e], stamps_s=[0.0]),))
     ...     for e in (0.1, 0.3)
     ... ]
     >>> agg = aggregate(runs, failures=["tracking lost"])
@@ -276,10 +270,11 @@ class AggregateTally:
 
     Examples
     --------
-    >>> from robot_msgs.compare import Comparison, error_stats
+    >>> from robot_msgs.compare import Comparison, Signal
     >>> tally = AggregateTally(group={"algorithm": "orb"})
     >>> for e in (0.1, 0.3):
-    ...     tally.update(Comparison(metric="ape", stats={"t": error_stats([e])}, units={"t": "m"}))
+    ...     signal = Signal.of("t", "m", [e], stamps_s=[0.0])
+    ...     tally.update(Comparison(metric="ape", signals=(signal,)))
     >>> tally.fail("tracking lost")
     >>> agg = tally.compute()
     >>> agg.n_runs, agg.success_rate, agg.stats["t"].mean, dict(agg.failures)
@@ -298,7 +293,8 @@ class AggregateTally:
 
     def reset(self) -> None:
         """Forget every run."""
-        self._first: Comparison | None = None
+        self._first: tuple[Signal, ...] = ()
+        self._metric = ""
         # Per signal, the statistic of each comparison that has it: a signal some
         # comparison lacks has fewer values than comparisons, and is left out.
         self._values: dict[str, array[float]] = {}
@@ -308,13 +304,14 @@ class AggregateTally:
 
     def update(self, comparison: Comparison) -> None:
         """Take a successful run's comparison (its ``statistic`` of each signal)."""
-        if self._first is None:
-            self._first = comparison
-        for signal, stats in comparison.stats.items():
-            values = self._values.get(signal)
+        if not self._metric:
+            self._metric = comparison.metric
+            self._first = tuple(s.summary() for s in comparison.signals)
+        for signal in comparison.signals:
+            values = self._values.get(signal.name)
             if values is None:
-                values = self._values[signal] = array("d")
-            values.append(getattr(stats, self.statistic))
+                values = self._values[signal.name] = array("d")
+            values.append(getattr(signal.stats, self.statistic))
         self._settings.update(comparison)
         self._n += 1
 
@@ -335,21 +332,24 @@ class AggregateTally:
 
         Examples
         --------
-        >>> from robot_msgs.compare import Comparison, error_stats
+        >>> from robot_msgs.compare import Comparison, Signal, error_stats
+        >>> def run(error):
+        ...     signal = Signal(name="t", quantity="t", unit="m", stats=error_stats([error]))
+        ...     return Comparison(metric="ape", signals=(signal,))
         >>> a, b = AggregateTally(), AggregateTally()
-        >>> a.update(Comparison(metric="ape", stats={"t": error_stats([0.1])}, units={"t": "m"}))
-        >>> b.update(Comparison(metric="ape", stats={"t": error_stats([0.3])}, units={"t": "m"}))
+        >>> a.update(run(0.1))
+        >>> b.update(run(0.3))
         >>> b.fail("tracking lost")
         >>> a.merge(b)
         >>> agg = a.compute()
-        >>> agg.n_runs, agg.stats["t"].mean
+        >>> agg.n_runs, agg.signals[0].stats.mean
         (3, 0.2)
         """
         if other.statistic != self.statistic:
             msg = f"Expected a tally of the {self.statistic}, got one of the {other.statistic}"
             raise ValidationError(msg)
-        if self._first is None:
-            self._first = other._first
+        if not self._metric:
+            self._metric, self._first = other._metric, other._first
         for signal, values in other._values.items():
             self._values.setdefault(signal, array("d")).extend(values)
         self._n += other._n
@@ -369,14 +369,14 @@ class AggregateTally:
         mixed = sorted(k for k, v in settings.items() if v == _MIXED)
         if mixed:
             notes.append(f"forced: runs with different {', '.join(mixed)} settings are mixed")
-        first = self._first
-        every = [] if first is None else list(first.stats)
-        signals = [s for s in every if len(self._values[s]) == self._n]  # in every comparison
-        stats = {s: error_stats(np.frombuffer(self._values[s], dtype=np.float64)) for s in signals}
+        signals = tuple(
+            s.replace(stats=error_stats(np.frombuffer(self._values[s.name], dtype=np.float64)))
+            for s in self._first
+            if len(self._values[s.name]) == self._n  # in every comparison
+        )
         return Aggregate(
-            metric=first.metric if first is not None else "",
-            stats=stats,
-            units={s: first.units[s] for s in signals} if first is not None else {},
+            metric=self._metric,
+            signals=signals,
             n_runs=self._n + sum(self._failures.values()),
             statistic=self.statistic,
             settings=settings,

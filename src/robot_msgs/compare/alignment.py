@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 import numpy as np
 
+from robot_msgs.evaluation.settings import ALIGNMENT_METHODS
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.rotations import quat_xyzw_from_matrix
+from robot_msgs.rotations import angle_from_matrix, quat_xyzw_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array
 
 __all__ = ["ALIGNMENT_METHODS", "Alignment"]
-
-#: What :func:`robot_msgs.evaluation.align` can fit.
-ALIGNMENT_METHODS = ("none", "se3", "sim3", "scale", "posyaw", "origin")
 
 #: Largest deviation of ``RᵀR`` from the identity (and of ``det R`` from 1) accepted.
 ROTATION_TOL = 1e-6
@@ -28,8 +27,9 @@ class Alignment(Msg):
     that needed scale 0.43 is a monocular run whose scale was unobservable; a fitted yaw of
     90° says the estimate's world frame was turned; reporting the transform lets a reader see
     that, and lets the same transform be applied to other runs or plots. ``method`` says
-    which degrees of freedom were fitted (``"none"``, ``"se3"``, ``"sim3"``, ``"scale"``,
-    ``"posyaw"``, ``"origin"``), ``n_fit`` how many poses the fit used (0 for ``"none"``).
+    which degrees of freedom were fitted (one of ``EvaluationSettings.align``'s choices,
+    :data:`~robot_msgs.evaluation.ALIGNMENT_METHODS`), ``n_fit`` how many poses the fit
+    used (0 for ``"none"``).
     ``rotation`` is a proper rotation matrix ``(3, 3)``, ``translation_m`` metres ``(3,)``,
     ``scale`` > 0. There is no ROS equivalent.
 
@@ -85,6 +85,22 @@ class Alignment(Msg):
         if self.n_fit < 0:
             raise self._fail(field="n_fit", expected="a count >= 0", got=self.n_fit)
 
+    def describe(self) -> str:
+        """Return a one-line account of the fit, for a result's notes.
+
+        Examples
+        --------
+        >>> Alignment(method="se3", rotation=np.eye(3), translation_m=[1.0, 0, 0],
+        ...           n_fit=3).describe()
+        'se3 alignment fitted on 3 poses: rotation 0 deg, translation [1, 0, 0] m, scale 1'
+        """
+        angle = math.degrees(float(angle_from_matrix(self.rotation[None])[0]))
+        t = ", ".join(f"{v:.6g}" for v in self.translation_m)
+        return (
+            f"{self.method} alignment fitted on {self.n_fit} poses: rotation {angle:.6g} deg, "
+            f"translation [{t}] m, scale {self.scale:.9g}"
+        )
+
     def matrix(self) -> Float64Array:
         """Return the transform as a ``(4, 4)`` float64 matrix, ``s R`` in the top-left block."""
         out = np.eye(4)
@@ -134,4 +150,5 @@ class Alignment(Msg):
             trajectory.frame_id,
             trajectory.child_frame_id,
             cov,
+            stamps_are_frames=trajectory.stamps_are_frames,
         )

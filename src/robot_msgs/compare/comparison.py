@@ -1,51 +1,132 @@
-"""``Comparison``: one estimate against one reference, per signal, with the settings used."""
+"""``Comparison``: one estimate against one reference, its signals, and how they were made.
+
+Three things are kept apart: the evaluation ``settings`` chosen (an
+:class:`~robot_msgs.evaluation.EvaluationSettings`), the metric's own ``parameters``
+(the relation, the RPE pairs, the drift segments) and what the evaluation ``estimated``
+for its data (:class:`Estimates`: a clock offset, NEES bounds). Two comparisons were
+made the same way exactly when their settings and parameters are equal.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import field
+from typing import TYPE_CHECKING, Any
 
-from robot_msgs.compare.statistics import ErrorStats
+from robot_msgs.compare.signal import Signal, find_signal
+from robot_msgs.compare.time_offset import TimeOffset
+from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.msg import Msg, Value, message
 
-__all__ = ["ESTIMATED_SETTINGS", "Comparison"]
+if TYPE_CHECKING:
+    from robot_msgs.compare.statistics import ErrorStats
 
-#: ``settings`` keys that record a value estimated or derived for each evaluation, not
-#: chosen (the clock offset of ``offset_auto`` and its uncertainty, the NEES bounds for
-#: the run's pose count); results that share every other setting were made the same way
-#: and may be ranked together.
-ESTIMATED_SETTINGS = frozenset({"offset_estimated_s", "offset_std_s", "nees_mean_bounds"})
+__all__ = ["Comparison", "Estimates"]
+
+
+@message("compare/Estimates")
+class Estimates(Msg):
+    """What an evaluation estimated or derived from its data, as opposed to what was chosen.
+
+    ``time_offset``: the clock offset estimated for the association
+    (``EvaluationSettings.offset_auto``), with its uncertainty and cost curve.
+    ``nees_dof``, ``nees_mean_bounds`` and ``nees_pose_bounds``: the chi-square degrees
+    of freedom and the two-sided bounds (``(low, high)``) of the mean and of one pose's
+    NEES, for the run's pose count and the settings' ``confidence``.
+
+    Examples
+    --------
+    >>> Estimates(nees_dof=3, nees_mean_bounds=(2.5, 3.6)).nees_mean_bounds
+    (2.5, 3.6)
+    """
+
+    time_offset: TimeOffset | None = None
+    nees_dof: int | None = None
+    nees_mean_bounds: tuple[float, ...] | None = None
+    nees_pose_bounds: tuple[float, ...] | None = None
 
 
 @message("compare/Comparison")
 class Comparison(Msg):
-    """One estimate against one reference: an ``ErrorStats`` per named signal, and how.
+    """One estimate against one reference: its signals, and how they were made.
 
     ``metric`` names what was computed (``"ape"``, ``"rpe"``, ``"kitti_drift"``,
-    ``"tracking"``...). ``stats`` maps each signal (``"translation"``, ``"angle_deg"``,
-    ``"joint_1"``...) to its statistics and ``units`` gives each signal's unit (``"m"``,
-    ``"deg"``, ``"rad"``, ``"%"``).
+    ``"relative_error"``, ``"tracking"``...); ``signals`` are its
+    :class:`~robot_msgs.compare.Signal` values, with their series in a full result and
+    without in a summary (:meth:`summary`).
 
-    WHY ``settings`` travels with the numbers: an APE after Sim(3) alignment and one
+    WHY the settings travel with the numbers: an APE after Sim(3) alignment and one
     after SE(3) alignment are different quantities; rankings and aggregates compare
-    ``settings`` and refuse to mix (the SLAM guide: "do not silently mix these
-    evaluation settings"). ``counts`` records sample bookkeeping such as
-    ``{"estimate": 788, "reference": 3000, "matched": 788}`` and ``notes`` the warnings
-    a reader must see (few matches, poses dropped). New keys extend these mappings
-    without changing the ``to_dict`` form. The keys of :data:`ESTIMATED_SETTINGS` record
-    what the evaluation estimated rather than what was chosen (a clock offset).
+    ``settings`` and ``parameters`` and refuse to mix (the SLAM guide: "do not silently
+    mix these evaluation settings"). ``settings`` is ``None`` where no trajectory was
+    associated (control tracking). ``parameters`` are the metric's own (``relation``,
+    ``delta``, ``lengths_m``...). ``estimated`` holds what was estimated per
+    evaluation, which may differ between comparisons made the same way. ``counts``
+    records sample bookkeeping such as ``{"estimate": 788, "reference": 3000,
+    "matched": 788}`` and ``notes`` the warnings a reader must see.
+
+    Examples
+    --------
+    >>> c = Comparison(metric="ape", signals=(Signal.of("translation", "m", [0.1, 0.2],
+    ...                                                 stamps_s=[0.0, 1.0]),))
+    >>> round(c.stats["translation"].rms, 6), c.units["translation"]
+    (0.158114, 'm')
     """
 
     metric: str
-    stats: Mapping[str, ErrorStats]
-    units: Mapping[str, str]
-    settings: Mapping[str, Value] = field(default_factory=dict)
+    signals: tuple[Signal, ...]
+    settings: EvaluationSettings | None = None
+    parameters: Mapping[str, Value] = field(default_factory=dict)
+    estimated: Estimates | None = None
     estimate: str = ""
     reference: str = ""
     counts: Mapping[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
+    @classmethod
+    def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        if "stats" not in data:
+            return data
+        from robot_msgs.compare.migrate import comparison_v0  # noqa: PLC0415 - old files only
+
+        return comparison_v0(data)
+
     def _validate(self) -> None:
-        if list(self.units) != list(self.stats):
-            expected = f"one unit per signal, in order {list(self.stats)}"
-            raise self._fail(field="units", expected=expected, got=dict(self.units))
+        names = [s.name for s in self.signals]
+        twice = next((n for n in names if names.count(n) > 1), None)
+        if twice is not None:
+            expected = f"signals of distinct names ({twice!r} twice)"
+            raise self._fail(field="signals", expected=expected, got=names)
+
+    @property
+    def stats(self) -> Mapping[str, ErrorStats]:
+        """Each signal's statistics by name (a view of ``signals``)."""
+        return {s.name: s.stats for s in self.signals}
+
+    @property
+    def units(self) -> Mapping[str, str]:
+        """Each signal's unit by name (a view of ``signals``)."""
+        return {s.name: s.unit for s in self.signals}
+
+    def signal(self, name: str) -> Signal | None:
+        """Return the signal called ``name``, or ``None``."""
+        return find_signal(self.signals, name)
+
+    def summary(self) -> Comparison:
+        """Return this comparison without the signals' series (what a run report keeps)."""
+        if all(s.series is None for s in self.signals):
+            return self
+        return self.replace(signals=tuple(s.summary() for s in self.signals))
+
+    def record(self) -> dict[str, Value]:
+        """Return the parameters and the settings as one flat mapping (tables, tallies).
+
+        Examples
+        --------
+        >>> c = Comparison(metric="ape", signals=(), parameters={"relation": "translation"},
+        ...                settings=EvaluationSettings(align="se3"))
+        >>> list(c.record())[:3]
+        ['relation', 'align', 'n_align']
+        """
+        settings = {} if self.settings is None else self.settings.record()
+        return {**self.parameters, **settings}

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import field
+from typing import Any
 
 from robot_msgs.compare.aggregation import Aggregate
 from robot_msgs.compare.ranking import Ranking
 from robot_msgs.compare.run_report import Repeatability, RunReport
-from robot_msgs.compare.statistics import ErrorStats
+from robot_msgs.compare.signal import Signal, find_signal
 from robot_msgs.msg import Msg, Value, message
 
 __all__ = ["GroupSummary", "Report"]
@@ -23,9 +24,9 @@ class GroupSummary(Msg):
     apart from accuracy. ``accuracy`` is the :class:`Aggregate` of the APE comparisons
     of the successful runs (``None`` without a reference). ``signals`` holds, for each
     per-run figure (``"coverage"``, ``"lost_s"``, ``"latency_p95_s"``,
-    ``"peak_rss_bytes"``...), its distribution across the runs that have it, in
-    ``units``. ``repeatability`` is set when there is no reference and at least two
-    runs produced an estimate.
+    ``"peak_rss_bytes"``...), its distribution across the runs that have it (a signal
+    without series; :meth:`signal` finds one by name). ``repeatability`` is set when
+    there is no reference and at least two runs produced an estimate.
     """
 
     algorithm: str
@@ -33,21 +34,26 @@ class GroupSummary(Msg):
     n_runs: int
     failures: Mapping[str, int] = field(default_factory=dict)
     accuracy: Aggregate | None = None
-    signals: Mapping[str, ErrorStats] = field(default_factory=dict)
-    units: Mapping[str, str] = field(default_factory=dict)
+    signals: tuple[Signal, ...] = ()
     repeatability: Repeatability | None = None
 
+    @classmethod
+    def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        if not isinstance(data.get("signals"), Mapping):
+            return data
+        from robot_msgs.compare.migrate import group_summary_v0  # noqa: PLC0415 - old files
+
+        return group_summary_v0(data)
+
     def _validate(self) -> None:
-        if list(self.units) != list(self.signals):
-            raise self._fail(
-                field="units",
-                expected=f"one unit per signal, in order {list(self.signals)}",
-                got=dict(self.units),
-            )
         if self.n_failed > self.n_runs:
             raise self._fail(
                 field="n_runs", expected=f"at least the {self.n_failed} failures", got=self.n_runs
             )
+
+    def signal(self, name: str) -> Signal | None:
+        """Return the per-run figure called ``name`` across runs, or ``None``."""
+        return find_signal(self.signals, name)
 
     @property
     def n_failed(self) -> int:

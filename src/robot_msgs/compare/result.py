@@ -1,9 +1,9 @@
 """``EvaluationResult``: a trajectory metric's summary together with the evidence behind it.
 
-A :class:`~robot_msgs.compare.Comparison` summarises; an :class:`EvaluationResult` also
-keeps what it summarised, per signal an :class:`ErrorSeries` (the time axis, the errors,
-and for relative errors the pose pairs), plus the matched reference and the aligned
-estimate that were compared, the alignment applied, and which input poses matched.
+Its :class:`~robot_msgs.compare.Comparison` holds every signal with its series (the time
+axis, the errors, and for relative errors the pose pairs); the result adds the matched
+reference and the aligned estimate that were compared, the alignment applied, and which
+input poses matched.
 
 WHY results keep their evidence: a plot, a report or a saved file that needs the per-pose
 errors reads them here instead of running the kernels again (which could drift from the
@@ -13,74 +13,43 @@ numbers summarised), and a user can keep, re-plot or re-analyse an evaluation la
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import field
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.comparison import Comparison
-from robot_msgs.compare.statistics import ErrorStats, error_stats
-from robot_msgs.compare.time_offset import TimeOffset
-from robot_msgs.msg import Msg, Shape, Value, message
+from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.trajectory import PoseTrajectory
-from robot_msgs.typing import Float64Array, Int64Array
+from robot_msgs.typing import Int64Array
 
-__all__ = ["ErrorSeries", "EvaluationResult"]
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
+    from robot_msgs.compare.signal import ErrorSeries
+    from robot_msgs.compare.statistics import ErrorStats
+    from robot_msgs.compare.time_offset import TimeOffset
+    from robot_msgs.msg import Value
 
-@message("compare/ErrorSeries")
-class ErrorSeries(Msg):
-    """The per-sample errors one ``ErrorStats`` summarised, with their time axis.
-
-    ``errors`` (``(N,)``, in the signal's unit, NaN where a sample has no value, such as
-    an RPE distance ratio over a zero reference distance) at ``stamps_s`` (``(N,)``,
-    seconds on the estimate's clock: the matched pose's stamp for APE, the end pose's for
-    a pair). ``pairs`` (``(N, 2)``, int64) are the rows ``(i, j)`` of each pair in the
-    result's matched trajectories, for relative errors (RPE, drift segments); ``None``
-    for absolute errors, where row ``k`` is matched pose ``k``.
-
-    Examples
-    --------
-    >>> s = ErrorSeries(stamps_s=[0.0, 1.0], errors=[0.3, 0.4])
-    >>> round(s.stats().rms, 6), s.pairs is None
-    (0.353553, True)
-    """
-
-    stamps_s: Annotated[Float64Array, Shape("N")]
-    errors: Annotated[Float64Array, Shape("N")]
-    pairs: Annotated[Int64Array, Shape("N", 2)] | None = None
-
-    def __len__(self) -> int:
-        return int(self.errors.shape[0])
-
-    def stats(self) -> ErrorStats:
-        """Return the statistics of these errors (the integrals when the stamps increase)."""
-        t = self.stamps_s
-        increasing = t.size < 2 or bool((t[1:] > t[:-1]).all())
-        return error_stats(self.errors, t=t if increasing else None)
+__all__ = ["EvaluationResult"]
 
 
 @message("compare/EvaluationResult")
 class EvaluationResult(Msg):
-    """One evaluation of an estimate against a reference: the summary and its evidence.
+    """One evaluation of an estimate against a reference: the comparison and its evidence.
 
-    ``comparison`` is the summary (statistics, units, settings, counts, notes);
-    ``series`` holds, for each of its signals and in the same order, the errors it
-    summarised. ``reference`` and ``estimate`` are the matched poses that were compared:
-    the reference's (interpolated for ``sync="interpolate"``) and the estimate's *after*
+    ``comparison`` holds the signals with their series, the settings, counts and notes.
+    ``reference`` and ``estimate`` are the matched poses that were compared: the
+    reference's (interpolated for ``sync="interpolate"``) and the estimate's *after*
     ``alignment``; ``reference_index``/``estimate_index`` (``(K,)``, int64) are their rows
     in the input trajectories (for ``interpolate``, the reference pose at or before each
-    stamp). The properties ``metric``, ``stats``, ``units``, ``settings``, ``counts`` and
-    ``notes`` are the comparison's; the names of the two inputs are
-    ``comparison.reference`` and ``comparison.estimate``. ``time_offset`` is the clock
-    offset estimated for the association (``EvaluationSettings.offset_auto``), with its
-    cost curve, or ``None``.
+    stamp). ``metric``, ``stats``, ``units``, ``series``, ``settings``, ``counts``,
+    ``notes`` and ``time_offset`` are views of the comparison; the names of the two
+    inputs are ``comparison.reference`` and ``comparison.estimate``.
     """
 
     comparison: Comparison
-    series: Mapping[str, ErrorSeries]
     reference: PoseTrajectory
     estimate: PoseTrajectory
     alignment: Alignment
@@ -90,12 +59,16 @@ class EvaluationResult(Msg):
     estimate_index: Annotated[Int64Array, Shape("K")] = field(
         default_factory=lambda: np.zeros(0, dtype=np.int64)
     )
-    time_offset: TimeOffset | None = None
+
+    @classmethod
+    def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        if "series" not in data:
+            return data
+        from robot_msgs.compare.migrate import result_v0  # noqa: PLC0415 - old files only
+
+        return result_v0(data)
 
     def _validate(self) -> None:
-        if list(self.series) != list(self.comparison.stats):
-            expected = f"one series per signal, in order {list(self.comparison.stats)}"
-            raise self._fail(field="series", expected=expected, got=list(self.series))
         if len(self.reference) != len(self.estimate):
             expected = f"as many matched poses as the reference ({len(self.reference)})"
             raise self._fail(field="estimate", expected=expected, got=len(self.estimate))
@@ -110,18 +83,23 @@ class EvaluationResult(Msg):
 
     @property
     def stats(self) -> Mapping[str, ErrorStats]:
-        """The comparison's statistics per signal."""
+        """The comparison's statistics per signal name."""
         return self.comparison.stats
 
     @property
     def units(self) -> Mapping[str, str]:
-        """The comparison's unit per signal."""
+        """The comparison's unit per signal name."""
         return self.comparison.units
 
     @property
+    def series(self) -> Mapping[str, ErrorSeries]:
+        """The errors each signal summarised, by signal name."""
+        return {s.name: s.series for s in self.comparison.signals if s.series is not None}
+
+    @property
     def settings(self) -> Mapping[str, Value]:
-        """The settings the comparison records."""
-        return self.comparison.settings
+        """The comparison's parameters and settings, flat (:meth:`Comparison.record`)."""
+        return self.comparison.record()
 
     @property
     def counts(self) -> Mapping[str, int]:
@@ -132,3 +110,9 @@ class EvaluationResult(Msg):
     def notes(self) -> tuple[str, ...]:
         """The comparison's notes."""
         return self.comparison.notes
+
+    @property
+    def time_offset(self) -> TimeOffset | None:
+        """The clock offset estimated for the association (``offset_auto``), or ``None``."""
+        estimated = self.comparison.estimated
+        return None if estimated is None else estimated.time_offset

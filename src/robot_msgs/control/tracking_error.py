@@ -1,6 +1,6 @@
 """Tracking error of a control loop: commanded against measured, one ``ErrorStats`` per channel.
 
-The resampling rule, stated once and recorded in every result's ``settings``: the time base
+The resampling rule, stated once and recorded in every result's ``parameters``: the time base
 is the **measured** stamps that lie within the command's time span (inclusive); the command
 is **linearly interpolated** at those stamps; the error is ``commanded - measured`` (the
 control error ``e = r - y``). Measured samples before the first or after the last command
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.compare.comparison import Comparison
-from robot_msgs.compare.statistics import error_stats
+from robot_msgs.compare.signal import Signal
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.series import check_series
 
@@ -97,9 +97,10 @@ def tracking(
     Returns
     -------
     Comparison
-        ``metric="tracking"``; ``stats[channel]`` from :func:`error_stats` with the matched
-        times, so ``iae``/``ise``/``itae`` are filled; ``settings`` records the resampling
-        rule; ``counts`` the commanded, measured and matched samples.
+        ``metric="tracking"``; one signal per channel, named by it: the errors at the
+        matched times and their statistics (:func:`~robot_msgs.compare.error_stats`, so
+        ``iae``/``ise``/``itae`` are filled); ``parameters`` records the resampling rule;
+        ``counts`` the commanded, measured and matched samples.
 
     Raises
     ------
@@ -145,10 +146,11 @@ def tracking(
         )
         raise AssociationError(msg)
     t = tm[inside]
-    stats = {}
-    for c, name in enumerate(names):
-        errors = np.interp(t, tc, cmd[:, c]) - meas[inside, c]
-        stats[name] = error_stats(errors, t)
+    unit_of = _units_for(names, units)
+    signals = tuple(
+        Signal.of(name, unit_of[name], np.interp(t, tc, cmd[:, c]) - meas[inside, c], stamps_s=t)
+        for c, name in enumerate(names)
+    )
     notes: list[str] = []
     if matched < tm.size:
         notes.append(
@@ -157,9 +159,8 @@ def tracking(
         )
     return Comparison(
         metric="tracking",
-        stats=stats,
-        units=_units_for(names, units),
-        settings=dict(_SETTINGS),
+        signals=signals,
+        parameters=dict(_SETTINGS),
         estimate=estimate,
         reference=reference,
         counts={"commanded": int(tc.size), "measured": int(tm.size), "matched": matched},
@@ -184,7 +185,7 @@ def joint_tracking(
     now"); each state's time is its ``header.stamp``. Joints are matched by name, in the
     command's order, so states may list them in any order. Then :func:`tracking` applies,
     with the same resampling rule (linear interpolation of the command between its points,
-    not the spline a ROS controller may use) recorded in ``settings`` plus ``field``.
+    not the spline a ROS controller may use) recorded in ``parameters`` plus ``field``.
 
     Parameters
     ----------
@@ -284,5 +285,5 @@ def joint_tracking(
         estimate=estimate,
         reference=reference,
     )
-    settings = {**result.settings, "field": field, "interpolation": "linear between points"}
-    return result.replace(settings=settings)
+    parameters = {**result.parameters, "field": field, "interpolation": "linear between points"}
+    return result.replace(parameters=parameters)

@@ -499,6 +499,7 @@ def _take(traj: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
         traj.frame_id,
         traj.child_frame_id,
         None if cov is None else cov[rows],
+        stamps_are_frames=traj.stamps_are_frames,
     )
 
 
@@ -539,18 +540,18 @@ def _no_match(
     )
     if e1 < r0 - max_diff or e0 > r1 + max_diff:
         text += (
-            "The time spans do not overlap: if the clocks differ, set the offset (--offset) "
+            "The time spans do not overlap: if the clocks differ, set the offset (`offset_s=`) "
             f"to about {r0 - (e0 - offset):.6f} s (reference start - estimate start)"
         )
     elif method == "interpolate" and max_gap is not None:
         text += (
             "The estimate stamps inside the reference span all fall in reference gaps longer "
-            f"than max_gap_s {max_gap:g} s: allow longer gaps (max_gap_s, --max-gap) or use "
-            "sync nearest"
+            f"than max_gap_s {max_gap:g} s: allow longer gaps (`max_gap_s=`) or use "
+            "`sync='nearest'`"
         )
     else:
         text += (
-            "The spans overlap but no stamps are close enough: raise max_diff (--max-diff); "
+            "The spans overlap but no stamps are close enough: raise `max_diff_s=`; "
             f"the median intervals are {_median_step(reference.stamps_s):g} s (reference) and "
             f"{_median_step(estimate.stamps_s):g} s (estimate)"
         )

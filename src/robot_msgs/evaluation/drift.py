@@ -33,12 +33,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import path_distances
-from robot_msgs.evaluation.pipeline import Signal, prepare
+from robot_msgs.evaluation.pipeline import signal_of
 from robot_msgs.evaluation.relations import rpe_errors
-from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import (
     euler_sxyz_from_matrix,
     matrix_from_quat_xyzw,
@@ -50,32 +48,13 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.compare.signal import Signal
+    from robot_msgs.evaluation.pipeline import Prepared
+    from robot_msgs.evaluation.settings import Drift
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = [
-    "KITTI_LENGTHS_M",
-    "RPG_FRACTIONS",
-    "RPG_SETTINGS",
-    "kitti_drift",
-    "kitti_segments",
-    "relative_error",
-    "rpg_segments",
-]
-
-#: The KITTI devkit's segment lengths, metres.
-KITTI_LENGTHS_M: tuple[float, ...] = (100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0)
-
-#: rpg_trajectory_evaluation's default segment lengths as fractions of the path length.
-RPG_FRACTIONS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5)
-
-#: rpg_trajectory_evaluation's association and alignment: TUM's one-to-one rule within
-#: 0.02 s, then Sim(3).
-RPG_SETTINGS = EvaluationSettings(align="sim3", sync="one_to_one", max_diff_s=0.02)
-
-
-def _label(length_m: float) -> str:
-    return f"{length_m:g}m"
+__all__ = ["kitti_result", "kitti_segments", "rpg_result", "rpg_segments"]
 
 
 def _invalid(reason: str, *, field: str) -> ValidationError:
@@ -136,107 +115,58 @@ def kitti_segments(
     return first[keep], last[keep], length[keep]
 
 
-def kitti_drift(
-    reference: PoseTrajectory,
-    estimate: PoseTrajectory,
-    *,
-    settings: EvaluationSettings | None = None,
-    lengths_m: Sequence[float] = KITTI_LENGTHS_M,
-    step_frames: int = 10,
-    reference_name: str = "",
-    estimate_name: str = "",
-) -> EvaluationResult:
-    """KITTI odometry drift: translation (%) and rotation (deg/m) error per segment length.
+def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> EvaluationResult:
+    """KITTI odometry drift of prepared poses: translation (%) and rotation (deg/m) error.
 
-    Parameters
-    ----------
-    reference, estimate : PoseTrajectory
-        Ground truth and estimate. KITTI files without times are matched by frame index
-        (stamps 0, 1, 2, …); anything else is associated in time first.
-    settings : EvaluationSettings, optional
-        Time range, association and alignment; the devkit aligns nothing (the default).
-    lengths_m : sequence of float
-        Segment lengths (the devkit's 100 … 800 m by default).
-    step_frames : int
-        A segment starts every ``step_frames`` matched frames (10 in the devkit).
-    reference_name, estimate_name : str
-        Labels stored in the result.
-
-    Returns
-    -------
-    EvaluationResult
-        ``metric="kitti_drift"``. ``stats["translation_pct"]`` and
-        ``stats["rotation_deg_per_m"]`` pool every segment of every length: their
-        ``mean`` is the devkit's published figure. ``stats["translation_pct@100m"]`` …
-        hold one length each (time axis: the segments' first stamps), ``n == 0`` and NaN
-        for a length with no segment. ``counts["segments"]`` counts all segments. Each
-        series holds its segments' errors at their first stamps, with the segments'
-        (first, last) rows.
+    ``metric="kitti_drift"``. The signals ``translation_pct`` and ``rotation_deg_per_m``
+    pool every segment of every length: their ``mean`` is the devkit's published
+    figure. One signal of each per length (``length_m`` typed, named
+    ``translation_pct@100m``...) holds that length's segments (time axis: their first
+    stamps), ``n == 0`` and NaN for a length with no segment. ``counts["segments"]``
+    counts all segments. Each series holds its segments' errors at their first stamps,
+    with the segments' (first, last) rows. KITTI files without times are matched by
+    frame index (stamps 0, 1, 2, …).
 
     Raises
     ------
     ValidationError
-        Bad lengths or step, or a reference path shorter than every length.
-
-    Examples
-    --------
-    >>> from robot_msgs.trajectory import PoseTrajectory
-    >>> t = np.arange(301.0)
-    >>> ref = PoseTrajectory(
-    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
-    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (301, 1)),
-    ... )
-    >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.02)  # 2 % too long
-    >>> drift = kitti_drift(ref, est)
-
-    Segments end one frame past their length (101 m, 201 m), and the devkit divides by the
-    nominal length: 20 segments of 2.02 % and 10 of 2.01 %.
-
-    >>> round(drift.stats["translation_pct"].mean, 9), drift.counts["segments"]
-    (2.016666667, 30)
+        A reference path shorter than every length.
     """
-    lengths = _check_lengths(lengths_m)
-    prep = prepare(reference, estimate, settings)
-    ref, est = prep.reference, prep.estimate
+    parameters = spec.record(0.0)
+    lengths = list(spec.resolved_lengths_m(0.0))
+    step = int(parameters["step_frames"])  # type: ignore[arg-type]  # an int by Drift.record
+    ref, est = prepared.reference, prepared.estimate
     distances = path_distances(ref.positions_xyz)
-    first, last, length = kitti_segments(distances, lengths, step_frames)
+    first, last, length = kitti_segments(distances, lengths, step)
     if first.size == 0:
         msg = (
             f"No KITTI segment fits: the matched reference path is {distances[-1]:.6g} m, "
             f"shorter than every segment length ({', '.join(f'{v:g}' for v in lengths)} m); "
-            "choose shorter segment lengths (lengths_m, --lengths)"
+            "choose shorter segment lengths (`lengths_m=`)"
         )
-        raise ValidationError(msg)
+        raise ValidationError(msg, field="Drift.lengths_m", reason=msg)
     pairs = np.stack([first, last], axis=1)
     # ‖t(ΔP⁻¹ ΔQ)‖ = ‖t(ΔQ⁻¹ ΔP)‖ and the angles agree: the RPE kernel gives both.
     t_pct = rpe_errors(ref, est, pairs, "translation") / length * 100.0
     r_deg_per_m = rpe_errors(ref, est, pairs, "angle_deg") / length
-    units = {"translation_pct": "%", "rotation_deg_per_m": "deg/m"}
+    quantities = (("translation_pct", "%", t_pct), ("rotation_deg_per_m", "deg/m", r_deg_per_m))
     starts = ref.stamps_s[first]
-    signals: dict[str, Signal] = {
-        quantity: Signal(
-            stats=error_stats(series), unit=unit, stamps_s=starts, errors=series, pairs=pairs
-        )
-        for (quantity, unit), series in zip(units.items(), (t_pct, r_deg_per_m), strict=True)
-    }
+    signals = [
+        signal_of(quantity, unit, series, starts, pairs, integrate=False)
+        for quantity, unit, series in quantities
+    ]
     for value in lengths:
         rows = np.flatnonzero(length == value)
-        t = starts[rows]
-        for (quantity, unit), series in zip(units.items(), (t_pct, r_deg_per_m), strict=True):
-            signals[f"{quantity}@{_label(value)}"] = Signal(
-                stats=error_stats(series[rows], t=t),
-                unit=unit,
-                stamps_s=t,
-                errors=series[rows],
-                pairs=pairs[rows],
-            )
-    return prep.result(
+        signals += [
+            signal_of(quantity, unit, series[rows], starts[rows], pairs[rows], length_m=value)
+            for quantity, unit, series in quantities
+        ]
+    return prepared.result(
         "kitti_drift",
         signals,
-        parameters={"lengths_m": tuple(lengths), "step_frames": int(step_frames)},
+        parameters=parameters,
+        names=names,
         counts={"segments": int(first.size)},
-        reference_name=reference_name,
-        estimate_name=estimate_name,
     )
 
 
@@ -276,96 +206,43 @@ def _yaw_gravity_deg(matrices: Float64Array) -> tuple[Float64Array, Float64Array
     return np.degrees(np.abs(yaw)), np.degrees(np.hypot(pitch, roll))
 
 
-def relative_error(
-    reference: PoseTrajectory,
-    estimate: PoseTrajectory,
-    *,
-    settings: EvaluationSettings = RPG_SETTINGS,
-    fractions: Sequence[float] = RPG_FRACTIONS,
-    lengths_m: Sequence[float] | None = None,
-    max_diff_ratio: float = 0.2,
-    reference_name: str = "",
-    estimate_name: str = "",
+def rpg_result(
+    prepared: Prepared, spec: Drift, path_length_m: float, names: tuple[str, str]
 ) -> EvaluationResult:
-    """rpg_trajectory_evaluation's relative error over sub-trajectories of set lengths.
+    """rpg_trajectory_evaluation's relative error of prepared poses over set lengths.
 
-    Parameters
-    ----------
-    reference, estimate : PoseTrajectory
-        Ground truth and estimate; neither is modified.
-    fractions : sequence of float
-        Segment lengths as fractions of the reference's whole path length (the unmatched
-        reference, as rpg reads it), truncated to centimetres as rpg does.
-    lengths_m : sequence of float, optional
-        Explicit segment lengths in metres instead of ``fractions``.
-    max_diff_ratio : float
-        A segment is kept when its length is within ``max_diff_ratio × length`` (0.2).
-    settings : EvaluationSettings
-        Time range, association and alignment: rpg's by default
-        (:data:`RPG_SETTINGS`, one-to-one within 0.02 s, Sim(3)). Only the alignment's
-        scale enters: the estimate's relative translations are multiplied by it.
-    reference_name, estimate_name : str
-        Labels stored in the result.
-
-    Returns
-    -------
-    EvaluationResult
-        ``metric="relative_error"``; per length ``L`` (key suffix ``@{L}m``):
-        ``translation`` (m), ``translation_pct`` (%), ``rotation_deg``, ``yaw_deg``,
-        ``gravity_deg`` (deg) and ``rotation_deg_per_m`` (deg/m). Like rpg, a length with
-        fewer than 2 segments is not computed (``n == 0``, with a note). The result's
-        estimate is the one compared: unaligned, positions multiplied by the scale.
+    ``path_length_m`` is the reference's whole path (the unmatched reference, as rpg
+    reads it), of which the spec's fractions are taken. ``metric="relative_error"``; per
+    length ``L`` (``length_m`` typed, named ``@{L}m``): ``translation`` (m),
+    ``translation_pct`` (%), ``rotation_deg``, ``yaw_deg``, ``gravity_deg`` (deg) and
+    ``rotation_deg_per_m`` (deg/m). Like rpg, a length with fewer than 2 segments is not
+    computed (``n == 0``, with a note). Only the alignment's scale enters: the result's
+    estimate is the one compared, unaligned, positions multiplied by the scale.
 
     Raises
     ------
     ValidationError
-        Bad fractions, lengths or ratio; ``project_to_plane`` (the projection follows the
-        alignment, and rpg compares the unaligned estimate).
-
-    Examples
-    --------
-    >>> from robot_msgs.trajectory import PoseTrajectory
-    >>> t = np.arange(101.0)
-    >>> ref = PoseTrajectory(
-    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
-    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (101, 1)),
-    ... )
-    >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)
-    >>> result = relative_error(ref, est, lengths_m=[10.0], settings=EvaluationSettings())
-
-    Starts 0 … 90 get 10 m segments, start 91 the 9 m one up to the end (1 m short, within
-    0.2 × 10 m): 92 segments, each 1 % too long.
-
-    >>> round(result.stats["translation_pct@10m"].max, 9), result.counts["segments"]
-    (1.0, 92)
+        Fractions that give lengths of 0 or twice the same; ``project_to_plane`` (the
+        projection follows the alignment, and rpg compares the unaligned estimate); no
+        length with 2 segments.
     """
-    if lengths_m is None:
-        if not fractions or not all(float(f) > 0 for f in fractions):
-            reason = f"expected fractions > 0 of the path length, got {list(fractions)!r}"
-            raise _invalid(reason, field="fractions")
-        total = reference.path_length_m
-        lengths = _check_lengths(
-            [math.trunc(float(f) * total * 100.0) / 100.0 for f in fractions], "fractions"
-        )
-    else:
-        lengths = _check_lengths(lengths_m)
-    if not (math.isfinite(max_diff_ratio) and max_diff_ratio > 0):
-        msg = f"Expected max_diff_ratio > 0, got {max_diff_ratio!r}"
-        raise ValidationError(msg)
-    if settings.project_to_plane is not None:
+    parameters = spec.record(path_length_m)
+    lengths = _check_lengths(spec.resolved_lengths_m(path_length_m), "Drift.fractions")
+    ratio = float(parameters["max_diff_ratio"])  # type: ignore[arg-type]  # a float by record
+    plane = prepared.settings.project_to_plane
+    if plane is not None:
         reason = (
             "no plane projection with rpg's relative error, which compares the unaligned "
-            f"estimate (the projection follows the alignment), got {settings.project_to_plane!r}"
+            f"estimate (the projection follows the alignment), got {plane!r}"
         )
         msg = f"Expected {reason}"
         raise ValidationError(msg, field="EvaluationSettings.project_to_plane", reason=reason)
-    prep = prepare(reference, estimate, settings)
-    ref = prep.reference
-    raw = prep.association.estimate
+    ref = prepared.reference
+    raw = prepared.association.estimate
     # rpg's T_c1_c2: the unaligned estimate's motion with its translation scaled.
-    scaled = raw.replace(positions_xyz=raw.positions_xyz * prep.alignment.scale)
+    scaled = raw.replace(positions_xyz=raw.positions_xyz * prepared.alignment.scale)
     distances = path_distances(ref.positions_xyz)
-    signals: dict[str, Signal] = {}
+    signals: list[Signal] = []
     notes: list[str] = []
     n_segments = 0
     quantities = (
@@ -377,7 +254,7 @@ def relative_error(
         ("rotation_deg_per_m", "deg/m"),
     )
     for length in lengths:
-        first, last = rpg_segments(distances, length, max_diff_ratio * length)
+        first, last = rpg_segments(distances, length, ratio * length)
         if first.size < 2:
             notes.append(f"{first.size} segment(s) of {length:g} m: too few, not computed (rpg)")
             first, last = first[:0], last[:0]
@@ -385,29 +262,24 @@ def relative_error(
         values = _rpg_errors(ref, scaled, raw, first, last, length)
         t = ref.stamps_s[first]
         pairs = np.stack([first, last], axis=1)
-        for (quantity, unit), series in zip(quantities, values, strict=True):
-            signals[f"{quantity}@{_label(length)}"] = Signal(
-                stats=error_stats(series, t=t), unit=unit, stamps_s=t, errors=series, pairs=pairs
-            )
+        signals += [
+            signal_of(quantity, unit, series, t, pairs, length_m=length)
+            for (quantity, unit), series in zip(quantities, values, strict=True)
+        ]
     if n_segments == 0:  # as the KITTI protocol refuses it: all-NaN statistics are no answer
         msg = (
             f"No rpg segment fits: the matched reference path is {distances[-1]:.6g} m and "
             f"every segment length ({', '.join(f'{v:g}' for v in lengths)} m) gives fewer than "
-            "2 segments; choose shorter lengths (--lengths) or smaller --fractions"
+            "2 segments; choose shorter lengths (`lengths_m=`) or smaller `fractions=`"
         )
-        raise ValidationError(msg)
-    return prep.result(
+        raise ValidationError(msg, field="Drift.lengths_m", reason=msg)
+    return prepared.result(
         "relative_error",
         signals,
-        parameters={
-            "lengths_m": tuple(lengths),
-            "fractions": None if lengths_m is not None else tuple(float(f) for f in fractions),
-            "max_diff_ratio": float(max_diff_ratio),
-        },
+        parameters=parameters,
+        names=names,
         counts={"segments": n_segments},
         notes=notes,
-        reference_name=reference_name,
-        estimate_name=estimate_name,
         estimate=scaled,
     )
 

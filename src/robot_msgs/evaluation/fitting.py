@@ -41,7 +41,7 @@ STATIC_TOL = 1e-9
 #: treated as zero: the points lie on a line up to rounding.
 COLLINEAR_TOL = 1e-9
 
-_ALTERNATIVES = "use --align origin (first poses coincide) or --align none"
+_ALTERNATIVES = "use `align='origin'` (first poses coincide) or `align='none'`"
 
 
 def umeyama(
@@ -109,7 +109,7 @@ def umeyama(
             f"Cannot fit {'Sim(3)' if with_scale else 'SE(3)'}: the positions are collinear "
             f"(covariance rank 1 of 3, singular values {d[0]:.3g}, {d[1]:.3g}, {d[2]:.3g}): "
             "the rotation about the line is undetermined; "
-            "use --align origin, or --align posyaw for a horizontal line"
+            "use `align='origin'`, or `align='posyaw'` for a horizontal line"
         )
         raise AlignmentError(msg)
     return R, t, s
@@ -218,7 +218,7 @@ def _fit_rows(estimate: PoseTrajectory, settings: EvaluationSettings) -> slice |
         if rows.size == 0:
             msg = (
                 f"No pose to fit the alignment on: the alignment window {start:.6f} .. "
-                f"{end:.6f} s (align_window_s, --align-window) holds none of the matched "
+                f"{end:.6f} s (`align_window_s=`) holds none of the matched "
                 f"estimate's stamps ({stamps[0]:.6f} .. {stamps[-1]:.6f} s)"
             )
             raise AlignmentError(msg)
@@ -247,7 +247,9 @@ def align(
         4-DoF fit for visual-inertial estimates whose gravity direction is known; with a
         single fit pose rpg's one-frame version, ``θ`` from the orientations. ``origin``:
         the first fit pose of the estimate is moved onto the reference's,
-        ``T = P_ref · P_est⁻¹`` (evo ``--align_origin``). ``none``: identity.
+        ``T = P_ref · P_est⁻¹`` (evo ``--align_origin``). ``origin_scale``: the estimate
+        scaled first by ``scale``'s factor, then ``origin`` (evo ``--align_origin
+        --correct_scale``). ``none``: identity.
         ``n_align``: fit on the first ``n_align`` poses (evo ``--n_to_align``; all poses
         if fewer); ``align_window_s``: fit on the poses whose estimate stamps lie in
         ``[start, end]`` seconds (inclusive). The other settings are not used here.
@@ -314,18 +316,19 @@ def align(
     elif method == "scale":
         s = _umeyama(x, y, with_scale=True)[2]
         R, t = identity, zero
-    elif method == "origin" or (method == "posyaw" and n_fit == 1):
+    elif method in ("origin", "origin_scale") or (method == "posyaw" and n_fit == 1):
+        # evo's --correct_scale scales the estimate before --align_origin moves it.
+        s = _umeyama(x, y, with_scale=True)[2] if method == "origin_scale" else 1.0
         first = rows.start if isinstance(rows, slice) else int(rows[0])
         r_est = matrix_from_quat_xyzw(estimate.orientations_quat_xyzw[first])
         r_ref = matrix_from_quat_xyzw(reference.orientations_quat_xyzw[first])
-        if method == "origin":
+        if method != "posyaw":
             R = r_ref @ r_est.T
         else:  # rpg's alignPositionYawSingle: the yaw maximising tr(Rz R_est R_refᵀ)
             c = r_est @ r_ref.T
             R = _rot_z(math.atan2(c[0, 1] - c[1, 0], c[0, 0] + c[1, 1]))
-        t = reference.positions_xyz[first] - R @ estimate.positions_xyz[first]
-        s = 1.0
-        n_fit = 1
+        t = reference.positions_xyz[first] - R @ (s * estimate.positions_xyz[first])
+        n_fit = n_fit if method == "origin_scale" else 1
     else:  # posyaw
         R, t = _yaw_fit(x, y)
         s = 1.0

@@ -67,7 +67,7 @@ from robot_msgs.compare.time_offset import TimeOffset
 from robot_msgs.errors import AssociationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS
-from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -290,7 +290,7 @@ def estimate_offset(
     gap = settings.max_gap_s
     if gap is None:
         gap = DEFAULT_GAP_INTERVALS * float(np.median(np.diff(reference.stamps_s)))
-    cost = _Cost(reference, estimate, with_scale=settings.align in ("sim3", "scale"), gap=gap)
+    cost = _Cost(reference, estimate, with_scale=settings.align in SCALED_METHODS, gap=gap)
     n_est = len(estimate)
     every = np.arange(n_est)
     coarse_rows = every[:: max(1, -(-n_est // _COARSE_POSES))]
@@ -311,7 +311,7 @@ def estimate_offset(
             f"the reference at any offset in {low:g} .. {high:g} s (estimate "
             f"{estimate.stamps_s[0]:.6f} .. {estimate.stamps_s[-1]:.6f} s, reference "
             f"{reference.stamps_s[0]:.6f} .. {reference.stamps_s[-1]:.6f} s); widen "
-            "--offset-search or give --offset SECONDS"
+            "`offset_search_s=` or give `offset_s=`"
         )
         raise AssociationError(msg)
     finite = curve[np.isfinite(curve)]
@@ -327,7 +327,7 @@ def estimate_offset(
         msg = (
             f"Cannot estimate a time offset: the reference is static: within {half:g} s it "
             f"moves {motion:.3g} m RMS, no more than its own noise ({noise:.3g} m a pose) "
-            "allows, so its motion cannot time the estimate; give --offset SECONDS"
+            "allows, so its motion cannot time the estimate; give `offset_s=`"
         )
         raise AssociationError(msg)
     rise = float(np.median(finite)) - j0
@@ -338,7 +338,7 @@ def estimate_offset(
             f"{math.sqrt(j0):.3g} m RMS, the reference {math.sqrt(sy):.3g} m RMS about its mean "
             f"over {n_used} poses): it barely moves, or it moves so that turning it looks "
             "like a shift in time (a circle at constant speed); its motion cannot time the "
-            "estimate: give --offset SECONDS"
+            "estimate: give `offset_s=`"
         )
         raise AssociationError(msg)
     curvature = _curvature(cost, fine_rows, tau, step)
@@ -353,7 +353,7 @@ def estimate_offset(
     if tau - low < step or high - tau < step:
         notes.append(
             f"the estimated offset {tau:+.4f} s lies at the edge of the search range "
-            f"{low:g} .. {high:g} s: the true offset may lie outside; widen --offset-search"
+            f"{low:g} .. {high:g} s: the true offset may lie outside; widen `offset_search_s=`"
         )
     if contrast < _WEAK_CONTRAST:
         notes.append(

@@ -15,14 +15,14 @@ the same way.
 from __future__ import annotations
 
 import dataclasses
-import math
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.compare.comparison import Comparison
-from robot_msgs.compare.result import ErrorSeries, EvaluationResult
+from robot_msgs.compare.comparison import Comparison, Estimates
+from robot_msgs.compare.result import EvaluationResult
+from robot_msgs.compare.signal import Signal
 from robot_msgs.errors import AssociationError, DataWarning
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
@@ -32,35 +32,18 @@ from robot_msgs.evaluation.projection import project_to_plane
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.evaluation.transforms import apply_transforms
-from robot_msgs.rotations import angle_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from robot_msgs.compare.alignment import Alignment
-    from robot_msgs.compare.statistics import ErrorStats
     from robot_msgs.compare.time_offset import TimeOffset
     from robot_msgs.evaluation.association import Association
     from robot_msgs.msg import Value
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["Prepared", "Signal", "prepare", "stamps_if_increasing", "time_range"]
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
-class Signal:
-    """One signal a metric computed: its statistics, unit and the series they summarise.
-
-    ``stamps_s`` and ``errors`` are ``(N,)``; ``pairs`` ``(N, 2)`` rows into the matched
-    trajectories for relative errors, else ``None``.
-    """
-
-    stats: ErrorStats
-    unit: str
-    stamps_s: Float64Array
-    errors: Float64Array
-    pairs: IntpArray | None = None
+__all__ = ["Prepared", "prepare", "signal_of", "time_range"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -129,25 +112,27 @@ class Prepared:
     def result(
         self,
         metric: str,
-        signals: Mapping[str, Signal],
+        signals: Sequence[Signal],
         *,
         parameters: Mapping[str, Value],
+        names: tuple[str, str] = ("", ""),
+        estimated: Mapping[str, Any] | None = None,
         counts: Mapping[str, int] | None = None,
         notes: Sequence[str] = (),
-        reference_name: str = "",
-        estimate_name: str = "",
         estimate: PoseTrajectory | None = None,
     ) -> EvaluationResult:
         """Return the :class:`EvaluationResult` of a metric computed on these trajectories.
 
-        Every metric reports the same way: its own ``parameters`` (relation, delta...)
-        then the settings' record in ``settings``; ``counts`` and ``notes`` add to this
-        preparation's. ``estimate`` replaces the aligned estimate as the result's
-        compared estimate (rpg's relative error compares a scaled, unaligned one).
+        Every metric reports the same way: its ``signals``, its own ``parameters``
+        (relation, delta...) beside the settings, what it ``estimated`` (NEES bounds)
+        beside this preparation's clock offset; ``counts`` and ``notes`` add to this
+        preparation's; ``names`` are the reference's and the estimate's labels.
+        ``estimate`` replaces the aligned estimate as the result's compared estimate
+        (rpg's relative error compares a scaled, unaligned one).
 
         Examples
         --------
-        >>> from robot_msgs.compare import error_stats
+        >>> from robot_msgs.compare import Signal
         >>> t = np.arange(5.0)
         >>> ref = PoseTrajectory(
         ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
@@ -155,55 +140,52 @@ class Prepared:
         ... )
         >>> prep = prepare(ref, ref.replace(stamps_s=t[:3], positions_xyz=ref.positions_xyz[:3],
         ...                                 orientations_quat_xyzw=ref.orientations_quat_xyzw[:3]))
-        >>> errors = np.ones(3)
-        >>> signal = Signal(stats=error_stats(errors), unit="", stamps_s=t[:3], errors=errors)
-        >>> result = prep.result("demo", {"n": signal}, parameters={"k": 1}, counts={"x": 2})
-        >>> list(result.settings)[:3], result.counts["matched"], result.counts["x"]
-        (['k', 'align', 'n_align'], 3, 2)
+        >>> signal = Signal.of("n", "", np.ones(3), stamps_s=t[:3])
+        >>> result = prep.result("demo", [signal], parameters={"k": 1}, counts={"x": 2})
+        >>> result.comparison.parameters["k"], result.counts["matched"], result.counts["x"]
+        (1, 3, 2)
         """
-        estimated: dict[str, Value] = {}
+        extra = dict(estimated or {})
         if self.time_offset is not None:
-            estimated = {
-                "offset_estimated_s": self.time_offset.offset_s,
-                "offset_std_s": self.time_offset.std_s,
-            }
+            extra["time_offset"] = self.time_offset
         comparison = Comparison(
             metric=metric,
-            stats={name: s.stats for name, s in signals.items()},
-            units={name: s.unit for name, s in signals.items()},
-            settings={**parameters, **self.settings.record(), **estimated},
-            estimate=estimate_name,
-            reference=reference_name,
+            signals=tuple(signals),
+            settings=self.settings,
+            parameters=parameters,
+            estimated=Estimates(**extra) if extra else None,
+            estimate=names[1],
+            reference=names[0],
             counts={**self.counts, **(counts or {})},
             notes=(*self.notes, *notes),
         )
-        for s in signals.values():  # the metric's own arrays: frozen, the series shares them
-            for array in (s.stamps_s, s.errors, s.pairs):
-                if array is not None and array.base is None:
-                    array.setflags(write=False)
-        series = {
-            name: ErrorSeries(stamps_s=s.stamps_s, errors=s.errors, pairs=s.pairs)
-            for name, s in signals.items()
-        }
         return EvaluationResult(
             comparison=comparison,
-            series=series,
             reference=self.reference,
             estimate=self.estimate if estimate is None else estimate,
             alignment=self.alignment,
             reference_index=self.reference_index,
             estimate_index=self.association.estimate_index,
-            time_offset=self.time_offset,
         )
 
 
-def _describe(alignment: Alignment) -> str:
-    angle = math.degrees(float(angle_from_matrix(alignment.rotation[None])[0]))
-    t = ", ".join(f"{v:.6g}" for v in alignment.translation_m)
-    return (
-        f"{alignment.method} alignment fitted on {alignment.n_fit} poses: rotation "
-        f"{angle:.6g} deg, translation [{t}] m, scale {alignment.scale:.9g}"
-    )
+def signal_of(
+    quantity: str,
+    unit: str,
+    errors: Float64Array,
+    stamps_s: Float64Array,
+    pairs: IntpArray | None = None,
+    **parameters: Any,
+) -> Signal:
+    """:meth:`Signal.of <robot_msgs.compare.Signal.of>` of a metric's own new arrays, not copied.
+
+    The arrays are made read-only and shared with the signal's series (a copy of each
+    per-pose array costs as much as the kernel at 10^6 poses).
+    """
+    for array in (errors, stamps_s, pairs):
+        if array is not None and array.base is None:
+            array.setflags(write=False)
+    return Signal.of(quantity, unit, errors, stamps_s=stamps_s, pairs=pairs, **parameters)
 
 
 def time_range(
@@ -242,9 +224,9 @@ def time_range(
         span = f"{'-inf' if start is None else f'{start:.6f}'} .. "
         span += f"{'inf' if end is None else f'{end:.6f}'} s"
         msg = (
-            f"No pose of {whose} in the time range {span} (t_start_s/t_end_s, --t-start/"
-            f"--t-end): it spans {stamps[0]:.6f} .. {stamps[-1]:.6f} s ({len(trajectory)} "
-            "poses), and the range is on its clock"
+            f"No pose of {whose} in the time range {span} (`t_start_s=`/`t_end_s=`): it "
+            f"spans {stamps[0]:.6f} .. {stamps[-1]:.6f} s ({len(trajectory)} poses), and "
+            "the range is on its clock"
         )
         raise AssociationError(msg)
     if first == 0 and stop == len(trajectory):
@@ -258,6 +240,7 @@ def time_range(
         trajectory.frame_id,
         trajectory.child_frame_id,
         None if cov is None else cov[rows],
+        stamps_are_frames=trajectory.stamps_are_frames,
     )
     return cut, first
 
@@ -337,7 +320,7 @@ def prepare(
         notes += [time_offset.describe(), *time_offset.notes]
     notes += association.notes
     if settings.align != "none":
-        notes.append(_describe(alignment))
+        notes.append(alignment.describe())
     mix_up = quaternion_order_check(association.reference, association.estimate, alignment)
     if mix_up:
         warnings.warn(mix_up, DataWarning, stacklevel=2)
@@ -358,16 +341,3 @@ def prepare(
         time_offset=time_offset,
         projected_reference=projected,
     )
-
-
-def stamps_if_increasing(stamps_s: Float64Array) -> Float64Array | None:
-    """``stamps_s`` when strictly increasing (a time axis for ``error_stats``), else ``None``.
-
-    Examples
-    --------
-    >>> stamps_if_increasing(np.array([0.0, 1.0])), stamps_if_increasing(np.array([1.0, 1.0]))
-    (array([0., 1.]), None)
-    """
-    if stamps_s.size > 1 and not bool(np.all(np.diff(stamps_s) > 0)):
-        return None
-    return stamps_s

@@ -77,4 +77,5 @@ def project_to_plane(trajectory: PoseTrajectory, plane: str) -> PoseTrajectory:
         quats,
         trajectory.frame_id,
         trajectory.child_frame_id,
+        stamps_are_frames=trajectory.stamps_are_frames,
     )

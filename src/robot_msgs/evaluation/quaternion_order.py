@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.evaluation.settings import FIRST_POSE_METHODS
 from robot_msgs.rotations import quat_xyzw_conjugate, quat_xyzw_from_matrix, quat_xyzw_multiply
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ expected (or the reference's were x y z w (w last)); check the files' column ord
     def median_deg(raw: Float64Array) -> float:
         # The angle between q_ref and turn ⊗ raw: |q_ref · L raw| = |(Lᵀ q_ref) · raw|.
         fitted = turn
-        if alignment.method == "origin":  # fitted on the first pose's orientations
+        if alignment.method in FIRST_POSE_METHODS:  # fitted on the first pose's orientations
             fitted = quat_xyzw_multiply(q_ref[:1], quat_xyzw_conjugate(raw[:1]))[0]
         return _median_angle_deg(q_ref @ _left(fitted), raw)
 

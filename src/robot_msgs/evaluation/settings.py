@@ -2,16 +2,19 @@
 
 :class:`EvaluationSettings` holds how an estimate is cut to a time range, matched in time
 with its reference and aligned to it, the steps every trajectory metric shares;
-:class:`PairSettings` how RPE chooses its pose pairs. Every front end builds these values
-and nothing else: the ``robot-msgs`` flags (``--align``, ``--max-diff``...), a manifest's
+:class:`PairSettings` how RPE chooses its pose pairs; :class:`Ape`, :class:`Rpe` and
+:class:`Drift` the metrics :func:`~robot_msgs.evaluation.evaluate` computes. Every front
+end builds these values and nothing else: the ``robot-msgs`` flags, a manifest's
 ``[settings]`` table (:meth:`EvaluationSettings.from_options`), ``report`` and ``bench``.
-Each is validated once, on construction (choices, signs, window order, and options that
-would have no effect), and recorded in every result's ``settings`` with these field
-names (:meth:`EvaluationSettings.record`), values structured, never stringified.
 
-WHY one value and not keyword arguments per function: the same seven options used to be
-declared in five signatures and checked in five places, and had drifted apart (a flag one
-command had and another lacked). One message keeps one spelling and one set of rules.
+Each option is declared once, on its field: its type and choices (``Literal``), its
+bounds and its description (``msgspec.Meta``), and its command-line flag
+(:class:`~robot_msgs.flags.Flag`). msgspec checks the first two on construction and on
+reading, the JSON Schema (``robot-msgs schema evaluation/EvaluationSettings``) carries
+them, and the command line builds its flags, help and error wording from the same
+declaration; ``_validate`` holds only the rules between fields. WHY: the same options
+used to be declared four times (the field, a flag table, an ``add_argument`` with its
+own help, special cases in the parser) and had drifted apart.
 
 Examples
 --------
@@ -28,15 +31,18 @@ these poses, got int 10 - at `EvaluationSettings.n_align`
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, TypeVar
+import typing
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
 
-from robot_msgs.compare.alignment import ALIGNMENT_METHODS
+from msgspec import Meta
+
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.evaluation.arguments import check_argument
+from robot_msgs.evaluation.relations import APE_RELATIONS, RELATION_ALIASES, RPE_RELATIONS
+from robot_msgs.flags import Flag
 from robot_msgs.msg import Msg, field_specs, message
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Mapping
 
     from robot_msgs.msg import Value
 
@@ -44,33 +50,58 @@ __all__ = [
     "ALIGNMENT_METHODS",
     "DEFAULT_OFFSET_SEARCH_S",
     "DELTA_UNITS",
+    "DRIFT_PROTOCOLS",
+    "FIRST_POSE_METHODS",
+    "KITTI_LENGTHS_M",
     "PAIRS_FROM",
     "PLANES",
     "RPE_PROTOCOLS",
+    "RPG_FRACTIONS",
+    "RPG_SETTINGS",
+    "SCALED_METHODS",
     "SYNC_METHODS",
+    "Ape",
+    "Drift",
     "EvaluationSettings",
     "PairSettings",
+    "Rpe",
     "decode_options",
-    "pair_settings_list",
-    "pair_settings_record",
 ]
 
 M = TypeVar("M", bound=Msg)
 
+AlignMethod: TypeAlias = Literal["none", "se3", "sim3", "scale", "posyaw", "origin", "origin_scale"]
+SyncMethod: TypeAlias = Literal["nearest", "one_to_one", "interpolate", "one-to-one"]
+DeltaUnit: TypeAlias = Literal["f", "s", "m", "rad", "deg"]
+PairsFrom: TypeAlias = Literal["estimate", "reference"]
+RpeProtocol: TypeAlias = Literal["evo", "tum"]
+Plane: TypeAlias = Literal["xy", "xz", "yz"]
+DriftProtocol: TypeAlias = Literal["kitti", "rpg"]
+if TYPE_CHECKING:
+    ApeRelation: TypeAlias = str
+    RpeRelation: TypeAlias = str
+else:  # the relations are the kernels' (relations.py); an alias is read as its relation
+    ApeRelation = Literal[APE_RELATIONS + tuple(RELATION_ALIASES)]
+    RpeRelation = Literal[RPE_RELATIONS + tuple(RELATION_ALIASES)]
+
+#: What :func:`~robot_msgs.evaluation.align` can fit.
+ALIGNMENT_METHODS: tuple[str, ...] = typing.get_args(AlignMethod)
+#: The alignment methods that fit a scale (the time-offset search fits one too).
+SCALED_METHODS: tuple[str, ...] = ("sim3", "scale", "origin_scale")
+#: The alignment methods whose rotation is the first fitted pose's, not a position fit.
+FIRST_POSE_METHODS: tuple[str, ...] = ("origin", "origin_scale")
 #: Association rules (:func:`~robot_msgs.evaluation.associate`).
-SYNC_METHODS: tuple[str, ...] = ("nearest", "one_to_one", "interpolate")
-
+SYNC_METHODS: tuple[str, ...] = typing.get_args(SyncMethod)[:3]
 #: Units of an RPE ``delta``: frames, seconds, metres of path, rotation angle.
-DELTA_UNITS: tuple[str, ...] = ("f", "s", "m", "rad", "deg")
-
+DELTA_UNITS: tuple[str, ...] = typing.get_args(DeltaUnit)
 #: Which trajectory's motion selects the RPE pairs.
-PAIRS_FROM: tuple[str, ...] = ("estimate", "reference")
-
+PAIRS_FROM: tuple[str, ...] = typing.get_args(PairsFrom)
 #: How RPE pairs and matches poses: evo's rules, or TUM ``evaluate_rpe.py --fixed_delta``.
-RPE_PROTOCOLS: tuple[str, ...] = ("evo", "tum")
-
+RPE_PROTOCOLS: tuple[str, ...] = typing.get_args(RpeProtocol)
 #: Planes ``project_to_plane`` accepts (evo's ``--project_to_plane``).
-PLANES: tuple[str, ...] = ("xy", "xz", "yz")
+PLANES: tuple[str, ...] = typing.get_args(Plane)
+#: Drift protocols: the KITTI odometry devkit, rpg_trajectory_evaluation's relative error.
+DRIFT_PROTOCOLS: tuple[str, ...] = typing.get_args(DriftProtocol)
 
 #: Half-width of the ``offset_auto`` search, seconds, unless ``offset_search_s`` says.
 DEFAULT_OFFSET_SEARCH_S = 1.0
@@ -78,150 +109,222 @@ DEFAULT_OFFSET_SEARCH_S = 1.0
 #: Largest deviation of a transform's rotation block from orthonormal (``RᵀR = s² I``).
 _TRANSFORM_TOL = 1e-6
 
+_SPAN = "time range (seconds on the reference's clock)"
+_SYNC = "association in time"
+_FIT = "alignment"
+_MOVE = "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
+_PAIRS = "pose pairs"
+_SEGMENTS = "segments"
+_NEES = "consistency (relations nees, nees_position, nees_orientation)"
 
-def _finite(value: float | None) -> bool:
-    return value is None or math.isfinite(value)
+
+def _doc(text: str) -> Meta:
+    """Return a field's description (what ``--help`` and the JSON Schema say)."""
+    return Meta(description=text)
+
+
+def _check_finite(msg: Msg, names: tuple[str, ...]) -> None:
+    """Refuse a non-finite number (or a pair holding one) in the fields ``names``."""
+    for name in names:
+        value = getattr(msg, name)
+        numbers = value if isinstance(value, tuple) else (value,)
+        if not all(v is None or math.isfinite(v) for v in numbers):
+            raise msg._fail(field=name, expected="finite numbers", got=value)  # noqa: SLF001
 
 
 @message("evaluation/EvaluationSettings")
 class EvaluationSettings(Msg):
     """Time range, association in time and alignment: what every trajectory metric does first.
 
-    Field names are the ones results record and manifests use; the ``robot-msgs`` flag
-    of each is given in brackets. Defaults are evo 1.38.1's.
-
-    ``align`` (``--align``): ``"none"``, ``"se3"``, ``"sim3"``, ``"scale"``, ``"posyaw"``
-    or ``"origin"`` (:func:`~robot_msgs.evaluation.align`). ``n_align`` (``--n-align``):
-    fit on the first N matched poses; ``align_window_s`` (``--align-window``): fit on the
-    matched poses whose estimate stamps lie in ``(start, end)``, seconds, inclusive; at
-    most one of the two, and neither with ``align="none"``.
-
-    ``sync`` (``--sync``): ``"nearest"`` (evo), ``"one_to_one"`` (TUM ``associate.py``)
-    or ``"interpolate"``; ``"one-to-one"`` is accepted and stored as ``"one_to_one"``.
-    ``max_diff_s`` (``--max-diff``): largest stamp difference of a pair, seconds, > 0;
-    ``offset_s`` (``--offset``): added to the estimate's stamps for matching, seconds;
-    ``max_gap_s`` (``--max-gap``): ``interpolate`` only, the longest reference gap
-    bridged, seconds (default 10 median reference intervals).
-
-    ``t_start_s`` / ``t_end_s`` (``--t-start`` / ``--t-end``): only reference poses
-    stamped within ``[t_start_s, t_end_s]`` (seconds on the reference's clock, either
-    end open when ``None``) are evaluated, applied before association and alignment, as
-    evo's ``--t_start``/``--t_end`` do.
-
-    ``offset_auto`` (``--offset auto``): estimate the clock offset instead of taking
-    ``offset_s`` (:func:`~robot_msgs.evaluation.estimate_offset`), searching
-    ``offset_s ± offset_search_s`` (``--offset-search``, seconds > 0, default
-    :data:`DEFAULT_OFFSET_SEARCH_S`); the estimate, its uncertainty and its quality are
-    recorded in the result (``offset_estimated_s``, ``offset_std_s``, notes).
-
-    ``transform_left`` / ``transform_right`` (``--transform-left`` / ``--transform-right``
-    FILE): a 4x4 transform, 16 numbers row-major, that moves every estimate pose ``P`` to
-    ``T P`` (left: a change of the world frame, may carry a scale) or ``P T`` (right: a
-    change of the body frame, rigid), before anything else, as evo_traj's
-    ``--transform_left/right`` mean; ``invert_transform_left`` /
-    ``invert_transform_right`` (``--invert-transform-left/right``) use ``T⁻¹``.
-
-    ``confidence`` (``--confidence``): the two-sided probability of the chi-square bounds
-    of NEES (``relation="nees"``...), in ``(0, 1)``.
-
-    ``project_to_plane`` (``--project-to-plane``): ``"xy"``, ``"xz"`` or ``"yz"``: after
-    alignment, both trajectories are projected to the plane as evo's
-    ``--project_to_plane`` does (:func:`~robot_msgs.evaluation.project_to_plane`).
+    Each field says what it does (its description, also the ``--help`` of its flag);
+    field names are the ones results record and manifests use. Defaults are evo 1.38.1's.
+    The rules between fields: ``n_align`` and ``align_window_s`` go with an alignment
+    and not together; ``max_gap_s`` with ``sync="interpolate"``; ``offset_search_s``
+    with ``offset_auto``; an inversion with its transform; ``t_end_s`` not before
+    ``t_start_s``; times finite; ``"one-to-one"`` is stored as ``"one_to_one"``.
     """
 
-    align: str = "none"
-    n_align: int | None = None
-    align_window_s: tuple[float, ...] | None = None
-    sync: str = "nearest"
-    max_diff_s: float = 0.01
-    offset_s: float = 0.0
-    max_gap_s: float | None = None
-    t_start_s: float | None = None
-    t_end_s: float | None = None
-    offset_auto: bool = False
-    offset_search_s: float | None = None
-    confidence: float = 0.95
-    transform_left: tuple[float, ...] | None = None
-    invert_transform_left: bool = False
-    transform_right: tuple[float, ...] | None = None
-    invert_transform_right: bool = False
-    project_to_plane: str | None = None
+    align: Annotated[
+        AlignMethod,
+        _doc(
+            "se3: rotation + translation (evo -a); sim3: plus scale (-as); scale: scale only "
+            "(-s); posyaw: translation + yaw (VIO); origin: first poses coincide (evo "
+            "--align_origin); origin_scale: scale, then first poses coincide (evo "
+            "--align_origin -s); none"
+        ),
+        Flag("--align", group=_FIT),
+    ] = "none"
+    n_align: (
+        Annotated[
+            int,
+            Meta(ge=1, description="fit the alignment on the first N matched poses"),
+            Flag("--n-align", "N", group=_FIT),
+        ]
+        | None
+    ) = None
+    align_window_s: (
+        Annotated[
+            tuple[float, ...],
+            Meta(
+                min_length=2,
+                max_length=2,
+                description="fit the alignment on the matched poses stamped within [START, END] s",
+            ),
+            Flag("--align-window", ("START", "END"), group=_FIT),
+        ]
+        | None
+    ) = None
+    sync: Annotated[
+        SyncMethod,
+        _doc(
+            "nearest: evo's rule; one-to-one: TUM associate.py's greedy rule; interpolate: "
+            "reference resampled at the estimate's stamps"
+        ),
+        Flag("--sync", group=_SYNC, dashes=True),
+    ] = "nearest"
+    max_diff_s: Annotated[
+        float,
+        Meta(gt=0, description="largest stamp difference of a matched pair, seconds"),
+        Flag("--max-diff", "SECONDS", group=_SYNC),
+    ] = 0.01
+    offset_s: Annotated[
+        float,
+        _doc("added to the estimate's stamps for matching, seconds"),
+        Flag("--offset", "SECONDS|auto", group=_SYNC),
+    ] = 0.0
+    max_gap_s: (
+        Annotated[
+            float,
+            Meta(
+                gt=0,
+                description="interpolate: longest reference gap bridged, seconds "
+                "(default 10 median reference intervals)",
+            ),
+            Flag("--max-gap", "SECONDS", group=_SYNC),
+        ]
+        | None
+    ) = None
+    t_start_s: (
+        Annotated[
+            float,
+            _doc("only reference poses stamped at or after this time (evo --t_start)"),
+            Flag("--t-start", "SECONDS", group=_SPAN),
+        ]
+        | None
+    ) = None
+    t_end_s: (
+        Annotated[
+            float,
+            _doc("only reference poses stamped at or before this time (evo --t_end)"),
+            Flag("--t-end", "SECONDS", group=_SPAN),
+        ]
+        | None
+    ) = None
+    offset_auto: Annotated[
+        bool,
+        _doc(
+            "estimate the clock offset from the motion (with its uncertainty and quality "
+            "notes) and use it instead of offset_s"
+        ),
+        Flag("--offset", group=_SYNC, word="auto"),
+    ] = False
+    offset_search_s: (
+        Annotated[
+            float,
+            Meta(
+                gt=0,
+                description=f"offset_auto: search offsets within ± this, seconds (default "
+                f"{DEFAULT_OFFSET_SEARCH_S:g})",
+            ),
+            Flag("--offset-search", "SECONDS", group=_SYNC),
+        ]
+        | None
+    ) = None
+    confidence: Annotated[
+        float,
+        Meta(gt=0, lt=1, description="two-sided probability of the chi-square bounds of NEES"),
+        Flag("--confidence", "P", group=_NEES),
+    ] = 0.95
+    transform_left: (
+        Annotated[
+            tuple[float, ...],
+            Meta(
+                min_length=16,
+                max_length=16,
+                description="left-multiply every estimate pose (world frame, may scale; evo_traj "
+                "--transform_left): 16 numbers, row-major 4x4; the flag reads them "
+                "from a 4x4 text or .npy matrix, or a JSON/YAML pose",
+            ),
+            Flag("--transform-left", "FILE", group=_MOVE, file=True),
+        ]
+        | None
+    ) = None
+    invert_transform_left: Annotated[
+        bool,
+        _doc("use the inverse of transform_left"),
+        Flag("--invert-transform-left", group=_MOVE),
+    ] = False
+    transform_right: (
+        Annotated[
+            tuple[float, ...],
+            Meta(
+                min_length=16,
+                max_length=16,
+                description="right-multiply every estimate pose (body frame, rigid; evo_traj "
+                "--transform_right): 16 numbers, row-major 4x4, read as "
+                "transform_left",
+            ),
+            Flag("--transform-right", "FILE", group=_MOVE, file=True),
+        ]
+        | None
+    ) = None
+    invert_transform_right: Annotated[
+        bool,
+        _doc("use the inverse of transform_right"),
+        Flag("--invert-transform-right", group=_MOVE),
+    ] = False
+    project_to_plane: (
+        Annotated[
+            Plane,
+            _doc(
+                "after alignment, project both trajectories to this plane (evo --project_to_plane)"
+            ),
+            Flag("--project-to-plane", group=_FIT),
+        ]
+        | None
+    ) = None
 
     def _validate(self) -> None:
         if self.sync == "one-to-one":
             self._normalise("sync", "one_to_one")
-        if self.align not in ALIGNMENT_METHODS:
-            raise self._fail(
-                field="align", expected=f"one of {', '.join(ALIGNMENT_METHODS)}", got=self.align
-            )
-        if self.sync not in SYNC_METHODS:
-            raise self._fail(
-                field="sync", expected=f"one of {', '.join(SYNC_METHODS)}", got=self.sync
-            )
-        if self.n_align is not None and self.n_align < 1:
-            raise self._fail(field="n_align", expected="a pose count >= 1", got=self.n_align)
+        _check_finite(
+            self,
+            ("align_window_s", "max_diff_s", "offset_s", "t_start_s", "t_end_s",
+             "offset_search_s"),
+        )  # fmt: skip
         window = self.align_window_s
-        if window is not None and not (
-            len(window) == 2 and all(math.isfinite(v) for v in window) and window[0] <= window[1]
-        ):
-            raise self._fail(
-                field="align_window_s",
-                expected="(start, end) seconds with start <= end",
-                got=window,
-            )
+        if window is not None and window[0] > window[1]:
+            expected = "(start, end) seconds with start <= end"
+            raise self._fail(field="align_window_s", expected=expected, got=window)
         if self.n_align is not None and window is not None:
-            raise self._fail(
-                field="align_window_s",
-                expected="a window or the first N poses, not both",
-                got=window,
-            )
+            expected = "a window or the first N poses, not both"
+            raise self._fail(field="align_window_s", expected=expected, got=window)
         if self.align == "none":
             for name in ("n_align", "align_window_s"):
                 value = getattr(self, name)
                 if value is not None:
                     expected = "an alignment method other than 'none' to fit on these poses"
                     raise self._fail(field=name, expected=expected, got=value)
-        if not (math.isfinite(self.max_diff_s) and self.max_diff_s > 0):
-            raise self._fail(
-                field="max_diff_s", expected="a finite number of seconds > 0", got=self.max_diff_s
-            )
-        if not math.isfinite(self.offset_s):
-            raise self._fail(
-                field="offset_s", expected="a finite number of seconds", got=self.offset_s
-            )
-        if self.max_gap_s is not None:
-            if not self.max_gap_s > 0:  # NaN fails too; infinity means no limit
-                raise self._fail(
-                    field="max_gap_s", expected="a number of seconds > 0", got=self.max_gap_s
-                )
-            if self.sync != "interpolate":
-                expected = f"sync 'interpolate' (only it bridges gaps; sync is {self.sync!r})"
-                raise self._fail(field="max_gap_s", expected=expected, got=self.max_gap_s)
-        for name in ("t_start_s", "t_end_s"):
-            if not _finite(getattr(self, name)):
-                raise self._fail(
-                    field=name, expected="a finite number of seconds", got=getattr(self, name)
-                )
-        if (
-            self.t_start_s is not None
-            and self.t_end_s is not None
-            and self.t_start_s > self.t_end_s
-        ):
-            expected = f"an end at or after the start ({self.t_start_s!r} s)"
-            raise self._fail(field="t_end_s", expected=expected, got=self.t_end_s)
-        self._validate_extensions()
-
-    def _validate_extensions(self) -> None:
-        """Check the time-offset search, the transforms and the plane projection."""
-        search = self.offset_search_s
-        if search is not None:
-            if not (math.isfinite(search) and search > 0):
-                raise self._fail(
-                    field="offset_search_s", expected="a finite number of seconds > 0", got=search
-                )
-            if not self.offset_auto:
-                expected = "offset_auto (--offset auto): the range of the offset search"
-                raise self._fail(field="offset_search_s", expected=expected, got=search)
+        if self.max_gap_s is not None and self.sync != "interpolate":
+            expected = f"sync 'interpolate' (only it bridges gaps; sync is {self.sync!r})"
+            raise self._fail(field="max_gap_s", expected=expected, got=self.max_gap_s)
+        start, end = self.t_start_s, self.t_end_s
+        if start is not None and end is not None and start > end:
+            expected = f"an end at or after the start ({start!r} s)"
+            raise self._fail(field="t_end_s", expected=expected, got=end)
+        if self.offset_search_s is not None and not self.offset_auto:
+            expected = "offset_auto: the range of the offset search"
+            raise self._fail(field="offset_search_s", expected=expected, got=self.offset_search_s)
         for side in ("left", "right"):
             matrix = getattr(self, f"transform_{side}")
             if matrix is not None:
@@ -231,16 +334,6 @@ class EvaluationSettings(Msg):
             elif getattr(self, f"invert_transform_{side}"):
                 expected = f"a transform_{side} to invert"
                 raise self._fail(field=f"invert_transform_{side}", expected=expected, got=True)
-        if not 0.0 < self.confidence < 1.0:
-            raise self._fail(
-                field="confidence", expected="a probability in (0, 1)", got=self.confidence
-            )
-        if self.project_to_plane is not None and self.project_to_plane not in PLANES:
-            raise self._fail(
-                field="project_to_plane",
-                expected=f"one of {', '.join(PLANES)}",
-                got=self.project_to_plane,
-            )
 
     @property
     def search_range_s(self) -> tuple[float, float]:
@@ -294,18 +387,12 @@ class EvaluationSettings(Msg):
 class PairSettings(Msg):
     """How RPE chooses its pose pairs ``(i, j)`` (:func:`~robot_msgs.evaluation.select_pairs`).
 
-    ``delta`` (``--delta``) in ``delta_unit`` (``--delta-unit``: ``f`` frames, ``s``
-    seconds, ``m`` metres of path, ``rad``/``deg`` rotation angle), > 0, a whole number
-    of frames for ``f`` and at most half a turn for angles. ``all_pairs``
-    (``--all-pairs``): a pair from every pose instead of consecutive ones.
-    ``pairs_from`` (``--pairs-from-reference``): ``"estimate"`` (evo's default) or
-    ``"reference"``, whose motion selects the pairs. ``delta_tol`` (``--delta-tol``): the
-    relative tolerance of the all-pairs rules and of seconds, in ``[0, 1)`` (evo's 0.1).
-    ``protocol`` (``--protocol``): ``"evo"`` (the rules above) or ``"tum"``: TUM RGB-D's
-    ``evaluate_rpe.py --fixed_delta --max_pairs 0``, which pairs every estimate pose with
-    the one nearest ``delta`` later and matches each with its nearest reference stamp
-    (:func:`~robot_msgs.evaluation.tum_rpe`); ``all_pairs``, ``pairs_from`` and
-    ``delta_tol`` do not apply to it and are refused.
+    Each field says what it does. The rules between fields: a whole number of frames
+    for ``f``, at most half a turn for angles; ``delta_tol`` only where it applies
+    (seconds, and all pairs by ``m``, ``rad`` or ``deg``); the TUM protocol
+    (``evaluate_rpe.py --fixed_delta --max_pairs 0``: every estimate pose paired with
+    the one nearest ``delta`` later, :mod:`robot_msgs.evaluation.tum_rpe`) takes none of
+    ``all_pairs``, ``pairs_from`` and ``delta_tol``.
 
     Examples
     --------
@@ -313,41 +400,63 @@ class PairSettings(Msg):
     's'
     """
 
-    delta: float = 1.0
-    delta_unit: str = "f"
-    all_pairs: bool = False
-    pairs_from: str = "estimate"
-    delta_tol: float = 0.1
-    protocol: str = "evo"
+    delta: Annotated[
+        float,
+        Meta(
+            gt=0,
+            description="interval of a pair, in delta_unit; several on the command "
+            "line give one result row per delta",
+        ),
+        Flag("--delta", "D", group=_PAIRS, several=True),
+    ] = 1.0
+    delta_unit: Annotated[
+        DeltaUnit,
+        _doc("f frames, s seconds, m metres of path, rad/deg rotation angle"),
+        Flag("--delta-unit", group=_PAIRS),
+    ] = "f"
+    all_pairs: Annotated[
+        bool,
+        _doc("a pair from every pose, not consecutive ones"),
+        Flag("--all-pairs", group=_PAIRS),
+    ] = False
+    pairs_from: Annotated[
+        PairsFrom,
+        _doc("whose motion selects the pairs (evo: the estimate's)"),
+        Flag("--pairs-from-reference", group=_PAIRS, when_set="reference"),
+    ] = "estimate"
+    delta_tol: Annotated[
+        float,
+        Meta(
+            ge=0, lt=1, description="relative tolerance of all-pairs and seconds deltas (evo's 0.1)"
+        ),
+        Flag("--delta-tol", "RATIO", group=_PAIRS),
+    ] = 0.1
+    protocol: Annotated[
+        RpeProtocol,
+        _doc(
+            "evo: evo's pairs and association; tum: TUM RGB-D evaluate_rpe.py --fixed_delta "
+            "--max_pairs 0 (its pairing, its nearest-stamp matching)"
+        ),
+        Flag("--protocol", group=_PAIRS),
+    ] = "evo"
 
     def _validate(self) -> None:
-        if self.delta_unit not in DELTA_UNITS:
-            raise self._fail(
-                field="delta_unit", expected=f"one of {', '.join(DELTA_UNITS)}", got=self.delta_unit
-            )
-        if not (math.isfinite(self.delta) and self.delta > 0):
-            raise self._fail(field="delta", expected="a finite interval > 0", got=self.delta)
+        _check_finite(self, ("delta",))
         if self.delta_unit == "f" and not self.delta.is_integer():
             raise self._fail(field="delta", expected="a whole number of frames", got=self.delta)
         bound = {"deg": 180.0, "rad": math.pi}.get(self.delta_unit)
         if bound is not None and self.delta > bound:
-            raise self._fail(
-                field="delta",
-                expected=f"a rotation of at most {bound:g} {self.delta_unit}",
-                got=self.delta,
+            expected = f"a rotation of at most {bound:g} {self.delta_unit}"
+            raise self._fail(field="delta", expected=expected, got=self.delta)
+        tolerant = self.delta_unit == "s" or (self.all_pairs and self.delta_unit != "f")
+        if self.delta_tol != 0.1 and not tolerant and self.protocol == "evo":
+            expected = (
+                "no tolerance (it is the tolerance of seconds deltas and of all pairs by m, "
+                f"rad or deg; this is delta_unit {self.delta_unit}"
+                + ("" if self.delta_unit == "f" else " without all_pairs")
+                + ")"
             )
-        if self.pairs_from not in PAIRS_FROM:
-            raise self._fail(
-                field="pairs_from", expected=f"one of {', '.join(PAIRS_FROM)}", got=self.pairs_from
-            )
-        if not (math.isfinite(self.delta_tol) and 0.0 <= self.delta_tol < 1.0):
-            raise self._fail(
-                field="delta_tol", expected="a relative tolerance in [0, 1)", got=self.delta_tol
-            )
-        if self.protocol not in RPE_PROTOCOLS:
-            raise self._fail(
-                field="protocol", expected=f"one of {', '.join(RPE_PROTOCOLS)}", got=self.protocol
-            )
+            raise self._fail(field="delta_tol", expected=expected, got=self.delta_tol)
         if self.protocol == "tum":
             evo_only = {"all_pairs": False, "pairs_from": "estimate", "delta_tol": 0.1}
             for name, default in evo_only.items():
@@ -374,54 +483,225 @@ class PairSettings(Msg):
         return label + (":tum" if self.protocol == "tum" else "")
 
 
-def pair_settings_list(pairs: PairSettings | Sequence[PairSettings]) -> list[PairSettings]:
-    """One or several :class:`PairSettings` as a list; several must differ only in ``delta``.
+@message("evaluation/Ape")
+class Ape(Msg):
+    """The absolute pose error as a metric of :func:`~robot_msgs.evaluation.evaluate`.
 
-    Raises
-    ------
-    ValidationError
-        An empty sequence, an item that is not ``PairSettings``, or items that differ in
-        more than ``delta`` (one result keeps one set of rules).
+    ``relation`` (``--relation``): one of :data:`~robot_msgs.evaluation.APE_RELATIONS`
+    (``trans_part`` is read as ``translation``).
 
     Examples
     --------
-    >>> [p.delta for p in pair_settings_list([PairSettings(delta=1), PairSettings(delta=2)])]
-    [1.0, 2.0]
+    >>> Ape(relation="trans_part").relation
+    'translation'
     """
-    if isinstance(pairs, PairSettings):
-        return [pairs]
-    if not isinstance(pairs, list | tuple):
-        check_argument("pairs", pairs, PairSettings)  # raises, naming what to pass
-    chosen = list(pairs)
-    if not chosen:
-        msg = "Expected `pairs` as a PairSettings or a non-empty sequence of them, got []"
-        raise ValidationError(msg)
-    for item in chosen:
-        check_argument("pairs", item, PairSettings)
-    first = chosen[0].record()
-    for other in chosen[1:]:
-        differ = sorted(k for k, v in other.record().items() if k != "delta" and v != first[k])
-        if differ:
-            msg = (
-                f"Expected pair settings that differ only in delta, got different "
-                f"{', '.join(differ)}: evaluate those separately"
-            )
-            raise ValidationError(msg)
-    return chosen
+
+    relation: Annotated[
+        ApeRelation,
+        _doc(
+            "translation (m, evo trans_part), angle_deg, angle_rad, full, rot_part, "
+            "point_distance, or a signed axis x/y/z (m, estimate minus reference); "
+            "along_track/cross_track/vertical (m, in the reference's direction of motion), "
+            "roll/pitch/yaw_rad|_deg (about the reference body's axes); nees, nees_position, "
+            "nees_orientation (the estimate's pose covariances, chi-square bounds)"
+        ),
+        Flag("--relation", "RELATION"),
+    ] = "translation"
+
+    def _validate(self) -> None:
+        self._normalise("relation", RELATION_ALIASES.get(self.relation, self.relation))
+
+    def record(self) -> dict[str, Value]:
+        """Return the metric's parameters, for a result's ``parameters``."""
+        return {"relation": self.relation}
 
 
-def pair_settings_record(pairs: Sequence[PairSettings]) -> dict[str, Value]:
-    """Return the record of one or several pair settings (several: ``delta`` a tuple).
+@message("evaluation/Rpe")
+class Rpe(Msg):
+    """The relative pose error as a metric of :func:`~robot_msgs.evaluation.evaluate`.
+
+    ``relation`` (``--relation``): one of :data:`~robot_msgs.evaluation.RPE_RELATIONS`.
+    ``pairs``: one :class:`PairSettings` per delta; several must differ only in
+    ``delta`` (one result keeps one set of rules) and give one signal each. The TUM
+    protocol (``PairSettings.protocol="tum"``) takes ``translation``, ``angle_rad`` or
+    ``angle_deg`` only.
 
     Examples
     --------
-    >>> pair_settings_record([PairSettings(delta=1), PairSettings(delta=5)])["delta"]
-    (1.0, 5.0)
+    >>> spec = Rpe(pairs=(PairSettings(delta=1), PairSettings(delta=2)))
+    >>> spec.record()["delta"]
+    (1.0, 2.0)
+    >>> Rpe(pairs=(PairSettings(delta=1), PairSettings(delta=2, delta_unit="s")))
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected pair settings that differ only in delta \
+(evaluate others separately), got list ['delta_unit'] - at `Rpe.pairs`
     """
-    record = pairs[0].record()
-    if len(pairs) > 1:
-        record["delta"] = tuple(p.delta for p in pairs)
-    return record
+
+    relation: Annotated[
+        RpeRelation,
+        _doc("as for ape, plus point_distance_error_ratio (%)"),
+        Flag("--relation", "RELATION"),
+    ] = "translation"
+    pairs: tuple[PairSettings, ...] = (PairSettings(),)
+
+    def _validate(self) -> None:
+        self._normalise("relation", RELATION_ALIASES.get(self.relation, self.relation))
+        if not self.pairs:
+            raise self._fail(field="pairs", expected="at least one PairSettings", got=())
+        first = self.pairs[0].record()
+        for other in self.pairs[1:]:
+            differ = sorted(k for k, v in other.record().items() if k != "delta" and v != first[k])
+            if differ:
+                expected = "pair settings that differ only in delta (evaluate others separately)"
+                raise self._fail(field="pairs", expected=expected, got=differ)
+        tum = ("translation", "angle_rad", "angle_deg")
+        if self.pairs[0].protocol == "tum" and self.relation not in tum:
+            expected = f"one of {', '.join(tum)} with protocol 'tum' (evaluate_rpe.py's)"
+            raise self._fail(field="relation", expected=expected, got=self.relation)
+
+    def record(self) -> dict[str, Value]:
+        """Return the relation and the pair settings (several: ``delta`` a tuple), flat."""
+        record: dict[str, Value] = {"relation": self.relation, **self.pairs[0].record()}
+        if len(self.pairs) > 1:
+            record["delta"] = tuple(p.delta for p in self.pairs)
+        return record
+
+
+#: The KITTI devkit's segment lengths, metres.
+KITTI_LENGTHS_M: tuple[float, ...] = (100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0)
+
+#: rpg_trajectory_evaluation's default segment lengths as fractions of the path length.
+RPG_FRACTIONS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5)
+
+
+@message("evaluation/Drift")
+class Drift(Msg):
+    """Drift per distance travelled as a metric: KITTI devkit or rpg segments and their rules.
+
+    ``protocol`` (``--protocol``): ``"kitti"`` (segments start every ``step_frames``
+    frames, default 10, ``--step``) or ``"rpg"`` (segments start at every frame; lengths
+    as ``fractions`` of the reference's path, default :data:`RPG_FRACTIONS`,
+    ``--fractions``; a segment is kept within ``max_diff_ratio`` of its length, default
+    0.2). ``lengths_m`` (``--lengths``): segment lengths in metres, distinct, > 0
+    (default for KITTI :data:`KITTI_LENGTHS_M`; for rpg instead of the fractions).
+    ``None`` is the protocol's default; an option the protocol does not use is refused.
+
+    Examples
+    --------
+    >>> Drift().resolved_lengths_m(1000.0)[:2], Drift(protocol="rpg").resolved_lengths_m(10.0)
+    ((100.0, 200.0), (1.0, 2.0, 3.0, 4.0, 5.0))
+    >>> Drift(protocol="kitti", fractions=(0.1,))
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected protocol 'rpg' (kitti takes lengths in metres), \
+got tuple (0.1,) - at `Drift.fractions`
+    """
+
+    protocol: Annotated[
+        DriftProtocol,
+        _doc(
+            "kitti: the KITTI devkit's segments (100..800 m, one every 10 frames), "
+            "translation in % and rotation in deg/m; rpg: rpg_trajectory_evaluation's relative "
+            "error over 10..50 % of the path length"
+        ),
+        Flag("--protocol"),
+    ] = "kitti"
+    lengths_m: (
+        Annotated[
+            tuple[Annotated[float, Meta(gt=0)], ...],
+            Meta(
+                min_length=1,
+                description="segment lengths in metres (default 100,...,800 for "
+                "kitti; fractions of the path for rpg)",
+            ),
+            Flag("--lengths", "M,M,...", group=_SEGMENTS, commas=True),
+        ]
+        | None
+    ) = None
+    step_frames: (
+        Annotated[
+            int,
+            Meta(
+                ge=1,
+                le=10**9,  # robot_msgs.limits.MAX_STEP_FRAMES: a bound on untrusted input
+                description="kitti: frames between segment starts (default 10)",
+            ),
+            Flag("--step", "FRAMES", group=_SEGMENTS),
+        ]
+        | None
+    ) = None
+    fractions: (
+        Annotated[
+            tuple[Annotated[float, Meta(gt=0)], ...],
+            Meta(
+                min_length=1,
+                description="rpg: lengths as fractions of the path length (default 0.1,...,0.5)",
+            ),
+            Flag("--fractions", "F,F,...", group=_SEGMENTS, commas=True),
+        ]
+        | None
+    ) = None
+    max_diff_ratio: (
+        Annotated[
+            float,
+            Meta(
+                gt=0,
+                description="rpg: a segment is kept within this share of its length (default 0.2)",
+            ),
+        ]
+        | None
+    ) = None
+
+    def _validate(self) -> None:
+        kitti = self.protocol == "kitti"
+        only = {
+            "fractions": ("rpg", "kitti takes lengths in metres"),
+            "max_diff_ratio": ("rpg", "kitti ends a segment past its length"),
+            "step_frames": ("kitti", "rpg starts a segment at every frame"),
+        }
+        for name, (protocol, why) in only.items():
+            if getattr(self, name) is not None and (protocol == "kitti") != kitti:
+                expected = f"protocol {protocol!r} ({why})"
+                raise self._fail(field=name, expected=expected, got=getattr(self, name))
+        if self.fractions is not None and self.lengths_m is not None:
+            expected = "lengths or fractions, not both"
+            raise self._fail(field="fractions", expected=expected, got=self.fractions)
+        _check_finite(self, ("lengths_m", "fractions", "max_diff_ratio"))
+        lengths = self.lengths_m or ()
+        twice = next((v for v in lengths if lengths.count(v) > 1), None)
+        if twice is not None:
+            expected = f"distinct segment lengths ({twice:g} m twice)"
+            raise self._fail(field="lengths_m", expected=expected, got=self.lengths_m)
+
+    def resolved_lengths_m(self, path_length_m: float) -> tuple[float, ...]:
+        """Return the segment lengths, metres, for a reference path of ``path_length_m``.
+
+        rpg's fractions are of the path length, truncated to centimetres as rpg does.
+        """
+        if self.lengths_m is not None:
+            return self.lengths_m
+        if self.protocol == "kitti":
+            return KITTI_LENGTHS_M
+        fractions = RPG_FRACTIONS if self.fractions is None else self.fractions
+        return tuple(math.trunc(f * path_length_m * 100.0) / 100.0 for f in fractions)
+
+    def record(self, path_length_m: float) -> dict[str, Value]:
+        """Return the parameters a result records (lengths resolved, defaults filled)."""
+        lengths = self.resolved_lengths_m(path_length_m)
+        if self.protocol == "kitti":
+            step = 10 if self.step_frames is None else self.step_frames
+            return {"lengths_m": lengths, "step_frames": step}
+        fractions = None
+        if self.lengths_m is None:
+            fractions = RPG_FRACTIONS if self.fractions is None else self.fractions
+        ratio = 0.2 if self.max_diff_ratio is None else self.max_diff_ratio
+        return {"lengths_m": lengths, "fractions": fractions, "max_diff_ratio": ratio}
+
+
+#: rpg_trajectory_evaluation's association and alignment: TUM's one-to-one rule within
+#: 0.02 s, then Sim(3).
+RPG_SETTINGS = EvaluationSettings(align="sim3", sync="one_to_one", max_diff_s=0.02)
 
 
 def _transform_problem(matrix: tuple[float, ...], *, rigid: bool) -> str:

@@ -39,24 +39,19 @@ Cost: ``O(N log N)``: one vectorised bisection over all poses at once.
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from robot_msgs.compare.alignment import Alignment
-from robot_msgs.compare.statistics import error_stats
+from robot_msgs.compare.signal import signal_name
 from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import Association
 from robot_msgs.evaluation.offset import estimate_offset
-from robot_msgs.evaluation.pipeline import Prepared, Signal, stamps_if_increasing, time_range
+from robot_msgs.evaluation.pipeline import Prepared, signal_of, time_range
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
-from robot_msgs.evaluation.settings import (
-    EvaluationSettings,
-    PairSettings,
-    pair_settings_list,
-    pair_settings_record,
-)
+from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings
 from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.rotations import (
     angle_from_quat_xyzw,
@@ -67,15 +62,18 @@ from robot_msgs.rotations import (
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.compare.signal import Signal
+    from robot_msgs.evaluation.settings import Rpe
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["TUM_RELATIONS", "check_tum_settings", "closest_index", "tum_pair_rows", "tum_rpe"]
+__all__ = [
+    "check_tum_settings",
+    "closest_index",
+    "tum_pair_rows",
+    "tum_rpe_result",
+]
 
-#: The relations the TUM protocol reports (the script's translation and rotation).
-TUM_RELATIONS: tuple[str, ...] = ("translation", "angle_rad", "angle_deg")
 
 _UNITS = {"translation": "m", "angle_rad": "rad", "angle_deg": "deg"}
 
@@ -159,14 +157,14 @@ def tum_pair_rows(estimate: PoseTrajectory, pairs: PairSettings) -> IntpArray:
     return np.stack([first[keep], second[keep]], axis=1).astype(np.intp)
 
 
-def check_tum_settings(settings: EvaluationSettings, relation: str = "translation") -> None:
-    """Refuse a relation or settings the TUM protocol has no use for, naming the field.
+def check_tum_settings(settings: EvaluationSettings) -> None:
+    """Refuse settings the TUM protocol has no use for, naming the field.
 
     Raises
     ------
     ValidationError
-        A relation other than :data:`TUM_RELATIONS`; ``sync``, ``max_diff_s``,
-        ``align``, ``max_gap_s`` or ``project_to_plane`` other than the default.
+        ``sync``, ``max_diff_s``, ``align``, ``max_gap_s`` or ``project_to_plane`` other
+        than the default.
 
     Examples
     --------
@@ -176,12 +174,6 @@ def check_tum_settings(settings: EvaluationSettings, relation: str = "translatio
     robot_msgs.errors.ValidationError: expected the default with protocol 'tum' (it aligns \
 nothing (a relative error needs no alignment)), got 'se3' - at `EvaluationSettings.align`
     """
-    if relation not in TUM_RELATIONS:
-        msg = (
-            f"Expected a relation in {', '.join(TUM_RELATIONS)} with protocol 'tum' "
-            f"(evaluate_rpe.py reports translation and rotation), got {relation!r}"
-        )
-        raise ValidationError(msg)
     defaults = EvaluationSettings()
     rules = {
         "sync": "it matches each estimate stamp with the nearest reference stamp",
@@ -224,34 +216,20 @@ def _errors(
     return np.linalg.norm(t_e, axis=1), angle_from_quat_xyzw(q_e)
 
 
-def tum_rpe(
+def tum_rpe_result(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
-    *,
-    settings: EvaluationSettings | None = None,
-    pairs: PairSettings | Sequence[PairSettings] | None = None,
-    relation: str = "translation",
-    reference_name: str = "",
-    estimate_name: str = "",
+    settings: EvaluationSettings,
+    spec: Rpe,
+    names: tuple[str, str],
 ) -> EvaluationResult:
     """RPE by TUM's ``evaluate_rpe.py --fixed_delta --max_pairs 0`` (module docstring).
 
-    Parameters
-    ----------
-    reference, estimate : PoseTrajectory
-        Ground truth and the trajectory under test; neither is modified.
-    settings : EvaluationSettings, optional
-        The time range (cuts the reference), the transforms (move the estimate) and the
-        offset (``offset_s``, the script's ``--offset``, or ``offset_auto``); the
-        association and alignment fields must keep their defaults.
-    pairs : PairSettings or sequence of PairSettings, optional
-        ``protocol="tum"``, ``delta`` (the script's ``--delta``) and ``delta_unit``
-        (``--delta_unit``); several (differing only in ``delta``) give one signal per
-        delta, keyed ``relation@{delta}{unit}``.
-    relation : {"translation", "angle_rad", "angle_deg"}
-        The script's translational or rotational error.
-    reference_name, estimate_name : str
-        Labels stored in the result.
+    ``settings``: the time range (cuts the reference), the transforms (move the
+    estimate) and the offset (``offset_s``, the script's ``--offset``, or
+    ``offset_auto``); the association and alignment fields keep their defaults
+    (:func:`check_tum_settings`). ``spec.pairs``: ``delta`` (the script's ``--delta``)
+    and ``delta_unit`` (``--delta_unit``), one signal per delta as for evo's pairs.
 
     Returns
     -------
@@ -264,25 +242,23 @@ def tum_rpe(
     Raises
     ------
     ValidationError
-        A relation or setting the protocol does not have, or fewer than 2 pairs (as the
-        script refuses).
+        A setting the protocol does not have, or fewer than 2 pairs (as the script
+        refuses).
 
     Examples
     --------
+    >>> from robot_msgs.evaluation import Rpe
     >>> t = np.arange(0.0, 10.0, 0.1)
     >>> ref = PoseTrajectory(stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
     ...                      orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)))
     >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.02)
-    >>> result = tum_rpe(ref, est, pairs=PairSettings(delta=1.0, delta_unit="s", protocol="tum"))
+    >>> spec = Rpe(pairs=(PairSettings(delta=1.0, delta_unit="s", protocol="tum"),))
+    >>> result = tum_rpe_result(ref, est, EvaluationSettings(), spec, ("", ""))
     >>> result.counts["pairs"], round(result.stats["translation"].mean, 12)
     (89, 0.02)
     """
-    check_argument("reference", reference, PoseTrajectory)
-    check_argument("estimate", estimate, PoseTrajectory)
-    settings = EvaluationSettings() if settings is None else settings
-    check_argument("settings", settings, EvaluationSettings)
-    chosen = pair_settings_list(PairSettings(protocol="tum") if pairs is None else pairs)
-    check_tum_settings(settings, relation)
+    relation = spec.relation
+    check_tum_settings(settings)
     cut, first_row = time_range(reference, settings.t_start_s, settings.t_end_s)
     moved = apply_transforms(estimate, settings)
     time_offset = estimate_offset(cut, moved, settings) if settings.offset_auto else None
@@ -296,9 +272,10 @@ def tum_rpe(
     rows = np.flatnonzero(valid)
     new_row = np.full(len(moved), -1, dtype=np.intp)
     new_row[rows] = np.arange(rows.size)
-    signals: dict[str, Signal] = {}
+    several = len(spec.pairs) > 1
+    signals: list[Signal] = []
     counts: dict[str, int] = {}
-    for each in chosen:
+    for each in spec.pairs:
         ij = tum_pair_rows(moved, each)
         ij = ij[valid[ij[:, 0]] & valid[ij[:, 1]]]
         if ij.shape[0] < 2:
@@ -312,24 +289,29 @@ def tum_rpe(
         errors = {"translation": trans, "angle_rad": angle, "angle_deg": np.degrees(angle)}[
             relation
         ]
-        stamps = moved.stamps_s[ij[:, 0]]
-        key = relation if len(chosen) == 1 else f"{relation}@{each.delta:g}{each.delta_unit}"
-        signals[key] = Signal(
-            stats=error_stats(errors, t=stamps_if_increasing(stamps)),
-            unit=_UNITS[relation],
-            stamps_s=stamps,
-            errors=errors,
-            pairs=new_row[ij],
+        labelled: dict[str, Any] = (
+            {"delta": each.delta, "delta_unit": each.delta_unit} if several else {}
         )
-        counts["pairs" if len(chosen) == 1 else f"pairs@{each.delta:g}{each.delta_unit}"] = int(
-            ij.shape[0]
+        signals.append(
+            signal_of(
+                relation,
+                _UNITS[relation],
+                errors,
+                moved.stamps_s[ij[:, 0]],
+                new_row[ij],
+                delta=each.delta,
+                delta_unit=each.delta_unit,
+                name=signal_name(relation, **labelled),
+            )
         )
+        counts[signal_name("pairs", **labelled)] = int(ij.shape[0])
     matched_estimate = PoseTrajectory._unchecked(  # noqa: SLF001 - rows of a valid trajectory
         moved.stamps_s[rows],
         moved.positions_xyz[rows],
         moved.orientations_quat_xyzw[rows],
         moved.frame_id,
         moved.child_frame_id,
+        stamps_are_frames=moved.stamps_are_frames,
     )
     ref_rows = match[rows]
     matched_reference = PoseTrajectory._unchecked(  # noqa: SLF001
@@ -338,6 +320,7 @@ def tum_rpe(
         cut.orientations_quat_xyzw[ref_rows],
         cut.frame_id,
         cut.child_frame_id,
+        stamps_are_frames=cut.stamps_are_frames,
     )
     association = Association(
         reference=matched_reference,
@@ -372,11 +355,4 @@ def tum_rpe(
         outside_range=len(reference) - len(cut),
         time_offset=time_offset,
     )
-    return prepared.result(
-        "rpe",
-        signals,
-        parameters={"relation": relation, **pair_settings_record(chosen)},
-        counts=counts,
-        reference_name=reference_name,
-        estimate_name=estimate_name,
-    )
+    return prepared.result("rpe", signals, parameters=spec.record(), names=names, counts=counts)

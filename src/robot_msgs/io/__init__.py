@@ -4,8 +4,10 @@ Bags are also read and written as messages (:mod:`robot_msgs.io.bag_messages`).
 
 Every reader returns a :class:`~robot_msgs.trajectory.PoseTrajectory` and applies the
 same data-problem rules (:mod:`robot_msgs.io.clean`); every writer goes through
-:func:`robot_msgs.files.write_atomic`. :func:`read_trajectory` reads any of them, and
-``example:NAME`` paths reach the example data shipped in the package.
+:func:`robot_msgs.files.write_atomic`. :func:`read_trajectory` reads any of them,
+:func:`write_trajectory` writes any of them, :func:`read_inputs` reads the inputs of one
+evaluation in one frame, and ``example:NAME`` paths reach the example data shipped in the
+package.
 """
 
 from __future__ import annotations
@@ -37,13 +39,19 @@ if TYPE_CHECKING:
     from robot_msgs.io.detect import (
         BAG_FORMATS,
         FORMATS,
+        WRITE_FORMATS,
         FormatDetection,
         detect_format,
         explain_format,
         geo_origin_of,
+        only_pose_topic,
+        pose_topics,
         read_trajectory,
+        trajectory_outputs,
+        write_trajectory,
     )
     from robot_msgs.io.euroc import read_euroc, write_euroc
+    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs
     from robot_msgs.io.examples import (
         EXAMPLE_PREFIX,
         example_path,
@@ -63,8 +71,10 @@ __all__ = [
     "POSE_TYPES",
     "QUATERNION_REFUSE_TOL",
     "QUATERNION_ROUNDING_TOL",
+    "WRITE_FORMATS",
     "BagRecord",
     "FormatDetection",
+    "InputFile",
     "RawRecord",
     "TopicInfo",
     "bag_qos",
@@ -75,9 +85,12 @@ __all__ = [
     "geo_origin_of",
     "list_examples",
     "list_topics",
+    "only_pose_topic",
     "parse_tf_id",
+    "pose_topics",
     "read_bag",
     "read_euroc",
+    "read_inputs",
     "read_kitti",
     "read_lla",
     "read_messages",
@@ -85,11 +98,13 @@ __all__ = [
     "read_trajectory",
     "read_tum",
     "resolve_path",
+    "trajectory_outputs",
     "unmapped_topics",
     "write_euroc",
     "write_kitti",
     "write_messages",
     "write_records",
+    "write_trajectory",
     "write_trajectory_bag",
     "write_tum",
 ]
@@ -114,13 +129,19 @@ __getattr__ = exports(
         "detect": (
             "BAG_FORMATS",
             "FORMATS",
+            "WRITE_FORMATS",
             "FormatDetection",
             "detect_format",
             "explain_format",
             "geo_origin_of",
+            "only_pose_topic",
+            "pose_topics",
             "read_trajectory",
+            "trajectory_outputs",
+            "write_trajectory",
         ),
         "euroc": ("read_euroc", "write_euroc"),
+        "evaluation_inputs": ("InputFile", "read_inputs"),
         "examples": ("EXAMPLE_PREFIX", "example_path", "list_examples", "resolve_path"),
         "kitti": ("default_times_path", "read_kitti", "write_kitti"),
         "lla": ("read_lla",),

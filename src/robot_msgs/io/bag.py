@@ -359,7 +359,7 @@ def read_bag(
         source = f"{path} {name}"
         if msgtype != _NAVSAT and (geo_origin is not None or crs is not None):
             msg = (
-                f"{source}: an ENU origin or a CRS (--geo-origin, --crs) applies to "
+                f"{source}: an ENU origin or a CRS (`geo_origin=`, `crs=`) applies to "
                 f"NavSatFix topics and lla files, not {msgtype}"
             )
             raise FormatError(msg)

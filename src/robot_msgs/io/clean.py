@@ -85,7 +85,7 @@ def _listed(labels: list[str], total: int) -> str:
 def report(message: str, *, strict: bool) -> None:
     """Warn with a :class:`DataWarning`, or raise :class:`FormatError` when ``strict``."""
     if strict:
-        raise FormatError(message + " (refused: strict reading, --strict)")
+        raise FormatError(message + " (refused: strict reading, `strict=True`)")
     warnings.warn(message, DataWarning, stacklevel=4)
 
 
@@ -101,7 +101,7 @@ def _limit(source: str, rule: str, found: str, dropped: int, total: int, left: i
     msg = (
         f"{source}: {found}; the rule '{rule}' {effect}: refused, as the file is likely "
         "not what its format says (stamps in another column or unit?); "
-        "check the file or choose the format (--format)"
+        "check the file or choose the format (`fmt=`)"
     )
     if left == 0:
         msg += " - no poses left"
@@ -135,13 +135,13 @@ def implausible_stamps(stamps_s: Float64Array, *, source: str) -> str | None:
     if rate > MAX_RATE_HZ:
         return (
             f"{head} (above 1 MHz): stamps in a smaller unit than the format's (seconds "
-            "divided by 1e9?); write them in the format's unit or choose the format (--format)"
+            "divided by 1e9?); write them in the format's unit or choose the format (`fmt=`)"
         )
     if rate < MIN_RATE_HZ:
         return (
             f"{head} (below 1e-6 Hz): stamps in a larger unit than the format's "
             "(nanoseconds read as seconds?); write them in seconds or choose the format "
-            "(--format euroc reads integer nanoseconds)"
+            "(`fmt='euroc'` reads integer nanoseconds)"
         )
     return None
 
@@ -159,6 +159,7 @@ def finish_trajectory(
     owned: bool = False,
     covariance_6x6: Float64Array | None = None,
     stamps_ns: Int64Array | None = None,
+    stamps_are_frames: bool = False,
 ) -> PoseTrajectory:
     """Apply the module's rules to raw read poses and build the :class:`PoseTrajectory`.
 
@@ -189,6 +190,8 @@ def finish_trajectory(
         The exact stamps the float ``stamps_s`` were computed from (ROS headers, as
         ``sec + nanosec * 1e-9``): they follow the rows kept and become the
         trajectory's ``stamps_ns``, so they are sorted by the same rule.
+    stamps_are_frames : bool
+        The stamps are frame indices (KITTI without a times file).
 
     Returns
     -------
@@ -337,7 +340,14 @@ def finish_trajectory(
             child_frame_id=child_frame_id,
             covariance_6x6=np.asarray(covariance_6x6, dtype=np.float64)[rows],
             stamps_ns=exact,
+            stamps_are_frames=stamps_are_frames,
         )
     return PoseTrajectory._unchecked(  # noqa: SLF001
-        stamps, xyz, quat, frame_id, child_frame_id, stamps_ns=exact
+        stamps,
+        xyz,
+        quat,
+        frame_id,
+        child_frame_id,
+        stamps_ns=exact,
+        stamps_are_frames=stamps_are_frames,
     )

@@ -1,4 +1,6 @@
-"""One entry point for every format: :func:`read_trajectory`, with format detection.
+"""One entry point per direction for every format: read (with detection) and write.
+
+:func:`read_trajectory` reads and :func:`write_trajectory` writes any format.
 
 The format is taken from ``fmt`` when given, else from what the path shows, and
 :func:`explain_format` says what that was (``tum (8 space-separated columns, header
@@ -31,25 +33,25 @@ names qx first)``):
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robot_msgs.errors import FormatError
+from robot_msgs.files import STDOUT
 from robot_msgs.io.bounded import kept_streams
-from robot_msgs.io.euroc import read_euroc
+from robot_msgs.io.euroc import read_euroc, write_euroc
 from robot_msgs.io.examples import resolve_path
-from robot_msgs.io.kitti import read_kitti
+from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
 from robot_msgs.io.lla import read_lla, read_lla_rows
 from robot_msgs.io.sniff import check_header, nanosecond_evidence, read_head
 from robot_msgs.io.table import read_bytes
-from robot_msgs.io.tum import read_tum
+from robot_msgs.io.tum import read_tum, write_tum
 
 if TYPE_CHECKING:
-    import os
-    from pathlib import Path
-
     import numpy.typing as npt
 
     from robot_msgs.io.sniff import TextHead
@@ -58,11 +60,17 @@ if TYPE_CHECKING:
 __all__ = [
     "BAG_FORMATS",
     "FORMATS",
+    "WRITE_FORMATS",
+    "WRITE_SUFFIXES",
     "FormatDetection",
     "detect_format",
     "explain_format",
     "geo_origin_of",
+    "only_pose_topic",
+    "pose_topics",
     "read_trajectory",
+    "trajectory_outputs",
+    "write_trajectory",
 ]
 
 #: Format names ``fmt`` accepts.
@@ -77,7 +85,7 @@ _NS = ", integer nanosecond stamps"
 _UNIT = ", unit quaternions in columns 5-8"
 #: How far from 1 a quaternion's norm may be to count as evidence of EuRoC's layout.
 _UNIT_TOLERANCE = 0.05
-_CHOOSE = "choose the format (--format tum, kitti or euroc)"
+_CHOOSE = "choose the format (`fmt=` tum, kitti or euroc)"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -205,10 +213,10 @@ def _text_format(head: TextHead) -> FormatDetection:
         msg = (
             f"{source}: cannot tell the format: {layout} with integer nanosecond stamps and "
             "no header naming the columns could be EuRoC (qw first) or TUM (qw last); "
-            "choose the format (--format euroc or --format tum)"
+            "choose the format (`fmt='euroc'` or `fmt='tum'`)"
         )
         raise FormatError(msg)
-    lla = " (or --format lla for t lat lon alt)" if n == 4 else ""
+    lla = " (or `fmt='lla'` for t lat lon alt)" if n == 4 else ""
     msg = (
         f"{source}: cannot tell the format: line {head.first_line} has {n} numbers "
         f"(TUM has 8, KITTI 12, EuRoC 8 or more with nanosecond stamps); {_CHOOSE}{lla}"
@@ -283,7 +291,7 @@ def read_trajectory(
         raise FormatError(msg)
     if fmt in BAG_FORMATS:
         if topic is None:
-            topic = _only_pose_topic(file)
+            topic = only_pose_topic(file)
         from robot_msgs.io.bag import read_bag  # noqa: PLC0415 - bags only when read
 
         return read_bag(file, topic, strict=strict, geo_origin=geo_origin, crs=crs)
@@ -296,7 +304,7 @@ def read_trajectory(
         return read_lla(file, origin=geo_origin, crs=crs, strict=strict)
     if geo_origin is not None or crs is not None:
         msg = (
-            f"{path}: an ENU origin or a CRS (--geo-origin, --crs) applies to NavSatFix "
+            f"{path}: an ENU origin or a CRS (`geo_origin=`, `crs=`) applies to NavSatFix "
             f"topics and lla files, not {fmt} poses"
         )
         raise FormatError(msg)
@@ -331,16 +339,115 @@ def geo_origin_of(
     if fmt in BAG_FORMATS:
         from robot_msgs.io.bag import first_fix  # noqa: PLC0415 - bags only when read
 
-        return first_fix(file, topic if topic is not None else _only_pose_topic(file))
+        return first_fix(file, topic if topic is not None else only_pose_topic(file))
     return None
 
 
-def _only_pose_topic(file: Path) -> str:
+def pose_topics(file: str | os.PathLike[str]) -> list[str]:
+    """Return the topics of a bag that hold poses (of :data:`~robot_msgs.io.POSE_TYPES`).
+
+    A bag read without a topic is read from its one pose topic; with none or several,
+    the topic must be chosen.
+    """
     from robot_msgs.io.bag import POSE_TYPES, list_topics  # noqa: PLC0415 - bags only
 
-    topics = [t for t in list_topics(file) if t.msgtype in POSE_TYPES and t.message_count > 0]
+    topics = list_topics(resolve_path(file))
+    return [t.topic for t in topics if t.msgtype in POSE_TYPES and t.message_count > 0]
+
+
+def only_pose_topic(file: str | os.PathLike[str]) -> str:
+    """Return a bag's one pose topic (:func:`pose_topics`), or refuse naming them all.
+
+    Raises
+    ------
+    FormatError
+        None or several: the message lists them.
+    """
+    topics = pose_topics(file)
     if len(topics) == 1:
-        return topics[0].topic
-    names = ", ".join(t.topic for t in topics) or "none"
+        return topics[0]
+    names = ", ".join(topics) or "none"
     msg = f"{file}: choose a topic (pose topics: {names}; TF as /tf:parent.child)"
     raise FormatError(msg)
+
+
+#: The formats :func:`write_trajectory` writes, by the file suffixes that say them:
+#: ``mcap`` and ``db3`` are ROS 2 bags of one ``geometry_msgs/PoseStamped`` per pose.
+WRITE_SUFFIXES = {".tum": "tum", ".kitti": "kitti", ".csv": "euroc", ".mcap": "mcap", ".db3": "db3"}
+#: :data:`WRITE_SUFFIXES`' formats.
+WRITE_FORMATS = tuple(WRITE_SUFFIXES.values())
+
+
+def trajectory_outputs(
+    path: str | os.PathLike[str],
+    format: str | None = None,  # noqa: A002 - the word users know
+) -> tuple[str, list[Path]]:
+    """Return the format :func:`write_trajectory` writes ``path`` in, and every file it makes.
+
+    The format is ``format``, else the suffix says it (:data:`WRITE_SUFFIXES`); KITTI
+    writes the poses and a times file beside them. Call it to check outputs before any
+    work.
+
+    Raises
+    ------
+    FormatError
+        No format given and none said by the suffix; a bag format with another suffix;
+        KITTI to standard output (two files).
+
+    Examples
+    --------
+    >>> trajectory_outputs("a/est.kitti")
+    ('kitti', [PosixPath('a/est.kitti'), PosixPath('a/est_times.txt')])
+    """
+    out = Path(path)
+    fmt = format or WRITE_SUFFIXES.get(out.suffix.lower())
+    if fmt not in WRITE_FORMATS:
+        msg = (
+            f"{path}: cannot tell the trajectory format from {out.suffix!r}; name it "
+            f"{', '.join(WRITE_SUFFIXES)} or give the format (`format=` "
+            f"{', '.join(WRITE_FORMATS)})"
+        )
+        raise FormatError(msg)
+    if fmt in ("mcap", "db3") and out.suffix.lower() != f".{fmt}":
+        msg = f"{path}: a {fmt} bag is written as a .{fmt} file; name it *.{fmt}"
+        raise FormatError(msg)
+    if fmt != "kitti":
+        return fmt, [out]
+    if os.fspath(path) == STDOUT:
+        msg = f"{path}: KITTI writes two files (poses and times); give a file path"
+        raise FormatError(msg)
+    return fmt, [out, default_times_path(out)]
+
+
+def write_trajectory(
+    path: str | os.PathLike[str],
+    trajectory: PoseTrajectory,
+    format: str | None = None,  # noqa: A002 - the word users know
+    *,
+    force: bool = False,
+    topic: str = "/trajectory",
+) -> list[Path]:
+    """Write ``trajectory`` in any format :func:`read_trajectory` reads back; return the files.
+
+    The format is ``format``, else the suffix's (:func:`trajectory_outputs`): TUM, KITTI
+    (with its times file), EuRoC, or a ROS 2 bag (``.mcap``/``.db3``, on ``topic``).
+    Every file is written atomically; none is replaced without ``force``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "est.csv"
+    >>> traj = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    >>> [p.name for p in write_trajectory(out, traj)], len(read_trajectory(out))
+    (['est.csv'], 788)
+    """
+    fmt, _ = trajectory_outputs(path, format)
+    if fmt in ("mcap", "db3"):
+        from robot_msgs.io.bag_messages import write_trajectory_bag  # noqa: PLC0415 - bags only
+
+        return [write_trajectory_bag(path, trajectory, topic=topic, force=force)]
+    if fmt == "kitti":
+        poses, times = write_kitti(path, trajectory, force=force)
+        return [poses] + ([times] if times is not None else [])
+    writer = write_euroc if fmt == "euroc" else write_tum
+    return [writer(path, trajectory, force=force)]

@@ -32,7 +32,8 @@ import numpy as np
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.comparison import Comparison
-from robot_msgs.compare.result import ErrorSeries, EvaluationResult
+from robot_msgs.compare.result import EvaluationResult
+from robot_msgs.compare.signal import ErrorSeries, Signal
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import parse_json
@@ -294,11 +295,21 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
         except ValidationError as err:
             msg = f"{source}: alignment_transformation_sim3 is not a similarity: {err}"
             raise FormatError(msg) from err
+    series = ErrorSeries(stamps_s=np.asarray(stamps, dtype=np.float64).ravel(), errors=errors)
     comparison = Comparison(
         metric=metric,
-        stats={relation: stats},
-        units={relation: unit},
-        settings=settings,
+        signals=(
+            Signal(
+                name=relation,
+                quantity=relation,
+                unit=unit,
+                stats=stats,
+                series=series,
+                delta=settings.get("delta"),  # type: ignore[arg-type]  # a float when present
+                delta_unit=settings.get("delta_unit"),  # type: ignore[arg-type]
+            ),
+        ),
+        parameters=settings,
         estimate=str(info.get("est_name", "")),
         reference=str(info.get("ref_name", "")),
         counts={"errors": int(errors.size)},
@@ -309,11 +320,9 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
             ),
         ),
     )
-    series = ErrorSeries(stamps_s=np.asarray(stamps, dtype=np.float64).ravel(), errors=errors)
     empty = _empty_trajectory()
     return EvaluationResult(
         comparison=comparison,
-        series={relation: series},
         reference=empty,
         estimate=empty,
         alignment=alignment,

@@ -75,6 +75,8 @@ def read_kitti(
         Positions ``(tx, ty, tz)`` in metres; orientations the quaternion of the
         rotation nearest each 3x3 block (files round to ~7 digits, so blocks are only
         nearly orthonormal). Blocks off a rotation by more than ``1e-6`` are reported.
+        Without a times file the stamps are the frame indices, and ``stamps_are_frames``
+        says so.
 
     Raises
     ------
@@ -131,7 +133,13 @@ def read_kitti(
         finite[:, None], quat_xyzw_from_matrix(nearest_rotation_matrix(blocks)), np.nan
     )
     return finish_trajectory(
-        stamps, poses[:, :, 3], quats, source=source, where=table.where, strict=strict
+        stamps,
+        poses[:, :, 3],
+        quats,
+        source=source,
+        where=table.where,
+        strict=strict,
+        stamps_are_frames=times_path is None,
     )
 
 

@@ -8,10 +8,11 @@ matplotlib's object API (no ``pyplot``, nothing global touched; the ``plot`` ext
   in the metadata, so the same figure gives the same bytes.
 - Trajectories are drawn in a plane (``xy``, ``xz``, ``yz``) or in 3-D (``xyz``); the
   default is the plane of the reference's two widest axes (:func:`auto_plane`).
-- Errors are labelled in words with their unit (:func:`signal_label`), time as seconds
-  since the first matched pose, or ``frame`` for KITTI files without a times file
-  (their stamps are frame indices), lines are broken where samples are missing
-  (:func:`break_gaps`), and one estimate's error plot shows its rms, mean and median.
+- Errors are labelled in words with their parameters and unit (:func:`signal_label`,
+  from the signal's typed fields), time as seconds since the first matched pose, or
+  ``frame`` when the stamps are frame indices (KITTI files without a times file), lines
+  are broken where samples are missing (:func:`break_gaps`), and one estimate's error
+  plot shows its rms, mean and median.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import FormatError
 from robot_msgs.files import STDOUT, write_atomic
 from robot_msgs.limits import check_dpi
@@ -33,7 +35,8 @@ from robot_msgs.rotations import euler_sxyz_from_quat_xyzw
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from robot_msgs.compare.result import ErrorSeries, EvaluationResult
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.compare.signal import Signal
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array
 
@@ -137,21 +140,27 @@ def save_figure(
     return write_atomic(path, buffer.getvalue(), force=force)
 
 
-def signal_label(signal: str, unit: str) -> str:
-    """Name an error signal in words, with its unit in brackets.
+def signal_label(signal: Signal, *, parameters: bool = True) -> str:
+    """Name a signal in words, with its parameters (a delta, a length) and its unit.
 
     Examples
     --------
-    >>> signal_label("translation", "m"), signal_label("angle_deg", "deg")
+    >>> from robot_msgs.compare import Signal
+    >>> def one(quantity, unit, **parameters):
+    ...     return Signal.of(quantity, unit, [1.0], stamps_s=[0.0], **parameters)
+    >>> signal_label(one("translation", "m")), signal_label(one("angle_deg", "deg"))
     ('translation error [m]', 'rotation error [deg]')
-    >>> signal_label("translation_pct@100m", "%"), signal_label("rot_part", "")
-    ('translation error per segment, 100 m [%]', 'rotation part error ‖R − I‖')
+    >>> signal_label(one("translation_pct", "%", length_m=100.0)), signal_label(one("full", ""))
+    ('translation error per segment, 100 m [%]', 'full transformation error ‖E − I‖')
+    >>> signal_label(one("translation", "m", delta=1.0, delta_unit="s"), parameters=False)
+    'translation error [m]'
     """
-    base, _, length = signal.partition("@")
-    words = _WORDS.get(base, base.replace("_", " "))
-    if length:
-        words += f", {length.removesuffix('m')} m" if length.endswith("m") else f", {length}"
-    return f"{words} [{unit}]" if unit else words
+    words = _WORDS.get(signal.quantity, signal.quantity.replace("_", " "))
+    if parameters and signal.delta is not None:
+        words += f", {signal.delta:g} {signal.delta_unit}"
+    if parameters and signal.length_m is not None:
+        words += f", {signal.length_m:g} m"
+    return f"{words} [{signal.unit}]" if signal.unit else words
 
 
 def time_label(*, frames: bool, since: str = "the first matched pose") -> str:
@@ -248,20 +257,12 @@ def _label_plane(ax: Any, plane: str) -> None:
         ax.set_aspect("equal", adjustable="datalim")
 
 
-def _error_rows(series: ErrorSeries) -> np.ndarray[Any, Any]:
-    """Return the matched pose each error belongs to: row k for APE, the pair's end for RPE."""
-    if series.pairs is not None:
-        return series.pairs[:, 1]
-    return np.arange(len(series))
-
-
 def evaluation_figure(
     entries: Sequence[tuple[str, EvaluationResult]],
-    signals: Sequence[tuple[str, str]],
+    signals: Sequence[Signal],
     *,
     title: str,
     plane: str | None = None,
-    frames: bool = False,
 ) -> Any:
     """Draw the trajectories and the errors of one or several estimates against a reference.
 
@@ -270,42 +271,42 @@ def evaluation_figure(
     entries : sequence of (label, EvaluationResult)
         The results to draw: their matched reference (of the first), their estimates as
         compared (aligned).
-    signals : sequence of (signal, label)
-        The series to draw over time; with one entry and one signal, the trajectory is
-        coloured by it (colour bar), and its rms, mean and median are drawn as lines.
+    signals : sequence of Signal
+        The signals to draw over time (each result's signal of that name); with one
+        entry and one signal, the trajectory is coloured by it (colour bar), and its rms,
+        mean and median (its statistics) are drawn as lines. Several signals are labelled
+        by their parameters (a delta, a segment length).
     title : str
         Title of the error axes.
     plane : {"xy", "xz", "yz", "xyz"}, optional
         Trajectory view; default :func:`auto_plane` of the reference.
-    frames : bool
-        Stamps are frame indices (KITTI without a times file): the time axis says
-        ``frame``.
+
+    The time axis says ``frame`` when the estimate's stamps are frame indices (KITTI
+    without a times file).
     """
     fig = _new_figure("evaluation")
-    reference = entries[0][1].reference
-    plane = plane or auto_plane(reference.positions_xyz)
+    first = entries[0][1]
+    plane = plane or auto_plane(first.reference.positions_xyz)
     axes = _axes(plane)
     grid = fig.add_gridspec(1, 2, width_ratios=(1, 1.4))
     top = fig.add_subplot(grid[0], projection="3d" if plane == "xyz" else None)
     err = fig.add_subplot(grid[1])
-    _draw_path(top, reference, axes, color="0.45", lw=1.2, label="reference")
+    _draw_path(top, first.reference, axes, color="0.45", lw=1.2, label="reference")
     single = len(entries) == 1 and len(signals) == 1
-    signal0 = signals[0][0]
     for k, (label, result) in enumerate(entries):
         colour = _PALETTE[k % len(_PALETTE)]
-        xyz = result.estimate.positions_xyz
-        series = result.series[signal0]
-        if single and len(series):
-            rows = _error_rows(series)
+        shown = result.comparison.signal(signals[0].name)
+        series = shown.series if shown is not None else None
+        if single and shown is not None and series is not None and len(series):
             good = np.isfinite(series.errors)
             points = top.scatter(
-                *(xyz[rows[good], a] for a in axes),
+                *(result.estimate.positions_xyz[series.rows()[good], a] for a in axes),
                 c=series.errors[good],
                 s=6,
                 cmap="viridis",
                 label=f"{label} (colour: error)",
             )
-            fig.colorbar(points, ax=top, label=signal_label(signal0, result.units[signal0]))
+            fig.colorbar(points, ax=top, label=signal_label(shown))
         else:
             _draw_path(top, result.estimate, axes, color=colour, lw=1.0, label=label)
     _label_plane(top, plane)
@@ -313,9 +314,13 @@ def evaluation_figure(
     top.set_title(f"{plane} view" if plane != "xyz" else "3-D view")
     t0 = min(float(r.estimate.stamps_s[0]) for _, r in entries if len(r.estimate))
     for k, (label, result) in enumerate(entries):
-        for j, (signal, curve) in enumerate(signals):
-            series = result.series[signal]
+        for j, wanted in enumerate(signals):
+            signal = result.comparison.signal(wanted.name)
+            if signal is None or signal.series is None:
+                continue
+            series = signal.series
             colour = _PALETTE[(k + j) % len(_PALETTE)]
+            curve = "error" if len(signals) == 1 else _parameters(signal)
             name = curve if len(entries) == 1 else f"{label}: {curve}"
             times = series.stamps_s - t0
             if times.size > 1 and bool((times[1:] > times[:-1]).all()):
@@ -324,24 +329,29 @@ def evaluation_figure(
             else:  # overlapping pairs or segments: points, not a line
                 err.plot(times, series.errors, ".", ms=2, color=colour, label=name)
             if single:
-                stats = series.stats()
-                unit = result.units[signal]
+                stats = signal.stats
                 for value, word, style in (
                     (stats.rms, "rms", "--"),
                     (stats.mean, "mean", ":"),
                     (stats.median, "median", "-."),
                 ):
-                    err.axhline(
-                        value, color="0.2", ls=style, lw=1, label=f"{word} {value:.4g} {unit}"
-                    )
-    first = entries[0][1]
-    err.set_xlabel(time_label(frames=frames))
-    base = signal0 if len(signals) == 1 else signal0.split("@", 1)[0]  # drift: every length
-    err.set_ylabel(signal_label(base, first.units[signal0]))
+                    text = f"{word} {value:.4g} {signal.unit}"
+                    err.axhline(value, color="0.2", ls=style, lw=1, label=text)
+    err.set_xlabel(time_label(frames=first.estimate.stamps_are_frames))
+    err.set_ylabel(signal_label(signals[0], parameters=len(signals) == 1))
     err.legend(loc="best", fontsize=8)
     err.set_title(title)
     err.grid(alpha=0.3)
     return fig
+
+
+def _parameters(signal: Signal) -> str:
+    """Return a signal's parameters in words (``1 s``, ``100 m``), its name without any."""
+    if signal.delta is not None:
+        return f"{signal.delta:g} {signal.delta_unit}"
+    if signal.length_m is not None:
+        return f"{signal.length_m:g} m"
+    return signal.name
 
 
 def overlay_figure(
@@ -349,18 +359,18 @@ def overlay_figure(
     estimates: Sequence[tuple[str, PoseTrajectory]],
     *,
     plane: str | None = None,
-    frames: bool = False,
 ) -> Any:
     """Overlay trajectories as ``evo_traj -p`` does: a view, x/y/z, roll/pitch/yaw and speed.
 
     ``reference`` (grey) may be ``None``; ``estimates`` are drawn in colour, each as
     given (align them first to compare). Time is seconds since the earliest first
-    stamp, or frames when ``frames``; roll, pitch and yaw (:func:`roll_pitch_yaw_deg`,
-    in [-180, 180]) break where they wrap; speed is the distance between consecutive
-    poses over their time step (m/s, or m/frame).
+    stamp, or frames when the stamps are frame indices; roll, pitch and yaw
+    (:func:`roll_pitch_yaw_deg`, in [-180, 180]) break where they wrap; speed is the
+    distance between consecutive poses over their time step (m/s, or m/frame).
     """
     fig = _new_figure("overlay")
     drawn = ([("reference", reference)] if reference is not None else []) + list(estimates)
+    frames = any(traj.stamps_are_frames for _, traj in drawn)
     plane = plane or auto_plane(drawn[0][1].positions_xyz)
     axes = _axes(plane)
     grid = fig.add_gridspec(4, 3, width_ratios=(1.3, 1, 1))
@@ -410,7 +420,7 @@ def _distance_m(result: EvaluationResult, series: ErrorSeries) -> Float64Array |
     if len(ref) < 2 or len(result.reference) != len(result.estimate):
         return None
     travelled = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(ref, axis=0), axis=1))])
-    rows = _error_rows(series)
+    rows = series.rows()
     if rows.size and int(rows.max()) >= travelled.size:
         return None
     out: Float64Array = travelled[rows]
@@ -430,7 +440,8 @@ def results_figure(named: Sequence[tuple[str, EvaluationResult]]) -> Any:
     FormatError
         The results' first signals have different units (they cannot share an axis).
     """
-    units = {next(iter(r.units.values())) for _, r in named}
+    firsts = [r.comparison.signals[0] for _, r in named]
+    units = {signal.unit for signal in firsts}
     if len(units) > 1:
         msg = f"--plot: the results are in different units ({', '.join(sorted(units))})"
         raise FormatError(msg)
@@ -441,13 +452,14 @@ def results_figure(named: Sequence[tuple[str, EvaluationResult]]) -> Any:
     box = fig.add_subplot(grid[1, :2])
     violin = fig.add_subplot(grid[1, 2:4], sharey=box)
     histogram = fig.add_subplot(grid[1, 4:])
-    signal, unit = next(iter(named[0][1].units.items()))
-    label = signal_label(signal, unit)
+    label = signal_label(firsts[0])
     samples = []
-    for k, (path, result) in enumerate(named):
+    for k, ((path, result), signal) in enumerate(zip(named, firsts, strict=True)):
         colour = _PALETTE[k % len(_PALETTE)]
         name = f"{k + 1}: {path}"
-        series = next(iter(result.series.values()))
+        series = signal.series
+        if series is None:  # a summary: nothing to draw but its name
+            series = ErrorSeries(stamps_s=np.zeros(0), errors=np.zeros(0))
         finite = series.errors[np.isfinite(series.errors)]
         samples.append(finite)
         times = series.stamps_s - (series.stamps_s[0] if len(series) else 0.0)

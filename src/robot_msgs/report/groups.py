@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.compare.aggregation import aggregate
 from robot_msgs.compare.report import GroupSummary
+from robot_msgs.compare.signal import Signal
 from robot_msgs.compare.statistics import error_stats
 
 if TYPE_CHECKING:
@@ -74,13 +75,12 @@ def summarise_groups(
         if any(r.accuracy is not None for r in runs):
             group = {"algorithm": algorithm, "sequence": sequence}
             accuracy = aggregate(comparisons, failures=failures, group=group, force=force)
-        signals = {}
-        units = {}
+        signals = []
         for name, unit, read in SIGNALS:
             values = [read(r) for r in runs]
             if any(math.isfinite(v) for v in values):
-                signals[name] = error_stats(values)
-                units[name] = unit
+                stats = error_stats(values)
+                signals.append(Signal(name=name, quantity=name, unit=unit, stats=stats))
         repeat = next((r.repeatability for r in runs if r.repeatability is not None), None)
         out.append(
             GroupSummary(
@@ -89,8 +89,7 @@ def summarise_groups(
                 n_runs=len(runs),
                 failures=dict(Counter(failures)),
                 accuracy=accuracy,
-                signals=signals,
-                units=units,
+                signals=tuple(signals),
                 repeatability=repeat,
             )
         )

@@ -277,8 +277,8 @@ def rpe_box_plot(result: ReportResult, sequence: str) -> Figure | None:
         ys: list[float | None] = []
         for e in (e for e in runs if e.report.algorithm == algorithm):
             for rpe in e.rpe_results.values():
-                settings = rpe.comparison.settings
-                label = f"{settings.get('delta', '?')} {settings.get('delta_unit', '')}"
+                one = rpe.comparison.signals[0]
+                label = f"{one.delta:g} {one.delta_unit}"
                 errors = next(iter(rpe.series.values())).errors
                 errors = errors[np.isfinite(errors)]
                 xs += [label] * errors.size
@@ -455,8 +455,7 @@ def results_plots(
     """
     from robot_msgs.report.figures import signal_label  # noqa: PLC0415
 
-    signal, unit = next(iter(named[0][1].units.items()))
-    label = signal_label(signal, unit)
+    label = signal_label(named[0][1].comparison.signals[0])
     over_time, over_distance, box, violin, histogram = [], [], [], [], []
     for k, (name, result) in enumerate(named):
         colour = _PALETTE[k % len(_PALETTE)]
@@ -482,7 +481,7 @@ def results_plots(
             travelled = np.concatenate(
                 [[0.0], np.cumsum(np.linalg.norm(np.diff(reference, axis=0), axis=1))]
             )
-            rows = series.pairs[:, 1] if series.pairs is not None else np.arange(len(series))
+            rows = series.rows()
             over_distance.append(
                 {
                     **common,

@@ -20,7 +20,7 @@ from robot_msgs.report.figures import break_gaps
 from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
-    from robot_msgs.compare.result import ErrorSeries
+    from robot_msgs.compare.signal import ErrorSeries
     from robot_msgs.report.build import ReportResult
     from robot_msgs.runs.evaluate import RunEvaluation
     from robot_msgs.typing import Float64Array
@@ -252,9 +252,8 @@ def rpe_boxplot_figure(result: ReportResult, sequence: str) -> Any | None:
         for patch, algorithm in zip(box["boxes"], algorithms, strict=True):
             patch.set_facecolor(colours[algorithm])
             patch.set_alpha(0.5)
-        delta = comparison.settings.get("delta", "?")
-        unit = comparison.settings.get("delta_unit", "")
-        ax.set_title(f"delta = {delta} {unit}", fontsize=10)
+        one = comparison.signals[0]
+        ax.set_title(f"delta = {one.delta:g} {one.delta_unit}", fontsize=10)
         ax.set_ylabel("RPE translation [m]")
         ax.grid(alpha=0.3, axis="y")
     fig.suptitle(f"{sequence}: RPE per delta (all pairs, successful runs)", fontsize=11)

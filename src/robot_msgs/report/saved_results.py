@@ -86,21 +86,29 @@ class ResultsComparison:
     and ``notes`` (why there is no ranking, or that it was forced).
     """
 
-    __slots__ = ("differing", "forced", "named", "notes", "ranking", "shared", "tables")
+    __slots__ = (
+        "differing",
+        "forced",
+        "named",
+        "notes",
+        "ranking",
+        "records",
+        "shared",
+        "tables",
+    )
 
     def __init__(self, named: Sequence[NamedResult], *, force: bool) -> None:
         self.named = list(named)
         comparisons = [r.comparison for _, r in named]
-        keys = list(dict.fromkeys(k for c in comparisons for k in c.settings))
-        seen = {k: {repr(c.settings.get(k)) for c in comparisons} for k in keys}
+        self.records = [c.record() for c in comparisons]
+        keys = list(dict.fromkeys(k for record in self.records for k in record))
+        seen = {k: {repr(record.get(k)) for record in self.records} for k in keys}
         self.differing = [k for k in keys if len(seen[k]) > 1]
-        self.shared: dict[str, Value] = {
-            k: comparisons[0].settings[k] for k in keys if len(seen[k]) == 1
-        }
+        self.shared: dict[str, Value] = {k: self.records[0][k] for k in keys if len(seen[k]) == 1}
         self.notes: list[str] = []
         self.ranking: list[str] | None = None
         self.forced = False
-        signals = {(c.metric, tuple(c.stats)) for c in comparisons}
+        signals = {(c.metric, tuple(s.name for s in c.signals)) for c in comparisons}
         if len(signals) > 1:
             self.notes.append(
                 "not ranked: the results hold different metrics or signals "
@@ -119,10 +127,9 @@ class ResultsComparison:
                 self.notes.append(f"not ranked: {err}")
             else:
                 self.forced = bool(self.differing)
-                signal = next(iter(comparisons[0].stats))
                 order = sorted(
                     range(len(named)),
-                    key=lambda i: (math.isnan(r := comparisons[i].stats[signal].rms), r),
+                    key=lambda i: (math.isnan(r := comparisons[i].signals[0].stats.rms), r),
                 )
                 self.ranking = [named[i][0] for i in order]
                 if self.forced:
@@ -133,22 +140,14 @@ class ResultsComparison:
 
     def _tables(self) -> list[ReportTable]:
         rows = []
-        for name, result in self.named:
+        for (name, result), record in zip(self.named, self.records, strict=True):
             c = result.comparison
-            for signal, stats in c.stats.items():
-                varied = [_cell(c.settings.get(k)) for k in self.differing]
+            varied = [_cell(record.get(k)) for k in self.differing]
+            for signal in c.signals:
+                stats = signal.stats
                 values = [str(stats.n), *(_num(getattr(stats, k)) for k in _STATS[1:])]
-                rows.append(
-                    (
-                        name,
-                        _tool(name),
-                        c.metric,
-                        signal,
-                        c.units[signal] or MISSING,
-                        *varied,
-                        *values,
-                    )
-                )
+                unit = signal.unit or MISSING
+                rows.append((name, _tool(name), c.metric, signal.name, unit, *varied, *values))
         headers = (
             "result", "tool", "metric", "signal", "unit",
             *(f"{k} (differs)" for k in self.differing), *_STATS,
@@ -164,7 +163,7 @@ class ResultsComparison:
             by_name = dict(self.named)
             ranked = []
             for position, name in enumerate(self.ranking, start=1):
-                stats = next(iter(by_name[name].stats.values()))
+                stats = by_name[name].comparison.signals[0].stats
                 ranked.append((str(position), name, _num(stats.rms)))
             title = "Ranking by rms (FORCED: settings mixed)" if self.forced else "Ranking by rms"
             tables.append(
@@ -175,7 +174,9 @@ class ResultsComparison:
     def to_dict(self) -> dict[str, Any]:
         """JSON form: each result's comparison by name, the settings, the ranking, the notes."""
         return {
-            "results": [{"name": n, "comparison": r.comparison.to_dict()} for n, r in self.named],
+            "results": [
+                {"name": n, "comparison": r.comparison.summary().to_dict()} for n, r in self.named
+            ],
             "differing_settings": self.differing,
             "shared_settings": {
                 k: list(v) if isinstance(v, tuple) else v for k, v in self.shared.items()
@@ -200,7 +201,7 @@ def compare_results(named: Sequence[NamedResult], *, force: bool = False) -> Res
     --------
     >>> from robot_msgs.catalog import example
     >>> result = example("compare/EvaluationResult")
-    >>> settings = {**result.settings, "align": "sim3"}
+    >>> settings = result.comparison.settings.replace(align="sim3")
     >>> other = result.replace(comparison=result.comparison.replace(settings=settings))
     >>> table = compare_results([("a", result), ("b", other)])
     >>> table.differing, table.ranking, table.notes[0][:40]
@@ -216,19 +217,20 @@ def results_csv(comparison: ResultsComparison) -> str:
 
     NaN is an empty cell; settings are columns ``setting:NAME``.
     """
-    keys = list(dict.fromkeys(k for _, r in comparison.named for k in r.settings))
+    keys = list(dict.fromkeys(k for record in comparison.records for k in record))
     header = ["result", "tool", "metric", "signal", "unit", *_STATS, "sse"]
     header += [f"setting:{k}" for k in keys]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
-    for name, result in comparison.named:
+    for (name, result), record in zip(comparison.named, comparison.records, strict=True):
         c = result.comparison
-        for signal, stats in c.stats.items():
-            values: list[object] = [name, _tool(name), c.metric, signal, c.units[signal]]
+        for signal in c.signals:
+            stats = signal.stats
+            values: list[object] = [name, _tool(name), c.metric, signal.name, signal.unit]
             values += [getattr(stats, k) for k in _STATS]
             values.append(stats.rms**2 * stats.n)
-            values += [_cell(c.settings.get(k)) if k in c.settings else "" for k in keys]
+            values += [_cell(record.get(k)) if k in record else "" for k in keys]
             writer.writerow(
                 ["" if isinstance(v, float) and math.isnan(v) else csv_cell(v) for v in values]
             )

@@ -78,10 +78,9 @@ def rpe_metrics(report: Report) -> dict[str, tuple[float | int | None, str]]:
     out: dict[str, tuple[float | int | None, str]] = {}
     for r in report.runs:
         for name, c in r.comparisons.items():
-            if c.metric == "rpe" and name not in out:
-                delta = c.settings.get("delta")
-                number = delta if isinstance(delta, float | int) else None
-                out[name] = (number, str(c.settings.get("delta_unit", "")))
+            if c.metric == "rpe" and name not in out and c.signals:
+                one = c.signals[0]
+                out[name] = (one.delta if len(c.signals) == 1 else None, one.delta_unit or "")
     return out
 
 
@@ -145,8 +144,8 @@ def groups_table(report: Report) -> ReportTable:
     for g in report.groups:
         ape = g.accuracy.stats.get("translation") if g.accuracy else None
         failures = "; ".join(f"{k} x{v}" for k, v in g.failures.items()) or MISSING
-        cover = g.signals.get("coverage")
-        lat = g.signals.get("latency_p95_s")
+        cover = g.signal("coverage")
+        lat = g.signal("latency_p95_s")
         rows.append(
             (
                 g.algorithm,
@@ -156,8 +155,8 @@ def groups_table(report: Report) -> ReportTable:
                 failures,
                 _num(ape.median, 4) if ape else MISSING,
                 f"{_num(ape.min, 4)}..{_num(ape.max, 4)}" if ape and ape.n else MISSING,
-                _pct(cover.mean) if cover else MISSING,
-                _num(lat.median, 0, 1e3) if lat else MISSING,
+                _pct(cover.stats.mean) if cover else MISSING,
+                _num(lat.stats.median, 0, 1e3) if lat else MISSING,
             )
         )
     headers = (
@@ -193,7 +192,7 @@ def ranking_table(ranking: Ranking) -> ReportTable:
                 *cells,
             )
         )
-    settings = ", ".join(f"{k}={v}" for k, v in ranking.settings.items())
+    settings = ", ".join(f"{k}={v}" for k, v in ranking.settings.items() if v is not None)
     notes = [
         (
             f"Ranked by the median over successful runs of {ranking.metric} {ranking.signal} "
@@ -484,7 +483,7 @@ def runs_csv(report: Report) -> str:
             res.peak_rss_bytes if res else nan, res.mean_cpu_percent if res else nan,
             res.peak_cpu_percent if res else nan, res.peak_threads if res else "",
             res.peak_gpu_mem_bytes if res else nan,
-            r.version, r.accuracy.settings.get("align", "") if r.accuracy else "",
+            r.version, r.accuracy.settings.align if r.accuracy and r.accuracy.settings else "",
         ]  # fmt: skip
         writer.writerow(
             ["" if isinstance(v, float) and math.isnan(v) else csv_cell(v) for v in values]

@@ -12,7 +12,8 @@ recovered"`` or ``"estimate ends early"``; details go to ``notes``.
 Every metric of the settings is computed only on the valid poses (outside tracking
 losses), each as its own ``Comparison``: the guide's "report the overall success rate
 separately from the error on evaluable intervals". Metrics that share their evaluation
-settings share one association and alignment.
+settings are computed by one :func:`~robot_msgs.evaluation.evaluate` (one association
+and alignment).
 """
 
 from __future__ import annotations
@@ -25,10 +26,8 @@ import numpy as np
 
 from robot_msgs.compare.run_report import RunReport
 from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
-from robot_msgs.evaluation.absolute import ape_from_prepared
-from robot_msgs.evaluation.pipeline import prepare
-from robot_msgs.evaluation.relative import rpe_from_prepared
-from robot_msgs.evaluation.tum_rpe import tum_rpe
+from robot_msgs.evaluation.entry import evaluate
+from robot_msgs.evaluation.settings import Ape, Rpe
 from robot_msgs.runs.latency import latency_from_bag, latency_from_timing, rate_hz
 from robot_msgs.runs.losses import coverage, losses_from_log, valid_mask
 from robot_msgs.runs.resources import resources_from_log
@@ -39,9 +38,10 @@ if TYPE_CHECKING:
 
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.compare.run_report import Latency, TrackingLoss
-    from robot_msgs.evaluation.pipeline import Prepared
+    from robot_msgs.evaluation.entry import Metric
     from robot_msgs.evaluation.settings import EvaluationSettings
     from robot_msgs.runs.load import RunInputs
+    from robot_msgs.runs.run_settings import MetricSpec
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import BoolArray, Float64Array
 
@@ -159,46 +159,63 @@ def _latency(run: RunInputs) -> tuple[Latency | None, Float64Array, Float64Array
 
 
 def _metrics(
-    run: RunInputs, estimate: PoseTrajectory, settings: RunSettings
+    reference: PoseTrajectory, estimate: PoseTrajectory, run: RunInputs, settings: RunSettings
 ) -> tuple[dict[str, EvaluationResult], list[str]]:
     """Every metric of ``settings`` on ``estimate``: results by name, and notes.
 
-    A metric that cannot be computed on this run (no pose matched, a degenerate fit, an
-    RPE delta longer than the run) is left out with a note, not a failed report.
+    Metrics with the same evaluation settings are evaluated together (one association
+    and alignment). A metric that cannot be computed on this run (no pose matched, a
+    degenerate fit, an RPE delta longer than the run) is left out with a note, not a
+    failed report.
     """
-    assert run.reference is not None
-    preparations: dict[EvaluationSettings, Prepared] = {}
+    groups: dict[EvaluationSettings, list[MetricSpec]] = {}
+    for metric in settings.metrics:
+        groups.setdefault(settings.settings_of(metric), []).append(metric)
     results: dict[str, EvaluationResult] = {}
     notes: list[str] = []
-    names = {"estimate_name": run.spec.estimate, "reference_name": run.spec.reference or ""}
-    for metric in settings.metrics:
-        chosen = settings.settings_of(metric)
-        try:
-            if metric.pairs is not None and metric.pairs.protocol == "tum":  # its own matching
-                results[metric.name] = tum_rpe(
-                    run.reference, estimate, settings=chosen, pairs=metric.pairs,
-                    relation=metric.relation, **names,
-                )  # fmt: skip
-                continue
-            if chosen not in preparations:
-                preparations[chosen] = prepare(run.reference, estimate, chosen)
-            prep = preparations[chosen]
-            if metric.metric == "ape":
-                result = ape_from_prepared(prep, relation=metric.relation, **names)
-            else:
-                result = rpe_from_prepared(
-                    prep, pairs=metric.pairs, relation=metric.relation, **names
-                )
-        except (AssociationError, AlignmentError) as err:
-            notes.append(f"{metric.name} not evaluated: {err}")
-            continue
-        except ValidationError as err:
-            if metric.metric != "rpe":
-                raise
-            notes.append(f"{metric.name} skipped: {err}")
-            continue
-        results[metric.name] = result
-    return results, notes
+    labels = (run.spec.reference or "", run.spec.estimate)
+    for chosen, metrics in groups.items():
+        results.update(_group(reference, estimate, labels, chosen, metrics, notes))
+    return {m.name: results[m.name] for m in settings.metrics if m.name in results}, notes
+
+
+def _group(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    labels: tuple[str, str],
+    settings: EvaluationSettings,
+    metrics: list[MetricSpec],
+    notes: list[str],
+) -> dict[str, EvaluationResult]:
+    """Evaluate the metrics that share ``settings``; note what cannot be computed."""
+    names = [m.name for m in metrics]
+    specs: list[Metric] = [
+        Ape(relation=m.relation) if m.pairs is None else Rpe(relation=m.relation, pairs=(m.pairs,))
+        for m in metrics
+    ]
+    try:
+        done = evaluate(
+            reference,
+            estimate,
+            settings,
+            metrics=specs,
+            reference_name=labels[0],
+            estimate_name=labels[1],
+        )
+    except (AssociationError, AlignmentError) as err:
+        notes += [f"{name} not evaluated: {err}" for name in names]
+        return {}
+    except ValidationError as err:
+        if len(metrics) > 1:  # which one refused: each on its own (a run shorter than a delta)
+            out: dict[str, EvaluationResult] = {}
+            for metric in metrics:
+                out.update(_group(reference, estimate, labels, settings, [metric], notes))
+            return out
+        if metrics[0].metric != "rpe":
+            raise
+        notes.append(f"{names[0]} skipped: {err}")
+        return {}
+    return dict(zip(names, done, strict=True))
 
 
 def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEvaluation:
@@ -247,7 +264,7 @@ def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEval
     )
     results: dict[str, EvaluationResult] = {}
     if run.reference is not None and estimate is not None and valid.any():
-        results, metric_notes = _metrics(run, _subset(estimate, valid), settings)
+        results, metric_notes = _metrics(run.reference, _subset(estimate, valid), run, settings)
         notes.extend(metric_notes)
         if results and not valid.all():
             extra = (
@@ -282,7 +299,7 @@ def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEval
         span_source=span_source,
         losses=losses,
         coverage=cover,
-        comparisons={name: r.comparison for name, r in results.items()},
+        comparisons={name: r.comparison.summary() for name, r in results.items()},
         latency=latency,
         input_rate_hz=rate_hz(run.timing.acquisition_s) if run.timing is not None else math.nan,
         nominal_input_rate_hz=meta.input_rate_hz,

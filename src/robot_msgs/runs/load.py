@@ -1,12 +1,15 @@
 """Read what a :class:`~robot_msgs.runs.RunSpec` points to: trajectories and logs.
 
-Runs sharing a reference read it once (``cache``). A missing or empty estimate is a run
+A run's reference and estimate are read together, in one frame
+(:func:`robot_msgs.io.read_inputs`); runs sharing a reference read it once (``cache``).
+A missing or empty estimate is a run
 that produced nothing (``estimate`` is ``None``, judged as a failure later); a reference
 that is named but missing is an error, as is any file that cannot be read.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,13 +28,14 @@ from robot_msgs.runs.logs import (
 )
 
 if TYPE_CHECKING:
+    from robot_msgs.io.evaluation_inputs import InputFile
     from robot_msgs.runs.spec import RunSpec
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["RunInputs", "TrajectoryCache", "load_run"]
 
-TrajectoryCache = dict[tuple[str, str | None, str | None, str | None], "PoseTrajectory"]
-"""Trajectories already read, by ``(resolved path, format, topic, times)``."""
+TrajectoryCache = dict[tuple[object, ...], "PoseTrajectory"]
+"""Trajectories already read (:data:`robot_msgs.io.evaluation_inputs.InputsCache`)."""
 
 _BAG_SUFFIXES = {".bag", ".mcap", ".db3"}
 
@@ -69,27 +73,20 @@ def _has_poses(path: Path) -> bool:
         return any(line.strip() and not line.lstrip().startswith("#") for line in handle)
 
 
-def _read(
-    path: Path,
-    fmt: str | None,
-    topic: str | None,
-    times: str | None,
-    cache: TrajectoryCache,
-    *,
-    side: str,
-) -> PoseTrajectory:
-    from robot_msgs.io import read_trajectory  # noqa: PLC0415 - readers only when files are read
+def _named_in_the_run(err: FormatError, inputs: dict[str, InputFile]) -> FormatError:
+    """Name a run's format key in a reader's error, in place of the ``fmt=`` argument.
 
-    key = (str(path.resolve()), fmt, topic, times)
-    if key not in cache:
-        try:
-            cache[key] = read_trajectory(path, fmt=fmt, topic=topic, times_path=times)
-        except FormatError as err:
-            # The readers' hint names the ``--format`` flag of ``ape``/``rpe``/``traj``; a
-            # run's format is its manifest entry's or meta.json's ``estimate_format``.
-            msg = str(err).replace("--format", f"{side}_format =")
-            raise FormatError(msg) from err
-    return cache[key]
+    A run sets its format as its manifest entry's or meta.json's ``estimate_format`` /
+    ``reference_format`` (bench and report have no ``--format``).
+    """
+    text = str(err)
+    side = next((k for k, given in inputs.items() if text.startswith(given.path)), None)
+    if side is None:
+        return err
+    named = re.sub(
+        r"`fmt=('?\w+'?)?`", lambda m: f"{side}_format =" + (f" {m[1]}" if m[1] else ""), text
+    )
+    return FormatError(named)
 
 
 def _resolve(path: str, spec: RunSpec) -> Path:
@@ -110,33 +107,34 @@ def load_run(spec: RunSpec, *, cache: TrajectoryCache | None = None) -> RunInput
         A named reference that does not exist, or a malformed file (the message names the
         file, line and field).
     """
-    cache = {} if cache is None else cache
-    estimate = None
-    if spec.estimate:
-        path = _resolve(spec.estimate, spec)
-        if path.exists() and _has_poses(path):
-            estimate = _read(
-                path,
-                spec.estimate_format,
-                spec.estimate_topic,
-                spec.estimate_times,
-                cache,
-                side="estimate",
-            )
-    reference = None
+    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415 - readers
+
+    inputs: dict[str, InputFile] = {}
     if spec.reference is not None:
         path = _resolve(spec.reference, spec)
         if not path.exists():
             msg = f"{spec.reference}: the reference of run {spec.name} does not exist"
             raise FormatError(msg)
-        reference = _read(
-            path,
-            spec.reference_format,
-            spec.reference_topic,
-            spec.reference_times,
-            cache,
-            side="reference",
+        inputs["reference"] = InputFile(
+            path=str(path),
+            fmt=spec.reference_format,
+            topic=spec.reference_topic,
+            times_path=spec.reference_times,
         )
+    if spec.estimate:
+        path = _resolve(spec.estimate, spec)
+        if path.exists() and _has_poses(path):
+            inputs["estimate"] = InputFile(
+                path=str(path),
+                fmt=spec.estimate_format,
+                topic=spec.estimate_topic,
+                times_path=spec.estimate_times,
+            )
+    try:
+        read = dict(zip(inputs, read_inputs(list(inputs.values()), cache=cache), strict=True))
+    except FormatError as err:
+        raise _named_in_the_run(err, inputs) from err
+    estimate, reference = read.get("estimate"), read.get("reference")
     logs: dict[str, object] = {}
     if spec.folder is not None:
         folder = Path(spec.folder)

@@ -310,7 +310,7 @@ class RankingTally:
             metric=first.metric,
             signal=signal,
             statistic=self.statistic,
-            unit=first.units[signal],
+            unit=first.units.get(signal, ""),
             sequences=tuple(sequences),
             rows=tuple(row.replace(position=i) for i, row in enumerate(rows, start=1)),
             settings=settings,

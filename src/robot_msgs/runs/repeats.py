@@ -26,7 +26,7 @@ import numpy as np
 from robot_msgs.compare.run_report import Repeatability, RunReport
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation.absolute import ape
+from robot_msgs.evaluation.entry import ape
 from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def repeatability(
         for j in range(i + 1, k):
             result = ape(runs[i][1], runs[j][1], settings=same_clock)
             matrix[i, j] = matrix[j, i] = result.stats["translation"].rms
-            used = result.comparison.settings
+            used = result.comparison.record()
     ends = endpoints_from_start([traj for _, traj in runs])
     centred = ends - ends.mean(axis=0)
     spread = float(np.sqrt(np.mean(np.sum(centred * centred, axis=1))))

@@ -33,17 +33,21 @@ Examples
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
+
+from msgspec import Meta
 
 from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.evaluation.relations import APE_RELATIONS, RPE_RELATIONS, check_relation
 from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings, decode_options
+from robot_msgs.flags import Flag
 from robot_msgs.msg import Msg, field_specs, message
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from robot_msgs.evaluation.settings import DeltaUnit
     from robot_msgs.msg import Value
 
 __all__ = [
@@ -54,6 +58,13 @@ __all__ = [
     "RunSettings",
     "default_metrics",
 ]
+
+if TYPE_CHECKING:
+    Statistic: TypeAlias = str
+else:  # an ErrorStats field
+    Statistic = Literal[tuple(field_specs(ErrorStats))]
+
+_JUDGE = "metrics and run judgement (default: the manifest's)"
 
 #: The metrics a run can be evaluated with.
 METRICS: tuple[str, ...] = ("ape", "rpe")
@@ -121,7 +132,9 @@ class MetricSpec(Msg):
         return cls(name=name, metric=metric, relation=relation, pairs=pairs, settings=settings)
 
 
-def default_metrics(deltas: Sequence[float] = (1.0,), unit: str = "s") -> tuple[MetricSpec, ...]:
+def default_metrics(
+    deltas: Sequence[float] = (1.0,), unit: DeltaUnit = "s"
+) -> tuple[MetricSpec, ...]:
     """APE translation, and translation RPE over all pairs for each of ``deltas``.
 
     Examples
@@ -155,17 +168,31 @@ class RunSettings(Msg):
 
     evaluation: EvaluationSettings = RUN_DEFAULTS
     metrics: tuple[MetricSpec, ...] = DEFAULT_METRICS
-    statistic: str = "rms"
-    coverage_gap_s: float = 1.0
-    end_tolerance_s: float = 1.0
+    statistic: Annotated[
+        Statistic,
+        Meta(description="the ErrorStats field rankings and aggregates compare"),
+        Flag("--statistic", "FIELD", group=_JUDGE),
+    ] = "rms"
+    coverage_gap_s: Annotated[
+        float,
+        Meta(gt=0, description="longer gaps between estimate poses are not covered, seconds"),
+        Flag("--coverage-gap", "SECONDS", group=_JUDGE),
+    ] = 1.0
+    end_tolerance_s: Annotated[
+        float,
+        Meta(
+            gt=0,
+            description="a run succeeds if its last valid pose is at most this before "
+            "the end, seconds",
+        ),
+        Flag("--end-tolerance", "SECONDS", group=_JUDGE),
+    ] = 1.0
 
     def _validate(self) -> None:
-        if self.statistic not in field_specs(ErrorStats):
-            raise self._fail(field="statistic", expected="an ErrorStats field", got=self.statistic)
         for name in ("coverage_gap_s", "end_tolerance_s"):
             value = getattr(self, name)
-            if not (math.isfinite(value) and value > 0):
-                raise self._fail(field=name, expected="a finite number of seconds > 0", got=value)
+            if not math.isfinite(value):
+                raise self._fail(field=name, expected="a finite number of seconds", got=value)
         names = [m.name for m in self.metrics]
         duplicate = next((n for n in names if names.count(n) > 1), None)
         if duplicate is not None:
@@ -235,7 +262,7 @@ class RunSettings(Msg):
         if entries is not None and metrics is not None:
             msg = (
                 f"{where}: the metrics are given twice, by [[settings.evaluate]] and by the "
-                "command line (--rpe-delta/--rpe-unit); use one"
+                "command line (`metrics=`); use one"
             )
             raise FormatError(msg)
         if entries is None:

@@ -1,0 +1,178 @@
+"""Read results saved before signals were one value (release 9745f2d and earlier).
+
+The migration, stated: in that form a ``Comparison`` held three parallel maps and a flat
+bag of settings, and an ``EvaluationResult`` a fourth map; now each signal is one
+:class:`~robot_msgs.compare.Signal` and the settings, the metric's parameters and the
+estimated values are apart. An old form is recognised by its keys and rewritten, as data,
+before it is read (each type's ``_upgrade``, which the message base calls):
+
+- ``Comparison``: ``stats[name]`` and ``units[name]`` (and, in a result, ``series[name]``)
+  become the signal ``name``. Its ``quantity`` and typed parameters are found by making
+  the names the metric makes (:func:`~robot_msgs.compare.signal_name`) from the recorded
+  parameters (the relation and each ``delta``; each of ``lengths_m`` with the drift
+  quantities) and matching them; a name that none gives is its own quantity (control
+  channels). ``settings`` splits into the ``EvaluationSettings`` fields, the estimated
+  values (``offset_estimated_s``, ``offset_std_s``, ``nees_*`` bounds) and the rest, the
+  metric's ``parameters``. An offset saved without its cost curve becomes a
+  ``TimeOffset`` with an empty curve and a note saying so.
+- ``EvaluationResult``: ``series`` moves into the comparison's signals, ``time_offset``
+  into its ``estimated``.
+- ``Aggregate``: ``stats`` and ``units`` become signals without series.
+- ``GroupSummary``: ``signals`` (a map of statistics) and ``units`` become signals.
+
+Nothing else changed form; files of the current form pass through unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from robot_msgs.compare.signal import signal_name
+from robot_msgs.evaluation.settings import DEFAULT_OFFSET_SEARCH_S, EvaluationSettings
+from robot_msgs.msg import field_specs
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+__all__ = ["aggregate_v0", "comparison_v0", "group_summary_v0", "result_v0"]
+
+#: The quantities the drift protocols compute per segment length.
+_DRIFT_QUANTITIES = (
+    "translation_pct",
+    "rotation_deg_per_m",
+    "translation",
+    "rotation_deg",
+    "yaw_deg",
+    "gravity_deg",
+)
+_NEES = ("nees_dof", "nees_mean_bounds", "nees_pose_bounds")
+_OFFSET = ("offset_estimated_s", "offset_std_s")
+
+
+def _tuple(value: Any) -> tuple[Any, ...]:
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, list | tuple) else (value,)
+
+
+def _identities(parameters: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Return the signal names the metric of ``parameters`` makes, with their typed fields."""
+    out: dict[str, dict[str, Any]] = {}
+    relation = parameters.get("relation")
+    unit = parameters.get("delta_unit")
+    deltas = [float(d) for d in _tuple(parameters.get("delta"))]
+    if isinstance(relation, str):
+        for d in deltas:
+            typed = {"quantity": relation, "delta": d, "delta_unit": unit}
+            out[signal_name(relation, delta=d, delta_unit=unit)] = typed
+        single = {"delta": deltas[0], "delta_unit": unit} if len(deltas) == 1 else {}
+        out[relation] = {"quantity": relation, **single}
+    for length in _tuple(parameters.get("lengths_m")):
+        for quantity in _DRIFT_QUANTITIES:
+            typed = {"quantity": quantity, "length_m": float(length)}
+            out[signal_name(quantity, length_m=float(length))] = typed
+    return out
+
+
+def _time_offset(old: Mapping[str, Any], settings: Mapping[str, Any], matched: int) -> Any:
+    """Return the ``TimeOffset`` dict of an offset saved with its value and std only."""
+    offset = float(old["offset_estimated_s"])
+    half = settings.get("offset_search_s") or DEFAULT_OFFSET_SEARCH_S
+    centre = float(settings.get("offset_s") or 0.0)
+    return {
+        "_type": "compare/TimeOffset",
+        "offset_s": offset,
+        "std_s": old.get("offset_std_s", math.inf),
+        "search_s": [centre - half, centre + half],
+        "n_poses": matched,
+        "rms_m": None,
+        "contrast": None,
+        "candidates_s": {"dtype": "float64", "shape": [0], "data": []},
+        "cost_rms_m": {"dtype": "float64", "shape": [0], "data": []},
+        "notes": ["saved before results kept the cost curve: only the offset and its std"],
+    }
+
+
+def comparison_v0(
+    data: Mapping[str, Any],
+    *,
+    series: Mapping[str, Any] | None = None,
+    time_offset: Any = None,
+) -> dict[str, Any]:
+    """Rewrite an old ``Comparison`` dict (``stats``/``units``/flat ``settings``) as today's.
+
+    ``series`` and ``time_offset`` are an old result's, which held them beside it.
+
+    Examples
+    --------
+    >>> from robot_msgs.compare import Comparison, error_stats
+    >>> old = {"metric": "rpe", "stats": {"translation@1s": error_stats([0.1]).to_dict()},
+    ...        "units": {"translation@1s": "m"},
+    ...        "settings": {"relation": "translation", "delta": [1.0, 2.0], "delta_unit": "s",
+    ...                     "align": "se3"}}
+    >>> c = Comparison.from_dict(old)
+    >>> s = c.signals[0]
+    >>> s.quantity, s.delta, s.delta_unit, c.settings.align, c.parameters["delta"]
+    ('translation', 1.0, 's', 'se3', (1.0, 2.0))
+    """
+    old = dict(data.get("settings", {}))
+    fields = field_specs(EvaluationSettings)
+    settings = {k: old.pop(k) for k in list(old) if k in fields}
+    estimated: dict[str, Any] = {k: old.pop(k) for k in _NEES if k in old}
+    offset = {k: old.pop(k) for k in _OFFSET if k in old}
+    if time_offset is not None:
+        estimated["time_offset"] = time_offset
+    elif offset:
+        matched = int(data.get("counts", {}).get("matched", 0))
+        estimated["time_offset"] = _time_offset(offset, settings, matched)
+    known = _identities(old)
+    units = data.get("units", {})
+    signals = [
+        {
+            "name": name,
+            "quantity": name,
+            **known.get(name, {}),
+            "unit": units.get(name, ""),
+            "stats": stats,
+            "series": (series or {}).get(name),
+        }
+        for name, stats in data["stats"].items()
+    ]
+    rest = {k: v for k, v in data.items() if k not in ("stats", "units", "settings")}
+    return {
+        **rest,
+        "signals": signals,
+        "settings": settings or None,
+        "parameters": old,
+        "estimated": estimated or None,
+    }
+
+
+def result_v0(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Rewrite an old ``EvaluationResult`` dict: its series and offset into the comparison."""
+    rest = {k: v for k, v in data.items() if k not in ("series", "time_offset")}
+    comparison = data["comparison"]
+    if "stats" in comparison:
+        rest["comparison"] = comparison_v0(
+            comparison, series=data["series"], time_offset=data.get("time_offset")
+        )
+    return rest
+
+
+def _summary_signals(stats: Mapping[str, Any], units: Mapping[str, str]) -> list[dict[str, Any]]:
+    return [
+        {"name": n, "quantity": n, "unit": units.get(n, ""), "stats": s} for n, s in stats.items()
+    ]
+
+
+def aggregate_v0(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Rewrite an old ``Aggregate`` dict: ``stats`` and ``units`` as signals."""
+    rest = {k: v for k, v in data.items() if k not in ("stats", "units")}
+    return {**rest, "signals": _summary_signals(data["stats"], data.get("units", {}))}
+
+
+def group_summary_v0(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Rewrite an old ``GroupSummary`` dict: the map ``signals`` and ``units`` as signals."""
+    rest = {k: v for k, v in data.items() if k != "units"}
+    return {**rest, "signals": _summary_signals(data["signals"], data.get("units", {}))}

@@ -1,0 +1,180 @@
+"""``Signal``: one computed quantity, its statistics, its unit and the series they summarise.
+
+A metric computes one signal per quantity (APE's translation error), per RPE delta
+(translation over 1 s, over 2 s) and per drift segment length (translation % over 100 m).
+What a signal is *of* is held in typed fields (``quantity``, ``delta`` with
+``delta_unit``, ``length_m``), never in its name: the name is a label made from those
+fields by :func:`signal_name` for tables and file columns, and nothing parses it back.
+A summary-only signal (a comparison kept in a run report, an aggregate across runs) is
+the same message with ``series=None``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import numpy as np
+
+from robot_msgs.compare.statistics import ErrorStats, error_stats
+from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.typing import Float64Array, Int64Array
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["ErrorSeries", "Signal", "find_signal", "signal_name"]
+
+
+@message("compare/ErrorSeries")
+class ErrorSeries(Msg):
+    """The per-sample errors one ``ErrorStats`` summarised, with their time axis.
+
+    ``errors`` (``(N,)``, in the signal's unit, NaN where a sample has no value, such as
+    an RPE distance ratio over a zero reference distance) at ``stamps_s`` (``(N,)``,
+    seconds on the estimate's clock: the matched pose's stamp for APE, the end pose's for
+    a pair). ``pairs`` (``(N, 2)``, int64) are the rows ``(i, j)`` of each pair in the
+    result's matched trajectories, for relative errors (RPE, drift segments); ``None``
+    for absolute errors, where row ``k`` is matched pose ``k``.
+
+    Examples
+    --------
+    >>> s = ErrorSeries(stamps_s=[0.0, 1.0], errors=[0.3, 0.4])
+    >>> len(s), s.pairs is None
+    (2, True)
+    """
+
+    stamps_s: Annotated[Float64Array, Shape("N")]
+    errors: Annotated[Float64Array, Shape("N")]
+    pairs: Annotated[Int64Array, Shape("N", 2)] | None = None
+
+    def __len__(self) -> int:
+        return int(self.errors.shape[0])
+
+    def rows(self) -> Int64Array:
+        """Return the matched pose each error belongs to: row k for APE, the pair's end else."""
+        return self.pairs[:, 1] if self.pairs is not None else np.arange(len(self))
+
+
+def signal_name(
+    quantity: str,
+    *,
+    delta: float | None = None,
+    delta_unit: str | None = None,
+    length_m: float | None = None,
+) -> str:
+    """Label a signal by its quantity and parameters: ``translation@1s``, ``translation_pct@100m``.
+
+    The one place such a label is made; nothing reads one back (the parameters are the
+    signal's fields).
+
+    Examples
+    --------
+    >>> signal_name("translation"), signal_name("angle_deg", delta=0.5, delta_unit="s")
+    ('translation', 'angle_deg@0.5s')
+    >>> signal_name("translation_pct", length_m=100.0)
+    'translation_pct@100m'
+    """
+    if delta is not None:
+        quantity += f"@{delta:g}{delta_unit or ''}"
+    if length_m is not None:
+        quantity += f"@{length_m:g}m"
+    return quantity
+
+
+@message("compare/Signal")
+class Signal(Msg):
+    """One computed quantity: its name, what it is, its unit, its statistics and its series.
+
+    ``quantity`` is what was computed (``"translation"``, ``"angle_deg"``,
+    ``"translation_pct"``, a control channel, ``"coverage"``); ``unit`` its unit
+    (``"m"``, ``"deg"``, ``"%"``, ``""`` for a ratio). ``stats`` summarises ``series``
+    (``None`` in a summary). The parameters that tell signals of one quantity apart are
+    fields: ``delta`` and ``delta_unit`` (an RPE interval, ``f``/``s``/``m``/``rad``/
+    ``deg``), ``length_m`` (a drift segment length, metres). ``name`` is their label
+    (:func:`signal_name`), unique within a comparison.
+
+    Examples
+    --------
+    >>> s = Signal.of("translation", "m", [0.3, 0.4], stamps_s=[0.0, 1.0], delta=1.0,
+    ...               delta_unit="s")
+    >>> s.name, round(s.stats.rms, 6), s.summary().series is None
+    ('translation@1s', 0.353553, True)
+    """
+
+    name: str
+    quantity: str
+    unit: str
+    stats: ErrorStats
+    series: ErrorSeries | None = None
+    delta: float | None = None
+    delta_unit: str | None = None
+    length_m: float | None = None
+
+    def _validate(self) -> None:
+        if (self.delta is None) != (self.delta_unit is None):
+            expected = "a delta with its unit, or neither"
+            raise self._fail(field="delta_unit", expected=expected, got=self.delta_unit)
+        if self.length_m is not None and not self.length_m > 0:
+            raise self._fail(field="length_m", expected="a length > 0 metres", got=self.length_m)
+        if self.series is not None and self.stats.n > len(self.series):
+            expected = f"at most the {len(self.series)} samples of the series"
+            raise self._fail(field="stats", expected=expected, got=self.stats.n)
+
+    @classmethod
+    def of(
+        cls,
+        quantity: str,
+        unit: str,
+        errors: Float64Array | Iterable[float],
+        *,
+        stamps_s: Float64Array | Iterable[float],
+        pairs: Int64Array | None = None,
+        name: str | None = None,
+        integrate: bool = True,
+        delta: float | None = None,
+        delta_unit: str | None = None,
+        length_m: float | None = None,
+    ) -> Signal:
+        """Build a signal from its errors: the statistics, the series and the name.
+
+        ``name`` defaults to :func:`signal_name` of the quantity and every parameter; a
+        metric whose signals are told apart without a parameter (one RPE delta) names
+        them by less. ``integrate``: the stamps are a time axis for ``iae``/``ise``/``itae`` when
+        they increase strictly (consecutive pairs, matched poses); overlapping pairs and
+        segments have none.
+        """
+        series = ErrorSeries(
+            stamps_s=np.asarray(stamps_s, dtype=np.float64),
+            errors=np.asarray(errors, dtype=np.float64),
+            pairs=pairs,
+        )
+        t = series.stamps_s
+        increasing = t.size < 2 or bool((t[1:] > t[:-1]).all())
+        stats = error_stats(series.errors, t=t if integrate and increasing else None)
+        if name is None:
+            name = signal_name(quantity, delta=delta, delta_unit=delta_unit, length_m=length_m)
+        return cls(
+            name=name,
+            quantity=quantity,
+            unit=unit,
+            stats=stats,
+            series=series,
+            delta=delta,
+            delta_unit=delta_unit,
+            length_m=length_m,
+        )
+
+    def summary(self) -> Signal:
+        """Return this signal without its series (what a report keeps)."""
+        return self if self.series is None else self.replace(series=None)
+
+
+def find_signal(signals: Iterable[Signal], name: str) -> Signal | None:
+    """Return the signal called ``name``, or ``None``.
+
+    Examples
+    --------
+    >>> find_signal([Signal.of("x", "m", [1.0], stamps_s=[0.0])], "x").unit
+    'm'
+    """
+    return next((s for s in signals if s.name == name), None)

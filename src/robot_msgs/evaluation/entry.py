@@ -1,0 +1,359 @@
+"""One entry point for many metrics: :func:`evaluate`, and the one-metric wrappers.
+
+``evaluate(reference, estimate, settings, metrics=[Ape(), Rpe(...), Drift()])`` cuts,
+matches and aligns the trajectories once (:mod:`robot_msgs.evaluation.pipeline`) and
+computes every metric on them, one :class:`~robot_msgs.compare.EvaluationResult` each;
+the TUM RPE protocol matches the poses its own way
+(:mod:`robot_msgs.evaluation.tum_rpe`). The metrics are the messages :class:`Ape`,
+:class:`Rpe` and :class:`Drift` (a tagged union: their ``"_type"`` says which).
+:func:`ape`, :func:`rpe`, :func:`kitti_drift` and :func:`relative_error` evaluate one.
+
+WHY one entry point: the command line, ``runs/`` (reports, sweeps) and a Python caller
+computing several metrics used to each prepare the trajectories and dispatch to the
+metrics their own way (and ``runs/`` kept its own cache of preparations and its own TUM
+dispatch); now they all call this.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeAlias, TypeGuard
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.absolute import ape_result
+from robot_msgs.evaluation.arguments import check_argument
+from robot_msgs.evaluation.drift import kitti_result, rpg_result
+from robot_msgs.evaluation.pipeline import prepare
+from robot_msgs.evaluation.relative import rpe_result
+from robot_msgs.evaluation.settings import (
+    KITTI_LENGTHS_M,
+    RPG_FRACTIONS,
+    RPG_SETTINGS,
+    Ape,
+    Drift,
+    EvaluationSettings,
+    PairSettings,
+    Rpe,
+)
+from robot_msgs.evaluation.tum_rpe import check_tum_settings, tum_rpe_result
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.evaluation.pipeline import Prepared
+
+__all__ = ["Metric", "ape", "evaluate", "kitti_drift", "relative_error", "rpe"]
+
+#: A metric :func:`evaluate` computes.
+Metric: TypeAlias = "Ape | Rpe | Drift"
+
+
+def _tum(spec: Metric) -> TypeGuard[Rpe]:
+    return isinstance(spec, Rpe) and spec.pairs[0].protocol == "tum"
+
+
+def evaluate(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings | None = None,
+    *,
+    metrics: Sequence[Metric] = (Ape(),),
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> list[EvaluationResult]:
+    """Evaluate ``estimate`` against ``reference`` by every metric, preparing them once.
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        Ground truth and the trajectory under test; neither is modified.
+    settings : EvaluationSettings, optional
+        Time range, transforms, clock offset, association, alignment and plane, shared
+        by every metric (default: evo's, no alignment).
+    metrics : sequence of Ape, Rpe or Drift
+        What to compute, in order: :class:`Ape` (a relation), :class:`Rpe` (a
+        relation and its pair settings, evo's or TUM's protocol), :class:`Drift`
+        (KITTI or rpg segments).
+    reference_name, estimate_name : str
+        Labels stored in the results (file names, algorithm names).
+
+    Returns
+    -------
+    list of EvaluationResult
+        One per metric, in order.
+
+    Raises
+    ------
+    ValidationError
+        An argument of the wrong type, settings a metric refuses (TUM's protocol aligns
+        nothing), a delta that gives no pair, segments longer than the path.
+    AssociationError, AlignmentError
+        Nothing matched in time, or a degenerate alignment.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.arange(101) * 0.1
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (101, 1)),
+    ... )
+    >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)  # 0.01 m/s drift
+    >>> one_second = PairSettings(delta=1.0, delta_unit="s", all_pairs=True)
+    >>> a, r = evaluate(ref, est, metrics=[Ape(), Rpe(pairs=(one_second,))])
+    >>> round(a.stats["translation"].rms, 6), round(r.stats["translation"].rms, 6)
+    (0.057879, 0.01)
+    """
+    check_argument("reference", reference, PoseTrajectory)
+    check_argument("estimate", estimate, PoseTrajectory)
+    settings = EvaluationSettings() if settings is None else settings
+    check_argument("settings", settings, EvaluationSettings)
+    given: Sequence[object] = metrics  # from callers without a type checker, anything
+    for k, spec in enumerate(given):
+        if not isinstance(spec, Ape | Rpe | Drift):
+            got = type(spec).__name__
+            msg = f"Expected `metrics[{k}]` as an Ape, Rpe or Drift, got {got} {spec!r:.60}"
+            raise ValidationError(msg, field="metrics", reason=msg)
+        if _tum(spec):  # before any work
+            check_tum_settings(settings)
+    names = (reference_name, estimate_name)
+    prepared: Prepared | None = None
+    results = []
+    for spec in metrics:
+        if _tum(spec):
+            results.append(tum_rpe_result(reference, estimate, settings, spec, names))
+            continue
+        if prepared is None:
+            prepared = prepare(reference, estimate, settings)
+        if isinstance(spec, Ape):
+            results.append(ape_result(prepared, spec, names))
+        elif isinstance(spec, Rpe):
+            results.append(rpe_result(prepared, spec, names))
+        elif spec.protocol == "kitti":
+            results.append(kitti_result(prepared, spec, names))
+        else:
+            results.append(rpg_result(prepared, spec, reference.path_length_m, names))
+    return results
+
+
+def ape(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    *,
+    settings: EvaluationSettings | None = None,
+    relation: str = "translation",
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> EvaluationResult:
+    """Absolute pose error of ``estimate`` against ``reference``: associate, align, compare.
+
+    :func:`evaluate` with ``metrics=[Ape(relation=relation)]``. For each matched pose
+    ``E_i = P_i⁻¹ Q_i`` (``P`` the aligned estimate, ``Q`` the reference), reduced to one
+    number by ``relation`` (:func:`~robot_msgs.evaluation.ape_errors`). The same
+    computation as ``evo_ape`` (evo 1.38.1) for the settings both share: ``align="se3"``
+    is ``--align``, ``"sim3"`` ``--align --correct_scale``, ``"scale"``
+    ``--correct_scale``, ``"origin"`` ``--align_origin``, ``n_align`` ``--n_to_align``,
+    ``max_diff_s``/``offset_s`` ``--t_max_diff``/``--t_offset``,
+    ``t_start_s``/``t_end_s`` ``--t_start``/``--t_end``.
+
+    ``relation``: ``translation`` (m, evo ``trans_part``), ``angle_rad``,
+    ``angle_deg``, ``full``, ``rot_part``, ``point_distance``, a signed axis
+    ``x``/``y``/``z`` (m), the direction components (``along_track``...,
+    ``roll_deg``...), ``nees``, ``nees_position``, ``nees_orientation`` (an estimate with
+    covariances: the chi-square bounds for ``settings.confidence`` go to the result's
+    ``estimated``, the count ``nees_inside_pose_bounds`` and a verdict to its notes).
+
+    Returns
+    -------
+    EvaluationResult
+        ``metric="ape"``, one signal named by the relation: the error of every matched
+        pose at its stamp (so ``iae``/``ise``/``itae`` are set); ``counts`` (reference,
+        estimate, matched, unmatched) and ``notes`` (association warnings, the fitted
+        alignment); the matched reference, the aligned estimate and the alignment.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.arange(101) * 0.1
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (101, 1)),
+    ... )
+    >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)  # 0.01 m/s drift
+    >>> result = ape(ref, est)
+    >>> round(result.stats["translation"].rms, 6), result.counts["matched"]
+    (0.057879, 101)
+    >>> result.series["translation"].errors[-1].round(12)
+    np.float64(0.1)
+    """
+    (result,) = evaluate(
+        reference,
+        estimate,
+        settings,
+        metrics=[Ape(relation=relation)],
+        reference_name=reference_name,
+        estimate_name=estimate_name,
+    )
+    return result
+
+
+def rpe(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    *,
+    settings: EvaluationSettings | None = None,
+    pairs: PairSettings | Sequence[PairSettings] | None = None,
+    relation: str = "translation",
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> EvaluationResult:
+    """Relative pose error of ``estimate`` against ``reference`` over pose pairs ``delta`` apart.
+
+    :func:`evaluate` with ``metrics=[Rpe(relation=relation, pairs=...)]``. For each pair
+    ``(i, j)`` of matched poses (:func:`~robot_msgs.evaluation.select_pairs`),
+    ``E_ij = (Q_i⁻¹ Q_j)⁻¹ (P_i⁻¹ P_j)`` reduced by ``relation``. The same computation
+    as ``evo_rpe`` (evo 1.38.1) for what both share: ``delta_unit`` ``f``, ``m``,
+    ``rad``, ``deg``, ``--all_pairs``, ``--pairs_from_reference`` (pairs are taken from
+    the *aligned* estimate, as evo does). The unit ``s`` (seconds) is ours
+    (:mod:`robot_msgs.evaluation.pairs`). ``pairs``: one or several
+    :class:`PairSettings` (default 1 frame, consecutive); several, differing only in
+    ``delta``, give one signal per delta from one association and alignment, named
+    ``relation@{delta}{unit}``, counted in ``pairs@1s``...; ``protocol="tum"`` runs TUM's
+    ``evaluate_rpe.py`` rules (:mod:`robot_msgs.evaluation.tum_rpe`).
+
+    Returns
+    -------
+    EvaluationResult
+        ``metric="rpe"``; ``counts`` adds ``pairs``; each series holds each pair's
+        error at its end stamp with the pair's rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.arange(101) * 0.1
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (101, 1)),
+    ... )
+    >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)  # 0.01 m/s drift
+    >>> result = rpe(ref, est, pairs=PairSettings(delta=1.0, delta_unit="s", all_pairs=True))
+    >>> round(result.stats["translation"].rms, 6), result.counts["pairs"]
+    (0.01, 91)
+    >>> result.series["translation"].pairs[0].tolist()
+    [0, 10]
+    """
+    if pairs is None:
+        pairs = PairSettings()
+    if not isinstance(pairs, list | tuple):
+        check_argument("pairs", pairs, PairSettings)  # raises unless one, naming what to pass
+    chosen = (pairs,) if isinstance(pairs, PairSettings) else tuple(pairs)
+    for item in chosen:
+        check_argument("pairs", item, PairSettings)
+    (result,) = evaluate(
+        reference,
+        estimate,
+        settings,
+        metrics=[Rpe(relation=relation, pairs=chosen)],
+        reference_name=reference_name,
+        estimate_name=estimate_name,
+    )
+    return result
+
+
+def kitti_drift(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    *,
+    settings: EvaluationSettings | None = None,
+    lengths_m: Sequence[float] = KITTI_LENGTHS_M,
+    step_frames: int = 10,
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> EvaluationResult:
+    """KITTI odometry drift: translation (%) and rotation (deg/m) error per segment length.
+
+    :func:`evaluate` with ``metrics=[Drift(protocol="kitti", ...)]``; the rules are in
+    :mod:`robot_msgs.evaluation.drift`. The devkit aligns nothing (the default
+    ``settings``); ``lengths_m`` (100 … 800 m) and ``step_frames`` (10) are its.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.arange(301.0)
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (301, 1)),
+    ... )
+    >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.02)  # 2 % too long
+    >>> drift = kitti_drift(ref, est)
+
+    Segments end one frame past their length (101 m, 201 m), and the devkit divides by the
+    nominal length: 20 segments of 2.02 % and 10 of 2.01 %.
+
+    >>> round(drift.stats["translation_pct"].mean, 9), drift.counts["segments"]
+    (2.016666667, 30)
+    """
+    spec = Drift(protocol="kitti", lengths_m=tuple(lengths_m), step_frames=step_frames)
+    (result,) = evaluate(
+        reference,
+        estimate,
+        settings,
+        metrics=[spec],
+        reference_name=reference_name,
+        estimate_name=estimate_name,
+    )
+    return result
+
+
+def relative_error(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    *,
+    settings: EvaluationSettings = RPG_SETTINGS,
+    fractions: Sequence[float] = RPG_FRACTIONS,
+    lengths_m: Sequence[float] | None = None,
+    max_diff_ratio: float = 0.2,
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> EvaluationResult:
+    """rpg_trajectory_evaluation's relative error over sub-trajectories of set lengths.
+
+    :func:`evaluate` with ``metrics=[Drift(protocol="rpg", ...)]``; the rules are in
+    :mod:`robot_msgs.evaluation.drift`. ``settings`` default to rpg's
+    (:data:`RPG_SETTINGS`: one-to-one within 0.02 s, Sim(3)); ``fractions`` of the
+    reference's path length, or ``lengths_m`` in metres; a segment is kept within
+    ``max_diff_ratio × length``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.arange(101.0)
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (101, 1)),
+    ... )
+    >>> est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)
+    >>> result = relative_error(ref, est, lengths_m=[10.0], settings=EvaluationSettings())
+
+    Starts 0 … 90 get 10 m segments, start 91 the 9 m one up to the end (1 m short, within
+    0.2 × 10 m): 92 segments, each 1 % too long.
+
+    >>> round(result.stats["translation_pct@10m"].max, 9), result.counts["segments"]
+    (1.0, 92)
+    """
+    spec = Drift(
+        protocol="rpg",
+        lengths_m=None if lengths_m is None else tuple(lengths_m),
+        fractions=tuple(fractions) if lengths_m is None else None,
+        max_diff_ratio=max_diff_ratio,
+    )
+    (result,) = evaluate(
+        reference,
+        estimate,
+        settings,
+        metrics=[spec],
+        reference_name=reference_name,
+        estimate_name=estimate_name,
+    )
+    return result

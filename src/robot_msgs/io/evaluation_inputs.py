@@ -1,0 +1,165 @@
+"""The inputs of one evaluation, read together: :func:`read_inputs`.
+
+A reference and its estimates are read as a set, so that what concerns them all is
+decided once: each file's format is detected once, a bag's pose topic is chosen once, and
+inputs given as latitude, longitude and altitude (``.lla`` files, ``NavSatFix`` topics)
+share one local frame: ``crs``, else ``geo_origin``, else the first fix of the first such
+input, in the order given (the reference first). WHY: read one at a time, each
+georeferenced trajectory took its own first fix as origin, and a reference and an
+estimate that started metres apart were compared in two different frames.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from robot_msgs.errors import DataWarning, ValidationError
+from robot_msgs.io.clean import implausible_stamps
+from robot_msgs.io.detect import (
+    BAG_FORMATS,
+    detect_format,
+    geo_origin_of,
+    only_pose_topic,
+    read_trajectory,
+)
+from robot_msgs.io.examples import resolve_path
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from robot_msgs.trajectory import PoseTrajectory
+
+__all__ = ["InputFile", "InputsCache", "read_inputs"]
+
+InputsCache = dict[tuple[object, ...], "PoseTrajectory"]
+"""Trajectories already read, by file, format, topic, times file and frame."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InputFile:
+    """Where one input trajectory is and how to read it (what is not given is found).
+
+    Attributes
+    ----------
+    path : str
+        A file or bag folder, or ``example:NAME``.
+    fmt : str or None
+        Its format (:data:`~robot_msgs.io.FORMATS`); detected when ``None``.
+    topic : str or None
+        A bag's topic or TF id; the bag's one pose topic when ``None``.
+    times_path : path-like or None
+        A KITTI file's times file; without one the stamps are frame indices.
+    """
+
+    path: str
+    fmt: str | None = None
+    topic: str | None = None
+    times_path: str | os.PathLike[str] | None = None
+
+    @property
+    def label(self) -> str:
+        """The input as results name it: the path, with ``:topic`` when one was given."""
+        return self.path if self.topic is None else f"{self.path}:{self.topic}"
+
+
+def read_inputs(
+    inputs: Sequence[InputFile],
+    *,
+    strict: bool = False,
+    geo_origin: tuple[float, float, float] | None = None,
+    crs: str | None = None,
+    cache: InputsCache | None = None,
+) -> list[PoseTrajectory]:
+    """Read the trajectories of one evaluation, in one frame (see the module docstring).
+
+    Parameters
+    ----------
+    inputs : sequence of InputFile
+        The reference first, then the estimates.
+    strict : bool
+        Refuse data problems instead of fixing them with a warning.
+    geo_origin : (lat, lon, alt), optional
+        The local ENU origin of georeferenced inputs, degrees and metres above the
+        WGS-84 ellipsoid (default: the first fix of the first of them).
+    crs : str, optional
+        A projected CRS (``"EPSG:32632"``) for georeferenced inputs instead of ENU.
+    cache : dict, optional
+        Trajectories read before (runs sharing a reference read it once); filled here.
+
+    Returns
+    -------
+    list of PoseTrajectory
+        One per input, in order. A file of one pose is read with a
+        :class:`~robot_msgs.errors.DataWarning` saying there is no motion to evaluate.
+
+    Raises
+    ------
+    ValidationError
+        ``geo_origin`` or ``crs`` while no input holds latitudes and longitudes (the
+        error's ``field`` names which).
+    FormatError, FileNotFoundError
+        As :func:`~robot_msgs.io.read_trajectory`.
+
+    Examples
+    --------
+    >>> ref, est = read_inputs([InputFile(path="example:fr1_xyz/groundtruth.tum"),
+    ...                         InputFile(path="example:fr1_xyz/rgbdslam.tum")])
+    >>> len(ref), len(est), est.stamps_are_frames
+    (3000, 788, False)
+    """
+    files: list[tuple[Path, str, str | None]] = []
+    for given in inputs:
+        file = resolve_path(given.path)
+        fmt = given.fmt or detect_format(file)
+        topic = given.topic
+        if topic is None and fmt in BAG_FORMATS:
+            topic = only_pose_topic(file)
+        files.append((file, fmt, topic))
+    origin, georeferenced = _frame(files, geo_origin, crs)
+    out = []
+    for given, (file, fmt, topic), geo in zip(inputs, files, georeferenced, strict=True):
+        frame = (origin, crs) if geo else (None, None)
+        key = (str(file.resolve()), fmt, topic, given.times_path, strict, *frame)
+        if cache is None or key not in cache:
+            traj = read_trajectory(
+                file,
+                fmt=fmt,
+                topic=topic,
+                times_path=given.times_path,
+                strict=strict,
+                geo_origin=frame[0],
+                crs=frame[1],
+            )
+            if len(traj) == 1:  # the readers report implausible rates; one pose has none
+                single = implausible_stamps(traj.stamps_s, source=given.label)
+                warnings.warn(str(single), DataWarning, stacklevel=2)
+            if cache is not None:
+                cache[key] = traj
+        out.append(traj if cache is None else cache[key])
+    return out
+
+
+def _frame(
+    files: list[tuple[Path, str, str | None]],
+    geo_origin: tuple[float, float, float] | None,
+    crs: str | None,
+) -> tuple[tuple[float, float, float] | None, list[bool]]:
+    """Return the shared ENU origin and which inputs are georeferenced (a first fix found)."""
+    fixes = [
+        geo_origin_of(file, fmt=fmt, topic=topic) if fmt == "lla" or fmt in BAG_FORMATS else None
+        for file, fmt, topic in files
+    ]
+    georeferenced = [fix is not None for fix in fixes]
+    if (geo_origin is not None or crs is not None) and not any(georeferenced):
+        field = "geo_origin" if geo_origin is not None else "crs"
+        reason = "applies to .lla files and NavSatFix topics; the inputs hold poses"
+        msg = f"`{field}` {reason}"
+        raise ValidationError(msg, field=field, reason=reason)
+    if crs is not None:
+        return None, georeferenced
+    first = next((fix for fix in fixes if fix is not None), None)
+    return (geo_origin if geo_origin is not None else first), georeferenced

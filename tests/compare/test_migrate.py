@@ -1,0 +1,235 @@
+"""Results saved by release 9745f2d load, migrated (compare/migrate.py), equal to today's.
+
+The files in ``tests/data/saved_9745f2d`` were written by that release
+(``tests/data/make_saved_9745f2d.py``, commands in ``commands.txt``). Each is loaded with
+today's code and compared with the same evaluation run today: the migration is right
+when the two are equal, every name, series, setting and estimate, and every number to the
+last bits a float64 computation may change in (1e-12 relative: the rotation code was
+rearranged since, so TUM's RPE moves in its 16th digit).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robot_msgs import from_json
+from robot_msgs.batch.tasks import RunResult
+from robot_msgs.compare import Comparison, EvaluationResult, Report, error_stats
+from robot_msgs.evaluation import (
+    Ape,
+    Drift,
+    EvaluationSettings,
+    PairSettings,
+    Rpe,
+    evaluate,
+)
+from robot_msgs.io import InputFile, read_inputs
+from robot_msgs.io.result_files import load_result
+from robot_msgs.trajectory import PoseTrajectory
+
+SAVED = Path(__file__).parents[1] / "data" / "saved_9745f2d"
+GT, EST = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+
+
+def _same(saved: object, today: object) -> bool:
+    """Equal in every key, string and integer; floats within 1e-12 relative (or 1e-15)."""
+    if isinstance(saved, EvaluationResult | Comparison) and isinstance(today, type(saved)):
+        return _same(saved.to_dict(), today.to_dict())
+    if isinstance(saved, dict) and isinstance(today, dict):
+        return saved.keys() == today.keys() and all(_same(saved[k], today[k]) for k in saved)
+    if isinstance(saved, list | tuple) and isinstance(today, list | tuple):
+        return len(saved) == len(today) and all(map(_same, saved, today))
+    if isinstance(saved, float) and isinstance(today, float):
+        return bool(np.isclose(saved, today, rtol=1e-12, atol=1e-15, equal_nan=True))
+    return saved == today
+
+
+def _today(
+    ref: str, est: str, settings: EvaluationSettings, spec: Ape | Rpe | Drift
+) -> EvaluationResult:
+    reference, estimate = read_inputs([InputFile(path=ref), InputFile(path=est)])
+    (result,) = evaluate(
+        reference, estimate, settings, metrics=[spec], reference_name=ref, estimate_name=est
+    )
+    return result
+
+
+CASES = [
+    ("ape_se3.json", GT, EST, EvaluationSettings(align="se3", t_end_s=1305031106), Ape()),
+    (
+        "ape_offset_auto.npz",
+        GT,
+        EST,
+        EvaluationSettings(align="sim3", offset_auto=True, t_end_s=1305031110),
+        Ape(relation="angle_deg"),
+    ),
+    (
+        "rpe_two_deltas.parquet",
+        GT,
+        EST,
+        EvaluationSettings(t_end_s=1305031106),
+        Rpe(pairs=tuple(PairSettings(delta=d, delta_unit="s", all_pairs=True) for d in (0.5, 1))),
+    ),
+    (
+        "rpe_tum.json",
+        GT,
+        EST,
+        EvaluationSettings(t_end_s=1305031106),
+        Rpe(pairs=(PairSettings(delta=1, delta_unit="s", protocol="tum"),)),
+    ),
+    (
+        "drift_rpg.npz",
+        GT,
+        EST,
+        EvaluationSettings(align="sim3", sync="one_to_one", max_diff_s=0.02, t_end_s=1305031110),
+        Drift(protocol="rpg"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "ref", "est", "settings", "spec"), CASES)
+def test_a_saved_result_loads_equal_to_the_same_evaluation_today(
+    name: str, ref: str, est: str, settings: EvaluationSettings, spec: Ape | Rpe | Drift
+) -> None:
+    assert _same(load_result(SAVED / name), _today(ref, est, settings, spec))
+
+
+@pytest.mark.evo_data
+def test_a_saved_kitti_drift_loads_equal_to_the_same_evaluation_today(evo_data: Path) -> None:
+    gt, orb = (str(evo_data / f) for f in ("KITTI_00_gt.txt", "KITTI_00_ORB.txt"))
+    today = _today(
+        gt,
+        orb,
+        EvaluationSettings(t_end_s=700),
+        Drift(lengths_m=(100.0, 200.0)),
+    )
+    saved = load_result(SAVED / "drift_kitti.npz")
+    # The reference and estimate names were the paths as written then; the trajectories
+    # of then could not say that their stamps are frame indices.
+    assert _same(saved.comparison.replace(reference=gt, estimate=orb), today.comparison)
+    assert not saved.estimate.stamps_are_frames
+    assert today.estimate.stamps_are_frames
+    frames = {"stamps_are_frames": True}
+    assert _same(
+        saved.replace(
+            comparison=today.comparison,
+            reference=saved.reference.replace(**frames),
+            estimate=saved.estimate.replace(**frames),
+        ),
+        today,
+    )
+
+
+def test_the_migration_types_what_the_old_names_held() -> None:
+    rpe = load_result(SAVED / "rpe_two_deltas.parquet").comparison
+    assert [(s.name, s.quantity, s.delta, s.delta_unit) for s in rpe.signals] == [
+        ("translation@0.5s", "translation", 0.5, "s"),
+        ("translation@1s", "translation", 1.0, "s"),
+    ]
+    assert rpe.parameters["delta"] == (0.5, 1.0)
+    assert rpe.settings is not None
+    assert rpe.settings.t_end_s == 1305031106
+    rpg = load_result(SAVED / "drift_rpg.npz").comparison
+    assert {s.length_m for s in rpg.signals} == {0.91, 1.83, 2.74, 3.66, 4.57}
+    assert {s.quantity for s in rpg.signals} == {
+        "translation",
+        "translation_pct",
+        "rotation_deg",
+        "yaw_deg",
+        "gravity_deg",
+        "rotation_deg_per_m",
+    }
+
+
+def test_estimated_values_leave_the_settings() -> None:
+    offset = load_result(SAVED / "ape_offset_auto.npz")
+    old = json.loads(
+        np.load(SAVED / "ape_offset_auto.npz")["robot_msgs.json"].tobytes().decode("utf-8")
+    )
+    assert offset.time_offset is not None
+    assert offset.time_offset.offset_s == old["comparison"]["settings"]["offset_estimated_s"]
+    assert "offset_estimated_s" not in offset.comparison.parameters
+    nees = load_result(SAVED / "ape_nees.json").comparison
+    raw = json.loads((SAVED / "ape_nees.json").read_text(encoding="utf-8"))["comparison"]
+    assert nees.estimated is not None
+    assert nees.estimated.nees_mean_bounds == tuple(raw["settings"]["nees_mean_bounds"])
+    assert nees.estimated.nees_dof == 3
+    assert dict(nees.parameters) == {"relation": "nees_position"}
+
+
+def test_a_saved_nees_result_loads_equal_to_the_same_evaluation_today() -> None:
+    t = np.arange(50, dtype=np.float64) * 0.1
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, np.sin(t), 0 * t], 1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (50, 1)),
+    )
+    noise = np.random.default_rng(7).normal(0.0, 0.01, (50, 3))
+    cov = np.tile(np.diag([1e-4, 1e-4, 1e-4, 1e-6, 1e-6, 1e-6]), (50, 1, 1))
+    est = ref.replace(positions_xyz=ref.positions_xyz + noise, covariance_6x6=cov)
+    (today,) = evaluate(ref, est, metrics=[Ape(relation="nees_position")])
+    assert _same(load_result(SAVED / "ape_nees.json"), today)
+
+
+def test_an_old_offset_without_its_curve_keeps_its_value_and_says_what_is_missing() -> None:
+    old = {
+        "metric": "ape",
+        "stats": {"translation": error_stats([0.1]).to_dict()},
+        "units": {"translation": "m"},
+        "settings": {"offset_auto": True, "offset_estimated_s": -0.1, "offset_std_s": 0.002},
+        "counts": {"matched": 10},
+    }
+    c = Comparison.from_dict(old)
+    assert c.settings == EvaluationSettings(offset_auto=True)
+    assert c.estimated is not None
+    offset = c.estimated.time_offset
+    assert offset is not None
+    assert (offset.offset_s, offset.std_s, offset.search_s, offset.n_poses) == (
+        -0.1,
+        0.002,
+        (-1.0, 1.0),
+        10,
+    )
+    assert offset.candidates_s.size == 0
+    assert "only the offset and its std" in offset.notes[0]
+
+
+def test_an_old_control_tracking_comparison_keeps_its_channels_and_rule() -> None:
+    old = {
+        "metric": "tracking",
+        "stats": {"joint_1": error_stats([0.1, -0.1]).to_dict()},
+        "units": {"joint_1": "rad"},
+        "settings": {"resampling": "command linearly interpolated"},
+    }
+    c = Comparison.from_dict(old)
+    assert c.settings is None
+    assert (c.signals[0].name, c.signals[0].quantity, c.signals[0].unit) == (
+        "joint_1",
+        "joint_1",
+        "rad",
+    )
+    assert dict(c.parameters) == {"resampling": "command linearly interpolated"}
+
+
+def test_a_saved_report_and_a_stored_sweep_record_load() -> None:
+    report = from_json((SAVED / "report.json").read_text(encoding="utf-8"))
+    assert isinstance(report, Report)
+    raw = json.loads((SAVED / "report.json").read_text(encoding="utf-8"))
+    for group, old in zip(report.groups, raw["groups"], strict=True):
+        assert [s.name for s in group.signals] == list(old["signals"])
+        assert [s.unit for s in group.signals] == list(old["units"].values())
+        if group.accuracy is not None:
+            assert group.accuracy.stats["translation"] == from_json(
+                json.dumps(old["accuracy"]["stats"]["translation"])
+            )
+    record = json.loads((SAVED / "bench_record.json").read_text(encoding="utf-8"))
+    result = RunResult.from_dict(record["result"])
+    assert result.report is not None
+    ape = result.report.comparisons["ape:translation"]
+    old_ape = record["result"]["report"]["comparisons"]["ape:translation"]
+    assert ape.stats["translation"].rms == old_ape["stats"]["translation"]["rms"]
+    assert ape.settings == EvaluationSettings.from_record(old_ape["settings"])
