@@ -69,3 +69,27 @@ def test_yaw_of_pure_yaw_rotation() -> None:
     yaw = np.linspace(-3.0, 3.0, 13)
     m = Rotation.from_euler("z", yaw[:, None]).as_matrix()
     np.testing.assert_allclose(rot.yaw_from_matrix(m), yaw, atol=1e-12)
+
+
+def test_rotvec_matches_scipy_including_small_and_near_pi() -> None:
+    angles = np.concatenate(
+        [RNG.uniform(0, np.pi, 200), 10.0 ** -RNG.uniform(3, 15, 50), [0.0], [np.pi - 1e-6]]
+    )
+    axes = RNG.normal(size=(angles.size, 3))
+    axes /= np.linalg.norm(axes, axis=1, keepdims=True)
+    want = axes * angles[:, None]
+    got = rot.rotvec_from_matrix(Rotation.from_rotvec(want).as_matrix())
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-15)
+
+
+def test_matrix_from_rotvec_matches_scipy_and_inverts_the_log() -> None:
+    rotvecs = Rotation.from_quat(Q).as_rotvec()
+    rotvecs[:20] *= 1e-10  # the small-angle branch
+    want = Rotation.from_rotvec(rotvecs).as_matrix()
+    np.testing.assert_allclose(rot.matrix_from_rotvec(rotvecs), want, atol=1e-12)
+    np.testing.assert_allclose(rot.rotvec_from_matrix(want), rotvecs, rtol=1e-9, atol=1e-15)
+
+
+def test_skew_is_the_cross_product() -> None:
+    a, b = RNG.normal(size=(20, 3)), RNG.normal(size=(20, 3))
+    np.testing.assert_allclose(np.einsum("nij,nj->ni", rot.skew(a), b), np.cross(a, b))

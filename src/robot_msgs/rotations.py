@@ -18,11 +18,14 @@ __all__ = [
     "angle_from_matrix",
     "angle_from_quat_xyzw",
     "matrix_from_quat_xyzw",
+    "matrix_from_rotvec",
     "normalize_quat_xyzw",
     "quat_xyzw_conjugate",
     "quat_xyzw_from_matrix",
     "quat_xyzw_multiply",
     "quat_xyzw_slerp",
+    "rotvec_from_matrix",
+    "skew",
     "transform_from_pose",
     "transform_inverse",
     "yaw_from_matrix",
@@ -214,6 +217,73 @@ def angle_from_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
     """
     q = np.asarray(quats_xyzw, dtype=np.float64)
     out: Float64Array = 2.0 * np.arctan2(np.linalg.norm(q[..., :3], axis=-1), np.abs(q[..., 3]))
+    return out
+
+
+def rotvec_from_matrix(matrices: Float64Array) -> Float64Array:
+    r"""Rotation vectors ``(N, 3)`` rad (the SO(3) logarithm) of rotation matrices ``(N, 3, 3)``.
+
+    The axis times the angle in ``[0, π]``: from the quaternion ``(v, w)``, ``w >= 0``, of
+    :func:`quat_xyzw_from_matrix`, :math:`\log R = 2 \operatorname{atan2}(|v|, w)\, v / |v|`,
+    which keeps full relative precision near 0 (``v / |v|`` is not formed there: the factor
+    tends to ``2 / w``) and is defined up to the sign of the axis at π.
+
+    Examples
+    --------
+    >>> h = np.sqrt(0.5)
+    >>> rotvec_from_matrix(matrix_from_quat_xyzw(np.array([[0.0, 0.0, h, h]]))) / np.pi
+    array([[0. , 0. , 0.5]])
+    """
+    q = quat_xyzw_from_matrix(matrices)
+    v, w = q[..., :3], q[..., 3]
+    norm = np.linalg.norm(v, axis=-1)
+    tiny = norm < 1e-12
+    angle = 2.0 * np.arctan2(norm, w)
+    factor = np.where(tiny, 2.0 / np.maximum(w, 1e-300), angle / np.where(tiny, 1.0, norm))
+    out: Float64Array = v * factor[..., None]
+    return out
+
+
+def matrix_from_rotvec(rotvecs: Float64Array) -> Float64Array:
+    r"""Rotation matrices ``(N, 3, 3)`` of rotation vectors ``(N, 3)`` rad (the SO(3) exponential).
+
+    Rodrigues' formula, :math:`\exp [\phi]_\times = I + \frac{\sin\theta}{\theta}
+    [\phi]_\times + \frac{1 - \cos\theta}{\theta^2} [\phi]_\times^2` with
+    :math:`\theta = |\phi|`, with the limits 1 and 1/2 of the factors below ``θ = 1e-8``.
+
+    Examples
+    --------
+    >>> matrix_from_rotvec(np.array([[0.0, 0.0, np.pi / 2]])).round(12) + 0.0
+    array([[[ 0., -1.,  0.],
+            [ 1.,  0.,  0.],
+            [ 0.,  0.,  1.]]])
+    """
+    phi = np.asarray(rotvecs, dtype=np.float64)
+    theta = np.linalg.norm(phi, axis=-1)[..., None, None]
+    small = theta < 1e-8
+    safe = np.where(small, 1.0, theta)
+    a = np.where(small, 1.0, np.sin(safe) / safe)
+    b = np.where(small, 0.5, (1.0 - np.cos(safe)) / (safe * safe))
+    k = skew(phi)
+    out: Float64Array = np.eye(3) + a * k + b * (k @ k)
+    return out
+
+
+def skew(vectors: Float64Array) -> Float64Array:
+    """Cross-product matrices ``[v]_×`` ``(N, 3, 3)`` of vectors ``(N, 3)``: ``[v]_× u = v × u``.
+
+    Examples
+    --------
+    >>> skew(np.array([1.0, 2.0, 3.0]))
+    array([[ 0., -3.,  2.],
+           [ 3.,  0., -1.],
+           [-2.,  1.,  0.]])
+    """
+    v = np.asarray(vectors, dtype=np.float64)
+    out = np.zeros((*v.shape[:-1], 3, 3))
+    out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
+    out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
+    out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
     return out
 
 
