@@ -24,10 +24,12 @@ import json
 import logging
 from importlib.metadata import version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from trajectopy import MatchingMethod, MatchingSettings, Trajectory
-from trajectopy.processing.matching import match_trajectories
+
+if TYPE_CHECKING:  # imported in the functions: pytest's doctest collection imports this file
+    from trajectopy import Trajectory
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -37,6 +39,8 @@ CASES = (("no distance limit", 0.0), ("within 2 cm", 0.02))
 
 
 def _read_tum(path: Path) -> tuple[np.ndarray, Trajectory]:
+    from trajectopy import Trajectory
+
     rows = np.loadtxt(path, comments="#")
     stamps = rows[:, 0]
     quat = rows[:, 4:8] / np.linalg.norm(rows[:, 4:8], axis=1, keepdims=True)
@@ -45,6 +49,9 @@ def _read_tum(path: Path) -> tuple[np.ndarray, Trajectory]:
 
 def main() -> int:
     """Run the cases and write the JSON file."""
+    from trajectopy import MatchingMethod, MatchingSettings
+    from trajectopy.processing.matching import match_trajectories
+
     logging.basicConfig(level=logging.WARNING)
     ref_path, est_path = EXAMPLES / "groundtruth.tum", EXAMPLES / "rgbdslam.tum"
     ref_t, _ = _read_tum(ref_path)
