@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
     from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings
+    from robot_msgs.io.evaluation_inputs import InputFile
     from robot_msgs.msg import Msg
     from robot_msgs.trajectory import PoseTrajectory
 
@@ -41,6 +42,7 @@ __all__ = [
     "flag_text",
     "flags_in_text",
     "flags_text",
+    "inputs_from_args",
     "load_runs_from_args",
     "pair_list_from_args",
     "read_inputs_from_args",
@@ -573,18 +575,12 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--force", action="store_true", help="overwrite existing output files")
 
 
-def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory], list[str]]:
-    """Read ``REF`` and every ``EST`` as the flags say, in one frame; return them and their labels.
-
-    :func:`robot_msgs.io.read_inputs`: each format detected once, a bag's pose topic
-    chosen once, latitude/longitude inputs in one frame (``--crs``, else ``--geo-origin``,
-    else the first fix of the first of them, REF first). A file of one pose is read with
-    a warning.
-    """
-    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415
+def inputs_from_args(args: argparse.Namespace) -> list[InputFile]:
+    """Return ``REF`` and every ``EST`` as the flags describe them (nothing read yet)."""
+    from robot_msgs.io.evaluation_inputs import InputFile  # noqa: PLC0415
 
     estimates = getattr(args, "estimates", None) or [args.estimate]
-    inputs = [
+    return [
         InputFile(
             path=args.reference,
             fmt=args.ref_format or args.format,
@@ -601,6 +597,19 @@ def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory
             for path in estimates
         ),
     ]
+
+
+def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory], list[str]]:
+    """Read ``REF`` and every ``EST`` as the flags say, in one frame; return them and their labels.
+
+    :func:`robot_msgs.io.read_inputs`: each format detected once, a bag's pose topic
+    chosen once, latitude/longitude inputs in one frame (``--crs``, else ``--geo-origin``,
+    else the first fix of the first of them, REF first). A file of one pose is read with
+    a warning.
+    """
+    from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
+
+    inputs = inputs_from_args(args)
     read = read_inputs(
         inputs,
         strict=args.strict,

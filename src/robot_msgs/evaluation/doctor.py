@@ -485,8 +485,11 @@ def _worst_intervals(matched_ref: PoseTrajectory, aligned: PoseTrajectory) -> Fi
         order = np.argsort(shares)[::-1][:_SHOWN_WINDOWS]
         if shares[order[0]] < _DOMINANT_SHARE:
             continue
-        shown = [f"{edges[i]:.2f}..{edges[i + 1]:.2f} s ({shares[i]:.0%})" for i in order]
-        parts.append(f"{name.upper()}: {', '.join(shown)} of the mean square")
+        shown = [
+            f"{edges[i] - edges[0]:.1f}..{edges[i + 1] - edges[0]:.1f} s ({shares[i]:.0%})"
+            for i in order
+        ]
+        parts.append(f"{name.upper()} {', '.join(shown)}")
         evidence[f"{name}_window_starts_s"] = tuple(float(edges[i]) for i in order)
         evidence[f"{name}_window_ends_s"] = tuple(float(edges[i + 1]) for i in order)
         evidence[f"{name}_shares"] = [_round(float(shares[i]), 3) for i in order]
@@ -495,7 +498,8 @@ def _worst_intervals(matched_ref: PoseTrajectory, aligned: PoseTrajectory) -> Fi
     return Finding(
         kind="worst_intervals",
         severity="info",
-        summary="; ".join(parts),
+        summary=f"share of the mean square error by time since {edges[0]:.3f} s: "
+        + "; ".join(parts),
         evidence=evidence,
     )
 
@@ -661,10 +665,13 @@ def diagnose_files(
     settings: EvaluationSettings | None = None,
     *,
     strict: bool = False,
+    geo_origin: tuple[float, float, float] | None = None,
+    crs: str | None = None,
 ) -> Diagnosis:
     """Read a reference and an estimate (:func:`~robot_msgs.io.read_inputs`) and diagnose them.
 
-    What the readers fix (and would warn about) becomes findings instead of warnings.
+    What the readers fix (and would warn about) becomes findings instead of warnings;
+    ``strict``, ``geo_origin`` and ``crs`` are :func:`~robot_msgs.io.read_inputs`'s.
 
     Raises
     ------
@@ -681,7 +688,7 @@ def diagnose_files(
         raise ValidationError(msg, field="inputs", reason=msg)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
-        reference, estimate = read_inputs(inputs, strict=strict)
+        reference, estimate = read_inputs(inputs, strict=strict, geo_origin=geo_origin, crs=crs)
     reading = [w.message for w in caught if getattr(w.message, "kind", "") in _READING_SEVERITY]
     for w in caught:  # anything else is passed on as it came
         if w.message not in reading:
