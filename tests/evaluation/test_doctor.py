@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from robot_msgs.compare import Diagnosis
 from robot_msgs.errors import DataWarning
 from robot_msgs.evaluation import (
     EvaluationSettings,
     apply_transforms,
+    associate,
     diagnose,
     diagnose_files,
     estimate_extrinsic,
@@ -37,6 +37,7 @@ from robot_msgs.trajectory import PoseTrajectory
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from robot_msgs.compare import Diagnosis
     from robot_msgs.typing import Float64Array
 
 GT = "example:fr1_xyz/groundtruth.tum"
@@ -177,8 +178,6 @@ def test_camera_extrinsic_recovered_within_half_a_degree_and_2_cm(tmp_path: Path
 
 def diagnose_matched(ref: PoseTrajectory, est: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
     """The matched poses of the clean pair, as the doctor matches them (nearest, 0.01 s)."""
-    from robot_msgs.evaluation import associate  # noqa: PLC0415
-
     a = associate(ref, est)
     return a.reference, a.estimate
 

@@ -137,6 +137,13 @@ def _word_or_number(word: str) -> Any:
     return parse
 
 
+def _word_or_path(word: str) -> Any:
+    def parse(text: str) -> Path | str:
+        return text if text == word else Path(text)
+
+    return parse
+
+
 def _add_flag(group: Any, flag: Flag, annotation: Any, help_text: str, word: str) -> None:
     """Add one field's flag to ``group`` as its declaration says.
 
@@ -154,7 +161,7 @@ def _add_flag(group: Any, flag: Flag, annotation: Any, help_text: str, word: str
             choices = tuple(dict.fromkeys(c.replace("_", "-") for c in choices))
         kwargs["choices"] = choices
     elif flag.file:
-        kwargs["type"] = Path
+        kwargs["type"] = _word_or_path(word) if word else Path
     elif typing.get_origin(inner) is tuple:
         if flag.commas:
             kwargs["type"] = _numbers

@@ -53,8 +53,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "Run the checks a careful evaluator makes on REF and EST and print one line a\n"
             "finding: severity (error, warning, info), kind, the evidence, and the flags\n"
             "that fix or accept it. A clean pair prints no warning. Files are only read.\n"
-            "Example: robot-msgs doctor example:fr1_xyz/groundtruth.tum "
-            "example:fr1_xyz/rgbdslam.tum\n\nkinds:\n" + _kinds_help()
+            "Example: robot-msgs doctor example:fr1_xyz/groundtruth.tum \\\n"
+            "           example:fr1_xyz/rgbdslam.tum\n\nkinds:\n" + _kinds_help()
         ),
     )
     add_input_args(parser)
@@ -67,7 +67,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def _fix_text(finding: Finding) -> str:
     """Spell the fix as flags; an estimated transform as ``--transform-right auto``."""
-    fix = {k: ("auto" if k == "transform_right" else v) for k, v in finding.fix.items()}
+    fix = {
+        ("transform_right_auto" if k == "transform_right" else k): (
+            True if k == "transform_right" else v
+        )
+        for k, v in finding.fix.items()
+    }
     return flags_in_text(", ".join(f"`{k}={v!r}`" for k, v in fix.items()))
 
 

@@ -139,7 +139,8 @@ def associate(
     reference, estimate : PoseTrajectory
         Ground truth and the trajectory under test; neither is modified.
     settings : EvaluationSettings, optional
-        ``sync``, the rule (see the module docstring and the notes below);
+        ``sync``, the rule (see the module docstring and the notes below; ``spatial``
+        is :func:`~robot_msgs.evaluation.associate_spatially` with ``max_distance_m``);
         ``max_diff_s``, the largest stamp difference of a pair, seconds (evo's default
         0.01; for ``interpolate``, how far outside the reference's time span an estimate
         stamp may lie and still take the end pose, as evo's clamped interpolation does);
@@ -219,6 +220,10 @@ def associate(
 
     ref_t, est_t = reference.stamps_s, estimate.stamps_s
     notes: list[str] = []
+    if method == "spatial":  # the rule lives with its evidence (SpatialMatch) in spatial.py
+        from robot_msgs.evaluation.spatial import associate_spatially  # noqa: PLC0415 - a cycle
+
+        return associate_spatially(reference, estimate, max_distance_m=settings.max_distance_m)[0]
     if method == "interpolate":
         return _interpolate(reference, estimate, max_diff_s, offset_s, max_gap_s)
     if method == "nearest":

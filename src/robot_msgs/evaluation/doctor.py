@@ -576,6 +576,12 @@ def _time_checks(
 ) -> list[Finding]:
     """Check clocks and matching, then what the matched poses show."""
     out: list[Finding] = []
+    if settings.sync == "spatial":  # stamps unused: nothing to say about clocks and rates
+        try:
+            association = associate(reference, estimate, settings)
+        except AssociationError as err:
+            return [Finding(kind="clock_domain", severity="error", summary=str(err))]
+        return _matched_checks(association, settings, checks)
     domain, offset = _clock_domain(reference, estimate, settings)
     if domain is not None:
         out.append(domain)
@@ -634,6 +640,8 @@ def _matched_checks(
         out.append(mix_up)
     else:
         extrinsic, x = _extrinsic(ref, est)
+        if extrinsic is not None and settings.transform_right_auto:
+            extrinsic = extrinsic.replace(severity="info", fix={})  # asked for: estimated
         if extrinsic is not None:
             out.append(extrinsic)
     scale = _scale(ref, est, settings, x)

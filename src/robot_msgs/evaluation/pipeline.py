@@ -27,10 +27,11 @@ from robot_msgs.errors import AssociationError, DataWarning
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
 from robot_msgs.evaluation.fitting import align
+from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.projection import project_to_plane
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
-from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from robot_msgs.compare.alignment import Alignment
+    from robot_msgs.compare.extrinsic import Extrinsic
     from robot_msgs.compare.time_offset import TimeOffset
     from robot_msgs.evaluation.association import Association
     from robot_msgs.msg import Value
@@ -70,6 +72,8 @@ class Prepared:
         Reference poses left out by the time range.
     time_offset : TimeOffset or None
         The estimated clock offset (``offset_auto``), used for the association.
+    extrinsic : Extrinsic or None
+        The estimated ``transform_right`` (``transform_right_auto``), applied.
     projected_reference : PoseTrajectory or None
         The matched reference projected onto the settings' plane (``project_to_plane``).
     """
@@ -83,6 +87,7 @@ class Prepared:
     outside_range: int = 0
     time_offset: TimeOffset | None = None
     projected_reference: PoseTrajectory | None = None
+    extrinsic: Extrinsic | None = None
 
     @property
     def reference(self) -> PoseTrajectory:
@@ -148,6 +153,8 @@ class Prepared:
         extra = dict(estimated or {})
         if self.time_offset is not None:
             extra["time_offset"] = self.time_offset
+        if self.extrinsic is not None:
+            extra["extrinsic"] = self.extrinsic
         comparison = Comparison(
             metric=metric,
             signals=tuple(signals),
@@ -314,10 +321,22 @@ def prepare(
             offset_auto=False, offset_search_s=None, offset_s=time_offset.offset_s
         )
     association = associate(cut, estimate, matching)
+    extrinsic = None  # X moves no stamp: the same pairs are matched again, with X applied
+    if settings.transform_right_auto:  # X from the matched motions, then applied as given
+        extrinsic = estimate_extrinsic(
+            association.reference,
+            association.estimate,
+            with_scale=settings.align in SCALED_METHODS,
+        )
+        mount = EvaluationSettings(transform_right=extrinsic.transform_right())
+        estimate = apply_transforms(estimate, mount)
+        association = associate(cut, estimate, matching)
     aligned, alignment = align(association.reference, association.estimate, settings=settings)
     notes = []
     if time_offset is not None:
         notes += [time_offset.describe(), *time_offset.notes]
+    if extrinsic is not None:
+        notes += [extrinsic.describe(), *extrinsic.notes]
     notes += association.notes
     if settings.align != "none":
         notes.append(alignment.describe())
@@ -340,4 +359,5 @@ def prepare(
         outside_range=len(reference) - len(cut),
         time_offset=time_offset,
         projected_reference=projected,
+        extrinsic=extrinsic,
     )
