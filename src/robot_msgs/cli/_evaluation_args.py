@@ -311,8 +311,10 @@ def pair_list_from_args(
 
 
 def _value_text(value: object) -> str:
+    """Write a value short (``0.02``, ``1``) but exact: a flag spelled must set the value."""
     if isinstance(value, float):
-        return f"{value:g}"
+        text = f"{value:g}"
+        return text if float(text) == value else repr(value)
     return str(value)
 
 

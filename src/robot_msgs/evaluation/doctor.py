@@ -34,6 +34,12 @@ and turns by more than :data:`EXTRINSIC_DEG` or moves by more than
 :data:`EXTRINSIC_M` (``freiburg1_xyz`` rgbdslam has its own 1 deg, 5 cm, against its
 ground truth); coverage when gaps take 5 % of the estimate's span or it covers less than
 half the reference.
+
+Cost: the offset and the extrinsic are estimated on at most :data:`MAX_ESTIMATE_POSES`
+evenly spread poses (the doctor asks whether they are significant; their uncertainty
+grows as ``sqrt(N / 5 000)`` beyond). Measured by ``benchmarks/bench_doctor.py``:
+with all poses, ``diagnose`` took 4.4 s at 10^5 poses (offset 3.5 s, extrinsic 2.1 s
+under the profiler); with the cap, see the benchmark's table.
 """
 
 from __future__ import annotations
@@ -68,13 +74,15 @@ if TYPE_CHECKING:
     from robot_msgs.io.evaluation_inputs import InputFile
     from robot_msgs.msg import Value
 
-__all__ = ["EXTRINSIC_DEG", "EXTRINSIC_M", "diagnose", "diagnose_files"]
+__all__ = ["EXTRINSIC_DEG", "EXTRINSIC_M", "MAX_ESTIMATE_POSES", "diagnose", "diagnose_files"]
 
 #: An extrinsic rotation above this (and significant) is a warning, degrees.
 EXTRINSIC_DEG = 2.0
 #: An extrinsic translation above this (and significant) is a warning, metres.
 EXTRINSIC_M = 0.1
 _SIGNIFICANT = 3.0  # standard uncertainties
+#: Most estimate poses (evenly spread) the offset and extrinsic estimates are made on.
+MAX_ESTIMATE_POSES = 5_000
 _SCALE_OFF = 0.1
 _GAP_SHARE = 0.05
 _LOW_COVERAGE = 0.5
@@ -120,6 +128,22 @@ def _reading_findings(reading: Sequence[Warning]) -> list[Finding]:
                 )
             )
     return out
+
+
+def _spread(*trajs: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
+    """Keep every k-th row of equally long trajectories, at most ``MAX_ESTIMATE_POSES``."""
+    step = -(-len(trajs[0]) // MAX_ESTIMATE_POSES)
+    if step <= 1:
+        return trajs
+    return tuple(
+        t.replace(
+            stamps_s=t.stamps_s[::step],
+            positions_xyz=t.positions_xyz[::step],
+            orientations_quat_xyzw=t.orientations_quat_xyzw[::step],
+            covariance_6x6=None,
+        )
+        for t in trajs
+    )
 
 
 def _span(traj: PoseTrajectory) -> float:
@@ -196,7 +220,7 @@ def _clock_domain(
         offset_search_s=(high - low) / 2.0 + 1.0,
     )
     try:
-        found = estimate_offset(reference, estimate, search)
+        found = estimate_offset(reference, _spread(estimate)[0], search)
     except AssociationError as err:
         finding = Finding(
             kind="clock_domain",
@@ -227,7 +251,7 @@ def _time_offset(
     """Find a clock offset within the default search, significant: warning or info."""
     search = settings.replace(offset_auto=True, offset_search_s=None)
     try:
-        found = estimate_offset(reference, estimate, search)
+        found = estimate_offset(reference, _spread(estimate)[0], search)
     except AssociationError:
         return None, settings.offset_s  # static or too short to time: nothing to say
     delta = found.offset_s - settings.offset_s
@@ -376,7 +400,7 @@ def _extrinsic(
 ) -> tuple[Finding | None, Extrinsic | None]:
     """Find a significant sensor-to-body extrinsic; also return it when it is a warning."""
     try:
-        x = estimate_extrinsic(matched_ref, matched_est, with_scale=True, refuse=False)
+        x = estimate_extrinsic(*_spread(matched_ref, matched_est), with_scale=True, refuse=False)
     except AlignmentError:
         return None, None
     rotvec = np.degrees(rotvec_from_matrix(x.rotation[None])[0])
