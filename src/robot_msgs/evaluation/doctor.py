@@ -413,14 +413,14 @@ def _extrinsic(
     if not (turned or moved):
         return None, None
     evidence: dict[str, Value] = {
-        "rotation_vector_deg": [_round(v) for v in rotvec],
+        "rotation_vector_deg": tuple(_round(v) for v in rotvec),
         "angle_deg": _round(angle),
-        "translation_m": [_round(v) for v in x.translation_m],
-        "std_deg": [_round(v, 3) for v in x.std_deg],
-        "std_m": [_round(v, 3) for v in x.std_m],
+        "translation_m": tuple(_round(v) for v in x.translation_m),
+        "std_deg": tuple(_round(v, 3) for v in x.std_deg),
+        "std_m": tuple(_round(v, 3) for v in x.std_m),
         "rms_m": _round(x.rms_m, 4),
         "rms_deg": _round(x.rms_deg, 4),
-        "unobservable": list(x.unobservable),
+        "unobservable": x.unobservable,
     }
     if x.unobservable:
         return Finding(
@@ -453,7 +453,7 @@ def _alignment(
             severity="warning",
             summary="the reference positions are (nearly) collinear: the rotation about "
             "their line is not determined by an alignment on positions",
-            evidence={"singular_values_m": [_round(v) for v in sv]},
+            evidence={"singular_values_m": tuple(_round(v) for v in sv)},
             fix={"align": "origin"},
         )
     n = len(matched_ref)
@@ -516,7 +516,7 @@ def _worst_intervals(matched_ref: PoseTrajectory, aligned: PoseTrajectory) -> Fi
         parts.append(f"{name.upper()} {', '.join(shown)}")
         evidence[f"{name}_window_starts_s"] = tuple(float(edges[i]) for i in order)
         evidence[f"{name}_window_ends_s"] = tuple(float(edges[i + 1]) for i in order)
-        evidence[f"{name}_shares"] = [_round(float(shares[i]), 3) for i in order]
+        evidence[f"{name}_shares"] = tuple(_round(float(shares[i]), 3) for i in order)
     if not parts:
         return None
     return Finding(
@@ -721,7 +721,11 @@ def diagnose_files(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
         reference, estimate = read_inputs(inputs, strict=strict, geo_origin=geo_origin, crs=crs)
-    reading = [w.message for w in caught if getattr(w.message, "kind", "") in _READING_SEVERITY]
+    reading = [
+        w.message
+        for w in caught
+        if isinstance(w.message, DataWarning) and w.message.kind in _READING_SEVERITY
+    ]
     for w in caught:  # anything else is passed on as it came
         if w.message not in reading:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
