@@ -25,7 +25,7 @@ import numpy as np
 
 from robot_msgs.evaluation import diagnose
 from robot_msgs.io import read_trajectory, write_trajectory
-from robot_msgs.rotations import matrix_from_rotvec, quat_xyzw_from_matrix
+from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 
 
@@ -39,14 +39,14 @@ def make_pair(n: int, seed: int = 0) -> tuple[PoseTrajectory, PoseTrajectory]:
     ref = PoseTrajectory(
         stamps_s=t,
         positions_xyz=xyz,
-        orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotvec(turn)),
+        orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(turn)),
     )
-    world = matrix_from_rotvec(np.array([[0.1, -0.2, 0.9]]))[0]
+    world = matrix_from_rotation_vector(np.array([[0.1, -0.2, 0.9]]))[0]
     noisy = turn + rng.normal(0.0, np.radians(0.1), turn.shape)
     est = PoseTrajectory(
         stamps_s=t - 0.3,
         positions_xyz=(xyz + rng.normal(0.0, 0.002, xyz.shape)) @ world.T + [5.0, -2.0, 1.0],
-        orientations_quat_xyzw=quat_xyzw_from_matrix(world @ matrix_from_rotvec(noisy)),
+        orientations_quat_xyzw=quat_xyzw_from_matrix(world @ matrix_from_rotation_vector(noisy)),
     )
     return ref, est
 

@@ -35,7 +35,11 @@ from robot_msgs.errors import AlignmentError, DataWarning
 from robot_msgs.evaluation import EvaluationSettings, apply_transforms, associate
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.io import read_trajectory
-from robot_msgs.rotations import matrix_from_rotvec, quat_xyzw_from_matrix, rotvec_from_matrix
+from robot_msgs.rotations import (
+    matrix_from_rotation_vector,
+    quat_xyzw_from_matrix,
+    rotation_vector_from_matrix,
+)
 from robot_msgs.trajectory import PoseTrajectory
 
 NOISE_LEVELS = ((0.0, 0.0), (0.001, 0.0005), (0.003, 0.0015), (0.01, 0.005), (0.03, 0.015))
@@ -43,7 +47,7 @@ NOISE_LEVELS = ((0.0, 0.0), (0.001, 0.0005), (0.003, 0.0015), (0.01, 0.005), (0.
 
 def transform(rotvec: list[float], t: list[float]) -> np.ndarray:
     out = np.eye(4)
-    out[:3, :3] = matrix_from_rotvec(np.array(rotvec, dtype=float)[None])[0]
+    out[:3, :3] = matrix_from_rotation_vector(np.array(rotvec, dtype=float)[None])[0]
     out[:3, 3] = t
     return out
 
@@ -70,7 +74,7 @@ def body(n: int, *, planar: bool = False) -> tuple[PoseTrajectory, np.ndarray]:
         p[:, 2] = 0.0
         turn[:, :2] = 0.0
     m = np.tile(np.eye(4), (n, 1, 1))
-    m[:, :3, :3] = matrix_from_rotvec(turn)
+    m[:, :3, :3] = matrix_from_rotation_vector(turn)
     m[:, :3, 3] = p
     return trajectory(t, m), m
 
@@ -81,13 +85,13 @@ def camera(
     rng = np.random.default_rng(seed)
     e = np.linalg.inv(WORLD) @ m @ MOUNT
     n = e.shape[0]
-    e[:, :3, :3] = matrix_from_rotvec(rng.normal(0.0, noise[1], (n, 3))) @ e[:, :3, :3]
+    e[:, :3, :3] = matrix_from_rotation_vector(rng.normal(0.0, noise[1], (n, 3))) @ e[:, :3, :3]
     e[:, :3, 3] = (e[:, :3, 3] + rng.normal(0.0, noise[0], (n, 3))) / scale
     return trajectory(stamps, e)
 
 
 def errors(rotation: np.ndarray, translation: np.ndarray, x: np.ndarray) -> np.ndarray:
-    d_r = rotvec_from_matrix((rotation @ x[:3, :3].T)[None])[0]
+    d_r = rotation_vector_from_matrix((rotation @ x[:3, :3].T)[None])[0]
     return np.concatenate([translation - x[:3, 3], d_r])
 
 

@@ -90,7 +90,9 @@ def _extrinsic() -> compare.Extrinsic:
     body = trajectory.PoseTrajectory(
         stamps_s=t,
         positions_xyz=np.stack([np.cos(t), np.sin(t), np.zeros_like(t)], axis=1),
-        orientations_quat_xyzw=rotations.quat_xyzw_from_matrix(rotations.matrix_from_rotvec(turn)),
+        orientations_quat_xyzw=rotations.quat_xyzw_from_matrix(
+            rotations.matrix_from_rotation_vector(turn)
+        ),
     )
     mount = (0.0, -1.0, 0.0, 0.2, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
     camera = evaluation.apply_transforms(body, evaluation.EvaluationSettings(transform_right=mount))

@@ -188,7 +188,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     >>> write_atomic(out, "two\n")
     Traceback (most recent call last):
     ...
-    robot_msgs.errors.OutputExistsError: ... exists; pass --force to overwrite it
+    robot_msgs.errors.OutputExistsError: ... exists; pass `force=True` to overwrite it
     >>> write_atomic(out, "two\n", force=True).read_text()
     'two\n'
     >>> _ = write_atomic("-", "to standard output\n")

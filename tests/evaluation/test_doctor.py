@@ -31,7 +31,7 @@ from robot_msgs.evaluation import (
 from robot_msgs.io import read_trajectory, write_trajectory
 from robot_msgs.io.evaluation_inputs import InputFile
 from robot_msgs.io.examples import resolve_path
-from robot_msgs.rotations import matrix_from_rotvec, rotvec_from_matrix
+from robot_msgs.rotations import matrix_from_rotation_vector, rotation_vector_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def test_w_first_quaternions_found_as_quaternion_order(tmp_path: Path) -> None:
 
 def _mount() -> Float64Array:
     m = np.eye(4)
-    m[:3, :3] = matrix_from_rotvec(np.array([[0.3, -1.2, 0.5]]))[0]  # 77 deg
+    m[:3, :3] = matrix_from_rotation_vector(np.array([[0.3, -1.2, 0.5]]))[0]  # 77 deg
     m[:3, 3] = [0.1, -0.05, 0.2]
     return m
 
@@ -168,7 +168,9 @@ def test_camera_extrinsic_recovered_within_half_a_degree_and_2_cm(tmp_path: Path
     matched = diagnose_matched(ref, est)
     own = estimate_extrinsic(*matched, with_scale=True).matrix()
     want = np.linalg.inv(mount) @ own
-    turn = math.degrees(np.linalg.norm(rotvec_from_matrix((got[:3, :3].T @ want[:3, :3])[None])))
+    turn = math.degrees(
+        np.linalg.norm(rotation_vector_from_matrix((got[:3, :3].T @ want[:3, :3])[None]))
+    )
     assert turn < 0.5
     assert np.linalg.norm(got[:3, 3] - want[:3, 3]) < 0.02
     # the estimated X, applied, leaves no extrinsic to find

@@ -26,9 +26,9 @@ from robot_msgs.io import read_trajectory
 from robot_msgs.io.transform_file import read_transform, write_transform
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
-    matrix_from_rotvec,
+    matrix_from_rotation_vector,
     quat_xyzw_from_matrix,
-    rotvec_from_matrix,
+    rotation_vector_from_matrix,
 )
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -46,7 +46,7 @@ MOUNT_T = np.array([0.1, -0.05, 0.2])  # m
 
 def transform(rotvec: ArrayLike, t: ArrayLike, scale: float = 1.0) -> Float64Array:
     out = np.eye(4)
-    out[:3, :3] = scale * matrix_from_rotvec(np.asarray(rotvec, dtype=float)[None])[0]
+    out[:3, :3] = scale * matrix_from_rotation_vector(np.asarray(rotvec, dtype=float)[None])[0]
     out[:3, 3] = t
     return out
 
@@ -85,7 +85,7 @@ def body(
     if still:
         turn[:] = 0.0
     m = np.tile(np.eye(4), (n, 1, 1))
-    m[:, :3, :3] = matrix_from_rotvec(turn)
+    m[:, :3, :3] = matrix_from_rotation_vector(turn)
     m[:, :3, 3] = p
     return trajectory_of(t, m)
 
@@ -105,7 +105,9 @@ def camera_of(
     world = transform([0.1, 0.2, -0.3], [5.0, 1.0, 2.0])
     m = np.linalg.inv(world) @ poses(reference) @ mount
     n = len(reference)
-    m[:, :3, :3] = matrix_from_rotvec(rng.normal(0.0, rotation_noise_rad, (n, 3))) @ m[:, :3, :3]
+    m[:, :3, :3] = (
+        matrix_from_rotation_vector(rng.normal(0.0, rotation_noise_rad, (n, 3))) @ m[:, :3, :3]
+    )
     m[:, :3, 3] = (m[:, :3, 3] + rng.normal(0.0, position_noise_m, (n, 3))) / world_scale
     return trajectory_of(reference.stamps_s, m)
 
@@ -114,7 +116,7 @@ def errors(found: Extrinsic, expected: ArrayLike) -> tuple[Float64Array, Float64
     """Translation error (m) and rotation error vector (rad, estimate frame) against ``X``."""
     x = np.asarray(expected, dtype=np.float64)
     d_t = found.translation_m - x[:3, 3]
-    d_r = rotvec_from_matrix((found.rotation @ x[:3, :3].T)[None])[0]
+    d_r = rotation_vector_from_matrix((found.rotation @ x[:3, :3].T)[None])[0]
     return d_t, d_r
 
 
@@ -345,9 +347,12 @@ def absolute_fit(
     p_g, p_e = reference.positions_xyz, estimate.positions_xyz
 
     def residuals(x: Float64Array, w_p: float, w_r: float) -> Float64Array:
-        r_s, r_x = matrix_from_rotvec(x[0:3][None])[0], matrix_from_rotvec(x[6:9][None])[0]
+        r_s, r_x = (
+            matrix_from_rotation_vector(x[0:3][None])[0],
+            matrix_from_rotation_vector(x[6:9][None])[0],
+        )
         p = (p_e + r_e @ x[9:12]) @ r_s.T + x[3:6]
-        r = rotvec_from_matrix(np.swapaxes(r_g, 1, 2) @ (r_s @ r_e @ r_x))
+        r = rotation_vector_from_matrix(np.swapaxes(r_g, 1, 2) @ (r_s @ r_e @ r_x))
         out: Float64Array = np.concatenate([w_p * (p - p_g).ravel(), w_r * r.ravel()])
         return out
 
@@ -366,7 +371,7 @@ def test_the_published_fr1_xyz_pair_is_not_in_one_body_frame() -> None:
     # the same, within the uncertainty stated: a figure of the data, not of the method.
     own = estimate_extrinsic(*fr1_pairs())
     rotvec, translation = absolute_fit(*fr1_pairs())
-    own_rotvec = rotvec_from_matrix(own.rotation[None])[0]
+    own_rotvec = rotation_vector_from_matrix(own.rotation[None])[0]
     assert (np.abs(own.translation_m - translation) < 3 * own.std_m).all()
     assert (np.abs(own_rotvec - rotvec) < 3 * np.radians(own.std_deg)).all()
     assert np.degrees(np.linalg.norm(rotvec)) > 0.5

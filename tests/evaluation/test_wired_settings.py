@@ -15,7 +15,7 @@ from robot_msgs.evaluation import (
 )
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.examples import resolve_path
-from robot_msgs.rotations import matrix_from_rotvec, quat_xyzw_from_matrix
+from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.test_spatial import cross_track_rms
 
@@ -58,14 +58,14 @@ def _body(n: int = 600) -> PoseTrajectory:
     return PoseTrajectory(
         stamps_s=t,
         positions_xyz=np.stack([np.cos(t), np.sin(2 * t), 0.1 * t], axis=1),
-        orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotvec(turn)),
+        orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(turn)),
     )
 
 
 def test_transform_right_auto_estimates_the_mount_and_removes_its_error() -> None:
     body = _body()
     mount = np.eye(4)
-    mount[:3, :3] = matrix_from_rotvec(np.array([[0.0, 0.0, np.pi / 2]]))[0]
+    mount[:3, :3] = matrix_from_rotation_vector(np.array([[0.0, 0.0, np.pi / 2]]))[0]
     mount[:3, 3] = [0.2, 0.0, 0.05]
     camera = apply_transforms(body, EvaluationSettings(transform_right=tuple(mount.ravel())))
     plain = evaluate(body, camera, EvaluationSettings(align="se3"), metrics=[Ape()])[0]

@@ -130,7 +130,7 @@ def test_ros1_seq_is_kept_in_records(bags: BagMaker) -> None:
 def test_writing_refuses_what_it_cannot_write(tmp_path: Path) -> None:
     odom = example("nav/Odometry")
     out = write_messages(tmp_path / "a.mcap", "/odom", [odom])
-    with pytest.raises(OutputExistsError, match=r"a.mcap exists; pass --force"):
+    with pytest.raises(OutputExistsError, match=r"a.mcap exists; pass `force=True`"):
         write_messages(out, "/odom", [odom])
     assert write_messages(out, "/odom", [odom, odom], force=True) == out
     with pytest.raises(FormatError, match=r"expected a .mcap or .db3 bag, got '.bag'"):
@@ -190,7 +190,7 @@ def _reference_bag(path: Path, topics: dict[str, tuple[str, list[dict[str, objec
                 writer.write_message(
                     topic, schema, message, log_time=1000 + i, publish_time=1000 + i
                 )
-        writer.finish()  # type: ignore[no-untyped-call]
+        writer.finish()  # type: ignore[no-untyped-call,unused-ignore]  # typed only with the test extra
     return path
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError, OutputExistsError, ValidationError
 from robot_msgs.io.transform_file import TRANSFORM_LAYOUTS, read_transform, write_transform
-from robot_msgs.rotations import matrix_from_rotvec
+from robot_msgs.rotations import matrix_from_rotation_vector
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -135,7 +135,7 @@ def _transforms(draw: st.DrawFn, *, scaled: bool) -> np.ndarray:
     rotvec = np.array(draw(st.lists(st.floats(-3.1, 3.1), min_size=3, max_size=3)))
     out = np.eye(4)
     scale = draw(st.floats(1e-3, 1e3)) if scaled else 1.0
-    out[:3, :3] = scale * matrix_from_rotvec(rotvec[None])[0]
+    out[:3, :3] = scale * matrix_from_rotation_vector(rotvec[None])[0]
     out[:3, 3] = draw(st.lists(_FINITE, min_size=3, max_size=3))
     return out
 

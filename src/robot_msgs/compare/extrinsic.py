@@ -15,7 +15,7 @@ import numpy as np
 
 from robot_msgs.compare.alignment import ROTATION_TOL
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.rotations import rotvec_from_matrix
+from robot_msgs.rotations import rotation_vector_from_matrix
 from robot_msgs.typing import Float64Array, Int64Array
 
 __all__ = ["Extrinsic"]
@@ -156,7 +156,7 @@ class Extrinsic(Msg):
 motions of 100 poses, RMS residual 0.004 m, 0.2 deg)'
         """
         t, st = self.translation_m, self.std_m
-        r, sr = np.degrees(rotvec_from_matrix(self.rotation[None])[0]), self.std_deg
+        r, sr = np.degrees(rotation_vector_from_matrix(self.rotation[None])[0]), self.std_deg
         text = (
             f"extrinsic estimated: translation ({t[0]:.4f}, {t[1]:.4f}, {t[2]:.4f}) m ± "
             f"({st[0]:.2g}, {st[1]:.2g}, {st[2]:.2g}) m, rotation vector ({r[0]:.3f}, "

@@ -61,7 +61,7 @@ from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 from robot_msgs.evaluation.transforms import apply_transforms
-from robot_msgs.rotations import rotvec_from_matrix
+from robot_msgs.rotations import rotation_vector_from_matrix
 from robot_msgs.runs.losses import coverage
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -403,7 +403,7 @@ def _extrinsic(
         x = estimate_extrinsic(*_spread(matched_ref, matched_est), with_scale=True, refuse=False)
     except AlignmentError:
         return None, None
-    rotvec = np.degrees(rotvec_from_matrix(x.rotation[None])[0])
+    rotvec = np.degrees(rotation_vector_from_matrix(x.rotation[None])[0])
     angle = float(np.linalg.norm(rotvec))
     dist = float(np.linalg.norm(x.translation_m))
     std_deg = float(np.nanmax(x.std_deg)) if np.isfinite(x.std_deg).any() else math.inf
@@ -561,10 +561,10 @@ def diagnose(
     --------
     >>> t = np.arange(0.0, 30.0, 0.05)
     >>> turn = np.stack([0.4 * np.sin(t), 0.3 * np.cos(0.7 * t), 0.5 * np.sin(0.3 * t)], 1)
-    >>> from robot_msgs.rotations import matrix_from_rotvec, quat_xyzw_from_matrix
+    >>> from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
     >>> ref = PoseTrajectory(
     ...     stamps_s=t + 1e9, positions_xyz=np.stack([np.cos(t), np.sin(2 * t), 0.1 * t], 1),
-    ...     orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotvec(turn)))
+    ...     orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(turn)))
     >>> diagnose(ref, ref.replace(stamps_s=t + 1e9 + 0.3)).kinds()
     ('time_offset',)
     """

@@ -103,8 +103,8 @@ from robot_msgs.errors import AlignmentError, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
-    matrix_from_rotvec,
-    rotvec_from_matrix,
+    matrix_from_rotation_vector,
+    rotation_vector_from_matrix,
     skew,
 )
 from robot_msgs.trajectory import PoseTrajectory
@@ -185,14 +185,14 @@ def estimate_extrinsic(
     >>> turn = np.stack([0.3 * np.sin(t), 0.3 * np.cos(0.7 * t), 0.5 * t], 1)
     >>> body = PoseTrajectory(
     ...     stamps_s=t, positions_xyz=np.stack([np.cos(t), np.sin(t), 0 * t], 1),
-    ...     orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotvec(turn)))
+    ...     orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(turn)))
     >>> mount = np.array([[0.0, -1, 0, 0.2], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
     >>> camera = apply_transforms(body, EvaluationSettings(transform_right=tuple(mount.ravel())))
     >>> x = estimate_extrinsic(body, camera)
     >>> bool(np.allclose(x.matrix(), np.linalg.inv(mount), atol=1e-9))
     True
     >>> planar = body.replace(orientations_quat_xyzw=quat_xyzw_from_matrix(
-    ...     matrix_from_rotvec(turn * [0, 0, 1])))
+    ...     matrix_from_rotation_vector(turn * [0, 0, 1])))
     >>> estimate_extrinsic(planar, planar)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -312,8 +312,8 @@ def _start(motions: _Motions, *, with_scale: bool) -> _Fit:
     motion turns more than it moves (and would take an estimate moving backwards for a
     half turn rather than a negative scale).
     """
-    alpha = rotvec_from_matrix(motions.r_a)
-    beta = rotvec_from_matrix(motions.r_b)
+    alpha = rotation_vector_from_matrix(motions.r_a)
+    beta = rotation_vector_from_matrix(motions.r_b)
     short = np.linalg.norm(alpha, axis=1) < _MAX_ANGLE
     short &= np.linalg.norm(beta, axis=1) < _MAX_ANGLE
     turns = _normalised(alpha[short], beta[short])
@@ -352,7 +352,7 @@ def _residuals(motions: _Motions, fit: _Fit) -> tuple[Float64Array, _Parts]:
     r_x, t_x, s = fit.rotation, fit.translation, fit.scale
     # matmul, not einsum: a three-operand einsum over (M, 3, 3) is 10x slower here.
     predicted = r_x @ motions.r_b @ r_x.T
-    r_rot = rotvec_from_matrix(motions.r_a @ np.swapaxes(predicted, 1, 2))
+    r_rot = rotation_vector_from_matrix(motions.r_a @ np.swapaxes(predicted, 1, 2))
     moved_t_b = motions.t_b @ r_x.T
     turned_t_x = predicted @ t_x
     r_trans = turned_t_x + s * motions.t_a - moved_t_b - t_x
@@ -488,7 +488,7 @@ def _solve(
 
 def _moved(fit: _Fit, step: Float64Array) -> _Fit:
     return _Fit(
-        matrix_from_rotvec(step[_R][None])[0] @ fit.rotation,
+        matrix_from_rotation_vector(step[_R][None])[0] @ fit.rotation,
         fit.translation + step[_T],
         fit.scale + float(step[_S]),
     )

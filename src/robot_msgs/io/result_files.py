@@ -39,7 +39,7 @@ import numpy as np
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
-from robot_msgs.msg import to_dict_keeping_arrays
+from robot_msgs.msg import encode_json, to_dict_keeping_arrays
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
 
@@ -147,7 +147,9 @@ def save_result(
     """
     fmt = result_format(path)
     if fmt == "json":
-        return write_atomic(path, dumps(result.to_dict(), indent=None), force=force)
+        # msgspec's encoder straight from the message (no dict of lists first): about as
+        # fast as msgspec.json.encode itself (benchmarks/bench_result_files.py)
+        return write_atomic(path, encode_json(result) + b"\n", force=force)
     arrays: list[np.ndarray[Any, Any]] = []
     skeleton = dumps(_split(to_dict_keeping_arrays(result), arrays), indent=None)
     data = _npz_bytes(skeleton, arrays) if fmt == "npz" else _parquet_bytes(skeleton, arrays)
