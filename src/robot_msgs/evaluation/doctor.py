@@ -57,6 +57,7 @@ from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS, associate
 from robot_msgs.evaluation.fitting import align, umeyama
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset
+from robot_msgs.evaluation.pipeline import match_poses
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
@@ -602,7 +603,7 @@ def _time_checks(
     out: list[Finding] = []
     if settings.sync == "spatial":  # stamps unused: nothing to say about clocks and rates
         try:
-            association = associate(reference, estimate, settings)
+            association = match_poses(reference, estimate, settings)
         except AssociationError as err:
             return [Finding(kind="clock_domain", severity="error", summary=str(err))]
         return _matched_checks(association, settings, checks)

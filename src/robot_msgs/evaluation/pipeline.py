@@ -32,6 +32,7 @@ from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.projection import project_to_plane
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
+from robot_msgs.evaluation.spatial import associate_spatially
 from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from robot_msgs.msg import Value
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["Prepared", "prepare", "signal_of", "time_range"]
+__all__ = ["Prepared", "match_poses", "prepare", "signal_of", "time_range"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -252,6 +253,19 @@ def time_range(
     return cut, first
 
 
+def match_poses(
+    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+) -> Association:
+    """Match the poses by the settings' ``sync``: in space (``spatial``) or in time.
+
+    :func:`~robot_msgs.evaluation.associate_spatially` with ``max_distance_m`` for
+    ``spatial``, else :func:`~robot_msgs.evaluation.associate`.
+    """
+    if settings.sync == "spatial":
+        return associate_spatially(reference, estimate, max_distance_m=settings.max_distance_m)[0]
+    return associate(reference, estimate, settings)
+
+
 def prepare(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
@@ -320,7 +334,7 @@ def prepare(
         matching = settings.replace(
             offset_auto=False, offset_search_s=None, offset_s=time_offset.offset_s
         )
-    association = associate(cut, estimate, matching)
+    association = match_poses(cut, estimate, matching)
     extrinsic = None  # X moves no stamp: the same pairs are matched again, with X applied
     if settings.transform_right_auto:  # X from the matched motions, then applied as given
         extrinsic = estimate_extrinsic(
@@ -330,7 +344,7 @@ def prepare(
         )
         mount = EvaluationSettings(transform_right=extrinsic.transform_right())
         estimate = apply_transforms(estimate, mount)
-        association = associate(cut, estimate, matching)
+        association = match_poses(cut, estimate, matching)
     aligned, alignment = align(association.reference, association.estimate, settings=settings)
     notes = []
     if time_offset is not None:

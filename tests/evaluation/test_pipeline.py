@@ -1,4 +1,4 @@
-"""``sync='spatial'`` (with ``max_distance_m``) and ``transform_right_auto`` through evaluate()."""
+"""prepare() with ``sync='spatial'`` (with ``max_distance_m``) and ``transform_right_auto``."""
 
 from __future__ import annotations
 
@@ -87,3 +87,11 @@ def test_transform_right_auto_estimates_the_mount_and_removes_its_error() -> Non
 def test_transform_right_and_its_estimate_are_not_both_given() -> None:
     with pytest.raises(ValidationError, match="not both"):
         EvaluationSettings(transform_right=tuple(np.eye(4).ravel()), transform_right_auto=True)
+
+
+def test_associate_in_time_refuses_sync_spatial() -> None:
+    from robot_msgs.evaluation import associate
+
+    ref, est = fr1()
+    with pytest.raises(ValidationError, match="associate_spatially"):
+        associate(ref, est, EvaluationSettings(sync="spatial"))
