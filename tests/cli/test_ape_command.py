@@ -403,7 +403,7 @@ def test_se3_text_output_fits_in_100_columns_and_names_only_the_changed_setting(
     xyz = np.stack([np.cos(t / 9), np.sin(t / 7), 0.01 * t], axis=1) * 12.345
     c, s = np.cos(2.1), np.sin(2.1)
     turned = xyz @ np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]).T
-    moved = turned + [-0.1611, -1.4460, 1.4783] + rng.normal(0, 0.0031, xyz.shape)
+    moved = turned + np.array([-0.1611, -1.4460, 1.4783]) + rng.normal(0, 0.0031, xyz.shape)
     write_tum(tmp_path / "groundtruth.tum", t, xyz)
     write_tum(tmp_path / "estimate.tum", t + 0.003, moved)
     monkeypatch.chdir(tmp_path)

@@ -74,10 +74,10 @@ class Extrinsic(Msg):
 
     def _validate(self) -> None:
         r = self.rotation
-        if not np.isfinite(r).all() or not (
-            np.abs(r.T @ r - np.eye(3)).max() <= ROTATION_TOL
-            and abs(np.linalg.det(r) - 1.0) <= ROTATION_TOL
-        ):
+        with np.errstate(over="ignore", invalid="ignore"):  # a huge matrix is refused, not warned
+            orthonormal = np.abs(r.T @ r - np.eye(3)).max() <= ROTATION_TOL
+            proper = abs(np.linalg.det(r) - 1.0) <= ROTATION_TOL
+        if not (np.isfinite(r).all() and orthonormal and proper):
             raise self._fail(
                 field="rotation", expected="a rotation matrix (orthonormal, det +1)", got=r
             )
@@ -87,9 +87,9 @@ class Extrinsic(Msg):
             )
         cov = self.covariance_6x6
         known = np.isfinite(cov)
-        if not (np.isnan(cov) | known).all() or not np.allclose(
-            np.where(known, cov, 0.0), np.where(known, cov, 0.0).T
-        ):
+        with np.errstate(over="ignore", invalid="ignore"):  # huge values refused, not warned
+            symmetric = np.allclose(np.where(known, cov, 0.0), np.where(known, cov, 0.0).T)
+        if not (np.isnan(cov) | known).all() or not symmetric:
             raise self._fail(
                 field="covariance_6x6", expected="a symmetric matrix (NaN where unknown)", got=cov
             )
