@@ -399,6 +399,27 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     "compare/TimeOffset": _time_offset,
     "compare/Extrinsic": _extrinsic,
     "compare/SpatialMatch": _spatial_match,
+    "compare/Finding": lambda: compare.Finding(
+        kind="time_offset",
+        severity="warning",
+        summary="the estimate's clock is off by +0.3000 s ± 0.0004 s",
+        evidence={"offset_s": 0.3, "std_s": 0.0004},
+        fix={"offset_s": 0.3},
+    ),
+    "compare/Diagnosis": lambda: compare.Diagnosis(
+        reference="example:fr1_xyz/groundtruth.tum",
+        estimate="late.tum",
+        findings=(
+            compare.Finding(
+                kind="time_offset",
+                severity="warning",
+                summary="the estimate's clock is off by +0.3000 s ± 0.0004 s",
+                evidence={"offset_s": 0.3, "std_s": 0.0004},
+                fix={"offset_s": 0.3},
+            ),
+        ),
+        checks=("stamp_units", "clock_domain", "time_offset"),
+    ),
     "compare/TrackingLoss": lambda: compare.TrackingLoss(start_s=4.0, end_s=5.5),
     "compare/Latency": _latency,
     "compare/Resources": _resources,

@@ -84,4 +84,21 @@ class ExecutorError(RobotMsgsError, RuntimeError):
 
 
 class DataWarning(UserWarning):
-    """Input data had a problem that was fixed by a stated rule (the message says which)."""
+    """Input data had a problem that was fixed by a stated rule (the message says which).
+
+    ``kind`` names the problem for tools (a kind of
+    :data:`~robot_msgs.compare.diagnosis.FINDING_KINDS`, ``""`` when none applies) and
+    ``fixed`` says whether the rule repaired it (``False``: only reported), so that
+    ``robot-msgs doctor`` reports what reading found without reading its wording.
+
+    Examples
+    --------
+    >>> w = DataWarning("a.tum: 2 row(s) repeat an earlier stamp", kind="repeated_stamps")
+    >>> str(w), w.kind, w.fixed
+    ('a.tum: 2 row(s) repeat an earlier stamp', 'repeated_stamps', True)
+    """
+
+    def __init__(self, message: str, *, kind: str = "", fixed: bool = True) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.fixed = fixed

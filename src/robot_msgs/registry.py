@@ -28,6 +28,7 @@ MESSAGE_MODULES: tuple[str, ...] = (
     "robot_msgs.compare.aggregation",
     "robot_msgs.compare.alignment",
     "robot_msgs.compare.comparison",
+    "robot_msgs.compare.diagnosis",
     "robot_msgs.compare.extrinsic",
     "robot_msgs.compare.statistics",
     "robot_msgs.compare.ranking",

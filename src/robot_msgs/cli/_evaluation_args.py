@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
     from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings
+    from robot_msgs.io.evaluation_inputs import InputFile
     from robot_msgs.msg import Msg
     from robot_msgs.trajectory import PoseTrajectory
 
@@ -42,6 +43,7 @@ __all__ = [
     "flag_text",
     "flags_in_text",
     "flags_text",
+    "inputs_from_args",
     "load_runs_from_args",
     "pair_list_from_args",
     "read_inputs_from_args",
@@ -136,6 +138,13 @@ def _word_or_number(word: str) -> Any:
     return parse
 
 
+def _word_or_path(word: str) -> Any:
+    def parse(text: str) -> Path | str:
+        return text if text == word else Path(text)
+
+    return parse
+
+
 def _add_flag(group: Any, flag: Flag, annotation: Any, help_text: str, word: str) -> None:
     """Add one field's flag to ``group`` as its declaration says.
 
@@ -153,7 +162,7 @@ def _add_flag(group: Any, flag: Flag, annotation: Any, help_text: str, word: str
             choices = tuple(dict.fromkeys(c.replace("_", "-") for c in choices))
         kwargs["choices"] = choices
     elif flag.file:
-        kwargs["type"] = Path
+        kwargs["type"] = _word_or_path(word) if word else Path
     elif typing.get_origin(inner) is tuple:
         if flag.commas:
             kwargs["type"] = _numbers
@@ -303,8 +312,10 @@ def pair_list_from_args(
 
 
 def _value_text(value: object) -> str:
+    """Write a value short (``0.02``, ``1``) but exact: a flag spelled must set the value."""
     if isinstance(value, float):
-        return f"{value:g}"
+        text = f"{value:g}"
+        return text if float(text) == value else repr(value)
     return str(value)
 
 
@@ -586,18 +597,12 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--force", action="store_true", help="overwrite existing output files")
 
 
-def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory], list[str]]:
-    """Read ``REF`` and every ``EST`` as the flags say, in one frame; return them and their labels.
-
-    :func:`robot_msgs.io.read_inputs`: each format detected once, a bag's pose topic
-    chosen once, latitude/longitude inputs in one frame (``--crs``, else ``--geo-origin``,
-    else the first fix of the first of them, REF first). A file of one pose is read with
-    a warning.
-    """
-    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415
+def inputs_from_args(args: argparse.Namespace) -> list[InputFile]:
+    """Return ``REF`` and every ``EST`` as the flags describe them (nothing read yet)."""
+    from robot_msgs.io.evaluation_inputs import InputFile  # noqa: PLC0415
 
     estimates = getattr(args, "estimates", None) or [args.estimate]
-    inputs = [
+    return [
         InputFile(
             path=args.reference,
             fmt=args.ref_format or args.format,
@@ -614,6 +619,19 @@ def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory
             for path in estimates
         ),
     ]
+
+
+def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory], list[str]]:
+    """Read ``REF`` and every ``EST`` as the flags say, in one frame; return them and their labels.
+
+    :func:`robot_msgs.io.read_inputs`: each format detected once, a bag's pose topic
+    chosen once, latitude/longitude inputs in one frame (``--crs``, else ``--geo-origin``,
+    else the first fix of the first of them, REF first). A file of one pose is read with
+    a warning.
+    """
+    from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
+
+    inputs = inputs_from_args(args)
     read = read_inputs(
         inputs,
         strict=args.strict,

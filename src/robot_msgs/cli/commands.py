@@ -12,6 +12,7 @@ COMMANDS: dict[str, str] = {
     "docs": "write the HTML reference of every message type",
     "schema": "print the JSON Schema of a message type",
     "traj": "inspect, check or convert trajectory files and bags",
+    "doctor": "find what is wrong with an evaluation's setup before computing a number",
     "ape": "absolute pose error of an estimate against ground truth (evo_ape)",
     "rpe": "relative pose error over pose pairs a delta apart (evo_rpe)",
     "drift": "drift per distance travelled: KITTI devkit (default) or rpg relative error",

@@ -1,10 +1,10 @@
 """Evaluation results as messages: what was compared, how, and what it found.
 
 ``ErrorStats``, ``Signal``, ``Comparison``, ``Aggregate``, ``Alignment``, ``TimeOffset``,
-``Extrinsic``, ``SpatialMatch``, ``StepResponse``, the run-report types (``RunReport`` and
-its parts, ``GroupSummary``, ``Ranking``, ``Report``). The code that computes them lives
-with its subject: :mod:`robot_msgs.evaluation` (trajectories), :mod:`robot_msgs.control`
-(control loops), :mod:`robot_msgs.report` (runs).
+``Extrinsic``, ``SpatialMatch``, ``Diagnosis`` and its ``Finding`` s, ``StepResponse``, the
+run-report types (``RunReport`` and its parts, ``GroupSummary``, ``Ranking``, ``Report``).
+The code that computes them lives with its subject: :mod:`robot_msgs.evaluation`
+(trajectories), :mod:`robot_msgs.control` (control loops), :mod:`robot_msgs.report` (runs).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     )
     from robot_msgs.compare.alignment import Alignment
     from robot_msgs.compare.comparison import Comparison, Estimates
+    from robot_msgs.compare.diagnosis import FINDING_KINDS, Diagnosis, Finding
     from robot_msgs.compare.extrinsic import Extrinsic
     from robot_msgs.compare.ranking import Ranking, RankingRow
     from robot_msgs.compare.report import GroupSummary, Report
@@ -42,16 +43,19 @@ if TYPE_CHECKING:
     from robot_msgs.compare.time_offset import TimeOffset
 
 __all__ = [
+    "FINDING_KINDS",
     "REPEATABILITY_STATEMENT",
     "Aggregate",
     "AggregateTally",
     "Alignment",
     "Comparison",
+    "Diagnosis",
     "ErrorSeries",
     "ErrorStats",
     "Estimates",
     "EvaluationResult",
     "Extrinsic",
+    "Finding",
     "GroupSummary",
     "Latency",
     "Ranking",
@@ -86,6 +90,7 @@ __getattr__ = exports(
         ),
         "alignment": ("Alignment",),
         "comparison": ("Comparison", "Estimates"),
+        "diagnosis": ("FINDING_KINDS", "Diagnosis", "Finding"),
         "extrinsic": ("Extrinsic",),
         "statistics": ("ErrorStats", "error_stats"),
         "ranking": ("Ranking", "RankingRow"),

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from robot_msgs.compare.extrinsic import Extrinsic
 from robot_msgs.compare.signal import Signal, find_signal
 from robot_msgs.compare.time_offset import TimeOffset
 from robot_msgs.evaluation.settings import EvaluationSettings
@@ -30,6 +31,8 @@ class Estimates(Msg):
 
     ``time_offset``: the clock offset estimated for the association
     (``EvaluationSettings.offset_auto``), with its uncertainty and cost curve.
+    ``extrinsic``: the sensor-to-body transform estimated and applied as
+    ``transform_right`` (``EvaluationSettings.transform_right_auto``).
     ``nees_dof``, ``nees_mean_bounds`` and ``nees_pose_bounds``: the chi-square degrees
     of freedom and the two-sided bounds (``(low, high)``) of the mean and of one pose's
     NEES, for the run's pose count and the settings' ``confidence``.
@@ -41,6 +44,7 @@ class Estimates(Msg):
     """
 
     time_offset: TimeOffset | None = None
+    extrinsic: Extrinsic | None = None
     nees_dof: int | None = None
     nees_mean_bounds: tuple[float, ...] | None = None
     nees_pose_bounds: tuple[float, ...] | None = None

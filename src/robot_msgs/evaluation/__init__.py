@@ -15,6 +15,7 @@ from robot_msgs._lazy import exports
 
 if TYPE_CHECKING:
     from robot_msgs.evaluation.association import Association, associate
+    from robot_msgs.evaluation.doctor import diagnose, diagnose_files
     from robot_msgs.evaluation.drift import kitti_segments, rpg_segments
     from robot_msgs.evaluation.entry import (
         Metric,
@@ -77,6 +78,8 @@ __all__ = [
     "apply_transforms",
     "associate",
     "associate_spatially",
+    "diagnose",
+    "diagnose_files",
     "estimate_extrinsic",
     "estimate_offset",
     "euler_sxyz_from_quat_xyzw",
@@ -98,6 +101,7 @@ __getattr__ = exports(
     __name__,
     {
         "association": ("Association", "associate"),
+        "doctor": ("diagnose", "diagnose_files"),
         "drift": ("kitti_segments", "rpg_segments"),
         "entry": ("Metric", "ape", "evaluate", "kitti_drift", "relative_error", "rpe"),
         "fitting": ("align", "umeyama"),

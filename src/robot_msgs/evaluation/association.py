@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.compare.statistics import median
-from robot_msgs.errors import AssociationError
+from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import quat_xyzw_slerp
@@ -139,7 +139,9 @@ def associate(
     reference, estimate : PoseTrajectory
         Ground truth and the trajectory under test; neither is modified.
     settings : EvaluationSettings, optional
-        ``sync``, the rule (see the module docstring and the notes below);
+        ``sync``, the rule (see the module docstring and the notes below; ``spatial``
+        is :func:`~robot_msgs.evaluation.associate_spatially`'s, which
+        :func:`~robot_msgs.evaluation.pipeline.match_poses` chooses);
         ``max_diff_s``, the largest stamp difference of a pair, seconds (evo's default
         0.01; for ``interpolate``, how far outside the reference's time span an estimate
         stamp may lie and still take the end pose, as evo's clamped interpolation does);
@@ -219,6 +221,12 @@ def associate(
 
     ref_t, est_t = reference.stamps_s, estimate.stamps_s
     notes: list[str] = []
+    if method == "spatial":  # not in time: spatial.py holds the rule and its evidence
+        msg = (
+            "sync 'spatial' matches in space: call associate_spatially(), or prepare(), "
+            "which chooses by `sync=`"
+        )
+        raise ValidationError(msg, field="sync", reason=msg)
     if method == "interpolate":
         return _interpolate(reference, estimate, max_diff_s, offset_s, max_gap_s)
     if method == "nearest":

@@ -27,10 +27,12 @@ from robot_msgs.errors import AssociationError, DataWarning
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
 from robot_msgs.evaluation.fitting import align
+from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.projection import project_to_plane
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
-from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
+from robot_msgs.evaluation.spatial import associate_spatially
 from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -38,12 +40,13 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from robot_msgs.compare.alignment import Alignment
+    from robot_msgs.compare.extrinsic import Extrinsic
     from robot_msgs.compare.time_offset import TimeOffset
     from robot_msgs.evaluation.association import Association
     from robot_msgs.msg import Value
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["Prepared", "prepare", "signal_of", "time_range"]
+__all__ = ["Prepared", "match_poses", "prepare", "signal_of", "time_range"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -70,6 +73,8 @@ class Prepared:
         Reference poses left out by the time range.
     time_offset : TimeOffset or None
         The estimated clock offset (``offset_auto``), used for the association.
+    extrinsic : Extrinsic or None
+        The estimated ``transform_right`` (``transform_right_auto``), applied.
     projected_reference : PoseTrajectory or None
         The matched reference projected onto the settings' plane (``project_to_plane``).
     """
@@ -83,6 +88,7 @@ class Prepared:
     outside_range: int = 0
     time_offset: TimeOffset | None = None
     projected_reference: PoseTrajectory | None = None
+    extrinsic: Extrinsic | None = None
 
     @property
     def reference(self) -> PoseTrajectory:
@@ -148,6 +154,8 @@ class Prepared:
         extra = dict(estimated or {})
         if self.time_offset is not None:
             extra["time_offset"] = self.time_offset
+        if self.extrinsic is not None:
+            extra["extrinsic"] = self.extrinsic
         comparison = Comparison(
             metric=metric,
             signals=tuple(signals),
@@ -245,6 +253,19 @@ def time_range(
     return cut, first
 
 
+def match_poses(
+    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+) -> Association:
+    """Match the poses by the settings' ``sync``: in space (``spatial``) or in time.
+
+    :func:`~robot_msgs.evaluation.associate_spatially` with ``max_distance_m`` for
+    ``spatial``, else :func:`~robot_msgs.evaluation.associate`.
+    """
+    if settings.sync == "spatial":
+        return associate_spatially(reference, estimate, max_distance_m=settings.max_distance_m)[0]
+    return associate(reference, estimate, settings)
+
+
 def prepare(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
@@ -313,11 +334,23 @@ def prepare(
         matching = settings.replace(
             offset_auto=False, offset_search_s=None, offset_s=time_offset.offset_s
         )
-    association = associate(cut, estimate, matching)
+    association = match_poses(cut, estimate, matching)
+    extrinsic = None  # X moves no stamp: the same pairs are matched again, with X applied
+    if settings.transform_right_auto:  # X from the matched motions, then applied as given
+        extrinsic = estimate_extrinsic(
+            association.reference,
+            association.estimate,
+            with_scale=settings.align in SCALED_METHODS,
+        )
+        mount = EvaluationSettings(transform_right=extrinsic.transform_right())
+        estimate = apply_transforms(estimate, mount)
+        association = match_poses(cut, estimate, matching)
     aligned, alignment = align(association.reference, association.estimate, settings=settings)
     notes = []
     if time_offset is not None:
         notes += [time_offset.describe(), *time_offset.notes]
+    if extrinsic is not None:
+        notes += [extrinsic.describe(), *extrinsic.notes]
     notes += association.notes
     if settings.align != "none":
         notes.append(alignment.describe())
@@ -340,4 +373,5 @@ def prepare(
         outside_range=len(reference) - len(cut),
         time_offset=time_offset,
         projected_reference=projected,
+        extrinsic=extrinsic,
     )

@@ -71,7 +71,7 @@ __all__ = [
 M = TypeVar("M", bound=Msg)
 
 AlignMethod: TypeAlias = Literal["none", "se3", "sim3", "scale", "posyaw", "origin", "origin_scale"]
-SyncMethod: TypeAlias = Literal["nearest", "one_to_one", "interpolate", "one-to-one"]
+SyncMethod: TypeAlias = Literal["nearest", "one_to_one", "interpolate", "spatial", "one-to-one"]
 DeltaUnit: TypeAlias = Literal["f", "s", "m", "rad", "deg"]
 PairsFrom: TypeAlias = Literal["estimate", "reference"]
 RpeProtocol: TypeAlias = Literal["evo", "tum"]
@@ -91,7 +91,7 @@ SCALED_METHODS: tuple[str, ...] = ("sim3", "scale", "origin_scale")
 #: The alignment methods whose rotation is the first fitted pose's, not a position fit.
 FIRST_POSE_METHODS: tuple[str, ...] = ("origin", "origin_scale")
 #: Association rules (:func:`~robot_msgs.evaluation.associate`).
-SYNC_METHODS: tuple[str, ...] = typing.get_args(SyncMethod)[:3]
+SYNC_METHODS: tuple[str, ...] = typing.get_args(SyncMethod)[:4]
 #: Units of an RPE ``delta``: frames, seconds, metres of path, rotation angle.
 DELTA_UNITS: tuple[str, ...] = typing.get_args(DeltaUnit)
 #: Which trajectory's motion selects the RPE pairs.
@@ -178,7 +178,9 @@ class EvaluationSettings(Msg):
         SyncMethod,
         _doc(
             "nearest: evo's rule; one-to-one: TUM associate.py's greedy rule; interpolate: "
-            "reference resampled at the estimate's stamps"
+            "reference resampled at the estimate's stamps; spatial: each estimate pose with "
+            "the nearest reference position in path order, stamps unused (trajectopy's "
+            "spatial matching, for clocks that cannot be matched; both in one world frame)"
         ),
         Flag("--sync", group=_SYNC, dashes=True),
     ] = "nearest"
@@ -187,6 +189,17 @@ class EvaluationSettings(Msg):
         Meta(gt=0, description="largest stamp difference of a matched pair, seconds"),
         Flag("--max-diff", "SECONDS", group=_SYNC),
     ] = 0.01
+    max_distance_m: (
+        Annotated[
+            float,
+            Meta(
+                gt=0,
+                description="spatial: largest distance of a matched pair, metres (default any)",
+            ),
+            Flag("--max-distance", "METRES", group=_SYNC),
+        ]
+        | None
+    ) = None
     offset_s: Annotated[
         float,
         _doc("added to the estimate's stamps for matching, seconds"),
@@ -274,10 +287,19 @@ class EvaluationSettings(Msg):
                 "--transform_right): 16 numbers, row-major 4x4, read as "
                 "transform_left",
             ),
-            Flag("--transform-right", "FILE", group=_MOVE, file=True),
+            Flag("--transform-right", "FILE|auto", group=_MOVE, file=True),
         ]
         | None
     ) = None
+    transform_right_auto: Annotated[
+        bool,
+        _doc(
+            "estimate transform_right from the motion (hand-eye calibration, reference = S "
+            "estimate X, after the association) and use it; refused when the motion leaves "
+            "a direction undetermined"
+        ),
+        Flag("--transform-right", group=_MOVE, word="auto"),
+    ] = False
     invert_transform_right: Annotated[
         bool,
         _doc("use the inverse of transform_right"),
@@ -300,7 +322,7 @@ class EvaluationSettings(Msg):
         _check_finite(
             self,
             ("align_window_s", "max_diff_s", "offset_s", "t_start_s", "t_end_s",
-             "offset_search_s"),
+             "offset_search_s", "max_distance_m"),
         )  # fmt: skip
         window = self.align_window_s
         if window is not None and window[0] > window[1]:
@@ -315,6 +337,12 @@ class EvaluationSettings(Msg):
                 if value is not None:
                     expected = "an alignment method other than 'none' to fit on these poses"
                     raise self._fail(field=name, expected=expected, got=value)
+        if self.max_distance_m is not None and self.sync != "spatial":
+            expected = f"sync 'spatial' (the distance of a spatial match; sync is {self.sync!r})"
+            raise self._fail(field="max_distance_m", expected=expected, got=self.max_distance_m)
+        if self.transform_right_auto and self.transform_right is not None:
+            expected = "a transform_right or its estimate (transform_right_auto), not both"
+            raise self._fail(field="transform_right_auto", expected=expected, got=True)
         if self.max_gap_s is not None and self.sync != "interpolate":
             expected = f"sync 'interpolate' (only it bridges gaps; sync is {self.sync!r})"
             raise self._fail(field="max_gap_s", expected=expected, got=self.max_gap_s)
@@ -751,16 +779,17 @@ def decode_options(
     --------
     >>> decode_options(EvaluationSettings, {"align": "se3", "max_diff_s": 1}, where="m.toml")
     EvaluationSettings(align='se3', n_align=None, align_window_s=None, sync='nearest', \
-max_diff_s=1.0, offset_s=0.0, max_gap_s=None, t_start_s=None, t_end_s=None, offset_auto=False, \
-offset_search_s=None, confidence=0.95, transform_left=None, invert_transform_left=False, \
-transform_right=None, invert_transform_right=False, project_to_plane=None)
+max_diff_s=1.0, max_distance_m=None, offset_s=0.0, max_gap_s=None, t_start_s=None, \
+t_end_s=None, offset_auto=False, offset_search_s=None, confidence=0.95, transform_left=None, \
+invert_transform_left=False, transform_right=None, transform_right_auto=False, \
+invert_transform_right=False, project_to_plane=None)
     >>> decode_options(EvaluationSettings, {"alignn": "se3"}, where="m.toml [settings]")
     Traceback (most recent call last):
     ...
     robot_msgs.errors.FormatError: m.toml [settings]: unknown key `alignn`; expected one of \
 align, align_window_s, confidence, invert_transform_left, invert_transform_right, max_diff_s, \
-max_gap_s, n_align, offset_auto, offset_s, offset_search_s, project_to_plane, sync, t_end_s, \
-t_start_s, transform_left, transform_right
+max_distance_m, max_gap_s, n_align, offset_auto, offset_s, offset_search_s, project_to_plane, \
+sync, t_end_s, t_start_s, transform_left, transform_right, transform_right_auto
     """
     fields = field_specs(cls)
     unknown = sorted(set(options) - set(fields))

@@ -82,11 +82,14 @@ def _listed(labels: list[str], total: int) -> str:
     return text
 
 
-def report(message: str, *, strict: bool) -> None:
-    """Warn with a :class:`DataWarning`, or raise :class:`FormatError` when ``strict``."""
+def report(message: str, *, strict: bool, kind: str = "", fixed: bool = True) -> None:
+    """Warn with a :class:`DataWarning`, or raise :class:`FormatError` when ``strict``.
+
+    ``kind`` and ``fixed`` tag the warning (:class:`DataWarning`) for the doctor.
+    """
     if strict:
         raise FormatError(message + " (refused: strict reading, `strict=True`)")
-    warnings.warn(message, DataWarning, stacklevel=4)
+    warnings.warn(DataWarning(message, kind=kind, fixed=fixed), stacklevel=4)
 
 
 def _limit(source: str, rule: str, found: str, dropped: int, total: int, left: int) -> None:
@@ -252,6 +255,7 @@ def finish_trajectory(
         report(
             f"{source}: {bad.size} row(s) with NaN or infinite values dropped ({labels})",
             strict=False,
+            kind="non_finite",
         )
         stamps, xyz, quat, rows = stamps[finite], xyz[finite], quat[finite], rows[finite]
 
@@ -280,6 +284,7 @@ def finish_trajectory(
             f"{source}: {int(off.sum())} of {off.size} quaternion(s) not unit: normalised "
             f"(max norm deviation {deviation[worst]:.2g} at {label})",
             strict=strict,
+            kind="non_unit_quaternions",
         )
     if owned:
         quat /= norms[:, None]
@@ -296,6 +301,7 @@ def finish_trajectory(
             f"{source}: stamps not in increasing order ({count} place{'s' * (count > 1)}, "
             f"first at {label}): sorted by stamp",
             strict=strict,
+            kind="non_monotonic",
         )
         order = np.argsort(stamps, kind="stable")
         stamps, xyz, quat, rows = stamps[order], xyz[order], quat[order], rows[order]
@@ -314,6 +320,7 @@ def finish_trajectory(
             f"{source}: {dup.size} row(s) repeat an earlier stamp ({labels}): "
             "kept the first row of each stamp",
             strict=strict,
+            kind="repeated_stamps",
         )
         keep = np.concatenate([[True], ~same])
         stamps, xyz, quat, rows = stamps[keep], xyz[keep], quat[keep], rows[keep]
@@ -321,7 +328,7 @@ def finish_trajectory(
     if stamps.shape[0] >= 2:
         implausible = implausible_stamps(stamps, source=source)
         if implausible is not None:
-            report(implausible, strict=strict)
+            report(implausible, strict=strict, kind="stamp_units", fixed=False)
 
     # Finite, unit and strictly increasing by the rules above: the constructor's checks
     # would repeat them. The arrays are the trajectory's own: given (owned), new (quat,

@@ -110,6 +110,7 @@ def read_euroc(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTra
             "are integer nanoseconds: write them as such, or choose the format "
             "(`fmt='tum'`) if the quaternion is x, y, z, w",
             strict=strict,
+            kind="stamp_units",
         )
     return finish_trajectory(
         stamps_ns, xyz, wxyz[:, [1, 2, 3, 0]], source=table.source, where=table.where,

@@ -87,6 +87,7 @@ def read_tum(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTraje
             "are seconds: write them in seconds, or choose the format (`fmt='euroc'`) if "
             "the quaternion is w first",
             strict=strict,
+            kind="stamp_units",
         )
         stamps /= 1e9  # the table's own array, as evo converts EuRoC's nanoseconds
     return finish_trajectory(

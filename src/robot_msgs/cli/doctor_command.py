@@ -1,0 +1,112 @@
+"""``robot-msgs doctor REF EST``: what is wrong with an evaluation's setup, before the number.
+
+Reads both inputs as ``ape`` would, runs :func:`robot_msgs.evaluation.diagnose_files`
+and prints one line a finding (severity, kind, what was found, the flags that fix or
+accept it), or the :class:`~robot_msgs.compare.Diagnosis` with ``--json``. The doctor
+never writes a file. Exit status 0 whatever it finds (1 only when the inputs cannot be
+read).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from robot_msgs.cli._evaluation_args import (
+    add_input_args,
+    add_settings_flags,
+    flags_in_text,
+    inputs_from_args,
+    settings_from_args,
+)
+from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.compare.diagnosis import FINDING_KINDS
+from robot_msgs.evaluation.settings import EvaluationSettings
+
+if TYPE_CHECKING:
+    import argparse
+
+    from robot_msgs.compare.diagnosis import Diagnosis, Finding
+
+__all__ = ["add_parser", "format_diagnosis", "run"]
+
+
+def _kinds_help() -> str:
+    """List every kind with what it means, wrapped to 79 columns."""
+    import textwrap  # noqa: PLC0415
+
+    return "\n".join(
+        textwrap.fill(text, 79, initial_indent=f"  {kind}: ", subsequent_indent="      ")
+        for kind, text in FINDING_KINDS.items()
+    )
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``doctor`` with the ``robot-msgs`` parser."""
+    import argparse  # noqa: PLC0415
+
+    parser = subparsers.add_parser(
+        "doctor",
+        help=COMMANDS["doctor"],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
+            "Run the checks a careful evaluator makes on REF and EST and print one line a\n"
+            "finding: severity (error, warning, info), kind, the evidence, and the flags\n"
+            "that fix or accept it. A clean pair prints no warning. Files are only read.\n"
+            "Example: robot-msgs doctor example:fr1_xyz/groundtruth.tum \\\n"
+            "           example:fr1_xyz/rgbdslam.tum\n\nkinds:\n" + _kinds_help()
+        ),
+    )
+    add_input_args(parser)
+    add_settings_flags(parser, [EvaluationSettings()])
+    parser.add_argument(
+        "--json", action="store_true", help="print the diagnosis as JSON (for tools)"
+    )
+    parser.set_defaults(run=run)
+
+
+def _fix_text(finding: Finding) -> str:
+    """Spell the fix as flags; an estimated transform as ``--transform-right auto``."""
+    fix = {
+        ("transform_right_auto" if k == "transform_right" else k): (
+            True if k == "transform_right" else v
+        )
+        for k, v in finding.fix.items()
+    }
+    return flags_in_text(", ".join(f"`{k}={v!r}`" for k, v in fix.items()))
+
+
+def format_diagnosis(diagnosis: Diagnosis) -> str:
+    """Return the text ``doctor`` prints: a header, then one line a finding."""
+    head = f"doctor: {diagnosis.estimate} against {diagnosis.reference}: "
+    counts = [
+        f"{n} {s}{'s' * (n != 1)}"
+        for s in ("error", "warning", "info")
+        if (n := len(diagnosis.kinds(s)))
+    ]
+    lines = [head + (", ".join(counts) if counts else "nothing found")]
+    for finding in diagnosis.findings:
+        fix = _fix_text(finding)
+        line = f"{finding.severity:<7} {finding.kind}: {flags_in_text(finding.summary)}"
+        lines.append(line + (f" [fix: {fix}]" if fix else ""))
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Diagnose REF and EST and print the findings; return 0."""
+    from robot_msgs.evaluation.doctor import diagnose_files  # noqa: PLC0415 - not for --help
+    from robot_msgs.msg import encode_json  # noqa: PLC0415
+
+    settings = settings_from_args(args, EvaluationSettings())
+    diagnosis = diagnose_files(
+        inputs_from_args(args),
+        settings,
+        strict=args.strict,
+        geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
+        crs=args.crs,
+    )
+    if args.json:
+        sys.stdout.write(encode_json(diagnosis).decode() + "\n")
+    else:
+        print(format_diagnosis(diagnosis))
+    return 0

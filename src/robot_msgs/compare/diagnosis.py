@@ -1,0 +1,143 @@
+"""``Finding`` and ``Diagnosis``: what is wrong with an evaluation's setup, before any number.
+
+:func:`robot_msgs.evaluation.diagnose` returns a :class:`Diagnosis`; each
+:class:`Finding` has a stable ``kind`` (:data:`FINDING_KINDS` says what each means), a
+severity, its evidence (figures, and the lines or times they come from) and the settings
+that fix or accept it.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Mapping
+from dataclasses import field
+from typing import Literal, TypeAlias
+
+from robot_msgs.msg import Msg, Value, message
+
+__all__ = ["FINDING_KINDS", "SEVERITIES", "Diagnosis", "Finding"]
+
+FindingKind: TypeAlias = Literal[
+    "stamp_units",
+    "clock_domain",
+    "time_offset",
+    "quaternion_order",
+    "frame_extrinsic",
+    "scale",
+    "coverage",
+    "repeated_stamps",
+    "non_monotonic",
+    "rate_mismatch",
+    "non_unit_quaternions",
+    "non_finite",
+    "alignment",
+    "worst_intervals",
+]
+Severity: TypeAlias = Literal["error", "warning", "info"]
+
+#: Severities, most serious first.
+SEVERITIES: tuple[str, ...] = typing.get_args(Severity)
+
+#: Every kind of finding, with what it means (the ``doctor --help`` list).
+FINDING_KINDS: dict[str, str] = {
+    "stamp_units": "stamps in ns/us/ms where seconds are expected (or the reverse), "
+    "from rates and spans",
+    "clock_domain": "little or no overlap in time: a different recording start (relative "
+    "against absolute time, a far constant offset that aligns the motion) or a clock error",
+    "time_offset": "a clock offset estimated from the motion, significant against its "
+    "uncertainty and the matching tolerance",
+    "quaternion_order": "the other quaternion order (w first / w last) makes the rotations agree",
+    "frame_extrinsic": "the estimate is a sensor frame rigidly attached to the reference's "
+    "body: the transform X with reference = S estimate X, estimated",
+    "scale": "a Sim(3) scale far from 1 (a monocular estimate); what align sim3 then hides",
+    "coverage": "tracking losses and gaps: the share of the reference covered, apart from "
+    "the error on the covered intervals",
+    "repeated_stamps": "rows that repeat an earlier stamp (the first is kept)",
+    "non_monotonic": "stamps out of order in the file (sorted)",
+    "rate_mismatch": "pose rates so different that nearest matching drops most poses",
+    "non_unit_quaternions": "quaternions off unit norm by more than rounding (normalised)",
+    "non_finite": "rows with NaN or infinite values (dropped)",
+    "alignment": "a degenerate or poorly constrained fit, or one that changes with the "
+    "fitting window (first poses against all)",
+    "worst_intervals": "the few time intervals that dominate the APE and RPE",
+}
+
+
+@message("compare/Finding")
+class Finding(Msg):
+    """One thing a careful evaluator would check, found: what, how bad, why, and the fix.
+
+    ``kind`` is one of :data:`FINDING_KINDS`, stable for tools; ``severity`` ``error``
+    (the numbers would be wrong or cannot be computed), ``warning`` (they are likely
+    misleading) or ``info`` (worth knowing). ``summary`` is one line for people.
+    ``evidence`` holds the figures it rests on (units in the key names: ``_s``, ``_m``,
+    ``_deg``) and where they come from (``lines``, ``times_s``). ``fix`` gives the settings
+    (fields of :class:`~robot_msgs.evaluation.EvaluationSettings`, or reading arguments
+    such as ``fmt``) that fix or accept it, as a call would pass them; the command line
+    shows them as flags. There is no ROS equivalent.
+
+    Examples
+    --------
+    >>> f = Finding(kind="time_offset", severity="warning", summary="late by 0.3 s",
+    ...             evidence={"offset_s": 0.3, "std_s": 0.001}, fix={"offset_s": 0.3})
+    >>> f.fix_text()
+    '`offset_s=0.3`'
+    """
+
+    kind: FindingKind
+    severity: Severity
+    summary: str
+    evidence: Mapping[str, Value] = field(default_factory=dict)
+    fix: Mapping[str, Value] = field(default_factory=dict)
+
+    def fix_text(self) -> str:
+        """Return the fix as a call's arguments (`` `offset_s=0.3` ``), ``""`` if none."""
+        return ", ".join(f"`{name}={value!r}`" for name, value in self.fix.items())
+
+    def describe(self) -> str:
+        """Return the one line a report shows: severity, kind, summary and fix.
+
+        Examples
+        --------
+        >>> Finding(kind="scale", severity="info", summary="scale 0.98").describe()
+        'info     scale: scale 0.98'
+        """
+        fix = self.fix_text()
+        return f"{self.severity:<8} {self.kind}: {self.summary}" + (f" (fix: {fix})" if fix else "")
+
+
+@message("compare/Diagnosis")
+class Diagnosis(Msg):
+    """What :func:`~robot_msgs.evaluation.diagnose` found about a reference and an estimate.
+
+    ``findings`` are ordered most serious first; ``reference`` and ``estimate`` name the
+    inputs; ``checks`` lists the kinds that were checked (a kind absent from
+    ``findings`` but present here was checked and found nothing). There is no ROS
+    equivalent.
+
+    Examples
+    --------
+    >>> d = Diagnosis(reference="gt.tum", estimate="est.tum", checks=("scale",), findings=(
+    ...     Finding(kind="scale", severity="info", summary="scale 0.98"),))
+    >>> d.worst, d.kinds()
+    ('info', ('scale',))
+    """
+
+    reference: str = ""
+    estimate: str = ""
+    findings: tuple[Finding, ...] = ()
+    checks: tuple[str, ...] = ()
+
+    @property
+    def worst(self) -> str:
+        """The most serious severity found, ``""`` when nothing was found."""
+        found = {f.severity for f in self.findings}
+        return next((s for s in SEVERITIES if s in found), "")
+
+    def kinds(self, *severities: str) -> tuple[str, ...]:
+        """Return the kinds found (with one of ``severities``, when given), in order."""
+        return tuple(f.kind for f in self.findings if not severities or f.severity in severities)
+
+    def finding(self, kind: str) -> Finding | None:
+        """Return the first finding of ``kind``, or ``None``."""
+        return next((f for f in self.findings if f.kind == kind), None)

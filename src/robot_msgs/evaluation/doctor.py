@@ -1,0 +1,740 @@
+"""Before the number: what is wrong with an evaluation's setup, found and named.
+
+:func:`diagnose` runs the checks a careful evaluator makes on a reference and an estimate
+and returns a :class:`~robot_msgs.compare.Diagnosis`: one
+:class:`~robot_msgs.compare.Finding` per problem, with a stable ``kind``
+(:data:`~robot_msgs.compare.diagnosis.FINDING_KINDS`), a severity, its evidence and the
+settings that fix or accept it. :func:`diagnose_files` reads the files first and turns
+what the readers fixed (repeated or unordered stamps, non-unit quaternions, implausible
+rates) into findings too. Nothing is written: the doctor never changes files.
+
+Each check is the package's own, run once here (one road per idea):
+
+- reading: the readers' rules (:mod:`robot_msgs.io.clean`), each warning tagged with its
+  kind;
+- ``stamp_units``: the spans of the two trajectories a power of 1000 apart;
+- ``clock_domain`` and ``time_offset``: :func:`~robot_msgs.evaluation.estimate_offset`,
+  over the span that puts the estimate inside the reference when they hardly overlap
+  (a different recording start), else over its default ±1 s (a clock error);
+- ``rate_mismatch``: the association's counts (:func:`~robot_msgs.evaluation.associate`);
+- ``coverage``: :func:`robot_msgs.runs.losses.coverage` on the estimate's stamps, gaps
+  longer than 10 median intervals counted as lost;
+- ``scale``, ``alignment``: :func:`~robot_msgs.evaluation.umeyama` and
+  :func:`~robot_msgs.evaluation.align`;
+- ``quaternion_order``: :func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`;
+- ``frame_extrinsic``: :func:`~robot_msgs.evaluation.estimate_extrinsic`;
+- ``worst_intervals``: :func:`~robot_msgs.evaluation.ape_errors` and
+  :func:`~robot_msgs.evaluation.rpe_errors` over ten equal time windows.
+
+Thresholds (chosen so that the clean pairs of the evo test data give no warning, measured
+in ``tests/evaluation/test_doctor.py``): an offset is a warning when it exceeds both 3
+standard uncertainties and the matching tolerance ``max_diff_s``; a scale when it is
+more than 10 % from 1; an extrinsic when it is significant at 3 standard uncertainties
+and turns by more than :data:`EXTRINSIC_DEG` or moves by more than
+:data:`EXTRINSIC_M` (``freiburg1_xyz`` rgbdslam has its own 1 deg, 5 cm, against its
+ground truth); coverage when gaps take 5 % of the estimate's span or it covers less than
+half the reference.
+
+Cost: the offset and the extrinsic are estimated on at most :data:`MAX_ESTIMATE_POSES`
+evenly spread poses (the doctor asks whether they are significant; their uncertainty
+grows as ``sqrt(N / 5 000)`` beyond). Measured by ``benchmarks/bench_doctor.py``:
+with all poses, ``diagnose`` took 4.4 s at 10^5 poses (offset 3.5 s, extrinsic 2.1 s
+under the profiler); with the cap, see the benchmark's table.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.compare.diagnosis import SEVERITIES, Diagnosis, Finding
+from robot_msgs.errors import AlignmentError, AssociationError, DataWarning
+from robot_msgs.evaluation.arguments import check_argument
+from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS, associate
+from robot_msgs.evaluation.fitting import align, umeyama
+from robot_msgs.evaluation.hand_eye import estimate_extrinsic
+from robot_msgs.evaluation.offset import estimate_offset
+from robot_msgs.evaluation.pipeline import match_poses
+from robot_msgs.evaluation.quaternion_order import quaternion_order_check
+from robot_msgs.evaluation.relations import ape_errors, rpe_errors
+from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
+from robot_msgs.evaluation.transforms import apply_transforms
+from robot_msgs.rotations import rotation_vector_from_matrix
+from robot_msgs.runs.losses import coverage
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.compare.alignment import Alignment
+    from robot_msgs.compare.extrinsic import Extrinsic
+    from robot_msgs.evaluation.association import Association
+    from robot_msgs.io.evaluation_inputs import InputFile
+    from robot_msgs.msg import Value
+
+__all__ = ["EXTRINSIC_DEG", "EXTRINSIC_M", "MAX_ESTIMATE_POSES", "diagnose", "diagnose_files"]
+
+#: An extrinsic rotation above this (and significant) is a warning, degrees.
+EXTRINSIC_DEG = 2.0
+#: An extrinsic translation above this (and significant) is a warning, metres.
+EXTRINSIC_M = 0.1
+_SIGNIFICANT = 3.0  # standard uncertainties
+#: Most estimate poses (evenly spread) the offset and extrinsic estimates are made on.
+MAX_ESTIMATE_POSES = 5_000
+_SCALE_OFF = 0.1
+_GAP_SHARE = 0.05
+_LOW_COVERAGE = 0.5
+_PARTIAL_COVERAGE = 0.9
+_LOW_MATCHED = 0.5
+_MATCHED_SHARE = 0.9
+_WINDOWS = 10
+_SHOWN_WINDOWS = 3
+_DOMINANT_SHARE = 0.3
+_FIRST_SHARE = 0.1
+_MIN_FIRST = 10
+_WINDOW_CHANGE = 3.0
+_COLLINEAR = 1e-3  # second over first singular value of the positions' spread
+_READING_SEVERITY = {
+    "repeated_stamps": "info",
+    "non_monotonic": "warning",
+    "non_unit_quaternions": "info",  # normalised; a norm off by > 1e-2 is refused
+    "non_finite": "warning",
+    "stamp_units": "error",
+}
+
+
+def _round(value: float, digits: int = 6) -> float:
+    return float(f"{value:.{digits}g}")
+
+
+def _reading_findings(reading: Sequence[Warning]) -> list[Finding]:
+    """Turn the readers' tagged warnings into findings (untagged ones are left out)."""
+    out = []
+    for warning in reading:
+        kind = getattr(warning, "kind", "")
+        if isinstance(warning, DataWarning) and kind in _READING_SEVERITY:
+            text = str(warning)
+            severity = _READING_SEVERITY[kind]
+            if kind == "stamp_units" and warning.fixed:
+                severity = "warning"  # the reader converted them: the file is wrong, not the run
+            out.append(
+                Finding(
+                    kind=kind,  # type: ignore[arg-type]  # checked against the table
+                    severity=severity,  # type: ignore[arg-type]
+                    summary=text,
+                    evidence={"reader": text},
+                )
+            )
+    return out
+
+
+def _spread(*trajs: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
+    """Keep every k-th row of equally long trajectories, at most ``MAX_ESTIMATE_POSES``."""
+    step = -(-len(trajs[0]) // MAX_ESTIMATE_POSES)
+    if step <= 1:
+        return trajs
+    return tuple(
+        t.replace(
+            stamps_s=t.stamps_s[::step],
+            positions_xyz=t.positions_xyz[::step],
+            orientations_quat_xyzw=t.orientations_quat_xyzw[::step],
+            covariance_6x6=None,
+        )
+        for t in trajs
+    )
+
+
+def _span(traj: PoseTrajectory) -> float:
+    return float(traj.stamps_s[-1] - traj.stamps_s[0])
+
+
+def _median_step(traj: PoseTrajectory) -> float:
+    return float(np.median(np.diff(traj.stamps_s))) if len(traj) > 1 else math.inf
+
+
+def _stamp_units(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding | None:
+    """Find the two spans a power of 1000 apart: stamps in another unit on one side."""
+    spans = _span(reference), _span(estimate)
+    if min(spans) <= 0:
+        return None
+    ratio = math.log10(spans[1] / spans[0])
+    k = round(ratio / 3.0)
+    if k == 0 or abs(ratio - 3 * k) > 0.5:
+        return None
+    unit = {1: "ms", 2: "us", 3: "ns"}.get(abs(k), f"1e-{3 * abs(k)} s")
+    side, other = ("estimate", "reference") if k > 0 else ("reference", "estimate")
+    return Finding(
+        kind="stamp_units",
+        severity="error",
+        summary=(
+            f"the {side} spans {max(spans):.6g} and the {other} {min(spans):.6g} (a factor "
+            f"of {10 ** (3 * abs(k)):.0e}): the {side}'s stamps look like {unit}, not "
+            "seconds; write them in seconds"
+        ),
+        evidence={
+            "reference_span_s": _round(spans[0]),
+            "estimate_span_s": _round(spans[1]),
+            "factor": float(10 ** (3 * k)),
+        },
+    )
+
+
+def _overlap(reference: PoseTrajectory, estimate: PoseTrajectory, offset_s: float) -> float:
+    """Share of the estimate's span inside the reference's, with ``offset_s`` applied."""
+    start = max(reference.stamps_s[0], estimate.stamps_s[0] + offset_s)
+    end = min(reference.stamps_s[-1], estimate.stamps_s[-1] + offset_s)
+    return max(0.0, float(end - start)) / max(_span(estimate), 1e-12)
+
+
+def _clock_domain(
+    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+) -> tuple[Finding | None, float | None]:
+    """Little overlap: find the far constant offset that lines the motion up, if any.
+
+    Returns the finding and the offset to go on with (``None``: none found, stop).
+    """
+    share = _overlap(reference, estimate, settings.offset_s)
+    if share >= 0.5:
+        return None, settings.offset_s
+    r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
+    e0, e1 = (float(estimate.stamps_s[i]) + settings.offset_s for i in (0, -1))
+    low, high = sorted((r0 - e0, r1 - e1))
+    relative = e0 - settings.offset_s < max(_span(estimate), 1.0) and r0 > 1e6
+    start = (
+        "the estimate is in relative time (starts at "
+        f"{e0 - settings.offset_s:.3f} s), the reference in absolute time (starts at {r0:.3f} s)"
+        if relative
+        else f"the estimate spans {e0:.3f} .. {e1:.3f} s, the reference {r0:.3f} .. {r1:.3f} s"
+    )
+    evidence: dict[str, Value] = {
+        "overlap_share": _round(share, 3),
+        "reference_start_s": r0,
+        "estimate_start_s": e0,
+        "relative_time": relative,
+    }
+    search = settings.replace(
+        offset_auto=True,
+        offset_s=settings.offset_s + (low + high) / 2.0,
+        offset_search_s=(high - low) / 2.0 + 1.0,
+    )
+    try:
+        found = estimate_offset(reference, _spread(estimate)[0], search)
+    except AssociationError as err:
+        finding = Finding(
+            kind="clock_domain",
+            severity="error",
+            summary=f"{start}: {share:.0%} overlap, and the motion does not tell the offset "
+            f"({err}); match in space instead",
+            evidence=evidence,
+            fix={"sync": "spatial"},
+        )
+        return finding, None
+    offset = found.offset_s
+    evidence.update(offset_s=offset, std_s=_round(found.std_s, 3))
+    cause = "a different recording start" if relative or abs(offset) > 60.0 else "a clock error"
+    finding = Finding(
+        kind="clock_domain",
+        severity="error",
+        summary=f"{start}: {share:.0%} overlap; the motion lines up at an offset of "
+        f"{offset:.4f} s ± {found.std_s:.1g} s ({cause})",
+        evidence=evidence,
+        fix={"offset_s": round(offset, 6)},
+    )
+    return finding, offset
+
+
+def _time_offset(
+    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+) -> tuple[Finding | None, float]:
+    """Find a clock offset within the default search, significant: warning or info."""
+    search = settings.replace(offset_auto=True, offset_search_s=None)
+    try:
+        found = estimate_offset(reference, _spread(estimate)[0], search)
+    except AssociationError:
+        return None, settings.offset_s  # static or too short to time: nothing to say
+    delta = found.offset_s - settings.offset_s
+    if not abs(delta) > _SIGNIFICANT * found.std_s:
+        return None, settings.offset_s
+    warning = abs(delta) >= settings.max_diff_s
+    return (
+        Finding(
+            kind="time_offset",
+            severity="warning" if warning else "info",
+            summary=f"the estimate's clock is off by {delta:+.4f} s ± {found.std_s:.1g} s "
+            f"(matching tolerance {settings.max_diff_s:g} s)",
+            evidence={
+                "offset_s": found.offset_s,
+                "std_s": _round(found.std_s, 3),
+                "contrast": _round(found.contrast, 3),
+                "n_poses": found.n_poses,
+            },
+            fix={"offset_s": round(found.offset_s, 6)} if warning else {},
+        ),
+        found.offset_s if warning else settings.offset_s,
+    )
+
+
+def _coverage(
+    reference: PoseTrajectory, estimate: PoseTrajectory, offset_s: float
+) -> Finding | None:
+    stamps = estimate.stamps_s + offset_s
+    step = _median_step(estimate)
+    gap = DEFAULT_GAP_INTERVALS * step
+    r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
+    covered = coverage(stamps, (), start_s=r0, end_s=r1, coverage_gap_s=gap)
+    steps = np.diff(stamps)
+    gaps = np.flatnonzero(steps > gap)
+    lost = float(steps[gaps].sum())
+    lost_share = lost / max(_span(estimate), 1e-12)
+    if lost_share < _GAP_SHARE and covered >= _PARTIAL_COVERAGE:
+        return None
+    warning = lost_share >= _GAP_SHARE or covered < _LOW_COVERAGE
+    shown = [f"{stamps[i]:.2f}..{stamps[i + 1]:.2f} s" for i in gaps[:_SHOWN_WINDOWS]]
+    more = f" and {gaps.size - len(shown)} more" if gaps.size > len(shown) else ""
+    where = f": {', '.join(shown)}{more}" if shown else ""
+    return Finding(
+        kind="coverage",
+        severity="warning" if warning else "info",
+        summary=f"the estimate covers {covered:.0%} of the reference's span; {gaps.size} "
+        f"gap(s) longer than {gap:.3g} s take {lost_share:.0%} of its own{where}; errors "
+        "are of the covered part only",
+        evidence={
+            "covered_share": _round(covered, 4),
+            "success_rate": _round(covered, 4),
+            "gaps": int(gaps.size),
+            "lost_s": _round(lost, 6),
+            "gap_threshold_s": _round(gap, 6),
+            "gap_starts_s": tuple(float(stamps[i]) for i in gaps[:20]),
+            "gap_ends_s": tuple(float(stamps[i + 1]) for i in gaps[:20]),
+        },
+    )
+
+
+def _rate_mismatch(
+    reference: PoseTrajectory, estimate: PoseTrajectory, association: Association
+) -> Finding | None:
+    """Find the poses nearest matching loses: the slower side's poses left without a partner."""
+    if association.method == "interpolate":
+        return None
+    shifted = estimate.stamps_s + association.offset_s
+    r0, r1 = reference.stamps_s[0], reference.stamps_s[-1]
+    n_est = int(((shifted >= r0) & (shifted <= r1)).sum())
+    n_ref = int(((reference.stamps_s >= shifted[0]) & (reference.stamps_s <= shifted[-1])).sum())
+    slower = min(n_est, n_ref)
+    steps = _median_step(reference), _median_step(estimate)
+    if (
+        slower == 0
+        or association.n_matched >= _MATCHED_SHARE * slower
+        or min(steps) <= 2.0 * association.max_diff_s  # a partner within reach: not the rates
+    ):
+        return None
+    share = association.n_matched / slower
+    rates = 1.0 / steps[0], 1.0 / steps[1]
+    return Finding(
+        kind="rate_mismatch",
+        severity="warning" if share < _LOW_MATCHED else "info",
+        summary=f"{association.n_matched} of the {slower} poses of the slower side match "
+        f"within {association.max_diff_s:g} s (reference {rates[0]:.3g} Hz, estimate "
+        f"{rates[1]:.3g} Hz): interpolate the reference, or widen the tolerance",
+        evidence={
+            "matched": association.n_matched,
+            "matched_share": _round(share, 3),
+            "reference_inside": n_ref,
+            "estimate_inside": n_est,
+            "reference_rate_hz": _round(rates[0], 4),
+            "estimate_rate_hz": _round(rates[1], 4),
+        },
+        fix={"sync": "interpolate"},
+    )
+
+
+def _scale(
+    matched_ref: PoseTrajectory,
+    matched_est: PoseTrajectory,
+    settings: EvaluationSettings,
+    extrinsic: Extrinsic | None,
+) -> Finding | None:
+    """Find a scale far from 1: the extrinsic's when one was found, else Umeyama's on positions.
+
+    WHY the extrinsic's: a lever arm moves the sensor's positions off the body's, and a
+    fit on positions then takes part of it for scale (a 0.2 m lever arm on
+    ``freiburg1_xyz``'s 0.3 m motion reads as a scale of 0.9).
+    """
+    if extrinsic is not None:
+        s = extrinsic.scale
+    else:
+        try:
+            s = umeyama(matched_est.positions_xyz, matched_ref.positions_xyz, with_scale=True)[2]
+        except AlignmentError:
+            return None
+    if abs(s - 1.0) <= _SCALE_OFF:
+        return None
+    se3 = _ape_rmse(matched_ref, matched_est, "se3")
+    sim3 = _ape_rmse(matched_ref, matched_est, "sim3")
+    accepted = settings.align in SCALED_METHODS
+    return Finding(
+        kind="scale",
+        severity="info" if accepted else "warning",
+        summary=f"the estimate's lengths are {1.0 / s:.3g} of the reference's (Sim(3) scale "
+        f"{s:.3g}; a monocular estimate?): APE {se3:.3g} m with se3, {sim3:.3g} m with sim3, "
+        "which hides the scale error and its drift",
+        evidence={
+            "scale": _round(s),
+            "estimate_scale": _round(1.0 / s),
+            "ape_rmse_se3_m": _round(se3),
+            "ape_rmse_sim3_m": _round(sim3),
+        },
+        fix={} if accepted else {"align": "sim3"},
+    )
+
+
+def _ape_rmse(ref: PoseTrajectory, est: PoseTrajectory, method: str) -> float:
+    aligned = align(ref, est, settings=EvaluationSettings(align=method))[0]  # type: ignore[arg-type]
+    return float(np.sqrt(np.mean(ape_errors(ref, aligned) ** 2)))
+
+
+def _extrinsic(
+    matched_ref: PoseTrajectory, matched_est: PoseTrajectory
+) -> tuple[Finding | None, Extrinsic | None]:
+    """Find a significant sensor-to-body extrinsic; also return it when it is a warning."""
+    try:
+        x = estimate_extrinsic(*_spread(matched_ref, matched_est), with_scale=True, refuse=False)
+    except AlignmentError:
+        return None, None
+    rotvec = np.degrees(rotation_vector_from_matrix(x.rotation[None])[0])
+    angle = float(np.linalg.norm(rotvec))
+    dist = float(np.linalg.norm(x.translation_m))
+    std_deg = float(np.nanmax(x.std_deg)) if np.isfinite(x.std_deg).any() else math.inf
+    std_m = float(np.nanmax(x.std_m)) if np.isfinite(x.std_m).any() else math.inf
+    turned = angle > max(EXTRINSIC_DEG, _SIGNIFICANT * std_deg)
+    moved = dist > max(EXTRINSIC_M, _SIGNIFICANT * std_m)
+    if not (turned or moved):
+        return None, None
+    evidence: dict[str, Value] = {
+        "rotation_vector_deg": tuple(_round(v) for v in rotvec),
+        "angle_deg": _round(angle),
+        "translation_m": tuple(_round(v) for v in x.translation_m),
+        "std_deg": tuple(_round(v, 3) for v in x.std_deg),
+        "std_m": tuple(_round(v, 3) for v in x.std_m),
+        "rms_m": _round(x.rms_m, 4),
+        "rms_deg": _round(x.rms_deg, 4),
+        "unobservable": x.unobservable,
+    }
+    if x.unobservable:
+        return Finding(
+            kind="frame_extrinsic",
+            severity="info",
+            summary=f"the estimate may be a sensor frame ({angle:.3g} deg, {dist:.3g} m from "
+            f"the body) but the motion leaves {', '.join(x.unobservable)} undetermined",
+            evidence=evidence,
+        ), None
+    t = x.translation_m
+    return Finding(
+        kind="frame_extrinsic",
+        severity="warning",
+        summary=f"the estimate is a sensor frame on the reference's body: X turns {angle:.3g} "
+        f"deg ± {std_deg:.1g} and moves ({t[0]:.3f}, {t[1]:.3f}, {t[2]:.3f}) m ± {std_m:.1g} "
+        "(reference = S estimate X)",
+        evidence=evidence,
+        fix={"transform_right": x.transform_right()},
+    ), x
+
+
+def _alignment(
+    matched_ref: PoseTrajectory, matched_est: PoseTrajectory, method: str
+) -> Finding | None:
+    spread = matched_ref.positions_xyz - matched_ref.positions_xyz.mean(axis=0)
+    sv = np.linalg.svd(spread, compute_uv=False)
+    if sv[0] == 0 or sv[1] / sv[0] < _COLLINEAR:
+        return Finding(
+            kind="alignment",
+            severity="warning",
+            summary="the reference positions are (nearly) collinear: the rotation about "
+            "their line is not determined by an alignment on positions",
+            evidence={"singular_values_m": tuple(_round(v) for v in sv)},
+            fix={"align": "origin"},
+        )
+    n = len(matched_ref)
+    first = max(_MIN_FIRST, int(_FIRST_SHARE * n))
+    if first >= n:
+        return None
+    settings = EvaluationSettings(align=method)  # type: ignore[arg-type]
+    try:
+        all_fit = align(matched_ref, matched_est, settings=settings)[0]
+        first_fit = align(matched_ref, matched_est, settings=settings.replace(n_align=first))[0]
+    except AlignmentError as err:
+        return Finding(
+            kind="alignment",
+            severity="warning",
+            summary=f"the alignment on the first {first} poses is degenerate: {err}",
+            evidence={"n_align": first},
+        )
+    rmse_all = float(np.sqrt(np.mean(ape_errors(matched_ref, all_fit) ** 2)))
+    rmse_first = float(np.sqrt(np.mean(ape_errors(matched_ref, first_fit) ** 2)))
+    if not rmse_first > _WINDOW_CHANGE * rmse_all:
+        return None
+    return Finding(
+        kind="alignment",
+        severity="info",
+        summary=f"the fit changes with its window: APE {rmse_all:.3g} m fitted on all "
+        f"{n} poses, {rmse_first:.3g} m fitted on the first {first} (drift shows only in "
+        "the second)",
+        evidence={
+            "ape_rmse_all_m": _round(rmse_all),
+            "ape_rmse_first_m": _round(rmse_first),
+            "n_first": first,
+        },
+    )
+
+
+def _worst_intervals(matched_ref: PoseTrajectory, aligned: PoseTrajectory) -> Finding | None:
+    stamps = matched_ref.stamps_s
+    n = stamps.size
+    if n < 2 * _WINDOWS:
+        return None
+    edges = np.linspace(stamps[0], stamps[-1], _WINDOWS + 1)
+    ape_sq = ape_errors(matched_ref, aligned) ** 2
+    pairs = np.stack([np.arange(n - 1), np.arange(1, n)], axis=1)
+    rpe_sq = rpe_errors(matched_ref, aligned, pairs) ** 2
+    parts = []
+    evidence: dict[str, Value] = {}
+    for name, sq, t in (("ape", ape_sq, stamps), ("rpe", rpe_sq, stamps[1:])):
+        total = float(sq.sum())
+        if total <= 0:
+            continue
+        window = np.clip(np.searchsorted(edges, t, side="right") - 1, 0, _WINDOWS - 1)
+        shares = np.bincount(window, weights=sq, minlength=_WINDOWS) / total
+        order = np.argsort(shares)[::-1][:_SHOWN_WINDOWS]
+        if shares[order[0]] < _DOMINANT_SHARE:
+            continue
+        shown = [
+            f"{edges[i] - edges[0]:.1f}..{edges[i + 1] - edges[0]:.1f} s ({shares[i]:.0%})"
+            for i in order
+        ]
+        parts.append(f"{name.upper()} {', '.join(shown)}")
+        evidence[f"{name}_window_starts_s"] = tuple(float(edges[i]) for i in order)
+        evidence[f"{name}_window_ends_s"] = tuple(float(edges[i + 1]) for i in order)
+        evidence[f"{name}_shares"] = tuple(_round(float(shares[i]), 3) for i in order)
+    if not parts:
+        return None
+    return Finding(
+        kind="worst_intervals",
+        severity="info",
+        summary=f"share of the mean square error by time since {edges[0]:.3f} s: "
+        + "; ".join(parts),
+        evidence=evidence,
+    )
+
+
+def diagnose(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings | None = None,
+    *,
+    reading: Sequence[Warning] = (),
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> Diagnosis:
+    """Run every check on ``estimate`` against ``reference`` and report what is wrong.
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        Ground truth and the trajectory under test, as read; neither is modified.
+    settings : EvaluationSettings, optional
+        The settings the evaluation would use (its transforms are applied first, its
+        offset, sync, tolerance and alignment are the starting point of the checks).
+    reading : sequence of Warning
+        The warnings reading the two files gave (:func:`diagnose_files` passes them):
+        the tagged :class:`~robot_msgs.errors.DataWarning` s become findings.
+    reference_name, estimate_name : str
+        Labels of the inputs, kept in the diagnosis.
+
+    Returns
+    -------
+    Diagnosis
+        The findings, most serious first, and the kinds checked.
+
+    Examples
+    --------
+    >>> t = np.arange(0.0, 30.0, 0.05)
+    >>> turn = np.stack([0.4 * np.sin(t), 0.3 * np.cos(0.7 * t), 0.5 * np.sin(0.3 * t)], 1)
+    >>> from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t + 1e9, positions_xyz=np.stack([np.cos(t), np.sin(2 * t), 0.1 * t], 1),
+    ...     orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(turn)))
+    >>> diagnose(ref, ref.replace(stamps_s=t + 1e9 + 0.3)).kinds()
+    ('time_offset',)
+    """
+    check_argument("reference", reference, PoseTrajectory)
+    check_argument("estimate", estimate, PoseTrajectory)
+    settings = EvaluationSettings() if settings is None else settings
+    check_argument("settings", settings, EvaluationSettings)
+    findings = _reading_findings(reading)
+    checks: list[str] = ["stamp_units", "clock_domain"]
+    found = [f for f in (_stamp_units(reference, estimate),) if f is not None]
+    if any(f.kind == "stamp_units" for f in findings):
+        found = [f for f in findings if f.kind == "stamp_units" and f.severity == "error"]
+    else:
+        findings += found
+    estimate = apply_transforms(estimate, settings)
+    if len(reference) >= 2 and len(estimate) >= 2 and not found:
+        findings += _time_checks(reference, estimate, settings, checks)
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    findings.sort(key=lambda f: order[f.severity])
+    return Diagnosis(
+        reference=reference_name,
+        estimate=estimate_name,
+        findings=tuple(findings),
+        checks=tuple(checks),
+    )
+
+
+def _time_checks(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings,
+    checks: list[str],
+) -> list[Finding]:
+    """Check clocks and matching, then what the matched poses show."""
+    out: list[Finding] = []
+    if settings.sync == "spatial":  # stamps unused: nothing to say about clocks and rates
+        try:
+            association = match_poses(reference, estimate, settings)
+        except AssociationError as err:
+            return [Finding(kind="clock_domain", severity="error", summary=str(err))]
+        return _matched_checks(association, settings, checks)
+    domain, offset = _clock_domain(reference, estimate, settings)
+    if domain is not None:
+        out.append(domain)
+    if offset is None:
+        return out
+    settings = settings.replace(offset_s=offset, offset_auto=False, offset_search_s=None)
+    if domain is None:
+        checks.append("time_offset")
+        shifted, offset = _time_offset(reference, estimate, settings)
+        if shifted is not None:
+            out.append(shifted)
+        settings = settings.replace(offset_s=offset)
+    checks += ["coverage", "rate_mismatch"]
+    gaps = _coverage(reference, estimate, settings.offset_s)
+    if gaps is not None:
+        out.append(gaps)
+    try:
+        association = associate(reference, estimate, settings)
+    except AssociationError as err:
+        out.append(
+            Finding(
+                kind="clock_domain",
+                severity="error",
+                summary=f"no pose matched: {err}",
+                fix={"sync": "spatial"},
+            )
+        )
+        return out
+    rate = _rate_mismatch(reference, estimate, association)
+    if rate is not None:
+        out.append(rate)
+    if association.n_matched < _MIN_FIRST:
+        return out
+    out += _matched_checks(association, settings, checks)
+    return out
+
+
+def _matched_checks(
+    association: Association, settings: EvaluationSettings, checks: list[str]
+) -> list[Finding]:
+    """Check the matched poses: scale, quaternion order, extrinsic, alignment, intervals."""
+    out: list[Finding] = []
+    ref, est = association.reference, association.estimate
+    checks += ["scale", "quaternion_order", "frame_extrinsic", "alignment", "worst_intervals"]
+    method = settings.align if settings.align != "none" else "se3"
+    try:
+        aligned, alignment = align(ref, est, settings=settings.replace(align=method))
+    except AlignmentError as err:
+        out.append(
+            Finding(kind="alignment", severity="warning", summary=f"the alignment fails: {err}")
+        )
+        return out
+    mix_up = _quaternion_order(ref, est, alignment)
+    x = None
+    if mix_up is not None:
+        out.append(mix_up)
+    else:
+        extrinsic, x = _extrinsic(ref, est)
+        if extrinsic is not None and settings.transform_right_auto:
+            extrinsic = extrinsic.replace(severity="info", fix={})  # asked for: estimated
+        if extrinsic is not None:
+            out.append(extrinsic)
+    scale = _scale(ref, est, settings, x)
+    if scale is not None:
+        out.append(scale)
+        if settings.align == "none":
+            method = "sim3"
+            aligned = align(ref, est, settings=settings.replace(align=method))[0]
+    fit = _alignment(ref, est, method)
+    if fit is not None:
+        out.append(fit)
+    worst = _worst_intervals(ref, aligned)
+    if worst is not None:
+        out.append(worst)
+    return out
+
+
+def _quaternion_order(
+    ref: PoseTrajectory, est: PoseTrajectory, alignment: Alignment
+) -> Finding | None:
+    text = quaternion_order_check(ref, est, alignment)
+    if not text:
+        return None
+    return Finding(kind="quaternion_order", severity="warning", summary=text)
+
+
+def diagnose_files(
+    inputs: Sequence[InputFile],
+    settings: EvaluationSettings | None = None,
+    *,
+    strict: bool = False,
+    geo_origin: tuple[float, float, float] | None = None,
+    crs: str | None = None,
+) -> Diagnosis:
+    """Read a reference and an estimate (:func:`~robot_msgs.io.read_inputs`) and diagnose them.
+
+    What the readers fix (and would warn about) becomes findings instead of warnings;
+    ``strict``, ``geo_origin`` and ``crs`` are :func:`~robot_msgs.io.read_inputs`'s.
+
+    Raises
+    ------
+    ValidationError
+        Not exactly two inputs.
+    FormatError, FileNotFoundError
+        As :func:`~robot_msgs.io.read_inputs`.
+    """
+    from robot_msgs.errors import ValidationError  # noqa: PLC0415
+    from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
+
+    if len(inputs) != 2:
+        msg = f"Expected a reference and an estimate, got {len(inputs)} inputs"
+        raise ValidationError(msg, field="inputs", reason=msg)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DataWarning)
+        reference, estimate = read_inputs(inputs, strict=strict, geo_origin=geo_origin, crs=crs)
+    reading = [
+        w.message
+        for w in caught
+        if isinstance(w.message, DataWarning) and w.message.kind in _READING_SEVERITY
+    ]
+    for w in caught:  # anything else is passed on as it came
+        if w.message not in reading:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return diagnose(
+        reference,
+        estimate,
+        settings,
+        reading=reading,
+        reference_name=inputs[0].label,
+        estimate_name=inputs[1].label,
+    )

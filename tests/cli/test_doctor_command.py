@@ -1,0 +1,107 @@
+"""``robot-msgs doctor``: one line a finding with its fix as flags, --json, --help, no writes."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+
+from robot_msgs.cli import main
+from robot_msgs.compare import FINDING_KINDS, Diagnosis
+from robot_msgs.evaluation import EvaluationSettings, apply_transforms
+from robot_msgs.io import read_trajectory, write_trajectory
+from robot_msgs.io.examples import resolve_path
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+GT = "example:fr1_xyz/groundtruth.tum"
+EST = "example:fr1_xyz/rgbdslam.tum"
+
+
+def _late(tmp_path: Path) -> str:
+    est = read_trajectory(resolve_path(EST))
+    path = tmp_path / "late.tum"
+    write_trajectory(path, est.replace(stamps_s=est.stamps_s - 0.3), "tum")
+    return str(path)
+
+
+def test_text_is_a_header_and_one_line_a_finding_with_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    late = _late(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(["doctor", GT, late]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"doctor: {late} against {GT}: 1 warning")
+    finding = next(line for line in lines if line.startswith("warning"))
+    assert finding.startswith("warning time_offset: the estimate's clock is off by +0.3052 s")
+    assert finding.endswith("[fix: --offset 0.305209]")
+    assert len(lines) == 1 + sum(1 for line in lines[1:] if line.split()[0] in ("info", "warning"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # the doctor writes nothing
+
+
+def test_json_is_the_diagnosis(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor", GT, _late(tmp_path), "--json"]) == 0
+    out = capsys.readouterr().out
+    diagnosis = Diagnosis.from_dict(json.loads(out))
+    found = diagnosis.finding("time_offset")
+    assert found is not None
+    assert found.fix == {"offset_s": 0.305209}
+
+
+def test_settings_flags_reach_the_checks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["doctor", GT, _late(tmp_path), "--offset", "0.305209"]) == 0
+    assert "time_offset" not in capsys.readouterr().out
+
+
+def test_a_mount_is_fixed_by_transform_right_auto(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    est = read_trajectory(resolve_path(EST))
+    mount = (0.0, -1.0, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.2, 0.0, 0.0, 0.0, 1.0)
+    path = tmp_path / "camera.tum"
+    write_trajectory(path, apply_transforms(est, EvaluationSettings(transform_right=mount)), "tum")
+    assert main(["doctor", GT, str(path)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "frame_extrinsic" in x)
+    assert line.startswith("warning frame_extrinsic: the estimate is a sensor frame")
+    assert line.endswith("[fix: --transform-right auto]")
+
+
+def test_help_lists_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["doctor", "--help"])
+    out = capsys.readouterr().out
+    for kind in FINDING_KINDS:
+        assert f"  {kind}: " in out
+    kinds = out.split("kinds:\n")[1].split("\n\n")[0]
+    assert max(len(line) for line in kinds.splitlines()) <= 80
+
+
+def test_a_missing_file_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["doctor", GT, str(tmp_path / "none.tum")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: ")
+    assert err.count("\n") == 1
+
+
+def test_ape_takes_sync_spatial_and_transform_right_auto(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    est = read_trajectory(resolve_path(EST))
+    path = tmp_path / "hour.tum"
+    write_trajectory(path, est.replace(stamps_s=est.stamps_s - 3600.0), "tum")
+    argv = ["ape", GT, str(path), "--align", "se3", "--json"]
+    assert main([*argv, "--sync", "spatial", "--max-distance", "0.1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["settings"]["sync"] == "spatial"
+    assert result["settings"]["max_distance_m"] == 0.1
+    assert main(["ape", GT, EST, "--align", "se3", "--json", "--transform-right", "auto"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["settings"]["transform_right_auto"] is True
+    assert result["estimated"]["extrinsic"]["_type"] == "compare/Extrinsic"

@@ -1,0 +1,326 @@
+"""diagnose: each known fault, made by the test from freiburg1_xyz, found with its kind and figure.
+
+The faults are applied to the package's example pair (``example:fr1_xyz``, the evo test
+data's ``freiburg1_xyz`` ground truth and rgbdslam estimate) and written to files, so
+the readers' checks run too. The figures asserted are the faults the tests applied
+(0.3 s, a factor of 0.5, a mount, a gap); where the pair has its own share of the same
+thing (its estimate runs 5 ms late and sits 1 deg, 5 cm off its ground truth's body) the
+test takes the pair as it comes out of the doctor's own estimator, so the difference is
+what is checked.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import DataWarning
+from robot_msgs.evaluation import (
+    EvaluationSettings,
+    apply_transforms,
+    associate,
+    diagnose,
+    diagnose_files,
+    estimate_extrinsic,
+    estimate_offset,
+)
+from robot_msgs.io import read_trajectory, write_trajectory
+from robot_msgs.io.evaluation_inputs import InputFile
+from robot_msgs.io.examples import resolve_path
+from robot_msgs.rotations import matrix_from_rotation_vector, rotation_vector_from_matrix
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from robot_msgs.compare import Diagnosis
+    from robot_msgs.typing import Float64Array, IntpArray
+
+GT = "example:fr1_xyz/groundtruth.tum"
+EST = "example:fr1_xyz/rgbdslam.tum"
+
+
+def _est() -> PoseTrajectory:
+    return read_trajectory(resolve_path(EST))
+
+
+def _ref() -> PoseTrajectory:
+    return read_trajectory(resolve_path(GT))
+
+
+def _write(tmp_path: Path, name: str, traj: PoseTrajectory) -> str:
+    path = tmp_path / name
+    write_trajectory(path, traj, "tum")
+    return str(path)
+
+
+def _doctor(estimate: str, reference: str = GT, **settings: object) -> Diagnosis:
+    return diagnose_files(
+        [InputFile(path=reference), InputFile(path=estimate)],
+        EvaluationSettings(**settings),  # type: ignore[arg-type]
+    )
+
+
+def _rows(traj: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
+    return traj.replace(
+        stamps_s=traj.stamps_s[rows],
+        positions_xyz=traj.positions_xyz[rows],
+        orientations_quat_xyzw=traj.orientations_quat_xyzw[rows],
+    )
+
+
+def _body_lines(path: str) -> list[str]:
+    text = resolve_path(path).read_text()
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def test_clean_example_pair_gives_no_warning() -> None:
+    d = _doctor(EST)
+    assert d.kinds("error", "warning") == ()
+    assert set(d.checks) >= {"time_offset", "scale", "frame_extrinsic", "quaternion_order"}
+
+
+def test_shifted_stamps_found_as_time_offset_within_5_ms(tmp_path: Path) -> None:
+    est = _est()
+    own = estimate_offset(_ref(), est, EvaluationSettings(offset_auto=True)).offset_s
+    assert abs(own) < 0.01  # the pair's own offset, a few ms, below the matching tolerance
+    late = _write(tmp_path, "late.tum", est.replace(stamps_s=est.stamps_s - 0.3))
+    d = _doctor(late)
+    assert d.kinds("error", "warning") == ("time_offset",)
+    found = d.finding("time_offset")
+    assert found is not None
+    assert found.severity == "warning"
+    offset = float(found.evidence["offset_s"])  # type: ignore[arg-type]
+    assert abs(offset - (0.3 + own)) < 0.005
+    assert found.fix == {"offset_s": round(offset, 6)}
+    # the fix, applied, leaves nothing to say about the clock
+    fixed = _doctor(late, offset_s=offset)
+    assert "time_offset" not in fixed.kinds()
+
+
+def test_stamps_written_in_nanoseconds_found_as_stamp_units(tmp_path: Path) -> None:
+    path = tmp_path / "ns.tum"
+    rows = [line.split() for line in _body_lines(EST)]
+    path.write_text(
+        "\n".join(" ".join([str(round(float(r[0]) * 1e9)), *r[1:]]) for r in rows) + "\n"
+    )
+    d = _doctor(str(path))
+    found = d.finding("stamp_units")
+    assert found is not None
+    assert found.severity == "warning"  # the TUM reader divided them by 1e9
+    assert "nanoseconds" in found.summary
+    assert d.kinds("error") == ()  # and the rest of the checks ran on seconds
+    assert "time_offset" in d.checks
+
+
+def test_stamps_in_milliseconds_found_from_the_spans(tmp_path: Path) -> None:
+    est = _est()
+    ms = _write(tmp_path, "ms.tum", est.replace(stamps_s=est.stamps_s * 1e3))
+    d = _doctor(ms)
+    found = d.finding("stamp_units")
+    assert found is not None
+    assert found.severity == "error"
+    assert found.evidence["factor"] == 1e3
+    assert d.checks == ("stamp_units", "clock_domain")  # nothing timed on wrong units
+
+
+def test_w_first_quaternions_found_as_quaternion_order(tmp_path: Path) -> None:
+    est = _est()
+    q = est.orientations_quat_xyzw
+    path = tmp_path / "wfirst.tum"
+    path.write_text(
+        "".join(
+            f"{t:.6f} {p[0]:.6f} {p[1]:.6f} {p[2]:.6f} {o[3]:.6f} {o[0]:.6f} {o[1]:.6f} {o[2]:.6f}\n"
+            for t, p, o in zip(est.stamps_s, est.positions_xyz, q, strict=True)
+        )
+    )
+    d = _doctor(str(path))
+    assert d.kinds("error", "warning") == ("quaternion_order",)
+    found = d.finding("quaternion_order")
+    assert found is not None
+    assert "w first" in found.summary
+    assert "frame_extrinsic" not in d.kinds()  # not mistaken for a mount
+
+
+def _mount() -> Float64Array:
+    m = np.eye(4)
+    m[:3, :3] = matrix_from_rotation_vector(np.array([[0.3, -1.2, 0.5]]))[0]  # 77 deg
+    m[:3, 3] = [0.1, -0.05, 0.2]
+    return m
+
+
+def test_camera_extrinsic_recovered_within_half_a_degree_and_2_cm(tmp_path: Path) -> None:
+    ref, est = _ref(), _est()
+    mount = _mount()
+    camera = apply_transforms(est, EvaluationSettings(transform_right=tuple(mount.ravel())))
+    path = _write(tmp_path, "camera.tum", camera)
+    d = _doctor(path)
+    assert d.kinds("error", "warning") == ("frame_extrinsic",)  # no scale taken for a mount
+    found = d.finding("frame_extrinsic")
+    assert found is not None
+    got = np.array(found.fix["transform_right"]).reshape(4, 4)
+    # reference = S est X_own and camera = est M, so reference = S camera M⁻¹ X_own; the
+    # pair's own X (1 deg, 5 cm) comes from the clean pair's matched poses.
+    matched = diagnose_matched(ref, est)
+    own = estimate_extrinsic(*matched, with_scale=True).matrix()
+    want = np.linalg.inv(mount) @ own
+    turn = math.degrees(
+        np.linalg.norm(rotation_vector_from_matrix((got[:3, :3].T @ want[:3, :3])[None]))
+    )
+    assert turn < 0.5
+    assert np.linalg.norm(got[:3, 3] - want[:3, 3]) < 0.02
+    # the estimated X, applied, leaves no extrinsic to find
+    fixed = _doctor(path, transform_right=tuple(got.ravel()))
+    assert "frame_extrinsic" not in fixed.kinds()
+
+
+def diagnose_matched(ref: PoseTrajectory, est: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
+    """The matched poses of the clean pair, as the doctor matches them (nearest, 0.01 s)."""
+    a = associate(ref, est)
+    return a.reference, a.estimate
+
+
+def test_monocular_scale_of_one_half_found_as_scale(tmp_path: Path) -> None:
+    est = _est()
+    half = _write(tmp_path, "half.tum", est.replace(positions_xyz=0.5 * est.positions_xyz))
+    d = _doctor(half)
+    assert d.kinds("error", "warning") == ("scale",)
+    found = d.finding("scale")
+    assert found is not None
+    assert abs(float(found.evidence["estimate_scale"]) - 0.5) < 0.01  # type: ignore[arg-type]
+    assert found.fix == {"align": "sim3"}
+    accepted = _doctor(half, align="sim3").finding("scale")
+    assert accepted is not None
+    assert accepted.severity == "info"  # sim3 asked for: said, not warned
+
+
+def test_twenty_percent_tracking_gap_found_as_coverage(tmp_path: Path) -> None:
+    est = _est()
+    n = len(est)
+    keep = np.r_[0 : int(0.4 * n), int(0.6 * n) : n].astype(np.intp)
+    gap = _write(tmp_path, "gap.tum", _rows(est, keep))
+    d = _doctor(gap)
+    assert d.kinds("error", "warning") == ("coverage",)
+    found = d.finding("coverage")
+    assert found is not None
+    span = est.stamps_s[-1] - est.stamps_s[0]
+    lost = est.stamps_s[int(0.6 * n)] - est.stamps_s[int(0.4 * n) - 1]
+    assert found.evidence["gaps"] == 1
+    assert float(found.evidence["lost_s"]) == pytest.approx(lost, abs=1e-6)  # type: ignore[arg-type]
+    assert 0.18 < lost / span < 0.22
+    starts = found.evidence["gap_starts_s"]
+    assert isinstance(starts, tuple)
+    assert starts == (float(est.stamps_s[int(0.4 * n) - 1]),)
+
+
+def test_relative_time_estimate_found_as_clock_domain(tmp_path: Path) -> None:
+    est = _est()
+    own = estimate_offset(_ref(), est, EvaluationSettings(offset_auto=True)).offset_s
+    start = float(est.stamps_s[0])
+    relative = _write(tmp_path, "rel.tum", est.replace(stamps_s=est.stamps_s - start))
+    d = _doctor(relative)
+    assert d.kinds("error", "warning") == ("clock_domain",)
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert found.severity == "error"
+    assert found.evidence["relative_time"] is True
+    assert abs(float(found.fix["offset_s"]) - (start + own)) < 0.005  # type: ignore[arg-type]
+    assert "different recording start" in found.summary
+
+
+def test_repeated_stamps_are_info_and_unordered_stamps_a_warning(tmp_path: Path) -> None:
+    lines = _body_lines(EST)
+    repeated = tmp_path / "rep.tum"
+    repeated.write_text("\n".join([*lines[:100], lines[99], *lines[100:]]) + "\n")
+    d = _doctor(str(repeated))
+    assert d.kinds() == ("repeated_stamps", "coverage") or d.kinds()[0] == "repeated_stamps"
+    assert d.kinds("error", "warning") == ()
+    unordered = tmp_path / "swap.tum"
+    unordered.write_text("\n".join([*lines[:100], lines[101], lines[100], *lines[102:]]) + "\n")
+    d = _doctor(str(unordered))
+    assert d.kinds("error", "warning") == ("non_monotonic",)
+
+
+def test_slow_reference_with_a_tight_tolerance_found_as_rate_mismatch(tmp_path: Path) -> None:
+    ref = _ref()
+    slow = _write(
+        tmp_path, "slow_gt.tum", _rows(ref, np.arange(0, len(ref), 20, dtype=np.intp))
+    )  # 5 Hz
+    d = _doctor(EST, reference=slow, max_diff_s=0.004)
+    found = d.finding("rate_mismatch")
+    assert found is not None
+    assert found.severity == "warning"
+    assert found.fix == {"sync": "interpolate"}
+    assert _doctor(EST, reference=slow, sync="interpolate").finding("rate_mismatch") is None
+
+
+def _line(n: int = 200) -> PoseTrajectory:
+    t = np.arange(n, dtype=np.float64) * 0.1
+    return PoseTrajectory(
+        stamps_s=t + 100.0,
+        positions_xyz=np.stack([t, 0.5 * t, 0.0 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+    )
+
+
+def test_collinear_motion_found_as_alignment() -> None:
+    ref = _line()
+    found = diagnose(ref, ref).finding("alignment")
+    assert found is not None
+    assert found.severity == "warning"
+    assert "collinear" in found.summary
+
+
+def test_a_bad_stretch_named_by_worst_intervals() -> None:
+    ref, est = _ref(), _est()
+    t = est.stamps_s - est.stamps_s[0]
+    bump = np.where((t > 10.0) & (t < 12.0), 0.1, 0.0)  # 10 cm off for 2 s of 26
+    moved = est.replace(positions_xyz=est.positions_xyz + bump[:, None] * [0.0, 0.0, 1.0])
+    found = diagnose(ref, moved).finding("worst_intervals")
+    assert found is not None
+    starts = found.evidence["ape_window_starts_s"]
+    ends = found.evidence["ape_window_ends_s"]
+    assert isinstance(starts, tuple)
+    assert isinstance(ends, tuple)
+    t0 = est.stamps_s[0] + 10.0
+    assert starts[0] <= t0 + 2.0
+    assert ends[0] >= t0
+    shares = found.evidence["ape_shares"]
+    assert isinstance(shares, tuple)
+    assert float(shares[0]) > 0.3
+
+
+def test_diagnose_changes_nothing_it_is_given() -> None:
+    ref, est = _ref(), _est()
+    before = est.positions_xyz.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataWarning)
+        diagnose(ref, est)
+    assert np.array_equal(est.positions_xyz, before)
+
+
+@pytest.mark.parametrize(
+    ("ref", "est", "info"),
+    [
+        ("freiburg1_xyz-groundtruth.txt", "freiburg1_xyz-rgbdslam.txt", ()),
+        ("fr2_desk_groundtruth.txt", "fr2_desk_ORB.txt", ("repeated_stamps",)),
+        ("KITTI_00_gt.txt", "KITTI_00_ORB.txt", ()),
+        ("V102_groundtruth.csv", "V102.txt", ("repeated_stamps",)),
+        ("nav2_turtlebot.mcap:/amcl_pose", "nav2_turtlebot.mcap:/odom", ()),
+    ],
+)
+def test_clean_pairs_of_the_evo_test_data_give_no_warning(
+    evo_data: Path, ref: str, est: str, info: tuple[str, ...]
+) -> None:
+    def given(name: str) -> InputFile:
+        path, _, topic = name.partition(":")
+        times = evo_data / "KITTI_00_gt_times.txt" if path.startswith("KITTI") else None
+        return InputFile(path=str(evo_data / path), topic=topic or None, times_path=times)
+
+    d = diagnose_files([given(ref), given(est)])
+    assert d.kinds("error", "warning") == ()
+    assert set(info) <= set(d.kinds("info"))

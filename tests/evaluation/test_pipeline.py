@@ -1,0 +1,97 @@
+"""prepare() with ``sync='spatial'`` (with ``max_distance_m``) and ``transform_right_auto``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation import (
+    Ape,
+    EvaluationSettings,
+    apply_transforms,
+    associate_spatially,
+    evaluate,
+)
+from robot_msgs.io import read_trajectory
+from robot_msgs.io.examples import resolve_path
+from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
+from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.test_spatial import cross_track_rms
+
+
+def fr1() -> tuple[PoseTrajectory, PoseTrajectory]:
+    return (
+        read_trajectory(resolve_path("example:fr1_xyz/groundtruth.tum")),
+        read_trajectory(resolve_path("example:fr1_xyz/rgbdslam.tum")),
+    )
+
+
+def test_sync_spatial_recovers_the_ape_of_a_time_shifted_estimate() -> None:
+    ref, est = fr1()
+    late = est.replace(stamps_s=est.stamps_s - 3600.0)  # an hour off: no time overlap
+    settings = EvaluationSettings(sync="spatial", max_distance_m=0.1, align="se3")
+    result = evaluate(ref, late, settings, metrics=[Ape()])[0]
+    on_time = evaluate(ref, est, settings, metrics=[Ape()])[0]
+    rms = result.comparison.signals[0].stats.rms
+    assert rms == on_time.comparison.signals[0].stats.rms  # stamps are not used
+    ape, across = cross_track_rms(ref, est)  # 13.5 mm over time, 8.8 mm across the path
+    assert rms == pytest.approx(across, rel=0.15)
+    assert rms < ape
+    assert result.comparison.settings is not None
+    assert result.comparison.settings.sync == "spatial"  # stated as such in the result
+    assert any(note.startswith("matched in space") for note in result.comparison.notes)
+    pairs, _ = associate_spatially(ref, late, max_distance_m=0.1)
+    assert result.comparison.counts["matched"] == len(pairs.reference)
+
+
+def test_max_distance_goes_with_sync_spatial_only() -> None:
+    with pytest.raises(ValidationError, match="sync 'spatial'"):
+        EvaluationSettings(max_distance_m=0.1)
+    with pytest.raises(ValidationError, match=r"> 0"):
+        EvaluationSettings(sync="spatial", max_distance_m=0.0)
+
+
+def _body(n: int = 600) -> PoseTrajectory:
+    t = np.linspace(0.0, 30.0, n)
+    turn = np.stack([0.4 * np.sin(t), 0.3 * np.cos(0.7 * t), 0.5 * np.sin(0.3 * t)], axis=1)
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([np.cos(t), np.sin(2 * t), 0.1 * t], axis=1),
+        orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(turn)),
+    )
+
+
+def test_transform_right_auto_estimates_the_mount_and_removes_its_error() -> None:
+    body = _body()
+    mount = np.eye(4)
+    mount[:3, :3] = matrix_from_rotation_vector(np.array([[0.0, 0.0, np.pi / 2]]))[0]
+    mount[:3, 3] = [0.2, 0.0, 0.05]
+    camera = apply_transforms(body, EvaluationSettings(transform_right=tuple(mount.ravel())))
+    plain = evaluate(body, camera, EvaluationSettings(align="se3"), metrics=[Ape()])[0]
+    auto = evaluate(
+        body,
+        camera,
+        EvaluationSettings(align="se3", transform_right_auto=True),
+        metrics=[Ape()],
+    )[0]
+    assert plain.comparison.signals[0].stats.rms > 0.05  # the lever arm, seen as error
+    assert auto.comparison.signals[0].stats.rms < 1e-6
+    estimated = auto.comparison.estimated
+    assert estimated is not None
+    assert estimated.extrinsic is not None
+    assert np.allclose(estimated.extrinsic.matrix(), np.linalg.inv(mount), atol=1e-6)
+    assert any(note.startswith("extrinsic estimated") for note in auto.comparison.notes)
+
+
+def test_transform_right_and_its_estimate_are_not_both_given() -> None:
+    with pytest.raises(ValidationError, match="not both"):
+        EvaluationSettings(transform_right=tuple(np.eye(4).ravel()), transform_right_auto=True)
+
+
+def test_associate_in_time_refuses_sync_spatial() -> None:
+    from robot_msgs.evaluation import associate
+
+    ref, est = fr1()
+    with pytest.raises(ValidationError, match="associate_spatially"):
+        associate(ref, est, EvaluationSettings(sync="spatial"))
