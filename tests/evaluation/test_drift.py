@@ -127,7 +127,10 @@ def test_kitti_drift_refuses_a_path_shorter_than_every_segment() -> None:
 
 @pytest.mark.parametrize("lengths", [[], [0.0], [float("nan")], [-100.0]])
 def test_kitti_drift_refuses_bad_lengths(lengths: list[float]) -> None:
-    with pytest.raises(ValidationError, match=r"Expected (float > 0|tuple\[float > 0, \.\.\.\] of length 1\.\.any), got .*`Drift\.lengths_m"):
+    with pytest.raises(
+        ValidationError,
+        match=r"Expected (float > 0|tuple\[float > 0, \.\.\.\] of length 1\.\.any), got .*`Drift\.lengths_m",
+    ):
         kitti_drift(straight(301), straight(301), lengths_m=lengths)
 
 
@@ -252,9 +255,13 @@ def test_rpg_with_no_fitting_segment_refuses_as_kitti_does() -> None:
 
 
 def test_rpg_refuses_bad_fractions_and_ratio() -> None:
-    with pytest.raises(ValidationError, match=r"Expected float > 0, got float 0\.0 - at `Drift\.fractions\[0\]`"):
+    with pytest.raises(
+        ValidationError, match=r"Expected float > 0, got float 0\.0 - at `Drift\.fractions\[0\]`"
+    ):
         relative_error(straight(101), straight(101), fractions=[0.0])
-    with pytest.raises(ValidationError, match=r"Expected float > 0, got float 0\.0 - at `Drift\.max_diff_ratio`"):
+    with pytest.raises(
+        ValidationError, match=r"Expected float > 0, got float 0\.0 - at `Drift\.max_diff_ratio`"
+    ):
         relative_error(straight(101), straight(101), max_diff_ratio=0.0)
 
 

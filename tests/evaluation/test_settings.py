@@ -16,7 +16,11 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings
 @pytest.mark.parametrize(
     ("kwargs", "field", "match"),
     [
-        ({"align": "affine"}, "align", r"Expected one of 'none', 'se3', 'sim3', 'scale', 'posyaw', "),
+        (
+            {"align": "affine"},
+            "align",
+            r"Expected one of 'none', 'se3', 'sim3', 'scale', 'posyaw', ",
+        ),
         ({"sync": "closest"}, "sync", r"Expected one of 'nearest', 'one_to_one', 'interpolate'"),
         ({"align": "se3", "n_align": 0}, "n_align", r"Expected int >= 1, got int 0"),
         ({"align": "se3", "n_align": 2.5}, "n_align", r"Expected int, got float 2\.5"),
