@@ -130,7 +130,7 @@ def test_ros1_seq_is_kept_in_records(bags: BagMaker) -> None:
 def test_writing_refuses_what_it_cannot_write(tmp_path: Path) -> None:
     odom = example("nav/Odometry")
     out = write_messages(tmp_path / "a.mcap", "/odom", [odom])
-    with pytest.raises(OutputExistsError, match=r"a.mcap exists; pass --force"):
+    with pytest.raises(OutputExistsError, match=r"a.mcap exists; pass `force=True`"):
         write_messages(out, "/odom", [odom])
     assert write_messages(out, "/odom", [odom, odom], force=True) == out
     with pytest.raises(FormatError, match=r"expected a .mcap or .db3 bag, got '.bag'"):

@@ -61,7 +61,7 @@ def test_dropping_more_than_half_the_rows_is_refused_naming_file_and_rule(tmp_pa
         FormatError,
         match=r"run\.txt: 5 row\(s\) with NaN or infinite values \(lines 2, 3, 4, 5, 6\); "
         r"the rule 'rows with NaN or infinite values are dropped' would discard 5 of 9 rows "
-        r"\(more than half\): refused.*choose the format \(--format\)",
+        r"\(more than half\): refused.*choose the format \(`fmt=`\)",
     ):
         read_tum(write(tmp_path, rows))
 
@@ -89,7 +89,7 @@ def test_nan_rows_are_refused_when_strict(tmp_path: Path) -> None:
     path = write(tmp_path, [f"1 0 0 0 {ID}", f"2 0 0 nan {ID}"])
     with pytest.raises(
         FormatError,
-        match=r"run\.txt, line 3: nan in field z \(1 row\(s\) with NaN.*refused: strict reading, --strict",
+        match=r"run\.txt, line 3: nan in field z \(1 row\(s\) with NaN.*refused: strict reading, `strict=True`",
     ):
         read_tum(path, strict=True)
 
@@ -113,7 +113,7 @@ def test_unsorted_stamps_are_sorted_with_the_first_place_named(tmp_path: Path) -
 def test_unsorted_stamps_are_refused_when_strict(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError,
-        match=r"first at line 3\): sorted by stamp \(refused: strict reading, --strict\)",
+        match=r"first at line 3\): sorted by stamp \(refused: strict reading, `strict=True`\)",
     ):
         read_tum(write(tmp_path, [f"2 0 0 0 {ID}", f"1 0 0 0 {ID}"]), strict=True)
 
@@ -132,9 +132,30 @@ def test_repeated_stamps_keep_the_first_row_in_file_order(tmp_path: Path) -> Non
     assert traj.positions_xyz[:, 0].tolist() == [10.0, 20.0]
 
 
+def test_repeated_stamps_keep_the_last_row_when_asked(tmp_path: Path) -> None:
+    """TUM's scripts read rows into a dict keyed by stamp: the last row of a stamp wins."""
+    path = write(tmp_path, [f"1 10 0 0 {ID}", f"2 20 0 0 {ID}", f"1 11 0 0 {ID}", f"2 21 0 0 {ID}"])
+    with pytest.warns(DataWarning) as record:
+        traj = read_tum(path, repeated_stamps="last")
+    messages = [str(w.message) for w in record]
+    assert any("(lines 4, 5): kept the last row of each stamp" in m for m in messages)
+    assert traj.stamps_s.tolist() == [1.0, 2.0]
+    assert traj.positions_xyz[:, 0].tolist() == [11.0, 21.0]
+    by_stamp = {row.split()[0]: row.split()[1] for row in path.read_text().splitlines()}
+    assert traj.positions_xyz[:, 0].tolist() == [float(by_stamp["1"]), float(by_stamp["2"])]
+
+
+def test_repeated_stamps_are_refused_when_asked(tmp_path: Path) -> None:
+    path = write(tmp_path, [f"1 0 0 0 {ID}", f"1 0 0 0 {ID}", f"2 0 0 0 {ID}"])
+    with pytest.raises(
+        FormatError, match=r"1 row\(s\) repeat an earlier stamp \(line 3\): refused"
+    ):
+        read_tum(path, repeated_stamps="refuse")
+
+
 def test_repeated_stamps_are_refused_when_strict(tmp_path: Path) -> None:
     with pytest.raises(
-        FormatError, match=r"1 row\(s\) repeat an earlier stamp \(line 3\).*--strict"
+        FormatError, match=r"1 row\(s\) repeat an earlier stamp \(line 3\).*`strict=True`"
     ):
         read_tum(write(tmp_path, [f"1 0 0 0 {ID}", f"1 0 0 0 {ID}", f"2 0 0 0 {ID}"]), strict=True)
 
@@ -159,7 +180,7 @@ def test_normalising_keeps_the_sign_of_the_quaternion(tmp_path: Path) -> None:
 
 def test_non_unit_quaternions_are_refused_when_strict(tmp_path: Path) -> None:
     with pytest.raises(
-        FormatError, match=r"not unit: normalised .* \(refused: strict reading, --strict\)"
+        FormatError, match=r"not unit: normalised .* \(refused: strict reading, `strict=True`\)"
     ):
         read_tum(write(tmp_path, ["1 0 0 0 0 0 0 1.001"]), strict=True)
 

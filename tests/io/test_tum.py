@@ -120,7 +120,7 @@ def test_read_tum_raises_file_not_found_for_a_missing_file(tmp_path: Path) -> No
 
 def test_read_tum_reads_nan_as_a_data_problem_not_a_format_error(tmp_path: Path) -> None:
     path = write(tmp_path, "1 0 0 0 0 0 0 1\n2 nan 0 0 0 0 0 1\n")
-    with pytest.raises(FormatError, match=r"line 2: nan in field x .*--strict"):
+    with pytest.raises(FormatError, match=r"line 2: nan in field x .*`strict=True`"):
         read_tum(path, strict=True)
 
 
@@ -150,7 +150,7 @@ def test_write_then_read_tum_gives_back_the_same_floats(tmp_path: Path) -> None:
 
 def test_write_tum_refuses_to_overwrite_without_force_and_leaves_the_file(tmp_path: Path) -> None:
     target = write(tmp_path, "keep me\n", name="out.tum")
-    with pytest.raises(OutputExistsError, match=r"out\.tum exists; pass --force"):
+    with pytest.raises(OutputExistsError, match=r"out\.tum exists; pass `force=True`"):
         write_tum(target, _traj())
     assert target.read_text() == "keep me\n"
     write_tum(target, _traj(), force=True)

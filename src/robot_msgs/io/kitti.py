@@ -22,6 +22,7 @@ from robot_msgs.trajectory import UNIT_QUATERNION_TOL, PoseTrajectory
 if TYPE_CHECKING:
     import os
 
+    from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.typing import BoolArray, Float64Array
 
 __all__ = ["KITTI_COLUMNS", "default_times_path", "read_kitti", "write_kitti"]
@@ -85,6 +86,7 @@ def read_kitti(
     *,
     times_path: str | os.PathLike[str] | None = None,
     strict: bool = False,
+    repeated_stamps: RepeatedStamps = "first",
 ) -> PoseTrajectory:
     r"""Read a KITTI pose file, with stamps from a times file or frame indices.
 
@@ -98,6 +100,9 @@ def read_kitti(
         match by index (KITTI's, evo's ``kitti`` mode), meaningless as real time.
     strict : bool
         Refuse data problems instead of fixing them with a warning.
+    repeated_stamps : {"first", "last", "refuse"}
+        Which of the rows with equal stamps is kept, or refuse them
+        (:mod:`robot_msgs.io.clean`, rule 4).
 
     Returns
     -------
@@ -168,6 +173,7 @@ def read_kitti(
         where=table.where,
         strict=strict,
         stamps_are_frames=times_path is None,
+        repeated_stamps=repeated_stamps,
     )
 
 
