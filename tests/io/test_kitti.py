@@ -99,7 +99,9 @@ def test_read_kitti_replaces_nearly_orthonormal_blocks_by_the_nearest_rotation(
 
 
 def test_read_kitti_refuses_nearly_orthonormal_blocks_when_strict(tmp_path: Path) -> None:
-    with pytest.raises(FormatError, match=r"not orthonormal.*refused: strict reading, `strict=True`"):
+    with pytest.raises(
+        FormatError, match=r"not orthonormal.*refused: strict reading, `strict=True`"
+    ):
         read_kitti(write(tmp_path, "1.0001 0 0 0 0 1 0 0 0 0 1 0\n"), strict=True)
 
 
