@@ -4,11 +4,11 @@ from __future__ import annotations
 
 collect_ignore: list[str] = []
 try:
+    import array_api_compat  # noqa: F401
     import torch  # noqa: F401
     import torchmetrics  # noqa: F401
 except ImportError:
     collect_ignore += [
         "src/robot_msgs/metrics/torch.py",
-        "src/robot_msgs/metrics/torch_kernels.py",
         "tests/metrics/_torch_dist_worker.py",
     ]

@@ -22,7 +22,7 @@ from hypothesis.extra import numpy as hnp
 from robot_msgs.catalog import example
 from robot_msgs.errors import ValidationError
 from robot_msgs.msg import field_schema
-from robot_msgs.msg_fields import NON_FINITE
+from robot_msgs.msg_arrays import NON_FINITE
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -33,7 +33,9 @@ def test_write_atomic_writes_text_and_bytes(tmp_path: Path) -> None:
 def test_write_atomic_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
     target = tmp_path / "keep.txt"
     target.write_text("user data")
-    with pytest.raises(OutputExistsError, match=r"keep.txt exists; pass --force to overwrite it$"):
+    with pytest.raises(
+        OutputExistsError, match=r"keep.txt exists; pass `force=True` to overwrite it$"
+    ):
         write_atomic(target, "new")
     assert target.read_text() == "user data"
     write_atomic(target, "new", force=True)
@@ -111,7 +113,7 @@ def test_write_atomic_writes_through_a_symlink_and_keeps_it(tmp_path: Path) -> N
     real.write_text("old\n")
     link = tmp_path / "latest.tum"
     link.symlink_to(real)
-    with pytest.raises(OutputExistsError, match=r"latest\.tum exists; pass --force"):
+    with pytest.raises(OutputExistsError, match=r"latest\.tum exists; pass `force=True`"):
         write_atomic(link, "new\n")
     write_atomic(link, "new\n", force=True)
     assert link.is_symlink()
@@ -222,7 +224,9 @@ def test_check_outputs_refuses_the_same_file_twice_after_resolving_links(tmp_pat
 
 def test_check_outputs_refuses_an_existing_file_without_force(tmp_path: Path) -> None:
     (tmp_path / "b.csv").write_text("keep")
-    with pytest.raises(OutputExistsError, match=r"b\.csv exists; pass --force to overwrite it"):
+    with pytest.raises(
+        OutputExistsError, match=r"b\.csv exists; pass `force=True` to overwrite it"
+    ):
         check_outputs([tmp_path / "a.json", tmp_path / "b.csv"], force=False)
     assert check_outputs([tmp_path / "a.json", tmp_path / "b.csv"], force=True)[1].name == "b.csv"
 
@@ -285,7 +289,7 @@ def test_open_atomic_leaves_the_old_file_when_the_writer_fails(tmp_path: Path) -
         interrupted()
     assert target.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["rows.bin"]
-    with pytest.raises(OutputExistsError, match=r"rows\.bin exists; pass --force"):
+    with pytest.raises(OutputExistsError, match=r"rows\.bin exists; pass `force=True`"):
         open_atomic(target).__enter__()
 
 

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pytest
 
+import robot_msgs
 from robot_msgs.catalog import examples
 from robot_msgs.cli import main
+from robot_msgs.errors import ValidationError
 from robot_msgs.json_schema import json_schema
+from robot_msgs.msg import field_schema
 from robot_msgs.registry import to_json, type_for
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from robot_msgs.msg import FieldSpec, Msg
 
 jsonschema = pytest.importorskip("jsonschema", reason="the reference validator (test extra)")
 
@@ -43,3 +53,138 @@ def test_schema_command_prints_strict_json(capsys: pytest.CaptureFixture[str]) -
     assert printed == json_schema(type_for("nav/Odometry"))
     assert main(["schema", "nope/Nothing"]) == 1
     assert "got 'nope/Nothing'" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- the schema, the decoder
+
+#: Values no field of the given kind takes (the decoder and the schema must both refuse).
+_WRONG: dict[str, list[object]] = {
+    "float": ["x", True, [], "inf", {"a": 1}],
+    "float32": ["x", True, 1e39, -1e39, "inf"],
+    "int": ["1", 1.5, True, None, []],
+    "str": [1, None, True, []],
+    "bool": [1, "true", None],
+    "literal": ["not one of them", 1, None],
+    "scalar": [[1], {"a": 1}],
+    "value": [[[1]], {"a": 1}, [None]],
+    "msg": ["x", 1, [], None],
+    "tuple": ["x", {"a": 1}, 1],
+    "mapping": [[], "x", 1],
+}
+#: Spellings every float takes (both must accept, where no rule of the type refuses them).
+_NON_FINITE_TEXT = [None, "NaN", "Infinity", "-Infinity", -0.0, 1e308]
+
+
+def _array_mutations(spec: FieldSpec, value: dict[str, Any]) -> Iterator[object]:
+    assert spec.dtype is not None
+    other = "int8" if spec.dtype != np.int8 else "float64"
+    yield {**value, "dtype": other}
+    yield {**value, "dtype": "no-such-dtype"}
+    yield {**value, "shape": ["a"]}
+    yield {**value, "shape": [*value["shape"], 1, 1]}
+    yield {**value, "extra": 1}
+    yield {k: v for k, v in value.items() if k != "data"}
+    if value["data"]:
+        yield {**value, "data": ["x", *value["data"][1:]]}
+        if spec.dtype.kind in "iu":
+            info = np.iinfo(spec.dtype)
+            yield {**value, "data": [int(info.max) + 1, *value["data"][1:]]}
+            yield {**value, "data": [int(info.min) - 1, *value["data"][1:]]}
+        if spec.dtype == np.float32:
+            yield {**value, "data": [1e39, *value["data"][1:]]}
+    dims = spec.shape.dims if spec.shape is not None else ()
+    if dims and all(isinstance(d, int) for d in dims):
+        yield {**value, "data": [*value["data"], 0]}  # one value more than the fixed shape
+
+
+def _mutations(cls: type[Msg], doc: dict[str, Any], depth: int = 0) -> Iterator[tuple[str, Any]]:
+    """Every one-place change of ``doc`` (a ``cls`` JSON form) the decoder must refuse."""
+    yield "unknown key", {**doc, "zzz": 1}
+    yield "_type", {**doc, "_type": "geometry/Nope"}
+    defaults = set(
+        cls.__struct_fields__[len(cls.__struct_fields__) - len(cls.__struct_defaults__) :]
+    )
+    for name in set(cls.__struct_fields__) - defaults:
+        yield f"no {name}", {k: v for k, v in doc.items() if k != name}
+    for name, spec in field_schema(cls).items():
+        inner = spec.inner if spec.kind == "optional" else spec
+        value = doc[name]
+        if inner is None or (spec.kind == "optional" and value is None):
+            continue
+        if inner.kind == "array":
+            for changed in _array_mutations(inner, value):
+                yield f"{name} {changed}", {**doc, name: changed}
+            continue
+        for wrong in _WRONG.get(inner.kind, []):
+            if wrong is None and spec.kind == "optional":
+                continue
+            yield f"{name} = {wrong!r}", {**doc, name: wrong}
+        if inner.kind == "int" and inner.bounds is not None:
+            low, high = inner.bounds
+            yield f"{name} above", {**doc, name: high + 1}
+            yield f"{name} below", {**doc, name: low - 1}
+        if inner.kind == "msg" and depth < 2:
+            for label, changed in _mutations(inner.msg_type, value, depth + 1):
+                yield f"{name}.{label}", {**doc, name: changed}
+        if inner.kind == "tuple" and value and inner.inner is not None:
+            item = inner.inner
+            if item.kind == "msg" and depth < 2:
+                for label, changed in _mutations(item.msg_type, value[0], depth + 1):
+                    yield f"{name}[0].{label}", {**doc, name: [changed, *value[1:]]}
+            for wrong in _WRONG.get(item.kind, [])[:2]:
+                yield f"{name}[0] = {wrong!r}", {**doc, name: [wrong, *value[1:]]}
+
+
+def _decoded(cls: type[Msg], doc: object) -> bool:
+    try:
+        robot_msgs.from_json(json.dumps(doc, allow_nan=False), cls)
+    except ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", sorted(examples()))
+def test_a_document_the_decoder_refuses_the_schema_refuses_too(name: str) -> None:
+    msg = examples()[name]
+    cls = type(msg)
+    validator = jsonschema.Draft202012Validator(json_schema(cls))
+    doc = json.loads(to_json(msg))
+    assert validator.is_valid(doc)
+    assert _decoded(cls, doc)
+    checked = 0
+    for label, mutated in _mutations(cls, doc):
+        assert not _decoded(cls, mutated), label
+        assert not validator.is_valid(mutated), label
+        checked += 1
+    assert checked >= 2
+
+
+def _own_rules(cls: type[Msg]) -> bool:
+    """Whether ``cls`` or a type it nests has cross-field rules (which no schema states)."""
+    from robot_msgs.msg import Msg
+
+    if cls._validate is not Msg._validate:
+        return True
+    specs = field_schema(cls).values()
+    nested = [s.msg_type for s in specs if s.kind == "msg"]
+    nested += [s.inner.msg_type for s in specs if s.inner is not None and s.inner.kind == "msg"]
+    return any(_own_rules(t) for t in nested)
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, m in examples().items() if not _own_rules(type(m)))
+)
+def test_every_spelling_of_a_float_is_taken_by_both(name: str) -> None:
+    msg = examples()[name]
+    cls = type(msg)
+    validator = jsonschema.Draft202012Validator(json_schema(cls))
+    doc = json.loads(to_json(msg))
+    for field, spec in field_schema(cls).items():
+        if spec.kind not in {"float", "float32"}:
+            continue
+        for spelling in _NON_FINITE_TEXT:
+            if spec.kind == "float32" and spelling == 1e308:
+                continue  # beyond float32: both refuse (above)
+            changed = {**doc, field: spelling}
+            assert validator.is_valid(changed), (field, spelling)
+            assert _decoded(cls, changed), (field, spelling)

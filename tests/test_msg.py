@@ -417,3 +417,51 @@ def test_an_int_array_refuses_fractions_numpy_would_truncate() -> None:
     with pytest.raises(ValidationError, match=r"fit int64.* at `ErrorSeries\.pairs\.data`"):
         ErrorSeries.from_dict(data)
     assert ErrorSeries.from_dict(series.to_dict()) == series
+
+
+def test_laser_ranges_keep_inf_minus_inf_and_nan_apart_in_json() -> None:
+    from robot_msgs.sensor import LaserScan
+
+    values = [1.0, math.inf, -math.inf, math.nan]
+    scan = LaserScan(ranges=np.array(values, dtype=np.float32), range_max=math.inf)
+    text = robot_msgs.to_json(scan)
+    assert b'"data":[1.0,"Infinity","-Infinity",null]' in text  # the proto3 JSON mapping
+    json.loads(text, parse_constant=lambda token: 1 / 0)  # strict: no bare NaN/Infinity
+    back = robot_msgs.from_json(text)
+    assert isinstance(back, LaserScan)
+    ranges = back.ranges.tolist()
+    assert ranges[:3] == [1.0, math.inf, -math.inf]
+    assert math.isnan(ranges[3])
+    assert back.range_max == math.inf
+    assert back == scan
+
+
+def test_nan_in_a_settings_value_or_optional_float_is_written_so_it_stays_nan() -> None:
+    stats = {"t": error_stats([1.0])}
+    comparison = Comparison(metric="ape", stats=stats, units={"t": "m"}, settings={"x": math.nan})
+    text = robot_msgs.to_json(comparison)
+    assert b'"x":"NaN"' in text  # null would read back as None in a union
+    assert robot_msgs.from_json(text) == comparison
+
+
+def _inf_as_nan(tree: Any) -> Any:
+    """A to_dict() form with the infinities as NaN: what a null in old JSON stood for."""
+    if isinstance(tree, float):
+        return math.nan if math.isinf(tree) else tree
+    if isinstance(tree, dict):
+        return {k: _inf_as_nan(v) for k, v in tree.items()}
+    if isinstance(tree, list):
+        return [_inf_as_nan(v) for v in tree]
+    return tree
+
+
+def test_json_written_by_the_previous_release_still_loads() -> None:
+    from pathlib import Path
+
+    stored = Path(__file__).parent / "data" / "json_of_previous_release.json"
+    documents = json.loads(stored.read_text(encoding="utf-8"))
+    assert len(documents) == 108
+    now = examples()
+    for name, text in documents.items():
+        loaded = robot_msgs.from_json(text)
+        assert loaded == robot_msgs.from_dict(_inf_as_nan(now[name].to_dict())), name

@@ -16,9 +16,11 @@ import pickle
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import force_setattr
 
 import robot_msgs
 from robot_msgs.catalog import examples
@@ -26,7 +28,7 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.geometry import Point
 from robot_msgs.msg import Msg, field_schema
 from robot_msgs.msg_check import check_fields
-from robot_msgs.msg_fields import values_equal
+from robot_msgs.msg_fields import FrozenMap, values_equal
 from tests.msg_strategies import messages, rosbags_object
 
 TYPES = sorted(examples())
@@ -173,3 +175,38 @@ def _changed(msg: Msg) -> Msg:
             with contextlib.suppress(ValidationError):  # the type's rules refuse this one
                 return msg.replace(**{name: candidate})
     raise AssertionError(msg)
+
+
+def _as_handed_over(value: object, kind: str) -> object:
+    """A field value as users hand it over: lists, dicts, writable arrays, ints for floats.
+
+    ``kind``: the field's; an int stands for a float only where the field is a float
+    (in a settings value 0 and 0.0 are different values).
+    """
+    if isinstance(value, tuple):
+        return [_as_handed_over(v, "") for v in value]
+    if isinstance(value, FrozenMap):
+        return {k: _as_handed_over(v, "") for k, v in value.items()}
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if kind == "float" and type(value) is float and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
+@pytest.mark.parametrize("name", TYPES)
+@LAWS
+@given(data=st.data())
+def test_construction_normalises_as_the_full_check_does(name: str, data: st.DataObject) -> None:
+    cls = robot_msgs.type_for(name)
+    msg = data.draw(messages(cls))
+    specs = field_schema(cls)
+    given = {f: _as_handed_over(getattr(msg, f), specs[f].kind) for f in cls.__struct_fields__}
+    built = cls(**given)
+    full = copy.copy(msg)
+    for field, value in given.items():
+        force_setattr(full, field, value)  # type: ignore[arg-type]  # a Struct at run time
+    check_fields(full, field_schema(cls))  # the full check, field by field, on the same input
+    assert built == full == msg
+    for field in cls.__struct_fields__:
+        assert type(getattr(built, field)) is type(getattr(full, field)), field

@@ -244,3 +244,53 @@ def test_ros1_pose_topics_convert_with_equal_content(evo_data: Path) -> None:
         assert _content(to_ros(msg)) == _content(obj)
         n += 1
     assert n == 12765 + 8362 + 5439  # the three topics' message counts
+
+
+def test_cdr_decoding_still_checks_what_the_wire_cannot_prove() -> None:
+    from robot_msgs.sensor import PointCloud2, PointField
+
+    store = get_typestore(Stores.ROS2_HUMBLE)
+    field = store.types["sensor_msgs/msg/PointField"]
+    good = store.serialize_cdr(
+        field(name="x", offset=0, datatype=7, count=1), "sensor_msgs/msg/PointField"
+    )
+    bad = store.serialize_cdr(
+        field(name="x", offset=0, datatype=0, count=1), "sensor_msgs/msg/PointField"
+    )
+    for _ in range(3):  # the first message is built by the class, the next ones copied
+        assert from_cdr(bytes(good), "sensor_msgs/msg/PointField") == PointField(
+            name="x", offset=0, datatype=7, count=1
+        )
+    with pytest.raises(
+        ValidationError, match=r"uint8 \(1\.\.8\), got int 0 - at `PointField\.datatype`"
+    ):
+        from_cdr(bytes(bad), "sensor_msgs/msg/PointField")
+    cloud = store.types["sensor_msgs/msg/PointCloud2"]
+    header = to_ros(Header())
+    short = cloud(
+        header=header, height=1, width=2, fields=[], is_bigendian=False, point_step=4,
+        row_step=8, data=np.zeros(3, dtype=np.uint8), is_dense=True,
+    )  # fmt: skip
+    whole = cloud(
+        header=header, height=1, width=2, fields=[], is_bigendian=False, point_step=4,
+        row_step=8, data=np.zeros(8, dtype=np.uint8), is_dense=True,
+    )  # fmt: skip
+    for _ in range(2):
+        assert isinstance(
+            from_cdr(
+                bytes(store.serialize_cdr(whole, "sensor_msgs/msg/PointCloud2")),
+                "sensor/PointCloud2",
+            ),
+            PointCloud2,
+        )
+    with pytest.raises(
+        ValidationError, match=r"row_step \* height = 8 bytes.* at `PointCloud2\.data`"
+    ):
+        from_cdr(
+            bytes(store.serialize_cdr(short, "sensor_msgs/msg/PointCloud2")), "sensor/PointCloud2"
+        )
+    decoded = from_cdr(
+        bytearray(store.serialize_cdr(whole, "sensor_msgs/msg/PointCloud2")), "sensor/PointCloud2"
+    )
+    assert isinstance(decoded, PointCloud2)
+    assert not decoded.data.flags.writeable  # a copy of a caller's writable buffer, read-only

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import warnings
+
 import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
@@ -69,3 +72,125 @@ def test_yaw_of_pure_yaw_rotation() -> None:
     yaw = np.linspace(-3.0, 3.0, 13)
     m = Rotation.from_euler("z", yaw[:, None]).as_matrix()
     np.testing.assert_allclose(rot.yaw_from_matrix(m), yaw, atol=1e-12)
+
+
+def _scipy_euler_xyz(r: Rotation) -> np.ndarray:
+    """SciPy's extrinsic xyz angles, its gimbal-lock warning silenced (the lock is tested)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        out: np.ndarray = r.as_euler("xyz")
+    return out
+
+
+def test_euler_sxyz_matches_scipy_away_from_gimbal_lock() -> None:
+    r = Rotation.from_quat(Q)
+    cos_pitch = np.hypot(r.as_matrix()[:, 0, 0], r.as_matrix()[:, 1, 0])
+    assert cos_pitch.min() > 1e-3  # no random rotation comes near the lock
+    want = r.as_euler("xyz")
+    np.testing.assert_allclose(rot.euler_sxyz_from_quat_xyzw(Q), want, atol=1e-12)
+    np.testing.assert_allclose(rot.euler_sxyz_from_matrix(r.as_matrix()), want, atol=1e-12)
+    np.testing.assert_allclose(rot.yaw_from_matrix(r.as_matrix()), want[:, 2], atol=1e-12)
+
+
+@pytest.mark.parametrize("pitch", [math.pi / 2, -math.pi / 2])
+def test_euler_sxyz_at_gimbal_lock_puts_the_turn_in_the_roll_as_scipy_does(pitch: float) -> None:
+    # Hand: Rz(g) Ry(±90°) Rx(a) = Ry(±90°) Rx(a ∓ g), so only a ∓ g is defined; the rule
+    # (yaw 0, the roll carries it) gives roll = a ∓ g, and SciPy decides the same.
+    roll = np.array([0.3, 0.0, 0.3, -1.2, 2.5])
+    yaw = np.array([0.0, 0.4, 0.4, 0.9, 1.5])
+    m = Rotation.from_euler("xyz", np.stack([roll, np.full(5, pitch), yaw], axis=1)).as_matrix()
+    m[:, 0, 0] = m[:, 1, 0] = 0.0  # exactly at the lock (SciPy leaves ~1e-17 of rounding)
+    m[:, 2, 1] = m[:, 2, 2] = 0.0
+    got = rot.euler_sxyz_from_matrix(m)
+    turn = np.angle(np.exp(1j * (roll - np.sign(pitch) * yaw)))  # wrapped into (-π, π]
+    hand = np.stack([turn, np.full(5, pitch), np.zeros(5)], axis=1)
+    np.testing.assert_allclose(got, hand, atol=1e-12)
+    np.testing.assert_allclose(got, _scipy_euler_xyz(Rotation.from_matrix(m)), atol=1e-12)
+
+
+def test_euler_sxyz_near_gimbal_lock_rebuilds_the_rotation() -> None:
+    # Between our threshold (cos β <= 4ε) and SciPy's (1e-7 rad) the two pick different
+    # angle sets of one rotation: compare the rotations they rebuild. Roll and yaw taken
+    # separately from the tiny entries (transformations.py's formulas) rebuild these to
+    # only 1e-4 at cos β = 1e-12.
+    pitch = math.pi / 2 - np.array([1e-6, 1e-9, 1e-12, 1e-14, 5e-16])
+    n = pitch.size
+    r = Rotation.from_euler("xyz", np.stack([np.full(n, 0.3), pitch, np.full(n, 0.7)], axis=1))
+    got = rot.euler_sxyz_from_matrix(r.as_matrix())
+    np.testing.assert_allclose(
+        Rotation.from_euler("xyz", got).as_matrix(), r.as_matrix(), rtol=0, atol=1e-15
+    )
+    np.testing.assert_allclose(
+        Rotation.from_euler("xyz", _scipy_euler_xyz(r)).as_matrix(), r.as_matrix(), atol=1e-6
+    )
+
+
+def test_the_rpy_figure_and_the_projection_share_the_gimbal_lock_rule() -> None:
+    # Before rotations.py held the one conversion, the rpy figure took roll and yaw from
+    # entries that are rounding noise at the lock: roll 0 deg, yaw -36.9 deg here (pitch
+    # 89.9999988 deg by arcsin), where the projection's rule gives roll 80 deg, yaw 0.
+    from robot_msgs.report.figures import roll_pitch_yaw_deg
+
+    q = Rotation.from_euler("xyz", [[10.0, 90.0, -70.0]], degrees=True).as_quat()
+    expected = np.degrees(rot.euler_sxyz_from_quat_xyzw(q))
+    np.testing.assert_allclose(roll_pitch_yaw_deg(q), expected, atol=1e-9)
+    np.testing.assert_allclose(expected, [[80.0, 90.0, 0.0]], atol=1e-6)
+
+
+def test_rotate_matches_scipy_apply_and_its_inverse() -> None:
+    v = RNG.normal(size=(500, 3))
+    r = Rotation.from_quat(Q)
+    np.testing.assert_allclose(rot.quat_xyzw_rotate(Q, v), r.apply(v), atol=1e-12)
+    np.testing.assert_allclose(
+        rot.quat_xyzw_rotate(Q, v, inverse=True), r.apply(v, inverse=True), atol=1e-12
+    )
+    # q and -q rotate alike; a rotated vector keeps its length.
+    np.testing.assert_allclose(rot.quat_xyzw_rotate(-Q, v), r.apply(v), atol=1e-12)
+
+
+def test_rotation_vector_matches_scipy_including_tiny_and_sign_flipped() -> None:
+    rotvecs = np.array([[0.0, 0.0, 0.0], [1e-14, 0.0, 0.0], [0.3, -0.2, 0.1], [0.0, 3.0, 0.0]])
+    q = Rotation.from_rotvec(rotvecs).as_quat()
+    assert rot.rotation_vector_from_quat_xyzw(q) == pytest.approx(rotvecs, abs=1e-15)
+    assert rot.rotation_vector_from_quat_xyzw(-q) == pytest.approx(rotvecs, abs=1e-15)
+    np.testing.assert_allclose(
+        rot.rotation_vector_from_quat_xyzw(Q), Rotation.from_quat(Q).as_rotvec(), atol=1e-12
+    )
+
+
+def test_nearest_rotation_is_the_polar_factor_and_the_deviation_finds_non_rotations() -> None:
+    m = Rotation.from_quat(Q[:100]).as_matrix() + RNG.uniform(-1e-3, 1e-3, size=(100, 3, 3))
+    u, _, vt = np.linalg.svd(m)
+    np.testing.assert_allclose(rot.nearest_rotation_matrix(m), u @ vt, atol=1e-12)
+    deviation = rot.rotation_matrix_deviation(m)
+    gram = m @ np.swapaxes(m, 1, 2) - np.eye(3)
+    np.testing.assert_allclose(deviation, np.abs(gram).max(axis=(1, 2)), rtol=1e-12)
+    assert rot.rotation_matrix_deviation(rot.nearest_rotation_matrix(m)).max() < 1e-14
+    mirror = np.diag([1.0, 1.0, -1.0])[None]
+    assert rot.rotation_matrix_deviation(mirror).tolist() == [math.inf]
+
+
+def test_rotvec_matches_scipy_including_small_and_near_pi() -> None:
+    angles = np.concatenate(
+        [RNG.uniform(0, np.pi, 200), 10.0 ** -RNG.uniform(3, 15, 50), [0.0], [np.pi - 1e-6]]
+    )
+    axes = RNG.normal(size=(angles.size, 3))
+    axes /= np.linalg.norm(axes, axis=1, keepdims=True)
+    want = axes * angles[:, None]
+    got = rot.rotation_vector_from_matrix(Rotation.from_rotvec(want).as_matrix())
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-15)
+
+
+def test_matrix_from_rotation_vector_matches_scipy_and_inverts_the_log() -> None:
+    rotvecs = Rotation.from_quat(Q).as_rotvec()
+    rotvecs[:20] *= 1e-10  # the small-angle branch
+    want = Rotation.from_rotvec(rotvecs).as_matrix()
+    np.testing.assert_allclose(rot.matrix_from_rotation_vector(rotvecs), want, atol=1e-12)
+    np.testing.assert_allclose(
+        rot.rotation_vector_from_matrix(want), rotvecs, rtol=1e-9, atol=1e-15
+    )
+
+
+def test_skew_is_the_cross_product() -> None:
+    a, b = RNG.normal(size=(20, 3)), RNG.normal(size=(20, 3))
+    np.testing.assert_allclose(np.einsum("nij,nj->ni", rot.skew(a), b), np.cross(a, b))

@@ -11,7 +11,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs import compare, control, evaluation, geometry, nav, runs, sensor, std, trajectory
+from robot_msgs import (
+    compare,
+    control,
+    evaluation,
+    geometry,
+    nav,
+    rotations,
+    runs,
+    sensor,
+    std,
+    trajectory,
+)
 from robot_msgs.interface_examples import INTERFACE_EXAMPLES
 
 if TYPE_CHECKING:
@@ -71,6 +82,37 @@ def _signal(errors: list[float]) -> compare.Signal:
         unit="m",
         stats=compare.error_stats(errors),
     )
+
+
+def _extrinsic() -> compare.Extrinsic:
+    t = np.linspace(0.0, 12.0, 24)
+    turn = np.stack([0.3 * np.sin(t), 0.3 * np.cos(0.7 * t), 0.5 * t], axis=1)
+    body = trajectory.PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([np.cos(t), np.sin(t), np.zeros_like(t)], axis=1),
+        orientations_quat_xyzw=rotations.quat_xyzw_from_matrix(
+            rotations.matrix_from_rotation_vector(turn)
+        ),
+    )
+    mount = (0.0, -1.0, 0.0, 0.2, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+    camera = evaluation.apply_transforms(body, evaluation.EvaluationSettings(transform_right=mount))
+    return evaluation.estimate_extrinsic(body, camera)  # the body seen from a camera
+
+
+def _spatial_match() -> compare.SpatialMatch:
+    t = np.arange(0.0, 2.0, 0.1)
+    q = np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1))
+    reference = trajectory.PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, np.sin(t), 0.0 * t], axis=1),
+        orientations_quat_xyzw=q,
+    )
+    estimate = reference.replace(  # half the rate, 1 cm above, on a clock 1000 s ahead
+        stamps_s=t[::2] + 1000.0,
+        positions_xyz=reference.positions_xyz[::2] + np.array([0.0, 0.0, 0.01]),
+        orientations_quat_xyzw=q[::2],
+    )
+    return evaluation.associate_spatially(reference, estimate, max_distance_m=0.05)[1]
 
 
 def _comparison() -> compare.Comparison:
@@ -355,6 +397,8 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
         [0.0, 0.5, 1.0, 1.5, 2.0, 2.5], [0.0, 0.55, 0.95, 1.06, 1.01, 1.0], final=1.0
     ),
     "compare/TimeOffset": _time_offset,
+    "compare/Extrinsic": _extrinsic,
+    "compare/SpatialMatch": _spatial_match,
     "compare/TrackingLoss": lambda: compare.TrackingLoss(start_s=4.0, end_s=5.5),
     "compare/Latency": _latency,
     "compare/Resources": _resources,

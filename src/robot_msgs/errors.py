@@ -12,6 +12,7 @@ __all__ = [
     "AssociationError",
     "DataWarning",
     "ExecutorError",
+    "FolderLockedError",
     "FormatError",
     "MissingDependencyError",
     "OutputExistsError",
@@ -72,6 +73,10 @@ class OutputExistsError(RobotMsgsError, FileExistsError):
 
 class OutputPathError(RobotMsgsError, OSError):
     """An output path cannot be written: given twice, no writable folder, or not a file."""
+
+
+class FolderLockedError(OutputPathError):
+    """An output folder is in use by another sweep (``robot-msgs bench``): one client per folder."""
 
 
 class ExecutorError(RobotMsgsError, RuntimeError):

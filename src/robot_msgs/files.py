@@ -153,7 +153,9 @@ def _kind(target: Path) -> tuple[str, Path]:
     raise OutputPathError(msg)
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False) -> Path:
+def write_atomic(
+    path: str | os.PathLike[str], data: str | bytes | bytearray, *, force: bool = False
+) -> Path:
     r"""Write ``data`` to ``path`` by what the path is (see the module): never half a file.
 
     Parameters
@@ -161,8 +163,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     path : path-like
         The file to write, ``-`` for standard output, a device or FIFO to write into, or
         a symbolic link to write through. Missing folders are created.
-    data : str or bytes
-        The whole content (``str`` is written as UTF-8).
+    data : str, bytes or bytearray
+        The whole content (``str`` is written as UTF-8; a ``bytearray`` as it is, so a
+        big text built in one need not be copied).
     force : bool
         Replace an existing file (or the target of a link); without it one raises.
         Streams (``-``, devices, FIFOs) need none.
@@ -188,7 +191,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     >>> write_atomic(out, "two\n")
     Traceback (most recent call last):
     ...
-    robot_msgs.errors.OutputExistsError: ... exists; pass --force to overwrite it
+    robot_msgs.errors.OutputExistsError: ... exists; pass `force=True` to overwrite it
     >>> write_atomic(out, "two\n", force=True).read_text()
     'two\n'
     >>> _ = write_atomic("-", "to standard output\n")
@@ -289,7 +292,7 @@ def open_atomic(path: str | os.PathLike[str], *, force: bool = False) -> Iterato
         os.close(fd)  # drops the lock
 
 
-def _write_stdout(payload: bytes) -> None:
+def _write_stdout(payload: bytes | bytearray) -> None:
     sys.stdout.flush()
     buffer = getattr(sys.stdout, "buffer", None)
     try:
@@ -303,7 +306,7 @@ def _write_stdout(payload: bytes) -> None:
         raise _named(err, "standard output") from err
 
 
-def _write_into(target: Path, payload: bytes, *, shown: Path) -> None:
+def _write_into(target: Path, payload: bytes | bytearray, *, shown: Path) -> None:
     """Write into a device or FIFO in place (no truncation, no rename, no fsync)."""
     try:
         fd = os.open(target, os.O_WRONLY | _CLOEXEC)
@@ -317,14 +320,14 @@ def _write_into(target: Path, payload: bytes, *, shown: Path) -> None:
         os.close(fd)
 
 
-def _write_all(fd: int, payload: bytes) -> None:
+def _write_all(fd: int, payload: bytes | bytearray) -> None:
     view = memoryview(payload)
     while view:
         written = os.write(fd, view)
         view = view[written:]
 
 
-def _replace(real: Path, payload: bytes) -> None:
+def _replace(real: Path, payload: bytes | bytearray) -> None:
     """Write ``payload`` to a locked temporary beside ``real`` and rename it over ``real``."""
     try:
         mode: int | None = stat.S_IMODE(real.stat().st_mode)  # keep an existing file's

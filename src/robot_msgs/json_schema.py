@@ -40,7 +40,7 @@ import msgspec
 import numpy as np
 
 from robot_msgs.msg import field_schema
-from robot_msgs.msg_fields import NON_FINITE
+from robot_msgs.msg_arrays import NON_FINITE
 
 if TYPE_CHECKING:
     from robot_msgs.msg import FieldSpec, Msg
@@ -95,13 +95,13 @@ def _array(spec: FieldSpec) -> dict[str, Any]:
         shape: dict[str, Any] = {"type": "array", "items": {"type": "integer", "minimum": 0}}
     else:
         shapes = [_sizes(dims)]
+        fixed = all(isinstance(d, int) for d in dims)
+        if fixed:
+            size = math.prod(d for d in dims if isinstance(d, int))
+            data |= {"minItems": size, "maxItems": size}
         if len(dims) > 1:
-            if all(isinstance(d, int) for d in dims):
-                size = math.prod(d for d in dims if isinstance(d, int))
-                shapes.append(_sizes((size,)))  # ROS's flat layout of a fixed matrix
-                data |= {"minItems": size, "maxItems": size}
-            else:
-                shapes.append(_sizes((0,)))  # an empty array, flat
+            # ROS's flat layout of a fixed matrix; an empty array of a variable one, flat
+            shapes.append(_sizes((size,)) if fixed else _sizes((0,)))
         shape = shapes[0] if len(shapes) == 1 else {"anyOf": shapes}
     return {
         "type": "object",

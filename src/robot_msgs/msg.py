@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import math
 import types
 import typing
 from collections.abc import Mapping
@@ -73,21 +72,24 @@ import numpy as np
 from msgspec.structs import force_setattr
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg_arrays import Shape, field_error
 from robot_msgs.msg_check import compile_check
 from robot_msgs.msg_fields import (
-    NON_FINITE,
     FieldSpec,
     FrozenMap,
     Scalar,
-    Shape,
     Value,
-    array_from_json,
-    array_to_json,
-    check_value,
-    compile_annotation,
-    field_error,
     hashable_value,
+    specs_of,
     values_equal,
+)
+from robot_msgs.msg_json import (
+    decode_json,
+    encode_json,
+    field_json,
+    from_tree,
+    struct_defaults,
+    to_builtins,
 )
 
 if TYPE_CHECKING:
@@ -122,20 +124,9 @@ T = TypeVar("T")
 M = TypeVar("M", bound="Msg")
 
 _REGISTRY: dict[str, type[Msg]] = {}
-#: Compiled field specs per class (annotations resolved on first use); derived, never changed.
-_SPECS: dict[type, dict[str, FieldSpec]] = {}
 #: The generated construction check of each class (:mod:`robot_msgs.msg_check`).
 _CHECKS: dict[type, Callable[[Any], None]] = {}
-
-
-def _specs(cls: type[Msg]) -> dict[str, FieldSpec]:
-    """Compiled field specs of a message class, cached (annotations resolved on first use)."""
-    cached = _SPECS.get(cls)
-    if cached is None:
-        hints = typing.get_type_hints(cls, include_extras=True)
-        cached = {name: compile_annotation(hints[name], Msg) for name in cls.__struct_fields__}
-        _SPECS[cls] = cached
-    return cached
+_specs = specs_of
 
 
 def field_specs(cls: type[Msg]) -> dict[str, str]:
@@ -146,225 +137,6 @@ def field_specs(cls: type[Msg]) -> dict[str, str]:
 def field_schema(cls: type[Msg]) -> dict[str, FieldSpec]:
     """Field name to its compiled :data:`FieldSpec`, in declaration order."""
     return dict(_specs(cls))
-
-
-# --------------------------------------------------------------------------- msgspec hooks
-
-
-def _encode(value: Any) -> Any:
-    """Encode what msgspec does not know (its ``enc_hook``): arrays and frozen mappings.
-
-    An array is ``{"dtype", "shape", "data"}`` with the values flat, row-major.
-    """
-    if isinstance(value, np.ndarray):
-        data = value.ravel().tolist()
-        return {"dtype": str(value.dtype), "shape": list(value.shape), "data": data}
-    if isinstance(value, FrozenMap):
-        return dict(value)
-    msg = f"Expected a message field value, got {type(value).__name__}"
-    raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
-
-
-def _encode_json(value: Any) -> Any:
-    """:func:`_encode` for JSON: an array's infinities as ``"Infinity"``/``"-Infinity"``."""
-    if isinstance(value, np.ndarray):
-        return array_to_json(value)
-    return _encode(value)
-
-
-def _decode(kind: Any, value: Any) -> Any:
-    """Decode what msgspec does not know (its ``dec_hook``): an array field's dict."""
-    if typing.get_origin(kind) is np.ndarray:
-        return array_from_json(value, "$", _dtype_of(kind))
-    if kind is np.ndarray:
-        return array_from_json(value, "$")
-    msg = f"Expected an array dict, got {type(value).__name__}"
-    raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
-
-
-def _dtype_of(kind: Any) -> np.dtype[Any]:
-    """Return the dtype of an ``npt.NDArray[np.float64]``-style annotation (float64 if none)."""
-    args = typing.get_args(kind)
-    dtype_args = typing.get_args(args[1]) if len(args) == 2 else ()
-    return np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
-
-
-_JSON_ENCODER = msgspec.json.Encoder(enc_hook=_encode_json)
-
-
-# --------------------------------------------------------------------------- the JSON form
-
-
-def _non_finite_text(value: float, *, nan: bool) -> Any:
-    """Spell a non-finite float for strict JSON (``nan``: NaN as ``"NaN"``, else as is)."""
-    if value != value:  # noqa: PLR0124 - NaN
-        return "NaN" if nan else value
-    if value in (math.inf, -math.inf):
-        return "Infinity" if value > 0 else "-Infinity"
-    return value
-
-
-def _spelled(spec: FieldSpec, value: Any) -> Any:
-    """``value`` with its non-finite floats spelled for JSON (the same object if none is)."""
-    kind = spec.kind
-    if type(value) is float:
-        nan = kind in {"optional", "scalar", "value"}
-        return _non_finite_text(value, nan=nan) if kind != "any" else value
-    if kind == "optional" and value is not None:
-        assert spec.inner is not None
-        return _spelled(spec.inner, value)
-    if kind == "msg" or isinstance(value, Msg):
-        return _spelled_message(value)
-    if isinstance(value, tuple) and spec.inner is not None:
-        items = [_spelled(spec.inner, v) for v in value]
-        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
-    if kind == "value" and isinstance(value, tuple):
-        items = [_non_finite_text(v, nan=True) if type(v) is float else v for v in value]
-        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
-    if kind == "mapping" and spec.inner is not None:
-        spelled = {k: _spelled(spec.inner, v) for k, v in value.items()}
-        return spelled if any(spelled[k] is not v for k, v in value.items()) else value
-    return value
-
-
-def _spelled_message(msg: Msg) -> Any:
-    specs = _specs(type(msg))
-    values = {name: getattr(msg, name) for name in specs}
-    spelled = {name: _spelled(spec, values[name]) for name, spec in specs.items()}
-    if all(spelled[name] is values[name] for name in specs):
-        return msg
-    return {"_type": msg.TYPE, **spelled}
-
-
-def _revived(spec: FieldSpec, value: Any) -> Any:
-    """Undo :func:`_spelled` on the JSON form: floats back from ``null`` and the strings.
-
-    NumPy scalars become Python's and a 1-D array for a tuple a list (what ROS readers
-    and NumPy code hand over), so msgspec sees the plain values it checks.
-    """
-    kind = spec.kind
-    if isinstance(value, np.generic):
-        value = value.item()
-    elif kind == "tuple" and isinstance(value, np.ndarray) and value.ndim == 1:
-        value = value.tolist()
-    if kind in {"float", "float32"}:
-        if value is None:
-            return math.nan
-        return NON_FINITE.get(value, value) if isinstance(value, str) else value
-    if kind in {"scalar", "value"}:
-        if isinstance(value, list):
-            return [NON_FINITE.get(v, v) if isinstance(v, str) else v for v in value]
-        return NON_FINITE.get(value, value) if isinstance(value, str) else value
-    if kind == "optional":
-        assert spec.inner is not None
-        if value is None:
-            return None
-        if spec.inner.kind in {"float", "float32"} and isinstance(value, str):
-            return NON_FINITE.get(value, value)
-        return _revived(spec.inner, value)
-    if kind == "msg":
-        return _revived_message(spec.msg_type, value)
-    if kind == "tuple" and isinstance(value, list | tuple):
-        assert spec.inner is not None
-        items = [_revived(spec.inner, v) for v in value]
-        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
-    if kind == "mapping" and isinstance(value, Mapping):
-        assert spec.inner is not None
-        out = {k: _revived(spec.inner, v) for k, v in value.items()}
-        changed = type(value) is not dict or any(out[k] is not v for k, v in value.items())
-        return out if changed else value
-    return value
-
-
-def _revived_message(cls: type[Msg], data: Any) -> Any:
-    """Revive the JSON form of a ``cls`` message: its floats, and a ROS ``"_type"`` made ours.
-
-    An older form of the type is first made current by the type's own ``_upgrade``.
-    """
-    if not isinstance(data, Mapping):
-        return data
-    upgraded = cls._upgrade(data)
-    out: dict[str, Any] | None = None if type(data) is dict and upgraded is data else dict(upgraded)
-    data = upgraded
-    if "_type" in data and data["_type"] != cls.TYPE and _is_ros_name(cls, data["_type"]):
-        out = out or dict(data)
-        out["_type"] = cls.TYPE
-    for name, spec in _specs(cls).items():
-        if name in data:
-            value = data[name]
-            revived = _revived(spec, value)
-            if revived is not value:
-                out = out or dict(data)
-                out[name] = revived
-    return data if out is None else out
-
-
-def _is_ros_name(cls: type[Msg], name: object) -> bool:
-    """Whether ``name`` is ``cls``'s ROS 2 type, as ``pkg/msg/Name`` or ROS 1's ``pkg/Name``."""
-    ros2 = cls.ROS2
-    return ros2 is not None and name in (ros2, ros2.replace("/msg/", "/"))
-
-
-def _defaults(cls: type[Any]) -> dict[str, Any]:
-    """Return a struct's defaults by field (msgspec keeps those of the last fields)."""
-    fields, defaults = cls.__struct_fields__, cls.__struct_defaults__
-    return dict(zip(fields[len(fields) - len(defaults) :], defaults, strict=True))
-
-
-def _fault(
-    cls: type[M], data: Any, path: str, refused: msgspec.ValidationError | None = None
-) -> ValidationError:
-    """Name what msgspec refused in ``data`` (a ``cls`` JSON form): each field checked alone.
-
-    Reached only after msgspec has refused ``data``: the error path, never a second road.
-    """
-    if not isinstance(data, Mapping):
-        return field_error(expected=f"{cls.__name__} as a dict", value=data, path=path)
-    type_name = data.get("_type", cls.TYPE)
-    if type_name != cls.TYPE:
-        msg = f"Expected _type {cls.TYPE!r}, got {type_name!r} - at `{path}._type`"
-        return ValidationError(msg, field=f"{path}._type")
-    specs = _specs(cls)
-    unknown = sorted(set(data) - set(specs) - {"_type"}, key=str)
-    if unknown:
-        msg = f"Expected fields of {cls.__name__}, got unknown field {unknown[0]!r} - at `{path}`"
-        return ValidationError(msg, field=path)
-    defaults = _defaults(cls)
-    missing = [n for n in cls.__struct_fields__ if n not in data and n not in defaults]
-    if missing:
-        where = f"{path}.{missing[0]}"
-        msg = f"Expected required field {missing[0]!r}, got nothing - at `{where}`"
-        return ValidationError(msg, field=where)
-    values: dict[str, Any] = {}
-    for name, spec in specs.items():
-        if name in data:
-            values[name] = _field_from_json(spec, data[name], f"{path}.{name}")
-    try:
-        cls(**values)
-    except ValidationError as err:  # a cross-field rule
-        text = str(err).replace(f"at `{cls.__name__}.", f"at `{path}.")
-        return ValidationError(text, field=err.field, reason=err.reason)
-    msg = f"Expected a valid {cls.__name__}, got what msgspec refused ({refused}) - at `{path}`"
-    return ValidationError(msg, field=path)
-
-
-def _field_from_json(spec: FieldSpec, value: Any, path: str) -> Any:
-    """One field of a JSON form as msgspec reads it, or the error naming what it refused."""
-    kind, inner = spec.kind, spec.inner
-    if kind == "msg":
-        try:
-            return msgspec.convert(value, spec.msg_type, dec_hook=_decode)
-        except msgspec.ValidationError as err:
-            raise _fault(spec.msg_type, value, path) from err
-    if kind == "optional" and inner is not None:
-        return None if value is None else _field_from_json(inner, value, path)
-    if kind == "tuple" and inner is not None and isinstance(value, list | tuple):
-        return [_field_from_json(inner, v, f"{path}[{i}]") for i, v in enumerate(value)]
-    if kind == "mapping" and inner is not None and isinstance(value, Mapping):
-        return {k: _field_from_json(inner, v, f"{path}[{k!r}]") for k, v in value.items()}
-    if kind == "array":
-        return array_from_json(value, path, spec.dtype)
-    return check_value(spec, value, path, {})
 
 
 # --------------------------------------------------------------------------- the base class
@@ -413,7 +185,7 @@ class _DataclassFields:
     def __get__(self, obj: object, owner: type[Msg]) -> dict[str, dataclasses.Field[Any]]:
         made = self._made.get(owner)
         if made is None:
-            defaults = _defaults(owner)
+            defaults = struct_defaults(owner)
             spec: list[tuple[str, Any, dataclasses.Field[Any]]] = []
             for name in owner.__struct_fields__:
                 default = defaults.get(name, dataclasses.MISSING)
@@ -455,7 +227,7 @@ class Msg(_Struct):
     def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
         """Return the current form of data a type wrote in an older form (default: as is).
 
-        Read when msgspec refuses a document as it stands (:func:`_revived_message`), so
+        Read when msgspec refuses a document as it stands (:func:`msg_json.revived`), so
         a type that changed its form states its migration here.
         """
         return data
@@ -490,22 +262,11 @@ class Msg(_Struct):
         accepted as ``"_type"``. A wrong ``"_type"``, an unknown field or a missing
         required one raise :class:`~robot_msgs.errors.ValidationError`.
         """
-        try:
-            return msgspec.convert(data, cls, dec_hook=_decode)
-        except msgspec.ValidationError as err:
-            refused = err
-        revived = _revived_message(cls, data)
-        if revived is not data:
-            try:
-                return msgspec.convert(revived, cls, dec_hook=_decode)
-            except msgspec.ValidationError as err:
-                refused = err
-        raise _fault(cls, revived, cls.__name__, refused) from refused
+        return from_tree(cls, data)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict with a "_type" key; arrays keep their dtype and shape."""
-        out: dict[str, Any] = msgspec.to_builtins(self, enc_hook=_encode)
-        return out
+        return to_builtins(self)
 
     def as_dict(self) -> dict[str, Any]:
         """Plain field values by name, one level deep (nested messages stay messages)."""
@@ -575,63 +336,6 @@ def _keeping_arrays(value: Any) -> Any:
     return value
 
 
-def encode_json(msg: Msg) -> bytes:
-    """Return ``msg`` as compact strict JSON (UTF-8), non-finite floats as the module says.
-
-    msgspec's encoder writes the message; only when its output holds a ``null`` (a NaN,
-    an infinity or a ``None``) are the message's floats looked at, and written again with
-    the infinities spelled out if there are any.
-
-    Examples
-    --------
-    >>> from robot_msgs.geometry import Point
-    >>> encode_json(Point(x=float("-inf"), y=float("nan")))
-    b'{"_type":"geometry/Point","x":"-Infinity","y":null,"z":0.0}'
-    """
-    out = _JSON_ENCODER.encode(msg)
-    if b"null" in out:
-        spelled = _spelled_message(msg)
-        if spelled is not msg:
-            out = _JSON_ENCODER.encode(spelled)
-    return out
-
-
-def field_json(spec: FieldSpec, value: Any) -> str:
-    """Return one field's value as strict JSON text, non-finite floats spelled as for messages.
-
-    For a form that stores a field as text (a generated ROS definition's ``NAME_json``);
-    :meth:`Msg.from_dict` reads the parsed text back.
-    """
-    return _JSON_ENCODER.encode(_spelled(spec, value)).decode()
-
-
-def decode_json(data: bytes | str, cls: type[M]) -> M:
-    """Build a ``cls`` message from JSON text, such as :func:`encode_json` writes.
-
-    msgspec's typed decoder reads it; what it refuses as it stands (``null`` floats, the
-    non-finite strings, a ROS ``"_type"``) is read by :meth:`Msg.from_dict`.
-
-    Raises
-    ------
-    ValidationError
-        Not JSON, or JSON that :meth:`Msg.from_dict` refuses.
-
-    Examples
-    --------
-    >>> from robot_msgs.geometry import Point
-    >>> decode_json(b'{"_type": "geometry_msgs/msg/Point", "x": null, "y": "Infinity"}', Point)
-    Point(x=nan, y=inf, z=0.0)
-    """
-    try:
-        return msgspec.json.decode(data, type=cls, dec_hook=_decode)
-    except msgspec.ValidationError:
-        pass
-    except msgspec.DecodeError as err:
-        msg = f"Expected JSON text for {cls.__name__}, got {str(data)[:40]!r}: {err}"
-        raise ValidationError(msg) from err
-    return cls.from_dict(msgspec.json.decode(data))
-
-
 def _rebuild(cls: type[M], fields: dict[str, Any]) -> M:
     """Unpickle through the constructor, so arrays come back read-only and validated."""
     return cls(**fields)
@@ -655,6 +359,19 @@ def _as_struct_default(default: Any) -> Any:
     if isinstance(default, Msg):
         return msgspec.field(default_factory=lambda: default)
     return default
+
+
+def _eager_check(cls: type[Msg]) -> Callable[[Any], None] | None:
+    """Compile ``cls``'s construction check now, if its annotations resolve already.
+
+    ``None`` when they do not (a type defined later, a local class, an unsupported
+    annotation, reported on first use): :meth:`Msg.__post_init__` compiles it then.
+    """
+    try:
+        specs = specs_of(cls)
+    except (NameError, TypeError):
+        return None
+    return compile_check(cls, specs, validate=cls._validate is not Msg._validate)  # noqa: SLF001
 
 
 @dataclass_transform(kw_only_default=True, frozen_default=True)
@@ -701,7 +418,7 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
         # The class body was made a struct already; it is made again with its tag
         # (msgspec takes the tag when the class is created), fields and methods as written.
         own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - strings, unresolved
-        defaults = _defaults(cls)
+        defaults = struct_defaults(cls)
         body = {
             k: v
             for k, v in cls.__dict__.items()
@@ -710,6 +427,9 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
         body["__qualname__"] = cls.__qualname__
         body["__annotations__"] = dict(own)
         body.update({f: _as_struct_default(d) for f, d in defaults.items()})
+        check = _eager_check(cls)
+        if check is not None:  # msgspec calls the generated check itself: one call a message
+            body["__post_init__"] = check
         made = typing.cast(
             "type[M]",
             types.new_class(
@@ -718,6 +438,8 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
         )
         made.TYPE = type_name
         made.ROS2 = ros2
+        if check is not None:
+            _CHECKS[made] = check
         _REGISTRY[type_name] = made
         return made
 

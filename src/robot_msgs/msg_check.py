@@ -17,12 +17,16 @@ message (a property test states it over every registered type).
 
 from __future__ import annotations
 
+import dataclasses
 import struct
+import typing
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from msgspec import Meta
 from msgspec.structs import force_setattr
 
+from robot_msgs.msg_arrays import NON_FINITE
 from robot_msgs.msg_fields import FrozenMap, check_value, immutable
 
 if TYPE_CHECKING:
@@ -54,11 +58,39 @@ def check_fields(msg: Any, specs: dict[str, FieldSpec]) -> None:
             force_setattr(msg, name, checked)
 
 
+def _scalar_ok(value: object) -> bool:
+    """Whether a settings scalar is kept as it is (a text spelling a float is not)."""
+    kind = type(value)
+    if kind is float or kind is int or kind is bool or value is None:
+        return True
+    return kind is str and value.isascii() and value not in NON_FINITE  # type: ignore[attr-defined]
+
+
+def _value_ok(value: object) -> bool:
+    """Whether a settings value (a scalar or a tuple of them) is kept as it is."""
+    if type(value) is tuple:
+        return all(item is not None and _scalar_ok(item) for item in value)
+    return _scalar_ok(value)
+
+
+def _frozen(value: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Return a read-only copy of a writable array that is otherwise what the field holds."""
+    out: np.ndarray[Any, Any] = value.copy()
+    out.setflags(write=False)
+    return out
+
+
+def _key(names: dict[str, Any], prefix: str, value: object) -> str:
+    key = f"_{prefix}{len(names)}"
+    names[key] = value
+    return key
+
+
 def _test(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) -> str | None:
     """Return the Python test that is true when value ``v`` is kept as it is, else None."""
     kind = spec.kind
     if spec.constrained:
-        return None
+        return _sized(spec, v, names, dims)
     if kind in {"float", "bool"}:
         return f"type({v}) is {kind}"
     if kind == "int":
@@ -70,33 +102,97 @@ def _test(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) 
     if kind == "float32":
         return f"type({v}) is float and _is_float32({v})"
     if kind == "literal" and spec.choices and all(type(c) is str for c in spec.choices):
-        key = f"_choices{len(names)}"
-        names[key] = frozenset(spec.choices)
-        return f"type({v}) is str and {v} in {key}"
+        return f"type({v}) is str and {v} in {_key(names, 'choices', frozenset(spec.choices))}"
     if kind == "msg":
-        key = f"_type{len(names)}"
-        names[key] = spec.msg_type
-        return f"type({v}) is {key}"
+        return f"type({v}) is {_key(names, 'type', spec.msg_type)}"
     if kind == "any":
         return "True"
+    if kind == "scalar":
+        return f"_scalar_ok({v})"
+    if kind == "value":
+        return f"_value_ok({v})"
     if kind == "optional" and spec.inner is not None:
         inner = _test(spec.inner, v, names, dims)
         return None if inner is None else f"({v} is None or ({inner}))"
     if kind == "tuple" and spec.inner is not None:
-        inner = _test(spec.inner, "x", names, {})
-        if inner is None or spec.inner.kind in {"array", "optional"}:
-            return None
-        return f"type({v}) is tuple and all([{inner} for x in {v}])"
+        items = _items(spec.inner, names)
+        return None if items is None else f"type({v}) is tuple and {items.format(v)}"
+    if kind == "mapping" and spec.inner is not None:
+        items = _entries(spec.inner, names)
+        return None if items is None else f"type({v}) is _frozenmap and {items.format(v)}"
     if kind == "array":
-        return _array_test(spec, v, names, dims)
+        return _array_shape(spec, v, names, dims) + f" and _immutable({v})"
     return None
 
 
-def _array_test(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) -> str:
-    """Return the test of an array: its type, dtype, fixed sizes, named sizes, read-only."""
-    key = f"_dtype{len(names)}"
-    names[key] = spec.dtype
-    parts = [f"type({v}) is _ndarray", f"{v}.dtype is {key}"]
+def _sized(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) -> str | None:
+    """Return the test of a sequence bounded in length (``Meta(max_length=...)``), or None."""
+    meta = next((m for m in typing.get_args(spec.annotation)[1:] if isinstance(m, Meta)), None)
+    if spec.kind != "tuple" or meta is None:
+        return None
+    if any(getattr(meta, k) is not None for k in ("gt", "ge", "lt", "le", "pattern")):
+        return None
+    plain = dataclasses.replace(spec, constrained=False)
+    test = _test(plain, v, names, dims)
+    if test is None:
+        return None
+    low, high = meta.min_length or 0, meta.max_length
+    bound = f" and {low} <= len({v})" + (f" <= {high}" if high is not None else "")
+    return test + bound
+
+
+def _items(spec: FieldSpec, names: dict[str, Any]) -> str | None:
+    """Return the test that every item ``x`` of a sequence ``{}`` is kept, or None."""
+    inner = _test(spec, "x", names, {})
+    if inner is None or spec.kind in {"array", "optional"}:
+        return None
+    return f"all([{inner} for x in {{}}])"
+
+
+def _entries(spec: FieldSpec, names: dict[str, Any]) -> str | None:
+    """Return the test that every key and value ``x`` of a mapping ``{}`` is kept, or None."""
+    inner = _test(spec, "x", names, {})
+    if inner is None or spec.kind in {"array", "optional"}:
+        return None
+    return f"all([type(k) is str and k.isascii() and ({inner}) for k, x in {{}}.items()])"
+
+
+def _fix(
+    spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]
+) -> tuple[str, str] | None:
+    """Return a field's second chance: a test and the normalised value, on the fast road.
+
+    What users hand over most: an ``int`` for a float, a list for a tuple, a dict for a
+    mapping, a writable array (copied and made read-only). ``None``: the full check.
+    """
+    kind, inner = spec.kind, spec.inner
+    if spec.constrained:
+        return None
+    if kind == "float":
+        return (f"type({v}) is int and -(2**1023) < {v} < 2**1023", f"float({v})")
+    if kind == "tuple" and inner is not None:
+        items = _items(inner, names)
+        return (
+            None if items is None else (f"type({v}) is list and {items.format(v)}", f"tuple({v})")
+        )
+    if kind == "mapping" and inner is not None:
+        items = _entries(inner, names)
+        return (
+            None
+            if items is None
+            else (f"type({v}) is dict and {items.format(v)}", f"_frozenmap({v})")
+        )
+    if kind == "array":
+        return (_array_shape(spec, v, names, dict(dims)), f"_frozen({v})")
+    if kind == "optional" and inner is not None:
+        fixed = _fix(inner, v, names, dims)
+        return None if fixed is None else (f"{v} is not None and ({fixed[0]})", fixed[1])
+    return None
+
+
+def _array_shape(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) -> str:
+    """Return the test of an array's type, dtype, fixed sizes and named sizes (binding new ones)."""
+    parts = [f"type({v}) is _ndarray", f"{v}.dtype is {_key(names, 'dtype', spec.dtype)}"]
     if spec.shape is not None:
         parts.append(f"{v}.ndim == {len(spec.shape.dims)}")
         for axis, dim in enumerate(spec.shape.dims):
@@ -106,7 +202,6 @@ def _array_test(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, 
                 parts.append(f"{v}.shape[{axis}] == {dims[dim]}")
             else:
                 dims[dim] = f"{v}.shape[{axis}]"
-    parts.append(f"_immutable({v})")
     return " and ".join(parts)
 
 
@@ -121,20 +216,39 @@ def compile_check(
         "_ndarray": np.ndarray,
         "_immutable": immutable,
         "_is_float32": _is_float32,
+        "_scalar_ok": _scalar_ok,
+        "_value_ok": _value_ok,
+        "_frozen": _frozen,
         "_frozenmap": FrozenMap,
+        "_set": force_setattr,
         "_full": check_fields,
         "_specs": specs,
     }
     dims: dict[str, str] = {}
     lines = ["def check(self):"]
     for i, (name, spec) in enumerate(specs.items()):
-        test = _test(spec, f"v{i}", names, dims)
-        lines.append(f"    v{i} = self.{name}")
+        v = f"v{i}"
+        lines.append(f"    {v} = self.{name}")
+        if spec.kind == "array":  # the shape first, then a read-only copy if writable
+            lines.append(f"    if not ({_array_shape(spec, v, names, dims)}):")
+            lines.append("        return _full_then(self)")
+            lines.append(f"    if not _immutable({v}):")
+            lines.append(f"        {v} = _frozen({v})")
+            lines.append(f"        _set(self, {name!r}, {v})")
+            continue
+        fixed = _fix(spec, v, names, dims)
+        test = _test(spec, v, names, dims)
         if test is None:
             lines.append("    return _full_then(self)")
             break
         lines.append(f"    if not ({test}):")
-        lines.append("        return _full_then(self)")
+        if fixed is not None:
+            lines.append(f"        if not ({fixed[0]}):")
+            lines.append("            return _full_then(self)")
+            lines.append(f"        {v} = {fixed[1]}")
+            lines.append(f"        _set(self, {name!r}, {v})")
+        else:
+            lines.append("        return _full_then(self)")
     end = "    self._validate()" if validate else "    return None"
     lines.append(end)
     lines.append("def _full_then(self):")

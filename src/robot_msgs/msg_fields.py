@@ -1,19 +1,18 @@
-"""What message fields hold: annotations compiled to specs, values checked, arrays, equality.
+"""What message fields hold: annotations compiled to specs, values checked, equality.
 
 The half of the message base that msgspec does not do (:mod:`robot_msgs.msg` says why).
-An annotation becomes a :class:`FieldSpec` once per class. Whether a scalar value is
-allowed is msgspec's decision: the annotation, with its ``Literal`` choices and
-``Annotated[..., msgspec.Meta(...)]`` bounds, is handed to :func:`msgspec.convert`, the
-same check its decoder makes. What is ours, because msgspec has no notion of it:
+An annotation becomes a :class:`FieldSpec` once per class (:func:`specs_of`). Whether a
+scalar value is allowed is msgspec's decision: the annotation, with its ``Literal``
+choices and ``Annotated[..., msgspec.Meta(...)]`` bounds, is handed to
+:func:`msgspec.convert`, the same check its decoder makes. What is ours, because msgspec
+has no notion of it:
 
-- arrays (``Annotated[NDArray, Shape("N", 3)]``): copied, cast only where no value
-  changes (an ``int8`` array refuses 200, a ``float32`` array refuses 1e39), made
-  read-only, named dimensions agreeing across the message's fields, ``bytes`` and lists
-  accepted;
+- arrays (:mod:`robot_msgs.msg_arrays`);
 - ROS primitives msgspec cannot bound (``uint64``'s top, ``float32`` rounding, see
   :mod:`robot_msgs.primitives`);
 - strings that UTF-8 cannot encode (a lone surrogate) are refused at once, not at
-  ``to_cdr``/``to_json``;
+  ``to_cdr``/``to_json``; in a settings value, the strings that spell non-finite floats
+  in JSON (``"NaN"``, ``"Infinity"``, ``"-Infinity"``) are refused, so JSON keeps them apart;
 - containers are normalised: sequences to tuples, mappings to :class:`FrozenMap`;
 - errors say "Expected X, got Y - at `Type.field[3]`" (STYLE.md), naming the item;
 - NaN-aware equality and hashing (:func:`values_equal`, :func:`hashable_value`).
@@ -33,6 +32,15 @@ import msgspec
 import numpy as np
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg_arrays import (
+    NON_FINITE,
+    Dims,
+    Shape,
+    array_from_json,
+    check_array,
+    field_error,
+    immutable,
+)
 from robot_msgs.primitives import BOUNDS, Ros
 
 __all__ = [
@@ -48,12 +56,12 @@ __all__ = [
     "field_error",
     "hashable_value",
     "immutable",
+    "specs_of",
     "values_equal",
 ]
 
 T = TypeVar("T")
-#: Sizes of the named array dimensions met so far in a message: name -> (size, field path).
-_Dims = dict[str, tuple[int, str]]
+_Dims = Dims
 
 
 Scalar = Union[str, float, int, bool, None]  # noqa: UP007  (a runtime alias, usable on 3.10)
@@ -62,28 +70,6 @@ Scalar = Union[str, float, int, bool, None]  # noqa: UP007  (a runtime alias, us
 Value = Union[str, float, int, bool, None, tuple[Union[str, float, int, bool], ...]]  # noqa: UP007
 """A JSON scalar or a flat tuple of them (a JSON list): the value type of settings records,
 where a setting such as segment lengths or a time window is a list, never a joined string."""
-
-#: How strict JSON writes the non-finite floats (the proto3 JSON mapping's strings), and
-#: what each reads back as. NaN is also written ``null`` where ``null`` cannot mean None.
-NON_FINITE: dict[str, float] = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
-
-
-@dataclasses.dataclass(frozen=True)
-class Shape:
-    """Declared shape of an array field: ints are fixed, strings name a shared dimension.
-
-    ``Shape("N", 3)`` is an ``(N, 3)`` array whose ``N`` must equal every other ``N``
-    of the same message.
-    """
-
-    dims: tuple[int | str, ...]
-
-    def __init__(self, *dims: int | str) -> None:
-        object.__setattr__(self, "dims", tuple(dims))
-
-    def __str__(self) -> str:
-        inner = ", ".join(str(d) for d in self.dims)
-        return f"({inner},)" if len(self.dims) == 1 else f"({inner})"
 
 
 class FrozenMap(Mapping[str, T]):
@@ -277,23 +263,6 @@ def compile_annotation(annotation: Any, base: type) -> FieldSpec:
 # --------------------------------------------------------------------------- validation
 
 
-def _got(value: object) -> str:
-    if isinstance(value, np.ndarray):
-        return f"array of shape {value.shape} {value.dtype}"
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{type(value).__name__} {text}"
-
-
-def field_error(expected: str, value: object, path: str) -> ValidationError:
-    """Return the :class:`ValidationError` "Expected X, got Y - at `path`"."""
-    reason = f"expected {expected}, got {_got(value)}"
-    return ValidationError(
-        f"Expected {expected}, got {_got(value)} - at `{path}`", field=path, reason=reason
-    )
-
-
 def encodable(text: str) -> bool:
     """Whether UTF-8 can encode ``text`` (no lone surrogate): what CDR and JSON need."""
     if text.isascii():
@@ -482,7 +451,7 @@ def check_value(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
     if spec.kind in _LEAVES:
         return _leaf(spec, value, path)
     if spec.kind == "array":
-        return _check_array(spec, value, path, dims)
+        return check_array(spec, value, path, dims)
     out = _CHECKS[spec.kind](spec, value, path, dims)
     if spec.constrained:  # a bounded sequence: its Meta, by msgspec
         try:
@@ -490,126 +459,6 @@ def check_value(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
         except msgspec.ValidationError as err:
             raise field_error(expected=spec.label, value=value, path=path) from err
     return out
-
-
-# --------------------------------------------------------------------------- arrays
-
-
-def _as_array(spec: FieldSpec, value: Any, path: str) -> np.ndarray[Any, Any]:
-    """``value`` as an array whose values ``spec.dtype`` holds exactly (before the copy)."""
-    assert spec.dtype is not None
-    want = spec.dtype
-    if isinstance(value, bytes | bytearray | memoryview) and want == np.uint8:
-        return np.frombuffer(value, dtype=np.uint8)
-    if want.kind in "iu" and isinstance(value, list | tuple):
-        return _ints(spec, value, path)
-    try:
-        arr = np.asarray(value)
-    except (TypeError, ValueError) as err:
-        raise field_error(expected=spec.label, value=value, path=path) from err
-    have = arr.dtype.kind
-    if arr.dtype == want:
-        return arr
-    if want.kind in "iu" and have in "iu":
-        if arr.size:
-            info = np.iinfo(want)
-            bad = (arr < info.min) | (arr > info.max)
-            if bad.any():
-                return _refuse_item(f"{want} ({info.min}..{info.max})", arr, bad, path)
-        return arr
-    if want.kind == "f" and have in "iuf":
-        if want.itemsize < arr.dtype.itemsize or have != "f":
-            with np.errstate(over="ignore", invalid="ignore"):
-                cast = arr.astype(want)
-            bad = np.isinf(cast) & np.isfinite(arr)
-            if bad.any():
-                return _refuse_item(f"{want} (|x| <= {np.finfo(want).max})", arr, bad, path)
-            return cast
-        return arr
-    if want.kind == "b" and have == "b":
-        return arr
-    raise field_error(expected=spec.label, value=arr, path=path)
-
-
-def _ints(spec: FieldSpec, values: list[Any] | tuple[Any, ...], path: str) -> np.ndarray[Any, Any]:
-    """Return a list of Python ints as an array of the field's integer dtype: each must fit."""
-    assert spec.dtype is not None
-    info = np.iinfo(spec.dtype)
-    if set(map(type, values)) <= {int}:
-        fast = np.asarray(values)
-        if fast.dtype.kind in "iu" and (
-            not fast.size or (info.min <= fast.min() and fast.max() <= info.max)
-        ):
-            return fast.astype(spec.dtype)
-    for i, v in enumerate(values):
-        if isinstance(v, np.integer):
-            v = int(v)  # noqa: PLW2901 - the same value, as Python's int
-        if type(v) is not int or not info.min <= v <= info.max:
-            expected = f"{spec.dtype} ({info.min}..{info.max})"
-            raise field_error(expected=expected, value=v, path=f"{path}[{i}]")
-    return np.array(values, dtype=spec.dtype)
-
-
-def _refuse_item(
-    expected: str, arr: np.ndarray[Any, Any], bad: np.ndarray[Any, Any], path: str
-) -> np.ndarray[Any, Any]:
-    index = tuple(int(i) for i in np.argwhere(bad)[0])
-    where = "".join(f"[{i}]" for i in index)
-    raise field_error(expected=expected, value=arr[index].item(), path=f"{path}{where}")
-
-
-def _check_array(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> np.ndarray[Any, Any]:
-    assert spec.dtype is not None
-    arr = _as_array(spec, value, path)
-    if arr.ndim == 1 and spec.shape is not None and len(spec.shape.dims) > 1:
-        fixed = spec.shape.dims
-        if arr.size == 0:
-            arr = arr.reshape((0, *(d if isinstance(d, int) else 0 for d in fixed[1:])))
-        elif all(isinstance(d, int) for d in fixed) and arr.size == math.prod(fixed):
-            arr = arr.reshape(fixed)  # ROS's flat layout: float64[36] is a (6, 6), row-major
-    if spec.shape is not None:
-        _check_shape(spec.shape, arr, path, dims)
-    if arr.dtype == spec.dtype and immutable(arr):
-        return arr  # nothing can write to it: sharing it is as safe as a copy, and free
-    out = np.array(arr, dtype=spec.dtype, copy=True)
-    out.setflags(write=False)
-    return out
-
-
-def _check_shape(shape: Shape, arr: np.ndarray[Any, Any], path: str, dims: _Dims) -> None:
-    want = shape.dims
-    if arr.ndim != len(want):
-        raise field_error(expected=f"shape {shape}", value=arr, path=path)
-    for axis, (need, have) in enumerate(zip(want, arr.shape, strict=True)):
-        if isinstance(need, int):
-            if need != have:
-                raise field_error(expected=f"shape {shape}", value=arr, path=path)
-        elif need in dims and dims[need][0] != have:
-            size, source = dims[need]
-            expected = f"shape {shape} with {need}={size} (from `{source}`)"
-            raise field_error(expected=expected, value=arr, path=f"{path} axis {axis}")
-        else:
-            dims[need] = (have, path)
-
-
-def immutable(arr: np.ndarray[Any, Any]) -> bool:
-    """Whether no one can write to ``arr``'s memory: it and every array it views read-only.
-
-    WHY: messages built from other messages' arrays (a trajectory's rows, an error series'
-    stamps) would otherwise copy them again; at 10^7 poses each copy of a trajectory is
-    0.5 GB. Memory owned by something other than an array is trusted only when it is
-    ``bytes`` (a CDR message read from a bag), or a read-only view of them.
-    """
-    view: Any = arr
-    while isinstance(view, np.ndarray):
-        if view.flags.writeable:
-            return False
-        if view.base is None:
-            return True
-        view = view.base
-    if isinstance(view, memoryview) and view.readonly:
-        view = view.obj
-    return isinstance(view, bytes)
 
 
 # --------------------------------------------------------------------------- equality, hashing
@@ -650,100 +499,25 @@ def hashable_value(value: Any) -> Any:
     return value
 
 
-# --------------------------------------------------------------------------- arrays in JSON
-
-_ARRAY_KEYS = frozenset({"dtype", "shape", "data"})
-
-
-def array_to_json(value: np.ndarray[Any, Any]) -> dict[str, Any]:
-    """Return an array as ``{"dtype", "shape", "data"}``, data flat and row-major.
-
-    Infinities become the strings ``"Infinity"``/``"-Infinity"`` (:data:`NON_FINITE`),
-    NaN stays a float (the JSON encoder writes ``null``).
-    """
-    data = value.ravel().tolist()
-    if value.dtype.kind == "f" and value.size and np.isinf(value).any():
-        where = np.flatnonzero(np.isinf(value.ravel()))
-        for i in where.tolist():
-            data[i] = "Infinity" if data[i] > 0 else "-Infinity"
-    return {"dtype": str(value.dtype), "shape": list(value.shape), "data": data}
-
-
-def array_from_json(
-    value: Any, path: str, dtype: np.dtype[Any] | None = None
-) -> np.ndarray[Any, Any]:
-    """Undo :func:`array_to_json` for one array: exactly the three keys, a shape that fits.
-
-    Each flaw names the key at fault (``path.dtype``, ``path.shape``, ``path.data``); values
-    the dtype cannot hold (``1000`` as ``int8``, ``10**400``) are a :class:`ValidationError`,
-    not NumPy's ``OverflowError``. In a float array ``null`` and ``"NaN"`` are NaN and
-    ``"Infinity"``/``"-Infinity"`` the infinities. An array itself
-    (``to_dict_keeping_arrays``, the form binary result files hold) is taken as it is; the
-    constructor checks and copies it. ``dtype``: the field's, which the dict must name
-    exactly (as :func:`array_to_json` writes it).
-    """
-    if isinstance(value, np.ndarray):
-        return value
-    if not (isinstance(value, Mapping) and set(value) == _ARRAY_KEYS):
-        keys = sorted(map(str, value)) if isinstance(value, Mapping) else None
-        expected = 'an array dict with exactly the keys "dtype", "shape" and "data"'
-        raise field_error(expected=expected, value=keys if keys is not None else value, path=path)
-    if dtype is not None:
-        if value["dtype"] != str(dtype):
-            raise field_error(expected=repr(str(dtype)), value=value["dtype"], path=f"{path}.dtype")
-    else:
-        try:
-            dtype = np.dtype(value["dtype"])
-        except (TypeError, ValueError) as err:
-            raise field_error(
-                expected="a NumPy dtype name", value=value["dtype"], path=f"{path}.dtype"
-            ) from err
-    shape = value["shape"]
-    if not (
-        isinstance(shape, list | tuple)
-        and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)
-    ):
-        raise field_error(expected="a list of sizes >= 0", value=shape, path=f"{path}.shape")
-    data = value["data"]
-    if not isinstance(data, list | tuple) or len(data) != math.prod(shape):
-        expected = f"a flat list of {math.prod(shape)} values (shape {list(shape)})"
-        raise field_error(expected=expected, value=data, path=f"{path}.data")
-    kinds = set(map(type, data))
-    if dtype.kind == "f":
-        arr = np.asarray(data if kinds <= {float} else _floats_from_json(data, f"{path}.data"))
-        arr = _as_array(FieldSpec("array", f"{dtype}", dtype=dtype), arr, f"{path}.data")
-    elif dtype.kind in "iu" and kinds <= {int}:
-        arr = _ints(FieldSpec("array", f"{dtype}", dtype=dtype), data, f"{path}.data")
-    elif dtype.kind == "b" and kinds <= {bool}:
-        arr = np.array(data, dtype=dtype)
-    else:
-        raise field_error(expected=f"values that fit {dtype}", value=data, path=f"{path}.data")
-    return arr.astype(dtype, copy=False).reshape(tuple(shape))
-
-
-def _floats_from_json(data: list[Any] | tuple[Any, ...], path: str) -> Any:
-    """Read a float array's JSON values: numbers, ``null``/``"NaN"``, the infinity strings."""
-    out: list[float] = []
-    for i, v in enumerate(data):
-        if v is None:
-            out.append(math.nan)
-        elif isinstance(v, str) and v in NON_FINITE:
-            out.append(NON_FINITE[v])
-        elif isinstance(v, float | int) and not isinstance(v, bool):
-            out.append(_number(v, f"{path}[{i}]"))
-        else:
-            expected = f"a number, null or one of {', '.join(NON_FINITE)}"
-            raise field_error(expected=expected, value=v, path=f"{path}[{i}]")
-    return out
-
-
-def _number(value: float, path: str) -> float:
-    try:
-        return float(value)
-    except OverflowError as err:
-        raise field_error(expected="float (|x| < 1.8e308)", value=value, path=path) from err
-
-
 def all_unchanged(spec: FieldSpec, items: Iterable[Any]) -> bool:
     """Whether :func:`check_value` keeps every one of ``items`` as it is."""
     return all(_unchanged(spec, item) for item in items)
+
+
+#: Compiled field specs per message class (annotations resolved on first use); derived data.
+_SPECS: dict[type, dict[str, FieldSpec]] = {}
+
+
+def specs_of(cls: Any) -> dict[str, FieldSpec]:
+    """Return a message class's compiled field specs, by field, in declaration order.
+
+    Cached: the annotations are resolved once, on first use (so a type may name types
+    defined after it).
+    """
+    cached = _SPECS.get(cls)
+    if cached is None:
+        base = next(k for k in reversed(cls.__mro__) if "TYPE" in vars(k))  # the base, Msg
+        hints = typing.get_type_hints(cls, include_extras=True)
+        cached = {name: compile_annotation(hints[name], base) for name in cls.__struct_fields__}
+        _SPECS[cls] = cached
+    return cached

@@ -57,6 +57,8 @@ class Progress:
         Shown first on the line.
     clock : callable
         Monotonic seconds (injectable for tests).
+    more : bool
+        More runs may come than ``total`` (runs still being read): shown as ``total+``.
 
     Examples
     --------
@@ -69,6 +71,15 @@ class Progress:
     >>> p.advance(4, failed=1)  # 4 more runs in the 4 s since the first result
     >>> p.line(), p.throughput, p.startup_s
     ('bench 6/10 runs  1 failed  1.00 runs/s  ETA 0:00:04', 1.0, 2.0)
+
+    Runs not evaluated (lost to the infrastructure, not stored) are counted apart from
+    those that failed, and a note (a stall) ends the line until it is cleared:
+
+    >>> p = Progress(10, stream=None, clock=lambda: 0.0)
+    >>> p.advance(3, lost=2)
+    >>> p.note = "no worker on dask for 4 s"
+    >>> p.line()
+    'bench 3/10 runs  0 failed  2 not evaluated  -- runs/s  ETA --:--  no worker on dask for 4 s'
     """
 
     def __init__(
@@ -80,10 +91,16 @@ class Progress:
         refresh_s: float = 0.2,
         log_every_s: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
+        more: bool = False,
     ) -> None:
         self.total = total
         self.done = 0
         self.failed = 0
+        self.lost = 0
+        #: Said at the end of the line until cleared (a stall: no worker, no result).
+        self.note = ""
+        #: More runs may come (still being read): the total is shown as ``N+``.
+        self.more = more
         self.stream = stream
         self.label = label
         self.clock = clock
@@ -93,13 +110,15 @@ class Progress:
         self.last_shown = self.start
         self._first: tuple[float, int] | None = None
         self._last_at = self.start
+        self._skipped = 0  # runs ended without running (a stopped sweep): not in the rate
         self._show(self.start)
 
-    def advance(self, done: int = 1, *, failed: int = 0) -> None:
-        """Count ``done`` finished runs, ``failed`` of them not evaluated or failed."""
+    def advance(self, done: int = 1, *, failed: int = 0, lost: int = 0) -> None:
+        """Count ``done`` finished runs: ``failed`` of them failed, ``lost`` not evaluated."""
         now = self.clock()
         self.done += done
         self.failed += failed
+        self.lost += lost
         self._last_at = now
         if self._first is None:
             self._first = (now, self.done)
@@ -122,20 +141,42 @@ class Progress:
         """Runs finished per second since the first result, as of the last one (NaN before)."""
         return self._rate(self._last_at)
 
+    def skip(self, count: int) -> None:
+        """Count ``count`` runs ended without running (the sweep stopped): not evaluated.
+
+        They are not in the throughput, which stays the rate of the runs that ran.
+        """
+        self._skipped += count
+        self.done += count
+        self.lost += count
+        self.last_shown = self.clock()
+        self._show(self.last_shown)
+
     def _rate(self, now: float) -> float:
-        if self._first is None or now - self._first[0] < MIN_SPAN_S or self.done <= self._first[1]:
+        done = self.done - self._skipped
+        if self._first is None or now - self._first[0] < MIN_SPAN_S or done <= self._first[1]:
             return math.nan
-        return (self.done - self._first[1]) / (now - self._first[0])
+        return (done - self._first[1]) / (now - self._first[0])
 
     def line(self, now: float | None = None) -> str:
         """Return the current progress text."""
         rate = self._rate(self._last_at if now is None else now)
         eta = (self.total - self.done) / rate if rate > 0 else math.nan
         shown = f"{rate:.2f}" if math.isfinite(rate) else "--"
+        lost = f"{self.lost} not evaluated  " if self.lost else ""
+        note = f"  {self.note}" if self.note else ""
         return (
-            f"{self.label} {self.done}/{self.total} runs  {self.failed} failed  "
-            f"{shown} runs/s  ETA {format_duration(eta)}"
+            f"{self.label} {self.done}/{self.total}{'+' if self.more else ''} runs  "
+            f"{self.failed} failed  {lost}"
+            f"{shown} runs/s  ETA {format_duration(eta)}{note}"
         )
+
+    def show(self, *, now: bool = True) -> None:
+        """Write the line now (a note changed), or if it is time to (``now=False``)."""
+        at = self.clock()
+        if now or at - self.last_shown >= self.interval:
+            self.last_shown = at
+            self._show(at)
 
     def _show(self, now: float) -> None:
         if self.stream is None:

@@ -40,16 +40,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.cdr import deserialize, serialize
+from robot_msgs.cdr import CdrStore
 from robot_msgs.errors import FormatError, UnknownTypeError, ValidationError
 from robot_msgs.msg import field_schema
 from robot_msgs.optional import require
 from robot_msgs.ros_defs import decode_generated, encode_generated, generated_name
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from robot_msgs.msg import Msg
 
 __all__ = [
+    "cdr_store",
     "from_cdr",
     "from_ros",
     "humble_typestore",
@@ -100,6 +103,17 @@ def humble_typestore() -> Any:
 
     register_definitions(store)
     return store
+
+
+@functools.cache
+def cdr_store() -> CdrStore:
+    """Return the :class:`~robot_msgs.cdr.CdrStore` of the package's messages (made once).
+
+    rosbags' Humble definitions, whose classes are the robot_msgs messages: CDR is read
+    into them and written from them by rosbags' generated code, no rosbags object between.
+    """
+    store = humble_typestore()
+    return CdrStore(store.fielddefs, _class_for, store.max_sequence_length)
 
 
 def ros_name(type_name: str) -> str:
@@ -323,8 +337,14 @@ def _value_from_ros(value: Any) -> Any:
 # --------------------------------------------------------------------------- CDR
 
 
-def to_cdr(msg: Msg) -> bytes:
+def to_cdr(msg: Msg) -> memoryview:
     """Serialise ``msg`` as its ROS 2 type in little-endian CDR, with rosbags' serialiser.
+
+    A type with a ROS 2 equivalent is written by rosbags' generated serialiser straight
+    from the message (:mod:`robot_msgs.cdr`); one of the package's own types through its
+    rosbags object of the generated definition. Returns a read-only view of the bytes,
+    as rosbags' ``serialize_cdr`` does (``bytes(...)`` of it is a ``bytes`` object):
+    WHY, a second copy of a 1 MB point cloud would double the cost of writing it.
 
     Examples
     --------
@@ -332,19 +352,37 @@ def to_cdr(msg: Msg) -> bytes:
     >>> to_cdr(Time(sec=1, nanosec=2)).hex()
     '000100000100000002000000'
     """
-    ros2 = type(msg).ROS2
-    if ros2 is not None:
-        return serialize(msg, ros2)
-    name = generated_name(type(msg))
-    data: bytes = bytes(humble_typestore().serialize_cdr(to_ros(msg), name))
-    return data
+    cls = type(msg)
+    encode = _TO_CDR.get(cls)
+    if encode is None:
+        ros2 = cls.ROS2
+        encode = cdr_store().encoder(ros2) if ros2 is not None else _generated_encoder(cls)
+        _TO_CDR[cls] = encode
+    return encode(msg)
 
 
-def from_cdr(data: bytes | memoryview, type_name: str) -> Msg:
+def _generated_encoder(cls: type[Msg]) -> Callable[[Msg], memoryview]:
+    name = generated_name(cls)
+
+    def encode(msg: Msg) -> memoryview:
+        view: memoryview = humble_typestore().serialize_cdr(to_ros(msg), name)
+        return view
+
+    return encode
+
+
+def from_cdr(data: bytes | bytearray | memoryview, type_name: str) -> Msg:
     """Deserialise CDR bytes of the ROS 2 type ``type_name`` to its robot_msgs message.
 
     ``type_name`` is a ROS name (``nav_msgs/msg/Odometry`` or ``nav_msgs/Odometry``) or
-    a robot_msgs ``_type`` with a ROS 2 equivalent (``nav/Odometry``).
+    a robot_msgs ``_type`` (``nav/Odometry``, ``compare/ErrorStats``).
+
+    Raises
+    ------
+    FormatError
+        Bytes that are not CDR of that type.
+    ValidationError
+        A value the message refuses, named by its field.
 
     Examples
     --------
@@ -352,18 +390,33 @@ def from_cdr(data: bytes | memoryview, type_name: str) -> Msg:
     >>> from_cdr(bytes.fromhex("000100000100000002000000"), "std/Time")
     Time(sec=1, nanosec=2)
     """
+    decode = _FROM_CDR.get(type_name)
+    if decode is None:
+        decode = _FROM_CDR[type_name] = _decoder_for(type_name)
+    return decode(data)
+
+
+_TO_CDR: dict[type, Callable[[Msg], memoryview]] = {}
+_FROM_CDR: dict[str, Callable[[bytes | bytearray | memoryview], Msg]] = {}
+
+
+def _decoder_for(type_name: str) -> Callable[[bytes | bytearray | memoryview], Msg]:
     name = ros_name(type_name)
     if name not in _by_ros_name():
         from robot_msgs.registry import type_for  # noqa: PLC0415 - the registry imports all
 
         name = generated_name(type_for(type_name))
     if _class_for(name).ROS2 is not None:
-        return deserialize(data, name)
+        return cdr_store().decoder(name)
     store = humble_typestore()
     serde = require("rosbags.serde", "bags", feature="ROS 2 messages")
-    try:
-        obj = store.deserialize_cdr(bytes(data), name)
-    except serde.SerdeError as err:
-        msg = f"Expected CDR data of {name}, got bytes it cannot hold: {err}"
-        raise FormatError(msg) from err
-    return from_ros(obj)
+
+    def decode(data: bytes | bytearray | memoryview) -> Msg:
+        try:
+            obj = store.deserialize_cdr(bytes(data), name)
+        except serde.SerdeError as err:
+            msg = f"Expected CDR data of {name}, got bytes it cannot hold: {err}"
+            raise FormatError(msg) from err
+        return from_ros(obj)
+
+    return decode

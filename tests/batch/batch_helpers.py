@@ -7,17 +7,24 @@ shipped ``evaluate_task`` is tested with the real readers and metrics in
 ``test_worker.py``. Markers beside an estimate file script failures:
 ``<estimate>.crash`` kills the worker process once (the marker is consumed),
 ``<estimate>.poison`` kills it every time, ``<estimate>.stop`` interrupts the sweep
-(KeyboardInterrupt). Each evaluation appends a line to ``<estimate>.calls``, an
+(KeyboardInterrupt), ``<estimate>.hang`` makes it sleep for a minute (a worker that
+returns nothing). Each evaluation appends a line to ``<estimate>.calls``, an
 independent witness of how often a run was computed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pytest
 
 from robot_msgs.batch.inputs import run_key, settings_identity
 from robot_msgs.batch.plan import ChunkPlan, SweepState
@@ -27,6 +34,8 @@ from robot_msgs.compare import Comparison, RunReport, error_stats
 from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from numpy.typing import ArrayLike
 
     from robot_msgs.batch.executors import Executor
@@ -141,6 +150,8 @@ def scripted(task: Task) -> RunReport:
         raise KeyboardInterrupt
     if estimate.with_name(estimate.name + ".poison").exists():
         os._exit(7)
+    if estimate.with_name(estimate.name + ".hang").exists():
+        time.sleep(60)
     try:
         estimate.with_name(estimate.name + ".crash").unlink()
     except FileNotFoundError:
@@ -207,3 +218,31 @@ def ape_rms(result: RunResult) -> float:
     """The RMS of a result's APE translation (it must have one)."""
     assert result.report is not None, (result.error_type, result.error)
     return result.report.comparisons["ape:translation"].stats["translation"].rms
+
+
+@contextlib.contextmanager
+def small_disk(folder: Path, size: str) -> Iterator[Path]:
+    """Mount a tmpfs of ``size`` (``mount -o size=``, as ``64k``) at ``folder``: a disk that fills.
+
+    Skips the test where no tmpfs can be mounted (not root, no CAP_SYS_ADMIN): the tests
+    with a simulated write error stand in for it there.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    mount = shutil.which("mount")
+    if mount is None or sys.platform != "linux":
+        pytest.skip("no mount command: the simulated write error stands in for a full disk")
+    done = subprocess.run(  # noqa: S603 - the system's mount, our arguments
+        [mount, "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode:
+        why = done.stderr.strip() or f"exit {done.returncode}"
+        pytest.skip(f"cannot mount a tmpfs here ({why}): the simulated write error stands in")
+    try:
+        yield folder
+    finally:
+        subprocess.run(  # noqa: S603
+            [mount.replace("mount", "umount"), "-l", str(folder)], capture_output=True, check=False
+        )

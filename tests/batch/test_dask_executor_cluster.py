@@ -1,22 +1,26 @@
 """A real loopback cluster: a ``dask scheduler`` and two ``dask worker`` processes started here.
 
 Each test kills part of the cluster under a running ``robot-msgs bench --scheduler`` (the
-command line, in its own process, as a user runs it) and checks what the issue asked:
+command line, in its own process, as a user runs it) and checks what the issues asked:
 after ``--resume`` the table is the table of a clean sweep, byte for byte, and a run
 interrupted by the loss exits non-zero. The clean table comes from a serial sweep of
 the same runs, whose RMS errors are checked against their construction (each estimate
 is the reference moved by its own offset along z, unaligned: its RMS error is that
-offset).
+offset). Also: a scheduler restarted without workers is said within seconds and stops
+the sweep at ``--stall-timeout``; a second client on the folder is refused at once; a
+full disk (a small tmpfs) stops the sweep with nothing more evaluated.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,8 +32,17 @@ import robot_msgs
 from robot_msgs.batch.dask_executor import DaskExecutor
 from robot_msgs.batch.results_table import read_results
 from robot_msgs.batch.store import ResultStore
+from robot_msgs.batch.sweep import run_sweep
 from robot_msgs.runs import load_runs
-from tests.batch.batch_helpers import drive, make_tree, scripted, stored, write_tum
+from tests.batch.batch_helpers import (
+    calls,
+    drive,
+    make_tree,
+    scripted,
+    small_disk,
+    stored,
+    write_tum,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -136,6 +149,19 @@ class _Cluster:
         ]
         self.wait_for(workers)
 
+    def add_workers(self, workers: int) -> None:
+        command = [DASK, "worker", self.address, "--nthreads", "1", "--no-dashboard"]
+        self.workers += [
+            subprocess.Popen(  # noqa: S603 - the venv's dask command
+                [*command, "--host", "127.0.0.1"],
+                env=_env(**self.env),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for _ in range(workers)
+        ]
+        self.wait_for(len(self.workers))
+
     def wait_for(self, workers: int) -> None:
         import distributed
 
@@ -148,7 +174,8 @@ class _Cluster:
     def _reached(self, distributed: Any, workers: int) -> bool:
         try:
             with distributed.Client(self.address, timeout=5, set_as_default=False) as c:
-                c.wait_for_workers(workers, timeout=60)
+                if workers:
+                    c.wait_for_workers(workers, timeout=60)
         except (OSError, TimeoutError):
             return False
         return True
@@ -309,3 +336,133 @@ def test_retries_count_worker_deaths_on_an_existing_scheduler(
     assert (status, error_type) == ("crashed", "KilledWorker")
     assert error.endswith("(2 times, the run alone on its worker)")  # --retries 1: 2 deaths
     assert len(stored(manifest, tmp_path / "out", scripted)) == 2
+
+
+class _Said:
+    """The lines a process writes on stderr, each with the monotonic time it was read."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.lines: list[tuple[float, str]] = []
+        assert proc.stderr is not None
+        self._stream = proc.stderr
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        for raw in self._stream:
+            self.lines.append((time.monotonic(), raw.decode()))
+
+    def first(self, text: str) -> tuple[float, str]:
+        found = [(t, line) for t, line in self.lines if text in line]
+        assert found, f"no line with {text!r} in {[line for _, line in self.lines]}"
+        return found[0]
+
+    def text(self) -> str:
+        self._thread.join(timeout=10)
+        return "".join(line for _, line in self.lines)
+
+
+def test_a_scheduler_back_without_workers_is_said_at_once_and_stops_the_sweep_at_its_timeout(
+    tmp_path: Path, sweep: tuple[Path, Path], cluster: _Cluster
+) -> None:
+    root, clean = sweep
+    out = tmp_path / "out"
+    with _start_bench(
+        _bench(root, out, "--scheduler", cluster.address, "--stall-timeout", "15")
+    ) as proc:
+        said = _Said(proc)
+        try:
+            _when_stored(out, 20, proc)
+            cluster.close()  # Dask workers exit when their scheduler dies: both go
+            cluster.start(workers=0)  # back seconds later, at the same address, no worker
+            back = time.monotonic()
+            assert proc.stdout is not None
+            printed = proc.stdout.read().decode()
+            code = proc.wait(timeout=120)
+            ended = time.monotonic()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    err = said.text()
+    assert code == 1, err
+    # Said within 10 s of the scheduler's return (and each second while it was away).
+    quiet_since, _ = said.first("bench: reconnecting to the Dask scheduler at")
+    noticed, line = said.first(f"bench: no worker on dask ({cluster.address}) for ")
+    assert noticed - back < 10.0, line
+    assert line.rstrip().endswith("stopping at 15 s (--stall-timeout)")
+    # A clean stop at the timeout: counted from the first silence without a worker.
+    assert 14.0 <= ended - quiet_since <= 15.0 + 20.0
+    assert re.search(
+        rf"stopped: no worker on dask \({re.escape(cluster.address)}\) for 1[5-9] s "
+        r"\(--stall-timeout 15\)\n",
+        printed,
+    ), printed
+    rows = read_results(out / "results.parquet")
+    ok = len({r["run"] for r in rows if r["status"] == "ok"})
+    lost = {r["run"] for r in rows if r["status"] == "lost"}
+    assert (len(lost), 0 < ok < 160) == (160 - ok, True)  # each run not evaluated, named
+    assert f"--resume computes the {160 - ok} runs not evaluated" in printed
+    assert "ERROR: " in err
+    assert "Traceback" not in err + printed
+    # Records the workers wrote for chunks whose results the lost scheduler never passed
+    # on are on disk all the same: --resume keeps them.
+    stored = ResultStore(out).count()
+    assert ok <= stored < 160
+
+    cluster.add_workers(2)
+    code, printed, err = _finish(
+        _start_bench(_bench(root, out, "--scheduler", cluster.address, "--resume"))
+    )
+    assert code == 0, err
+    assert f"{stored} reused, {160 - stored} computed" in printed
+    assert (out / "results.parquet").read_bytes() == (clean / "results.parquet").read_bytes()
+    assert (out / "ranking.json").read_text() == (clean / "ranking.json").read_text()
+
+
+def test_a_second_client_on_a_folder_in_use_is_refused_at_once_and_the_first_works_alone(
+    tmp_path: Path, sweep: tuple[Path, Path], cluster: _Cluster
+) -> None:
+    root, clean = sweep
+    out = tmp_path / "out"
+    first = _start_bench(_bench(root, out, "--scheduler", cluster.address))
+    _when_stored(out, 5, first)
+    started = time.monotonic()
+    second = subprocess.run(  # noqa: S603 - our interpreter and module
+        _bench(root, out, "--scheduler", cluster.address, "--resume"),
+        env=_env(),
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    took = time.monotonic() - started
+    err = second.stderr.decode()
+    assert second.returncode == 1, err
+    assert f"is in use by another sweep (pid {first.pid} on " in err
+    assert "reading the runs" not in err  # refused before it read a run
+    assert took < 10.0  # the interpreter's start and the command's imports
+    code, printed, err = _finish(first)
+    assert code == 0, err
+    assert "160 runs: 160 evaluated (160 succeeded)" in printed
+    assert "0 reused, 160 computed" in printed  # nothing done twice
+    assert (out / "results.parquet").read_bytes() == (clean / "results.parquet").read_bytes()
+
+
+def test_a_full_disk_stops_a_sweep_on_the_cluster_with_nothing_more_evaluated(
+    tmp_path: Path, cluster: _Cluster
+) -> None:
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb", "vins"), sequences=("MH_01", "MH_02"), trials=10)
+    manifest = load_runs([root])
+    out = tmp_path / "disk"
+    with small_disk(out, "64k"):  # about 15 records
+        executor = DaskExecutor(scheduler=cluster.address)
+        summary = run_sweep(manifest, out, fn=scripted, executor=executor, progress=None)
+        stored = ResultStore(out).count()
+        assert 0 < stored < 40
+        assert summary.storage_error
+        assert "no space left on the device" in summary.stopped
+        assert len(summary.infrastructure) == 40 - stored  # every run not stored, named
+        evaluated = sum(calls(root).values())
+        # The chunks in flight (two a worker thread) each stop at their first record
+        # not stored; nothing is handed out after the first.
+        assert stored <= evaluated <= stored + 4

@@ -10,7 +10,7 @@ import pytest
 from robot_msgs.batch.executors import ChunkDone, SerialExecutor, check_count, default_workers
 from robot_msgs.batch.inputs import settings_identity
 from robot_msgs.batch.plan import ChunkPlan, SweepState
-from robot_msgs.batch.worker import Job
+from robot_msgs.batch.worker import ChunkResult, Job
 from robot_msgs.errors import ValidationError
 from robot_msgs.runs import load_runs
 from tests.batch.batch_helpers import ape_rms, calls, drive, make_tree, position_error, stored
@@ -39,7 +39,10 @@ def test_serial_executor_runs_the_feeds_chunks_in_this_process_in_order(tmp_path
     assert all(isinstance(o, ChunkDone) for o in outcomes)
     # A target below any run's cost: every chunk holds one run, in the manifest's order.
     positions = [
-        s.position for o in outcomes if isinstance(o, ChunkDone) for s in o.result.summaries
+        s.position
+        for o in outcomes
+        if isinstance(o, ChunkDone) and isinstance(o.result, ChunkResult)
+        for s in o.result.summaries
     ]
     assert positions == list(range(n))
     assert plan.finished

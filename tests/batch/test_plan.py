@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from robot_msgs.batch.executors import ChunkDone, ChunkLost, Stopped
-from robot_msgs.batch.plan import MAX_CHUNK, ChunkPlan, SweepState
-from robot_msgs.batch.worker import Chunk, ChunkResult, RunSummary
+from robot_msgs.batch.executors import ChunkDone, ChunkLost, Stopped, Waiting
+from robot_msgs.batch.plan import (
+    MAX_CHUNK,
+    SCHEDULER_SHARE,
+    TASK_COST_S,
+    ChunkPlan,
+    SweepState,
+    default_chunk_s,
+)
+from robot_msgs.batch.worker import NOT_RUN, NOT_STORED, Chunk, ChunkResult, RunSummary
 from robot_msgs.runs import RunSpec
 
 
@@ -145,3 +154,44 @@ def test_the_state_keeps_a_few_bytes_a_run_and_counts_run_failures() -> None:
     assert state.eval_cpu_s == pytest.approx(0.1)
     arrays = (state.status, state.success, state.has_reference, state.reused)
     assert sum(a.nbytes for a in arrays) == 4 * 3  # four bytes a run
+
+
+def test_a_record_not_stored_stops_the_plan_nothing_more_is_handed_out() -> None:
+    plan = _plan(10, slots=2)
+    first, second = _take(plan), _take(plan)
+    full = "OUT/runs/ab/ab.json: cannot write it: no space left on the device"
+    lost = RunSummary.unfinished(first.indices[0], "lost", NOT_STORED, full)
+    plan.take(
+        ChunkDone(
+            ChunkResult(number=first.number, summaries=(lost,), elapsed_s=0.1, cpu_s=0, worker="w")
+        )
+    )
+    assert plan.stopped == f"a run's record could not be stored: {full}"
+    assert plan.next_chunk() is None  # 8 runs wait, none goes out
+    assert (plan.waiting, plan.finished) == (8, False)
+    plan.take(ChunkDone(_done(second, 0.1)))  # the chunk in flight comes back
+    ended = plan.abandon(NOT_RUN, "not evaluated: the sweep stopped")
+    assert len(ended) == 8
+    assert plan.state.counts()["lost"] == 9
+    assert plan.state.errors[first.indices[0]] == ("lost", NOT_STORED, full)
+
+
+def test_the_default_chunk_grows_with_the_cluster_so_the_scheduler_is_half_idle() -> None:
+    # 3 ms of scheduler CPU a task: 1600 threads with 1 s chunks would ask 4.8 s a second.
+    assert [default_chunk_s(n) for n in (1, 16, 166, 1600)] == [1.0, 1.0, 1.0, 9.6]
+    assert 1600 / default_chunk_s(1600) * TASK_COST_S == pytest.approx(SCHEDULER_SHARE)
+    plan = _plan(10**5, slots=16)
+    plan.take(ChunkDone(_done(_take(plan), 0.01)))  # 10 ms a run measured
+    assert (plan.target_s, plan.chunk_size()) == (1.0, 100)
+    plan.slots = 1600  # workers joined: 960 runs of 10 ms, less the share of what is left
+    assert (plan.target_s, plan.chunk_size()) == (9.6, math.ceil(plan.waiting / 3200))
+    plan.slots = 100
+    assert (plan.target_s, plan.chunk_size()) == (1.0, 100)
+    chosen = _plan(10, slots=1600, target_s=2.0)
+    assert chosen.target_s == 2.0
+
+
+def test_waiting_ends_no_run() -> None:
+    plan = _plan(3)
+    assert plan.take(Waiting(0)) == ()
+    assert plan.waiting == 3

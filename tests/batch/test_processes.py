@@ -123,7 +123,7 @@ def test_workers_exit_when_the_client_end_of_their_lifeline_closes(tmp_path: Pat
             out=str(tmp_path / "out"),
             session="s",
         )
-        started = ex._start(scripted, job, 2)
+        started = ex._ready(scripted, job)
         pids = [w.process.pid for w in started]
         assert ex._keep is not None
         ex._keep.close()  # what the kernel does when the client dies, even by kill -9

@@ -20,7 +20,7 @@ from robot_msgs.batch.results_table import read_results
 from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.sweep import run_sweep
 from robot_msgs.batch.tasks import Task, run_task
-from robot_msgs.batch.worker import Chunk, Job, evaluate_task, run_chunk
+from robot_msgs.batch.worker import NOT_RUN, NOT_STORED, Chunk, Job, evaluate_task, run_chunk
 from robot_msgs.runs import RunSettings, load_runs
 from tests.batch.batch_helpers import calls, make_tree, position_error, scripted, write_tum
 
@@ -305,6 +305,21 @@ def test_a_record_that_cannot_be_written_makes_the_run_lost(tmp_path: Path) -> N
     [summary] = _evaluate(scripted, _job(tmp_path / "out"), runs).summaries
     assert (summary.status, summary.error_type) == ("lost", "RecordNotStored")
     assert "cannot write it" in summary.error
+
+
+def test_after_a_record_that_cannot_be_written_the_chunk_evaluates_nothing_more(
+    tmp_path: Path,
+) -> None:
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=3)
+    runs = load_runs([tmp_path / "runs"]).runs
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "runs").write_text("a file where the records' folder should be")
+    summaries = _evaluate(scripted, _job(tmp_path / "out"), runs).summaries
+    assert [(s.position, s.status, s.error_type) for s in summaries] == [
+        (0, "lost", NOT_STORED), (1, "lost", NOT_RUN), (2, "lost", NOT_RUN),
+    ]  # fmt: skip
+    assert summaries[1].error.startswith("not evaluated: a record of its chunk could not be stored")
+    assert calls(tmp_path / "runs") == {("orb", "MH_01", "1"): 1}  # the first only
 
 
 def test_a_run_s_own_error_is_a_stored_failure(tmp_path: Path) -> None:

@@ -401,3 +401,29 @@ def test_save_refuses_a_name_that_says_another_format(
     assert err.startswith(f"ERROR: {out}: a result is saved as .json, .npz or .parquet, not ")
     assert ("evo's --save_results archive" in err) == (name == "x.zip")
     assert not out.exists()
+
+
+def test_se3_text_output_fits_in_100_columns_and_names_only_the_changed_setting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: ``ape REF EST --align se3`` with default settings stays within 100 columns.
+
+    The estimate is the reference turned, moved and shaken by a few millimetres with
+    irrational-looking numbers, so every column of the table and the alignment note
+    prints at full width; the settings line holds the one flag given, not 18 fields.
+    """
+    rng = np.random.default_rng(19)
+    t = np.arange(2001.0) * 0.05
+    xyz = np.stack([np.cos(t / 9), np.sin(t / 7), 0.01 * t], axis=1) * 12.345
+    c, s = np.cos(2.1), np.sin(2.1)
+    turned = xyz @ np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]).T
+    moved = turned + np.array([-0.1611, -1.4460, 1.4783]) + rng.normal(0, 0.0031, xyz.shape)
+    write_tum(tmp_path / "groundtruth.tum", t, xyz)
+    write_tum(tmp_path / "estimate.tum", t + 0.003, moved)
+    monkeypatch.chdir(tmp_path)
+    assert main(["ape", "groundtruth.tum", "estimate.tum", "--align", "se3"]) == 0
+    out = capsys.readouterr().out
+    assert "settings:  --align se3\n" in out
+    assert "se3 alignment fitted on 2001 poses" in out
+    widths = [len(line) for line in out.splitlines()]
+    assert max(widths) <= 100, out

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import socket
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 import pytest
 
-from robot_msgs.batch import sweep
+from robot_msgs.batch import store, sweep
+from robot_msgs.batch.lock import FolderLock
 from robot_msgs.batch.results_table import read_results
 from robot_msgs.cli import main
 from robot_msgs.compare import Ranking, Repeatability, RunReport
@@ -233,10 +237,10 @@ def test_a_bad_flag_value_fails_before_any_run_naming_the_flag(
     assert main(["bench", str(root), "--out", str(out), "--max-diff", "-1"]) == 1
     assert capsys.readouterr().err == (
         f"bench: reading the runs of {root}\n"  # at once, before anything that takes time
-        "ERROR: --max-diff -1.0: expected a finite number of seconds > 0, got float -1.0\n"
+        "ERROR: --max-diff -1: expected float > 0, got float -1.0\n"
     )
     assert main(["bench", str(root), "--out", str(out), "--coverage-gap", "0", "--quiet"]) == 1
-    assert capsys.readouterr().err.startswith("ERROR: --coverage-gap 0.0: expected")
+    assert capsys.readouterr().err.startswith("ERROR: --coverage-gap 0: expected float > 0")
     assert not out.exists()  # nothing was evaluated
     with pytest.raises(SystemExit) as refused:
         main(["bench", str(root), "--out", str(out), "--rpe-unit", "km"])
@@ -286,7 +290,8 @@ def test_bench_with_a_bad_manifest_prints_one_error_line(
     )
     assert main(["bench", str(manifest), "--out", str(tmp_path / "out"), "--quiet"]) == 1
     err = capsys.readouterr().err
-    assert err == f"ERROR: {manifest} [settings]: `align`: expected str, got int 3\n"
+    methods = "'none', 'se3', 'sim3', 'scale', 'posyaw', 'origin', 'origin_scale'"
+    assert err == f"ERROR: {manifest} [settings]: `align`: expected one of {methods}, got int 3\n"
 
 
 def test_bench_interrupted_says_how_to_continue(
@@ -299,7 +304,16 @@ def test_bench_interrupted_says_how_to_continue(
 
     monkeypatch.setattr(sweep, "run_sweep", interrupted)
     assert main(["bench", str(root), "--out", str(tmp_path / "out")]) == 130
-    assert "run the same command with --resume to finish" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "interrupted: every worker stopped; " in err
+    assert "run the same command with --resume to finish" in err
+    # On a cluster of its own, the workers are not this client's to stop: it says so.
+    argv = ["bench", str(root), "--out", str(tmp_path / "out"), "--scheduler", "10.0.0.5:8786"]
+    assert main(argv) == 130
+    assert (
+        "interrupted: this client stopped (the workers of the cluster at tcp://10.0.0.5:8786 "
+        "finish the chunks they hold and store their records, which --resume keeps); "
+    ) in capsys.readouterr().err
 
 
 def test_bench_flags_are_exclusive(capsys: pytest.CaptureFixture[str]) -> None:
@@ -426,3 +440,73 @@ def test_a_sweep_in_which_every_run_fails_names_the_first_and_counts_the_rest(
     assert captured.out.startswith("2 runs: 0 evaluated (0 succeeded), 2 failed to evaluate")
     summary = _json(out / "summary.json")
     assert (summary["n_failed"], summary["complete"]) == (2, False)
+
+
+def test_a_full_disk_exits_74_naming_the_runs_not_stored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "out"
+
+    def full(path: Any, data: Any, *, force: bool = False) -> NoReturn:
+        msg = f"{path}: cannot write it: no space left on the device"
+        raise OSError(errno.ENOSPC, msg)
+
+    monkeypatch.setattr(store, "write_atomic", full)  # every record: a simulated full disk
+    assert main(["bench", str(root), "--out", str(out), "--serial", "--allow-partial"]) == 74
+    printed = capsys.readouterr()
+    assert "stopped: a run's record could not be stored: " in printed.out
+    assert "not evaluated: orb/MH_01/1: RecordNotStored: " in printed.out
+    assert "not evaluated: orb/MH_01/2: NotRun: not evaluated: the sweep stopped: " in printed.out
+    error = printed.err.splitlines()[-1]
+    assert error.startswith("ERROR: the sweep stopped: a run's record could not be stored: ")
+    assert error.endswith(
+        "2 of 2 runs not evaluated or not stored (named in summary.json; the first: "
+        f"orb/MH_01/1: RecordNotStored: {error.split('RecordNotStored: ')[-1]}"
+    )
+    assert "free some space and run the same command with --resume" in error
+    assert not (out / "results.parquet").exists()
+    assert _json(out / "summary.json")["storage_error"] is True
+    monkeypatch.undo()
+    assert main(["bench", str(root), "--out", str(out), "--serial", "--resume", "--quiet"]) == 0
+    assert _ape_rms(out) == pytest.approx([0.0, 0.0], abs=1e-9)  # SE(3): the offsets go
+
+
+def test_a_folder_in_use_is_refused_at_once_naming_its_sweep(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "out"
+    out.mkdir()
+    with FolderLock(out):  # another sweep holds it (an open file of its own: its lock)
+        assert main(["bench", str(root), "--out", str(out), "--serial", "--resume"]) == 1
+        err = capsys.readouterr().err
+        assert err == (
+            f"ERROR: {out} is in use by another sweep (pid {os.getpid()} on "
+            f"{socket.gethostname()}, since {err.split('since ')[1].split(';')[0]}; lock "
+            f"{out / '.bench.lock'}): one client per output folder; wait for it to end or stop "
+            "it, or give another --out\n"
+        )  # before reading a run: not even "reading the runs"
+    assert sorted(p.name for p in out.iterdir()) == [".bench.lock"]
+
+
+def test_chunk_seconds_and_the_stall_timeout_are_checked_and_reach_the_sweep(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "out"
+    for flag, value, bound in (
+        ("--chunk-s", "0", "> 0"),
+        ("--chunk-s", "nan", "> 0"),
+        ("--stall-timeout", "-1", ">= 0"),
+        ("--stall-timeout", "inf", ">= 0"),
+    ):
+        assert main(["bench", str(root), "--out", str(out), flag, value, "--quiet"]) == 1
+        shown = float(value)
+        assert capsys.readouterr().err == (
+            f"ERROR: {flag} {shown}: expected a number of seconds {bound}, got {shown}\n"
+        )
+    assert not out.exists()
+    argv = ["bench", str(root), "--out", str(out), "--chunk-s", "2.5", "--stall-timeout", "0"]
+    assert main([*argv, "--serial", "--quiet"]) == 0
+    assert _json(out / "summary.json")["chunk_s"] == 2.5

@@ -142,3 +142,31 @@ def test_a_sweep_killed_by_sigkill_leaves_no_worker_behind(tmp_path: Path, root:
     assert left == [], [p.cmdline() for p in left]
     assert ResultStore(out).count() < RUNS
     _resume_finishes(root, out)
+
+
+def test_ctrl_c_on_a_dask_sweep_says_one_thing_and_leaves_no_process(
+    tmp_path: Path, root: Path
+) -> None:
+    pytest.importorskip("distributed")
+    out = tmp_path / "out"
+    argv = [a for a in _argv(root, out) if a not in ("--workers", "2")]
+    proc = subprocess.Popen(  # noqa: S603 - our interpreter and module
+        [*argv, "--dask", "--workers", "2"],
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # a terminal's Ctrl-C: SIGINT to the whole process group
+    )
+    started = _under_way(out, proc)
+    sent = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    left = _gone_within(started, GONE_WITHIN_S - (time.monotonic() - sent))
+    assert left == [], [p.cmdline() for p in left]
+    text = err.decode()
+    assert proc.returncode == 130, text
+    # Before: each worker process printed its KeyboardInterrupt (74 lines for two).
+    assert "Traceback" not in text
+    assert "KeyboardInterrupt" not in text
+    assert "interrupted: every worker stopped;" in text
+    _resume_finishes(root, out)

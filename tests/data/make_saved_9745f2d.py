@@ -107,7 +107,7 @@ def main() -> None:
     from robot_msgs.io.result_files import save_result
     from robot_msgs.trajectory import PoseTrajectory
 
-    t = np.arange(50) * 0.1
+    t = np.arange(50, dtype=np.float64) * 0.1
     ref = PoseTrajectory(
         stamps_s=t,
         positions_xyz=np.stack([t, np.sin(t), 0 * t], 1),

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     import numpy.typing as npt
 
+    from robot_msgs.evaluation.settings import SyncMethod
     from robot_msgs.typing import Float64Array, IntpArray
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -355,7 +356,7 @@ def test_one_to_one_never_reuses_a_stamp_and_agrees_with_brute_force(
     st.floats(1e-3, 1.0),
 )
 def test_associated_trajectories_pass_the_constructor_checks(
-    ref_t: Float64Array, est_t: Float64Array, method: str, max_diff: float
+    ref_t: Float64Array, est_t: Float64Array, method: SyncMethod, max_diff: float
 ) -> None:
     """The pairs skip the constructor's checks; building them anew must validate and agree."""
     rng = np.random.default_rng(ref_t.size * 31 + est_t.size)

@@ -9,10 +9,10 @@ import pytest
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import PairSettings, ape_errors, rpe, rpe_errors
-from robot_msgs.evaluation.components import rotation_vectors, track_axes
+from robot_msgs.evaluation.components import track_axes
 from robot_msgs.rotations import quat_xyzw_multiply
 from robot_msgs.trajectory import PoseTrajectory
-from tests.evaluation.metric_trajectories import quats_from_rotvecs, random_walk
+from tests.evaluation.metric_trajectories import random_walk
 
 
 def trajectory(positions: np.ndarray, quats: np.ndarray | None = None) -> PoseTrajectory:
@@ -128,14 +128,6 @@ def test_squares_sum_to_the_translation_and_the_angle(seed: int) -> None:
     assert track == pytest.approx(rpe_errors(ref, est, pairs, "translation") ** 2, rel=1e-12)
     turn = sum(rpe_errors(ref, est, pairs, r) ** 2 for r in ("roll_deg", "pitch_deg", "yaw_deg"))
     assert turn == pytest.approx(rpe_errors(ref, est, pairs, "angle_deg") ** 2, rel=1e-10)
-
-
-def test_rotation_vectors_of_known_rotations() -> None:
-    rotvecs = np.array([[0.0, 0.0, 0.0], [1e-14, 0.0, 0.0], [0.3, -0.2, 0.1], [0.0, 3.0, 0.0]])
-    got = rotation_vectors(quats_from_rotvecs(rotvecs))
-    assert got == pytest.approx(rotvecs, abs=1e-15)
-    flipped = -quats_from_rotvecs(rotvecs)  # q and -q are one rotation
-    assert rotation_vectors(flipped) == pytest.approx(rotvecs, abs=1e-15)
 
 
 def test_component_relations_through_rpe_with_pair_settings() -> None:

@@ -36,6 +36,7 @@ from tests.evaluation.metric_trajectories import load_evo_file
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from robot_msgs.evaluation.settings import AlignMethod
     from robot_msgs.typing import Float64Array
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -277,7 +278,7 @@ VERTICAL = np.outer(np.arange(10.0), [0.0, 0.0, 1.0]) + np.array([4.0, 5.0, 0.0]
 
 
 @pytest.mark.parametrize("method", ["se3", "sim3"])
-def test_collinear_positions_raise_with_the_reason_and_alternatives(method: str) -> None:
+def test_collinear_positions_raise_with_the_reason_and_alternatives(method: AlignMethod) -> None:
     with pytest.raises(
         AlignmentError,
         match=r"positions are collinear.*rotation about the line is undetermined.*`align='origin'`",
@@ -286,7 +287,7 @@ def test_collinear_positions_raise_with_the_reason_and_alternatives(method: str)
 
 
 @pytest.mark.parametrize("method", ["se3", "sim3", "scale", "posyaw"])
-def test_static_positions_raise(method: str) -> None:
+def test_static_positions_raise(method: AlignMethod) -> None:
     with pytest.raises(
         AlignmentError, match=r"(same point|do not move horizontally).*`align='origin'`"
     ):

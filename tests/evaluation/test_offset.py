@@ -19,6 +19,7 @@ from tests.evaluation.metric_trajectories import quats_from_rotvecs
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from robot_msgs.evaluation.settings import AlignMethod
     from robot_msgs.typing import Float64Array
 
 
@@ -203,7 +204,7 @@ def _read(path: Path) -> PoseTrajectory:
 )
 @pytest.mark.parametrize("late_s", [0.1, -0.25])
 def test_a_shifted_evo_estimate_is_recovered_and_gives_the_unshifted_ape(
-    evo_data: Path, reference: str, estimate: str, align: str, late_s: float
+    evo_data: Path, reference: str, estimate: str, align: AlignMethod, late_s: float
 ) -> None:
     ref, est = _read(evo_data / reference), _read(evo_data / estimate)
     settings = EvaluationSettings(offset_auto=True, align=align)

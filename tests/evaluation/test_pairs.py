@@ -20,6 +20,7 @@ from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import line, random_walk
 
 if TYPE_CHECKING:
+    from robot_msgs.evaluation.settings import DeltaUnit
     from robot_msgs.typing import Float64Array, IntpArray
 
 
@@ -122,7 +123,7 @@ def test_path_distances_sum_the_steps() -> None:
 
 
 @pytest.mark.parametrize(("delta", "unit"), [(0.1, "rad"), (0.45, "rad"), (10.0, "deg")])
-def test_angle_consecutive_matches_the_loop(delta: float, unit: str) -> None:
+def test_angle_consecutive_matches_the_loop(delta: float, unit: DeltaUnit) -> None:
     traj = random_walk(1500, seed=9)
     q = traj.orientations_quat_xyzw
     steps = [_angle(q, k, k + 1) for k in range(len(traj) - 1)]
@@ -136,7 +137,7 @@ def test_angle_consecutive_matches_the_loop(delta: float, unit: str) -> None:
     ("n", "delta", "unit"),
     [(600, 0.1, "rad"), (333, 0.35, "rad"), (517, 4.0, "deg"), (20, 0.05, "rad")],
 )
-def test_angle_all_pairs_matches_the_quadratic_loop(n: int, delta: float, unit: str) -> None:
+def test_angle_all_pairs_matches_the_quadratic_loop(n: int, delta: float, unit: DeltaUnit) -> None:
     traj = random_walk(n, seed=n, step_rad=0.03)
     radians = math.radians(delta) if unit == "deg" else delta
     tol = math.radians(0.1 * delta) if unit == "deg" else 0.1 * delta

@@ -79,7 +79,7 @@ def test_the_input_is_not_changed_and_a_bad_plane_is_refused() -> None:
     with pytest.raises(ValidationError, match=r"Expected a plane in xy, xz, yz, got 'ab'"):
         project_to_plane(POSE, "ab")
     with pytest.raises(ValidationError, match=r"Expected one of 'xy', 'xz', 'yz', got str 'ab'"):
-        EvaluationSettings(project_to_plane="ab")
+        EvaluationSettings(project_to_plane="ab")  # type: ignore[arg-type]
 
 
 def test_prepare_projects_after_the_alignment() -> None:

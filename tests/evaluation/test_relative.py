@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,6 +17,9 @@ from tests.evaluation.metric_trajectories import (
     noisy_estimate_and_moved,
     random_walk,
 )
+
+if TYPE_CHECKING:
+    from robot_msgs.evaluation.settings import DeltaUnit
 
 T = np.arange(101, dtype=np.float64) * 0.1
 
@@ -99,12 +104,13 @@ def test_rpe_without_alignment_is_invariant_to_a_rigid_transform_of_the_estimate
     motion: RigidMotion,
 ) -> None:
     ref, est, moved = noisy_estimate_and_moved(31, motion)
-    for relation, delta, unit in (
+    cases: tuple[tuple[str, float, DeltaUnit], ...] = (
         ("translation", 1, "f"),
         ("angle_deg", 0.5, "m"),
         ("full", 5.0, "deg"),
         ("y", 1.0, "s"),
-    ):
+    )
+    for relation, delta, unit in cases:
         before = rpe(
             ref,
             est,
@@ -132,7 +138,7 @@ def test_a_delta_without_pairs_is_refused_with_the_path_length() -> None:
 
 def test_evaluate_of_several_rpes_equals_rpe_for_each_delta() -> None:
     ref, est = random_walk(300, seed=5), random_walk(300, seed=6)
-    units = ((1.0, "f"), (2.0, "s"), (1.0, "m"))
+    units: tuple[tuple[float, DeltaUnit], ...] = ((1.0, "f"), (2.0, "s"), (1.0, "m"))
     specs = [Rpe(pairs=(PairSettings(delta=d, delta_unit=u, all_pairs=True),)) for d, u in units]
     together = evaluate(ref, est, EvaluationSettings(align="se3"), metrics=specs)
     for (delta, unit), got in zip(units, together, strict=True):

@@ -30,6 +30,7 @@ from tests.evaluation.metric_trajectories import quats_from_rotvecs, random_walk
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from robot_msgs.evaluation.settings import AlignMethod
     from robot_msgs.trajectory import PoseTrajectory
 
 
@@ -102,7 +103,9 @@ RELATIONS = ("translation", "angle_deg", "full", "rot_part", "point_distance", "
 
 
 @pytest.mark.parametrize("align", ["none", "se3", "sim3"])
-def test_a_moved_estimate_gives_back_the_original_numbers_with_the_inverses(align: str) -> None:
+def test_a_moved_estimate_gives_back_the_original_numbers_with_the_inverses(
+    align: AlignMethod,
+) -> None:
     ref = random_walk(400, seed=5)
     noise = random_walk(400, seed=6, step_m=0.004, step_rad=0.003)
     est = ref.replace(

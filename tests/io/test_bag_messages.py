@@ -190,7 +190,7 @@ def _reference_bag(path: Path, topics: dict[str, tuple[str, list[dict[str, objec
                 writer.write_message(
                     topic, schema, message, log_time=1000 + i, publish_time=1000 + i
                 )
-        writer.finish()  # type: ignore[no-untyped-call]
+        writer.finish()  # type: ignore[no-untyped-call,unused-ignore]  # typed only with the test extra
     return path
 
 

@@ -81,7 +81,7 @@ def test_detect_format_explains_a_line_of_unexpected_width(tmp_path: Path) -> No
     path.write_text("1 2 3\n")
     with pytest.raises(
         FormatError,
-        match=r"a\.txt: cannot tell the format: line 1 has 3 numbers .*choose the format \(--format",
+        match=r"a\.txt: cannot tell the format: line 1 has 3 numbers .*choose the format \(`fmt=",
     ):
         detect_format(path)
 
@@ -90,7 +90,7 @@ def test_detect_format_explains_a_file_without_numbers(tmp_path: Path) -> None:
     path = tmp_path / "a.txt"
     path.write_text("# nothing\n")
     with pytest.raises(
-        FormatError, match=r"no numeric data line found; choose the format \(--format tum"
+        FormatError, match=r"no numeric data line found; choose the format \(`fmt=` tum"
     ):
         detect_format(path)
 

@@ -104,7 +104,7 @@ def test_binary_data_names_the_byte_and_the_format_flag(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError,
         match=r"a\.dat: not a text file \(byte 0 is not UTF-8\); for a bag choose the format "
-        r"\(--format bag, bag2 or mcap\)",
+        r"\(`fmt=` bag, bag2 or mcap\)",
     ):
         read_tum(path)
     nul = put(tmp_path, b"1 2 3\x00\x00\x00\x00\x00\x00\x00\x00 4\n", name="b.dat")
@@ -117,13 +117,14 @@ def test_binary_data_names_the_byte_and_the_format_flag(tmp_path: Path) -> None:
     ["1 2 3\n", "# nothing\n", "", "1 0 0 0 0 0 0 1\n2 0 0 0 0 0 1\n"],
     ids=["three-columns", "no-data", "empty", "short-row"],
 )
-def test_messages_use_cli_neutral_words(tmp_path: Path, text: str) -> None:
+def test_messages_name_arguments_not_flags(tmp_path: Path, text: str) -> None:
+    """A library error names what a Python call passes; the CLI words it with flags."""
     path = put(tmp_path, text.encode())
     with pytest.raises(FormatError) as caught:
         read_trajectory(path)
     message = str(caught.value)
-    for api_word in ("fmt=", "force=True", "strict=True", "n_first"):
-        assert api_word not in message
+    for flag in ("--format", "--force", "--strict", "--n-first"):
+        assert flag not in message
 
 
 def test_a_nul_byte_deep_in_a_file_is_named_by_its_line(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""read_transform: the 4x4 and pose layouts evo and ROS write, and errors naming the file."""
+"""read_transform / write_transform: the 4x4 and pose layouts evo and ROS write, round trips."""
 
 from __future__ import annotations
 
@@ -9,9 +9,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from robot_msgs.errors import FormatError
-from robot_msgs.io.transform_file import read_transform
+from robot_msgs.errors import FormatError, OutputExistsError, ValidationError
+from robot_msgs.io.transform_file import TRANSFORM_LAYOUTS, read_transform, write_transform
+from robot_msgs.rotations import matrix_from_rotation_vector
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -108,3 +111,104 @@ def test_bad_files_name_the_file_and_what_was_expected(
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match=r"--transform-right .*nope\.txt: no such file"):
         read_transform(tmp_path / "nope.txt", flag="--transform-right")
+
+
+# Writing ----------------------------------------------------------------------------------
+
+_FINITE = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_subnormal=True)
+_LAYOUTS: list[tuple[str, str | None]] = [
+    ("T.txt", None),
+    ("T.npy", None),
+    ("T.json", "matrix"),
+    ("T.json", "evo"),
+    ("T.json", "pose"),
+    ("T.json", "transform"),
+    ("T.yaml", "evo"),
+    ("T.yml", "matrix"),
+    ("T.yaml", "pose"),
+    ("T.yaml", "transform"),
+]
+
+
+@st.composite
+def _transforms(draw: st.DrawFn, *, scaled: bool) -> np.ndarray:
+    rotvec = np.array(draw(st.lists(st.floats(-3.1, 3.1), min_size=3, max_size=3)))
+    out = np.eye(4)
+    scale = draw(st.floats(1e-3, 1e3)) if scaled else 1.0
+    out[:3, :3] = scale * matrix_from_rotation_vector(rotvec[None])[0]
+    out[:3, 3] = draw(st.lists(_FINITE, min_size=3, max_size=3))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(matrix=_transforms(scaled=False), case=st.sampled_from(_LAYOUTS))
+def test_every_layout_reads_back_what_was_written(
+    tmp_path_factory: pytest.TempPathFactory,
+    matrix: np.ndarray,
+    case: tuple[str, str | None],
+) -> None:
+    name, layout = case
+    if name.endswith((".yaml", ".yml")) and importlib.util.find_spec("yaml") is None:
+        return
+    path = write_transform(tmp_path_factory.mktemp("w") / name, matrix, layout=layout)  # type: ignore[arg-type]
+    back = np.array(read_transform(path)).reshape(4, 4)
+    if layout in (None, "matrix"):
+        assert np.array_equal(back, matrix)  # bit for bit, -0.0 and subnormals included
+    else:  # through a quaternion: to rounding
+        np.testing.assert_allclose(back[:3, :3], matrix[:3, :3], atol=1e-14)
+        assert np.array_equal(back[:3, 3], matrix[:3, 3])
+
+
+@settings(max_examples=30, deadline=None)
+@given(matrix=_transforms(scaled=True))
+def test_a_sim3_round_trips_in_evo_keys_and_as_a_matrix(
+    tmp_path_factory: pytest.TempPathFactory, matrix: np.ndarray
+) -> None:
+    folder = tmp_path_factory.mktemp("s")
+    evo = np.array(read_transform(write_transform(folder / "T.json", matrix))).reshape(4, 4)
+    np.testing.assert_allclose(evo, matrix, rtol=1e-12, atol=1e-12 * np.abs(matrix).max())
+    text = np.array(read_transform(write_transform(folder / "T.txt", matrix))).reshape(4, 4)
+    assert np.array_equal(text, matrix)
+
+
+def test_the_16_numbers_of_a_setting_are_accepted(tmp_path: Path) -> None:
+    path = write_transform(tmp_path / "T.json", EXPECTED, layout="transform")
+    assert json.loads(path.read_text())["translation"] == {"x": 1.0, "y": 2.0, "z": 3.0}
+    assert close(read_transform(path))
+
+
+@pytest.mark.parametrize(
+    ("matrix", "layout", "name", "match"),
+    [
+        (np.eye(3), None, "T.json", r"Expected a finite 4x4 transform"),
+        (np.full((4, 4), np.nan), None, "T.json", r"Expected a finite 4x4"),
+        ("abc", None, "T.json", r"Expected a 4x4 transform of numbers"),
+        ([[1, 2], [3]], None, "T.json", r"Expected a 4x4 transform of numbers"),
+        (np.diag([1.0, 2.0, 1.0, 1.0]), None, "T.json", r"SE\(3\) or Sim\(3\)"),
+        (np.diag([1.0, 1.0, -1.0, 1.0]), None, "T.json", r"SE\(3\) or Sim\(3\)"),
+        (np.diag([2.0, 2.0, 2.0, 2.0]), None, "T.json", r"SE\(3\) or Sim\(3\)"),
+        (np.diag([2.0, 2.0, 2.0, 1.0]), "pose", "T.json", r"a ROS pose has no scale"),
+        (np.eye(4), "evo", "T.txt", r"holds the matrix; write the 'evo' layout"),
+        (np.eye(4), "euler", "T.json", r"Expected a layout in"),
+    ],
+)
+def test_what_is_not_a_transform_or_a_layout_is_refused(
+    tmp_path: Path, matrix: object, layout: str | None, name: str, match: str
+) -> None:
+    with pytest.raises(ValidationError, match=match):
+        write_transform(tmp_path / name, matrix, layout=layout)  # type: ignore[arg-type]
+    assert not (tmp_path / name).exists()
+
+
+def test_an_existing_file_is_kept_without_force(tmp_path: Path) -> None:
+    path = tmp_path / "T.txt"
+    path.write_text("keep\n")
+    with pytest.raises(OutputExistsError):
+        write_transform(path, np.eye(4))
+    assert path.read_text() == "keep\n"
+    write_transform(path, np.eye(4), force=True)
+    assert close(read_transform(path), tuple(np.eye(4).ravel()))
+
+
+def test_the_layouts_are_the_ones_read() -> None:
+    assert TRANSFORM_LAYOUTS == ("evo", "pose", "transform", "matrix")

@@ -7,6 +7,7 @@ import pickle
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from robot_msgs.errors import ValidationError
@@ -168,7 +169,7 @@ def test_infinity_raises_naming_the_index() -> None:
         ([[0.0, 0.0], [1.0]], r"as a numeric array, got list"),
     ],
 )
-def test_bad_shapes_and_types_raise(value: object, match: str) -> None:
+def test_bad_shapes_and_types_raise(value: npt.ArrayLike, match: str) -> None:
     with pytest.raises(ValidationError, match=match):
         path_smoothness(value)
 

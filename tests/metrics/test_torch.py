@@ -1,4 +1,4 @@
-"""The torchmetrics adapter: same values as the NumPy kernels, gradients, two-process sums."""
+"""The kernels on torch tensors and the torchmetrics adapter: NumPy's values, gradients, sums."""
 
 from __future__ import annotations
 
@@ -22,12 +22,12 @@ if TYPE_CHECKING:
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("torchmetrics")
+pytest.importorskip("array_api_compat")
 
 import robot_msgs  # noqa: E402
 from robot_msgs import metrics as npm  # noqa: E402
 from robot_msgs.errors import ValidationError  # noqa: E402
 from robot_msgs.metrics import torch as tm  # noqa: E402
-from robot_msgs.metrics import torch_kernels as tk  # noqa: E402
 from tests.metrics import _torch_dist_worker as worker  # noqa: E402
 
 NUMPY_SETTINGS = {
@@ -70,6 +70,11 @@ def test_every_torch_metric_matches_its_numpy_twin() -> None:
         ("dtw", ("traj", "short"), {"distance": "cityblock"}),
         ("ndtw", ("traj", "short"), {"threshold": 2.0}),
         ("sdtw", ("traj", "short"), {"threshold": 6.0}),
+        ("turning_angles", ("traj",), {}),
+        ("wrap_angle", ("headings",), {}),
+        ("dimensionless_jerk", ("speed", 100.0), {}),
+        ("success_rate", ("flags",), {}),
+        ("spl", ("flags", "shortest", "taken"), {}),
     ],
 )
 def test_functional_kernels_match_per_item(
@@ -83,26 +88,33 @@ def test_functional_kernels_match_per_item(
         "short": np.cumsum(rng.normal(size=(3, 2, 4, 3)), axis=2),
         "headings": rng.uniform(-4, 4, size=(3, 2, 7)),
         "speed": np.exp(-5 * t**2) * (1 + rng.random((3, 1))),
+        "flags": rng.random((3, 2)) < 0.6,
+        "shortest": rng.uniform(1, 5, (3, 2)),
+        "taken": rng.uniform(0, 10, (3, 2)),
     }
     np_args = [pool[a] if isinstance(a, str) else a for a in args]
     torch_args = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in np_args]
     expected = getattr(npm, name)(*np_args, **kwargs)
-    got = getattr(tk, name)(*torch_args, **kwargs)
+    got = getattr(npm, name)(*torch_args, **kwargs)
+    assert isinstance(expected, np.ndarray)  # NumPy in, NumPy out; a tensor in, a tensor out
+    assert isinstance(got, torch.Tensor)
     assert tuple(got.shape) == expected.shape
     assert got.dtype == torch.float64
     np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12, atol=1e-12)
 
 
-def test_published_values_through_the_torch_kernels() -> None:
+def test_published_values_through_the_kernels_on_tensors() -> None:
     # The reference doctest signal of siva82kb/smoothness (see test_jerk.py and test_sparc.py).
     t = torch.arange(-1, 1, 0.01, dtype=torch.float64)
     move = torch.exp(-5 * t**2)
-    assert tk.sparc(move, 100.0).item() == pytest.approx(-1.41403126171, rel=1e-10)
-    assert tk.log_dimensionless_jerk(move, 100.0).item() == pytest.approx(-5.81635741476, rel=1e-10)
+    assert npm.sparc(move, 100.0).item() == pytest.approx(-1.41403126171, rel=1e-10)
+    assert npm.log_dimensionless_jerk(move, 100.0).item() == pytest.approx(
+        -5.81635741476, rel=1e-10
+    )
     # r4r/dtw.py's doctest
     q = torch.tensor([[0, 0], [1, 0], [2, 0], [3, 0]])
     r = torch.tensor([[0, 0], [1, 0], [2, 1], [3, 2]])
-    assert tk.ndtw(q, r, distance="cityblock", threshold=3.0).item() == pytest.approx(
+    assert npm.ndtw(q, r, distance="cityblock", threshold=3.0).item() == pytest.approx(
         0.77880078307140488
     )
 
@@ -114,7 +126,7 @@ def test_float32_input_is_computed_in_float64() -> None:
         + 1e8
     )
     expected = (1 + math.sqrt(671088**2 + 671089**2)) / (3 * 671089 - 1)
-    assert tk.path_smoothness(p).item() == pytest.approx(expected, rel=1e-14)
+    assert npm.path_smoothness(p).item() == pytest.approx(expected, rel=1e-14)
     metric = tm.PathSmoothness()
     metric.update(
         torch.tensor([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0]], dtype=torch.float32)
@@ -126,24 +138,44 @@ def test_float32_input_is_computed_in_float64() -> None:
 @pytest.mark.parametrize(
     ("fn", "make_input"),
     [
-        (tk.path_smoothness, lambda: torch.randn(4, 8, 3, dtype=torch.float64).cumsum(1)),
-        (tk.path_length, lambda: torch.randn(4, 8, 3, dtype=torch.float64).cumsum(1)),
-        (tk.straightness, lambda: torch.randn(4, 8, 3, dtype=torch.float64).cumsum(1)),
-        (tk.curvature, lambda: torch.randn(4, 8, 2, dtype=torch.float64).cumsum(1)),
+        (npm.path_smoothness, lambda: torch.randn(4, 8, 3, dtype=torch.float64).cumsum(1)),
+        (npm.path_length, lambda: torch.randn(4, 8, 3, dtype=torch.float64).cumsum(1)),
+        (npm.straightness, lambda: torch.randn(4, 8, 3, dtype=torch.float64).cumsum(1)),
+        (npm.curvature, lambda: torch.randn(4, 8, 2, dtype=torch.float64).cumsum(1)),
         (
-            lambda s: tk.log_dimensionless_jerk(s, 50.0),
+            lambda s: npm.log_dimensionless_jerk(s, 50.0),
             lambda: 1 + torch.rand(3, 40, dtype=torch.float64),
         ),
         (
-            lambda s: tk.sparc(s, 50.0),
+            lambda s: npm.sparc(s, 50.0),
             lambda: (
                 torch.exp(-5 * torch.linspace(-1, 1, 40, dtype=torch.float64) ** 2).repeat(2, 1)
                 + 0.1 * torch.rand(2, 40, dtype=torch.float64)
             ),
         ),
         (
-            lambda x: tk.dtw(x, x.flip(-2)[..., :5, :]),
+            lambda x: npm.dtw(x, x.flip(-2)[..., :5, :]),
             lambda: torch.randn(2, 6, 2, dtype=torch.float64),
+        ),
+        (
+            lambda x: npm.curvature_change(x, torch.linspace(0.0, 2.0, 8, dtype=torch.float64)),
+            lambda: torch.randn(8, 2, dtype=torch.float64).cumsum(0),
+        ),
+        (
+            lambda x: npm.average_displacement_error(x, torch.zeros_like(x)),
+            lambda: 1 + torch.rand(3, 5, 2, dtype=torch.float64),
+        ),
+        (
+            lambda x: npm.final_displacement_error(x, torch.zeros_like(x)),
+            lambda: 1 + torch.rand(3, 5, 2, dtype=torch.float64),
+        ),
+        (
+            lambda x: npm.ndtw(x, x.flip(-2)[..., :5, :], threshold=2.0),
+            lambda: torch.randn(2, 6, 2, dtype=torch.float64),
+        ),
+        (
+            lambda p: npm.spl(torch.tensor([1, 1, 0]), torch.tensor([4.0, 5.0, 6.0]), p),
+            lambda: torch.tensor([3.0, 7.0, 9.0], dtype=torch.float64),
         ),
     ],
 )
@@ -175,6 +207,89 @@ def test_forward_returns_a_differentiable_batch_value_and_straight_lines_have_fi
     assert metric.compute().item() == pytest.approx(math.sqrt(2) / 6)
 
 
+def test_a_path_that_stops_or_never_moves_has_finite_gradients() -> None:
+    # Zero-length steps: every denominator that may be 0 is guarded (ratio_or), norms have
+    # a zero subgradient at 0, so no NaN reaches the backward pass.
+    still = torch.zeros(2, 5, 3, dtype=torch.float64, requires_grad=True)
+    stop = torch.tensor(
+        [[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 1.0]], dtype=torch.float64, requires_grad=True
+    )
+    for fn in (npm.path_smoothness, npm.path_length, npm.straightness, npm.curvature):
+        for x in (still, stop):
+            x.grad = None
+            fn(x).sum().backward()
+            assert x.grad is not None
+            assert bool(torch.isfinite(x.grad).all()), fn.__name__
+
+
+def _bad_inputs() -> list[tuple[str, tuple[object, ...]]]:
+    nan = np.zeros((2, 4, 2))
+    nan[1, 3, 0] = np.nan
+    return [
+        ("path_smoothness", (nan,)),
+        ("path_smoothness", (np.zeros((2, 2)),)),
+        ("curvature_change", (np.array([[0.0, 0.0], [0.0, 0.0], [1.0, 0.0]]), np.arange(3.0))),
+        ("curvature_change", (np.zeros((3, 2)), np.zeros(4))),
+        ("log_dimensionless_jerk", (np.zeros((2, 5)), 10.0)),
+        ("sparc", (np.zeros((2, 8)), 10.0)),
+        ("average_displacement_error", (np.zeros((3, 2)), np.zeros((4, 2)))),
+        ("dtw", (np.zeros((3, 2)), np.zeros((4, 3)))),
+        ("success_rate", (np.array([1.0, 0.5]),)),
+        ("spl", (np.array([1.0, 1.0]), np.array([1.0, -1.0]), np.array([1.0, 1.0]))),
+    ]
+
+
+@pytest.mark.parametrize(("name", "args"), _bad_inputs())
+def test_numpy_and_torch_refuse_bad_input_with_the_same_message(
+    name: str, args: tuple[object, ...]
+) -> None:
+    fn = getattr(npm, name)
+    with pytest.raises(ValidationError, match=r"Expected") as from_numpy:
+        fn(*args)
+    tensors = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in args]
+    with pytest.raises(ValidationError, match=r"Expected") as from_torch:
+        fn(*tensors)
+    assert str(from_torch.value) == str(from_numpy.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "syncs"),
+    [
+        ("path_smoothness", ("traj",), 1),
+        ("curvature", ("traj",), 1),
+        ("curvature_change", ("traj", "headings"), 3),  # two inputs, turning in place
+        ("log_dimensionless_jerk", ("speed", 50.0), 2),  # the input, a profile that is 0
+        ("sparc", ("speed", 50.0), 2),
+        ("average_displacement_error", ("traj", "traj"), 2),
+        ("dtw", ("traj", "traj"), 2),
+        ("spl", ("flags", "lengths", "lengths"), 5),  # 0/1 flags; finite and sign, twice
+    ],
+)
+def test_input_checks_synchronise_once_per_check(
+    name: str, args: tuple[str | float, ...], syncs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pool = {
+        "traj": torch.randn(4, 6, 2, dtype=torch.float64).cumsum(1),
+        "headings": torch.linspace(0.0, 1.0, 6, dtype=torch.float64).repeat(4, 1),
+        "speed": 1 + torch.rand(3, 40, dtype=torch.float64),
+        "flags": torch.tensor([1, 0, 1]),
+        "lengths": torch.tensor([1.0, 2.0, 3.0]),
+    }
+    values = [pool[a] if isinstance(a, str) else a for a in args]
+    count = 0
+    for method in ("__bool__", "__float__", "__int__", "item", "tolist"):
+        original = getattr(torch.Tensor, method)
+
+        def counted(*a: object, original: Callable[..., object] = original) -> object:
+            nonlocal count
+            count += 1
+            return original(*a)
+
+        monkeypatch.setattr(torch.Tensor, method, counted)
+    getattr(npm, name)(*values)
+    assert count == syncs
+
+
 def test_nan_raises_naming_the_index() -> None:
     x = torch.zeros(2, 4, 2)
     x[1, 3, 0] = math.nan
@@ -189,8 +304,8 @@ def test_too_few_points_and_bad_options_raise() -> None:
         tm.PathSmoothness().update(torch.zeros(2, 2))
     with pytest.raises(ValidationError, match=r"`normalization` in"):
         tm.PathSmoothness(normalization="steps")  # type: ignore[arg-type]
-    with pytest.raises(ValidationError, match=r"as a torch.Tensor, got list"):
-        tk.path_length([[0.0, 0.0], [1.0, 1.0]])  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"`trajectory` as a torch.Tensor, got list"):
+        tm.PathLength().update([[0.0, 0.0], [1.0, 1.0]])  # type: ignore[arg-type]
 
 
 @pytest.mark.filterwarnings("ignore:The ``compute`` method of metric:UserWarning")
@@ -216,7 +331,7 @@ def test_robometric_frame_cross_check_with_its_own_normalisation() -> None:
     lost = rmf.PathSmoothness()
     lost.update(big)
     assert lost.compute().item() == 0.0
-    assert tk.path_smoothness(big, normalization="points").item() > 0.007
+    assert npm.path_smoothness(big, normalization="points").item() > 0.007
 
 
 def _free_port() -> int:

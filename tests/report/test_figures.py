@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
+from robot_msgs.compare import Signal
 from robot_msgs.errors import FormatError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
@@ -43,7 +44,7 @@ def result(fr1: tuple[PoseTrajectory, PoseTrajectory]) -> EvaluationResult:
 
 
 def test_the_error_axes_show_rms_mean_and_median_of_the_errors(result: EvaluationResult) -> None:
-    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t")
+    fig = evaluation_figure([("est", result)], result.comparison.signals, title="t")
     err = fig.axes[1]  # the view, the errors, then the colour bar
     lines = {line.get_label().split()[0]: line for line in err.get_lines()}
     errors = result.series["translation"].errors
@@ -60,7 +61,7 @@ def test_the_error_axes_show_rms_mean_and_median_of_the_errors(result: Evaluatio
 
 
 def test_the_trajectory_is_coloured_by_error_with_a_colour_bar(result: EvaluationResult) -> None:
-    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t")
+    fig = evaluation_figure([("est", result)], result.comparison.signals, title="t")
     colourbars = [ax for ax in fig.axes if ax.get_label() == "<colorbar>"]
     assert len(colourbars) == 1
     assert colourbars[0].get_ylabel() == "translation error [m]"
@@ -77,7 +78,7 @@ def test_gaps_in_the_errors_stay_gaps(fr1: tuple[PoseTrajectory, PoseTrajectory]
         orientations_quat_xyzw=est.orientations_quat_xyzw[keep],
     )
     result = ape(ref, holed, settings=EvaluationSettings(align="se3"))
-    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t")
+    fig = evaluation_figure([("est", result)], result.comparison.signals, title="t")
     curve = next(line for line in fig.axes[1].get_lines() if line.get_label() == "error")
     x = np.asarray(curve.get_xdata(), dtype=float)
     y = np.asarray(curve.get_ydata(), dtype=float)
@@ -93,7 +94,7 @@ def test_relative_errors_colour_the_pair_end_poses(
     result = rpe(
         *fr1, settings=EvaluationSettings(align="se3"), pairs=PairSettings(delta=10, delta_unit="f")
     )
-    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t", plane="xz")
+    fig = evaluation_figure([("est", result)], result.comparison.signals, title="t", plane="xz")
     (points,) = fig.axes[0].collections
     pairs = result.series["translation"].pairs
     assert pairs is not None
@@ -106,7 +107,7 @@ def test_relative_errors_colour_the_pair_end_poses(
 def test_png_size_is_the_figure_size_times_the_dpi(
     result: EvaluationResult, tmp_path: Path
 ) -> None:
-    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t")
+    fig = evaluation_figure([("est", result)], result.comparison.signals, title="t")
     data = save_figure(fig, tmp_path / "f.png", dpi=200).read_bytes()
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert (width, height) == (round(11.0 * 200), round(4.5 * 200))
@@ -116,7 +117,7 @@ def test_png_size_is_the_figure_size_times_the_dpi(
 def test_vector_formats_keep_text_and_embed_truetype(
     result: EvaluationResult, tmp_path: Path
 ) -> None:
-    fig = evaluation_figure([("est", result)], [("translation", "error")], title="t", plane="xyz")
+    fig = evaluation_figure([("est", result)], result.comparison.signals, title="t", plane="xyz")
     assert fig.axes[0].name == "3d"
     pdf = save_figure(fig, tmp_path / "f.pdf").read_bytes()
     assert pdf.startswith(b"%PDF-")
@@ -130,20 +131,23 @@ def test_vector_formats_keep_text_and_embed_truetype(
 
 def test_same_figure_same_bytes(result: EvaluationResult, tmp_path: Path) -> None:
     a = save_figure(
-        evaluation_figure([("e", result)], [("translation", "e")], title="t"), tmp_path / "a.pdf"
+        evaluation_figure([("e", result)], result.comparison.signals, title="t"), tmp_path / "a.pdf"
     )
     b = save_figure(
-        evaluation_figure([("e", result)], [("translation", "e")], title="t"), tmp_path / "b.pdf"
+        evaluation_figure([("e", result)], result.comparison.signals, title="t"), tmp_path / "b.pdf"
     )
     assert a.read_bytes() == b.read_bytes()
 
 
 def test_signal_labels_are_words_with_units() -> None:
-    assert signal_label("angle_rad", "rad") == "rotation error [rad]"
-    assert signal_label("x", "m") == "x error (estimate − reference) [m]"
-    assert signal_label("point_distance_error_ratio", "%") == "point distance error ratio [%]"
+    def one(quantity: str, unit: str, length_m: float | None = None) -> Signal:
+        return Signal.of(quantity, unit, [1.0], stamps_s=[0.0], length_m=length_m)
+
+    assert signal_label(one("angle_rad", "rad")) == "rotation error [rad]"
+    assert signal_label(one("x", "m")) == "x error (estimate − reference) [m]"
+    assert signal_label(one("point_distance_error_ratio", "%")) == "point distance error ratio [%]"
     assert (
-        signal_label("rotation_deg_per_m@800m", "deg/m")
+        signal_label(one("rotation_deg_per_m", "deg/m", length_m=800.0))
         == "rotation error per segment, 800 m [deg/m]"
     )
 
@@ -182,7 +186,7 @@ def test_the_overlay_has_a_view_xyz_rpy_and_speed(
     fr1: tuple[PoseTrajectory, PoseTrajectory],
 ) -> None:
     ref, est = fr1
-    fig = overlay_figure(ref, [("est", est)], frames=True)
+    fig = overlay_figure(ref, [("est", est.replace(stamps_are_frames=True))])
     labels = [ax.get_ylabel() for ax in fig.axes]
     assert labels[1:] == [
         "x [m]",

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError
 from robot_msgs.runs import discover_runs, load_runs
-from robot_msgs.runs.folders import is_run_folder
+from robot_msgs.runs.folders import PathResolver, is_run_folder
+from robot_msgs.runs.spec import natural_key
 from tests.runs.tree import make_tree
 
 
@@ -128,3 +132,61 @@ def test_a_run_folder_holds_an_estimate_or_a_meta_json(tmp_path: Path) -> None:
     (tmp_path / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
     assert is_run_folder(tmp_path)
     assert not is_run_folder(tmp_path / "estimate.tum")
+
+
+_NAMES = st.sampled_from(["1", "01", "2", "10", "a", "a-b", "a.1", "a1", "a01", "b", ".h", "x y"])
+
+
+def _reference_order(root: Path) -> list[str]:
+    """The runs under ``root`` as the folder convention defines their order.
+
+    Every folder holding ``meta.json`` or ``estimate.<ext>`` outside hidden folders, sorted
+    by :func:`natural_key` of its path relative to the root (ties: by the path itself).
+    """
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        if "meta.json" in files or "estimate.tum" in files:
+            found.append(Path(folder).relative_to(root).as_posix())
+    return sorted(found, key=lambda name: (natural_key(name), name))
+
+
+@settings(max_examples=60, deadline=None)
+@given(paths=st.lists(st.lists(_NAMES, min_size=1, max_size=4), min_size=1, max_size=12))
+def test_the_walk_finds_the_runs_in_the_order_of_their_whole_paths(
+    tmp_path_factory: pytest.TempPathFactory, paths: list[list[str]]
+) -> None:
+    root = tmp_path_factory.mktemp("walk")
+    for k, parts in enumerate(paths):
+        folder = root.joinpath(*parts)
+        folder.mkdir(parents=True, exist_ok=True)
+        meta = {"algorithm": "a", "sequence": "s", "trial": str(k)}
+        (folder / "meta.json").write_text(json.dumps(meta))
+    expected = _reference_order(root)
+    if not expected:  # every run in a hidden folder
+        with pytest.raises(FormatError, match=r"no runs found"):
+            discover_runs(root)
+        return
+    assert [run.name for run in discover_runs(root)] == expected
+
+
+def test_the_path_resolver_gives_what_resolve_gives(tmp_path: Path) -> None:
+    (tmp_path / "data" / "gt").mkdir(parents=True)
+    (tmp_path / "data" / "gt" / "MH_01.csv").write_text("x")
+    (tmp_path / "link").symlink_to(tmp_path / "data")
+    (tmp_path / "data" / "est.tum").symlink_to(tmp_path / "data" / "gt" / "MH_01.csv")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    resolver = PathResolver()
+    for base, value in [
+        (tmp_path, "data/gt/MH_01.csv"),
+        (tmp_path, "link/gt/MH_01.csv"),  # a linked folder
+        (tmp_path, "link/gt/../gt/./MH_01.csv"),  # .. after a link
+        (tmp_path / "link", "../link/est.tum"),  # a linked file
+        (tmp_path, "link/missing/more/x.tum"),  # missing parts: appended
+        (tmp_path, str(tmp_path / "data" / "gt")),  # absolute
+        (tmp_path, "data/gt/"),
+        (tmp_path, "data/.."),
+    ]:
+        assert resolver.absolute(base, value, "m.toml") == str((base / value).resolve()), value
+    # A loop of links: a path all the same (resolve() raises RuntimeError); reading it fails.
+    assert resolver.absolute(tmp_path, "loop/x", "m.toml").startswith(str(tmp_path))

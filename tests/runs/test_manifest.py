@@ -168,11 +168,11 @@ def test_metrics_from_flags_and_from_the_table_are_refused_together(tmp_path: Pa
         ("[settings]\nalignment = 'se3'\n[[runs]]\npath = '.'\n", r"unknown key `alignment`"),
         (
             "[settings]\nmax_diff_s = -1\n[[runs]]\npath = '.'\n",
-            r"\[settings\]: `max_diff_s`: expected a finite number of seconds > 0",
+            r"\[settings\]: `max_diff_s`: expected float > 0, got int -1",
         ),
         (
             "[settings]\nstatistic = 'average'\n[[runs]]\npath = '.'\n",
-            r"\[settings\]: `statistic`: expected an ErrorStats field",
+            r"\[settings\]: `statistic`: expected one of 'n', 'rms', .*, got str 'average'",
         ),
         (
             "[[settings.evaluate]]\nmetric = 'ape'\ndelta = 1\n[[runs]]\npath = '.'\n",
@@ -180,7 +180,7 @@ def test_metrics_from_flags_and_from_the_table_are_refused_together(tmp_path: Pa
         ),
         (
             "[[settings.evaluate]]\nmetric = 'rpe'\ndelta_unit = 'sec'\n[[runs]]\npath = '.'\n",
-            r"evaluate\[0\]: `delta_unit`: expected one of f, s, m, rad, deg",
+            r"evaluate\[0\]: `delta_unit`: expected one of 'f', 's', 'm', 'rad', 'deg', got str 'sec'",
         ),
         (
             "[[settings.evaluate]]\nmetric = 'ate'\n[[runs]]\npath = '.'\n",

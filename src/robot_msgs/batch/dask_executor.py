@@ -33,6 +33,7 @@ import gc
 import ipaddress
 import logging
 import re
+import signal
 import socket
 import sys
 import threading
@@ -41,9 +42,12 @@ from concurrent.futures import CancelledError
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.batch.executors import (
+    POLL_S,
+    TICK_S,
     ChunkDone,
     ChunkLost,
     Stopped,
+    Waiting,
     check_count,
     default_workers,
 )
@@ -59,7 +63,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.batch.executors import ChunkFeed, Outcome
     from robot_msgs.batch.tasks import RunFunction
-    from robot_msgs.batch.worker import Chunk, Job
+    from robot_msgs.batch.worker import Job, Work
 
 __all__ = [
     "CONNECT_TIMEOUT_S",
@@ -231,7 +235,7 @@ class DaskExecutor:
         if self.scheduler is not None:
             self.client = self._connect(self.scheduler)
             return self
-        with dask.config.set(LOCAL_CLUSTER_CONFIG):
+        with dask.config.set(LOCAL_CLUSTER_CONFIG), _workers_ignore_sigint():
             self.cluster = self.distributed.LocalCluster(
                 n_workers=self.workers,
                 threads_per_worker=1,
@@ -243,7 +247,11 @@ class DaskExecutor:
                 dashboard_address=f"{_LOOPBACK}:0",
                 scheduler_kwargs={"dashboard": self.dashboard},
                 worker_dashboard_address=None,
-                silence_logs=logging.ERROR,
+                # Its workers and scheduler are ours: what goes wrong in them comes back
+                # as a lost or failed chunk, said by the sweep. At ERROR, a worker whose
+                # heartbeat met the scheduler closing (Ctrl-C under load) printed a
+                # traceback ("Failed to communicate with scheduler during heartbeat.").
+                silence_logs=logging.CRITICAL,
             )
             self.client = self.distributed.Client(self.cluster, set_as_default=False)
         if self.dashboard:
@@ -343,12 +351,12 @@ class DaskExecutor:
 
         def submit() -> None:
             room = _IN_FLIGHT_PER_THREAD * self.slots - len(inflight)
-            chunks: list[Chunk] = []
+            chunks: list[Work] = []
             while len(chunks) < room and (chunk := feed.next_chunk()) is not None:
                 chunks.append(chunk)
             if not chunks:
                 return
-            keys = [f"robot-msgs-bench-{job.session}-{chunk.number}" for chunk in chunks]
+            keys = [f"robot-msgs-bench-{job.session}-{chunk.name}" for chunk in chunks]
             futures = client.map(
                 run_chunk, [fn] * len(chunks), [job] * len(chunks), chunks, key=keys, pure=False
             )
@@ -356,21 +364,40 @@ class DaskExecutor:
             done.update(futures)
 
         submit()
-        for future in done:
-            number = inflight.pop(future.key)
-            try:
-                outcome: Outcome = ChunkDone(future.result())
-            except Exception as err:  # noqa: BLE001 - every failure is an outcome
-                outcome = self._lost(number, err)
-            future.release()
-            yield outcome
-            if client.status != "running" and not self._reconnected():
-                why = (
-                    f"the connection to the Dask scheduler at {self._address()} was lost and "
-                    f"not regained within {self.connect_timeout_s:g} s"
-                )
-                yield Stopped("SchedulerLost", why)
-                return
+        quiet_since = time.monotonic()
+        while True:
+            # Polled, not blocking: a wait with a timeout lets the sweep hear every
+            # TICK_S that nothing comes back (a cluster without workers).
+            batch = done.next_batch(block=False)
+            now = time.monotonic()
+            if not batch:
+                if not inflight and not feed.pending:
+                    return
+                if inflight and now - quiet_since >= TICK_S:
+                    quiet_since = now
+                    yield Waiting(self.worker_threads())
+                time.sleep(POLL_S)
+                if not inflight:
+                    submit()
+                continue
+            quiet_since = now
+            for future in batch:
+                number = inflight.pop(future.key)
+                try:
+                    outcome: Outcome = ChunkDone(future.result())
+                except Exception as err:  # noqa: BLE001 - every failure is an outcome
+                    outcome = self._lost(number, err)
+                future.release()
+                yield outcome
+            if client.status != "running":
+                yield from self._reconnecting()
+                if client.status != "running":
+                    why = (
+                        f"the connection to the Dask scheduler at {self._address()} was lost "
+                        f"and not regained within {self.connect_timeout_s:g} s"
+                    )
+                    yield Stopped("SchedulerLost", why)
+                    return
             submit()
 
     def _address(self) -> str:
@@ -388,12 +415,27 @@ class DaskExecutor:
             return ChunkLost(number, "lost", "SchedulerLost", why)
         return ChunkLost(number, "lost", name, text)
 
-    def _reconnected(self) -> bool:
-        """Wait while the client tries to reach the scheduler again; whether it did."""
-        deadline = time.monotonic() + self.connect_timeout_s + 5.0
+    def _reconnecting(self) -> Iterator[Waiting]:
+        """Wait while the client tries to reach the scheduler again, saying so every tick."""
+        start = time.monotonic()
+        deadline = start + self.connect_timeout_s + 5.0
+        said = start
         while self.client.status == "connecting" and time.monotonic() < deadline:
             time.sleep(0.1)
-        return bool(self.client.status == "running")
+            if time.monotonic() - said >= TICK_S:
+                said = time.monotonic()
+                yield Waiting(0, f"reconnecting to the Dask scheduler at {self._address()}")
+
+    def worker_threads(self) -> int:
+        """Worker threads the scheduler has now (0 without a connection to it)."""
+        if self.client is None or self.client.status != "running":
+            return 0
+        try:
+            threads = sum(self.client.nthreads().values())
+        except (OSError, TimeoutError):
+            return 0
+        self._slots = (max(1, threads), time.monotonic())
+        return int(threads)
 
 
 def _probe_tcp(address: str, host: str, port: int, timeout_s: float, *, greeting: bool) -> None:
@@ -442,6 +484,26 @@ def _read_exactly(conn: socket.socket, size: int) -> bytes:
             break
         data += chunk
     return data
+
+
+@contextlib.contextmanager
+def _workers_ignore_sigint() -> Iterator[None]:
+    """Start the LocalCluster's worker processes ignoring SIGINT (from the main thread).
+
+    WHY: Ctrl-C reaches the whole process group: each Dask worker process printed its
+    KeyboardInterrupt tracebacks (74 lines for two workers, measured) while the client
+    stopped them anyway. A process started while SIGINT is ignored keeps ignoring it
+    (Python installs its KeyboardInterrupt handler only where the parent left SIGINT
+    as it was), so the client alone decides, as the local executor's workers do.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _collect_quietly() -> None:

@@ -4,8 +4,12 @@ Every executor takes chunks from a feed (:class:`~robot_msgs.batch.plan.ChunkPla
 has room, runs :func:`~robot_msgs.batch.worker.run_chunk` on each, and yields one
 outcome per chunk, in completion order: :class:`ChunkDone` (the chunk's summaries),
 :class:`ChunkLost` (its worker died, or the scheduler or connection went away), or, last,
-:class:`Stopped` when it cannot go on at all. Retries and chunk sizes are the feed's
-business, the same for every executor.
+:class:`Stopped` when it cannot go on at all. While chunks are in flight and none comes
+back, it yields :class:`Waiting` every :data:`TICK_S`, with the worker threads it has, so
+that the sweep is never silent: a cluster without workers is noticed within seconds
+(:mod:`robot_msgs.batch.watchdog`) and the sweep can stop itself by closing the
+iterator. Retries and chunk sizes are the feed's business, the same for every executor;
+a feed that is still being filled (runs still being read) says so with ``pending``.
 
 - :class:`SerialExecutor`: in this process, one chunk after another (benchmarks, debugging).
 - :class:`~robot_msgs.batch.processes.LocalExecutor`: local worker processes (the default).
@@ -18,6 +22,7 @@ business, the same for every executor.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
 
@@ -30,10 +35,13 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
+    from robot_msgs.batch.blocks import BlockResult
     from robot_msgs.batch.tasks import RunFunction
-    from robot_msgs.batch.worker import Chunk, ChunkResult, Job
+    from robot_msgs.batch.worker import ChunkResult, Job, Work
 
 __all__ = [
+    "POLL_S",
+    "TICK_S",
     "ChunkDone",
     "ChunkFeed",
     "ChunkLost",
@@ -41,16 +49,22 @@ __all__ = [
     "Outcome",
     "SerialExecutor",
     "Stopped",
+    "Waiting",
     "check_count",
     "default_workers",
 ]
+
+#: Seconds without a finished chunk between two :class:`Waiting` outcomes.
+TICK_S = 1.0
+#: Seconds an executor sleeps when its feed has nothing yet (runs still being read).
+POLL_S = 0.02
 
 
 @dataclass(frozen=True, slots=True)
 class ChunkDone:
     """A chunk finished: its summaries."""
 
-    result: ChunkResult
+    result: ChunkResult | BlockResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +85,32 @@ class Stopped:
     error: str
 
 
-Outcome: TypeAlias = "ChunkDone | ChunkLost | Stopped"
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Chunks are in flight and none came back for :data:`TICK_S`.
+
+    ``workers``: the worker threads the executor has now (0: none, or the scheduler is
+    away); ``detail`` says what the executor is doing about it, if anything
+    (``reconnecting to the Dask scheduler at ...``).
+    """
+
+    workers: int
+    detail: str = ""
+
+
+Outcome: TypeAlias = "ChunkDone | ChunkLost | Stopped | Waiting"
 
 
 class ChunkFeed(Protocol):
     """Where an executor takes its chunks (:class:`~robot_msgs.batch.plan.ChunkPlan`)."""
 
-    def next_chunk(self) -> Chunk | None:
+    def next_chunk(self) -> Work | None:
         """Return the next chunk, or ``None`` when nothing waits (for now)."""
+        ...
+
+    @property
+    def pending(self) -> bool:
+        """Whether chunks may still come although :meth:`next_chunk` has none now."""
         ...
 
 
@@ -152,8 +184,14 @@ class SerialExecutor:
 
     def run(self, fn: RunFunction, job: Job, feed: ChunkFeed) -> Iterator[Outcome]:
         """Yield ``run_chunk`` of each chunk, in the feed's order."""
-        while (chunk := feed.next_chunk()) is not None:
-            yield ChunkDone(run_chunk(fn, job, chunk))
+        while True:
+            chunk = feed.next_chunk()
+            if chunk is not None:
+                yield ChunkDone(run_chunk(fn, job, chunk))
+            elif feed.pending:
+                time.sleep(POLL_S)
+            else:
+                return
 
 
 def check_count(name: str, value: int, *, least: int = 1) -> int:

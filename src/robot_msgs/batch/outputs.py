@@ -1,6 +1,6 @@
-"""A sweep's derived files, streamed from the records in the manifest's order.
+"""A sweep's derived files, merged from blocks of runs in the manifest's order.
 
-Written once every run has ended (:func:`write_outputs`)::
+Written once every run has ended::
 
     results.parquet       one row per run, metric and signal (results.csv without pyarrow)
     reports.json          every evaluated run's RunReport (success, losses, comparisons...)
@@ -8,13 +8,18 @@ Written once every run has ended (:func:`write_outputs`)::
     ranking.json          per metric, the algorithms ranked across sequences
     repeatability.json    per (algorithm, sequence) without a reference, how trials agree
 
-WHY streamed: the client held every result of a sweep (about 14 KB a run, 14 GB at
-10^6 runs) to write these files. Here each record is read, turned into table rows, a
-``reports.json`` entry and a float or two per metric for the aggregates and rankings
-(:class:`~robot_msgs.compare.AggregateTally`, :class:`~robot_msgs.runs.RankingTally`),
-and dropped: the client's memory is one Parquet row group and a few floats a run. The
-tables follow the manifest's order whatever order the runs finished in, so every
-executor writes the same bytes.
+WHY in blocks: the client held every result of a sweep (about 14 KB a run, 14 GB at
+10^6 runs) to write these files, and then read every record itself (0.40 ms a run,
+most of it rebuilding reports, while the cluster idled). Now workers read the records,
+:data:`~robot_msgs.batch.blocks.BLOCK_RUNS` runs at a time
+(:func:`~robot_msgs.batch.blocks.write_block`), and :class:`OutputsWriter` feeds those
+blocks to the executor and merges what comes back in the manifest's order: it copies
+the blocks' table rows (one Parquet row group at a time) and report entries, and merges
+their tallies (:meth:`~robot_msgs.compare.AggregateTally.merge`,
+:meth:`~robot_msgs.runs.RankingTally.merge`). Its memory is one row group and a few
+floats a run. The tables follow the manifest's order whatever order the runs or the
+blocks finished in, so every executor writes the same bytes; a block its worker could
+not write is written by the client.
 
 Runs lost to the infrastructure have a table row saying so, and are left out of the
 aggregates and rankings (each says how many it lacks and why), never counted as their
@@ -28,31 +33,59 @@ record as it was rewrites nothing (:func:`outputs_current`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import shutil
+import uuid
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs._version import __version__
+from robot_msgs.batch.blocks import (
+    BLOCK_RUNS,
+    REPORTS_PART,
+    TABLE_PART,
+    BlockResult,
+    OutputBlock,
+    part_path,
+    record_line,
+    unfinished_line,
+    write_block,
+)
+from robot_msgs.batch.executors import ChunkDone, ChunkLost, Stopped, Waiting
 from robot_msgs.batch.inputs import run_key
-from robot_msgs.batch.results_table import TableWriter, rows_of
-from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Task
-from robot_msgs.compare.aggregation import AggregateTally
-from robot_msgs.errors import ValidationError
+from robot_msgs.batch.results_table import TableWriter
+from robot_msgs.batch.tasks import INFRASTRUCTURE
 from robot_msgs.files import open_atomic, write_atomic
 from robot_msgs.runs.rank import RankingTally
-from robot_msgs.strict_json import dumps, json_safe
+from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable
+    from types import TracebackType
 
+    from typing_extensions import Self
+
+    from robot_msgs.batch.executors import Outcome
     from robot_msgs.batch.plan import SweepState
     from robot_msgs.batch.store import ResultStore
     from robot_msgs.compare import Aggregate, Ranking, Repeatability
+    from robot_msgs.compare.aggregation import AggregateTally
     from robot_msgs.runs.manifest import Manifest
 
-__all__ = ["DERIVED_FILES", "OutputsKey", "SweepOutputs", "outputs_current", "write_outputs"]
+__all__ = [
+    "DERIVED_FILES",
+    "PARTS_PREFIX",
+    "OutputsKey",
+    "OutputsWriter",
+    "SweepOutputs",
+    "outputs_current",
+    "sweep_parts",
+    "write_outputs",
+]
 
 #: The files written from the records (``results.csv`` replaces the Parquet without pyarrow).
 DERIVED_FILES = (
@@ -63,10 +96,16 @@ DERIVED_FILES = (
     "ranking.json",
     "repeatability.json",
 )
+#: The hidden folder of one session's block parts, under the output folder.
+PARTS_PREFIX = ".parts-"
 
 
 class OutputsKey:
     """Name what the derived files are made of: every run's record, in the manifest's order.
+
+    The runs are hashed in blocks of :data:`~robot_msgs.batch.blocks.BLOCK_RUNS`, the
+    blocks' digests in order, so a block's worker can hash its own runs
+    (:meth:`add_block`) and the name is the same as run by run.
 
     Examples
     --------
@@ -78,18 +117,35 @@ class OutputsKey:
 
     def __init__(self, shared: str) -> None:
         self._hash = hashlib.sha256(f"{__version__}\n{shared}\n".encode())
+        self._block = hashlib.sha256()
+        self._in_block = 0
 
     def add(self, key: str, digest: str, session: str) -> None:
         """Add the next run's record."""
-        self._hash.update(f"{key} {digest} {session}\n".encode())
+        self._add(record_line(key, digest, session))
 
     def add_unfinished(self, position: int, status: str) -> None:
         """Add the next run, which has no record."""
-        self._hash.update(f"{position} {status}\n".encode())
+        self._add(unfinished_line(position, status))
+
+    def _add(self, line: bytes) -> None:
+        self._block.update(line)
+        self._in_block += 1
+        if self._in_block == BLOCK_RUNS:
+            self.add_block(self._block.hexdigest())
+
+    def add_block(self, digest: str) -> None:
+        """Add the next block's digest (the SHA-256 of its runs' lines)."""
+        self._hash.update(f"{digest}\n".encode())
+        self._block = hashlib.sha256()
+        self._in_block = 0
 
     def hexdigest(self) -> str:
         """Return the name (64 hex digits)."""
-        return self._hash.hexdigest()
+        whole = self._hash.copy()
+        if self._in_block:
+            whole.update(f"{self._block.hexdigest()}\n".encode())
+        return whole.hexdigest()
 
 
 def outputs_current(folder: str | Path, key: str) -> Path | None:
@@ -111,6 +167,18 @@ def outputs_current(folder: str | Path, key: str) -> Path | None:
     return table if all((out / name).is_file() for name in others) else None
 
 
+def sweep_parts(folder: str | Path) -> list[Path]:
+    """Remove the part folders a killed sweep left in ``folder``; return them.
+
+    Only for the holder of the folder's lock (:class:`~robot_msgs.batch.lock.FolderLock`):
+    no other sweep can be writing parts there.
+    """
+    found = sorted(p for p in Path(folder).glob(f"{PARTS_PREFIX}*") if p.is_dir())
+    for path in found:
+        shutil.rmtree(path, ignore_errors=True)
+    return found
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SweepOutputs:
     """What :func:`write_outputs` wrote: the table, the rankings, notes, what they are made of."""
@@ -120,32 +188,6 @@ class SweepOutputs:
     repeatability: tuple[Repeatability, ...]
     notes: tuple[str, ...]
     key: str
-
-
-def _results(
-    manifest: Manifest, state: SweepState, store: ResultStore, shared: str, named: OutputsKey
-) -> Iterator[tuple[RunResult, dict[str, Any] | None]]:
-    """Every run's result in the manifest's order: its record, or why it has none.
-
-    With each, the stored JSON form of its report (``None`` without a record).
-    """
-    for i, spec in enumerate(manifest.runs):
-        status = state.status_of(i)
-        if status is None or status in INFRASTRUCTURE:
-            _, error_type, error = state.errors.get(i, ("lost", "NotRun", "never run"))
-            task = Task(run=spec, settings=manifest.settings, digest="")
-            status = "lost" if status is None else status
-            named.add_unfinished(i, status)
-            yield RunResult.failure(task, status, error_type, error), None
-            continue
-        key = run_key(shared, spec)
-        found = store.load_with_json(key)
-        if found is None:
-            msg = f"no record of {spec.label} in {store.path_for(key)}"
-            raise ValidationError(msg)
-        record, data = found
-        named.add(key, record.result.digest, record.session)
-        yield record.result, data["result"]["report"]
 
 
 def _repeatability(
@@ -188,8 +230,243 @@ def _repeatability(
                     estimates[spec.name] = load_run(spec).estimate
                 except (RobotMsgsError, OSError) as err:
                     notes.append(f"repeatability of {spec.label} left out: {err}")
-        out.update(group_repeatability(reports, estimates, manifest.settings.evaluation))
+        try:
+            out.update(group_repeatability(reports, estimates, manifest.settings.evaluation))
+        except RobotMsgsError as err:  # estimates that cannot be compared (one pose each)
+            spec = manifest.runs[members[0]]
+            notes.append(f"repeatability of {spec.algorithm}/{spec.sequence} left out: {err}")
     return out, notes
+
+
+class OutputsWriter:
+    """Write a sweep's derived files from blocks of its runs: a feed of blocks for an executor.
+
+    Entering computes the repeatability of the groups without a reference (the client
+    reads their estimates: it compares a group's trials with each other) and opens the
+    table and ``reports.json``. An executor then takes blocks (:meth:`next_chunk`, as
+    from a :class:`~robot_msgs.batch.plan.ChunkPlan`) and its outcomes go to
+    :meth:`take`, which merges every block whose predecessors are merged; a block lost
+    more than ``retries`` times, or never handed out, is written here by :meth:`finish`,
+    which also writes the small files and returns what was written. Leaving the block
+    with an error (an interrupt, a full disk) leaves every output as it was, and no part.
+
+    Parameters
+    ----------
+    manifest, state, store, folder, shared, force
+        As for :func:`write_outputs`.
+    retries : int
+        Times a block whose worker was lost goes out again before the client writes it.
+    """
+
+    def __init__(
+        self,
+        manifest: Manifest,
+        state: SweepState,
+        store: ResultStore,
+        folder: str | Path,
+        *,
+        shared: str,
+        force: bool = False,
+        retries: int = 2,
+    ) -> None:
+        self.manifest = manifest
+        self.state = state
+        self.store = store
+        self.out = Path(folder)
+        self.shared = shared
+        self.force = force
+        self.retries = retries
+        n = len(manifest.runs)
+        #: How many blocks the runs make.
+        self.blocks = -(-n // BLOCK_RUNS)
+        self.parts = self.out / f"{PARTS_PREFIX}{uuid.uuid4().hex}"
+        self._stack = contextlib.ExitStack()
+        self._queue: deque[int] = deque(range(self.blocks))
+        self._inflight: set[int] = set()
+        self._lost: dict[int, int] = {}
+        self._done: dict[int, BlockResult] = {}
+        self._next = 0
+        #: Blocks written by the executor's workers, and by this process.
+        self.by_workers = 0
+        self.by_client = 0
+        settings = manifest.settings
+        self._names = [m.name for m in settings.metrics]
+        self._aggregates: dict[tuple[str, str, str], AggregateTally] = {}
+        self._has_metric: set[tuple[str, str, str]] = set()
+        self._left_out: dict[tuple[str, str], dict[str, int]] = {}
+        self._rankings = {
+            name: RankingTally(metric=name, statistic=settings.statistic) for name in self._names
+        }
+        self._key = OutputsKey(shared)
+        self._first_report = True
+        self._repeats: dict[str, Repeatability] = {}
+        self._notes: list[str] = []
+        self._table: TableWriter | None = None
+        self._reports: Any = None
+
+    def __enter__(self) -> Self:
+        self._repeats, self._notes = _repeatability(
+            self.manifest, self.state, self.store, self.shared
+        )
+        with contextlib.ExitStack() as stack:  # on an error, what was opened is closed
+            self._table = stack.enter_context(TableWriter(self.out, force=self.force))
+            self._reports = stack.enter_context(
+                open_atomic(self.out / "reports.json", force=self.force)
+            )
+            self._reports.write(b"[")
+            stack.callback(shutil.rmtree, self.parts, ignore_errors=True)
+            self._stack = stack.pop_all()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._stack.__exit__(exc_type, exc, tb)
+
+    @property
+    def pending(self) -> bool:
+        """Never: every block is there from the start."""
+        return False
+
+    def block(self, number: int) -> OutputBlock:
+        """Describe block ``number``: its runs, their statuses, and where its parts go."""
+        if self._table is None:
+            msg = "OutputsWriter needs to be entered: `with OutputsWriter(...) as writer:`"
+            raise RuntimeError(msg)
+        start = number * BLOCK_RUNS
+        runs = self.manifest.runs[start : start + BLOCK_RUNS]
+        status = tuple(self.state.status_of(i) for i in range(start, start + len(runs)))
+        errors = {
+            k: self.state.errors[start + k][1:]
+            for k, st in enumerate(status)
+            if (st is None or st in INFRASTRUCTURE) and start + k in self.state.errors
+        }
+        return OutputBlock(
+            number=number,
+            start=start,
+            runs=tuple(runs),
+            status=status,
+            errors=errors,
+            repeats={r.name: self._repeats[r.name] for r in runs if r.name in self._repeats},
+            parts=str(self.parts),
+            table=self._table.part_format,
+        )
+
+    def next_chunk(self) -> OutputBlock | None:
+        """Return the next block to write, or ``None`` when every block is out."""
+        if not self._queue:
+            return None
+        number = self._queue.popleft()
+        self._inflight.add(number)
+        return self.block(number)
+
+    def take(self, outcome: Outcome) -> None:
+        """Take an executor's outcome: merge a written block as soon as its turn comes."""
+        if isinstance(outcome, Waiting):
+            return
+        if isinstance(outcome, ChunkDone):
+            result = outcome.result
+            if not isinstance(result, BlockResult):
+                msg = f"Expected a block of the outputs, got {type(result).__name__}"
+                raise TypeError(msg)
+            self._inflight.discard(result.number)
+            self._done[result.number] = result
+            self.by_workers += 1
+            while self._next in self._done:
+                self._merge(self._done.pop(self._next))
+            return
+        if isinstance(outcome, ChunkLost):
+            self._inflight.discard(outcome.number)
+            self._lost[outcome.number] = self._lost.get(outcome.number, 0) + 1
+            if self._lost[outcome.number] <= self.retries:
+                self._queue.appendleft(outcome.number)
+            return
+        if isinstance(outcome, Stopped):  # the rest is written by finish()
+            self._queue.clear()
+            self._inflight.clear()
+
+    def _merge(self, result: BlockResult) -> None:
+        assert self._table is not None  # entered
+        suffix = TABLE_PART[self._table.part_format]
+        self._table.append_part(part_path(self.parts, result.number, suffix), rows=result.rows)
+        reports = part_path(self.parts, result.number, REPORTS_PART)
+        if result.reports:
+            if not self._first_report:
+                self._reports.write(b",")
+            with reports.open("rb") as part:
+                shutil.copyfileobj(part, self._reports)
+            self._first_report = False
+        for path in (part_path(self.parts, result.number, suffix), reports):
+            path.unlink(missing_ok=True)  # the disk space back as it goes
+        self._key.add_block(result.key)
+        for triple, tally in result.aggregates.items():
+            mine = self._aggregates.get(triple)
+            if mine is None:
+                self._aggregates[triple] = tally
+            else:
+                mine.merge(tally)
+        self._has_metric |= result.has_metric
+        for group, reasons in result.left_out.items():
+            why = self._left_out.setdefault(group, {})
+            for reason, count in reasons.items():
+                why[reason] = why.get(reason, 0) + count
+        for name, ranking in result.rankings.items():
+            self._rankings[name].merge(ranking)
+        self._next += 1
+
+    def finish(self) -> SweepOutputs:
+        """Write the blocks not written yet, close the table and reports, write the rest.
+
+        Raises
+        ------
+        SettingsMismatchError
+            Comparisons of one metric made with different settings (a per-run function
+            that ignores the settings); the table and reports are written, the rest is not.
+        ValidationError
+            A run the state says was stored has no record.
+        """
+        table = self._table
+        if table is None:
+            msg = "OutputsWriter needs to be entered: `with OutputsWriter(...) as writer:`"
+            raise RuntimeError(msg)
+        settings = self.manifest.settings
+        while self._next < self.blocks:
+            result = self._done.pop(self._next, None)
+            if result is None:
+                result = write_block(settings, self.shared, str(self.out), self.block(self._next))
+                self.by_client += 1
+            self._merge(result)
+        self._reports.write(b"]\n")
+        self._stack.close()  # the table and reports.json in place, the parts removed
+        out, force = self.out, self.force
+        aggregates = [
+            _aggregate(tally, metric.metric, self._left_out.get((algorithm, sequence), {}))
+            for metric in settings.metrics
+            for (name, algorithm, sequence), tally in self._aggregates.items()
+            if name == metric.name and (name, algorithm, sequence) in self._has_metric
+        ]
+        write_atomic(out / "aggregates.json", dumps([a.to_dict() for a in aggregates]), force=force)
+        computed = tuple((name, tally.compute()) for name, tally in self._rankings.items())
+        entries = [
+            {"evaluation": name, "ranking": ranking.to_dict() if ranking else None}
+            for name, ranking in computed
+        ]
+        write_atomic(out / "ranking.json", dumps(entries), force=force)
+        unique = tuple({repeat.runs: repeat for repeat in self._repeats.values()}.values())
+        write_atomic(out / "repeatability.json", dumps([r.to_dict() for r in unique]), force=force)
+        notes = list(self._notes)
+        if table.note:
+            notes.insert(0, table.note)
+        return SweepOutputs(
+            table=table.path,
+            rankings=computed,
+            repeatability=unique,
+            notes=tuple(notes),
+            key=self._key.hexdigest(),
+        )
 
 
 def write_outputs(
@@ -200,8 +477,9 @@ def write_outputs(
     *,
     shared: str,
     force: bool = False,
+    run: Callable[[OutputsWriter], None] | None = None,
 ) -> SweepOutputs:
-    """Stream every run's record into the table, ``reports.json`` and the tallies; write all.
+    """Write every derived file from the records: blocks by ``run``, the rest in this process.
 
     Parameters
     ----------
@@ -217,6 +495,9 @@ def write_outputs(
         The sweep's :func:`~robot_msgs.batch.inputs.settings_identity` (finds the records).
     force : bool
         Replace the files of an earlier sweep.
+    run : callable, optional
+        Given the :class:`OutputsWriter`, has its blocks written (by an executor); without
+        it every block is written in this process.
 
     Raises
     ------
@@ -226,93 +507,10 @@ def write_outputs(
     ValidationError
         A run the state says was stored has no record.
     """
-    out = Path(folder)
-    settings = manifest.settings
-    names = [m.name for m in settings.metrics]
-    repeats, notes = _repeatability(manifest, state, store, shared)
-    tallies: dict[tuple[str, str, str], AggregateTally] = {}
-    has_metric: set[tuple[str, str, str]] = set()
-    left_out: dict[tuple[str, str], dict[str, int]] = {}
-    rankings = {name: RankingTally(metric=name, statistic=settings.statistic) for name in names}
-    named = OutputsKey(shared)
-    with (
-        TableWriter(out, force=force) as table,
-        open_atomic(out / "reports.json", force=force) as reports,
-    ):
-        reports.write(b"[")
-        first = True
-        for result, stored in _results(manifest, state, store, shared, named):
-            table.write(rows_of(result, names))
-            group = (result.algorithm, result.sequence)
-            for metric in settings.metrics:
-                key = (metric.name, *group)
-                if key not in tallies:
-                    tally = AggregateTally(
-                        statistic=settings.statistic,
-                        group={
-                            "evaluation": metric.name,
-                            "algorithm": group[0],
-                            "sequence": group[1],
-                        },
-                    )
-                    tallies[key] = tally
-            if result.is_infrastructure:
-                why = left_out.setdefault(group, {})
-                why[result.error_type] = why.get(result.error_type, 0) + 1
-                for ranking in rankings.values():
-                    ranking.leave_out(result.error_type)
-                continue
-            report = result.run_report()
-            for ranking in rankings.values():
-                ranking.update(report)
-            for metric in settings.metrics:
-                key = (metric.name, *group)
-                comparison = report.comparisons.get(metric.name)
-                if comparison is not None:
-                    has_metric.add(key)
-                if not report.success:  # a failed run's reason; an evaluation's error type
-                    tallies[key].fail(result.report.failure if result.report else result.error_type)
-                elif comparison is not None:
-                    tallies[key].update(comparison)
-            if result.report is not None:
-                repeat = repeats.get(result.name)
-                # The stored JSON form is the report's to_dict (strict JSON already).
-                form = (
-                    stored
-                    if repeat is None
-                    else result.report.replace(repeatability=repeat).to_dict()
-                )
-                entry = {"run": result.name, "status": result.status, "report": form}
-                text = json.dumps(
-                    json_safe(entry) if repeat else entry, separators=(",", ":"), allow_nan=False
-                )
-                reports.write((b"" if first else b",") + text.encode())
-                first = False
-        reports.write(b"]\n")
-    aggregates = [
-        _aggregate(tally, metric.metric, left_out.get((algorithm, sequence), {}))
-        for metric in settings.metrics
-        for (metric_name, algorithm, sequence), tally in tallies.items()
-        if metric_name == metric.name and (metric_name, algorithm, sequence) in has_metric
-    ]
-    write_atomic(out / "aggregates.json", dumps([a.to_dict() for a in aggregates]), force=force)
-    computed = tuple((name, tally.compute()) for name, tally in rankings.items())
-    entries = [
-        {"evaluation": name, "ranking": ranking.to_dict() if ranking else None}
-        for name, ranking in computed
-    ]
-    write_atomic(out / "ranking.json", dumps(entries), force=force)
-    unique = tuple({repeat.runs: repeat for repeat in repeats.values()}.values())
-    write_atomic(out / "repeatability.json", dumps([r.to_dict() for r in unique]), force=force)
-    if table.note:
-        notes.insert(0, table.note)
-    return SweepOutputs(
-        table=table.path,
-        rankings=computed,
-        repeatability=unique,
-        notes=tuple(notes),
-        key=named.hexdigest(),
-    )
+    with OutputsWriter(manifest, state, store, folder, shared=shared, force=force) as writer:
+        if run is not None:
+            run(writer)
+        return writer.finish()
 
 
 def _aggregate(tally: AggregateTally, metric: str, left_out: dict[str, int]) -> Aggregate:

@@ -17,6 +17,15 @@ of its runs charged once; after ``retries + 1`` losses a run is ``lost``. When t
 executor cannot go on at all, every run not finished is ``lost`` with the reason
 (:meth:`ChunkPlan.abandon`).
 
+A record that cannot be stored (a full disk, a read-only file system) stops the sweep:
+no chunk is handed out after it (:attr:`ChunkPlan.stopped` says why), the chunks in
+flight come back (each stops at its own first failed write), and the sweep ends every
+run left as ``lost``: nothing is evaluated that cannot be kept.
+
+How long a chunk is, by default, depends on the cluster's size (:func:`default_chunk_s`):
+every chunk costs the Dask scheduler a few milliseconds of CPU, so many worker threads
+with short chunks would ask it for more tasks a second than it can hand out.
+
 Per run the client keeps a few bytes in :class:`SweepState` (NumPy arrays indexed by the
 run's position in the manifest), plus the error of each run that did not finish.
 """
@@ -24,28 +33,58 @@ run's position in the manifest), plus the error of each run that did not finish.
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter, deque
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.batch.executors import ChunkDone, ChunkLost
+from robot_msgs.batch.executors import ChunkDone, ChunkLost, Waiting
 from robot_msgs.batch.tasks import INFRASTRUCTURE, STATUSES
-from robot_msgs.batch.worker import Chunk, RunSummary
+from robot_msgs.batch.worker import NOT_STORED, Chunk, ChunkResult, RunSummary
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from robot_msgs.batch.executors import Outcome
     from robot_msgs.batch.tasks import Status
-    from robot_msgs.batch.worker import ChunkResult
     from robot_msgs.runs.spec import RunSpec
 
-__all__ = ["MAX_CHUNK", "TARGET_CHUNK_S", "ChunkPlan", "SweepState"]
+__all__ = [
+    "MAX_CHUNK",
+    "SCHEDULER_SHARE",
+    "TARGET_CHUNK_S",
+    "TASK_COST_S",
+    "ChunkPlan",
+    "SweepState",
+    "default_chunk_s",
+]
 
-#: Seconds of measured work a chunk aims at: Dask's per-task cost (about 1 ms on the
-#: client, a few on the scheduler) is then under 1 % of the work.
+#: The least seconds of measured work a chunk aims at: Dask's per-task cost (about 2 ms
+#: on the client, a few on the scheduler) is then under 1 % of the work.
 TARGET_CHUNK_S = 1.0
+#: Seconds of the Dask scheduler's CPU one task costs (chunk submitted, run, released),
+#: measured on a ``dask scheduler`` process: ``benchmarks/bench_batch.py`` part 7.
+TASK_COST_S = 0.003
+#: The share of the scheduler's time that the default chunk size lets the tasks take.
+SCHEDULER_SHARE = 0.5
+
+
+def default_chunk_s(slots: int) -> float:
+    """Seconds of work a chunk aims at on ``slots`` worker threads, unless one is chosen.
+
+    :data:`TARGET_CHUNK_S`, or longer when ``slots`` chunks of that length would ask the
+    scheduler for more than :data:`SCHEDULER_SHARE` of its time
+    (``slots * TASK_COST_S / chunk_s`` seconds of its CPU a second).
+
+    Examples
+    --------
+    >>> default_chunk_s(16), default_chunk_s(1600)
+    (1.0, 9.6)
+    """
+    return max(TARGET_CHUNK_S, round(slots * TASK_COST_S / SCHEDULER_SHARE, 3))
+
+
 #: The most runs in one chunk, however cheap they are (bounds a chunk's summaries).
 MAX_CHUNK = 5000
 _PENDING = 0
@@ -64,11 +103,12 @@ class SweepState:
     """
 
     def __init__(self, n: int) -> None:
-        self.n = n
-        self.status = np.zeros(n, dtype=np.int8)
-        self.success = np.full(n, -1, dtype=np.int8)
-        self.has_reference = np.zeros(n, dtype=bool)
-        self.reused = np.zeros(n, dtype=bool)
+        self.n = 0
+        self._status = np.zeros(0, dtype=np.int8)
+        self._success = np.zeros(0, dtype=np.int8)
+        self._has_reference = np.zeros(0, dtype=bool)
+        self._reused = np.zeros(0, dtype=bool)
+        self.grow(n)
         #: Position -> (status, error type, error) of every run that is not ``ok``.
         self.errors: dict[int, tuple[str, str, str]] = {}
         #: Why evaluated runs failed as runs (their reports' ``failure``), counted.
@@ -77,13 +117,57 @@ class SweepState:
         self.eval_cpu_s = 0.0
         self.n_evaluated = 0
 
+    def grow(self, n: int) -> None:
+        """Make room for ``n`` runs (runs read while the sweep runs), the new ones pending.
+
+        Capacity doubles, so growing run by run costs a copy per doubling.
+        """
+        if n > len(self._status):
+            room = max(n, 2 * len(self._status))
+            grown = [
+                (self._status, 0),
+                (self._success, -1),
+                (self._has_reference, False),
+                (self._reused, False),
+            ]
+            arrays = []
+            for old, fill in grown:
+                new = np.full(room, fill, dtype=old.dtype)
+                new[: len(old)] = old
+                arrays.append(new)
+            self._status, self._success, self._has_reference, self._reused = arrays
+        self.n = max(self.n, n)
+
+    @property
+    def status(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """Each run's status code (0: pending), by position: int8, shape (n,)."""
+        return self._status[: self.n]
+
+    @property
+    def success(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """Each run's success: 1, 0, or -1 when unknown (not evaluated): int8, shape (n,)."""
+        return self._success[: self.n]
+
+    @property
+    def has_reference(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """Whether each run has comparisons: bool, shape (n,)."""
+        return self._has_reference[: self.n]
+
+    @property
+    def reused(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """Whether each run's stored result was kept: bool, shape (n,)."""
+        return self._reused[: self.n]
+
     def finish(self, summary: RunSummary) -> None:
         """Record the outcome of one run (each run ends once)."""
         i = summary.position
-        self.status[i] = _CODES[summary.status]
-        self.success[i] = -1 if summary.success is None else int(summary.success)
-        self.has_reference[i] = summary.has_reference
-        self.reused[i] = summary.reused
+        if not 0 <= i < self.n:
+            msg = f"Expected the position of one of the {self.n} runs, got {i}"
+            raise IndexError(msg)
+        self._status[i] = _CODES[summary.status]
+        self._success[i] = -1 if summary.success is None else int(summary.success)
+        self._has_reference[i] = summary.has_reference
+        self._reused[i] = summary.reused
         if summary.status == "ok":
             self.errors.pop(i, None)
         else:
@@ -132,8 +216,13 @@ class ChunkPlan:
     isolated : bool
         Whether each chunk runs alone in its worker process (the local executor), so a
         death is its chunk's own; on Dask a dying worker takes every task it holds.
-    target_s : float
-        Seconds of measured work a chunk aims at.
+    target_s : float, optional
+        Seconds of measured work a chunk aims at; default :func:`default_chunk_s` of
+        the current ``slots``.
+    source : callable, optional
+        While runs are still being read: returns the positions of the runs read since it
+        was last called that are to be computed, and whether more may come (``runs``
+        and ``state`` have grown by then). The plan asks it as it hands out chunks.
 
     Examples
     --------
@@ -153,7 +242,8 @@ class ChunkPlan:
         retries: int,
         slots: int = 1,
         isolated: bool = True,
-        target_s: float = TARGET_CHUNK_S,
+        target_s: float | None = None,
+        source: Callable[[], tuple[Sequence[int], bool]] | None = None,
     ) -> None:
         self.runs = runs
         self.isolated = isolated
@@ -161,18 +251,47 @@ class ChunkPlan:
         self.state = state
         self.retries = retries
         self.slots = max(1, slots)
-        self.target_s = target_s
+        self.chosen_s = target_s
         # The runs not handed out yet: an array and a cursor (8 bytes a run, not a tuple),
         # then runs given back, which go first.
-        self._todo = np.asarray(todo, dtype=np.int64)
+        self._todo = array("q", todo)
         self._cursor = 0
+        self._source = source
         self.back: deque[tuple[int, int]] = deque()
         self.alone: deque[tuple[int, int]] = deque()
         self.inflight: dict[int, Chunk] = {}
         self.charged: Counter[int] = Counter()
         self.measured_s = 0.0
         self.measured_runs = 0
+        #: The longest a chunk took in its worker, seconds (0 before the first).
+        self.slowest_s = 0.0
+        #: Why no chunk is handed out any more (a record could not be stored), or "".
+        self.stopped = ""
         self._numbers = 0
+
+    @property
+    def target_s(self) -> float:
+        """Seconds of measured work a chunk aims at now (chosen, or by the slots)."""
+        return self.chosen_s if self.chosen_s is not None else default_chunk_s(self.slots)
+
+    @property
+    def pending(self) -> bool:
+        """Whether runs may still come although none waits now (runs still being read)."""
+        return self._source is not None
+
+    def _read(self) -> None:
+        """Take the runs read since last asked, if runs are still being read."""
+        if self._source is None:
+            return
+        fresh, more = self._source()
+        self._todo.extend(fresh)
+        if not more:
+            self._source = None
+
+    def drain(self, rest: Sequence[int]) -> None:
+        """Take ``rest``, the last runs read to compute: no more will come."""
+        self._todo.extend(rest)
+        self._source = None
 
     @property
     def seconds_per_run(self) -> float:
@@ -185,6 +304,8 @@ class ChunkPlan:
             return 1
         per_run = self.seconds_per_run
         by_cost = self.target_s / per_run if per_run > 0 else MAX_CHUNK
+        if self.pending:  # runs still being read: the end is not near
+            return max(1, min(round(by_cost), MAX_CHUNK))
         share = math.ceil(self.waiting / (2 * self.slots))
         return max(1, min(round(by_cost), share, MAX_CHUNK))
 
@@ -199,6 +320,9 @@ class ChunkPlan:
         A suspect (a run whose chunk's worker died) goes out alone; without
         ``isolated`` workers, only one suspect is in flight at a time.
         """
+        if self.stopped:
+            return None
+        self._read()
         suspect = bool(self.alone) and (self.isolated or not self.suspects)
         if suspect:
             picked = [self.alone.popleft()]
@@ -232,25 +356,36 @@ class ChunkPlan:
 
     @property
     def finished(self) -> bool:
-        """Whether nothing is waiting or in flight."""
-        return not (self.waiting or self.alone or self.inflight)
+        """Whether nothing is waiting or in flight, and no run is still to be read."""
+        return not (self.pending or self.waiting or self.alone or self.inflight)
 
     def take(self, outcome: Outcome) -> Sequence[RunSummary]:
         """Take an executor's outcome; return the runs that ended with it."""
+        if isinstance(outcome, Waiting):
+            return ()
         if isinstance(outcome, ChunkDone):
+            if not isinstance(outcome.result, ChunkResult):
+                msg = f"Expected a chunk's result, got {type(outcome.result).__name__}"
+                raise TypeError(msg)
             return self.done(outcome.result)
         if isinstance(outcome, ChunkLost):
             return self.lost(outcome.number, outcome.status, outcome.error_type, outcome.error)
         return self.abandon(outcome.error_type, outcome.error)
 
     def done(self, result: ChunkResult) -> tuple[RunSummary, ...]:
-        """Take a finished chunk's summaries (recorded in the state) and measure its cost."""
+        """Take a finished chunk's summaries (recorded in the state) and measure its cost.
+
+        A run whose record could not be stored stops the plan (:attr:`stopped`).
+        """
         chunk = self.inflight.pop(result.number)
         self.suspects.discard(result.number)
         self.measured_s += result.elapsed_s
         self.measured_runs += len(chunk)
+        self.slowest_s = max(self.slowest_s, result.elapsed_s)
         for summary in result.summaries:
             self.state.finish(summary)
+            if summary.error_type == NOT_STORED and not self.stopped:
+                self.stopped = f"a run's record could not be stored: {summary.error}"
         return result.summaries
 
     def lost(self, number: int, status: Status, error_type: str, error: str) -> list[RunSummary]:
@@ -295,7 +430,7 @@ class ChunkPlan:
         """End every run not finished as ``lost``: the executor cannot go on."""
         left = [i for chunk in self.inflight.values() for i in chunk.indices]
         left += [i for i, _ in self.alone] + [i for i, _ in self.back]
-        left += [int(i) for i in self._todo[self._cursor :]]
+        left += list(self._todo[self._cursor :])
         self.inflight.clear()
         self.suspects.clear()
         self.alone.clear()

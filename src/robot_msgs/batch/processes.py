@@ -28,10 +28,19 @@ import os
 import pickle
 import signal
 import threading
+import time
 from multiprocessing.connection import wait
 from typing import TYPE_CHECKING, Any
 
-from robot_msgs.batch.executors import ChunkDone, ChunkLost, check_count, default_workers
+from robot_msgs.batch.executors import (
+    POLL_S,
+    TICK_S,
+    ChunkDone,
+    ChunkLost,
+    Waiting,
+    check_count,
+    default_workers,
+)
 from robot_msgs.batch.inputs import function_id
 from robot_msgs.batch.worker import run_chunk
 from robot_msgs.errors import ExecutorError
@@ -47,7 +56,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.batch.executors import ChunkFeed, Outcome
     from robot_msgs.batch.tasks import RunFunction
-    from robot_msgs.batch.worker import Chunk, Job
+    from robot_msgs.batch.worker import Job, Work
 
 __all__ = ["STOP_S", "LocalExecutor"]
 
@@ -108,7 +117,7 @@ class _Worker:
         )
         self.process.start()
         child.close()
-        self.chunk: Chunk | None = None
+        self.chunk: Work | None = None
 
     def stop(self) -> None:
         with contextlib.suppress(OSError):
@@ -154,6 +163,8 @@ class LocalExecutor:
         self.workers = check_count("workers", default_workers() if workers is None else workers)
         self._context = _context()
         self._pool: list[_Worker] = []
+        self._idle: list[_Worker] = []  # started, loaded with ``_loaded``, holding no chunk
+        self._loaded = b""
         self._lifeline: Connection | None = None
         self._keep: Connection | None = None
 
@@ -180,7 +191,7 @@ class LocalExecutor:
 
     def close(self) -> None:
         """End every worker: SIGTERM, then SIGKILL after :data:`STOP_S`; close the lifeline."""
-        pool, self._pool = self._pool, []
+        pool, self._pool, self._idle = self._pool, [], []
         for worker in pool:
             worker.stop()
         for worker in pool:
@@ -193,8 +204,31 @@ class LocalExecutor:
                 end.close()
         self._keep = self._lifeline = None
 
-    def _start(self, fn: RunFunction, job: Job, count: int) -> list[_Worker]:
-        """Start ``count`` workers and wait until each has loaded ``fn``.
+    def _ready(self, fn: RunFunction, job: Job) -> list[_Worker]:
+        """Return the idle workers loaded with ``fn`` and ``job``, started as needed.
+
+        Workers of an earlier :meth:`run` with the same function and job are kept (the
+        sweep's outputs are written by the workers that evaluated its runs).
+        """
+        try:
+            payload = pickle.dumps((fn, job))
+        except (AttributeError, TypeError, pickle.PicklingError) as err:  # not by name
+            msg = (
+                f"the local worker processes cannot load the per-run function {function_id(fn)}: "
+                f"{err}"
+            )
+            raise ExecutorError(msg) from err
+        idle, self._idle = self._idle, []
+        if payload != self._loaded:
+            for worker in idle:
+                self._pool.remove(worker)
+                worker.stop()
+            idle = []
+        self._loaded = payload
+        return idle + self._start(fn, payload, self.workers - len(idle))
+
+    def _start(self, fn: RunFunction, payload: bytes, count: int) -> list[_Worker]:
+        """Start ``count`` workers and wait until each has loaded ``payload`` (``fn``, the job).
 
         Raises
         ------
@@ -204,14 +238,6 @@ class LocalExecutor:
         if self._lifeline is None:
             msg = "LocalExecutor.run needs the executor entered: `with LocalExecutor() as ex:`"
             raise ExecutorError(msg)
-        try:
-            payload = pickle.dumps((fn, job))
-        except (AttributeError, TypeError, pickle.PicklingError) as err:  # not by name
-            msg = (
-                f"the local worker processes cannot load the per-run function {function_id(fn)}: "
-                f"{err}"
-            )
-            raise ExecutorError(msg) from err
         started = [_Worker(self._context, self._lifeline) for _ in range(count)]
         self._pool.extend(started)
         for worker in started:
@@ -235,38 +261,50 @@ class LocalExecutor:
 
     def run(self, fn: RunFunction, job: Job, feed: ChunkFeed) -> Iterator[Outcome]:
         """Yield one outcome per chunk, in completion order (see the class docstring)."""
-        idle = self._start(fn, job, self.workers)
+        idle = self._ready(fn, job)
         busy: list[_Worker] = []
-        while True:
-            while idle and (chunk := feed.next_chunk()) is not None:
-                worker = idle.pop()
-                worker.chunk = chunk
-                worker.conn.send(chunk)
-                busy.append(worker)
-            if not busy:
-                return
-            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
-            for worker in [w for w in busy if w.conn in ready or w.process.sentinel in ready]:
-                busy.remove(worker)
-                chunk, worker.chunk = worker.chunk, None
-                assert chunk is not None  # a busy worker holds a chunk
-                answer = _receive(worker.conn)
-                if answer is None:  # died before answering
-                    worker.process.join(STOP_S)
-                    self._pool.remove(worker)
-                    worker.stop()
-                    why = _death(worker.process.exitcode)
-                    yield ChunkLost(chunk.number, "crashed", "WorkerCrash", why)
-                    idle.extend(self._start(fn, job, 1))
+        try:
+            while True:
+                while idle and (chunk := feed.next_chunk()) is not None:
+                    worker = idle.pop()
+                    worker.chunk = chunk
+                    worker.conn.send(chunk)
+                    busy.append(worker)
+                if not busy:
+                    if feed.pending:  # runs still being read
+                        time.sleep(POLL_S)
+                        continue
+                    return
+                handles = [w.conn for w in busy] + [w.process.sentinel for w in busy]
+                ready = wait(handles, timeout=TICK_S)
+                if not ready:
+                    yield Waiting(len(busy) + len(idle))
                     continue
-                kind, value = answer
-                idle.append(worker)
-                if kind == "raised":
-                    if not isinstance(value, Exception):
-                        raise value
-                    yield ChunkLost(chunk.number, "lost", type(value).__name__, str(value))
-                    continue
-                yield ChunkDone(value)
+                for worker in [w for w in busy if w.conn in ready or w.process.sentinel in ready]:
+                    busy.remove(worker)
+                    chunk, worker.chunk = worker.chunk, None
+                    assert chunk is not None  # a busy worker holds a chunk
+                    answer = _receive(worker.conn)
+                    if answer is None:  # died before answering
+                        worker.process.join(STOP_S)
+                        self._pool.remove(worker)
+                        worker.stop()
+                        why = _death(worker.process.exitcode)
+                        yield ChunkLost(chunk.number, "crashed", "WorkerCrash", why)
+                        idle.extend(self._start(fn, self._loaded, 1))
+                        continue
+                    kind, value = answer
+                    idle.append(worker)
+                    if kind == "raised":
+                        if not isinstance(value, Exception):
+                            raise value
+                        yield ChunkLost(chunk.number, "lost", type(value).__name__, str(value))
+                        continue
+                    yield ChunkDone(value)
+        finally:
+            for worker in busy:  # the sweep stopped with chunks in flight: not reusable
+                worker.stop()  # (still in the pool: close() waits for it, or kills it)
+            self._idle = idle
 
 
 def _receive(conn: Connection) -> tuple[str, Any] | None:

@@ -13,7 +13,10 @@ Written as it is produced by :class:`TableWriter`: Parquet (``pyarrow``, extras
 ``parquet`` or ``dask``) one row group of :data:`ROW_GROUP_ROWS` rows at a time, or,
 without pyarrow, the same rows as CSV line by line (and the caller is told why); the
 file appears whole when the writer closes (:func:`robot_msgs.files.open_atomic`), so a
-sweep of any size holds at most one row group of rows.
+sweep of any size holds at most one row group of rows. A sweep's workers write its rows
+in parts (:func:`write_rows_part`: an Arrow IPC stream, or CSV lines), which the writer
+takes in order (:meth:`TableWriter.append_part`) into the same row groups, so the file
+has the same bytes as one written row by row.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import contextlib
 import csv
 import io
 import math
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +52,7 @@ __all__ = [
     "read_results",
     "rows_from_results",
     "rows_of",
+    "write_rows_part",
     "write_table",
 ]
 
@@ -152,6 +157,34 @@ def _schema() -> Any:
     )
 
 
+def _columns_of(rows: Sequence[Row]) -> dict[str, list[Any]]:
+    return {c: [row[c] for row in rows] for c in COLUMNS}
+
+
+def write_rows_part(rows: Sequence[Row], path: str | Path, *, arrow: bool) -> None:
+    """Write rows as one part of a table: an Arrow IPC stream, or CSV lines (no header).
+
+    Raises
+    ------
+    MissingDependencyError
+        ``arrow`` without pyarrow.
+    OSError
+        The part cannot be written.
+    """
+    target = Path(path)
+    if not arrow:
+        text = io.StringIO()
+        writer = csv.writer(text, lineterminator="\n")
+        for row in rows:
+            writer.writerow([_csv_cell(row[c]) for c in COLUMNS])
+        target.write_bytes(text.getvalue().encode("utf-8"))
+        return
+    pa = require("pyarrow", "parquet", feature="Parquet results tables")
+    table = pa.table(_columns_of(rows), schema=_schema())
+    with pa.OSFile(str(target), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as out:
+        out.write_table(table)
+
+
 class TableWriter:
     """Write the results table as rows come: ``OUT/results.parquet``, or ``results.csv``.
 
@@ -190,9 +223,13 @@ class TableWriter:
         self._columns: dict[str, list[Any]] = {c: [] for c in COLUMNS}
         self._parquet: Any = None
         self._csv: Any = None
+        self._handle: Any = None
+        self._text: Any = None
+        self._tail: Any = None  # rows of parts not yet in a row group (an Arrow table)
 
     def __enter__(self) -> Self:
         handle = self._stack.enter_context(open_atomic(self.path, force=self.force))
+        self._handle = handle
         if self._schema is not None:
             pq = require("pyarrow.parquet", "parquet", feature="Parquet results tables")
             self._parquet = pq.ParquetWriter(handle, self._schema)
@@ -201,9 +238,48 @@ class TableWriter:
             text = io.TextIOWrapper(handle, encoding="utf-8", newline="")
             self._stack.callback(text.detach)
             self._stack.callback(text.flush)
+            self._text = text
             self._csv = csv.writer(text, lineterminator="\n")
             self._csv.writerow(COLUMNS)
         return self
+
+    @property
+    def part_format(self) -> str:
+        """The format of the parts this writer takes: ``arrow``, or ``csv`` without pyarrow."""
+        return "csv" if self._schema is None else "arrow"
+
+    def append_part(self, path: str | Path, *, rows: int) -> None:
+        """Add the ``rows`` rows of a part (:func:`write_rows_part` in :attr:`part_format`).
+
+        Parquet keeps row groups of :data:`ROW_GROUP_ROWS` rows across parts.
+
+        Raises
+        ------
+        FormatError
+            An Arrow part that does not hold ``rows`` rows.
+        """
+        source = Path(path)
+        self.rows += rows
+        if self._csv is not None:
+            self._text.flush()
+            with source.open("rb") as part:
+                shutil.copyfileobj(part, self._handle)
+            return
+        pa = require("pyarrow", "parquet", feature="Parquet results tables")
+        with pa.OSFile(str(source), "rb") as part:
+            table = pa.ipc.open_stream(part).read_all()
+        if table.num_rows != rows:
+            msg = f"{source}: expected a part of {rows} rows, got {table.num_rows}"
+            raise FormatError(msg)
+        if self._columns["run"]:  # rows given to write() first
+            table = pa.concat_tables([pa.table(self._columns, schema=self._schema), table])
+            self._columns = {c: [] for c in COLUMNS}
+        if self._tail is not None:
+            table = pa.concat_tables([self._tail, table])
+        whole = table.num_rows // ROW_GROUP_ROWS * ROW_GROUP_ROWS
+        for start in range(0, whole, ROW_GROUP_ROWS):
+            self._parquet.write_table(table.slice(start, ROW_GROUP_ROWS))
+        self._tail = table.slice(whole) if whole < table.num_rows else None
 
     def write(self, rows: Iterable[Row]) -> None:
         """Add rows (a run's, in table order)."""
@@ -218,6 +294,9 @@ class TableWriter:
                 self._flush()
 
     def _flush(self) -> None:
+        if self._tail is not None:
+            self._parquet.write_table(self._tail)
+            self._tail = None
         if self._parquet is None or not self._columns["run"]:
             return
         pa = require("pyarrow", "parquet", feature="Parquet results tables")

@@ -37,6 +37,9 @@ class SweepSummary:
     wall time from the first chunk sent to the last result, ``startup_s`` the part
     before the first result, ``throughput`` the runs finished per second after it
     (:class:`robot_msgs.progress.Progress`, the rate the progress line showed).
+    ``stopped`` says why the sweep stopped before every run was tried (a record that
+    could not be stored, no worker for ``--stall-timeout``), empty when it did not;
+    ``storage_error``: it stopped because something could not be written (a full disk).
     """
 
     out: str
@@ -58,6 +61,8 @@ class SweepSummary:
     errors: Mapping[str, str] = field(default_factory=dict)
     infrastructure: Mapping[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    stopped: str = ""
+    storage_error: bool = False
 
     @property
     def n_not_evaluated(self) -> int:
@@ -122,9 +127,11 @@ class SweepSummary:
             lines.extend(f"{kind}: {label}: {error}" for label, error in shown)
             if len(named) > len(shown):
                 lines.append(f"{kind}: ... and {len(named) - len(shown)} more (summary.json)")
+        if self.stopped:
+            lines.append(f"stopped: {self.stopped}")
         if self.n_not_evaluated:
             n = self.n_not_evaluated
             lines.append(f"--resume computes the {n} run{'s' if n > 1 else ''} not evaluated")
         lines.extend(f"note: {note}" for note in self.notes)
-        lines.append(f"table: {self.table}")
+        lines.append(f"table: {self.table or 'not written'}")
         return "\n".join(lines)

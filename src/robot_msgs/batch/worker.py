@@ -20,8 +20,9 @@ import os
 import socket
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias, overload
 
+from robot_msgs.batch.blocks import BlockResult, OutputBlock, write_block
 from robot_msgs.batch.inputs import (
     HashCache,
     content_digest,
@@ -41,7 +42,23 @@ if TYPE_CHECKING:
     from robot_msgs.runs.run_settings import RunSettings
     from robot_msgs.runs.spec import RunSpec
 
-__all__ = ["Chunk", "ChunkResult", "Job", "RunSummary", "evaluate_task", "run_chunk"]
+__all__ = [
+    "NOT_RUN",
+    "NOT_STORED",
+    "Chunk",
+    "ChunkResult",
+    "Job",
+    "RunSummary",
+    "Work",
+    "evaluate_task",
+    "run_chunk",
+]
+
+#: The error type of a run evaluated whose record could not be written (a full disk):
+#: the sweep stops at the first (:class:`~robot_msgs.batch.plan.ChunkPlan`).
+NOT_STORED = "RecordNotStored"
+#: The error type of a run the sweep did not evaluate because it stopped first.
+NOT_RUN = "NotRun"
 
 
 def evaluate_task(task: Task) -> RunReport:
@@ -109,8 +126,17 @@ class Chunk:
     runs: tuple[RunSpec, ...]
     attempts: tuple[int, ...]
 
+    @property
+    def name(self) -> str:
+        """How a scheduler names its task (``chunk-3``)."""
+        return f"chunk-{self.number}"
+
     def __len__(self) -> int:
         return len(self.indices)
+
+
+Work: TypeAlias = "Chunk | OutputBlock"
+"""What executors ship to :func:`run_chunk`: runs to evaluate, or a block of the outputs."""
 
 
 class RunSummary(NamedTuple):
@@ -193,12 +219,21 @@ class ChunkResult(NamedTuple):
     worker: str
 
 
-def run_chunk(fn: RunFunction, job: Job, chunk: Chunk) -> ChunkResult:
+@overload
+def run_chunk(fn: RunFunction, job: Job, chunk: Chunk) -> ChunkResult: ...
+@overload
+def run_chunk(fn: RunFunction, job: Job, chunk: OutputBlock) -> BlockResult: ...
+def run_chunk(fn: RunFunction, job: Job, chunk: Work) -> ChunkResult | BlockResult:
     """Hash, reuse or evaluate, and store every run of ``chunk``; summarise each.
 
+    An :class:`~robot_msgs.batch.blocks.OutputBlock` instead is written by
+    :func:`~robot_msgs.batch.blocks.write_block` (the sweep's outputs, at its end).
+
     A run's own error is its ``failed`` result (stored); a record that cannot be written
-    makes the run ``lost`` (not stored), with the reason. ``BaseException`` (an
-    interrupt) propagates: the records already written stay.
+    (a full disk, a read-only file system) makes the run ``lost`` (not stored) with the
+    reason, and the chunk's other runs are not evaluated (:data:`NOT_RUN`): nothing is
+    computed that cannot be kept. ``BaseException`` (an interrupt) propagates: the
+    records already written stay.
 
     Examples
     --------
@@ -219,16 +254,25 @@ def run_chunk(fn: RunFunction, job: Job, chunk: Chunk) -> ChunkResult:
     >>> [(s.status, s.reused) for s in run_chunk(evaluate_task, job, chunk).summaries]
     [('ok', True)]
     """
+    if isinstance(chunk, OutputBlock):
+        return write_block(job.settings, job.shared, job.out, chunk)
     started = (time.perf_counter(), time.process_time())
     store = ResultStore(job.out)
     cache = HashCache()
-    summaries = tuple(
-        _run_one(fn, job, store, cache, index, run, attempt)
-        for index, run, attempt in zip(chunk.indices, chunk.runs, chunk.attempts, strict=True)
-    )
+    summaries: list[RunSummary] = []
+    items = list(zip(chunk.indices, chunk.runs, chunk.attempts, strict=True))
+    for k, (index, run, attempt) in enumerate(items):
+        summary = _run_one(fn, job, store, cache, index, run, attempt)
+        summaries.append(summary)
+        if summary.error_type == NOT_STORED:  # a full disk: evaluate nothing more
+            why = f"not evaluated: a record of its chunk could not be stored ({summary.error})"
+            summaries += [
+                RunSummary.unfinished(i, "lost", NOT_RUN, why) for i, _, _ in items[k + 1 :]
+            ]
+            break
     return ChunkResult(
         number=chunk.number,
-        summaries=summaries,
+        summaries=tuple(summaries),
         elapsed_s=time.perf_counter() - started[0],
         cpu_s=time.process_time() - started[1],
         worker=f"{socket.gethostname()}:{os.getpid()}",
@@ -271,7 +315,7 @@ def _run_one(
             store.save(record)
         except OSError as err:
             task = Task(run=run, settings=job.settings, digest=digest)
-            lost = RunResult.failure(task, "lost", "RecordNotStored", str(err), attempts=attempt)
+            lost = RunResult.failure(task, "lost", NOT_STORED, str(err), attempts=attempt)
             return RunSummary.of(index, lost)
         return RunSummary.of(index, result)
     changed = RunResult.failure(

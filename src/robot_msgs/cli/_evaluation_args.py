@@ -505,8 +505,14 @@ def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--rpe-unit", choices=DELTA_UNITS, help="unit of --rpe-delta (default s)")
 
 
-def load_runs_from_args(args: argparse.Namespace, inputs: list[Any]) -> Any:
+def load_runs_from_args(
+    args: argparse.Namespace, inputs: list[Any], *, stream: bool = False
+) -> Any:
     """:func:`robot_msgs.runs.load_runs` of ``inputs`` with the settings flags on top.
+
+    With ``stream``, the :class:`~robot_msgs.runs.RunReader` instead: the settings read,
+    the runs read as they are asked for (``bench`` computes the first while the rest
+    are read).
 
     Raises
     ------
@@ -516,7 +522,7 @@ def load_runs_from_args(args: argparse.Namespace, inputs: list[Any]) -> Any:
         A flag's value does not fit; the field is named (:func:`reword` names the flag).
     """
     from robot_msgs.evaluation.settings import EvaluationSettings  # noqa: PLC0415
-    from robot_msgs.runs.manifest import load_runs  # noqa: PLC0415
+    from robot_msgs.runs.manifest import RunReader, load_runs  # noqa: PLC0415
     from robot_msgs.runs.run_settings import RunSettings, default_metrics  # noqa: PLC0415
 
     evaluation = _given(args, EvaluationSettings)
@@ -530,6 +536,8 @@ def load_runs_from_args(args: argparse.Namespace, inputs: list[Any]) -> Any:
             msg = f"{flag}: {err.reason}"
             raise ValidationError(msg, reason=err.reason) from err
     judge = {k: v for k, v in _given(args, RunSettings).items() if k != "evaluation"}
+    if stream:
+        return RunReader(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
     return load_runs(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
 
 

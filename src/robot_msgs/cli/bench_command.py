@@ -6,9 +6,13 @@ same runs give the same numbers and the same ranking.
 
 Exit status: 0 when every run was evaluated (runs that failed as runs, by their own
 report, are results); 1 when a run failed to evaluate (unreadable input) or was not
-evaluated (its worker kept dying, the scheduler was lost), unless ``--allow-partial``;
-130 when interrupted by Ctrl-C, 143 by SIGTERM (what ``timeout`` and SLURM send): every
-worker is stopped first, and ``--resume`` finishes the sweep.
+evaluated (its worker kept dying, the scheduler was lost, no worker for
+``--stall-timeout``), unless ``--allow-partial``; 74 (``EX_IOERR``) when a record or an
+output could not be written (a full disk): the sweep stopped at once, evaluated nothing
+more and names every run not stored, whatever ``--allow-partial`` says; 130 when
+interrupted by Ctrl-C, 143 by SIGTERM (what ``timeout`` and SLURM send): the local
+workers are stopped first. ``--resume`` finishes the sweep in every case. A second
+``bench`` on an output folder in use is refused at once (exit 1).
 
 Examples
 --------
@@ -23,6 +27,7 @@ Examples
 from __future__ import annotations
 
 import json
+import math
 import signal
 import sys
 import threading
@@ -35,14 +40,18 @@ from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
     from types import FrameType
 
-    from robot_msgs.runs.manifest import Manifest
+    from robot_msgs.batch.lock import FolderLock
+    from robot_msgs.runs.spec import RunSpec
 
-__all__ = ["add_parser", "run"]
+__all__ = ["STORAGE_ERROR", "add_parser", "run"]
 
 _INTERRUPTED = 130  # the shell's code for a process ended by SIGINT
 _TERMINATED = 143  # ... and by SIGTERM
+#: The exit status of a sweep stopped by a storage error (sysexits' EX_IOERR).
+STORAGE_ERROR = 74
 
 
 class _Terminated(KeyboardInterrupt):
@@ -98,6 +107,28 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="worker processes (default: the CPUs available)",
     )
     parser.add_argument(
+        "--chunk-s",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help=(
+            "seconds of measured work one task (a chunk of runs) aims at (default: 1, and "
+            "more on clusters of over 166 worker threads: 0.006 s a thread, so the Dask "
+            "scheduler, at ~3 ms of CPU a task, is at most half busy)"
+        ),
+    )
+    parser.add_argument(
+        "--stall-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help=(
+            "stop the sweep, as an incomplete one that --resume finishes, after this long "
+            "without a worker or without a result (default: 600; 0: wait for ever); "
+            "the progress line says so within seconds either way"
+        ),
+    )
+    parser.add_argument(
         "--retries",
         type=int,
         default=2,
@@ -110,7 +141,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     again.add_argument(
         "--resume",
         action="store_true",
-        help="keep the stored results whose inputs and settings are unchanged; compute the rest",
+        help=(
+            "keep the stored results whose inputs and settings are unchanged (by their "
+            "size and modification time: an input changed and restored with `cp -p` "
+            "keeps its old result until --verify); compute the rest"
+        ),
     )
     again.add_argument(
         "--force", action="store_true", help="recompute every run and overwrite the outputs"
@@ -138,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     if args.scheduler is not None:  # a typo is one clear error, before anything else
         from robot_msgs.batch.dask_executor import check_scheduler_address  # noqa: PLC0415
 
-        check_scheduler_address(args.scheduler)
+        args.scheduler = check_scheduler_address(args.scheduler)
     if args.dashboard and not args.dask:
         msg = "--dashboard serves the dashboard of the LocalCluster --dask starts; add --dask"
         raise ValidationError(msg)
@@ -158,21 +193,51 @@ def run(args: argparse.Namespace) -> int:
             reason = f"expected a count >= {least}, got {value}"
             msg = f"--{flag} {value}: {reason}"
             raise ValidationError(msg, field=flag, reason=reason)
-    if not args.quiet:  # at once: reading a large manifest and importing NumPy take a while
-        print(f"bench: reading the runs of {' '.join(map(str, args.inputs))}", file=sys.stderr)
-    from robot_msgs.batch.store import ResultStore  # noqa: PLC0415 - keeps --help fast
-    from robot_msgs.batch.sweep import run_sweep  # noqa: PLC0415
-    from robot_msgs.batch.worker import evaluate_task  # noqa: PLC0415
+    for flag, seconds, zero in (
+        ("chunk-s", args.chunk_s, False),
+        ("stall-timeout", args.stall_timeout, True),
+    ):
+        if seconds is None:
+            continue
+        if not (math.isfinite(seconds) and (seconds >= 0 if zero else seconds > 0)):
+            reason = f"expected a number of seconds {'>= 0' if zero else '> 0'}, got {seconds}"
+            msg = f"--{flag} {seconds}: {reason}"
+            raise ValidationError(msg, field=flag.replace("-", "_"), reason=reason)
+    from robot_msgs.batch.lock import LOCK_NAME, FolderLock  # noqa: PLC0415 - keeps --help fast
     from robot_msgs.files import check_folder  # noqa: PLC0415
 
     check_folder(args.out, label="--out")
-    manifest = load_runs_from_args(args, list(args.inputs))
+    created = not args.out.exists()
+    args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        with FolderLock(args.out) as lock:  # a second client is refused before it reads a run
+            return _sweep(args, lock)
+    except Exception:
+        if created and [p.name for p in args.out.iterdir()] == [LOCK_NAME]:
+            (args.out / LOCK_NAME).unlink()  # refused before any run: no folder left behind
+            args.out.rmdir()
+        raise
+
+
+def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
+    """Read the runs and sweep them into the locked ``--out``; print what came of it."""
+    from robot_msgs.batch.store import ResultStore  # noqa: PLC0415 - keeps --help fast
+    from robot_msgs.batch.sweep import run_sweep  # noqa: PLC0415
+    from robot_msgs.batch.watchdog import STALL_TIMEOUT_S  # noqa: PLC0415
+    from robot_msgs.batch.worker import evaluate_task  # noqa: PLC0415
+
+    if not args.quiet:  # at once: reading a large manifest and importing NumPy take a while
+        if lock.taken_over:
+            print(f"bench: {lock.taken_over}", file=sys.stderr)
+        print(f"bench: reading the runs of {' '.join(map(str, args.inputs))}", file=sys.stderr)
+    reader = load_runs_from_args(args, list(args.inputs), stream=True)
     executor = "serial" if args.serial else ("dask" if args.dask else "local")
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    stall = STALL_TIMEOUT_S if args.stall_timeout is None else args.stall_timeout
     try:
         summary = run_sweep(
-            manifest,
+            reader,
             args.out,
             fn=evaluate_task,
             executor=executor,
@@ -184,6 +249,9 @@ def run(args: argparse.Namespace) -> int:
             verify=args.verify,
             progress=None if args.quiet else sys.stderr,
             dashboard=args.dashboard,
+            chunk_s=args.chunk_s,
+            stall_timeout_s=stall,
+            lock=lock,
         )
     except ValidationError as err:
         if err.field not in ("workers", "retries"):
@@ -193,8 +261,14 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as stop:
         stored = ResultStore(args.out)
         how = "terminated (SIGTERM)" if isinstance(stop, _Terminated) else "interrupted"
+        stopped = (
+            f"this client stopped (the workers of the cluster at {args.scheduler} finish the "
+            "chunks they hold and store their records, which --resume keeps)"
+            if args.scheduler
+            else "every worker stopped"
+        )
         print(
-            f"\n{how}: every worker stopped; {stored.count()} run results are stored in "
+            f"\n{how}: {stopped}; {stored.count()} run results are stored in "
             f"{stored.root}; run the same command with --resume to finish",
             file=sys.stderr,
         )
@@ -203,7 +277,17 @@ def run(args: argparse.Namespace) -> int:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
     print(summary.text())
-    _print_rankings(Path(args.out), manifest)
+    if summary.storage_error:
+        unstored = next(iter(summary.infrastructure.items()), None)
+        runs = f"; the first: {unstored[0]}: {unstored[1]}" if unstored else ""
+        print(
+            f"ERROR: the sweep stopped: {summary.stopped}; {summary.n_not_evaluated} of "
+            f"{summary.n_runs} runs not evaluated or not stored (named in summary.json"
+            f"{runs}); free some space and run the same command with --resume",
+            file=sys.stderr,
+        )
+        return STORAGE_ERROR
+    _print_rankings(Path(args.out), reader.runs)
     if not summary.complete:
         text = (
             f"{summary.n_failed + summary.n_not_evaluated} of {summary.n_runs} runs did not "
@@ -223,7 +307,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_rankings(out: Path, manifest: Manifest) -> None:
+def _print_rankings(out: Path, runs: Sequence[RunSpec]) -> None:
     from robot_msgs.compare import Ranking, Repeatability  # noqa: PLC0415
     from robot_msgs.report.tables import (  # noqa: PLC0415
         ranking_table,
@@ -239,7 +323,7 @@ def _print_rankings(out: Path, manifest: Manifest) -> None:
         Repeatability.from_dict(d)
         for d in json.loads((out / "repeatability.json").read_text(encoding="utf-8"))
     ]
-    keys = {spec.name: (spec.algorithm, spec.sequence) for spec in manifest.runs}
+    keys = {spec.name: (spec.algorithm, spec.sequence) for spec in runs}
     table = repeatability_table_of([(*keys[rep.runs[0]], rep) for rep in repeats])
     if table is not None:
         print("\n" + render_text(table))

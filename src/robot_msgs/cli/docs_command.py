@@ -6,7 +6,7 @@ Examples
 >>> with tempfile.TemporaryDirectory() as out:
 ...     written = write_reference(Path(out))
 ...     [p.relative_to(out).as_posix() for p in written][:2]
-['index.html', 'compare/Aggregate.html']
+['index.html', 'action/GoalInfo.html']
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Evaluation results as messages: what was compared, how, and what it found.
 
 ``ErrorStats``, ``Signal``, ``Comparison``, ``Aggregate``, ``Alignment``, ``TimeOffset``,
-``StepResponse``, the run-report types (``RunReport`` and its parts, ``GroupSummary``,
-``Ranking``, ``Report``). The code that computes them lives with its subject:
-:mod:`robot_msgs.evaluation` (trajectories), :mod:`robot_msgs.control` (control loops),
-:mod:`robot_msgs.report` (runs).
+``Extrinsic``, ``SpatialMatch``, ``StepResponse``, the run-report types (``RunReport`` and
+its parts, ``GroupSummary``, ``Ranking``, ``Report``). The code that computes them lives
+with its subject: :mod:`robot_msgs.evaluation` (trajectories), :mod:`robot_msgs.control`
+(control loops), :mod:`robot_msgs.report` (runs).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     )
     from robot_msgs.compare.alignment import Alignment
     from robot_msgs.compare.comparison import Comparison, Estimates
+    from robot_msgs.compare.extrinsic import Extrinsic
     from robot_msgs.compare.ranking import Ranking, RankingRow
     from robot_msgs.compare.report import GroupSummary, Report
     from robot_msgs.compare.result import EvaluationResult
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
         TrackingLoss,
     )
     from robot_msgs.compare.signal import ErrorSeries, Signal, find_signal, signal_name
+    from robot_msgs.compare.spatial_match import SpatialMatch
     from robot_msgs.compare.statistics import ErrorStats, error_stats
     from robot_msgs.compare.step_response import StepResponse
     from robot_msgs.compare.time_offset import TimeOffset
@@ -49,6 +51,7 @@ __all__ = [
     "ErrorStats",
     "Estimates",
     "EvaluationResult",
+    "Extrinsic",
     "GroupSummary",
     "Latency",
     "Ranking",
@@ -59,6 +62,7 @@ __all__ = [
     "RunReport",
     "SettingsTally",
     "Signal",
+    "SpatialMatch",
     "StepResponse",
     "TimeOffset",
     "TrackingLoss",
@@ -76,11 +80,13 @@ __getattr__ = exports(
             "Aggregate",
             "AggregateTally",
             "SettingsTally",
+            "SpatialMatch",
             "aggregate",
             "check_same_settings",
         ),
         "alignment": ("Alignment",),
         "comparison": ("Comparison", "Estimates"),
+        "extrinsic": ("Extrinsic",),
         "statistics": ("ErrorStats", "error_stats"),
         "ranking": ("Ranking", "RankingRow"),
         "report": ("GroupSummary", "Report"),
@@ -94,6 +100,7 @@ __getattr__ = exports(
             "RunReport",
             "TrackingLoss",
         ),
+        "spatial_match": ("SpatialMatch",),
         "step_response": ("StepResponse",),
         "time_offset": ("TimeOffset",),
     },

@@ -118,6 +118,18 @@ class SettingsTally:
         if way not in self._ways and len(self._ways) < _WAYS:
             self._ways[way] = (comparison.summary(), comparison.estimate or "<unnamed>")
 
+    def merge(self, other: SettingsTally) -> None:
+        """Take every comparison ``other`` took, as if they came after this one's.
+
+        The result is what one tally given both sequences in turn keeps (the first
+        distinct ways, with where each was first seen), so tallies of consecutive slices
+        merged in order judge as one tally of them all.
+        """
+        for way, seen in other._ways.items():
+            if len(self._ways) >= _WAYS:
+                break
+            self._ways.setdefault(way, seen)
+
     def result(self, *, force: bool = False) -> dict[str, Value]:
         """Return the shared settings; see :func:`check_same_settings`.
 
@@ -283,8 +295,9 @@ class AggregateTally:
         """Forget every run."""
         self._first: tuple[Signal, ...] = ()
         self._metric = ""
+        # Per signal, the statistic of each comparison that has it: a signal some
+        # comparison lacks has fewer values than comparisons, and is left out.
         self._values: dict[str, array[float]] = {}
-        self._partial: set[str] = set()
         self._n = 0
         self._failures: Counter[str] = Counter()
         self._settings = SettingsTally()
@@ -294,19 +307,54 @@ class AggregateTally:
         if not self._metric:
             self._metric = comparison.metric
             self._first = tuple(s.summary() for s in comparison.signals)
-            self._values = {s.name: array("d") for s in comparison.signals}
-        stats = comparison.stats
-        for name, values in self._values.items():
-            if name in stats:
-                values.append(getattr(stats[name], self.statistic))
-            else:
-                self._partial.add(name)  # not a signal every run has
+        for signal in comparison.signals:
+            values = self._values.get(signal.name)
+            if values is None:
+                values = self._values[signal.name] = array("d")
+            values.append(getattr(signal.stats, self.statistic))
         self._settings.update(comparison)
         self._n += 1
 
     def fail(self, reason: str) -> None:
         """Count a failed run by its reason."""
         self._failures[reason] += 1
+
+    def merge(self, other: AggregateTally) -> None:
+        """Take every run ``other`` took, as if they came after this one's.
+
+        Tallies of consecutive slices of the runs, merged in order, compute what one
+        tally of all of them computes (the same values in the same order).
+
+        Raises
+        ------
+        ValidationError
+            ``other`` tallies another statistic.
+
+        Examples
+        --------
+        >>> from robot_msgs.compare import Comparison, Signal, error_stats
+        >>> def run(error):
+        ...     signal = Signal(name="t", quantity="t", unit="m", stats=error_stats([error]))
+        ...     return Comparison(metric="ape", signals=(signal,))
+        >>> a, b = AggregateTally(), AggregateTally()
+        >>> a.update(run(0.1))
+        >>> b.update(run(0.3))
+        >>> b.fail("tracking lost")
+        >>> a.merge(b)
+        >>> agg = a.compute()
+        >>> agg.n_runs, agg.signals[0].stats.mean
+        (3, 0.2)
+        """
+        if other.statistic != self.statistic:
+            msg = f"Expected a tally of the {self.statistic}, got one of the {other.statistic}"
+            raise ValidationError(msg)
+        if not self._metric:
+            self._metric, self._first = other._metric, other._first
+        for signal, values in other._values.items():
+            self._values.setdefault(signal, array("d")).extend(values)
+        self._n += other._n
+        self._failures.update(other._failures)
+        self._settings.merge(other._settings)
 
     def compute(self, *, force: bool = False) -> Aggregate:
         """Return the aggregate of everything taken so far.
@@ -324,7 +372,7 @@ class AggregateTally:
         signals = tuple(
             s.replace(stats=error_stats(np.frombuffer(self._values[s.name], dtype=np.float64)))
             for s in self._first
-            if s.name not in self._partial
+            if len(self._values[s.name]) == self._n  # in every comparison
         )
         return Aggregate(
             metric=self._metric,

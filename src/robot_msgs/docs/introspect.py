@@ -276,7 +276,7 @@ def used_by(cls: type[Msg]) -> tuple[type[Msg], ...]:
     --------
     >>> from robot_msgs.std import Time
     >>> [t.__name__ for t in used_by(Time)]
-    ['Header', 'MapMetaData', 'TimeReference']
+    ['Clock', 'GoalInfo', 'Header', 'Log', 'MapMetaData', 'ParameterEvent', 'TimeReference']
     """
     users = [
         other

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         rpe,
     )
     from robot_msgs.evaluation.fitting import align, umeyama
+    from robot_msgs.evaluation.hand_eye import estimate_extrinsic
     from robot_msgs.evaluation.offset import estimate_offset
     from robot_msgs.evaluation.pairs import path_distances, select_pairs
     from robot_msgs.evaluation.projection import euler_sxyz_from_quat_xyzw, project_to_plane
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
         PairSettings,
         Rpe,
     )
+    from robot_msgs.evaluation.spatial import associate_spatially
     from robot_msgs.evaluation.transforms import apply_transforms, sim3_inverse
 
 __all__ = [
@@ -76,6 +78,8 @@ __all__ = [
     "ape_errors",
     "apply_transforms",
     "associate",
+    "associate_spatially",
+    "estimate_extrinsic",
     "estimate_offset",
     "euler_sxyz_from_quat_xyzw",
     "evaluate",
@@ -99,6 +103,7 @@ __getattr__ = exports(
         "drift": ("kitti_segments", "rpg_segments"),
         "entry": ("Metric", "ape", "evaluate", "kitti_drift", "relative_error", "rpe"),
         "fitting": ("align", "umeyama"),
+        "hand_eye": ("estimate_extrinsic",),
         "offset": ("estimate_offset",),
         "pairs": ("path_distances", "select_pairs"),
         "projection": ("euler_sxyz_from_quat_xyzw", "project_to_plane"),
@@ -124,6 +129,7 @@ __getattr__ = exports(
             "PairSettings",
             "Rpe",
         ),
+        "spatial": ("associate_spatially",),
         "transforms": ("apply_transforms", "sim3_inverse"),
     },
 )

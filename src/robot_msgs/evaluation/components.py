@@ -52,7 +52,7 @@ from robot_msgs.errors import ValidationError
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
-__all__ = ["rotation_vectors", "track_axes"]
+__all__ = ["track_axes"]
 
 #: Horizontal motion between neighbours below this (metres) gives no direction.
 STILL_M = 1e-9
@@ -103,29 +103,3 @@ def track_axes(positions_xyz: Float64Array) -> tuple[Float64Array, Float64Array]
     cross[:, 0] = -direction[:, 1]
     cross[:, 1] = direction[:, 0]
     return along, cross
-
-
-def rotation_vectors(quats_xyzw: Float64Array) -> Float64Array:
-    """Rotation vectors ``θ n`` of unit quaternions ``(N, 4)`` ``x, y, z, w``: ``(N, 3)`` rad.
-
-    ``θ = 2 atan2(|v|, |w|)`` in ``[0, π]`` with the sign of ``w`` folded into ``v``; for
-    small ``|v|`` the factor ``θ / |v|`` tends to ``2 / |w|`` and is taken so, without
-    division by zero.
-
-    Examples
-    --------
-    >>> h = np.sqrt(0.5)
-    >>> rotation_vectors(np.array([[0.0, 0.0, h, h], [0.0, 0.0, 0.0, -1.0]])) / np.pi + 0.0
-    array([[0. , 0. , 0.5],
-           [0. , 0. , 0. ]])
-    """
-    q = np.asarray(quats_xyzw, dtype=np.float64)
-    sign = np.where(q[:, 3] < 0, -1.0, 1.0)[:, None]
-    v = q[:, :3] * sign
-    w = np.abs(q[:, 3])
-    s = np.sqrt(np.einsum("ij,ij->i", v, v))
-    small = s < 1e-12
-    safe = np.where(small, 1.0, s)
-    factor = np.where(small, 2.0 / np.maximum(w, 1e-300), 2.0 * np.arctan2(s, w) / safe)
-    out: Float64Array = v * factor[:, None]
-    return out

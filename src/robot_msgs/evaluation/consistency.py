@@ -35,9 +35,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation.components import rotation_vectors
 from robot_msgs.optional import require
-from robot_msgs.rotations import quat_xyzw_conjugate, quat_xyzw_multiply
+from robot_msgs.rotations import (
+    quat_xyzw_conjugate,
+    quat_xyzw_multiply,
+    rotation_vector_from_quat_xyzw,
+)
 
 if TYPE_CHECKING:
     from robot_msgs.msg import Value
@@ -117,7 +120,8 @@ def nees_values(
     turn = quat_xyzw_multiply(
         estimate.orientations_quat_xyzw, quat_xyzw_conjugate(reference.orientations_quat_xyzw)
     )
-    error[:, 3:] = rotation_vectors(turn)  # Log(R(P) R(Q)ᵀ): about the world's fixed axes
+    # Log(R(P) R(Q)ᵀ): about the world's fixed axes
+    error[:, 3:] = rotation_vector_from_quat_xyzw(turn)
     e = error[:, block]
     sigma = cov[:, block][:, :, block]
     try:

@@ -38,6 +38,7 @@ from robot_msgs.evaluation.pairs import path_distances
 from robot_msgs.evaluation.pipeline import signal_of
 from robot_msgs.evaluation.relations import rpe_errors
 from robot_msgs.rotations import (
+    euler_sxyz_from_matrix,
     matrix_from_quat_xyzw,
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
@@ -54,8 +55,6 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array, IntpArray
 
 __all__ = ["kitti_result", "kitti_segments", "rpg_result", "rpg_segments"]
-
-_EULER_EPS = 4.0 * float(np.finfo(np.float64).eps)  # transformations.py's _EPS
 
 
 def _invalid(reason: str, *, field: str) -> ValidationError:
@@ -203,14 +202,7 @@ def rpg_segments(
 
 def _yaw_gravity_deg(matrices: Float64Array) -> tuple[Float64Array, Float64Array]:
     """``|yaw|`` and ``sqrt(pitch² + roll²)``, degrees, of ``Rz(yaw) Ry(pitch) Rx(roll)``."""
-    m = matrices
-    cy = np.hypot(m[:, 0, 0], m[:, 1, 0])
-    regular = cy > _EULER_EPS
-    yaw = np.where(regular, np.arctan2(m[:, 1, 0], m[:, 0, 0]), 0.0)
-    pitch = np.arctan2(-m[:, 2, 0], cy)
-    roll = np.where(
-        regular, np.arctan2(m[:, 2, 1], m[:, 2, 2]), np.arctan2(-m[:, 1, 2], m[:, 1, 1])
-    )
+    roll, pitch, yaw = np.moveaxis(euler_sxyz_from_matrix(matrices), -1, 0)
     return np.degrees(np.abs(yaw)), np.degrees(np.hypot(pitch, roll))
 
 

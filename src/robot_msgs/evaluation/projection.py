@@ -8,64 +8,25 @@ alignment then fits two flattened point sets whose normal no longer agrees.
 
 Each pose is projected on its own (evo 1.38.1, ``PosePath3D.project``): the coordinate
 along the plane's normal ``k`` is set to 0, and the rotation is replaced by the rotation
-about ``k`` by the static-frame ``xyz`` Euler angle of the pose about ``k`` (Gohlke's
-``euler_from_matrix(R, "sxyz")``, ``R = R_z(γ) R_y(β) R_x(α)``):
-
-.. math::
-
-    \alpha = \operatorname{atan2}(R_{21}, R_{22}), \quad
-    \beta = \operatorname{atan2}(-R_{20}, \sqrt{R_{00}^2 + R_{10}^2}), \quad
-    \gamma = \operatorname{atan2}(R_{10}, R_{00}),
-
-and, where :math:`\sqrt{R_{00}^2 + R_{10}^2} \le 4\varepsilon` (gimbal lock),
-:math:`\alpha = \operatorname{atan2}(-R_{12}, R_{11})`, :math:`\gamma = 0`. ``xy`` keeps
-the yaw ``γ``, ``xz`` the pitch ``β`` (within ±90°), ``yz`` the roll ``α``.
+about ``k`` by the static-frame ``xyz`` Euler angle of the pose about ``k``
+(:func:`robot_msgs.rotations.euler_sxyz_from_quat_xyzw`, Gohlke's ``euler_from_matrix(R,
+"sxyz")``, ``R = R_z(γ) R_y(β) R_x(α)``, gimbal lock included): ``xy`` keeps the yaw ``γ``,
+``xz`` the pitch ``β`` (within ±90°), ``yz`` the roll ``α``.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import PLANES
-from robot_msgs.rotations import matrix_from_quat_xyzw
+from robot_msgs.rotations import euler_sxyz_from_quat_xyzw
 from robot_msgs.trajectory import PoseTrajectory
-
-if TYPE_CHECKING:
-    from robot_msgs.typing import Float64Array
 
 __all__ = ["euler_sxyz_from_quat_xyzw", "project_to_plane"]
 
-_EULER_EPS = 4.0 * float(np.finfo(np.float64).eps)  # transformations.py's _EPS
 _NORMAL = {"xy": 2, "xz": 1, "yz": 0}
-
-
-def euler_sxyz_from_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
-    """Static-frame ``xyz`` Euler angles ``(α, β, γ)`` of unit quaternions, ``(N, 3)`` rad.
-
-    ``R = R_z(γ) R_y(β) R_x(α)``: roll ``α`` about x, pitch ``β`` about y (in ``[-π/2,
-    π/2]``), yaw ``γ`` about z; the formulas and the gimbal-lock branch are in the module
-    docstring.
-
-    Examples
-    --------
-    >>> h = np.sqrt(0.5)
-    >>> np.degrees(euler_sxyz_from_quat_xyzw(np.array([[0.0, 0.0, h, h]]))).round(9) + 0.0
-    array([[ 0.,  0., 90.]])
-    """
-    m = matrix_from_quat_xyzw(np.asarray(quats_xyzw, dtype=np.float64))
-    cy = np.hypot(m[:, 0, 0], m[:, 1, 0])
-    lock = cy <= _EULER_EPS
-    out = np.empty((m.shape[0], 3))
-    out[:, 0] = np.where(
-        lock, np.arctan2(-m[:, 1, 2], m[:, 1, 1]), np.arctan2(m[:, 2, 1], m[:, 2, 2])
-    )
-    out[:, 1] = np.arctan2(-m[:, 2, 0], cy)
-    out[:, 2] = np.where(lock, 0.0, np.arctan2(m[:, 1, 0], m[:, 0, 0]))
-    return out
 
 
 def project_to_plane(trajectory: PoseTrajectory, plane: str) -> PoseTrajectory:

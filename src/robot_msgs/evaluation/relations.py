@@ -25,9 +25,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation.components import rotation_vectors, track_axes
+from robot_msgs.evaluation.components import track_axes
 from robot_msgs.evaluation.consistency import NEES_DOF, nees_values
-from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
+from robot_msgs.rotations import (
+    angle_from_quat_xyzw,
+    quat_xyzw_conjugate,
+    quat_xyzw_multiply,
+    quat_xyzw_rotate,
+    rotation_vector_from_quat_xyzw,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -134,7 +140,7 @@ def _attitude_values(error_quats_xyzw: Float64Array, relation: str) -> Float64Ar
     chosen = _attitude(relation)
     assert chosen is not None
     axis, degrees = chosen
-    values: Float64Array = rotation_vectors(error_quats_xyzw)[:, axis]
+    values: Float64Array = rotation_vector_from_quat_xyzw(error_quats_xyzw)[:, axis]
     return np.degrees(values) if degrees else values
 
 
@@ -164,29 +170,6 @@ def _check_same_length(reference: PoseTrajectory, estimate: PoseTrajectory) -> N
             f"and estimate {len(estimate)} poses: associate them first"
         )
         raise ValidationError(msg)
-
-
-def _rotate_inverse(quats_xyzw: Float64Array, vectors: Float64Array) -> Float64Array:
-    """Rotate ``vectors`` ``(N, 3)`` by the inverses of unit quaternions ``(N, 4)``: ``R(q)ᵀ v``.
-
-    ``v' = v + w t + u' × t`` with ``u' = -u`` and ``t = 2 u' × v`` (``u``, ``w``: vector and
-    scalar parts of ``q``), written out per component.
-    """
-    x, y, z, w = (quats_xyzw[:, k] for k in range(4))
-    vx, vy, vz = (vectors[:, k] for k in range(3))
-    tx = 2.0 * (z * vy - y * vz)
-    ty = 2.0 * (x * vz - z * vx)
-    tz = 2.0 * (y * vx - x * vy)
-    out = np.empty_like(vectors)
-    out[:, 0] = vx + w * tx - (y * tz - z * ty)
-    out[:, 1] = vy + w * ty - (z * tx - x * tz)
-    out[:, 2] = vz + w * tz - (x * ty - y * tx)
-    return out
-
-
-def _rotate(quats_xyzw: Float64Array, vectors: Float64Array) -> Float64Array:
-    """Rotate ``vectors`` ``(N, 3)`` by unit quaternions ``(N, 4)``: ``R(q) v``."""
-    return _rotate_inverse(quat_xyzw_conjugate(quats_xyzw), vectors)
 
 
 def _norms(vectors: Float64Array) -> Float64Array:
@@ -402,7 +385,9 @@ def rpe_errors(
             return ratio
         ref_i, est_i = np.take(q_ref, i, axis=0), np.take(q_est, i, axis=0)
         if name in _TRACK:  # R(Q_j) t(E) = R(Q_i) R(P_i)ᵀ (p_j - p_i) - (q_j - q_i)
-            world = _rotate(ref_i, _rotate_inverse(est_i, est_step)) - ref_step
+            world = (
+                quat_xyzw_rotate(ref_i, quat_xyzw_rotate(est_i, est_step, inverse=True)) - ref_step
+            )
             return _track_values(world, name, tuple(np.take(a, j, axis=0) for a in axes))
         q_err = None
         if name not in {"translation", "x", "y", "z"}:
@@ -415,10 +400,12 @@ def rpe_errors(
             if _attitude(name) is not None:
                 return _attitude_values(q_err, name)
         # t(E) = R(Q_i⁻¹ Q_j)ᵀ (t(P_i⁻¹ P_j) - t(Q_i⁻¹ Q_j)), t(Q_i⁻¹ Q_j) = R(Q_i)ᵀ (q_j - q_i).
-        delta = _rotate_inverse(est_i, est_step) - _rotate_inverse(ref_i, ref_step)
+        delta = quat_xyzw_rotate(est_i, est_step, inverse=True) - quat_xyzw_rotate(
+            ref_i, ref_step, inverse=True
+        )
         if name in _AXES:
             q_rel_ref = quat_xyzw_multiply(quat_xyzw_conjugate(ref_i), np.take(q_ref, j, axis=0))
-            return _rotate_inverse(q_rel_ref, delta)[:, _AXES[name]]
+            return quat_xyzw_rotate(q_rel_ref, delta, inverse=True)[:, _AXES[name]]
         return _error_values(q_err, delta, name)
 
     return _by_chunks(first.size, kernel)

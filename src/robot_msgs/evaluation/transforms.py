@@ -36,7 +36,12 @@ import numpy as np
 
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import EvaluationSettings
-from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix, quat_xyzw_multiply
+from robot_msgs.rotations import (
+    matrix_from_quat_xyzw,
+    quat_xyzw_from_matrix,
+    quat_xyzw_multiply,
+    skew,
+)
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -135,7 +140,7 @@ def apply_transforms(trajectory: PoseTrajectory, settings: EvaluationSettings) -
         quats = quat_xyzw_multiply(quats, q_right)
         if cov is not None:
             jac = np.tile(np.eye(6), (len(trajectory), 1, 1))
-            jac[:, :3, 3:] = -_skew(lever)
+            jac[:, :3, 3:] = -skew(lever)
             cov = np.einsum("nij,njk,nlk->nil", jac, cov, jac)
     if left is not None:  # T_l P: s R_l p + t_l, q_l ⊗ q
         scale, rotation, translation = _split(left)
@@ -150,12 +155,3 @@ def apply_transforms(trajectory: PoseTrajectory, settings: EvaluationSettings) -
     return trajectory.replace(
         positions_xyz=positions, orientations_quat_xyzw=quats / norms, covariance_6x6=cov
     )
-
-
-def _skew(v: Float64Array) -> Float64Array:
-    """Cross-product matrices ``[v]_×`` of vectors ``(N, 3)``: ``(N, 3, 3)``."""
-    out = np.zeros((v.shape[0], 3, 3))
-    out[:, 0, 1], out[:, 0, 2] = -v[:, 2], v[:, 1]
-    out[:, 1, 0], out[:, 1, 2] = v[:, 2], -v[:, 0]
-    out[:, 2, 0], out[:, 2, 1] = -v[:, 1], v[:, 0]
-    return out

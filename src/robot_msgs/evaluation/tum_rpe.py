@@ -55,9 +55,9 @@ from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings
 from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.rotations import (
     angle_from_quat_xyzw,
-    matrix_from_quat_xyzw,
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
+    quat_xyzw_rotate,
 )
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -206,13 +206,13 @@ def _errors(
         first, second = rows[:, 0], rows[:, 1]
         q_i = q[first]
         rel = quat_xyzw_multiply(quat_xyzw_conjugate(q_i), q[second])
-        step = np.einsum("nji,nj->ni", matrix_from_quat_xyzw(q_i), p[second] - p[first])
+        step = quat_xyzw_rotate(q_i, p[second] - p[first], inverse=True)
         return rel, step
 
     q_dp, t_dp = motion(estimate, estimate_rows)
     q_dq, t_dq = motion(reference, reference_rows)
     q_e = quat_xyzw_multiply(q_dp, quat_xyzw_conjugate(q_dq))
-    t_e = t_dp - np.einsum("nij,nj->ni", matrix_from_quat_xyzw(q_e), t_dq)
+    t_e = t_dp - quat_xyzw_rotate(q_e, t_dq)
     return np.linalg.norm(t_e, axis=1), angle_from_quat_xyzw(q_e)
 
 

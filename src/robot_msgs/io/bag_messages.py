@@ -146,22 +146,20 @@ class _Decoder:
     """Turns one connection's raw bytes into a message: CDR straight, else via rosbags."""
 
     def __init__(self, reader: Any, conn: Any) -> None:
-        from robot_msgs.cdr import same_definition  # noqa: PLC0415 - needs rosbags
-        from robot_msgs.ros import _class_for, ros_name  # noqa: PLC0415
+        from robot_msgs.ros import _class_for, cdr_store, ros_name  # noqa: PLC0415 - rosbags
 
         self.reader = reader
         self.msgtype = conn.msgtype
         name = ros_name(conn.msgtype)
         cls = _class_for(name)
-        fast = reader.is2 and cls.ROS2 is not None and same_definition(reader.typestore, name)
-        self.name = name if fast else None
+        store = cdr_store()
+        fast = reader.is2 and cls.ROS2 is not None and store.same_definition(reader.typestore, name)
+        self.decode = store.decoder(name) if fast else None
 
     def __call__(self, raw: bytes) -> tuple[Msg, int | None]:
         """Return the message and ROS 1's ``header.seq`` (``None`` for ROS 2)."""
-        if self.name is not None:
-            from robot_msgs.cdr import deserialize  # noqa: PLC0415 - loaded with the reader
-
-            return deserialize(raw, self.name), None
+        if self.decode is not None:
+            return self.decode(raw), None
         from robot_msgs.ros import from_ros  # noqa: PLC0415
 
         obj = self.reader.deserialize(raw, self.msgtype)

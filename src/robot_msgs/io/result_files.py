@@ -6,9 +6,10 @@ estimate) in the format the file name says, and :func:`load_result` reads it bac
 (``load_result(p) == result``). :func:`robot_msgs.io.evo_results.read_evo_result` reads
 evo's ``--save_results`` zips into the same message.
 
-- ``.json`` (and any other name): the message's ``to_dict()`` as strict JSON, one line.
-  Readable anywhere, but every number is text: about 20 bytes a float, and parsing is
-  the slow part of loading.
+- ``.json`` (and any other name): the message as strict JSON, one line
+  (:func:`robot_msgs.msg.encode_json`: msgspec's encoder, infinities as
+  ``"Infinity"``/``"-Infinity"``, NaN as ``null``). Readable anywhere, but every number
+  is text: about 20 bytes a float, and parsing is the slow part of loading.
 - ``.npz``: NumPy's zip of arrays (deflated). Every array of the result is one entry,
   ``a0.npy``, ``a1.npy``, ... in its own dtype, and the rest of the message (the JSON
   form with each array replaced by ``{"$array": K}``) is the entry ``robot_msgs.json``,
@@ -35,12 +36,14 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
-from robot_msgs.msg import to_dict_keeping_arrays
+from robot_msgs.msg import decode_json, to_dict_keeping_arrays
+from robot_msgs.msg_json import encode_json_into
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
 
@@ -170,7 +173,10 @@ def save_result(
     """
     fmt = result_format(path, saving=True)
     if fmt == "json":
-        return write_atomic(path, dumps(result.to_dict(), indent=None), force=force)
+        text = bytearray()
+        encode_json_into(result, text)  # one buffer, the newline appended: no copy of it
+        text += b"\n"
+        return write_atomic(path, text, force=force)
     arrays: list[np.ndarray[Any, Any]] = []
     skeleton = dumps(_split(to_dict_keeping_arrays(result), arrays), indent=None)
     data = _npz_bytes(skeleton, arrays) if fmt == "npz" else _parquet_bytes(skeleton, arrays)
@@ -216,6 +222,18 @@ def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
     return raw.decode("utf-8"), arrays
 
 
+def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:
+    """Say why a JSON file is no saved result: not JSON, another type, or a field at fault."""
+    try:
+        tree = msgspec.json.decode(data)
+    except msgspec.DecodeError as bad:
+        return FormatError(f"{file}: not a JSON result ({bad})")
+    if not isinstance(tree, dict) or tree.get("_type") != EvaluationResult.TYPE:
+        kind = tree.get("_type") if isinstance(tree, dict) else type(tree).__name__
+        return FormatError(f"{file}: expected a saved {EvaluationResult.TYPE}, got {kind!r}")
+    return FormatError(f"{file}: {err}")
+
+
 def load_result(path: str | os.PathLike[str]) -> EvaluationResult:
     """Read a result :func:`save_result` wrote (JSON, ``.npz`` or Parquet, by its name).
 
@@ -230,11 +248,11 @@ def load_result(path: str | os.PathLike[str]) -> EvaluationResult:
     file = Path(path)
     fmt = result_format(file)
     if fmt == "json":
+        data = file.read_bytes()
         try:
-            tree = json.loads(file.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
-            msg = f"{file}: not a JSON result ({err})"
-            raise FormatError(msg) from err
+            return decode_json(data, EvaluationResult)
+        except ValidationError as err:
+            raise _json_fault(file, data, err) from err
     else:
         skeleton, arrays = _read_npz(file) if fmt == "npz" else _read_parquet(file)
         try:

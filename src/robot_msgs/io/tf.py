@@ -32,9 +32,9 @@ import numpy as np
 from robot_msgs.errors import FormatError
 from robot_msgs.io.clean import finish_trajectory
 from robot_msgs.rotations import (
-    matrix_from_quat_xyzw,
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
+    quat_xyzw_rotate,
     quat_xyzw_slerp,
 )
 from robot_msgs.trajectory import PoseTrajectory
@@ -139,16 +139,11 @@ def _ancestors(frame: str, edges: dict[str, _Edge], source: str) -> list[str]:
     return chain
 
 
-def _rotate(quats_xyzw: Float64Array, vectors: Float64Array) -> Float64Array:
-    out: Float64Array = np.einsum("nij,nj->ni", matrix_from_quat_xyzw(quats_xyzw), vectors)
-    return out
-
-
 def _compose(
     a: tuple[Float64Array, Float64Array], b: tuple[Float64Array, Float64Array]
 ) -> tuple[Float64Array, Float64Array]:
     """``T_a T_b`` for stacks of (positions ``(N, 3)``, quaternions ``(N, 4)``)."""
-    return a[0] + _rotate(a[1], b[0]), quat_xyzw_multiply(a[1], b[1])
+    return a[0] + quat_xyzw_rotate(a[1], b[0]), quat_xyzw_multiply(a[1], b[1])
 
 
 def _sample(traj: PoseTrajectory, stamps: Float64Array) -> tuple[Float64Array, Float64Array]:
@@ -269,7 +264,7 @@ def read_tf(
     for edge in down_child:
         to_child = _compose(to_child, pose(edge))
     inv_q = quat_xyzw_conjugate(to_parent[1])
-    inverse = (-_rotate(inv_q, to_parent[0]), inv_q)
+    inverse = (-quat_xyzw_rotate(inv_q, to_parent[0]), inv_q)
     xyz, quat = _compose(inverse, to_child)
     return PoseTrajectory(
         stamps_s=stamps,

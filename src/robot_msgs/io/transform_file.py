@@ -14,28 +14,44 @@ What ``--transform-left`` / ``--transform-right`` read; the layouts evo's
 Quaternions are normalised; one that is far from unit (norm off by more than 1e-3) is
 refused, as is anything that is not a Sim(3) matrix. YAML needs PyYAML (the ``yaml``
 extra).
+
+:func:`write_transform` writes one transform in any of these layouts (the layout
+``read_transform`` reads back): the file's suffix chooses JSON (``.json``), YAML
+(``.yaml``, ``.yml``; written without PyYAML, the layouts are flat), NumPy (``.npy``) or
+text (anything else: 4 rows of 4 numbers). Numbers are written as their shortest exact
+decimal (``repr``), so a matrix layout reads back bit for bit; the quaternion layouts
+to rounding (about 1e-16).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.files import write_atomic
 from robot_msgs.optional import require
-from robot_msgs.rotations import matrix_from_quat_xyzw
+from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix
 
 if TYPE_CHECKING:
     import os
 
-__all__ = ["read_transform"]
+    from numpy.typing import ArrayLike
+
+__all__ = ["TRANSFORM_LAYOUTS", "read_transform", "write_transform"]
 
 _QUATERNION_TOL = 1e-3
 _FLAT = ("x", "y", "z", "qx", "qy", "qz", "qw")
+#: What :func:`write_transform` writes into JSON and YAML: evo's flat keys, a ROS ``Pose``,
+#: a ROS ``Transform``, or the matrix.
+TRANSFORM_LAYOUTS = ("evo", "pose", "transform", "matrix")
+#: Largest deviation of ``RᵀR / s²`` from the identity accepted by :func:`write_transform`.
+_ROTATION_TOL = 1e-6
 
 
 def _number(value: object, where: str) -> float:
@@ -188,3 +204,143 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def write_transform(
+    path: str | os.PathLike[str],
+    matrix: ArrayLike,
+    *,
+    layout: Literal["evo", "pose", "transform", "matrix"] | None = None,
+    force: bool = False,
+) -> Path:
+    """Write one SE(3) or Sim(3) transform in a layout :func:`read_transform` reads.
+
+    Parameters
+    ----------
+    path : path-like
+        The file; its suffix chooses the format (module docstring). Written atomically.
+    matrix : array_like, shape (4, 4) or (16,), float
+        The transform ``[s R, t; 0, 1]`` (translation in metres), or its 16 numbers
+        row by row (``EvaluationSettings.transform_right``,
+        :meth:`~robot_msgs.compare.Extrinsic.transform_right`).
+    layout : {"evo", "pose", "transform", "matrix"}, optional
+        For JSON and YAML: evo's keys ``x y z qx qy qz qw`` (plus ``scale`` when not 1,
+        the default), a ROS ``Pose`` (``position``, ``orientation``), a ROS ``Transform``
+        (``translation``, ``rotation``) or ``{matrix: [...]}``. Text and ``.npy`` files
+        hold the matrix.
+    force : bool
+        Replace an existing file.
+
+    Returns
+    -------
+    Path
+        The path written.
+
+    Raises
+    ------
+    ValidationError
+        Not a finite SE(3)/Sim(3) matrix; a scale in a ROS layout (which has none); a
+        quaternion layout for a text or ``.npy`` file; an unknown layout.
+    OutputExistsError
+        The file exists and ``force`` is false.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "T.json")
+    >>> turn = [[0.0, -1, 0, 1], [1, 0, 0, 2], [0, 0, 1, 3], [0, 0, 0, 1]]
+    >>> write_transform(path, turn).read_text()[:51]
+    '{"x": 1.0, "y": 2.0, "z": 3.0, "qx": 0.0, "qy": 0.0'
+    >>> [round(v, 12) + 0.0 for v in read_transform(path)[:4]]  # to rounding
+    [0.0, -1.0, 0.0, 1.0]
+    """
+    file = Path(path)
+    values = _checked_transform(matrix)
+    suffix = file.suffix.lower()
+    kind = "json" if suffix == ".json" else "yaml" if suffix in (".yaml", ".yml") else "text"
+    if suffix == ".npy":
+        kind = "npy"
+    if layout is not None and layout not in TRANSFORM_LAYOUTS:
+        msg = f"Expected a layout in {TRANSFORM_LAYOUTS}, got {layout!r}"
+        raise ValidationError(msg, field="layout")
+    chosen = layout or ("evo" if kind in ("json", "yaml") else "matrix")
+    if kind in ("text", "npy") and chosen != "matrix":
+        msg = (
+            f"{file}: a {kind} transform file holds the matrix; write the {chosen!r} layout "
+            "to a .json or .yaml file"
+        )
+        raise ValidationError(msg, field="layout")
+    if kind == "npy":
+        buffer = io.BytesIO()
+        np.save(buffer, values, allow_pickle=False)
+        return write_atomic(file, buffer.getvalue(), force=force)
+    if kind == "text":
+        rows = "\n".join(" ".join(repr(float(v)) for v in row) for row in values)
+        return write_atomic(file, rows + "\n", force=force)
+    mapping = _layout_mapping(values, chosen, file)
+    if kind == "json":
+        return write_atomic(file, json.dumps(mapping) + "\n", force=force)
+    return write_atomic(file, _yaml_text(mapping), force=force)
+
+
+def _checked_transform(matrix: ArrayLike) -> np.ndarray:
+    try:
+        values = np.array(matrix, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        msg = f"Expected a 4x4 transform of numbers, got {matrix!r}"
+        raise ValidationError(msg, field="matrix") from err
+    if values.shape == (16,):
+        values = values.reshape(4, 4)
+    if values.shape != (4, 4) or not np.isfinite(values).all():
+        msg = f"Expected a finite 4x4 transform (or 16 numbers), got {values.tolist()}"
+        raise ValidationError(msg, field="matrix")
+    block = values[:3, :3]
+    scale2 = float(np.trace(block.T @ block)) / 3.0
+    if (
+        not scale2 > 0
+        or np.abs(block.T @ block / scale2 - np.eye(3)).max() > _ROTATION_TOL
+        or np.linalg.det(block) <= 0
+        or not np.array_equal(values[3], [0.0, 0.0, 0.0, 1.0])
+    ):
+        msg = f"Expected an SE(3) or Sim(3) matrix [s R, t; 0 0 0 1], got {values.tolist()}"
+        raise ValidationError(msg, field="matrix")
+    return values
+
+
+def _layout_mapping(values: np.ndarray, layout: str, file: Path) -> dict[str, Any]:
+    if layout == "matrix":
+        return {"matrix": [[float(v) for v in row] for row in values]}
+    block = values[:3, :3]
+    scale = math.sqrt(float(np.trace(block.T @ block)) / 3.0)
+    x, y, z, w = (float(v) for v in quat_xyzw_from_matrix((block / scale)[None])[0])
+    px, py, pz = (float(v) for v in values[:3, 3])
+    if layout == "evo":
+        flat = {"x": px, "y": py, "z": pz, "qx": x, "qy": y, "qz": z, "qw": w}
+        return flat if scale == 1.0 else {**flat, "scale": scale}
+    if not abs(scale - 1.0) <= _ROTATION_TOL:
+        msg = f"{file}: a ROS {layout} has no scale, got a Sim(3) with scale {scale:.9g}"
+        raise ValidationError(msg, field="layout")
+    place, turn = ("position", "orientation") if layout == "pose" else ("translation", "rotation")
+    return {place: {"x": px, "y": py, "z": pz}, turn: {"x": x, "y": y, "z": z, "w": w}}
+
+
+def _yaml_float(value: float) -> str:
+    """``repr`` with a point in the mantissa: YAML 1.1 (PyYAML) reads ``1e-08`` as a string."""
+    text = repr(value)
+    mantissa, e, exponent = text.partition("e")
+    return f"{mantissa}.0e{exponent}" if e and "." not in mantissa else text
+
+
+def _yaml_text(mapping: dict[str, Any]) -> str:
+    """Block YAML of a mapping of numbers, or of mappings or lists of numbers (no PyYAML)."""
+    lines: list[str] = []
+    for key, value in mapping.items():
+        if isinstance(value, dict):
+            lines.append(f"{key}:")
+            lines.extend(f"  {k}: {_yaml_float(v)}" for k, v in value.items())
+        elif isinstance(value, list):
+            lines.append(f"{key}:")
+            lines.extend("  - [" + ", ".join(_yaml_float(v) for v in row) + "]" for row in value)
+        else:
+            lines.append(f"{key}: {_yaml_float(value)}")
+    return "\n".join(lines) + "\n"

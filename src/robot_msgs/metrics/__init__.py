@@ -2,8 +2,9 @@
 
 Every metric accumulates float64 sufficient statistics, so streaming, sharded and one-shot
 evaluation agree; each has a functional twin returning per-item values from the same
-kernel (see :mod:`robot_msgs.metrics.base`). torchmetrics classes over the same formulas
-live in :mod:`robot_msgs.metrics.torch` (the ``torch`` extra).
+kernel (see :mod:`robot_msgs.metrics.base`). The kernels are written once against the
+array API standard: the functional twins take NumPy arrays or torch tensors. torchmetrics
+classes over the same kernels live in :mod:`robot_msgs.metrics.torch` (the ``torch`` extra).
 """
 
 from robot_msgs.metrics.base import StreamingMean, StreamingMetric

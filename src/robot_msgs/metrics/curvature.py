@@ -7,14 +7,27 @@ subtracts raw headings and counts the 6.28).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+import math
+from typing import TYPE_CHECKING, Any, overload
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.metrics.base import StreamingMean, check_points, check_samples, norms
+from robot_msgs.metrics.base import (
+    StreamingMean,
+    array_namespace,
+    as_float_array,
+    as_result,
+    check_points,
+    check_samples,
+    first_index,
+    norms,
+    ratio_or,
+    running_max,
+)
 
 if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from torch import Tensor
+
     from robot_msgs.typing import Float64Array
 
 __all__ = [
@@ -27,7 +40,11 @@ __all__ = [
 ]
 
 
-def wrap_angle(angles: Any) -> Float64Array:
+@overload
+def wrap_angle(angles: Tensor) -> Tensor: ...
+@overload
+def wrap_angle(angles: ArrayLike) -> Float64Array: ...
+def wrap_angle(angles: Any) -> Any:
     """Angles wrapped into ``[-π, π)`` rad.
 
     Examples
@@ -35,62 +52,66 @@ def wrap_angle(angles: Any) -> Float64Array:
     >>> round(float(wrap_angle(-3.14 - 3.14)), 10)  # heading 3.14 -> -3.14
     0.0031853072
     """
-    return np.asarray(np.remainder(np.asarray(angles, dtype=np.float64) + np.pi, 2 * np.pi) - np.pi)
+    x = as_float_array("angles", angles)
+    return as_result(array_namespace(x).remainder(x + math.pi, 2 * math.pi) - math.pi)
 
 
 # --------------------------------------------------------------------------- kernels
 
 
-def _turning_angles_kernel(points: Float64Array) -> tuple[Float64Array, Float64Array]:
+def _turning_angles_kernel(points: Any) -> tuple[Any, Any]:
     """Unsigned turning angle at each interior point ``(..., L-2)`` rad, and path lengths.
 
     Zero-length steps are skipped: the turn at point ``i`` is measured from the last step
     before it that moved, so a stop followed by a turn still counts the turn once.
     """
+    xp = array_namespace(points)
     steps = points[..., 1:, :] - points[..., :-1, :]
     lengths = norms(steps)
     moving = lengths > 0
-    units = steps / np.where(moving, lengths, 1.0)[..., None]
-    n_steps = steps.shape[-2]
-    index = np.where(moving, np.arange(n_steps), -1)
-    last_moving = np.maximum.accumulate(index, axis=-1)[..., :-1]  # before step i+1
-    previous = np.take_along_axis(units, np.maximum(last_moving, 0)[..., None], axis=-2)
+    units = steps / xp.where(moving, lengths, 1.0)[..., None]
+    index = xp.where(moving, xp.arange(steps.shape[-2], device=points.device), -1)
+    last_moving = running_max(index)[..., :-1]  # before step i+1
+    previous = xp.take_along_axis(
+        units, xp.where(last_moving > 0, last_moving, 0)[..., None], axis=-2
+    )
     current = units[..., 1:, :]
     # Kahan's angle between unit vectors: accurate at 0 and π, in any dimension.
-    angle = 2.0 * np.arctan2(norms(current - previous), norms(current + previous))
+    angle = 2.0 * xp.atan2(norms(current - previous), norms(current + previous))
     counted = moving[..., 1:] & (last_moving >= 0)
-    return np.where(counted, angle, 0.0), lengths.sum(axis=-1)
+    return xp.where(counted, angle, 0.0), xp.sum(lengths, axis=-1)
 
 
-def _curvature_kernel(points: Float64Array) -> Float64Array:
+def _curvature_kernel(points: Any) -> Any:
     angles, length = _turning_angles_kernel(points)
-    total = angles.sum(axis=-1)
-    return np.asarray(
-        np.divide(total, length, out=np.zeros_like(total), where=length > 0), dtype=np.float64
-    )
+    return as_result(ratio_or(array_namespace(angles).sum(angles, axis=-1), length, 0.0))
 
 
-def _curvature_change_kernel(points: Float64Array, headings: Float64Array) -> Float64Array:
+def _curvature_change_kernel(points: Any, headings: Any) -> Any:
+    xp = array_namespace(points)
     lengths = norms(points[..., 1:, :] - points[..., :-1, :])
     dtheta = wrap_angle(headings[..., 1:] - headings[..., :-1])
-    still = lengths == 0
-    turning_in_place = still & (dtheta != 0)
-    if turning_in_place.any():
-        index = tuple(int(i) for i in np.argwhere(turning_in_place)[0])
+    turning_in_place = (lengths == 0) & (dtheta != 0)
+    if bool(xp.any(turning_in_place)):
+        index = first_index(turning_in_place)
         msg = (
             "Expected the position to move wherever the heading changes (turning in place "
             f"has unbounded curvature), got a zero-length step at `positions` index {index} "
             f"-> next point with heading change {float(dtheta[index])!r} rad"
         )
         raise ValidationError(msg)
-    kappa = np.divide(dtheta, lengths, out=np.zeros_like(dtheta), where=~still)
-    return np.asarray(np.abs(np.diff(kappa, axis=-1)).mean(axis=-1), dtype=np.float64)
+    kappa = ratio_or(dtheta, lengths, 0.0)
+    return as_result(xp.mean(xp.abs(kappa[..., 1:] - kappa[..., :-1]), axis=-1))
 
 
 # --------------------------------------------------------------------------- functional twins
 
 
-def turning_angles(trajectory: Any) -> Float64Array:
+@overload
+def turning_angles(trajectory: Tensor) -> Tensor: ...
+@overload
+def turning_angles(trajectory: ArrayLike) -> Float64Array: ...
+def turning_angles(trajectory: Any) -> Any:
     r"""Unsigned turning angle at each interior point of each trajectory, in rad.
 
     .. math::
@@ -116,10 +137,16 @@ def turning_angles(trajectory: Any) -> Float64Array:
     >>> turning_angles([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 1.0]])  # stop, then turn
     array([0.        , 1.57079633])
     """
-    return _turning_angles_kernel(check_points("trajectory", trajectory, min_points=3))[0]
+    return as_result(
+        _turning_angles_kernel(check_points("trajectory", trajectory, min_points=3))[0]
+    )
 
 
-def curvature(trajectory: Any) -> Float64Array:
+@overload
+def curvature(trajectory: Tensor) -> Tensor: ...
+@overload
+def curvature(trajectory: ArrayLike) -> Float64Array: ...
+def curvature(trajectory: Any) -> Any:
     r"""Mean absolute curvature of each trajectory: total turning over path length, in rad/m.
 
     .. math:: \bar\kappa = \frac{\sum_{i=1}^{L-2} \theta_i}{\mathrm{PL}}
@@ -146,19 +173,23 @@ def curvature(trajectory: Any) -> Float64Array:
     return _curvature_kernel(check_points("trajectory", trajectory, min_points=3))
 
 
-def _check_headings(positions: Any, headings: Any) -> tuple[Float64Array, Float64Array]:
+def _check_headings(positions: Any, headings: Any) -> tuple[Any, Any]:
     points = check_points("positions", positions, min_points=3)
     theta = check_samples("headings", headings, min_samples=3)
-    if theta.shape != points.shape[:-1]:
+    if tuple(theta.shape) != tuple(points.shape[:-1]):
         msg = (
-            f"Expected `headings` of shape {points.shape[:-1]} (the shape of `positions` "
-            f"without D), got shape {theta.shape}"
+            f"Expected `headings` of shape {tuple(points.shape[:-1])} (the shape of "
+            f"`positions` without D), got shape {tuple(theta.shape)}"
         )
         raise ValidationError(msg)
     return points, theta
 
 
-def curvature_change(positions: Any, headings: Any) -> Float64Array:
+@overload
+def curvature_change(positions: Tensor, headings: Tensor) -> Tensor: ...
+@overload
+def curvature_change(positions: ArrayLike, headings: ArrayLike) -> Float64Array: ...
+def curvature_change(positions: Any, headings: Any) -> Any:
     r"""Mean absolute change of curvature between consecutive steps, headings wrapped.
 
     .. math::

@@ -8,14 +8,21 @@ them first.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, overload
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.metrics.base import StreamingMean, check_points, norms
+from robot_msgs.metrics.base import (
+    StreamingMean,
+    array_namespace,
+    as_result,
+    check_points,
+    norms,
+)
 
 if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from torch import Tensor
+
     from robot_msgs.typing import Float64Array
 
 __all__ = [
@@ -26,16 +33,21 @@ __all__ = [
 ]
 
 
-def _check_pair(prediction: Any, target: Any) -> tuple[Float64Array, Float64Array]:
+def _check_pair(prediction: Any, target: Any) -> tuple[Any, Any]:
     pred = check_points("prediction", prediction, min_points=1)
     true = check_points("target", target, min_points=1)
     if pred.shape != true.shape:
-        msg = f"Expected `target` of the shape of `prediction` {pred.shape}, got {true.shape}"
+        shapes = f"{tuple(pred.shape)}, got {tuple(true.shape)}"
+        msg = f"Expected `target` of the shape of `prediction` {shapes}"
         raise ValidationError(msg)
     return pred, true
 
 
-def average_displacement_error(prediction: Any, target: Any) -> Float64Array:
+@overload
+def average_displacement_error(prediction: Tensor, target: Tensor) -> Tensor: ...
+@overload
+def average_displacement_error(prediction: ArrayLike, target: ArrayLike) -> Float64Array: ...
+def average_displacement_error(prediction: Any, target: Any) -> Any:
     r"""Mean Euclidean distance between paired points, per trajectory, in metres.
 
     .. math:: \mathrm{ADE} = \frac{1}{L} \sum_{i=1}^{L} \lVert \hat p_i - p_i \rVert_2
@@ -55,10 +67,14 @@ def average_displacement_error(prediction: Any, target: Any) -> Float64Array:
     array(0.5)
     """
     pred, true = _check_pair(prediction, target)
-    return np.asarray(norms(pred - true).mean(axis=-1))
+    return as_result(array_namespace(pred).mean(norms(pred - true), axis=-1))
 
 
-def final_displacement_error(prediction: Any, target: Any) -> Float64Array:
+@overload
+def final_displacement_error(prediction: Tensor, target: Tensor) -> Tensor: ...
+@overload
+def final_displacement_error(prediction: ArrayLike, target: ArrayLike) -> Float64Array: ...
+def final_displacement_error(prediction: Any, target: Any) -> Any:
     r"""Euclidean distance between the last points, per trajectory, in metres.
 
     .. math:: \mathrm{FDE} = \lVert \hat p_L - p_L \rVert_2
@@ -69,7 +85,7 @@ def final_displacement_error(prediction: Any, target: Any) -> Float64Array:
     array(5.)
     """
     pred, true = _check_pair(prediction, target)
-    return np.asarray(norms(pred[..., -1, :] - true[..., -1, :]))
+    return as_result(norms(pred[..., -1, :] - true[..., -1, :]))
 
 
 class AverageDisplacementError(StreamingMean):

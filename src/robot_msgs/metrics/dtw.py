@@ -14,14 +14,23 @@ instead of the ``N x M`` matrix.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
-
-import numpy as np
+import math
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.metrics.base import StreamingMean, check_points, check_positive, norms
+from robot_msgs.metrics.base import (
+    StreamingMean,
+    array_namespace,
+    as_result,
+    check_points,
+    check_positive,
+    norms,
+)
 
 if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from torch import Tensor
+
     from robot_msgs.msg import Scalar
     from robot_msgs.typing import Float64Array
 
@@ -38,58 +47,68 @@ def _check_distance(distance: str) -> Distance:
     return distance  # type: ignore[return-value]
 
 
-def _point_distance(diff: Float64Array, distance: Distance) -> Float64Array:
+def _point_distance(diff: Any, distance: Distance) -> Any:
     if distance == "cityblock":
-        return np.asarray(np.abs(diff).sum(axis=-1), dtype=np.float64)
+        xp = array_namespace(diff)
+        return xp.sum(xp.abs(diff), axis=-1)
     return norms(diff)
 
 
-def _check_pair(prediction: Any, reference: Any) -> tuple[Float64Array, Float64Array]:
+def _check_pair(prediction: Any, reference: Any) -> tuple[Any, Any]:
     pred = check_points("prediction", prediction, min_points=1)
     ref = check_points("reference", reference, min_points=1)
     if pred.shape[:-2] != ref.shape[:-2] or pred.shape[-1] != ref.shape[-1]:
+        want = (*pred.shape[:-2], "M", pred.shape[-1])
         msg = (
-            f"Expected `reference` of shape {(*pred.shape[:-2], 'M', pred.shape[-1])} to match "
-            f"`prediction` {pred.shape} (same batch axes and D), got {ref.shape}"
+            f"Expected `reference` of shape {want} to match `prediction` {tuple(pred.shape)} "
+            f"(same batch axes and D), got {tuple(ref.shape)}"
         )
         raise ValidationError(msg)
     return pred, ref
 
 
-def _dtw_kernel(pred: Float64Array, ref: Float64Array, distance: Distance) -> Float64Array:
-    batch, n, m, d = pred.shape[:-2], pred.shape[-2], ref.shape[-2], pred.shape[-1]
+def _dtw_kernel(pred: Any, ref: Any, distance: Distance) -> Any:
+    xp = array_namespace(pred)
+    batch, n, m, d = tuple(pred.shape[:-2]), pred.shape[-2], ref.shape[-2], pred.shape[-1]
     p = pred.reshape(-1, n, d)
     r = ref.reshape(-1, m, d)
     rows = p.shape[0]
+
     # Anti-diagonal k holds the cells (i, k - i); arrays are indexed by i in 0..n.
-    before_last = np.full((rows, n + 1), np.inf)
+    def infinite() -> Any:
+        return xp.full((rows, n + 1), math.inf, dtype=xp.float64, device=pred.device)
+
+    before_last = infinite()
     before_last[:, 0] = 0.0  # D[0, 0]
-    last = np.full((rows, n + 1), np.inf)  # D[0, 1], D[1, 0]
+    last = infinite()  # D[0, 1], D[1, 0]
     for k in range(2, n + m + 1):
-        i = np.arange(max(1, k - m), min(n, k - 1) + 1)
+        i = xp.arange(max(1, k - m), min(n, k - 1) + 1, device=pred.device)
         cost = _point_distance(p[:, i - 1, :] - r[:, k - i - 1, :], distance)
-        best = np.minimum(np.minimum(last[:, i - 1], last[:, i]), before_last[:, i - 1])
-        current = np.full((rows, n + 1), np.inf)
+        best = xp.minimum(xp.minimum(last[:, i - 1], last[:, i]), before_last[:, i - 1])
+        current = infinite()
         current[:, i] = cost + best
         before_last, last = last, current
-    return last[:, n].reshape(batch)
+    return as_result(last[:, n].reshape(batch))
 
 
-def _ndtw_kernel(
-    pred: Float64Array, ref: Float64Array, threshold: float, distance: Distance
-) -> Float64Array:
+def _ndtw_kernel(pred: Any, ref: Any, threshold: float, distance: Distance) -> Any:
     scale = ref.shape[-2] * threshold
-    return np.asarray(np.exp(-_dtw_kernel(pred, ref, distance) / scale), dtype=np.float64)
+    return as_result(array_namespace(pred).exp(-_dtw_kernel(pred, ref, distance) / scale))
 
 
-def _sdtw_kernel(
-    pred: Float64Array, ref: Float64Array, threshold: float, distance: Distance
-) -> Float64Array:
+def _sdtw_kernel(pred: Any, ref: Any, threshold: float, distance: Distance) -> Any:
     success = _point_distance(pred[..., -1, :] - ref[..., -1, :], distance) <= threshold
-    return np.where(success, _ndtw_kernel(pred, ref, threshold, distance), 0.0)
+    ndtw = _ndtw_kernel(pred, ref, threshold, distance)
+    return as_result(array_namespace(pred).where(success, ndtw, 0.0))
 
 
-def dtw(prediction: Any, reference: Any, *, distance: Distance = "euclidean") -> Float64Array:
+@overload
+def dtw(prediction: Tensor, reference: Tensor, *, distance: Distance = "euclidean") -> Tensor: ...
+@overload
+def dtw(
+    prediction: ArrayLike, reference: ArrayLike, *, distance: Distance = "euclidean"
+) -> Float64Array: ...
+def dtw(prediction: Any, reference: Any, *, distance: Distance = "euclidean") -> Any:
     r"""Dynamic time warping distance between each predicted and reference path.
 
     .. math::
@@ -121,13 +140,29 @@ def dtw(prediction: Any, reference: Any, *, distance: Distance = "euclidean") ->
     return _dtw_kernel(pred, ref, _check_distance(distance))
 
 
+@overload
+def ndtw(
+    prediction: Tensor,
+    reference: Tensor,
+    *,
+    threshold: float = 3.0,
+    distance: Distance = "euclidean",
+) -> Tensor: ...
+@overload
+def ndtw(
+    prediction: ArrayLike,
+    reference: ArrayLike,
+    *,
+    threshold: float = 3.0,
+    distance: Distance = "euclidean",
+) -> Float64Array: ...
 def ndtw(
     prediction: Any,
     reference: Any,
     *,
     threshold: float = 3.0,
     distance: Distance = "euclidean",
-) -> Float64Array:
+) -> Any:
     r"""Normalised DTW in ``(0, 1]``: 1 when the prediction follows the reference exactly.
 
     .. math:: \mathrm{nDTW}(Q, R) = \exp\left(-\frac{\mathrm{DTW}(Q, R)}{|R| \, d_{th}}\right)
@@ -145,13 +180,29 @@ def ndtw(
     return _ndtw_kernel(pred, ref, limit, _check_distance(distance))
 
 
+@overload
+def sdtw(
+    prediction: Tensor,
+    reference: Tensor,
+    *,
+    threshold: float = 3.0,
+    distance: Distance = "euclidean",
+) -> Tensor: ...
+@overload
+def sdtw(
+    prediction: ArrayLike,
+    reference: ArrayLike,
+    *,
+    threshold: float = 3.0,
+    distance: Distance = "euclidean",
+) -> Float64Array: ...
 def sdtw(
     prediction: Any,
     reference: Any,
     *,
     threshold: float = 3.0,
     distance: Distance = "euclidean",
-) -> Float64Array:
+) -> Any:
     r"""Success-weighted nDTW: nDTW where the prediction ends within ``threshold``, else 0.
 
     .. math:: \mathrm{SDTW}(Q, R) = \mathbb{1}[d(q_{|Q|}, r_{|R|}) \le d_{th}]\,\mathrm{nDTW}(Q, R)

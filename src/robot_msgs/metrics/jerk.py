@@ -6,25 +6,32 @@ at ``sample_rate_hz``. :func:`speed_from_positions` makes one from timed positio
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.metrics.base import (
     StreamingMean,
+    array_namespace,
+    as_result,
     check_points,
     check_positive,
     check_samples,
+    first_index,
     norms,
 )
 
 if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from torch import Tensor
+
     from robot_msgs.msg import Scalar
     from robot_msgs.typing import Float64Array
 
 __all__ = [
     "LogDimensionlessJerk",
+    "check_moving",
     "dimensionless_jerk",
     "log_dimensionless_jerk",
     "speed_from_positions",
@@ -56,28 +63,39 @@ def speed_from_positions(positions: Any, sample_rate_hz: float) -> Float64Array:
     """
     fs = check_positive("sample_rate_hz", sample_rate_hz)
     points = check_points("positions", positions, min_points=2)
-    velocity = np.gradient(points, 1.0 / fs, axis=-2)
-    return norms(velocity)
+    speed: Float64Array = norms(np.gradient(points, 1.0 / fs, axis=-2))
+    return speed
 
 
-def _dimensionless_jerk_kernel(speed: Float64Array, fs: float) -> Float64Array:
-    peak = np.abs(speed).max(axis=-1)
-    if (peak == 0).any():
-        index = tuple(int(i) for i in np.argwhere(peak == 0)[0])
+def check_moving(peak: Any) -> None:
+    """Raise :class:`ValidationError` naming the first speed profile whose ``peak`` is 0."""
+    if bool(array_namespace(peak).any(peak == 0)):
+        index = first_index(peak == 0)
         msg = f"Expected a movement in `speed`, got a profile that is 0 throughout at {index}"
         raise ValidationError(msg)
+
+
+def _jerk_cost(speed: Any, fs: float) -> Any:
+    """``T³ / v_peak² ∫ (d²v/dt²)² dt`` per profile, ``(..., L) -> (...)``: ``-DJ``."""
+    xp = array_namespace(speed)
+    peak = xp.max(xp.abs(speed), axis=-1)
+    check_moving(peak)
     dt = 1.0 / fs
     duration = speed.shape[-1] * dt
     second_derivative = (speed[..., 2:] - 2.0 * speed[..., 1:-1] + speed[..., :-2]) / (dt * dt)
-    integral = np.sum(second_derivative * second_derivative, axis=-1) * dt
-    return np.asarray(-(duration**3) / (peak * peak) * integral, dtype=np.float64)
+    integral = xp.sum(second_derivative * second_derivative, axis=-1) * dt
+    return duration**3 / (peak * peak) * integral
 
 
-def _log_dimensionless_jerk_kernel(speed: Float64Array, fs: float) -> Float64Array:
-    return np.asarray(-np.log(np.abs(_dimensionless_jerk_kernel(speed, fs))), dtype=np.float64)
+def _log_dimensionless_jerk_kernel(speed: Any, fs: float) -> Any:
+    return as_result(-array_namespace(speed).log(_jerk_cost(speed, fs)))
 
 
-def dimensionless_jerk(speed: Any, sample_rate_hz: float) -> Float64Array:
+@overload
+def dimensionless_jerk(speed: Tensor, sample_rate_hz: float) -> Tensor: ...
+@overload
+def dimensionless_jerk(speed: ArrayLike, sample_rate_hz: float) -> Float64Array: ...
+def dimensionless_jerk(speed: Any, sample_rate_hz: float) -> Any:
     r"""Dimensionless jerk of each speed profile (Hogan & Sternad 2009), negative.
 
     .. math::
@@ -107,10 +125,14 @@ def dimensionless_jerk(speed: Any, sample_rate_hz: float) -> Float64Array:
     -335.74684
     """
     fs = check_positive("sample_rate_hz", sample_rate_hz)
-    return _dimensionless_jerk_kernel(check_samples("speed", speed, min_samples=3), fs)
+    return as_result(-_jerk_cost(check_samples("speed", speed, min_samples=3), fs))
 
 
-def log_dimensionless_jerk(speed: Any, sample_rate_hz: float) -> Float64Array:
+@overload
+def log_dimensionless_jerk(speed: Tensor, sample_rate_hz: float) -> Tensor: ...
+@overload
+def log_dimensionless_jerk(speed: ArrayLike, sample_rate_hz: float) -> Float64Array: ...
+def log_dimensionless_jerk(speed: Any, sample_rate_hz: float) -> Any:
     r"""Log dimensionless jerk of each speed profile, :math:`-\ln\lvert\mathrm{DJ}\rvert`.
 
     .. math:: \mathrm{LDLJ} = -\ln \left( \frac{T^3}{v_{\text{peak}}^2}

@@ -7,24 +7,32 @@ One item is one episode.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, overload
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.metrics.base import StreamingMean, as_float_array, check_finite
+from robot_msgs.metrics.base import (
+    StreamingMean,
+    array_namespace,
+    as_float_array,
+    as_result,
+    check_finite,
+    first_index,
+)
 
 if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from torch import Tensor
+
     from robot_msgs.typing import Float64Array
 
 __all__ = ["SPL", "SuccessRate", "spl", "success_rate"]
 
 
-def _check_success(value: Any) -> Float64Array:
+def _check_success(value: Any) -> Any:
     arr = as_float_array("success", value)
     bad = (arr != 0) & (arr != 1)
-    if bad.any():
-        index = tuple(int(i) for i in np.argwhere(bad)[0])
+    if bool(array_namespace(arr).any(bad)):
+        index = first_index(bad)
         msg = f"Expected `success` as booleans or 0/1, got {float(arr[index])!r} at index {index}"
         raise ValidationError(msg)
     return arr
@@ -33,19 +41,23 @@ def _check_success(value: Any) -> Float64Array:
 def _check_lengths(name: str, value: Any, shape: tuple[int, ...], *, positive: bool) -> Any:
     arr = as_float_array(name, value)
     if arr.shape != shape:
-        msg = f"Expected `{name}` of the shape of `success` {shape}, got {arr.shape}"
+        msg = f"Expected `{name}` of the shape of `success` {shape}, got {tuple(arr.shape)}"
         raise ValidationError(msg)
     check_finite(name, arr)
     bad = arr <= 0 if positive else arr < 0
-    if bad.any():
-        index = tuple(int(i) for i in np.argwhere(bad)[0])
+    if bool(array_namespace(arr).any(bad)):
+        index = first_index(bad)
         want = "> 0" if positive else ">= 0"
         msg = f"Expected `{name}` {want} m, got {float(arr[index])!r} at index {index}"
         raise ValidationError(msg)
     return arr
 
 
-def success_rate(success: Any) -> Float64Array:
+@overload
+def success_rate(success: Tensor) -> Tensor: ...
+@overload
+def success_rate(success: ArrayLike) -> Float64Array: ...
+def success_rate(success: Any) -> Any:
     """Each episode's success as 0.0 or 1.0 (the rate is their mean).
 
     Parameters
@@ -60,7 +72,13 @@ def success_rate(success: Any) -> Float64Array:
     return _check_success(success)
 
 
-def spl(success: Any, shortest_path_length: Any, path_length: Any) -> Float64Array:
+@overload
+def spl(success: Tensor, shortest_path_length: Tensor, path_length: Tensor) -> Tensor: ...
+@overload
+def spl(
+    success: ArrayLike, shortest_path_length: ArrayLike, path_length: ArrayLike
+) -> Float64Array: ...
+def spl(success: Any, shortest_path_length: Any, path_length: Any) -> Any:
     r"""Success weighted by (normalised inverse) path length, per episode.
 
     .. math:: \mathrm{SPL} = \frac{1}{N} \sum_{i=1}^{N} S_i \frac{\ell_i}{\max(p_i, \ell_i)}
@@ -82,9 +100,10 @@ def spl(success: Any, shortest_path_length: Any, path_length: Any) -> Float64Arr
     array([1. , 0.5, 0. ])
     """
     s = _check_success(success)
-    shortest = _check_lengths("shortest_path_length", shortest_path_length, s.shape, positive=True)
-    taken = _check_lengths("path_length", path_length, s.shape, positive=False)
-    return np.asarray(s * shortest / np.maximum(taken, shortest), dtype=np.float64)
+    shape = tuple(s.shape)
+    shortest = _check_lengths("shortest_path_length", shortest_path_length, shape, positive=True)
+    taken = _check_lengths("path_length", path_length, shape, positive=False)
+    return as_result(s * shortest / array_namespace(s).maximum(taken, shortest))
 
 
 class SuccessRate(StreamingMean):

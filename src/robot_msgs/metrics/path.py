@@ -17,15 +17,26 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.metrics.base import StreamingMean, check_finite, check_points, norms
+from robot_msgs.metrics.base import (
+    StreamingMean,
+    array_namespace,
+    as_result,
+    check_finite,
+    check_points,
+    norms,
+    ratio_or,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from numpy.typing import ArrayLike
+    from torch import Tensor
 
     from robot_msgs.msg import Scalar
     from robot_msgs.typing import Float64Array
@@ -49,13 +60,6 @@ def _check_normalization(normalization: str) -> Normalization:
         msg = f"Expected `normalization` in {_NORMALIZATIONS}, got {normalization!r}"
         raise ValidationError(msg)
     return normalization  # type: ignore[return-value]
-
-
-def _ratio_or(num: Float64Array, den: Float64Array, fill: float) -> Float64Array:
-    """``num / den`` where ``den > 0``, ``fill`` where ``den == 0``."""
-    moving = den > 0
-    out = np.divide(num, den, out=np.full(np.shape(num), fill), where=moving)
-    return np.asarray(out, dtype=np.float64)
 
 
 # --------------------------------------------------------------------------- kernels
@@ -87,18 +91,21 @@ def _run_blocks(tasks: list[Callable[[], T]]) -> list[T]:
         return list(pool.map(lambda task: task(), tasks))
 
 
-def _block_sums(
-    block: Float64Array, *, turns: bool, n_steps: int | None = None
-) -> tuple[Float64Array, Float64Array]:
-    """Sum change-of-step norms and the first ``n_steps`` step norms of a ``(R, L, D)`` block."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        if not np.isfinite(np.sum(block)):
-            raise _NonFiniteBlockError
+def _block_sums(block: Any, *, turns: bool, n_steps: int | None = None) -> tuple[Any, Any]:
+    """Sum change-of-step norms and the first ``n_steps`` step norms of a ``(R, L, D)`` block.
+
+    A NumPy block is checked for non-finite values while in cache.
+    """
+    if isinstance(block, np.ndarray):
+        with np.errstate(over="ignore", invalid="ignore"):
+            if not np.isfinite(np.sum(block)):
+                raise _NonFiniteBlockError
+    xp = array_namespace(block)
     steps = block[:, 1:, :] - block[:, :-1, :]
-    length = norms(steps[:, :n_steps]).sum(axis=-1)
+    length = xp.sum(norms(steps[:, :n_steps]), axis=-1)
     if not turns:
-        return np.zeros_like(length), length
-    change = norms(steps[:, 1:, :] - steps[:, :-1, :]).sum(axis=-1)
+        return xp.zeros_like(length), length
+    change = xp.sum(norms(steps[:, 1:, :] - steps[:, :-1, :]), axis=-1)
     return change, length
 
 
@@ -106,16 +113,20 @@ class _NonFiniteBlockError(Exception):
     """A block's sum is not finite: the caller locates the value with :func:`check_finite`."""
 
 
-def _path_sums(
-    points: Float64Array, name: str, *, turns: bool
-) -> tuple[Float64Array, Float64Array]:
+def _path_sums(points: Any, name: str, *, turns: bool) -> tuple[Any, Any]:
     """Per-trajectory ``(Σ‖Δ²p‖, Σ‖Δp‖)``, shape ``(...)``, computed block by block.
 
     Short trajectories go by groups of rows; a long one by runs of points overlapping by
     two, so each change of step and each step is counted exactly once. Every block is
     checked for non-finite values while in cache (:func:`check_finite` names the index).
+    A tensor goes as one block: its library schedules the work on its device.
     """
     n_points, dims = points.shape[-2], points.shape[-1]
+    batch = tuple(points.shape[:-2])
+    if not isinstance(points, np.ndarray):
+        check_finite(name, points)
+        change, length = _block_sums(points.reshape(-1, n_points, dims), turns=turns)
+        return change.reshape(batch), length.reshape(batch)
     flat = points.reshape(-1, n_points, dims)
     rows = max(1, BLOCK_POINTS // n_points)
     tasks: list[Callable[[], tuple[Float64Array, Float64Array]]] = []
@@ -144,33 +155,39 @@ def _path_sums(
     for owner, (c, n) in zip(owners, results, strict=True):
         change[owner : owner + c.size] += c
         length[owner : owner + n.size] += n
-    return change.reshape(points.shape[:-2]), length.reshape(points.shape[:-2])
+    return change.reshape(batch), length.reshape(batch)
 
 
 def _path_smoothness_kernel(
-    points: Float64Array, normalization: Normalization, name: str = "trajectory"
-) -> Float64Array:
+    points: Any, normalization: Normalization, name: str = "trajectory"
+) -> Any:
     change, length = _path_sums(points, name, turns=True)
     if normalization == "points":
-        return np.asarray(change / (points.shape[-2] - 2))
-    return _ratio_or(change, length, 0.0)
+        return as_result(change / (points.shape[-2] - 2))
+    return ratio_or(change, length, 0.0)
 
 
-def _path_length_kernel(points: Float64Array, name: str = "trajectory") -> Float64Array:
-    return np.asarray(_path_sums(points, name, turns=False)[1])
+def _path_length_kernel(points: Any, name: str = "trajectory") -> Any:
+    return _path_sums(points, name, turns=False)[1]
 
 
-def _straightness_kernel(points: Float64Array, name: str = "trajectory") -> Float64Array:
+def _straightness_kernel(points: Any, name: str = "trajectory") -> Any:
     net = norms(points[..., -1, :] - points[..., 0, :])
-    return _ratio_or(net, _path_length_kernel(points, name), 1.0)
+    return ratio_or(net, _path_length_kernel(points, name), 1.0)
 
 
 # --------------------------------------------------------------------------- functional twins
 
 
+@overload
 def path_smoothness(
-    trajectory: Any, *, normalization: Normalization = "path_length"
-) -> Float64Array:
+    trajectory: Tensor, *, normalization: Normalization = "path_length"
+) -> Tensor: ...
+@overload
+def path_smoothness(
+    trajectory: ArrayLike, *, normalization: Normalization = "path_length"
+) -> Float64Array: ...
+def path_smoothness(trajectory: Any, *, normalization: Normalization = "path_length") -> Any:
     r"""Path smoothness of each trajectory: summed change of the step vectors over path length.
 
     .. math::
@@ -218,7 +235,11 @@ def path_smoothness(
     return _path_smoothness_kernel(points, normalization)
 
 
-def path_length(trajectory: Any) -> Float64Array:
+@overload
+def path_length(trajectory: Tensor) -> Tensor: ...
+@overload
+def path_length(trajectory: ArrayLike) -> Float64Array: ...
+def path_length(trajectory: Any) -> Any:
     r"""Length of each polyline, :math:`\mathrm{PL} = \sum_i \lVert p_{i+1} - p_i \rVert_2`.
 
     Parameters
@@ -238,7 +259,11 @@ def path_length(trajectory: Any) -> Float64Array:
     return _path_length_kernel(check_points("trajectory", trajectory, min_points=2, finite=False))
 
 
-def straightness(trajectory: Any) -> Float64Array:
+@overload
+def straightness(trajectory: Tensor) -> Tensor: ...
+@overload
+def straightness(trajectory: ArrayLike) -> Float64Array: ...
+def straightness(trajectory: Any) -> Any:
     r"""Straightness index of each trajectory: net displacement over path length.
 
     .. math:: S = \frac{\lVert p_L - p_1 \rVert_2}{\mathrm{PL}} \in [0, 1]

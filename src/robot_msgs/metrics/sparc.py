@@ -6,14 +6,25 @@ smoothness", *J. NeuroEng. Rehabil.* 12:112, 2015 (SPARC, eq. 8 and its defaults
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import math
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.metrics.base import StreamingMean, check_positive, check_samples
+from robot_msgs.metrics.base import (
+    StreamingMean,
+    array_namespace,
+    as_result,
+    check_positive,
+    check_samples,
+)
+from robot_msgs.metrics.jerk import check_moving
 
 if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from torch import Tensor
+
     from robot_msgs.msg import Scalar
     from robot_msgs.typing import Float64Array
 
@@ -36,31 +47,44 @@ def check_settings(
     return fs, fc, threshold, int(pad_level)
 
 
-def _sparc_kernel(
-    speed: Float64Array, fs: float, fc: float, threshold: float, pad_level: int
-) -> Float64Array:
+def _sparc_kernel(speed: Any, fs: float, fc: float, threshold: float, pad_level: int) -> Any:
+    xp = array_namespace(speed)
     n = speed.shape[-1]
-    nfft = 2 ** (int(np.ceil(np.log2(n))) + pad_level)
-    spectrum = np.abs(np.fft.rfft(speed, nfft, axis=-1))  # 0 .. fs/2: real input
-    peak = spectrum.max(axis=-1, keepdims=True)
-    if (peak == 0).any():
-        index = tuple(int(i) for i in np.argwhere(peak[..., 0] == 0)[0])
-        msg = f"Expected a movement in `speed`, got a profile that is 0 throughout at {index}"
-        raise ValidationError(msg)
-    magnitude = spectrum / peak
-    n_bins = int(np.floor(fc * nfft / fs + 1e-9)) + 1  # bins with f <= fc
-    magnitude = magnitude[..., :n_bins]
-    above = magnitude >= threshold
-    first = np.argmax(above, axis=-1)
-    last = n_bins - 1 - np.argmax(above[..., ::-1], axis=-1)
-    segments = np.arange(n_bins - 1)
+    nfft = 2 ** (math.ceil(math.log2(n)) + pad_level)
+    spectrum = xp.abs(xp.fft.rfft(speed, n=nfft, axis=-1))  # 0 .. fs/2: real input
+    peak = xp.max(spectrum, axis=-1, keepdims=True)
+    check_moving(peak[..., 0])
+    n_bins = math.floor(fc * nfft / fs + 1e-9) + 1  # bins with f <= fc
+    magnitude = (spectrum / peak)[..., :n_bins]
+    above = xp.where(magnitude >= threshold, 1, 0)
+    first = xp.argmax(above, axis=-1)
+    last = n_bins - 1 - xp.argmax(xp.flip(above, axis=-1), axis=-1)
+    segments = xp.arange(n_bins - 1, device=speed.device)
     inside = (segments >= first[..., None]) & (segments < last[..., None])
-    span = np.maximum(last - first, 1)[..., None].astype(np.float64)  # (f_last - f_first) / df
-    rise = np.diff(magnitude, axis=-1)
-    arc = np.sqrt(1.0 / (span * span) + rise * rise)
-    return np.asarray(-np.sum(np.where(inside, arc, 0.0), axis=-1), dtype=np.float64)
+    span = xp.asarray(xp.maximum(last - first, xp.ones_like(first)), dtype=xp.float64)[..., None]
+    rise = magnitude[..., 1:] - magnitude[..., :-1]  # (f_last - f_first) / df is span
+    arc = xp.sqrt(1.0 / (span * span) + rise * rise)
+    return as_result(-xp.sum(xp.where(inside, arc, 0.0), axis=-1))
 
 
+@overload
+def sparc(
+    speed: Tensor,
+    sample_rate_hz: float,
+    *,
+    max_cutoff_hz: float = 10.0,
+    amplitude_threshold: float = 0.05,
+    pad_level: int = 4,
+) -> Tensor: ...
+@overload
+def sparc(
+    speed: ArrayLike,
+    sample_rate_hz: float,
+    *,
+    max_cutoff_hz: float = 10.0,
+    amplitude_threshold: float = 0.05,
+    pad_level: int = 4,
+) -> Float64Array: ...
 def sparc(
     speed: Any,
     sample_rate_hz: float,
@@ -68,7 +92,7 @@ def sparc(
     max_cutoff_hz: float = 10.0,
     amplitude_threshold: float = 0.05,
     pad_level: int = 4,
-) -> Float64Array:
+) -> Any:
     r"""Spectral arc length of each speed profile (negative; closer to 0 is smoother).
 
     .. math::

@@ -1,8 +1,8 @@
 """torchmetrics classes over the same formulas, in torch operations (the ``torch`` extra).
 
 Each class here is the torchmetrics twin of the NumPy class of the same name in
-:mod:`robot_msgs.metrics`: per-item values come from :mod:`robot_msgs.metrics.torch_kernels`
-(the NumPy kernels' formulas in torch ops, computed in float64), and the state is a float64
+:mod:`robot_msgs.metrics`: per-item values come from the same kernels (written once against
+the array API standard, computed in float64 on the tensors' device), and the state is a float64
 ``total`` and an int64 ``count``, both reduced across processes with ``dist_reduce_fx="sum"``,
 so a distributed ``compute()`` is the mean over every process's items, never a mean of
 per-process means. torchmetrics semantics apply: ``update()`` runs without gradients, while
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from robot_msgs import metrics as kernels
 from robot_msgs.errors import ValidationError
-from robot_msgs.metrics import torch_kernels as kernels
 from robot_msgs.metrics.base import check_positive
 from robot_msgs.metrics.sparc import check_settings as check_sparc_settings
 from robot_msgs.optional import require
@@ -55,6 +55,14 @@ __all__ = [
     "Straightness",
     "SuccessRate",
 ]
+
+
+def _tensor(name: str, value: object) -> Tensor:
+    """``value`` if it is a tensor, else :class:`ValidationError` (NumPy has its own classes)."""
+    if not isinstance(value, torch.Tensor):
+        msg = f"Expected `{name}` as a torch.Tensor, got {type(value).__name__}"
+        raise ValidationError(msg)
+    return value
 
 
 class _MeanMetric(Metric):
@@ -108,7 +116,11 @@ class PathSmoothness(_MeanMetric):
 
     def update(self, trajectory: Tensor) -> None:
         """Record trajectories ``(..., L, D)``, ``L >= 3``."""
-        self._accumulate(kernels.path_smoothness(trajectory, normalization=self.normalization))
+        self._accumulate(
+            kernels.path_smoothness(
+                _tensor("trajectory", trajectory), normalization=self.normalization
+            )
+        )
 
 
 class PathLength(_MeanMetric):
@@ -124,7 +136,7 @@ class PathLength(_MeanMetric):
 
     def update(self, trajectory: Tensor) -> None:
         """Record trajectories ``(..., L, D)``, ``L >= 2``."""
-        self._accumulate(kernels.path_length(trajectory))
+        self._accumulate(kernels.path_length(_tensor("trajectory", trajectory)))
 
 
 class Straightness(_MeanMetric):
@@ -142,7 +154,7 @@ class Straightness(_MeanMetric):
 
     def update(self, trajectory: Tensor) -> None:
         """Record trajectories ``(..., L, D)``, ``L >= 2``."""
-        self._accumulate(kernels.straightness(trajectory))
+        self._accumulate(kernels.straightness(_tensor("trajectory", trajectory)))
 
 
 class Curvature(_MeanMetric):
@@ -160,7 +172,7 @@ class Curvature(_MeanMetric):
 
     def update(self, trajectory: Tensor) -> None:
         """Record trajectories ``(..., L, D)``, ``L >= 3``."""
-        self._accumulate(kernels.curvature(trajectory))
+        self._accumulate(kernels.curvature(_tensor("trajectory", trajectory)))
 
 
 class CurvatureChange(_MeanMetric):
@@ -179,7 +191,9 @@ class CurvatureChange(_MeanMetric):
 
     def update(self, positions: Tensor, headings: Tensor) -> None:
         """Record positions ``(..., L, D)`` and headings ``(..., L)`` rad."""
-        self._accumulate(kernels.curvature_change(positions, headings))
+        self._accumulate(
+            kernels.curvature_change(_tensor("positions", positions), _tensor("headings", headings))
+        )
 
 
 class LogDimensionlessJerk(_MeanMetric):
@@ -202,7 +216,9 @@ class LogDimensionlessJerk(_MeanMetric):
 
     def update(self, speed: Tensor) -> None:
         """Record speed profiles ``(..., L)``, ``L >= 3``, m/s."""
-        self._accumulate(kernels.log_dimensionless_jerk(speed, self.sample_rate_hz))
+        self._accumulate(
+            kernels.log_dimensionless_jerk(_tensor("speed", speed), self.sample_rate_hz)
+        )
 
 
 class SPARC(_MeanMetric):
@@ -237,7 +253,7 @@ class SPARC(_MeanMetric):
     def update(self, speed: Tensor) -> None:
         """Record speed profiles ``(..., L)``, ``L >= 2``, m/s."""
         values = kernels.sparc(
-            speed,
+            _tensor("speed", speed),
             self.sample_rate_hz,
             max_cutoff_hz=self.max_cutoff_hz,
             amplitude_threshold=self.amplitude_threshold,
@@ -262,7 +278,11 @@ class AverageDisplacementError(_MeanMetric):
 
     def update(self, prediction: Tensor, target: Tensor) -> None:
         """Record predictions and targets of one shape ``(..., L, D)``."""
-        self._accumulate(kernels.average_displacement_error(prediction, target))
+        self._accumulate(
+            kernels.average_displacement_error(
+                _tensor("prediction", prediction), _tensor("target", target)
+            )
+        )
 
 
 class FinalDisplacementError(_MeanMetric):
@@ -280,7 +300,11 @@ class FinalDisplacementError(_MeanMetric):
 
     def update(self, prediction: Tensor, target: Tensor) -> None:
         """Record predictions and targets of one shape ``(..., L, D)``."""
-        self._accumulate(kernels.final_displacement_error(prediction, target))
+        self._accumulate(
+            kernels.final_displacement_error(
+                _tensor("prediction", prediction), _tensor("target", target)
+            )
+        )
 
 
 class DTW(_MeanMetric):
@@ -305,7 +329,13 @@ class DTW(_MeanMetric):
 
     def update(self, prediction: Tensor, reference: Tensor) -> None:
         """Record pairs ``(..., N, D)`` and ``(..., M, D)``."""
-        self._accumulate(kernels.dtw(prediction, reference, distance=self.distance))
+        self._accumulate(
+            kernels.dtw(
+                _tensor("prediction", prediction),
+                _tensor("reference", reference),
+                distance=self.distance,
+            )
+        )
 
 
 class NDTW(DTW):
@@ -331,7 +361,12 @@ class NDTW(DTW):
     def update(self, prediction: Tensor, reference: Tensor) -> None:
         """Record pairs ``(..., N, D)`` and ``(..., M, D)``."""
         self._accumulate(
-            kernels.ndtw(prediction, reference, threshold=self.threshold, distance=self.distance)
+            kernels.ndtw(
+                _tensor("prediction", prediction),
+                _tensor("reference", reference),
+                threshold=self.threshold,
+                distance=self.distance,
+            )
         )
 
 
@@ -350,7 +385,12 @@ class SDTW(NDTW):
     def update(self, prediction: Tensor, reference: Tensor) -> None:
         """Record pairs ``(..., N, D)`` and ``(..., M, D)``."""
         self._accumulate(
-            kernels.sdtw(prediction, reference, threshold=self.threshold, distance=self.distance)
+            kernels.sdtw(
+                _tensor("prediction", prediction),
+                _tensor("reference", reference),
+                threshold=self.threshold,
+                distance=self.distance,
+            )
         )
 
 
@@ -370,7 +410,7 @@ class SuccessRate(_MeanMetric):
 
     def update(self, success: Tensor) -> None:
         """Record success flags ``(...)``."""
-        self._accumulate(kernels.success_rate(success))
+        self._accumulate(kernels.success_rate(_tensor("success", success)))
 
 
 class SPL(_MeanMetric):
@@ -388,4 +428,10 @@ class SPL(_MeanMetric):
 
     def update(self, success: Tensor, shortest_path_length: Tensor, path_length: Tensor) -> None:
         """Record episodes: success flags, shortest and taken path lengths ``(...)``."""
-        self._accumulate(kernels.spl(success, shortest_path_length, path_length))
+        self._accumulate(
+            kernels.spl(
+                _tensor("success", success),
+                _tensor("shortest_path_length", shortest_path_length),
+                _tensor("path_length", path_length),
+            )
+        )

@@ -28,7 +28,7 @@ from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import FormatError
 from robot_msgs.files import STDOUT, write_atomic
 from robot_msgs.optional import require
-from robot_msgs.rotations import matrix_from_quat_xyzw
+from robot_msgs.rotations import euler_sxyz_from_quat_xyzw
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -211,7 +211,7 @@ def roll_pitch_yaw_deg(quats_xyzw: Float64Array) -> Float64Array:
     """Return roll, pitch, yaw in degrees, ``(N, 3)``: static x-y-z angles, ``R = Rz Ry Rx``.
 
     The convention of evo_traj's ``--plot_mode`` rpy plots (``euler_from_matrix(R,
-    "sxyz")``).
+    "sxyz")``), gimbal lock included: :func:`robot_msgs.rotations.euler_sxyz_from_quat_xyzw`.
 
     Examples
     --------
@@ -220,11 +220,7 @@ def roll_pitch_yaw_deg(quats_xyzw: Float64Array) -> Float64Array:
     array([[ 0.,  0., 90.],
            [90.,  0.,  0.]])
     """
-    r = matrix_from_quat_xyzw(quats_xyzw)
-    roll = np.arctan2(r[:, 2, 1], r[:, 2, 2])
-    pitch = -np.arcsin(np.clip(r[:, 2, 0], -1.0, 1.0))
-    yaw = np.arctan2(r[:, 1, 0], r[:, 0, 0])
-    out: Float64Array = np.degrees(np.stack([roll, pitch, yaw], axis=1))
+    out: Float64Array = np.degrees(euler_sxyz_from_quat_xyzw(quats_xyzw))
     return out
 
 

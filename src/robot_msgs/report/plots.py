@@ -16,7 +16,7 @@ import numpy as np
 
 from robot_msgs.optional import require
 from robot_msgs.report.figures import break_gaps
-from robot_msgs.rotations import matrix_from_quat_xyzw
+from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
     from robot_msgs.compare.signal import ErrorSeries
@@ -390,9 +390,8 @@ def start_frame_positions(e: RunEvaluation) -> Float64Array:
     """Return the estimate's positions in its first pose's frame, ``(N, 3)`` metres."""
     assert e.estimate is not None
     est = e.estimate
-    rotation = matrix_from_quat_xyzw(est.orientations_quat_xyzw[:1])[0]
-    out: Float64Array = (est.positions_xyz - est.positions_xyz[0]) @ rotation
-    return out
+    start = est.orientations_quat_xyzw[:1]
+    return quat_xyzw_rotate(start, est.positions_xyz - est.positions_xyz[0], inverse=True)
 
 
 def repeatability_figure(result: ReportResult, sequence: str) -> Any | None:

@@ -32,7 +32,13 @@ folder's own ``reference.<ext>``; ``ROOT/{sequence}/reference.<ext>``; the manif
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import contextlib
+import itertools
+import os
+import stat as stat_mode
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from robot_msgs.errors import FormatError
 from robot_msgs.io.examples import EXAMPLE_PREFIX
@@ -40,14 +46,17 @@ from robot_msgs.runs.meta import PATH_KEYS, meta_from, read_meta
 from robot_msgs.runs.spec import RunSpec, natural_key
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from pathlib import Path
+    from collections.abc import Callable, Iterator, Mapping
 
 __all__ = [
     "TRAJECTORY_EXTENSIONS",
+    "Listing",
+    "PathResolver",
     "absolute_path",
     "discover_runs",
     "is_run_folder",
+    "iter_discovered",
+    "list_folder",
     "run_from_folder",
     "run_from_keys",
 ]
@@ -58,6 +67,63 @@ TRAJECTORY_EXTENSIONS = (".tum", ".txt", ".csv", ".kitti", ".bag", ".db3", ".mca
 _RUN_KEYS = ("algorithm", "sequence", "trial")
 _SIDES = ("estimate", "reference")
 _INPUTS = ("format", "topic", "times")
+
+
+class PathResolver:
+    """Make manifest and ``meta.json`` paths absolute, as ``Path.resolve`` does, with a cache.
+
+    WHY: ``(base / value).resolve()`` stats every component of every path (7 ``lstat``
+    calls a path, 85 % of reading a manifest of 10^4 runs, measured). Here the real path
+    of each folder is kept once found, so a path costs one ``lstat`` of its folder the
+    first time and one of its file: the same string, as the folders are the same
+    (symbolic links are followed, ``..`` taken after them, missing parts appended).
+    One resolver per reading: a folder's link can change between readings.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> resolver = PathResolver()
+    >>> resolver.absolute(Path("/data"), "gt/../gt/MH_01.csv", "m.toml")
+    '/data/gt/MH_01.csv'
+    """
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str] = {}
+
+    def _real_folder(self, path: str) -> str:
+        known = self._folders.get(path)
+        if known is not None:
+            return known
+        parent, name = os.path.split(path)
+        if not name or name in (".", "..") or not parent or parent == path:
+            real = os.path.realpath(path)
+        else:
+            real = self._real(self._real_folder(parent), name)
+        self._folders[path] = real
+        return real
+
+    @staticmethod
+    def _real(folder: str, name: str) -> str:
+        """``folder/name`` with ``folder`` real already: resolved if ``name`` is a link."""
+        joined = os.path.join(folder, name)  # noqa: PTH118 - strings: no Path per part
+        try:
+            link = stat_mode.S_ISLNK(os.lstat(joined).st_mode)
+        except (OSError, ValueError):
+            link = False  # missing (appended as it is), or not a path the system takes
+        return os.path.realpath(joined) if link else joined
+
+    def absolute(self, base: Path, value: object, where: str) -> str:
+        """Return ``value`` as an absolute, real path (see :func:`absolute_path`)."""
+        if not isinstance(value, str) or not value:
+            msg = f"{where}: expected a path string, got {value!r}"
+            raise FormatError(msg)
+        if value.startswith(EXAMPLE_PREFIX):
+            return value
+        joined = os.path.join(os.path.abspath(base), value)  # noqa: PTH100, PTH118 - strings
+        folder, name = os.path.split(joined)
+        if not name or name in (".", "..") or not folder:
+            return str(Path(joined).resolve())
+        return self._real(self._real_folder(folder), name)
 
 
 def absolute_path(base: Path, value: object, where: str) -> str:
@@ -76,36 +142,81 @@ def absolute_path(base: Path, value: object, where: str) -> str:
     >>> absolute_path(Path("/data"), "example:fr1_xyz/groundtruth.tum", "m.toml")
     'example:fr1_xyz/groundtruth.tum'
     """
-    if not isinstance(value, str) or not value:
-        msg = f"{where}: expected a path string, got {value!r}"
+    return PathResolver().absolute(base, value, where)
+
+
+class Listing(NamedTuple):
+    """What a folder holds, read once: each entry's name and kind, the sub-folders to walk."""
+
+    folder: Path
+    kinds: dict[str, str]  # name -> "file", "dir" (links followed) or "other"
+    walk: tuple[str, ...]  # sub-folders, not hidden, not links: walked for runs
+    found: bool = True  # False: no such folder
+
+
+def list_folder(folder: Path) -> Listing:
+    """List ``folder`` in one ``scandir`` (nothing for a folder that is missing or unreadable).
+
+    A ``meta.json`` is read here too, to the page cache: a reader that lists folders in
+    threads reads those files in parallel as well.
+    """
+    kinds: dict[str, str] = {}
+    walk: list[str] = []
+    found = True
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                try:
+                    kind = "dir" if entry.is_dir() else ("file" if entry.is_file() else "other")
+                    if kind == "dir" and not entry.name.startswith(".") and not entry.is_symlink():
+                        walk.append(entry.name)
+                except OSError:
+                    kind = "other"
+                kinds[entry.name] = kind
+    except (FileNotFoundError, NotADirectoryError):
+        found = False
+    except PermissionError:
+        pass  # a folder all the same, unreadable: its files are not found
+    if kinds.get("meta.json") == "file":
+        with contextlib.suppress(OSError), (folder / "meta.json").open("rb") as handle:
+            handle.read(1 << 20)
+    return Listing(folder, kinds, tuple(walk), found)
+
+
+def _trajectory_in(listing: Listing, stem: str) -> Path | None:
+    """Return the folder's ``stem.<ext>`` trajectory (a file, or a bag's folder), if any."""
+    found = sorted(
+        name
+        for name in listing.kinds
+        if name.startswith(f"{stem}.") and PurePath(name).suffix.lower() in TRAJECTORY_EXTENSIONS
+    )
+    if len(found) > 1:
+        names = ", ".join(found)
+        msg = f"{listing.folder}: expected one {stem} trajectory, got {len(found)} ({names})"
         raise FormatError(msg)
-    if value.startswith(EXAMPLE_PREFIX):
-        return value
-    return str((base / value).resolve())
+    return listing.folder / found[0] if found else None
 
 
 def _trajectory_file(folder: Path, stem: str) -> Path | None:
-    found = sorted(
-        p
-        for p in folder.glob(f"{stem}.*")
-        if p.suffix.lower() in TRAJECTORY_EXTENSIONS and not p.name.startswith(".")
+    return _trajectory_in(list_folder(folder), stem)
+
+
+def _is_run(listing: Listing) -> bool:
+    """Whether a listed folder is a run folder: ``meta.json`` or an ``estimate.<ext>`` file."""
+    kinds = listing.kinds
+    if kinds.get("meta.json") == "file":
+        return True
+    return any(
+        kind == "file"
+        and name.startswith("estimate.")
+        and PurePath(name).suffix.lower() in TRAJECTORY_EXTENSIONS
+        for name, kind in kinds.items()
     )
-    if len(found) > 1:
-        names = ", ".join(p.name for p in found)
-        msg = f"{folder}: expected one {stem} trajectory, got {len(found)} ({names})"
-        raise FormatError(msg)
-    return found[0] if found else None
 
 
 def is_run_folder(folder: Path) -> bool:
     """Whether ``folder`` is a run folder: it holds ``meta.json`` or ``estimate.<ext>``."""
-    if not folder.is_dir():
-        return False
-    if (folder / "meta.json").is_file():
-        return True
-    return any(
-        p.suffix.lower() in TRAJECTORY_EXTENSIONS for p in folder.glob("estimate.*") if p.is_file()
-    )
+    return folder.is_dir() and _is_run(list_folder(folder))
 
 
 def _trial(value: object) -> str:
@@ -121,8 +232,11 @@ def run_from_keys(
     where: str,
     folder: Path | None = None,
     references: Mapping[str, Mapping[str, str | None]] | None = None,
+    listing: Listing | None = None,
 ) -> RunSpec:
     """Build a :class:`RunSpec` from checked keys whose paths are already absolute.
+
+    ``listing`` is the run folder's :func:`list_folder`, when it was listed already.
 
     Raises
     ------
@@ -132,10 +246,12 @@ def run_from_keys(
     run_keys = {
         k: _trial(keys[k]) if k == "trial" else str(keys[k]) for k in _RUN_KEYS if k in keys
     }
+    if folder is not None and listing is None and not ("estimate" in keys and "reference" in keys):
+        listing = list_folder(folder)
     if "estimate" in keys:
         estimate = str(keys["estimate"])
-    elif folder is not None:
-        estimate = str(_trajectory_file(folder, "estimate") or folder / "estimate.tum")
+    elif folder is not None and listing is not None:
+        estimate = str(_trajectory_in(listing, "estimate") or folder / "estimate.tum")
     else:
         msg = f"{where}: expected an `estimate` file (or a run folder `path`)"
         raise FormatError(msg)
@@ -146,8 +262,8 @@ def run_from_keys(
         if f"{side}_{key}" in keys
     }
     reference: str | None = keys.get("reference")
-    if reference is None and folder is not None:
-        own = _trajectory_file(folder, "reference")
+    if reference is None and listing is not None:
+        own = _trajectory_in(listing, "reference")
         reference = str(own) if own is not None else None
     if reference is None and references and run_keys.get("sequence") in references:
         shared = references[run_keys["sequence"]]
@@ -173,6 +289,9 @@ def run_from_folder(
     overrides: Mapping[str, Any] | None = None,
     references: Mapping[str, Mapping[str, str | None]] | None = None,
     where: str = "",
+    listing: Listing | None = None,
+    resolver: PathResolver | None = None,
+    sequence_reference: Callable[[Path], Path | None] | None = None,
 ) -> RunSpec:
     """Read a run folder as a :class:`RunSpec` (the rules are in the module docstring).
 
@@ -191,6 +310,10 @@ def run_from_folder(
         Sequence to reference fields (a manifest's ``[references]``): the last resort.
     where : str
         How errors name the run's declaration.
+    listing, resolver, sequence_reference
+        What a reader of many runs has already: the folder's :func:`list_folder`, a
+        :class:`PathResolver`, and ``ROOT/{sequence}/reference.<ext>`` by sequence folder
+        (read once per sequence).
 
     Raises
     ------
@@ -199,16 +322,18 @@ def run_from_folder(
         that neither the path nor ``meta.json`` give.
     """
     where = where or str(folder)
+    listing = list_folder(folder) if listing is None else listing
+    resolver = PathResolver() if resolver is None else resolver
     keys: dict[str, Any] = {}
     rel = folder.relative_to(root).parts if root is not None else ()
     if len(rel) == 3:
         keys.update(zip(_RUN_KEYS, rel, strict=True))
     meta_path = folder / "meta.json"
-    if meta_path.is_file():
+    if listing.kinds.get("meta.json") == "file":
         meta = read_meta(meta_path)
         for key in PATH_KEYS:
             if key in meta:
-                meta[key] = absolute_path(folder, meta[key], f"{meta_path} `{key}`")
+                meta[key] = resolver.absolute(folder, meta[key], f"{meta_path} `{key}`")
         keys.update(meta)
     keys.update(overrides or {})
     if root is not None:
@@ -221,10 +346,151 @@ def run_from_folder(
             raise FormatError(msg)
         if "reference" not in keys and "sequence" in keys:
             sequence_dir = root / str(keys["sequence"])
-            shared = _trajectory_file(sequence_dir, "reference") if sequence_dir.is_dir() else None
-            if shared is not None and _trajectory_file(folder, "reference") is None:
+            find = _shared_reference if sequence_reference is None else sequence_reference
+            shared = find(sequence_dir)
+            if shared is not None and _trajectory_in(listing, "reference") is None:
                 keys["reference"] = str(shared)
-    return run_from_keys(keys, name=name, where=where, folder=folder, references=references)
+    return run_from_keys(
+        keys, name=name, where=where, folder=folder, references=references, listing=listing
+    )
+
+
+def _shared_reference(sequence_dir: Path) -> Path | None:
+    """``ROOT/{sequence}/reference.<ext>``, or ``None``."""
+    return _trajectory_in(list_folder(sequence_dir), "reference") if sequence_dir.is_dir() else None
+
+
+class _Walk:
+    """The runs under a root in natural order, folders listed ahead in threads.
+
+    WHY: the walk this replaces listed each run folder six times and stat-ed it seven
+    (``rglob`` twice, a ``glob`` per trajectory, the sequence's reference once a run):
+    2.5 ms a run cold, 0.66 ms warm (3·10^4 and 10^4 runs, measured). Here each folder
+    is listed once, by a pool of threads that lists the folders ahead of the one whose
+    runs are being built (a file system answers many listings at once: a network one
+    especially), and each sequence's reference is found once.
+
+    Order: the runs come as sorting their relative paths by :func:`natural_key` would
+    give, each folder's subtree in place: its entries are sorted by the key of
+    ``name`` (the folder as a run) and of ``name + "/"`` (the runs below it), which
+    orders whole paths the same way. Names whose keys tie (``01`` and ``1``) have their
+    runs sorted together by their whole paths.
+    """
+
+    def __init__(
+        self,
+        base: Path,
+        *,
+        references: Mapping[str, Mapping[str, str | None]] | None,
+        resolver: PathResolver,
+        threads: int,
+    ) -> None:
+        self.base = base
+        self.references = references
+        self.resolver = resolver
+        self.threads = threads
+        self.listed = 0
+        self._sequences: dict[Path, Path | None] = {}
+        self._pool: ThreadPoolExecutor | None = None
+
+    def _list(self, folder: Path) -> Future[Listing]:
+        assert self._pool is not None  # walking
+        return self._pool.submit(list_folder, folder)
+
+    def _sequence_reference(self, sequence_dir: Path) -> Path | None:
+        if sequence_dir not in self._sequences:
+            self._sequences[sequence_dir] = _shared_reference(sequence_dir)
+        return self._sequences[sequence_dir]
+
+    def _run(self, listing: Listing) -> RunSpec:
+        folder = listing.folder
+        return run_from_folder(
+            folder,
+            name=folder.relative_to(self.base).as_posix(),
+            root=self.base,
+            references=self.references,
+            listing=listing,
+            resolver=self.resolver,
+            sequence_reference=self._sequence_reference,
+        )
+
+    def runs(self) -> Iterator[RunSpec]:
+        """Yield the runs, in order."""
+        with ThreadPoolExecutor(self.threads, thread_name_prefix="robot-msgs-walk") as pool:
+            self._pool = pool
+            try:
+                top = list_folder(self.base)
+                if _is_run(top):
+                    yield self._run(top)
+                yield from self._below(top)
+            finally:
+                self._pool = None
+
+    def _below(self, listing: Listing) -> Iterator[RunSpec]:
+        """Yield the runs below a listed folder (not the folder itself), in order."""
+        self.listed += 1
+        names = listing.walk
+        ahead = {name: self._list(listing.folder / name) for name in names}  # listed in threads
+        items = sorted(
+            [(natural_key(name), 0, name) for name in names]  # the folder as a run
+            + [(natural_key(f"{name}/"), 1, name) for name in names]  # the runs below it
+        )
+        for _, group in itertools.groupby(items, key=lambda item: item[0]):
+            tied = list(group)
+            if len(tied) == 1:
+                _, below, name = tied[0]
+                child = ahead[name].result()
+                if below:
+                    yield from self._below(child)
+                elif _is_run(child):
+                    yield self._run(child)
+                continue
+            found = []  # tied keys: the runs of these entries sorted by whole paths
+            for _, below, name in sorted(tied, key=lambda item: (item[2], item[1])):
+                child = ahead[name].result()
+                found += (
+                    list(self._below(child))
+                    if below
+                    else ([self._run(child)] if _is_run(child) else [])
+                )
+            yield from sorted(found, key=lambda run: (natural_key(run.name), run.name))
+
+
+def iter_discovered(
+    root: Path,
+    *,
+    references: Mapping[str, Mapping[str, str | None]] | None = None,
+    resolver: PathResolver | None = None,
+    threads: int = 8,
+) -> Iterator[RunSpec]:
+    """Yield the runs under ``root`` by the folder convention, in order, as they are found.
+
+    :func:`discover_runs` as a stream (the same runs in the same order), ``threads``
+    listing folders ahead.
+
+    Raises
+    ------
+    FormatError
+        ``root`` is not a folder or holds no run (once every folder is walked); a run
+        folder is invalid (when it is reached).
+    """
+    base = root.resolve()
+    if not base.is_dir():
+        msg = f"{root}: expected a folder of runs (ROOT/ALGORITHM/SEQUENCE/TRIAL/estimate.<ext>)"
+        raise FormatError(msg)
+    walk = _Walk(
+        base,
+        references=references,
+        resolver=PathResolver() if resolver is None else resolver,
+        threads=threads,
+    )
+    found = 0
+    for run in walk.runs():
+        found += 1
+        yield run
+    if not found:
+        msg = f"{root}: no runs found (expected ROOT/ALGORITHM/SEQUENCE/TRIAL/estimate.<ext>)"
+        raise FormatError(msg)
 
 
 def discover_runs(
@@ -251,27 +517,4 @@ def discover_runs(
     >>> [(r.name, r.label, pathlib.Path(r.reference).name) for r in discover_runs(root)]
     [('orb/MH_01/2', 'orb/MH_01/2', 'reference.tum')]
     """
-    base = root.resolve()
-    if not base.is_dir():
-        msg = f"{root}: expected a folder of runs (ROOT/ALGORITHM/SEQUENCE/TRIAL/estimate.<ext>)"
-        raise FormatError(msg)
-    candidates = {
-        p.parent
-        for pattern in ("estimate.*", "meta.json")
-        for p in base.rglob(pattern)
-        if p.is_file() and (p.name == "meta.json" or p.suffix.lower() in TRAJECTORY_EXTENSIONS)
-    }
-    runs = [
-        run_from_folder(
-            folder,
-            name=folder.relative_to(base).as_posix(),
-            root=base,
-            references=references,
-        )
-        for folder in sorted(candidates, key=lambda f: natural_key(f.relative_to(base).as_posix()))
-        if not any(part.startswith(".") for part in folder.relative_to(base).parts)
-    ]
-    if not runs:
-        msg = f"{root}: no runs found (expected ROOT/ALGORITHM/SEQUENCE/TRIAL/estimate.<ext>)"
-        raise FormatError(msg)
-    return runs
+    return list(iter_discovered(root, references=references))

@@ -9,6 +9,7 @@ that is named but missing is an error, as is any file that cannot be read.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ from robot_msgs.runs.logs import (
 )
 
 if TYPE_CHECKING:
+    from robot_msgs.io.evaluation_inputs import InputFile
     from robot_msgs.runs.spec import RunSpec
     from robot_msgs.trajectory import PoseTrajectory
 
@@ -63,6 +65,22 @@ def _has_poses(path: Path) -> bool:
         return True
     with path.open(encoding="utf-8", errors="replace") as handle:
         return any(line.strip() and not line.lstrip().startswith("#") for line in handle)
+
+
+def _named_in_the_run(err: FormatError, inputs: dict[str, InputFile]) -> FormatError:
+    """Name a run's format key in a reader's error, in place of the ``fmt=`` argument.
+
+    A run sets its format as its manifest entry's or meta.json's ``estimate_format`` /
+    ``reference_format`` (bench and report have no ``--format``).
+    """
+    text = str(err)
+    side = next((k for k, given in inputs.items() if text.startswith(given.path)), None)
+    if side is None:
+        return err
+    named = re.sub(
+        r"`fmt=('?\w+'?)?`", lambda m: f"{side}_format =" + (f" {m[1]}" if m[1] else ""), text
+    )
+    return FormatError(named)
 
 
 def _resolve(path: str, spec: RunSpec) -> Path:
@@ -105,7 +123,10 @@ def load_run(spec: RunSpec, *, cache: TrajectoryCache | None = None) -> RunInput
                 topic=spec.estimate_topic,
                 times_path=spec.estimate_times,
             )
-    read = dict(zip(inputs, read_inputs(list(inputs.values()), cache=cache), strict=True))
+    try:
+        read = dict(zip(inputs, read_inputs(list(inputs.values()), cache=cache), strict=True))
+    except FormatError as err:
+        raise _named_in_the_run(err, inputs) from err
     estimate, reference = read.get("estimate"), read.get("reference")
     logs: dict[str, object] = {}
     if spec.folder is not None:

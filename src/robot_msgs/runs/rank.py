@@ -118,16 +118,26 @@ def rank_algorithms(
 
 
 class _Group:
-    """One algorithm on one sequence: run counts, coverage, finite scores of successful runs."""
+    """One algorithm on one sequence: run counts, coverages, finite scores of successful runs.
 
-    __slots__ = ("coverage", "n_coverage", "n_runs", "n_succeeded", "values")
+    WHY each coverage and not their running sum: summed with ``math.fsum`` at the end, the
+    mean is the same whatever order the runs came in, so tallies of slices of the runs
+    merge to exactly the tally of all of them (:meth:`RankingTally.merge`).
+    """
+
+    __slots__ = ("coverages", "n_runs", "n_succeeded", "values")
 
     def __init__(self) -> None:
         self.n_runs = 0
         self.n_succeeded = 0
-        self.coverage = 0.0
-        self.n_coverage = 0
+        self.coverages: array[float] = array("d")
         self.values: array[float] = array("d")
+
+    def merge(self, other: _Group) -> None:
+        self.n_runs += other.n_runs
+        self.n_succeeded += other.n_succeeded
+        self.coverages.extend(other.coverages)
+        self.values.extend(other.values)
 
 
 class RankingTally:
@@ -184,8 +194,7 @@ class RankingTally:
         group.n_runs += 1
         group.n_succeeded += report.success
         if math.isfinite(report.coverage):
-            group.coverage += report.coverage
-            group.n_coverage += 1
+            group.coverages.append(report.coverage)
         if c is None:
             return
         if self._first is None:
@@ -205,6 +214,45 @@ class RankingTally:
     def leave_out(self, reason: str) -> None:
         """Count a run that was never evaluated for a reason outside it (``reason``)."""
         self._left_out[reason] += 1
+
+    def merge(self, other: RankingTally) -> None:
+        """Take every report ``other`` took, as if they came after this one's.
+
+        Tallies of consecutive slices of the reports, merged in order, compute what one
+        tally of all of them computes, when both rank by the same signal (given, or the
+        first of their comparisons: the same for every comparison of a metric).
+
+        Raises
+        ------
+        ValidationError
+            ``other`` ranks by another metric, statistic or signal.
+
+        Examples
+        --------
+        >>> from robot_msgs.catalog import example
+        >>> run = example("compare/RunReport")
+        >>> a, b = RankingTally(), RankingTally()
+        >>> a.update(run)
+        >>> b.update(run.replace(name="b", algorithm="dvo"))
+        >>> a.merge(b)
+        >>> [row.algorithm for row in a.compute().rows]
+        ['dvo', 'orb']
+        """
+        ours = (self.metric, self.statistic, self._signal)
+        theirs = (other.metric, other.statistic, other._signal)
+        if ours[:2] != theirs[:2] or (None not in (ours[2], theirs[2]) and ours[2] != theirs[2]):
+            msg = f"Expected a tally ranking by {ours}, got one ranking by {theirs}"
+            raise ValidationError(msg)
+        if self._first is None:
+            self._first, self._signal = other._first, other._signal
+        for key, group in other._groups.items():
+            mine = self._groups.get(key)
+            if mine is None:
+                mine = self._groups[key] = _Group()
+            mine.merge(group)
+        self._evaluable |= other._evaluable
+        self._settings.merge(other._settings)
+        self._left_out.update(other._left_out)
 
     def compute(self, *, force: bool = False) -> Ranking | None:
         """Return the ranking of everything taken so far; ``None`` when no run has the comparison.
@@ -236,7 +284,7 @@ class RankingTally:
         rows = []
         for algorithm in algorithms:
             mine = [g for (a, _), g in groups.items() if a == algorithm]
-            n_coverage = sum(g.n_coverage for g in mine)
+            coverages = [c for g in mine for c in g.coverages]
             rows.append(
                 RankingRow(
                     algorithm=algorithm,
@@ -244,9 +292,7 @@ class RankingTally:
                     mean_rank=float(np.mean(list(ranks[algorithm].values()))),
                     n_runs=sum(g.n_runs for g in mine),
                     n_succeeded=sum(g.n_succeeded for g in mine),
-                    mean_coverage=sum(g.coverage for g in mine) / n_coverage
-                    if n_coverage
-                    else math.nan,
+                    mean_coverage=math.fsum(coverages) / len(coverages) if coverages else math.nan,
                     scores=scores[algorithm],
                     ranks=ranks[algorithm],
                 )

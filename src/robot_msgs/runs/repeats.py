@@ -27,7 +27,7 @@ from robot_msgs.compare.run_report import Repeatability, RunReport
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.entry import ape
-from robot_msgs.rotations import matrix_from_quat_xyzw
+from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -60,9 +60,7 @@ def endpoints_from_start(trajectories: Sequence[PoseTrajectory]) -> Float64Array
     first_q = np.stack([t.orientations_quat_xyzw[0] for t in trajectories])
     first_p = np.stack([t.positions_xyz[0] for t in trajectories])
     last_p = np.stack([t.positions_xyz[-1] for t in trajectories])
-    rotations = matrix_from_quat_xyzw(first_q)
-    out: Float64Array = np.einsum("kji,kj->ki", rotations, last_p - first_p)
-    return out
+    return quat_xyzw_rotate(first_q, last_p - first_p, inverse=True)
 
 
 def repeatability(

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Scalar
 
-__all__ = ["RunMeta", "RunSpec", "check_runs", "natural_key"]
+__all__ = ["RunChecker", "RunMeta", "RunSpec", "check_runs", "natural_key"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -130,6 +130,54 @@ def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
     )
 
 
+class RunChecker:
+    """Refuse two runs with one name, or with the same keys, one run at a time.
+
+    :func:`check_runs` for runs read as a stream: each run is checked against those
+    before it as it comes.
+
+    Examples
+    --------
+    >>> checker = RunChecker()
+    >>> checker.add(RunSpec(name="a"))
+    >>> checker.add(RunSpec(name="a"))
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.FormatError: two runs are named 'a': ... give each a distinct `name`
+    """
+
+    def __init__(self) -> None:
+        self._names: dict[str, str] = {}
+        self._keys: dict[tuple[str, str, str], str] = {}
+
+    def add(self, run: RunSpec) -> None:
+        """Take the next run.
+
+        Raises
+        ------
+        FormatError
+            It would be indistinguishable from an earlier one in the tables; both
+            declarations are named.
+        """
+        from robot_msgs.errors import FormatError  # noqa: PLC0415 - keep the module light
+
+        if run.name in self._names:
+            msg = (
+                f"two runs are named {run.name!r}: {self._names[run.name]} and {run.source}; "
+                "give each a distinct `name`"
+            )
+            raise FormatError(msg)
+        self._names[run.name] = run.source
+        key = (run.algorithm, run.sequence, run.trial)
+        if all(key) and key in self._keys:
+            msg = (
+                f"two runs are {run.label}: {self._keys[key]} and {run.source}; "
+                "give each a distinct trial"
+            )
+            raise FormatError(msg)
+        self._keys[key] = run.source
+
+
 def check_runs(runs: list[RunSpec]) -> tuple[RunSpec, ...]:
     """Refuse two runs with one name, or with the same algorithm, sequence and trial.
 
@@ -141,24 +189,7 @@ def check_runs(runs: list[RunSpec]) -> tuple[RunSpec, ...]:
     FormatError
         Two runs would be indistinguishable in the tables; both declarations are named.
     """
-    from robot_msgs.errors import FormatError  # noqa: PLC0415 - keep the module light
-
-    names: dict[str, RunSpec] = {}
-    keys: dict[tuple[str, str, str], RunSpec] = {}
+    checker = RunChecker()
     for run in runs:
-        if run.name in names:
-            msg = (
-                f"two runs are named {run.name!r}: {names[run.name].source} and {run.source}; "
-                "give each a distinct `name`"
-            )
-            raise FormatError(msg)
-        names[run.name] = run
-        key = (run.algorithm, run.sequence, run.trial)
-        if all(key) and key in keys:
-            msg = (
-                f"two runs are {run.label}: {keys[key].source} and {run.source}; "
-                "give each a distinct trial"
-            )
-            raise FormatError(msg)
-        keys[key] = run
+        checker.add(run)
     return tuple(runs)

@@ -110,6 +110,10 @@ class PointField(Msg):
     count: UInt32 = 1
 
 
+#: Bytes of one element of each ``PointField.datatype``.
+_ITEMSIZE = {k: np.dtype(v).itemsize for k, v in PointField.DTYPES.items()}
+
+
 @message("sensor/PointCloud2", ros2="sensor_msgs/msg/PointCloud2")
 class PointCloud2(Msg):
     """A point cloud in ROS's packed binary layout, as lidars and depth cameras publish it.
@@ -146,12 +150,14 @@ class PointCloud2(Msg):
             expected = f"row_step * height = {self.row_step * self.height} bytes"
             raise self._fail(field="data", expected=expected, got=self.data)
         names = [f.name for f in self.fields]
-        for i, name in enumerate(names):
-            if name in names[:i]:
-                expected = f"field names used once ({name!r} is also fields[{names.index(name)}])"
-                raise self._fail(field=f"fields[{i}].name", expected=expected, got=name)
+        if len(set(names)) != len(names):
+            i = next(i for i, name in enumerate(names) if name in names[:i])
+            expected = (
+                f"field names used once ({names[i]!r} is also fields[{names.index(names[i])}])"
+            )
+            raise self._fail(field=f"fields[{i}].name", expected=expected, got=names[i])
         for i, f in enumerate(self.fields):
-            end = f.offset + np.dtype(PointField.DTYPES[f.datatype]).itemsize * f.count
+            end = f.offset + _ITEMSIZE[f.datatype] * f.count
             if end > self.point_step:
                 expected = f"a field within point_step = {self.point_step} bytes"
                 raise self._fail(field=f"fields[{i}]", expected=expected, got=f)

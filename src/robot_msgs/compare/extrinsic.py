@@ -1,0 +1,173 @@
+"""``Extrinsic``: the constant transform between an estimate's body and the reference's.
+
+What :func:`robot_msgs.evaluation.estimate_extrinsic` finds (hand-eye calibration): with
+``reference_i ≈ S · estimate_i · X`` for every matched pose ``i`` (``S`` the unknown change
+of world frame), ``X`` is the pose of the reference's body in the estimate's body frame,
+``transform_right`` of the evaluation settings.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated
+
+import numpy as np
+
+from robot_msgs.compare.alignment import ROTATION_TOL
+from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.rotations import rotation_vector_from_matrix
+from robot_msgs.typing import Float64Array, Int64Array
+
+__all__ = ["Extrinsic"]
+
+
+@message("compare/Extrinsic")
+class Extrinsic(Msg):
+    """The transform ``X`` with ``reference_i ≈ S · estimate_i · X``, its uncertainty and evidence.
+
+    ``rotation`` ``(3, 3)`` and ``translation_m`` ``(3,)`` (metres, the reference's units)
+    make ``X``: the reference body's orientation and origin in the estimate's body frame
+    (a camera's estimate against a motion-capture body: the body seen from the camera).
+    ``scale`` converts the estimate's units to metres (fitted when ``with_scale``: a
+    monocular estimate; else 1). ``covariance_6x6`` is the standard uncertainty of
+    ``(t_x, t_y, t_z, δ_x, δ_y, δ_z)`` (the ROS order: translation m, then rotation rad,
+    the rotation as ``R = exp([δ]_×) R̂``, in the estimate's body frame); NaN in the rows of
+    parameters the motion does not determine at all; ``scale_std`` that of ``scale``
+    (0 when not fitted, NaN when not determined).
+
+    ``unobservable`` names each direction the data does not determine well enough (the
+    estimate refuses then, unless asked to report): empty when ``X`` is determined.
+    ``n_poses`` matched poses gave ``n_pairs`` relative motions, between poses ``strides``
+    rows apart; ``pair_index`` ``(M, 2)`` holds their rows ``(i, j)`` in the matched
+    trajectories, ``residual_translation_m`` and ``residual_rotation_rad`` ``(M, 3)`` what
+    ``X`` leaves of each motion (in the estimate's body frame at ``i``); ``rms_m`` and
+    ``rms_deg`` their root mean square norms. ``notes`` say what a reader must know.
+    There is no ROS equivalent.
+
+    Examples
+    --------
+    >>> x = Extrinsic(rotation=np.eye(3), translation_m=[0.1, 0.0, 0.0],
+    ...               covariance_6x6=np.diag([1e-6] * 3 + [1e-8] * 3), n_poses=100,
+    ...               n_pairs=0, strides=(1,), pair_index=np.zeros((0, 2), dtype=np.int64),
+    ...               residual_translation_m=np.zeros((0, 3)),
+    ...               residual_rotation_rad=np.zeros((0, 3)), rms_m=0.0, rms_deg=0.0)
+    >>> x.matrix()[0], x.observable
+    (array([1. , 0. , 0. , 0.1]), True)
+    """
+
+    rotation: Annotated[Float64Array, Shape(3, 3)]
+    translation_m: Annotated[Float64Array, Shape(3)]
+    covariance_6x6: Annotated[Float64Array, Shape(6, 6)]
+    n_poses: int
+    n_pairs: int
+    strides: tuple[int, ...]
+    pair_index: Annotated[Int64Array, Shape("M", 2)]
+    residual_translation_m: Annotated[Float64Array, Shape("M", 3)]
+    residual_rotation_rad: Annotated[Float64Array, Shape("M", 3)]
+    rms_m: float
+    rms_deg: float
+    scale: float = 1.0
+    with_scale: bool = False
+    scale_std: float = 0.0
+    unobservable: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def _validate(self) -> None:
+        r = self.rotation
+        with np.errstate(over="ignore", invalid="ignore"):  # a huge matrix is refused, not warned
+            orthonormal = np.abs(r.T @ r - np.eye(3)).max() <= ROTATION_TOL
+            proper = abs(np.linalg.det(r) - 1.0) <= ROTATION_TOL
+        if not (np.isfinite(r).all() and orthonormal and proper):
+            raise self._fail(
+                field="rotation", expected="a rotation matrix (orthonormal, det +1)", got=r
+            )
+        if not np.isfinite(self.translation_m).all():
+            raise self._fail(
+                field="translation_m", expected="finite values", got=self.translation_m
+            )
+        cov = self.covariance_6x6
+        known = np.isfinite(cov)
+        with np.errstate(over="ignore", invalid="ignore"):  # huge values refused, not warned
+            symmetric = np.allclose(np.where(known, cov, 0.0), np.where(known, cov, 0.0).T)
+        if not (np.isnan(cov) | known).all() or not symmetric:
+            raise self._fail(
+                field="covariance_6x6", expected="a symmetric matrix (NaN where unknown)", got=cov
+            )
+        if not (math.isfinite(self.scale) and self.scale > 0):
+            raise self._fail(field="scale", expected="a finite scale > 0", got=self.scale)
+        if not (self.scale_std >= 0 or math.isnan(self.scale_std)):
+            raise self._fail(
+                field="scale_std", expected="an uncertainty >= 0 (NaN: unknown)", got=self.scale_std
+            )
+        for name in ("n_poses", "n_pairs"):
+            if getattr(self, name) < 0:
+                raise self._fail(field=name, expected="a count >= 0", got=getattr(self, name))
+        if any(k < 1 for k in self.strides):
+            raise self._fail(field="strides", expected="strides >= 1", got=self.strides)
+
+    @property
+    def observable(self) -> bool:
+        """Whether the data determines ``X`` (no direction named in ``unobservable``)."""
+        return not self.unobservable
+
+    @property
+    def std_m(self) -> Float64Array:
+        """Standard uncertainties of ``translation_m`` ``(3,)``, metres (NaN where unknown)."""
+        out: Float64Array = np.sqrt(np.diag(self.covariance_6x6)[:3])
+        return out
+
+    @property
+    def std_deg(self) -> Float64Array:
+        """Standard uncertainties of the rotation about the estimate's axes ``(3,)``, degrees."""
+        out: Float64Array = np.degrees(np.sqrt(np.diag(self.covariance_6x6)[3:]))
+        return out
+
+    def matrix(self) -> Float64Array:
+        """Return ``X`` as a ``(4, 4)`` float64 rigid transform, translation in metres."""
+        out = np.eye(4)
+        out[:3, :3] = self.rotation
+        out[:3, 3] = self.translation_m
+        return out
+
+    def transform_right(self) -> tuple[float, ...]:
+        """Return the 16 numbers (row-major) of ``EvaluationSettings.transform_right``.
+
+        The evaluation applies ``transform_right`` to the estimate before it fits the
+        alignment, so its translation is in the estimate's units: ``t / scale``. With
+        ``scale`` 1 this is :meth:`matrix`.
+        """
+        out = self.matrix()
+        out[:3, 3] /= self.scale
+        return tuple(float(v) for v in out.ravel())
+
+    def describe(self) -> str:
+        """Return a one-line account for a result's notes.
+
+        Examples
+        --------
+        >>> Extrinsic(rotation=np.eye(3), translation_m=[0.1, 0.0, 0.02],
+        ...           covariance_6x6=np.diag([1e-6] * 3 + [1e-6] * 3), n_poses=100,
+        ...           n_pairs=400, strides=(1, 2), pair_index=np.zeros((0, 2), dtype=np.int64),
+        ...           residual_translation_m=np.zeros((0, 3)),
+        ...           residual_rotation_rad=np.zeros((0, 3)), rms_m=0.004,
+        ...           rms_deg=0.2).describe()
+        'extrinsic estimated: translation (0.1000, 0.0000, 0.0200) m ± (0.001, 0.001, \
+0.001) m, rotation vector (0.000, 0.000, 0.000) deg ± (0.057, 0.057, 0.057) deg (400 \
+motions of 100 poses, RMS residual 0.004 m, 0.2 deg)'
+        """
+        t, st = self.translation_m, self.std_m
+        r, sr = np.degrees(rotation_vector_from_matrix(self.rotation[None])[0]), self.std_deg
+        text = (
+            f"extrinsic estimated: translation ({t[0]:.4f}, {t[1]:.4f}, {t[2]:.4f}) m ± "
+            f"({st[0]:.2g}, {st[1]:.2g}, {st[2]:.2g}) m, rotation vector ({r[0]:.3f}, "
+            f"{r[1]:.3f}, {r[2]:.3f}) deg ± ({sr[0]:.2g}, {sr[1]:.2g}, {sr[2]:.2g}) deg"
+        )
+        if self.with_scale:
+            text += f", scale {self.scale:.4g} ± {self.scale_std:.2g}"
+        text += (
+            f" ({self.n_pairs} motions of {self.n_poses} poses, RMS residual "
+            f"{self.rms_m:.3g} m, {self.rms_deg:.3g} deg)"
+        )
+        if self.unobservable:
+            text += "; not determined: " + "; ".join(self.unobservable)
+        return text

@@ -1,0 +1,83 @@
+"""``SpatialMatch``: the reference pose each estimate pose was matched to in space, and why not."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated
+
+import numpy as np
+
+from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.typing import Float64Array, Int64Array
+
+__all__ = ["SpatialMatch"]
+
+
+@message("compare/SpatialMatch")
+class SpatialMatch(Msg):
+    """The evidence of an association in space (:func:`~robot_msgs.evaluation.associate_spatially`).
+
+    ``reference_index`` and ``estimate_index`` (``(K,)``, int64, both increasing) are the
+    rows of the matched poses in the inputs, ``distance_m`` (``(K,)``) how far apart their
+    positions are. ``nearest_index`` and ``nearest_distance_m`` (``(N,)``, one per estimate
+    pose) are each estimate pose's nearest reference position, before the tolerance and
+    the path order were applied (-1 and NaN for none). ``max_distance_m`` is the tolerance
+    (``None``: none). Of the ``n_estimate`` estimate poses, ``n_within`` had a reference
+    position within the tolerance; ``n_shared`` of those lost their reference pose to a
+    closer estimate pose, ``n_backward`` ran backwards along the reference's path (another
+    pass of a place it visits more than once) and were dropped.
+
+    ``offset_s`` is the median of ``t_reference - t_estimate`` over the pairs (the clock
+    offset the matches imply, seconds; NaN without pairs), ``offset_spread_s`` the
+    half-width of their central 68 % (seconds): a small spread says the clocks differ by
+    a constant. There is no ROS equivalent.
+
+    Examples
+    --------
+    >>> m = SpatialMatch(reference_index=[0, 2], estimate_index=[0, 1],
+    ...                  distance_m=[0.01, 0.02], nearest_index=[0, 2, -1],
+    ...                  nearest_distance_m=[0.01, 0.02, float("nan")], n_reference=3,
+    ...                  n_estimate=3, n_within=2, offset_s=10.0, offset_spread_s=0.5)
+    >>> m.n_matched, m.max_distance_m
+    (2, None)
+    """
+
+    reference_index: Annotated[Int64Array, Shape("K")]
+    estimate_index: Annotated[Int64Array, Shape("K")]
+    distance_m: Annotated[Float64Array, Shape("K")]
+    nearest_index: Annotated[Int64Array, Shape("N")]
+    nearest_distance_m: Annotated[Float64Array, Shape("N")]
+    n_reference: int
+    n_estimate: int
+    n_within: int
+    offset_s: float
+    offset_spread_s: float
+    max_distance_m: float | None = None
+    n_shared: int = 0
+    n_backward: int = 0
+    notes: tuple[str, ...] = ()
+
+    def _validate(self) -> None:
+        for name in ("n_reference", "n_estimate", "n_within", "n_shared", "n_backward"):
+            if getattr(self, name) < 0:
+                raise self._fail(field=name, expected="a count >= 0", got=getattr(self, name))
+        if self.nearest_index.size != self.n_estimate:
+            expected = f"one row per estimate pose ({self.n_estimate})"
+            raise self._fail(field="nearest_index", expected=expected, got=self.nearest_index)
+        for name in ("reference_index", "estimate_index"):
+            rows = getattr(self, name)
+            if rows.size > 1 and not (rows[1:] > rows[:-1]).all():
+                raise self._fail(field=name, expected="strictly increasing rows", got=rows)
+        if self.max_distance_m is not None and not (
+            math.isfinite(self.max_distance_m) and self.max_distance_m > 0
+        ):
+            raise self._fail(
+                field="max_distance_m", expected="a distance > 0 or None", got=self.max_distance_m
+            )
+        if not (np.nan_to_num(self.distance_m, nan=-1.0) >= 0).all():
+            raise self._fail(field="distance_m", expected="distances >= 0", got=self.distance_m)
+
+    @property
+    def n_matched(self) -> int:
+        """Number of matched pairs."""
+        return int(self.estimate_index.size)

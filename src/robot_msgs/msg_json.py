@@ -1,0 +1,439 @@
+"""The JSON form of messages: msgspec's encoder and decoder, and strict JSON's floats.
+
+Strict JSON, one convention (:mod:`robot_msgs.strict_json` follows it for plain data):
+NaN is ``null`` (as msgspec writes it), ``+inf``/``-inf`` are the strings
+``"Infinity"``/``"-Infinity"`` of the proto3 JSON mapping, and where ``null`` means
+``None`` (an optional float, a settings value) NaN is ``"NaN"``. msgspec's encoder writes
+a message; only when its output holds a ``null`` are the message's floats looked at, and
+written again with the infinities spelled out if there are any (:func:`encode_json`).
+
+Reading is msgspec's: text without a non-finite spelling is decoded typed at once;
+otherwise (and for a ROS 2 ``"_type"``) it is parsed, its spellings turned into floats
+(:func:`revived`) and converted by msgspec. If msgspec still refuses, each field is
+checked alone, only to name the one at fault (``Expected float, got str 'x' - at
+`Pose.x```): the error path, never a second road. Arrays are
+``{"dtype", "shape", "data"}`` (:mod:`robot_msgs.msg_arrays`).
+"""
+
+from __future__ import annotations
+
+import math
+import typing
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import msgspec
+import numpy as np
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.msg_arrays import (
+    NON_FINITE,
+    array_from_json,
+    array_to_json,
+    dtype_name,
+    field_error,
+)
+from robot_msgs.msg_fields import FrozenMap, check_value, specs_of
+
+if TYPE_CHECKING:
+    from robot_msgs.msg import Msg
+    from robot_msgs.msg_fields import FieldSpec
+
+__all__ = [
+    "decode_json",
+    "encode_json",
+    "encode_json_into",
+    "field_json",
+    "from_tree",
+    "revived",
+    "struct_defaults",
+    "to_builtins",
+]
+
+M = TypeVar("M", bound="Msg")
+
+
+def _encode(value: Any) -> Any:
+    """Encode what msgspec does not know (its ``enc_hook``): arrays and frozen mappings.
+
+    An array is ``{"dtype", "shape", "data"}`` with the values flat, row-major.
+    """
+    if isinstance(value, np.ndarray):
+        data = value.ravel().tolist()
+        return {"dtype": dtype_name(value.dtype), "shape": list(value.shape), "data": data}
+    if isinstance(value, FrozenMap):
+        return dict(value)
+    msg = f"Expected a message field value, got {type(value).__name__}"
+    raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
+
+
+def _encode_json(value: Any) -> Any:
+    """:func:`_encode` for JSON: an array's infinities as ``"Infinity"``/``"-Infinity"``."""
+    if isinstance(value, np.ndarray):
+        return array_to_json(value)
+    return _encode(value)
+
+
+def _decode(kind: Any, value: Any) -> Any:
+    """Decode what msgspec does not know (its ``dec_hook``): an array field's dict."""
+    if typing.get_origin(kind) is np.ndarray:
+        return array_from_json(value, "$", _dtype_of(kind))
+    if kind is np.ndarray:
+        return array_from_json(value, "$")
+    msg = f"Expected an array dict, got {type(value).__name__}"
+    raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
+
+
+_DTYPES: dict[Any, np.dtype[Any]] = {}
+
+
+def _dtype_of(kind: Any) -> np.dtype[Any]:
+    """Return the dtype of an ``npt.NDArray[np.float64]``-style annotation (float64 if none)."""
+    found = _DTYPES.get(kind)
+    if found is None:
+        args = typing.get_args(kind)
+        dtype_args = typing.get_args(args[1]) if len(args) == 2 else ()
+        found = _DTYPES[kind] = np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
+    return found
+
+
+_JSON_ENCODER = msgspec.json.Encoder(enc_hook=_encode_json)
+
+
+# --------------------------------------------------------------------------- the JSON form
+
+
+_INFINITIES = frozenset({math.inf, -math.inf})
+_NAN_TEXT_KINDS = frozenset({"optional", "scalar", "value"})  # where null means None
+#: Field kinds that hold no float (nothing to spell or revive).
+_NO_FLOATS = frozenset({"int", "str", "bool", "literal", "array"})
+
+
+def _non_finite_text(value: float, *, nan: bool) -> Any:
+    """Spell a non-finite float for strict JSON (``nan``: NaN as ``"NaN"``, else as is)."""
+    if value != value:  # noqa: PLR0124 - NaN
+        return "NaN" if nan else value
+    if value in _INFINITIES:
+        return "Infinity" if value > 0 else "-Infinity"
+    return value
+
+
+def _spelled(spec: FieldSpec, value: Any) -> Any:
+    """Return ``value`` with its non-finite floats spelled for JSON (itself if none is)."""
+    kind = spec.kind
+    if type(value) is float:
+        return value if kind == "any" else _non_finite_text(value, nan=kind in _NAN_TEXT_KINDS)
+    if kind == "optional" and value is not None:
+        assert spec.inner is not None
+        return _spelled(spec.inner, value)
+    if kind == "msg" or hasattr(value, "__struct_fields__"):
+        return _spelled_message(value)
+    if isinstance(value, tuple) and spec.inner is not None:
+        items = [_spelled(spec.inner, v) for v in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if kind == "value" and isinstance(value, tuple):
+        items = [_non_finite_text(v, nan=True) if type(v) is float else v for v in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if kind == "mapping" and spec.inner is not None:
+        spelled = {k: _spelled(spec.inner, v) for k, v in value.items()}
+        return spelled if any(spelled[k] is not v for k, v in value.items()) else value
+    return value
+
+
+#: Per class, the fields that may hold a float: (name, is a plain float field, spec).
+_FLOAT_FIELDS: dict[type, tuple[tuple[str, bool, FieldSpec], ...]] = {}
+
+
+def _float_fields(cls: type) -> tuple[tuple[str, bool, FieldSpec], ...]:
+    found = _FLOAT_FIELDS.get(cls)
+    if found is None:
+        found = _FLOAT_FIELDS[cls] = tuple(
+            (name, spec.kind in {"float", "float32"}, spec)
+            for name, spec in specs_of(cls).items()
+            if spec.kind not in _NO_FLOATS
+        )
+    return found
+
+
+def _spelled_message(msg: Msg) -> Any:
+    """Return ``msg``, or its JSON form with the infinities (and NaN of unions) spelled."""
+    changed: dict[str, Any] | None = None
+    for name, plain, spec in _float_fields(type(msg)):
+        value = getattr(msg, name)
+        if plain:  # the common case, inline: NaN stays (null), an infinity is spelled
+            if value in _INFINITIES:
+                changed = changed or {}
+                changed[name] = "Infinity" if value > 0 else "-Infinity"
+            continue
+        spelled = _spelled(spec, value)
+        if spelled is not value:
+            changed = changed or {}
+            changed[name] = spelled
+    if changed is None:
+        return msg
+    out = {"_type": msg.TYPE}
+    for name in msg.__struct_fields__:
+        out[name] = changed[name] if name in changed else getattr(msg, name)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """Return a NumPy scalar as Python's (what NumPy code hands over), else ``value``."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _revived(spec: FieldSpec, value: Any) -> Any:
+    """Undo :func:`_spelled` on the JSON form: floats back from ``null`` and the strings.
+
+    NumPy scalars become Python's and a 1-D array for a tuple a list (what ROS readers
+    and NumPy code hand over), so msgspec sees the plain values it checks.
+    """
+    kind = spec.kind
+    if isinstance(value, np.generic):
+        value = value.item()
+    elif kind == "tuple" and isinstance(value, np.ndarray) and value.ndim == 1:
+        value = value.tolist()
+    if kind in {"float", "float32"}:
+        if value is None:
+            return math.nan
+        return NON_FINITE.get(value, value) if isinstance(value, str) else value
+    if kind in {"scalar", "value"}:
+        if isinstance(value, list):
+            return [NON_FINITE.get(v, v) if isinstance(v, str) else _plain(v) for v in value]
+        return NON_FINITE.get(value, value) if isinstance(value, str) else value
+    if kind == "optional":
+        assert spec.inner is not None
+        if value is None:
+            return None
+        if spec.inner.kind in {"float", "float32"} and isinstance(value, str):
+            return NON_FINITE.get(value, value)
+        return _revived(spec.inner, value)
+    if kind == "msg":
+        return revived(spec.msg_type, value)
+    if kind == "tuple" and isinstance(value, list | tuple):
+        assert spec.inner is not None
+        items = [_revived(spec.inner, v) for v in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if kind == "mapping" and isinstance(value, Mapping):
+        assert spec.inner is not None
+        out = {k: _revived(spec.inner, v) for k, v in value.items()}
+        changed = type(value) is not dict or any(out[k] is not v for k, v in value.items())
+        return out if changed else value
+    return value
+
+
+def revived(cls: type[Msg], data: Any) -> Any:
+    """Revive the JSON form of a ``cls`` message: its floats, and a ROS ``"_type"`` made ours.
+
+    An older form of the type is first made current by the type's own ``_upgrade``.
+    Returns ``data`` itself when nothing changes.
+    """
+    if not isinstance(data, Mapping):
+        return data
+    upgraded = cls._upgrade(data)  # the type's hook for its older forms
+    out: dict[str, Any] | None = None if type(data) is dict and upgraded is data else dict(upgraded)
+    data = upgraded
+    if "_type" in data and data["_type"] != cls.TYPE and _is_ros_name(cls, data["_type"]):
+        out = out or dict(data)
+        out["_type"] = cls.TYPE
+    for name, plain, spec in _float_fields(cls):
+        if name not in data:
+            continue
+        value = data[name]
+        if plain:  # inline: a number stays, null and the strings are the non-finite floats
+            if type(value) is float or type(value) is int:
+                continue
+            new = math.nan if value is None else _revived(spec, value)
+        else:
+            new = _revived(spec, value)
+        if new is not value:
+            out = out or dict(data)
+            out[name] = new
+    for name, spec in specs_of(cls).items():  # NumPy scalars in the other fields
+        if spec.kind in _NO_FLOATS and name in data and isinstance(data[name], np.generic):
+            out = out or dict(data)
+            out[name] = data[name].item()
+    return data if out is None else out
+
+
+def from_tree(cls: type[M], data: Any) -> M:
+    """Build a ``cls`` message from its JSON form (parsed), with msgspec.
+
+    Read as it stands if msgspec takes it; else revived (:func:`revived`) and read again;
+    if still refused, each field is checked alone to name the one at fault.
+    """
+    try:
+        return msgspec.convert(data, cls, dec_hook=_decode)
+    except msgspec.ValidationError:
+        pass
+    fixed = revived(cls, data)
+    try:
+        return msgspec.convert(fixed, cls, dec_hook=_decode)
+    except msgspec.ValidationError as err:
+        raise _fault(cls, fixed, cls.__name__, err) from err
+
+
+def to_builtins(msg: Msg) -> dict[str, Any]:
+    """Return ``msg`` as plain data (``to_dict``): floats as they are, arrays as list dicts."""
+    out: dict[str, Any] = msgspec.to_builtins(msg, enc_hook=_encode)
+    return out
+
+
+def _is_ros_name(cls: type[Msg], name: object) -> bool:
+    """Whether ``name`` is ``cls``'s ROS 2 type, as ``pkg/msg/Name`` or ROS 1's ``pkg/Name``."""
+    ros2 = cls.ROS2
+    return ros2 is not None and name in (ros2, ros2.replace("/msg/", "/"))
+
+
+def struct_defaults(cls: type[Any]) -> dict[str, Any]:
+    """Return a struct's defaults by field (msgspec keeps those of the last fields)."""
+    fields, defaults = cls.__struct_fields__, cls.__struct_defaults__
+    return dict(zip(fields[len(fields) - len(defaults) :], defaults, strict=True))
+
+
+def _fault(
+    cls: type[M], data: Any, path: str, refused: msgspec.ValidationError | None = None
+) -> ValidationError:
+    """Name what msgspec refused in ``data`` (a ``cls`` JSON form): each field checked alone.
+
+    Reached only after msgspec has refused ``data``: the error path, never a second road.
+    """
+    if not isinstance(data, Mapping):
+        return field_error(expected=f"{cls.__name__} as a dict", value=data, path=path)
+    type_name = data.get("_type", cls.TYPE)
+    if type_name != cls.TYPE:
+        msg = f"Expected _type {cls.TYPE!r}, got {type_name!r} - at `{path}._type`"
+        return ValidationError(msg, field=f"{path}._type")
+    specs = specs_of(cls)
+    unknown = sorted(set(data) - set(specs) - {"_type"}, key=str)
+    if unknown:
+        msg = f"Expected fields of {cls.__name__}, got unknown field {unknown[0]!r} - at `{path}`"
+        return ValidationError(msg, field=path)
+    defaults = struct_defaults(cls)
+    missing = [n for n in cls.__struct_fields__ if n not in data and n not in defaults]
+    if missing:
+        where = f"{path}.{missing[0]}"
+        msg = f"Expected required field {missing[0]!r}, got nothing - at `{where}`"
+        return ValidationError(msg, field=where)
+    values: dict[str, Any] = {}
+    for name, spec in specs.items():
+        if name in data:
+            values[name] = _field_from_json(spec, data[name], f"{path}.{name}")
+    try:
+        cls(**values)
+    except ValidationError as err:  # a cross-field rule
+        text = str(err).replace(f"at `{cls.__name__}.", f"at `{path}.")
+        return ValidationError(text, field=err.field, reason=err.reason)
+    msg = f"Expected a valid {cls.__name__}, got what msgspec refused ({refused}) - at `{path}`"
+    return ValidationError(msg, field=path)
+
+
+def _field_from_json(spec: FieldSpec, value: Any, path: str) -> Any:
+    """One field of a JSON form as msgspec reads it, or the error naming what it refused."""
+    kind, inner = spec.kind, spec.inner
+    if kind == "msg":
+        try:
+            return msgspec.convert(value, spec.msg_type, dec_hook=_decode)
+        except msgspec.ValidationError as err:
+            raise _fault(spec.msg_type, value, path) from err
+    if kind == "optional" and inner is not None:
+        return None if value is None else _field_from_json(inner, value, path)
+    if kind == "tuple" and inner is not None and isinstance(value, list | tuple):
+        return [_field_from_json(inner, v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if kind == "mapping" and inner is not None and isinstance(value, Mapping):
+        return {k: _field_from_json(inner, v, f"{path}[{k!r}]") for k, v in value.items()}
+    if kind == "array":
+        return array_from_json(value, path, spec.dtype)
+    return check_value(spec, value, path, {})
+
+
+def encode_json(msg: Msg) -> bytes:
+    """Return ``msg`` as compact strict JSON (UTF-8), non-finite floats as the module says.
+
+    A message without arrays is written by msgspec's encoder at once, and its floats
+    looked at only if the output holds a ``null`` (a NaN, an infinity or a ``None``);
+    one with arrays has its other floats looked at first (arrays are most of the work,
+    and their infinities are spelled as they are written), so it is encoded once.
+
+    Examples
+    --------
+    >>> from robot_msgs.geometry import Point
+    >>> encode_json(Point(x=float("-inf"), y=float("nan")))
+    b'{"_type":"geometry/Point","x":"-Infinity","y":null,"z":0.0}'
+    """
+    if _has_arrays(type(msg)):
+        return _JSON_ENCODER.encode(_spelled_message(msg))
+    text = _JSON_ENCODER.encode(msg)
+    if b"null" in text:
+        spelled = _spelled_message(msg)
+        if spelled is not msg:
+            text = _JSON_ENCODER.encode(spelled)
+    return text
+
+
+def encode_json_into(msg: Msg, buffer: bytearray) -> None:
+    """Append ``msg``'s :func:`encode_json` text to ``buffer`` (a big result: no copy)."""
+    _JSON_ENCODER.encode_into(_spelled_message(msg), buffer, -1)
+
+
+_WITH_ARRAYS: dict[type, bool] = {}
+
+
+def _has_arrays(cls: type) -> bool:
+    """Whether ``cls`` or a message type it holds has an array field."""
+    found = _WITH_ARRAYS.get(cls)
+    if found is None:
+        _WITH_ARRAYS[cls] = False  # a type that holds itself
+        found = False
+        for spec in specs_of(cls).values():
+            inner = spec.inner if spec.inner is not None else spec
+            nested = inner.kind == "msg" and _has_arrays(inner.msg_type)
+            found = found or spec.kind == "array" or inner.kind == "array" or nested
+        _WITH_ARRAYS[cls] = found
+    return found
+
+
+def field_json(spec: FieldSpec, value: Any) -> str:
+    """Return one field's value as strict JSON text, non-finite floats spelled as for messages.
+
+    For a form that stores a field as text (a generated ROS definition's ``NAME_json``);
+    :meth:`Msg.from_dict` reads the parsed text back.
+    """
+    return _JSON_ENCODER.encode(_spelled(spec, value)).decode()
+
+
+def decode_json(data: bytes | str, cls: type[M]) -> M:
+    """Build a ``cls`` message from JSON text, such as :func:`encode_json` writes.
+
+    Text without a non-finite spelling (``null``, ``"NaN"``, ``"Infinity"``,
+    ``"-Infinity"``) is read by msgspec's typed decoder at once; text with one, or that
+    the typed decoder refuses (a ROS ``"_type"``), is parsed, revived and read by
+    msgspec as :meth:`Msg.from_dict` does.
+
+    Raises
+    ------
+    ValidationError
+        Not JSON, or JSON that :meth:`Msg.from_dict` refuses.
+
+    Examples
+    --------
+    >>> from robot_msgs.geometry import Point
+    >>> decode_json(b'{"_type": "geometry_msgs/msg/Point", "x": null, "y": "Infinity"}', Point)
+    Point(x=nan, y=inf, z=0.0)
+    """
+    text = data.encode() if isinstance(data, str) else data
+    try:
+        if b"null" not in text and b'"NaN"' not in text and b'Infinity"' not in text:
+            # no non-finite spelling: msgspec reads it as it stands
+            return msgspec.json.decode(text, type=cls, dec_hook=_decode)
+        tree = msgspec.json.decode(text)
+    except msgspec.ValidationError:
+        tree = msgspec.json.decode(text)
+    except msgspec.DecodeError as err:
+        msg = f"Expected JSON text for {cls.__name__}, got {str(data)[:40]!r}: {err}"
+        raise ValidationError(msg) from err
+    fixed = revived(cls, tree)
+    try:
+        return msgspec.convert(fixed, cls, dec_hook=_decode)
+    except msgspec.ValidationError as err:
+        raise _fault(cls, fixed, cls.__name__, err) from err

@@ -1,0 +1,60 @@
+"""SpatialMatch: validated on construction, round-trips with NaN distances and no tolerance."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import robot_msgs
+from robot_msgs.compare import SpatialMatch
+from robot_msgs.errors import ValidationError
+
+
+def match(**changes: object) -> SpatialMatch:
+    values: dict[str, object] = {
+        "reference_index": np.array([0, 4]),
+        "estimate_index": np.array([0, 2]),
+        "distance_m": np.array([0.01, 0.02]),
+        "nearest_index": np.array([0, 4, 4, -1]),
+        "nearest_distance_m": np.array([0.01, 0.03, 0.02, math.nan]),
+        "n_reference": 5,
+        "n_estimate": 4,
+        "n_within": 3,
+        "offset_s": -1000.0,
+        "offset_spread_s": 0.01,
+        "n_shared": 1,
+    }
+    return SpatialMatch(**{**values, **changes})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"reference_index": np.array([4, 0])}, "reference_index"),
+        ({"estimate_index": np.array([2, 2])}, "estimate_index"),
+        (
+            {"nearest_index": np.array([0, 4, 4]), "nearest_distance_m": np.zeros(3)},
+            "nearest_index",
+        ),
+        ({"max_distance_m": 0.0}, "max_distance_m"),
+        ({"max_distance_m": math.inf}, "max_distance_m"),
+        ({"distance_m": np.array([-0.01, 0.02])}, "distance_m"),
+        ({"n_backward": -1}, "n_backward"),
+    ],
+)
+def test_bad_values_are_refused_naming_the_field(changes: dict[str, object], field: str) -> None:
+    with pytest.raises(ValidationError, match=rf"at `SpatialMatch\.{field}`"):
+        match(**changes)
+
+
+def test_round_trips_with_nan_distances_and_without_a_tolerance() -> None:
+    m = match()
+    assert m.max_distance_m is None
+    assert m.n_matched == 2
+    assert robot_msgs.from_dict(m.to_dict()) == m
+    assert robot_msgs.from_json(robot_msgs.to_json(m)) == m
+    with_limit = match(max_distance_m=0.05)
+    assert robot_msgs.from_json(robot_msgs.to_json(with_limit)) == with_limit
+    assert with_limit != m
