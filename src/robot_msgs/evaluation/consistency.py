@@ -105,7 +105,9 @@ def nees_values(
     if cov is None:
         msg = (
             "Expected an estimate with pose covariances for NEES, got none: read them from "
-            "PoseWithCovarianceStamped or Odometry topics, or give covariance_6x6"
+            "PoseWithCovarianceStamped or Odometry topics whose covariances are set (all-zero "
+            "ones, ROS's 'unknown', as many odometry drivers publish, read as none), or give "
+            "covariance_6x6"
         )
         raise ValidationError(msg)
     block = _BLOCKS[relation]

@@ -121,15 +121,15 @@ _COVARIANCE_TYPES = frozenset(
 def _covariances(values: list[Any], source: str) -> Any:
     """Stack ``pose.covariance`` fields as ``(N, 6, 6)`` covariances (ROS order and frame).
 
-    A covariance that is all zero means "unknown" (as many drivers leave it). When every
-    message has one, they are kept as published, so that NEES can say so (rather than
-    "no covariance"); when only some have one, the trajectory carries none, with a
-    warning.
+    A covariance that is all zero means "unknown" (as many drivers leave it, and as a
+    trajectory without covariances is written): the trajectory carries none, so that
+    writing and reading back give the same trajectory; NEES then says that all-zero
+    covariances read as none. When only some messages have one, with a warning.
     """
     cov = np.asarray(values, dtype=np.float64).reshape(-1, 6, 6)
     unknown = ~cov.any(axis=(1, 2))
     if unknown.all():
-        return cov
+        return None
     if unknown.any():
         warnings.warn(
             f"{source}: {int(unknown.sum())} of {unknown.size} messages have an all-zero "
