@@ -180,7 +180,9 @@ def test_planar_nees_by_hand_uses_x_y_and_yaw_only() -> None:
     whose covariance rows are zero (not estimated), do not enter.
     """
     ref = PoseTrajectory(
-        stamps_s=[0.0], positions_xyz=[[1.0, 2.0, 0.0]], orientations_quat_xyzw=[[0, 0, 0, 1.0]]
+        stamps_s=np.array([0.0]),
+        positions_xyz=np.array([[1.0, 2.0, 0.0]]),
+        orientations_quat_xyzw=np.array([[0, 0, 0, 1.0]]),
     )
     cov = np.zeros((6, 6))
     cov[:2, :2] = [[0.04, 0.01], [0.01, 0.09]]
@@ -188,7 +190,7 @@ def test_planar_nees_by_hand_uses_x_y_and_yaw_only() -> None:
     turn = quats_from_rotvecs(np.array([[0.3, 0.0, 0.0]]))  # roll first, about the body x
     yaw = quats_from_rotvecs(np.array([[0.0, 0.0, 0.05]]))
     est = ref.replace(
-        positions_xyz=[[1.1, 1.8, 5.0]],
+        positions_xyz=np.array([[1.1, 1.8, 5.0]]),
         orientations_quat_xyzw=quat_xyzw_multiply(yaw, turn),
         covariance_6x6=cov[None],
     )
@@ -200,9 +202,9 @@ def test_planar_nees_by_hand_uses_x_y_and_yaw_only() -> None:
 
 def test_all_zero_covariances_are_named_as_such() -> None:
     ref = PoseTrajectory(
-        stamps_s=[0.0, 1.0],
-        positions_xyz=[[0.0, 0, 0], [1, 0, 0]],
-        orientations_quat_xyzw=[[0, 0, 0, 1.0]] * 2,
+        stamps_s=np.array([0.0, 1.0]),
+        positions_xyz=np.array([[0.0, 0, 0], [1, 0, 0]]),
+        orientations_quat_xyzw=np.array([[0, 0, 0, 1.0]] * 2),
     )
     est = ref.replace(covariance_6x6=np.zeros((2, 6, 6)))
     with pytest.raises(ValidationError, match=r"got all-zero ones on every pose \(ROS's 'unknown'"):
