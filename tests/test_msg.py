@@ -13,7 +13,7 @@ import pytest
 
 import robot_msgs
 from robot_msgs.catalog import examples
-from robot_msgs.compare import Comparison, ErrorStats, RunReport, error_stats
+from robot_msgs.compare import Comparison, ErrorStats, RunReport, Signal, error_stats
 from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import UnknownTypeError, ValidationError
 from robot_msgs.geometry import Point, Pose, PoseWithCovariance, Quaternion, Vector3
@@ -437,8 +437,8 @@ def test_laser_ranges_keep_inf_minus_inf_and_nan_apart_in_json() -> None:
 
 
 def test_nan_in_a_settings_value_or_optional_float_is_written_so_it_stays_nan() -> None:
-    stats = {"t": error_stats([1.0])}
-    comparison = Comparison(metric="ape", stats=stats, units={"t": "m"}, settings={"x": math.nan})
+    signal = Signal(name="t", quantity="t", unit="m", stats=error_stats([1.0]))
+    comparison = Comparison(metric="ape", signals=(signal,), parameters={"x": math.nan})
     text = robot_msgs.to_json(comparison)
     assert b'"x":"NaN"' in text  # null would read back as None in a union
     assert robot_msgs.from_json(text) == comparison
@@ -464,4 +464,25 @@ def test_json_written_by_the_previous_release_still_loads() -> None:
     now = examples()
     for name, text in documents.items():
         loaded = robot_msgs.from_json(text)
-        assert loaded == robot_msgs.from_dict(_inf_as_nan(now[name].to_dict())), name
+        today = robot_msgs.from_dict(_inf_as_nan(now[name].to_dict()))
+        if name in _AGGREGATES:
+            assert _settings_within(loaded.to_dict(), today.to_dict()), name
+        else:
+            assert loaded == today, name
+
+
+#: Types holding an aggregate's settings tally: the previous release's example runs held
+#: four settings, today's hold the whole EvaluationSettings (issue 19), so the tally of
+#: then is a part of today's; everything else is equal.
+_AGGREGATES = {"compare/Aggregate", "compare/GroupSummary", "compare/Report"}
+
+
+def _settings_within(old: Any, new: Any, key: str = "") -> bool:
+    """``old == new``, except that a ``settings`` mapping of ``old`` may be part of ``new``'s."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        if key == "settings":
+            return all(k in new and repr(new[k]) == repr(v) for k, v in old.items())
+        return old.keys() == new.keys() and all(_settings_within(old[k], new[k], k) for k in old)
+    if isinstance(old, list | tuple) and isinstance(new, list | tuple):
+        return len(old) == len(new) and all(map(_settings_within, old, new))
+    return repr(old) == repr(new)

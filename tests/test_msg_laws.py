@@ -171,6 +171,8 @@ def _changed(msg: Msg) -> Msg:
             flipped = value.copy()
             flipped.flat[0] = 0 if flipped.flat[0] else 1
             candidates = [flipped, value[:0]]
+        elif spec.kind == "optional" and value is not None:
+            candidates = [None]  # a type of optional fields only (compare/Estimates)
         for candidate in candidates:
             with contextlib.suppress(ValidationError):  # the type's rules refuse this one
                 return msg.replace(**{name: candidate})
