@@ -269,7 +269,7 @@ def array_from_json(
     else:
         try:
             dtype = np.dtype(value["dtype"])
-        except (TypeError, ValueError) as err:
+        except (TypeError, ValueError, SyntaxError) as err:  # NumPy reads "(9...9)f8" with ast
             raise field_error(
                 expected="a NumPy dtype name", value=value["dtype"], path=f"{path}.dtype"
             ) from err

@@ -17,6 +17,7 @@ checked alone, only to name the one at fault (``Expected float, got str 'x' - at
 
 from __future__ import annotations
 
+import contextlib
 import math
 import typing
 from collections.abc import Mapping
@@ -425,11 +426,10 @@ def decode_json(data: bytes | str, cls: type[M]) -> M:
     try:
         if b"null" not in text and b'"NaN"' not in text and b'Infinity"' not in text:
             # no non-finite spelling: msgspec reads it as it stands
-            return msgspec.json.decode(text, type=cls, dec_hook=_decode)
+            with contextlib.suppress(msgspec.ValidationError):  # read again below, as a tree
+                return msgspec.json.decode(text, type=cls, dec_hook=_decode)
         tree = msgspec.json.decode(text)
-    except msgspec.ValidationError:
-        tree = msgspec.json.decode(text)
-    except msgspec.DecodeError as err:
+    except msgspec.DecodeError as err:  # not JSON, or a value JSON allows and Python not
         msg = f"Expected JSON text for {cls.__name__}, got {str(data)[:40]!r}: {err}"
         raise ValidationError(msg) from err
     fixed = revived(cls, tree)

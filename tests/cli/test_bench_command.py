@@ -19,6 +19,7 @@ from robot_msgs.cli import main
 from robot_msgs.compare import Ranking, Repeatability, RunReport
 from robot_msgs.evaluation import ape
 from robot_msgs.io import read_trajectory
+from robot_msgs.limits import max_workers
 from robot_msgs.report import build_report
 from robot_msgs.runs import load_runs
 from robot_msgs.runs.run_settings import RUN_DEFAULTS
@@ -409,9 +410,13 @@ def test_worker_flags_are_named_and_refused_where_they_do_nothing(
     monkeypatch.setattr(sweep, "settings_identity", no_run)
     argv = ["bench", str(root), "--out", str(out), "--quiet"]
     assert main([*argv, "--workers", "0"]) == 1
-    assert capsys.readouterr().err == "ERROR: --workers 0: expected a count >= 1, got 0\n"
+    assert capsys.readouterr().err == (
+        f"ERROR: --workers 0: expected a count of workers from 1 to {max_workers()}, got 0\n"
+    )
     assert main([*argv, "--retries", "-1"]) == 1
-    assert capsys.readouterr().err == "ERROR: --retries -1: expected a count >= 0, got -1\n"
+    assert capsys.readouterr().err == (
+        "ERROR: --retries -1: expected a count of retries from 0 to 100, got -1\n"
+    )
     assert main([*argv, "--workers", "2", "--serial"]) == 1
     assert capsys.readouterr().err == (
         "ERROR: --workers 2: has no effect, as --serial evaluates in this process; drop it\n"

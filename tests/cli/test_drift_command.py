@@ -130,7 +130,7 @@ def test_segment_flags_the_protocol_would_ignore_are_refused(
 @pytest.mark.parametrize(
     ("flags", "error"),
     [
-        (["--step", "0"], "--step 0: expected int >= 1, got int 0"),
+        (["--step", "0"], "--step 0: expected int >= 1 and <= 1000000000, got int 0"),
         (["--lengths", "100,-5"], "--lengths 100,-5: expected float > 0, got float -5.0"),
         (
             ["--lengths", "100,200,100"],

@@ -122,7 +122,7 @@ def test_a_file_that_is_no_result_is_one_error_line(
     bad.write_text("hello")
     assert main(["res", str(bad)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"ERROR: {bad}: not a JSON result")
+    assert err.startswith(f"ERROR: {bad}:1:1: expected JSON, got Expecting value")
     assert "Traceback" not in err
     assert main(["res", str(ZIPS / "fr1_xyz_ape_se3.zip"), "--plot", str(tmp_path / "x.jpg")]) == 1
     assert "--plot" in capsys.readouterr().err

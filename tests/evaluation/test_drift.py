@@ -137,12 +137,12 @@ def test_kitti_drift_refuses_bad_lengths(lengths: list[float]) -> None:
 def test_kitti_drift_refuses_a_bad_step() -> None:
     with pytest.raises(
         ValidationError,
-        match=r"Expected int >= 1, got int 0 - at `Drift\.step_frames`",
+        match=r"Expected int >= 1 and <= 1000000000, got int 0 - at `Drift\.step_frames`",
     ) as refused:
         kitti_drift(straight(301), straight(301), step_frames=0)
     assert (refused.value.field, refused.value.reason) == (
         "Drift.step_frames",
-        "expected int >= 1, got int 0",
+        "expected int >= 1 and <= 1000000000, got int 0",
     )
 
 

@@ -204,7 +204,10 @@ def test_more_than_eight_columns_are_euroc_and_twelve_of_nanoseconds_are_not_kit
     tmp_path: Path,
 ) -> None:
     wide = write(tmp_path, euroc_rows(extra=9), name="a.csv")
-    assert str(explain_format(wide)) == "euroc (17 comma-separated columns, more than TUM's 8)"
+    assert (
+        str(explain_format(wide))
+        == "euroc (17 comma-separated columns, more than TUM's 8, integer nanosecond stamps)"
+    )
     twelve = write(tmp_path, euroc_rows(extra=4), name="b.csv")
     assert explain_format(twelve).fmt == "euroc"
     kitti = write(tmp_path, "1 0 0 5 0 1 0 6 0 0 1 7\n", name="c.txt")

@@ -68,9 +68,7 @@ def test_read_tum_skips_blank_lines_comments_and_a_byte_order_mark(tmp_path: Pat
 
 def test_read_tum_names_line_and_count_when_a_row_has_too_few_columns(tmp_path: Path) -> None:
     path = write(tmp_path, "# c\n1 0 0 0 0 0 0 1\n2 0 0 0 0 0 1\n")
-    with pytest.raises(
-        FormatError, match=r"traj\.tum, line 3: expected 8 columns .* got 7 - text '2 0 0 0 0 0 1'"
-    ):
+    with pytest.raises(FormatError, match=r"traj\.tum, line 3: expected 8 columns .* got 7$"):
         read_tum(path)
 
 
@@ -84,7 +82,7 @@ def test_read_tum_names_line_column_and_text_of_a_field_that_is_no_number(tmp_pa
     path = write(tmp_path, "1 0 0 0 0 0 0 1\n\n2 0 0y 0 0 0 0 1\n")
     with pytest.raises(
         FormatError,
-        match=r"traj\.tum, line 3, column 3 \(y\): '0y' is not a number - text '2 0 0y 0 0 0 0 1'",
+        match=r"traj\.tum, line 3, column 3 \(y\): '0y' is not a number$",
     ):
         read_tum(path)
 

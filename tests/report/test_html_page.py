@@ -282,3 +282,41 @@ def test_the_harness_sees_requests_console_errors_and_exceptions(tmp_path: Path)
     assert "http://127.0.0.1:9/a.png" in requests
     assert any("boom" in p for p in problems)
     assert any("missing is not defined" in p for p in problems)
+
+
+# --------------------------------------------------------------------------- hostile names
+
+
+def test_a_result_named_with_markup_draws_every_plot_and_runs_nothing(tmp_path: Path) -> None:
+    """A name holding ``<!--<script>`` left every plot of the page undrawn; one holding a
+    ``<script>`` or an ``onerror`` must run nothing."""
+    pytest.importorskip("plotly")
+    from robot_msgs.catalog import example
+    from robot_msgs.cli import main
+    from robot_msgs.io.result_files import save_result
+
+    executable = find_chromium()
+    if executable is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install -y chromium)")
+    names = [
+        "<!--<script>a.json",
+        "</script><script>window.pwned=1<!--.json",
+        "<img src=x onerror=window.pwned=2>.json",
+        "\u2028&amp;\u2029.json",
+    ]
+    for name in names:
+        save_result(tmp_path / name, example("compare/EvaluationResult"))  # type: ignore[arg-type]
+    page = tmp_path / "page.html"
+    assert main(["res", *(str(tmp_path / n) for n in names), "--html", str(page)]) == 0
+    browser = Browser(executable, tmp_path / "profile", width=WIDTH)
+    try:
+        browser.open_page()
+        rendered = _render(browser, page)
+        pwned = browser.evaluate("window.pwned === undefined ? null : window.pwned")
+    finally:
+        browser.close()
+    assert pwned is None
+    assert rendered["problems"] == []
+    assert rendered["plots"], "no plot"
+    for plot_id, layers, _, _ in rendered["plots"]:
+        assert layers >= 2, plot_id

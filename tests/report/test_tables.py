@@ -78,3 +78,44 @@ def test_runs_csv_has_raw_numbers() -> None:
     assert cells["peak_threads"] == "8"
     assert cells["rpe_rmse_m"] == ""
     assert cells["alignment"] == "se3"
+
+
+def test_markdown_cells_show_names_as_written() -> None:
+    from robot_msgs.report.tables import markdown_text
+
+    table = ReportTable(
+        "T",
+        ("run", "rms"),
+        (("**bold** [x](javascript:alert(1)) <img src=x onerror=1> `c` _i_ ~~s~~ $x$ &amp;", "1"),
+         ("fr1_xyz [m]\nsecond line", "2")),
+        (False, True),
+    )  # fmt: skip
+    md = render_markdown([table])
+    rows = md.splitlines()[4:6]
+    assert rows[0] == (
+        r"| \*\*bold\*\* [x\](javascript:alert(1)) \<img src=x onerror=1\> \`c\` \_i\_ "
+        r"\~\~s\~\~ \$x\$ \&amp; | 1 |"
+    )
+    assert rows[1] == "| fr1_xyz [m] second line | 2 |"  # one line per row
+    assert markdown_text("a|b") == r"a\|b"
+
+
+def test_csv_cells_that_look_like_formulas_are_quoted_and_numbers_stay_numbers() -> None:
+    import csv
+    import io
+
+    from robot_msgs.compare.report import Report
+    from robot_msgs.report.tables import csv_cell
+
+    assert [csv_cell(v) for v in ("=1+1", "+cmd", "-2+3", "@SUM(A1)", "\tx", "-1.5", "1e-3")] == [
+        "'=1+1", "'+cmd", "'-2+3", "'@SUM(A1)", "'\tx", "-1.5", "1e-3",
+    ]  # fmt: skip
+    assert csv_cell(-2.0) == -2.0
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    hostile = report.replace(
+        runs=(run.replace(name='=HYPERLINK("http://x","y")'), *report.runs[1:])
+    )
+    rows = list(csv.reader(io.StringIO(runs_csv(hostile))))
+    assert rows[1][0] == '\'=HYPERLINK("http://x","y")'

@@ -14,18 +14,58 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 import warnings
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from robot_msgs._version import __version__
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import DataWarning, RobotMsgsError, ValidationError
+from robot_msgs.errors import DataWarning, ValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 __all__ = ["COMMANDS", "build_parser", "main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, with two fixes every subcommand inherits.
+
+    - A value such as ``-1e-3`` or ``-.5`` is a negative number, not an unknown option
+      (argparse before Python 3.13 took only ``-1`` and ``-1.5`` as numbers).
+    - Its one error line is escaped as :func:`~robot_msgs.cli._boundary.escape` does:
+      a value with a newline or an escape sequence cannot forge or recolour a line.
+    - A file flag (``type=Path``, all but the ``--out`` folders) given with a trailing
+      ``/`` is refused: ``Path("X/")`` is ``X``, so ``--save X/`` wrote a file ``X``.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = _NEGATIVE_NUMBER
+
+    def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        if (
+            action.type is Path
+            and action.option_strings
+            and action.dest != "out"
+            and len(arg_string) > 1
+            and arg_string.endswith("/")
+        ):
+            from robot_msgs.errors import OutputPathError  # noqa: PLC0415
+
+            flag = action.option_strings[0]
+            msg = f"{flag} {arg_string}: ends in '/', so it names a folder; give the path of a file"
+            raise OutputPathError(msg)
+        return super()._get_value(action, arg_string)
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and the escaped message; exit with status 2."""
+        from robot_msgs.cli._boundary import escape  # noqa: PLC0415
+
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {escape(message)}\n")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -34,11 +74,26 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     With ``command``, the other subcommands are listed by name and help only (enough for
     ``--help`` and for argparse to tell a known command from a typo).
     """
-    parser = argparse.ArgumentParser(
+    from robot_msgs.limits import parse_size  # noqa: PLC0415
+
+    parser = _Parser(
         prog="robot-msgs",
         description="Typed robot messages and honest, fast trajectory evaluation.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"robot_msgs {__version__}")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="on an unexpected error (a bug), print its traceback instead of writing it to a file",
+    )
+    parser.add_argument(
+        "--max-bytes",
+        type=parse_size,
+        metavar="SIZE",
+        help="the most bytes read from one saved result, zip entry or pipe (default 1G; e.g. 4G)",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, text in COMMANDS.items():
         if command is None or name == command:
@@ -66,47 +121,94 @@ def _show_warning(
     file: object = None,
     line: str | None = None,
 ) -> None:
+    from robot_msgs.cli._boundary import escape  # noqa: PLC0415
+
     del filename, lineno, file, line
     from robot_msgs.cli._evaluation_args import flags_in_text  # noqa: PLC0415
 
     label = "WARNING" if issubclass(category, DataWarning) else category.__name__
-    print(f"{label}: {flags_in_text(str(message))}", file=sys.stderr)
+    if sys.stderr is not None:
+        print(escape(f"{label}: {flags_in_text(str(message))}"), file=sys.stderr)
+
+
+def _command_of(given: list[str]) -> str:
+    """Find the subcommand's name: the first word that is no option nor an option's value."""
+    skip = False
+    for word in given:
+        if skip:
+            skip = False
+        elif word == "--max-bytes":
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return ""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``robot-msgs`` with ``argv`` (default: the process arguments); return the exit code.
 
-    Known errors (bad input, missing extras, refused overwrites) print one ``ERROR:``
-    line on stderr and return 1, without a traceback.
+    Whatever ends a command ends as one ``ERROR:`` line on standard error (escaped) and
+    an exit status by its kind, never a traceback: 1 for bad input or output, 2 for the
+    command line, 70 for a bug (the line names the file holding the traceback), 130 for
+    Ctrl-C, 141 when standard output's reader went away, 143 for SIGTERM (the table is in
+    :mod:`robot_msgs.cli._boundary`).
     """
+    from robot_msgs.cli._boundary import run_guarded  # noqa: PLC0415
+
     given = list(sys.argv[1:] if argv is None else argv)
-    command = next((a for a in given if not a.startswith("-")), "")
-    parser = build_parser(command if command in COMMANDS else "")
-    if command in COMMANDS:
-        # Unknown words are answered with the command's usage, evo's flags by name.
-        from robot_msgs.cli.evo_flags import evo_hint  # noqa: PLC0415
+    debug = "--debug" in given[: given.index(_command_of(given))] if _command_of(given) else False
 
-        sub = _subparser(parser, command)
-        hint = evo_hint(given[given.index(command) + 1 :])
-        if hint is not None:
-            sub.error(hint)
-        args, unknown = parser.parse_known_args(given)
-        if unknown:
-            sub.error(f"unrecognized arguments: {' '.join(unknown)}")
-    else:
-        args = parser.parse_args(given)
-    with warnings.catch_warnings():
-        # Data problems fixed by a stated rule are shown to the user, whatever the
-        # interpreter's warning filters say (pytest turns warnings into errors).
-        warnings.simplefilter("always", DataWarning)
-        warnings.showwarning = _show_warning
-        try:
-            code: int = args.run(args)
-        except (RobotMsgsError, OSError) as err:
-            # The library names fields and arguments; the command line, its flags.
-            from robot_msgs.cli._evaluation_args import flags_in_text, reword  # noqa: PLC0415
+    def command() -> int:
+        from robot_msgs.io.bounded import kept_streams  # noqa: PLC0415
 
-            said = reword(err, args) if isinstance(err, ValidationError) else err
-            print(f"ERROR: {flags_in_text(str(said))}", file=sys.stderr)
-            return 1
-    return code
+        with kept_streams():  # a pipe given as an input is read once by all its readers
+            return run_command()
+
+    parsed: list[argparse.Namespace] = []
+
+    def worded(err: BaseException) -> str:
+        # The library names fields and arguments; the command line, its flags.
+        from robot_msgs.cli._evaluation_args import flags_in_text, reword  # noqa: PLC0415
+
+        said = reword(err, parsed[0]) if parsed and isinstance(err, ValidationError) else err
+        return flags_in_text(str(said))
+
+    def run_command() -> int:
+        command = _command_of(given)
+        parser = build_parser(command if command in COMMANDS else "")
+        if command in COMMANDS:
+            # Unknown words are answered with the command's usage, evo's flags by name.
+            from robot_msgs.cli.evo_flags import evo_hint  # noqa: PLC0415
+
+            sub = _subparser(parser, command)
+            hint = evo_hint(given[given.index(command) + 1 :])
+            if hint is not None:
+                sub.error(hint)
+            args, unknown = parser.parse_known_args(given)
+            if unknown:
+                sub.error(f"unrecognized arguments: {' '.join(unknown)}")
+        else:
+            args = parser.parse_args(given)
+        parsed.append(args)
+        with warnings.catch_warnings():
+            # Data problems fixed by a stated rule are shown to the user, whatever the
+            # interpreter's warning filters say (pytest turns warnings into errors).
+            warnings.simplefilter("always", DataWarning)
+            warnings.showwarning = _show_warning
+            if args.max_bytes is None:
+                code: int = args.run(args)
+            else:
+                from robot_msgs.limits import input_limits  # noqa: PLC0415
+
+                with input_limits(max_bytes=args.max_bytes):
+                    code = args.run(args)
+        return code
+
+    return run_guarded(command, debug=debug, wording=worded)
+
+
+_NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
+_EPILOG = """\
+exit status: 0 done; 1 bad input or output (one ERROR: line); 2 bad command line;
+70 a bug in robot_msgs (the line names the file with the traceback; --debug prints it);
+130 Ctrl-C; 141 standard output closed by its reader; 143 SIGTERM"""

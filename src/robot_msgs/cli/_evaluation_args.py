@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from robot_msgs.errors import ValidationError
 from robot_msgs.flags import Flag, flags_of
 from robot_msgs.io import FORMATS, WRITE_FORMATS
+from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -575,7 +576,11 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
         "PDF, SVG, EPS or PNG by the name, 11 x 4.5 in; needs robot_msgs[plot]",
     )
     group.add_argument(
-        "--dpi", type=int, metavar="N", help="PNG resolution of --plot (default 150)"
+        "--dpi",
+        type=int,
+        action=dpi_flag,
+        metavar="N",
+        help="PNG resolution of --plot (default 150, <= 600)",
     )
     group.add_argument(
         "--plot-plane",

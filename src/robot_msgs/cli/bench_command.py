@@ -34,9 +34,11 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from robot_msgs.cli._boundary import say
 from robot_msgs.cli._evaluation_args import add_run_settings_args, load_runs_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import ValidationError
+from robot_msgs.limits import retries_flag, workers_flag
 
 if TYPE_CHECKING:
     import argparse
@@ -103,6 +105,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--workers",
         type=int,
+        action=workers_flag,
         default=None,
         help="worker processes (default: the CPUs available)",
     )
@@ -131,6 +134,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--retries",
         type=int,
+        action=retries_flag,
         default=2,
         help=(
             "re-runs of a run whose worker died while it ran alone, or that a lost scheduler "
@@ -300,9 +304,9 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
             more = f" (and {len(named) - 1} more: see above)" if len(named) > 1 else ""
             text += f": {first}: {error}{more}"
         if args.allow_partial:
-            print(f"WARNING: {text}; accepted by --allow-partial", file=sys.stderr)
+            say(f"WARNING: {text}; accepted by --allow-partial")
             return 0
-        print(f"ERROR: {text}; --allow-partial accepts a partial sweep", file=sys.stderr)
+        say(f"ERROR: {text}; --allow-partial accepts a partial sweep")
         return 1
     return 0
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
     import argparse
@@ -52,7 +53,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="error over time and distance, box, violin, histogram: PDF, SVG, EPS or PNG "
         "by the name, 13 x 8 in; needs robot_msgs[plot]",
     )
-    out.add_argument("--dpi", type=int, metavar="N", help="PNG resolution of --plot (default 150)")
+    out.add_argument(
+        "--dpi",
+        type=int,
+        action=dpi_flag,
+        metavar="N",
+        help="PNG resolution of --plot (default 150, <= 600)",
+    )
     out.add_argument("--force", action="store_true", help="overwrite existing output files")
     parser.add_argument(
         "--force-ranking",

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
+from robot_msgs.cli._boundary import say
 from robot_msgs.cli._evaluation_args import add_settings_flags, flags_in_text, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
@@ -64,6 +65,7 @@ from robot_msgs.io import (
     write_trajectory,
 )
 from robot_msgs.io.clean import implausible_stamps
+from robot_msgs.limits import dpi_flag
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
 
@@ -143,7 +145,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="overlay: view, x/y/z, roll/pitch/yaw and speed over time; PDF, SVG, EPS or PNG "
         "by the name, 14 x 9 in; needs robot_msgs[plot]",
     )
-    plot.add_argument("--dpi", type=int, metavar="N", help="PNG resolution (default 150)")
+    plot.add_argument(
+        "--dpi",
+        type=int,
+        action=dpi_flag,
+        metavar="N",
+        help="PNG resolution (default 150, at most 600)",
+    )
     plot.add_argument(
         "--plot-plane",
         choices=("xy", "xz", "yz", "xyz"),
@@ -405,7 +413,7 @@ def run(args: argparse.Namespace) -> int:
             if args.save is not None:
                 raise type(err)(message) from err
             reports.append({"path": path, "error": message})
-            print(f"ERROR: {message}", file=sys.stderr)
+            say(f"ERROR: {message}")
             failed = True
             continue
         if path == args.ref:
@@ -414,7 +422,7 @@ def run(args: argparse.Namespace) -> int:
         if traj is not None:
             read[path] = traj
         if traj is None and args.check:
-            print(f"ERROR: {path}: nothing checked; choose a topic with --topic", file=sys.stderr)
+            say(f"ERROR: {path}: nothing checked; choose a topic with --topic")
             failed = True
         if args.save is not None and not is_ref:
             if traj is None:

@@ -623,7 +623,11 @@ got tuple (0.1,) - at `Drift.fractions`
     step_frames: (
         Annotated[
             int,
-            Meta(ge=1, description="kitti: frames between segment starts (default 10)"),
+            Meta(
+                ge=1,
+                le=10**9,  # robot_msgs.limits.MAX_STEP_FRAMES: a bound on untrusted input
+                description="kitti: frames between segment starts (default 10)",
+            ),
             Flag("--step", "FRAMES", group=_SEGMENTS),
         ]
         | None

@@ -10,13 +10,15 @@ the same floats; the bag's record time is not used.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
+from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.io.geodetic import metric_from_geodetic
 from robot_msgs.io.tf import is_tf_id, read_tf
@@ -56,29 +58,98 @@ class TopicInfo(NamedTuple):
 
 @contextlib.contextmanager
 def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
-    """Open a bag with ``rosbags``' ``AnyReader``; errors become :class:`FormatError`.
+    """Open a bag with ``rosbags``' ``AnyReader``; its errors become :class:`FormatError`.
 
     A ``.bag`` file is read as ROS 1; a folder (with ``metadata.yaml``), a ``.db3`` or
     an ``.mcap`` file as ROS 2. Message types the bag does not define are taken from
-    ``rosbags``' latest ROS 2 type store.
+    ``rosbags``' latest ROS 2 type store. A bag must be a regular file or a folder
+    (``rosbags`` seeks in it): a pipe or a device is refused.
+
+    Errors raised while the bag is read, after it opened (a message whose CDR bytes do
+    not decode, a damaged chunk, a corrupt compressed block, a message definition in the
+    bag without a field of the ROS type it names), are :class:`FormatError` too, naming
+    the bag; the package's own errors pass unchanged.
     """
     bag = Path(path)
     if not bag.exists():
         msg = f"{bag}: no such file or folder"
         raise FileNotFoundError(msg)
+    kind = stream_kind(bag)
+    if kind is not None:
+        msg = f"{bag}: is {kind}: a bag must be a regular file or folder (rosbags seeks in it)"
+        raise FormatError(msg)
     highlevel = require("rosbags.highlevel", "bags", feature="reading ROS bags")
     typesys = require("rosbags.typesys", "bags", feature="reading ROS bags")
     store = typesys.get_typestore(typesys.Stores.LATEST)
     try:
         reader = highlevel.AnyReader([bag], default_typestore=store)
         reader.open()
-    except (highlevel.AnyReaderError, OSError, ValueError, KeyError) as err:
-        msg = f"{bag}: cannot open as a ROS bag ({type(err).__name__}: {err})"
+    except RobotMsgsError:
+        raise
+    except MemoryError as err:  # a damaged length field: rosbags allocates what it claims
+        msg = f"{bag}: cannot open as a ROS bag (a record claims more bytes than memory holds)"
+        raise FormatError(msg) from err
+    except Exception as err:
+        msg = f"{bag}: cannot open as a ROS bag ({type(err).__name__}: {_short(err)})"
         raise FormatError(msg) from err
     try:
         yield reader
+    except RobotMsgsError:
+        raise
+    except MemoryError as err:
+        msg = f"{bag}: cannot read the bag (a record claims more bytes than memory holds)"
+        raise FormatError(msg) from err
+    except (AttributeError, TypeError) as err:
+        # A bag carries its own message definitions: one that lacks a field of the ROS
+        # type it names (header.frame_id, pose.position) gives messages without it.
+        msg = (
+            f"{bag}: its messages do not have the fields of the type they name ("
+            f"{type(err).__name__}: {_short(err)}); the bag's message definition differs "
+            "from ROS's"
+        )
+        raise FormatError(msg) from err
+    except _bag_errors() as err:
+        msg = f"{bag}: cannot read the bag ({type(err).__name__}: {_short(err)})"
+        raise FormatError(msg) from err
     finally:
         reader.close()
+
+
+def _bag_errors() -> tuple[type[BaseException], ...]:
+    """List what reading a damaged bag raises, from rosbags and the libraries under it.
+
+    rosbags' own errors (``AnyReaderError``, each storage's ``ReaderError``, the
+    deserializer's ``SerdeError``), and what its decoders raise on garbage: ``struct``,
+    ``IndexError`` and ``UnicodeDecodeError`` from CDR and ROS 1 bytes, ``sqlite3``'s
+    errors, zstd, lz4 and bz2 errors (``zstandard.ZstdError`` is an ``Exception``).
+    """
+    import sqlite3  # noqa: PLC0415
+    import struct  # noqa: PLC0415
+
+    errors: list[type[BaseException]] = [
+        struct.error, IndexError, KeyError, UnicodeDecodeError, ValueError, EOFError,
+        OverflowError, AssertionError, sqlite3.Error, OSError,
+    ]  # fmt: skip
+    for module, name in (
+        ("rosbags.highlevel", "AnyReaderError"),
+        ("rosbags.rosbag1", "ReaderError"),
+        ("rosbags.rosbag2", "ReaderError"),
+        ("rosbags.serde", "SerdeError"),
+        ("rosbags.typesys", "TypesysError"),
+        ("zstandard", "ZstdError"),
+    ):
+        try:
+            found = getattr(importlib.import_module(module), name, None)
+        except ImportError:  # zstandard: only with zstd-compressed MCAP support
+            continue
+        if isinstance(found, type) and issubclass(found, BaseException):
+            errors.append(found)
+    return tuple(errors)
+
+
+def _short(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:

@@ -15,8 +15,12 @@ names qx first)``):
 
   1. a header that names the quaternion columns decides: ``x, y, z, w`` in columns 5-8
      is TUM (which has exactly 8 columns), ``w, x, y, z`` is EuRoC;
-  2. 12 columns whose first value could be a rotation entry (|v| <= 1.5) is KITTI;
-  3. more than 8 columns is EuRoC (TUM has exactly 8; EuRoC has velocities and biases);
+  2. 12 columns is KITTI, unless the first value is integer nanoseconds (beyond a
+     rotation entry, |v| > 1.5): then it is EuRoC (the KITTI reader refuses a 3x3 block
+     that is no rotation, naming its determinant);
+  3. more than 8 columns with integer nanosecond stamps, or with unit quaternions in
+     columns 5-8, is EuRoC (TUM has exactly 8; EuRoC has velocities and biases);
+     without either, the count is refused (11 arbitrary numbers are no EuRoC file);
   4. 8 columns separated by blanks is TUM, whatever the stamps' unit (integer
      nanoseconds are recognised by magnitude and read as such, with a warning);
   5. 8 comma-separated columns without such a header is TUM when the stamps are
@@ -38,6 +42,7 @@ import numpy as np
 
 from robot_msgs.errors import FormatError
 from robot_msgs.files import STDOUT
+from robot_msgs.io.bounded import kept_streams
 from robot_msgs.io.euroc import read_euroc, write_euroc
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
@@ -47,6 +52,8 @@ from robot_msgs.io.table import read_bytes
 from robot_msgs.io.tum import read_tum, write_tum
 
 if TYPE_CHECKING:
+    import numpy.typing as npt
+
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.io.sniff import TextHead
     from robot_msgs.trajectory import PoseTrajectory
@@ -76,6 +83,9 @@ _MAGIC = {b"#ROSBAG V2.0": "bag", b"SQLite format 3\x00": "bag2", b"\x89MCAP": "
 _SUFFIX = {".bag": "bag", ".db3": "bag2", ".mcap": "mcap", ".lla": "lla"}
 _ROTATION_ENTRY = 1.5
 _NS = ", integer nanosecond stamps"
+_UNIT = ", unit quaternions in columns 5-8"
+#: How far from 1 a quaternion's norm may be to count as evidence of EuRoC's layout.
+_UNIT_TOLERANCE = 0.05
 _CHOOSE = "choose the format (`fmt=` tum, kitti or euroc)"
 
 
@@ -121,6 +131,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     return explain_format(path).fmt
 
 
+@kept_streams()
 def explain_format(path: str | os.PathLike[str]) -> FormatDetection:
     """Detect the format of ``path`` and give the evidence for it (see the module for the rules).
 
@@ -155,6 +166,12 @@ def explain_format(path: str | os.PathLike[str]) -> FormatDetection:
     return _text_format(read_head(file, source=source))
 
 
+def _unit_quaternions(quaternions: npt.NDArray[np.float64]) -> bool:
+    """Return whether every row of ``quaternions`` (shape (N, 4)) has a norm near 1."""
+    norms = np.linalg.norm(quaternions, axis=1)
+    return bool(norms.size) and bool(np.all(np.abs(norms - 1.0) <= _UNIT_TOLERANCE))
+
+
 def _text_format(head: TextHead) -> FormatDetection:
     """Detect the text format the first lines show, by the rules of the module docstring."""
     source, n, layout = head.source, head.columns, head.layout
@@ -180,10 +197,15 @@ def _text_format(head: TextHead) -> FormatDetection:
             raise FormatError(msg)
         reason = f"{layout}, {header.evidence}" + (_NS if ns else "")
         return FormatDetection(fmt="tum", reason=reason)
-    if n == 12 and abs(float(head.numbers[0, 0])) <= _ROTATION_ENTRY:
+    if n == 12 and (ns is None or abs(float(head.numbers[0, 0])) <= _ROTATION_ENTRY):
+        # KITTI's layout; the reader says when the 3x3 block is no rotation (det = ...).
         return FormatDetection(fmt="kitti", reason=layout)
-    if n > 8:
-        return FormatDetection(fmt="euroc", reason=f"{layout}, more than TUM's 8")
+    if n > 8 and ns is not None:
+        return FormatDetection(fmt="euroc", reason=f"{layout}, more than TUM's 8{_NS}")
+    if n > 8 and _unit_quaternions(head.numbers[:, 4:8]):
+        # Stamps in seconds: EuRoC's columns 5-8 (qw qx qy qz) must hold unit quaternions,
+        # so 11 arbitrary numbers are refused by their count, not read as a bad EuRoC file.
+        return FormatDetection(fmt="euroc", reason=f"{layout}, more than TUM's 8{_UNIT}")
     if n == 8 and head.separator != "comma":
         return FormatDetection(fmt="tum", reason=layout + (_NS if ns else ""))
     if n == 8 and ns is None:
@@ -198,11 +220,12 @@ def _text_format(head: TextHead) -> FormatDetection:
     lla = " (or `fmt='lla'` for t lat lon alt)" if n == 4 else ""
     msg = (
         f"{source}: cannot tell the format: line {head.first_line} has {n} numbers "
-        f"(TUM has 8, KITTI 12, EuRoC 8 or more); {_CHOOSE}{lla}"
+        f"(TUM has 8, KITTI 12, EuRoC 8 or more with nanosecond stamps); {_CHOOSE}{lla}"
     )
     raise FormatError(msg)
 
 
+@kept_streams()  # a pipe is read once: the detection and the reader share its bytes
 def read_trajectory(
     path: str | os.PathLike[str],
     *,
@@ -308,6 +331,7 @@ def read_trajectory(
     return read_tum(file, strict=strict, repeated_stamps=repeated_stamps)
 
 
+@kept_streams()
 def geo_origin_of(
     path: str | os.PathLike[str], *, fmt: str | None = None, topic: str | None = None
 ) -> tuple[float, float, float] | None:

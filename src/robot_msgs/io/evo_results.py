@@ -5,9 +5,12 @@ evo 1.38.1 (``tools/file_interface.py``, ``save_res_file``) writes a zip holding
 (``rmse``, ``mean``, ``median``, ``std``, ``min``, ``max``, ``sse``), one ``NAME.npy``
 per array (``error_array``, ``timestamps``, ``seconds_from_start``, ``distances``,
 ``distances_from_start``, ``alignment_transformation_sim3``...) and, when evo was told
-to, the trajectories as ``.tum`` text. :func:`read_evo_result` reads the JSON with
-:mod:`json` and every array with ``numpy.load(..., allow_pickle=False)``, so a zip from
-anywhere cannot run code; object arrays are refused.
+to, the trajectories as ``.tum`` text. :func:`read_evo_result` reads the entries with
+bounds (:class:`~robot_msgs.io.zip_archive.ZipArchive`), the JSON with its nesting
+bounded and every array with :func:`~robot_msgs.io.npy.array_from_npy`: no pickle, so a
+zip from anywhere cannot run code, and only float arrays of the shapes evo writes
+(:data:`EVO_ARRAYS`). Entries are taken by their exact names; one that could pass for
+another (``zz/error_array.npy`` beside ``error_array.npy``) is refused, not chosen.
 
 The statistics are evo's own numbers (``rms`` is evo's ``rmse``, and so on); the fields
 evo does not write (``max_abs``, ``p95_abs``, ``final``) come from ``error_array``.
@@ -21,10 +24,7 @@ tolerance, for one) are absent, not guessed.
 
 from __future__ import annotations
 
-import io
-import json
 import re
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +36,10 @@ from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.compare.signal import ErrorSeries, Signal
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.files import parse_json
+from robot_msgs.io.npy import array_from_npy
+from robot_msgs.io.zip_archive import ZipArchive
+from robot_msgs.limits import current_limits
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -43,7 +47,18 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Value
 
-__all__ = ["EVO_RELATIONS", "evo_settings", "read_evo_result"]
+__all__ = ["EVO_ARRAYS", "EVO_RELATIONS", "evo_settings", "read_evo_result"]
+
+#: The arrays evo 1.38.1 writes (``main_ape.py``, ``main_rpe.py``, ``core/metrics.py``),
+#: each float64: ``N`` one value per error (shape ``(N,)``), ``4x4`` a matrix.
+EVO_ARRAYS = {
+    "error_array": "N",
+    "timestamps": "N",
+    "seconds_from_start": "N",
+    "distances": "N",
+    "distances_from_start": "N",
+    "alignment_transformation_sim3": "4x4",
+}
 
 #: evo's pose relation phrase (``PoseRelation.value``) -> our relation name.
 EVO_RELATIONS = {
@@ -104,14 +119,62 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
     return metric, relation, unit, settings
 
 
-def _array(archive: zipfile.ZipFile, name: str, source: str) -> np.ndarray[Any, Any]:
+def _read_arrays(archive: ZipArchive, source: str) -> dict[str, np.ndarray[Any, Any]]:
+    """Read evo's arrays by their exact names, each checked against :data:`EVO_ARRAYS`."""
+    arrays: dict[str, np.ndarray[Any, Any]] = {}
+    for name, shape in EVO_ARRAYS.items():
+        entry = f"{name}.npy"
+        if entry not in archive.names:
+            continue
+        where = f"{source}: {entry}"
+        array = array_from_npy(archive.read(entry), where=where, kinds="f")
+        if shape == "N" and array.ndim != 1:
+            msg = f"{where}: expected shape (N,), one value per error, got {array.shape}"
+            raise FormatError(msg)
+        if shape == "4x4" and array.shape != (4, 4):
+            msg = f"{where}: expected a 4x4 matrix, got shape {array.shape}"
+            raise FormatError(msg)
+        arrays[name] = array.astype(np.float64)
+    errors = arrays.get("error_array")
+    for name, array in arrays.items():
+        if EVO_ARRAYS[name] == "N" and errors is not None and array.size != errors.size:
+            msg = (
+                f"{source}: {name}.npy: expected one value per error ({errors.size}, the "
+                f"length of error_array.npy), got {array.size}"
+            )
+            raise FormatError(msg)
+    return arrays
+
+
+def _check_names(names: tuple[str, ...], source: str) -> None:
+    """Refuse an entry that could be taken for one evo writes (``zz/error_array.npy``)."""
+    known = {"info.json", "stats.json", *(f"{n}.npy" for n in EVO_ARRAYS)}
+    stems = {name.split(".", 1)[0]: name for name in known}
+    for name in names:
+        base = name.replace("\\", "/").rsplit("/", 1)[-1]
+        stem = base.split(".", 1)[0].lower()
+        if name not in known and stem in stems:
+            shown = name if len(name) <= 60 else name[:57] + "..."
+            msg = (
+                f"{source}: the entry {shown!r} shadows {stems[stem]}: evo writes each at "
+                "the top of the zip, once; refusing a zip that holds both"
+            )
+            raise FormatError(msg)
+
+
+def _document(archive: ZipArchive, name: str, source: str) -> dict[str, Any]:
+    where = f"{source}: {name}"
+    data = archive.read(name, limit=current_limits().max_document)
     try:
-        with io.BytesIO(archive.read(name)) as buffer:
-            array: np.ndarray[Any, Any] = np.load(buffer, allow_pickle=False)
-    except ValueError as err:  # object arrays need pickle: refused
-        msg = f"{source}: {name}: expected a plain NumPy array (no pickle), got {err}"
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        msg = f"{where}: expected UTF-8 JSON, got undecodable bytes at byte {err.start}"
         raise FormatError(msg) from err
-    return array
+    tree = parse_json(text, source=where)
+    if not isinstance(tree, dict):
+        msg = f"{where}: expected a JSON object, got {type(tree).__name__}"
+        raise FormatError(msg)
+    return tree
 
 
 def _stats(raw: dict[str, Any], errors: np.ndarray[Any, Any], source: str) -> Any:
@@ -121,10 +184,12 @@ def _stats(raw: dict[str, Any], errors: np.ndarray[Any, Any], source: str) -> An
     values: dict[str, float] = {}
     for ours, theirs in fields.items():
         value = raw.get(theirs)
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            msg = f"{source}: stats.json: expected a number at {theirs!r}, got {value!r}"
+        number = _float(value)
+        if number is None:
+            got = "a number beyond float64" if isinstance(value, int) else f"{value!r:.40}"
+            msg = f"{source}: stats.json: expected a number at {theirs!r}, got {got}"
             raise FormatError(msg)
-        values[ours] = float(value)
+        values[ours] = number
     if base.n == 0:
         return base
     values["max_abs"] = max(abs(values["min"]), abs(values["max"]))
@@ -137,6 +202,16 @@ def _stats(raw: dict[str, Any], errors: np.ndarray[Any, Any], source: str) -> An
         raise FormatError(msg) from err
 
 
+def _float(value: object) -> float | None:
+    """``value`` as a float when it is a JSON number float64 holds, else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        return float(value)
+    except OverflowError:  # an integer of 309 digits or more
+        return None
+
+
 def _empty_trajectory() -> PoseTrajectory:
     return PoseTrajectory(
         stamps_s=np.zeros(0),
@@ -145,6 +220,7 @@ def _empty_trajectory() -> PoseTrajectory:
     )
 
 
+@np.errstate(all="ignore")  # values near float64's limits are refused, not warned about
 def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
     r"""Read an evo ``--save_results`` zip as an :class:`EvaluationResult`, without pickle.
 
@@ -158,8 +234,12 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
     Raises
     ------
     FormatError
-        Not a zip, no ``info.json``/``stats.json``, an array that needs pickle, a title
-        evo would not write, statistics that do not fit the errors.
+        Not a zip, no ``info.json``/``stats.json``, an entry past the bounds of
+        :mod:`robot_msgs.limits` (a zip bomb), an encrypted or damaged entry, an entry
+        that shadows one evo writes (``zz/error_array.npy``), an array that is not
+        float64 of the documented shape (:data:`EVO_ARRAYS`; ``timestamps`` and the other
+        series one value per error), a title evo would not write, statistics that do
+        not fit the errors.
 
     Examples
     --------
@@ -180,46 +260,34 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
     [0.5, 0.5]
     """
     source = str(path)
-    try:
-        archive = zipfile.ZipFile(Path(path))
-    except (zipfile.BadZipFile, OSError) as err:
-        msg = f"{source}: not an evo result zip ({err})"
-        raise FormatError(msg) from err
-    with archive:
-        names = set(archive.namelist())
-        if not {"info.json", "stats.json"} <= names:
+    with ZipArchive(path, what="an evo result zip") as archive:
+        if not {"info.json", "stats.json"} <= set(archive.names):
             msg = f"{source}: not an evo result zip (expected info.json and stats.json)"
             raise FormatError(msg)
-        try:
-            info = json.loads(archive.read("info.json").decode("utf-8"))
-            raw_stats = json.loads(archive.read("stats.json").decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
-            msg = f"{source}: info.json or stats.json is not JSON ({err})"
-            raise FormatError(msg) from err
-        arrays = {
-            Path(n).stem: _array(archive, n, source)
-            for n in sorted(names)
-            if n.endswith((".npy", ".npz"))
-        }
-    if not isinstance(info, dict) or not isinstance(raw_stats, dict):
-        msg = f"{source}: info.json and stats.json must hold JSON objects"
-        raise FormatError(msg)
+        _check_names(archive.names, source)
+        info = _document(archive, "info.json", source)
+        raw_stats = _document(archive, "stats.json", source)
+        arrays = _read_arrays(archive, source)
     try:
         metric, relation, unit, settings = evo_settings(str(info.get("title", "")))
     except FormatError as err:
         msg = f"{source}: info.json title: {err}"
         raise FormatError(msg) from err
-    errors = np.asarray(arrays.get("error_array", np.zeros(0)), dtype=np.float64).ravel()
+    errors = arrays.get("error_array", np.zeros(0))
     stamps = arrays.get("timestamps")
-    if stamps is None or np.asarray(stamps).size != errors.size:
+    if stamps is None:  # evo writes none for a path without stamps (KITTI): the index
         stamps = np.arange(errors.size, dtype=np.float64)
     stats = _stats(raw_stats, errors, source) if errors.size or raw_stats else error_stats([])
     sim3 = arrays.get("alignment_transformation_sim3")
     method = str(settings.get("align", "none"))
     alignment = Alignment(method=method, rotation=np.eye(3), translation_m=np.zeros(3))
-    if sim3 is not None and np.shape(sim3) == (4, 4):
-        matrix = np.asarray(sim3, dtype=np.float64)
-        scale = float(np.cbrt(np.linalg.det(matrix[:3, :3])))
+    if sim3 is not None:
+        matrix = sim3
+        finite = bool(np.isfinite(matrix).all())
+        scale = float(np.cbrt(np.linalg.det(matrix[:3, :3]))) if finite else 0.0
+        if not scale > 0:
+            msg = f"{source}: alignment_transformation_sim3 is not a similarity (det <= 0 or NaN)"
+            raise FormatError(msg)
         try:
             alignment = alignment.replace(
                 rotation=matrix[:3, :3] / scale, translation_m=matrix[:3, 3], scale=scale

@@ -29,19 +29,22 @@ data tools (pandas, polars, DuckDB) read (63 MB, 1.2 s, 0.45 s). Measured by
 
 from __future__ import annotations
 
+import codecs
 import io
-import json
+import math
 import os
-import zipfile
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import numpy as np
 
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import write_atomic
+from robot_msgs.files import json_depth, parse_json, write_atomic
+from robot_msgs.io.bounded import read_input
+from robot_msgs.io.npy import array_from_npy
+from robot_msgs.io.zip_archive import ZipArchive
+from robot_msgs.limits import current_limits
 from robot_msgs.msg import decode_json, to_dict_keeping_arrays
 from robot_msgs.msg_json import encode_json_into
 from robot_msgs.optional import require
@@ -54,6 +57,8 @@ RESULT_FORMATS = {".json": "json", ".npz": "npz", ".parquet": "parquet", ".pq": 
 
 _SKELETON = "robot_msgs.json"
 _REF = "$array"
+_KINDS = "fiub"  # the dtype kinds a result's arrays have: floats, integers, booleans
+_MAX_DIMENSIONS = 8
 
 
 def result_format(path: str | os.PathLike[str], *, saving: bool = False) -> str:
@@ -184,26 +189,122 @@ def save_result(
 
 
 def _read_npz(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
-    try:
-        with np.load(path, allow_pickle=False) as archive:
-            if _SKELETON not in archive.files:
-                msg = f"{path}: not a robot_msgs result (no {_SKELETON!r} entry)"
-                raise FormatError(msg)
-            skeleton = archive[_SKELETON].tobytes().decode("utf-8")
-            n = len(archive.files) - 1
-            arrays = [archive[f"a{k}"] for k in range(n)]
-    except (zipfile.BadZipFile, KeyError, ValueError, UnicodeDecodeError) as err:
-        msg = f"{path}: not a readable .npz result ({err})"
-        raise FormatError(msg) from err
+    """Read the skeleton and the arrays of a ``.npz`` result: exactly the entries it writes."""
+    with ZipArchive(path, what="a readable .npz result") as archive:
+        entry = f"{_SKELETON}.npy"
+        if entry not in archive.names:
+            msg = f"{path}: not a robot_msgs result (no {_SKELETON!r} entry)"
+            raise FormatError(msg)
+        n = len(archive.names) - 1
+        expected = {entry, *(f"a{k}.npy" for k in range(n))}
+        unexpected = sorted(set(archive.names) - expected)
+        if unexpected:
+            shown = unexpected[0] if len(unexpected[0]) <= 60 else unexpected[0][:57] + "..."
+            msg = (
+                f"{path}: unexpected entry {shown!r}: a result of {n} arrays holds "
+                f"a0.npy .. a{n - 1}.npy and {entry}"
+            )
+            raise FormatError(msg)
+        data = archive.read(entry, limit=current_limits().max_document)
+        raw = array_from_npy(data, where=f"{path}: {entry}", kinds="u")
+        if raw.dtype != np.uint8 or raw.ndim != 1:
+            msg = f"{path}: {entry}: expected UTF-8 bytes (uint8, 1-D), got {raw.dtype} {raw.shape}"
+            raise FormatError(msg)
+        skeleton = _text(raw.tobytes(), f"{path}: {entry}")
+        arrays = [
+            array_from_npy(archive.read(f"a{k}.npy"), where=f"{path}: a{k}.npy", kinds=_KINDS)
+            for k in range(n)
+        ]
     return skeleton, arrays
 
 
-def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
-    pq = require("pyarrow.parquet", "parquet", feature="reading a Parquet result")
+def _text(data: bytes, where: str) -> str:
     try:
-        table = pq.read_table(path)
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        msg = f"{where}: expected UTF-8 JSON, got undecodable bytes at byte {err.start}"
+        raise FormatError(msg) from err
+
+
+def _parquet_array(
+    table: Any,
+    row: int,
+    where: str,
+    arrow_error: type[Exception],
+) -> np.ndarray[Any, Any]:
+    """Array ``row`` of a Parquet result, its ``dtype`` and ``shape`` checked against its values.
+
+    What pyarrow raises on a damaged cell (``arrow_error``, a value that is not UTF-8)
+    is a :class:`FormatError` naming the array.
+    """
+    try:
+        return _parquet_cells(table, row, where)
+    except FormatError:
+        raise
+    except (arrow_error, UnicodeDecodeError, TypeError, ValueError) as err:
+        msg = f"{where}: not a robot_msgs result's array ({_short(err)})"
+        raise FormatError(msg) from err
+
+
+def _parquet_cells(table: Any, row: int, where: str) -> np.ndarray[Any, Any]:
+    """Read and check array ``row`` (see :func:`_parquet_array`)."""
+    raw_dtype = table.column("dtype")[row].as_py()
+    try:
+        dtype = np.dtype(raw_dtype) if isinstance(raw_dtype, str) and len(raw_dtype) <= 8 else None
+    except (TypeError, ValueError, SyntaxError):  # NumPy reads "(9)f8" with ast
+        dtype = None
+    if dtype is None or dtype.kind not in _KINDS or dtype.fields is not None or dtype.hasobject:
+        msg = (
+            f"{where}: `dtype`: expected a NumPy dtype of floats, integers or booleans "
+            f"(such as <f8), got {raw_dtype!r:.40}"
+        )
+        raise FormatError(msg)
+    shape = table.column("shape")[row].as_py()
+    if not (
+        isinstance(shape, list)
+        and len(shape) <= _MAX_DIMENSIONS
+        and all(isinstance(n, int) and n >= 0 for n in shape)
+    ):
+        msg = f"{where}: `shape`: expected a list of sizes >= 0, got {shape!r:.60}"
+        raise FormatError(msg)
+    column = "floats" if dtype.kind == "f" else "integers"
+    cell = table.column(column)[row]
+    if not cell.is_valid:
+        msg = f"{where}: `{column}`: expected the values of a {dtype.str} array, got null"
+        raise FormatError(msg)
+    values = cell.values.to_numpy(zero_copy_only=False)
+    if values.size != math.prod(shape):
+        msg = (
+            f"{where}: `shape` {tuple(shape)} holds {math.prod(shape)} values, but "
+            f"`{column}` has {values.size}"
+        )
+        raise FormatError(msg)
+    return np.asarray(values).astype(dtype, copy=False).reshape(shape)
+
+
+def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
+    pa = require("pyarrow", "parquet", feature="reading a Parquet result")
+    pq = require("pyarrow.parquet", "parquet", feature="reading a Parquet result")
+    limits = current_limits()
+    data = read_input(path, limit=limits.max_bytes)
+    try:
+        parquet = pq.ParquetFile(pa.BufferReader(data))
+        meta = parquet.metadata
+        inflated = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
     except Exception as err:  # pyarrow raises its own ArrowInvalid / OSError types
-        msg = f"{path}: not a readable Parquet file ({err})"
+        msg = f"{path}: not a readable Parquet file ({_short(err)})"
+        raise FormatError(msg) from err
+    if inflated > limits.max_bytes:
+        msg = (
+            f"{path}: its columns inflate to {inflated} bytes, more than the "
+            f"{limits.max_bytes} read from one result; if it is what you meant, raise "
+            "the bound (robot-msgs --max-bytes SIZE)"
+        )
+        raise FormatError(msg)
+    try:
+        table = parquet.read()
+    except Exception as err:
+        msg = f"{path}: not a readable Parquet file ({_short(err)})"
         raise FormatError(msg) from err
     metadata = table.schema.metadata or {}
     raw = metadata.get(_SKELETON.encode())
@@ -211,23 +312,41 @@ def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
     if raw is None or not needed <= set(table.column_names):
         msg = f"{path}: not a robot_msgs result (no {_SKELETON!r} metadata or array columns)"
         raise FormatError(msg)
-    arrays: list[np.ndarray[Any, Any]] = []
-    order = table.column("array").to_numpy()
-    for row in np.argsort(order):
-        dtype = np.dtype(table.column("dtype")[int(row)].as_py())
-        shape = tuple(table.column("shape")[int(row)].as_py())
-        column = "floats" if dtype.kind == "f" else "integers"
-        values = table.column(column)[int(row)].values.to_numpy(zero_copy_only=False)
-        arrays.append(np.asarray(values).astype(dtype, copy=False).reshape(shape))
-    return raw.decode("utf-8"), arrays
+    types = {
+        "array": pa.int64(),
+        "dtype": pa.string(),
+        "shape": pa.list_(pa.int64()),
+        "floats": pa.list_(pa.float64()),
+        "integers": pa.list_(pa.int64()),
+    }
+    for name, kind in types.items():
+        got = table.schema.field(name).type
+        if got != kind:
+            msg = f"{path}: column `{name}`: expected {kind}, got {got}"
+            raise FormatError(msg)
+    try:
+        order = np.asarray(table.column("array").to_numpy(zero_copy_only=False))
+    except (pa.ArrowException, TypeError, ValueError) as err:
+        msg = f"{path}: `array`: not a column of numbers ({_short(err)})"
+        raise FormatError(msg) from err
+    if order.dtype.kind not in "iu" or sorted(order.tolist()) != list(range(order.size)):
+        msg = f"{path}: `array`: expected the numbers 0 .. {order.size - 1} once each"
+        raise FormatError(msg)
+    arrays = [
+        _parquet_array(table, int(row), f"{path}: array {k}", pa.ArrowException)
+        for k, row in enumerate(np.argsort(order))
+    ]
+    return _text(raw, f"{path}: metadata {_SKELETON!r}"), arrays
+
+
+def _short(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:
     """Say why a JSON file is no saved result: not JSON, another type, or a field at fault."""
-    try:
-        tree = msgspec.json.decode(data)
-    except msgspec.DecodeError as bad:
-        return FormatError(f"{file}: not a JSON result ({bad})")
+    tree = parse_json(data, source=str(file))  # not JSON, or a number Python refuses: raised
     if not isinstance(tree, dict) or tree.get("_type") != EvaluationResult.TYPE:
         kind = tree.get("_type") if isinstance(tree, dict) else type(tree).__name__
         return FormatError(f"{file}: expected a saved {EvaluationResult.TYPE}, got {kind!r}")
@@ -241,31 +360,35 @@ def load_result(path: str | os.PathLike[str]) -> EvaluationResult:
     ------
     FormatError
         The file is not a saved result, or its content is not a valid one (the field
-        named).
+        named); it is larger, or inflates to more, than the bounds of
+        :mod:`robot_msgs.limits`; its JSON is nested too deep; an array's dtype is not
+        floats, integers or booleans, or its bytes or values do not fit its shape; a
+        ``.npz`` holds an entry the writer does not write.
     MissingDependencyError
         Parquet without pyarrow (the ``parquet`` extra).
     """
     file = Path(path)
     fmt = result_format(file)
     if fmt == "json":
-        data = file.read_bytes()
+        data = read_input(file, limit=current_limits().max_bytes)
+        data = data.removeprefix(codecs.BOM_UTF8)
+        if json_depth(data) > current_limits().max_depth:
+            parse_json(data, source=str(file))  # refuses it, saying how deep is allowed
         try:
-            return decode_json(data, EvaluationResult)
+            with np.errstate(all="ignore"):  # huge values are refused, not warned about
+                return decode_json(data, EvaluationResult)
         except ValidationError as err:
             raise _json_fault(file, data, err) from err
     else:
         skeleton, arrays = _read_npz(file) if fmt == "npz" else _read_parquet(file)
-        try:
-            tree = _join(json.loads(skeleton), arrays, str(file))
-        except json.JSONDecodeError as err:
-            msg = f"{file}: its {_SKELETON!r} is not JSON ({err})"
-            raise FormatError(msg) from err
+        tree = _join(parse_json(skeleton, source=f"{file}: {_SKELETON}"), arrays, str(file))
     if not isinstance(tree, dict) or tree.get("_type") != EvaluationResult.TYPE:
         kind = tree.get("_type") if isinstance(tree, dict) else type(tree).__name__
         msg = f"{file}: expected a saved {EvaluationResult.TYPE}, got {kind!r}"
         raise FormatError(msg)
     try:
-        return EvaluationResult.from_dict(tree)
+        with np.errstate(all="ignore"):  # huge values are refused below, not warned about
+            return EvaluationResult.from_dict(tree)
     except ValidationError as err:
         msg = f"{file}: {err}"
         raise FormatError(msg) from err

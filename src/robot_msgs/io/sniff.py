@@ -35,6 +35,7 @@ from robot_msgs.io.table import (
     is_header_word,
     non_ascii_note,
     read_bytes,
+    shown_token,
     text_problem,
 )
 
@@ -263,7 +264,10 @@ def _rows(
     width = len(fields)
     for col, token in enumerate(fields, start=1):
         if _FLOAT.fullmatch(token) is None:
-            bad = f"line {first}, column {col}: {token!r} is not a number{non_ascii_note(token)}"
+            bad = (
+                f"line {first}, column {col}: {shown_token(token)} is not a number"
+                f"{non_ascii_note(token)}"
+            )
             return TextHead(
                 source=source, columns=width, separator=separator, first_line=first,
                 header=header, numbers=np.empty((0, width)), bad=bad,

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import FormatError
+from robot_msgs.io.bounded import read_input
 from robot_msgs.io.chunks import CompiledTable, allocate_parts, file_chunks, parse_chunks
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ __all__ = [
     "read_bytes",
     "read_table",
     "read_text",
+    "shown_token",
     "text_problem",
 ]
 
@@ -94,7 +96,7 @@ _BOMS = (
 _PROBE_BYTES = 4096
 _NUL_BYTES = 1 << 16
 _FIRST_LINE = re.compile(r"^[ \t,]*[^\s,][^\n]*", re.MULTILINE)
-_TEXT_SHOWN = 80
+_TEXT_SHOWN = 32
 
 
 def read_bytes(
@@ -102,12 +104,17 @@ def read_bytes(
 ) -> bytes:
     """Read the bytes of the file ``path`` (the first ``limit``); a folder or no file said as such.
 
+    The bytes come through :func:`robot_msgs.io.bounded.read_input`: a pipe is read
+    once (and bounded), a device is refused.
+
     Raises
     ------
     IsADirectoryError
         ``path`` is a folder (the message says so, and that a ROS 2 bag is one).
     FileNotFoundError
         No such file.
+    FormatError
+        A device or a socket; a pipe longer than the bound.
 
     Examples
     --------
@@ -119,17 +126,11 @@ def read_bytes(
     """
     if source is None:
         source = str(path)
-    file = Path(path)
     try:
-        if limit is None:
-            return file.read_bytes()
-        with file.open("rb") as handle:
-            return handle.read(limit)
+        return read_input(path, source=source, head=limit)
     except IsADirectoryError as err:
         raise _directory_error(source) from err
     except FileNotFoundError as err:
-        if file.is_dir():  # pragma: no cover - raised as IsADirectoryError on Linux
-            raise _directory_error(source) from err
         msg = f"{source}: no such file"
         raise FileNotFoundError(msg) from err
 
@@ -238,9 +239,20 @@ def _decode(data: bytes, *, source: str) -> str:
         raise FormatError(msg) from err
 
 
-def _shown(line: str) -> str:
-    line = line.rstrip("\r\n")
-    return repr(line if len(line) <= _TEXT_SHOWN else line[:_TEXT_SHOWN] + "...")
+def shown_token(token: str) -> str:
+    """Quote a token of a file for a message: ``repr``, at most 32 characters of it.
+
+    Messages quote the offending token only, never the line: the file may be anything a
+    manifest points at (``/etc/shadow``), and its lines are not the message's to print.
+
+    Examples
+    --------
+    >>> shown_token("0y"), shown_token("x" * 100)[-8:]
+    ("'0y'", "xxxx'...")
+    """
+    return repr(token if len(token) <= _TEXT_SHOWN else token[:_TEXT_SHOWN]) + (
+        "..." if len(token) > _TEXT_SHOWN else ""
+    )
 
 
 @dataclass(frozen=True)
@@ -420,8 +432,10 @@ def _parse_general(
         bad = _EMPTY_FIELD.search(text) if _has_empty_field(text) else None
         if bad is not None:
             line_no = text.count("\n", 0, bad.start()) + 1
-            line = text.split("\n")[line_no - 1]
-            msg = f"{source}, line {line_no}: empty field between commas - text {_shown(line)}"
+            start = text.rfind("\n", 0, bad.start()) + 1
+            before = text[start : bad.start()]  # blank: the line starts with a comma
+            column = before.count(",") + 2 if before.strip(" \t") else 1
+            msg = f"{source}, line {line_no}: empty field between commas (column {column})"
             raise FormatError(msg)
         normal = text.replace(",", " ")
     else:
@@ -538,6 +552,8 @@ def _read_in_chunks(
     """
     assert _fasttable is not None
     try:
+        if not stat.S_ISREG(Path(path).stat().st_mode):  # a pipe is read once, by read_bytes
+            return None
         with Path(path).open("rb") as handle:
             info = os.fstat(handle.fileno())
             if not stat.S_ISREG(info.st_mode) or info.st_size <= _CHUNK_BYTES:
@@ -551,7 +567,7 @@ def _read_in_chunks(
                 itertools.chain([first], pieces), _fasttable, widths=widths,
                 extra_columns=extra_columns, header=header, rows_hint=rows_hint,
             )  # fmt: skip
-    except OSError:  # a folder, no file, no permission: the whole-file road says which
+    except (OSError, ValueError):  # no file, no permission, a NUL: the whole-file road says
         return None
     if parsed is None:
         return None
@@ -622,14 +638,13 @@ def _locate(
         if not fields:
             continue
         if len(fields) < ncols or (len(fields) > ncols and not extra_columns):
-            got = f"got {len(fields)} - text {_shown(line)}"
-            msg = f"{source}, line {number}: expected {expected}, {got}"
+            msg = f"{source}, line {number}: expected {expected}, got {len(fields)}"
             return FormatError(msg)
         for col, token in enumerate(fields[:ncols], start=1):
             if _FLOAT.fullmatch(token) is None:
                 msg = (
                     f"{source}, line {number}, column {col} ({columns[col - 1]}): "
-                    f"{token!r} is not a number{non_ascii_note(token)} - text {_shown(line)}"
+                    f"{shown_token(token)} is not a number{non_ascii_note(token)}"
                 )
                 return FormatError(msg)
     msg = f"{source}: could not read the numbers (expected {expected} a row)"

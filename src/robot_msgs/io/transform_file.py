@@ -34,7 +34,10 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import write_atomic
+from robot_msgs.files import parse_json, parse_yaml, write_atomic
+from robot_msgs.io.bounded import read_input
+from robot_msgs.io.npy import array_from_npy
+from robot_msgs.limits import current_limits
 from robot_msgs.optional import require
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix
 
@@ -54,16 +57,28 @@ TRANSFORM_LAYOUTS = ("evo", "pose", "transform", "matrix")
 _ROTATION_TOL = 1e-6
 
 
+def _short(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def _number(value: object, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        msg = f"{where}: expected a number, got {value!r}"
+        msg = f"{where}: expected a number, got {value!r:.40}"
         raise FormatError(msg)
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError as err:
+        msg = (
+            f"{where}: expected a number float64 holds, got an integer of {len(str(value))} digits"
+        )
+        raise FormatError(msg) from err
 
 
 def _vector(node: object, keys: tuple[str, ...], where: str) -> list[float]:
     if not isinstance(node, dict) or not all(k in node for k in keys):
-        msg = f"{where}: expected a mapping with keys {', '.join(keys)}, got {node!r}"
+        got = sorted(map(str, node))[:8] if isinstance(node, dict) else type(node).__name__
+        msg = f"{where}: expected a mapping with keys {', '.join(keys)}, got {got}"
         raise FormatError(msg)
     return [_number(node[k], f"{where}.{k}") for k in keys]
 
@@ -103,7 +118,7 @@ def _from_mapping(data: object, where: str) -> np.ndarray:
     msg = (
         f"{where}: expected keys x, y, z, qx, qy, qz, qw [scale] (evo), position + orientation "
         "(ROS Pose), translation + rotation (ROS Transform) or matrix, got "
-        f"{sorted(data) if isinstance(data, dict) else type(data).__name__}"
+        f"{sorted(map(str, data))[:8] if isinstance(data, dict) else type(data).__name__}"
     )
     raise FormatError(msg)
 
@@ -111,8 +126,8 @@ def _from_mapping(data: object, where: str) -> np.ndarray:
 def _as_matrix(rows: object, where: str) -> np.ndarray:
     try:
         matrix = np.asarray(rows, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        msg = f"{where}: expected 4 rows of 4 numbers ({err})"
+    except (TypeError, ValueError, OverflowError) as err:
+        msg = f"{where}: expected 4 rows of 4 numbers ({_short(err)})"
         raise FormatError(msg) from err
     if matrix.shape != (4, 4):
         msg = f"{where}: expected a 4x4 matrix, got shape {matrix.shape}"
@@ -156,16 +171,13 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
     """
     file = Path(path)
     where = f"{flag} {file}" if flag else str(file)
-    if not file.is_file():
+    try:
+        raw = read_input(file, source=where, limit=current_limits().max_document)
+    except (FileNotFoundError, IsADirectoryError) as err:
         msg = f"{where}: no such file"
-        raise FileNotFoundError(msg)
-    raw = file.read_bytes()
+        raise FileNotFoundError(msg) from err
     if raw.startswith(b"\x93NUMPY"):
-        try:
-            matrix = _as_matrix(np.load(file, allow_pickle=False), where)
-        except ValueError as err:
-            msg = f"{where}: cannot read as .npy ({err})"
-            raise FormatError(msg) from err
+        matrix = _as_matrix(array_from_npy(raw, where=where, kinds="fiu"), where)
     else:
         text = raw.decode("utf-8", errors="replace")
         matrix = _from_text(text, file, where)
@@ -178,24 +190,15 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
 def _from_text(text: str, file: Path, where: str) -> np.ndarray:
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")) and file.suffix.lower() not in (".yaml", ".yml"):
-        try:
-            data: Any = json.loads(text)
-        except json.JSONDecodeError as err:
-            msg = f"{where}: invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}"
-            raise FormatError(msg) from err
+        data: Any = parse_json(text, source=where)
         return _from_mapping(data, where) if isinstance(data, dict) else _as_matrix(data, where)
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     numeric = all(all(_is_number(v) for v in ln.replace(",", " ").split()) for ln in lines if lines)
     if lines and numeric:
         rows = [[float(v) for v in ln.replace(",", " ").split()] for ln in lines]
         return _as_matrix(rows, where)
-    yaml = require("yaml", "yaml", feature="YAML transform files")
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        msg = f"{where}: invalid YAML ({err})"
-        raise FormatError(msg) from err
-    return _from_mapping(data, where)
+    require("yaml", "yaml", feature="YAML transform files")
+    return _from_mapping(parse_yaml(text, source=where), where)
 
 
 def _is_number(text: str) -> bool:

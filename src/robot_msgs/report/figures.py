@@ -27,7 +27,9 @@ import numpy as np
 from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import FormatError
 from robot_msgs.files import STDOUT, write_atomic
+from robot_msgs.limits import check_dpi
 from robot_msgs.optional import require
+from robot_msgs.report.figure_text import keep_text_plain
 from robot_msgs.rotations import euler_sxyz_from_quat_xyzw
 
 if TYPE_CHECKING:
@@ -126,6 +128,8 @@ def save_figure(
     ``<text>``; PDF and EPS embed TrueType fonts.
     """
     fmt = figure_format(path)
+    check_dpi(dpi)
+    keep_text_plain(fig)  # names with $ are shown, not read as mathtext
     from matplotlib import rc_context  # noqa: PLC0415 (the plot extra)
 
     buffer = io.BytesIO()

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from robot_msgs.report.build import ReportResult
     from robot_msgs.report.saved_results import ResultsComparison
 
-__all__ = ["render_html", "render_results_html"]
+__all__ = ["render_html", "render_results_html", "script_json"]
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em auto;
@@ -179,6 +179,29 @@ class _Figures:
         return "" if self.static else _plotly_scripts(self.specs)
 
 
+def script_json(text: str) -> str:
+    r"""Return JSON ``text`` safe inside a ``<script>`` element, whatever its strings hold.
+
+    ``<``, ``>`` and ``&`` become ``\u003c``, ``\u003e``, ``\u0026`` (they occur only
+    inside JSON strings, where JavaScript reads the escapes as the characters): a name
+    holding ``</script>`` cannot end the element, and one holding ``<!--<script>``
+    cannot switch the HTML parser into the state where ``</script>`` no longer ends it
+    (which left every plot of the page undrawn). U+2028 and U+2029, line ends to
+    older JavaScript, are escaped too.
+
+    Examples
+    --------
+    >>> script_json('{"name": "<!--<script>a&b"}')
+    '{"name": "\\u003c!--\\u003cscript\\u003ea\\u0026b"}'
+    """
+    return text.translate(_SCRIPT_ESCAPES)
+
+
+_SCRIPT_ESCAPES = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
 def _plotly_scripts(specs: list[dict[str, object]]) -> str:
     """Return plotly.js inlined, the figures' data, and the code that draws and links them."""
     if not specs:
@@ -188,8 +211,7 @@ def _plotly_scripts(specs: list[dict[str, object]]) -> str:
     offline = require("plotly.offline", "html", feature="the interactive HTML report")
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
-    # "</" could end the script element early: JSON and JS both read "<\/" as "</".
-    figures = dumps(specs, indent=None).replace("</", "<\\/")
+    figures = script_json(dumps(specs, indent=None))
     bundle = offline.get_plotlyjs().replace("</script", "<\\/script")
     return f"<script>{bundle}</script>\n<script>const FIGURES = {figures};{_SCRIPT}</script>"
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.optional import require
+from robot_msgs.report.figure_text import keep_text_plain
 from robot_msgs.report.figures import break_gaps
 from robot_msgs.rotations import quat_xyzw_rotate
 
@@ -70,6 +71,7 @@ def figure_png(fig: Any) -> bytes:
     b'\x89PNG\r\n\x1a\n'
     """
     buffer = io.BytesIO()
+    keep_text_plain(fig)  # run names with $ are shown, not read as mathtext
     fig.savefig(buffer, format="png", dpi=_DPI, metadata={"Software": None})
     return buffer.getvalue()
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from robot_msgs.compare.aggregation import check_same_settings
 from robot_msgs.errors import SettingsMismatchError
-from robot_msgs.report.tables import MISSING, ReportTable
+from robot_msgs.report.tables import MISSING, ReportTable, csv_cell
 
 if TYPE_CHECKING:
     import os
@@ -234,5 +234,7 @@ def results_csv(comparison: ResultsComparison) -> str:
             values += [getattr(stats, k) for k in _STATS]
             values.append(stats.rms**2 * stats.n)
             values += [_cell(record.get(k)) if k in record else "" for k in keys]
-            writer.writerow(["" if isinstance(v, float) and math.isnan(v) else v for v in values])
+            writer.writerow(
+                ["" if isinstance(v, float) and math.isnan(v) else csv_cell(v) for v in values]
+            )
     return buffer.getvalue()

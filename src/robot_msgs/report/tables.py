@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ReportTable",
+    "csv_cell",
     "groups_table",
+    "markdown_text",
     "ranking_table",
     "render_latex",
     "render_markdown",
@@ -37,6 +40,10 @@ __all__ = [
 ]
 
 MISSING = "-"
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*<>|~&$]|\](?=[(\[])")
+_EDGE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,8 +303,48 @@ def render_text(table: ReportTable) -> str:
     return "\n".join(out)
 
 
+def markdown_text(text: str) -> str:
+    r"""Return ``text`` for a Markdown table cell, shown as written: nothing in it is markup.
+
+    Backslash-escaped: ``\ ` * < > | ~ & $`` (emphasis, code, HTML tags, autolinks,
+    entities, table cells, strikethrough, GitHub's maths), ``]`` where a link or image
+    would follow (``](`` and ``][``: ``[m]`` stays as written) and ``_`` where it could
+    start or end emphasis (``fr1_xyz`` keeps its underscore plain, as GitHub reads it).
+    Line ends and other control characters become spaces: a cell is one line.
+
+    Examples
+    --------
+    >>> print(markdown_text("**bold** <script>x</script> [a](b) [m] fr1_xyz _it_ a|b"))
+    \*\*bold\*\* \<script\>x\</script\> [a\](b) [m] fr1_xyz \_it\_ a\|b
+    """
+    plain = _CONTROLS.sub(" ", text)
+    plain = _MARKDOWN_SPECIAL.sub(lambda m: "\\" + m.group(), plain)
+    return _EDGE_UNDERSCORE.sub(r"\\_", plain)
+
+
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|")
+    return markdown_text(text)
+
+
+def csv_cell(value: object) -> object:
+    """Return ``value`` for a CSV cell that a spreadsheet will not run as a formula.
+
+    A text starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is
+    prefixed with ``'`` (OWASP's advice for CSV injection), unless it is a number
+    (``-1.5`` stays a number). Numbers and other values pass unchanged.
+
+    Examples
+    --------
+    >>> csv_cell("=HYPERLINK(1)"), csv_cell("-1.5"), csv_cell("@SUM(A1)"), csv_cell(-2.0)
+    ("'=HYPERLINK(1)", '-1.5', "'@SUM(A1)", -2.0)
+    """
+    if not isinstance(value, str) or not value.startswith(_FORMULA_STARTS):
+        return value
+    try:
+        float(value)
+    except ValueError:
+        return "'" + value
+    return value
 
 
 def render_markdown(tables: Sequence[ReportTable]) -> str:
@@ -438,5 +485,7 @@ def runs_csv(report: Report) -> str:
             res.peak_gpu_mem_bytes if res else nan,
             r.version, r.accuracy.settings.align if r.accuracy and r.accuracy.settings else "",
         ]  # fmt: skip
-        writer.writerow(["" if isinstance(v, float) and math.isnan(v) else v for v in values])
+        writer.writerow(
+            ["" if isinstance(v, float) and math.isnan(v) else csv_cell(v) for v in values]
+        )
     return buffer.getvalue()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import FormatError
+from robot_msgs.io.table import shown_token
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -54,7 +55,8 @@ class CsvTable:
     def fail(self, row: int, column: str, expected: str, got: object) -> FormatError:
         """Build a :class:`FormatError` naming the file, the line of ``row`` and ``column``."""
         return FormatError(
-            f"{self.path}:{self.line_of(row)}: column `{column}`: expected {expected}, got {got!r}"
+            f"{self.path}:{self.line_of(row)}: column `{column}`: expected {expected}, got "
+            f"{shown_token(got) if isinstance(got, str) else repr(got)}"
         )
 
     def floats(self, name: str) -> Float64Array:
@@ -121,7 +123,10 @@ def read_csv_table(
     allowed = (*required, *optional)
     for name in header:
         if name not in allowed:
-            msg = f"{path}:{header_line}: expected columns among {list(allowed)}, got {name!r}"
+            msg = (
+                f"{path}:{header_line}: expected columns among {list(allowed)}, got "
+                f"{shown_token(name)}"
+            )
             raise FormatError(msg)
     if len(set(header)) != len(header):
         msg = f"{path}:{header_line}: expected distinct column names, got {header}"
@@ -190,7 +195,7 @@ def _ragged(table: CsvTable, header: list[str]) -> FormatError:
         if line.count(",") + 1 != len(header):
             return FormatError(
                 f"{table.path}:{table.line_of(row)}: expected {len(header)} comma-separated "
-                f"cells ({','.join(header)}), got {line.count(',') + 1}: {line!r}"
+                f"cells ({','.join(header)}), got {line.count(',') + 1}"
             )
     return FormatError(f"{table.path}: expected {len(header)} cells in every row")
 

@@ -33,14 +33,17 @@ folder's own ``reference.<ext>``; ``ROOT/{sequence}/reference.<ext>``; the manif
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import os
 import stat as stat_mode
+import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.examples import EXAMPLE_PREFIX
 from robot_msgs.runs.meta import PATH_KEYS, meta_from, read_meta
 from robot_msgs.runs.spec import RunSpec, natural_key
@@ -57,6 +60,7 @@ __all__ = [
     "is_run_folder",
     "iter_discovered",
     "list_folder",
+    "regular_file",
     "run_from_folder",
     "run_from_keys",
 ]
@@ -65,6 +69,8 @@ __all__ = [
 TRAJECTORY_EXTENSIONS = (".tum", ".txt", ".csv", ".kitti", ".bag", ".db3", ".mcap")
 
 _RUN_KEYS = ("algorithm", "sequence", "trial")
+_NAME_MAX = 255  # bytes of one name, and of a whole path (Linux's NAME_MAX and PATH_MAX)
+_PATH_MAX = 4096
 _SIDES = ("estimate", "reference")
 _INPUTS = ("format", "topic", "times")
 
@@ -115,15 +121,44 @@ class PathResolver:
     def absolute(self, base: Path, value: object, where: str) -> str:
         """Return ``value`` as an absolute, real path (see :func:`absolute_path`)."""
         if not isinstance(value, str) or not value:
-            msg = f"{where}: expected a path string, got {value!r}"
+            msg = f"{where}: expected a path string, got {value!r:.60}"
+            raise FormatError(msg)
+        if "\x00" in value:
+            msg = f"{where}: expected a path, got {value!r:.60}, which holds a NUL byte"
+            raise FormatError(msg)
+        longest = max(len(part.encode("utf-8", "surrogatepass")) for part in value.split("/"))
+        if len(value) > _PATH_MAX or longest > _NAME_MAX:
+            msg = (
+                f"{where}: expected a path, got {value!r:.60}, longer than the system allows "
+                f"({_NAME_MAX} bytes a name, {_PATH_MAX} a path)"
+            )
             raise FormatError(msg)
         if value.startswith(EXAMPLE_PREFIX):
             return value
         joined = os.path.join(os.path.abspath(base), value)  # noqa: PTH100, PTH118 - strings
         folder, name = os.path.split(joined)
-        if not name or name in (".", "..") or not folder:
-            return str(Path(joined).resolve())
-        return self._real(self._real_folder(folder), name)
+        try:
+            if not name or name in (".", "..") or not folder:
+                return str(Path(joined).resolve(strict=False))
+            real = self._real(self._real_folder(folder), name)
+        except (OSError, RuntimeError) as err:  # a loop of links (RuntimeError <= 3.12)
+            reason = getattr(err, "strerror", None) or "a loop of symbolic links"
+            msg = f"{where}: cannot follow the path {value!r:.60}: {reason}"
+            raise FormatError(msg) from err
+        if _is_loop(real):
+            msg = f"{where}: cannot follow the path {value!r:.60}: a loop of symbolic links"
+            raise FormatError(msg)
+        return real
+
+
+def _is_loop(path: str) -> bool:
+    """Whether ``path`` (made real as far as it goes) still ends in a symbolic link: a loop."""
+    try:
+        return stat_mode.S_ISLNK(os.lstat(path).st_mode)
+    except OSError as err:  # ELOOP: a folder on the way is the loop
+        return err.errno == errno.ELOOP
+    except ValueError:
+        return False
 
 
 def absolute_path(base: Path, value: object, where: str) -> str:
@@ -201,10 +236,43 @@ def _trajectory_file(folder: Path, stem: str) -> Path | None:
     return _trajectory_in(list_folder(folder), stem)
 
 
+def regular_file(path: Path, what: str) -> bool:
+    """Whether ``path`` is a regular file to read; a special file there is named in a warning.
+
+    A run folder's ``meta.json`` or log that is a pipe or a device is not read (a pipe
+    without a writer would block, a device has no end) and the warning says so, so it
+    is not skipped unseen.
+
+    Examples
+    --------
+    >>> import pathlib, warnings
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     regular_file(pathlib.Path("/dev/null"), "timing log")
+    False
+    >>> print(seen[0].message)
+    /dev/null: is a character device, not a regular file: not read as the run's timing log
+    """
+    if path.is_file():
+        return True
+    kind = stream_kind(path)
+    if kind is not None:
+        warnings.warn(
+            f"{path}: is {kind}, not a regular file: not read as the run's {what}",
+            DataWarning,
+            stacklevel=2,
+        )
+    return False
+
+
 def _is_run(listing: Listing) -> bool:
-    """Whether a listed folder is a run folder: ``meta.json`` or an ``estimate.<ext>`` file."""
+    """Whether a listed folder is a run folder: ``meta.json`` or an ``estimate.<ext>`` file.
+
+    A ``meta.json`` that is a special file (a pipe, a device) counts: reading the run
+    names it in a warning rather than skipping the folder unseen.
+    """
     kinds = listing.kinds
-    if kinds.get("meta.json") == "file":
+    if kinds.get("meta.json") in ("file", "other"):
         return True
     return any(
         kind == "file"
@@ -329,7 +397,8 @@ def run_from_folder(
     if len(rel) == 3:
         keys.update(zip(_RUN_KEYS, rel, strict=True))
     meta_path = folder / "meta.json"
-    if listing.kinds.get("meta.json") == "file":
+    kind = listing.kinds.get("meta.json")
+    if kind == "file" or (kind == "other" and regular_file(meta_path, "meta.json")):
         meta = read_meta(meta_path)
         for key in PATH_KEYS:
             if key in meta:

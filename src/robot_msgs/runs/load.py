@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.errors import FormatError
+from robot_msgs.io.bounded import check_input_kind, kept_streams, read_input, stream_kind
 from robot_msgs.io.examples import resolve_path
+from robot_msgs.runs.folders import regular_file
 from robot_msgs.runs.logs import (
     ResourceLog,
     TimingLog,
@@ -63,6 +65,10 @@ def _has_poses(path: Path) -> bool:
     """Whether a text trajectory file has at least one non-comment line (bags: exists)."""
     if path.suffix in _BAG_SUFFIXES or path.is_dir():
         return True
+    check_input_kind(path)  # a device is refused, not read without end
+    if stream_kind(path) is not None:  # a pipe: read once, its bytes kept for the reader
+        lines = read_input(path).decode("utf-8", errors="replace").splitlines()
+        return any(line.strip() and not line.lstrip().startswith("#") for line in lines)
     with path.open(encoding="utf-8", errors="replace") as handle:
         return any(line.strip() and not line.lstrip().startswith("#") for line in handle)
 
@@ -91,6 +97,7 @@ def _resolve(path: str, spec: RunSpec) -> Path:
         raise FormatError(msg) from err
 
 
+@kept_streams()  # an estimate that is a pipe: read once, for the check and the reader
 def load_run(spec: RunSpec, *, cache: TrajectoryCache | None = None) -> RunInputs:
     """Read the run's estimate, reference and logs.
 
@@ -137,7 +144,7 @@ def load_run(spec: RunSpec, *, cache: TrajectoryCache | None = None) -> RunInput
             ("resources", read_resources),
         ):
             log = folder / f"{name}.csv"
-            logs[name] = reader(log) if log.is_file() else None
+            logs[name] = reader(log) if regular_file(log, f"{name} log") else None
     return RunInputs(
         spec=spec,
         estimate=estimate,

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import FormatError
 from robot_msgs.evaluation.settings import EvaluationSettings
-from robot_msgs.files import parse_toml
+from robot_msgs.files import parse_json, parse_toml, read_document
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.msg import field_specs
 from robot_msgs.runs.folders import (
@@ -123,22 +123,10 @@ def resolve_input(path: str | Path) -> Path:
 
 
 def _load(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as err:
-        msg = f"{path}: expected a UTF-8 manifest, got undecodable bytes ({err.reason})"
-        raise FormatError(msg) from err
+    text = read_document(path, what="manifest")
     if path.suffix == ".toml":
-        try:
-            return parse_toml(text)
-        except ValueError as err:  # tomllib.TOMLDecodeError is a ValueError
-            msg = f"{path}: invalid TOML: {err}"
-            raise FormatError(msg) from err
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        msg = f"{path}:{err.lineno}:{err.colno}: expected JSON, got {err.msg}"
-        raise FormatError(msg) from err
+        return parse_toml(text, source=str(path))
+    return parse_json(text, source=str(path))
 
 
 def _table(data: Mapping[str, Any], name: str, kind: type, where: str) -> Any:

@@ -23,12 +23,12 @@ A manifest entry may also give ``path`` (its run folder) and ``name``.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import FormatError
+from robot_msgs.files import parse_json, read_document
 from robot_msgs.runs.spec import RunMeta
 
 if TYPE_CHECKING:
@@ -139,19 +139,11 @@ def read_meta(path: Path) -> dict[str, Any]:
     Raises
     ------
     FormatError
-        Not UTF-8, not JSON (line and column named), not an object, an unknown key or a
+        Not UTF-8, not JSON (line and column named), nested too deep or larger than the
+        bounds of :mod:`robot_msgs.limits`, a device, not an object, an unknown key or a
         wrong type.
     """
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as err:
-        msg = f"{path}: expected a UTF-8 JSON file, got undecodable bytes ({err.reason})"
-        raise FormatError(msg) from err
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        msg = f"{path}:{err.lineno}:{err.colno}: expected JSON, got {err.msg}"
-        raise FormatError(msg) from err
+    data = parse_json(read_document(path, what="JSON file"), source=str(path))
     if not isinstance(data, dict):
         msg = f"{path}: expected a JSON object, got {type(data).__name__}"
         raise FormatError(msg)

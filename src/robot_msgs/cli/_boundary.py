@@ -1,0 +1,224 @@
+r"""The command line's boundary: whatever happens in a command ends as one line and a status.
+
+:func:`run_guarded` runs a command and turns everything that can end it into an exit
+status and at most one line on standard error, with no traceback:
+
+======  ==========================================================================
+status  what ended the command
+======  ==========================================================================
+0       it finished
+1       an error in what it was given or asked to write: the package's errors
+        (:class:`~robot_msgs.errors.RobotMsgsError`), the operating system's
+        (``OSError``: no such file, no permission, disk full), no memory left
+2       the command line itself (argparse: an unknown flag, a value out of bounds)
+70      a bug in robot_msgs (any other exception; ``EX_SOFTWARE`` of ``sysexits.h``):
+        the line says so and names the file the traceback was written to
+        (``--debug`` prints it instead)
+130     Ctrl-C (SIGINT), as a shell reports a process it ended
+141     standard output closed by its reader (``robot-msgs ... | head -1``): no
+        line at all, as Unix tools end silently on SIGPIPE
+143     SIGTERM (what ``timeout``, ``kill`` and SLURM send)
+======  ==========================================================================
+
+Outputs are written atomically (:mod:`robot_msgs.files`), so an interrupted command
+leaves no file half-written and no temporary behind. A standard output that is closed
+(``>&-``) fails the first write to it, with one line, as ``cat`` does.
+
+Every line is escaped before it reaches the terminal: control characters (a newline in
+a file name would forge a second ``ERROR:`` line; an escape sequence would recolour or
+retitle the terminal) and Unicode direction overrides are shown as ``\\xNN``/``\\uNNNN``,
+and a line is cut at :data:`_MOST_SHOWN` characters.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import signal
+import sys
+import tempfile
+import threading
+import traceback
+from typing import TYPE_CHECKING, Any, TextIO
+
+from robot_msgs.errors import RobotMsgsError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import FrameType
+
+__all__ = [
+    "EXIT_BUG",
+    "EXIT_ERROR",
+    "EXIT_INTERRUPTED",
+    "EXIT_PIPE",
+    "EXIT_TERMINATED",
+    "Terminated",
+    "escape",
+    "run_guarded",
+    "say",
+]
+
+EXIT_ERROR = 1
+EXIT_BUG = 70
+EXIT_INTERRUPTED = 130
+EXIT_PIPE = 141
+EXIT_TERMINATED = 143
+
+_MOST_SHOWN = 2000
+# C0 and C1 controls, DEL, and the characters that reorder text on screen (bidi
+# embeddings, overrides and isolates, the line and paragraph separators).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: raised in the main thread, so every ``finally`` and cleanup runs."""
+
+
+def escape(text: str) -> str:
+    r"""Return ``text`` safe to print on a terminal: controls escaped, cut to a bounded length.
+
+    Examples
+    --------
+    >>> escape("a\nERROR: forged\x1b[31m")
+    'a\\x0aERROR: forged\\x1b[31m'
+    >>> escape("x\u202eevil")
+    'x\\u202eevil'
+    """
+
+    def shown(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    line = _UNSAFE.sub(shown, text)
+    return line if len(line) <= _MOST_SHOWN else line[: _MOST_SHOWN - 3] + "..."
+
+
+def say(line: str) -> None:
+    """Print one escaped line on standard error; a closed standard error says nothing."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(escape(line) + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    del frame
+    signal.signal(signum, signal.SIG_IGN)  # the first one ends the command; cleanup runs
+    raise Terminated
+
+
+class _ClosedStdout:
+    """What ``sys.stdout`` is when the process started without one: a write fails as EBADF."""
+
+    def write(self, text: str) -> int:
+        """Fail: there is nowhere to write."""
+        del text
+        error = OSError("standard output is closed (>&-); nothing can be written to it")
+        error.errno = errno.EBADF
+        raise error
+
+    def flush(self) -> None:
+        """Do nothing: nothing was written."""
+
+    def isatty(self) -> bool:
+        """Say it is no terminal."""
+        return False
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the flush at exit does not fail again."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # a test's StringIO has no descriptor
+        pass
+
+
+def _traceback_file(error: BaseException) -> str | None:
+    """Write the traceback of ``error`` to a new file in the temporary folder; its path."""
+    try:
+        fd, path = tempfile.mkstemp(prefix="robot-msgs-bug-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(f"robot-msgs {' '.join(sys.argv[1:])}\n")
+            traceback.print_exception(error, file=handle)
+    except OSError:
+        return None
+    return path
+
+
+def _bug(error: BaseException, *, debug: bool) -> int:
+    from robot_msgs._version import __version__  # noqa: PLC0415
+
+    what = f"{type(error).__name__}: {error}"
+    if debug:
+        traceback.print_exception(error, file=sys.stderr)
+        say(f"ERROR: a bug in robot_msgs {__version__} ({what}); please report it")
+        return EXIT_BUG
+    where = _traceback_file(error)
+    kept = f"the traceback is in {where}" if where else "the traceback could not be written"
+    say(
+        f"ERROR: a bug in robot_msgs {__version__} ({what}); {kept}; please report it "
+        "(robot-msgs --debug ... prints it)"
+    )
+    return EXIT_BUG
+
+
+def run_guarded(
+    command: Callable[[], int],
+    *,
+    debug: bool = False,
+    wording: Callable[[BaseException], str] = str,
+) -> int:
+    """Run ``command`` inside the boundary (see the module); return its exit status.
+
+    ``wording`` says a known error in the command line's words (the library names
+    fields and arguments; the command line, its flags).
+
+    SIGTERM is turned into :class:`Terminated` while the command runs (in the main
+    thread only; the previous handler is put back after).
+    """
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous: Any = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    stdout: TextIO | None = sys.stdout
+    if stdout is None:  # started with standard output closed (>&-)
+        sys.stdout = _ClosedStdout()
+    try:
+        code = command()
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a reader that went away shows here, not at exit
+    except KeyboardInterrupt:
+        say("ERROR: interrupted (Ctrl-C); nothing was left half-written")
+        return EXIT_INTERRUPTED
+    except Terminated:
+        say("ERROR: terminated (SIGTERM); nothing was left half-written")
+        return EXIT_TERMINATED
+    except BrokenPipeError as err:
+        if err.strerror is None:  # named by robot_msgs.files: a FIFO output, not stdout
+            say(f"ERROR: {err}")
+            return EXIT_ERROR
+        _silence_stdout()
+        return EXIT_PIPE
+    except (RobotMsgsError, OSError) as err:
+        say(f"ERROR: {wording(err)}")
+        return EXIT_ERROR
+    except MemoryError:
+        say(
+            "ERROR: out of memory: the input is larger than this machine can hold "
+            "(the bounds on inputs are raised with robot-msgs --max-bytes SIZE)"
+        )
+        return EXIT_ERROR
+    except Exception as err:  # noqa: BLE001 - the boundary: anything else is a bug
+        return _bug(err, debug=debug)
+    finally:
+        if stdout is None:
+            sys.stdout = stdout
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+    return code

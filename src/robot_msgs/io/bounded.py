@@ -1,0 +1,248 @@
+"""Input files read by what they are: the one road from a path to its bytes.
+
+:func:`read_input` looks at what the path is before opening it:
+
+- a regular file is read (all of it, its first bytes, or refused when larger than a
+  bound the caller gives: a saved result, a manifest);
+- a stream (a FIFO, or ``<(cmd)``, which the shell passes as ``/dev/fd/N``, a pipe) is
+  opened once and read to its end, up to :attr:`~robot_msgs.limits.InputLimits.max_bytes`
+  (it has no size to check first); inside :func:`kept_streams` its bytes are kept, so
+  the format detection, the header check and the reader, which each read the path, all
+  see the same bytes;
+- a device (``/dev/zero``, ``/dev/urandom``, a terminal), a socket or anything else is
+  refused without being opened: it has no end, or reading it does something.
+
+WHY the kept bytes: a stream's bytes can be read once only. A FIFO opened once for the
+format detection's 64 bytes and again for the data gave the reader what was left after
+the first open (the detection's read consumed the pipe), so ``<(cat file)`` was read as
+an empty or garbled file. Keeping them is the only way every reader of the path gets
+them. They are kept for one piece of work, not for the process: :func:`kept_streams`
+opens a scope (``read_trajectory`` and a command-line command each run in one), keyed by
+the stream's device and inode; outside any scope a pipe is read anew each time, so a
+FIFO written again by a new writer is read again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from contextvars import ContextVar
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from robot_msgs.errors import FormatError
+from robot_msgs.limits import current_limits
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+__all__ = ["check_input_kind", "kept_streams", "read_input", "stream_kind"]
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOCTTY = getattr(os, "O_NOCTTY", 0)
+_PIECE = 1 << 20
+_KEPT: ContextVar[dict[tuple[int, int], bytes] | None] = ContextVar(
+    "robot_msgs_kept_streams", default=None
+)
+
+
+@contextlib.contextmanager
+def kept_streams() -> Iterator[None]:
+    """Keep the bytes of every pipe read inside the block, for the other readers of its path.
+
+    Nested blocks share the outermost one's bytes; they are dropped when it ends.
+
+    Examples
+    --------
+    >>> with kept_streams():
+    ...     pass
+    """
+    if _KEPT.get() is not None:
+        yield
+        return
+    token = _KEPT.set({})
+    try:
+        yield
+    finally:
+        _KEPT.reset(token)
+
+
+def _what(mode: int) -> str:
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    return "neither a file nor a pipe"
+
+
+def stream_kind(path: str | os.PathLike[str]) -> str | None:
+    """Say what ``path`` is when not a regular file or folder (``a pipe (FIFO)``...), else None.
+
+    Missing paths and paths that cannot be looked at give None: the reader says why.
+
+    Examples
+    --------
+    >>> stream_kind("/dev/null")
+    'a character device'
+    >>> import tempfile; stream_kind(tempfile.mkdtemp()) is None
+    True
+    """
+    try:
+        mode = Path(path).stat().st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return _what(mode)
+
+
+def check_input_kind(path: str | os.PathLike[str], *, source: str | None = None) -> None:
+    """Refuse a device, a socket or anything but a file, a folder or a pipe, without opening it.
+
+    Raises
+    ------
+    FormatError
+        ``path`` is a character or block device, a socket or another special file; the
+        message says which.
+
+    Examples
+    --------
+    >>> check_input_kind("/dev/zero")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.FormatError: /dev/zero: is a character device, not a file: refusing ...
+    """
+    kind = stream_kind(path)
+    if kind is not None and kind != "a pipe (FIFO)":
+        shown = str(path) if source is None else source
+        msg = (
+            f"{shown}: is {kind}, not a file: refusing to read it "
+            "(give a file, or a pipe such as <(cmd))"
+        )
+        raise FormatError(msg)
+
+
+def read_input(
+    path: str | os.PathLike[str] | Path,
+    *,
+    source: str | None = None,
+    limit: int | None = None,
+    head: int | None = None,
+) -> bytes:
+    """Read the bytes of the input ``path`` by what it is (see the module).
+
+    Parameters
+    ----------
+    path : path-like
+        A regular file or a pipe.
+    source : str, optional
+        The file as messages name it (default ``str(path)``).
+    limit : int, optional
+        The most bytes the file may hold; by default a regular file is not bounded and a
+        pipe is bounded by ``max_bytes`` (:mod:`robot_msgs.limits`).
+    head : int, optional
+        Return only the first ``head`` bytes (a pipe is still read whole, once).
+
+    Raises
+    ------
+    FileNotFoundError, IsADirectoryError, PermissionError
+        No such file, a folder, no permission; the message names ``source``.
+    FormatError
+        A device, a socket or another special file; more bytes than ``limit``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = file.write_bytes(b"0123456789")
+    >>> read_input(file, head=4), read_input(file)
+    (b'0123', b'0123456789')
+    >>> read_input(file, limit=5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.FormatError: .../a.txt: is 10 bytes, more than the 5 read from one input...
+    """
+    shown = str(path) if source is None else source
+    check_input_kind(path, source=shown)
+    kept = _kept_stream(path)
+    if kept is not None:  # read before: a FIFO with no writer left would block on open
+        return kept if head is None else kept[:head]
+    try:
+        fd = os.open(path, os.O_RDONLY | _CLOEXEC | _NOCTTY)
+    except FileNotFoundError as err:
+        msg = f"{shown}: no such file"
+        raise FileNotFoundError(errno.ENOENT, msg) from err
+    except IsADirectoryError as err:
+        msg = f"{shown}: is a directory"
+        raise IsADirectoryError(errno.EISDIR, msg) from err
+    except PermissionError as err:
+        msg = f"{shown}: cannot read it: permission denied"
+        raise PermissionError(errno.EACCES, msg) from err
+    except ValueError as err:  # an embedded NUL byte
+        msg = f"{shown!r}: not a valid path ({err})"
+        raise FormatError(msg) from err
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            msg = f"{shown}: is a directory"
+            raise IsADirectoryError(errno.EISDIR, msg)
+        if stat.S_ISREG(info.st_mode):
+            if limit is not None and info.st_size > limit and (head is None or head > limit):
+                raise _too_large(shown, f"is {info.st_size} bytes", limit)
+            return _read_regular(fd, head)
+        if not stat.S_ISFIFO(info.st_mode):  # swapped after the check: refuse it still
+            msg = f"{shown}: is {_what(info.st_mode)}, not a file: refusing to read it"
+            raise FormatError(msg)
+        bound = current_limits().max_bytes if limit is None else limit
+        data = _read_stream(fd, shown, bound)
+        return data if head is None else data[:head]
+    finally:
+        os.close(fd)
+
+
+def _too_large(shown: str, got: str, limit: int) -> FormatError:
+    msg = (
+        f"{shown}: {got}, more than the {limit} read from one input; if it is what you "
+        "meant, raise the bound (robot-msgs --max-bytes SIZE)"
+    )
+    return FormatError(msg)
+
+
+def _read_regular(fd: int, head: int | None) -> bytes:
+    with open(fd, "rb", closefd=False) as handle:
+        return handle.read() if head is None else handle.read(head)
+
+
+def _kept_stream(path: str | os.PathLike[str]) -> bytes | None:
+    kept = _KEPT.get()
+    if not kept:
+        return None
+    try:
+        info = Path(path).stat()
+    except (OSError, ValueError):
+        return None
+    return kept.get((info.st_dev, info.st_ino)) if stat.S_ISFIFO(info.st_mode) else None
+
+
+def _read_stream(fd: int, shown: str, bound: int) -> bytes:
+    pieces: list[bytes] = []
+    size = 0
+    while piece := os.read(fd, _PIECE):
+        size += len(piece)
+        if size > bound:
+            raise _too_large(shown, "a stream of", bound)
+        pieces.append(piece)
+    data = b"".join(pieces)
+    kept = _KEPT.get()
+    if kept is not None:
+        info = os.fstat(fd)
+        kept[(info.st_dev, info.st_ino)] = data
+    return data

@@ -1,0 +1,141 @@
+"""NumPy ``.npy`` bytes read strictly: the header checked against the bytes before any array.
+
+``numpy.load`` trusts the header: it allocates ``prod(shape) * itemsize`` bytes before
+reading (a header claiming shape ``(10**12,)`` asks for 7.28 TiB), reads string,
+structured, complex and datetime arrays as readily as numbers, and needs pickle for
+object arrays. :func:`array_from_npy` reads the header with NumPy's own parser
+(``numpy.lib.format``), refuses every dtype but the kinds the caller names, and checks
+that the bytes after the header hold exactly the array the header describes; only then
+is the array made, as a view of those bytes (no copy).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from robot_msgs.errors import FormatError
+
+__all__ = ["NPY_KINDS", "array_from_npy"]
+
+#: What each dtype kind letter means, for messages.
+NPY_KINDS = {
+    "b": "booleans",
+    "i": "integers",
+    "u": "unsigned integers",
+    "f": "floats",
+    "c": "complex numbers",
+    "U": "text",
+    "S": "bytes",
+    "O": "Python objects",
+    "V": "records",
+    "M": "dates",
+    "m": "time spans",
+}
+_MAX_HEADER = 10_000  # numpy's own default bound on a header (numpy.lib.format)
+_MAX_DIMENSIONS = 8
+
+
+def _describe(dtype: np.dtype[Any]) -> str:
+    if dtype.fields is not None:
+        return f"records ({dtype.str})"
+    if dtype.subdtype is not None:
+        return f"sub-arrays ({dtype.str})"
+    return f"{NPY_KINDS.get(dtype.kind, dtype.kind)} ({dtype.str})"
+
+
+def array_from_npy(data: bytes, *, where: str, kinds: str = "f") -> np.ndarray[Any, Any]:
+    """Read the ``.npy`` bytes ``data`` as an array whose dtype kind is one of ``kinds``.
+
+    Parameters
+    ----------
+    data : bytes
+        The whole ``.npy`` file (a zip entry).
+    where : str
+        The file and entry, as messages name them.
+    kinds : str
+        The dtype kinds accepted (``"f"`` floats; ``"fiub"`` floats, integers, booleans).
+
+    Returns
+    -------
+    ndarray
+        A read-only view of ``data`` in the header's dtype and shape.
+
+    Raises
+    ------
+    FormatError
+        Not a ``.npy`` header; a dtype of another kind (objects, text, records, complex);
+        more than 8 dimensions; bytes that are not exactly the array's (truncated, or
+        trailing bytes).
+
+    Examples
+    --------
+    >>> buffer = io.BytesIO()
+    >>> np.save(buffer, np.array([0.5, 1.5]))
+    >>> array_from_npy(buffer.getvalue(), where="a.zip: e.npy")
+    array([0.5, 1.5])
+    >>> buffer = io.BytesIO()
+    >>> np.save(buffer, np.array(["x"]))
+    >>> array_from_npy(buffer.getvalue(), where="a.zip: e.npy")
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.FormatError: a.zip: e.npy: expected an array of floats, got text (<U1)
+    """
+    stream = io.BytesIO(data)
+    try:
+        with warnings.catch_warnings():  # "created on Python 2": what matters is refused below
+            warnings.simplefilter("ignore", UserWarning)
+            return _checked(stream, data, where=where, kinds=kinds)
+    except FormatError:
+        raise
+    except Exception as err:
+        # which raise ValueError, SyntaxError, tokenize.TokenError... on untrusted bytes.
+        msg = f"{where}: not a NumPy .npy array ({_short(err)})"
+        raise FormatError(msg) from err
+
+
+def _checked(stream: io.BytesIO, data: bytes, *, where: str, kinds: str) -> np.ndarray[Any, Any]:
+    """Read the header from ``stream`` (positioned at the start of ``data``) and check it."""
+    version = np.lib.format.read_magic(stream)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(
+            stream, max_header_size=_MAX_HEADER
+        )
+    elif version == (2, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(
+            stream, max_header_size=_MAX_HEADER
+        )
+    else:
+        msg = f"{where}: expected a .npy file of version 1.0 or 2.0, got {version}"
+        raise FormatError(msg)
+    wanted = " or ".join(NPY_KINDS[k] for k in kinds)
+    if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
+        msg = f"{where}: expected an array of {wanted}, got {_describe(dtype)}"
+        raise FormatError(msg)
+    if dtype.kind not in kinds:
+        msg = f"{where}: expected an array of {wanted}, got {_describe(dtype)}"
+        raise FormatError(msg)
+    if len(shape) > _MAX_DIMENSIONS:
+        msg = f"{where}: expected at most {_MAX_DIMENSIONS} dimensions, got {len(shape)}"
+        raise FormatError(msg)
+    offset = stream.tell()
+    needed = math.prod(shape) * dtype.itemsize  # Python integers: no overflow
+    held = len(data) - offset
+    if needed != held:
+        what = "truncated" if held < needed else "followed by other bytes"
+        msg = (
+            f"{where}: the header says shape {shape} of {dtype.str} ({needed} bytes) but "
+            f"{held} bytes follow it ({what})"
+        )
+        raise FormatError(msg)
+    flat = np.frombuffer(data, dtype=dtype, count=math.prod(shape), offset=offset)
+    return flat.reshape(shape, order="F" if fortran else "C")
+
+
+def _short(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text if len(text) <= 120 else text[:117] + "..."

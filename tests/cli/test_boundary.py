@@ -1,0 +1,265 @@
+"""The command line's boundary: one escaped line and an exit status for whatever ends a command.
+
+In this process for exceptions (a bug, no memory, Ctrl-C, SIGTERM); in a child process
+for what only a real process shows: SIGINT and SIGTERM during ``traj --save`` of a large
+file, a reader of standard output that goes away, standard output closed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.cli import main
+from robot_msgs.cli._boundary import escape
+from robot_msgs.cli.commands import COMMANDS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+CLEAN = "# t x y z qx qy qz qw\n0 0 0 0 0 0 0 1\n0.5 3 4 0 0 0 0 1\n1.0 3 4 1 0 0 0 1\n"
+
+
+def _fail_with(monkeypatch: pytest.MonkeyPatch, action: Callable[[], object]) -> None:
+    """Make ``traj``'s run do ``action`` (raise something) instead of its work."""
+    import robot_msgs.cli.traj_command as traj
+
+    def run(args: object) -> int:
+        del args
+        action()
+        return 0
+
+    monkeypatch.setattr(traj, "run", run)
+
+
+def _raise(error: BaseException) -> Callable[[], object]:
+    def action() -> object:
+        raise error
+
+    return action
+
+
+def test_an_unexpected_exception_is_a_bug_named_with_its_traceback_file(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    _fail_with(monkeypatch, _raise(TypeError("unsupported operand")))
+    assert main(["traj", "x.tum"]) == 70
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    (line,) = err.splitlines()
+    match = re.fullmatch(
+        r"ERROR: a bug in robot_msgs \S+ \(TypeError: unsupported operand\); the traceback is in "
+        r"(\S+); please report it \(robot-msgs --debug \.\.\. prints it\)",
+        line,
+    )
+    assert match is not None, line
+    kept = Path(match.group(1))
+    assert kept.parent == tmp_path
+    text = kept.read_text()
+    assert "Traceback (most recent call last)" in text
+    assert "TypeError: unsupported operand" in text
+
+
+def test_debug_prints_the_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _fail_with(monkeypatch, _raise(KeyError("k")))
+    assert main(["--debug", "traj", "x.tum"]) == 70
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last)")
+    assert err.splitlines()[-1].startswith("ERROR: a bug in robot_msgs")
+
+
+@pytest.mark.parametrize(
+    ("error", "code", "line"),
+    [
+        (KeyboardInterrupt(), 130, "ERROR: interrupted (Ctrl-C); nothing was left half-written"),
+        (MemoryError(), 1, "ERROR: out of memory: the input is larger than this machine can hold"),
+        (RecursionError("deep"), 70, "ERROR: a bug in robot_msgs"),
+    ],
+)
+def test_each_kind_of_ending_is_one_line_and_its_status(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    error: BaseException,
+    code: int,
+    line: str,
+) -> None:
+    _fail_with(monkeypatch, _raise(error))
+    assert main(["traj", "x.tum"]) == code
+    (got,) = capsys.readouterr().err.splitlines()
+    assert got.startswith(line)
+
+
+def test_sigterm_in_any_command_is_143(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def terminate() -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # pragma: no cover - the signal ends the sleep
+
+    before = signal.getsignal(signal.SIGTERM)
+    _fail_with(monkeypatch, terminate)
+    assert main(["traj", "x.tum"]) == 143
+    assert capsys.readouterr().err == "ERROR: terminated (SIGTERM); nothing was left half-written\n"
+    assert signal.getsignal(signal.SIGTERM) == before  # the handler is put back
+
+
+def test_every_command_runs_inside_the_boundary(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib
+
+    for name in COMMANDS:
+        module = importlib.import_module(f"robot_msgs.cli.{name}_command")
+        monkeypatch.setattr(module, "run", lambda args: (_ for _ in ()).throw(KeyboardInterrupt))
+        argv = {"docs": ["docs", "--out", "x"], "schema": ["schema", "std/Header"]}.get(
+            name, [name, "a", "b"]
+        )
+        if name in ("report", "bench"):
+            argv = [name, "a", *(["--out", "o"] if name == "bench" else [])]
+        assert main(argv) == 130, name
+        assert capsys.readouterr().err.startswith("ERROR: interrupted (Ctrl-C)"), name
+
+
+def test_escape_shows_controls_and_direction_overrides() -> None:
+    assert escape("a\nb\tc\x1b[2J\x7f") == "a\\x0ab\\x09c\\x1b[2J\\x7f"
+    assert escape("evil\u202egnp.exe") == "evil\\u202egnp.exe"
+    assert escape("x" * 5000).endswith("...")
+    assert len(escape("x" * 5000)) == 2000
+    assert escape("fr1_xyz ünïcödé") == "fr1_xyz ünïcödé"
+
+
+def test_a_warning_is_escaped_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    name = tmp_path / "bad\nWARNING: forged.tum"
+    name.write_text("0 0 0 0 0 0 0 1\n0 0 0 0 0 0 0 1\n1 0 0 0 0 0 0 1\n")
+    assert main(["ape", str(name), str(name)]) == 0  # warns on reading the repeated stamp
+    err = capsys.readouterr().err
+    assert all(line.startswith("WARNING: ") for line in err.splitlines()), err
+    assert "bad\\x0aWARNING: forged.tum" in err
+
+
+# -- in a child process --------------------------------------------------------------------
+
+ROBOT_MSGS = [sys.executable, "-m", "robot_msgs"]
+
+
+@pytest.fixture(scope="module")
+def large_tum(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 600,000-pose TUM file (46 MB): ``traj --save`` takes a few seconds on it."""
+    n = 600_000
+    t = np.arange(n) * 0.01
+    rows = np.column_stack(
+        [t, np.cumsum(np.ones((n, 3)) * 1e-3, axis=0), np.zeros((n, 3)), np.ones(n)]
+    )
+    path = tmp_path_factory.mktemp("large") / "large.tum"
+    with path.open("w") as handle:
+        for block in range(0, n, 100_000):
+            handle.write(
+                "\n".join(" ".join(map(repr, r)) for r in rows[block : block + 100_000].tolist())
+            )
+            handle.write("\n")
+    return path
+
+
+def _started(process: subprocess.Popen[str], seconds: float) -> None:
+    """Wait ``seconds`` for the child to be at work (imports done), or fail if it ended."""
+    time.sleep(seconds)
+    assert process.poll() is None, "the command ended before the signal"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("signum", "code", "line"),
+    [
+        (signal.SIGINT, 130, "ERROR: interrupted (Ctrl-C); nothing was left half-written"),
+        (signal.SIGTERM, 143, "ERROR: terminated (SIGTERM); nothing was left half-written"),
+    ],
+)
+def test_a_signal_during_traj_save_is_one_line_its_status_and_nothing_left(
+    large_tum: Path, tmp_path: Path, signum: int, code: int, line: str
+) -> None:
+    out = tmp_path / "out.tum"
+    for delay in (0.8, 1.6):  # while reading, then (for a larger delay) while converting
+        process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
+            [*ROBOT_MSGS, "traj", str(large_tum), "--save", str(out), "--force"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        _started(process, delay)
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == code, err
+        assert err == line + "\n"
+        assert list(tmp_path.iterdir()) == []  # no output, no temporary file
+
+
+@pytest.mark.slow
+def test_a_reader_that_goes_away_ends_the_command_silently_with_141(large_tum: Path) -> None:
+    line = (
+        f'{" ".join(ROBOT_MSGS)} traj "{large_tum}" --save - --to tum | head -c 100 > /dev/null; '
+        'echo "${PIPESTATUS[0]}" >&2'
+    )
+    shown = subprocess.run(  # noqa: S603 - our own command line, in bash for the pipe
+        ["/bin/bash", "-c", line],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert shown.stderr.splitlines()[-1] == "141"
+    assert shown.stderr.splitlines()[:-1] == []  # no ERROR line, no "Exception ignored"
+
+
+def test_standard_output_closed_fails_the_first_write_with_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "a.tum"
+    path.write_text(CLEAN)
+    for args in (["traj", str(path)], ["traj", str(path), "--save", "-", "--to", "tum"]):
+        shown = subprocess.run(  # noqa: S603 - our own command line, in bash for >&-
+            ["/bin/bash", "-c", " ".join([*ROBOT_MSGS, *args]) + " >&-"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert shown.returncode == 1
+        assert re.fullmatch(
+            r"ERROR: (standard output: cannot write it: )?standard output is closed \(>&-\); "
+            r"nothing can be written to it\n",
+            shown.stderr,
+        ), shown.stderr
+
+
+def test_max_bytes_raises_the_bound_for_one_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.hostile import add_zero_bomb, evo_zip
+
+    path = add_zero_bomb(evo_zip(tmp_path / "e.zip", without=("error_array",)), "x.npy", 3 << 20)
+    with_entry = tmp_path / "e.zip"
+    assert main(["--max-bytes", "2M", "res", str(with_entry)]) == 1
+    assert "'x.npy'" not in capsys.readouterr().err  # unknown entries are never read
+    add_zero_bomb(path, "error_array.npy", 3 << 20)
+    assert main(["--max-bytes", "2M", "res", str(with_entry)]) == 1
+    err = capsys.readouterr().err
+    assert "'error_array.npy': declares 3145728 bytes, past the bound of 2097152 bytes" in err
+    assert main(["--max-bytes", "8M", "res", str(with_entry)]) == 1  # read, then not a .npy
+    assert "error_array.npy: not a NumPy .npy array" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # argparse: not a size
+        main(["--max-bytes", "0", "res", str(with_entry)])
+    assert stop.value.code == 2
+    assert "expected a size such as 512M or 4G" in capsys.readouterr().err

@@ -1,0 +1,101 @@
+"""Inputs read by what they are: pipes read once and kept, devices refused, streams bounded."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from robot_msgs.errors import FormatError
+from robot_msgs.io import detect_format, read_trajectory
+from robot_msgs.io.bounded import kept_streams, read_input, stream_kind
+from robot_msgs.limits import input_limits
+from tests.hostile import deadline, fifo_with_writer
+
+TUM = b"# t x y z qx qy qz qw\n0 0 0 0 0 0 0 1\n0.5 3 4 0 0 0 0 1\n1.0 3 4 1 0 0 0 1\n"
+
+
+def test_a_fifo_with_a_writer_is_read_once_and_every_reader_sees_its_bytes(
+    tmp_path: Path,
+) -> None:
+    # Detection reads the head, the reader reads it all: before, the second open saw what
+    # the first left (nothing), or waited for a writer that had gone. read_trajectory
+    # keeps the bytes for its own readers; kept_streams() keeps them for a longer piece
+    # of work (a command-line command runs in one).
+    with fifo_with_writer(tmp_path / "run.tum", TUM) as fifo, deadline(10), kept_streams():
+        assert detect_format(fifo) == "tum"
+        traj = read_trajectory(fifo)
+        assert read_input(fifo, head=5) == TUM[:5]
+    assert len(traj) == 3
+    assert traj.positions_xyz[1].tolist() == [3.0, 4.0, 0.0]
+
+
+def test_a_process_substitution_is_read_like_a_file(tmp_path: Path) -> None:
+    # bash's <(cat file) is /dev/fd/N, an anonymous pipe: read in a child that has it.
+    file = tmp_path / "run.tum"
+    file.write_bytes(TUM)
+    script = (
+        "import sys; from robot_msgs.io import read_trajectory; "
+        "print(len(read_trajectory(sys.argv[1])))"
+    )
+    out = subprocess.run(  # noqa: S603 - our own interpreter, in bash for <(...)
+        ["/bin/bash", "-c", f'"{sys.executable}" -c "{script}" <(cat "{file}")'],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert out.stdout.split() == ["3"]
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_a_device_is_refused_without_being_read(device: str) -> None:
+    if not Path(device).exists():  # pragma: no cover - every Unix has them
+        pytest.skip(f"no {device}")
+    with (
+        deadline(10),
+        pytest.raises(
+            FormatError,
+            match=rf"^{device}: is a character device, not a file: refusing to read it",
+        ),
+    ):
+        read_trajectory(device, fmt="tum")
+
+
+def test_a_stream_longer_than_the_bound_is_refused(tmp_path: Path) -> None:
+    with (
+        fifo_with_writer(tmp_path / "big.tum", TUM * 100) as fifo,
+        input_limits(max_bytes=1000),
+        deadline(10),
+        pytest.raises(FormatError, match=r"big\.tum: a stream of, more than the 1000 read"),
+    ):
+        read_input(fifo)
+
+
+def test_a_pipe_written_again_is_read_again(tmp_path: Path) -> None:
+    fifo = tmp_path / "p"
+    os.mkfifo(fifo)
+    for payload in (b"first\n", b"second\n"):
+        writer = threading.Thread(target=fifo.write_bytes, args=(payload,))
+        writer.start()
+        with deadline(10):
+            assert read_input(fifo) == payload
+        writer.join()
+
+
+def test_what_a_path_is_is_said() -> None:
+    assert stream_kind("/dev/null") == "a character device"
+    assert stream_kind(Path(__file__)) is None
+    assert stream_kind("/no/such/file") is None
+
+
+def test_a_regular_file_larger_than_a_bound_is_refused(tmp_path: Path) -> None:
+    file = tmp_path / "a"
+    file.write_bytes(b"x" * 10)
+    assert read_input(file, limit=10) == b"x" * 10
+    with pytest.raises(FormatError, match=r"a: is 10 bytes, more than the 9 read from one input"):
+        read_input(file, limit=9)

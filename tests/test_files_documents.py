@@ -1,0 +1,134 @@
+"""Documents the user points at, parsed with their nesting bounded: JSON, TOML, YAML.
+
+Laws: the depth counted on the text is the depth of what ``json.loads`` builds, for any
+document (strings holding brackets, quotes and backslashes included); nothing but the
+package's :class:`~robot_msgs.errors.FormatError` escapes a parser, at any depth.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from robot_msgs.errors import FormatError
+from robot_msgs.files import (
+    check_depth,
+    json_depth,
+    parse_json,
+    parse_toml,
+    parse_yaml,
+    read_document,
+    write_atomic,
+)
+from robot_msgs.limits import input_limits
+from tests.hostile import deadline, deep_json, deep_toml, deep_yaml, fifo_with_writer
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    return 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES, st.booleans())
+def test_the_depth_counted_on_the_text_is_the_depth_of_the_document(
+    value: object, ascii_only: bool
+) -> None:
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    assert json_depth(text) == _depth(value)
+    assert json_depth(text.encode()) == _depth(value)
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "source"),
+    [
+        (parse_json, deep_json(200_000), "a.json"),
+        (parse_toml, deep_toml(200_000), "a.toml"),
+        (parse_yaml, deep_yaml(50_000), "a.yaml"),
+        (parse_json, deep_json(64), "a.json"),  # 65 levels with the object
+        (parse_toml, "a" + ".a" * 100 + " = 1\n", "a.toml"),  # dotted keys: tables 101 deep
+        (parse_yaml, "a:\n" + "".join("  " * k + "- \n" for k in range(1, 80)), "a.yaml"),
+    ],
+)
+def test_a_deep_document_is_refused_naming_the_file(parse: object, text: str, source: str) -> None:
+    with (
+        deadline(30),
+        pytest.raises(FormatError, match=rf"^{source}: nested deeper than 64 levels"),
+    ):
+        parse(text, source=source)  # type: ignore[operator]
+
+
+def test_documents_as_deep_as_the_bound_are_read() -> None:
+    assert json_depth(json.dumps(parse_json(deep_json(63)))) == 64
+    assert parse_toml("a = [[1]]") == {"a": [[1]]}
+    with input_limits(max_depth=200):
+        assert json_depth(json.dumps(parse_json(deep_json(150)))) == 151
+
+
+def test_yaml_aliases_are_refused_before_anything_is_built() -> None:
+    laughs = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + k)}: &{chr(98 + k)} [{', '.join(['*' + chr(97 + k)] * 9)}]\n" for k in range(8)
+    )
+    with pytest.raises(FormatError, match=r"^l\.yaml: line 2: aliases \(\*name\) are not read"):
+        parse_yaml(laughs, source="l.yaml")
+
+
+def test_integers_too_long_to_convert_are_format_errors() -> None:
+    digits = "9" * 5000
+    with pytest.raises(FormatError, match=r"^a\.json: expected JSON, got Exceeds the limit"):
+        parse_json(f'{{"a": {digits}}}', source="a.json")
+    with pytest.raises(FormatError, match=r"^a\.toml: invalid TOML"):
+        parse_toml(f"a = {digits}", source="a.toml")
+    with pytest.raises(FormatError, match=r"^a\.yaml: invalid YAML"):
+        parse_yaml(f"a: {digits}", source="a.yaml")
+
+
+def test_check_depth_walks_without_recursion() -> None:
+    deep: list[object] = []
+    node = deep
+    for _ in range(100_000):
+        child: list[object] = []
+        node.append(child)
+        node = child
+    with pytest.raises(FormatError, match=r"^x: nested deeper than 64 levels"):
+        check_depth(deep, source="x")
+    check_depth({"a": [1, {"b": 2}]}, source="x")
+    check_depth(3, source="x")
+
+
+def test_read_document_reads_a_fifo_and_refuses_a_device_and_a_large_file(tmp_path: Path) -> None:
+    with fifo_with_writer(tmp_path / "m.toml", b"a = 1\n") as fifo, deadline(10):
+        assert parse_toml(read_document(fifo), source=str(fifo)) == {"a": 1}
+    with pytest.raises(FormatError, match=r"^/dev/zero: is a character device"):
+        read_document("/dev/zero")
+    big = tmp_path / "big.json"
+    big.write_text("[" + "1," * 100 + "1]")
+    with (
+        input_limits(max_document=100),
+        pytest.raises(FormatError, match=r"big\.json: is 203 bytes"),
+    ):
+        read_document(big)
+
+
+def test_an_output_path_with_a_trailing_slash_is_refused(tmp_path: Path) -> None:
+    from robot_msgs.errors import OutputPathError
+
+    with pytest.raises(OutputPathError, match=r"X/: ends in '/', so it names a folder"):
+        write_atomic(f"{tmp_path}/X/", "data")
+    assert not (tmp_path / "X").exists()
