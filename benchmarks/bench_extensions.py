@@ -159,7 +159,7 @@ def _check_row(n: int, ref: PoseTrajectory, est: PoseTrajectory, repeats: int) -
     settings = EvaluationSettings(offset_s=-0.04)
     prep = prepare(ref, est, settings)
     raw = prep.association.estimate
-    ours, _ = _best(lambda: quaternion_order_check(prep.reference, raw, prep.alignment), repeats)
+    ours, _ = _best(lambda: quaternion_order_check(prep.reference, raw), repeats)
     whole, _ = _best(lambda: prepare(ref, est, settings), repeats)
     return _row("quaternion check", n, ours, whole, "reference: the whole prepare() it runs in")
 

@@ -371,6 +371,7 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     "evaluation/PairSettings": lambda: evaluation.PairSettings(
         delta=1.0, delta_unit="s", all_pairs=True
     ),
+    "evaluation/ReadSettings": lambda: evaluation.ReadSettings(repeated_stamps="last"),
     "evaluation/Ape": lambda: evaluation.Ape(relation="angle_deg"),
     "evaluation/Rpe": lambda: evaluation.Rpe(
         pairs=tuple(evaluation.PairSettings(delta=d, delta_unit="s") for d in (1.0, 5.0))

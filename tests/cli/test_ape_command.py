@@ -389,6 +389,20 @@ def test_kitti_without_times_says_frame_not_seconds(
     assert "[s]" not in text
 
 
+@pytest.mark.parametrize("name", ["x.zip", "x.txt", "x"])
+def test_save_refuses_a_name_that_says_another_format(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 21: `ape --save x.zip` wrote JSON into a .zip that `res` then rejected."""
+    out = tmp_path / name
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    assert main(["ape", ref, est, "--save", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ERROR: {out}: a result is saved as .json, .npz or .parquet, not ")
+    assert ("evo's --save_results archive" in err) == (name == "x.zip")
+    assert not out.exists()
+
+
 def test_se3_text_output_fits_in_100_columns_and_names_only_the_changed_setting(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

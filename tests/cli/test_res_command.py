@@ -158,3 +158,24 @@ def test_force_without_an_output_and_a_missing_folder_are_refused(
     assert main(["res", evo, "--csv", str(missing)]) == 1
     assert "does not exist" in capsys.readouterr().err
     assert not missing.parent.exists()
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz"])
+def test_res_takes_an_evo_zip_and_ours_in_either_order(
+    suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 21: `res EVO.zip OURS.json` crashed (KeyError 'n_align'); the other order worked."""
+    ours = tmp_path / f"ours{suffix}"
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    assert main(["ape", ref, est, "--align", "se3", "--save", str(ours)]) == 0
+    capsys.readouterr()
+    evo = str(ZIPS / "fr1_xyz_ape_se3.zip")
+    assert main(["res", evo, str(ours)]) == 0
+    first = capsys.readouterr().out
+    assert main(["res", str(ours), evo]) == 0
+    second = capsys.readouterr().out
+    rows = [line for line in first.splitlines() if line.startswith((evo, str(ours)))]
+    assert len(rows) == 2
+    assert sorted(rows) == sorted(
+        line for line in second.splitlines() if line.startswith((evo, str(ours)))
+    )

@@ -10,6 +10,7 @@ import pytest
 
 from robot_msgs.cli import COMMANDS, main
 from robot_msgs.io import read_euroc, read_kitti, read_tum, resolve_path
+from tests.cli.evaluation_files import stats_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -452,3 +453,25 @@ def test_traj_json_is_strict_json(tmp_path: Path, capsys: pytest.CaptureFixture[
     reports = _strict(capsys.readouterr().out)
     assert isinstance(reports, list)
     assert reports[0]["poses"] == 1
+
+
+@pytest.mark.evo_data
+def test_save_with_ref_and_align_writes_the_aligned_estimate(
+    evo_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 21: `traj EST --ref REF --align sim3 --save OUT` wrote the unaligned estimate.
+
+    The law: the saved file evaluated without alignment gives the aligned APE.
+    """
+    ref = str(evo_data / "freiburg1_xyz-groundtruth.txt")
+    est = str(evo_data / "freiburg1_xyz-ORB_kf_mono.txt")
+    out = tmp_path / "aligned.tum"
+    assert main(["traj", est, "--ref", ref, "--align", "sim3", "--save", str(out)]) == 0
+    assert f"wrote {out} (aligned to {ref})" in capsys.readouterr().out
+    assert main(["ape", ref, est, "--align", "sim3", "--json"]) == 0
+    aligned = json.loads(capsys.readouterr().out)
+    assert main(["ape", ref, str(out), "--json"]) == 0
+    saved = json.loads(capsys.readouterr().out)
+    rms = [stats_of(r)["translation"]["rms"] for r in (aligned, saved)]
+    assert rms[1] == pytest.approx(rms[0], rel=1e-6)  # the file holds 6 decimals
+    assert rms[0] < 0.02  # and not the unaligned 2 m of a monocular estimate

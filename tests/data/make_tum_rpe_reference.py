@@ -22,8 +22,13 @@ Usage, from the repository root::
         [--data ../shared/data/evo-testdata]
 
 The stored file was made with ``--data /work/shared/data/evo-testdata`` and a copy of the
-script whose SHA-256 is recorded in the file (the copy in ``Jinxit/lsdslam``, identical in
-its arithmetic to the ``j != len(traj_est) - 1`` version most copies carry).
+script whose SHA-256 is recorded in the file (the copy in ``Jinxit/lsdslam`` at commit
+52f6541, identical in its arithmetic to the ``j != len(traj_est) - 1`` version most
+copies carry). The first ten cases were first made with another byte-level copy
+(SHA-256 27bacbcc...); the regeneration that added the V1_02 cases reproduced all ten
+bit for bit. V1_02's ground truth is EuRoC CSV, which the script cannot read: it is
+converted to TUM text first (:func:`tum_from_euroc`, no float arithmetic), and the
+V102.txt estimate is given as it is, with its 4 repeated stamps.
 """
 
 from __future__ import annotations
@@ -51,7 +56,12 @@ _PY3 = "keys = sorted(traj.keys())"
 
 REFERENCE = "freiburg1_xyz-groundtruth.txt"
 
-#: (estimate file, delta, unit, offset)
+#: EuRoC references, converted to the TUM text the script reads (:func:`tum_from_euroc`).
+EUROC_REFERENCES = {"V102.txt": "V102_groundtruth.csv"}
+
+#: (estimate file, delta, unit, offset); the reference is REFERENCE unless the estimate
+#: is in EUROC_REFERENCES. V102.txt repeats 4 stamps: the script keeps the last row of
+#: each (its dict keyed by stamp), which ``protocol="tum"`` must reproduce.
 CASES: list[tuple[str, float, str, float]] = [
     ("freiburg1_xyz-rgbdslam.txt", 1.0, "s", 0.0),
     ("freiburg1_xyz-rgbdslam.txt", 0.5, "s", 0.0),
@@ -63,7 +73,25 @@ CASES: list[tuple[str, float, str, float]] = [
     ("freiburg1_xyz-rgbdslam.txt", 10.0, "f", 0.0),
     ("freiburg1_xyz-rgbdslam.txt", 0.05, "rad", 0.0),
     ("freiburg1_xyz-rgbdslam.txt", 3.0, "deg", 0.0),
+    ("V102.txt", 1.0, "s", 0.0),
+    ("V102.txt", 1.0, "m", 0.0),
 ]
+
+
+def tum_from_euroc(csv: Path, out: Path) -> None:
+    """Write EuRoC ground truth as TUM text: exact decimal seconds, ``x y z qx qy qz qw``.
+
+    The stamp ``ns`` is written as ``s.nnnnnnnnn`` from the integer (no float on the
+    way), the position and the quaternion as the CSV spells them, reordered.
+    """
+    rows = []
+    for line in csv.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        v = [c.strip() for c in line.split(",")]
+        sec, nsec = divmod(int(v[0]), 10**9)
+        rows.append(f"{sec}.{nsec:09d} {v[1]} {v[2]} {v[3]} {v[5]} {v[6]} {v[7]} {v[4]}")
+    out.write_text("\n".join(rows) + "\n", encoding="utf-8")
 
 
 def patch(source: str) -> str:
@@ -86,8 +114,25 @@ def _stats(values: np.ndarray) -> dict[str, float]:
     }
 
 
+def _reference(estimate: str) -> str:
+    euroc = EUROC_REFERENCES.get(estimate)
+    return REFERENCE if euroc is None else euroc.removesuffix(".csv") + ".tum"
+
+
+def _reference_of_csv(csv: str) -> str:
+    return csv.removesuffix(".csv") + ".tum"
+
+
 def _command(estimate: str, delta: float, unit: str, offset: float) -> list[str]:
-    args = [REFERENCE, estimate, "--fixed_delta", "--delta", f"{delta:g}", "--delta_unit", unit]
+    args = [
+        _reference(estimate),
+        estimate,
+        "--fixed_delta",
+        "--delta",
+        f"{delta:g}",
+        "--delta_unit",
+        unit,
+    ]
     args += ["--max_pairs", "0"]
     if offset:
         args += ["--offset", f"{offset:g}"]
@@ -113,17 +158,24 @@ def main() -> int:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         data = args.data.resolve()
+        work = Path(tmp) / "data"
+        work.mkdir()
+        for item in data.iterdir():
+            if item.is_file():
+                (work / item.name).symlink_to(item)
+        for csv in EUROC_REFERENCES.values():
+            tum_from_euroc(data / csv, work / _reference_of_csv(csv))
         for estimate, delta, unit, offset in CASES:
             argv = _command(estimate, delta, unit, offset)
             saved = Path(tmp) / "pairs.txt"
             run = subprocess.run(  # noqa: S603 - our own argv
                 [sys.executable, str(program), *argv[1:], "--save", str(saved)],
-                cwd=data,
+                cwd=work,
                 check=True,
                 capture_output=True,
                 text=True,
             )
-            traj_gt = module.read_trajectory(str(data / REFERENCE))
+            traj_gt = module.read_trajectory(str(work / _reference(estimate)))
             traj_est = module.read_trajectory(str(data / estimate))
             result = np.array(
                 module.evaluate_trajectory(traj_gt, traj_est, 0, True, delta, unit, offset, 1.0)
@@ -136,7 +188,7 @@ def main() -> int:
                     "id": f"{estimate.removesuffix('.txt')}-{delta:g}{unit}"
                     + (f"-off{offset:g}" if offset else ""),
                     "command": " ".join(argv),
-                    "reference": REFERENCE,
+                    "reference": EUROC_REFERENCES.get(estimate, REFERENCE),
                     "estimate": estimate,
                     "delta": delta,
                     "delta_unit": unit,

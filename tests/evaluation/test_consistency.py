@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,9 @@ from robot_msgs.evaluation.consistency import chi2_bounds, nees_values
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_multiply
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import quats_from_rotvecs, random_walk
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 N = 10_000
 
@@ -164,3 +169,62 @@ def test_a_bad_covariance_is_refused_naming_the_pose() -> None:
     cov[1, 0, 1] = 0.5  # not symmetric
     with pytest.raises(ValidationError, match=r"at `PoseTrajectory\.covariance_6x6\[1\]`"):
         ref.replace(covariance_6x6=cov)
+
+
+def test_planar_nees_by_hand_uses_x_y_and_yaw_only() -> None:
+    """x, y, yaw errors (0.1, -0.2) m and 0.05 rad; the other rows unset (zero) and ignored.
+
+    Σ_xy = [[0.04, 0.01], [0.01, 0.09]] (det 0.0035): e_xyᵀ Σ_xy⁻¹ e_xy =
+    (0.09·0.01 - 2·0.01·(0.1·-0.2) + 0.04·0.04) / 0.0035 = 0.0029 / 0.0035 = 29/35;
+    yaw: 0.05² / 0.0025 = 1; NEES = 64/35. The z error of 5 m and the roll of 0.3 rad,
+    whose covariance rows are zero (not estimated), do not enter.
+    """
+    ref = PoseTrajectory(
+        stamps_s=np.array([0.0]),
+        positions_xyz=np.array([[1.0, 2.0, 0.0]]),
+        orientations_quat_xyzw=np.array([[0, 0, 0, 1.0]]),
+    )
+    cov = np.zeros((6, 6))
+    cov[:2, :2] = [[0.04, 0.01], [0.01, 0.09]]
+    cov[5, 5] = 0.0025
+    turn = quats_from_rotvecs(np.array([[0.3, 0.0, 0.0]]))  # roll first, about the body x
+    yaw = quats_from_rotvecs(np.array([[0.0, 0.0, 0.05]]))
+    est = ref.replace(
+        positions_xyz=np.array([[1.1, 1.8, 5.0]]),
+        orientations_quat_xyzw=quat_xyzw_multiply(yaw, turn),
+        covariance_6x6=cov[None],
+    )
+    flat = est.replace(orientations_quat_xyzw=yaw)
+    assert nees_values(ref, flat, "nees_planar")[0] == pytest.approx(64 / 35, rel=1e-12)
+    with pytest.raises(ValidationError, match="singular"):
+        nees_values(ref, est, "nees")  # the 6-dof NEES needs all six rows
+
+
+def test_all_zero_covariances_are_named_as_such() -> None:
+    ref = PoseTrajectory(
+        stamps_s=np.array([0.0, 1.0]),
+        positions_xyz=np.array([[0.0, 0, 0], [1, 0, 0]]),
+        orientations_quat_xyzw=np.array([[0, 0, 0, 1.0]] * 2),
+    )
+    est = ref.replace(covariance_6x6=np.zeros((2, 6, 6)))
+    with pytest.raises(ValidationError, match=r"got all-zero ones on every pose \(ROS's 'unknown'"):
+        nees_values(ref, est, "nees_planar")
+
+
+@pytest.mark.evo_data
+def test_planar_nees_runs_on_the_nav2_bag(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 21: /amcl_pose's planar covariance was refused as singular, /odom's as none."""
+    from robot_msgs.cli import main
+
+    bag = str(evo_data / "nav2_turtlebot.mcap")
+    argv = ["ape", bag, bag, "--relation", "nees_planar", "--align", "se3"]
+    assert main([*argv, "--ref-topic", "/odom", "--est-topic", "/amcl_pose"]) == 0
+    out = capsys.readouterr().out
+    assert "nees_planar  -     83" in out
+    assert "over 83 poses (3 dof): above the 95 % bounds 2.496 .. 3.549: inconsistent" in out
+    assert main([*argv, "--ref-topic", "/amcl_pose", "--est-topic", "/odom"]) == 1
+    assert "all-zero ones, ROS's 'unknown', as many odometry drivers publish, read as none" in (
+        capsys.readouterr().err
+    )

@@ -139,7 +139,12 @@ def test_every_relation_has_a_unit() -> None:
     assert set(RPE_RELATIONS) | set(APE_RELATIONS) == set(RELATION_UNITS)
     # RPE adds the distance ratio; NEES (a pose against its covariance) is APE's only.
     assert set(RPE_RELATIONS) - set(APE_RELATIONS) == {"point_distance_error_ratio"}
-    assert set(APE_RELATIONS) - set(RPE_RELATIONS) == {"nees", "nees_position", "nees_orientation"}
+    assert set(APE_RELATIONS) - set(RPE_RELATIONS) == {
+        "nees",
+        "nees_position",
+        "nees_orientation",
+        "nees_planar",
+    }
 
 
 def test_unknown_relation_is_refused_with_the_choices() -> None:

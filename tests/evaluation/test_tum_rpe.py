@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -15,6 +15,9 @@ from robot_msgs.evaluation import Ape, EvaluationSettings, PairSettings, Rpe, ev
 from robot_msgs.evaluation.tum_rpe import closest_index, tum_pair_rows
 from robot_msgs.io import read_trajectory
 from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from robot_msgs.io.clean import RepeatedStamps
 
 REFERENCE = json.loads(
     (Path(__file__).parents[1] / "data" / "tum_rpe_reference.json").read_text(encoding="utf-8")
@@ -27,10 +30,11 @@ ROTATION_ABS_RAD = 1e-10
 STATS = ("rmse", "mean", "median", "std", "min", "max")
 
 
-def _read(folder: Path, name: str) -> PoseTrajectory:
+def _read(folder: Path, name: str, repeated_stamps: RepeatedStamps = "last") -> PoseTrajectory:
+    """Read as the script does: of rows with equal stamps the last (its dict keeps it)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
-        return read_trajectory(folder / name, fmt="tum")
+        return read_trajectory(folder / name, repeated_stamps=repeated_stamps)
 
 
 @pytest.mark.evo_data
@@ -56,12 +60,43 @@ def test_equals_evaluate_rpe_fixed_delta_max_pairs_0(case: dict[str, Any], evo_d
         assert ours == pytest.approx(case["rotation_rad"][key], rel=1e-9, abs=ROTATION_ABS_RAD), key
 
 
+@pytest.mark.evo_data
+def test_v102_needs_the_last_of_each_repeated_stamp(evo_data: Path) -> None:
+    """V102.txt repeats 4 stamps: keeping the first row misses the script's numbers."""
+    case = next(c for c in CASES if c["id"] == "V102-1s")
+    ref = _read(evo_data, case["reference"])
+    pairs = PairSettings(delta=1.0, delta_unit="s", protocol="tum")
+    first = rpe(ref, _read(evo_data, "V102.txt", "first"), pairs=pairs, relation="translation")
+    rms = first.stats["translation"].rms
+    assert rms != pytest.approx(case["translation_m"]["rmse"], rel=1e-3)
+
+
+@pytest.mark.evo_data
+def test_the_command_line_reads_the_last_row_under_protocol_tum(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from robot_msgs.cli import main
+
+    case = next(c for c in CASES if c["id"] == "V102-1s")
+    ref, est = str(evo_data / case["reference"]), str(evo_data / case["estimate"])
+    argv = ["rpe", ref, est, "--protocol", "tum", "--delta", "1", "--delta-unit", "s"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "kept the last row of each stamp" in err
+    assert f"{case['translation_m']['rmse']:.6g}" in out
+    assert main([*argv, "--repeated-stamps", "refuse"]) == 1
+    assert "4 row(s) repeat an earlier stamp (lines 433, 684, 736, 788): refused" in (
+        capsys.readouterr().err
+    )
+
+
 def test_the_reference_covers_seconds_metres_frames_and_angles() -> None:
     units = {c["delta_unit"] for c in CASES}
     assert units == {"s", "m", "f", "rad", "deg"}
     assert all("--fixed_delta" in c["command"] and "--max_pairs 0" in c["command"] for c in CASES)
     one_second = next(c for c in CASES if c["id"] == "freiburg1_xyz-rgbdslam-1s")
     assert one_second["n"] == 753  # the issue's figure; evo-style seconds pairs give 755
+    assert {c["estimate"] for c in CASES} >= {"V102.txt"}  # repeated stamps (issue 21)
 
 
 @pytest.mark.evo_data

@@ -132,6 +132,27 @@ def test_repeated_stamps_keep_the_first_row_in_file_order(tmp_path: Path) -> Non
     assert traj.positions_xyz[:, 0].tolist() == [10.0, 20.0]
 
 
+def test_repeated_stamps_keep_the_last_row_when_asked(tmp_path: Path) -> None:
+    """TUM's scripts read rows into a dict keyed by stamp: the last row of a stamp wins."""
+    path = write(tmp_path, [f"1 10 0 0 {ID}", f"2 20 0 0 {ID}", f"1 11 0 0 {ID}", f"2 21 0 0 {ID}"])
+    with pytest.warns(DataWarning) as record:
+        traj = read_tum(path, repeated_stamps="last")
+    messages = [str(w.message) for w in record]
+    assert any("(lines 4, 5): kept the last row of each stamp" in m for m in messages)
+    assert traj.stamps_s.tolist() == [1.0, 2.0]
+    assert traj.positions_xyz[:, 0].tolist() == [11.0, 21.0]
+    by_stamp = {row.split()[0]: row.split()[1] for row in path.read_text().splitlines()}
+    assert traj.positions_xyz[:, 0].tolist() == [float(by_stamp["1"]), float(by_stamp["2"])]
+
+
+def test_repeated_stamps_are_refused_when_asked(tmp_path: Path) -> None:
+    path = write(tmp_path, [f"1 0 0 0 {ID}", f"1 0 0 0 {ID}", f"2 0 0 0 {ID}"])
+    with pytest.raises(
+        FormatError, match=r"1 row\(s\) repeat an earlier stamp \(line 3\): refused"
+    ):
+        read_tum(path, repeated_stamps="refuse")
+
+
 def test_repeated_stamps_are_refused_when_strict(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError, match=r"1 row\(s\) repeat an earlier stamp \(line 3\).*`strict=True`"

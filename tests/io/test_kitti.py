@@ -98,6 +98,24 @@ def test_read_kitti_replaces_nearly_orthonormal_blocks_by_the_nearest_rotation(
     assert traj.orientations_quat_xyzw.tolist() == [[0, 0, 0, 1], [0, 0, 0, 1]]
 
 
+@pytest.mark.evo_data
+def test_kitti_rounding_is_reported_with_the_largest_deviation(evo_data: Path) -> None:
+    """Issue 21: KITTI_00_gt's blocks (7 printed digits) were projected without a word."""
+    path = evo_data / "KITTI_00_gt.txt"
+    blocks = np.loadtxt(path).reshape(-1, 3, 4)[:, :, :3]
+    gram = blocks @ np.swapaxes(blocks, 1, 2) - np.eye(3)
+    worst = np.abs(gram).max(axis=(1, 2))
+    line = int(np.argmax(worst)) + 1
+    expected = (
+        rf"4541 of 4541 rotation block\(s\) not orthonormal: replaced by the nearest "
+        rf"rotation \(max \|R Rᵀ - I\| {worst.max():.2g} at line {line}\) - the rounding"
+    )
+    with pytest.warns(DataWarning, match=expected):
+        read_kitti(path)
+    with pytest.warns(DataWarning, match="the rounding of printed digits"):
+        read_kitti(path, strict=True)  # rounding is said, not refused
+
+
 def test_read_kitti_refuses_nearly_orthonormal_blocks_when_strict(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError, match=r"not orthonormal.*refused: strict reading, `strict=True`"

@@ -32,7 +32,7 @@ def results() -> dict[str, EvaluationResult]:
     }
 
 
-@pytest.mark.parametrize("suffix", [".json", ".npz", ".parquet", ".pq", ".res"])
+@pytest.mark.parametrize("suffix", [".json", ".npz", ".parquet", ".pq"])
 @pytest.mark.parametrize("metric", ["ape", "rpe"])
 def test_every_format_loads_back_equal(
     results: dict[str, EvaluationResult], tmp_path: Path, suffix: str, metric: str
@@ -142,6 +142,15 @@ def test_parquet_without_pyarrow_names_the_extra(
     with pytest.raises(MissingDependencyError, match=r"robot_msgs\[parquet\]"):
         save_result(tmp_path / "r.parquet", results["ape"])
     assert not (tmp_path / "r.parquet").exists()
+
+
+def test_a_result_is_never_saved_under_a_name_that_says_another_format(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    for name in ("r.zip", "r.res", "r"):
+        with pytest.raises(FormatError, match=r"a result is saved as \.json, \.npz or \.parquet"):
+            save_result(tmp_path / name, results["ape"])
+        assert not (tmp_path / name).exists()
 
 
 def test_format_follows_the_suffix() -> None:

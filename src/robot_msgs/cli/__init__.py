@@ -104,6 +104,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """Return the parser of ``command`` (its usage is what an error about its flags shows)."""
+    for action in parser._actions:  # noqa: SLF001 - argparse keeps subparsers nowhere else
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser
+
+
 def _show_warning(
     message: Warning | str,
     category: type[Warning],
@@ -167,7 +176,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     def run_command() -> int:
         command = _command_of(given)
         parser = build_parser(command if command in COMMANDS else "")
-        args = parser.parse_args(given)
+        if command in COMMANDS:
+            # Unknown words are answered with the command's usage, evo's flags by name.
+            from robot_msgs.cli.evo_flags import evo_hint  # noqa: PLC0415
+
+            sub = _subparser(parser, command)
+            hint = evo_hint(given[given.index(command) + 1 :])
+            if hint is not None:
+                sub.error(hint)
+            args, unknown = parser.parse_known_args(given)
+            if unknown:
+                sub.error(f"unrecognized arguments: {' '.join(unknown)}")
+        else:
+            args = parser.parse_args(given)
         parsed.append(args)
         with warnings.catch_warnings():
             # Data problems fixed by a stated rule are shown to the user, whatever the

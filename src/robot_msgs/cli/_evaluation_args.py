@@ -69,6 +69,7 @@ _ARGUMENT_FLAGS = {
 @functools.cache
 def _declared() -> dict[str, tuple[Flag, Any]]:
     """Every settings field's flag and annotation, by field name (one name, one flag)."""
+    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
     from robot_msgs.evaluation.settings import (  # noqa: PLC0415
         Ape,
         Drift,
@@ -79,7 +80,7 @@ def _declared() -> dict[str, tuple[Flag, Any]]:
     from robot_msgs.runs.run_settings import RunSettings  # noqa: PLC0415
 
     out: dict[str, tuple[Flag, Any]] = {}
-    for cls in (EvaluationSettings, PairSettings, Ape, Rpe, Drift, RunSettings):
+    for cls in (EvaluationSettings, PairSettings, Ape, Rpe, Drift, RunSettings, ReadSettings):
         out.update(flags_of(cls))
     return out
 
@@ -484,6 +485,9 @@ def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) ->
         metavar="EPSG:CODE",
         help="lat/lon/alt inputs: a projected CRS instead of ENU (needs robot_msgs[geo])",
     )
+    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
+
+    add_settings_flags(parser, [ReadSettings()])
 
 
 def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
@@ -632,9 +636,13 @@ def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory
     from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
 
     inputs = inputs_from_args(args)
+    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
+
+    rules = settings_from_args(args, ReadSettings())
     read = read_inputs(
         inputs,
         strict=args.strict,
+        repeated_stamps=rules.rule_for(getattr(args, "protocol", None) or ""),
         geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
         crs=args.crs,
     )

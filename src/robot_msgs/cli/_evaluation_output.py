@@ -237,6 +237,10 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
     plans: list[Outputs] = []
     for name in names:
         save = _named(args.save, "--save", name, several)
+        if save is not None:
+            from robot_msgs.io.result_files import result_format  # noqa: PLC0415
+
+            result_format(save, saving=True)  # a name saying another format: refused now
         aligned = _named(aligned_flag, "--save-aligned", name, several)
         fmt, files = "", list[Path]()
         if aligned is not None:

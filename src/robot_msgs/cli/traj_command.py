@@ -11,9 +11,11 @@ output path is checked (:func:`robot_msgs.files.check_outputs`) before anything 
 ``--ref REF`` makes every FILE an estimate of REF, as ``evo_traj --ref`` does: with
 ``--align`` each is associated (``--sync``, ``--max-diff``) and aligned to REF first
 (:func:`robot_msgs.evaluation.evaluate`; the whole estimate is moved by the fitted
-transform), and ``--plot FILE`` overlays them all (:func:`robot_msgs.report.figures.
-overlay_figure`: a view, x/y/z, roll/pitch/yaw and speed over time). KITTI files read
-without a times file have frame indices for stamps, and say ``frames``, never seconds.
+transform, and ``--save OUT`` writes that aligned estimate, as ``evo_traj -a
+--save_as_tum`` does; REF itself is never saved), and ``--plot FILE`` overlays them all
+(:func:`robot_msgs.report.figures.overlay_figure`: a view, x/y/z, roll/pitch/yaw and
+speed over time). KITTI files read without a times file have frame indices for stamps,
+and say ``frames``, never seconds.
 
 Examples
 --------
@@ -401,6 +403,7 @@ def run(args: argparse.Namespace) -> int:
     reports: list[dict[str, Any]] = []
     read: dict[str, PoseTrajectory] = {}
     failed = False
+    aligning = args.ref is not None and settings.align != "none"
     for k, path in enumerate(([args.ref] if args.ref is not None else []) + list(args.files)):
         is_ref = args.ref is not None and k == 0
         try:
@@ -421,16 +424,24 @@ def run(args: argparse.Namespace) -> int:
         if traj is None and args.check:
             say(f"ERROR: {path}: nothing checked; choose a topic with --topic")
             failed = True
-        if args.save is not None:
+        if args.save is not None and not is_ref:
             if traj is None:
                 msg = f"{path}: choose the topic to convert with --topic"
                 raise FormatError(msg)
-            report["written"] = [str(p) for p in _save(traj, args, to)]
+            if not aligning:  # an aligned estimate is saved once it is aligned, below
+                report["written"] = [str(p) for p in _save(traj, args, to)]
         if not args.json:
             _print_report(report, out)
             for written in report.get("written", []):
                 print(f"wrote {written}", file=out)
     drawn = _against_reference(args, settings, read, reports, out)
+    if args.save is not None and aligning:  # the help says "align each FILE to REF first"
+        by_path = {r["path"]: r for r in reports if r.get("role") != "reference"}
+        for path, moved in drawn:
+            by_path[path]["written"] = [str(p) for p in _save(moved, args, to)]
+            if not args.json:
+                for written in by_path[path]["written"]:
+                    print(f"wrote {written} (aligned to {args.ref})", file=out)
     if args.plot is not None and not failed:
         _plot(args, read, drawn, out)
     if args.json:

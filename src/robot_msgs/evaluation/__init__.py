@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from robot_msgs.evaluation.offset import estimate_offset
     from robot_msgs.evaluation.pairs import path_distances, select_pairs
     from robot_msgs.evaluation.projection import euler_sxyz_from_quat_xyzw, project_to_plane
+    from robot_msgs.evaluation.read_settings import ReadSettings
     from robot_msgs.evaluation.relations import (
         APE_RELATIONS,
         RELATION_UNITS,
@@ -71,6 +72,7 @@ __all__ = [
     "EvaluationSettings",
     "Metric",
     "PairSettings",
+    "ReadSettings",
     "Rpe",
     "align",
     "ape",
@@ -109,6 +111,7 @@ __getattr__ = exports(
         "offset": ("estimate_offset",),
         "pairs": ("path_distances", "select_pairs"),
         "projection": ("euler_sxyz_from_quat_xyzw", "project_to_plane"),
+        "read_settings": ("ReadSettings",),
         "relations": (
             "APE_RELATIONS",
             "RELATION_UNITS",

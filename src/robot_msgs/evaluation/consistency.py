@@ -50,9 +50,22 @@ if TYPE_CHECKING:
 __all__ = ["NEES_DOF", "chi2_bounds", "nees_summary", "nees_values"]
 
 #: The NEES relations and their degrees of freedom.
-NEES_DOF: dict[str, int] = {"nees": 6, "nees_position": 3, "nees_orientation": 3}
+NEES_DOF: dict[str, int] = {
+    "nees": 6,
+    "nees_position": 3,
+    "nees_orientation": 3,
+    "nees_planar": 3,
+}
 
-_BLOCKS = {"nees": slice(0, 6), "nees_position": slice(0, 3), "nees_orientation": slice(3, 6)}
+# The rows and columns of the error and the covariance each relation uses: planar is
+# x, y and the rotation about the world's z axis (yaw for a robot on the floor), what a
+# 2-D filter (AMCL, a planar EKF) estimates; its other rows are not estimated.
+_BLOCKS: dict[str, list[int]] = {
+    "nees": [0, 1, 2, 3, 4, 5],
+    "nees_position": [0, 1, 2],
+    "nees_orientation": [3, 4, 5],
+    "nees_planar": [0, 1, 5],
+}
 
 
 def nees_values(
@@ -64,13 +77,16 @@ def nees_values(
     ----------
     reference, estimate : PoseTrajectory
         Matched trajectories of equal length; ``estimate.covariance_6x6`` is needed.
-    relation : {"nees", "nees_position", "nees_orientation"}
-        The whole pose (6 dof) or one block (3 dof).
+    relation : {"nees", "nees_position", "nees_orientation", "nees_planar"}
+        The whole pose (6 dof), one block (3 dof), or the planar pose ``x, y, yaw``
+        (3 dof: rows and columns 0, 1 and 5 of the covariance; the yaw error is the
+        rotation vector's ``z``, the rotation about the world's ``z`` axis).
 
     Raises
     ------
     ValidationError
-        No covariance, or a covariance block that cannot be inverted (the pose named).
+        No covariance; covariances all zero on every pose (ROS's "unknown"); or a
+        covariance block that cannot be inverted (the pose named).
 
     Examples
     --------
@@ -81,15 +97,26 @@ def nees_values(
     ...                   covariance_6x6=np.diag([0.01, 0.01, 0.01, 1e-4, 1e-4, 1e-4])[None])
     >>> nees_values(ref, est).round(12)  # (0.2 m)² / 0.01 m²
     array([4.])
+    >>> planar = est.replace(covariance_6x6=np.diag([0.01, 0.04, 0, 0, 0, 1e-4])[None])
+    >>> nees_values(ref, planar, "nees_planar").round(12)  # x, y, yaw; z, roll, pitch unset
+    array([4.])
     """
     cov = estimate.covariance_6x6
     if cov is None:
         msg = (
             "Expected an estimate with pose covariances for NEES, got none: read them from "
-            "PoseWithCovarianceStamped or Odometry topics, or give covariance_6x6"
+            "PoseWithCovarianceStamped or Odometry topics whose covariances are set (all-zero "
+            "ones, ROS's 'unknown', as many odometry drivers publish, read as none), or give "
+            "covariance_6x6"
         )
         raise ValidationError(msg)
     block = _BLOCKS[relation]
+    if not cov.any():
+        msg = (
+            f"Expected pose covariances for NEES, got all-zero ones on every pose (ROS's "
+            f"'unknown': the publisher leaves them unset; {len(cov)} poses)"
+        )
+        raise ValidationError(msg)
     error = np.empty((len(estimate), 6))
     error[:, :3] = estimate.positions_xyz - reference.positions_xyz
     turn = quat_xyzw_multiply(
@@ -98,7 +125,7 @@ def nees_values(
     # Log(R(P) R(Q)ᵀ): about the world's fixed axes
     error[:, 3:] = rotation_vector_from_quat_xyzw(turn)
     e = error[:, block]
-    sigma = cov[:, block, block]
+    sigma = cov[:, block][:, :, block]
     try:
         solved = np.linalg.solve(sigma, e[:, :, None])[:, :, 0]
     except np.linalg.LinAlgError as err:

@@ -69,7 +69,6 @@ from robot_msgs.trajectory import PoseTrajectory
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from robot_msgs.compare.alignment import Alignment
     from robot_msgs.compare.extrinsic import Extrinsic
     from robot_msgs.evaluation.association import Association
     from robot_msgs.io.evaluation_inputs import InputFile
@@ -653,13 +652,13 @@ def _matched_checks(
     checks += ["scale", "quaternion_order", "frame_extrinsic", "alignment", "worst_intervals"]
     method = settings.align if settings.align != "none" else "se3"
     try:
-        aligned, alignment = align(ref, est, settings=settings.replace(align=method))
+        aligned, _ = align(ref, est, settings=settings.replace(align=method))
     except AlignmentError as err:
         out.append(
             Finding(kind="alignment", severity="warning", summary=f"the alignment fails: {err}")
         )
         return out
-    mix_up = _quaternion_order(ref, est, alignment)
+    mix_up = _quaternion_order(ref, est)
     x = None
     if mix_up is not None:
         out.append(mix_up)
@@ -684,10 +683,8 @@ def _matched_checks(
     return out
 
 
-def _quaternion_order(
-    ref: PoseTrajectory, est: PoseTrajectory, alignment: Alignment
-) -> Finding | None:
-    text = quaternion_order_check(ref, est, alignment)
+def _quaternion_order(ref: PoseTrajectory, est: PoseTrajectory) -> Finding | None:
+    text = quaternion_order_check(ref, est)
     if not text:
         return None
     return Finding(kind="quaternion_order", severity="warning", summary=text)

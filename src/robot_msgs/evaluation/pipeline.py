@@ -354,7 +354,7 @@ def prepare(
     notes += association.notes
     if settings.align != "none":
         notes.append(alignment.describe())
-    mix_up = quaternion_order_check(association.reference, association.estimate, alignment)
+    mix_up = quaternion_order_check(association.reference, association.estimate)
     if mix_up:
         warnings.warn(mix_up, DataWarning, stacklevel=2)
         notes.append(mix_up)

@@ -107,6 +107,7 @@ RELATION_UNITS: dict[str, str] = {
     "nees": "",
     "nees_position": "",
     "nees_orientation": "",
+    "nees_planar": "",
 }
 
 _AXES = {"x": 0, "y": 1, "z": 2}
@@ -236,9 +237,9 @@ def ape_errors(
       rotation vector of ``R(Q_i)ᵀ R(P_i)`` about the reference body's axes
       (:mod:`robot_msgs.evaluation.components`: the frames, and why the squares sum to
       ``translation²`` and ``angle_rad²``).
-    - ``nees``, ``nees_position``, ``nees_orientation``: the normalised estimation error
-      squared with the estimate's ``covariance_6x6`` (6, 3 and 3 dof;
-      :mod:`robot_msgs.evaluation.consistency`).
+    - ``nees``, ``nees_position``, ``nees_orientation``, ``nees_planar``: the normalised
+      estimation error squared with the estimate's ``covariance_6x6`` (6, 3, 3 and 3
+      dof; planar: ``x, y, yaw``; :mod:`robot_msgs.evaluation.consistency`).
 
     Parameters
     ----------

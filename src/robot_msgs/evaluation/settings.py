@@ -115,7 +115,7 @@ _FIT = "alignment"
 _MOVE = "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
 _PAIRS = "pose pairs"
 _SEGMENTS = "segments"
-_NEES = "consistency (relations nees, nees_position, nees_orientation)"
+_NEES = "consistency (relations nees, nees_position, nees_orientation, nees_planar)"
 
 
 def _doc(text: str) -> Meta:
@@ -531,7 +531,8 @@ class Ape(Msg):
             "point_distance, or a signed axis x/y/z (m, estimate minus reference); "
             "along_track/cross_track/vertical (m, in the reference's direction of motion), "
             "roll/pitch/yaw_rad|_deg (about the reference body's axes); nees, nees_position, "
-            "nees_orientation (the estimate's pose covariances, chi-square bounds)"
+            "nees_orientation, nees_planar (x, y, yaw) (the estimate's pose covariances, "
+            "chi-square bounds)"
         ),
         Flag("--relation", "RELATION"),
     ] = "translation"

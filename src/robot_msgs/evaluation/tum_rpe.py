@@ -341,7 +341,7 @@ def tum_rpe_result(
         f"{len(moved) - rows.size} estimate poses had none"
     )
     identity = Alignment(method="none", rotation=np.eye(3), translation_m=np.zeros(3))
-    mix_up = quaternion_order_check(matched_reference, matched_estimate, identity)
+    mix_up = quaternion_order_check(matched_reference, matched_estimate)
     if mix_up:
         warnings.warn(mix_up, DataWarning, stacklevel=2)
         notes.append(mix_up)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     import os
     from collections.abc import Callable, Iterator
 
+    from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import IntpArray
 
@@ -191,8 +192,10 @@ _COVARIANCE_TYPES = frozenset(
 def _covariances(values: list[Any], source: str) -> Any:
     """Stack ``pose.covariance`` fields as ``(N, 6, 6)`` covariances (ROS order and frame).
 
-    A message whose covariance is all zero ("unknown", as many drivers leave it) makes
-    the trajectory carry none, with a warning if only some messages have one.
+    A covariance that is all zero means "unknown" (as many drivers leave it, and as a
+    trajectory without covariances is written): the trajectory carries none, so that
+    writing and reading back give the same trajectory; NEES then says that all-zero
+    covariances read as none. When only some messages have one, with a warning.
     """
     cov = np.asarray(values, dtype=np.float64).reshape(-1, 6, 6)
     unknown = ~cov.any(axis=(1, 2))
@@ -300,6 +303,7 @@ def read_bag(
     topic: str,
     *,
     strict: bool = False,
+    repeated_stamps: RepeatedStamps = "first",
     geo_origin: tuple[float, float, float] | None = None,
     crs: str | None = None,
 ) -> PoseTrajectory:
@@ -315,6 +319,9 @@ def read_bag(
         optional ``:/static_topic``, default ``/tf_static``), as evo spells it.
     strict : bool
         Refuse data problems instead of fixing them with a warning.
+    repeated_stamps : {"first", "last", "refuse"}
+        Which of the rows with equal stamps is kept, or refuse them
+        (:mod:`robot_msgs.io.clean`, rule 4).
     geo_origin : (lat, lon, alt), optional
         ``NavSatFix`` only: the ENU origin (degrees, metres); default the first fix.
     crs : str, optional
@@ -354,7 +361,9 @@ def read_bag(
     source = f"{path} {topic}"
     with open_bag(path) as reader:
         if is_tf_id(topic):
-            return read_tf(reader, topic, source=str(path), strict=strict)
+            return read_tf(
+                reader, topic, source=str(path), strict=strict, repeated_stamps=repeated_stamps
+            )
         name, msgtype = _find_topic(reader, topic, str(path))
         source = f"{path} {name}"
         if msgtype != _NAVSAT and (geo_origin is not None or crs is not None):
@@ -437,6 +446,7 @@ def read_bag(
         source=source,
         where=_labels(kind),
         strict=strict,
+        repeated_stamps=repeated_stamps,
         frame_id=frames[0] if frames else "",
         child_frame_id=child,
         covariance_6x6=_covariances(covariances, source) if with_covariance else None,

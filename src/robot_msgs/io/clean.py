@@ -11,7 +11,11 @@ Every reader ends here. The rules, applied in this order:
    :data:`QUATERNION_REFUSE_TOL` (or zero) is refused: that is not rounding but a wrong
    column order or garbage.
 3. Stamps out of order are sorted (stable: rows with equal stamps keep file order).
-4. Of rows with equal stamps, the first in the file is kept.
+4. Of rows with equal stamps, one is kept by the rule ``repeated_stamps``: ``"first"``
+   (the default: the first in the file), ``"last"`` (the last in the file, what TUM's
+   ``evaluate_rpe.py`` and ``evaluate_ate.py`` keep, as they read rows into a dict keyed
+   by stamp; ``PairSettings(protocol="tum")`` reads with it), or ``"refuse"`` (an
+   error naming the lines).
 
 Each fix emits one :class:`~robot_msgs.errors.DataWarning` that names the file, what
 was found, where (the first few lines) and the rule applied. Nothing is ever fixed
@@ -35,7 +39,7 @@ rows already in order) passes.
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -52,10 +56,17 @@ __all__ = [
     "MIN_RATE_HZ",
     "QUATERNION_REFUSE_TOL",
     "QUATERNION_ROUNDING_TOL",
+    "REPEATED_STAMPS",
+    "RepeatedStamps",
     "finish_trajectory",
     "implausible_stamps",
     "report",
 ]
+
+#: Which of the rows with equal stamps a reader keeps (rule 4 of the module docstring).
+RepeatedStamps = Literal["first", "last", "refuse"]
+#: The choices of :data:`RepeatedStamps`, in the order the docstring states them.
+REPEATED_STAMPS: tuple[str, ...] = ("first", "last", "refuse")
 
 #: Largest deviation of a quaternion's norm from 1 that a reader repairs by normalising.
 QUATERNION_REFUSE_TOL = 1e-2
@@ -163,6 +174,7 @@ def finish_trajectory(
     covariance_6x6: Float64Array | None = None,
     stamps_ns: Int64Array | None = None,
     stamps_are_frames: bool = False,
+    repeated_stamps: RepeatedStamps = "first",
 ) -> PoseTrajectory:
     """Apply the module's rules to raw read poses and build the :class:`PoseTrajectory`.
 
@@ -195,6 +207,8 @@ def finish_trajectory(
         trajectory's ``stamps_ns``, so they are sorted by the same rule.
     stamps_are_frames : bool
         The stamps are frame indices (KITTI without a times file).
+    repeated_stamps : {"first", "last", "refuse"}
+        Which of the rows with equal stamps is kept (rule 4), or refuse them.
 
     Returns
     -------
@@ -311,18 +325,23 @@ def finish_trajectory(
     if same.any():
         dup = np.flatnonzero(same) + 1
         labels = _listed(where(rows[dup[:_SHOWN]]), dup.size)
+        found = f"{dup.size} row(s) repeat an earlier stamp ({labels})"
+        if repeated_stamps == "refuse":
+            msg = f"{source}: {found}: refused (`repeated_stamps='refuse'`)"
+            raise FormatError(msg)
+        which = "last" if repeated_stamps == "last" else "first"
         _limit(
-            source, "of rows with equal stamps the first is kept",
-            f"{dup.size} row(s) repeat an earlier stamp ({labels})", dup.size, total,
+            source, f"of rows with equal stamps the {which} is kept", found, dup.size, total,
             stamps.shape[0] - dup.size,
         )  # fmt: skip
         report(
-            f"{source}: {dup.size} row(s) repeat an earlier stamp ({labels}): "
-            "kept the first row of each stamp",
+            f"{source}: {found}: kept the {which} row of each stamp",
             strict=strict,
             kind="repeated_stamps",
         )
-        keep = np.concatenate([[True], ~same])
+        keep = (
+            np.concatenate([~same, [True]]) if which == "last" else np.concatenate([[True], ~same])
+        )
         stamps, xyz, quat, rows = stamps[keep], xyz[keep], quat[keep], rows[keep]
 
     if stamps.shape[0] >= 2:

@@ -54,6 +54,7 @@ from robot_msgs.io.tum import read_tum, write_tum
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.io.sniff import TextHead
     from robot_msgs.trajectory import PoseTrajectory
 
@@ -232,6 +233,7 @@ def read_trajectory(
     topic: str | None = None,
     times_path: str | os.PathLike[str] | None = None,
     strict: bool = False,
+    repeated_stamps: RepeatedStamps = "first",
     geo_origin: tuple[float, float, float] | None = None,
     crs: str | None = None,
 ) -> PoseTrajectory:
@@ -253,6 +255,9 @@ def read_trajectory(
     strict : bool
         Refuse data problems (NaN rows, unsorted or repeated stamps, non-unit
         quaternions) instead of fixing them with a :class:`~robot_msgs.errors.DataWarning`.
+    repeated_stamps : {"first", "last", "refuse"}
+        Which of the rows with equal stamps is kept, or refuse them
+        (:mod:`robot_msgs.io.clean`, rule 4).
     geo_origin : (lat, lon, alt), optional
         For ``lla`` files and ``NavSatFix`` topics: the local ENU origin (degrees,
         metres); default their first fix (:func:`geo_origin_of`).
@@ -294,14 +299,23 @@ def read_trajectory(
             topic = only_pose_topic(file)
         from robot_msgs.io.bag import read_bag  # noqa: PLC0415 - bags only when read
 
-        return read_bag(file, topic, strict=strict, geo_origin=geo_origin, crs=crs)
+        return read_bag(
+            file,
+            topic,
+            strict=strict,
+            repeated_stamps=repeated_stamps,
+            geo_origin=geo_origin,
+            crs=crs,
+        )
     if topic is not None:
         msg = f"{path}: a topic is only used with bags, not {fmt} files"
         raise FormatError(msg)
     if not file.is_file():
         read_bytes(file, source=str(path))  # raises: a folder, or no such file
     if fmt == "lla":
-        return read_lla(file, origin=geo_origin, crs=crs, strict=strict)
+        return read_lla(
+            file, origin=geo_origin, crs=crs, strict=strict, repeated_stamps=repeated_stamps
+        )
     if geo_origin is not None or crs is not None:
         msg = (
             f"{path}: an ENU origin or a CRS (`geo_origin=`, `crs=`) applies to NavSatFix "
@@ -309,10 +323,12 @@ def read_trajectory(
         )
         raise FormatError(msg)
     if fmt == "kitti":
-        return read_kitti(file, times_path=times_path, strict=strict)
+        return read_kitti(
+            file, times_path=times_path, strict=strict, repeated_stamps=repeated_stamps
+        )
     if fmt == "euroc":
-        return read_euroc(file, strict=strict)
-    return read_tum(file, strict=strict)
+        return read_euroc(file, strict=strict, repeated_stamps=repeated_stamps)
+    return read_tum(file, strict=strict, repeated_stamps=repeated_stamps)
 
 
 @kept_streams()

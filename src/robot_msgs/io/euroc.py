@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import os
     from pathlib import Path
 
+    from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["EUROC_COLUMNS", "EUROC_HEADER", "read_euroc", "write_euroc"]
@@ -42,7 +43,12 @@ EUROC_HEADER = (
 )
 
 
-def read_euroc(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTrajectory:
+def read_euroc(
+    path: str | os.PathLike[str],
+    *,
+    strict: bool = False,
+    repeated_stamps: RepeatedStamps = "first",
+) -> PoseTrajectory:
     r"""Read an EuRoC ground-truth CSV.
 
     Parameters
@@ -51,6 +57,9 @@ def read_euroc(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTra
         The CSV: ``t[ns], px, py, pz, qw, qx, qy, qz`` then any further columns.
     strict : bool
         Refuse data problems instead of fixing them with a warning.
+    repeated_stamps : {"first", "last", "refuse"}
+        Which of the rows with equal stamps is kept, or refuse them
+        (:mod:`robot_msgs.io.clean`, rule 4).
 
     Returns
     -------
@@ -114,7 +123,7 @@ def read_euroc(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTra
         )
     return finish_trajectory(
         stamps_ns, xyz, wxyz[:, [1, 2, 3, 0]], source=table.source, where=table.where,
-        strict=strict, owned=True,
+        strict=strict, owned=True, repeated_stamps=repeated_stamps,
     )  # fmt: skip
 
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
+    from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["InputFile", "InputsCache", "read_inputs"]
@@ -70,6 +71,7 @@ def read_inputs(
     inputs: Sequence[InputFile],
     *,
     strict: bool = False,
+    repeated_stamps: RepeatedStamps = "first",
     geo_origin: tuple[float, float, float] | None = None,
     crs: str | None = None,
     cache: InputsCache | None = None,
@@ -82,6 +84,9 @@ def read_inputs(
         The reference first, then the estimates.
     strict : bool
         Refuse data problems instead of fixing them with a warning.
+    repeated_stamps : {"first", "last", "refuse"}
+        Which of the rows with equal stamps is kept, or refuse them
+        (:mod:`robot_msgs.io.clean`, rule 4).
     geo_origin : (lat, lon, alt), optional
         The local ENU origin of georeferenced inputs, degrees and metres above the
         WGS-84 ellipsoid (default: the first fix of the first of them).
@@ -123,7 +128,7 @@ def read_inputs(
     out = []
     for given, (file, fmt, topic), geo in zip(inputs, files, georeferenced, strict=True):
         frame = (origin, crs) if geo else (None, None)
-        key = (str(file.resolve()), fmt, topic, given.times_path, strict, *frame)
+        key = (str(file.resolve()), fmt, topic, given.times_path, strict, repeated_stamps, *frame)
         if cache is None or key not in cache:
             traj = read_trajectory(
                 file,
@@ -131,6 +136,7 @@ def read_inputs(
                 topic=topic,
                 times_path=given.times_path,
                 strict=strict,
+                repeated_stamps=repeated_stamps,
                 geo_origin=frame[0],
                 crs=frame[1],
             )

@@ -27,6 +27,7 @@ from robot_msgs.io.table import read_table
 if TYPE_CHECKING:
     import os
 
+    from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.io.table import Table
     from robot_msgs.trajectory import PoseTrajectory
 
@@ -56,6 +57,7 @@ def read_lla(
     origin: tuple[float, float, float] | None = None,
     crs: str | None = None,
     strict: bool = False,
+    repeated_stamps: RepeatedStamps = "first",
 ) -> PoseTrajectory:
     r"""Read an ``lla`` file (module docstring) as a trajectory in metres.
 
@@ -69,6 +71,9 @@ def read_lla(
         A projected CRS (``"EPSG:32632"``) instead of ENU; needs the ``geo`` extra.
     strict : bool
         Refuse data problems instead of fixing them with a warning.
+    repeated_stamps : {"first", "last", "refuse"}
+        Which of the rows with equal stamps is kept, or refuse them
+        (:mod:`robot_msgs.io.clean`, rule 4).
 
     Returns
     -------
@@ -111,6 +116,7 @@ def read_lla(
         source=str(path),
         where=where,
         strict=strict,
+        repeated_stamps=repeated_stamps,
         frame_id=crs or "enu",
         owned=True,
     )

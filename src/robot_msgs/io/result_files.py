@@ -32,8 +32,9 @@ from __future__ import annotations
 import codecs
 import io
 import math
+import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -49,12 +50,9 @@ from robot_msgs.msg_json import encode_json_into
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
 
-if TYPE_CHECKING:
-    import os
-
 __all__ = ["RESULT_FORMATS", "load_result", "result_format", "save_result"]
 
-#: The formats of a saved result, by the name's suffix (anything else is JSON).
+#: The formats of a saved result, by the name's suffix (``-``, standard output, is JSON).
 RESULT_FORMATS = {".json": "json", ".npz": "npz", ".parquet": "parquet", ".pq": "parquet"}
 
 _SKELETON = "robot_msgs.json"
@@ -63,15 +61,40 @@ _KINDS = "fiub"  # the dtype kinds a result's arrays have: floats, integers, boo
 _MAX_DIMENSIONS = 8
 
 
-def result_format(path: str | os.PathLike[str]) -> str:
-    """Return the format a result file's name says: ``json`` (default), ``npz`` or ``parquet``.
+def result_format(path: str | os.PathLike[str], *, saving: bool = False) -> str:
+    """Return the format a result file's name says: ``json``, ``npz`` or ``parquet``.
+
+    Reading, any other name is tried as JSON (the reader then says what it is not).
+
+    Raises
+    ------
+    FormatError
+        ``saving`` and any other suffix: a result is never written under a name that
+        says something else (``.zip`` is evo's ``--save_results`` archive, which this is
+        not).
 
     Examples
     --------
     >>> result_format("a.npz"), result_format("b.PARQUET"), result_format("c.res")
     ('npz', 'parquet', 'json')
+    >>> result_format("c.zip", saving=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.FormatError: c.zip: a result is saved as .json, .npz or .parquet, ...
     """
-    return RESULT_FORMATS.get(Path(path).suffix.lower(), "json")
+    suffix = Path(path).suffix.lower()
+    if suffix in RESULT_FORMATS or os.fspath(path) == "-":
+        return RESULT_FORMATS.get(suffix, "json")
+    if saving:
+        said = f"{suffix!r}" if suffix else "a name without a suffix"
+        msg = f"{path}: a result is saved as .json, .npz or .parquet, not {said}"
+        if suffix == ".zip":
+            msg += (
+                " (evo's --save_results archive; robot-msgs res reads those, it does not "
+                "write them)"
+            )
+        raise FormatError(msg)
+    return "json"
 
 
 def _split(tree: Any, arrays: list[np.ndarray[Any, Any]]) -> Any:
@@ -153,7 +176,7 @@ def save_result(
     >>> load_result(path) == result
     True
     """
-    fmt = result_format(path)
+    fmt = result_format(path, saving=True)
     if fmt == "json":
         text = bytearray()
         encode_json_into(result, text)  # one buffer, the newline appended: no copy of it

@@ -40,6 +40,7 @@ from robot_msgs.rotations import (
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
+    from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.typing import Float64Array
 
 __all__ = ["TF_TYPE", "is_tf_id", "parse_tf_id", "read_tf"]
@@ -159,7 +160,14 @@ def _sample(traj: PoseTrajectory, stamps: Float64Array) -> tuple[Float64Array, F
     return pos, quat_xyzw_slerp(q[i], q[i + 1], frac)
 
 
-def read_tf(reader: Any, tf_id: str, *, source: str, strict: bool = False) -> PoseTrajectory:
+def read_tf(
+    reader: Any,
+    tf_id: str,
+    *,
+    source: str,
+    strict: bool = False,
+    repeated_stamps: RepeatedStamps = "first",
+) -> PoseTrajectory:
     """Read the TF chain ``tf_id`` from an open ``rosbags`` ``AnyReader``.
 
     Parameters
@@ -172,6 +180,9 @@ def read_tf(reader: Any, tf_id: str, *, source: str, strict: bool = False) -> Po
         The bag, for messages.
     strict : bool
         Refuse data problems of any transform of the chain instead of fixing them.
+    repeated_stamps : {"first", "last", "refuse"}
+        Which of the rows with equal stamps is kept, or refuse them
+        (:mod:`robot_msgs.io.clean`, rule 4).
 
     Returns
     -------
@@ -218,6 +229,7 @@ def read_tf(reader: Any, tf_id: str, *, source: str, strict: bool = False) -> Po
             source=f"{source} {static_topic if edge.static else topic} {edge.parent}->{edge.child}",
             where=lambda rows: [f"transform {int(r) + 1}" for r in rows],
             strict=strict,
+            repeated_stamps=repeated_stamps,
         )
     dynamic = {e.child: poses[e.child] for e in chain if not e.static}
     busiest, lo, hi = "", -np.inf, np.inf

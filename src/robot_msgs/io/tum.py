@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import os
     from pathlib import Path
 
+    from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["TUM_COLUMNS", "read_tum", "write_tum"]
@@ -37,7 +38,12 @@ __all__ = ["TUM_COLUMNS", "read_tum", "write_tum"]
 TUM_COLUMNS = ("t", "x", "y", "z", "qx", "qy", "qz", "qw")
 
 
-def read_tum(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTrajectory:
+def read_tum(
+    path: str | os.PathLike[str],
+    *,
+    strict: bool = False,
+    repeated_stamps: RepeatedStamps = "first",
+) -> PoseTrajectory:
     r"""Read a TUM trajectory file.
 
     Parameters
@@ -48,6 +54,9 @@ def read_tum(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTraje
         Refuse data problems (NaN rows, unsorted or repeated stamps, non-unit
         quaternions, nanosecond stamps) instead of fixing them with a warning; see
         :mod:`robot_msgs.io.clean`.
+    repeated_stamps : {"first", "last", "refuse"}
+        Which of the rows with equal stamps is kept, or refuse them
+        (:mod:`robot_msgs.io.clean`, rule 4).
 
     Returns
     -------
@@ -91,7 +100,14 @@ def read_tum(path: str | os.PathLike[str], *, strict: bool = False) -> PoseTraje
         )
         stamps /= 1e9  # the table's own array, as evo converts EuRoC's nanoseconds
     return finish_trajectory(
-        stamps, xyz, quat, source=table.source, where=table.where, strict=strict, owned=True
+        stamps,
+        xyz,
+        quat,
+        source=table.source,
+        where=table.where,
+        strict=strict,
+        owned=True,
+        repeated_stamps=repeated_stamps,
     )
 
 

@@ -104,7 +104,10 @@ class ResultsComparison:
         keys = list(dict.fromkeys(k for record in self.records for k in record))
         seen = {k: {repr(record.get(k)) for record in self.records} for k in keys}
         self.differing = [k for k in keys if len(seen[k]) > 1]
-        self.shared: dict[str, Value] = {k: self.records[0][k] for k in keys if len(seen[k]) == 1}
+        # A setting one record lacks (evo's zips record few) reads as None, as `seen` says.
+        self.shared: dict[str, Value] = {
+            k: self.records[0].get(k) for k in keys if len(seen[k]) == 1
+        }
         self.notes: list[str] = []
         self.ranking: list[str] | None = None
         self.forced = False

@@ -1,0 +1,57 @@
+"""How the inputs of an evaluation are read: the reading rules a user may choose.
+
+Every reader fixes data problems by stated rules (:mod:`robot_msgs.io.clean`); where a
+rule is a choice that changes numbers, it is declared here once, on its field, with its
+flag, as :mod:`robot_msgs.evaluation.settings` declares the evaluation's options.
+
+Repeated stamps (rows with equal stamps): ``"first"`` keeps the first row in the file,
+``"last"`` the last, ``"refuse"`` stops with an error naming the lines. Unset, the rule
+follows the protocol (:meth:`ReadSettings.rule_for`): the last row under
+``protocol="tum"``, as TUM's ``evaluate_rpe.py`` reads rows into a dict keyed by stamp
+(the last one written wins), the first otherwise. On V1_02 (``V102.txt``, 4 repeated
+stamps) the choice moves the TUM RPE by 0.19 %.
+
+Examples
+--------
+>>> ReadSettings().rule_for("tum"), ReadSettings().rule_for("evo")
+('last', 'first')
+>>> ReadSettings(repeated_stamps="refuse").rule_for("tum")
+'refuse'
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from msgspec import Meta
+
+from robot_msgs.flags import Flag
+from robot_msgs.msg import Msg, message
+
+__all__ = ["ReadSettings"]
+
+_READING = "reading rules"
+
+
+@message("evaluation/ReadSettings")
+class ReadSettings(Msg):
+    """The reading rules of an evaluation's inputs (module docstring)."""
+
+    repeated_stamps: (
+        Annotated[
+            Literal["first", "last", "refuse"],
+            Meta(
+                description="rows with equal stamps: keep the first or the last in the "
+                "file, or refuse them (default: last with --protocol tum, as "
+                "evaluate_rpe.py; first otherwise)"
+            ),
+            Flag("--repeated-stamps", group=_READING),
+        ]
+        | None
+    ) = None
+
+    def rule_for(self, protocol: str) -> Literal["first", "last", "refuse"]:
+        """Return the repeated-stamps rule for an evaluation under ``protocol``."""
+        if self.repeated_stamps is not None:
+            return self.repeated_stamps
+        return "last" if protocol == "tum" else "first"
