@@ -1,48 +1,37 @@
-"""Whole-process time of the command line, against evo's, measured in one run.
+"""Whole-process time of the command line against evo's, paired and alternated.
 
-    python benchmarks/bench_cli.py [--poses 50000] [--repeats 5]
+    python benchmarks/bench_cli.py [--poses 50000] [--pairs 7]
 
 What a user feels: the time from typing the command to its output, start-up included
-(the interpreter, the imports, reading both files, the metric, printing). Each command
-runs ``--repeats`` times as a subprocess; the table shows the median and the best wall
-time and the ratio of the medians. The inputs are the random-walk ground truth and noisy,
-drifting estimate of ``bench_evaluation.py`` (TUM files, 10 Hz); evo (when installed)
-runs on the same files, and the rmse both print is compared, so the ratios are between
-equal results.
+(the interpreter, the imports, reading both files, the metric, printing). Each row runs
+our command and the reference alternately, ``--pairs`` times each, under the harness's
+fresh launcher (``harness.py`` says why); it shows the median wall and CPU time of each
+side with their range, and the median of the pairwise ratios (reference / ours) with
+their min and max. The inputs are the random-walk ground truth and noisy, drifting
+estimate of ``bench_evaluation.py`` (TUM files, 10 Hz); evo (when installed) runs on the
+same files and the rmse both print is compared, so the ratios are between equal results.
 
-Rows: ``robot-msgs --help`` against ``python -c "import numpy"`` (the start-up floor of
-any NumPy program); ``ape`` with and without SE(3) alignment; ``rpe --delta 1
---delta-unit m --all-pairs`` (evo's quadratic all-pairs path search).
+Rows: ``robot-msgs --help`` and ``robot-msgs ape --help`` against ``python -c "import
+numpy"`` (the start-up floor of any NumPy program; shown as our extra milliseconds of
+CPU); ``ape`` with and without SE(3) alignment; ``rpe --delta 1 --delta-unit m
+--all-pairs`` (evo's quadratic all-pairs path search).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_evaluation import make_files
+from harness import bench_env, machine_line, paired, spread
 
 BIN = Path(sys.executable).parent
-
-
-def timed(argv: list[str], repeats: int, env: dict[str, str]) -> tuple[list[float], str]:
-    """Wall times of ``repeats`` runs of ``argv`` and the last run's stdout."""
-    times, out = [], ""
-    for _ in range(repeats):
-        start = time.perf_counter()
-        done = subprocess.run(argv, capture_output=True, text=True, check=True, env=env)
-        times.append(time.perf_counter() - start)
-        out = done.stdout
-    return times, out
 
 
 def evo_rmse(stdout: str) -> float:
@@ -54,67 +43,65 @@ def evo_rmse(stdout: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--poses", type=int, default=50_000)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--pairs", type=int, default=7)
     args = parser.parse_args()
-    env = {**os.environ, "HOME": tempfile.mkdtemp(prefix="evo-home-"), "MPLBACKEND": "Agg"}
-    # Bytecode caching as on a user's machine (some sandboxes set PYTHONDONTWRITEBYTECODE,
-    # which makes every start compile the package from source: ~30 ms of robot-msgs'
-    # start-up, not of evo's, whose site-packages install wrote its .pyc files).
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = bench_env(HOME=tempfile.mkdtemp(prefix="evo-home-"))
     have_evo = (BIN / "evo_ape").exists()
+    numpy = [sys.executable, "-c", "import numpy"]
     with tempfile.TemporaryDirectory() as tmp:
         ref, est = make_files(args.poses, Path(tmp))
         rm = str(BIN / "robot-msgs")
         rows = [
-            (
-                "--help (vs import numpy)",
-                [rm, "--help"],
-                [sys.executable, "-c", "import numpy"],
-            ),
-            (
-                "ape",
-                [rm, "ape", str(ref), str(est), "--json"],
-                [str(BIN / "evo_ape"), "tum", str(ref), str(est)],
-            ),
-            (
-                "ape --align se3",
-                [rm, "ape", str(ref), str(est), "--align", "se3", "--json"],
-                [str(BIN / "evo_ape"), "tum", str(ref), str(est), "-a"],
-            ),
-            (
-                "rpe --delta 1 --delta-unit m --all-pairs",
-                [rm, "rpe", str(ref), str(est), "--delta", "1", "--delta-unit", "m",
-                 "--all-pairs", "--json"],
-                [str(BIN / "evo_rpe"), "tum", str(ref), str(est), "--delta", "1",
-                 "--delta_unit", "m", "--all_pairs"],
-            ),
+            ("--help", [rm, "--help"], numpy),
+            ("ape --help", [rm, "ape", "--help"], numpy),
+            ("ape", [rm, "ape", str(ref), str(est), "--json"],
+             [str(BIN / "evo_ape"), "tum", str(ref), str(est)]),
+            ("ape --align se3", [rm, "ape", str(ref), str(est), "--align", "se3", "--json"],
+             [str(BIN / "evo_ape"), "tum", str(ref), str(est), "-a"]),
+            ("rpe --delta 1 --delta-unit m --all-pairs",
+             [rm, "rpe", str(ref), str(est), "--delta", "1", "--delta-unit", "m",
+              "--all-pairs", "--json"],
+             [str(BIN / "evo_rpe"), "tum", str(ref), str(est), "--delta", "1",
+              "--delta_unit", "m", "--all_pairs"]),
         ]  # fmt: skip
-        # Warm-up, not timed: the .pyc files are written, evo writes its settings file.
-        for _, ours, theirs in rows:
-            subprocess.run(ours, capture_output=True, env=env, check=False)
-            if have_evo:
-                subprocess.run(theirs, capture_output=True, env=env, check=False)
+        print(f"{args.poses} poses per file; {args.pairs} alternating pairs a row")
+        print(f"before: {machine_line()}")
         print(
-            f"{args.poses} poses per file; median (best) of {args.repeats} runs; {os.cpu_count()} cores"
+            f"{'command':<40} {'ours wall':>9} {'CPU':>6} {'ref. wall':>9} {'CPU':>6} "
+            f"{'ratio wall':>19} {'ratio CPU':>19}  agreement"
         )
-        print(f"{'command':<42} {'robot_msgs':>16} {'reference':>16} {'ratio':>7}  agreement")
         for label, ours, theirs in rows:
-            mine, out = timed(ours, args.repeats, env)
-            other_name = "import numpy" if label.startswith("--help") else "evo"
-            if other_name == "evo" and not have_evo:
-                print(f"{label:<42} {statistics.median(mine):>9.3f} s        evo not installed")
+            floor = theirs is numpy
+            if not floor and not have_evo:
+                print(f"{label:<40} evo not installed")
                 continue
-            ref_times, ref_out = timed(theirs, args.repeats, env)
-            agreement = ""
-            if other_name == "evo":
-                ours_rms = next(iter(json.loads(out)["stats"].values()))["rms"]
-                agreement = f"rmse {ours_rms:.6g} vs {evo_rmse(ref_out):.6g}"
-            m, r = statistics.median(mine), statistics.median(ref_times)
-            ratio = f"{r / m:6.1f}x" if other_name == "evo" else f"{(m - r) * 1e3:+5.0f}ms"
+            runs = paired(ours, theirs, args.pairs, env)
+            walls_a = [r.wall_s for r in runs.a]
+            cpus_a = [r.cpu_s for r in runs.a]
+            walls_b = [r.wall_s for r in runs.b]
+            cpus_b = [r.cpu_s for r in runs.b]
+            if floor:  # our extra start-up over numpy's import, per pair
+                extra_wall = [(a - b) * 1e3 for a, b in zip(walls_a, walls_b, strict=True)]
+                extra_cpu = [(a - b) * 1e3 for a, b in zip(cpus_a, cpus_b, strict=True)]
+                ratio_wall = spread(extra_wall, "{:+.0f}") + " ms"
+                ratio_cpu = spread(extra_cpu, "{:+.0f}") + " ms"
+                agreement = "reference: python -c 'import numpy'"
+            else:
+                ratio_wall = spread(runs.ratios("wall_s"), "{:.1f}") + "x"
+                ratio_cpu = spread(runs.ratios("cpu_s"), "{:.1f}") + "x"
+                ours_rms = next(iter(json.loads(runs.a[-1].stdout)["stats"].values()))["rms"]
+                agreement = f"rmse {ours_rms:.6g} vs {evo_rmse(runs.b[-1].stdout):.6g}"
+            med = statistics.median
             print(
-                f"{label:<42} {m:>7.3f} ({min(mine):.3f}) {r:>7.3f} ({min(ref_times):.3f}) "
-                f"{ratio:>7}  {agreement}"
+                f"{label:<40} {med(walls_a):>9.3f} {med(cpus_a):>6.3f} {med(walls_b):>9.3f} "
+                f"{med(cpus_b):>6.3f} {ratio_wall:>19} {ratio_cpu:>19}  {agreement}",
+                flush=True,
             )
+        print(f"after: {machine_line()}")
+        print(
+            "seconds: medians over the pairs; ratio: reference / ours in each pair, median"
+            " (min-max); --help rows: our extra ms over `import numpy` in each pair"
+        )
 
 
 if __name__ == "__main__":

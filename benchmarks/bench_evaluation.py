@@ -1,7 +1,7 @@
 """Trajectory evaluation, step by step: robot_msgs against evo, timed in one run.
 
-    PYTHONPATH=src python benchmarks/bench_evaluation.py [--sizes 1e3 1e4 1e5 1e6]
-        [--evo-max 1e5] [--evo-quadratic-max 1e4] [--repeats 3]
+    python benchmarks/bench_evaluation.py [--sizes 1e3 1e4 1e5 1e6]
+        [--evo-max 1e5] [--evo-quadratic-max 1e5] [--repeats 3]
 
 Data: a random-walk SE(3) ground truth of N poses at 10 Hz (Gaussian steps of ~5 cm,
 rotation increments of ~1 degree) and an estimate of N poses with noise, a slow drift
@@ -10,9 +10,12 @@ the previous one: load (both files), associate (evo's nearest rule, 0.01 s), ali
 Umeyama), APE translation and rotation angle (errors + statistics), RPE translation for
 1 frame, 1 m all pairs and 1 s all pairs (pair selection + errors + statistics).
 
-robot_msgs: best of --repeats. evo (when installed): one run per step up to --evo-max
-poses; its all-pairs path search is quadratic, so it runs only up to --evo-quadratic-max
-and is extrapolated as c N^2 beyond (marked "~"); evo has no seconds unit ("n/a").
+robot_msgs: the median of --repeats, the repeats alternating with evo's runs of the same
+size. evo (when installed): the same number of runs per step up to --evo-max poses, the
+median shown; its all-pairs path search is quadratic, so above --evo-quadratic-max it is
+not run ("-"): a reference figure is measured or absent, never extrapolated. Where evo's
+step takes more than 5 s it runs once (marked "1x"). Each time is wall (CPU) seconds of
+the step, CPU from ``time.process_time``; evo has no seconds unit ("n/a").
 Peak memory: tracemalloc around one robot_msgs run of each step, in a separate pass (so
 tracing never slows the timed runs), in MiB and bytes per pose (flat in N = linear).
 The evo and robot_msgs statistics of each shared step are compared (max relative
@@ -23,7 +26,8 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
+import statistics
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -31,6 +35,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from harness import machine_line
 
 from robot_msgs.compare import error_stats
 from robot_msgs.evaluation import (
@@ -96,14 +103,14 @@ def make_files(n: int, folder: Path, seed: int = 0) -> tuple[Path, Path]:
 
 
 def ours_steps(ref_path: Path, est_path: Path) -> dict[str, Any]:
-    """Run every step once; return each step's time (s) and result."""
-    times: dict[str, float] = {}
+    """Run every step once; return each step's (wall, CPU) seconds and result."""
+    times: dict[str, tuple[float, float]] = {}
     out: dict[str, Any] = {}
 
     def step(name: str, fn: Any) -> Any:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         value = fn()
-        times[name] = time.perf_counter() - start
+        times[name] = (time.perf_counter() - start, time.process_time() - cpu)
         out[name] = value
         return value
 
@@ -185,13 +192,13 @@ def evo_steps(ref_path: Path, est_path: Path, *, quadratic: bool) -> dict[str, A
         from evo.tools import file_interface
     except ImportError:
         return None
-    times: dict[str, float] = {}
+    times: dict[str, tuple[float, float]] = {}
     out: dict[str, Any] = {}
 
     def step(name: str, fn: Any) -> Any:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         value = fn()
-        times[name] = time.perf_counter() - start
+        times[name] = (time.perf_counter() - start, time.process_time() - cpu)
         out[name] = value
         return value
 
@@ -237,10 +244,19 @@ def _rel_diff(ours: Any, evo: dict[str, float]) -> float:
 # --------------------------------------------------------------------------- main
 
 
-def _fmt_time(value: float | None, mark: str = "") -> str:
+def _fmt_time(value: tuple[float, float] | None, mark: str = "") -> str:
     if value is None:
         return "-"
-    return f"{mark}{value * 1e3:.1f} ms" if value < 1 else f"{mark}{value:.2f} s"
+    wall, cpu = value
+    if wall < 1:
+        return f"{mark}{wall * 1e3:.1f} ({cpu * 1e3:.1f}) ms"
+    return f"{mark}{wall:.2f} ({cpu:.2f}) s"
+
+
+def _median_times(runs: list[dict[str, Any]], name: str) -> tuple[float, float]:
+    walls = [r["times"][name][0] for r in runs]
+    cpus = [r["times"][name][1] for r in runs]
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def main() -> None:
@@ -248,63 +264,65 @@ def main() -> None:
     parser.add_argument("--sizes", type=float, nargs="+", default=[1e3, 1e4, 1e5, 1e6])
     parser.add_argument("--evo-max", type=float, default=1e5, help="largest N evo runs at")
     parser.add_argument(
-        "--evo-quadratic-max", type=float, default=1e4, help="largest N for evo's O(N^2) step"
+        "--evo-quadratic-max", type=float, default=1e5, help="largest N for evo's O(N^2) step"
     )
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    print(f"machine: {os.cpu_count()} cores; numpy {np.__version__}")
+    print(f"before: {machine_line()}")
     try:
         from importlib.metadata import version
 
         print(f"evo {version('evo')}")
     except Exception:
         print("evo not installed: robot_msgs rows only")
-    quad_coeff: float | None = None  # evo's seconds per N^2 for the all-pairs path step
     rows: list[tuple[int, str, str, str, str, str, str]] = []
     totals: list[tuple[int, float, float | None]] = []
     for size in args.sizes:
         n = int(size)
         with tempfile.TemporaryDirectory() as tmp:
             ref_path, est_path = make_files(n, Path(tmp))
-            runs = [ours_steps(ref_path, est_path) for _ in range(args.repeats)]
-            best = {s: min(r["times"][s] for r in runs) for s in STEPS}
+            runs: list[dict[str, Any]] = []
+            evo_runs: list[dict[str, Any]] = []
+            slow = False  # an evo step took > 5 s: evo's figures of this size are one run
+            for _ in range(args.repeats):  # ours and evo alternate
+                runs.append(ours_steps(ref_path, est_path))
+                if n <= args.evo_max and not slow:
+                    quadratic = n <= args.evo_quadratic_max
+                    evo = evo_steps(ref_path, est_path, quadratic=quadratic)
+                    if evo is not None:
+                        evo_runs.append(evo)
+                        slow = any(wall > 5 for wall, _ in evo["times"].values())
             peaks = ours_memory(ref_path, est_path)
-            evo = None
-            if n <= args.evo_max:
-                evo = evo_steps(ref_path, est_path, quadratic=n <= args.evo_quadratic_max)
-        evo_times: dict[str, float] = {} if evo is None else dict(evo["times"])
-        marks: dict[str, str] = {}
-        if evo is not None and "RPE 1 m all" in evo_times:
-            quad_coeff = evo_times["RPE 1 m all"] / n**2
-        elif evo is not None and quad_coeff is not None:
-            evo_times["RPE 1 m all"] = quad_coeff * n**2
-            marks["RPE 1 m all"] = "~"
+        mine = {s: _median_times(runs, s) for s in STEPS}
+        evo_times = {
+            s: _median_times([r for r in evo_runs if s in r["times"]], s)
+            for s in STEPS
+            if any(s in r["times"] for r in evo_runs)
+        }
         for name in STEPS:
-            mine = best[name]
             theirs = evo_times.get(name)
-            ratio = "-" if theirs is None else f"{marks.get(name, '')}{theirs / mine:.0f}x"
+            mark = "1x " if len(evo_runs) == 1 < args.repeats and theirs is not None else ""
+            ratio = "-" if theirs is None else f"{theirs[0] / mine[name][0]:.0f}x"
             check = "-"
-            if evo is not None and name in evo["results"] and name.startswith(("APE", "RPE")):
-                check = f"{_rel_diff(runs[0]['results'][name], evo['results'][name]):.1e}"
-            if evo is not None and name == "RPE 1 s all":
+            if evo_runs and name in evo_runs[0]["results"] and name.startswith(("APE", "RPE")):
+                check = f"{_rel_diff(runs[0]['results'][name], evo_runs[0]['results'][name]):.1e}"
+            if evo_runs and name == "RPE 1 s all":
                 theirs_txt = "n/a (no s unit)"
             else:
-                theirs_txt = _fmt_time(theirs, marks.get(name, ""))
+                theirs_txt = _fmt_time(theirs, mark)
             rows.append(
                 (
                     n,
                     name,
-                    _fmt_time(mine),
+                    _fmt_time(mine[name]),
                     theirs_txt,
                     ratio,
                     f"{peaks[name] / 2**20:.1f} MiB ({peaks[name] / n:.0f} B/pose)",
                     check,
                 )
             )
-        evo_total = None
-        if evo is not None:
-            evo_total = sum(evo_times.get(s, 0.0) for s in STEPS)
-        totals.append((n, sum(best.values()), evo_total))
+        evo_total = sum(t[0] for t in evo_times.values()) if evo_times else None
+        totals.append((n, sum(t[0] for t in mine.values()), evo_total))
         print(f"done N={n}", flush=True)
     header = ("N", "step", "robot_msgs", "evo", "evo/ours", "peak memory (ours)", "rel. diff")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
@@ -313,11 +331,14 @@ def main() -> None:
     for row in rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)))
     print()
-    print("whole pipeline (sum of the steps above; evo without the s step):")
-    for n, mine, theirs in totals:
-        extra = "" if theirs is None else f"  evo {_fmt_time(theirs)}  ({theirs / mine:.0f}x)"
-        print(f"  N={n:>8}: robot_msgs {_fmt_time(mine)}{extra}")
-    print("~: extrapolated as c N^2 from the largest N evo ran the quadratic step at")
+    print("whole pipeline (sum of the steps' wall times; evo: the steps it ran):")
+    for n, total, theirs in totals:
+        extra = "" if theirs is None else f"  evo {theirs:.3f} s  ({theirs / total:.0f}x)"
+        print(f"  N={n:>8}: robot_msgs {total:.3f} s{extra}")
+    print(
+        "wall (CPU) of each step, median of the runs; 1x: one evo step took > 5 s, so evo ran once"
+    )
+    print(f"after: {machine_line()}")
 
 
 if __name__ == "__main__":

@@ -157,10 +157,16 @@ convert_slow(const unsigned char *start, const unsigned char *stop, double *out)
     }
     memcpy(buffer, start, (size_t)length);
     buffer[length] = '\0';
-    value = PyOS_string_to_double(buffer, &end, NULL);
-    if (value == -1.0 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return -1;
+    {
+        /* The parse runs without the GIL (two files parse at once); Python's conversion
+           and its error state need it, for the rare number the shortcuts can't take. */
+        PyGILState_STATE gil = PyGILState_Ensure();
+        value = PyOS_string_to_double(buffer, &end, NULL);
+        if (value == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            end = NULL;
+        }
+        PyGILState_Release(gil);
     }
     if (end != buffer + length) {
         return -1;
@@ -339,7 +345,8 @@ typedef struct {
 /*
  * The rows of data[begin:end] (a NUL byte at end), written to the columns and lines
  * (the 1-based file line of each row). Returns the number of rows, -1 when the input is
- * not one this fast path takes, -2 with a Python error set.
+ * not one this fast path takes, -2 when the buffers hold fewer rows than the data. Runs
+ * without the GIL: it touches no Python object (convert_slow takes the GIL itself).
  */
 static Py_ssize_t
 parse_rows(const unsigned char *p, const unsigned char *end, const Columns *columns,
@@ -356,8 +363,7 @@ parse_rows(const unsigned char *p, const unsigned char *end, const Columns *colu
         int skipped = 0;        /* this is the header line */
 
         if (row >= capacity) {
-            PyErr_SetString(PyExc_ValueError, "buffers too small for the rows");
-            return -2;
+            return -2;  /* the caller says so, holding the GIL */
         }
         for (;;) {
             const unsigned char *start = p;
@@ -515,11 +521,17 @@ fasttable_parse(PyObject *Py_UNUSED(module), PyObject *args)
     }
     {
         /* A bytes object ends with a NUL byte past its length: the loops' sentinel. */
+        /* data is immutable and the buffers are held by their views: the parse needs
+           no Python object, so other threads (the other input's parse) run meanwhile. */
         const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(data);
-        rows = parse_rows(p, p + PyBytes_GET_SIZE(data), &columns, extra_columns, header,
+        Py_ssize_t size = PyBytes_GET_SIZE(data);
+        Py_BEGIN_ALLOW_THREADS
+        rows = parse_rows(p, p + size, &columns, extra_columns, header,
                           (int64_t *)lines.buf, capacity);
+        Py_END_ALLOW_THREADS
     }
     if (rows == -2) {
+        PyErr_SetString(PyExc_ValueError, "buffers too small for the rows");
         goto done;
     }
     result = PyLong_FromSsize_t(rows == 0 ? -1 : rows);
@@ -544,6 +556,7 @@ fasttable_count_lines(PyObject *Py_UNUSED(module), PyObject *arg)
     }
     p = (const char *)data.buf;
     end = p + data.len;
+    Py_BEGIN_ALLOW_THREADS
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (nl == NULL) {
@@ -552,6 +565,7 @@ fasttable_count_lines(PyObject *Py_UNUSED(module), PyObject *arg)
         count++;
         p = nl + 1;
     }
+    Py_END_ALLOW_THREADS
     PyBuffer_Release(&data);
     return PyLong_FromSsize_t(count);
 }
