@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.compare.statistics import median
 from robot_msgs.evaluation.settings import FIRST_POSE_METHODS
 from robot_msgs.rotations import quat_xyzw_conjugate, quat_xyzw_from_matrix, quat_xyzw_multiply
 
@@ -64,7 +65,7 @@ def _left(q_xyzw: Float64Array) -> Float64Array:
 def _median_angle_deg(turned_reference: Float64Array, estimate: Float64Array) -> float:
     """Median angle between rows, deg: ``2 arccos(|q_i · p_i|)`` is monotone in ``|q · p|``."""
     dots = np.abs(np.einsum("ni,ni->n", turned_reference, estimate))
-    return math.degrees(2.0 * math.acos(min(float(np.median(dots)), 1.0)))
+    return math.degrees(2.0 * math.acos(min(float(median(dots)), 1.0)))
 
 
 def quaternion_order_check(
