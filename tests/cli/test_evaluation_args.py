@@ -57,7 +57,10 @@ def test_offset_search_sets_the_range(tmp_path: Path, capsys: pytest.CaptureFixt
     ("flags", "message"),
     [
         (["--offset-search", "0.5"], "ERROR: --offset-search 0.5: expected offset_auto"),
-        (["--offset", "auto", "--offset-search", "0"], "ERROR: --offset-search 0: expected float > 0"),
+        (
+            ["--offset", "auto", "--offset-search", "0"],
+            "ERROR: --offset-search 0: expected float > 0",
+        ),
     ],
 )
 def test_bad_offset_flags_are_one_error_line(
@@ -200,7 +203,10 @@ def test_several_deltas_and_the_tum_protocol_from_the_command_line(
     [
         (["--protocol", "tum", "--align", "se3"], "ERROR: --align se3: expected the default with"),
         (["--protocol", "tum", "--all-pairs"], "ERROR: --all-pairs: expected the default False"),
-        (["--delta", "1", "2.5"], "ERROR: --delta 1 2.5: expected a whole number of frames, got float 2.5"),
+        (
+            ["--delta", "1", "2.5"],
+            "ERROR: --delta 1 2.5: expected a whole number of frames, got float 2.5",
+        ),
     ],
 )
 def test_pair_flags_that_do_not_fit_are_one_error_line(
