@@ -89,7 +89,7 @@ def main() -> None:
             else:
                 ratio_wall = spread(runs.ratios("wall_s"), "{:.1f}") + "x"
                 ratio_cpu = spread(runs.ratios("cpu_s"), "{:.1f}") + "x"
-                ours_rms = next(iter(json.loads(runs.a[-1].stdout)["stats"].values()))["rms"]
+                ours_rms = json.loads(runs.a[-1].stdout)["signals"][0]["stats"]["rms"]
                 agreement = f"rmse {ours_rms:.6g} vs {evo_rmse(runs.b[-1].stdout):.6g}"
             med = statistics.median
             print(

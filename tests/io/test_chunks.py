@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError
+from robot_msgs.io import chunks as chunks_module
 from robot_msgs.io import table as table_module
 from robot_msgs.io.chunks import file_chunks, parse_chunks
 from robot_msgs.io.table import read_table
@@ -131,3 +132,17 @@ def test_only_a_file_larger_than_a_piece_is_read_in_pieces(tmp_path: Path) -> No
         _read(path, size // 4)
     assert len(calls) == 1
     assert 50 <= calls[0] <= 60  # the estimate from the first piece's lines
+
+
+def test_one_core_reads_the_pieces_alone_to_the_same_table(tmp_path: Path) -> None:
+    # Pieces are parsed two at a time, the second in a thread, when the process has two
+    # cores or more; on one core both are parsed here, in order: the same table either way.
+    rows = [f"{k}.5 {k} {2 * k} {3 * k} 0 0 0 1" for k in range(200)]
+    rows[57] = "# a comment that leaves a gap in its piece"
+    path = tmp_path / "a.tum"
+    path.write_text("\n".join(rows) + "\n")
+    threaded = _read(path, 97)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(chunks_module, "_CORES", 1)
+        alone = _read(path, 97)
+    assert alone == threaded == _read(path, 1 << 40)

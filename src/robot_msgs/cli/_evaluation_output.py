@@ -23,7 +23,6 @@ from robot_msgs.cli._evaluation_args import flags_in_text, flags_text
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.optional import require
-from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
     import argparse
@@ -286,19 +285,20 @@ def emit(
     alignment (:func:`robot_msgs.io.write_trajectory`). The table shows the settings
     that differ from ``defaults``.
     """
-    from robot_msgs.io.detect import write_trajectory  # noqa: PLC0415
-    from robot_msgs.io.result_files import save_result  # noqa: PLC0415
-
     written: list[Path] = []
     # With --save - the saved JSON is standard output's only content; the table goes to
     # standard error (one estimate only: several need {name}).
     to_stdout = any(p.save is not None and os.fspath(p.save) == STDOUT for p in plans)
     for k, (result, plan) in enumerate(zip(results, plans, strict=True)):
         if plan.save is not None:
+            from robot_msgs.io.result_files import save_result  # noqa: PLC0415
+
             path = save_result(plan.save, result, force=args.force)
             if os.fspath(plan.save) != STDOUT:
                 written.append(path)
         if plan.aligned is not None:
+            from robot_msgs.io.detect import write_trajectory  # noqa: PLC0415
+
             aligned = result.alignment.apply(estimates[k])
             written += write_trajectory(
                 plan.aligned, aligned, plan.aligned_format, force=args.force
@@ -306,6 +306,8 @@ def emit(
     comparisons = [r.comparison.summary() for r in results]
     if args.json:
         data = [c.to_dict() for c in comparisons]
+        from robot_msgs.strict_json import dumps  # noqa: PLC0415
+
         print(dumps(data[0] if len(data) == 1 else data), end="")
         for c in comparisons:
             for note in c.notes:

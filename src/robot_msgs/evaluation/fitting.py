@@ -129,7 +129,7 @@ def _check_points(name: str, values: Float64Array) -> Float64Array:
 
 def _spread_is_zero(centred: Float64Array, points: Float64Array) -> bool:
     """Whether the points are one point up to rounding of their coordinates."""
-    spread = math.sqrt(float(np.einsum("ni,ni->", centred, centred)) / centred.shape[0])
+    spread = math.sqrt(float(np.vdot(centred, centred)) / centred.shape[0])
     magnitude = max(-float(points.min()), float(points.max()))
     return spread <= STATIC_TOL * magnitude
 
@@ -149,8 +149,9 @@ def _umeyama(
                 f"{_ALTERNATIVES}"
             )
             raise AlignmentError(msg)
-    sigma2 = float(np.einsum("ni,ni->", xc, xc)) / n
-    cov = np.einsum("ni,nj->ij", yc, xc) / n
+    # BLAS (dot and a 3 x N by N x 3 product): about 20x and 2x the einsum loops at 10^6
+    sigma2 = float(np.vdot(xc, xc)) / n
+    cov = (yc.T @ xc) / n
     u, d, vt = np.linalg.svd(cov)
     sign = np.ones(3)
     if np.linalg.det(u) * np.linalg.det(vt) < 0.0:
@@ -178,7 +179,7 @@ def _yaw_fit(x: Float64Array, y: Float64Array) -> tuple[Float64Array, Float64Arr
     """
     mean_x, mean_y = x.mean(axis=0), y.mean(axis=0)
     xc, yc = x - mean_x, y - mean_y
-    c = np.einsum("ni,nj->ij", xc, yc)
+    c = xc.T @ yc
     a, b = c[0, 1] - c[1, 0], c[0, 0] + c[1, 1]
     flat_x = _spread_is_zero(xc[:, :2], x[:, :2])
     flat_y = _spread_is_zero(yc[:, :2], y[:, :2])

@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.compare.statistics import median
 from robot_msgs.compare.time_offset import TimeOffset
 from robot_msgs.errors import AssociationError
 from robot_msgs.evaluation.arguments import check_argument
@@ -289,13 +290,13 @@ def estimate_offset(
         raise AssociationError(msg)
     gap = settings.max_gap_s
     if gap is None:
-        gap = DEFAULT_GAP_INTERVALS * float(np.median(np.diff(reference.stamps_s)))
+        gap = DEFAULT_GAP_INTERVALS * float(median(np.diff(reference.stamps_s)))
     cost = _Cost(reference, estimate, with_scale=settings.align in SCALED_METHODS, gap=gap)
     n_est = len(estimate)
     every = np.arange(n_est)
     coarse_rows = every[:: max(1, -(-n_est // _COARSE_POSES))]
     fine_rows = every[:: max(1, -(-n_est // _FINE_POSES))]
-    interval = float(np.median(np.diff(estimate.stamps_s)))
+    interval = float(median(np.diff(estimate.stamps_s)))
     count = int(min(max((high - low) / interval + 1, _MIN_CANDIDATES), _MAX_CANDIDATES))
     candidates = np.linspace(low, high, count)
     step = float(candidates[1] - candidates[0])
@@ -315,7 +316,7 @@ def estimate_offset(
         )
         raise AssociationError(msg)
     finite = curve[np.isfinite(curve)]
-    contrast = float(np.median(finite)) / j0 - 1.0 if j0 > 0 else math.inf
+    contrast = float(median(finite)) / j0 - 1.0 if j0 > 0 else math.inf
     if j0 == 0.0 and float(finite.max()) == 0.0:
         contrast = 0.0
     residuals, sy = cost.residuals(tau, every)
@@ -330,7 +331,7 @@ def estimate_offset(
             "allows, so its motion cannot time the estimate; give `offset_s=`"
         )
         raise AssociationError(msg)
-    rise = float(np.median(finite)) - j0
+    rise = float(median(finite)) - j0
     if contrast < _REFUSE_CONTRAST or rise <= _REFUSE_RISE * sy:
         msg = (
             f"Cannot estimate a time offset: the alignment error hardly changes over the "

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.compare.statistics import median
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ reference's were x y z w (w last)); check the files' column order ...
     def figures(q_est: Float64Array) -> tuple[float, float]:
         d_est = quat_xyzw_multiply(quat_xyzw_conjugate(q_est[rows]), q_est[ends])
         error = angle_from_quat_xyzw(quat_xyzw_multiply(quat_xyzw_conjugate(d_ref), d_est))
-        return float(np.median(error / turn)), math.degrees(float(np.median(error)))
+        return median(error / turn), math.degrees(median(error))
 
     ratio, as_read = figures(q_raw)
     if not ratio > _SUSPECT_RATIO:

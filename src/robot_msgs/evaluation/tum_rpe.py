@@ -45,6 +45,7 @@ import numpy as np
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.signal import signal_name
+from robot_msgs.compare.statistics import median
 from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import Association
@@ -266,7 +267,7 @@ def tum_rpe_result(
     if len(cut) < 2 or len(moved) < 2:
         msg = f"Expected at least 2 poses on each side, got {len(cut)} reference, {len(moved)}"
         raise ValidationError(msg)
-    gap = 2.0 * float(np.median(np.diff(cut.stamps_s)))
+    gap = 2.0 * float(median(np.diff(cut.stamps_s)))
     match = closest_index(cut.stamps_s, moved.stamps_s + offset)
     valid = np.abs(cut.stamps_s[match] - (moved.stamps_s + offset)) <= gap
     rows = np.flatnonzero(valid)

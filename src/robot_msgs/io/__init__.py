@@ -37,9 +37,6 @@ if TYPE_CHECKING:
     )
     from robot_msgs.io.clean import QUATERNION_REFUSE_TOL, QUATERNION_ROUNDING_TOL
     from robot_msgs.io.detect import (
-        BAG_FORMATS,
-        FORMATS,
-        WRITE_FORMATS,
         FormatDetection,
         detect_format,
         explain_format,
@@ -58,6 +55,7 @@ if TYPE_CHECKING:
         list_examples,
         resolve_path,
     )
+    from robot_msgs.io.formats import BAG_FORMATS, FORMATS, WRITE_FORMATS
     from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
     from robot_msgs.io.lla import read_lla
     from robot_msgs.io.tf import parse_tf_id
@@ -127,9 +125,6 @@ __getattr__ = exports(
         ),
         "clean": ("QUATERNION_REFUSE_TOL", "QUATERNION_ROUNDING_TOL"),
         "detect": (
-            "BAG_FORMATS",
-            "FORMATS",
-            "WRITE_FORMATS",
             "FormatDetection",
             "detect_format",
             "explain_format",
@@ -142,6 +137,7 @@ __getattr__ = exports(
         ),
         "euroc": ("read_euroc", "write_euroc"),
         "evaluation_inputs": ("InputFile", "read_inputs"),
+        "formats": ("BAG_FORMATS", "FORMATS", "WRITE_FORMATS"),
         "examples": ("EXAMPLE_PREFIX", "example_path", "list_examples", "resolve_path"),
         "kitti": ("default_times_path", "read_kitti", "write_kitti"),
         "lla": ("read_lla",),

@@ -15,6 +15,8 @@ whole-file road, where the one set of rules and error messages lives.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -26,6 +28,9 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array, Int64Array
 
 __all__ = ["CompiledTable", "allocate_parts", "file_chunks", "parse_chunks"]
+
+#: Cores this process may use: one parses pieces alone, in this thread.
+_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class CompiledTable(Protocol):
@@ -90,6 +95,18 @@ def file_chunks(handle: BinaryIO, size: int) -> Iterator[bytes]:
         yield b"".join(pending)
 
 
+def _in_pairs(chunks: Iterable[bytes]) -> Iterator[list[bytes]]:
+    """Yield ``chunks`` two at a time (the last alone when their number is odd)."""
+    wave: list[bytes] = []
+    for chunk in chunks:
+        wave.append(chunk)
+        if len(wave) == 2:
+            yield wave
+            wave = []
+    if wave:
+        yield wave
+
+
 def _grow(parts: list[Float64Array], lines: Int64Array, rows: int) -> None:
     """Resize every part and ``lines`` to ``rows`` rows in place (``realloc``, no copy)."""
     for part in parts:
@@ -148,22 +165,46 @@ def parse_chunks(
     rows = 0
     line_base = 0  # lines before the current piece
     first = True
-    for chunk in chunks:
-        if not chunk.isascii():
-            return None
-        most = compiled.count_lines(chunk)
-        if rows + most > capacity:
-            capacity = max(rows + most, capacity + capacity // 2)
-            _grow(parts, lines, capacity)
-        views = tuple(part[rows : rows + most] for part in parts)
-        got = compiled.parse(chunk, extra_columns, header and first, views, lines[rows:])
-        del views  # no view may outlive a resize
-        if got < 0:
-            return None
-        lines[rows : rows + got] += line_base
-        rows += got
-        line_base += most - 1
-        first = False
+    # Two pieces at a time, the second parsed in a thread while this one parses the first
+    # (the compiled parser releases the GIL): each gets room for all its lines, and the
+    # second's rows move down over the room the first did not use (a blank or comment line).
+    pool = ThreadPoolExecutor(1) if _CORES > 1 else None
+    try:
+        for wave in _in_pairs(chunks):
+            if not all(chunk.isascii() for chunk in wave):
+                return None
+            most = [compiled.count_lines(chunk) for chunk in wave]
+            if rows + sum(most) > capacity:
+                capacity = max(rows + sum(most), capacity + capacity // 2)
+                _grow(parts, lines, capacity)
+            starts = [rows, rows + most[0]]
+            views = [
+                tuple(part[a : a + m] for part in parts) for a, m in zip(starts, most, strict=False)
+            ]
+            heads = [header and first, False]
+            jobs = [
+                (chunk, extra_columns, heads[k], views[k], lines[starts[k] :])
+                for k, chunk in enumerate(wave)
+            ]
+            second = pool.submit(compiled.parse, *jobs[1]) if pool and len(wave) == 2 else None
+            got = [compiled.parse(*jobs[0])]
+            if len(wave) == 2:
+                got.append(second.result() if second else compiled.parse(*jobs[1]))
+            del views, jobs  # no view may outlive a resize
+            for k, n in enumerate(got):
+                if n < 0:
+                    return None
+                if starts[k] != rows:  # close the gap the previous piece left
+                    for part in parts:
+                        part[rows : rows + n] = part[starts[k] : starts[k] + n]
+                    lines[rows : rows + n] = lines[starts[k] : starts[k] + n]
+                lines[rows : rows + n] += line_base
+                rows += n
+                line_base += most[k] - 1
+            first = False
+    finally:
+        if pool is not None:
+            pool.shutdown()
     if rows == 0:
         return None
     _grow(parts, lines, rows)

@@ -45,6 +45,7 @@ from robot_msgs.files import STDOUT
 from robot_msgs.io.bounded import kept_streams
 from robot_msgs.io.euroc import read_euroc, write_euroc
 from robot_msgs.io.examples import resolve_path
+from robot_msgs.io.formats import BAG_FORMATS, FORMATS, WRITE_FORMATS, WRITE_SUFFIXES
 from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
 from robot_msgs.io.lla import read_lla, read_lla_rows
 from robot_msgs.io.sniff import check_header, nanosecond_evidence, read_head
@@ -59,10 +60,6 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
-    "BAG_FORMATS",
-    "FORMATS",
-    "WRITE_FORMATS",
-    "WRITE_SUFFIXES",
     "FormatDetection",
     "detect_format",
     "explain_format",
@@ -74,10 +71,6 @@ __all__ = [
     "write_trajectory",
 ]
 
-#: Format names ``fmt`` accepts.
-FORMATS = ("tum", "kitti", "euroc", "lla", "bag", "bag2", "mcap")
-#: The formats read with ``rosbags`` (they need ``topic``).
-BAG_FORMATS = ("bag", "bag2", "mcap")
 
 _MAGIC = {b"#ROSBAG V2.0": "bag", b"SQLite format 3\x00": "bag2", b"\x89MCAP": "mcap"}
 _SUFFIX = {".bag": "bag", ".db3": "bag2", ".mcap": "mcap", ".lla": "lla"}
@@ -385,13 +378,6 @@ def only_pose_topic(file: str | os.PathLike[str]) -> str:
     names = ", ".join(topics) or "none"
     msg = f"{file}: choose a topic (pose topics: {names}; TF as /tf:parent.child)"
     raise FormatError(msg)
-
-
-#: The formats :func:`write_trajectory` writes, by the file suffixes that say them:
-#: ``mcap`` and ``db3`` are ROS 2 bags of one ``geometry_msgs/PoseStamped`` per pose.
-WRITE_SUFFIXES = {".tum": "tum", ".kitti": "kitti", ".csv": "euroc", ".mcap": "mcap", ".db3": "db3"}
-#: :data:`WRITE_SUFFIXES`' formats.
-WRITE_FORMATS = tuple(WRITE_SUFFIXES.values())
 
 
 def trajectory_outputs(

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.io.clean import implausible_stamps
 from robot_msgs.io.detect import (
-    BAG_FORMATS,
     detect_format,
     geo_origin_of,
     only_pose_topic,
     read_trajectory,
 )
 from robot_msgs.io.examples import resolve_path
+from robot_msgs.io.formats import BAG_FORMATS
 
 if TYPE_CHECKING:
     import os

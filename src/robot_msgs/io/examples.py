@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from importlib.resources import files
 from pathlib import Path, PurePosixPath
 
 __all__ = ["EXAMPLE_PREFIX", "example_path", "list_examples", "resolve_path"]
@@ -19,6 +18,9 @@ _NOT_TRAJECTORIES = ("runs",)
 
 
 def _root() -> Path:
+    # importlib.resources imports tempfile, random and shutil: only when an example is named.
+    from importlib.resources import files  # noqa: PLC0415
+
     return Path(str(files("robot_msgs").joinpath("examples")))
 
 

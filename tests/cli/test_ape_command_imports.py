@@ -1,0 +1,94 @@
+"""What a command imports is part of its speed: ``ape --help`` and ``ape REF EST`` stay light.
+
+Each case runs the command in a fresh interpreter and lists ``sys.modules`` afterwards; a
+heavy module on the list fails the test, so a new top-level import of one (a figure backend,
+the bag readers, ``numpy.ma`` through ``numpy.median``, ``zipfile`` through the result
+files) shows here before it shows in every command's start-up.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+import pytest
+
+from robot_msgs.io import example_path
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+PROBE = """
+import sys
+from robot_msgs.cli import main
+try:
+    main(sys.argv[2:])
+except SystemExit:
+    pass
+open(sys.argv[1], "w").write("\\n".join(sorted(sys.modules)))
+"""
+
+#: Never imported by an evaluation that plots and saves nothing.
+HEAVY = (
+    "numpy.ma",  # numpy.median/percentile/unique import it on first use: 5-7 ms
+    "zipfile",  # the result files and evo zips
+    "json",  # --json and the saved results only
+    "tempfile",  # importlib.resources: only for example: paths
+    "importlib.resources",
+    "scipy",
+    "matplotlib",
+    "plotly",
+    "rosbags",
+    "dask",
+    "pyarrow",
+    "torch",
+    "robot_msgs.io.result_files",
+    "robot_msgs.io.bag",
+    "robot_msgs.io.bag_messages",
+    "robot_msgs.report.figures",
+)
+
+#: Also never imported to print a command's help: no reader, no trajectory, no result.
+HEAVY_FOR_HELP = (
+    *HEAVY,
+    "robot_msgs.io.detect",
+    "robot_msgs.io.table",
+    "robot_msgs.io.tum",
+    "robot_msgs.trajectory",
+    "robot_msgs.geometry",
+    "robot_msgs.std",
+    "robot_msgs.compare",
+    "robot_msgs.evaluation.entry",
+)
+
+
+def _imported(tmp_path: Path, *argv: str) -> set[str]:
+    listing = tmp_path / "modules.txt"
+    subprocess.run(  # noqa: S603 - our own interpreter and arguments
+        [sys.executable, "-c", PROBE, str(listing), *argv],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return set(listing.read_text().split())
+
+
+def _heavy(modules: set[str], heavy: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in heavy))
+
+
+def test_ape_help_imports_no_reader_no_result_and_no_heavy_library(tmp_path: Path) -> None:
+    modules = _imported(tmp_path, "ape", "--help")
+    assert "robot_msgs.evaluation.settings" in modules  # the flags come from the settings
+    assert _heavy(modules, HEAVY_FOR_HELP) == []
+
+
+@pytest.mark.parametrize("align", ["none", "se3"])
+def test_ape_imports_no_heavy_library(tmp_path: Path, align: str) -> None:
+    # Plain paths (an example: path would import importlib.resources to find them).
+    ref = str(example_path("fr1_xyz/groundtruth.tum"))
+    est = str(example_path("fr1_xyz/rgbdslam.tum"))
+    modules = _imported(tmp_path, "ape", ref, est, "--align", align)
+    assert "robot_msgs.evaluation.entry" in modules  # it did evaluate
+    assert _heavy(modules, HEAVY) == []
