@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -56,15 +56,46 @@ def test_a_held_lock_refuses_another_holder_naming_the_process(tmp_path: Path) -
             FolderLock(tmp_path).acquire()
 
 
-def test_a_released_lock_is_taken_silently_and_an_emptied_file_stays(tmp_path: Path) -> None:
+def test_a_released_lock_leaves_no_file_and_is_taken_again_silently(tmp_path: Path) -> None:
     with FolderLock(tmp_path) as lock:
         assert json.loads((tmp_path / LOCK_NAME).read_text())["pid"] == os.getpid()
     assert not lock.held
-    assert (tmp_path / LOCK_NAME).read_text() == ""  # never deleted: deleting races
+    assert not (tmp_path / LOCK_NAME).exists()  # deleted while held: a sweep leaves nothing
     again = FolderLock(tmp_path)
     assert again.acquire() is None
     assert again.taken_over == ""
     again.release()
+
+
+def test_a_client_that_locked_a_file_deleted_under_it_opens_the_path_again(
+    tmp_path: Path,
+) -> None:
+    # The race of deleting a lock file: a client opened it just before the holder deleted
+    # it and released; its flock then succeeds on a file no one else can see. It must
+    # notice (the path names another file, or none) and lock the file at the path.
+    stale = os.open(tmp_path / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    (tmp_path / LOCK_NAME).unlink()
+    real_open = os.open
+    opened: list[int] = []
+
+    def open_once_stale(path: Any, flags: int, mode: int = 0o777) -> int:
+        if not opened:
+            opened.append(stale)
+            return stale  # the descriptor of the deleted file, as the race leaves it
+        fd = real_open(path, flags, mode)
+        opened.append(fd)
+        return fd
+
+    lock = FolderLock(tmp_path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os, "open", open_once_stale)
+        lock.acquire()
+    assert len(opened) == 2  # opened again after seeing the deleted file
+    assert json.loads((tmp_path / LOCK_NAME).read_text())["pid"] == os.getpid()
+    other = FolderLock(tmp_path)
+    with pytest.raises(FolderLockedError, match="is in use by another sweep"):
+        other.acquire()
+    lock.release()
 
 
 def test_the_lock_of_a_killed_client_is_taken_over_with_a_message_naming_it(tmp_path: Path) -> None:

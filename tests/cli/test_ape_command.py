@@ -389,7 +389,7 @@ def test_kitti_without_times_says_frame_not_seconds(
     assert "[s]" not in text
 
 
-@pytest.mark.parametrize("name", ["x.zip", "x.txt", "x"])
+@pytest.mark.parametrize("name", ["x.zip", "x.txt"])
 def test_save_refuses_a_name_that_says_another_format(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

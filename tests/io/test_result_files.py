@@ -147,10 +147,14 @@ def test_parquet_without_pyarrow_names_the_extra(
 def test_a_result_is_never_saved_under_a_name_that_says_another_format(
     results: dict[str, EvaluationResult], tmp_path: Path
 ) -> None:
-    for name in ("r.zip", "r.res", "r"):
+    for name in ("r.zip", "r.res"):
         with pytest.raises(FormatError, match=r"a result is saved as \.json, \.npz or \.parquet"):
             save_result(tmp_path / name, results["ape"])
         assert not (tmp_path / name).exists()
+    # A name without a suffix says no other format: JSON, as standard output is (a pipe,
+    # bash's >(cmd) as /dev/fd/63).
+    save_result(tmp_path / "r", results["ape"])
+    assert load_result(tmp_path / "r") == results["ape"]
 
 
 def test_format_follows_the_suffix() -> None:

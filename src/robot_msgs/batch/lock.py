@@ -8,9 +8,12 @@ before it reads a run.
 The lock is ``OUT/.bench.lock``, held with ``flock`` on an open descriptor for as long
 as the sweep runs. The kernel drops it when the process ends, however it ends (``kill
 -9``, the OOM killer), so a lock nobody holds is stale by definition, with no guess from
-process ids: the next sweep takes it over and says whose it was. The file is never
-deleted (deleting a lock file races with a process that has just opened it); a clean
-release empties it, so only a killed client's lock names its owner.
+process ids: the next sweep takes it over and says whose it was. A clean release
+deletes the file while still holding the lock, so a sweep leaves nothing behind; the race
+this opens (a client that opened the file just before it was deleted, then locks the
+deleted file) is closed in :meth:`FolderLock.acquire`: holding the lock, a client checks
+that the path still names the file it locked, and opens it again if not. Only a killed
+client's lock file stays, naming its owner.
 
 On a network file system the lock is as good as the file system's locks: NFSv4 maps
 ``flock`` to its byte-range locks, seen by every client; an NFS mount with ``nolock`` or
@@ -44,6 +47,15 @@ __all__ = ["LOCK_NAME", "FolderLock"]
 LOCK_NAME = ".bench.lock"
 _MAX_LOCK_BYTES = 4096  # what it holds is one short JSON line
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """Whether ``path`` names the file open as ``fd`` (not deleted or replaced since)."""
+    try:
+        held, named = os.fstat(fd), path.stat()
+    except OSError:
+        return False
+    return (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino)
 
 
 def _owner_text(raw: bytes) -> str:
@@ -106,21 +118,25 @@ class FolderLock:
             return None
         from robot_msgs.files import _named  # noqa: PLC0415 - the one wording of write errors
 
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | _CLOEXEC, 0o644)
-        except OSError as err:
-            raise _named(err, self.path) from err
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as err:
-            owner = _owner_text(os.pread(fd, _MAX_LOCK_BYTES, 0))
+        while True:  # again only when a releasing client deleted the file just locked
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | _CLOEXEC, 0o644)
+            except OSError as err:
+                raise _named(err, self.path) from err
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as err:
+                owner = _owner_text(os.pread(fd, _MAX_LOCK_BYTES, 0))
+                os.close(fd)
+                msg = (
+                    f"{self.path.parent} is in use by another sweep ({owner}; lock "
+                    f"{self.path}): one client per output folder; wait for it to end or "
+                    "stop it, or give another --out"
+                )
+                raise FolderLockedError(msg) from err
+            if _same_file(fd, self.path):
+                break
             os.close(fd)
-            msg = (
-                f"{self.path.parent} is in use by another sweep ({owner}; lock {self.path}): "
-                "one client per output folder; wait for it to end or stop it, or give "
-                "another --out"
-            )
-            raise FolderLockedError(msg) from err
         try:
             left = os.pread(fd, _MAX_LOCK_BYTES, 0)
             mine = {
@@ -143,11 +159,14 @@ class FolderLock:
         return None
 
     def release(self) -> None:
-        """Empty the lock file and drop the lock (a no-op when not held)."""
+        """Delete the lock file and drop the lock (a no-op when not held)."""
         fd, self._fd = self._fd, None
         if fd is None:
             return
-        with contextlib.suppress(OSError):  # a full disk cannot refuse a truncation
+        with contextlib.suppress(OSError):  # deleted while held: see the module docstring
+            if _same_file(fd, self.path):
+                self.path.unlink()
+        with contextlib.suppress(OSError):  # if it could not be deleted, it is emptied
             os.ftruncate(fd, 0)
         os.close(fd)  # drops the lock
 

@@ -26,6 +26,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import signal
@@ -207,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
             reason = f"expected a number of seconds {'>= 0' if zero else '> 0'}, got {seconds}"
             msg = f"--{flag} {seconds}: {reason}"
             raise ValidationError(msg, field=flag.replace("-", "_"), reason=reason)
-    from robot_msgs.batch.lock import LOCK_NAME, FolderLock  # noqa: PLC0415 - keeps --help fast
+    from robot_msgs.batch.lock import FolderLock  # noqa: PLC0415 - keeps --help fast
     from robot_msgs.files import check_folder  # noqa: PLC0415
 
     check_folder(args.out, label="--out")
@@ -216,11 +217,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         with FolderLock(args.out) as lock:  # a second client is refused before it reads a run
             return _sweep(args, lock)
-    except Exception:
-        if created and [p.name for p in args.out.iterdir()] == [LOCK_NAME]:
-            (args.out / LOCK_NAME).unlink()  # refused before any run: no folder left behind
-            args.out.rmdir()
-        raise
+    finally:  # the lock file goes with the lock: a folder made for nothing goes too
+        if created:
+            with contextlib.suppress(OSError):  # not empty: the sweep wrote something
+                args.out.rmdir()
 
 
 def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:

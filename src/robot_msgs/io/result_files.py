@@ -69,8 +69,8 @@ def result_format(path: str | os.PathLike[str], *, saving: bool = False) -> str:
     Raises
     ------
     FormatError
-        ``saving`` and any other suffix: a result is never written under a name that
-        says something else (``.zip`` is evo's ``--save_results`` archive, which this is
+        ``saving`` and any other suffix (a name without one is JSON): a result is never
+        written under a name that says something else (``.zip`` is evo's ``--save_results`` archive, which this is
         not).
 
     Examples
@@ -83,11 +83,11 @@ def result_format(path: str | os.PathLike[str], *, saving: bool = False) -> str:
     robot_msgs.errors.FormatError: c.zip: a result is saved as .json, .npz or .parquet, ...
     """
     suffix = Path(path).suffix.lower()
-    if suffix in RESULT_FORMATS or os.fspath(path) == "-":
+    if suffix in RESULT_FORMATS or os.fspath(path) == "-" or not suffix:
+        # no suffix: JSON, as "-" is (a pipe, ``>(jq .)`` as /dev/fd/63, a plain name)
         return RESULT_FORMATS.get(suffix, "json")
     if saving:
-        said = f"{suffix!r}" if suffix else "a name without a suffix"
-        msg = f"{path}: a result is saved as .json, .npz or .parquet, not {said}"
+        msg = f"{path}: a result is saved as .json, .npz or .parquet, not {suffix!r}"
         if suffix == ".zip":
             msg += (
                 " (evo's --save_results archive; robot-msgs res reads those, it does not "
