@@ -467,6 +467,8 @@ def test_json_written_by_the_previous_release_still_loads() -> None:
         today = robot_msgs.from_dict(_inf_as_nan(now[name].to_dict()))
         if name in _AGGREGATES:
             assert _settings_within(loaded.to_dict(), today.to_dict()), name
+        elif name in _COMPUTED:
+            assert _close(loaded.to_dict(), today.to_dict()), name
         else:
             assert loaded == today, name
 
@@ -475,6 +477,25 @@ def test_json_written_by_the_previous_release_still_loads() -> None:
 #: four settings, today's hold the whole EvaluationSettings (issue 19), so the tally of
 #: then is a part of today's; everything else is equal.
 _AGGREGATES = {"compare/Aggregate", "compare/GroupSummary", "compare/Report"}
+
+
+#: Catalog examples computed by today's code (an SE(3) fit): the fit's rounding may move
+#: in the last bits from one release to the next (BLAS sums since issue 24), so numbers
+#: are compared to 1e-12 and the notes, which quote the fitted figures, are left out.
+_COMPUTED = {"compare/EvaluationResult"}
+
+
+def _close(old: Any, new: Any, key: str = "") -> bool:
+    """``old == new`` with floats within 1e-12 (relative or absolute); ``notes`` not compared."""
+    if key == "notes":
+        return True
+    if isinstance(old, dict) and isinstance(new, dict):
+        return old.keys() == new.keys() and all(_close(old[k], new[k], k) for k in old)
+    if isinstance(old, list | tuple) and isinstance(new, list | tuple):
+        return len(old) == len(new) and all(map(_close, old, new))
+    if isinstance(old, float) and isinstance(new, float):
+        return (old != old and new != new) or math.isclose(old, new, rel_tol=1e-12, abs_tol=1e-12)
+    return bool(old == new)
 
 
 def _settings_within(old: Any, new: Any, key: str = "") -> bool:

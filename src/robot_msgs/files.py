@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import importlib
-import json
 import os
 import stat
 import sys
@@ -177,6 +176,8 @@ def parse_json(text: str | bytes, *, source: str = "<json>") -> Any:
     ...
     robot_msgs.errors.FormatError: m.json:1:9: expected JSON, got Expecting property name ...
     """
+    import json  # noqa: PLC0415 - only where a document is read: not on every command
+
     if json_depth(text) > current_limits().max_depth:
         raise _too_deep(source)
     try:

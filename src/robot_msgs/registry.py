@@ -104,8 +104,14 @@ def type_for(type_name: str) -> type[Msg]:
     if found is None:
         found = _by_ros2().get(type_name.replace("/msg/", "/"))
     if found is None:
-        names = ", ".join(sorted(known))
-        msg = f"Expected a registered _type ({names}) or the ROS 2 name of one, got {type_name!r}"
+        import difflib  # noqa: PLC0415 - only for the error
+
+        close = difflib.get_close_matches(type_name, [*known, *_by_ros2()], n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        msg = (
+            f"Expected a registered _type or the ROS 2 name of one, got {type_name!r}{hint} "
+            f"({len(known)} types: the reference pages of `robot-msgs docs` list them)"
+        )
         raise UnknownTypeError(msg)
     return found
 

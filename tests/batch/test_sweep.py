@@ -102,7 +102,7 @@ def test_outputs_messages_and_aggregates(tmp_path: Path) -> None:
     summary = _sweep(root, tmp_path / "out")
     out = tmp_path / "out"
     assert sorted(p.name for p in out.iterdir()) == [
-        ".bench.lock", "aggregates.json", "ranking.json", "repeatability.json", "reports.json",
+        "aggregates.json", "ranking.json", "repeatability.json", "reports.json",
         "results.parquet", "runs", "summary.json",
     ]  # fmt: skip
     assert set(OUTPUT_FILES) - {p.name for p in out.iterdir()} == {"results.csv"}

@@ -492,7 +492,8 @@ def test_a_folder_in_use_is_refused_at_once_naming_its_sweep(
             f"{out / '.bench.lock'}): one client per output folder; wait for it to end or stop "
             "it, or give another --out\n"
         )  # before reading a run: not even "reading the runs"
-    assert sorted(p.name for p in out.iterdir()) == [".bench.lock"]
+        assert sorted(p.name for p in out.iterdir()) == [".bench.lock"]  # the other's, kept
+    assert sorted(p.name for p in out.iterdir()) == []  # the other sweep released it
 
 
 def test_chunk_seconds_and_the_stall_timeout_are_checked_and_reach_the_sweep(

@@ -109,16 +109,18 @@ def test_every_rpe_delta_is_in_the_tables_and_the_csv(
             run = _run(report, row["run"])
             rpe = next(
                 (
-                    c
+                    s
                     for c in run["comparisons"].values()
-                    if c["metric"] == "rpe" and f"{c['settings']['delta']:g}" == delta
+                    if c["metric"] == "rpe"
+                    for s in c["signals"]
+                    if s["quantity"] == "translation" and f"{s['delta']:g}" == delta
                 ),
                 None,
             )
             if rpe is None:
                 assert row[column] == ""
             else:
-                assert float(row[column]) == rpe["stats"]["translation"]["rms"]
+                assert float(row[column]) == rpe["stats"]["rms"]
         for name in ("md", "html", "static.html"):
             assert f"RPE {delta} s RMSE [m]" in example_outputs[name].read_text()
 
@@ -130,7 +132,7 @@ def test_example_accuracy_agrees_with_evo(report: dict[str, Any]) -> None:
     for name, evo in stored["runs"].items():
         run = _run(report, name)
         ape = run["comparisons"]["ape:translation"]
-        stats = ape["stats"]["translation"]
+        (stats,) = (s["stats"] for s in ape["signals"] if s["quantity"] == "translation")
         assert ape["counts"]["matched"] == evo["matched"]
         assert stats["n"] == evo["matched"]
         for key, ours in (("rmse", "rms"), ("mean", "mean"), ("median", "median"), ("max", "max")):

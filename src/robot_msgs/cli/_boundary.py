@@ -37,7 +37,6 @@ import os
 import re
 import signal
 import sys
-import tempfile
 import threading
 import traceback
 from typing import TYPE_CHECKING, Any, TextIO
@@ -144,6 +143,8 @@ def _silence_stdout() -> None:
 def _traceback_file(error: BaseException) -> str | None:
     """Write the traceback of ``error`` to a new file in the temporary folder; its path."""
     try:
+        import tempfile  # noqa: PLC0415 - only for a bug: random, shutil on every command
+
         fd, path = tempfile.mkstemp(prefix="robot-msgs-bug-", suffix=".txt")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(f"robot-msgs {' '.join(sys.argv[1:])}\n")

@@ -29,6 +29,7 @@ FindingKind: TypeAlias = Literal[
     "non_monotonic",
     "rate_mismatch",
     "non_unit_quaternions",
+    "non_orthonormal_rotations",
     "non_finite",
     "alignment",
     "worst_intervals",
@@ -56,6 +57,8 @@ FINDING_KINDS: dict[str, str] = {
     "non_monotonic": "stamps out of order in the file (sorted)",
     "rate_mismatch": "pose rates so different that nearest matching drops most poses",
     "non_unit_quaternions": "quaternions off unit norm by more than rounding (normalised)",
+    "non_orthonormal_rotations": "KITTI rotation blocks off SO(3) (projected onto it; by "
+    "rounding of printed digits an info, beyond it a warning)",
     "non_finite": "rows with NaN or infinite values (dropped)",
     "alignment": "a degenerate or poorly constrained fit, or one that changes with the "
     "fitting window (first poses against all)",

@@ -100,6 +100,7 @@ _READING_SEVERITY = {
     "repeated_stamps": "info",
     "non_monotonic": "warning",
     "non_unit_quaternions": "info",  # normalised; a norm off by > 1e-2 is refused
+    "non_orthonormal_rotations": "info",  # projected onto SO(3), the deviation said
     "non_finite": "warning",
     "stamp_units": "error",
 }

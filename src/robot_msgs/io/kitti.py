@@ -139,13 +139,13 @@ def read_kitti(
             f"by the nearest rotation (max |R Rᵀ - I| {deviation[worst]:.2g} at {label})"
         )
         if deviation[worst] > UNIT_QUATERNION_TOL:
-            report(message, strict=strict)
+            report(message, strict=strict, kind="non_orthonormal_rotations")
         else:  # the rounding of 7 printed digits (KITTI's own files): said, never refused
             message += (
                 " - the rounding of printed digits; results differ from tools that use "
                 "the rows as given (evo) by about as much, relative"
             )
-            report(message, strict=False)
+            report(message, strict=False, kind="non_orthonormal_rotations")
     quats = np.where(
         finite[:, None], quat_xyzw_from_matrix(nearest_rotation_matrix(blocks)), np.nan
     )
