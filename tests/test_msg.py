@@ -494,7 +494,8 @@ def _close(old: Any, new: Any, key: str = "") -> bool:
     if isinstance(old, list | tuple) and isinstance(new, list | tuple):
         return len(old) == len(new) and all(map(_close, old, new))
     if isinstance(old, float) and isinstance(new, float):
-        return (old != old and new != new) or math.isclose(old, new, rel_tol=1e-12, abs_tol=1e-12)
+        both_nan = math.isnan(old) and math.isnan(new)
+        return both_nan or math.isclose(old, new, rel_tol=1e-12, abs_tol=1e-12)
     return bool(old == new)
 
 

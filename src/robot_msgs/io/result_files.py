@@ -70,8 +70,8 @@ def result_format(path: str | os.PathLike[str], *, saving: bool = False) -> str:
     ------
     FormatError
         ``saving`` and any other suffix (a name without one is JSON): a result is never
-        written under a name that says something else (``.zip`` is evo's ``--save_results`` archive, which this is
-        not).
+        written under a name that says something else (``.zip`` is evo's
+        ``--save_results`` archive, which this is not).
 
     Examples
     --------
