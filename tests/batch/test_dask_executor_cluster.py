@@ -386,8 +386,13 @@ def test_a_scheduler_back_without_workers_is_said_at_once_and_stops_the_sweep_at
     err = said.text()
     assert code == 1, err
     # Said within 10 s of the scheduler's return (and each second while it was away).
-    quiet_since, _ = said.first("bench: reconnecting to the Dask scheduler at")
     noticed, line = said.first(f"bench: no worker on dask ({cluster.address}) for ")
+    # The client says it is reconnecting each second it is; on a quiet machine it is back
+    # within the first second and the silence starts at the "no worker" line.
+    try:
+        quiet_since = min(said.first("bench: reconnecting to the Dask scheduler at")[0], noticed)
+    except AssertionError:
+        quiet_since = noticed
     assert noticed - back < 10.0, line
     assert line.rstrip().endswith("stopping at 15 s (--stall-timeout)")
     # A clean stop at the timeout: counted from the first silence without a worker.
