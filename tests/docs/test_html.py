@@ -113,11 +113,16 @@ def test_error_stats_page_links_to_the_types_that_use_it(site: dict[str, str]) -
     html = site["compare/ErrorStats.html"]
     assert '<a href="../compare/Aggregate.html">Aggregate</a>' in html
     assert '<a href="../compare/Comparison.html">Comparison</a>' in html
+    assert '<a href="../compare/Signal.html">Signal</a>, held by' in html
 
 
 def test_field_types_link_to_their_pages(site: dict[str, str]) -> None:
     html = site["compare/Aggregate.html"]
-    assert 'Mapping[str, <a href="../compare/ErrorStats.html">ErrorStats</a>]' in html
+    assert 'tuple[<a href="../compare/Signal.html">Signal</a>, ...]' in html
+    assert (
+        '<code><a href="../compare/ErrorStats.html">ErrorStats</a></code>'
+        in (site["compare/Signal.html"])
+    )
     assert '<a href="../geometry/PoseStamped.html">PoseStamped</a>, ...]' in site["nav/Path.html"]
 
 

@@ -5,7 +5,15 @@ import subprocess
 import pytest
 
 import robot_msgs
-from robot_msgs.compare import Aggregate, Comparison, ErrorStats, GroupSummary, Repeatability
+from robot_msgs.compare import (
+    Aggregate,
+    Comparison,
+    ErrorStats,
+    GroupSummary,
+    Repeatability,
+    RunReport,
+    Signal,
+)
 from robot_msgs.docs import introspect
 from robot_msgs.docs.introspect import (
     cut_long_arrays,
@@ -13,6 +21,7 @@ from robot_msgs.docs.introspect import (
     describe_all,
     documented_types,
     example_json,
+    held_by,
     import_line,
     package_facts,
     used_by,
@@ -92,7 +101,14 @@ def test_error_stats_functions_have_the_seed_signatures_and_owner() -> None:
 
 
 def test_error_stats_is_used_by_aggregate_and_comparison() -> None:
-    assert used_by(ErrorStats) == (Aggregate, Comparison, GroupSummary, Repeatability)
+    # Since i19 the statistics sit in a Signal, which Aggregate, Comparison and
+    # GroupSummary hold; Repeatability still refers to ErrorStats directly.
+    assert used_by(ErrorStats) == (Repeatability, Signal)
+    assert held_by(ErrorStats) == (
+        (Repeatability, (GroupSummary, RunReport)),
+        (Signal, (Aggregate, Comparison, GroupSummary)),
+    )
+    assert describe(ErrorStats).held_by == held_by(ErrorStats)
 
 
 def test_used_by_follows_tuples_and_nested_messages() -> None:
@@ -124,8 +140,9 @@ def test_type_specific_constructors_and_own_methods_are_listed_without_from_msg(
 
 def test_properties_are_listed_with_their_return_type() -> None:
     props = {m.name: m for m in describe(Aggregate).properties}
-    assert list(props) == ["n_failed", "n_succeeded", "success_rate"]
+    assert list(props) == ["n_failed", "n_succeeded", "stats", "success_rate"]
     assert props["success_rate"].signature == "success_rate -> float"
+    assert props["stats"].signature == "stats -> Mapping[str, ErrorStats]"
     assert props["n_failed"].doc == "Runs that ended without a usable result."
 
 
@@ -138,7 +155,8 @@ def test_missing_docstring_is_shown_as_such() -> None:
 
 def test_default_factory_shows_its_value() -> None:
     comparison = {f.name: f.default for f in describe(Comparison).fields}
-    assert comparison["settings"] == "{}"
+    assert comparison["parameters"] == "{}"
+    assert comparison["settings"] == "None"
     assert comparison["notes"] == "()"
     assert comparison["estimate"] == "''"
     covariance = {f.name: f.default for f in describe(PoseWithCovariance).fields}
@@ -148,8 +166,11 @@ def test_default_factory_shows_its_value() -> None:
 
 
 def test_field_rows_name_the_message_types_they_refer_to() -> None:
-    stats = next(f for f in describe(Aggregate).fields if f.name == "stats")
-    assert stats.type_label == "Mapping[str, ErrorStats]"
+    signals = next(f for f in describe(Aggregate).fields if f.name == "signals")
+    assert signals.type_label == "tuple[Signal, ...]"
+    assert signals.refers_to == (Signal,)
+    stats = next(f for f in describe(Signal).fields if f.name == "stats")
+    assert stats.type_label == "ErrorStats"
     assert stats.refers_to == (ErrorStats,)
 
 

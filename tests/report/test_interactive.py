@@ -109,7 +109,8 @@ def test_hover_data_holds_each_poses_stamp_and_error(result: ReportResult) -> No
 def test_every_rpe_delta_is_a_category(result: ReportResult) -> None:
     figure = rpe_box_plot(result, "fr1_xyz")
     assert figure is not None
-    assert {x for t in figure["data"] for x in t["x"]} == {"0.5 s", "1 s", "2 s"}  # as the tables write deltas
+    # As the tables write the deltas.
+    assert {x for t in figure["data"] for x in t["x"]} == {"0.5 s", "1 s", "2 s"}
 
 
 def test_latency_legend_holds_p50_and_p95(result: ReportResult) -> None:

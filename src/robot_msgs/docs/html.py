@@ -84,6 +84,8 @@ th { font-size: .85rem; color: var(--muted); text-transform: uppercase; letter-s
 .origin { margin-left: .5rem; padding: 0 .4rem; border: 1px solid var(--line);
   border-radius: 4px; color: var(--muted); font: .75rem system-ui, sans-serif; }
 ul.used-by { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
+ul.held-by { list-style: none; display: inline; padding: 0; }
+ul.held-by li { display: inline; margin-left: .5rem; }
 nav.families { display: flex; flex-wrap: wrap; gap: .25rem .9rem; margin: .4rem 0 0;
   font-size: .9rem; }
 form.search { margin: .6rem 0 0; }
@@ -293,6 +295,14 @@ def _differences(doc: TypeDoc) -> str:
     )
 
 
+def _used_by_item(user: type[Msg], holders: Sequence[type[Msg]]) -> str:
+    """One "Used by" entry: the type, and the types that hold it in turn, if any."""
+    if not holders:
+        return f"<li>{_link(user)}</li>"
+    inner = "".join(f"<li>{_link(cls)}</li>" for cls in holders)
+    return f'<li>{_link(user)}, held by\n<ul class="held-by">{inner}</ul></li>'
+
+
 def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
     """Render the HTML page of one message type.
 
@@ -320,9 +330,10 @@ def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
         f"<td>{inline(f.description, _page_links) if f.description else '—'}</td></tr>"
         for f in doc.fields
     )
+    held = dict(doc.held_by)
     used = (
         '<ul class="used-by">\n'
-        + "\n".join(f"<li>{_link(cls)}</li>" for cls in doc.used_by)
+        + "\n".join(_used_by_item(user, held.get(user, ())) for user in doc.used_by)
         + "\n</ul>"
         if doc.used_by
         else "<p>No other message type refers to it.</p>"

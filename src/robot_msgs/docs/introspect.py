@@ -12,7 +12,11 @@ Examples
 >>> doc.import_line
 'from robot_msgs.compare import ErrorStats'
 >>> doc.ros2 is None, [t.__name__ for t in doc.used_by]
-(True, ['Aggregate', 'Comparison', 'GroupSummary', 'Repeatability'])
+(True, ['Repeatability', 'Signal'])
+>>> for user, holders in doc.held_by:
+...     print(user.__name__, "held by", [t.__name__ for t in holders])
+Repeatability held by ['GroupSummary', 'RunReport']
+Signal held by ['Aggregate', 'Comparison', 'GroupSummary']
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ __all__ = [
     "documented_types",
     "example_json",
     "field_descriptions",
+    "held_by",
     "import_line",
     "package_facts",
     "used_by",
@@ -116,6 +121,8 @@ class TypeDoc:
     used_by: tuple[type[Msg], ...]
     ros2_url: str | None = None
     ros2_differences: tuple[str, ...] = ()
+    held_by: tuple[tuple[type[Msg], tuple[type[Msg], ...]], ...] = ()
+    """Each of ``used_by`` with the types that in turn refer to it (one level up)."""
 
     @property
     def constructors(self) -> tuple[MemberDoc, ...]:
@@ -207,9 +214,16 @@ def _message_types_in(annotation: Any) -> list[type[Msg]]:
     return found
 
 
+_FIELD_REFS: dict[type[Msg], dict[str, list[type[Msg]]]] = {}
+""":func:`_field_refs` by class: "Used by" asks every type's annotations, many times over."""
+
+
 def _field_refs(cls: type[Msg]) -> dict[str, list[type[Msg]]]:
-    hints = typing.get_type_hints(cls, include_extras=True)
-    return {f.name: _message_types_in(hints[f.name]) for f in _dataclass_fields(cls)}
+    if cls not in _FIELD_REFS:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        refs = {f.name: _message_types_in(hints[f.name]) for f in _dataclass_fields(cls)}
+        _FIELD_REFS[cls] = refs
+    return _FIELD_REFS[cls]
 
 
 def _default_text(value: object) -> str:
@@ -284,6 +298,23 @@ def used_by(cls: type[Msg]) -> tuple[type[Msg], ...]:
         if other is not cls and any(cls in refs for refs in _field_refs(other).values())
     ]
     return tuple(sorted(users, key=lambda t: t.__name__))
+
+
+def held_by(cls: type[Msg]) -> tuple[tuple[type[Msg], tuple[type[Msg], ...]], ...]:
+    """Each type of :func:`used_by` paired with the documented types that refer to it in turn.
+
+    A type held inside another message (``ErrorStats`` in a ``Signal``) is reached
+    through that holder; this says where the holder lives, one level up.
+
+    Examples
+    --------
+    >>> from robot_msgs.compare import ErrorStats
+    >>> for user, holders in held_by(ErrorStats):
+    ...     print(user.__name__, "held by", [t.__name__ for t in holders])
+    Repeatability held by ['GroupSummary', 'RunReport']
+    Signal held by ['Aggregate', 'Comparison', 'GroupSummary']
+    """
+    return tuple((user, tuple(t for t in used_by(user) if t is not cls)) for user in used_by(cls))
 
 
 # --------------------------------------------------------------------------- example
@@ -523,6 +554,7 @@ def describe(cls: type[Msg]) -> TypeDoc:
         example_json=example_json(instance),
         members=_members(cls),
         used_by=used_by(cls),
+        held_by=held_by(cls),
         ros2_url=ros2_url(cls),
         ros2_differences=ros2_differences(cls),
     )
