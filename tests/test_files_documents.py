@@ -81,6 +81,13 @@ def test_documents_as_deep_as_the_bound_are_read() -> None:
         assert json_depth(json.dumps(parse_json(deep_json(150)))) == 151
 
 
+def test_yaml_reads_plain_documents_and_names_an_alias_with_its_line() -> None:
+    # parse_yaml's docstring examples (the core install's doctests have no PyYAML).
+    assert parse_yaml("a: [1, 2]") == {"a": [1, 2]}
+    with pytest.raises(FormatError, match=r"^t\.yaml: line 2: aliases \(\*name\) are not read; "):
+        parse_yaml("a: &x [1]\nb: *x", source="t.yaml")
+
+
 def test_yaml_aliases_are_refused_before_anything_is_built() -> None:
     laughs = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{chr(98 + k)}: &{chr(98 + k)} [{', '.join(['*' + chr(97 + k)] * 9)}]\n" for k in range(8)

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(sys.argv[1])
+#: The folder to write into: the first argument (set by main; pytest imports this file).
+OUT = Path()
 DATA = Path(os.environ.get("EVO_TESTDATA", "/work/shared/data/evo-testdata"))
 GT, EST = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
 CUT = ["--t-end", "1305031106"]  # the first ~4 s of fr1_xyz
@@ -91,6 +92,9 @@ COMMANDS = [
 
 
 def main() -> None:
+    """Run the commands into the folder named by the first argument."""
+    global OUT  # noqa: PLW0603 - a script's one setting, read by the helpers below
+    OUT = Path(sys.argv[1])
     OUT.mkdir(parents=True, exist_ok=True)
     lines = []
     for args in COMMANDS:
