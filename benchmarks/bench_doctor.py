@@ -11,12 +11,16 @@ with what the doctor found (it must find the 0.3 s offset). Target: under 2 s at
 poses. A second column times the library call alone (:func:`diagnose` on trajectories
 already read) to show where the time goes.
 
-Measured on the shared 2-core machine (load average 5.3 from other work, so every
+Measured on the shared 2-core machine while quiet (load average 0.2, 2026-12-03):
+10^4 poses 0.77 s whole process (diagnose 0.43 s), 10^5 poses 0.78 s (diagnose 0.35 s),
+best of 3; ``/usr/bin/time`` gives 0.72-0.89 s and 107 MB peak at 10^5. The target holds.
+
+Earlier, on the same machine at load average 5.3 from other work (so every
 figure is inflated): 10^4 poses 1.97 s whole process (diagnose 1.33 s), 10^5 poses
 2.54 s (diagnose 1.23 s); before the doctor capped the offset and extrinsic estimates at
 5 000 spread poses, 10^5 poses took 6.6 s (diagnose 4.4 s). Start-up and reading take
 about 1.3 s of it here (``import robot_msgs.evaluation.doctor`` alone 0.6-1.1 s under
-this load). The 2 s target is not shown on this machine; rerun on a quiet one.
+that load).
 """
 
 from __future__ import annotations
