@@ -21,7 +21,7 @@ import typing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import TopicError, ValidationError
 from robot_msgs.flags import Flag, flags_of
 from robot_msgs.io import FORMATS, WRITE_FORMATS
 from robot_msgs.limits import dpi_flag
@@ -639,11 +639,22 @@ def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory
     from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
 
     rules = settings_from_args(args, ReadSettings())
-    read = read_inputs(
-        inputs,
-        strict=args.strict,
-        repeated_stamps=rules.rule_for(getattr(args, "protocol", None) or ""),
-        geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
-        crs=args.crs,
-    )
+    try:
+        read = read_inputs(
+            inputs,
+            strict=args.strict,
+            repeated_stamps=rules.rule_for(getattr(args, "protocol", None) or ""),
+            geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
+            crs=args.crs,
+        )
+    except TopicError as err:  # the inputs are read in order: the first bag without a topic
+        from robot_msgs.io import resolve_path  # noqa: PLC0415
+
+        untold = [
+            k
+            for k, i in enumerate(inputs)
+            if i.topic is None and str(resolve_path(i.path)) == err.path
+        ]
+        flag = "--ref-topic" if untold[:1] == [0] else "--est-topic"
+        raise TopicError(str(err).replace("`topic=`", flag), path=err.path) from err
     return read, [i.label for i in inputs]

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
+from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError, TopicError, did_you_mean
 from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.io.geodetic import metric_from_geodetic
-from robot_msgs.io.tf import is_tf_id, read_tf
+from robot_msgs.io.tf import TF_TYPE, is_tf_id, read_tf, tf_transforms
 from robot_msgs.optional import require
 
 if TYPE_CHECKING:
@@ -32,7 +32,15 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import IntpArray
 
-__all__ = ["POSE_TYPES", "TopicInfo", "first_fix", "list_topics", "open_bag", "read_bag"]
+__all__ = [
+    "POSE_TYPES",
+    "TopicInfo",
+    "first_fix",
+    "list_topics",
+    "open_bag",
+    "read_bag",
+    "tf_topics_text",
+]
 
 #: Message types a trajectory can be read from, and where each keeps its pose.
 POSE_TYPES: dict[str, str] = {
@@ -169,6 +177,26 @@ def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
     return tuple(TopicInfo(t, m, c) for (t, m), c in sorted(counts.items()))
 
 
+def tf_topics_text(path: str | os.PathLike[str]) -> str:
+    """Say how a bag's TF is read, with its transforms (``""`` when it has no TF).
+
+    For a bag without pose topics: ``TF as /tf:parent.child; transforms: odom->base_link``
+    (the dynamic TF topic, else the static one).
+
+    Examples
+    --------
+    >>> tf_topics_text("no/such.bag")
+    Traceback (most recent call last):
+    FileNotFoundError: no/such.bag: no such file or folder
+    """
+    with open_bag(path) as reader:
+        topics = sorted({c.topic for c in reader.connections if c.msgtype == TF_TYPE})
+        if not topics:
+            return ""
+        topic = next((t for t in topics if t != "/tf_static"), topics[0])
+        return f"TF as {topic}:parent.child, {tf_transforms(reader, topic, source=str(path))}"
+
+
 def _xyz_quat(msg: Any, msgtype: str) -> tuple[float, ...]:
     """``x, y, z, qx, qy, qz, qw`` of one message of a :data:`POSE_TYPES` type."""
     if msgtype == "geometry_msgs/msg/TransformStamped":
@@ -213,19 +241,30 @@ def _covariances(values: list[Any], source: str) -> Any:
 
 
 def _find_topic(reader: Any, topic: str, source: str) -> tuple[str, str]:
-    """Find the bag's spelling and type of ``topic`` (a leading ``/`` may differ)."""
+    """Find the bag's spelling and type of ``topic`` (a leading ``/`` may differ).
+
+    A topic not in the bag is refused naming the close ones and the pose topics; a TF
+    topic given bare (``/tf``), naming the transforms to write a TF id from.
+    """
     topics = {conn.topic: conn.msgtype for conn in reader.connections}
     if topic not in topics:
         loose = [t for t in topics if t.lstrip("/") == topic.lstrip("/")]
         if len(loose) != 1:
             readable = sorted(t for t, m in topics.items() if m in POSE_TYPES)
+            hint = did_you_mean(topic, sorted(t for t, m in topics.items() if m != TF_TYPE))
             msg = (
-                f"{source}: no topic {topic!r}; pose topics: {', '.join(readable) or 'none'} "
-                "(TF as /tf:parent.child)"
+                f"{source}: no topic {topic!r}{hint or ';'} pose topics: "
+                f"{', '.join(readable) or 'none'} (TF as /tf:parent.child)"
             )
-            raise FormatError(msg)
+            raise TopicError(msg, path=source)
         topic = loose[0]
     msgtype = topics[topic]
+    if msgtype == TF_TYPE:
+        msg = (
+            f"{source}: {topic} is TF: choose a chain as {topic}:parent.child; "
+            f"{tf_transforms(reader, topic, source=source)}"
+        )
+        raise TopicError(msg, path=source)
     if msgtype not in POSE_TYPES:
         msg = (
             f"{source}: topic {topic!r} has type {msgtype}; expected one of "
