@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
+    "add_geo_args",
     "add_input_args",
     "add_output_args",
     "add_run_settings_args",
@@ -435,6 +436,28 @@ def reword(err: ValidationError, args: argparse.Namespace) -> ValidationError:
     return ValidationError(msg, field=err.field, reason=err.reason)
 
 
+def add_geo_args(group: argparse._ActionsContainer, *, default: str) -> None:
+    """Add ``--geo-origin LAT LON ALT`` and ``--crs EPSG:CODE`` (lat/lon/alt inputs).
+
+    They give the reading arguments ``geo_origin`` and ``crs`` of
+    :func:`robot_msgs.io.read_trajectory`; ``default`` says the origin without the flag.
+    """
+    group.add_argument(
+        "--geo-origin",
+        type=float,
+        nargs=3,
+        metavar=("LAT", "LON", "ALT"),
+        help="lat/lon/alt inputs (.lla files, NavSatFix topics): the local ENU origin, "
+        f"degrees and metres above the WGS-84 ellipsoid (default {default})",
+    )
+    group.add_argument(
+        "--crs",
+        metavar="EPSG:CODE",
+        help="lat/lon/alt inputs: a projected CRS instead of ENU, as EPSG:32632 for UTM "
+        "zone 32N (needs robot_msgs[geo])",
+    )
+
+
 def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) -> None:
     """Add ``REF EST``, ``--format``, ``--ref-topic``/``--est-topic``, ``--ref/est-times``.
 
@@ -472,19 +495,7 @@ def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) ->
         help="refuse data problems (NaN rows, repeated stamps, non-unit quaternions) "
         "instead of fixing them with a warning",
     )
-    group.add_argument(
-        "--geo-origin",
-        type=float,
-        nargs=3,
-        metavar=("LAT", "LON", "ALT"),
-        help="lat/lon/alt inputs (.lla files, NavSatFix topics): the local ENU origin, "
-        "degrees and metres above the WGS-84 ellipsoid (default REF's first fix, for both)",
-    )
-    group.add_argument(
-        "--crs",
-        metavar="EPSG:CODE",
-        help="lat/lon/alt inputs: a projected CRS instead of ENU (needs robot_msgs[geo])",
-    )
+    add_geo_args(group, default="REF's first fix, for both")
     from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
 
     add_settings_flags(parser, [ReadSettings()])

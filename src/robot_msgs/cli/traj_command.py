@@ -43,7 +43,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from robot_msgs.cli._boundary import say
-from robot_msgs.cli._evaluation_args import add_settings_flags, flags_in_text, settings_from_args
+from robot_msgs.cli._evaluation_args import (
+    add_geo_args,
+    add_settings_flags,
+    flags_in_text,
+    settings_from_args,
+)
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
 from robot_msgs.evaluation.pipeline import time_range
@@ -97,6 +102,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--strict", action="store_true", help="refuse data problems instead of fixing them"
     )
+    add_geo_args(parser, default="each file's first fix")
     parser.add_argument(
         "--save", type=Path, metavar="OUT", help="convert the (one) FILE to OUT (- for stdout)"
     )
@@ -233,7 +239,13 @@ def _read(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
         traj = read_trajectory(
-            file, fmt=fmt, topic=topic, times_path=args.times, strict=args.strict
+            file,
+            fmt=fmt,
+            topic=topic,
+            times_path=args.times,
+            strict=args.strict,
+            geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
+            crs=args.crs,
         )
     issues = []
     for item in caught:
