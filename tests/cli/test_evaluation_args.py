@@ -335,3 +335,46 @@ def test_topics_and_frames_of_the_evo_bags_are_answered_with_the_close_ones(
         "odom->base_link, base_link->base_footprint (static)"
     )
     assert dynamic_first in capsys.readouterr().err
+
+
+def test_nees_names_the_topic_whose_covariances_are_all_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.io.conftest import BagMaker
+
+    bags = BagMaker(tmp_path)
+    odom, pose = "nav_msgs/msg/Odometry", "geometry_msgs/msg/PoseStamped"
+    poses = [(s, 0, "odom", (0.1 * s, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)) for s in range(6)]
+    bag = str(
+        bags.write(
+            "zero",
+            "ros1",
+            {
+                "/odom": (odom, [bags.message("ros1", odom, p) for p in poses]),  # all zero
+                "/pose": (pose, [bags.message("ros1", pose, p) for p in poses]),  # none
+            },
+        )
+    )
+    nees = ["--relation", "nees_position"]
+    assert main(["ape", bag, bag, "--ref-topic", "/pose", "--est-topic", "/odom", *nees]) == 1
+    assert capsys.readouterr().err == (
+        f"ERROR: {bag} /odom: covariances all zero on every message (ROS's 'unknown'): read "
+        "as none; NEES (--relation nees_position) needs the estimate's pose covariances: "
+        "choose a topic that sets them\n"
+    )
+    # The reference's all-zero topic is not blamed for an estimate type without any.
+    assert main(["ape", bag, bag, "--ref-topic", "/odom", "--est-topic", "/pose", *nees]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: Expected an estimate with pose covariances for NEES, got none")
+    # Other relations do not use covariances: nothing said about them.
+    assert main(["ape", bag, bag, "--ref-topic", "/pose", "--est-topic", "/odom"]) == 0
+    assert capsys.readouterr().err == ""
+    # traj lists it as a note, not an issue: --check passes.
+    assert main(["traj", bag, "--topic", "/odom", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert f"  notes        {bag} /odom: covariances all zero on every message" in out
+    assert "  issues       none" in out
+    # doctor reports it as an info finding of its kind.
+    assert main(["doctor", bag, bag, "--ref-topic", "/pose", "--est-topic", "/odom"]) == 0
+    found = capsys.readouterr().out
+    assert f"info    unknown_covariances: {bag} /odom: covariances all zero on every" in found

@@ -10,6 +10,7 @@ import pytest
 
 from robot_msgs.errors import DataWarning, FormatError, TopicError
 from robot_msgs.io import POSE_TYPES, TopicInfo, list_topics, parse_tf_id, read_bag, read_trajectory
+from robot_msgs.io.clean import reading_notes
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -86,7 +87,16 @@ def test_read_bag_drops_unknown_all_zero_covariances(bags: BagMaker) -> None:
     msgtype = "geometry_msgs/msg/PoseWithCovarianceStamped"
     zero = [bags.message("ros1", msgtype, p) for p in POSES]
     path = bags.write("zero", "ros1", {"/est": (msgtype, zero)})
-    assert read_bag(path, "/est").covariance_6x6 is None
+    assert read_bag(path, "/est").covariance_6x6 is None  # and no warning: no data problem
+    with reading_notes() as notes:  # a note, kept for the one who asks
+        assert read_bag(path, "/est").covariance_6x6 is None
+    assert [(str(n), n.kind, n.fixed) for n in notes] == [
+        (
+            f"{path} /est: covariances all zero on every message (ROS's 'unknown'): read as none",
+            "unknown_covariances",
+            False,
+        )
+    ]
     some = [bags.message("ros1", msgtype, POSES[0], covariance=np.eye(6).ravel()), *zero[1:]]
     path = bags.write("some", "ros1", {"/est": (msgtype, some)})
     with pytest.warns(DataWarning, match=r"2 of 3 messages have an all-zero \(unknown\)"):

@@ -69,7 +69,7 @@ from robot_msgs.io import (
     trajectory_outputs,
     write_trajectory,
 )
-from robot_msgs.io.clean import implausible_stamps
+from robot_msgs.io.clean import implausible_stamps, reading_notes
 from robot_msgs.limits import dpi_flag
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
@@ -236,7 +236,7 @@ def _read(
             except FormatError:  # none or several: the report lists them
                 report["issues"] = []
                 return None, report
-    with warnings.catch_warnings(record=True) as caught:
+    with reading_notes() as notes, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
         traj = read_trajectory(
             file,
@@ -265,6 +265,8 @@ def _read(
         issues.append(single)
     report.update(summarize(traj, frames=traj.stamps_are_frames))
     report["issues"] = issues
+    if notes:  # no data problem (all-zero covariances: ROS's "unknown"), so no issue
+        report["notes"] = [str(n).replace(str(file), path, 1) for n in notes]
     return traj, report
 
 
@@ -307,6 +309,8 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
     print(
         f"  frames       {report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}", file=out
     )
+    for i, note in enumerate(report.get("notes", [])):
+        print(f"  {'notes' if i == 0 else '':<12} {note}", file=out)
     if not report["issues"]:
         print("  issues       none", file=out)
     for i, issue in enumerate(report["issues"]):

@@ -19,7 +19,7 @@ import numpy as np
 
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError, TopicError, did_you_mean
 from robot_msgs.io.bounded import stream_kind
-from robot_msgs.io.clean import finish_trajectory, report
+from robot_msgs.io.clean import finish_trajectory, note, report
 from robot_msgs.io.geodetic import metric_from_geodetic
 from robot_msgs.io.tf import TF_TYPE, is_tf_id, read_tf, tf_transforms
 from robot_msgs.optional import require
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "POSE_TYPES",
+    "UNKNOWN_COVARIANCES",
     "TopicInfo",
     "first_fix",
     "list_topics",
@@ -217,17 +218,25 @@ _COVARIANCE_TYPES = frozenset(
 )
 
 
+#: The kind of the reading finding "every covariance of the topic is all zero".
+UNKNOWN_COVARIANCES = "unknown_covariances"
+
+
 def _covariances(values: list[Any], source: str) -> Any:
     """Stack ``pose.covariance`` fields as ``(N, 6, 6)`` covariances (ROS order and frame).
 
     A covariance that is all zero means "unknown" (as many drivers leave it, and as a
     trajectory without covariances is written): the trajectory carries none, so that
-    writing and reading back give the same trajectory; NEES then says that all-zero
-    covariances read as none. When only some messages have one, with a warning.
+    writing and reading back give the same trajectory. When every message has one, a
+    reading note of kind :data:`UNKNOWN_COVARIANCES` says so (:func:`~robot_msgs.io.clean.note`:
+    no warning, as most metrics do not use covariances; NEES names the topic); when
+    only some have one, with a warning.
     """
     cov = np.asarray(values, dtype=np.float64).reshape(-1, 6, 6)
     unknown = ~cov.any(axis=(1, 2))
     if unknown.all():
+        message = f"{source}: covariances all zero on every message (ROS's 'unknown'): read as none"
+        note(message, kind=UNKNOWN_COVARIANCES)
         return None
     if unknown.any():
         warnings.warn(
@@ -374,10 +383,11 @@ def read_bag(
         as ``sec + nanosec * 1e-9`` in ``stamps_s``); ``frame_id`` from the
         headers, ``child_frame_id`` where the type has one; ``covariance_6x6`` from
         ``pose.covariance`` for ``PoseWithCovarianceStamped`` and ``Odometry`` (none
-        when the messages leave it all zero, ROS's "unknown"). ``nav_msgs/Path``: the poses
-        of the LAST message (a path is republished whole as it grows), each stamped by
-        its own header; refused when those stamps are all equal (planners often leave
-        them zero). ``PointStamped`` has no orientation: identity rotations, with a
+        when the messages leave it all zero, ROS's "unknown", noted with the kind
+        :data:`UNKNOWN_COVARIANCES`). ``nav_msgs/Path``: the poses of the LAST message
+        (a path is republished whole as it grows), each stamped by its own header;
+        refused when those stamps are all equal (planners often leave them zero).
+        ``PointStamped`` has no orientation: identity rotations, with a
         :class:`DataWarning`.
 
     Raises
