@@ -520,3 +520,16 @@ def test_traj_converts_lat_lon_to_enu_about_geo_origin(
     np.testing.assert_allclose(xyz[1:], [[0.0, 0.0, 0.0], [0.0, 0.0, 10.0]], rtol=0, atol=1e-8)
     assert main(["traj", str(write(tmp_path, CLEAN)), "--crs", "EPSG:32632"]) == 1
     assert "--crs) applies to NavSatFix topics and lla files" in capsys.readouterr().err
+
+
+def test_traj_lists_the_tf_transforms_of_a_bag_without_a_chosen_topic(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.io.conftest import BagMaker
+    from tests.io.test_bag import tf_bag
+
+    bag = tf_bag(BagMaker(tmp_path), "mcap")
+    assert main(["traj", str(bag)]) == 0
+    out = capsys.readouterr().out
+    assert "  TF (/tf:parent.child): map->odom, odom->base, base->cam (static)\n" in out
+    assert max(len(line) for line in out.splitlines()[1:]) <= 80  # all but the path line

@@ -70,6 +70,7 @@ from robot_msgs.io import (
     write_trajectory,
 )
 from robot_msgs.io.clean import implausible_stamps, reading_notes
+from robot_msgs.io.tf import transforms_text
 from robot_msgs.limits import dpi_flag
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
@@ -233,7 +234,12 @@ def _read(
         if topic is None:
             try:
                 topic = report["topic"] = only_pose_topic(file)
-            except FormatError:  # none or several: the report lists them
+            except FormatError:  # none or several: the report lists them, and TF's transforms
+                from robot_msgs.io.bag import tf_chains  # noqa: PLC0415 - bags only
+
+                tf, pairs = tf_chains(file)
+                if tf:
+                    report["tf"] = {"topic": tf, "transforms": pairs}
                 report["issues"] = []
                 return None, report
     with reading_notes() as notes, warnings.catch_warnings(record=True) as caught:
@@ -287,9 +293,13 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
     if "topics" in report and (report.get("poses") is None or not report.get("topic")):
         for t in report["topics"]:
             mark = "*" if t["msgtype"] in POSE_TYPES else " "
-            print(f"  {mark} {t['topic']:<30} {t['msgtype']:<45} {t['message_count']:>8}", file=out)
+            print(f"  {mark} {t['topic']:<24} {t['msgtype']:<43} {t['message_count']:>6}", file=out)
     if report.get("poses") is None:
         print("  choose a pose topic (*) with --topic, or TF as --topic /tf:parent.child", file=out)
+        if "tf" in report:
+            tf = report["tf"]
+            said = transforms_text(tf["transforms"]).removeprefix("transforms: ")
+            _print_items(f"  TF ({tf['topic']}:parent.child):", said.split(", "), out)
         return
     kept = (
         f" ({report['outside_range']} outside --t-start/--t-end)"
@@ -315,6 +325,18 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
         print("  issues       none", file=out)
     for i, issue in enumerate(report["issues"]):
         print(f"  {'issues' if i == 0 else '':<12} {issue}", file=out)
+
+
+def _print_items(head: str, items: list[str], out: TextIO, width: int = 80) -> None:
+    """Print ``head`` and ``items`` separated by commas, wrapped at ``width``, items whole."""
+    line = head
+    for k, item in enumerate(items):
+        word = item + ("," if k < len(items) - 1 else "")
+        if len(line) + 1 + len(word) > width and line.strip():
+            print(line, file=out)
+            line = "   "
+        line += " " + word
+    print(line, file=out)
 
 
 def _print_time(report: dict[str, Any], out: TextIO) -> None:

@@ -21,7 +21,7 @@ from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError, TopicErr
 from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.clean import finish_trajectory, note, report
 from robot_msgs.io.geodetic import metric_from_geodetic
-from robot_msgs.io.tf import TF_TYPE, is_tf_id, read_tf, tf_transforms
+from robot_msgs.io.tf import TF_TYPE, is_tf_id, read_tf, tf_transforms, transforms_text
 from robot_msgs.optional import require
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ __all__ = [
     "list_topics",
     "open_bag",
     "read_bag",
-    "tf_topics_text",
+    "tf_chains",
 ]
 
 #: Message types a trajectory can be read from, and where each keeps its pose.
@@ -178,24 +178,24 @@ def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
     return tuple(TopicInfo(t, m, c) for (t, m), c in sorted(counts.items()))
 
 
-def tf_topics_text(path: str | os.PathLike[str]) -> str:
-    """Say how a bag's TF is read, with its transforms (``""`` when it has no TF).
+def tf_chains(path: str | os.PathLike[str]) -> tuple[str, list[str]]:
+    """Return a bag's TF topic and its transforms (:func:`~robot_msgs.io.tf.tf_transforms`).
 
-    For a bag without pose topics: ``TF as /tf:parent.child; transforms: odom->base_link``
-    (the dynamic TF topic, else the static one).
+    The dynamic TF topic, else the static one; ``("", [])`` when the bag has no TF. What
+    a TF id (``/tf:parent.child``) is written from, for a bag read without a topic.
 
     Examples
     --------
-    >>> tf_topics_text("no/such.bag")
+    >>> tf_chains("no/such.bag")
     Traceback (most recent call last):
     FileNotFoundError: no/such.bag: no such file or folder
     """
     with open_bag(path) as reader:
         topics = sorted({c.topic for c in reader.connections if c.msgtype == TF_TYPE})
         if not topics:
-            return ""
+            return "", []
         topic = next((t for t in topics if t != "/tf_static"), topics[0])
-        return f"TF as {topic}:parent.child, {tf_transforms(reader, topic, source=str(path))}"
+        return topic, tf_transforms(reader, topic, source=str(path))
 
 
 def _xyz_quat(msg: Any, msgtype: str) -> tuple[float, ...]:
@@ -271,7 +271,7 @@ def _find_topic(reader: Any, topic: str, source: str) -> tuple[str, str]:
     if msgtype == TF_TYPE:
         msg = (
             f"{source}: {topic} is TF: choose a chain as {topic}:parent.child; "
-            f"{tf_transforms(reader, topic, source=source)}"
+            f"{transforms_text(tf_transforms(reader, topic, source=source))}"
         )
         raise TopicError(msg, path=source)
     if msgtype not in POSE_TYPES:

@@ -377,10 +377,12 @@ def only_pose_topic(file: str | os.PathLike[str]) -> str:
         return topics[0]
     names = ", ".join(topics) or "none"
     tf = "TF as /tf:parent.child"
-    if not topics:  # a bag of TF only: say the chains there are
-        from robot_msgs.io.bag import tf_topics_text  # noqa: PLC0415 - bags only
+    if not topics:  # a bag of TF only: say the transforms there are
+        from robot_msgs.io.bag import tf_chains  # noqa: PLC0415 - bags only
+        from robot_msgs.io.tf import transforms_text  # noqa: PLC0415
 
-        tf = tf_topics_text(resolve_path(file)) or tf
+        topic, pairs = tf_chains(resolve_path(file))
+        tf = f"TF as {topic}:parent.child, {transforms_text(pairs)}" if topic else tf
     msg = f"{file}: choose a topic with `topic=` (pose topics: {names}; {tf})"
     raise TopicError(msg, path=str(file))
 

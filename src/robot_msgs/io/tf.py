@@ -43,7 +43,14 @@ if TYPE_CHECKING:
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.typing import Float64Array
 
-__all__ = ["TF_TYPE", "is_tf_id", "parse_tf_id", "read_tf", "tf_transforms"]
+__all__ = [
+    "TF_TYPE",
+    "is_tf_id",
+    "parse_tf_id",
+    "read_tf",
+    "tf_transforms",
+    "transforms_text",
+]
 
 #: The message type of TF topics.
 TF_TYPE = "tf2_msgs/msg/TFMessage"
@@ -133,21 +140,31 @@ def _collect(reader: Any, topics: list[str], source: str) -> dict[str, _Edge]:
 _SHOWN = 12
 
 
-def tf_transforms(reader: Any, topic: str, *, source: str) -> str:
-    """Say the transforms on TF ``topic`` and ``/tf_static``: ``transforms: a->b, ...``.
+def tf_transforms(reader: Any, topic: str, *, source: str) -> list[str]:
+    """List the transforms on TF ``topic`` and ``/tf_static`` as ``parent->child``.
 
-    What to choose from when a TF id is to be written (``/tf:parent.child``); at most
-    twelve are listed, the dynamic ones first, the static ones marked. ``reader`` is an
-    open ``rosbags`` reader.
+    What to choose from when a TF id is to be written (``/tf:parent.child``): the
+    dynamic ones first, then the static ones, marked ``(static)``. ``reader`` is an
+    open ``rosbags`` reader; ``source`` names the bag in errors.
     """
     topics = {c.topic for c in reader.connections if c.msgtype == TF_TYPE}
     both = [topic, "/tf_static"] if "/tf_static" in topics and topic != "/tf_static" else [topic]
-    return _transforms_text(_collect(reader, both, source))
+    return _pairs(_collect(reader, both, source))
 
 
-def _transforms_text(edges: dict[str, _Edge]) -> str:
+def _pairs(edges: dict[str, _Edge]) -> list[str]:
     ordered = sorted(edges.values(), key=lambda e: (e.static, e.parent, e.child))  # dynamic first
-    pairs = [f"{e.parent}->{e.child}" + " (static)" * e.static for e in ordered]
+    return [f"{e.parent}->{e.child}" + " (static)" * e.static for e in ordered]
+
+
+def transforms_text(pairs: list[str]) -> str:
+    """Say ``pairs`` in a message: ``transforms: a->b, c->d``, at most twelve named.
+
+    Examples
+    --------
+    >>> transforms_text(["odom->base_link", "base_link->cam (static)"])
+    'transforms: odom->base_link, base_link->cam (static)'
+    """
     more = f" and {len(pairs) - _SHOWN} more" if len(pairs) > _SHOWN else ""
     return f"transforms: {', '.join(pairs[:_SHOWN]) or 'none'}{more}"
 
@@ -230,7 +247,8 @@ def read_tf(
     for frame in (parent, child):
         if frame not in frames:
             hint = did_you_mean(frame, frames)
-            msg = f"{source}: no frame {frame!r} on {topic}{hint or ';'} {_transforms_text(edges)}"
+            msg = f"{source}: no frame {frame!r} on {topic}{hint or ';'} "
+            msg += transforms_text(_pairs(edges))
             raise TopicError(msg, path=source)
     up_parent = _ancestors(parent, edges, source)
     up_child = _ancestors(child, edges, source)
