@@ -225,6 +225,8 @@ def test_planar_nees_runs_on_the_nav2_bag(
     assert "nees_planar  -     83" in out
     assert "over 83 poses (3 dof): above the 95 % bounds 2.496 .. 3.549: inconsistent" in out
     assert main([*argv, "--ref-topic", "/amcl_pose", "--est-topic", "/odom"]) == 1
-    assert "all-zero ones, ROS's 'unknown', as many odometry drivers publish, read as none" in (
-        capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"ERROR: {bag} /odom: covariances all zero on every message (ROS's 'unknown'): read "
+        "as none; NEES (--relation nees_planar) needs the estimate's pose covariances: "
+        "choose a topic that sets them\n"
     )
