@@ -162,7 +162,12 @@ def trajectories_plot(result: ReportResult, sequence: str) -> Figure | None:
                 "colorscale": "Viridis",
                 "cmin": 0.0,
                 "cmax": top,
-                "colorbar": {"title": {"text": "APE translation [m]"}, "x": 1.02},
+                # The title along the bar: written across it, it ran into the legend.
+                "colorbar": {
+                    "title": {"text": "APE translation [m]", "side": "right"},
+                    "x": 1.02,
+                    "thickness": 20,
+                },
             },
             legend={"groupclick": "toggleitem", "x": 1.2, "font": {"size": 11}},
             height=520,
