@@ -255,3 +255,46 @@ def test_res_html_figures_name_results_and_draw_evos_distances(result: Evaluatio
     evo = plots["error_over_distance"]["data"][1]
     assert np.allclose(evo["x"], np.round(_evo_distances(), 3))
     assert all(trace["spanmode"] == "hard" for trace in plots["violin"]["data"])
+
+
+# --- the static report's figures ------------------------------------------------------------
+
+
+def test_every_static_report_text_lies_inside_its_figure() -> None:
+    # The latency CDF's title was wider than its 9 in figure: both ends were cut off.
+    from matplotlib.text import Text
+
+    from robot_msgs.report import build_report, plots
+    from robot_msgs.runs import load_runs
+    from tests.report.conftest import example_manifest
+
+    report = build_report(load_runs([example_manifest()]))
+    sequences = sorted({r.sequence for r in report.report.runs})
+    drawn = [("comparison", plots.comparison_figure(report))]
+    drawn.append(("latency", plots.latency_cdf_figure(report)))
+    per_sequence = (
+        plots.trajectories_figure,
+        plots.error_over_time_figure,
+        plots.rpe_boxplot_figure,
+        plots.repeatability_figure,
+    )
+    drawn += [(f"{f.__name__} {s}", f(report, s)) for s in sequences for f in per_sequence]
+    assert sum(fig is not None for _, fig in drawn) >= 8
+    for name, fig in drawn:
+        if fig is None:
+            continue
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        ticks = {
+            id(label)
+            for ax in fig.axes
+            for axis in (ax.xaxis, ax.yaxis)
+            for label in [*axis.get_ticklabels(which="both"), axis.get_offset_text()]
+        }
+        for text in fig.findobj(Text):
+            if id(text) in ticks or not (text.get_visible() and text.get_text()):
+                continue
+            box = text.get_window_extent(renderer)
+            inside = box.x0 >= -0.5 and box.x1 <= fig.bbox.width + 0.5
+            inside = inside and box.y0 >= -0.5 and box.y1 <= fig.bbox.height + 0.5
+            assert inside, (name, text.get_text())
