@@ -102,7 +102,7 @@ def test_label_sets_each_estimates_legend_name(tmp_path: Path, drawn: list[Any])
     assert main(["ape", ref, est, other, *flags]) == 0
     (fig,) = drawn
     assert _legend(fig.axes[0]) == ["RGB-D SLAM", "copy", "reference"]
-    assert _legend(fig.axes[1]) == ["RGB-D SLAM: error", "copy: error"]
+    assert _legend(fig.axes[1]) == ["RGB-D SLAM", "copy"]
 
 
 def test_a_label_count_that_does_not_match_is_one_error_line(

@@ -360,7 +360,10 @@ def evaluation_figure(
             series = signal.series
             colour = _PALETTE[(k + j) % len(_PALETTE)]
             curve = "error" if len(signals) == 1 else _parameters(signal)
-            name = curve if len(entries) == 1 else f"{label}: {curve}"
+            if len(entries) == 1:
+                name = curve
+            else:  # one curve an estimate: its name says it all
+                name = label if len(signals) == 1 else f"{label}: {curve}"
             times = series.stamps_s - t0
             if times.size > 1 and bool((times[1:] > times[:-1]).all()):
                 t, e = break_gaps(times, series.errors)
