@@ -298,3 +298,20 @@ def test_every_static_report_text_lies_inside_its_figure() -> None:
             inside = box.x0 >= -0.5 and box.x1 <= fig.bbox.width + 0.5
             inside = inside and box.y0 >= -0.5 and box.y1 <= fig.bbox.height + 0.5
             assert inside, (name, text.get_text())
+
+
+def test_res_label_names_each_result(
+    tmp_path: Path, drawn: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = _deep_copies(tmp_path)
+    saved = tmp_path / "ours.json"
+    assert main(["ape", ref, est, "--align", "se3", "--save", str(saved)]) == 0
+    plot = str(tmp_path / "r.png")
+    flags = ["--label", "ours", "--label", "evo", "--plot", plot]
+    assert main(["res", str(saved), str(EVO_ZIP), *flags]) == 0
+    (fig,) = drawn
+    assert _legend(fig.axes[0]) == ["ours", "evo"]
+    assert [t.get_text() for t in fig.axes[2].get_xticklabels()] == ["ours", "evo"]
+    capsys.readouterr()
+    assert main(["res", str(saved), "--label", "a", "--label", "b", "--plot", plot]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: --label: 2 given for 1 inputs")
