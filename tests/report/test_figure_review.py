@@ -315,3 +315,22 @@ def test_res_label_names_each_result(
     capsys.readouterr()
     assert main(["res", str(saved), "--label", "a", "--label", "b", "--plot", plot]) == 1
     assert capsys.readouterr().err.startswith("ERROR: --label: 2 given for 1 inputs")
+
+
+def test_the_success_labels_sit_above_the_error_bars() -> None:
+    # "2/2 ok" was drawn at the bar's top, where the min-max error bar ran through it.
+    from robot_msgs.report import build_report, plots
+    from robot_msgs.runs import load_runs
+    from tests.report.conftest import example_manifest
+
+    report = build_report(load_runs([example_manifest()]))
+    fig = plots.comparison_figure(report)
+    ax = fig.axes[0]
+    # Each group's largest APE RMSE over its successful runs, from the report itself.
+    maxima = sorted(
+        g.accuracy.stats["translation"].max
+        for g in report.report.groups
+        if g.accuracy is not None and g.accuracy.stats["translation"].n
+    )
+    anchors = sorted(float(t.xy[1]) for t in ax.texts if t.get_text().endswith(" ok"))
+    assert anchors == pytest.approx(maxima)

@@ -370,9 +370,10 @@ def comparison_figure(result: ReportResult) -> Any | None:
                     lw=1,
                 )
             succeeded = g.n_runs - g.n_failed
-            ax.annotate(
+            top = stats.max if stats is not None and stats.n else height
+            ax.annotate(  # above the error bar's cap, not struck through by the bar
                 f"{succeeded}/{g.n_runs} ok",
-                (x, height),
+                (x, top),
                 textcoords="offset points",
                 xytext=(0, 4),
                 ha="center",
