@@ -325,6 +325,7 @@ def test_the_success_labels_sit_above_the_error_bars() -> None:
 
     report = build_report(load_runs([example_manifest()]))
     fig = plots.comparison_figure(report)
+    assert fig is not None
     ax = fig.axes[0]
     # Each group's largest APE RMSE over its successful runs, from the report itself.
     maxima = sorted(
