@@ -566,6 +566,21 @@ def load_runs_from_args(
     return load_runs(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
 
 
+def add_label_flag(group: argparse._ActionsContainer, inputs: str = "EST") -> None:
+    """Add ``--label NAME`` (repeatable): each input's name in the figures' legends.
+
+    The one declaration of the flag, for ``ape``/``rpe``/``drift``, ``traj`` and ``res``;
+    :func:`robot_msgs.report.figure_text.legend_names` applies it.
+    """
+    group.add_argument(
+        "--label",
+        action="append",
+        metavar="NAME",
+        help=f"legend name of each {inputs}, in order: give it once per {inputs} "
+        "(default: the file stem)",
+    )
+
+
 def add_output_args(parser: argparse.ArgumentParser) -> None:
     """Add ``--json``, ``--save``, ``--save-aligned``, ``--to``, ``--plot``, ``--dpi``..."""
     group = parser.add_argument_group(
@@ -611,6 +626,7 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
         choices=("xy", "xz", "yz", "xyz"),
         help="trajectory view of --plot; xyz is 3-D (default: the reference's two widest axes)",
     )
+    add_label_flag(group)
     group.add_argument("--force", action="store_true", help="overwrite existing output files")
 
 

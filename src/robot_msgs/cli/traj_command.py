@@ -45,6 +45,7 @@ import numpy as np
 from robot_msgs.cli._boundary import say
 from robot_msgs.cli._evaluation_args import (
     add_geo_args,
+    add_label_flag,
     add_settings_flags,
     flags_in_text,
     settings_from_args,
@@ -164,6 +165,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         choices=("xy", "xz", "yz", "xyz"),
         help="view of --plot; xyz is 3-D (default: the two widest axes)",
     )
+    add_label_flag(plot, "FILE but REF")
     parser.set_defaults(run=run)
 
 
@@ -402,10 +404,13 @@ def _plot(
     estimates: list[tuple[str, PoseTrajectory]],
     out: TextIO,
 ) -> None:
+    from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
     from robot_msgs.report.figures import overlay_figure, save_figure  # noqa: PLC0415
 
     reference = read.get(args.ref) if args.ref is not None else None
-    fig = overlay_figure(reference, estimates, plane=args.plot_plane)
+    names = legend_names([path for path, _ in estimates], args.label)
+    named = [(name, traj) for name, (_, traj) in zip(names, estimates, strict=True)]
+    fig = overlay_figure(reference, named, plane=args.plot_plane)
     path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
     print(f"wrote {path}", file=sys.stderr if args.json else out)
 
@@ -425,9 +430,14 @@ def run(args: argparse.Namespace) -> int:
     if args.ref is None and (args.align or args.sync or args.max_diff is not None):
         msg = "--align, --sync and --max-diff align each FILE to --ref REF; give that too"
         raise FormatError(msg)
+    if args.label and args.plot is None:
+        msg = "--label names the files in --plot's legend; give --plot FILE too"
+        raise FormatError(msg)
     if args.plot is not None:
+        from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
         from robot_msgs.report.figures import figure_format  # noqa: PLC0415
 
+        legend_names([f for f in args.files if f != args.ref], args.label)  # one per FILE
         figure_format(args.plot)
         check_outputs([args.plot], force=args.force)
         require("matplotlib", "plot", feature="--plot")
