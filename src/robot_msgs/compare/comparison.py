@@ -14,7 +14,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.compare.extrinsic import Extrinsic
-from robot_msgs.compare.signal import Signal, find_signal
+from robot_msgs.compare.signal import Signal, find_signal, signal_summary
 from robot_msgs.compare.time_offset import TimeOffset
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.msg import Msg, Value, message
@@ -111,6 +111,12 @@ class Comparison(Msg):
     def units(self) -> Mapping[str, str]:
         """Each signal's unit by name (a view of ``signals``)."""
         return {s.name: s.unit for s in self.signals}
+
+    def _repr_field(self, name: str, value: Any) -> str | None:  # noqa: ARG002 - the hook's
+        if name != "signals":
+            return None
+        inner = ", ".join(signal_summary(s) for s in self.signals)
+        return f"({inner},)" if len(self.signals) == 1 else f"({inner})"
 
     def signal(self, name: str) -> Signal | None:
         """Return the signal called ``name``, or ``None``."""
