@@ -62,7 +62,9 @@ class Comparison(Msg):
     WHY the settings travel with the numbers: an APE after Sim(3) alignment and one
     after SE(3) alignment are different quantities; rankings and aggregates compare
     ``settings`` and ``parameters`` and refuse to mix (the SLAM guide: "do not silently
-    mix these evaluation settings"). ``settings`` is ``None`` where no trajectory was
+    mix these evaluation settings").
+
+    ``settings`` is ``None`` where no trajectory was
     associated (control tracking). ``parameters`` are the metric's own (``relation``,
     ``delta``, ``lengths_m``...). ``estimated`` holds what was estimated per
     evaluation, which may differ between comparisons made the same way. ``counts``
