@@ -91,6 +91,7 @@ from robot_msgs.msg_json import (
     struct_defaults,
     to_builtins,
 )
+from robot_msgs.msg_repr import has_large_array, short_repr
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -300,6 +301,17 @@ class Msg(_Struct):
 
     def __reduce__(self) -> tuple[Callable[..., Msg], tuple[type[Msg], dict[str, Any]]]:
         return (_rebuild, (type(self), self.as_dict()))
+
+    def __repr__(self) -> str:
+        """Msgspec's ``repr``, or the short form when an array is large (:mod:`.msg_repr`)."""
+        if has_large_array(self):
+            return short_repr(self)
+        text: str = super().__repr__()
+        return text
+
+    def _repr_field(self, name: str, value: Any) -> str | None:  # noqa: ARG002 - for overrides
+        """Return a field's summary in the short ``repr`` of a large message (default: none)."""
+        return None
 
 
 def to_dict_keeping_arrays(message: Msg) -> dict[str, Any]:

@@ -81,6 +81,12 @@ _WORDS = {
     "z": "z error (estimate − reference)",
     "translation_pct": "translation error per segment",
     "rotation_deg_per_m": "rotation error per segment",
+    "along_track": "along-track error (direction of motion)",
+    "cross_track": "cross-track error (left of the motion)",
+    "vertical": "vertical error (world z)",
+    "along_track_body": "along-track error (reference body x)",
+    "cross_track_body": "cross-track error (reference body y)",
+    "vertical_body": "vertical error (reference body z)",
 }
 
 
