@@ -55,6 +55,15 @@ def test_schema_command_prints_strict_json(capsys: pytest.CaptureFixture[str]) -
     assert "got 'nope/Nothing'" in capsys.readouterr().err
 
 
+def test_schema_of_a_bare_name_suggests_the_family(capsys: pytest.CaptureFixture[str]) -> None:
+    """``schema Imu`` (the name as ROS users say it) names ``sensor/Imu``, not all 154 types."""
+    assert main(["schema", "Imu"]) == 1
+    err = capsys.readouterr().err
+    assert "got 'Imu'; did you mean sensor/Imu, sensor_msgs/Imu?" in err
+    assert main(["schema", "odometry"]) == 1
+    assert "did you mean nav/Odometry" in capsys.readouterr().err
+
+
 # --------------------------------------------------------------------------- the schema, the decoder
 
 #: Values no field of the given kind takes (the decoder and the schema must both refuse).

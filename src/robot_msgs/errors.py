@@ -118,11 +118,16 @@ class DataWarning(UserWarning):
         self.fixed = fixed
 
 
-def did_you_mean(given: str, choices: list[str] | tuple[str, ...]) -> str:
+def did_you_mean(
+    given: str, choices: list[str] | tuple[str, ...], *, last_part: bool = False
+) -> str:
     """Return ``"; did you mean A, B?"`` naming the choices close to ``given``, or ``""``.
 
     Close as :func:`difflib.get_close_matches` says (at most 3, ratio 0.6 or more),
     compared without leading slashes (``/odom`` and ``odom`` are one name to a user).
+    ``last_part``: a ``given`` without ``/`` is also compared with the part of each
+    choice after its last ``/`` (a type's bare name, ``Imu`` for ``sensor/Imu``), equal
+    names (case aside) first.
 
     Examples
     --------
@@ -130,9 +135,18 @@ def did_you_mean(given: str, choices: list[str] | tuple[str, ...]) -> str:
     '; did you mean S-PTAM?'
     >>> did_you_mean("/xyz", ["/odom"])
     ''
+    >>> did_you_mean("imu", ["sensor/Image", "sensor/Imu", "geometry/Pose"], last_part=True)
+    '; did you mean sensor/Imu?'
     """
     import difflib  # noqa: PLC0415 - only for the error
 
     bare = {c.lstrip("/"): c for c in choices}
-    close = difflib.get_close_matches(given.lstrip("/"), list(bare), n=3, cutoff=0.6)
-    return f"; did you mean {', '.join(bare[c] for c in close)}?" if close else ""
+    close = [bare[c] for c in difflib.get_close_matches(given.lstrip("/"), list(bare), 3, 0.6)]
+    if last_part and "/" not in given:
+        names: dict[str, list[str]] = {}
+        for choice in choices:
+            names.setdefault(choice.rpartition("/")[2].lower(), []).append(choice)
+        near = difflib.get_close_matches(given.lower(), list(names), n=3, cutoff=0.6)
+        by_name = [c for name in near for c in names[name]]
+        close = list(dict.fromkeys([*by_name, *close]))[:3]
+    return f"; did you mean {', '.join(close)}?" if close else ""

@@ -104,7 +104,7 @@ def type_for(type_name: str) -> type[Msg]:
     if found is None:
         found = _by_ros2().get(type_name.replace("/msg/", "/"))
     if found is None:
-        hint = did_you_mean(type_name, [*known, *_by_ros2()])
+        hint = did_you_mean(type_name, [*known, *_by_ros2()], last_part=True)
         msg = (
             f"Expected a registered _type or the ROS 2 name of one, got {type_name!r}{hint} "
             f"({len(known)} types: the reference pages of `robot-msgs docs` list them)"
