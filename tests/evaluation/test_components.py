@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -13,6 +16,9 @@ from robot_msgs.evaluation.components import track_axes
 from robot_msgs.rotations import quat_xyzw_multiply
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import random_walk
+
+if TYPE_CHECKING:
+    from robot_msgs.compare import EvaluationResult
 
 
 def trajectory(positions: np.ndarray, quats: np.ndarray | None = None) -> PoseTrajectory:
@@ -187,9 +193,10 @@ def test_trajectopy_world_euler_angles_by_hand() -> None:
 
 
 def test_trajectopy_components_on_fr1_xyz_as_scipy_computes_its_formulas() -> None:
-    # trajectopy is not installed here; its ate() computes, with SciPy's Rotation (its
-    # RotationSet subclasses it, "-" is a * b.inv()): (test - ref) @ R_ref.as_matrix() and
-    # (R_ref * R_test.inv()).as_euler("xyz"). The same SciPy calls, on the aligned fr1_xyz.
+    # trajectopy's ate() computes, with SciPy's Rotation (its Rotations subclasses it, "-"
+    # is a * b.inv()): (test - ref) @ R_ref.as_matrix() and (R_ref * R_test.inv())
+    # .as_euler("xyz"). The same SciPy calls, on the se3-aligned fr1_xyz (trajectopy's own
+    # numbers, unaligned: test_trajectopy_components_on_fr1_xyz_agree_with_trajectopy).
     rotation = pytest.importorskip("scipy.spatial.transform").Rotation
     from robot_msgs.evaluation import EvaluationSettings, ape
     from robot_msgs.io import read_trajectory
@@ -214,6 +221,48 @@ def test_trajectopy_components_on_fr1_xyz_as_scipy_computes_its_formulas() -> No
     # Different numbers from the direction-of-motion and body rotation-vector relations.
     assert not np.allclose(ape_errors(ref, est, "along_track"), directed[:, 0], atol=1e-4)
     assert not np.allclose(ape_errors(ref, est, "roll_rad"), euler[:, 0], atol=1e-4)
+
+
+# trajectopy 5.1.2's own ate() on the raw fr1_xyz, NEAREST_TEMPORAL matching within 10 ms,
+# no alignment: tests/data/make_trajectopy_component_reference.py (its command is in the
+# file). Tolerance 1e-12 (m, rad): both tools evaluate the same closed formulas in float64
+# on the same file values (trajectopy through SciPy's Rotation, robot_msgs through its
+# quaternion kernels); they agreed to 5e-16 rad and 3e-17 m when this was written, on
+# errors of 1e-4..4e-2, while a convention difference (sign, axis order, Euler order,
+# world vs body axes) moves them by 1e-4 or more here.
+TRAJECTOPY_ATE = json.loads(
+    (Path(__file__).parents[1] / "data" / "trajectopy_component_reference.json").read_text()
+)
+
+
+def _ape_fr1_xyz(relation: str) -> EvaluationResult:
+    from robot_msgs.evaluation import ape
+    from robot_msgs.io import read_trajectory
+
+    return ape(
+        read_trajectory("example:fr1_xyz/groundtruth.tum"),
+        read_trajectory("example:fr1_xyz/rgbdslam.tum"),
+        relation=relation,
+    )
+
+
+@pytest.mark.parametrize("relation", TRAJECTOPY_ATE["columns"][2:])
+def test_trajectopy_components_on_fr1_xyz_agree_with_trajectopy(relation: str) -> None:
+    rows = np.array(TRAJECTOPY_ATE["rows"])
+    theirs = rows[:, TRAJECTOPY_ATE["columns"].index(relation)]
+    result = _ape_fr1_xyz(relation)
+    # The default association (evo's nearest, 10 ms) finds trajectopy's pairs.
+    assert result.reference_index.tolist() == rows[:, 0].astype(int).tolist()
+    assert result.estimate_index.tolist() == rows[:, 1].astype(int).tolist()
+    assert result.series[relation].errors == pytest.approx(theirs, rel=0, abs=1e-12)
+    stats, summary = result.stats[relation], TRAJECTOPY_ATE["summaries"][relation]
+    assert stats.n == TRAJECTOPY_ATE["n_pairs"]
+    for name in ("rms", "mean", "min", "max"):
+        assert getattr(stats, name) == pytest.approx(summary[name], rel=0, abs=1e-12)
+    if relation.endswith("_rad"):  # the same numbers in degrees
+        degrees = relation.removesuffix("_rad") + "_deg"
+        got = _ape_fr1_xyz(degrees).series[degrees].errors
+        assert got == pytest.approx(np.degrees(theirs), rel=0, abs=1e-10)
 
 
 def test_the_relation_help_states_each_frame(capsys: pytest.CaptureFixture[str]) -> None:
