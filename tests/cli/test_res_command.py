@@ -50,10 +50,18 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     row = next(line for line in text.splitlines() if line.startswith(str(evo)))
     assert f"{evo_rmse:.6g}" in row.split()
     assert " evo " in row
-    # evo's zip does not record the association settings: those columns say so, and the
-    # results are not ranked (the same refusal as robot-msgs report).
-    assert "sync (differs)" in text
+    # evo's zip does not record the association settings: unknown there, so no column
+    # says they differ; one note says so, and the results are not ranked (the same
+    # refusal as robot-msgs report), naming this command's flag and no Python None.
+    assert "(differs)" not in text
+    assert f"are not recorded in {evo}: not compared." in text
     assert "NOTE: not ranked: Refusing to mix results made with different `sync` settings" in text
+    assert f"not recorded in {evo}" in text.split("NOTE:", 1)[1]
+    assert "--force-ranking" in text
+    assert "None" not in text
+    shared = text.split("Shared settings", 1)[1].split("NOTE:", 1)[0].split()
+    assert shared[shared.index("align") + 1] == "se3"
+    assert "n_align" not in shared  # unset everywhere: not a row of "-"
 
 
 def test_differing_settings_are_columns_and_block_the_ranking(
