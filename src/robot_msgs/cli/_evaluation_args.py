@@ -336,7 +336,8 @@ def flag_text(name: str, value: object) -> str:
     if declared is None:
         flag = _ARGUMENT_FLAGS.get(name)
         if flag is None:
-            return f"{name}={_value_text(value)}"
+            shown = ",".join(map(_value_text, value)) if isinstance(value, tuple) else value
+            return f"{name}={_value_text(shown)}"
         declared = (Flag(flag), None)
     flag_ = declared[0]
     if flag_.word:
@@ -350,8 +351,15 @@ def flag_text(name: str, value: object) -> str:
     return f"{flag_.name} {_shown(flag_, value)}"
 
 
-def flags_text(values: Mapping[str, object], *, bare: bool = False) -> str:
+def flags_text(
+    values: Mapping[str, object],
+    *,
+    bare: bool = False,
+    defaults: Mapping[str, object] | None = None,
+) -> str:
     """Spell settings as their flags, in order; ``bare``: the values only (table cells).
+
+    With ``defaults``, only what differs from them is spelt (unset, ``None``, is never).
 
     Examples
     --------
@@ -359,7 +367,14 @@ def flags_text(values: Mapping[str, object], *, bare: bool = False) -> str:
     ('--align se3 --n-align 5', 'se3')
     >>> flags_text({})
     'the defaults'
+    >>> flags_text({"sync": "one_to_one", "n_align": None, "offset_s": 0.0}, defaults={
+    ...     "sync": "nearest", "offset_s": 0.0})
+    '--sync one-to-one'
     """
+    if defaults is not None:
+        values = {
+            k: v for k, v in values.items() if v is not None and repr(v) != repr(defaults.get(k))
+        }
     if bare:
         return " ".join(
             ",".join(map(_value_text, v)) if isinstance(v, tuple) else _value_text(v)
