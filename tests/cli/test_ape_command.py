@@ -427,3 +427,37 @@ def test_se3_text_output_fits_in_100_columns_and_names_only_the_changed_setting(
     assert "se3 alignment fitted on 2001 poses" in out
     widths = [len(line) for line in out.splitlines()]
     assert max(widths) <= 100, out
+
+
+def _rmse_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> float:
+    assert main([*args, "--json"]) == 0
+    return float(stats_of(json.loads(capsys.readouterr().out))["translation"]["rms"])
+
+
+@pytest.mark.evo_data
+def test_a_large_unaligned_ape_hints_at_the_aligned_rmse(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's case: ape's default (no alignment) gives 2.03 m on a monocular estimate.
+
+    The rule: unaligned rmse over 5 times the better of the se3 and sim3 fits' gets one
+    hint naming both; the figures are those ``--align se3/sim3`` print themselves.
+    """
+    ref = str(evo_data / "freiburg1_xyz-groundtruth.txt")
+    est = str(evo_data / "freiburg1_xyz-ORB_kf_mono.txt")
+    se3 = _rmse_of(["ape", ref, est, "--align", "se3"], capsys)
+    sim3 = _rmse_of(["ape", ref, est, "--align", "sim3"], capsys)
+    assert main(["ape", ref, est]) == 0
+    out = capsys.readouterr().out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    notes = " ".join(out.split("notes:", 1)[1].split())
+    assert notes.startswith(
+        f"- hint: with --align sim3 the rmse is {sim3:.3g} m (--align se3: {se3:.3g} m), "
+        "not 2.03 m:"
+    )
+    assert f"{se3:.3g}" == "0.0243"  # the issue's 0.024 m
+    # Aligned, or an unaligned APE that is not dominated by the frame: no hint.
+    assert main(["ape", ref, est, "--align", "se3"]) == 0
+    assert "hint" not in capsys.readouterr().out
+    assert main(["ape", ref, str(evo_data / "freiburg1_xyz-rgbdslam.txt")]) == 0
+    assert "hint" not in capsys.readouterr().out

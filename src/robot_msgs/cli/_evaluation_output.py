@@ -52,7 +52,7 @@ _TITLES = {
     "relative_error": "relative error (rpg_trajectory_evaluation)",
 }
 #: Text output fits this many columns (notes are wrapped).
-WIDTH = 100
+WIDTH = 80
 
 
 def _number(value: float) -> str:
