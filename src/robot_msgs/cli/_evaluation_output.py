@@ -45,6 +45,24 @@ __all__ = [
 ]
 
 _COLUMNS = ("n", "rms", "mean", "median", "std", "min", "max")
+#: The figure a metric's own publications quote comes first: KITTI's devkit averages.
+_LEADS = {"kitti_drift": "mean"}
+
+
+def _columns(metric: str) -> tuple[str, ...]:
+    """Order ``metric``'s statistics columns: its published figure first after ``n``.
+
+    Examples
+    --------
+    >>> _columns("kitti_drift")[:3], _columns("ape")[:3]
+    (('n', 'mean', 'rms'), ('n', 'rms', 'mean'))
+    """
+    lead = _LEADS.get(metric)
+    if lead is None:
+        return _COLUMNS
+    return ("n", lead, *(c for c in _COLUMNS[1:] if c != lead))
+
+
 _TITLES = {
     "ape": "APE (absolute pose error)",
     "rpe": "RPE (relative pose error)",
@@ -68,8 +86,8 @@ def _changed(comparison: Comparison, defaults: Mapping[str, Value]) -> dict[str,
     }
 
 
-def _stats_cells(stats: ErrorStats) -> list[str]:
-    return [str(stats.n), *(_number(getattr(stats, c)) for c in _COLUMNS[1:])]
+def _stats_cells(stats: ErrorStats, metric: str) -> list[str]:
+    return [str(stats.n), *(_number(getattr(stats, c)) for c in _columns(metric)[1:])]
 
 
 def _notes(notes: Sequence[str]) -> list[str]:
@@ -114,8 +132,9 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     lines.append(f"settings:  {flags_text(_changed(result, defaults))}")
     counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.counts.items())
     lines += textwrap.wrap(f"poses:     {counts}", WIDTH, subsequent_indent=" " * 11)
-    rows = tuple((s.name, s.unit or "-", *_stats_cells(s.stats)) for s in result.signals)
-    table = ReportTable("", ("signal", "unit", *_COLUMNS), rows, (False, False, *[True] * 7))
+    cells = [(s.name, s.unit or "-", *_stats_cells(s.stats, result.metric)) for s in result.signals]
+    columns = _columns(result.metric)
+    table = ReportTable("", ("signal", "unit", *columns), tuple(cells), (False, False, *[True] * 7))
     lines.append(render_text(table))
     return "\n".join(lines + _notes(result.notes))
 
@@ -161,13 +180,14 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
             s.unit or "-",
             *(flags_text({k: r.get(k)}, bare=True) for k in differ),
             str(c.counts.get("matched", "-")),
-            *_stats_cells(s.stats),
+            *_stats_cells(s.stats, c.metric),
         )
         for c, r in zip(comparisons, records, strict=True)
         for s in c.signals
     ]
     numeric = (*[False] * (len(headers) - 1), True, *[True] * 7)
-    lines.append(render_text(ReportTable("", (*headers, *_COLUMNS), tuple(rows), numeric)))
+    columns = _columns(first.metric)
+    lines.append(render_text(ReportTable("", (*headers, *columns), tuple(rows), numeric)))
     return "\n".join(lines + _notes([f"{c.estimate}: {n}" for c in comparisons for n in c.notes]))
 
 

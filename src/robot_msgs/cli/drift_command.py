@@ -28,9 +28,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=COMMANDS["drift"],
         description=(
             "KITTI protocol: segments of 100..800 m of ground-truth path, one starting every "
-            "10 frames; translation error in %% and rotation error in deg/m, averaged over "
+            "10 frames; translation error in % and rotation error in deg/m, averaged over "
             "all segments (the published KITTI figures). --protocol rpg: "
-            "rpg_trajectory_evaluation's relative error over 10..50 %% of the path length."
+            "rpg_trajectory_evaluation's relative error over 10..50 % of the path length."
         ),
     )
     add_input_args(parser)
