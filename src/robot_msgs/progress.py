@@ -159,17 +159,31 @@ class Progress:
         return (done - self._first[1]) / (now - self._first[0])
 
     def line(self, now: float | None = None) -> str:
-        """Return the current progress text."""
-        rate = self._rate(self._last_at if now is None else now)
-        eta = (self.total - self.done) / rate if rate > 0 else math.nan
-        shown = f"{rate:.2f}" if math.isfinite(rate) else "--"
+        """Return the current progress text.
+
+        Once every run is done the line says how long they took, not an ETA, and a rate
+        only where one was measured:
+
+        >>> t = iter([0.0, 2.4])
+        >>> p = Progress(18, stream=None, clock=lambda: next(t))
+        >>> p.advance(18)  # all at once: no rate measured
+        >>> p.line()
+        'bench 18/18 runs  0 failed  done in 0:00:02'
+        """
+        at = self._last_at if now is None else now
+        rate = self._rate(at)
         lost = f"{self.lost} not evaluated  " if self.lost else ""
         note = f"  {self.note}" if self.note else ""
-        return (
+        head = (
             f"{self.label} {self.done}/{self.total}{'+' if self.more else ''} runs  "
             f"{self.failed} failed  {lost}"
-            f"{shown} runs/s  ETA {format_duration(eta)}{note}"
         )
+        if self.done >= self.total and not self.more:
+            measured = f"{rate:.2f} runs/s  " if math.isfinite(rate) else ""
+            return f"{head}{measured}done in {format_duration(at - self.start)}{note}"
+        eta = (self.total - self.done) / rate if rate > 0 else math.nan
+        shown = f"{rate:.2f}" if math.isfinite(rate) else "--"
+        return f"{head}{shown} runs/s  ETA {format_duration(eta)}{note}"
 
     def show(self, *, now: bool = True) -> None:
         """Write the line now (a note changed), or if it is time to (``now=False``)."""

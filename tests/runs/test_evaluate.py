@@ -116,7 +116,8 @@ def test_run_without_reference_has_no_comparison_and_is_not_a_failure(tmp_path: 
 @pytest.mark.parametrize(
     ("meta", "estimate_end", "tracking", "failure", "note"),
     [
-        ({"exit_code": -11}, 10.0, None, "exit code -11", None),
+        ({"exit_code": -11}, 10.0, None, "killed by SIGSEGV (exit code -11)", None),
+        ({"exit_code": 3}, 10.0, None, "exit code 3", None),
         ({"failure": "out of memory"}, 10.0, None, "out of memory", None),
         ({}, 7.0, None, "estimate ends early", "last valid pose at 7.00 s of 10.00 s"),
         (
