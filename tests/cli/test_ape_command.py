@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shlex
+import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import robot_msgs
+from robot_msgs import progress
 from robot_msgs.cli import main
 from robot_msgs.errors import DataWarning
-from robot_msgs.evaluation import EvaluationSettings, ape
+from robot_msgs.evaluation import EvaluationSettings, ape, entry
 from robot_msgs.io import read_tum
 from tests.cli.evaluation_files import line_positions, seed_files, stats_of, write_kitti, write_tum
 
@@ -461,3 +465,41 @@ def test_a_large_unaligned_ape_hints_at_the_aligned_rmse(
     assert "hint" not in capsys.readouterr().out
     assert main(["ape", ref, str(evo_data / "freiburg1_xyz-rgbdslam.txt")]) == 0
     assert "hint" not in capsys.readouterr().out
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_long_step_says_what_it_does_on_a_terminal_only(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The offset search was 17.6 s of silence at 10^6 poses: now a line on a terminal.
+
+    The step here is made to last 0.3 s and the threshold 0 s (the 2 s of a real run
+    would make a slow test); stderr that is not a terminal, or ``--quiet``, stays silent.
+    """
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    slow = entry.evaluate
+
+    def evaluate_slowly(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.3)
+        return slow(*args, **kwargs)
+
+    monkeypatch.setattr(entry, "evaluate", evaluate_slowly)
+    monkeypatch.setattr(progress, "STAGE_AFTER_S", 0.0)
+    argv = ["ape", ref, est, "--offset", "auto"]
+    assert main(argv) == 0
+    assert "evaluating" not in capsys.readouterr().err  # not a terminal
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(argv) == 0
+    said = terminal.getvalue()
+    step = f"ape: evaluating {est} (searching the clock offset)"
+    assert f"\r{step} ...\x1b[K" in said
+    assert f"\r{step}: done in 0:00:00\x1b[K\n" in said
+    quiet = _Terminal()
+    monkeypatch.setattr("sys.stderr", quiet)
+    assert main([*argv, "--quiet"]) == 0
+    assert "evaluating" not in quiet.getvalue()

@@ -614,6 +614,11 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
         help="trajectory view of --plot; xyz is 3-D (default: the reference's two widest axes)",
     )
     group.add_argument("--force", action="store_true", help="overwrite existing output files")
+    group.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress on stderr (shown only on a terminal, for a step over 2 s)",
+    )
 
 
 def inputs_from_args(args: argparse.Namespace) -> list[InputFile]:

@@ -32,12 +32,16 @@ if TYPE_CHECKING:
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.compare.signal import Signal
     from robot_msgs.compare.statistics import ErrorStats
+    from robot_msgs.evaluation.entry import Metric
+    from robot_msgs.evaluation.settings import EvaluationSettings
     from robot_msgs.msg import Value
+    from robot_msgs.progress import Stage
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
     "Outputs",
     "emit",
+    "evaluate_each",
     "format_results_table",
     "format_table",
     "prepare_outputs",
@@ -342,6 +346,46 @@ def emit(
         _say(args, path)
 
 
+def _step(args: argparse.Namespace, text: str) -> Stage:
+    """Progress of one long step: on a terminal after 2 s, never with ``--quiet``."""
+    from robot_msgs.progress import Stage  # noqa: PLC0415
+
+    return Stage(text, stream=None if getattr(args, "quiet", False) else sys.stderr)
+
+
+def evaluate_each(
+    args: argparse.Namespace,
+    command: str,
+    reference: PoseTrajectory,
+    estimates: Sequence[PoseTrajectory],
+    names: tuple[str, Sequence[str]],
+    settings: EvaluationSettings,
+    metric: Metric,
+) -> list[EvaluationResult]:
+    """Evaluate each estimate against ``reference`` with ``metric``, each a progress step.
+
+    ``names`` are the reference's and the estimates' as given. A step that takes over
+    2 s (an offset search, 10^6 poses) says so on a terminal (:class:`Stage`).
+    """
+    from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
+
+    searching = " (searching the clock offset)" if settings.offset_auto else ""
+    ref_name, est_names = names
+    results = []
+    for estimate, name in zip(estimates, est_names, strict=True):
+        with _step(args, f"{command}: evaluating {name}{searching}"):
+            (result,) = evaluate(
+                reference,
+                estimate,
+                settings,
+                metrics=[metric],
+                reference_name=ref_name,
+                estimate_name=name,
+            )
+        results.append(result)
+    return results
+
+
 def write_plot(
     args: argparse.Namespace,
     results: Sequence[EvaluationResult],
@@ -358,7 +402,8 @@ def write_plot(
     from robot_msgs.report.figures import evaluation_figure, save_figure  # noqa: PLC0415
 
     entries = [(r.comparison.estimate, r) for r in results]
-    fig = evaluation_figure(entries, signals, title=title, plane=args.plot_plane)
-    path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
+    with _step(args, f"drawing {args.plot}"):
+        fig = evaluation_figure(entries, signals, title=title, plane=args.plot_plane)
+        path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
     _say(args, path)
     return path
