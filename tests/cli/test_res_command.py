@@ -60,8 +60,8 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     assert "--force-ranking" in text
     assert "None" not in text
     shared = text.split("Shared settings", 1)[1].split("NOTE:", 1)[0].split()
-    assert shared[shared.index("align") + 1] == "se3"
-    assert "n_align" not in shared  # unset everywhere: not a row of "-"
+    assert shared[shared.index("--align") + 1] == "se3"
+    assert "--n-align" not in shared  # unset everywhere: not a row of "-"
 
 
 def test_differing_settings_are_columns_and_block_the_ranking(
@@ -73,7 +73,7 @@ def test_differing_settings_are_columns_and_block_the_ranking(
     capsys.readouterr()
     assert main(["res", str(se3), str(sim3)]) == 0
     out = capsys.readouterr().out
-    assert "align (differs)" in out
+    assert "--align (differs)" in out
     assert "Refusing to mix results made with different `align` settings" in out
     assert "Ranking" not in out
     assert main(["res", str(se3), str(sim3), str(none), "--force-ranking"]) == 0
@@ -90,7 +90,7 @@ def test_same_settings_are_ranked(tmp_path: Path, capsys: pytest.CaptureFixture[
     capsys.readouterr()
     assert main(["res", str(full), str(short)]) == 0
     out = capsys.readouterr().out
-    assert "t_end_s (differs)" in out
+    assert "--t-end (differs)" in out
     assert "NOTE: not ranked: Refusing to mix results made with different `t_end_s`" in out
     same = _save(tmp_path, "again.npz", "--align", "se3")
     capsys.readouterr()
@@ -151,7 +151,7 @@ def test_html_is_one_interactive_page_with_the_differing_settings_marked(
     assert f"wrote {page}" in capsys.readouterr().out
     text = page.read_text(encoding="utf-8")
     assert text.count('<div class="plot"') == 5  # time, distance, box, violin, histogram
-    assert '<th class="differs">align (differs)</th>' in text
+    assert '<th class="differs">--align (differs)</th>' in text
     assert "Refusing to mix results made with different" in text
     assert "Plotly.newPlot" in text
 

@@ -351,6 +351,29 @@ def flag_text(name: str, value: object) -> str:
     return f"{flag_.name} {_shown(flag_, value)}"
 
 
+def flag_value(name: str, value: object) -> str:
+    """Write a setting's value as its flag takes it: ``one-to-one``, ``100,200``, ``auto``.
+
+    Examples
+    --------
+    >>> flag_value("sync", "one_to_one"), flag_value("lengths_m", (100.0, 200.0))
+    ('one-to-one', '100,200')
+    >>> flag_value("offset_auto", True), flag_value("all_pairs", False), flag_value("x", 0.5)
+    ('auto', 'off', '0.5')
+    """
+    declared = _declared().get(name)
+    if declared is None:
+        if isinstance(value, tuple):
+            return ",".join(map(_value_text, value))
+        return _value_text(value)
+    flag_ = declared[0]
+    if flag_.word:
+        return flag_.word if value else "off"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return _shown(flag_, value)
+
+
 def flags_text(
     values: Mapping[str, object],
     *,

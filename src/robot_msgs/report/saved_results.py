@@ -73,6 +73,20 @@ def _cell(value: Value | None) -> str:
     return str(value)
 
 
+def _flag(name: str) -> str:
+    """The flag that sets a setting (``--max-diff``), or its name when it has none."""
+    from robot_msgs.cli._evaluation_args import flag_of  # noqa: PLC0415 - the flags' one road
+
+    return flag_of(name) or name
+
+
+def _flag_cell(name: str, value: Value | None) -> str:
+    """A setting's value as its flag takes it (``one-to-one``); ``-`` when unset."""
+    from robot_msgs.cli._evaluation_args import flag_value  # noqa: PLC0415
+
+    return MISSING if value is None else flag_value(name, value)
+
+
 def _num(value: float) -> str:
     return MISSING if math.isnan(value) else f"{value:.6g}"
 
@@ -155,7 +169,7 @@ class ResultsComparison:
         rows = []
         for (name, result), record in zip(self.named, self.records, strict=True):
             c = result.comparison
-            varied = [_cell(record.get(k)) for k in self.differing]
+            varied = [_flag_cell(k, record.get(k)) for k in self.differing]
             for signal in c.signals:
                 stats = signal.stats
                 values = [str(stats.n), *(_num(getattr(stats, k)) for k in _STATS[1:])]
@@ -163,7 +177,7 @@ class ResultsComparison:
                 rows.append((name, _tool(name), c.metric, signal.name, unit, *varied, *values))
         headers = (
             "result", "tool", "metric", "signal", "unit",
-            *(f"{k} (differs)" for k in self.differing), *_STATS,
+            *(f"{_flag(k)} (differs)" for k in self.differing), *_STATS,
         )  # fmt: skip
         numeric = (False,) * (5 + len(self.differing)) + (True,) * len(_STATS)
         notes = ["Statistics as each tool computed them (evo's for its zips)."]
@@ -178,8 +192,12 @@ class ResultsComparison:
             for names, keys in by_results.items()
         ]
         tables = [ReportTable("Results", headers, tuple(rows), numeric, tuple(notes))]
-        shared = tuple((k, _cell(v)) for k, v in self.shared.items() if v is not None)
-        tables.append(ReportTable("Shared settings", ("setting", "value"), shared, (False, False)))
+        shared = tuple(  # a switch left off or a setting left unset is no flag given
+            (_flag(k), _flag_cell(k, v))
+            for k, v in self.shared.items()
+            if v is not None and v is not False
+        )
+        tables.append(ReportTable("Shared settings", ("flag", "value"), shared, (False, False)))
         if self.ranking is not None:
             by_name = dict(self.named)
             ranked = []
