@@ -74,14 +74,14 @@ def _cell(value: Value | None) -> str:
 
 
 def _flag(name: str) -> str:
-    """The flag that sets a setting (``--max-diff``), or its name when it has none."""
+    """Name the flag that sets a setting (``--max-diff``), or the setting if it has none."""
     from robot_msgs.cli._evaluation_args import flag_of  # noqa: PLC0415 - the flags' one road
 
     return flag_of(name) or name
 
 
 def _flag_cell(name: str, value: Value | None) -> str:
-    """A setting's value as its flag takes it (``one-to-one``); ``-`` when unset."""
+    """Write a setting's value as its flag takes it (``one-to-one``); ``-`` when unset."""
     from robot_msgs.cli._evaluation_args import flag_value  # noqa: PLC0415
 
     return MISSING if value is None else flag_value(name, value)
