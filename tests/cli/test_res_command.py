@@ -54,7 +54,7 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     # says they differ; one note says so, and the results are not ranked (the same
     # refusal as robot-msgs report), naming this command's flag and no Python None.
     assert "(differs)" not in text
-    assert f"are not recorded in {evo}: not compared." in text
+    assert f"are not recorded in {evo}: not compared." in " ".join(text.split())
     assert "NOTE: not ranked: Refusing to mix results made with different `sync` settings" in text
     assert f"not recorded in {evo}" in text.split("NOTE:", 1)[1]
     assert "--force-ranking" in text

@@ -142,3 +142,12 @@ def test_ranking_settings_are_spelt_as_flags_and_only_where_not_the_defaults() -
     table = ranking_table(ranking.replace(settings=settings))
     line = next(note for note in table.notes if note.startswith("Settings:"))
     assert line == "Settings: --sync one-to-one --max-diff 0.02."
+
+
+def test_table_notes_wrap_at_80_columns() -> None:
+    note = "Ranked by the median over successful runs of ape translation rms, per sequence " * 2
+    text = render_text(ReportTable("T", ("a",), (("1",),), (True,), (note.strip(),)))
+    lines = text.splitlines()[4:]
+    assert len(lines) == 3
+    assert all(len(line) <= 80 for line in lines)
+    assert " ".join(" ".join(lines).split()) == " ".join(note.split())

@@ -12,6 +12,7 @@ import csv
 import io
 import math
 import re
+import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -323,7 +324,10 @@ def render_text(table: ReportTable) -> str:
 
     out = [table.title, line(table.headers), "  ".join("-" * w for w in widths)]
     out += [line(row) for row in table.rows]
-    out += [f"  {note}" for note in table.notes]
+    # Notes wrap at 80 columns (a path longer than that stays whole on its line).
+    wrap = textwrap.TextWrapper(80, initial_indent="  ", subsequent_indent="    ")
+    wrap.break_long_words = wrap.break_on_hyphens = False
+    out += [line for note in table.notes for line in wrap.wrap(note)]
     return "\n".join(out)
 
 
