@@ -19,8 +19,10 @@ __all__ = [
     "OutputPathError",
     "RobotMsgsError",
     "SettingsMismatchError",
+    "TopicError",
     "UnknownTypeError",
     "ValidationError",
+    "did_you_mean",
 ]
 
 
@@ -49,6 +51,18 @@ class UnknownTypeError(RobotMsgsError, LookupError):
 
 class FormatError(RobotMsgsError, ValueError):
     """A file cannot be read as the format asked for: names the file, line, column and text."""
+
+
+class TopicError(FormatError):
+    """A bag's topic or TF frame is not in it, or a bag of several pose topics got none.
+
+    ``path`` is the bag as it was given to the reader, so that a front end can say which
+    of its inputs needs a topic (``--ref-topic`` or ``--est-topic``).
+    """
+
+    def __init__(self, message: str, *, path: str = "") -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class AssociationError(RobotMsgsError, ValueError):
@@ -102,3 +116,23 @@ class DataWarning(UserWarning):
         super().__init__(message)
         self.kind = kind
         self.fixed = fixed
+
+
+def did_you_mean(given: str, choices: list[str] | tuple[str, ...]) -> str:
+    """Return ``"; did you mean A, B?"`` naming the choices close to ``given``, or ``""``.
+
+    Close as :func:`difflib.get_close_matches` says (at most 3, ratio 0.6 or more),
+    compared without leading slashes (``/odom`` and ``odom`` are one name to a user).
+
+    Examples
+    --------
+    >>> did_you_mean("SPTAM", ["ORB-SLAM", "S-PTAM", "groundtruth"])
+    '; did you mean S-PTAM?'
+    >>> did_you_mean("/xyz", ["/odom"])
+    ''
+    """
+    import difflib  # noqa: PLC0415 - only for the error
+
+    bare = {c.lstrip("/"): c for c in choices}
+    close = difflib.get_close_matches(given.lstrip("/"), list(bare), n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(bare[c] for c in close)}?" if close else ""

@@ -60,8 +60,9 @@ def _zero_covariance() -> Float64Array:
 class Vector3(Msg):
     """A free vector (direction and length), such as a velocity or a force.
 
-    WHY apart from :class:`Point`: a vector is not moved by a translation, a point is;
-    keeping the two types apart keeps transforms honest. Unit as the carrying field says.
+    A vector is not moved by a translation, a point is. Unit as the carrying field says.
+
+    WHY apart from :class:`Point`: keeping the two types apart keeps transforms honest.
 
     Attributes
     ----------
@@ -100,9 +101,11 @@ class Point(Msg):
 class Quaternion(Msg):
     """An orientation as a quaternion ``x, y, z, w`` (``w`` the scalar part); default identity.
 
+    The norm is not forced to 1 here, as ROS does not; the evaluation code normalises and
+    reports.
+
     WHY not Euler angles: quaternions have no gimbal lock and compose cheaply; WHY
-    ``w`` last: ROS, TUM files and ``scipy.spatial.transform`` write it so. The norm is
-    not forced to 1 here, as ROS does not; the evaluation code normalises and reports.
+    ``w`` last: ROS, TUM files and ``scipy.spatial.transform`` write it so.
 
     Attributes
     ----------
@@ -141,8 +144,10 @@ class Pose(Msg):
 class Transform(Msg):
     """A rigid motion from a child frame to a parent frame: translation (m) then rotation.
 
-    WHY apart from :class:`Pose`: the same numbers, but a transform maps coordinates
-    between frames (``/tf``), a pose places a body; ROS keeps them apart too.
+    A transform maps coordinates between frames (``/tf``); a :class:`Pose` places a body.
+
+    WHY apart from :class:`Pose`: the same numbers, but a different meaning; ROS keeps them
+    apart too.
 
     Attributes
     ----------
@@ -202,9 +207,11 @@ class Wrench(Msg):
 class PoseWithCovariance(Msg):
     """A pose with its uncertainty: 6x6 covariance over x, y, z, rot x, rot y, rot z.
 
+    The covariance is ``(6, 6)``, ROS's row-major numbers (m², m·rad, rad²). ROS's flat
+    ``float64[36]`` (what rosbags gives) is accepted on construction and reshaped.
+
     WHY ``(6, 6)`` and not ROS's flat 36: the same row-major numbers, with a shape that
-    says what they are (m², m·rad, rad²). ROS's flat ``float64[36]`` (what rosbags gives)
-    is accepted on construction and reshaped.
+    says what they are.
 
     Attributes
     ----------
@@ -308,7 +315,9 @@ class PoseWithCovarianceStamped(Msg):
 class TransformStamped(Msg):
     """A transform from ``child_frame_id`` to ``header.frame_id`` at a time: one ``/tf`` entry.
 
-    WHY the child frame: a transform relates two frames; the header names the parent.
+    The header names the parent frame, ``child_frame_id`` the child.
+
+    WHY the child frame: a transform relates two frames.
 
     Attributes
     ----------
@@ -413,8 +422,10 @@ class AccelWithCovarianceStamped(Msg):
 class Point32(Msg):
     """A position in single precision, as polygons and old point clouds carry it.
 
-    WHY apart from :class:`Point`: ROS's type is ``float32``; values are rounded to
-    float32 on construction, as the wire would. Attributes ``x, y, z``: float32, metres.
+    Values are rounded to float32 on construction, as the wire would. Attributes
+    ``x, y, z``: float32, metres.
+
+    WHY apart from :class:`Point`: ROS's type is ``float32``.
 
     Attributes
     ----------

@@ -73,7 +73,7 @@ from msgspec.structs import force_setattr
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.msg_arrays import Shape, field_error
-from robot_msgs.msg_check import compile_check
+from robot_msgs.msg_check import compile_check, deferred_check
 from robot_msgs.msg_fields import (
     FieldSpec,
     FrozenMap,
@@ -91,6 +91,7 @@ from robot_msgs.msg_json import (
     struct_defaults,
     to_builtins,
 )
+from robot_msgs.msg_repr import has_large_array, short_repr
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -301,6 +302,17 @@ class Msg(_Struct):
     def __reduce__(self) -> tuple[Callable[..., Msg], tuple[type[Msg], dict[str, Any]]]:
         return (_rebuild, (type(self), self.as_dict()))
 
+    def __repr__(self) -> str:
+        """Msgspec's ``repr``, or the short form when an array is large (:mod:`.msg_repr`)."""
+        if has_large_array(self):
+            return short_repr(self)
+        text: str = super().__repr__()
+        return text
+
+    def _repr_field(self, name: str, value: Any) -> str | None:  # noqa: ARG002 - for overrides
+        """Return a field's summary in the short ``repr`` of a large message (default: none)."""
+        return None
+
 
 def to_dict_keeping_arrays(message: Msg) -> dict[str, Any]:
     """Return ``message.to_dict()`` with every array left a NumPy array, not a list dict.
@@ -361,17 +373,21 @@ def _as_struct_default(default: Any) -> Any:
     return default
 
 
-def _eager_check(cls: type[Msg]) -> Callable[[Any], None] | None:
-    """Compile ``cls``'s construction check now, if its annotations resolve already.
+def _check_of(cls_ref: list[type[Msg]]) -> Callable[[Any], None]:
+    """Return the construction check of the class ``cls_ref[0]`` (filled once it exists).
 
-    ``None`` when they do not (a type defined later, a local class, an unsupported
-    annotation, reported on first use): :meth:`Msg.__post_init__` compiles it then.
+    Generated on the first construction (:func:`~robot_msgs.msg_check.deferred_check`),
+    so a type may name types defined after it and an import costs no compilation.
     """
-    try:
-        specs = specs_of(cls)
-    except (NameError, TypeError):
-        return None
-    return compile_check(cls, specs, validate=cls._validate is not Msg._validate)  # noqa: SLF001
+
+    def compile_now(namespace: dict[str, Any]) -> Callable[[Any], None]:
+        cls = cls_ref[0]
+        own_rules = cls._validate is not Msg._validate  # noqa: SLF001
+        check = compile_check(cls, _specs(cls), validate=own_rules, namespace=namespace)
+        _CHECKS[cls] = check
+        return check
+
+    return deferred_check(compile_now)
 
 
 @dataclass_transform(kw_only_default=True, frozen_default=True)
@@ -427,9 +443,9 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
         body["__qualname__"] = cls.__qualname__
         body["__annotations__"] = dict(own)
         body.update({f: _as_struct_default(d) for f, d in defaults.items()})
-        check = _eager_check(cls)
-        if check is not None:  # msgspec calls the generated check itself: one call a message
-            body["__post_init__"] = check
+        made_ref: list[type[Msg]] = []
+        # msgspec calls the generated check itself: one call a message.
+        body["__post_init__"] = _check_of(made_ref)
         made = typing.cast(
             "type[M]",
             types.new_class(
@@ -438,8 +454,7 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
         )
         made.TYPE = type_name
         made.ROS2 = ros2
-        if check is not None:
-            _CHECKS[made] = check
+        made_ref.append(made)
         _REGISTRY[type_name] = made
         return made
 

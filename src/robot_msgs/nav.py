@@ -20,8 +20,8 @@ __all__ = ["GridCells", "MapMetaData", "OccupancyGrid", "Odometry", "Path"]
 class Odometry(Msg):
     """An estimate of a body's pose and velocity, as odometry and SLAM nodes publish it.
 
-    WHY two frames: the pose is given in ``header.frame_id`` (e.g. ``odom``) and the
-    twist in ``child_frame_id`` (the body, e.g. ``base_link``), exactly as in ROS.
+    The pose is given in ``header.frame_id`` (e.g. ``odom``) and the twist in
+    ``child_frame_id`` (the body, e.g. ``base_link``), exactly as in ROS.
 
     Attributes
     ----------
@@ -43,8 +43,9 @@ class Odometry(Msg):
 class Path(Msg):
     """A sequence of stamped poses, as planners publish a plan.
 
-    WHY a tuple of messages: it maps one to one onto ROS's ``Path``; for evaluation,
-    convert to the array-backed :class:`~robot_msgs.trajectory.PoseTrajectory`.
+    For evaluation, convert to the array-backed :class:`~robot_msgs.trajectory.PoseTrajectory`.
+
+    WHY a tuple of messages: it maps one to one onto ROS's ``Path``.
 
     Attributes
     ----------

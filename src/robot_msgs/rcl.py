@@ -69,8 +69,8 @@ class Log(Msg):
 class ParameterType(Msg):
     """ROS's names of the parameter types (:attr:`ParameterValue.type`); no content.
 
-    WHY a field: an empty IDL struct has ``structure_needs_at_least_one_member``, as
-    :class:`robot_msgs.std.Empty`.
+    Its one field is the ``structure_needs_at_least_one_member`` of an empty IDL struct, as
+    in :class:`robot_msgs.std.Empty`.
     """
 
     PARAMETER_NOT_SET: ClassVar[int] = 0

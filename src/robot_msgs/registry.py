@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from robot_msgs.errors import UnknownTypeError, ValidationError
+from robot_msgs.errors import UnknownTypeError, ValidationError, did_you_mean
 from robot_msgs.msg import declared_types, decode_json, encode_json
 
 if TYPE_CHECKING:
@@ -104,10 +104,7 @@ def type_for(type_name: str) -> type[Msg]:
     if found is None:
         found = _by_ros2().get(type_name.replace("/msg/", "/"))
     if found is None:
-        import difflib  # noqa: PLC0415 - only for the error
-
-        close = difflib.get_close_matches(type_name, [*known, *_by_ros2()], n=3, cutoff=0.6)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        hint = did_you_mean(type_name, [*known, *_by_ros2()])
         msg = (
             f"Expected a registered _type or the ROS 2 name of one, got {type_name!r}{hint} "
             f"({len(known)} types: the reference pages of `robot-msgs docs` list them)"

@@ -83,12 +83,14 @@ _NANOSEC_NOTE = (
 class Time(Msg):
     """A point in time as whole seconds plus nanoseconds, as ROS stamps it.
 
+    ``sec`` + ``nanosec`` round-trips a ROS stamp exactly. ``sec`` (s) is an ``int32`` as
+    in ROS; ``nanosec`` (ns) must lie in ``[0, 1e9)``, stricter than ROS's ``uint32``;
+    :func:`robot_msgs.ros.from_ros` carries a larger ``nanosec`` into ``sec``, so legal ROS
+    data loads all the same.
+
     WHY two integers and not one float: a float64 of seconds since 1970 keeps only
-    about 0.2 µs, while sensor stamps are nanoseconds; ``sec`` + ``nanosec`` round-trips
-    a ROS stamp exactly. ``sec`` (s) is an ``int32`` as in ROS; ``nanosec`` (ns) must lie in
-    ``[0, 1e9)``, stricter than ROS's ``uint32``: WHY, so that one instant has one
-    representation and ``to_ns`` orders stamps; :func:`robot_msgs.ros.from_ros` carries
-    a larger ``nanosec`` into ``sec``, so legal ROS data loads all the same.
+    about 0.2 µs, while sensor stamps are nanoseconds. WHY ``nanosec`` below 1e9: so that
+    one instant has one representation and ``to_ns`` orders stamps.
 
     Attributes
     ----------
@@ -125,10 +127,11 @@ class Time(Msg):
 class Duration(Msg):
     """A signed span of time as seconds plus nanoseconds in ``[0, 1e9)``, as ROS keeps it.
 
-    WHY the ROS layout: ``JointTrajectoryPoint.time_from_start`` converts one to one.
     A negative duration has negative ``sec`` and non-negative ``nanosec``. ``sec`` (s) is
     an ``int32``; ``nanosec`` (ns) lies in ``[0, 1e9)`` as for :class:`Time` (the same
     reason, and the same carry in :func:`robot_msgs.ros.from_ros`).
+
+    WHY the ROS layout: ``JointTrajectoryPoint.time_from_start`` converts one to one.
 
     Attributes
     ----------
@@ -156,8 +159,10 @@ class Duration(Msg):
 class Header(Msg):
     """When a measurement was taken and in which coordinate frame it is expressed.
 
+    ``frame_id`` is empty when unknown.
+
     WHY both: a pose without its frame cannot be compared with another, and one
-    without its stamp cannot be associated in time. ``frame_id`` is empty when unknown.
+    without its stamp cannot be associated in time.
 
     Attributes
     ----------
@@ -218,9 +223,10 @@ class Char(Msg):
 class Empty(Msg):
     """A message with no content: a trigger or heartbeat.
 
-    WHY a field: ROS 2's definition has ``uint8 structure_needs_at_least_one_member`` (an
-    empty struct is not allowed in IDL), and the CDR bytes carry it; ROS writes 0, and
-    whatever a bag holds is kept.
+    Its one field is ROS 2's ``uint8 structure_needs_at_least_one_member``; ROS writes 0,
+    and whatever a bag holds is kept.
+
+    WHY a field: an empty struct is not allowed in IDL, and the CDR bytes carry it.
     """
 
     structure_needs_at_least_one_member: p.UInt8 = 0

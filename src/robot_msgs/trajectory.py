@@ -34,8 +34,11 @@ UNIT_QUATERNION_TOL = 1e-6
 class JointTrajectoryPoint(Msg):
     """One waypoint of a joint trajectory: targets per joint and when to reach them.
 
+    ``time_from_start`` is relative to when the trajectory starts executing
+    (``JointTrajectory.header.stamp``), as in ROS.
+
     WHY ``time_from_start`` and not a stamp: a commanded trajectory is relative to
-    when it starts executing (``JointTrajectory.header.stamp``), as in ROS.
+    when it starts executing.
 
     Attributes
     ----------
@@ -59,10 +62,12 @@ class JointTrajectory(Msg):
     """A commanded motion of named joints: the signal a controller is asked to track.
 
     Every point's non-empty lists hold one value per joint name, as the ROS definition
-    says. WHY no rule on the order of ``time_from_start``: ROS's message has none (a
-    controller refuses a non-increasing trajectory when it executes it, not when it
-    receives it), so any trajectory recorded in a bag loads;
+    says. There is no rule on the order of ``time_from_start``;
     :func:`robot_msgs.control.joint_tracking` asks for increasing times where it needs them.
+
+    WHY no rule on the order of ``time_from_start``: ROS's message has none (a
+    controller refuses a non-increasing trajectory when it executes it, not when it
+    receives it), so any trajectory recorded in a bag loads.
 
     Attributes
     ----------
@@ -90,8 +95,7 @@ class JointTrajectory(Msg):
 class PoseTrajectory(Msg):
     """A timed sequence of 3-D poses held as arrays: what trajectory evaluation works on.
 
-    WHY arrays and not a tuple of ``PoseStamped``: evaluation runs over 10^6 poses, so
-    every operation is vectorised over rows; one row is one pose. Stamps are float64
+    One row is one pose. Stamps are float64
     seconds (``(N,)``), strictly increasing and finite, so association can binary
     search; positions ``(N, 3)`` metres; orientations ``(N, 4)`` unit quaternions
     ``x, y, z, w`` (within ``1e-6``): readers normalise and report, never silently.
@@ -99,12 +103,16 @@ class PoseTrajectory(Msg):
     The nearest ROS 2 type is ``nav_msgs/msg/Path``, which is a list of messages:
     :meth:`from_path` / :meth:`to_path` and :meth:`from_poses` / :meth:`to_poses` convert.
 
+    WHY arrays and not a tuple of ``PoseStamped``: evaluation runs over 10^6 poses, so
+    every operation is vectorised over rows.
+
     ``stamps_ns`` (``(N,)`` int64 nanoseconds, or ``None``) keeps stamps that came from ROS
-    headers exactly: WHY, a float64 of seconds since 1970 keeps only ~0.2 µs, and a
-    trajectory written back to a bag must carry the stamps it was read with. When given,
-    ``stamps_s`` must be ``sec + nanosec * 1e-9`` of it (evo's arithmetic, so the float
-    stamps are those every reader computes); :meth:`replace` of ``stamps_s`` alone drops
-    it, as the exact stamps no longer describe the rows.
+    headers exactly. When given, ``stamps_s`` must be ``sec + nanosec * 1e-9`` of it (evo's
+    arithmetic, so the float stamps are those every reader computes); :meth:`replace` of
+    ``stamps_s`` alone drops it, as the exact stamps no longer describe the rows.
+
+    WHY exact stamps: a float64 of seconds since 1970 keeps only ~0.2 µs, and a trajectory
+    written back to a bag must carry the stamps it was read with.
 
     ``covariance_6x6`` (``(N, 6, 6)``, optional) is each pose's covariance in ROS's
     ``PoseWithCovariance`` convention: the parameters ``x, y, z`` (m) and rotations about

@@ -36,6 +36,8 @@ HEAVY = (
     "json",  # --json and the saved results only
     "tempfile",  # importlib.resources: only for example: paths
     "importlib.resources",
+    "concurrent.futures",  # the second parsing thread, for files of two pieces or more
+    "logging",  # through concurrent.futures: 3 ms
     "scipy",
     "matplotlib",
     "plotly",

@@ -287,3 +287,94 @@ def test_a_geo_origin_for_pose_files_is_one_error_line(
     assert capsys.readouterr().err.startswith(
         "ERROR: --geo-origin 47 8 400: applies to .lla files and NavSatFix topics"
     )
+
+
+def test_a_bag_of_several_pose_topics_is_answered_with_the_flag_that_chooses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.io.conftest import BagMaker
+
+    bags = BagMaker(tmp_path)
+    pose = "geometry_msgs/msg/PoseStamped"
+    msgs = [
+        bags.message("ros1", pose, (s, 0, "map", (s, 0.0, 0.0), (0, 0, 0, 1))) for s in range(5)
+    ]
+    bag = str(bags.write("two", "ros1", {"/gt": (pose, msgs), "/est": (pose, msgs)}))
+    for given, flag in (([], "--ref-topic"), (["--ref-topic", "/gt"], "--est-topic")):
+        assert main(["ape", bag, bag, *given]) == 1
+        assert capsys.readouterr().err == (
+            f"ERROR: {bag}: choose a topic with {flag} (pose topics: /est, /gt; "
+            "TF as /tf:parent.child)\n"
+        )
+    assert main(["ape", bag, bag, "--ref-topic", "/gt", "--est-topic", "/ets"]) == 1
+    assert "no topic '/ets'; did you mean /est? pose topics: /est, /gt" in capsys.readouterr().err
+
+
+def test_topics_and_frames_of_the_evo_bags_are_answered_with_the_close_ones(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("rosbags")
+    ros = str(evo_data / "ROS_example.bag")
+    assert main(["ape", ros, ros, "--ref-topic", "groundtruth", "--est-topic", "SPTAM"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        "no topic 'SPTAM'; did you mean S-PTAM? pose topics: ORB-SLAM, S-PTAM, groundtruth" in err
+    )
+    tf = str(evo_data / "tf_example.bag")
+    assert main(["traj", tf, "--topic", "/tf"]) == 1
+    assert capsys.readouterr().err.endswith(
+        "/tf is TF: choose a chain as /tf:parent.child; transforms: odom->base_footprint, "
+        "base_footprint->base_link (static)\n"
+    )
+    assert main(["traj", tf, "--topic", "/tf:odom.base_lnk"]) == 1
+    assert "no frame 'base_lnk' on /tf; did you mean base_link?" in capsys.readouterr().err
+    nav2 = str(evo_data / "nav2_turtlebot.mcap")
+    assert main(["traj", nav2, "--topic", "/tf"]) == 1
+    dynamic_first = (
+        "transforms: base_link->left_wheel, base_link->right_wheel, map->odom, "
+        "odom->base_link, base_link->base_footprint (static)"
+    )
+    assert dynamic_first in capsys.readouterr().err
+
+
+def test_nees_names_the_topic_whose_covariances_are_all_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.io.conftest import BagMaker
+
+    bags = BagMaker(tmp_path)
+    odom, pose = "nav_msgs/msg/Odometry", "geometry_msgs/msg/PoseStamped"
+    poses = [(s, 0, "odom", (0.1 * s, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)) for s in range(6)]
+    bag = str(
+        bags.write(
+            "zero",
+            "ros1",
+            {
+                "/odom": (odom, [bags.message("ros1", odom, p) for p in poses]),  # all zero
+                "/pose": (pose, [bags.message("ros1", pose, p) for p in poses]),  # none
+            },
+        )
+    )
+    nees = ["--relation", "nees_position"]
+    assert main(["ape", bag, bag, "--ref-topic", "/pose", "--est-topic", "/odom", *nees]) == 1
+    assert capsys.readouterr().err == (
+        f"ERROR: {bag} /odom: covariances all zero on every message (ROS's 'unknown'): read "
+        "as none; NEES (--relation nees_position) needs the estimate's pose covariances: "
+        "choose a topic that sets them\n"
+    )
+    # The reference's all-zero topic is not blamed for an estimate type without any.
+    assert main(["ape", bag, bag, "--ref-topic", "/odom", "--est-topic", "/pose", *nees]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: Expected an estimate with pose covariances for NEES, got none")
+    # Other relations do not use covariances: nothing said about them.
+    assert main(["ape", bag, bag, "--ref-topic", "/pose", "--est-topic", "/odom"]) == 0
+    assert capsys.readouterr().err == ""
+    # traj lists it as a note, not an issue: --check passes.
+    assert main(["traj", bag, "--topic", "/odom", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert f"  notes        {bag} /odom: covariances all zero on every message" in out
+    assert "  issues       none" in out
+    # doctor reports it as an info finding of its kind.
+    assert main(["doctor", bag, bag, "--ref-topic", "/pose", "--est-topic", "/odom"]) == 0
+    found = capsys.readouterr().out
+    assert f"info    unknown_covariances: {bag} /odom: covariances all zero on every" in found

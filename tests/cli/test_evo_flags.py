@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from robot_msgs.cli import main
 from robot_msgs.cli.evo_flags import EVO_FLAGS
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # (command, evo's words, the flag the answer must name)
 CASES = [
@@ -66,4 +71,57 @@ def test_every_answer_names_a_flag_of_ours_or_says_none_is_needed() -> None:
 def test_our_own_flags_pass(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ape", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum",
                  "--align", "se3"]) == 0  # fmt: skip
+    assert "APE" in capsys.readouterr().out
+
+
+# (command, evo's words after the command, the answer's last line after "error: ")
+SYNTAX = [
+    ("ape", ["tum", "gt.txt", "est.txt"], "tum is evo's; here: REF EST [--format tum]"),
+    ("rpe", ["kitti", "gt.txt", "est.txt"], "kitti is evo's; here: REF EST [--format kitti]"),
+    ("ape", ["euroc", "gt.csv", "est.txt"], "euroc is evo's; here: REF EST (formats detected)"),
+    (
+        "ape",
+        ["--align", "se3", "bag", "x.bag", "/a", "/b"],
+        "bag is evo's; here: BAG BAG --ref-topic /a --est-topic /b",
+    ),
+    (
+        "rpe",
+        ["bag2", "folder", "/groundtruth", "/S-PTAM"],
+        "bag2 is evo's; here: --ref-topic T1 --est-topic T2",  # the rest is over 80
+    ),
+    ("traj", ["tum", "a.txt", "b.txt"], "tum is evo's; here: FILE... [--format tum]"),
+    ("traj", ["bag", "x.bag", "/odom"], "bag is evo's; here: BAG --topic /odom"),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "words", "answer"), SYNTAX, ids=[" ".join(c[1]) for c in SYNTAX]
+)
+def test_evos_format_first_order_is_answered_with_ours_and_the_commands_usage(
+    command: str,
+    words: list[str],
+    answer: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no file named as a format here
+    with pytest.raises(SystemExit) as stop:
+        main([command, *words])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: robot-msgs {command} ")
+    last = err.strip().splitlines()[-1]
+    assert last == f"robot-msgs {command}: error: {answer}"
+    assert len(last) <= 80
+
+
+def test_a_file_named_as_a_format_is_still_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    rows = "".join(f"{t} {t} 0 0 0 0 0 1\n" for t in range(5))
+    (tmp_path / "tum").write_text(rows)
+    (tmp_path / "est.txt").write_text(rows)
+    assert main(["ape", "tum", "est.txt"]) == 0
     assert "APE" in capsys.readouterr().out

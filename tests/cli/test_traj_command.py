@@ -475,3 +475,61 @@ def test_save_with_ref_and_align_writes_the_aligned_estimate(
     rms = [stats_of(r)["translation"]["rms"] for r in (aligned, saved)]
     assert rms[1] == pytest.approx(rms[0], rel=1e-6)  # the file holds 6 decimals
     assert rms[0] < 0.02  # and not the unaligned 2 m of a monocular estimate
+
+
+# Fixes on UTM zone 32's central meridian (9° E): on the equator, then at 45° N twice,
+# the second 10 m higher. Rows are t lat lon alt.
+LLA = "0 0.0 9.0 0.0\n1 45.0 9.0 100.0\n2 45.0 9.0 110.0\n"
+
+
+def meridian_arc_m(lat_deg: float) -> float:
+    """WGS-84 meridian arc from the equator, by Simpson's rule on its defining integral."""
+    a, f = 6378137.0, 1 / 298.257223563
+    e2 = f * (2 - f)
+    phi = np.linspace(0.0, np.radians(lat_deg), 2001)
+    g = a * (1 - e2) / (1 - e2 * np.sin(phi) ** 2) ** 1.5
+    h = phi[1] - phi[0]
+    return float(h / 3 * (g[0] + g[-1] + 4 * g[1:-1:2].sum() + 2 * g[2:-1:2].sum()))
+
+
+def test_traj_converts_lat_lon_to_utm_with_crs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pyproj")
+    fixes, out = write(tmp_path, LLA, "fix.lla"), tmp_path / "utm.tum"
+    assert main(["traj", str(fixes), "--crs", "EPSG:32632", "--save", str(out)]) == 0
+    assert "frames       EPSG:32632 -> -" in capsys.readouterr().out
+    xyz = read_tum(out).positions_xyz
+    # On the central meridian: easting 500 000 m (the false easting), northing k0 = 0.9996
+    # times the meridian arc (4 984 944.378 m to 45°, as published for WGS-84).
+    assert meridian_arc_m(45.0) == pytest.approx(4984944.378, abs=1e-3)
+    np.testing.assert_allclose(xyz[:, 0], 500000.0, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(xyz[:, 1], [0.0, *[0.9996 * meridian_arc_m(45.0)] * 2], atol=1e-3)
+    assert xyz[:, 2].tolist() == [0.0, 100.0, 110.0]
+
+
+def test_traj_converts_lat_lon_to_enu_about_geo_origin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fixes, out = write(tmp_path, LLA, "fix.lla"), tmp_path / "enu.tum"
+    argv = ["traj", str(fixes), "--geo-origin", "45", "9", "100", "--save", str(out)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    xyz = read_tum(out).positions_xyz
+    # The origin itself, then 10 m straight up (east, north, up).
+    np.testing.assert_allclose(xyz[1:], [[0.0, 0.0, 0.0], [0.0, 0.0, 10.0]], rtol=0, atol=1e-8)
+    assert main(["traj", str(write(tmp_path, CLEAN)), "--crs", "EPSG:32632"]) == 1
+    assert "--crs) applies to NavSatFix topics and lla files" in capsys.readouterr().err
+
+
+def test_traj_lists_the_tf_transforms_of_a_bag_without_a_chosen_topic(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.io.conftest import BagMaker
+    from tests.io.test_bag import tf_bag
+
+    bag = tf_bag(BagMaker(tmp_path), "mcap")
+    assert main(["traj", str(bag)]) == 0
+    out = capsys.readouterr().out
+    assert "  TF (/tf:parent.child): map->odom, odom->base, base->cam (static)\n" in out
+    assert max(len(line) for line in out.splitlines()[1:]) <= 80  # all but the path line

@@ -16,7 +16,6 @@ from robot_msgs.compare import (
 )
 from robot_msgs.docs import introspect
 from robot_msgs.docs.introspect import (
-    cut_long_arrays,
     describe,
     describe_all,
     documented_types,
@@ -63,7 +62,7 @@ def test_error_stats_summary_import_and_ros_match_the_seed() -> None:
         "Summary of one error signal over its finite samples, in the signal's own SI unit."
     )
     assert doc.body.startswith("`mean`, `median`, `min`, `max` and `final` keep the error's")
-    assert doc.body.endswith("data serialised before these fields existed still loads.")
+    assert doc.body.endswith("were observed. They are NaN without a time axis.")  # notes left out
     assert doc.import_line == "from robot_msgs.compare import ErrorStats"
     assert doc.ros2 is None
     assert doc.type_name == "compare/ErrorStats"
@@ -79,7 +78,8 @@ def test_error_stats_example_repr_and_json_match_the_seed_exactly(
 ) -> None:
     doc = describe(ErrorStats)
     assert doc.example_repr == seed_error_stats.repr
-    assert doc.example_json == seed_error_stats.json
+    # Issue 21: the seed printed NaN, which is not JSON; the page writes strict JSON.
+    assert doc.example_json == seed_error_stats.json.replace(": NaN", ": null")
 
 
 def test_error_stats_functions_have_the_seed_signatures_and_owner() -> None:
@@ -183,32 +183,22 @@ def test_every_import_line_imports_that_very_class() -> None:
         assert line.startswith(f"from robot_msgs.{name.split('/')[0]} import "), line
 
 
-def test_long_arrays_are_cut_after_16_values_and_say_how_many_more() -> None:
+def test_example_json_shows_every_value_of_a_long_array() -> None:
     data = describe(PoseTrajectory).example_json
-    # The catalog's trajectory has stamps 0.0, 0.1, ... 1.9: 20 values, 16 shown.
-    assert (
-        '"data": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, "… 4 more"]'
-        in data
-    )
-    assert "1.6," not in data.split('"positions_xyz"')[0]
-    assert '"shape": [20, 3]' in data
-    assert '"… 44 more"' in data  # 60 position values
-    assert '"… 64 more"' in data  # 80 quaternion values
+    # The catalog's trajectory has stamps 0.0, 0.1, ... 1.9: all 20 shown.
+    stamps = ", ".join(str(k / 10) for k in range(20))
+    assert f'"data": [{stamps}]' in data
+    assert "…" not in data
 
 
-def test_short_arrays_and_plain_lists_are_not_cut() -> None:
-    value = {"dtype": "float64", "shape": [16], "data": list(range(16))}
-    assert cut_long_arrays(value) == value
-    plain = {"notes": [str(i) for i in range(40)]}
-    assert cut_long_arrays(plain) == plain
-
-
-def test_uncut_example_json_is_the_same_json_as_to_dict() -> None:
+def test_example_json_is_the_strict_json_the_package_writes() -> None:
     import json
 
+    from robot_msgs.msg import encode_json
+
     for name, msg in robot_msgs.catalog.examples().items():
-        ours = json.loads(example_json(msg, limit=10**9))
-        assert json.dumps(ours) == json.dumps(msg.to_dict()), name
+        ours = json.loads(example_json(msg))
+        assert json.dumps(ours) == json.dumps(json.loads(encode_json(msg))), name
 
 
 def test_every_documented_type_is_described() -> None:

@@ -135,3 +135,111 @@ def test_component_relations_through_rpe_with_pair_settings() -> None:
     result = rpe(ref, est, pairs=PairSettings(delta=5), relation="cross_track")
     assert result.units["cross_track"] == "m"
     assert result.settings["relation"] == "cross_track"
+
+
+# trajectopy's definitions (5.1.2, ate() with orientations; /work/shared/docs/definitions.md):
+# the deviation in the reference body's axes, and as_euler("xyz") of R_ref R_est^T.
+
+
+def test_trajectopy_body_axes_differ_from_the_direction_of_motion_by_hand() -> None:
+    # Driving along +x while the body faces +y (yaw 90 deg): the body's x axis is the
+    # world's +y, its y axis the world's -x. An error of (0.1, 0.2, 0.3) m in the world is
+    # R_ref^T e = (0.2, -0.1, 0.3) in the body's axes, by hand; along the motion it is 0.1
+    # along-track and 0.2 cross-track (left of +x is +y).
+    east = trajectory(np.stack([np.arange(10.0), np.zeros(10), np.zeros(10)], axis=1))
+    ref = east.replace(orientations_quat_xyzw=yaw_quats(np.full(10, math.radians(90.0))))
+    est = ref.replace(positions_xyz=ref.positions_xyz + np.array([0.1, 0.2, 0.3]))
+    body = [ape_errors(ref, est, r) for r in ("along_track_body", "cross_track_body")]
+    assert body[0] == pytest.approx(np.full(10, 0.2), abs=1e-15)
+    assert body[1] == pytest.approx(np.full(10, -0.1), abs=1e-15)
+    assert ape_errors(ref, est, "vertical_body") == pytest.approx(np.full(10, 0.3), abs=1e-15)
+    assert ape_errors(ref, est, "along_track") == pytest.approx(np.full(10, 0.1), abs=1e-15)
+    assert ape_errors(ref, est, "cross_track") == pytest.approx(np.full(10, 0.2), abs=1e-15)
+    # A body pitched 90 deg nose-up: its z axis is the world's -x, so a world-z error is
+    # along the body's x (forward), not vertical.
+    half = math.sqrt(0.5)
+    up = east.replace(orientations_quat_xyzw=np.tile([0.0, -half, 0.0, half], (10, 1)))
+    lifted = up.replace(positions_xyz=up.positions_xyz + np.array([0.0, 0.0, 0.5]))
+    assert ape_errors(up, lifted, "along_track_body") == pytest.approx(np.full(10, 0.5))
+    assert ape_errors(up, lifted, "vertical_body") == pytest.approx(np.zeros(10), abs=1e-15)
+    assert ape_errors(up, lifted, "vertical") == pytest.approx(np.full(10, 0.5), abs=1e-15)
+
+
+def test_trajectopy_world_euler_angles_by_hand() -> None:
+    heading = yaw_quats(np.full(10, math.radians(90.0)))  # facing +y
+    ref = NORTH.replace(orientations_quat_xyzw=heading)
+    # A 10 deg roll about the body's x axis (R_est = R_ref Rx(10 deg)). R_ref R_est^T =
+    # Rz(90) Rx(-10) Rz(-90) turns -10 deg about Rz(90) x = the world's +y: a world pitch
+    # of -10 deg, where the body-frame relation says a roll of +10 deg.
+    roll = np.tile([math.sin(math.radians(5.0)), 0.0, 0.0, math.cos(math.radians(5.0))], (10, 1))
+    rolled = NORTH.replace(orientations_quat_xyzw=quat_xyzw_multiply(heading, roll))
+    assert ape_errors(ref, rolled, "pitch_world_deg") == pytest.approx(np.full(10, -10.0))
+    assert ape_errors(ref, rolled, "roll_world_deg") == pytest.approx(np.zeros(10), abs=1e-12)
+    assert ape_errors(ref, rolled, "yaw_world_rad") == pytest.approx(np.zeros(10), abs=1e-12)
+    assert ape_errors(ref, rolled, "roll_deg") == pytest.approx(np.full(10, 10.0))
+    # 5 deg more yaw: R_ref R_est^T = Rz(-5 deg), the reference relative to the estimate.
+    turned = NORTH.replace(orientations_quat_xyzw=yaw_quats(np.full(10, math.radians(95.0))))
+    assert ape_errors(ref, turned, "yaw_world_deg") == pytest.approx(np.full(10, -5.0))
+    assert ape_errors(ref, turned, "yaw_world_rad") == pytest.approx(
+        np.full(10, math.radians(-5.0))
+    )
+    assert ape_errors(ref, turned, "yaw_deg") == pytest.approx(np.full(10, 5.0))
+
+
+def test_trajectopy_components_on_fr1_xyz_as_scipy_computes_its_formulas() -> None:
+    # trajectopy is not installed here; its ate() computes, with SciPy's Rotation (its
+    # RotationSet subclasses it, "-" is a * b.inv()): (test - ref) @ R_ref.as_matrix() and
+    # (R_ref * R_test.inv()).as_euler("xyz"). The same SciPy calls, on the aligned fr1_xyz.
+    rotation = pytest.importorskip("scipy.spatial.transform").Rotation
+    from robot_msgs.evaluation import EvaluationSettings, ape
+    from robot_msgs.io import read_trajectory
+
+    result = ape(
+        read_trajectory("example:fr1_xyz/groundtruth.tum"),
+        read_trajectory("example:fr1_xyz/rgbdslam.tum"),
+        settings=EvaluationSettings(align="se3"),
+    )
+    ref, est = result.reference, result.estimate
+    r_ref = rotation.from_quat(ref.orientations_quat_xyzw)
+    r_est = rotation.from_quat(est.orientations_quat_xyzw)
+    diff = est.positions_xyz - ref.positions_xyz
+    directed = np.einsum("ni,nij->nj", diff, r_ref.as_matrix())
+    euler = (r_ref * r_est.inv()).as_euler("xyz")
+    for k, name in enumerate(("along_track_body", "cross_track_body", "vertical_body")):
+        assert ape_errors(ref, est, name) == pytest.approx(directed[:, k], rel=1e-9, abs=1e-15)
+    for k, name in enumerate(("roll_world", "pitch_world", "yaw_world")):
+        assert ape_errors(ref, est, f"{name}_rad") == pytest.approx(euler[:, k], abs=1e-12)
+        got = ape_errors(ref, est, f"{name}_deg")
+        assert got == pytest.approx(np.degrees(euler[:, k]), abs=1e-10)
+    # Different numbers from the direction-of-motion and body rotation-vector relations.
+    assert not np.allclose(ape_errors(ref, est, "along_track"), directed[:, 0], atol=1e-4)
+    assert not np.allclose(ape_errors(ref, est, "roll_rad"), euler[:, 0], atol=1e-4)
+
+
+def test_the_relation_help_states_each_frame(capsys: pytest.CaptureFixture[str]) -> None:
+    from robot_msgs.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["ape", "--help"])
+    block = capsys.readouterr().out.split("  --relation RELATION")[1].split("\n\n")[0]
+    assert max(len(line) for line in block.splitlines()) <= 80
+    text = " ".join(block.split())
+    for words in (
+        (
+            "along_track/cross_track/vertical (m; frame: the reference's horizontal direction of "
+            "motion, world z up)"
+        ),
+        (
+            "roll/pitch/yaw_rad|_deg (rotation vector of R_ref^T R_est; frame: the reference "
+            "body's axes)"
+        ),
+        (
+            "along_track_body/cross_track_body/vertical_body (m; frame: the reference body's x, "
+            "y, z axes)"
+        ),
+        (
+            "roll/pitch/yaw_world_rad|_deg (xyz Euler angles of R_ref R_est^T; frame: the world's "
+            "axes)"
+        ),
+    ):
+        assert words in text

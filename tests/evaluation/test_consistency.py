@@ -226,6 +226,8 @@ def test_planar_nees_runs_on_the_nav2_bag(
     said = " ".join(out.split())  # the notes wrap at 80 columns
     assert "over 83 poses (3 dof): above the 95 % bounds 2.496 .. 3.549: inconsistent" in said
     assert main([*argv, "--ref-topic", "/amcl_pose", "--est-topic", "/odom"]) == 1
-    assert "all-zero ones, ROS's 'unknown', as many odometry drivers publish, read as none" in (
-        capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"ERROR: {bag} /odom: covariances all zero on every message (ROS's 'unknown'): read "
+        "as none; NEES (--relation nees_planar) needs the estimate's pose covariances: "
+        "choose a topic that sets them\n"
     )

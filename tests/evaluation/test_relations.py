@@ -137,13 +137,23 @@ def test_seed_offset_cancels_in_relative_errors() -> None:
 
 def test_every_relation_has_a_unit() -> None:
     assert set(RPE_RELATIONS) | set(APE_RELATIONS) == set(RELATION_UNITS)
-    # RPE adds the distance ratio; NEES (a pose against its covariance) is APE's only.
+    # RPE adds the distance ratio; NEES (a pose against its covariance) and trajectopy's
+    # component definitions (its ate()) are APE's only.
     assert set(RPE_RELATIONS) - set(APE_RELATIONS) == {"point_distance_error_ratio"}
     assert set(APE_RELATIONS) - set(RPE_RELATIONS) == {
         "nees",
         "nees_position",
         "nees_orientation",
         "nees_planar",
+        "along_track_body",
+        "cross_track_body",
+        "vertical_body",
+        "roll_world_rad",
+        "pitch_world_rad",
+        "yaw_world_rad",
+        "roll_world_deg",
+        "pitch_world_deg",
+        "yaw_world_deg",
     }
 
 

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.errors import DataWarning, FormatError, TopicError
 from robot_msgs.io import POSE_TYPES, TopicInfo, list_topics, parse_tf_id, read_bag, read_trajectory
+from robot_msgs.io.clean import reading_notes
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -86,7 +87,16 @@ def test_read_bag_drops_unknown_all_zero_covariances(bags: BagMaker) -> None:
     msgtype = "geometry_msgs/msg/PoseWithCovarianceStamped"
     zero = [bags.message("ros1", msgtype, p) for p in POSES]
     path = bags.write("zero", "ros1", {"/est": (msgtype, zero)})
-    assert read_bag(path, "/est").covariance_6x6 is None
+    assert read_bag(path, "/est").covariance_6x6 is None  # and no warning: no data problem
+    with reading_notes() as notes:  # a note, kept for the one who asks
+        assert read_bag(path, "/est").covariance_6x6 is None
+    assert [(str(n), n.kind, n.fixed) for n in notes] == [
+        (
+            f"{path} /est: covariances all zero on every message (ROS's 'unknown'): read as none",
+            "unknown_covariances",
+            False,
+        )
+    ]
     some = [bags.message("ros1", msgtype, POSES[0], covariance=np.eye(6).ravel()), *zero[1:]]
     path = bags.write("some", "ros1", {"/est": (msgtype, some)})
     with pytest.warns(DataWarning, match=r"2 of 3 messages have an all-zero \(unknown\)"):
@@ -188,13 +198,37 @@ def test_read_bag_names_the_pose_topics_when_the_topic_is_missing(bags: BagMaker
         read_bag(path, "/gt")
 
 
-def test_read_bag_refuses_a_topic_of_another_type(bags: BagMaker) -> None:
-    tf = bags.tf_message("sqlite3", [(POSES[0], "base")])
-    path = bags.write("tf", "sqlite3", {"/tf": ("tf2_msgs/msg/TFMessage", [tf])})
+def test_read_bag_names_the_close_topics_when_the_topic_is_missing(bags: BagMaker) -> None:
+    msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    pose = "geometry_msgs/msg/PoseStamped"
+    path = bags.write("close", "ros1", {"S-PTAM": (pose, msgs), "groundtruth": (pose, msgs)})
     with pytest.raises(
-        FormatError, match=r"topic '/tf' has type tf2_msgs/msg/TFMessage; expected one of"
+        TopicError,
+        match=r"no topic 'SPTAM'; did you mean S-PTAM\? pose topics: S-PTAM, groundtruth \(TF",
+    ) as caught:
+        read_bag(path, "SPTAM")
+    assert caught.value.path == str(path)
+    with pytest.raises(TopicError, match=r"no topic '/groundtrut'; did you mean groundtruth\?"):
+        read_bag(path, "/groundtrut")
+
+
+def test_read_bag_answers_a_bare_tf_topic_with_its_transforms(bags: BagMaker) -> None:
+    # Dynamic transforms first, each static one marked (the bag of tf_bag below).
+    with pytest.raises(
+        TopicError,
+        match=r"/tf is TF: choose a chain as /tf:parent.child; transforms: map->odom, "
+        r"odom->base, base->cam \(static\)$",
     ):
-        read_bag(path, "/tf")
+        read_bag(tf_bag(bags, "sqlite3"), "/tf")
+
+
+def test_read_bag_refuses_a_topic_of_another_type(bags: BagMaker) -> None:
+    text = bags.store2.types["std_msgs/msg/String"](data="hello")
+    path = bags.write("text", "sqlite3", {"/chatter": ("std_msgs/msg/String", [text])})
+    with pytest.raises(
+        FormatError, match=r"topic '/chatter' has type std_msgs/msg/String; expected one of"
+    ):
+        read_bag(path, "/chatter")
 
 
 def test_read_bag_refuses_a_file_that_is_no_bag(tmp_path: Path) -> None:
@@ -234,9 +268,19 @@ def test_read_trajectory_picks_the_only_pose_topic_and_refuses_to_guess_among_se
         {"/a": ("nav_msgs/msg/Odometry", msgs), "/b": ("nav_msgs/msg/Odometry", msgs)},
     )
     with pytest.raises(
-        FormatError, match=r"choose a topic \(pose topics: /a, /b; TF as /tf:parent.child\)"
+        TopicError,
+        match=r"choose a topic with `topic=` \(pose topics: /a, /b; TF as /tf:parent.child\)",
     ):
         read_trajectory(two)
+
+
+def test_a_bag_of_tf_only_read_without_a_topic_names_its_transforms(bags: BagMaker) -> None:
+    with pytest.raises(
+        TopicError,
+        match=r"choose a topic with `topic=` \(pose topics: none; TF as /tf:parent.child, "
+        r"transforms: map->odom, odom->base, base->cam \(static\)\)",
+    ):
+        read_trajectory(tf_bag(bags, "mcap"))
 
 
 # TF: map -> odom moves along x (x = 0 at t = 0, x = 2 at t = 2, two messages);
@@ -312,8 +356,13 @@ def test_read_bag_reads_a_static_only_chain_as_one_pose(bags: BagMaker) -> None:
 @pytest.mark.parametrize(
     ("ident", "error"),
     [
-        ("/tf:map.nowhere", r"no frame 'nowhere' on /tf; frames: base, cam, map, odom"),
+        (
+            "/tf:map.nowhere",
+            r"no frame 'nowhere' on /tf; transforms: map->odom, odom->base, base->cam \(static",
+        ),
+        ("/tf:map.camm", r"no frame 'camm' on /tf; did you mean cam\? transforms: map->odom"),
         ("/tf_other:map.cam", r"no TF topic '/tf_other'; TF topics: /tf, /tf_static"),
+        ("/tff:map.cam", r"no TF topic '/tff'; did you mean /tf\? TF topics: /tf, /tf_static"),
         ("/tf:map.map", r"parent and child are both 'map'"),
         ("/tf:mapcam", r"'/tf:mapcam' is not a TF id"),
     ],

@@ -171,6 +171,25 @@ def test_interactive_page_draws_every_plot(
     _shows_plots(rendered["png"])
 
 
+_COLOUR_BAR_OVER_LEGEND = """Array.from(document.querySelectorAll('div.plot')).flatMap(d => {
+  const bar = d.querySelector('g.colorbar'), legend = d.querySelector('g.legend');
+  if (!bar || !legend) return [];
+  const a = bar.getBoundingClientRect(), b = legend.getBoundingClientRect();
+  const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+  const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+  return [[d.id, Math.max(0, w) * Math.max(0, h)]];
+})"""
+
+
+def test_no_colour_bar_runs_into_a_legend(interactive: tuple[Browser, Rendered]) -> None:
+    # The trajectories' colour bar title, written across, covered the legend's first
+    # entry (156 and 4014 px² on the example page at 1280 px before).
+    browser, _ = interactive
+    overlaps = browser.evaluate(_COLOUR_BAR_OVER_LEGEND)
+    assert len(overlaps) >= 2  # one trajectories view a sequence with a reference
+    assert [area for _, area in overlaps] == [0] * len(overlaps), overlaps
+
+
 _ISOLATED_POINT = """(() => {
   // The pose of the first run on the first sequence's error plot farthest from every
   // other curve, so the hover cannot land on another run; its position in the viewport.

@@ -177,11 +177,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = _command_of(given)
         parser = build_parser(command if command in COMMANDS else "")
         if command in COMMANDS:
-            # Unknown words are answered with the command's usage, evo's flags by name.
-            from robot_msgs.cli.evo_flags import evo_hint  # noqa: PLC0415
+            # Unknown words are answered with the command's usage, evo's flags and
+            # evo's format-first word order (`ape tum GT EST`) by name.
+            from robot_msgs.cli.evo_flags import evo_hint, evo_syntax_hint  # noqa: PLC0415
 
             sub = _subparser(parser, command)
-            hint = evo_hint(given[given.index(command) + 1 :])
+            after = given[given.index(command) + 1 :]
+            hint = evo_hint(after) or evo_syntax_hint(command, sub, after)
             if hint is not None:
                 sub.error(hint)
             args, unknown = parser.parse_known_args(given)

@@ -18,10 +18,11 @@ import ast
 import functools
 import re
 import typing
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import TopicError, ValidationError
 from robot_msgs.flags import Flag, flags_of
 from robot_msgs.io import FORMATS, WRITE_FORMATS
 from robot_msgs.limits import dpi_flag
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
+    "add_geo_args",
     "add_input_args",
     "add_output_args",
     "add_run_settings_args",
@@ -49,6 +51,7 @@ __all__ = [
     "read_inputs_from_args",
     "reword",
     "settings_from_args",
+    "unknown_covariances_of",
 ]
 
 M = TypeVar("M", bound="Msg")
@@ -473,6 +476,28 @@ def reword(err: ValidationError, args: argparse.Namespace) -> ValidationError:
     return ValidationError(msg, field=err.field, reason=err.reason)
 
 
+def add_geo_args(group: argparse._ActionsContainer, *, default: str) -> None:
+    """Add ``--geo-origin LAT LON ALT`` and ``--crs EPSG:CODE`` (lat/lon/alt inputs).
+
+    They give the reading arguments ``geo_origin`` and ``crs`` of
+    :func:`robot_msgs.io.read_trajectory`; ``default`` says the origin without the flag.
+    """
+    group.add_argument(
+        "--geo-origin",
+        type=float,
+        nargs=3,
+        metavar=("LAT", "LON", "ALT"),
+        help="lat/lon/alt inputs (.lla files, NavSatFix topics): the local ENU origin, "
+        f"degrees and metres above the WGS-84 ellipsoid (default {default})",
+    )
+    group.add_argument(
+        "--crs",
+        metavar="EPSG:CODE",
+        help="lat/lon/alt inputs: a projected CRS instead of ENU, as EPSG:32632 for UTM "
+        "zone 32N (needs robot_msgs[geo])",
+    )
+
+
 def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) -> None:
     """Add ``REF EST``, ``--format``, ``--ref-topic``/``--est-topic``, ``--ref/est-times``.
 
@@ -510,19 +535,7 @@ def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) ->
         help="refuse data problems (NaN rows, repeated stamps, non-unit quaternions) "
         "instead of fixing them with a warning",
     )
-    group.add_argument(
-        "--geo-origin",
-        type=float,
-        nargs=3,
-        metavar=("LAT", "LON", "ALT"),
-        help="lat/lon/alt inputs (.lla files, NavSatFix topics): the local ENU origin, "
-        "degrees and metres above the WGS-84 ellipsoid (default REF's first fix, for both)",
-    )
-    group.add_argument(
-        "--crs",
-        metavar="EPSG:CODE",
-        help="lat/lon/alt inputs: a projected CRS instead of ENU (needs robot_msgs[geo])",
-    )
+    add_geo_args(group, default="REF's first fix, for both")
     from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
 
     add_settings_flags(parser, [ReadSettings()])
@@ -591,6 +604,21 @@ def load_runs_from_args(
     return load_runs(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
 
 
+def add_label_flag(group: argparse._ActionsContainer, inputs: str = "EST") -> None:
+    """Add ``--label NAME`` (repeatable): each input's name in the figures' legends.
+
+    The one declaration of the flag, for ``ape``/``rpe``/``drift``, ``traj`` and ``res``;
+    :func:`robot_msgs.report.figure_text.legend_names` applies it.
+    """
+    group.add_argument(
+        "--label",
+        action="append",
+        metavar="NAME",
+        help=f"legend name of each {inputs}, in order: give it once per {inputs} "
+        "(default: the file stem)",
+    )
+
+
 def add_output_args(parser: argparse.ArgumentParser) -> None:
     """Add ``--json``, ``--save``, ``--save-aligned``, ``--to``, ``--plot``, ``--dpi``..."""
     group = parser.add_argument_group(
@@ -636,6 +664,7 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
         choices=("xy", "xz", "yz", "xyz"),
         help="trajectory view of --plot; xyz is 3-D (default: the reference's two widest axes)",
     )
+    add_label_flag(group)
     group.add_argument("--force", action="store_true", help="overwrite existing output files")
     group.add_argument(
         "--quiet",
@@ -674,19 +703,58 @@ def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory
     :func:`robot_msgs.io.read_inputs`: each format detected once, a bag's pose topic
     chosen once, latitude/longitude inputs in one frame (``--crs``, else ``--geo-origin``,
     else the first fix of the first of them, REF first). A file of one pose is read with
-    a warning.
+    a warning. A bag topic whose covariances are all zero is a reading note, not said
+    here (most metrics do not use them): NEES names it (:func:`unknown_covariances_of`).
     """
+    inputs = inputs_from_args(args)
+    try:
+        read = _read(args, inputs)
+    except TopicError as err:  # the inputs are read in order: the first bag without a topic
+        from robot_msgs.io import resolve_path  # noqa: PLC0415
+
+        untold = [
+            k
+            for k, i in enumerate(inputs)
+            if i.topic is None and str(resolve_path(i.path)) == err.path
+        ]
+        flag = "--ref-topic" if untold[:1] == [0] else "--est-topic"
+        raise TopicError(str(err).replace("`topic=`", flag), path=err.path) from err
+    return read, [i.label for i in inputs]
+
+
+def _read(
+    args: argparse.Namespace, inputs: list[InputFile], *, geo: bool = True
+) -> list[PoseTrajectory]:
+    """Read ``inputs`` (:func:`robot_msgs.io.read_inputs`) with the reading flags.
+
+    ``geo``: with ``--geo-origin`` and ``--crs`` too.
+    """
+    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
     from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
 
-    inputs = inputs_from_args(args)
-    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
-
     rules = settings_from_args(args, ReadSettings())
-    read = read_inputs(
+    return read_inputs(
         inputs,
         strict=args.strict,
         repeated_stamps=rules.rule_for(getattr(args, "protocol", None) or ""),
-        geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
-        crs=args.crs,
+        geo_origin=None if args.geo_origin is None or not geo else tuple(args.geo_origin),
+        crs=args.crs if geo else None,
     )
-    return read, [i.label for i in inputs]
+
+
+def unknown_covariances_of(args: argparse.Namespace, index: int) -> str | None:
+    """Return what reading input ``index`` (0 REF, 1 the first EST) said of all-zero covariances.
+
+    The reader's own note (kind ``unknown_covariances``: a bag topic whose every
+    covariance is all zero, ROS's "unknown"; :func:`robot_msgs.io.clean.reading_notes`),
+    or ``None``. The input is read again, alone and quietly: only when NEES found no
+    covariance, to name that topic.
+    """
+    from robot_msgs.io.clean import reading_notes  # noqa: PLC0415
+
+    given = inputs_from_args(args)[index]
+    with reading_notes() as notes, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # said when it was read the first time
+        _read(args, [given], geo=False)  # covariances come with poses, never lat/lon
+    said = [n for n in notes if n.kind == "unknown_covariances"]
+    return str(said[0]) if said else None

@@ -257,6 +257,13 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
     if getattr(args, "to", None) and aligned_flag is None:
         msg = "--to names the format of --save-aligned FILE; give that too"
         raise FormatError(msg)
+    if getattr(args, "label", None):
+        if args.plot is None:
+            msg = "--label names the estimates in --plot's legend; give --plot FILE too"
+            raise ValidationError(msg)
+        from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
+
+        legend_names(names, args.label)  # one per estimate: refused before any work
     plans: list[Outputs] = []
     for name in names:
         save = _named(args.save, "--save", name, several)
@@ -392,18 +399,22 @@ def write_plot(
     signals: Sequence[Signal],
     *,
     title: str,
+    at: str = "",
 ) -> Path:
     """Draw ``--plot`` (:func:`robot_msgs.report.figures.evaluation_figure`) and name it.
 
     ``signals`` are the first result's to draw over time (each result's signal of the
-    same name is drawn). The format follows the file name (``--dpi`` for PNG), the view
-    ``--plot-plane``.
+    same name is drawn), ``at`` the pose each error is drawn at when not its own. The
+    format follows the file name (``--dpi`` for PNG), the view ``--plot-plane``, the
+    legend names ``--label`` (default: each estimate's file stem).
     """
+    from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
     from robot_msgs.report.figures import evaluation_figure, save_figure  # noqa: PLC0415
 
-    entries = [(r.comparison.estimate, r) for r in results]
+    names = legend_names([r.comparison.estimate for r in results], args.label)
+    entries = list(zip(names, results, strict=True))
     with _step(args, f"drawing {args.plot}"):
-        fig = evaluation_figure(entries, signals, title=title, plane=args.plot_plane)
+        fig = evaluation_figure(entries, signals, title=title, plane=args.plot_plane, at=at)
         path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
     _say(args, path)
     return path

@@ -14,9 +14,11 @@ from robot_msgs.cli._evaluation_args import (
     add_settings_flags,
     read_inputs_from_args,
     settings_from_args,
+    unknown_covariances_of,
 )
 from robot_msgs.cli._evaluation_output import emit, evaluate_each, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.settings import Ape, EvaluationSettings
 
 if TYPE_CHECKING:
@@ -45,10 +47,21 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Compute the APE of each estimate and report it; return 0."""
+    from robot_msgs.evaluation.consistency import NEES_DOF  # noqa: PLC0415
+
     settings = settings_from_args(args, EvaluationSettings())
     spec = settings_from_args(args, Ape())
     plans = prepare_outputs(args, args.estimates)
     (reference, *estimates), (ref_name, *est_names) = read_inputs_from_args(args)
+    if spec.relation in NEES_DOF:  # a topic whose covariances are all zero, named
+        for k, estimate in enumerate(estimates, start=1):
+            said = None if estimate.covariance_6x6 is not None else unknown_covariances_of(args, k)
+            if said is not None:
+                msg = (
+                    f"{said}; NEES (--relation {spec.relation}) needs the estimate's pose "
+                    "covariances: choose a topic that sets them"
+                )
+                raise ValidationError(msg)
     results = evaluate_each(
         args, "ape", reference, estimates, (ref_name, est_names), settings, spec
     )

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
             args,
             [result],
             per_length,
-            title=f"{spec.protocol} drift: translation error per segment, by segment end",
+            title=f"{spec.protocol} drift: translation error per segment",
+            at="segment start",
         )
     return 0

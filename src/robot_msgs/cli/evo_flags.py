@@ -8,6 +8,12 @@ aliases: several mean something else here (evo's ``--align`` and ``--plot`` are 
 ours take a value; evo's ``-v`` is verbosity), and one spelling per option keeps the
 help, the saved settings and the error wording one.
 
+evo's commands also take the format first (``evo_ape tum GT EST``, ``evo_ape bag x.bag
+/gt /est``); here the format is detected (or given with ``--format``) and a bag's topics
+are flags. :func:`evo_syntax_hint` answers that word order the same way, only when the
+first positional word is exactly one of evo's format names and no such file exists (a
+file named ``tum`` is still read).
+
 Examples
 --------
 >>> evo_hint(["REF", "EST", "-as", "-r", "trans_part"])
@@ -20,12 +26,14 @@ True
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Sequence
 
-__all__ = ["EVO_FLAGS", "EVO_SWITCHES", "evo_hint"]
+__all__ = ["EVO_FLAGS", "EVO_FORMATS", "EVO_SWITCHES", "evo_hint", "evo_syntax_hint"]
 
 #: evo's flag -> what to type here.
 EVO_FLAGS: dict[str, str] = {
@@ -90,3 +98,87 @@ def evo_hint(argv: Sequence[str]) -> str | None:
         if word in EVO_SWITCHES and following.startswith("-"):
             return f"{word} is a switch in evo; here: {EVO_SWITCHES[word]}"
     return None
+
+
+#: evo's format words (``evo_ape FORMAT ...``) -> how the format is said here.
+EVO_FORMATS: dict[str, str] = {
+    "tum": "[--format tum]",
+    "kitti": "[--format kitti]",
+    # evo's euroc mode: a EuRoC ground truth (.csv) and a TUM estimate; both detected here.
+    "euroc": "(formats detected)",
+    "bag": "",
+    "bag2": "",
+}
+
+#: The commands whose evo twin takes the format first, with what they take instead.
+EVO_COMMANDS = {"ape": "REF EST", "rpe": "REF EST", "traj": "FILE..."}
+
+#: The width an answer keeps to, with argparse's ``robot-msgs COMMAND: error: `` before it.
+_WIDTH = 80
+
+
+def _positionals(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """Return the words of ``argv`` that ``parser`` would take as positional arguments."""
+    takes = {
+        flag: action.nargs
+        for action in parser._actions  # noqa: SLF001 - argparse lists them nowhere else
+        for flag in action.option_strings
+    }
+    out: list[str] = []
+    skip = 0
+    for word in argv:
+        if skip:
+            skip -= 1
+        elif word == "--":
+            break
+        elif word.startswith("-") and len(word) > 1 and not word[1].isdigit():
+            nargs = takes.get(word.split("=", 1)[0], 1)
+            if "=" not in word:
+                skip = nargs if isinstance(nargs, int) else int(nargs != "?")
+        else:
+            out.append(word)
+    return out
+
+
+def evo_syntax_hint(
+    command: str, parser: argparse.ArgumentParser, argv: Sequence[str]
+) -> str | None:
+    """Return the hint for evo's format-first word order in ``argv``, or None.
+
+    ``argv`` is what follows ``command`` (one of :data:`EVO_COMMANDS`); ``parser`` is
+    the command's parser (it says which flags take a value). Only a first positional
+    word that is exactly one of :data:`EVO_FORMATS` and no existing file or folder is
+    answered. A bag's topics are named as given when the line fits 80 columns.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("--align")
+    >>> evo_syntax_hint("ape", parser, ["--align", "se3", "tum", "gt.txt", "e.txt"])
+    "tum is evo's; here: REF EST [--format tum]"
+    >>> evo_syntax_hint("ape", parser, ["bag", "x.bag", "/a", "/b"])
+    "bag is evo's; here: BAG BAG --ref-topic /a --est-topic /b"
+    >>> evo_syntax_hint("ape", parser, ["gt.txt", "e.txt"]) is None
+    True
+    """
+    if command not in EVO_COMMANDS:
+        return None
+    words = _positionals(parser, argv)
+    if not words or words[0] not in EVO_FORMATS or Path(words[0]).exists():
+        return None
+    fmt, topics = words[0], words[2:]
+    if EVO_FORMATS[fmt]:
+        return f"{fmt} is evo's; here: {EVO_COMMANDS[command]} {EVO_FORMATS[fmt]}"
+    room = _WIDTH - len(f"robot-msgs {command}: error: ")
+    if command == "traj":
+        said = [f"BAG --topic {t}" for t in topics[:1]] + ["BAG --topic TOPIC"]
+    else:
+        ref, est = (topics + ["T1", "T2"][len(topics) :])[:2]
+        said = [
+            f"BAG BAG --ref-topic {ref} --est-topic {est}",
+            "BAG BAG --ref-topic T1 --est-topic T2",
+            "--ref-topic T1 --est-topic T2",
+        ]
+    fits = [f"{fmt} is evo's; here: {ours}" for ours in said]
+    return next((line for line in fits if len(line) <= room), fits[-1])

@@ -14,7 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from robot_msgs.cli._evaluation_args import add_label_flag
 from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.errors import FormatError
 from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
@@ -60,6 +62,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="N",
         help="PNG resolution of --plot (default 150, <= 600)",
     )
+    add_label_flag(out, "RESULT")
     out.add_argument("--force", action="store_true", help="overwrite existing output files")
     parser.add_argument(
         "--force-ranking",
@@ -103,6 +106,12 @@ def run(args: argparse.Namespace) -> int:
         )
         raise ValidationError(msg)
     check_outputs(outputs.values(), force=args.force)
+    if args.label and args.plot is None and args.html is None:
+        msg = "--label names the results in --plot's and --html's legends; give one of them"
+        raise FormatError(msg)
+    from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
+
+    labels = legend_names([str(p) for p in args.results], args.label)
     named = load_saved_results(args.results)
     comparison = compare_results(named, force=args.force_ranking)
     contents: dict[str, str] = {}
@@ -117,12 +126,12 @@ def run(args: argparse.Namespace) -> int:
     if "html" in outputs:
         from robot_msgs.report.html_page import render_results_html  # noqa: PLC0415
 
-        contents["html"] = render_results_html(comparison)
+        contents["html"] = render_results_html(comparison, labels=labels)
     figure = None
     if args.plot is not None:
         from robot_msgs.report.figures import results_figure  # noqa: PLC0415
 
-        figure = results_figure(named)
+        figure = results_figure(named, labels=labels)
     print("\n\n".join(render_text(t) for t in comparison.tables))
     for note in comparison.notes:  # the library's `force=True` is this command's flag
         print(f"NOTE: {note.replace('`force=True`', '--force-ranking')}")

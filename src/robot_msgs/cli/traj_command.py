@@ -43,7 +43,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from robot_msgs.cli._boundary import say
-from robot_msgs.cli._evaluation_args import add_settings_flags, flags_in_text, settings_from_args
+from robot_msgs.cli._evaluation_args import (
+    add_geo_args,
+    add_label_flag,
+    add_settings_flags,
+    flags_in_text,
+    settings_from_args,
+)
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
 from robot_msgs.evaluation.pipeline import time_range
@@ -64,7 +70,8 @@ from robot_msgs.io import (
     trajectory_outputs,
     write_trajectory,
 )
-from robot_msgs.io.clean import implausible_stamps
+from robot_msgs.io.clean import implausible_stamps, reading_notes
+from robot_msgs.io.tf import transforms_text
 from robot_msgs.limits import dpi_flag
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
@@ -97,6 +104,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--strict", action="store_true", help="refuse data problems instead of fixing them"
     )
+    add_geo_args(parser, default="each file's first fix")
     parser.add_argument(
         "--save", type=Path, metavar="OUT", help="convert the (one) FILE to OUT (- for stdout)"
     )
@@ -157,6 +165,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         choices=("xy", "xz", "yz", "xyz"),
         help="view of --plot; xyz is 3-D (default: the two widest axes)",
     )
+    add_label_flag(plot, "FILE but REF")
     parser.set_defaults(run=run)
 
 
@@ -227,13 +236,24 @@ def _read(
         if topic is None:
             try:
                 topic = report["topic"] = only_pose_topic(file)
-            except FormatError:  # none or several: the report lists them
+            except FormatError:  # none or several: the report lists them, and TF's transforms
+                from robot_msgs.io.bag import tf_chains  # noqa: PLC0415 - bags only
+
+                tf, pairs = tf_chains(file)
+                if tf:
+                    report["tf"] = {"topic": tf, "transforms": pairs}
                 report["issues"] = []
                 return None, report
-    with warnings.catch_warnings(record=True) as caught:
+    with reading_notes() as notes, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
         traj = read_trajectory(
-            file, fmt=fmt, topic=topic, times_path=args.times, strict=args.strict
+            file,
+            fmt=fmt,
+            topic=topic,
+            times_path=args.times,
+            strict=args.strict,
+            geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
+            crs=args.crs,
         )
     issues = []
     for item in caught:
@@ -253,6 +273,8 @@ def _read(
         issues.append(single)
     report.update(summarize(traj, frames=traj.stamps_are_frames))
     report["issues"] = issues
+    if notes:  # no data problem (all-zero covariances: ROS's "unknown"), so no issue
+        report["notes"] = [str(n).replace(str(file), path, 1) for n in notes]
     return traj, report
 
 
@@ -273,9 +295,13 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
     if "topics" in report and (report.get("poses") is None or not report.get("topic")):
         for t in report["topics"]:
             mark = "*" if t["msgtype"] in POSE_TYPES else " "
-            print(f"  {mark} {t['topic']:<30} {t['msgtype']:<45} {t['message_count']:>8}", file=out)
+            print(f"  {mark} {t['topic']:<24} {t['msgtype']:<43} {t['message_count']:>6}", file=out)
     if report.get("poses") is None:
         print("  choose a pose topic (*) with --topic, or TF as --topic /tf:parent.child", file=out)
+        if "tf" in report:
+            tf = report["tf"]
+            said = transforms_text(tf["transforms"]).removeprefix("transforms: ")
+            _print_items(f"  TF ({tf['topic']}:parent.child):", said.split(", "), out)
         return
     kept = (
         f" ({report['outside_range']} outside --t-start/--t-end)"
@@ -295,10 +321,24 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
     print(
         f"  frames       {report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}", file=out
     )
+    for i, note in enumerate(report.get("notes", [])):
+        print(f"  {'notes' if i == 0 else '':<12} {note}", file=out)
     if not report["issues"]:
         print("  issues       none", file=out)
     for i, issue in enumerate(report["issues"]):
         print(f"  {'issues' if i == 0 else '':<12} {issue}", file=out)
+
+
+def _print_items(head: str, items: list[str], out: TextIO, width: int = 80) -> None:
+    """Print ``head`` and ``items`` separated by commas, wrapped at ``width``, items whole."""
+    line = head
+    for k, item in enumerate(items):
+        word = item + ("," if k < len(items) - 1 else "")
+        if len(line) + 1 + len(word) > width and line.strip():
+            print(line, file=out)
+            line = "   "
+        line += " " + word
+    print(line, file=out)
 
 
 def _print_time(report: dict[str, Any], out: TextIO) -> None:
@@ -364,10 +404,13 @@ def _plot(
     estimates: list[tuple[str, PoseTrajectory]],
     out: TextIO,
 ) -> None:
+    from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
     from robot_msgs.report.figures import overlay_figure, save_figure  # noqa: PLC0415
 
     reference = read.get(args.ref) if args.ref is not None else None
-    fig = overlay_figure(reference, estimates, plane=args.plot_plane)
+    names = legend_names([path for path, _ in estimates], args.label)
+    named = [(name, traj) for name, (_, traj) in zip(names, estimates, strict=True)]
+    fig = overlay_figure(reference, named, plane=args.plot_plane)
     path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
     print(f"wrote {path}", file=sys.stderr if args.json else out)
 
@@ -387,9 +430,14 @@ def run(args: argparse.Namespace) -> int:
     if args.ref is None and (args.align or args.sync or args.max_diff is not None):
         msg = "--align, --sync and --max-diff align each FILE to --ref REF; give that too"
         raise FormatError(msg)
+    if args.label and args.plot is None:
+        msg = "--label names the files in --plot's legend; give --plot FILE too"
+        raise FormatError(msg)
     if args.plot is not None:
+        from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
         from robot_msgs.report.figures import figure_format  # noqa: PLC0415
 
+        legend_names([f for f in args.files if f != args.ref], args.label)  # one per FILE
         figure_format(args.plot)
         check_outputs([args.plot], force=args.force)
         require("matplotlib", "plot", feature="--plot")

@@ -34,12 +34,13 @@ class Aggregate(Msg):
     For each signal, its ``stats`` are the ``ErrorStats`` *across runs* of one per-run
     statistic (``statistic``, ``"rms"`` by default): their ``median`` is the median run's
     RMSE, their ``max`` the worst run's (signals without series; ``stats`` views them by
-    name). WHY success apart from accuracy: the SLAM guide asks for "the overall success
-    rate separately from the error on evaluable intervals", so failed runs are counted in
-    ``n_runs`` and ``failures`` (reason to count), never folded into the error
-    statistics. ``group`` says what was pooled (``{"algorithm": "orb", "sequence":
-    "MH_01"}``); ``settings`` are the shared parameters and evaluation settings, flat
-    (:meth:`Comparison.record`; ``"<mixed>"`` where a forced mix differs).
+    name). Failed runs are counted in ``n_runs`` and ``failures`` (reason to count), never
+    folded into the error statistics. ``group`` says what was pooled (``{"algorithm":
+    "orb", "sequence": "MH_01"}``); ``settings`` are the shared parameters and evaluation
+    settings, flat (:meth:`Comparison.record`; ``"<mixed>"`` where a forced mix differs).
+
+    WHY success apart from accuracy: the SLAM guide asks for "the overall success rate
+    separately from the error on evaluable intervals".
     """
 
     metric: str

@@ -26,7 +26,9 @@ class Alignment(Msg):
     WHY it travels with results: errors after alignment depend on it. A SLAM estimate
     that needed scale 0.43 is a monocular run whose scale was unobservable; a fitted yaw of
     90° says the estimate's world frame was turned; reporting the transform lets a reader see
-    that, and lets the same transform be applied to other runs or plots. ``method`` says
+    that, and lets the same transform be applied to other runs or plots.
+
+    ``method`` says
     which degrees of freedom were fitted (one of ``EvaluationSettings.align``'s choices,
     :data:`~robot_msgs.evaluation.ALIGNMENT_METHODS`), ``n_fit`` how many poses the fit
     used (0 for ``"none"``).

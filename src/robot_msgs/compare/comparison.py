@@ -14,7 +14,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.compare.extrinsic import Extrinsic
-from robot_msgs.compare.signal import Signal, find_signal
+from robot_msgs.compare.signal import Signal, find_signal, signal_summary
 from robot_msgs.compare.time_offset import TimeOffset
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.msg import Msg, Value, message
@@ -62,7 +62,9 @@ class Comparison(Msg):
     WHY the settings travel with the numbers: an APE after Sim(3) alignment and one
     after SE(3) alignment are different quantities; rankings and aggregates compare
     ``settings`` and ``parameters`` and refuse to mix (the SLAM guide: "do not silently
-    mix these evaluation settings"). ``settings`` is ``None`` where no trajectory was
+    mix these evaluation settings").
+
+    ``settings`` is ``None`` where no trajectory was
     associated (control tracking). ``parameters`` are the metric's own (``relation``,
     ``delta``, ``lengths_m``...). ``estimated`` holds what was estimated per
     evaluation, which may differ between comparisons made the same way. ``counts``
@@ -111,6 +113,12 @@ class Comparison(Msg):
     def units(self) -> Mapping[str, str]:
         """Each signal's unit by name (a view of ``signals``)."""
         return {s.name: s.unit for s in self.signals}
+
+    def _repr_field(self, name: str, value: Any) -> str | None:  # noqa: ARG002 - the hook's
+        if name != "signals":
+            return None
+        inner = ", ".join(signal_summary(s) for s in self.signals)
+        return f"({inner},)" if len(self.signals) == 1 else f"({inner})"
 
     def signal(self, name: str) -> Signal | None:
         """Return the signal called ``name``, or ``None``."""

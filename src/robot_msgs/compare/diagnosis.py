@@ -31,6 +31,7 @@ FindingKind: TypeAlias = Literal[
     "non_unit_quaternions",
     "non_orthonormal_rotations",
     "non_finite",
+    "unknown_covariances",
     "alignment",
     "worst_intervals",
 ]
@@ -60,6 +61,8 @@ FINDING_KINDS: dict[str, str] = {
     "non_orthonormal_rotations": "KITTI rotation blocks off SO(3) (projected onto it; by "
     "rounding of printed digits an info, beyond it a warning)",
     "non_finite": "rows with NaN or infinite values (dropped)",
+    "unknown_covariances": "pose covariances all zero on every message of a bag topic (ROS's "
+    "'unknown'): read as none, so NEES cannot use them",
     "alignment": "a degenerate or poorly constrained fit, or one that changes with the "
     "fitting window (first poses against all)",
     "worst_intervals": "the few time intervals that dominate the APE and RPE",

@@ -52,10 +52,12 @@ class Ranking(Msg):
 
     ``metric``/``signal``/``statistic`` name the ranked figure (``"ape"``,
     ``"translation"``, ``"rms"``) in ``unit``. ``settings`` are the evaluation settings
-    shared by every comparison behind it; WHY they travel: the guide says "do not
-    silently mix these evaluation settings within one ranking", so a ranking of
-    comparisons with differing settings is refused unless forced, and then
-    ``forced`` is true, the differing settings read ``"<mixed>"`` and ``notes`` say so.
+    shared by every comparison behind it: a ranking of comparisons with differing
+    settings is refused unless forced, and then ``forced`` is true, the differing
+    settings read ``"<mixed>"`` and ``notes`` say so.
+
+    WHY they travel: the guide says "do not silently mix these evaluation settings
+    within one ranking".
     """
 
     metric: str

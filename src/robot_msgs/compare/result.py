@@ -21,11 +21,12 @@ import numpy as np
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.optional import require
 from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Int64Array
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from robot_msgs.compare.signal import ErrorSeries
     from robot_msgs.compare.statistics import ErrorStats
@@ -116,3 +117,57 @@ class EvaluationResult(Msg):
         """The clock offset estimated for the association (``offset_auto``), or ``None``."""
         estimated = self.comparison.estimated
         return None if estimated is None else estimated.time_offset
+
+    def plot(
+        self,
+        signals: Sequence[str] | None = None,
+        *,
+        title: str | None = None,
+        plane: str | None = None,
+        label: str | None = None,
+    ) -> Any:
+        """Draw this result as ``ape/rpe/drift --plot`` does and return the matplotlib Figure.
+
+        The trajectories and the errors over time, drawn by
+        :func:`robot_msgs.report.figures.evaluation_figure` (save it with
+        :func:`robot_msgs.report.figures.save_figure` or ``fig.savefig``).
+
+        Parameters
+        ----------
+        signals : sequence of str, optional
+            Names of the signals to draw over time (default: every signal that kept its
+            series).
+        title : str, optional
+            Title of the error axes (default: the metric, ``"APE over time"``).
+        plane : {"xy", "xz", "yz", "xyz"}, optional
+            Trajectory view (default: the reference's two widest axes).
+        label : str, optional
+            Legend label of the estimate (default: its name, ``comparison.estimate``, or
+            ``"estimate"``).
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+            Not shown and not saved; nothing global (``pyplot``) is touched.
+
+        Raises
+        ------
+        MissingDependencyError
+            matplotlib is not installed (``pip install 'robot_msgs[plot]'``).
+        ValidationError
+            A signal name the result does not hold, or none with a series.
+        """
+        require("matplotlib", "plot", feature="EvaluationResult.plot()")
+        from robot_msgs.report.figures import evaluation_figure  # noqa: PLC0415 - plot extra
+
+        held = {s.name: s for s in self.comparison.signals if s.series is not None}
+        names = list(held) if signals is None else list(signals)
+        unknown = [n for n in names if n not in held]
+        if unknown or not names:
+            expected = f"signals with a series, one of {sorted(held)}"
+            raise self._fail(field="comparison.signals", expected=expected, got=unknown)
+        name = label or self.comparison.estimate or "estimate"
+        heading = title or f"{self.metric.upper()} over time"
+        return evaluation_figure(
+            [(name, self)], [held[n] for n in names], title=heading, plane=plane
+        )

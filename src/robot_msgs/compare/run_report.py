@@ -80,15 +80,17 @@ class Latency(Msg):
 
     ``latency_*`` is ``available - acquisition``: the age of the newest estimate
     when it appears, queueing and transport included; ``processing_*`` is
-    ``available - processing_start``, the work on one frame alone. WHY both: the guide
-    says "per-frame processing time differs from latency including queueing"; a
-    system that keeps up shows equal p50s, one that falls behind shows latency grow
-    while processing stays flat. Percentiles use linear interpolation between order
+    ``available - processing_start``, the work on one frame alone: a system that keeps up
+    shows equal p50s, one that falls behind shows latency grow while processing stays
+    flat. Percentiles use linear interpolation between order
     statistics (NumPy's default, Hyndman & Fan 1996 type 7). Unknown figures are NaN
     (a bag proxy has no processing times). ``source`` says how the stamps were obtained:
     ``"timing_log"`` (a per-frame log) or ``"bag_receive_proxy"`` (bag receive time
     minus header stamp: a proxy, see :func:`robot_msgs.runs.latency.latency_from_bag`);
     ``clock`` states how the clocks were synchronised, as reported by the run.
+
+    WHY both: the guide says "per-frame processing time differs from latency including
+    queueing".
     """
 
     source: str
@@ -174,15 +176,17 @@ class Repeatability(Msg):
 class RunReport(Msg):
     """One run of one algorithm on one sequence: success, losses, accuracy, timing, resources.
 
+    ``success``/``failure``, ``losses`` and ``coverage`` are reported beside accuracy,
+    never folded into it.
+
+    ``comparisons`` holds one ``Comparison`` per metric of the run settings, by the
+    metric's name (``"ape:translation"``, ``"rpe:translation:1s:all"``), computed on the
+    evaluable intervals only (the valid poses); it is empty without a reference, and then
+    ``repeatability`` may describe the spread of this run's repeats instead. ``accuracy``
+    is the first comparison (the one rankings use), ``rpe`` the RPE ones.
+
     WHY success and accuracy apart: the guide's "keep the hard intervals" - removing
-    the hard sections leaves an accuracy score for successful tracking only, so
-    ``success``/``failure``, ``losses`` and ``coverage`` are reported beside
-    accuracy, never folded into it. ``comparisons`` holds one ``Comparison`` per metric
-    of the run settings, by the metric's name (``"ape:translation"``,
-    ``"rpe:translation:1s:all"``), computed on the evaluable intervals only (the valid
-    poses); it is empty without a reference, and then ``repeatability`` may describe the
-    spread of this run's repeats instead. ``accuracy`` is the first comparison (the one
-    rankings use), ``rpe`` the RPE ones.
+    the hard sections leaves an accuracy score for successful tracking only.
 
     Time fields are seconds on the sensor clock. ``sequence_start_s``/``sequence_end_s``
     is the span the run was supposed to cover (``span_source``: ``"reference"``,

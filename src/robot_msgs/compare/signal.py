@@ -22,7 +22,7 @@ from robot_msgs.typing import Float64Array, Int64Array
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["ErrorSeries", "Signal", "find_signal", "signal_name"]
+__all__ = ["ErrorSeries", "Signal", "find_signal", "signal_name", "signal_summary"]
 
 
 @message("compare/ErrorSeries")
@@ -178,3 +178,20 @@ def find_signal(signals: Iterable[Signal], name: str) -> Signal | None:
     'm'
     """
     return next((s for s in signals if s.name == name), None)
+
+
+def signal_summary(signal: Signal) -> str:
+    """Return a signal in one phrase: its name, sample count, rms and mean with the unit.
+
+    What a large comparison's ``repr`` shows of each signal (:mod:`robot_msgs.msg_repr`).
+
+    Examples
+    --------
+    >>> signal_summary(Signal.of("translation", "m", [0.3, 0.4], stamps_s=[0.0, 1.0]))
+    '<Signal translation: n=2, rms 0.353553 m, mean 0.35 m>'
+    """
+    stats, unit = signal.stats, f" {signal.unit}" if signal.unit else ""
+    return (
+        f"<Signal {signal.name}: n={stats.n}, rms {stats.rms:.6g}{unit}, "
+        f"mean {stats.mean:.6g}{unit}>"
+    )

@@ -22,15 +22,18 @@ class ErrorStats(Msg):
     """Summary of one error signal over its finite samples, in the signal's own SI unit.
 
     `mean`, `median`, `min`, `max` and `final` keep the error's sign; `rms`, `max_abs` and
-    `p95_abs` are of its magnitude. WHY this set: evo's rmse / mean / median / std / min / max
-    (the SLAM-evaluation standard), plus what tracking needs on top: the worst magnitude, a p95
-    that ignores a single glitch sample, and `final`, the error left when the motion ends.
-    Missing data is NaN with ``n == 0``, never 0.
+    `p95_abs` are of its magnitude. Missing data is NaN with ``n == 0``, never 0.
+
+    WHY this set: evo's rmse / mean / median / std / min / max (the SLAM-evaluation
+    standard), plus what tracking needs on top: the worst magnitude, a p95 that ignores a
+    single glitch sample, and `final`, the error left when the motion ends.
 
     `iae`, `ise` and `itae` are the control-loop integral criteria (∫|e|, ∫e², ∫(t - t₀)|e|, in
     the signal's unit × s, unit² × s and unit × s²): trapezoids over the intervals whose both ends
-    were observed. WHY NaN by default: a series given without its time axis has no integral, and
-    data serialised before these fields existed still loads.
+    were observed. They are NaN without a time axis.
+
+    WHY NaN by default: a series given without its time axis has no integral, and data
+    serialised before these fields existed still loads.
     """
 
     n: int

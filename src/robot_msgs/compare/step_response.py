@@ -32,6 +32,9 @@ class StepResponse(Msg):
       lowest one for a downward step);
     - ``steady_state``: the last sample, to compare with ``final``, the target.
 
+    ``initial_given``/``final_given`` say whether a figure is relative to a commanded
+    target or to a measured end value.
+
     WHY ``initial_given``/``final_given``: a figure relative to a measured end value and one
     relative to a commanded target are different numbers; the message says which it is.
     """

@@ -36,20 +36,18 @@ import numpy as np
 import robot_msgs
 from robot_msgs.catalog import catalogued, example
 from robot_msgs.docs.ros_notes import ros2_differences, ros2_url
-from robot_msgs.docs.rst import entries, sections
+from robot_msgs.docs.rst import entries, sections, without_developer_notes
 from robot_msgs.errors import UnknownTypeError
-from robot_msgs.msg import Msg, field_specs
+from robot_msgs.msg import Msg, encode_json, field_specs
 from robot_msgs.registry import registered_types
 
 __all__ = [
-    "ARRAY_CUT",
     "COMMIT_FILE",
     "FieldDoc",
     "MemberDoc",
     "PackageFacts",
     "TypeDoc",
     "built_commit",
-    "cut_long_arrays",
     "describe",
     "describe_all",
     "documented_types",
@@ -60,9 +58,6 @@ __all__ = [
     "package_facts",
     "used_by",
 ]
-
-ARRAY_CUT = 16
-"""Array ``data`` lists in the shown ``to_dict()`` JSON keep this many values, then "…"."""
 
 SELF_NAME = "M"
 """How signatures write the message's own type (``Self`` in the source), as the seed page does."""
@@ -159,16 +154,19 @@ def _dataclass_fields(cls: type[Msg]) -> tuple[dataclasses.Field[Any], ...]:
 
 
 def _split_doc(cls: type) -> tuple[str, str]:
-    """Return the docstring's first line (summary) and the rest, dedented; "" where absent."""
+    """Return the docstring's first line (summary) and the rest, dedented; "" where absent.
+
+    The rest is without its developer notes (:func:`~robot_msgs.docs.rst.without_developer_notes`).
+    """
     doc = inspect.cleandoc(cls.__doc__) if cls.__doc__ else ""
     summary, _, body = doc.partition("\n")
-    return summary.strip(), body.strip("\n")
+    return summary.strip(), without_developer_notes(body)
 
 
 def _own_doc(obj: object) -> str:
-    """Return the object's own docstring (never a base class's), dedented."""
+    """Return the object's own docstring (never a base class's), dedented, without notes."""
     doc = getattr(obj, "__doc__", None)
-    return inspect.cleandoc(doc) if doc else _NO_DOCSTRING
+    return without_developer_notes(inspect.cleandoc(doc)) if doc else _NO_DOCSTRING
 
 
 # --------------------------------------------------------------------------- import line
@@ -320,31 +318,6 @@ def held_by(cls: type[Msg]) -> tuple[tuple[type[Msg], tuple[type[Msg], ...]], ..
 # --------------------------------------------------------------------------- example
 
 
-def cut_long_arrays(value: Any, limit: int = ARRAY_CUT) -> Any:
-    """Copy a ``to_dict()`` value with every array's ``data`` cut after ``limit`` values.
-
-    An array is a dict with ``dtype``, ``shape`` and ``data`` keys, as
-    :meth:`~robot_msgs.msg.Msg.to_dict` writes it. A cut list ends with the string
-    ``"… N more"``, so the JSON stays valid and says what is missing.
-
-    Examples
-    --------
-    >>> cut_long_arrays({"dtype": "int64", "shape": [5], "data": [1, 2, 3, 4, 5]}, limit=2)
-    {'dtype': 'int64', 'shape': [5], 'data': [1, 2, '… 3 more']}
-    """
-    if isinstance(value, dict):
-        if {"dtype", "shape", "data"} <= set(value) and isinstance(value["data"], list):
-            data = value["data"]
-            if len(data) > limit:
-                kept = [*data[:limit], f"… {len(data) - limit} more"]
-                return {**value, "data": kept}
-            return dict(value)
-        return {k: cut_long_arrays(v, limit) for k, v in value.items()}
-    if isinstance(value, list):
-        return [cut_long_arrays(v, limit) for v in value]
-    return value
-
-
 def _dump(value: Any, indent: int) -> str:
     """``json.dumps(value, indent=2)``, except that lists of scalars stay on one line."""
     pad = "  " * indent
@@ -360,23 +333,26 @@ def _dump(value: Any, indent: int) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def example_json(msg: Msg, limit: int = ARRAY_CUT) -> str:
-    """``msg.to_dict()`` as JSON, indented by 2, NaN written as ``NaN``, long arrays cut.
+def example_json(msg: Msg) -> str:
+    """``msg`` as the strict JSON the package writes, indented by 2, every value shown.
 
+    The text :func:`robot_msgs.msg.encode_json` writes, laid out: NaN is ``null`` (``"NaN"``
+    where ``null`` means ``None``) and the infinities ``"Infinity"``/``"-Infinity"``, so any
+    JSON parser reads it and :func:`robot_msgs.msg.decode_json` gives an equal message.
     Lists of plain values (array ``data``, ``shape``) are written on one line.
 
     Examples
     --------
     >>> from robot_msgs.geometry import Point
-    >>> print(example_json(Point(x=1.0)))
+    >>> print(example_json(Point(x=1.0, y=float("nan"))))
     {
       "_type": "geometry/Point",
       "x": 1.0,
-      "y": 0.0,
+      "y": null,
       "z": 0.0
     }
     """
-    return _dump(cut_long_arrays(msg.to_dict(), limit), 0)
+    return _dump(json.loads(encode_json(msg)), 0)
 
 
 # --------------------------------------------------------------------------- functions

@@ -28,12 +28,50 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["docstring_html", "entries", "inline", "plain_text", "sections"]
+__all__ = [
+    "docstring_html",
+    "entries",
+    "inline",
+    "plain_text",
+    "sections",
+    "without_developer_notes",
+]
 
 #: ``:role:`target``` and ``:role:`text <target>```, ``` ``literal`` ``` and `` `name` ``.
 _INLINE = re.compile(r":(?P<role>[a-z]+):`(?P<ref>[^`]+)`|``(?P<literal>.+?)``|`(?P<name>[^`]+)`")
 _CALLABLE_ROLES = {"meth", "func"}
 _ENTRY = re.compile(r"^(?P<names>[A-Za-z_*][\w*, ]*?)\s+:\s*(?P<type>.*)$")
+#: A developer note: a paragraph whose first word is ``WHY``.
+_NOTE = re.compile(r"[ \t]*WHY\b")
+_UNDERLINE = re.compile(r"-{3,}")
+
+
+def without_developer_notes(text: str) -> str:
+    r"""Return a docstring without its developer notes: the paragraphs that begin ``WHY``.
+
+    The notes say why the code is as it is, for whoever changes it; the reference pages
+    leave them out (the source keeps them). A note ends at a blank line or at a section
+    title.
+
+    Examples
+    --------
+    >>> print(without_developer_notes("Facts.\n\nWHY so: reasons,\nmore.\n\nMore facts."))
+    Facts.
+    <BLANKLINE>
+    More facts.
+    """
+    lines = text.splitlines()
+    kept: list[str] = []
+    dropping = False
+    for k, line in enumerate(lines):
+        title = k + 1 < len(lines) and _UNDERLINE.fullmatch(lines[k + 1].strip()) is not None
+        if not line.strip() or title:
+            dropping = False
+        elif (k == 0 or not lines[k - 1].strip()) and _NOTE.match(line):
+            dropping = True
+        if not dropping:
+            kept.append(line)
+    return re.sub(r"\n(?:[ \t]*\n){2,}", "\n\n", "\n".join(kept)).strip("\n")
 
 
 def _shown(role: str, ref: str) -> tuple[str, str]:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         APE_RELATIONS,
         RELATION_UNITS,
         RPE_RELATIONS,
+        TRAJECTOPY_RELATIONS,
         ape_errors,
         rpe_errors,
     )
@@ -66,6 +67,7 @@ __all__ = [
     "RPG_FRACTIONS",
     "RPG_SETTINGS",
     "SYNC_METHODS",
+    "TRAJECTOPY_RELATIONS",
     "Ape",
     "Association",
     "Drift",
@@ -116,6 +118,7 @@ __getattr__ = exports(
             "APE_RELATIONS",
             "RELATION_UNITS",
             "RPE_RELATIONS",
+            "TRAJECTOPY_RELATIONS",
             "ape_errors",
             "rpe_errors",
         ),

@@ -39,6 +39,21 @@ Rotation components (orientations)
     they are the Euler-angle difference exactly, otherwise its first-order part. A
     camera's optical frame (z forward) shifts the names: its "yaw" is about the optical
     axis. The names are the rotation vector's, not the Euler angles'.
+
+trajectopy's definitions (other frames, other numbers; APE only)
+    trajectopy (5.1.2, ``ate()`` with orientations) uses the same words for other
+    quantities, offered here under their own names (``TRAJECTOPY_RELATIONS`` in
+    :mod:`robot_msgs.evaluation.relations`). ``along_track_body``, ``cross_track_body`` and
+    ``vertical_body`` are ``R_refᵀ (p - q)``: the estimate minus the reference in the
+    reference *body's* axes ``x``, ``y``, ``z`` (for a camera's optical frame, ``x`` points
+    right, not forward; a pitched body's ``vertical`` is not the world's). Their squares
+    also sum to ``translation²``. ``roll_world_*``, ``pitch_world_*`` and ``yaw_world_*``
+    are the extrinsic ``xyz`` Euler angles (about the *world's* fixed axes; SciPy's
+    ``as_euler("xyz")``) of ``R_ref R_estᵀ``: the reference relative to the estimate, so
+    of the opposite sign to ``roll_*`` for an error about one axis, and about world axes:
+    a 10° roll error of a body turned 90° in yaw is ``roll_deg`` 10 but ``pitch_world_deg``
+    -10. Euler angles do not add up to the angle; near ±90° of the middle angle they are
+    ill-defined (gimbal lock).
 """
 
 from __future__ import annotations

@@ -104,6 +104,7 @@ _READING_SEVERITY = {
     "non_orthonormal_rotations": "info",  # projected onto SO(3), the deviation said
     "non_finite": "warning",
     "stamp_units": "error",
+    "unknown_covariances": "info",  # read as none; only NEES needs them
 }
 
 
@@ -697,7 +698,8 @@ def diagnose_files(
 ) -> Diagnosis:
     """Read a reference and an estimate (:func:`~robot_msgs.io.read_inputs`) and diagnose them.
 
-    What the readers fix (and would warn about) becomes findings instead of warnings;
+    What the readers fix (and would warn about) becomes findings instead of warnings,
+    and so do their notes (:func:`~robot_msgs.io.clean.reading_notes`);
     ``strict``, ``geo_origin`` and ``crs`` are :func:`~robot_msgs.io.read_inputs`'s.
 
     Raises
@@ -708,12 +710,13 @@ def diagnose_files(
         As :func:`~robot_msgs.io.read_inputs`.
     """
     from robot_msgs.errors import ValidationError  # noqa: PLC0415
+    from robot_msgs.io.clean import reading_notes  # noqa: PLC0415
     from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
 
     if len(inputs) != 2:
         msg = f"Expected a reference and an estimate, got {len(inputs)} inputs"
         raise ValidationError(msg, field="inputs", reason=msg)
-    with warnings.catch_warnings(record=True) as caught:
+    with reading_notes() as notes, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
         reference, estimate = read_inputs(inputs, strict=strict, geo_origin=geo_origin, crs=crs)
     reading = [
@@ -728,7 +731,7 @@ def diagnose_files(
         reference,
         estimate,
         settings,
-        reading=reading,
+        reading=[*reading, *notes],
         reference_name=inputs[0].label,
         estimate_name=inputs[1].label,
     )

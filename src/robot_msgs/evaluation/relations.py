@@ -29,6 +29,7 @@ from robot_msgs.evaluation.components import track_axes
 from robot_msgs.evaluation.consistency import NEES_DOF, nees_values
 from robot_msgs.rotations import (
     angle_from_quat_xyzw,
+    euler_sxyz_from_quat_xyzw,
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
     quat_xyzw_rotate,
@@ -46,6 +47,7 @@ __all__ = [
     "RELATION_ALIASES",
     "RELATION_UNITS",
     "RPE_RELATIONS",
+    "TRAJECTOPY_RELATIONS",
     "ape_errors",
     "check_relation",
     "rpe_errors",
@@ -77,8 +79,23 @@ APE_RELATIONS: tuple[str, ...] = (
 #: Relations :func:`rpe_errors` knows: the APE ones plus evo's point-distance error ratio.
 RPE_RELATIONS: tuple[str, ...] = (*APE_RELATIONS, "point_distance_error_ratio")
 
+#: APE only: trajectopy's components (5.1.2, ``ate()`` with orientations), under their own
+#: names: ``p_est - p_ref`` in the reference body's axes, and the extrinsic (world-axes)
+#: ``xyz`` Euler angles of ``R_ref R_estᵀ`` (:mod:`~robot_msgs.evaluation.components`).
+TRAJECTOPY_RELATIONS: tuple[str, ...] = (
+    "along_track_body",
+    "cross_track_body",
+    "vertical_body",
+    "roll_world_rad",
+    "pitch_world_rad",
+    "yaw_world_rad",
+    "roll_world_deg",
+    "pitch_world_deg",
+    "yaw_world_deg",
+)
+
 #: APE only: the consistency of a filter's covariances (:mod:`~robot_msgs.evaluation.consistency`).
-APE_RELATIONS = (*APE_RELATIONS, *NEES_DOF)
+APE_RELATIONS = (*APE_RELATIONS, *TRAJECTOPY_RELATIONS, *NEES_DOF)
 
 #: Other spellings accepted for a relation (evo's CLI names).
 RELATION_ALIASES: dict[str, str] = {"trans_part": "translation"}
@@ -103,6 +120,15 @@ RELATION_UNITS: dict[str, str] = {
     "roll_deg": "deg",
     "pitch_deg": "deg",
     "yaw_deg": "deg",
+    "along_track_body": "m",
+    "cross_track_body": "m",
+    "vertical_body": "m",
+    "roll_world_rad": "rad",
+    "pitch_world_rad": "rad",
+    "yaw_world_rad": "rad",
+    "roll_world_deg": "deg",
+    "pitch_world_deg": "deg",
+    "yaw_world_deg": "deg",
     "point_distance_error_ratio": "%",
     "nees": "",
     "nees_position": "",
@@ -113,11 +139,20 @@ RELATION_UNITS: dict[str, str] = {
 _AXES = {"x": 0, "y": 1, "z": 2}
 _TRACK = ("along_track", "cross_track", "vertical")
 _ATTITUDE = {"roll": 0, "pitch": 1, "yaw": 2}
+_BODY = {"along_track_body": 0, "cross_track_body": 1, "vertical_body": 2}
 
 
 def _attitude(relation: str) -> tuple[int, bool] | None:
     """``(axis, degrees)`` of a roll/pitch/yaw relation, else ``None``."""
     name, _, unit = relation.partition("_")
+    if name not in _ATTITUDE or unit not in ("rad", "deg"):
+        return None
+    return _ATTITUDE[name], unit == "deg"
+
+
+def _world_euler(relation: str) -> tuple[int, bool] | None:
+    """``(axis, degrees)`` of a ``roll/pitch/yaw_world_rad|deg`` relation, else ``None``."""
+    name, _, unit = relation.partition("_world_")
     if name not in _ATTITUDE or unit not in ("rad", "deg"):
         return None
     return _ATTITUDE[name], unit == "deg"
@@ -237,6 +272,11 @@ def ape_errors(
       rotation vector of ``R(Q_i)ᵀ R(P_i)`` about the reference body's axes
       (:mod:`robot_msgs.evaluation.components`: the frames, and why the squares sum to
       ``translation²`` and ``angle_rad²``).
+    - trajectopy's components (:data:`TRAJECTOPY_RELATIONS`): ``along_track_body``,
+      ``cross_track_body``, ``vertical_body`` (m), ``p_i - q_i`` in the reference body's
+      axes ``x, y, z`` (``R(Q_i)ᵀ (p_i - q_i)``); ``roll_world_*``, ``pitch_world_*``,
+      ``yaw_world_*`` (rad, deg): the extrinsic ``xyz`` Euler angles (about the world's
+      axes) of ``R(Q_i) R(P_i)ᵀ``, the reference relative to the estimate.
     - ``nees``, ``nees_position``, ``nees_orientation``, ``nees_planar``: the normalised
       estimation error squared with the estimate's ``covariance_6x6`` (6, 3, 3 and 3
       dof; planar: ``x, y, yaw``; :mod:`robot_msgs.evaluation.consistency`).
@@ -287,6 +327,13 @@ def ape_errors(
         if _attitude(name) is not None:  # R(Q)ᵀ R(P): the estimate relative to the reference
             body = quat_xyzw_multiply(quat_xyzw_conjugate(q_ref[rows]), q_est[rows])
             return _attitude_values(body, name)
+        if name in _BODY:  # R(Q)ᵀ (p - q): the deviation in the reference body's axes
+            return quat_xyzw_rotate(q_ref[rows], diff, inverse=True)[:, _BODY[name]]
+        world = _world_euler(name)
+        if world is not None:  # R(Q) R(P)ᵀ, its Euler angles about the world's x, y, z
+            turn = quat_xyzw_multiply(q_ref[rows], quat_xyzw_conjugate(q_est[rows]))
+            angles = euler_sxyz_from_quat_xyzw(turn)[:, world[0]]
+            return np.degrees(angles) if world[1] else angles
         if name in {"translation", "point_distance"}:
             return _norms(diff)
         # R(E_i) = R(P_i)ᵀ R(Q_i); ‖t(E_i)‖ = ‖p_i - q_i‖.

@@ -529,10 +529,13 @@ class Ape(Msg):
         _doc(
             "translation (m, evo trans_part), angle_deg, angle_rad, full, rot_part, "
             "point_distance, or a signed axis x/y/z (m, estimate minus reference); "
-            "along_track/cross_track/vertical (m, in the reference's direction of motion), "
-            "roll/pitch/yaw_rad|_deg (about the reference body's axes); nees, nees_position, "
-            "nees_orientation, nees_planar (x, y, yaw) (the estimate's pose covariances, "
-            "chi-square bounds)"
+            "along_track/cross_track/vertical (m; frame: the reference's horizontal "
+            "direction of motion, world z up), roll/pitch/yaw_rad|_deg (rotation vector of "
+            "R_ref^T R_est; frame: the reference body's axes); trajectopy's definitions: "
+            "along_track_body/cross_track_body/vertical_body (m; frame: the reference body's "
+            "x, y, z axes), roll/pitch/yaw_world_rad|_deg (xyz Euler angles of "
+            "R_ref R_est^T; frame: the world's axes); nees, nees_position, nees_orientation, "
+            "nees_planar (x, y, yaw) (the estimate's pose covariances, chi-square bounds)"
         ),
         Flag("--relation", "RELATION"),
     ] = "translation"
@@ -569,7 +572,10 @@ class Rpe(Msg):
 
     relation: Annotated[
         RpeRelation,
-        _doc("as for ape, plus point_distance_error_ratio (%)"),
+        _doc(
+            "as for ape (frames as stated there) without trajectopy's *_body and "
+            "*_world_* (APE only), plus point_distance_error_ratio (%)"
+        ),
         Flag("--relation", "RELATION"),
     ] = "translation"
     pairs: tuple[PairSettings, ...] = (PairSettings(),)

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
+from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError, TopicError, did_you_mean
 from robot_msgs.io.bounded import stream_kind
-from robot_msgs.io.clean import finish_trajectory, report
+from robot_msgs.io.clean import finish_trajectory, note, report
 from robot_msgs.io.geodetic import metric_from_geodetic
-from robot_msgs.io.tf import is_tf_id, read_tf
+from robot_msgs.io.tf import TF_TYPE, is_tf_id, read_tf, tf_transforms, transforms_text
 from robot_msgs.optional import require
 
 if TYPE_CHECKING:
@@ -32,7 +32,16 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import IntpArray
 
-__all__ = ["POSE_TYPES", "TopicInfo", "first_fix", "list_topics", "open_bag", "read_bag"]
+__all__ = [
+    "POSE_TYPES",
+    "UNKNOWN_COVARIANCES",
+    "TopicInfo",
+    "first_fix",
+    "list_topics",
+    "open_bag",
+    "read_bag",
+    "tf_chains",
+]
 
 #: Message types a trajectory can be read from, and where each keeps its pose.
 POSE_TYPES: dict[str, str] = {
@@ -169,6 +178,26 @@ def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
     return tuple(TopicInfo(t, m, c) for (t, m), c in sorted(counts.items()))
 
 
+def tf_chains(path: str | os.PathLike[str]) -> tuple[str, list[str]]:
+    """Return a bag's TF topic and its transforms (:func:`~robot_msgs.io.tf.tf_transforms`).
+
+    The dynamic TF topic, else the static one; ``("", [])`` when the bag has no TF. What
+    a TF id (``/tf:parent.child``) is written from, for a bag read without a topic.
+
+    Examples
+    --------
+    >>> tf_chains("no/such.bag")
+    Traceback (most recent call last):
+    FileNotFoundError: no/such.bag: no such file or folder
+    """
+    with open_bag(path) as reader:
+        topics = sorted({c.topic for c in reader.connections if c.msgtype == TF_TYPE})
+        if not topics:
+            return "", []
+        topic = next((t for t in topics if t != "/tf_static"), topics[0])
+        return topic, tf_transforms(reader, topic, source=str(path))
+
+
 def _xyz_quat(msg: Any, msgtype: str) -> tuple[float, ...]:
     """``x, y, z, qx, qy, qz, qw`` of one message of a :data:`POSE_TYPES` type."""
     if msgtype == "geometry_msgs/msg/TransformStamped":
@@ -189,17 +218,25 @@ _COVARIANCE_TYPES = frozenset(
 )
 
 
+#: The kind of the reading finding "every covariance of the topic is all zero".
+UNKNOWN_COVARIANCES = "unknown_covariances"
+
+
 def _covariances(values: list[Any], source: str) -> Any:
     """Stack ``pose.covariance`` fields as ``(N, 6, 6)`` covariances (ROS order and frame).
 
     A covariance that is all zero means "unknown" (as many drivers leave it, and as a
     trajectory without covariances is written): the trajectory carries none, so that
-    writing and reading back give the same trajectory; NEES then says that all-zero
-    covariances read as none. When only some messages have one, with a warning.
+    writing and reading back give the same trajectory. When every message has one, a
+    reading note of kind :data:`UNKNOWN_COVARIANCES` says so (:func:`~robot_msgs.io.clean.note`:
+    no warning, as most metrics do not use covariances; NEES names the topic); when
+    only some have one, with a warning.
     """
     cov = np.asarray(values, dtype=np.float64).reshape(-1, 6, 6)
     unknown = ~cov.any(axis=(1, 2))
     if unknown.all():
+        message = f"{source}: covariances all zero on every message (ROS's 'unknown'): read as none"
+        note(message, kind=UNKNOWN_COVARIANCES)
         return None
     if unknown.any():
         warnings.warn(
@@ -213,19 +250,30 @@ def _covariances(values: list[Any], source: str) -> Any:
 
 
 def _find_topic(reader: Any, topic: str, source: str) -> tuple[str, str]:
-    """Find the bag's spelling and type of ``topic`` (a leading ``/`` may differ)."""
+    """Find the bag's spelling and type of ``topic`` (a leading ``/`` may differ).
+
+    A topic not in the bag is refused naming the close ones and the pose topics; a TF
+    topic given bare (``/tf``), naming the transforms to write a TF id from.
+    """
     topics = {conn.topic: conn.msgtype for conn in reader.connections}
     if topic not in topics:
         loose = [t for t in topics if t.lstrip("/") == topic.lstrip("/")]
         if len(loose) != 1:
             readable = sorted(t for t, m in topics.items() if m in POSE_TYPES)
+            hint = did_you_mean(topic, sorted(t for t, m in topics.items() if m != TF_TYPE))
             msg = (
-                f"{source}: no topic {topic!r}; pose topics: {', '.join(readable) or 'none'} "
-                "(TF as /tf:parent.child)"
+                f"{source}: no topic {topic!r}{hint or ';'} pose topics: "
+                f"{', '.join(readable) or 'none'} (TF as /tf:parent.child)"
             )
-            raise FormatError(msg)
+            raise TopicError(msg, path=source)
         topic = loose[0]
     msgtype = topics[topic]
+    if msgtype == TF_TYPE:
+        msg = (
+            f"{source}: {topic} is TF: choose a chain as {topic}:parent.child; "
+            f"{transforms_text(tf_transforms(reader, topic, source=source))}"
+        )
+        raise TopicError(msg, path=source)
     if msgtype not in POSE_TYPES:
         msg = (
             f"{source}: topic {topic!r} has type {msgtype}; expected one of "
@@ -335,10 +383,11 @@ def read_bag(
         as ``sec + nanosec * 1e-9`` in ``stamps_s``); ``frame_id`` from the
         headers, ``child_frame_id`` where the type has one; ``covariance_6x6`` from
         ``pose.covariance`` for ``PoseWithCovarianceStamped`` and ``Odometry`` (none
-        when the messages leave it all zero, ROS's "unknown"). ``nav_msgs/Path``: the poses
-        of the LAST message (a path is republished whole as it grows), each stamped by
-        its own header; refused when those stamps are all equal (planners often leave
-        them zero). ``PointStamped`` has no orientation: identity rotations, with a
+        when the messages leave it all zero, ROS's "unknown", noted with the kind
+        :data:`UNKNOWN_COVARIANCES`). ``nav_msgs/Path``: the poses of the LAST message
+        (a path is republished whole as it grows), each stamped by its own header;
+        refused when those stamps are all equal (planners often leave them zero).
+        ``PointStamped`` has no orientation: identity rotations, with a
         :class:`DataWarning`.
 
     Raises

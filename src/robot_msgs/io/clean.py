@@ -21,6 +21,12 @@ Each fix emits one :class:`~robot_msgs.errors.DataWarning` that names the file, 
 was found, where (the first few lines) and the rule applied. Nothing is ever fixed
 silently but the rounding of rule 2.
 
+Notes: what a reader finds that is no data problem and changes no number of most
+metrics (a bag topic whose covariances are all zero, ROS's "unknown", read as none) is
+not warned about. It is a note (:func:`note`), kept only inside a :func:`reading_notes`
+block, for the one who asked: ``traj`` lists it, ``doctor`` reports it, and NEES names
+the topic when it finds no covariance.
+
 Limits: a rule that would discard more than half of a file's rows (rules 1 and 4), or
 leave fewer than 2 poses of a file that had more, is an error naming the file and the
 rule: so many bad rows mean the file is not what its format says (stamps in another
@@ -38,7 +44,9 @@ rows already in order) passes.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -47,7 +55,7 @@ from robot_msgs.errors import DataWarning, FormatError
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
@@ -60,6 +68,8 @@ __all__ = [
     "RepeatedStamps",
     "finish_trajectory",
     "implausible_stamps",
+    "note",
+    "reading_notes",
     "report",
 ]
 
@@ -101,6 +111,42 @@ def report(message: str, *, strict: bool, kind: str = "", fixed: bool = True) ->
     if strict:
         raise FormatError(message + " (refused: strict reading, `strict=True`)")
     warnings.warn(DataWarning(message, kind=kind, fixed=fixed), stacklevel=4)
+
+
+_NOTES: ContextVar[list[DataWarning] | None] = ContextVar("robot_msgs_reading_notes", default=None)
+
+
+@contextlib.contextmanager
+def reading_notes() -> Iterator[list[DataWarning]]:
+    """Collect the readers' notes made inside the block (see the module docstring).
+
+    Each note is a :class:`DataWarning` with its ``kind``, ``fixed=False``, never
+    emitted as a warning. Nested blocks each get the notes made inside them.
+
+    Examples
+    --------
+    >>> with reading_notes() as notes:
+    ...     note("a.bag /odom: covariances all zero", kind="unknown_covariances")
+    >>> [(str(n), n.kind) for n in notes]
+    [('a.bag /odom: covariances all zero', 'unknown_covariances')]
+    >>> note("nobody listens", kind="unknown_covariances")  # outside a block: nothing
+    """
+    outer = _NOTES.get()
+    kept: list[DataWarning] = []
+    token = _NOTES.set(kept)
+    try:
+        yield kept
+    finally:
+        _NOTES.reset(token)
+        if outer is not None:
+            outer.extend(kept)
+
+
+def note(message: str, *, kind: str) -> None:
+    """Keep a reading note of ``kind`` in the enclosing :func:`reading_notes` block, if any."""
+    kept = _NOTES.get()
+    if kept is not None:
+        kept.append(DataWarning(message, kind=kind, fixed=False))
 
 
 def _limit(source: str, rule: str, found: str, dropped: int, total: int, left: int) -> None:

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, TopicError
 from robot_msgs.files import STDOUT
 from robot_msgs.io.bounded import kept_streams
 from robot_msgs.io.euroc import read_euroc, write_euroc
@@ -369,15 +369,22 @@ def only_pose_topic(file: str | os.PathLike[str]) -> str:
 
     Raises
     ------
-    FormatError
-        None or several: the message lists them.
+    TopicError
+        None or several: the message lists them (none: the TF transforms there are).
     """
     topics = pose_topics(file)
     if len(topics) == 1:
         return topics[0]
     names = ", ".join(topics) or "none"
-    msg = f"{file}: choose a topic (pose topics: {names}; TF as /tf:parent.child)"
-    raise FormatError(msg)
+    tf = "TF as /tf:parent.child"
+    if not topics:  # a bag of TF only: say the transforms there are
+        from robot_msgs.io.bag import tf_chains  # noqa: PLC0415 - bags only
+        from robot_msgs.io.tf import transforms_text  # noqa: PLC0415
+
+        topic, pairs = tf_chains(resolve_path(file))
+        tf = f"TF as {topic}:parent.child, {transforms_text(pairs)}" if topic else tf
+    msg = f"{file}: choose a topic with `topic=` (pose topics: {names}; {tf})"
+    raise TopicError(msg, path=str(file))
 
 
 def trajectory_outputs(

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Value
 
-__all__ = ["EVO_ARRAYS", "EVO_RELATIONS", "evo_settings", "read_evo_result"]
+__all__ = ["EVO_ARRAYS", "EVO_RELATIONS", "evo_settings", "read_evo_distances", "read_evo_result"]
 
 #: The arrays evo 1.38.1 writes (``main_ape.py``, ``main_rpe.py``, ``core/metrics.py``),
 #: each float64: ``N`` one value per error (shape ``(N,)``), ``4x4`` a matrix.
@@ -212,12 +212,30 @@ def _float(value: object) -> float | None:
         return None
 
 
-def _empty_trajectory() -> PoseTrajectory:
+def _empty_trajectory(*, frames: bool = False) -> PoseTrajectory:
     return PoseTrajectory(
         stamps_s=np.zeros(0),
         positions_xyz=np.zeros((0, 3)),
         orientations_quat_xyzw=np.zeros((0, 4)),
+        stamps_are_frames=frames,
     )
+
+
+def read_evo_distances(path: str | os.PathLike[str]) -> np.ndarray[Any, Any] | None:
+    """Return an evo zip's ``distances_from_start`` (metres, one per error), or None.
+
+    The distance along the reference path to each error's pose, which evo writes beside
+    the errors (``traj_ref.distances``); :func:`read_evo_result` keeps no trajectory to
+    measure it on, so ``res --plot`` reads it here for its error-over-distance panel.
+
+    Raises
+    ------
+    FormatError
+        As :func:`read_evo_result`, for the archive and its arrays.
+    """
+    with ZipArchive(path, what="an evo result zip") as archive:
+        _check_names(archive.names, str(path))
+        return _read_arrays(archive, str(path)).get("distances_from_start")
 
 
 @np.errstate(all="ignore")  # values near float64's limits are refused, not warned about
@@ -275,6 +293,7 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
         raise FormatError(msg) from err
     errors = arrays.get("error_array", np.zeros(0))
     stamps = arrays.get("timestamps")
+    frames = stamps is None
     if stamps is None:  # evo writes none for a path without stamps (KITTI): the index
         stamps = np.arange(errors.size, dtype=np.float64)
     stats = _stats(raw_stats, errors, source) if errors.size or raw_stats else error_stats([])
@@ -324,6 +343,6 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
     return EvaluationResult(
         comparison=comparison,
         reference=empty,
-        estimate=empty,
+        estimate=_empty_trajectory(frames=frames),  # says what the series' stamps are
         alignment=alignment,
     )

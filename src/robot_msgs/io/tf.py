@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, TopicError, did_you_mean
 from robot_msgs.io.clean import finish_trajectory
 from robot_msgs.rotations import (
     quat_xyzw_conjugate,
@@ -43,7 +43,14 @@ if TYPE_CHECKING:
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.typing import Float64Array
 
-__all__ = ["TF_TYPE", "is_tf_id", "parse_tf_id", "read_tf"]
+__all__ = [
+    "TF_TYPE",
+    "is_tf_id",
+    "parse_tf_id",
+    "read_tf",
+    "tf_transforms",
+    "transforms_text",
+]
 
 #: The message type of TF topics.
 TF_TYPE = "tf2_msgs/msg/TFMessage"
@@ -129,6 +136,39 @@ def _collect(reader: Any, topics: list[str], source: str) -> dict[str, _Edge]:
     return edges
 
 
+#: The most transforms an error message lists.
+_SHOWN = 12
+
+
+def tf_transforms(reader: Any, topic: str, *, source: str) -> list[str]:
+    """List the transforms on TF ``topic`` and ``/tf_static`` as ``parent->child``.
+
+    What to choose from when a TF id is to be written (``/tf:parent.child``): the
+    dynamic ones first, then the static ones, marked ``(static)``. ``reader`` is an
+    open ``rosbags`` reader; ``source`` names the bag in errors.
+    """
+    topics = {c.topic for c in reader.connections if c.msgtype == TF_TYPE}
+    both = [topic, "/tf_static"] if "/tf_static" in topics and topic != "/tf_static" else [topic]
+    return _pairs(_collect(reader, both, source))
+
+
+def _pairs(edges: dict[str, _Edge]) -> list[str]:
+    ordered = sorted(edges.values(), key=lambda e: (e.static, e.parent, e.child))  # dynamic first
+    return [f"{e.parent}->{e.child}" + " (static)" * e.static for e in ordered]
+
+
+def transforms_text(pairs: list[str]) -> str:
+    """Say ``pairs`` in a message: ``transforms: a->b, c->d``, at most twelve named.
+
+    Examples
+    --------
+    >>> transforms_text(["odom->base_link", "base_link->cam (static)"])
+    'transforms: odom->base_link, base_link->cam (static)'
+    """
+    more = f" and {len(pairs) - _SHOWN} more" if len(pairs) > _SHOWN else ""
+    return f"transforms: {', '.join(pairs[:_SHOWN]) or 'none'}{more}"
+
+
 def _ancestors(frame: str, edges: dict[str, _Edge], source: str) -> list[str]:
     chain = [frame]
     while chain[-1] in edges:
@@ -199,15 +239,17 @@ def read_tf(
     topic, parent, child, static_topic = parse_tf_id(tf_id)
     topics = {c.topic for c in reader.connections if c.msgtype == TF_TYPE}
     if topic not in topics:
-        msg = f"{source}: no TF topic {topic!r}; TF topics: {', '.join(sorted(topics)) or 'none'}"
-        raise FormatError(msg)
+        hint = did_you_mean(topic, sorted(topics))
+        msg = f"{source}: no TF topic {topic!r}{hint or ';'} TF topics: "
+        raise TopicError(msg + (", ".join(sorted(topics)) or "none"), path=source)
     edges = _collect(reader, [topic, static_topic] if static_topic in topics else [topic], source)
     frames = sorted(set(edges) | {e.parent for e in edges.values()})
     for frame in (parent, child):
         if frame not in frames:
-            shown = ", ".join(frames[:20]) + (" ..." if len(frames) > 20 else "")
-            msg = f"{source}: no frame {frame!r} on {topic}; frames: {shown}"
-            raise FormatError(msg)
+            hint = did_you_mean(frame, frames)
+            msg = f"{source}: no frame {frame!r} on {topic}{hint or ';'} "
+            msg += transforms_text(_pairs(edges))
+            raise TopicError(msg, path=source)
     up_parent = _ancestors(parent, edges, source)
     up_child = _ancestors(child, edges, source)
     common = next((f for f in up_child if f in up_parent), None)

@@ -6,13 +6,71 @@ such as ``a$_1$b`` would be typeset, not shown. Every title, axis label, legend 
 annotation of a figure is set to plain text before it is drawn
 (:func:`keep_text_plain`); tick labels keep mathtext, which Matplotlib's own formatters
 write for exponents.
+
+The words both figure backends (Matplotlib files, plotly pages) show are decided here
+once: the legend name of an input (:func:`legend_names`: its file stem, or ``--label``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["keep_text_plain"]
+from robot_msgs.errors import FormatError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["keep_text_plain", "legend_names"]
+
+
+def _stem(path: str) -> str:
+    return PurePath(path.removeprefix("example:")).stem or path
+
+
+def legend_names(paths: Sequence[str], labels: Sequence[str] | None = None) -> list[str]:
+    """Name each input in a legend: ``labels`` (``--label``) when given, else its file stem.
+
+    A path as typed (``/work/data/run_3/est.txt``) runs across a panel and hides data;
+    the stem says which input it is. Inputs whose stems are the same are named by their
+    parent folder too (``dvo/est``), and by the whole path if that is still not unique.
+
+    Raises
+    ------
+    FormatError
+        ``labels`` given, but not one per input.
+
+    Examples
+    --------
+    >>> legend_names(["/data/fr1/rgbdslam.txt", "example:fr1_xyz/groundtruth.tum"])
+    ['rgbdslam', 'groundtruth']
+    >>> legend_names(["a/run/est.txt", "b/run2/est.txt"])
+    ['run/est', 'run2/est']
+    >>> legend_names(["a.txt", "b.txt"], ["ORB-SLAM3", "DSO"])
+    ['ORB-SLAM3', 'DSO']
+    >>> legend_names(["a.txt", "b.txt"], ["ORB-SLAM3"])
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.FormatError: --label: 1 given for 2 inputs (a.txt, b.txt); give one \
+per input, in order
+    """
+    if labels:
+        if len(labels) != len(paths):
+            msg = (
+                f"--label: {len(labels)} given for {len(paths)} inputs ({', '.join(paths)}); "
+                "give one per input, in order"
+            )
+            raise FormatError(msg)
+        return list(labels)
+    names = [_stem(p) for p in paths]
+    if len(set(names)) < len(names):
+        names = [
+            "/".join((PurePath(p.removeprefix("example:")).parent.name, _stem(p))).lstrip("/")
+            for p in paths
+        ]
+    if len(set(names)) < len(names):
+        names = list(paths)
+    return names
 
 
 def keep_text_plain(fig: Any) -> None:

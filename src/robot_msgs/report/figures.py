@@ -45,6 +45,8 @@ __all__ = [
     "PLANES",
     "auto_plane",
     "break_gaps",
+    "error_distances_m",
+    "error_time_label",
     "evaluation_figure",
     "figure_format",
     "figure_size_in",
@@ -79,6 +81,12 @@ _WORDS = {
     "z": "z error (estimate − reference)",
     "translation_pct": "translation error per segment",
     "rotation_deg_per_m": "rotation error per segment",
+    "along_track": "along-track error (direction of motion)",
+    "cross_track": "cross-track error (left of the motion)",
+    "vertical": "vertical error (world z)",
+    "along_track_body": "along-track error (reference body x)",
+    "cross_track_body": "cross-track error (reference body y)",
+    "vertical_body": "vertical error (reference body z)",
 }
 
 
@@ -242,6 +250,26 @@ def _axes(plane: str) -> tuple[int, ...]:
     return tuple("xyz".index(c) for c in plane)
 
 
+def _view(fig: Any, where: Any, plane: str) -> Any:
+    """Add the trajectory view: 2-D, or 3-D drawn in the order given (not by depth).
+
+    By depth, a reference line under thousands of coloured points vanished; in order,
+    the reference (drawn last, :data:`_REFERENCE_ZORDER`) stays in view.
+    """
+    if plane != "xyz":
+        return fig.add_subplot(where)
+    return fig.add_subplot(where, projection="3d", computed_zorder=False)
+
+
+#: The reference is drawn above the estimates in every view, thin and grey.
+_REFERENCE_ZORDER = 3.0
+
+
+def _legend_below(ax: Any) -> None:
+    """Put a view's legend under its panel, where it hides no data."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=8, ncols=2)
+
+
 def _draw_path(ax: Any, traj: PoseTrajectory, axes: tuple[int, ...], **style: Any) -> None:
     _, xyz = break_gaps(traj.stamps_s, traj.positions_xyz)
     ax.plot(*(xyz[:, k] for k in axes), **style)
@@ -251,8 +279,12 @@ def _label_plane(ax: Any, plane: str) -> None:
     ax.set_xlabel(f"{plane[0]} [m]")
     ax.set_ylabel(f"{plane[1]} [m]")
     if plane == "xyz":
-        ax.set_zlabel("z [m]")
+        # Four ticks a 3-D axis, and the whole box shrunk a little: at matplotlib's
+        # default the z tick labels overprinted each other, the z label and the next panel.
+        ax.locator_params(nbins=4)
+        ax.set_zlabel("z [m]", labelpad=8)
         ax.set_aspect("equal")
+        ax.set_box_aspect(None, zoom=0.8)
     else:
         ax.set_aspect("equal", adjustable="datalim")
 
@@ -263,6 +295,7 @@ def evaluation_figure(
     *,
     title: str,
     plane: str | None = None,
+    at: str = "",
 ) -> Any:
     """Draw the trajectories and the errors of one or several estimates against a reference.
 
@@ -280,6 +313,9 @@ def evaluation_figure(
         Title of the error axes.
     plane : {"xy", "xz", "yz", "xyz"}, optional
         Trajectory view; default :func:`auto_plane` of the reference.
+    at : str, optional
+        Which pose of a pair or segment each error is drawn at (``segment start``),
+        said on the time axis; the errors' stamps decide it.
 
     The time axis says ``frame`` when the estimate's stamps are frame indices (KITTI
     without a times file).
@@ -289,9 +325,8 @@ def evaluation_figure(
     plane = plane or auto_plane(first.reference.positions_xyz)
     axes = _axes(plane)
     grid = fig.add_gridspec(1, 2, width_ratios=(1, 1.4))
-    top = fig.add_subplot(grid[0], projection="3d" if plane == "xyz" else None)
+    top = _view(fig, grid[0], plane)
     err = fig.add_subplot(grid[1])
-    _draw_path(top, first.reference, axes, color="0.45", lw=1.2, label="reference")
     single = len(entries) == 1 and len(signals) == 1
     for k, (label, result) in enumerate(entries):
         colour = _PALETTE[k % len(_PALETTE)]
@@ -304,13 +339,23 @@ def evaluation_figure(
                 c=series.errors[good],
                 s=6,
                 cmap="viridis",
-                label=f"{label} (colour: error)",
+                label=f"{label} (colour: error, as on the right)",
             )
-            fig.colorbar(points, ax=top, label=signal_label(shown))
+            # The error axis beside it names the quantity: one label per quantity.
+            fig.colorbar(points, ax=top)
         else:
             _draw_path(top, result.estimate, axes, color=colour, lw=1.0, label=label)
+    _draw_path(
+        top,
+        first.reference,
+        axes,
+        color="0.35",
+        lw=0.9,
+        label="reference",
+        zorder=_REFERENCE_ZORDER,
+    )
     _label_plane(top, plane)
-    top.legend(loc="best", fontsize=8)
+    _legend_below(top)
     top.set_title(f"{plane} view" if plane != "xyz" else "3-D view")
     t0 = min(float(r.estimate.stamps_s[0]) for _, r in entries if len(r.estimate))
     for k, (label, result) in enumerate(entries):
@@ -321,7 +366,10 @@ def evaluation_figure(
             series = signal.series
             colour = _PALETTE[(k + j) % len(_PALETTE)]
             curve = "error" if len(signals) == 1 else _parameters(signal)
-            name = curve if len(entries) == 1 else f"{label}: {curve}"
+            if len(entries) == 1:
+                name = curve
+            else:  # one curve an estimate: its name says it all
+                name = label if len(signals) == 1 else f"{label}: {curve}"
             times = series.stamps_s - t0
             if times.size > 1 and bool((times[1:] > times[:-1]).all()):
                 t, e = break_gaps(times, series.errors)
@@ -337,7 +385,8 @@ def evaluation_figure(
                 ):
                     text = f"{word} {value:.4g} {signal.unit}"
                     err.axhline(value, color="0.2", ls=style, lw=1, label=text)
-    err.set_xlabel(time_label(frames=first.estimate.stamps_are_frames))
+    when = time_label(frames=first.estimate.stamps_are_frames)
+    err.set_xlabel(f"{at}: {when}" if at else when)
     err.set_ylabel(signal_label(signals[0], parameters=len(signals) == 1))
     err.legend(loc="best", fontsize=8)
     err.set_title(title)
@@ -374,7 +423,7 @@ def overlay_figure(
     plane = plane or auto_plane(drawn[0][1].positions_xyz)
     axes = _axes(plane)
     grid = fig.add_gridspec(4, 3, width_ratios=(1.3, 1, 1))
-    view = fig.add_subplot(grid[:, 0], projection="3d" if plane == "xyz" else None)
+    view = _view(fig, grid[:, 0], plane)
     xyz_axes = [fig.add_subplot(grid[i, 1]) for i in range(3)]
     rpy_axes = [fig.add_subplot(grid[i, 2], sharex=xyz_axes[0]) for i in range(3)]
     speed = fig.add_subplot(grid[3, 1:], sharex=xyz_axes[0])
@@ -382,8 +431,12 @@ def overlay_figure(
     for k, (label, traj) in enumerate(drawn):
         is_ref = reference is not None and k == 0
         first = 1 if reference is not None else 0
-        style = {"color": "0.45" if is_ref else _PALETTE[(k - first) % len(_PALETTE)], "lw": 1.0}
-        style["ls"] = "--" if is_ref else "-"
+        style: dict[str, Any] = {
+            "color": "0.35" if is_ref else _PALETTE[(k - first) % len(_PALETTE)],
+            "lw": 0.9 if is_ref else 1.0,
+            "ls": "--" if is_ref else "-",
+            "zorder": _REFERENCE_ZORDER if is_ref else 2.0,  # the reference in every view
+        }
         _draw_path(view, traj, axes, label=label, **style)
         t = traj.stamps_s - t0
         tt, xyz = break_gaps(t, traj.positions_xyz)
@@ -399,7 +452,7 @@ def overlay_figure(
             ts, v = break_gaps(t[1:], step / np.diff(traj.stamps_s))
             speed.plot(ts, v, **style)
     _label_plane(view, plane)
-    view.legend(loc="best", fontsize=8)
+    _legend_below(view)
     view.set_title(f"{plane} view" if plane != "xyz" else "3-D view")
     unit = "frame" if frames else "s"
     for i, name in enumerate("xyz"):
@@ -427,24 +480,74 @@ def _distance_m(result: EvaluationResult, series: ErrorSeries) -> Float64Array |
     return out
 
 
-def results_figure(named: Sequence[tuple[str, EvaluationResult]]) -> Any:
+def error_distances_m(
+    path: str, result: EvaluationResult, series: ErrorSeries
+) -> Float64Array | None:
+    """Distance along the reference at each of a saved result's errors, metres, or None.
+
+    Ours: the matched reference's path travelled to the error's pose. evo's zips keep no
+    trajectory but carry the distance itself (``distances_from_start.npy``), read here.
+    What both ``res --plot`` and ``res --html`` draw the error-over-distance panel from.
+    """
+    distance = _distance_m(result, series)
+    if distance is None and Path(path).suffix.lower() == ".zip":
+        from robot_msgs.io.evo_results import read_evo_distances  # noqa: PLC0415
+
+        found = read_evo_distances(path)
+        if found is not None and found.size == len(series):
+            distance = np.asarray(found, dtype=np.float64)
+    return distance
+
+
+def error_time_label(results: Sequence[EvaluationResult]) -> str:
+    """Label the time axis of saved results: seconds, or ``frame`` for frame-index stamps.
+
+    KITTI results read without a times file (ours, and evo's zips without
+    ``timestamps.npy``) have frame indices for stamps, not seconds.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> kitti = NS(estimate=NS(stamps_are_frames=True))
+    >>> tum = NS(estimate=NS(stamps_are_frames=False))
+    >>> error_time_label([kitti]), error_time_label([tum])
+    ('frame', "time since the result's first error [s]")
+    >>> error_time_label([kitti, tum])
+    "time since the result's first error [s], or frame (KITTI)"
+    """
+    frames = {bool(r.estimate.stamps_are_frames) for r in results}
+    seconds = time_label(frames=False, since="the result's first error")
+    if frames == {True}:
+        return time_label(frames=True)
+    return f"{seconds}, or frame (KITTI)" if True in frames else seconds
+
+
+def results_figure(
+    named: Sequence[tuple[str, EvaluationResult]], *, labels: Sequence[str] | None = None
+) -> Any:
     """Compare saved results: error over time and over distance, box, violin, histogram.
 
-    Each result's first signal is drawn; time is seconds since the result's first
-    error; distance is the reference path travelled to the error's pose (results
-    without their matched reference, such as evo's zips, are left out of that panel and
-    its legend says so). Every result shares one colour across the panels.
+    Each result's first signal is drawn, named ``labels`` (default
+    :func:`~robot_msgs.report.figure_text.legend_names` of the paths): in every legend,
+    and under its box and violin. Time is seconds (or frames) since the result's first
+    error; distance is the reference path travelled to the error's pose
+    (:func:`error_distances_m`; results with neither a matched reference nor evo's
+    distances are left out of that panel and its legend says so). Every result shares
+    one colour across the panels.
 
     Raises
     ------
     FormatError
         The results' first signals have different units (they cannot share an axis).
     """
+    from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
+
     firsts = [r.comparison.signals[0] for _, r in named]
     units = {signal.unit for signal in firsts}
     if len(units) > 1:
         msg = f"--plot: the results are in different units ({', '.join(sorted(units))})"
         raise FormatError(msg)
+    names = list(labels) if labels is not None else legend_names([p for p, _ in named])
     fig = _new_figure("results")
     grid = fig.add_gridspec(2, 6)
     over_time = fig.add_subplot(grid[0, :3])
@@ -454,9 +557,8 @@ def results_figure(named: Sequence[tuple[str, EvaluationResult]]) -> Any:
     histogram = fig.add_subplot(grid[1, 4:])
     label = signal_label(firsts[0])
     samples = []
-    for k, ((path, result), signal) in enumerate(zip(named, firsts, strict=True)):
+    for k, ((path, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
         colour = _PALETTE[k % len(_PALETTE)]
-        name = f"{k + 1}: {path}"
         series = signal.series
         if series is None:  # a summary: nothing to draw but its name
             series = ErrorSeries(stamps_s=np.zeros(0), errors=np.zeros(0))
@@ -465,9 +567,9 @@ def results_figure(named: Sequence[tuple[str, EvaluationResult]]) -> Any:
         times = series.stamps_s - (series.stamps_s[0] if len(series) else 0.0)
         t, e = break_gaps(times, series.errors)
         over_time.plot(t, e, lw=1, color=colour, label=name)
-        distance = _distance_m(result, series)
+        distance = error_distances_m(path, result, series)
         if distance is None:
-            over_distance.plot([], [], color=colour, label=f"{name} (no matched reference)")
+            over_distance.plot([], [], color=colour, label=f"{name} (no distances)")
         else:
             order = np.argsort(distance, kind="stable")
             over_distance.plot(
@@ -476,7 +578,11 @@ def results_figure(named: Sequence[tuple[str, EvaluationResult]]) -> Any:
         histogram.hist(finite, bins=40, histtype="step", color=colour, lw=1.2, label=name)
     positions = np.arange(1, len(named) + 1)
     parts = box.boxplot(
-        samples, positions=positions, patch_artist=True, flierprops={"markersize": 2}
+        samples,
+        positions=positions,
+        patch_artist=True,
+        flierprops={"markersize": 2},
+        medianprops={"color": "0.1"},
     )
     for k, patch in enumerate(parts["boxes"]):
         patch.set_facecolor(_PALETTE[k % len(_PALETTE)])
@@ -485,19 +591,27 @@ def results_figure(named: Sequence[tuple[str, EvaluationResult]]) -> Any:
     if drawn:
         bodies = violin.violinplot([s for _, s in drawn], positions=[p for p, _ in drawn])
         for k, body in enumerate(bodies["bodies"]):
-            body.set_facecolor(_PALETTE[k % len(_PALETTE)])
-    numbers = [str(p) for p in positions]
+            body.set_facecolor(_PALETTE[(int(drawn[k][0]) - 1) % len(_PALETTE)])
+        for part in ("cbars", "cmins", "cmaxes"):
+            bodies[part].set_color("0.3")
+    long_names = max(len(n) for n in names) > 12
     for ax in (box, violin):
-        ax.set_xticks(positions, numbers)
-        ax.set_xlabel("result (numbered as in the legends)")
+        # Each box and violin named under it: no numbers to look up in another legend.
+        ax.set_xticks(
+            positions,
+            names,
+            rotation=20 if long_names else 0,
+            ha="right" if long_names else "center",
+        )
         ax.grid(alpha=0.3, axis="y")
     box.set_ylabel(label)
     box.set_title("box plot (whiskers 1.5 IQR)")
-    violin.set_title("violin plot")
+    violin.set_title("violin plot (min to max)")
     histogram.set_xlabel(label)
     histogram.set_ylabel("errors per bin")
     histogram.set_title("histogram (40 bins)")
-    over_time.set_xlabel("time since the result's first error [s]")
+    histogram.legend(loc="best", fontsize=8)
+    over_time.set_xlabel(error_time_label([r for _, r in named]))
     over_time.set_ylabel(label)
     over_time.set_title("error over time")
     over_distance.set_xlabel("distance travelled along the reference [m]")

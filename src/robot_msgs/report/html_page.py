@@ -31,7 +31,7 @@ from robot_msgs.report import plots
 from robot_msgs.report.tables import ReportTable, report_tables, settings_text
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from robot_msgs.report.build import ReportResult
     from robot_msgs.report.saved_results import ResultsComparison
@@ -329,13 +329,17 @@ def render_html(
 
 
 def render_results_html(
-    comparison: ResultsComparison, *, title: str = "robot-msgs saved results"
+    comparison: ResultsComparison,
+    *,
+    title: str = "robot-msgs saved results",
+    labels: Sequence[str] | None = None,
 ) -> str:
     """Render ``robot-msgs res`` as one self-contained interactive page.
 
     The tables of :func:`robot_msgs.report.saved_results.compare_results` (settings
     that differ highlighted) and :func:`robot_msgs.report.interactive.results_plots`
-    (error over time and distance, box, violin, histogram), drawn by inlined plotly.js.
+    (error over time and distance, box, violin, histogram), drawn by inlined plotly.js,
+    each result named ``labels`` (``--label``; default its file stem).
 
     Raises
     ------
@@ -358,7 +362,7 @@ def render_results_html(
         parts.append(f'<div class="warn"><strong>Notes</strong><ul>{items}</ul></div>')
     parts += [_table_html(t) for t in comparison.tables]
     specs: list[dict[str, object]] = []
-    for kind, caption, spec in results_plots(comparison.named):
+    for kind, caption, spec in results_plots(comparison.named, labels):
         div = f"plot{len(specs)}"
         specs.append({"id": div, "link": None, **spec})
         alt = html.escape(caption)

@@ -162,7 +162,12 @@ def trajectories_plot(result: ReportResult, sequence: str) -> Figure | None:
                 "colorscale": "Viridis",
                 "cmin": 0.0,
                 "cmax": top,
-                "colorbar": {"title": {"text": "APE translation [m]"}, "x": 1.02},
+                # The title along the bar: written across it, it ran into the legend.
+                "colorbar": {
+                    "title": {"text": "APE translation [m]", "side": "right"},
+                    "x": 1.02,
+                    "thickness": 20,
+                },
             },
             legend={"groupclick": "toggleitem", "x": 1.2, "font": {"size": 11}},
             height=520,
@@ -445,19 +450,29 @@ def repeatability_plot(result: ReportResult, sequence: str) -> Figure | None:
 
 
 def results_plots(
-    named: Sequence[tuple[str, EvaluationResult]],
+    named: Sequence[tuple[str, EvaluationResult]], labels: Sequence[str] | None = None
 ) -> list[tuple[str, str, Figure]]:
     """Figures of ``robot-msgs res --html``: error over time and distance, box, violin, histogram.
 
-    Each result's first signal, one colour per result across the figures; distance is
-    the reference path travelled to each error's pose (results without their matched
-    reference, such as evo's zips, have none). Returns ``(kind, caption, figure)``.
+    Each result's first signal, one colour per result across the figures, named
+    ``labels`` (default: :func:`~robot_msgs.report.figure_text.legend_names` of the
+    paths; the path is in the hover). Time is seconds, or frames for KITTI results,
+    since the result's first error; distance is
+    :func:`~robot_msgs.report.figures.error_distances_m` (evo's zips carry theirs).
+    Violins end at the smallest and largest error, as the Matplotlib figure's do.
+    Returns ``(kind, caption, figure)``.
     """
-    from robot_msgs.report.figures import signal_label  # noqa: PLC0415
+    from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
+    from robot_msgs.report.figures import (  # noqa: PLC0415
+        error_distances_m,
+        error_time_label,
+        signal_label,
+    )
 
+    names = list(labels) if labels is not None else legend_names([p for p, _ in named])
     label = signal_label(named[0][1].comparison.signals[0])
     over_time, over_distance, box, violin, histogram = [], [], [], [], []
-    for k, (name, result) in enumerate(named):
+    for k, ((path, result), name) in enumerate(zip(named, names, strict=True)):
         colour = _PALETTE[k % len(_PALETTE)]
         series = next(iter(result.series.values()))
         t = series.stamps_s - (series.stamps_s[0] if len(series) else 0.0)
@@ -472,45 +487,58 @@ def results_plots(
                 "y": errors,
                 "customdata": _values(series.stamps_s, 6),
                 "line": {"color": colour, "width": 1.2},
-                "hovertemplate": f"{name}<br>stamp %{{customdata:.6f}} s<br>{label}: %{{y:.4g}}"
+                "hovertemplate": f"{path}<br>stamp %{{customdata:.6f}}<br>{label}: %{{y:.4g}}"
                 "<extra></extra>",
             }
         )
-        reference = result.reference.positions_xyz
-        if len(reference) > 1 and len(result.reference) == len(result.estimate):
-            travelled = np.concatenate(
-                [[0.0], np.cumsum(np.linalg.norm(np.diff(reference, axis=0), axis=1))]
-            )
-            rows = series.rows()
+        distance = error_distances_m(path, result, series)
+        if distance is not None:
             over_distance.append(
                 {
                     **common,
                     "type": "scatter",
                     "mode": "lines",
-                    "x": _values(travelled[rows], 3),
+                    "x": _values(distance, 3),
                     "y": errors,
                     "line": {"color": colour, "width": 1.2},
                 }
             )
         finite = [e for e in errors if e is not None]
         box.append({**common, "type": "box", "y": finite, "boxpoints": "outliers"})
-        violin.append({**common, "type": "violin", "y": finite, "box": {"visible": True}})
-        histogram.append({**common, "type": "histogram", "x": finite, "nbinsx": 40, "opacity": 0.6})
+        violin.append(
+            {
+                **common,
+                "type": "violin",
+                "y": finite,
+                "box": {"visible": True},
+                "spanmode": "hard",  # no density below the smallest error (below 0)
+            }
+        )
+        histogram.append(
+            {
+                **common,
+                "type": "histogram",
+                "x": finite,
+                "nbinsx": 40,
+                "histfunc": "count",
+                "marker": {"color": _rgba(colour, 0.25), "line": {"color": colour, "width": 1.5}},
+            }
+        )
     plots = [
         (
             "error_over_time",
             "Error over time",
             over_time,
-            _axis("time since the result's first error [s]"),
+            _axis(error_time_label([r for _, r in named])),
         ),
         (
             "error_over_distance",
             "Error over distance travelled along the reference",
             over_distance,
-            _axis("distance [m]"),
+            _axis("distance travelled along the reference [m]"),
         ),
-        ("box", "Box plot (whiskers 1.5 IQR)", box, _axis("result")),
-        ("violin", "Violin plot", violin, _axis("result")),
+        ("box", "Box plot (whiskers 1.5 IQR)", box, _axis("")),
+        ("violin", "Violin plot (min to max)", violin, _axis("")),
         ("histogram", "Histogram (40 bins)", histogram, _axis(label)),
     ]
     out = []

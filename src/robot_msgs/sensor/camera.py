@@ -151,8 +151,8 @@ def _zeros(rows: int, cols: int) -> Any:
 class CameraInfo(Msg):
     """A camera's calibration: intrinsics, distortion, rectification and projection.
 
-    WHY matrices: ROS's flat ``float64[9]`` and ``float64[12]`` are row-major 3x3 and 3x4
-    matrices; they are held so and flattened back on the way to ROS (flat input accepted).
+    ROS's flat ``float64[9]`` and ``float64[12]`` are row-major 3x3 and 3x4 matrices; they
+    are held so and flattened back on the way to ROS (flat input accepted).
 
     Attributes
     ----------
@@ -191,9 +191,10 @@ class CameraInfo(Msg):
 class DisparityImage(Msg):
     """A stereo pair's disparity map, as ``stereo_image_proc`` publishes it.
 
+    Depth is ``f * t / disparity``. ROS keeps this type in ``stereo_msgs``.
+
     WHY in ``sensor``: it is a camera image with its stereo geometry, and the family
-    is what the data is, as for the other camera types (ROS keeps it in ``stereo_msgs``).
-    Depth is ``f * t / disparity``.
+    is what the data is, as for the other camera types.
 
     Attributes
     ----------

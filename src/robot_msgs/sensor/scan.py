@@ -272,8 +272,9 @@ class ChannelFloat32(Msg):
 class PointCloud(Msg):
     """A point cloud in ROS's first layout: points and per-point channels (deprecated in ROS).
 
-    WHY carried: older drivers and bags still publish it; :class:`PointCloud2` is the
-    packed layout that replaced it.
+    :class:`PointCloud2` is the packed layout that replaced it.
+
+    WHY carried: older drivers and bags still publish it.
 
     Attributes
     ----------

@@ -18,9 +18,11 @@ class JointState(Msg):
     """Measured state of named joints at one time: position, velocity and effort.
 
     Units per joint type: rad, rad/s, N·m for revolute joints; m, m/s, N for prismatic.
+    Each list may be empty; a non-empty list must have one value per name. NumPy arrays
+    (what rosbags gives) are accepted and stored as tuples of floats.
+
     WHY each list may be empty: as in ROS, a driver that does not measure velocity or
-    effort sends none; a non-empty list must have one value per name. NumPy arrays (what
-    rosbags gives) are accepted and stored as tuples of floats.
+    effort sends none.
 
     Attributes
     ----------

@@ -1,0 +1,130 @@
+"""The short ``repr`` of a large message: big arrays by dtype and shape, results by summary.
+
+A message whose arrays, at any depth, hold more than :data:`REPR_ARRAY_ELEMENTS` elements
+in all is shown in a short form: each array of more than :data:`REPR_ARRAY_SHOWN`
+elements as ``<float64 array (785, 3)>`` (a one-dimensional one with its first and last
+values, ``<int64 array (785,) 349 .. 2996>``), the fields equal to their defaults left
+out, and any field a type summarises itself (:meth:`Msg._repr_field`: a comparison's
+signals by ``n``, ``rms`` and ``mean``) by its summary. Every other message keeps
+msgspec's full ``repr``, which ``eval`` turns back into an equal message where its values
+print exactly.
+
+WHY: an evaluation of 785 poses printed 65 KB of NumPy's digits (already cut by NumPy
+with ``...``, so not a constructor call either), which buries the REPL and a log. The
+values stay available in full: ``to_dict()`` (and ``encode_json``) give every one.
+
+Examples
+--------
+>>> import numpy as np
+>>> from robot_msgs.trajectory import PoseTrajectory
+>>> t = np.arange(200) * 0.5
+>>> traj = PoseTrajectory(stamps_s=t, positions_xyz=np.zeros((200, 3)),
+...                       orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (200, 1)))
+>>> traj  # doctest: +NORMALIZE_WHITESPACE
+PoseTrajectory(stamps_s=<float64 array (200,) 0 .. 99.5>,
+    positions_xyz=<float64 array (200, 3)>, orientations_quat_xyzw=<float64 array (200, 4)>)
+>>> small = PoseTrajectory(stamps_s=t[:2], positions_xyz=np.zeros((2, 3)),
+...                        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (2, 1)))
+>>> "frame_id=''" in repr(small)  # msgspec's full form: every field, defaults too
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robot_msgs.msg_fields import values_equal
+from robot_msgs.msg_json import struct_defaults
+
+if TYPE_CHECKING:
+    from robot_msgs.msg import Msg
+
+__all__ = ["REPR_ARRAY_ELEMENTS", "REPR_ARRAY_SHOWN", "array_text", "has_large_array", "short_repr"]
+
+#: A message whose arrays hold more elements than this in all has the short ``repr``.
+REPR_ARRAY_ELEMENTS = 100
+#: In the short form, arrays of more elements than this are shown by dtype and shape.
+REPR_ARRAY_SHOWN = 16
+
+
+def has_large_array(value: object) -> bool:
+    """Whether ``value``'s arrays hold more than :data:`REPR_ARRAY_ELEMENTS` elements in all.
+
+    Examples
+    --------
+    >>> has_large_array((np.zeros(3), {"a": np.zeros(98)})), has_large_array(np.zeros(101))
+    (True, True)
+    """
+    return _elements(value) > REPR_ARRAY_ELEMENTS
+
+
+def _elements(value: object) -> int:
+    if isinstance(value, np.ndarray):
+        return int(value.size)
+    fields = getattr(type(value), "__struct_fields__", None)
+    if fields is not None:
+        return sum(_elements(getattr(value, name)) for name in fields)
+    if isinstance(value, tuple | list):
+        return sum(_elements(v) for v in value)
+    if isinstance(value, Mapping):
+        return sum(_elements(v) for v in value.values())
+    return 0
+
+
+def array_text(value: np.ndarray[Any, Any]) -> str:
+    """Return NumPy's ``repr`` of a small array, dtype and shape (and ends) of a larger one.
+
+    Examples
+    --------
+    >>> array_text(np.arange(3))
+    'array([0, 1, 2])'
+    >>> array_text(np.arange(17, dtype=np.int64))
+    '<int64 array (17,) 0 .. 16>'
+    >>> array_text(np.zeros((50, 3)))
+    '<float64 array (50, 3)>'
+    """
+    if value.size <= REPR_ARRAY_SHOWN:
+        return repr(value)
+    text = f"<{value.dtype} array {value.shape}"
+    if value.ndim == 1 and value.dtype.kind in "biuf":
+        text += f" {value[0].item():.10g} .. {value[-1].item():.10g}"
+    return text + ">"
+
+
+def short_repr(value: object) -> str:
+    """Return the short form of ``value``: large arrays summarised, defaults left out.
+
+    A message's own summary of a field (:meth:`Msg._repr_field`) is used where it gives one.
+    """
+    if isinstance(value, np.ndarray):
+        return array_text(value)
+    cls = type(value)
+    fields = getattr(cls, "__struct_fields__", None)
+    if fields is not None:
+        message: Msg = value  # type: ignore[assignment]  # a struct is a message here
+        defaults = struct_defaults(cls)
+        parts = []
+        for name in fields:
+            field_value = getattr(message, name)
+            if name in defaults and values_equal(field_value, _default(defaults[name])):
+                continue
+            summary = message._repr_field(name, field_value)  # noqa: SLF001 - the hook
+            text = short_repr(field_value) if summary is None else summary
+            parts.append(f"{name}={text}")
+        return f"{cls.__name__}({', '.join(parts)})"
+    if isinstance(value, tuple | list):
+        inner = ", ".join(short_repr(v) for v in value)
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k!r}: {short_repr(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def _default(default: Any) -> Any:
+    factory = getattr(default, "factory", None)
+    return default if factory is None else factory()

@@ -1,0 +1,83 @@
+"""``EvaluationResult.plot()``: the ``--plot`` figure from Python, drawn from the result's data."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import MissingDependencyError, ValidationError
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
+from robot_msgs.io import read_trajectory
+
+if TYPE_CHECKING:
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.trajectory import PoseTrajectory
+
+
+@pytest.fixture(scope="module")
+def fr1() -> tuple[PoseTrajectory, PoseTrajectory]:
+    return read_trajectory("example:fr1_xyz/groundtruth.tum"), read_trajectory(
+        "example:fr1_xyz/rgbdslam.tum"
+    )
+
+
+@pytest.fixture(scope="module")
+def result(fr1: tuple[PoseTrajectory, PoseTrajectory]) -> EvaluationResult:
+    return ape(*fr1, settings=EvaluationSettings(align="se3"), estimate_name="rgbdslam")
+
+
+def test_plot_returns_a_figure_of_the_results_own_data(result: EvaluationResult) -> None:
+    pytest.importorskip("matplotlib")
+    fig = result.plot()
+    assert (type(fig).__module__, type(fig).__name__) == ("matplotlib.figure", "Figure")
+    view, err = fig.axes[0], fig.axes[1]
+    # The view: the matched reference as a line, in the plane its axis labels name.
+    axes = ["xyz".index(view.get_xlabel()[0]), "xyz".index(view.get_ylabel()[0])]
+    (reference,) = (line for line in view.get_lines() if line.get_label() == "reference")
+    assert np.array_equal(reference.get_xdata(), result.reference.positions_xyz[:, axes[0]])
+    assert np.array_equal(reference.get_ydata(), result.reference.positions_xyz[:, axes[1]])
+    # The aligned estimate as points coloured by the error, labelled with its name.
+    (points,) = view.collections
+    errors = result.series["translation"].errors
+    assert np.array_equal(points.get_offsets()[:, 0], result.estimate.positions_xyz[:, axes[0]])
+    assert np.array_equal(points.get_array(), errors)
+    assert points.get_label() == "rgbdslam (colour: error)"
+    # The errors over time, and their rms and mean computed here with NumPy.
+    lines = {line.get_label().split()[0]: line for line in err.get_lines()}
+    assert np.array_equal(lines["error"].get_ydata(), errors)
+    t = result.series["translation"].stamps_s
+    assert np.allclose(lines["error"].get_xdata(), t - t[0], rtol=0, atol=1e-9)
+    assert lines["rms"].get_ydata()[0] == pytest.approx(np.sqrt(np.mean(errors**2)), rel=1e-12)
+    assert lines["mean"].get_ydata()[0] == pytest.approx(np.mean(errors), rel=1e-12)
+    assert err.get_title() == "APE over time"
+
+
+def test_plot_draws_the_signals_asked_for(fr1: tuple[PoseTrajectory, PoseTrajectory]) -> None:
+    pytest.importorskip("matplotlib")
+    pairs = (PairSettings(delta=1.0, delta_unit="s"), PairSettings(delta=2.0, delta_unit="s"))
+    result = rpe(*fr1, pairs=pairs)
+    names = [s.name for s in result.comparison.signals if s.quantity == "translation"]
+    assert len(names) == 2
+    fig = result.plot(names, title="two deltas", label="slam")
+    err = fig.axes[1]
+    drawn = {line.get_label(): line for line in err.get_lines()}
+    assert set(drawn) == {"1 s", "2 s"}
+    for name, text in zip(names, ("1 s", "2 s"), strict=True):
+        assert np.array_equal(drawn[text].get_ydata(), result.series[name].errors)
+    assert err.get_title() == "two deltas"
+
+
+def test_plot_refuses_a_signal_the_result_does_not_hold(result: EvaluationResult) -> None:
+    with pytest.raises(ValidationError, match="angle_deg"):
+        result.plot(["angle_deg"])
+
+
+def test_plot_without_matplotlib_names_the_extra(
+    result: EvaluationResult, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # an import of it fails
+    with pytest.raises(MissingDependencyError, match=r"pip install 'robot_msgs\[plot\]'"):
+        result.plot()

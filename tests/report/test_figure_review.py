@@ -1,0 +1,337 @@
+"""Figures a reviewer would send back, each checked on the drawn Matplotlib or plotly objects.
+
+Short legend names (file stem, ``--label``), one label per quantity, the reference in
+every view, 3-D ticks that do not overprint, drift drawn where its axis says, ``res``
+with frames, evo's distances, named boxes and violins and a histogram legend.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import zipfile
+from itertools import combinations
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+
+from robot_msgs.cli import main
+from robot_msgs.evaluation import EvaluationSettings, ape
+from robot_msgs.io import read_trajectory
+from robot_msgs.io.evo_results import read_evo_result
+from robot_msgs.report import figures
+from robot_msgs.report.figures import evaluation_figure, overlay_figure, results_figure
+from tests.cli.evaluation_files import line_positions, write_kitti
+
+if TYPE_CHECKING:
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.trajectory import PoseTrajectory
+
+pytest.importorskip("matplotlib")
+
+EXAMPLES = Path(__file__).parents[2] / "src" / "robot_msgs" / "examples" / "fr1_xyz"
+EVO_ZIP = Path(__file__).parents[1] / "data" / "evo_results" / "fr1_xyz_ape_se3.zip"
+
+
+@pytest.fixture(scope="module")
+def fr1() -> tuple[PoseTrajectory, PoseTrajectory]:
+    return read_trajectory(EXAMPLES / "groundtruth.tum"), read_trajectory(EXAMPLES / "rgbdslam.tum")
+
+
+@pytest.fixture(scope="module")
+def result(fr1: tuple[PoseTrajectory, PoseTrajectory]) -> EvaluationResult:
+    return ape(*fr1, settings=EvaluationSettings(align="se3"))
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The figures the commands draw, kept instead of saved."""
+    figs: list[Any] = []
+
+    def keep(fig: Any, path: Any, **_: Any) -> Path:
+        figs.append(fig)
+        return Path(path)
+
+    monkeypatch.setattr(figures, "save_figure", keep)
+    return figs
+
+
+def _texts(fig: Any) -> list[str]:
+    from matplotlib.text import Text
+
+    return [t.get_text() for t in fig.findobj(Text) if t.get_text()]
+
+
+def _legend(ax: Any) -> list[str]:
+    legend = ax.get_legend()
+    assert legend is not None, f"no legend on {ax.get_title()!r}"
+    return [t.get_text() for t in legend.get_texts()]
+
+
+def _deep_copies(tmp_path: Path) -> tuple[str, str]:
+    """The fr1 example under a long absolute path, as a user types it."""
+    folder = tmp_path / "a" / "long" / "folder" / "of" / "runs"
+    folder.mkdir(parents=True)
+    ref = shutil.copy(EXAMPLES / "groundtruth.tum", folder / "groundtruth.tum")
+    est = shutil.copy(EXAMPLES / "rgbdslam.tum", folder / "rgbdslam.tum")
+    return str(ref), str(est)
+
+
+# --- legends: the file stem, or --label --------------------------------------------------
+
+
+def test_ape_legend_names_the_estimate_by_its_stem_not_its_path(
+    tmp_path: Path, drawn: list[Any]
+) -> None:
+    ref, est = _deep_copies(tmp_path)
+    assert main(["ape", ref, est, "--align", "se3", "--plot", str(tmp_path / "f.png")]) == 0
+    (fig,) = drawn
+    names = _legend(fig.axes[0])
+    assert names == ["rgbdslam (colour: error, as on the right)", "reference"]
+    assert not any(str(tmp_path) in text for text in _texts(fig))
+
+
+def test_label_sets_each_estimates_legend_name(tmp_path: Path, drawn: list[Any]) -> None:
+    ref, est = _deep_copies(tmp_path)
+    other = str(Path(est).with_name("other.tum"))
+    shutil.copy(est, other)
+    plot = str(tmp_path / "f.png")
+    flags = ["--label", "RGB-D SLAM", "--label", "copy", "--plot", plot]
+    assert main(["ape", ref, est, other, *flags]) == 0
+    (fig,) = drawn
+    assert _legend(fig.axes[0]) == ["RGB-D SLAM", "copy", "reference"]
+    assert _legend(fig.axes[1]) == ["RGB-D SLAM", "copy"]
+
+
+def test_a_label_count_that_does_not_match_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = _deep_copies(tmp_path)
+    plot = str(tmp_path / "f.png")
+    assert main(["ape", ref, est, "--label", "a", "--label", "b", "--plot", plot]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"ERROR: --label: 2 given for 1 inputs ({est}); give one per input, in order"]
+    assert not Path(plot).exists()
+    assert main(["ape", ref, est, "--label", "a"]) == 1
+    assert "give --plot FILE too" in capsys.readouterr().err
+
+
+def test_traj_legend_uses_stems_and_labels(tmp_path: Path, drawn: list[Any]) -> None:
+    ref, est = _deep_copies(tmp_path)
+    plot = str(tmp_path / "t.png")
+    assert main(["traj", est, "--ref", ref, "--plot", plot]) == 0
+    assert main(["traj", est, "--ref", ref, "--plot", plot, "--force", "--label", "SLAM"]) == 0
+    assert [_legend(fig.axes[0]) for fig in drawn] == [
+        ["reference", "rgbdslam"],
+        ["reference", "SLAM"],
+    ]
+
+
+# --- one label per quantity; the reference in every view; 3-D ticks -------------------------
+
+
+def test_the_error_quantity_is_labelled_once(result: EvaluationResult) -> None:
+    fig = evaluation_figure([("est", result)], result.comparison.signals, title="t")
+    fig.canvas.draw()
+    assert _texts(fig).count("translation error [m]") == 1
+    colourbar = next(ax for ax in fig.axes if ax.get_label() == "<colorbar>")
+    assert colourbar.get_ylabel() == ""
+    assert fig.axes[1].get_ylabel() == "translation error [m]"
+
+
+@pytest.mark.parametrize("plane", ["xy", "xyz"])
+def test_the_reference_is_drawn_above_the_coloured_estimate(
+    result: EvaluationResult, plane: str
+) -> None:
+    fig = evaluation_figure([("est", result)], result.comparison.signals, title="t", plane=plane)
+    view = fig.axes[0]
+    (reference,) = [line for line in view.get_lines() if line.get_label() == "reference"]
+    (points,) = view.collections
+    assert reference.get_zorder() > points.get_zorder()
+    if plane == "xyz":  # by depth, the points hid the line: the order given is kept
+        assert view.computed_zorder is False
+    xy = np.asarray(reference.get_data(), dtype=float).T
+    assert np.allclose(xy, result.reference.positions_xyz[:, :2])
+
+
+def test_the_overlay_draws_the_reference_on_top(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    ref, est = fr1
+    fig = overlay_figure(ref, [("est", est)], plane="xyz")
+    view = fig.axes[0]
+    lines = {line.get_label(): line for line in view.get_lines()}
+    assert view.computed_zorder is False
+    assert lines["reference"].get_zorder() > lines["est"].get_zorder()
+
+
+@pytest.mark.parametrize("kind", ["evaluation", "overlay"])
+def test_3d_tick_labels_do_not_overprint(
+    result: EvaluationResult, fr1: tuple[PoseTrajectory, PoseTrajectory], kind: str
+) -> None:
+    if kind == "evaluation":
+        fig = evaluation_figure(
+            [("est", result)], result.comparison.signals, title="t", plane="xyz"
+        )
+    else:
+        fig = overlay_figure(fr1[0], [("est", fr1[1])], plane="xyz")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    view = fig.axes[0]
+    low, high = view.get_zlim()
+    shown = [t.label1 for t in view.zaxis.get_major_ticks() if low <= t.get_loc() <= high]
+    texts = [*shown, view.zaxis.label]
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    assert len(shown) >= 2
+    for a, b in combinations(boxes, 2):
+        assert not a.overlaps(b), (a, b)
+    # Nor over the colour bar or the next panel (before: the z label ran into both).
+    for ax in fig.axes[1:]:
+        other = ax.get_tightbbox(renderer)
+        for text, box in zip(texts, boxes, strict=True):
+            assert not box.overlaps(other), (text.get_text(), ax.get_label() or ax.get_ylabel())
+
+
+# --- drift: drawn at segment starts, and said so ------------------------------------------
+
+
+def test_drift_is_drawn_at_segment_starts_and_says_so(tmp_path: Path, drawn: list[Any]) -> None:
+    x = np.arange(301.0)  # 1 m a frame
+    ref = write_kitti(tmp_path / "gt.txt", line_positions(x))
+    est = write_kitti(tmp_path / "est.txt", line_positions(x * 1.02))
+    assert main(["drift", str(ref), str(est), "--plot", str(tmp_path / "d.png")]) == 0
+    (fig,) = drawn
+    err = fig.axes[1]
+    assert "end" not in err.get_title()
+    assert err.get_xlabel() == "segment start: frame"
+    lines = {line.get_label(): line for line in err.get_lines()}
+    # By hand: starts every 10th frame; a 100 m segment ends at the first frame past
+    # start + 100 m (start + 101), which must exist (<= 300): starts 0, 10, ..., 190.
+    assert np.asarray(lines["100 m"].get_xdata()).tolist() == list(range(0, 200, 10))
+    assert np.asarray(lines["200 m"].get_xdata()).tolist() == list(range(0, 100, 10))
+
+
+# --- res ------------------------------------------------------------------------------------
+
+
+def _evo_distances() -> Any:
+    with zipfile.ZipFile(EVO_ZIP) as z:
+        return np.load(io.BytesIO(z.read("distances_from_start.npy")))
+
+
+def test_res_names_every_panel_and_draws_evos_distances(result: EvaluationResult) -> None:
+    named = [("runs/ours/a.json", result), (str(EVO_ZIP), read_evo_result(EVO_ZIP))]
+    fig = results_figure(named)
+    over_time, over_distance, box, violin, histogram = fig.axes
+    names = ["a", "fr1_xyz_ape_se3"]
+    for ax in (over_time, over_distance, histogram):
+        assert _legend(ax) == names
+    for ax in (box, violin):
+        assert [t.get_text() for t in ax.get_xticklabels()] == names
+    evo_line = over_distance.get_lines()[1]
+    assert np.allclose(evo_line.get_xdata(), np.sort(_evo_distances()))
+    assert over_time.get_xlabel() == "time since the result's first error [s]"
+
+
+def test_res_labels_frame_indices_as_frames(result: EvaluationResult) -> None:
+    frames = result.replace(estimate=result.estimate.replace(stamps_are_frames=True))
+    fig = results_figure([("k.json", frames)], labels=["KITTI 00"])
+    assert fig.axes[0].get_xlabel() == "frame"
+    assert _legend(fig.axes[0]) == ["KITTI 00"]
+
+
+def test_res_html_figures_name_results_and_draw_evos_distances(result: EvaluationResult) -> None:
+    from robot_msgs.report.interactive import results_plots
+
+    frames = result.replace(estimate=result.estimate.replace(stamps_are_frames=True))
+    named = [("/deep/path/k.json", frames), (str(EVO_ZIP), read_evo_result(EVO_ZIP))]
+    plots = {kind: spec for kind, _, spec in results_plots(named)}
+    for spec in plots.values():
+        assert [trace["name"] for trace in spec["data"]] == ["k", "fr1_xyz_ape_se3"]
+    over_time = plots["error_over_time"]["layout"]["xaxis"]["title"]["text"]
+    assert over_time == "time since the result's first error [s], or frame (KITTI)"
+    evo = plots["error_over_distance"]["data"][1]
+    assert np.allclose(evo["x"], np.round(_evo_distances(), 3))
+    assert all(trace["spanmode"] == "hard" for trace in plots["violin"]["data"])
+
+
+# --- the static report's figures ------------------------------------------------------------
+
+
+def test_every_static_report_text_lies_inside_its_figure() -> None:
+    # The latency CDF's title was wider than its 9 in figure: both ends were cut off.
+    from matplotlib.text import Text
+
+    from robot_msgs.report import build_report, plots
+    from robot_msgs.runs import load_runs
+    from tests.report.conftest import example_manifest
+
+    report = build_report(load_runs([example_manifest()]))
+    sequences = sorted({r.sequence for r in report.report.runs})
+    drawn = [("comparison", plots.comparison_figure(report))]
+    drawn.append(("latency", plots.latency_cdf_figure(report)))
+    per_sequence = (
+        plots.trajectories_figure,
+        plots.error_over_time_figure,
+        plots.rpe_boxplot_figure,
+        plots.repeatability_figure,
+    )
+    drawn += [(f"{f.__name__} {s}", f(report, s)) for s in sequences for f in per_sequence]
+    assert sum(fig is not None for _, fig in drawn) >= 8
+    for name, fig in drawn:
+        if fig is None:
+            continue
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        ticks = {
+            id(label)
+            for ax in fig.axes
+            for axis in (ax.xaxis, ax.yaxis)
+            for label in [*axis.get_ticklabels(which="both"), axis.get_offset_text()]
+        }
+        for text in fig.findobj(Text):
+            if id(text) in ticks or not (text.get_visible() and text.get_text()):
+                continue
+            box = text.get_window_extent(renderer)
+            inside = box.x0 >= -0.5 and box.x1 <= fig.bbox.width + 0.5
+            inside = inside and box.y0 >= -0.5 and box.y1 <= fig.bbox.height + 0.5
+            assert inside, (name, text.get_text())
+
+
+def test_res_label_names_each_result(
+    tmp_path: Path, drawn: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = _deep_copies(tmp_path)
+    saved = tmp_path / "ours.json"
+    assert main(["ape", ref, est, "--align", "se3", "--save", str(saved)]) == 0
+    plot = str(tmp_path / "r.png")
+    flags = ["--label", "ours", "--label", "evo", "--plot", plot]
+    assert main(["res", str(saved), str(EVO_ZIP), *flags]) == 0
+    (fig,) = drawn
+    assert _legend(fig.axes[0]) == ["ours", "evo"]
+    assert [t.get_text() for t in fig.axes[2].get_xticklabels()] == ["ours", "evo"]
+    capsys.readouterr()
+    assert main(["res", str(saved), "--label", "a", "--label", "b", "--plot", plot]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: --label: 2 given for 1 inputs")
+
+
+def test_the_success_labels_sit_above_the_error_bars() -> None:
+    # "2/2 ok" was drawn at the bar's top, where the min-max error bar ran through it.
+    from robot_msgs.report import build_report, plots
+    from robot_msgs.runs import load_runs
+    from tests.report.conftest import example_manifest
+
+    report = build_report(load_runs([example_manifest()]))
+    fig = plots.comparison_figure(report)
+    assert fig is not None
+    ax = fig.axes[0]
+    # Each group's largest APE RMSE over its successful runs, from the report itself.
+    maxima = sorted(
+        g.accuracy.stats["translation"].max
+        for g in report.report.groups
+        if g.accuracy is not None and g.accuracy.stats["translation"].n
+    )
+    anchors = sorted(float(t.xy[1]) for t in ax.texts if t.get_text().endswith(" ok"))
+    assert anchors == pytest.approx(maxima)
