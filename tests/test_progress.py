@@ -32,7 +32,7 @@ def test_log_output_writes_a_line_at_once_then_at_most_every_interval_and_at_the
     assert out.getvalue().splitlines() == [
         "bench 0/4 runs  0 failed  -- runs/s  ETA --:--",
         "bench 3/4 runs  1 failed  0.20 runs/s  ETA 0:00:05",
-        "bench 4/4 runs  1 failed  0.25 runs/s  ETA 0:00:00",
+        "bench 4/4 runs  1 failed  0.25 runs/s  done in 0:00:13",  # 100 s to 113 s
     ]
     assert (p.startup_s, p.throughput) == (1.0, 0.25)
 
@@ -48,7 +48,7 @@ def test_terminal_output_redraws_one_line_and_ends_it() -> None:
     assert out.getvalue() == (
         "\rbench 0/2 runs  0 failed  -- runs/s  ETA --:--\x1b[K"
         "\rbench 1/2 runs  0 failed  -- runs/s  ETA --:--\x1b[K"  # one result: no rate yet
-        "\rbench 2/2 runs  0 failed  1.00 runs/s  ETA 0:00:00\x1b[K\n"
+        "\rbench 2/2 runs  0 failed  1.00 runs/s  done in 0:00:02\x1b[K\n"
     )
 
 
@@ -75,3 +75,13 @@ def test_durations_are_h_mm_ss() -> None:
     assert format_duration(0.4) == "0:00:00"
     assert format_duration(59.5) == "0:01:00"
     assert format_duration(float("inf")) == "--:--"
+
+
+def test_a_finished_line_says_how_long_and_no_unmeasured_rate() -> None:
+    """All results at once (a small sweep): no ``-- runs/s`` and no ETA once done."""
+    clock, out = _Clock(), io.StringIO()
+    p = Progress(18, stream=out, clock=clock)
+    clock.now = 100.9
+    p.advance(18)
+    last = out.getvalue().splitlines()[-1]
+    assert last == "bench 18/18 runs  0 failed  done in 0:00:01"

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Msg
 
-__all__ = ["example", "examples"]
+__all__ = ["catalogued", "example", "examples"]
 
 
 def _pose() -> geometry.Pose:
@@ -438,6 +438,20 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     ),
     **INTERFACE_EXAMPLES,
 }
+
+
+def catalogued() -> tuple[str, ...]:
+    """Name every catalogued type (``"_type"``) without building its example.
+
+    Building all examples takes a second (a clock-offset estimate among them); a caller
+    that only asks which types have one reads this instead.
+
+    Examples
+    --------
+    >>> "compare/TimeOffset" in catalogued()
+    True
+    """
+    return tuple(_EXAMPLES)
 
 
 def examples() -> dict[str, Msg]:

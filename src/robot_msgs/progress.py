@@ -18,16 +18,22 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 import time
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import TracebackType
 
-__all__ = ["MIN_SPAN_S", "Progress", "format_duration"]
+    from typing_extensions import Self
+
+__all__ = ["MIN_SPAN_S", "STAGE_AFTER_S", "Progress", "Stage", "format_duration"]
 
 #: Seconds of results, after the first, before a throughput is shown.
 MIN_SPAN_S = 1.0
+#: Seconds a step runs before :class:`Stage` says what it is doing.
+STAGE_AFTER_S = 2.0
 
 
 def format_duration(seconds: float) -> str:
@@ -159,17 +165,31 @@ class Progress:
         return (done - self._first[1]) / (now - self._first[0])
 
     def line(self, now: float | None = None) -> str:
-        """Return the current progress text."""
-        rate = self._rate(self._last_at if now is None else now)
-        eta = (self.total - self.done) / rate if rate > 0 else math.nan
-        shown = f"{rate:.2f}" if math.isfinite(rate) else "--"
+        """Return the current progress text.
+
+        Once every run is done the line says how long they took, not an ETA, and a rate
+        only where one was measured:
+
+        >>> t = iter([0.0, 2.4])
+        >>> p = Progress(18, stream=None, clock=lambda: next(t))
+        >>> p.advance(18)  # all at once: no rate measured
+        >>> p.line()
+        'bench 18/18 runs  0 failed  done in 0:00:02'
+        """
+        at = self._last_at if now is None else now
+        rate = self._rate(at)
         lost = f"{self.lost} not evaluated  " if self.lost else ""
         note = f"  {self.note}" if self.note else ""
-        return (
+        head = (
             f"{self.label} {self.done}/{self.total}{'+' if self.more else ''} runs  "
             f"{self.failed} failed  {lost}"
-            f"{shown} runs/s  ETA {format_duration(eta)}{note}"
         )
+        if self.done >= self.total and not self.more:
+            measured = f"{rate:.2f} runs/s  " if math.isfinite(rate) else ""
+            return f"{head}{measured}done in {format_duration(at - self.start)}{note}"
+        eta = (self.total - self.done) / rate if rate > 0 else math.nan
+        shown = f"{rate:.2f}" if math.isfinite(rate) else "--"
+        return f"{head}{shown} runs/s  ETA {format_duration(eta)}{note}"
 
     def show(self, *, now: bool = True) -> None:
         """Write the line now (a note changed), or if it is time to (``now=False``)."""
@@ -192,4 +212,83 @@ class Progress:
         """End the in-place line on a terminal."""
         if self.stream is not None and self.tty:
             self.stream.write("\n")
+            self.stream.flush()
+
+
+class Stage:
+    r"""Say on a terminal what one long step is doing, once it has run ``after_s``.
+
+    ``after_s`` defaults to :data:`STAGE_AFTER_S` (2 s).
+
+    The commands wrap each step that can take seconds (an evaluation searching a clock
+    offset, a figure of 10^6 poses) in ``with Stage("ape: drawing fig.png"):``. A step
+    that ends sooner says nothing; a longer one shows ``ape: drawing fig.png ...`` after
+    ``after_s`` and, when it ends, ``ape: drawing fig.png: done in 0:00:12`` in its place.
+    Nothing is written when ``stream`` is ``None`` (``--quiet``) or not a terminal (a log
+    or a pipe keeps only what the command prints).
+
+    Examples
+    --------
+    >>> import io
+    >>> class Tty(io.StringIO):
+    ...     def isatty(self) -> bool:
+    ...         return True
+    >>> out = Tty()
+    >>> with Stage("ape: drawing fig.png", stream=out, after_s=0.0) as step:
+    ...     _ = step.shown.wait(5)
+    >>> out.getvalue().split("\r")[-1]
+    'ape: drawing fig.png: done in 0:00:00\x1b[K\n'
+    >>> with Stage("quick", stream=out) as step:
+    ...     pass
+    >>> step.shown.is_set()
+    False
+    """
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        stream: TextIO | None = sys.stderr,
+        after_s: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.text = text
+        self.stream = stream if stream is not None and stream.isatty() else None
+        self.after_s = STAGE_AFTER_S if after_s is None else after_s
+        self.clock = clock
+        #: Set once the line is on the terminal.
+        self.shown = threading.Event()
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._start = clock()
+
+    def _show(self) -> None:
+        with self._lock:
+            if self.stream is None or self._timer is None:
+                return  # ended meanwhile
+            self.stream.write(f"\r{self.text} ...\x1b[K")
+            self.stream.flush()
+            self.shown.set()
+
+    def __enter__(self) -> Self:
+        self._start = self.clock()
+        if self.stream is not None:
+            self._timer = threading.Timer(self.after_s, self._show)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        with self._lock:
+            timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
+        if self.stream is not None and self.shown.is_set():
+            end = "done in " + format_duration(self.clock() - self._start)
+            self.stream.write(f"\r{self.text}: {end if exc is None else 'stopped'}\x1b[K\n")
             self.stream.flush()

@@ -13,7 +13,7 @@ from robot_msgs.errors import ValidationError
 def test_make_executor_builds_each_kind_and_checks_its_arguments() -> None:
     local = make_executor("local", workers=3)
     assert isinstance(local, LocalExecutor)
-    assert (local.workers, local.describe()) == (3, "local (3 workers)")
+    assert (local.workers, local.describe()) == (3, "3 local worker processes")
     assert isinstance(make_executor("serial"), SerialExecutor)
     with pytest.raises(
         ValidationError, match="Expected an executor serial, local or dask, got 'ray'"

@@ -18,20 +18,21 @@ def _summary(**fields: object) -> SweepSummary:
 
 
 def test_a_complete_sweep_says_so_with_its_throughput() -> None:
-    summary = _summary(run_failures={"exit code -11": 1})
+    summary = _summary(run_failures={"killed by SIGSEGV (exit code -11)": 1, "exit code 3": 2})
     assert summary.complete
     head = (
         "100 runs: 100 evaluated (99 succeeded), 0 failed to evaluate, 0 not evaluated "
         "(0 crashed, 0 lost); 0 reused, 100 computed in 10.0 s on dask (tcp://10.0.0.5:8786): "
         "12.50 runs/s after the first result at 2.0 s"
     )
-    assert summary.text().splitlines() == [
-        head,
-        "run failures: exit code -11 1",
-        "table: o/results.parquet",
-    ]
+    lines = summary.text().splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert " ".join(lines[:-2]) == head  # wrapped at 80 columns
+    # The count first: "exit code -11 1" read as one code.
+    assert lines[-2] == "run failures: 2 exit code 3; 1 killed by SIGSEGV (exit code -11)"
+    assert lines[-1] == "table: o/results.parquet"
     record = summary.to_dict()
-    assert (record["complete"], record["run_failures"]) == (True, {"exit code -11": 1})
+    assert (record["complete"], record["run_failures"]["exit code 3"]) == (True, 2)
 
 
 def test_runs_lost_to_the_infrastructure_make_it_incomplete_and_are_named() -> None:
@@ -49,5 +50,9 @@ def test_runs_lost_to_the_infrastructure_make_it_incomplete_and_are_named() -> N
 
 
 def test_a_sweep_too_short_to_measure_shows_no_rate() -> None:
-    text = _summary(throughput=math.nan, startup_s=math.nan).text()
-    assert "on dask (tcp://10.0.0.5:8786): -- runs/s after the first result at --" in text
+    text = " ".join(_summary(throughput=math.nan, startup_s=math.nan).text().split())
+    # 100 runs in 10 s: the rate of the whole computation, said to include the start-up.
+    assert "on dask (tcp://10.0.0.5:8786): 10.00 runs/s, start-up included" in text
+    assert "--" not in text
+    nothing = _summary(throughput=math.nan, startup_s=math.nan, n_computed=0, n_reused=100)
+    assert "no rate (nothing computed)" in " ".join(nothing.text().split())

@@ -138,7 +138,7 @@ def test_run_failures_and_evaluation_failures_are_kept_apart(tmp_path: Path) -> 
     summary = _sweep(root, tmp_path / "out")
     assert (summary.n_runs, summary.n_ok, summary.n_succeeded) == (4, 3, 2)
     assert (summary.n_failed, summary.n_crashed, summary.complete) == (1, 0, False)
-    assert summary.run_failures == {"exit code -11": 1}
+    assert summary.run_failures == {"killed by SIGSEGV (exit code -11)": 1}
     error = "ValueError: Expected 50 poses like the reference, got 1"
     assert summary.errors == {"orb/MH_01/2": error}
     rows = {(r["sequence"], r["trial"]): r for r in _ape_rows(summary.table)}
@@ -150,17 +150,21 @@ def test_run_failures_and_evaluation_failures_are_kept_apart(tmp_path: Path) -> 
     # A run that reported failing is a result: its numbers are kept, its failure counted.
     crashed_run = rows["MH_01", "3"]
     assert (crashed_run["status"], crashed_run["success"]) == ("ok", False)
-    assert crashed_run["failure"] == "exit code -11"
+    assert crashed_run["failure"] == "killed by SIGSEGV (exit code -11)"
     assert crashed_run["rms"] == pytest.approx(offsets["orb", "MH_01", "3"], abs=1e-9)
     aggs = [Aggregate.from_dict(a) for a in _json(tmp_path / "out" / "aggregates.json")]
     by_group = {(a.group["evaluation"], a.group["sequence"]): a for a in aggs}
     assert set(by_group) == {(APE, "MH_01"), (RPE, "MH_01")}  # MH_09 has no APE to aggregate
     mh01 = by_group[APE, "MH_01"]
-    assert (mh01.n_runs, dict(mh01.failures)) == (3, {"ValueError": 1, "exit code -11": 1})
+    assert (mh01.n_runs, dict(mh01.failures)) == (
+        3,
+        {"ValueError": 1, "killed by SIGSEGV (exit code -11)": 1},
+    )
     assert mh01.stats["translation"].mean == pytest.approx(0.001, abs=1e-9)  # trial 1 only
     text = summary.text()
-    assert "4 runs: 3 evaluated (2 succeeded), 1 failed to evaluate, 0 not evaluated" in text
-    assert "run failures: exit code -11 1" in text
+    said = " ".join(text.split())  # wrapped at 80 columns
+    assert "4 runs: 3 evaluated (2 succeeded), 1 failed to evaluate, 0 not evaluated" in said
+    assert "run failures: 1 killed by SIGSEGV (exit code -11)" in text
     assert f"failed to evaluate: orb/MH_01/2: {error}" in text
     assert "--resume computes" not in text  # a run's own failure is its stored result
     assert _json(tmp_path / "out" / "summary.json")["complete"] is False

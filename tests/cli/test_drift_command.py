@@ -163,3 +163,25 @@ def test_lengths_that_are_not_numbers_are_named_with_the_flag(
         "argument --lengths: expected numbers separated by commas, as 100,200, got '100m'"
         in capsys.readouterr().err
     )
+
+
+def test_the_kitti_table_leads_with_the_published_mean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """KITTI's devkit publishes the mean over segments: it is the first figure shown."""
+    ref, est = _kitti_pair(tmp_path, 1.02)
+    assert main(["drift", str(ref), str(est)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(line for line in lines if line.startswith("signal"))
+    assert header.split()[:5] == ["signal", "unit", "n", "mean", "rms"]
+    row = next(line for line in lines if line.startswith("translation_pct "))
+    # 20 segments of 100 m read 2.02 % too long, 10 read 2.01 % (by hand, as above)
+    assert float(row.split()[3]) == pytest.approx((20 * 2.02 + 10 * 2.01) / 30, rel=1e-5)
+
+
+def test_drift_help_says_percent_once(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["drift", "--help"])
+    out = capsys.readouterr().out
+    assert "%%" not in out
+    assert "translation error in % and rotation error in deg/m" in " ".join(out.split())

@@ -50,10 +50,18 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     row = next(line for line in text.splitlines() if line.startswith(str(evo)))
     assert f"{evo_rmse:.6g}" in row.split()
     assert " evo " in row
-    # evo's zip does not record the association settings: those columns say so, and the
-    # results are not ranked (the same refusal as robot-msgs report).
-    assert "sync (differs)" in text
+    # evo's zip does not record the association settings: unknown there, so no column
+    # says they differ; one note says so, and the results are not ranked (the same
+    # refusal as robot-msgs report), naming this command's flag and no Python None.
+    assert "(differs)" not in text
+    assert f"are not recorded in {evo}: not compared." in " ".join(text.split())
     assert "NOTE: not ranked: Refusing to mix results made with different `sync` settings" in text
+    assert f"not recorded in {evo}" in text.split("NOTE:", 1)[1]
+    assert "--force-ranking" in text
+    assert "None" not in text
+    shared = text.split("Shared settings", 1)[1].split("NOTE:", 1)[0].split()
+    assert shared[shared.index("--align") + 1] == "se3"
+    assert "--n-align" not in shared  # unset everywhere: not a row of "-"
 
 
 def test_differing_settings_are_columns_and_block_the_ranking(
@@ -65,7 +73,7 @@ def test_differing_settings_are_columns_and_block_the_ranking(
     capsys.readouterr()
     assert main(["res", str(se3), str(sim3)]) == 0
     out = capsys.readouterr().out
-    assert "align (differs)" in out
+    assert "--align (differs)" in out
     assert "Refusing to mix results made with different `align` settings" in out
     assert "Ranking" not in out
     assert main(["res", str(se3), str(sim3), str(none), "--force-ranking"]) == 0
@@ -82,7 +90,7 @@ def test_same_settings_are_ranked(tmp_path: Path, capsys: pytest.CaptureFixture[
     capsys.readouterr()
     assert main(["res", str(full), str(short)]) == 0
     out = capsys.readouterr().out
-    assert "t_end_s (differs)" in out
+    assert "--t-end (differs)" in out
     assert "NOTE: not ranked: Refusing to mix results made with different `t_end_s`" in out
     same = _save(tmp_path, "again.npz", "--align", "se3")
     capsys.readouterr()
@@ -143,7 +151,7 @@ def test_html_is_one_interactive_page_with_the_differing_settings_marked(
     assert f"wrote {page}" in capsys.readouterr().out
     text = page.read_text(encoding="utf-8")
     assert text.count('<div class="plot"') == 5  # time, distance, box, violin, histogram
-    assert '<th class="differs">align (differs)</th>' in text
+    assert '<th class="differs">--align (differs)</th>' in text
     assert "Refusing to mix results made with different" in text
     assert "Plotly.newPlot" in text
 

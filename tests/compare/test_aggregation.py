@@ -100,7 +100,7 @@ def test_the_tally_keeps_only_the_signals_every_run_has() -> None:
     assert list(aggregate([both, one]).stats) == ["translation"]
 
 
-def test_a_setting_only_later_comparisons_have_is_none_in_the_earlier_ones() -> None:
+def test_a_setting_only_later_comparisons_have_is_not_recorded_in_the_earlier_ones() -> None:
     plain = comparison(
         metric="ape", stats={"t": error_stats([0.1])}, units={"t": "m"}, estimate="p"
     )
@@ -109,7 +109,7 @@ def test_a_setting_only_later_comparisons_have_is_none_in_the_earlier_ones() -> 
     tally.update(plain)
     tally.update(later)
     with pytest.raises(
-        SettingsMismatchError, match=r"different `n_align` settings \(None in p; 10 in q\)"
+        SettingsMismatchError, match=r"different `n_align` settings \(not recorded in p; 10 in q\)"
     ):
         tally.result()
     assert tally.result(force=True) == {"n_align": "<mixed>"}

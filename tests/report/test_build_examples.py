@@ -59,7 +59,7 @@ def test_the_vio_run_with_losses_of_1_5_and_0_5_s_reports_2_losses_and_2_s(
 def test_failures_are_the_crash_and_the_unrecovered_loss(report: dict[str, Any]) -> None:
     failed = {r["name"]: r["failure"] for r in report["runs"] if not r["success"]}
     assert failed == {
-        "vio_ekf/fr2_desk/trial_2": "exit code -11",
+        "vio_ekf/fr2_desk/trial_2": "killed by SIGSEGV (exit code -11)",
         "dvo/lab_loop/trial_3": "tracking lost, not recovered",
     }
 

@@ -27,8 +27,11 @@ def test_ours_and_evos_load_side_by_side(tmp_path: Path) -> None:
     table = compare_results(named)
     assert table.shared["align"] == "se3"
     assert table.shared["relation"] == "translation"
-    # evo's zip does not record its association settings: they differ (unknown there).
-    assert {"sync", "max_diff_s", "offset_s"} <= set(table.differing)
+    # evo's zip does not record its association settings: unknown there, not "differing".
+    assert table.differing == []
+    assert {"sync", "max_diff_s", "offset_s"} <= set(table.unrecorded)
+    assert table.unrecorded["sync"] == [str(ZIPS / "fr1_xyz_ape_se3.zip")]
+    assert "sync" not in table.shared
     assert table.ranking is None
     rows = list(csv.DictReader(io.StringIO(results_csv(table))))
     assert [r["tool"] for r in rows] == ["robot_msgs", "evo"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from robot_msgs.catalog import example
-from robot_msgs.compare import Report
+from robot_msgs.compare import Ranking, Report
 from robot_msgs.report.tables import (
     ReportTable,
     groups_table,
@@ -43,7 +43,7 @@ def test_groups_and_ranking_tables() -> None:
     ranking = ranking_table(report.ranking)
     assert ranking.rows[0][:4] == ("1", "orb", "1.00", "3/4")
     assert ranking.rows[0][-1] == "0.0210 (1)"
-    assert any("align=se3" in n for n in ranking.notes)
+    assert "Settings: the defaults." in ranking.notes  # align se3 is report's default
     forced = ranking_table(report.ranking.replace(forced=True, notes=("FORCED: x",)))
     assert forced.title == "Ranking (FORCED: settings mixed)"
     assert "FORCED: x" in forced.notes
@@ -119,3 +119,35 @@ def test_csv_cells_that_look_like_formulas_are_quoted_and_numbers_stay_numbers()
     )
     rows = list(csv.reader(io.StringIO(runs_csv(hostile))))
     assert rows[1][0] == '\'=HYPERLINK("http://x","y")'
+
+
+def test_ranking_settings_are_spelt_as_flags_and_only_where_not_the_defaults() -> None:
+    """One vocabulary: ``--sync one-to-one`` (the flag), not ``sync=one_to_one``.
+
+    The defaults are report's and bench's (align se3, max diff 0.01 s, confidence 0.95);
+    an unset setting (``n_align`` None) is not a value and is never shown.
+    """
+    ranking = example("compare/Ranking")
+    assert isinstance(ranking, Ranking)
+    settings = {
+        "relation": "translation",
+        "align": "se3",
+        "n_align": None,
+        "sync": "one_to_one",
+        "max_diff_s": 0.02,
+        "offset_auto": False,
+        "confidence": 0.95,
+        "invert_transform_left": False,
+    }
+    table = ranking_table(ranking.replace(settings=settings))
+    line = next(note for note in table.notes if note.startswith("Settings:"))
+    assert line == "Settings: --sync one-to-one --max-diff 0.02."
+
+
+def test_table_notes_wrap_at_80_columns() -> None:
+    note = "Ranked by the median over successful runs of ape translation rms, per sequence " * 2
+    text = render_text(ReportTable("T", ("a",), (("1",),), (True,), (note.strip(),)))
+    lines = text.splitlines()[4:]
+    assert len(lines) == 3
+    assert all(len(line) <= 80 for line in lines)
+    assert " ".join(" ".join(lines).split()) == " ".join(note.split())

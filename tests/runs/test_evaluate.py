@@ -116,7 +116,8 @@ def test_run_without_reference_has_no_comparison_and_is_not_a_failure(tmp_path: 
 @pytest.mark.parametrize(
     ("meta", "estimate_end", "tracking", "failure", "note"),
     [
-        ({"exit_code": -11}, 10.0, None, "exit code -11", None),
+        ({"exit_code": -11}, 10.0, None, "killed by SIGSEGV (exit code -11)", None),
+        ({"exit_code": 3}, 10.0, None, "exit code 3", None),
         ({"failure": "out of memory"}, 10.0, None, "out of memory", None),
         ({}, 7.0, None, "estimate ends early", "last valid pose at 7.00 s of 10.00 s"),
         (
@@ -285,3 +286,19 @@ def test_a_tum_protocol_metric_and_offset_auto_from_the_settings_block(tmp_path:
     tum = report.comparisons["rpe:translation:10f:tum"]
     assert tum.parameters["protocol"] == "tum"
     assert tum.stats["translation"].max < 1e-12  # the right reference stamps: no error
+
+
+def test_a_run_covering_19_percent_is_no_success_by_default(tmp_path: Path) -> None:
+    """The issue's keyframe-only run: poses to the end, but seconds apart after 1.9 s.
+
+    By hand: 10 Hz from 0 to 1.9 s covers 1.9 s; the poses at 4, 6, 8 and 10 s are 2 s
+    apart, over the 1 s ``coverage_gap_s``, and cover nothing: 1.9 / 10 = 19 %.
+    """
+    t = np.concatenate([T[T <= 1.9], [4.0, 6.0, 8.0, 10.0]])
+    folder = _run_folder(tmp_path, "run", _traj(t, _line(t)), reference=_traj(T, _line(T)))
+    report = run_report(folder)
+    assert report.coverage == pytest.approx(0.19, abs=1e-12)
+    assert (report.success, report.failure) == (False, "coverage too low")
+    assert any("cover 19% of the sequence, under the 50%" in n for n in report.notes)
+    lenient = run_report(folder, NONE.replace(min_coverage=0.1))
+    assert (lenient.success, lenient.failure) == (True, "")

@@ -120,8 +120,8 @@ def test_the_example_runs_read_the_same_as_a_root_and_through_their_manifest() -
     runs = {r.label: r for r in by_folder}
     assert runs["dvo/fr1_xyz/1"].reference == str(root / "fr1_xyz" / "reference.tum")
     assert runs["dvo/lab_loop/3"].reference is None  # the sequence without ground truth
-    assert runs["vio_ekf/fr2_desk/2"].meta.reported_failure == "exit code -11"
-    assert {r.meta.reported_failure for r in by_folder} == {"", "exit code -11"}
+    assert runs["vio_ekf/fr2_desk/2"].meta.reported_failure == "killed by SIGSEGV (exit code -11)"
+    assert {r.meta.reported_failure for r in by_folder} == {"", "killed by SIGSEGV (exit code -11)"}
     assert {r.name for r in by_manifest} >= {"kfslam/fr1_xyz/trial_1", "dvo/lab_loop/trial_3"}
 
 

@@ -76,7 +76,9 @@ def test_meta_from_keys_keeps_the_descriptive_fields_and_the_reported_failure() 
         {"algorithm": "orb", "version": "3.0", "exit_code": -11, "input_rate_hz": 10, "bag": "b"}
     )
     assert (meta.version, meta.exit_code, meta.input_rate_hz, meta.bag) == ("3.0", -11, 10.0, "b")
-    assert meta.reported_failure == "exit code -11"
+    assert (
+        meta.reported_failure == "killed by SIGSEGV (exit code -11)"
+    )  # Python's returncode: signal 11
     assert meta_from({"failure": "crashed at 12 s", "exit_code": 1}).reported_failure == (
         "crashed at 12 s"
     )

@@ -134,6 +134,26 @@ def test_an_algorithm_not_run_on_a_sequence_is_not_ranked_there() -> None:
     assert rows["b"].mean_rank == 2.0
 
 
+def test_algorithms_run_on_different_sequences_get_a_note_with_their_counts() -> None:
+    """The issue's case: one run on one sequence ranks first (mean rank 1.00) above one
+    run on two; the ranking says so, and its table shows it beside the coverage."""
+    runs = [_run("a", "s1", 0.1), _run("b", "s1", 0.2), _run("b", "s2", 0.2)]
+    ranking = rank_algorithms(runs)
+    assert ranking is not None
+    assert [(row.algorithm, row.mean_rank) for row in ranking.rows] == [("a", 1.0), ("b", 1.5)]
+    note = (
+        "The algorithms ran on different sequences (of 2: a 1, b 2): a mean rank over "
+        "fewer sequences is not comparable with one over more."
+    )
+    assert note in ranking.notes
+    table = ranking_table(ranking)
+    assert note in table.notes
+    assert "coverage" in table.headers
+    same = rank_algorithms([_run("a", "s1", 0.1), _run("b", "s1", 0.2)])
+    assert same is not None
+    assert not any("different sequences" in n for n in same.notes)
+
+
 def test_average_ranks_by_hand() -> None:
     assert average_ranks([0.3, 0.1, 0.2]) == [3.0, 1.0, 2.0]
     assert average_ranks([0.2, 0.1, 0.2, math.nan]) == [2.5, 1.0, 2.5, 4.0]

@@ -130,7 +130,7 @@ class Executor(Protocol):
         ...
 
     def describe(self) -> str:
-        """Say what it is for the summary (``local (2 workers)``)."""
+        """Say what it is for the summary (``2 local worker processes``)."""
         ...
 
     def run(self, fn: RunFunction, job: Job, feed: ChunkFeed) -> Iterator[Outcome]:

@@ -153,7 +153,7 @@ class LocalExecutor:
     --------
     >>> ex = LocalExecutor(workers=2)
     >>> ex.describe(), ex.slots
-    ('local (2 workers)', 2)
+    ('2 local worker processes', 2)
     """
 
     name = "local"
@@ -174,8 +174,8 @@ class LocalExecutor:
         return self.workers
 
     def describe(self) -> str:
-        """``local (N workers)``."""
-        return f"{self.name} ({self.workers} workers)"
+        """``N local worker processes`` (as the summary says: computed ... on them)."""
+        return f"{self.workers} local worker process{'es' if self.workers != 1 else ''}"
 
     def __enter__(self) -> Self:
         self._lifeline, self._keep = self._context.Pipe(duplex=False)

@@ -12,6 +12,7 @@ every time, the scheduler was lost, the sweep was stopped) is named in
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,10 @@ __all__ = ["SHOWN_PER_KIND", "SweepSummary"]
 
 #: Runs named per kind of failure in the printed summary (``summary.json`` has them all).
 SHOWN_PER_KIND = 20
+
+
+#: The summary fits an 80-column terminal.
+WIDTH = 80
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,36 +94,47 @@ class SweepSummary:
 
         Examples
         --------
-        >>> s = SweepSummary(out="o", executor="local (2 workers)", n_runs=4, n_ok=2,
+        >>> s = SweepSummary(out="o", executor="2 local worker processes", n_runs=4, n_ok=2,
         ...                  n_succeeded=1, n_failed=1, n_crashed=0, n_lost=1, n_reused=1,
         ...                  n_computed=3, elapsed_s=4.5, compute_s=4.0, startup_s=1.0,
         ...                  throughput=0.5, table="o/results.parquet",
-        ...                  run_failures={"exit code -11": 1},
+        ...                  run_failures={"killed by SIGSEGV (exit code -11)": 1},
         ...                  errors={"orb/MH_01/3": "FormatError: est.tum:3: bad"},
         ...                  infrastructure={"orb/MH_01/4": "SchedulerLost: gone"})
-        >>> print(s.text())  # doctest: +NORMALIZE_WHITESPACE
-        4 runs: 2 evaluated (1 succeeded), 1 failed to evaluate, 1 not evaluated
-        (0 crashed, 1 lost); 1 reused, 3 computed in 4.0 s on local (2 workers):
+        >>> print(s.text())
+        4 runs: 2 evaluated (1 succeeded), 1 failed to evaluate, 1 not evaluated (0
+        crashed, 1 lost); 1 reused, 3 computed in 4.0 s on 2 local worker processes:
         0.50 runs/s after the first result at 1.0 s
-        run failures: exit code -11 1
+        run failures: 1 killed by SIGSEGV (exit code -11)
         failed to evaluate: orb/MH_01/3: FormatError: est.tum:3: bad
         not evaluated: orb/MH_01/4: SchedulerLost: gone
         --resume computes the 1 run not evaluated
         table: o/results.parquet
+
+        Results that came too close together for a rate after the first give the rate
+        over the whole computation, start-up included, and say so:
+
+        >>> import dataclasses
+        >>> print(dataclasses.replace(s, throughput=float("nan")).text().splitlines()[2])
+        0.75 runs/s, start-up included
         """
-        rate = f"{self.throughput:.2f}" if math.isfinite(self.throughput) else "--"
-        start = f"{self.startup_s:.1f} s" if math.isfinite(self.startup_s) else "--"
+        if math.isfinite(self.throughput):
+            start = f"{self.startup_s:.1f} s" if math.isfinite(self.startup_s) else "--"
+            rate = f"{self.throughput:.2f} runs/s after the first result at {start}"
+        elif self.n_computed and self.compute_s > 0:
+            rate = f"{self.n_computed / self.compute_s:.2f} runs/s, start-up included"
+        else:
+            rate = "no rate (nothing computed)"
         head = (
             f"{self.n_runs} runs: {self.n_ok} evaluated ({self.n_succeeded} succeeded), "
             f"{self.n_failed} failed to evaluate, {self.n_not_evaluated} not evaluated "
             f"({self.n_crashed} crashed, {self.n_lost} lost); {self.n_reused} reused, "
-            f"{self.n_computed} computed in {self.compute_s:.1f} s on {self.executor}: "
-            f"{rate} runs/s after the first result at {start}"
+            f"{self.n_computed} computed in {self.compute_s:.1f} s on {self.executor}: {rate}"
         )
-        lines = [head]
-        if self.run_failures:
-            reasons = ", ".join(f"{k} {v}" for k, v in sorted(self.run_failures.items()))
-            lines.append(f"run failures: {reasons}")
+        lines = textwrap.wrap(head, WIDTH)
+        if self.run_failures:  # the count first: a reason may end in a number (exit code 3)
+            reasons = "; ".join(f"{v} {k}" for k, v in sorted(self.run_failures.items()))
+            lines += textwrap.wrap(f"run failures: {reasons}", WIDTH, subsequent_indent="  ")
         for kind, named in (
             ("failed to evaluate", self.errors),
             ("not evaluated", self.infrastructure),

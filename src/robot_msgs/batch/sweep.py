@@ -467,7 +467,8 @@ class _Sweep:
             retries=self.retries,
         )
         where = "this process" if runner is None or runner.name == "serial" else runner.describe()
-        self.say(f"bench: writing the outputs ({writer.blocks} blocks of runs) on {where}")
+        blocks = f"{writer.blocks} block{'s' if writer.blocks != 1 else ''} of runs"
+        self.say(f"bench: writing the outputs ({blocks}) on {where}")
         try:
             with writer:
                 if runner is not None and runner.name != "serial":

@@ -339,7 +339,8 @@ def flag_text(name: str, value: object) -> str:
     if declared is None:
         flag = _ARGUMENT_FLAGS.get(name)
         if flag is None:
-            return f"{name}={_value_text(value)}"
+            shown = ",".join(map(_value_text, value)) if isinstance(value, tuple) else value
+            return f"{name}={_value_text(shown)}"
         declared = (Flag(flag), None)
     flag_ = declared[0]
     if flag_.word:
@@ -353,8 +354,38 @@ def flag_text(name: str, value: object) -> str:
     return f"{flag_.name} {_shown(flag_, value)}"
 
 
-def flags_text(values: Mapping[str, object], *, bare: bool = False) -> str:
+def flag_value(name: str, value: object) -> str:
+    """Write a setting's value as its flag takes it: ``one-to-one``, ``100,200``, ``auto``.
+
+    Examples
+    --------
+    >>> flag_value("sync", "one_to_one"), flag_value("lengths_m", (100.0, 200.0))
+    ('one-to-one', '100,200')
+    >>> flag_value("offset_auto", True), flag_value("all_pairs", False), flag_value("x", 0.5)
+    ('auto', 'off', '0.5')
+    """
+    declared = _declared().get(name)
+    if declared is None:
+        if isinstance(value, tuple):
+            return ",".join(map(_value_text, value))
+        return _value_text(value)
+    flag_ = declared[0]
+    if flag_.word:
+        return flag_.word if value else "off"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return _shown(flag_, value)
+
+
+def flags_text(
+    values: Mapping[str, object],
+    *,
+    bare: bool = False,
+    defaults: Mapping[str, object] | None = None,
+) -> str:
     """Spell settings as their flags, in order; ``bare``: the values only (table cells).
+
+    With ``defaults``, only what differs from them is spelt (unset, ``None``, is never).
 
     Examples
     --------
@@ -362,7 +393,14 @@ def flags_text(values: Mapping[str, object], *, bare: bool = False) -> str:
     ('--align se3 --n-align 5', 'se3')
     >>> flags_text({})
     'the defaults'
+    >>> flags_text({"sync": "one_to_one", "n_align": None, "offset_s": 0.0}, defaults={
+    ...     "sync": "nearest", "offset_s": 0.0})
+    '--sync one-to-one'
     """
+    if defaults is not None:
+        values = {
+            k: v for k, v in values.items() if v is not None and repr(v) != repr(defaults.get(k))
+        }
     if bare:
         return " ".join(
             ",".join(map(_value_text, v)) if isinstance(v, tuple) else _value_text(v)
@@ -628,6 +666,11 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
     )
     add_label_flag(group)
     group.add_argument("--force", action="store_true", help="overwrite existing output files")
+    group.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress on stderr (shown only on a terminal, for a step over 2 s)",
+    )
 
 
 def inputs_from_args(args: argparse.Namespace) -> list[InputFile]:

@@ -32,12 +32,16 @@ if TYPE_CHECKING:
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.compare.signal import Signal
     from robot_msgs.compare.statistics import ErrorStats
+    from robot_msgs.evaluation.entry import Metric
+    from robot_msgs.evaluation.settings import EvaluationSettings
     from robot_msgs.msg import Value
+    from robot_msgs.progress import Stage
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
     "Outputs",
     "emit",
+    "evaluate_each",
     "format_results_table",
     "format_table",
     "prepare_outputs",
@@ -45,6 +49,24 @@ __all__ = [
 ]
 
 _COLUMNS = ("n", "rms", "mean", "median", "std", "min", "max")
+#: The figure a metric's own publications quote comes first: KITTI's devkit averages.
+_LEADS = {"kitti_drift": "mean"}
+
+
+def _columns(metric: str) -> tuple[str, ...]:
+    """Order ``metric``'s statistics columns: its published figure first after ``n``.
+
+    Examples
+    --------
+    >>> _columns("kitti_drift")[:3], _columns("ape")[:3]
+    (('n', 'mean', 'rms'), ('n', 'rms', 'mean'))
+    """
+    lead = _LEADS.get(metric)
+    if lead is None:
+        return _COLUMNS
+    return ("n", lead, *(c for c in _COLUMNS[1:] if c != lead))
+
+
 _TITLES = {
     "ape": "APE (absolute pose error)",
     "rpe": "RPE (relative pose error)",
@@ -52,7 +74,7 @@ _TITLES = {
     "relative_error": "relative error (rpg_trajectory_evaluation)",
 }
 #: Text output fits this many columns (notes are wrapped).
-WIDTH = 100
+WIDTH = 80
 
 
 def _number(value: float) -> str:
@@ -68,8 +90,8 @@ def _changed(comparison: Comparison, defaults: Mapping[str, Value]) -> dict[str,
     }
 
 
-def _stats_cells(stats: ErrorStats) -> list[str]:
-    return [str(stats.n), *(_number(getattr(stats, c)) for c in _COLUMNS[1:])]
+def _stats_cells(stats: ErrorStats, metric: str) -> list[str]:
+    return [str(stats.n), *(_number(getattr(stats, c)) for c in _columns(metric)[1:])]
 
 
 def _notes(notes: Sequence[str]) -> list[str]:
@@ -114,8 +136,9 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     lines.append(f"settings:  {flags_text(_changed(result, defaults))}")
     counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.counts.items())
     lines += textwrap.wrap(f"poses:     {counts}", WIDTH, subsequent_indent=" " * 11)
-    rows = tuple((s.name, s.unit or "-", *_stats_cells(s.stats)) for s in result.signals)
-    table = ReportTable("", ("signal", "unit", *_COLUMNS), rows, (False, False, *[True] * 7))
+    cells = [(s.name, s.unit or "-", *_stats_cells(s.stats, result.metric)) for s in result.signals]
+    columns = _columns(result.metric)
+    table = ReportTable("", ("signal", "unit", *columns), tuple(cells), (False, False, *[True] * 7))
     lines.append(render_text(table))
     return "\n".join(lines + _notes(result.notes))
 
@@ -161,13 +184,14 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
             s.unit or "-",
             *(flags_text({k: r.get(k)}, bare=True) for k in differ),
             str(c.counts.get("matched", "-")),
-            *_stats_cells(s.stats),
+            *_stats_cells(s.stats, c.metric),
         )
         for c, r in zip(comparisons, records, strict=True)
         for s in c.signals
     ]
     numeric = (*[False] * (len(headers) - 1), True, *[True] * 7)
-    lines.append(render_text(ReportTable("", (*headers, *_COLUMNS), tuple(rows), numeric)))
+    columns = _columns(first.metric)
+    lines.append(render_text(ReportTable("", (*headers, *columns), tuple(rows), numeric)))
     return "\n".join(lines + _notes([f"{c.estimate}: {n}" for c in comparisons for n in c.notes]))
 
 
@@ -329,6 +353,46 @@ def emit(
         _say(args, path)
 
 
+def _step(args: argparse.Namespace, text: str) -> Stage:
+    """Progress of one long step: on a terminal after 2 s, never with ``--quiet``."""
+    from robot_msgs.progress import Stage  # noqa: PLC0415
+
+    return Stage(text, stream=None if getattr(args, "quiet", False) else sys.stderr)
+
+
+def evaluate_each(
+    args: argparse.Namespace,
+    command: str,
+    reference: PoseTrajectory,
+    estimates: Sequence[PoseTrajectory],
+    names: tuple[str, Sequence[str]],
+    settings: EvaluationSettings,
+    metric: Metric,
+) -> list[EvaluationResult]:
+    """Evaluate each estimate against ``reference`` with ``metric``, each a progress step.
+
+    ``names`` are the reference's and the estimates' as given. A step that takes over
+    2 s (an offset search, 10^6 poses) says so on a terminal (:class:`Stage`).
+    """
+    from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
+
+    searching = " (searching the clock offset)" if settings.offset_auto else ""
+    ref_name, est_names = names
+    results = []
+    for estimate, name in zip(estimates, est_names, strict=True):
+        with _step(args, f"{command}: evaluating {name}{searching}"):
+            (result,) = evaluate(
+                reference,
+                estimate,
+                settings,
+                metrics=[metric],
+                reference_name=ref_name,
+                estimate_name=name,
+            )
+        results.append(result)
+    return results
+
+
 def write_plot(
     args: argparse.Namespace,
     results: Sequence[EvaluationResult],
@@ -349,7 +413,8 @@ def write_plot(
 
     names = legend_names([r.comparison.estimate for r in results], args.label)
     entries = list(zip(names, results, strict=True))
-    fig = evaluation_figure(entries, signals, title=title, plane=args.plot_plane, at=at)
-    path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
+    with _step(args, f"drawing {args.plot}"):
+        fig = evaluation_figure(entries, signals, title=title, plane=args.plot_plane, at=at)
+        path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
     _say(args, path)
     return path

@@ -16,7 +16,7 @@ from robot_msgs.cli._evaluation_args import (
     settings_from_args,
     unknown_covariances_of,
 )
-from robot_msgs.cli._evaluation_output import emit, prepare_outputs, write_plot
+from robot_msgs.cli._evaluation_output import emit, evaluate_each, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.settings import Ape, EvaluationSettings
@@ -48,7 +48,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     """Compute the APE of each estimate and report it; return 0."""
     from robot_msgs.evaluation.consistency import NEES_DOF  # noqa: PLC0415
-    from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
 
     settings = settings_from_args(args, EvaluationSettings())
     spec = settings_from_args(args, Ape())
@@ -63,17 +62,9 @@ def run(args: argparse.Namespace) -> int:
                     "covariances: choose a topic that sets them"
                 )
                 raise ValidationError(msg)
-    results = [
-        evaluate(
-            reference,
-            estimate,
-            settings,
-            metrics=[spec],
-            reference_name=ref_name,
-            estimate_name=name,
-        )[0]
-        for estimate, name in zip(estimates, est_names, strict=True)
-    ]
+    results = evaluate_each(
+        args, "ape", reference, estimates, (ref_name, est_names), settings, spec
+    )
     emit(args, results, plans, estimates, {**Ape().record(), **EvaluationSettings().record()})
     if args.plot is not None:
         write_plot(

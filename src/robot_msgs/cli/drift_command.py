@@ -11,7 +11,7 @@ from robot_msgs.cli._evaluation_args import (
     read_inputs_from_args,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import emit, prepare_outputs, write_plot
+from robot_msgs.cli._evaluation_output import emit, evaluate_each, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.evaluation.settings import RPG_SETTINGS, Drift, EvaluationSettings
 
@@ -28,9 +28,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=COMMANDS["drift"],
         description=(
             "KITTI protocol: segments of 100..800 m of ground-truth path, one starting every "
-            "10 frames; translation error in %% and rotation error in deg/m, averaged over "
+            "10 frames; translation error in % and rotation error in deg/m, averaged over "
             "all segments (the published KITTI figures). --protocol rpg: "
-            "rpg_trajectory_evaluation's relative error over 10..50 %% of the path length."
+            "rpg_trajectory_evaluation's relative error over 10..50 % of the path length."
         ),
     )
     add_input_args(parser)
@@ -51,21 +51,14 @@ def run(args: argparse.Namespace) -> int:
     Flags the protocol would ignore are refused; an error about the segments names its
     flag (``--lengths``, ``--step``, ``--fractions``).
     """
-    from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
-
     spec = settings_from_args(args, Drift())
     # rpg_trajectory_evaluation's defaults: one-to-one within 0.02 s, Sim(3).
     base = EvaluationSettings() if spec.protocol == "kitti" else RPG_SETTINGS
     settings = settings_from_args(args, base)
     plans = prepare_outputs(args)
     (reference, estimate), (ref_name, est_name) = read_inputs_from_args(args)
-    (result,) = evaluate(
-        reference,
-        estimate,
-        settings,
-        metrics=[spec],
-        reference_name=ref_name,
-        estimate_name=est_name,
+    (result,) = evaluate_each(
+        args, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec
     )
     defaults = Drift(protocol=spec.protocol).record(reference.path_length_m)
     emit(args, [result], plans, [estimate], {**defaults, **base.record()})

@@ -133,8 +133,8 @@ def run(args: argparse.Namespace) -> int:
 
         figure = results_figure(named, labels=labels)
     print("\n\n".join(render_text(t) for t in comparison.tables))
-    for note in comparison.notes:
-        print(f"NOTE: {note}")
+    for note in comparison.notes:  # the library's `force=True` is this command's flag
+        print(f"NOTE: {note.replace('`force=True`', '--force-ranking')}")
     for name, text in contents.items():
         print(f"wrote {write_atomic(outputs[name], text, force=args.force)}")
     if figure is not None:

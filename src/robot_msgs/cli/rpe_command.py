@@ -16,7 +16,7 @@ from robot_msgs.cli._evaluation_args import (
     read_inputs_from_args,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import emit, prepare_outputs, write_plot
+from robot_msgs.cli._evaluation_output import emit, evaluate_each, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings, Rpe
 
@@ -50,24 +50,14 @@ def run(args: argparse.Namespace) -> int:
 
     A delta that gives no pose pair is an error naming ``--delta``.
     """
-    from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
-
     settings = settings_from_args(args, EvaluationSettings())
     pairs = pair_list_from_args(args, PairSettings(), settings=settings)
     spec = settings_from_args(args, Rpe()).replace(pairs=tuple(pairs))
     plans = prepare_outputs(args, args.estimates)
     (reference, *estimates), (ref_name, *est_names) = read_inputs_from_args(args)
-    results = [
-        evaluate(
-            reference,
-            estimate,
-            settings,
-            metrics=[spec],
-            reference_name=ref_name,
-            estimate_name=name,
-        )[0]
-        for estimate, name in zip(estimates, est_names, strict=True)
-    ]
+    results = evaluate_each(
+        args, "rpe", reference, estimates, (ref_name, est_names), settings, spec
+    )
     emit(args, results, plans, estimates, {**Rpe().record(), **EvaluationSettings().record()})
     if args.plot is not None:
         deltas = " ".join(f"{p.delta:g}" for p in pairs)

@@ -151,16 +151,29 @@ class SettingsTally:
                 continue
             if not force:
                 examples = {repr(record.get(key)): where for record, where in reversed(records)}
-                shown = "; ".join(f"{v} in {examples[v]}" for v in list(seen)[:3])
+                shown = "; ".join(
+                    f"{_said(v, key, records)} in {examples[v]}" for v in list(seen)[:3]
+                )
                 msg = (
                     f"Refusing to mix results made with different `{key}` settings "
-                    f"({shown}); evaluate them with the same settings, or force the mix "
-                    "and say so"
+                    f"({shown}); evaluate them with the same settings, or rank them "
+                    "anyway with `force=True` (the ranking then says so)"
                 )
                 raise SettingsMismatchError(msg)
             shared[key] = _MIXED
         shared.pop("metric", None)
         return shared
+
+
+def _said(shown: str, key: str, records: list[tuple[dict[str, Value], str]]) -> str:
+    """Name a value as the refusal shows it: ``not recorded`` where the records lack it.
+
+    evo's result zips record only what their title states (relation, alignment, delta);
+    a setting they lack is unknown there, not ``None``.
+    """
+    if shown == "None" and all(key not in r for r, _ in records if r.get(key) is None):
+        return "not recorded"
+    return shown
 
 
 def check_same_settings(
@@ -196,8 +209,8 @@ def check_same_settings(
     Traceback (most recent call last):
     ...
     robot_msgs.errors.SettingsMismatchError: Refusing to mix results made with different \
-`align` settings ('se3' in a; 'sim3' in b); evaluate them with the same settings, or force \
-the mix and say so
+`align` settings ('se3' in a; 'sim3' in b); evaluate them with the same settings, or rank \
+them anyway with `force=True` (the ranking then says so)
     >>> check_same_settings([run("a", "se3"), run("b", "sim3")], force=True)["align"]
     '<mixed>'
     """

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 import robot_msgs
-from robot_msgs.catalog import example, examples
+from robot_msgs.catalog import catalogued, example
 from robot_msgs.docs.ros_notes import ros2_differences, ros2_url
 from robot_msgs.docs.rst import entries, sections, without_developer_notes
 from robot_msgs.errors import UnknownTypeError
@@ -277,8 +277,8 @@ def documented_types() -> dict[str, type[Msg]]:
     The tests keep this equal to the whole registry; types registered by tests only
     (family ``test/``) have no example and get no page.
     """
-    catalogued = set(examples())
-    return {name: cls for name, cls in registered_types().items() if name in catalogued}
+    names = set(catalogued())
+    return {name: cls for name, cls in registered_types().items() if name in names}
 
 
 def used_by(cls: type[Msg]) -> tuple[type[Msg], ...]:

@@ -10,17 +10,70 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from robot_msgs.errors import AlignmentError
 from robot_msgs.evaluation.consistency import NEES_DOF, nees_summary
+from robot_msgs.evaluation.fitting import align
 from robot_msgs.evaluation.pipeline import signal_of
 from robot_msgs.evaluation.relations import RELATION_UNITS, ape_errors
+from robot_msgs.evaluation.settings import EvaluationSettings
 
 if TYPE_CHECKING:
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.evaluation.pipeline import Prepared
-    from robot_msgs.evaluation.settings import Ape
+    from robot_msgs.evaluation.settings import AlignMethod, Ape
     from robot_msgs.msg import Value
+    from robot_msgs.trajectory import PoseTrajectory
 
-__all__ = ["ape_result"]
+__all__ = ["ALIGN_HINT_FACTOR", "aligned_rmse", "alignment_hint", "ape_result"]
+
+#: An unaligned translation APE this many times the best aligned one gets a hint.
+ALIGN_HINT_FACTOR = 5.0
+
+
+def aligned_rmse(ref: PoseTrajectory, est: PoseTrajectory, method: AlignMethod) -> float:
+    """Return the translation APE rmse of matched poses after a ``method`` fit on all of them."""
+    aligned = align(ref, est, settings=EvaluationSettings(align=method))[0]
+    return float(np.sqrt(np.mean(ape_errors(ref, aligned) ** 2)))
+
+
+def alignment_hint(ref: PoseTrajectory, est: PoseTrajectory, rmse: float) -> str | None:
+    """Say the aligned rmse when the unaligned ``rmse`` is over :data:`ALIGN_HINT_FACTOR` times it.
+
+    The rule, stated: an APE with no alignment (``ape``'s default, as given) that is
+    more than 5 times the rmse after the better of an SE(3) and a Sim(3) fit on all
+    matched poses measures mostly where the estimate's frame (or scale) is, not its
+    shape. Two fits on matched positions: about as long as the APE itself.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(4.0)
+    >>> xyz = np.array([[0.0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 1]])
+    >>> q = np.tile([0.0, 0, 0, 1], (4, 1))
+    >>> ref = PoseTrajectory(stamps_s=t, positions_xyz=xyz, orientations_quat_xyzw=q)
+    >>> est = PoseTrajectory(stamps_s=t, positions_xyz=0.5 * xyz + 3, orientations_quat_xyzw=q)
+    >>> hint = alignment_hint(ref, est, aligned_rmse(ref, est, "none"))
+    >>> hint.split(" the rmse")[0], alignment_hint(ref, ref, aligned_rmse(ref, ref, "none"))
+    ("hint: with `align='sim3'`", None)
+    """
+    if len(ref) < 3 or not rmse > 0:
+        return None
+    try:
+        fits = {m: aligned_rmse(ref, est, m) for m in ("se3", "sim3")}
+    except AlignmentError:  # collinear or too few distinct positions: no hint
+        return None
+    best = min(fits, key=fits.__getitem__)
+    if not rmse > ALIGN_HINT_FACTOR * fits[best]:
+        return None
+    other = "se3" if best == "sim3" else "sim3"
+    return (
+        f"hint: with `align='{best}'` the rmse is {fits[best]:.3g} m (`align='{other}'`: "
+        f"{fits[other]:.3g} m), not {rmse:.3g} m: unaligned, the APE measures the "
+        "estimate's frame and scale as well as its shape"
+    )
 
 
 def ape_result(prepared: Prepared, spec: Ape, names: tuple[str, str]) -> EvaluationResult:
@@ -40,6 +93,9 @@ def ape_result(prepared: Prepared, spec: Ape, names: tuple[str, str]) -> Evaluat
     notes: list[str] = []
     if relation in NEES_DOF:  # the chi-square bounds and the verdict go with the numbers
         estimated, counts, notes = nees_summary(errors, relation, prepared.settings.confidence)
+    if relation == "translation" and prepared.settings.align == "none":
+        hint = alignment_hint(prepared.reference, prepared.estimate, signal.stats.rms)
+        notes = [*notes, hint] if hint else notes
     return prepared.result(
         "ape",
         [signal],

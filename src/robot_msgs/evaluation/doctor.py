@@ -52,6 +52,7 @@ import numpy as np
 
 from robot_msgs.compare.diagnosis import SEVERITIES, Diagnosis, Finding
 from robot_msgs.errors import AlignmentError, AssociationError, DataWarning
+from robot_msgs.evaluation.absolute import aligned_rmse
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS, associate
 from robot_msgs.evaluation.fitting import align, umeyama
@@ -373,8 +374,8 @@ def _scale(
             return None
     if abs(s - 1.0) <= _SCALE_OFF:
         return None
-    se3 = _ape_rmse(matched_ref, matched_est, "se3")
-    sim3 = _ape_rmse(matched_ref, matched_est, "sim3")
+    se3 = aligned_rmse(matched_ref, matched_est, "se3")
+    sim3 = aligned_rmse(matched_ref, matched_est, "sim3")
     accepted = settings.align in SCALED_METHODS
     return Finding(
         kind="scale",
@@ -390,11 +391,6 @@ def _scale(
         },
         fix={} if accepted else {"align": "sim3"},
     )
-
-
-def _ape_rmse(ref: PoseTrajectory, est: PoseTrajectory, method: str) -> float:
-    aligned = align(ref, est, settings=EvaluationSettings(align=method))[0]  # type: ignore[arg-type]
-    return float(np.sqrt(np.mean(ape_errors(ref, aligned) ** 2)))
 
 
 def _extrinsic(

@@ -28,7 +28,7 @@ import html
 from typing import TYPE_CHECKING
 
 from robot_msgs.report import plots
-from robot_msgs.report.tables import ReportTable, report_tables
+from robot_msgs.report.tables import ReportTable, report_tables, settings_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -252,7 +252,7 @@ def render_html(
     say = progress or (lambda _label: None)
     figures = _Figures(result, static=static)
     n_ok = sum(r.success for r in report.runs)
-    settings = ", ".join(f"{k}={v}" for k, v in report.settings.items())
+    settings = settings_text(report.settings)
     how = (
         "Static figures (PNG)."
         if static

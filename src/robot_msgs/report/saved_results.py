@@ -73,6 +73,20 @@ def _cell(value: Value | None) -> str:
     return str(value)
 
 
+def _flag(name: str) -> str:
+    """Name the flag that sets a setting (``--max-diff``), or the setting if it has none."""
+    from robot_msgs.cli._evaluation_args import flag_of  # noqa: PLC0415 - the flags' one road
+
+    return flag_of(name) or name
+
+
+def _flag_cell(name: str, value: Value | None) -> str:
+    """Write a setting's value as its flag takes it (``one-to-one``); ``-`` when unset."""
+    from robot_msgs.cli._evaluation_args import flag_value  # noqa: PLC0415
+
+    return MISSING if value is None else flag_value(name, value)
+
+
 def _num(value: float) -> str:
     return MISSING if math.isnan(value) else f"{value:.6g}"
 
@@ -95,6 +109,7 @@ class ResultsComparison:
         "records",
         "shared",
         "tables",
+        "unrecorded",
     )
 
     def __init__(self, named: Sequence[NamedResult], *, force: bool) -> None:
@@ -102,11 +117,20 @@ class ResultsComparison:
         comparisons = [r.comparison for _, r in named]
         self.records = [c.record() for c in comparisons]
         keys = list(dict.fromkeys(k for record in self.records for k in record))
-        seen = {k: {repr(record.get(k)) for record in self.records} for k in keys}
+        # A setting a record lacks is not recorded there (evo's zips state only what their
+        # title says): unknown, so compared only among the results that record it.
+        seen = {k: {repr(record[k]) for record in self.records if k in record} for k in keys}
         self.differing = [k for k in keys if len(seen[k]) > 1]
-        # A setting one record lacks (evo's zips record few) reads as None, as `seen` says.
+        #: Settings some results do not record, with the names of those results.
+        self.unrecorded: dict[str, list[str]] = {
+            k: [name for (name, _), record in zip(named, self.records, strict=True)
+                if k not in record]
+            for k in keys
+        }  # fmt: skip
+        self.unrecorded = {k: v for k, v in self.unrecorded.items() if v}
+        first = {k: v for record in reversed(self.records) for k, v in record.items()}
         self.shared: dict[str, Value] = {
-            k: self.records[0].get(k) for k in keys if len(seen[k]) == 1
+            k: first[k] for k in keys if len(seen[k]) == 1 and k not in self.unrecorded
         }
         self.notes: list[str] = []
         self.ranking: list[str] | None = None
@@ -145,7 +169,7 @@ class ResultsComparison:
         rows = []
         for (name, result), record in zip(self.named, self.records, strict=True):
             c = result.comparison
-            varied = [_cell(record.get(k)) for k in self.differing]
+            varied = [_flag_cell(k, record.get(k)) for k in self.differing]
             for signal in c.signals:
                 stats = signal.stats
                 values = [str(stats.n), *(_num(getattr(stats, k)) for k in _STATS[1:])]
@@ -153,15 +177,27 @@ class ResultsComparison:
                 rows.append((name, _tool(name), c.metric, signal.name, unit, *varied, *values))
         headers = (
             "result", "tool", "metric", "signal", "unit",
-            *(f"{k} (differs)" for k in self.differing), *_STATS,
+            *(f"{_flag(k)} (differs)" for k in self.differing), *_STATS,
         )  # fmt: skip
         numeric = (False,) * (5 + len(self.differing)) + (True,) * len(_STATS)
         notes = ["Statistics as each tool computed them (evo's for its zips)."]
         if self.differing:
             notes.append("Columns marked (differs) are settings whose values differ.")
+        by_results: dict[tuple[str, ...], list[str]] = {}
+        for key, names in self.unrecorded.items():
+            by_results.setdefault(tuple(names), []).append(key)
+        notes += [
+            f"{len(keys)} settings ({', '.join(keys[:3])}{', ...' if len(keys) > 3 else ''}) "
+            f"are not recorded in {', '.join(names)}: not compared."
+            for names, keys in by_results.items()
+        ]
         tables = [ReportTable("Results", headers, tuple(rows), numeric, tuple(notes))]
-        shared = tuple((k, _cell(v)) for k, v in self.shared.items())
-        tables.append(ReportTable("Shared settings", ("setting", "value"), shared, (False, False)))
+        shared = tuple(  # a switch left off or a setting left unset is no flag given
+            (_flag(k), _flag_cell(k, v))
+            for k, v in self.shared.items()
+            if v is not None and v is not False
+        )
+        tables.append(ReportTable("Shared settings", ("flag", "value"), shared, (False, False)))
         if self.ranking is not None:
             by_name = dict(self.named)
             ranked = []

@@ -12,15 +12,17 @@ import csv
 import io
 import math
 import re
+import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from robot_msgs.compare.ranking import Ranking
     from robot_msgs.compare.report import Report
     from robot_msgs.compare.run_report import Repeatability, RunReport
+    from robot_msgs.msg import Value
 
 __all__ = [
     "ReportTable",
@@ -37,6 +39,7 @@ __all__ = [
     "rpe_metrics",
     "runs_csv",
     "runs_table",
+    "settings_text",
 ]
 
 MISSING = "-"
@@ -168,6 +171,28 @@ def groups_table(report: Report) -> ReportTable:
     return ReportTable("Per algorithm and sequence", headers, tuple(rows), numeric, notes)
 
 
+def settings_text(settings: Mapping[str, Value]) -> str:
+    """Spell a report's settings as the flags that set them, only where not the defaults.
+
+    The defaults are ``robot-msgs report``'s and ``bench``'s (:class:`RunSettings`; an
+    RPE's pairs, :class:`PairSettings`). One vocabulary in every output: the flag's
+    spelling (``--sync one-to-one``), never a field name or a Python ``None``.
+
+    Examples
+    --------
+    >>> settings_text({"align": "se3", "sync": "one_to_one", "n_align": None, "delta": 1.0})
+    '--sync one-to-one'
+    >>> settings_text({"align": "sim3", "confidence": 0.95})
+    '--align sim3'
+    """
+    from robot_msgs.cli._evaluation_args import flags_text  # noqa: PLC0415 - the flags' one road
+    from robot_msgs.evaluation.settings import Ape, PairSettings  # noqa: PLC0415
+    from robot_msgs.runs.run_settings import RunSettings  # noqa: PLC0415
+
+    defaults = {**Ape().record(), **PairSettings().record(), **RunSettings().record()}
+    return flags_text(settings, defaults=defaults)
+
+
 def ranking_table(ranking: Ranking) -> ReportTable:
     """Tabulate the ranking: position, algorithm, mean rank, success, score (rank) per sequence."""
     headers = (
@@ -192,7 +217,7 @@ def ranking_table(ranking: Ranking) -> ReportTable:
                 *cells,
             )
         )
-    settings = ", ".join(f"{k}={v}" for k, v in ranking.settings.items() if v is not None)
+    settings = settings_text(ranking.settings)
     notes = [
         (
             f"Ranked by the median over successful runs of {ranking.metric} {ranking.signal} "
@@ -299,7 +324,10 @@ def render_text(table: ReportTable) -> str:
 
     out = [table.title, line(table.headers), "  ".join("-" * w for w in widths)]
     out += [line(row) for row in table.rows]
-    out += [f"  {note}" for note in table.notes]
+    # Notes wrap at 80 columns (a path longer than that stays whole on its line).
+    wrap = textwrap.TextWrapper(80, initial_indent="  ", subsequent_indent="    ")
+    wrap.break_long_words = wrap.break_on_hyphens = False
+    out += [line for note in table.notes for line in wrap.wrap(note)]
     return "\n".join(out)
 
 

@@ -4,10 +4,11 @@ The one per-run evaluation of the package: ``robot-msgs report`` calls it for ea
 ``robot-msgs bench`` in its workers, so both give the same numbers for the same settings.
 
 A run succeeds when it produced a valid estimate up to the end of the sequence (within
-``end_tolerance_s``) and reported no failure of its own (``meta.json`` ``failure`` or a
-non-zero ``exit_code``). The failure reasons are short categories that aggregate well:
-the run's ``failure`` text, ``"exit code N"``, ``"no estimate"``, ``"tracking lost, not
-recovered"`` or ``"estimate ends early"``; details go to ``notes``.
+``end_tolerance_s``) that covers at least ``min_coverage`` of it (default half), and
+reported no failure of its own (``meta.json`` ``failure`` or a non-zero ``exit_code``).
+The failure reasons are short categories that aggregate well: the run's ``failure``
+text, ``"exit code N"``, ``"no estimate"``, ``"tracking lost, not recovered"``,
+``"estimate ends early"`` or ``"coverage too low"``; details go to ``notes``.
 
 Every metric of the settings is computed only on the valid poses (outside tracking
 losses), each as its own ``Comparison``: the guide's "report the overall success rate
@@ -118,6 +119,7 @@ def _judge(
     losses: tuple[TrackingLoss, ...],
     span: tuple[float, float],
     settings: RunSettings,
+    cover: float,
 ) -> tuple[str, list[str]]:
     """Return the failure category ('' for success) and notes explaining it."""
     reported = run.spec.meta.reported_failure
@@ -132,6 +134,12 @@ def _judge(
         ]
     last_valid = float(stamps[valid][-1]) if valid.any() else -math.inf
     if last_valid >= end_s - settings.end_tolerance_s:
+        if cover < settings.min_coverage:  # NaN (no span) is never below
+            note = (
+                f"the valid poses cover {cover:.0%} of the sequence, under the "
+                f"{settings.min_coverage:.0%} success needs (`min_coverage=`)"
+            )
+            return "coverage too low", [note]
         return "", []
     if losses and not losses[-1].recovered:
         lost = losses[-1].start_s - start_s
@@ -258,10 +266,10 @@ def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEval
         )
         losses = losses_from_log(run.tracking, end_s=known_end)
     valid = valid_mask(stamps, losses)
-    failure, notes = _judge(run, stamps, valid, losses, (start_s, end_s), settings)
     cover = coverage(
         stamps, losses, start_s=start_s, end_s=end_s, coverage_gap_s=settings.coverage_gap_s
     )
+    failure, notes = _judge(run, stamps, valid, losses, (start_s, end_s), settings, cover)
     results: dict[str, EvaluationResult] = {}
     if run.reference is not None and estimate is not None and valid.any():
         results, metric_notes = _metrics(run.reference, _subset(estimate, valid), run, settings)

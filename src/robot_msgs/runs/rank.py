@@ -306,6 +306,14 @@ class RankingTally:
                     "ranked together"
                 ),
             )
+        covered = {row.algorithm: len(row.ranks) for row in rows}
+        if len(set(covered.values())) > 1:
+            shown = ", ".join(f"{a} {n}" for a, n in covered.items())
+            differ = (
+                f"The algorithms ran on different sequences (of {len(sequences)}: {shown}): "
+                "a mean rank over fewer sequences is not comparable with one over more."
+            )
+            notes = (*notes, differ)
         return Ranking(
             metric=first.metric,
             signal=signal,

@@ -75,7 +75,9 @@ RUN_DEFAULTS = EvaluationSettings(align="se3")
 
 _RELATIONS = {"ape": APE_RELATIONS, "rpe": RPE_RELATIONS}
 #: The keys of a ``[settings]`` table besides the EvaluationSettings fields.
-_OWN_KEYS = frozenset({"evaluate", "statistic", "coverage_gap_s", "end_tolerance_s"})
+_OWN_KEYS = frozenset(
+    {"evaluate", "statistic", "coverage_gap_s", "end_tolerance_s", "min_coverage"}
+)
 
 
 @message("runs/MetricSpec")
@@ -163,7 +165,9 @@ class RunSettings(Msg):
     ``statistic``: the ``ErrorStats`` field aggregates and rankings compare (``"rms"``).
     ``coverage_gap_s``: consecutive estimate poses further apart leave the time between
     uncovered, seconds. ``end_tolerance_s``: a run succeeds when its last valid pose is
-    at most this before the end of the sequence, seconds.
+    at most this before the end of the sequence, seconds. ``min_coverage``: and when its
+    valid poses cover at least this share of the sequence (default 0.5: a keyframe-only
+    output, poses seconds apart, covering 19 % is no success).
     """
 
     evaluation: EvaluationSettings = RUN_DEFAULTS
@@ -187,6 +191,16 @@ class RunSettings(Msg):
         ),
         Flag("--end-tolerance", "SECONDS", group=_JUDGE),
     ] = 1.0
+    min_coverage: Annotated[
+        float,
+        Meta(
+            ge=0,
+            le=1,
+            description="a run succeeds only if its valid poses cover at least this share "
+            "of the sequence (see --coverage-gap), 0..1",
+        ),
+        Flag("--min-coverage", "SHARE", group=_JUDGE),
+    ] = 0.5
 
     def _validate(self) -> None:
         for name in ("coverage_gap_s", "end_tolerance_s"):

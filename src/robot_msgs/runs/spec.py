@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import signal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -44,12 +45,26 @@ class RunMeta:
 
     @property
     def reported_failure(self) -> str:
-        """The failure the run reported: its ``failure`` text, ``"exit code N"``, or ``""``."""
+        """The failure the run reported: its ``failure`` text, its exit code, or ``""``.
+
+        A negative exit code is a signal's (Python's ``returncode``), named as such.
+
+        Examples
+        --------
+        >>> RunMeta(exit_code=-11).reported_failure, RunMeta(exit_code=3).reported_failure
+        ('killed by SIGSEGV (exit code -11)', 'exit code 3')
+        """
         if self.failure:
             return self.failure
-        if self.exit_code not in (None, 0):
-            return f"exit code {self.exit_code}"
-        return ""
+        if self.exit_code is None or self.exit_code == 0:
+            return ""
+        if self.exit_code < 0:
+            try:
+                name = signal.Signals(-self.exit_code).name
+            except ValueError:
+                name = f"signal {-self.exit_code}"
+            return f"killed by {name} (exit code {self.exit_code})"
+        return f"exit code {self.exit_code}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
