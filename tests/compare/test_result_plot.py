@@ -44,7 +44,7 @@ def test_plot_returns_a_figure_of_the_results_own_data(result: EvaluationResult)
     errors = result.series["translation"].errors
     assert np.array_equal(points.get_offsets()[:, 0], result.estimate.positions_xyz[:, axes[0]])
     assert np.array_equal(points.get_array(), errors)
-    assert points.get_label() == "rgbdslam (colour: error)"
+    assert points.get_label() == "rgbdslam (colour: error, as on the right)"
     # The errors over time, and their rms and mean computed here with NumPy.
     lines = {line.get_label().split()[0]: line for line in err.get_lines()}
     assert np.array_equal(lines["error"].get_ydata(), errors)
