@@ -45,3 +45,24 @@ def write_kitti(path: Path, positions: Float64Array) -> Path:
 def stats_of(comparison: dict[str, Any]) -> dict[str, Any]:
     """The statistics of each signal of a comparison's JSON form, by signal name."""
     return {s["name"]: s["stats"] for s in comparison["signals"]}
+
+
+def numbered_table(text: str) -> dict[str, dict[str, str]]:
+    """Read a table printed with rows named by long paths: ``#k  NAME`` lines, a blank
+    line, then a line a column (``header  value1  value2``); ``{name: {header: value}}``."""
+    lines = text.splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("#1  ")))
+    names: dict[str, str] = {}
+    while lines[start].startswith("#"):
+        label, name = lines[start].split(None, 1)
+        names[label] = name
+        start += 1
+    labels = lines[start + 1].split()
+    table: dict[str, dict[str, str]] = {names[label]: {} for label in labels}
+    for line in lines[start + 2 :]:
+        if not line or line.startswith("  "):
+            break  # the table's end or its notes
+        head, *values = line.rsplit(None, len(labels))
+        for label, value in zip(labels, values, strict=True):
+            table[names[label]][head] = value
+    return table

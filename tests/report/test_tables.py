@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from robot_msgs.catalog import example
 from robot_msgs.compare import Ranking, Report
 from robot_msgs.report.tables import (
@@ -151,3 +154,107 @@ def test_table_notes_wrap_at_80_columns() -> None:
     assert len(lines) == 3
     assert all(len(line) <= 80 for line in lines)
     assert " ".join(" ".join(lines).split()) == " ".join(note.split())
+
+
+_HEADER = st.text(alphabet="abcxyz0123456789._", min_size=1, max_size=14)
+
+
+def _check_folded(
+    data: st.DataObject, columns: int, rows: int, width: int, names: range, cell: int = 14
+) -> None:
+    """Law of :func:`render_text` on a drawn table whose row names' lengths are in ``names``.
+
+    Folded: each line fits ``width`` unless its block holds one column besides the keys;
+    the blocks' columns, keys set apart, are the table's in order, each once, with its
+    cells. Transposed or records (names wider than half the width): every cell once, in
+    its row's column or record.
+    """
+    headers = tuple(f"{data.draw(_HEADER)}#{i}" for i in range(columns))
+    numeric = (
+        False,
+        *data.draw(st.lists(st.booleans(), min_size=columns - 1, max_size=columns - 1)),
+    )
+    name = st.text(alphabet="abc/._", min_size=names.start, max_size=names.stop - 1)
+    word = st.text(alphabet="abcxyz0123456789.-_", min_size=1, max_size=cell)
+    cells = tuple(
+        (data.draw(name), *data.draw(st.lists(word, min_size=columns - 1, max_size=columns - 1)))
+        for _ in range(rows)
+    )
+    text = render_text(ReportTable("T", headers, cells, numeric), width=width)
+    blocks = [b.splitlines() for b in text.split("\n\n")]
+    assert blocks[0][0] == "T"
+    blocks[0] = blocks[0][1:]
+    if blocks[0] and blocks[0][0].startswith("#1  "):
+        # Transposed: a row's name is wider than half the width; names listed once.
+        assert max(len(headers[0]), *(len(row[0]) for row in cells)) > width // 2
+        assert [line.split() for line in blocks[0]] == [[f"#{n}", row[0]] for n, row in
+                                                        enumerate(cells, start=1)]  # fmt: skip
+        lines = blocks[1]
+        assert lines[0].split() == [f"#{n}" for n in range(1, rows + 1)]
+        assert [line.split() for line in lines[1:]] == [
+            [h, *(row[i] for row in cells)] for i, h in enumerate(headers[1:], start=1)
+        ]
+        assert all(len(line) <= width for line in lines)
+        return
+    if len(blocks[0]) > 1 and not blocks[0][1].startswith("-"):
+        # Records: transposed would be wider than the width too.
+        assert max(len(headers[0]), *(len(row[0]) for row in cells)) > width // 2
+        assert len(blocks) == rows
+        for row, block in zip(cells, blocks, strict=True):
+            assert [line.split() for line in block] == [
+                list(c) for c in zip(headers, row, strict=True)
+            ]
+        return
+    heads = [block[0].split() for block in blocks]
+    keys = len(heads[0]) if len(blocks) == 1 else 0
+    while len(blocks) > 1 and all(h[keys] == heads[0][keys] for h in heads):
+        keys += 1  # the key columns start every block
+    assert [*heads[0][:keys], *(h for block in heads for h in block[keys:])] == list(headers)
+    for block, head in zip(blocks, heads, strict=True):
+        assert len(block) == 2 + rows
+        if len(head) - keys > 1:
+            assert all(len(line) <= width for line in block)
+        for row, line in zip(cells, block[2:], strict=True):
+            assert line.split() == [row[headers.index(h)] for h in head]
+
+
+@given(
+    data=st.data(),
+    columns=st.integers(1, 12),
+    rows=st.integers(0, 4),
+    width=st.integers(20, 120),
+)
+def test_a_wide_table_folds_into_blocks_that_fit_and_keep_every_cell(
+    data: st.DataObject, columns: int, rows: int, width: int
+) -> None:
+    _check_folded(data, columns, rows, width, names=range(1, 15))
+
+
+@given(
+    data=st.data(),
+    columns=st.integers(2, 8),
+    rows=st.integers(1, 5),
+    width=st.integers(30, 80),
+)
+def test_rows_named_by_long_paths_are_transposed_or_printed_as_records(
+    data: st.DataObject, columns: int, rows: int, width: int
+) -> None:
+    _check_folded(data, columns, rows, width, names=range(41, 71), cell=9)
+
+
+def test_an_ape_table_of_six_digit_statistics_folds_to_80_columns_keeping_each_digit() -> None:
+    """Issue 21: ape's table was 91 columns wide on fr1_xyz; folded 4 + 3 it fits 80."""
+    row = ("translation", "m", "785", "0.0134701", "0.0120245", "0.0111832", "0.00607081",
+           "0.000955046", "0.0347595")  # fmt: skip
+    headers = ("signal", "unit", "n", "rms", "mean", "median", "std", "min", "max")
+    text = render_text(ReportTable("", headers, (row,), (False, False, *[True] * 7)))
+    assert text.splitlines() == [
+        "",
+        "signal       unit    n        rms       mean     median",
+        "-----------  ----  ---  ---------  ---------  ---------",
+        "translation  m     785  0.0134701  0.0120245  0.0111832",
+        "",
+        "signal       unit         std          min        max",
+        "-----------  ----  ----------  -----------  ---------",
+        "translation  m     0.00607081  0.000955046  0.0347595",
+    ]

@@ -297,8 +297,106 @@ def report_tables(report: Report) -> list[ReportTable]:
 # --------------------------------------------------------------------------- renderers
 
 
-def render_text(table: ReportTable) -> str:
+#: Text output fits this many terminal columns.
+TEXT_WIDTH = 80
+
+
+def _column_blocks(widths: Sequence[int], keys: int, width: int) -> list[list[int]]:
+    """Split column indices into blocks no wider than ``width``, each repeating the keys.
+
+    ``keys`` leading columns name a row and start every block; the other columns fill
+    as few blocks as fit, shared out evenly (4 + 3 rather than 6 + 1), at least one per
+    block (a single column wider than ``width`` stays whole). One block when the whole
+    table fits.
+
+    Examples
+    --------
+    >>> _column_blocks([6, 4, 9, 9, 9], keys=2, width=40)
+    [[0, 1, 2, 3], [0, 1, 4]]
+    >>> _column_blocks([6, 4, 9, 9, 9, 9, 9], keys=2, width=50)
+    [[0, 1, 2, 3, 4], [0, 1, 5, 6]]
+    >>> _column_blocks([6, 4, 9], keys=2, width=40)
+    [[0, 1, 2]]
+    """
+    base = sum(widths[:keys]) + 2 * max(keys - 1, 0)
+
+    def fill(most: int) -> list[list[int]]:
+        blocks: list[list[int]] = []
+        block, used = list(range(keys)), base
+        for i in range(keys, len(widths)):
+            extra = widths[i] + (2 if block else 0)
+            if len(block) > keys and (used + extra > width or len(block) - keys >= most):
+                blocks.append(block)
+                block, used = list(range(keys)), base
+                extra = widths[i] + (2 if block else 0)
+            block.append(i)
+            used += extra
+        return [*blocks, block]
+
+    rest = len(widths) - keys
+    greedy = fill(rest)
+    even = fill(-(-rest // len(greedy)))
+    return even if len(even) == len(greedy) else greedy
+
+
+def _transposed(table: ReportTable, width: int) -> list[str]:
+    r"""Render rows named by long texts (paths): numbered columns, or one record a row.
+
+    The names are listed once as ``#1``, ``#2``, ...; the table then has a line per
+    column and a column per row, so values of different rows stand side by side. When
+    that is wider than ``width`` too, each row is printed as a record, one ``header
+    value`` line a column, as ``psql`` does.
+
+    Examples
+    --------
+    >>> t = ReportTable("", ("result", "rms"), (("a/long/path.json", "0.5"), ("b.zip", "1")),
+    ...                 (False, True))
+    >>> print("\n".join(_transposed(t, 20)))
+    #1  a/long/path.json
+    #2  b.zip
+    <BLANKLINE>
+          #1  #2
+    rms  0.5   1
+    >>> print("\n".join(_transposed(t, 11)))
+    result  a/long/path.json
+    rms     0.5
+    <BLANKLINE>
+    result  b.zip
+    rms     1
+    """
+    labels = [f"#{n}" for n in range(1, len(table.rows) + 1)]
+    heads = table.headers[1:]
+    lead = max(len(h) for h in heads) if heads else 0
+    columns = [
+        max(len(label), *(len(c) for c in row[1:]))
+        for label, row in zip(labels, table.rows, strict=True)
+    ]
+    if heads and lead + sum(w + 2 for w in columns) <= width:
+        out = [f"{label}  {row[0]}".rstrip() for label, row in zip(labels, table.rows, strict=True)]
+        numbered = (label.rjust(w) for label, w in zip(labels, columns, strict=True))
+        out += ["", "  ".join([" " * lead, *numbered])]
+        for i, head in enumerate(heads, start=1):
+            cells = (row[i].rjust(w) for row, w in zip(table.rows, columns, strict=True))
+            out.append("  ".join([head.ljust(lead), *cells]).rstrip())
+        return out
+    name = max(len(h) for h in table.headers)
+    out = []
+    for n, row in enumerate(table.rows):
+        out += [""] if n else []
+        out += [f"{h.ljust(name)}  {c}".rstrip() for h, c in zip(table.headers, row, strict=True)]
+    return out
+
+
+def render_text(table: ReportTable, width: int = TEXT_WIDTH) -> str:
     """Render a plain-text table for the terminal, columns padded, numbers right-aligned.
+
+    A table wider than ``width`` columns is folded, as pandas prints wide frames: the
+    leading text columns that name a row (at most half the width) start each block,
+    and the other columns follow in blocks that fit, separated by a blank line. When
+    the name alone is wider than half the width (a long path), the names are listed
+    once as ``#1``, ``#2``, ... and the table is transposed to a line a column, or,
+    wider still, each row is printed as a record (:func:`_transposed`). Every digit is
+    kept.
 
     Examples
     --------
@@ -309,23 +407,59 @@ def render_text(table: ReportTable) -> str:
     ----  -----
     a       1.5
     bb    10.25
+    >>> row = ("translation", "0.0134701", "0.0347595")
+    >>> wide = ReportTable("W", ("signal", "rms", "max"), (row,), (False, True, True))
+    >>> print(render_text(wide, width=24))
+    W
+    signal             rms
+    -----------  ---------
+    translation  0.0134701
+    <BLANKLINE>
+    signal             max
+    -----------  ---------
+    translation  0.0347595
+    >>> long = ReportTable("L", ("estimate", "rms", "max"), (("a/long/path/to/an/estimate.tum",
+    ...                    "0.0134701", "0.0347595"),), (False, True, True))
+    >>> print(render_text(long, width=40))
+    L
+    #1  a/long/path/to/an/estimate.tum
+    <BLANKLINE>
+                #1
+    rms  0.0134701
+    max  0.0347595
     """
     widths = [
         max(len(h), *(len(r[i]) for r in table.rows)) if table.rows else len(h)
         for i, h in enumerate(table.headers)
     ]
+    keys = 0
+    while (
+        keys < len(widths) - 1
+        and not table.numeric[keys]
+        and sum(widths[: keys + 1]) + 2 * keys <= width // 2
+    ):
+        keys += 1
+    keys = max(keys, 1) if len(widths) > 1 else 0
 
-    def line(cells: Sequence[str]) -> str:
+    def line(cells: Sequence[str], columns: Sequence[int]) -> str:
         parts = [
-            c.rjust(w) if num else c.ljust(w)
-            for c, w, num in zip(cells, widths, table.numeric, strict=True)
+            cells[i].rjust(widths[i]) if table.numeric[i] else cells[i].ljust(widths[i])
+            for i in columns
         ]
         return "  ".join(parts).rstrip()
 
-    out = [table.title, line(table.headers), "  ".join("-" * w for w in widths)]
-    out += [line(row) for row in table.rows]
-    # Notes wrap at 80 columns (a path longer than that stays whole on its line).
-    wrap = textwrap.TextWrapper(80, initial_indent="  ", subsequent_indent="    ")
+    out = [table.title]
+    wide = sum(widths) + 2 * (len(widths) - 1) > width
+    if wide and table.rows and not table.numeric[0] and widths[0] > width // 2:
+        out += _transposed(table, width)
+    else:
+        for n, columns in enumerate(_column_blocks(widths, keys, width)):
+            out += [""] if n else []
+            out.append(line(table.headers, columns))
+            out.append("  ".join("-" * widths[i] for i in columns))
+            out += [line(row, columns) for row in table.rows]
+    # Notes wrap at the width (a path longer than that stays whole on its line).
+    wrap = textwrap.TextWrapper(width, initial_indent="  ", subsequent_indent="    ")
     wrap.break_long_words = wrap.break_on_hyphens = False
     out += [line for note in table.notes for line in wrap.wrap(note)]
     return "\n".join(out)
