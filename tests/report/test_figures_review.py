@@ -23,6 +23,7 @@ from robot_msgs.io import read_trajectory
 from robot_msgs.io.evo_results import read_evo_result
 from robot_msgs.report import figures
 from robot_msgs.report.figures import evaluation_figure, overlay_figure, results_figure
+from robot_msgs.report.saved_results import error_distances_m
 from tests.cli.evaluation_files import line_positions, write_kitti
 
 if TYPE_CHECKING:
@@ -223,7 +224,10 @@ def _evo_distances() -> Any:
 
 def test_res_names_every_panel_and_draws_evos_distances(result: EvaluationResult) -> None:
     named = [("runs/ours/a.json", result), (str(EVO_ZIP), read_evo_result(EVO_ZIP))]
-    fig = results_figure(named)
+    # As res does: evo's distances are read from its zip by the saved-results road.
+    firsts = [(p, r, r.comparison.signals[0].series) for p, r in named]
+    distances = [error_distances_m(p, r, s) for p, r, s in firsts if s is not None]
+    fig = results_figure(named, distances=distances)
     over_time, over_distance, box, violin, histogram = fig.axes
     names = ["a", "fr1_xyz_ape_se3"]
     for ax in (over_time, over_distance, histogram):

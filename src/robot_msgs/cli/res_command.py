@@ -130,8 +130,14 @@ def run(args: argparse.Namespace) -> int:
     figure = None
     if args.plot is not None:
         from robot_msgs.report.figures import results_figure  # noqa: PLC0415
+        from robot_msgs.report.saved_results import error_distances_m  # noqa: PLC0415
 
-        figure = results_figure(named, labels=labels)
+        firsts = [(path, result, result.comparison.signals[0].series) for path, result in named]
+        distances = [
+            None if series is None else error_distances_m(path, result, series)
+            for path, result, series in firsts
+        ]
+        figure = results_figure(named, labels=labels, distances=distances)
     print("\n\n".join(render_text(t) for t in comparison.tables))
     for note in comparison.notes:  # the library's `force=True` is this command's flag
         print(f"NOTE: {note.replace('`force=True`', '--force-ranking')}")

@@ -45,12 +45,12 @@ __all__ = [
     "PLANES",
     "auto_plane",
     "break_gaps",
-    "error_distances_m",
     "error_time_label",
     "evaluation_figure",
     "figure_format",
     "figure_size_in",
     "overlay_figure",
+    "reference_distances_m",
     "results_figure",
     "roll_pitch_yaw_deg",
     "save_figure",
@@ -467,8 +467,12 @@ def overlay_figure(
     return fig
 
 
-def _distance_m(result: EvaluationResult, series: ErrorSeries) -> Float64Array | None:
-    """Path distance along the matched reference at each error, metres; None without one."""
+def reference_distances_m(result: EvaluationResult, series: ErrorSeries) -> Float64Array | None:
+    """Path distance along the matched reference at each error of ``series``, metres.
+
+    None when the result keeps no matched reference (evo's zips: their own distances
+    are read by :func:`~robot_msgs.report.saved_results.error_distances_m`).
+    """
     ref = result.reference.positions_xyz
     if len(ref) < 2 or len(result.reference) != len(result.estimate):
         return None
@@ -478,25 +482,6 @@ def _distance_m(result: EvaluationResult, series: ErrorSeries) -> Float64Array |
         return None
     out: Float64Array = travelled[rows]
     return out
-
-
-def error_distances_m(
-    path: str, result: EvaluationResult, series: ErrorSeries
-) -> Float64Array | None:
-    """Distance along the reference at each of a saved result's errors, metres, or None.
-
-    Ours: the matched reference's path travelled to the error's pose. evo's zips keep no
-    trajectory but carry the distance itself (``distances_from_start.npy``), read here.
-    What both ``res --plot`` and ``res --html`` draw the error-over-distance panel from.
-    """
-    distance = _distance_m(result, series)
-    if distance is None and Path(path).suffix.lower() == ".zip":
-        from robot_msgs.io.evo_results import read_evo_distances  # noqa: PLC0415
-
-        found = read_evo_distances(path)
-        if found is not None and found.size == len(series):
-            distance = np.asarray(found, dtype=np.float64)
-    return distance
 
 
 def error_time_label(results: Sequence[EvaluationResult]) -> str:
@@ -523,17 +508,22 @@ def error_time_label(results: Sequence[EvaluationResult]) -> str:
 
 
 def results_figure(
-    named: Sequence[tuple[str, EvaluationResult]], *, labels: Sequence[str] | None = None
+    named: Sequence[tuple[str, EvaluationResult]],
+    *,
+    labels: Sequence[str] | None = None,
+    distances: Sequence[Float64Array | None] | None = None,
 ) -> Any:
     """Compare saved results: error over time and over distance, box, violin, histogram.
 
     Each result's first signal is drawn, named ``labels`` (default
     :func:`~robot_msgs.report.figure_text.legend_names` of the paths): in every legend,
     and under its box and violin. Time is seconds (or frames) since the result's first
-    error; distance is the reference path travelled to the error's pose
-    (:func:`error_distances_m`; results with neither a matched reference nor evo's
-    distances are left out of that panel and its legend says so). Every result shares
-    one colour across the panels.
+    error; distance is the reference path travelled to the error's pose, one ``(N,)``
+    array (metres) or None per result of its first signal's errors, as
+    :func:`~robot_msgs.report.saved_results.error_distances_m` reads them (default: from
+    the matched reference, :func:`reference_distances_m`); a result without is left out
+    of that panel and its legend says so. Every result shares one colour across the
+    panels.
 
     Raises
     ------
@@ -557,7 +547,7 @@ def results_figure(
     histogram = fig.add_subplot(grid[1, 4:])
     label = signal_label(firsts[0])
     samples = []
-    for k, ((path, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
+    for k, ((_, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
         colour = _PALETTE[k % len(_PALETTE)]
         series = signal.series
         if series is None:  # a summary: nothing to draw but its name
@@ -567,8 +557,8 @@ def results_figure(
         times = series.stamps_s - (series.stamps_s[0] if len(series) else 0.0)
         t, e = break_gaps(times, series.errors)
         over_time.plot(t, e, lw=1, color=colour, label=name)
-        distance = error_distances_m(path, result, series)
-        if distance is None:
+        distance = reference_distances_m(result, series) if distances is None else distances[k]
+        if distance is None or distance.size != len(series):
             over_distance.plot([], [], color=colour, label=f"{name} (no distances)")
         else:
             order = np.argsort(distance, kind="stable")

@@ -458,16 +458,13 @@ def results_plots(
     ``labels`` (default: :func:`~robot_msgs.report.figure_text.legend_names` of the
     paths; the path is in the hover). Time is seconds, or frames for KITTI results,
     since the result's first error; distance is
-    :func:`~robot_msgs.report.figures.error_distances_m` (evo's zips carry theirs).
+    :func:`~robot_msgs.report.saved_results.error_distances_m` (evo's zips carry theirs).
     Violins end at the smallest and largest error, as the Matplotlib figure's do.
     Returns ``(kind, caption, figure)``.
     """
     from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
-    from robot_msgs.report.figures import (  # noqa: PLC0415
-        error_distances_m,
-        error_time_label,
-        signal_label,
-    )
+    from robot_msgs.report.figures import error_time_label, signal_label  # noqa: PLC0415
+    from robot_msgs.report.saved_results import error_distances_m  # noqa: PLC0415
 
     names = list(labels) if labels is not None else legend_names([p for p, _ in named])
     label = signal_label(named[0][1].comparison.signals[0])

@@ -27,12 +27,15 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.compare.signal import ErrorSeries
     from robot_msgs.msg import Value
+    from robot_msgs.typing import Float64Array
 
 __all__ = [
     "NamedResult",
     "ResultsComparison",
     "compare_results",
+    "error_distances_m",
     "load_saved_results",
     "results_csv",
 ]
@@ -274,3 +277,27 @@ def results_csv(comparison: ResultsComparison) -> str:
                 ["" if isinstance(v, float) and math.isnan(v) else csv_cell(v) for v in values]
             )
     return buffer.getvalue()
+
+
+def error_distances_m(
+    path: str, result: EvaluationResult, series: ErrorSeries
+) -> Float64Array | None:
+    """Distance along the reference at each of a saved result's errors, metres, or None.
+
+    Ours: the matched reference's path travelled to the error's pose
+    (:func:`~robot_msgs.report.figures.reference_distances_m`). evo's zips keep no
+    trajectory but carry the distance itself (``distances_from_start.npy``), read here.
+    What both ``res --plot`` and ``res --html`` draw the error-over-distance panel from.
+    """
+    import numpy as np  # noqa: PLC0415
+
+    from robot_msgs.report.figures import reference_distances_m  # noqa: PLC0415
+
+    distance = reference_distances_m(result, series)
+    if distance is None and Path(path).suffix.lower() == ".zip":
+        from robot_msgs.io.evo_results import read_evo_distances  # noqa: PLC0415
+
+        found = read_evo_distances(path)
+        if found is not None and found.size == len(series):
+            distance = np.asarray(found, dtype=np.float64)
+    return distance
