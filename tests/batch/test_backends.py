@@ -27,3 +27,11 @@ def test_a_scheduler_address_means_dask() -> None:
     pytest.importorskip("distributed")
     executor = make_executor("local", scheduler="10.0.0.5:8786")
     assert executor.describe() == "dask (tcp://10.0.0.5:8786)"  # checked, not connected
+
+
+def test_the_serial_executor_is_described_as_the_flag_that_chose_it() -> None:
+    """Issue 21: bench printed "computing 5 runs on serial"."""
+    with make_executor("serial") as serial:
+        assert f"computing 5 runs on {serial.describe()}" == (
+            "computing 5 runs on one process (--serial)"
+        )

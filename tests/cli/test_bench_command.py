@@ -23,6 +23,7 @@ from robot_msgs.limits import max_workers
 from robot_msgs.report import build_report
 from robot_msgs.runs import load_runs
 from robot_msgs.runs.run_settings import RUN_DEFAULTS
+from tests.hostile import deadline
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -212,6 +213,31 @@ def test_a_run_that_cannot_be_read_fails_the_bench_unless_partial_results_are_al
     for out in (tmp_path / "strict", tmp_path / "partial"):
         assert _json(out / "summary.json")["complete"] is False
         assert _ape_rms(out)[0] == pytest.approx(0.05, abs=1e-9)
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo"])
+@pytest.mark.parametrize("executor", ["--serial", "--workers=2"])
+def test_an_estimate_that_is_a_device_or_a_fifo_fails_its_run_at_once_without_being_read(
+    special: str, executor: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 23: a /dev/zero estimate never ended (hashed with no bound); a FIFO was read
+    to hash it and again to evaluate. Both are named and the run fails, read 0 times."""
+    root = _tree(tmp_path / "runs")
+    estimate = root / "orb" / "MH_01" / "2" / "estimate.tum"
+    estimate.unlink()
+    if special == "fifo":
+        os.mkfifo(estimate)  # no writer: any open for reading would block
+        kind = "a pipe (FIFO)"
+    else:
+        estimate.symlink_to(special)
+        kind = "a character device"
+    argv = ["bench", str(root), executor, "--quiet", "--out", str(tmp_path / "out")]
+    with deadline(30):
+        assert main(argv) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("ERROR:")]
+    assert len(errors) == 1, errors
+    assert f"orb/MH_01/2: FormatError: {estimate}: is {kind}, not a regular file" in errors[0]
+    assert _json(tmp_path / "out" / "summary.json")["complete"] is False
 
 
 def test_settings_flags_reach_the_sweep(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -160,7 +160,7 @@ class SerialExecutor:
     --------
     >>> with SerialExecutor() as ex:
     ...     ex.describe(), ex.slots
-    ('serial', 1)
+    ('one process (--serial)', 1)
     """
 
     name = "serial"
@@ -179,8 +179,8 @@ class SerialExecutor:
         return None
 
     def describe(self) -> str:
-        """Return ``serial``."""
-        return self.name
+        """Return ``one process (--serial)``: "computing 5 runs on one process (--serial)"."""
+        return "one process (--serial)"
 
     def run(self, fn: RunFunction, job: Job, feed: ChunkFeed) -> Iterator[Outcome]:
         """Yield ``run_chunk`` of each chunk, in the feed's order."""

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from robot_msgs._version import __version__
+from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.examples import EXAMPLE_PREFIX
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ __all__ = [
     "run_identity",
     "run_key",
     "settings_identity",
+    "special_input",
     "stamp",
     "strict_stamp",
     "unchanged",
@@ -64,6 +66,8 @@ __all__ = [
 
 #: The hash and stamp of an input that does not exist (a run that wrote nothing).
 MISSING = "missing"
+#: How :func:`file_sha256` marks an input that is not a file or folder.
+SPECIAL = "special: "
 #: Seconds: a file modified this close to its hashing is re-hashed on ``--resume``.
 RACY_S = 2.0
 _READ = 1 << 20
@@ -167,7 +171,9 @@ def file_sha256(path: str | os.PathLike[str] | None) -> str:
 
     ``example:NAME`` paths are the package's shipped examples, hashed by their bytes. A
     missing input is not an error here: the run then ends as a recorded failure, and
-    the hash changes once the file appears.
+    the hash changes once the file appears. A device, FIFO or socket is not read (a
+    sweep reads its inputs once to hash them and again to evaluate them): its hash is
+    ``"special: "`` and what it is (:func:`special_input`), and the run fails saying so.
 
     Examples
     --------
@@ -186,6 +192,9 @@ def file_sha256(path: str | os.PathLike[str] | None) -> str:
             digest.update(str(item.relative_to(target)).encode() + b"\0")
             digest.update(file_sha256(item).encode())
         return digest.hexdigest()
+    kind = stream_kind(target)
+    if kind is not None:  # never read: /dev/zero does not end, a FIFO would be used up
+        return f"{SPECIAL}{kind}"
     try:
         with target.open("rb") as handle:
             while chunk := handle.read(_READ):
@@ -193,6 +202,17 @@ def file_sha256(path: str | os.PathLike[str] | None) -> str:
     except (FileNotFoundError, NotADirectoryError):
         return MISSING
     return digest.hexdigest()
+
+
+def special_input(digest: str) -> str | None:
+    """Say what an input hashed as ``digest`` is when it is not a file or folder, else None.
+
+    Examples
+    --------
+    >>> special_input(file_sha256("/dev/zero")), special_input("missing")
+    ('a character device', None)
+    """
+    return digest.removeprefix(SPECIAL) if digest.startswith(SPECIAL) else None
 
 
 class HashCache:

@@ -28,6 +28,7 @@ from robot_msgs.batch.inputs import (
     content_digest,
     input_files,
     run_key,
+    special_input,
     stamp,
     strict_stamp,
 )
@@ -304,7 +305,14 @@ def _run_one(
             if not head.current(stamps):  # the same bytes, newly stamped: trust them next time
                 _refresh(store, key, hashed_at_ns, inputs)
             return RunSummary.kept(index, head, time.perf_counter() - started)
-        result = run_task(fn, Task(run=run, settings=job.settings, digest=digest))
+        task = Task(run=run, settings=job.settings, digest=digest)
+        special = [(paths[r], kind) for r, h in hashes.items() if (kind := special_input(h))]
+        if special:  # recorded as any unreadable input is, without reading it
+            path, kind = special[0]
+            why = f"{path}: is {kind}, not a regular file: a sweep reads its inputs to hash them"
+            result = RunResult.failure(task, "failed", "FormatError", f"{why} (give a file)")
+        else:
+            result = run_task(fn, task)
         if {role: strict_stamp(path) for role, path in paths.items()} != before:
             continue  # an input moved while it was read: its hash may not be of those bytes
         result = replace(result, attempts=attempt)

@@ -268,14 +268,15 @@ def regular_file(path: Path, what: str) -> bool:
 def _is_run(listing: Listing) -> bool:
     """Whether a listed folder is a run folder: ``meta.json`` or an ``estimate.<ext>`` file.
 
-    A ``meta.json`` that is a special file (a pipe, a device) counts: reading the run
-    names it in a warning rather than skipping the folder unseen.
+    A ``meta.json`` or an estimate that is a special file (a pipe, a device) counts:
+    reading the run names it in a warning, evaluating it fails naming it, rather than
+    skipping the folder unseen.
     """
     kinds = listing.kinds
     if kinds.get("meta.json") in ("file", "other"):
         return True
     return any(
-        kind == "file"
+        kind in ("file", "other")
         and name.startswith("estimate.")
         and PurePath(name).suffix.lower() in TRAJECTORY_EXTENSIONS
         for name, kind in kinds.items()
