@@ -56,3 +56,11 @@ def test_a_sweep_too_short_to_measure_shows_no_rate() -> None:
     assert "--" not in text
     nothing = _summary(throughput=math.nan, startup_s=math.nan, n_computed=0, n_reused=100)
     assert "no rate (nothing computed)" in " ".join(nothing.text().split())
+
+
+def test_start_up_is_never_cut_at_its_hyphen() -> None:
+    """Issue 21: the summary wrapped as "start-" / "up included" where 80 columns fell."""
+    for executor in ("x" * n for n in range(1, 60)):  # the hyphen at every column
+        lines = _summary(executor=executor, throughput=math.nan).text().splitlines()
+        assert not any(line.endswith("start-") for line in lines)
+        assert "start-up included" in " ".join(lines)

@@ -131,7 +131,7 @@ class SweepSummary:
             f"({self.n_crashed} crashed, {self.n_lost} lost); {self.n_reused} reused, "
             f"{self.n_computed} computed in {self.compute_s:.1f} s on {self.executor}: {rate}"
         )
-        lines = textwrap.wrap(head, WIDTH)
+        lines = textwrap.wrap(head, WIDTH, break_on_hyphens=False)  # not start-/up
         if self.run_failures:  # the count first: a reason may end in a number (exit code 3)
             reasons = "; ".join(f"{v} {k}" for k, v in sorted(self.run_failures.items()))
             lines += textwrap.wrap(f"run failures: {reasons}", WIDTH, subsequent_indent="  ")
