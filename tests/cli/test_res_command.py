@@ -58,13 +58,18 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     # refusal as robot-msgs report), naming this command's flag and no Python None.
     assert "(differs)" not in text
     assert f"are not recorded in {evo}: not compared." in " ".join(text.split())
-    assert "NOTE: not ranked: Refusing to mix results made with different `sync` settings" in text
+    # In flag spelling: the flag, and its values as the flag takes them.
+    assert (
+        "NOTE: not ranked: Refusing to mix results made with different settings of --sync (" in text
+    )
     assert f"not recorded in {evo}" in text.split("NOTE:", 1)[1]
     assert "--force-ranking" in text
     assert "None" not in text
     shared = text.split("Shared settings", 1)[1].split("NOTE:", 1)[0].split()
     assert shared[shared.index("--align") + 1] == "se3"
     assert "--n-align" not in shared  # unset everywhere: not a row of "-"
+    assert "--confidence" not in shared  # at its default: said once, not listed
+    assert "Settings at their defaults are not listed." in " ".join(shared)
 
 
 def test_differing_settings_are_columns_and_block_the_ranking(
@@ -77,12 +82,16 @@ def test_differing_settings_are_columns_and_block_the_ranking(
     assert main(["res", str(se3), str(sim3)]) == 0
     out = capsys.readouterr().out
     assert "--align (differs)" in out
-    assert "Refusing to mix results made with different `align` settings" in out
+    assert (
+        "Refusing to mix results made with different settings of --align "
+        f"(--align se3 in {se3}; --align sim3 in {sim3})"
+    ) in out
     assert "Ranking" not in out
     assert main(["res", str(se3), str(sim3), str(none), "--force-ranking"]) == 0
     out = capsys.readouterr().out
     ranking = out.split("Ranking by rms (FORCED: settings mixed)", 1)[1].splitlines()
     order = [line.split()[1] for line in ranking[3:6]]
+    assert "NOTE: ranking FORCED across differing settings: --align" in out
     # A Sim(3) fit has one more degree of freedom than SE(3), and no alignment is worst.
     assert order == [str(sim3), str(se3), str(none)]
 
@@ -94,7 +103,9 @@ def test_same_settings_are_ranked(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["res", str(full), str(short)]) == 0
     out = capsys.readouterr().out
     assert "--t-end (differs)" in out
-    assert "NOTE: not ranked: Refusing to mix results made with different `t_end_s`" in out
+    assert (
+        "NOTE: not ranked: Refusing to mix results made with different settings of --t-end" in out
+    )
     same = _save(tmp_path, "again.npz", "--align", "se3")
     capsys.readouterr()
     assert main(["res", str(full), str(same)]) == 0

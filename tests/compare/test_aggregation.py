@@ -40,7 +40,7 @@ def test_aggregate_counts_failures_apart_from_accuracy() -> None:
 
 
 def test_mixing_alignments_raises_naming_the_setting() -> None:
-    with pytest.raises(SettingsMismatchError, match=r"different `alignment` settings"):
+    with pytest.raises(SettingsMismatchError, match=r"different settings of `alignment=`"):
         aggregate([_run(0.1, "se3", "a"), _run(0.2, "sim3", "b")])
 
 
@@ -52,7 +52,7 @@ def test_forced_mix_says_so() -> None:
 
 def test_different_metrics_do_not_mix() -> None:
     rpe = _run(0.1).replace(metric="rpe")
-    with pytest.raises(SettingsMismatchError, match=r"`metric`"):
+    with pytest.raises(SettingsMismatchError, match=r"`metric=`"):
         check_same_settings([_run(0.1), rpe])
 
 
@@ -109,7 +109,8 @@ def test_a_setting_only_later_comparisons_have_is_not_recorded_in_the_earlier_on
     tally.update(plain)
     tally.update(later)
     with pytest.raises(
-        SettingsMismatchError, match=r"different `n_align` settings \(not recorded in p; 10 in q\)"
+        SettingsMismatchError,
+        match=r"different settings of `n_align=` \(not recorded in p; `n_align=10` in q\)",
     ):
         tally.result()
     assert tally.result(force=True) == {"n_align": "<mixed>"}

@@ -50,7 +50,7 @@ def _run(
 
 def test_mixing_se3_and_sim3_aligned_comparisons_raises_naming_alignment() -> None:
     runs = [_run("a", "s1", 0.1, alignment="se3"), _run("b", "s1", 0.2, alignment="sim3")]
-    with pytest.raises(SettingsMismatchError, match=r"different `alignment` settings"):
+    with pytest.raises(SettingsMismatchError, match=r"different settings of `alignment=`"):
         rank_algorithms(runs)
 
 
@@ -65,7 +65,7 @@ def test_other_differing_settings_are_named_too(setting: str, first: Value, seco
     two = _run("b", "s1", 0.1).replace(
         comparisons={"ape:translation": _ape(0.1).replace(parameters={setting: second})}
     )
-    with pytest.raises(SettingsMismatchError, match=rf"different `{setting}` settings"):
+    with pytest.raises(SettingsMismatchError, match=rf"different settings of `{setting}=`"):
         rank_algorithms([one, two])
 
 

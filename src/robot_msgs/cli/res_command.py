@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import add_label_flag
+from robot_msgs.cli._evaluation_args import add_label_flag, flags_in_text
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import FormatError
 from robot_msgs.limits import dpi_flag
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         figure = results_figure(named, labels=labels, distances=distances)
     print("\n\n".join(render_text(t) for t in comparison.tables))
     for note in comparison.notes:  # the library's `force=True` is this command's flag
-        print(f"NOTE: {note.replace('`force=True`', '--force-ranking')}")
+        print(f"NOTE: {flags_in_text(note.replace('`force=True`', '--force-ranking'))}")
     for name, text in contents.items():
         print(f"wrote {write_atomic(outputs[name], text, force=args.force)}")
     if figure is not None:

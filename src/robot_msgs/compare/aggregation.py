@@ -155,7 +155,7 @@ class SettingsTally:
                     f"{_said(v, key, records)} in {examples[v]}" for v in list(seen)[:3]
                 )
                 msg = (
-                    f"Refusing to mix results made with different `{key}` settings "
+                    f"Refusing to mix results made with different settings of `{key}=` "
                     f"({shown}); evaluate them with the same settings, or rank them "
                     "anyway with `force=True` (the ranking then says so)"
                 )
@@ -166,14 +166,15 @@ class SettingsTally:
 
 
 def _said(shown: str, key: str, records: list[tuple[dict[str, Value], str]]) -> str:
-    """Name a value as the refusal shows it: ``not recorded`` where the records lack it.
+    """Name a value as the refusal shows it: `` `key=value` ``, or ``not recorded``.
 
-    evo's result zips record only what their title states (relation, alignment, delta);
-    a setting they lack is unknown there, not ``None``.
+    The call's spelling, which the command line shows as the flag's (``--sync
+    one-to-one``). evo's result zips record only what their title states (relation,
+    alignment, delta); a setting they lack is unknown there, not ``None``.
     """
     if shown == "None" and all(key not in r for r, _ in records if r.get(key) is None):
         return "not recorded"
-    return shown
+    return f"`{key}={shown}`"
 
 
 def check_same_settings(
@@ -209,8 +210,8 @@ def check_same_settings(
     Traceback (most recent call last):
     ...
     robot_msgs.errors.SettingsMismatchError: Refusing to mix results made with different \
-`align` settings ('se3' in a; 'sim3' in b); evaluate them with the same settings, or rank \
-them anyway with `force=True` (the ranking then says so)
+settings of `align=` (`align='se3'` in a; `align='sim3'` in b); evaluate them with the same \
+settings, or rank them anyway with `force=True` (the ranking then says so)
     >>> check_same_settings([run("a", "se3"), run("b", "sim3")], force=True)["align"]
     '<mixed>'
     """

@@ -163,9 +163,8 @@ class ResultsComparison:
                 )
                 self.ranking = [named[i][0] for i in order]
                 if self.forced:
-                    self.notes.append(
-                        "ranking FORCED across differing settings: " + ", ".join(self.differing)
-                    )
+                    differing = ", ".join(f"`{k}=`" for k in self.differing)
+                    self.notes.append(f"ranking FORCED across differing settings: {differing}")
         self.tables = self._tables()
 
     def _tables(self) -> list[ReportTable]:
@@ -195,12 +194,18 @@ class ResultsComparison:
             for names, keys in by_results.items()
         ]
         tables = [ReportTable("Results", headers, tuple(rows), numeric, tuple(notes))]
-        shared = tuple(  # a switch left off or a setting left unset is no flag given
+        from robot_msgs.evaluation.settings import EvaluationSettings  # noqa: PLC0415
+
+        defaults = EvaluationSettings().record()
+        shared = tuple(  # a switch left off, a setting unset or at its default: no flag given
             (_flag(k), _flag_cell(k, v))
             for k, v in self.shared.items()
-            if v is not None and v is not False
+            if v is not None and v is not False and not (k in defaults and v == defaults[k])
         )
-        tables.append(ReportTable("Shared settings", ("flag", "value"), shared, (False, False)))
+        default = ("Settings at their defaults are not listed.",)
+        tables.append(
+            ReportTable("Shared settings", ("flag", "value"), shared, (False, False), default)
+        )
         if self.ranking is not None:
             by_name = dict(self.named)
             ranked = []
