@@ -350,7 +350,7 @@ def test_the_ranking_statistic_comes_from_the_settings(tmp_path: Path) -> None:
 def test_comparisons_with_mixed_settings_are_refused(tmp_path: Path) -> None:
     root = tmp_path / "runs"
     make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
-    with pytest.raises(SettingsMismatchError, match="`align`"):
+    with pytest.raises(SettingsMismatchError, match="`align=`"):
         _sweep(root, tmp_path / "out", fn=mixed_settings)
 
 

@@ -75,7 +75,7 @@ def test_group_refuses_mixed_settings_unless_forced() -> None:
             comparisons={"ape:translation": _ape(0.1, "sim3")},
         ),
     ]
-    with pytest.raises(SettingsMismatchError, match=r"`alignment`"):
+    with pytest.raises(SettingsMismatchError, match=r"`alignment=`"):
         summarise_groups(runs)
     (group,) = summarise_groups(runs, force=True)
     assert group.accuracy is not None
