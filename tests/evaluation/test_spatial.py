@@ -115,6 +115,7 @@ def test_trajectopys_rule_gives_its_pairs_exactly_in_its_order(case: dict[str, o
     backwards = int((np.diff(rows) < 0).sum())
     assert backwards > 0  # the case needs the stamps it is given
     assert any("run backwards along the estimate" in note for note in pairs.notes)
+    assert "the matched estimate poses carry their reference pose's stamps" in pairs.notes
 
 
 @pytest.mark.parametrize("case", REFERENCE["cases"], ids=lambda c: c["name"])

@@ -297,6 +297,8 @@ def _notes(
             "errors along the path are not seen"
         )
     ]
+    if spatial_pairs == "first":
+        notes.append("the matched estimate poses carry their reference pose's stamps")
     if n_within < n_estimate:
         notes.append(
             f"{n_estimate - n_within} estimate pose(s) have no reference position within "
@@ -316,7 +318,7 @@ def _notes(
     if n_out_of_order:
         notes.append(
             f"{n_out_of_order} pair(s) run backwards along the estimate (kept, as trajectopy "
-            "keeps them): the matched estimate poses carry their reference pose's stamps"
+            "keeps them)"
         )
     if n_matched < LOW_MATCH_SHARE * n_estimate:
         notes.append(
