@@ -105,3 +105,18 @@ def test_ape_takes_sync_spatial_and_transform_right_auto(
     result = json.loads(capsys.readouterr().out)
     assert result["settings"]["transform_right_auto"] is True
     assert result["estimated"]["extrinsic"]["_type"] == "compare/Extrinsic"
+
+
+def test_ape_takes_trajectopys_spatial_pairs_and_rpe_and_doctor_refuse_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    flags = ["--sync", "spatial", "--spatial-pairs", "first"]
+    assert main(["ape", GT, EST, "--json", *flags]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["settings"]["spatial_pairs"] == "first"
+    assert result["counts"]["matched"] == 625  # trajectopy 5.1.2's pairs on these files
+    for command in ("rpe", "doctor"):
+        assert main([command, GT, EST, *flags]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("ERROR: --spatial-pairs first: expected spatial_pairs 'path' for")
+        assert err.count("\n") == 1

@@ -58,3 +58,22 @@ def test_round_trips_with_nan_distances_and_without_a_tolerance() -> None:
     with_limit = match(max_distance_m=0.05)
     assert robot_msgs.from_json(robot_msgs.to_json(with_limit)) == with_limit
     assert with_limit != m
+
+
+def test_trajectopys_rule_keeps_estimate_rows_that_run_backwards_but_distinct() -> None:
+    # "first": pairs in reference order, the estimate's rows as trajectopy keeps them.
+    first = match(estimate_index=np.array([2, 0]), spatial_pairs="first")
+    assert first.estimate_index.tolist() == [2, 0]
+    assert robot_msgs.from_json(robot_msgs.to_json(first)) == first
+    with pytest.raises(
+        ValidationError, match=r"distinct rows .* at `SpatialMatch\.estimate_index`"
+    ):
+        match(estimate_index=np.array([2, 2]), spatial_pairs="first")
+    with pytest.raises(ValidationError, match=r"at `SpatialMatch\.reference_index`"):
+        match(reference_index=np.array([4, 0]), spatial_pairs="first")
+    with pytest.raises(
+        ValidationError, match=r"strictly increasing .* `SpatialMatch\.estimate_index`"
+    ):
+        match(estimate_index=np.array([2, 0]))
+    with pytest.raises(ValidationError, match=r"at `SpatialMatch\.spatial_pairs`"):
+        match(spatial_pairs="closest")

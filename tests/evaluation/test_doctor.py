@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from robot_msgs.errors import DataWarning
+from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation import (
     EvaluationSettings,
     apply_transforms,
@@ -292,6 +292,15 @@ def test_a_bad_stretch_named_by_worst_intervals() -> None:
     shares = found.evidence["ape_shares"]
     assert isinstance(shares, tuple)
     assert float(shares[0]) > 0.3
+
+
+def test_trajectopys_spatial_pairs_are_refused_by_the_checks_of_motions() -> None:
+    # The extrinsic, quaternion-order and worst-interval checks compare the motion from
+    # one pair to the next; trajectopy's rule keeps pairs that run backwards.
+    settings = EvaluationSettings(sync="spatial", spatial_pairs="first")
+    with pytest.raises(ValidationError, match=r"spatial_pairs 'path' for the doctor"):
+        diagnose(_ref(), _est(), settings)
+    assert diagnose(_ref(), _est(), settings.replace(spatial_pairs="path")).findings is not None
 
 
 def test_diagnose_changes_nothing_it_is_given() -> None:

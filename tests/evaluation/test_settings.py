@@ -38,6 +38,21 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings
         ({"offset_s": math.nan}, "offset_s", r"Expected finite numbers, got float nan"),
         ({"sync": "interpolate", "max_gap_s": -1.0}, "max_gap_s", r"Expected float > 0"),
         ({"max_gap_s": 1.0}, "max_gap_s", r"sync 'interpolate' \(only it bridges gaps; sync is"),
+        (
+            {"sync": "spatial", "spatial_pairs": "closest"},
+            "spatial_pairs",
+            r"Expected one of 'path'",
+        ),
+        (
+            {"spatial_pairs": "first"},
+            "spatial_pairs",
+            r"sync 'spatial' \(the pairs of a spatial match; sync is 'nearest'\)",
+        ),
+        (
+            {"sync": "spatial", "spatial_pairs": "first", "transform_right_auto": True},
+            "spatial_pairs",
+            r"spatial_pairs 'path' to estimate transform_right",
+        ),
         ({"t_start_s": math.inf}, "t_start_s", r"Expected finite numbers"),
         ({"t_start_s": 5.0, "t_end_s": 4.0}, "t_end_s", r"an end at or after the start \(5\.0 s\)"),
     ],

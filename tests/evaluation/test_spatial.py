@@ -1,4 +1,4 @@
-"""associate_spatially: trajectopy's nearest positions, kept in path order; blind to the clock."""
+"""associate_spatially: trajectopy's nearest positions, in path order or as trajectopy keeps them."""
 
 from __future__ import annotations
 
@@ -15,7 +15,16 @@ from hypothesis.extra import numpy as hnp
 
 from robot_msgs.compare import SpatialMatch
 from robot_msgs.errors import AssociationError, DataWarning, ValidationError
-from robot_msgs.evaluation import EvaluationSettings, align, associate, associate_spatially
+from robot_msgs.evaluation import (
+    Ape,
+    Drift,
+    EvaluationSettings,
+    Rpe,
+    align,
+    associate,
+    associate_spatially,
+    evaluate,
+)
 from robot_msgs.io import read_trajectory
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -84,6 +93,71 @@ def test_trajectopy_finds_the_same_nearest_positions_and_each_difference_is_a_st
         (r, closest[r]) not in ours and first[r] == closest[r] for r in first
     )
     assert pairs.n_matched == len(ours)
+
+
+@pytest.mark.parametrize("case", REFERENCE["cases"], ids=lambda c: c["name"])
+def test_trajectopys_rule_gives_its_pairs_exactly_in_its_order(case: dict[str, object]) -> None:
+    ref, est = fr1()
+    limit = float(case["max_distance_m"])  # type: ignore[arg-type]
+    pairs, match = associate_spatially(
+        ref, est, max_distance_m=limit or None, spatial_pairs="first"
+    )
+    ours = np.stack([match.reference_index, match.estimate_index], axis=1).tolist()
+    assert ours == case["pairs"]  # 625 and 580 pairs, in trajectopy's order
+    assert match.n_matched == case["n_pairs"]
+    assert match.spatial_pairs == "first"
+    assert match.n_backward == 0
+    assert match.n_matched + match.n_shared == match.n_within
+    # The matched estimate poses are the estimate's, stamped as their reference poses.
+    rows = match.estimate_index
+    np.testing.assert_array_equal(pairs.estimate.positions_xyz, est.positions_xyz[rows])
+    np.testing.assert_array_equal(pairs.estimate.stamps_s, pairs.reference.stamps_s)
+    backwards = int((np.diff(rows) < 0).sum())
+    assert backwards > 0  # the case needs the stamps it is given
+    assert any("run backwards along the estimate" in note for note in pairs.notes)
+    assert "the matched estimate poses carry their reference pose's stamps" in pairs.notes
+
+
+@pytest.mark.parametrize("case", REFERENCE["cases"], ids=lambda c: c["name"])
+def test_ape_takes_trajectopys_pairs(case: dict[str, object]) -> None:
+    ref, est = fr1()
+    limit = float(case["max_distance_m"]) or None  # type: ignore[arg-type]
+    settings = EvaluationSettings(
+        sync="spatial", spatial_pairs="first", max_distance_m=limit, align="se3"
+    )
+    (result,) = evaluate(ref, est, settings, metrics=[Ape()])
+    theirs = np.array(case["pairs"])
+    np.testing.assert_array_equal(result.reference_index, theirs[:, 0])
+    np.testing.assert_array_equal(result.estimate_index, theirs[:, 1])
+    assert result.stats["translation"].n == result.counts["matched"] == case["n_pairs"]
+    # Each pair's error on its own: the distance of the aligned estimate pose to its pair.
+    aligned = result.alignment.apply(est)
+    d = np.linalg.norm(
+        aligned.positions_xyz[theirs[:, 1]] - ref.positions_xyz[theirs[:, 0]], axis=1
+    )
+    assert result.stats["translation"].rms == pytest.approx(
+        float(np.sqrt(np.mean(d**2))), rel=1e-12
+    )
+    assert result.comparison.settings is not None
+    assert result.comparison.settings.spatial_pairs == "first"
+
+
+@pytest.mark.parametrize(
+    ("metric", "what"),
+    [
+        (Rpe(), "RPE"),
+        (Drift(lengths_m=(0.1,)), "drift"),
+        (Drift(protocol="rpg"), "drift"),
+    ],
+)
+def test_what_compares_motions_between_pairs_refuses_trajectopys_rule(
+    metric: Rpe | Drift, what: str
+) -> None:
+    ref, est = fr1()
+    settings = EvaluationSettings(sync="spatial", spatial_pairs="first")
+    with pytest.raises(ValidationError, match=rf"spatial_pairs 'path' for {what} \(it compares"):
+        evaluate(ref, est, settings, metrics=[Ape(), metric])
+    assert evaluate(ref, est, settings.replace(spatial_pairs="path"), metrics=[metric])
 
 
 # In space, not in time --------------------------------------------------------------------
@@ -270,3 +344,37 @@ def test_pairs_run_forward_lie_within_the_tolerance_and_are_nearest(
     assert match.n_matched + match.n_shared + match.n_backward == match.n_within
     assert isinstance(match, SpatialMatch)
     assert len(pairs.reference) == len(pairs.estimate)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ref_xyz=_POSITIONS, est_xyz=_POSITIONS, limit=st.none() | st.floats(0.01, 20.0))
+def test_trajectopys_rule_keeps_the_first_of_each_reference_pose_in_its_order(
+    ref_xyz: np.ndarray, est_xyz: np.ndarray, limit: float | None
+) -> None:
+    ref = path_trajectory(np.arange(float(len(ref_xyz))), ref_xyz)
+    est = path_trajectory(np.arange(float(len(est_xyz))), est_xyz)
+    try:
+        pairs, match = associate_spatially(ref, est, max_distance_m=limit, spatial_pairs="first")
+    except AssociationError:
+        assert limit is not None
+        return
+    _, path = associate_spatially(ref, est, max_distance_m=limit)
+    # The same nearest reference pose for every estimate pose under both rules.
+    np.testing.assert_array_equal(match.nearest_index, path.nearest_index)
+    within = np.flatnonzero(match.nearest_distance_m <= (math.inf if limit is None else limit))
+    first: dict[int, int] = {}
+    for e in within.tolist():  # in estimate order: the first one of each reference pose
+        first.setdefault(int(match.nearest_index[e]), e)
+    expected = sorted(first.items())  # ordered by reference row
+    got = list(zip(match.reference_index.tolist(), match.estimate_index.tolist(), strict=True))
+    assert got == expected
+    assert match.n_matched + match.n_shared == match.n_within == within.size
+    assert (np.diff(pairs.reference.stamps_s) > 0).all()
+    np.testing.assert_array_equal(pairs.estimate.stamps_s, pairs.reference.stamps_s)
+
+
+def test_a_rule_that_is_not_one_is_refused() -> None:
+    t = np.arange(3.0)
+    traj = path_trajectory(t, helix(t))
+    with pytest.raises(ValidationError, match=r"Expected `spatial_pairs` as one of \('path', "):
+        associate_spatially(traj, traj, spatial_pairs="closest")  # type: ignore[arg-type]

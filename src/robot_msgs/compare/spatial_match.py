@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated
+from typing import Annotated, Literal
 
 import numpy as np
 
@@ -17,15 +17,18 @@ __all__ = ["SpatialMatch"]
 class SpatialMatch(Msg):
     """The evidence of an association in space (:func:`~robot_msgs.evaluation.associate_spatially`).
 
-    ``reference_index`` and ``estimate_index`` (``(K,)``, int64, both increasing) are the
-    rows of the matched poses in the inputs, ``distance_m`` (``(K,)``) how far apart their
-    positions are. ``nearest_index`` and ``nearest_distance_m`` (``(N,)``, one per estimate
-    pose) are each estimate pose's nearest reference position, before the tolerance and
-    the path order were applied (-1 and NaN for none). ``max_distance_m`` is the tolerance
-    (``None``: none). Of the ``n_estimate`` estimate poses, ``n_within`` had a reference
-    position within the tolerance; ``n_shared`` of those lost their reference pose to a
-    closer estimate pose, ``n_backward`` ran backwards along the reference's path (another
-    pass of a place it visits more than once) and were dropped.
+    ``reference_index`` and ``estimate_index`` (``(K,)``, int64) are the rows of the
+    matched poses in the inputs, ``distance_m`` (``(K,)``) how far apart their positions
+    are. ``spatial_pairs`` is the rule that kept them: ``"path"`` (both rows increasing)
+    or ``"first"``, trajectopy's (reference rows increasing, estimate rows distinct but
+    running backwards where a pair does). ``nearest_index`` and ``nearest_distance_m``
+    (``(N,)``, one per estimate pose) are each estimate pose's nearest reference
+    position, before the tolerance and the rule were applied (-1 and NaN for none).
+    ``max_distance_m`` is the tolerance (``None``: none). Of the ``n_estimate`` estimate
+    poses, ``n_within`` had a reference position within the tolerance; ``n_shared`` of
+    those lost their reference pose to a closer (``"first"``: an earlier) estimate pose,
+    ``n_backward`` ran backwards along the reference's path (another pass of a place it
+    visits more than once) and were dropped (``"first"`` drops none).
 
     ``offset_s`` is the median of ``t_reference - t_estimate`` over the pairs (the clock
     offset the matches imply, seconds; NaN without pairs), ``offset_spread_s`` the
@@ -55,6 +58,7 @@ class SpatialMatch(Msg):
     max_distance_m: float | None = None
     n_shared: int = 0
     n_backward: int = 0
+    spatial_pairs: Literal["path", "first"] = "path"
     notes: tuple[str, ...] = ()
 
     def _validate(self) -> None:
@@ -66,7 +70,11 @@ class SpatialMatch(Msg):
             raise self._fail(field="nearest_index", expected=expected, got=self.nearest_index)
         for name in ("reference_index", "estimate_index"):
             rows = getattr(self, name)
-            if rows.size > 1 and not (rows[1:] > rows[:-1]).all():
+            if name == "estimate_index" and self.spatial_pairs == "first":
+                if np.unique(rows).size != rows.size:
+                    expected = "distinct rows (spatial_pairs 'first')"
+                    raise self._fail(field=name, expected=expected, got=rows)
+            elif rows.size > 1 and not (rows[1:] > rows[:-1]).all():
                 raise self._fail(field=name, expected="strictly increasing rows", got=rows)
         if self.max_distance_m is not None and not (
             math.isfinite(self.max_distance_m) and self.max_distance_m > 0

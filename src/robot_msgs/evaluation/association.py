@@ -63,14 +63,16 @@ class Association:
     reference, estimate : PoseTrajectory
         The matched poses, row ``i`` of one with row ``i`` of the other, in time order.
         Each keeps its own stamps and frames; for ``interpolate`` the reference poses are
-        interpolated at the estimate's stamps plus ``offset_s``.
+        interpolated at the estimate's stamps plus ``offset_s``; for ``spatial`` with
+        ``spatial_pairs="first"`` the pairs run in reference order and the estimate's
+        poses carry their reference pose's stamps (their own rows may run backwards).
     reference_index : ndarray, shape (K,), intp
         Row of each matched reference pose in the input; for ``interpolate`` the left
         neighbour of the interpolation (the pose at or before the stamp).
     estimate_index : ndarray, shape (K,), intp
         Row of each matched estimate pose in the input.
     method : str
-        ``"nearest"``, ``"one_to_one"`` or ``"interpolate"``.
+        ``"nearest"``, ``"one_to_one"``, ``"interpolate"`` or ``"spatial"``.
     max_diff_s, offset_s : float
         The tolerance and the offset added to the estimate's stamps, seconds.
     n_reference, n_estimate : int

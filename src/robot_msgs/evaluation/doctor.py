@@ -62,6 +62,7 @@ from robot_msgs.evaluation.pipeline import match_poses
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
+from robot_msgs.evaluation.spatial import check_forward_pairs
 from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.rotations import rotation_vector_from_matrix
 from robot_msgs.runs.losses import coverage
@@ -555,6 +556,13 @@ def diagnose(
     Diagnosis
         The findings, most serious first, and the kinds checked.
 
+    Raises
+    ------
+    ValidationError
+        ``spatial_pairs="first"``: the extrinsic, quaternion-order and worst-interval
+        checks compare the motion between matched poses, which needs pairs that run
+        forward on both sides (:func:`~robot_msgs.evaluation.spatial.check_forward_pairs`).
+
     Examples
     --------
     >>> t = np.arange(0.0, 30.0, 0.05)
@@ -570,6 +578,7 @@ def diagnose(
     check_argument("estimate", estimate, PoseTrajectory)
     settings = EvaluationSettings() if settings is None else settings
     check_argument("settings", settings, EvaluationSettings)
+    check_forward_pairs(settings, "the doctor")
     findings = _reading_findings(reading)
     checks: list[str] = ["stamp_units", "clock_domain"]
     found = [f for f in (_stamp_units(reference, estimate),) if f is not None]

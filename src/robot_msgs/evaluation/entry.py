@@ -34,6 +34,7 @@ from robot_msgs.evaluation.settings import (
     PairSettings,
     Rpe,
 )
+from robot_msgs.evaluation.spatial import check_forward_pairs
 from robot_msgs.evaluation.tum_rpe import check_tum_settings, tum_rpe_result
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -87,7 +88,8 @@ def evaluate(
     ------
     ValidationError
         An argument of the wrong type, settings a metric refuses (TUM's protocol aligns
-        nothing), a delta that gives no pair, segments longer than the path.
+        nothing; RPE and drift take no ``spatial_pairs="first"``), a delta that gives no
+        pair, segments longer than the path.
     AssociationError, AlignmentError
         Nothing matched in time, or a degenerate alignment.
 
@@ -117,6 +119,8 @@ def evaluate(
             raise ValidationError(msg, field="metrics", reason=msg)
         if _tum(spec):  # before any work
             check_tum_settings(settings)
+        elif not isinstance(spec, Ape):
+            check_forward_pairs(settings, "RPE" if isinstance(spec, Rpe) else "drift")
     names = (reference_name, estimate_name)
     prepared: Prepared | None = None
     results = []

@@ -258,11 +258,16 @@ def match_poses(
 ) -> Association:
     """Match the poses by the settings' ``sync``: in space (``spatial``) or in time.
 
-    :func:`~robot_msgs.evaluation.associate_spatially` with ``max_distance_m`` for
-    ``spatial``, else :func:`~robot_msgs.evaluation.associate`.
+    :func:`~robot_msgs.evaluation.associate_spatially` with ``max_distance_m`` and
+    ``spatial_pairs`` for ``spatial``, else :func:`~robot_msgs.evaluation.associate`.
     """
     if settings.sync == "spatial":
-        return associate_spatially(reference, estimate, max_distance_m=settings.max_distance_m)[0]
+        return associate_spatially(
+            reference,
+            estimate,
+            max_distance_m=settings.max_distance_m,
+            spatial_pairs=settings.spatial_pairs,
+        )[0]
     return associate(reference, estimate, settings)
 
 

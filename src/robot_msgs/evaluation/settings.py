@@ -59,6 +59,7 @@ __all__ = [
     "RPG_FRACTIONS",
     "RPG_SETTINGS",
     "SCALED_METHODS",
+    "SPATIAL_PAIRS",
     "SYNC_METHODS",
     "Ape",
     "Drift",
@@ -72,6 +73,7 @@ M = TypeVar("M", bound=Msg)
 
 AlignMethod: TypeAlias = Literal["none", "se3", "sim3", "scale", "posyaw", "origin", "origin_scale"]
 SyncMethod: TypeAlias = Literal["nearest", "one_to_one", "interpolate", "spatial", "one-to-one"]
+SpatialPairs: TypeAlias = Literal["path", "first"]
 DeltaUnit: TypeAlias = Literal["f", "s", "m", "rad", "deg"]
 PairsFrom: TypeAlias = Literal["estimate", "reference"]
 RpeProtocol: TypeAlias = Literal["evo", "tum"]
@@ -92,6 +94,8 @@ SCALED_METHODS: tuple[str, ...] = ("sim3", "scale", "origin_scale")
 FIRST_POSE_METHODS: tuple[str, ...] = ("origin", "origin_scale")
 #: Association rules (:func:`~robot_msgs.evaluation.associate`).
 SYNC_METHODS: tuple[str, ...] = typing.get_args(SyncMethod)[:4]
+#: Which pairs ``sync="spatial"`` keeps (:func:`~robot_msgs.evaluation.associate_spatially`).
+SPATIAL_PAIRS: tuple[str, ...] = typing.get_args(SpatialPairs)
 #: Units of an RPE ``delta``: frames, seconds, metres of path, rotation angle.
 DELTA_UNITS: tuple[str, ...] = typing.get_args(DeltaUnit)
 #: Which trajectory's motion selects the RPE pairs.
@@ -139,9 +143,11 @@ class EvaluationSettings(Msg):
     Each field says what it does (its description, also the ``--help`` of its flag);
     field names are the ones results record and manifests use. Defaults are evo 1.38.1's.
     The rules between fields: ``n_align`` and ``align_window_s`` go with an alignment
-    and not together; ``max_gap_s`` with ``sync="interpolate"``; ``offset_search_s``
-    with ``offset_auto``; an inversion with its transform; ``t_end_s`` not before
-    ``t_start_s``; times finite; ``"one-to-one"`` is stored as ``"one_to_one"``.
+    and not together; ``max_gap_s`` with ``sync="interpolate"``; ``max_distance_m`` and
+    ``spatial_pairs`` with ``sync="spatial"``, ``spatial_pairs="first"`` not with
+    ``transform_right_auto``; ``offset_search_s`` with ``offset_auto``; an inversion
+    with its transform; ``t_end_s`` not before ``t_start_s``; times finite;
+    ``"one-to-one"`` is stored as ``"one_to_one"``.
     """
 
     align: Annotated[
@@ -200,6 +206,17 @@ class EvaluationSettings(Msg):
         ]
         | None
     ) = None
+    spatial_pairs: Annotated[
+        SpatialPairs,
+        _doc(
+            "spatial: which pairs are kept. path: of estimate poses sharing a nearest "
+            "reference pose the closest, then the longest chain running forward on both "
+            "sides; first: trajectopy 5.x's rule, the first of them, backward pairs kept, "
+            "pairs in reference order (for APE: RPE, drift, the doctor and "
+            "transform_right_auto need forward pairs)"
+        ),
+        Flag("--spatial-pairs", group=_SYNC),
+    ] = "path"
     offset_s: Annotated[
         float,
         _doc("added to the estimate's stamps for matching, seconds"),
@@ -340,6 +357,15 @@ class EvaluationSettings(Msg):
         if self.max_distance_m is not None and self.sync != "spatial":
             expected = f"sync 'spatial' (the distance of a spatial match; sync is {self.sync!r})"
             raise self._fail(field="max_distance_m", expected=expected, got=self.max_distance_m)
+        if self.spatial_pairs != "path" and self.sync != "spatial":
+            expected = f"sync 'spatial' (the pairs of a spatial match; sync is {self.sync!r})"
+            raise self._fail(field="spatial_pairs", expected=expected, got=self.spatial_pairs)
+        if self.spatial_pairs == "first" and self.transform_right_auto:
+            expected = (
+                "spatial_pairs 'path' to estimate transform_right (the motions between pairs "
+                "need pairs that run forward; 'first' keeps pairs that run backwards)"
+            )
+            raise self._fail(field="spatial_pairs", expected=expected, got=self.spatial_pairs)
         if self.transform_right_auto and self.transform_right is not None:
             expected = "a transform_right or its estimate (transform_right_auto), not both"
             raise self._fail(field="transform_right_auto", expected=expected, got=True)
@@ -786,17 +812,17 @@ def decode_options(
     --------
     >>> decode_options(EvaluationSettings, {"align": "se3", "max_diff_s": 1}, where="m.toml")
     EvaluationSettings(align='se3', n_align=None, align_window_s=None, sync='nearest', \
-max_diff_s=1.0, max_distance_m=None, offset_s=0.0, max_gap_s=None, t_start_s=None, \
-t_end_s=None, offset_auto=False, offset_search_s=None, confidence=0.95, transform_left=None, \
-invert_transform_left=False, transform_right=None, transform_right_auto=False, \
-invert_transform_right=False, project_to_plane=None)
+max_diff_s=1.0, max_distance_m=None, spatial_pairs='path', offset_s=0.0, max_gap_s=None, \
+t_start_s=None, t_end_s=None, offset_auto=False, offset_search_s=None, confidence=0.95, \
+transform_left=None, invert_transform_left=False, transform_right=None, \
+transform_right_auto=False, invert_transform_right=False, project_to_plane=None)
     >>> decode_options(EvaluationSettings, {"alignn": "se3"}, where="m.toml [settings]")
     Traceback (most recent call last):
     ...
     robot_msgs.errors.FormatError: m.toml [settings]: unknown key `alignn`; expected one of \
 align, align_window_s, confidence, invert_transform_left, invert_transform_right, max_diff_s, \
 max_distance_m, max_gap_s, n_align, offset_auto, offset_s, offset_search_s, project_to_plane, \
-sync, t_end_s, t_start_s, transform_left, transform_right, transform_right_auto
+spatial_pairs, sync, t_end_s, t_start_s, transform_left, transform_right, transform_right_auto
     """
     fields = field_specs(cls)
     unknown = sorted(set(options) - set(fields))

@@ -6,7 +6,7 @@ is matched to the nearest reference position, keeping the order both trajectorie
 along the path. trajectopy offers the same (``MatchingMethod.NEAREST_SPATIAL``); evo has
 none.
 
-Rule (:func:`associate_spatially`):
+Rule (:func:`associate_spatially`, ``spatial_pairs="path"``, the default):
 
 1. For every estimate pose, the nearest reference position (Euclidean, positions only;
    a k-d tree, :class:`scipy.spatial.cKDTree`, so ``O((N + M) log M)``); a pose with none
@@ -18,6 +18,16 @@ Rule (:func:`associate_spatially`):
    does is kept (patience sorting, ``O(K log K)``; Fredman 1975), the others are dropped
    with a note. They are estimate poses nearest to another pass of a place the path
    visits more than once.
+
+trajectopy's rule (``spatial_pairs="first"``): step 1, then a reference pose that is the
+nearest of several estimate poses keeps the *first* of them (the lowest estimate row),
+and every such pair is kept, those that run backwards too, ordered by reference row as
+trajectopy returns them. The matched reference then runs forward, the matched estimate
+may not, so its poses carry their reference pose's stamps (their own rows are
+``estimate_index``; stamps are not used to match anyway) and a note says how many pairs
+run backwards. APE, which compares each pair on its own, takes these pairs; RPE, drift,
+``transform_right_auto`` and the doctor compare the motion *between* pairs, which needs
+pairs that run forward on both sides, and refuse them (:func:`check_forward_pairs`).
 
 What it measures. The trajectories must share a world frame (a georeferenced estimate,
 or one moved into the reference's frame with ``transform_left``): positions are compared
@@ -32,11 +42,15 @@ against 6.5 mm, V1_02 65 against 71 mm, KITTI 00 ORB 1.10 against 1.05 m; the me
 stamp difference of the pairs gives the 1000 s back within 6 ms.
 
 Against trajectopy 5.1.2's ``NEAREST_SPATIAL`` (read, not copied: GPL-3.0): step 1 is the
-same (its ``max_distance`` of 0 means no limit, ours ``None``); where several estimate
-poses share a reference pose trajectopy keeps the *first*, we keep the closest; and
-trajectopy keeps pairs that run backwards, returning them ordered by reference row.
-``tests/data/trajectopy_spatial_reference.json`` holds its pairs on ``freiburg1_xyz``
-and the test explains every difference by these two rules.
+same (its ``max_distance`` of 0 means no limit, ours ``None``); ``spatial_pairs="first"``
+is its rule for the rest. ``tests/data/trajectopy_spatial_reference.json`` holds its
+pairs on ``freiburg1_xyz`` (the raw example files, not aligned): 625 pairs without a
+limit, 580 within 2 cm. ``"first"`` gives exactly these pairs, in its order; the default
+gives 371 and 345 (346 and 327 of them trajectopy's too), and the tests explain every
+difference by the two rules of steps 2 and 3. One difference remains at the boundary:
+trajectopy bounds the distance with SciPy's ``distance_upper_bound``, which leaves out a
+pose exactly ``max_distance`` away (SciPy 1.17.1); we keep it (inclusive), under both
+rules.
 """
 
 from __future__ import annotations
@@ -51,13 +65,14 @@ from robot_msgs.compare.spatial_match import SpatialMatch
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import LOW_MATCH_SHARE, Association
+from robot_msgs.evaluation.settings import SPATIAL_PAIRS, EvaluationSettings, SpatialPairs
 from robot_msgs.optional import require
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
-    from robot_msgs.typing import IntpArray
+    from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["associate_spatially"]
+__all__ = ["associate_spatially", "check_forward_pairs"]
 
 
 def associate_spatially(
@@ -65,10 +80,11 @@ def associate_spatially(
     estimate: PoseTrajectory,
     *,
     max_distance_m: float | None = None,
+    spatial_pairs: SpatialPairs = "path",
 ) -> tuple[Association, SpatialMatch]:
     """Match every estimate pose with the nearest reference position, in path order.
 
-    The rule and what it measures are in the module docstring.
+    The rules and what they measure are in the module docstring.
 
     Parameters
     ----------
@@ -77,12 +93,18 @@ def associate_spatially(
         used. Neither is modified.
     max_distance_m : float, optional
         Largest distance of a pair, metres (inclusive); ``None``: any.
+    spatial_pairs : {"path", "first"}
+        Which pairs are kept: ``"path"``, the closest estimate pose of each reference
+        pose and a longest chain running forward on both sides; ``"first"``,
+        trajectopy's rule, the first estimate pose of each reference pose, backward
+        pairs kept, in reference order.
 
     Returns
     -------
     association : Association
         The matched poses (``method="spatial"``, ``max_diff_s`` infinite, ``offset_s``
-        0), each side with its own stamps, and notes.
+        0), each side with its own stamps (``"first"``: the estimate's poses with their
+        reference pose's), and notes.
     match : SpatialMatch
         The evidence: distances, each estimate pose's nearest reference position, what
         was dropped and why, and the clock offset the pairs imply.
@@ -90,7 +112,7 @@ def associate_spatially(
     Raises
     ------
     ValidationError
-        ``max_distance_m`` not a distance > 0.
+        ``max_distance_m`` not a distance > 0, or ``spatial_pairs`` not a rule.
     AssociationError
         An empty trajectory, or no estimate pose within ``max_distance_m`` of the
         reference.
@@ -112,6 +134,22 @@ def associate_spatially(
     >>> pairs, match = associate_spatially(ref, est, max_distance_m=0.05)
     >>> pairs.n_matched, round(match.offset_s, 6), float(match.distance_m.max())
     (50, -1000.0, 0.01)
+
+    A path that comes back: two estimate poses nearest to reference pose 2, and the
+    last one nearest to reference pose 0 again. The default keeps the closer of the two
+    and drops the pair that runs backwards; trajectopy's rule keeps the first of the two
+    and the backward pair, in reference order:
+
+    >>> x = np.array([0.0, 1.0, 2.0, 3.0])
+    >>> ref = PoseTrajectory(stamps_s=x, positions_xyz=np.stack([x, 0 * x, 0 * x], 1),
+    ...                      orientations_quat_xyzw=q[:4])
+    >>> est = ref.replace(positions_xyz=[[1.0, 0.1, 0], [1.8, 0, 0], [2.05, 0, 0], [0.1, 0, 0]])
+    >>> _, path = associate_spatially(ref, est)
+    >>> _, first = associate_spatially(ref, est, spatial_pairs="first")
+    >>> path.reference_index.tolist(), path.estimate_index.tolist()
+    ([1, 2], [0, 2])
+    >>> first.reference_index.tolist(), first.estimate_index.tolist()
+    ([0, 1, 2], [3, 0, 1])
     """
     check_argument("reference", reference, PoseTrajectory)
     check_argument("estimate", estimate, PoseTrajectory)
@@ -122,6 +160,9 @@ def associate_spatially(
     ):
         msg = f"Expected `max_distance_m` as a distance > 0 or None, got {max_distance_m!r}"
         raise ValidationError(msg, field="max_distance_m", reason="expected a distance > 0")
+    if spatial_pairs not in SPATIAL_PAIRS:
+        msg = f"Expected `spatial_pairs` as one of {SPATIAL_PAIRS}, got {spatial_pairs!r}"
+        raise ValidationError(msg, field="spatial_pairs", reason=f"expected one of {SPATIAL_PAIRS}")
     for name, traj in (("reference", reference), ("estimate", estimate)):
         if len(traj) == 0:
             msg = f"Cannot associate in space: the {name} trajectory has no poses"
@@ -140,22 +181,38 @@ def associate_spatially(
         )
         raise AssociationError(msg)
     ref_rows = nearest[est_rows]
-    # Step 2: one estimate pose a reference pose, the closest (the earliest on a tie).
-    order = np.lexsort((est_rows, distance[est_rows], ref_rows))
+    # Step 2: one estimate pose a reference pose; "path": the closest (the earliest on a
+    # tie), "first": the earliest. Sorted by reference row, then the rule's preference.
+    prefer = (est_rows,) if spatial_pairs == "first" else (est_rows, distance[est_rows])
+    order = np.lexsort((*prefer, ref_rows))
     first = np.ones(order.size, dtype=bool)
     first[1:] = ref_rows[order][1:] != ref_rows[order][:-1]
-    keep = np.sort(order[first])
+    keep = order[first]  # by reference row: trajectopy's order
     n_shared = int(est_rows.size - keep.size)
-    est_rows, ref_rows = est_rows[keep], ref_rows[keep]
-    # Step 3: the longest chain running forward on both sides.
-    chain = _longest_increasing(ref_rows)
-    n_backward = int(ref_rows.size - chain.size)
-    est_rows, ref_rows = est_rows[chain], ref_rows[chain]
+    if spatial_pairs == "first":
+        est_rows, ref_rows = est_rows[keep], ref_rows[keep]
+        n_backward = 0
+        n_out_of_order = int(est_rows.size - _longest_increasing(est_rows).size)
+    else:  # Step 3: the longest chain running forward on both sides.
+        keep = np.sort(keep)
+        est_rows, ref_rows = est_rows[keep], ref_rows[keep]
+        chain = _longest_increasing(ref_rows)
+        n_backward = int(ref_rows.size - chain.size)
+        n_out_of_order = 0
+        est_rows, ref_rows = est_rows[chain], ref_rows[chain]
     gaps = reference.stamps_s[ref_rows] - estimate.stamps_s[est_rows]
     low, mid, high = np.percentile(gaps, [15.865, 50.0, 84.135])
     notes = _notes(
-        len(estimate), int(within.sum()), n_shared, n_backward, est_rows.size, max_distance_m
+        len(estimate),
+        int(within.sum()),
+        (n_shared, n_backward, n_out_of_order),
+        est_rows.size,
+        max_distance_m,
+        spatial_pairs,
     )
+    # "first": the pairs run in reference order, and so must the matched stamps.
+    own = spatial_pairs == "path"
+    matched = _take(estimate, est_rows, None if own else reference.stamps_s[ref_rows])
     match = SpatialMatch(
         reference_index=ref_rows.astype(np.int64),
         estimate_index=est_rows.astype(np.int64),
@@ -170,11 +227,12 @@ def associate_spatially(
         max_distance_m=None if max_distance_m is None else float(max_distance_m),
         n_shared=n_shared,
         n_backward=n_backward,
+        spatial_pairs=spatial_pairs,
         notes=notes,
     )
     association = Association(
         reference=_take(reference, ref_rows),
-        estimate=_take(estimate, est_rows),
+        estimate=matched,
         reference_index=_frozen(ref_rows),
         estimate_index=_frozen(est_rows),
         method="spatial",
@@ -222,31 +280,45 @@ def _longest_increasing(values: IntpArray) -> IntpArray:
 def _notes(
     n_estimate: int,
     n_within: int,
-    n_shared: int,
-    n_backward: int,
+    dropped: tuple[int, int, int],
     n_matched: int,
     max_distance_m: float | None,
+    spatial_pairs: str,
 ) -> tuple[str, ...]:
+    """Return the association's notes; ``dropped`` is ``(shared, backward, out of order)``."""
+    n_shared, n_backward, n_out_of_order = dropped
+    if spatial_pairs == "first":
+        rule = "first estimate pose of each reference pose, in reference order (trajectopy's)"
+    else:
+        rule = "in path order"
     notes = [
         (
-            "matched in space (nearest reference position, in path order), not in time: "
+            f"matched in space (nearest reference position, {rule}), not in time: "
             "errors along the path are not seen"
         )
     ]
+    if spatial_pairs == "first":
+        notes.append("the matched estimate poses carry their reference pose's stamps")
     if n_within < n_estimate:
         notes.append(
             f"{n_estimate - n_within} estimate pose(s) have no reference position within "
             f"{max_distance_m:g} m"
         )
     if n_shared:
+        which = "an earlier" if spatial_pairs == "first" else "a closer"
         notes.append(
-            f"{n_shared} estimate pose(s) had the same nearest reference pose as a closer "
+            f"{n_shared} estimate pose(s) had the same nearest reference pose as {which} "
             "one and were not matched"
         )
     if n_backward:
         notes.append(
             f"{n_backward} estimate pose(s) were nearest to a reference pose out of path "
             "order (another pass of a place visited more than once) and were not matched"
+        )
+    if n_out_of_order:
+        notes.append(
+            f"{n_out_of_order} pair(s) run backwards along the estimate (kept, as trajectopy "
+            "keeps them)"
         )
     if n_matched < LOW_MATCH_SHARE * n_estimate:
         notes.append(
@@ -256,10 +328,49 @@ def _notes(
     return tuple(notes)
 
 
-def _take(trajectory: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
+def check_forward_pairs(settings: EvaluationSettings, what: str) -> None:
+    """Refuse ``spatial_pairs="first"`` for ``what``, a step that compares motions between pairs.
+
+    RPE, drift and the doctor's checks compare the motion from one matched pose to
+    another on both sides; trajectopy's rule keeps pairs that run backwards along the
+    estimate (another pass of a place), between which the estimate's motion is not the
+    reference's.
+
+    Raises
+    ------
+    ValidationError
+        ``settings.spatial_pairs`` is ``"first"`` (with ``sync="spatial"``), naming the
+        field.
+
+    Examples
+    --------
+    >>> check_forward_pairs(EvaluationSettings(sync="spatial"), "RPE")
+    >>> check_forward_pairs(EvaluationSettings(sync="spatial", spatial_pairs="first"), "RPE")
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: expected spatial_pairs 'path' for RPE (it compares the \
+motion between pairs, which needs pairs that run forward on both sides; 'first', trajectopy's \
+rule, keeps pairs that run backwards: APE only), got 'first' - at \
+`EvaluationSettings.spatial_pairs`
+    """
+    if settings.sync != "spatial" or settings.spatial_pairs == "path":
+        return
+    reason = (
+        f"expected spatial_pairs 'path' for {what} (it compares the motion between pairs, "
+        "which needs pairs that run forward on both sides; 'first', trajectopy's rule, "
+        f"keeps pairs that run backwards: APE only), got {settings.spatial_pairs!r}"
+    )
+    msg = f"{reason} - at `EvaluationSettings.spatial_pairs`"
+    raise ValidationError(msg, field="EvaluationSettings.spatial_pairs", reason=reason)
+
+
+def _take(
+    trajectory: PoseTrajectory, rows: IntpArray, stamps_s: Float64Array | None = None
+) -> PoseTrajectory:
+    """Return the poses at ``rows``, with their own stamps or ``stamps_s``."""
     cov = trajectory.covariance_6x6
     return PoseTrajectory(
-        stamps_s=trajectory.stamps_s[rows],
+        stamps_s=trajectory.stamps_s[rows] if stamps_s is None else stamps_s,
         positions_xyz=trajectory.positions_xyz[rows],
         orientations_quat_xyzw=trajectory.orientations_quat_xyzw[rows],
         frame_id=trajectory.frame_id,

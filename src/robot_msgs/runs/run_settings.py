@@ -12,9 +12,9 @@ WHY one block per set of runs: a ranking may only compare numbers computed the s
 per-run settings do not exist; a metric may set its own evaluation settings (an RPE
 without alignment beside an aligned APE), and then every run gets the same pair.
 
-``[settings]`` keys: the fields of ``EvaluationSettings`` (``align``, ``n_align``,
-``align_window_s``, ``sync``, ``max_diff_s``, ``offset_s``, ``max_gap_s``,
-``t_start_s``, ``t_end_s``), ``statistic``, ``coverage_gap_s``, ``end_tolerance_s``, and
+``[settings]`` keys: every field of ``EvaluationSettings`` (``align``, ``sync``,
+``max_diff_s``, ``spatial_pairs``...; ``robot-msgs schema evaluation/EvaluationSettings``
+lists them), ``statistic``, ``coverage_gap_s``, ``end_tolerance_s``, and
 ``[[settings.evaluate]]`` entries: ``metric`` (``ape``/``rpe``), ``relation``, ``name``,
 for RPE the fields of ``PairSettings`` (``delta``, ``delta_unit``, ``all_pairs``,
 ``pairs_from``, ``delta_tol``), and any ``EvaluationSettings`` field, which overrides the
