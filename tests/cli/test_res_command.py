@@ -41,6 +41,7 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     args = ["res", str(ours_json), str(ours_npz), str(ours_pq), str(evo), "--json", str(out_json)]
     assert main(args) == 0
     text = capsys.readouterr().out
+    said = " ".join(text.split())  # the notes wrap at 80 columns
     data = json.loads(out_json.read_text())
     rms = {r["name"]: stats_of(r["comparison"])["translation"]["rms"] for r in data["results"]}
     evo_rmse = _evo_rmse("fr1_xyz_ape_se3.zip")
@@ -60,9 +61,9 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     assert f"are not recorded in {evo}: not compared." in " ".join(text.split())
     # In flag spelling: the flag, and its values as the flag takes them.
     assert (
-        "NOTE: not ranked: Refusing to mix results made with different settings of --sync (" in text
+        "NOTE: not ranked: Refusing to mix results made with different settings of --sync (" in said
     )
-    assert f"not recorded in {evo}" in text.split("NOTE:", 1)[1]
+    assert f"not recorded in {evo}" in said.split("NOTE:", 1)[1]
     assert "--force-ranking" in text
     assert "None" not in text
     shared = text.split("Shared settings", 1)[1].split("NOTE:", 1)[0].split()
@@ -73,19 +74,21 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
 
 
 def test_differing_settings_are_columns_and_block_the_ranking(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     se3 = _save(tmp_path, "se3.json", "--align", "se3")
     sim3 = _save(tmp_path, "sim3.json", "--align", "sim3")
     none = _save(tmp_path, "none.json")
     capsys.readouterr()
-    assert main(["res", str(se3), str(sim3)]) == 0
+    monkeypatch.chdir(tmp_path)
+    assert main(["res", "se3.json", "sim3.json"]) == 0
     out = capsys.readouterr().out
     assert "--align (differs)" in out
     assert (
         "Refusing to mix results made with different settings of --align "
-        f"(--align se3 in {se3}; --align sim3 in {sim3})"
-    ) in out
+        "(--align se3 in se3.json; --align sim3 in sim3.json)"
+    ) in " ".join(out.split())
+    assert max(len(line) for line in out.splitlines()) <= 80  # the note too, wrapped
     assert "Ranking" not in out
     assert main(["res", str(se3), str(sim3), str(none), "--force-ranking"]) == 0
     out = capsys.readouterr().out
@@ -103,8 +106,8 @@ def test_same_settings_are_ranked(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["res", str(full), str(short)]) == 0
     out = capsys.readouterr().out
     assert "--t-end (differs)" in out
-    assert (
-        "NOTE: not ranked: Refusing to mix results made with different settings of --t-end" in out
+    assert "NOTE: not ranked: Refusing to mix results made with different settings of --t-end" in (
+        " ".join(out.split())
     )
     same = _save(tmp_path, "again.npz", "--align", "se3")
     capsys.readouterr()

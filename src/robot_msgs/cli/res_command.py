@@ -11,6 +11,7 @@ time and distance, box, violin, histogram). Every output is checked before any w
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -80,7 +81,12 @@ def run(args: argparse.Namespace) -> int:
         load_saved_results,
         results_csv,
     )
-    from robot_msgs.report.tables import render_latex, render_markdown, render_text  # noqa: PLC0415
+    from robot_msgs.report.tables import (  # noqa: PLC0415
+        TEXT_WIDTH,
+        render_latex,
+        render_markdown,
+        render_text,
+    )
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
     outputs = {
@@ -140,7 +146,10 @@ def run(args: argparse.Namespace) -> int:
         figure = results_figure(named, labels=labels, distances=distances)
     print("\n\n".join(render_text(t) for t in comparison.tables))
     for note in comparison.notes:  # the library's `force=True` is this command's flag
-        print(f"NOTE: {flags_in_text(note.replace('`force=True`', '--force-ranking'))}")
+        said = flags_in_text(note.replace("`force=True`", "--force-ranking"))
+        wrap = textwrap.TextWrapper(TEXT_WIDTH, subsequent_indent="  ", break_on_hyphens=False)
+        wrap.break_long_words = False  # a path longer than the width stays whole
+        print("\n".join(wrap.wrap(f"NOTE: {said}")))
     for name, text in contents.items():
         print(f"wrote {write_atomic(outputs[name], text, force=args.force)}")
     if figure is not None:
