@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
 
-__all__ = ["InputFile", "InputsCache", "read_inputs"]
+__all__ = ["InputFile", "InputsCache", "geo_frames", "read_inputs"]
 
 InputsCache = dict[tuple[object, ...], "PoseTrajectory"]
 """Trajectories already read, by file, format, topic, times file and frame."""
@@ -124,10 +124,11 @@ def read_inputs(
         if topic is None and fmt in BAG_FORMATS:
             topic = only_pose_topic(file)
         files.append((file, fmt, topic))
-    origin, georeferenced = _frame(files, geo_origin, crs)
+    fixes = [geo_origin_of(file, fmt=fmt, topic=topic) for file, fmt, topic in files]
     out = []
-    for given, (file, fmt, topic), geo in zip(inputs, files, georeferenced, strict=True):
-        frame = (origin, crs) if geo else (None, None)
+    for given, (file, fmt, topic), frame in zip(
+        inputs, files, geo_frames(fixes, geo_origin=geo_origin, crs=crs), strict=True
+    ):
         key = (str(file.resolve()), fmt, topic, given.times_path, strict, repeated_stamps, *frame)
         if cache is None or key not in cache:
             traj = read_trajectory(
@@ -149,23 +150,52 @@ def read_inputs(
     return out
 
 
-def _frame(
-    files: list[tuple[Path, str, str | None]],
-    geo_origin: tuple[float, float, float] | None,
-    crs: str | None,
-) -> tuple[tuple[float, float, float] | None, list[bool]]:
-    """Return the shared ENU origin and which inputs are georeferenced (a first fix found)."""
-    fixes = [
-        geo_origin_of(file, fmt=fmt, topic=topic) if fmt == "lla" or fmt in BAG_FORMATS else None
-        for file, fmt, topic in files
-    ]
+def geo_frames(
+    fixes: Sequence[tuple[float, float, float] | None],
+    *,
+    geo_origin: tuple[float, float, float] | None = None,
+    crs: str | None = None,
+) -> list[tuple[tuple[float, float, float] | None, str | None]]:
+    """Return the ``(geo_origin, crs)`` each input is read with, all in one frame.
+
+    The rule of :func:`read_inputs`, for callers that read the inputs themselves
+    (``robot-msgs traj --ref``): ``crs``, else ``geo_origin``, else the first of
+    ``fixes`` that is not ``None``, for every georeferenced input; ``(None, None)`` for
+    an input of poses.
+
+    Parameters
+    ----------
+    fixes : sequence of (lat, lon, alt) or None
+        Each input's first fix (:func:`~robot_msgs.io.geo_origin_of`), in order (the
+        reference first); ``None`` for an input of poses.
+    geo_origin : (lat, lon, alt), optional
+        The local ENU origin, as :func:`read_inputs` takes it.
+    crs : str, optional
+        A projected CRS, as :func:`read_inputs` takes it.
+
+    Returns
+    -------
+    list of (origin, crs)
+        One per fix: the ``geo_origin`` and ``crs`` arguments of
+        :func:`~robot_msgs.io.read_trajectory` for that input.
+
+    Raises
+    ------
+    ValidationError
+        ``geo_origin`` or ``crs`` while every fix is ``None`` (the error's ``field``
+        names which).
+
+    Examples
+    --------
+    >>> geo_frames([None, (47.0, 8.0, 400.0), (47.1, 8.0, 400.0)])
+    [(None, None), ((47.0, 8.0, 400.0), None), ((47.0, 8.0, 400.0), None)]
+    """
     georeferenced = [fix is not None for fix in fixes]
     if (geo_origin is not None or crs is not None) and not any(georeferenced):
         field = "geo_origin" if geo_origin is not None else "crs"
         reason = "applies to .lla files and NavSatFix topics; the inputs hold poses"
         msg = f"`{field}` {reason}"
         raise ValidationError(msg, field=field, reason=reason)
-    if crs is not None:
-        return None, georeferenced
     first = next((fix for fix in fixes if fix is not None), None)
-    return (geo_origin if geo_origin is not None else first), georeferenced
+    origin = None if crs is not None else (geo_origin if geo_origin is not None else first)
+    return [(origin, crs) if geo else (None, None) for geo in georeferenced]
