@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from robot_msgs.errors import DataWarning, ValidationError
-from robot_msgs.io.clean import implausible_stamps
+from robot_msgs.io.clean import implausible_stamps, reading_notes
 from robot_msgs.io.detect import (
     detect_format,
     geo_origin_of,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
 
-__all__ = ["InputFile", "InputsCache", "geo_frames", "read_inputs"]
+__all__ = ["InputFile", "InputsCache", "geo_frames", "read_inputs", "unknown_covariances"]
 
 InputsCache = dict[tuple[object, ...], "PoseTrajectory"]
 """Trajectories already read, by file, format, topic, times file and frame."""
@@ -199,3 +199,55 @@ def geo_frames(
     first = next((fix for fix in fixes if fix is not None), None)
     origin = None if crs is not None else (geo_origin if geo_origin is not None else first)
     return [(origin, crs) if geo else (None, None) for geo in georeferenced]
+
+
+def unknown_covariances(
+    given: InputFile,
+    needed_by: str,
+    *,
+    strict: bool = False,
+    repeated_stamps: RepeatedStamps = "first",
+) -> str | None:
+    """Say why an estimate read from ``given`` has no covariances, if its covariances were all zero.
+
+    A bag topic whose every covariance is all zero (ROS's "unknown") is read as none,
+    with a reading note naming the file and topic (kind ``unknown_covariances``,
+    :func:`robot_msgs.io.clean.reading_notes`), not a warning: most metrics do not use
+    covariances. What needs them (NEES) names that topic with this message. The input is
+    read again, alone, quietly and without a cache: call it only once covariances were
+    found missing.
+
+    Parameters
+    ----------
+    given : InputFile
+        The estimate, as it was read.
+    needed_by : str
+        What needs the covariances, as the message names it (``"NEES (ape:nees) of run
+        orb/MH_01/1"``).
+    strict, repeated_stamps
+        As the estimate was read (:func:`read_inputs`).
+
+    Returns
+    -------
+    str or None
+        ``"<file> <topic>: covariances all zero on every message ...; <needed_by> needs
+        the estimate's pose covariances: choose a topic that sets them"``, or ``None``
+        when the reader said nothing of the kind (a type without covariances).
+
+    Examples
+    --------
+    >>> unknown_covariances(InputFile(path="example:fr1_xyz/rgbdslam.tum"), "NEES") is None
+    True
+    """
+    from robot_msgs.io.bag import UNKNOWN_COVARIANCES  # noqa: PLC0415 - bags only
+
+    with reading_notes() as notes, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # said when it was read the first time
+        read_inputs([given], strict=strict, repeated_stamps=repeated_stamps)
+    said = [n for n in notes if n.kind == UNKNOWN_COVARIANCES]
+    if not said:
+        return None
+    return (
+        f"{said[0]}; {needed_by} needs the estimate's pose covariances: choose a topic that "
+        "sets them"
+    )
