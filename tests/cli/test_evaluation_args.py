@@ -337,15 +337,14 @@ def test_topics_and_frames_of_the_evo_bags_are_answered_with_the_close_ones(
     assert dynamic_first in capsys.readouterr().err
 
 
-def test_nees_names_the_topic_whose_covariances_are_all_zero(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def zero_covariance_bag(tmp_path: Path) -> str:
+    """A bag of the same six poses on ``/odom`` (covariances all zero) and ``/pose`` (none)."""
     from tests.io.conftest import BagMaker
 
     bags = BagMaker(tmp_path)
     odom, pose = "nav_msgs/msg/Odometry", "geometry_msgs/msg/PoseStamped"
     poses = [(s, 0, "odom", (0.1 * s, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)) for s in range(6)]
-    bag = str(
+    return str(
         bags.write(
             "zero",
             "ros1",
@@ -355,6 +354,12 @@ def test_nees_names_the_topic_whose_covariances_are_all_zero(
             },
         )
     )
+
+
+def test_nees_names_the_topic_whose_covariances_are_all_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bag = zero_covariance_bag(tmp_path)
     nees = ["--relation", "nees_position"]
     assert main(["ape", bag, bag, "--ref-topic", "/pose", "--est-topic", "/odom", *nees]) == 1
     assert capsys.readouterr().err == (
@@ -378,3 +383,35 @@ def test_nees_names_the_topic_whose_covariances_are_all_zero(
     assert main(["doctor", bag, bag, "--ref-topic", "/pose", "--est-topic", "/odom"]) == 0
     found = capsys.readouterr().out
     assert f"info    unknown_covariances: {bag} /odom: covariances all zero on every" in found
+
+
+def test_nees_in_report_and_bench_names_the_run_and_the_topic_whose_covariances_are_all_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bag = zero_covariance_bag(tmp_path)
+    manifest = tmp_path / "runs.toml"
+    # The six poses lie on a line: no SE(3) fit, so align none (the same poses: APE 0).
+    text = (
+        '[settings]\nalign = "none"\n[[settings.evaluate]]\nmetric = "ape"\n'
+        'relation = "nees_position"\n[references]\nseq = {{ path = "{bag}", topic = "/pose" }}\n'
+        '[[runs]]\nalgorithm = "odo"\nsequence = "seq"\ntrial = 1\nestimate = "{bag}"\n'
+        'estimate_topic = "{topic}"\n'
+    )
+    said = (
+        f"{bag} /odom: covariances all zero on every message (ROS's 'unknown'): read as none; "
+        "NEES (ape:nees_position) of run odo/seq/1 needs the estimate's pose covariances: "
+        "choose a topic that sets them"
+    )
+    manifest.write_text(text.format(bag=bag, topic="/odom"))
+    assert main(["report", str(manifest), "--no-progress"]) == 1
+    assert capsys.readouterr().err == f"ERROR: {said}\n"
+    stored = tmp_path / "bench"
+    assert main(["bench", str(manifest), "--out", str(stored), "--serial", "--quiet"]) == 1
+    assert f"failed to evaluate: odo/seq/1: ValidationError: {said}\n" in capsys.readouterr().out
+    # A type without covariances: the library's reason, with the run and the file named.
+    manifest.write_text(text.format(bag=bag, topic="/pose"))
+    assert main(["report", str(manifest), "--no-progress"]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"ERROR: run odo/seq/1: {bag} /pose: Expected an estimate with pose covariances for "
+        "NEES, got none: "
+    )

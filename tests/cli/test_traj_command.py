@@ -533,3 +533,42 @@ def test_traj_lists_the_tf_transforms_of_a_bag_without_a_chosen_topic(
     out = capsys.readouterr().out
     assert "  TF (/tf:parent.child): map->odom, odom->base, base->cam (static)\n" in out
     assert max(len(line) for line in out.splitlines()[1:]) <= 80  # all but the path line
+
+
+def test_traj_ref_reads_ref_and_every_file_about_the_first_fix_of_ref(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.io.conftest import BagMaker
+
+    # 10 m north of 45° N: the meridian radius of curvature there is
+    # M = a (1 - e²) / (1 - e² sin² 45°)^1.5 (WGS-84), and a 10 m arc is 10 / M radians.
+    a, f = 6378137.0, 1 / 298.257223563
+    e2 = f * (2 - f)
+    north_deg = float(np.degrees(10.0 / (a * (1 - e2) / (1 - e2 / 2) ** 1.5)))
+    rows = [(0, 45.0, 9.0, 0.0), (1, 45.0, 9.0, 5.0)]  # t lat lon alt: 5 m straight up
+    ref = write(tmp_path, "".join(f"{t} {la!r} {lo!r} {h!r}\n" for t, la, lo, h in rows), "r.lla")
+    moved = [(t, la + north_deg, lo, h) for t, la, lo, h in rows]
+    est_lla = write(
+        tmp_path, "".join(f"{t} {la!r} {lo!r} {h!r}\n" for t, la, lo, h in moved), "e.lla"
+    )
+    bags = BagMaker(tmp_path)
+    fixes = [bags.navsat("ros1", (t, 0), (la, lo, h)) for t, la, lo, h in moved]
+    est_bag = bags.write("gps", "ros1", {"/fix": ("sensor_msgs/msg/NavSatFix", fixes)})
+    for est in (est_lla, est_bag):
+        out = tmp_path / f"{est.stem}.tum"
+        assert main(["traj", str(est), "--ref", str(ref), "--save", str(out)]) == 0
+        # In REF's frame (its first fix the origin): 10 m north of it, then 5 m up too.
+        # The 5 m up is 5 m further from the earth's centre: the 10 m arc grows by
+        # 10 * 5 / M = 8e-6 m, well inside the tolerance.
+        xyz = read_tum(out).positions_xyz
+        np.testing.assert_allclose(xyz, [[0, 10, 0], [0, 10, 5]], rtol=0, atol=1e-4)
+    # Without --ref, each file its own first fix, as before: no 10 m.
+    alone = tmp_path / "alone.tum"
+    assert main(["traj", str(est_lla), "--save", str(alone)]) == 0
+    np.testing.assert_allclose(read_tum(alone).positions_xyz, [[0, 0, 0], [0, 0, 5]], atol=1e-9)
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["traj", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "(default with --ref: the first fix of REF, for REF and every FILE; " in said
+    assert "without: each file's first fix)" in said

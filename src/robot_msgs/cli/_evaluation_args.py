@@ -18,7 +18,6 @@ import ast
 import functools
 import re
 import typing
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -31,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
     from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings
+    from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.io.evaluation_inputs import InputFile
     from robot_msgs.msg import Msg
     from robot_msgs.trajectory import PoseTrajectory
@@ -729,32 +729,35 @@ def _read(
 
     ``geo``: with ``--geo-origin`` and ``--crs`` too.
     """
-    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
     from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
 
-    rules = settings_from_args(args, ReadSettings())
     return read_inputs(
         inputs,
         strict=args.strict,
-        repeated_stamps=rules.rule_for(getattr(args, "protocol", None) or ""),
+        repeated_stamps=_repeated_stamps(args),
         geo_origin=None if args.geo_origin is None or not geo else tuple(args.geo_origin),
         crs=args.crs if geo else None,
     )
 
 
-def unknown_covariances_of(args: argparse.Namespace, index: int) -> str | None:
-    """Return what reading input ``index`` (0 REF, 1 the first EST) said of all-zero covariances.
+def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
+    """Return the repeated-stamps rule the flags give (``--repeated-stamps``, ``--protocol``)."""
+    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
 
-    The reader's own note (kind ``unknown_covariances``: a bag topic whose every
-    covariance is all zero, ROS's "unknown"; :func:`robot_msgs.io.clean.reading_notes`),
-    or ``None``. The input is read again, alone and quietly: only when NEES found no
-    covariance, to name that topic.
+    rules = settings_from_args(args, ReadSettings())
+    return rules.rule_for(getattr(args, "protocol", None) or "")
+
+
+def unknown_covariances_of(args: argparse.Namespace, index: int, needed_by: str) -> str | None:
+    """Return why input ``index`` (1: the first EST) has no covariances, if they were all zero.
+
+    :func:`robot_msgs.io.evaluation_inputs.unknown_covariances` on that input, read with
+    the reading flags: the file and topic whose every covariance is all zero, and that
+    ``needed_by`` needs them; or ``None``.
     """
-    from robot_msgs.io.clean import reading_notes  # noqa: PLC0415
+    from robot_msgs.io.evaluation_inputs import unknown_covariances  # noqa: PLC0415
 
     given = inputs_from_args(args)[index]
-    with reading_notes() as notes, warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # said when it was read the first time
-        _read(args, [given], geo=False)  # covariances come with poses, never lat/lon
-    said = [n for n in notes if n.kind == "unknown_covariances"]
-    return str(said[0]) if said else None
+    return unknown_covariances(
+        given, needed_by, strict=args.strict, repeated_stamps=_repeated_stamps(args)
+    )

@@ -54,14 +54,15 @@ def run(args: argparse.Namespace) -> int:
     plans = prepare_outputs(args, args.estimates)
     (reference, *estimates), (ref_name, *est_names) = read_inputs_from_args(args)
     if spec.relation in NEES_DOF:  # a topic whose covariances are all zero, named
+        needed_by = f"NEES (--relation {spec.relation})"
         for k, estimate in enumerate(estimates, start=1):
-            said = None if estimate.covariance_6x6 is not None else unknown_covariances_of(args, k)
+            said = (
+                None
+                if estimate.covariance_6x6 is not None
+                else unknown_covariances_of(args, k, needed_by)
+            )
             if said is not None:
-                msg = (
-                    f"{said}; NEES (--relation {spec.relation}) needs the estimate's pose "
-                    "covariances: choose a topic that sets them"
-                )
-                raise ValidationError(msg)
+                raise ValidationError(said)
     results = evaluate_each(
         args, "ape", reference, estimates, (ref_name, est_names), settings, spec
     )

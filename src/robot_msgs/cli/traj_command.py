@@ -14,8 +14,12 @@ output path is checked (:func:`robot_msgs.files.check_outputs`) before anything 
 transform, and ``--save OUT`` writes that aligned estimate, as ``evo_traj -a
 --save_as_tum`` does; REF itself is never saved), and ``--plot FILE`` overlays them all
 (:func:`robot_msgs.report.figures.overlay_figure`: a view, x/y/z, roll/pitch/yaw and
-speed over time). KITTI files read without a times file have frame indices for stamps,
-and say ``frames``, never seconds.
+speed over time). Latitude/longitude inputs (``.lla`` files, ``NavSatFix`` topics) are
+then read in one local frame, REF's first fix its origin unless ``--geo-origin`` or
+``--crs`` says otherwise, as the evaluation commands read theirs
+(:func:`robot_msgs.io.evaluation_inputs.geo_frames`); without ``--ref`` each file is read
+about its own first fix. KITTI files read without a times file have frame indices for
+stamps, and say ``frames``, never seconds.
 
 Examples
 --------
@@ -37,6 +41,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -63,6 +68,7 @@ from robot_msgs.io import (
     WRITE_FORMATS,
     FormatDetection,
     explain_format,
+    geo_origin_of,
     list_topics,
     only_pose_topic,
     read_trajectory,
@@ -71,6 +77,7 @@ from robot_msgs.io import (
     write_trajectory,
 )
 from robot_msgs.io.clean import implausible_stamps, reading_notes
+from robot_msgs.io.evaluation_inputs import geo_frames
 from robot_msgs.io.tf import transforms_text
 from robot_msgs.limits import dpi_flag
 from robot_msgs.optional import require
@@ -104,7 +111,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--strict", action="store_true", help="refuse data problems instead of fixing them"
     )
-    add_geo_args(parser, default="each file's first fix")
+    add_geo_args(
+        parser,
+        default="with --ref: the first fix of REF, for REF and every FILE; "
+        "without: each file's first fix",
+    )
     parser.add_argument(
         "--save", type=Path, metavar="OUT", help="convert the (one) FILE to OUT (- for stdout)"
     )
@@ -211,14 +222,27 @@ def summarize(traj: PoseTrajectory, *, frames: bool = False) -> dict[str, Any]:
     }
 
 
-def _read(
-    path: str, args: argparse.Namespace, settings: EvaluationSettings | None
-) -> tuple[PoseTrajectory | None, dict[str, Any]]:
-    """Read one FILE; the trajectory (None when a bag needs --topic) and its report.
+@dataclass(frozen=True, slots=True)
+class _Located:
+    """One FILE found and its format known, not read yet.
 
-    The time range is applied, and the transforms of ``settings`` (as evo_traj's
-    ``--transform_left/right``; ``None`` for ``--ref``, which evo_traj does not move).
+    ``topic`` is ``None`` for a bag whose pose topic must be chosen (``report`` then
+    lists its topics and TF's transforms, and there is nothing to read).
     """
+
+    file: Path
+    fmt: str
+    topic: str | None
+    report: dict[str, Any]
+
+    @property
+    def waiting(self) -> bool:
+        """A bag whose topic is not chosen: nothing to read."""
+        return self.topic is None and self.fmt in BAG_FORMATS
+
+
+def _locate(path: str, args: argparse.Namespace) -> _Located:
+    """Find one FILE, its format (detected once) and a bag's pose topic."""
     file = resolve_path(path)
     detection = (
         FormatDetection(fmt=args.fmt, reason="--format") if args.fmt else explain_format(file)
@@ -243,7 +267,59 @@ def _read(
                 if tf:
                     report["tf"] = {"topic": tf, "transforms": pairs}
                 report["issues"] = []
-                return None, report
+    return _Located(file=file, fmt=fmt, topic=topic, report=report)
+
+
+def _locate_or_error(path: str, args: argparse.Namespace) -> _Located | Exception:
+    """:func:`_locate`, or the error that FILE is reported with in its turn."""
+    try:
+        return _locate(path, args)
+    except (RobotMsgsError, OSError) as err:
+        return err
+
+
+def _frames(
+    located: dict[str, _Located | Exception], args: argparse.Namespace
+) -> dict[str, tuple[tuple[float, float, float] | None, str | None]]:
+    """Return the ``geo_origin`` and ``crs`` each FILE is read with.
+
+    With ``--ref``, one frame for REF and every FILE, as the evaluation commands read
+    theirs (:func:`robot_msgs.io.evaluation_inputs.geo_frames`: ``--crs``, else
+    ``--geo-origin``, else the first fix of REF, or of the first lat/lon FILE when REF
+    holds poses). Without, each file as the flags say (its own first fix by default).
+    A file whose first fix cannot be read becomes that file's error in ``located``.
+    """
+    given = None if args.geo_origin is None else tuple(args.geo_origin)
+    if args.ref is None:
+        return dict.fromkeys(located, (given, args.crs))
+    fixes: dict[str, tuple[float, float, float] | None] = {}
+    for path, where in located.items():
+        if isinstance(where, Exception) or where.waiting:
+            continue
+        try:
+            fixes[path] = geo_origin_of(where.file, fmt=where.fmt, topic=where.topic)
+        except (RobotMsgsError, OSError) as err:  # said when that file is reported
+            located[path] = err
+    frames = geo_frames(list(fixes.values()), geo_origin=given, crs=args.crs)
+    return dict(zip(fixes, frames, strict=True))
+
+
+def _read(
+    path: str,
+    where: _Located,
+    args: argparse.Namespace,
+    settings: EvaluationSettings | None,
+    frame: tuple[tuple[float, float, float] | None, str | None],
+) -> tuple[PoseTrajectory | None, dict[str, Any]]:
+    """Read one located FILE; the trajectory (None when a bag needs --topic) and its report.
+
+    ``frame`` is the ``geo_origin`` and ``crs`` it is read with (:func:`_frames`). The
+    time range is applied, and the transforms of ``settings`` (as evo_traj's
+    ``--transform_left/right``; ``None`` for ``--ref``, which evo_traj does not move).
+    """
+    file, fmt, topic, report = where.file, where.fmt, where.topic, dict(where.report)
+    if where.waiting:
+        return None, report
     with reading_notes() as notes, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
         traj = read_trajectory(
@@ -252,8 +328,8 @@ def _read(
             topic=topic,
             times_path=args.times,
             strict=args.strict,
-            geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
-            crs=args.crs,
+            geo_origin=frame[0],
+            crs=frame[1],
         )
     issues = []
     for item in caught:
@@ -452,10 +528,17 @@ def run(args: argparse.Namespace) -> int:
     read: dict[str, PoseTrajectory] = {}
     failed = False
     aligning = args.ref is not None and settings.align != "none"
-    for k, path in enumerate(([args.ref] if args.ref is not None else []) + list(args.files)):
+    paths = ([args.ref] if args.ref is not None else []) + list(args.files)
+    located = {path: _locate_or_error(path, args) for path in paths}
+    frames = _frames(located, args)
+    for k, path in enumerate(paths):
         is_ref = args.ref is not None and k == 0
         try:
-            traj, report = _read(path, args, None if is_ref else settings)
+            where = located[path]
+            if isinstance(where, Exception):
+                raise where
+            frame = frames.get(path, (None, None))
+            traj, report = _read(path, where, args, None if is_ref else settings, frame)
         except (RobotMsgsError, OSError) as err:
             message = flags_in_text(_as_given(str(err), path))
             if args.save is not None:

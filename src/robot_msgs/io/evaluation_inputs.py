@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from robot_msgs.errors import DataWarning, ValidationError
-from robot_msgs.io.clean import implausible_stamps
+from robot_msgs.io.clean import implausible_stamps, reading_notes
 from robot_msgs.io.detect import (
     detect_format,
     geo_origin_of,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
 
-__all__ = ["InputFile", "InputsCache", "read_inputs"]
+__all__ = ["InputFile", "InputsCache", "geo_frames", "read_inputs", "unknown_covariances"]
 
 InputsCache = dict[tuple[object, ...], "PoseTrajectory"]
 """Trajectories already read, by file, format, topic, times file and frame."""
@@ -124,10 +124,11 @@ def read_inputs(
         if topic is None and fmt in BAG_FORMATS:
             topic = only_pose_topic(file)
         files.append((file, fmt, topic))
-    origin, georeferenced = _frame(files, geo_origin, crs)
+    fixes = [geo_origin_of(file, fmt=fmt, topic=topic) for file, fmt, topic in files]
     out = []
-    for given, (file, fmt, topic), geo in zip(inputs, files, georeferenced, strict=True):
-        frame = (origin, crs) if geo else (None, None)
+    for given, (file, fmt, topic), frame in zip(
+        inputs, files, geo_frames(fixes, geo_origin=geo_origin, crs=crs), strict=True
+    ):
         key = (str(file.resolve()), fmt, topic, given.times_path, strict, repeated_stamps, *frame)
         if cache is None or key not in cache:
             traj = read_trajectory(
@@ -149,23 +150,104 @@ def read_inputs(
     return out
 
 
-def _frame(
-    files: list[tuple[Path, str, str | None]],
-    geo_origin: tuple[float, float, float] | None,
-    crs: str | None,
-) -> tuple[tuple[float, float, float] | None, list[bool]]:
-    """Return the shared ENU origin and which inputs are georeferenced (a first fix found)."""
-    fixes = [
-        geo_origin_of(file, fmt=fmt, topic=topic) if fmt == "lla" or fmt in BAG_FORMATS else None
-        for file, fmt, topic in files
-    ]
+def geo_frames(
+    fixes: Sequence[tuple[float, float, float] | None],
+    *,
+    geo_origin: tuple[float, float, float] | None = None,
+    crs: str | None = None,
+) -> list[tuple[tuple[float, float, float] | None, str | None]]:
+    """Return the ``(geo_origin, crs)`` each input is read with, all in one frame.
+
+    The rule of :func:`read_inputs`, for callers that read the inputs themselves
+    (``robot-msgs traj --ref``): ``crs``, else ``geo_origin``, else the first of
+    ``fixes`` that is not ``None``, for every georeferenced input; ``(None, None)`` for
+    an input of poses.
+
+    Parameters
+    ----------
+    fixes : sequence of (lat, lon, alt) or None
+        Each input's first fix (:func:`~robot_msgs.io.geo_origin_of`), in order (the
+        reference first); ``None`` for an input of poses.
+    geo_origin : (lat, lon, alt), optional
+        The local ENU origin, as :func:`read_inputs` takes it.
+    crs : str, optional
+        A projected CRS, as :func:`read_inputs` takes it.
+
+    Returns
+    -------
+    list of (origin, crs)
+        One per fix: the ``geo_origin`` and ``crs`` arguments of
+        :func:`~robot_msgs.io.read_trajectory` for that input.
+
+    Raises
+    ------
+    ValidationError
+        ``geo_origin`` or ``crs`` while every fix is ``None`` (the error's ``field``
+        names which).
+
+    Examples
+    --------
+    >>> geo_frames([None, (47.0, 8.0, 400.0), (47.1, 8.0, 400.0)])
+    [(None, None), ((47.0, 8.0, 400.0), None), ((47.0, 8.0, 400.0), None)]
+    """
     georeferenced = [fix is not None for fix in fixes]
     if (geo_origin is not None or crs is not None) and not any(georeferenced):
         field = "geo_origin" if geo_origin is not None else "crs"
         reason = "applies to .lla files and NavSatFix topics; the inputs hold poses"
         msg = f"`{field}` {reason}"
         raise ValidationError(msg, field=field, reason=reason)
-    if crs is not None:
-        return None, georeferenced
     first = next((fix for fix in fixes if fix is not None), None)
-    return (geo_origin if geo_origin is not None else first), georeferenced
+    origin = None if crs is not None else (geo_origin if geo_origin is not None else first)
+    return [(origin, crs) if geo else (None, None) for geo in georeferenced]
+
+
+def unknown_covariances(
+    given: InputFile,
+    needed_by: str,
+    *,
+    strict: bool = False,
+    repeated_stamps: RepeatedStamps = "first",
+) -> str | None:
+    """Say why an estimate read from ``given`` has no covariances, if its covariances were all zero.
+
+    A bag topic whose every covariance is all zero (ROS's "unknown") is read as none,
+    with a reading note naming the file and topic (kind ``unknown_covariances``,
+    :func:`robot_msgs.io.clean.reading_notes`), not a warning: most metrics do not use
+    covariances. What needs them (NEES) names that topic with this message. The input is
+    read again, alone, quietly and without a cache: call it only once covariances were
+    found missing.
+
+    Parameters
+    ----------
+    given : InputFile
+        The estimate, as it was read.
+    needed_by : str
+        What needs the covariances, as the message names it (``"NEES (ape:nees) of run
+        orb/MH_01/1"``).
+    strict, repeated_stamps
+        As the estimate was read (:func:`read_inputs`).
+
+    Returns
+    -------
+    str or None
+        ``"<file> <topic>: covariances all zero on every message ...; <needed_by> needs
+        the estimate's pose covariances: choose a topic that sets them"``, or ``None``
+        when the reader said nothing of the kind (a type without covariances).
+
+    Examples
+    --------
+    >>> unknown_covariances(InputFile(path="example:fr1_xyz/rgbdslam.tum"), "NEES") is None
+    True
+    """
+    from robot_msgs.io.bag import UNKNOWN_COVARIANCES  # noqa: PLC0415 - bags only
+
+    with reading_notes() as notes, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # said when it was read the first time
+        read_inputs([given], strict=strict, repeated_stamps=repeated_stamps)
+    said = [n for n in notes if n.kind == UNKNOWN_COVARIANCES]
+    if not said:
+        return None
+    return (
+        f"{said[0]}; {needed_by} needs the estimate's pose covariances: choose a topic that "
+        "sets them"
+    )

@@ -27,6 +27,7 @@ import numpy as np
 
 from robot_msgs.compare.run_report import RunReport
 from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
+from robot_msgs.evaluation.consistency import NEES_DOF
 from robot_msgs.evaluation.entry import evaluate
 from robot_msgs.evaluation.settings import Ape, Rpe
 from robot_msgs.runs.latency import latency_from_bag, latency_from_timing, rate_hz
@@ -181,21 +182,24 @@ def _metrics(
         groups.setdefault(settings.settings_of(metric), []).append(metric)
     results: dict[str, EvaluationResult] = {}
     notes: list[str] = []
-    labels = (run.spec.reference or "", run.spec.estimate)
     for chosen, metrics in groups.items():
-        results.update(_group(reference, estimate, labels, chosen, metrics, notes))
+        results.update(_group(reference, estimate, run, chosen, metrics, notes))
     return {m.name: results[m.name] for m in settings.metrics if m.name in results}, notes
 
 
 def _group(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
-    labels: tuple[str, str],
+    run: RunInputs,
     settings: EvaluationSettings,
     metrics: list[MetricSpec],
     notes: list[str],
 ) -> dict[str, EvaluationResult]:
-    """Evaluate the metrics that share ``settings``; note what cannot be computed."""
+    """Evaluate the metrics that share ``settings``; note what cannot be computed.
+
+    An APE metric refused is the run's error; a NEES one names the run and its estimate
+    (:func:`_nees_refused`).
+    """
     names = [m.name for m in metrics]
     specs: list[Metric] = [
         Ape(relation=m.relation) if m.pairs is None else Rpe(relation=m.relation, pairs=(m.pairs,))
@@ -207,8 +211,8 @@ def _group(
             estimate,
             settings,
             metrics=specs,
-            reference_name=labels[0],
-            estimate_name=labels[1],
+            reference_name=run.spec.reference or "",
+            estimate_name=run.spec.estimate,
         )
     except (AssociationError, AlignmentError) as err:
         notes += [f"{name} not evaluated: {err}" for name in names]
@@ -217,13 +221,44 @@ def _group(
         if len(metrics) > 1:  # which one refused: each on its own (a run shorter than a delta)
             out: dict[str, EvaluationResult] = {}
             for metric in metrics:
-                out.update(_group(reference, estimate, labels, settings, [metric], notes))
+                out.update(_group(reference, estimate, run, settings, [metric], notes))
             return out
         if metrics[0].metric != "rpe":
+            if metrics[0].relation in NEES_DOF:
+                raise _nees_refused(err, run, estimate, names[0]) from err
             raise
         notes.append(f"{names[0]} skipped: {err}")
         return {}
     return dict(zip(names, done, strict=True))
+
+
+def _nees_refused(
+    err: ValidationError, run: RunInputs, estimate: PoseTrajectory, metric: str
+) -> ValidationError:
+    """Return a NEES metric's refusal naming the run and its estimate's file (and topic).
+
+    Covariances all zero on the estimate's bag topic are said as ``robot-msgs ape`` says
+    them (:func:`robot_msgs.io.evaluation_inputs.unknown_covariances`: that file and
+    topic, and ``metric`` of this run needs them); any other refusal (a type without
+    covariances, a singular one) is ``err`` after the run and the estimate's file.
+    """
+    from robot_msgs.io.evaluation_inputs import InputFile, unknown_covariances  # noqa: PLC0415
+
+    spec = run.spec
+    if not spec.estimate:  # built in Python without a file
+        return ValidationError(f"run {spec.name}: {err}")
+    if estimate.covariance_6x6 is None:
+        given = InputFile(
+            path=spec.estimate,
+            fmt=spec.estimate_format,
+            topic=spec.estimate_topic,
+            times_path=spec.estimate_times,
+        )
+        said = unknown_covariances(given, f"NEES ({metric}) of run {spec.name}")
+        if said is not None:
+            return ValidationError(said)
+    where = spec.estimate + (f" {spec.estimate_topic}" if spec.estimate_topic else "")
+    return ValidationError(f"run {spec.name}: {where}: {err}")
 
 
 def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEvaluation:
