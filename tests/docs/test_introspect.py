@@ -249,7 +249,9 @@ def test_commit_is_unknown_without_git(
 
 def test_type_doc_is_immutable() -> None:
     doc = describe(ErrorStats)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(
+        dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'summary'$"
+    ):
         doc.summary = "x"  # type: ignore[misc]
 
 
