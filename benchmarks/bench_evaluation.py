@@ -273,7 +273,7 @@ def main() -> None:
         from importlib.metadata import version
 
         print(f"evo {version('evo')}")
-    except Exception:
+    except ImportError:  # importlib.metadata.PackageNotFoundError
         print("evo not installed: robot_msgs rows only")
     rows: list[tuple[int, str, str, str, str, str, str]] = []
     totals: list[tuple[int, float, float | None]] = []

@@ -115,14 +115,14 @@ def _mirror(cls: type[Msg]) -> type:
     return found
 
 
-def _expression(value: Any, names: dict[str, Any], arrays: list[np.ndarray], plain: bool) -> str:
+def _expression(value: Any, names: dict[str, Any], arrays: list[np.ndarray], *, plain: bool) -> str:
     """Python source building ``value``: messages by their class, arrays as arguments."""
     if isinstance(value, Msg):
         cls = _mirror(type(value)) if plain else type(value)
         key = f"T{len(names)}"
         names[key] = cls
         parts = [
-            f"{name}={_expression(getattr(value, name), names, arrays, plain)}"
+            f"{name}={_expression(getattr(value, name), names, arrays, plain=plain)}"
             for name in value.__struct_fields__
         ]
         return f"{key}({', '.join(parts)})"
@@ -130,10 +130,10 @@ def _expression(value: Any, names: dict[str, Any], arrays: list[np.ndarray], pla
         arrays.append(value)
         return f"a[{len(arrays) - 1}]"
     if isinstance(value, tuple):
-        return "(" + "".join(f"{_expression(v, names, arrays, plain)}, " for v in value) + ")"
+        return "(" + "".join(f"{_expression(v, names, arrays, plain=plain)}, " for v in value) + ")"
     if isinstance(value, dict) or hasattr(value, "items"):
         items = ", ".join(
-            f"{k!r}: {_expression(v, names, arrays, plain)}" for k, v in value.items()
+            f"{k!r}: {_expression(v, names, arrays, plain=plain)}" for k, v in value.items()
         )
         return "{" + items + "}"
     key = f"c{len(names)}"
@@ -146,7 +146,7 @@ def _maker(
 ) -> tuple[Callable[[list[np.ndarray]], Any], list[np.ndarray]]:
     names: dict[str, Any] = {}
     arrays: list[np.ndarray] = []
-    body = _expression(message, names, arrays, plain)
+    body = _expression(message, names, arrays, plain=plain)
     exec(f"def make(a):\n    return {body}\n", names)
     return names["make"], arrays
 

@@ -69,7 +69,9 @@ def test_write_atomic_error_names_the_target_never_the_temporary_file(
         return real_open(path, flags, *args)
 
     monkeypatch.setattr(os, "open", refusing_open)
-    with pytest.raises(PermissionError) as caught:
+    with pytest.raises(
+        PermissionError, match=r"out\.json: cannot write it: permission denied in "
+    ) as caught:
         write_atomic(tmp_path / "out.json", "{}")
     message = str(caught.value)
     assert message == f"{tmp_path / 'out.json'}: cannot write it: permission denied in {tmp_path}"
@@ -283,9 +285,10 @@ def test_open_atomic_leaves_the_old_file_when_the_writer_fails(tmp_path: Path) -
     def interrupted() -> None:
         with open_atomic(target, force=True) as handle:
             handle.write(b"half")
-            raise KeyboardInterrupt
+            msg = "Ctrl-C while writing"
+            raise KeyboardInterrupt(msg)
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt, match=r"^Ctrl-C while writing$"):
         interrupted()
     assert target.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["rows.bin"]

@@ -37,13 +37,13 @@ def _traj(n: int = 3) -> PoseTrajectory:
 
 
 def test_construction_is_keyword_only() -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^Extra positional arguments provided$"):
         Point(1.0, 2.0, 3.0)  # type: ignore[call-arg]  # positional on purpose
 
 
 def test_messages_are_frozen() -> None:
     p = Point(x=1.0)
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match=r"^immutable type: 'Point'$"):
         p.x = 2.0  # type: ignore[misc]
 
 
@@ -287,7 +287,7 @@ def test_pickle_round_trip_keeps_arrays_read_only() -> None:
 def test_mapping_fields_are_frozen_maps() -> None:
     c = Comparison(metric="ape", signals=(), counts={"t": 1})
     assert isinstance(c.counts, FrozenMap)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^'FrozenMap' object does not support item assignment$"):
         c.counts["u"] = 2  # type: ignore[index]
 
 

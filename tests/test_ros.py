@@ -139,7 +139,6 @@ def test_coverage_of_common_interfaces_is_counted() -> None:
     store = get_typestore(Stores.ROS2_HUMBLE)
     common = {n for n in store.fielddefs if n.split("/")[0] in COMMON_INTERFACES}
     covered = common & set(ros_types())
-    print(f"\ncommon_interfaces coverage: {len(covered)} of {len(common)} (ROS 2 Humble)")
     assert len(common) == 118  # rosbags 0.11's Humble store: 10 packages of messages
     assert len(covered) == 105
     assert common - covered == {

@@ -88,9 +88,9 @@ def _sizes(dims: tuple[int | str, ...]) -> dict[str, Any]:
 
 def _array(spec: FieldSpec) -> dict[str, Any]:
     """Return the JSON Schema of an array field: its dtype, the shapes it takes, its values."""
-    assert spec.dtype is not None
+    dtype = typing.cast("np.dtype[Any]", spec.dtype)  # set for an array (compile_annotation)
     dims = spec.shape.dims if spec.shape is not None else None
-    data: dict[str, Any] = {"type": "array", "items": _items(spec.dtype)}
+    data: dict[str, Any] = {"type": "array", "items": _items(dtype)}
     if dims is None:
         shape: dict[str, Any] = {"type": "array", "items": {"type": "integer", "minimum": 0}}
     else:
@@ -106,7 +106,7 @@ def _array(spec: FieldSpec) -> dict[str, Any]:
     return {
         "type": "object",
         "description": f"An array {spec.label}: dtype, shape and the values flat, row-major.",
-        "properties": {"dtype": {"const": str(spec.dtype)}, "shape": shape, "data": data},
+        "properties": {"dtype": {"const": str(dtype)}, "shape": shape, "data": data},
         "required": ["dtype", "shape", "data"],
         "additionalProperties": False,
     }

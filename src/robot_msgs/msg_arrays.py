@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import typing
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -148,8 +149,8 @@ def check_array(spec: FieldSpec, value: Any, path: str, dims: Dims) -> np.ndarra
 
     ``dims`` holds the sizes of the named dimensions met so far in the message.
     """
-    assert spec.dtype is not None
-    arr = _as_array(spec.dtype, spec.label, value, path)
+    dtype = typing.cast("np.dtype[Any]", spec.dtype)  # set for an array (compile_annotation)
+    arr = _as_array(dtype, spec.label, value, path)
     if arr.ndim == 1 and spec.shape is not None and len(spec.shape.dims) > 1:
         fixed = spec.shape.dims
         if arr.size == 0:
@@ -159,12 +160,12 @@ def check_array(spec: FieldSpec, value: Any, path: str, dims: Dims) -> np.ndarra
     if spec.shape is not None:
         _check_shape(spec.shape, arr, path, dims)
     out: np.ndarray[Any, Any]
-    if arr.dtype == spec.dtype:
+    if arr.dtype == dtype:
         if immutable(arr):
             return arr  # nothing can write to it: sharing it is as safe as a copy, and free
         out = arr.copy()
     else:
-        out = arr.astype(spec.dtype, order="C")  # a new array, the same values (checked)
+        out = arr.astype(dtype, order="C")  # a new array, the same values (checked)
     out.setflags(write=False)
     return out
 

@@ -94,8 +94,7 @@ def _test(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) 
     if kind in {"float", "bool"}:
         return f"type({v}) is {kind}"
     if kind == "int":
-        assert spec.bounds is not None
-        low, high = spec.bounds
+        low, high = typing.cast("tuple[int, int]", spec.bounds)  # set for an int
         return f"type({v}) is int and {low} <= {v} <= {high}"
     if kind == "str":
         return f"type({v}) is str and {v}.isascii()"

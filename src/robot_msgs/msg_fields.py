@@ -339,8 +339,10 @@ _FLOAT = FieldSpec("float", "float", annotation=float)
 
 
 def _optional(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
-    assert spec.inner is not None
-    return None if value is None else check_value(spec.inner, value, path, dims)
+    if value is None:
+        return None
+    inner = typing.cast("FieldSpec", spec.inner)  # set for an optional (compile_annotation)
+    return check_value(inner, value, path, dims)
 
 
 def _message(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:  # noqa: ARG001
@@ -379,8 +381,7 @@ _SCALAR_TYPES = (float, int, bool, type(None))
 
 
 def _tuple(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
-    inner = spec.inner
-    assert inner is not None
+    inner = typing.cast("FieldSpec", spec.inner)  # set for a tuple (compile_annotation)
     if isinstance(value, np.ndarray) and value.ndim == 1:
         value = value.tolist()  # ROS readers give numeric sequences as arrays
     elif not isinstance(value, tuple | list):
@@ -391,8 +392,7 @@ def _tuple(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
 
 
 def _mapping(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
-    inner = spec.inner
-    assert inner is not None
+    inner = typing.cast("FieldSpec", spec.inner)  # set for a mapping (compile_annotation)
     if not isinstance(value, Mapping):
         raise field_error(expected=spec.label, value=value, path=path)
     if all(type(k) is str and encodable(k) for k in value) and all(

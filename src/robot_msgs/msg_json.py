@@ -125,8 +125,7 @@ def _spelled(spec: FieldSpec, value: Any) -> Any:
     if type(value) is float:
         return value if kind == "any" else _non_finite_text(value, nan=kind in _NAN_TEXT_KINDS)
     if kind == "optional" and value is not None:
-        assert spec.inner is not None
-        return _spelled(spec.inner, value)
+        return _spelled(typing.cast("FieldSpec", spec.inner), value)  # set for an optional
     if kind == "msg" or hasattr(value, "__struct_fields__"):
         return _spelled_message(value)
     if isinstance(value, tuple) and spec.inner is not None:
@@ -203,21 +202,21 @@ def _revived(spec: FieldSpec, value: Any) -> Any:
             return [NON_FINITE.get(v, v) if isinstance(v, str) else _plain(v) for v in value]
         return NON_FINITE.get(value, value) if isinstance(value, str) else value
     if kind == "optional":
-        assert spec.inner is not None
         if value is None:
             return None
-        if spec.inner.kind in {"float", "float32"} and isinstance(value, str):
+        inner = typing.cast("FieldSpec", spec.inner)  # set for an optional (compile_annotation)
+        if inner.kind in {"float", "float32"} and isinstance(value, str):
             return NON_FINITE.get(value, value)
-        return _revived(spec.inner, value)
+        return _revived(inner, value)
     if kind == "msg":
         return revived(spec.msg_type, value)
     if kind == "tuple" and isinstance(value, list | tuple):
-        assert spec.inner is not None
-        items = [_revived(spec.inner, v) for v in value]
+        inner = typing.cast("FieldSpec", spec.inner)  # set for a tuple
+        items = [_revived(inner, v) for v in value]
         return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
     if kind == "mapping" and isinstance(value, Mapping):
-        assert spec.inner is not None
-        out = {k: _revived(spec.inner, v) for k, v in value.items()}
+        inner = typing.cast("FieldSpec", spec.inner)  # set for a mapping
+        out = {k: _revived(inner, v) for k, v in value.items()}
         changed = type(value) is not dict or any(out[k] is not v for k, v in value.items())
         return out if changed else value
     return value

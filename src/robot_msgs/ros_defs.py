@@ -35,7 +35,7 @@ bool recovered
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -83,7 +83,6 @@ def _base(spec: FieldSpec) -> str | None:
     if spec.kind in _DIRECT:
         return _DIRECT[spec.kind]
     if spec.kind == "msg":
-        assert spec.msg_type is not None
         return generated_name(spec.msg_type)
     return None
 
@@ -105,10 +104,10 @@ def _ros_fields(name: str, spec: FieldSpec) -> list[tuple[str, str]]:
     if spec.kind == "mapping" and inner is not None and _base(inner) is not None:
         return [("string[]", f"{name}_keys"), (f"{_base(inner)}[]", f"{name}_values")]
     if spec.kind == "array":
-        assert spec.dtype is not None
-        dtype = "float64" if spec.dtype.kind == "f" and spec.dtype.itemsize == 8 else None
+        declared = cast("np.dtype[Any]", spec.dtype)  # set for an array (compile_annotation)
+        dtype = "float64" if declared.kind == "f" and declared.itemsize == 8 else None
         dtype = dtype or {"int64": "int64", "float32": "float32", "uint8": "uint8"}.get(
-            spec.dtype.name, "float64"
+            declared.name, "float64"
         )
         return [(f"{dtype}[]", name), ("uint32[]", f"{name}_shape")]
     return [("string", f"{name}_json")]
@@ -208,7 +207,6 @@ def decode_generated(obj: Any, cls: type[Msg], from_ros: Any) -> Msg:
 
 def _decode_one(spec: FieldSpec, value: Any, from_ros: Any) -> Any:
     if spec.kind == "msg":
-        assert spec.msg_type is not None
         msg = from_ros(value, spec.msg_type)
         return msg.to_dict()
     if isinstance(value, np.generic):

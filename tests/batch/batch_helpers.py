@@ -146,8 +146,9 @@ def mixed_settings(task: Task) -> RunReport:
 def scripted(task: Task) -> RunReport:
     """``position_error`` plus the markers described in the module docstring."""
     estimate = Path(task.run.estimate)
-    if estimate.with_name(estimate.name + ".stop").exists():
-        raise KeyboardInterrupt
+    stop = estimate.with_name(estimate.name + ".stop")
+    if stop.exists():
+        raise KeyboardInterrupt(str(stop))  # named, so a test knows which run stopped it
     if estimate.with_name(estimate.name + ".poison").exists():
         os._exit(7)
     if estimate.with_name(estimate.name + ".hang").exists():

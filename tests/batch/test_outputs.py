@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING
 
 import pytest
@@ -72,3 +73,28 @@ def test_a_run_lost_to_the_infrastructure_has_a_row_and_no_report(tmp_path: Path
     [(name, ranking)] = outputs.rankings[:1]
     assert ranking is not None
     assert (name, dict(ranking.left_out)) == ("ape:translation", {"SchedulerLost": 1})
+
+
+def test_a_writer_used_outside_its_with_block_says_so(tmp_path: Path) -> None:
+    # The merge of a done block checked this with an assert, gone under `python -O`.
+    from robot_msgs.batch.blocks import BlockResult
+    from robot_msgs.batch.executors import ChunkDone
+    from robot_msgs.batch.outputs import OutputsWriter
+
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=1)
+    manifest = load_runs([tmp_path / "runs"])
+    shared = settings_identity(manifest.settings.to_dict(), scripted)
+    writer = OutputsWriter(
+        manifest, SweepState(1), ResultStore(tmp_path / "out"), tmp_path / "out", shared=shared
+    )
+    done = BlockResult(
+        number=0, rows=0, reports=0, key="", aggregates={}, has_metric=set(), left_out={},
+        rankings={},
+    )  # fmt: skip
+    entered = re.escape("OutputsWriter needs to be entered: `with OutputsWriter(...) as writer:`")
+    with pytest.raises(RuntimeError, match=entered):
+        writer.take(ChunkDone(done))
+    with pytest.raises(RuntimeError, match=entered):
+        writer.next_chunk()
+    with pytest.raises(RuntimeError, match=entered):
+        writer.finish()

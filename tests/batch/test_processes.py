@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -99,9 +100,10 @@ def test_an_interrupt_raised_in_a_worker_stops_the_sweep_and_every_worker(tmp_pa
     psutil = pytest.importorskip("psutil")
     make_tree(tmp_path / "runs", trials=4)
     manifest = load_runs([tmp_path / "runs"])
-    Path(manifest.runs[5].estimate + ".stop").touch()
+    stop = Path(manifest.runs[5].estimate + ".stop")
+    stop.touch()
     before = {p.pid for p in psutil.Process().children(recursive=True)}
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt, match=f"^{re.escape(str(stop))}$"):
         drive(LocalExecutor(workers=2), scripted, manifest, tmp_path / "out")
     left = [p for p in psutil.Process().children(recursive=True) if p.pid not in before]
     workers = [p for p in left if "forkserver" not in " ".join(p.cmdline())]

@@ -169,8 +169,9 @@ def test_a_table_interrupted_midway_leaves_nothing(tmp_path: Path) -> None:
     def interrupted() -> None:
         with TableWriter(tmp_path) as table:
             table.write(rows_from_results([_ok("1")], SETTINGS))
-            raise KeyboardInterrupt
+            msg = "Ctrl-C while writing"
+            raise KeyboardInterrupt(msg)
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt, match=r"^Ctrl-C while writing$"):
         interrupted()
     assert list(tmp_path.iterdir()) == []

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -228,7 +229,7 @@ def test_resume_after_an_interrupt_computes_only_the_missing_runs(
     runs_in_order = load_runs([root]).runs
     stop = Path(runs_in_order[9].estimate + ".stop")
     stop.touch()  # evaluating the 10th run interrupts the sweep, as Ctrl-C would
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt, match=f"^{re.escape(str(stop))}$"):
         _sweep(root, tmp_path / "out", executor=executor, workers=2)
     done_before = calls(root)
     assert not (tmp_path / "out" / "results.parquet").exists()

@@ -110,11 +110,12 @@ def test_a_run_that_reported_failing_is_evaluated_and_its_report_says_why(
 
 
 def _interrupt(task: Task) -> RunReport:
-    raise KeyboardInterrupt
+    msg = "Ctrl-C in the run function"
+    raise KeyboardInterrupt(msg)
 
 
 def test_run_task_lets_interrupts_through(tmp_path: Path) -> None:
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt, match=r"^Ctrl-C in the run function$"):
         run_task(_interrupt, _task(tmp_path))
 
 

@@ -92,7 +92,7 @@ def test_every_page_goes_through_write_atomic(
 
 
 def test_out_is_required(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match=r"^2$"):
         main(["docs"])
     assert "--out" in capsys.readouterr().err
 

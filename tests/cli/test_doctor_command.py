@@ -72,7 +72,7 @@ def test_a_mount_is_fixed_by_transform_right_auto(
 
 
 def test_help_lists_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match=r"^0$"):
         main(["doctor", "--help"])
     out = capsys.readouterr().out
     for kind in FINDING_KINDS:

@@ -77,7 +77,7 @@ def test_an_offset_that_is_neither_seconds_nor_auto_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ref, est = curve_files(tmp_path, 0.0)
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", str(ref), str(est), "--offset", "later"])
     assert "argument --offset: expected seconds or 'auto', got 'later'" in capsys.readouterr().err
 

@@ -567,7 +567,7 @@ def test_traj_ref_reads_ref_and_every_file_about_the_first_fix_of_ref(
     assert main(["traj", str(est_lla), "--save", str(alone)]) == 0
     np.testing.assert_allclose(read_tum(alone).positions_xyz, [[0, 0, 0], [0, 0, 5]], atol=1e-9)
     capsys.readouterr()
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match=r"^0$"):
         main(["traj", "--help"])
     said = " ".join(capsys.readouterr().out.split())
     assert "(default with --ref: the first fix of REF, for REF and every FILE; " in said

@@ -249,5 +249,28 @@ def test_commit_is_unknown_without_git(
 
 def test_type_doc_is_immutable() -> None:
     doc = describe(ErrorStats)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(
+        dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'summary'$"
+    ):
         doc.summary = "x"  # type: ignore[misc]
+
+
+def test_an_array_field_without_a_shape_is_noted_as_a_ros_sequence() -> None:
+    # An assert wanted a Shape on every array field: an AssertionError, or under
+    # `python -O` an AttributeError, for a user's message with an unshaped array.
+    from typing import Annotated, Any
+
+    import msgspec
+    import numpy as np
+
+    from robot_msgs.docs.ros_notes import ros2_differences
+
+    @message("test/UnshapedArray", ros2="test_msgs/msg/UnshapedArray")
+    class UnshapedArray(Msg):
+        values: Annotated[np.ndarray[Any, np.dtype[np.float64]], msgspec.Meta(description="any")]
+
+    sequence = (
+        "``values``: ROS has a sequence ``float64[]``; here a read-only NumPy array of "
+        "``float64`` (a list or an array is accepted)."
+    )
+    assert ros2_differences(UnshapedArray) == (sequence,)

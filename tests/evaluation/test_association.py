@@ -250,7 +250,7 @@ def test_nearest_agrees_with_evo_on_random_floats(
         ]
     want = keep_closest_per_partner(pairs, 1 if estimate_longer else 0)
     if not want:
-        with pytest.raises(AssociationError):
+        with pytest.raises(AssociationError, match=r"^No pose pairs found with sync nearest, "):
             associate(
                 traj(ref_t), traj(est_t), EvaluationSettings(max_diff_s=max_diff, offset_s=offset)
             )

@@ -268,7 +268,7 @@ def test_trajectopy_components_on_fr1_xyz_agree_with_trajectopy(relation: str) -
 def test_the_relation_help_states_each_frame(capsys: pytest.CaptureFixture[str]) -> None:
     from robot_msgs.cli import main
 
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match=r"^0$"):
         main(["ape", "--help"])
     block = capsys.readouterr().out.split("  --relation RELATION")[1].split("\n\n")[0]
     assert max(len(line) for line in block.splitlines()) <= 80

@@ -217,7 +217,6 @@ def test_residuals_are_the_evidence_of_the_fit() -> None:
     # A motion's translation residual holds at least both poses' position noise,
     # sqrt(2 * 3) * 0.01 m RMS, plus the rotation noise times the distance moved.
     assert math.sqrt(6) * 0.01 * 0.9 < found.rms_m < 0.1
-    print(found.rms_m, found.rms_deg)
 
 
 # Refusal ---------------------------------------------------------------------------------

@@ -142,7 +142,7 @@ def test_read_trajectory_refuses_options_the_format_does_not_use(tmp_path: Path)
 
 
 def test_read_trajectory_raises_file_not_found(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(FileNotFoundError, match=r"none\.txt: no such file$"):
         read_trajectory(tmp_path / "none.txt")
     with pytest.raises(FileNotFoundError, match=r"none\.txt: no such file"):
         read_trajectory(tmp_path / "none.txt", fmt="tum")

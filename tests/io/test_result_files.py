@@ -92,7 +92,9 @@ def test_existing_file_is_kept_without_force(
 ) -> None:
     path = tmp_path / "r.npz"
     path.write_bytes(b"keep")
-    with pytest.raises(OutputExistsError):
+    with pytest.raises(
+        OutputExistsError, match=r"r\.npz exists; pass `force=True` to overwrite it$"
+    ):
         save_result(path, results["ape"])
     assert path.read_bytes() == b"keep"
     save_result(path, results["ape"], force=True)

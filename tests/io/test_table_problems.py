@@ -120,7 +120,7 @@ def test_binary_data_names_the_byte_and_the_format_flag(tmp_path: Path) -> None:
 def test_messages_name_arguments_not_flags(tmp_path: Path, text: str) -> None:
     """A library error names what a Python call passes; the CLI words it with flags."""
     path = put(tmp_path, text.encode())
-    with pytest.raises(FormatError) as caught:
+    with pytest.raises(FormatError, match=f"^{re.escape(str(path))}") as caught:  # names the file
         read_trajectory(path)
     message = str(caught.value)
     for flag in ("--format", "--force", "--strict", "--n-first"):

@@ -203,7 +203,9 @@ def test_what_is_not_a_transform_or_a_layout_is_refused(
 def test_an_existing_file_is_kept_without_force(tmp_path: Path) -> None:
     path = tmp_path / "T.txt"
     path.write_text("keep\n")
-    with pytest.raises(OutputExistsError):
+    with pytest.raises(
+        OutputExistsError, match=r"T\.txt exists; pass `force=True` to overwrite it$"
+    ):
         write_transform(path, np.eye(4))
     assert path.read_text() == "keep\n"
     write_transform(path, np.eye(4), force=True)

@@ -112,7 +112,7 @@ def test_read_tum_refuses_binary_content(tmp_path: Path) -> None:
 
 
 def test_read_tum_raises_file_not_found_for_a_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(FileNotFoundError, match=r"missing\.tum: no such file$"):
         read_tum(tmp_path / "missing.tum")
 
 

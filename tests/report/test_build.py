@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from typing import TYPE_CHECKING
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.compare import REPEATABILITY_STATEMENT
+from robot_msgs.errors import ValidationError
 from robot_msgs.io import write_tum
 from robot_msgs.report import build_report
 from robot_msgs.runs import load_runs
@@ -115,3 +117,18 @@ def test_one_run_without_reference_has_no_repeatability(tmp_path: Path) -> None:
     write_tum(folder / "estimate.tum", _traj(XYZ))
     (report,) = build_report(load_runs([folder])).report.runs
     assert report.repeatability is None
+
+
+def test_start_frame_positions_refuses_a_run_without_an_estimate(tmp_path: Path) -> None:
+    # Checked with an assert before, which `python -O` drops (then: an AttributeError on None).
+    from robot_msgs.report.plots import start_frame_positions
+
+    result = build_report(load_runs([_manifest(tmp_path, [("a", 0.5)])]))
+    (run,) = result.runs.values()
+    positions = start_frame_positions(run)
+    assert positions.shape == (T.size, 3)
+    assert np.allclose(positions[0], 0.0)
+    with pytest.raises(
+        ValidationError, match=r"^Run r0 has no estimate to draw in its start frame$"
+    ):
+        start_frame_positions(dataclasses.replace(run, estimate=None))

@@ -115,7 +115,7 @@ def test_flags_win_over_the_settings_block(tmp_path: Path) -> None:
     assert m.settings.evaluation.align == "sim3"
     assert m.settings.evaluation.max_diff_s == 0.02  # from the manifest
     assert m.settings.statistic == "max"
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(ValidationError, match=r"^Expected float > 0, got float -1\.0") as caught:
         load_runs([path], evaluation={"max_diff_s": -1.0})
     assert caught.value.field == "EvaluationSettings.max_diff_s"
 

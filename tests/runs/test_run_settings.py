@@ -123,7 +123,7 @@ def test_run_settings_are_messages_that_load_back_equal() -> None:
 
 def test_an_unknown_settings_key_lists_every_key_the_settings_table_takes() -> None:
     # A typo of `statistic` must be told the key it missed, not only the alignment keys.
-    with pytest.raises(FormatError) as refused:
+    with pytest.raises(FormatError, match=r"unknown key `statistc`; expected one of ") as refused:
         RunSettings.from_options({"statistc": "max"}, where="runs.toml [settings]")
     assert str(refused.value) == (
         "runs.toml [settings]: unknown key `statistc`; expected one of align, align_window_s, "

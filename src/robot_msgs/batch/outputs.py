@@ -331,11 +331,16 @@ class OutputsWriter:
         """Never: every block is there from the start."""
         return False
 
-    def block(self, number: int) -> OutputBlock:
-        """Describe block ``number``: its runs, their statuses, and where its parts go."""
+    def _entered(self) -> TableWriter:
+        """Return the open table writer; refuse a writer used outside its ``with`` block."""
         if self._table is None:
             msg = "OutputsWriter needs to be entered: `with OutputsWriter(...) as writer:`"
             raise RuntimeError(msg)
+        return self._table
+
+    def block(self, number: int) -> OutputBlock:
+        """Describe block ``number``: its runs, their statuses, and where its parts go."""
+        table = self._entered()
         start = number * BLOCK_RUNS
         runs = self.manifest.runs[start : start + BLOCK_RUNS]
         status = tuple(self.state.status_of(i) for i in range(start, start + len(runs)))
@@ -352,7 +357,7 @@ class OutputsWriter:
             errors=errors,
             repeats={r.name: self._repeats[r.name] for r in runs if r.name in self._repeats},
             parts=str(self.parts),
-            table=self._table.part_format,
+            table=table.part_format,
         )
 
     def next_chunk(self) -> OutputBlock | None:
@@ -389,9 +394,9 @@ class OutputsWriter:
             self._inflight.clear()
 
     def _merge(self, result: BlockResult) -> None:
-        assert self._table is not None  # entered
-        suffix = TABLE_PART[self._table.part_format]
-        self._table.append_part(part_path(self.parts, result.number, suffix), rows=result.rows)
+        table = self._entered()
+        suffix = TABLE_PART[table.part_format]
+        table.append_part(part_path(self.parts, result.number, suffix), rows=result.rows)
         reports = part_path(self.parts, result.number, REPORTS_PART)
         if result.reports:
             if not self._first_report:
@@ -428,10 +433,7 @@ class OutputsWriter:
         ValidationError
             A run the state says was stored has no record.
         """
-        table = self._table
-        if table is None:
-            msg = "OutputsWriter needs to be entered: `with OutputsWriter(...) as writer:`"
-            raise RuntimeError(msg)
+        table = self._entered()
         settings = self.manifest.settings
         while self._next < self.blocks:
             result = self._done.pop(self._next, None)

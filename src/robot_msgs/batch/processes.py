@@ -108,7 +108,7 @@ def _serve(conn: Connection, lifeline: Connection) -> None:
 
 
 class _Worker:
-    """One worker process, its pipe, and the chunk it holds."""
+    """One worker process and its pipe (the executor's ``busy`` map holds its chunk)."""
 
     def __init__(self, context: BaseContext, lifeline: Connection) -> None:
         self.conn, child = context.Pipe()
@@ -117,7 +117,6 @@ class _Worker:
         )
         self.process.start()
         child.close()
-        self.chunk: Work | None = None
 
     def stop(self) -> None:
         with contextlib.suppress(OSError):
@@ -262,14 +261,13 @@ class LocalExecutor:
     def run(self, fn: RunFunction, job: Job, feed: ChunkFeed) -> Iterator[Outcome]:
         """Yield one outcome per chunk, in completion order (see the class docstring)."""
         idle = self._ready(fn, job)
-        busy: list[_Worker] = []
+        busy: dict[_Worker, Work] = {}  # each busy worker and the chunk it holds
         try:
             while True:
                 while idle and (chunk := feed.next_chunk()) is not None:
                     worker = idle.pop()
-                    worker.chunk = chunk
                     worker.conn.send(chunk)
-                    busy.append(worker)
+                    busy[worker] = chunk
                 if not busy:
                     if feed.pending:  # runs still being read
                         time.sleep(POLL_S)
@@ -281,9 +279,7 @@ class LocalExecutor:
                     yield Waiting(len(busy) + len(idle))
                     continue
                 for worker in [w for w in busy if w.conn in ready or w.process.sentinel in ready]:
-                    busy.remove(worker)
-                    chunk, worker.chunk = worker.chunk, None
-                    assert chunk is not None  # a busy worker holds a chunk
+                    chunk = busy.pop(worker)
                     answer = _receive(worker.conn)
                     if answer is None:  # died before answering
                         worker.process.join(STOP_S)

@@ -209,7 +209,7 @@ def _stem(path: str) -> str:
     return Path(path.rsplit(":", 1)[-1] if path.startswith("example:") else path).stem
 
 
-def _named(template: Path | None, flag: str, estimate: str, several: bool) -> Path | None:
+def _named(template: Path | None, flag: str, estimate: str, *, several: bool) -> Path | None:
     if template is None:
         return None
     text = str(template)
@@ -266,12 +266,12 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
         legend_names(names, args.label)  # one per estimate: refused before any work
     plans: list[Outputs] = []
     for name in names:
-        save = _named(args.save, "--save", name, several)
+        save = _named(args.save, "--save", name, several=several)
         if save is not None:
             from robot_msgs.io.result_files import result_format  # noqa: PLC0415
 
             result_format(save, saving=True)  # a name saying another format: refused now
-        aligned = _named(aligned_flag, "--save-aligned", name, several)
+        aligned = _named(aligned_flag, "--save-aligned", name, several=several)
         fmt, files = "", list[Path]()
         if aligned is not None:
             from robot_msgs.io.detect import trajectory_outputs  # noqa: PLC0415

@@ -47,19 +47,18 @@ def ros2_url(cls: type[Msg]) -> str | None:
 
 
 def _array_note(name: str, spec: FieldSpec) -> str | None:
-    assert spec.shape is not None
-    assert spec.dtype is not None
-    dims = spec.shape.dims
-    if all(isinstance(d, int) for d in dims) and len(dims) > 1:
-        size = math.prod(d for d in dims if isinstance(d, int))
-        return (
-            f"``{name}``: ROS has a flat ``{spec.dtype}[{size}]``; here a ``{spec.shape}`` "
-            f"matrix, row-major (the flat {size} values are accepted)."
-        )
-    if not all(isinstance(d, int) for d in dims):
+    """Return the note on an array field (one without a ``Shape`` is a ROS sequence), or None."""
+    shape = spec.shape
+    if shape is None or not all(isinstance(d, int) for d in shape.dims):
         return (
             f"``{name}``: ROS has a sequence ``{spec.dtype}[]``; here a read-only NumPy array "
             f"of ``{spec.dtype}`` (a list or an array is accepted)."
+        )
+    if len(shape.dims) > 1:
+        size = math.prod(d for d in shape.dims if isinstance(d, int))
+        return (
+            f"``{name}``: ROS has a flat ``{spec.dtype}[{size}]``; here a ``{shape}`` "
+            f"matrix, row-major (the flat {size} values are accepted)."
         )
     return None
 

@@ -170,11 +170,12 @@ def _track_values(
     return along
 
 
-def _attitude_values(error_quats_xyzw: Float64Array, relation: str) -> Float64Array:
-    """Return the roll, pitch or yaw component (rad or deg) of body-frame rotation errors."""
-    chosen = _attitude(relation)
-    assert chosen is not None
-    axis, degrees = chosen
+def _attitude_values(error_quats_xyzw: Float64Array, attitude: tuple[int, bool]) -> Float64Array:
+    """Return the roll, pitch or yaw component (rad or deg) of body-frame rotation errors.
+
+    ``attitude`` is the relation's ``(axis, degrees)`` from :func:`_attitude`.
+    """
+    axis, degrees = attitude
     values: Float64Array = rotation_vector_from_quat_xyzw(error_quats_xyzw)[:, axis]
     return np.degrees(values) if degrees else values
 
@@ -324,9 +325,10 @@ def ape_errors(
             return diff[:, _AXES[name]]
         if name in _TRACK:
             return _track_values(diff, name, tuple(a[rows] for a in axes))
-        if _attitude(name) is not None:  # R(Q)ᵀ R(P): the estimate relative to the reference
+        attitude = _attitude(name)
+        if attitude is not None:  # R(Q)ᵀ R(P): the estimate relative to the reference
             body = quat_xyzw_multiply(quat_xyzw_conjugate(q_ref[rows]), q_est[rows])
-            return _attitude_values(body, name)
+            return _attitude_values(body, attitude)
         if name in _BODY:  # R(Q)ᵀ (p - q): the deviation in the reference body's axes
             return quat_xyzw_rotate(q_ref[rows], diff, inverse=True)[:, _BODY[name]]
         world = _world_euler(name)
@@ -444,8 +446,9 @@ def rpe_errors(
             q_err = quat_xyzw_multiply(quat_xyzw_conjugate(q_rel_ref), q_rel_est)
             if name in {"angle_rad", "angle_deg", "rot_part"}:
                 return _rotation_errors(q_err, name)
-            if _attitude(name) is not None:
-                return _attitude_values(q_err, name)
+            attitude = _attitude(name)
+            if attitude is not None:
+                return _attitude_values(q_err, attitude)
         # t(E) = R(Q_i⁻¹ Q_j)ᵀ (t(P_i⁻¹ P_j) - t(Q_i⁻¹ Q_j)), t(Q_i⁻¹ Q_j) = R(Q_i)ᵀ (q_j - q_i).
         delta = quat_xyzw_rotate(est_i, est_step, inverse=True) - quat_xyzw_rotate(
             ref_i, ref_step, inverse=True

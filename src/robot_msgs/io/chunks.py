@@ -48,8 +48,8 @@ class CompiledTable(Protocol):
     def parse(
         self,
         data: bytes,
-        extra_columns: bool,
-        header: bool,
+        extra_columns: bool,  # noqa: FBT001 - the C function takes its arguments by position
+        header: bool,  # noqa: FBT001 - as above
         parts: tuple[Float64Array, ...],
         lines: Int64Array,
         /,

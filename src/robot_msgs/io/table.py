@@ -517,8 +517,8 @@ def read_table(
     source = str(path)
     if _fasttable is not None:
         table = _read_in_chunks(
-            path, source=source, widths=_widths(columns, split), extra_columns=extra_columns,
-            header=header,
+            _fasttable, path, source=source, widths=_widths(columns, split),
+            extra_columns=extra_columns, header=header,
         )  # fmt: skip
         if table is not None:
             return table
@@ -538,6 +538,7 @@ def read_table(
 
 
 def _read_in_chunks(
+    compiled: CompiledTable,
     path: str | os.PathLike[str],
     *,
     source: str,
@@ -549,8 +550,8 @@ def _read_in_chunks(
 
     None for a smaller file, one the compiled road declines or one with a problem: the
     whole-file road then reads it, or names what is wrong, by the one set of rules.
+    ``compiled`` is the compiled module (the caller has it: this road needs it).
     """
-    assert _fasttable is not None
     try:
         if not stat.S_ISREG(Path(path).stat().st_mode):  # a pipe is read once, by read_bytes
             return None
@@ -562,9 +563,9 @@ def _read_in_chunks(
             first = next(pieces)
             if text_problem(first, source=source) is not None:
                 return None
-            rows_hint = int(_fasttable.count_lines(first) * (info.st_size / len(first)) * 1.01)
+            rows_hint = int(compiled.count_lines(first) * (info.st_size / len(first)) * 1.01)
             parsed = parse_chunks(
-                itertools.chain([first], pieces), _fasttable, widths=widths,
+                itertools.chain([first], pieces), compiled, widths=widths,
                 extra_columns=extra_columns, header=header, rows_hint=rows_hint,
             )  # fmt: skip
     except (OSError, ValueError):  # no file, no permission, a NUL: the whole-file road says

@@ -87,9 +87,8 @@ def _label(e: RunEvaluation) -> str:
     return e.report.name.rsplit("/", 1)[-1] + failed
 
 
-def _first_series(e: RunEvaluation) -> Any:
-    assert e.primary is not None
-    return next(iter(e.primary.series.values()))
+def _first_series(primary: EvaluationResult) -> Any:
+    return next(iter(primary.series.values()))
 
 
 def trajectories_plot(result: ReportResult, sequence: str) -> Figure | None:
@@ -98,14 +97,14 @@ def trajectories_plot(result: ReportResult, sequence: str) -> Figure | None:
     Each trace's points are the run's matched poses in order (point ``k`` is pose ``k``,
     as in :func:`error_over_time_plot`), which is how hovering links the two views.
     """
-    runs = [e for e in runs_of_sequence(result, sequence) if e.primary is not None]
+    runs = [(e, p) for e in runs_of_sequence(result, sequence) if (p := e.primary) is not None]
     if not runs:
         return None
-    errors = np.concatenate([_first_series(e).errors for e in runs])
+    errors = np.concatenate([_first_series(primary).errors for _, primary in runs])
     finite = errors[np.isfinite(errors)]
     top = float(np.percentile(finite, 99)) if finite.size else 1.0
     data: list[dict[str, Any]] = []
-    ref = next((e.reference for e in runs if e.reference is not None), None)
+    ref = next((e.reference for e, _ in runs if e.reference is not None), None)
     if ref is not None:
         data.append(
             {
@@ -119,11 +118,10 @@ def trajectories_plot(result: ReportResult, sequence: str) -> Figure | None:
             }
         )
     chosen = set()
-    for e in runs:
-        assert e.primary is not None
-        series = _first_series(e)
-        xyz = e.primary.estimate.positions_xyz
-        stamps = e.primary.estimate.stamps_s
+    for e, primary in runs:
+        series = _first_series(primary)
+        xyz = primary.estimate.positions_xyz
+        stamps = primary.estimate.stamps_s
         shown = e.report.algorithm not in chosen and e.report.success
         if shown:
             chosen.add(e.report.algorithm)
@@ -190,7 +188,7 @@ def error_over_time_plot(result: ReportResult, sequence: str) -> Figure | None:
     for e in runs:
         if e.primary is None:
             continue
-        series = _first_series(e)
+        series = _first_series(e.primary)
         finite = series.errors[np.isfinite(series.errors)]
         top = max(top, float(finite.max()) if finite.size else 0.0)
     top = top * 1.05 or 1.0
@@ -198,7 +196,7 @@ def error_over_time_plot(result: ReportResult, sequence: str) -> Figure | None:
         colour = colours[e.report.algorithm]
         group = e.report.algorithm
         if e.primary is not None:
-            series = _first_series(e)
+            series = _first_series(e.primary)
             t = series.stamps_s - t0
             rows = np.arange(len(series), dtype=np.float64)
             # Gaps (over 5 median steps) break the line: a null between the two sides.

@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from robot_msgs.errors import ValidationError
 from robot_msgs.optional import require
 from robot_msgs.report.figure_text import keep_text_plain
 from robot_msgs.report.figures import break_gaps
 from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
+    from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.compare.signal import ErrorSeries
     from robot_msgs.report.build import ReportResult
     from robot_msgs.runs.evaluate import RunEvaluation
@@ -126,27 +128,27 @@ def sequence_t0(runs: list[RunEvaluation]) -> float:
     return min(firsts) if firsts else 0.0
 
 
-def _series(e: RunEvaluation) -> ErrorSeries:
-    """Return the first signal's series of the run's first metric (APE translation by default)."""
-    assert e.primary is not None
-    return next(iter(e.primary.series.values()))
+def _series(primary: EvaluationResult) -> ErrorSeries:
+    """Return the first signal's series of a run's first metric (APE translation by default)."""
+    return next(iter(primary.series.values()))
 
 
 def trajectories_figure(result: ReportResult, sequence: str) -> Any | None:
     """Top view (x, y) of one aligned run per algorithm, coloured by APE, over the reference."""
-    runs = [e for e in runs_of_sequence(result, sequence) if e.primary is not None]
-    chosen: dict[str, RunEvaluation] = {}
-    for e in sorted(runs, key=lambda e: (not e.report.success, e.report.trial)):
-        chosen.setdefault(e.report.algorithm, e)
+    runs = [(e, p) for e in runs_of_sequence(result, sequence) if (p := e.primary) is not None]
+    chosen: dict[str, tuple[RunEvaluation, EvaluationResult]] = {}
+    for e, primary in sorted(
+        runs, key=lambda run: (not run[0].report.success, run[0].report.trial)
+    ):
+        chosen.setdefault(e.report.algorithm, (e, primary))
     if not chosen:
         return None
-    errors = np.concatenate([_series(e).errors for e in chosen.values()])
+    errors = np.concatenate([_series(primary).errors for _, primary in chosen.values()])
     top = float(np.percentile(errors, 99)) if errors.size else 1.0
     fig = new_figure(3.6 * len(chosen) + 0.8, 3.6)
     axes = fig.subplots(1, len(chosen), squeeze=False)[0]
     mappable = None
-    for ax, (algorithm, e) in zip(axes, chosen.items(), strict=True):
-        assert e.primary is not None
+    for ax, (algorithm, (e, primary)) in zip(axes, chosen.items(), strict=True):
         ref = e.reference
         if ref is not None:
             _, ref_xyz = break_gaps(ref.stamps_s, ref.positions_xyz)
@@ -157,9 +159,9 @@ def trajectories_figure(result: ReportResult, sequence: str) -> Any | None:
                 lw=1.5,
                 label="reference",
             )
-        xyz = e.primary.estimate.positions_xyz
+        xyz = primary.estimate.positions_xyz
         mappable = ax.scatter(
-            xyz[:, 0], xyz[:, 1], c=_series(e).errors, s=7, cmap="viridis", vmin=0.0, vmax=top
+            xyz[:, 0], xyz[:, 1], c=_series(primary).errors, s=7, cmap="viridis", vmin=0.0, vmax=top
         )
         ax.set_title(f"{algorithm} ({e.report.name.rsplit('/', 1)[-1]})", fontsize=10)
         ax.set_xlabel("x [m]")
@@ -208,7 +210,7 @@ def error_over_time_figure(result: ReportResult, sequence: str) -> Any | None:
             label = f"{e.report.name}" + (
                 "" if e.report.success else f" (FAILED: {e.report.failure})"
             )
-            series = _series(e)
+            series = _series(e.primary)
             t, errors = break_gaps(series.stamps_s - t0, series.errors)
             ax.plot(t, errors, style, color=colour, lw=1.1, label=label)
         for k, (start, stop) in enumerate(loss_intervals(e, t0)):
@@ -391,9 +393,17 @@ def comparison_figure(result: ReportResult) -> Any | None:
 
 
 def start_frame_positions(e: RunEvaluation) -> Float64Array:
-    """Return the estimate's positions in its first pose's frame, ``(N, 3)`` metres."""
-    assert e.estimate is not None
+    """Return the estimate's positions in its first pose's frame, ``(N, 3)`` metres.
+
+    Raises
+    ------
+    ValidationError
+        When the run has no estimate.
+    """
     est = e.estimate
+    if est is None:
+        msg = f"Run {e.report.name} has no estimate to draw in its start frame"
+        raise ValidationError(msg)
     start = est.orientations_quat_xyzw[:1]
     return quat_xyzw_rotate(start, est.positions_xyz - est.positions_xyz[0], inverse=True)
 

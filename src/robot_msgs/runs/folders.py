@@ -38,7 +38,7 @@ import itertools
 import os
 import stat as stat_mode
 import warnings
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -461,11 +461,6 @@ class _Walk:
         self.threads = threads
         self.listed = 0
         self._sequences: dict[Path, Path | None] = {}
-        self._pool: ThreadPoolExecutor | None = None
-
-    def _list(self, folder: Path) -> Future[Listing]:
-        assert self._pool is not None  # walking
-        return self._pool.submit(list_folder, folder)
 
     def _sequence_reference(self, sequence_dir: Path) -> Path | None:
         if sequence_dir not in self._sequences:
@@ -487,20 +482,19 @@ class _Walk:
     def runs(self) -> Iterator[RunSpec]:
         """Yield the runs, in order."""
         with ThreadPoolExecutor(self.threads, thread_name_prefix="robot-msgs-walk") as pool:
-            self._pool = pool
-            try:
-                top = list_folder(self.base)
-                if _is_run(top):
-                    yield self._run(top)
-                yield from self._below(top)
-            finally:
-                self._pool = None
+            top = list_folder(self.base)
+            if _is_run(top):
+                yield self._run(top)
+            yield from self._below(top, pool)
 
-    def _below(self, listing: Listing) -> Iterator[RunSpec]:
-        """Yield the runs below a listed folder (not the folder itself), in order."""
+    def _below(self, listing: Listing, pool: ThreadPoolExecutor) -> Iterator[RunSpec]:
+        """Yield the runs below a listed folder (not the folder itself), in order.
+
+        ``pool`` lists the folders below ahead of the one whose runs are being built.
+        """
         self.listed += 1
         names = listing.walk
-        ahead = {name: self._list(listing.folder / name) for name in names}  # listed in threads
+        ahead = {name: pool.submit(list_folder, listing.folder / name) for name in names}
         items = sorted(
             [(natural_key(name), 0, name) for name in names]  # the folder as a run
             + [(natural_key(f"{name}/"), 1, name) for name in names]  # the runs below it
@@ -511,7 +505,7 @@ class _Walk:
                 _, below, name = tied[0]
                 child = ahead[name].result()
                 if below:
-                    yield from self._below(child)
+                    yield from self._below(child, pool)
                 elif _is_run(child):
                     yield self._run(child)
                 continue
@@ -519,7 +513,7 @@ class _Walk:
             for _, below, name in sorted(tied, key=lambda item: (item[2], item[1])):
                 child = ahead[name].result()
                 found += (
-                    list(self._below(child))
+                    list(self._below(child, pool))
                     if below
                     else ([self._run(child)] if _is_run(child) else [])
                 )
