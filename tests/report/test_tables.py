@@ -159,6 +159,12 @@ def test_table_notes_wrap_at_80_columns() -> None:
 _HEADER = st.text(alphabet="abcxyz0123456789._", min_size=1, max_size=14)
 
 
+def _width(headers: tuple[str, ...], cells: tuple[tuple[str, ...], ...]) -> int:
+    """The width of a table printed whole: its columns and two spaces between."""
+    columns = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
+    return sum(columns) + 2 * (len(columns) - 1)
+
+
 def _check_folded(
     data: st.DataObject, columns: int, rows: int, width: int, names: range, cell: int = 14
 ) -> None:
@@ -186,7 +192,7 @@ def _check_folded(
     blocks[0] = blocks[0][1:]
     if blocks[0] and blocks[0][0].startswith("#1  "):
         # Transposed: a row's name is wider than half the width; names listed once.
-        assert max(len(headers[0]), *(len(row[0]) for row in cells)) > width // 2
+        assert _width(headers, cells) > width  # folded, the rows' names would not fit
         assert [line.split() for line in blocks[0]] == [[f"#{n}", row[0]] for n, row in
                                                         enumerate(cells, start=1)]  # fmt: skip
         lines = blocks[1]
@@ -198,7 +204,7 @@ def _check_folded(
         return
     if len(blocks[0]) > 1 and not blocks[0][1].startswith("-"):
         # Records: transposed would be wider than the width too.
-        assert max(len(headers[0]), *(len(row[0]) for row in cells)) > width // 2
+        assert _width(headers, cells) > width  # folded, the rows' names would not fit
         assert len(blocks) == rows
         for row, block in zip(cells, blocks, strict=True):
             assert [line.split() for line in block] == [
@@ -258,3 +264,42 @@ def test_an_ape_table_of_six_digit_statistics_folds_to_80_columns_keeping_each_d
         "-----------  ----  ----------  -----------  ---------",
         "translation  m     0.00607081  0.000955046  0.0347595",
     ]
+
+
+def test_a_folded_ranking_repeats_the_rank_and_the_algorithm_in_every_block() -> None:
+    """Review: with many sequences only ``#`` started the later blocks, so their rows
+    could not be told apart."""
+    sequences = [f"MH_0{k} [m]" for k in range(1, 9)]
+    rows = tuple(
+        (str(r), name, f"{r}.00", *(f"0.0{r}53 ({r})" for _ in sequences))
+        for r, name in ((1, "kfslam"), (2, "dvo"))
+    )
+    headers = ("#", "algorithm", "mean rank", *sequences)
+    text = render_text(ReportTable("Ranking", headers, rows, (True, False, True, *[True] * 8)))
+    blocks = text.split("\n\n")
+    assert len(blocks) > 1
+    for block in blocks:
+        lines = block.splitlines()[-4:]
+        assert lines[0].split()[:2] == ["#", "algorithm"]
+        assert [line.split()[:2] for line in lines[2:]] == [["1", "kfslam"], ["2", "dvo"]]
+        assert all(len(line) <= 80 for line in lines)
+
+
+def test_rows_told_apart_only_by_a_second_name_are_transposed_when_both_are_long() -> None:
+    """Review: one estimate with two deltas gave two rows that looked the same in every
+    block after the first (only ``estimate`` was repeated)."""
+    name = "orb_slam3_estimate_loopclosure.tum"
+    stats = ("785", "0.0248437", "0.0204", "0.0199", "0.0141", "0.000713", "0.0871")
+    rows = ((name, "translation@1f", "m", *stats), (name, "translation@10f", "m", *stats))
+    headers = ("estimate", "signal", "unit", "n", "rms", "mean", "median", "std", "min", "max")
+    text = render_text(ReportTable("", headers, rows, (False, False, False, *[True] * 7)))
+    lines = text.splitlines()
+    assert lines[1:3] == [f"#1  {name}", f"#2  {name}"]
+    assert lines[5].split() == ["signal", "translation@1f", "translation@10f"]
+    assert max(len(line) for line in lines) <= 80
+
+
+def test_a_one_column_table_wider_than_the_width_is_printed_whole() -> None:
+    path = "a/" * 50 + "x.tum"
+    text = render_text(ReportTable("S", ("path",), ((path,),), (False,)))
+    assert text.splitlines() == ["S", "path".ljust(len(path)).rstrip(), "-" * len(path), path]

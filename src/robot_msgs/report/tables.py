@@ -376,7 +376,8 @@ def _transposed(table: ReportTable, width: int) -> list[str]:
         numbered = (label.rjust(w) for label, w in zip(labels, columns, strict=True))
         out += ["", "  ".join([" " * lead, *numbered])]
         for i, head in enumerate(heads, start=1):
-            cells = (row[i].rjust(w) for row, w in zip(table.rows, columns, strict=True))
+            align = str.rjust if table.numeric[i] else str.ljust
+            cells = (align(row[i], w) for row, w in zip(table.rows, columns, strict=True))
             out.append("  ".join([head.ljust(lead), *cells]).rstrip())
         return out
     name = max(len(h) for h in table.headers)
@@ -387,16 +388,57 @@ def _transposed(table: ReportTable, width: int) -> list[str]:
     return out
 
 
+def _key_columns(table: ReportTable, widths: Sequence[int], width: int) -> int | None:
+    """Count the leading columns that name a row, repeated in every folded block.
+
+    A rank or index first (a number before a text: ``#``, ``algorithm``) counts with its
+    name. Then text columns are added until they tell the rows apart (``estimate``,
+    ``signal`` when one file has several signals), and more while they fit. None when
+    the columns that tell the rows apart are wider than half ``width``: the table is
+    then better transposed (:func:`_transposed`) than folded.
+
+    Examples
+    --------
+    >>> t = ReportTable("", ("#", "name", "a", "b"), (("1", "x", "1", "2"),),
+    ...                 (True, False, True, True))
+    >>> _key_columns(t, [1, 4, 1, 1], 80)
+    2
+    >>> t = ReportTable("", ("file", "signal", "rms"), (("f", "@1", "1"), ("f", "@10", "2")),
+    ...                 (False, False, True))
+    >>> _key_columns(t, [30, 6, 3], 80), _key_columns(t, [30, 6, 3], 60)
+    (2, None)
+    """
+    n = len(widths)
+    if n < 2:
+        return 0
+
+    def span(k: int) -> int:
+        return sum(widths[:k]) + 2 * (k - 1)
+
+    keys = 2 if table.numeric[0] and not table.numeric[1] and n > 2 else 1
+    while (
+        keys < n - 1
+        and not table.numeric[keys]
+        and len({row[:keys] for row in table.rows}) < len(table.rows)
+    ):
+        keys += 1
+    if span(keys) > width // 2:
+        return None
+    while keys < n - 1 and not table.numeric[keys] and span(keys + 1) <= width // 2:
+        keys += 1
+    return keys
+
+
 def render_text(table: ReportTable, width: int = TEXT_WIDTH) -> str:
     """Render a plain-text table for the terminal, columns padded, numbers right-aligned.
 
     A table wider than ``width`` columns is folded, as pandas prints wide frames: the
-    leading text columns that name a row (at most half the width) start each block,
-    and the other columns follow in blocks that fit, separated by a blank line. When
-    the name alone is wider than half the width (a long path), the names are listed
-    once as ``#1``, ``#2``, ... and the table is transposed to a line a column, or,
-    wider still, each row is printed as a record (:func:`_transposed`). Every digit is
-    kept.
+    leading columns that name a row (:func:`_key_columns`) start each block, and the
+    other columns follow in blocks that fit, separated by a blank line. When the columns
+    that tell the rows apart are wider than half the width (a long path), the first
+    column's names are listed once as ``#1``, ``#2``, ... and the table is transposed to
+    a line a column, or, wider still, each row is printed as a record
+    (:func:`_transposed`). Every digit is kept.
 
     Examples
     --------
@@ -418,13 +460,14 @@ def render_text(table: ReportTable, width: int = TEXT_WIDTH) -> str:
     signal             max
     -----------  ---------
     translation  0.0347595
-    >>> long = ReportTable("L", ("estimate", "rms", "max"), (("a/long/path/to/an/estimate.tum",
-    ...                    "0.0134701", "0.0347595"),), (False, True, True))
+    >>> long = ReportTable("L", ("estimate", "n", "rms", "max"), (("a/long/path/to/an/estimate.tum",
+    ...                    "785", "0.0134701", "0.0347595"),), (False, True, True, True))
     >>> print(render_text(long, width=40))
     L
     #1  a/long/path/to/an/estimate.tum
     <BLANKLINE>
                 #1
+    n          785
     rms  0.0134701
     max  0.0347595
     """
@@ -432,14 +475,7 @@ def render_text(table: ReportTable, width: int = TEXT_WIDTH) -> str:
         max(len(h), *(len(r[i]) for r in table.rows)) if table.rows else len(h)
         for i, h in enumerate(table.headers)
     ]
-    keys = 0
-    while (
-        keys < len(widths) - 1
-        and not table.numeric[keys]
-        and sum(widths[: keys + 1]) + 2 * keys <= width // 2
-    ):
-        keys += 1
-    keys = max(keys, 1) if len(widths) > 1 else 0
+    keys = _key_columns(table, widths, width)
 
     def line(cells: Sequence[str], columns: Sequence[int]) -> str:
         parts = [
@@ -450,9 +486,10 @@ def render_text(table: ReportTable, width: int = TEXT_WIDTH) -> str:
 
     out = [table.title]
     wide = sum(widths) + 2 * (len(widths) - 1) > width
-    if wide and table.rows and not table.numeric[0] and widths[0] > width // 2:
+    if wide and table.rows and keys is None and sum(table.numeric) > 2:
         out += _transposed(table, width)
-    else:
+    else:  # (a few numbers beside long names: printed whole, the terminal wraps the names)
+        keys = keys or 0
         for n, columns in enumerate(_column_blocks(widths, keys, width)):
             out += [""] if n else []
             out.append(line(table.headers, columns))
