@@ -202,3 +202,22 @@ def test_res_takes_an_evo_zip_and_ours_in_either_order(
     results = numbered_table(first)
     assert sorted(results) == sorted([evo, str(ours)])
     assert results == numbered_table(second)
+
+
+def test_a_switch_left_off_is_said_as_no_flag_and_defaults_are_not_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: the refusal said "--all-pairs in a; --all-pairs in b" for off and on, and
+    "Shared settings" listed rpe's defaults (--delta 1, --delta-unit f, --protocol evo...)
+    under a note saying defaults are not listed."""
+    monkeypatch.chdir(tmp_path)
+    for name, flags in (("one.json", []), ("all.json", ["--all-pairs"])):
+        assert main(["rpe", GT, EST, *flags, "--save", name]) == 0
+    capsys.readouterr()
+    assert main(["res", "one.json", "all.json"]) == 0
+    out = capsys.readouterr().out
+    said = " ".join(out.split())
+    assert "settings of --all-pairs (no --all-pairs in one.json; --all-pairs in all.json)" in said
+    assert "Shared settings" not in out
+    assert "Every setting they share is at its default." in said
+    assert "--delta" not in out

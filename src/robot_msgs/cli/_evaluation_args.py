@@ -429,6 +429,8 @@ def flags_in_text(text: str) -> str:
     'use --align origin, or pass --force; see --t-start'
     >>> flags_in_text("at `Pose.x`; key `delta`: bad; `nothing_here=1`")
     'at `Pose.x`; key `delta`: bad; `nothing_here=1`'
+    >>> flags_in_text("`all_pairs=False` in a; `t_end_s=None` in b; `offset_auto=False` in c")
+    'no --all-pairs in a; no --t-end in b; no --offset auto in c'
     """
 
     def flag(match: re.Match[str]) -> str:
@@ -441,7 +443,10 @@ def flags_in_text(text: str) -> str:
             given = ast.literal_eval(value)
         except (ValueError, SyntaxError):
             given = value
-        return flag_text(name, given) or flag_of(name)
+        if given is None:  # unset: the flag not given
+            return f"no {flag_of(name)}"
+        # A switch left off is the switch not given (`all_pairs=False`: no --all-pairs).
+        return flag_text(name, given) or f"no {flag_text(name, value=True) or flag_of(name)}"
 
     return _NAMED.sub(flag, text)
 

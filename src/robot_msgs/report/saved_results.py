@@ -184,7 +184,7 @@ class ResultsComparison:
         numeric = (False,) * (5 + len(self.differing)) + (True,) * len(_STATS)
         notes = ["Statistics as each tool computed them (evo's for its zips)."]
         if self.differing:
-            notes.append("Columns marked (differs) are settings whose values differ.")
+            notes.append("Settings marked (differs) have values that differ.")
         by_results: dict[tuple[str, ...], list[str]] = {}
         for key, names in self.unrecorded.items():
             by_results.setdefault(tuple(names), []).append(key)
@@ -194,18 +194,27 @@ class ResultsComparison:
             for names, keys in by_results.items()
         ]
         tables = [ReportTable("Results", headers, tuple(rows), numeric, tuple(notes))]
-        from robot_msgs.evaluation.settings import EvaluationSettings  # noqa: PLC0415
+        from robot_msgs.evaluation.settings import Ape, EvaluationSettings, Rpe  # noqa: PLC0415
 
         defaults = EvaluationSettings().record()
+        metrics = {r.comparison.metric for _, r in self.named}
+        spec = {"ape": Ape, "rpe": Rpe}.get(metrics.pop()) if len(metrics) == 1 else None
+        defaults |= spec().record() if spec is not None else {}  # the metric's own defaults
         shared = tuple(  # a switch left off, a setting unset or at its default: no flag given
             (_flag(k), _flag_cell(k, v))
             for k, v in self.shared.items()
             if v is not None and v is not False and not (k in defaults and v == defaults[k])
         )
-        default = ("Settings at their defaults are not listed.",)
-        tables.append(
-            ReportTable("Shared settings", ("flag", "value"), shared, (False, False), default)
-        )
+        if shared:
+            default = ("Settings at their defaults are not listed.",)
+            tables.append(
+                ReportTable("Shared settings", ("flag", "value"), shared, (False, False), default)
+            )
+        else:  # no table of nothing
+            first = tables[0]
+            said = "Every setting they share is at its default."
+            tables[0] = ReportTable(first.title, first.headers, first.rows, first.numeric,
+                                    (*first.notes, said))  # fmt: skip
         if self.ranking is not None:
             by_name = dict(self.named)
             ranked = []
