@@ -196,3 +196,22 @@ def test_interactive_html_without_plotly_names_the_extra_and_the_fallback(
     assert "pip install 'robot_msgs[html]'" in err
     assert "--static" in err
     assert not page.exists()
+
+
+def test_a_pipe_found_as_a_run_folders_estimate_is_refused_without_waiting_for_a_writer(
+    runs_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO estimate in a run folder: report waited for ever on it (a folder walk's pipe
+    has no writer); it is named in one error line instead, at once."""
+    import os
+
+    from tests.hostile import deadline
+
+    estimate = runs_copy / "kfslam" / "fr1_xyz" / "trial_2" / "estimate.tum"
+    estimate.unlink()
+    os.mkfifo(estimate)
+    with deadline(30):
+        assert main(["report", str(runs_copy / "kfslam" / "fr1_xyz")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1, err
+    assert err[0].startswith(f"ERROR: {estimate}: is a pipe (FIFO) in the folder of run ")

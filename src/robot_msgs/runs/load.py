@@ -73,6 +73,22 @@ def _has_poses(path: Path) -> bool:
         return any(line.strip() and not line.lstrip().startswith("#") for line in handle)
 
 
+def _refuse_a_found_pipe(path: Path, spec: RunSpec) -> None:
+    """Refuse a pipe found as the estimate of a run folder: nobody writes to it.
+
+    A pipe named as a run's ``estimate`` (or on the command line) is read once, as a
+    stream; one that a folder walk comes across has no writer waiting, and opening it
+    would wait for ever.
+    """
+    if stream_kind(path) == "a pipe (FIFO)":
+        msg = (
+            f"{path}: is a pipe (FIFO) in the folder of run {spec.name}: not read (a pipe "
+            "found in a run folder has no writer); give a file, or name the pipe as the "
+            "run's `estimate` in a manifest"
+        )
+        raise FormatError(msg)
+
+
 def _named_in_the_run(err: FormatError, inputs: dict[str, InputFile]) -> FormatError:
     """Name a run's format key in a reader's error, in place of the ``fmt=`` argument.
 
@@ -123,6 +139,8 @@ def load_run(spec: RunSpec, *, cache: TrajectoryCache | None = None) -> RunInput
         )
     if spec.estimate:
         path = _resolve(spec.estimate, spec)
+        if spec.folder is not None and path.parent == Path(spec.folder):
+            _refuse_a_found_pipe(path, spec)
         if path.exists() and _has_poses(path):
             inputs["estimate"] = InputFile(
                 path=str(path),
