@@ -134,3 +134,13 @@ def test_an_unknown_settings_key_lists_every_key_the_settings_table_takes() -> N
         "t_start_s, "
         "transform_left, transform_right, transform_right_auto"
     )
+
+
+def test_trajectopys_spatial_pairs_with_an_rpe_metric_are_refused_before_any_run() -> None:
+    """Review: bench --sync spatial --spatial-pairs first dropped RPE from every run in
+    silence (refused per run, recorded as a skipped metric) and exited 0."""
+    first = EvaluationSettings(sync="spatial", spatial_pairs="first")
+    with pytest.raises(ValidationError, match=r"spatial_pairs 'path' for RPE \(rpe:translation"):
+        RunSettings(evaluation=first)
+    ape_only = RunSettings(evaluation=first, metrics=(MetricSpec(name="ape", metric="ape"),))
+    assert ape_only.evaluation.spatial_pairs == "first"

@@ -41,6 +41,7 @@ from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.evaluation.relations import APE_RELATIONS, RPE_RELATIONS, check_relation
 from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings, decode_options
+from robot_msgs.evaluation.spatial import check_forward_pairs
 from robot_msgs.flags import Flag
 from robot_msgs.msg import Msg, field_specs, message
 
@@ -207,6 +208,9 @@ class RunSettings(Msg):
             value = getattr(self, name)
             if not math.isfinite(value):
                 raise self._fail(field=name, expected="a finite number of seconds", got=value)
+        for metric in self.metrics:  # refused now, not per run after a sweep's work
+            if metric.metric == "rpe":
+                check_forward_pairs(self.settings_of(metric), f"RPE ({metric.name})")
         names = [m.name for m in self.metrics]
         duplicate = next((n for n in names if names.count(n) > 1), None)
         if duplicate is not None:
