@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 
@@ -13,10 +13,24 @@ from robot_msgs.rotations import angle_from_matrix, quat_xyzw_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array
 
-__all__ = ["ALIGNMENT_METHODS", "Alignment"]
+__all__ = ["ALIGNMENT_METHODS", "Alignment", "is_rotation_matrix"]
 
 #: Largest deviation of ``RᵀR`` from the identity (and of ``det R`` from 1) accepted.
 ROTATION_TOL = 1e-6
+
+
+def is_rotation_matrix(r: np.ndarray[Any, Any]) -> bool:
+    """Whether ``r`` (3, 3) is finite, orthonormal and proper (det +1), within ROTATION_TOL.
+
+    Examples
+    --------
+    >>> is_rotation_matrix(np.eye(3)), is_rotation_matrix(np.diag([1.0, 1.0, -1.0]))
+    (True, False)
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # a huge matrix is refused, not warned
+        orthonormal = np.abs(r.T @ r - np.eye(3)).max() <= ROTATION_TOL
+        proper = abs(np.linalg.det(r) - 1.0) <= ROTATION_TOL
+    return bool(np.isfinite(r).all() and orthonormal and proper)
 
 
 @message("compare/Alignment")
@@ -70,14 +84,9 @@ class Alignment(Msg):
             raise self._fail(
                 field="method", expected=f"one of {ALIGNMENT_METHODS}", got=self.method
             )
-        r = self.rotation
-        with np.errstate(over="ignore", invalid="ignore"):  # a huge matrix is refused, not warned
-            orthonormal = np.abs(r.T @ r - np.eye(3)).max() <= ROTATION_TOL
-            proper = abs(np.linalg.det(r) - 1.0) <= ROTATION_TOL
-        if not (np.isfinite(r).all() and orthonormal and proper):
-            raise self._fail(
-                field="rotation", expected="a rotation matrix (orthonormal, det +1)", got=r
-            )
+        if not is_rotation_matrix(self.rotation):
+            expected = "a rotation matrix (orthonormal, det +1)"
+            raise self._fail(field="rotation", expected=expected, got=self.rotation)
         if not np.isfinite(self.translation_m).all():
             raise self._fail(
                 field="translation_m", expected="finite values", got=self.translation_m

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import numpy as np
 
-from robot_msgs.compare.alignment import ROTATION_TOL
+from robot_msgs.compare.alignment import is_rotation_matrix
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.rotations import rotation_vector_from_matrix
 from robot_msgs.typing import Float64Array, Int64Array
@@ -73,14 +73,9 @@ class Extrinsic(Msg):
     notes: tuple[str, ...] = ()
 
     def _validate(self) -> None:
-        r = self.rotation
-        with np.errstate(over="ignore", invalid="ignore"):  # a huge matrix is refused, not warned
-            orthonormal = np.abs(r.T @ r - np.eye(3)).max() <= ROTATION_TOL
-            proper = abs(np.linalg.det(r) - 1.0) <= ROTATION_TOL
-        if not (np.isfinite(r).all() and orthonormal and proper):
-            raise self._fail(
-                field="rotation", expected="a rotation matrix (orthonormal, det +1)", got=r
-            )
+        if not is_rotation_matrix(self.rotation):
+            expected = "a rotation matrix (orthonormal, det +1)"
+            raise self._fail(field="rotation", expected=expected, got=self.rotation)
         if not np.isfinite(self.translation_m).all():
             raise self._fail(
                 field="translation_m", expected="finite values", got=self.translation_m
