@@ -173,6 +173,9 @@ def test_percentile_is_numpys_linear_percentile_bit_for_bit(values: list[float],
 
     array = np.asarray(values, dtype=np.float64)
     assert percentile(array, q) == float(np.percentile(array, q))
+    scratch = array.copy()  # partitioned in place: the same selection, the same number
+    assert percentile(scratch, q, overwrite=True) == float(np.percentile(array, q))
+    assert sorted(scratch.tolist()) == sorted(values)
 
 
 _VALID = {

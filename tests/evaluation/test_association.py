@@ -508,6 +508,23 @@ def test_inputs_are_not_modified_and_results_are_read_only() -> None:
     assert (ref.to_dict(), est.to_dict()) == before
 
 
+@pytest.mark.parametrize("method", ["nearest", "one_to_one"])
+def test_same_rows_on_both_sides_share_one_read_only_index(
+    method: Literal["nearest", "one_to_one"],
+) -> None:
+    # Same-rate streams match row i to row i: one (K,) array serves both sides (8 bytes
+    # a pose less at 10^7 poses); rows that differ keep their own arrays.
+    ref, est = traj([0.0, 0.1, 0.2, 0.3]), traj([0.001, 0.101, 0.199, 0.3])
+    a = associate(ref, est, EvaluationSettings(sync=method))
+    assert a.reference_index.tolist() == a.estimate_index.tolist() == [0, 1, 2, 3]
+    assert a.estimate_index is a.reference_index
+    assert not a.reference_index.flags.writeable
+    b = associate(ref, traj([0.1, 0.2, 0.3]), EvaluationSettings(sync=method))
+    assert b.reference_index.tolist() == [1, 2, 3]
+    assert b.estimate_index.tolist() == [0, 1, 2]
+    assert not b.estimate_index.flags.writeable
+
+
 # Real data: evo's association (stored numbers, and evo itself when installed) ---------------
 
 

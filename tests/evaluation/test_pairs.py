@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
+import robot_msgs.evaluation.pairs as pairs_module
 from robot_msgs.evaluation import PairSettings
 from robot_msgs.evaluation.pairs import path_distances, select_pairs
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
@@ -114,6 +115,37 @@ def test_path_all_pairs_matches_the_loop_with_static_stretches(delta: float) -> 
         _as_list(select_pairs(traj, PairSettings(all_pairs=True, delta=delta, delta_unit="m")))
         == expected
     )
+
+
+@pytest.mark.parametrize("rows", [1, 7, 64])
+def test_path_all_pairs_done_in_blocks_of_rows_match_the_loop(
+    rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Blocks of a few rows, so that block edges fall inside the plateaus and every
+    # block's temporaries and results are joined as the 10^7-pose case joins them.
+    monkeypatch.setattr(pairs_module, "_ROWS", rows)
+    traj = random_walk(300, seed=3)
+    positions = traj.positions_xyz.copy()
+    positions[40:90] = positions[40]
+    traj = traj.replace(positions_xyz=positions)
+    d = path_distances(positions)
+    expected = _loop_path_all(d, 1.0, 0.1)
+    got = select_pairs(traj, PairSettings(all_pairs=True, delta=1.0, delta_unit="m"))
+    assert _as_list(got) == expected
+    assert got.flags.c_contiguous
+    assert got.dtype == np.intp
+
+
+@pytest.mark.parametrize("rows", [1, 5, 1 << 16])
+def test_path_distances_are_evos_formula_bit_for_bit(
+    rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # evo's accumulated_distances: the cumulative sum of np.linalg.norm of the steps.
+    monkeypatch.setattr(pairs_module, "_ROWS", rows)
+    p = random_walk(257, seed=11).positions_xyz * 1e3
+    evo = np.concatenate(([0.0], np.cumsum(np.linalg.norm(p[:-1] - p[1:], axis=1))))
+    np.testing.assert_array_equal(path_distances(p), evo)
+    np.testing.assert_array_equal(path_distances(p[:1]), [0.0])
 
 
 def test_path_distances_sum_the_steps() -> None:

@@ -249,6 +249,15 @@ def test_problems_are_fixed_in_the_stated_order(tmp_path: Path) -> None:
     with pytest.warns(DataWarning) as record:
         traj = read_tum(path)
     assert len(record) == 4
+    # Each message names the file line of its row (the header is line 1), through the
+    # drop and the sort.
+    found = [str(w.message).split(": ", 1)[1] for w in record]
+    assert found == [
+        "1 row(s) with NaN or infinite values dropped (line 3)",
+        "1 of 3 quaternion(s) not unit: normalised (max norm deviation 0.0002 at line 4)",
+        "stamps not in increasing order (1 place, first at line 4): sorted by stamp",
+        "1 row(s) repeat an earlier stamp (line 5): kept the first row of each stamp",
+    ]
     assert traj.stamps_s.tolist() == [1.0, 3.0]
     assert traj.positions_xyz[:, 0].tolist() == [1.0, 3.0]
     assert math.isclose(float(np.linalg.norm(traj.orientations_quat_xyzw[0])), 1.0, abs_tol=1e-15)

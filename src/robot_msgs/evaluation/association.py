@@ -249,11 +249,14 @@ def associate(
         raise _no_match(reference, estimate, method, max_diff_s, offset_s)
     shorter = min(len(reference), len(estimate))
     _note_low_share(notes, ref_idx.size, shorter, "the shorter trajectory's")
+    ref_rows = _frozen(ref_idx)
+    # Equal rows on both sides (same-rate streams): one read-only array serves both.
+    est_rows = ref_rows if np.array_equal(ref_idx, est_idx) else _frozen(est_idx)
     return Association(
         reference=_take(reference, ref_idx),
         estimate=_take(estimate, est_idx),
-        reference_index=_frozen(ref_idx),
-        estimate_index=_frozen(est_idx),
+        reference_index=ref_rows,
+        estimate_index=est_rows,
         method=method,
         max_diff_s=max_diff_s,
         offset_s=offset_s,
@@ -275,31 +278,48 @@ def _nearest_pairs(
         short, long_, shift = ref_t, est_t, offset
     else:
         short, long_, shift = est_t, ref_t, -offset
-    other = long_ + shift
+    # Each (N,) temporary is freed as soon as its step is done: at 10^7 poses one costs
+    # 80 MB, and the association's peak is the evaluation's peak beside the inputs.
+    other = long_ + shift if shift else long_
     inside = (short >= other[0] - max_diff) & (short <= other[-1] + max_diff)
-    upper = np.minimum(np.searchsorted(other, short, side="right"), other.shape[0] - 1)
+    upper = np.searchsorted(other, short, side="right")
+    np.minimum(upper, other.shape[0] - 1, out=upper)
+    diff_up = other[upper]
+    diff_up -= short  # other[upper] - short; negative only past the last stamp (clamped)
     lower = upper - 1
-    diff_up = other[upper] - short  # negative only past the last stamp (clamped index)
-    diff_low = np.where(upper > 0, short - other[np.maximum(lower, 0)], np.inf)
+    np.maximum(lower, 0, out=lower)  # a row with upper == 0 gets inf below, never lower
+    diff_low = other[lower]
+    del lower
+    np.subtract(short, diff_low, out=diff_low)
+    diff_low[upper == 0] = np.inf
     take_up = (diff_up <= max_diff) & (diff_up < diff_low)
-    take_low = ~take_up & (diff_low <= max_diff) & (diff_low <= diff_up)
-    ok = inside & (take_up | take_low)
+    ok = ~take_up & (diff_low <= max_diff) & (diff_low <= diff_up)  # take the lower one
+    ok |= take_up
+    ok &= inside
+    del inside
     short_idx = np.flatnonzero(ok)
-    long_idx = np.where(take_up, upper, lower)[ok]
-    gap = np.where(take_up, np.abs(diff_up), diff_low)[ok]
+    long_idx = upper[ok]
+    del upper
+    took_up = take_up[ok]
+    del take_up, ok
+    long_idx -= ~took_up  # the lower partner is the one before the upper
     # long_idx never decreases; runs of equal values share one partner: keep the closest,
     # the earliest on a tie (lexsort is stable).
     dropped = 0
-    if long_idx.size > 1 and (np.diff(long_idx) == 0).any():
+    if long_idx.size > 1 and (long_idx[1:] == long_idx[:-1]).any():
+        matched = np.flatnonzero(took_up)  # positions among the kept rows
+        gap = diff_low[short_idx]
+        gap[matched] = np.abs(diff_up[short_idx[matched]])
         order = np.lexsort((gap, long_idx))
         first = np.ones(order.size, dtype=bool)
         first[1:] = np.diff(long_idx[order]) != 0
         keep = np.sort(order[first])
         dropped = int(short_idx.size - keep.size)
         short_idx, long_idx = short_idx[keep], long_idx[keep]
+    long_idx = long_idx.astype(np.intp, copy=False)
     if estimate_longer:
-        return short_idx, long_idx.astype(np.intp), dropped
-    return long_idx.astype(np.intp), short_idx, dropped
+        return short_idx, long_idx, dropped
+    return long_idx, short_idx, dropped
 
 
 # One to one (TUM) -----------------------------------------------------------------------
@@ -514,7 +534,9 @@ def _take(traj: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
 
 
 def _frozen(values: IntpArray) -> IntpArray:
-    out = np.array(values, dtype=np.intp, copy=True)
+    """Return ``values`` read-only: itself when a new intp array of its own, else a copy."""
+    own = values.dtype == np.intp and values.flags.owndata and values.flags.writeable
+    out = values if own else np.array(values, dtype=np.intp, copy=True)
     out.setflags(write=False)
     return out
 

@@ -61,6 +61,7 @@ __all__ = ["path_distances", "select_pairs"]
 _EPS = float(np.finfo(np.float64).eps)
 _LEAF = 16  # poses per leaf block of the all-pairs angle search
 _CHUNK = 1 << 20  # pose pairs checked at once at the leaves (memory bound)
+_ROWS = 1 << 16  # rows done at once by the blocked per-row loops: ~0.5 MB a temporary
 _MARGIN = 1e-9  # rad: block bounds are widened by this against rounding
 _DOT_MARGIN = 1e-12  # |q_i · q_j| this close to a band edge is decided by the angle itself
 
@@ -74,8 +75,20 @@ def path_distances(positions_xyz: Float64Array) -> Float64Array:
     array([0., 5., 6.])
     """
     p = np.asarray(positions_xyz, dtype=np.float64)
-    steps = np.linalg.norm(p[:-1] - p[1:], axis=1)
-    return np.concatenate(([0.0], np.cumsum(steps)))
+    n = p.shape[0]
+    out = np.zeros(n)
+    if n < 2:
+        return out
+    # ``np.linalg.norm(p[:-1] - p[1:], axis=1)``'s arithmetic (square, add along the row,
+    # root), in blocks: one (N, 3) temporary would cost 24 bytes a pose at 10^7 poses.
+    steps = out[1:]
+    for start in range(0, n - 1, _ROWS):
+        stop = min(start + _ROWS, n - 1)
+        d = p[start + 1 : stop + 1] - p[start:stop]
+        np.multiply(d, d, out=d)
+        np.sqrt(np.add.reduce(d, axis=1), out=steps[start:stop])
+    np.cumsum(steps, out=steps)
+    return out
 
 
 def _empty() -> IntpArray:
@@ -157,8 +170,26 @@ def _path_all_pairs(distances: Float64Array, delta: float, tol: float) -> IntpAr
     n = distances.size
     if n < 2:
         return _empty()
-    first = np.arange(n - 1)
-    d_i = distances[:-1]
+    # Each start row's partner depends on that row and ``distances`` only: rows are done
+    # in blocks so the ~15 (rows,) temporaries stay bounded (146 bytes a pose at once
+    # before, the command's peak at 10^7 poses), written into one (n - 1, 2) result.
+    out = np.empty((n - 1, 2), dtype=np.intp)
+    kept = 0
+    for start in range(0, n - 1, _ROWS):
+        block = _path_pairs_from(distances, start, min(start + _ROWS, n - 1), delta, tol)
+        out[kept : kept + block.shape[0]] = block
+        kept += block.shape[0]
+    out.resize((kept, 2), refcheck=False)
+    return out
+
+
+def _path_pairs_from(
+    distances: Float64Array, start: int, stop: int, delta: float, tol: float
+) -> IntpArray:
+    """:func:`_path_all_pairs` for the start rows ``start <= i < stop``."""
+    n = distances.size
+    first = np.arange(start, stop)
+    d_i = distances[start:stop]
     # upper: the first j > i with (D_j - D_i) >= δ as evaluated in floating point.
     upper = np.searchsorted(distances, d_i + delta, side="left")
     upper = np.clip(upper, first + 1, n)

@@ -206,6 +206,16 @@ def implausible_stamps(stamps_s: Float64Array, *, source: str) -> str | None:
     return None
 
 
+def _input_rows(rows: IntpArray | None, row: int) -> IntpArray:
+    """Return the input row of kept row ``row``, ``(1,)``: ``row`` itself while none moved."""
+    return np.array([row]) if rows is None else rows[row : row + 1]
+
+
+def _taken(values: Float64Array, rows: IntpArray | None) -> Float64Array:
+    """Return ``values`` at ``rows`` (all of them, in order, when None)."""
+    return values if rows is None else values[rows]
+
+
 def finish_trajectory(
     stamps_s: Float64Array,
     positions_xyz: Float64Array,
@@ -285,7 +295,9 @@ def finish_trajectory(
     xyz = np.asarray(positions_xyz, dtype=np.float64)
     quat = np.asarray(quats_xyzw, dtype=np.float64)
     total = stamps.shape[0]
-    rows = np.arange(total)
+    # The input row of each kept row, for messages; built only when a rule drops or moves
+    # a row (an (N,) int64 would otherwise live through the whole read).
+    rows: IntpArray | None = None
 
     # A finite sum proves every value finite; only otherwise is the row mask built.
     all_finite = all(np.isfinite(a.sum()) for a in (stamps, xyz, quat))
@@ -317,18 +329,19 @@ def finish_trajectory(
             strict=False,
             kind="non_finite",
         )
-        stamps, xyz, quat, rows = stamps[finite], xyz[finite], quat[finite], rows[finite]
+        stamps, xyz, quat, rows = stamps[finite], xyz[finite], quat[finite], np.flatnonzero(finite)
 
     if stamps.shape[0] == 0:
         msg = f"{source}: no poses: the file holds no rows"
         raise FormatError(msg)
 
-    norms = np.sqrt(np.einsum("ij,ij->i", quat, quat))
-    deviation = np.abs(norms - 1.0)
-    far = ~(deviation <= QUATERNION_REFUSE_TOL)
+    norms = np.einsum("ij,ij->i", quat, quat)
+    np.sqrt(norms, out=norms)
+    # Masks against the bounds, not an (N,) float |norm - 1|: 1 byte a pose, not 8.
+    far = ~((norms >= 1.0 - QUATERNION_REFUSE_TOL) & (norms <= 1.0 + QUATERNION_REFUSE_TOL))
     if far.any():
         row = int(np.flatnonzero(far)[0])
-        label = where(rows[row : row + 1])[0]
+        label = where(_input_rows(rows, row))[0]
         msg = (
             f"{source}, {label}: quaternion (qx, qy, qz, qw) = {tuple(quat[row].tolist())} "
             f"has norm {norms[row]:.6g}; expected a unit quaternion (within "
@@ -336,26 +349,30 @@ def finish_trajectory(
             f"({int(far.sum())} row(s) like this)"
         )
         raise FormatError(msg)
-    off = deviation > QUATERNION_ROUNDING_TOL
+    del far
+    off = (norms < 1.0 - QUATERNION_ROUNDING_TOL) | (norms > 1.0 + QUATERNION_ROUNDING_TOL)
     if off.any():
+        deviation = np.abs(norms - 1.0)
         worst = int(np.argmax(deviation))
-        label = where(rows[worst : worst + 1])[0]
+        label = where(_input_rows(rows, worst))[0]
         report(
             f"{source}: {int(off.sum())} of {off.size} quaternion(s) not unit: normalised "
             f"(max norm deviation {deviation[worst]:.2g} at {label})",
             strict=strict,
             kind="non_unit_quaternions",
         )
+    del off
     if owned:
         quat /= norms[:, None]
     else:
         quat = quat / norms[:, None]
+    del norms
 
-    steps = np.diff(stamps)
-    back = steps < 0
+    # Comparisons of neighbours, not an (N,) float np.diff: 1 byte a pose.
+    back = stamps[1:] < stamps[:-1]
     if back.any():
         first = int(np.flatnonzero(back)[0]) + 1
-        label = where(rows[first : first + 1])[0]
+        label = where(_input_rows(rows, first))[0]
         count = int(back.sum())
         report(
             f"{source}: stamps not in increasing order ({count} place{'s' * (count > 1)}, "
@@ -364,13 +381,14 @@ def finish_trajectory(
             kind="non_monotonic",
         )
         order = np.argsort(stamps, kind="stable")
-        stamps, xyz, quat, rows = stamps[order], xyz[order], quat[order], rows[order]
-        steps = np.diff(stamps)
+        rows = order if rows is None else rows[order]
+        stamps, xyz, quat = stamps[order], xyz[order], quat[order]
+    del back
 
-    same = steps == 0
+    same = stamps[1:] == stamps[:-1]
     if same.any():
         dup = np.flatnonzero(same) + 1
-        labels = _listed(where(rows[dup[:_SHOWN]]), dup.size)
+        labels = _listed(where(dup[:_SHOWN] if rows is None else rows[dup[:_SHOWN]]), dup.size)
         found = f"{dup.size} row(s) repeat an earlier stamp ({labels})"
         if repeated_stamps == "refuse":
             msg = f"{source}: {found}: refused (`repeated_stamps='refuse'`)"
@@ -388,7 +406,9 @@ def finish_trajectory(
         keep = (
             np.concatenate([~same, [True]]) if which == "last" else np.concatenate([[True], ~same])
         )
-        stamps, xyz, quat, rows = stamps[keep], xyz[keep], quat[keep], rows[keep]
+        rows = np.flatnonzero(keep) if rows is None else rows[keep]
+        stamps, xyz, quat = stamps[keep], xyz[keep], quat[keep]
+    del same
 
     if stamps.shape[0] >= 2:
         implausible = implausible_stamps(stamps, source=source)
@@ -402,7 +422,8 @@ def finish_trajectory(
         stamps, xyz = np.array(stamps, dtype=np.float64), np.array(xyz, dtype=np.float64)
     exact = None
     if stamps_ns is not None:
-        exact = np.asarray(stamps_ns, dtype=np.int64)[rows]  # a new array, in the rows' order
+        ns = np.asarray(stamps_ns, dtype=np.int64)
+        exact = ns.copy() if rows is None else ns[rows]  # a new array, in the rows' order
     if covariance_6x6 is not None:  # validated by the constructor, which copies it
         return PoseTrajectory(
             stamps_s=stamps,
@@ -410,7 +431,7 @@ def finish_trajectory(
             orientations_quat_xyzw=quat,
             frame_id=frame_id,
             child_frame_id=child_frame_id,
-            covariance_6x6=np.asarray(covariance_6x6, dtype=np.float64)[rows],
+            covariance_6x6=_taken(np.asarray(covariance_6x6, dtype=np.float64), rows),
             stamps_ns=exact,
             stamps_are_frames=stamps_are_frames,
         )
