@@ -455,6 +455,35 @@ def test_se3_text_output_fits_in_100_columns_and_names_only_the_changed_setting(
     assert max(widths) <= 100, out
 
 
+def test_a_long_path_in_a_note_stays_whole_as_res_keeps_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: ``ape``'s notes broke a path wider than the line at a hyphen, or at the
+    76th character without one, where ``res``'s notes keep it whole; the wrap is one now.
+
+    With two estimates each note starts with its estimate's path, here 98 characters:
+    on its own line, whole, as the one word wider than 80 columns.
+    """
+    monkeypatch.chdir(tmp_path)
+    ref = write_tum(tmp_path / "gt.tum", T, line_positions(T))
+    estimates = []
+    spaced = "results of the long running campaign/orb slam3 stereo inertial loop closure"
+    for sep in "-_":
+        path = Path(spaced.replace(" ", sep), f"estimate{sep}of{sep}run{sep}01.tum")
+        path.parent.mkdir(parents=True)
+        estimates.append(str(write_tum(path, T + 0.1, line_positions(T))))
+    assert [len(e) for e in estimates] == [98, 98]
+    assert main(["ape", str(ref), *estimates, "--align", "origin"]) == 0
+    out = capsys.readouterr().out
+    notes = out.split("notes:\n", 1)[1].splitlines()
+    for estimate in estimates:
+        assert f"  - {estimate}:" in notes
+    assert all(len(line) <= 80 for line in notes if line[4:-1] not in estimates)
+    said = " ".join(" ".join(notes).split())
+    for estimate in estimates:
+        assert f"- {estimate}: origin alignment fitted on 1 poses:" in said
+
+
 def _rmse_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> float:
     assert main([*args, "--json"]) == 0
     return float(stats_of(json.loads(capsys.readouterr().out))["translation"]["rms"])

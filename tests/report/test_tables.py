@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -156,13 +159,49 @@ def test_table_notes_wrap_at_80_columns() -> None:
     assert " ".join(" ".join(lines).split()) == " ".join(note.split())
 
 
-_HEADER = st.text(alphabet="abcxyz0123456789._", min_size=1, max_size=14)
+#: Characters a terminal prints two columns wide (CJK ideographs, fullwidth forms) and
+#: combining marks it prints on the character before (zero columns): widths by hand,
+#: from the Unicode tables (East Asian Width W and F; canonical combining class 230/220).
+_WIDE = "日本語東京漢字表ＡＢ１"
+_MARKS = "\u0301\u0308\u0323"
+_HEADER = st.text(alphabet="abcxyz0123456789._" + _WIDE + _MARKS, min_size=1, max_size=14)
+
+
+def _display(text: str) -> int:
+    """Terminal columns of ``text``: 2 for each of ``_WIDE``, 0 for ``_MARKS``, else 1."""
+    return sum(2 if c in _WIDE else 0 if c in _MARKS else 1 for c in text)
 
 
 def _width(headers: tuple[str, ...], cells: tuple[tuple[str, ...], ...]) -> int:
     """The width of a table printed whole: its columns and two spaces between."""
-    columns = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
+    columns = [max(_display(h), *(_display(r[i]) for r in cells)) for i, h in enumerate(headers)]
     return sum(columns) + 2 * (len(columns) - 1)
+
+
+def _spans(line: str) -> list[tuple[int, int]]:
+    """The terminal columns ``[start, end)`` of each word of ``line``."""
+    return [
+        (_display(line[: m.start()]), _display(line[: m.end()])) for m in re.finditer(r"\S+", line)
+    ]
+
+
+def _assert_aligned(lines: list[str], right: list[list[bool]], skip: list[int]) -> None:
+    """Assert the words of ``lines`` stand in columns: word k of a line is in column
+    ``skip[line] + k``; a column's left-aligned words start at one terminal column, its
+    right-aligned words (``right[line][column]``) end at one, and two spaces at least
+    part each column from the next."""
+    columns: dict[int, list[tuple[tuple[int, int], bool]]] = {}
+    for line, rights, first in zip(lines, right, skip, strict=True):
+        for k, span in enumerate(_spans(line), start=first):
+            columns.setdefault(k, []).append((span, rights[k]))
+    ends = []
+    for k in sorted(columns):
+        starts = {start for (start, _), r in columns[k] if not r}
+        stops = {end for (_, end), r in columns[k] if r}
+        assert len(starts) <= 1, (k, lines)
+        assert len(stops) <= 1, (k, lines)
+        ends.append((min(s for (s, _), _ in columns[k]), max(e for (_, e), _ in columns[k])))
+    assert all(a[1] + 2 <= b[0] for a, b in itertools.pairwise(ends)), lines
 
 
 def _check_folded(
@@ -180,8 +219,10 @@ def _check_folded(
         False,
         *data.draw(st.lists(st.booleans(), min_size=columns - 1, max_size=columns - 1)),
     )
-    name = st.text(alphabet="abc/._", min_size=names.start, max_size=names.stop - 1)
-    word = st.text(alphabet="abcxyz0123456789.-_", min_size=1, max_size=cell)
+    name = st.text(
+        alphabet="abc/._" + _WIDE + _MARKS, min_size=names.start, max_size=names.stop - 1
+    )
+    word = st.text(alphabet="abcxyz0123456789.-_" + _WIDE + _MARKS, min_size=1, max_size=cell)
     cells = tuple(
         (data.draw(name), *data.draw(st.lists(word, min_size=columns - 1, max_size=columns - 1)))
         for _ in range(rows)
@@ -200,7 +241,9 @@ def _check_folded(
         assert [line.split() for line in lines[1:]] == [
             [h, *(row[i] for row in cells)] for i, h in enumerate(headers[1:], start=1)
         ]
-        assert all(len(line) <= width for line in lines)
+        assert all(_display(line) <= width for line in lines)
+        by_line = [[False, *[True] * rows], *([False, *[n] * rows] for n in numeric[1:])]
+        _assert_aligned(lines, by_line, [1] + [0] * (len(lines) - 1))
         return
     if len(blocks[0]) > 1 and not blocks[0][1].startswith("-"):
         # Records: transposed would be wider than the width too.
@@ -210,6 +253,7 @@ def _check_folded(
             assert [line.split() for line in block] == [
                 list(c) for c in zip(headers, row, strict=True)
             ]
+            _assert_aligned(block, [[False, False]] * len(block), [0] * len(block))
         return
     heads = [block[0].split() for block in blocks]
     keys = len(heads[0]) if len(blocks) == 1 else 0
@@ -219,9 +263,17 @@ def _check_folded(
     for block, head in zip(blocks, heads, strict=True):
         assert len(block) == 2 + rows
         if len(head) - keys > 1:
-            assert all(len(line) <= width for line in block)
+            assert all(_display(line) <= width for line in block)
         for row, line in zip(cells, block[2:], strict=True):
             assert line.split() == [row[headers.index(h)] for h in head]
+        # Each column's words start (right-aligned: end) where its rule of dashes does.
+        right = [numeric[headers.index(h)] for h in head]
+        _assert_aligned(block, [right] * len(block), [0] * len(block))
+        rules = _spans(block[1])
+        for line in (block[0], *block[2:]):
+            for (start, end), (left, stop), r in zip(_spans(line), rules, right, strict=True):
+                assert end == stop if r else start == left, block
+                assert left <= start <= end <= stop, block
 
 
 @given(
@@ -303,3 +355,18 @@ def test_a_one_column_table_wider_than_the_width_is_printed_whole() -> None:
     path = "a/" * 50 + "x.tum"
     text = render_text(ReportTable("S", ("path",), ((path,),), (False,)))
     assert text.splitlines() == ["S", "path".ljust(len(path)).rstrip(), "-" * len(path), path]
+
+
+def test_names_in_cjk_or_with_combining_accents_line_up_in_terminal_columns() -> None:
+    """東京 takes four columns on a terminal (two wide characters) and café, its é
+    written as e + U+0301, four: both are padded as four, as bb is as two."""
+    rows = (("東京", "1.5"), ("cafe\u0301", "2"), ("bb", "10.25"))
+    text = render_text(ReportTable("T", ("名前", "x"), rows, (False, True)))
+    assert text.splitlines() == [
+        "T",
+        "名前      x",
+        "----  -----",
+        "東京    1.5",
+        "cafe\u0301      2",
+        "bb    10.25",
+    ]

@@ -12,9 +12,10 @@ every time, the scheduler was lost, the sweep was stopped) is named in
 from __future__ import annotations
 
 import math
-import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from robot_msgs.report.text import wrap
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -23,10 +24,6 @@ __all__ = ["SHOWN_PER_KIND", "SweepSummary"]
 
 #: Runs named per kind of failure in the printed summary (``summary.json`` has them all).
 SHOWN_PER_KIND = 20
-
-
-#: The summary fits an 80-column terminal.
-WIDTH = 80
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -131,10 +128,10 @@ class SweepSummary:
             f"({self.n_crashed} crashed, {self.n_lost} lost); {self.n_reused} reused, "
             f"{self.n_computed} computed in {self.compute_s:.1f} s on {self.executor}: {rate}"
         )
-        lines = textwrap.wrap(head, WIDTH, break_on_hyphens=False)  # not start-/up
+        lines = wrap(head)  # words whole: start-up is not start-/up
         if self.run_failures:  # the count first: a reason may end in a number (exit code 3)
             reasons = "; ".join(f"{v} {k}" for k, v in sorted(self.run_failures.items()))
-            lines += textwrap.wrap(f"run failures: {reasons}", WIDTH, subsequent_indent="  ")
+            lines += wrap(f"run failures: {reasons}", subsequent_indent="  ")
         for kind, named in (
             ("failed to evaluate", self.errors),
             ("not evaluated", self.infrastructure),

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import os
 import sys
-import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +22,7 @@ from robot_msgs.cli._evaluation_args import flags_in_text, flags_text
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.optional import require
+from robot_msgs.report.text import wrap
 
 if TYPE_CHECKING:
     import argparse
@@ -73,8 +73,6 @@ _TITLES = {
     "kitti_drift": "KITTI drift (devkit segments)",
     "relative_error": "relative error (rpg_trajectory_evaluation)",
 }
-#: Text output fits this many columns (notes are wrapped).
-WIDTH = 80
 
 
 def _number(value: float) -> str:
@@ -95,11 +93,17 @@ def _stats_cells(stats: ErrorStats, metric: str) -> list[str]:
 
 
 def _notes(notes: Sequence[str]) -> list[str]:
-    """Return ``notes:`` and each note as a list item, wrapped to :data:`WIDTH` columns."""
+    """Return ``notes:`` and each note as a list item, wrapped to the terminal's width.
+
+    A path is never broken, at a hyphen or anywhere (:func:`~robot_msgs.report.text.wrap`).
+    """
     if not notes:
         return []
-    wrap = textwrap.TextWrapper(WIDTH, initial_indent="  - ", subsequent_indent="    ")
-    lines = (line for note in notes for line in wrap.wrap(flags_in_text(note)))
+    lines = (
+        line
+        for note in notes
+        for line in wrap(flags_in_text(note), initial_indent="  - ", subsequent_indent="    ")
+    )
     return ["", "notes:", *lines]
 
 
@@ -135,7 +139,7 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
         lines.append(f"estimate:  {result.estimate}")
     lines.append(f"settings:  {flags_text(_changed(result, defaults))}")
     counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.counts.items())
-    lines += textwrap.wrap(f"poses:     {counts}", WIDTH, subsequent_indent=" " * 11)
+    lines += wrap(f"poses:     {counts}", subsequent_indent=" " * 11)
     cells = [(s.name, s.unit or "-", *_stats_cells(s.stats, result.metric)) for s in result.signals]
     columns = _columns(result.metric)
     table = ReportTable("", ("signal", "unit", *columns), tuple(cells), (False, False, *[True] * 7))

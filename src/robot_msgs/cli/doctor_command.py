@@ -32,12 +32,13 @@ __all__ = ["add_parser", "format_diagnosis", "run"]
 
 
 def _kinds_help() -> str:
-    """List every kind with what it means, wrapped to 79 columns."""
-    import textwrap  # noqa: PLC0415
+    """List every kind with what it means, wrapped to the terminal's width."""
+    from robot_msgs.report.text import wrap  # noqa: PLC0415
 
     return "\n".join(
-        textwrap.fill(text, 79, initial_indent=f"  {kind}: ", subsequent_indent="      ")
+        line
         for kind, text in FINDING_KINDS.items()
+        for line in wrap(text, initial_indent=f"  {kind}: ", subsequent_indent="      ")
     )
 
 

@@ -29,6 +29,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from robot_msgs.report.text import WIDTH, display_width
+
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
@@ -113,9 +115,6 @@ EVO_FORMATS: dict[str, str] = {
 #: The commands whose evo twin takes the format first, with what they take instead.
 EVO_COMMANDS = {"ape": "REF EST", "rpe": "REF EST", "traj": "FILE..."}
 
-#: The width an answer keeps to, with argparse's ``robot-msgs COMMAND: error: `` before it.
-_WIDTH = 80
-
 
 def _positionals(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
     """Return the words of ``argv`` that ``parser`` would take as positional arguments."""
@@ -148,7 +147,8 @@ def evo_syntax_hint(
     ``argv`` is what follows ``command`` (one of :data:`EVO_COMMANDS`); ``parser`` is
     the command's parser (it says which flags take a value). Only a first positional
     word that is exactly one of :data:`EVO_FORMATS` and no existing file or folder is
-    answered. A bag's topics are named as given when the line fits 80 columns.
+    answered. A bag's topics are named as given when the line, after argparse's
+    ``robot-msgs COMMAND: error:``, fits the terminal's width.
 
     Examples
     --------
@@ -170,7 +170,7 @@ def evo_syntax_hint(
     fmt, topics = words[0], words[2:]
     if EVO_FORMATS[fmt]:
         return f"{fmt} is evo's; here: {EVO_COMMANDS[command]} {EVO_FORMATS[fmt]}"
-    room = _WIDTH - len(f"robot-msgs {command}: error: ")
+    room = WIDTH - len(f"robot-msgs {command}: error: ")
     if command == "traj":
         said = [f"BAG --topic {t}" for t in topics[:1]] + ["BAG --topic TOPIC"]
     else:
@@ -181,4 +181,4 @@ def evo_syntax_hint(
             "--ref-topic T1 --est-topic T2",
         ]
     fits = [f"{fmt} is evo's; here: {ours}" for ours in said]
-    return next((line for line in fits if len(line) <= room), fits[-1])
+    return next((line for line in fits if display_width(line) <= room), fits[-1])

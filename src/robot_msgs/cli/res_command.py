@@ -11,7 +11,6 @@ time and distance, box, violin, histogram). Every output is checked before any w
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,11 +81,11 @@ def run(args: argparse.Namespace) -> int:
         results_csv,
     )
     from robot_msgs.report.tables import (  # noqa: PLC0415
-        TEXT_WIDTH,
         render_latex,
         render_markdown,
         render_text,
     )
+    from robot_msgs.report.text import wrap  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
     outputs = {
@@ -147,9 +146,7 @@ def run(args: argparse.Namespace) -> int:
     print("\n\n".join(render_text(t) for t in comparison.tables))
     for note in comparison.notes:  # the library's `force=True` is this command's flag
         said = flags_in_text(note.replace("`force=True`", "--force-ranking"))
-        wrap = textwrap.TextWrapper(TEXT_WIDTH, subsequent_indent="  ", break_on_hyphens=False)
-        wrap.break_long_words = False  # a path longer than the width stays whole
-        print("\n".join(wrap.wrap(f"NOTE: {said}")))
+        print("\n".join(wrap(f"NOTE: {said}", subsequent_indent="  ")))  # paths whole
     for name, text in contents.items():
         print(f"wrote {write_atomic(outputs[name], text, force=args.force)}")
     if figure is not None:

@@ -81,6 +81,7 @@ from robot_msgs.io.evaluation_inputs import geo_frames
 from robot_msgs.io.tf import transforms_text
 from robot_msgs.limits import dpi_flag
 from robot_msgs.optional import require
+from robot_msgs.report.text import wrap
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
@@ -405,16 +406,10 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
         print(f"  {'issues' if i == 0 else '':<12} {issue}", file=out)
 
 
-def _print_items(head: str, items: list[str], out: TextIO, width: int = 80) -> None:
-    """Print ``head`` and ``items`` separated by commas, wrapped at ``width``, items whole."""
-    line = head
-    for k, item in enumerate(items):
-        word = item + ("," if k < len(items) - 1 else "")
-        if len(line) + 1 + len(word) > width and line.strip():
-            print(line, file=out)
-            line = "   "
-        line += " " + word
-    print(line, file=out)
+def _print_items(head: str, items: list[str], out: TextIO) -> None:
+    """Print ``head`` and ``items`` separated by commas, wrapped to the terminal, items whole."""
+    words = [head, *(f"{item}," for item in items[:-1]), *items[-1:]]
+    print("\n".join(wrap(words, subsequent_indent="    ")), file=out)
 
 
 def _print_time(report: dict[str, Any], out: TextIO) -> None:

@@ -12,9 +12,10 @@ import csv
 import io
 import math
 import re
-import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from robot_msgs.report.text import WIDTH, display_width, ljust, rjust, wrap
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -297,10 +298,6 @@ def report_tables(report: Report) -> list[ReportTable]:
 # --------------------------------------------------------------------------- renderers
 
 
-#: Text output fits this many terminal columns.
-TEXT_WIDTH = 80
-
-
 def _column_blocks(widths: Sequence[int], keys: int, width: int) -> list[list[int]]:
     """Split column indices into blocks no wider than ``width``, each repeating the keys.
 
@@ -366,9 +363,9 @@ def _transposed(table: ReportTable, width: int) -> list[str]:
     """
     labels = [f"#{n}" for n in range(1, len(table.rows) + 1)]
     heads = table.headers[1:]
-    lead = max(len(h) for h in heads) if heads else 0
+    lead = max(display_width(h) for h in heads) if heads else 0
     columns = [
-        max(len(label), *(len(c) for c in row[1:]))
+        max(len(label), *(display_width(c) for c in row[1:]))
         for label, row in zip(labels, table.rows, strict=True)
     ]
     if heads and lead + sum(w + 2 for w in columns) <= width:
@@ -376,15 +373,15 @@ def _transposed(table: ReportTable, width: int) -> list[str]:
         numbered = (label.rjust(w) for label, w in zip(labels, columns, strict=True))
         out += ["", "  ".join([" " * lead, *numbered])]
         for i, head in enumerate(heads, start=1):
-            align = str.rjust if table.numeric[i] else str.ljust
+            align = rjust if table.numeric[i] else ljust
             cells = (align(row[i], w) for row, w in zip(table.rows, columns, strict=True))
-            out.append("  ".join([head.ljust(lead), *cells]).rstrip())
+            out.append("  ".join([ljust(head, lead), *cells]).rstrip())
         return out
-    name = max(len(h) for h in table.headers)
+    name = max(display_width(h) for h in table.headers)
     out = []
     for n, row in enumerate(table.rows):
         out += [""] if n else []
-        out += [f"{h.ljust(name)}  {c}".rstrip() for h, c in zip(table.headers, row, strict=True)]
+        out += [f"{ljust(h, name)}  {c}".rstrip() for h, c in zip(table.headers, row, strict=True)]
     return out
 
 
@@ -429,9 +426,11 @@ def _key_columns(table: ReportTable, widths: Sequence[int], width: int) -> int |
     return keys
 
 
-def render_text(table: ReportTable, width: int = TEXT_WIDTH) -> str:
+def render_text(table: ReportTable, width: int = WIDTH) -> str:
     """Render a plain-text table for the terminal, columns padded, numbers right-aligned.
 
+    Widths are terminal columns (:func:`~robot_msgs.report.text.display_width`: a CJK
+    character takes two, a combining mark none), so columns of such names stay aligned.
     A table wider than ``width`` columns is folded, as pandas prints wide frames: the
     leading columns that name a row (:func:`_key_columns`) start each block, and the
     other columns follow in blocks that fit, separated by a blank line. When the columns
@@ -472,14 +471,16 @@ def render_text(table: ReportTable, width: int = TEXT_WIDTH) -> str:
     max  0.0347595
     """
     widths = [
-        max(len(h), *(len(r[i]) for r in table.rows)) if table.rows else len(h)
+        max(display_width(h), *(display_width(r[i]) for r in table.rows))
+        if table.rows
+        else display_width(h)
         for i, h in enumerate(table.headers)
     ]
     keys = _key_columns(table, widths, width)
 
     def line(cells: Sequence[str], columns: Sequence[int]) -> str:
         parts = [
-            cells[i].rjust(widths[i]) if table.numeric[i] else cells[i].ljust(widths[i])
+            rjust(cells[i], widths[i]) if table.numeric[i] else ljust(cells[i], widths[i])
             for i in columns
         ]
         return "  ".join(parts).rstrip()
@@ -496,9 +497,11 @@ def render_text(table: ReportTable, width: int = TEXT_WIDTH) -> str:
             out.append("  ".join("-" * widths[i] for i in columns))
             out += [line(row, columns) for row in table.rows]
     # Notes wrap at the width (a path longer than that stays whole on its line).
-    wrap = textwrap.TextWrapper(width, initial_indent="  ", subsequent_indent="    ")
-    wrap.break_long_words = wrap.break_on_hyphens = False
-    out += [line for note in table.notes for line in wrap.wrap(note)]
+    out += [
+        line
+        for note in table.notes
+        for line in wrap(note, width, initial_indent="  ", subsequent_indent="    ")
+    ]
     return "\n".join(out)
 
 

@@ -1,0 +1,135 @@
+"""Text for the terminal: its width, the columns a text takes there, wrapping.
+
+Every command's text output fits :data:`WIDTH` columns. A terminal prints East Asian
+wide and fullwidth characters (``日``, ``Ａ``) two columns wide and a combining mark (the
+accent of ``é`` written ``e`` + U+0301) on the character before it, so ``len``, which
+counts code points, is not the width: here every width is a display width
+(:func:`display_width`), and padding (:func:`ljust`, :func:`rjust`) and wrapping
+(:func:`wrap`) count in it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["WIDTH", "display_width", "ljust", "rjust", "wrap"]
+
+#: Text output fits this many terminal columns.
+WIDTH = 80
+
+#: Nonspacing and enclosing marks and format characters (zero width joiner...): no column.
+_ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Me", "Cf"})
+#: :mod:`textwrap`'s whitespace: a line may break there (not at a no-break space).
+_WHITESPACE = "\t\n\x0b\x0c\r "
+_CHUNKS = re.compile(f"([{re.escape(_WHITESPACE)}]+)")
+_TO_SPACE = str.maketrans(_WHITESPACE, " " * len(_WHITESPACE))
+
+
+def _char_width(char: str) -> int:
+    if unicodedata.combining(char) or unicodedata.category(char) in _ZERO_WIDTH_CATEGORIES:
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in {"W", "F"} else 1
+
+
+def display_width(text: str) -> int:
+    r"""Count the terminal columns ``text`` takes on one line.
+
+    East Asian wide and fullwidth characters (``unicodedata.east_asian_width`` W or F)
+    take 2, combining marks (``unicodedata.combining``), other nonspacing and enclosing
+    marks and format characters take 0, every other character 1 (ambiguous ones too, as
+    outside an East Asian locale).
+
+    Examples
+    --------
+    >>> display_width("abc"), display_width("東京"), display_width("Ａ１")
+    (3, 4, 4)
+    >>> display_width("e\u0301")  # é written as e and a combining acute
+    1
+    """
+    if text.isascii():
+        return len(text)
+    return sum(_char_width(c) for c in text)
+
+
+def ljust(text: str, width: int) -> str:
+    """Pad ``text`` with spaces on the right to ``width`` terminal columns, as ``str.ljust``.
+
+    Examples
+    --------
+    >>> ljust("東京", 6) + "|", ljust("abc", 2)
+    ('東京  |', 'abc')
+    """
+    return text + " " * (width - display_width(text))
+
+
+def rjust(text: str, width: int) -> str:
+    r"""Pad ``text`` with spaces on the left to ``width`` terminal columns, as ``str.rjust``.
+
+    Examples
+    --------
+    >>> rjust("e\u0301", 3) == "  e\u0301"  # é written as e and a combining acute
+    True
+    """
+    return " " * (width - display_width(text)) + text
+
+
+def wrap(
+    text: str | Sequence[str],
+    width: int = WIDTH,
+    *,
+    initial_indent: str = "",
+    subsequent_indent: str = "",
+) -> list[str]:
+    """Wrap ``text`` into lines of at most ``width`` terminal columns; never break a word.
+
+    ``text`` is a text, broken at its whitespace (tabs expanded, line ends and other
+    whitespace made spaces, a run of spaces inside a line kept), or its words, each kept
+    whole (spaces and all) with one space between. Lines are filled greedily; the first
+    starts with ``initial_indent``, the others with ``subsequent_indent``; whitespace at
+    a break is dropped. A word wider than a line (a long path) is never broken, not even
+    at a hyphen: it stands alone on its line, longer than ``width``.
+
+    That is ``textwrap.TextWrapper(width, break_long_words=False,
+    break_on_hyphens=False)``, line for line, with one difference: a line's length is
+    its :func:`display_width`. ``TextWrapper`` counts ``len`` and cannot be told
+    otherwise, so a note holding CJK text would overrun the terminal; hence this
+    small greedy wrap.
+
+    Examples
+    --------
+    >>> wrap("see a-long/path-name.tum for it", 12, subsequent_indent="  ")
+    ['see', '  a-long/path-name.tum', '  for it']
+    >>> wrap("東京 東京 東京", 10)
+    ['東京 東京', '東京']
+    >>> wrap(["  TF:", "a->b,", "b->c (static)"], 16, subsequent_indent="    ")
+    ['  TF: a->b,', '    b->c (static)']
+    """
+    if isinstance(text, str):
+        plain = text.expandtabs().translate(_TO_SPACE)
+        chunks = [chunk for chunk in _CHUNKS.split(plain) if chunk]
+    else:
+        chunks = [part for word in text for part in (" ", word)][1:]
+    chunks.reverse()  # the next chunk is the last: popped in turn
+    lines: list[str] = []
+    while chunks:
+        indent = subsequent_indent if lines else initial_indent
+        room = width - display_width(indent)
+        if lines and not chunks[-1].strip():
+            chunks.pop()  # no line but the first starts with a break's whitespace
+        line: list[str] = []
+        used = 0
+        while chunks and used + display_width(chunks[-1]) <= room:
+            used += display_width(chunks[-1])
+            line.append(chunks.pop())
+        if chunks and not line:
+            line.append(chunks.pop())  # wider than a line: whole, on its own
+        if line and not line[-1].strip():
+            line.pop()  # nor ends with it
+        if line:
+            lines.append(indent + "".join(line))
+    return lines

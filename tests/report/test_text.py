@@ -1,0 +1,98 @@
+"""Terminal text: display widths, padding, and the one wrap every command's notes use."""
+
+from __future__ import annotations
+
+import textwrap
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from robot_msgs.report.text import display_width, ljust, rjust, wrap
+
+#: Two terminal columns each: CJK ideographs and fullwidth forms (East Asian Width W, F).
+_WIDE = "日本語東京漢字表ＡＢ１"
+#: No column: combining marks, printed on the character before (acute, diaeresis, dot below).
+_MARKS = "\u0301\u0308\u0323"
+_NARROW = "abcxyz0123456789./-_:()[],"
+
+
+def _display(text: str) -> int:
+    """Columns of ``text`` by hand: 2 for each of ``_WIDE``, 0 for ``_MARKS``, else 1."""
+    return sum(2 if c in _WIDE else 0 if c in _MARKS else 1 for c in text)
+
+
+def test_display_width_counts_wide_characters_twice_and_combining_marks_not_at_all() -> None:
+    assert display_width("fr1_xyz") == 7
+    assert display_width("東京/estimate.tum") == 4 + 13
+    assert display_width("Ａ１") == 4
+    assert display_width("cafe\u0301") == 4  # é as e + U+0301: four letters on screen
+    assert display_width("\u200d") == 0  # zero width joiner
+    assert ljust("東京", 5) == "東京 "
+    assert rjust("cafe\u0301", 6) == "  cafe\u0301"
+
+
+@given(st.text(alphabet=_NARROW + _WIDE + _MARKS + " "))
+def test_display_width_is_the_columns_counted_by_hand(text: str) -> None:
+    assert display_width(text) == _display(text)
+
+
+_ASCII = st.text(alphabet=st.sampled_from("abc-/_.x\t\n "), max_size=120)
+_INDENT = st.sampled_from(["", " ", "  - ", "    ", "NOTE: "])
+
+
+@given(text=_ASCII, width=st.integers(1, 40), first=_INDENT, rest=_INDENT)
+def test_wrap_is_textwraps_without_breaking_words_on_ascii(
+    text: str, width: int, first: str, rest: str
+) -> None:
+    """On ASCII text the display width is ``len``: the lines are ``TextWrapper``'s."""
+    reference = textwrap.TextWrapper(
+        width,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    assert wrap(text, width, initial_indent=first, subsequent_indent=rest) == reference.wrap(text)
+
+
+_WORD = st.text(alphabet=_NARROW + _WIDE + _MARKS, min_size=1, max_size=30)
+
+
+@given(
+    words=st.lists(_WORD, max_size=20),
+    spaces=st.lists(st.sampled_from([" ", "  ", "\n"]), min_size=20, max_size=20),
+    width=st.integers(1, 80),
+    first=st.sampled_from(["", "  ", "    "]),
+    rest=st.sampled_from(["", "  ", "    "]),
+)
+def test_wrap_fits_the_width_in_display_columns_and_keeps_every_word_in_order(
+    words: list[str], spaces: list[str], width: int, first: str, rest: str
+) -> None:
+    text = "".join(w + s for w, s in zip(words, spaces, strict=False))
+    lines = wrap(text, width, initial_indent=first, subsequent_indent=rest)
+    bodies = [line.removeprefix(first if n == 0 else rest) for n, line in enumerate(lines)]
+    assert [w for body in bodies for w in body.split()] == words
+    for line, body in zip(lines, bodies, strict=True):
+        assert _display(line) <= width or len(body.split()) == 1, lines
+    # Greedy: the next line's first word did not fit on this line after the space before it.
+    last = -1
+    for line, body in zip(lines[:-1], bodies, strict=False):
+        last += len(body.split())
+        assert _display(line + spaces[last] + words[last + 1]) > width, lines
+
+
+@given(
+    items=st.lists(
+        st.text(alphabet=_NARROW + _WIDE + " ", min_size=1, max_size=20).filter(str.strip),
+        max_size=12,
+    ),
+    width=st.integers(10, 80),
+)
+def test_wrap_of_words_keeps_each_whole_even_with_spaces(items: list[str], width: int) -> None:
+    words = [item.strip() for item in items]
+    lines = wrap(["  head:", *words], width, subsequent_indent="    ")
+    said = " ".join(line.strip() for line in lines)
+    assert said == " ".join(["head:", *words])
+    for line in lines:
+        assert _display(line) <= width or line.strip() in {"head:", *words}, lines
+    assert lines[0].startswith("  head:")
