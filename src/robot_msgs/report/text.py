@@ -11,7 +11,6 @@ counts code points, is not the width: here every width is a display width
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -31,6 +30,8 @@ _TO_SPACE = str.maketrans(_WHITESPACE, " " * len(_WHITESPACE))
 
 
 def _char_width(char: str) -> int:
+    import unicodedata  # noqa: PLC0415 - non-ASCII text only; evo_flags loads this at start-up
+
     if unicodedata.combining(char) or unicodedata.category(char) in _ZERO_WIDTH_CATEGORIES:
         return 0
     return 2 if unicodedata.east_asian_width(char) in {"W", "F"} else 1
