@@ -1,4 +1,4 @@
-"""The package's structure: no import cycle, one name per module and per public function.
+"""The package's structure: no import cycle, one file per module path, one name per public function.
 
 The import graph is read from the source (``ast``), every import at any depth (inside
 functions too), except those under ``if TYPE_CHECKING:``. Importing ``a.b.c`` from outside
@@ -144,11 +144,57 @@ def test_the_cycle_check_finds_a_cycle() -> None:
     assert _cycles(graph) == [["a", "b", "c"]]
 
 
-def test_no_two_modules_share_a_basename() -> None:
-    names = Counter(
-        path.stem for path in ROOT.rglob("*.py") if path.name not in {"__init__.py", "__main__.py"}
-    )
-    assert [name for name, count in names.items() if count > 1] == []
+#: What makes a file importable as a module: a source, or a compiled extension.
+_SUFFIXES = (".py", ".so", ".pyd")
+
+
+def _files_by_module(root: Path) -> dict[str, list[str]]:
+    """Dotted module name under ``root`` -> the files that would be imported under it.
+
+    A folder with an ``__init__.py`` is the package of its name; a ``NAME.py`` or a
+    compiled ``NAME.<tag>.so`` is the module ``NAME``.
+    """
+    found: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root.parent)
+        if path.is_dir() and (path / "__init__.py").is_file():
+            name = ".".join(rel.parts)
+        elif path.is_file() and path.suffix in _SUFFIXES and path.stem != "__init__":
+            name = ".".join([*rel.parts[:-1], path.name.split(".")[0]])
+        else:
+            continue
+        found.setdefault(name, []).append(str(rel))
+    return found
+
+
+def _shared_paths(root: Path) -> dict[str, list[str]]:
+    return {name: files for name, files in _files_by_module(root).items() if len(files) > 1}
+
+
+def test_each_module_path_names_one_file() -> None:
+    """``robot_msgs.a.b`` is one file: no ``b.py`` beside a package ``b/`` or a compiled ``b``.
+
+    Python imports one of them and hides the other without a word (a package wins over a
+    module, a compiled extension over a source), so a module left behind by a move, or a
+    new one named like the package beside it, is dead code. Two modules may share a
+    basename in different folders when they play the same role for different subjects
+    (``evaluation/ape.py`` computes APE, ``cli/ape.py`` is its command); two public
+    functions or classes may not share a name (below).
+    """
+    assert _shared_paths(ROOT) == {}
+
+
+def test_the_path_check_finds_a_module_beside_its_package(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "ros").mkdir(parents=True)
+    for name in ("__init__.py", "ros.py", "ros/__init__.py", "ok.py", "fast.c"):
+        (package / name).touch()
+    (package / "fast.cpython-311-x86_64-linux-gnu.so").touch()
+    (package / "fast.py").touch()
+    assert _shared_paths(package) == {
+        "pkg.fast": ["pkg/fast.cpython-311-x86_64-linux-gnu.so", "pkg/fast.py"],
+        "pkg.ros": ["pkg/ros", "pkg/ros.py"],
+    }
 
 
 def _public_functions() -> Counter[str]:
