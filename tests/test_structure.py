@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import robot_msgs
+from robot_msgs.cli.commands import COMMANDS
 
 ROOT = Path(robot_msgs.__file__).parent
 PACKAGE = "robot_msgs"
@@ -202,7 +203,7 @@ def _public_functions() -> Counter[str]:
     for path in ROOT.rglob("*.py"):
         # The CLI command modules share the protocol add_parser/run by design; the torch
         # adapter mirrors the NumPy metrics under the same names (one meaning, two backends).
-        if path.name.endswith("_command.py") or path.parent.name == "metrics":
+        if (path.parent.name == "cli" and path.stem in COMMANDS) or path.parent.name == "metrics":
             continue
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_"):
