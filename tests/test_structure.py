@@ -226,7 +226,7 @@ def test_the_message_catalog_is_not_imported_by_the_package_at_run_time() -> Non
     importers = [
         name
         for name in MODULES
-        if "robot_msgs.catalog" in _edges(name) and not name.startswith("robot_msgs.docs")
+        if "robot_msgs.msg.catalog" in _edges(name) and not name.startswith("robot_msgs.docs")
     ]
     assert importers == []
 
