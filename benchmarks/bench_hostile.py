@@ -64,7 +64,7 @@ def make_inputs(folder: Path, poses: int) -> dict[str, Path]:
     zero_bomb(evo, "error_array.npy", 2 << 30)
     npz = folder / "result_bomb.npz"
     subprocess.run(
-        [sys.executable, "-c", ("import sys; from robot_msgs.catalog import example; "
+        [sys.executable, "-c", ("import sys; from robot_msgs.msg.catalog import example; "
          "from robot_msgs.io.result_files import save_result; "
          "save_result(sys.argv[1], example('compare/EvaluationResult'))"), str(npz)],
         check=True,

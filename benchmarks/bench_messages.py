@@ -43,8 +43,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import numpy as np
 
-from robot_msgs.catalog import example, examples
 from robot_msgs.msg import Msg, decode_json, encode_json
+from robot_msgs.msg.catalog import example, examples
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

@@ -1,4 +1,5 @@
-"""The package's structure: no import cycle, one name per module and per public function.
+"""The package's structure: no import cycle, one file per module path, one name per public
+function, package faces that write their names once and resolve them.
 
 The import graph is read from the source (``ast``), every import at any depth (inside
 functions too), except those under ``if TYPE_CHECKING:``. Importing ``a.b.c`` from outside
@@ -9,10 +10,16 @@ package is added; the root package, which every module sits in, is not.
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 from collections import Counter
 from pathlib import Path
+from types import ModuleType
+
+import pytest
 
 import robot_msgs
+from robot_msgs.cli.commands import COMMANDS
 
 ROOT = Path(robot_msgs.__file__).parent
 PACKAGE = "robot_msgs"
@@ -144,11 +151,57 @@ def test_the_cycle_check_finds_a_cycle() -> None:
     assert _cycles(graph) == [["a", "b", "c"]]
 
 
-def test_no_two_modules_share_a_basename() -> None:
-    names = Counter(
-        path.stem for path in ROOT.rglob("*.py") if path.name not in {"__init__.py", "__main__.py"}
-    )
-    assert [name for name, count in names.items() if count > 1] == []
+#: What makes a file importable as a module: a source, or a compiled extension.
+_SUFFIXES = (".py", ".so", ".pyd")
+
+
+def _files_by_module(root: Path) -> dict[str, list[str]]:
+    """Dotted module name under ``root`` -> the files that would be imported under it.
+
+    A folder with an ``__init__.py`` is the package of its name; a ``NAME.py`` or a
+    compiled ``NAME.<tag>.so`` is the module ``NAME``.
+    """
+    found: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root.parent)
+        if path.is_dir() and (path / "__init__.py").is_file():
+            name = ".".join(rel.parts)
+        elif path.is_file() and path.suffix in _SUFFIXES and path.stem != "__init__":
+            name = ".".join([*rel.parts[:-1], path.name.split(".")[0]])
+        else:
+            continue
+        found.setdefault(name, []).append(str(rel))
+    return found
+
+
+def _shared_paths(root: Path) -> dict[str, list[str]]:
+    return {name: files for name, files in _files_by_module(root).items() if len(files) > 1}
+
+
+def test_each_module_path_names_one_file() -> None:
+    """``robot_msgs.a.b`` is one file: no ``b.py`` beside a package ``b/`` or a compiled ``b``.
+
+    Python imports one of them and hides the other without a word (a package wins over a
+    module, a compiled extension over a source), so a module left behind by a move, or a
+    new one named like the package beside it, is dead code. Two modules may share a
+    basename in different folders when they play the same role for different subjects
+    (``evaluation/ape.py`` computes APE, ``cli/ape.py`` is its command); two public
+    functions or classes may not share a name (below).
+    """
+    assert _shared_paths(ROOT) == {}
+
+
+def test_the_path_check_finds_a_module_beside_its_package(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "ros").mkdir(parents=True)
+    for name in ("__init__.py", "ros.py", "ros/__init__.py", "ok.py", "fast.c"):
+        (package / name).touch()
+    (package / "fast.cpython-311-x86_64-linux-gnu.so").touch()
+    (package / "fast.py").touch()
+    assert _shared_paths(package) == {
+        "pkg.fast": ["pkg/fast.cpython-311-x86_64-linux-gnu.so", "pkg/fast.py"],
+        "pkg.ros": ["pkg/ros", "pkg/ros.py"],
+    }
 
 
 def _public_functions() -> Counter[str]:
@@ -156,7 +209,7 @@ def _public_functions() -> Counter[str]:
     for path in ROOT.rglob("*.py"):
         # The CLI command modules share the protocol add_parser/run by design; the torch
         # adapter mirrors the NumPy metrics under the same names (one meaning, two backends).
-        if path.name.endswith("_command.py") or path.parent.name == "metrics":
+        if (path.parent.name == "cli" and path.stem in COMMANDS) or path.parent.name == "metrics":
             continue
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_"):
@@ -179,9 +232,159 @@ def test_the_message_catalog_is_not_imported_by_the_package_at_run_time() -> Non
     importers = [
         name
         for name in MODULES
-        if "robot_msgs.catalog" in _edges(name) and not name.startswith("robot_msgs.docs")
+        if "robot_msgs.msg.catalog" in _edges(name) and not name.startswith("robot_msgs.docs")
     ]
     assert importers == []
+
+
+# --------------------------------------------------------------------------- package faces
+
+
+def _face_problems(package: str, source: str) -> list[str]:
+    """What a package face says more than once and does not say alike.
+
+    A lazy face (``_lazy.exports``) names each export in three places: the lazy map
+    (name -> submodule), ``__all__`` and the ``if TYPE_CHECKING:`` imports type checkers
+    read. They must agree exactly: the same names, each from the same submodule, listed
+    once; a name bound eagerly at the top (``__version__``) is in ``__all__`` only. A
+    hand-written module ``__getattr__`` is a problem too: nothing could check it.
+    """
+    problems: list[str] = []
+    tree = ast.parse(source)
+    lazy: dict[str, str] = {}
+    typed: dict[str, str] = {}
+    listed: list[str] = []
+    eager: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for stmt in node.body:
+                if isinstance(stmt, ast.ImportFrom) and (stmt.module or "").startswith(PACKAGE):
+                    for alias in stmt.names:
+                        name = alias.asname or alias.name
+                        if name in typed:
+                            problems.append(f"{name}: imported twice under TYPE_CHECKING")
+                        typed[name] = stmt.module or ""
+        elif isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            problems.append("__getattr__ is written by hand; serve the names with exports()")
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            name = target.id if isinstance(target, ast.Name) else ""
+            if name == "__all__":
+                listed = list(ast.literal_eval(node.value))
+            elif name == "__getattr__":
+                if not (
+                    isinstance(node.value, ast.Call)
+                    and getattr(node.value.func, "id", "") == "exports"
+                    and len(node.value.args) == 2  # (__name__, {module: names})
+                ):
+                    problems.append("__getattr__ is not exports(__name__, {module: names})")
+                    continue
+                mapping: dict[str, tuple[str, ...]] = ast.literal_eval(node.value.args[1])
+                for module, names in mapping.items():
+                    for each in names:
+                        if each in lazy:
+                            problems.append(
+                                f"{each}: served from {lazy[each]} and {package}.{module}"
+                            )
+                        lazy[each] = f"{package}.{module}"
+            else:
+                eager.add(name)
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            eager.update(alias.asname or alias.name for alias in node.names)
+    if not lazy:
+        return problems
+    if len(set(listed)) != len(listed):
+        problems.append(f"__all__ repeats {sorted(n for n, c in Counter(listed).items() if c > 1)}")
+    for name in sorted(set(lazy) | set(typed) | set(listed)):
+        if name in eager:
+            if name in lazy or name in typed:
+                problems.append(f"{name}: bound at import and served lazily")
+            continue
+        places = (("lazy map", lazy.get(name)), ("TYPE_CHECKING", typed.get(name)))
+        said = [f"{place}: {module}" for place, module in places if module is not None]
+        if name not in listed:
+            said.append("not in __all__")
+        if name not in lazy or lazy[name] != typed.get(name) or name not in listed:
+            problems.append(f"{name}: {'; '.join(said) or 'in __all__ only'}")
+    return problems
+
+
+def _init_files() -> list[Path]:
+    return sorted(ROOT.rglob("__init__.py"))
+
+
+def _package_of(init: Path) -> str:
+    return ".".join(init.parent.relative_to(ROOT.parent).parts)
+
+
+def _lazy_faces() -> list[Path]:
+    return [p for p in _init_files() if "__getattr__" in p.read_text(encoding="utf-8")]
+
+
+def test_the_lazy_faces_are_found() -> None:
+    faces = {_package_of(p) for p in _lazy_faces()}
+    assert {"robot_msgs", "robot_msgs.evaluation", "robot_msgs.msg", "robot_msgs.ros"} <= faces
+
+
+@pytest.mark.parametrize("init", _lazy_faces(), ids=_package_of)
+def test_each_package_face_writes_its_names_once(init: Path) -> None:
+    assert _face_problems(_package_of(init), init.read_text(encoding="utf-8")) == []
+
+
+def test_the_face_check_finds_every_disagreement() -> None:
+    source = """
+from typing import TYPE_CHECKING
+from robot_msgs._lazy import exports
+from robot_msgs._version import __version__
+
+if TYPE_CHECKING:
+    from robot_msgs.pkg.a import alpha, beta
+    from robot_msgs.pkg.b import gamma
+    from robot_msgs.pkg.c import delta
+
+__all__ = ["__version__", "alpha", "beta", "epsilon", "gamma", "gamma", "zeta"]
+
+__getattr__ = exports(
+    __name__, {"a": ("alpha", "beta"), "b": ("delta", "epsilon"), "c": ("beta",)}
+)
+"""
+    assert _face_problems("robot_msgs.pkg", source) == [
+        "beta: served from robot_msgs.pkg.a and robot_msgs.pkg.c",
+        "__all__ repeats ['gamma']",
+        "beta: lazy map: robot_msgs.pkg.c; TYPE_CHECKING: robot_msgs.pkg.a",
+        "delta: lazy map: robot_msgs.pkg.b; TYPE_CHECKING: robot_msgs.pkg.c; not in __all__",
+        "epsilon: lazy map: robot_msgs.pkg.b",
+        "gamma: TYPE_CHECKING: robot_msgs.pkg.b",
+        "zeta: in __all__ only",
+    ]
+    by_hand = "def __getattr__(name):\n    raise AttributeError(name)\n"
+    assert _face_problems("robot_msgs.pkg", by_hand) == [
+        "__getattr__ is written by hand; serve the names with exports()"
+    ]
+
+
+@pytest.mark.parametrize("init", _init_files(), ids=_package_of)
+def test_every_name_a_package_exports_resolves_to_its_definition(init: Path) -> None:
+    """Each name of ``__all__`` resolves, to the exported object and not to a submodule.
+
+    A submodule named like an exported name (``evaluation/ape.py`` beside the function
+    ``ape``) is imported first, as the doctor or the command line would: the package
+    must still give the exported object.
+    """
+    package = _package_of(init)
+    face = importlib.import_module(package)
+    wrong = []
+    for name in face.__all__:
+        if importlib.util.find_spec(f"{package}.{name}") is not None:
+            importlib.import_module(f"{package}.{name}")
+        try:
+            value = getattr(face, name)
+        except AttributeError as err:
+            wrong.append(f"{name}: {err}")
+            continue
+        if isinstance(value, ModuleType):
+            wrong.append(f"{name}: the module {value.__name__}")
+    assert wrong == []
 
 
 #: Suites that check the package as a whole rather than one module: agreement with the

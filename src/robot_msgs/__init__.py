@@ -11,13 +11,14 @@ import this package, and the message machinery (NumPy) is only needed by some.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from robot_msgs._lazy import exports
 from robot_msgs._version import __version__
 
 if TYPE_CHECKING:
-    from robot_msgs.msg import Msg
-    from robot_msgs.registry import from_dict, from_json, registered_types, to_json, type_for
+    from robot_msgs.msg.base import Msg
+    from robot_msgs.msg.registry import from_dict, from_json, registered_types, to_json, type_for
 
 __all__ = [
     "Msg",
@@ -29,16 +30,10 @@ __all__ = [
     "type_for",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    """Load ``Msg`` and the registry functions when first asked for (PEP 562)."""
-    if name == "Msg":
-        from robot_msgs.msg import Msg  # noqa: PLC0415
-
-        return Msg
-    if name in {"from_dict", "from_json", "registered_types", "to_json", "type_for"}:
-        from robot_msgs import registry  # noqa: PLC0415
-
-        return getattr(registry, name)
-    msg = f"module 'robot_msgs' has no attribute {name!r}"
-    raise AttributeError(msg)
+__getattr__ = exports(
+    __name__,
+    {
+        "msg.base": ("Msg",),
+        "msg.registry": ("from_dict", "from_json", "registered_types", "to_json", "type_for"),
+    },
+)

@@ -14,7 +14,7 @@ from typing import Annotated, ClassVar
 import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.primitives import Int8
+from robot_msgs.msg.primitives import Int8
 from robot_msgs.std import Time
 from robot_msgs.typing import UInt8Array
 

@@ -13,7 +13,7 @@ from typing import Annotated
 import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.primitives import Float32
+from robot_msgs.msg.primitives import Float32
 from robot_msgs.std import Header
 from robot_msgs.typing import Float64Array
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from robot_msgs.geometry import Point, Pose, PoseStamped, PoseWithCovariance, TwistWithCovariance
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.primitives import Float32, UInt32
+from robot_msgs.msg.primitives import Float32, UInt32
 from robot_msgs.std import Header, Time
 from robot_msgs.typing import Int8Array
 
@@ -109,7 +109,7 @@ class OccupancyGrid(Msg):
 
         Examples
         --------
-        >>> from robot_msgs.catalog import example
+        >>> from robot_msgs.msg.catalog import example
         >>> example("nav/OccupancyGrid").grid().shape
         (3, 4)
         """

@@ -13,7 +13,7 @@ import msgspec
 import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.primitives import Int64, Ros, UInt8, UInt32, UInt64
+from robot_msgs.msg.primitives import Int64, Ros, UInt8, UInt32, UInt64
 from robot_msgs.std import Time
 from robot_msgs.typing import UInt8Array
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from robot_msgs.geometry import Point, Polygon
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.primitives import UInt8
+from robot_msgs.msg.primitives import UInt8
 from robot_msgs.typing import Float64Array, UInt32Array
 
 __all__ = ["Mesh", "MeshTriangle", "Plane", "SolidPrimitive"]

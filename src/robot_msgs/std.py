@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 import msgspec
 import numpy as np
 
-from robot_msgs import primitives as p
 from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.msg import primitives as p
 from robot_msgs.typing import (
     Float32Array,
     Float64Array,

@@ -248,7 +248,7 @@ class PoseTrajectory(Msg):
 
         Examples
         --------
-        >>> from robot_msgs.catalog import example
+        >>> from robot_msgs.msg.catalog import example
         >>> traj = PoseTrajectory.from_path(example("nav/Path").replace(poses=()))
         >>> len(traj), traj.frame_id
         (0, 'map')
@@ -263,7 +263,7 @@ class PoseTrajectory(Msg):
 
         Examples
         --------
-        >>> from robot_msgs.catalog import example
+        >>> from robot_msgs.msg.catalog import example
         >>> example("trajectory/PoseTrajectory").to_poses()[1].header.stamp
         Time(sec=0, nanosec=100000000)
         """
@@ -288,7 +288,7 @@ class PoseTrajectory(Msg):
 
         Examples
         --------
-        >>> from robot_msgs.catalog import example
+        >>> from robot_msgs.msg.catalog import example
         >>> path = example("trajectory/PoseTrajectory").to_path()
         >>> len(path.poses), path.header.frame_id, path.header.stamp
         (20, 'map', Time(sec=1, nanosec=900000000))

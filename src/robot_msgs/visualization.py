@@ -9,7 +9,7 @@ import numpy as np
 
 from robot_msgs.geometry import Point, Pose, Vector3
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.primitives import Float32, Int32
+from robot_msgs.msg.primitives import Float32, Int32
 from robot_msgs.sensor.camera import CompressedImage
 from robot_msgs.std import ColorRGBA, Duration, Header
 from robot_msgs.typing import UInt8Array

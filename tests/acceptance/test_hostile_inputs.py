@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from robot_msgs.catalog import example
 from robot_msgs.cli import main
 from robot_msgs.io.result_files import save_result
+from robot_msgs.msg.catalog import example
 from tests.hostile import (
     add_zero_bomb,
     deadline,

@@ -31,7 +31,7 @@ CLEAN = "# t x y z qx qy qz qw\n0 0 0 0 0 0 0 1\n0.5 3 4 0 0 0 0 1\n1.0 3 4 1 0 
 
 def _fail_with(monkeypatch: pytest.MonkeyPatch, action: Callable[[], object]) -> None:
     """Make ``traj``'s run do ``action`` (raise something) instead of its work."""
-    import robot_msgs.cli.traj_command as traj
+    from robot_msgs.cli import traj
 
     def run(args: object) -> int:
         del args
@@ -124,7 +124,7 @@ def test_every_command_runs_inside_the_boundary(
     import importlib
 
     for name in COMMANDS:
-        module = importlib.import_module(f"robot_msgs.cli.{name}_command")
+        module = importlib.import_module(f"robot_msgs.cli.{name}")
         monkeypatch.setattr(module, "run", lambda args: (_ for _ in ()).throw(KeyboardInterrupt))
         argv = {"docs": ["docs", "--out", "x"], "schema": ["schema", "std/Header"]}.get(
             name, [name, "a", "b"]

@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from robot_msgs.catalog import example
 from robot_msgs.compare import (
     GroupSummary,
     Latency,
@@ -20,6 +19,7 @@ from robot_msgs.compare import (
     error_stats,
 )
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg.catalog import example
 
 
 def test_loss_duration_and_order_checks() -> None:

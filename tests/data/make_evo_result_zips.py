@@ -2,7 +2,7 @@
 
 Produces ``tests/data/evo_results/*.zip`` and ``tests/data/evo_results/commands.json``
 (each zip's command line, run in a folder holding copies of the two example files, and
-evo's version), which ``tests/cli/test_res_command.py`` and
+evo's version), which ``tests/cli/test_res.py`` and
 ``tests/io/test_evo_results.py`` read: ``robot-msgs res`` must print evo's numbers for
 these zips and ours, equal to 1e-9, for the same evaluation saved by ``robot-msgs ape``.
 

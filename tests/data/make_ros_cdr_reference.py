@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from rosbags.typesys import Stores, get_typestore
 
-from robot_msgs.catalog import examples
+from robot_msgs.msg.catalog import examples
 
 OUT = Path(__file__).with_name("ros_cdr_reference.json")
 STORE = get_typestore(Stores.ROS2_HUMBLE)

@@ -10,14 +10,13 @@ from pathlib import Path
 import pytest
 
 import robot_msgs
-from robot_msgs import catalog
-from robot_msgs.catalog import examples as catalog_examples
 from robot_msgs.compare import ErrorStats
 from robot_msgs.docs import describe, package_facts, render_site, render_type_page
 from robot_msgs.docs.html import _docstring
 from robot_msgs.docs.introspect import PackageFacts
 from robot_msgs.docs.rst import plain_text
-from robot_msgs.msg import Msg, decode_json
+from robot_msgs.msg import Msg, catalog, decode_json
+from robot_msgs.msg.catalog import examples as catalog_examples
 
 SEED = Path(__file__).parents[1] / "data" / "seeds" / "robot_msgs-ErrorStats.txt"
 #: The seed page's "WHY" developer notes, which the pages now leave out (issue 21).

@@ -196,14 +196,14 @@ def test_example_json_is_the_strict_json_the_package_writes() -> None:
 
     from robot_msgs.msg import encode_json
 
-    for name, msg in robot_msgs.catalog.examples().items():
+    for name, msg in robot_msgs.msg.catalog.examples().items():
         ours = json.loads(example_json(msg))
         assert json.dumps(ours) == json.dumps(json.loads(encode_json(msg))), name
 
 
 def test_every_documented_type_is_described() -> None:
     docs = describe_all()
-    assert [d.type_name for d in docs] == sorted(robot_msgs.catalog.examples())
+    assert [d.type_name for d in docs] == sorted(robot_msgs.msg.catalog.examples())
     assert all(d.summary for d in docs)
 
 
@@ -212,7 +212,9 @@ def test_a_type_without_catalog_example_raises_a_clear_error() -> None:
     class Undocumented(Msg):
         x: float = 0.0
 
-    with pytest.raises(UnknownTypeError, match=r"example in robot_msgs.catalog.*test/Undocumented"):
+    with pytest.raises(
+        UnknownTypeError, match=r"example in robot_msgs.msg.catalog.*test/Undocumented"
+    ):
         describe(Undocumented)
     assert "test/Undocumented" not in documented_types()
 

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
-from robot_msgs.catalog import example, examples
 from robot_msgs.errors import FormatError, OutputExistsError, ValidationError
 from robot_msgs.geometry import PoseStamped
+from robot_msgs.msg.catalog import example, examples
 from robot_msgs.nav import Odometry
 from robot_msgs.nav import Path as NavPath
 from robot_msgs.std import Time
@@ -353,7 +353,7 @@ def test_writing_streams_in_memory_independent_of_the_bag_size(tmp_path: Path, s
 
 _KILLED_WRITER = """
 import sys, time
-from robot_msgs.catalog import example
+from robot_msgs.msg.catalog import example
 from robot_msgs.io import write_messages
 from robot_msgs.std import Time
 

@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robot_msgs.catalog import example
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.evo_results import read_evo_result
 from robot_msgs.io.result_files import load_result, save_result
 from robot_msgs.io.transform_file import read_transform
+from robot_msgs.msg.catalog import example
 from tests.hostile import EVO_INFO, EVO_STATS, fuzz, mutations, npy_bytes, zip_mutant
 
 ZIPS = Path(__file__).parents[1] / "data" / "evo_results"

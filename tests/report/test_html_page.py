@@ -310,9 +310,9 @@ def test_a_result_named_with_markup_draws_every_plot_and_runs_nothing(tmp_path: 
     """A name holding ``<!--<script>`` left every plot of the page undrawn; one holding a
     ``<script>`` or an ``onerror`` must run nothing."""
     pytest.importorskip("plotly")
-    from robot_msgs.catalog import example
     from robot_msgs.cli import main
     from robot_msgs.io.result_files import save_result
+    from robot_msgs.msg.catalog import example
 
     executable = find_chromium()
     if executable is None:

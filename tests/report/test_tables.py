@@ -8,8 +8,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from robot_msgs.catalog import example
 from robot_msgs.compare import Ranking, Report
+from robot_msgs.msg.catalog import example
 from robot_msgs.report.tables import (
     ReportTable,
     groups_table,

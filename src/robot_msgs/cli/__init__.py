@@ -1,8 +1,8 @@
 """The ``robot-msgs`` command line: a thin parser over functions that return an exit code.
 
-Each subcommand lives in its own module of this package, ``<command>_command.py``, with
-``add_parser(subparsers)`` and ``run(args) -> int``; :data:`COMMANDS` lists them in the
-order ``--help`` shows.
+Each subcommand lives in its own module of this package, named as the command
+(``cli/ape.py`` is ``robot-msgs ape``), with ``add_parser(subparsers)`` and
+``run(args) -> int``; :data:`COMMANDS` lists them in the order ``--help`` shows.
 
 WHY the parser is built for one command: building every subcommand imports every command
 module (the readers, the evaluation, the report's plots...). ``robot-msgs COMMAND`` builds
@@ -97,7 +97,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, text in COMMANDS.items():
         if command is None or name == command:
-            module = importlib.import_module(f"robot_msgs.cli.{name}_command")
+            module = importlib.import_module(f"robot_msgs.cli.{name}")
             module.add_parser(subparsers)
         else:
             subparsers.add_parser(name, help=text)

@@ -183,7 +183,7 @@ def find_signal(signals: Iterable[Signal], name: str) -> Signal | None:
 def signal_summary(signal: Signal) -> str:
     """Return a signal in one phrase: its name, sample count, rms and mean with the unit.
 
-    What a large comparison's ``repr`` shows of each signal (:mod:`robot_msgs.msg_repr`).
+    What a large comparison's ``repr`` shows of each signal (:mod:`robot_msgs.msg.repr`).
 
     Examples
     --------

@@ -2,7 +2,7 @@
 
 Nothing here is written per type: the summary and docstring are the class's own, the
 fields come from the annotations (:func:`robot_msgs.msg.field_specs`), the example from
-the test catalog (:func:`robot_msgs.catalog.example`), the functions from the class
+the test catalog (:func:`robot_msgs.msg.catalog.example`), the functions from the class
 dictionary, and "Used by" from every registered type's annotations.
 
 Examples
@@ -34,12 +34,12 @@ from typing import Any
 import numpy as np
 
 import robot_msgs
-from robot_msgs.catalog import catalogued, example
 from robot_msgs.docs.ros_notes import ros2_differences, ros2_url
 from robot_msgs.docs.rst import entries, sections, without_developer_notes
 from robot_msgs.errors import UnknownTypeError
 from robot_msgs.msg import Msg, encode_json, field_specs
-from robot_msgs.registry import registered_types
+from robot_msgs.msg.catalog import catalogued, example
+from robot_msgs.msg.registry import registered_types
 
 __all__ = [
     "COMMIT_FILE",
@@ -494,7 +494,7 @@ def describe(cls: type[Msg]) -> TypeDoc:
     Parameters
     ----------
     cls : type[Msg]
-        A registered message type with an example in :mod:`robot_msgs.catalog`.
+        A registered message type with an example in :mod:`robot_msgs.msg.catalog`.
 
     Returns
     -------
@@ -512,7 +512,7 @@ def describe(cls: type[Msg]) -> TypeDoc:
     try:
         instance = example(cls.TYPE)
     except KeyError:
-        msg = f"Expected a type with an example in robot_msgs.catalog, got {cls.TYPE!r}"
+        msg = f"Expected a type with an example in robot_msgs.msg.catalog, got {cls.TYPE!r}"
         raise UnknownTypeError(msg) from None
     summary, body = _split_doc(cls)
     family, _, name = cls.TYPE.partition("/")

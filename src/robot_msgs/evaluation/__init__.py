@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from robot_msgs._lazy import exports
 
 if TYPE_CHECKING:
+    from robot_msgs.evaluation.alignment import align, umeyama
     from robot_msgs.evaluation.association import Association, associate
     from robot_msgs.evaluation.doctor import diagnose, diagnose_files
     from robot_msgs.evaluation.drift import kitti_segments, rpg_segments
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
         relative_error,
         rpe,
     )
-    from robot_msgs.evaluation.fitting import align, umeyama
     from robot_msgs.evaluation.hand_eye import estimate_extrinsic
     from robot_msgs.evaluation.offset import estimate_offset
     from robot_msgs.evaluation.pairs import path_distances, select_pairs
@@ -104,11 +104,11 @@ __all__ = [
 __getattr__ = exports(
     __name__,
     {
+        "alignment": ("align", "umeyama"),
         "association": ("Association", "associate"),
         "doctor": ("diagnose", "diagnose_files"),
         "drift": ("kitti_segments", "rpg_segments"),
         "entry": ("Metric", "ape", "evaluate", "kitti_drift", "relative_error", "rpe"),
-        "fitting": ("align", "umeyama"),
         "hand_eye": ("estimate_extrinsic",),
         "offset": ("estimate_offset",),
         "pairs": ("path_distances", "select_pairs"),

@@ -52,10 +52,10 @@ import numpy as np
 
 from robot_msgs.compare.diagnosis import SEVERITIES, Diagnosis, Finding
 from robot_msgs.errors import AlignmentError, AssociationError, DataWarning
-from robot_msgs.evaluation.absolute import aligned_rmse
+from robot_msgs.evaluation.alignment import align, umeyama
+from robot_msgs.evaluation.ape import aligned_rmse
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS, associate
-from robot_msgs.evaluation.fitting import align, umeyama
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.pipeline import match_poses

@@ -19,11 +19,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeAlias, TypeGuard
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation.absolute import ape_result
+from robot_msgs.evaluation.ape import ape_result
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.drift import kitti_result, rpg_result
 from robot_msgs.evaluation.pipeline import prepare
-from robot_msgs.evaluation.relative import rpe_result
+from robot_msgs.evaluation.rpe import rpe_result
 from robot_msgs.evaluation.settings import (
     KITTI_LENGTHS_M,
     RPG_FRACTIONS,

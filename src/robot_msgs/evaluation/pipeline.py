@@ -24,9 +24,9 @@ from robot_msgs.compare.comparison import Comparison, Estimates
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.compare.signal import Signal
 from robot_msgs.errors import AssociationError, DataWarning
+from robot_msgs.evaluation.alignment import align
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
-from robot_msgs.evaluation.fitting import align
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.projection import project_to_plane

@@ -7,7 +7,7 @@ not grow with the bag). A topic whose type has no robot_msgs equivalent does not
 whole-bag read: it is named in one :class:`~robot_msgs.errors.DataWarning` (topic, type,
 count; :func:`unmapped_topics` lists them) and skipped, or with ``raw=True`` yielded as
 a :class:`RawRecord` holding its CDR bytes and type name. ROS 2 CDR is read straight into
-the messages (:mod:`robot_msgs.cdr`) when the bag defines the type as ROS 2 Humble does,
+the messages (:mod:`robot_msgs.ros.cdr`) when the bag defines the type as ROS 2 Humble does,
 else through rosbags' objects (:func:`robot_msgs.ros.from_ros`).
 
 Writing: :func:`write_records` and :func:`write_messages` stream messages into one
@@ -106,7 +106,7 @@ def unmapped_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
     Examples
     --------
     >>> import tempfile
-    >>> from robot_msgs.catalog import example
+    >>> from robot_msgs.msg.catalog import example
     >>> out = Path(tempfile.mkdtemp()) / "odom.mcap"
     >>> unmapped_topics(write_messages(out, "/odom", [example("nav/Odometry")]))
     ()
@@ -146,7 +146,7 @@ class _Decoder:
     """Turns one connection's raw bytes into a message: CDR straight, else via rosbags."""
 
     def __init__(self, reader: Any, conn: Any) -> None:
-        from robot_msgs.ros import _class_for, cdr_store, ros_name  # noqa: PLC0415 - rosbags
+        from robot_msgs.ros.convert import _class_for, cdr_store, ros_name  # noqa: PLC0415 - rosbags
 
         self.reader = reader
         self.msgtype = conn.msgtype
@@ -411,7 +411,7 @@ def write_records(
     check_outputs([target], force=force, create_folders=True)
     rosbag2 = require("rosbags.rosbag2", "bags", feature="writing ROS 2 bags")
     from robot_msgs.ros import humble_typestore, to_cdr  # noqa: PLC0415 - needs rosbags
-    from robot_msgs.ros_defs import generated_name  # noqa: PLC0415
+    from robot_msgs.ros.definitions import generated_name  # noqa: PLC0415
 
     store = humble_typestore()
     real = Path(os.path.realpath(target)) if target.is_symlink() else target
@@ -527,7 +527,7 @@ def write_messages(
     Examples
     --------
     >>> import tempfile
-    >>> from robot_msgs.catalog import example
+    >>> from robot_msgs.msg.catalog import example
     >>> out = Path(tempfile.mkdtemp()) / "odom.mcap"
     >>> _ = write_messages(out, "/odom", [example("nav/Odometry")])
     >>> list(read_messages(out, "/odom")) == [example("nav/Odometry")]
@@ -569,7 +569,7 @@ def write_trajectory_bag(
     --------
     >>> import tempfile
     >>> import numpy as np
-    >>> from robot_msgs.catalog import example
+    >>> from robot_msgs.msg.catalog import example
     >>> from robot_msgs.io import read_bag
     >>> traj = example("trajectory/PoseTrajectory")
     >>> out = write_trajectory_bag(Path(tempfile.mkdtemp()) / "t.db3", traj, topic="/est")

@@ -46,7 +46,7 @@ from robot_msgs.io.npy import array_from_npy
 from robot_msgs.io.zip_archive import ZipArchive
 from robot_msgs.limits import current_limits
 from robot_msgs.msg import decode_json, to_dict_keeping_arrays
-from robot_msgs.msg_json import encode_json_into
+from robot_msgs.msg.json import encode_json_into
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
 
@@ -170,7 +170,7 @@ def save_result(
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from robot_msgs.catalog import example
+    >>> from robot_msgs.msg.catalog import example
     >>> result = example("compare/EvaluationResult")
     >>> path = save_result(pathlib.Path(tempfile.mkdtemp()) / "r.npz", result)
     >>> load_result(path) == result

@@ -58,7 +58,7 @@ def summarise_groups(
 
     Examples
     --------
-    >>> from robot_msgs.catalog import example
+    >>> from robot_msgs.msg.catalog import example
     >>> run = example("compare/RunReport")
     >>> failed = run.replace(name="b", success=False, failure="no estimate", comparisons={})
     >>> (group,) = summarise_groups([run, failed])

@@ -255,7 +255,7 @@ def compare_results(named: Sequence[NamedResult], *, force: bool = False) -> Res
 
     Examples
     --------
-    >>> from robot_msgs.catalog import example
+    >>> from robot_msgs.msg.catalog import example
     >>> result = example("compare/EvaluationResult")
     >>> settings = result.comparison.settings.replace(align="sim3")
     >>> other = result.replace(comparison=result.comparison.replace(settings=settings))

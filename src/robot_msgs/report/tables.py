@@ -75,7 +75,7 @@ def rpe_metrics(report: Report) -> dict[str, tuple[float | int | None, str]]:
 
     Examples
     --------
-    >>> from robot_msgs.catalog import example
+    >>> from robot_msgs.msg.catalog import example
     >>> rpe_metrics(example("compare/Report"))
     {}
     """

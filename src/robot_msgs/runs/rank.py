@@ -105,7 +105,7 @@ def rank_algorithms(
 
     Examples
     --------
-    >>> from robot_msgs.catalog import example
+    >>> from robot_msgs.msg.catalog import example
     >>> run = example("compare/RunReport")
     >>> ranking = rank_algorithms([run, run.replace(name="b", algorithm="dvo")])
     >>> [row.algorithm for row in ranking.rows], ranking.settings["align"]
@@ -154,7 +154,7 @@ class RankingTally:
 
     Examples
     --------
-    >>> from robot_msgs.catalog import example
+    >>> from robot_msgs.msg.catalog import example
     >>> run = example("compare/RunReport")
     >>> tally = RankingTally()
     >>> tally.update(run)
@@ -229,7 +229,7 @@ class RankingTally:
 
         Examples
         --------
-        >>> from robot_msgs.catalog import example
+        >>> from robot_msgs.msg.catalog import example
         >>> run = example("compare/RunReport")
         >>> a, b = RankingTally(), RankingTally()
         >>> a.update(run)

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.primitives import Float32, UInt8, UInt32
+from robot_msgs.msg.primitives import Float32, UInt8, UInt32
 from robot_msgs.std import Header
 from robot_msgs.typing import Float64Array, UInt8Array
 
@@ -89,7 +89,7 @@ class Image(Msg):
 
         Examples
         --------
-        >>> from robot_msgs.catalog import example
+        >>> from robot_msgs.msg.catalog import example
         >>> image = example("sensor/Image")
         >>> image.encoding, image.pixels().shape, image.pixels()[1, 0].tolist()
         ('rgb8', (2, 3, 3), [0, 0, 255])

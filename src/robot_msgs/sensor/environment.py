@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from robot_msgs.msg import Msg, message
-from robot_msgs.primitives import Float32, UInt8
+from robot_msgs.msg.primitives import Float32, UInt8
 from robot_msgs.std import Header
 
 __all__ = ["FluidPressure", "Illuminance", "Range", "RelativeHumidity", "Temperature"]

@@ -7,7 +7,7 @@ from dataclasses import field
 from typing import ClassVar
 
 from robot_msgs.msg import Msg, message
-from robot_msgs.primitives import Int8, UInt8, UInt16
+from robot_msgs.msg.primitives import Int8, UInt8, UInt16
 from robot_msgs.sensor.inertial import Covariance3, _zeros3
 from robot_msgs.std import Header, Time
 

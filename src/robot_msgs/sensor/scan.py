@@ -10,7 +10,7 @@ import numpy as np
 
 from robot_msgs.geometry import Point32
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.primitives import Float32, Ros, UInt32
+from robot_msgs.msg.primitives import Float32, Ros, UInt32
 from robot_msgs.std import Header
 from robot_msgs.typing import Float32Array, Float64Array, UInt8Array
 
@@ -67,7 +67,7 @@ class LaserScan(Msg):
 
         Examples
         --------
-        >>> from robot_msgs.catalog import example
+        >>> from robot_msgs.msg.catalog import example
         >>> example("sensor/LaserScan").angles_rad().tolist()
         [-0.5, 0.0, 0.5, 1.0]
         """
@@ -170,7 +170,7 @@ class PointCloud2(Msg):
 
         Examples
         --------
-        >>> from robot_msgs.catalog import example
+        >>> from robot_msgs.msg.catalog import example
         >>> cloud = example("sensor/PointCloud2")
         >>> cloud.points()["intensity"].tolist()
         [10.0, 20.0, 30.0]
@@ -200,7 +200,7 @@ class PointCloud2(Msg):
 
         Examples
         --------
-        >>> from robot_msgs.catalog import example
+        >>> from robot_msgs.msg.catalog import example
         >>> example("sensor/PointCloud2").xyz()[2].tolist()
         [0.0, 0.0, 1.5]
         """

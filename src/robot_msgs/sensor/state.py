@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from robot_msgs.geometry import Transform, Twist, Wrench
 from robot_msgs.msg import Msg, message
-from robot_msgs.primitives import Float32, Int32, UInt8
+from robot_msgs.msg.primitives import Float32, Int32, UInt8
 from robot_msgs.std import Header
 
 __all__ = ["BatteryState", "JointState", "Joy", "MultiDOFJointState"]

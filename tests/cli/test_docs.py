@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 import robot_msgs
-from robot_msgs.cli import docs_command as docs_cli
+from robot_msgs.cli import docs as docs_cli
 from robot_msgs.cli import main
 from robot_msgs.errors import OutputExistsError
 from robot_msgs.files import write_atomic

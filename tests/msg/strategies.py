@@ -19,10 +19,10 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from robot_msgs.catalog import example
 from robot_msgs.errors import ValidationError
 from robot_msgs.msg import field_schema
-from robot_msgs.msg_arrays import NON_FINITE
+from robot_msgs.msg.arrays import NON_FINITE
+from robot_msgs.msg.catalog import example
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

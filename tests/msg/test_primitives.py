@@ -9,7 +9,7 @@ import pytest
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.geometry import PoseWithCovariance
-from robot_msgs.primitives import BOUNDS, Ros
+from robot_msgs.msg.primitives import BOUNDS, Ros
 from robot_msgs.sensor import JointState
 from robot_msgs.std import Byte, Duration, Time
 from robot_msgs.trajectory import JointTrajectory, JointTrajectoryPoint

@@ -124,7 +124,7 @@ def definition(cls: type[Msg]) -> str:
 
 
 def _generated_types() -> list[type[Msg]]:
-    from robot_msgs.registry import registered_types  # noqa: PLC0415 - imports every family
+    from robot_msgs.msg.registry import registered_types  # noqa: PLC0415 - imports every family
 
     types = [cls for name, cls in registered_types().items() if cls.ROS2 is None and "/" in name]
     names = [generated_name(cls) for cls in types]

@@ -34,7 +34,7 @@ from msgspec.structs import force_setattr
 
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.msg import Msg, field_schema
-from robot_msgs.primitives import BOUNDS
+from robot_msgs.msg.primitives import BOUNDS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -198,7 +198,7 @@ def _numeric(desc: Any) -> str | None:
 
 
 def _compile(source: str, namespace: dict[str, Any], name: str) -> Callable[..., Any]:
-    exec(compile(source, f"<robot_msgs.cdr {name}>", "exec"), namespace)  # noqa: S102 - our own text
+    exec(compile(source, f"<robot_msgs.ros.cdr {name}>", "exec"), namespace)  # noqa: S102 - our own text
     made: Callable[..., Any] = namespace[name]
     return made
 

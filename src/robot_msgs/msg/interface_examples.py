@@ -1,6 +1,6 @@
 """Catalog examples of the ROS 2 common-interface types added for interop (one per type).
 
-:mod:`robot_msgs.catalog` merges these with its own; they live apart to keep each module
+:mod:`robot_msgs.msg.catalog` merges these with its own; they live apart to keep each module
 small. The values are plausible readings (a TurtleBot-sized robot, a VGA camera, a
 16-beam scan), so each example also documents its units.
 """
@@ -29,7 +29,7 @@ from robot_msgs import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from robot_msgs.msg import Msg
+    from robot_msgs.msg.base import Msg
     from robot_msgs.typing import Float32Array, UInt32Array
 
 __all__ = ["INTERFACE_EXAMPLES"]

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import AlignmentError
+from robot_msgs.evaluation.alignment import align
 from robot_msgs.evaluation.consistency import NEES_DOF, nees_summary
-from robot_msgs.evaluation.fitting import align
 from robot_msgs.evaluation.pipeline import signal_of
 from robot_msgs.evaluation.relations import RELATION_UNITS, ape_errors
 from robot_msgs.evaluation.settings import EvaluationSettings

@@ -4,7 +4,7 @@ A message type is a class decorated with :func:`message`, which makes it a
 ``msgspec.Struct`` (frozen, keyword-only, tagged ``"_type": "family/Name"``, unknown
 fields refused) subclassing :class:`Msg`, and registers it. The field annotations are the
 schema, and constraints are declared on them: ``Literal[...]`` choices, bounds as
-``Annotated[float, msgspec.Meta(gt=0)]``, ROS primitives (:mod:`robot_msgs.primitives`).
+``Annotated[float, msgspec.Meta(gt=0)]``, ROS primitives (:mod:`robot_msgs.msg.primitives`).
 
 WHY msgspec, measured (``benchmarks/bench_messages.py``, ratios to the reference of the
 same run, 2-core shared machine): on the previous hand-written dataclass base a validated
@@ -17,7 +17,7 @@ attrs, the other candidate, validates in Python and has no JSON or schema.
 One road, msgspec's: reading (:meth:`Msg.from_dict`, :func:`decode_json`) is
 ``msgspec.convert``/``msgspec.json.decode`` into the type, which checks every declared
 constraint; construction checks each field against the same annotation with
-``msgspec.convert`` (:mod:`robot_msgs.msg_fields`), after a fast test that keeps values
+``msgspec.convert`` (:mod:`robot_msgs.msg.fields`), after a fast test that keeps values
 already of the exact type and inside their bounds as they are. Ours, because msgspec does
 not know them: arrays, ``float32`` rounding, cross-field rules (:meth:`Msg._validate`),
 and the JSON form's non-finite floats.
@@ -52,6 +52,7 @@ Vector3(x=1.0, y=2.0, z=0.5)
 {'_type': 'geometry/Vector3', 'x': 1.0, 'y': 2.0, 'z': 0.5}
 >>> v.replace(z=3.0) == Vector3(x=1.0, y=2.0, z=3.0), v != Vector3(x=1.0, y=2.0, z=0.5)
 (True, False)
+>>> from robot_msgs.msg import decode_json, encode_json
 >>> encode_json(Vector3(x=float("nan"), y=float("inf")))
 b'{"_type":"geometry/Vector3","x":null,"y":"Infinity","z":0.0}'
 >>> decode_json(_, Vector3)
@@ -72,26 +73,11 @@ import numpy as np
 from msgspec.structs import force_setattr
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.msg_arrays import Shape, field_error
-from robot_msgs.msg_check import compile_check, deferred_check
-from robot_msgs.msg_fields import (
-    FieldSpec,
-    FrozenMap,
-    Scalar,
-    Value,
-    hashable_value,
-    specs_of,
-    values_equal,
-)
-from robot_msgs.msg_json import (
-    decode_json,
-    encode_json,
-    field_json,
-    from_tree,
-    struct_defaults,
-    to_builtins,
-)
-from robot_msgs.msg_repr import has_large_array, short_repr
+from robot_msgs.msg.arrays import field_error
+from robot_msgs.msg.check import compile_check, deferred_check
+from robot_msgs.msg.fields import FieldSpec, hashable_value, specs_of, values_equal
+from robot_msgs.msg.json import from_tree, struct_defaults, to_builtins
+from robot_msgs.msg.repr import has_large_array, short_repr
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -105,16 +91,8 @@ else:
 
 
 __all__ = [
-    "FieldSpec",
-    "FrozenMap",
     "Msg",
-    "Scalar",
-    "Shape",
-    "Value",
     "declared_types",
-    "decode_json",
-    "encode_json",
-    "field_json",
     "field_schema",
     "field_specs",
     "message",
@@ -125,7 +103,7 @@ T = TypeVar("T")
 M = TypeVar("M", bound="Msg")
 
 _REGISTRY: dict[str, type[Msg]] = {}
-#: The generated construction check of each class (:mod:`robot_msgs.msg_check`).
+#: The generated construction check of each class (:mod:`robot_msgs.msg.check`).
 _CHECKS: dict[type, Callable[[Any], None]] = {}
 _specs = specs_of
 
@@ -228,7 +206,7 @@ class Msg(_Struct):
     def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
         """Return the current form of data a type wrote in an older form (default: as is).
 
-        Read when msgspec refuses a document as it stands (:func:`msg_json.revived`), so
+        Read when msgspec refuses a document as it stands (:func:`robot_msgs.msg.json.revived`), so
         a type that changed its form states its migration here.
         """
         return data
@@ -303,7 +281,7 @@ class Msg(_Struct):
         return (_rebuild, (type(self), self.as_dict()))
 
     def __repr__(self) -> str:
-        """Msgspec's ``repr``, or the short form when an array is large (:mod:`.msg_repr`)."""
+        """Msgspec's ``repr``, or the short form when an array is large (:mod:`.repr`)."""
         if has_large_array(self):
             return short_repr(self)
         text: str = super().__repr__()
@@ -376,7 +354,7 @@ def _as_struct_default(default: Any) -> Any:
 def _check_of(cls_ref: list[type[Msg]]) -> Callable[[Any], None]:
     """Return the construction check of the class ``cls_ref[0]`` (filled once it exists).
 
-    Generated on the first construction (:func:`~robot_msgs.msg_check.deferred_check`),
+    Generated on the first construction (:func:`~robot_msgs.msg.check.deferred_check`),
     so a type may name types defined after it and an import costs no compilation.
     """
 
@@ -464,7 +442,7 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
 def declared_types() -> Mapping[str, type[Msg]]:
     """Return a read-only view of the message types defined so far, by ``"_type"``.
 
-    Only the modules imported so far have defined theirs: :mod:`robot_msgs.registry`
+    Only the modules imported so far have defined theirs: :mod:`robot_msgs.msg.registry`
     imports every message family first and is what callers want.
     """
     return types.MappingProxyType(_REGISTRY)

@@ -39,11 +39,12 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import numpy as np
 
-from robot_msgs.msg import field_schema
-from robot_msgs.msg_arrays import NON_FINITE
+from robot_msgs.msg.arrays import NON_FINITE
+from robot_msgs.msg.base import field_schema
 
 if TYPE_CHECKING:
-    from robot_msgs.msg import FieldSpec, Msg
+    from robot_msgs.msg.base import Msg
+    from robot_msgs.msg.fields import FieldSpec
 
 __all__ = ["json_schema"]
 
@@ -154,7 +155,7 @@ def json_schema(cls: type[Msg]) -> dict[str, Any]:
     TypeError
         A field type msgspec cannot describe (none of the package's).
     """
-    from robot_msgs.registry import registered_types  # noqa: PLC0415 - every family
+    from robot_msgs.msg.registry import registered_types  # noqa: PLC0415 - every family
 
     schema: dict[str, Any] = msgspec.json.schema(cls, schema_hook=_hook)
     by_name = {t.__name__: t for t in registered_types().values()}

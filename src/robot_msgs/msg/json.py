@@ -12,7 +12,7 @@ otherwise (and for a ROS 2 ``"_type"``) it is parsed, its spellings turned into 
 (:func:`revived`) and converted by msgspec. If msgspec still refuses, each field is
 checked alone, only to name the one at fault (``Expected float, got str 'x' - at
 `Pose.x```): the error path, never a second road. Arrays are
-``{"dtype", "shape", "data"}`` (:mod:`robot_msgs.msg_arrays`).
+``{"dtype", "shape", "data"}`` (:mod:`robot_msgs.msg.arrays`).
 """
 
 from __future__ import annotations
@@ -27,18 +27,18 @@ import msgspec
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.msg_arrays import (
+from robot_msgs.msg.arrays import (
     NON_FINITE,
     array_from_json,
     array_to_json,
     dtype_name,
     field_error,
 )
-from robot_msgs.msg_fields import FrozenMap, check_value, specs_of
+from robot_msgs.msg.fields import FrozenMap, check_value, specs_of
 
 if TYPE_CHECKING:
-    from robot_msgs.msg import Msg
-    from robot_msgs.msg_fields import FieldSpec
+    from robot_msgs.msg.base import Msg
+    from robot_msgs.msg.fields import FieldSpec
 
 __all__ = [
     "decode_json",

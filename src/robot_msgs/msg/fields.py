@@ -7,9 +7,9 @@ choices and ``Annotated[..., msgspec.Meta(...)]`` bounds, is handed to
 :func:`msgspec.convert`, the same check its decoder makes. What is ours, because msgspec
 has no notion of it:
 
-- arrays (:mod:`robot_msgs.msg_arrays`);
+- arrays (:mod:`robot_msgs.msg.arrays`);
 - ROS primitives msgspec cannot bound (``uint64``'s top, ``float32`` rounding, see
-  :mod:`robot_msgs.primitives`);
+  :mod:`robot_msgs.msg.primitives`);
 - strings that UTF-8 cannot encode (a lone surrogate) are refused at once, not at
   ``to_cdr``/``to_json``; in a settings value, the strings that spell non-finite floats
   in JSON (``"NaN"``, ``"Infinity"``, ``"-Infinity"``) are refused, so JSON keeps them apart;
@@ -32,7 +32,7 @@ import msgspec
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.msg_arrays import (
+from robot_msgs.msg.arrays import (
     NON_FINITE,
     Dims,
     Shape,
@@ -41,7 +41,7 @@ from robot_msgs.msg_arrays import (
     field_error,
     immutable,
 )
-from robot_msgs.primitives import BOUNDS, Ros
+from robot_msgs.msg.primitives import BOUNDS, Ros
 
 __all__ = [
     "NON_FINITE",

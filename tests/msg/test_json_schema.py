@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 import robot_msgs
-from robot_msgs.catalog import examples
 from robot_msgs.cli import main
 from robot_msgs.errors import ValidationError
-from robot_msgs.json_schema import json_schema
 from robot_msgs.msg import field_schema
-from robot_msgs.registry import to_json, type_for
+from robot_msgs.msg.catalog import examples
+from robot_msgs.msg.json_schema import json_schema
+from robot_msgs.msg.registry import to_json, type_for
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

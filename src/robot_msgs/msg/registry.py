@@ -12,12 +12,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import UnknownTypeError, ValidationError, did_you_mean
-from robot_msgs.msg import declared_types, decode_json, encode_json
+from robot_msgs.msg.base import declared_types
+from robot_msgs.msg.json import decode_json, encode_json
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from robot_msgs.msg import Msg
+    from robot_msgs.msg.base import Msg
 
 __all__ = ["MESSAGE_MODULES", "from_dict", "from_json", "registered_types", "to_json", "type_for"]
 

@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.msg_fields import values_equal
-from robot_msgs.msg_json import struct_defaults
+from robot_msgs.msg.fields import values_equal
+from robot_msgs.msg.json import struct_defaults
 
 if TYPE_CHECKING:
-    from robot_msgs.msg import Msg
+    from robot_msgs.msg.base import Msg
 
 __all__ = ["REPR_ARRAY_ELEMENTS", "REPR_ARRAY_SHOWN", "array_text", "has_large_array", "short_repr"]
 

@@ -40,11 +40,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.cdr import CdrStore
 from robot_msgs.errors import FormatError, UnknownTypeError, ValidationError
 from robot_msgs.msg import field_schema
 from robot_msgs.optional import require
-from robot_msgs.ros_defs import decode_generated, encode_generated, generated_name
+from robot_msgs.ros.cdr import CdrStore
+from robot_msgs.ros.definitions import decode_generated, encode_generated, generated_name
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -90,7 +90,7 @@ def humble_typestore() -> Any:
     """Return rosbags' ROS 2 Humble type store with the package's own types registered.
 
     The ``compare/*`` result messages are registered under ``robot_msgs/msg/NAME`` from
-    the definitions :mod:`robot_msgs.ros_defs` generates, so they serialise too.
+    the definitions :mod:`robot_msgs.ros.definitions` generates, so they serialise too.
 
     Raises
     ------
@@ -99,7 +99,7 @@ def humble_typestore() -> Any:
     """
     typesys = require("rosbags.typesys", "bags", feature="ROS 2 messages")
     store = typesys.get_typestore(typesys.Stores.ROS2_HUMBLE)
-    from robot_msgs.ros_defs import register_definitions  # noqa: PLC0415 - needs the store
+    from robot_msgs.ros.definitions import register_definitions  # noqa: PLC0415 - needs the store
 
     register_definitions(store)
     return store
@@ -107,7 +107,7 @@ def humble_typestore() -> Any:
 
 @functools.cache
 def cdr_store() -> CdrStore:
-    """Return the :class:`~robot_msgs.cdr.CdrStore` of the package's messages (made once).
+    """Return the :class:`~robot_msgs.ros.cdr.CdrStore` of the package's messages (made once).
 
     rosbags' Humble definitions, whose classes are the robot_msgs messages: CDR is read
     into them and written from them by rosbags' generated code, no rosbags object between.
@@ -132,7 +132,7 @@ def ros_name(type_name: str) -> str:
 
 @functools.cache
 def _by_ros_name() -> dict[str, type[Msg]]:
-    from robot_msgs.registry import registered_types  # noqa: PLC0415 - the registry imports all
+    from robot_msgs.msg.registry import registered_types  # noqa: PLC0415 - the registry imports all
 
     return {
         generated_name(cls): cls
@@ -145,7 +145,7 @@ def ros_types() -> dict[str, type[Msg]]:
     """Return the message classes by their ROS type name, sorted.
 
     The ROS 2 equivalents (``ROS2``) and the generated ``robot_msgs/msg/NAME`` types of
-    the package's own messages (:mod:`robot_msgs.ros_defs`).
+    the package's own messages (:mod:`robot_msgs.ros.definitions`).
 
     Examples
     --------
@@ -172,7 +172,7 @@ def to_ros(msg: Msg) -> Any:
     """Return the rosbags object of ``msg``'s ROS 2 type, with the same values.
 
     A type without ROS 2 equivalent (``ROS2`` is ``None``) becomes its generated
-    ``robot_msgs/msg/NAME`` type (:mod:`robot_msgs.ros_defs`).
+    ``robot_msgs/msg/NAME`` type (:mod:`robot_msgs.ros.definitions`).
 
     Raises
     ------
@@ -341,7 +341,7 @@ def to_cdr(msg: Msg) -> memoryview:
     """Serialise ``msg`` as its ROS 2 type in little-endian CDR, with rosbags' serialiser.
 
     A type with a ROS 2 equivalent is written by rosbags' generated serialiser straight
-    from the message (:mod:`robot_msgs.cdr`); one of the package's own types through its
+    from the message (:mod:`robot_msgs.ros.cdr`); one of the package's own types through its
     rosbags object of the generated definition. Returns a read-only view of the bytes,
     as rosbags' ``serialize_cdr`` does (``bytes(...)`` of it is a ``bytes`` object):
     WHY, a second copy of a 1 MB point cloud would double the cost of writing it.
@@ -403,7 +403,7 @@ _FROM_CDR: dict[str, Callable[[bytes | bytearray | memoryview], Msg]] = {}
 def _decoder_for(type_name: str) -> Callable[[bytes | bytearray | memoryview], Msg]:
     name = ros_name(type_name)
     if name not in _by_ros_name():
-        from robot_msgs.registry import type_for  # noqa: PLC0415 - the registry imports all
+        from robot_msgs.msg.registry import type_for  # noqa: PLC0415 - the registry imports all
 
         name = generated_name(type_for(type_name))
     if _class_for(name).ROS2 is not None:

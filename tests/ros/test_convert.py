@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import robot_msgs
-from robot_msgs.catalog import examples
 from robot_msgs.errors import UnknownTypeError, ValidationError
 from robot_msgs.geometry import Point, PoseStamped
 from robot_msgs.msg import FieldSpec, Msg, field_schema
+from robot_msgs.msg.catalog import examples
 from robot_msgs.std import Header, Time
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ from robot_msgs.io.bag import open_bag
 from robot_msgs.ros import from_cdr, from_ros, humble_typestore, ros_types, to_cdr, to_ros
 
 REFERENCE = json.loads(
-    (Path(__file__).parent / "data" / "ros_cdr_reference.json").read_text(encoding="utf-8")
+    (Path(__file__).parents[1] / "data" / "ros_cdr_reference.json").read_text(encoding="utf-8")
 )
 #: The packages of ROS 2 Humble's common_interfaces that define messages.
 COMMON_INTERFACES = (

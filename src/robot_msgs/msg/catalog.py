@@ -23,12 +23,12 @@ from robot_msgs import (
     std,
     trajectory,
 )
-from robot_msgs.interface_examples import INTERFACE_EXAMPLES
+from robot_msgs.msg.interface_examples import INTERFACE_EXAMPLES
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from robot_msgs.msg import Msg
+    from robot_msgs.msg.base import Msg
 
 __all__ = ["catalogued", "example", "examples"]
 

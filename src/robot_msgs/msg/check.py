@@ -7,7 +7,7 @@ bounds, an ASCII ``str``, a nested message of the exact class, a read-only array
 declared dtype and shape whose named dimensions agree). If every field passes, only the
 type's cross-field rules remain; the first field that does not sends the whole message
 to :func:`check_fields`, which checks each field with msgspec
-(:func:`robot_msgs.msg_fields.check_value`), normalises it and names what it refuses.
+(:func:`robot_msgs.msg.fields.check_value`), normalises it and names what it refuses.
 
 WHY generated: the loop over a table of field tests cost 3-10x rosbags' own message
 construction for small types (``Point``, ``Time``); reading a bag builds millions of
@@ -26,13 +26,13 @@ import numpy as np
 from msgspec import Meta
 from msgspec.structs import force_setattr
 
-from robot_msgs.msg_arrays import NON_FINITE
-from robot_msgs.msg_fields import FrozenMap, check_value, immutable
+from robot_msgs.msg.arrays import NON_FINITE
+from robot_msgs.msg.fields import FrozenMap, check_value, immutable
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from robot_msgs.msg_fields import FieldSpec
+    from robot_msgs.msg.fields import FieldSpec
 
 __all__ = ["check_fields", "compile_check"]
 

@@ -24,7 +24,7 @@ import numpy as np
 from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
-    from robot_msgs.msg_fields import FieldSpec
+    from robot_msgs.msg.fields import FieldSpec
 
 __all__ = [
     "NON_FINITE",

@@ -3,7 +3,7 @@
 ``==``, ``!=`` and ``hash`` agree; every round trip (dict, JSON, pickle, copy, CDR, a bag)
 returns an equal message; JSON is strict; the CDR bytes are rosbags' own; the fast
 construction check keeps only what the full one would. The values are drawn by
-:mod:`tests.msg_strategies`: NaN, ±inf, -0.0, bounds, empty and unicode text, empty and
+:mod:`tests.msg.strategies`: NaN, ±inf, -0.0, bounds, empty and unicode text, empty and
 full-range arrays.
 """
 
@@ -23,13 +23,13 @@ from hypothesis import strategies as st
 from msgspec.structs import force_setattr
 
 import robot_msgs
-from robot_msgs.catalog import examples
 from robot_msgs.errors import ValidationError
 from robot_msgs.geometry import Point
 from robot_msgs.msg import Msg, field_schema
-from robot_msgs.msg_check import check_fields
-from robot_msgs.msg_fields import FrozenMap, values_equal
-from tests.msg_strategies import messages, rosbags_object
+from robot_msgs.msg.catalog import examples
+from robot_msgs.msg.check import check_fields
+from robot_msgs.msg.fields import FrozenMap, values_equal
+from tests.msg.strategies import messages, rosbags_object
 
 TYPES = sorted(examples())
 LAWS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -39,8 +39,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Print the schema of ``args.type``; an unknown type is an error naming the known ones."""
-    from robot_msgs.json_schema import json_schema  # noqa: PLC0415 - msgspec on use
-    from robot_msgs.registry import type_for  # noqa: PLC0415
+    from robot_msgs.msg.json_schema import json_schema  # noqa: PLC0415 - msgspec on use
+    from robot_msgs.msg.registry import type_for  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
     print(dumps(json_schema(type_for(args.type))), end="")

@@ -8,11 +8,11 @@ import msgspec
 import numpy as np
 import pytest
 
-from robot_msgs.catalog import examples
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
-from robot_msgs.msg_repr import REPR_ARRAY_ELEMENTS, REPR_ARRAY_SHOWN, has_large_array
-from robot_msgs.registry import registered_types
+from robot_msgs.msg.catalog import examples
+from robot_msgs.msg.registry import registered_types
+from robot_msgs.msg.repr import REPR_ARRAY_ELEMENTS, REPR_ARRAY_SHOWN, has_large_array
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
