@@ -148,16 +148,6 @@ def _algorithm_colours(result: ReportResult) -> dict[str, str]:
     return {a: PALETTE[i % len(PALETTE)] for i, a in enumerate(algorithms)}
 
 
-def _trial_dashes(runs: Sequence[RunEvaluation]) -> dict[str, Dash]:
-    """Give the k-th trial of each algorithm the k-th dash: with its colour, each is told apart."""
-    seen: dict[str, int] = {}
-    out: dict[str, Dash] = {}
-    for e in runs:
-        k = seen[e.report.algorithm] = seen.get(e.report.algorithm, -1) + 1
-        out[e.report.name] = DASHES[k % len(DASHES)]
-    return out
-
-
 def _runs_of_sequence(result: ReportResult, sequence: str) -> list[RunEvaluation]:
     return [e for e in result.runs.values() if e.report.sequence == sequence]
 
@@ -310,9 +300,9 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
 def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     """APE over time of every run; each run's tracking losses and the reference's gaps shaded.
 
-    Each algorithm has its colour and each of its trials a dash; every shaded interval
-    has a legend entry (a run's losses, the reference's gaps). Lines break at gaps in
-    the series.
+    Each algorithm has its colour and each of its trials a dash (with its colour, every
+    trial is told apart); every shaded interval has a legend entry (a run's losses, the
+    reference's gaps). Lines break at gaps in the series.
     """
     runs = [
         e for e in _runs_of_sequence(result, sequence) if e.primary is not None or e.report.losses
@@ -320,11 +310,11 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     if not any(e.primary is not None for e in runs):
         return None
     colours = _algorithm_colours(result)
-    dashes = _trial_dashes(runs)
     t0 = _sequence_t0(runs)
     traces = []
-    for e in runs:
+    for i, e in enumerate(runs):
         algorithm, colour = e.report.algorithm, colours[e.report.algorithm]
+        trial = sum(r.report.algorithm == algorithm for r in runs[:i])  # its k-th: the k-th dash
         if e.primary is not None:
             s = _series(e.primary)
             rows = np.arange(len(s), dtype=np.float64)
@@ -338,7 +328,7 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
                     group=algorithm,
                     titled=True,
                     colour=colour,
-                    dash=dashes[e.report.name],
+                    dash=DASHES[trial % len(DASHES)],
                     width=1.1,
                     run=e.report.name,
                     poses=drawn[:, 1],

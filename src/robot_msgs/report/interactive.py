@@ -37,16 +37,11 @@ __all__ = ["plotly_figure", "results_plots"]
 
 Figure = dict[str, Any]
 _FONT = {"family": "system-ui, sans-serif", "size": 12}
-#: What a hover text's fields are to plotly.js (see :class:`~robot_msgs.report.figure_spec.Trace`).
-_HOVER_FIELDS = {
-    "x": "x",
-    "y": "y",
-    "value": "marker.color",
-    "stamp": "customdata[0]",
-    "pose": "customdata[1]",
-    "text": "text",
-}
-_HOVER_FIELD = re.compile(r"\{(" + "|".join(_HOVER_FIELDS) + r")([:}])")
+#: A hover text's fields (:class:`~robot_msgs.report.figure_spec.Trace`) as plotly.js names them.
+_HOVER_FIELDS = {"value": "marker.color", "stamp": "customdata[0]", "pose": "customdata[1]"}
+_HOVER_FIELD = re.compile(r"\{(x|y|text|value|stamp|pose)([:}])")
+_PANEL_TITLE = {"xref": "paper", "yref": "paper", "y": 1.0, "yanchor": "bottom", "showarrow": False}
+_GUIDE = {"type": "line", "x0": 0, "x1": 1, "line": {"color": "#b3b3b3", "width": 1, "dash": "dot"}}
 
 
 def _values(array: Float64Array, decimals: int | None = None) -> list[float | None]:
@@ -113,32 +108,9 @@ def plotly_figure(spec: FigureSpec) -> Figure:
             panel.y_title, anchor=f"x{suffix}", **_y_extra(panel, suffix)
         )
         if panel.title:
-            annotations.append(
-                {
-                    "text": panel.title,
-                    "x": sum(domain) / 2,
-                    "y": 1.0,
-                    "xref": "paper",
-                    "yref": "paper",
-                    "xanchor": "center",
-                    "yanchor": "bottom",
-                    "showarrow": False,
-                    "font": {"size": 12},
-                }
-            )
-        shapes += [
-            {
-                "type": "line",
-                "xref": f"x{suffix} domain",
-                "x0": 0,
-                "x1": 1,
-                "yref": f"y{suffix}",
-                "y0": y,
-                "y1": y,
-                "line": {"color": "#b3b3b3", "width": 1, "dash": "dot"},
-            }
-            for y in panel.guides_y
-        ]
+            annotations.append(_PANEL_TITLE | {"text": panel.title, "x": sum(domain) / 2})
+        at = {"xref": f"x{suffix} domain", "yref": f"y{suffix}"}
+        shapes += [_GUIDE | at | {"y0": y, "y1": y} for y in panel.guides_y]
         drawn_y = [t.y for t in panel.traces if t.kind not in {"span", "box", "bar"}]
         top = max((float(np.nanmax(y)) for y in drawn_y if np.isfinite(y).any()), default=0.0)
         for trace in panel.traces:
@@ -152,12 +124,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     if scale is not None:
         # The title along the bar: written across it, it ran into the legend.
         bar = {"title": {"text": scale.title, "side": "right"}, "x": 1.02, "thickness": 20}
-        layout["coloraxis"] = {
-            "colorscale": "Viridis",
-            "cmin": scale.low,
-            "cmax": scale.high,
-            "colorbar": bar,
-        }
+        limits = {"cmin": scale.low, "cmax": scale.high}
+        layout["coloraxis"] = {"colorscale": "Viridis", "colorbar": bar} | limits
         layout["legend"]["x"] = 1.2
     if n > 1:  # below the panels, which get the width
         layout["legend"] |= {"orientation": "h", "x": 0.0, "y": -0.2, "yanchor": "top"}
@@ -204,33 +172,22 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
     elif trace.kind == "span":
         start, stop = (round(float(v), 4) for v in trace.x)
         fill = _rgba(trace.colour, trace.alpha)
-        drawn |= {
-            "type": "scatter",
-            "mode": "lines",
-            "fill": "toself",
-            "fillcolor": fill,
-            "x": [start, stop, stop, start, start],
-            "y": [0.0, 0.0, top, top, 0.0],
-            "line": {"width": 0, "color": trace.colour},
-        }
+        drawn |= {"type": "scatter", "mode": "lines", "fill": "toself", "fillcolor": fill}
+        drawn |= {"x": [start, stop, stop, start, start], "y": [0.0, 0.0, top, top, 0.0]}
+        drawn["line"] = {"width": 0, "color": trace.colour}
         if trace.hatched:
             pattern = {"shape": "/", "fgcolor": _rgba(trace.colour, 0.5), "solidity": 0.1}
             drawn["fillpattern"] = pattern | {"bgcolor": fill}
     elif trace.kind == "box":
-        drawn |= {
-            "type": "box",
-            "marker": {"color": trace.colour, "size": 3},
-            "boxpoints": "outliers",
-        }
+        marker = {"color": trace.colour, "size": 3}
+        drawn |= {"type": "box", "marker": marker, "boxpoints": "outliers"}
     else:
         drawn |= {"type": "bar", "marker": {"color": trace.colour}, "textposition": "none"}
         if trace.low is not None and trace.high is not None:
-            drawn["error_y"] = {
-                "type": "data",
-                "symmetric": False,
-                "array": np.nan_to_num(trace.high - trace.y).tolist(),
-                "arrayminus": np.nan_to_num(trace.y - trace.low).tolist(),
-            }
+            up, down = (
+                np.nan_to_num(d).tolist() for d in (trace.high - trace.y, trace.y - trace.low)
+            )
+            drawn["error_y"] = {"type": "data", "symmetric": False, "array": up, "arrayminus": down}
     if trace.group is not None:
         drawn["legendgroup"] = trace.group
         if trace.titled:
@@ -249,7 +206,7 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
     if trace.hover is None:
         drawn["hoverinfo"] = "skip"
     else:
-        text = _HOVER_FIELD.sub(lambda m: "%{" + _HOVER_FIELDS[m[1]] + m[2], trace.hover)
+        text = _HOVER_FIELD.sub(lambda m: "%{" + _HOVER_FIELDS.get(m[1], m[1]) + m[2], trace.hover)
         drawn["hovertemplate"] = text.replace("\n", "<br>") + "<extra></extra>"
     return drawn
 
