@@ -43,15 +43,23 @@ def _trajectory(y: np.ndarray[Any, np.dtype[np.float64]]) -> PoseTrajectory:
 
 
 def _run(
-    name: str, offset: float, *, failure: str = "", losses: tuple[TrackingLoss, ...] = ()
+    name: str,
+    estimate: PoseTrajectory,
+    reference: PoseTrajectory | None = None,
+    *,
+    failure: str = "",
+    losses: tuple[TrackingLoss, ...] = (),
+    repeatability: Repeatability | None = None,
+    timing_s: tuple[list[float], list[float]] = ([], []),
 ) -> RunEvaluation:
     algorithm, sequence, trial = name.split("/")
-    reference, estimate = _trajectory(0 * K), _trajectory(offset * K)
-    settings = EvaluationSettings(align="none")
-    results = {
-        "ape": ape(reference, estimate, settings=settings),
-        "rpe": rpe(reference, estimate, settings=settings, pairs=PairSettings(delta=1.0)),
-    }
+    results = {}
+    if reference is not None:
+        settings = EvaluationSettings(align="none")
+        results = {
+            "ape": ape(reference, estimate, settings=settings),
+            "rpe": rpe(reference, estimate, settings=settings, pairs=PairSettings(delta=1.0)),
+        }
     report = RunReport(
         name=name,
         success=not failure,
@@ -62,71 +70,64 @@ def _run(
         sequence_start_s=T0,
         sequence_end_s=2.2,
         losses=losses,
+        repeatability=repeatability,
         comparisons={k: r.comparison for k, r in results.items()},
     )
+    latency_s, processing_s = (np.array(t, dtype=np.float64) for t in timing_s)
     return RunEvaluation(
         report=report,
         estimate=estimate,
         reference=reference,
-        valid=np.ones(8, dtype=bool),
+        valid=np.ones(len(estimate), dtype=bool),
         results=results,
+        latency_s=latency_s,
+        processing_s=processing_s,
     )
 
 
-def _no_reference(name: str, ahead: float, failure: str = "") -> RunEvaluation:
-    # Starting at (1, 1) turned 90° about z: its second pose, ``ahead`` along world y, is
-    # ``ahead`` along x in its start frame.
+def _start_turned(ahead: float) -> PoseTrajectory:
+    """Start at (1, 1) turned 90° about z; ``ahead`` along world y is along x in that frame."""
     s = math.sqrt(0.5)
-    estimate = PoseTrajectory(
+    return PoseTrajectory(
         stamps_s=np.array([0.0, 1.0]),
         positions_xyz=np.array([[1.0, 1.0, 0.0], [1.0, 1.0 + ahead, 0.0]]),
         orientations_quat_xyzw=np.array([[0.0, 0.0, s, s], [0.0, 0.0, s, s]]),
     )
-    algorithm, sequence, trial = name.split("/")
-    report = RunReport(
-        name=name,
-        success=not failure,
-        failure=failure,
-        algorithm=algorithm,
-        sequence=sequence,
-        trial=trial,
-    )
-    return RunEvaluation(report=report, estimate=estimate, reference=None, valid=np.ones(2, bool))
 
 
 @pytest.fixture(scope="module")
 def hand() -> ReportResult:
+    rep = example("compare/Repeatability")
+    assert isinstance(rep, Repeatability)
+    ref = _trajectory(0 * K)
     runs = [
-        _run("a/s1/t1", 0.1),
-        _run("a/s1/t2", 0.2, losses=(TrackingLoss(start_s=0.15, end_s=0.25),)),
+        _run(
+            "a/s1/t1",
+            _trajectory(0.1 * K),
+            ref,
+            timing_s=([0.04, 0.01, 0.03, 0.02], [0.015, np.nan, 0.005]),
+        ),
+        _run(
+            "a/s1/t2", _trajectory(0.2 * K), ref, losses=(TrackingLoss(start_s=0.15, end_s=0.25),)
+        ),
         _run(
             "b/s1/t1",
-            0.3,
+            _trajectory(0.3 * K),
+            ref,
             failure="crashed",
             losses=(TrackingLoss(start_s=2.05, end_s=2.1, recovered=False),),
         ),
-        _no_reference("a/s2/t1", 1.0),
-        _no_reference("a/s2/t2", 2.0, failure="lost"),
+        _run("a/s2/t1", _start_turned(1.0)),
+        _run(
+            "a/s2/t2",
+            _start_turned(2.0),
+            failure="lost",
+            repeatability=rep.replace(endpoint_spread_m=0.25),
+        ),
     ]
-    rep = example("compare/Repeatability")
-    assert isinstance(rep, Repeatability)
-    last = runs[-1]
-    report = last.report.replace(repeatability=rep.replace(endpoint_spread_m=0.25))
-    runs[-1] = RunEvaluation(
-        report=report, estimate=last.estimate, reference=None, valid=last.valid
-    )
-    runs[0] = RunEvaluation(
-        report=runs[0].report,
-        estimate=runs[0].estimate,
-        reference=runs[0].reference,
-        valid=runs[0].valid,
-        results=runs[0].results,
-        latency_s=np.array([0.040, 0.010, 0.030, 0.020]),
-        processing_s=np.array([0.015, np.nan, 0.005]),
-    )
     reports = tuple(e.report for e in runs)
-    report_ = Report(runs=reports, groups=summarise_groups(reports))
-    return ReportResult(report=report_, runs={e.report.name: e for e in runs})
+    report = Report(runs=reports, groups=summarise_groups(reports))
+    return ReportResult(report=report, runs={e.report.name: e for e in runs})
 
 
 def _close(a: object, b: object) -> bool:
