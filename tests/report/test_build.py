@@ -121,7 +121,7 @@ def test_one_run_without_reference_has_no_repeatability(tmp_path: Path) -> None:
 
 def test_start_frame_positions_refuses_a_run_without_an_estimate(tmp_path: Path) -> None:
     # Checked with an assert before, which `python -O` drops (then: an AttributeError on None).
-    from robot_msgs.report.plots import start_frame_positions
+    from robot_msgs.report.figure_spec import start_frame_positions
 
     result = build_report(load_runs([_manifest(tmp_path, [("a", 0.5)])]))
     (run,) = result.runs.values()

@@ -268,25 +268,25 @@ def test_every_static_report_text_lies_inside_its_figure() -> None:
     # The latency CDF's title was wider than its 9 in figure: both ends were cut off.
     from matplotlib.text import Text
 
-    from robot_msgs.report import build_report, plots
+    from robot_msgs.report import build_report, figure_spec
+    from robot_msgs.report.plots import matplotlib_figure
     from robot_msgs.runs import load_runs
     from tests.report.conftest import example_manifest
 
     report = build_report(load_runs([example_manifest()]))
     sequences = sorted({r.sequence for r in report.report.runs})
-    drawn = [("comparison", plots.comparison_figure(report))]
-    drawn.append(("latency", plots.latency_cdf_figure(report)))
+    specs = [("comparison", figure_spec.comparison_spec(report))]
+    specs.append(("latency", figure_spec.latency_cdf_spec(report)))
     per_sequence = (
-        plots.trajectories_figure,
-        plots.error_over_time_figure,
-        plots.rpe_boxplot_figure,
-        plots.repeatability_figure,
+        figure_spec.trajectories_spec,
+        figure_spec.error_over_time_spec,
+        figure_spec.rpe_box_spec,
+        figure_spec.repeatability_spec,
     )
-    drawn += [(f"{f.__name__} {s}", f(report, s)) for s in sequences for f in per_sequence]
-    assert sum(fig is not None for _, fig in drawn) >= 8
+    specs += [(f"{f.__name__} {s}", f(report, s)) for s in sequences for f in per_sequence]
+    drawn = [(name, matplotlib_figure(spec)) for name, spec in specs if spec is not None]
+    assert len(drawn) >= 8
     for name, fig in drawn:
-        if fig is None:
-            continue
         fig.canvas.draw()
         renderer = fig.canvas.get_renderer()
         ticks = {
@@ -323,14 +323,16 @@ def test_res_label_names_each_result(
 
 def test_the_success_labels_sit_above_the_error_bars() -> None:
     # "2/2 ok" was drawn at the bar's top, where the min-max error bar ran through it.
-    from robot_msgs.report import build_report, plots
+    from robot_msgs.report import build_report
+    from robot_msgs.report.figure_spec import comparison_spec
+    from robot_msgs.report.plots import matplotlib_figure
     from robot_msgs.runs import load_runs
     from tests.report.conftest import example_manifest
 
     report = build_report(load_runs([example_manifest()]))
-    fig = plots.comparison_figure(report)
-    assert fig is not None
-    ax = fig.axes[0]
+    spec = comparison_spec(report)
+    assert spec is not None
+    ax = matplotlib_figure(spec).axes[0]
     # Each group's largest APE RMSE over its successful runs, from the report itself.
     maxima = sorted(
         g.accuracy.stats["translation"].max

@@ -191,15 +191,15 @@ def test_no_colour_bar_runs_into_a_legend(interactive: tuple[Browser, Rendered])
 
 
 _ISOLATED_POINT = """(() => {
-  // The pose of the first run on the first sequence's error plot farthest from every
-  // other curve, so the hover cannot land on another run; its position in the viewport.
+  // The pose of run RUN on the first sequence's error plot farthest from every other
+  // curve, so the hover cannot land on another run; its position in the viewport.
   const gd = document.querySelector('div.plot[data-kind="error_over_time"]');
   gd.scrollIntoView({block: 'center'});
-  const L = gd._fullLayout, t = gd.data[0], r = gd.getBoundingClientRect();
+  const L = gd._fullLayout, t = gd.data.find(d => d.meta === RUN), r = gd.getBoundingClientRect();
   const px = (tr, i) => [L.xaxis.l2p(tr.x[i]), L.yaxis.l2p(tr.y[i])];
-  const others = gd.data.slice(1).filter(o => o.mode === 'lines' && !o.fill);
+  const others = gd.data.filter(o => o !== t && o.mode === 'lines' && !o.fill);
   let best = -1, k = 0;
-  for (let i = 0; i < t.x.length; i++) {
+  for (let i = 1; i < t.x.length - 1; i++) {  // not an end, on the axes' edge
     if (t.x[i] === null) continue;
     const [a, b] = px(t, i);
     let near = Infinity;
@@ -225,24 +225,30 @@ def _hover_texts(browser: Browser, plot_id: str) -> list[str]:
     return texts
 
 
+def _isolated_point(run: str) -> str:
+    return _ISOLATED_POINT.replace("RUN", f'"{run}"')
+
+
+# The trajectory view has a panel per algorithm: the third run is drawn in the second.
+@pytest.mark.parametrize("run", ["kfslam/fr1_xyz/trial_1", "dvo/fr1_xyz/trial_1"])
 def test_hover_shows_run_stamp_and_error_in_both_linked_views(
-    interactive: tuple[Browser, Rendered],
+    interactive: tuple[Browser, Rendered], run: str
 ) -> None:
     browser, _ = interactive
-    plot_id, trajectories, x, y, run, stamp, error = browser.evaluate(_ISOLATED_POINT)
+    plot_id, trajectories, x, y, meta, stamp, error = browser.evaluate(_isolated_point(run))
     assert _hover_texts(browser, plot_id) == []
     assert _hover_texts(browser, trajectories) == []
     browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
     browser.drain(0.5)
     (text,) = _hover_texts(browser, plot_id)
-    assert run == "kfslam/fr1_xyz/trial_1"
+    assert meta == run
     assert text.startswith(run)
     assert f"stamp {stamp:.6f} s" in text
     assert f"APE {error:.4f} m" in text
     (linked,) = _hover_texts(browser, trajectories)
     assert linked.startswith(run)
     assert f"stamp {stamp:.6f} s" in linked
-    if SCREENSHOT:  # the page with both linked hover labels showing
+    if SCREENSHOT and run.startswith("kfslam"):  # the page with both hover labels showing
         Path(SCREENSHOT).write_bytes(browser.screenshot(WIDTH, resize=False))
     browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 5, "y": 5})
     browser.drain(0.3)
@@ -251,7 +257,7 @@ def test_hover_shows_run_stamp_and_error_in_both_linked_views(
 
 def test_dragging_on_the_error_plot_zooms_it(interactive: tuple[Browser, Rendered]) -> None:
     browser, _ = interactive
-    plot_id, _, x, y, *_ = browser.evaluate(_ISOLATED_POINT)
+    plot_id, _, x, y, *_ = browser.evaluate(_isolated_point("kfslam/fr1_xyz/trial_1"))
     read = f"document.getElementById('{plot_id}')._fullLayout.xaxis.range.slice()"
     before = browser.evaluate(read)
     start, end = (x - 150, y - 40), (x + 50, y + 40)

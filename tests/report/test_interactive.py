@@ -9,20 +9,22 @@ import numpy as np
 import pytest
 
 from robot_msgs.report.build import build_report
-from robot_msgs.report.interactive import (
-    comparison_plot,
-    error_over_time_plot,
-    latency_cdf_plot,
-    repeatability_plot,
-    rpe_box_plot,
-    trajectories_plot,
+from robot_msgs.report.figure_spec import (
+    comparison_spec,
+    error_over_time_spec,
+    latency_cdf_spec,
+    repeatability_spec,
+    rpe_box_spec,
+    trajectories_spec,
 )
+from robot_msgs.report.interactive import plotly_figure
 from robot_msgs.runs.manifest import load_runs
 from robot_msgs.runs.run_settings import default_metrics
 from tests.report.conftest import example_manifest
 
 if TYPE_CHECKING:
     from robot_msgs.report.build import ReportResult
+    from robot_msgs.report.figure_spec import FigureSpec
 
 
 @pytest.fixture(scope="module")
@@ -31,18 +33,22 @@ def result() -> ReportResult:
     return build_report(manifest)
 
 
+def _plot(spec: FigureSpec | None) -> dict[str, Any] | None:
+    return None if spec is None else plotly_figure(spec)
+
+
 def _lines(figure: dict[str, Any]) -> list[dict[str, Any]]:
     return [t for t in figure["data"] if t.get("mode") == "lines" and "fill" not in t]
 
 
 def test_every_trial_of_a_sequence_has_its_own_colour_and_dash(result: ReportResult) -> None:
     for sequence in ("fr1_xyz", "fr2_desk"):
-        figure = error_over_time_plot(result, sequence)
+        figure = _plot(error_over_time_spec(result, sequence))
         assert figure is not None
         styles = [(t["line"]["color"], t["line"]["dash"]) for t in _lines(figure)]
         assert len(styles) == 6  # 3 algorithms x 2 trials
         assert len(set(styles)) == len(styles)
-    repeat = repeatability_plot(result, "lab_loop")
+    repeat = _plot(repeatability_spec(result, "lab_loop"))
     assert repeat is not None
     for algorithm in ("kfslam", "dvo"):
         styles = [
@@ -56,7 +62,7 @@ def test_every_trial_of_a_sequence_has_its_own_colour_and_dash(result: ReportRes
 
 def test_every_shaded_interval_has_a_legend_entry(result: ReportResult) -> None:
     for sequence in ("fr1_xyz", "fr2_desk"):
-        figure = error_over_time_plot(result, sequence)
+        figure = _plot(error_over_time_spec(result, sequence))
         assert figure is not None
         bands = [t for t in figure["data"] if t.get("fill") == "toself"]
         named = {t["name"] for t in bands}
@@ -71,7 +77,7 @@ def test_every_shaded_interval_has_a_legend_entry(result: ReportResult) -> None:
 
 
 def test_reference_gaps_are_shaded_and_explained(result: ReportResult) -> None:
-    figure = error_over_time_plot(result, "fr2_desk")
+    figure = _plot(error_over_time_spec(result, "fr2_desk"))
     assert figure is not None
     gaps = [t for t in figure["data"] if t.get("legendgroup") == "reference"]
     ref = next(
@@ -91,7 +97,7 @@ def test_hover_data_holds_each_poses_stamp_and_error(result: ReportResult) -> No
     run = result.runs["kfslam/fr1_xyz/trial_1"]
     assert run.primary is not None
     series = run.primary.series["translation"]
-    figure = error_over_time_plot(result, "fr1_xyz")
+    figure = _plot(error_over_time_spec(result, "fr1_xyz"))
     assert figure is not None
     trace = next(t for t in _lines(figure) if t["meta"] == "kfslam/fr1_xyz/trial_1")
     rows = [c for c in trace["customdata"] if c[1] is not None]
@@ -99,7 +105,7 @@ def test_hover_data_holds_each_poses_stamp_and_error(result: ReportResult) -> No
     assert np.allclose([r[0] for r in rows], series.stamps_s, atol=1e-6)
     ys = [y for y in trace["y"] if y is not None]
     assert np.allclose(ys, series.errors, atol=1e-7)
-    view = trajectories_plot(result, "fr1_xyz")
+    view = _plot(trajectories_spec(result, "fr1_xyz"))
     assert view is not None
     points = next(t for t in view["data"] if t.get("meta") == "kfslam/fr1_xyz/trial_1")
     assert [c[1] for c in points["customdata"]] == list(range(len(series)))
@@ -107,14 +113,14 @@ def test_hover_data_holds_each_poses_stamp_and_error(result: ReportResult) -> No
 
 
 def test_every_rpe_delta_is_a_category(result: ReportResult) -> None:
-    figure = rpe_box_plot(result, "fr1_xyz")
+    figure = _plot(rpe_box_spec(result, "fr1_xyz"))
     assert figure is not None
     # As the tables write the deltas.
     assert {x for t in figure["data"] for x in t["x"]} == {"0.5 s", "1 s", "2 s"}
 
 
 def test_latency_legend_holds_p50_and_p95(result: ReportResult) -> None:
-    figure = latency_cdf_plot(result)
+    figure = _plot(latency_cdf_spec(result))
     assert figure is not None
     pooled = np.concatenate(
         [
@@ -130,7 +136,7 @@ def test_latency_legend_holds_p50_and_p95(result: ReportResult) -> None:
 
 
 def test_comparison_bars_are_the_group_medians(result: ReportResult) -> None:
-    figure = comparison_plot(result)
+    figure = _plot(comparison_spec(result))
     assert figure is not None
     bars = {t["name"]: dict(zip(t["x"], t["y"], strict=True)) for t in figure["data"]}
     for group in result.report.groups:

@@ -1,13 +1,14 @@
 """One self-contained HTML page: the report's tables and figures, interactive or static.
 
-Interactive (the default): the figures of :mod:`robot_msgs.report.interactive` drawn by
-plotly.js, inlined in the page (the ``html`` extra brings it: ``pip install
-'robot_msgs[html]'``), with zoom, hover (run, stamp, error), linked trajectory and
-error views, and legend toggling of algorithms and trials. Static (``static=True``,
-``report --static``): the matplotlib figures of :mod:`robot_msgs.report.plots` as inline
-PNG and no script at all, for e-mail and print. Either way the page fetches nothing: no
-stylesheet, font, script or image is referenced by URL (``tests/report/test_html_page.py``
-checks both in headless Chromium), so it can be archived or opened offline.
+Each figure is described once (:mod:`robot_msgs.report.figure_spec`). Interactive (the
+default): drawn by plotly.js (:mod:`robot_msgs.report.interactive`), inlined in the page
+(the ``html`` extra brings it: ``pip install 'robot_msgs[html]'``), with zoom, hover
+(run, stamp, error), linked trajectory and error views, and legend toggling of
+algorithms and trials. Static (``static=True``, ``report --static``): drawn by
+matplotlib (:mod:`robot_msgs.report.plots`) as inline PNG and no script at all, for
+e-mail and print. Either way the page fetches nothing: no stylesheet, font, script or
+image is referenced by URL (``tests/report/test_html_page.py`` checks both in headless
+Chromium), so it can be archived or opened offline.
 
 WHY plotly.js: it draws every figure the report needs (lines, markers coloured on a
 shared scale with a colour bar, filled intervals, box plots, bars with error bars,
@@ -27,13 +28,14 @@ import base64
 import html
 from typing import TYPE_CHECKING
 
-from robot_msgs.report import plots
+from robot_msgs.report import figure_spec, plots
 from robot_msgs.report.tables import ReportTable, report_tables, settings_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from robot_msgs.report.build import ReportResult
+    from robot_msgs.report.figure_spec import FigureSpec
     from robot_msgs.report.saved_results import ResultsComparison
 
 __all__ = ["render_html", "render_results_html", "script_json"]
@@ -96,10 +98,8 @@ def _head(title: str) -> str:
     )
 
 
-def _figure_html(fig: object | None, caption: str) -> str:
-    if fig is None:
-        return ""
-    data = base64.b64encode(plots.figure_png(fig)).decode("ascii")
+def _figure_html(spec: FigureSpec, caption: str) -> str:
+    data = base64.b64encode(plots.figure_png(plots.matplotlib_figure(spec))).decode("ascii")
     alt = html.escape(caption)
     return (
         f'<figure><img alt="{alt}" src="data:image/png;base64,{data}">'
@@ -134,7 +134,9 @@ _SCRIPT = """
           if (other === div) continue;
           const c = other.data.findIndex(t => t.meta === p.data.meta && t.visible !== "legendonly");
           const i = c < 0 ? -1 : row(other.data[c], p.customdata[1]);
-          if (i >= 0) Plotly.Fx.hover(other, [{curveNumber: c, pointNumber: i}]);
+          if (i < 0) continue;
+          const axes = (other.data[c].xaxis || "x") + (other.data[c].yaxis || "y");  // its panel
+          Plotly.Fx.hover(other, [{curveNumber: c, pointNumber: i}], axes);
         }
         linking = false;
       });
@@ -159,15 +161,15 @@ class _Figures:
         self.specs: list[dict[str, object]] = []
 
     def add(self, kind: str, caption: str, *args: str, link: str | None = None) -> str:
-        if self.static:
-            return _figure_html(getattr(plots, f"{kind}_figure")(self.result, *args), caption)
-        from robot_msgs.report import interactive  # noqa: PLC0415
-
-        spec = getattr(interactive, f"{kind}_plot")(self.result, *args)
+        spec = getattr(figure_spec, f"{kind}_spec")(self.result, *args)
         if spec is None:
             return ""
+        if self.static:
+            return _figure_html(spec, caption)
+        from robot_msgs.report.interactive import plotly_figure  # noqa: PLC0415
+
         div = f"plot{len(self.specs)}"
-        self.specs.append({"id": div, "link": link, **spec})
+        self.specs.append({"id": div, "link": link, **plotly_figure(spec)})
         alt = html.escape(caption)
         linked = f' data-link="{html.escape(link)}"' if link else ""
         return (
@@ -296,8 +298,7 @@ def render_html(
         parts.append(figures.add("error_over_time", caption, sequence, link=sequence))
         say(f"{sequence}: RPE")
         caption = f"{sequence}: RPE distribution per delta"
-        kind = "rpe_boxplot" if static else "rpe_box"
-        parts.append(figures.add(kind, caption, sequence))
+        parts.append(figures.add("rpe_box", caption, sequence))
         say(f"{sequence}: repeatability")
         repeat = figures.add(
             "repeatability", f"{sequence}: repeated runs in their start frames", sequence

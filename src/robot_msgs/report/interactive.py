@@ -1,11 +1,11 @@
 """The report's interactive figures: plotly.js figure specifications, drawn offline in the page.
 
-Each function takes a :class:`~robot_msgs.report.ReportResult` and returns a figure as
-plain data (``{"data": [...], "layout": {...}}``, plotly.js's own schema) or ``None``
-when it has nothing to draw; :mod:`robot_msgs.report.html_page` writes them into one
-self-contained page with plotly.js inlined. Nothing here imports plotly: the figures
-are JSON-ready dicts built from the stored series, so the numbers drawn are the ones
-the tables summarise.
+:func:`plotly_figure` turns a :class:`~robot_msgs.report.figure_spec.FigureSpec` (the one
+description of each figure, drawn by matplotlib too) into plain data (``{"data": [...],
+"layout": {...}}``, plotly.js's own schema); :mod:`robot_msgs.report.html_page` writes
+them into one self-contained page with plotly.js inlined. Nothing here imports plotly:
+the figures are JSON-ready dicts built from the stored series, so the numbers drawn are
+the ones the tables summarise.
 
 What a reader can do: zoom and pan every plot (drag, double-click to reset), hover any
 point for its run, stamp and error, hover a point of the error-over-time plot to see
@@ -19,47 +19,44 @@ losses, a gap in the reference) has its own legend entry.
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.report.plots import (
-    algorithm_colours,
-    loss_intervals,
-    pooled_latencies_ms,
-    reference_gaps,
-    runs_of_sequence,
-    sequence_t0,
-    start_frame_positions,
-    trial_styles,
-)
+from robot_msgs.report.figure_spec import PALETTE
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from robot_msgs.compare.result import EvaluationResult
-    from robot_msgs.report.build import ReportResult
-    from robot_msgs.runs.evaluate import RunEvaluation
+    from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
     from robot_msgs.typing import Float64Array
 
-__all__ = [
-    "comparison_plot",
-    "error_over_time_plot",
-    "latency_cdf_plot",
-    "repeatability_plot",
-    "results_plots",
-    "rpe_box_plot",
-    "trajectories_plot",
-]
+__all__ = ["plotly_figure", "results_plots"]
 
 Figure = dict[str, Any]
-_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 _FONT = {"family": "system-ui, sans-serif", "size": 12}
+#: A hover text's fields (:class:`~robot_msgs.report.figure_spec.Trace`) as plotly.js names them.
+_HOVER_FIELDS = {"value": "marker.color", "stamp": "customdata[0]", "pose": "customdata[1]"}
+_HOVER_FIELD = re.compile(r"\{(x|y|text|value|stamp|pose)([:}])")
+_PANEL_TITLE = {"xref": "paper", "yref": "paper", "y": 1.0, "yanchor": "bottom", "showarrow": False}
+_GUIDE = {"type": "line", "x0": 0, "x1": 1, "line": {"color": "#b3b3b3", "width": 1, "dash": "dot"}}
 
 
-def _values(array: Float64Array, decimals: int) -> list[float | None]:
-    """Round for the page (sub-millimetre, sub-microsecond) and turn NaN into a gap (null)."""
-    rounded = np.round(np.asarray(array, dtype=np.float64), decimals)
+def _values(array: Float64Array, decimals: int | None = None) -> list[float | None]:
+    """Turn NaN into a gap (null) and round a series for the page.
+
+    By default to 5 digits below the leading one of the series' span (a trajectory of a
+    few metres to 0.01 mm, errors of a few centimetres to 0.1 µm); a few values (bars,
+    marks) are written whole.
+    """
+    values = np.asarray(array, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    span = float(np.ptp(finite)) if finite.size > 1 else 0.0
+    if decimals is None and span > 0 and values.size > 100:
+        decimals = max(0, 5 - math.floor(math.log10(span)))
+    rounded = values if decimals is None else np.round(values, decimals)
     return [None if math.isnan(v) else v for v in rounded.tolist()]
 
 
@@ -82,369 +79,136 @@ def _axis(title: str, **extra: Any) -> dict[str, Any]:
     return axis
 
 
-def _label(e: RunEvaluation) -> str:
-    failed = "" if e.report.success else f" (FAILED: {e.report.failure})"
-    return e.report.name.rsplit("/", 1)[-1] + failed
-
-
-def _first_series(primary: EvaluationResult) -> Any:
-    return next(iter(primary.series.values()))
-
-
-def trajectories_plot(result: ReportResult, sequence: str) -> Figure | None:
-    """Aligned estimates over the reference (x-y), coloured by APE; one trace per run.
-
-    Each trace's points are the run's matched poses in order (point ``k`` is pose ``k``,
-    as in :func:`error_over_time_plot`), which is how hovering links the two views.
-    """
-    runs = [(e, p) for e in runs_of_sequence(result, sequence) if (p := e.primary) is not None]
-    if not runs:
-        return None
-    errors = np.concatenate([_first_series(primary).errors for _, primary in runs])
-    finite = errors[np.isfinite(errors)]
-    top = float(np.percentile(finite, 99)) if finite.size else 1.0
-    data: list[dict[str, Any]] = []
-    ref = next((e.reference for e, _ in runs if e.reference is not None), None)
-    if ref is not None:
-        data.append(
-            {
-                "type": "scattergl" if len(ref) > 20000 else "scatter",
-                "mode": "lines",
-                "name": "reference",
-                "x": _values(ref.positions_xyz[:, 0], 4),
-                "y": _values(ref.positions_xyz[:, 1], 4),
-                "line": {"color": "#9e9e9e", "width": 2},
-                "hoverinfo": "skip",
-            }
-        )
-    chosen = set()
-    for e, primary in runs:
-        series = _first_series(primary)
-        xyz = primary.estimate.positions_xyz
-        stamps = primary.estimate.stamps_s
-        shown = e.report.algorithm not in chosen and e.report.success
-        if shown:
-            chosen.add(e.report.algorithm)
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": _label(e),
-                "legendgroup": e.report.algorithm,
-                "legendgrouptitle": {"text": e.report.algorithm},
-                "meta": e.report.name,
-                "visible": True if shown else "legendonly",
-                "x": _values(xyz[:, 0], 4),
-                "y": _values(xyz[:, 1], 4),
-                "customdata": [
-                    [s, k, err]
-                    for k, (s, err) in enumerate(
-                        zip(_values(stamps, 6), _values(series.errors, 7), strict=True)
-                    )
-                ],
-                "marker": {"color": _values(series.errors, 7), "coloraxis": "coloraxis", "size": 5},
-                "hovertemplate": (
-                    f"{e.report.name}<br>stamp %{{customdata[0]:.6f}} s"
-                    "<br>APE %{customdata[2]:.4f} m<br>x %{x:.3f} m, y %{y:.3f} m<extra></extra>"
-                ),
-            }
-        )
-    return {
-        "data": data,
-        "layout": _layout(
-            f"{sequence}: aligned estimates, top view, coloured by APE (first trial of each "
-            "algorithm shown; the legend shows the others)",
-            xaxis=_axis("x [m]"),
-            yaxis=_axis("y [m]", scaleanchor="x", scaleratio=1),
-            coloraxis={
-                "colorscale": "Viridis",
-                "cmin": 0.0,
-                "cmax": top,
-                # The title along the bar: written across it, it ran into the legend.
-                "colorbar": {
-                    "title": {"text": "APE translation [m]", "side": "right"},
-                    "x": 1.02,
-                    "thickness": 20,
-                },
-            },
-            legend={"groupclick": "toggleitem", "x": 1.2, "font": {"size": 11}},
-            height=520,
-        ),
-    }
-
-
-def error_over_time_plot(result: ReportResult, sequence: str) -> Figure | None:
-    """APE over time of every run, losses and reference gaps shaded, each in the legend."""
-    runs = [
-        e for e in runs_of_sequence(result, sequence) if e.primary is not None or e.report.losses
-    ]
-    if not any(e.primary is not None for e in runs):
-        return None
-    colours = algorithm_colours(result)
-    styles = trial_styles(runs)
-    t0 = sequence_t0(runs)
-    data: list[dict[str, Any]] = []
-    top = 0.0
-    for e in runs:
-        if e.primary is None:
-            continue
-        series = _first_series(e.primary)
-        finite = series.errors[np.isfinite(series.errors)]
-        top = max(top, float(finite.max()) if finite.size else 0.0)
-    top = top * 1.05 or 1.0
-    for e in runs:
-        colour = colours[e.report.algorithm]
-        group = e.report.algorithm
-        if e.primary is not None:
-            series = _first_series(e.primary)
-            t = series.stamps_s - t0
-            rows = np.arange(len(series), dtype=np.float64)
-            # Gaps (over 5 median steps) break the line: a null between the two sides.
-            steps = np.diff(t)
-            big = steps > 5.0 * np.median(steps) if t.size > 2 else np.zeros(0, dtype=bool)
-            gaps = np.flatnonzero(big) + 1
-            t_drawn = np.insert(t, gaps, np.nan)
-            e_drawn = np.insert(series.errors, gaps, np.nan)
-            k_drawn = np.insert(rows, gaps, np.nan)
-            s_drawn = np.insert(series.stamps_s, gaps, np.nan)
-            data.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines",
-                    "name": _label(e),
-                    "legendgroup": group,
-                    "legendgrouptitle": {"text": group},
-                    "meta": e.report.name,
-                    "x": _values(t_drawn, 4),
-                    "y": _values(e_drawn, 7),
-                    "customdata": [
-                        [s, None if k is None else int(k)]
-                        for s, k in zip(_values(s_drawn, 6), _values(k_drawn, 0), strict=True)
-                    ],
-                    "line": {"color": colour, "dash": styles[e.report.name][1], "width": 1.4},
-                    "hovertemplate": (
-                        f"{e.report.name}<br>t = %{{x:.3f}} s (stamp %{{customdata[0]:.6f}} s)"
-                        "<br>APE %{y:.4f} m<extra></extra>"
-                    ),
-                }
-            )
-        for k, (start, stop) in enumerate(loss_intervals(e, t0)):
-            data.append(_band(start, stop, top, colour, f"{_label(e)}: tracking lost", group, k))
-    for k, (start, stop) in enumerate(reference_gaps(runs)):
-        name = "no reference (gap in the ground truth: no error can be computed)"
-        data.append(_band(start - t0, stop - t0, top, "#7f7f7f", name, "reference", k))
-    return {
-        "data": data,
-        "layout": _layout(
-            f"{sequence}: APE over time (shaded: tracking lost, each run in the legend)",
-            xaxis=_axis("time since sequence start [s]"),
-            yaxis=_axis("APE translation error [m]", rangemode="tozero"),
-            height=420,
-        ),
-    }
-
-
-def _band(
-    start: float, stop: float, top: float, colour: str, name: str, group: str, k: int
-) -> dict[str, Any]:
-    """Draw a shaded interval as a filled trace, so it has a legend entry and a hover text."""
-    return {
-        "type": "scatter",
-        "mode": "lines",
-        "fill": "toself",
-        "name": name,
-        "legendgroup": group,
-        "showlegend": k == 0,
-        "x": [round(start, 4), round(stop, 4), round(stop, 4), round(start, 4), round(start, 4)],
-        "y": [0.0, 0.0, top, top, 0.0],
-        "fillcolor": _rgba(colour, 0.18),
-        "line": {"width": 0, "color": colour},
-        "hovertemplate": f"{name}<br>{start:.2f} s .. {stop:.2f} s<extra></extra>",
-    }
-
-
 def _rgba(colour: str, alpha: float) -> str:
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgba({r},{g},{b},{alpha})"
 
 
-def rpe_box_plot(result: ReportResult, sequence: str) -> Figure | None:
-    """RPE translation per delta (the x categories), one box per algorithm (trials pooled)."""
-    runs = [e for e in runs_of_sequence(result, sequence) if e.rpe_results and e.report.success]
-    if not runs:
-        return None
-    colours = algorithm_colours(result)
-    data = []
-    for algorithm in dict.fromkeys(e.report.algorithm for e in runs):
-        xs: list[str] = []
-        ys: list[float | None] = []
-        for e in (e for e in runs if e.report.algorithm == algorithm):
-            for rpe in e.rpe_results.values():
-                one = rpe.comparison.signals[0]
-                label = f"{one.delta:g} {one.delta_unit}"
-                errors = next(iter(rpe.series.values())).errors
-                errors = errors[np.isfinite(errors)]
-                xs += [label] * errors.size
-                ys += _values(errors, 7)
-        data.append(
-            {
-                "type": "box",
-                "name": algorithm,
-                "x": xs,
-                "y": ys,
-                "marker": {"color": colours[algorithm], "size": 3},
-                "boxpoints": "outliers",
-                "hovertemplate": f"{algorithm}, delta %{{x}}<br>RPE %{{y:.4f}} m<extra></extra>",
-            }
-        )
-    return {
-        "data": data,
-        "layout": _layout(
-            f"{sequence}: RPE translation per delta (all pairs, successful runs pooled)",
-            boxmode="group",
-            xaxis=_axis("delta", type="category"),
-            yaxis=_axis("RPE translation error [m]", rangemode="tozero"),
-            height=400,
-        ),
-    }
+def plotly_figure(spec: FigureSpec) -> Figure:
+    """Return ``spec`` as a plotly.js figure: panels side by side, one legend, one colour bar.
 
-
-def latency_cdf_plot(result: ReportResult) -> Figure | None:
-    """Latency CDF per algorithm (runs pooled), processing dashed; p50 and p95 in the legend."""
-    colours = algorithm_colours(result)
-    pooled = pooled_latencies_ms(result)
-    if not pooled:
-        return None
-    data = []
-    for algorithm, (lat, proc) in pooled.items():
-        colour = colours[algorithm]
-        for times_ms, what, dash in (
-            (lat, "acquisition to available", "solid"),
-            (proc, "processing", "dash"),
-        ):
-            values = np.sort(times_ms)
-            if not values.size:
-                continue
-            share = np.arange(1, values.size + 1) / values.size
-            p50, p95 = np.percentile(values, [50.0, 95.0])
-            data.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines",
-                    "line": {"shape": "hv", "color": colour, "dash": dash},
-                    "name": f"{algorithm}: {what} (p50 {p50:.0f} ms, p95 {p95:.0f} ms)",
-                    "legendgroup": algorithm,
-                    "x": _values(values, 2),
-                    "y": _values(share, 5),
-                    "hovertemplate": (
-                        f"{algorithm} {what}<br>%{{x:.1f}} ms: %{{y:.1%}} of frames<extra></extra>"
-                    ),
-                }
-            )
-    return {
-        "data": data,
-        "layout": _layout(
-            "Latency CDF, all runs of each algorithm pooled (solid: acquisition to estimate, "
-            "queueing included; dashed: processing)",
-            xaxis=_axis("time [ms]"),
-            yaxis=_axis("share of frames", range=[0, 1.02], tickformat=".0%"),
-            height=420,
-        ),
-    }
-
-
-def comparison_plot(result: ReportResult) -> Figure | None:
-    """Per-algorithm APE RMSE across sequences: median bar, min-max whiskers, runs succeeded."""
-    groups = [g for g in result.report.groups if g.accuracy is not None]
-    if not groups:
-        return None
-    colours = algorithm_colours(result)
-    data = []
-    for algorithm in dict.fromkeys(g.algorithm for g in groups):
-        mine = [g for g in groups if g.algorithm == algorithm]
-        stats = [g.accuracy.stats.get("translation") if g.accuracy else None for g in mine]
-        median = [s.median if s is not None and s.n else None for s in stats]
-        data.append(
-            {
-                "type": "bar",
-                "name": algorithm,
-                "x": [g.sequence for g in mine],
-                "y": median,
-                "marker": {"color": colours[algorithm]},
-                "error_y": {
-                    "type": "data",
-                    "symmetric": False,
-                    "array": [s.max - s.median if s is not None and s.n else 0 for s in stats],
-                    "arrayminus": [s.median - s.min if s is not None and s.n else 0 for s in stats],
-                },
-                "customdata": [f"{g.n_runs - g.n_failed}/{g.n_runs}" for g in mine],
-                "hovertemplate": f"{algorithm}, %{{x}}<br>median APE RMSE %{{y:.4f}} m<br>"
-                "%{customdata} runs succeeded<extra></extra>",
-            }
-        )
-    return {
-        "data": data,
-        "layout": _layout(
-            "Per-algorithm accuracy across sequences (successful runs: median, min-max)",
-            barmode="group",
-            xaxis=_axis("sequence"),
-            yaxis=_axis("APE RMSE [m]", rangemode="tozero"),
-            height=380,
-        ),
-    }
-
-
-def repeatability_plot(result: ReportResult, sequence: str) -> Figure | None:
-    """Without a reference: every run in its own start frame, one panel per algorithm."""
-    runs = [
-        e
-        for e in runs_of_sequence(result, sequence)
-        if e.estimate is not None and e.reference is None
-    ]
-    if not runs:
-        return None
-    algorithms = list(dict.fromkeys(e.report.algorithm for e in runs))
-    width = 1.0 / len(algorithms)
+    Every trace has its legend entry once per ``(group, name)``, its group's title where
+    the group is titled, and its hover text; hidden traces are ``legendonly``. A shaded
+    interval is a filled trace (so that it has a legend entry and a hover text) up to
+    5 % above the panel's highest value.
+    """
+    n = len(spec.panels)
+    lines = spec.title.count("\n")
     layout = _layout(
-        f"{sequence}: no reference - do repeated runs agree? (this is not accuracy)", height=460
+        spec.title.replace("\n", "<br>"), height=round(120 * spec.size_in[1]) + 20 * lines
     )
-    data = []
-    for i, algorithm in enumerate(algorithms):
+    layout["margin"]["t"] += 20 * lines + (20 if any(p.title for p in spec.panels) else 0)
+    annotations, shapes, data = [], [], []
+    seen: set[tuple[str | None, str]] = set()
+    for i, panel in enumerate(spec.panels):
         suffix = "" if i == 0 else str(i + 1)
-        trials = [e for e in runs if e.report.algorithm == algorithm]
-        rep = next((e.report.repeatability for e in trials if e.report.repeatability), None)
-        spread = f", endpoint spread {rep.endpoint_spread_m:.3f} m" if rep else ""
-        layout[f"xaxis{suffix}"] = _axis(
-            f"{algorithm}{spread}: x in start frame [m]",
-            domain=[i * width + 0.04, (i + 1) * width - 0.04],
-            anchor=f"y{suffix}",
-        )
+        domain = [i / n + 0.04 * (n > 1), (i + 1) / n - 0.04 * (n > 1)]
+        layout[f"xaxis{suffix}"] = _axis(panel.x_title, domain=domain, anchor=f"y{suffix}")
         layout[f"yaxis{suffix}"] = _axis(
-            "y in start frame [m]", anchor=f"x{suffix}", scaleanchor=f"x{suffix}"
+            panel.y_title, anchor=f"x{suffix}", **_y_extra(panel, suffix)
         )
-        for k, e in enumerate(trials):
-            xyz = start_frame_positions(e)
-            data.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines",
-                    "name": f"{algorithm}/{_label(e)}",
-                    "legendgroup": algorithm,
-                    "legendgrouptitle": {"text": algorithm},
-                    "xaxis": f"x{suffix}",
-                    "yaxis": f"y{suffix}",
-                    "x": _values(xyz[:, 0], 4),
-                    "y": _values(xyz[:, 1], 4),
-                    "line": {
-                        "color": _PALETTE[k % len(_PALETTE)],
-                        "dash": ("solid", "dash", "dot", "dashdot")[k % 4],
-                    },
-                    "hovertemplate": (
-                        f"{e.report.name}<br>x %{{x:.3f}} m, y %{{y:.3f}} m<extra></extra>"
-                    ),
-                }
-            )
+        if panel.title:
+            annotations.append(_PANEL_TITLE | {"text": panel.title, "x": sum(domain) / 2})
+        at = {"xref": f"x{suffix} domain", "yref": f"y{suffix}"}
+        shapes += [_GUIDE | at | {"y0": y, "y1": y} for y in panel.guides_y]
+        drawn_y = [t.y for t in panel.traces if t.kind not in {"span", "box", "bar"}]
+        top = max((float(np.nanmax(y)) for y in drawn_y if np.isfinite(y).any()), default=0.0)
+        for trace in panel.traces:
+            drawn = _trace(trace, top * 1.05 or 1.0)
+            if suffix:
+                drawn |= {"xaxis": f"x{suffix}", "yaxis": f"y{suffix}"}
+            drawn["showlegend"] = bool(trace.name) and (trace.group, trace.name) not in seen
+            seen.add((trace.group, trace.name))
+            data.append(drawn)
+    scale = spec.colour_scale
+    if scale is not None:
+        # The title along the bar: written across it, it ran into the legend.
+        bar = {"title": {"text": scale.title, "side": "right"}, "x": 1.02, "thickness": 20}
+        limits = {"cmin": scale.low, "cmax": scale.high}
+        layout["coloraxis"] = {"colorscale": "Viridis", "colorbar": bar} | limits
+        layout["legend"]["x"] = 1.2
+    if n > 1:  # below the panels, which get the width
+        layout["legend"] |= {"orientation": "h", "x": 0.0, "y": -0.2, "yanchor": "top"}
+        layout["height"] += 100
+    kinds = {t.kind for p in spec.panels for t in p.traces}
+    extra = {"annotations": annotations, "shapes": shapes, "boxmode": "group" * ("box" in kinds)}
+    layout.update({k: v for k, v in (extra | {"barmode": "group" * ("bar" in kinds)}).items() if v})
     return {"data": data, "layout": layout}
+
+
+def _y_extra(panel: Panel, suffix: str) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    if panel.equal_aspect:
+        extra |= {"scaleanchor": f"x{suffix}", "scaleratio": 1}
+    if panel.y_from_zero:
+        extra["rangemode"] = "tozero"
+    if panel.y_range is not None:
+        extra["range"] = list(panel.y_range)
+    if panel.y_percent:
+        extra["tickformat"] = ".0%"
+    return extra
+
+
+def _trace(trace: Trace, top: float) -> dict[str, Any]:
+    """Return one trace of ``plotly_figure``; a span reaches up to ``top``."""
+    x = list(trace.x) if isinstance(trace.x, tuple) else _values(trace.x)
+    drawn: dict[str, Any] = {"name": trace.name, "x": x, "y": _values(trace.y)}
+    line = {"color": trace.colour, "dash": trace.dash, "width": round(trace.width * 1.3, 1)}
+    if trace.kind in {"line", "step"}:
+        big = trace.hover is None and len(x) > 20000  # WebGL for a long line nobody hovers
+        drawn |= {"type": "scattergl" if big else "scatter", "mode": "lines", "line": line}
+        if trace.kind == "step":
+            line["shape"] = "hv"
+        if trace.mark_end:
+            drawn |= {"mode": "lines+markers", "marker": {"size": [0] * (len(x) - 1) + [7]}}
+    elif trace.kind == "markers":
+        colour: Any = trace.colour if trace.values is None else _values(trace.values)
+        marker = {"color": colour, "size": round(trace.size * 1.6, 1)}
+        if trace.values is not None:
+            marker["coloraxis"] = "coloraxis"
+        else:
+            marker["line"] = {"color": "black", "width": 0.6}
+        drawn |= {"type": "scatter", "mode": "markers", "marker": marker}
+    elif trace.kind == "span":
+        start, stop = (round(float(v), 4) for v in trace.x)
+        fill = _rgba(trace.colour, trace.alpha)
+        drawn |= {"type": "scatter", "mode": "lines", "fill": "toself", "fillcolor": fill}
+        drawn |= {"x": [start, stop, stop, start, start], "y": [0.0, 0.0, top, top, 0.0]}
+        drawn["line"] = {"width": 0, "color": trace.colour}
+        if trace.hatched:
+            pattern = {"shape": "/", "fgcolor": _rgba(trace.colour, 0.5), "solidity": 0.1}
+            drawn["fillpattern"] = pattern | {"bgcolor": fill}
+    elif trace.kind == "box":
+        marker = {"color": trace.colour, "size": 3}
+        drawn |= {"type": "box", "marker": marker, "boxpoints": "outliers"}
+    else:
+        drawn |= {"type": "bar", "marker": {"color": trace.colour}, "textposition": "none"}
+        if trace.low is not None and trace.high is not None:
+            up, down = (
+                np.nan_to_num(d).tolist() for d in (trace.high - trace.y, trace.y - trace.low)
+            )
+            drawn["error_y"] = {"type": "data", "symmetric": False, "array": up, "arrayminus": down}
+    if trace.group is not None:
+        drawn["legendgroup"] = trace.group
+        if trace.titled:
+            drawn["legendgrouptitle"] = {"text": trace.group}
+    if trace.run is not None:
+        drawn["meta"] = trace.run
+    if trace.hidden:
+        drawn["visible"] = "legendonly"
+    if trace.stamps_s is not None and trace.poses is not None:
+        stamps, poses = _values(trace.stamps_s, 6), _values(trace.poses, 0)
+        drawn["customdata"] = [
+            [s, None if k is None else int(k)] for s, k in zip(stamps, poses, strict=True)
+        ]
+    if trace.text is not None:
+        drawn["text"] = list(trace.text)
+    if trace.hover is None:
+        drawn["hoverinfo"] = "skip"
+    else:
+        text = _HOVER_FIELD.sub(lambda m: "%{" + _HOVER_FIELDS.get(m[1], m[1]) + m[2], trace.hover)
+        drawn["hovertemplate"] = text.replace("\n", "<br>") + "<extra></extra>"
+    return drawn
 
 
 def results_plots(
@@ -468,7 +232,7 @@ def results_plots(
     label = signal_label(named[0][1].comparison.signals[0])
     over_time, over_distance, box, violin, histogram = [], [], [], [], []
     for k, ((path, result), name) in enumerate(zip(named, names, strict=True)):
-        colour = _PALETTE[k % len(_PALETTE)]
+        colour = PALETTE[k % len(PALETTE)]
         series = next(iter(result.series.values()))
         t = series.stamps_s - (series.stamps_s[0] if len(series) else 0.0)
         errors = _values(series.errors, 7)

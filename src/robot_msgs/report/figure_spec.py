@@ -1,0 +1,582 @@
+"""The run report's six figures, each described once, for any backend to draw.
+
+A builder takes a :class:`~robot_msgs.report.ReportResult` and returns a
+:class:`FigureSpec` (or ``None`` when it has nothing to draw): every number, label,
+unit, colour, loss interval and reference gap is decided here, so the static figures
+(:func:`robot_msgs.report.plots.matplotlib_figure`) and the interactive ones
+(:func:`robot_msgs.report.interactive.plotly_figure`) show the same data. A description
+holds what the figures need and no more: panels side by side, each with traces of a few
+kinds, and what only one backend can do said in the terms of the figure (a trace hidden
+until chosen in the legend, a hover text), never in a backend's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.report.figures import break_gaps
+from robot_msgs.rotations import quat_xyzw_rotate
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.compare.signal import ErrorSeries
+    from robot_msgs.report.build import ReportResult
+    from robot_msgs.runs.evaluate import RunEvaluation
+    from robot_msgs.typing import Float64Array
+
+__all__ = [
+    "ColourScale",
+    "FigureSpec",
+    "Panel",
+    "Trace",
+    "comparison_spec",
+    "error_over_time_spec",
+    "latency_cdf_spec",
+    "repeatability_spec",
+    "rpe_box_spec",
+    "start_frame_positions",
+    "trajectories_spec",
+]
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+Dash = Literal["solid", "dash", "dot", "dashdot"]
+DASHES: tuple[Dash, ...] = ("solid", "dash", "dot", "dashdot")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)  # equal when the same: arrays
+class Trace:
+    """One drawn series: a line, markers, a shaded interval, a box or bars.
+
+    ``x`` holds numbers, or category names for ``box`` (one per value of ``y``) and
+    ``bar`` (one per bar). A ``line`` is broken where ``y`` (or ``x``) is NaN; a ``step``
+    holds each value until the next ``x``; a ``span`` shades ``x = (start, end)`` over the
+    panel's height. Legend entries are ``name`` (none when empty), one per ``(group,
+    name)``; a ``titled`` group's name heads its entries (where a legend mixes titled
+    groups and has no headings, it prefixes them). ``values`` colour markers on the
+    figure's :class:`ColourScale`; ``low``/``high`` are a bar's whisker ends and ``text``
+    a label per point. ``hidden`` traces are drawn only when chosen in the legend. The
+    rest is for hovering: ``run`` names the run (views of a sequence are linked by it and
+    by ``poses``, the pose row of each point), ``stamps_s`` each point's stamp, and
+    ``hover`` the text shown, with ``{x}``, ``{y}``, ``{value}``, ``{stamp}``, ``{pose}``
+    and ``{text}`` (format spec allowed: ``{y:.4f}``) standing for the point's own.
+    """
+
+    kind: Literal["line", "step", "markers", "span", "box", "bar"]
+    x: Float64Array | tuple[str, ...]
+    y: Float64Array = field(default_factory=lambda: np.empty(0))
+    name: str = ""
+    group: str | None = None
+    titled: bool = False
+    colour: str = "#000000"
+    dash: Dash = "solid"
+    width: float = 1.2
+    size: float = 4.0
+    alpha: float = 1.0
+    hatched: bool = False
+    mark_end: bool = False
+    values: Float64Array | None = None
+    low: Float64Array | None = None
+    high: Float64Array | None = None
+    text: tuple[str, ...] | None = None
+    hidden: bool = False
+    run: str | None = None
+    stamps_s: Float64Array | None = None
+    poses: Float64Array | None = None
+    hover: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("x", "y", "values", "low", "high", "stamps_s", "poses"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, tuple):
+                array = np.array(value, dtype=np.float64)
+                array.flags.writeable = False
+                object.__setattr__(self, name, array)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Panel:
+    """One set of axes: its traces, titles, and how its axes are scaled and marked.
+
+    ``guides_y`` are dotted horizontal lines; ``y_percent`` writes shares as percent;
+    ``legend`` says where a static figure puts its legend (``outside``: right of it).
+    """
+
+    traces: tuple[Trace, ...]
+    x_title: str
+    y_title: str
+    title: str = ""
+    equal_aspect: bool = False
+    y_from_zero: bool = False
+    y_range: tuple[float, float] | None = None
+    y_percent: bool = False
+    guides_y: tuple[float, ...] = ()
+    legend: Literal["best", "lower right", "outside"] = "best"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ColourScale:
+    """The one colour bar of a figure: marker ``values`` from ``low`` to ``high`` (viridis)."""
+
+    title: str
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FigureSpec:
+    """A whole figure: its title, its panels side by side, its size in inches (static)."""
+
+    title: str
+    panels: tuple[Panel, ...]
+    size_in: tuple[float, float]
+    colour_scale: ColourScale | None = None
+
+
+# --------------------------------------------------------------------------- the data
+
+
+def _algorithm_colours(result: ReportResult) -> dict[str, str]:
+    """Give each algorithm a colour, in order of first appearance (the same in every figure)."""
+    algorithms = dict.fromkeys(e.report.algorithm for e in result.runs.values())
+    return {a: PALETTE[i % len(PALETTE)] for i, a in enumerate(algorithms)}
+
+
+def _runs_of_sequence(result: ReportResult, sequence: str) -> list[RunEvaluation]:
+    return [e for e in result.runs.values() if e.report.sequence == sequence]
+
+
+def _label(e: RunEvaluation) -> str:
+    """Name a run under its algorithm's heading: its trial, and why it failed."""
+    failed = "" if e.report.success else f" (FAILED: {e.report.failure})"
+    return e.report.name.rsplit("/", 1)[-1] + failed
+
+
+def _series(primary: EvaluationResult) -> ErrorSeries:
+    """Return the first signal's series of a run's first metric (APE translation by default)."""
+    return next(iter(primary.series.values()))
+
+
+def _reference_gaps(runs: Sequence[RunEvaluation]) -> list[tuple[float, float]]:
+    """Return the first reference's gaps (no error inside), ``(start, end)`` seconds."""
+    ref = next((e.reference for e in runs if e.reference is not None), None)
+    if ref is None:
+        return []
+    t, _ = break_gaps(ref.stamps_s, ref.stamps_s)  # a NaN between the two sides of a gap
+    k = np.flatnonzero(np.isnan(t))
+    return list(zip(t[k - 1].tolist(), t[k + 1].tolist(), strict=True))
+
+
+def _sequence_t0(runs: Sequence[RunEvaluation]) -> float:
+    """Return the time origin of a sequence's figures: its start, else its first estimate."""
+    starts = [e.report.sequence_start_s for e in runs if math.isfinite(e.report.sequence_start_s)]
+    firsts = [
+        float(e.estimate.stamps_s[0]) for e in runs if e.estimate is not None and len(e.estimate)
+    ]
+    return min(starts or firsts or [0.0])
+
+
+def _loss_intervals(e: RunEvaluation, t0: float) -> list[tuple[float, float]]:
+    """Return a run's tracking losses, seconds since ``t0``; one not recovered runs to the end."""
+    end = e.report.sequence_end_s - t0 if math.isfinite(e.report.sequence_end_s) else None
+    out = []
+    for loss in e.report.losses:
+        stop = loss.end_s - t0 if loss.recovered or end is None else max(end, loss.end_s - t0)
+        out.append((loss.start_s - t0, stop))
+    return out
+
+
+def _pooled_latencies_ms(result: ReportResult) -> dict[str, tuple[Float64Array, Float64Array]]:
+    """Pool the latencies and finite processing times (ms) of each algorithm with timing logs."""
+    parts: dict[str, tuple[list[Float64Array], list[Float64Array]]] = {}
+    for e in result.runs.values():
+        if e.latency_s.size:
+            lat, proc = parts.setdefault(e.report.algorithm, ([], []))
+            lat.append(e.latency_s)
+            proc.append(e.processing_s[np.isfinite(e.processing_s)])
+    return {
+        a: (np.concatenate(lat) * 1e3, np.concatenate(p) * 1e3) for a, (lat, p) in parts.items()
+    }
+
+
+def start_frame_positions(e: RunEvaluation) -> Float64Array:
+    """Return the estimate's positions in its first pose's frame, ``(N, 3)`` metres.
+
+    Raises
+    ------
+    ValidationError
+        When the run has no estimate.
+    """
+    est = e.estimate
+    if est is None:
+        msg = f"Run {e.report.name} has no estimate to draw in its start frame"
+        raise ValidationError(msg)
+    start = est.orientations_quat_xyzw[:1]
+    return quat_xyzw_rotate(start, est.positions_xyz - est.positions_xyz[0], inverse=True)
+
+
+# --------------------------------------------------------------------------- the figures
+
+
+def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
+    """Top view (x, y) of the aligned estimates over the reference, coloured by APE.
+
+    One panel per algorithm shows its first successful trial (else its first); the
+    others are in the legend, hidden. Point ``k`` of a run is its pose ``k``, as in
+    :func:`error_over_time_spec`. The colour scale ends at the 99th percentile of the
+    errors shown.
+    """
+    runs = [(e, p) for e in _runs_of_sequence(result, sequence) if (p := e.primary) is not None]
+    shown: dict[str, tuple[RunEvaluation, EvaluationResult]] = {}
+    for e, primary in sorted(
+        runs, key=lambda run: (not run[0].report.success, run[0].report.trial)
+    ):
+        shown.setdefault(e.report.algorithm, (e, primary))
+    if not shown:
+        return None
+    errors = np.concatenate([_series(primary).errors for _, primary in shown.values()])
+    finite = errors[np.isfinite(errors)]
+    panels = []
+    for algorithm, (first, _) in shown.items():
+        traces = []
+        if first.reference is not None:
+            _, ref_xyz = break_gaps(first.reference.stamps_s, first.reference.positions_xyz)
+            traces.append(
+                Trace(
+                    kind="line",
+                    x=ref_xyz[:, 0],
+                    y=ref_xyz[:, 1],
+                    name="reference",
+                    group="reference",
+                    colour="#9e9e9e",
+                    width=1.5,
+                )
+            )
+        for e, primary in (run for run in runs if run[0].report.algorithm == algorithm):
+            est = primary.estimate
+            traces.append(
+                Trace(
+                    kind="markers",
+                    x=est.positions_xyz[:, 0],
+                    y=est.positions_xyz[:, 1],
+                    name=_label(e),
+                    group=algorithm,
+                    titled=True,
+                    size=2.7,
+                    values=_series(primary).errors,
+                    hidden=e is not first,
+                    run=e.report.name,
+                    stamps_s=est.stamps_s,
+                    poses=np.arange(len(est), dtype=np.float64),
+                    hover=f"{e.report.name}\nstamp {{stamp:.6f}} s\nAPE {{value:.4f}} m\n"
+                    "x {x:.3f} m, y {y:.3f} m",
+                )
+            )
+        title = f"{algorithm} ({first.report.name.rsplit('/', 1)[-1]})"
+        panels.append(
+            Panel(
+                traces=tuple(traces),
+                title=title,
+                x_title="x [m]",
+                y_title="y [m]",
+                equal_aspect=True,
+            )
+        )
+    top = float(np.percentile(finite, 99)) if finite.size else 1.0
+    return FigureSpec(
+        title=f"{sequence}: aligned estimates, top view, coloured by APE",
+        panels=tuple(panels),
+        size_in=(3.6 * len(panels) + 0.8, 3.6),
+        colour_scale=ColourScale(title="APE translation [m]", low=0.0, high=top),
+    )
+
+
+def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
+    """APE over time of every run; each run's tracking losses and the reference's gaps shaded.
+
+    Each algorithm has its colour and each of its trials a dash (with its colour, every
+    trial is told apart); every shaded interval has a legend entry (a run's losses, the
+    reference's gaps). Lines break at gaps in the series.
+    """
+    runs = [
+        e for e in _runs_of_sequence(result, sequence) if e.primary is not None or e.report.losses
+    ]
+    if not any(e.primary is not None for e in runs):
+        return None
+    colours = _algorithm_colours(result)
+    t0 = _sequence_t0(runs)
+    traces = []
+    for i, e in enumerate(runs):
+        algorithm, colour = e.report.algorithm, colours[e.report.algorithm]
+        trial = sum(r.report.algorithm == algorithm for r in runs[:i])  # its k-th: the k-th dash
+        if e.primary is not None:
+            s = _series(e.primary)
+            rows = np.arange(len(s), dtype=np.float64)
+            t, drawn = break_gaps(s.stamps_s - t0, np.column_stack([s.errors, rows, s.stamps_s]))
+            traces.append(
+                Trace(
+                    kind="line",
+                    x=t,
+                    y=drawn[:, 0],
+                    name=_label(e),
+                    group=algorithm,
+                    titled=True,
+                    colour=colour,
+                    dash=DASHES[trial % len(DASHES)],
+                    width=1.1,
+                    run=e.report.name,
+                    poses=drawn[:, 1],
+                    stamps_s=drawn[:, 2],
+                    hover=f"{e.report.name}\nt = {{x:.3f}} s (stamp {{stamp:.6f}} s)\n"
+                    "APE {y:.4f} m",
+                )
+            )
+        for start, stop in _loss_intervals(e, t0):
+            name = f"{_label(e)}: tracking lost"
+            traces.append(
+                Trace(
+                    kind="span",
+                    x=np.array([start, stop]),
+                    name=name,
+                    group=algorithm,
+                    titled=True,
+                    colour=colour,
+                    alpha=0.15,
+                    hover=f"{name}\n{start:.2f} s .. {stop:.2f} s",
+                )
+            )
+    for start, stop in _reference_gaps(runs):
+        name = "no reference (gap in the ground truth: no error can be computed)"
+        traces.append(
+            Trace(
+                kind="span",
+                x=np.array([start - t0, stop - t0]),
+                name=name,
+                group="reference",
+                colour="#7f7f7f",
+                alpha=0.25,
+                hatched=True,
+                hover=f"{name}\n{start - t0:.2f} s .. {stop - t0:.2f} s",
+            )
+        )
+    panel = Panel(
+        traces=tuple(traces),
+        x_title="time since sequence start [s]",
+        y_title="APE translation error [m]",
+        y_from_zero=True,
+        legend="outside",
+    )
+    return FigureSpec(
+        title=f"{sequence}: APE over time (shaded: tracking lost; hatched: no reference)",
+        panels=(panel,),
+        size_in=(11.0, 3.6),
+    )
+
+
+def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
+    """RPE translation per delta (the categories), one box per algorithm, its trials pooled.
+
+    Successful runs only; the deltas are written as the tables write them (``0.5 s``).
+    """
+    runs = [e for e in _runs_of_sequence(result, sequence) if e.rpe_results and e.report.success]
+    if not runs:
+        return None
+    colours = _algorithm_colours(result)
+    traces = []
+    for algorithm in dict.fromkeys(e.report.algorithm for e in runs):
+        deltas: list[str] = []
+        pooled = [np.empty(0)]
+        for e in (e for e in runs if e.report.algorithm == algorithm):
+            for rpe in e.rpe_results.values():
+                one = rpe.comparison.signals[0]
+                errors = next(iter(rpe.series.values())).errors
+                pooled.append(errors[np.isfinite(errors)])
+                deltas += [f"{one.delta:g} {one.delta_unit}"] * pooled[-1].size
+        traces.append(
+            Trace(
+                kind="box",
+                x=tuple(deltas),
+                y=np.concatenate(pooled),
+                name=algorithm,
+                group=algorithm,
+                colour=colours[algorithm],
+                alpha=0.5,
+                hover=f"{algorithm}, delta {{x}}\nRPE {{y:.4f}} m",
+            )
+        )
+    n_deltas = len(dict.fromkeys(x for t in traces for x in t.x))
+    panel = Panel(
+        traces=tuple(traces), x_title="delta", y_title="RPE translation error [m]", y_from_zero=True
+    )
+    return FigureSpec(
+        title=f"{sequence}: RPE translation per delta (all pairs, successful runs pooled)",
+        panels=(panel,),
+        size_in=(max(3.2 * n_deltas, 6.0), 3.4),
+    )
+
+
+def _ecdf(values: Float64Array) -> tuple[Float64Array, Float64Array]:
+    x = np.sort(values)
+    return x, np.arange(1, x.size + 1) / x.size
+
+
+def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
+    """Latency CDF per algorithm (all its runs pooled), processing dashed, p50 and p95 marked."""
+    colours = _algorithm_colours(result)
+    traces = []
+    for algorithm, (latency, processing) in _pooled_latencies_ms(result).items():
+        colour = colours[algorithm]
+        curves: tuple[tuple[Float64Array, str, Dash, float], ...] = (
+            (latency, "acquisition to available", "solid", 1.6),
+            (processing, "processing", "dash", 1.0),
+        )
+        for times, what, dash, width in curves:
+            if not times.size:
+                continue
+            x, y = _ecdf(times)
+            p50, p95 = np.percentile(times, [50.0, 95.0])
+            traces.append(
+                Trace(
+                    kind="step",
+                    x=x,
+                    y=y,
+                    group=algorithm,
+                    colour=colour,
+                    dash=dash,
+                    width=width,
+                    name=f"{algorithm}: {what} (p50 {p50:.0f} ms, p95 {p95:.0f} ms)",
+                    hover=f"{algorithm} {what}\n{{x:.1f}} ms: {{y:.1%}} of frames",
+                )
+            )
+        traces.append(
+            Trace(
+                kind="markers",
+                x=np.percentile(latency, [50.0, 95.0]),
+                y=np.array([0.5, 0.95]),
+                group=algorithm,
+                colour=colour,
+                size=6.0,
+                text=("p50", "p95"),
+                hover=f"{algorithm}: acquisition to available\n{{text}} {{x:.1f}} ms",
+            )
+        )
+    if not traces:
+        return None
+    panel = Panel(
+        traces=tuple(traces),
+        x_title="time [ms]",
+        y_title="share of frames",
+        y_range=(0.0, 1.02),
+        y_percent=True,
+        guides_y=(0.5, 0.95),
+        legend="lower right",
+    )
+    return FigureSpec(
+        # Two lines: on one, the title was wider than the 9 in figure and lost its ends.
+        title="Latency CDF, all runs of each algorithm pooled\n(solid: acquisition to estimate, "
+        "queueing included; dashed: processing; dots: p50 and p95)",
+        panels=(panel,),
+        size_in=(9.0, 3.6),
+    )
+
+
+def comparison_spec(result: ReportResult) -> FigureSpec | None:
+    """Per-algorithm APE RMSE across sequences: median bar, min-max whiskers, runs succeeded.
+
+    A group whose successful runs have no APE gets no bar, but its label.
+    """
+    groups = [g for g in result.report.groups if g.accuracy is not None]
+    if not groups:
+        return None
+    colours = _algorithm_colours(result)
+    traces = []
+    for algorithm in dict.fromkeys(g.algorithm for g in groups):
+        mine = [g for g in groups if g.algorithm == algorithm]
+        stats = [g.accuracy.stats.get("translation") if g.accuracy else None for g in mine]
+        picked = [
+            (s.median, s.min, s.max) if s is not None and s.n else (np.nan,) * 3 for s in stats
+        ]
+        median, low, high = np.array(picked, dtype=np.float64).reshape(-1, 3).T
+        traces.append(
+            Trace(
+                kind="bar",
+                x=tuple(g.sequence for g in mine),
+                y=median,
+                low=low,
+                high=high,
+                text=tuple(f"{g.n_runs - g.n_failed}/{g.n_runs} ok" for g in mine),
+                name=algorithm,
+                group=algorithm,
+                colour=colours[algorithm],
+                alpha=0.8,
+                hover=f"{algorithm}, {{x}}\nmedian APE RMSE {{y:.4f}} m\n{{text}} (runs succeeded)",
+            )
+        )
+    n_bars = len(groups)
+    panel = Panel(
+        traces=tuple(traces), x_title="sequence", y_title="APE RMSE [m]", y_from_zero=True
+    )
+    return FigureSpec(
+        title="Per-algorithm accuracy across sequences\n(APE RMSE of the successful runs: median, "
+        "min-max; label: runs succeeded)",
+        panels=(panel,),
+        size_in=(max(5.0, 0.8 * n_bars + 3), 3.6),
+    )
+
+
+def repeatability_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
+    """Without a reference: every run in its own start frame, one panel per algorithm.
+
+    Shows whether repeated runs agree, which is not accuracy; each run's last pose is
+    marked.
+    """
+    runs = [
+        e
+        for e in _runs_of_sequence(result, sequence)
+        if e.estimate is not None and e.reference is None
+    ]
+    if not runs:
+        return None
+    panels = []
+    for algorithm in dict.fromkeys(e.report.algorithm for e in runs):
+        trials = [e for e in runs if e.report.algorithm == algorithm]
+        traces = []
+        for k, e in enumerate(trials):
+            xyz = start_frame_positions(e)
+            traces.append(
+                Trace(
+                    kind="line",
+                    x=xyz[:, 0],
+                    y=xyz[:, 1],
+                    name=e.report.name.rsplit("/", 1)[-1]
+                    + ("" if e.report.success else " (failed)"),
+                    group=algorithm,
+                    titled=True,
+                    colour=PALETTE[k % len(PALETTE)],
+                    dash=DASHES[k % len(DASHES)],
+                    mark_end=True,
+                    hover=f"{_label(e)}\nx {{x:.3f}} m, y {{y:.3f}} m",
+                )
+            )
+        rep = next((e.report.repeatability for e in trials if e.report.repeatability), None)
+        spread = f", endpoint spread {rep.endpoint_spread_m:.3f} m" if rep else ""
+        panels.append(
+            Panel(
+                traces=tuple(traces),
+                title=f"{algorithm}{spread}",
+                x_title="x in start frame [m]",
+                y_title="y in start frame [m]",
+                equal_aspect=True,
+            )
+        )
+    return FigureSpec(
+        title=f"{sequence}: no reference - do repeated runs agree? (this is not accuracy)",
+        panels=tuple(panels),
+        size_in=(3.8 * len(panels) + 0.4, 3.8),
+    )

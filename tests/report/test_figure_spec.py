@@ -1,0 +1,309 @@
+"""The report's figure descriptions, from a hand-built report, and both backends drawing them.
+
+Two algorithms on a sequence whose reference has a gap (0.4 s to 2.0 s): ``a`` twice
+(offsets of 0.1 m and 0.2 m per pose in y, so APE is 0.1 k and 0.2 k, RPE over one frame
+0.1 and 0.2), ``b`` once, failed (0.3 k). The sequence starts at -0.5 s. Every expected
+number below is worked out by hand from these inputs.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+
+from robot_msgs.catalog import example
+from robot_msgs.compare.report import Report
+from robot_msgs.compare.run_report import Repeatability, RunReport, TrackingLoss
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
+from robot_msgs.report import figure_spec
+from robot_msgs.report.build import ReportResult
+from robot_msgs.report.figure_spec import PALETTE, FigureSpec, Trace
+from robot_msgs.report.groups import summarise_groups
+from robot_msgs.report.interactive import plotly_figure
+from robot_msgs.runs.evaluate import RunEvaluation
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+STAMPS = np.array([0.0, 0.1, 0.2, 0.3, 0.4, 2.0, 2.1, 2.2])
+K = np.arange(8.0)
+T0 = -0.5  # the sequence's start
+
+
+def _trajectory(y: np.ndarray[Any, np.dtype[np.float64]]) -> PoseTrajectory:
+    return PoseTrajectory(
+        stamps_s=STAMPS,
+        positions_xyz=np.stack([STAMPS, y, 0 * y], 1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (8, 1)),
+    )
+
+
+def _run(
+    name: str,
+    estimate: PoseTrajectory,
+    reference: PoseTrajectory | None = None,
+    *,
+    failure: str = "",
+    losses: tuple[TrackingLoss, ...] = (),
+    repeatability: Repeatability | None = None,
+    timing_s: tuple[list[float], list[float]] = ([], []),
+) -> RunEvaluation:
+    algorithm, sequence, trial = name.split("/")
+    results = {}
+    if reference is not None:
+        settings = EvaluationSettings(align="none")
+        results = {
+            "ape": ape(reference, estimate, settings=settings),
+            "rpe": rpe(reference, estimate, settings=settings, pairs=PairSettings(delta=1.0)),
+        }
+    report = RunReport(
+        name=name,
+        success=not failure,
+        failure=failure,
+        algorithm=algorithm,
+        sequence=sequence,
+        trial=trial,
+        sequence_start_s=T0,
+        sequence_end_s=2.2,
+        losses=losses,
+        repeatability=repeatability,
+        comparisons={k: r.comparison for k, r in results.items()},
+    )
+    latency_s, processing_s = (np.array(t, dtype=np.float64) for t in timing_s)
+    return RunEvaluation(
+        report=report,
+        estimate=estimate,
+        reference=reference,
+        valid=np.ones(len(estimate), dtype=bool),
+        results=results,
+        latency_s=latency_s,
+        processing_s=processing_s,
+    )
+
+
+def _start_turned(ahead: float) -> PoseTrajectory:
+    """Start at (1, 1) turned 90° about z; ``ahead`` along world y is along x in that frame."""
+    s = math.sqrt(0.5)
+    return PoseTrajectory(
+        stamps_s=np.array([0.0, 1.0]),
+        positions_xyz=np.array([[1.0, 1.0, 0.0], [1.0, 1.0 + ahead, 0.0]]),
+        orientations_quat_xyzw=np.array([[0.0, 0.0, s, s], [0.0, 0.0, s, s]]),
+    )
+
+
+@pytest.fixture(scope="module")
+def hand() -> ReportResult:
+    rep = example("compare/Repeatability")
+    assert isinstance(rep, Repeatability)
+    ref = _trajectory(0 * K)
+    runs = [
+        _run(
+            "a/s1/t1",
+            _trajectory(0.1 * K),
+            ref,
+            timing_s=([0.04, 0.01, 0.03, 0.02], [0.015, np.nan, 0.005]),
+        ),
+        _run(
+            "a/s1/t2", _trajectory(0.2 * K), ref, losses=(TrackingLoss(start_s=0.15, end_s=0.25),)
+        ),
+        _run(
+            "b/s1/t1",
+            _trajectory(0.3 * K),
+            ref,
+            failure="crashed",
+            losses=(TrackingLoss(start_s=2.05, end_s=2.1, recovered=False),),
+        ),
+        _run("a/s2/t1", _start_turned(1.0)),
+        _run(
+            "a/s2/t2",
+            _start_turned(2.0),
+            failure="lost",
+            repeatability=rep.replace(endpoint_spread_m=0.25),
+        ),
+    ]
+    reports = tuple(e.report for e in runs)
+    report = Report(runs=reports, groups=summarise_groups(reports))
+    return ReportResult(report=report, runs={e.report.name: e for e in runs})
+
+
+def _close(a: object, b: object) -> bool:
+    return bool(np.allclose(np.asarray(a, float), np.asarray(b, float), equal_nan=True))
+
+
+def test_trajectories_show_each_algorithms_first_successful_trial(hand: ReportResult) -> None:
+    spec = figure_spec.trajectories_spec(hand, "s1")
+    assert spec is not None
+    assert [p.title for p in spec.panels] == ["a (t1)", "b (t1)"]
+    reference, t1, t2 = spec.panels[0].traces
+    # The reference's line breaks at its gap: a NaN between 0.4 and 2.0.
+    assert _close(reference.x, [0.0, 0.1, 0.2, 0.3, 0.4, np.nan, 2.0, 2.1, 2.2])
+    assert (t1.hidden, t2.hidden) == (False, True)
+    assert _close(t1.y, 0.1 * K)
+    assert _close(t1.values, 0.1 * K)  # APE of pose k: 0.1 k
+    assert _close(t2.values, 0.2 * K)
+    assert _close(t1.poses, K)
+    assert (t1.run, t1.name, t1.group) == ("a/s1/t1", "t1", "a")
+    (_, failed) = spec.panels[1].traces
+    assert failed.name == "t1 (FAILED: crashed)"  # b has no other trial to show
+    # The 99th percentile of the 16 errors shown (a/t1's and b/t1's), by hand.
+    assert spec.colour_scale is not None
+    assert spec.colour_scale.high == pytest.approx(2.055)
+
+
+def test_error_over_time_shades_losses_and_the_reference_gap(hand: ReportResult) -> None:
+    spec = figure_spec.error_over_time_spec(hand, "s1")
+    assert spec is not None
+    (panel,) = spec.panels
+    lines = [t for t in panel.traces if t.kind == "line"]
+    spans = [t for t in panel.traces if t.kind == "span"]
+    assert [t.run for t in lines] == ["a/s1/t1", "a/s1/t2", "b/s1/t1"]
+    assert [(t.colour, t.dash) for t in lines] == [
+        (PALETTE[0], "solid"),
+        (PALETTE[0], "dash"),
+        (PALETTE[1], "solid"),
+    ]
+    # Seconds since the sequence's start (-0.5 s), broken at the gap.
+    assert _close(lines[0].x, [0.5, 0.6, 0.7, 0.8, 0.9, np.nan, 2.5, 2.6, 2.7])
+    assert _close(lines[1].y, [0.0, 0.2, 0.4, 0.6, 0.8, np.nan, 1.0, 1.2, 1.4])
+    assert _close(lines[0].poses, [0, 1, 2, 3, 4, np.nan, 5, 6, 7])
+    assert _close(lines[0].stamps_s, np.insert(STAMPS, 5, np.nan))
+    # a/t2 recovered at 0.25 s; b/t1 never did: its loss runs to the sequence's end.
+    shaded = [(t.name, t.group, *np.round(np.asarray(t.x, float), 9).tolist()) for t in spans]
+    assert shaded == [
+        ("t2: tracking lost", "a", 0.65, 0.75),
+        ("t1 (FAILED: crashed): tracking lost", "b", 2.55, 2.7),
+        ("no reference (gap in the ground truth: no error can be computed)", "reference", 0.9, 2.5),
+    ]
+    assert [t.hatched for t in spans] == [False, False, True]
+
+
+def test_rpe_boxes_pool_the_successful_trials_per_delta(hand: ReportResult) -> None:
+    spec = figure_spec.rpe_box_spec(hand, "s1")
+    assert spec is not None
+    (box,) = spec.panels[0].traces  # b failed
+    assert (box.kind, box.name) == ("box", "a")
+    assert box.x == ("1 f",) * 14
+    assert _close(box.y, [0.1] * 7 + [0.2] * 7)
+
+
+def test_latency_cdf_is_the_pooled_ecdf_with_p50_and_p95(hand: ReportResult) -> None:
+    spec = figure_spec.latency_cdf_spec(hand)
+    assert spec is not None
+    latency, processing, marks = spec.panels[0].traces  # b has no timing log
+    assert _close(latency.x, [10, 20, 30, 40])
+    assert _close(latency.y, [0.25, 0.5, 0.75, 1.0])
+    assert _close(processing.x, [5, 15])  # the NaN left out
+    assert _close(processing.y, [0.5, 1.0])
+    # Linear interpolation: p50 between 20 and 30, p95 at 2.85 of 3 steps: 30 + 0.85 * 10.
+    assert _close(marks.x, [25.0, 38.5])
+    assert _close(marks.y, [0.5, 0.95])
+    assert latency.name.startswith("a: acquisition to available (p50 25 ms, p95 ")
+
+
+def test_comparison_bars_are_the_median_and_range_of_the_runs_rmse(hand: ReportResult) -> None:
+    spec = figure_spec.comparison_spec(hand)
+    assert spec is not None
+    bars = {t.name: t for t in spec.panels[0].traces}
+    # RMSE of 0.1 k over k = 0..7: 0.1 sqrt(140 / 8); a/t2 twice that.
+    rms = 0.1 * math.sqrt(140 / 8)
+    assert bars["a"].x == ("s1",)
+    assert _close(bars["a"].y, [1.5 * rms])
+    assert _close(bars["a"].low, [rms])
+    assert _close(bars["a"].high, [2 * rms])
+    assert bars["a"].text == ("2/2 ok",)
+
+
+def test_repeatability_draws_each_trial_in_its_start_frame(hand: ReportResult) -> None:
+    spec = figure_spec.repeatability_spec(hand, "s2")
+    assert spec is not None
+    (panel,) = spec.panels
+    assert panel.title == "a, endpoint spread 0.250 m"
+    first, second = panel.traces
+    assert _close(first.x, [0.0, 1.0])
+    assert _close(second.x, [0.0, 2.0])
+    assert _close(first.y, [0.0, 0.0])
+    assert (first.name, second.name) == ("t1", "t2 (failed)")
+    assert [(t.colour, t.dash) for t in panel.traces] == [
+        (PALETTE[0], "solid"),
+        (PALETTE[1], "dash"),
+    ]
+    assert all(t.mark_end for t in panel.traces)
+
+
+def test_a_figure_with_nothing_to_draw_is_none(hand: ReportResult) -> None:
+    assert figure_spec.trajectories_spec(hand, "s2") is None  # no reference
+    assert figure_spec.repeatability_spec(hand, "s1") is None  # a reference
+    assert figure_spec.error_over_time_spec(hand, "nowhere") is None
+
+
+# --------------------------------------------------------------------------- both backends
+
+BUILDERS: list[tuple[Callable[..., FigureSpec | None], tuple[str, ...]]] = [
+    (figure_spec.trajectories_spec, ("s1",)),
+    (figure_spec.error_over_time_spec, ("s1",)),
+    (figure_spec.rpe_box_spec, ("s1",)),
+    (figure_spec.latency_cdf_spec, ()),
+    (figure_spec.comparison_spec, ()),
+    (figure_spec.repeatability_spec, ("s2",)),
+]
+
+
+def _legend(spec: FigureSpec) -> set[tuple[str | None, str]]:
+    """The legend entries the description asks for (plotly: each named trace's, once)."""
+    return {(t.group, t.name) for p in spec.panels for t in p.traces if t.name}
+
+
+def _static_legend(spec: FigureSpec) -> set[str]:
+    """The same, as the static figure writes them: drawn traces, bar-explained markers out."""
+    out = set()
+    for panel in spec.panels:
+        shown = [t for t in panel.traces if not t.hidden and t.name and t.values is None]
+        prefix = len({t.group for t in shown if t.titled}) > 1
+        out |= {f"{t.group}/{t.name}" if t.titled and prefix else t.name for t in shown}
+    return out
+
+
+def _shown(trace: Trace) -> bool:
+    return not trace.hidden and trace.kind in {"line", "step"}
+
+
+@pytest.mark.parametrize(("build", "args"), BUILDERS, ids=lambda b: getattr(b, "__name__", ""))
+def test_both_backends_draw_the_same_panels_titles_and_traces(
+    hand: ReportResult, build: Callable[..., FigureSpec | None], args: tuple[str, ...]
+) -> None:
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    spec = build(hand, *args)
+    assert spec is not None
+    fig = matplotlib_figure(spec)
+    page = plotly_figure(spec)
+    layout = page["layout"]
+    axes = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
+    x_axes = sorted(k for k in layout if k.startswith("xaxis"))
+    assert len(axes) == len(x_axes) == len(spec.panels)
+    assert fig.get_suptitle() == spec.title
+    assert layout["title"]["text"] == spec.title.replace("\n", "<br>")
+    panel_titles = [a["text"] for a in layout.get("annotations", [])]
+    assert panel_titles == [p.title for p in spec.panels if p.title]
+    for ax, key, panel in zip(axes, x_axes, spec.panels, strict=True):
+        y_key = key.replace("xaxis", "yaxis")
+        assert (ax.get_xlabel(), ax.get_ylabel()) == (panel.x_title, panel.y_title)
+        assert layout[key]["title"]["text"] == panel.x_title
+        assert layout[y_key]["title"]["text"] == panel.y_title
+        assert ax.get_title() == panel.title
+        # Every line the description shows is drawn with its data.
+        drawn = [line.get_xydata() for line in ax.lines]
+        for trace in filter(_shown, panel.traces):
+            xy = np.column_stack([trace.x, trace.y])
+            assert sum(d.shape == xy.shape and _close(d, xy) for d in drawn) == 1
+    # One plotly trace per described trace, each legend name once.
+    assert len(page["data"]) == sum(len(p.traces) for p in spec.panels)
+    entries = [(t.get("legendgroup"), t["name"]) for t in page["data"] if t["showlegend"]]
+    assert sorted(entries, key=str) == sorted(_legend(spec), key=str)
+    static = {t.get_text() for ax in axes if ax.get_legend() for t in ax.get_legend().get_texts()}
+    assert static == _static_legend(spec)
