@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
-from robot_msgs.catalog import example
 from robot_msgs.compare.report import Report
 from robot_msgs.compare.run_report import Repeatability, RunReport, TrackingLoss
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
+from robot_msgs.msg.catalog import example
 from robot_msgs.report import figure_spec
 from robot_msgs.report.build import ReportResult
 from robot_msgs.report.figure_spec import PALETTE, FigureSpec, Trace
