@@ -199,6 +199,62 @@ def test_several_deltas_and_the_tum_protocol_from_the_command_line(
 
 
 @pytest.mark.parametrize(
+    ("command", "flags", "said"),
+    [
+        ("ape", ["--align", "origin", "--align", "se3"], "--align given twice (origin, se3)"),
+        (
+            "ape",
+            ["--sync", "nearest", "--sync", "spatial"],
+            "--sync given twice (nearest, spatial)",
+        ),
+        ("ape", ["--relation", "full", "--relation", "angle_deg"], "--relation given twice"),
+        ("ape", ["--offset", "auto", "--offset", "0.1"], "--offset given twice (auto, 0.1)"),
+        ("rpe", ["--delta-unit", "m", "--delta-unit", "f"], "--delta-unit given twice (m, f)"),
+        (
+            "rpe",
+            ["--delta", "1", "--delta", "2"],
+            "--delta given twice (1, 2); give it once, with all its values: --delta 1 2",
+        ),
+        ("drift", ["--lengths", "100", "--lengths", "200"], "--lengths given twice (100, 200)"),
+    ],
+)
+def test_a_settings_flag_given_twice_with_two_values_is_refused_naming_both(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    flags: list[str],
+    said: str,
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    with pytest.raises(SystemExit, match=r"^2$"):  # a usage error, as an unknown flag
+        main([command, str(ref), str(est), *flags])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith(f"robot-msgs {command}: error: {said}")
+    assert last.endswith("give it once") or "give it once, with all its values" in last
+
+
+def test_a_flag_given_twice_with_one_value_is_taken_as_given_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    once = ["ape", str(ref), str(est), "--align", "se3", "--max-diff", "0.02", "--json"]
+    assert main(once) == 0
+    expected = json.loads(capsys.readouterr().out)
+    twice = [*once, "--align", "se3", "--max-diff", "2e-2", "--json"]  # 0.02 spelt otherwise
+    assert main(twice) == 0
+    assert json.loads(capsys.readouterr().out) == expected
+
+
+def test_max_bytes_given_twice_is_refused_before_the_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["--max-bytes", "1G", "--max-bytes", "2G", "ape", "a.tum", "b.tum"])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == "robot-msgs: error: --max-bytes given twice (1G, 2G); give it once"
+
+
+@pytest.mark.parametrize(
     ("flags", "message"),
     [
         (["--protocol", "tum", "--align", "se3"], "ERROR: --align se3: expected the default with"),
@@ -415,3 +471,12 @@ def test_nees_in_report_and_bench_names_the_run_and_the_topic_whose_covariances_
         f"ERROR: run odo/seq/1: {bag} /pose: Expected an estimate with pose covariances for "
         "NEES, got none: "
     )
+
+
+def test_label_stays_repeatable() -> None:
+    from robot_msgs.cli import build_parser
+
+    args = build_parser("ape").parse_args(
+        ["ape", "r.tum", "a.tum", "b.tum", "--label", "a", "--label", "b"]
+    )
+    assert args.label == ["a", "b"]
