@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import shutil
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -480,3 +482,62 @@ def test_label_stays_repeatable() -> None:
         ["ape", "r.tum", "a.tum", "b.tum", "--label", "a", "--label", "b"]
     )
     assert args.label == ["a", "b"]
+
+
+FIRST = ["--sync", "spatial", "--spatial-pairs", "first"]
+#: Why each command refuses trajectopy's pairs, after "--spatial-pairs first: expected ".
+REFUSED_FIRST = [
+    (["ape", *FIRST[2:]], "--sync spatial (it chooses the pairs of a spatial match; --sync"),
+    (["ape", *FIRST, "--transform-right", "auto"], "--spatial-pairs path to estimate the right"),
+    (["rpe", *FIRST], "--spatial-pairs path for RPE (it compares the motion between pairs"),
+    (["drift", *FIRST], "--spatial-pairs path for drift (it compares the motion"),
+    (["doctor", *FIRST], "--spatial-pairs path for the doctor (it compares the motion"),
+    (["report", *FIRST], "--spatial-pairs path for RPE (rpe:translation:1s:all) (it compares"),
+    (["bench", *FIRST], "--spatial-pairs path for RPE (rpe:translation:1s:all) (it compares"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"), REFUSED_FIRST, ids=[" ".join(a) for a, _ in REFUSED_FIRST]
+)
+def test_spatial_pairs_first_is_refused_in_flags_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    command, *flags = argv
+    if command in ("report", "bench"):
+        inputs = [
+            "example:runs/runs.toml",
+            *(["--out", str(tmp_path / "o")] * (command == "bench")),
+        ]
+        flags += ["--no-progress"] if command == "report" else ["--quiet"]
+    else:
+        inputs = list(map(str, curve_files(tmp_path, 0.0)))
+    assert main([command, *inputs, *flags]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ERROR: --spatial-pairs first: expected {expected}"), err
+    assert err.count("\n") == 1
+    # The flags only: no field (spatial_pairs, sync 'nearest', transform_right), no manifest.
+    assert re.search(r"[a-z]_[a-z]|\[settings\]|sync '", err) is None, err
+    assert "--spatial-pairs first, trajectopy's rule" in err or command == "ape"
+
+
+@pytest.mark.parametrize("command", ["report", "bench"])
+def test_spatial_pairs_first_in_a_manifest_is_refused_in_its_keys_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    from importlib.resources import files
+
+    runs = tmp_path / "runs"
+    shutil.copytree(str(files("robot_msgs") / "examples" / "runs"), runs)
+    manifest = runs / "first.toml"
+    settings = '[settings]\nsync = "spatial"\nspatial_pairs = "first"\n'
+    manifest.write_text(settings + (runs / "runs.toml").read_text())
+    flags = ["--out", str(tmp_path / "o"), "--quiet"] if command == "bench" else ["--no-progress"]
+    assert main([command, str(manifest), *flags]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(
+        f"ERROR: {manifest} [settings]: `spatial_pairs`: expected `spatial_pairs = 'path'` for "
+        "RPE (rpe:translation:1s:all) (it compares the motion between pairs, which needs pairs "
+        "that run forward on both sides; `spatial_pairs = 'first'`, trajectopy's rule,"
+    ), err
+    assert "--" not in err  # no flag: the manifest's keys
