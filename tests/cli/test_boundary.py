@@ -2,11 +2,13 @@
 
 In this process for exceptions (a bug, no memory, Ctrl-C, SIGTERM); in a child process
 for what only a real process shows: SIGINT and SIGTERM during ``traj --save`` of a large
-file, a reader of standard output that goes away, standard output closed.
+file, a reader of standard output that goes away, standard output closed. And the
+command line's own mistake that argparse let pass: a flag of one value given twice.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import signal
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from robot_msgs.cli import main
+from robot_msgs.cli import _subparser, build_parser, main
 from robot_msgs.cli._boundary import escape
 from robot_msgs.cli.commands import COMMANDS
 
@@ -262,3 +264,62 @@ def test_max_bytes_raises_the_bound_for_one_command(
     with pytest.raises(SystemExit, match=r"^2$"):  # argparse: not a size
         main(["--max-bytes", "0", "res", str(with_entry)])
     assert "expected a size such as 512M or 4G" in capsys.readouterr().err
+
+
+def _positionals(parser: argparse.ArgumentParser) -> list[str]:
+    """Words that fill ``parser``'s positional arguments (one for each that takes any)."""
+    return [
+        f"p{k}.txt"
+        for k, action in enumerate(parser._actions)
+        if not action.option_strings and action.nargs not in ("*", "?")
+    ]
+
+
+def _two_values(action: argparse.Action) -> tuple[list[str], list[str]]:
+    """Two values ``action`` takes that it stores as two different values."""
+    count = action.nargs if isinstance(action.nargs, int) else 1
+    if action.choices is not None:
+        first, second = [str(c) for c in list(action.choices)[:2]]
+        return [first] * count, [second] * count
+    return [str(k + 1) for k in range(count)], [str(k + 2) for k in range(count)]
+
+
+def _single_valued(command: str) -> list[tuple[str, argparse.Action]]:
+    """Every flag of ``command`` that takes a value and is not meant to be repeated."""
+    sub = _subparser(build_parser(command), command)
+    return [
+        (command, action)
+        for action in sub._actions
+        if action.option_strings
+        and action.nargs != 0
+        and not isinstance(action, argparse._AppendAction)
+    ]
+
+
+FLAGS_OF_ONE_VALUE = [case for command in COMMANDS for case in _single_valued(command)]
+
+
+@pytest.mark.parametrize(
+    ("command", "action"),
+    FLAGS_OF_ONE_VALUE,
+    ids=[f"{c} {a.option_strings[0]}" for c, a in FLAGS_OF_ONE_VALUE],
+)
+def test_a_flag_of_one_value_given_twice_with_two_values_is_refused_naming_both(
+    command: str,
+    action: argparse.Action,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # were it taken, nothing is written beside the sources
+    flag = action.option_strings[0]
+    first, second = _two_values(action)
+    words = [*_positionals(_subparser(build_parser(command), command)), flag, *first, flag, *second]
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, *words])
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: robot-msgs {command} ")
+    names = "/".join(action.option_strings)
+    values = f"({' '.join(first)}, {' '.join(second)})"
+    said = f"robot-msgs {command}: error: {names} given twice {values}; give it once"
+    assert err.strip().splitlines()[-1].startswith(said)

@@ -118,5 +118,5 @@ def test_ape_takes_trajectopys_spatial_pairs_and_rpe_and_doctor_refuse_them(
     for command in ("rpe", "doctor"):
         assert main([command, GT, EST, *flags]) == 1
         err = capsys.readouterr().err
-        assert err.startswith("ERROR: --spatial-pairs first: expected spatial_pairs 'path' for")
+        assert err.startswith("ERROR: --spatial-pairs first: expected --spatial-pairs path for")
         assert err.count("\n") == 1

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import shutil
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -196,6 +198,62 @@ def test_several_deltas_and_the_tum_protocol_from_the_command_line(
     tum = json.loads(capsys.readouterr().out)
     assert tum["parameters"]["protocol"] == "tum"
     assert set(tum["counts"]) >= {"pairs@1s", "pairs@2s"}
+
+
+@pytest.mark.parametrize(
+    ("command", "flags", "said"),
+    [
+        ("ape", ["--align", "origin", "--align", "se3"], "--align given twice (origin, se3)"),
+        (
+            "ape",
+            ["--sync", "nearest", "--sync", "spatial"],
+            "--sync given twice (nearest, spatial)",
+        ),
+        ("ape", ["--relation", "full", "--relation", "angle_deg"], "--relation given twice"),
+        ("ape", ["--offset", "auto", "--offset", "0.1"], "--offset given twice (auto, 0.1)"),
+        ("rpe", ["--delta-unit", "m", "--delta-unit", "f"], "--delta-unit given twice (m, f)"),
+        (
+            "rpe",
+            ["--delta", "1", "--delta", "2"],
+            "--delta given twice (1, 2); give it once, with all its values: --delta 1 2",
+        ),
+        ("drift", ["--lengths", "100", "--lengths", "200"], "--lengths given twice (100, 200)"),
+    ],
+)
+def test_a_settings_flag_given_twice_with_two_values_is_refused_naming_both(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    flags: list[str],
+    said: str,
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    with pytest.raises(SystemExit, match=r"^2$"):  # a usage error, as an unknown flag
+        main([command, str(ref), str(est), *flags])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith(f"robot-msgs {command}: error: {said}")
+    assert last.endswith("give it once") or "give it once, with all its values" in last
+
+
+def test_a_flag_given_twice_with_one_value_is_taken_as_given_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = curve_files(tmp_path, 0.0)
+    once = ["ape", str(ref), str(est), "--align", "se3", "--max-diff", "0.02", "--json"]
+    assert main(once) == 0
+    expected = json.loads(capsys.readouterr().out)
+    twice = [*once, "--align", "se3", "--max-diff", "2e-2", "--json"]  # 0.02 spelt otherwise
+    assert main(twice) == 0
+    assert json.loads(capsys.readouterr().out) == expected
+
+
+def test_max_bytes_given_twice_is_refused_before_the_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["--max-bytes", "1G", "--max-bytes", "2G", "ape", "a.tum", "b.tum"])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == "robot-msgs: error: --max-bytes given twice (1G, 2G); give it once"
 
 
 @pytest.mark.parametrize(
@@ -399,15 +457,18 @@ def test_nees_in_report_and_bench_names_the_run_and_the_topic_whose_covariances_
     )
     said = (
         f"{bag} /odom: covariances all zero on every message (ROS's 'unknown'): read as none; "
-        "NEES (ape:nees_position) of run odo/seq/1 needs the estimate's pose covariances: "
+        "NEES (ape:nees_position) needs the estimate's pose covariances: "
         "choose a topic that sets them"
     )
     manifest.write_text(text.format(bag=bag, topic="/odom"))
     assert main(["report", str(manifest), "--no-progress"]) == 1
-    assert capsys.readouterr().err == f"ERROR: {said}\n"
+    assert capsys.readouterr().err == f"ERROR: run odo/seq/1: {said}\n"
     stored = tmp_path / "bench"
     assert main(["bench", str(manifest), "--out", str(stored), "--serial", "--quiet"]) == 1
-    assert f"failed to evaluate: odo/seq/1: ValidationError: {said}\n" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if line.startswith("failed to evaluate:"))
+    assert line == f"failed to evaluate: odo/seq/1: ValidationError: {said}"  # the run once
+    assert line.count("odo/seq/1") == 1
     # A type without covariances: the library's reason, with the run and the file named.
     manifest.write_text(text.format(bag=bag, topic="/pose"))
     assert main(["report", str(manifest), "--no-progress"]) == 1
@@ -415,3 +476,71 @@ def test_nees_in_report_and_bench_names_the_run_and_the_topic_whose_covariances_
         f"ERROR: run odo/seq/1: {bag} /pose: Expected an estimate with pose covariances for "
         "NEES, got none: "
     )
+
+
+def test_label_stays_repeatable() -> None:
+    from robot_msgs.cli import build_parser
+
+    args = build_parser("ape").parse_args(
+        ["ape", "r.tum", "a.tum", "b.tum", "--label", "a", "--label", "b"]
+    )
+    assert args.label == ["a", "b"]
+
+
+FIRST = ["--sync", "spatial", "--spatial-pairs", "first"]
+#: Why each command refuses trajectopy's pairs, after "--spatial-pairs first: expected ".
+REFUSED_FIRST = [
+    (["ape", *FIRST[2:]], "--sync spatial (it chooses the pairs of a spatial match; --sync"),
+    (["ape", *FIRST, "--transform-right", "auto"], "--spatial-pairs path to estimate the right"),
+    (["rpe", *FIRST], "--spatial-pairs path for RPE (it compares the motion between pairs"),
+    (["drift", *FIRST], "--spatial-pairs path for drift (it compares the motion"),
+    (["doctor", *FIRST], "--spatial-pairs path for the doctor (it compares the motion"),
+    (["report", *FIRST], "--spatial-pairs path for RPE (rpe:translation:1s:all) (it compares"),
+    (["bench", *FIRST], "--spatial-pairs path for RPE (rpe:translation:1s:all) (it compares"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"), REFUSED_FIRST, ids=[" ".join(a) for a, _ in REFUSED_FIRST]
+)
+def test_spatial_pairs_first_is_refused_in_flags_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    command, *flags = argv
+    if command in ("report", "bench"):
+        inputs = [
+            "example:runs/runs.toml",
+            *(["--out", str(tmp_path / "o")] * (command == "bench")),
+        ]
+        flags += ["--no-progress"] if command == "report" else ["--quiet"]
+    else:
+        inputs = list(map(str, curve_files(tmp_path, 0.0)))
+    assert main([command, *inputs, *flags]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ERROR: --spatial-pairs first: expected {expected}"), err
+    assert err.count("\n") == 1
+    # The flags only: no field (spatial_pairs, sync 'nearest', transform_right), no manifest.
+    assert re.search(r"[a-z]_[a-z]|\[settings\]|sync '", err) is None, err
+    assert "--spatial-pairs first, trajectopy's rule" in err or command == "ape"
+
+
+@pytest.mark.parametrize("command", ["report", "bench"])
+def test_spatial_pairs_first_in_a_manifest_is_refused_in_its_keys_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    from importlib.resources import files
+
+    runs = tmp_path / "runs"
+    shutil.copytree(str(files("robot_msgs") / "examples" / "runs"), runs)
+    manifest = runs / "first.toml"
+    settings = '[settings]\nsync = "spatial"\nspatial_pairs = "first"\n'
+    manifest.write_text(settings + (runs / "runs.toml").read_text())
+    flags = ["--out", str(tmp_path / "o"), "--quiet"] if command == "bench" else ["--no-progress"]
+    assert main([command, str(manifest), *flags]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(
+        f"ERROR: {manifest} [settings]: `spatial_pairs`: expected `spatial_pairs = 'path'` for "
+        "RPE (rpe:translation:1s:all) (it compares the motion between pairs, which needs pairs "
+        "that run forward on both sides; `spatial_pairs = 'first'`, trajectopy's rule,"
+    ), err
+    assert "--" not in err  # no flag: the manifest's keys

@@ -60,10 +60,10 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     assert "(differs)" not in text
     assert f"are not recorded in {evo}: not compared." in " ".join(text.split())
     # In flag spelling: the flag, and its values as the flag takes them.
-    assert (
-        "NOTE: not ranked: Refusing to mix results made with different settings of --sync (" in said
-    )
-    assert f"not recorded in {evo}" in said.split("NOTE:", 1)[1]
+    note = said.split("NOTE: not ranked: Refusing to mix results made with different settings")[1]
+    # Every setting the zip lacks and ours records is named, as its flag, in one group.
+    for flag in ("--sync nearest", "--max-diff 0.01", "--confidence 0.95", "no --offset auto"):
+        assert flag in note.split(f"not recorded in {evo}")[0], flag
     assert "--force-ranking" in text
     assert "None" not in text
     shared = text.split("Shared settings", 1)[1].split("NOTE:", 1)[0].split()
@@ -97,6 +97,25 @@ def test_differing_settings_are_columns_and_block_the_ranking(
     assert "NOTE: ranking FORCED across differing settings: --align" in out
     # A Sim(3) fit has one more degree of freedom than SE(3), and no alignment is worst.
     assert order == [str(sim3), str(se3), str(none)]
+
+
+def test_a_refusal_to_rank_names_every_differing_setting_as_its_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _save(tmp_path, "a.json", "--align", "se3")
+    _save(tmp_path, "b.json", "--align", "sim3", "--sync", "one-to-one", "--max-diff", "0.02")
+    _save(tmp_path, "c.json", "--align", "se3", "--t-end", "1305031110")
+    capsys.readouterr()
+    monkeypatch.chdir(tmp_path)
+    assert main(["res", "a.json", "b.json", "c.json"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert (
+        "NOTE: not ranked: Refusing to mix results made with different settings of --align, "
+        "--sync and --max-diff (--align se3, --sync nearest, --max-diff 0.01 in a.json; "
+        "--align sim3, --sync one-to-one, --max-diff 0.02 in b.json) and of --t-end "
+        "(no --t-end in a.json; --t-end 1305031110.0 in c.json); evaluate them with the same "
+        "settings, or rank them anyway with --force-ranking"
+    ) in out
 
 
 def test_same_settings_are_ranked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -14,10 +15,10 @@ from tests.cli.evaluation_files import stats_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
     from robot_msgs.trajectory import PoseTrajectory
 
+DATA = Path(__file__).parents[1] / "data"
 # Three poses along a 3-4-5 triangle then up 1 m: path length 5 + 1 = 6 m; steps 0.5 s.
 CLEAN = "# t x y z qx qy qz qw\n0 0 0 0 0 0 0 1\n0.5 3 4 0 0 0 0 1\n1.0 3 4 1 0 0 0 1\n"
 
@@ -412,10 +413,27 @@ def test_traj_ref_aligns_each_estimate_and_overlays_them(
 
 
 def test_traj_align_needs_a_reference(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["traj", "example:fr1_xyz/rgbdslam.tum", "--align", "se3"]) == 1
-    assert capsys.readouterr().err.startswith(
-        "ERROR: --align, --sync and --max-diff align each FILE to --ref REF"
-    )
+    for flags in (["--align", "se3"], ["--sync", "spatial", "--spatial-pairs", "path"]):
+        assert main(["traj", "example:fr1_xyz/rgbdslam.tum", *flags]) == 1
+        assert capsys.readouterr().err.startswith(
+            "ERROR: --align, --sync, --max-diff and --spatial-pairs align each FILE to --ref REF"
+        )
+
+
+def test_traj_ref_aligns_on_the_spatial_pairs_the_flag_chooses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    trajectopy = json.loads((DATA / "trajectopy_spatial_reference.json").read_text())
+    assert trajectopy["estimate"].endswith("fr1_xyz/rgbdslam.tum")
+    first = next(c for c in trajectopy["cases"] if c["max_distance_m"] in (None, 0))
+    fitted = {}
+    for rule in ("path", "first"):
+        argv = ["traj", "--ref", gt, est, "--align", "se3", "--sync", "spatial"]
+        assert main([*argv, "--spatial-pairs", rule, "--json"]) == 0
+        fitted[rule] = json.loads(capsys.readouterr().out)[1]["alignment"]["n_fit"]
+    assert fitted["first"] == first["n_pairs"]  # trajectopy 5.1.2's pairs, stored
+    assert fitted["path"] != first["n_pairs"]  # our rule keeps another set
 
 
 @pytest.mark.parametrize("suffix", [".mcap", ".db3"])

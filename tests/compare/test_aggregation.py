@@ -44,6 +44,31 @@ def test_mixing_alignments_raises_naming_the_setting() -> None:
         aggregate([_run(0.1, "se3", "a"), _run(0.2, "sim3", "b")])
 
 
+def test_a_refusal_names_every_differing_setting_with_its_values() -> None:
+    def run(name: str, **parameters: object) -> Comparison:
+        given = {"alignment": "se3", "max_diff_s": 0.01, "t_end_s": None, **parameters}
+        return comparison(
+            metric="ape",
+            stats={"translation": error_stats([0.1])},
+            units={"translation": "m"},
+            parameters=given,
+            estimate=name,
+        )
+
+    runs = [run("a"), run("b", alignment="sim3", max_diff_s=0.02), run("c", t_end_s=5.0)]
+    with pytest.raises(SettingsMismatchError, match=r"^Refusing to mix") as refused:
+        check_same_settings(runs)
+    # alignment and max_diff_s split the runs alike (b apart): said together; t_end_s
+    # splits them otherwise (c apart).
+    assert str(refused.value) == (
+        "Refusing to mix results made with different settings of `alignment=` and "
+        "`max_diff_s=` (`alignment='se3'`, `max_diff_s=0.01` in a; `alignment='sim3'`, "
+        "`max_diff_s=0.02` in b) and of `t_end_s=` (`t_end_s=None` in a; `t_end_s=5.0` in c); "
+        "evaluate them with the same settings, or rank them anyway with `force=True` "
+        "(the ranking then says so)"
+    )
+
+
 def test_forced_mix_says_so() -> None:
     agg = aggregate([_run(0.1, "se3"), _run(0.2, "sim3")], force=True)
     assert agg.settings["alignment"] == "<mixed>"

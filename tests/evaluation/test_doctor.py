@@ -298,7 +298,7 @@ def test_trajectopys_spatial_pairs_are_refused_by_the_checks_of_motions() -> Non
     # The extrinsic, quaternion-order and worst-interval checks compare the motion from
     # one pair to the next; trajectopy's rule keeps pairs that run backwards.
     settings = EvaluationSettings(sync="spatial", spatial_pairs="first")
-    with pytest.raises(ValidationError, match=r"spatial_pairs 'path' for the doctor"):
+    with pytest.raises(ValidationError, match=r"`spatial_pairs='path'` for the doctor"):
         diagnose(_ref(), _est(), settings)
     assert diagnose(_ref(), _est(), settings.replace(spatial_pairs="path")).findings is not None
 

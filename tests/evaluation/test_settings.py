@@ -46,12 +46,12 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings
         (
             {"spatial_pairs": "first"},
             "spatial_pairs",
-            r"sync 'spatial' \(the pairs of a spatial match; sync is 'nearest'\)",
+            r"`sync='spatial'` \(it chooses the pairs of a spatial match; `sync='nearest'` matches",
         ),
         (
             {"sync": "spatial", "spatial_pairs": "first", "transform_right_auto": True},
             "spatial_pairs",
-            r"spatial_pairs 'path' to estimate transform_right",
+            r"`spatial_pairs='path'` to estimate the right transform \(`transform_right_auto=True`\)",
         ),
         ({"t_start_s": math.inf}, "t_start_s", r"Expected finite numbers"),
         ({"t_start_s": 5.0, "t_end_s": 4.0}, "t_end_s", r"an end at or after the start \(5\.0 s\)"),

@@ -155,7 +155,7 @@ def test_what_compares_motions_between_pairs_refuses_trajectopys_rule(
 ) -> None:
     ref, est = fr1()
     settings = EvaluationSettings(sync="spatial", spatial_pairs="first")
-    with pytest.raises(ValidationError, match=rf"spatial_pairs 'path' for {what} \(it compares"):
+    with pytest.raises(ValidationError, match=rf"`spatial_pairs='path'` for {what} \(it compares"):
         evaluate(ref, est, settings, metrics=[Ape(), metric])
     assert evaluate(ref, est, settings.replace(spatial_pairs="path"), metrics=[metric])
 

@@ -140,7 +140,29 @@ def test_trajectopys_spatial_pairs_with_an_rpe_metric_are_refused_before_any_run
     """Review: bench --sync spatial --spatial-pairs first dropped RPE from every run in
     silence (refused per run, recorded as a skipped metric) and exited 0."""
     first = EvaluationSettings(sync="spatial", spatial_pairs="first")
-    with pytest.raises(ValidationError, match=r"spatial_pairs 'path' for RPE \(rpe:translation"):
+    with pytest.raises(ValidationError, match=r"`spatial_pairs='path'` for RPE \(rpe:translation"):
         RunSettings(evaluation=first)
     ape_only = RunSettings(evaluation=first, metrics=(MetricSpec(name="ape", metric="ape"),))
     assert ape_only.evaluation.spatial_pairs == "first"
+
+
+def test_a_refusal_names_the_manifests_key_as_toml_and_leaves_a_flags_value_to_the_cli() -> None:
+    ape_only = (MetricSpec(name="ape", metric="ape"),)
+    table = {"sync": "spatial", "spatial_pairs": "first"}
+    # The table's value that a flag contradicts: the table's key, said as TOML.
+    with pytest.raises(FormatError, match=r"^m\.toml") as refused:
+        RunSettings.from_options(
+            table, where="m.toml [settings]", evaluation={"transform_right_auto": True},
+            metrics=ape_only,
+        )  # fmt: skip
+    assert str(refused.value).startswith(
+        "m.toml [settings]: `spatial_pairs`: expected `spatial_pairs = 'path'` to estimate the "
+        "right transform (`transform_right_auto = true`)"
+    )
+    # A flag's own value: the field named, for the command line to say its flag.
+    with pytest.raises(
+        ValidationError, match=r"^expected `spatial_pairs='path'` for RPE"
+    ) as flagged:
+        RunSettings.from_options({}, where="[settings]", evaluation=table)
+    assert not isinstance(flagged.value, FormatError)
+    assert flagged.value.field == "EvaluationSettings.spatial_pairs"

@@ -31,7 +31,7 @@ __all__ = ["COMMANDS", "build_parser", "main"]
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser, with two fixes every subcommand inherits.
+    """argparse's parser, with the fixes every subcommand inherits.
 
     - A value such as ``-1e-3`` or ``-.5`` is a negative number, not an unknown option
       (argparse before Python 3.13 took only ``-1`` and ``-1.5`` as numbers).
@@ -39,11 +39,42 @@ class _Parser(argparse.ArgumentParser):
       a value with a newline or an escape sequence cannot forge or recolour a line.
     - A file flag (``type=Path``, all but the ``--out`` folders) given with a trailing
       ``/`` is refused: ``Path("X/")`` is ``X``, so ``--save X/`` wrote a file ``X``.
+    - A flag of one value given twice with two values (``--align origin --align se3``) is
+      refused naming both; argparse kept the last in silence. The same value twice is
+      taken: it says one thing. Repeatable flags (``action="append"``, ``--label``) stay
+      repeatable.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = _NEGATIVE_NUMBER
+        self._given: dict[argparse.Action, tuple[object, list[str]]] = {}
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        """Parse as argparse does; a flag of one value may be given twice only with one value."""
+        self._given = {}
+        try:
+            return super().parse_known_args(*args, **kwargs)
+        finally:
+            self._given = {}
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        words = [w for w in arg_strings if w != "--"]
+        values = super()._get_values(action, arg_strings)
+        if not action.option_strings or isinstance(action, _REPEATABLE):
+            return values
+        before = self._given.get(action)
+        if before is None:
+            self._given[action] = (values, words)
+        elif before[1] != words and before[0] != values:  # NaN is not NaN: the words are
+            flag = "/".join(action.option_strings)
+            first, second = (" ".join(w) or "no value" for w in (before[1], words))
+            once = "give it once"
+            if action.nargs in ("+", "*"):
+                once += f", with all its values: {action.option_strings[0]} {first} {second}"
+            msg = f"{flag} given twice ({first}, {second}); {once}"
+            raise argparse.ArgumentError(None, msg)
+        return values
 
     def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
         if (
@@ -209,6 +240,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_guarded(command, debug=debug, wording=worded)
 
 
+#: Actions meant to be given more than once (``--label A --label B``).
+_REPEATABLE = (
+    argparse._AppendAction,  # noqa: SLF001 - argparse names its action kinds nowhere else
+    argparse._AppendConstAction,  # noqa: SLF001
+    argparse._CountAction,  # noqa: SLF001
+    argparse._ExtendAction,  # noqa: SLF001
+)
 _NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 _EPILOG = """\
 exit status: 0 done; 1 bad input or output (one ERROR: line); 2 bad command line;

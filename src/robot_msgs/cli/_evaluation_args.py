@@ -431,14 +431,17 @@ def flags_in_text(text: str) -> str:
     'at `Pose.x`; key `delta`: bad; `nothing_here=1`'
     >>> flags_in_text("`all_pairs=False` in a; `t_end_s=None` in b; `offset_auto=False` in c")
     'no --all-pairs in a; no --t-end in b; no --offset auto in c'
+    >>> flags_in_text("different settings of `offset_s=` and `offset_auto=`")
+    'different settings of --offset and --offset auto'
     """
 
     def flag(match: re.Match[str]) -> str:
         name, value = match.group(1), match.group(2)
         if not flag_of(name):
             return match.group(0)
-        if not value:
-            return flag_of(name)
+        if not value:  # the setting, any value: a word's field is the flag with its word
+            declared = _declared().get(name)
+            return flag_text(name, value=True) if declared and declared[0].word else flag_of(name)
         try:
             given = ast.literal_eval(value)
         except (ValueError, SyntaxError):

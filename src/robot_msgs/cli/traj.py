@@ -9,7 +9,8 @@ atomically, never replacing OUT without ``--force``
 output path is checked (:func:`robot_msgs.files.check_outputs`) before anything is read.
 
 ``--ref REF`` makes every FILE an estimate of REF, as ``evo_traj --ref`` does: with
-``--align`` each is associated (``--sync``, ``--max-diff``) and aligned to REF first
+``--align`` each is associated (``--sync``, ``--max-diff``, ``--spatial-pairs``) and
+aligned to REF first
 (:func:`robot_msgs.evaluation.evaluate`; the whole estimate is moved by the fitted
 transform, and ``--save OUT`` writes that aligned estimate, as ``evo_traj -a
 --save_as_tum`` does; REF itself is never saved), and ``--plot FILE`` overlays them all
@@ -153,8 +154,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         parser,
         [EvaluationSettings()],
         only=(
-            "align", "sync", "max_diff_s", "transform_left", "invert_transform_left",
-            "transform_right", "invert_transform_right",
+            "align", "sync", "max_diff_s", "spatial_pairs", "transform_left",
+            "invert_transform_left", "transform_right", "invert_transform_right",
         ),
     )  # fmt: skip
     plot = parser.add_argument_group("plot")
@@ -498,8 +499,13 @@ def run(args: argparse.Namespace) -> int:
             msg = "--to and --force only go with --save OUT (--force also with --plot)"
         raise FormatError(msg)
     settings = settings_from_args(args, EvaluationSettings())  # errors name the flag
-    if args.ref is None and (args.align or args.sync or args.max_diff is not None):
-        msg = "--align, --sync and --max-diff align each FILE to --ref REF; give that too"
+    if args.ref is None and (
+        args.align or args.sync or args.max_diff is not None or args.spatial_pairs
+    ):
+        msg = (
+            "--align, --sync, --max-diff and --spatial-pairs align each FILE to --ref REF; "
+            "give that too"
+        )
         raise FormatError(msg)
     if args.label and args.plot is None:
         msg = "--label names the files in --plot's legend; give --plot FILE too"

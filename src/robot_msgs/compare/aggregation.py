@@ -137,32 +137,61 @@ class SettingsTally:
         Raises
         ------
         SettingsMismatchError
-            Naming the first differing setting and the values seen, unless ``force``.
+            Naming every differing setting and the values seen, unless ``force``.
         """
         records = [({"metric": c.metric, **c.record()}, where) for c, where in self._ways.values()]
         if not records:
             return {}
         first = records[0][0]
         shared: dict[str, Value] = {}
+        differing: list[str] = []
         for key in dict.fromkeys(k for record, _ in records for k in record):
             seen = dict.fromkeys(repr(record.get(key)) for record, _ in records)
             if len(seen) == 1:
                 shared[key] = first.get(key)
                 continue
-            if not force:
-                examples = {repr(record.get(key)): where for record, where in reversed(records)}
-                shown = "; ".join(
-                    f"{_said(v, key, records)} in {examples[v]}" for v in list(seen)[:3]
-                )
-                msg = (
-                    f"Refusing to mix results made with different settings of `{key}=` "
-                    f"({shown}); evaluate them with the same settings, or rank them "
-                    "anyway with `force=True` (the ranking then says so)"
-                )
-                raise SettingsMismatchError(msg)
+            differing.append(key)
             shared[key] = _MIXED
+        if differing and not force:
+            msg = (
+                f"Refusing to mix results made with different settings of "
+                f"{_differences(differing, records)}; evaluate them with the same settings, "
+                "or rank them anyway with `force=True` (the ranking then says so)"
+            )
+            raise SettingsMismatchError(msg)
         shared.pop("metric", None)
         return shared
+
+
+def _differences(keys: list[str], records: list[tuple[dict[str, Value], str]]) -> str:
+    """Name every differing setting with its values and where each was first seen.
+
+    Settings whose values split the results the same way are said together, their
+    values side by side (``of `a=` and `b=` (`a=1`, `b=2` in x; `a=3`, `b=4` in y)``):
+    an evaluation made otherwise usually differs in several settings at once, and evo's
+    zips lack the same ones. At most three values of each are shown.
+    """
+    groups: dict[tuple[tuple[int, ...], tuple[bool, ...]], list[str]] = {}
+    for key in keys:
+        values = [repr(record.get(key)) for record, _ in records]
+        seen = list(dict.fromkeys(values))
+        unrecorded = tuple(_said(v, key, records) == "not recorded" for v in seen)
+        groups.setdefault((tuple(seen.index(v) for v in values), unrecorded), []).append(key)
+    said = []
+    for (split, _), group in groups.items():
+        kinds = []
+        for kind in list(dict.fromkeys(split))[:3]:
+            record, where = records[split.index(kind)]
+            shown = [_said(repr(record.get(key)), key, records) for key in group]
+            kinds.append(f"{', '.join(dict.fromkeys(shown))} in {where}")
+        said.append(f"{_listed([f'`{key}=`' for key in group])} ({'; '.join(kinds)})")
+    return _listed(said, joint="of ")
+
+
+def _listed(words: list[str], *, joint: str = "") -> str:
+    """Join ``words`` as ``a``, ``a and b``, ``a, b and c``; ``joint`` starts all but the first."""
+    words = [words[0], *(joint + w for w in words[1:])]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _said(shown: str, key: str, records: list[tuple[dict[str, Value], str]]) -> str:
@@ -196,7 +225,7 @@ def check_same_settings(
     Raises
     ------
     SettingsMismatchError
-        Naming the first differing setting and the values seen, unless ``force``.
+        Naming every differing setting and the values seen, unless ``force``.
 
     Examples
     --------

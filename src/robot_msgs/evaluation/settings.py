@@ -31,6 +31,7 @@ these poses, got int 10 - at `EvaluationSettings.n_align`
 from __future__ import annotations
 
 import math
+import re
 import typing
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
 
@@ -67,6 +68,7 @@ __all__ = [
     "PairSettings",
     "Rpe",
     "decode_options",
+    "key_error",
 ]
 
 M = TypeVar("M", bound=Msg)
@@ -358,12 +360,16 @@ class EvaluationSettings(Msg):
             expected = f"sync 'spatial' (the distance of a spatial match; sync is {self.sync!r})"
             raise self._fail(field="max_distance_m", expected=expected, got=self.max_distance_m)
         if self.spatial_pairs != "path" and self.sync != "spatial":
-            expected = f"sync 'spatial' (the pairs of a spatial match; sync is {self.sync!r})"
+            expected = (
+                "`sync='spatial'` (it chooses the pairs of a spatial match; "
+                f"`sync={self.sync!r}` matches in time)"
+            )
             raise self._fail(field="spatial_pairs", expected=expected, got=self.spatial_pairs)
         if self.spatial_pairs == "first" and self.transform_right_auto:
             expected = (
-                "spatial_pairs 'path' to estimate transform_right (the motions between pairs "
-                "need pairs that run forward; 'first' keeps pairs that run backwards)"
+                "`spatial_pairs='path'` to estimate the right transform "
+                "(`transform_right_auto=True`): the motions between pairs need pairs that run "
+                "forward; `spatial_pairs='first'` keeps pairs that run backwards"
             )
             raise self._fail(field="spatial_pairs", expected=expected, got=self.spatial_pairs)
         if self.transform_right_auto and self.transform_right is not None:
@@ -833,7 +839,38 @@ spatial_pairs, sync, t_end_s, t_start_s, transform_left, transform_right, transf
     try:
         return cls(**values) if base is None else base.replace(**values)
     except ValidationError as err:
-        key = err.field.rsplit(".", 1)[-1] if err.field else ""
-        detail = f"`{key}`: {err.reason}" if key else str(err)
-        msg = f"{where}: {detail}"
-        raise FormatError(msg) from err
+        raise key_error(err, where) from err
+
+
+def key_error(err: ValidationError, where: str) -> FormatError:
+    """Say a settings error as one about a manifest's key, in the manifest's spelling.
+
+    The error names the field's key (`` `spatial_pairs` ``) and says the settings it
+    names as TOML keys (`` `spatial_pairs = 'path'` ``), not as a call's arguments
+    (`` `spatial_pairs='path'` ``, which the command line says as its flag).
+
+    Examples
+    --------
+    >>> err = ValidationError("x", field="EvaluationSettings.max_gap_s",
+    ...                       reason="expected `sync='interpolate'` (`offset_auto=True`: no)")
+    >>> str(key_error(err, "m.toml [settings]"))
+    "m.toml [settings]: `max_gap_s`: expected `sync = 'interpolate'` (`offset_auto = true`: no)"
+    """
+    key = err.field.rsplit(".", 1)[-1] if err.field else ""
+    detail = f"`{key}`: {_NAMED.sub(_as_key, err.reason)}" if key else str(err)
+    return FormatError(f"{where}: {detail}")
+
+
+#: A field a library message names as a call would give it: `align='origin'`, `t_end_s=`.
+_NAMED = re.compile(r"`(\w+)=([^`]*)`")
+
+
+def _as_key(match: re.Match[str]) -> str:
+    """Write `` `key='v'` `` as TOML, `` `key = 'v'` ``; `` `key=` `` (any value): `` `key` ``."""
+    key, value = match.group(1), match.group(2)
+    if not value:
+        return f"`{key}`"
+    toml = {"True": "true", "False": "false"}.get(value, value)
+    if value == "None":
+        return f"no `{key}`"
+    return f"`{key} = {toml}`"

@@ -348,17 +348,18 @@ def check_forward_pairs(settings: EvaluationSettings, what: str) -> None:
     >>> check_forward_pairs(EvaluationSettings(sync="spatial", spatial_pairs="first"), "RPE")
     Traceback (most recent call last):
     ...
-    robot_msgs.errors.ValidationError: expected spatial_pairs 'path' for RPE (it compares the \
-motion between pairs, which needs pairs that run forward on both sides; 'first', trajectopy's \
-rule, keeps pairs that run backwards: APE only), got 'first' - at \
-`EvaluationSettings.spatial_pairs`
+    robot_msgs.errors.ValidationError: expected `spatial_pairs='path'` for RPE (it compares \
+the motion between pairs, which needs pairs that run forward on both sides; \
+`spatial_pairs='first'`, trajectopy's rule, keeps pairs that run backwards: APE only), got \
+'first' - at `EvaluationSettings.spatial_pairs`
     """
     if settings.sync != "spatial" or settings.spatial_pairs == "path":
         return
     reason = (
-        f"expected spatial_pairs 'path' for {what} (it compares the motion between pairs, "
-        "which needs pairs that run forward on both sides; 'first', trajectopy's rule, "
-        f"keeps pairs that run backwards: APE only), got {settings.spatial_pairs!r}"
+        f"expected `spatial_pairs='path'` for {what} (it compares the motion between pairs, "
+        "which needs pairs that run forward on both sides; `spatial_pairs='first'`, "
+        f"trajectopy's rule, keeps pairs that run backwards: APE only), got "
+        f"{settings.spatial_pairs!r}"
     )
     msg = f"{reason} - at `EvaluationSettings.spatial_pairs`"
     raise ValidationError(msg, field="EvaluationSettings.spatial_pairs", reason=reason)

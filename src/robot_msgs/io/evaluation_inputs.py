@@ -222,8 +222,7 @@ def unknown_covariances(
     given : InputFile
         The estimate, as it was read.
     needed_by : str
-        What needs the covariances, as the message names it (``"NEES (ape:nees) of run
-        orb/MH_01/1"``).
+        What needs the covariances, as the message names it (``"NEES (ape:nees)"``).
     strict, repeated_stamps
         As the estimate was read (:func:`read_inputs`).
 

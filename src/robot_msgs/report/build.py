@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs._version import __version__
 from robot_msgs.compare.report import Report
+from robot_msgs.errors import ValidationError
 from robot_msgs.report.groups import summarise_groups
 from robot_msgs.runs.evaluate import RunEvaluation, evaluate_run
 from robot_msgs.runs.load import load_run
@@ -58,6 +59,8 @@ def build_report(
     ------
     FormatError
         A run's file cannot be read (file, line and field named).
+    ValidationError
+        A run's data refused by a metric (NEES without covariances), the run named.
     SettingsMismatchError
         Comparisons with differing settings, unless ``force``.
     """
@@ -65,7 +68,12 @@ def build_report(
     cache: TrajectoryCache = {}
     evaluations: dict[str, RunEvaluation] = {}
     for spec in manifest.runs:
-        evaluations[spec.name] = evaluate_run(load_run(spec, cache=cache), settings)
+        inputs = load_run(spec, cache=cache)
+        try:
+            evaluations[spec.name] = evaluate_run(inputs, settings)
+        except ValidationError as err:  # a refusal of this run's data: say which run
+            msg = f"run {spec.name}: {err}"
+            raise ValidationError(msg, field=err.field, reason=err.reason) from err
         if progress is not None:
             progress(spec.name, not evaluations[spec.name].report.success)
     reports = [e.report for e in evaluations.values()]

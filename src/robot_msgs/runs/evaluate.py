@@ -197,7 +197,7 @@ def _group(
 ) -> dict[str, EvaluationResult]:
     """Evaluate the metrics that share ``settings``; note what cannot be computed.
 
-    An APE metric refused is the run's error; a NEES one names the run and its estimate
+    An APE metric refused is the run's error; a NEES one names the run's estimate
     (:func:`_nees_refused`).
     """
     names = [m.name for m in metrics]
@@ -235,18 +235,19 @@ def _group(
 def _nees_refused(
     err: ValidationError, run: RunInputs, estimate: PoseTrajectory, metric: str
 ) -> ValidationError:
-    """Return a NEES metric's refusal naming the run and its estimate's file (and topic).
+    """Return a NEES metric's refusal naming the run's estimate file (and topic).
 
     Covariances all zero on the estimate's bag topic are said as ``robot-msgs ape`` says
     them (:func:`robot_msgs.io.evaluation_inputs.unknown_covariances`: that file and
-    topic, and ``metric`` of this run needs them); any other refusal (a type without
-    covariances, a singular one) is ``err`` after the run and the estimate's file.
+    topic, and that ``metric`` needs them); any other refusal (a type without
+    covariances, a singular one) is ``err`` after the estimate's file. The run is named
+    by the caller, once: ``report`` before the message, ``bench`` as the row's label.
     """
     from robot_msgs.io.evaluation_inputs import InputFile, unknown_covariances  # noqa: PLC0415
 
     spec = run.spec
     if not spec.estimate:  # built in Python without a file
-        return ValidationError(f"run {spec.name}: {err}")
+        return ValidationError(str(err), field=err.field, reason=err.reason)
     if estimate.covariance_6x6 is None:
         given = InputFile(
             path=spec.estimate,
@@ -254,11 +255,11 @@ def _nees_refused(
             topic=spec.estimate_topic,
             times_path=spec.estimate_times,
         )
-        said = unknown_covariances(given, f"NEES ({metric}) of run {spec.name}")
+        said = unknown_covariances(given, f"NEES ({metric})")
         if said is not None:
             return ValidationError(said)
     where = spec.estimate + (f" {spec.estimate_topic}" if spec.estimate_topic else "")
-    return ValidationError(f"run {spec.name}: {where}: {err}")
+    return ValidationError(f"{where}: {err}")
 
 
 def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEvaluation:

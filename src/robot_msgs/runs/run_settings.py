@@ -40,7 +40,12 @@ from msgspec import Meta
 from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.evaluation.relations import APE_RELATIONS, RPE_RELATIONS, check_relation
-from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings, decode_options
+from robot_msgs.evaluation.settings import (
+    EvaluationSettings,
+    PairSettings,
+    decode_options,
+    key_error,
+)
 from robot_msgs.evaluation.spatial import check_forward_pairs
 from robot_msgs.flags import Flag
 from robot_msgs.msg import Msg, field_specs, message
@@ -275,8 +280,12 @@ class RunSettings(Msg):
             if k in table
         }
         shared = decode_options(EvaluationSettings, table, where=where, base=RUN_DEFAULTS)
-        if evaluation:
-            shared = shared.replace(**evaluation)
+        try:
+            shared = shared.replace(**evaluation) if evaluation else shared
+        except ValidationError as err:  # a flag's value, or the table's that it contradicts
+            if err.field.rsplit(".", 1)[-1] in (evaluation or {}):
+                raise
+            raise key_error(err, where) from err
         if entries is not None and metrics is not None:
             msg = (
                 f"{where}: the metrics are given twice, by [[settings.evaluate]] and by the "
@@ -290,9 +299,9 @@ class RunSettings(Msg):
         try:
             settings = cls(evaluation=shared, metrics=chosen, **own)
         except ValidationError as err:
-            key = err.field.rsplit(".", 1)[-1]
-            msg = f"{where}: `{key}`: {err.reason}"
-            raise FormatError(msg) from err
+            if evaluation and err.field.rsplit(".", 1)[-1] in evaluation:
+                raise  # a flag's value: the command line names the flag
+            raise key_error(err, where) from err
         return settings.replace(**judge) if judge else settings
 
 
@@ -302,9 +311,7 @@ def _override(
     try:
         return base.replace(**values)
     except ValidationError as err:
-        key = err.field.rsplit(".", 1)[-1]
-        msg = f"{where}: `{key}`: {err.reason}"
-        raise FormatError(msg) from err
+        raise key_error(err, where) from err
 
 
 def _metrics(entries: object, shared: EvaluationSettings, where: str) -> tuple[MetricSpec, ...]:
@@ -352,7 +359,5 @@ def _metrics(entries: object, shared: EvaluationSettings, where: str) -> tuple[M
                 )
             )
         except ValidationError as err:
-            key = err.field.rsplit(".", 1)[-1]
-            msg = f"{at}: `{key}`: {err.reason}"
-            raise FormatError(msg) from err
+            raise key_error(err, at) from err
     return tuple(out)
