@@ -21,6 +21,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.spatial.transform import Rotation
 
+import robot_msgs.evaluation.alignment as alignment_module
 from robot_msgs.compare import Alignment
 from robot_msgs.errors import AlignmentError, ValidationError
 from robot_msgs.evaluation import EvaluationSettings, align, umeyama
@@ -165,6 +166,27 @@ def test_se3_rotation_matches_scipy_kabsch_including_a_reflected_target() -> Non
         assert np.linalg.det(R) == pytest.approx(1.0)
         np.testing.assert_allclose(t, target.mean(0) - R @ NOISY_EST.mean(0), atol=1e-12)
         assert s == 1.0
+
+
+@pytest.mark.parametrize("rows", [1, 7, 60, 1 << 16])
+def test_sums_taken_in_blocks_of_rows_give_umeyamas_fit(
+    rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The textbook sums in one pass (means, centred arrays, Σ (y - μy)(x - μx)ᵀ, eqs.
+    # 34-43) against the blocked ones, far from the origin as UTM positions are.
+    monkeypatch.setattr(alignment_module, "_ROWS", rows)
+    x, y = NOISY_EST + 4e5, NOISY_REF + 4e5
+    xc, yc = x - x.mean(0), y - y.mean(0)
+    u, d, vt = np.linalg.svd(yc.T @ xc / len(x))
+    sign = np.diag([1.0, 1.0, np.sign(np.linalg.det(u) * np.linalg.det(vt))])
+    want_r = u @ sign @ vt
+    want_s = float(np.trace(np.diag(d) @ sign) / (np.sum(xc * xc) / len(x)))
+    R, t, s = umeyama(x, y, with_scale=True)
+    np.testing.assert_allclose(R, want_r, atol=1e-12)
+    assert s == pytest.approx(want_s, rel=1e-12)
+    np.testing.assert_allclose(t, y.mean(0) - want_s * want_r @ x.mean(0), atol=1e-7)
+    with pytest.raises(AlignmentError, match="same point"):
+        umeyama(np.tile(x[:1], (60, 1)), y, with_scale=False)
 
 
 def test_sim3_and_scale_use_the_least_squares_scale_of_the_best_rotation() -> None:

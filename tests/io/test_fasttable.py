@@ -356,3 +356,45 @@ def test_parse_table_reads_text_utf8_cannot_encode() -> None:
     """A lone surrogate in a comment: no fast path for it, the general path reads the rows."""
     table = parse_table("# \ud800\n1 2\n", source="s", columns=("a", "b"))
     assert table.values.tolist() == [[1.0, 2.0]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.floats(-1e9, 1e9, allow_nan=False), min_size=2, max_size=2),
+        min_size=1,
+        max_size=20,
+    ),
+    st.binary(min_size=1, max_size=30),
+)
+def test_a_buffer_and_its_length_parse_as_the_bytes_they_hold(
+    rows: list[list[float]], after: bytes
+) -> None:
+    # A reused read buffer: the text, then bytes of the next piece (any bytes, digits
+    # included); the parser writes its NUL past the text and reads nothing beyond it.
+    fasttable = table_module._fasttable
+    assert fasttable is not None
+    text = "".join(f"{a!r} {b!r}\n" for a, b in rows).encode()[:-1]  # last line unended
+    buffer = bytearray(text + after)
+    n = fasttable.count_lines(text)
+    whole = ((np.empty((n, 2)),), np.empty(n, dtype=np.int64))
+    piece = ((np.empty((n, 2)),), np.empty(n, dtype=np.int64))
+    expected = fasttable.parse(text, False, False, *whole)
+    assert fasttable.parse(buffer, False, False, *piece, len(text)) == expected == len(rows)
+    assert _bits(piece[0][0]) == _bits(whole[0][0])
+    assert piece[1].tolist() == whole[1].tolist()
+    assert buffer[len(text)] == 0
+    assert buffer[len(text) + 1 :] == after[1:]
+
+
+def test_a_buffer_needs_a_byte_past_its_text_and_bytes_need_no_length() -> None:
+    fasttable = table_module._fasttable
+    assert fasttable is not None
+    parts, lines = (np.empty((2, 2)),), np.empty(2, dtype=np.int64)
+    with pytest.raises(ValueError, match="a byte past the text"):
+        fasttable.parse(bytearray(b"1 2\n"), False, False, parts, lines, 4)
+    with pytest.raises(TypeError, match="expected bytes"):
+        fasttable.parse(bytearray(b"1 2\n"), False, False, parts, lines)
+    with pytest.raises(BufferError, match="writable"):
+        fasttable.parse(b"1 2\n", False, False, parts, lines, 3)
+    assert fasttable.parse(bytearray(b"1 2\n3 4"), False, False, parts, lines, 3) == 1

@@ -120,7 +120,8 @@ def _check_points(name: str, values: Float64Array) -> Float64Array:
     if arr.ndim != 2 or arr.shape[1] != 3 or arr.shape[0] == 0:
         msg = f"Expected `{name}` of shape (N, 3) with N >= 1, got shape {arr.shape}"
         raise ValidationError(msg)
-    if not np.isfinite(arr).all():
+    # A finite sum proves every value finite without an (N, 3) mask.
+    if not np.isfinite(arr.sum()) and not np.isfinite(arr).all():
         row = int(np.flatnonzero(~np.isfinite(arr).all(axis=1))[0])
         msg = f"Expected finite `{name}`, got {arr[row]} at row {row}"
         raise ValidationError(msg)
@@ -129,9 +130,52 @@ def _check_points(name: str, values: Float64Array) -> Float64Array:
 
 def _spread_is_zero(centred: Float64Array, points: Float64Array) -> bool:
     """Whether the points are one point up to rounding of their coordinates."""
-    spread = math.sqrt(float(np.vdot(centred, centred)) / centred.shape[0])
+    return _static(float(np.vdot(centred, centred)), centred.shape[0], points)
+
+
+def _static(sum_squares: float, n: int, points: Float64Array) -> bool:
+    """:func:`_spread_is_zero` from the sum of the squared centred coordinates."""
+    spread = math.sqrt(sum_squares / n)
     magnitude = max(-float(points.min()), float(points.max()))
     return spread <= STATIC_TOL * magnitude
+
+
+#: Rows centred at once by :func:`_moments`: two (rows, 3) buffers of 1.5 MB, reused.
+_ROWS = 1 << 16
+
+
+def _moments(
+    x: Float64Array, y: Float64Array
+) -> tuple[Float64Array, Float64Array, float, float, Float64Array]:
+    """Means, sums of squared centred coordinates and ``Σ (y - μy)(x - μx)ᵀ`` of ``(N, 3)`` rows.
+
+    WHY in blocks, by BLAS: ``x.mean(axis=0)`` is a strided loop (12.7 ms at 10^6 rows
+    against 0.7 ms for ``ones @ x``), and centring whole arrays makes two new (N, 3)
+    arrays (48 MB at 10^6 rows, 39-125 ms of page faults on first touch in a fresh
+    process). Block by block, the centred rows go into two small reused buffers; the
+    sums differ from the one-pass ones by rounding only.
+    """
+    n = x.shape[0]
+    rows = min(n, _ROWS)
+    ones = np.ones(rows)
+    sum_x, sum_y = np.zeros(3), np.zeros(3)
+    for start in range(0, n, rows):
+        stop = min(start + rows, n)
+        sum_x += ones[: stop - start] @ x[start:stop]
+        sum_y += ones[: stop - start] @ y[start:stop]
+    mean_x, mean_y = sum_x / n, sum_y / n
+    xc, yc = np.empty((rows, 3)), np.empty((rows, 3))
+    sxx = syy = 0.0
+    cov = np.zeros((3, 3))
+    for start in range(0, n, rows):
+        m = min(start + rows, n) - start
+        bx, by = xc[:m], yc[:m]
+        np.subtract(x[start : start + m], mean_x, out=bx)
+        np.subtract(y[start : start + m], mean_y, out=by)
+        sxx += float(np.vdot(bx, bx))
+        syy += float(np.vdot(by, by))
+        cov += by.T @ bx
+    return mean_x, mean_y, sxx, syy, cov
 
 
 def _umeyama(
@@ -139,19 +183,17 @@ def _umeyama(
 ) -> tuple[Float64Array, Float64Array, float, Float64Array]:
     """Umeyama's fit without the collinearity check; also returns the singular values."""
     n = x.shape[0]
-    mean_x, mean_y = x.mean(axis=0), y.mean(axis=0)
-    xc, yc = x - mean_x, y - mean_y
-    for side, centred, points in (("estimate", xc, x), ("reference", yc, y)):
-        if _spread_is_zero(centred, points):
+    mean_x, mean_y, sxx, syy, cov = _moments(x, y)
+    for side, sum_squares, points in (("estimate", sxx, x), ("reference", syy, y)):
+        if _static(sum_squares, n, points):
             msg = (
                 f"Cannot fit an alignment: the {side} positions used for the fit are all the "
                 f"same point ({n} poses, static), so no rotation or scale can be fitted; "
                 f"{_ALTERNATIVES}"
             )
             raise AlignmentError(msg)
-    # BLAS (dot and a 3 x N by N x 3 product): about 20x and 2x the einsum loops at 10^6
-    sigma2 = float(np.vdot(xc, xc)) / n
-    cov = (yc.T @ xc) / n
+    sigma2 = sxx / n
+    cov /= n
     u, d, vt = np.linalg.svd(cov)
     sign = np.ones(3)
     if np.linalg.det(u) * np.linalg.det(vt) < 0.0:

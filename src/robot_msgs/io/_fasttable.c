@@ -458,9 +458,12 @@ parse_rows(const unsigned char *p, const unsigned char *end, const Columns *colu
 }
 
 /*
- * parse(data, extra_columns, header, parts, lines) -> int
+ * parse(data, extra_columns, header, parts, lines[, length]) -> int
  *
- * data: bytes, the whole file. parts: a tuple of writable C-contiguous float64 arrays
+ * data: bytes, the whole file; or, with length, a writable buffer (a bytearray that a
+ * piece of a file was read into) of more than length bytes whose first length bytes are
+ * the text: a NUL is written at data[length] as the loops' sentinel, so a reused buffer
+ * is parsed with no copy (the bytes after the piece must no longer be needed). parts: a tuple of writable C-contiguous float64 arrays
  * of shape (capacity,) or (capacity, width) that together take the columns read, in
  * order (TUM: t | x y z | qx qy qz qw). lines: a writable int64 array of shape
  * (capacity,). capacity: count_lines(data) is enough. Returns the number of rows
@@ -471,15 +474,42 @@ static PyObject *
 fasttable_parse(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *data, *parts;
-    Py_buffer views[MAX_COLUMNS], lines = {0};
-    Py_ssize_t nparts = 0, got = 0, capacity, rows, i, j;
+    Py_buffer views[MAX_COLUMNS], lines = {0}, text = {0};
+    Py_ssize_t nparts = 0, got = 0, capacity, rows, i, j, length = -1;
     int extra_columns, header;
     Columns columns = {0};
     PyObject *result = NULL;
+    const unsigned char *p;
+    Py_ssize_t size;
 
-    if (!PyArg_ParseTuple(args, "SppO!w*", &data, &extra_columns, &header, &PyTuple_Type,
-                          &parts, &lines)) {
+    if (!PyArg_ParseTuple(args, "OppO!w*|n", &data, &extra_columns, &header, &PyTuple_Type,
+                          &parts, &lines, &length)) {
         return NULL;
+    }
+    if (length < 0) {
+        /* A bytes object ends with a NUL byte past its length: the loops' sentinel. */
+        if (!PyBytes_Check(data)) {
+            PyErr_SetString(PyExc_TypeError, "data: expected bytes (or a buffer and its length)");
+            PyBuffer_Release(&lines);
+            return NULL;
+        }
+        p = (const unsigned char *)PyBytes_AS_STRING(data);
+        size = PyBytes_GET_SIZE(data);
+    }
+    else {
+        if (PyObject_GetBuffer(data, &text, PyBUF_WRITABLE) < 0) {
+            PyBuffer_Release(&lines);
+            return NULL;
+        }
+        if (length >= text.len) {
+            PyErr_SetString(PyExc_ValueError, "length: the buffer needs a byte past the text");
+            PyBuffer_Release(&text);
+            PyBuffer_Release(&lines);
+            return NULL;
+        }
+        ((unsigned char *)text.buf)[length] = 0;
+        p = (const unsigned char *)text.buf;
+        size = length;
     }
     capacity = lines.len / (Py_ssize_t)sizeof(int64_t);
     nparts = PyTuple_GET_SIZE(parts);
@@ -519,17 +549,13 @@ fasttable_parse(PyObject *Py_UNUSED(module), PyObject *args)
         PyErr_SetString(PyExc_ValueError, "parts: no columns");
         goto done;
     }
-    {
-        /* A bytes object ends with a NUL byte past its length: the loops' sentinel. */
-        /* data is immutable and the buffers are held by their views: the parse needs
-           no Python object, so other threads (the other input's parse) run meanwhile. */
-        const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(data);
-        Py_ssize_t size = PyBytes_GET_SIZE(data);
-        Py_BEGIN_ALLOW_THREADS
-        rows = parse_rows(p, p + size, &columns, extra_columns, header,
-                          (int64_t *)lines.buf, capacity);
-        Py_END_ALLOW_THREADS
-    }
+    /* data is immutable (bytes) or held by its view (a bytearray cannot be resized while
+       exported), as are the arrays: the parse needs no Python object, so other threads
+       (the other piece's parse) run meanwhile. */
+    Py_BEGIN_ALLOW_THREADS
+    rows = parse_rows(p, p + size, &columns, extra_columns, header, (int64_t *)lines.buf,
+                      capacity);
+    Py_END_ALLOW_THREADS
     if (rows == -2) {
         PyErr_SetString(PyExc_ValueError, "buffers too small for the rows");
         goto done;
@@ -540,6 +566,9 @@ done:
         PyBuffer_Release(&views[i]);
     }
     PyBuffer_Release(&lines);
+    if (text.obj != NULL) {
+        PyBuffer_Release(&text);
+    }
     return result;
 }
 
@@ -572,8 +601,8 @@ fasttable_count_lines(PyObject *Py_UNUSED(module), PyObject *arg)
 
 static PyMethodDef fasttable_methods[] = {
     {"parse", fasttable_parse, METH_VARARGS,
-     "parse(data, extra_columns, header, parts, lines) -> rows, or -1 when the input is "
-     "not one the fast path takes."},
+     "parse(data, extra_columns, header, parts, lines[, length]) -> rows, or -1 when the "
+     "input is not one the fast path takes."},
     {"count_lines", fasttable_count_lines, METH_O,
      "count_lines(data) -> data.count(b'\\n') + 1."},
     {NULL, NULL, 0, NULL},

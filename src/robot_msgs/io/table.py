@@ -561,9 +561,10 @@ def _read_in_chunks(
                 return None
             pieces = file_chunks(handle, _CHUNK_BYTES)
             first = next(pieces)
-            if text_problem(first, source=source) is not None:
+            if text_problem(bytes(first.view()), source=source) is not None:
                 return None
-            rows_hint = int(compiled.count_lines(first) * (info.st_size / len(first)) * 1.01)
+            rows = compiled.count_lines(first.view())
+            rows_hint = int(rows * (info.st_size / first.length) * 1.01)
             parsed = parse_chunks(
                 itertools.chain([first], pieces), compiled, widths=widths,
                 extra_columns=extra_columns, header=header, rows_hint=rows_hint,
