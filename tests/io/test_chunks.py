@@ -81,7 +81,12 @@ def test_a_table_read_in_pieces_is_the_table_read_whole(
     assert _read(path, chunk_bytes, header=header) == whole
 
 
-def test_pieces_cut_at_line_ends_and_keep_every_byte() -> None:
+@pytest.mark.parametrize("slack", [0, 3, 1 << 16])
+def test_pieces_cut_at_line_ends_and_keep_every_byte(
+    slack: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With no slack every carried line end grows the buffer; with a little, some do.
+    monkeypatch.setattr(chunks_module, "_SLACK", slack)
     data = b"1 2\n33 44\n\n555 666\n7"
     for size in range(1, len(data) + 2):
         # A piece lives in a reused buffer until the one two after it: copied at once.

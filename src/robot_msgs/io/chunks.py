@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 __all__ = ["CompiledTable", "Piece", "allocate_parts", "file_chunks", "parse_chunks"]
 
+#: Bytes a reused read buffer keeps beyond a piece: the longest line carried without growing.
+_SLACK = 1 << 16
+
 #: Cores this process may use: one parses pieces alone, in this thread.
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
@@ -106,7 +109,9 @@ def file_chunks(handle: BufferedIOBase, size: int) -> Iterator[Piece]:
     >>> [bytes(piece.view()) for piece in file_chunks(io.BytesIO(b"1 2\n3 4\n5 6"), 5)]
     [b'1 2\n', b'3 4\n', b'5 6']
     """
-    buffers = [bytearray(size + 1), bytearray(size + 1)]
+    # Room for a carried line end (less than a line) past a full read, and the sentinel:
+    # a buffer grows (a copy) only for a line longer than the slack.
+    buffers = [bytearray(size + _SLACK + 1), bytearray(size + _SLACK + 1)]
     carry = b""  # the bytes after the last line end of the previous read
     turn = 0
     while True:
