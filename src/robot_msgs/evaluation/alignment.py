@@ -140,8 +140,12 @@ def _static(sum_squares: float, n: int, points: Float64Array) -> bool:
     return spread <= STATIC_TOL * magnitude
 
 
-#: Rows centred at once by :func:`_moments`: two (rows, 3) buffers of 1.5 MB, reused.
-_ROWS = 1 << 16
+#: Rows centred at once by :func:`_moments`: two (rows, 3) buffers of 48 KB, reused. Small
+#: enough that OpenBLAS runs every call on one thread (it threads a dot of more than 10^4
+#: values, a matrix-vector product of more than 9216): with two threads, blocks of 65536
+#: rows took 43-264 ms at 10^6 rows on a loaded 2-core machine, against 24-27 ms here
+#: (and 22-42 ms with OPENBLAS_NUM_THREADS=1 at any block size).
+_ROWS = 2048
 
 
 def _moments(
