@@ -64,6 +64,7 @@ HEAVY_FOR_HELP = (
     "robot_msgs.evaluation.read_settings",
     "robot_msgs.evaluation.relations",
     "robot_msgs.cli._evaluation_output",
+    "dataclasses",  # with inspect, ast, dis: robot_msgs.limits is a NamedTuple for this
     "robot_msgs.io.detect",
     "robot_msgs.io.table",
     "robot_msgs.io.tum",
