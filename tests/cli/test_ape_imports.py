@@ -65,6 +65,7 @@ HEAVY_FOR_HELP = (
     "robot_msgs.evaluation.relations",
     "robot_msgs.cli._evaluation_output",
     "dataclasses",  # with inspect, ast, dis: robot_msgs.limits is a NamedTuple for this
+    "traceback",  # only for a bug (cli/_boundary.py)
     "robot_msgs.io.detect",
     "robot_msgs.io.table",
     "robot_msgs.io.tum",
