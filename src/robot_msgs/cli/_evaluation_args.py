@@ -16,7 +16,6 @@ command (:func:`robot_msgs.cli.main`).
 from __future__ import annotations
 
 import argparse
-import ast
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -418,6 +417,8 @@ def flags_in_text(text: str) -> str:
         if not value:  # the setting, any value: a word's field is the flag with its word
             row = declared_flags().get(name)
             return flag_text(name, value=True) if row and row.word else flag_of(name)
+        import ast  # noqa: PLC0415 - only for a message that names a value
+
         try:
             given = ast.literal_eval(value)
         except (ValueError, SyntaxError):
