@@ -103,10 +103,11 @@ def test_help_imports_no_reader_no_result_and_no_heavy_library(
 
 
 @pytest.mark.parametrize("align", ["none", "se3"])
-def test_ape_imports_no_heavy_library(tmp_path: Path, align: str) -> None:
-    # Plain paths (an example: path would import importlib.resources to find them).
-    ref = str(example_path("fr1_xyz/groundtruth.tum"))
-    est = str(example_path("fr1_xyz/rgbdslam.tum"))
+@pytest.mark.parametrize("paths", ["plain", "example:"])
+def test_ape_imports_no_heavy_library(tmp_path: Path, align: str, paths: str) -> None:
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    if paths == "plain":
+        ref, est = str(example_path(ref)), str(example_path(est))
     modules = _imported(tmp_path, "ape", ref, est, "--align", align)
     assert "robot_msgs.evaluation.entry" in modules  # it did evaluate
     assert _heavy(modules, HEAVY) == []
