@@ -41,8 +41,7 @@ import contextlib
 import os
 import re
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -78,9 +77,13 @@ _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 _SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class InputLimits:
-    """The bounds on untrusted input (the module's table); every field is a count > 0."""
+class InputLimits(NamedTuple):
+    """The bounds on untrusted input (the module's table); every field is a count > 0.
+
+    A named tuple, not a dataclass: every command imports this module to parse its flags,
+    and ``dataclasses`` imports ``inspect`` (with ``ast``, ``dis``, ``tokenize``: ~8 ms a
+    start for ``--help``, which loads no NumPy).
+    """
 
     max_bytes: int = 1 << 30
     max_document: int = 16 << 20
@@ -132,7 +135,7 @@ def input_limits(
         if value < 1:
             msg = f"{name}: expected a count > 0, got {value}"
             raise ValueError(msg)
-    token = _LIMITS.set(replace(_LIMITS.get(), **changes))
+    token = _LIMITS.set(_LIMITS.get()._replace(**changes))
     try:
         yield _LIMITS.get()
     finally:

@@ -38,7 +38,6 @@ import re
 import signal
 import sys
 import threading
-import traceback
 from typing import TYPE_CHECKING, Any, TextIO
 
 from robot_msgs.errors import RobotMsgsError
@@ -144,6 +143,7 @@ def _traceback_file(error: BaseException) -> str | None:
     """Write the traceback of ``error`` to a new file in the temporary folder; its path."""
     try:
         import tempfile  # noqa: PLC0415 - only for a bug: random, shutil on every command
+        import traceback  # noqa: PLC0415 - only for a bug: linecache, tokenize, textwrap
 
         fd, path = tempfile.mkstemp(prefix="robot-msgs-bug-", suffix=".txt")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -159,6 +159,8 @@ def _bug(error: BaseException, *, debug: bool) -> int:
 
     what = f"{type(error).__name__}: {error}"
     if debug:
+        import traceback  # noqa: PLC0415 - only for a bug
+
         traceback.print_exception(error, file=sys.stderr)
         say(f"ERROR: a bug in robot_msgs {__version__} ({what}); please report it")
         return EXIT_BUG

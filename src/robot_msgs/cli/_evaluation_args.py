@@ -3,7 +3,9 @@
 The settings flags are not written here: each is declared on its settings field
 (:class:`~robot_msgs.flags.Flag`, beside the field's type, choices, bounds and
 description), and :func:`add_settings_flags` builds the parser from those declarations,
-its help from their descriptions and the command's defaults. The flags are parsed with
+its help from their descriptions and the command's defaults. It reads them as the rows of
+the table generated from them (:mod:`robot_msgs.cli._settings_flags`), so a command's
+parser and ``--help`` import no settings class, no msgspec and no NumPy. The flags are parsed with
 no default; :func:`settings_from_args` puts the ones given on top of the command's
 defaults, so the settings are validated once, by the message. A library error names the
 field (``EvaluationSettings.max_diff_s``); :func:`reword` says it with the flag and the
@@ -14,15 +16,12 @@ command (:func:`robot_msgs.cli.main`).
 from __future__ import annotations
 
 import argparse
-import ast
-import functools
 import re
-import typing
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from robot_msgs.cli._settings_flags import FlagRow, declared_flags, flag_rows
 from robot_msgs.errors import TopicError, ValidationError
-from robot_msgs.flags import Flag, flags_of
 from robot_msgs.io import FORMATS, WRITE_FORMATS
 from robot_msgs.limits import dpi_flag
 
@@ -69,25 +68,6 @@ _ARGUMENT_FLAGS = {
 }
 
 
-@functools.cache
-def _declared() -> dict[str, tuple[Flag, Any]]:
-    """Every settings field's flag and annotation, by field name (one name, one flag)."""
-    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
-    from robot_msgs.evaluation.settings import (  # noqa: PLC0415
-        Ape,
-        Drift,
-        EvaluationSettings,
-        PairSettings,
-        Rpe,
-    )
-    from robot_msgs.runs.run_settings import RunSettings  # noqa: PLC0415
-
-    out: dict[str, tuple[Flag, Any]] = {}
-    for cls in (EvaluationSettings, PairSettings, Ape, Rpe, Drift, RunSettings, ReadSettings):
-        out.update(flags_of(cls))
-    return out
-
-
 def flag_of(name: str) -> str:
     """Return the command-line flag of a settings field or library argument, or ``""``.
 
@@ -96,8 +76,8 @@ def flag_of(name: str) -> str:
     >>> flag_of("max_diff_s"), flag_of("force"), flag_of("nothing")
     ('--max-diff', '--force', '')
     """
-    declared = _declared().get(name)
-    return declared[0].name if declared is not None else _ARGUMENT_FLAGS.get(name, "")
+    row = declared_flags().get(name)
+    return row.name if row is not None else _ARGUMENT_FLAGS.get(name, "")
 
 
 def _dest(flag: str) -> str:
@@ -113,15 +93,7 @@ def _numbers(text: str) -> tuple[float, ...]:
         raise argparse.ArgumentTypeError(msg) from None
 
 
-def _base(annotation: Any) -> tuple[Any, Any]:
-    """Return the type inside an ``Annotated`` field and its ``Meta`` (or ``None``)."""
-    import msgspec  # noqa: PLC0415 - msgspec is loaded with the messages
-
-    inner, *meta = typing.get_args(annotation)
-    return inner, next((m for m in meta if isinstance(m, msgspec.Meta)), None)
-
-
-def _shown(flag: Flag, value: Any) -> str:
+def _shown(flag: FlagRow, value: Any) -> str:
     """Write a value as the flag takes it (``one-to-one``, ``100,200``)."""
     if isinstance(value, tuple):
         return ("," if flag.commas else " ").join(_value_text(v) for v in value)
@@ -149,31 +121,33 @@ def _word_or_path(word: str) -> Any:
     return parse
 
 
-def _add_flag(group: Any, flag: Flag, annotation: Any, help_text: str, word: str) -> None:
+#: The type of a flag's value, by its row's kind.
+_SCALARS: dict[str, type] = {"float": float, "int": int, "str": str}
+
+
+def _add_flag(group: Any, flag: FlagRow, help_text: str, word: str) -> None:
     """Add one field's flag to ``group`` as its declaration says.
 
     ``word``: the flag is shared with a switch set by this word (``--offset auto``).
     """
-    inner, meta = _base(annotation)
     kwargs: dict[str, Any] = {"help": help_text, "dest": _dest(flag.name)}
     if flag.metavar:
         kwargs["metavar"] = flag.metavar
-    if inner is bool or flag.when_set is not None:
+    if flag.kind == "switch":
         kwargs |= {"action": "store_true", "default": None}
-    elif typing.get_origin(inner) is Literal:
-        choices = typing.get_args(inner)
+    elif flag.kind == "choice":
+        choices = flag.choices
         if flag.dashes:
             choices = tuple(dict.fromkeys(c.replace("_", "-") for c in choices))
         kwargs["choices"] = choices
-    elif flag.file:
+    elif flag.kind == "file":
         kwargs["type"] = _word_or_path(word) if word else Path
-    elif typing.get_origin(inner) is tuple:
-        if flag.commas:
-            kwargs["type"] = _numbers
-        else:
-            kwargs |= {"type": float, "nargs": meta.min_length if meta is not None else "+"}
+    elif flag.kind == "numbers":
+        kwargs["type"] = _numbers
+    elif flag.kind == "floats":
+        kwargs |= {"type": float, "nargs": flag.length or "+"}
     else:
-        kwargs["type"] = _word_or_number(word) if word else inner
+        kwargs["type"] = _word_or_number(word) if word else _SCALARS[flag.kind]
         if flag.several:
             kwargs["nargs"] = "+"
     group.add_argument(flag.name, **kwargs)
@@ -181,7 +155,7 @@ def _add_flag(group: Any, flag: Flag, annotation: Any, help_text: str, word: str
 
 def add_settings_flags(
     parser: argparse.ArgumentParser,
-    defaults: Sequence[Msg],
+    defaults: Sequence[Msg | str],
     *,
     only: Iterable[str] | None = None,
     note: str = "",
@@ -189,8 +163,10 @@ def add_settings_flags(
 ) -> None:
     """Add the flag of every field of ``defaults``' types that declares one; help from it.
 
-    ``defaults`` are the command's values (``EvaluationSettings()``, ``Ape()``...): each
-    flag's help is its field's description and the default shown is the command's.
+    ``defaults`` are the command's values (``EvaluationSettings()``, ``Ape()``...), or the
+    names of settings classes whose own defaults are the command's (``"Ape"``: no class
+    imported): each flag's help is its field's description and the default shown is the
+    command's.
     ``only`` keeps those fields; ``note`` is added to the help of the fields in ``noted``
     (a default that depends on another option or a manifest). A flag two fields share
     (``--offset SECONDS|auto``) is added once. Flags are grouped by their declared group.
@@ -200,15 +176,15 @@ def add_settings_flags(
     groups: dict[str, Any] = {}
     added: set[str] = set()
     for value in defaults:
-        declared = flags_of(type(value))
-        words = {f.name: f.word for f, _ in declared.values() if f.word}
-        for name, (flag, annotation) in declared.items():
+        rows = flag_rows(value if isinstance(value, str) else type(value).__name__)
+        words = {f.name: f.word for f in rows if f.word}
+        for flag in rows:
+            name = flag.field
             if (keep is not None and name not in keep) or flag.name in added:
                 continue
             added.add(flag.name)
-            meta = _base(annotation)[1]
-            text = (meta.description if meta is not None else None) or name.replace("_", " ")
-            default = getattr(value, name)
+            text = flag.description or name.replace("_", " ")
+            default = flag.default if isinstance(value, str) else getattr(value, name)
             if default is not None and default is not False and not flag.several:
                 text += f" (default {_shown(flag, default)}"
                 text += f"; {note})" if name in marked and note else ")"
@@ -218,7 +194,7 @@ def add_settings_flags(
                     parser.add_argument_group(flag.group) if flag.group else parser
                 )
             word = words.get(flag.name, "") if not flag.word else ""
-            _add_flag(group, flag, annotation, text.replace("%", "%%"), word)
+            _add_flag(group, flag, text.replace("%", "%%"), word)
 
 
 def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:
@@ -231,7 +207,8 @@ def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:
     given one (:func:`pair_list_from_args` makes one setting per value).
     """
     values: dict[str, Any] = {}
-    for name, (flag, _) in flags_of(cls).items():
+    for flag in flag_rows(cls.__name__):
+        name = flag.field
         given = getattr(args, _dest(flag.name), None)
         if given is None:
             continue
@@ -260,7 +237,7 @@ def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:
 
 def _word_of(cls: type[Msg], flag_name: str) -> str:
     """Return the word a field of ``cls`` sharing ``flag_name`` is set by, or ``""``."""
-    return next((f.word for f, _ in flags_of(cls).values() if f.name == flag_name and f.word), "")
+    return next((f.word for f in flag_rows(cls.__name__) if f.name == flag_name and f.word), "")
 
 
 def settings_from_args(args: argparse.Namespace, base: M) -> M:
@@ -335,14 +312,13 @@ def flag_text(name: str, value: object) -> str:
     >>> flag_text("lengths_m", (100.0, 200.0)), flag_text("offset_auto", True)
     ('--lengths 100,200', '--offset auto')
     """
-    declared = _declared().get(name)
-    if declared is None:
+    flag_ = declared_flags().get(name)
+    if flag_ is None:
         flag = _ARGUMENT_FLAGS.get(name)
         if flag is None:
             shown = ",".join(map(_value_text, value)) if isinstance(value, tuple) else value
             return f"{name}={_value_text(shown)}"
-        declared = (Flag(flag), None)
-    flag_ = declared[0]
+        flag_ = FlagRow(field=name, name=flag)
     if flag_.word:
         return f"{flag_.name} {flag_.word}" if value else ""
     if flag_.when_set is not None:
@@ -364,12 +340,11 @@ def flag_value(name: str, value: object) -> str:
     >>> flag_value("offset_auto", True), flag_value("all_pairs", False), flag_value("x", 0.5)
     ('auto', 'off', '0.5')
     """
-    declared = _declared().get(name)
-    if declared is None:
+    flag_ = declared_flags().get(name)
+    if flag_ is None:
         if isinstance(value, tuple):
             return ",".join(map(_value_text, value))
         return _value_text(value)
-    flag_ = declared[0]
     if flag_.word:
         return flag_.word if value else "off"
     if isinstance(value, bool):
@@ -440,8 +415,10 @@ def flags_in_text(text: str) -> str:
         if not flag_of(name):
             return match.group(0)
         if not value:  # the setting, any value: a word's field is the flag with its word
-            declared = _declared().get(name)
-            return flag_text(name, value=True) if declared and declared[0].word else flag_of(name)
+            row = declared_flags().get(name)
+            return flag_text(name, value=True) if row and row.word else flag_of(name)
+        import ast  # noqa: PLC0415 - only for a message that names a value
+
         try:
             given = ast.literal_eval(value)
         except (ValueError, SyntaxError):
@@ -475,10 +452,10 @@ def reword(err: ValidationError, args: argparse.Namespace) -> ValidationError:
     given = getattr(args, _dest(flag), None) if flag else None
     if given is None:
         return err
-    declared = _declared().get(match.group(1) if match else "")
+    row = declared_flags().get(match.group(1) if match else "")
     if isinstance(given, list):
         given = tuple(given)
-    how = declared[0] if declared is not None else Flag(flag)
+    how = row if row is not None else FlagRow(field="", name=flag)
     shown = "" if isinstance(given, bool) else _shown(how, given)
     msg = f"{flag} {shown}".rstrip() + f": {err.reason}"
     return ValidationError(msg, field=err.field, reason=err.reason)
@@ -544,9 +521,7 @@ def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) ->
         "instead of fixing them with a warning",
     )
     add_geo_args(group, default="REF's first fix, for both")
-    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
-
-    add_settings_flags(parser, [ReadSettings()])
+    add_settings_flags(parser, ["ReadSettings"])
 
 
 def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
@@ -557,12 +532,11 @@ def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
     from robot_msgs.evaluation.settings import DELTA_UNITS  # noqa: PLC0415
     from robot_msgs.runs.run_settings import RUN_DEFAULTS, RunSettings  # noqa: PLC0415
 
-    evaluation = flags_of(type(RUN_DEFAULTS))
     add_settings_flags(
         parser,
         [RUN_DEFAULTS, RunSettings()],
         note="or the manifest's [settings]",
-        noted=evaluation,
+        noted=[row.field for row in flag_rows(type(RUN_DEFAULTS).__name__)],
     )
     group = parser.add_argument_group("metrics (default: the manifest's)")
     group.add_argument(

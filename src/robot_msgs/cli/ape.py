@@ -16,10 +16,8 @@ from robot_msgs.cli._evaluation_args import (
     settings_from_args,
     unknown_covariances_of,
 )
-from robot_msgs.cli._evaluation_output import emit, evaluate_each, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation.settings import Ape, EvaluationSettings
 
 if TYPE_CHECKING:
     import argparse
@@ -40,14 +38,22 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         ),
     )
     add_input_args(parser, several=True)
-    add_settings_flags(parser, [Ape(), EvaluationSettings()])
+    add_settings_flags(parser, ["Ape", "EvaluationSettings"])  # their defaults; none imported
     add_output_args(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Compute the APE of each estimate and report it; return 0."""
+    # Imported here, not for --help: the settings messages, the evaluation, the outputs.
+    from robot_msgs.cli._evaluation_output import (  # noqa: PLC0415
+        emit,
+        evaluate_each,
+        prepare_outputs,
+        write_plot,
+    )
     from robot_msgs.evaluation.consistency import NEES_DOF  # noqa: PLC0415
+    from robot_msgs.evaluation.settings import Ape, EvaluationSettings  # noqa: PLC0415
 
     settings = settings_from_args(args, EvaluationSettings())
     spec = settings_from_args(args, Ape())

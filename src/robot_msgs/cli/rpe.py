@@ -16,9 +16,7 @@ from robot_msgs.cli._evaluation_args import (
     read_inputs_from_args,
     settings_from_args,
 )
-from robot_msgs.cli._evaluation_output import emit, evaluate_each, prepare_outputs, write_plot
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings, Rpe
 
 if TYPE_CHECKING:
     import argparse
@@ -40,7 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         ),
     )
     add_input_args(parser, several=True)
-    add_settings_flags(parser, [Rpe(), PairSettings(), EvaluationSettings()])
+    add_settings_flags(parser, ["Rpe", "PairSettings", "EvaluationSettings"])  # none imported
     add_output_args(parser)
     parser.set_defaults(run=run)
 
@@ -50,6 +48,15 @@ def run(args: argparse.Namespace) -> int:
 
     A delta that gives no pose pair is an error naming ``--delta``.
     """
+    # Imported here, not for --help: the settings messages, the evaluation, the outputs.
+    from robot_msgs.cli._evaluation_output import (  # noqa: PLC0415
+        emit,
+        evaluate_each,
+        prepare_outputs,
+        write_plot,
+    )
+    from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings, Rpe  # noqa: PLC0415
+
     settings = settings_from_args(args, EvaluationSettings())
     pairs = pair_list_from_args(args, PairSettings(), settings=settings)
     spec = settings_from_args(args, Rpe()).replace(pairs=tuple(pairs))

@@ -12,7 +12,10 @@ bounds and its description (``msgspec.Meta``), and its command-line flag
 (:class:`~robot_msgs.flags.Flag`). msgspec checks the first two on construction and on
 reading, the JSON Schema (``robot-msgs schema evaluation/EvaluationSettings``) carries
 them, and the command line builds its flags, help and error wording from the same
-declaration; ``_validate`` holds only the rules between fields. WHY: the same options
+declaration (read from a table generated from it, so that ``--help`` imports none of
+this: after changing a flag's field, ``python -m robot_msgs.cli._settings_flags``
+rewrites the table, and ``tests/cli/test_settings_flags.py`` fails until it is);
+``_validate`` holds only the rules between fields. WHY: the same options
 used to be declared four times (the field, a flag table, an ``add_argument`` with its
 own help, special cases in the parser) and had drifted apart.
 

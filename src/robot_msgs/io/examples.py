@@ -18,10 +18,10 @@ _NOT_TRAJECTORIES = ("runs",)
 
 
 def _root() -> Path:
-    # importlib.resources imports tempfile, random and shutil: only when an example is named.
-    from importlib.resources import files  # noqa: PLC0415
-
-    return Path(str(files("robot_msgs").joinpath("examples")))
+    # The package's folder, as importlib.resources.files("robot_msgs") names it for a package
+    # installed as files (the only kind whose examples are files: every caller gets a Path),
+    # without importing importlib.resources (zipfile, tempfile, random, shutil: ~6 ms a run).
+    return Path(__file__).parent.parent / "examples"
 
 
 def list_examples() -> tuple[str, ...]:
