@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_spec import PALETTE
 
 if TYPE_CHECKING:
@@ -90,8 +91,18 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     Every trace has its legend entry once per ``(group, name)``, its group's title where
     the group is titled, and its hover text; hidden traces are ``legendonly``. A shaded
     interval is a filled trace (so that it has a legend entry and a hover text) up to
-    5 % above the panel's highest value.
+    5 % above the panel's highest value. A panel that shares the y axis of the one
+    before it zooms with it.
+
+    Raises
+    ------
+    ValidationError
+        When ``spec`` has its panels in several rows: a page shows each panel of such a
+        figure as a figure of its own.
     """
+    if len(spec.rows) > 1:
+        msg = f"Expected the panels in one row, got rows of {spec.rows}: draw each panel alone"
+        raise ValidationError(msg)
     n = len(spec.panels)
     lines = spec.title.count("\n")
     layout = _layout(
@@ -104,14 +115,21 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         suffix = "" if i == 0 else str(i + 1)
         domain = [i / n + 0.04 * (n > 1), (i + 1) / n - 0.04 * (n > 1)]
         layout[f"xaxis{suffix}"] = _axis(panel.x_title, domain=domain, anchor=f"y{suffix}")
+        if panel.categories:  # each in view, an empty one too
+            places: dict[str, Any] = {"categoryorder": "array"}
+            places["categoryarray"] = list(panel.categories)
+            places["range"] = [-0.5, len(panel.categories) - 0.5]
+            layout[f"xaxis{suffix}"] |= {"type": "category"} | places
         layout[f"yaxis{suffix}"] = _axis(
             panel.y_title, anchor=f"x{suffix}", **_y_extra(panel, suffix)
         )
+        if panel.share_y and i:
+            layout[f"yaxis{suffix}"]["matches"] = f"y{i if i > 1 else ''}"
         if panel.title:
             annotations.append(_PANEL_TITLE | {"text": panel.title, "x": sum(domain) / 2})
         at = {"xref": f"x{suffix} domain", "yref": f"y{suffix}"}
         shapes += [_GUIDE | at | {"y0": y, "y1": y} for y in panel.guides_y]
-        drawn_y = [t.y for t in panel.traces if t.kind not in {"span", "box", "bar"}]
+        drawn_y = [t.y for t in panel.traces if t.kind in {"line", "step", "markers"}]
         top = max((float(np.nanmax(y)) for y in drawn_y if np.isfinite(y).any()), default=0.0)
         for trace in panel.traces:
             drawn = _trace(trace, top * 1.05 or 1.0)
@@ -130,9 +148,11 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     if n > 1:  # below the panels, which get the width
         layout["legend"] |= {"orientation": "h", "x": 0.0, "y": -0.2, "yanchor": "top"}
         layout["height"] += 100
+    layout.update({k: v for k, v in {"annotations": annotations, "shapes": shapes}.items() if v})
     kinds = {t.kind for p in spec.panels for t in p.traces}
-    extra = {"annotations": annotations, "shapes": shapes, "boxmode": "group" * ("box" in kinds)}
-    layout.update({k: v for k, v in (extra | {"barmode": "group" * ("bar" in kinds)}).items() if v})
+    side_by_side = "group" if any(p.grouped for p in spec.panels) else "overlay"
+    for kind in {"box", "violin", "bar"} & kinds:
+        layout[f"{kind}mode"] = side_by_side
     return {"data": data, "layout": layout}
 
 
@@ -181,6 +201,17 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
     elif trace.kind == "box":
         marker = {"color": trace.colour, "size": 3}
         drawn |= {"type": "box", "marker": marker, "boxpoints": "outliers"}
+    elif trace.kind == "violin":
+        drawn |= {"type": "violin", "box": {"visible": True}, "spanmode": "hard"}
+        drawn |= {"line": {"color": trace.colour}, "marker": {"color": trace.colour}}
+        drawn["fillcolor"] = _rgba(trace.colour, trace.alpha)
+    elif trace.kind == "histogram":  # its bars' outline: a step from edge to edge, closed
+        edges, counts = np.asarray(trace.x, dtype=np.float64), trace.y
+        drawn |= {"type": "scatter", "mode": "lines", "line": line | {"shape": "hv"}}
+        if counts.size:
+            corners = np.concatenate([edges[:1], edges[:-1], edges[-1:]])
+            drawn |= {"x": _values(corners), "y": _values(np.concatenate([[0.0], counts, [0.0]]))}
+            drawn["text"] = ["", *(trace.text or ()), ""]  # the closing ends: no bin
     else:
         drawn |= {"type": "bar", "marker": {"color": trace.colour}, "textposition": "none"}
         if trace.low is not None and trace.high is not None:
@@ -202,7 +233,7 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
             [s, None if k is None else int(k)] for s, k in zip(stamps, poses, strict=True)
         ]
     if trace.text is not None:
-        drawn["text"] = list(trace.text)
+        drawn.setdefault("text", list(trace.text))
     if trace.hover is None:
         drawn["hoverinfo"] = "skip"
     else:
