@@ -353,3 +353,14 @@ def test_boxes_sharing_a_category_stand_side_by_side_and_others_on_it() -> None:
         assert plotly_figure(spec)["layout"]["boxmode"] == mode
         (ax,) = matplotlib_figure(spec).axes
         assert _close([np.mean(line.get_xdata()) for line in ax.get_lines()[4::6]], centres)
+
+
+def test_long_category_names_are_slanted_in_the_static_figure() -> None:
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    for names, rotation in ((("a", "b"), 0.0), (("a", "thirteen char"), 20.0)):
+        box = Trace(kind="box", x=names, y=np.array([1.0, 2.0]))
+        panel = Panel(traces=(box,), x_title="", y_title="")
+        (ax,) = matplotlib_figure(FigureSpec(title="", panels=(panel,), size_in=(4, 2))).axes
+        assert {t.get_rotation() for t in ax.get_xticklabels()} == {rotation}
