@@ -3,9 +3,10 @@
 :func:`plotly_figure` turns a :class:`~robot_msgs.report.figure_spec.FigureSpec` (the one
 description of each figure, drawn by matplotlib too) into plain data (``{"data": [...],
 "layout": {...}}``, plotly.js's own schema); :mod:`robot_msgs.report.html_page` writes
-them into one self-contained page with plotly.js inlined. Nothing here imports plotly:
-the figures are JSON-ready dicts built from the stored series, so the numbers drawn are
-the ones the tables summarise.
+them into one self-contained page with plotly.js inlined; :func:`results_plots` draws
+the panels of ``res``'s figure each on its own. Nothing here imports plotly: the figures
+are JSON-ready dicts built from the stored series, so the numbers drawn are the ones the
+tables summarise.
 
 What a reader can do: zoom and pan every plot (drag, double-click to reset), hover any
 point for its run, stamp and error, hover a point of the error-over-time plot to see
@@ -20,12 +21,12 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.report.figure_spec import PALETTE
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -98,7 +99,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     ------
     ValidationError
         When ``spec`` has its panels in several rows: a page shows each panel of such a
-        figure as a figure of its own.
+        figure as a figure of its own (:func:`results_plots`).
     """
     if len(spec.rows) > 1:
         msg = f"Expected the panels in one row, got rows of {spec.rows}: draw each panel alone"
@@ -247,96 +248,27 @@ def results_plots(
 ) -> list[tuple[str, str, Figure]]:
     """Figures of ``robot-msgs res --html``: error over time and distance, box, violin, histogram.
 
-    Each result's first signal, one colour per result across the figures, named
-    ``labels`` (default: :func:`~robot_msgs.report.figure_text.legend_names` of the
-    paths; the path is in the hover). Time is seconds, or frames for KITTI results,
-    since the result's first error; distance is
-    :func:`~robot_msgs.report.saved_results.error_distances_m` (evo's zips carry theirs).
-    Violins end at the smallest and largest error, as the Matplotlib figure's do.
-    Returns ``(kind, caption, figure)``.
-    """
-    from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
-    from robot_msgs.report.figures import error_time_label, signal_label  # noqa: PLC0415
-    from robot_msgs.report.saved_results import error_distances_m  # noqa: PLC0415
+    The panels of :func:`~robot_msgs.report.results_spec.results_spec` (the figure
+    ``res --plot`` draws), each a figure of its own, titled and captioned by its panel's
+    title; each result named ``labels`` (default: its path's
+    :func:`~robot_msgs.report.figure_text.legend_names`; the path is in the hover).
+    Returns ``(kind, caption, figure)``, kinds as
+    :data:`~robot_msgs.report.results_spec.RESULTS_PANELS` names them.
 
-    names = list(labels) if labels is not None else legend_names([p for p, _ in named])
-    label = signal_label(named[0][1].comparison.signals[0])
-    over_time, over_distance, box, violin, histogram = [], [], [], [], []
-    for k, ((path, result), name) in enumerate(zip(named, names, strict=True)):
-        colour = PALETTE[k % len(PALETTE)]
-        series = next(iter(result.series.values()))
-        t = series.stamps_s - (series.stamps_s[0] if len(series) else 0.0)
-        errors = _values(series.errors, 7)
-        common = {"name": name, "legendgroup": name, "marker": {"color": colour}}
-        over_time.append(
-            {
-                **common,
-                "type": "scatter",
-                "mode": "lines",
-                "x": _values(t, 4),
-                "y": errors,
-                "customdata": _values(series.stamps_s, 6),
-                "line": {"color": colour, "width": 1.2},
-                "hovertemplate": f"{path}<br>stamp %{{customdata:.6f}}<br>{label}: %{{y:.4g}}"
-                "<extra></extra>",
-            }
-        )
-        distance = error_distances_m(path, result, series)
-        if distance is not None:
-            over_distance.append(
-                {
-                    **common,
-                    "type": "scatter",
-                    "mode": "lines",
-                    "x": _values(distance, 3),
-                    "y": errors,
-                    "line": {"color": colour, "width": 1.2},
-                }
-            )
-        finite = [e for e in errors if e is not None]
-        box.append({**common, "type": "box", "y": finite, "boxpoints": "outliers"})
-        violin.append(
-            {
-                **common,
-                "type": "violin",
-                "y": finite,
-                "box": {"visible": True},
-                "spanmode": "hard",  # no density below the smallest error (below 0)
-            }
-        )
-        histogram.append(
-            {
-                **common,
-                "type": "histogram",
-                "x": finite,
-                "nbinsx": 40,
-                "histfunc": "count",
-                "marker": {"color": _rgba(colour, 0.25), "line": {"color": colour, "width": 1.5}},
-            }
-        )
-    plots = [
-        (
-            "error_over_time",
-            "Error over time",
-            over_time,
-            _axis(error_time_label([r for _, r in named])),
-        ),
-        (
-            "error_over_distance",
-            "Error over distance travelled along the reference",
-            over_distance,
-            _axis("distance travelled along the reference [m]"),
-        ),
-        ("box", "Box plot (whiskers 1.5 IQR)", box, _axis("")),
-        ("violin", "Violin plot (min to max)", violin, _axis("")),
-        ("histogram", "Histogram (40 bins)", histogram, _axis(label)),
-    ]
+    Raises
+    ------
+    FormatError
+        The results' first signals have different units (they cannot share an axis).
+    """
+    from robot_msgs.report.figure_spec import FigureSpec  # noqa: PLC0415
+    from robot_msgs.report.results_spec import RESULTS_PANELS, results_spec  # noqa: PLC0415
+
+    spec = results_spec(named, labels=labels)
     out = []
-    for kind, caption, data, xaxis in plots:
-        if not data:
-            continue
-        yaxis = _axis("errors per bin" if kind == "histogram" else label)
-        extra = {"barmode": "overlay"} if kind == "histogram" else {}
-        layout = _layout(caption, xaxis=xaxis, yaxis=yaxis, height=400, **extra)
-        out.append((kind, caption, {"data": data, "layout": layout}))
+    for kind, panel in zip(RESULTS_PANELS, spec.panels, strict=True):
+        caption = panel.title[:1].upper() + panel.title[1:]
+        alone = FigureSpec(
+            title=caption, panels=(replace(panel, title=""),), size_in=(13, 400 / 120)
+        )
+        out.append((kind, caption, plotly_figure(alone)))  # 400 px high
     return out

@@ -1,7 +1,8 @@
 """The report's figures drawn with matplotlib's object API on the Agg canvas (PNG bytes).
 
 :func:`matplotlib_figure` draws a :class:`~robot_msgs.report.figure_spec.FigureSpec`, the
-one description of each figure that the interactive page draws too. No ``pyplot``: figures are
+one description of each figure that the interactive page draws too, the run report's
+and ``res --plot``'s (:func:`results_figure`). No ``pyplot``: figures are
 :class:`matplotlib.figure.Figure` objects printed through ``FigureCanvasAgg``, so nothing
 global (backend, open figures) is touched. matplotlib is the optional ``plot`` extra. A
 static figure has no hover and no legend to click: hidden traces are not drawn, a bar's
@@ -21,9 +22,13 @@ from robot_msgs.optional import require
 from robot_msgs.report.figure_text import keep_text_plain
 
 if TYPE_CHECKING:
-    from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
+    from collections.abc import Sequence
 
-__all__ = ["figure_png", "matplotlib_figure", "new_figure"]
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
+    from robot_msgs.typing import Float64Array
+
+__all__ = ["figure_png", "matplotlib_figure", "new_figure", "results_figure"]
 
 _DPI = 100
 _LINESTYLES = {"solid": "-", "dash": "--", "dot": ":", "dashdot": "-."}
@@ -198,3 +203,24 @@ def _draw_grouped(
             text, (xi, top), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=7
         )
     return None
+
+
+def results_figure(
+    named: Sequence[tuple[str, EvaluationResult]],
+    *,
+    labels: Sequence[str] | None = None,
+    distances: Sequence[Float64Array | None] | None = None,
+) -> Any:
+    """Draw the figure of ``robot-msgs res --plot``: saved results' errors side by side.
+
+    Error over time and distance, box, violin and histogram, 13 x 8 in, as
+    :func:`~robot_msgs.report.results_spec.results_spec` describes them.
+
+    Raises
+    ------
+    FormatError
+        The results' first signals have different units (they cannot share an axis).
+    """
+    from robot_msgs.report.results_spec import results_spec  # noqa: PLC0415
+
+    return matplotlib_figure(results_spec(named, labels=labels, distances=distances))
