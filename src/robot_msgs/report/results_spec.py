@@ -11,6 +11,7 @@ results.
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
@@ -140,6 +141,8 @@ def results_spec(
             )
         )
     results = [result for _, result in named]
+    # Each result at its name, one without errors too.
+    by_name = partial(Panel, x_title="", y_title=label, categories=tuple(names))
     return FigureSpec(
         title="",
         panels=(
@@ -156,21 +159,8 @@ def results_spec(
                 y_title=label,
                 share_y=True,
             ),
-            Panel(
-                traces=tuple(box),
-                title="box plot (whiskers 1.5 IQR)",
-                x_title="",
-                y_title=label,
-                categories=tuple(names),  # a result without errors keeps its name
-            ),
-            Panel(
-                traces=tuple(violin),
-                title="violin plot (min to max)",
-                x_title="",
-                y_title=label,
-                share_y=True,
-                categories=tuple(names),
-            ),
+            by_name(traces=tuple(box), title="box plot (whiskers 1.5 IQR)"),
+            by_name(traces=tuple(violin), title="violin plot (min to max)", share_y=True),
             Panel(
                 traces=tuple(histogram),
                 title=f"histogram ({_BINS} bins)",
