@@ -240,3 +240,24 @@ def test_a_switch_left_off_is_said_as_no_flag_and_defaults_are_not_listed(
     assert "Shared settings" not in out
     assert "Every setting they share is at its default." in said
     assert "--delta" not in out
+
+
+def test_results_in_different_units_get_their_tables_and_no_plots(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("plotly")
+    pytest.importorskip("matplotlib")
+    metres = _save(tmp_path, "m.json", "--align", "se3")
+    degrees = _save(tmp_path, "deg.json", "--align", "se3", "--relation", "angle_deg")
+    page, plot = tmp_path / "res.html", tmp_path / "res.png"
+    capsys.readouterr()
+    assert main(["res", str(metres), str(degrees), "--html", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "<strong>No plots</strong>: the results are in different units (deg, m)" in text
+    assert '<div class="plot"' not in text
+    assert "<td>angle_deg</td>" in text  # the table is there
+    capsys.readouterr()
+    assert main(["res", str(metres), str(degrees), "--plot", str(plot)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: --plot: the results are in different units (deg, m)")
+    assert not plot.exists()

@@ -16,11 +16,12 @@ import pytest
 
 from robot_msgs.compare.report import Report
 from robot_msgs.compare.run_report import Repeatability, RunReport, TrackingLoss
+from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.msg.catalog import example
 from robot_msgs.report import figure_spec
 from robot_msgs.report.build import ReportResult
-from robot_msgs.report.figure_spec import PALETTE, FigureSpec, Trace
+from robot_msgs.report.figure_spec import PALETTE, FigureSpec, Panel, Trace
 from robot_msgs.report.groups import summarise_groups
 from robot_msgs.report.interactive import plotly_figure
 from robot_msgs.runs.evaluate import RunEvaluation
@@ -307,3 +308,59 @@ def test_both_backends_draw_the_same_panels_titles_and_traces(
     assert sorted(entries, key=str) == sorted(_legend(spec), key=str)
     static = {t.get_text() for ax in axes if ax.get_legend() for t in ax.get_legend().get_texts()}
     assert static == _static_legend(spec)
+
+
+# --------------------------------------------------------------------------- rows, shared axes
+
+
+def test_panels_in_rows_hold_every_panel_once_and_the_page_draws_one_row() -> None:
+    panel = Panel(traces=(Trace(kind="line", x=np.zeros(2), y=np.ones(2)),), x_title="", y_title="")
+    with pytest.raises(ValidationError, match=r"^Expected rows of 2 panels in all, got \(1, 2\)$"):
+        FigureSpec(title="", panels=(panel, panel), size_in=(4, 2), rows=(1, 2))
+    two_rows = FigureSpec(title="", panels=(panel, panel), size_in=(4, 2), rows=(1, 1))
+    with pytest.raises(ValidationError, match=r"^Expected the panels in one row, got rows of"):
+        plotly_figure(two_rows)
+
+
+def test_a_panel_sharing_the_y_axis_zooms_with_the_one_before_it() -> None:
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    left = Panel(traces=(Trace(kind="line", x=np.zeros(2), y=np.ones(2)),), x_title="", y_title="e")
+    right = Panel(traces=left.traces, x_title="", y_title="e", share_y=True)
+    spec = FigureSpec(title="t", panels=(left, right), size_in=(4, 2))
+    layout = plotly_figure(spec)["layout"]
+    assert "matches" not in layout["yaxis"]
+    assert layout["yaxis2"]["matches"] == "y"
+    first, second = matplotlib_figure(spec).axes
+    assert second.get_shared_y_axes().joined(first, second)
+    assert (first.get_ylabel(), second.get_ylabel()) == ("e", "")
+
+
+def test_boxes_sharing_a_category_stand_side_by_side_and_others_on_it() -> None:
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    def box(name: str, at: str) -> Trace:
+        return Trace(kind="box", x=(at,) * 3, y=np.array([1.0, 2.0, 3.0]), name=name)
+
+    apart = Panel(traces=(box("a", "x"), box("b", "y")), x_title="", y_title="")
+    together = Panel(traces=(box("a", "x"), box("b", "x")), x_title="", y_title="")
+    assert (apart.grouped, together.grouped) == (False, True)
+    # Side by side: 0.8 / 2 wide each, centred at -0.2 and 0.2 around the category.
+    for panel, mode, centres in ((apart, "overlay", [0.0, 1.0]), (together, "group", [-0.2, 0.2])):
+        spec = FigureSpec(title="", panels=(panel,), size_in=(4, 2))
+        assert plotly_figure(spec)["layout"]["boxmode"] == mode
+        (ax,) = matplotlib_figure(spec).axes
+        assert _close([np.mean(line.get_xdata()) for line in ax.get_lines()[4::6]], centres)
+
+
+def test_long_category_names_are_slanted_in_the_static_figure() -> None:
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    for names, rotation in ((("a", "b"), 0.0), (("a", "thirteen char"), 20.0)):
+        box = Trace(kind="box", x=names, y=np.array([1.0, 2.0]))
+        panel = Panel(traces=(box,), x_title="", y_title="")
+        (ax,) = matplotlib_figure(FigureSpec(title="", panels=(panel,), size_in=(4, 2))).axes
+        assert {t.get_rotation() for t in ax.get_xticklabels()} == {rotation}

@@ -16,11 +16,11 @@ from robot_msgs.report.figures import (
     evaluation_figure,
     figure_size_in,
     overlay_figure,
-    results_figure,
     roll_pitch_yaw_deg,
     save_figure,
     signal_label,
 )
+from robot_msgs.report.plots import results_figure
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -208,7 +208,7 @@ def test_results_in_different_units_are_refused(
     result: EvaluationResult, fr1: tuple[PoseTrajectory, PoseTrajectory]
 ) -> None:
     degrees = ape(*fr1, settings=EvaluationSettings(align="se3"), relation="angle_deg")
-    with pytest.raises(FormatError, match=r"--plot: the results are in different units \(deg, m\)"):
+    with pytest.raises(FormatError, match=r"^the results are in different units \(deg, m\)$"):
         results_figure([("a", result), ("b", degrees)])
     fig = results_figure([("a", result), ("b", result)])
     titles = [ax.get_title() for ax in fig.axes]

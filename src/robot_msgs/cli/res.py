@@ -134,15 +134,13 @@ def run(args: argparse.Namespace) -> int:
         contents["html"] = render_results_html(comparison, labels=labels)
     figure = None
     if args.plot is not None:
-        from robot_msgs.report.figures import results_figure  # noqa: PLC0415
-        from robot_msgs.report.saved_results import error_distances_m  # noqa: PLC0415
+        from robot_msgs.report.plots import results_figure  # noqa: PLC0415
 
-        firsts = [(path, result, result.comparison.signals[0].series) for path, result in named]
-        distances = [
-            None if series is None else error_distances_m(path, result, series)
-            for path, result, series in firsts
-        ]
-        figure = results_figure(named, labels=labels, distances=distances)
+        try:
+            figure = results_figure(named, labels=labels)
+        except FormatError as err:
+            msg = f"--plot: {err}"
+            raise FormatError(msg) from err
     print("\n\n".join(render_text(t) for t in comparison.tables))
     for note in comparison.notes:  # the library's `force=True` is this command's flag
         said = flags_in_text(note.replace("`force=True`", "--force-ranking"))

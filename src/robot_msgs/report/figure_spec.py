@@ -52,12 +52,14 @@ DASHES: tuple[Dash, ...] = ("solid", "dash", "dot", "dashdot")
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)  # equal when the same: arrays
 class Trace:
-    """One drawn series: a line, markers, a shaded interval, a box or bars.
+    """One drawn series: a line, markers, a shaded interval, a box, a violin, bars or a histogram.
 
-    ``x`` holds numbers, or category names for ``box`` (one per value of ``y``) and
-    ``bar`` (one per bar). A ``line`` is broken where ``y`` (or ``x``) is NaN; a ``step``
-    holds each value until the next ``x``; a ``span`` shades ``x = (start, end)`` over the
-    panel's height. Legend entries are ``name`` (none when empty), one per ``(group,
+    ``x`` holds numbers, or category names for ``box`` and ``violin`` (one per value of
+    ``y``) and ``bar`` (one per bar). A ``line`` is broken where ``y`` (or ``x``) is NaN; a
+    ``step`` holds each value until the next ``x``; a ``span`` shades ``x = (start, end)``
+    over the panel's height; a ``violin`` spans its smallest to its largest value; a
+    ``histogram`` outlines ``y[k]`` values between the bin edges ``x[k]`` and ``x[k + 1]``.
+    Legend entries are ``name`` (none when empty), one per ``(group,
     name)``; a ``titled`` group's name heads its entries (where a legend mixes titled
     groups and has no headings, it prefixes them). ``values`` colour markers on the
     figure's :class:`ColourScale`; ``low``/``high`` are a bar's whisker ends and ``text``
@@ -68,7 +70,7 @@ class Trace:
     and ``{text}`` (format spec allowed: ``{y:.4f}``) standing for the point's own.
     """
 
-    kind: Literal["line", "step", "markers", "span", "box", "bar"]
+    kind: Literal["line", "step", "markers", "span", "box", "violin", "bar", "histogram"]
     x: Float64Array | tuple[str, ...]
     y: Float64Array = field(default_factory=lambda: np.empty(0))
     name: str = ""
@@ -105,7 +107,11 @@ class Panel:
     """One set of axes: its traces, titles, and how its axes are scaled and marked.
 
     ``guides_y`` are dotted horizontal lines; ``y_percent`` writes shares as percent;
-    ``legend`` says where a static figure puts its legend (``outside``: right of it).
+    ``legend`` says where a static figure puts its legend (``outside``: right of it);
+    ``share_y``: the panel shows the quantity of the panel before it, in its row, on the
+    same scale (the axis is titled once, where the panels are drawn together);
+    ``categories`` are the places along a category axis, in order, empty ones included
+    (default: the traces' categories, in order of appearance).
     """
 
     traces: tuple[Trace, ...]
@@ -118,6 +124,19 @@ class Panel:
     y_percent: bool = False
     guides_y: tuple[float, ...] = ()
     legend: Literal["best", "lower right", "outside"] = "best"
+    share_y: bool = False
+    categories: tuple[str, ...] = ()
+
+    @property
+    def grouped(self) -> bool:
+        """Whether traces share a category, and are drawn side by side there, not on it."""
+        seen: set[str] = set()
+        for trace in self.traces:
+            if isinstance(trace.x, tuple):
+                if seen & set(trace.x):
+                    return True
+                seen.update(trace.x)
+        return False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -131,12 +150,27 @@ class ColourScale:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FigureSpec:
-    """A whole figure: its title, its panels side by side, its size in inches (static)."""
+    """A whole figure: its title, its panels, its size in inches (static).
+
+    The panels are side by side, or in ``rows`` (how many panels each row holds, top
+    to bottom; a row's panels share its width equally).
+
+    Raises
+    ------
+    ValidationError
+        When ``rows`` does not hold every panel once.
+    """
 
     title: str
     panels: tuple[Panel, ...]
     size_in: tuple[float, float]
     colour_scale: ColourScale | None = None
+    rows: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.rows and (sum(self.rows) != len(self.panels) or min(self.rows) < 1):
+            msg = f"Expected rows of {len(self.panels)} panels in all, got {self.rows}"
+            raise ValidationError(msg)
 
 
 # --------------------------------------------------------------------------- the data

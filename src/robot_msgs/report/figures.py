@@ -1,7 +1,9 @@
 """Paper-ready figures of evaluation results: format from the file name, words on the axes.
 
-What ``robot-msgs ape/rpe/drift --plot``, ``traj --plot`` and ``res --plot`` draw, with
-matplotlib's object API (no ``pyplot``, nothing global touched; the ``plot`` extra):
+What ``robot-msgs ape/rpe/drift --plot`` and ``traj --plot`` draw, with matplotlib's
+object API (no ``pyplot``, nothing global touched; the ``plot`` extra); the described
+figures (:mod:`~robot_msgs.report.figure_spec`, :mod:`~robot_msgs.report.results_spec`)
+take their words, gaps and distances from here:
 
 - :func:`save_figure` writes PDF, SVG, EPS or PNG as the file name says (``--dpi`` for
   PNG; a figure ``W x H`` inches at ``D`` dpi is ``W*D x H*D`` pixels), without dates
@@ -24,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import FormatError
 from robot_msgs.files import STDOUT, write_atomic
 from robot_msgs.limits import check_dpi
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from robot_msgs.compare.result import EvaluationResult
-    from robot_msgs.compare.signal import Signal
+    from robot_msgs.compare.signal import ErrorSeries, Signal
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array
 
@@ -51,7 +52,6 @@ __all__ = [
     "figure_size_in",
     "overlay_figure",
     "reference_distances_m",
-    "results_figure",
     "roll_pitch_yaw_deg",
     "save_figure",
     "signal_label",
@@ -64,7 +64,7 @@ FIGURE_FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg", ".eps": "eps"}
 PLANES = ("xy", "xz", "yz", "xyz")
 #: Default PNG resolution.
 DEFAULT_DPI = 150
-_SIZES_IN = {"evaluation": (11.0, 4.5), "overlay": (14.0, 9.0), "results": (13.0, 8.0)}
+_SIZES_IN = {"evaluation": (11.0, 4.5), "overlay": (14.0, 9.0)}
 _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 _METADATA = {"png": {"Software": None}, "pdf": {"CreationDate": None}, "svg": {"Date": None}}
 
@@ -505,109 +505,3 @@ def error_time_label(results: Sequence[EvaluationResult]) -> str:
     if frames == {True}:
         return time_label(frames=True)
     return f"{seconds}, or frame (KITTI)" if True in frames else seconds
-
-
-def results_figure(
-    named: Sequence[tuple[str, EvaluationResult]],
-    *,
-    labels: Sequence[str] | None = None,
-    distances: Sequence[Float64Array | None] | None = None,
-) -> Any:
-    """Compare saved results: error over time and over distance, box, violin, histogram.
-
-    Each result's first signal is drawn, named ``labels`` (default
-    :func:`~robot_msgs.report.figure_text.legend_names` of the paths): in every legend,
-    and under its box and violin. Time is seconds (or frames) since the result's first
-    error; distance is the reference path travelled to the error's pose, one ``(N,)``
-    array (metres) or None per result of its first signal's errors, as
-    :func:`~robot_msgs.report.saved_results.error_distances_m` reads them (default: from
-    the matched reference, :func:`reference_distances_m`); a result without is left out
-    of that panel and its legend says so. Every result shares one colour across the
-    panels.
-
-    Raises
-    ------
-    FormatError
-        The results' first signals have different units (they cannot share an axis).
-    """
-    from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
-
-    firsts = [r.comparison.signals[0] for _, r in named]
-    units = {signal.unit for signal in firsts}
-    if len(units) > 1:
-        msg = f"--plot: the results are in different units ({', '.join(sorted(units))})"
-        raise FormatError(msg)
-    names = list(labels) if labels is not None else legend_names([p for p, _ in named])
-    fig = _new_figure("results")
-    grid = fig.add_gridspec(2, 6)
-    over_time = fig.add_subplot(grid[0, :3])
-    over_distance = fig.add_subplot(grid[0, 3:], sharey=over_time)
-    box = fig.add_subplot(grid[1, :2])
-    violin = fig.add_subplot(grid[1, 2:4], sharey=box)
-    histogram = fig.add_subplot(grid[1, 4:])
-    label = signal_label(firsts[0])
-    samples = []
-    for k, ((_, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
-        colour = _PALETTE[k % len(_PALETTE)]
-        series = signal.series
-        if series is None:  # a summary: nothing to draw but its name
-            series = ErrorSeries(stamps_s=np.zeros(0), errors=np.zeros(0))
-        finite = series.errors[np.isfinite(series.errors)]
-        samples.append(finite)
-        times = series.stamps_s - (series.stamps_s[0] if len(series) else 0.0)
-        t, e = break_gaps(times, series.errors)
-        over_time.plot(t, e, lw=1, color=colour, label=name)
-        distance = reference_distances_m(result, series) if distances is None else distances[k]
-        if distance is None or distance.size != len(series):
-            over_distance.plot([], [], color=colour, label=f"{name} (no distances)")
-        else:
-            order = np.argsort(distance, kind="stable")
-            over_distance.plot(
-                distance[order], series.errors[order], lw=1, color=colour, label=name
-            )
-        histogram.hist(finite, bins=40, histtype="step", color=colour, lw=1.2, label=name)
-    positions = np.arange(1, len(named) + 1)
-    parts = box.boxplot(
-        samples,
-        positions=positions,
-        patch_artist=True,
-        flierprops={"markersize": 2},
-        medianprops={"color": "0.1"},
-    )
-    for k, patch in enumerate(parts["boxes"]):
-        patch.set_facecolor(_PALETTE[k % len(_PALETTE)])
-        patch.set_alpha(0.5)
-    drawn = [(p, s) for p, s in zip(positions, samples, strict=True) if s.size]
-    if drawn:
-        bodies = violin.violinplot([s for _, s in drawn], positions=[p for p, _ in drawn])
-        for k, body in enumerate(bodies["bodies"]):
-            body.set_facecolor(_PALETTE[(int(drawn[k][0]) - 1) % len(_PALETTE)])
-        for part in ("cbars", "cmins", "cmaxes"):
-            bodies[part].set_color("0.3")
-    long_names = max(len(n) for n in names) > 12
-    for ax in (box, violin):
-        # Each box and violin named under it: no numbers to look up in another legend.
-        ax.set_xticks(
-            positions,
-            names,
-            rotation=20 if long_names else 0,
-            ha="right" if long_names else "center",
-        )
-        ax.grid(alpha=0.3, axis="y")
-    box.set_ylabel(label)
-    box.set_title("box plot (whiskers 1.5 IQR)")
-    violin.set_title("violin plot (min to max)")
-    histogram.set_xlabel(label)
-    histogram.set_ylabel("errors per bin")
-    histogram.set_title("histogram (40 bins)")
-    histogram.legend(loc="best", fontsize=8)
-    over_time.set_xlabel(error_time_label([r for _, r in named]))
-    over_time.set_ylabel(label)
-    over_time.set_title("error over time")
-    over_distance.set_xlabel("distance travelled along the reference [m]")
-    over_distance.set_title("error over distance")
-    for ax in (over_time, over_distance, histogram):
-        ax.grid(alpha=0.3)
-    over_time.legend(loc="best", fontsize=8)
-    over_distance.legend(loc="best", fontsize=8)
-    return fig

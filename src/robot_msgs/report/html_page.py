@@ -28,6 +28,7 @@ import base64
 import html
 from typing import TYPE_CHECKING
 
+from robot_msgs.errors import FormatError
 from robot_msgs.report import figure_spec, plots
 from robot_msgs.report.tables import ReportTable, report_tables, settings_text
 
@@ -340,7 +341,8 @@ def render_results_html(
     The tables of :func:`robot_msgs.report.saved_results.compare_results` (settings
     that differ highlighted) and :func:`robot_msgs.report.interactive.results_plots`
     (error over time and distance, box, violin, histogram), drawn by inlined plotly.js,
-    each result named ``labels`` (``--label``; default its file stem).
+    each result named ``labels`` (``--label``; default its file stem); results in
+    different units get the tables and a note instead of plots.
 
     Raises
     ------
@@ -362,8 +364,13 @@ def render_results_html(
         items = "".join(f"<li>{html.escape(n)}</li>" for n in comparison.notes)
         parts.append(f'<div class="warn"><strong>Notes</strong><ul>{items}</ul></div>')
     parts += [_table_html(t) for t in comparison.tables]
+    try:
+        plots = results_plots(comparison.named, labels)
+    except FormatError as err:  # the tables still compare them
+        plots = []
+        parts.append(f'<div class="warn"><strong>No plots</strong>: {html.escape(str(err))}</div>')
     specs: list[dict[str, object]] = []
-    for kind, caption, spec in results_plots(comparison.named, labels):
+    for kind, caption, spec in plots:
         div = f"plot{len(specs)}"
         specs.append({"id": div, "link": None, **spec})
         alt = html.escape(caption)

@@ -3,9 +3,10 @@
 :func:`plotly_figure` turns a :class:`~robot_msgs.report.figure_spec.FigureSpec` (the one
 description of each figure, drawn by matplotlib too) into plain data (``{"data": [...],
 "layout": {...}}``, plotly.js's own schema); :mod:`robot_msgs.report.html_page` writes
-them into one self-contained page with plotly.js inlined. Nothing here imports plotly:
-the figures are JSON-ready dicts built from the stored series, so the numbers drawn are
-the ones the tables summarise.
+them into one self-contained page with plotly.js inlined; :func:`results_plots` draws
+the panels of ``res``'s figure each on its own. Nothing here imports plotly: the figures
+are JSON-ready dicts built from the stored series, so the numbers drawn are the ones the
+tables summarise.
 
 What a reader can do: zoom and pan every plot (drag, double-click to reset), hover any
 point for its run, stamp and error, hover a point of the error-over-time plot to see
@@ -20,11 +21,12 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.report.figure_spec import PALETTE
+from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -90,8 +92,18 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     Every trace has its legend entry once per ``(group, name)``, its group's title where
     the group is titled, and its hover text; hidden traces are ``legendonly``. A shaded
     interval is a filled trace (so that it has a legend entry and a hover text) up to
-    5 % above the panel's highest value.
+    5 % above the panel's highest value. A panel that shares the y axis of the one
+    before it zooms with it.
+
+    Raises
+    ------
+    ValidationError
+        When ``spec`` has its panels in several rows: a page shows each panel of such a
+        figure as a figure of its own (:func:`results_plots`).
     """
+    if len(spec.rows) > 1:
+        msg = f"Expected the panels in one row, got rows of {spec.rows}: draw each panel alone"
+        raise ValidationError(msg)
     n = len(spec.panels)
     lines = spec.title.count("\n")
     layout = _layout(
@@ -104,14 +116,21 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         suffix = "" if i == 0 else str(i + 1)
         domain = [i / n + 0.04 * (n > 1), (i + 1) / n - 0.04 * (n > 1)]
         layout[f"xaxis{suffix}"] = _axis(panel.x_title, domain=domain, anchor=f"y{suffix}")
+        if panel.categories:  # each in view, an empty one too
+            places: dict[str, Any] = {"categoryorder": "array"}
+            places["categoryarray"] = list(panel.categories)
+            places["range"] = [-0.5, len(panel.categories) - 0.5]
+            layout[f"xaxis{suffix}"] |= {"type": "category"} | places
         layout[f"yaxis{suffix}"] = _axis(
             panel.y_title, anchor=f"x{suffix}", **_y_extra(panel, suffix)
         )
+        if panel.share_y and i:
+            layout[f"yaxis{suffix}"]["matches"] = f"y{i if i > 1 else ''}"
         if panel.title:
             annotations.append(_PANEL_TITLE | {"text": panel.title, "x": sum(domain) / 2})
         at = {"xref": f"x{suffix} domain", "yref": f"y{suffix}"}
         shapes += [_GUIDE | at | {"y0": y, "y1": y} for y in panel.guides_y]
-        drawn_y = [t.y for t in panel.traces if t.kind not in {"span", "box", "bar"}]
+        drawn_y = [t.y for t in panel.traces if t.kind in {"line", "step", "markers"}]
         top = max((float(np.nanmax(y)) for y in drawn_y if np.isfinite(y).any()), default=0.0)
         for trace in panel.traces:
             drawn = _trace(trace, top * 1.05 or 1.0)
@@ -130,9 +149,11 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     if n > 1:  # below the panels, which get the width
         layout["legend"] |= {"orientation": "h", "x": 0.0, "y": -0.2, "yanchor": "top"}
         layout["height"] += 100
+    layout.update({k: v for k, v in {"annotations": annotations, "shapes": shapes}.items() if v})
     kinds = {t.kind for p in spec.panels for t in p.traces}
-    extra = {"annotations": annotations, "shapes": shapes, "boxmode": "group" * ("box" in kinds)}
-    layout.update({k: v for k, v in (extra | {"barmode": "group" * ("bar" in kinds)}).items() if v})
+    side_by_side = "group" if any(p.grouped for p in spec.panels) else "overlay"
+    for kind in {"box", "violin", "bar"} & kinds:
+        layout[f"{kind}mode"] = side_by_side
     return {"data": data, "layout": layout}
 
 
@@ -181,6 +202,17 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
     elif trace.kind == "box":
         marker = {"color": trace.colour, "size": 3}
         drawn |= {"type": "box", "marker": marker, "boxpoints": "outliers"}
+    elif trace.kind == "violin":
+        drawn |= {"type": "violin", "box": {"visible": True}, "spanmode": "hard"}
+        drawn |= {"line": {"color": trace.colour}, "marker": {"color": trace.colour}}
+        drawn["fillcolor"] = _rgba(trace.colour, trace.alpha)
+    elif trace.kind == "histogram":  # its bars' outline: a step from edge to edge, closed
+        edges, counts = np.asarray(trace.x, dtype=np.float64), trace.y
+        drawn |= {"type": "scatter", "mode": "lines", "line": line | {"shape": "hv"}}
+        if counts.size:
+            corners = np.concatenate([edges[:1], edges[:-1], edges[-1:]])
+            drawn |= {"x": _values(corners), "y": _values(np.concatenate([[0.0], counts, [0.0]]))}
+            drawn["text"] = ["", *(trace.text or ()), ""]  # the closing ends: no bin
     else:
         drawn |= {"type": "bar", "marker": {"color": trace.colour}, "textposition": "none"}
         if trace.low is not None and trace.high is not None:
@@ -202,7 +234,7 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
             [s, None if k is None else int(k)] for s, k in zip(stamps, poses, strict=True)
         ]
     if trace.text is not None:
-        drawn["text"] = list(trace.text)
+        drawn.setdefault("text", list(trace.text))
     if trace.hover is None:
         drawn["hoverinfo"] = "skip"
     else:
@@ -216,96 +248,27 @@ def results_plots(
 ) -> list[tuple[str, str, Figure]]:
     """Figures of ``robot-msgs res --html``: error over time and distance, box, violin, histogram.
 
-    Each result's first signal, one colour per result across the figures, named
-    ``labels`` (default: :func:`~robot_msgs.report.figure_text.legend_names` of the
-    paths; the path is in the hover). Time is seconds, or frames for KITTI results,
-    since the result's first error; distance is
-    :func:`~robot_msgs.report.saved_results.error_distances_m` (evo's zips carry theirs).
-    Violins end at the smallest and largest error, as the Matplotlib figure's do.
-    Returns ``(kind, caption, figure)``.
-    """
-    from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
-    from robot_msgs.report.figures import error_time_label, signal_label  # noqa: PLC0415
-    from robot_msgs.report.saved_results import error_distances_m  # noqa: PLC0415
+    The panels of :func:`~robot_msgs.report.results_spec.results_spec` (the figure
+    ``res --plot`` draws), each a figure of its own, titled and captioned by its panel's
+    title; each result named ``labels`` (default: its path's
+    :func:`~robot_msgs.report.figure_text.legend_names`; the path is in the hover).
+    Returns ``(kind, caption, figure)``, kinds as
+    :data:`~robot_msgs.report.results_spec.RESULTS_PANELS` names them.
 
-    names = list(labels) if labels is not None else legend_names([p for p, _ in named])
-    label = signal_label(named[0][1].comparison.signals[0])
-    over_time, over_distance, box, violin, histogram = [], [], [], [], []
-    for k, ((path, result), name) in enumerate(zip(named, names, strict=True)):
-        colour = PALETTE[k % len(PALETTE)]
-        series = next(iter(result.series.values()))
-        t = series.stamps_s - (series.stamps_s[0] if len(series) else 0.0)
-        errors = _values(series.errors, 7)
-        common = {"name": name, "legendgroup": name, "marker": {"color": colour}}
-        over_time.append(
-            {
-                **common,
-                "type": "scatter",
-                "mode": "lines",
-                "x": _values(t, 4),
-                "y": errors,
-                "customdata": _values(series.stamps_s, 6),
-                "line": {"color": colour, "width": 1.2},
-                "hovertemplate": f"{path}<br>stamp %{{customdata:.6f}}<br>{label}: %{{y:.4g}}"
-                "<extra></extra>",
-            }
-        )
-        distance = error_distances_m(path, result, series)
-        if distance is not None:
-            over_distance.append(
-                {
-                    **common,
-                    "type": "scatter",
-                    "mode": "lines",
-                    "x": _values(distance, 3),
-                    "y": errors,
-                    "line": {"color": colour, "width": 1.2},
-                }
-            )
-        finite = [e for e in errors if e is not None]
-        box.append({**common, "type": "box", "y": finite, "boxpoints": "outliers"})
-        violin.append(
-            {
-                **common,
-                "type": "violin",
-                "y": finite,
-                "box": {"visible": True},
-                "spanmode": "hard",  # no density below the smallest error (below 0)
-            }
-        )
-        histogram.append(
-            {
-                **common,
-                "type": "histogram",
-                "x": finite,
-                "nbinsx": 40,
-                "histfunc": "count",
-                "marker": {"color": _rgba(colour, 0.25), "line": {"color": colour, "width": 1.5}},
-            }
-        )
-    plots = [
-        (
-            "error_over_time",
-            "Error over time",
-            over_time,
-            _axis(error_time_label([r for _, r in named])),
-        ),
-        (
-            "error_over_distance",
-            "Error over distance travelled along the reference",
-            over_distance,
-            _axis("distance travelled along the reference [m]"),
-        ),
-        ("box", "Box plot (whiskers 1.5 IQR)", box, _axis("")),
-        ("violin", "Violin plot (min to max)", violin, _axis("")),
-        ("histogram", "Histogram (40 bins)", histogram, _axis(label)),
-    ]
+    Raises
+    ------
+    FormatError
+        The results' first signals have different units (they cannot share an axis).
+    """
+    from robot_msgs.report.figure_spec import FigureSpec  # noqa: PLC0415
+    from robot_msgs.report.results_spec import RESULTS_PANELS, results_spec  # noqa: PLC0415
+
+    spec = results_spec(named, labels=labels)
     out = []
-    for kind, caption, data, xaxis in plots:
-        if not data:
-            continue
-        yaxis = _axis("errors per bin" if kind == "histogram" else label)
-        extra = {"barmode": "overlay"} if kind == "histogram" else {}
-        layout = _layout(caption, xaxis=xaxis, yaxis=yaxis, height=400, **extra)
-        out.append((kind, caption, {"data": data, "layout": layout}))
+    for kind, panel in zip(RESULTS_PANELS, spec.panels, strict=True):
+        caption = panel.title[:1].upper() + panel.title[1:]
+        alone = FigureSpec(
+            title=caption, panels=(replace(panel, title=""),), size_in=(13, 400 / 120)
+        )
+        out.append((kind, caption, plotly_figure(alone)))  # 400 px high
     return out

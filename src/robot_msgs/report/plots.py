@@ -1,16 +1,19 @@
 """The report's figures drawn with matplotlib's object API on the Agg canvas (PNG bytes).
 
 :func:`matplotlib_figure` draws a :class:`~robot_msgs.report.figure_spec.FigureSpec`, the
-one description of each figure that the interactive page draws too. No ``pyplot``:
-figures are :class:`matplotlib.figure.Figure` objects printed through ``FigureCanvasAgg``,
-so nothing global (backend, open figures) is touched. matplotlib is the optional ``plot``
-extra. A static figure has no hover and no legend to click: hidden traces are not drawn,
-and a bar's label is written above its whisker.
+one description of each figure that the interactive page draws too, the run report's
+and ``res --plot``'s (:func:`results_figure`). No ``pyplot``: figures are
+:class:`matplotlib.figure.Figure` objects printed through ``FigureCanvasAgg``, so nothing
+global (backend, open figures) is touched. matplotlib is the optional ``plot`` extra. A
+static figure has no hover and no legend to click: hidden traces are not drawn, a bar's
+label is written above its whisker, and a trace named as its category is named under
+the axis, not again in the legend.
 """
 
 from __future__ import annotations
 
 import io
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,9 +22,13 @@ from robot_msgs.optional import require
 from robot_msgs.report.figure_text import keep_text_plain
 
 if TYPE_CHECKING:
-    from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
+    from collections.abc import Sequence
 
-__all__ = ["figure_png", "matplotlib_figure", "new_figure"]
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
+    from robot_msgs.typing import Float64Array
+
+__all__ = ["figure_png", "matplotlib_figure", "new_figure", "results_figure"]
 
 _DPI = 100
 _LINESTYLES = {"solid": "-", "dash": "--", "dot": ":", "dashdot": "-."}
@@ -55,29 +62,41 @@ def figure_png(fig: Any) -> bytes:
 
 
 def matplotlib_figure(spec: FigureSpec) -> Any:
-    """Draw ``spec`` as a matplotlib ``Figure``: its panels side by side, one colour bar.
+    """Draw ``spec`` as a matplotlib ``Figure``: its panels in rows, one colour bar.
+
+    A panel that shares the y axis of the one on its left leaves the axis's title to it.
 
     A legend without group headings prefixes each entry with its group's name where it
     holds entries of several titled groups (``kfslam/trial_1``); markers coloured on the
     colour scale are explained by the colour bar, not the legend.
     """
     fig = new_figure(*spec.size_in)
-    axes = fig.subplots(1, len(spec.panels), squeeze=False)[0]
+    rows = spec.rows or (len(spec.panels),)
+    columns = math.lcm(*rows)
+    grid = fig.add_gridspec(len(rows), columns)
+    axes: list[Any] = []
     mappable = None
-    for ax, panel in zip(axes, spec.panels, strict=True):
-        mappable = _draw_panel(ax, panel, spec) or mappable
+    for row, count in enumerate(rows):
+        span, first = columns // count, sum(rows[:row])
+        for k, panel in enumerate(spec.panels[first : first + count]):
+            shared = axes[-1] if panel.share_y and k else None
+            ax = fig.add_subplot(grid[row, k * span : (k + 1) * span], sharey=shared)
+            axes.append(ax)
+            mappable = _draw_panel(ax, panel, spec, shared=shared is not None) or mappable
     if spec.colour_scale is not None and mappable is not None:
-        fig.colorbar(mappable, ax=list(axes), label=spec.colour_scale.title, shrink=0.9)
-    fig.suptitle(spec.title, fontsize=11 if len(spec.panels) > 1 else 10.5)
+        fig.colorbar(mappable, ax=axes, label=spec.colour_scale.title, shrink=0.9)
+    if spec.title:
+        fig.suptitle(spec.title, fontsize=11 if len(spec.panels) > 1 else 10.5)
     return fig
 
 
-def _draw_panel(ax: Any, panel: Panel, spec: FigureSpec) -> Any:
+def _draw_panel(ax: Any, panel: Panel, spec: FigureSpec, *, shared: bool = False) -> Any:
     """Draw one panel's traces, axes and legend; return the colour-scaled markers, if any."""
     traces = [t for t in panel.traces if not t.hidden]
     titled = {t.group for t in traces if t.titled}
-    categories = list(dict.fromkeys(c for t in traces if isinstance(t.x, tuple) for c in t.x))
-    grouped = [t for t in traces if t.kind in {"box", "bar"}]
+    named = (c for t in traces if isinstance(t.x, tuple) for c in t.x)
+    categories = list(panel.categories or dict.fromkeys(named))
+    grouped = [t for t in traces if isinstance(t.x, tuple)] if panel.grouped else []
     mappable, handles = None, []
     for t in traces:
         label = f"{t.group}/{t.name}" if t.titled and len(titled) > 1 and t.name else t.name
@@ -98,13 +117,23 @@ def _draw_panel(ax: Any, panel: Panel, spec: FigureSpec) -> Any:
         elif t.kind == "span":
             hatch = "//" if t.hatched else None
             ax.axvspan(*t.x, color=t.colour, alpha=t.alpha, lw=0, hatch=hatch, label=label)
-        elif (handle := _draw_grouped(ax, t, grouped, categories, label)) is not None:
+        elif t.kind == "histogram" and t.y.size:
+            ax.stairs(t.y, t.x, color=t.colour, lw=t.width, label=label)
+        elif t.kind == "histogram":  # no values: its legend entry only
+            ax.plot([], [], color=t.colour, lw=t.width, label=label)
+        elif (handle := _draw_grouped(ax, t, grouped or [t], categories, label)) is not None:
             handles.append(handle)
     if categories:
-        ax.set_xticks(range(len(categories)), categories)
+        slanted = max(len(c) for c in categories) > 12  # long names do not run into each other
+        ax.set_xticks(
+            range(len(categories)),
+            categories,
+            rotation=20 if slanted else 0,
+            ha="right" if slanted else "center",
+        )
     ax.set_title(panel.title, fontsize=10)
     ax.set_xlabel(panel.x_title)
-    ax.set_ylabel(panel.y_title)
+    ax.set_ylabel("" if shared else panel.y_title)
     if panel.equal_aspect:
         ax.set_aspect("equal", adjustable="datalim")
     if panel.y_from_zero:
@@ -120,6 +149,7 @@ def _draw_panel(ax: Any, panel: Panel, spec: FigureSpec) -> Any:
     ax.grid(alpha=0.3, axis="y" if categories else "both")
     drawn, labels = ax.get_legend_handles_labels()
     entries = dict(zip(labels, drawn, strict=True)) | {h.get_label(): h for h in handles}
+    entries = {k: v for k, v in entries.items() if k not in categories}  # named under the axis
     if entries:
         outside = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0)}
         where = outside if panel.legend == "outside" else {"loc": panel.legend}
@@ -130,17 +160,22 @@ def _draw_panel(ax: Any, panel: Panel, spec: FigureSpec) -> Any:
 def _draw_grouped(
     ax: Any, trace: Trace, grouped: list[Trace], categories: list[str], label: str
 ) -> Any:
-    """Draw a box or bar trace beside the others at each category; return a box's legend handle."""
+    """Draw a box, violin or bar trace beside the others in ``grouped`` at each category.
+
+    Return a box's or violin's legend handle.
+    """
     from matplotlib.patches import Patch  # noqa: PLC0415
 
     width = 0.8 / len(grouped)
     offset = (grouped.index(trace) - (len(grouped) - 1) / 2) * width
     labels = np.array(trace.x)
-    if trace.kind == "box":
-        at = [c for c in categories if np.any(labels == c)]
+    at = [c for c in categories if np.any(labels == c)]
+    values = [trace.y[labels == c] for c in at]
+    positions = [categories.index(c) + offset for c in at]
+    if trace.kind == "box" and values:
         ax.boxplot(
-            [trace.y[labels == c] for c in at],
-            positions=[categories.index(c) + offset for c in at],
+            values,
+            positions=positions,
             widths=width * 0.8,
             patch_artist=True,
             manage_ticks=False,
@@ -148,6 +183,14 @@ def _draw_grouped(
             medianprops={"color": "black"},
             flierprops={"markersize": 2, "markeredgecolor": trace.colour},
         )
+    elif trace.kind == "violin" and values:  # from the smallest value to the largest, marked
+        parts = ax.violinplot(values, positions=positions, widths=width * 0.8)
+        for body in parts["bodies"]:
+            body.set_facecolor(trace.colour)
+            body.set_alpha(trace.alpha)
+        for part in ("cbars", "cmins", "cmaxes"):
+            parts[part].set_color("0.3")
+    if trace.kind in {"box", "violin"}:
         return Patch(facecolor=trace.colour, alpha=trace.alpha, label=label)
     x = np.array([categories.index(c) for c in trace.x]) + offset
     ax.bar(x, trace.y, width * 0.9, color=trace.colour, alpha=trace.alpha, label=label)
@@ -160,3 +203,24 @@ def _draw_grouped(
             text, (xi, top), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=7
         )
     return None
+
+
+def results_figure(
+    named: Sequence[tuple[str, EvaluationResult]],
+    *,
+    labels: Sequence[str] | None = None,
+    distances: Sequence[Float64Array | None] | None = None,
+) -> Any:
+    """Draw the figure of ``robot-msgs res --plot``: saved results' errors side by side.
+
+    Error over time and distance, box, violin and histogram, 13 x 8 in, as
+    :func:`~robot_msgs.report.results_spec.results_spec` describes them.
+
+    Raises
+    ------
+    FormatError
+        The results' first signals have different units (they cannot share an axis).
+    """
+    from robot_msgs.report.results_spec import results_spec  # noqa: PLC0415
+
+    return matplotlib_figure(results_spec(named, labels=labels, distances=distances))

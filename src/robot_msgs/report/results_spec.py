@@ -1,0 +1,173 @@
+"""The figure of ``robot-msgs res``, described once: saved results' errors side by side.
+
+:func:`results_spec` builds a :class:`~robot_msgs.report.figure_spec.FigureSpec` of five
+panels (error over time and over distance; box, violin and histogram) from saved
+results; :func:`robot_msgs.report.plots.results_figure` draws it as one figure
+(``res --plot``), :func:`robot_msgs.report.interactive.results_plots` as five
+interactive ones (``res --html``). A module of its own beside
+:mod:`~robot_msgs.report.figure_spec`, whose builders read a run report, not saved
+results.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.compare.signal import ErrorSeries
+from robot_msgs.errors import FormatError
+from robot_msgs.report.figure_spec import PALETTE, FigureSpec, Panel, Trace
+from robot_msgs.report.figure_text import legend_names
+from robot_msgs.report.figures import break_gaps, error_time_label, signal_label
+from robot_msgs.report.saved_results import error_distances_m
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.typing import Float64Array
+
+__all__ = ["RESULTS_PANELS", "results_spec"]
+
+#: What each panel of :func:`results_spec` shows, in order (the page's figure kinds).
+RESULTS_PANELS = ("error_over_time", "error_over_distance", "box", "violin", "histogram")
+_BINS = 40
+
+
+def results_spec(
+    named: Sequence[tuple[str, EvaluationResult]],
+    *,
+    labels: Sequence[str] | None = None,
+    distances: Sequence[Float64Array | None] | None = None,
+) -> FigureSpec:
+    """Describe saved results side by side: error over time and distance, box, violin, histogram.
+
+    Each result's first signal, named ``labels`` (default
+    :func:`~robot_msgs.report.figure_text.legend_names` of the paths) and drawn in one
+    colour across the panels, its path in the hover text. Time is seconds (or frames)
+    since the result's first error, lines broken at gaps
+    (:func:`~robot_msgs.report.figures.break_gaps`). Distance is the reference path
+    travelled to each error's pose: ``distances``, one ``(N,)`` array (metres) or None
+    per result, default :func:`~robot_msgs.report.saved_results.error_distances_m`; a
+    result without is named ``(no distances)`` in that panel and has no line there.
+    Boxes (whiskers 1.5 IQR) and violins (smallest to largest error) stand at their
+    result's name; each histogram has 40 bins over its own errors. The panels are in
+    :data:`RESULTS_PANELS` order, in rows of two and three.
+
+    Raises
+    ------
+    FormatError
+        The results' first signals have different units (they cannot share an axis).
+    """
+    firsts = [result.comparison.signals[0] for _, result in named]
+    units = {signal.unit for signal in firsts}
+    if len(units) > 1:
+        msg = f"the results are in different units ({', '.join(sorted(units))})"
+        raise FormatError(msg)
+    names = list(labels) if labels is not None else legend_names([p for p, _ in named])
+    label = signal_label(firsts[0])
+    unit = f" {firsts[0].unit}" if firsts[0].unit else ""
+    panels: tuple[list[Trace], ...] = ([], [], [], [], [])
+    over_time, over_distance, box, violin, histogram = panels
+    for k, ((path, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
+        colour = PALETTE[k % len(PALETTE)]
+        series = signal.series
+        if series is None:  # a summary: nothing to draw but its name
+            series, distance = ErrorSeries(stamps_s=np.zeros(0), errors=np.zeros(0)), None
+        elif distances is None:
+            distance = error_distances_m(path, result, series)
+        else:
+            distance = distances[k]
+        t0 = series.stamps_s[0] if len(series) else 0.0
+        rows = np.arange(len(series), dtype=np.float64)
+        columns = np.column_stack([series.errors, rows, series.stamps_s])
+        t, drawn = break_gaps(series.stamps_s - t0, columns)
+        over_time.append(
+            Trace(
+                kind="line",
+                x=t,
+                y=drawn[:, 0],
+                name=name,
+                colour=colour,
+                width=1.0,
+                poses=drawn[:, 1],
+                stamps_s=drawn[:, 2],
+                hover=f"{path}\nstamp {{stamp:.6f}}\n{label}: {{y:.4g}}",
+            )
+        )
+        if distance is None or distance.size != len(series):
+            none = np.zeros(0)
+            over_distance.append(
+                Trace(kind="line", x=none, y=none, name=f"{name} (no distances)", colour=colour)
+            )
+        else:
+            order = np.argsort(distance, kind="stable")
+            over_distance.append(
+                Trace(
+                    kind="line",
+                    x=distance[order],
+                    y=series.errors[order],
+                    name=name,
+                    colour=colour,
+                    width=1.0,
+                    hover=f"{path}\n{{x:.3f}} m along the reference\n{label}: {{y:.4g}}",
+                )
+            )
+        finite = series.errors[np.isfinite(series.errors)]
+        at = (name,) * finite.size
+        hover = f"{path}\n{label}: {{y:.4g}}"
+        box.append(
+            Trace(kind="box", x=at, y=finite, name=name, colour=colour, alpha=0.5, hover=hover)
+        )
+        violin.append(
+            Trace(kind="violin", x=at, y=finite, name=name, colour=colour, alpha=0.3, hover=hover)
+        )
+        counts, edges = np.histogram(finite, _BINS) if finite.size else (np.zeros(0), np.zeros(0))
+        histogram.append(
+            Trace(
+                kind="histogram",
+                x=edges,
+                y=counts,
+                name=name,
+                colour=colour,
+                text=tuple(
+                    f"{a:.4g} to {b:.4g}{unit}: {n:.0f} of {finite.size}"
+                    for (a, b), n in zip(pairwise(edges), counts, strict=True)
+                ),
+                hover=f"{path}\n{{text}}",
+            )
+        )
+    results = [result for _, result in named]
+    # Each result at its name, one without errors too.
+    by_name = partial(Panel, x_title="", y_title=label, categories=tuple(names))
+    return FigureSpec(
+        title="",
+        panels=(
+            Panel(
+                traces=tuple(over_time),
+                title="error over time",
+                x_title=error_time_label(results),
+                y_title=label,
+            ),
+            Panel(
+                traces=tuple(over_distance),
+                title="error over distance",
+                x_title="distance travelled along the reference [m]",
+                y_title=label,
+                share_y=True,
+            ),
+            by_name(traces=tuple(box), title="box plot (whiskers 1.5 IQR)"),
+            by_name(traces=tuple(violin), title="violin plot (min to max)", share_y=True),
+            Panel(
+                traces=tuple(histogram),
+                title=f"histogram ({_BINS} bins)",
+                x_title=label,
+                y_title="errors per bin",
+            ),
+        ),
+        size_in=(13.0, 8.0),
+        rows=(2, 3),
+    )

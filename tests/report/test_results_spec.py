@@ -1,0 +1,245 @@
+"""The ``res`` figure described once, from hand-built results, and both backends drawing it.
+
+Two estimates of a reference that runs along x at 1 m/s from t = 100 s, with a gap in
+its stamps (100.4 s to 102.0 s): ``a`` is 0.1 k m off in y at pose k, ``b`` 0.2 k m, so
+their APE (no alignment) is 0.1 k and 0.2 k, and the reference has travelled
+``STAMPS`` metres at each pose. Every expected number below is worked out by hand
+from these inputs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+
+from robot_msgs.compare import Signal
+from robot_msgs.errors import FormatError
+from robot_msgs.evaluation import EvaluationSettings, ape
+from robot_msgs.report.figure_spec import PALETTE, FigureSpec, Panel
+from robot_msgs.report.interactive import results_plots
+from robot_msgs.report.results_spec import RESULTS_PANELS, results_spec
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from robot_msgs.compare.result import EvaluationResult
+
+STAMPS = np.array([0.0, 0.1, 0.2, 0.3, 0.4, 2.0, 2.1, 2.2])
+K = np.arange(8.0)
+NAN = np.nan
+GAPPED_T = [0.0, 0.1, 0.2, 0.3, 0.4, NAN, 2.0, 2.1, 2.2]  # break_gaps: 1.6 s > 5 x 0.1 s
+
+
+def _trajectory(y: np.ndarray[Any, np.dtype[np.float64]]) -> PoseTrajectory:
+    return PoseTrajectory(
+        stamps_s=100.0 + STAMPS,
+        positions_xyz=np.stack([STAMPS, y, 0 * y], 1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (8, 1)),
+    )
+
+
+@pytest.fixture(scope="module")
+def named() -> list[tuple[str, EvaluationResult]]:
+    ref = _trajectory(0 * K)
+    settings = EvaluationSettings(align="none")
+    return [
+        ("runs/a.json", ape(ref, _trajectory(0.1 * K), settings=settings)),
+        ("runs/b.json", ape(ref, _trajectory(0.2 * K), settings=settings)),
+    ]
+
+
+@pytest.fixture(scope="module")
+def holed(named: list[tuple[str, EvaluationResult]]) -> EvaluationResult:
+    """``a`` with its error at pose 3 missing (NaN)."""
+    _, result = named[0]
+    errors = 0.1 * K
+    errors[3] = NAN
+    signal = Signal.of("translation", "m", errors, stamps_s=100.0 + STAMPS)
+    return result.replace(comparison=result.comparison.replace(signals=(signal,)))
+
+
+def _close(a: object, b: object) -> bool:
+    return bool(np.allclose(np.asarray(a, float), np.asarray(b, float), equal_nan=True))
+
+
+def _panels(spec: FigureSpec) -> dict[str, Panel]:
+    return dict(zip(RESULTS_PANELS, spec.panels, strict=True))
+
+
+def test_errors_are_drawn_over_time_since_the_first_and_broken_at_the_gap(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    over_time = _panels(results_spec(named))["error_over_time"]
+    assert over_time.x_title == "time since the result's first error [s]"
+    assert over_time.y_title == "translation error [m]"
+    a, b = over_time.traces
+    assert (a.name, b.name) == ("a", "b")  # the file stems
+    assert (a.colour, b.colour) == PALETTE[:2]
+    assert _close(a.x, GAPPED_T)
+    assert _close(a.y, [0.0, 0.1, 0.2, 0.3, 0.4, NAN, 0.5, 0.6, 0.7])
+    assert _close(b.y, [0.0, 0.2, 0.4, 0.6, 0.8, NAN, 1.0, 1.2, 1.4])
+    # The hover's stamp and pose: the stored stamp, the row it belongs to.
+    assert _close(a.stamps_s, 100.0 + np.array(GAPPED_T))
+    assert _close(a.poses, [0, 1, 2, 3, 4, NAN, 5, 6, 7])
+
+
+def test_errors_over_distance_are_at_the_reference_path_travelled(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    over_distance = _panels(results_spec(named))["error_over_distance"]
+    assert over_distance.x_title == "distance travelled along the reference [m]"
+    assert over_distance.share_y
+    a, b = over_distance.traces
+    assert _close(a.x, STAMPS)  # x = the stamp: 1 m a second, no step back
+    assert _close(a.y, 0.1 * K)
+    # Given distances are drawn in their order along the path; a result without (or
+    # with one per error of another series) has only its (no distances) legend entry.
+    for missing in (None, STAMPS[:3]):
+        given = results_spec(named, distances=[missing, STAMPS[::-1].copy()])
+        a, b = _panels(given)["error_over_distance"].traces
+        assert (a.name, b.name) == ("a (no distances)", "b")
+        assert len(a.x) == a.y.size == 0
+        assert _close(b.x, STAMPS)
+        assert _close(b.y, 0.2 * K[::-1])
+
+
+def test_boxes_violins_and_histograms_hold_each_results_errors(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    panels = _panels(results_spec(named, labels=["first", "second"]))
+    for kind in ("box", "violin"):
+        a, b = panels[kind].traces
+        assert (a.kind, a.x, b.x) == (kind, ("first",) * 8, ("second",) * 8)
+        assert _close(a.y, 0.1 * K)
+        assert not panels[kind].grouped  # each at its own name
+    assert panels["violin"].share_y
+    a, b = panels["histogram"].traces
+    assert panels["histogram"].x_title == "translation error [m]"
+    assert panels["histogram"].y_title == "errors per bin"
+    # 40 bins from 0 to 0.7 m, 0.0175 m wide: 0.1 k falls in bin floor(0.1 k / 0.0175).
+    assert _close(a.x, np.linspace(0.0, 0.7, 41))
+    assert _close(b.x, np.linspace(0.0, 1.4, 41))
+    for trace in (a, b):
+        assert np.flatnonzero(trace.y).tolist() == [0, 5, 11, 17, 22, 28, 34, 39]
+        assert trace.y.sum() == 8
+    assert a.text is not None
+    assert a.text[5] == "0.0875 to 0.105 m: 1 of 8"
+
+
+def test_a_missing_error_is_a_gap_over_time_and_in_no_box_violin_or_bin(
+    holed: EvaluationResult,
+) -> None:
+    panels = _panels(results_spec([("a.json", holed)]))
+    (over_time,) = panels["error_over_time"].traces
+    assert _close(over_time.y, [0.0, 0.1, 0.2, NAN, 0.4, NAN, 0.5, 0.6, 0.7])
+    kept = [0.0, 0.1, 0.2, 0.4, 0.5, 0.6, 0.7]
+    for kind in ("box", "violin"):
+        (trace,) = panels[kind].traces
+        assert trace.x == ("a",) * 7
+        assert _close(trace.y, kept)
+    (histogram,) = panels["histogram"].traces
+    assert np.flatnonzero(histogram.y).tolist() == [0, 5, 11, 22, 28, 34, 39]  # 0.3: none
+
+
+def test_a_summary_without_errors_keeps_its_name_and_draws_nothing(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    path, result = named[0]
+    signal = result.comparison.signals[0].replace(series=None)
+    summary = result.replace(comparison=result.comparison.replace(signals=(signal,)))
+    panels = _panels(spec := results_spec([(path, result), ("s.json", summary)]))
+    for panel in panels.values():
+        assert len(panel.traces[1].x) == panel.traces[1].y.size == 0
+    assert panels["error_over_distance"].traces[1].name == "s (no distances)"
+    fig = matplotlib_figure(spec)
+    for ax in fig.axes[2:4]:  # its place under the box and violin axes, empty
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "s"]
+    for ax in (fig.axes[0], fig.axes[4]):
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "s"]
+    assert len(fig.axes[4].get_legend().get_lines()) == 2  # outlines, as the drawn histogram
+    pages = {kind: page for kind, _, page in results_plots([(path, result), ("s.json", summary)])}
+    for kind in ("box", "violin"):
+        axis = pages[kind]["layout"]["xaxis"]
+        assert (axis["categoryarray"], axis["range"]) == (["a", "s"], [-0.5, 1.5])
+
+
+def test_results_in_different_units_cannot_share_an_axis(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    ref, est = _trajectory(0 * K), _trajectory(0.1 * K)
+    degrees = ape(ref, est, settings=EvaluationSettings(align="none"), relation="angle_deg")
+    with pytest.raises(FormatError, match=r"^the results are in different units \(deg, m\)$"):
+        results_spec([*named, ("c.json", degrees)])
+
+
+# --------------------------------------------------------------------------- both backends
+
+
+def test_both_backends_draw_the_same_panels_titles_labels_and_data(
+    named: list[tuple[str, EvaluationResult]], holed: EvaluationResult
+) -> None:
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import results_figure
+
+    named = [*named, ("c.json", holed)]
+    spec = results_spec(named)
+    fig = results_figure(named)
+    pages = results_plots(named)
+    assert [kind for kind, _, _ in pages] == list(RESULTS_PANELS)
+    assert len(fig.axes) == len(spec.panels) == 5
+    captions = ["Error over time", "Error over distance", "Box plot (whiskers 1.5 IQR)"]
+    captions += ["Violin plot (min to max)", "Histogram (40 bins)"]
+    assert [caption for _, caption, _ in pages] == captions
+    for ax, (_, caption, page), panel in zip(fig.axes, pages, spec.panels, strict=True):
+        layout = page["layout"]
+        assert "annotations" not in layout  # the title is the caption's, not repeated
+        assert ax.get_title() == panel.title
+        assert panel.title.casefold() == caption.casefold()
+        assert layout["title"]["text"] == caption
+        assert ax.get_xlabel() == layout["xaxis"]["title"]["text"] == panel.x_title
+        assert layout["yaxis"]["title"]["text"] == panel.y_title
+        # A panel drawn beside the one whose y axis it shares leaves the title to it.
+        assert ax.get_ylabel() == ("" if panel.share_y else panel.y_title)
+        assert [t["name"] for t in page["data"]] == [t.name for t in panel.traces]
+    over_time, over_distance, box, violin, histogram = fig.axes
+    assert over_distance.get_shared_y_axes().joined(over_time, over_distance)
+    assert violin.get_shared_y_axes().joined(box, violin)
+    pages_by_kind = {kind: page for kind, _, page in pages}
+    for ax, kind in ((over_time, "error_over_time"), (over_distance, "error_over_distance")):
+        for line, trace, drawn in zip(
+            ax.get_lines(), _panels(spec)[kind].traces, pages_by_kind[kind]["data"], strict=True
+        ):
+            assert _close(line.get_xdata(), trace.x)
+            assert _close(line.get_ydata(), trace.y)
+            assert _close(np.array(drawn["x"], float), trace.x)
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b", "c"]
+    # Boxes and violins stand at their names (not side by side), named under the axis.
+    medians = [np.mean(line.get_xdata()) for line in box.get_lines()[4::6]]
+    assert _close(medians, [0.0, 1.0, 2.0])
+    for ax in (box, violin):
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
+        assert ax.get_legend() is None
+    bodies = violin.collections[::4]  # a body each, and its bar, min and max
+    assert len(violin.collections) == 3 * 4
+    outlines = [b.get_paths()[0].vertices for b in bodies]  # mirrored about their middle
+    assert _close([(v[:, 0].min() + v[:, 0].max()) / 2 for v in outlines], [0.0, 1.0, 2.0])
+    assert _close([v[:, 1].max() for v in outlines], [0.7, 1.4, 0.7])  # to the largest error
+    assert pages_by_kind["violin"]["data"][0]["spanmode"] == "hard"
+    assert _close(pages_by_kind["box"]["data"][1]["y"], 0.2 * K)
+    # The histograms as outlines of the same bins.
+    for stairs, trace, drawn in zip(
+        histogram.patches,
+        _panels(spec)["histogram"].traces,
+        pages_by_kind["histogram"]["data"],
+        strict=True,
+    ):
+        values, edges, _ = stairs.get_data()
+        assert _close(values, trace.y)
+        assert _close(edges, trace.x)
+        assert _close(drawn["x"], [trace.x[0], *trace.x])
+        assert _close(drawn["y"], [0, *trace.y, 0])
+        assert drawn["line"]["shape"] == "hv"
