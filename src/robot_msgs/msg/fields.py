@@ -133,7 +133,8 @@ class FieldSpec:
     annotation: Any = None
     ros: str | None = None
     choices: tuple[Any, ...] | None = None
-    #: A ``Meta`` constraint beyond int bounds: no fast path, msgspec checks every value.
+    #: A ``Meta`` constraint beyond int bounds (a ``description`` alone is none): msgspec
+    #: checks every value, the fast check only what it can state (bounds, lengths).
     constrained: bool = False
 
 
@@ -153,6 +154,15 @@ def _meta_label(base: str, meta: msgspec.Meta) -> str:
     if meta.pattern is not None:
         parts.append(f"matching {meta.pattern!r}")
     return f"{base} {' and '.join(parts)}" if parts else base
+
+
+#: The ``Meta`` attributes that constrain a value (``description``, ``title``... do not).
+_CONSTRAINTS = ("gt", "ge", "lt", "le", "multiple_of", "pattern", "min_length", "max_length")
+
+
+def _constrains(meta: msgspec.Meta) -> bool:
+    """Whether ``meta`` refuses any value (a ``Meta(description=...)`` alone does not)."""
+    return any(getattr(meta, name) is not None for name in _CONSTRAINTS)
 
 
 def _int_bounds(low: int, high: int, meta: msgspec.Meta) -> tuple[int, int]:
@@ -206,14 +216,18 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
         label = spec.label
         for m in metas:
             label = _meta_label(label, m)
-        return dataclasses.replace(spec, label=label, annotation=annotation, constrained=True)
+        constrained = any(_constrains(m) for m in metas)
+        return dataclasses.replace(
+            spec, label=label, annotation=annotation, constrained=constrained
+        )
     if ros is not None or inner not in _PLAIN:
         msg = f"Unsupported field annotation {annotation!r}"
         raise TypeError(msg)
     label = _PLAIN[inner]
     for m in metas:
         label = _meta_label(label, m)
-    return FieldSpec(_PLAIN[inner], label, annotation=annotation, constrained=bool(metas))
+    constrained = any(_constrains(m) for m in metas)
+    return FieldSpec(_PLAIN[inner], label, annotation=annotation, constrained=constrained)
 
 
 def compile_annotation(annotation: Any, base: type) -> FieldSpec:
