@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import struct
 import typing
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from msgspec import Meta
@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg.fields import FieldSpec
 
-__all__ = ["check_fields", "compile_check"]
+__all__ = ["check_fields", "compile_check", "deferred_check"]
+
+R = TypeVar("R")
 
 _pack32, _unpack32 = struct.Struct("<f").pack, struct.Struct("<f").unpack
 
@@ -290,8 +292,8 @@ def compile_check(
 
 
 def deferred_check(
-    compile_now: Callable[[dict[str, Any]], Callable[[Any], None]],
-) -> Callable[[Any], None]:
+    compile_now: Callable[[dict[str, Any]], Callable[[Any], R]],
+) -> Callable[[Any], R]:
     r"""Return a construction check that is generated on its first call, then runs at full speed.
 
     ``compile_now(namespace)`` generates the real check into ``namespace``
@@ -323,5 +325,5 @@ def deferred_check(
 
     namespace["_first_call"] = first_call
     exec("def check(self):\n    return _first_call(self)\n", namespace)  # noqa: S102
-    check: Callable[[Any], None] = namespace["check"]
+    check: Callable[[Any], R] = namespace["check"]
     return check
