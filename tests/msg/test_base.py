@@ -291,6 +291,20 @@ def test_mapping_fields_are_frozen_maps() -> None:
         c.counts["u"] = 2  # type: ignore[index]
 
 
+def test_a_mapping_field_cannot_be_changed_through_what_it_hands_out() -> None:
+    c = Comparison(metric="ape", signals=(), counts={"t": 1, "u": 2})
+    tree = c.to_dict()
+    tree["counts"]["t"] = 5  # the caller's copy
+    assert c.counts == {"t": 1, "u": 2}
+    assert list(c.counts.keys()) == ["t", "u"]
+    assert list(c.counts.values()) == [1, 2]
+    assert list(c.counts.items()) == [("t", 1), ("u", 2)]
+    assert ("t" in c.counts, "v" in c.counts, c.counts.get("v", 0)) == (True, False, 0)
+    for view in (c.counts.keys(), c.counts.values(), c.counts.items()):
+        assert not hasattr(view, "__setitem__")
+        assert not hasattr(view, "append")
+
+
 def test_every_example_round_trips_through_json() -> None:
     for name, msg in examples().items():
         text = json.dumps(msg.to_dict())

@@ -25,7 +25,15 @@ import math
 import struct
 import types
 import typing
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import (
+    Callable,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    ValuesView,
+)
 from typing import Annotated, Any, Literal, TypeVar, Union
 
 import msgspec
@@ -73,7 +81,14 @@ where a setting such as segment lengths or a time window is a list, never a join
 
 
 class FrozenMap(Mapping[str, T]):
-    """An immutable, hashable, picklable ``str``-keyed mapping that keeps insertion order."""
+    """An immutable, hashable, picklable ``str``-keyed mapping that keeps insertion order.
+
+    ``keys()``, ``values()``, ``items()``, ``get()`` and ``in`` are the inner dict's own
+    (read-only views, no Python-level iteration): writing a message's mappings as JSON
+    and testing their values for non-finite floats go through them. WHY: ``Mapping``'s
+    own iterate in Python; ``encode_json`` of the catalog's ``Ranking`` took 9.0 µs,
+    2.6 µs with these (``Finding`` 3.6 -> 1.1; min of 9 runs, two runs).
+    """
 
     __slots__ = ("_data",)
 
@@ -88,6 +103,29 @@ class FrozenMap(Mapping[str, T]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def keys(self) -> KeysView[str]:
+        """Return the keys, in insertion order (a read-only view)."""
+        return self._data.keys()
+
+    def values(self) -> ValuesView[T]:
+        """Return the values, in insertion order (a read-only view)."""
+        return self._data.values()
+
+    def items(self) -> ItemsView[str, T]:
+        """Return the ``(key, value)`` pairs, in insertion order (a read-only view)."""
+        return self._data.items()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Return the value of ``key``, or ``default`` when there is none."""
+        return self._data.get(key, default)
+
+    def as_json_dict(self) -> dict[str, T]:
+        """Return the inner dict itself, for an encoder that only reads it (no copy)."""
+        return self._data
 
     def __repr__(self) -> str:
         return repr(self._data)

@@ -66,19 +66,25 @@ M = TypeVar("M", bound="Msg")
 def _encode(value: Any) -> Any:
     """Encode what msgspec does not know (its ``enc_hook``): arrays and frozen mappings.
 
-    An array is ``{"dtype", "shape", "data"}`` with the values flat, row-major.
+    An array is ``{"dtype", "shape", "data"}`` with the values flat, row-major. A frozen
+    mapping is handed over as its inner dict: msgspec only reads it (``to_builtins``
+    builds its own, so a ``to_dict`` caller changing it changes no message).
     """
+    if type(value) is FrozenMap:
+        return value.as_json_dict()
     if isinstance(value, np.ndarray):
         data = value.ravel().tolist()
         return {"dtype": dtype_name(value.dtype), "shape": list(value.shape), "data": data}
     if isinstance(value, FrozenMap):
-        return dict(value)
+        return value.as_json_dict()
     msg = f"Expected a message field value, got {type(value).__name__}"
     raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
 
 
 def _encode_json(value: Any) -> Any:
     """:func:`_encode` for JSON: an array's infinities as ``"Infinity"``/``"-Infinity"``."""
+    if type(value) is FrozenMap:
+        return value.as_json_dict()
     if isinstance(value, np.ndarray):
         return array_to_json(value)
     return _encode(value)
