@@ -218,8 +218,8 @@ def array_to_json(value: np.ndarray[Any, Any]) -> dict[str, Any]:
     Infinities become the strings ``"Infinity"``/``"-Infinity"`` (:data:`NON_FINITE`),
     NaN stays a float (the JSON encoder writes ``null``).
     """
-    data = value.ravel().tolist()
-    if value.dtype.kind == "f" and value.size:
+    data = value.tolist() if value.ndim == 1 else value.ravel().tolist()
+    if value.dtype.kind == "f" and data:
         infinite = (
             not _INFINITIES.isdisjoint(data) if value.size < _SMALL else np.isinf(value).any()
         )
@@ -264,9 +264,10 @@ def array_from_json(
             type(shape) is list
             and type(data) is list
             and value.get("dtype") == dtype_name(dtype)
-            and _size(shape) == len(data)
+            and (_size(shape) if len(shape) != 1 else shape[0] if type(shape[0]) is int else -1)
+            == len(data)
         ):
-            arr = _values_from_json(dtype, data, f"{path}.data")
+            arr = _values_from_json(dtype, data, path)
             arr.setflags(write=False)  # new and ours: the message keeps it without a copy
             return arr if len(shape) == 1 else arr.reshape(shape)
     if isinstance(value, np.ndarray):
@@ -296,7 +297,7 @@ def array_from_json(
     if not isinstance(data, list | tuple) or len(data) != math.prod(shape):
         expected = f"a flat list of {math.prod(shape)} values (shape {list(shape)})"
         raise field_error(expected=expected, value=data, path=f"{path}.data")
-    arr = _values_from_json(dtype, data, f"{path}.data")
+    arr = _values_from_json(dtype, data, path)
     arr.setflags(write=False)  # new and ours: the message keeps it (and a view) without a copy
     return arr if arr.shape == tuple(shape) else arr.reshape(shape)
 
@@ -320,6 +321,8 @@ def _values_from_json(
 ) -> np.ndarray[Any, Any]:
     """Return an array dict's flat values as a new 1-D array of ``dtype``, every value kept.
 
+    ``path``: the array's (errors name ``path.data[i]``).
+
     WHY each road (:func:`array_from_json` of small arrays against the previous one, µs,
     min of 7 x 20000 alternated, a 2-core shared machine): Python ints are handed to NumPy
     whole, whose ``OverflowError`` (NumPy 2, NEP 50) sends a value that does not fit to
@@ -330,24 +333,29 @@ def _values_from_json(
     :func:`array_from_json` reshapes it into, are read-only, so the construction check
     keeps them instead of copying again.
     """
-    kinds = set(map(type, data))
-    if dtype.kind in "iu" and kinds <= {int}:
+    kinds, kind = set(map(type, data)), dtype.kind
+    if kind == "f":
+        if not kinds <= _JUST_FLOAT:
+            data = _floats_from_json(data, f"{path}.data")
+        if dtype == _FLOAT64:
+            return np.array(data, dtype=dtype)  # the common case: floats as they were written
+        if dtype == _FLOAT32 and len(data) < _SMALL and _no_float32_overflow(data):
+            return np.array(data, dtype=dtype)  # rounded to the nearest float32
+        wide = np.asarray(data, dtype=np.float64)
+        arr = _as_array(dtype, dtype_name(dtype), wide, f"{path}.data")
+        return arr.astype(dtype, copy=False)  # new either way: made here from the list
+    if kind in "iu" and kinds <= _JUST_INT:
         try:
             return np.array(data, dtype=dtype)
-        except OverflowError:
-            return _ints(dtype, data, path)  # raises, naming the first value out of range
-    if dtype.kind == "b" and kinds <= {bool}:
+        except OverflowError:  # raises, naming the first value out of range
+            return _ints(dtype, data, f"{path}.data")
+    if kind == "b" and kinds <= _JUST_BOOL:
         return np.array(data, dtype=dtype)
-    if dtype.kind != "f":
-        raise field_error(expected=f"values that fit {dtype}", value=data, path=path)
-    if not kinds <= {float}:
-        data = _floats_from_json(data, path)
-    if dtype == np.float64:
-        return np.array(data, dtype=dtype)  # the common case: floats as they were written
-    if dtype == np.float32 and len(data) < _SMALL and _no_float32_overflow(data):
-        return np.array(data, dtype=dtype)  # rounded to the nearest float32
-    arr = _as_array(dtype, dtype_name(dtype), np.asarray(data, dtype=np.float64), path)
-    return arr.astype(dtype, copy=False)  # new either way: made here from the list
+    raise field_error(expected=f"values that fit {dtype}", value=data, path=f"{path}.data")
+
+
+_FLOAT64, _FLOAT32 = np.dtype(np.float64), np.dtype(np.float32)
+_JUST_FLOAT, _JUST_INT, _JUST_BOOL = frozenset({float}), frozenset({int}), frozenset({bool})
 
 
 def _no_float32_overflow(data: list[float] | tuple[float, ...]) -> bool:
