@@ -291,6 +291,19 @@ def test_mapping_fields_are_frozen_maps() -> None:
         c.counts["u"] = 2  # type: ignore[index]
 
 
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", ("x", "-Infinity")])
+def test_a_settings_value_refuses_the_texts_that_spell_floats_in_json(value: object) -> None:
+    with pytest.raises(ValidationError, match=r"got str '(NaN|Infinity|-Infinity)' - at"):
+        Comparison(metric="ape", signals=(), parameters={"p": value})  # type: ignore[dict-item]
+
+
+def test_a_settings_value_keeps_other_text_and_numbers_as_given() -> None:
+    values = {"a": "±0.3 s", "b": "nan", "c": 1, "d": -0.0, "e": None, "f": ("x", 2.5, True)}
+    kept = Comparison(metric="ape", signals=(), parameters=values).parameters  # type: ignore[arg-type]
+    assert dict(kept) == values
+    assert str(kept["d"]) == "-0.0"
+
+
 def test_a_mapping_field_cannot_be_changed_through_what_it_hands_out() -> None:
     c = Comparison(metric="ape", signals=(), counts={"t": 1, "u": 2})
     tree = c.to_dict()

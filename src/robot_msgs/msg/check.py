@@ -60,6 +60,10 @@ def check_fields(msg: Any, specs: dict[str, FieldSpec]) -> None:
             force_setattr(msg, name, checked)
 
 
+#: The types of a settings scalar kept as it is whatever its value.
+_SCALAR_TYPES = frozenset({float, int, bool, type(None)})
+
+
 def _scalar_ok(value: object) -> bool:
     """Whether a settings scalar is kept as it is (a text spelling a float is not)."""
     kind = type(value)
@@ -108,10 +112,12 @@ def _test(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) 
         return f"type({v}) is {_key(names, 'type', spec.msg_type)}"
     if kind == "any":
         return "True"
-    if kind == "scalar":
-        return f"_scalar_ok({v})"
-    if kind == "value":
-        return f"_value_ok({v})"
+    if kind in {"scalar", "value"}:  # _scalar_ok, inline: text must not spell a float
+        text = f"{v} not in _non_finite and ({v}.isascii() or _encodable({v}))"
+        scalar = f"(type({v}) in _scalar_types or (type({v}) is str and {text}))"
+        if kind == "scalar":
+            return scalar
+        return f"({scalar} or (type({v}) is tuple and _value_ok({v})))"
     if kind == "optional" and spec.inner is not None:
         inner = _test(spec.inner, v, names, dims)
         return None if inner is None else f"({v} is None or ({inner}))"
@@ -248,6 +254,8 @@ def compile_check(
         "_encodable": encodable,
         "_is_float32": _is_float32,
         "_scalar_ok": _scalar_ok,
+        "_scalar_types": _SCALAR_TYPES,
+        "_non_finite": NON_FINITE,
         "_value_ok": _value_ok,
         "_frozen": _frozen,
         "_frozenmap": FrozenMap,
