@@ -495,8 +495,9 @@ def decode_json(data: bytes | str, cls: type[M]) -> M:
     Point(x=nan, y=inf, z=0.0)
     """
     text = data.encode() if isinstance(data, str) else data
-    with contextlib.suppress(msgspec.DecodeError):  # read again below, as a tree
-        return _typed_decoder(cls).decode(text)
+    if not (_null_is_nan(cls) and b"null" in text):  # else the typed decoder would refuse it
+        with contextlib.suppress(msgspec.DecodeError):  # read again below, as a tree
+            return _typed_decoder(cls).decode(text)
     return decode_json_tree(data, cls)
 
 
@@ -523,6 +524,35 @@ def decode_json_tree(data: bytes | str, cls: type[M]) -> M:
         return msgspec.convert(fixed, cls, dec_hook=_decode)
     except msgspec.ValidationError as err:
         raise _fault(cls, fixed, cls.__name__, err) from err
+
+
+_NULL_IS_NAN: dict[type, bool] = {}
+#: Field kinds whose JSON may hold a ``null`` msgspec's typed decoder takes.
+_NULL_TAKEN = frozenset({"optional", "scalar", "value", "any", "array"})
+
+
+def _null_is_nan(cls: type) -> bool:
+    """Whether no field of ``cls`` (nested ones too) takes ``null``: it can only be NaN.
+
+    Then a text holding ``null`` goes to :func:`decode_json_tree` at once, since the
+    typed decoder would refuse it (a ``null`` inside a string goes there too, which
+    only costs time). WHY: ``decode_json`` of the catalog's ``ErrorStats`` (NaN in its
+    integrals) took 9.0 µs, of which the refused typed reading was 1.5 µs.
+    """
+    found = _NULL_IS_NAN.get(cls)
+    if found is None:
+        _NULL_IS_NAN[cls] = False  # a type that holds itself: unsure while it is computed
+        found = True
+        for spec in specs_of(cls).values():
+            inner = spec
+            while inner.inner is not None:
+                found = found and inner.kind not in _NULL_TAKEN
+                inner = inner.inner
+            nested = inner.kind != "msg" or _null_is_nan(inner.msg_type)
+            none_a_choice = inner.kind == "literal" and None in (inner.choices or ())
+            found = found and inner.kind not in _NULL_TAKEN and nested and not none_a_choice
+        _NULL_IS_NAN[cls] = found
+    return found
 
 
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}
