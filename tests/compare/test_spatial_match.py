@@ -41,12 +41,18 @@ def match(**changes: object) -> SpatialMatch:
         ({"max_distance_m": 0.0}, "max_distance_m"),
         ({"max_distance_m": math.inf}, "max_distance_m"),
         ({"distance_m": np.array([-0.01, 0.02])}, "distance_m"),
+        ({"distance_m": np.array([math.nan, 0.02])}, "distance_m"),  # a pair has a distance
+        ({"distance_m": np.array([-math.inf, 0.02])}, "distance_m"),
         ({"n_backward": -1}, "n_backward"),
     ],
 )
 def test_bad_values_are_refused_naming_the_field(changes: dict[str, object], field: str) -> None:
     with pytest.raises(ValidationError, match=rf"at `SpatialMatch\.{field}`"):
         match(**changes)
+
+
+def test_an_infinite_pair_distance_is_kept() -> None:
+    assert match(distance_m=np.array([math.inf, 0.02])).distance_m[0] == math.inf
 
 
 def test_round_trips_with_nan_distances_and_without_a_tolerance() -> None:

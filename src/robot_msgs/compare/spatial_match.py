@@ -82,7 +82,7 @@ class SpatialMatch(Msg):
             raise self._fail(
                 field="max_distance_m", expected="a distance > 0 or None", got=self.max_distance_m
             )
-        if not (np.nan_to_num(self.distance_m, nan=-1.0) >= 0).all():
+        if not (self.distance_m >= 0).all():  # NaN compares False: refused as before
             raise self._fail(field="distance_m", expected="distances >= 0", got=self.distance_m)
 
     @property
