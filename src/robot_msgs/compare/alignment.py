@@ -106,11 +106,11 @@ class Alignment(Msg):
         if not is_rotation_matrix(self.rotation):
             expected = "a rotation matrix (orthonormal, det +1)"
             raise self._fail(field="rotation", expected=expected, got=self.rotation)
-        if not np.isfinite(self.translation_m).all():
+        if not all(map(math.isfinite, self.translation_m.tolist())):  # 3 values: no ufunc
             raise self._fail(
                 field="translation_m", expected="finite values", got=self.translation_m
             )
-        if not (np.isfinite(self.scale) and self.scale > 0):
+        if not (math.isfinite(self.scale) and self.scale > 0):
             raise self._fail(field="scale", expected="a finite scale > 0", got=self.scale)
         if self.n_fit < 0:
             raise self._fail(field="n_fit", expected="a count >= 0", got=self.n_fit)
