@@ -323,15 +323,15 @@ def _values_from_json(
 
     ``path``: the array's (errors name ``path.data[i]``).
 
-    WHY each road (:func:`array_from_json` of small arrays against the previous one, µs,
-    min of 7 x 20000 alternated, a 2-core shared machine): Python ints are handed to NumPy
-    whole, whose ``OverflowError`` (NumPy 2, NEP 50) sends a value that does not fit to
-    the per-item loop that names it (3 uint32: 4.98 -> 1.20; 100 uint8: 8.10 -> 3.77);
-    float32 values none of which is finite beyond ``FLT_MAX`` are cast without the
-    overflow guard (4 values: 3.40 -> 1.95), infinity strings replaced in one list pass
-    (4 float32 with an ``"Infinity"``: 6.61 -> 2.89). The result, and the view
-    :func:`array_from_json` reshapes it into, are read-only, so the construction check
-    keeps them instead of copying again.
+    WHY each road (:func:`array_from_json` of small arrays against the one before these
+    roads, µs, min of 7 x 20000 alternated, a 2-core shared machine): Python ints are
+    handed to NumPy whole, whose ``OverflowError`` (NumPy 2, NEP 50) sends a value that
+    does not fit to the per-item loop that names it (3 uint32: 5.12 -> 1.11; 100 uint8:
+    8.32 -> 3.73); float32 values none of which is finite beyond ``FLT_MAX`` are cast
+    without the overflow guard (4 values: 3.44 -> 1.69), infinity strings replaced in
+    one list pass (4 float32 with an ``"Infinity"``: 6.91 -> 2.76). The result, and the
+    view :func:`array_from_json` reshapes it into, are read-only, so the construction
+    check keeps them instead of copying again.
     """
     kinds, kind = set(map(type, data)), dtype.kind
     if kind == "f":
