@@ -198,6 +198,9 @@ _VALID = {
         ({"max_abs": 0.7}, "max_abs"),
         ({"p95_abs": 0.61}, "p95_abs"),
         ({"ise": -1.0}, "ise"),
+        ({"itae": -1.0, "iae": math.nan}, "itae"),  # an absent integral is no fault
+        ({"mean": math.nan, "final": math.nan}, "mean"),  # the first at fault is named
+        ({"final": math.nan}, "final"),
     ],
 )
 def test_inconsistent_error_stats_are_refused_naming_the_field(

@@ -291,6 +291,33 @@ def test_mapping_fields_are_frozen_maps() -> None:
         c.counts["u"] = 2  # type: ignore[index]
 
 
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", ("x", "-Infinity")])
+def test_a_settings_value_refuses_the_texts_that_spell_floats_in_json(value: object) -> None:
+    with pytest.raises(ValidationError, match=r"got str '(NaN|Infinity|-Infinity)' - at"):
+        Comparison(metric="ape", signals=(), parameters={"p": value})  # type: ignore[dict-item]
+
+
+def test_a_settings_value_keeps_other_text_and_numbers_as_given() -> None:
+    values = {"a": "±0.3 s", "b": "nan", "c": 1, "d": -0.0, "e": None, "f": ("x", 2.5, True)}
+    kept = Comparison(metric="ape", signals=(), parameters=values).parameters  # type: ignore[arg-type]
+    assert dict(kept) == values
+    assert str(kept["d"]) == "-0.0"
+
+
+def test_a_mapping_field_cannot_be_changed_through_what_it_hands_out() -> None:
+    c = Comparison(metric="ape", signals=(), counts={"t": 1, "u": 2})
+    tree = c.to_dict()
+    tree["counts"]["t"] = 5  # the caller's copy
+    assert c.counts == {"t": 1, "u": 2}
+    assert list(c.counts.keys()) == ["t", "u"]
+    assert list(c.counts.values()) == [1, 2]
+    assert list(c.counts.items()) == [("t", 1), ("u", 2)]
+    assert ("t" in c.counts, "v" in c.counts, c.counts.get("v", 0)) == (True, False, 0)
+    for view in (c.counts.keys(), c.counts.values(), c.counts.items()):
+        assert not hasattr(view, "__setitem__")
+        assert not hasattr(view, "append")
+
+
 def test_every_example_round_trips_through_json() -> None:
     for name, msg in examples().items():
         text = json.dumps(msg.to_dict())
@@ -555,3 +582,24 @@ def test_a_message_type_compiles_its_check_on_first_construction_then_runs_it_di
     assert out[2] == "<robot_msgs check PoseTrajectory>"  # the generated code itself
     with pytest.raises(ValidationError, match=r"Point\.x"):
         Point(x="one")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", sorted(examples()))
+def test_a_message_of_valid_exact_values_passes_the_fast_check_alone(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every catalog example, built again from its own values, needs no full check.
+
+    The full check converts each field with msgspec; a field the generated fast test
+    cannot state sends every construction, and so every decoding, of its type down it:
+    bounded floats (``Meta(gt=0)``), fields that carry only a ``Meta(description=...)``
+    and text beyond ASCII made the settings messages decode 3-5x slower than ``json``.
+    """
+    msg = examples()[name]
+    cls = type(msg)
+    cls(**msg.as_dict())  # the check is generated on the first construction
+    full: list[Msg] = []
+    namespace = cls.__post_init__.__globals__  # the generated check's, where it finds _full
+    monkeypatch.setitem(namespace, "_full", lambda made, _specs: full.append(made))
+    assert cls(**msg.as_dict()) == msg
+    assert full == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -78,3 +79,33 @@ def test_joint_trajectory_takes_what_ros_takes_unordered_times_too() -> None:
         ),
     )
     assert len(traj.points) == 2
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        (0.1, 0.100000001490116119384765625),  # the float32 nearest 0.1, written out
+        (0.5, 0.5),  # exactly a float32: kept as is
+        (-0.0, -0.0),
+        (3.4028235e38, 3.4028234663852886e38),  # FLT_MAX as it prints rounds to FLT_MAX
+        (-3.4028234663852886e38, -3.4028234663852886e38),
+        (1e-46, 0.0),  # below the smallest subnormal float32: rounds to zero
+        (float("inf"), float("inf")),
+    ],
+)
+def test_a_float32_field_holds_the_float32_nearest_the_value(given: float, kept: float) -> None:
+    from robot_msgs.geometry import Point32
+
+    x = Point32(x=given).x
+    assert x == kept
+    assert math.copysign(1.0, x) == math.copysign(1.0, kept)
+
+
+def test_a_float32_field_keeps_nan_and_refuses_what_would_round_to_infinity() -> None:
+    from robot_msgs.geometry import Point32
+
+    assert math.isnan(Point32(x=float("nan")).x)
+    with pytest.raises(ValidationError, match=r"float32 \(\|x\| <= 3\.4028235e38\).* `Point32\.y`"):
+        Point32(y=1e39)
+    with pytest.raises(ValidationError, match=r"`Point32\.z`"):
+        Point32(z=-3.5e38)

@@ -22,15 +22,34 @@ ROTATION_TOL = 1e-6
 def is_rotation_matrix(r: np.ndarray[Any, Any]) -> bool:
     """Whether ``r`` (3, 3) is finite, orthonormal and proper (det +1), within ROTATION_TOL.
 
+    Each entry of ``RᵀR - I`` and ``det R - 1`` is computed from the nine values as
+    Python floats. WHY: with NumPy (``r.T @ r``, ``np.linalg.det``, under ``np.errstate``)
+    the test took 7.8 µs, most of what reading an ``Alignment`` from JSON cost; on
+    floats 0.8 µs (min of 7 x 20000, one run). The sums are rounded in another order
+    than NumPy's, which can matter only within about 1e-16 of the tolerance: on 20000
+    random rotations perturbed by 1e-9 to 1e-3 (some given a NaN, an infinity or
+    1e200) both answered alike.
+
     Examples
     --------
     >>> is_rotation_matrix(np.eye(3)), is_rotation_matrix(np.diag([1.0, 1.0, -1.0]))
     (True, False)
     """
-    with np.errstate(over="ignore", invalid="ignore"):  # a huge matrix is refused, not warned
-        orthonormal = np.abs(r.T @ r - np.eye(3)).max() <= ROTATION_TOL
-        proper = abs(np.linalg.det(r) - 1.0) <= ROTATION_TOL
-    return bool(np.isfinite(r).all() and orthonormal and proper)
+    rows: list[list[float]] = np.asarray(r, dtype=np.float64).tolist()
+    (a, b, c), (d, e, f), (g, h, i) = rows
+    if not math.isfinite(a + b + c + d + e + f + g + h + i):
+        return False  # a NaN or an infinity, or values too large to be a rotation's
+    tol = ROTATION_TOL
+    orthonormal = (
+        abs(a * a + d * d + g * g - 1.0) <= tol
+        and abs(b * b + e * e + h * h - 1.0) <= tol
+        and abs(c * c + f * f + i * i - 1.0) <= tol
+        and abs(a * b + d * e + g * h) <= tol
+        and abs(a * c + d * f + g * i) <= tol
+        and abs(b * c + e * f + h * i) <= tol
+    )
+    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    return orthonormal and abs(det - 1.0) <= tol
 
 
 @message("compare/Alignment")
@@ -87,11 +106,11 @@ class Alignment(Msg):
         if not is_rotation_matrix(self.rotation):
             expected = "a rotation matrix (orthonormal, det +1)"
             raise self._fail(field="rotation", expected=expected, got=self.rotation)
-        if not np.isfinite(self.translation_m).all():
+        if not all(map(math.isfinite, self.translation_m.tolist())):  # 3 values: no ufunc
             raise self._fail(
                 field="translation_m", expected="finite values", got=self.translation_m
             )
-        if not (np.isfinite(self.scale) and self.scale > 0):
+        if not (math.isfinite(self.scale) and self.scale > 0):
             raise self._fail(field="scale", expected="a finite scale > 0", got=self.scale)
         if self.n_fit < 0:
             raise self._fail(field="n_fit", expected="a count >= 0", got=self.n_fit)

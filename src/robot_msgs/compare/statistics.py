@@ -53,19 +53,26 @@ class ErrorStats(Msg):
     def _validate(self) -> None:
         if self.n < 0:
             raise self._fail(field="n", expected="a count >= 0", got=self.n)
-        summary = {name: getattr(self, name) for name in _SUMMARY}
+        # WHY the attributes are read, and tested, at once: every JSON reading of a
+        # comparison runs this per signal; the loops alone only find the field at fault.
+        values = (
+            self.rms, self.mean, self.median, self.std, self.min, self.max,
+            self.max_abs, self.p95_abs, self.final,
+        )  # fmt: skip
         if self.n == 0:
-            for name, value in summary.items():
+            for name, value in zip(_SUMMARY, values, strict=True):
                 if not math.isnan(value):
                     raise self._fail(field=name, expected="NaN when n == 0", got=value)
             return
-        for name, value in summary.items():
-            if math.isnan(value):
-                raise self._fail(field=name, expected=f"a number when n == {self.n}", got=value)
-        for name in (*_MAGNITUDES, "iae", "ise", "itae"):
-            value = getattr(self, name)
-            if value < 0:  # NaN compares False: the integrals may be absent
-                raise self._fail(field=name, expected="a magnitude >= 0", got=value)
+        if any(map(math.isnan, values)):
+            name, value = next((n, v) for n, v in zip(_SUMMARY, values, strict=True) if v != v)  # noqa: PLR0124
+            raise self._fail(field=name, expected=f"a number when n == {self.n}", got=value)
+        if (  # NaN compares False: the integrals may be absent
+            self.rms < 0 or self.std < 0 or self.max_abs < 0 or self.p95_abs < 0
+            or self.iae < 0 or self.ise < 0 or self.itae < 0
+        ):  # fmt: skip
+            name = next(n for n in (*_MAGNITUDES, "iae", "ise", "itae") if getattr(self, n) < 0)
+            raise self._fail(field=name, expected="a magnitude >= 0", got=getattr(self, name))
         if not self.min <= self.median <= self.max:
             expected = f"min <= median <= max (min={self.min!r}, max={self.max!r})"
             raise self._fail(field="median", expected=expected, got=self.median)

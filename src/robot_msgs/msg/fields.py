@@ -25,7 +25,15 @@ import math
 import struct
 import types
 import typing
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import (
+    Callable,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    ValuesView,
+)
 from typing import Annotated, Any, Literal, TypeVar, Union
 
 import msgspec
@@ -73,7 +81,14 @@ where a setting such as segment lengths or a time window is a list, never a join
 
 
 class FrozenMap(Mapping[str, T]):
-    """An immutable, hashable, picklable ``str``-keyed mapping that keeps insertion order."""
+    """An immutable, hashable, picklable ``str``-keyed mapping that keeps insertion order.
+
+    ``keys()``, ``values()``, ``items()``, ``get()`` and ``in`` are the inner dict's own
+    (read-only views, no Python-level iteration): writing a message's mappings as JSON
+    and testing their values for non-finite floats go through them. WHY: ``Mapping``'s
+    own iterate in Python; ``encode_json`` of the catalog's ``Ranking`` took 9.0 µs,
+    2.6 µs with these (``Finding`` 3.6 -> 1.1; min of 9 runs, two runs).
+    """
 
     __slots__ = ("_data",)
 
@@ -88,6 +103,29 @@ class FrozenMap(Mapping[str, T]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def keys(self) -> KeysView[str]:
+        """Return the keys, in insertion order (a read-only view)."""
+        return self._data.keys()
+
+    def values(self) -> ValuesView[T]:
+        """Return the values, in insertion order (a read-only view)."""
+        return self._data.values()
+
+    def items(self) -> ItemsView[str, T]:
+        """Return the ``(key, value)`` pairs, in insertion order (a read-only view)."""
+        return self._data.items()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Return the value of ``key``, or ``default`` when there is none."""
+        return self._data.get(key, default)
+
+    def as_json_dict(self) -> dict[str, T]:
+        """Return the inner dict itself, for an encoder that only reads it (no copy)."""
+        return self._data
 
     def __repr__(self) -> str:
         return repr(self._data)
@@ -133,7 +171,8 @@ class FieldSpec:
     annotation: Any = None
     ros: str | None = None
     choices: tuple[Any, ...] | None = None
-    #: A ``Meta`` constraint beyond int bounds: no fast path, msgspec checks every value.
+    #: A ``Meta`` constraint beyond int bounds (a ``description`` alone is none): msgspec
+    #: checks every value, the fast check only what it can state (bounds, lengths).
     constrained: bool = False
 
 
@@ -153,6 +192,15 @@ def _meta_label(base: str, meta: msgspec.Meta) -> str:
     if meta.pattern is not None:
         parts.append(f"matching {meta.pattern!r}")
     return f"{base} {' and '.join(parts)}" if parts else base
+
+
+#: The ``Meta`` attributes that constrain a value (``description``, ``title``... do not).
+_CONSTRAINTS = ("gt", "ge", "lt", "le", "multiple_of", "pattern", "min_length", "max_length")
+
+
+def _constrains(meta: msgspec.Meta) -> bool:
+    """Whether ``meta`` refuses any value (a ``Meta(description=...)`` alone does not)."""
+    return any(getattr(meta, name) is not None for name in _CONSTRAINTS)
 
 
 def _int_bounds(low: int, high: int, meta: msgspec.Meta) -> tuple[int, int]:
@@ -206,14 +254,18 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
         label = spec.label
         for m in metas:
             label = _meta_label(label, m)
-        return dataclasses.replace(spec, label=label, annotation=annotation, constrained=True)
+        constrained = any(_constrains(m) for m in metas)
+        return dataclasses.replace(
+            spec, label=label, annotation=annotation, constrained=constrained
+        )
     if ros is not None or inner not in _PLAIN:
         msg = f"Unsupported field annotation {annotation!r}"
         raise TypeError(msg)
     label = _PLAIN[inner]
     for m in metas:
         label = _meta_label(label, m)
-    return FieldSpec(_PLAIN[inner], label, annotation=annotation, constrained=bool(metas))
+    constrained = any(_constrains(m) for m in metas)
+    return FieldSpec(_PLAIN[inner], label, annotation=annotation, constrained=constrained)
 
 
 def compile_annotation(annotation: Any, base: type) -> FieldSpec:

@@ -1,0 +1,276 @@
+"""The JSON form's fast parts against the roads they stand in for.
+
+decode_json's two roads (msgspec's typed decoder first, the parsed and revived tree
+after): the typed decoder may only save time. For every registered type, drawn messages
+(NaN, ±inf, -0.0, bounds, unicode, empty and full arrays) read back equal and of the same
+field types on both roads, and documents made invalid by one drawn change (a wrong value,
+a spelling of a non-finite float where none belongs, an unknown or missing key) are either
+read equally by both or refused by both with the same error text.
+
+The generated walks (:mod:`robot_msgs.msg.json_walks`): a message's spelling test is true
+exactly when the Python walk would spell something, and a type's reviver returns what
+:func:`revived` returns, on the same drawn and changed trees and on trees whose messages
+name their ROS 2 types.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import field
+from typing import Any
+
+import msgspec
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import robot_msgs
+from robot_msgs.errors import ValidationError
+from robot_msgs.msg import Msg, Value, message
+from robot_msgs.msg.arrays import NON_FINITE
+from robot_msgs.msg.catalog import examples
+from robot_msgs.msg.json import (
+    _spelled_message,
+    decode_json,
+    decode_json_tree,
+    encode_json,
+    revived,
+    reviver,
+    spelling_test,
+)
+from tests.msg.strategies import messages
+
+TYPES = sorted(examples())
+ROADS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+#: Values a field may wrongly hold, or hold in a spelling one road might read differently.
+ODD_VALUES: list[Any] = [
+    None,
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "inf",
+    "1.5",
+    "1",
+    "true",
+    "x",
+    "\ud800",  # a lone surrogate: JSON text allows its escape, UTF-8 does not
+    True,
+    0,
+    -1,
+    1.5,
+    -0.0,
+    3.4028235e38,
+    1e39,
+    2**63,
+    2**64,
+    10**400,
+    [],
+    [None],
+    ["Infinity"],
+    {},
+    {"dtype": "float64", "shape": [1], "data": ["inf"]},
+    {"dtype": "uint8", "shape": [1], "data": [256]},
+]
+
+
+def _same_message(a: Msg, b: Msg) -> None:
+    assert a == b
+    for name in type(a).__struct_fields__:
+        x, y = getattr(a, name), getattr(b, name)
+        assert type(x) is type(y), name
+        if isinstance(x, Msg):
+            _same_message(x, y)
+        if isinstance(x, np.ndarray):
+            assert not x.flags.writeable
+            assert not y.flags.writeable
+
+
+def _outcome(road: Any, text: bytes, cls: type[Msg]) -> Msg | str:
+    try:
+        return road(text, cls)  # type: ignore[no-any-return]
+    except ValidationError as err:
+        return f"ValidationError: {err}"
+
+
+def _places(tree: Any) -> list[tuple[Any, Any]]:
+    """Every (container, key or index) of a parsed JSON tree, depth first."""
+    found: list[tuple[Any, Any]] = []
+    if isinstance(tree, dict):
+        for key, value in tree.items():
+            found.append((tree, key))
+            found += _places(value)
+    elif isinstance(tree, list):
+        for i, value in enumerate(tree):
+            found.append((tree, i))
+            found += _places(value)
+    return found
+
+
+@pytest.mark.parametrize("name", TYPES)
+@ROADS
+@given(data=st.data())
+def test_both_roads_read_a_message_the_same(name: str, data: st.DataObject) -> None:
+    cls = robot_msgs.type_for(name)
+    msg = data.draw(messages(cls))
+    text = encode_json(msg)
+    fast, slow = decode_json(text, cls), decode_json_tree(text, cls)
+    _same_message(fast, msg)
+    _same_message(slow, msg)
+    _same_message(fast, slow)
+    as_str = text.decode()
+    _same_message(decode_json(as_str, cls), decode_json_tree(as_str, cls))
+
+
+def _changed_tree(cls: type[Msg], data: st.DataObject) -> Any:
+    """The parsed JSON form of a drawn ``cls`` message with one drawn change."""
+    tree = msgspec.json.decode(encode_json(data.draw(messages(cls))))
+    container, key = data.draw(st.sampled_from(_places(tree)))
+    change = data.draw(st.sampled_from(["set", "delete", "unknown key"]))
+    if change == "delete" and isinstance(container, dict):
+        del container[key]
+    elif change == "unknown key" and isinstance(container, dict):
+        container["no_such_field"] = 1
+    else:
+        container[key] = data.draw(st.sampled_from(ODD_VALUES))
+    return tree
+
+
+@pytest.mark.parametrize("name", TYPES)
+@ROADS
+@given(data=st.data())
+def test_both_roads_refuse_or_read_a_changed_document_alike(name: str, data: st.DataObject) -> None:
+    cls = robot_msgs.type_for(name)
+    text = json.dumps(_changed_tree(cls, data)).encode()
+    fast, slow = _outcome(decode_json, text, cls), _outcome(decode_json_tree, text, cls)
+    if isinstance(fast, Msg) and isinstance(slow, Msg):
+        _same_message(fast, slow)
+    else:
+        assert fast == slow
+
+
+@pytest.mark.parametrize(
+    "text",
+    [b"", b"{", b"[1, 2]", b'{"x": NaN}', b'{"x": Infinity}', b'{"x": 1} x', b"null", b'"x"'],
+)
+def test_both_roads_refuse_what_is_not_a_point_alike(text: bytes) -> None:
+    from robot_msgs.geometry import Point
+
+    fast, slow = _outcome(decode_json, text, Point), _outcome(decode_json_tree, text, Point)
+    assert isinstance(fast, str)
+    assert fast == slow
+
+
+def test_a_ros_type_name_and_spelled_floats_are_read_on_both_roads() -> None:
+    from robot_msgs.geometry import Point
+
+    text = b'{"_type": "geometry_msgs/msg/Point", "x": null, "y": "-Infinity", "z": -0.0}'
+    for road in (decode_json, decode_json_tree):
+        point = road(text, Point)
+        assert np.isnan(point.x)
+        assert point.y == -np.inf
+        assert str(point.z) == "-0.0"
+
+
+def _same_tree(a: Any, b: Any) -> bool:
+    """Whether two JSON trees are equal in values and types (NaN equal to NaN)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_tree(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same_tree, a, b))
+    if isinstance(a, float):
+        return a == b or (a != a and b != b)  # noqa: PLR0124 - NaN
+    return bool(a == b)
+
+
+def _ros_names(tree: Any) -> Any:
+    """``tree`` with each message's ``"_type"`` its ROS 2 name, where it has one."""
+    if isinstance(tree, list):
+        return [_ros_names(v) for v in tree]
+    if not isinstance(tree, dict):
+        return tree
+    out = {k: _ros_names(v) for k, v in tree.items()}
+    name = tree.get("_type")
+    if isinstance(name, str) and name in robot_msgs.registered_types():
+        ros2 = robot_msgs.type_for(name).ROS2
+        out["_type"] = ros2 if ros2 is not None else name
+    return out
+
+
+@pytest.mark.parametrize("name", TYPES)
+@ROADS
+@given(data=st.data())
+def test_the_spelling_test_is_true_exactly_when_the_walk_spells(
+    name: str, data: st.DataObject
+) -> None:
+    cls = robot_msgs.type_for(name)
+    msg = data.draw(messages(cls))
+    assert spelling_test(cls)(msg) is (_spelled_message(msg) is not msg)
+
+
+@pytest.mark.parametrize("name", TYPES)
+@ROADS
+@given(data=st.data())
+def test_the_generated_reviver_returns_what_the_walk_returns(
+    name: str, data: st.DataObject
+) -> None:
+    cls = robot_msgs.type_for(name)
+    tree = _changed_tree(cls, data)
+    if data.draw(st.booleans()):
+        tree = _ros_names(tree)
+    fast, walked = reviver(cls)(tree), revived(cls, tree)
+    assert _same_tree(fast, walked)
+    assert (fast is tree) is (walked is tree)
+
+
+@message("test/NonFiniteForms")
+class NonFiniteForms(Msg):
+    """Floats in the forms whose NaN the catalog's rules refuse: all kept in JSON."""
+
+    maybe: float | None = None
+    floats: tuple[float, ...] = ()
+    optional_floats: tuple[float, ...] | None = None
+    by_name: Mapping[str, float] = field(default_factory=dict)
+    setting: Value = None
+    settings: Mapping[str, Value] = field(default_factory=dict)
+
+
+_SCALARS = st.one_of(st.floats(), st.integers(-5, 5), st.booleans(), st.text(max_size=3))
+_SETTING = st.one_of(
+    st.none(),
+    _SCALARS.filter(lambda v: v not in NON_FINITE),
+    st.lists(_SCALARS.filter(lambda v: v not in NON_FINITE), max_size=3).map(tuple),
+)
+_FORMS = st.builds(
+    NonFiniteForms,
+    maybe=st.one_of(st.none(), st.floats()),
+    floats=st.lists(st.floats(), max_size=3).map(tuple),
+    optional_floats=st.one_of(st.none(), st.lists(st.floats(), max_size=3).map(tuple)),
+    by_name=st.dictionaries(st.text(max_size=3), st.floats(), max_size=3),
+    setting=_SETTING,
+    settings=st.dictionaries(st.text(max_size=3), _SETTING, max_size=3),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(msg=_FORMS)
+def test_nan_and_infinities_in_every_form_survive_json_and_walk_alike(msg: NonFiniteForms) -> None:
+    text = encode_json(msg)
+    json.loads(text, parse_constant=lambda token: 1 / 0)  # strict: no bare NaN/Infinity
+    _same_message(decode_json(text, NonFiniteForms), msg)
+    assert spelling_test(NonFiniteForms)(msg) is (_spelled_message(msg) is not msg)
+    tree = msgspec.json.decode(text)
+    assert _same_tree(reviver(NonFiniteForms)(tree), revived(NonFiniteForms, tree))
+
+
+def test_nan_in_an_optional_float_is_spelled_so_it_is_not_read_as_none() -> None:
+    nan = NonFiniteForms(maybe=math.nan)
+    assert b'"maybe":"NaN"' in encode_json(nan)
+    back = decode_json(encode_json(nan), NonFiniteForms)
+    assert back.maybe is not None
+    assert math.isnan(back.maybe)
