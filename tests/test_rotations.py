@@ -194,3 +194,22 @@ def test_matrix_from_rotation_vector_matches_scipy_and_inverts_the_log() -> None
 def test_skew_is_the_cross_product() -> None:
     a, b = RNG.normal(size=(20, 3)), RNG.normal(size=(20, 3))
     np.testing.assert_allclose(np.einsum("nij,nj->ni", rot.skew(a), b), np.cross(a, b))
+
+
+@pytest.mark.parametrize("n", [0, 1, 8191, 8192, 8193, 20000])
+@pytest.mark.parametrize("width", [3, 4])
+def test_matrix_times_rows_is_the_product_of_every_row_across_its_blocks(
+    n: int, width: int
+) -> None:
+    rng = np.random.default_rng(n + width)
+    matrix = rng.normal(size=(width, width))
+    rows = rng.normal(scale=1e3, size=(n, width))
+    got = rot.matrix_times_rows(matrix, rows)
+    assert got.shape == (n, width)
+    assert got.dtype == np.float64
+    # Row by row, as a hand would: the i-th entry is the dot of matrix row i and the vector.
+    expected = np.array([[float(np.dot(m, r)) for m in matrix] for r in rows[:: max(1, n // 50)]])
+    np.testing.assert_allclose(
+        got[:: max(1, n // 50)], expected.reshape(-1, width), rtol=1e-12, atol=1e-9
+    )
+    np.testing.assert_allclose(got, np.einsum("ij,nj->ni", matrix, rows), rtol=1e-13, atol=1e-10)

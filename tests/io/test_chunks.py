@@ -37,7 +37,7 @@ def table_road() -> str:
 def _read(path: Path, chunk_bytes: int, *, header: bool = False) -> object:
     """The table's parts and lines as lists, or the error's text, read with ``chunk_bytes``."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(table_module, "_CHUNK_BYTES", chunk_bytes)
+        patch.setattr(table_module, "CHUNK_BYTES", chunk_bytes)
         try:
             table = read_table(path, columns=_COLUMNS, split=(1, 3, 4), header=header)
         except FormatError as err:
@@ -149,6 +149,6 @@ def test_one_core_reads_the_pieces_alone_to_the_same_table(tmp_path: Path) -> No
     path.write_text("\n".join(rows) + "\n")
     threaded = _read(path, 97)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(chunks_module, "_CORES", 1)
+        patch.setattr(chunks_module, "CORES", 1)
         alone = _read(path, 97)
     assert alone == threaded == _read(path, 1 << 40)

@@ -9,7 +9,7 @@ import numpy as np
 
 from robot_msgs.evaluation.settings import ALIGNMENT_METHODS
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.rotations import angle_from_matrix, quat_xyzw_from_matrix
+from robot_msgs.rotations import angle_from_matrix, matrix_times_rows, quat_xyzw_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array
 
@@ -146,12 +146,11 @@ class Alignment(Msg):
         scaled first, then rotated and translated. A pose covariance (world-frame
         parameters) becomes ``J Σ Jᵀ`` with ``J = diag(s R, R)``.
         """
-        # einsum, not ``@``: an (N, 3) x (3, 3) BLAS call is slower and erratic under load.
         # Scaled by 1 is the same numbers: no (N, 3) temporary for the common SE(3) case.
         scaled = trajectory.positions_xyz
         if self.scale != 1.0:
             scaled = self.scale * scaled
-        positions = np.einsum("ij,nj->ni", self.rotation, scaled)
+        positions = matrix_times_rows(self.rotation, scaled)
         del scaled
         positions += self.translation_m
         quats = trajectory.orientations_quat_xyzw
@@ -160,7 +159,7 @@ class Alignment(Msg):
             # quaternions is unit up to rounding, so no renormalisation is needed.
             x, y, z, w = quat_xyzw_from_matrix(self.rotation)
             left = np.array([[w, -z, y, x], [z, w, -x, y], [-y, x, w, z], [-x, -y, -z, w]])
-            quats = np.einsum("ij,nj->ni", left, quats)
+            quats = matrix_times_rows(left, quats)
         cov = trajectory.covariance_6x6
         if cov is not None:
             jac = np.zeros((6, 6))

@@ -69,6 +69,7 @@ from robot_msgs.errors import AssociationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
+from robot_msgs.rotations import matrix_times_rows
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -132,7 +133,7 @@ class _Cost:
         x = self.pe[rows[ok]]
         _, sy, rotation, scale = _fit(x, y, with_scale=self.with_scale)
         xc, yc = x - x.mean(axis=0), y - y.mean(axis=0)
-        out: Float64Array = yc - scale * np.einsum("ij,nj->ni", rotation, xc)
+        out: Float64Array = yc - scale * matrix_times_rows(rotation, xc)
         return out, sy
 
 

@@ -38,6 +38,7 @@ from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
+    matrix_times_rows,
     quat_xyzw_from_matrix,
     quat_xyzw_multiply,
     skew,
@@ -144,7 +145,7 @@ def apply_transforms(trajectory: PoseTrajectory, settings: EvaluationSettings) -
             cov = np.einsum("nij,njk,nlk->nil", jac, cov, jac)
     if left is not None:  # T_l P: s R_l p + t_l, q_l ⊗ q
         scale, rotation, translation = _split(left)
-        positions = scale * np.einsum("ij,nj->ni", rotation, positions) + translation
+        positions = scale * matrix_times_rows(rotation, positions) + translation
         quats = quat_xyzw_multiply(quat_xyzw_from_matrix(rotation[None]), quats)
         if cov is not None:
             jac = np.zeros((6, 6))

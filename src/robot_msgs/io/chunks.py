@@ -27,13 +27,13 @@ if TYPE_CHECKING:
 
     from robot_msgs.typing import Float64Array, Int64Array
 
-__all__ = ["CompiledTable", "Piece", "allocate_parts", "file_chunks", "parse_chunks"]
+__all__ = ["CORES", "CompiledTable", "Piece", "allocate_parts", "file_chunks", "parse_chunks"]
 
 #: Bytes a reused read buffer keeps beyond a piece: the longest line carried without growing.
 _SLACK = 1 << 16
 
-#: Cores this process may use: one parses pieces alone, in this thread.
-_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+#: Cores this process may use: with one, pieces are parsed in this thread alone.
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class CompiledTable(Protocol):
@@ -215,7 +215,10 @@ def parse_chunks(
     # (the compiled parser releases the GIL): each gets room for all its lines, and the
     # second's rows move down over the room the first did not use (a blank or comment line).
     # The thread is started for a file of two pieces or more, so a small file's command
-    # does not import concurrent.futures (and logging with it: 3 ms of start-up).
+    # does not import concurrent.futures (and logging with it: 3 ms of start-up), and only
+    # in the main thread: a reader in another thread runs beside others already (two files
+    # read side by side, io/side_by_side.py: 4 threads on 2 cores were 0.94x one by one's
+    # wall at 10^6 poses, 2 threads 0.87x, 10 and 20 alternated pairs).
     pool: ThreadPoolExecutor | None = None
     try:
         for wave in _in_pairs(chunks):
@@ -223,7 +226,7 @@ def parse_chunks(
             # already checked, so a non-ASCII byte there declines the file a piece early.
             if not all(piece.buffer.isascii() for piece in wave):
                 return None
-            if pool is None and len(wave) == 2 and _CORES > 1:
+            if pool is None and len(wave) == 2 and CORES > 1 and _main_thread():
                 from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
 
                 pool = ThreadPoolExecutor(1)
@@ -263,3 +266,10 @@ def parse_chunks(
         return None
     _grow(parts, lines, rows)
     return tuple(parts), lines
+
+
+def _main_thread() -> bool:
+    """Say whether this is the main thread (a reader in another runs beside others already)."""
+    import threading  # noqa: PLC0415
+
+    return threading.current_thread() is threading.main_thread()

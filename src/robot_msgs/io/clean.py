@@ -67,6 +67,7 @@ __all__ = [
     "REPEATED_STAMPS",
     "RepeatedStamps",
     "finish_trajectory",
+    "held_reports",
     "implausible_stamps",
     "note",
     "reading_notes",
@@ -110,7 +111,37 @@ def report(message: str, *, strict: bool, kind: str = "", fixed: bool = True) ->
     """
     if strict:
         raise FormatError(message + " (refused: strict reading, `strict=True`)")
-    warnings.warn(DataWarning(message, kind=kind, fixed=fixed), stacklevel=4)
+    warning = DataWarning(message, kind=kind, fixed=fixed)
+    held = _HELD.get()
+    if held is not None:
+        held.append(warning)
+        return
+    warnings.warn(warning, stacklevel=4)
+
+
+_HELD: ContextVar[list[DataWarning] | None] = ContextVar("robot_msgs_held_reports", default=None)
+
+
+@contextlib.contextmanager
+def held_reports() -> Iterator[list[DataWarning]]:
+    """Hold the warnings :func:`report` makes inside the block, in order, instead of emitting them.
+
+    For a reader run in a thread (:mod:`robot_msgs.io.side_by_side`): its caller emits
+    them in the order the inputs were given. Refusals (``strict``) still raise.
+
+    Examples
+    --------
+    >>> with held_reports() as held:
+    ...     report("a.tum: 2 rows with NaN dropped", strict=False)
+    >>> [str(w) for w in held]
+    ['a.tum: 2 rows with NaN dropped']
+    """
+    kept: list[DataWarning] = []
+    token = _HELD.set(kept)
+    try:
+        yield kept
+    finally:
+        _HELD.reset(token)
 
 
 _NOTES: ContextVar[list[DataWarning] | None] = ContextVar("robot_msgs_reading_notes", default=None)

@@ -48,6 +48,7 @@ import numpy as np
 
 from robot_msgs.errors import FormatError
 from robot_msgs.optional import require
+from robot_msgs.rotations import matrix_times_rows
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -138,8 +139,7 @@ def enu_from_geodetic(lla: Float64Array, origin: tuple[float, float, float]) -> 
     sl, cl = math.sin(lon0), math.cos(lon0)
     sp, cp = math.sin(lat0), math.cos(lat0)
     turn = np.array([[-sl, cl, 0.0], [-sp * cl, -sp * sl, cp], [cp * cl, cp * sl, sp]])
-    out: Float64Array = np.einsum("ij,nj->ni", turn, d)
-    return out
+    return matrix_times_rows(turn, d)
 
 
 def metric_from_geodetic(

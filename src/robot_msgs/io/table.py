@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
 __all__ = [
+    "CHUNK_BYTES",
     "Table",
     "format_rows",
     "is_header_word",
@@ -67,9 +68,9 @@ try:
 except ImportError:  # built without a C compiler: the general path reads every table
     _fasttable = None
 
-# Files larger than this are read in pieces of this size (io/chunks.py): 8 MiB of text
-# at a time instead of the whole file next to its arrays.
-_CHUNK_BYTES = 1 << 23
+#: Files larger than this are read in pieces of this size (io/chunks.py): 8 MiB of text
+#: at a time instead of the whole file next to its arrays.
+CHUNK_BYTES = 1 << 23
 _COMMENT = re.compile(r"#[^\n]*")
 # Comments cut by ``str.find`` before the regex takes over: a header or two is the common
 # case, and scanning the whole text with the regex costs ~10 ms per 10^5 lines.
@@ -546,7 +547,7 @@ def _read_in_chunks(
     extra_columns: bool,
     header: bool,
 ) -> Table | None:
-    """Read a regular file larger than ``_CHUNK_BYTES`` piece by piece (``io/chunks.py``).
+    """Read a regular file larger than ``CHUNK_BYTES`` piece by piece (``io/chunks.py``).
 
     None for a smaller file, one the compiled road declines or one with a problem: the
     whole-file road then reads it, or names what is wrong, by the one set of rules.
@@ -557,9 +558,9 @@ def _read_in_chunks(
             return None
         with Path(path).open("rb") as handle:
             info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_size <= _CHUNK_BYTES:
+            if not stat.S_ISREG(info.st_mode) or info.st_size <= CHUNK_BYTES:
                 return None
-            pieces = file_chunks(handle, _CHUNK_BYTES)
+            pieces = file_chunks(handle, CHUNK_BYTES)
             first = next(pieces)
             if text_problem(bytes(first.view()), source=source) is not None:
                 return None

@@ -1,0 +1,138 @@
+"""The inputs of one evaluation: large text tables read side by side, told as if one by one."""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import FormatError
+from robot_msgs.io import chunks, evaluation_inputs, table
+from robot_msgs.io.evaluation_inputs import InputFile, read_inputs
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from robot_msgs.trajectory import PoseTrajectory
+
+
+def _tum(
+    path: Path,
+    n: int,
+    *,
+    nan_row: int | None = None,
+    swap: int | None = None,
+    repeat: int | None = None,
+) -> str:
+    """Write ``n`` poses, with a NaN row, two swapped stamps or a repeated stamp if asked."""
+    stamps = np.arange(n, dtype=np.float64) * 0.1
+    if swap is not None:
+        stamps[[swap, swap + 1]] = stamps[[swap + 1, swap]]
+    if repeat is not None:
+        stamps[repeat + 1] = stamps[repeat]
+    rows = [f"{t:.1f} {k * 0.5} {k * 0.25} 0 0 0 0 1" for k, t in enumerate(stamps)]
+    if nan_row is not None:
+        rows[nan_row] = f"{stamps[nan_row]:.1f} nan 0 0 0 0 0 1"
+    path.write_text("\n".join(rows) + "\n")
+    return str(path)
+
+
+def _read(
+    paths: list[str], *, side_by_side: bool, **kwargs: Any
+) -> tuple[list[PoseTrajectory] | str, list[str], int]:
+    """Read ``paths`` with 25-byte pieces; the result or error, the warnings, the thread runs."""
+    used = 0
+    real = evaluation_inputs.side_by_side
+
+    def counted(calls: Any) -> Any:
+        nonlocal used
+        used += 1
+        return real(calls)
+
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        warnings.catch_warnings(record=True) as caught,
+    ):
+        warnings.simplefilter("always")
+        patch.setattr(table, "CHUNK_BYTES", 25)
+        patch.setattr(chunks, "CORES", 2 if side_by_side else 1)
+        patch.setattr(evaluation_inputs, "side_by_side", counted)
+        try:
+            out: list[PoseTrajectory] | str = read_inputs(
+                [InputFile(path=p) for p in paths], **kwargs
+            )
+        except FormatError as err:
+            out = str(err)
+    return out, [str(w.message) for w in caught], used
+
+
+def test_two_large_files_read_side_by_side_equal_the_files_read_one_by_one(
+    tmp_path: Path,
+) -> None:
+    paths = [
+        _tum(tmp_path / "ref.tum", 40, nan_row=3),
+        _tum(tmp_path / "est.tum", 30, swap=5),
+    ]
+    together, told_together, used = _read(paths, side_by_side=True)
+    alone, told_alone, unused = _read(paths, side_by_side=False)
+    assert (used, unused) == (1, 0)
+    assert told_together == told_alone
+    assert len(told_together) == 2
+    assert told_together[0].startswith(paths[0])
+    assert told_together[1].startswith(paths[1])
+    assert isinstance(together, list)
+    assert together == alone
+    assert [len(t) for t in together] == [39, 30]
+
+
+def test_a_refusal_of_the_second_file_comes_after_the_first_files_warning(
+    tmp_path: Path,
+) -> None:
+    paths = [_tum(tmp_path / "ref.tum", 40, nan_row=2), _tum(tmp_path / "est.tum", 30, repeat=4)]
+    refused = _read(paths, side_by_side=True, repeated_stamps="refuse")
+    alone = _read(paths, side_by_side=False, repeated_stamps="refuse")
+    assert refused[:2] == alone[:2]
+    assert refused[2] == 1
+    error, told = refused[0], refused[1]
+    assert isinstance(error, str)
+    assert error.startswith(f"{paths[1]}")
+    assert "repeated" in error
+    assert len(told) == 1
+    assert told[0].startswith(f"{paths[0]}")
+
+
+def test_small_files_one_input_and_bags_are_read_one_by_one(tmp_path: Path) -> None:
+    big = [_tum(tmp_path / "a.tum", 40), _tum(tmp_path / "b.tum", 40)]
+    small = _tum(tmp_path / "c.tum", 3)  # 3 lines of about 30 bytes: under four pieces
+    assert _read(big, side_by_side=True)[2] == 1
+    assert _read([big[0], small], side_by_side=True)[2] == 0
+    assert _read(big[:1], side_by_side=True)[2] == 0
+    cache: dict[tuple[object, ...], PoseTrajectory] = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(table, "CHUNK_BYTES", 25)
+        read_inputs([InputFile(path=big[0])], cache=cache)
+    assert _read(big, side_by_side=True, cache=cache)[2] == 0  # one of the two is read
+    files = [(tmp_path / "a.tum", "tum", None), (tmp_path / "b.bag", "bag", None)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(table, "CHUNK_BYTES", 25)
+        patch.setattr(chunks, "CORES", 2)
+        assert not evaluation_inputs._side_by_side(files, [(None, None)] * 2)
+        files[1] = (tmp_path / "b.tum", "tum", None)
+        assert evaluation_inputs._side_by_side(files, [(None, None)] * 2)
+        assert not evaluation_inputs._side_by_side(files, [(None, None), ((0, 0, 0), None)])
+
+
+def test_one_file_twice_with_a_cache_is_read_once_and_shared(tmp_path: Path) -> None:
+    path = _tum(tmp_path / "a.tum", 40, nan_row=2)
+    cache: dict[tuple[object, ...], PoseTrajectory] = {}
+    out, told, used = _read([path, path], side_by_side=True, cache=cache)
+    assert isinstance(out, list)
+    assert out[0] is out[1]
+    assert len(told) == 1
+    assert used == 0  # one read: nothing to run beside it
+    out, told, _ = _read([path, path], side_by_side=True)
+    assert isinstance(out, list)
+    assert out[0] == out[1]
+    assert len(told) == 2  # without a cache each input is read, as it always was
