@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import csv
 import io
+import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from robot_msgs.errors import FormatError
-from robot_msgs.evaluation import EvaluationSettings, ape
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.result_files import save_result
-from robot_msgs.report.saved_results import compare_results, load_saved_results, results_csv
+from robot_msgs.report.saved_results import (
+    compare_results,
+    error_distances_m,
+    load_saved_results,
+    results_csv,
+)
 
 ZIPS = Path(__file__).parents[1] / "data" / "evo_results"
 
@@ -56,3 +63,41 @@ def test_an_unreadable_result_is_named(tmp_path: Path) -> None:
     bad.write_bytes(b"nothing")
     with pytest.raises(FormatError, match=r"x\.npz: not a readable \.npz result"):
         load_saved_results([bad])
+
+
+def test_the_distance_panel_takes_evos_ape_distances_and_leaves_its_rpe_ones() -> None:
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    settings = EvaluationSettings(align="se3")
+    ape_zip, rpe_zip = ZIPS / "fr1_xyz_ape_se3.zip", ZIPS / "fr1_xyz_rpe_se3_1m.zip"
+    with zipfile.ZipFile(ape_zip) as z:
+        evo_ape = np.load(io.BytesIO(z.read("distances_from_start.npy")))
+    with zipfile.ZipFile(rpe_zip) as z:
+        evo_rpe = np.load(io.BytesIO(z.read("distances_from_start.npy")))
+    ours_ape = ape(ref, est, settings=settings)
+    ((_, evo_ape_result), (_, evo_rpe_result)) = load_saved_results([ape_zip, rpe_zip])
+    # APE: evo's distances are the reference path to each pose, as ours: drawn.
+    series = evo_ape_result.comparison.signals[0].series
+    assert series is not None
+    drawn = error_distances_m(str(ape_zip), evo_ape_result, series)
+    assert drawn is not None
+    np.testing.assert_array_equal(drawn, evo_ape)
+    ours = error_distances_m("ours.json", ours_ape, ours_ape.comparison.signals[0].series)
+    assert ours is not None
+    np.testing.assert_allclose(ours, evo_ape, rtol=0, atol=1e-12)
+    # RPE 1 m: evo's 8 values are chords between the pairs' end poses (0.10-1.57 m) where
+    # the reference travels 0.89-7.49 m to those poses: not drawn as distance travelled.
+    assert evo_rpe.shape == (8,)
+    assert (round(float(evo_rpe.min()), 2), round(float(evo_rpe.max()), 2)) == (0.10, 1.57)
+    series = evo_rpe_result.comparison.signals[0].series
+    assert series is not None
+    assert error_distances_m(str(rpe_zip), evo_rpe_result, series) is None
+    ours_rpe = rpe(ref, est, settings=settings, pairs=PairSettings(delta=1.0, delta_unit="m"))
+    travelled = error_distances_m("ours.json", ours_rpe, ours_rpe.comparison.signals[0].series)
+    assert travelled is not None
+    # The reference's path to each pair's end: its path length up to that pose, by hand.
+    positions = ours_rpe.reference.positions_xyz
+    path = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(positions, axis=0), axis=1))])
+    ends = ours_rpe.comparison.signals[0].series.pairs[:, 1]  # type: ignore[union-attr]
+    np.testing.assert_allclose(travelled, path[ends], rtol=1e-12)
+    assert (round(float(travelled.min()), 2), round(float(travelled.max()), 2)) == (0.89, 7.49)

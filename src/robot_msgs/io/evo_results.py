@@ -224,9 +224,11 @@ def _empty_trajectory(*, frames: bool = False) -> PoseTrajectory:
 def read_evo_distances(path: str | os.PathLike[str]) -> np.ndarray[Any, Any] | None:
     """Return an evo zip's ``distances_from_start`` (metres, one per error), or None.
 
-    The distance along the reference path to each error's pose, which evo writes beside
-    the errors (``traj_ref.distances``); :func:`read_evo_result` keeps no trajectory to
-    measure it on, so ``res --plot`` reads it here for its error-over-distance panel.
+    What evo writes beside the errors as ``traj_ref.distances``: for an APE result the
+    distance along the reference path to each error's pose; for an RPE result the
+    straight lines between the pairs' end poses added up (evo keeps only those poses
+    first), not the path. :func:`read_evo_result` keeps no trajectory to measure it on,
+    so ``res --plot`` reads it here for its error-over-distance panel (APE only).
 
     Raises
     ------

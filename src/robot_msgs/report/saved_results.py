@@ -299,8 +299,13 @@ def error_distances_m(
     """Distance along the reference at each of a saved result's errors, metres, or None.
 
     Ours: the matched reference's path travelled to the error's pose
-    (:func:`~robot_msgs.report.figures.reference_distances_m`). evo's zips keep no
-    trajectory but carry the distance itself (``distances_from_start.npy``), read here.
+    (:func:`~robot_msgs.report.figures.reference_distances_m`). evo's APE zips keep no
+    trajectory but carry that distance itself (``distances_from_start.npy``, equal to
+    ours on the shipped example), read here. An evo RPE zip's ``distances_from_start``
+    is something else: evo first keeps only the pairs' end poses, then measures straight
+    lines between them (0.10-1.57 m for fr1_xyz's 8 pairs 1 m of path apart, where the
+    reference travels 0.89-7.49 m): None, so the panel names it "(no distances)" instead
+    of drawing it on an axis that says "distance travelled along the reference".
     What both ``res --plot`` and ``res --html`` draw the error-over-distance panel from.
     """
     import numpy as np  # noqa: PLC0415
@@ -308,7 +313,8 @@ def error_distances_m(
     from robot_msgs.report.figures import reference_distances_m  # noqa: PLC0415
 
     distance = reference_distances_m(result, series)
-    if distance is None and Path(path).suffix.lower() == ".zip":
+    evo_zip = Path(path).suffix.lower() == ".zip"
+    if distance is None and evo_zip and result.comparison.metric != "rpe":
         from robot_msgs.io.evo_results import read_evo_distances  # noqa: PLC0415
 
         found = read_evo_distances(path)
