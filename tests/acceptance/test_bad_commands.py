@@ -112,7 +112,8 @@ CASES = [
     # -- ape: flags that do not go together, each named
     Case("ape-n-align-without-align", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--n-align", "10"],
-         error=r"^--n-align 10: expected an alignment method other than 'none'"),
+         error=r"^--n-align 10: expected an alignment method to fit on these poses \(--align se3, "
+               r"--align sim3\.\.\.\), not --align none, got int 10$"),
     Case("ape-t-start-after-t-end", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--t-start", "5", "--t-end", "2"],
          error=r"^--t-end 2: expected an end at or after the start \(5\.0 s\)"),
@@ -205,7 +206,15 @@ CASES = [
          error=r"^--delta 200: expected a rotation of at most 180 deg"),
     Case("rpe-max-gap-without-interpolation", {"ref.tum": REF, "est.tum": EST},
          ["rpe", "ref.tum", "est.tum", "--max-gap", "1"],
-         error=r"^--max-gap 1: expected sync 'interpolate'"),
+         error=r"^--max-gap 1: expected --sync interpolate \(only it bridges gaps; --sync "
+               r"nearest does not\), got float 1\.0$"),
+    Case("ape-max-distance-without-spatial", {"ref.tum": REF, "est.tum": EST},
+         ["ape", "ref.tum", "est.tum", "--max-distance", "0.5"],
+         error=r"^--max-distance 0\.5: expected --sync spatial \(the distance of a spatial "
+               r"match; --sync nearest matches in time\), got float 0\.5$"),
+    Case("ape-offset-search-without-auto", {"ref.tum": REF, "est.tum": EST},
+         ["ape", "ref.tum", "est.tum", "--offset-search", "1"],
+         error=r"^--offset-search 1: expected --offset auto: the range of the offset search"),
     Case("rpe-delta-longer-than-the-run", {"ref.tum": REF, "est.tum": EST},
          ["rpe", "ref.tum", "est.tum", "--delta", "1000", "--delta-unit", "s"],
          error=r"^--delta 1000: delta = 1000\.0 s gave no pose pair among the 101 matched poses of "
@@ -281,7 +290,7 @@ CASES = [
          error=r"runs/orb/MH_01/1/estimate\.tum: 199 row\(s\) repeat an earlier stamp"),
     Case("report-n-align-without-align", _runs(),
          ["report", "runs", "--align", "none", "--n-align", "5"],
-         error=r"^--n-align 5: expected an alignment method other than 'none'"),
+         error=r"^--n-align 5: expected an alignment method to fit on these poses"),
     Case("report-negative-rpe-delta", _runs(), ["report", "runs", "--rpe-delta", "-1"],
          error=r"^--rpe-delta: expected float > 0, got float -1\.0"),
     # -- report: outputs

@@ -58,7 +58,7 @@ def test_offset_search_sets_the_range(tmp_path: Path, capsys: pytest.CaptureFixt
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--offset-search", "0.5"], "ERROR: --offset-search 0.5: expected offset_auto"),
+        (["--offset-search", "0.5"], "ERROR: --offset-search 0.5: expected --offset auto: the"),
         (
             ["--offset", "auto", "--offset-search", "0"],
             "ERROR: --offset-search 0: expected float > 0",

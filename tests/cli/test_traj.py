@@ -413,11 +413,44 @@ def test_traj_ref_aligns_each_estimate_and_overlays_them(
 
 
 def test_traj_align_needs_a_reference(capsys: pytest.CaptureFixture[str]) -> None:
-    for flags in (["--align", "se3"], ["--sync", "spatial", "--spatial-pairs", "path"]):
+    for flags in (
+        ["--align", "se3"],
+        ["--sync", "spatial", "--spatial-pairs", "path"],
+        ["--transform-right", "auto"],  # estimated against REF: once accepted and ignored
+    ):
         assert main(["traj", "example:fr1_xyz/rgbdslam.tum", *flags]) == 1
-        assert capsys.readouterr().err.startswith(
-            "ERROR: --align, --sync, --max-diff and --spatial-pairs align each FILE to --ref REF"
+        assert capsys.readouterr().err == (
+            "ERROR: --align, --sync, --max-diff, --spatial-pairs and --transform-right auto "
+            "align each FILE to --ref REF; give that too\n"
         )
+
+
+@pytest.mark.parametrize("align", [[], ["--align", "se3"]])
+def test_traj_saves_the_estimate_moved_by_its_estimated_right_transform(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], align: list[str]
+) -> None:
+    # What ape --transform-right auto compares is what traj draws and saves: the saved
+    # estimate, evaluated as it is, gives ape's number (once only the alignment moved it).
+    gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    saved = tmp_path / "moved.tum"
+    assert (
+        main(["traj", est, "--ref", gt, *align, "--transform-right", "auto", "--save", str(saved)])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert f"{est} mounted on {gt}: extrinsic estimated: translation (-0.0374, 0.0290, " in out
+    how = "aligned to" if align else "mounted on"
+    assert f"wrote {saved} ({how} {gt})" in out
+    assert main(["ape", gt, est, *align, "--transform-right", "auto", "--json"]) == 0
+    expected = stats_of(json.loads(capsys.readouterr().out))["translation"]
+    assert main(["ape", gt, str(saved), "--json"]) == 0
+    got = stats_of(json.loads(capsys.readouterr().out))["translation"]
+    for key in ("rms", "mean", "max"):
+        assert got[key] == pytest.approx(expected[key], rel=1e-9)
+    assert main(["traj", est, "--ref", gt, *align, "--transform-right", "auto", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)[1]
+    assert len(report["transform_right"]) == 16
+    assert ("alignment" in report) == bool(align)
 
 
 def test_traj_ref_aligns_on_the_spatial_pairs_the_flag_chooses(

@@ -250,7 +250,9 @@ def test_nearest_agrees_with_evo_on_random_floats(
         ]
     want = keep_closest_per_partner(pairs, 1 if estimate_longer else 0)
     if not want:
-        with pytest.raises(AssociationError, match=r"^No pose pairs found with sync nearest, "):
+        with pytest.raises(
+            AssociationError, match=r"^No pose pairs found with `sync='nearest'`, `max_diff_s="
+        ):
             associate(
                 traj(ref_t), traj(est_t), EvaluationSettings(max_diff_s=max_diff, offset_s=offset)
             )
@@ -449,7 +451,7 @@ def test_interpolate_refuses_long_gaps_and_clamps_within_max_diff_of_the_span() 
     assert counts["refused_gap"] == 1  # 1.0 lies in the 1.7 s gap
     assert counts["unmatched_estimate"] == 2  # the gap and 2.2 (beyond 2.1 + 0.01)
     assert counts["unmatched_reference"] == 1  # 0.3: its only bracket (to 2.0) was refused
-    assert "gaps longer than max_gap_s" in a.notes[0]
+    assert "gaps longer than `max_gap_s=" in a.notes[0]
     wide = associate(
         traj(ref_t), traj(est_t), EvaluationSettings(max_gap_s=2.0, sync="interpolate")
     )
@@ -475,7 +477,7 @@ def test_overlap_without_close_stamps_suggests_a_larger_max_diff() -> None:
 
 
 def test_interpolate_with_every_stamp_in_a_gap_suggests_max_gap() -> None:
-    with pytest.raises(AssociationError, match=r"reference gaps longer than max_gap_s 0\.5 s"):
+    with pytest.raises(AssociationError, match=r"reference gaps longer than `max_gap_s=0\.5` s"):
         associate(
             traj([0.0, 1.0]), traj([0.5]), EvaluationSettings(max_gap_s=0.5, sync="interpolate")
         )
@@ -488,8 +490,14 @@ def test_few_matches_leave_a_note() -> None:
     a = associate(ref, est)
     assert a.n_matched == 1
     assert any(
-        "only 10 % of the shorter trajectory's poses matched (1 of 10)" in n for n in a.notes
+        "only 10 % of the shorter trajectory's poses matched (1 of 10); check the clock offset "
+        "(`offset_s=`, or `offset_auto=True` to estimate it) and `max_diff_s=`" in n
+        for n in a.notes
     )
+    ref = traj(np.arange(1000.0))
+    est = traj(np.r_[np.arange(999.0) + 0.5, 999.0])
+    (low,) = [n for n in associate(ref, est).notes if n.startswith("only")]
+    assert low.startswith("only 0.1 % of the shorter trajectory's poses matched (1 of 1000)")
 
 
 def test_empty_trajectory_raises() -> None:

@@ -31,13 +31,27 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings
         ),
         ({"align": "se3", "align_window_s": (3.0, 1.0)}, "align_window_s", r"start <= end"),
         ({"align": "se3", "align_window_s": (1.0,)}, "align_window_s", r"of length 2\.\.2"),
-        ({"n_align": 10}, "n_align", r"an alignment method other than 'none' to fit on these"),
-        ({"align_window_s": (0.0, 1.0)}, "align_window_s", r"other than 'none' to fit on these"),
+        ({"n_align": 10}, "n_align", r"an alignment method to fit on these poses \(`align='se3'`"),
+        ({"align_window_s": (0.0, 1.0)}, "align_window_s", r"\.\.\.\), not `align='none'`"),
         ({"max_diff_s": 0.0}, "max_diff_s", r"Expected float > 0, got float 0\.0"),
         ({"max_diff_s": math.inf}, "max_diff_s", r"Expected finite numbers, got float inf"),
         ({"offset_s": math.nan}, "offset_s", r"Expected finite numbers, got float nan"),
         ({"sync": "interpolate", "max_gap_s": -1.0}, "max_gap_s", r"Expected float > 0"),
-        ({"max_gap_s": 1.0}, "max_gap_s", r"sync 'interpolate' \(only it bridges gaps; sync is"),
+        (
+            {"sync": "spatial", "max_gap_s": 1.0},
+            "max_gap_s",
+            r"`sync='interpolate'` \(only it bridges gaps; `sync='spatial'` does not\)",
+        ),
+        (
+            {"max_distance_m": 1.0},
+            "max_distance_m",
+            r"`sync='spatial'` \(the distance of a spatial match; `sync='nearest'` matches in",
+        ),
+        (
+            {"offset_search_s": 1.0},
+            "offset_search_s",
+            r"Expected `offset_auto=True`: the range of the offset search",
+        ),
         (
             {"sync": "spatial", "spatial_pairs": "closest"},
             "spatial_pairs",
@@ -96,7 +110,7 @@ def test_one_to_one_is_accepted_with_a_dash_and_stored_with_an_underscore() -> N
 
 def test_replace_validates_again() -> None:
     settings = EvaluationSettings(align="se3", n_align=5)
-    with pytest.raises(ValidationError, match=r"other than 'none' to fit on these poses"):
+    with pytest.raises(ValidationError, match=r"to fit on these poses .*, not `align='none'`"):
         settings.replace(align="none")
 
 

@@ -10,7 +10,8 @@ output path is checked (:func:`robot_msgs.files.check_outputs`) before anything 
 
 ``--ref REF`` makes every FILE an estimate of REF, as ``evo_traj --ref`` does: with
 ``--align`` each is associated (``--sync``, ``--max-diff``, ``--spatial-pairs``) and
-aligned to REF first
+aligned to REF first, after ``--transform-right auto`` (ours) moved it by its estimated
+transform to REF's body
 (:func:`robot_msgs.evaluation.evaluate`; the whole estimate is moved by the fitted
 transform, and ``--save OUT`` writes that aligned estimate, as ``evo_traj -a
 --save_as_tum`` does; REF itself is never saved), and ``--plot FILE`` overlays them all
@@ -154,7 +155,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         parser,
         [EvaluationSettings()],
         only=(
-            "align", "sync", "max_diff_s", "spatial_pairs", "transform_left",
+            "align", "sync", "max_diff_s", "max_gap_s", "spatial_pairs", "max_distance_m",
+            "transform_left",
             "invert_transform_left", "transform_right", "invert_transform_right",
         ),
     )  # fmt: skip
@@ -445,9 +447,15 @@ def _against_reference(
     reports: list[dict[str, Any]],
     out: TextIO,
 ) -> list[tuple[str, PoseTrajectory]]:
-    """Align each FILE to REF when asked; return the estimates to draw, by name."""
+    """Align each FILE to REF when asked; return the estimates to draw, by name.
+
+    With ``--transform-right auto`` each FILE is first moved by its estimated transform
+    (:func:`~robot_msgs.evaluation.estimate_extrinsic`, as the evaluation moves it before
+    fitting the alignment), so what is drawn and saved is what was compared.
+    """
     estimates = [(p, read[p]) for p in args.files if p in read and p != args.ref]
-    if args.ref is None or args.ref not in read or settings.align == "none":
+    moving = settings.align != "none" or settings.transform_right_auto
+    if args.ref is None or args.ref not in read or not moving:
         return estimates
     from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415
 
@@ -462,11 +470,20 @@ def _against_reference(
     )
     for path, traj in estimates:
         (result,) = evaluate(read[args.ref], traj, fit)
+        estimated = result.comparison.estimated
+        extrinsic = estimated.extrinsic if estimated is not None else None
+        if extrinsic is not None:
+            mount = EvaluationSettings(transform_right=extrinsic.transform_right())
+            traj = apply_transforms(traj, mount)  # noqa: PLW2901 - moved as it was compared
+            by_path[path]["transform_right"] = list(extrinsic.transform_right())
+            if not args.json:
+                print(f"{path} mounted on {args.ref}: {extrinsic.describe()}", file=out)
         moved = result.alignment.apply(traj)
         aligned.append((path, moved))
-        by_path[path]["alignment"] = result.alignment.to_dict()
-        if not args.json:
-            print(f"{path} aligned to {args.ref}: {result.alignment.describe()}", file=out)
+        if settings.align != "none":
+            by_path[path]["alignment"] = result.alignment.to_dict()
+            if not args.json:
+                print(f"{path} aligned to {args.ref}: {result.alignment.describe()}", file=out)
     return aligned
 
 
@@ -500,11 +517,15 @@ def run(args: argparse.Namespace) -> int:
         raise FormatError(msg)
     settings = settings_from_args(args, EvaluationSettings())  # errors name the flag
     if args.ref is None and (
-        args.align or args.sync or args.max_diff is not None or args.spatial_pairs
+        args.align
+        or args.sync
+        or args.max_diff is not None
+        or args.spatial_pairs
+        or settings.transform_right_auto
     ):
         msg = (
-            "--align, --sync, --max-diff and --spatial-pairs align each FILE to --ref REF; "
-            "give that too"
+            "--align, --sync, --max-diff, --spatial-pairs and --transform-right auto align "
+            "each FILE to --ref REF; give that too"
         )
         raise FormatError(msg)
     if args.label and args.plot is None:
@@ -528,7 +549,8 @@ def run(args: argparse.Namespace) -> int:
     reports: list[dict[str, Any]] = []
     read: dict[str, PoseTrajectory] = {}
     failed = False
-    aligning = args.ref is not None and settings.align != "none"
+    # Moved against REF (aligned, or mounted by an estimated --transform-right): saved moved.
+    aligning = args.ref is not None and (settings.align != "none" or settings.transform_right_auto)
     paths = ([args.ref] if args.ref is not None else []) + list(args.files)
     located = {path: _locate_or_error(path, args) for path in paths}
     frames = _frames(located, args)
@@ -573,7 +595,8 @@ def run(args: argparse.Namespace) -> int:
             by_path[path]["written"] = [str(p) for p in _save(moved, args, to)]
             if not args.json:
                 for written in by_path[path]["written"]:
-                    print(f"wrote {written} (aligned to {args.ref})", file=out)
+                    how = "aligned to" if settings.align != "none" else "mounted on"
+                    print(f"wrote {written} ({how} {args.ref})", file=out)
     if args.plot is not None and not failed:
         _plot(args, read, drawn, out)
     if args.json:

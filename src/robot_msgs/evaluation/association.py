@@ -474,8 +474,8 @@ def _interpolate(
     notes: list[str] = []
     if refused:
         notes.append(
-            f"{refused} estimate pose(s) fall in reference gaps longer than max_gap_s = "
-            f"{max_gap:g} s and were not interpolated"
+            f"{refused} estimate pose(s) fall in reference gaps longer than "
+            f"`max_gap_s={max_gap!r}` s and were not interpolated"
         )
     if est_idx.size == 0:
         raise _no_match(reference, estimate, "interpolate", max_diff, offset, max_gap)
@@ -545,8 +545,9 @@ def _note_low_share(notes: list[str], matched: int, of: int, whose: str) -> None
     share = matched / of
     if share < LOW_MATCH_SHARE:
         notes.append(
-            f"only {100 * share:.0f} % of {whose} poses matched ({matched} of {of}); "
-            "check the time offset and max_diff"
+            f"only {100 * share:.2g} % of {whose} poses matched ({matched} of {of}); "
+            "check the clock offset (`offset_s=`, or `offset_auto=True` to estimate it) and "
+            "`max_diff_s=`"
         )
 
 
@@ -566,7 +567,8 @@ def _no_match(
     r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
     e0, e1 = float(estimate.stamps_s[0]) + offset, float(estimate.stamps_s[-1]) + offset
     text = (
-        f"No pose pairs found with sync {method}, max_diff {max_diff:g} s, offset {offset:g} s: "
+        f"No pose pairs found with `sync={method!r}`, `max_diff_s={max_diff!r}` s, "
+        f"`offset_s={offset!r}` s: "
         f"reference spans {r0:.6f} .. {r1:.6f} s ({len(reference)} poses), estimate + offset "
         f"spans {e0:.6f} .. {e1:.6f} s ({len(estimate)} poses). "
     )
@@ -578,7 +580,7 @@ def _no_match(
     elif method == "interpolate" and max_gap is not None:
         text += (
             "The estimate stamps inside the reference span all fall in reference gaps longer "
-            f"than max_gap_s {max_gap:g} s: allow longer gaps (`max_gap_s=`) or use "
+            f"than `max_gap_s={max_gap!r}` s: allow longer gaps (`max_gap_s=`) or use "
             "`sync='nearest'`"
         )
     else:

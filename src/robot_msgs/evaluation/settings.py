@@ -27,8 +27,9 @@ Examples
 >>> EvaluationSettings(align="none", n_align=10)
 Traceback (most recent call last):
 ...
-robot_msgs.errors.ValidationError: Expected an alignment method other than 'none' to fit on \
-these poses, got int 10 - at `EvaluationSettings.n_align`
+robot_msgs.errors.ValidationError: Expected an alignment method to fit on these poses \
+(`align='se3'`, `align='sim3'`...), not `align='none'`, got int 10 - at \
+`EvaluationSettings.n_align`
 """
 
 from __future__ import annotations
@@ -357,10 +358,16 @@ class EvaluationSettings(Msg):
             for name in ("n_align", "align_window_s"):
                 value = getattr(self, name)
                 if value is not None:
-                    expected = "an alignment method other than 'none' to fit on these poses"
+                    expected = (
+                        "an alignment method to fit on these poses (`align='se3'`, "
+                        "`align='sim3'`...), not `align='none'`"
+                    )
                     raise self._fail(field=name, expected=expected, got=value)
         if self.max_distance_m is not None and self.sync != "spatial":
-            expected = f"sync 'spatial' (the distance of a spatial match; sync is {self.sync!r})"
+            expected = (
+                "`sync='spatial'` (the distance of a spatial match; "
+                f"`sync={self.sync!r}` matches in time)"
+            )
             raise self._fail(field="max_distance_m", expected=expected, got=self.max_distance_m)
         if self.spatial_pairs != "path" and self.sync != "spatial":
             expected = (
@@ -376,17 +383,19 @@ class EvaluationSettings(Msg):
             )
             raise self._fail(field="spatial_pairs", expected=expected, got=self.spatial_pairs)
         if self.transform_right_auto and self.transform_right is not None:
-            expected = "a transform_right or its estimate (transform_right_auto), not both"
+            expected = (
+                "a `transform_right=` or its estimate (`transform_right_auto=True`), not both"
+            )
             raise self._fail(field="transform_right_auto", expected=expected, got=True)
         if self.max_gap_s is not None and self.sync != "interpolate":
-            expected = f"sync 'interpolate' (only it bridges gaps; sync is {self.sync!r})"
+            expected = f"`sync='interpolate'` (only it bridges gaps; `sync={self.sync!r}` does not)"
             raise self._fail(field="max_gap_s", expected=expected, got=self.max_gap_s)
         start, end = self.t_start_s, self.t_end_s
         if start is not None and end is not None and start > end:
             expected = f"an end at or after the start ({start!r} s)"
             raise self._fail(field="t_end_s", expected=expected, got=end)
         if self.offset_search_s is not None and not self.offset_auto:
-            expected = "offset_auto: the range of the offset search"
+            expected = "`offset_auto=True`: the range of the offset search"
             raise self._fail(field="offset_search_s", expected=expected, got=self.offset_search_s)
         for side in ("left", "right"):
             matrix = getattr(self, f"transform_{side}")

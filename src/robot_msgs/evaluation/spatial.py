@@ -177,7 +177,7 @@ def associate_spatially(
         msg = (
             f"No estimate pose lies within {max_distance_m:g} m of a reference position "
             f"(the closest is {float(distance.min()):.3g} m away): are both in one world "
-            "frame? Move the estimate with --transform-left, or raise the distance"
+            "frame? Move the estimate (`transform_left=`), or raise `max_distance_m=`"
         )
         raise AssociationError(msg)
     ref_rows = nearest[est_rows]
