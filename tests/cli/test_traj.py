@@ -623,3 +623,17 @@ def test_traj_ref_reads_ref_and_every_file_about_the_first_fix_of_ref(
     said = " ".join(capsys.readouterr().out.split())
     assert "(default with --ref: the first fix of REF, for REF and every FILE; " in said
     assert "without: each file's first fix)" in said
+
+
+def test_traj_refuses_a_file_of_one_endless_line_without_reading_it_all(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 12 MB without a line end, more than a read piece: it was read whole into one buffer.
+    path = tmp_path / "endless.tum"
+    path.write_bytes(b"1 2 3 4 0 0 0 1\n" + b"7" * (12 << 20))
+    assert main(["traj", str(path), "--format", "tum"]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"ERROR: {path}, line 2: longer than 1 MiB (a line of poses is about 100 bytes): "
+        "not a text table\n"
+    )

@@ -152,3 +152,61 @@ def test_one_core_reads_the_pieces_alone_to_the_same_table(tmp_path: Path) -> No
         patch.setattr(chunks_module, "CORES", 1)
         alone = _read(path, 97)
     assert alone == threaded == _read(path, 1 << 40)
+
+
+def _pieces(data: bytes, size: int, max_line: int) -> list[bytes] | int:
+    """The pieces of ``data`` as bytes, or the offset a too long line was refused at."""
+    try:
+        return [bytes(p.view()) for p in file_chunks(io.BytesIO(data), size, max_line=max_line)]
+    except chunks_module.LineTooLongError as err:
+        return err.offset
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.binary(max_size=12).map(lambda b: b.replace(b"\n", b" ")), max_size=12),
+    ending=st.booleans(),
+    size=st.integers(1, 40),
+    max_line=st.integers(1, 14),
+)
+def test_a_line_is_refused_only_when_longer_than_the_bound(
+    lines: list[bytes], ending: bool, size: int, max_line: int
+) -> None:
+    data = b"\n".join(lines) + (b"\n" if ending and lines else b"")
+    got = _pieces(data, size, max_line)
+    longest = max(map(len, lines), default=0)
+    if longest <= max_line:  # no line over the bound: every byte, cut at line ends
+        assert isinstance(got, list)
+        assert b"".join(got) == data
+    if isinstance(got, int):  # refused: at the start of a line longer than the bound
+        assert got == 0 or data[got - 1 : got] == b"\n"
+        assert len(data[got:].split(b"\n", 1)[0]) > max_line
+
+
+def test_a_file_of_one_long_line_stops_at_the_bound_not_at_its_end() -> None:
+    class Counted(io.BytesIO):
+        read_bytes = 0
+
+        def readinto(self, buffer: Any) -> int:
+            got = super().readinto(buffer)
+            Counted.read_bytes += got
+            return got
+
+    data = b"1 2 3 4 0 0 0 1\n" * 10 + b"9" * 10_000_000
+    handle = Counted(data)
+    with pytest.raises(chunks_module.LineTooLongError, match=r"from byte 160$") as caught:
+        list(file_chunks(handle, 64, max_line=1000))
+    assert caught.value.offset == 160
+    assert Counted.read_bytes < 160 + 1000 + 2 * 64  # the bound and a read, not 10 MB
+
+
+def test_a_long_line_in_a_large_file_is_one_error_naming_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "est.tum"
+    path.write_bytes(b"# t x y z qx qy qz qw\n" + b"1 2 3 4 0 0 0 1\n" * 40 + b"5" * 3000 + b"\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(table_module, "CHUNK_BYTES", 100)
+        patch.setattr(chunks_module, "MAX_LINE_BYTES", 1000)
+        with pytest.raises(
+            FormatError, match=r"est\.tum, line 42: longer than 1000 bytes \(a line of poses"
+        ):
+            read_table(path, columns=_COLUMNS)

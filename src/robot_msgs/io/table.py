@@ -36,7 +36,13 @@ import numpy as np
 
 from robot_msgs.errors import FormatError
 from robot_msgs.io.bounded import read_input
-from robot_msgs.io.chunks import CompiledTable, allocate_parts, file_chunks, parse_chunks
+from robot_msgs.io.chunks import (
+    CompiledTable,
+    LineTooLongError,
+    allocate_parts,
+    file_chunks,
+    parse_chunks,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -570,12 +576,29 @@ def _read_in_chunks(
                 itertools.chain([first], pieces), compiled, widths=widths,
                 extra_columns=extra_columns, header=header, rows_hint=rows_hint,
             )  # fmt: skip
+    except LineTooLongError as err:  # read whole, it would be held whole: refused here
+        line = _lines_before(path, err.offset) + 1
+        msg = (
+            f"{source}, line {line}: longer than {err.limit_text} (a line of poses is about "
+            "100 bytes): not a text table"
+        )
+        raise FormatError(msg) from err
     except (OSError, ValueError):  # no file, no permission, a NUL: the whole-file road says
         return None
     if parsed is None:
         return None
     parts, lines = parsed
     return Table(parts=parts, source=source, _row_lines=lines)
+
+
+def _lines_before(path: str | os.PathLike[str], offset: int) -> int:
+    """Count the line ends in the first ``offset`` bytes of the file ``path``, piece by piece."""
+    count = 0
+    with Path(path).open("rb") as handle:
+        while offset > 0 and (piece := handle.read(min(offset, CHUNK_BYTES))):
+            count += piece.count(b"\n")
+            offset -= len(piece)
+    return count
 
 
 def _has_empty_field(text: str) -> bool:
