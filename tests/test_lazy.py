@@ -67,3 +67,14 @@ def test_an_unknown_name_raises_attribute_error_naming_it(package: str) -> None:
     face = importlib.import_module(package)
     with pytest.raises(AttributeError, match=f"module '{package}' has no attribute 'rpe'"):
         _ = face.rpe
+
+
+def test_a_kept_name_is_served_without_being_exported() -> None:
+    import robot_msgs.msg
+    from robot_msgs._lazy import _EXPORTED
+    from robot_msgs.msg.base import _rebuild
+
+    # What a 0.2.0 pickle names (robot_msgs.msg._rebuild) is served, not exported.
+    assert robot_msgs.msg._rebuild is _rebuild
+    assert "_rebuild" not in robot_msgs.msg.__all__
+    assert "_rebuild" not in _EXPORTED["robot_msgs.msg"]

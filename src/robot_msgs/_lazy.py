@@ -48,13 +48,19 @@ class _Face(ModuleType):
         super().__setattr__(name, value)
 
 
-def exports(package: str, modules: Mapping[str, tuple[str, ...]]) -> Callable[[str], Any]:
+def exports(
+    package: str,
+    modules: Mapping[str, tuple[str, ...]],
+    *,
+    kept: Mapping[str, str] | None = None,
+) -> Callable[[str], Any]:
     """Return a module ``__getattr__`` serving ``modules`` (submodule -> names) of ``package``.
 
     A name is imported from its submodule on first access and kept in the package, so
     later accesses are plain attribute reads. The package's module becomes a
     :class:`_Face`, so importing a submodule named like an exported name does not replace
-    that name.
+    that name. ``kept`` (name -> submodule) serves names that are not exported but that
+    something written by an earlier release names here (a pickle's ``_rebuild``).
 
     Examples
     --------
@@ -63,13 +69,14 @@ def exports(package: str, modules: Mapping[str, tuple[str, ...]]) -> Callable[[s
     2
     """
     where = {name: module for module, names in modules.items() for name in names}
+    served = {**(kept or {}), **where}
     _EXPORTED[package] = _EXPORTED.get(package, frozenset()) | frozenset(where)
     face = sys.modules.get(package)
     if face is not None and type(face) is ModuleType:
         face.__class__ = _Face
 
     def __getattr__(name: str) -> Any:  # noqa: N807 - the PEP 562 hook
-        module = where.get(name)
+        module = served.get(name)
         if module is None:
             msg = f"module {package!r} has no attribute {name!r}"
             raise AttributeError(msg)

@@ -603,3 +603,18 @@ def test_a_message_of_valid_exact_values_passes_the_fast_check_alone(
     monkeypatch.setitem(namespace, "_full", lambda made, _specs: full.append(made))
     assert cls(**msg.as_dict()) == msg
     assert full == []
+
+
+def test_messages_pickled_by_the_previous_release_still_load() -> None:
+    # robot_msgs 0.2.0 (af12b29) pickled a message as robot_msgs.msg._rebuild(...), its map
+    # fields as robot_msgs.msg_fields.FrozenMap: both names moved when the message base
+    # became the package robot_msgs.msg. Stored with the JSON each pickle held.
+    from pathlib import Path
+
+    stored = Path(__file__).parents[1] / "data" / "pickles_of_previous_release.pkl"
+    pickles = pickle.loads(stored.read_bytes())
+    assert len(pickles) == 154
+    for name, (data, text) in pickles.items():
+        loaded = pickle.loads(data)
+        assert name == type(loaded).TYPE
+        assert loaded == robot_msgs.from_json(text), name

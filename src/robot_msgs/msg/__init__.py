@@ -64,4 +64,7 @@ __getattr__ = exports(
         "fields": ("FieldSpec", "FrozenMap", "Scalar", "Value"),
         "json": ("decode_json", "encode_json", "field_json"),
     },
+    # Until the message base became this package (0.2.0, msg.py), a message pickled
+    # itself as a call of robot_msgs.msg._rebuild: the pickles written then name it.
+    kept={"_rebuild": "base"},
 )
