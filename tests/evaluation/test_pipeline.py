@@ -46,7 +46,7 @@ def test_sync_spatial_recovers_the_ape_of_a_time_shifted_estimate() -> None:
 
 
 def test_max_distance_goes_with_sync_spatial_only() -> None:
-    with pytest.raises(ValidationError, match="sync 'spatial'"):
+    with pytest.raises(ValidationError, match=r"`sync='spatial'` \(the distance of a spatial"):
         EvaluationSettings(max_distance_m=0.1)
     with pytest.raises(ValidationError, match=r"> 0"):
         EvaluationSettings(sync="spatial", max_distance_m=0.0)

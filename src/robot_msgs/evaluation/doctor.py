@@ -24,7 +24,8 @@ Each check is the package's own, run once here (one road per idea):
 - ``quaternion_order``: :func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`;
 - ``frame_extrinsic``: :func:`~robot_msgs.evaluation.estimate_extrinsic`;
 - ``worst_intervals``: :func:`~robot_msgs.evaluation.ape_errors` and
-  :func:`~robot_msgs.evaluation.rpe_errors` over ten equal time windows.
+  :func:`~robot_msgs.evaluation.rpe_errors` over ten equal time windows, when they are
+  more than float64 rounding (an RMS above 1e-12 of the positions' magnitude).
 
 Thresholds (chosen so that the clean pairs of the evo test data give no warning, measured
 in ``tests/evaluation/test_doctor.py``): an offset is a warning when it exceeds both 3
@@ -94,6 +95,10 @@ _MATCHED_SHARE = 0.9
 _WINDOWS = 10
 _SHOWN_WINDOWS = 3
 _DOMINANT_SHARE = 0.3
+#: Errors whose root mean square is below this fraction of the positions' magnitude are
+#: float64 rounding (an estimate equal to its reference once its clock is fixed gives
+#: 1e-16 m): no interval is worse than another then.
+_ROUNDING = 1e-12
 _FIRST_SHARE = 0.1
 _MIN_FIRST = 10
 _WINDOW_CHANGE = 3.0
@@ -499,9 +504,10 @@ def _worst_intervals(matched_ref: PoseTrajectory, aligned: PoseTrajectory) -> Fi
     rpe_sq = rpe_errors(matched_ref, aligned, pairs) ** 2
     parts = []
     evidence: dict[str, Value] = {}
+    rounding = _ROUNDING * float(np.abs(matched_ref.positions_xyz).max())
     for name, sq, t in (("ape", ape_sq, stamps), ("rpe", rpe_sq, stamps[1:])):
         total = float(sq.sum())
-        if total <= 0:
+        if total <= sq.size * rounding**2:
             continue
         window = np.clip(np.searchsorted(edges, t, side="right") - 1, 0, _WINDOWS - 1)
         shares = np.bincount(window, weights=sq, minlength=_WINDOWS) / total

@@ -136,12 +136,8 @@ def held_reports() -> Iterator[list[DataWarning]]:
     >>> [str(w) for w in held]
     ['a.tum: 2 rows with NaN dropped']
     """
-    kept: list[DataWarning] = []
-    token = _HELD.set(kept)
-    try:
+    with _kept_in(_HELD, pass_on=False) as kept:
         yield kept
-    finally:
-        _HELD.reset(token)
 
 
 _NOTES: ContextVar[list[DataWarning] | None] = ContextVar("robot_msgs_reading_notes", default=None)
@@ -162,14 +158,23 @@ def reading_notes() -> Iterator[list[DataWarning]]:
     [('a.bag /odom: covariances all zero', 'unknown_covariances')]
     >>> note("nobody listens", kind="unknown_covariances")  # outside a block: nothing
     """
-    outer = _NOTES.get()
+    with _kept_in(_NOTES, pass_on=True) as kept:
+        yield kept
+
+
+@contextlib.contextmanager
+def _kept_in(
+    var: ContextVar[list[DataWarning] | None], *, pass_on: bool
+) -> Iterator[list[DataWarning]]:
+    """Point ``var`` at a new list for the block; with ``pass_on``, add it to the outer one."""
+    outer = var.get()
     kept: list[DataWarning] = []
-    token = _NOTES.set(kept)
+    token = var.set(kept)
     try:
         yield kept
     finally:
-        _NOTES.reset(token)
-        if outer is not None:
+        var.reset(token)
+        if pass_on and outer is not None:
             outer.extend(kept)
 
 
