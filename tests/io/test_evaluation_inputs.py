@@ -11,6 +11,7 @@ import pytest
 from robot_msgs.errors import FormatError
 from robot_msgs.io import chunks, evaluation_inputs, table
 from robot_msgs.io.evaluation_inputs import InputFile, read_inputs
+from robot_msgs.io.side_by_side import side_by_side as side_by_side_reader
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -44,7 +45,7 @@ def _read(
 ) -> tuple[list[PoseTrajectory] | str, list[str], int]:
     """Read ``paths`` with 25-byte pieces; the result or error, the warnings, the thread runs."""
     used = 0
-    real = evaluation_inputs.side_by_side
+    real = side_by_side_reader
 
     def counted(calls: Any) -> Any:
         nonlocal used

@@ -82,7 +82,9 @@ def test_the_distance_panel_takes_evos_ape_distances_and_leaves_its_rpe_ones() -
     drawn = error_distances_m(str(ape_zip), evo_ape_result, series)
     assert drawn is not None
     np.testing.assert_array_equal(drawn, evo_ape)
-    ours = error_distances_m("ours.json", ours_ape, ours_ape.comparison.signals[0].series)
+    ours_series = ours_ape.comparison.signals[0].series
+    assert ours_series is not None
+    ours = error_distances_m("ours.json", ours_ape, ours_series)
     assert ours is not None
     np.testing.assert_allclose(ours, evo_ape, rtol=0, atol=1e-12)
     # RPE 1 m: evo's 8 values are chords between the pairs' end poses (0.10-1.57 m) where
@@ -93,11 +95,14 @@ def test_the_distance_panel_takes_evos_ape_distances_and_leaves_its_rpe_ones() -
     assert series is not None
     assert error_distances_m(str(rpe_zip), evo_rpe_result, series) is None
     ours_rpe = rpe(ref, est, settings=settings, pairs=PairSettings(delta=1.0, delta_unit="m"))
-    travelled = error_distances_m("ours.json", ours_rpe, ours_rpe.comparison.signals[0].series)
+    rpe_series = ours_rpe.comparison.signals[0].series
+    assert rpe_series is not None
+    assert rpe_series.pairs is not None
+    travelled = error_distances_m("ours.json", ours_rpe, rpe_series)
     assert travelled is not None
     # The reference's path to each pair's end: its path length up to that pose, by hand.
     positions = ours_rpe.reference.positions_xyz
     path = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(positions, axis=0), axis=1))])
-    ends = ours_rpe.comparison.signals[0].series.pairs[:, 1]  # type: ignore[union-attr]
+    ends = rpe_series.pairs[:, 1]
     np.testing.assert_allclose(travelled, path[ends], rtol=1e-12)
     assert (round(float(travelled.min()), 2), round(float(travelled.max()), 2)) == (0.89, 7.49)
