@@ -52,7 +52,6 @@ from robot_msgs.batch.blocks import (
     OutputBlock,
     part_path,
     record_line,
-    unfinished_line,
     write_block,
 )
 from robot_msgs.batch.executors import ChunkDone, ChunkLost, Stopped, Waiting
@@ -123,10 +122,6 @@ class OutputsKey:
     def add(self, key: str, digest: str, session: str) -> None:
         """Add the next run's record."""
         self._add(record_line(key, digest, session))
-
-    def add_unfinished(self, position: int, status: str) -> None:
-        """Add the next run, which has no record."""
-        self._add(unfinished_line(position, status))
 
     def _add(self, line: bytes) -> None:
         self._block.update(line)

@@ -28,7 +28,6 @@ import typing
 from collections.abc import (
     Callable,
     ItemsView,
-    Iterable,
     Iterator,
     KeysView,
     Mapping,
@@ -549,11 +548,6 @@ def hashable_value(value: Any) -> Any:
     if isinstance(value, tuple):
         return tuple(hashable_value(v) for v in value)
     return value
-
-
-def all_unchanged(spec: FieldSpec, items: Iterable[Any]) -> bool:
-    """Whether :func:`check_value` keeps every one of ``items`` as it is."""
-    return all(_unchanged(spec, item) for item in items)
 
 
 #: Compiled field specs per message class (annotations resolved on first use); derived data.

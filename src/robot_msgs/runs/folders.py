@@ -232,10 +232,6 @@ def _trajectory_in(listing: Listing, stem: str) -> Path | None:
     return listing.folder / found[0] if found else None
 
 
-def _trajectory_file(folder: Path, stem: str) -> Path | None:
-    return _trajectory_in(list_folder(folder), stem)
-
-
 def regular_file(path: Path, what: str) -> bool:
     """Whether ``path`` is a regular file to read; a special file there is named in a warning.
 
