@@ -110,3 +110,21 @@ def test_only_the_main_thread_of_a_process_with_cores_runs_side_by_side() -> Non
         patch.setattr(chunks, "CORES", 1)
         answers.append(can_run_side_by_side())
     assert answers == [True, False, False]
+
+
+def test_a_reader_in_a_thread_sees_the_callers_bounds_and_passes_notes_once() -> None:
+    # input_limits (a context variable: robot-msgs --max-bytes) holds in the threads too.
+    from robot_msgs.limits import current_limits, input_limits
+
+    def bound() -> int:
+        note("a.tum: seen", kind="k")
+        return current_limits().max_bytes
+
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        input_limits(max_bytes=5 << 30),
+        reading_notes() as notes,
+    ):
+        patch.setattr(chunks, "CORES", 2)
+        assert list(side_by_side([bound, bound])) == [5 << 30, 5 << 30]
+    assert [str(n) for n in notes] == ["a.tum: seen", "a.tum: seen"]

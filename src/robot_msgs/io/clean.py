@@ -144,11 +144,13 @@ _NOTES: ContextVar[list[DataWarning] | None] = ContextVar("robot_msgs_reading_no
 
 
 @contextlib.contextmanager
-def reading_notes() -> Iterator[list[DataWarning]]:
+def reading_notes(*, pass_on: bool = True) -> Iterator[list[DataWarning]]:
     """Collect the readers' notes made inside the block (see the module docstring).
 
     Each note is a :class:`DataWarning` with its ``kind``, ``fixed=False``, never
-    emitted as a warning. Nested blocks each get the notes made inside them.
+    emitted as a warning. Nested blocks each get the notes made inside them, and pass
+    them on to the enclosing block, unless ``pass_on`` is false (a reader run in a
+    thread: its caller passes them on, in input order).
 
     Examples
     --------
@@ -158,7 +160,7 @@ def reading_notes() -> Iterator[list[DataWarning]]:
     [('a.bag /odom: covariances all zero', 'unknown_covariances')]
     >>> note("nobody listens", kind="unknown_covariances")  # outside a block: nothing
     """
-    with _kept_in(_NOTES, pass_on=True) as kept:
+    with _kept_in(_NOTES, pass_on=pass_on) as kept:
         yield kept
 
 

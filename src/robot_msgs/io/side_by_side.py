@@ -18,6 +18,7 @@ the readers run here (TUM, KITTI, EuRoC) report every data problem through it.
 
 from __future__ import annotations
 
+import contextvars
 import threading
 import warnings
 from typing import TYPE_CHECKING, TypeVar
@@ -48,7 +49,7 @@ def _held(
     call: Callable[[], T],
 ) -> tuple[T | None, list[DataWarning], list[DataWarning], BaseException | None]:
     """Run ``call`` in this thread: its value, held warnings, notes, and error if any."""
-    with held_reports() as held, reading_notes() as notes:
+    with held_reports() as held, reading_notes(pass_on=False) as notes:
         try:
             return call(), held, notes, None
         except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
@@ -62,7 +63,8 @@ def side_by_side(calls: Sequence[Callable[[], T]]) -> Iterator[T]:
     ----------
     calls : sequence of callables
         Readers taking no argument (bind them with :func:`functools.partial`). Each runs
-        in a thread of its own context: no context variable of the caller reaches it.
+        in a thread, in a copy of the caller's context (the bounds of
+        :func:`~robot_msgs.limits.input_limits` hold there too).
 
     Yields
     ------
@@ -94,7 +96,8 @@ def side_by_side(calls: Sequence[Callable[[], T]]) -> Iterator[T]:
 
     pool = ThreadPoolExecutor(max(1, min(len(calls), chunks.CORES)))
     try:
-        futures = [pool.submit(_held, call) for call in calls]
+        # A context is entered by one thread at a time: a copy for each call, made here.
+        futures = [pool.submit(contextvars.copy_context().run, _held, call) for call in calls]
         for future in futures:
             value, held, notes, error = future.result()
             for warning in held:
