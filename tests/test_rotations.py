@@ -213,3 +213,17 @@ def test_matrix_times_rows_is_the_product_of_every_row_across_its_blocks(
         got[:: max(1, n // 50)], expected.reshape(-1, width), rtol=1e-12, atol=1e-9
     )
     np.testing.assert_allclose(got, np.einsum("ij,nj->ni", matrix, rows), rtol=1e-13, atol=1e-10)
+
+
+def test_matrix_times_rows_overflows_quietly_and_refuses_a_wrong_width() -> None:
+    # As einsum did: inf and NaN come back for the caller's check, with no RuntimeWarning
+    # (the suite turns warnings into errors).
+    rows = np.array([[1.7e308, -1.7e308, 0.0], [np.inf, 0.0, 0.0]])
+    got = rot.matrix_times_rows(np.full((3, 3), 2.0), rows)
+    assert not np.isfinite(got).any()
+    with pytest.raises(
+        ValueError, match=r"expected rows \(N, 3\) for a matrix \(3, 3\), got \(3,\)"
+    ):
+        rot.matrix_times_rows(np.eye(3), np.ones(3))
+    with pytest.raises(ValueError, match=r"got \(0, 4\)"):
+        rot.matrix_times_rows(np.eye(3), np.ones((0, 4)))

@@ -596,9 +596,14 @@ def matrix_times_rows(matrix: Float64Array, rows: Float64Array) -> Float64Array:
     >>> matrix_times_rows(turn, np.array([[1.0, 0.0, 0.0], [0.0, 2.0, 3.0]])).tolist()
     [[0.0, 1.0, 0.0], [-2.0, 0.0, 3.0]]
     """
+    if rows.ndim != 2 or matrix.ndim != 2 or rows.shape[1] != matrix.shape[1]:
+        msg = f"expected rows (N, {matrix.shape[-1]}) for a matrix {matrix.shape}, got {rows.shape}"
+        raise ValueError(msg)
     n = rows.shape[0]
     out = np.empty((n, matrix.shape[0]), dtype=np.result_type(matrix, rows, np.float64))
     turned = matrix.T
-    for start in range(0, n, _ROWS):
-        np.matmul(rows[start : start + _ROWS], turned, out=out[start : start + _ROWS])
+    # As einsum: an overflow or an infinity gives inf or NaN, which the caller checks.
+    with np.errstate(over="ignore", invalid="ignore"):
+        for start in range(0, n, _ROWS):
+            np.matmul(rows[start : start + _ROWS], turned, out=out[start : start + _ROWS])
     return out

@@ -137,3 +137,25 @@ def test_one_file_twice_with_a_cache_is_read_once_and_shared(tmp_path: Path) -> 
     assert isinstance(out, list)
     assert out[0] == out[1]
     assert len(told) == 2  # without a cache each input is read, as it always was
+
+
+def test_inputs_with_a_times_pipe_are_read_one_by_one(tmp_path: Path) -> None:
+    # One pipe given as the times of two KITTI files is read once, by the first reader
+    # (side by side, the second blocked in open() after the writer left: a hang).
+    import os
+
+    files = [(tmp_path / "a.txt", "kitti", None), (tmp_path / "b.txt", "kitti", None)]
+    for file, _, _ in files:
+        file.write_text("1 0 0 0 0 1 0 0 0 0 1 0\n" * 40)
+    times = tmp_path / "times.txt"
+    times.write_text("0\n" * 40)
+    pipe = tmp_path / "times.fifo"
+    os.mkfifo(pipe)
+    frames = [(None, None)] * 2
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(table, "CHUNK_BYTES", 25)
+        patch.setattr(chunks, "CORES", 2)
+        assert evaluation_inputs._side_by_side(files, frames, [times, times])
+        assert evaluation_inputs._side_by_side(files, frames, [None, None])
+        assert not evaluation_inputs._side_by_side(files, frames, [pipe, pipe])
+        assert not evaluation_inputs._side_by_side(files, frames, [None, pipe])

@@ -475,7 +475,7 @@ def _interpolate(
     if refused:
         notes.append(
             f"{refused} estimate pose(s) fall in reference gaps longer than "
-            f"`max_gap_s={max_gap!r}` s and were not interpolated"
+            f"`max_gap_s={max_gap:g}` s and were not interpolated"
         )
     if est_idx.size == 0:
         raise _no_match(reference, estimate, "interpolate", max_diff, offset, max_gap)
@@ -545,10 +545,23 @@ def _note_low_share(notes: list[str], matched: int, of: int, whose: str) -> None
     share = matched / of
     if share < LOW_MATCH_SHARE:
         notes.append(
-            f"only {100 * share:.2g} % of {whose} poses matched ({matched} of {of}); "
+            f"only {_percent(share)} of {whose} poses matched ({matched} of {of}); "
             "check the clock offset (`offset_s=`, or `offset_auto=True` to estimate it) and "
             "`max_diff_s=`"
         )
+
+
+def _percent(share: float) -> str:
+    """Say a share of at most 1 as a percentage with two significant digits, never 0.
+
+    Examples
+    --------
+    >>> _percent(0.15), _percent(1 / 788), _percent(2e-7)
+    ('15 %', '0.13 %', 'less than 0.01 %')
+    """
+    if share < 1e-4:
+        return "less than 0.01 %"
+    return f"{100 * share:.2g} %"
 
 
 def _median_step(stamps: Float64Array) -> float:
@@ -580,7 +593,7 @@ def _no_match(
     elif method == "interpolate" and max_gap is not None:
         text += (
             "The estimate stamps inside the reference span all fall in reference gaps longer "
-            f"than `max_gap_s={max_gap!r}` s: allow longer gaps (`max_gap_s=`) or use "
+            f"than `max_gap_s={max_gap:g}` s: allow longer gaps (`max_gap_s=`) or use "
             "`sync='nearest'`"
         )
     else:

@@ -507,7 +507,7 @@ def _worst_intervals(matched_ref: PoseTrajectory, aligned: PoseTrajectory) -> Fi
     rounding = _ROUNDING * float(np.abs(matched_ref.positions_xyz).max())
     for name, sq, t in (("ape", ape_sq, stamps), ("rpe", rpe_sq, stamps[1:])):
         total = float(sq.sum())
-        if total <= sq.size * rounding**2:
+        if total <= sq.size * rounding * rounding:  # a product: ** raises past 1e154
             continue
         window = np.clip(np.searchsorted(edges, t, side="right") - 1, 0, _WINDOWS - 1)
         shares = np.bincount(window, weights=sq, minlength=_WINDOWS) / total

@@ -41,9 +41,11 @@ __all__ = [
 #: Bytes a reused read buffer keeps beyond a piece: the longest line carried without growing.
 _SLACK = 1 << 16
 
-#: The longest line a table may have: a pose line is about 100 bytes. A file with a longer
-#: one is no table of poses, and reading on to its end would hold all of it at once (a
-#: file of one 10 GB line: 10 GB of memory).
+#: The most bytes read past a line's start without its end (a pose line is about 100
+#: bytes): a line still open that far at the end of a read is refused there, so a buffer
+#: never grows past about a piece plus this (a file of one 10 GB line held 10 GB). A long
+#: line that ends inside a read (a 5 MB comment) costs no memory and reaches the parser,
+#: which reads or names it as any other line.
 MAX_LINE_BYTES = 1 << 20
 
 

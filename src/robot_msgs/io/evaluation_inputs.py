@@ -15,6 +15,7 @@ import stat
 import warnings
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.errors import DataWarning, ValidationError
@@ -33,7 +34,6 @@ from robot_msgs.io.side_by_side import can_run_side_by_side, side_by_side
 if TYPE_CHECKING:
     import os
     from collections.abc import Sequence
-    from pathlib import Path
 
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
@@ -163,7 +163,9 @@ def read_inputs(
         )
         for k in todo
     ]
-    together = _side_by_side([files[k] for k in todo], [frames[k] for k in todo])
+    together = _side_by_side(
+        [files[k] for k in todo], [frames[k] for k in todo], [inputs[k].times_path for k in todo]
+    )
     read: dict[int, PoseTrajectory] = {}
     values = side_by_side(calls) if together else (call() for call in calls)
     for k, traj in zip(todo, values, strict=True):
@@ -177,17 +179,23 @@ def read_inputs(
 
 
 def _side_by_side(
-    files: Sequence[tuple[Path, str, str | None]], frames: Sequence[tuple[object, object]]
+    files: Sequence[tuple[Path, str, str | None]],
+    frames: Sequence[tuple[object, object]],
+    times: Sequence[str | os.PathLike[str] | None] = (),
 ) -> bool:
     """Say whether to read ``files`` side by side (:mod:`robot_msgs.io.side_by_side`).
 
     When two or more are text tables (TUM, KITTI, EuRoC) in local coordinates, each a
     regular file of more than four read pieces (32 MiB, about 300,000 TUM poses), and
     all are: below that a thread costs as much as it saves. Bags and georeferenced inputs are
-    read one after another.
+    read one after another, and so are inputs with a times file that is not a regular
+    file (one pipe given for two KITTI files is read once, by the first).
     """
     if len(files) < 2 or not can_run_side_by_side():
         return False
+    for path in times:
+        if path is not None and not Path(path).is_file():
+            return False
     for (file, fmt, _), frame in zip(files, frames, strict=True):
         if fmt not in _TABLE_FORMATS or frame != (None, None):
             return False

@@ -26,7 +26,6 @@ import os
 import re
 import stat
 import unicodedata
-import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -637,16 +636,18 @@ def is_header_word(field: str) -> bool:
 
 def _load(lines: list[str], ncols: int, *, extra_columns: bool) -> Float64Array | None:
     """NumPy's C parser over all lines at once; None when it refuses the input."""
+    if not any(line.strip() for line in lines):
+        # What loadtxt returns for no data, without its warning (and without
+        # catch_warnings, which is not thread-safe: readers run side by side).
+        return np.empty((0, 1))
     try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="loadtxt: input contained no data")
-            values = np.loadtxt(
-                lines,
-                dtype=np.float64,
-                comments=None,
-                ndmin=2,
-                usecols=range(ncols) if extra_columns else None,
-            )
+        values = np.loadtxt(
+            lines,
+            dtype=np.float64,
+            comments=None,
+            ndmin=2,
+            usecols=range(ncols) if extra_columns else None,
+        )
     except ValueError:
         return None
     out: Float64Array = values
