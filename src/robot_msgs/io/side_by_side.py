@@ -45,9 +45,11 @@ def can_run_side_by_side() -> bool:
     return chunks.CORES > 1 and threading.current_thread() is threading.main_thread()
 
 
-def _held(
-    call: Callable[[], T],
-) -> tuple[T | None, list[DataWarning], list[DataWarning], BaseException | None]:
+#: What a call in a thread gave: its value, held warnings, notes, and error if any.
+_Outcome = tuple[T | None, list["DataWarning"], list["DataWarning"], BaseException | None]
+
+
+def _held(call: Callable[[], T]) -> _Outcome[T]:
     """Run ``call`` in this thread: its value, held warnings, notes, and error if any."""
     with held_reports() as held, reading_notes(pass_on=False) as notes:
         try:
@@ -76,8 +78,9 @@ def side_by_side(calls: Sequence[Callable[[], T]]) -> Iterator[T]:
     Raises
     ------
     BaseException
-        A call's error, at its turn. The calls after it still run to their end (a thread
-        cannot be stopped); their values and warnings are dropped.
+        A call's error, at its turn. The calls after it run on in the background (a
+        thread cannot be stopped) and are dropped when the process exits; their values
+        and warnings are never told.
 
     Examples
     --------
@@ -91,21 +94,40 @@ def side_by_side(calls: Sequence[Callable[[], T]]) -> Iterator[T]:
     >>> values, [str(w.message) for w in caught]
     (['A.TUM', 'B.TUM'], ['a.tum: 1 row with NaN dropped', 'b.tum: 1 row with NaN dropped'])
     """
-    # Imported here: concurrent.futures brings logging (3 ms of start-up) to every command.
-    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+    # Daemon threads, not a thread pool: a pool's threads are joined when the interpreter
+    # exits, so an error or Ctrl-C in one input waited for the others to finish reading
+    # (seconds at 10^7 poses); a reader writes nothing, so dropping it at exit loses none.
+    # At most one a core reads at once (the semaphore), in input order of starting.
+    done: list[_Outcome[T] | None] = [None] * len(calls)
+    cores = threading.BoundedSemaphore(max(1, chunks.CORES))
 
-    pool = ThreadPoolExecutor(max(1, min(len(calls), chunks.CORES)))
-    try:
-        # A context is entered by one thread at a time: a copy for each call, made here.
-        futures = [pool.submit(contextvars.copy_context().run, _held, call) for call in calls]
-        for future in futures:
-            value, held, notes, error = future.result()
-            for warning in held:
-                warnings.warn(warning, stacklevel=3)
-            for kept in notes:
-                note(str(kept), kind=kept.kind)
-            if error is not None:
-                raise error
-            yield value  # type: ignore[misc]  # None only with an error, raised above
-    finally:  # every future is done unless an error or an interrupt leaves early: no wait
-        pool.shutdown(wait=False, cancel_futures=True)
+    def run(k: int, call: Callable[[], T], context: contextvars.Context) -> None:
+        with cores:
+            done[k] = context.run(_held, call)
+
+    # A context is entered by one thread at a time: a copy for each call, made here.
+    threads = [
+        threading.Thread(
+            target=run,
+            args=(k, call, contextvars.copy_context()),
+            name=f"robot_msgs reader {k}",
+            daemon=True,
+        )
+        for k, call in enumerate(calls)
+    ]
+    for thread in threads:
+        thread.start()
+    for k, thread in enumerate(threads):
+        thread.join()
+        outcome = done[k]
+        if outcome is None:  # pragma: no cover - _held returns whatever the call does
+            msg = f"reader {k} ended without an outcome"
+            raise RuntimeError(msg)
+        value, held, notes, error = outcome
+        for warning in held:
+            warnings.warn(warning, stacklevel=3)
+        for kept in notes:
+            note(str(kept), kind=kept.kind)
+        if error is not None:
+            raise error
+        yield value  # type: ignore[misc]  # None only with an error, raised above
