@@ -393,7 +393,9 @@ def test_traj_ref_aligns_each_estimate_and_overlays_them(
     out = capsys.readouterr().out
     assert out.startswith(f"{gt} (tum, reference)\n")
     # The fitted transform ape --align se3 reports (rotation 2.1669 deg).
-    assert f"{est} aligned to {gt}: se3 alignment fitted on 785 poses: rotation 2.1669 deg" in out
+    said = " ".join(out.split())  # the line is folded to 80 columns
+    assert f"{est} aligned to {gt}: se3 alignment fitted on 785 poses: rotation 2.1669 deg" in said
+    assert _folded(out, f"{est} aligned to {gt}:")
     assert f"wrote {svg}" in out
     text = svg.read_text(encoding="utf-8")
     for label in (
@@ -410,6 +412,18 @@ def test_traj_ref_aligns_each_estimate_and_overlays_them(
     reports = json.loads(capsys.readouterr().out)
     assert [r.get("role") for r in reports] == ["reference", None]
     assert reports[1]["alignment"]["method"] == "se3"
+
+
+def _folded(out: str, start: str) -> bool:
+    """Whether the line starting with ``start`` and its indented rest fit 80 columns."""
+    lines = out.splitlines()
+    first = next(k for k, line in enumerate(lines) if line.startswith(start))
+    block = [lines[first]]
+    for line in lines[first + 1 :]:
+        if not line.startswith("  "):
+            break
+        block.append(line)
+    return len(block) > 1 and max(map(len, block)) <= 80
 
 
 def test_traj_align_needs_a_reference(capsys: pytest.CaptureFixture[str]) -> None:
@@ -438,7 +452,9 @@ def test_traj_saves_the_estimate_moved_by_its_estimated_right_transform(
         == 0
     )
     out = capsys.readouterr().out
-    assert f"{est} mounted on {gt}: extrinsic estimated: translation (-0.0374, 0.0290, " in out
+    said = " ".join(out.split())  # folded to 80 columns
+    assert f"{est} mounted on {gt}: extrinsic estimated: translation (-0.0374, 0.0290, " in said
+    assert _folded(out, f"{est} mounted on {gt}:")
     how = "aligned to" if align else "mounted on"
     assert f"wrote {saved} ({how} {gt})" in out
     assert main(["ape", gt, est, *align, "--transform-right", "auto", "--json"]) == 0

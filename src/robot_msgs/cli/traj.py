@@ -477,14 +477,21 @@ def _against_reference(
             traj = apply_transforms(traj, mount)  # noqa: PLW2901 - moved as it was compared
             by_path[path]["transform_right"] = list(extrinsic.transform_right())
             if not args.json:
-                print(f"{path} mounted on {args.ref}: {extrinsic.describe()}", file=out)
+                _say(f"{path} mounted on {args.ref}: {extrinsic.describe()}", out)
         moved = result.alignment.apply(traj)
         aligned.append((path, moved))
         if settings.align != "none":
             by_path[path]["alignment"] = result.alignment.to_dict()
             if not args.json:
-                print(f"{path} aligned to {args.ref}: {result.alignment.describe()}", file=out)
+                _say(f"{path} aligned to {args.ref}: {result.alignment.describe()}", out)
     return aligned
+
+
+def _say(line: str, out: TextIO) -> None:
+    """Print ``line`` folded to the terminal's 80 columns, the rest indented by two."""
+    from robot_msgs.report.text import wrap  # noqa: PLC0415
+
+    print("\n".join(wrap(line, subsequent_indent="  ")), file=out)
 
 
 def _plot(
