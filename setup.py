@@ -1,8 +1,10 @@
-"""The optional C fast path of :mod:`robot_msgs.io.table`, and the commit a wheel is built from.
+"""The optional C fast paths of the table reader and sorted search, and the commit built.
 
-``robot_msgs.io._fasttable`` is plain C over CPython's API. ``optional=True``: without a
-C compiler the install still succeeds, and tables are read by NumPy's ``loadtxt`` with
-the same values, several times slower. A build from a git checkout records the short
+``robot_msgs.io._fasttable`` (:mod:`robot_msgs.io.table`) and ``robot_msgs._sorted``
+(:mod:`robot_msgs.sorted_search`) are plain C over CPython's API. ``optional=True``:
+without a C compiler the install still succeeds, and tables are read by NumPy's
+``loadtxt`` and sorted needles searched by ``numpy.searchsorted`` with the same values,
+several times slower. A build from a git checkout records the short
 commit hash in ``robot_msgs/_commit.txt``, so the reference pages of an installed wheel
 name the code they describe (``robot_msgs.docs.introspect.built_commit``); all else is in
 pyproject.toml.
@@ -52,7 +54,8 @@ class BuildWithCommit(build_py):
 
 setup(
     ext_modules=[
-        Extension("robot_msgs.io._fasttable", ["src/robot_msgs/io/_fasttable.c"], optional=True)
+        Extension("robot_msgs.io._fasttable", ["src/robot_msgs/io/_fasttable.c"], optional=True),
+        Extension("robot_msgs._sorted", ["src/robot_msgs/_sorted.c"], optional=True),
     ],
     cmdclass={"build_py": BuildWithCommit},
 )

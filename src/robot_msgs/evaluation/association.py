@@ -36,6 +36,7 @@ from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import quat_xyzw_slerp
+from robot_msgs.sorted_search import search_sorted
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -282,7 +283,7 @@ def _nearest_pairs(
     # 80 MB, and the association's peak is the evaluation's peak beside the inputs.
     other = long_ + shift if shift else long_
     inside = (short >= other[0] - max_diff) & (short <= other[-1] + max_diff)
-    upper = np.searchsorted(other, short, side="right")
+    upper = search_sorted(other, short, "right")
     np.minimum(upper, other.shape[0] - 1, out=upper)
     diff_up = other[upper]
     diff_up -= short  # other[upper] - short; negative only past the last stamp (clamped)
@@ -333,8 +334,8 @@ def _one_to_one_pairs(
     n_est = shifted.shape[0]
     # Candidate windows, widened by one stamp each side so that the exact float test below,
     # not the binary search, decides at the boundary.
-    lo = np.maximum(np.searchsorted(shifted, ref_t - max_diff, side="left") - 1, 0)
-    hi = np.minimum(np.searchsorted(shifted, ref_t + max_diff, side="right") + 1, n_est)
+    lo = np.maximum(search_sorted(shifted, ref_t - max_diff, "left") - 1, 0)
+    hi = np.minimum(search_sorted(shifted, ref_t + max_diff, "right") + 1, n_est)
     counts = np.maximum(hi - lo, 0)
     total = int(counts.sum())
     cand_ref = np.repeat(np.arange(ref_t.shape[0], dtype=np.intp), counts)
@@ -457,7 +458,7 @@ def _interpolate(
     when = estimate.stamps_s + offset
     inside = (when >= ref_t[0] - max_diff) & (when <= ref_t[-1] + max_diff)
     clamped = np.clip(when, ref_t[0], ref_t[-1])
-    left = np.clip(np.searchsorted(ref_t, clamped, side="right") - 1, 0, n_ref - 1)
+    left = np.clip(search_sorted(ref_t, clamped, "right") - 1, 0, n_ref - 1)
     right = np.minimum(left + 1, n_ref - 1)
     exact = ref_t[left] == clamped
     span = ref_t[right] - ref_t[left]

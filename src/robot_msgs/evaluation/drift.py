@@ -43,6 +43,7 @@ from robot_msgs.rotations import (
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
 )
+from robot_msgs.sorted_search import search_sorted
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -187,11 +188,11 @@ def rpg_segments(
     n = distances_m.size
     first = np.arange(n)
     target = distances_m + length_m
-    upper = np.searchsorted(distances_m, target, side="left")  # first D_j >= target
+    upper = search_sorted(distances_m, target, "left")  # first D_j >= target
     up = np.minimum(upper, n - 1)
     up_err = np.where(upper < n, np.abs(distances_m[up] - target), np.inf)
     low = np.maximum(upper - 1, first)
-    low = np.maximum(np.searchsorted(distances_m, distances_m[low], side="left"), first)
+    low = np.maximum(search_sorted(distances_m, distances_m[low], "left"), first)
     low_err = np.where(upper - 1 >= first, np.abs(distances_m[low] - target), np.inf)
     take_low = low_err <= up_err
     last = np.where(take_low, low, up)

@@ -70,6 +70,7 @@ from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 from robot_msgs.rotations import matrix_times_rows
+from robot_msgs.sorted_search import search_sorted
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ class _Cost:
         """Which of ``rows`` interpolate at ``τ``, and the reference positions there."""
         tr = self.tr
         t = self.te[rows] + tau
-        right = np.clip(np.searchsorted(tr, t, side="right"), 1, tr.size - 1)
+        right = np.clip(search_sorted(tr, t, "right"), 1, tr.size - 1)
         left = right - 1
         span = tr[right] - tr[left]
         ok = (t >= tr[0]) & (t <= tr[-1]) & (span <= self.gap)
@@ -211,7 +212,7 @@ def _motion_and_noise(
     rows = np.flatnonzero((t >= start_s) & (t <= end_s))
     if rows.size < 3:
         return 0.0, 0.0
-    later = np.clip(np.searchsorted(t, t[rows] + half_s), 0, t.size - 1)
+    later = np.clip(search_sorted(t, t[rows] + half_s), 0, t.size - 1)
     step = p[later] - p[rows]
     motion = math.sqrt(float(np.einsum("ni,ni->", step, step)) / rows.size)
     second = p[rows[2:]] - 2.0 * p[rows[1:-1]] + p[rows[:-2]]

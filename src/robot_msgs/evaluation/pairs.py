@@ -51,6 +51,7 @@ import numpy.typing as npt
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import PairSettings
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
+from robot_msgs.sorted_search import search_sorted
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ def _consecutive_by_sum(increments: Float64Array, delta: float) -> IntpArray:
     """
     n = increments.size + 1
     total = np.concatenate(([0.0], np.cumsum(increments)))
-    nxt = np.searchsorted(total, total + delta, side="left")
+    nxt = search_sorted(total, total + delta, "left")
     # Rounding bound of a cumulative difference against the sequential sum from an anchor.
     guard = 4.0 * _EPS * n * max(float(total[-1]), delta, 1.0)
     anchors = [0]
@@ -191,7 +192,7 @@ def _path_pairs_from(
     first = np.arange(start, stop)
     d_i = distances[start:stop]
     # upper: the first j > i with (D_j - D_i) >= δ as evaluated in floating point.
-    upper = np.searchsorted(distances, d_i + delta, side="left")
+    upper = search_sorted(distances, d_i + delta, "left")
     upper = np.clip(upper, first + 1, n)
     # Fix searchsorted's view of rounding by whole plateaus; usually no step at all.
     for _ in range(8):
@@ -201,8 +202,8 @@ def _path_pairs_from(
         fwd = ~back & (upper < n) & (distances[cur] - d_i < delta)
         if not (back.any() or fwd.any()):
             break
-        upper = np.where(back, np.searchsorted(distances, distances[prev], side="left"), upper)
-        upper = np.where(fwd, np.searchsorted(distances, distances[cur], side="right"), upper)
+        upper = np.where(back, search_sorted(distances, distances[prev], "left"), upper)
+        upper = np.where(fwd, search_sorted(distances, distances[cur], "right"), upper)
         upper = np.clip(upper, first + 1, n)
     has_upper = upper < n
     up = np.minimum(upper, n - 1)
@@ -210,7 +211,7 @@ def _path_pairs_from(
     low = upper - 1
     has_low = low >= first + 1
     # On a plateau of equal distances the first of them wins the argmin.
-    low_first = np.searchsorted(distances, distances[np.maximum(low, 0)], side="left")
+    low_first = search_sorted(distances, distances[np.maximum(low, 0)], "left")
     low = np.maximum(low_first, first + 1)
     low_err = np.abs(distances[np.minimum(low, n - 1)] - d_i - delta)
     take_low = has_low & (~has_upper | (low_err <= up_err))
@@ -250,7 +251,7 @@ def _time_pairs(stamps: Float64Array, delta: float, tol: float, *, all_pairs: bo
         return _empty()
     slack = 16.0 * float(np.spacing(max(abs(float(stamps[0])), abs(float(stamps[-1])))))
     target = stamps + delta
-    right = np.clip(np.searchsorted(stamps, target, side="left"), 1, n - 1)
+    right = np.clip(search_sorted(stamps, target, "left"), 1, n - 1)
     left = right - 1
     nearest = np.where(target - stamps[left] <= stamps[right] - target, left, right)
     nearest = np.maximum(nearest, np.arange(n) + 1)

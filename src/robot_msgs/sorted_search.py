@@ -1,0 +1,100 @@
+"""``numpy.searchsorted`` for needles that are sorted too: stamps in stamps, path lengths.
+
+:func:`search_sorted` gives exactly ``np.searchsorted(haystack, needles, side)`` for a
+sorted ``haystack``. When the needles are in nondecreasing order as well (the estimate's
+stamps searched in the reference's, ``D_i + δ`` in the cumulative path length ``D``),
+the compiled ``robot_msgs._sorted`` walks both arrays once, galloping from the last
+answer, instead of a full binary search per needle.
+
+WHY a compiled merge: at 10^6 needles into 10^6 stamps, ``np.searchsorted`` takes
+23-28 ms (20 cache-missing steps a needle) and the merge 3-4 ms; all-pairs metre RPE at
+10^6 poses made 62 ms of such searches. Searching blocks of needles in the slice of the
+haystack they fall in, with NumPy only, took 15 ms. Without a C compiler at install
+(the module is optional, as ``robot_msgs.io._fasttable``), or for needles that turn out
+not to be sorted, NumPy answers: the same values, slower.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal, Protocol
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from robot_msgs.typing import IntpArray
+
+__all__ = ["search_sorted"]
+
+
+class _Compiled(Protocol):
+    """The C module's one function (it has no Python source for mypy)."""
+
+    def search(
+        self,
+        haystack: object,
+        needles: object,
+        right: bool,  # noqa: FBT001 - the C function's positional flag
+        out: object,
+        /,
+    ) -> bool:
+        """Fill ``out``; ``False`` when the needles are not sorted."""
+
+
+_compiled: _Compiled | None
+try:
+    import robot_msgs._sorted as _module  # type: ignore[import-not-found]
+
+    _compiled = _module
+except ImportError:  # built without a C compiler
+    _compiled = None
+
+#: Below this many needles NumPy's own search is as fast as the call into C.
+_SMALL = 64
+
+
+def search_sorted(
+    haystack: ArrayLike, needles: ArrayLike, side: Literal["left", "right"] = "left"
+) -> IntpArray:
+    """Return ``np.searchsorted(haystack, needles, side)``, fast for sorted needles.
+
+    Parameters
+    ----------
+    haystack : array_like, shape (N,)
+        Sorted values (NumPy's order: NaN last).
+    needles : array_like, shape (M,)
+        Values to place; any order (sorted ones are the fast case).
+    side : {"left", "right"}
+        As :func:`numpy.searchsorted`: the first index ``i`` with ``needle <= haystack[i]``
+        (left) or ``needle < haystack[i]`` (right).
+
+    Returns
+    -------
+    ndarray of intp, shape (M,)
+        The insertion indices, ``0 .. N``.
+
+    Examples
+    --------
+    >>> search_sorted([0.0, 1.0, 1.0, 2.0], [-1.0, 1.0, 1.5, 9.0]).tolist()
+    [0, 1, 3, 4]
+    >>> search_sorted([0.0, 1.0, 1.0, 2.0], [1.0], side="right").tolist()
+    [3]
+    """
+    hay = np.asarray(haystack)
+    keys = np.asarray(needles)
+    if (
+        _compiled is None
+        or keys.ndim != 1
+        or keys.shape[0] < _SMALL
+        or hay.ndim != 1
+        or hay.dtype != np.float64
+        or keys.dtype != np.float64
+    ):
+        return np.searchsorted(hay, keys, side=side)
+    hay = np.ascontiguousarray(hay)
+    keys = np.ascontiguousarray(keys)
+    out = np.empty(keys.shape[0], dtype=np.intp)
+    if _compiled.search(hay, keys, side == "right", out):
+        return out
+    return np.searchsorted(hay, keys, side=side)
