@@ -9,6 +9,7 @@ command line's own mistake that argparse let pass: a flag of one value given twi
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import re
 import signal
@@ -323,3 +324,44 @@ def test_a_flag_of_one_value_given_twice_with_two_values_is_refused_naming_both(
     values = f"({' '.join(first)}, {' '.join(second)})"
     said = f"robot-msgs {command}: error: {names} given twice {values}; give it once"
     assert err.strip().splitlines()[-1].startswith(said)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_long_warning_is_folded_on_a_terminal_and_one_line_in_a_pipe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 150-character warning ran off an 80-column terminal; a log keeps it on one line."""
+    folder = tmp_path / ("a_folder_with_a_rather_long_name_" * 3)
+    folder.mkdir()
+    est = folder / "estimate.tum"
+    rows = [f"{t}.0 {t} 0 0 0 0 0 1" for t in range(10)]
+    rows[4] = "4.0 nan 0 0 0 0 0 1"
+    est.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    ref = tmp_path / "reference.tum"
+    ref.write_text("\n".join(f"{t}.0 {t} 0 0 0 0 0 1" for t in range(10)) + "\n")
+    assert main(["ape", str(ref), str(est)]) == 0
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("WARNING")]
+    assert len(line) > 100
+    assert str(est) in line
+    # Another file: Python shows a warning of the same text once.
+    est = est.rename(folder / "estimate_again.tum")
+    line = line.replace("estimate.tum", "estimate_again.tum")
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["ape", str(ref), str(est)]) == 0
+    shown = terminal.getvalue().splitlines()
+    start = next(k for k, x in enumerate(shown) if x.startswith("WARNING:"))
+    folded = [shown[start]]
+    for x in shown[start + 1 :]:
+        if not x.startswith(" " * 9):
+            break
+        folded.append(x)
+    assert len(folded) > 1
+    # every line fits but a word wider than a line (the path stands alone on its own)
+    assert all(len(x) <= 80 or str(est) in x for x in folded)
+    assert " ".join(x.strip() for x in folded) == line

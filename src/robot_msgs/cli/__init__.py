@@ -158,8 +158,20 @@ def _show_warning(
     from robot_msgs.cli._evaluation_args import flags_in_text  # noqa: PLC0415
 
     label = "WARNING" if issubclass(category, DataWarning) else category.__name__
-    if sys.stderr is not None:
-        print(escape(f"{label}: {flags_in_text(str(message))}"), file=sys.stderr)
+    stream = sys.stderr
+    if stream is None:
+        return
+    text = escape(f"{label}: {flags_in_text(str(message))}")
+    # On a terminal a long warning (KITTI's rounding note is 230 characters) is folded to
+    # its width under its label; in a pipe or a log it stays one line, for grep.
+    if stream.isatty():
+        import shutil  # noqa: PLC0415
+
+        from robot_msgs.report.text import wrap  # noqa: PLC0415
+
+        width = max(shutil.get_terminal_size().columns, 40)
+        text = "\n".join(wrap(text, width, subsequent_indent=" " * (len(label) + 2)))
+    print(text, file=stream)
 
 
 def _command_of(given: list[str]) -> str:
