@@ -162,10 +162,12 @@ def file_chunks(
         filled, ended = len(carry), False
         line = len(carry)  # bytes since the last line end
         while True:  # fill to size at least, and on until a line end or the end of file
-            if len(buffer) < filled + size + 1:
-                buffer.extend(bytes(filled + size + 1 - len(buffer)))
+            room = len(buffer) - 1 - filled  # the last byte is the sentinel's
+            if room == 0:  # only inside a line longer than the slack: grow (a copy)
+                buffer.extend(bytes(size))
+                room = size
             view = memoryview(buffer)
-            got = handle.readinto(view[filled : filled + size])
+            got = handle.readinto(view[filled : filled + min(size, room)])
             view.release()
             if not got:
                 ended = True
