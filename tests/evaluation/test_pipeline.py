@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.evaluation import (
     Ape,
     EvaluationSettings,
@@ -95,3 +95,26 @@ def test_associate_in_time_refuses_sync_spatial() -> None:
     ref, est = fr1()
     with pytest.raises(ValidationError, match="associate_spatially"):
         associate(ref, est, EvaluationSettings(sync="spatial"))
+
+
+def _walk(n: int, *, frames: bool) -> PoseTrajectory:
+    t = np.arange(float(n))
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, np.sin(t), 0 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (n, 1)),
+        stamps_are_frames=frames,
+    )
+
+
+def test_frame_indices_are_not_matched_in_time_with_seconds() -> None:
+    """KITTI read without its times file beside seconds: 96 "matches", an APE of 221 m."""
+    seconds, frames = _walk(20, frames=False), _walk(20, frames=True)
+    for ref, est, which in ((seconds, frames, "estimate"), (frames, seconds, "reference")):
+        with pytest.raises(AssociationError, match=f"The {which}'s stamps are frame indices"):
+            evaluate(ref, est, EvaluationSettings(), metrics=[Ape()])
+        # in space, the stamps are not used: allowed
+        (result,) = evaluate(ref, est, EvaluationSettings(sync="spatial"), metrics=[Ape()])
+        assert result.comparison.signals[0].stats.rms == pytest.approx(0.0, abs=1e-12)
+    (both,) = evaluate(frames, frames, EvaluationSettings(), metrics=[Ape()])
+    assert both.counts["matched"] == 20

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, Rpe, evaluate, rpe
+from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import (
     RIGID_MOTIONS,
     RigidMotion,
@@ -148,3 +149,22 @@ def test_evaluate_of_several_rpes_equals_rpe_for_each_delta() -> None:
             settings=EvaluationSettings(align="se3"),
             pairs=PairSettings(delta=delta, delta_unit=unit, all_pairs=True),
         )
+
+
+def test_a_delta_in_seconds_on_frame_indices_is_refused() -> None:
+    """KITTI without its times file: "1 s" counted 1 frame (4540 pairs where 454 are)."""
+    n = 30
+    t = np.arange(float(n))
+    traj = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, 0 * t, 0 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (n, 1)),
+        stamps_are_frames=True,
+    )
+    seconds = Rpe(pairs=(PairSettings(delta=1.0, delta_unit="s"),))
+    with pytest.raises(ValidationError, match="stamps are frame indices") as caught:
+        evaluate(traj, traj, EvaluationSettings(), metrics=[seconds])
+    assert caught.value.field == "PairSettings.delta_unit"
+    frames = Rpe(pairs=(PairSettings(delta=1, delta_unit="f"),))
+    (result,) = evaluate(traj, traj, EvaluationSettings(), metrics=[frames])
+    assert result.counts["pairs"] == n - 1

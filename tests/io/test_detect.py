@@ -16,6 +16,7 @@ from robot_msgs.io import (
     list_examples,
     read_trajectory,
     resolve_path,
+    write_trajectory,
 )
 
 if TYPE_CHECKING:
@@ -185,3 +186,16 @@ def test_shipped_examples_read_to_the_poses_of_their_lines() -> None:
 
 def test_shipped_examples_stay_small() -> None:
     assert sum(example_path(n).stat().st_size for n in list_examples()) < 1_000_000
+
+
+def test_frame_indices_written_as_seconds_are_said(tmp_path: Path) -> None:
+    """``traj KITTI --save k.tum`` wrote frames 0..4540 as seconds without a word."""
+    (tmp_path / "k.txt").write_text(KITTI, encoding="utf-8")
+    traj = read_trajectory(tmp_path / "k.txt")
+    assert traj.stamps_are_frames
+    with pytest.warns(DataWarning, match=r"k\.tum: the stamps are frame indices"):
+        write_trajectory(tmp_path / "k.tum", traj)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        write_trajectory(tmp_path / "again.txt", traj, "kitti")  # frames stay frames
+        write_trajectory(tmp_path / "t.tum", read_trajectory(tmp_path / "k.tum"))

@@ -330,6 +330,16 @@ def prepare(
     check_argument("estimate", estimate, PoseTrajectory)
     settings = EvaluationSettings() if settings is None else settings
     check_argument("settings", settings, EvaluationSettings)
+    if settings.sync != "spatial" and reference.stamps_are_frames != estimate.stamps_are_frames:
+        frames, seconds = (
+            ("reference", "estimate") if reference.stamps_are_frames else ("estimate", "reference")
+        )
+        msg = (
+            f"The {frames}'s stamps are frame indices (a KITTI file read without its times "
+            f"file) and the {seconds}'s are seconds: they cannot be matched in time. Give "
+            "the times file of each KITTI input, or match in space (`sync='spatial'`)"
+        )
+        raise AssociationError(msg)
     cut, first = time_range(reference, settings.t_start_s, settings.t_end_s)
     estimate = apply_transforms(estimate, settings)
     time_offset = None

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import FormatError, TopicError
+from robot_msgs.errors import DataWarning, FormatError, TopicError
 from robot_msgs.files import STDOUT
 from robot_msgs.io.bounded import kept_streams
 from robot_msgs.io.euroc import read_euroc, write_euroc
@@ -451,6 +451,14 @@ def write_trajectory(
     (['est.csv'], 788)
     """
     fmt, _ = trajectory_outputs(path, format)
+    if trajectory.stamps_are_frames and fmt != "kitti":
+        import warnings  # noqa: PLC0415 - only for this note
+
+        note = (
+            f"{os.fspath(path)}: the stamps are frame indices (a KITTI file read without its "
+            f"times file), written as seconds: frame k at k s"
+        )
+        warnings.warn(note, DataWarning, stacklevel=2)
     if fmt in ("mcap", "db3"):
         from robot_msgs.io.bag_messages import write_trajectory_bag  # noqa: PLC0415 - bags only
 
