@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from robot_msgs import progress
 from robot_msgs.errors import FormatError
 from robot_msgs.io import detect_format, read_trajectory
 from robot_msgs.io.bounded import kept_streams, read_input, stream_kind
@@ -99,3 +102,32 @@ def test_a_regular_file_larger_than_a_bound_is_refused(tmp_path: Path) -> None:
     assert read_input(file, limit=10) == b"x" * 10
     with pytest.raises(FormatError, match=r"a: is 10 bytes, more than the 9 read from one input"):
         read_input(file, limit=9)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_fifo_waiting_for_its_writer_says_so_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A FIFO nobody wrote to was 90 s of silence: the wait is named, and ends on a write."""
+    monkeypatch.setattr(progress, "STAGE_AFTER_S", 0.0)
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    fifo = tmp_path / "later.tum"
+    os.mkfifo(fifo)
+
+    def write_later() -> None:
+        time.sleep(0.5)
+        fifo.write_bytes(TUM)
+
+    writer = threading.Thread(target=write_later)
+    writer.start()
+    with deadline(10):
+        assert read_input(fifo) == TUM
+    writer.join()
+    shown = terminal.getvalue()
+    assert f"{fifo}: waiting for a program to write into this FIFO (Ctrl-C stops) ..." in shown
+    assert "done in 0:00:0" in shown

@@ -176,7 +176,7 @@ def read_input(
     if kept is not None:  # read before: a FIFO with no writer left would block on open
         return kept if head is None else kept[:head]
     try:
-        fd = os.open(path, os.O_RDONLY | _CLOEXEC | _NOCTTY)
+        fd = _open(path, shown)
     except FileNotFoundError as err:
         msg = f"{shown}: no such file"
         raise FileNotFoundError(errno.ENOENT, msg) from err
@@ -206,6 +206,29 @@ def read_input(
         return data if head is None else data[:head]
     finally:
         os.close(fd)
+
+
+def _open(path: str | os.PathLike[str], shown: str) -> int:
+    """Open ``path`` for reading; a FIFO with no writer yet says so on a terminal while it waits.
+
+    Opening a FIFO waits for its writer (a program started later may be the one); that
+    wait was silent, so a FIFO nobody writes to looked like a hang. After 2 s it is named
+    on a terminal (:class:`~robot_msgs.progress.Stage`), and Ctrl-C ends it.
+    """
+    try:
+        is_fifo = stat.S_ISFIFO(Path(path).stat().st_mode)
+    except (OSError, ValueError):
+        is_fifo = False  # os.open below says what is wrong
+    if not is_fifo:
+        return os.open(path, os.O_RDONLY | _CLOEXEC | _NOCTTY)
+    import sys  # noqa: PLC0415 - only for a FIFO
+
+    from robot_msgs.progress import Stage  # noqa: PLC0415
+
+    with Stage(
+        f"{shown}: waiting for a program to write into this FIFO (Ctrl-C stops)", stream=sys.stderr
+    ):
+        return os.open(path, os.O_RDONLY | _CLOEXEC | _NOCTTY)
 
 
 def _too_large(shown: str, got: str, limit: int) -> FormatError:
