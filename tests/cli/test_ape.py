@@ -554,3 +554,31 @@ def test_a_long_step_says_what_it_does_on_a_terminal_only(
     monkeypatch.setattr("sys.stderr", quiet)
     assert main([*argv, "--quiet"]) == 0
     assert "evaluating" not in quiet.getvalue()
+
+
+def test_what_reading_fixed_is_in_each_results_notes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """V102's 4 repeated stamps were said on stderr only: --json and --save lost them."""
+    rows = [f"{t}.0 {t} {t % 3} 0 0 0 0 1" for t in range(12)]
+    ref = tmp_path / "ref.tum"
+    ref.write_text("\n".join([*rows, rows[-1]]) + "\n", encoding="utf-8")  # a repeated stamp
+    fixed = tmp_path / "fixed.tum"
+    fixed.write_text("\n".join([*rows[:5], "5.0 nan 0 0 0 0 0 1", *rows[5:]]) + "\n")
+    clean = tmp_path / "clean.tum"
+    clean.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    saved = tmp_path / "fixed.json"
+    argv = ["ape", str(ref), str(fixed), str(clean), "--json"]
+    assert main(argv) == 0
+    first, second = json.loads(capsys.readouterr().out)
+    ref_note = (
+        f"{ref}: 1 row(s) repeat an earlier stamp (line 13): kept the first row of each stamp"
+    )
+    nan_note = f"{fixed}: 1 row(s) with NaN or infinite values dropped (line 6)"
+    assert first["notes"][:2] == [ref_note, nan_note]
+    assert second["notes"][:1] == [ref_note]
+    assert nan_note not in second["notes"]
+    assert main(["ape", str(ref), str(fixed), "--save", str(saved)]) == 0
+    err = capsys.readouterr().err
+    assert err.count(nan_note) == 1  # said once, as a warning
+    assert nan_note in json.loads(saved.read_text(encoding="utf-8"))["comparison"]["notes"]

@@ -679,18 +679,33 @@ def inputs_from_args(args: argparse.Namespace) -> list[InputFile]:
     ]
 
 
-def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory], list[str]]:
-    """Read ``REF`` and every ``EST`` as the flags say, in one frame; return them and their labels.
+def read_inputs_from_args(
+    args: argparse.Namespace,
+) -> tuple[list[PoseTrajectory], list[str], list[list[str]]]:
+    """Read ``REF`` and every ``EST`` as the flags say, in one frame.
 
     :func:`robot_msgs.io.read_inputs`: each format detected once, a bag's pose topic
     chosen once, latitude/longitude inputs in one frame (``--crs``, else ``--geo-origin``,
     else the first fix of the first of them, REF first). A file of one pose is read with
     a warning. A bag topic whose covariances are all zero is a reading note, not said
     here (most metrics do not use them): NEES names it (:func:`unknown_covariances_of`).
+
+    Returns
+    -------
+    trajectories, labels, said
+        The trajectories and their labels, REF first, and for each input the data
+        problems its reading fixed (:class:`~robot_msgs.errors.DataWarning`, shown on
+        standard error as they come): what the results' notes must keep, since a
+        ``--json`` or ``--save`` result without them does not say its inputs were fixed.
     """
+    import warnings  # noqa: PLC0415
+
+    from robot_msgs.errors import DataWarning  # noqa: PLC0415
+
     inputs = inputs_from_args(args)
     try:
-        read = _read(args, inputs)
+        with warnings.catch_warnings(record=True) as caught:
+            read = _read(args, inputs)
     except TopicError as err:  # the inputs are read in order: the first bag without a topic
         from robot_msgs.io import resolve_path  # noqa: PLC0415
 
@@ -701,7 +716,29 @@ def read_inputs_from_args(args: argparse.Namespace) -> tuple[list[PoseTrajectory
         ]
         flag = "--ref-topic" if untold[:1] == [0] else "--est-topic"
         raise TopicError(str(err).replace("`topic=`", flag), path=err.path) from err
-    return read, [i.label for i in inputs]
+    finally:
+        for shown in caught:  # shown as if never caught, in their order
+            warnings.showwarning(shown.message, shown.category, shown.filename, shown.lineno)
+    said: list[list[str]] = [[] for _ in inputs]
+    for shown in caught:
+        if not issubclass(shown.category, DataWarning):
+            continue
+        text = str(shown.message)
+        whose = [k for k, i in enumerate(inputs) if _names(text, i.path)]
+        for k in whose or range(len(inputs)):  # unnamed: every input's
+            said[k].append(text)
+    return read, [i.label for i in inputs], said
+
+
+def _names(text: str, path: str) -> bool:
+    """Whether a reader's message is about the input ``path`` (it starts with its name)."""
+    from robot_msgs.io import resolve_path  # noqa: PLC0415
+
+    try:
+        resolved = str(resolve_path(path))
+    except (OSError, ValueError):
+        resolved = path
+    return any(text.startswith((f"{name}:", f"{name},", f"{name} ")) for name in (path, resolved))
 
 
 def _read(

@@ -308,6 +308,7 @@ def emit(
     plans: Sequence[Outputs],
     estimates: Sequence[PoseTrajectory],
     defaults: Mapping[str, Value],
+    shown: Sequence[Sequence[str]] = (),
 ) -> None:
     """Print the table or ``--json``; write ``--save`` and ``--save-aligned`` of each result.
 
@@ -318,7 +319,8 @@ def emit(
     ``robot-msgs res`` and :func:`~robot_msgs.io.result_files.load_result` read back
     equal. ``--save-aligned`` writes each input estimate transformed by its result's
     alignment (:func:`robot_msgs.io.write_trajectory`). The table shows the settings
-    that differ from ``defaults``.
+    that differ from ``defaults``. ``shown``: the reading warnings already on standard
+    error (:func:`read_inputs_from_args`), which ``--json`` does not repeat as notes there.
     """
     written: list[Path] = []
     # With --save - the saved JSON is standard output's only content; the table goes to
@@ -344,9 +346,11 @@ def emit(
         from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
         print(dumps(data[0] if len(data) == 1 else data), end="")
+        said = {text for texts in shown for text in texts}
         for c in comparisons:
             for note in c.notes:
-                print(f"NOTE: {note}", file=sys.stderr)
+                if note not in said:
+                    print(f"NOTE: {note}", file=sys.stderr)
     else:
         if len(comparisons) == 1:
             text = format_table(comparisons[0], defaults)
@@ -372,18 +376,21 @@ def evaluate_each(
     names: tuple[str, Sequence[str]],
     settings: EvaluationSettings,
     metric: Metric,
+    said: Sequence[Sequence[str]] = (),
 ) -> list[EvaluationResult]:
     """Evaluate each estimate against ``reference`` with ``metric``, each a progress step.
 
     ``names`` are the reference's and the estimates' as given. A step that takes over
-    2 s (an offset search, 10^6 poses) says so on a terminal (:class:`Stage`).
+    2 s (an offset search, 10^6 poses) says so on a terminal (:class:`Stage`). ``said``:
+    what reading each input fixed, REF first (:func:`read_inputs_from_args`): an
+    estimate's result notes the reference's and its own first.
     """
     from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
 
     searching = " (searching the clock offset)" if settings.offset_auto else ""
     ref_name, est_names = names
     results = []
-    for estimate, name in zip(estimates, est_names, strict=True):
+    for k, (estimate, name) in enumerate(zip(estimates, est_names, strict=True)):
         with _step(args, f"{command}: evaluating {name}{searching}"):
             (result,) = evaluate(
                 reference,
@@ -393,6 +400,11 @@ def evaluate_each(
                 reference_name=ref_name,
                 estimate_name=name,
             )
+        fixed = dict.fromkeys([*said[0], *said[k + 1]]) if said else {}
+        if fixed:
+            comparison = result.comparison
+            notes = (*fixed, *comparison.notes)
+            result = result.replace(comparison=comparison.replace(notes=notes))
         results.append(result)
     return results
 

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args, EvaluationSettings())
     spec = settings_from_args(args, Ape())
     plans = prepare_outputs(args, args.estimates)
-    (reference, *estimates), (ref_name, *est_names) = read_inputs_from_args(args)
+    (reference, *estimates), (ref_name, *est_names), fixed = read_inputs_from_args(args)
     if spec.relation in NEES_DOF:  # a topic whose covariances are all zero, named
         needed_by = f"NEES (--relation {spec.relation})"
         for k, estimate in enumerate(estimates, start=1):
@@ -70,9 +70,10 @@ def run(args: argparse.Namespace) -> int:
             if said is not None:
                 raise ValidationError(said)
     results = evaluate_each(
-        args, "ape", reference, estimates, (ref_name, est_names), settings, spec
+        args, "ape", reference, estimates, (ref_name, est_names), settings, spec, fixed
     )
-    emit(args, results, plans, estimates, {**Ape().record(), **EvaluationSettings().record()})
+    defaults = {**Ape().record(), **EvaluationSettings().record()}
+    emit(args, results, plans, estimates, defaults, fixed)
     if args.plot is not None:
         write_plot(
             args,

@@ -56,12 +56,12 @@ def run(args: argparse.Namespace) -> int:
     base = EvaluationSettings() if spec.protocol == "kitti" else RPG_SETTINGS
     settings = settings_from_args(args, base)
     plans = prepare_outputs(args)
-    (reference, estimate), (ref_name, est_name) = read_inputs_from_args(args)
+    (reference, estimate), (ref_name, est_name), fixed = read_inputs_from_args(args)
     (result,) = evaluate_each(
-        args, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec
+        args, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec, fixed
     )
     defaults = Drift(protocol=spec.protocol).record(reference.path_length_m)
-    emit(args, [result], plans, [estimate], {**defaults, **base.record()})
+    emit(args, [result], plans, [estimate], {**defaults, **base.record()}, fixed)
     if args.plot is not None:
         per_length = [
             s
