@@ -53,7 +53,7 @@ def test_the_shipped_example_runs_by_their_example_name(capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert "kfslam/fr1_xyz/trial_1" in out
     # The shipped runs use report's defaults (align se3): said so, in no field names.
-    assert "  Settings: the defaults.\n" in out
+    assert "  Settings: report's defaults: --align se3.\n" in out
     assert not re.search(r"\w=\S", out)
     assert "None" not in out
 

@@ -137,3 +137,12 @@ def test_a_delta_tolerance_that_changes_nothing_is_refused_naming_the_flags(
     assert "this is delta_unit m without all_pairs" in capsys.readouterr().err
     assert main([*argv, "--all-pairs"]) == 0  # all pairs by path: the tolerance applies
     assert main(["rpe", str(ref), str(est), "--delta-unit", "s", "--delta-tol", "0.5"]) == 0
+
+
+def test_the_interval_is_always_said(capsys: pytest.CaptureFixture[str]) -> None:
+    """`settings: the defaults` hid that the interval was 1 frame, `--delta-unit m` its 1."""
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    assert main(["rpe", ref, est]) == 0
+    assert "settings:  --delta 1 --delta-unit f\n" in capsys.readouterr().out
+    assert main(["rpe", ref, est, "--delta-unit", "m", "--align", "se3"]) == 0
+    assert "settings:  --delta 1 --delta-unit m --align se3\n" in capsys.readouterr().out

@@ -49,7 +49,7 @@ def test_groups_and_ranking_tables() -> None:
     ranking = ranking_table(report.ranking)
     assert ranking.rows[0][:4] == ("1", "orb", "1.00", "3/4")
     assert ranking.rows[0][-1] == "0.0210 (1)"
-    assert "Settings: the defaults." in ranking.notes  # align se3 is report's default
+    assert "Settings: report's defaults: --align se3." in ranking.notes
     forced = ranking_table(report.ranking.replace(forced=True, notes=("FORCED: x",)))
     assert forced.title == "Ranking (FORCED: settings mixed)"
     assert "FORCED: x" in forced.notes

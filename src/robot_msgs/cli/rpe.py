@@ -61,11 +61,13 @@ def run(args: argparse.Namespace) -> int:
     pairs = pair_list_from_args(args, PairSettings(), settings=settings)
     spec = settings_from_args(args, Rpe()).replace(pairs=tuple(pairs))
     plans = prepare_outputs(args, args.estimates)
-    (reference, *estimates), (ref_name, *est_names) = read_inputs_from_args(args)
+    (reference, *estimates), (ref_name, *est_names), fixed = read_inputs_from_args(args)
     results = evaluate_each(
-        args, "rpe", reference, estimates, (ref_name, est_names), settings, spec
+        args, "rpe", reference, estimates, (ref_name, est_names), settings, spec, fixed
     )
-    emit(args, results, plans, estimates, {**Rpe().record(), **EvaluationSettings().record()})
+    defaults = {**Rpe().record(), **EvaluationSettings().record()}
+    del defaults["delta"], defaults["delta_unit"]  # the interval is always said: it is the metric
+    emit(args, results, plans, estimates, defaults, fixed)
     if args.plot is not None:
         deltas = " ".join(f"{p.delta:g}" for p in pairs)
         write_plot(

@@ -175,23 +175,48 @@ def groups_table(report: Report) -> ReportTable:
 def settings_text(settings: Mapping[str, Value]) -> str:
     """Spell a report's settings as the flags that set them, only where not the defaults.
 
-    The defaults are ``robot-msgs report``'s and ``bench``'s (:class:`RunSettings`; an
-    RPE's pairs, :class:`PairSettings`). One vocabulary in every output: the flag's
-    spelling (``--sync one-to-one``), never a field name or a Python ``None``.
+    The defaults are ``robot-msgs report``'s and ``bench``'s (:class:`RunSettings`, and
+    its RPE over all pairs 1 s apart), which are not ``ape``'s: with none changed, they
+    are named (``--align se3``) rather than called "the defaults". One vocabulary in
+    every output: report's and bench's own flags (``--rpe-delta``, ``--rpe-unit``), the
+    flag's spelling of a value (``--sync one-to-one``), never a field name or a Python
+    ``None``.
 
     Examples
     --------
     >>> settings_text({"align": "se3", "sync": "one_to_one", "n_align": None, "delta": 1.0})
     '--sync one-to-one'
-    >>> settings_text({"align": "sim3", "confidence": 0.95})
-    '--align sim3'
+    >>> settings_text({"align": "sim3", "confidence": 0.95, "delta_unit": "m"})
+    '--align sim3 --rpe-unit m'
+    >>> settings_text({"align": "se3", "delta": 1.0, "delta_unit": "s", "all_pairs": True})
+    "report's defaults: --align se3, RPE over all pairs 1 s apart"
+    >>> settings_text({"align": "se3", "relation": "translation"})
+    "report's defaults: --align se3"
     """
     from robot_msgs.cli._evaluation_args import flags_text  # noqa: PLC0415 - the flags' one road
-    from robot_msgs.evaluation.settings import Ape, PairSettings  # noqa: PLC0415
-    from robot_msgs.runs.run_settings import RunSettings  # noqa: PLC0415
+    from robot_msgs.evaluation.settings import Ape  # noqa: PLC0415
+    from robot_msgs.runs.run_settings import DEFAULT_METRICS, RunSettings  # noqa: PLC0415
 
-    defaults = {**Ape().record(), **PairSettings().record(), **RunSettings().record()}
-    return flags_text(settings, defaults=defaults)
+    run = RunSettings().record()
+    pairs = next(m.pairs for m in DEFAULT_METRICS if m.pairs is not None)
+    defaults = {**Ape().record(), **pairs.record(), **run}
+    own = {"delta": "--rpe-delta", "delta_unit": "--rpe-unit"}  # report's flags, not rpe's
+    changed = {
+        k: v for k, v in settings.items() if v is not None and repr(v) != repr(defaults.get(k))
+    }
+    words = [flags_text({k: v for k, v in changed.items() if k not in own}, defaults=defaults)]
+    words += [
+        f"{flag} {flags_text({k: changed[k]}, bare=True)}"
+        for k, flag in own.items()
+        if k in changed
+    ]
+    text = " ".join(w for w in words if w != "the defaults")
+    if text:
+        return text
+    text = f"report's defaults: --align {run['align']}"
+    if "delta" in settings:  # an RPE's settings
+        text += f", RPE over all pairs {pairs.delta:g} {pairs.delta_unit} apart"
+    return text
 
 
 def ranking_table(ranking: Ranking) -> ReportTable:
