@@ -365,3 +365,17 @@ def test_a_long_warning_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     # every line fits but a word wider than a line (the path stands alone on its own)
     assert all(len(x) <= 80 or str(est) in x for x in folded)
     assert " ".join(x.strip() for x in folded) == line
+
+
+@pytest.mark.parametrize("command", ["res", "traj", "ape"])
+def test_no_errno_code_in_an_error_line(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`res adir` said "ERROR: [Errno 21] adir: is a directory"; ape said it plainly."""
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    argv = [command, str(folder)] + ([str(folder)] if command == "ape" else [])
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "Errno" not in err
+    assert f"ERROR: {folder}: is a directory" in err

@@ -166,7 +166,8 @@ def test_a_file_that_is_no_result_is_one_error_line(
     bad.write_text("hello")
     assert main(["res", str(bad)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"ERROR: {bad}:1:1: expected JSON, got Expecting value")
+    assert err.startswith(f"ERROR: {bad}: not a saved result (the JSON that ape, rpe or drift")
+    assert err.endswith(": not JSON at line 1, column 1 (Expecting value)\n")
     assert "Traceback" not in err
     assert main(["res", str(ZIPS / "fr1_xyz_ape_se3.zip"), "--plot", str(tmp_path / "x.jpg")]) == 1
     assert "--plot" in capsys.readouterr().err

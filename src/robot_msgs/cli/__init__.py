@@ -196,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Ctrl-C, 141 when standard output's reader went away, 143 for SIGTERM (the table is in
     :mod:`robot_msgs.cli._boundary`).
     """
-    from robot_msgs.cli._boundary import run_guarded  # noqa: PLC0415
+    from robot_msgs.cli._boundary import error_text, run_guarded  # noqa: PLC0415
 
     given = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in given[: given.index(_command_of(given))] if _command_of(given) else False
@@ -214,7 +214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from robot_msgs.cli._evaluation_args import flags_in_text, reword  # noqa: PLC0415
 
         said = reword(err, parsed[0]) if parsed and isinstance(err, ValidationError) else err
-        return flags_in_text(str(said))
+        return flags_in_text(error_text(said))
 
     def run_command() -> int:
         command = _command_of(given)

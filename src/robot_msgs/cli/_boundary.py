@@ -53,6 +53,7 @@ __all__ = [
     "EXIT_PIPE",
     "EXIT_TERMINATED",
     "Terminated",
+    "error_text",
     "escape",
     "run_guarded",
     "say",
@@ -91,6 +92,27 @@ def escape(text: str) -> str:
 
     line = _UNSAFE.sub(shown, text)
     return line if len(line) <= _MOST_SHOWN else line[: _MOST_SHOWN - 3] + "..."
+
+
+def error_text(err: BaseException) -> str:
+    """Return what an error says, without an ``OSError``'s ``[Errno N]`` code.
+
+    Examples
+    --------
+    >>> import errno
+    >>> error_text(FileNotFoundError(errno.ENOENT, "x.tum: no such file"))
+    'x.tum: no such file'
+    >>> error_text(PermissionError(errno.EACCES, "Permission denied", "out.png"))
+    'out.png: permission denied'
+    >>> error_text(ValueError("plain"))
+    'plain'
+    """
+    if isinstance(err, OSError) and err.strerror:
+        why = err.strerror[:1].lower() + err.strerror[1:]
+        if err.filename is None or why.startswith(str(err.filename)):
+            return why
+        return f"{err.filename}: {why}"
+    return str(err)
 
 
 def say(line: str) -> None:

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from robot_msgs.cli._boundary import say
+from robot_msgs.cli._boundary import error_text, say
 from robot_msgs.cli._evaluation_args import (
     add_geo_args,
     add_label_flag,
@@ -570,7 +570,7 @@ def run(args: argparse.Namespace) -> int:
             frame = frames.get(path, (None, None))
             traj, report = _read(path, where, args, None if is_ref else settings, frame)
         except (RobotMsgsError, OSError) as err:
-            message = flags_in_text(_as_given(str(err), path))
+            message = flags_in_text(_as_given(error_text(err), path))
             if args.save is not None:
                 raise type(err)(message) from err
             reports.append({"path": path, "error": message})

@@ -346,11 +346,35 @@ def _short(err: BaseException) -> str:
 
 def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:
     """Say why a JSON file is no saved result: not JSON, another type, or a field at fault."""
-    tree = parse_json(data, source=str(file))  # not JSON, or a number Python refuses: raised
-    if not isinstance(tree, dict) or tree.get("_type") != EvaluationResult.TYPE:
-        kind = tree.get("_type") if isinstance(tree, dict) else type(tree).__name__
-        return FormatError(f"{file}: expected a saved {EvaluationResult.TYPE}, got {kind!r}")
-    return FormatError(f"{file}: {err}")
+    import json  # noqa: PLC0415 - its error type, for a file that is not a result
+
+    try:
+        tree = parse_json(data, source=str(file))
+    except FormatError as bad:  # not JSON: most often not a result at all (a trajectory)
+        cause = bad.__cause__
+        if isinstance(cause, json.JSONDecodeError):
+            detail = f"not JSON at line {cause.lineno}, column {cause.colno} ({cause.msg})"
+        elif isinstance(cause, UnicodeDecodeError):
+            detail = f"not UTF-8 text (byte {cause.start})"
+        else:
+            raise  # JSON, but nested too deep or a number Python refuses: said as it is
+        msg = (
+            f"{file}: not a saved result (the JSON that ape, rpe or drift --save writes; "
+            f"evo's .zip is read too): {detail}"
+        )
+        return FormatError(msg)
+    return _not_a_result(file, tree) or FormatError(f"{file}: {err}")
+
+
+def _not_a_result(file: Path, tree: object) -> FormatError | None:
+    """Return the error for a JSON document that is not a saved result (``None`` for one)."""
+    if isinstance(tree, dict) and tree.get("_type") == EvaluationResult.TYPE:
+        return None
+    if isinstance(tree, dict):
+        kind = "an object without _type" if "_type" not in tree else repr(tree["_type"])
+    else:
+        kind = f"a JSON {type(tree).__name__}"
+    return FormatError(f"{file}: expected a saved {EvaluationResult.TYPE}, got {kind}")
 
 
 def load_result(path: str | os.PathLike[str]) -> EvaluationResult:
@@ -382,10 +406,9 @@ def load_result(path: str | os.PathLike[str]) -> EvaluationResult:
     else:
         skeleton, arrays = _read_npz(file) if fmt == "npz" else _read_parquet(file)
         tree = _join(parse_json(skeleton, source=f"{file}: {_SKELETON}"), arrays, str(file))
-    if not isinstance(tree, dict) or tree.get("_type") != EvaluationResult.TYPE:
-        kind = tree.get("_type") if isinstance(tree, dict) else type(tree).__name__
-        msg = f"{file}: expected a saved {EvaluationResult.TYPE}, got {kind!r}"
-        raise FormatError(msg)
+    wrong = _not_a_result(file, tree)
+    if wrong is not None:
+        raise wrong
     try:
         with np.errstate(all="ignore"):  # huge values are refused below, not warned about
             return EvaluationResult.from_dict(tree)
