@@ -10,7 +10,7 @@ import pytest
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import DataWarning
-from robot_msgs.evaluation import EvaluationSettings, ape, rpe
+from robot_msgs.evaluation import EvaluationSettings, ape, evaluate, rpe
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.io import read_trajectory
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_multiply
@@ -165,3 +165,16 @@ def test_unaligned_rpe_per_metre_on_a_w_first_copy_warns_naming_the_order(
     assert "1.08435" in out  # the issue's figure, unaligned as the user ran it
     warning = next(line for line in err.splitlines() if "quaternion-order" in line)
     assert "w x y z (w first) where x y z w was expected" in warning
+
+
+def test_the_warning_names_the_estimate() -> None:
+    """`ape REF a.tum w_first.tum`: the warning did not say which estimate."""
+    ref, est = _pair()
+    w_first = reordered(est, [3, 0, 1, 2])
+    settings = EvaluationSettings(align="se3")
+    with pytest.warns(DataWarning, match=r"^w_first\.tum: the orientations look like") as caught:
+        (result,) = evaluate(ref, w_first, settings, estimate_name="w_first.tum")
+    assert str(caught[0].message) in result.notes
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataWarning)
+        evaluate(ref, est, settings, estimate_name="right.tum")

@@ -129,7 +129,7 @@ def evaluate(
             results.append(tum_rpe_result(reference, estimate, settings, spec, names))
             continue
         if prepared is None:
-            prepared = prepare(reference, estimate, settings)
+            prepared = prepare(reference, estimate, settings, estimate_name=estimate_name)
         if isinstance(spec, Ape):
             results.append(ape_result(prepared, spec, names))
         elif isinstance(spec, Rpe):

@@ -275,6 +275,8 @@ def prepare(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
     settings: EvaluationSettings | None = None,
+    *,
+    estimate_name: str = "",
 ) -> Prepared:
     """Cut, associate and align ``estimate`` against ``reference``, as every metric does first.
 
@@ -289,6 +291,8 @@ def prepare(
         evo does; the transforms move the estimate; with ``offset_auto`` the offset is
         estimated on these and used for the association; after the alignment both
         matched trajectories are projected onto ``project_to_plane``, as evo does.
+    estimate_name : str
+        The estimate's label (a file name), which a warning about it starts with.
 
     Returns
     -------
@@ -370,6 +374,8 @@ def prepare(
     if settings.align != "none":
         notes.append(alignment.describe())
     mix_up = quaternion_order_check(association.reference, association.estimate)
+    if mix_up and estimate_name:  # which of several estimates
+        mix_up = f"{estimate_name}: {mix_up}"
     if mix_up:
         warnings.warn(mix_up, DataWarning, stacklevel=2)
         notes.append(mix_up)
