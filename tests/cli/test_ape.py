@@ -582,3 +582,20 @@ def test_what_reading_fixed_is_in_each_results_notes(
     err = capsys.readouterr().err
     assert err.count(nan_note) == 1  # said once, as a warning
     assert nan_note in json.loads(saved.read_text(encoding="utf-8"))["comparison"]["notes"]
+
+
+def test_a_bag_estimate_is_named_by_its_topic(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two topics of one bag were both saved as `{name}` = the bag's stem: one file."""
+    pytest.importorskip("rosbags")
+    from robot_msgs.io import read_trajectory, write_trajectory
+
+    traj = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    bag = tmp_path / "run.mcap"
+    write_trajectory(bag, traj, topic="/slam/S-PTAM")
+    out = tmp_path / "{name}.json"
+    argv = ["ape", str(bag), str(bag), "--ref-topic", "/slam/S-PTAM"]
+    assert main([*argv, "--est-topic", "/slam/S-PTAM", "--save", str(out)]) == 0
+    assert (tmp_path / "slam_S-PTAM.json").exists()
+    assert "wrote" in capsys.readouterr().out

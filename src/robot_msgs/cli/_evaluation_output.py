@@ -213,6 +213,26 @@ def _stem(path: str) -> str:
     return Path(path.rsplit(":", 1)[-1] if path.startswith("example:") else path).stem
 
 
+def input_names(paths: Sequence[str], topic: str | None) -> list[str]:
+    """Name each estimate for ``{name}`` and legends: its file stem, or its bag topic.
+
+    Several topics of one bag were all named after the bag (``ROS_example``), so their
+    results took one file name and one legend entry; with ``--est-topic`` the topic
+    names the estimate (``/`` made ``_``), after its file's stem when several files share it.
+
+    Examples
+    --------
+    >>> input_names(["runs/ROS_example.bag"], "/S-PTAM"), input_names(["a/est.tum"], None)
+    (['S-PTAM'], ['est'])
+    >>> input_names(["a.bag", "b.bag"], "/robot/odom")
+    ['a_robot_odom', 'b_robot_odom']
+    """
+    if not topic or not topic.strip("/"):
+        return [_stem(p) for p in paths]
+    name = topic.strip("/").replace("/", "_")
+    return [name] if len(paths) == 1 else [f"{_stem(p)}_{name}" for p in paths]
+
+
 def _named(template: Path | None, flag: str, estimate: str, *, several: bool) -> Path | None:
     if template is None:
         return None
@@ -225,7 +245,7 @@ def _named(template: Path | None, flag: str, estimate: str, *, several: bool) ->
             )
             raise FormatError(msg)
         return template
-    return Path(text.replace("{name}", _stem(estimate)))
+    return Path(text.replace("{name}", estimate))
 
 
 def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> list[Outputs]:
@@ -247,7 +267,8 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
     OutputPathError, OutputExistsError
         An output path that cannot be written as asked.
     """
-    names = list(estimates) or [getattr(args, "estimate", "")]
+    given = list(estimates) or [getattr(args, "estimate", "")]
+    names = input_names(given, getattr(args, "est_topic", None))
     several = len(names) > 1
     aligned_flag = getattr(args, "save_aligned", None)
     if args.force and args.save is None and args.plot is None and aligned_flag is None:
@@ -267,7 +288,7 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
             raise ValidationError(msg)
         from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
 
-        legend_names(names, args.label)  # one per estimate: refused before any work
+        legend_names(given, args.label)  # one per estimate: refused before any work
     plans: list[Outputs] = []
     for name in names:
         save = _named(args.save, "--save", name, several=several)
@@ -427,7 +448,9 @@ def write_plot(
     from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
     from robot_msgs.report.figures import evaluation_figure, save_figure  # noqa: PLC0415
 
-    names = legend_names([r.comparison.estimate for r in results], args.label)
+    topic = getattr(args, "est_topic", None)
+    paths = [r.comparison.estimate.removesuffix(f":{topic}") for r in results]
+    names = legend_names(paths, args.label or (input_names(paths, topic) if topic else None))
     entries = list(zip(names, results, strict=True))
     with _step(args, f"drawing {args.plot}"):
         fig = evaluation_figure(entries, signals, title=title, plane=args.plot_plane, at=at)
