@@ -471,6 +471,17 @@ def test_no_overlap_raises_with_spans_and_an_offset_suggestion() -> None:
         associate(traj([100.0, 101.0, 102.0]), traj([0.0, 1.0]))
 
 
+def test_spans_far_apart_ask_whether_the_files_hold_one_run() -> None:
+    """fr1_xyz against fr2_desk: "set the offset to about -6837065.697281 s" (79 days)."""
+    day = 86400.0
+    with pytest.raises(
+        AssociationError,
+        match=r"start 10 days apart, 4\.32e\+05 times the longer one's duration: check that "
+        r"both files hold the same run\. If they do .* to about -864000\.000000 s",
+    ):
+        associate(traj([0.0, 1.0, 2.0]), traj([10 * day, 10 * day + 1.0]))
+
+
 def test_overlap_without_close_stamps_suggests_a_larger_max_diff() -> None:
     with pytest.raises(AssociationError, match=r"raise `max_diff_s=`.*median intervals are 1 s"):
         associate(traj([0.0, 1.0, 2.0]), traj([0.5, 1.5]))

@@ -565,6 +565,20 @@ def _percent(share: float) -> str:
     return f"{100 * share:.2g} %"
 
 
+def _duration(seconds: float) -> str:
+    """Say a long duration in the unit a person reads it in.
+
+    Examples
+    --------
+    >>> _duration(6837065.7), _duration(7200.0), _duration(90.0)
+    ('79.1 days', '2 h', '90 s')
+    """
+    for unit, size in (("days", 86400.0), ("h", 3600.0), ("min", 60.0)):
+        if seconds >= 2.0 * size:
+            return f"{seconds / size:.3g} {unit}"
+    return f"{seconds:.3g} s"
+
+
 def _median_step(stamps: Float64Array) -> float:
     return median(np.diff(stamps)) if stamps.shape[0] > 1 else math.nan
 
@@ -587,9 +601,19 @@ def _no_match(
         f"spans {e0:.6f} .. {e1:.6f} s ({len(estimate)} poses). "
     )
     if e1 < r0 - max_diff or e0 > r1 + max_diff:
+        apart = abs(r0 - e0)
+        longer = max(r1 - r0, e1 - e0, 1.0)
+        if apart > 10.0 * longer:  # two recordings, not one with a shifted clock (79 days)
+            text += (
+                f"The time spans do not overlap and start {_duration(apart)} apart, "
+                f"{apart / longer:.3g} times the longer one's duration: check that both "
+                "files hold the same run. If they do and only the clocks differ, "
+            )
+        else:
+            text += "The time spans do not overlap: if the clocks differ, "
         text += (
-            "The time spans do not overlap: if the clocks differ, set the offset (`offset_s=`) "
-            f"to about {r0 - (e0 - offset):.6f} s (reference start - estimate start)"
+            f"set the offset (`offset_s=`) to about {r0 - (e0 - offset):.6f} s (reference "
+            "start - estimate start), or search it (`offset_auto=True`)"
         )
     elif method == "interpolate" and max_gap is not None:
         text += (
