@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import TYPE_CHECKING
 
@@ -120,3 +121,25 @@ def test_ape_takes_trajectopys_spatial_pairs_and_rpe_and_doctor_refuse_them(
         err = capsys.readouterr().err
         assert err.startswith("ERROR: --spatial-pairs first: expected --spatial-pairs path for")
         assert err.count("\n") == 1
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_findings_fold_to_a_terminals_width_and_stay_one_line_in_a_pipe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Findings of 154-216 characters ran off an 80-column terminal."""
+    late = _late(tmp_path)
+    assert main(["doctor", GT, late]) == 0
+    piped = capsys.readouterr().out.splitlines()
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stdout", terminal)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["doctor", GT, late]) == 0
+    shown = terminal.getvalue().splitlines()
+    assert len(shown) > len(piped)
+    assert all(len(line) <= 80 for line in shown if " " in line.strip())
+    assert " ".join(line.strip() for line in shown) == " ".join(piped)

@@ -77,8 +77,12 @@ def _fix_text(finding: Finding) -> str:
     return flags_in_text(", ".join(f"`{k}={v!r}`" for k, v in fix.items()))
 
 
-def format_diagnosis(diagnosis: Diagnosis) -> str:
-    """Return the text ``doctor`` prints: a header, then one line a finding."""
+def format_diagnosis(diagnosis: Diagnosis, width: int | None = None) -> str:
+    """Return the text ``doctor`` prints: a header, then one line a finding.
+
+    ``width``: fold each line to that many columns, a finding's continuation under its
+    kind (a terminal's width; a pipe or a log keeps one line a finding, for grep).
+    """
     head = f"doctor: {diagnosis.estimate} against {diagnosis.reference}: "
     counts = [
         f"{n} {s}{'s' * (n != 1)}"
@@ -90,6 +94,10 @@ def format_diagnosis(diagnosis: Diagnosis) -> str:
         fix = _fix_text(finding)
         line = f"{finding.severity:<7} {finding.kind}: {flags_in_text(finding.summary)}"
         lines.append(line + (f" [fix: {fix}]" if fix else ""))
+    if width is not None:
+        from robot_msgs.report.text import wrap  # noqa: PLC0415
+
+        lines = [part for line in lines for part in wrap(line, width, subsequent_indent=" " * 8)]
     return "\n".join(lines)
 
 
@@ -109,5 +117,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(encode_json(diagnosis).decode() + "\n")
     else:
-        print(format_diagnosis(diagnosis))
+        import shutil  # noqa: PLC0415
+
+        width = max(shutil.get_terminal_size().columns, 40) if sys.stdout.isatty() else None
+        print(format_diagnosis(diagnosis, width))
     return 0

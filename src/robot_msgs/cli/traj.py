@@ -405,8 +405,9 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
         print(f"  {'notes' if i == 0 else '':<12} {note}", file=out)
     if not report["issues"]:
         print("  issues       none", file=out)
-    for i, issue in enumerate(report["issues"]):
-        print(f"  {'issues' if i == 0 else '':<12} {issue}", file=out)
+    for i, issue in enumerate(report["issues"]):  # each folded under its value column
+        label = f"  {'issues' if i == 0 else '':<12} "
+        print("\n".join(wrap(label + issue, subsequent_indent=" " * len(label))), file=out)
 
 
 def _print_items(head: str, items: list[str], out: TextIO) -> None:
