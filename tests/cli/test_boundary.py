@@ -379,3 +379,15 @@ def test_no_errno_code_in_an_error_line(
     err = capsys.readouterr().err
     assert "Errno" not in err
     assert f"ERROR: {folder}: is a directory" in err
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_every_help_fits_80_columns(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Group titles of 82-83 characters, `--format {...}, --fmt {...}` of 89, --align's usage."""
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit, match="0"):
+        main([command, "--help"] if command else ["--help"])
+    wide = [line for line in capsys.readouterr().out.splitlines() if len(line) > 80]
+    assert wide == []

@@ -261,6 +261,7 @@ _REPEATABLE = (
 )
 _NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 _EPILOG = """\
-exit status: 0 done; 1 bad input or output (one ERROR: line); 2 bad command line;
-70 a bug in robot_msgs (the line names the file with the traceback; --debug prints it);
-130 Ctrl-C; 141 standard output closed by its reader; 143 SIGTERM"""
+exit status: 0 done; 1 bad input or output (one ERROR: line); 2 bad command
+line; 70 a bug in robot_msgs (the line names the file with the traceback;
+--debug prints it); 130 Ctrl-C; 141 standard output closed by its reader;
+143 SIGTERM"""

@@ -604,7 +604,7 @@ def add_label_flag(group: argparse._ActionsContainer, inputs: str = "EST") -> No
 def add_output_args(parser: argparse.ArgumentParser) -> None:
     """Add ``--json``, ``--save``, ``--save-aligned``, ``--to``, ``--plot``, ``--dpi``..."""
     group = parser.add_argument_group(
-        "output (with several estimates, FILE names hold {name}: the estimate's file stem)"
+        "output (with several estimates, FILE names hold {name}: each estimate's name)"
     )
     group.add_argument(
         "--json",

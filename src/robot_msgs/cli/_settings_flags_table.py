@@ -13,6 +13,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
         {
             "field": "align",
             "name": "--align",
+            "metavar": "METHOD",
             "group": "alignment",
             "kind": "choice",
             "choices": ("none", "se3", "sim3", "scale", "posyaw", "origin", "origin_scale"),
@@ -157,9 +158,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "field": "transform_left",
             "name": "--transform-left",
             "metavar": "FILE",
-            "group": (
-                "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
-            ),
+            "group": "extrinsic transforms of the estimate (P -> T_left P T_right, done first)",
             "file": True,
             "kind": "file",
             "description": (
@@ -171,9 +170,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
         {
             "field": "invert_transform_left",
             "name": "--invert-transform-left",
-            "group": (
-                "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
-            ),
+            "group": "extrinsic transforms of the estimate (P -> T_left P T_right, done first)",
             "kind": "switch",
             "description": "use the inverse of transform_left",
             "default": False,
@@ -182,9 +179,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "field": "transform_right",
             "name": "--transform-right",
             "metavar": "FILE|auto",
-            "group": (
-                "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
-            ),
+            "group": "extrinsic transforms of the estimate (P -> T_left P T_right, done first)",
             "file": True,
             "kind": "file",
             "description": (
@@ -195,9 +190,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
         {
             "field": "transform_right_auto",
             "name": "--transform-right",
-            "group": (
-                "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
-            ),
+            "group": "extrinsic transforms of the estimate (P -> T_left P T_right, done first)",
             "word": "auto",
             "kind": "switch",
             "description": (
@@ -210,9 +203,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
         {
             "field": "invert_transform_right",
             "name": "--invert-transform-right",
-            "group": (
-                "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
-            ),
+            "group": "extrinsic transforms of the estimate (P -> T_left P T_right, done first)",
             "kind": "switch",
             "description": "use the inverse of transform_right",
             "default": False,

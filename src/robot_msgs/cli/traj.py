@@ -107,7 +107,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="trajectory files or bags")
     parser.add_argument(
-        "--format", "--fmt", dest="fmt", choices=FORMATS, help="file format (default: detected)"
+        "--format",
+        "--fmt",
+        dest="fmt",
+        choices=FORMATS,
+        metavar="FORMAT",
+        help=f"file format: {', '.join(FORMATS)} (default: detected)",
     )
     parser.add_argument("--topic", help="bag topic, or TF as /tf:parent.child")
     parser.add_argument("--times", type=Path, help="KITTI times file (one time a line)")

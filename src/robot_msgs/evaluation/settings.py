@@ -122,7 +122,7 @@ _TRANSFORM_TOL = 1e-6
 _SPAN = "time range (seconds on the reference's clock)"
 _SYNC = "association in time"
 _FIT = "alignment"
-_MOVE = "extrinsic transforms of the estimate (P -> T_left P T_right, before anything else)"
+_MOVE = "extrinsic transforms of the estimate (P -> T_left P T_right, done first)"
 _PAIRS = "pose pairs"
 _SEGMENTS = "segments"
 _NEES = "consistency (relations nees, nees_position, nees_orientation, nees_planar)"
@@ -164,7 +164,7 @@ class EvaluationSettings(Msg):
             "--align_origin); origin_scale: scale, then first poses coincide (evo "
             "--align_origin -s); none"
         ),
-        Flag("--align", group=_FIT),
+        Flag("--align", "METHOD", group=_FIT),
     ] = "none"
     n_align: (
         Annotated[
