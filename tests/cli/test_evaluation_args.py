@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from robot_msgs.cli import main
+from robot_msgs.cli._settings_flags import declared_flags
+from robot_msgs.compare import FINDING_KINDS
 from tests.cli.evaluation_files import stats_of, write_tum
 
 if TYPE_CHECKING:
@@ -544,3 +546,19 @@ def test_spatial_pairs_first_in_a_manifest_is_refused_in_its_keys_only(
         "that run forward on both sides; `spatial_pairs = 'first'`, trajectopy's rule,"
     ), err
     assert "--" not in err  # no flag: the manifest's keys
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe", "drift", "doctor", "report", "bench"])
+def test_help_names_flags_not_fields(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ape --help` said "offset_auto: search...", "in delta_unit", "--protocol tum" (ape has none)."""
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit, match="0"):
+        main([command, "--help"])
+    text = capsys.readouterr().out
+    fields = {name for name in declared_flags() if "_" in name}
+    named = set(re.findall(r"(?<![\w`-])([a-z]+(?:_[a-z0-9]+)+)(?![\w`=])", text))
+    assert named & fields - set(FINDING_KINDS) == set()  # the doctor's kinds are names
+    assert "(default estimate)" not in text
+    assert "(evo's 0.1) (default" not in text

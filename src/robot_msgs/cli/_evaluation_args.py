@@ -183,9 +183,10 @@ def add_settings_flags(
             if (keep is not None and name not in keep) or flag.name in added:
                 continue
             added.add(flag.name)
-            text = flag.description or name.replace("_", " ")
+            text = _fields_as_flags(flag.description or name.replace("_", " "))
             default = flag.default if isinstance(value, str) else getattr(value, name)
-            if default is not None and default is not False and not flag.several:
+            shown = flag.when_set is None  # a switch setting a value: its help says the other
+            if default is not None and default is not False and not flag.several and shown:
                 text += f" (default {_shown(flag, default)}"
                 text += f"; {note})" if name in marked and note else ")"
             group = groups.get(flag.group)
@@ -195,6 +196,30 @@ def add_settings_flags(
                 )
             word = words.get(flag.name, "") if not flag.word else ""
             _add_flag(group, flag, text.replace("%", "%%"), word)
+
+
+#: A field name of two or more words, bare in a description: ``offset_auto``, never English.
+_FIELD_NAME = re.compile(r"(?<![\w`-])([a-z]+(?:_[a-z0-9]+)+)(?![\w`=])")
+
+
+def _fields_as_flags(text: str) -> str:
+    """Write the field names in a description as their flags (``offset_auto`` → ``--offset auto``).
+
+    Examples
+    --------
+    >>> _fields_as_flags("offset_auto: search within ± this; in delta_unit")
+    '--offset auto: search within ± this; in --delta-unit'
+    >>> _fields_as_flags("the inverse of transform_left, not_a_field")
+    'the inverse of --transform-left, not_a_field'
+    """
+
+    def flag(match: re.Match[str]) -> str:
+        row = declared_flags().get(match.group(1))
+        if row is None:
+            return match.group(0)
+        return f"{row.name} {row.word}" if row.word else row.name
+
+    return _FIELD_NAME.sub(flag, text)
 
 
 def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
                 "se3: rotation + translation (evo -a); sim3: plus scale (-as); scale: scale only "
                 "(-s); posyaw: translation + yaw (VIO); origin: first poses coincide (evo "
                 "--align_origin); origin_scale: scale, then first poses coincide (evo "
-                "--align_origin -s); none"
+                "--align_origin -s); none: as given"
             ),
             "default": "none",
         },
@@ -256,7 +256,9 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "group": "pose pairs",
             "when_set": "reference",
             "kind": "switch",
-            "description": "whose motion selects the pairs (evo: the estimate's)",
+            "description": (
+                "select the pairs by the reference's motion (evo and the default: the estimate's)"
+            ),
             "default": "estimate",
         },
         {
@@ -265,7 +267,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "metavar": "RATIO",
             "group": "pose pairs",
             "kind": "float",
-            "description": "relative tolerance of all-pairs and seconds deltas (evo's 0.1)",
+            "description": "relative tolerance of all-pairs and seconds deltas (as evo)",
             "default": 0.1,
         },
         {
@@ -480,7 +482,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "choices": ("first", "last", "refuse"),
             "description": (
                 "rows with equal stamps: keep the first or the last in the file, or refuse them "
-                "(default: last with --protocol tum, as evaluate_rpe.py; first otherwise)"
+                "(default: the first; the last in TUM's RPE protocol, as evaluate_rpe.py)"
             ),
         },
     ),

@@ -42,8 +42,8 @@ class ReadSettings(Msg):
             Literal["first", "last", "refuse"],
             Meta(
                 description="rows with equal stamps: keep the first or the last in the "
-                "file, or refuse them (default: last with --protocol tum, as "
-                "evaluate_rpe.py; first otherwise)"
+                "file, or refuse them (default: the first; the last in TUM's RPE "
+                "protocol, as evaluate_rpe.py)"
             ),
             Flag("--repeated-stamps", group=_READING),
         ]

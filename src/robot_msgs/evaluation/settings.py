@@ -162,7 +162,7 @@ class EvaluationSettings(Msg):
             "se3: rotation + translation (evo -a); sim3: plus scale (-as); scale: scale only "
             "(-s); posyaw: translation + yaw (VIO); origin: first poses coincide (evo "
             "--align_origin); origin_scale: scale, then first poses coincide (evo "
-            "--align_origin -s); none"
+            "--align_origin -s); none: as given"
         ),
         Flag("--align", "METHOD", group=_FIT),
     ] = "none"
@@ -493,14 +493,12 @@ class PairSettings(Msg):
     ] = False
     pairs_from: Annotated[
         PairsFrom,
-        _doc("whose motion selects the pairs (evo: the estimate's)"),
+        _doc("select the pairs by the reference's motion (evo and the default: the estimate's)"),
         Flag("--pairs-from-reference", group=_PAIRS, when_set="reference"),
     ] = "estimate"
     delta_tol: Annotated[
         float,
-        Meta(
-            ge=0, lt=1, description="relative tolerance of all-pairs and seconds deltas (evo's 0.1)"
-        ),
+        Meta(ge=0, lt=1, description="relative tolerance of all-pairs and seconds deltas (as evo)"),
         Flag("--delta-tol", "RATIO", group=_PAIRS),
     ] = 0.1
     protocol: Annotated[
