@@ -35,6 +35,9 @@ CASES = [
     ("ape", ["-va"], "--align se3"),
     ("traj", ["--save_as_tum"], "--save FILE.tum"),
     ("traj", ["-p"], "--plot FILE"),
+    ("rpe", ["--delta_tol", "0.1"], "--delta-tol"),
+    ("ape", ["--serialize_plot", "x.pdf"], "--plot FILE.pdf"),
+    ("traj", ["--full_check"], "--check"),
 ]
 
 
