@@ -11,6 +11,7 @@ import pytest
 from robot_msgs.errors import DataWarning, FormatError, TopicError
 from robot_msgs.io import POSE_TYPES, TopicInfo, list_topics, parse_tf_id, read_bag, read_trajectory
 from robot_msgs.io.clean import reading_notes
+from tests.hostile import deadline
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -448,3 +449,66 @@ def test_fixes_without_a_fix_are_dropped_and_the_first_fix_is_the_origin(bags: B
         read_bag(bags.write("p", "ros1", {"/p": ("geometry_msgs/msg/PoseStamped",
                  [bags.message("ros1", "geometry_msgs/msg/PoseStamped", POSES[0])])}),
                  "/p", geo_origin=(0.0, 0.0, 0.0))  # fmt: skip
+
+
+def _pose_bag(bags: BagMaker, kind: str) -> Path:
+    msgs = [bags.message(kind, "geometry_msgs/msg/PoseStamped", pose) for pose in POSES]
+    return bags.write(f"b_{kind}", kind, {"/pose": ("geometry_msgs/msg/PoseStamped", msgs)})
+
+
+@pytest.mark.parametrize("member", ["metadata.yaml", "storage"])
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_a_bag_folder_holding_a_special_file_is_refused(
+    bags: BagMaker, member: str, special: str
+) -> None:
+    """A FIFO .db3 hung in SQLite's open (SIGTERM could not end it); /dev/zero as
+    metadata.yaml was read until memory ran out."""
+    import os
+
+    bag = _pose_bag(bags, "sqlite3")
+    target = bag / "metadata.yaml" if member == "metadata.yaml" else next(bag.glob("*.db3"))
+    target.unlink()
+    if special == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to(special)
+    what = "a pipe" if special == "fifo" else "a character device"
+    with deadline(10), pytest.raises(FormatError, match=rf"{target.name} is {what}"):
+        list_topics(bag)
+    with deadline(10), pytest.raises(FormatError, match=rf"{target.name} is {what}"):
+        read_trajectory(bag, topic="/pose")
+
+
+def test_a_damaged_compressed_mcap_chunk_is_a_format_error(bags: BagMaker, tmp_path: Path) -> None:
+    """rosbags 0.11 decompresses with backports.zstd, whose error escaped as a bug (exit 70)."""
+    from robot_msgs.io import write_trajectory
+
+    traj = read_trajectory(open_path(_pose_bag(bags, "mcap"), "mcap"), topic="/pose")
+    good = tmp_path / "a.mcap"
+    write_trajectory(good, traj.replace(
+        stamps_s=np.arange(300.0), positions_xyz=np.zeros((300, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (300, 1)),
+    ), topic="/t")  # fmt: skip
+    data = bytearray(good.read_bytes())
+    chunk = data.find(b"\x28\xb5\x2f\xfd")  # the zstd frame's magic number
+    assert chunk > 0
+    data[chunk + 40] ^= 0xFF
+    bad = tmp_path / "bad.mcap"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(FormatError, match=r"bad\.mcap: cannot read the bag"):
+        read_trajectory(bad, topic="/t")
+
+
+def test_a_topic_without_a_name_is_a_format_error(bags: BagMaker) -> None:
+    """A NULL topic name in a .db3's index gave a TypeError from sorting (exit 70)."""
+    import sqlite3
+
+    bag = _pose_bag(bags, "sqlite3")
+    db3 = next(bag.glob("*.db3"))
+    with sqlite3.connect(db3) as db:
+        db.executescript(
+            "create table t2 as select * from topics; update t2 set name = NULL; "
+            "drop table topics; alter table t2 rename to topics;"
+        )
+    with pytest.raises(FormatError, match=r"a topic without a name or type \(None, "):
+        list_topics(db3)

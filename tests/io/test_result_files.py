@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import zipfile
@@ -167,3 +168,25 @@ def test_format_follows_the_suffix() -> None:
         "json",
         "json",
     ]
+
+
+def test_an_npz_whose_type_is_an_array_is_no_result(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """`"_type": {"$array": 0}` in the skeleton compared an array with a string (ValueError)."""
+    path = save_result(tmp_path / "r.npz", results["ape"])
+    with zipfile.ZipFile(path) as z:
+        entries = {name: z.read(name) for name in z.namelist()}
+    skeleton_name = next(n for n in entries if n.startswith("robot_msgs.json"))
+    with np.load(path, allow_pickle=False) as archive:
+        skeleton = json.loads(archive["robot_msgs.json"].tobytes().decode())
+    skeleton["_type"] = {"$array": 0}
+    buffer = io.BytesIO()
+    np.save(buffer, np.frombuffer(json.dumps(skeleton).encode(), np.uint8))
+    entries[skeleton_name] = buffer.getvalue()
+    bad = tmp_path / "bad.npz"
+    with zipfile.ZipFile(bad, "w") as out:
+        for name, data in entries.items():
+            out.writestr(name, data)
+    with pytest.raises(FormatError, match=r"bad\.npz: expected a saved compare/EvaluationResult"):
+        load_result(bad)

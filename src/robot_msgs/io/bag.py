@@ -87,6 +87,8 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     if kind is not None:
         msg = f"{bag}: is {kind}: a bag must be a regular file or folder (rosbags seeks in it)"
         raise FormatError(msg)
+    if bag.is_dir():
+        _check_folder_files(bag)
     highlevel = require("rosbags.highlevel", "bags", feature="reading ROS bags")
     typesys = require("rosbags.typesys", "bags", feature="reading ROS bags")
     store = typesys.get_typestore(typesys.Stores.LATEST)
@@ -101,6 +103,14 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     except Exception as err:
         msg = f"{bag}: cannot open as a ROS bag ({type(err).__name__}: {_short(err)})"
         raise FormatError(msg) from err
+    for conn in reader.connections:  # a damaged index: a NULL topic name or type
+        if not isinstance(conn.topic, str) or not isinstance(conn.msgtype, str):
+            reader.close()
+            msg = (
+                f"{bag}: a topic without a name or type ({conn.topic!r}, {conn.msgtype!r}): "
+                "the bag's index is damaged"
+            )
+            raise FormatError(msg)
     try:
         yield reader
     except RobotMsgsError:
@@ -120,8 +130,43 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     except _bag_errors() as err:
         msg = f"{bag}: cannot read the bag ({type(err).__name__}: {_short(err)})"
         raise FormatError(msg) from err
+    except RuntimeError as err:  # lz4's decoder raises no type of its own
+        if "lz4" not in str(err).lower():
+            raise
+        msg = f"{bag}: cannot read the bag (a damaged lz4 chunk: {_short(err)})"
+        raise FormatError(msg) from err
     finally:
         reader.close()
+
+
+def _check_folder_files(bag: Path) -> None:
+    """Refuse a bag folder holding a file rosbags would block on or read without end.
+
+    A FIFO as ``metadata.yaml`` or as the ``.db3`` blocked in SQLite's open, where not
+    even SIGTERM ends the process; ``/dev/zero`` linked as ``metadata.yaml`` was read
+    until memory ran out. Every entry must be a regular file (or a folder), and
+    ``metadata.yaml`` no larger than :attr:`~robot_msgs.limits.InputLimits.max_bytes`.
+    """
+    from robot_msgs.limits import current_limits  # noqa: PLC0415
+
+    try:
+        entries = sorted(bag.iterdir())
+    except OSError as err:
+        msg = f"{bag}: cannot list the bag folder ({err.strerror or err})"
+        raise FormatError(msg) from err
+    for entry in entries[:10_000]:
+        kind = stream_kind(entry)
+        if kind is not None:
+            msg = f"{bag}: {entry.name} is {kind}: a bag's files must be regular files"
+            raise FormatError(msg)
+    meta = bag / "metadata.yaml"
+    limit = current_limits().max_bytes
+    if meta.is_file() and meta.stat().st_size > limit:
+        msg = (
+            f"{bag}: metadata.yaml is {meta.stat().st_size} bytes, more than the {limit} "
+            "read from one input (robot-msgs --max-bytes SIZE raises the bound)"
+        )
+        raise FormatError(msg)
 
 
 def _bag_errors() -> tuple[type[BaseException], ...]:
@@ -130,7 +175,9 @@ def _bag_errors() -> tuple[type[BaseException], ...]:
     rosbags' own errors (``AnyReaderError``, each storage's ``ReaderError``, the
     deserializer's ``SerdeError``), and what its decoders raise on garbage: ``struct``,
     ``IndexError`` and ``UnicodeDecodeError`` from CDR and ROS 1 bytes, ``sqlite3``'s
-    errors, zstd, lz4 and bz2 errors (``zstandard.ZstdError`` is an ``Exception``).
+    errors (``sqlite3``'s, or ``apsw``'s under rosbags 0.11), zstd errors (``zstandard``,
+    ``backports.zstd``), bz2's ``OSError``; lz4's ``RuntimeError`` is told apart by
+    :func:`open_bag`.
     """
     import sqlite3  # noqa: PLC0415
     import struct  # noqa: PLC0415
@@ -146,6 +193,9 @@ def _bag_errors() -> tuple[type[BaseException], ...]:
         ("rosbags.serde", "SerdeError"),
         ("rosbags.typesys", "TypesysError"),
         ("zstandard", "ZstdError"),
+        ("backports.zstd", "ZstdError"),  # rosbags 0.11's zstd
+        ("compression.zstd", "ZstdError"),  # Python 3.14's
+        ("apsw", "Error"),  # rosbags 0.11's SQLite
     ):
         try:
             found = getattr(importlib.import_module(module), name, None)

@@ -368,10 +368,11 @@ def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:
 
 def _not_a_result(file: Path, tree: object) -> FormatError | None:
     """Return the error for a JSON document that is not a saved result (``None`` for one)."""
-    if isinstance(tree, dict) and tree.get("_type") == EvaluationResult.TYPE:
+    named = tree.get("_type") if isinstance(tree, dict) else None
+    if isinstance(named, str) and named == EvaluationResult.TYPE:  # an array compares per item
         return None
     if isinstance(tree, dict):
-        kind = "an object without _type" if "_type" not in tree else repr(tree["_type"])
+        kind = "an object without _type" if "_type" not in tree else f"{named!r:.80}"
     else:
         kind = f"a JSON {type(tree).__name__}"
     return FormatError(f"{file}: expected a saved {EvaluationResult.TYPE}, got {kind}")
