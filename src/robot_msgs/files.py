@@ -101,7 +101,18 @@ def parse_toml(text: str, *, source: str = "<toml>") -> dict[str, Any]:
     Traceback (most recent call last):
     ...
     robot_msgs.errors.FormatError: m.toml: nested deeper than 64 levels (arrays and tables)...
+    >>> parse_toml("a" + ".a" * 100_000 + " = 1", source="m.toml")  # a dotted key: no O(N^2)
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.FormatError: m.toml: nested deeper than 64 levels (arrays and tables)...
     """
+    # A dotted key of N parts is N nested tables, which tomllib builds in O(N^2): a 200 KB
+    # key `a.a.a...` took minutes. Keys are counted first, per line, before the `=`.
+    limit = current_limits().max_depth
+    for line in text.splitlines():
+        key = line.split("=", 1)[0]
+        if key.count(".") >= limit and not key.lstrip().startswith("#"):
+            raise _too_deep(source)
     # tomli is a dependency on Python 3.10 only (pyproject: tomli>=2; python_version<'3.11').
     module = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
     try:
