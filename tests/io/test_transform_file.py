@@ -214,3 +214,9 @@ def test_an_existing_file_is_kept_without_force(tmp_path: Path) -> None:
 
 def test_the_layouts_are_the_ones_read() -> None:
     assert TRANSFORM_LAYOUTS == ("evo", "pose", "transform", "matrix")
+
+
+def test_a_folder_is_named_as_one(tmp_path: Path) -> None:
+    """`--transform-left <folder>` said "no such file"."""
+    with pytest.raises(IsADirectoryError, match=r"--transform-left .*: is a directory, not a"):
+        read_transform(tmp_path, flag="--transform-left")

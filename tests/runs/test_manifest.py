@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import TYPE_CHECKING
 
 import pytest
@@ -314,3 +315,11 @@ def test_read_manifest_gives_the_runs_and_the_raw_settings_table(tmp_path: Path)
     assert read.settings is not None
     assert read.settings["align"] == "se3"
     assert read.where == f"{tmp_path / 'bench.toml'} [settings]"
+
+
+def test_a_fifo_given_as_a_manifest_is_named_as_one(tmp_path: Path) -> None:
+    """`report FIFO` said "no such manifest file, run folder or folder of runs"."""
+    fifo = tmp_path / "runs.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(FormatError, match=r"runs\.toml: is a pipe \(FIFO\): a manifest must be"):
+        load_runs([fifo])

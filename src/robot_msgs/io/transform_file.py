@@ -173,9 +173,12 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
     where = f"{flag} {file}" if flag else str(file)
     try:
         raw = read_input(file, source=where, limit=current_limits().max_document)
-    except (FileNotFoundError, IsADirectoryError) as err:
+    except FileNotFoundError as err:
         msg = f"{where}: no such file"
         raise FileNotFoundError(msg) from err
+    except IsADirectoryError as err:
+        msg = f"{where}: is a directory, not a transform file"
+        raise IsADirectoryError(msg) from err
     if raw.startswith(b"\x93NUMPY"):
         matrix = _as_matrix(array_from_npy(raw, where=where, kinds="fiu"), where)
     else:

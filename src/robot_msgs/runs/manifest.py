@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 from robot_msgs.errors import FormatError
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.files import parse_json, parse_toml, read_document
+from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.msg import field_specs
 from robot_msgs.runs.folders import (
@@ -398,7 +399,11 @@ class RunReader:
                     )
                 )
             else:
-                msg = f"{given}: no such manifest file, run folder or folder of runs"
+                kind = stream_kind(path)  # a FIFO or a device: not "no such file"
+                if kind is not None:
+                    msg = f"{given}: is {kind}: a manifest must be a regular file"
+                else:
+                    msg = f"{given}: no such manifest file, run folder or folder of runs"
                 raise FormatError(msg)
         distinct = {json.dumps(t, sort_keys=True, default=str) for t, _ in tables}
         if len(distinct) > 1:
