@@ -481,7 +481,7 @@ def test_a_long_path_in_a_note_stays_whole_as_res_keeps_it(
     assert all(len(line) <= 80 for line in notes if line[4:-1] not in estimates)
     said = " ".join(" ".join(notes).split())
     for estimate in estimates:
-        assert f"- {estimate}: origin alignment fitted on 1 poses:" in said
+        assert f"- {estimate}: origin alignment fitted on 1 pose:" in said
 
 
 def _rmse_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> float:

@@ -88,7 +88,7 @@ def test_alignment_window_and_gap_flags_reach_both_protocols(
     result = json.loads(capsys.readouterr().out)
     assert result["settings"]["align_window_s"] == [10.0, 20.0]
     assert result["settings"]["max_gap_s"] == 3.0
-    assert any("origin alignment fitted on 1 poses" in note for note in result["notes"])
+    assert any("origin alignment fitted on 1 pose" in note for note in result["notes"])
 
 
 def test_plot_shows_segment_errors(tmp_path: Path) -> None:

@@ -105,7 +105,7 @@ def test_drift_fits_the_alignment_in_the_window_and_records_it(drift: Drift) -> 
     assert result.settings["align_window_s"] == (10.0, 20.0)
     # origin fits on the first pose in the window: stamp 10 s, where x = 10.2 + 5 m.
     assert any(
-        "origin alignment fitted on 1 poses" in n and "[-5.2, 0, 0]" in n for n in result.notes
+        "origin alignment fitted on 1 pose" in n and "[-5.2, 0, 0]" in n for n in result.notes
     )
 
 

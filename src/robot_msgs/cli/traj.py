@@ -382,7 +382,9 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
             mark = "*" if t["msgtype"] in POSE_TYPES else " "
             print(f"  {mark} {t['topic']:<24} {t['msgtype']:<43} {t['message_count']:>6}", file=out)
     if report.get("poses") is None:
-        print("  choose a pose topic (*) with --topic, or TF as --topic /tf:parent.child", file=out)
+        marked = any(t["msgtype"] in POSE_TYPES for t in report.get("topics", ()))
+        what = "a pose topic (*)" if marked else "a topic"
+        print(f"  choose {what} with --topic, or TF as --topic /tf:parent.child", file=out)
         if "tf" in report:
             tf = report["tf"]
             said = transforms_text(tf["transforms"]).removeprefix("transforms: ")

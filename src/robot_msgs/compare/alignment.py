@@ -127,7 +127,8 @@ class Alignment(Msg):
         angle = math.degrees(float(angle_from_matrix(self.rotation[None])[0]))
         t = ", ".join(f"{v:.6g}" for v in self.translation_m)
         return (
-            f"{self.method} alignment fitted on {self.n_fit} poses: rotation {angle:.6g} deg, "
+            f"{self.method} alignment fitted on {self.n_fit} pose{'s' * (self.n_fit != 1)}: "
+            f"rotation {angle:.6g} deg, "
             f"translation [{t}] m, scale {self.scale:.9g}"
         )
 
