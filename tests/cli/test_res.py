@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import zipfile
 from pathlib import Path
 
@@ -262,3 +263,17 @@ def test_results_in_different_units_get_their_tables_and_no_plots(
     err = capsys.readouterr().err
     assert err.startswith("ERROR: --plot: the results are in different units (deg, m)")
     assert not plot.exists()
+
+
+def test_an_rpe_result_shows_its_interval(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`res` showed an RPE row as "rpe" whatever its delta: 1 m and 1 frame looked alike."""
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    metre, frame = tmp_path / "m.json", tmp_path / "f.json"
+    assert main(["rpe", ref, est, "--delta-unit", "m", "--save", str(metre)]) == 0
+    assert main(["rpe", ref, est, "--all-pairs", "--save", str(frame)]) == 0
+    capsys.readouterr()
+    assert main(["res", str(metre), str(frame)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^metric +rpe 1 m +rpe 1 f all *$", out, re.MULTILINE), out

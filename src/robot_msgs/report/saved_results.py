@@ -24,10 +24,10 @@ from robot_msgs.report.tables import MISSING, ReportTable, csv_cell
 
 if TYPE_CHECKING:
     import os
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from robot_msgs.compare.result import EvaluationResult
-    from robot_msgs.compare.signal import ErrorSeries
+    from robot_msgs.compare.signal import ErrorSeries, Signal
     from robot_msgs.msg import Value
     from robot_msgs.typing import Float64Array
 
@@ -176,7 +176,8 @@ class ResultsComparison:
                 stats = signal.stats
                 values = [str(stats.n), *(_num(getattr(stats, k)) for k in _STATS[1:])]
                 unit = signal.unit or MISSING
-                rows.append((name, _tool(name), c.metric, signal.name, unit, *varied, *values))
+                metric = _metric_cell(c.metric, signal, c.parameters)
+                rows.append((name, _tool(name), metric, signal.name, unit, *varied, *values))
         headers = (
             "result", "tool", "metric", "signal", "unit",
             *(f"{_flag(k)} (differs)" for k in self.differing), *_STATS,
@@ -266,6 +267,23 @@ def compare_results(named: Sequence[NamedResult], *, force: bool = False) -> Res
     ['a', 'b']
     """
     return ResultsComparison(named, force=force)
+
+
+def _metric_cell(metric: str, signal: Signal, parameters: Mapping[str, Any]) -> str:
+    """Name the metric with what defines it: an RPE's interval (``rpe 1 m``, ``rpe 1 m all``).
+
+    Examples
+    --------
+    >>> from robot_msgs.compare import Signal
+    >>> one = Signal.of("translation", "m", [0.1], stamps_s=[0.0], delta=1.0, delta_unit="m")
+    >>> _metric_cell("rpe", one, {"all_pairs": True}), _metric_cell("ape", one, {})
+    ('rpe 1 m all', 'ape')
+    """
+    delta = signal.delta if signal.delta is not None else parameters.get("delta")
+    unit = signal.delta_unit if signal.delta_unit is not None else parameters.get("delta_unit")
+    if metric != "rpe" or not isinstance(delta, int | float) or not isinstance(unit, str):
+        return metric
+    return f"rpe {delta:g} {unit}" + (" all" if parameters.get("all_pairs") is True else "")
 
 
 def results_csv(comparison: ResultsComparison) -> str:
