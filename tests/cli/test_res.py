@@ -277,3 +277,17 @@ def test_an_rpe_result_shows_its_interval(
     assert main(["res", str(metre), str(frame)]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^metric +rpe 1 m +rpe 1 f all *$", out, re.MULTILINE), out
+
+
+def test_the_csv_says_not_set_one_way(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An APE row had `'-` for an unset setting and an empty cell for an RPE-only one."""
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    ape, rpe, out = tmp_path / "a.json", tmp_path / "r.json", tmp_path / "o.csv"
+    assert main(["ape", ref, est, "--save", str(ape)]) == 0
+    assert main(["rpe", ref, est, "--save", str(rpe)]) == 0
+    assert main(["res", str(ape), str(rpe), "--csv", str(out)]) == 0
+    capsys.readouterr()
+    header, *rows = out.read_text(encoding="utf-8").splitlines()
+    assert all("'-" not in row.split(",") for row in rows)
+    column = header.split(",").index("setting:n_align")
+    assert [row.split(",")[column] for row in rows] == ["", ""]

@@ -304,7 +304,9 @@ def results_csv(comparison: ResultsComparison) -> str:
             values: list[object] = [name, _tool(name), c.metric, signal.name, signal.unit]
             values += [getattr(stats, k) for k in _STATS]
             values.append(stats.rms**2 * stats.n)
-            values += [_cell(record.get(k)) if k in record else "" for k in keys]
+            # Not set and not recorded are both an empty cell, as NaN is (no "'-" beside "").
+            cells = (_cell(record.get(k)) for k in keys)
+            values += ["" if cell == MISSING else cell for cell in cells]
             writer.writerow(
                 ["" if isinstance(v, float) and math.isnan(v) else csv_cell(v) for v in values]
             )
