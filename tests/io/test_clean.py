@@ -89,7 +89,7 @@ def test_nan_rows_are_refused_when_strict(tmp_path: Path) -> None:
     path = write(tmp_path, [f"1 0 0 0 {ID}", f"2 0 0 nan {ID}"])
     with pytest.raises(
         FormatError,
-        match=r"run\.txt, line 3: nan in field z \(1 row\(s\) with NaN.*refused: strict reading, `strict=True`",
+        match=r"run\.txt, line 3: nan in field z \(1 row\(s\) with NaN.*strict reading, `strict=True`: refused, not fixed",
     ):
         read_tum(path, strict=True)
 
@@ -113,7 +113,7 @@ def test_unsorted_stamps_are_sorted_with_the_first_place_named(tmp_path: Path) -
 def test_unsorted_stamps_are_refused_when_strict(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError,
-        match=r"first at line 3\): sorted by stamp \(refused: strict reading, `strict=True`\)",
+        match=r"first at line 3\): sorted by stamp \(strict reading, `strict=True`: refused, not fixed\)",
     ):
         read_tum(write(tmp_path, [f"2 0 0 0 {ID}", f"1 0 0 0 {ID}"]), strict=True)
 
@@ -180,7 +180,8 @@ def test_normalising_keeps_the_sign_of_the_quaternion(tmp_path: Path) -> None:
 
 def test_non_unit_quaternions_are_refused_when_strict(tmp_path: Path) -> None:
     with pytest.raises(
-        FormatError, match=r"not unit: normalised .* \(refused: strict reading, `strict=True`\)"
+        FormatError,
+        match=r"not unit: normalised .* \(strict reading, `strict=True`: refused, not fixed\)",
     ):
         read_tum(write(tmp_path, ["1 0 0 0 0 0 0 1.001"]), strict=True)
 

@@ -118,7 +118,7 @@ def test_kitti_rounding_is_reported_with_the_largest_deviation(evo_data: Path) -
 
 def test_read_kitti_refuses_nearly_orthonormal_blocks_when_strict(tmp_path: Path) -> None:
     with pytest.raises(
-        FormatError, match=r"not orthonormal.*refused: strict reading, `strict=True`"
+        FormatError, match=r"not orthonormal.*strict reading, `strict=True`: refused, not fixed"
     ):
         read_kitti(write(tmp_path, "1.0001 0 0 0 0 1 0 0 0 0 1 0\n"), strict=True)
 

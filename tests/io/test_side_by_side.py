@@ -65,7 +65,7 @@ def test_an_error_is_raised_at_its_turn_after_the_warnings_before_it() -> None:
     seen: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        with pytest.raises(FormatError, match=r"^b\.tum: 1 row with NaN dropped \(refused"):
+        with pytest.raises(FormatError, match=r"^b\.tum: 1 row with NaN dropped \(strict reading"):
             seen.extend(side_by_side(calls))
     assert seen == ["A.TUM"]
     assert [str(w.message) for w in caught] == ["a.tum: 1 row with NaN dropped"]
@@ -91,7 +91,7 @@ def test_held_reports_hold_until_told_and_refusals_still_raise() -> None:
     with warnings.catch_warnings(record=True) as caught, held_reports() as held:
         warnings.simplefilter("always")
         report("a.tum: 3 stamps out of order, sorted", strict=False, kind="unsorted")
-        with pytest.raises(FormatError, match="refused: strict reading"):
+        with pytest.raises(FormatError, match="strict reading, `strict=True`: refused"):
             report("a.tum: 1 row with NaN dropped", strict=True)
     assert caught == []
     assert [(str(w), w.kind) for w in held] == [

@@ -110,7 +110,7 @@ def report(message: str, *, strict: bool, kind: str = "", fixed: bool = True) ->
     ``kind`` and ``fixed`` tag the warning (:class:`DataWarning`) for the doctor.
     """
     if strict:
-        raise FormatError(message + " (refused: strict reading, `strict=True`)")
+        raise FormatError(message + " (strict reading, `strict=True`: refused, not fixed)")
     warning = DataWarning(message, kind=kind, fixed=fixed)
     held = _HELD.get()
     if held is not None:
