@@ -215,3 +215,13 @@ def test_a_pipe_found_as_a_run_folders_estimate_is_refused_without_waiting_for_a
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1, err
     assert err[0].startswith(f"ERROR: {estimate}: is a pipe (FIFO) in the folder of run ")
+
+
+def test_json_without_a_file_is_standard_outputs_only_content(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`report M --json` needed a FILE; `--json -` printed the summary after the JSON."""
+    assert main(["report", "example:runs/runs.toml", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["_type"] == "compare/Report"
+    assert "Settings:" in captured.err

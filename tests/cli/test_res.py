@@ -291,3 +291,19 @@ def test_the_csv_says_not_set_one_way(tmp_path: Path, capsys: pytest.CaptureFixt
     assert all("'-" not in row.split(",") for row in rows)
     column = header.split(",").index("setting:n_align")
     assert [row.split(",")[column] for row in rows] == ["", ""]
+
+
+def test_json_without_a_file_is_standard_outputs_only_content(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`res A B --json` needed a FILE ("expected one argument"), as ape's --json does not;
+    `--json -` mixed the tables into the JSON on standard output."""
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    saved = tmp_path / "a.json"
+    assert main(["ape", ref, est, "--save", str(saved)]) == 0
+    capsys.readouterr()
+    for flags in (["--json"], ["--json", "-"]):
+        assert main(["res", str(saved), *flags]) == 0
+        captured = capsys.readouterr()
+        assert json.loads(captured.out)["results"][0]["name"] == str(saved)
+        assert "Results" in captured.err

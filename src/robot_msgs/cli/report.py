@@ -11,6 +11,7 @@ bench`` reads them (:mod:`robot_msgs.runs`), and evaluated by the same per-run f
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -44,7 +45,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="store_true",
         help="--html with PNG figures and no script, for e-mail and print (robot_msgs[plot])",
     )
-    out.add_argument("--json", type=Path, help="the Report message as JSON")
+    out.add_argument(
+        "--json",
+        type=Path,
+        nargs="?",
+        const=Path("-"),
+        metavar="FILE",
+        help="the Report message as JSON (to standard output without FILE, or with -)",
+    )
     out.add_argument("--csv", type=Path, help="one row per run")
     out.add_argument("--latex", type=Path, help="LaTeX tables (booktabs)")
     out.add_argument("--markdown", type=Path, help="Markdown tables")
@@ -62,7 +70,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``robot-msgs report``; return the exit code."""
-    from robot_msgs.files import check_outputs, write_atomic  # noqa: PLC0415
+    from robot_msgs.files import STDOUT, check_outputs, write_atomic  # noqa: PLC0415
     from robot_msgs.progress import Progress  # noqa: PLC0415
     from robot_msgs.report.build import build_report  # noqa: PLC0415
     from robot_msgs.report.tables import (  # noqa: PLC0415
@@ -123,10 +131,13 @@ def run(args: argparse.Namespace) -> int:
         bar.close()
     for name, text in contents.items():
         write_atomic(outputs[name], text, force=args.force)
-    if not args.quiet:
-        print("\n\n".join(render_text(t) for t in tables))
+    if not args.quiet:  # beside an output on standard output (-): on standard error
+        piped = any(os.fspath(p) == STDOUT for p in outputs.values())
+        said_to = sys.stderr if piped else sys.stdout
+        print("\n\n".join(render_text(t) for t in tables), file=said_to)
         for note in report.notes:
-            print(f"NOTE: {note}")
+            print(f"NOTE: {note}", file=said_to)
         for name in contents:
-            print(f"wrote {outputs[name]}")
+            if os.fspath(outputs[name]) != STDOUT:
+                print(f"wrote {outputs[name]}", file=said_to)
     return 0

@@ -11,6 +11,8 @@ time and distance, box, violin, histogram). Every output is checked before any w
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,7 +40,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("results", nargs="+", metavar="RESULT", help="saved result files")
     out = parser.add_argument_group("outputs (none overwritten without --force)")
-    out.add_argument("--json", type=Path, metavar="FILE", help="the comparison as JSON")
+    out.add_argument(
+        "--json",
+        type=Path,
+        nargs="?",
+        const=Path("-"),
+        metavar="FILE",
+        help="the comparison as JSON (to standard output without FILE, or with -)",
+    )
     out.add_argument("--csv", type=Path, metavar="FILE", help="one row per result and signal")
     out.add_argument("--latex", type=Path, metavar="FILE", help="LaTeX tables (booktabs)")
     out.add_argument("--markdown", type=Path, metavar="FILE", help="Markdown tables")
@@ -74,7 +83,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``robot-msgs res``; return the exit code."""
-    from robot_msgs.files import check_outputs, write_atomic  # noqa: PLC0415
+    from robot_msgs.files import STDOUT, check_outputs, write_atomic  # noqa: PLC0415
     from robot_msgs.report.saved_results import (  # noqa: PLC0415
         compare_results,
         load_saved_results,
@@ -141,14 +150,19 @@ def run(args: argparse.Namespace) -> int:
         except FormatError as err:
             msg = f"--plot: {err}"
             raise FormatError(msg) from err
-    print("\n\n".join(render_text(t) for t in comparison.tables))
+    # An output on standard output (-) is its only content: the tables go to standard error.
+    said_to = sys.stderr if any(os.fspath(p) == STDOUT for p in outputs.values()) else sys.stdout
+    print("\n\n".join(render_text(t) for t in comparison.tables), file=said_to)
     for note in comparison.notes:  # the library's `force=True` is this command's flag
         said = flags_in_text(note.replace("`force=True`", "--force-ranking"))
-        print("\n".join(wrap(f"NOTE: {said}", subsequent_indent="  ")))  # paths whole
+        print("\n".join(wrap(f"NOTE: {said}", subsequent_indent="  ")), file=said_to)
     for name, text in contents.items():
-        print(f"wrote {write_atomic(outputs[name], text, force=args.force)}")
+        written = write_atomic(outputs[name], text, force=args.force)
+        if os.fspath(outputs[name]) != STDOUT:
+            print(f"wrote {written}", file=said_to)
     if figure is not None:
         from robot_msgs.report.figures import save_figure  # noqa: PLC0415
 
-        print(f"wrote {save_figure(figure, args.plot, dpi=args.dpi, force=args.force)}")
+        saved = save_figure(figure, args.plot, dpi=args.dpi, force=args.force)
+        print(f"wrote {saved}", file=said_to)
     return 0
