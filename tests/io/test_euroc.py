@@ -100,3 +100,19 @@ def test_write_euroc_output_is_readable_by_evo(tmp_path: Path) -> None:
     theirs = file_interface.read_euroc_csv_trajectory(str(out))
     assert np.array_equal(theirs.positions_xyz, traj.positions_xyz)
     assert np.array_equal(theirs.timestamps, read_euroc(out).stamps_s)
+
+
+def test_stamps_are_written_as_typed_and_read_back_equal(tmp_path: Path) -> None:
+    """`traj fr1.tum --save g.csv` wrote 1305031098.6659 s as 1305031098665900032 ns."""
+    stamps = np.array([1305031098.6659, 1305031098.7, 1305031099.912143134, 1305031100.0])
+    traj = PoseTrajectory(
+        stamps_s=np.sort(stamps),
+        positions_xyz=np.zeros((4, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (4, 1)),
+    )
+    path = write_euroc(tmp_path / "data.csv", traj)
+    firsts = [line.split(",")[0] for line in path.read_text().splitlines()[1:]]
+    assert "1305031098665900000" in firsts
+    assert "1305031098700000000" in firsts
+    back = read_euroc(path).stamps_s
+    assert np.all(np.abs(back - traj.stamps_s) <= np.spacing(traj.stamps_s))
