@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -225,3 +226,21 @@ def test_json_without_a_file_is_standard_outputs_only_content(
     captured = capsys.readouterr()
     assert json.loads(captured.out)["_type"] == "compare/Report"
     assert "Settings:" in captured.err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_quiet_silences_the_progress_too(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`report --quiet` hid the summary but drew the progress line on a terminal."""
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["report", "example:runs/runs.toml", "--quiet"]) == 0
+    assert terminal.getvalue() == ""
+    assert capsys.readouterr().out == ""
+    assert main(["report", "example:runs/runs.toml", "--quiet", "--progress"]) == 0
+    assert "report" in terminal.getvalue()

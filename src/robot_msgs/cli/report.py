@@ -64,7 +64,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=None,
         help="progress line on stderr (default: when stderr is a terminal)",
     )
-    parser.add_argument("--quiet", action="store_true", help="no summary on stdout")
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no summary and no progress (as --quiet elsewhere; --progress still shows it)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -106,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             require("plotly", "html", feature="report --html (or --static for PNG figures)")
     manifest = load_runs_from_args(args, list(args.inputs))
-    show = sys.stderr.isatty() if args.progress is None else args.progress
+    show = sys.stderr.isatty() and not args.quiet if args.progress is None else args.progress
     bar = Progress(len(manifest.runs), stream=sys.stderr if show else None, label="report")
     try:
         result = build_report(
