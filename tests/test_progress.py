@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 from robot_msgs.progress import Progress, format_duration
+from tests.terminal import Terminal
 
 
 class _Clock:
@@ -13,11 +14,6 @@ class _Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-class _Tty(io.StringIO):
-    def isatty(self) -> bool:
-        return True
 
 
 def test_log_output_writes_a_line_at_once_then_at_most_every_interval_and_at_the_end() -> None:
@@ -38,7 +34,7 @@ def test_log_output_writes_a_line_at_once_then_at_most_every_interval_and_at_the
 
 
 def test_terminal_output_redraws_one_line_and_ends_it() -> None:
-    clock, out = _Clock(), _Tty()
+    clock, out = _Clock(), Terminal()
     p = Progress(2, stream=out, clock=clock)
     clock.now = 101.0
     p.advance()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import shlex
 import time
@@ -27,6 +26,7 @@ from tests.cli.evaluation_files import (
     write_kitti,
     write_tum,
 )
+from tests.terminal import Terminal
 
 T = np.arange(101.0) * 0.1
 
@@ -518,11 +518,6 @@ def test_a_large_unaligned_ape_hints_at_the_aligned_rmse(
     assert "hint" not in capsys.readouterr().out
 
 
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
 def test_a_long_step_says_what_it_does_on_a_terminal_only(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -543,14 +538,14 @@ def test_a_long_step_says_what_it_does_on_a_terminal_only(
     argv = ["ape", ref, est, "--offset", "auto"]
     assert main(argv) == 0
     assert "evaluating" not in capsys.readouterr().err  # not a terminal
-    terminal = _Terminal()
+    terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     assert main(argv) == 0
     said = terminal.getvalue()
     step = f"ape: evaluating {est} (searching the clock offset)"
     assert f"\r{step} ...\x1b[K" in said
     assert f"\r{step}: done in 0:00:00\x1b[K\n" in said
-    quiet = _Terminal()
+    quiet = Terminal()
     monkeypatch.setattr("sys.stderr", quiet)
     assert main([*argv, "--quiet"]) == 0
     assert "evaluating" not in quiet.getvalue()

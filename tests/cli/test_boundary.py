@@ -9,7 +9,6 @@ command line's own mistake that argparse let pass: a flag of one value given twi
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import re
 import signal
@@ -25,6 +24,7 @@ import pytest
 from robot_msgs.cli import _subparser, build_parser, main
 from robot_msgs.cli._boundary import escape
 from robot_msgs.cli.commands import COMMANDS
+from tests.terminal import Terminal
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -326,11 +326,6 @@ def test_a_flag_of_one_value_given_twice_with_two_values_is_refused_naming_both(
     assert err.strip().splitlines()[-1].startswith(said)
 
 
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
 def test_a_long_warning_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -350,7 +345,7 @@ def test_a_long_warning_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     # Another file: Python shows a warning of the same text once.
     est = est.rename(folder / "estimate_again.tum")
     line = line.replace("estimate.tum", "estimate_again.tum")
-    terminal = _Terminal()
+    terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     monkeypatch.setenv("COLUMNS", "80")
     assert main(["ape", str(ref), str(est)]) == 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 from typing import TYPE_CHECKING
 
@@ -13,6 +12,7 @@ from robot_msgs.compare import FINDING_KINDS, Diagnosis
 from robot_msgs.evaluation import EvaluationSettings, apply_transforms
 from robot_msgs.io import read_trajectory, write_trajectory
 from robot_msgs.io.examples import resolve_path
+from tests.terminal import Terminal
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -123,11 +123,6 @@ def test_ape_takes_trajectopys_spatial_pairs_and_rpe_and_doctor_refuse_them(
         assert err.count("\n") == 1
 
 
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
 def test_findings_fold_to_a_terminals_width_and_stay_one_line_in_a_pipe(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -135,7 +130,7 @@ def test_findings_fold_to_a_terminals_width_and_stay_one_line_in_a_pipe(
     late = _late(tmp_path)
     assert main(["doctor", GT, late]) == 0
     piped = capsys.readouterr().out.splitlines()
-    terminal = _Terminal()
+    terminal = Terminal()
     monkeypatch.setattr("sys.stdout", terminal)
     monkeypatch.setenv("COLUMNS", "80")
     assert main(["doctor", GT, late]) == 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import shutil
@@ -11,6 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from robot_msgs.cli import main
+from tests.terminal import Terminal
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -228,16 +228,11 @@ def test_json_without_a_file_is_standard_outputs_only_content(
     assert "Settings:" in captured.err
 
 
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
 def test_quiet_silences_the_progress_too(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`report --quiet` hid the summary but drew the progress line on a terminal."""
-    terminal = _Terminal()
+    terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     assert main(["report", "example:runs/runs.toml", "--quiet"]) == 0
     assert terminal.getvalue() == ""

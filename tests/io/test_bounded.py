@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from robot_msgs.io import detect_format, read_trajectory
 from robot_msgs.io.bounded import kept_streams, read_input, stream_kind
 from robot_msgs.limits import input_limits
 from tests.hostile import deadline, fifo_with_writer
+from tests.terminal import Terminal
 
 TUM = b"# t x y z qx qy qz qw\n0 0 0 0 0 0 0 1\n0.5 3 4 0 0 0 0 1\n1.0 3 4 1 0 0 0 1\n"
 
@@ -104,17 +104,12 @@ def test_a_regular_file_larger_than_a_bound_is_refused(tmp_path: Path) -> None:
         read_input(file, limit=9)
 
 
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
 def test_a_fifo_waiting_for_its_writer_says_so_on_a_terminal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A FIFO nobody wrote to was 90 s of silence: the wait is named, and ends on a write."""
     monkeypatch.setattr(progress, "STAGE_AFTER_S", 0.0)
-    terminal = _Terminal()
+    terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     fifo = tmp_path / "later.tum"
     os.mkfifo(fifo)

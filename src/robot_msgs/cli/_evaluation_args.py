@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "add_geo_args",
     "add_input_args",
+    "add_json_file_flag",
     "add_output_args",
     "add_run_settings_args",
     "add_settings_flags",
@@ -609,6 +610,22 @@ def load_runs_from_args(
     if stream:
         return RunReader(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
     return load_runs(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
+
+
+def add_json_file_flag(group: argparse._ActionsContainer, what: str) -> None:
+    """Add ``--json [FILE]``: ``what`` as JSON to FILE, or to standard output without one.
+
+    The one declaration for ``res`` and ``report``, whose other outputs take files; like
+    ``ape --json``, a bare ``--json`` prints (``-`` names standard output too).
+    """
+    group.add_argument(
+        "--json",
+        type=Path,
+        nargs="?",
+        const=Path("-"),
+        metavar="FILE",
+        help=f"{what} as JSON (to standard output without FILE, or with -)",
+    )
 
 
 def add_label_flag(group: argparse._ActionsContainer, inputs: str = "EST") -> None:

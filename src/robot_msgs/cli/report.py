@@ -15,7 +15,11 @@ import os
 import sys
 from pathlib import Path
 
-from robot_msgs.cli._evaluation_args import add_run_settings_args, load_runs_from_args
+from robot_msgs.cli._evaluation_args import (
+    add_json_file_flag,
+    add_run_settings_args,
+    load_runs_from_args,
+)
 from robot_msgs.cli.commands import COMMANDS
 
 __all__ = ["add_parser", "run"]
@@ -45,14 +49,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="store_true",
         help="--html with PNG figures and no script, for e-mail and print (robot_msgs[plot])",
     )
-    out.add_argument(
-        "--json",
-        type=Path,
-        nargs="?",
-        const=Path("-"),
-        metavar="FILE",
-        help="the Report message as JSON (to standard output without FILE, or with -)",
-    )
+    add_json_file_flag(out, "the Report message")
     out.add_argument("--csv", type=Path, help="one row per run")
     out.add_argument("--latex", type=Path, help="LaTeX tables (booktabs)")
     out.add_argument("--markdown", type=Path, help="Markdown tables")

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import add_label_flag, flags_in_text
+from robot_msgs.cli._evaluation_args import add_json_file_flag, add_label_flag, flags_in_text
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import FormatError
 from robot_msgs.limits import dpi_flag
@@ -40,14 +40,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("results", nargs="+", metavar="RESULT", help="saved result files")
     out = parser.add_argument_group("outputs (none overwritten without --force)")
-    out.add_argument(
-        "--json",
-        type=Path,
-        nargs="?",
-        const=Path("-"),
-        metavar="FILE",
-        help="the comparison as JSON (to standard output without FILE, or with -)",
-    )
+    add_json_file_flag(out, "the comparison")
     out.add_argument("--csv", type=Path, metavar="FILE", help="one row per result and signal")
     out.add_argument("--latex", type=Path, metavar="FILE", help="LaTeX tables (booktabs)")
     out.add_argument("--markdown", type=Path, metavar="FILE", help="Markdown tables")
