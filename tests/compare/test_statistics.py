@@ -225,3 +225,27 @@ def test_inconsistent_saved_error_stats_fail_to_load_naming_the_path() -> None:
     data["rms"] = -1.0
     with pytest.raises(ValidationError, match=r"at `ErrorStats\.rms`"):
         ErrorStats.from_dict(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.floats(0.0, 1e6, allow_nan=False), st.sampled_from([0.0, -0.0, 5e-324])),
+        min_size=1,
+        max_size=60,
+    ),
+    st.sampled_from([0.0, 5.0, 50.0, 95.0, 99.0, 100.0]),
+)
+def test_one_partition_gives_numpys_median_and_percentile(values: list[float], q: float) -> None:
+    """Non-negative errors (norms, angles) take both statistics from one partition."""
+    from robot_msgs.compare.statistics import _median_and_percentile
+
+    array = np.asarray(values, dtype=np.float64)
+    got = _median_and_percentile(array, q)
+    assert got == (float(np.median(array)), float(np.percentile(array, q)))
+    stats = error_stats(array)
+    assert stats.median == float(np.median(array))
+    # the magnitudes' statistics bit for bit, a zero's sign included (|-0.0| is 0.0)
+    expected = (np.percentile(np.abs(array), 95.0), np.max(np.abs(array)))
+    got_bits = np.array([stats.p95_abs, stats.max_abs]).view(np.int64)
+    assert got_bits.tolist() == np.array(expected, dtype=np.float64).view(np.int64).tolist()
