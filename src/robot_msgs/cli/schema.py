@@ -29,8 +29,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=COMMANDS["schema"],
         description=(
             "Print the JSON Schema (draft 2020-12) of TYPE's JSON form, as --json, --save "
-            "and to_dict() write it. TYPE is a robot_msgs type (geometry/Pose) or its ROS 2 "
-            "name (geometry_msgs/msg/Pose)."
+            "and to_dict() write it. TYPE is a robot_msgs type (geometry/Pose), its ROS 2 "
+            "name (geometry_msgs/msg/Pose), or a name only one type has (Imu)."
         ),
     )
     parser.add_argument("type", metavar="TYPE", help="message type, such as compare/ErrorStats")
@@ -40,8 +40,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     """Print the schema of ``args.type``; an unknown type is an error naming the known ones."""
     from robot_msgs.msg.json_schema import json_schema  # noqa: PLC0415 - msgspec on use
-    from robot_msgs.msg.registry import type_for  # noqa: PLC0415
+    from robot_msgs.msg.registry import registered_types, type_for  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
-    print(dumps(json_schema(type_for(args.type))), end="")
+    name = args.type
+    if "/" not in name:  # `schema Imu`, as a user types it: the one type of that name
+        named = {c for t, c in registered_types().items() if t.rsplit("/", 1)[-1] == name}
+        if len(named) == 1:
+            name = named.pop().TYPE
+    print(dumps(json_schema(type_for(name))), end="")
     return 0

@@ -1,0 +1,29 @@
+"""``robot-msgs schema TYPE``: by our name, the ROS 2 name, or a name only one type has."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from robot_msgs.cli import main
+
+
+def _schema(capsys: pytest.CaptureFixture[str], name: str) -> dict[str, object]:
+    assert main(["schema", name]) == 0
+    data: dict[str, object] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_a_bare_name_of_one_type_is_that_type(capsys: pytest.CaptureFixture[str]) -> None:
+    """`schema Imu` answered "did you mean sensor/Imu, sensor_msgs/Imu?" (evo users type it)."""
+    assert _schema(capsys, "Imu") == _schema(capsys, "sensor/Imu")
+    assert _schema(capsys, "Imu") == _schema(capsys, "sensor_msgs/msg/Imu")
+    assert _schema(capsys, "Pose")["$ref"] == "#/$defs/Pose"
+
+
+def test_an_unknown_or_shared_name_is_still_asked_about(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["schema", "Imuu"]) == 1
+    assert "did you mean sensor/Imu" in capsys.readouterr().err
