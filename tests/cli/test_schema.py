@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-
-import pytest
+from typing import TYPE_CHECKING
 
 from robot_msgs.cli import main
+
+if TYPE_CHECKING:
+    import pytest
 
 
 def _schema(capsys: pytest.CaptureFixture[str], name: str) -> dict[str, object]:
