@@ -39,7 +39,7 @@ def test_equals_numpy(
     assert got.tolist() == expected
     compiled = sorted_search._compiled
     if compiled is not None:
-        out = np.empty(keys.shape[0], dtype=np.intp)
+        out = np.empty(keys.shape[0], dtype=np.int64)
         in_order = bool(np.array_equal(np.sort(keys), keys, equal_nan=True))
         assert compiled.search(hay, keys, side == "right", out) == in_order
         if in_order:
@@ -67,7 +67,7 @@ def test_the_compiled_merge_is_used_for_sorted_needles() -> None:
     if compiled is None:
         pytest.skip("built without a C compiler: NumPy answers")
     hay = np.arange(100.0)
-    out = np.empty(80, dtype=np.intp)
+    out = np.empty(80, dtype=np.int64)
     assert compiled.search(hay, np.arange(80.0) + 0.5, True, out)
     assert out.tolist() == list(range(1, 81))
     # Needles out of order are reported, not answered wrongly.

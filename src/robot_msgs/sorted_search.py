@@ -94,7 +94,8 @@ def search_sorted(
         return np.searchsorted(hay, keys, side=side)
     hay = np.ascontiguousarray(hay)
     keys = np.ascontiguousarray(keys)
-    out = np.empty(keys.shape[0], dtype=np.intp)
+    out = np.empty(keys.shape[0], dtype=np.int64)  # the C answers in int64 on any build
     if _compiled.search(hay, keys, side == "right", out):
-        return out
+        found: IntpArray = out.astype(np.intp, copy=False)
+        return found
     return np.searchsorted(hay, keys, side=side)

@@ -594,3 +594,19 @@ def test_a_bag_estimate_is_named_by_its_topic(
     assert main([*argv, "--est-topic", "/slam/S-PTAM", "--save", str(out)]) == 0
     assert (tmp_path / "slam_S-PTAM.json").exists()
     assert "wrote" in capsys.readouterr().out
+
+
+def test_a_note_about_a_file_whose_name_extends_another_stays_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`e.tum` took the notes of `e.tum 2.tum` (a name followed by a space matched)."""
+    rows = [f"{t}.0 {t} {t % 3} 0 0 0 0 1" for t in range(12)]
+    ref, clean = tmp_path / "ref.tum", tmp_path / "e.tum"
+    ref.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    clean.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    fixed = tmp_path / "e.tum 2.tum"
+    fixed.write_text("\n".join([*rows, rows[-1]]) + "\n", encoding="utf-8")
+    assert main(["ape", str(ref), str(clean), str(fixed), "--json"]) == 0
+    first, second = json.loads(capsys.readouterr().out)
+    assert not any("repeat an earlier stamp" in note for note in first["notes"])
+    assert any(note.startswith(f"{fixed}: 1 row(s) repeat") for note in second["notes"])

@@ -168,3 +168,6 @@ def test_a_delta_in_seconds_on_frame_indices_is_refused() -> None:
     frames = Rpe(pairs=(PairSettings(delta=1, delta_unit="f"),))
     (result,) = evaluate(traj, traj, EvaluationSettings(), metrics=[frames])
     assert result.counts["pairs"] == n - 1
+    tum = Rpe(pairs=(PairSettings(delta=1.0, delta_unit="s", protocol="tum"),))  # its own road
+    with pytest.raises(ValidationError, match="stamps are frame indices"):
+        evaluate(traj, traj, EvaluationSettings(), metrics=[tum])

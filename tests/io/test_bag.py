@@ -514,3 +514,16 @@ def test_a_topic_without_a_name_is_a_format_error(bags: BagMaker) -> None:
         )
     with pytest.raises(FormatError, match=r"a topic without a name or type \(None, "):
         list_topics(db3)
+
+
+def test_every_entry_of_a_large_bag_folder_is_checked(bags: BagMaker) -> None:
+    """Only the first 10,000 names were checked: a FIFO metadata.yaml after them hung."""
+    import os
+
+    bag = _pose_bag(bags, "sqlite3")
+    for k in range(10_001):
+        (bag / f"{k:06d}.txt").touch()
+    (bag / "metadata.yaml").unlink()
+    os.mkfifo(bag / "metadata.yaml")
+    with deadline(10), pytest.raises(FormatError, match=r"metadata\.yaml is a pipe"):
+        list_topics(bag)

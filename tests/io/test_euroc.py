@@ -116,3 +116,17 @@ def test_stamps_are_written_as_typed_and_read_back_equal(tmp_path: Path) -> None
     assert "1305031098700000000" in firsts
     back = read_euroc(path).stamps_s
     assert np.all(np.abs(back - traj.stamps_s) <= np.spacing(traj.stamps_s))
+
+
+def test_stamps_past_int64_nanoseconds_are_refused(tmp_path: Path) -> None:
+    """Stamps from 9.2e9 s were all written as -9223372036854775808 (an int64 overflow)."""
+    from robot_msgs.errors import ValidationError
+
+    traj = PoseTrajectory(
+        stamps_s=1e10 + np.arange(3.0),
+        positions_xyz=np.zeros((3, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (3, 1)),
+    )
+    with pytest.raises(ValidationError, match=r"stamp 10000000000\.0 s does not fit EuRoC's int64"):
+        write_euroc(tmp_path / "data.csv", traj)
+    assert not (tmp_path / "data.csv").exists()

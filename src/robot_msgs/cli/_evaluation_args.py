@@ -780,7 +780,9 @@ def _names(text: str, path: str) -> bool:
         resolved = str(resolve_path(path))
     except (OSError, ValueError):
         resolved = path
-    return any(text.startswith((f"{name}:", f"{name},", f"{name} ")) for name in (path, resolved))
+    # "FILE: ...", "FILE, line 3: ...", a bag's "FILE /topic: ..." (not "FILE 2.tum: ...")
+    starts = ((f"{name}:", f"{name},", f"{name} /") for name in (path, resolved))
+    return any(text.startswith(start) for start in starts)
 
 
 def _read(

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import PairSettings
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
@@ -57,7 +58,7 @@ from robot_msgs.trajectory import PoseTrajectory
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["path_distances", "select_pairs"]
+__all__ = ["check_seconds", "path_distances", "select_pairs"]
 
 _EPS = float(np.finfo(np.float64).eps)
 _LEAF = 16  # poses per leaf block of the all-pairs angle search
@@ -358,6 +359,26 @@ def _leaf_pairs(
     return _stack(keys >> 32, keys & 0xFFFFFFFF)
 
 
+def check_seconds(trajectory: PoseTrajectory, pairs: PairSettings) -> None:
+    """Refuse a delta in seconds on a trajectory whose stamps are frame indices.
+
+    KITTI read without its times file: "1 s" counted one frame (4540 pairs where 454
+    are). evo refuses seconds on a path without stamps too.
+
+    Raises
+    ------
+    ValidationError
+        ``delta_unit='s'`` on such stamps; the error's field is ``PairSettings.delta_unit``.
+    """
+    if pairs.delta_unit == "s" and trajectory.stamps_are_frames:
+        reason = (
+            f"the {pairs.pairs_from}'s stamps are frame indices (a KITTI file read without "
+            "its times file), so a delta in seconds would count frames: give the times "
+            "files, or `delta_unit='f'` for frames"
+        )
+        raise ValidationError(reason, field="PairSettings.delta_unit", reason=reason)
+
+
 def select_pairs(trajectory: PoseTrajectory, pairs: PairSettings) -> IntpArray:
     """Index pairs ``(i, j)``, ``i < j``, that are ``pairs.delta`` apart in ``pairs.delta_unit``.
 
@@ -394,6 +415,7 @@ def select_pairs(trajectory: PoseTrajectory, pairs: PairSettings) -> IntpArray:
     """
     check_argument("trajectory", trajectory, PoseTrajectory)
     check_argument("pairs", pairs, PairSettings)
+    check_seconds(trajectory, pairs)
     delta, delta_unit, all_pairs = pairs.delta, pairs.delta_unit, pairs.all_pairs
     n = len(trajectory)
     tol = delta * pairs.delta_tol

@@ -65,14 +65,7 @@ def _signal(
 ) -> tuple[Signal, int, str]:
     """One delta's errors as a signal, its pair count, and a note ("" for none)."""
     source = prepared.estimate if pairs.pairs_from == "estimate" else prepared.reference
-    if pairs.delta_unit == "s" and source.stamps_are_frames:  # evo refuses it for a path
-        reason = (
-            f"the {pairs.pairs_from}'s stamps are frame indices (a KITTI file read without "
-            "its times file), so a delta in seconds would count frames: give the times "
-            "files, or `delta_unit='f'` for frames"
-        )
-        raise ValidationError(reason, field="PairSettings.delta_unit", reason=reason)
-    rows = select_pairs(source, pairs)
+    rows = select_pairs(source, pairs)  # refuses seconds on frame indices
     if rows.shape[0] == 0:
         found = (
             f"no pose pair among the {len(source)} matched poses of the {pairs.pairs_from} "

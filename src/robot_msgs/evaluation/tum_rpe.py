@@ -50,6 +50,7 @@ from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import Association
 from robot_msgs.evaluation.offset import estimate_offset
+from robot_msgs.evaluation.pairs import check_seconds
 from robot_msgs.evaluation.pipeline import Prepared, signal_of, time_range
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings
@@ -151,6 +152,7 @@ def tum_pair_rows(estimate: PoseTrajectory, pairs: PairSettings) -> IntpArray:
     """
     check_argument("estimate", estimate, PoseTrajectory)
     check_argument("pairs", pairs, PairSettings)
+    check_seconds(estimate, pairs)
     index = _index(estimate, pairs.delta_unit)
     second = closest_index(index, index + pairs.delta)
     first = np.arange(index.size)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -149,17 +150,17 @@ def _check_folder_files(bag: Path) -> None:
     """
     from robot_msgs.limits import current_limits  # noqa: PLC0415
 
-    try:
-        entries = sorted(bag.iterdir())
+    meta = bag / "metadata.yaml"
+    try:  # metadata.yaml first, then every entry: none may be skipped (a FIFO hangs)
+        entries = itertools.chain([meta], bag.iterdir())
+        for entry in entries:
+            kind = stream_kind(entry)
+            if kind is not None:
+                msg = f"{bag}: {entry.name} is {kind}: a bag's files must be regular files"
+                raise FormatError(msg)
     except OSError as err:
         msg = f"{bag}: cannot list the bag folder ({err.strerror or err})"
         raise FormatError(msg) from err
-    for entry in entries[:10_000]:
-        kind = stream_kind(entry)
-        if kind is not None:
-            msg = f"{bag}: {entry.name} is {kind}: a bag's files must be regular files"
-            raise FormatError(msg)
-    meta = bag / "metadata.yaml"
     limit = current_limits().max_bytes
     if meta.is_file() and meta.stat().st_size > limit:
         msg = (

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.io.sniff import check_header, read_head, seconds_evidence
@@ -141,6 +141,13 @@ def _nanoseconds(stamps_s: Float64Array) -> Int64Array:
     >>> _nanoseconds(np.array([1305031098.6659, 1.5, 0.1 + 0.2])).tolist()
     [1305031098665900000, 1500000000, 300000000]
     """
+    far = np.abs(stamps_s) >= 9.2e9  # past int64 nanoseconds (year 2262): cast to INT64_MIN
+    if far.any():
+        msg = (
+            f"stamp {float(stamps_s[np.argmax(far)])!r} s does not fit EuRoC's int64 "
+            "nanoseconds (beyond +-9.2e9 s)"
+        )
+        raise ValidationError(msg, field="stamps_s", reason=msg)
     base: Int64Array = np.rint(stamps_s * 1e9).astype(np.int64)
     out: Int64Array = base.copy()
     left = np.ones(base.shape, dtype=bool)
