@@ -126,3 +126,16 @@ def test_a_file_named_as_a_format_is_still_read(
     (tmp_path / "est.txt").write_text(rows)
     assert main(["ape", "tum", "est.txt"]) == 0
     assert "APE" in capsys.readouterr().out
+
+
+def test_a_command_line_error_is_a_short_usage_and_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """ape's full usage ran to 25 lines above the one line saying what was wrong."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "ref.txt", "est.txt", "-as"])
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        "usage: robot-msgs ape [options] REF EST [EST ...] (robot-msgs ape --help lists them)",
+        "robot-msgs ape: error: -as is evo's; here: --align sim3",
+    ]

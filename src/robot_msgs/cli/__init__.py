@@ -92,11 +92,19 @@ class _Parser(argparse.ArgumentParser):
         return super()._get_value(action, arg_string)
 
     def error(self, message: str) -> NoReturn:
-        """Print the usage and the escaped message; exit with status 2."""
+        """Print a short usage and the escaped message; exit with status 2.
+
+        The short usage names the arguments and ``[options]``: argparse's full usage of
+        ``ape`` ran to 25 lines, and the one line that said what was wrong came after it.
+        """
         from robot_msgs.cli._boundary import escape  # noqa: PLC0415
 
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {escape(message)}\n")
+        formatter = self._get_formatter()
+        formatter.add_usage(None, self._get_positional_actions(), [])
+        usage = " ".join(formatter.format_help().split())  # "usage: robot-msgs ape REF EST..."
+        head, _, arguments = usage.partition(self.prog)
+        short = f"{head}{self.prog} [options]{arguments} ({self.prog} --help lists them)"
+        self.exit(2, f"{short}\n{self.prog}: error: {escape(message)}\n")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
