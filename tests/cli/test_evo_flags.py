@@ -38,6 +38,9 @@ CASES = [
     ("rpe", ["--delta_tol", "0.1"], "--delta-tol"),
     ("ape", ["--serialize_plot", "x.pdf"], "--plot FILE.pdf"),
     ("traj", ["--full_check"], "--check"),
+    ("ape", ["-a", "-s"], "--align sim3"),
+    ("ape", ["--align", "-s"], "--align sim3"),
+    ("ape", ["--align_origin", "--correct_scale"], "--align origin_scale"),
 ]
 
 
@@ -51,7 +54,10 @@ def test_an_evo_flag_is_answered_with_ours_and_the_commands_usage(
     assert err.startswith(f"usage: robot-msgs {command} ")
     last = err.strip().splitlines()[-1]
     flag = words[0].split("=")[0]
-    assert last.startswith(f"robot-msgs {command}: error: {flag} is ")
+    several = " ".join(w for w in words if w.startswith("-"))  # evo's switches said together
+    assert last.startswith(
+        (f"robot-msgs {command}: error: {flag} is ", f"robot-msgs {command}: error: {several} are ")
+    )
     assert f"evo; here: {ours}" in last or f"evo's; here: {ours}" in last
 
 

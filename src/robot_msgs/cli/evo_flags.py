@@ -87,14 +87,60 @@ EVO_FLAGS: dict[str, str] = {
 EVO_SWITCHES: dict[str, str] = {"--align": "--align se3", "--plot": "--plot FILE"}
 
 
+#: evo's alignment switches, which combine: ``-a -s`` is Sim(3), ``--align_origin -s``
+#: origin then scale.
+_ALIGN = ("-a", "-va", "--align")
+_SCALE = ("-s", "--correct_scale")
+_BOTH = ("-as", "-sa", "-vas")
+
+
+def _alignment_hint(argv: Sequence[str]) -> str | None:
+    """Answer two or more of evo's alignment switches together with the one ``--align``.
+
+    ``-a -s`` was answered for ``-a`` alone ("here: --align se3"), and ``--align -s``
+    (evo's Sim(3)) so too.
+
+    Examples
+    --------
+    >>> _alignment_hint(["R", "E", "-a", "-s"])
+    "-a -s are evo's; here: --align sim3"
+    >>> _alignment_hint(["R", "E", "--align_origin", "--correct_scale"])
+    "--align_origin --correct_scale are evo's; here: --align origin_scale"
+    >>> _alignment_hint(["R", "E", "--align", "se3"]) is None
+    True
+    """
+    said = []
+    for at, word in enumerate(argv):
+        following = argv[at + 1] if at + 1 < len(argv) else "-"
+        switch = word != "--align" or following.startswith("-")  # ours takes a value
+        if word in (*_ALIGN, *_SCALE, *_BOTH, "--align_origin") and switch:
+            said.append(word)
+    if len(said) < 2:
+        return None
+    scale = any(w in (*_SCALE, *_BOTH) for w in said)
+    if "--align_origin" in said:
+        ours = "--align origin_scale" if scale else "--align origin"
+    elif any(w in (*_ALIGN, *_BOTH) for w in said):
+        ours = "--align sim3" if scale else "--align se3"
+    else:
+        ours = "--align scale"
+    return f"{' '.join(said)} are evo's; here: {ours}"
+
+
 def evo_hint(argv: Sequence[str]) -> str | None:
     """Return the hint for the first evo flag in ``argv`` (``--flag=value`` too), or None.
+
+    Several of evo's alignment switches are answered together (``-a -s``: ``--align
+    sim3``).
 
     Examples
     --------
     >>> evo_hint(["REF", "EST", "--plot"])
     '--plot is a switch in evo; here: --plot FILE'
     """
+    combined = _alignment_hint(argv[: argv.index("--")] if "--" in argv else argv)
+    if combined is not None:
+        return combined
     for at, word in enumerate(argv):
         if word == "--":
             return None
