@@ -81,3 +81,12 @@ def test_plot_without_matplotlib_names_the_extra(
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # an import of it fails
     with pytest.raises(MissingDependencyError, match=r"pip install 'robot_msgs\[plot\]'"):
         result.plot()
+
+
+def test_one_signal_name_is_a_name_and_a_path_is_refused_with_the_way_to_save(
+    result: EvaluationResult,
+) -> None:
+    """`result.plot("ape.png")` read the path letter by letter ("got list ['a', 'p', ...]")."""
+    assert result.plot("translation") is not None
+    with pytest.raises(ValidationError, match=r"result\.plot\(\)\.savefig\(path\)\), got str 'ape"):
+        result.plot("ape.png")

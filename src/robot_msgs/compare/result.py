@@ -120,7 +120,7 @@ class EvaluationResult(Msg):
 
     def plot(
         self,
-        signals: Sequence[str] | None = None,
+        signals: str | Sequence[str] | None = None,
         *,
         title: str | None = None,
         plane: str | None = None,
@@ -134,8 +134,8 @@ class EvaluationResult(Msg):
 
         Parameters
         ----------
-        signals : sequence of str, optional
-            Names of the signals to draw over time (default: every signal that kept its
+        signals : str or sequence of str, optional
+            Name(s) of the signals to draw over time (default: every signal that kept its
             series).
         title : str, optional
             Title of the error axes (default: the metric, ``"APE over time"``).
@@ -161,6 +161,14 @@ class EvaluationResult(Msg):
         from robot_msgs.report.figures import evaluation_figure  # noqa: PLC0415 - plot extra
 
         held = {s.name: s for s in self.comparison.signals if s.series is not None}
+        if isinstance(signals, str):  # one name, not its letters; a path is not a signal
+            if signals not in held:
+                expected = (
+                    f"signal names, one of {sorted(held)} (to save the figure: "
+                    "result.plot().savefig(path))"
+                )
+                raise self._fail(field="comparison.signals", expected=expected, got=signals)
+            signals = [signals]
         names = list(held) if signals is None else list(signals)
         unknown = [n for n in names if n not in held]
         if unknown or not names:
