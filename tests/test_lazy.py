@@ -78,3 +78,13 @@ def test_a_kept_name_is_served_without_being_exported() -> None:
     assert robot_msgs.msg._rebuild is _rebuild
     assert "_rebuild" not in robot_msgs.msg.__all__
     assert "_rebuild" not in _EXPORTED["robot_msgs.msg"]
+
+
+def test_dir_lists_the_exported_names_before_their_first_use(package: str) -> None:
+    """`dir(robot_msgs.io)` showed none of its readers: a notebook completed nothing."""
+    face = importlib.import_module(package)
+    assert "ape" not in vars(face)
+    assert "ape" in dir(face)
+    import robot_msgs.io
+
+    assert {"read_tum", "write_trajectory", "read_inputs"} <= set(dir(robot_msgs.io))

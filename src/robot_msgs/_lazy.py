@@ -47,6 +47,10 @@ class _Face(ModuleType):
             return  # the import system binding the submodule: the exported name stays
         super().__setattr__(name, value)
 
+    def __dir__(self) -> list[str]:
+        """List the exported names too, loaded or not (a notebook's completion shows them)."""
+        return sorted(set(super().__dir__()) | _EXPORTED.get(self.__name__, frozenset()))
+
 
 def exports(
     package: str,
