@@ -70,3 +70,21 @@ def test_stamps_s_from_ns_is_the_header_arithmetic() -> None:
     ns = np.array([0, 1, 1_234_567_891_987_654_321], dtype=np.int64)
     expect = [s // 10**9 + (s % 10**9) * 1e-9 for s in ns.tolist()]
     assert stamps_s_from_ns(ns).tolist() == expect
+
+
+def test_errors_show_numbers_not_numpys_reprs() -> None:
+    """`Expected a unit quaternion (norm np.float64(2.0))`: NumPy 2's scalar repr leaked."""
+    t = np.arange(3.0)
+    with pytest.raises(ValidationError, match=r"\(norm 2\.0\)") as caught:
+        PoseTrajectory(
+            stamps_s=t,
+            positions_xyz=np.zeros((3, 3)),
+            orientations_quat_xyzw=np.array([[0.0, 0, 0, 2], [0, 0, 0, 1], [0, 0, 0, 1]]),
+        )
+    assert "np.float64" not in str(caught.value)
+    with pytest.raises(ValidationError, match=r"\(previous 4\.0\)"):
+        PoseTrajectory(
+            stamps_s=np.array([0.0, 4.0, 3.0]),
+            positions_xyz=np.zeros((3, 3)),
+            orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (3, 1)),
+        )

@@ -171,7 +171,7 @@ class PoseTrajectory(Msg):
         steps = np.diff(self.stamps_s)
         if (steps <= 0).any():
             i = int(np.flatnonzero(steps <= 0)[0]) + 1
-            expected = f"strictly increasing stamps (previous {self.stamps_s[i - 1]!r})"
+            expected = f"strictly increasing stamps (previous {float(self.stamps_s[i - 1])!r})"
             raise self._fail(field=f"stamps_s[{i}]", expected=expected, got=float(self.stamps_s[i]))
         if self.covariance_6x6 is not None:
             self._validate_covariance(self.covariance_6x6)
@@ -180,7 +180,7 @@ class PoseTrajectory(Msg):
         bad = np.abs(norms - 1.0) > UNIT_QUATERNION_TOL
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            expected = f"a unit quaternion (norm {norms[i]!r})"
+            expected = f"a unit quaternion (norm {float(norms[i])!r})"
             raise self._fail(
                 field=f"orientations_quat_xyzw[{i}]",
                 expected=expected,

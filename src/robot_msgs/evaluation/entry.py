@@ -96,6 +96,7 @@ def evaluate(
     Examples
     --------
     >>> import numpy as np
+    >>> from robot_msgs.trajectory import PoseTrajectory
     >>> t = np.arange(101) * 0.1
     >>> ref = PoseTrajectory(
     ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
@@ -179,6 +180,7 @@ def ape(
     Examples
     --------
     >>> import numpy as np
+    >>> from robot_msgs.trajectory import PoseTrajectory
     >>> t = np.arange(101) * 0.1
     >>> ref = PoseTrajectory(
     ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
@@ -235,6 +237,7 @@ def rpe(
     Examples
     --------
     >>> import numpy as np
+    >>> from robot_msgs.trajectory import PoseTrajectory
     >>> t = np.arange(101) * 0.1
     >>> ref = PoseTrajectory(
     ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
@@ -284,6 +287,7 @@ def kitti_drift(
     Examples
     --------
     >>> import numpy as np
+    >>> from robot_msgs.trajectory import PoseTrajectory
     >>> t = np.arange(301.0)
     >>> ref = PoseTrajectory(
     ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
@@ -332,6 +336,7 @@ def relative_error(
     Examples
     --------
     >>> import numpy as np
+    >>> from robot_msgs.trajectory import PoseTrajectory
     >>> t = np.arange(101.0)
     >>> ref = PoseTrajectory(
     ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
