@@ -307,3 +307,31 @@ def test_json_without_a_file_is_standard_outputs_only_content(
         captured = capsys.readouterr()
         assert json.loads(captured.out)["results"][0]["name"] == str(saved)
         assert "Results" in captured.err
+
+
+def test_results_of_two_recordings_are_not_ranked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """fr2_desk's ORB (0.0081 m) was ranked above fr1_xyz's RGBD-SLAM (0.0135 m)."""
+    from robot_msgs.io import read_trajectory, write_trajectory
+
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    later = []
+    for path in (ref, est):
+        traj = read_trajectory(path)
+        moved = tmp_path / f"later_{len(later)}.tum"
+        write_trajectory(moved, traj.replace(stamps_s=traj.stamps_s + 1e5))
+        later.append(str(moved))
+    one, two, same = tmp_path / "one.json", tmp_path / "two.json", tmp_path / "same.json"
+    assert main(["ape", ref, est, "--save", str(one)]) == 0
+    assert main(["ape", *later, "--save", str(two)]) == 0
+    assert main(["ape", ref, est, "--align", "none", "--save", str(same)]) == 0
+    capsys.readouterr()
+    assert main(["res", str(one), str(two)]) == 0
+    out = capsys.readouterr().out
+    assert "Ranking" not in out
+    said = " ".join(out.split())  # the note is folded to 80 columns
+    assert f"not ranked: {one} and {two} were evaluated against references whose" in said
+    assert "times never overlap" in said
+    assert main(["res", str(one), str(same)]) == 0  # one recording: ranked
+    assert "Ranking by rms" in capsys.readouterr().out

@@ -139,11 +139,14 @@ class ResultsComparison:
         self.ranking: list[str] | None = None
         self.forced = False
         signals = {(c.metric, tuple(s.name for s in c.signals)) for c in comparisons}
+        apart = _apart_in_time(named)
         if len(signals) > 1:
             self.notes.append(
                 "not ranked: the results hold different metrics or signals "
                 f"({'; '.join(sorted(f'{m} {list(s)}' for m, s in signals))})"
             )
+        elif apart is not None:  # errors against two ground truths are not comparable
+            self.notes.append(f"not ranked: {apart}")
         elif len(named) > 1:
             try:
                 check_same_settings(
@@ -267,6 +270,34 @@ def compare_results(named: Sequence[NamedResult], *, force: bool = False) -> Res
     ['a', 'b']
     """
     return ResultsComparison(named, force=force)
+
+
+def _apart_in_time(named: Sequence[tuple[str, EvaluationResult]]) -> str | None:
+    """Say why results are of different recordings, or None: their references never overlap.
+
+    Two results whose matched reference poses span disjoint times were computed against
+    different ground truths (``fr1_xyz`` and ``fr2_desk``, 79 days apart), so their errors
+    do not rank. Results without reference stamps (evo's zips) are not judged.
+
+    Examples
+    --------
+    >>> _apart_in_time([]) is None
+    True
+    """
+    spans = [
+        (name, float(r.reference.stamps_s[0]), float(r.reference.stamps_s[-1]))
+        for name, r in named
+        if len(r.reference) > 0 and not r.reference.stamps_are_frames
+    ]
+    for k, (name, start, end) in enumerate(spans):
+        for other, other_start, other_end in spans[k + 1 :]:
+            if end < other_start or other_end < start:
+                return (
+                    f"{name} and {other} were evaluated against references whose times "
+                    f"never overlap ({start:.6f} .. {end:.6f} s and {other_start:.6f} .. "
+                    f"{other_end:.6f} s): different recordings"
+                )
+    return None
 
 
 def _metric_cell(metric: str, signal: Signal, parameters: Mapping[str, Any]) -> str:
