@@ -316,7 +316,7 @@ def test_results_of_two_recordings_are_not_ranked(
     from robot_msgs.io import read_trajectory, write_trajectory
 
     ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
-    later = []
+    later: list[str] = []
     for path in (ref, est):
         traj = read_trajectory(path)
         moved = tmp_path / f"later_{len(later)}.tum"
