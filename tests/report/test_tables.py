@@ -370,3 +370,17 @@ def test_names_in_cjk_or_with_combining_accents_line_up_in_terminal_columns() ->
         "cafe\u0301      2",
         "bb    10.25",
     ]
+
+
+def test_a_tie_in_mean_rank_is_said() -> None:
+    """Two algorithms at mean rank 1.50 were listed 1 and 2 without a word."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from robot_msgs.report.tables import _ties
+
+    rows = [SimpleNamespace(mean_rank=m, algorithm=a) for m, a in [(1.5, "orb"), (1.5, "rgbd")]]
+    said = _ties(
+        cast("Any", SimpleNamespace(rows=[*rows, SimpleNamespace(mean_rank=3.0, algorithm="x")]))
+    )
+    assert said == ["orb and rgbd tie at mean rank 1.50: listed by success, then name."]

@@ -219,6 +219,18 @@ def settings_text(settings: Mapping[str, Value]) -> str:
     return text
 
 
+def _ties(ranking: Ranking) -> list[str]:
+    """Say which algorithms share a mean rank and how their order was decided."""
+    by_rank: dict[float, list[str]] = {}
+    for row in ranking.rows:
+        by_rank.setdefault(round(row.mean_rank, 9), []).append(row.algorithm)
+    return [
+        f"{' and '.join(names)} tie at mean rank {rank:.2f}: listed by success, then name."
+        for rank, names in by_rank.items()
+        if len(names) > 1
+    ]
+
+
 def ranking_table(ranking: Ranking) -> ReportTable:
     """Tabulate the ranking: position, algorithm, mean rank, success, score (rank) per sequence."""
     headers = (
@@ -247,10 +259,12 @@ def ranking_table(ranking: Ranking) -> ReportTable:
     notes = [
         (
             f"Ranked by the median over successful runs of {ranking.metric} {ranking.signal} "
-            f"{ranking.statistic}, per sequence (rank in brackets; - = not run there)."
+            f"{ranking.statistic}, per sequence (rank in brackets; - = not run there; - (k) "
+            "= run there, none succeeded: ranked last)."
         ),
         f"Settings: {settings}.",
         *ranking.notes,
+        *_ties(ranking),
     ]
     if ranking.left_out:
         reasons = ", ".join(f"{why} {n}" for why, n in ranking.left_out.items())
