@@ -239,3 +239,26 @@ def test_quiet_silences_the_progress_too(
     assert capsys.readouterr().out == ""
     assert main(["report", "example:runs/runs.toml", "--quiet", "--progress"]) == 0
     assert "report" in terminal.getvalue()
+
+
+def test_a_missing_estimate_file_is_named_as_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A mistyped estimate path read "no pose in missing/estimate.tum", as if it were empty."""
+    from robot_msgs.io import resolve_path
+
+    reference = resolve_path("example:fr1_xyz/groundtruth.tum")
+    manifest = tmp_path / "runs.toml"
+    manifest.write_text(
+        "[[runs]]\nalgorithm = 'a'\nsequence = 's'\ntrial = 1\n"
+        f"estimate = 'missing/estimate.tum'\nreference = '{reference}'\n",
+        encoding="utf-8",
+    )
+    assert main(["report", str(manifest), "--json", "--no-progress"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    assert run["failure"] == "no estimate"
+    assert any(
+        note.endswith("missing/estimate.tum does not exist (the run wrote nothing, or the "
+                      "path is mistyped)")
+        for note in run["notes"]
+    ), run["notes"]  # fmt: skip

@@ -127,7 +127,7 @@ def test_run_without_reference_has_no_comparison_and_is_not_a_failure(tmp_path: 
             "tracking lost, not recovered",
             "tracking lost at 8.00 s",
         ),
-        ({}, None, None, "no estimate", "no pose in"),
+        ({}, None, None, "no estimate", "estimate.tum does not exist (the run wrote nothing"),
     ],
 )
 def test_failures_are_short_categories_with_details_in_notes(

@@ -113,6 +113,16 @@ def _span(run: RunInputs, settings: EvaluationSettings) -> tuple[float, float, s
     return math.nan, math.nan, ""
 
 
+def _exists(path: str) -> bool:
+    """Whether the estimate ``path`` (a file, a bag folder, ``example:...``) is there."""
+    from robot_msgs.io.examples import resolve_path  # noqa: PLC0415
+
+    try:
+        return resolve_path(path).exists()
+    except (OSError, ValueError):
+        return False
+
+
 def _judge(
     run: RunInputs,
     stamps: Float64Array,
@@ -127,7 +137,12 @@ def _judge(
     if reported:
         return reported, []
     if stamps.size == 0:
-        return "no estimate", [f"no pose in {run.spec.estimate or 'the run (no estimate file)'}"]
+        given = run.spec.estimate
+        if given and not _exists(given):  # a typo in a manifest reads alike: say which
+            why = f"{given} does not exist (the run wrote nothing, or the path is mistyped)"
+        else:
+            why = f"no pose in {given or 'the run (no estimate file)'}"
+        return "no estimate", [why]
     start_s, end_s = span
     if math.isnan(end_s):
         return "", [
