@@ -262,3 +262,13 @@ def test_a_missing_estimate_file_is_named_as_missing(
                       "path is mistyped)")
         for note in run["notes"]
     ), run["notes"]  # fmt: skip
+
+
+def test_a_success_threshold_given_is_recorded_and_said(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--min-coverage 0.1` changed the success column and the ranking, and no output said so."""
+    assert main(["report", "example:runs/runs.toml", "--min-coverage", "0.1", "--no-progress"]) == 0
+    assert "Settings: --min-coverage 0.1." in capsys.readouterr().out
+    assert main(["report", "example:runs/runs.toml", "--min-coverage", "0.1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["min_coverage"] == 0.1

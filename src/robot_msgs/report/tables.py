@@ -231,7 +231,7 @@ def _ties(ranking: Ranking) -> list[str]:
     ]
 
 
-def ranking_table(ranking: Ranking) -> ReportTable:
+def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -> ReportTable:
     """Tabulate the ranking: position, algorithm, mean rank, success, score (rank) per sequence."""
     headers = (
         "#", "algorithm", "mean rank", "success", "coverage",
@@ -255,7 +255,11 @@ def ranking_table(ranking: Ranking) -> ReportTable:
                 *cells,
             )
         )
-    settings = settings_text(ranking.settings)
+    # How success was judged (coverage, end tolerance) decides the success column and
+    # the ranking: the report's run settings join the ranked metric's.
+    judges = ("min_coverage", "end_tolerance_s", "coverage_gap_s")
+    extra = {k: v for k, v in (judged or {}).items() if k in judges}
+    settings = settings_text({**ranking.settings, **extra})
     notes = [
         (
             f"Ranked by the median over successful runs of {ranking.metric} {ranking.signal} "
@@ -325,7 +329,7 @@ def report_tables(report: Report) -> list[ReportTable]:
     """Every table of a report, in reading order: ranking, groups, repeatability, runs."""
     tables = []
     if report.ranking is not None:
-        tables.append(ranking_table(report.ranking))
+        tables.append(ranking_table(report.ranking, report.settings))
     tables.append(groups_table(report))
     repeat = repeatability_table(report)
     if repeat is not None:

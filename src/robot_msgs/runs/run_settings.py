@@ -241,6 +241,7 @@ class RunSettings(Msg):
             "statistic": self.statistic,
             "coverage_gap_s": self.coverage_gap_s,
             "end_tolerance_s": self.end_tolerance_s,
+            "min_coverage": self.min_coverage,  # it decides success: recorded with the rest
         }
 
     @classmethod
