@@ -62,7 +62,7 @@ def test_a_large_array_is_shown_by_dtype_shape_and_ends() -> None:
         frame_id="map",
     )
     assert repr(traj) == (
-        f"PoseTrajectory(stamps_s=<float64 array ({n},) 0 .. {t[-1]:g}>, "
+        f"PoseTrajectory(stamps_s=<float64 array ({n},) [0, ..., {t[-1]:g}]>, "
         f"positions_xyz=<float64 array ({n}, 3)>, "
         f"orientations_quat_xyzw=<float64 array ({n}, 4)>, frame_id='map')"
     )
@@ -96,3 +96,13 @@ def test_every_signal_of_a_large_comparison_is_summarised() -> None:
     assert "ErrorSeries" not in text
     assert len(comparison.signals) == 2
     assert len(text) < 1500, len(text)
+
+
+def test_a_long_series_shows_its_ends_as_numpy_elides_and_integers_whole() -> None:
+    """`0.0123 .. 0.0103` read as a min..max range; int64 nanoseconds showed as 1.305e+18."""
+    from robot_msgs.msg.repr import array_text
+
+    errors = np.array([0.0123, 0.5, 0.0009, 0.0103] * 5)
+    assert array_text(errors) == "<float64 array (20,) [0.0123, ..., 0.0103]>"
+    ns = np.arange(20, dtype=np.int64) + 1_305_031_102_155_800_064
+    assert array_text(ns) == "<int64 array (20,) [1305031102155800064, ..., 1305031102155800083]>"

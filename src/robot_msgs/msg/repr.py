@@ -3,7 +3,7 @@
 A message whose arrays, at any depth, hold more than :data:`REPR_ARRAY_ELEMENTS` elements
 in all is shown in a short form: each array of more than :data:`REPR_ARRAY_SHOWN`
 elements as ``<float64 array (785, 3)>`` (a one-dimensional one with its first and last
-values, ``<int64 array (785,) 349 .. 2996>``), the fields equal to their defaults left
+values, ``<int64 array (785,) [349, ..., 2996]>``), the fields equal to their defaults left
 out, and any field a type summarises itself (:meth:`Msg._repr_field`: a comparison's
 signals by ``n``, ``rms`` and ``mean``) by its summary. Every other message keeps
 msgspec's full ``repr``, which ``eval`` turns back into an equal message where its values
@@ -21,7 +21,7 @@ Examples
 >>> traj = PoseTrajectory(stamps_s=t, positions_xyz=np.zeros((200, 3)),
 ...                       orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (200, 1)))
 >>> traj  # doctest: +NORMALIZE_WHITESPACE
-PoseTrajectory(stamps_s=<float64 array (200,) 0 .. 99.5>,
+PoseTrajectory(stamps_s=<float64 array (200,) [0, ..., 99.5]>,
     positions_xyz=<float64 array (200, 3)>, orientations_quat_xyzw=<float64 array (200, 4)>)
 >>> small = PoseTrajectory(stamps_s=t[:2], positions_xyz=np.zeros((2, 3)),
 ...                        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (2, 1)))
@@ -82,7 +82,9 @@ def array_text(value: np.ndarray[Any, Any]) -> str:
     >>> array_text(np.arange(3))
     'array([0, 1, 2])'
     >>> array_text(np.arange(17, dtype=np.int64))
-    '<int64 array (17,) 0 .. 16>'
+    '<int64 array (17,) [0, ..., 16]>'
+    >>> array_text(np.array([1305031102155800064, 1305031102187800064] * 9))
+    '<int64 array (18,) [1305031102155800064, ..., 1305031102187800064]>'
     >>> array_text(np.zeros((50, 3)))
     '<float64 array (50, 3)>'
     """
@@ -90,7 +92,11 @@ def array_text(value: np.ndarray[Any, Any]) -> str:
         return repr(value)
     text = f"<{value.dtype} array {value.shape}"
     if value.ndim == 1 and value.dtype.kind in "biuf":
-        text += f" {value[0].item():.10g} .. {value[-1].item():.10g}"
+        # First and last, as NumPy elides ("[a, ..., b]", not a range "a .. b"); integers
+        # whole (stamps in nanoseconds lost their digits to %g).
+        first, last = value[0].item(), value[-1].item()
+        shown = "{}" if value.dtype.kind in "biu" else "{:.10g}"
+        text += f" [{shown.format(first)}, ..., {shown.format(last)}]"
     return text + ">"
 
 
