@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError, OutputExistsError
 from robot_msgs.io import read_euroc, write_euroc
@@ -130,3 +132,26 @@ def test_stamps_past_int64_nanoseconds_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValidationError, match=r"stamp 10000000000\.0 s does not fit EuRoC's int64"):
         write_euroc(tmp_path / "data.csv", traj)
     assert not (tmp_path / "data.csv").exists()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    start=st.floats(1e8, 2e9),
+    steps=st.lists(st.floats(1e-3, 10.0), min_size=1, max_size=20),
+)
+def test_written_stamps_read_back_within_one_float_step(start: float, steps: list[float]) -> None:
+    """The law behind the roundest nanoseconds: a round trip moves no stamp by more than
+    one float64 step (the ten candidates and their fallback never do worse)."""
+    import tempfile
+    from pathlib import Path as _Path
+
+    stamps = start + np.concatenate([[0.0], np.cumsum(steps)])
+    n = stamps.size
+    traj = PoseTrajectory(
+        stamps_s=stamps,
+        positions_xyz=np.zeros((n, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (n, 1)),
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        back = read_euroc(write_euroc(_Path(folder) / "data.csv", traj)).stamps_s
+    assert np.all(np.abs(back - stamps) <= np.spacing(stamps))
