@@ -88,3 +88,42 @@ def test_errors_show_numbers_not_numpys_reprs() -> None:
             positions_xyz=np.zeros((3, 3)),
             orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (3, 1)),
         )
+
+
+def _with_blocks(blocks: np.ndarray) -> PoseTrajectory:
+    n = len(blocks)
+    return PoseTrajectory(
+        stamps_s=np.arange(float(n)),
+        positions_xyz=np.zeros((n, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+        rotation_matrices=blocks,
+    )
+
+
+def test_rotation_blocks_as_given_are_kept_when_near_the_orientations() -> None:
+    near = np.stack([np.eye(3), np.diag([1.0 + 1e-7, 1.0, 1.0 - 2e-7])])
+    traj = _with_blocks(near)
+    assert traj.rotation_matrices is not None
+    assert traj.rotation_matrices.tolist() == near.tolist()
+    assert traj != traj.replace(rotation_matrices=None)  # a value of the message
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        np.diag([1.02, 1.0, 1.0]),  # further than 1e-2 from the orientation
+        np.diag([-1.0, -1.0, 1.0]),  # a rotation, but not this pose's (180° about z)
+        np.diag([1.0, 1.0, -1.0]),  # a reflection
+        np.full((3, 3), np.nan),
+    ],
+)
+def test_rotation_blocks_far_from_the_orientations_are_refused(block: np.ndarray) -> None:
+    with pytest.raises(ValidationError, match=r"`PoseTrajectory.rotation_matrices\[1\]`"):
+        _with_blocks(np.stack([np.eye(3), block]))
+
+
+def test_replacing_the_orientations_drops_the_rotation_blocks_the_positions_do_not() -> None:
+    traj = _with_blocks(np.stack([np.eye(3)] * 2))
+    assert traj.replace(positions_xyz=np.ones((2, 3))).rotation_matrices is not None
+    turned = traj.replace(orientations_quat_xyzw=np.tile([0.0, 0.0, 1.0, 0.0], (2, 1)))
+    assert turned.rotation_matrices is None

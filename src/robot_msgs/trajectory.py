@@ -28,6 +28,9 @@ __all__ = [
 
 #: Largest deviation of a quaternion's norm from 1 that :class:`PoseTrajectory` accepts.
 UNIT_QUATERNION_TOL = 1e-6
+#: Largest ``|M - R(q)|`` of a kept rotation block against its pose's orientation: a
+#: block further off SO(3) is refused by the readers (:mod:`robot_msgs.io.kitti`).
+ROTATION_MATRIX_TOL = 1e-2
 
 
 @message("trajectory/JointTrajectoryPoint", ros2="trajectory_msgs/msg/JointTrajectoryPoint")
@@ -122,6 +125,15 @@ class PoseTrajectory(Msg):
     poses through association and alignment (rotated with them), and operations whose
     effect on it is not defined (a plane projection, interpolation) drop it.
 
+    ``rotation_matrices`` (``(N, 3, 3)``, optional) keeps the rotation blocks a file
+    printed, when a reader is asked to use them as given (KITTI's rows, which 7 printed
+    digits leave off SO(3) by ~1e-7; :func:`robot_msgs.io.read_kitti` with
+    ``rotations="as_given"``). ``orientations_quat_xyzw`` then holds their nearest
+    rotations, and the error kernels multiply these matrices instead, transposes as
+    inverses, as evo does (:mod:`robot_msgs.evaluation.relations`). They follow the rows
+    like the covariances (left-multiplied by an alignment or transform) and are dropped
+    where rows are made anew (interpolation, a plane projection).
+
     Attributes
     ----------
     stamps_s : ndarray, shape (N,), float64, seconds
@@ -139,6 +151,9 @@ class PoseTrajectory(Msg):
     stamps_are_frames : bool
         The stamps are frame indices 0, 1, 2... (a KITTI file read without its times
         file), not seconds: what plots and reports call ``frame``.
+    rotation_matrices : ndarray, shape (N, 3, 3), float64, or None
+        The rotation blocks as read (each within ``1e-2`` of its orientation's matrix,
+        determinant positive), used as given by the error kernels.
 
     Examples
     --------
@@ -160,6 +175,7 @@ class PoseTrajectory(Msg):
     covariance_6x6: Annotated[Float64Array, Shape("N", 6, 6)] | None = None
     stamps_ns: Annotated[Int64Array, Shape("N")] | None = None
     stamps_are_frames: bool = False
+    rotation_matrices: Annotated[Float64Array, Shape("N", 3, 3)] | None = None
 
     def _validate(self) -> None:
         for name in ("stamps_s", "positions_xyz", "orientations_quat_xyzw"):
@@ -195,14 +211,20 @@ class PoseTrajectory(Msg):
                     expected=f"the nanoseconds of stamps_s[{i}] = {float(self.stamps_s[i])!r}",
                     got=int(self.stamps_ns[i]),
                 )
+        if self.rotation_matrices is not None:
+            self._validate_matrices(self.rotation_matrices)
 
     def replace(self, **changes: Any) -> PoseTrajectory:
         """A copy with some fields changed. Validation runs again.
 
-        Changing ``stamps_s`` without ``stamps_ns`` drops ``stamps_ns``.
+        Changing ``stamps_s`` without ``stamps_ns`` drops ``stamps_ns``, and changing
+        ``orientations_quat_xyzw`` without ``rotation_matrices`` drops
+        ``rotation_matrices``: they no longer describe the rows.
         """  # noqa: D401 - the base class's summary
         if "stamps_s" in changes and "stamps_ns" not in changes:
             changes["stamps_ns"] = None
+        if "orientations_quat_xyzw" in changes and "rotation_matrices" not in changes:
+            changes["rotation_matrices"] = None
         return Msg.replace(self, **changes)  # slots=True makes a new class: no bare super()
 
     @classmethod
@@ -308,6 +330,21 @@ class PoseTrajectory(Msg):
             expected = "a finite symmetric covariance with a non-negative diagonal"
             raise self._fail(field=f"covariance_6x6[{i}]", expected=expected, got=cov[i])
 
+    def _validate_matrices(self, matrices: Float64Array) -> None:
+        from robot_msgs.rotations import matrix_from_quat_xyzw  # noqa: PLC0415 - rarely set
+
+        with np.errstate(invalid="ignore", over="ignore"):
+            off = np.abs(matrices - matrix_from_quat_xyzw(self.orientations_quat_xyzw))
+            bad = ~(off.max(axis=(1, 2), initial=0.0) <= ROTATION_MATRIX_TOL)
+            bad |= ~(np.linalg.det(matrices) > 0)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            expected = (
+                f"a rotation block within {ROTATION_MATRIX_TOL:g} of orientations_quat_xyzw[{i}]"
+                " (finite, determinant > 0)"
+            )
+            raise self._fail(field=f"rotation_matrices[{i}]", expected=expected, got=matrices[i])
+
     @classmethod
     def _unchecked(
         cls,
@@ -320,6 +357,7 @@ class PoseTrajectory(Msg):
         stamps_ns: Int64Array | None = None,
         *,
         stamps_are_frames: bool = False,
+        rotation_matrices: Float64Array | None = None,
     ) -> PoseTrajectory:
         """Build from float64 arrays the caller owns and has proven valid: no check, no copy.
 
@@ -329,7 +367,8 @@ class PoseTrajectory(Msg):
         new (nothing else may write to them); they are made read-only here. Every public
         construction validates and copies.
         """
-        for array in (stamps_s, positions_xyz, orientations_quat_xyzw, covariance_6x6, stamps_ns):
+        arrays = (stamps_s, positions_xyz, orientations_quat_xyzw, covariance_6x6, stamps_ns)
+        for array in (*arrays, rotation_matrices):
             if array is not None:
                 array.setflags(write=False)
         return _empty(cls)._derived(  # noqa: SLF001 - the base's one unchecked constructor
@@ -341,6 +380,7 @@ class PoseTrajectory(Msg):
             covariance_6x6=covariance_6x6,
             stamps_ns=stamps_ns,
             stamps_are_frames=stamps_are_frames,
+            rotation_matrices=rotation_matrices,
         )
 
     def __len__(self) -> int:

@@ -1,14 +1,18 @@
-"""Measure how far our KITTI numbers (rows projected onto SO(3)) are from evo's (rows as given).
+"""Measure how far our KITTI numbers are from evo's, with either rule for the rotation blocks.
 
 The raw KITTI 00 files print 3x3 blocks that are off SO(3) by up to 8.1e-7 (7 printed
-digits). Our reader replaces each by its nearest rotation; evo keeps the rows and
-computes with them. This script runs both on the raw files and prints, per case, the
-relative difference of each statistic and the worst one; the output stored beside it
-is ``tests/data/kitti_rows_as_given.txt`` (the README quotes it).
+digits). By default our reader replaces each by its nearest rotation; evo keeps the rows
+and computes with them, which ``--kitti-rotations as_given`` does too. This script runs
+evo and both of our rules on the raw files and prints, per case and rule, the relative
+difference of each statistic and the worst one; the output stored beside it is
+``tests/data/kitti_rows_as_given.txt`` (the README quotes it). With ``--json FILE`` it
+also writes evo's statistics per case, which ``tests/io/test_kitti_rows_as_given.py``
+compares ours with.
 
 Usage, from the repository root, in an environment with evo 1.38.1::
 
-    python tests/data/measure_kitti_rows_as_given.py ../shared/data/evo-testdata
+    python tests/data/measure_kitti_rows_as_given.py ../shared/data/evo-testdata \
+        --json tests/data/kitti_rows_as_given.json
 
 evo (GPL-3.0) is imported here only, inside :func:`main`; robot_msgs never imports it.
 evo's Python API is the code its ``evo_ape``/``evo_rpe`` run (read, ``align``,
@@ -36,7 +40,12 @@ CASES: list[tuple[str, str, list[str], int | float | None]] = [
     ("rpe", "angle_deg", ["--delta", "100", "--delta-unit", "f"], 100),
     ("rpe", "translation", ["--delta", "100", "--delta-unit", "m"], 100.0),
     ("rpe", "angle_deg", ["--delta", "100", "--delta-unit", "m"], 100.0),
+    ("ape", "rot_part", ["--align", "se3"], None),
+    ("ape", "full", ["--align", "se3"], None),
+    ("rpe", "rot_part", ["--delta", "1", "--delta-unit", "f"], 1),
+    ("rpe", "full", ["--delta", "100", "--delta-unit", "f"], 100),
 ]
+RULES = ("nearest", "as_given")
 
 
 def _ours(gt: str, est: str, command: str, relation: str, flags: list[str]) -> dict[str, float]:
@@ -64,6 +73,8 @@ def _evo(gt: str, est: str, relation: str, *, align: bool, delta: float | None) 
     kind = {
         "translation": metrics.PoseRelation.translation_part,
         "angle_deg": metrics.PoseRelation.rotation_angle_deg,
+        "rot_part": metrics.PoseRelation.rotation_part,
+        "full": metrics.PoseRelation.full_transformation,
     }[relation]
     if delta is None:
         metric: Any = metrics.APE(kind)
@@ -76,22 +87,41 @@ def _evo(gt: str, est: str, relation: str, *, align: bool, delta: float | None) 
 
 def main() -> int:
     """Print the comparison for KITTI 00 ORB and S-PTAM against the ground truth."""
-    data = sys.argv[1] if len(sys.argv) > 1 else "../shared/data/evo-testdata"
+    args = sys.argv[1:]
+    target = None
+    if "--json" in args:
+        at = args.index("--json")
+        target = args[at + 1]
+        del args[at : at + 2]
+    data = args[0] if args else "../shared/data/evo-testdata"
     gt = f"{data}/KITTI_00_gt.txt"
     warnings.simplefilter("ignore")  # our reader's projection warning, evo's notices
+    reference = []
     for name in ("KITTI_00_ORB.txt", "KITTI_00_SPTAM.txt"):
         est = f"{data}/{name}"
         for command, relation, flags, delta in CASES:
-            ours = _ours(gt, est, command, relation, flags)
             align = "--align" in flags
-            evo = _evo(gt, est, relation, align=align, delta=delta)
-            rel = {k: abs(ours[k] - evo[k]) / abs(evo[k]) for k in STATS}
-            worst = max(rel, key=lambda k: rel[k])
-            print(
-                f"{name} {command} {relation} {' '.join(flags) or '(unaligned)'}: "
-                + " ".join(f"{k} {rel[k]:.1e}" for k in STATS)
-                + f"; worst {worst}: ours {ours[worst]!r}, evo {float(evo[worst])!r}"
+            evo = {
+                k: float(v) for k, v in _evo(gt, est, relation, align=align, delta=delta).items()
+            }
+            reference.append(
+                {"estimate": name, "command": command, "relation": relation, "flags": flags}
+                | {"evo": {k: evo[k] for k in STATS}}
             )
+            for rule in RULES:
+                ours = _ours(gt, est, command, relation, [*flags, "--kitti-rotations", rule])
+                rel = {k: abs(ours[k] - evo[k]) / abs(evo[k]) for k in STATS}
+                worst = max(rel, key=lambda k: rel[k])
+                print(
+                    f"{name} {command} {relation} {' '.join(flags) or '(unaligned)'} "
+                    f"[{rule}]: "
+                    + " ".join(f"{k} {rel[k]:.1e}" for k in STATS)
+                    + f"; worst {worst}: ours {ours[worst]!r}, evo {evo[worst]!r}"
+                )
+    if target is not None:
+        with open(target, "w", encoding="utf-8") as out:  # noqa: PTH123 - a script
+            json.dump(reference, out, indent=1)
+            out.write("\n")
     return 0
 
 

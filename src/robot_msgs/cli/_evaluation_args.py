@@ -28,6 +28,7 @@ from robot_msgs.limits import dpi_flag
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
+    from robot_msgs.evaluation.read_settings import ReadSettings
     from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.io.evaluation_inputs import InputFile
@@ -800,15 +801,20 @@ def _read(
         repeated_stamps=_repeated_stamps(args),
         geo_origin=None if args.geo_origin is None or not geo else tuple(args.geo_origin),
         crs=args.crs if geo else None,
+        kitti_rotations=_reading_rules(args).kitti_rotations,
     )
+
+
+def _reading_rules(args: argparse.Namespace) -> ReadSettings:
+    """Return the reading rules the flags give (``--repeated-stamps``, ``--kitti-rotations``)."""
+    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
+
+    return settings_from_args(args, ReadSettings())
 
 
 def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
     """Return the repeated-stamps rule the flags give (``--repeated-stamps``, ``--protocol``)."""
-    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
-
-    rules = settings_from_args(args, ReadSettings())
-    return rules.rule_for(getattr(args, "protocol", None) or "")
+    return _reading_rules(args).rule_for(getattr(args, "protocol", None) or "")
 
 
 def unknown_covariances_of(args: argparse.Namespace, index: int, needed_by: str) -> str | None:

@@ -485,5 +485,17 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
                 "(default: the first; the last in TUM's RPE protocol, as evaluate_rpe.py)"
             ),
         },
+        {
+            "field": "kitti_rotations",
+            "name": "--kitti-rotations",
+            "group": "reading rules",
+            "kind": "choice",
+            "choices": ("nearest", "as_given"),
+            "description": (
+                "KITTI rotation blocks (not quite orthonormal as printed): their nearest "
+                "rotations, or as given, as evo uses them"
+            ),
+            "default": "nearest",
+        },
     ),
 }

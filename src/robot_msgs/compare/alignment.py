@@ -167,9 +167,15 @@ class Alignment(Msg):
             jac[:3, :3] = self.scale * self.rotation
             jac[3:, 3:] = self.rotation
             cov = np.einsum("ij,njk,lk->nil", jac, cov, jac)
+        matrices = trajectory.rotation_matrices  # as given: R M, as evo left-multiplies
+        if matrices is not None:
+            matrices = np.matmul(self.rotation, matrices)
         if not np.isfinite(positions).all():  # only a huge scale or translation overflows
             return trajectory.replace(
-                positions_xyz=positions, orientations_quat_xyzw=quats, covariance_6x6=cov
+                positions_xyz=positions,
+                orientations_quat_xyzw=quats,
+                covariance_6x6=cov,
+                rotation_matrices=matrices,
             )
         # A similarity of a valid trajectory is valid (finite, same stamps, unit
         # quaternions): the new arrays skip the constructor's checks and copies.
@@ -181,4 +187,5 @@ class Alignment(Msg):
             trajectory.child_frame_id,
             cov,
             stamps_are_frames=trajectory.stamps_are_frames,
+            rotation_matrices=matrices,
         )

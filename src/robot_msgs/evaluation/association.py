@@ -522,7 +522,7 @@ def _take(traj: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
         raise AssertionError(msg)
     if rows.size == len(traj) and (rows.size == 0 or rows[-1] == rows.size - 1):
         return traj  # every pose, in order (rows >= 0 and strictly increasing)
-    cov = traj.covariance_6x6
+    cov, matrices = traj.covariance_6x6, traj.rotation_matrices
     return PoseTrajectory._unchecked(  # noqa: SLF001
         traj.stamps_s[rows],
         traj.positions_xyz[rows],
@@ -531,6 +531,7 @@ def _take(traj: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
         traj.child_frame_id,
         None if cov is None else cov[rows],
         stamps_are_frames=traj.stamps_are_frames,
+        rotation_matrices=None if matrices is None else matrices[rows],
     )
 
 

@@ -240,7 +240,7 @@ def time_range(
     if first == 0 and stop == len(trajectory):
         return trajectory, 0
     rows = slice(first, stop)
-    cov = trajectory.covariance_6x6
+    cov, matrices = trajectory.covariance_6x6, trajectory.rotation_matrices
     cut = PoseTrajectory._unchecked(  # noqa: SLF001 - read-only views of a valid trajectory's rows
         trajectory.stamps_s[rows],
         trajectory.positions_xyz[rows],
@@ -249,6 +249,7 @@ def time_range(
         trajectory.child_frame_id,
         None if cov is None else cov[rows],
         stamps_are_frames=trajectory.stamps_are_frames,
+        rotation_matrices=None if matrices is None else matrices[rows],
     )
     return cut, first
 

@@ -15,6 +15,13 @@ where ``θ`` is the rotation angle of ``R = R(E)`` and ``v`` the vector part of 
 quaternion; ``‖t(E)‖`` equals the distance between the compared positions because a
 rotation keeps lengths. Both closed forms avoid the cancellation of ``R - I`` for small
 angles.
+
+A trajectory that keeps its rotation blocks as a file printed them
+(``rotation_matrices``: KITTI's rows, off SO(3) by ~1e-7) is computed as evo computes
+it: the relations whose formula multiplies rotations (RPE's ``translation``, ``x``,
+``y``, ``z``, and ``rot_part``/``full`` of both) take ``E`` from those matrices,
+transposes as inverses; angles stay those of the nearest rotations (evo's SciPy
+``Rotation.from_matrix`` gives them to ~1e-12), positions are positions.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from robot_msgs.evaluation.consistency import NEES_DOF, nees_values
 from robot_msgs.rotations import (
     angle_from_quat_xyzw,
     euler_sxyz_from_quat_xyzw,
+    matrix_from_quat_xyzw,
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
     quat_xyzw_rotate,
@@ -241,6 +249,41 @@ def _error_values(
     return distance
 
 
+#: The relations whose evo formula multiplies the rotation blocks (rather than taking
+#: positions only, or an angle through SciPy's ``Rotation.from_matrix``, which is the
+#: nearest rotation's to ~1e-12): computed with ``rotation_matrices`` when a trajectory
+#: keeps them (KITTI's rows as given).
+_MATRIX_RELATIONS = frozenset({"translation", "x", "y", "z", "rot_part", "full"})
+
+
+def _rotation_blocks(trajectory: PoseTrajectory) -> Float64Array:
+    """Return the rotation matrices the kernels use: the rows as given, else the quaternions'."""
+    kept = trajectory.rotation_matrices
+    return matrix_from_quat_xyzw(trajectory.orientations_quat_xyzw) if kept is None else kept
+
+
+def _matrix_values(
+    rotation: Float64Array, translation: Float64Array, relation: str
+) -> Float64Array:
+    """Return the ``relation`` scalar of error poses as matrices ``(N, 3, 3)`` and ``(N, 3)``.
+
+    evo's arithmetic on ``E`` as it is: ``‖t‖``, ``‖R - I₃‖_F``, ``‖E - I₄‖_F``, and the
+    components of ``t``.
+    """
+    if relation in _AXES:
+        out: Float64Array = translation[:, _AXES[relation]].copy()
+        return out
+    distance = _norms(translation)
+    if relation == "translation":
+        return distance
+    off = rotation - np.eye(3)
+    rot: Float64Array = np.sqrt(np.einsum("nij,nij->n", off, off))
+    if relation == "rot_part":
+        return rot
+    full: Float64Array = np.sqrt(rot * rot + distance * distance)
+    return full
+
+
 def _by_chunks(n: int, kernel: Callable[[slice], Float64Array]) -> Float64Array:
     """``kernel`` over consecutive row ranges of ``_CHUNK``, concatenated ``(n,)``.
 
@@ -318,9 +361,14 @@ def ape_errors(
     p_ref, p_est = reference.positions_xyz, estimate.positions_xyz
     q_ref, q_est = reference.orientations_quat_xyzw, estimate.orientations_quat_xyzw
     axes = track_axes(p_ref) if name in _TRACK[:2] else ()
+    as_given = name in {"rot_part", "full"} and _keeps_matrices(reference, estimate)
 
     def kernel(rows: slice) -> Float64Array:
         diff = p_est[rows] - p_ref[rows]
+        if as_given:  # E = P⁻¹ Q with the blocks as given: R(P)ᵀ R(Q), R(P)ᵀ (q - p)
+            est_t = np.swapaxes(_rotation_blocks_rows(estimate, rows), 1, 2)
+            rotation = np.matmul(est_t, _rotation_blocks_rows(reference, rows))
+            return _matrix_values(rotation, -np.einsum("nij,nj->ni", est_t, diff), name)
         if name in _AXES:
             return diff[:, _AXES[name]]
         if name in _TRACK:
@@ -343,6 +391,19 @@ def ape_errors(
         return _error_values(quats, diff, name)
 
     return _by_chunks(len(reference), kernel)
+
+
+def _keeps_matrices(reference: PoseTrajectory, estimate: PoseTrajectory) -> bool:
+    """Whether either trajectory keeps its rotation blocks as given (KITTI, evo's rule)."""
+    return reference.rotation_matrices is not None or estimate.rotation_matrices is not None
+
+
+def _rotation_blocks_rows(trajectory: PoseTrajectory, rows: slice) -> Float64Array:
+    """:func:`_rotation_blocks` of the poses ``rows``."""
+    kept = trajectory.rotation_matrices
+    if kept is not None:
+        return kept[rows]
+    return matrix_from_quat_xyzw(trajectory.orientations_quat_xyzw[rows])
 
 
 def _check_pairs(pairs: IntpArray, n: int) -> IntpArray:
@@ -419,11 +480,25 @@ def rpe_errors(
     p_ref, p_est = reference.positions_xyz, estimate.positions_xyz
     q_ref, q_est = reference.orientations_quat_xyzw, estimate.orientations_quat_xyzw
     axes = track_axes(p_ref) if name in _TRACK[:2] else ()
+    blocks = None
+    if name in _MATRIX_RELATIONS and _keeps_matrices(reference, estimate):
+        blocks = (_rotation_blocks(reference), _rotation_blocks(estimate))
 
     def kernel(rows: slice) -> Float64Array:
         i, j = first[rows], second[rows]
         ref_step = np.take(p_ref, j, axis=0) - np.take(p_ref, i, axis=0)
         est_step = np.take(p_est, j, axis=0) - np.take(p_est, i, axis=0)
+        if blocks is not None:  # E = (Q_i⁻¹ Q_j)⁻¹ (P_i⁻¹ P_j), the blocks as given
+            ref_i = np.swapaxes(np.take(blocks[0], i, axis=0), 1, 2)
+            est_i = np.swapaxes(np.take(blocks[1], i, axis=0), 1, 2)
+            ref_rel = np.matmul(ref_i, np.take(blocks[0], j, axis=0))
+            est_rel = np.matmul(est_i, np.take(blocks[1], j, axis=0))
+            step = np.einsum("nij,nj->ni", est_i, est_step) - np.einsum(
+                "nij,nj->ni", ref_i, ref_step
+            )
+            ref_rel_t = np.swapaxes(ref_rel, 1, 2)
+            translation = np.einsum("nij,nj->ni", ref_rel_t, step)
+            return _matrix_values(np.matmul(ref_rel_t, est_rel), translation, name)
         if name in {"point_distance", "point_distance_error_ratio"}:
             ref_dist = _norms(ref_step)
             err: Float64Array = np.abs(ref_dist - _norms(est_step))

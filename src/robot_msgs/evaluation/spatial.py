@@ -369,7 +369,7 @@ def _take(
     trajectory: PoseTrajectory, rows: IntpArray, stamps_s: Float64Array | None = None
 ) -> PoseTrajectory:
     """Return the poses at ``rows``, with their own stamps or ``stamps_s``."""
-    cov = trajectory.covariance_6x6
+    cov, matrices = trajectory.covariance_6x6, trajectory.rotation_matrices
     return PoseTrajectory(
         stamps_s=trajectory.stamps_s[rows] if stamps_s is None else stamps_s,
         positions_xyz=trajectory.positions_xyz[rows],
@@ -377,6 +377,7 @@ def _take(
         frame_id=trajectory.frame_id,
         child_frame_id=trajectory.child_frame_id,
         covariance_6x6=None if cov is None else cov[rows],
+        rotation_matrices=None if matrices is None else matrices[rows],
     )
 
 

@@ -133,9 +133,12 @@ def apply_transforms(trajectory: PoseTrajectory, settings: EvaluationSettings) -
     positions = trajectory.positions_xyz
     quats = trajectory.orientations_quat_xyzw
     cov = trajectory.covariance_6x6
+    matrices = trajectory.rotation_matrices  # rows as given: R_l M R_r, and M's lever
     if right is not None:  # P T_r: p + R_P t_r, q ⊗ q_r
-        rotations = matrix_from_quat_xyzw(quats)
+        rotations = matrix_from_quat_xyzw(quats) if matrices is None else matrices
         lever = np.einsum("nij,j->ni", rotations, right[:3, 3])
+        if matrices is not None:
+            matrices = np.matmul(matrices, _split(right)[1])
         positions = positions + lever
         q_right = quat_xyzw_from_matrix(_split(right)[1][None])
         quats = quat_xyzw_multiply(quats, q_right)
@@ -147,6 +150,8 @@ def apply_transforms(trajectory: PoseTrajectory, settings: EvaluationSettings) -
         scale, rotation, translation = _split(left)
         positions = scale * matrix_times_rows(rotation, positions) + translation
         quats = quat_xyzw_multiply(quat_xyzw_from_matrix(rotation[None]), quats)
+        if matrices is not None:
+            matrices = np.matmul(rotation, matrices)
         if cov is not None:
             jac = np.zeros((6, 6))
             jac[:3, :3] = scale * rotation
@@ -154,5 +159,8 @@ def apply_transforms(trajectory: PoseTrajectory, settings: EvaluationSettings) -
             cov = np.einsum("ij,njk,lk->nil", jac, cov, jac)
     norms = np.linalg.norm(quats, axis=1, keepdims=True)
     return trajectory.replace(
-        positions_xyz=positions, orientations_quat_xyzw=quats / norms, covariance_6x6=cov
+        positions_xyz=positions,
+        orientations_quat_xyzw=quats / norms,
+        covariance_6x6=cov,
+        rotation_matrices=matrices,
     )

@@ -249,8 +249,11 @@ def _input_rows(rows: IntpArray | None, row: int) -> IntpArray:
     return np.array([row]) if rows is None else rows[row : row + 1]
 
 
-def _taken(values: Float64Array, rows: IntpArray | None) -> Float64Array:
-    """Return ``values`` at ``rows`` (all of them, in order, when None)."""
+def _taken(values: Float64Array | None, rows: IntpArray | None) -> Float64Array | None:
+    """Return ``values`` as float64 at ``rows`` (all of them, in order, when None)."""
+    if values is None:
+        return None
+    values = np.asarray(values, dtype=np.float64)
     return values if rows is None else values[rows]
 
 
@@ -269,6 +272,7 @@ def finish_trajectory(
     stamps_ns: Int64Array | None = None,
     stamps_are_frames: bool = False,
     repeated_stamps: RepeatedStamps = "first",
+    rotation_matrices: Float64Array | None = None,
 ) -> PoseTrajectory:
     """Apply the module's rules to raw read poses and build the :class:`PoseTrajectory`.
 
@@ -303,6 +307,9 @@ def finish_trajectory(
         The stamps are frame indices (KITTI without a times file).
     repeated_stamps : {"first", "last", "refuse"}
         Which of the rows with equal stamps is kept (rule 4), or refuse them.
+    rotation_matrices : ndarray, shape (N, 3, 3), float64, optional
+        The rotation blocks as read, kept to be used as given (KITTI); they follow
+        their rows like ``covariance_6x6``.
 
     Returns
     -------
@@ -462,16 +469,17 @@ def finish_trajectory(
     if stamps_ns is not None:
         ns = np.asarray(stamps_ns, dtype=np.int64)
         exact = ns.copy() if rows is None else ns[rows]  # a new array, in the rows' order
-    if covariance_6x6 is not None:  # validated by the constructor, which copies it
-        return PoseTrajectory(
+    if covariance_6x6 is not None or rotation_matrices is not None:
+        return PoseTrajectory(  # validated by the constructor, which copies them
             stamps_s=stamps,
             positions_xyz=xyz,
             orientations_quat_xyzw=quat,
             frame_id=frame_id,
             child_frame_id=child_frame_id,
-            covariance_6x6=_taken(np.asarray(covariance_6x6, dtype=np.float64), rows),
+            covariance_6x6=_taken(covariance_6x6, rows),
             stamps_ns=exact,
             stamps_are_frames=stamps_are_frames,
+            rotation_matrices=_taken(rotation_matrices, rows),
         )
     return PoseTrajectory._unchecked(  # noqa: SLF001
         stamps,

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from robot_msgs.io.clean import RepeatedStamps
+    from robot_msgs.io.kitti import KittiRotations
     from robot_msgs.io.sniff import TextHead
     from robot_msgs.trajectory import PoseTrajectory
 
@@ -229,6 +230,7 @@ def read_trajectory(
     repeated_stamps: RepeatedStamps = "first",
     geo_origin: tuple[float, float, float] | None = None,
     crs: str | None = None,
+    kitti_rotations: KittiRotations = "nearest",
 ) -> PoseTrajectory:
     """Read a trajectory from any supported file, bag or shipped example.
 
@@ -257,6 +259,10 @@ def read_trajectory(
     crs : str, optional
         For ``lla`` files and ``NavSatFix`` topics: a projected CRS (``"EPSG:32632"``)
         instead of ENU; needs the ``geo`` extra.
+    kitti_rotations : {"nearest", "as_given"}
+        For KITTI: use each 3x3 block's nearest rotation, or keep the blocks as given
+        for the errors, as evo does (:func:`~robot_msgs.io.read_kitti`'s
+        ``rotations``). Other formats hold quaternions and ignore it.
 
     Returns
     -------
@@ -317,7 +323,11 @@ def read_trajectory(
         raise FormatError(msg)
     if fmt == "kitti":
         return read_kitti(
-            file, times_path=times_path, strict=strict, repeated_stamps=repeated_stamps
+            file,
+            times_path=times_path,
+            strict=strict,
+            repeated_stamps=repeated_stamps,
+            rotations=kitti_rotations,
         )
     if fmt == "euroc":
         return read_euroc(file, strict=strict, repeated_stamps=repeated_stamps)

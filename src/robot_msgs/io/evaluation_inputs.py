@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from robot_msgs.io.clean import RepeatedStamps
+    from robot_msgs.io.kitti import KittiRotations
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["InputFile", "InputsCache", "geo_frames", "read_inputs", "unknown_covariances"]
@@ -88,6 +89,7 @@ def read_inputs(
     geo_origin: tuple[float, float, float] | None = None,
     crs: str | None = None,
     cache: InputsCache | None = None,
+    kitti_rotations: KittiRotations = "nearest",
 ) -> list[PoseTrajectory]:
     """Read the trajectories of one evaluation, in one frame (see the module docstring).
 
@@ -107,6 +109,8 @@ def read_inputs(
         A projected CRS (``"EPSG:32632"``) for georeferenced inputs instead of ENU.
     cache : dict, optional
         Trajectories read before (runs sharing a reference read it once); filled here.
+    kitti_rotations : {"nearest", "as_given"}
+        How KITTI rotation blocks are used (:func:`~robot_msgs.io.read_trajectory`).
 
     Returns
     -------
@@ -140,7 +144,16 @@ def read_inputs(
     fixes = [geo_origin_of(file, fmt=fmt, topic=topic) for file, fmt, topic in files]
     frames = geo_frames(fixes, geo_origin=geo_origin, crs=crs)
     keys = [
-        (str(file.resolve()), fmt, topic, given.times_path, strict, repeated_stamps, *frame)
+        (
+            str(file.resolve()),
+            fmt,
+            topic,
+            given.times_path,
+            strict,
+            repeated_stamps,
+            kitti_rotations,
+            *frame,
+        )
         for given, (file, fmt, topic), frame in zip(inputs, files, frames, strict=True)
     ]
     # The inputs to read, in order: each one without a cache, each new key with one.
@@ -160,6 +173,7 @@ def read_inputs(
             repeated_stamps=repeated_stamps,
             geo_origin=frames[k][0],
             crs=frames[k][1],
+            kitti_rotations=kitti_rotations,
         )
         for k in todo
     ]

@@ -8,11 +8,11 @@ separate ``times.txt``. Separators may be spaces, tabs or commas; ``#`` starts a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import check_outputs, write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.io.table import format_rows, read_table
@@ -30,10 +30,21 @@ if TYPE_CHECKING:
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.typing import BoolArray
 
-__all__ = ["KITTI_COLUMNS", "default_times_path", "read_kitti", "write_kitti"]
+__all__ = [
+    "KITTI_COLUMNS",
+    "KITTI_ROTATIONS",
+    "KittiRotations",
+    "default_times_path",
+    "read_kitti",
+    "write_kitti",
+]
 
 #: The KITTI columns, in file order: ``r`` rotation, ``t`` translation, row by row.
 KITTI_COLUMNS = ("r11", "r12", "r13", "tx", "r21", "r22", "r23", "ty", "r31", "r32", "r33", "tz")
+
+#: How a reader uses a file's rotation blocks: their nearest rotations, or as given.
+KittiRotations = Literal["nearest", "as_given"]
+KITTI_ROTATIONS: tuple[KittiRotations, ...] = ("nearest", "as_given")
 
 #: Largest ``max |R Rᵀ - I|`` of a pose's rotation that is repaired by projection.
 ROTATION_REFUSE_TOL = 1e-2
@@ -60,6 +71,7 @@ def read_kitti(
     times_path: str | os.PathLike[str] | None = None,
     strict: bool = False,
     repeated_stamps: RepeatedStamps = "first",
+    rotations: KittiRotations = "nearest",
 ) -> PoseTrajectory:
     r"""Read a KITTI pose file, with stamps from a times file or frame indices.
 
@@ -76,13 +88,18 @@ def read_kitti(
     repeated_stamps : {"first", "last", "refuse"}
         Which of the rows with equal stamps is kept, or refuse them
         (:mod:`robot_msgs.io.clean`, rule 4).
+    rotations : {"nearest", "as_given"}
+        How the 3x3 blocks are used: replaced by their nearest rotations, or also kept
+        as printed (``rotation_matrices``) so that the errors are computed with the rows
+        as given, as evo does (it multiplies the raw blocks, transposes as inverses).
 
     Returns
     -------
     PoseTrajectory
         Positions ``(tx, ty, tz)`` in metres; orientations the quaternion of the
         rotation nearest each 3x3 block (files round to ~7 digits, so blocks are only
-        nearly orthonormal). Every block off a rotation by more than float64 rounding
+        nearly orthonormal), and with ``rotations="as_given"`` the blocks themselves in
+        ``rotation_matrices``. Every block off a rotation by more than float64 rounding
         (``1e-12``) is reported with the largest deviation; up to ``1e-6`` (printed
         digits) the warning is never refused, beyond that ``strict`` refuses it.
         Without a times file the stamps are the frame indices, and ``stamps_are_frames``
@@ -131,19 +148,23 @@ def read_kitti(
         )
         raise FormatError(msg)
     off = finite & (deviation > ROTATION_EXACT_TOL)
+    as_given = _check_rotations(rotations) == "as_given"
     if off.any():
         worst = int(np.argmax(np.where(finite, deviation, 0.0)))
         label = table.where(np.array([worst]))[0]
-        message = (
-            f"{source}: {int(off.sum())} of {n} rotation block(s) not orthonormal: replaced "
-            f"by the nearest rotation (max |R Rᵀ - I| {deviation[worst]:.2g} at {label})"
-        )
-        if deviation[worst] > UNIT_QUATERNION_TOL:
+        count = f"{source}: {int(off.sum())} of {n} rotation block(s) not orthonormal"
+        worst_at = f"(max |R Rᵀ - I| {deviation[worst]:.2g} at {label})"
+        if as_given:  # nothing replaced: said, as the rows the numbers come from
+            message = f"{count}: used as given, as evo does {worst_at}"
+            report(message, strict=False, kind="non_orthonormal_rotations", fixed=False)
+        elif deviation[worst] > UNIT_QUATERNION_TOL:
+            message = f"{count}: replaced by the nearest rotation {worst_at}"
             report(message, strict=strict, kind="non_orthonormal_rotations")
         else:  # the rounding of 7 printed digits (KITTI's own files): said, never refused
-            message += (
-                " - the rounding of printed digits; results differ from tools that use "
-                "the rows as given (evo) by about as much, relative"
+            message = (
+                f"{count}: replaced by the nearest rotation {worst_at} - the rounding of "
+                "printed digits; results differ from tools that use the rows as given "
+                "(evo; here `kitti_rotations='as_given'`) by about as much, relative"
             )
             report(message, strict=False, kind="non_orthonormal_rotations")
     quats = np.where(
@@ -158,7 +179,15 @@ def read_kitti(
         strict=strict,
         stamps_are_frames=times_path is None,
         repeated_stamps=repeated_stamps,
+        rotation_matrices=blocks if as_given else None,
     )
+
+
+def _check_rotations(rotations: KittiRotations) -> KittiRotations:
+    if rotations not in KITTI_ROTATIONS:
+        msg = f"Expected rotations in {KITTI_ROTATIONS}, got {rotations!r}"
+        raise ValidationError(msg, field="rotations")
+    return rotations
 
 
 def write_kitti(
@@ -176,7 +205,8 @@ def write_kitti(
     path : path-like
         The pose file.
     traj : PoseTrajectory
-        The poses.
+        The poses; their ``rotation_matrices`` when kept (read as given), else the
+        matrices of their quaternions.
     times_path : path-like, optional
         The times file; default :func:`default_times_path` (``<stem>_times.txt``).
     write_times : bool
@@ -219,7 +249,8 @@ def write_kitti(
         create_folders=True,
     )
     poses = np.zeros((len(traj), 3, 4))
-    poses[:, :, :3] = matrix_from_quat_xyzw(traj.orientations_quat_xyzw)
+    kept = traj.rotation_matrices  # blocks read as given are written as they were read
+    poses[:, :, :3] = matrix_from_quat_xyzw(traj.orientations_quat_xyzw) if kept is None else kept
     poses[:, :, 3] = traj.positions_xyz
     written_times = None
     if times_target is not None:

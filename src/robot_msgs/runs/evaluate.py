@@ -85,12 +85,13 @@ def _subset(traj: PoseTrajectory, keep: BoolArray) -> PoseTrajectory:
     """Keep the poses of ``traj`` where ``keep`` is true."""
     if keep.all():
         return traj
-    cov = traj.covariance_6x6
+    cov, matrices = traj.covariance_6x6, traj.rotation_matrices
     return traj.replace(
         stamps_s=traj.stamps_s[keep],
         positions_xyz=traj.positions_xyz[keep],
         orientations_quat_xyzw=traj.orientations_quat_xyzw[keep],
         covariance_6x6=None if cov is None else cov[keep],
+        rotation_matrices=None if matrices is None else matrices[keep],
     )
 
 
