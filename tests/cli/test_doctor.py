@@ -138,3 +138,16 @@ def test_findings_fold_to_a_terminals_width_and_stay_one_line_in_a_pipe(
     assert len(shown) > len(piped)
     assert all(len(line) <= 80 for line in shown if " " in line.strip())
     assert " ".join(line.strip() for line in shown) == " ".join(piped)
+
+
+def test_the_reading_rules_reach_the_readers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = tmp_path / "r.tum", tmp_path / "e.tum"
+    rows = ["1.0 0 0 0 0 0 0 1", "1.0 1 0 0 0 0 0 1", "2.0 2 0 0 0 0 0 1", "3.0 3 0 0 0 0 0 1"]
+    ref.write_text("\n".join(rows) + "\n")
+    est.write_text("\n".join(rows[:1] + rows[2:]) + "\n")
+    assert main(["doctor", str(ref), str(est), "--repeated-stamps", "last"]) == 0
+    assert "kept the last row of each stamp" in capsys.readouterr().out
+    assert main(["doctor", str(ref), str(est), "--repeated-stamps", "refuse"]) == 1
+    assert "refused (--repeated-stamps refuse)" in capsys.readouterr().err

@@ -50,6 +50,7 @@ __all__ = [
     "load_runs_from_args",
     "pair_list_from_args",
     "read_inputs_from_args",
+    "reading_rules",
     "reword",
     "settings_from_args",
     "unknown_covariances_of",
@@ -801,11 +802,11 @@ def _read(
         repeated_stamps=_repeated_stamps(args),
         geo_origin=None if args.geo_origin is None or not geo else tuple(args.geo_origin),
         crs=args.crs if geo else None,
-        kitti_rotations=_reading_rules(args).kitti_rotations,
+        kitti_rotations=reading_rules(args).kitti_rotations,
     )
 
 
-def _reading_rules(args: argparse.Namespace) -> ReadSettings:
+def reading_rules(args: argparse.Namespace) -> ReadSettings:
     """Return the reading rules the flags give (``--repeated-stamps``, ``--kitti-rotations``)."""
     from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
 
@@ -814,7 +815,7 @@ def _reading_rules(args: argparse.Namespace) -> ReadSettings:
 
 def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
     """Return the repeated-stamps rule the flags give (``--repeated-stamps``, ``--protocol``)."""
-    return _reading_rules(args).rule_for(getattr(args, "protocol", None) or "")
+    return reading_rules(args).rule_for(getattr(args, "protocol", None) or "")
 
 
 def unknown_covariances_of(args: argparse.Namespace, index: int, needed_by: str) -> str | None:

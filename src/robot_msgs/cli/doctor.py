@@ -17,6 +17,7 @@ from robot_msgs.cli._evaluation_args import (
     add_settings_flags,
     flags_in_text,
     inputs_from_args,
+    reading_rules,
     settings_from_args,
 )
 from robot_msgs.cli.commands import COMMANDS
@@ -113,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         strict=args.strict,
         geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
         crs=args.crs,
+        reading=reading_rules(args),
     )
     if args.json:
         sys.stdout.write(encode_json(diagnosis).decode() + "\n")

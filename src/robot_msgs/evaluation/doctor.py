@@ -74,6 +74,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.compare.extrinsic import Extrinsic
     from robot_msgs.evaluation.association import Association
+    from robot_msgs.evaluation.read_settings import ReadSettings
     from robot_msgs.io.evaluation_inputs import InputFile
     from robot_msgs.msg import Value
 
@@ -710,12 +711,15 @@ def diagnose_files(
     strict: bool = False,
     geo_origin: tuple[float, float, float] | None = None,
     crs: str | None = None,
+    reading: ReadSettings | None = None,
 ) -> Diagnosis:
     """Read a reference and an estimate (:func:`~robot_msgs.io.read_inputs`) and diagnose them.
 
     What the readers fix (and would warn about) becomes findings instead of warnings,
     and so do their notes (:func:`~robot_msgs.io.clean.reading_notes`);
-    ``strict``, ``geo_origin`` and ``crs`` are :func:`~robot_msgs.io.read_inputs`'s.
+    ``strict``, ``geo_origin`` and ``crs`` are :func:`~robot_msgs.io.read_inputs`'s,
+    ``reading`` the reading rules (repeated stamps, KITTI rotation blocks; default
+    :class:`~robot_msgs.evaluation.ReadSettings`'s).
 
     Raises
     ------
@@ -725,6 +729,7 @@ def diagnose_files(
         As :func:`~robot_msgs.io.read_inputs`.
     """
     from robot_msgs.errors import ValidationError  # noqa: PLC0415
+    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
     from robot_msgs.io.clean import reading_notes  # noqa: PLC0415
     from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
 
@@ -733,7 +738,15 @@ def diagnose_files(
         raise ValidationError(msg, field="inputs", reason=msg)
     with reading_notes() as notes, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
-        reference, estimate = read_inputs(inputs, strict=strict, geo_origin=geo_origin, crs=crs)
+        rules = ReadSettings() if reading is None else reading
+        reference, estimate = read_inputs(
+            inputs,
+            strict=strict,
+            geo_origin=geo_origin,
+            crs=crs,
+            repeated_stamps=rules.rule_for(""),
+            kitti_rotations=rules.kitti_rotations,
+        )
     reading = [
         w.message
         for w in caught
