@@ -201,6 +201,10 @@ _VALID = {
         ({"itae": -1.0, "iae": math.nan}, "itae"),  # an absent integral is no fault
         ({"mean": math.nan, "final": math.nan}, "mean"),  # the first at fault is named
         ({"final": math.nan}, "final"),
+        ({"mean": 0.61}, "mean"),  # above every sample
+        ({"rms": 0.19}, "rms"),  # rms < |mean|: no samples have them (Cauchy-Schwarz)
+        ({"std": 0.55}, "rms"),  # std > rms: rms² = mean² + std²
+        ({"rms": 0.65}, "rms"),  # above the largest magnitude
     ],
 )
 def test_inconsistent_error_stats_are_refused_naming_the_field(
@@ -218,6 +222,24 @@ def test_consistent_error_stats_are_accepted_and_empty_ones_are_all_nan() -> Non
         max_abs=nan, p95_abs=nan, final=nan, iae=0.0, ise=0.0, itae=0.0,
     )  # fmt: skip
     assert empty == error_stats([nan, nan], t=[0.0, 1.0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(-1e200, 1e200, allow_nan=False),
+            st.sampled_from([0.0, -0.0, 5e-324, 1e-300, -1e-160, 1e151, 0.1]),
+        ),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_the_statistics_of_any_samples_keep_the_moments_laws(values: list[float]) -> None:
+    """What :func:`error_stats` computes is never refused (rounding, underflow, overflow)."""
+    stats = error_stats(values)
+    assert stats.n == len(values)
+    assert stats.min <= stats.median <= stats.max
 
 
 def test_inconsistent_saved_error_stats_fail_to_load_naming_the_path() -> None:

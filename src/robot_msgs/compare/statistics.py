@@ -85,8 +85,33 @@ class ErrorStats(Msg):
         if self.p95_abs > self.max_abs:
             expected = f"p95_abs <= max_abs ({self.max_abs!r})"
             raise self._fail(field="p95_abs", expected=expected, got=self.p95_abs)
+        self._check_moments()
+
+    def _check_moments(self) -> None:
+        """Refuse moments no samples have: min <= mean <= max, |mean|, std <= rms <= max_abs.
+
+        Up to rounding: ``1e-9 max_abs`` (the mean of equal samples may differ from them
+        in the last bit, and ``rms² = mean² + std²`` only to rounding). ``rms`` is checked
+        only where the squares of the samples neither underflow nor overflow
+        (``1e-150 <= max_abs <= 1e150``): beyond, ``sqrt(mean(e²))`` is 0 or inf.
+        """
+        slack = 1e-9 * self.max_abs
+        if not self.min - slack <= self.mean <= self.max + slack:
+            expected = f"min <= mean <= max (min={self.min!r}, max={self.max!r})"
+            raise self._fail(field="mean", expected=expected, got=self.mean)
+        if not _SQUARES_SAFE[0] <= self.max_abs <= _SQUARES_SAFE[1]:
+            return
+        low = max(abs(self.mean), self.std) - slack
+        if not low <= self.rms <= self.max_abs + slack:
+            expected = (
+                f"|mean|, std <= rms <= max_abs (mean={self.mean!r}, std={self.std!r}, "
+                f"max_abs={self.max_abs!r})"
+            )
+            raise self._fail(field="rms", expected=expected, got=self.rms)
 
 
+#: Magnitudes whose squares (and their mean) neither underflow nor overflow in float64.
+_SQUARES_SAFE = (1e-150, 1e150)
 #: The statistics of the samples: all NaN exactly when there are none (``n == 0``).
 _SUMMARY = ("rms", "mean", "median", "std", "min", "max", "max_abs", "p95_abs", "final")
 #: The statistics of the magnitude, never negative.
@@ -268,9 +293,10 @@ iae=nan, ise=nan, itae=nan)
         )  # fmt: skip
     # One (N,) temporary at a time: each statistic's is freed before the next, and the
     # magnitudes, made last, are partitioned in place for the percentile.
-    rms = float(np.sqrt(np.mean(finite * finite)))
-    mean = float(np.mean(finite))
-    std = float(np.std(finite))
+    with np.errstate(over="ignore", under="ignore"):  # beyond 1e154 a square is inf, as said
+        rms = float(np.sqrt(np.mean(finite * finite)))
+        mean = float(np.mean(finite))
+        std = float(np.std(finite))
     low, high = float(np.min(finite)), float(np.max(finite))
     if low > 0.0:  # norms, angles: the magnitudes are the values (no -0.0), one partition
         middle, p95_abs = _median_and_percentile(finite, 95.0)
