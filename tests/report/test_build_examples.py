@@ -89,7 +89,7 @@ def test_outputs_have_the_expected_shapes(example_outputs: dict[str, Path]) -> N
     lab = next(r for r in rows if r["sequence"] == "lab_loop")
     assert lab["ape_rmse_m"] == ""  # NaN is an empty cell
     tex = example_outputs["tex"].read_text()
-    assert tex.count(r"\begin{tabular}") == 4  # ranking, groups, repeatability, runs
+    assert tex.count(r"\begin{tabular}") == 5  # ranking, groups, repeatability, runs, environment
     assert r"vio\_ekf" in tex
     md = example_outputs["md"].read_text()
     assert "### Ranking" in md
@@ -137,3 +137,20 @@ def test_example_accuracy_agrees_with_evo(report: dict[str, Any]) -> None:
         assert stats["n"] == evo["matched"]
         for key, ours in (("rmse", "rms"), ("mean", "mean"), ("median", "median"), ("max", "max")):
             assert stats[ours] == pytest.approx(evo[key], rel=1e-9), (name, key)
+
+
+def test_the_text_report_states_each_algorithms_version_hardware_and_software(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """What each run's ``meta.json`` says (read here with ``json``) is in the text report."""
+    from robot_msgs.cli import main
+
+    metas = [json.loads(p.read_text()) for p in sorted(MANIFEST.parent.rglob("meta.json"))]
+    assert main(["report", str(MANIFEST), "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    environment = text[text.index("\nEnvironment\n") :]
+    for meta in metas:
+        software = ", ".join(f"{k} {v}" for k, v in meta["software"].items())
+        for said in (meta["version"], meta["hardware"], software):
+            assert " ".join(said.split()) in " ".join(environment.split()), said
+    assert "robot_msgs " in environment

@@ -57,6 +57,7 @@ def test_groups_and_ranking_tables() -> None:
         "Ranking",
         "Per algorithm and sequence",
         "Runs",
+        "Environment",
     ]
 
 

@@ -281,7 +281,7 @@ def render_html(
     if report.notes:
         items = "".join(f"<li>{html.escape(n)}</li>" for n in report.notes)
         parts.append(f'<div class="warn"><strong>Notes</strong><ul>{items}</ul></div>')
-    tables = report_tables(report)
+    tables = report_tables(report, environment=False)  # its own section below
     parts.append("<h2>Summary</h2>")
     parts += [_table_html(t) for t in tables[:-1]]
     say("comparison across sequences")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from robot_msgs.report.text import WIDTH, display_width, ljust, rjust, wrap
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from robot_msgs.compare.ranking import Ranking
     from robot_msgs.compare.report import Report
@@ -325,8 +325,41 @@ def repeatability_table_of(entries: Sequence[tuple[str, str, Repeatability]]) ->
     )
 
 
-def report_tables(report: Report) -> list[ReportTable]:
-    """Every table of a report, in reading order: ranking, groups, repeatability, runs."""
+def _distinct(values: Iterable[str]) -> str:
+    """Join the distinct non-empty ``values`` (first-seen order) by ``; ``, or ``not stated``."""
+    seen = dict.fromkeys(v for v in values if v)
+    return "; ".join(seen) or "not stated"
+
+
+def environment_table(report: Report) -> ReportTable:
+    """One row per algorithm: its versions, hardware and software, as the runs' meta say.
+
+    The guide's report states them beside the numbers (resources: CPU/GPU, memory and
+    software versions); the notes give this tool's version and the latency clocks.
+    """
+    by_algorithm: dict[str, list[RunReport]] = {}
+    for r in report.runs:
+        by_algorithm.setdefault(r.algorithm, []).append(r)
+    rows = tuple(
+        (
+            algorithm,
+            _distinct(r.version for r in runs),
+            _distinct(r.hardware for r in runs),
+            _distinct(", ".join(f"{k} {v}" for k, v in r.software.items()) for r in runs),
+        )
+        for algorithm, runs in by_algorithm.items()
+    )
+    clocks = _distinct(r.latency.clock for r in report.runs if r.latency)
+    notes = (f"robot_msgs {report.tool_version or 'not stated'}; latency clocks: {clocks}.",)
+    headers = ("algorithm", "version", "hardware", "software")
+    return ReportTable("Environment", headers, rows, (False,) * 4, notes)
+
+
+def report_tables(report: Report, *, environment: bool = True) -> list[ReportTable]:
+    """Every table of a report, in reading order: ranking, groups, repeatability, runs.
+
+    Then, with ``environment``, the versions and hardware (:func:`environment_table`).
+    """
     tables = []
     if report.ranking is not None:
         tables.append(ranking_table(report.ranking, report.settings))
@@ -335,6 +368,8 @@ def report_tables(report: Report) -> list[ReportTable]:
     if repeat is not None:
         tables.append(repeat)
     tables.append(runs_table(report))
+    if environment:
+        tables.append(environment_table(report))
     return tables
 
 
