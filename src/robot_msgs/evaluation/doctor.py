@@ -747,19 +747,19 @@ def diagnose_files(
             repeated_stamps=rules.rule_for(""),
             kitti_rotations=rules.kitti_rotations,
         )
-    reading = [
+    said = [
         w.message
         for w in caught
         if isinstance(w.message, DataWarning) and w.message.kind in _READING_SEVERITY
     ]
     for w in caught:  # anything else is passed on as it came
-        if w.message not in reading:
+        if w.message not in said:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return diagnose(
         reference,
         estimate,
         settings,
-        reading=[*reading, *notes],
+        reading=[*said, *notes],
         reference_name=inputs[0].label,
         estimate_name=inputs[1].label,
     )
