@@ -22,6 +22,7 @@ from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation import EvaluationSettings, ape_errors, apply_transforms, rpe_errors
 from robot_msgs.evaluation.pipeline import prepare
 from robot_msgs.io import read_kitti, read_trajectory
+from robot_msgs.rotations import matrix_from_quat_xyzw
 
 REFERENCE = Path(__file__).parents[1] / "data" / "kitti_rows_as_given.json"
 
@@ -200,3 +201,52 @@ def test_rows_read_as_given_are_written_back_as_read(tmp_path: Path) -> None:
     source = _write(tmp_path / "in.txt", poses)
     written, _ = write_kitti(tmp_path / "out.txt", _read(source, "as_given"))
     assert written.read_text() == source.read_text()
+
+
+def _polar(block: np.ndarray) -> np.ndarray:
+    """The rotation nearest ``block`` (Frobenius): ``U Vᵀ`` of its SVD."""
+    u, _, vt = np.linalg.svd(block)
+    return u @ vt  # type: ignore[no-any-return]
+
+
+def test_origin_alignment_moves_the_estimate_by_the_first_rows_as_given(tmp_path: Path) -> None:
+    # evo's --align_origin on the 4x4 rows as given: T = Q₀ · se3_inverse(P₀), then T · Pₖ.
+    # Blocks off SO(3) by ~1e-7, as KITTI's 7 printed digits leave them.
+    ref, est = _blocks(6, 4, off=2e-7), _blocks(6, 5, off=2e-7, turn=0.4)
+    ref_path, est_path = _write(tmp_path / "gt.txt", ref), _write(tmp_path / "est.txt", est)
+    moved = ref[0] @ _inverse(est[0]) @ est
+    prepared = prepare(
+        _read(ref_path, "as_given"), _read(est_path, "as_given"), EvaluationSettings(align="origin")
+    )
+    assert prepared.estimate.rotation_matrices is not None
+    np.testing.assert_allclose(prepared.estimate.positions_xyz, moved[:, :3, 3], rtol=0, atol=1e-13)
+    np.testing.assert_allclose(
+        prepared.estimate.rotation_matrices, moved[:, :3, :3], rtol=0, atol=1e-15
+    )
+    full = [_scalars(_inverse(p) @ q)["full"] for p, q in zip(moved, ref, strict=True)]
+    got = ape_errors(prepared.reference, prepared.estimate, "full")
+    np.testing.assert_allclose(got, full, rtol=1e-12, atol=1e-15)
+    pairs = np.array([[0, 2], [1, 4], [3, 5]])
+    steps = [
+        _scalars(_inverse(_inverse(ref[i]) @ ref[j]) @ (_inverse(moved[i]) @ moved[j]))
+        for i, j in pairs
+    ]
+    got = rpe_errors(prepared.reference, prepared.estimate, pairs, "translation")
+    np.testing.assert_allclose(got, [s["translation"] for s in steps], rtol=1e-12, atol=1e-15)
+    # The orientations (the angles' source) are the nearest rotations of the moved blocks,
+    # to the square of the blocks' ~6e-7 off SO(3) (a Shepperd quaternion of T's block,
+    # not its nearest rotation's, is 1.1e-8 off).
+    turned = matrix_from_quat_xyzw(prepared.estimate.orientations_quat_xyzw)
+    nearest = np.stack([_polar(block) for block in moved[:, :3, :3]])
+    np.testing.assert_allclose(turned, nearest, rtol=0, atol=1e-12)
+
+
+def test_origin_alignment_of_rows_far_off_turns_by_their_nearest_rotations(
+    files: tuple[np.ndarray, np.ndarray, Path, Path],
+) -> None:
+    ref, est, ref_path, est_path = files  # off by ~1e-3: Q₀ P₀ᵀ is no rotation to hold
+    prepared = prepare(
+        _read(ref_path, "as_given"), _read(est_path, "as_given"), EvaluationSettings(align="origin")
+    )
+    expected = _polar(ref[0, :3, :3]) @ _polar(est[0, :3, :3]).T
+    np.testing.assert_allclose(prepared.alignment.rotation, expected, rtol=0, atol=1e-14)

@@ -9,7 +9,12 @@ import numpy as np
 
 from robot_msgs.evaluation.settings import ALIGNMENT_METHODS
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.rotations import angle_from_matrix, matrix_times_rows, quat_xyzw_from_matrix
+from robot_msgs.rotations import (
+    angle_from_matrix,
+    matrix_times_rows,
+    nearest_rotation_matrix,
+    quat_xyzw_from_matrix,
+)
 from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array
 
@@ -158,7 +163,9 @@ class Alignment(Msg):
         if not np.array_equal(self.rotation, np.eye(3)):
             # q_R ⊗ q is linear in q: one (4, 4) matrix for every row. The product of unit
             # quaternions is unit up to rounding, so no renormalisation is needed.
-            x, y, z, w = quat_xyzw_from_matrix(self.rotation)
+            # The nearest rotation: ``origin`` of KITTI rows as given may hold a product
+            # of blocks off SO(3) by ~1e-7 (evo's); a fitted rotation is its own.
+            x, y, z, w = quat_xyzw_from_matrix(nearest_rotation_matrix(self.rotation))
             left = np.array([[w, -z, y, x], [z, w, -x, y], [-y, x, w, z], [-x, -y, -z, w]])
             quats = matrix_times_rows(left, quats)
         cov = trajectory.covariance_6x6

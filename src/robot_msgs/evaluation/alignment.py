@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare.alignment import Alignment
+from robot_msgs.compare.alignment import Alignment, is_rotation_matrix
 from robot_msgs.errors import AlignmentError, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import EvaluationSettings
@@ -249,6 +249,34 @@ def _rot_z(theta: float) -> Float64Array:
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
+def _origin_rotation(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    first: int,
+    r_ref: Float64Array,
+    r_est: Float64Array,
+) -> Float64Array:
+    """Return ``origin``'s rotation ``R(Q₀) R(P₀)ᵀ`` of the first fit poses.
+
+    ``r_ref`` and ``r_est`` are their orientations' matrices. A trajectory that keeps its
+    rotation blocks as a file printed them (KITTI's rows, ``rotation_matrices``) is moved
+    as evo moves it, by ``Q₀ · se3_inverse(P₀)`` on the blocks themselves (the transpose
+    as inverse), while that product is a rotation within
+    :data:`~robot_msgs.compare.alignment.ROTATION_TOL` (an :class:`Alignment` holds a
+    rotation; on KITTI 00's 7-digit files the products stay within it, ``max |M Mᵀ - I|``
+    at most 9.5e-7 over every row); further off, the product of the orientations' (the
+    nearest rotations'), as without kept blocks.
+    """
+    nearest: Float64Array = r_ref @ r_est.T
+    kept_ref, kept_est = reference.rotation_matrices, estimate.rotation_matrices
+    if kept_ref is None and kept_est is None:
+        return nearest
+    block_ref = r_ref if kept_ref is None else kept_ref[first]
+    block_est = r_est if kept_est is None else kept_est[first]
+    as_given: Float64Array = block_ref @ block_est.T
+    return as_given if is_rotation_matrix(as_given) else nearest
+
+
 def _fit_rows(estimate: PoseTrajectory, settings: EvaluationSettings) -> slice | IntpArray:
     """Rows of the (associated) poses that the fit uses.
 
@@ -370,7 +398,7 @@ def align(
         r_est = matrix_from_quat_xyzw(estimate.orientations_quat_xyzw[first])
         r_ref = matrix_from_quat_xyzw(reference.orientations_quat_xyzw[first])
         if method != "posyaw":
-            R = r_ref @ r_est.T
+            R = _origin_rotation(reference, estimate, first, r_ref, r_est)
         else:  # rpg's alignPositionYawSingle: the yaw maximising tr(Rz R_est R_refᵀ)
             c = r_est @ r_ref.T
             R = _rot_z(math.atan2(c[0, 1] - c[1, 0], c[0, 0] + c[1, 1]))
