@@ -659,3 +659,19 @@ def test_traj_refuses_a_file_of_one_endless_line_without_reading_it_all(
 def _unfolded(out: str) -> str:
     """The text with each issue's folded lines joined (they fold under the value column)."""
     return re.sub(r"\n {15}", " ", out)
+
+
+def test_traj_takes_the_kitti_rotations_flag_its_reading_note_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two poses whose blocks carry KITTI's 7 printed digits (0.99999994: off SO(3) by 1.2e-7).
+    rows = "0.99999994 0 0 1 0 1 0 2 0 0 1 3\n1 0 0 4 0 0.99999994 0 5 0 0 1 6\n"
+    src = write(tmp_path, rows, name="00.txt")
+    assert main(["traj", str(src)]) == 0
+    assert "here --kitti-rotations as_given" in capsys.readouterr().out
+    out = tmp_path / "back.txt"
+    flags = ["--kitti-rotations", "as_given", "--save", str(out), "--to", "kitti"]
+    assert main(["traj", str(src), *flags]) == 0
+    written = [[float(v) for v in line.split()] for line in out.read_text().splitlines()]
+    given = [[float(v) for v in line.split()] for line in rows.splitlines()]
+    assert written == given  # the blocks as read, not their nearest rotations

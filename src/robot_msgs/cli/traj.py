@@ -55,6 +55,7 @@ from robot_msgs.cli._evaluation_args import (
     add_label_flag,
     add_settings_flags,
     flags_in_text,
+    reading_rules,
     settings_from_args,
 )
 from robot_msgs.cli.commands import COMMANDS
@@ -119,6 +120,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--strict", action="store_true", help="refuse data problems instead of fixing them"
     )
+    add_settings_flags(parser, ["ReadSettings"], only=("kitti_rotations",))
     add_geo_args(
         parser,
         default="with --ref: the first fix of REF, for REF and every FILE; "
@@ -339,6 +341,7 @@ def _read(
             strict=args.strict,
             geo_origin=frame[0],
             crs=frame[1],
+            kitti_rotations=reading_rules(args).kitti_rotations,
         )
     issues = []
     for item in caught:
