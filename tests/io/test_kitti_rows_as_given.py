@@ -250,3 +250,16 @@ def test_origin_alignment_of_rows_far_off_turns_by_their_nearest_rotations(
     )
     expected = _polar(ref[0, :3, :3]) @ _polar(est[0, :3, :3]).T
     np.testing.assert_allclose(prepared.alignment.rotation, expected, rtol=0, atol=1e-14)
+
+
+def test_strict_reading_refuses_blocks_off_more_than_printed_digits_even_as_given(
+    tmp_path: Path,
+) -> None:
+    from robot_msgs.errors import FormatError
+
+    far = _write(tmp_path / "far.txt", _blocks(3, 0, off=2e-4))
+    with pytest.raises(FormatError, match=r"used as given, as evo does .*refused, not fixed"):
+        read_kitti(far, rotations="as_given", strict=True)
+    near = _write(tmp_path / "near.txt", _blocks(3, 0, off=1e-7))  # 7 printed digits' rounding
+    with pytest.warns(DataWarning, match="used as given"):
+        assert read_kitti(near, rotations="as_given", strict=True).rotation_matrices is not None

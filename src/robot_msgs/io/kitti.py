@@ -156,7 +156,8 @@ def read_kitti(
         worst_at = f"(max |R Rᵀ - I| {deviation[worst]:.2g} at {label})"
         if as_given:  # nothing replaced: said, as the rows the numbers come from
             message = f"{count}: used as given, as evo does {worst_at}"
-            report(message, strict=False, kind="non_orthonormal_rotations", fixed=False)
+            beyond = deviation[worst] > UNIT_QUATERNION_TOL  # not the rounding of digits
+            report(message, strict=strict and beyond, kind="non_orthonormal_rotations", fixed=False)
         elif deviation[worst] > UNIT_QUATERNION_TOL:
             message = f"{count}: replaced by the nearest rotation {worst_at}"
             report(message, strict=strict, kind="non_orthonormal_rotations")
