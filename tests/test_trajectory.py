@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.geometry import Point, Pose, PoseStamped, Quaternion
@@ -127,3 +129,45 @@ def test_replacing_the_orientations_drops_the_rotation_blocks_the_positions_do_n
     assert traj.replace(positions_xyz=np.ones((2, 3))).rotation_matrices is not None
     turned = traj.replace(orientations_quat_xyzw=np.tile([0.0, 0.0, 1.0, 0.0], (2, 1)))
     assert turned.rotation_matrices is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    n=st.integers(0, 6),
+    seed=st.integers(0, 2**32 - 1),
+    off=st.sampled_from([0.0, -0.0, 1e-300, 1e-7, 8.1e-7, 1e-3, 4e-3]),
+)
+def test_kept_rotation_blocks_survive_every_round_trip(n: int, seed: int, off: float) -> None:
+    """The message laws with ``rotation_matrices`` set (the drawn laws leave it None)."""
+    import copy
+    import pickle
+
+    import robot_msgs
+    from robot_msgs.rotations import matrix_from_quat_xyzw
+
+    rng = np.random.default_rng(seed)
+    quats = rng.normal(size=(n, 4))
+    quats /= np.linalg.norm(quats, axis=1, keepdims=True)
+    sym = rng.uniform(-1.0, 1.0, (n, 3, 3))
+    blocks = matrix_from_quat_xyzw(quats) @ (np.eye(3) + off * (sym + np.swapaxes(sym, 1, 2)) / 2)
+    traj = PoseTrajectory(
+        stamps_s=np.arange(float(n)),
+        positions_xyz=rng.normal(size=(n, 3)),
+        orientations_quat_xyzw=quats,
+        rotation_matrices=blocks,
+    )
+    for twin in (
+        PoseTrajectory.from_dict(traj.to_dict()),
+        robot_msgs.from_json(robot_msgs.to_json(traj)),
+        pickle.loads(pickle.dumps(traj)),
+        copy.deepcopy(traj),
+    ):
+        assert twin == traj
+        assert not twin != traj  # noqa: SIM202 - the law itself
+        assert hash(twin) == hash(traj)
+        assert isinstance(twin, PoseTrajectory)
+        assert twin.rotation_matrices is not None
+        assert twin.rotation_matrices.tobytes() == blocks.tobytes()  # bit for bit, -0.0 too
+    other = traj.replace(rotation_matrices=None)  # the blocks are part of the value
+    assert other != traj
+    assert not other == traj  # noqa: SIM201 - the law itself
