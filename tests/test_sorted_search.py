@@ -80,3 +80,55 @@ def test_other_dtypes_and_shapes_are_numpys() -> None:
     assert search_sorted([0.0, 1.0], 0.5).tolist() == 1
     big_endian = np.arange(100.0).astype(">f8")
     assert search_sorted(big_endian, big_endian, "right").tolist() == list(range(1, 101))
+
+
+# Stamps as trajectories have them: strictly increasing, finite; steps drawn from a few
+# values so that ties in distance (a stamp midway between two) and shared partners occur.
+_STEPS = st.lists(st.sampled_from([0.05, 0.1, 0.1, 0.25, 1.0, 1e-9, 3.0]), max_size=120)
+
+
+def _stamps(start: float, steps: list[float]) -> np.ndarray:
+    return start + np.cumsum(np.array([0.0, *steps], dtype=np.float64))
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    near_steps=_STEPS,
+    far_steps=_STEPS,
+    near_start=st.sampled_from([0.0, -0.05, 0.125, 1e9, 1.305e9]),
+    far_start=st.sampled_from([0.0, 0.05, 1e9, 1.305e9 + 0.02]),
+    max_diff=st.sampled_from([0.0, 0.01, 0.02, 0.05, 0.125, 1.0, np.inf]),
+)
+def test_the_merged_nearest_rule_equals_the_numpy_rule(
+    near_steps: list[float],
+    far_steps: list[float],
+    near_start: float,
+    far_start: float,
+    max_diff: float,
+) -> None:
+    """The compiled merge gives the pairs of the vectorised rule, tie for tie."""
+    from robot_msgs.evaluation.association import _nearest_rows
+
+    if sorted_search._compiled is None:
+        pytest.skip("robot_msgs._sorted was not built")
+    near, far = _stamps(near_start, near_steps), _stamps(far_start, far_steps)
+    merged = sorted_search.nearest_partners(near, far, max_diff)
+    assert merged is not None
+    expected = _nearest_rows(near, far, max_diff)
+    assert [merged[0].tolist(), merged[1].tolist(), merged[2]] == [
+        expected[0].tolist(),
+        expected[1].tolist(),
+        expected[2],
+    ]
+    assert merged[0].dtype == merged[1].dtype == np.intp
+
+
+def test_the_nearest_rule_by_hand() -> None:
+    """Two stamps claim 1.0 (0.9 and 1.05: the nearer stays); 3.0 is out of reach."""
+    near, far = np.array([0.0, 0.9, 1.05, 3.0]), np.array([0.0, 1.0])
+    merged = sorted_search.nearest_partners(near, far, 0.2)
+    from robot_msgs.evaluation.association import _nearest_rows
+
+    for rows in (merged, _nearest_rows(near, far, 0.2)):
+        if rows is not None:
+            assert (rows[0].tolist(), rows[1].tolist(), rows[2]) == ([0, 2], [0, 1], 1)

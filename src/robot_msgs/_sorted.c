@@ -1,4 +1,5 @@
-/* robot_msgs._sorted: numpy.searchsorted for needles that are themselves sorted.
+/* robot_msgs._sorted: numpy.searchsorted for needles that are themselves sorted, and
+ * evo's nearest-stamp association, both by merging two sorted arrays.
  *
  * Why by hand: every needle array the evaluation searches (the estimate's stamps in the
  * reference's, D_i + delta in the cumulative path length D) is already sorted, and
@@ -15,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 
 /* NumPy's float order: NaN sorts last. */
@@ -120,10 +122,104 @@ sorted_search(PyObject *Py_UNUSED(module), PyObject *args)
     return PyBool_FromLong(!unsorted);
 }
 
+/* evo's nearest-stamp rule in one merge (robot_msgs.evaluation.association): each
+ * stamp of the sorted `near` takes the nearest stamp of the sorted `far` within
+ * max_diff (the later one only when strictly nearer), and of the stamps that take the
+ * same partner only the closest stays (the earliest on a tie). The same float
+ * comparisons, in the same order, as the NumPy rule it replaces: 20 passes over 10^6
+ * elements and their temporaries become one. Writes the kept rows' indices into
+ * near_out and far_out, returns how many, and counts the dropped in *dropped. */
+static Py_ssize_t
+nearest(const double *near, Py_ssize_t m, const double *far, Py_ssize_t n, double max_diff,
+        int64_t *near_out, int64_t *far_out, Py_ssize_t *dropped)
+{
+    Py_ssize_t k = 0, j = 0;
+    double last_gap = 0.0;
+    const double first = far[0] - max_diff, end = far[n - 1] + max_diff;
+    *dropped = 0;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        const double s = near[i];
+        /* first j with s < far[j] (searchsorted right), near being sorted: a walk */
+        while (j < n && !(s < far[j])) {
+            j++;
+        }
+        const Py_ssize_t upper = j < n ? j : n - 1;
+        const double diff_up = far[upper] - s;
+        const double diff_low = upper == 0 ? INFINITY : s - far[upper - 1];
+        const int take_up = diff_up <= max_diff && diff_up < diff_low;
+        int ok = take_up || (diff_low <= max_diff && diff_low <= diff_up);
+        ok = ok && s >= first && s <= end;
+        if (!ok) {
+            continue;
+        }
+        const int64_t partner = take_up ? (int64_t)upper : (int64_t)upper - 1;
+        const double gap = take_up ? fabs(diff_up) : diff_low;
+        if (k > 0 && far_out[k - 1] == partner) {
+            (*dropped)++;
+            if (gap < last_gap) {
+                near_out[k - 1] = (int64_t)i;
+                last_gap = gap;
+            }
+            continue;
+        }
+        near_out[k] = (int64_t)i;
+        far_out[k] = partner;
+        last_gap = gap;
+        k++;
+    }
+    return k;
+}
+
+static PyObject *
+sorted_nearest(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *near_obj, *far_obj, *near_out_obj, *far_out_obj;
+    double max_diff;
+    if (!PyArg_ParseTuple(args, "OOdOO", &near_obj, &far_obj, &max_diff, &near_out_obj,
+                          &far_out_obj)) {
+        return NULL;
+    }
+    Py_buffer views[4];
+    PyObject *objs[4] = {near_obj, far_obj, near_out_obj, far_out_obj};
+    const char *names[4] = {"near", "far", "near_out", "far_out"};
+    int got = 0;
+    for (; got < 4; got++) {
+        int out = got >= 2;
+        if (get_buffer(objs[got], &views[got], out, out ? "q" : "d",
+                       out ? sizeof(int64_t) : sizeof(double), names[got]) < 0) {
+            break;
+        }
+    }
+    PyObject *result = NULL;
+    if (got == 4) {
+        Py_ssize_t m = views[0].shape[0], n = views[1].shape[0], k = 0, dropped = 0;
+        if (views[2].shape[0] < m || views[3].shape[0] < m) {
+            PyErr_SetString(PyExc_ValueError, "near_out, far_out: expected room for every near");
+        }
+        else if (n == 0) {
+            PyErr_SetString(PyExc_ValueError, "far: expected at least one stamp");
+        }
+        else {
+            Py_BEGIN_ALLOW_THREADS
+            k = nearest((const double *)views[0].buf, m, (const double *)views[1].buf, n,
+                        max_diff, (int64_t *)views[2].buf, (int64_t *)views[3].buf, &dropped);
+            Py_END_ALLOW_THREADS
+            result = Py_BuildValue("(nn)", k, dropped);
+        }
+    }
+    for (int v = 0; v < got; v++) {
+        PyBuffer_Release(&views[v]);
+    }
+    return result;
+}
+
 static PyMethodDef sorted_methods[] = {
     {"search", sorted_search, METH_VARARGS,
      "search(haystack, needles, right, out) -> True, or False when the needles are not "
      "sorted (out then holds nothing useful)."},
+    {"nearest", sorted_nearest, METH_VARARGS,
+     "nearest(near, far, max_diff, near_out, far_out) -> (kept, dropped): evo's "
+     "nearest-stamp pairs of two sorted stamp arrays (robot_msgs.evaluation.association)."},
     {NULL, NULL, 0, NULL},
 };
 
