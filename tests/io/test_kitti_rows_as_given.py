@@ -263,3 +263,19 @@ def test_strict_reading_refuses_blocks_off_more_than_printed_digits_even_as_give
     near = _write(tmp_path / "near.txt", _blocks(3, 0, off=1e-7))  # 7 printed digits' rounding
     with pytest.warns(DataWarning, match="used as given"):
         assert read_kitti(near, rotations="as_given", strict=True).rotation_matrices is not None
+
+
+def test_where_the_blocks_are_not_used_the_result_says_so(
+    files: tuple[np.ndarray, np.ndarray, Path, Path],
+) -> None:
+    from robot_msgs.evaluation import PairSettings, Rpe, evaluate
+
+    _, _, ref_path, est_path = files
+    ref, est = _read(ref_path, "as_given"), _read(est_path, "as_given")
+    est = est.replace(stamps_s=est.stamps_s + 0.5)  # between the reference's stamps
+    interpolated = prepare(ref, est, EvaluationSettings(sync="interpolate", max_diff_s=1.0))
+    assert any("interpolated: its poses use their nearest" in n for n in interpolated.notes)
+    assert not any("kept as given" in n for n in prepare(ref, ref).notes)
+    tum = Rpe(pairs=(PairSettings(delta=1.0, delta_unit="f", protocol="tum"),))
+    (result,) = evaluate(ref, _read(est_path, "as_given"), metrics=[tum])
+    assert any("not used by TUM's protocol" in n for n in result.comparison.notes)

@@ -254,6 +254,25 @@ def time_range(
     return cut, first
 
 
+def _dropped_blocks(
+    reference: PoseTrajectory, estimate: PoseTrajectory, association: Association
+) -> list[str]:
+    """Say which side's rotation blocks kept as given the association made anew (interpolated)."""
+    sides = [
+        whose
+        for whose, given, matched in (
+            ("reference", reference, association.reference),
+            ("estimate", estimate, association.estimate),
+        )
+        if given.rotation_matrices is not None and matched.rotation_matrices is None
+    ]
+    return [
+        f"the {whose}'s rotation blocks kept as given were interpolated: its poses use "
+        "their nearest rotations (evo's rows as given apply to poses read, not resampled)"
+        for whose in sides
+    ]
+
+
 def match_poses(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
 ) -> Association:
@@ -372,6 +391,7 @@ def prepare(
     if extrinsic is not None:
         notes += [extrinsic.describe(), *extrinsic.notes]
     notes += association.notes
+    notes += _dropped_blocks(reference, estimate, association)
     if settings.align != "none":
         notes.append(alignment.describe())
     mix_up = quaternion_order_check(association.reference, association.estimate)

@@ -343,6 +343,11 @@ def tum_rpe_result(
         f"reference stamp within {gap:.6g} s (2 median reference intervals); "
         f"{len(moved) - rows.size} estimate poses had none"
     )
+    if reference.rotation_matrices is not None or estimate.rotation_matrices is not None:
+        notes.append(
+            "the rotation blocks kept as given are not used by TUM's protocol, which "
+            "computes with unit quaternions (as its script does): their nearest rotations"
+        )
     identity = Alignment(method="none", rotation=np.eye(3), translation_m=np.zeros(3))
     mix_up = quaternion_order_check(matched_reference, matched_estimate)
     if mix_up:
