@@ -119,8 +119,9 @@ def nearest_partners(
     module, or an empty ``far``).
 
     WHY compiled: the NumPy form makes ~20 passes over the stamps with as many (N,)
-    temporaries: 55-60 ms at 10^6 poses (and +420 MB of temporaries at 10^7), where one
-    merge takes ~5 ms (``benchmarks/bench_scale.py`` measures the whole commands).
+    temporaries: 12-18 ms at 10^6 poses on a first call in a fresh process (and 420 MB
+    of temporaries at 10^7), where the merge takes 2-3 ms and only its two outputs
+    (``benchmarks/bench_scale.py`` measures the whole commands).
 
     Parameters
     ----------

@@ -254,12 +254,15 @@ def _error_values(
 #: nearest rotation's to ~1e-12): computed with ``rotation_matrices`` when a trajectory
 #: keeps them (KITTI's rows as given).
 _MATRIX_RELATIONS = frozenset({"translation", "x", "y", "z", "rot_part", "full"})
+_ALL = slice(None)
 
 
-def _rotation_blocks(trajectory: PoseTrajectory) -> Float64Array:
-    """Return the rotation matrices the kernels use: the rows as given, else the quaternions'."""
+def _rotation_blocks(trajectory: PoseTrajectory, rows: slice = _ALL) -> Float64Array:
+    """Return the rotation matrices of ``rows`` the kernels use: as given, else the quaternions'."""
     kept = trajectory.rotation_matrices
-    return matrix_from_quat_xyzw(trajectory.orientations_quat_xyzw) if kept is None else kept
+    if kept is not None:
+        return kept[rows]
+    return matrix_from_quat_xyzw(trajectory.orientations_quat_xyzw[rows])
 
 
 def _matrix_values(
@@ -366,8 +369,8 @@ def ape_errors(
     def kernel(rows: slice) -> Float64Array:
         diff = p_est[rows] - p_ref[rows]
         if as_given:  # E = P⁻¹ Q with the blocks as given: R(P)ᵀ R(Q), R(P)ᵀ (q - p)
-            est_t = np.swapaxes(_rotation_blocks_rows(estimate, rows), 1, 2)
-            rotation = np.matmul(est_t, _rotation_blocks_rows(reference, rows))
+            est_t = np.swapaxes(_rotation_blocks(estimate, rows), 1, 2)
+            rotation = np.matmul(est_t, _rotation_blocks(reference, rows))
             return _matrix_values(rotation, -np.einsum("nij,nj->ni", est_t, diff), name)
         if name in _AXES:
             return diff[:, _AXES[name]]
@@ -396,14 +399,6 @@ def ape_errors(
 def _keeps_matrices(reference: PoseTrajectory, estimate: PoseTrajectory) -> bool:
     """Whether either trajectory keeps its rotation blocks as given (KITTI, evo's rule)."""
     return reference.rotation_matrices is not None or estimate.rotation_matrices is not None
-
-
-def _rotation_blocks_rows(trajectory: PoseTrajectory, rows: slice) -> Float64Array:
-    """:func:`_rotation_blocks` of the poses ``rows``."""
-    kept = trajectory.rotation_matrices
-    if kept is not None:
-        return kept[rows]
-    return matrix_from_quat_xyzw(trajectory.orientations_quat_xyzw[rows])
 
 
 def _check_pairs(pairs: IntpArray, n: int) -> IntpArray:
