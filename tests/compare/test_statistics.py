@@ -242,6 +242,44 @@ def test_the_statistics_of_any_samples_keep_the_moments_laws(values: list[float]
     assert stats.min <= stats.median <= stats.max
 
 
+def test_errors_whose_sum_overflows_have_their_finite_mean_and_median() -> None:
+    """Past 9e307 a sum of two overflows; the mean and median of the samples do not.
+
+    By hand: twenty times 1e307 has mean 1e307 (the sum, 2e308, is past float64's
+    1.8e308); -1e308, 1.5e308, 1.5e308 have mean 2e308 / 3 = 6.666...e307 and median
+    1.5e308; 1e308 twice has median 1e308. NumPy's sum and (a + b) / 2 give inf,
+    which ErrorStats refuses (outside min..max), so error_stats raised.
+    """
+    assert error_stats([1e307] * 20).mean == pytest.approx(1e307, rel=1e-15)
+    mixed = error_stats([-1e308, 1.5e308, 1.5e308])
+    assert mixed.mean == pytest.approx(6.666666666666667e307, rel=1e-15)
+    assert mixed.median == 1.5e308
+    twice = error_stats([1e308, 1e308])
+    assert (twice.mean, twice.median) == (1e308, 1e308)
+    # partial sums inf and -inf: NumPy's mean is NaN (so its std); by hand 0 and 9e307
+    wide = error_stats([9e307, 9e307, -9e307, -9e307, 0.0, 0.0, 0.0, 0.0])
+    assert (wide.mean, wide.median) == (0.0, 0.0)
+    assert wide.std == pytest.approx(9e307 / math.sqrt(2.0), rel=1e-15)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(allow_nan=False, allow_infinity=False),
+            st.sampled_from([1e308, -1e308, 1.7976931348623157e308, 9e307, 1e-300, 0.0]),
+        ),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_the_statistics_of_samples_of_any_magnitude_are_accepted(values: list[float]) -> None:
+    """Up to float64's largest: what :func:`error_stats` computes is never refused."""
+    stats = error_stats(values)  # ValidationError on a refusal
+    assert stats.n == len(values)
+    assert stats.min <= stats.median <= stats.max
+
+
 def test_inconsistent_saved_error_stats_fail_to_load_naming_the_path() -> None:
     data = ErrorStats(**_VALID).to_dict()  # type: ignore[arg-type]
     data["rms"] = -1.0

@@ -164,7 +164,8 @@ def median(values: Float64Array) -> float:
     """Return the median of a non-empty 1-D float array, exactly as ``numpy.median`` does.
 
     The middle value, or the mean of the two middle values (``(a + b) / 2``, which is
-    what ``numpy.median``'s mean of two values computes). WHY not ``numpy.median``: its
+    what ``numpy.median``'s mean of two values computes; ``a / 2 + b / 2`` where the sum
+    overflows, and numpy's is inf). WHY not ``numpy.median``: its
     NaN check imports ``numpy.ma`` on first use, 5-6 ms of every command's start-up
     (measured on ``robot-msgs ape``); ``numpy.partition`` does the work.
 
@@ -178,7 +179,22 @@ def median(values: Float64Array) -> float:
     if n % 2:
         return float(np.partition(values, k)[k])
     part = np.partition(values, (k - 1, k))
-    return float((part[k - 1] + part[k]) / 2.0)
+    return _midpoint(float(part[k - 1]), float(part[k]))
+
+
+def _midpoint(a: float, b: float) -> float:
+    """Return ``(a + b) / 2``, numpy.median's mean of two; ``a / 2 + b / 2`` if the sum overflows.
+
+    WHY: two finite middle values beyond 9e307 have a finite median; numpy's is inf, which
+    :class:`ErrorStats` refuses (outside ``min..max``), so :func:`error_stats` failed.
+
+    Examples
+    --------
+    >>> _midpoint(1.0, 2.0), _midpoint(1e308, 1e308)
+    (1.5, 1e+308)
+    """
+    middle = (a + b) / 2.0
+    return a / 2.0 + b / 2.0 if math.isinf(middle) else middle
 
 
 def percentile(values: Float64Array, q: float, *, overwrite: bool = False) -> float:
@@ -231,7 +247,7 @@ def _median_and_percentile(values: Float64Array, q: float) -> tuple[float, float
     kth = {k, k - 1} if n % 2 == 0 else {k}
     kth |= set() if top else {below, below + 1}
     part = np.partition(values, sorted(kth))
-    middle = float(part[k]) if n % 2 else float((part[k - 1] + part[k]) / 2.0)
+    middle = float(part[k]) if n % 2 else _midpoint(float(part[k - 1]), float(part[k]))
     if top:
         return middle, float(np.max(values))
     a, b = part[below], part[below + 1]
@@ -293,11 +309,18 @@ iae=nan, ise=nan, itae=nan)
         )  # fmt: skip
     # One (N,) temporary at a time: each statistic's is freed before the next, and the
     # magnitudes, made last, are partitioned in place for the percentile.
-    with np.errstate(over="ignore", under="ignore"):  # beyond 1e154 a square is inf, as said
+    # Beyond 1e154 a square is inf, as said; beyond 9e307 a partial sum of the mean may be
+    # inf, or NaN (inf - inf), where the mean is not: it is then summed of the e / n.
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         rms = float(np.sqrt(np.mean(finite * finite)))
         mean = float(np.mean(finite))
+        if not math.isfinite(mean):
+            mean = float(np.sum(finite / n))
         std = float(np.std(finite))
     low, high = float(np.min(finite)), float(np.max(finite))
+    if not math.isfinite(std):  # squares or sums past float64: the std of the samples / max_abs
+        scale = max(abs(low), abs(high))
+        std = float(np.std(finite / scale)) * scale
     if low > 0.0:  # norms, angles: the magnitudes are the values (no -0.0), one partition
         middle, p95_abs = _median_and_percentile(finite, 95.0)
         max_abs = high
