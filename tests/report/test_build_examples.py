@@ -154,3 +154,19 @@ def test_the_text_report_states_each_algorithms_version_hardware_and_software(
         for said in (meta["version"], meta["hardware"], software):
             assert " ".join(said.split()) in " ".join(environment.split()), said
     assert "robot_msgs " in environment
+    assert max(len(line) for line in environment.splitlines()) <= 80  # notes wrap
+
+
+def test_a_run_that_states_no_hardware_is_counted_as_not_stated() -> None:
+    from robot_msgs.msg.catalog import example
+    from robot_msgs.report.tables import environment_table
+
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    (run,) = report.runs  # 8-core x86-64, 32 GB
+    silent = run.replace(name=f"{run.name}_b", hardware="")
+    table = environment_table(report.replace(runs=(run, silent)))
+    assert table.rows == ((run.algorithm, run.version or "not stated", "2"),)
+    assert table.notes[0].startswith(
+        f"{run.algorithm}: hardware {run.hardware}; not stated; software "
+    )

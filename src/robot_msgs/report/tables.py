@@ -326,33 +326,35 @@ def repeatability_table_of(entries: Sequence[tuple[str, str, Repeatability]]) ->
 
 
 def _distinct(values: Iterable[str]) -> str:
-    """Join the distinct non-empty ``values`` (first-seen order) by ``; ``, or ``not stated``."""
-    seen = dict.fromkeys(v for v in values if v)
-    return "; ".join(seen) or "not stated"
+    """Join the distinct ``values`` (first-seen order, empty ones as ``not stated``) by ``; ``."""
+    return "; ".join(dict.fromkeys(v or "not stated" for v in values)) or "not stated"
 
 
 def environment_table(report: Report) -> ReportTable:
-    """One row per algorithm: its versions, hardware and software, as the runs' meta say.
+    """One row per algorithm (its versions, its runs), its hardware and software in notes.
 
     The guide's report states them beside the numbers (resources: CPU/GPU, memory and
-    software versions); the notes give this tool's version and the latency clocks.
+    software versions). Hardware and software are free text of any length: as notes
+    they wrap to the page where a column would not; a run that states none is counted
+    as ``not stated``. The last note gives this tool's version and the latency clocks.
     """
     by_algorithm: dict[str, list[RunReport]] = {}
     for r in report.runs:
         by_algorithm.setdefault(r.algorithm, []).append(r)
     rows = tuple(
-        (
-            algorithm,
-            _distinct(r.version for r in runs),
-            _distinct(r.hardware for r in runs),
-            _distinct(", ".join(f"{k} {v}" for k, v in r.software.items()) for r in runs),
-        )
+        (algorithm, _distinct(r.version for r in runs), str(len(runs)))
+        for algorithm, runs in by_algorithm.items()
+    )
+    notes = tuple(
+        f"{algorithm}: hardware {_distinct(r.hardware for r in runs)}; software "
+        + _distinct(", ".join(f"{k} {v}" for k, v in r.software.items()) for r in runs)
+        + "."
         for algorithm, runs in by_algorithm.items()
     )
     clocks = _distinct(r.latency.clock for r in report.runs if r.latency)
-    notes = (f"robot_msgs {report.tool_version or 'not stated'}; latency clocks: {clocks}.",)
-    headers = ("algorithm", "version", "hardware", "software")
-    return ReportTable("Environment", headers, rows, (False,) * 4, notes)
+    tool = f"robot_msgs {report.tool_version or 'not stated'}; latency clocks: {clocks}."
+    headers = ("algorithm", "version", "runs")
+    return ReportTable("Environment", headers, rows, (False, False, True), (*notes, tool))
 
 
 def report_tables(report: Report, *, environment: bool = True) -> list[ReportTable]:
