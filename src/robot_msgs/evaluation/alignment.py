@@ -17,12 +17,13 @@ Visual(-Inertial) Odometry", IROS 2018 (rpg_trajectory_evaluation), section on 4
 from __future__ import annotations
 
 import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare.alignment import Alignment, is_rotation_matrix
-from robot_msgs.errors import AlignmentError, ValidationError
+from robot_msgs.compare.alignment import ROTATION_TOL, Alignment, is_rotation_matrix
+from robot_msgs.errors import AlignmentError, DataWarning, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import matrix_from_quat_xyzw
@@ -265,7 +266,8 @@ def _origin_rotation(
     :data:`~robot_msgs.compare.alignment.ROTATION_TOL` (an :class:`Alignment` holds a
     rotation; on KITTI 00's 7-digit files the products stay within it, ``max |M Mᵀ - I|``
     at most 9.5e-7 over every row); further off, the product of the orientations' (the
-    nearest rotations'), as without kept blocks.
+    nearest rotations'), as without kept blocks, with a
+    :class:`~robot_msgs.errors.DataWarning` saying so.
     """
     nearest: Float64Array = r_ref @ r_est.T
     kept_ref, kept_est = reference.rotation_matrices, estimate.rotation_matrices
@@ -274,7 +276,16 @@ def _origin_rotation(
     block_ref = r_ref if kept_ref is None else kept_ref[first]
     block_est = r_est if kept_est is None else kept_est[first]
     as_given: Float64Array = block_ref @ block_est.T
-    return as_given if is_rotation_matrix(as_given) else nearest
+    if is_rotation_matrix(as_given):
+        return as_given
+    off = float(np.abs(as_given @ as_given.T - np.eye(3)).max())
+    msg = (
+        f"origin alignment: the product of the first poses' rotation blocks kept as given "
+        f"is off a rotation by {off:.2g} (max |M Mᵀ - I|, more than {ROTATION_TOL:g}): "
+        "aligned by their nearest rotations' instead, unlike evo"
+    )
+    warnings.warn(DataWarning(msg, kind="non_orthonormal_rotations", fixed=True), stacklevel=3)
+    return nearest
 
 
 def _fit_rows(estimate: PoseTrajectory, settings: EvaluationSettings) -> slice | IntpArray:
