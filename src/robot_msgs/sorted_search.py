@@ -149,10 +149,8 @@ def nearest_partners(
     near_rows = np.empty(near.shape[0], dtype=np.int64)
     far_rows = np.empty(near.shape[0], dtype=np.int64)
     kept, dropped = _compiled.nearest(near, far, float(max_diff), near_rows, far_rows)
-    if kept < near.shape[0] // 2:  # do not keep a large buffer alive for a few pairs
+    if kept < near.shape[0]:  # arrays of their own: a view would be copied again downstream
         near_rows, far_rows = near_rows[:kept].copy(), far_rows[:kept].copy()
-    else:
-        near_rows, far_rows = near_rows[:kept], far_rows[:kept]
     return (
         near_rows.astype(np.intp, copy=False),
         far_rows.astype(np.intp, copy=False),
