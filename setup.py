@@ -1,13 +1,14 @@
 """The optional C fast paths of the table reader and sorted search, and the commit built.
 
-``robot_msgs.io._fasttable`` (:mod:`robot_msgs.io.table`) and ``robot_msgs._sorted``
-(:mod:`robot_msgs.sorted_search`) are plain C over CPython's API. ``optional=True``:
+``robot_msgs.io._fasttable`` (:mod:`robot_msgs.io.table`), ``robot_msgs._sorted``
+(:mod:`robot_msgs.sorted_search`) and ``robot_msgs.msg._json_arrays``
+(:mod:`robot_msgs.msg.arrays`) are plain C over CPython's API. ``optional=True``:
 without a C compiler the install still succeeds, and tables are read by NumPy's
-``loadtxt`` and sorted needles searched by ``numpy.searchsorted`` with the same values,
-several times slower. A build from a git checkout records the short
-commit hash in ``robot_msgs/_commit.txt``, so the reference pages of an installed wheel
-name the code they describe (``robot_msgs.docs.introspect.built_commit``); all else is in
-pyproject.toml.
+``loadtxt``, sorted needles searched by ``numpy.searchsorted`` and JSON arrays read
+from their lists with the same values, several times slower. A build from a git
+checkout records the short commit hash in ``robot_msgs/_commit.txt``, so the reference
+pages of an installed wheel name the code they describe
+(``robot_msgs.docs.introspect.built_commit``); all else is in pyproject.toml.
 """
 
 import subprocess
@@ -56,6 +57,9 @@ setup(
     ext_modules=[
         Extension("robot_msgs.io._fasttable", ["src/robot_msgs/io/_fasttable.c"], optional=True),
         Extension("robot_msgs._sorted", ["src/robot_msgs/_sorted.c"], optional=True),
+        Extension(
+            "robot_msgs.msg._json_arrays", ["src/robot_msgs/msg/_json_arrays.c"], optional=True
+        ),
     ],
     cmdclass={"build_py": BuildWithCommit},
 )

@@ -8,12 +8,18 @@ the code under test.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.msg.arrays import array_from_json, immutable
+from robot_msgs.msg.arrays import _from_lists, array_from_json, array_reader, immutable
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 FLT_MAX = 3.4028234663852886e38
 
@@ -81,3 +87,90 @@ def test_an_array_read_from_json_is_read_only_all_through(shape: list[int]) -> N
     assert arr.shape == tuple(shape)
     assert not arr.flags.writeable
     assert immutable(arr)
+
+
+# --------------------------------------------------------------------------- C and lists agree
+
+_DTYPES = [
+    "float64",
+    "float32",
+    "int8",
+    "uint8",
+    "int16",
+    "uint16",
+    "int32",
+    "uint32",
+    "int64",
+    "uint64",
+    "bool",
+]
+_FLOAT_EDGES = st.sampled_from([3.4028235e38, -3.4028235e38, 3.5e38, 1e39, -1e39, -0.0, math.nan])
+_ITEMS = st.one_of(
+    st.floats(),
+    st.floats(width=32),
+    _FLOAT_EDGES,
+    st.integers(-(2**64), 2**64),
+    st.sampled_from([-129, -128, 127, 128, 255, 256, 2**63 - 1, 2**63, -(2**63) - 1]),
+    st.booleans(),
+    st.none(),
+    st.sampled_from(["NaN", "Infinity", "-Infinity", "x"]),
+)
+
+
+@st.composite
+def _array_dicts(draw: st.DrawFn) -> tuple[np.dtype, object]:
+    """A field's dtype and a JSON array dict for it: as written, or off in one way."""
+    dtype = np.dtype(draw(st.sampled_from(_DTYPES)))
+    kind = draw(st.sampled_from(["one type", "mixed"]))
+    item = {
+        "f": st.one_of(st.floats(width=32), st.floats(), _FLOAT_EDGES),
+        "b": st.booleans(),
+    }.get(dtype.kind, st.integers(-(2**65), 2**65))
+    data = draw(st.lists(item if kind == "one type" else _ITEMS, max_size=12))
+    shape: list[object] = [len(data)]
+    if len(data) in {4, 6, 12} and draw(st.booleans()):
+        shape = [2, len(data) // 2]
+    value: dict[str, object] = {
+        "dtype": draw(st.sampled_from([str(dtype), str(dtype), "float64", "<f8", "int8"])),
+        "shape": draw(st.sampled_from([shape, shape, [len(data) + 1], [True], [-1], (len(data),)])),
+        "data": draw(st.sampled_from([data, data, tuple(data)])),
+    }
+    if draw(st.integers(0, 9)) == 0:
+        value["extra"] = 1
+    return dtype, value
+
+
+def _outcome(read: Callable[..., np.ndarray], value: object, *dtype: np.dtype) -> np.ndarray | str:
+    """The array read, or the text of the error that refused it."""
+    try:
+        return read(value, "$", *dtype)
+    except ValidationError as err:
+        return str(err)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_array_dicts())
+def test_the_packed_road_reads_what_the_lists_read(case: tuple[np.dtype, object]) -> None:
+    """The C packer (``robot_msgs.msg._json_arrays``) only saves time: for any dict, the
+    reader gives the array the Python reading of the lists gives, or the same error."""
+    dtype, value = case
+    expected, arr = _outcome(_from_lists, value, dtype), _outcome(array_reader(dtype), value)
+    if isinstance(expected, str) or isinstance(arr, str):
+        assert arr == expected  # the same error text
+        return
+    assert arr.dtype == expected.dtype
+    assert arr.shape == expected.shape
+    assert np.array_equal(arr, expected, equal_nan=dtype.kind == "f")
+    if dtype.kind == "f":  # -0.0 stays -0.0
+        assert np.array_equal(np.signbit(arr), np.signbit(expected))
+    assert not arr.flags.writeable
+    assert immutable(arr)
+
+
+def test_the_packer_is_built() -> None:
+    """Where a compiler is present (every CI job), the array dicts are read in C."""
+    pytest.importorskip("robot_msgs.msg._json_arrays")
+    packed = array_reader(np.dtype("uint16"))(
+        {"dtype": "uint16", "shape": [2], "data": [1, 2]}, "$"
+    )
+    assert isinstance(packed.base, bytes)

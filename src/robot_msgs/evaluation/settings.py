@@ -128,6 +128,10 @@ _SEGMENTS = "segments"
 _NEES = "consistency (relations nees, nees_position, nees_orientation, nees_planar)"
 
 
+#: The largest rotation delta by unit (half a turn).
+_HALF_TURN = {"deg": 180.0, "rad": math.pi}
+
+
 def _doc(text: str) -> Meta:
     """Return a field's description (what ``--help`` and the JSON Schema say)."""
     return Meta(description=text)
@@ -514,7 +518,7 @@ class PairSettings(Msg):
         _check_finite(self, ("delta",))
         if self.delta_unit == "f" and not self.delta.is_integer():
             raise self._fail(field="delta", expected="a whole number of frames", got=self.delta)
-        bound = {"deg": 180.0, "rad": math.pi}.get(self.delta_unit)
+        bound = _HALF_TURN.get(self.delta_unit)
         if bound is not None and self.delta > bound:
             expected = f"a rotation of at most {bound:g} {self.delta_unit}"
             raise self._fail(field="delta", expected=expected, got=self.delta)
@@ -626,9 +630,13 @@ class Rpe(Msg):
         self._normalise("relation", RELATION_ALIASES.get(self.relation, self.relation))
         if not self.pairs:
             raise self._fail(field="pairs", expected="at least one PairSettings", got=())
-        first = self.pairs[0].record()
+        first = self.pairs[0]
         for other in self.pairs[1:]:
-            differ = sorted(k for k, v in other.record().items() if k != "delta" and v != first[k])
+            differ = [
+                k
+                for k in sorted(PairSettings.__struct_fields__)
+                if k != "delta" and getattr(other, k) != getattr(first, k)
+            ]
             if differ:
                 expected = "pair settings that differ only in delta (evaluate others separately)"
                 raise self._fail(field="pairs", expected=expected, got=differ)

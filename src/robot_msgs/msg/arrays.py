@@ -25,12 +25,15 @@ import numpy as np
 from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from robot_msgs.msg.fields import FieldSpec
 
 __all__ = [
     "NON_FINITE",
     "Shape",
     "array_from_json",
+    "array_reader",
     "array_to_json",
     "check_array",
     "field_error",
@@ -227,7 +230,7 @@ def array_to_json(value: np.ndarray[Any, Any]) -> dict[str, Any]:
             for i, x in enumerate(data):
                 if x in _INFINITIES:
                     data[i] = "Infinity" if x > 0 else "-Infinity"
-    return {"dtype": dtype_name(value.dtype), "shape": list(value.shape), "data": data}
+    return {"dtype": dtype_name(value.dtype), "shape": value.shape, "data": data}
 
 
 _INFINITIES = frozenset({math.inf, -math.inf})
@@ -258,6 +261,44 @@ def array_from_json(
     constructor checks and copies it. ``dtype``: the field's, which the dict must name
     exactly (as :func:`array_to_json` writes it).
     """
+    if dtype is None:
+        return _from_lists(value, path, None)
+    return array_reader(dtype)(value, path)
+
+
+_READERS: dict[np.dtype[Any], Callable[[Any, str], np.ndarray[Any, Any]]] = {}
+
+
+def array_reader(dtype: np.dtype[Any]) -> Callable[[Any, str], np.ndarray[Any, Any]]:
+    """Return :func:`array_from_json` for ``dtype`` (made once per dtype): ``read(value, path)``.
+
+    The form :func:`array_to_json` writes is packed in C (``robot_msgs.msg._json_arrays``,
+    its source says why) into bytes that the read-only array is made over; anything else,
+    or a build without the C module, is read from the lists, which names every flaw.
+    """
+    found = _READERS.get(dtype)
+    if found is not None:
+        return found
+    name = dtype_name(dtype)
+    code = _KIND_CODES.get((dtype.kind, dtype.itemsize), "") if dtype.isnative else ""
+    frombuffer, ndarray, pack = np.frombuffer, np.ndarray, _pack
+
+    def read(value: Any, path: str) -> np.ndarray[Any, Any]:
+        packed = pack(value, name, code) if code else None
+        if packed is None:
+            return _from_lists(value, path, dtype)
+        shape = value["shape"]  # read-only arrays over bytes no one can write, their base
+        if len(shape) == 1:  # the bytes (not a view's), so the check keeps them at once
+            return frombuffer(packed, dtype)
+        arr: np.ndarray[Any, Any] = ndarray(shape, dtype, packed)
+        return arr
+
+    _READERS[dtype] = read
+    return read
+
+
+def _from_lists(value: Any, path: str, dtype: np.dtype[Any] | None) -> np.ndarray[Any, Any]:
+    """:func:`array_from_json` from the dict's lists, in Python."""
     if type(value) is dict and dtype is not None and len(value) == 3:
         shape, data = value.get("shape"), value.get("data")
         if (  # the common case, as array_to_json writes it: the checks below in short
@@ -300,6 +341,35 @@ def array_from_json(
     arr = _values_from_json(dtype, data, path)
     arr.setflags(write=False)  # new and ours: the message keeps it (and a view) without a copy
     return arr if arr.shape == tuple(shape) else arr.reshape(shape)
+
+
+#: The struct codes of the dtypes :func:`_pack` writes, by (kind, itemsize).
+_KIND_CODES = {
+    ("f", 8): "d",
+    ("f", 4): "f",
+    ("i", 1): "b",
+    ("u", 1): "B",
+    ("i", 2): "h",
+    ("u", 2): "H",
+    ("i", 4): "i",
+    ("u", 4): "I",
+    ("i", 8): "q",
+    ("u", 8): "Q",
+    ("b", 1): "?",
+}
+
+
+def _pack_in_python(value: Any, dtype_name: str, code: str) -> None:  # noqa: ARG001
+    """Stand in for the C ``pack`` when it is not built: never packs (the lists decide)."""
+    return
+
+
+try:  # WHY in C, measured: see its source, robot_msgs/msg/_json_arrays.c
+    from robot_msgs.msg._json_arrays import (  # type: ignore[import-not-found]
+        pack as _pack,
+    )
+except ImportError:  # built without a C compiler
+    _pack = _pack_in_python
 
 
 def _size(shape: list[Any]) -> int:
