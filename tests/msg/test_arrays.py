@@ -14,9 +14,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.msg.arrays import _from_lists, array_from_json, array_reader, immutable
+from robot_msgs.msg.arrays import (
+    _from_lists,
+    _to_lists,
+    array_from_json,
+    array_reader,
+    array_to_json,
+    immutable,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -174,3 +182,38 @@ def test_the_packer_is_built() -> None:
         {"dtype": "uint16", "shape": [2], "data": [1, 2]}, "$"
     )
     assert isinstance(packed.base, bytes)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(_DTYPES).flatmap(
+        lambda dtype: hnp.arrays(
+            np.dtype(dtype), hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
+        )
+    ),
+    st.sampled_from(["as made", "transposed", "strided", "big-endian"]),
+)
+def test_the_written_road_writes_what_the_lists_write(arr: np.ndarray, layout: str) -> None:
+    """The C writer (``robot_msgs.msg._json_arrays.unpack``) only saves time: any array, in
+    any layout, is written as NumPy's lists write it, and read back equal."""
+    if layout == "transposed":
+        arr = arr.T
+    elif layout == "strided" and arr.ndim:
+        arr = arr[::2]
+    elif layout == "big-endian":
+        arr = arr.astype(arr.dtype.newbyteorder(">"))
+    written, expected = array_to_json(arr), _to_lists(arr)
+    assert written["dtype"] == expected["dtype"]
+    assert written["shape"] == expected["shape"]
+    assert [type(x) for x in written["data"]] == [type(x) for x in expected["data"]]
+    assert np.array_equal(  # NaN as NaN, -0.0 as -0.0 (its sign), every value as written
+        np.array(written["data"], dtype=object).astype(str),
+        np.array(expected["data"], dtype=object).astype(str),
+    )
+    if arr.dtype.isnative:
+        back = array_from_json(
+            {"dtype": written["dtype"], "shape": list(written["shape"]), "data": written["data"]},
+            "$",
+            arr.dtype,
+        )
+        assert np.array_equal(back, arr, equal_nan=arr.dtype.kind == "f")

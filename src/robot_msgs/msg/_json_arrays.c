@@ -17,6 +17,11 @@
  * the Python reader (robot_msgs.msg.arrays.array_from_json) decides, naming what it
  * refuses; so this can only save time. The values are written in native byte order,
  * as the field's dtype holds them.
+ *
+ * unpack(array, dtype_name) is the other way, array_to_json's dict of a C-contiguous
+ * array in one call: NumPy's ravel().tolist(), the test for infinities and the dict
+ * took 0.62 us in Python for a 3x3 rotation, msgspec's whole encoding of an Alignment
+ * (two arrays) 2.0 us.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,7 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
-static PyObject *key_dtype, *key_shape, *key_data;
+static PyObject *key_dtype, *key_shape, *key_data, *infinity, *minus_infinity;
 
 /* Bounds of an integer code, or 0 for a code that is not an integer one. */
 static int
@@ -195,11 +200,128 @@ json_arrays_pack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t 
     return out;
 }
 
+/* The values of a C-contiguous buffer of `format` as a list of Python numbers, each
+ * infinity as the string "Infinity" or "-Infinity" (NaN stays a float: msgspec writes
+ * it null); NULL with no exception when the format is not one written here. */
+static PyObject *
+values_list(const Py_buffer *view)
+{
+    const char *format = view->format ? view->format : "B";
+#if PY_LITTLE_ENDIAN
+    const char native = '<';
+#else
+    const char native = '>';
+#endif
+    if (format[0] == native || format[0] == '=' || format[0] == '@') {
+        format++; /* native order, marked */
+    }
+    if (format[0] == '\0' || format[1] != '\0') {
+        return NULL;
+    }
+    const char code = format[0];
+    const Py_ssize_t n = view->itemsize ? view->len / view->itemsize : 0;
+    PyObject *list = PyList_New(n);
+    if (list == NULL) {
+        return NULL;
+    }
+    const char *at = (const char *)view->buf;
+    for (Py_ssize_t i = 0; i < n; i++, at += view->itemsize) {
+        PyObject *item = NULL;
+        switch (code) {
+        case 'd': case 'f': {
+            double v;
+            if (code == 'd') { memcpy(&v, at, sizeof v); }
+            else { float f; memcpy(&f, at, sizeof f); v = (double)f; }
+            if (isinf(v)) {
+                item = v > 0 ? infinity : minus_infinity;
+                Py_INCREF(item);
+            }
+            else {
+                item = PyFloat_FromDouble(v);
+            }
+            break;
+        }
+        case '?': item = *at ? Py_True : Py_False; Py_INCREF(item); break;
+        case 'b': item = PyLong_FromLong(*(const int8_t *)at); break;
+        case 'B': item = PyLong_FromLong(*(const uint8_t *)at); break;
+        case 'h': { int16_t x; memcpy(&x, at, 2); item = PyLong_FromLong(x); break; }
+        case 'H': { uint16_t x; memcpy(&x, at, 2); item = PyLong_FromLong(x); break; }
+        case 'i': { int32_t x; memcpy(&x, at, 4); item = PyLong_FromLong(x); break; }
+        case 'I': { uint32_t x; memcpy(&x, at, 4); item = PyLong_FromUnsignedLong(x); break; }
+        case 'l': case 'q': {
+            if (view->itemsize != 8) { Py_DECREF(list); return NULL; }
+            int64_t x; memcpy(&x, at, 8); item = PyLong_FromLongLong(x); break;
+        }
+        case 'L': case 'Q': {
+            if (view->itemsize != 8) { Py_DECREF(list); return NULL; }
+            uint64_t x; memcpy(&x, at, 8); item = PyLong_FromUnsignedLongLong(x); break;
+        }
+        default:
+            Py_DECREF(list);
+            return NULL;
+        }
+        if (item == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+static PyObject *
+json_arrays_unpack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyUnicode_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "unpack(array, dtype_name: str)");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Clear(); /* not a C-contiguous buffer: Python writes it */
+        Py_RETURN_NONE;
+    }
+    PyObject *data = values_list(&view);
+    PyObject *shape = NULL, *out = NULL;
+    if (data == NULL) {
+        goto done;
+    }
+    shape = PyTuple_New(view.ndim);
+    if (shape == NULL) {
+        goto done;
+    }
+    for (int d = 0; d < view.ndim; d++) {
+        PyObject *size = PyLong_FromSsize_t(view.shape[d]);
+        if (size == NULL) {
+            goto done;
+        }
+        PyTuple_SET_ITEM(shape, d, size);
+    }
+    out = PyDict_New();
+    if (out != NULL && (PyDict_SetItem(out, key_dtype, args[1]) < 0
+                        || PyDict_SetItem(out, key_shape, shape) < 0
+                        || PyDict_SetItem(out, key_data, data) < 0)) {
+        Py_CLEAR(out);
+    }
+done:
+    PyBuffer_Release(&view);
+    Py_XDECREF(data);
+    Py_XDECREF(shape);
+    if (out == NULL && !PyErr_Occurred()) {
+        Py_RETURN_NONE;
+    }
+    return out;
+}
+
 static PyMethodDef json_arrays_methods[] = {
     {"pack", (PyCFunction)(void (*)(void))json_arrays_pack, METH_FASTCALL,
      "pack(value, dtype_name, code) -> the values of an array dict as bytes of the struct "
      "code ('d', 'f', 'b', 'B', 'h', 'H', 'i', 'I', 'q', 'Q', '?'), or None when the dict "
      "is not exactly the form array_to_json writes for that dtype."},
+    {"unpack", (PyCFunction)(void (*)(void))json_arrays_unpack, METH_FASTCALL,
+     "unpack(array, dtype_name) -> {'dtype', 'shape', 'data'} of a C-contiguous array, "
+     "infinities as 'Infinity'/'-Infinity', or None for a layout or format it does not "
+     "write."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -215,7 +337,10 @@ PyInit__json_arrays(void)
     key_dtype = PyUnicode_InternFromString("dtype");
     key_shape = PyUnicode_InternFromString("shape");
     key_data = PyUnicode_InternFromString("data");
-    if (key_dtype == NULL || key_shape == NULL || key_data == NULL) {
+    infinity = PyUnicode_InternFromString("Infinity");
+    minus_infinity = PyUnicode_InternFromString("-Infinity");
+    if (key_dtype == NULL || key_shape == NULL || key_data == NULL || infinity == NULL
+        || minus_infinity == NULL) {
         return NULL;
     }
     return PyModule_Create(&json_arrays_module);

@@ -219,8 +219,16 @@ def array_to_json(value: np.ndarray[Any, Any]) -> dict[str, Any]:
     """Return an array as ``{"dtype", "shape", "data"}``, data flat and row-major.
 
     Infinities become the strings ``"Infinity"``/``"-Infinity"`` (:data:`NON_FINITE`),
-    NaN stays a float (the JSON encoder writes ``null``).
+    NaN stays a float (the JSON encoder writes ``null``). Written in C
+    (``robot_msgs.msg._json_arrays``, its source says why) where the module is built, the
+    array C-contiguous and its dtype one the C writes; else from NumPy's lists.
     """
+    written = _unpack(value, dtype_name(value.dtype))
+    return _to_lists(value) if written is None else written  # type: ignore[no-any-return]
+
+
+def _to_lists(value: np.ndarray[Any, Any]) -> dict[str, Any]:
+    """:func:`array_to_json` from NumPy's lists, in Python."""
     data = value.tolist() if value.ndim == 1 else value.ravel().tolist()
     if value.dtype.kind == "f" and data:
         infinite = (
@@ -364,12 +372,20 @@ def _pack_in_python(value: Any, dtype_name: str, code: str) -> None:  # noqa: AR
     return
 
 
+def _unpack_in_python(value: Any, dtype_name: str) -> None:  # noqa: ARG001
+    """Stand in for the C ``unpack`` when it is not built: never writes (Python does)."""
+    return
+
+
 try:  # WHY in C, measured: see its source, robot_msgs/msg/_json_arrays.c
     from robot_msgs.msg._json_arrays import (  # type: ignore[import-not-found]
         pack as _pack,
     )
+    from robot_msgs.msg._json_arrays import (
+        unpack as _unpack,
+    )
 except ImportError:  # built without a C compiler
-    _pack = _pack_in_python
+    _pack, _unpack = _pack_in_python, _unpack_in_python
 
 
 def _size(shape: list[Any]) -> int:

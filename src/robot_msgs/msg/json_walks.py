@@ -69,6 +69,22 @@ def spelled_value(value: object) -> bool:
     return False
 
 
+def _spelled_values(values: Iterable[object]) -> bool:
+    """Whether any of a mapping's settings values is spelled (:func:`spelled_value`).
+
+    WHY one loop: ``any(map(spelled_value, ...))`` called a function per value; the
+    catalog's ``Report`` (settings, parameters and groups: 29 values) took 4.6 µs to test.
+    """
+    for value in values:
+        kind = type(value)
+        if kind is float:
+            if value != value or value in _INFINITIES:  # noqa: PLR0124 - NaN
+                return True
+        elif kind is tuple and spelled_value(value):
+            return True
+    return False
+
+
 def _key(names: dict[str, Any], prefix: str, value: object) -> str:
     key = f"_{prefix}{len(names)}"
     names[key] = value
@@ -104,7 +120,7 @@ def _spelling(
         if inner.kind in _FLOATS:
             return f"not _INF.isdisjoint({items})"
         if inner.kind in {"scalar", "value"}:
-            return f"any(map(_spelled_value, {items}))"
+            return f"_spelled_values({items})"
         if inner.kind == "msg":
             return f"any(map({_key(names, 'test', test_of(inner.msg_type))}, {items}))"
     return "True"
@@ -126,7 +142,11 @@ def compile_spelling_test(
     settings value or scalar; the same in a nested message.
     """
     names = namespace
-    names |= {"_INF": _INFINITIES, "_spelled_value": spelled_value}
+    names |= {
+        "_INF": _INFINITIES,
+        "_spelled_value": spelled_value,
+        "_spelled_values": _spelled_values,
+    }
     body: list[str] = []
     for name, spec in specs.items():
         test = None if spec.kind in _FLOATS else _spelling(spec, "v", names, test_of)
