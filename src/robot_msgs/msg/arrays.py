@@ -224,7 +224,7 @@ def array_to_json(value: np.ndarray[Any, Any]) -> dict[str, Any]:
     array C-contiguous and its dtype one the C writes; else from NumPy's lists.
     """
     written = _unpack(value, dtype_name(value.dtype))
-    return _to_lists(value) if written is None else written  # type: ignore[no-any-return]
+    return _to_lists(value) if written is None else written
 
 
 def _to_lists(value: np.ndarray[Any, Any]) -> dict[str, Any]:
