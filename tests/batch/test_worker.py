@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.sweep import run_sweep
 from robot_msgs.batch.tasks import Task, run_task
 from robot_msgs.batch.worker import NOT_RUN, NOT_STORED, Chunk, Job, evaluate_task, run_chunk
+from robot_msgs.errors import DataWarning
 from robot_msgs.runs import RunSettings, load_runs
 from tests.batch.batch_helpers import calls, make_tree, position_error, scripted, write_tum
 
@@ -332,3 +334,39 @@ def test_a_run_s_own_error_is_a_stored_failure(tmp_path: Path) -> None:
     record = ResultStore(tmp_path / "out").load(run_key(job.shared, runs[0]))
     assert record is not None
     assert record.result.error == "Expected 50 poses like the reference, got 1"
+
+
+def test_a_sweep_reads_each_run_by_the_settings_reading_rules(tmp_path: Path) -> None:
+    """``bench`` computes with KITTI rows as given when the settings say so, as ``rpe`` does."""
+    from robot_msgs.evaluation import (
+        EvaluationSettings,
+        PairSettings,
+        ReadSettings,
+        rpe,
+    )
+    from robot_msgs.io import read_trajectory
+    from robot_msgs.runs import MetricSpec
+    from tests.cli.evaluation_files import write_kitti_off_so3
+
+    gt = write_kitti_off_so3(tmp_path / "gt.txt", 2)
+    est = write_kitti_off_so3(tmp_path / "est.txt", 1)
+    manifest = tmp_path / "runs.toml"
+    manifest.write_text(
+        '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "est.txt"\n'
+        'reference = "gt.txt"\nestimate_format = "kitti"\nreference_format = "kitti"\n'
+    )
+    [spec] = load_runs([manifest]).runs
+    pairs = PairSettings(delta=1, delta_unit="f", all_pairs=True)
+    metric = MetricSpec.build("rpe", pairs=pairs)
+    rms = {}
+    for rule in ("as_given", "nearest"):
+        settings = RunSettings(reading=ReadSettings(kitti_rotations=rule), metrics=(metric,))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DataWarning)  # the blocks are off on purpose
+            result = run_task(evaluate_task, Task(run=spec, settings=settings, digest=""))
+            ref = read_trajectory(gt, fmt="kitti", kitti_rotations=rule)
+            traj = read_trajectory(est, fmt="kitti", kitti_rotations=rule)
+        rms[rule] = result.run_report().comparisons[metric.name].stats["translation"].rms
+        alone = rpe(ref, traj, settings=EvaluationSettings(align="se3"), pairs=pairs)
+        assert rms[rule] == alone.stats["translation"].rms
+    assert rms["as_given"] != rms["nearest"]

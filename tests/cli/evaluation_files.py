@@ -42,6 +42,19 @@ def write_kitti(path: Path, positions: Float64Array) -> Path:
     return path
 
 
+def write_kitti_off_so3(path: Path, seed: int, n: int = 8) -> Path:
+    """``n`` KITTI rows turning about z whose rotation blocks are off SO(3) by ~1e-3."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n):
+        c, s = np.cos(0.3 * i), np.sin(0.3 * i)
+        block = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+        block += rng.uniform(-1e-3, 1e-3, (3, 3))
+        rows.append([*block[0], float(i), *block[1], 0.5 * i * i, *block[2], 0.1 * i])
+    path.write_text("".join(" ".join(f"{v:.9f}" for v in r) + "\n" for r in rows))
+    return path
+
+
 def stats_of(comparison: dict[str, Any]) -> dict[str, Any]:
     """The statistics of each signal of a comparison's JSON form, by signal name."""
     return {s["name"]: s["stats"] for s in comparison["signals"]}

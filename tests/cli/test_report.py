@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from robot_msgs.cli import main
+from tests.cli.evaluation_files import write_kitti_off_so3
 from tests.terminal import Terminal
 
 if TYPE_CHECKING:
@@ -272,3 +273,36 @@ def test_a_success_threshold_given_is_recorded_and_said(
     assert "Settings: --min-coverage 0.1." in capsys.readouterr().out
     assert main(["report", "example:runs/runs.toml", "--min-coverage", "0.1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["settings"]["min_coverage"] == 0.1
+
+
+def test_the_reading_rules_reach_every_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """KITTI rows as given in a report are what ``rpe`` computes with them, run by run."""
+    gt = write_kitti_off_so3(tmp_path / "gt.txt", 2)
+    est = write_kitti_off_so3(tmp_path / "est.txt", 1)
+    manifest = tmp_path / "runs.toml"
+    manifest.write_text(
+        '[settings]\nkitti_rotations = "as_given"\n\n[[runs]]\nalgorithm = "a"\n'
+        'sequence = "s"\ntrial = 1\nestimate = "est.txt"\nreference = "gt.txt"\n'
+        'estimate_format = "kitti"\nreference_format = "kitti"\n'
+    )
+    out = tmp_path / "r.json"
+    base = ["report", str(manifest), "--no-progress", "--quiet", "--json", str(out)]
+    base += ["--rpe-delta", "1", "--rpe-unit", "f"]  # frames: the KITTI files have no times
+    rms = {}
+    for rule in ("as_given", "nearest"):
+        assert main([*base, "--force", "--kitti-rotations", rule]) == 0
+        report = json.loads(out.read_text())
+        assert report["settings"].get("kitti_rotations", "nearest") == rule
+        signal = report["runs"][0]["comparisons"]["rpe:translation:1f:all"]["signals"][0]
+        rms[rule] = signal["stats"]["rms"]
+        single = [
+            "rpe", str(gt), str(est), "--align", "se3", "--delta", "1", "--delta-unit", "f",
+            "--all-pairs", "--kitti-rotations", rule, "--json",
+        ]  # fmt: skip
+        capsys.readouterr()
+        assert main(single) == 0
+        alone = json.loads(capsys.readouterr().out)["signals"][0]["stats"]["rms"]
+        assert rms[rule] == alone
+    assert rms["as_given"] != rms["nearest"]  # the rows' digits move an RPE translation

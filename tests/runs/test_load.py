@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pytest
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.evaluation import ReadSettings
 from robot_msgs.runs import RunSpec, load_run
+from tests.cli.evaluation_files import write_kitti_off_so3
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -32,3 +36,26 @@ def test_a_format_that_cannot_be_told_is_set_in_the_run_s_entry_not_by_a_flag(
         FormatError, match=r"reference.txt: cannot tell the format: .*\(reference_format = tum"
     ):
         load_run(run)
+
+
+def test_a_run_is_read_by_the_reading_rules_it_is_given(tmp_path: Path) -> None:
+    """``report`` and ``bench`` read KITTI rows as given when the run settings say so."""
+    run = RunSpec(
+        name="r",
+        estimate=str(write_kitti_off_so3(tmp_path / "est.txt", 1)),
+        reference=str(write_kitti_off_so3(tmp_path / "gt.txt", 2)),
+        estimate_format="kitti",
+        reference_format="kitti",
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)  # the blocks are off SO(3) on purpose
+        nearest = load_run(run)
+        given = load_run(run, reading=ReadSettings(kitti_rotations="as_given"))
+    assert nearest.estimate is not None
+    assert nearest.estimate.rotation_matrices is None
+    assert given.estimate is not None
+    assert given.reference is not None
+    for traj, name in ((given.estimate, "est.txt"), (given.reference, "gt.txt")):
+        printed = np.loadtxt(tmp_path / name).reshape(-1, 3, 4)[:, :, :3]
+        assert traj.rotation_matrices is not None
+        assert traj.rotation_matrices.tolist() == printed.tolist()  # the digits as printed

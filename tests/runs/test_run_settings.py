@@ -128,10 +128,9 @@ def test_an_unknown_settings_key_lists_every_key_the_settings_table_takes() -> N
     assert str(refused.value) == (
         "runs.toml [settings]: unknown key `statistc`; expected one of align, align_window_s, "
         "confidence, coverage_gap_s, end_tolerance_s, evaluate, invert_transform_left, "
-        "invert_transform_right, max_diff_s, max_distance_m, max_gap_s, min_coverage, n_align, "
-        "offset_auto, "
-        "offset_s, offset_search_s, project_to_plane, spatial_pairs, statistic, sync, t_end_s, "
-        "t_start_s, "
+        "invert_transform_right, kitti_rotations, max_diff_s, max_distance_m, max_gap_s, "
+        "min_coverage, n_align, offset_auto, offset_s, offset_search_s, project_to_plane, "
+        "repeated_stamps, spatial_pairs, statistic, sync, t_end_s, t_start_s, "
         "transform_left, transform_right, transform_right_auto"
     )
 
@@ -166,3 +165,21 @@ def test_a_refusal_names_the_manifests_key_as_toml_and_leaves_a_flags_value_to_t
         RunSettings.from_options({}, where="[settings]", evaluation=table)
     assert not isinstance(flagged.value, FormatError)
     assert flagged.value.field == "EvaluationSettings.spatial_pairs"
+
+
+def test_the_reading_rules_come_from_the_table_and_the_flags_win() -> None:
+    table = {"kitti_rotations": "as_given", "repeated_stamps": "refuse"}
+    s = RunSettings.from_options(table, where="runs.toml [settings]")
+    assert (s.reading.kitti_rotations, s.reading.repeated_stamps) == ("as_given", "refuse")
+    # recorded with the report's settings, as they change the numbers; defaults left out
+    assert (s.record()["kitti_rotations"], s.record()["repeated_stamps"]) == ("as_given", "refuse")
+    assert "kitti_rotations" not in RunSettings().record()
+    flagged = RunSettings.from_options(table, where="x", reading={"kitti_rotations": "nearest"})
+    assert (flagged.reading.kitti_rotations, flagged.reading.repeated_stamps) == (
+        "nearest",
+        "refuse",
+    )
+    with pytest.raises(FormatError, match=r"runs.toml \[settings\].*kitti_rotations.*'raw'"):
+        RunSettings.from_options({"kitti_rotations": "raw"}, where="runs.toml [settings]")
+    with pytest.raises(FormatError, match=r"unknown key `kitti_rotation`; .* kitti_rotations,"):
+        RunSettings.from_options({"kitti_rotation": "as_given"}, where="x")

@@ -222,7 +222,8 @@ def _repeatability(
             reports.append(record.result.run_report())
             if state.success[i] == 1:
                 try:
-                    estimates[spec.name] = load_run(spec).estimate
+                    reading = manifest.settings.reading
+                    estimates[spec.name] = load_run(spec, reading=reading).estimate
                 except (RobotMsgsError, OSError) as err:
                     notes.append(f"repeatability of {spec.label} left out: {err}")
         try:

@@ -95,7 +95,7 @@ def evaluate_task(task: Task) -> RunReport:
     >>> report.success, list(report.comparisons), report.accuracy.counts["matched"]
     (True, ['ape:translation', 'rpe:translation:1s:all'], 785)
     """
-    return evaluate_run(load_run(task.run), task.settings).report
+    return evaluate_run(load_run(task.run, reading=task.settings.reading), task.settings).report
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

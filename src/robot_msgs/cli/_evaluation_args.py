@@ -566,6 +566,12 @@ def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
         note="or the manifest's [settings]",
         noted=[row.field for row in flag_rows(type(RUN_DEFAULTS).__name__)],
     )
+    add_settings_flags(
+        parser,
+        ["ReadSettings"],
+        note="or the manifest's [settings]",
+        noted=[row.field for row in flag_rows("ReadSettings")],
+    )
     group = parser.add_argument_group("metrics (default: the manifest's)")
     group.add_argument(
         "--rpe-delta",
@@ -594,6 +600,7 @@ def load_runs_from_args(
     ValidationError
         A flag's value does not fit; the field is named (:func:`reword` names the flag).
     """
+    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
     from robot_msgs.evaluation.settings import EvaluationSettings  # noqa: PLC0415
     from robot_msgs.runs.manifest import RunReader, load_runs  # noqa: PLC0415
     from robot_msgs.runs.run_settings import RunSettings, default_metrics  # noqa: PLC0415
@@ -608,10 +615,15 @@ def load_runs_from_args(
             flag = "--rpe-unit" if err.field.endswith("delta_unit") else "--rpe-delta"
             msg = f"{flag}: {err.reason}"
             raise ValidationError(msg, reason=err.reason) from err
-    judge = {k: v for k, v in _given(args, RunSettings).items() if k != "evaluation"}
+    judge = {
+        k: v for k, v in _given(args, RunSettings).items() if k not in ("evaluation", "reading")
+    }
+    reading = _given(args, ReadSettings)
     if stream:
-        return RunReader(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
-    return load_runs(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
+        return RunReader(
+            inputs, evaluation=evaluation, metrics=metrics, judge=judge, reading=reading
+        )
+    return load_runs(inputs, evaluation=evaluation, metrics=metrics, judge=judge, reading=reading)
 
 
 def add_json_file_flag(group: argparse._ActionsContainer, what: str) -> None:

@@ -68,7 +68,7 @@ def build_report(
     cache: TrajectoryCache = {}
     evaluations: dict[str, RunEvaluation] = {}
     for spec in manifest.runs:
-        inputs = load_run(spec, cache=cache)
+        inputs = load_run(spec, cache=cache, reading=settings.reading)
         try:
             evaluations[spec.name] = evaluate_run(inputs, settings)
         except ValidationError as err:  # a refusal of this run's data: say which run

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.errors import FormatError
+from robot_msgs.evaluation.read_settings import ReadSettings
 from robot_msgs.io.bounded import check_input_kind, kept_streams, read_input, stream_kind
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.runs.folders import regular_file
@@ -114,8 +115,14 @@ def _resolve(path: str, spec: RunSpec) -> Path:
 
 
 @kept_streams()  # an estimate that is a pipe: read once, for the check and the reader
-def load_run(spec: RunSpec, *, cache: TrajectoryCache | None = None) -> RunInputs:
+def load_run(
+    spec: RunSpec, *, cache: TrajectoryCache | None = None, reading: ReadSettings | None = None
+) -> RunInputs:
     """Read the run's estimate, reference and logs.
+
+    ``reading``: the reading rules (:class:`~robot_msgs.evaluation.ReadSettings`, the
+    run settings' ``reading``); the defaults when ``None``. A ``cache`` holds what was
+    read under one set of rules.
 
     Raises
     ------
@@ -149,7 +156,14 @@ def load_run(spec: RunSpec, *, cache: TrajectoryCache | None = None) -> RunInput
                 times_path=spec.estimate_times,
             )
     try:
-        read = dict(zip(inputs, read_inputs(list(inputs.values()), cache=cache), strict=True))
+        rules = ReadSettings() if reading is None else reading
+        trajectories = read_inputs(
+            list(inputs.values()),
+            cache=cache,
+            repeated_stamps=rules.rule_for("evo"),  # one reading serves every metric
+            kitti_rotations=rules.kitti_rotations,
+        )
+        read = dict(zip(inputs, trajectories, strict=True))
     except FormatError as err:
         raise _named_in_the_run(err, inputs) from err
     estimate, reference = read.get("estimate"), read.get("reference")

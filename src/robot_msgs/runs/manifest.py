@@ -347,7 +347,7 @@ class RunReader:
 
     Parameters
     ----------
-    inputs, evaluation, metrics, judge
+    inputs, evaluation, metrics, judge, reading
         As for :func:`load_runs`.
     threads : int
         Threads that list run folders ahead of the one being read.
@@ -376,6 +376,7 @@ class RunReader:
         evaluation: Mapping[str, Any] | None = None,
         metrics: Sequence[MetricSpec] | None = None,
         judge: Mapping[str, Any] | None = None,
+        reading: Mapping[str, Any] | None = None,
         threads: int = 8,
     ) -> None:
         self._resolver = PathResolver()
@@ -413,7 +414,12 @@ class RunReader:
         table, where = tables[0] if tables else ({}, "[settings]")
         #: The one settings value of every run (a manifest's, the defaults, the flags on top).
         self.settings = RunSettings.from_options(
-            table, where=where, evaluation=evaluation, metrics=metrics, judge=judge
+            table,
+            where=where,
+            evaluation=evaluation,
+            metrics=metrics,
+            judge=judge,
+            reading=reading,
         )
         #: The inputs, as given (``summary.json``'s ``manifest``).
         self.source = ", ".join(str(p) for p in inputs)
@@ -462,6 +468,7 @@ def load_runs(
     evaluation: Mapping[str, Any] | None = None,
     metrics: Sequence[MetricSpec] | None = None,
     judge: Mapping[str, Any] | None = None,
+    reading: Mapping[str, Any] | None = None,
 ) -> Manifest:
     """Read manifests, run folders and roots of runs (module docstring), and their settings.
 
@@ -471,7 +478,7 @@ def load_runs(
         Manifests (``.toml``/``.json``), run folders, roots, or ``example:NAME``. A run
         folder's run is named as given; a root's runs by their folder under the root (two
         roots holding the same names are refused: name them in a manifest).
-    evaluation, metrics, judge
+    evaluation, metrics, judge, reading
         Settings the command line gave (:meth:`RunSettings.from_options`): they win over
         a manifest's ``[settings]``.
 
@@ -487,5 +494,5 @@ def load_runs(
         As :func:`read_manifest`; an input that is none of the above; two manifests with
         different ``[settings]``; two runs with one name or the same keys.
     """
-    reader = RunReader(inputs, evaluation=evaluation, metrics=metrics, judge=judge)
+    reader = RunReader(inputs, evaluation=evaluation, metrics=metrics, judge=judge, reading=reading)
     return reader.read()

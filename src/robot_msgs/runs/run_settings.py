@@ -14,7 +14,9 @@ without alignment beside an aligned APE), and then every run gets the same pair.
 
 ``[settings]`` keys: every field of ``EvaluationSettings`` (``align``, ``sync``,
 ``max_diff_s``, ``spatial_pairs``...; ``robot-msgs schema evaluation/EvaluationSettings``
-lists them), ``statistic``, ``coverage_gap_s``, ``end_tolerance_s``, and
+lists them), the reading rules of :class:`~robot_msgs.evaluation.ReadSettings`
+(``repeated_stamps``, ``kitti_rotations``), ``statistic``, ``coverage_gap_s``,
+``end_tolerance_s``, and
 ``[[settings.evaluate]]`` entries: ``metric`` (``ape``/``rpe``), ``relation``, ``name``,
 for RPE the fields of ``PairSettings`` (``delta``, ``delta_unit``, ``all_pairs``,
 ``pairs_from``, ``delta_tol``), and any ``EvaluationSettings`` field, which overrides the
@@ -39,6 +41,7 @@ from msgspec import Meta
 
 from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.evaluation.read_settings import ReadSettings
 from robot_msgs.evaluation.relations import APE_RELATIONS, RPE_RELATIONS, check_relation
 from robot_msgs.evaluation.settings import (
     EvaluationSettings,
@@ -166,6 +169,7 @@ class RunSettings(Msg):
     """How every run of a report or a sweep is evaluated and judged.
 
     ``evaluation``: the time range, association and alignment (default SE(3)).
+    ``reading``: how every run's files are read (repeated stamps, KITTI rotation blocks).
     ``metrics``: computed for every run with a reference, in order; the first is the
     one rankings and the per-group summaries use.
     ``statistic``: the ``ErrorStats`` field aggregates and rankings compare (``"rms"``).
@@ -177,6 +181,7 @@ class RunSettings(Msg):
     """
 
     evaluation: EvaluationSettings = RUN_DEFAULTS
+    reading: ReadSettings = ReadSettings()
     metrics: tuple[MetricSpec, ...] = DEFAULT_METRICS
     statistic: Annotated[
         Statistic,
@@ -237,6 +242,7 @@ class RunSettings(Msg):
         """
         return {
             **self.evaluation.record(),
+            **_chosen(self.reading),  # the rules a user chose: they change the numbers
             "metrics": tuple(m.name for m in self.metrics),
             "statistic": self.statistic,
             "coverage_gap_s": self.coverage_gap_s,
@@ -253,11 +259,13 @@ class RunSettings(Msg):
         evaluation: Mapping[str, Any] | None = None,
         metrics: Sequence[MetricSpec] | None = None,
         judge: Mapping[str, Any] | None = None,
+        reading: Mapping[str, Any] | None = None,
     ) -> RunSettings:
         """Decode a manifest's ``[settings]`` table (see the module docstring).
 
-        ``evaluation``, ``metrics`` and ``judge`` (``statistic``, ``coverage_gap_s``,
-        ``end_tolerance_s``) are what command-line flags set: they win over the table.
+        ``evaluation``, ``metrics``, ``judge`` (``statistic``, ``coverage_gap_s``,
+        ``end_tolerance_s``) and ``reading`` (``repeated_stamps``, ``kitti_rotations``)
+        are what command-line flags set: they win over the table.
 
         Raises
         ------
@@ -269,11 +277,17 @@ class RunSettings(Msg):
             ``field`` names the setting, so the command line can name its flag.
         """
         table = dict(options)
-        unknown = sorted(set(table) - set(EvaluationSettings.__dataclass_fields__) - _OWN_KEYS)
+        read_keys = set(field_specs(ReadSettings))
+        known = _OWN_KEYS | read_keys | set(field_specs(EvaluationSettings))
+        unknown = sorted(set(table) - known)
         if unknown:
-            keys = sorted(_OWN_KEYS | set(EvaluationSettings.__dataclass_fields__))
-            msg = f"{where}: unknown key `{unknown[0]}`; expected one of {', '.join(keys)}"
+            keys = ", ".join(sorted(known))
+            msg = f"{where}: unknown key `{unknown[0]}`; expected one of {keys}"
             raise FormatError(msg)
+        rules = decode_options(
+            ReadSettings, {k: table.pop(k) for k in read_keys & set(table)}, where=where
+        )
+        rules = rules.replace(**reading) if reading else rules  # a flag's error names it
         entries = table.pop("evaluate", None)
         own = {
             k: table.pop(k)
@@ -298,12 +312,28 @@ class RunSettings(Msg):
         else:
             chosen = _metrics(entries, shared, where)
         try:
-            settings = cls(evaluation=shared, metrics=chosen, **own)
+            settings = cls(evaluation=shared, reading=rules, metrics=chosen, **own)
         except ValidationError as err:
             if evaluation and err.field.rsplit(".", 1)[-1] in evaluation:
                 raise  # a flag's value: the command line names the flag
             raise key_error(err, where) from err
         return settings.replace(**judge) if judge else settings
+
+
+def _chosen(rules: ReadSettings) -> dict[str, Value]:
+    """Return the reading rules that differ from the defaults, for :meth:`RunSettings.record`.
+
+    Examples
+    --------
+    >>> _chosen(ReadSettings()), _chosen(ReadSettings(kitti_rotations="as_given"))
+    ({}, {'kitti_rotations': 'as_given'})
+    """
+    defaults = ReadSettings()
+    return {
+        name: getattr(rules, name)
+        for name in field_specs(ReadSettings)
+        if getattr(rules, name) != getattr(defaults, name)
+    }
 
 
 def _override(
