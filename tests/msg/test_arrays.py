@@ -184,6 +184,28 @@ def test_the_packer_is_built() -> None:
     assert isinstance(packed.base, bytes)
 
 
+def test_the_packer_runs_no_code_of_a_dicts_keys() -> None:
+    """The packer holds the dict's values by borrowed references while it looks them up:
+    a key whose ``__eq__`` ran there could free one (valgrind saw an invalid read of the
+    freed ``"shape"`` list). A dict with a key that is not a str is left to Python."""
+    module = pytest.importorskip("robot_msgs.msg._json_arrays")
+    calls: list[object] = []
+
+    class Key:
+        def __hash__(self) -> int:
+            return hash("data")
+
+        def __eq__(self, other: object) -> bool:
+            calls.append(other)
+            value.pop("shape", None)
+            return True
+
+    value: dict[object, object] = {"dtype": "float64", "shape": [2], Key(): [1.0, 2.0]}
+    assert module.pack(value, "float64", "d") is None
+    assert calls == []
+    assert value["shape"] == [2]
+
+
 @settings(max_examples=1500, deadline=None)
 @given(
     st.sampled_from(_DTYPES).flatmap(

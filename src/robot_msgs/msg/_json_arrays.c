@@ -151,6 +151,15 @@ json_arrays_pack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t 
     if (!PyDict_CheckExact(value) || PyDict_GET_SIZE(value) != 3) {
         Py_RETURN_NONE;
     }
+    /* Keys of exactly str only: then no lookup below runs Python code (a key's __eq__),
+     * which could remove a value whose borrowed reference is held here. */
+    Py_ssize_t pos = 0;
+    PyObject *key, *item;
+    while (PyDict_Next(value, &pos, &key, &item)) {
+        if (!PyUnicode_CheckExact(key)) {
+            Py_RETURN_NONE;
+        }
+    }
     PyObject *dtype = PyDict_GetItemWithError(value, key_dtype);
     PyObject *shape = dtype ? PyDict_GetItemWithError(value, key_shape) : NULL;
     PyObject *data = shape ? PyDict_GetItemWithError(value, key_data) : NULL;
