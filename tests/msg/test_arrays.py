@@ -97,6 +97,42 @@ def test_an_array_read_from_json_is_read_only_all_through(shape: list[int]) -> N
     assert immutable(arr)
 
 
+@pytest.mark.parametrize(
+    ("dtype", "shape", "data"),
+    [
+        ("float64", [2**62, 0], []),  # 2**65 bytes beside the zero: "array is too big"
+        ("float64", [0, 2**62, 2**62], []),
+        ("float64", [0, 2**60], []),  # 2**63 bytes, one more than an intp holds
+        ("float64", [0, 2**63], []),  # a size no intp holds
+        ("uint8", [0, 2**62, 2], []),
+        ("float64", [0] * 65, []),  # NumPy 2 holds 64 axes
+        ("float64", [1] * 65, [1.0]),
+        ("float64", [2] * 20_000, []),  # its product has 6,021 digits: Python prints 4,300
+        ("float64", [4611686018427387904] * 300, []),
+    ],
+)
+def test_a_shape_numpy_cannot_hold_is_refused_naming_it(
+    dtype: str, shape: list[int], data: list[object]
+) -> None:
+    """Not NumPy's ValueError (nor Python's on printing a 6,021-digit size), on both roads."""
+    value = {"dtype": dtype, "shape": shape, "data": data}
+    error = r"Expected a shape NumPy can hold \(at most 64 sizes.* - at `\$\.shape`"
+    for read in (array_reader(np.dtype(dtype)), lambda v, p: _from_lists(v, p, np.dtype(dtype))):
+        with pytest.raises(ValidationError, match=error):
+            read(value, "$")
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape"),
+    [("float64", [0, 2**60 - 1]), ("uint8", [0, 2**63 - 1]), ("float64", [0] * 64)],
+)
+def test_an_empty_shape_numpy_holds_is_read(dtype: str, shape: list[int]) -> None:
+    """The bound is NumPy's: 2**63 - 1 bytes beside the zeros, 64 axes."""
+    arr = array_reader(np.dtype(dtype))({"dtype": dtype, "shape": shape, "data": []}, "$")
+    assert arr.shape == tuple(shape)
+    assert arr.size == 0
+
+
 # --------------------------------------------------------------------------- C and lists agree
 
 _DTYPES = [
