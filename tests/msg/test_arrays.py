@@ -275,3 +275,14 @@ def test_the_written_road_writes_what_the_lists_write(arr: np.ndarray, layout: s
             arr.dtype,
         )
         assert np.array_equal(back, arr, equal_nan=arr.dtype.kind == "f")
+
+
+def test_a_masked_array_is_written_as_its_lists_write_it() -> None:
+    """A subclass's buffer is not its values: a masked value is ``None`` in NumPy's lists,
+    which the C writer (reading the buffer) wrote as the value hidden under the mask."""
+    masked = np.ma.array([1.0, 2.0, math.inf], mask=[False, True, False])
+    assert array_to_json(masked) == {
+        "dtype": "float64",
+        "shape": (3,),
+        "data": [1.0, None, "Infinity"],
+    }

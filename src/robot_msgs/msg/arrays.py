@@ -221,8 +221,11 @@ def array_to_json(value: np.ndarray[Any, Any]) -> dict[str, Any]:
     Infinities become the strings ``"Infinity"``/``"-Infinity"`` (:data:`NON_FINITE`),
     NaN stays a float (the JSON encoder writes ``null``). Written in C
     (``robot_msgs.msg._json_arrays``, its source says why) where the module is built, the
-    array C-contiguous and its dtype one the C writes; else from NumPy's lists.
+    array C-contiguous and its dtype one the C writes; else from NumPy's lists. A subclass
+    is written from its lists: the C sees its buffer alone (a masked array's hidden values).
     """
+    if type(value) is not np.ndarray:
+        return _to_lists(value)
     written = _unpack(value, dtype_name(value.dtype))
     return _to_lists(value) if written is None else written
 
