@@ -138,6 +138,19 @@ def test_a_damaged_result_names_the_field(
         load_result(path)
 
 
+def test_an_empty_array_numpy_cannot_make_is_a_format_error(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """An array dict of shape [0, 2**62, 2**62] (2**127 bytes beside the zero, no values):
+    NumPy's "array is too big" ValueError escaped load_result."""
+    data = results["ape"].to_dict()
+    data["estimate"]["positions_xyz"] = {"dtype": "float64", "shape": [0, 2**62, 2**62], "data": []}
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(FormatError, match=r"huge\.json: .*NumPy can hold"):
+        load_result(path)
+
+
 def test_parquet_without_pyarrow_names_the_extra(
     results: dict[str, EvaluationResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

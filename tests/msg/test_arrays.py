@@ -97,6 +97,42 @@ def test_an_array_read_from_json_is_read_only_all_through(shape: list[int]) -> N
     assert immutable(arr)
 
 
+@pytest.mark.parametrize(
+    ("dtype", "shape", "data"),
+    [
+        ("float64", [2**62, 0], []),  # 2**65 bytes beside the zero: "array is too big"
+        ("float64", [0, 2**62, 2**62], []),
+        ("float64", [0, 2**60], []),  # 2**63 bytes, one more than an intp holds
+        ("float64", [0, 2**63], []),  # a size no intp holds
+        ("uint8", [0, 2**62, 2], []),
+        ("float64", [0] * 65, []),  # NumPy 2 holds 64 axes
+        ("float64", [1] * 65, [1.0]),
+        ("float64", [2] * 20_000, []),  # its product has 6,021 digits: Python prints 4,300
+        ("float64", [4611686018427387904] * 300, []),
+    ],
+)
+def test_a_shape_numpy_cannot_hold_is_refused_naming_it(
+    dtype: str, shape: list[int], data: list[object]
+) -> None:
+    """Not NumPy's ValueError (nor Python's on printing a 6,021-digit size), on both roads."""
+    value = {"dtype": dtype, "shape": shape, "data": data}
+    error = r"Expected a shape NumPy can hold \(at most 64 sizes.* - at `\$\.shape`"
+    for read in (array_reader(np.dtype(dtype)), lambda v, p: _from_lists(v, p, np.dtype(dtype))):
+        with pytest.raises(ValidationError, match=error):
+            read(value, "$")
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape"),
+    [("float64", [0, 2**60 - 1]), ("uint8", [0, 2**63 - 1]), ("float64", [0] * 64)],
+)
+def test_an_empty_shape_numpy_holds_is_read(dtype: str, shape: list[int]) -> None:
+    """The bound is NumPy's: 2**63 - 1 bytes beside the zeros, 64 axes."""
+    arr = array_reader(np.dtype(dtype))({"dtype": dtype, "shape": shape, "data": []}, "$")
+    assert arr.shape == tuple(shape)
+    assert arr.size == 0
+
+
 # --------------------------------------------------------------------------- C and lists agree
 
 _DTYPES = [
@@ -184,6 +220,28 @@ def test_the_packer_is_built() -> None:
     assert isinstance(packed.base, bytes)
 
 
+def test_the_packer_runs_no_code_of_a_dicts_keys() -> None:
+    """The packer holds the dict's values by borrowed references while it looks them up:
+    a key whose ``__eq__`` ran there could free one (valgrind saw an invalid read of the
+    freed ``"shape"`` list). A dict with a key that is not a str is left to Python."""
+    module = pytest.importorskip("robot_msgs.msg._json_arrays")
+    calls: list[object] = []
+
+    class Key:
+        def __hash__(self) -> int:
+            return hash("data")
+
+        def __eq__(self, other: object) -> bool:
+            calls.append(other)
+            value.pop("shape", None)
+            return True
+
+    value: dict[object, object] = {"dtype": "float64", "shape": [2], Key(): [1.0, 2.0]}
+    assert module.pack(value, "float64", "d") is None
+    assert calls == []
+    assert value["shape"] == [2]
+
+
 @settings(max_examples=1500, deadline=None)
 @given(
     st.sampled_from(_DTYPES).flatmap(
@@ -217,3 +275,14 @@ def test_the_written_road_writes_what_the_lists_write(arr: np.ndarray, layout: s
             arr.dtype,
         )
         assert np.array_equal(back, arr, equal_nan=arr.dtype.kind == "f")
+
+
+def test_a_masked_array_is_written_as_its_lists_write_it() -> None:
+    """A subclass's buffer is not its values: a masked value is ``None`` in NumPy's lists,
+    which the C writer (reading the buffer) wrote as the value hidden under the mask."""
+    masked = np.ma.array([1.0, 2.0, math.inf], mask=[False, True, False])
+    assert array_to_json(masked) == {
+        "dtype": "float64",
+        "shape": (3,),
+        "data": [1.0, None, "Infinity"],
+    }

@@ -49,15 +49,21 @@ int_bounds(char code, long long *low, long long *high, int *size)
     }
 }
 
+/* The most axes a NumPy array has (NPY_MAXDIMS, NumPy 2). */
+#define MAX_AXES 64
+
 /* The number of values a shape list states, or -1 when it is not a list of ints >= 0
- * (or the product overflows). */
+ * that NumPy can make an array of with items of `itemsize` bytes: at most MAX_AXES
+ * sizes, and the bytes of the non-zero ones within Py_ssize_t (NumPy checks them even
+ * when a zero size makes the array empty: [0, 2**62, 2**62] is "array is too big"). */
 static Py_ssize_t
-shape_size(PyObject *shape)
+shape_size(PyObject *shape, Py_ssize_t itemsize)
 {
-    if (!PyList_CheckExact(shape)) {
+    if (!PyList_CheckExact(shape) || PyList_GET_SIZE(shape) > MAX_AXES) {
         return -1;
     }
-    Py_ssize_t size = 1;
+    Py_ssize_t nbytes = itemsize;
+    int empty = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(shape); i++) {
         PyObject *dim = PyList_GET_ITEM(shape, i);
         if (!PyLong_CheckExact(dim)) {
@@ -69,12 +75,17 @@ shape_size(PyObject *shape)
             PyErr_Clear();
             return -1;
         }
-        if (d != 0 && size > PY_SSIZE_T_MAX / d) {
+        if (d == 0) {
+            empty = 1;
+        }
+        else if (nbytes > PY_SSIZE_T_MAX / d) {
             return -1;
         }
-        size *= (Py_ssize_t)d;
+        else {
+            nbytes *= (Py_ssize_t)d;
+        }
     }
-    return size;
+    return empty ? 0 : nbytes / itemsize;
 }
 
 /* Write the values of the list `data` (n items) as `code` into out; 0, or -1 when one
@@ -151,6 +162,15 @@ json_arrays_pack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t 
     if (!PyDict_CheckExact(value) || PyDict_GET_SIZE(value) != 3) {
         Py_RETURN_NONE;
     }
+    /* Keys of exactly str only: then no lookup below runs Python code (a key's __eq__),
+     * which could remove a value whose borrowed reference is held here. */
+    Py_ssize_t pos = 0;
+    PyObject *key, *item;
+    while (PyDict_Next(value, &pos, &key, &item)) {
+        if (!PyUnicode_CheckExact(key)) {
+            Py_RETURN_NONE;
+        }
+    }
     PyObject *dtype = PyDict_GetItemWithError(value, key_dtype);
     PyObject *shape = dtype ? PyDict_GetItemWithError(value, key_shape) : NULL;
     PyObject *data = shape ? PyDict_GetItemWithError(value, key_data) : NULL;
@@ -165,10 +185,6 @@ json_arrays_pack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t 
         if (PyErr_Occurred()) {
             return NULL;
         }
-        Py_RETURN_NONE;
-    }
-    const Py_ssize_t n = PyList_GET_SIZE(data);
-    if (shape_size(shape) != n) {
         Py_RETURN_NONE;
     }
     const char code = (char)PyUnicode_READ_CHAR(args[2], 0);
@@ -186,7 +202,8 @@ json_arrays_pack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t 
     else if (!int_bounds(code, &low, &high, &size)) {
         Py_RETURN_NONE;
     }
-    if (n > PY_SSIZE_T_MAX / size) {
+    const Py_ssize_t n = PyList_GET_SIZE(data);
+    if (shape_size(shape, size) != n || n > PY_SSIZE_T_MAX / size) {
         Py_RETURN_NONE;
     }
     PyObject *out = PyBytes_FromStringAndSize(NULL, n * size);

@@ -221,8 +221,11 @@ def array_to_json(value: np.ndarray[Any, Any]) -> dict[str, Any]:
     Infinities become the strings ``"Infinity"``/``"-Infinity"`` (:data:`NON_FINITE`),
     NaN stays a float (the JSON encoder writes ``null``). Written in C
     (``robot_msgs.msg._json_arrays``, its source says why) where the module is built, the
-    array C-contiguous and its dtype one the C writes; else from NumPy's lists.
+    array C-contiguous and its dtype one the C writes; else from NumPy's lists. A subclass
+    is written from its lists: the C sees its buffer alone (a masked array's hidden values).
     """
+    if type(value) is not np.ndarray:
+        return _to_lists(value)
     written = _unpack(value, dtype_name(value.dtype))
     return _to_lists(value) if written is None else written
 
@@ -318,7 +321,12 @@ def _from_lists(value: Any, path: str, dtype: np.dtype[Any] | None) -> np.ndarra
         ):
             arr = _values_from_json(dtype, data, path)
             arr.setflags(write=False)  # new and ours: the message keeps it without a copy
-            return arr if len(shape) == 1 else arr.reshape(shape)
+            if len(shape) == 1:
+                return arr
+            try:
+                return arr.reshape(shape)
+            except ValueError:  # an empty shape NumPy cannot hold: the checks below name it
+                pass
     if isinstance(value, np.ndarray):
         return value
     if not (isinstance(value, Mapping) and value.keys() == _ARRAY_KEYS):
@@ -342,6 +350,8 @@ def _from_lists(value: Any, path: str, dtype: np.dtype[Any] | None) -> np.ndarra
         and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)
     ):
         raise field_error(expected="a list of sizes >= 0", value=shape, path=f"{path}.shape")
+    if not _holdable(shape, dtype.itemsize):
+        raise field_error(expected=_HOLDABLE, value=list(shape), path=f"{path}.shape")
     data = value["data"]
     if not isinstance(data, list | tuple) or len(data) != math.prod(shape):
         expected = f"a flat list of {math.prod(shape)} values (shape {list(shape)})"
@@ -389,13 +399,46 @@ except ImportError:  # built without a C compiler
 
 
 def _size(shape: list[Any]) -> int:
-    """Return the number of values of ``shape`` if it holds sizes (plain ints >= 0), else -1."""
+    """Return the number of values of ``shape`` if it holds sizes (plain ints >= 0), else -1.
+
+    -1 too beyond :data:`_MAX_AXES` sizes, before any product: ``decode_json`` of a shape
+    of 10^6 twos took 95 s to multiply it out (each product longer than the last).
+    """
+    if len(shape) > _MAX_AXES:
+        return -1
     size = 1
     for d in shape:
         if type(d) is not int or d < 0:
             return -1
         size *= d
     return size
+
+
+#: The most axes of a NumPy array (``NPY_MAXDIMS``, NumPy 2) and the most bytes it spans.
+_MAX_AXES, _MAX_BYTES = 64, int(np.iinfo(np.intp).max)
+_HOLDABLE = (
+    f"a shape NumPy can hold (at most {_MAX_AXES} sizes; those > 0 times the item size at most "
+    f"{_MAX_BYTES} bytes)"
+)
+
+
+def _holdable(shape: list[int] | tuple[int, ...], itemsize: int) -> bool:
+    """Whether NumPy makes an array of ``shape`` (sizes >= 0) with items of ``itemsize`` bytes.
+
+    At most :data:`_MAX_AXES` sizes, and the bytes of the sizes > 0 within ``intp``:
+    NumPy checks those even when a zero makes the array empty (``(0, 2**62, 2**62)`` is
+    "array is too big", a ``ValueError`` that escaped the readers). The product stops at
+    the first overflow, so a long shape costs no long multiplication.
+    """
+    if len(shape) > _MAX_AXES:
+        return False
+    nbytes = max(itemsize, 1)
+    for d in shape:
+        if d:
+            nbytes *= d
+            if nbytes > _MAX_BYTES:
+                return False
+    return True
 
 
 #: The largest float32; a Python float of at most this size is a finite float32.
