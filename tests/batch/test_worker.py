@@ -346,15 +346,9 @@ def test_a_sweep_reads_each_run_by_the_settings_reading_rules(tmp_path: Path) ->
     )
     from robot_msgs.io import read_trajectory
     from robot_msgs.runs import MetricSpec
-    from tests.cli.evaluation_files import write_kitti_off_so3
+    from tests.cli.evaluation_files import write_kitti_run
 
-    gt = write_kitti_off_so3(tmp_path / "gt.txt", 2)
-    est = write_kitti_off_so3(tmp_path / "est.txt", 1)
-    manifest = tmp_path / "runs.toml"
-    manifest.write_text(
-        '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "est.txt"\n'
-        'reference = "gt.txt"\nestimate_format = "kitti"\nreference_format = "kitti"\n'
-    )
+    gt, est, manifest = write_kitti_run(tmp_path)
     [spec] = load_runs([manifest]).runs
     pairs = PairSettings(delta=1, delta_unit="f", all_pairs=True)
     metric = MetricSpec.build("rpe", pairs=pairs)

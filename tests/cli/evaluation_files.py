@@ -55,6 +55,21 @@ def write_kitti_off_so3(path: Path, seed: int, n: int = 8) -> Path:
     return path
 
 
+def write_kitti_run(folder: Path, settings: str = "") -> tuple[Path, Path, Path]:
+    """A manifest of one KITTI run (``gt.txt``, ``est.txt``: :func:`write_kitti_off_so3`),
+    with ``settings`` (TOML lines) as its ``[settings]``; return reference, estimate, manifest.
+    """
+    gt = write_kitti_off_so3(folder / "gt.txt", 2)
+    est = write_kitti_off_so3(folder / "est.txt", 1)
+    manifest = folder / "runs.toml"
+    manifest.write_text(
+        (f"[settings]\n{settings}\n" if settings else "")
+        + '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "est.txt"\n'
+        'reference = "gt.txt"\nestimate_format = "kitti"\nreference_format = "kitti"\n'
+    )
+    return gt, est, manifest
+
+
 def stats_of(comparison: dict[str, Any]) -> dict[str, Any]:
     """The statistics of each signal of a comparison's JSON form, by signal name."""
     return {s["name"]: s["stats"] for s in comparison["signals"]}

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from robot_msgs.cli import main
-from tests.cli.evaluation_files import write_kitti_off_so3
+from tests.cli.evaluation_files import write_kitti_run
 from tests.terminal import Terminal
 
 if TYPE_CHECKING:
@@ -279,14 +279,7 @@ def test_the_reading_rules_reach_every_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """KITTI rows as given in a report are what ``rpe`` computes with them, run by run."""
-    gt = write_kitti_off_so3(tmp_path / "gt.txt", 2)
-    est = write_kitti_off_so3(tmp_path / "est.txt", 1)
-    manifest = tmp_path / "runs.toml"
-    manifest.write_text(
-        '[settings]\nkitti_rotations = "as_given"\n\n[[runs]]\nalgorithm = "a"\n'
-        'sequence = "s"\ntrial = 1\nestimate = "est.txt"\nreference = "gt.txt"\n'
-        'estimate_format = "kitti"\nreference_format = "kitti"\n'
-    )
+    gt, est, manifest = write_kitti_run(tmp_path, 'kitti_rotations = "as_given"')
     out = tmp_path / "r.json"
     base = ["report", str(manifest), "--no-progress", "--quiet", "--json", str(out)]
     base += ["--rpe-delta", "1", "--rpe-unit", "f"]  # frames: the KITTI files have no times
