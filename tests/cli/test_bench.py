@@ -23,6 +23,7 @@ from robot_msgs.limits import max_workers
 from robot_msgs.report import build_report
 from robot_msgs.runs import load_runs
 from robot_msgs.runs.run_settings import RUN_DEFAULTS
+from tests.cli.evaluation_files import write_kitti_run
 from tests.hostile import deadline
 
 if TYPE_CHECKING:
@@ -545,3 +546,15 @@ def test_chunk_seconds_and_the_stall_timeout_are_checked_and_reach_the_sweep(
     argv = ["bench", str(root), "--out", str(out), "--chunk-s", "2.5", "--stall-timeout", "0"]
     assert main([*argv, "--serial", "--quiet"]) == 0
     assert _json(out / "summary.json")["chunk_s"] == 2.5
+
+
+def test_the_rankings_name_the_reading_rules_chosen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """KITTI rows as given move the numbers: bench's rankings say so, as report's do."""
+    _, _, manifest = write_kitti_run(tmp_path, 'kitti_rotations = "as_given"')
+    flags = ["--out", str(tmp_path / "out"), "--serial", "--rpe-delta", "1", "--rpe-unit", "f"]
+    assert main(["bench", str(manifest), *flags]) == 0
+    out = capsys.readouterr().out
+    assert "Settings: --kitti-rotations as_given." in out
+    assert "Settings: --kitti-rotations as_given --rpe-unit f." in out

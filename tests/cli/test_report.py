@@ -299,3 +299,8 @@ def test_the_reading_rules_reach_every_run(
         alone = json.loads(capsys.readouterr().out)["signals"][0]["stats"]["rms"]
         assert rms[rule] == alone
     assert rms["as_given"] != rms["nearest"]  # the rows' digits move an RPE translation
+    capsys.readouterr()
+    assert (
+        main(["report", str(manifest), "--no-progress", "--rpe-delta", "1", "--rpe-unit", "f"]) == 0
+    )
+    assert "Settings: --kitti-rotations as_given." in capsys.readouterr().out

@@ -43,10 +43,11 @@ from robot_msgs.limits import retries_flag, workers_flag
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
     from types import FrameType
 
     from robot_msgs.batch.lock import FolderLock
+    from robot_msgs.msg import Value
     from robot_msgs.runs.spec import RunSpec
 
 __all__ = ["STORAGE_ERROR", "add_parser", "run"]
@@ -291,7 +292,7 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
             file=sys.stderr,
         )
         return STORAGE_ERROR
-    _print_rankings(Path(args.out), reader.runs)
+    _print_rankings(Path(args.out), reader.runs, reader.settings.record())
     if not summary.complete:
         text = (
             f"{summary.n_failed + summary.n_not_evaluated} of {summary.n_runs} runs did not "
@@ -311,7 +312,7 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
     return 0
 
 
-def _print_rankings(out: Path, runs: Sequence[RunSpec]) -> None:
+def _print_rankings(out: Path, runs: Sequence[RunSpec], judged: Mapping[str, Value]) -> None:
     from robot_msgs.compare import Ranking, Repeatability  # noqa: PLC0415
     from robot_msgs.report.tables import (  # noqa: PLC0415
         ranking_table,
@@ -321,7 +322,7 @@ def _print_rankings(out: Path, runs: Sequence[RunSpec]) -> None:
 
     for entry in json.loads((out / "ranking.json").read_text(encoding="utf-8")):
         if entry["ranking"] is not None:
-            ranked = ranking_table(Ranking.from_dict(entry["ranking"]))
+            ranked = ranking_table(Ranking.from_dict(entry["ranking"]), judged)
             print(f"\n{entry['evaluation']}: " + render_text(ranked))
     repeats = [
         Repeatability.from_dict(d)

@@ -256,8 +256,11 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
             )
         )
     # How success was judged (coverage, end tolerance) decides the success column and
-    # the ranking: the report's run settings join the ranked metric's.
-    judges = ("min_coverage", "end_tolerance_s", "coverage_gap_s")
+    # the ranking, and the reading rules chosen move the numbers: the report's run
+    # settings join the ranked metric's.
+    judges = (
+        "min_coverage", "end_tolerance_s", "coverage_gap_s", "kitti_rotations", "repeated_stamps",
+    )  # fmt: skip
     extra = {k: v for k, v in (judged or {}).items() if k in judges}
     settings = settings_text({**ranking.settings, **extra})
     notes = [
