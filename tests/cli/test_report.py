@@ -304,3 +304,47 @@ def test_the_reading_rules_reach_every_run(
         main(["report", str(manifest), "--no-progress", "--rpe-delta", "1", "--rpe-unit", "f"]) == 0
     )
     assert "Settings: --kitti-rotations as_given." in capsys.readouterr().out
+
+
+def test_the_repeated_stamps_default_is_the_first_row_for_every_metric(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """report/bench --help said the default keeps "the last in TUM's RPE protocol".
+
+    A run is read once for all its metrics, so its RPE under protocol tum keeps the first
+    row, unlike ``rpe --protocol tum`` alone; the help now says what report and bench do.
+    """
+    import numpy as np
+
+    from tests.cli.evaluation_files import write_tum
+
+    t = np.arange(101.0) * 0.1
+    along = np.stack([t, np.sin(t), 0.1 * t * t], axis=1)
+    ref = write_tum(tmp_path / "ref.tum", t, along)
+    stamps = t.copy()
+    stamps[[50, 80]] = stamps[[49, 79]]  # two rows repeat a stamp, at other positions
+    noise = np.random.default_rng(1).normal(0.0, 0.05, along.shape)
+    est = write_tum(tmp_path / "est.tum", stamps, along + noise)
+    manifest = tmp_path / "runs.toml"
+    manifest.write_text(
+        '[[settings.evaluate]]\nmetric = "rpe"\ndelta = 1\nprotocol = "tum"\nalign = "none"\n'
+        '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "est.tum"\n'
+        'reference = "ref.tum"\n'
+    )
+    assert main(["report", str(manifest), "--no-progress", "--json"]) == 0
+    [comparison] = json.loads(capsys.readouterr().out)["runs"][0]["comparisons"].values()
+    rms = {}
+    for rule in ("first", None):
+        given = [] if rule is None else ["--repeated-stamps", rule]
+        assert main(["rpe", str(ref), str(est), "--protocol", "tum", "--json", *given]) == 0
+        rms[rule] = json.loads(capsys.readouterr().out)["signals"][0]["stats"]["rms"]
+    assert comparison["signals"][0]["stats"]["rms"] == rms["first"] != rms[None]
+    monkeypatch.setenv("COLUMNS", "200")
+    for command in ("report", "bench"):
+        with pytest.raises(SystemExit, match="0"):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        rules = text.index("reading rules:")  # the group, after the usage line
+        said = text[rules : text.index("--kitti-rotations {", rules)]
+        assert "(default: the first, for every metric" in said, said
+        assert "the last in TUM's RPE protocol" not in said, said

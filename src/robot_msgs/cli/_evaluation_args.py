@@ -163,6 +163,7 @@ def add_settings_flags(
     only: Iterable[str] | None = None,
     note: str = "",
     noted: Iterable[str] = (),
+    described: Mapping[str, str] | None = None,
 ) -> None:
     """Add the flag of every field of ``defaults``' types that declares one; help from it.
 
@@ -173,6 +174,8 @@ def add_settings_flags(
     ``only`` keeps those fields; ``note`` is added to the help of the fields in ``noted``
     (a default that depends on another option or a manifest). A flag two fields share
     (``--offset SECONDS|auto``) is added once. Flags are grouped by their declared group.
+    ``described`` replaces a field's description where it is not true of this command
+    (by field name).
     """
     keep = None if only is None else set(only)
     marked = set(noted)
@@ -186,7 +189,8 @@ def add_settings_flags(
             if (keep is not None and name not in keep) or flag.name in added:
                 continue
             added.add(flag.name)
-            text = _fields_as_flags(flag.description or name.replace("_", " "))
+            own = (described or {}).get(name) or flag.description
+            text = _fields_as_flags(own or name.replace("_", " "))
             default = flag.default if isinstance(value, str) else getattr(value, name)
             shown = flag.when_set is None  # a switch setting a value: its help says the other
             if default is not None and default is not False and not flag.several and shown:
@@ -552,6 +556,18 @@ def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) ->
     add_settings_flags(parser, ["ReadSettings"])
 
 
+#: ``--repeated-stamps`` of report and bench. WHY not the field's own description: that
+#: says the last row is kept in TUM's RPE protocol, as ``rpe --protocol tum`` does, but a
+#: run's files are read once for all its metrics (:func:`robot_msgs.runs.load_run`), and
+#: unset, by the first row: an RPE with ``protocol = "tum"`` in a manifest keeps the first.
+_RUNS_REPEATED_STAMPS = (
+    "rows with equal stamps: keep the first or the last in the file, or refuse them "
+    "(default: the first, for every metric: a run is read once, so an RPE with protocol "
+    "tum keeps the first too, unlike rpe --protocol tum; last is evaluate_rpe.py's; or "
+    "the manifest's [settings])"
+)
+
+
 def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
     """Add the settings flags of ``report`` and ``bench``: those of every metric, then the runs'.
 
@@ -571,6 +587,7 @@ def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
         ["ReadSettings"],
         note="or the manifest's [settings]",
         noted=[row.field for row in flag_rows("ReadSettings")],
+        described={"repeated_stamps": _RUNS_REPEATED_STAMPS},
     )
     group = parser.add_argument_group("metrics (default: the manifest's)")
     group.add_argument(

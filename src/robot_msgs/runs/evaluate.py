@@ -284,7 +284,8 @@ def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEval
     Parameters
     ----------
     run : RunInputs
-        From :func:`robot_msgs.runs.load_run`.
+        From :func:`robot_msgs.runs.load_run`, read by ``settings.reading`` (the files
+        are read there: the reading rules are not applied here).
     settings : RunSettings, optional
         How runs are evaluated (default: SE(3) alignment, nearest association within
         0.01 s, APE translation and RPE over 1 s).

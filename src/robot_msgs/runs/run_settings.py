@@ -169,7 +169,9 @@ class RunSettings(Msg):
     """How every run of a report or a sweep is evaluated and judged.
 
     ``evaluation``: the time range, association and alignment (default SE(3)).
-    ``reading``: how every run's files are read (repeated stamps, KITTI rotation blocks).
+    ``reading``: how every run's files are read (repeated stamps, KITTI rotation blocks),
+    once for all its metrics: unset, repeated stamps keep the first row, also for an RPE
+    with ``protocol="tum"`` (``rpe --protocol tum`` alone keeps the last).
     ``metrics``: computed for every run with a reference, in order; the first is the
     one rankings and the per-group summaries use.
     ``statistic``: the ``ErrorStats`` field aggregates and rankings compare (``"rms"``).
