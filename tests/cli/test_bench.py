@@ -558,3 +558,29 @@ def test_the_rankings_name_the_reading_rules_chosen(
     out = capsys.readouterr().out
     assert "Settings: --kitti-rotations as_given." in out
     assert "Settings: --kitti-rotations as_given --rpe-unit f." in out
+
+
+def test_resume_under_other_reading_rules_computes_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Records computed with KITTI rows' nearest rotations are not reused as given."""
+    gt, est, manifest = write_kitti_run(tmp_path)
+    out = tmp_path / "out"
+    argv = ["bench", str(manifest), "--out", str(out), "--serial", "--quiet", "--resume"]
+    argv += ["--rpe-delta", "1", "--rpe-unit", "f"]
+    rpe = "rpe:translation:1f:all"
+    rms = {}
+    for rule in ("nearest", "as_given"):
+        assert main([*argv, "--kitti-rotations", rule]) == 0
+        assert "0 reused, 1 computed" in capsys.readouterr().out
+        [row] = [r for r in read_results(out / "results.parquet") if r["evaluation"] == rpe]
+        rms[rule] = row["rms"]
+        single = [
+            "rpe", str(gt), str(est), "--align", "se3", "--delta", "1", "--delta-unit", "f",
+            "--all-pairs", "--kitti-rotations", rule, "--json",
+        ]  # fmt: skip
+        assert main(single) == 0
+        assert rms[rule] == json.loads(capsys.readouterr().out)["signals"][0]["stats"]["rms"]
+    assert rms["as_given"] != rms["nearest"]
+    assert main([*argv, "--kitti-rotations", "nearest"]) == 0  # its records are still there
+    assert "1 reused, 0 computed" in capsys.readouterr().out
