@@ -305,12 +305,14 @@ class _Sweep:
         first = intake.wait(until_work=True)  # the first run to compute, or every run read
         first += intake.poll()[0]  # and whatever else is read already
         checking = "; checking the stored results" if self.resume else ""
+        n = len(intake.runs)
+        runs = f"{n} run{'s' * (n != 1)}"
         if intake.done:
-            say(f"bench: {len(intake.runs)} runs into {folder}{checking}")
+            say(f"bench: {runs} into {folder}{checking}")
             self._said_kept(intake, check)
         else:
             say(
-                f"bench: {len(intake.runs)} runs into {folder} so far{checking}; the first "
+                f"bench: {runs} into {folder} so far{checking}; the first "
                 "are computed while the rest are read"
             )
         job = Job(
