@@ -567,16 +567,17 @@ _NAN_KEYS: dict[type, tuple[bytes, ...]] = {}
 def _nan_after_key(cls: type, text: bytes) -> bool:
     """Whether ``text`` holds ``"name":null`` for a float field that defaults to NaN.
 
-    Such fields (``ErrorStats.iae``: missing data) of ``cls`` or a message it holds. Such a
-    ``null`` is a NaN the typed decoder refuses, so it is not tried. Only time
-    depends on the answer: a NaN ``null`` missed (another field, other spacing) is refused
-    by the typed decoder and read as a tree; one seen where a same-named field of another
-    type means ``None`` is read as a tree too. The keys of held messages are searched
-    first: an ``ErrorStats``' integrals, NaN unless a run gives its time axis, are the
-    ``null`` met most. WHY: the catalog's ``Repeatability`` (an ``ErrorStats`` with NaN
-    integrals beside settings, where ``null`` is ``None``) spent 3.2 of its 9.9 µs
-    decoding in the typed decoder's refusal; a search for every float field's key (one
-    regular expression) cost 1.0-1.4 µs, the first of these byte searches 0.4 µs.
+    The fields are those of ``cls`` and of the messages it holds whose default is NaN,
+    missing data (``ErrorStats.iae``). Such a ``null`` is a NaN the typed decoder
+    refuses, so it is not tried. Only time depends on the answer: a NaN ``null`` missed
+    (another field, other spacing) is refused by the typed decoder and read as a tree;
+    one seen where a same-named field of another type means ``None`` is read as a tree
+    too. The keys of held messages are searched first: an ``ErrorStats``' integrals, NaN
+    unless a run gives its time axis, are the ``null`` met most. WHY: the catalog's
+    ``Repeatability`` (an ``ErrorStats`` with NaN integrals beside settings, where
+    ``null`` is ``None``) spent 3.2 of its 9.9 µs decoding in the typed decoder's
+    refusal; a search for every float field's key (one regular expression) cost
+    1.0-1.4 µs, the first of these byte searches 0.4 µs.
     """
     keys = _NAN_KEYS.get(cls)
     if keys is None:
