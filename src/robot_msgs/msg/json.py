@@ -84,13 +84,9 @@ def _encode(value: Any) -> Any:
 
 def _encode_json(value: Any) -> Any:
     """:func:`_encode` for JSON: an array's infinities as ``"Infinity"``/``"-Infinity"``."""
-    if type(value) is np.ndarray:  # what message fields hold
-        return array_to_json(value)
-    if type(value) is FrozenMap:
-        return value.as_json_dict()
     if isinstance(value, np.ndarray):
         return array_to_json(value)
-    return _encode(value)
+    return _encode(value)  # a frozen mapping, or the hook protocol's refusal
 
 
 def _decode(kind: Any, value: Any) -> Any:
@@ -107,18 +103,15 @@ def _decode(kind: Any, value: Any) -> Any:
     raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
 
 
-_DTYPES: dict[Any, np.dtype[Any]] = {}
+#: The reader of each array annotation met (its dtype's :func:`array_reader`).
 _READS: dict[Any, Callable[[Any, str], np.ndarray[Any, Any]]] = {}
 
 
 def _dtype_of(kind: Any) -> np.dtype[Any]:
     """Return the dtype of an ``npt.NDArray[np.float64]``-style annotation (float64 if none)."""
-    found = _DTYPES.get(kind)
-    if found is None:
-        args = typing.get_args(kind)
-        dtype_args = typing.get_args(args[1]) if len(args) == 2 else ()
-        found = _DTYPES[kind] = np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
-    return found
+    args = typing.get_args(kind)
+    dtype_args = typing.get_args(args[1]) if len(args) == 2 else ()
+    return np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
 
 
 _JSON_ENCODER = msgspec.json.Encoder(enc_hook=_encode_json)
