@@ -348,3 +348,49 @@ def test_the_repeated_stamps_default_is_the_first_row_for_every_metric(
         said = text[rules : text.index("--kitti-rotations {", rules)]
         assert "(default: the first, for every metric" in said, said
         assert "the last in TUM's RPE protocol" not in said, said
+
+
+def _report_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    assert main(["report", *argv, "--json", "-", "--no-progress"]) == 0
+    data: dict[str, object] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_a_bench_folder_is_reported_from_its_stored_reports_as_report_evaluates_the_runs(
+    runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "sweep"
+    manifest = str(runs_copy / "runs.toml")
+    assert main(["bench", manifest, "--out", str(out), "--serial", "--quiet"]) == 0
+    capsys.readouterr()
+    evaluated = _report_json(capsys, manifest, "--statistic", "median")
+    evaluated_rms = _report_json(capsys, manifest)
+    shutil.rmtree(runs_copy)  # nothing is evaluated again: the runs' files are gone
+    assert _report_json(capsys, str(out), "--statistic", "median") == evaluated
+    assert _report_json(capsys, str(out)) == evaluated_rms
+    assert main(["report", str(out), "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    assert "Per algorithm and sequence" in said
+    assert "Repeatability (no reference)" in said
+
+
+def test_a_bench_folder_refuses_settings_flags_and_company_and_says_what_its_html_lacks(
+    runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("plotly")
+    out = tmp_path / "sweep"
+    manifest = str(runs_copy / "runs.toml")
+    assert main(["bench", manifest, "--out", str(out), "--serial", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(out), "--align", "sim3"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: --align: ")
+    assert "only --statistic applies to a bench folder" in err
+    assert main(["report", str(out), manifest]) == 1
+    assert "a bench output folder is reported alone" in capsys.readouterr().err
+    page = tmp_path / "sweep.html"
+    assert main(["report", str(out), "--html", str(page), "--no-progress"]) == 0
+    assert "NOTE: the HTML has no trajectory, error or RPE figures" in capsys.readouterr().out
+    text = page.read_text()
+    assert text.count('class="plot"') == 1  # the comparison across sequences, from the groups
+    assert 'data-kind="comparison"' in text

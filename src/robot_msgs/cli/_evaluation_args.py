@@ -601,6 +601,20 @@ def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--rpe-unit", choices=DELTA_UNITS, help="unit of --rpe-delta (default s)")
 
 
+def given_run_flags(args: argparse.Namespace) -> list[str]:
+    """Name the flags of :func:`add_run_settings_args` given on the command line, in order.
+
+    For ``report`` of a ``bench`` folder, whose runs were evaluated already: only
+    ``--statistic`` can still change what it says.
+    """
+    from robot_msgs.runs.run_settings import RUN_DEFAULTS  # noqa: PLC0415
+
+    classes = (type(RUN_DEFAULTS).__name__, "RunSettings", "ReadSettings")
+    flags = [row.name for cls in classes for row in flag_rows(cls)]
+    flags += ["--rpe-delta", "--rpe-unit"]
+    return [f for f in dict.fromkeys(flags) if getattr(args, _dest(f), None) is not None]
+
+
 def load_runs_from_args(
     args: argparse.Namespace, inputs: list[Any], *, stream: bool = False
 ) -> Any:

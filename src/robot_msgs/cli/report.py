@@ -5,7 +5,9 @@ writes any of JSON (the :class:`~robot_msgs.compare.Report` message's ``to_dict`
 JSON), CSV (one row per run), one self-contained HTML page, LaTeX and Markdown tables.
 Every output is checked before any work starts (nothing is overwritten without
 ``--force``) and written atomically. The runs and settings are read as ``robot-msgs
-bench`` reads them (:mod:`robot_msgs.runs`), and evaluated by the same per-run function.
+bench`` reads them (:mod:`robot_msgs.runs`), and evaluated by the same per-run function;
+a folder ``bench`` wrote is reported from the run reports it stored
+(:mod:`robot_msgs.batch.sweep_report`), nothing evaluated again.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from robot_msgs.cli._evaluation_args import (
     add_json_file_flag,
@@ -21,6 +24,10 @@ from robot_msgs.cli._evaluation_args import (
     load_runs_from_args,
 )
 from robot_msgs.cli.commands import COMMANDS
+
+if TYPE_CHECKING:
+    from robot_msgs.compare.report import Report
+    from robot_msgs.report.build import ReportResult
 
 __all__ = ["add_parser", "run"]
 
@@ -34,7 +41,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "Evaluate run folders, roots of run folders or manifests (.toml/.json, also "
             "example:runs/runs.toml) and report success, tracking losses, coverage, "
             "accuracy on the valid poses, latency, rates, resources and a ranking. The "
-            "settings are the manifest's [settings], with the flags below on top."
+            "settings are the manifest's [settings], with the flags below on top. A "
+            "bench output folder (bench --out DIR) is reported from its stored run "
+            "reports, without evaluating again."
         ),
     )
     parser.add_argument("inputs", nargs="+", metavar="RUN_OR_MANIFEST")
@@ -72,8 +81,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     """Run ``robot-msgs report``; return the exit code."""
     from robot_msgs.files import STDOUT, check_outputs, write_atomic  # noqa: PLC0415
-    from robot_msgs.progress import Progress  # noqa: PLC0415
-    from robot_msgs.report.build import build_report  # noqa: PLC0415
+    from robot_msgs.report.build import ReportResult  # noqa: PLC0415
     from robot_msgs.report.tables import (  # noqa: PLC0415
         render_latex,
         render_markdown,
@@ -106,30 +114,26 @@ def run(args: argparse.Namespace) -> int:
             require("matplotlib", "plot", feature="report --html --static")
         else:
             require("plotly", "html", feature="report --html (or --static for PNG figures)")
-    manifest = load_runs_from_args(args, list(args.inputs))
-    show = sys.stderr.isatty() and not args.quiet if args.progress is None else args.progress
-    bar = Progress(len(manifest.runs), stream=sys.stderr if show else None, label="report")
-    try:
-        result = build_report(
-            manifest, progress=lambda _name, failed: bar.advance(failed=int(failed))
-        )
-        report = result.report
-        tables = report_tables(report)
-        contents: dict[str, str] = {}
-        if "json" in outputs:
-            contents["json"] = dumps(report.to_dict(), indent=1)
-        if "csv" in outputs:
-            contents["csv"] = runs_csv(report)
-        if "latex" in outputs:
-            contents["latex"] = render_latex(tables)
-        if "markdown" in outputs:
-            contents["markdown"] = render_markdown(tables)
-        if "html" in outputs:
-            from robot_msgs.report.html_page import render_html  # noqa: PLC0415
+    sweep = _sweep_folder(args)
+    if sweep is None:
+        result = _evaluated(args)
+    else:
+        result = ReportResult(report=_sweep_report(args, sweep, html="html" in outputs), runs={})
+    report = result.report
+    tables = report_tables(report)
+    contents: dict[str, str] = {}
+    if "json" in outputs:
+        contents["json"] = dumps(report.to_dict(), indent=1)
+    if "csv" in outputs:
+        contents["csv"] = runs_csv(report)
+    if "latex" in outputs:
+        contents["latex"] = render_latex(tables)
+    if "markdown" in outputs:
+        contents["markdown"] = render_markdown(tables)
+    if "html" in outputs:
+        from robot_msgs.report.html_page import render_html  # noqa: PLC0415
 
-            contents["html"] = render_html(result, static=args.static)
-    finally:
-        bar.close()
+        contents["html"] = render_html(result, static=args.static)
     for name, text in contents.items():
         write_atomic(outputs[name], text, force=args.force)
     if not args.quiet:  # beside an output on standard output (-): on standard error
@@ -142,3 +146,74 @@ def run(args: argparse.Namespace) -> int:
             if os.fspath(outputs[name]) != STDOUT:
                 print(f"wrote {outputs[name]}", file=said_to)
     return 0
+
+
+def _evaluated(args: argparse.Namespace) -> ReportResult:
+    """Read and evaluate the runs ``args.inputs`` name, with a progress line if asked."""
+    from robot_msgs.progress import Progress  # noqa: PLC0415
+    from robot_msgs.report.build import build_report  # noqa: PLC0415
+
+    manifest = load_runs_from_args(args, list(args.inputs))
+    show = sys.stderr.isatty() and not args.quiet if args.progress is None else args.progress
+    bar = Progress(len(manifest.runs), stream=sys.stderr if show else None, label="report")
+    try:
+        return build_report(
+            manifest, progress=lambda _name, failed: bar.advance(failed=int(failed))
+        )
+    finally:
+        bar.close()
+
+
+def _sweep_folder(args: argparse.Namespace) -> Path | None:
+    """Return the ``bench`` output folder to report, if that is what ``args.inputs`` name.
+
+    Raises
+    ------
+    ValidationError
+        A ``bench`` folder beside other inputs.
+    """
+    from robot_msgs.batch.sweep_report import is_sweep_folder  # noqa: PLC0415
+    from robot_msgs.errors import ValidationError  # noqa: PLC0415
+
+    sweeps = [Path(p) for p in args.inputs if is_sweep_folder(p)]
+    if not sweeps:
+        return None
+    if len(args.inputs) > 1:
+        msg = (
+            f"{sweeps[0]}: a bench output folder is reported alone (its runs are evaluated "
+            "already); give the runs or manifests of both to report them together"
+        )
+        raise ValidationError(msg)
+    return sweeps[0]
+
+
+def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Report:
+    """Read a ``bench`` folder's report; refuse the flags that would need the runs again.
+
+    Raises
+    ------
+    ValidationError
+        A settings flag other than ``--statistic``.
+    FormatError
+        As :func:`~robot_msgs.batch.sweep_report.read_sweep_report`.
+    """
+    from robot_msgs.batch.sweep_report import read_sweep_report  # noqa: PLC0415
+    from robot_msgs.cli._evaluation_args import given_run_flags  # noqa: PLC0415
+    from robot_msgs.errors import ValidationError  # noqa: PLC0415
+
+    refused = [flag for flag in given_run_flags(args) if flag != "--statistic"]
+    if refused:
+        msg = (
+            f"{refused[0]}: {folder} holds runs that bench evaluated already, with the "
+            "settings in its summary.json; report the manifest again to evaluate them "
+            "with other settings (only --statistic applies to a bench folder)"
+        )
+        raise ValidationError(msg)
+    report = read_sweep_report(folder, statistic=args.statistic, force=False)
+    if html:
+        note = (
+            "the HTML has no trajectory, error or RPE figures: a bench folder keeps no "
+            "trajectories (report the manifest to draw them)"
+        )
+        report = report.replace(notes=(*report.notes, note))
+    return report

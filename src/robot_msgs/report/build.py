@@ -21,12 +21,14 @@ from robot_msgs.runs.rank import rank_algorithms
 from robot_msgs.runs.repeats import group_repeatability
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
+    from robot_msgs.compare.run_report import RunReport
     from robot_msgs.runs.load import TrajectoryCache
     from robot_msgs.runs.manifest import Manifest
+    from robot_msgs.runs.run_settings import RunSettings
 
-__all__ = ["ReportResult", "build_report"]
+__all__ = ["ReportResult", "assemble_report", "build_report"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,22 +85,44 @@ def build_report(
         evaluations[name] = dataclasses.replace(
             old, report=old.report.replace(repeatability=repeat)
         )
-    reports = [e.report for e in evaluations.values()]
-    notes: list[str] = []
+    report = assemble_report([e.report for e in evaluations.values()], settings, force=force)
+    return ReportResult(report=report, runs=evaluations)
+
+
+def assemble_report(
+    reports: Sequence[RunReport],
+    settings: RunSettings,
+    *,
+    force: bool = False,
+    notes: Sequence[str] = (),
+) -> Report:
+    """Summarise evaluated runs per (algorithm, sequence) and rank the algorithms.
+
+    ``reports`` are the runs' reports, repeatability included; ``settings`` those they
+    were evaluated with (its ``statistic`` ranks them); ``force`` as for
+    :func:`build_report`; ``notes`` go first among the report's notes.
+    :func:`build_report` ends here, and a ``robot-msgs bench`` folder is reported from
+    its stored reports here too, without evaluating anything again.
+
+    Raises
+    ------
+    SettingsMismatchError
+        Comparisons with differing settings, unless ``force``.
+    """
+    said = list(notes)
     ranking = rank_algorithms(reports, statistic=settings.statistic, force=force)
     if ranking is None:
-        notes.append("no run had a reference: no accuracy ranking")
+        said.append("no run had a reference: no accuracy ranking")
     elif ranking.forced:
-        notes.extend(ranking.notes)
+        said.extend(ranking.notes)
     no_reference = sum(1 for r in reports if r.accuracy is None and r.success)
     if no_reference and ranking is not None:
-        notes.append(f"{no_reference} successful run(s) without accuracy are not ranked")
-    report = Report(
+        said.append(f"{no_reference} successful run(s) without accuracy are not ranked")
+    return Report(
         runs=tuple(reports),
         groups=summarise_groups(reports, force=force),
         ranking=ranking,
         settings=settings.record(),
         tool_version=__version__,
-        notes=tuple(notes),
+        notes=tuple(said),
     )
-    return ReportResult(report=report, runs=evaluations)

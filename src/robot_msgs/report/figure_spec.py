@@ -178,7 +178,7 @@ class FigureSpec:
 
 def _algorithm_colours(result: ReportResult) -> dict[str, str]:
     """Give each algorithm a colour, in order of first appearance (the same in every figure)."""
-    algorithms = dict.fromkeys(e.report.algorithm for e in result.runs.values())
+    algorithms = dict.fromkeys(r.algorithm for r in result.report.runs)
     return {a: PALETTE[i % len(PALETTE)] for i, a in enumerate(algorithms)}
 
 

@@ -1,0 +1,151 @@
+"""A finished sweep's folder read back as a :class:`~robot_msgs.compare.Report`.
+
+``robot-msgs bench --out DIR`` stores every evaluated run's
+:class:`~robot_msgs.compare.RunReport` in ``DIR/reports.json`` and the settings it used
+in ``DIR/summary.json``. ``robot-msgs report DIR`` reads them back here and summarises
+and ranks them as it does the runs it evaluates itself
+(:func:`robot_msgs.report.build.assemble_report`), so the tables, JSON, CSV, LaTeX and
+Markdown of a sweep of thousands of runs come without evaluating any again. The
+figures need the runs' trajectories, which a sweep does not keep.
+
+WHY here and not in :mod:`robot_msgs.report`: the folder's layout is the sweep's
+(:mod:`robot_msgs.batch.outputs` writes it), and :mod:`robot_msgs.batch` already sits
+above :mod:`robot_msgs.report`.
+
+Both files are read as untrusted: bounded by ``max_bytes`` and ``max_depth``
+(:mod:`robot_msgs.limits`), every report checked as a message, every fault a
+:class:`~robot_msgs.errors.FormatError` naming the file and the entry.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from robot_msgs._version import __version__
+from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.files import parse_json
+from robot_msgs.io.bounded import read_input
+from robot_msgs.limits import current_limits
+
+if TYPE_CHECKING:
+    import os
+
+    from robot_msgs.compare.report import Report
+    from robot_msgs.compare.run_report import RunReport
+    from robot_msgs.runs.run_settings import RunSettings
+
+__all__ = ["is_sweep_folder", "read_sweep_report"]
+
+#: The files that make a folder a finished sweep's (written last: ``summary.json``).
+SWEEP_FILES = ("summary.json", "reports.json")
+
+
+def is_sweep_folder(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a folder ``robot-msgs bench --out`` wrote its outputs to.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> is_sweep_folder(tempfile.mkdtemp())
+    False
+    """
+    folder = Path(path)
+    return all((folder / name).is_file() for name in SWEEP_FILES)
+
+
+def _document(file: Path) -> Any:
+    limit = current_limits().max_bytes
+    return parse_json(read_input(file, limit=limit), source=str(file))
+
+
+def _settings(file: Path, statistic: str | None) -> tuple[RunSettings, dict[str, Any]]:
+    from robot_msgs.runs.run_settings import RunSettings  # noqa: PLC0415
+
+    summary = _document(file)
+    if not isinstance(summary, dict) or not isinstance(summary.get("settings"), dict):
+        msg = f"{file}: expected the summary robot-msgs bench writes, with its settings"
+        raise FormatError(msg)
+    try:
+        settings = RunSettings.from_dict(summary["settings"])
+        if statistic is not None:
+            settings = settings.replace(statistic=statistic)
+    except ValidationError as err:
+        msg = f"{file}: settings: {err}"
+        raise FormatError(msg) from err
+    return settings, summary
+
+
+def _reports(file: Path) -> list[RunReport]:
+    from robot_msgs.compare.run_report import RunReport  # noqa: PLC0415
+
+    entries = _document(file)
+    if not isinstance(entries, list):
+        msg = f"{file}: expected a list of run entries, got a JSON {type(entries).__name__}"
+        raise FormatError(msg)
+    reports = []
+    for number, entry in enumerate(entries, start=1):
+        form = entry.get("report") if isinstance(entry, dict) else None
+        if not isinstance(form, dict):
+            msg = f"{file}: entry {number}: expected an object with the run's report"
+            raise FormatError(msg)
+        try:
+            reports.append(RunReport.from_dict(form))
+        except ValidationError as err:
+            msg = f"{file}: entry {number} (run {str(entry.get('run'))[:80]!r}): {err}"
+            raise FormatError(msg) from err
+    return reports
+
+
+def _count(summary: dict[str, Any], key: str) -> int:
+    value = summary.get(key)
+    return value if type(value) is int and value >= 0 else 0
+
+
+def read_sweep_report(
+    folder: str | os.PathLike[str], *, statistic: str | None = None, force: bool = False
+) -> Report:
+    """Read a sweep's stored run reports and settings; summarise and rank them as ``report``.
+
+    Parameters
+    ----------
+    folder : path-like
+        What ``robot-msgs bench --out`` wrote (:func:`is_sweep_folder`).
+    statistic : str, optional
+        Rank by this :class:`~robot_msgs.compare.ErrorStats` field instead of the sweep's.
+    force : bool
+        Rank and aggregate comparisons made with different settings anyway.
+
+    Returns
+    -------
+    Report
+        Its runs in the sweep's order; a note says how many runs have no report (failed
+        to evaluate, or not evaluated: ``summary.json`` names them).
+
+    Raises
+    ------
+    FormatError
+        A file missing, larger or deeper than the bounds, not JSON, or not what
+        ``bench`` writes (the file and the entry named).
+    SettingsMismatchError
+        Comparisons with differing settings, unless ``force``.
+    """
+    from robot_msgs.report.build import assemble_report  # noqa: PLC0415
+
+    base = Path(folder)
+    settings, summary = _settings(base / "summary.json", statistic)
+    reports = _reports(base / "reports.json")
+    notes = []
+    missing = _count(summary, "n_runs") - len(reports)
+    if missing > 0:
+        failed = _count(summary, "n_failed")
+        unfinished = _count(summary, "n_crashed") + _count(summary, "n_lost")
+        notes.append(
+            f"{missing} of {_count(summary, 'n_runs')} runs of the sweep have no report "
+            f"({failed} failed to evaluate, {unfinished} not evaluated; "
+            f"{base / 'summary.json'} names them)"
+        )
+    version = summary.get("version")
+    if isinstance(version, str) and version != __version__:
+        notes.append(f"evaluated by robot_msgs {version[:40]}")
+    return assemble_report(reports, settings, force=force, notes=notes)

@@ -1,0 +1,117 @@
+"""A sweep's folder read back as a Report: the same report, and hostile files refused.
+
+The laws: ``read_sweep_report`` of what ``bench`` wrote equals what ``build_report``
+makes of the same runs; a run the sweep could not evaluate is counted in a note; nothing
+but the package's errors escapes for any bytes in ``summary.json`` or ``reports.json``
+(mutants of real ones, within a time budget), and both files are bounded.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.batch.sweep_report import is_sweep_folder, read_sweep_report
+from robot_msgs.cli import main
+from robot_msgs.errors import FormatError
+from robot_msgs.limits import input_limits
+from robot_msgs.report import build_report
+from robot_msgs.runs import load_runs
+from tests.hostile import deep_json, fuzz, mutations
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+EXAMPLE = "example:runs/runs.toml"
+SEED = 4471
+BUDGET_S = 6.0
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("sweep") / "out"
+    assert main(["bench", EXAMPLE, "--out", str(out), "--serial", "--quiet"]) == 0
+    return out
+
+
+def _copy(sweep: Path, target: Path) -> Path:
+    target.mkdir()
+    for name in ("summary.json", "reports.json"):
+        (target / name).write_bytes((sweep / name).read_bytes())
+    return target
+
+
+def test_the_stored_reports_make_the_report_that_evaluating_the_runs_makes(sweep: Path) -> None:
+    assert is_sweep_folder(sweep)
+    assert not is_sweep_folder(sweep / "runs")
+    read = read_sweep_report(sweep)
+    made = build_report(load_runs([EXAMPLE])).report
+    assert read == made
+    assert read.notes == ("5 successful run(s) without accuracy are not ranked",)
+    ranked = read_sweep_report(sweep, statistic="max").ranking
+    assert ranked is not None
+    assert ranked.statistic == "max"
+
+
+def test_runs_without_a_report_are_counted_from_the_summary(sweep: Path, tmp_path: Path) -> None:
+    folder = _copy(sweep, tmp_path / "copy")
+    summary = json.loads((folder / "summary.json").read_text())
+    summary |= {"n_runs": 21, "n_failed": 1, "n_lost": 2, "version": "0.0.1"}
+    (folder / "summary.json").write_text(json.dumps(summary))
+    notes = read_sweep_report(folder).notes
+    assert notes[0] == (
+        f"3 of 21 runs of the sweep have no report (1 failed to evaluate, 2 not evaluated; "
+        f"{folder / 'summary.json'} names them)"
+    )
+    assert notes[1] == "evaluated by robot_msgs 0.0.1"
+
+
+@pytest.mark.parametrize(
+    ("summary", "reports", "said"),
+    [
+        ("[]", "[]", r"summary\.json: expected the summary robot-msgs bench writes"),
+        ('{"settings": {"statistic": "best"}}', "[]", r"summary\.json: settings: .*statistic"),
+        (None, '{"runs": []}', r"reports\.json: expected a list of run entries, got a JSON dict"),
+        (None, "[1]", r"reports\.json: entry 1: expected an object with the run's report"),
+        (None, '[{"report": {"_type": "compare/Ranking"}}]', r"reports\.json: entry 1 \(run"),
+        (None, "[", r"reports\.json:1:2: expected JSON"),
+        (None, deep_json(100_000), r"reports\.json: .*nested"),
+    ],
+)
+def test_broken_files_are_one_error_naming_the_file_and_entry(
+    sweep: Path, tmp_path: Path, summary: str | None, reports: str, said: str
+) -> None:
+    folder = _copy(sweep, tmp_path / "copy")
+    if summary is not None:
+        (folder / "summary.json").write_text(summary)
+    (folder / "reports.json").write_text(reports)
+    with pytest.raises(FormatError, match=said):
+        read_sweep_report(folder)
+
+
+def test_both_files_are_bounded_by_max_bytes(sweep: Path) -> None:
+    size = (sweep / "reports.json").stat().st_size
+    with input_limits(max_bytes=size - 1), pytest.raises(FormatError, match=r"reports\.json: is"):
+        read_sweep_report(sweep)
+
+
+def test_mutated_files_raise_only_our_errors(sweep: Path, tmp_path: Path) -> None:
+    rng = np.random.default_rng(SEED)
+    folder = _copy(sweep, tmp_path / "copy")
+    seeds = {name: (sweep / name).read_bytes() for name in ("summary.json", "reports.json")}
+    names = list(seeds)
+    target = [names[0]]
+
+    def mutant() -> bytes:
+        target[0] = names[int(rng.integers(len(names)))]
+        return mutations(seeds[target[0]], rng)()
+
+    def check(data: bytes) -> None:
+        for name, seed in seeds.items():
+            (folder / name).write_bytes(data if name == target[0] else seed)
+        read_sweep_report(folder)
+
+    assert fuzz(check, mutant, cases=200, seconds=BUDGET_S, at_least=30) >= 30
