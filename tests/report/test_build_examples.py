@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -89,7 +90,15 @@ def test_outputs_have_the_expected_shapes(example_outputs: dict[str, Path]) -> N
     lab = next(r for r in rows if r["sequence"] == "lab_loop")
     assert lab["ape_rmse_m"] == ""  # NaN is an empty cell
     tex = example_outputs["tex"].read_text()
-    assert tex.count(r"\begin{tabular}") == 5  # ranking, groups, repeatability, runs, environment
+    titles = re.findall(r"\\caption\{(.*?)(?: \(\d+ of \d+\))?\}", tex)
+    assert list(dict.fromkeys(titles)) == [  # wide ones folded into parts
+        "Ranking",
+        "Per algorithm and sequence",
+        "Repeatability (no reference)",
+        "Runs",
+        "Environment",
+    ]
+    assert tex.count(r"\begin{tabular}") == len(titles)
     assert r"vio\_ekf" in tex
     md = example_outputs["md"].read_text()
     assert "### Ranking" in md

@@ -385,3 +385,24 @@ def test_a_tie_in_mean_rank_is_said() -> None:
         cast("Any", SimpleNamespace(rows=[*rows, SimpleNamespace(mean_rank=3.0, algorithm="x")]))
     )
     assert said == ["orb and rgbd tie at mean rank 1.50: listed by success, then name."]
+
+
+def test_latex_folds_a_wide_table_stacks_long_headers_and_never_opens_a_break_length() -> None:
+    headers = ("run", *(f"metric number {k} [m]" for k in range(12)))
+    rows = tuple((f"[{name}]/seq/1", *(f"{k}.{name}" for k in range(12))) for name in "ab")
+    table = ReportTable("Wide", headers, rows, (False, *(True,) * 12), ("said once",))
+    tex = render_latex([table])
+    parts = re.findall(r"\\caption\{Wide \((\d+) of (\d+)\)\}", tex)
+    k = len(parts)
+    assert k > 1
+    assert parts == [(str(n), str(k)) for n in range(1, k + 1)]
+    # Each part repeats the run names; every other cell stands in exactly one part.
+    assert tex.count("{[}a{]}/seq/1 & ") == k
+    for n in range(12):
+        assert tex.count(f"& {n}.a ") == 1
+    assert tex.count("said once") == 1
+    assert tex.rindex("said once") > tex.rindex(r"\caption")
+    # A long header stands on lines as wide as its column's cells; "[m]" cannot follow
+    # a line break as its optional length (pdflatex stopped, or looped, on "\\ [m]").
+    assert r"\shortstack[r]{metric \\ number 0 \\ {[}m{]}}" in tex
+    assert re.search(r"\\\\\s*\[", tex) is None

@@ -509,6 +509,16 @@ def _key_columns(table: ReportTable, widths: Sequence[int], width: int) -> int |
     return keys
 
 
+def _widths(table: ReportTable) -> list[int]:
+    """Each column's width in terminal columns: its header's or its widest cell's."""
+    return [
+        max(display_width(h), *(display_width(r[i]) for r in table.rows))
+        if table.rows
+        else display_width(h)
+        for i, h in enumerate(table.headers)
+    ]
+
+
 def render_text(table: ReportTable, width: int = WIDTH) -> str:
     """Render a plain-text table for the terminal, columns padded, numbers right-aligned.
 
@@ -553,12 +563,7 @@ def render_text(table: ReportTable, width: int = WIDTH) -> str:
     rms  0.0134701
     max  0.0347595
     """
-    widths = [
-        max(display_width(h), *(display_width(r[i]) for r in table.rows))
-        if table.rows
-        else display_width(h)
-        for i, h in enumerate(table.headers)
-    ]
+    widths = _widths(table)
     keys = _key_columns(table, widths, width)
 
     def line(cells: Sequence[str], columns: Sequence[int]) -> str:
@@ -671,7 +676,18 @@ _LATEX_ESCAPES = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    # After a line break ``\\`` a ``[`` opens its optional length: a cell or a stacked
+    # header line starting with one ("[m]") was an error, and pdflatex looped on it.
+    "[": "{[}",
+    "]": "{]}",
 }
+
+
+#: Characters of cells (and two between columns) a LaTeX table is folded at, headers
+#: stacked. Measured with pdflatex on the shipped example report in a one-column
+#: ``article`` (345 pt of text): unfolded, 4 of its 5 tables ran past the page, the runs
+#: table by 765 pt; folded at 68, 2 of 11 by 3-4 pt (at 72: 3 of 10 by up to 11 pt).
+LATEX_WIDTH = 68
 
 
 def latex_escape(text: str) -> str:
@@ -685,10 +701,35 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_ESCAPES.get(ch, ch) for ch in text)
 
 
-def render_latex(tables: Sequence[ReportTable]) -> str:
+def _header_lines(header: str, cells: int) -> list[str]:
+    """Break a header into lines as wide as its column's cells (at least 8), at spaces.
+
+    Examples
+    --------
+    >>> _header_lines("pairwise APE RMSE median [m]", 6)
+    ['pairwise', 'APE RMSE', 'median', '[m]']
+    >>> _header_lines("run", 24)
+    ['run']
+    """
+    return wrap(header, max(cells, 8)) or [header]
+
+
+def _latex_header(lines: Sequence[str], *, numeric: bool) -> str:
+    r"""Write a header cell: one line as it is, several stacked (``\shortstack``, core LaTeX)."""
+    if len(lines) == 1:
+        return latex_escape(lines[0])
+    stacked = r" \\ ".join(latex_escape(line) for line in lines)
+    return f"\\shortstack[{'r' if numeric else 'l'}]{{{stacked}}}"
+
+
+def render_latex(tables: Sequence[ReportTable], width: int = LATEX_WIDTH) -> str:
     r"""LaTeX ``table`` environments with ``booktabs`` rules, notes as a footnote-size paragraph.
 
-    Needs ``\usepackage{booktabs}`` in the preamble.
+    Needs ``\usepackage{booktabs}`` in the preamble. A header wider than its column's
+    cells is stacked on lines as wide as them (``\shortstack``); a table still wider
+    than ``width`` characters (:data:`LATEX_WIDTH`) is folded as :func:`render_text`
+    folds it, into tables captioned ``(1 of k)`` that each repeat the columns naming a
+    row.
 
     Examples
     --------
@@ -709,21 +750,35 @@ def render_latex(tables: Sequence[ReportTable]) -> str:
     """
     out = ["% robot-msgs report; needs \\usepackage{booktabs}"]
     for t in tables:
-        spec = "".join("r" if num else "l" for num in t.numeric)
-        out += [
-            r"\begin{table}[htbp]",
-            r"  \centering",
-            f"  \\caption{{{latex_escape(t.title)}}}",
-            f"  \\begin{{tabular}}{{{spec}}}",
-            r"    \toprule",
-            "    " + " & ".join(latex_escape(h) for h in t.headers) + r" \\",
-            r"    \midrule",
+        cells = [
+            max((display_width(r[i]) for r in t.rows), default=0) for i in range(len(t.headers))
         ]
-        out += ["    " + " & ".join(latex_escape(c) for c in row) + r" \\" for row in t.rows]
-        out += [r"    \bottomrule", r"  \end{tabular}"]
-        if t.notes:
-            out.append("  \\par\\footnotesize " + " ".join(latex_escape(n) for n in t.notes))
-        out += [r"\end{table}", ""]
+        heads = [_header_lines(h, c) for h, c in zip(t.headers, cells, strict=True)]
+        widths = [max(c, *map(display_width, h)) for c, h in zip(cells, heads, strict=True)]
+        blocks = _column_blocks(widths, _key_columns(t, widths, width) or 0, width)
+        for n, columns in enumerate(blocks, start=1):
+            spec = "".join("r" if t.numeric[i] else "l" for i in columns)
+            part = f" ({n} of {len(blocks)})" if len(blocks) > 1 else ""
+            out += [
+                r"\begin{table}[htbp]",
+                r"  \centering",
+                f"  \\caption{{{latex_escape(t.title)}{part}}}",
+                f"  \\begin{{tabular}}{{{spec}}}",
+                r"    \toprule",
+                "    "
+                + " & ".join(_latex_header(heads[i], numeric=t.numeric[i]) for i in columns)
+                + r" \\",
+                r"    \midrule",
+            ]
+            out += [
+                "    " + " & ".join(latex_escape(row[i]) for i in columns) + r" \\"
+                for row in t.rows
+            ]
+            out += [r"    \bottomrule", r"  \end{tabular}"]
+            if t.notes and n == len(blocks):
+                notes = " ".join(latex_escape(note) for note in t.notes)
+                out.append("  \\par\\footnotesize " + notes)
+            out += [r"\end{table}", ""]
     return "\n".join(out)
 
 
