@@ -64,7 +64,7 @@ def test_a_four_column_file_of_another_name_suggests_the_format(tmp_path: Path) 
     with pytest.raises(FormatError, match=r"or `fmt='lla'` for t lat lon alt"):
         read_trajectory(path)
     with pytest.warns(DataWarning):
-        assert len(read_trajectory(path, fmt="lla")) == 3
+        assert len(read_trajectory(path, format="lla")) == 3
 
 
 def test_an_origin_is_refused_for_poses(tmp_path: Path) -> None:

@@ -140,7 +140,7 @@ def test_a_tum_file_read_as_euroc_is_refused_not_divided(tmp_path: Path) -> None
         match=r"t\.tum: stamps are not EuRoC's integer nanoseconds \(stamp 1305031102\.160407 "
         r"has a fraction at line 1\), .*choose the format \(`fmt='tum'`\)",
     ):
-        read_trajectory(path, fmt="euroc")
+        read_trajectory(path, format="euroc")
 
 
 def test_a_tum_header_read_as_euroc_is_refused_naming_the_line(tmp_path: Path) -> None:
@@ -158,7 +158,7 @@ def test_a_euroc_header_read_as_tum_is_refused_naming_the_line(tmp_path: Path) -
         FormatError,
         match=r"data\.csv, line 1: the header names qw first .*choose the format \(`fmt='euroc'`\)",
     ):
-        read_trajectory(path, fmt="tum")
+        read_trajectory(path, format="tum")
 
 
 def test_a_euroc_file_whose_stamps_are_seconds_is_read_as_seconds_with_a_warning(

@@ -60,7 +60,7 @@ def test_a_directory_given_as_a_trajectory_file_says_it_is_a_directory(tmp_path:
     message = rf"^{re.escape(str(folder))}: is a directory, not a trajectory file"
     for fmt in (None, "tum", "euroc", "kitti"):
         with pytest.raises(IsADirectoryError, match=message):
-            read_trajectory(folder, fmt=fmt)
+            read_trajectory(folder, format=fmt)
     with pytest.raises(IsADirectoryError, match=message):
         read_tum(folder)
 

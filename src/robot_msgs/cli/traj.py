@@ -308,7 +308,7 @@ def _frames(
         if isinstance(where, Exception) or where.waiting:
             continue
         try:
-            fixes[path] = geo_origin_of(where.file, fmt=where.fmt, topic=where.topic)
+            fixes[path] = geo_origin_of(where.file, format=where.fmt, topic=where.topic)
         except (RobotMsgsError, OSError) as err:  # said when that file is reported
             located[path] = err
     frames = geo_frames(list(fixes.values()), geo_origin=given, crs=args.crs)
@@ -335,7 +335,7 @@ def _read(
         warnings.simplefilter("always", DataWarning)
         traj = read_trajectory(
             file,
-            fmt=fmt,
+            format=fmt,
             topic=topic,
             times_path=args.times,
             strict=args.strict,
