@@ -83,7 +83,7 @@ def test_detect_format_explains_a_line_of_unexpected_width(tmp_path: Path) -> No
     path.write_text("1 2 3\n")
     with pytest.raises(
         FormatError,
-        match=r"a\.txt: cannot tell the format: line 1 has 3 numbers .*choose the format \(`fmt=",
+        match=r"a\.txt: cannot tell the format: line 1 has 3 numbers .*choose the format \(`format=",
     ):
         detect_format(path)
 
@@ -92,7 +92,7 @@ def test_detect_format_explains_a_file_without_numbers(tmp_path: Path) -> None:
     path = tmp_path / "a.txt"
     path.write_text("# nothing\n")
     with pytest.raises(
-        FormatError, match=r"no numeric data line found; choose the format \(`fmt=` tum"
+        FormatError, match=r"no numeric data line found; choose the format \(`format=` tum"
     ):
         detect_format(path)
 
@@ -195,7 +195,7 @@ def test_the_format_given_under_both_names_is_refused(tmp_path: Path) -> None:
 def test_geo_origin_of_takes_the_format_as_format_and_fmt_with_a_warning(tmp_path: Path) -> None:
     path = tmp_path / "fix.txt"  # 4 columns, t lat lon alt: not detected without the format
     path.write_text("0 47.5 8.25 400\n1 47.5 8.26 401\n")
-    with pytest.raises(FormatError, match=r"or `fmt='lla'` for t lat lon alt"):
+    with pytest.raises(FormatError, match=r"or `format='lla'` for t lat lon alt"):
         geo_origin_of(path)
     assert geo_origin_of(path, format="lla") == (47.5, 8.25, 400.0)
     with pytest.warns(DeprecationWarning, match=DEPRECATED) as caught:

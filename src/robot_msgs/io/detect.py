@@ -80,7 +80,7 @@ _NS = ", integer nanosecond stamps"
 _UNIT = ", unit quaternions in columns 5-8"
 #: How far from 1 a quaternion's norm may be to count as evidence of EuRoC's layout.
 _UNIT_TOLERANCE = 0.05
-_CHOOSE = "choose the format (`fmt=` tum, kitti or euroc)"
+_CHOOSE = "choose the format (`format=` tum, kitti or euroc)"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -208,10 +208,10 @@ def _text_format(head: TextHead) -> FormatDetection:
         msg = (
             f"{source}: cannot tell the format: {layout} with integer nanosecond stamps and "
             "no header naming the columns could be EuRoC (qw first) or TUM (qw last); "
-            "choose the format (`fmt='euroc'` or `fmt='tum'`)"
+            "choose the format (`format='euroc'` or `format='tum'`)"
         )
         raise FormatError(msg)
-    lla = " (or `fmt='lla'` for t lat lon alt)" if n == 4 else ""
+    lla = " (or `format='lla'` for t lat lon alt)" if n == 4 else ""
     msg = (
         f"{source}: cannot tell the format: line {head.first_line} has {n} numbers "
         f"(TUM has 8, KITTI 12, EuRoC 8 or more with nanosecond stamps); {_CHOOSE}{lla}"
