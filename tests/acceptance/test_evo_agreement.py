@@ -46,7 +46,7 @@ def _read(folder: str, path: str, fmt: str, topic: str | None) -> PoseTrajectory
         # The TUM files' 4-decimal quaternions are renormalised (evo does the same when it
         # builds its matrices); the readers say so with a DataWarning.
         warnings.simplefilter("ignore", DataWarning)
-        return read_trajectory(Path(folder) / path, fmt=fmt, topic=topic)
+        return read_trajectory(Path(folder) / path, format=fmt, topic=topic)
 
 
 def _inputs(case: dict[str, Any], folder: Path) -> tuple[PoseTrajectory, PoseTrajectory]:

@@ -358,8 +358,8 @@ def test_a_sweep_reads_each_run_by_the_settings_reading_rules(tmp_path: Path) ->
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DataWarning)  # the blocks are off on purpose
             result = run_task(evaluate_task, Task(run=spec, settings=settings, digest=""))
-            ref = read_trajectory(gt, fmt="kitti", kitti_rotations=rule)
-            traj = read_trajectory(est, fmt="kitti", kitti_rotations=rule)
+            ref = read_trajectory(gt, format="kitti", kitti_rotations=rule)
+            traj = read_trajectory(est, format="kitti", kitti_rotations=rule)
         rms[rule] = result.run_report().comparisons[metric.name].stats["translation"].rms
         alone = rpe(ref, traj, settings=EvaluationSettings(align="se3"), pairs=pairs)
         assert rms[rule] == alone.stats["translation"].rms

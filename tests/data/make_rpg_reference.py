@@ -110,8 +110,10 @@ def run_case(spec: dict[str, Any], data: Path, rpg: Any, tu: Any) -> dict[str, A
     """rpg's relative errors of one case, per segment length."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
-        reference = read_trajectory(data / spec["reference"]["path"], fmt=spec["reference"]["fmt"])
-        estimate = read_trajectory(data / spec["estimate"]["path"], fmt=spec["estimate"]["fmt"])
+        reference = read_trajectory(
+            data / spec["reference"]["path"], format=spec["reference"]["fmt"]
+        )
+        estimate = read_trajectory(data / spec["estimate"]["path"], format=spec["estimate"]["fmt"])
     matched = associate(reference, estimate, EvaluationSettings(max_diff_s=0.02, sync="one_to_one"))
     _, alignment = align(
         matched.reference, matched.estimate, settings=EvaluationSettings(align="sim3")

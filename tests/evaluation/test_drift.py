@@ -285,7 +285,7 @@ def test_relative_error_agrees_with_rpg_trajectory_evaluation(
         warnings.simplefilter("ignore", DataWarning)  # 4-decimal quaternions renormalised
         ref, est = (
             read_trajectory(
-                evo_data / case["inputs"][side]["path"], fmt=case["inputs"][side]["fmt"]
+                evo_data / case["inputs"][side]["path"], format=case["inputs"][side]["fmt"]
             )
             for side in ("reference", "estimate")
         )

@@ -66,7 +66,7 @@ def test_a_device_is_refused_without_being_read(device: str) -> None:
             match=rf"^{device}: is a character device, not a file: refusing to read it",
         ),
     ):
-        read_trajectory(device, fmt="tum")
+        read_trajectory(device, format="tum")
 
 
 def test_a_stream_longer_than_the_bound_is_refused(tmp_path: Path) -> None:

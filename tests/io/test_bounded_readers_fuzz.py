@@ -128,7 +128,7 @@ def test_bags(tmp_path: Path) -> None:
             return
         path = tmp_path / "m.mcap"
         path.write_bytes(data)
-        read_trajectory(path, fmt="mcap", topic="/pose")
+        read_trajectory(path, format="mcap", topic="/pose")
 
     assert fuzz(check, mutant, cases=150, seconds=BUDGET_S, at_least=20) >= 20
 

@@ -61,7 +61,7 @@ def test_dropping_more_than_half_the_rows_is_refused_naming_file_and_rule(tmp_pa
         FormatError,
         match=r"run\.txt: 5 row\(s\) with NaN or infinite values \(lines 2, 3, 4, 5, 6\); "
         r"the rule 'rows with NaN or infinite values are dropped' would discard 5 of 9 rows "
-        r"\(more than half\): refused.*choose the format \(`fmt=`\)",
+        r"\(more than half\): refused.*choose the format \(`format=`\)",
     ):
         read_tum(write(tmp_path, rows))
 

@@ -13,6 +13,7 @@ from robot_msgs.io import (
     FORMATS,
     detect_format,
     example_path,
+    geo_origin_of,
     list_examples,
     read_trajectory,
     resolve_path,
@@ -82,7 +83,7 @@ def test_detect_format_explains_a_line_of_unexpected_width(tmp_path: Path) -> No
     path.write_text("1 2 3\n")
     with pytest.raises(
         FormatError,
-        match=r"a\.txt: cannot tell the format: line 1 has 3 numbers .*choose the format \(`fmt=",
+        match=r"a\.txt: cannot tell the format: line 1 has 3 numbers .*choose the format \(`format=",
     ):
         detect_format(path)
 
@@ -91,7 +92,7 @@ def test_detect_format_explains_a_file_without_numbers(tmp_path: Path) -> None:
     path = tmp_path / "a.txt"
     path.write_text("# nothing\n")
     with pytest.raises(
-        FormatError, match=r"no numeric data line found; choose the format \(`fmt=` tum"
+        FormatError, match=r"no numeric data line found; choose the format \(`format=` tum"
     ):
         detect_format(path)
 
@@ -114,7 +115,7 @@ def test_read_trajectory_format_can_be_forced(tmp_path: Path) -> None:
     # As EuRoC: t, p = (r12, r13, tx), q = (w, x, y, z) = the second row (a unit vector),
     # 4 extra columns; the stamps have fractions, so they are not divided by 1e9.
     with pytest.warns(DataWarning, match=r"pose\.dat: stamps read as seconds, not divided by 1e9"):
-        traj = read_trajectory(path, fmt="euroc")
+        traj = read_trajectory(path, format="euroc")
     assert traj.stamps_s.tolist() == [0.6, 1.0]
     assert traj.positions_xyz.tolist() == [[-0.8, 0.0, 5.0], [0.0, 0.0, 5.0]]
     assert traj.orientations_quat_xyzw.tolist() == [[0.6, 0.0, 0.0, 0.8], [1.0, 0.0, 0.0, 0.0]]
@@ -138,7 +139,7 @@ def test_read_trajectory_refuses_options_the_format_does_not_use(tmp_path: Path)
         FormatError,
         match=r"unknown format 'csv'; expected one of tum, kitti, euroc, lla, bag, bag2, mcap",
     ):
-        read_trajectory(path, fmt="csv")
+        read_trajectory(path, format="csv")
     assert FORMATS == ("tum", "kitti", "euroc", "lla", "bag", "bag2", "mcap")
 
 
@@ -146,7 +147,60 @@ def test_read_trajectory_raises_file_not_found(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match=r"none\.txt: no such file$"):
         read_trajectory(tmp_path / "none.txt")
     with pytest.raises(FileNotFoundError, match=r"none\.txt: no such file"):
-        read_trajectory(tmp_path / "none.txt", fmt="tum")
+        read_trajectory(tmp_path / "none.txt", format="tum")
+
+
+#: 8 comma-separated columns, integer nanosecond stamps, no header: EuRoC (qw first) or TUM
+#: (qw last), refused unless the format is given.
+EITHER = f"{NS},1,2,3,0.6,0.8,0,0\n{NS + 10**9},4,5,6,0.6,0.8,0,0\n"
+DEPRECATED = r"^`fmt=` is deprecated: give the format as `format=`$"
+
+
+def test_read_trajectory_reads_the_format_given_as_format(tmp_path: Path) -> None:
+    path = tmp_path / "a.csv"
+    path.write_text(EITHER)
+    with pytest.raises(FormatError, match=r"could be EuRoC \(qw first\) or TUM \(qw last\)"):
+        read_trajectory(path)
+    traj = read_trajectory(path, format="euroc")
+    assert traj.stamps_s.tolist() == [NS / 1e9, (NS + 10**9) / 1e9]
+    assert traj.positions_xyz.tolist() == [[1, 2, 3], [4, 5, 6]]
+    # EuRoC's w, x, y, z = 0.6, 0.8, 0, 0 is x, y, z, w = 0.8, 0, 0, 0.6.
+    assert traj.orientations_quat_xyzw.tolist() == [[0.8, 0, 0, 0.6]] * 2
+
+
+def test_read_trajectory_still_reads_fmt_the_old_name_of_format_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "a.csv"
+    path.write_text(EITHER)
+    with pytest.warns(DeprecationWarning, match=DEPRECATED) as caught:
+        old = read_trajectory(path, fmt="euroc")
+    assert [w.filename for w in caught] == [__file__]  # the caller's line, not the library's
+    new = read_trajectory(path, format="euroc")
+    assert old.stamps_s.tolist() == new.stamps_s.tolist()
+    assert old.positions_xyz.tolist() == new.positions_xyz.tolist()
+    assert old.orientations_quat_xyzw.tolist() == new.orientations_quat_xyzw.tolist()
+
+
+def test_the_format_given_under_both_names_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "a.csv"
+    path.write_text(EITHER)
+    both = r"^give the format once, as `format=` \(`fmt=` is its deprecated old name\)$"
+    with pytest.raises(TypeError, match=both):
+        read_trajectory(path, format="euroc", fmt="euroc")
+    with pytest.raises(TypeError, match=both):
+        geo_origin_of(path, format="lla", fmt="lla")
+
+
+def test_geo_origin_of_takes_the_format_as_format_and_fmt_with_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "fix.txt"  # 4 columns, t lat lon alt: not detected without the format
+    path.write_text("0 47.5 8.25 400\n1 47.5 8.26 401\n")
+    with pytest.raises(FormatError, match=r"or `format='lla'` for t lat lon alt"):
+        geo_origin_of(path)
+    assert geo_origin_of(path, format="lla") == (47.5, 8.25, 400.0)
+    with pytest.warns(DeprecationWarning, match=DEPRECATED) as caught:
+        assert geo_origin_of(path, fmt="lla") == (47.5, 8.25, 400.0)
+    assert [w.filename for w in caught] == [__file__]
 
 
 def test_examples_are_listed_and_resolve_to_files() -> None:

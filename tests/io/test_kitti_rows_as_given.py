@@ -164,7 +164,7 @@ def test_the_reader_says_the_rows_are_used_as_given(tmp_path: Path) -> None:
     with pytest.warns(
         DataWarning, match=r"3 of 3 rotation block\(s\) not orthonormal: used as given"
     ):
-        traj = read_trajectory(path, fmt="kitti", kitti_rotations="as_given")
+        traj = read_trajectory(path, format="kitti", kitti_rotations="as_given")
     assert traj.rotation_matrices is not None
     with pytest.raises(ValidationError, match=r"Expected rotations in \('nearest', 'as_given'\)"):
         read_kitti(path, rotations="raw")  # type: ignore[arg-type]

@@ -61,10 +61,10 @@ def test_a_bad_row_names_the_file_and_line(tmp_path: Path) -> None:
 
 def test_a_four_column_file_of_another_name_suggests_the_format(tmp_path: Path) -> None:
     path = write_lla(tmp_path / "fix.txt", ROWS)
-    with pytest.raises(FormatError, match=r"or `fmt='lla'` for t lat lon alt"):
+    with pytest.raises(FormatError, match=r"or `format='lla'` for t lat lon alt"):
         read_trajectory(path)
     with pytest.warns(DataWarning):
-        assert len(read_trajectory(path, fmt="lla")) == 3
+        assert len(read_trajectory(path, format="lla")) == 3
 
 
 def test_an_origin_is_refused_for_poses(tmp_path: Path) -> None:

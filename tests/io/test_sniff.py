@@ -138,16 +138,16 @@ def test_a_tum_file_read_as_euroc_is_refused_not_divided(tmp_path: Path) -> None
     with pytest.raises(
         FormatError,
         match=r"t\.tum: stamps are not EuRoC's integer nanoseconds \(stamp 1305031102\.160407 "
-        r"has a fraction at line 1\), .*choose the format \(`fmt='tum'`\)",
+        r"has a fraction at line 1\), .*choose the format \(`format='tum'`\)",
     ):
-        read_trajectory(path, fmt="euroc")
+        read_trajectory(path, format="euroc")
 
 
 def test_a_tum_header_read_as_euroc_is_refused_naming_the_line(tmp_path: Path) -> None:
     path = write(tmp_path, "# " + TUM_HEADER + "\n" + tum_rows(ns=True), name="t.tum")
     with pytest.raises(
         FormatError,
-        match=r"t\.tum, line 1: the header names qx before qw .*choose the format \(`fmt='tum'`\)",
+        match=r"t\.tum, line 1: the header names qx before qw .*choose the format \(`format='tum'`\)",
     ):
         read_euroc(path)
 
@@ -156,9 +156,9 @@ def test_a_euroc_header_read_as_tum_is_refused_naming_the_line(tmp_path: Path) -
     path = write(tmp_path, EUROC_HEADER + "\n" + euroc_rows(), name="data.csv")
     with pytest.raises(
         FormatError,
-        match=r"data\.csv, line 1: the header names qw first .*choose the format \(`fmt='euroc'`\)",
+        match=r"data\.csv, line 1: the header names qw first .*choose the format \(`format='euroc'`\)",
     ):
-        read_trajectory(path, fmt="tum")
+        read_trajectory(path, format="tum")
 
 
 def test_a_euroc_file_whose_stamps_are_seconds_is_read_as_seconds_with_a_warning(
@@ -190,7 +190,7 @@ def test_eight_comma_columns_of_nanoseconds_without_a_header_are_refused_as_ambi
         FormatError,
         match=r"x\.csv: cannot tell the format: 8 comma-separated columns with integer "
         r"nanosecond stamps and no header naming the columns could be EuRoC \(qw first\) or "
-        r"TUM \(qw last\); choose the format \(`fmt='euroc'` or `fmt='tum'`\)",
+        r"TUM \(qw last\); choose the format \(`format='euroc'` or `format='tum'`\)",
     ):
         explain_format(path)
 

@@ -60,7 +60,7 @@ def test_a_directory_given_as_a_trajectory_file_says_it_is_a_directory(tmp_path:
     message = rf"^{re.escape(str(folder))}: is a directory, not a trajectory file"
     for fmt in (None, "tum", "euroc", "kitti"):
         with pytest.raises(IsADirectoryError, match=message):
-            read_trajectory(folder, fmt=fmt)
+            read_trajectory(folder, format=fmt)
     with pytest.raises(IsADirectoryError, match=message):
         read_tum(folder)
 
@@ -104,7 +104,7 @@ def test_binary_data_names_the_byte_and_the_format_flag(tmp_path: Path) -> None:
     with pytest.raises(
         FormatError,
         match=r"a\.dat: not a text file \(byte 0 is not UTF-8\); for a bag choose the format "
-        r"\(`fmt=` bag, bag2 or mcap\)",
+        r"\(`format=` bag, bag2 or mcap\)",
     ):
         read_tum(path)
     nul = put(tmp_path, b"1 2 3\x00\x00\x00\x00\x00\x00\x00\x00 4\n", name="b.dat")

@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from robot_msgs.cli._settings_flags import FlagRow, declared_flags, flag_rows
-from robot_msgs.errors import TopicError, ValidationError
+from robot_msgs.errors import FormatError, TopicError, ValidationError
 from robot_msgs.io import FORMATS, WRITE_FORMATS
 from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
+    import os
     from collections.abc import Iterable, Mapping, Sequence
 
     from robot_msgs.evaluation.read_settings import ReadSettings
@@ -53,21 +54,23 @@ __all__ = [
     "reading_rules",
     "reword",
     "settings_from_args",
+    "trajectory_outputs_to",
     "unknown_covariances_of",
 ]
 
 M = TypeVar("M", bound="Msg")
 
 #: Arguments of library functions that a command-line flag gives (not settings fields).
+#: ``format`` is the format read; the format written is ``--to`` (:func:`trajectory_outputs_to`).
 _ARGUMENT_FLAGS = {
-    "fmt": "--format",
+    "format": "--format",
+    "fmt": "--format",  # the reading argument's old name: notes in results saved before
     "strict": "--strict",
     "geo_origin": "--geo-origin",
     "crs": "--crs",
     "force": "--force",
     "topic": "--topic",
     "times_path": "--times",
-    "format": "--to",
 }
 
 
@@ -81,6 +84,26 @@ def flag_of(name: str) -> str:
     """
     row = declared_flags().get(name)
     return row.name if row is not None else _ARGUMENT_FLAGS.get(name, "")
+
+
+def trajectory_outputs_to(path: str | os.PathLike[str], to: str | None) -> tuple[str, list[Path]]:
+    """:func:`robot_msgs.io.trajectory_outputs` of ``--save``/``--save-aligned`` and ``--to``.
+
+    The library names the format written ``format=``, as it names the format read; on the
+    command line the one is ``--to``, the other ``--format``, so its error says ``--to``.
+
+    Raises
+    ------
+    FormatError
+        As :func:`~robot_msgs.io.trajectory_outputs`, naming ``--to``.
+    """
+    from robot_msgs.io.detect import trajectory_outputs  # noqa: PLC0415 - NumPy when saving
+
+    try:
+        return trajectory_outputs(path, to)
+    except FormatError as err:
+        msg = str(err).replace("`format=`", "--to")
+        raise FormatError(msg) from err
 
 
 def _dest(flag: str) -> str:

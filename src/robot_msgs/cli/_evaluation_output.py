@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import flags_in_text, flags_text
+from robot_msgs.cli._evaluation_args import flags_in_text, flags_text, trajectory_outputs_to
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.optional import require
@@ -299,9 +299,7 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
         aligned = _named(aligned_flag, "--save-aligned", name, several=several)
         fmt, files = "", list[Path]()
         if aligned is not None:
-            from robot_msgs.io.detect import trajectory_outputs  # noqa: PLC0415
-
-            fmt, files = trajectory_outputs(aligned, args.to)
+            fmt, files = trajectory_outputs_to(aligned, args.to)
         paths = ([save] if save is not None else []) + files
         plans.append(Outputs(save=save, aligned=aligned, aligned_format=fmt, paths=paths))
     every = [p for plan in plans for p in plan.paths]

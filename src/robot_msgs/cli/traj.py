@@ -57,6 +57,7 @@ from robot_msgs.cli._evaluation_args import (
     flags_in_text,
     reading_rules,
     settings_from_args,
+    trajectory_outputs_to,
 )
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
@@ -76,7 +77,6 @@ from robot_msgs.io import (
     only_pose_topic,
     read_trajectory,
     resolve_path,
-    trajectory_outputs,
     write_trajectory,
 )
 from robot_msgs.io.clean import implausible_stamps, reading_notes
@@ -308,7 +308,7 @@ def _frames(
         if isinstance(where, Exception) or where.waiting:
             continue
         try:
-            fixes[path] = geo_origin_of(where.file, fmt=where.fmt, topic=where.topic)
+            fixes[path] = geo_origin_of(where.file, format=where.fmt, topic=where.topic)
         except (RobotMsgsError, OSError) as err:  # said when that file is reported
             located[path] = err
     frames = geo_frames(list(fixes.values()), geo_origin=given, crs=args.crs)
@@ -335,7 +335,7 @@ def _read(
         warnings.simplefilter("always", DataWarning)
         traj = read_trajectory(
             file,
-            fmt=fmt,
+            format=fmt,
             topic=topic,
             times_path=args.times,
             strict=args.strict,
@@ -442,7 +442,7 @@ def _print_time(report: dict[str, Any], out: TextIO) -> None:
 
 def _outputs(args: argparse.Namespace) -> tuple[str, list[Path]]:
     """Return the output format and every file ``--save`` will write (KITTI: poses and times)."""
-    return trajectory_outputs(args.save, args.to)
+    return trajectory_outputs_to(args.save, args.to)
 
 
 def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str) -> list[Path]:

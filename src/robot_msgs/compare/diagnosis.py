@@ -79,7 +79,7 @@ class Finding(Msg):
     ``evidence`` holds the figures it rests on (units in the key names: ``_s``, ``_m``,
     ``_deg``) and where they come from (``lines``, ``times_s``). ``fix`` gives the settings
     (fields of :class:`~robot_msgs.evaluation.EvaluationSettings`, or reading arguments
-    such as ``fmt``) that fix or accept it, as a call would pass them; the command line
+    such as ``format``) that fix or accept it, as a call would pass them; the command line
     shows them as flags. There is no ROS equivalent.
 
     Examples

@@ -199,7 +199,7 @@ def _limit(source: str, rule: str, found: str, dropped: int, total: int, left: i
     msg = (
         f"{source}: {found}; the rule '{rule}' {effect}: refused, as the file is likely "
         "not what its format says (stamps in another column or unit?); "
-        "check the file or choose the format (`fmt=`)"
+        "check the file or choose the format (`format=`)"
     )
     if left == 0:
         msg += " - no poses left"
@@ -233,13 +233,13 @@ def implausible_stamps(stamps_s: Float64Array, *, source: str) -> str | None:
     if rate > MAX_RATE_HZ:
         return (
             f"{head} (above 1 MHz): stamps in a smaller unit than the format's (seconds "
-            "divided by 1e9?); write them in the format's unit or choose the format (`fmt=`)"
+            "divided by 1e9?); write them in the format's unit or choose the format (`format=`)"
         )
     if rate < MIN_RATE_HZ:
         return (
             f"{head} (below 1e-6 Hz): stamps in a larger unit than the format's "
             "(nanoseconds read as seconds?); write them in seconds or choose the format "
-            "(`fmt='euroc'` reads integer nanoseconds)"
+            "(`format='euroc'` reads integer nanoseconds)"
         )
     return None
 

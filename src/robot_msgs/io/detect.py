@@ -2,7 +2,7 @@
 
 :func:`read_trajectory` reads and :func:`write_trajectory` writes any format.
 
-The format is taken from ``fmt`` when given, else from what the path shows, and
+The format is taken from ``format`` when given, else from what the path shows, and
 :func:`explain_format` says what that was (``tum (8 space-separated columns, header
 names qx first)``):
 
@@ -80,7 +80,7 @@ _NS = ", integer nanosecond stamps"
 _UNIT = ", unit quaternions in columns 5-8"
 #: How far from 1 a quaternion's norm may be to count as evidence of EuRoC's layout.
 _UNIT_TOLERANCE = 0.05
-_CHOOSE = "choose the format (`fmt=` tum, kitti or euroc)"
+_CHOOSE = "choose the format (`format=` tum, kitti or euroc)"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -208,10 +208,10 @@ def _text_format(head: TextHead) -> FormatDetection:
         msg = (
             f"{source}: cannot tell the format: {layout} with integer nanosecond stamps and "
             "no header naming the columns could be EuRoC (qw first) or TUM (qw last); "
-            "choose the format (`fmt='euroc'` or `fmt='tum'`)"
+            "choose the format (`format='euroc'` or `format='tum'`)"
         )
         raise FormatError(msg)
-    lla = " (or `fmt='lla'` for t lat lon alt)" if n == 4 else ""
+    lla = " (or `format='lla'` for t lat lon alt)" if n == 4 else ""
     msg = (
         f"{source}: cannot tell the format: line {head.first_line} has {n} numbers "
         f"(TUM has 8, KITTI 12, EuRoC 8 or more with nanosecond stamps); {_CHOOSE}{lla}"
@@ -219,11 +219,34 @@ def _text_format(head: TextHead) -> FormatDetection:
     raise FormatError(msg)
 
 
+def _format_given(format: str | None, fmt: str | None) -> str | None:  # noqa: A002
+    """Return ``format``, or ``fmt``, its deprecated old name, with a warning.
+
+    For the readers decorated by :func:`kept_streams`: the warning names their caller's line.
+
+    Raises
+    ------
+    TypeError
+        Both are given.
+    """
+    if fmt is None:
+        return format
+    if format is not None:
+        msg = "give the format once, as `format=` (`fmt=` is its deprecated old name)"
+        raise TypeError(msg)
+    import warnings  # noqa: PLC0415 - only for this note
+
+    # 1 this function, 2 the reader, 3 kept_streams' wrapper, 4 the reader's caller.
+    note = "`fmt=` is deprecated: give the format as `format=`"
+    warnings.warn(note, DeprecationWarning, stacklevel=4)
+    return fmt
+
+
 @kept_streams()  # a pipe is read once: the detection and the reader share its bytes
 def read_trajectory(
     path: str | os.PathLike[str],
     *,
-    fmt: str | None = None,
+    format: str | None = None,  # noqa: A002 - the word users know
     topic: str | None = None,
     times_path: str | os.PathLike[str] | None = None,
     strict: bool = False,
@@ -231,6 +254,7 @@ def read_trajectory(
     geo_origin: tuple[float, float, float] | None = None,
     crs: str | None = None,
     kitti_rotations: KittiRotations = "nearest",
+    fmt: str | None = None,
 ) -> PoseTrajectory:
     """Read a trajectory from any supported file, bag or shipped example.
 
@@ -238,7 +262,7 @@ def read_trajectory(
     ----------
     path : path-like
         A file or bag folder, or ``example:NAME`` for a shipped example.
-    fmt : {"tum", "kitti", "euroc", "lla", "bag", "bag2", "mcap"}, optional
+    format : {"tum", "kitti", "euroc", "lla", "bag", "bag2", "mcap"}, optional
         The format; detected by :func:`explain_format` when omitted (``lla``, latitude,
         longitude and altitude, by its ``.lla`` extension: :mod:`robot_msgs.io.lla`).
     topic : str, optional
@@ -263,6 +287,8 @@ def read_trajectory(
         For KITTI: use each 3x3 block's nearest rotation, or keep the blocks as given
         for the errors, as evo does (:func:`~robot_msgs.io.read_kitti`'s
         ``rotations``). Other formats hold quaternions and ignore it.
+    fmt : str, optional
+        Deprecated: the old name of ``format`` (a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -272,11 +298,13 @@ def read_trajectory(
     Raises
     ------
     FormatError
-        Unknown ``fmt``; an option the format does not use (``topic`` for a text file,
+        Unknown ``format``; an option the format does not use (``topic`` for a text file,
         ``times_path`` for anything but KITTI, ``geo_origin``/``crs`` for poses);
         malformed content (file, line, column, text); a data problem refused.
     FileNotFoundError
         No such file, or no such example.
+    TypeError
+        Both ``format`` and ``fmt``.
 
     Examples
     --------
@@ -284,6 +312,7 @@ def read_trajectory(
     >>> len(traj), round(traj.duration_s, 3)
     (788, 26.563)
     """
+    fmt = _format_given(format, fmt)
     file = resolve_path(path)
     if fmt is None:
         fmt = detect_format(file)
@@ -336,7 +365,11 @@ def read_trajectory(
 
 @kept_streams()
 def geo_origin_of(
-    path: str | os.PathLike[str], *, fmt: str | None = None, topic: str | None = None
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,  # noqa: A002 - the word users know
+    topic: str | None = None,
+    fmt: str | None = None,
 ) -> tuple[float, float, float] | None:
     """Return the first fix ``(lat, lon, alt)`` of a georeferenced input (poses: ``None``).
 
@@ -344,11 +377,28 @@ def geo_origin_of(
     line reads both trajectories with the reference's first fix as the ENU origin, so
     they share one frame.
 
+    Parameters
+    ----------
+    path : path-like
+        A file or bag folder, or ``example:NAME``.
+    format : str, optional
+        As :func:`read_trajectory`'s; detected when omitted.
+    topic : str, optional
+        For bags: the topic; the bag's one pose topic when omitted.
+    fmt : str, optional
+        Deprecated: the old name of ``format`` (a :class:`DeprecationWarning`).
+
+    Raises
+    ------
+    TypeError
+        Both ``format`` and ``fmt``.
+
     Examples
     --------
     >>> geo_origin_of("example:fr1_xyz/groundtruth.tum") is None
     True
     """
+    fmt = _format_given(format, fmt)
     file = resolve_path(path)
     fmt = detect_format(file) if fmt is None else fmt
     if fmt == "lla":

@@ -94,7 +94,7 @@ def read_euroc(
     if head.header is not None and head.header.quaternion == "xyzw":
         msg = (
             f"{source}, line {head.header.line}: the header names qx before qw (x, y, z, w), "
-            "where EuRoC has qw first; choose the format (`fmt='tum'`)"
+            "where EuRoC has qw first; choose the format (`format='tum'`)"
         )
         raise FormatError(msg)
     table = read_table(
@@ -112,13 +112,13 @@ def read_euroc(
             msg = (
                 f"{source}: stamps are not EuRoC's integer nanoseconds ({why}), and no "
                 "header names the quaternion order: 8 columns of seconds look like a TUM "
-                "file; choose the format (`fmt='tum'`)"
+                "file; choose the format (`format='tum'`)"
             )
             raise FormatError(msg)
         report(
             f"{source}: stamps read as seconds, not divided by 1e9 ({why}); EuRoC stamps "
             "are integer nanoseconds: write them as such, or choose the format "
-            "(`fmt='tum'`) if the quaternion is x, y, z, w",
+            "(`format='tum'`) if the quaternion is x, y, z, w",
             strict=strict,
             kind="stamp_units",
         )

@@ -141,7 +141,7 @@ def read_inputs(
         if topic is None and fmt in BAG_FORMATS:
             topic = only_pose_topic(file)
         files.append((file, fmt, topic))
-    fixes = [geo_origin_of(file, fmt=fmt, topic=topic) for file, fmt, topic in files]
+    fixes = [geo_origin_of(file, format=fmt, topic=topic) for file, fmt, topic in files]
     frames = geo_frames(fixes, geo_origin=geo_origin, crs=crs)
     keys = [
         (
@@ -166,7 +166,7 @@ def read_inputs(
         partial(
             read_trajectory,
             files[k][0],
-            fmt=files[k][1],
+            format=files[k][1],
             topic=files[k][2],
             times_path=inputs[k].times_path,
             strict=strict,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["BAG_FORMATS", "FORMATS", "WRITE_FORMATS", "WRITE_SUFFIXES"]
 
-#: Format names ``fmt`` accepts.
+#: Format names ``format`` accepts.
 FORMATS = ("tum", "kitti", "euroc", "lla", "bag", "bag2", "mcap")
 #: The formats read with ``rosbags`` (they need ``topic``).
 BAG_FORMATS = ("bag", "bag2", "mcap")

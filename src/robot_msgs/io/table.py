@@ -188,7 +188,7 @@ def text_problem(data: bytes, *, source: str) -> FormatError | None:
         else:
             msg = (
                 f"{source}: not a text file (a NUL byte at byte {nul}); for a bag choose "
-                "the format (`fmt=` bag, bag2 or mcap)"
+                "the format (`format=` bag, bag2 or mcap)"
             )
         return FormatError(msg)
     if b"\n" not in data and b"\r" in data.rstrip(b"\r"):
@@ -240,7 +240,7 @@ def _decode(data: bytes, *, source: str) -> str:
     except UnicodeDecodeError as err:
         msg = (
             f"{source}: not a text file (byte {err.start} is not UTF-8); "
-            "for a bag choose the format (`fmt=` bag, bag2 or mcap)"
+            "for a bag choose the format (`format=` bag, bag2 or mcap)"
         )
         raise FormatError(msg) from err
 

@@ -84,7 +84,7 @@ def read_tum(
     if head.header is not None and head.header.quaternion == "wxyz":
         msg = (
             f"{source}, line {head.header.line}: the header names qw first (w, x, y, z), "
-            "where TUM has qw last; choose the format (`fmt='euroc'`)"
+            "where TUM has qw last; choose the format (`format='euroc'`)"
         )
         raise FormatError(msg)
     table = read_table(path, columns=TUM_COLUMNS, header=True, split=(1, 3, 4))
@@ -93,7 +93,7 @@ def read_tum(
     if ns is not None:
         report(
             f"{source}: stamps read as nanoseconds and divided by 1e9 ({ns}); TUM stamps "
-            "are seconds: write them in seconds, or choose the format (`fmt='euroc'`) if "
+            "are seconds: write them in seconds, or choose the format (`format='euroc'`) if "
             "the quaternion is w first",
             strict=strict,
             kind="stamp_units",

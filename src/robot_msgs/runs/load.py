@@ -91,7 +91,7 @@ def _refuse_a_found_pipe(path: Path, spec: RunSpec) -> None:
 
 
 def _named_in_the_run(err: FormatError, inputs: dict[str, InputFile]) -> FormatError:
-    """Name a run's format key in a reader's error, in place of the ``fmt=`` argument.
+    """Name a run's format key in a reader's error, in place of the ``format=`` argument.
 
     A run sets its format as its manifest entry's or meta.json's ``estimate_format`` /
     ``reference_format`` (bench and report have no ``--format``).
@@ -101,7 +101,7 @@ def _named_in_the_run(err: FormatError, inputs: dict[str, InputFile]) -> FormatE
     if side is None:
         return err
     named = re.sub(
-        r"`fmt=('?\w+'?)?`", lambda m: f"{side}_format =" + (f" {m[1]}" if m[1] else ""), text
+        r"`format=('?\w+'?)?`", lambda m: f"{side}_format =" + (f" {m[1]}" if m[1] else ""), text
     )
     return FormatError(named)
 
