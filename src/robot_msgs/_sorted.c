@@ -213,6 +213,100 @@ sorted_nearest(PyObject *Py_UNUSED(module), PyObject *args)
     return result;
 }
 
+/* All-pairs metre RPE's partners, evo's rule (robot_msgs.evaluation.pairs): for each
+ * start i, the first j > i whose error |(D[j] - D[i]) - delta| is least, kept when it is
+ * within tol. In floating point the difference D[j] - D[i] grows with j, so the error
+ * falls up to `upper`, the first j with D[j] - D[i] >= delta, and grows from there: the
+ * least is at upper or at upper - 1, and among equal errors before upper (a plateau of
+ * equal distances, or differences that round alike) the first. upper only moves forward
+ * as i does, so one walk finds it for every start. The same float operations as the
+ * NumPy form and as evo's argmin, so the same pairs. Writes the kept pairs to out as
+ * i0, j0, i1, j1, ... (a (K, 2) array's rows) and returns how many. */
+static Py_ssize_t
+path_pairs(const double *d, Py_ssize_t n, double delta, double tol, int64_t *out)
+{
+    Py_ssize_t k = 0, upper = 0;
+#define ERR(j) fabs(d[(j)] - d_i - delta)
+    for (Py_ssize_t i = 0; i + 1 < n; i++) {
+        const double d_i = d[i];
+        const Py_ssize_t lowest = i + 1;
+        if (upper < lowest) {
+            upper = lowest;
+        }
+        while (upper < n && d[upper] - d_i < delta) {
+            upper++;
+        }
+        /* NaN or a decreasing D breaks the order the walk relies on: the same test as
+         * the NumPy form then, each row on its own. */
+        if (upper > lowest && !(d[upper - 1] - d_i < delta)) {
+            upper = lowest;
+            while (upper < n && d[upper] - d_i < delta) {
+                upper++;
+            }
+        }
+        const int has_upper = upper < n;
+        const int has_low = upper - 1 >= lowest;
+        const double up_err = has_upper ? ERR(upper) : 0.0;
+        Py_ssize_t low = has_low ? upper - 1 : lowest;
+        const double low_err = ERR(low < n - 1 ? low : n - 1);
+        if (has_low && low - 1 >= lowest && ERR(low - 1) <= low_err) {
+            Py_ssize_t lo = lowest, hi = low - 1; /* hi ties; the first tie is in lo..hi */
+            while (lo < hi) {
+                const Py_ssize_t mid = lo + (hi - lo) / 2;
+                if (ERR(mid) <= low_err) {
+                    hi = mid;
+                }
+                else {
+                    lo = mid + 1;
+                }
+            }
+            low = hi;
+        }
+        const int take_low = has_low && (!has_upper || low_err <= up_err);
+        const Py_ssize_t second = take_low ? low : upper;
+        const double err = take_low ? low_err : up_err;
+        if ((has_low || has_upper) && err <= tol) {
+            out[2 * k] = (int64_t)i;
+            out[2 * k + 1] = (int64_t)second;
+            k++;
+        }
+    }
+#undef ERR
+    return k;
+}
+
+static PyObject *
+sorted_path_pairs(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *d_obj, *out_obj;
+    double delta, tol;
+    if (!PyArg_ParseTuple(args, "OddO", &d_obj, &delta, &tol, &out_obj)) {
+        return NULL;
+    }
+    Py_buffer d, out;
+    if (get_buffer(d_obj, &d, 0, "d", sizeof(double), "distances") < 0) {
+        return NULL;
+    }
+    if (get_buffer(out_obj, &out, 1, "q", sizeof(int64_t), "out") < 0) {
+        PyBuffer_Release(&d);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t n = d.shape[0], k = 0;
+    if (n > 0 && out.shape[0] / 2 < n - 1) {
+        PyErr_SetString(PyExc_ValueError, "out: expected room for a pair per start");
+    }
+    else {
+        Py_BEGIN_ALLOW_THREADS
+        k = path_pairs((const double *)d.buf, n, delta, tol, (int64_t *)out.buf);
+        Py_END_ALLOW_THREADS
+        result = PyLong_FromSsize_t(k);
+    }
+    PyBuffer_Release(&d);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef sorted_methods[] = {
     {"search", sorted_search, METH_VARARGS,
      "search(haystack, needles, right, out) -> True, or False when the needles are not "
@@ -220,6 +314,9 @@ static PyMethodDef sorted_methods[] = {
     {"nearest", sorted_nearest, METH_VARARGS,
      "nearest(near, far, max_diff, near_out, far_out) -> (kept, dropped): evo's "
      "nearest-stamp pairs of two sorted stamp arrays (robot_msgs.evaluation.association)."},
+    {"path_pairs", sorted_path_pairs, METH_VARARGS,
+     "path_pairs(distances, delta, tol, out) -> kept: all-pairs metre RPE's pairs, "
+     "written to out as i0, j0, i1, j1, ... (robot_msgs.evaluation.pairs)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import robot_msgs.evaluation.pairs as pairs_module
 from robot_msgs.evaluation import PairSettings
 from robot_msgs.evaluation.pairs import path_distances, select_pairs
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
+from robot_msgs.sorted_search import path_pairs
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import line, random_walk
 
@@ -122,8 +125,10 @@ def test_path_all_pairs_done_in_blocks_of_rows_match_the_loop(
     rows: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Blocks of a few rows, so that block edges fall inside the plateaus and every
-    # block's temporaries and results are joined as the 10^7-pose case joins them.
+    # block's temporaries and results are joined as the 10^7-pose case joins them; the
+    # NumPy road, which runs without the compiled walk.
     monkeypatch.setattr(pairs_module, "_ROWS", rows)
+    monkeypatch.setattr(pairs_module, "path_pairs", lambda *_args: None)
     traj = random_walk(300, seed=3)
     positions = traj.positions_xyz.copy()
     positions[40:90] = positions[40]
@@ -134,6 +139,37 @@ def test_path_all_pairs_done_in_blocks_of_rows_match_the_loop(
     assert _as_list(got) == expected
     assert got.flags.c_contiguous
     assert got.dtype == np.intp
+
+
+_STEPS = st.one_of(
+    st.just(0.0),  # the robot stands still: plateaus of equal distances
+    st.sampled_from([5e-324, 1e-12, 0.1, 0.25, 0.3, 0.5, 0.75, 1.0, 1e6]),  # exact ties too
+    st.floats(min_value=0.0, max_value=3.0),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@example(steps=[0.5, 1.0], start=0.0, delta=1.0, tol_share=1.0)  # 0.5 m short or long: the first
+@example(steps=[0.0, 5e-324], start=0.0, delta=0.1, tol_share=1.0)  # errors that round alike
+@given(
+    steps=st.lists(_STEPS, min_size=1, max_size=120),
+    start=st.sampled_from([0.0, 1e9]),
+    delta=st.sampled_from([0.1, 0.3, 1.0, 2.5]),
+    tol_share=st.sampled_from([0.0, 0.1, 1.0]),
+)
+def test_path_all_pairs_walked_in_c_are_the_numpy_roads_and_the_loops(
+    steps: list[float], start: float, delta: float, tol_share: float
+) -> None:
+    d = np.concatenate(([start], start + np.cumsum(steps)))
+    tol = tol_share * delta
+    expected = _loop_path_all(d, delta, tol)
+    numpy_road = pairs_module._path_all_pairs_blocked(d, delta, tol)
+    assert _as_list(numpy_road) == expected
+    walked = path_pairs(d, delta, tol)
+    if walked is not None:  # built with the compiled module
+        assert walked.dtype == np.intp
+        assert walked.flags.c_contiguous
+        assert _as_list(walked) == expected
 
 
 @pytest.mark.parametrize("rows", [1, 5, 1 << 16])

@@ -52,7 +52,7 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import PairSettings
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
-from robot_msgs.sorted_search import search_sorted
+from robot_msgs.sorted_search import path_pairs, search_sorted
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -172,6 +172,13 @@ def _path_all_pairs(distances: Float64Array, delta: float, tol: float) -> IntpAr
     n = distances.size
     if n < 2:
         return _empty()
+    walked = path_pairs(distances, delta, tol)  # the same pairs, in one compiled pass
+    return _path_all_pairs_blocked(distances, delta, tol) if walked is None else walked
+
+
+def _path_all_pairs_blocked(distances: Float64Array, delta: float, tol: float) -> IntpArray:
+    """:func:`_path_all_pairs` in NumPy, blocks of rows at a time (without the C module)."""
+    n = distances.size
     # Each start row's partner depends on that row and ``distances`` only: rows are done
     # in blocks so the ~15 (rows,) temporaries stay bounded (146 bytes a pose at once
     # before, the command's peak at 10^7 poses), written into one (n - 1, 2) result.
@@ -195,8 +202,9 @@ def _path_pairs_from(
     # upper: the first j > i with (D_j - D_i) >= δ as evaluated in floating point.
     upper = search_sorted(distances, d_i + delta, "left")
     upper = np.clip(upper, first + 1, n)
-    # Fix searchsorted's view of rounding by whole plateaus; usually no step at all.
-    for _ in range(8):
+    # Fix searchsorted's view of rounding by whole plateaus; usually no step at all. Each
+    # round moves a row toward its answer and never past it (the test is monotone in j).
+    while True:
         prev = np.maximum(upper - 1, 0)
         back = (upper > first + 1) & (distances[prev] - d_i >= delta)
         cur = np.minimum(upper, n - 1)
@@ -208,18 +216,53 @@ def _path_pairs_from(
         upper = np.clip(upper, first + 1, n)
     has_upper = upper < n
     up = np.minimum(upper, n - 1)
-    up_err = np.abs(distances[up] - d_i - delta)
-    low = upper - 1
-    has_low = low >= first + 1
-    # On a plateau of equal distances the first of them wins the argmin.
-    low_first = search_sorted(distances, distances[np.maximum(low, 0)], "left")
-    low = np.maximum(low_first, first + 1)
+    up_err = np.abs(distances[up] - d_i - delta)  # the least error at or past upper
+    has_low = upper - 1 >= first + 1
+    low = np.maximum(upper - 1, first + 1)
     low_err = np.abs(distances[np.minimum(low, n - 1)] - d_i - delta)
+    # Before upper the error only falls with j: its ties with low's (a plateau of equal
+    # distances, or differences that round to the same error) end at low, and evo's
+    # argmin takes the first of them.
+    low = _first_tie(distances, d_i, delta, first + 1, low, low_err)
     take_low = has_low & (~has_upper | (low_err <= up_err))
     second = np.where(take_low, low, up)
     err = np.where(take_low, low_err, up_err)
     keep = (has_low | has_upper) & (err <= tol)
     return _stack(first[keep], second[keep])
+
+
+def _first_tie(
+    distances: Float64Array,
+    d_i: Float64Array,
+    delta: float,
+    lowest: IntpArray,
+    low: IntpArray,
+    low_err: Float64Array,
+) -> IntpArray:
+    """Per row, the first ``j`` in ``lowest..low`` whose error ``|D_j - D_i - δ|`` is ``low_err``.
+
+    The errors fall (weakly) with ``j`` up to ``low``, so the ties are ``first..low``: a
+    binary search, done only for the rows whose ``low - 1`` ties (most rows have none).
+    """
+    n = distances.size
+    prev = np.maximum(low - 1, lowest)
+    tied = np.flatnonzero(
+        (prev < low) & (np.abs(distances[np.minimum(prev, n - 1)] - d_i - delta) <= low_err)
+    )
+    if not tied.size:
+        return low
+    lo, hi, base, bound = lowest[tied], prev[tied], d_i[tied], low_err[tied]
+    while True:  # hi always ties; the first tie is in lo..hi
+        open_rows = lo < hi
+        if not open_rows.any():
+            break
+        mid = (lo + hi) // 2
+        ties = np.abs(distances[mid] - base - delta) <= bound
+        hi = np.where(open_rows & ties, mid, hi)
+        lo = np.where(open_rows & ~ties, mid + 1, lo)
+    out: IntpArray = low.copy()
+    out[tied] = hi
+    return out
 
 
 def _chain_from_first(successor: IntpArray) -> IntpArray:
