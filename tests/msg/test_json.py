@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
 
@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 import robot_msgs
 from robot_msgs.errors import ValidationError
+from robot_msgs.geometry import Point
 from robot_msgs.msg import Msg, Value, message
 from robot_msgs.msg.arrays import NON_FINITE
 from robot_msgs.msg.catalog import examples
@@ -41,6 +42,7 @@ from robot_msgs.msg.json import (
     reviver,
     spelling_test,
 )
+from robot_msgs.sensor import LaserScan
 from tests.msg.strategies import messages
 
 TYPES = sorted(examples())
@@ -274,3 +276,34 @@ def test_nan_in_an_optional_float_is_spelled_so_it_is_not_read_as_none() -> None
     back = decode_json(encode_json(nan), NonFiniteForms)
     assert back.maybe is not None
     assert math.isnan(back.maybe)
+
+
+def _nested(depth: int, leaf: object) -> object:
+    for _ in range(depth):
+        leaf = [leaf]
+    return leaf
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+@pytest.mark.parametrize(
+    ("cls", "form"),
+    [
+        (Point, lambda deep: {"x": deep}),
+        (LaserScan, lambda deep: {"ranges": deep}),
+        (LaserScan, lambda deep: {"ranges": {"dtype": "float32", "shape": [1], "data": deep}}),
+    ],
+)
+def test_forms_nested_past_the_recursion_limit_are_our_error(
+    depth: int, cls: type[Msg], form: Callable[[object], dict[str, object]]
+) -> None:
+    # A hostile document of lists in lists: msgspec's parser, its converter and the
+    # error's repr all stop at Python's recursion limit with a RecursionError.
+    said = r"nested less deep than Python's recursion limit \(\d+\), got one deeper"
+    tree = form(_nested(depth, 1.0))
+    text = json.dumps(form("HOLE")).replace('"HOLE"', "[" * depth + "1" + "]" * depth)
+    with pytest.raises(ValidationError, match=said):
+        decode_json(text, cls)
+    with pytest.raises(ValidationError, match=said):
+        decode_json_tree(text, cls)
+    with pytest.raises(ValidationError, match=said):
+        cls.from_dict(tree)

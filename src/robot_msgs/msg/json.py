@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import sys
 import typing
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -279,14 +280,26 @@ def from_tree(cls: type[M], data: Any) -> M:
     if still refused, each field is checked alone to name the one at fault.
     """
     try:
-        return msgspec.convert(data, cls, dec_hook=_decode)
-    except msgspec.ValidationError:
-        pass
-    fixed = revived(cls, data)
-    try:
-        return msgspec.convert(fixed, cls, dec_hook=_decode)
-    except msgspec.ValidationError as err:
-        raise _fault(cls, fixed, cls.__name__, err) from err
+        try:
+            return msgspec.convert(data, cls, dec_hook=_decode)
+        except msgspec.ValidationError:
+            pass
+        fixed = revived(cls, data)
+        try:
+            return msgspec.convert(fixed, cls, dec_hook=_decode)
+        except msgspec.ValidationError as err:
+            raise _fault(cls, fixed, cls.__name__, err) from err
+    except RecursionError as err:  # a hostile form: lists in lists, thousands deep
+        raise _too_deep(cls) from err
+
+
+def _too_deep(cls: type) -> ValidationError:
+    """Say that a form is nested deeper than the reader (Python's recursion) goes."""
+    msg = (
+        f"Expected a {cls.__name__} nested less deep than Python's recursion limit "
+        f"({sys.getrecursionlimit()}), got one deeper"
+    )
+    return ValidationError(msg)
 
 
 def to_builtins(msg: Msg) -> dict[str, Any]:
@@ -494,7 +507,7 @@ def decode_json(data: bytes | str, cls: type[M]) -> M:
     """
     text = data.encode() if isinstance(data, str) else data
     if b"null" not in text or not (_null_is_nan(cls) or _nan_after_key(cls, text)):
-        with contextlib.suppress(msgspec.DecodeError):  # read again below, as a tree
+        with contextlib.suppress(msgspec.DecodeError, RecursionError):  # read again below
             return _typed_decoder(cls).decode(text)
     return decode_json_tree(data, cls)
 
@@ -517,6 +530,8 @@ def decode_json_tree(data: bytes | str, cls: type[M]) -> M:
     except msgspec.DecodeError as err:  # not JSON, or a value JSON allows and Python not
         msg = f"Expected JSON text for {cls.__name__}, got {str(data)[:40]!r}: {err}"
         raise ValidationError(msg) from err
+    except RecursionError as err:  # msgspec's parser stops at Python's recursion limit
+        raise _too_deep(cls) from err
     fixed = reviver(cls)(tree)
     try:
         return msgspec.convert(fixed, cls, dec_hook=_decode)
