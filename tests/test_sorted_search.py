@@ -82,6 +82,19 @@ def test_other_dtypes_and_shapes_are_numpys() -> None:
     assert search_sorted(big_endian, big_endian, "right").tolist() == list(range(1, 101))
 
 
+@pytest.mark.parametrize("side", ["RIGHT", "r", "", None])
+def test_a_side_numpy_refuses_is_refused_on_every_road(side: object) -> None:
+    """NumPy takes only "left" and "right"; 100 sorted float64 needles (the compiled
+    road's case) were answered as "left" for any other ``side``, where 3 needles (NumPy's
+    road) raised."""
+    hay = np.arange(100.0)
+    with pytest.raises((ValueError, TypeError)) as numpy_refusal:
+        np.searchsorted(hay, hay[:3], side=side)  # type: ignore[call-overload]
+    for keys in (hay[:3], hay):
+        with pytest.raises(type(numpy_refusal.value), match="search side must"):
+            search_sorted(hay, keys, side)  # type: ignore[arg-type]
+
+
 # Stamps as trajectories have them: strictly increasing, finite; steps drawn from a few
 # values so that ties in distance (a stamp midway between two) and shared partners occur.
 _STEPS = st.lists(st.sampled_from([0.05, 0.1, 0.1, 0.25, 1.0, 1e-9, 3.0]), max_size=120)

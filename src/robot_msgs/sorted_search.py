@@ -60,6 +60,9 @@ except ImportError:  # built without a C compiler
 
 #: Below this many needles NumPy's own search is as fast as the call into C.
 _SMALL = 64
+#: The sides NumPy takes; the C module is told ``side == "right"``, so any other would be
+#: answered as "left" where NumPy raises.
+_SIDES = ("left", "right")
 
 
 def search_sorted(
@@ -93,6 +96,7 @@ def search_sorted(
     keys = np.asarray(needles)
     if (
         _compiled is None
+        or side not in _SIDES  # NumPy's error for any other (the C reads one flag)
         or keys.ndim != 1
         or keys.shape[0] < _SMALL
         or hay.ndim != 1
