@@ -41,6 +41,13 @@ CASES = [
     ("ape", ["-a", "-s"], "--align sim3"),
     ("ape", ["--align", "-s"], "--align sim3"),
     ("ape", ["--align_origin", "--correct_scale"], "--align origin_scale"),
+    ("traj", ["--sync"], "--sync nearest"),  # a switch in evo_traj
+    ("ape", ["--sync_method", "nearest"], "--sync METHOD"),
+    ("traj", ["--transform_left", "t.json"], "--transform-left FILE"),
+    ("traj", ["--transform_right", "t.json"], "--transform-right FILE"),
+    ("traj", ["--invert_transform"], "--invert-transform-left/right"),
+    ("res", ["--save_table", "t.csv"], "--csv FILE"),
+    ("traj", ["-f"], "--check"),
 ]
 
 

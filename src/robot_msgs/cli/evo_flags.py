@@ -57,6 +57,10 @@ EVO_FLAGS: dict[str, str] = {
     "--t_offset": "--offset SECONDS",
     "--t_start": "--t-start SECONDS",
     "--t_end": "--t-end SECONDS",
+    "--sync_method": "--sync METHOD",
+    "--transform_left": "--transform-left FILE",
+    "--transform_right": "--transform-right FILE",
+    "--invert_transform": "--invert-transform-left/right",
     "--project_to_plane": "--project-to-plane PLANE",
     "-p": "--plot FILE (a figure file; nothing opens a window)",
     "--save_plot": "--plot FILE",
@@ -65,9 +69,11 @@ EVO_FLAGS: dict[str, str] = {
     "--save_as_tum": "--save FILE.tum",
     "--save_as_kitti": "--save FILE.kitti",
     "--save_as_bag": "--save FILE.bag",
+    "--save_table": "--csv FILE (res)",
     "--ref_file": "REF as the first positional argument",
     "--delta_tol": "--delta-tol RATIO",
     "--serialize_plot": "--plot FILE.pdf (or .svg, .png)",
+    "-f": "--check (traj)",
     "--full_check": "--check (traj: exit 1 when a file has a data problem)",
     "--plot_x_dimension": "--plot-plane PLANE",
     "--no_align": "nothing: no alignment is the default (--align none)",
@@ -84,7 +90,11 @@ EVO_FLAGS: dict[str, str] = {
 
 #: Flags spelled alike that are switches in evo and take a value here: said when given
 #: without one (last, or before another flag).
-EVO_SWITCHES: dict[str, str] = {"--align": "--align se3", "--plot": "--plot FILE"}
+EVO_SWITCHES: dict[str, str] = {
+    "--align": "--align se3",
+    "--plot": "--plot FILE",
+    "--sync": "--sync nearest",  # evo_traj's switch; evo_ape's is --sync_method
+}
 
 
 #: evo's alignment switches, which combine: ``-a -s`` is Sim(3), ``--align_origin -s``
