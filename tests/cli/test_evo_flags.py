@@ -152,3 +152,21 @@ def test_a_command_line_error_is_a_short_usage_and_one_line(
         "usage: robot-msgs ape [options] REF EST [EST ...] (robot-msgs ape --help lists them)",
         "robot-msgs ape: error: -as is evo's; here: --align sim3",
     ]
+
+
+@pytest.mark.parametrize("flag", ["--save_as_tum", "--save_as_kitti", "--save_as_bag"])
+def test_a_save_as_answer_names_a_file_traj_writes(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evo's --save_as_bag was answered --save FILE.bag, which traj refuses (no ROS 1 writer)."""
+    if flag == "--save_as_bag":
+        pytest.importorskip("rosbags")
+    out = tmp_path / EVO_FLAGS[flag].split()[1].replace("FILE", "out")
+    assert main(["traj", "example:fr1_xyz/rgbdslam.tum", "--save", str(out)]) == 0
+    assert out.stat().st_size > 0
+    capsys.readouterr()
+
+
+def test_plot_x_dimension_is_not_answered_with_a_plane() -> None:
+    """evo's --plot_x_dimension picks the x axis (index, seconds, distances), not a plane."""
+    assert "--plot-plane" not in EVO_FLAGS["--plot_x_dimension"]
