@@ -170,3 +170,19 @@ def test_a_save_as_answer_names_a_file_traj_writes(
 def test_plot_x_dimension_is_not_answered_with_a_plane() -> None:
     """evo's --plot_x_dimension picks the x axis (index, seconds, distances), not a plane."""
     assert "--plot-plane" not in EVO_FLAGS["--plot_x_dimension"]
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe", "traj", "res"])
+def test_every_evo_answer_fits_an_80_column_terminal(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The answers ran to 106 columns (``--full_check``), folded mid-word by the terminal.
+
+    An answer that is our flag alone (``--pairs-from-reference``) has nothing to cut.
+    """
+    for flag, answer in EVO_FLAGS.items():
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main([command, "ref.txt", "est.txt", flag])
+        last = capsys.readouterr().err.strip().splitlines()[-1]
+        assert last.endswith(f"here: {answer}")
+        assert len(last) <= 80 or " " not in answer, last
