@@ -142,14 +142,16 @@ def test_a_file_named_as_a_format_is_still_read(
 
 
 def test_a_command_line_error_is_a_short_usage_and_one_line(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """ape's full usage ran to 25 lines above the one line saying what was wrong."""
+    monkeypatch.setenv("COLUMNS", "80")
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "ref.txt", "est.txt", "-as"])
     lines = capsys.readouterr().err.splitlines()
     assert lines == [
-        "usage: robot-msgs ape [options] REF EST [EST ...] (robot-msgs ape --help lists them)",
+        "usage: robot-msgs ape [options] REF EST [EST ...]",
+        "       (robot-msgs ape --help lists them)",
         "robot-msgs ape: error: -as is evo's; here: --align sim3",
     ]
 
@@ -186,3 +188,19 @@ def test_every_evo_answer_fits_an_80_column_terminal(
         last = capsys.readouterr().err.strip().splitlines()[-1]
         assert last.endswith(f"here: {answer}")
         assert len(last) <= 80 or " " not in answer, last
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe", "traj", "res", "report", "bench"])
+def test_the_short_usage_is_folded_to_the_terminals_width(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one-line usage ran to 84-114 columns (bench: MANIFEST_OR_FOLDER twice)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, "a", "b", *(["--out", "o"] if command == "bench" else []), "--bogus"])
+    *usage, last = capsys.readouterr().err.splitlines()
+    assert last == f"robot-msgs {command}: error: unrecognized arguments: --bogus"
+    assert all(len(line) <= 80 for line in usage), usage
+    said = " ".join(line.strip() for line in usage)
+    assert said.startswith(f"usage: robot-msgs {command} [options] ")
+    assert said.endswith(f"(robot-msgs {command} --help lists them)")
