@@ -265,7 +265,10 @@ def test_max_bytes_given_twice_is_refused_before_the_command(
         (["--protocol", "tum", "--all-pairs"], "ERROR: --all-pairs: expected the default False"),
         (
             ["--delta", "1", "2.5"],
-            "ERROR: --delta 1 2.5: expected a whole number of frames, got float 2.5",
+            (
+                "ERROR: --delta 1 2.5: expected a whole number of frames (--delta-unit s for "
+                "seconds, --delta-unit m for metres), got float 2.5"
+            ),
         ),
     ],
 )

@@ -41,6 +41,13 @@ CASES = [
     ("ape", ["-a", "-s"], "--align sim3"),
     ("ape", ["--align", "-s"], "--align sim3"),
     ("ape", ["--align_origin", "--correct_scale"], "--align origin_scale"),
+    ("traj", ["--sync"], "--sync nearest"),  # a switch in evo_traj
+    ("ape", ["--sync_method", "nearest"], "--sync METHOD"),
+    ("traj", ["--transform_left", "t.json"], "--transform-left FILE"),
+    ("traj", ["--transform_right", "t.json"], "--transform-right FILE"),
+    ("traj", ["--invert_transform"], "--invert-transform-left/right"),
+    ("res", ["--save_table", "t.csv"], "--csv FILE"),
+    ("traj", ["-f"], "--check"),
 ]
 
 
@@ -135,13 +142,65 @@ def test_a_file_named_as_a_format_is_still_read(
 
 
 def test_a_command_line_error_is_a_short_usage_and_one_line(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """ape's full usage ran to 25 lines above the one line saying what was wrong."""
+    monkeypatch.setenv("COLUMNS", "80")
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "ref.txt", "est.txt", "-as"])
     lines = capsys.readouterr().err.splitlines()
     assert lines == [
-        "usage: robot-msgs ape [options] REF EST [EST ...] (robot-msgs ape --help lists them)",
+        "usage: robot-msgs ape [options] REF EST [EST ...]",
+        "       (robot-msgs ape --help lists them)",
         "robot-msgs ape: error: -as is evo's; here: --align sim3",
     ]
+
+
+@pytest.mark.parametrize("flag", ["--save_as_tum", "--save_as_kitti", "--save_as_bag"])
+def test_a_save_as_answer_names_a_file_traj_writes(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evo's --save_as_bag was answered --save FILE.bag, which traj refuses (no ROS 1 writer)."""
+    if flag == "--save_as_bag":
+        pytest.importorskip("rosbags")
+    out = tmp_path / EVO_FLAGS[flag].split()[1].replace("FILE", "out")
+    assert main(["traj", "example:fr1_xyz/rgbdslam.tum", "--save", str(out)]) == 0
+    assert out.stat().st_size > 0
+    capsys.readouterr()
+
+
+def test_plot_x_dimension_is_not_answered_with_a_plane() -> None:
+    """evo's --plot_x_dimension picks the x axis (index, seconds, distances), not a plane."""
+    assert "--plot-plane" not in EVO_FLAGS["--plot_x_dimension"]
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe", "traj", "res"])
+def test_every_evo_answer_fits_an_80_column_terminal(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The answers ran to 106 columns (``--full_check``), folded mid-word by the terminal.
+
+    An answer that is our flag alone (``--pairs-from-reference``) has nothing to cut.
+    """
+    for flag, answer in EVO_FLAGS.items():
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main([command, "ref.txt", "est.txt", flag])
+        last = capsys.readouterr().err.strip().splitlines()[-1]
+        assert last.endswith(f"here: {answer}")
+        assert len(last) <= 80 or " " not in answer, last
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe", "traj", "res", "report", "bench"])
+def test_the_short_usage_is_folded_to_the_terminals_width(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one-line usage ran to 84-114 columns (bench: MANIFEST_OR_FOLDER twice)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, "a", "b", *(["--out", "o"] if command == "bench" else []), "--bogus"])
+    *usage, last = capsys.readouterr().err.splitlines()
+    assert last == f"robot-msgs {command}: error: unrecognized arguments: --bogus"
+    assert all(len(line) <= 80 for line in usage), usage
+    said = " ".join(line.strip() for line in usage)
+    assert said.startswith(f"usage: robot-msgs {command} [options] ")
+    assert said.endswith(f"(robot-msgs {command} --help lists them)")

@@ -97,13 +97,20 @@ class _Parser(argparse.ArgumentParser):
         The short usage names the arguments and ``[options]``: argparse's full usage of
         ``ape`` ran to 25 lines, and the one line that said what was wrong came after it.
         """
+        import shutil  # noqa: PLC0415
+
         from robot_msgs.cli._boundary import escape  # noqa: PLC0415
+        from robot_msgs.report.text import wrap  # noqa: PLC0415
 
         formatter = self._get_formatter()
         formatter.add_usage(None, self._get_positional_actions(), [])
         usage = " ".join(formatter.format_help().split())  # "usage: robot-msgs ape REF EST..."
         head, _, arguments = usage.partition(self.prog)
-        short = f"{head}{self.prog} [options]{arguments} ({self.prog} --help lists them)"
+        # Folded as argparse folds its usage (bench's ran to 114 columns), a bracket whole.
+        words = [f"{head}{self.prog}", "[options]", *_USAGE_WORD.findall(arguments)]
+        words.append(f"({self.prog} --help lists them)")
+        width = max(shutil.get_terminal_size().columns, 40)
+        short = "\n".join(wrap(words, width, subsequent_indent=" " * len(head)))
         self.exit(2, f"{short}\n{self.prog}: error: {escape(message)}\n")
 
 
@@ -267,6 +274,8 @@ _REPEATABLE = (
     argparse._CountAction,  # noqa: SLF001
     argparse._ExtendAction,  # noqa: SLF001
 )
+#: A word of a usage: a bracketed group (``[EST ...]``) or a run of non-spaces.
+_USAGE_WORD = re.compile(r"\[[^\]]*\]|\S+")
 _NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 _EPILOG = """\
 exit status: 0 done; 1 bad input or output (one ERROR: line); 2 bad command

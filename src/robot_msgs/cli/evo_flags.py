@@ -43,8 +43,8 @@ EVO_FLAGS: dict[str, str] = {
     "-as": "--align sim3",
     "-sa": "--align sim3",
     "-s": "--align scale (with -a: --align sim3)",
-    "--correct_scale": "--align scale (with --align: --align sim3)",
-    "--align_origin": "--align origin (with -s: --align origin_scale)",
+    "--correct_scale": "--align scale (-a: sim3)",
+    "--align_origin": "--align origin",  # with -s: _alignment_hint answers
     "--n_to_align": "--n-align N",
     "-r": "--relation RELATION",
     "--pose_relation": "--relation RELATION",
@@ -57,34 +57,44 @@ EVO_FLAGS: dict[str, str] = {
     "--t_offset": "--offset SECONDS",
     "--t_start": "--t-start SECONDS",
     "--t_end": "--t-end SECONDS",
-    "--project_to_plane": "--project-to-plane PLANE",
-    "-p": "--plot FILE (a figure file; nothing opens a window)",
+    "--sync_method": "--sync METHOD",
+    "--transform_left": "--transform-left FILE",
+    "--transform_right": "--transform-right FILE",
+    "--invert_transform": "--invert-transform-left/right",
+    "--project_to_plane": "--project-to-plane xy",
+    "-p": "--plot FILE (a file; no window)",
     "--save_plot": "--plot FILE",
     "--plot_mode": "--plot-plane PLANE",
-    "--save_results": "--save FILE.json (res reads it back)",
+    "--save_results": "--save FILE.json",
     "--save_as_tum": "--save FILE.tum",
     "--save_as_kitti": "--save FILE.kitti",
-    "--save_as_bag": "--save FILE.bag",
-    "--ref_file": "REF as the first positional argument",
+    "--save_as_bag": "--save FILE.mcap (or .db3)",
+    "--save_table": "--csv FILE (res)",
+    "--ref_file": "REF as the first argument",
     "--delta_tol": "--delta-tol RATIO",
-    "--serialize_plot": "--plot FILE.pdf (or .svg, .png)",
-    "--full_check": "--check (traj: exit 1 when a file has a data problem)",
-    "--plot_x_dimension": "--plot-plane PLANE",
-    "--no_align": "nothing: no alignment is the default (--align none)",
-    "-v": "nothing: the table is always printed",
-    "--verbose": "nothing: the table is always printed",
-    "-va": "--align se3 (the table is always printed)",
-    "-vas": "--align sim3 (the table is always printed)",
-    "--silent": "nothing: the table goes to stdout, messages to stderr",
-    "--no_warnings": "nothing: warnings are one line each on stderr",
-    "--use_filenames": "nothing: results are named by their files",
-    "--merge": "nothing: res tables every file given",
+    "--serialize_plot": "--plot FILE.pdf",
+    "-f": "--check (traj)",
+    "--full_check": "--check (traj)",
+    "--plot_x_dimension": "nothing: fixed axes",  # evo: index, seconds or distances
+    "--no_align": "nothing: it is the default",
+    "-v": "nothing: the table is printed",
+    "--verbose": "nothing: the table is printed",
+    "-va": "--align se3 (-v is not needed)",
+    "-vas": "--align sim3 (-v is not needed)",
+    "--silent": "nothing: messages go to stderr",
+    "--no_warnings": "nothing: no prompts here",
+    "--use_filenames": "nothing: named by file",
+    "--merge": "nothing: res tables them all",
 }
 
 
 #: Flags spelled alike that are switches in evo and take a value here: said when given
 #: without one (last, or before another flag).
-EVO_SWITCHES: dict[str, str] = {"--align": "--align se3", "--plot": "--plot FILE"}
+EVO_SWITCHES: dict[str, str] = {
+    "--align": "--align se3",
+    "--plot": "--plot FILE",
+    "--sync": "--sync nearest",  # evo_traj's switch; evo_ape's is --sync_method
+}
 
 
 #: evo's alignment switches, which combine: ``-a -s`` is Sim(3), ``--align_origin -s``

@@ -527,7 +527,12 @@ class PairSettings(Msg):
     def _validate(self) -> None:
         _check_finite(self, ("delta",))
         if self.delta_unit == "f" and not self.delta.is_integer():
-            raise self._fail(field="delta", expected="a whole number of frames", got=self.delta)
+            # evo's default unit too; a user who meant seconds is told the flag.
+            expected = (
+                "a whole number of frames (`delta_unit='s'` for seconds, `delta_unit='m'` "
+                "for metres)"
+            )
+            raise self._fail(field="delta", expected=expected, got=self.delta)
         bound = _HALF_TURN.get(self.delta_unit)
         if bound is not None and self.delta > bound:
             expected = f"a rotation of at most {bound:g} {self.delta_unit}"
