@@ -79,7 +79,7 @@ from robot_msgs.io import (
     resolve_path,
     write_trajectory,
 )
-from robot_msgs.io.clean import implausible_stamps, reading_notes
+from robot_msgs.io.clean import NO_PROBLEM_KINDS, implausible_stamps, reading_notes
 from robot_msgs.io.evaluation_inputs import geo_frames
 from robot_msgs.io.tf import transforms_text
 from robot_msgs.limits import dpi_flag
@@ -343,11 +343,15 @@ def _read(
             crs=frame[1],
             kitti_rotations=reading_rules(args).kitti_rotations,
         )
-    issues = []
+    issues: list[str] = []
+    said = [str(n) for n in notes]
     for item in caught:
         if issubclass(item.category, DataWarning):
             # Messages name the file as read; the report names it as the user wrote it.
-            issues.append(flags_in_text(str(item.message).replace(str(file), path, 1)))
+            kind = getattr(item.message, "kind", "")
+            (said if kind in NO_PROBLEM_KINDS else issues).append(
+                flags_in_text(str(item.message).replace(str(file), path, 1))
+            )
         else:  # pragma: no cover - passed on untouched
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
     if args.t_start is not None or args.t_end is not None:
@@ -361,8 +365,8 @@ def _read(
         issues.append(single)
     report.update(summarize(traj, frames=traj.stamps_are_frames))
     report["issues"] = issues
-    if notes:  # no data problem (all-zero covariances: ROS's "unknown"), so no issue
-        report["notes"] = [str(n).replace(str(file), path, 1) for n in notes]
+    if said:  # no data problem (all-zero covariances: ROS's "unknown"; KITTI's rounding)
+        report["notes"] = [n.replace(str(file), path, 1) for n in said]
     return traj, report
 
 
@@ -411,13 +415,13 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
     print(
         f"  frames       {report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}", file=out
     )
-    for i, note in enumerate(report.get("notes", [])):
-        print(f"  {'notes' if i == 0 else '':<12} {note}", file=out)
-    if not report["issues"]:
-        print("  issues       none", file=out)
-    for i, issue in enumerate(report["issues"]):  # each folded under its value column
-        label = f"  {'issues' if i == 0 else '':<12} "
-        print("\n".join(wrap(label + issue, subsequent_indent=" " * len(label))), file=out)
+    for head in ("notes", "issues"):
+        items = report.get(head, [])
+        if head == "issues" and not items:
+            print("  issues       none", file=out)
+        for i, item in enumerate(items):  # each folded under its value column
+            label = f"  {head if i == 0 else '':<12} "
+            print("\n".join(wrap(label + item, subsequent_indent=" " * len(label))), file=out)
 
 
 def _print_items(head: str, items: list[str], out: TextIO) -> None:

@@ -30,6 +30,7 @@ FindingKind: TypeAlias = Literal[
     "rate_mismatch",
     "non_unit_quaternions",
     "non_orthonormal_rotations",
+    "rounded_rotations",
     "non_finite",
     "unknown_covariances",
     "alignment",
@@ -58,8 +59,11 @@ FINDING_KINDS: dict[str, str] = {
     "non_monotonic": "stamps out of order in the file (sorted)",
     "rate_mismatch": "pose rates so different that nearest matching drops most poses",
     "non_unit_quaternions": "quaternions off unit norm by more than rounding (normalised)",
-    "non_orthonormal_rotations": "KITTI rotation blocks off SO(3) (projected onto it; by "
-    "rounding of printed digits an info, beyond it a warning)",
+    "non_orthonormal_rotations": "KITTI rotation blocks off SO(3) beyond the rounding of "
+    "printed digits (projected onto it, or used as given)",
+    "rounded_rotations": "KITTI rotation blocks off SO(3) by the rounding of their printed "
+    "digits, as in every KITTI file: results differ by about as much from tools that use "
+    "the blocks as given (evo)",
     "non_finite": "rows with NaN or infinite values (dropped)",
     "unknown_covariances": "pose covariances all zero on every message of a bag topic (ROS's "
     "'unknown'): read as none, so NEES cannot use them",

@@ -108,7 +108,8 @@ _READING_SEVERITY = {
     "repeated_stamps": "info",
     "non_monotonic": "warning",
     "non_unit_quaternions": "info",  # normalised; a norm off by > 1e-2 is refused
-    "non_orthonormal_rotations": "info",  # projected onto SO(3), the deviation said
+    "non_orthonormal_rotations": "warning",  # beyond rounding: projected, or used as given
+    "rounded_rotations": "info",  # the rounding of KITTI's printed digits
     "non_finite": "warning",
     "stamp_units": "error",
     "unknown_covariances": "info",  # read as none; only NEES needs them

@@ -62,9 +62,11 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_RATE_HZ",
     "MIN_RATE_HZ",
+    "NO_PROBLEM_KINDS",
     "QUATERNION_REFUSE_TOL",
     "QUATERNION_ROUNDING_TOL",
     "REPEATED_STAMPS",
+    "ROUNDED_ROTATIONS",
     "RepeatedStamps",
     "finish_trajectory",
     "held_reports",
@@ -84,6 +86,14 @@ QUATERNION_REFUSE_TOL = 1e-2
 #: Largest deviation of a quaternion's norm from 1 that is the rounding of printed data
 #: (4 decimals: ``sqrt(4) * 5e-5``): normalised without a word, and passes ``strict``.
 QUATERNION_ROUNDING_TOL = 1e-4
+#: The kind of :class:`~robot_msgs.errors.DataWarning` for KITTI rotation blocks off SO(3)
+#: by the rounding of their printed digits (every KITTI file: 7 digits): said, since it
+#: moves results by about as much, relative, against tools that use the blocks as given,
+#: but no data problem.
+ROUNDED_ROTATIONS = "rounded_rotations"
+#: The kinds of DataWarning that say how a file was read, not a problem in it
+#: (``robot-msgs traj`` lists them as notes; ``--check`` passes them).
+NO_PROBLEM_KINDS = frozenset({ROUNDED_ROTATIONS})
 #: The plausible mean rates of a trajectory, Hz: a reading outside them is reported.
 MIN_RATE_HZ = 1e-6
 MAX_RATE_HZ = 1e6

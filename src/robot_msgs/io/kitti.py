@@ -14,7 +14,7 @@ import numpy as np
 
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import check_outputs, write_atomic
-from robot_msgs.io.clean import finish_trajectory, report
+from robot_msgs.io.clean import ROUNDED_ROTATIONS, finish_trajectory, report
 from robot_msgs.io.table import format_rows, read_table
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
@@ -154,10 +154,11 @@ def read_kitti(
         label = table.where(np.array([worst]))[0]
         count = f"{source}: {int(off.sum())} of {n} rotation block(s) not orthonormal"
         worst_at = f"(max |R Rᵀ - I| {deviation[worst]:.2g} at {label})"
+        beyond = deviation[worst] > UNIT_QUATERNION_TOL  # not the rounding of digits
+        kind = "non_orthonormal_rotations" if beyond else ROUNDED_ROTATIONS
         if as_given:  # nothing replaced: said, as the rows the numbers come from
             message = f"{count}: used as given, as evo does {worst_at}"
-            beyond = deviation[worst] > UNIT_QUATERNION_TOL  # not the rounding of digits
-            report(message, strict=strict and beyond, kind="non_orthonormal_rotations", fixed=False)
+            report(message, strict=strict and beyond, kind=kind, fixed=False)
         elif deviation[worst] > UNIT_QUATERNION_TOL:
             message = f"{count}: replaced by the nearest rotation {worst_at}"
             report(message, strict=strict, kind="non_orthonormal_rotations")
@@ -167,7 +168,7 @@ def read_kitti(
                 "printed digits; results differ from tools that use the rows as given "
                 "(evo; here `kitti_rotations='as_given'`) by about as much, relative"
             )
-            report(message, strict=False, kind="non_orthonormal_rotations")
+            report(message, strict=False, kind=kind)
     quats = np.where(
         finite[:, None], quat_xyzw_from_matrix(nearest_rotation_matrix(blocks)), np.nan
     )
