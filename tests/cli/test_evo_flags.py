@@ -204,3 +204,26 @@ def test_the_short_usage_is_folded_to_the_terminals_width(
     said = " ".join(line.strip() for line in usage)
     assert said.startswith(f"usage: robot-msgs {command} [options] ")
     assert said.endswith(f"(robot-msgs {command} --help lists them)")
+
+
+@pytest.mark.parametrize(
+    ("words", "answer"),
+    [
+        (["-r", "trans_part"], "--relation trans_part"),
+        (["--pose_relation=angle_deg"], "--relation angle_deg"),
+        (["--t_max_diff", "0.02"], "--max-diff 0.02"),
+        (["--t_offset", "-0.3"], "--offset -0.3"),  # a negative number is a value
+        (["-u", "d"], "--delta-unit deg"),  # evo's units said as ours
+        (["-u", "r"], "--delta-unit rad"),
+        (["-u", "x"], "--delta-unit UNIT"),  # not one of evo's: the placeholder
+        (["-r", "--all_pairs"], "--relation RELATION"),  # no value given
+        (["--sync_method", "nearest"], "--sync METHOD"),  # evo's methods are not ours
+    ],
+)
+def test_an_answer_carries_the_value_typed_after_evos_flag(
+    words: list[str], answer: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["rpe", "ref.txt", "est.txt", *words])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.endswith(f"evo's; here: {answer}")

@@ -3,10 +3,11 @@
 A user arriving from evo types ``-a``, ``-as``, ``-r trans_part`` or ``--t_max_diff``;
 argparse would answer with the top-level usage and ``unrecognized arguments``. The
 command line looks the words up here first and answers with the *command's* usage and
-one line: ``-a is evo's; here: --align se3``. The flags are refused rather than taken as
-aliases: several mean something else here (evo's ``--align`` and ``--plot`` are switches,
-ours take a value; evo's ``-v`` is verbosity), and one spelling per option keeps the
-help, the saved settings and the error wording one.
+one line: ``-a is evo's; here: --align se3``, with the value typed after evo's flag
+where ours takes it too (``-r trans_part``: ``--relation trans_part``). The flags are
+refused rather than taken as aliases: several mean something else here (evo's
+``--align`` and ``--plot`` are switches, ours take a value; evo's ``-v`` is verbosity),
+and one spelling per option keeps the help, the saved settings and the error wording one.
 
 evo's commands also take the format first (``evo_ape tum GT EST``, ``evo_ape bag x.bag
 /gt /est``); here the format is detected (or given with ``--format``) and a bag's topics
@@ -19,7 +20,7 @@ Examples
 >>> evo_hint(["REF", "EST", "-as", "-r", "trans_part"])
 "-as is evo's; here: --align sim3"
 >>> evo_hint(["--t_max_diff=0.02"])
-"--t_max_diff is evo's; here: --max-diff SECONDS"
+"--t_max_diff is evo's; here: --max-diff 0.02"
 >>> evo_hint(["--align", "se3"]) is None
 True
 """
@@ -86,6 +87,47 @@ EVO_FLAGS: dict[str, str] = {
     "--use_filenames": "nothing: named by file",
     "--merge": "nothing: res tables them all",
 }
+
+
+#: The placeholders of :data:`EVO_FLAGS` a value typed after evo's flag fills as it is,
+#: and evo's delta units, which ours spell otherwise (``-u d``: ``--delta-unit deg``).
+_FILLED: dict[str, dict[str, str]] = {
+    "RELATION": {},
+    "N": {},
+    "D": {},
+    "SECONDS": {},
+    "RATIO": {},
+    "UNIT": {"f": "f", "m": "m", "d": "deg", "r": "rad"},
+}
+
+
+def _with_value(ours: str, value: str) -> str:
+    """Fill the placeholder of ``ours`` with the value typed after evo's flag, if one was.
+
+    Examples
+    --------
+    >>> _with_value("--relation RELATION", "trans_part"), _with_value("--delta-unit UNIT", "d")
+    ('--relation trans_part', '--delta-unit deg')
+    >>> _with_value("--max-diff SECONDS", "-a"), _with_value("--delta-unit UNIT", "x")
+    ('--max-diff SECONDS', '--delta-unit UNIT')
+    """
+    head, _, placeholder = ours.rpartition(" ")
+    spellings = _FILLED.get(placeholder)
+    flag_next = value.startswith("-") and not _number(value)
+    if spellings is None or not head or not value or flag_next:
+        return ours
+    if spellings:  # a closed list: evo's word said as ours, else the placeholder stays
+        return f"{head} {spellings[value]}" if value in spellings else ours
+    return f"{head} {value}"
+
+
+def _number(text: str) -> bool:
+    """Whether ``text`` reads as a number (``-0.5``: a value, not a flag)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 #: Flags spelled alike that are switches in evo and take a value here: said when given
@@ -155,9 +197,10 @@ def evo_hint(argv: Sequence[str]) -> str | None:
         if word == "--":
             return None
         flag = word.split("=", 1)[0]
-        if flag in EVO_FLAGS:
-            return f"{flag} is evo's; here: {EVO_FLAGS[flag]}"
         following = argv[at + 1] if at + 1 < len(argv) else "-"
+        if flag in EVO_FLAGS:
+            value = word.split("=", 1)[1] if "=" in word else following
+            return f"{flag} is evo's; here: {_with_value(EVO_FLAGS[flag], value)}"
         if word in EVO_SWITCHES and following.startswith("-"):
             return f"{word} is a switch in evo; here: {EVO_SWITCHES[word]}"
     return None
