@@ -73,7 +73,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--quiet",
         action="store_true",
-        help="no summary and no progress (as --quiet elsewhere; --progress still shows it)",
+        help="no summary tables and no progress line (--progress still shows it)",
     )
     parser.set_defaults(run=run)
 
