@@ -69,6 +69,16 @@ def test_runs_without_a_report_are_counted_from_the_summary(sweep: Path, tmp_pat
     assert notes[1] == "evaluated by robot_msgs 0.0.1"
 
 
+def test_a_sweep_stopped_before_its_outputs_is_refused(sweep: Path, tmp_path: Path) -> None:
+    # A sweep stopped early (Ctrl-C, a full disk) writes summary.json without outputs;
+    # the reports.json beside it is an earlier sweep's.
+    folder = _copy(sweep, tmp_path / "copy")
+    summary = json.loads((folder / "summary.json").read_text())
+    (folder / "summary.json").write_text(json.dumps(summary | {"outputs_key": None}))
+    with pytest.raises(FormatError, match=r"stopped before writing its outputs .*--resume"):
+        read_sweep_report(folder)
+
+
 @pytest.mark.parametrize(
     ("summary", "reports", "said"),
     [

@@ -126,7 +126,8 @@ def read_sweep_report(
     ------
     FormatError
         A file missing, larger or deeper than the bounds, not JSON, or not what
-        ``bench`` writes (the file and the entry named).
+        ``bench`` writes (the file and the entry named); a sweep that stopped before
+        writing its outputs (its ``summary.json`` names none).
     SettingsMismatchError
         Comparisons with differing settings, unless ``force``.
     """
@@ -134,6 +135,13 @@ def read_sweep_report(
 
     base = Path(folder)
     settings, summary = _settings(base / "summary.json", statistic)
+    if not isinstance(summary.get("outputs_key"), str):  # the last sweep wrote no outputs
+        msg = (
+            f"{base}: the last sweep there stopped before writing its outputs (summary.json "
+            "names none), so reports.json is an earlier sweep's or half of one: "
+            "`robot-msgs bench ... --out FOLDER --resume` finishes it"
+        )
+        raise FormatError(msg)
     reports = _reports(base / "reports.json")
     notes = []
     missing = _count(summary, "n_runs") - len(reports)
