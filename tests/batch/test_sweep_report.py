@@ -8,12 +8,15 @@ but the package's errors escapes for any bytes in ``summary.json`` or ``reports.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
+from robot_msgs.batch import outputs
 from robot_msgs.batch.sweep_report import is_sweep_folder, read_sweep_report
 from robot_msgs.cli import main
 from robot_msgs.errors import FormatError
@@ -125,3 +128,67 @@ def test_mutated_files_raise_only_our_errors(sweep: Path, tmp_path: Path) -> Non
         read_sweep_report(folder)
 
     assert fuzz(check, mutant, cases=200, seconds=BUDGET_S, at_least=30) >= 30
+
+
+def test_a_sweep_that_stopped_before_its_outputs_is_refused_not_read_from_stale_files(
+    sweep: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Bench once, then again with --force and other settings, its outputs unwritable (a
+    # full disk): summary.json is the second session's (sim3), reports.json the first's.
+    folder = _copy(sweep, tmp_path / "copy")
+
+    def full(path: object, **_: object) -> object:
+        msg = f"{path}: cannot write it: no space left on the device"
+        raise OSError(errno.ENOSPC, msg)
+
+    monkeypatch.setattr(outputs, "open_atomic", full)
+    argv = ["bench", EXAMPLE, "--out", str(folder), "--serial", "--quiet", "--force"]
+    assert main([*argv, "--align", "sim3"]) != 0
+    monkeypatch.undo()
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["settings"]["evaluation"]["align"] == "sim3"  # the new session's
+    assert (folder / "reports.json").read_bytes() == (sweep / "reports.json").read_bytes()
+    with pytest.raises(FormatError, match=r"stopped before writing its outputs .*--resume"):
+        read_sweep_report(folder)
+    (folder / "reports.json").unlink()  # as a first session stopped so leaves it
+    assert is_sweep_folder(folder)
+    with pytest.raises(FormatError, match=r"stopped before writing its outputs"):
+        read_sweep_report(folder)
+
+
+def test_a_reports_file_of_another_sweep_is_refused(
+    sweep: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "other"  # the same runs, another alignment
+    assert (
+        main(["bench", EXAMPLE, "--out", str(other), "--serial", "--quiet", "--align", "sim3"]) == 0
+    )
+    capsys.readouterr()
+    folder = _copy(sweep, tmp_path / "copy")
+    (folder / "reports.json").write_bytes((other / "reports.json").read_bytes())
+    with pytest.raises(
+        FormatError, match=r"reports\.json: entry 1 .*other settings than .*summary\.json"
+    ):
+        read_sweep_report(folder)
+    fewer = json.loads((sweep / "reports.json").read_text())[1:]  # as a sweep of one run less
+    (folder / "reports.json").write_text(json.dumps(fewer))
+    with pytest.raises(
+        FormatError, match=r"reports\.json: 17 run reports where .*summary\.json counts 18"
+    ):
+        read_sweep_report(folder)
+
+
+@pytest.mark.parametrize("name", ["summary.json", "reports.json"])
+def test_a_fifo_or_device_in_place_of_a_file_is_one_error_not_a_hang(
+    sweep: Path, tmp_path: Path, name: str
+) -> None:
+    folder = _copy(sweep, tmp_path / "copy")
+    (folder / name).unlink()
+    os.mkfifo(folder / name)
+    assert is_sweep_folder(folder)
+    with pytest.raises(FormatError, match=rf"{name}: not a regular file"):
+        read_sweep_report(folder)
+    (folder / name).unlink()
+    (folder / name).symlink_to("/dev/zero")
+    with pytest.raises(FormatError, match=rf"{name}: not a regular file"):
+        read_sweep_report(folder)

@@ -44,6 +44,9 @@ SWEEP_FILES = ("summary.json", "reports.json")
 def is_sweep_folder(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a folder ``robot-msgs bench --out`` wrote its outputs to.
 
+    Its ``summary.json`` beside ``reports.json`` or the records (``runs/``): a sweep
+    stopped before its outputs is one too, for :func:`read_sweep_report` to say so.
+
     Examples
     --------
     >>> import tempfile
@@ -51,10 +54,21 @@ def is_sweep_folder(path: str | os.PathLike[str]) -> bool:
     False
     """
     folder = Path(path)
-    return all((folder / name).is_file() for name in SWEEP_FILES)
+    summary, reports = (folder / name for name in SWEEP_FILES)
+    # A sweep stopped before its outputs leaves summary.json beside its records (runs/),
+    # and what is there in place of a file is refused by read_sweep_report, not skipped.
+    return _there(summary) and (_there(reports) or (folder / "runs").is_dir())
+
+
+def _there(path: Path) -> bool:
+    """Whether ``path`` is anything at all (a file, a FIFO, a link, even a broken one)."""
+    return path.exists() or path.is_symlink()
 
 
 def _document(file: Path) -> Any:
+    if _there(file) and not file.is_file():  # a FIFO would block the open until a writer came
+        msg = f"{file}: not a regular file (robot-msgs bench writes one there)"
+        raise FormatError(msg)
     limit = current_limits().max_bytes
     return parse_json(read_input(file, limit=limit), source=str(file))
 
@@ -76,7 +90,7 @@ def _settings(file: Path, statistic: str | None) -> tuple[RunSettings, dict[str,
     return settings, summary
 
 
-def _reports(file: Path) -> list[RunReport]:
+def _reports(file: Path, settings: RunSettings) -> list[RunReport]:
     from robot_msgs.compare.run_report import RunReport  # noqa: PLC0415
 
     entries = _document(file)
@@ -89,12 +103,35 @@ def _reports(file: Path) -> list[RunReport]:
         if not isinstance(form, dict):
             msg = f"{file}: entry {number}: expected an object with the run's report"
             raise FormatError(msg)
+        where = f"{file}: entry {number} (run {str(entry.get('run'))[:80]!r})"
         try:
-            reports.append(RunReport.from_dict(form))
+            report = RunReport.from_dict(form)
         except ValidationError as err:
-            msg = f"{file}: entry {number} (run {str(entry.get('run'))[:80]!r}): {err}"
+            msg = f"{where}: {err}"
             raise FormatError(msg) from err
+        _check_settings(report, settings, where)
+        reports.append(report)
     return reports
+
+
+def _check_settings(report: RunReport, settings: RunSettings, where: str) -> None:
+    """Refuse a report whose comparisons were not made with the summary's settings.
+
+    WHY: ``reports.json`` and ``summary.json`` are written one after the other; a folder
+    copied together from two sweeps would otherwise be reported under settings its
+    numbers were not computed with.
+    """
+    metrics = {metric.name: metric for metric in settings.metrics}
+    for name, comparison in report.comparisons.items():
+        metric = metrics.get(name)
+        if metric is None or comparison.settings != settings.settings_of(metric):
+            what = "a metric" if metric is None else "other settings"
+            msg = (
+                f"{where}: its {name[:80]!r} comparison was made with {what} than "
+                "summary.json names: the two files are of different sweeps (remove "
+                "reports.json and run the same bench command with --resume to write it again)"
+            )
+            raise FormatError(msg)
 
 
 def _count(summary: dict[str, Any], key: str) -> int:
@@ -142,7 +179,16 @@ def read_sweep_report(
             "`robot-msgs bench ... --out FOLDER --resume` finishes it"
         )
         raise FormatError(msg)
-    reports = _reports(base / "reports.json")
+    reports = _reports(base / "reports.json", settings)
+    evaluated = summary.get("n_ok")
+    if type(evaluated) is int and evaluated != len(reports):
+        msg = (
+            f"{base / 'reports.json'}: {len(reports)} run reports where "
+            f"{base / 'summary.json'} counts {evaluated} evaluated runs: the two files are of "
+            "different sweeps (remove reports.json and run the same bench command with "
+            "--resume to write it again)"
+        )
+        raise FormatError(msg)
     notes = []
     missing = _count(summary, "n_runs") - len(reports)
     if missing > 0:
