@@ -406,3 +406,33 @@ def test_latex_folds_a_wide_table_stacks_long_headers_and_never_opens_a_break_le
     # a line break as its optional length (pdflatex stopped, or looped, on "\\ [m]").
     assert r"\shortstack[r]{metric \\ number 0 \\ {[}m{]}}" in tex
     assert re.search(r"\\\\\s*\[", tex) is None
+
+
+def test_latex_parts_of_a_table_named_by_long_names_each_name_their_rows() -> None:
+    # Names wider than half the page: the terminal transposes the table; the LaTeX parts
+    # each repeat the names (a part of bare numbers cannot be read).
+    names = [f"algorithm-{'x' * 60}-{k}" for k in range(2)]
+    headers = ("#", "algorithm", *(f"sequence {k} [m]" for k in range(6)))
+    rows = tuple(
+        (str(r + 1), name, *(f"{r}.{k}" for k in range(6))) for r, name in enumerate(names)
+    )
+    table = ReportTable("Ranking", headers, rows, (True, False, *(True,) * 6))
+    tex = render_latex([table])
+    parts = tex.split(r"\begin{tabular}")[1:]
+    assert len(parts) > 1
+    for part in parts:
+        assert all(
+            f"{n} & {latex_escape(name)} & " in part for n, name in ((1, names[0]), (2, names[1]))
+        )
+    for r in range(2):
+        for k in range(6):
+            assert tex.count(f" {r}.{k} ") == 1  # every other cell once
+
+
+def test_latex_a_cell_or_header_line_starting_with_a_star_keeps_it() -> None:
+    # After a line break, '\\ *' is LaTeX's starred break: the star was silently dropped.
+    rows = (("*first", "1"), ("*second", "2"))
+    table = ReportTable("Stars", ("run", "value of the metric *starred [m]"), rows, (False, True))
+    tex = render_latex([table])
+    assert re.search(r"\\\\\s*\*", tex) is None
+    assert tex.count("{*}second") == 1

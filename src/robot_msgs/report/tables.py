@@ -495,16 +495,31 @@ def _key_columns(table: ReportTable, widths: Sequence[int], width: int) -> int |
     def span(k: int) -> int:
         return sum(widths[:k]) + 2 * (k - 1)
 
+    keys = _naming_columns(table)
+    if span(keys) > width // 2:
+        return None
+    while keys < n - 1 and not table.numeric[keys] and span(keys + 1) <= width // 2:
+        keys += 1
+    return keys
+
+
+def _naming_columns(table: ReportTable) -> int:
+    """Count the leading columns that tell the rows apart (a rank counts with its name).
+
+    Examples
+    --------
+    >>> t = ReportTable("", ("#", "name", "a", "b"), (("1", "x", "1", "2"),),
+    ...                 (True, False, True, True))
+    >>> _naming_columns(t)
+    2
+    """
+    n = len(table.headers)
     keys = 2 if table.numeric[0] and not table.numeric[1] and n > 2 else 1
     while (
         keys < n - 1
         and not table.numeric[keys]
         and len({row[:keys] for row in table.rows}) < len(table.rows)
     ):
-        keys += 1
-    if span(keys) > width // 2:
-        return None
-    while keys < n - 1 and not table.numeric[keys] and span(keys + 1) <= width // 2:
         keys += 1
     return keys
 
@@ -680,6 +695,8 @@ _LATEX_ESCAPES = {
     # header line starting with one ("[m]") was an error, and pdflatex looped on it.
     "[": "{[}",
     "]": "{]}",
+    # And a ``*`` there made it ``\\*`` (no page break): the star was dropped unseen.
+    "*": "{*}",
 }
 
 
@@ -755,7 +772,10 @@ def render_latex(tables: Sequence[ReportTable], width: int = LATEX_WIDTH) -> str
         ]
         heads = [_header_lines(h, c) for h, c in zip(t.headers, cells, strict=True)]
         widths = [max(c, *map(display_width, h)) for c, h in zip(cells, heads, strict=True)]
-        blocks = _column_blocks(widths, _key_columns(t, widths, width) or 0, width)
+        keys = _key_columns(t, widths, width)
+        if keys is None:  # names wider than half the page: repeated all the same (a part
+            keys = _naming_columns(t)  # without them is numbers no one can place)
+        blocks = _column_blocks(widths, keys, width)
         for n, columns in enumerate(blocks, start=1):
             spec = "".join("r" if t.numeric[i] else "l" for i in columns)
             part = f" ({n} of {len(blocks)})" if len(blocks) > 1 else ""
