@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.geometry import Point
 from robot_msgs.msg.arrays import (
     _from_lists,
     _to_lists,
@@ -25,6 +26,7 @@ from robot_msgs.msg.arrays import (
     array_to_json,
     immutable,
 )
+from robot_msgs.sensor import LaserScan
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -286,3 +288,21 @@ def test_a_masked_array_is_written_as_its_lists_write_it() -> None:
         "shape": (3,),
         "data": [1.0, None, "Infinity"],
     }
+
+
+def _lists_in_lists(depth: int) -> object:
+    value: object = 1.0
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("depth", [10, 5_000])
+def test_a_value_nested_past_the_recursion_limit_is_refused_with_our_error(depth: int) -> None:
+    # Building the "got ..." of the error called repr(), which raises RecursionError on
+    # lists in lists thousands deep: a message built in Python (not decoded) leaked it.
+    deep = _lists_in_lists(depth)
+    with pytest.raises(ValidationError, match=r"Expected float, got list \[\[\[.* - at `Point\.x`"):
+        Point(x=deep)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"got .* - at `LaserScan\.ranges`"):
+        LaserScan(ranges=deep)  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
+import reprlib
 import typing
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -69,7 +70,10 @@ class Shape:
 def _got(value: object) -> str:
     if isinstance(value, np.ndarray):
         return f"array of shape {value.shape} {value.dtype}"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:  # lists in lists thousands deep: repr gives up, reprlib does not
+        text = reprlib.repr(value)
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{type(value).__name__} {text}"
