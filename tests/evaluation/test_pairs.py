@@ -22,6 +22,7 @@ from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat
 from robot_msgs.sorted_search import path_pairs
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import line, random_walk
+from tests.hostile import deadline
 
 if TYPE_CHECKING:
     from robot_msgs.evaluation.settings import DeltaUnit
@@ -302,3 +303,10 @@ def test_seconds_consecutive_chain_matches_the_step_by_step_walk(seed: int, delt
         if abs(stamps[j] - stamps[i] - delta) <= 0.1 * delta
     ]
     assert _as_list(select_pairs(traj, PairSettings(delta=delta, delta_unit="s"))) == expected
+
+
+def test_the_numpy_road_ends_on_distances_with_a_nan_inside() -> None:
+    # Not a path length (those are sums of finite steps), but the loop must still end.
+    d = np.array([0.5, 1.5, 2.0, 3.0, np.nan, 4.0, 4.0, 4.5])  # searchsorted moved about
+    with deadline(10.0):
+        pairs_module._path_all_pairs_blocked(d, 1.0, 0.5)

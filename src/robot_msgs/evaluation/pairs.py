@@ -203,8 +203,10 @@ def _path_pairs_from(
     upper = search_sorted(distances, d_i + delta, "left")
     upper = np.clip(upper, first + 1, n)
     # Fix searchsorted's view of rounding by whole plateaus; usually no step at all. Each
-    # round moves a row toward its answer and never past it (the test is monotone in j).
-    while True:
+    # round moves a row toward its answer and never past it (the test is monotone in j),
+    # so n rounds always end it; the bound keeps a NaN inside D (which the path lengths
+    # never hold) from looping for ever.
+    for _ in range(n + 1):
         prev = np.maximum(upper - 1, 0)
         back = (upper > first + 1) & (distances[prev] - d_i >= delta)
         cur = np.minimum(upper, n - 1)
