@@ -113,21 +113,14 @@ def _with_value(ours: str, value: str) -> str:
     """
     head, _, placeholder = ours.rpartition(" ")
     spellings = _FILLED.get(placeholder)
-    flag_next = value.startswith("-") and not _number(value)
+    # A word after the flag is its value unless it is a flag ("-0.5" is a number, as to
+    # argparse: a dash before a digit or a point).
+    flag_next = value.startswith("-") and value[1:2] not in set("0123456789.")
     if spellings is None or not head or not value or flag_next:
         return ours
     if spellings:  # a closed list: evo's word said as ours, else the placeholder stays
         return f"{head} {spellings[value]}" if value in spellings else ours
     return f"{head} {value}"
-
-
-def _number(text: str) -> bool:
-    """Whether ``text`` reads as a number (``-0.5``: a value, not a flag)."""
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 #: Flags spelled alike that are switches in evo and take a value here: said when given
