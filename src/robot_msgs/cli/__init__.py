@@ -13,6 +13,7 @@ what it needs and ``robot-msgs --help`` imports no command at all.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import re
 import sys
@@ -189,6 +190,13 @@ def _show_warning(
     print(text, file=stream)
 
 
+@functools.cache
+def _options_of(command: str) -> frozenset[str]:
+    """Return the option strings of ``command`` (``--align``, ``--save``, ...)."""
+    sub = _subparser(build_parser(command), command)
+    return frozenset(flag for action in sub._actions for flag in action.option_strings)  # noqa: SLF001
+
+
 def _command_of(given: list[str]) -> str:
     """Find the subcommand's name: the first word that is no option nor an option's value."""
     skip = False
@@ -241,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             sub = _subparser(parser, command)
             after = given[given.index(command) + 1 :]
-            hint = evo_hint(after) or evo_syntax_hint(command, sub, after)
+            hint = evo_hint(after, command, _options_of) or evo_syntax_hint(command, sub, after)
             if hint is not None:
                 sub.error(hint)
             args, unknown = parser.parse_known_args(given)

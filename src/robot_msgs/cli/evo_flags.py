@@ -34,16 +34,23 @@ from robot_msgs.report.text import WIDTH, display_width
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Callable, Collection, Sequence
 
-__all__ = ["EVO_FLAGS", "EVO_FORMATS", "EVO_SWITCHES", "evo_hint", "evo_syntax_hint"]
+__all__ = [
+    "EVO_FLAGS",
+    "EVO_FLAGS_BY_COMMAND",
+    "EVO_FORMATS",
+    "EVO_SWITCHES",
+    "evo_hint",
+    "evo_syntax_hint",
+]
 
 #: evo's flag -> what to type here.
 EVO_FLAGS: dict[str, str] = {
     "-a": "--align se3",
     "-as": "--align sim3",
     "-sa": "--align sim3",
-    "-s": "--align scale (with -a: --align sim3)",
+    "-s": "--align scale (-a: sim3)",
     "--correct_scale": "--align scale (-a: sim3)",
     "--align_origin": "--align origin",  # with -s: _alignment_hint answers
     "--n_to_align": "--n-align N",
@@ -70,12 +77,12 @@ EVO_FLAGS: dict[str, str] = {
     "--save_as_tum": "--save FILE.tum",
     "--save_as_kitti": "--save FILE.kitti",
     "--save_as_bag": "--save FILE.mcap (or .db3)",
-    "--save_table": "--csv FILE (res)",
+    "--save_table": "--csv FILE",
     "--ref_file": "REF as the first argument",
     "--delta_tol": "--delta-tol RATIO",
     "--serialize_plot": "--plot FILE.pdf",
-    "-f": "--check (traj)",
-    "--full_check": "--check (traj)",
+    "-f": "--check",
+    "--full_check": "--check",
     "--plot_x_dimension": "nothing: fixed axes",  # evo: index, seconds or distances
     "--no_align": "nothing: it is the default",
     "-v": "nothing: the table is printed",
@@ -87,6 +94,26 @@ EVO_FLAGS: dict[str, str] = {
     "--use_filenames": "nothing: named by file",
     "--merge": "nothing: res tables them all",
 }
+
+_SAVED_ALIGNED = {
+    "--save_as_tum": "--save-aligned FILE.tum",
+    "--save_as_kitti": "--save-aligned FILE.kitti",
+    "--save_as_bag": "--save-aligned FILE.mcap",
+}
+
+#: Answers that differ by command, over :data:`EVO_FLAGS`: evo_traj's ``--save_as_*``
+#: typed after ``ape`` mean the aligned estimate (``ape --save`` writes the result and
+#: refuses ``.tum``); evo_traj's ``--merge`` joins its files into one trajectory.
+EVO_FLAGS_BY_COMMAND: dict[str, dict[str, str]] = {
+    "ape": _SAVED_ALIGNED,
+    "rpe": _SAVED_ALIGNED,
+    "drift": _SAVED_ALIGNED,
+    "traj": {"--merge": "nothing: each FILE stays apart"},
+}
+
+#: Where an answer's flag is looked for when the command typed has none, in this order
+#: (``ape -d 1``: ``rpe --delta 1``).
+_HOMES = ("ape", "rpe", "traj", "res", "drift", "report", "bench", "doctor")
 
 
 #: The placeholders of :data:`EVO_FLAGS` a value typed after evo's flag fills as it is,
@@ -172,17 +199,43 @@ def _alignment_hint(argv: Sequence[str]) -> str | None:
     return f"{' '.join(said)} are evo's; here: {ours}"
 
 
-def evo_hint(argv: Sequence[str]) -> str | None:
+def _placed(ours: str, command: str, offered: Callable[[str], Collection[str]] | None) -> str:
+    """Name the command that has the answer's flag when ``command`` has none.
+
+    Examples
+    --------
+    >>> offered = {"ape": ["--align"], "rpe": ["--align", "--delta"]}.__getitem__
+    >>> _placed("--delta 10", "ape", offered), _placed("--delta 10", "rpe", offered)
+    ('rpe --delta 10', '--delta 10')
+    >>> _placed("nothing: fixed axes", "ape", offered)
+    'nothing: fixed axes'
+    """
+    flag = next((w.split("/")[0] for w in ours.split() if w.startswith("--")), None)
+    if offered is None or not command or flag is None or flag in offered(command):
+        return ours
+    home = next((c for c in _HOMES if c != command and flag in offered(c)), None)
+    return ours if home is None else f"{home} {ours}"
+
+
+def evo_hint(
+    argv: Sequence[str],
+    command: str = "",
+    offered: Callable[[str], Collection[str]] | None = None,
+) -> str | None:
     """Return the hint for the first evo flag in ``argv`` (``--flag=value`` too), or None.
 
     Several of evo's alignment switches are answered together (``-a -s``: ``--align
-    sim3``).
+    sim3``). With ``command`` (the one typed) and ``offered`` (a command's option
+    strings), the answer is the command's own (:data:`EVO_FLAGS_BY_COMMAND`), and one
+    whose flag the command lacks names the command that has it (``ape -d 1``: ``rpe
+    --delta 1``).
 
     Examples
     --------
     >>> evo_hint(["REF", "EST", "--plot"])
     '--plot is a switch in evo; here: --plot FILE'
     """
+    answers = {**EVO_FLAGS, **EVO_FLAGS_BY_COMMAND.get(command, {})}
     combined = _alignment_hint(argv[: argv.index("--")] if "--" in argv else argv)
     if combined is not None:
         return combined
@@ -191,9 +244,13 @@ def evo_hint(argv: Sequence[str]) -> str | None:
             return None
         flag = word.split("=", 1)[0]
         following = argv[at + 1] if at + 1 < len(argv) else "-"
-        if flag in EVO_FLAGS:
+        if flag in answers:
             value = word.split("=", 1)[1] if "=" in word else following
-            return f"{flag} is evo's; here: {_with_value(EVO_FLAGS[flag], value)}"
+            ours = _placed(_with_value(answers[flag], value), command, offered)
+            said = f"{flag} is evo's; here: {ours}"
+            if len(f"robot-msgs {command}: error: {said}") > WIDTH and " (" in ours:
+                said = said.rsplit(" (", 1)[0]  # its aside cut, as the named command's
+            return said
         if word in EVO_SWITCHES and following.startswith("-"):
             return f"{word} is a switch in evo; here: {EVO_SWITCHES[word]}"
     return None
