@@ -413,6 +413,12 @@ def test_kitti_without_times_says_frame_not_seconds(
     text = svg.read_text(encoding="utf-8")
     assert ">frame<" in text
     assert "[s]" not in text
+    # Its title said "APE over time" over the frame axis.
+    assert ">APE per frame (align none)<" in text
+    assert "over time" not in text
+    rpe_svg = tmp_path / "rpe.svg"
+    assert main(["rpe", str(ref), str(est), "--plot", str(rpe_svg)]) == 0
+    assert ">RPE per frame, delta 1 f<" in rpe_svg.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", ["x.zip", "x.txt"])

@@ -244,6 +244,7 @@ def test_res_labels_frame_indices_as_frames(result: EvaluationResult) -> None:
     frames = result.replace(estimate=result.estimate.replace(stamps_are_frames=True))
     fig = results_figure([("k.json", frames)], labels=["KITTI 00"])
     assert fig.axes[0].get_xlabel() == "frame"
+    assert fig.axes[0].get_title() == "error per frame"  # it said "error over time"
     assert _legend(fig.axes[0]) == ["KITTI 00"]
 
 

@@ -75,10 +75,10 @@ def run(args: argparse.Namespace) -> int:
     defaults = {**Ape().record(), **EvaluationSettings().record()}
     emit(args, results, plans, estimates, defaults, fixed)
     if args.plot is not None:
+        from robot_msgs.report.figure_text import over_time  # noqa: PLC0415
+
+        what = over_time("APE", frames=results[0].estimate.stamps_are_frames)
         write_plot(
-            args,
-            results,
-            results[0].comparison.signals,
-            title=f"APE over time (align {settings.align})",
+            args, results, results[0].comparison.signals, title=f"{what} (align {settings.align})"
         )
     return 0

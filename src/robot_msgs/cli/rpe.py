@@ -69,11 +69,14 @@ def run(args: argparse.Namespace) -> int:
     del defaults["delta"], defaults["delta_unit"]  # the interval is always said: it is the metric
     emit(args, results, plans, estimates, defaults, fixed)
     if args.plot is not None:
+        from robot_msgs.report.figure_text import over_time  # noqa: PLC0415
+
         deltas = " ".join(f"{p.delta:g}" for p in pairs)
+        what = over_time("RPE", frames=results[0].estimate.stamps_are_frames)
         write_plot(
             args,
             results,
             results[0].comparison.signals,
-            title=f"RPE over time, delta {deltas} {pairs[0].delta_unit}",
+            title=f"{what}, delta {deltas} {pairs[0].delta_unit}",
         )
     return 0

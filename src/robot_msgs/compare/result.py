@@ -138,7 +138,8 @@ class EvaluationResult(Msg):
             Name(s) of the signals to draw over time (default: every signal that kept its
             series).
         title : str, optional
-            Title of the error axes (default: the metric, ``"APE over time"``).
+            Title of the error axes (default: the metric, ``"APE over time"``, or ``"APE
+            per frame"`` when the stamps are frame indices).
         plane : {"xy", "xz", "yz", "xyz"}, optional
             Trajectory view (default: the reference's two widest axes).
         label : str, optional
@@ -158,6 +159,7 @@ class EvaluationResult(Msg):
             A signal name the result does not hold, or none with a series.
         """
         require("matplotlib", "plot", feature="EvaluationResult.plot()")
+        from robot_msgs.report.figure_text import over_time  # noqa: PLC0415
         from robot_msgs.report.figures import evaluation_figure  # noqa: PLC0415 - plot extra
 
         held = {s.name: s for s in self.comparison.signals if s.series is not None}
@@ -175,7 +177,8 @@ class EvaluationResult(Msg):
             expected = f"signals with a series, one of {sorted(held)}"
             raise self._fail(field="comparison.signals", expected=expected, got=unknown)
         name = label or self.comparison.estimate or "estimate"
-        heading = title or f"{self.metric.upper()} over time"
+        frames = self.estimate.stamps_are_frames
+        heading = title or over_time(self.metric.upper(), frames=frames)
         return evaluation_figure(
             [(name, self)], [held[n] for n in names], title=heading, plane=plane
         )

@@ -8,7 +8,8 @@ annotation of a figure is set to plain text before it is drawn
 write for exponents.
 
 The words both figure backends (Matplotlib files, plotly pages) show are decided here
-once: the legend name of an input (:func:`legend_names`: its file stem, or ``--label``).
+once: the legend name of an input (:func:`legend_names`: its file stem, or ``--label``),
+and a title over the time axis (:func:`over_time`: ``per frame`` on frame-index stamps).
 """
 
 from __future__ import annotations
@@ -21,7 +22,21 @@ from robot_msgs.errors import FormatError
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["keep_text_plain", "legend_names"]
+__all__ = ["keep_text_plain", "legend_names", "over_time"]
+
+
+def over_time(what: str, *, frames: bool) -> str:
+    """Title ``what`` drawn along the time axis: ``over time``, or ``per frame`` on frames.
+
+    A KITTI estimate without a times file is stamped by frame index, and its time axis
+    says ``frame``; its title said "APE over time" all the same.
+
+    Examples
+    --------
+    >>> over_time("APE", frames=False), over_time("error", frames=True)
+    ('APE over time', 'error per frame')
+    """
+    return f"{what} per frame" if frames else f"{what} over time"
 
 
 def _stem(path: str) -> str:

@@ -20,7 +20,7 @@ import numpy as np
 from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import FormatError
 from robot_msgs.report.figure_spec import PALETTE, FigureSpec, Panel, Trace
-from robot_msgs.report.figure_text import legend_names
+from robot_msgs.report.figure_text import legend_names, over_time
 from robot_msgs.report.figures import break_gaps, error_time_label, signal_label
 from robot_msgs.report.saved_results import error_distances_m
 
@@ -71,7 +71,7 @@ def results_spec(
     label = signal_label(firsts[0])
     unit = f" {firsts[0].unit}" if firsts[0].unit else ""
     panels: tuple[list[Trace], ...] = ([], [], [], [], [])
-    over_time, over_distance, box, violin, histogram = panels
+    by_time, over_distance, box, violin, histogram = panels
     for k, ((path, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
         colour = PALETTE[k % len(PALETTE)]
         series = signal.series
@@ -85,7 +85,7 @@ def results_spec(
         rows = np.arange(len(series), dtype=np.float64)
         columns = np.column_stack([series.errors, rows, series.stamps_s])
         t, drawn = break_gaps(series.stamps_s - t0, columns)
-        over_time.append(
+        by_time.append(
             Trace(
                 kind="line",
                 x=t,
@@ -147,8 +147,8 @@ def results_spec(
         title="",
         panels=(
             Panel(
-                traces=tuple(over_time),
-                title="error over time",
+                traces=tuple(by_time),
+                title=over_time("error", frames=all(r.estimate.stamps_are_frames for r in results)),
                 x_title=error_time_label(results),
                 y_title=label,
             ),
