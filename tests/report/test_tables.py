@@ -261,6 +261,9 @@ def _check_folded(
     while len(blocks) > 1 and all(h[keys] == heads[0][keys] for h in heads):
         keys += 1  # the key columns start every block
     assert [*heads[0][:keys], *(h for block in heads for h in block[keys:])] == list(headers)
+    # Every block names its rows: the blocks after the names held numbers alone when the
+    # names were wider than half the width and two numbers or fewer followed.
+    assert len(blocks) == 1 or keys > 0 or not cells, text
     for block, head in zip(blocks, heads, strict=True):
         assert len(block) == 2 + rows
         if len(head) - keys > 1:

@@ -545,7 +545,8 @@ def render_text(table: ReportTable, width: int = WIDTH) -> str:
     that tell the rows apart are wider than half the width (a long path), the first
     column's names are listed once as ``#1``, ``#2``, ... and the table is transposed to
     a line a column, or, wider still, each row is printed as a record
-    (:func:`_transposed`). Every digit is kept.
+    (:func:`_transposed`), however few its numbers: every block names its rows. Every
+    digit is kept.
 
     Examples
     --------
@@ -590,9 +591,9 @@ def render_text(table: ReportTable, width: int = WIDTH) -> str:
 
     out = [table.title]
     wide = sum(widths) + 2 * (len(widths) - 1) > width
-    if wide and table.rows and keys is None and sum(table.numeric) > 2:
+    if wide and table.rows and keys is None:
         out += _transposed(table, width)
-    else:  # (a few numbers beside long names: printed whole, the terminal wraps the names)
+    else:
         keys = keys or 0
         for n, columns in enumerate(_column_blocks(widths, keys, width)):
             out += [""] if n else []
