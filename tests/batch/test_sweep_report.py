@@ -1,7 +1,8 @@
 """A sweep's folder read back as a Report: the same report, and hostile files refused.
 
 The laws: ``read_sweep_report`` of what ``bench`` wrote equals what ``build_report``
-makes of the same runs; a run the sweep could not evaluate is counted in a note; nothing
+makes of the same runs; a run the sweep could not evaluate is an error, or with
+``partial`` counted in a note; nothing
 but the package's errors escapes for any bytes in ``summary.json`` or ``reports.json``
 (mutants of real ones, within a time budget), and both files are bounded.
 """
@@ -64,11 +65,15 @@ def test_runs_without_a_report_are_counted_from_the_summary(sweep: Path, tmp_pat
     summary = json.loads((folder / "summary.json").read_text())
     summary |= {"n_runs": 21, "n_failed": 1, "n_lost": 2, "version": "0.0.1"}
     (folder / "summary.json").write_text(json.dumps(summary))
-    notes = read_sweep_report(folder).notes
-    assert notes[0] == (
+    said = (
         f"3 of 21 runs of the sweep have no report (1 failed to evaluate, 2 not evaluated; "
         f"{folder / 'summary.json'} names them)"
     )
+    # Refused as a manifest whose runs fail to evaluate is, unless partial.
+    with pytest.raises(FormatError, match=r"names them\); `partial=True` reports the others$"):
+        read_sweep_report(folder)
+    notes = read_sweep_report(folder, partial=True).notes
+    assert notes[0] == said
     assert notes[1] == "evaluated by robot_msgs 0.0.1"
 
 

@@ -394,3 +394,53 @@ def test_a_bench_folder_refuses_settings_flags_and_company_and_says_what_its_htm
     text = page.read_text()
     assert text.count('class="plot"') == 1  # the comparison across sequences, from the groups
     assert 'data-kind="comparison"' in text
+
+
+def test_a_run_that_cannot_be_evaluated_stops_the_report_unless_allow_partial(
+    runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``report`` stopped on such a run; a bench folder of the same runs was reported whole.
+
+    Both roads now refuse it alike, and with ``--allow-partial`` make the same Report:
+    the one of the manifest without that run (its tables, groups and ranking), with a
+    note naming it.
+    """
+    broken = runs_copy / "dvo" / "fr1_xyz" / "trial_2" / "estimate.tum"
+    broken.write_text("not a trajectory\n")
+    manifest = str(runs_copy / "runs.toml")
+    out = tmp_path / "sweep"
+    assert main(["bench", manifest, "--out", str(out), "--serial", "--quiet"]) == 1
+    capsys.readouterr()
+    for given in (manifest, str(out)):
+        assert main(["report", given, "--no-progress", "--quiet"]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("ERROR: ")
+        assert len(err.splitlines()) == 1
+    assert "--allow-partial reports the others" in err  # the folder's line names the flag
+    partial = _report_json(capsys, manifest, "--allow-partial")
+    # The warning goes to stderr, one line naming the run.
+    assert main(["report", manifest, "--allow-partial", "--no-progress", "--quiet"]) == 0
+    warned = capsys.readouterr().err.splitlines()
+    assert len(warned) == 1
+    assert warned[0].startswith("WARNING: run dvo/fr1_xyz/trial_2 not reported: FormatError: ")
+    stored = _report_json(capsys, str(out), "--allow-partial")
+    # The manifest without that run, written here by hand from the example's.
+    text = (runs_copy / "runs.toml").read_text()
+    entry = '[[runs]]\npath = "dvo/fr1_xyz/trial_2"\n\n'
+    assert entry in text
+    (runs_copy / "fewer.toml").write_text(text.replace(entry, ""))
+    fewer = _report_json(capsys, str(runs_copy / "fewer.toml"))
+    for made in (partial, stored):
+        assert {k: v for k, v in made.items() if k != "notes"} == {
+            k: v for k, v in fewer.items() if k != "notes"
+        }
+        assert isinstance(made["notes"], list)
+        assert made["notes"][1:] == fewer["notes"]
+    assert partial["notes"][0].startswith(  # type: ignore[index]
+        "1 of 18 runs have no report: they failed to evaluate (dvo/fr1_xyz/trial_2: "
+        f"FormatError: {broken}: "
+    )
+    assert stored["notes"][0] == (  # type: ignore[index]
+        "1 of 18 runs of the sweep have no report (1 failed to evaluate, 0 not evaluated; "
+        f"{out / 'summary.json'} names them)"
+    )

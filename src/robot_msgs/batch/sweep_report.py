@@ -140,7 +140,11 @@ def _count(summary: dict[str, Any], key: str) -> int:
 
 
 def read_sweep_report(
-    folder: str | os.PathLike[str], *, statistic: str | None = None, force: bool = False
+    folder: str | os.PathLike[str],
+    *,
+    statistic: str | None = None,
+    force: bool = False,
+    partial: bool = False,
 ) -> Report:
     """Read a sweep's stored run reports and settings; summarise and rank them as ``report``.
 
@@ -152,6 +156,10 @@ def read_sweep_report(
         Rank by this :class:`~robot_msgs.compare.ErrorStats` field instead of the sweep's.
     force : bool
         Rank and aggregate comparisons made with different settings anyway.
+    partial : bool
+        Report a sweep some of whose runs have no report (they failed to evaluate, or
+        were not evaluated), as :func:`~robot_msgs.report.build.build_report` reports
+        the runs of a manifest that evaluate; without it such a sweep is refused.
 
     Returns
     -------
@@ -164,7 +172,8 @@ def read_sweep_report(
     FormatError
         A file missing, larger or deeper than the bounds, not JSON, or not what
         ``bench`` writes (the file and the entry named); a sweep that stopped before
-        writing its outputs (its ``summary.json`` names none).
+        writing its outputs (its ``summary.json`` names none); runs with no report,
+        unless ``partial``.
     SettingsMismatchError
         Comparisons with differing settings, unless ``force``.
     """
@@ -194,11 +203,15 @@ def read_sweep_report(
     if missing > 0:
         failed = _count(summary, "n_failed")
         unfinished = _count(summary, "n_crashed") + _count(summary, "n_lost")
-        notes.append(
+        said = (
             f"{missing} of {_count(summary, 'n_runs')} runs of the sweep have no report "
             f"({failed} failed to evaluate, {unfinished} not evaluated; "
             f"{base / 'summary.json'} names them)"
         )
+        if not partial:  # as a manifest whose runs fail to evaluate, and as bench
+            msg = f"{base}: {said}; `partial=True` reports the others"
+            raise FormatError(msg)
+        notes.append(said)
     version = summary.get("version")
     if isinstance(version, str) and version != __version__:
         notes.append(f"evaluated by robot_msgs {version[:40]}")

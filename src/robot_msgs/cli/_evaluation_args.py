@@ -69,6 +69,7 @@ _ARGUMENT_FLAGS = {
     "geo_origin": "--geo-origin",
     "crs": "--crs",
     "force": "--force",
+    "partial": "--allow-partial",
     "topic": "--topic",
     "times_path": "--times",
 }

@@ -65,6 +65,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     out.add_argument("--force", action="store_true", help="overwrite existing output files")
     add_run_settings_args(parser)
     parser.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help=(
+            "report the runs that evaluate and name those that do not (a warning each, "
+            "a note in the report), as bench --allow-partial; without it the first run "
+            "that cannot be evaluated, or a bench folder with runs missing, is an error"
+        ),
+    )
+    parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -120,6 +129,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         result = ReportResult(report=_sweep_report(args, sweep, html="html" in outputs), runs={})
     report = result.report
+    if args.allow_partial:  # the runs left out, each named as bench names them
+        from robot_msgs.cli._boundary import say  # noqa: PLC0415
+
+        for name, error in result.failed.items():
+            say(f"WARNING: run {name} not reported: {error}")
     tables = report_tables(report)
     contents: dict[str, str] = {}
     if "json" in outputs:
@@ -158,7 +172,9 @@ def _evaluated(args: argparse.Namespace) -> ReportResult:
     bar = Progress(len(manifest.runs), stream=sys.stderr if show else None, label="report")
     try:
         return build_report(
-            manifest, progress=lambda _name, failed: bar.advance(failed=int(failed))
+            manifest,
+            partial=args.allow_partial,
+            progress=lambda _name, failed: bar.advance(failed=int(failed)),
         )
     finally:
         bar.close()
@@ -209,7 +225,9 @@ def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Repo
             "with other settings (only --statistic applies to a bench folder)"
         )
         raise ValidationError(msg)
-    report = read_sweep_report(folder, statistic=args.statistic, force=False)
+    report = read_sweep_report(
+        folder, statistic=args.statistic, force=False, partial=args.allow_partial
+    )
     if html:
         note = (
             "the HTML has no trajectory, error or RPE figures: a bench folder keeps no "

@@ -8,12 +8,12 @@ the repeatability of sequences without a reference and ranks the algorithms.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from robot_msgs._version import __version__
 from robot_msgs.compare.report import Report
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import RobotMsgsError, ValidationError
 from robot_msgs.report.groups import summarise_groups
 from robot_msgs.runs.evaluate import RunEvaluation, evaluate_run
 from robot_msgs.runs.load import load_run
@@ -27,22 +27,29 @@ if TYPE_CHECKING:
     from robot_msgs.runs.load import TrajectoryCache
     from robot_msgs.runs.manifest import Manifest
     from robot_msgs.runs.run_settings import RunSettings
+    from robot_msgs.runs.spec import RunSpec
 
 __all__ = ["ReportResult", "assemble_report", "build_report"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReportResult:
-    """A whole :class:`Report` and each run's :class:`RunEvaluation`, by run name."""
+    """A whole :class:`Report` and each run's :class:`RunEvaluation`, by run name.
+
+    ``failed`` holds the runs left out because they could not be evaluated (only with
+    ``partial``): run name -> the error's type and text.
+    """
 
     report: Report
     runs: dict[str, RunEvaluation]
+    failed: dict[str, str] = field(default_factory=dict)
 
 
 def build_report(
     manifest: Manifest,
     *,
     force: bool = False,
+    partial: bool = False,
     progress: Callable[[str, bool], None] | None = None,
 ) -> ReportResult:
     """Read and evaluate every run of ``manifest``, summarise the groups, rank the algorithms.
@@ -54,30 +61,37 @@ def build_report(
     force : bool
         Rank and aggregate comparisons made with different settings anyway (results
         merged from elsewhere); the ranking and the notes say so.
+    partial : bool
+        Leave out the runs that cannot be evaluated (a file unreadable, data a metric
+        refuses) and report the others, as ``robot-msgs bench --allow-partial`` does; a
+        note says how many and the first, :attr:`ReportResult.failed` names them all.
+        Without it the first such run stops the report.
     progress : callable, optional
         Called as ``progress(name, failed)`` after each run.
 
     Raises
     ------
     FormatError
-        A run's file cannot be read (file, line and field named).
+        A run's file cannot be read (file, line and field named), unless ``partial``.
     ValidationError
-        A run's data refused by a metric (NEES without covariances), the run named.
+        A run's data refused by a metric (NEES without covariances), the run named,
+        unless ``partial``.
     SettingsMismatchError
         Comparisons with differing settings, unless ``force``.
     """
     settings = manifest.settings
     cache: TrajectoryCache = {}
     evaluations: dict[str, RunEvaluation] = {}
+    failed: dict[str, str] = {}
     for spec in manifest.runs:
-        inputs = load_run(spec, cache=cache, reading=settings.reading)
         try:
-            evaluations[spec.name] = evaluate_run(inputs, settings)
-        except ValidationError as err:  # a refusal of this run's data: say which run
-            msg = f"run {spec.name}: {err}"
-            raise ValidationError(msg, field=err.field, reason=err.reason) from err
+            evaluations[spec.name] = _evaluated(spec, settings, cache)
+        except (RobotMsgsError, OSError) as err:  # what bench counts as failed to evaluate
+            if not partial:
+                raise
+            failed[spec.name] = f"{type(err).__name__}: {err}"
         if progress is not None:
-            progress(spec.name, not evaluations[spec.name].report.success)
+            progress(spec.name, spec.name in failed or not evaluations[spec.name].report.success)
     reports = [e.report for e in evaluations.values()]
     estimates = {name: e.estimate for name, e in evaluations.items()}
     for name, repeat in group_repeatability(reports, estimates, settings.evaluation).items():
@@ -85,8 +99,27 @@ def build_report(
         evaluations[name] = dataclasses.replace(
             old, report=old.report.replace(repeatability=repeat)
         )
-    report = assemble_report([e.report for e in evaluations.values()], settings, force=force)
-    return ReportResult(report=report, runs=evaluations)
+    notes = []
+    if failed:
+        first, error = next(iter(failed.items()))
+        more = f", and {len(failed) - 1} more" if len(failed) > 1 else ""
+        notes.append(
+            f"{len(failed)} of {len(manifest.runs)} runs have no report: they failed to "
+            f"evaluate ({first}: {error[:300]}{more})"
+        )
+    reports = [e.report for e in evaluations.values()]
+    report = assemble_report(reports, settings, force=force, notes=notes)
+    return ReportResult(report=report, runs=evaluations, failed=failed)
+
+
+def _evaluated(spec: RunSpec, settings: RunSettings, cache: TrajectoryCache) -> RunEvaluation:
+    """Read and evaluate one run; a metric's refusal of its data names the run."""
+    inputs = load_run(spec, cache=cache, reading=settings.reading)
+    try:
+        return evaluate_run(inputs, settings)
+    except ValidationError as err:  # a refusal of this run's data: say which run
+        msg = f"run {spec.name}: {err}"
+        raise ValidationError(msg, field=err.field, reason=err.reason) from err
 
 
 def assemble_report(
