@@ -10,8 +10,10 @@ but the package's errors escapes for any bytes in ``summary.json`` or ``reports.
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
+import shutil
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -39,6 +41,15 @@ def sweep(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("sweep") / "out"
     assert main(["bench", EXAMPLE, "--out", str(out), "--serial", "--quiet"]) == 0
     return out
+
+
+def _write_reports(folder: Path, data: bytes) -> None:
+    """Write ``reports.json``, and its digest into the summary (as bench writes them)."""
+    (folder / "reports.json").write_bytes(data)
+    summary = json.loads((folder / "summary.json").read_text())
+    if isinstance(summary, dict) and "reports_sha256" in summary:
+        summary["reports_sha256"] = hashlib.sha256(data).hexdigest()
+        (folder / "summary.json").write_text(json.dumps(summary))
 
 
 def _copy(sweep: Path, target: Path) -> Path:
@@ -105,7 +116,7 @@ def test_broken_files_are_one_error_naming_the_file_and_entry(
     folder = _copy(sweep, tmp_path / "copy")
     if summary is not None:
         (folder / "summary.json").write_text(summary)
-    (folder / "reports.json").write_text(reports)
+    _write_reports(folder, reports.encode())
     with pytest.raises(FormatError, match=said):
         read_sweep_report(folder)
 
@@ -130,6 +141,10 @@ def test_mutated_files_raise_only_our_errors(sweep: Path, tmp_path: Path) -> Non
     def check(data: bytes) -> None:
         for name, seed in seeds.items():
             (folder / name).write_bytes(data if name == target[0] else seed)
+        if target[0] == "reports.json":  # its digest in the summary: the parser is reached
+            summary = json.loads(seeds["summary.json"])
+            summary["reports_sha256"] = hashlib.sha256(data).hexdigest()
+            (folder / "summary.json").write_text(json.dumps(summary))
         read_sweep_report(folder)
 
     assert fuzz(check, mutant, cases=200, seconds=BUDGET_S, at_least=30) >= 30
@@ -171,6 +186,12 @@ def test_a_reports_file_of_another_sweep_is_refused(
     capsys.readouterr()
     folder = _copy(sweep, tmp_path / "copy")
     (folder / "reports.json").write_bytes((other / "reports.json").read_bytes())
+    with pytest.raises(FormatError, match=r"reports\.json: not the file summary\.json beside"):
+        read_sweep_report(folder)
+    # A folder of a release before the digest: refused by its settings and count.
+    summary = json.loads((folder / "summary.json").read_text())
+    del summary["reports_sha256"]
+    (folder / "summary.json").write_text(json.dumps(summary))
     with pytest.raises(
         FormatError, match=r"reports\.json: entry 1 .*other settings than .*summary\.json"
     ):
@@ -197,3 +218,33 @@ def test_a_fifo_or_device_in_place_of_a_file_is_one_error_not_a_hang(
     (folder / name).symlink_to("/dev/zero")
     with pytest.raises(FormatError, match=rf"{name}: not a regular file"):
         read_sweep_report(folder)
+
+
+def test_a_reports_file_of_a_later_sweep_of_the_same_runs_is_refused(
+    sweep: Path, tmp_path: Path
+) -> None:
+    """A later sweep stopped between reports.json and summary.json, same settings and runs.
+
+    Its reports passed every check (settings per comparison, the count of runs) and were
+    reported as the earlier sweep's; the summary names its reports by their SHA-256 now.
+    """
+    from importlib.resources import files
+
+    runs = tmp_path / "runs"
+    shutil.copytree(str(files("robot_msgs") / "examples" / "runs"), runs)
+    estimate = runs / "dvo" / "fr1_xyz" / "trial_1" / "estimate.tum"
+    lines = estimate.read_text().splitlines()
+    estimate.write_text("\n".join(lines[:-40]) + "\n")  # the later run lost its last poses
+    later = tmp_path / "later"
+    argv = ["bench", str(runs / "runs.toml"), "--out", str(later), "--serial", "--quiet"]
+    assert main(argv) == 0
+    assert read_sweep_report(later) != read_sweep_report(sweep)
+    mixed = _copy(sweep, tmp_path / "mixed")
+    (mixed / "reports.json").write_bytes((later / "reports.json").read_bytes())
+    with pytest.raises(FormatError, match=r"reports\.json: not the file summary\.json beside"):
+        read_sweep_report(mixed)
+    # A folder of a release before the digest is checked by settings and count alone.
+    summary = json.loads((mixed / "summary.json").read_text())
+    del summary["reports_sha256"]
+    (mixed / "summary.json").write_text(json.dumps(summary))
+    assert read_sweep_report(mixed) == read_sweep_report(later)

@@ -183,6 +183,25 @@ class SweepOutputs:
     repeatability: tuple[Repeatability, ...]
     notes: tuple[str, ...]
     key: str
+    reports_sha256: str
+
+
+class _Hashed:
+    """A binary file written through, keeping the SHA-256 of every byte written.
+
+    WHY: ``summary.json`` names the ``reports.json`` it was written with by this digest,
+    so ``report DIR`` can tell that file from one a later, interrupted sweep left.
+    """
+
+    def __init__(self, file: Any) -> None:
+        self.file = file
+        self.sha256 = hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        """Write ``data`` and add it to the digest."""
+        self.sha256.update(data)
+        written: int = self.file.write(data)
+        return written
 
 
 def _repeatability(
@@ -306,8 +325,8 @@ class OutputsWriter:
         )
         with contextlib.ExitStack() as stack:  # on an error, what was opened is closed
             self._table = stack.enter_context(TableWriter(self.out, force=self.force))
-            self._reports = stack.enter_context(
-                open_atomic(self.out / "reports.json", force=self.force)
+            self._reports = _Hashed(
+                stack.enter_context(open_atomic(self.out / "reports.json", force=self.force))
             )
             self._reports.write(b"[")
             stack.callback(shutil.rmtree, self.parts, ignore_errors=True)
@@ -464,6 +483,7 @@ class OutputsWriter:
             repeatability=unique,
             notes=tuple(notes),
             key=self._key.hexdigest(),
+            reports_sha256=self._reports.sha256.hexdigest(),
         )
 
 

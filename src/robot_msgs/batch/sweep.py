@@ -514,10 +514,12 @@ class _Sweep:
         if current is not None:
             previous = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
             table, notes, outputs_key = str(current), tuple(previous.get("notes", ())), kept_key
+            reports_sha256 = previous.get("reports_sha256")
         elif outputs is not None:
             table, notes, outputs_key = str(outputs.table), outputs.notes, outputs.key
+            reports_sha256 = outputs.reports_sha256
         else:
-            table, notes, outputs_key = "", (), None
+            table, notes, outputs_key, reports_sha256 = "", (), None, None
         counts = state.counts()
         summary = SweepSummary(
             out=str(folder),
@@ -556,6 +558,7 @@ class _Sweep:
             "settings": manifest.settings.to_dict(),
             "session": job.session,
             "outputs_key": outputs_key,
+            "reports_sha256": reports_sha256,
             "seconds_per_run": None if plan is None else plan.seconds_per_run,
             "chunks": 0 if plan is None else plan.chunks,
             "chunk_s": None if plan is None else plan.target_s,

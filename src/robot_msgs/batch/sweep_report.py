@@ -14,11 +14,14 @@ above :mod:`robot_msgs.report`.
 
 Both files are read as untrusted: bounded by ``max_bytes`` and ``max_depth``
 (:mod:`robot_msgs.limits`), every report checked as a message, every fault a
-:class:`~robot_msgs.errors.FormatError` naming the file and the entry.
+:class:`~robot_msgs.errors.FormatError` naming the file and the entry. ``summary.json``
+names the ``reports.json`` it was written with by its SHA-256, so a reports file a later
+sweep left (stopped between the two) is refused even with the same settings and runs.
 """
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,12 +68,20 @@ def _there(path: Path) -> bool:
     return path.exists() or path.is_symlink()
 
 
-def _document(file: Path) -> Any:
+def _document(file: Path, sha256: object = None) -> Any:
+    """Read a JSON file bench wrote, bounded; refuse it if its bytes' digest is not ``sha256``."""
     if _there(file) and not file.is_file():  # a FIFO would block the open until a writer came
         msg = f"{file}: not a regular file (robot-msgs bench writes one there)"
         raise FormatError(msg)
-    limit = current_limits().max_bytes
-    return parse_json(read_input(file, limit=limit), source=str(file))
+    data = read_input(file, limit=current_limits().max_bytes)
+    if isinstance(sha256, str) and hashlib.sha256(data).hexdigest() != sha256:
+        msg = (
+            f"{file}: not the file summary.json beside it was written with (its SHA-256 "
+            "differs): a later sweep there stopped between the two; run the same bench "
+            "command with --resume to write both again"
+        )
+        raise FormatError(msg)
+    return parse_json(data, source=str(file))
 
 
 def _settings(file: Path, statistic: str | None) -> tuple[RunSettings, dict[str, Any]]:
@@ -90,10 +101,10 @@ def _settings(file: Path, statistic: str | None) -> tuple[RunSettings, dict[str,
     return settings, summary
 
 
-def _reports(file: Path, settings: RunSettings) -> list[RunReport]:
+def _reports(file: Path, settings: RunSettings, sha256: object) -> list[RunReport]:
     from robot_msgs.compare.run_report import RunReport  # noqa: PLC0415
 
-    entries = _document(file)
+    entries = _document(file, sha256)
     if not isinstance(entries, list):
         msg = f"{file}: expected a list of run entries, got a JSON {type(entries).__name__}"
         raise FormatError(msg)
@@ -188,7 +199,8 @@ def read_sweep_report(
             "`robot-msgs bench ... --out FOLDER --resume` finishes it"
         )
         raise FormatError(msg)
-    reports = _reports(base / "reports.json", settings)
+    # Folders of releases before the digest have none: checked by settings and count only.
+    reports = _reports(base / "reports.json", settings, summary.get("reports_sha256"))
     evaluated = summary.get("n_ok")
     if type(evaluated) is int and evaluated != len(reports):
         msg = (
