@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from robot_msgs.cli import COMMANDS, _options_of, main
-from robot_msgs.cli.evo_flags import EVO_FLAGS, EVO_FLAGS_BY_COMMAND
+from robot_msgs.cli.evo_flags import EVO_FLAGS, EVO_FLAGS_BY_COMMAND, EVO_WITHOUT
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -279,3 +279,30 @@ def test_an_answer_carries_the_value_typed_after_evos_flag(
         main(["rpe", "ref.txt", "est.txt", *words])
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last.endswith(f"evo's; here: {answer}")
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe", "traj", "res"])
+def test_evo_flags_with_no_equivalent_are_answered_not_unrecognized(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--downsample``, ``--plot_full_ref``, ``-c``... said "unrecognized arguments"."""
+    for flag in EVO_WITHOUT:
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main([command, "ref.txt", "est.txt", flag, "1"])
+        last = capsys.readouterr().err.strip().splitlines()[-1]
+        assert last == f"robot-msgs {command}: error: {flag} is evo's; none here"
+        assert len(last) <= 80
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_no_evo_word_hides_a_flag_of_ours(command: str) -> None:
+    """evo's words are looked up before parsing: one that is also our flag would shadow it."""
+    evo = {*EVO_FLAGS, *EVO_FLAGS_BY_COMMAND.get(command, {}), *EVO_WITHOUT}
+    assert not evo & _options_of(command)
+
+
+def test_evos_sync_method_values_are_said_as_ours(capsys: pytest.CaptureFixture[str]) -> None:
+    for evo, ours in (("nearest_time", "nearest"), ("interpolation", "interpolate")):
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main(["ape", "ref.txt", "est.txt", "--sync_method", evo])
+        assert capsys.readouterr().err.strip().endswith(f"here: --sync {ours}")

@@ -41,6 +41,7 @@ __all__ = [
     "EVO_FLAGS_BY_COMMAND",
     "EVO_FORMATS",
     "EVO_SWITCHES",
+    "EVO_WITHOUT",
     "evo_hint",
     "evo_syntax_hint",
 ]
@@ -93,12 +94,41 @@ EVO_FLAGS: dict[str, str] = {
     "--no_warnings": "nothing: no prompts here",
     "--use_filenames": "nothing: named by file",
     "--merge": "nothing: res tables them all",
+    "--save_as_bag2": "--save FILE.db3",
+    "--show_full_names": "--label NAME",
+    "--plot_relative_time": "nothing: default",  # our time axes start at the first pose
+    "--use_rel_time": "nothing: default",
+    "--logfile": "nothing: 2> FILE",
+    "--debug": "--debug before the command",
 }
+
+#: evo's flags with no equivalent here, answered so (not as unrecognized).
+EVO_WITHOUT = (
+    "--all_channels",
+    "--all_topics",
+    "--change_unit",
+    "--config",
+    "--downsample",
+    "--ignore_title",
+    "--map_tile",
+    "--motion_filter",
+    "--plot_colormap_max",
+    "--plot_colormap_max_percentile",
+    "--plot_colormap_min",
+    "--plot_full_ref",
+    "--plot_markers",
+    "--propagate_transform",
+    "--rerun",
+    "--rerun_rec_id",
+    "--ros_map_yaml",
+    "-c",
+)
 
 _SAVED_ALIGNED = {
     "--save_as_tum": "--save-aligned FILE.tum",
     "--save_as_kitti": "--save-aligned FILE.kitti",
     "--save_as_bag": "--save-aligned FILE.mcap",
+    "--save_as_bag2": "--save-aligned FILE.db3",
 }
 
 #: Answers that differ by command, over :data:`EVO_FLAGS`: evo_traj's ``--save_as_*``
@@ -125,6 +155,7 @@ _FILLED: dict[str, dict[str, str]] = {
     "SECONDS": {},
     "RATIO": {},
     "UNIT": {"f": "f", "m": "m", "d": "deg", "r": "rad"},
+    "METHOD": {"nearest_time": "nearest", "interpolation": "interpolate"},
 }
 
 
@@ -253,6 +284,8 @@ def evo_hint(
             return said
         if word in EVO_SWITCHES and following.startswith("-"):
             return f"{word} is a switch in evo; here: {EVO_SWITCHES[word]}"
+        if flag in EVO_WITHOUT:
+            return f"{flag} is evo's; none here"
     return None
 
 
