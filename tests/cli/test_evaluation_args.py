@@ -565,3 +565,22 @@ def test_help_names_flags_not_fields(
     assert named & fields - set(FINDING_KINDS) == set()  # the doctor's kinds are names
     assert "(default estimate)" not in text
     assert "(evo's 0.1) (default" not in text
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe", "drift"])
+def test_a_file_of_no_format_is_answered_with_its_sides_format_flag(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--format`` sets both sides: a good TUM estimate beside a broken reference would be
+    read as the format chosen for the reference."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 2 3\n")
+    good = "example:fr1_xyz/rgbdslam.tum"
+    choose = "choose the format ({} tum, kitti or euroc)\n"
+    for argv, flag in (([bad, good], "--ref-format"), ([good, bad], "--est-format")):
+        assert main([command, *map(str, argv)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"ERROR: {bad}: cannot tell the format: line 1 has 3 numbers")
+        assert err.endswith(choose.format(flag))
+    assert main([command, str(bad), str(bad)]) == 1  # both sides: the one flag says both
+    assert capsys.readouterr().err.endswith(choose.format("--format"))

@@ -827,6 +827,17 @@ def read_inputs_from_args(
         ]
         flag = "--ref-topic" if untold[:1] == [0] else "--est-topic"
         raise TopicError(str(err).replace("`topic=`", flag), path=err.path) from err
+    except FormatError as err:  # "choose the format": --format would change both sides
+        whose = [k for k, i in enumerate(inputs) if _names(str(err), i.path)]
+        if type(err) is not FormatError or "`format=`" not in str(err) or not whose:
+            raise
+        if whose == [0]:
+            flag = "--ref-format"
+        elif 0 not in whose:
+            flag = "--est-format"
+        else:  # REF is an EST too: the one flag says both
+            raise
+        raise FormatError(str(err).replace("`format=`", flag)) from err
     finally:
         for shown in caught:  # shown as if never caught, in their order
             warnings.showwarning(shown.message, shown.category, shown.filename, shown.lineno)
