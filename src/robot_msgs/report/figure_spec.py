@@ -107,7 +107,9 @@ class Panel:
     """One set of axes: its traces, titles, and how its axes are scaled and marked.
 
     ``guides_y`` are dotted horizontal lines; ``y_percent`` writes shares as percent;
-    ``legend`` says where a static figure puts its legend (``outside``: right of it);
+    ``legend`` says where a static figure puts its legend (``outside``: right of it;
+    ``figure``: one legend above the panels, shared by every panel that says so, as an
+    interactive page has one);
     ``share_y``: the panel shows the quantity of the panel before it, in its row, on the
     same scale (the axis is titled once, where the panels are drawn together);
     ``categories`` are the places along a category axis, in order, empty ones included
@@ -123,7 +125,7 @@ class Panel:
     y_range: tuple[float, float] | None = None
     y_percent: bool = False
     guides_y: tuple[float, ...] = ()
-    legend: Literal["best", "lower right", "outside"] = "best"
+    legend: Literal["best", "lower right", "outside", "figure"] = "best"
     share_y: bool = False
     categories: tuple[str, ...] = ()
 

@@ -76,13 +76,17 @@ def matplotlib_figure(spec: FigureSpec) -> Any:
     grid = fig.add_gridspec(len(rows), columns)
     axes: list[Any] = []
     mappable = None
+    together: dict[str, Any] = {}  # the entries of the panels whose legend is the figure's
     for row, count in enumerate(rows):
         span, first = columns // count, sum(rows[:row])
         for k, panel in enumerate(spec.panels[first : first + count]):
             shared = axes[-1] if panel.share_y and k else None
             ax = fig.add_subplot(grid[row, k * span : (k + 1) * span], sharey=shared)
             axes.append(ax)
-            mappable = _draw_panel(ax, panel, spec, shared=shared is not None) or mappable
+            drawn = _draw_panel(ax, panel, spec, shared=shared is not None, together=together)
+            mappable = drawn or mappable
+    if together:
+        _figure_legend(fig, together, spec.size_in[0])
     if spec.colour_scale is not None and mappable is not None:
         fig.colorbar(mappable, ax=axes, label=spec.colour_scale.title, shrink=0.9)
     if spec.title:
@@ -90,8 +94,38 @@ def matplotlib_figure(spec: FigureSpec) -> Any:
     return fig
 
 
-def _draw_panel(ax: Any, panel: Panel, spec: FigureSpec, *, shared: bool = False) -> Any:
-    """Draw one panel's traces, axes and legend; return the colour-scaled markers, if any."""
+def _figure_legend(fig: Any, entries: dict[str, Any], width_in: float) -> None:
+    """Draw one legend above the panels, in as many columns as fit the figure's width.
+
+    WHY above, not in a panel: a panel's legend at ``best`` still sits on curves that
+    fill the axes (``res --plot``'s errors over time and distance), and the same names
+    were repeated in three panels.
+    """
+    widest = max(len(name) for name in entries)
+    fits = max(1, int(width_in * 72 / (widest * 5.5 + 40)))  # 8 pt text, a line and gaps
+    columns = min(len(entries), fits)
+    fig.legend(
+        list(entries.values()),
+        list(entries),
+        loc="outside upper center",
+        ncols=columns,
+        fontsize=8,
+        frameon=False,
+    )
+
+
+def _draw_panel(
+    ax: Any,
+    panel: Panel,
+    spec: FigureSpec,
+    *,
+    shared: bool = False,
+    together: dict[str, Any] | None = None,
+) -> Any:
+    """Draw one panel's traces, axes and legend; return the colour-scaled markers, if any.
+
+    A panel whose legend is the figure's adds its entries to ``together`` instead.
+    """
     traces = [t for t in panel.traces if not t.hidden]
     titled = {t.group for t in traces if t.titled}
     named = (c for t in traces if isinstance(t.x, tuple) for c in t.x)
@@ -150,7 +184,10 @@ def _draw_panel(ax: Any, panel: Panel, spec: FigureSpec, *, shared: bool = False
     drawn, labels = ax.get_legend_handles_labels()
     entries = dict(zip(labels, drawn, strict=True)) | {h.get_label(): h for h in handles}
     entries = {k: v for k, v in entries.items() if k not in categories}  # named under the axis
-    if entries:
+    if entries and panel.legend == "figure" and together is not None:
+        for name, handle in entries.items():
+            together.setdefault(name, handle)
+    elif entries:
         outside = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0)}
         where = outside if panel.legend == "outside" else {"loc": panel.legend}
         ax.legend(entries.values(), entries.keys(), fontsize=7 if len(entries) > 3 else 8, **where)
