@@ -306,3 +306,24 @@ def test_evos_sync_method_values_are_said_as_ours(capsys: pytest.CaptureFixture[
         with pytest.raises(SystemExit, match=r"^2$"):
             main(["ape", "ref.txt", "est.txt", "--sync_method", evo])
         assert capsys.readouterr().err.strip().endswith(f"here: --sync {ours}")
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_an_answer_naming_a_file_names_a_command_that_writes_it(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``res --save_as_tum`` was answered ``ape --save FILE.tum``, which ape refuses (its
+    --save writes a result), and ``traj --save_results`` ``--save FILE.json``, which traj
+    refuses (its --save writes a trajectory): the answer, run as said, writes the file."""
+    example = ["example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"]
+    inputs = {"traj": example[1:], "drift": [*example, "--lengths", "2"]}
+    for flag in ("--save_as_tum", "--save_as_kitti", "--save_results"):
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main([command, "ref.txt", "est.txt", flag])
+        words = capsys.readouterr().err.strip().splitlines()[-1].split("here: ", 1)[1].split()
+        named, (ours, name) = (words[0], words[1:]) if words[0] in COMMANDS else (command, words)
+        out = tmp_path / name.replace("FILE", f"{command}{flag}")
+        given = [named, *inputs.get(named, example), ours, str(out)]
+        assert main(given) == 0, given
+        assert out.stat().st_size > 0, given
+        capsys.readouterr()

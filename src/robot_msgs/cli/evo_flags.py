@@ -145,6 +145,17 @@ EVO_FLAGS_BY_COMMAND: dict[str, dict[str, str]] = {
 #: (``ape -d 1``: ``rpe --delta 1``).
 _HOMES = ("ape", "rpe", "traj", "res", "drift", "report", "bench", "doctor")
 
+#: Answers whose flag others spell alike but mean otherwise, with the commands it means
+#: this in: ``--save FILE.tum`` is traj's (ape's ``--save`` writes a result and refuses
+#: ``.tum``), ``--save FILE.json`` ape's (traj's writes a trajectory). Typed elsewhere,
+#: the answer names the first of them.
+_MEANT_IN: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        ("--save_as_tum", "--save_as_kitti", "--save_as_bag", "--save_as_bag2"), ("traj",)
+    ),
+    "--save_results": ("ape", "rpe", "drift"),
+}
+
 
 #: The placeholders of :data:`EVO_FLAGS` a value typed after evo's flag fills as it is,
 #: and evo's delta units, which ours spell otherwise (``-u d``: ``--delta-unit deg``).
@@ -230,8 +241,15 @@ def _alignment_hint(argv: Sequence[str]) -> str | None:
     return f"{' '.join(said)} are evo's; here: {ours}"
 
 
-def _placed(ours: str, command: str, offered: Callable[[str], Collection[str]] | None) -> str:
+def _placed(
+    ours: str,
+    command: str,
+    offered: Callable[[str], Collection[str]] | None,
+    homes: Sequence[str] = _HOMES,
+) -> str:
     """Name the command that has the answer's flag when ``command`` has none.
+
+    ``homes`` are the commands the answer's flag means it in, looked in in this order.
 
     Examples
     --------
@@ -240,11 +258,15 @@ def _placed(ours: str, command: str, offered: Callable[[str], Collection[str]] |
     ('rpe --delta 10', '--delta 10')
     >>> _placed("nothing: fixed axes", "ape", offered)
     'nothing: fixed axes'
+    >>> _placed("--align se3", "ape", offered, homes=("rpe",))
+    'rpe --align se3'
     """
     flag = next((w.split("/")[0] for w in ours.split() if w.startswith("--")), None)
-    if offered is None or not command or flag is None or flag in offered(command):
+    if offered is None or not command or flag is None:
         return ours
-    home = next((c for c in _HOMES if c != command and flag in offered(c)), None)
+    if command in homes and flag in offered(command):
+        return ours
+    home = next((c for c in homes if c != command and flag in offered(c)), None)
     return ours if home is None else f"{home} {ours}"
 
 
@@ -277,7 +299,9 @@ def evo_hint(
         following = argv[at + 1] if at + 1 < len(argv) else "-"
         if flag in answers:
             value = word.split("=", 1)[1] if "=" in word else following
-            ours = _placed(_with_value(answers[flag], value), command, offered)
+            own = flag in EVO_FLAGS_BY_COMMAND.get(command, {})  # the command's own meaning
+            homes = _HOMES if own else _MEANT_IN.get(flag, _HOMES)
+            ours = _placed(_with_value(answers[flag], value), command, offered, homes)
             said = f"{flag} is evo's; here: {ours}"
             if len(f"robot-msgs {command}: error: {said}") > WIDTH and " (" in ours:
                 said = said.rsplit(" (", 1)[0]  # its aside cut, as the named command's
