@@ -444,3 +444,23 @@ def test_a_run_that_cannot_be_evaluated_stops_the_report_unless_allow_partial(
         "1 of 18 runs of the sweep have no report (1 failed to evaluate, 0 not evaluated; "
         f"{out / 'summary.json'} names them)"
     )
+
+
+def test_allow_partial_names_the_runs_left_out_of_a_bench_folder_too(
+    runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``report MANIFEST --allow-partial`` warned of each run left out; ``report DIR`` of
+    the same runs said nothing: its note sends the reader to summary.json."""
+    for trial in ("dvo/fr1_xyz/trial_2", "kfslam/fr2_desk/trial_1"):
+        broken = runs_copy / trial / "estimate.tum"
+        broken.write_text("not a trajectory\n")
+    out = tmp_path / "sweep"
+    assert main(["bench", str(runs_copy / "runs.toml"), "--out", str(out), "--serial", "--quiet"])
+    capsys.readouterr()
+    summary = json.loads((out / "summary.json").read_text())
+    assert len(summary["errors"]) == 2
+    assert main(["report", str(out), "--allow-partial", "--no-progress", "--quiet"]) == 0
+    warned = capsys.readouterr().err.splitlines()
+    assert warned == [
+        f"WARNING: run {run} not reported: {error}" for run, error in summary["errors"].items()
+    ]

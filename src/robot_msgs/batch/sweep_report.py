@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from robot_msgs.compare.run_report import RunReport
     from robot_msgs.runs.run_settings import RunSettings
 
-__all__ = ["is_sweep_folder", "read_sweep_report"]
+__all__ = ["is_sweep_folder", "read_sweep_report", "sweep_left_out"]
 
 #: The files that make a folder a finished sweep's (written last: ``summary.json``).
 SWEEP_FILES = ("summary.json", "reports.json")
@@ -228,3 +228,23 @@ def read_sweep_report(
     if isinstance(version, str) and version != __version__:
         notes.append(f"evaluated by robot_msgs {version[:40]}")
     return assemble_report(reports, settings, force=force, notes=notes)
+
+
+def sweep_left_out(folder: str | os.PathLike[str]) -> dict[str, str]:
+    """Name the runs of a sweep that have no report: run -> why, as its summary.json does.
+
+    The runs that failed to evaluate (``errors``), then those not evaluated
+    (``infrastructure``); an entry that is not text is skipped (the file is untrusted).
+
+    Raises
+    ------
+    FormatError
+        ``summary.json`` missing, larger or deeper than the bounds, or not JSON.
+    """
+    summary = _document(Path(folder) / "summary.json")
+    named: dict[str, str] = {}
+    for kind in ("errors", "infrastructure"):
+        entries = summary.get(kind) if isinstance(summary, dict) else None
+        if isinstance(entries, dict):
+            named |= {k: v for k, v in entries.items() if isinstance(v, str)}
+    return named

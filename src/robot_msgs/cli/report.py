@@ -127,7 +127,13 @@ def run(args: argparse.Namespace) -> int:
     if sweep is None:
         result = _evaluated(args)
     else:
-        result = ReportResult(report=_sweep_report(args, sweep, html="html" in outputs), runs={})
+        report = _sweep_report(args, sweep, html="html" in outputs)
+        failed = {}
+        if args.allow_partial:  # named as the manifest's are, from the sweep's summary
+            from robot_msgs.batch.sweep_report import sweep_left_out  # noqa: PLC0415
+
+            failed = sweep_left_out(sweep)
+        result = ReportResult(report=report, runs={}, failed=failed)
     report = result.report
     if args.allow_partial:  # the runs left out, each named as bench names them
         from robot_msgs.cli._boundary import say  # noqa: PLC0415
