@@ -151,3 +151,20 @@ def test_the_reading_rules_reach_the_readers(
     assert "kept the last row of each stamp" in capsys.readouterr().out
     assert main(["doctor", str(ref), str(est), "--repeated-stamps", "refuse"]) == 1
     assert "refused (--repeated-stamps refuse)" in capsys.readouterr().err
+
+
+def test_a_file_of_no_format_is_answered_with_its_sides_format_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """doctor said ``--format``, which sets both sides, as ape did before it said its side's."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 2 3\n")
+    good = "example:fr1_xyz/rgbdslam.tum"
+    choose = "choose the format ({} tum, kitti or euroc)\n"
+    for argv, flag in (([bad, good], "--ref-format"), ([good, bad], "--est-format")):
+        assert main(["doctor", *map(str, argv)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"ERROR: {bad}: cannot tell the format: line 1 has 3 numbers")
+        assert err.endswith(choose.format(flag))
+    assert main(["doctor", str(bad), str(bad)]) == 1  # both sides: the one flag says both
+    assert capsys.readouterr().err.endswith(choose.format("--format"))

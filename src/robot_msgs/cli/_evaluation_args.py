@@ -54,6 +54,7 @@ __all__ = [
     "reading_rules",
     "reword",
     "settings_from_args",
+    "side_format_error",
     "trajectory_outputs_to",
     "unknown_covariances_of",
 ]
@@ -828,16 +829,10 @@ def read_inputs_from_args(
         flag = "--ref-topic" if untold[:1] == [0] else "--est-topic"
         raise TopicError(str(err).replace("`topic=`", flag), path=err.path) from err
     except FormatError as err:  # "choose the format": --format would change both sides
-        whose = [k for k, i in enumerate(inputs) if _names(str(err), i.path)]
-        if type(err) is not FormatError or "`format=`" not in str(err) or not whose:
+        sided = side_format_error(err, inputs)
+        if sided is None:
             raise
-        if whose == [0]:
-            flag = "--ref-format"
-        elif 0 not in whose:
-            flag = "--est-format"
-        else:  # REF is an EST too: the one flag says both
-            raise
-        raise FormatError(str(err).replace("`format=`", flag)) from err
+        raise sided from err
     finally:
         for shown in caught:  # shown as if never caught, in their order
             warnings.showwarning(shown.message, shown.category, shown.filename, shown.lineno)
@@ -850,6 +845,26 @@ def read_inputs_from_args(
         for k in whose or range(len(inputs)):  # unnamed: every input's
             said[k].append(text)
     return read, [i.label for i in inputs], said
+
+
+def side_format_error(err: FormatError, inputs: Sequence[InputFile]) -> FormatError | None:
+    """Say the flag of the side whose format cannot be told, or None to keep ``err``.
+
+    A reader's "choose the format (`format=` ...)" is ``--ref-format`` or
+    ``--est-format`` as the file is REF or an EST: ``--format`` sets both sides, so
+    following it broke a good estimate beside a bad reference. REF given as an EST too,
+    or another error: None (``--format`` says both).
+    """
+    whose = [k for k, i in enumerate(inputs) if _names(str(err), i.path)]
+    if type(err) is not FormatError or "`format=`" not in str(err) or not whose:
+        return None
+    if whose == [0]:
+        flag = "--ref-format"
+    elif 0 not in whose:
+        flag = "--est-format"
+    else:  # REF is an EST too: the one flag says both
+        return None
+    return FormatError(str(err).replace("`format=`", flag))
 
 
 def _names(text: str, path: str) -> bool:

@@ -19,9 +19,11 @@ from robot_msgs.cli._evaluation_args import (
     inputs_from_args,
     reading_rules,
     settings_from_args,
+    side_format_error,
 )
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.compare.diagnosis import FINDING_KINDS
+from robot_msgs.errors import FormatError
 from robot_msgs.evaluation.settings import EvaluationSettings
 
 if TYPE_CHECKING:
@@ -108,14 +110,21 @@ def run(args: argparse.Namespace) -> int:
     from robot_msgs.msg import encode_json  # noqa: PLC0415
 
     settings = settings_from_args(args, EvaluationSettings())
-    diagnosis = diagnose_files(
-        inputs_from_args(args),
-        settings,
-        strict=args.strict,
-        geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
-        crs=args.crs,
-        reading=reading_rules(args),
-    )
+    inputs = inputs_from_args(args)
+    try:
+        diagnosis = diagnose_files(
+            inputs,
+            settings,
+            strict=args.strict,
+            geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
+            crs=args.crs,
+            reading=reading_rules(args),
+        )
+    except FormatError as err:  # as ape says it: the side's flag, not --format for both
+        sided = side_format_error(err, inputs)
+        if sided is None:
+            raise
+        raise sided from err
     if args.json:
         sys.stdout.write(encode_json(diagnosis).decode() + "\n")
     else:
