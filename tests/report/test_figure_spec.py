@@ -8,6 +8,7 @@ number below is worked out by hand from these inputs.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -180,6 +181,27 @@ def test_error_over_time_shades_losses_and_the_reference_gap(hand: ReportResult)
         ("no reference (gap in the ground truth: no error can be computed)", "reference", 0.9, 2.5),
     ]
     assert [t.hatched for t in spans] == [False, False, True]
+
+
+def test_error_over_time_of_frame_stamped_runs_says_frames(hand: ReportResult) -> None:
+    """KITTI estimates without times: the axis said seconds, the title "over time"."""
+    seconds = figure_spec.error_over_time_spec(hand, "s1")
+    assert seconds is not None
+    assert seconds.title.startswith("s1: APE over time (")
+    assert seconds.panels[0].x_title == "time since sequence start [s]"
+    runs = {}
+    for name, e in hand.runs.items():
+        results = {
+            metric: r.replace(estimate=r.estimate.replace(stamps_are_frames=True))
+            for metric, r in e.results.items()
+        }
+        runs[name] = dataclasses.replace(e, results=results)
+    frames = figure_spec.error_over_time_spec(ReportResult(report=hand.report, runs=runs), "s1")
+    assert frames is not None
+    assert frames.title.startswith("s1: APE per frame (")
+    assert frames.panels[0].x_title == "frame"
+    lines = [t for t in frames.panels[0].traces if t.kind == "line"]
+    assert all("frame {x:.0f}" in (t.hover or "") for t in lines)
 
 
 def test_rpe_boxes_pool_the_successful_trials_per_delta(hand: ReportResult) -> None:

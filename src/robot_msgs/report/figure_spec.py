@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.report.figures import break_gaps
+from robot_msgs.report.figure_text import over_time
+from robot_msgs.report.figures import break_gaps, time_label
 from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
@@ -347,6 +348,9 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
         return None
     colours = _algorithm_colours(result)
     t0 = _sequence_t0(runs)
+    # KITTI estimates without a times file are stamped by frame index: said as frames.
+    frames = all(e.primary.estimate.stamps_are_frames for e in runs if e.primary is not None)
+    when = "frame {x:.0f}" if frames else "t = {x:.3f} s (stamp {stamp:.6f} s)"
     traces = []
     for i, e in enumerate(runs):
         algorithm, colour = e.report.algorithm, colours[e.report.algorithm]
@@ -369,8 +373,7 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
                     run=e.report.name,
                     poses=drawn[:, 1],
                     stamps_s=drawn[:, 2],
-                    hover=f"{e.report.name}\nt = {{x:.3f}} s (stamp {{stamp:.6f}} s)\n"
-                    "APE {y:.4f} m",
+                    hover=f"{e.report.name}\n{when}\nAPE {{y:.4f}} m",
                 )
             )
         for start, stop in _loss_intervals(e, t0):
@@ -403,13 +406,14 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
         )
     panel = Panel(
         traces=tuple(traces),
-        x_title="time since sequence start [s]",
+        x_title=time_label(frames=frames, since="sequence start"),
         y_title="APE translation error [m]",
         y_from_zero=True,
         legend="outside",
     )
+    what = over_time("APE", frames=frames)
     return FigureSpec(
-        title=f"{sequence}: APE over time (shaded: tracking lost; hatched: no reference)",
+        title=f"{sequence}: {what} (shaded: tracking lost; hatched: no reference)",
         panels=(panel,),
         size_in=(11.0, 3.6),
     )
