@@ -424,6 +424,11 @@ def test_a_run_that_cannot_be_evaluated_stops_the_report_unless_allow_partial(
     assert len(warned) == 1
     assert warned[0].startswith("WARNING: run dvo/fr1_xyz/trial_2 not reported: FormatError: ")
     stored = _report_json(capsys, str(out), "--allow-partial")
+    # The note, up to 300 characters of the error, is folded as res folds its notes.
+    assert main(["report", manifest, "--allow-partial", "--no-progress"]) == 0
+    said = capsys.readouterr().out.split("NOTE: ", 1)[1].splitlines()
+    assert len(said) > 1
+    assert all(len(line) <= 80 or len(line.split()) == 1 for line in said), said
     # The manifest without that run, written here by hand from the example's.
     text = (runs_copy / "runs.toml").read_text()
     entry = '[[runs]]\npath = "dvo/fr1_xyz/trial_2"\n\n'

@@ -98,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         report_tables,
         runs_csv,
     )
+    from robot_msgs.report.text import wrap  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
     outputs = {
@@ -160,8 +161,8 @@ def run(args: argparse.Namespace) -> int:
         piped = any(os.fspath(p) == STDOUT for p in outputs.values())
         said_to = sys.stderr if piped else sys.stdout
         print("\n\n".join(render_text(t) for t in tables), file=said_to)
-        for note in report.notes:
-            print(f"NOTE: {note}", file=said_to)
+        for note in report.notes:  # folded as res folds its notes
+            print("\n".join(wrap(f"NOTE: {note}", subsequent_indent="  ")), file=said_to)
         for name in contents:
             if os.fspath(outputs[name]) != STDOUT:
                 print(f"wrote {outputs[name]}", file=said_to)
