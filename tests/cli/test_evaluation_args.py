@@ -352,8 +352,9 @@ def test_a_geo_origin_for_pose_files_is_one_error_line(
     )
 
 
+@pytest.mark.parametrize("command", ["ape", "doctor"])  # doctor said --topic, not its flag
 def test_a_bag_of_several_pose_topics_is_answered_with_the_flag_that_chooses(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from tests.io.conftest import BagMaker
 
@@ -364,12 +365,12 @@ def test_a_bag_of_several_pose_topics_is_answered_with_the_flag_that_chooses(
     ]
     bag = str(bags.write("two", "ros1", {"/gt": (pose, msgs), "/est": (pose, msgs)}))
     for given, flag in (([], "--ref-topic"), (["--ref-topic", "/gt"], "--est-topic")):
-        assert main(["ape", bag, bag, *given]) == 1
+        assert main([command, bag, bag, *given]) == 1
         assert capsys.readouterr().err == (
             f"ERROR: {bag}: choose a topic with {flag} (pose topics: /est, /gt; "
             "TF as /tf:parent.child)\n"
         )
-    assert main(["ape", bag, bag, "--ref-topic", "/gt", "--est-topic", "/ets"]) == 1
+    assert main([command, bag, bag, "--ref-topic", "/gt", "--est-topic", "/ets"]) == 1
     assert "no topic '/ets'; did you mean /est? pose topics: /est, /gt" in capsys.readouterr().err
 
 

@@ -54,7 +54,7 @@ __all__ = [
     "reading_rules",
     "reword",
     "settings_from_args",
-    "side_format_error",
+    "side_error",
     "trajectory_outputs_to",
     "unknown_covariances_of",
 ]
@@ -818,18 +818,8 @@ def read_inputs_from_args(
     try:
         with warnings.catch_warnings(record=True) as caught:
             read = _read(args, inputs)
-    except TopicError as err:  # the inputs are read in order: the first bag without a topic
-        from robot_msgs.io import resolve_path  # noqa: PLC0415
-
-        untold = [
-            k
-            for k, i in enumerate(inputs)
-            if i.topic is None and str(resolve_path(i.path)) == err.path
-        ]
-        flag = "--ref-topic" if untold[:1] == [0] else "--est-topic"
-        raise TopicError(str(err).replace("`topic=`", flag), path=err.path) from err
-    except FormatError as err:  # "choose the format": --format would change both sides
-        sided = side_format_error(err, inputs)
+    except FormatError as err:  # the side's flag: --format and --topic would say both
+        sided = side_error(err, inputs)
         if sided is None:
             raise
         raise sided from err
@@ -847,14 +837,26 @@ def read_inputs_from_args(
     return read, [i.label for i in inputs], said
 
 
-def side_format_error(err: FormatError, inputs: Sequence[InputFile]) -> FormatError | None:
-    """Say the flag of the side whose format cannot be told, or None to keep ``err``.
+def side_error(err: FormatError, inputs: Sequence[InputFile]) -> FormatError | None:
+    """Say the flag of the side an error is about, or None to keep ``err``.
 
-    A reader's "choose the format (`format=` ...)" is ``--ref-format`` or
-    ``--est-format`` as the file is REF or an EST: ``--format`` sets both sides, so
-    following it broke a good estimate beside a bad reference. REF given as an EST too,
-    or another error: None (``--format`` says both).
+    A bag without a topic (:class:`~robot_msgs.errors.TopicError`, "choose a topic with
+    `topic=`") is answered ``--ref-topic`` or ``--est-topic``: the inputs are read in
+    order, so it is the first bag given no topic. A reader's "choose the format
+    (`format=` ...)" is ``--ref-format`` or ``--est-format`` as the file is REF or an
+    EST: ``--format`` sets both sides, so following it broke a good estimate beside a bad
+    reference. REF given as an EST too, or another error: None (``--format`` says both).
     """
+    if isinstance(err, TopicError):
+        from robot_msgs.io import resolve_path  # noqa: PLC0415
+
+        untold = [
+            k
+            for k, i in enumerate(inputs)
+            if i.topic is None and str(resolve_path(i.path)) == err.path
+        ]
+        flag = "--ref-topic" if untold[:1] == [0] else "--est-topic"
+        return TopicError(str(err).replace("`topic=`", flag), path=err.path)
     whose = [k for k, i in enumerate(inputs) if _names(str(err), i.path)]
     if type(err) is not FormatError or "`format=`" not in str(err) or not whose:
         return None

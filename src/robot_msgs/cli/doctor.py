@@ -19,7 +19,7 @@ from robot_msgs.cli._evaluation_args import (
     inputs_from_args,
     reading_rules,
     settings_from_args,
-    side_format_error,
+    side_error,
 )
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.compare.diagnosis import FINDING_KINDS
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
             reading=reading_rules(args),
         )
     except FormatError as err:  # as ape says it: the side's flag, not --format for both
-        sided = side_format_error(err, inputs)
+        sided = side_error(err, inputs)
         if sided is None:
             raise
         raise sided from err
