@@ -248,3 +248,23 @@ def test_a_reports_file_of_a_later_sweep_of_the_same_runs_is_refused(
     del summary["reports_sha256"]
     (mixed / "summary.json").write_text(json.dumps(summary))
     assert read_sweep_report(mixed) == read_sweep_report(later)
+
+
+def test_a_run_root_with_a_summary_of_its_own_is_reported_as_runs(
+    sweep: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A user's summary.json beside runs/<algorithm>/... was taken for a sweep and refused."""
+    from importlib.resources import files
+
+    root = tmp_path / "experiment"
+    shutil.copytree(str(files("robot_msgs") / "examples" / "runs"), root / "runs")
+    (root / "summary.json").write_text('{"notes": "my own"}')
+    assert not is_sweep_folder(root)
+    assert main(["report", str(root), "--quiet", "--json", str(tmp_path / "r.json")]) == 0
+    assert json.loads((tmp_path / "r.json").read_text())["runs"]
+    # The sweep's record store is still told apart, with or without its reports.
+    copy = tmp_path / "copy"
+    shutil.copytree(sweep, copy)
+    (copy / "reports.json").unlink()
+    assert is_sweep_folder(copy)
+    capsys.readouterr()

@@ -22,6 +22,8 @@ sweep left (stopped between the two) is refused even with the same settings and 
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,8 +34,6 @@ from robot_msgs.io.bounded import read_input
 from robot_msgs.limits import current_limits
 
 if TYPE_CHECKING:
-    import os
-
     from robot_msgs.compare.report import Report
     from robot_msgs.compare.run_report import RunReport
     from robot_msgs.runs.run_settings import RunSettings
@@ -47,8 +47,10 @@ SWEEP_FILES = ("summary.json", "reports.json")
 def is_sweep_folder(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a folder ``robot-msgs bench --out`` wrote its outputs to.
 
-    Its ``summary.json`` beside ``reports.json`` or the records (``runs/``): a sweep
-    stopped before its outputs is one too, for :func:`read_sweep_report` to say so.
+    Its ``summary.json`` beside ``reports.json`` or the records (``runs/`` of shard
+    folders): a sweep stopped before its outputs is one too, for
+    :func:`read_sweep_report` to say so. A run root with a ``summary.json`` of its own
+    beside ``runs/<algorithm>/...`` is not.
 
     Examples
     --------
@@ -60,7 +62,29 @@ def is_sweep_folder(path: str | os.PathLike[str]) -> bool:
     summary, reports = (folder / name for name in SWEEP_FILES)
     # A sweep stopped before its outputs leaves summary.json beside its records (runs/),
     # and what is there in place of a file is refused by read_sweep_report, not skipped.
-    return _there(summary) and (_there(reports) or (folder / "runs").is_dir())
+    return _there(summary) and (_there(reports) or _record_store(folder / "runs"))
+
+
+#: The folders of a sweep's record store: the first two hex digits of each run key.
+_SHARD = re.compile("[0-9a-f]{2}")
+
+
+def _record_store(runs: Path) -> bool:
+    """Whether ``runs`` is a sweep's record store, not a user's runs (``runs/orb/MH_01/...``).
+
+    WHY: a run root of the user's may hold a ``summary.json`` of its own beside its runs;
+    taken for a sweep, it was refused ("expected the summary robot-msgs bench writes").
+    The store holds shard folders only (:class:`~robot_msgs.batch.store.ResultStore`);
+    its first 64 entries are looked at, so a folder of 10^6 runs is not listed.
+    """
+    try:
+        with os.scandir(runs) as entries:
+            for _, entry in zip(range(64), entries, strict=False):
+                if not (_SHARD.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False)):
+                    return False
+    except OSError:  # not a folder
+        return False
+    return True
 
 
 def _there(path: Path) -> bool:
