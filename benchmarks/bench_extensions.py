@@ -35,8 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, prepare, rpe
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.evaluation.offset import estimate_offset
+from robot_msgs.evaluation.pipeline import prepare
 from robot_msgs.evaluation.projection import project_to_plane
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.io import write_tum
