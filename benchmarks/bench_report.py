@@ -1,14 +1,15 @@
 """A run report against evo's APE alone, timed in one run.
 
-    PYTHONPATH=src python benchmarks/bench_report.py [--sizes 1e4 1e5 1e6] [--repeats 3]
+    python benchmarks/bench_report.py [--sizes 1e4 1e5 1e6] [--repeats 3]
 
 Data per size N: a run folder with a 100 Hz random-walk ground truth (``reference.tum``),
 an estimate of N poses (noise and drift, ``estimate.tum``), ``timing.csv`` (N frames),
 ``tracking.csv`` (one loss every 1000 poses, half a second each) and ``resources.csv``
 (one sample a second). Timed:
 
-- ``load``: ``load_run`` (both trajectories and the three logs);
-- ``report``: ``evaluate_run`` with SE(3) alignment and no RPE: losses, validity,
+- ``load``: ``robot_msgs.runs.load_run`` (both trajectories and the three logs);
+- ``report``: ``robot_msgs.runs.evaluate_run`` with SE(3) alignment and APE alone: losses,
+  validity,
   coverage, success, APE on the valid poses (plus the per-pose series for plots), latency,
   rates, resources;
 - ``beyond APE``: the part of ``report`` that is not APE (losses, validity, coverage,
@@ -32,10 +33,13 @@ from pathlib import Path
 import numpy as np
 
 from robot_msgs.io import write_tum
-from robot_msgs.report import ReportSettings, evaluate_run, load_run
-from robot_msgs.report.latency import latency_from_timing
-from robot_msgs.report.resources import resources_from_log
+from robot_msgs.runs import load_runs
+from robot_msgs.runs.evaluate import evaluate_run
+from robot_msgs.runs.latency import latency_from_timing
+from robot_msgs.runs.load import RunInputs, load_run
 from robot_msgs.runs.losses import coverage, losses_from_log, valid_mask
+from robot_msgs.runs.resources import resources_from_log
+from robot_msgs.runs.run_settings import MetricSpec
 from robot_msgs.trajectory import PoseTrajectory
 
 
@@ -92,7 +96,7 @@ def best(fn, repeats: int) -> float:
     return min(times)
 
 
-def beyond_ape(run) -> None:
+def beyond_ape(run: RunInputs) -> None:
     stamps = run.estimate.stamps_s
     losses = losses_from_log(run.tracking, end_s=float(run.reference.stamps_s[-1]))
     valid_mask(stamps, losses)
@@ -101,7 +105,7 @@ def beyond_ape(run) -> None:
         losses,
         start_s=float(run.reference.stamps_s[0]),
         end_s=float(run.reference.stamps_s[-1]),
-        max_gap_s=1.0,
+        coverage_gap_s=1.0,
     )
     latency_from_timing(run.timing)
     resources_from_log(run.resources)
@@ -132,7 +136,6 @@ def main() -> None:
         have_evo = True
     except ImportError:
         have_evo = False
-    settings = ReportSettings(align="se3", rpe_deltas=())
     print(
         f"{'N':>9} {'load s':>8} {'report s':>9} {'beyond APE s':>13} {'evo APE s':>10} {'report/evo':>11}  APE rmse ours / evo"
     )
@@ -141,11 +144,18 @@ def main() -> None:
             n = int(size)
             folder = Path(tmp) / f"run{k}"
             make_run(folder, n, np.random.default_rng(k))
-            t_load = best(lambda f=folder: load_run(f), args.repeats)
-            run = load_run(folder)
-            t_report = best(lambda r=run: evaluate_run(r, settings), args.repeats)
+            manifest = load_runs(
+                [folder], evaluation={"align": "se3"}, metrics=[MetricSpec.build("ape")]
+            )
+            spec, settings = manifest.runs[0], manifest.settings
+            reading = settings.reading
+            t_load = best(lambda s=spec, g=reading: load_run(s, reading=g), args.repeats)
+            run = load_run(spec, reading=reading)
+            t_report = best(lambda r=run, c=settings: evaluate_run(r, c), args.repeats)
             t_beyond = best(lambda r=run: beyond_ape(r), args.repeats)
-            ours = evaluate_run(run, settings).report.accuracy.stats["translation"].rms
+            primary = evaluate_run(run, settings).primary
+            assert primary is not None
+            ours = primary.comparison.signals[0].stats.rms
             if have_evo:
                 t0 = time.perf_counter()
                 theirs = evo_ape(folder)
