@@ -59,6 +59,19 @@ def test_settings_flags_reach_the_checks(
     assert "time_offset" not in capsys.readouterr().out
 
 
+def test_check_fails_a_warning_and_passes_its_fix_and_infos(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--check`` is for scripts, as ``traj --check``: 0 whatever was found without it."""
+    late = _late(tmp_path)
+    assert main(["doctor", GT, late]) == 0
+    assert main(["doctor", GT, late, "--check"]) == 1  # the clock offset: a warning
+    assert main(["doctor", GT, late, "--check", "--json"]) == 1
+    assert main(["doctor", GT, late, "--check", "--offset", "0.305209"]) == 0  # its fix
+    assert main(["doctor", GT, EST, "--check"]) == 0  # one info (coverage) passes
+    assert "info    coverage" in capsys.readouterr().out
+
+
 def test_a_mount_is_fixed_by_transform_right_auto(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

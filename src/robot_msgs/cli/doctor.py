@@ -3,8 +3,9 @@
 Reads both inputs as ``ape`` would, runs :func:`robot_msgs.evaluation.diagnose_files`
 and prints one line a finding (severity, kind, what was found, the flags that fix or
 accept it), or the :class:`~robot_msgs.compare.Diagnosis` with ``--json``. The doctor
-never writes a file. Exit status 0 whatever it finds (1 only when the inputs cannot be
-read).
+never writes a file. Exit status 0 whatever it finds, 1 when the inputs cannot be read;
+with ``--check`` (for a script or CI, as ``traj --check``), 1 also when it finds an error
+or a warning.
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_settings_flags(parser, [EvaluationSettings()])
     parser.add_argument(
         "--json", action="store_true", help="print the diagnosis as JSON (for tools)"
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 when an error or a warning is found (for scripts; infos pass)",
     )
     parser.set_defaults(run=run)
 
@@ -132,4 +138,4 @@ def run(args: argparse.Namespace) -> int:
 
         width = max(shutil.get_terminal_size().columns, 40) if sys.stdout.isatty() else None
         print(format_diagnosis(diagnosis, width))
-    return 0
+    return 1 if args.check and diagnosis.kinds("error", "warning") else 0
