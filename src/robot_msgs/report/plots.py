@@ -158,12 +158,16 @@ def _draw_panel(
         elif (handle := _draw_grouped(ax, t, grouped or [t], categories, label)) is not None:
             handles.append(handle)
     if categories:
-        slanted = max(len(c) for c in categories) > 12  # long names do not run into each other
+        # Long names slanted, so they do not run into each other; steeper past 20
+        # characters (six names of 24-31 at 20 degrees touched in res --plot's boxes).
+        longest = max(len(c) for c in categories)
+        slant = 0 if longest <= 12 else 20 if longest <= 20 else 35
         ax.set_xticks(
             range(len(categories)),
             categories,
-            rotation=20 if slanted else 0,
-            ha="right" if slanted else "center",
+            rotation=slant,
+            ha="right" if slant else "center",
+            rotation_mode="anchor" if slant else "default",
         )
     ax.set_title(panel.title, fontsize=10)
     ax.set_xlabel(panel.x_title)
