@@ -36,9 +36,10 @@ from robot_msgs.limits import current_limits
 if TYPE_CHECKING:
     from robot_msgs.compare.report import Report
     from robot_msgs.compare.run_report import RunReport
+    from robot_msgs.report.build import ReportResult
     from robot_msgs.runs.run_settings import RunSettings
 
-__all__ = ["is_sweep_folder", "read_sweep_report", "sweep_left_out"]
+__all__ = ["is_sweep_folder", "read_sweep", "read_sweep_report"]
 
 #: The files that make a folder a finished sweep's (written last: ``summary.json``).
 SWEEP_FILES = ("summary.json", "reports.json")
@@ -181,6 +182,17 @@ def read_sweep_report(
     force: bool = False,
     partial: bool = False,
 ) -> Report:
+    """Return the :class:`Report` of :func:`read_sweep`."""
+    return read_sweep(folder, statistic=statistic, force=force, partial=partial).report
+
+
+def read_sweep(
+    folder: str | os.PathLike[str],
+    *,
+    statistic: str | None = None,
+    force: bool = False,
+    partial: bool = False,
+) -> ReportResult:
     """Read a sweep's stored run reports and settings; summarise and rank them as ``report``.
 
     Parameters
@@ -198,9 +210,12 @@ def read_sweep_report(
 
     Returns
     -------
-    Report
-        Its runs in the sweep's order; a note says how many runs have no report (failed
-        to evaluate, or not evaluated: ``summary.json`` names them).
+    ReportResult
+        The :class:`Report`, its runs in the sweep's order, a note saying how many runs
+        have no report; no run evaluations (a sweep keeps no trajectories); ``failed``
+        the runs with no report and why, as ``summary.json`` names them (those that
+        failed to evaluate, then those not evaluated; entries that are not text skipped:
+        the file is untrusted).
 
     Raises
     ------
@@ -212,7 +227,7 @@ def read_sweep_report(
     SettingsMismatchError
         Comparisons with differing settings, unless ``force``.
     """
-    from robot_msgs.report.build import assemble_report  # noqa: PLC0415
+    from robot_msgs.report.build import ReportResult, assemble_report  # noqa: PLC0415
 
     base = Path(folder)
     settings, summary = _settings(base / "summary.json", statistic)
@@ -251,24 +266,10 @@ def read_sweep_report(
     version = summary.get("version")
     if isinstance(version, str) and version != __version__:
         notes.append(f"evaluated by robot_msgs {version[:40]}")
-    return assemble_report(reports, settings, force=force, notes=notes)
-
-
-def sweep_left_out(folder: str | os.PathLike[str]) -> dict[str, str]:
-    """Name the runs of a sweep that have no report: run -> why, as its summary.json does.
-
-    The runs that failed to evaluate (``errors``), then those not evaluated
-    (``infrastructure``); an entry that is not text is skipped (the file is untrusted).
-
-    Raises
-    ------
-    FormatError
-        ``summary.json`` missing, larger or deeper than the bounds, or not JSON.
-    """
-    summary = _document(Path(folder) / "summary.json")
     named: dict[str, str] = {}
     for kind in ("errors", "infrastructure"):
-        entries = summary.get(kind) if isinstance(summary, dict) else None
+        entries = summary.get(kind)
         if isinstance(entries, dict):
             named |= {k: v for k, v in entries.items() if isinstance(v, str)}
-    return named
+    report = assemble_report(reports, settings, force=force, notes=notes)
+    return ReportResult(report=report, runs={}, failed=named)

@@ -13,6 +13,7 @@ a folder ``bench`` wrote is reported from the run reports it stored
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -26,7 +27,6 @@ from robot_msgs.cli._evaluation_args import (
 from robot_msgs.cli.commands import COMMANDS
 
 if TYPE_CHECKING:
-    from robot_msgs.compare.report import Report
     from robot_msgs.report.build import ReportResult
 
 __all__ = ["add_parser", "run"]
@@ -90,7 +90,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     """Run ``robot-msgs report``; return the exit code."""
     from robot_msgs.files import STDOUT, check_outputs, write_atomic  # noqa: PLC0415
-    from robot_msgs.report.build import ReportResult  # noqa: PLC0415
     from robot_msgs.report.tables import (  # noqa: PLC0415
         render_latex,
         render_markdown,
@@ -128,13 +127,7 @@ def run(args: argparse.Namespace) -> int:
     if sweep is None:
         result = _evaluated(args)
     else:
-        report = _sweep_report(args, sweep, html="html" in outputs)
-        failed = {}
-        if args.allow_partial:  # named as the manifest's are, from the sweep's summary
-            from robot_msgs.batch.sweep_report import sweep_left_out  # noqa: PLC0415
-
-            failed = sweep_left_out(sweep)
-        result = ReportResult(report=report, runs={}, failed=failed)
+        result = _sweep_report(args, sweep, html="html" in outputs)
     report = result.report
     if args.allow_partial:  # the runs left out, each named as bench names them
         from robot_msgs.cli._boundary import say  # noqa: PLC0415
@@ -210,7 +203,7 @@ def _sweep_folder(args: argparse.Namespace) -> Path | None:
     return sweeps[0]
 
 
-def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Report:
+def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> ReportResult:
     """Read a ``bench`` folder's report; refuse the flags that would need the runs again.
 
     Raises
@@ -218,9 +211,9 @@ def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Repo
     ValidationError
         A settings flag other than ``--statistic``.
     FormatError
-        As :func:`~robot_msgs.batch.sweep_report.read_sweep_report`.
+        As :func:`~robot_msgs.batch.sweep_report.read_sweep`.
     """
-    from robot_msgs.batch.sweep_report import read_sweep_report  # noqa: PLC0415
+    from robot_msgs.batch.sweep_report import read_sweep  # noqa: PLC0415
     from robot_msgs.cli._evaluation_args import given_run_flags  # noqa: PLC0415
     from robot_msgs.errors import ValidationError  # noqa: PLC0415
 
@@ -232,13 +225,12 @@ def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Repo
             "with other settings (only --statistic applies to a bench folder)"
         )
         raise ValidationError(msg)
-    report = read_sweep_report(
-        folder, statistic=args.statistic, force=False, partial=args.allow_partial
-    )
+    result = read_sweep(folder, statistic=args.statistic, force=False, partial=args.allow_partial)
     if html:
         note = (
             "the HTML has no trajectory, error or RPE figures: a bench folder keeps no "
             "trajectories (report the manifest to draw them)"
         )
-        report = report.replace(notes=(*report.notes, note))
-    return report
+        report = result.report.replace(notes=(*result.report.notes, note))
+        result = dataclasses.replace(result, report=report)
+    return result
