@@ -152,7 +152,7 @@ def _results(
         run = run_key(shared, spec)
         found = store.load_with_json(run)
         if found is None:
-            msg = f"no record of {spec.label} in {store.path_for(run)}"
+            msg = f"no record of {spec.name} in {store.path_for(run)}"
             raise ValidationError(msg)
         record, data = found
         key.update(record_line(run, record.result.digest, record.session))

@@ -244,7 +244,7 @@ def _repeatability(
                     reading = manifest.settings.reading
                     estimates[spec.name] = load_run(spec, reading=reading).estimate
                 except (RobotMsgsError, OSError) as err:
-                    notes.append(f"repeatability of {spec.label} left out: {err}")
+                    notes.append(f"repeatability of {spec.name} left out: {err}")
         try:
             out.update(group_repeatability(reports, estimates, manifest.settings.evaluation))
         except RobotMsgsError as err:  # estimates that cannot be compared (one pose each)

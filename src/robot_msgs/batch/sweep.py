@@ -539,12 +539,12 @@ class _Sweep:
             table=table,
             run_failures=dict(sorted(state.run_failures.items())),
             errors={
-                manifest.runs[i].label: f"{error_type}: {error}"
+                manifest.runs[i].name: f"{error_type}: {error}"
                 for i, (status, error_type, error) in sorted(state.errors.items())
                 if status == "failed"
             },
             infrastructure={
-                manifest.runs[i].label: f"{error_type}: {error}"
+                manifest.runs[i].name: f"{error_type}: {error}"
                 for i, (status, error_type, error) in sorted(state.errors.items())
                 if status != "failed"
             },
