@@ -545,6 +545,26 @@ def test_save_with_ref_and_align_writes_the_aligned_estimate(
     assert rms[0] < 0.02  # and not the unaligned 2 m of a monocular estimate
 
 
+def test_ref_that_is_also_a_file_is_refused_not_dropped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`traj --ref BAG BAG --topic T --align se3 --save OUT` wrote nothing and exited 0.
+
+    Both were read by path, so the FILE was taken for the reference: nothing was aligned,
+    saved or said. One --topic reads one trajectory of a file, so it is refused, naming
+    the command that compares two topics of one bag.
+    """
+    est = tmp_path / "e.tum"
+    est.write_text(CLEAN)
+    out = tmp_path / "out.tum"
+    argv = ["traj", "--ref", str(est), str(est), "--align", "se3", "--save", str(out)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ERROR: --ref {est} is also a FILE: ")
+    assert "--ref-topic A --est-topic B" in err
+    assert not out.exists()
+
+
 # Fixes on UTM zone 32's central meridian (9° E): on the equator, then at 45° N twice,
 # the second 10 m higher. Rows are t lat lon alt.
 LLA = "0 0.0 9.0 0.0\n1 45.0 9.0 100.0\n2 45.0 9.0 110.0\n"

@@ -528,6 +528,15 @@ def _plot(
 
 def run(args: argparse.Namespace) -> int:
     """Inspect, check or convert ``args.files``; return the exit code."""
+    if args.ref is not None and args.ref in args.files:
+        # One --topic reads one trajectory of a file: REF and FILE would be the same one
+        # (and FILE was dropped from what is aligned, saved and drawn).
+        msg = (
+            f"--ref {args.ref} is also a FILE: traj reads one --topic of a file, so both "
+            "would be the same trajectory; for two topics of one bag, `robot-msgs ape BAG "
+            "BAG --ref-topic A --est-topic B` (with --save-aligned, --plot) compares them"
+        )
+        raise FormatError(msg)
     if args.save is not None and len(args.files) != 1:
         msg = f"--save converts one FILE, got {len(args.files)}"
         raise FormatError(msg)
