@@ -128,6 +128,27 @@ def test_stamps_in_milliseconds_found_from_the_spans(tmp_path: Path) -> None:
     assert d.checks == ("stamp_units", "clock_domain")  # nothing timed on wrong units
 
 
+def test_frame_index_stamps_against_seconds_are_stamp_units_not_a_clock_offset(
+    tmp_path: Path,
+) -> None:
+    """A KITTI estimate without its times file against seconds: the doctor timed frame
+    indices as seconds and prescribed a clock offset of -2675 s, 1 Hz and a monocular
+    scale (KITTI 00 S-PTAM), where ``ape`` refuses the pair and asks for the times file."""
+    est = _est()
+    kitti = tmp_path / "est.kitti"
+    write_trajectory(kitti, est, "kitti")  # no times file beside it: frame indices
+    d = _doctor(str(kitti))
+    found = d.finding("stamp_units")
+    assert found is not None
+    assert found.severity == "error"
+    assert found.summary.startswith("the estimate's stamps are frame indices")
+    assert found.evidence == {"frame_indices": "estimate"}
+    assert d.kinds("error", "warning") == ("stamp_units",)
+    assert d.checks == ("stamp_units", "clock_domain")  # nothing timed on frame indices
+    # Matched in space, the stamps are not used: nothing to say about them.
+    assert "stamp_units" not in _doctor(str(kitti), sync="spatial").kinds()
+
+
 def test_w_first_quaternions_found_as_quaternion_order(tmp_path: Path) -> None:
     est = _est()
     q = est.orientations_quat_xyzw

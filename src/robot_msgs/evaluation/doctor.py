@@ -165,8 +165,25 @@ def _median_step(traj: PoseTrajectory) -> float:
     return float(np.median(np.diff(traj.stamps_s))) if len(traj) > 1 else math.inf
 
 
-def _stamp_units(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding | None:
-    """Find the two spans a power of 1000 apart: stamps in another unit on one side."""
+def _stamp_units(
+    reference: PoseTrajectory, estimate: PoseTrajectory, sync: str
+) -> Finding | None:
+    """Find stamps in another unit on one side: frame indices, or spans a power of 1000 apart."""
+    if reference.stamps_are_frames != estimate.stamps_are_frames and sync != "spatial":
+        # As the evaluation refuses them (prepare): a KITTI file read without its times.
+        side, other = (
+            ("reference", "estimate") if reference.stamps_are_frames else ("estimate", "reference")
+        )
+        return Finding(
+            kind="stamp_units",
+            severity="error",
+            summary=(
+                f"the {side}'s stamps are frame indices (a KITTI file read without its "
+                f"times file) and the {other}'s are seconds: they cannot be matched in time; "
+                f"give the {side}'s times file"
+            ),
+            evidence={"frame_indices": side},
+        )
     spans = _span(reference), _span(estimate)
     if min(spans) <= 0:
         return None
@@ -589,7 +606,7 @@ def diagnose(
     check_forward_pairs(settings, "the doctor")
     findings = _reading_findings(reading)
     checks: list[str] = ["stamp_units", "clock_domain"]
-    found = [f for f in (_stamp_units(reference, estimate),) if f is not None]
+    found = [f for f in (_stamp_units(reference, estimate, settings.sync),) if f is not None]
     if any(f.kind == "stamp_units" for f in findings):
         found = [f for f in findings if f.kind == "stamp_units" and f.severity == "error"]
     else:

@@ -361,7 +361,7 @@ def prepare(
         msg = (
             f"The {frames}'s stamps are frame indices (a KITTI file read without its times "
             f"file) and the {seconds}'s are seconds: they cannot be matched in time. Give "
-            "the times file of each KITTI input, or match in space (`sync='spatial'`)"
+            f"the {frames}'s times file"
         )
         raise AssociationError(msg)
     cut, first = time_range(reference, settings.t_start_s, settings.t_end_s)
