@@ -629,8 +629,9 @@ def _no_match(
         else:
             text += "The time spans do not overlap: if the clocks differ, "
         text += (
-            f"set the offset (`offset_s=`) to about {r0 - (e0 - offset):.6f} s (reference "
-            "start - estimate start), or search it (`offset_auto=True`)"
+            f"the offset (`offset_s=`) is {r0 - (e0 - offset):.6f} s if both recordings "
+            "started together (reference start - estimate start); the doctor "
+            "(`robot-msgs doctor`, `diagnose()`) estimates it from the motion"
         )
     elif method == "interpolate" and max_gap is not None:
         text += (
