@@ -11,7 +11,7 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.geometry import Point, Pose, PoseStamped, Quaternion
 from robot_msgs.nav import Path
 from robot_msgs.std import Header, Time
-from robot_msgs.trajectory import PoseTrajectory, stamps_s_from_ns
+from robot_msgs.trajectory import PoseTrajectory, _nanoseconds, _off_by_ns, stamps_s_from_ns
 
 
 def _poses() -> list[PoseStamped]:
@@ -171,3 +171,33 @@ def test_kept_rotation_blocks_survive_every_round_trip(n: int, seed: int, off: f
     other = traj.replace(rotation_matrices=None)  # the blocks are part of the value
     assert other != traj
     assert not other == traj  # noqa: SIM201 - the law itself
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seconds=st.integers(10**8, 2 * 10**9),
+    micros=st.lists(st.integers(0, 999_999), min_size=1, max_size=30),
+)
+def test_stamps_of_six_decimals_are_written_as_typed(seconds: int, micros: list[int]) -> None:
+    """TUM's six decimals are written as typed: fr1_xyz rgbdslam's 1305031102.194330 was
+    written 1305031102194329856 ns (190 of its 788 rows), where no integer reads back
+    through ``float(ns) / 1e9`` and ``round(t * 1e9)`` was taken. The typed value is read
+    from the decimal text itself (``Decimal``), independently of the writer."""
+    from decimal import Decimal
+
+    typed = [f"{seconds}.{m:06d}" for m in sorted(set(micros))]
+    stamps = np.array([float(text) for text in typed])
+    expected = [int(Decimal(text) * 10**9) for text in typed]
+    assert _nanoseconds(stamps).tolist() == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(-9e9, 9e9, allow_subnormal=False), min_size=1, max_size=20))
+def test_off_by_ns_is_exact(stamps: list[float]) -> None:
+    """``ns - t * 1e9`` from Dekker's product against exact rational arithmetic."""
+    from fractions import Fraction
+
+    t = np.array(stamps)
+    ns = np.rint(t * 1e9).astype(np.int64) + 37
+    exact = [float(Fraction(int(n)) - Fraction(x) * 10**9) for n, x in zip(ns, stamps, strict=True)]
+    assert _off_by_ns(ns, t).tolist() == pytest.approx(exact, abs=1e-6)

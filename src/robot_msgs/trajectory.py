@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 
+from robot_msgs.errors import ValidationError
 from robot_msgs.geometry import Point, Pose, PoseStamped, Quaternion, Transform, Twist
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.nav import Path
@@ -278,10 +279,37 @@ class PoseTrajectory(Msg):
         traj = cls.from_poses(path.poses, child_frame_id=child_frame_id)
         return traj.replace(frame_id=path.header.frame_id)
 
-    def to_poses(self) -> tuple[PoseStamped, ...]:
-        """Return one ``PoseStamped`` per row, stamped by ``stamps_ns`` (else ``stamps_s``).
+    def nanoseconds(self) -> Int64Array:
+        """Integer nanoseconds of each stamp: ``stamps_ns`` if kept, else ``stamps_s`` as typed.
 
-        Without ``stamps_ns`` each stamp is ``stamps_s`` rounded to the nanosecond.
+        A trajectory read from nanoseconds (a bag, EuRoC) keeps them exactly; else each
+        stamp in seconds becomes the roundest integer nanoseconds that reads back as it
+        (:func:`_nanoseconds`: ``1305031098.6659`` as ``1305031098665900000``, not the
+        ``...032`` of ``round(t * 1e9)``).
+
+        Returns
+        -------
+        ndarray, shape (N,), int64, nanoseconds
+
+        Raises
+        ------
+        ValidationError
+            A stamp beyond int64 nanoseconds (+-9.2e9 s, the year 2262).
+
+        Examples
+        --------
+        >>> PoseTrajectory(
+        ...     stamps_s=[1305031102.19433], positions_xyz=[[0.0, 0, 0]],
+        ...     orientations_quat_xyzw=[[0.0, 0, 0, 1]],
+        ... ).nanoseconds().tolist()
+        [1305031102194330000]
+        """
+        if self.stamps_ns is not None:
+            return self.stamps_ns
+        return _nanoseconds(self.stamps_s)
+
+    def to_poses(self) -> tuple[PoseStamped, ...]:
+        """Return one ``PoseStamped`` per row, stamped by :meth:`nanoseconds`.
 
         Examples
         --------
@@ -289,10 +317,7 @@ class PoseTrajectory(Msg):
         >>> example("trajectory/PoseTrajectory").to_poses()[1].header.stamp
         Time(sec=0, nanosec=100000000)
         """
-        ns = self.stamps_ns
-        if ns is None:
-            ns = np.round(self.stamps_s * _NS).astype(np.int64)
-        sec, nanosec = np.divmod(ns, _NS)
+        sec, nanosec = np.divmod(self.nanoseconds(), _NS)
         rows = np.concatenate([self.positions_xyz, self.orientations_quat_xyzw], axis=1).tolist()
         return tuple(
             PoseStamped(
@@ -471,3 +496,61 @@ _NO_ROWS_3 = np.zeros((0, 3))
 _NO_ROWS_4 = np.zeros((0, 4))
 for _array in (_NO_FLOATS, _NO_ROWS_3, _NO_ROWS_4):
     _array.setflags(write=False)
+
+
+def _nanoseconds(stamps_s: Float64Array) -> Int64Array:
+    """Integer nanoseconds of each stamp: the roundest that is the stamp as typed.
+
+    Of the multiples of ``10^9, 10^8, ..., 1`` nearest ``t * 1e9``, the first that reads
+    back as ``t`` is kept, read either way: within half a float64 step of ``t`` (what a
+    correctly rounding reader of the decimal gives, computed exactly by
+    :func:`_off_by_ns`), or through ``float(ns) / 1e9`` (evo's and EuRoC's reader's
+    arithmetic, which rounds twice). So a stamp typed ``1305031098.6659`` is written
+    ``1305031098665900000`` (a float64 holds it to 238 ns: ``round(t * 1e9)`` gave
+    ``...032``), and fr1_xyz rgbdslam's ``1305031102.19433`` as ``1305031102194330000``
+    (``round(t * 1e9)`` gave ``...329856``; no integer reads back through the float
+    division there, one row in four). Vectorised: ten passes at most.
+
+    Examples
+    --------
+    >>> _nanoseconds(np.array([1305031098.6659, 1.5, 0.1 + 0.2, 1305031102.19433])).tolist()
+    [1305031098665900000, 1500000000, 300000000, 1305031102194330000]
+    """
+    far = np.abs(stamps_s) >= 9.2e9  # past int64 nanoseconds (year 2262): cast to INT64_MIN
+    if far.any():
+        msg = (
+            f"stamp {float(stamps_s[np.argmax(far)])!r} s does not fit int64 nanoseconds "
+            "(beyond +-9.2e9 s)"
+        )
+        raise ValidationError(msg, field="stamps_s", reason=msg)
+    base: Int64Array = np.rint(stamps_s * 1e9).astype(np.int64)
+    out: Int64Array = base.copy()
+    half = np.spacing(np.abs(stamps_s)) * 1e9 / 2.0
+    left = np.ones(base.shape, dtype=bool)
+    for k in range(9, -1, -1):
+        step = np.int64(10**k)
+        candidate = (base + step // 2) // step * step
+        typed = np.abs(_off_by_ns(candidate, stamps_s)) < half
+        good = left & (typed | (candidate.astype(np.float64) / 1e9 == stamps_s))
+        out[good] = candidate[good]
+        left &= ~good
+        if not left.any():
+            break
+    return out
+
+
+def _off_by_ns(ns: Int64Array, stamps_s: Float64Array) -> Float64Array:
+    """``ns - t * 1e9`` computed exactly (to rounding of the small result), ``(N,)``.
+
+    WHY: ``t * 1e9`` near 1.3e18 is rounded to 256 ns; its rounding error is recovered
+    with Dekker's exact product (no FMA in NumPy): Veltkamp's split of ``t`` into two
+    halves of at most 27 bits, each of whose products with ``1e9`` (21 significant bits)
+    is exact in a float64.
+    """
+    product = stamps_s * 1e9
+    split = 134217729.0 * stamps_s  # 2**27 + 1
+    t_hi = split - (split - stamps_s)
+    t_lo = stamps_s - t_hi
+    error = (t_hi * 1e9 - product) + t_lo * 1e9  # t * 1e9 - product, exactly
+    whole = np.rint(product)
+    return (ns - whole.astype(np.int64)).astype(np.float64) - (product - whole) - error

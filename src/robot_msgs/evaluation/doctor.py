@@ -165,9 +165,7 @@ def _median_step(traj: PoseTrajectory) -> float:
     return float(np.median(np.diff(traj.stamps_s))) if len(traj) > 1 else math.inf
 
 
-def _stamp_units(
-    reference: PoseTrajectory, estimate: PoseTrajectory, sync: str
-) -> Finding | None:
+def _stamp_units(reference: PoseTrajectory, estimate: PoseTrajectory, sync: str) -> Finding | None:
     """Find stamps in another unit on one side: frame indices, or spans a power of 1000 apart."""
     if reference.stamps_are_frames != estimate.stamps_are_frames and sync != "spatial":
         # As the evaluation refuses them (prepare): a KITTI file read without its times.

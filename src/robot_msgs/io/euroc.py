@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.errors import FormatError
 from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.io.sniff import check_header, read_head, seconds_evidence
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
-    from robot_msgs.typing import Float64Array, Int64Array
 
 __all__ = ["EUROC_COLUMNS", "EUROC_HEADER", "read_euroc", "write_euroc"]
 
@@ -128,47 +127,13 @@ def read_euroc(
     )  # fmt: skip
 
 
-def _nanoseconds(stamps_s: Float64Array) -> Int64Array:
-    """Integer nanoseconds of each stamp, the roundest that reads back as it is read.
-
-    EuRoC's reader computes ``float(ns) / 1e9`` (evo's arithmetic); of the multiples of
-    ``10^9, 10^8, ..., 1`` nearest ``t * 1e9``, the first that gives ``t`` back is kept, so
-    a stamp typed ``1305031098.6659`` is written ``1305031098665900000`` (a float64 holds
-    it to 238 ns: ``round(t * 1e9)`` gave ``...032``). Vectorised: ten passes at most.
-
-    Examples
-    --------
-    >>> _nanoseconds(np.array([1305031098.6659, 1.5, 0.1 + 0.2])).tolist()
-    [1305031098665900000, 1500000000, 300000000]
-    """
-    far = np.abs(stamps_s) >= 9.2e9  # past int64 nanoseconds (year 2262): cast to INT64_MIN
-    if far.any():
-        msg = (
-            f"stamp {float(stamps_s[np.argmax(far)])!r} s does not fit EuRoC's int64 "
-            "nanoseconds (beyond +-9.2e9 s)"
-        )
-        raise ValidationError(msg, field="stamps_s", reason=msg)
-    base: Int64Array = np.rint(stamps_s * 1e9).astype(np.int64)
-    out: Int64Array = base.copy()
-    left = np.ones(base.shape, dtype=bool)
-    for k in range(9, -1, -1):
-        step = np.int64(10**k)
-        candidate = (base + step // 2) // step * step
-        good = left & (candidate.astype(np.float64) / 1e9 == stamps_s)
-        out[good] = candidate[good]
-        left &= ~good
-        if not left.any():
-            break
-    return out
-
-
 def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bool = False) -> Path:
     """Write ``traj`` as an EuRoC CSV (8 columns, ``w`` first), atomically.
 
     Stamps are written in nanoseconds: a bag's exact ones when the trajectory keeps them
-    (``stamps_ns``), else the roundest integer that reads back to the same seconds
-    (``1305031098.6659`` s as ``1305031098665900000``, not the ``...032`` of
-    ``round(t * 1e9)``), so a round trip returns each stamp to within one float64 step
+    (``stamps_ns``), else the roundest integer that reads back to the same seconds, the
+    stamp as typed (``1305031098.6659`` s as ``1305031098665900000``, not the ``...032``
+    of ``round(t * 1e9)``), so a round trip returns each stamp to within one float64 step
     (about 240 ns for stamps near 1.4e9 s).
 
     Parameters
@@ -201,7 +166,7 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     >>> out.read_text().splitlines()[1]
     '1500000000,1.0,2.0,3.0,1.0,0.0,0.0,0.0'
     """
-    stamps_ns = traj.stamps_ns if traj.stamps_ns is not None else _nanoseconds(traj.stamps_s)
+    stamps_ns = traj.nanoseconds()
     q = traj.orientations_quat_xyzw
     values = np.column_stack([traj.positions_xyz, q[:, 3], q[:, :3]])
     rows = format_rows(values, separator=",", leading_ints=stamps_ns)
