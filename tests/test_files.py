@@ -148,6 +148,38 @@ def test_write_atomic_writes_into_a_fifo_and_leaves_it_a_fifo(tmp_path: Path) ->
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
+def test_a_fifo_waiting_for_its_reader_says_so_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ape ... --save FIFO` with no reader was silent for ever, even on a terminal (the
+    reading side named its wait); now the wait is named, and ends when a reader comes."""
+    import time
+
+    from robot_msgs import progress
+    from tests.hostile import deadline
+    from tests.terminal import Terminal
+
+    monkeypatch.setattr(progress, "STAGE_AFTER_S", 0.0)
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    fifo = tmp_path / "result.json"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+
+    def read_later() -> None:
+        time.sleep(0.5)
+        received.append(fifo.read_bytes())
+
+    reader = threading.Thread(target=read_later)
+    reader.start()
+    with deadline(10):
+        write_atomic(fifo, "late reader\n")
+    reader.join(timeout=10)
+    assert received == [b"late reader\n"]
+    shown = terminal.getvalue()
+    assert f"{fifo}: waiting for a program to read this FIFO (Ctrl-C stops) ..." in shown
+
+
 def test_write_atomic_writes_into_a_character_device(tmp_path: Path) -> None:
     assert write_atomic("/dev/null", "discarded\n").as_posix() == "/dev/null"
     assert stat.S_ISCHR(Path("/dev/null").stat().st_mode)

@@ -176,7 +176,8 @@ def parse_json(text: str | bytes, *, source: str = "<json>") -> Any:
     ------
     FormatError
         Invalid JSON (``source:line:column`` and what was expected), nesting deeper than
-        ``max_depth``, an integer of more than 4300 digits.
+        ``max_depth``, an integer of more than 4300 digits, a key given twice in one
+        object (``json`` would keep the last).
 
     Examples
     --------
@@ -191,14 +192,26 @@ def parse_json(text: str | bytes, *, source: str = "<json>") -> Any:
 
     if json_depth(text) > current_limits().max_depth:
         raise _too_deep(source)
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(pairs)
+        if len(out) != len(pairs):  # json.loads keeps the last of two: a silent choice
+            seen: set[str] = set()
+            twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+            msg = f"{source}: key {twice!r:.60} given twice in one object: which one is meant?"
+            raise FormatError(msg)
+        return out
+
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=unique)
     except json.JSONDecodeError as err:
         msg = f"{source}:{err.lineno}:{err.colno}: expected JSON, got {err.msg}"
         raise FormatError(msg) from err
     except RecursionError as err:  # pragma: no cover - json_depth refused it first
         raise _too_deep(source) from err
     except ValueError as err:  # an integer of more than 4300 digits (sys.int_info)
+        if isinstance(err, FormatError):  # a key given twice
+            raise
         msg = f"{source}: expected JSON, got {_short(str(err))}"
         raise FormatError(msg) from err
 
@@ -213,7 +226,8 @@ def parse_yaml(text: str, *, source: str = "<yaml>") -> Any:
     Raises
     ------
     FormatError
-        Invalid YAML, too deep, an alias, an integer too long to convert.
+        Invalid YAML, too deep, an alias, an integer too long to convert, a key given
+        twice in one mapping.
     MissingDependencyError
         PyYAML is not installed (the ``yaml`` extra).
 
@@ -231,18 +245,32 @@ def parse_yaml(text: str, *, source: str = "<yaml>") -> Any:
     yaml = require("yaml", "yaml", feature="YAML files")
     limit = current_limits().max_depth
     try:
-        depth = 0
+        # One entry per open collection: a mapping's keys so far and whether a key is next
+        # (PyYAML keeps the last of two equal keys: a silent choice), None for a sequence.
+        open_: list[list[Any] | None] = []
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.AliasEvent):
                 line = event.start_mark.line + 1
                 msg = f"{source}: line {line}: aliases (*name) are not read; write the value out"
                 raise FormatError(msg)
+            if isinstance(event, yaml.NodeEvent) and open_ and open_[-1] is not None:
+                keys, key_next = open_[-1]
+                if key_next and isinstance(event, yaml.ScalarEvent):
+                    if event.value in keys:
+                        line = event.start_mark.line + 1
+                        msg = (
+                            f"{source}: line {line}: key {event.value!r:.60} given twice in one "
+                            "mapping: which one is meant?"
+                        )
+                        raise FormatError(msg)
+                    keys.add(event.value)
+                open_[-1][1] = not key_next
             if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > limit:
+                open_.append([set(), True] if isinstance(event, yaml.MappingStartEvent) else None)
+                if len(open_) > limit:
                     raise _too_deep(source)
             elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
+                open_.pop()
         return yaml.safe_load(text)
     except yaml.YAMLError as err:
         msg = f"{source}: invalid YAML ({_short(str(err), 200)})"
@@ -583,9 +611,23 @@ def _write_stdout(payload: bytes | bytearray) -> None:
 
 
 def _write_into(target: Path, payload: bytes | bytearray, *, shown: Path) -> None:
-    """Write into a device or FIFO in place (no truncation, no rename, no fsync)."""
+    """Write into a device or FIFO in place (no truncation, no rename, no fsync).
+
+    Opening a FIFO waits for its reader (a program started later may be the one); as on
+    the reading side (:func:`robot_msgs.io.bounded.read_input`), the wait is named on a
+    terminal after 2 s, where it was silent, and Ctrl-C ends it.
+    """
     try:
-        fd = os.open(target, os.O_WRONLY | _CLOEXEC)
+        if stat.S_ISFIFO(target.stat().st_mode):
+            import sys  # noqa: PLC0415 - only for a FIFO
+
+            from robot_msgs.progress import Stage  # noqa: PLC0415
+
+            waiting = f"{shown}: waiting for a program to read this FIFO (Ctrl-C stops)"
+            with Stage(waiting, stream=sys.stderr):
+                fd = os.open(target, os.O_WRONLY | _CLOEXEC)
+        else:
+            fd = os.open(target, os.O_WRONLY | _CLOEXEC)
     except OSError as err:
         raise _named(err, shown) from err
     try:

@@ -29,6 +29,12 @@ __all__ = [
 
 #: Largest deviation of a quaternion's norm from 1 that :class:`PoseTrajectory` accepts.
 UNIT_QUATERNION_TOL = 1e-6
+
+#: Largest coordinate of a position, metres. WHY: errors are norms of differences and
+#: statistics means of squares; past about 1e154 a square is inf, and an infinite error
+#: would be left out of the statistics as a missing one. 1e150 keeps every squared
+#: distance and a mean of 10^7 of them finite (no robot is 1e150 m from anything).
+POSITION_LIMIT_M = 1e150
 #: Largest ``|M - R(q)|`` of a kept rotation block against its pose's orientation: a
 #: block further off SO(3) is refused by the readers (:mod:`robot_msgs.io.kitti`).
 ROTATION_MATRIX_TOL = 1e-2
@@ -99,10 +105,10 @@ class JointTrajectory(Msg):
 class PoseTrajectory(Msg):
     """A timed sequence of 3-D poses held as arrays: what trajectory evaluation works on.
 
-    One row is one pose. Stamps are float64
-    seconds (``(N,)``), strictly increasing and finite, so association can binary
-    search; positions ``(N, 3)`` metres; orientations ``(N, 4)`` unit quaternions
-    ``x, y, z, w`` (within ``1e-6``): readers normalise and report, never silently.
+    One row is one pose. Stamps are float64 seconds (``(N,)``), strictly increasing and
+    finite, so association can binary search; positions ``(N, 3)`` metres, within
+    :data:`POSITION_LIMIT_M`; orientations ``(N, 4)`` unit quaternions ``x, y, z, w``
+    (within ``1e-6``): readers normalise and report, never silently.
     ``frame_id`` is the frame the poses are expressed in, ``child_frame_id`` the body.
     The nearest ROS 2 type is ``nav_msgs/msg/Path``, which is a list of messages:
     :meth:`from_path` / :meth:`to_path` and :meth:`from_poses` / :meth:`to_poses` convert.
@@ -182,9 +188,21 @@ class PoseTrajectory(Msg):
         for name in ("stamps_s", "positions_xyz", "orientations_quat_xyzw"):
             values = getattr(self, name)
             # A finite sum proves every value finite without a full boolean mask.
-            if not np.isfinite(values.sum()) and not np.isfinite(values).all():
+            with np.errstate(over="ignore"):  # a sum past float64 is inf: all() decides
+                total = values.sum()
+            if not np.isfinite(total) and not np.isfinite(values).all():
                 row = int(np.flatnonzero(~np.isfinite(values).reshape(len(values), -1).all(1))[0])
                 raise self._fail(field=f"{name}[{row}]", expected="finite values", got=values[row])
+        xyz = self.positions_xyz
+        with np.errstate(over="ignore"):
+            squares = float(np.vdot(xyz, xyz))
+        if not squares <= POSITION_LIMIT_M**2:  # a sum of squares within it proves each row
+            far = np.abs(xyz).max(axis=1) > POSITION_LIMIT_M
+            if far.any():
+                row = int(np.flatnonzero(far)[0])
+                expected = f"coordinates within +-{POSITION_LIMIT_M:g} m"
+                got = float(xyz[row][np.argmax(np.abs(xyz[row]))])
+                raise self._fail(field=f"positions_xyz[{row}]", expected=expected, got=got)
         steps = np.diff(self.stamps_s)
         if (steps <= 0).any():
             i = int(np.flatnonzero(steps <= 0)[0]) + 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from typing import TYPE_CHECKING
 
@@ -224,6 +225,45 @@ def test_zero_or_far_from_unit_quaternions_are_refused_even_without_strict(
         match=rf"run\.txt, line 3: quaternion .* has norm {norm}; expected a unit quaternion \(within 0.01\), check the column order",
     ):
         read_tum(path)
+
+
+@pytest.mark.parametrize("x", ["1e308", "-1e200", "1.0000001e150"])
+def test_positions_past_the_limit_are_refused_with_their_line(tmp_path: Path, x: str) -> None:
+    """1e308 or 1e200 m read fine; their errors' squares were inf and the statistics left
+    them out as missing poses (ape: n 784 of 785 matched, or n 0 and rms nan; exit 0)."""
+    path = write(tmp_path, [f"1 0 0 0 {ID}", f"2 {x} 0 0 {ID}", f"3 {x} 1 0 {ID}"])
+    with pytest.raises(
+        FormatError,
+        match=rf"run\.txt, line 3: position \({re.escape(repr(float(x)))}, 0\.0, 0\.0\) is beyond "
+        r"\+-1e\+150 m, "
+        r"where squared errors overflow float64 \(2 row\(s\) like this\)",
+    ):
+        read_tum(path)
+    read_tum(write(tmp_path, [f"1 0 0 0 {ID}", f"2 1e150 -1e150 0 {ID}"]))  # the limit itself
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_a_trajectory_holds_a_coordinate_exactly_when_it_is_within_the_limit(x: float) -> None:
+    """The law: PoseTrajectory takes every coordinate within POSITION_LIMIT_M, none past it."""
+    from robot_msgs.errors import ValidationError
+    from robot_msgs.trajectory import POSITION_LIMIT_M
+
+    def make() -> PoseTrajectory:
+        return PoseTrajectory(
+            stamps_s=[0.0, 1.0],
+            positions_xyz=[[0.0, 0.0, 0.0], [0.0, x, 0.0]],
+            orientations_quat_xyzw=[[0.0, 0.0, 0.0, 1.0]] * 2,
+        )
+
+    if abs(x) <= POSITION_LIMIT_M:
+        assert float(make().positions_xyz[1, 1]) == x
+    else:
+        with pytest.raises(
+            ValidationError,
+            match=r"within \+-1e\+150 m, got .* at `PoseTrajectory\.positions_xyz\[1\]`",
+        ):
+            make()
 
 
 def test_finish_trajectory_uses_the_labels_it_is_given() -> None:

@@ -95,6 +95,43 @@ def test_a_json_matrix_key(tmp_path: Path) -> None:
             '{"x": "one", "y": 2, "z": 3, "qx": 0, "qy": 0, "qz": 0, "qw": 1}',
             r"x: expected a number",
         ),
+        # Two readings of one file: json and PyYAML kept the last key, the reader the
+        # first layout it knew; the other was ignored without a word.
+        (
+            "g.json",
+            '{"x": 1, "x": 500, "y": 0, "z": 0, "qx": 0, "qy": 0, "qz": 0, "qw": 1}',
+            r"g\.json: key 'x' given twice in one object",
+        ),
+        pytest.param(
+            "h.yaml",
+            "x: 1\nx: 5\ny: 0\nz: 0\nqx: 0\nqy: 0\nqz: 0\nqw: 1\n",
+            r"h\.yaml: line 2: key 'x' given twice in one mapping",
+            marks=needs_yaml,
+        ),
+        (
+            "i.json",
+            (
+                '{"matrix": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], '
+                '"x": 5, "y": 0, "z": 0, "qx": 0, "qy": 0, "qz": 0, "qw": 1}'
+            ),
+            r"i\.json: expected one transform, got x, y, z, qx, qy, qz, qw and matrix",
+        ),
+        (
+            "j.json",
+            (
+                '{"pose": {"position": {"x": 1, "y": 2, "z": 3}, "orientation": {"x": 0, "y": 0, '
+                '"z": 0, "w": 1}}, "transform": {"translation": {"x": 9, "y": 9, "z": 9}, '
+                '"rotation": {"x": 0, "y": 0, "z": 0, "w": 1}}}'
+            ),
+            r"j\.json: expected one transform, got pose and transform",
+        ),
+        # A translation past where squared errors overflow: every error was inf and left
+        # out of the statistics as missing (n 0, rms nan, exit 0).
+        (
+            "k.txt",
+            "1 0 0 1e308\n0 1 0 0\n0 0 1 0\n0 0 0 1\n",
+            r"k\.txt: expected a translation within \+-1e\+150 m, got \[1e\+308, 0\.0, 0\.0\]",
+        ),
     ],
 )
 def test_bad_files_name_the_file_and_what_was_expected(

@@ -40,6 +40,7 @@ from robot_msgs.io.npy import array_from_npy
 from robot_msgs.limits import current_limits
 from robot_msgs.optional import require
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix
+from robot_msgs.trajectory import POSITION_LIMIT_M
 
 if TYPE_CHECKING:
     import os
@@ -50,6 +51,13 @@ __all__ = ["TRANSFORM_LAYOUTS", "read_transform", "write_transform"]
 
 _QUATERNION_TOL = 1e-3
 _FLAT = ("x", "y", "z", "qx", "qy", "qz", "qw")
+#: The layouts of a mapping, by the keys that show each (module docstring).
+_LAYOUTS = {
+    "x, y, z, qx, qy, qz, qw": _FLAT,
+    "position + orientation": ("position", "orientation"),
+    "translation + rotation": ("translation", "rotation"),
+    "matrix": ("matrix",),
+}
 #: What :func:`write_transform` writes into JSON and YAML: evo's flat keys, a ROS ``Pose``,
 #: a ROS ``Transform``, or the matrix.
 TRANSFORM_LAYOUTS = ("evo", "pose", "transform", "matrix")
@@ -98,8 +106,18 @@ def _from_pose(xyz: list[float], quat_xyzw: list[float], scale: float, where: st
     return out
 
 
+def _layouts(data: dict[Any, Any]) -> list[str]:
+    """Name the layouts ``data`` holds (evo's flat keys, a Pose, a Transform, a matrix...)."""
+    found = [name for name, keys in _LAYOUTS.items() if any(k in data for k in keys)]
+    return found + [w for w in ("pose", "transform") if isinstance(data.get(w), dict)]
+
+
 def _from_mapping(data: object, where: str) -> np.ndarray:
     if isinstance(data, dict):
+        layouts = _layouts(data)
+        if len(layouts) > 1:  # one would be taken and the other ignored: a silent choice
+            msg = f"{where}: expected one transform, got {' and '.join(layouts)}: which is meant?"
+            raise FormatError(msg)
         if not any(k in data for k in ("x", "position", "translation", "matrix")):
             for wrapper in ("pose", "transform"):  # TransformStamped, Odometry: one level down
                 if isinstance(data.get(wrapper), dict):
@@ -186,6 +204,12 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
         matrix = _from_text(text, file, where)
     if not np.isfinite(matrix).all():
         msg = f"{where}: expected finite numbers, got {matrix.tolist()}"
+        raise FormatError(msg)
+    if np.abs(matrix[:3, 3]).max() > POSITION_LIMIT_M:  # it would move poses past it
+        msg = (
+            f"{where}: expected a translation within +-{POSITION_LIMIT_M:g} m, got "
+            f"{matrix[:3, 3].tolist()}"
+        )
         raise FormatError(msg)
     return tuple(float(v) for v in matrix.ravel())
 
