@@ -87,6 +87,36 @@ def test_runs_csv_has_raw_numbers() -> None:
     assert cells["alignment"] == "se3"
 
 
+def test_ape_columns_hold_the_ape_when_an_rpe_is_the_first_metric() -> None:
+    """A manifest that asked for RPE first, then APE: the runs table, the CSV and the
+    groups showed the RPE's numbers under "APE RMSE" (the first comparison, which ranks).
+    """
+    from robot_msgs.compare import error_stats
+    from robot_msgs.report.groups import summarise_groups
+
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    ape = run.comparisons["ape:translation"]
+    ape_rms = ape.stats["translation"].rms
+    nine = error_stats([9.0, -9.0])
+    rpe = ape.replace(metric="rpe", signals=tuple(s.replace(stats=nine) for s in ape.signals))
+    first_rpe = run.replace(comparisons={"rpe:translation:1m:all": rpe, "ape:translation": ape})
+    assert first_rpe.accuracy is rpe  # what ranks: the first metric
+    assert first_rpe.ape is ape
+    made = report.replace(runs=(first_rpe, *report.runs[1:]))
+    row = dict(zip(runs_table(made).headers, runs_table(made).rows[0], strict=True))
+    assert row["APE RMSE [m]"] == f"{ape_rms:.4f}"
+    header, line = runs_csv(made).splitlines()[:2]
+    assert dict(zip(header.split(","), line.split(","), strict=True))["ape_rmse_m"] == repr(ape_rms)
+    (group, *_) = summarise_groups(made.runs)
+    assert group.accuracy is not None
+    assert 9.0 not in (
+        group.accuracy.stats["translation"].min,
+        group.accuracy.stats["translation"].max,
+    )
+
+
 def test_markdown_cells_show_names_as_written() -> None:
     from robot_msgs.report.tables import markdown_text
 

@@ -268,6 +268,14 @@ class RunReport(Msg):
         return next(iter(self.comparisons.values()), None)
 
     @property
+    def ape(self) -> Comparison | None:
+        """The first APE comparison (what tables and figures label APE), or ``None``.
+
+        Not :attr:`accuracy` when the settings put another metric first (an RPE ranked).
+        """
+        return next((c for c in self.comparisons.values() if c.metric == "ape"), None)
+
+    @property
     def rpe(self) -> tuple[Comparison, ...]:
         """The RPE comparisons, in the settings' order."""
         return tuple(c for c in self.comparisons.values() if c.metric == "rpe")

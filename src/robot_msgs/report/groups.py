@@ -70,9 +70,9 @@ def summarise_groups(
     for algorithm, sequence in keys:
         runs = [r for r in reports if (r.algorithm, r.sequence) == (algorithm, sequence)]
         failures = [r.failure for r in runs if not r.success]
-        comparisons = [r.accuracy for r in runs if r.success and r.accuracy is not None]
+        comparisons = [r.ape for r in runs if r.success and r.ape is not None]
         accuracy = None
-        if any(r.accuracy is not None for r in runs):
+        if any(r.ape is not None for r in runs):
             group = {"algorithm": algorithm, "sequence": sequence}
             accuracy = aggregate(comparisons, failures=failures, group=group, force=force)
         signals = []

@@ -94,11 +94,7 @@ def _rpe_rms(r: RunReport, name: str) -> float:
 
 
 def _run_row(r: RunReport, rpe_names: Sequence[str]) -> tuple[str, ...]:
-    ape = (
-        r.accuracy.stats["translation"].rms
-        if r.accuracy and "translation" in r.accuracy.stats
-        else math.nan
-    )
+    ape = r.ape.stats["translation"].rms if r.ape and "translation" in r.ape.stats else math.nan
     lat = r.latency
     res = r.resources
     return (
@@ -829,7 +825,7 @@ def runs_csv(report: Report) -> str:
     writer.writerow(header)
     nan = math.nan
     for r in report.runs:
-        ape = r.accuracy.stats.get("translation") if r.accuracy else None
+        ape = r.ape.stats.get("translation") if r.ape else None
         lat, res = r.latency, r.resources
         values: list[object] = [
             r.name, r.algorithm, r.sequence, r.trial, r.success, r.failure, r.n_losses, r.lost_s,
