@@ -50,6 +50,11 @@ class ErrorSeries(Msg):
     def __len__(self) -> int:
         return int(self.errors.shape[0])
 
+    @property
+    def n_finite(self) -> int:
+        """How many samples have a value (finite errors): what statistics of it count."""
+        return int(np.count_nonzero(np.isfinite(self.errors)))
+
     def rows(self) -> Int64Array:
         """Return the matched pose each error belongs to: row k for APE, the pair's end else."""
         return self.pairs[:, 1] if self.pairs is not None else np.arange(len(self))
@@ -116,9 +121,11 @@ class Signal(Msg):
             raise self._fail(field="delta_unit", expected=expected, got=self.delta_unit)
         if self.length_m is not None and not self.length_m > 0:
             raise self._fail(field="length_m", expected="a length > 0 metres", got=self.length_m)
-        if self.series is not None and self.stats.n > len(self.series):
-            expected = f"at most the {len(self.series)} samples of the series"
-            raise self._fail(field="stats", expected=expected, got=self.stats.n)
+        if self.series is not None and self.stats.n != self.series.n_finite:
+            # The statistics summarise the series' finite samples: a file edited in one
+            # and not the other (or its errors nulled) would show numbers nothing holds.
+            expected = f"statistics of the {self.series.n_finite} finite samples of the series"
+            raise self._fail(field="stats", expected=expected, got=f"n={self.stats.n}")
 
     @classmethod
     def of(
