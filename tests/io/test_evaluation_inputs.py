@@ -159,3 +159,23 @@ def test_inputs_with_a_times_pipe_are_read_one_by_one(tmp_path: Path) -> None:
         assert evaluation_inputs._side_by_side(files, frames, [None, None])
         assert not evaluation_inputs._side_by_side(files, frames, [pipe, pipe])
         assert not evaluation_inputs._side_by_side(files, frames, [None, pipe])
+
+
+def test_a_file_name_that_is_not_utf8_is_evaluated_under_a_name_results_can_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`ape REF $'na\\xffme.tum'` read the file, then refused its own result: the name went
+    into `Comparison.estimate` as a lone surrogate, which no result can write."""
+    import json
+    import os
+    from pathlib import Path
+
+    from robot_msgs.cli import main
+
+    ref = tmp_path / "ref.tum"
+    ref.write_text("".join(f"{t} {t} 0 0 0 0 0 1\n" for t in range(5)))
+    odd = os.fsdecode(bytes(tmp_path) + b"/na\xffme.tum")
+    Path(odd).write_text(ref.read_text())
+    assert InputFile(path=odd, topic="/a").label == f"{tmp_path}/na\ufffdme.tum:/a"
+    assert main(["ape", str(ref), odd, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["estimate"] == f"{tmp_path}/na\ufffdme.tum"

@@ -77,8 +77,13 @@ class InputFile:
 
     @property
     def label(self) -> str:
-        """The input as results name it: the path, with ``:topic`` when one was given."""
-        return self.path if self.topic is None else f"{self.path}:{self.topic}"
+        """The input as results name it: the path, with ``:topic`` when one was given.
+
+        Bytes of a file name that are not UTF-8 (given as lone surrogates, as Python
+        decodes ``argv``) are shown as U+FFFD: a result's names are text it can write.
+        """
+        text = self.path if self.topic is None else f"{self.path}:{self.topic}"
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def read_inputs(
