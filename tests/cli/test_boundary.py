@@ -362,6 +362,30 @@ def test_a_long_warning_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     assert " ".join(x.strip() for x in folded) == line
 
 
+def test_an_error_line_is_folded_on_a_terminal_and_one_line_in_a_pipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Warnings were folded on a terminal, ``ERROR:`` lines never: the association's
+    no-pair error ran 515 columns off an 80-column terminal."""
+    ref = tmp_path / "reference.tum"
+    ref.write_text("".join(f"{t + 1000}.0 {t} 0 0 0 0 0 1\n" for t in range(10)))
+    est = tmp_path / "estimate.tum"
+    est.write_text("".join(f"{t}.0 {t} 0 0 0 0 0 1\n" for t in range(10)))
+    assert main(["ape", str(ref), str(est)]) == 1
+    (line,) = capsys.readouterr().err.splitlines()  # in a pipe: one line, for grep
+    assert line.startswith("ERROR: No pose pairs found")
+    assert len(line) > 200
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["ape", str(ref), str(est)]) == 1
+    shown = terminal.getvalue().splitlines()
+    assert len(shown) > 3
+    assert all(len(x) <= 80 or str(ref) in x for x in shown)
+    assert all(x.startswith(" " * 7) for x in shown[1:])  # under the text, past "ERROR: "
+    assert " ".join(x.strip() for x in shown) == line
+
+
 @pytest.mark.parametrize("command", ["res", "traj", "ape"])
 def test_no_errno_code_in_an_error_line(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

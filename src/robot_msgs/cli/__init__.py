@@ -168,7 +168,7 @@ def _show_warning(
     file: object = None,
     line: str | None = None,
 ) -> None:
-    from robot_msgs.cli._boundary import escape  # noqa: PLC0415
+    from robot_msgs.cli._boundary import escape, folded  # noqa: PLC0415
 
     del filename, lineno, file, line
     from robot_msgs.cli._evaluation_args import flags_in_text  # noqa: PLC0415
@@ -177,17 +177,9 @@ def _show_warning(
     stream = sys.stderr
     if stream is None:
         return
-    text = escape(f"{label}: {flags_in_text(str(message))}")
     # On a terminal a long warning (KITTI's rounding note is 230 characters) is folded to
     # its width under its label; in a pipe or a log it stays one line, for grep.
-    if stream.isatty():
-        import shutil  # noqa: PLC0415
-
-        from robot_msgs.report.text import wrap  # noqa: PLC0415
-
-        width = max(shutil.get_terminal_size().columns, 40)
-        text = "\n".join(wrap(text, width, subsequent_indent=" " * (len(label) + 2)))
-    print(text, file=stream)
+    print(folded(escape(f"{label}: {flags_in_text(str(message))}"), stream), file=stream)
 
 
 @functools.cache

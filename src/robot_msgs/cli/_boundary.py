@@ -116,15 +116,41 @@ def error_text(err: BaseException) -> str:
 
 
 def say(line: str) -> None:
-    """Print one escaped line on standard error; a closed standard error says nothing."""
+    """Print one escaped line on standard error; a closed standard error says nothing.
+
+    On a terminal the line is folded to its width (:func:`folded`); in a pipe or a log it
+    stays one line, for grep.
+    """
     stream = sys.stderr
     if stream is None:
         return
     try:
-        stream.write(escape(line) + "\n")
+        stream.write(folded(escape(line), stream) + "\n")
         stream.flush()
     except (OSError, ValueError):
         pass
+
+
+def folded(text: str, stream: TextIO) -> str:
+    """Fold ``text`` to the terminal's width under its label (``ERROR: ``...) on a terminal.
+
+    An error or warning of 500 characters (the spans of an association that found no
+    pair) ran off an 80-column terminal; in a pipe or a log it is returned as it is.
+    """
+    try:
+        terminal = stream.isatty()
+    except (AttributeError, ValueError):
+        terminal = False
+    if not terminal:
+        return text
+    import shutil  # noqa: PLC0415 - only on a terminal
+
+    from robot_msgs.report.text import wrap  # noqa: PLC0415
+
+    label, colon, _ = text.partition(": ")
+    indent = len(label) + 2 if colon and label.isupper() and " " not in label else 2
+    width = max(shutil.get_terminal_size().columns, 40)
+    return "\n".join(wrap(text, width, subsequent_indent=" " * indent))
 
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
