@@ -49,6 +49,8 @@ CASES = [
     ("traj", ["--invert_transform"], "--invert-transform-left/right"),
     ("res", ["--save_table", "t.csv"], "--csv FILE"),
     ("traj", ["-f"], "--check"),
+    ("rpe", ["-t", "0.3"], "--delta-tol 0.3"),  # evo_rpe's short --delta_tol
+    ("traj", ["--ref_file", "gt.tum"], "--ref gt.tum"),  # not "REF as the first argument"
 ]
 
 

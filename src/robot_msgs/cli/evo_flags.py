@@ -81,6 +81,7 @@ EVO_FLAGS: dict[str, str] = {
     "--save_table": "--csv FILE",
     "--ref_file": "REF as the first argument",
     "--delta_tol": "--delta-tol RATIO",
+    "-t": "--delta-tol RATIO",  # evo_rpe's short form
     "--serialize_plot": "--plot FILE.pdf",
     "-f": "--check",
     "--full_check": "--check",
@@ -138,7 +139,7 @@ EVO_FLAGS_BY_COMMAND: dict[str, dict[str, str]] = {
     "ape": _SAVED_ALIGNED,
     "rpe": _SAVED_ALIGNED,
     "drift": _SAVED_ALIGNED,
-    "traj": {"--merge": "nothing: each FILE stays apart"},
+    "traj": {"--merge": "nothing: each FILE stays apart", "--ref_file": "--ref REF"},
 }
 
 #: Where an answer's flag is looked for when the command typed has none, in this order
@@ -165,6 +166,7 @@ _FILLED: dict[str, dict[str, str]] = {
     "D": {},
     "SECONDS": {},
     "RATIO": {},
+    "REF": {},
     "UNIT": {"f": "f", "m": "m", "d": "deg", "r": "rad"},
     "METHOD": {"nearest_time": "nearest", "interpolation": "interpolate"},
 }
