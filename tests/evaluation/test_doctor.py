@@ -12,6 +12,7 @@ what is checked.
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,7 @@ from robot_msgs.evaluation import (
     diagnose_files,
     estimate_extrinsic,
     estimate_offset,
+    evaluate,
 )
 from robot_msgs.io import read_trajectory, write_trajectory
 from robot_msgs.io.evaluation_inputs import InputFile
@@ -217,6 +219,22 @@ def test_monocular_scale_of_one_half_found_as_scale(tmp_path: Path) -> None:
     accepted = _doctor(half, align="sim3").finding("scale")
     assert accepted is not None
     assert accepted.severity == "info"  # sim3 asked for: said, not warned
+    assert "offset" not in found.summary  # matched as given: nothing to say
+
+
+def test_scale_figures_say_the_offset_they_were_matched_at(tmp_path: Path) -> None:
+    """The APE figures of a scale finding are of poses matched at the clock offset the
+    doctor found; it did not say so, and `ape` with the same flags gave other figures."""
+    est = _est()
+    late = est.replace(positions_xyz=0.5 * est.positions_xyz, stamps_s=est.stamps_s - 0.3)
+    found = _doctor(_write(tmp_path, "late.tum", late), align="sim3").finding("scale")
+    assert found is not None
+    said = re.search(r"\(poses matched at an offset of (\S+) s: `offset_s=`\)", found.summary)
+    assert said is not None
+    at = EvaluationSettings(offset_s=float(said.group(1)), align="sim3")
+    (result,) = evaluate(_ref(), read_trajectory(tmp_path / "late.tum"), at)
+    sim3 = float(found.evidence["ape_rmse_sim3_m"])  # type: ignore[arg-type]
+    assert result.stats["translation"].rms == pytest.approx(sim3, rel=1e-4)
 
 
 def test_twenty_percent_tracking_gap_found_as_coverage(tmp_path: Path) -> None:
