@@ -51,6 +51,30 @@ def test_ours_and_evos_load_side_by_side(tmp_path: Path) -> None:
     assert [r["name"] for r in data["results"]] == [str(ours), str(ZIPS / "fr1_xyz_ape_se3.zip")]
 
 
+def test_a_ranking_over_far_fewer_poses_says_so_and_shows_each_count() -> None:
+    """`res` ranked fr1_xyz's 32 ORB keyframes first (rms 0.00975 m) above rgbdslam's 785
+    poses (0.0134 m) with no count in the ranking: a keyframe rms is not the same measure."""
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    few = est.replace(
+        stamps_s=est.stamps_s[::25],
+        positions_xyz=est.positions_xyz[::25],
+        orientations_quat_xyzw=est.orientations_quat_xyzw[::25],
+    )
+    se3 = EvaluationSettings(align="se3")
+    named = [("all", ape(ref, est, settings=se3)), ("few", ape(ref, few, settings=se3))]
+    ranking = compare_results(named).tables[-1]
+    assert ranking.headers == ("#", "result", "n", "rms")
+    assert sorted(row[2] for row in ranking.rows) == ["32", "785"]
+    fewer = (
+        "The rms are over 32 to 785 samples: one of far fewer poses (keyframes only?) is "
+        "ranked on those alone."
+    )
+    assert ranking.notes == (fewer,)
+    same = compare_results([named[0], ("again", named[0][1])]).tables[-1]
+    assert same.notes == ()
+
+
 def test_different_metrics_are_never_ranked(tmp_path: Path) -> None:
     named = load_saved_results([ZIPS / "fr1_xyz_ape_se3.zip", ZIPS / "fr1_xyz_rpe_se3_1m.zip"])
     table = compare_results(named, force=True)

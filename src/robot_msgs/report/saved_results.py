@@ -43,6 +43,9 @@ __all__ = [
 NamedResult = tuple[str, "EvaluationResult"]
 _STATS = ("n", "rms", "mean", "median", "std", "min", "max")
 
+#: Ranked results whose sample counts differ by more than this factor are said so.
+_FEWER = 2
+
 
 def load_saved_results(paths: Sequence[str | os.PathLike[str]]) -> list[NamedResult]:
     """Read each saved result, ours or evo's (``.zip``), named by its path as given.
@@ -222,12 +225,22 @@ class ResultsComparison:
         if self.ranking is not None:
             by_name = dict(self.named)
             ranked = []
+            counts = []
             for position, name in enumerate(self.ranking, start=1):
                 stats = by_name[name].comparison.signals[0].stats
-                ranked.append((str(position), name, _num(stats.rms)))
+                ranked.append((str(position), name, str(stats.n), _num(stats.rms)))
+                counts.append(stats.n)
             title = "Ranking by rms (FORCED: settings mixed)" if self.forced else "Ranking by rms"
+            said: tuple[str, ...] = ()
+            if counts and min(counts) * _FEWER < max(counts):  # keyframes against every frame
+                fewer = (
+                    f"The rms are over {min(counts)} to {max(counts)} samples: one of far "
+                    "fewer poses (keyframes only?) is ranked on those alone."
+                )
+                said = (fewer,)
+            headers = ("#", "result", "n", "rms")
             tables.append(
-                ReportTable(title, ("#", "result", "rms"), tuple(ranked), (True, False, True))
+                ReportTable(title, headers, tuple(ranked), (True, False, True, True), said)
             )
         return tables
 
