@@ -717,3 +717,25 @@ def test_traj_check_passes_kittis_printed_rounding_and_fails_a_block_beyond_it(
     assert "notes" not in report
     (issue,) = report["issues"]
     assert "replaced by the nearest rotation (max |R Rᵀ - I| 0.0021 at line 2)" in issue
+
+
+def test_a_topic_named_with_escape_codes_is_shown_never_acting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bag topic named with a colour and a window-title code was printed raw on
+    standard output (its ERROR line was escaped)."""
+    from robot_msgs.io import write_trajectory
+    from robot_msgs.trajectory import PoseTrajectory
+
+    traj = PoseTrajectory(
+        stamps_s=[0.0, 1.0],
+        positions_xyz=np.zeros((2, 3)),
+        orientations_quat_xyzw=[[0, 0, 0, 1.0]] * 2,
+    )
+    bag = tmp_path / "t.mcap"
+    write_trajectory(bag, traj, topic="/a\x1b[31mRED\x1b]0;title\x07")
+    assert main(["traj", str(bag)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert "\x07" not in out
+    assert f"{bag} /a\\x1b[31mRED\\x1b]0;title\\x07 (mcap)" in out

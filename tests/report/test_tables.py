@@ -469,3 +469,15 @@ def test_latex_a_cell_or_header_line_starting_with_a_star_keeps_it() -> None:
     tex = render_latex([table])
     assert re.search(r"\\\\\s*\*", tex) is None
     assert tex.count("{*}second") == 1
+
+
+def test_names_from_files_never_act_on_the_terminal() -> None:
+    """A run named in a manifest (or a reports.json) printed its escape codes raw on
+    standard output: colour, a window title, reversed text and a forged ERROR line."""
+    name = "\x1b[31mred\nERROR: forged\u202eevil\x07"
+    table = ReportTable("Runs", ("run", "rms"), ((name, "0.1"),), (False, True), (name,))
+    shown = render_text(table)
+    assert "\x1b" not in shown
+    assert "\u202e" not in shown
+    assert not any(line.startswith("ERROR") for line in shown.splitlines())
+    assert "\\x1b[31mred\\x0aERROR: forged\\u202eevil\\x07" in shown

@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import signal
 import sys
 import threading
 from typing import TYPE_CHECKING, Any, TextIO
 
 from robot_msgs.errors import RobotMsgsError
+from robot_msgs.report.text import controls_escaped
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -66,9 +66,6 @@ EXIT_PIPE = 141
 EXIT_TERMINATED = 143
 
 _MOST_SHOWN = 2000
-# C0 and C1 controls, DEL, and the characters that reorder text on screen (bidi
-# embeddings, overrides and isolates, the line and paragraph separators).
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 class Terminated(BaseException):
@@ -85,12 +82,7 @@ def escape(text: str) -> str:
     >>> escape("x\u202eevil")
     'x\\u202eevil'
     """
-
-    def shown(match: re.Match[str]) -> str:
-        code = ord(match.group())
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-    line = _UNSAFE.sub(shown, text)
+    line = controls_escaped(text)
     return line if len(line) <= _MOST_SHOWN else line[: _MOST_SHOWN - 3] + "..."
 
 

@@ -379,7 +379,21 @@ def _as_given(message: str, path: str) -> str:
     return message.replace(file, path) if file != path else message
 
 
+def _shown(value: Any) -> Any:
+    """``value`` with every text in it escaped for the terminal (names come from files)."""
+    from robot_msgs.report.text import controls_escaped  # noqa: PLC0415
+
+    if isinstance(value, str):
+        return controls_escaped(value)
+    if isinstance(value, list | tuple):
+        return [_shown(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _shown(v) for k, v in value.items()}
+    return value
+
+
 def _print_report(report: dict[str, Any], out: TextIO) -> None:
+    report = _shown(report)  # a bag's topic names, a TF frame: shown, never acting
     topic = f" {report['topic']}" if report.get("topic") else ""
     role = ", reference" if report.get("role") == "reference" else ""
     print(f"{report['path']}{topic} ({report['format']}{role})", file=out)

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from robot_msgs.report.text import WIDTH, display_width, ljust, rjust, wrap
+from robot_msgs.report.text import WIDTH, controls_escaped, display_width, ljust, rjust, wrap
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -575,6 +575,13 @@ def render_text(table: ReportTable, width: int = WIDTH) -> str:
     rms  0.0134701
     max  0.0347595
     """
+    table = ReportTable(  # names from files are shown as written, never act on a terminal
+        controls_escaped(table.title),
+        tuple(controls_escaped(h) for h in table.headers),
+        tuple(tuple(controls_escaped(c) for c in row) for row in table.rows),
+        table.numeric,
+        tuple(controls_escaped(n) for n in table.notes),
+    )
     widths = _widths(table)
     keys = _key_columns(table, widths, width)
 

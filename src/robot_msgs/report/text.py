@@ -29,6 +29,30 @@ _CHUNKS = re.compile(f"([{re.escape(_WHITESPACE)}]+)")
 _TO_SPACE = str.maketrans(_WHITESPACE, " " * len(_WHITESPACE))
 
 
+# C0 and C1 controls, DEL, and the characters that reorder text on screen (bidi
+# embeddings, overrides and isolates, the line and paragraph separators).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def controls_escaped(text: str) -> str:
+    r"""Return ``text`` with every control and reordering character written as its code.
+
+    What a file names (a run, a topic, a unit) is shown as written but never acts on the
+    terminal: no colour, title or cursor escape, no forged line, no reversed text.
+
+    Examples
+    --------
+    >>> controls_escaped("a\nERROR: forged\x1b[31m"), controls_escaped("x\u202eevil")
+    ('a\\x0aERROR: forged\\x1b[31m', 'x\\u202eevil')
+    """
+
+    def shown(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _UNSAFE.sub(shown, text)
+
+
 def _char_width(char: str) -> int:
     import unicodedata  # noqa: PLC0415 - non-ASCII text only; evo_flags loads this at start-up
 
