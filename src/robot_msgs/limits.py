@@ -19,7 +19,8 @@ bound                 default         what it bounds
 ====================  ==============  ==================================================
 
 ``robot-msgs --max-bytes SIZE COMMAND`` raises ``max_bytes`` for one run (a result of
-10^7 poses is several GiB); :func:`input_limits` does the same for library code. The
+10^7 poses is several GiB), ``--max-document SIZE`` raises ``max_document``;
+:func:`input_limits` does the same for library code. The
 bounds are held in a :class:`contextvars.ContextVar`, so a raised bound is seen by every
 reader called inside the ``with`` block and by no other thread.
 

@@ -74,7 +74,7 @@ def test_a_stream_longer_than_the_bound_is_refused(tmp_path: Path) -> None:
         fifo_with_writer(tmp_path / "big.tum", TUM * 100) as fifo,
         input_limits(max_bytes=1000),
         deadline(10),
-        pytest.raises(FormatError, match=r"big\.tum: a stream of, more than the 1000 read"),
+        pytest.raises(FormatError, match=r"big\.tum: a stream, more than the 1000 bytes read"),
     ):
         read_input(fifo)
 
@@ -100,7 +100,9 @@ def test_a_regular_file_larger_than_a_bound_is_refused(tmp_path: Path) -> None:
     file = tmp_path / "a"
     file.write_bytes(b"x" * 10)
     assert read_input(file, limit=10) == b"x" * 10
-    with pytest.raises(FormatError, match=r"a: is 10 bytes, more than the 9 read from one input"):
+    with pytest.raises(
+        FormatError, match=r"a: is 10 bytes, more than the 9 bytes read from one input"
+    ):
         read_input(file, limit=9)
 
 
@@ -126,3 +128,30 @@ def test_a_fifo_waiting_for_its_writer_says_so_on_a_terminal(
     shown = terminal.getvalue()
     assert f"{fifo}: waiting for a program to write into this FIFO (Ctrl-C stops) ..." in shown
     assert "done in 0:00:0" in shown
+
+
+def test_a_document_past_its_bound_names_the_flag_that_raises_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A manifest past 16 MiB was told to raise --max-bytes, which does not bound it; the
+    advice was followed and the same error came back."""
+    from robot_msgs.cli import main
+    from robot_msgs.limits import current_limits
+
+    file = tmp_path / "runs.toml"
+    file.write_text("# " + "x" * 200 + "\n")
+    with (
+        input_limits(max_document=100),
+        pytest.raises(
+            FormatError,
+            match=r"more than the 100 bytes read from one input; .*--max-document SIZE\)",
+        ),
+    ):
+        read_input(file, limit=current_limits().max_document)
+    with input_limits(max_bytes=100), pytest.raises(FormatError, match=r"--max-bytes SIZE\)$"):
+        read_input(file, limit=current_limits().max_bytes)
+    file.write_text("# " + "x" * (17 << 20) + "\n")
+    assert main(["report", str(file)]) == 1
+    assert "(robot-msgs --max-document SIZE)" in capsys.readouterr().err
+    assert main(["--max-document", "32M", "report", str(file)]) == 1  # read now: no runs
+    assert "more than the" not in capsys.readouterr().err

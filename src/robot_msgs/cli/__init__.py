@@ -141,6 +141,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         metavar="SIZE",
         help="the most bytes read from one saved result, zip entry or pipe (default 1G; e.g. 4G)",
     )
+    parser.add_argument(
+        "--max-document",
+        type=parse_size,
+        metavar="SIZE",
+        help="the most bytes of one manifest, meta.json, transform file or evo zip's JSON "
+        "(default 16M)",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, text in COMMANDS.items():
         if command is None or name == command:
@@ -195,7 +202,7 @@ def _command_of(given: list[str]) -> str:
     for word in given:
         if skip:
             skip = False
-        elif word == "--max-bytes":
+        elif word in ("--max-bytes", "--max-document"):
             skip = True
         elif not word.startswith("-"):
             return word
@@ -255,12 +262,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             # interpreter's warning filters say (pytest turns warnings into errors).
             warnings.simplefilter("always", DataWarning)
             warnings.showwarning = _show_warning
-            if args.max_bytes is None:
+            if args.max_bytes is None and args.max_document is None:
                 code: int = args.run(args)
             else:
                 from robot_msgs.limits import input_limits  # noqa: PLC0415
 
-                with input_limits(max_bytes=args.max_bytes):
+                with input_limits(max_bytes=args.max_bytes, max_document=args.max_document):
                     code = args.run(args)
         return code
 

@@ -168,7 +168,7 @@ def read_input(
     >>> read_input(file, limit=5)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    robot_msgs.errors.FormatError: .../a.txt: is 10 bytes, more than the 5 read from one input...
+    robot_msgs.errors.FormatError: .../a.txt: is 10 bytes, more than the 5 bytes read from one input...
     """
     shown = str(path) if source is None else source
     check_input_kind(path, source=shown)
@@ -232,9 +232,13 @@ def _open(path: str | os.PathLike[str], shown: str) -> int:
 
 
 def _too_large(shown: str, got: str, limit: int) -> FormatError:
+    """Say that ``shown`` is past ``limit`` bytes, and the flag that raises that bound."""
+    limits = current_limits()
+    document = limit == limits.max_document and limit != limits.max_bytes
+    flag = "--max-document" if document else "--max-bytes"
     msg = (
-        f"{shown}: {got}, more than the {limit} read from one input; if it is what you "
-        "meant, raise the bound (robot-msgs --max-bytes SIZE)"
+        f"{shown}: {got}, more than the {limit} bytes read from one input; if it is what "
+        f"you meant, raise the bound (robot-msgs {flag} SIZE)"
     )
     return FormatError(msg)
 
@@ -261,7 +265,7 @@ def _read_stream(fd: int, shown: str, bound: int) -> bytes:
     while piece := os.read(fd, _PIECE):
         size += len(piece)
         if size > bound:
-            raise _too_large(shown, "a stream of", bound)
+            raise _too_large(shown, "a stream", bound)
         pieces.append(piece)
     data = b"".join(pieces)
     kept = _KEPT.get()

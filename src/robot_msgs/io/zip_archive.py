@@ -205,10 +205,13 @@ class ZipArchive:
 
     def _too_large(self, where: str, got: str, own: int) -> FormatError:
         total = self._limits.max_bytes
+        # An entry read as a document (an evo zip's JSON) is bounded by max_document.
+        document = own == self._limits.max_document and own != total
+        flag = "--max-document" if document else "--max-bytes"
         msg = (
             f"{where}: {got}, past the bound of {own} bytes an entry and {total} bytes all "
             "the entries of one zip may inflate to (a zip bomb inflates without end); if it "
-            "is what you meant, raise the bound (robot-msgs --max-bytes SIZE)"
+            f"is what you meant, raise the bound (robot-msgs {flag} SIZE)"
         )
         return FormatError(msg)
 
