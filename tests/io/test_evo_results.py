@@ -88,6 +88,40 @@ def test_an_array_that_needs_pickle_is_refused(tmp_path: Path) -> None:
         read_evo_result(path)
 
 
+def _copy_with(path: Path, replaced: dict[str, bytes], dropped: tuple[str, ...] = ()) -> Path:
+    with zipfile.ZipFile(ZIPS / "fr1_xyz_ape_se3.zip") as src, zipfile.ZipFile(path, "w") as dst:
+        for name in src.namelist():
+            if name not in dropped:
+                dst.writestr(name, replaced.get(name, src.read(name)))
+    return path
+
+
+def test_statistics_that_its_errors_do_not_give_are_refused(tmp_path: Path) -> None:
+    """A stats.json saying rmse 0.5 beside errors of rms 0.0135 was shown as 0.5: only the
+    statistics' order among themselves was checked."""
+    stats = _evo_stats("fr1_xyz_ape_se3.zip")
+    lying = _copy_with(
+        tmp_path / "lie.zip",
+        {"stats.json": json.dumps(stats | {"rmse": 0.03, "max": 1.0}).encode()},
+    )
+    with pytest.raises(
+        FormatError,
+        match=r"lie\.zip: stats\.json does not fit error_array: rmse 0\.03 where the errors "
+        r"give 0\.01347",
+    ):
+        read_evo_result(lying)
+    # evo's own zips are within rounding of what their arrays give (the bound is 1e-9).
+    for name in sorted(p.name for p in ZIPS.glob("*.zip")):
+        read_evo_result(ZIPS / name)
+
+
+def test_a_zip_without_its_error_array_names_the_file(tmp_path: Path) -> None:
+    """The error said what did not fit (`ErrorSeries.errors`) but not in which file."""
+    bare = _copy_with(tmp_path / "bare.zip", {}, dropped=("error_array.npy",))
+    with pytest.raises(FormatError, match=r"^.*bare\.zip: Expected shape \(N,\) with N=785"):
+        read_evo_result(bare)
+
+
 def test_other_zips_and_titles_are_refused(tmp_path: Path) -> None:
     empty = tmp_path / "empty.zip"
     with zipfile.ZipFile(empty, "w") as z:

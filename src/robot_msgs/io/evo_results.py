@@ -24,6 +24,7 @@ tolerance, for one) are absent, not guessed.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -177,6 +178,10 @@ def _document(archive: ZipArchive, name: str, source: str) -> dict[str, Any]:
     return tree
 
 
+#: How far evo's statistics may be from those of its error array, relative: rounding.
+_STATS_REL = 1e-9
+
+
 def _stats(raw: dict[str, Any], errors: np.ndarray[Any, Any], source: str) -> Any:
     base = error_stats(errors)
     fields = {"rms": "rmse", "mean": "mean", "median": "median", "std": "std"}
@@ -192,6 +197,19 @@ def _stats(raw: dict[str, Any], errors: np.ndarray[Any, Any], source: str) -> An
         values[ours] = number
     if base.n == 0:
         return base
+    # evo computes them from the same array (NumPy, float64): they agree to rounding. A
+    # stats.json that says otherwise was edited or belongs to another result.
+    scale = max(abs(base.min), abs(base.max))
+    for ours, theirs in fields.items():
+        recomputed = float(getattr(base, ours))
+        if not math.isclose(
+            values[ours], recomputed, rel_tol=_STATS_REL, abs_tol=_STATS_REL * scale
+        ):
+            msg = (
+                f"{source}: stats.json does not fit error_array: {theirs} {values[ours]!r} "
+                f"where the errors give {recomputed!r}"
+            )
+            raise FormatError(msg)
     values["max_abs"] = max(abs(values["min"]), abs(values["max"]))
     values["p95_abs"] = min(base.p95_abs, values["max_abs"])
     values["final"] = min(max(base.final, values["min"]), values["max"])
@@ -316,6 +334,40 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
         except ValidationError as err:
             msg = f"{source}: alignment_transformation_sim3 is not a similarity: {err}"
             raise FormatError(msg) from err
+    try:
+        return _result(
+            path,
+            info,
+            settings,
+            metric,
+            relation,
+            unit,
+            stats,
+            errors,
+            stamps,
+            alignment,
+            frames=frames,
+        )
+    except ValidationError as err:  # arrays that do not fit each other (no error_array...)
+        msg = f"{source}: {err}"
+        raise FormatError(msg) from err
+
+
+def _result(
+    path: str | os.PathLike[str],
+    info: dict[str, Any],
+    settings: dict[str, Value],
+    metric: str,
+    relation: str,
+    unit: str,
+    stats: Any,
+    errors: np.ndarray[Any, Any],
+    stamps: np.ndarray[Any, Any],
+    alignment: Alignment,
+    *,
+    frames: bool,
+) -> EvaluationResult:
+    """Build the result of an evo zip from its parts (their agreement checked here)."""
     series = ErrorSeries(stamps_s=np.asarray(stamps, dtype=np.float64).ravel(), errors=errors)
     comparison = Comparison(
         metric=metric,
