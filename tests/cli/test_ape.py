@@ -50,7 +50,7 @@ def test_table_shows_settings_counts_and_statistics(
     out = capsys.readouterr().out
     assert out.startswith("APE (absolute pose error)\n")
     assert f"reference: {ref}" in out
-    assert "settings:  --relation x --max-diff 0.02\n" in out  # only what differs
+    assert "settings:  --relation x --max-diff 0.02 (not aligned)\n" in out  # only what differs
     assert "poses:     reference 101, estimate 101, matched 101" in out
     row = next(line for line in out.splitlines() if line.startswith("x "))
     assert row.split()[1:4] == ["m", "101", "0.0578792"]

@@ -137,7 +137,7 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     if result.reference or result.estimate:
         lines.append(f"reference: {result.reference}")
         lines.append(f"estimate:  {result.estimate}")
-    lines.append(f"settings:  {flags_text(_changed(result, defaults))}")
+    lines.append(_settings_line(result.metric, _changed(result, defaults)))
     counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.counts.items())
     lines += wrap(f"poses:     {counts}", subsequent_indent=" " * 11)
     cells = [(s.name, s.unit or "-", *_stats_cells(s.stats, result.metric)) for s in result.signals]
@@ -145,6 +145,20 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     table = ReportTable("", ("signal", "unit", *columns), tuple(cells), (False, False, *[True] * 7))
     lines.append(render_text(table))
     return "\n".join(lines + _notes(result.notes))
+
+
+def _settings_line(
+    metric: str, changed: Mapping[str, Value], record: Mapping[str, Value] | None = None
+) -> str:
+    """``settings:`` and the flags given; an APE or RPE says "not aligned" when it was not.
+
+    evo's APE and RPE titles say "(not aligned)"; "the defaults" alone hid that the APE
+    includes the estimate's frame (``record``: the settings shared by every estimate).
+    """
+    aligned = (record if record is not None else changed).get("align", "none")
+    said = f"settings:  {flags_text(changed)}"
+    unaligned = metric in ("ape", "rpe") and aligned in ("none", None)
+    return said + " (not aligned)" if unaligned else said
 
 
 def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[str, Value]) -> str:
@@ -179,7 +193,7 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
     title = _TITLES.get(first.metric, first.metric)
     lines = [f"{title}, {len(comparisons)} estimates", f"reference: {first.reference}"]
     shared = {k: v for k, v in _changed(first, defaults).items() if k not in differ}
-    lines.append(f"settings:  {flags_text(shared)}")
+    lines.append(_settings_line(first.metric, shared, first.record()))
     headers = ("estimate", "signal", "unit", *(f"{k} (differs)" for k in differ), "matched")
     rows = [
         (
