@@ -150,7 +150,7 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
 def _settings_line(
     metric: str, changed: Mapping[str, Value], record: Mapping[str, Value] | None = None
 ) -> str:
-    """``settings:`` and the flags given; an APE or RPE says "not aligned" when it was not.
+    """Say the flags given; an APE or RPE says "(not aligned)" when it was not aligned.
 
     evo's APE and RPE titles say "(not aligned)"; "the defaults" alone hid that the APE
     includes the estimate's frame (``record``: the settings shared by every estimate).
