@@ -216,7 +216,9 @@ def test_a_pipe_found_as_a_run_folders_estimate_is_refused_without_waiting_for_a
         assert main(["report", str(runs_copy / "kfslam" / "fr1_xyz")]) == 1
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1, err
-    assert err[0].startswith(f"ERROR: {estimate}: is a pipe (FIFO) in the folder of run ")
+    # The run named once, by report (its error names the file): "run NAME: FILE: ...".
+    assert err[0].startswith("ERROR: run trial_2 (")
+    assert f"): {estimate}: is a pipe (FIFO) in a run folder: not read" in err[0]
 
 
 def test_json_without_a_file_is_standard_outputs_only_content(
@@ -471,3 +473,19 @@ def test_allow_partial_names_the_runs_left_out_of_a_bench_folder_too(
     assert warned == [
         f"WARNING: run {run} not reported: {error}" for run, error in summary["errors"].items()
     ]
+
+
+def test_a_run_that_stops_the_report_is_named_with_its_manifest_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`report m.toml` whose run read /dev/zero said "/dev/zero: is a character device"
+    and not which of the manifest's runs named it (bench names it in its table)."""
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(
+        '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "/dev/null"\n'
+        'reference = "example:fr1_xyz/groundtruth.tum"\n'
+    )
+    assert main(["report", str(manifest), "--no-progress"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"ERROR: run a/s/1 ({manifest} [[runs]] #1): /dev/null: is a ")
+    assert line.endswith("; --allow-partial reports the others")

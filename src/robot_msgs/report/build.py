@@ -45,6 +45,25 @@ class ReportResult:
     failed: dict[str, str] = field(default_factory=dict)
 
 
+def _in_run(err: RobotMsgsError | OSError, name: str, source: str) -> RobotMsgsError | OSError:
+    """Return ``err`` naming the run it stopped at (its error names only the file).
+
+    ``report`` on a manifest whose run read ``/dev/zero`` said "/dev/zero: is a character
+    device" and not which entry named it; the same class is raised, so callers catch it
+    as before. An ``OSError`` names its file already, and is kept as it is.
+    """
+    if not isinstance(err, RobotMsgsError):
+        return err
+    where = f" ({source})" if source else ""
+    said = f"run {name}{where}: {err}; `partial=True` reports the others"
+    if isinstance(err, ValidationError):
+        return type(err)(said, field=err.field, reason=said)
+    try:
+        return type(err)(said)
+    except TypeError:  # pragma: no cover - every error of the package takes its message
+        return err
+
+
 def build_report(
     manifest: Manifest,
     *,
@@ -88,7 +107,7 @@ def build_report(
             evaluations[spec.name] = _evaluated(spec, settings, cache)
         except (RobotMsgsError, OSError) as err:  # what bench counts as failed to evaluate
             if not partial:
-                raise
+                raise _in_run(err, spec.name, spec.source) from err
             failed[spec.name] = f"{type(err).__name__}: {err}"
         if progress is not None:
             progress(spec.name, spec.name in failed or not evaluations[spec.name].report.success)

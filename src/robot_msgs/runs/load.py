@@ -74,7 +74,7 @@ def _has_poses(path: Path) -> bool:
         return any(line.strip() and not line.lstrip().startswith("#") for line in handle)
 
 
-def _refuse_a_found_pipe(path: Path, spec: RunSpec) -> None:
+def _refuse_a_found_pipe(path: Path) -> None:
     """Refuse a pipe found as the estimate of a run folder: nobody writes to it.
 
     A pipe named as a run's ``estimate`` (or on the command line) is read once, as a
@@ -83,7 +83,7 @@ def _refuse_a_found_pipe(path: Path, spec: RunSpec) -> None:
     """
     if stream_kind(path) == "a pipe (FIFO)":
         msg = (
-            f"{path}: is a pipe (FIFO) in the folder of run {spec.name}: not read (a pipe "
+            f"{path}: is a pipe (FIFO) in a run folder: not read (a pipe "
             "found in a run folder has no writer); give a file, or name the pipe as the "
             "run's `estimate` in a manifest"
         )
@@ -110,7 +110,7 @@ def _resolve(path: str, spec: RunSpec) -> Path:
     try:
         return resolve_path(path)
     except FileNotFoundError as err:
-        msg = f"{path}: no such example, named by run {spec.name} ({spec.source})"
+        msg = f"{path}: no such example ({spec.source})"
         raise FormatError(msg) from err
 
 
@@ -136,7 +136,7 @@ def load_run(
     if spec.reference is not None:
         path = _resolve(spec.reference, spec)
         if not path.exists():
-            msg = f"{spec.reference}: the reference of run {spec.name} does not exist"
+            msg = f"{spec.reference}: the run's reference does not exist ({spec.source})"
             raise FormatError(msg)
         inputs["reference"] = InputFile(
             path=str(path),
@@ -147,7 +147,7 @@ def load_run(
     if spec.estimate:
         path = _resolve(spec.estimate, spec)
         if spec.folder is not None and path.parent == Path(spec.folder):
-            _refuse_a_found_pipe(path, spec)
+            _refuse_a_found_pipe(path)
         if path.exists() and _has_poses(path):
             inputs["estimate"] = InputFile(
                 path=str(path),
