@@ -212,7 +212,8 @@ def parse_json(text: str | bytes, *, source: str = "<json>") -> Any:
     except ValueError as err:  # an integer of more than 4300 digits (sys.int_info)
         if isinstance(err, FormatError):  # a key given twice
             raise
-        msg = f"{source}: expected JSON, got {_short(str(err))}"
+        digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
+        msg = f"{source}: expected JSON numbers, got an integer of more than {digits} digits"
         raise FormatError(msg) from err
 
 

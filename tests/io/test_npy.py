@@ -65,3 +65,13 @@ def test_trailing_bytes_and_bad_headers_are_refused() -> None:
         array_from_npy(b"hello", where="e.npy")
     with pytest.raises(FormatError, match=r"expected at most 8 dimensions, got 9"):
         array_from_npy(npy_header_only((1,) * 9), where="e.npy")
+
+
+def test_a_header_with_an_expression_is_refused_without_a_python_address() -> None:
+    """The error quoted ast's own message: `<ast.Call object at 0x7fb79c878370>`."""
+    header = "{'descr': eval('1'), 'fortran_order': False, 'shape': (1,), }"
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    data = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + bytes(8)
+    with pytest.raises(FormatError, match=r"^e\.npy: not a NumPy \.npy array \(") as caught:
+        array_from_npy(data, where="e.npy")
+    assert "object at 0x" not in str(caught.value)

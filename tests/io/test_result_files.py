@@ -203,3 +203,24 @@ def test_an_npz_whose_type_is_an_array_is_no_result(
             out.writestr(name, data)
     with pytest.raises(FormatError, match=r"bad\.npz: expected a saved compare/EvaluationResult"):
         load_result(bad)
+
+
+def test_an_npz_with_an_array_taken_out_names_the_missing_one(tmp_path: Path) -> None:
+    """An .npz result with a5.npy taken out was refused for its last entry: "unexpected
+    entry 'a11.npy': a result of 11 arrays holds a0.npy .. a10.npy"."""
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    saved = save_result(tmp_path / "r.npz", ape(ref, est, settings=EvaluationSettings(align="se3")))
+    cut = tmp_path / "cut.npz"
+    with zipfile.ZipFile(saved) as src, zipfile.ZipFile(cut, "w") as dst:
+        names = src.namelist()
+        last = max(int(n[1:-4]) for n in names if n.startswith("a") and n[1:-4].isdigit())
+        for name in names:
+            if name != "a1.npy":
+                dst.writestr(name, src.read(name))
+    with pytest.raises(
+        FormatError,
+        match=rf"cut\.npz: entry a1\.npy is missing \(the arrays run a0\.npy \.\. a{last}\.npy, 1 "
+        r"missing\)$",
+    ):
+        load_result(cut)

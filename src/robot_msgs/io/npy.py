@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import warnings
 from typing import Any
 
@@ -94,7 +95,9 @@ def array_from_npy(data: bytes, *, where: str, kinds: str = "f") -> np.ndarray[A
         raise
     except Exception as err:
         # which raise ValueError, SyntaxError, tokenize.TokenError... on untrusted bytes.
-        msg = f"{where}: not a NumPy .npy array ({_short(err)})"
+        # ast's messages name its objects by address (<ast.Call object at 0x7f...>).
+        said = re.sub(r"<[\w.]+ object at 0x[0-9a-fA-F]+>", "an expression", _short(err))
+        msg = f"{where}: not a NumPy .npy array ({said})"
         raise FormatError(msg) from err
 
 

@@ -33,6 +33,7 @@ import codecs
 import io
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,8 @@ __all__ = ["RESULT_FORMATS", "load_result", "result_format", "save_result"]
 RESULT_FORMATS = {".json": "json", ".npz": "npz", ".parquet": "parquet", ".pq": "parquet"}
 
 _SKELETON = "robot_msgs.json"
+#: The name of a result's n-th array in a ``.npz`` (no leading zeros: one name each).
+_ARRAY = re.compile(r"a(0|[1-9][0-9]{0,8})\.npy")
 _REF = "$array"
 _KINDS = "fiub"  # the dtype kinds a result's arrays have: floats, integers, booleans
 _MAX_DIMENSIONS = 8
@@ -198,6 +201,18 @@ def _read_npz(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
         n = len(archive.names) - 1
         expected = {entry, *(f"a{k}.npy" for k in range(n))}
         unexpected = sorted(set(archive.names) - expected)
+        numbered = [_ARRAY.fullmatch(name) for name in archive.names]
+        others = [name for name, m in zip(archive.names, numbered, strict=True) if m is None]
+        others.remove(entry)
+        if unexpected and not others:  # a0.npy .. aK.npy with a gap: one was taken out
+            last = max(int(m.group(1)) for m in numbered if m is not None)
+            held = {int(m.group(1)) for m in numbered if m is not None}
+            gap = min(set(range(last + 1)) - held)
+            msg = (
+                f"{path}: entry a{gap}.npy is missing (the arrays run a0.npy .. a{last}.npy, "
+                f"{last + 1 - len(held)} missing)"
+            )
+            raise FormatError(msg)
         if unexpected:
             shown = unexpected[0] if len(unexpected[0]) <= 60 else unexpected[0][:57] + "..."
             msg = (

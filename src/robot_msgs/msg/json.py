@@ -528,7 +528,8 @@ def decode_json_tree(data: bytes | str, cls: type[M]) -> M:
     try:
         tree = msgspec.json.decode(text)
     except msgspec.DecodeError as err:  # not JSON, or a value JSON allows and Python not
-        msg = f"Expected JSON text for {cls.__name__}, got {str(data)[:40]!r}: {err}"
+        shown = text[:40].decode("utf-8", "replace")
+        msg = f"Expected JSON text for {cls.__name__}, got {shown!r}...: {err}"
         raise ValidationError(msg) from err
     except RecursionError as err:  # msgspec's parser stops at Python's recursion limit
         raise _too_deep(cls) from err
