@@ -253,3 +253,19 @@ def test_frame_indices_written_as_seconds_are_said(tmp_path: Path) -> None:
         warnings.simplefilter("error")
         write_trajectory(tmp_path / "again.txt", traj, "kitti")  # frames stay frames
         write_trajectory(tmp_path / "t.tum", read_trajectory(tmp_path / "k.tum"))
+
+
+def test_a_head_of_comments_only_says_so_not_that_the_file_has_no_data(tmp_path: Path) -> None:
+    """A file whose first 64 KiB are one comment (787 good rows after it) was said to
+    have "no numeric data line", which is false."""
+    from robot_msgs.io.sniff import SNIFF_BYTES
+
+    path = tmp_path / "long.tum"
+    path.write_text("# " + "x" * SNIFF_BYTES + "\n" + "0 0 0 0 0 0 0 1\n1 0 0 0 0 0 0 1\n")
+    with pytest.raises(
+        FormatError,
+        match=rf"long\.tum: cannot tell the format: no data line in its first {SNIFF_BYTES} "
+        r"bytes \(comments, or a line longer than that\); choose the format",
+    ):
+        detect_format(path)
+    assert len(read_trajectory(path, format="tum")) == 2  # a format given reads it

@@ -48,7 +48,7 @@ from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.formats import BAG_FORMATS, FORMATS, WRITE_FORMATS, WRITE_SUFFIXES
 from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
 from robot_msgs.io.lla import read_lla, read_lla_rows
-from robot_msgs.io.sniff import check_header, nanosecond_evidence, read_head
+from robot_msgs.io.sniff import SNIFF_BYTES, check_header, nanosecond_evidence, read_head
 from robot_msgs.io.table import read_bytes
 from robot_msgs.io.tum import read_tum, write_tum
 
@@ -170,6 +170,12 @@ def _text_format(head: TextHead) -> FormatDetection:
     """Detect the text format the first lines show, by the rules of the module docstring."""
     source, n, layout = head.source, head.columns, head.layout
     check_header(head)
+    if n == 0 and head.cut:  # "no numeric data line found" was said of a file of them
+        msg = (
+            f"{source}: cannot tell the format: no data line in its first {SNIFF_BYTES} "
+            f"bytes (comments, or a line longer than that); {_CHOOSE}"
+        )
+        raise FormatError(msg)
     if n == 0:
         msg = f"{source}: cannot tell the format: no numeric data line found; {_CHOOSE}"
         raise FormatError(msg)

@@ -24,7 +24,7 @@ file size; the readers repeat the stamp test on every row, vectorised.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -125,6 +125,8 @@ class TextHead:
         the first row that is not numbers); empty when the first data line is not.
     bad : str
         Non-empty when the first data line is not numbers: what is wrong, where.
+    cut : bool
+        Whether the file goes on past :data:`SNIFF_BYTES` (what was read is its head).
     """
 
     source: str
@@ -134,6 +136,7 @@ class TextHead:
     header: TableHeader | None
     numbers: Float64Array
     bad: str = ""
+    cut: bool = False
 
     @property
     def layout(self) -> str:
@@ -168,10 +171,12 @@ def read_head(path: str | os.PathLike[str], *, source: str | None = None) -> Tex
     problem = text_problem(data, source=source)
     if problem is not None:
         raise problem
-    if len(data) == SNIFF_BYTES:  # cut: the last line may be partial
+    cut = len(data) == SNIFF_BYTES
+    if cut:  # the last line may be partial
         data = data[: data.rfind(b"\n") + 1] or data
     text = data.decode("utf-8-sig", errors="replace")
-    return _head(text.split("\n"), source=source)
+    head = _head(text.split("\n"), source=source)
+    return replace(head, cut=True) if cut else head
 
 
 def _fields(line: str) -> list[str]:
