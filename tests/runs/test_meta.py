@@ -27,7 +27,17 @@ def _meta(tmp_path: Path, data: object) -> Path:
         ({"trial": True}, r"meta\.json: `trial`: expected a non-empty string or an integer"),
         ({"trial": ""}, r"`trial`: expected a non-empty string or an integer, got str ''"),
         ({"exit_code": "1"}, r"meta\.json: `exit_code`: expected an integer, got str '1'"),
-        ({"input_rate_hz": "10"}, r"`input_rate_hz`: expected a number, got str"),
+        (
+            {"input_rate_hz": "10"},
+            r"`input_rate_hz`: expected a finite number of hertz > 0, got str",
+        ),
+        # A rate of -5 or 1e400 Hz was taken as the sensor's (nominal_input_rate_hz).
+        (
+            {"input_rate_hz": -5},
+            r"`input_rate_hz`: expected a finite number of hertz > 0, got int -5",
+        ),
+        ({"input_rate_hz": 0.0}, r"`input_rate_hz`: expected a finite number of hertz > 0"),
+        ({"input_rate_hz": 10**400}, r"`input_rate_hz`: expected a finite number of hertz > 0"),
         ({"parameters": [1]}, r"`parameters`: expected a table of names to values"),
         ({"software": {"opencv": 4.8}}, r"`software\.opencv`: expected a version string"),
         ({"parameters": {"mask": [1, 2]}}, r"`parameters\.mask`: expected a scalar, got list"),

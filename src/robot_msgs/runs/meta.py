@@ -47,7 +47,7 @@ META_KEYS: dict[str, str] = {
     "clock": "str",
     "failure": "str",
     "exit_code": "int",
-    "input_rate_hz": "number",
+    "input_rate_hz": "rate",
     "parameters": "object",
     "software": "object",
     "estimate": "str",
@@ -72,7 +72,7 @@ _MESSAGES = {
     "str": "a string",
     "key": "a non-empty string or an integer",
     "int": "an integer",
-    "number": "a number",
+    "rate": "a finite number of hertz > 0",
     "object": "a table of names to values",
 }
 
@@ -88,8 +88,13 @@ def _fits(kind: str, value: object) -> bool:
         )
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "rate":  # a rate of -5 or 1e400 Hz was taken as the sensor's
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return False
+        try:
+            return math.isfinite(float(value)) and value > 0
+        except OverflowError:  # an integer past float64
+            return False
     return isinstance(value, Mapping)
 
 
