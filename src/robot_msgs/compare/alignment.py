@@ -128,9 +128,13 @@ class Alignment(Msg):
         >>> Alignment(method="se3", rotation=np.eye(3), translation_m=[1.0, 0, 0],
         ...           n_fit=3).describe()
         'se3 alignment fitted on 3 poses: rotation 0 deg, translation [1, 0, 0] m, scale 1'
+        >>> Alignment(method="origin", rotation=np.eye(3), translation_m=[458075.1234,
+        ...           5429382.5, -0.25]).describe().split("translation ")[1]
+        '[458075.123, 5429382.500, -0.25] m, scale 1'
         """
         angle = math.degrees(float(angle_from_matrix(self.rotation[None])[0]))
-        t = ", ".join(f"{v:.6g}" for v in self.translation_m)
+        # Millimetres at least: 6 digits of a UTM northing (5.42938e+06) are 10 m.
+        t = ", ".join(f"{v:.3f}" if abs(v) >= 1e3 else f"{v:.6g}" for v in self.translation_m)
         return (
             f"{self.method} alignment fitted on {self.n_fit} pose{'s' * (self.n_fit != 1)}: "
             f"rotation {angle:.6g} deg, "
