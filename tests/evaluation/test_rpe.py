@@ -171,3 +171,20 @@ def test_a_delta_in_seconds_on_frame_indices_is_refused() -> None:
     tum = Rpe(pairs=(PairSettings(delta=1.0, delta_unit="s", protocol="tum"),))  # its own road
     with pytest.raises(ValidationError, match="stamps are frame indices"):
         evaluate(traj, traj, EvaluationSettings(), metrics=[tum])
+
+
+def test_a_delta_smaller_than_the_poses_spacing_is_told_to_grow() -> None:
+    """delta = 1e-300 m gave no pair and the advice "use a smaller delta"; the poses of this
+    line are 1 m apart (11 poses, 10 m of path), so a larger one is what gives pairs."""
+    t = np.arange(11.0)
+    line = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (11, 1)),
+    )
+    tiny = PairSettings(delta=1e-300, delta_unit="m", all_pairs=True)
+    with pytest.raises(ValidationError, match=r": use a larger delta \(the poses are 1 m apart\)$"):
+        rpe(line, line, pairs=tiny)
+    too_far = PairSettings(delta=50.0, delta_unit="m", all_pairs=True)
+    with pytest.raises(ValidationError, match=r": use a smaller delta$"):
+        rpe(line, line, pairs=too_far)

@@ -106,7 +106,10 @@ def test_runs_without_reference_get_a_repeatability_and_no_ranking(tmp_path: Pat
     assert rep.endpoint_max_m == pytest.approx(0.2)
     assert rep.settings["align"] == "none"
     assert result.report.ranking is None
-    assert "no run had a reference: no accuracy ranking" in result.report.notes
+    assert (
+        "no run has an accuracy figure (no reference, or every metric skipped: the runs' "
+        "notes say why): no accuracy ranking"
+    ) in result.report.notes
     group = result.report.groups[0]
     assert group.repeatability == rep
 

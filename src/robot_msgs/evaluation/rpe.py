@@ -71,8 +71,14 @@ def _signal(
             f"no pose pair among the {len(source)} matched poses of the {pairs.pairs_from} "
             f"(duration {source.duration_s:.6g} s, path {source.path_length_m:.6g} m)"
         )
-        reason = f"delta = {pairs.delta!r} {pairs.delta_unit} gave {found}: use a smaller delta"
-        reason += "" if pairs.all_pairs else " or all pairs"
+        reason = f"delta = {pairs.delta!r} {pairs.delta_unit} gave {found}: "
+        span = {"s": source.duration_s, "m": source.path_length_m, "f": len(source) - 1.0}
+        whole = span.get(pairs.delta_unit)
+        step = whole / (len(source) - 1) if whole is not None and len(source) > 1 else None
+        if step is not None and 0 < pairs.delta < step:  # "a smaller delta" was said of 1e-300
+            reason += f"use a larger delta (the poses are {step:.3g} {pairs.delta_unit} apart)"
+        else:
+            reason += "use a smaller delta" + ("" if pairs.all_pairs else " or all pairs")
         raise ValidationError(reason, field="PairSettings.delta", reason=reason)
     errors = rpe_errors(prepared.reference, prepared.estimate, rows, relation)
     note = ""

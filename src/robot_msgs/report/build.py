@@ -164,7 +164,12 @@ def assemble_report(
     said = list(notes)
     ranking = rank_algorithms(reports, statistic=settings.statistic, force=force)
     if ranking is None:
-        said.append("no run had a reference: no accuracy ranking")
+        # A run with a reference whose every metric was skipped (an RPE delta that gave
+        # no pair) has none either: "no run had a reference" was false of it.
+        said.append(
+            "no run has an accuracy figure (no reference, or every metric skipped: the runs' "
+            "notes say why): no accuracy ranking"
+        )
     elif ranking.forced:
         said.extend(ranking.notes)
     no_reference = sum(1 for r in reports if r.accuracy is None and r.success)
