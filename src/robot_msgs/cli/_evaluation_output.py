@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -238,12 +239,13 @@ def input_names(paths: Sequence[str], topic: str | None) -> list[str]:
     --------
     >>> input_names(["runs/ROS_example.bag"], "/S-PTAM"), input_names(["a/est.tum"], None)
     (['S-PTAM'], ['est'])
-    >>> input_names(["a.bag", "b.bag"], "/robot/odom")
-    ['a_robot_odom', 'b_robot_odom']
+    >>> input_names(["a.bag", "b.bag"], "/robot/odom"), input_names(["x.bag"], "/tf:odom.base")
+    (['a_robot_odom', 'b_robot_odom'], ['tf_odom.base'])
     """
     if not topic or not topic.strip("/"):
         return [_stem(p) for p in paths]
-    name = topic.strip("/").replace("/", "_")
+    # A file name's characters only: a TF chain (/tf:odom.base_footprint) put a colon in it.
+    name = re.sub(r"[^\w.\-]+", "_", topic.strip("/"))
     return [name] if len(paths) == 1 else [f"{_stem(p)}_{name}" for p in paths]
 
 
