@@ -88,6 +88,23 @@ def test_runs_without_a_report_are_counted_from_the_summary(sweep: Path, tmp_pat
     assert notes[1] == "evaluated by robot_msgs 0.0.1"
 
 
+@pytest.mark.parametrize("runs", [-1, 5, "18", None])
+def test_a_run_count_below_the_reports_or_not_a_count_is_refused(
+    sweep: Path, tmp_path: Path, runs: object
+) -> None:
+    """`n_runs: -1` was read as 0 runs: no run missing, and the folder reported as whole."""
+    folder = _copy(sweep, tmp_path / "copy")
+    summary = json.loads((folder / "summary.json").read_text())
+    summary["n_runs"] = runs
+    (folder / "summary.json").write_text(json.dumps(summary))
+    with pytest.raises(
+        FormatError,
+        match=r"summary\.json: `n_runs`: expected a count of at least the 18 run reports of "
+        r"reports\.json, got ",
+    ):
+        read_sweep_report(folder)
+
+
 def test_a_sweep_stopped_before_its_outputs_is_refused(sweep: Path, tmp_path: Path) -> None:
     # A sweep stopped early (Ctrl-C, a full disk) writes summary.json without outputs;
     # the reports.json beside it is an earlier sweep's.

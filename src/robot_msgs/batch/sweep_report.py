@@ -249,8 +249,15 @@ def read_sweep(
             "--resume to write it again)"
         )
         raise FormatError(msg)
+    runs = summary.get("n_runs")
+    if type(runs) is not int or runs < len(reports):  # -1 was read as 0: no run missing
+        msg = (
+            f"{base / 'summary.json'}: `n_runs`: expected a count of at least the "
+            f"{len(reports)} run reports of reports.json, got {runs!r:.40}"
+        )
+        raise FormatError(msg)
     notes = []
-    missing = _count(summary, "n_runs") - len(reports)
+    missing = runs - len(reports)
     if missing > 0:
         failed = _count(summary, "n_failed")
         unfinished = _count(summary, "n_crashed") + _count(summary, "n_lost")
