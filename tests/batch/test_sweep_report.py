@@ -105,6 +105,19 @@ def test_a_run_count_below_the_reports_or_not_a_count_is_refused(
         read_sweep_report(folder)
 
 
+def test_a_run_reported_twice_is_refused(sweep: Path, tmp_path: Path) -> None:
+    """An entry of reports.json copied (its digest written again) counted the run twice in
+    every table, group and ranking."""
+    folder = _copy(sweep, tmp_path / "copy")
+    entries = json.loads((folder / "reports.json").read_text())
+    entries[5] = entries[2]
+    _write_reports(folder, json.dumps(entries).encode())
+    with pytest.raises(
+        FormatError, match=r"reports\.json: entry 6 \(run .*\): the run of entry 3 again$"
+    ):
+        read_sweep_report(folder)
+
+
 def test_a_sweep_stopped_before_its_outputs_is_refused(sweep: Path, tmp_path: Path) -> None:
     # A sweep stopped early (Ctrl-C, a full disk) writes summary.json without outputs;
     # the reports.json beside it is an earlier sweep's.

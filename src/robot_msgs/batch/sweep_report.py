@@ -134,6 +134,7 @@ def _reports(file: Path, settings: RunSettings, sha256: object) -> list[RunRepor
         msg = f"{file}: expected a list of run entries, got a JSON {type(entries).__name__}"
         raise FormatError(msg)
     reports = []
+    first: dict[str, int] = {}
     for number, entry in enumerate(entries, start=1):
         form = entry.get("report") if isinstance(entry, dict) else None
         if not isinstance(form, dict):
@@ -146,6 +147,10 @@ def _reports(file: Path, settings: RunSettings, sha256: object) -> list[RunRepor
             msg = f"{where}: {err}"
             raise FormatError(msg) from err
         _check_settings(report, settings, where)
+        if report.name in first:  # bench writes each run once: a copied entry counts twice
+            msg = f"{where}: the run of entry {first[report.name]} again"
+            raise FormatError(msg)
+        first[report.name] = number
         reports.append(report)
     return reports
 
