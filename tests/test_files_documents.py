@@ -98,7 +98,10 @@ def test_yaml_aliases_are_refused_before_anything_is_built() -> None:
 
 def test_integers_too_long_to_convert_are_format_errors() -> None:
     digits = "9" * 5000
-    with pytest.raises(FormatError, match=r"^a\.json: expected JSON numbers, got an integer of more than 4300 digits$"):
+    with pytest.raises(
+        FormatError,
+        match=r"^a\.json: expected JSON numbers, got an integer of more than 4300 digits$",
+    ):
         parse_json(f'{{"a": {digits}}}', source="a.json")
     with pytest.raises(FormatError, match=r"^a\.toml: invalid TOML"):
         parse_toml(f"a = {digits}", source="a.toml")

@@ -468,7 +468,10 @@ def test_nees_in_report_and_bench_names_the_run_and_the_topic_whose_covariances_
     )
     manifest.write_text(text.format(bag=bag, topic="/odom"))
     assert main(["report", str(manifest), "--no-progress"]) == 1
-    assert capsys.readouterr().err == f"ERROR: run odo/seq/1: {said}\n"
+    entry = f"run odo/seq/1 ({manifest} [[runs]] #1)"
+    assert (
+        capsys.readouterr().err == f"ERROR: {entry}: {said}; --allow-partial reports the others\n"
+    )
     stored = tmp_path / "bench"
     assert main(["bench", str(manifest), "--out", str(stored), "--serial", "--quiet"]) == 1
     out = capsys.readouterr().out
@@ -479,7 +482,7 @@ def test_nees_in_report_and_bench_names_the_run_and_the_topic_whose_covariances_
     manifest.write_text(text.format(bag=bag, topic="/pose"))
     assert main(["report", str(manifest), "--no-progress"]) == 1
     assert capsys.readouterr().err.startswith(
-        f"ERROR: run odo/seq/1: {bag} /pose: Expected an estimate with pose covariances for "
+        f"ERROR: {entry}: {bag} /pose: Expected an estimate with pose covariances for "
         "NEES, got none: "
     )
 

@@ -146,3 +146,17 @@ def test_the_interval_is_always_said(capsys: pytest.CaptureFixture[str]) -> None
     assert "settings:  --delta 1 --delta-unit f (not aligned)\n" in capsys.readouterr().out
     assert main(["rpe", ref, est, "--delta-unit", "m", "--align", "se3"]) == 0
     assert "settings:  --delta 1 --delta-unit m --align se3\n" in capsys.readouterr().out
+
+
+def test_files_after_a_list_of_deltas_are_said_to_be_files(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`rpe --delta 1 REF EST` took REF as a delta: "invalid float value: 'REF'"."""
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["rpe", "--delta", "1", ref, est])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"robot-msgs rpe: error: argument --delta: {ref!r} is a file: --delta takes every word "
+        "up to the next flag; give the files before it (or end its numbers with --)"
+    )
+    assert main(["rpe", "--delta", "1", "2", "--", ref, est]) == 0  # as it says

@@ -27,7 +27,7 @@ from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
     import os
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
     from robot_msgs.evaluation.read_settings import ReadSettings
     from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings
@@ -178,7 +178,32 @@ def _add_flag(group: Any, flag: FlagRow, help_text: str, word: str) -> None:
         kwargs["type"] = _word_or_number(word) if word else _SCALARS[flag.kind]
         if flag.several:
             kwargs["nargs"] = "+"
+            if kwargs["type"] is float:
+                kwargs["type"] = _listed_number(flag.name)
     group.add_argument(flag.name, **kwargs)
+
+
+def _listed_number(name: str) -> Callable[[str], float]:
+    """Return the type of a flag of one or more numbers, which says a file taken in its list.
+
+    ``rpe --delta 1 REF EST`` took REF as a delta ("invalid float value"): a flag of
+    several values takes every word up to the next flag.
+    """
+
+    def number(text: str) -> float:
+        try:
+            return float(text)
+        except ValueError:
+            if not Path(text).exists() and not text.startswith("example:"):
+                raise
+            msg = (
+                f"{text!r} is a file: {name} takes every word up to the next flag; give the "
+                "files before it (or end its numbers with --)"
+            )
+            raise argparse.ArgumentTypeError(msg) from None
+
+    number.__name__ = "float"  # argparse says "invalid float value" for anything else
+    return number
 
 
 def add_settings_flags(

@@ -132,13 +132,8 @@ def build_report(
 
 
 def _evaluated(spec: RunSpec, settings: RunSettings, cache: TrajectoryCache) -> RunEvaluation:
-    """Read and evaluate one run; a metric's refusal of its data names the run."""
-    inputs = load_run(spec, cache=cache, reading=settings.reading)
-    try:
-        return evaluate_run(inputs, settings)
-    except ValidationError as err:  # a refusal of this run's data: say which run
-        msg = f"run {spec.name}: {err}"
-        raise ValidationError(msg, field=err.field, reason=err.reason) from err
+    """Read and evaluate one run (its errors are named by the caller, :func:`_in_run`)."""
+    return evaluate_run(load_run(spec, cache=cache, reading=settings.reading), settings)
 
 
 def assemble_report(
