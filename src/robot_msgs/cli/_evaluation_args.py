@@ -642,7 +642,7 @@ def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("metrics (default: the manifest's)")
     group.add_argument(
         "--rpe-delta",
-        type=float,
+        type=_listed_number("--rpe-delta"),
         nargs="*",
         metavar="D",
         help="RPE over all pairs D apart, one metric per delta, beside APE translation "
