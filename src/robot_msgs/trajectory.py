@@ -11,7 +11,7 @@ from robot_msgs.geometry import Point, Pose, PoseStamped, Quaternion, Transform,
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.nav import Path
 from robot_msgs.std import Duration, Header, Time
-from robot_msgs.typing import Float64Array, Int64Array
+from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -24,6 +24,7 @@ __all__ = [
     "MultiDOFJointTrajectory",
     "MultiDOFJointTrajectoryPoint",
     "PoseTrajectory",
+    "rows_past_limit",
     "stamps_s_from_ns",
 ]
 
@@ -193,16 +194,13 @@ class PoseTrajectory(Msg):
             if not np.isfinite(total) and not np.isfinite(values).all():
                 row = int(np.flatnonzero(~np.isfinite(values).reshape(len(values), -1).all(1))[0])
                 raise self._fail(field=f"{name}[{row}]", expected="finite values", got=values[row])
-        xyz = self.positions_xyz
-        with np.errstate(over="ignore"):
-            squares = float(np.vdot(xyz, xyz))
-        if not squares <= POSITION_LIMIT_M**2:  # a sum of squares within it proves each row
-            far = np.abs(xyz).max(axis=1) > POSITION_LIMIT_M
-            if far.any():
-                row = int(np.flatnonzero(far)[0])
-                expected = f"coordinates within +-{POSITION_LIMIT_M:g} m"
-                got = float(xyz[row][np.argmax(np.abs(xyz[row]))])
-                raise self._fail(field=f"positions_xyz[{row}]", expected=expected, got=got)
+        far = rows_past_limit(self.positions_xyz)
+        if far.size:
+            row = int(far[0])
+            xyz = self.positions_xyz[row]
+            expected = f"coordinates within +-{POSITION_LIMIT_M:g} m"
+            got = float(xyz[np.argmax(np.abs(xyz))])
+            raise self._fail(field=f"positions_xyz[{row}]", expected=expected, got=got)
         steps = np.diff(self.stamps_s)
         if (steps <= 0).any():
             i = int(np.flatnonzero(steps <= 0)[0]) + 1
@@ -438,6 +436,26 @@ class PoseTrajectory(Msg):
     def path_length_m(self) -> float:
         """Sum of the distances between consecutive positions, in metres."""
         return float(np.linalg.norm(np.diff(self.positions_xyz, axis=0), axis=1).sum())
+
+
+def rows_past_limit(positions_xyz: Float64Array) -> IntpArray:
+    """Return the rows of ``positions_xyz`` ``(N, 3)`` with a coordinate past the limit.
+
+    :data:`POSITION_LIMIT_M`; empty when none. One dot product (a sum of squares within
+    the limit's square proves every row within) decides for almost every input; the
+    ``(N,)`` row mask is built only otherwise.
+
+    Examples
+    --------
+    >>> rows_past_limit(np.array([[0.0, 1.0, 2.0], [3e150, 0.0, 0.0]])).tolist()
+    [1]
+    """
+    with np.errstate(over="ignore"):
+        squares = float(np.vdot(positions_xyz, positions_xyz))
+    if squares <= POSITION_LIMIT_M**2:
+        return np.empty(0, dtype=np.intp)
+    out: IntpArray = np.flatnonzero(np.abs(positions_xyz).max(axis=1) > POSITION_LIMIT_M)
+    return out
 
 
 def stamps_s_from_ns(stamps_ns: Int64Array) -> Float64Array:

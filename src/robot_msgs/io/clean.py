@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from robot_msgs.errors import DataWarning, FormatError
-from robot_msgs.trajectory import POSITION_LIMIT_M, PoseTrajectory
+from robot_msgs.trajectory import POSITION_LIMIT_M, PoseTrajectory, rows_past_limit
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -390,19 +390,16 @@ def finish_trajectory(
     if stamps.shape[0] == 0:
         msg = f"{source}: no poses: the file holds no rows"
         raise FormatError(msg)
-    with np.errstate(over="ignore"):
-        squares = float(np.vdot(xyz, xyz))
-    if not squares <= POSITION_LIMIT_M**2:  # a sum of squares within it proves each row
-        out = np.abs(xyz).max(axis=1) > POSITION_LIMIT_M
-        if out.any():
-            row = int(np.flatnonzero(out)[0])
-            label = where(_input_rows(rows, row))[0]
-            msg = (
-                f"{source}, {label}: position {tuple(xyz[row].tolist())} is beyond "
-                f"+-{POSITION_LIMIT_M:g} m, where squared errors overflow float64 "
-                f"({int(out.sum())} row(s) like this)"
-            )
-            raise FormatError(msg)
+    past = rows_past_limit(xyz)
+    if past.size:
+        row = int(past[0])
+        label = where(_input_rows(rows, row))[0]
+        msg = (
+            f"{source}, {label}: position {tuple(xyz[row].tolist())} is beyond "
+            f"+-{POSITION_LIMIT_M:g} m, where squared errors overflow float64 "
+            f"({past.size} row(s) like this)"
+        )
+        raise FormatError(msg)
 
     norms = np.einsum("ij,ij->i", quat, quat)
     np.sqrt(norms, out=norms)
