@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
 
@@ -27,6 +27,9 @@ __all__ = [
     "rows_past_limit",
     "stamps_s_from_ns",
 ]
+
+#: How a reader makes seconds of integer nanoseconds (:meth:`PoseTrajectory.nanoseconds`).
+ReadAs = Literal["sec_nsec", "ns"]
 
 #: Largest deviation of a quaternion's norm from 1 that :class:`PoseTrajectory` accepts.
 UNIT_QUATERNION_TOL = 1e-6
@@ -295,13 +298,19 @@ class PoseTrajectory(Msg):
         traj = cls.from_poses(path.poses, child_frame_id=child_frame_id)
         return traj.replace(frame_id=path.header.frame_id)
 
-    def nanoseconds(self) -> Int64Array:
-        """Integer nanoseconds of each stamp: ``stamps_ns`` if kept, else ``stamps_s`` as typed.
+    def nanoseconds(self, read_as: ReadAs = "sec_nsec") -> Int64Array:
+        """Integer nanoseconds of each stamp: ``stamps_ns`` if kept, else from ``stamps_s``.
 
         A trajectory read from nanoseconds (a bag, EuRoC) keeps them exactly; else each
-        stamp in seconds becomes the roundest integer nanoseconds that reads back as it
-        (:func:`_nanoseconds`: ``1305031098.6659`` as ``1305031098665900000``, not the
-        ``...032`` of ``round(t * 1e9)``).
+        stamp in seconds becomes the roundest integer nanoseconds that a reader turns
+        back into it (:func:`_nanoseconds`: ``1305031098.6659`` as
+        ``1305031098665900000``, not the ``...032`` of ``round(t * 1e9)``).
+
+        Parameters
+        ----------
+        read_as : {"sec_nsec", "ns"}
+            How the reader makes seconds of them: ``sec + nanosec * 1e-9`` (ROS
+            headers, :func:`stamps_s_from_ns`) or ``float(ns) / 1e9`` (EuRoC, evo).
 
         Returns
         -------
@@ -317,12 +326,12 @@ class PoseTrajectory(Msg):
         >>> PoseTrajectory(
         ...     stamps_s=[1305031102.19433], positions_xyz=[[0.0, 0, 0]],
         ...     orientations_quat_xyzw=[[0.0, 0, 0, 1]],
-        ... ).nanoseconds().tolist()
+        ... ).nanoseconds("ns").tolist()
         [1305031102194330000]
         """
         if self.stamps_ns is not None:
             return self.stamps_ns
-        return _nanoseconds(self.stamps_s)
+        return _nanoseconds(self.stamps_s, read_as)
 
     def to_poses(self) -> tuple[PoseStamped, ...]:
         """Return one ``PoseStamped`` per row, stamped by :meth:`nanoseconds`.
@@ -534,22 +543,24 @@ for _array in (_NO_FLOATS, _NO_ROWS_3, _NO_ROWS_4):
     _array.setflags(write=False)
 
 
-def _nanoseconds(stamps_s: Float64Array) -> Int64Array:
-    """Integer nanoseconds of each stamp: the roundest that is the stamp as typed.
+def _nanoseconds(stamps_s: Float64Array, read_as: ReadAs = "sec_nsec") -> Int64Array:
+    """Integer nanoseconds of each stamp: the roundest that reads back as it, else as typed.
 
-    Of the multiples of ``10^9, 10^8, ..., 1`` nearest ``t * 1e9``, the first that reads
-    back as ``t`` is kept, read either way: within half a float64 step of ``t`` (what a
-    correctly rounding reader of the decimal gives, computed exactly by
-    :func:`_off_by_ns`), or through ``float(ns) / 1e9`` (evo's and EuRoC's reader's
-    arithmetic, which rounds twice). So a stamp typed ``1305031098.6659`` is written
+    Of the multiples of ``10^9, 10^8, ..., 1`` nearest ``t * 1e9``, the first that a
+    reader turns back into ``t`` is kept, read as ``read_as`` says: ``"ns"``, ``float(ns)
+    / 1e9`` (EuRoC's and evo's reader), or ``"sec_nsec"``, ``sec + nanosec * 1e-9`` (ROS
+    headers, :func:`stamps_s_from_ns`). So a stamp typed ``1305031098.6659`` is written
     ``1305031098665900000`` (a float64 holds it to 238 ns: ``round(t * 1e9)`` gave
-    ``...032``), and fr1_xyz rgbdslam's ``1305031102.19433`` as ``1305031102194330000``
-    (``round(t * 1e9)`` gave ``...329856``; no integer reads back through the float
-    division there, one row in four). Vectorised: ten passes at most.
+    ``...032``). Where no integer reads back (that arithmetic rounds twice:
+    ``1305031102.19433`` of fr1_xyz's rgbdslam, read as ``"ns"``), the roundest within
+    half a float64 step of ``t`` is written, the stamp as typed (``1305031102194330000``,
+    not ``round(t * 1e9)``'s ``...329856``; exactly: :func:`_off_by_ns`); it reads back
+    one step off, as any integer would. Vectorised: each pass takes the rows still open.
 
     Examples
     --------
-    >>> _nanoseconds(np.array([1305031098.6659, 1.5, 0.1 + 0.2, 1305031102.19433])).tolist()
+    >>> t = np.array([1305031098.6659, 1.5, 0.1 + 0.2, 1305031102.19433])
+    >>> _nanoseconds(t, "ns").tolist()
     [1305031098665900000, 1500000000, 300000000, 1305031102194330000]
     """
     far = np.abs(stamps_s) >= 9.2e9  # past int64 nanoseconds (year 2262): cast to INT64_MIN
@@ -561,16 +572,25 @@ def _nanoseconds(stamps_s: Float64Array) -> Int64Array:
         raise ValidationError(msg, field="stamps_s", reason=msg)
     base: Int64Array = np.rint(stamps_s * 1e9).astype(np.int64)
     out: Int64Array = base.copy()
-    half = np.spacing(np.abs(stamps_s)) * 1e9 / 2.0
-    left = np.ones(base.shape, dtype=bool)
+    left = np.arange(base.size)
     for k in range(9, -1, -1):
         step = np.int64(10**k)
-        candidate = (base + step // 2) // step * step
-        typed = np.abs(_off_by_ns(candidate, stamps_s)) < half
-        good = left & (typed | (candidate.astype(np.float64) / 1e9 == stamps_s))
-        out[good] = candidate[good]
-        left &= ~good
-        if not left.any():
+        candidate = (base[left] + step // 2) // step * step
+        back = candidate / 1e9 if read_as == "ns" else stamps_s_from_ns(candidate)
+        good = back == stamps_s[left]
+        out[left[good]] = candidate[good]
+        left = left[~good]
+        if not left.size:
+            return out
+    t = stamps_s[left]
+    half = np.spacing(np.abs(t)) * 1e9 / 2.0
+    for k in range(9, 0, -1):  # none reads back: the stamp as typed, roundest first
+        step = np.int64(10**k)
+        candidate = (base[left] + step // 2) // step * step
+        good = np.abs(_off_by_ns(candidate, t)) < half
+        out[left[good]] = candidate[good]
+        left, t, half = left[~good], t[~good], half[~good]
+        if not left.size:
             break
     return out
 

@@ -166,7 +166,7 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     >>> out.read_text().splitlines()[1]
     '1500000000,1.0,2.0,3.0,1.0,0.0,0.0,0.0'
     """
-    stamps_ns = traj.nanoseconds()
+    stamps_ns = traj.nanoseconds("ns")  # read back as EuRoC readers (and evo) do
     q = traj.orientations_quat_xyzw
     values = np.column_stack([traj.positions_xyz, q[:, 3], q[:, :3]])
     rows = format_rows(values, separator=",", leading_ints=stamps_ns)
