@@ -155,7 +155,7 @@ def read_document(path: str | os.PathLike[str], *, what: str = "file") -> str:
     """
     from robot_msgs.io.bounded import read_input  # noqa: PLC0415 - io imports this module
 
-    data = read_input(path, limit=current_limits().max_document)
+    data = read_input(path, document=True)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:

@@ -147,11 +147,14 @@ def test_a_document_past_its_bound_names_the_flag_that_raises_it(
             match=r"more than the 100 bytes read from one input; .*--max-document SIZE\)",
         ),
     ):
-        read_input(file, limit=current_limits().max_document)
+        read_input(file, document=True)
     with input_limits(max_bytes=100), pytest.raises(FormatError, match=r"--max-bytes SIZE\)$"):
         read_input(file, limit=current_limits().max_bytes)
     file.write_text("# " + "x" * (17 << 20) + "\n")
     assert main(["report", str(file)]) == 1
+    assert "(robot-msgs --max-document SIZE)" in capsys.readouterr().err
+    # With both bounds equal the advice was told apart by size, and said --max-bytes.
+    assert main(["--max-bytes", "16M", "report", str(file)]) == 1
     assert "(robot-msgs --max-document SIZE)" in capsys.readouterr().err
     assert main(["--max-document", "32M", "report", str(file)]) == 1  # read now: no runs
     assert "more than the" not in capsys.readouterr().err

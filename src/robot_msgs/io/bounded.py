@@ -136,6 +136,7 @@ def read_input(
     source: str | None = None,
     limit: int | None = None,
     head: int | None = None,
+    document: bool = False,
 ) -> bytes:
     """Read the bytes of the input ``path`` by what it is (see the module).
 
@@ -150,6 +151,9 @@ def read_input(
         pipe is bounded by ``max_bytes`` (:mod:`robot_msgs.limits`).
     head : int, optional
         Return only the first ``head`` bytes (a pipe is still read whole, once).
+    document : bool
+        A document (a manifest, ``meta.json``, a transform file): bounded by
+        ``max_document`` instead of ``limit``, and its error names that bound's flag.
 
     Raises
     ------
@@ -171,6 +175,8 @@ def read_input(
     robot_msgs.errors.FormatError: .../a.txt: is 10 bytes, more than the 5 bytes read from one...
     """
     shown = str(path) if source is None else source
+    if document:
+        limit = current_limits().max_document
     check_input_kind(path, source=shown)
     kept = _kept_stream(path)
     if kept is not None:  # read before: a FIFO with no writer left would block on open
@@ -196,13 +202,13 @@ def read_input(
             raise IsADirectoryError(errno.EISDIR, msg)
         if stat.S_ISREG(info.st_mode):
             if limit is not None and info.st_size > limit and (head is None or head > limit):
-                raise _too_large(shown, f"is {info.st_size} bytes", limit)
+                raise _too_large(shown, f"is {info.st_size} bytes", limit, document=document)
             return _read_regular(fd, head)
         if not stat.S_ISFIFO(info.st_mode):  # swapped after the check: refuse it still
             msg = f"{shown}: is {_what(info.st_mode)}, not a file: refusing to read it"
             raise FormatError(msg)
         bound = current_limits().max_bytes if limit is None else limit
-        data = _read_stream(fd, shown, bound)
+        data = _read_stream(fd, shown, bound, document=document)
         return data if head is None else data[:head]
     finally:
         os.close(fd)
@@ -231,10 +237,8 @@ def _open(path: str | os.PathLike[str], shown: str) -> int:
         return os.open(path, os.O_RDONLY | _CLOEXEC | _NOCTTY)
 
 
-def _too_large(shown: str, got: str, limit: int) -> FormatError:
+def _too_large(shown: str, got: str, limit: int, *, document: bool = False) -> FormatError:
     """Say that ``shown`` is past ``limit`` bytes, and the flag that raises that bound."""
-    limits = current_limits()
-    document = limit == limits.max_document and limit != limits.max_bytes
     flag = "--max-document" if document else "--max-bytes"
     msg = (
         f"{shown}: {got}, more than the {limit} bytes read from one input; if it is what "
@@ -259,13 +263,13 @@ def _kept_stream(path: str | os.PathLike[str]) -> bytes | None:
     return kept.get((info.st_dev, info.st_ino)) if stat.S_ISFIFO(info.st_mode) else None
 
 
-def _read_stream(fd: int, shown: str, bound: int) -> bytes:
+def _read_stream(fd: int, shown: str, bound: int, *, document: bool = False) -> bytes:
     pieces: list[bytes] = []
     size = 0
     while piece := os.read(fd, _PIECE):
         size += len(piece)
         if size > bound:
-            raise _too_large(shown, "a stream", bound)
+            raise _too_large(shown, "a stream", bound, document=document)
         pieces.append(piece)
     data = b"".join(pieces)
     kept = _KEPT.get()

@@ -40,7 +40,6 @@ from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import parse_json
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.io.zip_archive import ZipArchive
-from robot_msgs.limits import current_limits
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -165,7 +164,7 @@ def _check_names(names: tuple[str, ...], source: str) -> None:
 
 def _document(archive: ZipArchive, name: str, source: str) -> dict[str, Any]:
     where = f"{source}: {name}"
-    data = archive.read(name, limit=current_limits().max_document)
+    data = archive.read(name, document=True)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

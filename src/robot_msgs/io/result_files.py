@@ -220,7 +220,7 @@ def _read_npz(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
                 f"a0.npy .. a{n - 1}.npy and {entry}"
             )
             raise FormatError(msg)
-        data = archive.read(entry, limit=current_limits().max_document)
+        data = archive.read(entry, document=True)
         raw = array_from_npy(data, where=f"{path}: {entry}", kinds="u")
         if raw.dtype != np.uint8 or raw.ndim != 1:
             msg = f"{path}: {entry}: expected UTF-8 bytes (uint8, 1-D), got {raw.dtype} {raw.shape}"

@@ -37,7 +37,6 @@ from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import parse_json, parse_yaml, write_atomic
 from robot_msgs.io.bounded import read_input
 from robot_msgs.io.npy import array_from_npy
-from robot_msgs.limits import current_limits
 from robot_msgs.optional import require
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix
 from robot_msgs.trajectory import POSITION_LIMIT_M
@@ -190,7 +189,7 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
     file = Path(path)
     where = f"{flag} {file}" if flag else str(file)
     try:
-        raw = read_input(file, source=where, limit=current_limits().max_document)
+        raw = read_input(file, source=where, document=True)
     except FileNotFoundError as err:
         msg = f"{where}: no such file"
         raise FileNotFoundError(msg) from err

@@ -152,7 +152,7 @@ class ZipArchive:
         """Return the size entry ``name`` declares (uncompressed bytes)."""
         return int(self._zip.getinfo(name).file_size)
 
-    def read(self, name: str, *, limit: int | None = None) -> bytes:
+    def read(self, name: str, *, limit: int | None = None, document: bool = False) -> bytes:
         """Read entry ``name`` whole, bounded (the module's rules).
 
         Parameters
@@ -161,6 +161,9 @@ class ZipArchive:
             The entry, one of :attr:`names`.
         limit : int, optional
             The most bytes this entry may hold (default ``max_bytes``).
+        document : bool
+            The entry is a document (evo's JSON, a result's skeleton): bounded by
+            ``max_document``, and its error names that bound's flag.
 
         Raises
         ------
@@ -179,10 +182,14 @@ class ZipArchive:
                 "stored and deflated, what evo and NumPy write)"
             )
             raise FormatError(msg)
+        if document:
+            limit = self._limits.max_document
         own = self._limits.max_bytes if limit is None else limit
         bound = min(own, self._left())
+        # The entry's own bound or what is left of the zip's: that bound's flag is said.
+        flag = "--max-document" if document and bound == own else "--max-bytes"
         if info.file_size > bound:
-            raise self._too_large(where, f"declares {info.file_size} bytes", own)
+            raise self._too_large(where, f"declares {info.file_size} bytes", own, flag)
         pieces: list[bytes] = []
         size = 0
         try:
@@ -190,7 +197,8 @@ class ZipArchive:
                 while piece := entry.read(_PIECE):
                     size += len(piece)
                     if size > bound:
-                        raise self._too_large(where, f"inflates to more than {bound} bytes", own)
+                        got = f"inflates to more than {bound} bytes"
+                        raise self._too_large(where, got, own, flag)
                     pieces.append(piece)
         except _BROKEN as err:
             if isinstance(err, FormatError):
@@ -203,11 +211,8 @@ class ZipArchive:
     def _left(self) -> int:
         return max(self._limits.max_bytes - self._read_total, 0)
 
-    def _too_large(self, where: str, got: str, own: int) -> FormatError:
+    def _too_large(self, where: str, got: str, own: int, flag: str) -> FormatError:
         total = self._limits.max_bytes
-        # An entry read as a document (an evo zip's JSON) is bounded by max_document.
-        document = own == self._limits.max_document and own != total
-        flag = "--max-document" if document else "--max-bytes"
         msg = (
             f"{where}: {got}, past the bound of {own} bytes an entry and {total} bytes all "
             "the entries of one zip may inflate to (a zip bomb inflates without end); if it "
