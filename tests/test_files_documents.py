@@ -8,6 +8,7 @@ package's :class:`~robot_msgs.errors.FormatError` escapes a parser, at any depth
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING
 
 import pytest
@@ -94,6 +95,34 @@ def test_yaml_aliases_are_refused_before_anything_is_built() -> None:
     )
     with pytest.raises(FormatError, match=r"^l\.yaml: line 2: aliases \(\*name\) are not read"):
         parse_yaml(laughs, source="l.yaml")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("x: 1\nx: 5\n", "'x'"),
+        ("a:\n  b: 1\n  b: 2\n", "'b'"),
+        ("- {x: 1, x: 2}\n", "'x'"),
+        # As loaded, not as written (PyYAML kept the last of each, a review found):
+        ("1: a\n1.0: b\n", "1.0"),
+        ("yes: a\ntrue: b\n", "True"),
+        ("~: a\nnull: b\n", "None"),
+        ("0x10: a\n16: b\n", "16"),
+    ],
+)
+def test_a_yaml_key_given_twice_is_refused_with_its_line(text: str, key: str) -> None:
+    with pytest.raises(FormatError, match=rf"^t\.yaml: line \d+: key {re.escape(key)} given twice"):
+        parse_yaml(text, source="t.yaml")
+
+
+def test_yaml_keys_that_differ_as_loaded_are_two() -> None:
+    """`1` and `'1'` are an int and a string: two keys (refused when keys were compared as
+    written)."""
+    assert parse_yaml("1: a\n'1': b\n") == {1: "a", "1": "b"}
+    assert parse_yaml("a: {x: 1}\nb: [{x: 1}, {x: 2}]\n") == {
+        "a": {"x": 1},
+        "b": [{"x": 1}, {"x": 2}],
+    }
 
 
 def test_integers_too_long_to_convert_are_format_errors() -> None:

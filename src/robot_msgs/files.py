@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import importlib
 import os
 import stat
@@ -217,6 +218,41 @@ def parse_json(text: str | bytes, *, source: str = "<json>") -> Any:
         raise FormatError(msg) from err
 
 
+class _TwiceError(Exception):
+    """A YAML mapping holds a key twice (as loaded: ``1`` and ``1.0``, ``yes`` and ``true``)."""
+
+    def __init__(self, key: object, line: int) -> None:
+        super().__init__(key, line)
+        self.key, self.line = key, line
+
+
+@functools.cache
+def _unique_keys_loader(yaml: Any) -> Any:
+    """PyYAML's SafeLoader, refusing a key its mapping holds already (it keeps the last).
+
+    The keys are compared as loaded, not as written: ``1`` and ``1.0``, ``yes`` and
+    ``true``, ``~`` and ``null`` are one key each; ``1`` and ``'1'`` are two.
+    """
+
+    class Loader(yaml.SafeLoader):  # type: ignore[misc]
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:  # noqa: FBT001, FBT002
+            if isinstance(node, yaml.MappingNode):
+                self.flatten_mapping(node)
+                seen: set[object] = set()
+                for key_node, _ in node.value:
+                    key = self.construct_object(key_node, deep=True)
+                    try:
+                        twice = key in seen
+                        seen.add(key)
+                    except TypeError:  # unhashable: refused by the SafeLoader itself
+                        continue
+                    if twice:
+                        raise _TwiceError(key, key_node.start_mark.line + 1)
+            return super().construct_mapping(node, deep=deep)
+
+    return Loader
+
+
 def parse_yaml(text: str, *, source: str = "<yaml>") -> Any:
     r"""Parse the YAML document ``text`` with PyYAML's safe loader, nesting and aliases bounded.
 
@@ -246,33 +282,25 @@ def parse_yaml(text: str, *, source: str = "<yaml>") -> Any:
     yaml = require("yaml", "yaml", feature="YAML files")
     limit = current_limits().max_depth
     try:
-        # One entry per open collection: a mapping's keys so far and whether a key is next
-        # (PyYAML keeps the last of two equal keys: a silent choice), None for a sequence.
-        open_: list[list[Any] | None] = []
+        depth = 0
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.AliasEvent):
                 line = event.start_mark.line + 1
                 msg = f"{source}: line {line}: aliases (*name) are not read; write the value out"
                 raise FormatError(msg)
-            if isinstance(event, yaml.NodeEvent) and open_ and open_[-1] is not None:
-                keys, key_next = open_[-1]
-                if key_next and isinstance(event, yaml.ScalarEvent):
-                    if event.value in keys:
-                        line = event.start_mark.line + 1
-                        msg = (
-                            f"{source}: line {line}: key {event.value!r:.60} given twice in one "
-                            "mapping: which one is meant?"
-                        )
-                        raise FormatError(msg)
-                    keys.add(event.value)
-                open_[-1][1] = not key_next
             if isinstance(event, yaml.CollectionStartEvent):
-                open_.append([set(), True] if isinstance(event, yaml.MappingStartEvent) else None)
-                if len(open_) > limit:
+                depth += 1
+                if depth > limit:
                     raise _too_deep(source)
             elif isinstance(event, yaml.CollectionEndEvent):
-                open_.pop()
-        return yaml.safe_load(text)
+                depth -= 1
+        return yaml.load(text, Loader=_unique_keys_loader(yaml))
+    except _TwiceError as err:
+        msg = (
+            f"{source}: line {err.line}: key {err.key!r:.60} given twice in one mapping: "
+            "which one is meant?"
+        )
+        raise FormatError(msg) from err
     except yaml.YAMLError as err:
         msg = f"{source}: invalid YAML ({_short(str(err), 200)})"
         raise FormatError(msg) from err
