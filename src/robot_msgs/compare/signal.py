@@ -11,6 +11,7 @@ the same message with ``series=None``.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
@@ -86,6 +87,34 @@ def signal_name(
     return quantity
 
 
+#: How far a signal's rms may be from its series', relative: summation order only.
+_RMS_REL = 1e-9
+
+
+def _disagreement(stats: ErrorStats, errors: Float64Array) -> tuple[str, str] | None:
+    """Say what of ``stats`` its series' finite ``errors`` do not give: (theirs, ours).
+
+    WHY: the statistics summarise the series; a saved result edited in one and not the
+    other (its rms, its errors nulled) was shown as it said. The count, the extremes
+    (order statistics: exact) and the rms (one dot product, to rounding) are checked:
+    about 1 ms at 10^6 samples, no full-size temporary unless some are not finite.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = errors if np.isfinite(errors.sum()) else errors[np.isfinite(errors)]
+        n = int(finite.size)
+        if n != stats.n:
+            return f"{n} of them", f"n={stats.n}"
+        if n == 0:
+            return None
+        low, high = float(finite.min()), float(finite.max())
+        rms = math.sqrt(float(np.dot(finite, finite)) / n)
+    if (low, high) != (stats.min, stats.max):
+        return f"min {low!r}, max {high!r}", f"min={stats.min!r}, max={stats.max!r}"
+    if not math.isclose(rms, stats.rms, rel_tol=_RMS_REL):
+        return f"rms {rms!r}", f"rms={stats.rms!r}"
+    return None
+
+
 @message("compare/Signal")
 class Signal(Msg):
     """One computed quantity: its name, what it is, its unit, its statistics and its series.
@@ -121,11 +150,11 @@ class Signal(Msg):
             raise self._fail(field="delta_unit", expected=expected, got=self.delta_unit)
         if self.length_m is not None and not self.length_m > 0:
             raise self._fail(field="length_m", expected="a length > 0 metres", got=self.length_m)
-        if self.series is not None and self.stats.n != self.series.n_finite:
-            # The statistics summarise the series' finite samples: a file edited in one
-            # and not the other (or its errors nulled) would show numbers nothing holds.
-            expected = f"statistics of the {self.series.n_finite} finite samples of the series"
-            raise self._fail(field="stats", expected=expected, got=f"n={self.stats.n}")
+        if self.series is not None:
+            said = _disagreement(self.stats, self.series.errors)
+            if said is not None:
+                expected = f"statistics of the finite samples of the series ({said[0]})"
+                raise self._fail(field="stats", expected=expected, got=said[1])
 
     @classmethod
     def of(
