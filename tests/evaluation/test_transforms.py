@@ -25,13 +25,13 @@ from robot_msgs.rotations import (
     quat_xyzw_from_matrix,
     transform_from_pose,
 )
+from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import quats_from_rotvecs, random_walk
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from robot_msgs.evaluation.settings import AlignMethod
-    from robot_msgs.trajectory import PoseTrajectory
 
 
 def transform(rotvec: list[float], translation: list[float], scale: float = 1.0) -> np.ndarray:
@@ -205,3 +205,21 @@ def test_a_scaled_left_transform_scales_positions_not_rotations() -> None:
     got = apply_transforms(traj, EvaluationSettings(transform_left=flat(scaled)))
     assert got.positions_xyz == pytest.approx(2.0 * traj.positions_xyz, abs=1e-15)
     assert got.orientations_quat_xyzw == pytest.approx(traj.orientations_quat_xyzw, abs=1e-15)
+
+
+def test_transforms_that_move_poses_past_the_limit_name_themselves() -> None:
+    """Positions at 1e150 m moved 1e150 m further were refused by the trajectory, naming
+    `positions_xyz[0]` and neither transform (a review found it)."""
+    traj = PoseTrajectory(
+        stamps_s=[0.0, 1.0],
+        positions_xyz=[[1e150, 0.0, 0.0], [0.0, 0.0, 0.0]],
+        orientations_quat_xyzw=[[0.0, 0, 0, 1]] * 2,
+    )
+    shift = np.eye(4)
+    shift[0, 3] = 1e150
+    with pytest.raises(
+        ValidationError,
+        match=r"^The transforms \(`transform_left=`, `transform_right=`\) move pose 0 to "
+        r"\[2e\+150, 0\.0, 0\.0\] m, beyond \+-1e\+150 m \(1 pose\(s\)\)$",
+    ):
+        apply_transforms(traj, EvaluationSettings(transform_left=tuple(shift.ravel())))

@@ -236,7 +236,7 @@ def test_positions_past_the_limit_are_refused_with_their_line(tmp_path: Path, x:
         FormatError,
         match=rf"run\.txt, line 3: position \({re.escape(repr(float(x)))}, 0\.0, 0\.0\) is beyond "
         r"\+-1e\+150 m, "
-        r"where squared errors overflow float64 \(2 row\(s\) like this\)",
+        r"near where squared errors overflow float64 \(2 row\(s\) like this\)",
     ):
         read_tum(path)
     read_tum(write(tmp_path, [f"1 0 0 0 {ID}", f"2 1e150 -1e150 0 {ID}"]))  # the limit itself

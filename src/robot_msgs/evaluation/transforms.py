@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import (
@@ -43,7 +44,7 @@ from robot_msgs.rotations import (
     quat_xyzw_multiply,
     skew,
 )
-from robot_msgs.trajectory import PoseTrajectory
+from robot_msgs.trajectory import POSITION_LIMIT_M, PoseTrajectory, rows_past_limit
 
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
@@ -157,6 +158,14 @@ def apply_transforms(trajectory: PoseTrajectory, settings: EvaluationSettings) -
             jac[:3, :3] = scale * rotation
             jac[3:, 3:] = rotation
             cov = np.einsum("ij,njk,lk->nil", jac, cov, jac)
+    past = rows_past_limit(positions)
+    if past.size:  # the trajectory's own error would name neither transform
+        msg = (
+            f"The transforms (`transform_left=`, `transform_right=`) move pose {int(past[0])} "
+            f"to {positions[past[0]].tolist()} m, beyond +-{POSITION_LIMIT_M:g} m "
+            f"({past.size} pose(s))"
+        )
+        raise ValidationError(msg)
     norms = np.linalg.norm(quats, axis=1, keepdims=True)
     return trajectory.replace(
         positions_xyz=positions,

@@ -396,7 +396,7 @@ def finish_trajectory(
         label = where(_input_rows(rows, row))[0]
         msg = (
             f"{source}, {label}: position {tuple(xyz[row].tolist())} is beyond "
-            f"+-{POSITION_LIMIT_M:g} m, where squared errors overflow float64 "
+            f"+-{POSITION_LIMIT_M:g} m, near where squared errors overflow float64 "
             f"({past.size} row(s) like this)"
         )
         raise FormatError(msg)
