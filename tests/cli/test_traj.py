@@ -728,9 +728,9 @@ def test_a_topic_named_with_escape_codes_is_shown_never_acting(
     from robot_msgs.trajectory import PoseTrajectory
 
     traj = PoseTrajectory(
-        stamps_s=[0.0, 1.0],
+        stamps_s=np.array([0.0, 1.0]),
         positions_xyz=np.zeros((2, 3)),
-        orientations_quat_xyzw=[[0, 0, 0, 1.0]] * 2,
+        orientations_quat_xyzw=np.array([[0, 0, 0, 1.0]] * 2),
     )
     bag = tmp_path / "t.mcap"
     write_trajectory(bag, traj, topic="/a\x1b[31mRED\x1b]0;title\x07")

@@ -211,9 +211,9 @@ def test_transforms_that_move_poses_past_the_limit_name_themselves() -> None:
     """Positions at 1e150 m moved 1e150 m further were refused by the trajectory, naming
     `positions_xyz[0]` and neither transform (a review found it)."""
     traj = PoseTrajectory(
-        stamps_s=[0.0, 1.0],
-        positions_xyz=[[1e150, 0.0, 0.0], [0.0, 0.0, 0.0]],
-        orientations_quat_xyzw=[[0.0, 0, 0, 1]] * 2,
+        stamps_s=np.array([0.0, 1.0]),
+        positions_xyz=np.array([[1e150, 0.0, 0.0], [0.0, 0.0, 0.0]]),
+        orientations_quat_xyzw=np.array([[0.0, 0, 0, 1]] * 2),
     )
     shift = np.eye(4)
     shift[0, 3] = 1e150

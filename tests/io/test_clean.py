@@ -251,9 +251,9 @@ def test_a_trajectory_holds_a_coordinate_exactly_when_it_is_within_the_limit(x: 
 
     def make() -> PoseTrajectory:
         return PoseTrajectory(
-            stamps_s=[0.0, 1.0],
-            positions_xyz=[[0.0, 0.0, 0.0], [0.0, x, 0.0]],
-            orientations_quat_xyzw=[[0.0, 0.0, 0.0, 1.0]] * 2,
+            stamps_s=np.array([0.0, 1.0]),
+            positions_xyz=np.array([[0.0, 0.0, 0.0], [0.0, x, 0.0]]),
+            orientations_quat_xyzw=np.array([[0.0, 0.0, 0.0, 1.0]] * 2),
         )
 
     if abs(x) <= POSITION_LIMIT_M:

@@ -231,17 +231,16 @@ class ResultsComparison:
                 ranked.append((str(position), name, str(stats.n), _num(stats.rms)))
                 counts.append(stats.n)
             title = "Ranking by rms (FORCED: settings mixed)" if self.forced else "Ranking by rms"
-            said: tuple[str, ...] = ()
+            ranking_notes: tuple[str, ...] = ()
             if counts and min(counts) * _FEWER < max(counts):  # keyframes against every frame
                 fewer = (
                     f"The rms are over {min(counts)} to {max(counts)} samples: one of far "
                     "fewer poses (keyframes only?) is ranked on those alone."
                 )
-                said = (fewer,)
+                ranking_notes = (fewer,)
             headers = ("#", "result", "n", "rms")
-            tables.append(
-                ReportTable(title, headers, tuple(ranked), (True, False, True, True), said)
-            )
+            numeric = (True, False, True, True)
+            tables.append(ReportTable(title, headers, tuple(ranked), numeric, ranking_notes))
         return tables
 
     def to_dict(self) -> dict[str, Any]:
