@@ -458,9 +458,14 @@ def rows_past_limit(positions_xyz: Float64Array) -> IntpArray:
     --------
     >>> rows_past_limit(np.array([[0.0, 1.0, 2.0], [3e150, 0.0, 0.0]])).tolist()
     [1]
+    >>> rows_past_limit(np.array([[0.0, 1.0, 2.0, 9e300], [3e150, 0.0, 0.0, 0.0]])[:, :3])
+    array([1])
     """
-    with np.errstate(over="ignore"):
-        squares = float(np.vdot(positions_xyz, positions_xyz))
+    with np.errstate(over="ignore"):  # vdot copies a strided view first (24 B a pose)
+        if positions_xyz.flags.c_contiguous:
+            squares = float(np.vdot(positions_xyz, positions_xyz))
+        else:
+            squares = float(np.einsum("ij,ij->", positions_xyz, positions_xyz))
     if squares <= POSITION_LIMIT_M**2:
         return np.empty(0, dtype=np.intp)
     out: IntpArray = np.flatnonzero(np.abs(positions_xyz).max(axis=1) > POSITION_LIMIT_M)
