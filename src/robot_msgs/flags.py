@@ -45,7 +45,8 @@ class Flag:
     dashes : bool
         Choices are written with ``-`` for ``_`` (``--sync one-to-one``).
     commas : bool
-        A list of numbers is one argument, separated by commas (``--lengths 100,200``).
+        A list of numbers in one or more words, separated by spaces or commas
+        (``--lengths 100 200`` or ``--lengths 100,200``).
     several : bool
         The flag takes one or more values, each a setting of its own (``--delta 1 2``).
     word : str

@@ -159,9 +159,35 @@ def test_lengths_that_are_not_numbers_are_named_with_the_flag(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["drift", str(ref), str(est), "--lengths", "100m"])
     assert (
-        "argument --lengths: expected numbers separated by commas, as 100,200, got '100m'"
-        in capsys.readouterr().err
+        "argument --lengths: expected numbers separated by spaces or commas, as 100 200, "
+        "got '100m'" in capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize(
+    "words", [["0.5", "1"], ["0.5,1"], ["0.5,", "1"], ["0.5", "1", "--step", "10"]]
+)
+def test_lengths_take_spaces_as_delta_does_and_commas(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], words: list[str]
+) -> None:
+    """An evo user types ``--lengths 0.5 1`` as ``--delta 1 2``: it said "unrecognized
+    arguments: 1"; both forms give the same segments."""
+    ref, est = _kitti_pair(tmp_path, 1.0)
+    assert main(["drift", str(ref), str(est), "--lengths", *words]) == 0
+    out = capsys.readouterr().out
+    assert "--lengths 0.5,1" in out
+    assert "translation_pct@0.5m" in out
+    assert "translation_pct@1m" in out
+
+
+def test_a_file_taken_in_the_lengths_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, est = _kitti_pair(tmp_path, 1.0)
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["drift", str(ref), "--lengths", "100", str(est)])
+    err = capsys.readouterr().err
+    assert f"{str(est)!r} is a file: --lengths takes every word up to the next flag" in err
 
 
 def test_the_kitti_table_leads_with_the_published_mean(

@@ -16,6 +16,7 @@ command (:func:`robot_msgs.cli.main`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -112,13 +113,39 @@ def _dest(flag: str) -> str:
     return flag.removeprefix("--").replace("-", "_")
 
 
-def _numbers(text: str) -> tuple[float, ...]:
-    """``"100,200"`` as ``(100.0, 200.0)``; argparse shows the error with the flag."""
-    try:
-        return tuple(float(v) for v in text.split(",") if v.strip())
-    except ValueError:
-        msg = f"expected numbers separated by commas, as 100,200, got {text!r}"
-        raise argparse.ArgumentTypeError(msg) from None
+def _numbers(name: str) -> Callable[[str], tuple[float, ...]]:
+    """Return the type of one word of a list flag: ``"100,200"`` as ``(100.0, 200.0)``.
+
+    The flag takes several words too (:class:`_Joined`): ``--lengths 100 200`` as
+    ``--delta 1 2`` does (an evo user types spaces; it said "unrecognized arguments: 200").
+    A file taken in the list is named as :func:`_listed_number` names it.
+    """
+    number = _listed_number(name)
+
+    def numbers(text: str) -> tuple[float, ...]:
+        try:
+            return tuple(float(v) for v in text.split(",") if v.strip())
+        except ValueError:
+            with contextlib.suppress(ValueError):
+                number(text)  # a file in the list: says so
+            msg = f"expected numbers separated by spaces or commas, as 100 200, got {text!r}"
+            raise argparse.ArgumentTypeError(msg) from None
+
+    numbers.__name__ = "numbers"
+    return numbers
+
+
+class _Joined(argparse.Action):
+    """Store the numbers of every word of a list flag as one tuple (``100,200 400``)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, tuple(v for word in values for v in word))
 
 
 def _shown(flag: FlagRow, value: Any) -> str:
@@ -171,7 +198,7 @@ def _add_flag(group: Any, flag: FlagRow, help_text: str, word: str) -> None:
     elif flag.kind == "file":
         kwargs["type"] = _word_or_path(word) if word else Path
     elif flag.kind == "numbers":
-        kwargs["type"] = _numbers
+        kwargs |= {"type": _numbers(flag.name), "nargs": "+", "action": _Joined}
     elif flag.kind == "floats":
         kwargs |= {"type": float, "nargs": flag.length or "+"}
     else:

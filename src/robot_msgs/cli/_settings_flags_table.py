@@ -388,13 +388,13 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
         {
             "field": "lengths_m",
             "name": "--lengths",
-            "metavar": "M,M,...",
+            "metavar": "M",
             "group": "segments",
             "commas": True,
             "kind": "numbers",
             "description": (
-                "segment lengths in metres (default 100,...,800 for kitti; fractions of the path "
-                "for rpg)"
+                "segment lengths in metres, separated by spaces or commas (default 100 ... 800 for "
+                "kitti; fractions of the path for rpg)"
             ),
         },
         {
@@ -408,11 +408,14 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
         {
             "field": "fractions",
             "name": "--fractions",
-            "metavar": "F,F,...",
+            "metavar": "F",
             "group": "segments",
             "commas": True,
             "kind": "numbers",
-            "description": "rpg: lengths as fractions of the path length (default 0.1,...,0.5)",
+            "description": (
+                "rpg: lengths as fractions of the path length, separated by spaces or commas "
+                "(default 0.1 ... 0.5)"
+            ),
         },
     ),
     "RunSettings": (

@@ -712,10 +712,10 @@ got tuple (0.1,) - at `Drift.fractions`
             tuple[Annotated[float, Meta(gt=0)], ...],
             Meta(
                 min_length=1,
-                description="segment lengths in metres (default 100,...,800 for "
-                "kitti; fractions of the path for rpg)",
+                description="segment lengths in metres, separated by spaces or commas "
+                "(default 100 ... 800 for kitti; fractions of the path for rpg)",
             ),
-            Flag("--lengths", "M,M,...", group=_SEGMENTS, commas=True),
+            Flag("--lengths", "M", group=_SEGMENTS, commas=True),
         ]
         | None
     ) = None
@@ -736,9 +736,10 @@ got tuple (0.1,) - at `Drift.fractions`
             tuple[Annotated[float, Meta(gt=0)], ...],
             Meta(
                 min_length=1,
-                description="rpg: lengths as fractions of the path length (default 0.1,...,0.5)",
+                description="rpg: lengths as fractions of the path length, separated by "
+                "spaces or commas (default 0.1 ... 0.5)",
             ),
-            Flag("--fractions", "F,F,...", group=_SEGMENTS, commas=True),
+            Flag("--fractions", "F", group=_SEGMENTS, commas=True),
         ]
         | None
     ) = None
