@@ -140,10 +140,10 @@ class _Joined(argparse.Action):
 
     def __call__(
         self,
-        parser: argparse.ArgumentParser,
+        _parser: argparse.ArgumentParser,
         namespace: argparse.Namespace,
         values: Any,
-        option_string: str | None = None,
+        _option_string: str | None = None,
     ) -> None:
         setattr(namespace, self.dest, tuple(v for word in values for v in word))
 
