@@ -61,7 +61,12 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     assert "(differs)" not in text
     assert f"are not recorded in {evo}: not compared." in " ".join(text.split())
     # In flag spelling: the flag, and its values as the flag takes them.
-    note = said.split("NOTE: not ranked: Refusing to mix results made with different settings")[1]
+    # Unknown is not "different" (evo's defaults are ours): the refusal says it cannot
+    # tell, and names the flag to rank anyway, not a new evaluation evo's zip cannot have.
+    opening = "NOTE: not ranked: Refusing to mix results whose settings cannot all be compared:"
+    note = said.split(opening)[1]
+    assert "if they were made alike, rank them anyway with --force-ranking" in note
+    assert "evaluate them with the same settings" not in note
     # Every setting the zip lacks and ours records is named, as its flag, in one group.
     for flag in ("--sync nearest", "--max-diff 0.01", "--confidence 0.95", "no --offset auto"):
         assert flag in note.split(f"not recorded in {evo}")[0], flag

@@ -135,7 +135,11 @@ def test_a_setting_only_later_comparisons_have_is_not_recorded_in_the_earlier_on
     tally.update(later)
     with pytest.raises(
         SettingsMismatchError,
-        match=r"different settings of `n_align=` \(not recorded in p; `n_align=10` in q\)",
+        match=(
+            r"^Refusing to mix results whose settings cannot all be compared: `n_align=` "
+            r"\(not recorded in p; `n_align=10` in q\); if they were made alike, rank them "
+            r"anyway with `force=True`"
+        ),
     ):
         tally.result()
     assert tally.result(force=True) == {"n_align": "<mixed>"}

@@ -153,10 +153,23 @@ class SettingsTally:
             differing.append(key)
             shared[key] = _MIXED
         if differing and not force:
+            # evo's zips record only what their title states: a setting they lack may be
+            # the same, so the refusal says it cannot tell rather than "different".
+            unknown = all(
+                any(_said(repr(r.get(key)), key, records) == "not recorded" for r, _ in records)
+                for key in differing
+            )
+            if unknown:
+                opening = "Refusing to mix results whose settings cannot all be compared: "
+                advice = "if they were made alike, rank them anyway with `force=True`"
+            else:
+                opening = "Refusing to mix results made with different settings of "
+                advice = (
+                    "evaluate them with the same settings, or rank them anyway with `force=True`"
+                )
             msg = (
-                f"Refusing to mix results made with different settings of "
-                f"{_differences(differing, records)}; evaluate them with the same settings, "
-                "or rank them anyway with `force=True` (the ranking then says so)"
+                f"{opening}{_differences(differing, records)}; {advice} (the ranking then "
+                "says so)"
             )
             raise SettingsMismatchError(msg)
         shared.pop("metric", None)
