@@ -168,8 +168,7 @@ class SettingsTally:
                     "evaluate them with the same settings, or rank them anyway with `force=True`"
                 )
             msg = (
-                f"{opening}{_differences(differing, records)}; {advice} (the ranking then "
-                "says so)"
+                f"{opening}{_differences(differing, records)}; {advice} (the ranking then says so)"
             )
             raise SettingsMismatchError(msg)
         shared.pop("metric", None)
