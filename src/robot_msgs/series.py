@@ -58,7 +58,10 @@ def check_series(
         raise ValidationError(msg)
     if increasing:
         bad = ~np.isfinite(arr)
-        bad[1:] |= np.diff(arr) <= 0
+        # Neighbours compared, not np.diff: the same answer for finite values (a - b == 0
+        # only where a == b, subnormals included) without a float64 copy of the series
+        # (80 MB at 10^7 samples, the peak of an APE there).
+        bad[1:] |= arr[1:] <= arr[:-1]
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             got = f"{name}[{i}] = {float(arr[i])!r}"
