@@ -125,6 +125,29 @@ def test_a_tum_file_with_nanosecond_stamps_is_tum_read_as_nanoseconds(tmp_path: 
         read_trajectory(path, strict=True)
 
 
+@pytest.mark.parametrize(("unit", "scale"), [("microseconds", 10**6), ("milliseconds", 10**3)])
+def test_integer_unix_micro_and_milliseconds_are_read_in_their_unit(
+    tmp_path: Path, unit: str, scale: int
+) -> None:
+    """Unix microseconds (1.3e15) were read as nanoseconds: a 30 Hz run squeezed into
+    27 ms, 15 days after 1970. Their rate as nanoseconds, 30 kHz, is no trajectory's."""
+    # A 30 Hz run from 1305031102 s (2011): stamps by hand, written as integers.
+    seconds = 1305031102 + np.arange(40) / 30
+    ticks = np.round(seconds * scale).astype(np.int64)
+    text = "".join(f"{t} {i} 0 0 0 0 0 1\n" for i, t in enumerate(ticks))
+    path = write(tmp_path, text, name="u.tum")
+    divisor = f"1e{len(str(scale)) - 1}"
+    with pytest.warns(
+        DataWarning,
+        match=rf"u\.tum: stamps read as {unit} and divided by {divisor} \(integer stamps up to "
+        rf"1\.31e\+\d\d: 1e12 or more, .*; as nanoseconds \d.*Hz\); TUM stamps are seconds",
+    ):
+        traj = read_trajectory(path)
+    assert traj.stamps_s.tolist() == (ticks / scale).tolist()
+    # Half a tick of rounding, plus float64 spacing at 1.3e9 s (2.4e-7 s).
+    np.testing.assert_allclose(traj.stamps_s, seconds, rtol=0, atol=0.5 / scale + 5e-7)
+
+
 def test_relative_nanosecond_stamps_are_recognised_by_their_rate(tmp_path: Path) -> None:
     # 0, 5 ms, 10 ms in ns: as seconds one pose per 58 days, as nanoseconds 200 Hz.
     text = "".join(f"{i * 5_000_000} {i} 0 0 0 0 0 1\n" for i in range(3))

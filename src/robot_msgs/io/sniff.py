@@ -49,6 +49,7 @@ __all__ = [
     "TableHeader",
     "TextHead",
     "check_header",
+    "integer_stamp_unit",
     "nanosecond_evidence",
     "read_head",
     "seconds_evidence",
@@ -56,6 +57,10 @@ __all__ = [
 
 #: Integer stamps at or above this are nanoseconds: as seconds, 31,700 years.
 NS_MAGNITUDE = 1e12
+
+#: Poses faster than this are no trajectory's: integer stamps whose rate as nanoseconds
+#: is higher are read in the next larger unit (:func:`integer_stamp_unit`).
+MAX_POSE_RATE_HZ = 1e4
 
 SNIFF_BYTES = 1 << 16
 _MAX_ROWS = 200
@@ -355,6 +360,41 @@ def nanosecond_evidence(stamps: Float64Array) -> str | None:
             f"as nanoseconds {1e9 / step:.3g} Hz"
         )
     return None
+
+
+def integer_stamp_unit(stamps: Float64Array) -> tuple[str, float, str]:
+    """Return the unit of integer stamps that are not seconds, its divisor, and why not finer.
+
+    Stamps :func:`nanosecond_evidence` finds are nanoseconds unless their rate as
+    nanoseconds is above :data:`MAX_POSE_RATE_HZ`; then microseconds, then milliseconds,
+    the first unit that gives a pose rate a trajectory has. WHY: Unix microseconds
+    (1.3e15 in 2011) were read as nanoseconds, the whole run squeezed into 27 ms and 15
+    days after 1970; the doctor then advised a spatial matching that gave a plausible,
+    wrong APE. Nanoseconds at the same rate are a million times as far apart.
+
+    Returns
+    -------
+    tuple of (str, float, str)
+        The unit's name, its divisor to seconds, and ``""`` or why not nanoseconds.
+
+    Examples
+    --------
+    >>> integer_stamp_unit(np.array([1305031102160407000.0, 1305031102194330000.0]))[:2]
+    ('nanoseconds', 1000000000.0)
+    >>> integer_stamp_unit(np.array([1305031102160407.0, 1305031102194330.0]))
+    ('microseconds', 1000000.0, 'as nanoseconds 2.95e+04 Hz')
+    >>> integer_stamp_unit(np.array([1305031102160.0, 1305031102194.0]))[:2]
+    ('milliseconds', 1000.0)
+    """
+    step = _mean_step(_finite(stamps))
+    if step is None:
+        return "nanoseconds", 1e9, ""
+    units = (("nanoseconds", 1e9), ("microseconds", 1e6), ("milliseconds", 1e3))
+    for name, divisor in units:
+        if divisor / step <= MAX_POSE_RATE_HZ:
+            why = "" if divisor == 1e9 else f"as nanoseconds {1e9 / step:.3g} Hz"
+            return name, divisor, why
+    return "nanoseconds", 1e9, ""
 
 
 def seconds_evidence(stamps: Float64Array) -> tuple[str, int | None] | None:

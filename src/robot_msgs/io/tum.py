@@ -22,7 +22,7 @@ import numpy as np
 from robot_msgs.errors import FormatError
 from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
-from robot_msgs.io.sniff import check_header, nanosecond_evidence, read_head
+from robot_msgs.io.sniff import check_header, integer_stamp_unit, nanosecond_evidence, read_head
 from robot_msgs.io.table import format_rows, read_table
 
 if TYPE_CHECKING:
@@ -91,14 +91,15 @@ def read_tum(
     stamps, xyz, quat = table.parts
     ns = nanosecond_evidence(stamps)
     if ns is not None:
+        unit, divisor, why = integer_stamp_unit(stamps)
         report(
-            f"{source}: stamps read as nanoseconds and divided by 1e9 ({ns}); TUM stamps "
-            "are seconds: write them in seconds, or choose the format (`format='euroc'`) if "
-            "the quaternion is w first",
+            f"{source}: stamps read as {unit} and divided by 1e{len(str(int(divisor))) - 1} ({ns}"
+            f"{'; ' + why if why else ''}); TUM stamps are seconds: write them in seconds, or "
+            "choose the format (`format='euroc'`) if the quaternion is w first",
             strict=strict,
             kind="stamp_units",
         )
-        stamps /= 1e9  # the table's own array, as evo converts EuRoC's nanoseconds
+        stamps /= divisor  # the table's own array, as evo converts EuRoC's nanoseconds
     return finish_trajectory(
         stamps,
         xyz,
