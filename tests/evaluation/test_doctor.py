@@ -151,6 +151,40 @@ def test_frame_index_stamps_against_seconds_are_stamp_units_not_a_clock_offset(
     assert "stamp_units" not in _doctor(str(kitti), sync="spatial").kinds()
 
 
+def test_frame_indices_written_as_tum_stamps_are_stamp_units_not_a_clock_offset(
+    tmp_path: Path,
+) -> None:
+    """Stamps 0, 1, 2... in a TUM file read as 1 Hz seconds: the doctor called it another
+    recording's clock and advised an offset that matched 30 of 788 poses (a review)."""
+    est = _est()
+    frames = est.replace(stamps_s=np.arange(len(est), dtype=np.float64))
+    d = _doctor(_write(tmp_path, "frames.tum", frames))
+    found = d.finding("stamp_units")
+    assert found is not None
+    assert found.severity == "error"
+    assert found.summary.startswith(
+        f"the estimate's stamps are 0, 1, ... {len(est) - 1}, one apart: frame indices, "
+        "not seconds, where the reference's are 100 Hz"
+    )
+    assert d.kinds("error", "warning") == ("stamp_units",)
+    assert d.checks == ("stamp_units", "clock_domain")  # nothing timed on frame indices
+
+
+def test_whole_seconds_one_apart_over_the_others_span_are_not_frame_indices(
+    tmp_path: Path,
+) -> None:
+    """A 1 Hz reference stamped 0, 1, 2... s against a 20 Hz estimate of the same span is
+    seconds: the spans agree, so no frame indices are called."""
+    t = np.arange(1200) / 20  # 20 Hz; every 20th is a whole second exactly
+    positions = np.stack([np.cos(0.2 * t), np.sin(0.3 * t), 0.01 * t], 1)
+    quats = np.tile([0.0, 0.0, 0.0, 1.0], (len(t), 1))
+    est = PoseTrajectory(stamps_s=t, positions_xyz=positions, orientations_quat_xyzw=quats)
+    ref = _rows(est, np.arange(0, len(t), 20))
+    assert ref.stamps_s.tolist() == list(range(60))
+    d = _doctor(_write(tmp_path, "e.tum", est), _write(tmp_path, "r.tum", ref))
+    assert "stamp_units" not in d.kinds()
+
+
 def test_w_first_quaternions_found_as_quaternion_order(tmp_path: Path) -> None:
     est = _est()
     q = est.orientations_quat_xyzw

@@ -157,6 +157,10 @@ def _spread(*trajs: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
     )
 
 
+#: Fewer stamps than this are not called frame indices (three poses 1 s apart may be).
+_MIN_FRAMES = 10
+
+
 def _span(traj: PoseTrajectory) -> float:
     return float(traj.stamps_s[-1] - traj.stamps_s[0])
 
@@ -182,6 +186,10 @@ def _stamp_units(reference: PoseTrajectory, estimate: PoseTrajectory, sync: str)
             ),
             evidence={"frame_indices": side},
         )
+    if sync != "spatial":
+        counted = _counted_frames(reference, estimate)
+        if counted is not None:
+            return counted
     spans = _span(reference), _span(estimate)
     if min(spans) <= 0:
         return None
@@ -204,6 +212,48 @@ def _stamp_units(reference: PoseTrajectory, estimate: PoseTrajectory, sync: str)
             "estimate_span_s": _round(spans[1]),
             "factor": float(10 ** (3 * k)),
         },
+    )
+
+
+def _counts_frames(traj: PoseTrajectory) -> bool:
+    """Whether stamps are consecutive whole numbers (0, 1, 2...): frame indices, not seconds."""
+    stamps = traj.stamps_s
+    if len(stamps) < _MIN_FRAMES or not 0 <= stamps[0] < len(stamps):
+        return False
+    return bool(np.all(np.diff(stamps) == 1.0))
+
+
+def _counted_frames(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding | None:
+    """Find one side stamped 0, 1, 2... (frame indices written as seconds), the other not.
+
+    WHY: a TUM file of frame indices reads as 1 Hz seconds; the doctor took the far
+    start for another recording's clock and advised an offset that matched 30 of 788
+    poses (a review). One pose a second exactly is no camera's or robot's rate.
+    """
+    sides = [
+        side for side, t in (("reference", reference), ("estimate", estimate)) if _counts_frames(t)
+    ]
+    if len(sides) != 1:
+        return None
+    side = sides[0]
+    counted, other = (reference, estimate) if side == "reference" else (estimate, reference)
+    other_side = "estimate" if side == "reference" else "reference"
+    step = _median_step(other)
+    if not 0 < step < 0.5:  # the other at 1 Hz or slower: frame counts may be seconds
+        return None
+    spans = _span(counted), _span(other)
+    if spans[1] / 2 <= spans[0] <= 2 * spans[1]:  # as long as the other: 1 Hz seconds may be
+        return None
+    first, last = float(counted.stamps_s[0]), float(counted.stamps_s[-1])
+    return Finding(
+        kind="stamp_units",
+        severity="error",
+        summary=(
+            f"the {side}'s stamps are {first:.0f}, {first + 1:.0f}, ... {last:.0f}, one apart: "
+            f"frame indices, not seconds, where the {other_side}'s are {1 / step:.3g} Hz; "
+            f"write the {side}'s stamps in seconds (its camera's or its recording's times)"
+        ),
+        evidence={"frame_indices": side, "first": first, "last": last},
     )
 
 
