@@ -118,3 +118,29 @@ def test_frame_indices_are_not_matched_in_time_with_seconds() -> None:
         assert result.comparison.signals[0].stats.rms == pytest.approx(0.0, abs=1e-12)
     (both,) = evaluate(frames, frames, EvaluationSettings(), metrics=[Ape()])
     assert both.counts["matched"] == 20
+
+
+def test_metrics_given_as_a_generator_are_all_computed() -> None:
+    """A generator was used up by the checks: ``evaluate`` returned ``[]`` without a word."""
+    ref = read_trajectory(resolve_path("example:fr1_xyz/groundtruth.tum"))
+    est = read_trajectory(resolve_path("example:fr1_xyz/rgbdslam.tum"))
+    relations = ("translation", "angle_deg")
+    listed = evaluate(ref, est, metrics=[Ape(relation=r) for r in relations])
+    generated = evaluate(ref, est, metrics=(Ape(relation=r) for r in relations))
+    mapped = evaluate(ref, est, metrics=map(lambda r: Ape(relation=r), relations))
+    assert len(listed) == 2
+    assert generated == listed
+    assert mapped == listed
+
+
+@pytest.mark.parametrize(
+    ("metrics", "said"),
+    [
+        (Ape(), r"got one Ape \(`metrics=\[Ape\(\.\.\.\)\]`\)"),
+        (3, r"got int 3"),
+    ],
+)
+def test_metrics_that_are_no_sequence_are_named(metrics: object, said: str) -> None:
+    ref = read_trajectory(resolve_path("example:fr1_xyz/groundtruth.tum"))
+    with pytest.raises(ValidationError, match=r"^Expected `metrics` as a sequence of .*" + said):
+        evaluate(ref, ref, metrics=metrics)  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ dispatch); now they all call this.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeAlias, TypeGuard
+from typing import TYPE_CHECKING, TypeAlias, TypeGuard, cast
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.ape import ape_result
@@ -39,7 +39,7 @@ from robot_msgs.evaluation.tum_rpe import check_tum_settings, tum_rpe_result
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.evaluation.pipeline import Prepared
@@ -59,7 +59,7 @@ def evaluate(
     estimate: PoseTrajectory,
     settings: EvaluationSettings | None = None,
     *,
-    metrics: Sequence[Metric] = (Ape(),),
+    metrics: Iterable[Metric] = (Ape(),),
     reference_name: str = "",
     estimate_name: str = "",
 ) -> list[EvaluationResult]:
@@ -72,10 +72,10 @@ def evaluate(
     settings : EvaluationSettings, optional
         Time range, transforms, clock offset, association, alignment and plane, shared
         by every metric (default: evo's, no alignment).
-    metrics : sequence of Ape, Rpe or Drift
-        What to compute, in order: :class:`Ape` (a relation), :class:`Rpe` (a
-        relation and its pair settings, evo's or TUM's protocol), :class:`Drift`
-        (KITTI or rpg segments).
+    metrics : iterable of Ape, Rpe or Drift
+        What to compute, in order (a list, or a generator): :class:`Ape` (a
+        relation), :class:`Rpe` (a relation and its pair settings, evo's or TUM's
+        protocol), :class:`Drift` (KITTI or rpg segments).
     reference_name, estimate_name : str
         Labels stored in the results (file names, algorithm names).
 
@@ -112,8 +112,22 @@ def evaluate(
     check_argument("estimate", estimate, PoseTrajectory)
     settings = EvaluationSettings() if settings is None else settings
     check_argument("settings", settings, EvaluationSettings)
-    given: Sequence[object] = metrics  # from callers without a type checker, anything
-    for k, spec in enumerate(given):
+    given: object = metrics  # from callers without a type checker, anything
+    if isinstance(given, Ape | Rpe | Drift):
+        msg = (
+            f"Expected `metrics` as a sequence of Ape, Rpe or Drift, got one {type(given).__name__}"
+            f" (`metrics=[{type(given).__name__}(...)]`)"
+        )
+        raise ValidationError(msg, field="metrics", reason=msg)
+    try:
+        # Held once: a generator or a map was used up by the checks below and its metrics
+        # were silently not computed (``evaluate`` returned ``[]``).
+        held: tuple[object, ...] = tuple(cast("Iterable[object]", given))
+    except TypeError as err:
+        got = type(given).__name__
+        msg = f"Expected `metrics` as a sequence of Ape, Rpe or Drift, got {got} {given!r:.60}"
+        raise ValidationError(msg, field="metrics", reason=msg) from err
+    for k, spec in enumerate(held):
         if not isinstance(spec, Ape | Rpe | Drift):
             got = type(spec).__name__
             msg = f"Expected `metrics[{k}]` as an Ape, Rpe or Drift, got {got} {spec!r:.60}"
@@ -122,6 +136,7 @@ def evaluate(
             check_tum_settings(settings)
         elif not isinstance(spec, Ape):
             check_forward_pairs(settings, "RPE" if isinstance(spec, Rpe) else "drift")
+    metrics = cast("tuple[Metric, ...]", held)
     names = (reference_name, estimate_name)
     prepared: Prepared | None = None
     results = []
