@@ -127,7 +127,7 @@ def test_metrics_given_as_a_generator_are_all_computed() -> None:
     relations = ("translation", "angle_deg")
     listed = evaluate(ref, est, metrics=[Ape(relation=r) for r in relations])
     generated = evaluate(ref, est, metrics=(Ape(relation=r) for r in relations))
-    mapped = evaluate(ref, est, metrics=map(lambda r: Ape(relation=r), relations))
+    mapped = evaluate(ref, est, metrics=iter([Ape(relation=r) for r in relations]))
     assert len(listed) == 2
     assert generated == listed
     assert mapped == listed
