@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.errors import DataWarning, FormatError
-from robot_msgs.io import read_tum
+from robot_msgs.errors import DataWarning, FormatError, ValidationError
+from robot_msgs.io import read_trajectory, read_tum
 from robot_msgs.io.clean import finish_trajectory
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 ID = "0 0 0 1"
 
 
-def write(tmp_path: Path, rows: list[str]) -> Path:
-    path = tmp_path / "run.txt"
+def write(tmp_path: Path, rows: list[str], name: str = "run.txt") -> Path:
+    path = tmp_path / name
     path.write_text("# t x y z qx qy qz qw\n" + "\n".join(rows) + "\n")
     return path
 
@@ -152,6 +152,25 @@ def test_repeated_stamps_are_refused_when_asked(tmp_path: Path) -> None:
         FormatError, match=r"1 row\(s\) repeat an earlier stamp \(line 3\): refused"
     ):
         read_tum(path, repeated_stamps="refuse")
+
+
+@pytest.mark.parametrize("rule", ["keep", "refused", "First", None, 1])
+@pytest.mark.parametrize("reader", ["read_tum", "read_trajectory"])
+def test_a_repeated_stamps_rule_that_is_no_choice_is_refused(
+    tmp_path: Path, rule: object, reader: str
+) -> None:
+    """Any other value kept the first row without a word ("keep" as evo keeps both rows,
+    a misspelt "refuse"): refused, even by a file without repeated stamps."""
+    path = write(tmp_path, [f"1 0 0 0 {ID}", f"1 0 0 0 {ID}", f"2 0 0 0 {ID}"])
+    clean = write(tmp_path, [f"1 0 0 0 {ID}", f"2 0 0 0 {ID}"], name="clean.txt")
+    read = read_tum if reader == "read_tum" else read_trajectory
+    said = (
+        r"^Expected `repeated_stamps` as one of 'first', 'last', 'refuse' \(which row of "
+        rf"equal stamps is kept, or refuse them\), got {re.escape(repr(rule))}$"
+    )
+    for file in (path, clean):
+        with pytest.raises(ValidationError, match=said):
+            read(file, repeated_stamps=rule)  # type: ignore[arg-type]
 
 
 def test_repeated_stamps_are_refused_when_strict(tmp_path: Path) -> None:

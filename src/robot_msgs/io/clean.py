@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.errors import DataWarning, FormatError, ValidationError
 from robot_msgs.trajectory import POSITION_LIMIT_M, PoseTrajectory, rows_past_limit
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ __all__ = [
     "REPEATED_STAMPS",
     "ROUNDED_ROTATIONS",
     "RepeatedStamps",
+    "check_repeated_stamps",
     "finish_trajectory",
     "held_reports",
     "implausible_stamps",
@@ -267,6 +268,25 @@ def _taken(values: Float64Array | None, rows: IntpArray | None) -> Float64Array 
     return values if rows is None else values[rows]
 
 
+def check_repeated_stamps(rule: object) -> None:
+    """Refuse a ``repeated_stamps`` rule that is none of :data:`REPEATED_STAMPS`.
+
+    WHY: any other value kept the first row without a word (``"keep"``, which an evo
+    user means as evo keeps both rows, or a misspelt ``"refuse"``; a review).
+
+    Raises
+    ------
+    ValidationError
+        Naming the argument and the choices.
+    """
+    if not isinstance(rule, str) or rule not in REPEATED_STAMPS:
+        msg = (
+            f"Expected `repeated_stamps` as one of {', '.join(map(repr, REPEATED_STAMPS))} "
+            f"(which row of equal stamps is kept, or refuse them), got {rule!r:.60}"
+        )
+        raise ValidationError(msg, field="repeated_stamps")
+
+
 def finish_trajectory(
     stamps_s: Float64Array,
     positions_xyz: Float64Array,
@@ -346,6 +366,7 @@ def finish_trajectory(
     >>> print(caught[0].message)
     a.txt: stamps not in increasing order (1 place, first at line 2): sorted by stamp
     """
+    check_repeated_stamps(repeated_stamps)
     stamps = np.asarray(stamps_s, dtype=np.float64)
     xyz = np.asarray(positions_xyz, dtype=np.float64)
     quat = np.asarray(quats_xyzw, dtype=np.float64)

@@ -43,6 +43,7 @@ import numpy as np
 from robot_msgs.errors import DataWarning, FormatError, TopicError
 from robot_msgs.files import STDOUT
 from robot_msgs.io.bounded import kept_streams
+from robot_msgs.io.clean import check_repeated_stamps
 from robot_msgs.io.euroc import read_euroc, write_euroc
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.formats import BAG_FORMATS, FORMATS, WRITE_FORMATS, WRITE_SUFFIXES
@@ -319,6 +320,7 @@ def read_trajectory(
     (788, 26.563)
     """
     fmt = _format_given(format, fmt)
+    check_repeated_stamps(repeated_stamps)  # before a large file is read
     file = resolve_path(path)
     if fmt is None:
         fmt = detect_format(file)
