@@ -24,6 +24,8 @@ FindingKind: TypeAlias = Literal[
     "quaternion_order",
     "frame_extrinsic",
     "scale",
+    "mirrored",
+    "planar",
     "coverage",
     "repeated_stamps",
     "non_monotonic",
@@ -53,6 +55,10 @@ FINDING_KINDS: dict[str, str] = {
     "frame_extrinsic": "the estimate is a sensor frame rigidly attached to the reference's "
     "body: the transform X with reference = S estimate X, estimated",
     "scale": "a Sim(3) scale far from 1 (a monocular estimate); what align sim3 then hides",
+    "mirrored": "the positions fit far better mirrored than rotated: one axis of the "
+    "estimate is flipped (a left-handed frame), which no alignment undoes",
+    "planar": "the estimate is flat along one of its axes where the reference moves along "
+    "all three: a 2-D estimate, compared in the plane with a projection",
     "coverage": "tracking losses and gaps: the share of the reference covered, apart from "
     "the error on the covered intervals",
     "repeated_stamps": "rows that repeat an earlier stamp (the first is kept)",

@@ -32,7 +32,7 @@ from robot_msgs.trajectory import PoseTrajectory
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["align", "umeyama"]
+__all__ = ["align", "mirrored_fit", "umeyama"]
 
 #: A position spread (RMS distance from the mean) below this share of the coordinates'
 #: magnitude is treated as zero: the points are one point up to rounding.
@@ -114,6 +114,47 @@ def umeyama(
         )
         raise AlignmentError(msg)
     return R, t, s
+
+
+def mirrored_fit(source_xyz: Float64Array, target_xyz: Float64Array) -> tuple[float, float]:
+    """Return the RMS residuals (m) of the best Sim(3) fit and of the best mirrored one.
+
+    Umeyama's fit with and without its reflection fix ``S``: the residual of
+    ``y ≈ s M x + t`` for an orthogonal ``M`` is ``Σ|y - μy|² - tr(D S)² / Σ|x - μx|²``
+    (``S = I`` lets ``M`` mirror). A mirrored fit far better than a proper one says the
+    estimate's frame has one axis flipped (left-handed); positions in a plane cannot
+    tell (a mirror image of a plane is a half turn of it), so both residuals agree there.
+
+    Parameters
+    ----------
+    source_xyz, target_xyz : ndarray, shape (N, 3), float64, metres
+        Corresponding points, as :func:`umeyama` takes them.
+
+    Returns
+    -------
+    tuple of float
+        ``(proper, mirrored)`` RMS residuals in metres; ``proper`` is the Sim(3) APE of
+        the positions, ``mirrored`` is never larger.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(size=(50, 3))
+    >>> proper, mirrored = mirrored_fit(x * [1, -1, 1], x)  # y flipped
+    >>> bool(proper > 0.5), round(mirrored, 12)
+    (True, 0.0)
+    """
+    x = _check_points("source_xyz", source_xyz)
+    y = _check_points("target_xyz", target_xyz)
+    n = x.shape[0]
+    _, _, sxx, syy, cov = _moments(x, y)
+    if sxx <= 0.0:
+        return math.sqrt(syy / n), math.sqrt(syy / n)
+    u, d, vt = np.linalg.svd(cov)
+    fix = -1.0 if np.linalg.det(u) * np.linalg.det(vt) < 0.0 else 1.0
+    proper = max(0.0, syy - (d[0] + d[1] + fix * d[2]) ** 2 / sxx)
+    mirrored = max(0.0, syy - (d[0] + d[1] - fix * d[2]) ** 2 / sxx)
+    return math.sqrt(proper / n), math.sqrt(min(proper, mirrored) / n)
 
 
 def _check_points(name: str, values: Float64Array) -> Float64Array:
