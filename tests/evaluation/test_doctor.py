@@ -316,6 +316,21 @@ def test_monocular_scale_of_one_half_found_as_scale(tmp_path: Path) -> None:
     assert accepted is not None
     assert accepted.severity == "info"  # sim3 asked for: said, not warned
     assert "offset" not in found.summary  # matched as given: nothing to say
+    assert found.summary.startswith("the estimate's lengths are 0.496 times the reference's")
+    assert "a monocular estimate?" in found.summary
+
+
+def test_millimetres_found_as_a_unit_not_a_monocular_scale(tmp_path: Path) -> None:
+    """Positions in mm read as a monocular scale of 0.001 with --align sim3 as the fix,
+    which also hides a real scale error (a review)."""
+    est = _est()
+    mm = _write(tmp_path, "mm.tum", est.replace(positions_xyz=1000.0 * est.positions_xyz))
+    found = _doctor(mm).finding("scale")
+    assert found is not None
+    assert found.severity == "warning"
+    assert "millimetres, not metres? convert it" in found.summary
+    assert "monocular" not in found.summary
+    assert found.fix == {}
 
 
 def test_scale_figures_say_the_offset_they_were_matched_at(tmp_path: Path) -> None:

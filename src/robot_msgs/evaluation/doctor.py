@@ -157,6 +157,9 @@ def _spread(*trajs: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
     )
 
 
+#: A scale within this of a power of 1000 (log10: 10 %) is a unit, not a monocular scale.
+_UNIT_LOG_TOL = 0.0414
+
 #: A mirrored fit this much better than the best rotation says an axis is flipped.
 _MIRRORED_SHARE = 0.5
 
@@ -458,11 +461,19 @@ def _scale(
     se3 = aligned_rmse(matched_ref, matched_est, "se3")
     sim3 = aligned_rmse(matched_ref, matched_est, "sim3")
     accepted = settings.align in SCALED_METHODS
+    # A factor of 1000 within 10 %: metres written in mm (or km), not a monocular scale.
+    units = {3: "millimetres", -3: "kilometres"}.get(round(-math.log10(s)))
+    unit_error = units is not None and abs(math.log10(s) - round(math.log10(s))) < _UNIT_LOG_TOL
+    why = (
+        f"{units}, not metres? convert it: sim3 would also hide any real scale error"
+        if unit_error
+        else "a monocular estimate?"
+    )
     return Finding(
         kind="scale",
         severity="info" if accepted else "warning",
-        summary=f"the estimate's lengths are {1.0 / s:.3g} of the reference's (Sim(3) scale "
-        f"{s:.3g}; a monocular estimate?): APE {se3:.3g} m with se3, {sim3:.3g} m with sim3"
+        summary=f"the estimate's lengths are {1.0 / s:.3g} times the reference's (Sim(3) "
+        f"scale {s:.3g}; {why}): APE {se3:.3g} m with se3, {sim3:.3g} m with sim3"
         f"{_matched_at(settings)}, which hides the scale error and its drift",
         evidence={
             "scale": _round(s),
@@ -470,7 +481,7 @@ def _scale(
             "ape_rmse_se3_m": _round(se3),
             "ape_rmse_sim3_m": _round(sim3),
         },
-        fix={} if accepted else {"align": "sim3"},
+        fix={} if accepted or unit_error else {"align": "sim3"},
     )
 
 
