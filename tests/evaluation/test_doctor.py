@@ -37,6 +37,7 @@ from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
     matrix_from_rotation_vector,
     quat_xyzw_from_matrix,
+    quat_xyzw_rotate,
     rotation_vector_from_matrix,
 )
 from robot_msgs.trajectory import PoseTrajectory
@@ -123,6 +124,47 @@ def test_a_flipped_axis_found_as_mirrored_not_as_a_monocular_scale(tmp_path: Pat
     assert mirrored == pytest.approx(sim3.stats["translation"].rms, rel=1e-5)  # 6 digits
     assert isinstance(rotated, float)
     assert rotated > 5 * sim3.stats["translation"].rms
+
+
+def test_inverted_poses_found_as_inverted_not_as_a_monocular_scale(tmp_path: Path) -> None:
+    """Each pose inverted (T_cw written for T_wc): called a monocular scale of 2.69 and
+    sent to --align sim3, 0.127 m for 0.0134 m (a review)."""
+    est = _est()
+    q = est.orientations_quat_xyzw
+    inverse = est.replace(
+        positions_xyz=-quat_xyzw_rotate(q, est.positions_xyz, inverse=True),
+        orientations_quat_xyzw=q * [-1.0, -1.0, -1.0, 1.0],
+    )
+    d = _doctor(_write(tmp_path, "inverse.tum", inverse))
+    found = d.finding("inverted")
+    assert found is not None
+    assert found.severity == "error"
+    assert d.kinds("error", "warning") == ("inverted",)
+    (sim3,) = evaluate(_ref(), est, EvaluationSettings(align="sim3"))
+    assert found.evidence["rmse_inverted_m"] == pytest.approx(
+        sim3.stats["translation"].rms, rel=1e-5
+    )
+
+
+def test_another_sequence_found_as_motion_mismatch(tmp_path: Path) -> None:
+    """An unrelated path over the reference's stamps: called a monocular scale of 26.6
+    and sent to --align sim3, a plausible 0.180 m for two unrelated trajectories."""
+    est = _est()
+    t = est.stamps_s - est.stamps_s[0]
+    other = np.stack([2.0 * np.sin(0.9 * t), np.cos(1.7 * t), 0.3 * np.sin(2.3 * t)], 1)
+    turns = np.stack([0.8 * np.sin(1.3 * t), 0.5 * np.cos(0.4 * t), 1.1 * np.sin(0.6 * t)], 1)
+    unrelated = est.replace(
+        positions_xyz=other,
+        orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(turns)),
+    )
+    d = _doctor(_write(tmp_path, "other.tum", unrelated))
+    found = d.finding("motion_mismatch")
+    assert found is not None, d
+    assert found.severity == "error"
+    assert d.kinds("error", "warning") == ("motion_mismatch",)
+    for value in found.evidence.values():
+        assert isinstance(value, float)
+        assert value < 0.5
 
 
 def test_a_flat_estimate_against_3d_ground_truth_found_as_planar(tmp_path: Path) -> None:

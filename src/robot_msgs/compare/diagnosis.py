@@ -24,6 +24,8 @@ FindingKind: TypeAlias = Literal[
     "quaternion_order",
     "frame_extrinsic",
     "scale",
+    "motion_mismatch",
+    "inverted",
     "mirrored",
     "planar",
     "coverage",
@@ -55,6 +57,10 @@ FINDING_KINDS: dict[str, str] = {
     "frame_extrinsic": "the estimate is a sensor frame rigidly attached to the reference's "
     "body: the transform X with reference = S estimate X, estimated",
     "scale": "a Sim(3) scale far from 1 (a monocular estimate); what align sim3 then hides",
+    "motion_mismatch": "distances travelled and angles turned between matched poses that "
+    "do not correlate: another sequence, or a wrong pairing of files",
+    "inverted": "the poses inverted fit far better: the world's pose in the sensor's frame "
+    "(T_cw) written for the sensor's in the world (T_wc)",
     "mirrored": "the positions fit far better mirrored than rotated: one axis of the "
     "estimate is flipped (a left-handed frame), which no alignment undoes",
     "planar": "the estimate is flat along one of its axes where the reference moves along "

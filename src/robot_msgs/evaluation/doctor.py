@@ -65,7 +65,13 @@ from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 from robot_msgs.evaluation.spatial import check_forward_pairs
 from robot_msgs.evaluation.transforms import apply_transforms
-from robot_msgs.rotations import rotation_vector_from_matrix
+from robot_msgs.rotations import (
+    angle_from_quat_xyzw,
+    quat_xyzw_conjugate,
+    quat_xyzw_multiply,
+    quat_xyzw_rotate,
+    rotation_vector_from_matrix,
+)
 from robot_msgs.runs.losses import coverage
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -160,7 +166,12 @@ def _spread(*trajs: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
 #: A scale within this of a power of 1000 (log10: 10 %) is a unit, not a monocular scale.
 _UNIT_LOG_TOL = 0.0414
 
-#: A mirrored fit this much better than the best rotation says an axis is flipped.
+#: Motions whose distances and angles both correlate below this are unrelated.
+_UNRELATED_R = 0.5
+#: Fewer pairs of matched poses than this say nothing about the motions.
+_MIN_MOTIONS = 20
+
+#: A mirrored (or inverted) fit this much better than the best rotation says an axis is flipped.
 _MIRRORED_SHARE = 0.5
 
 #: A reference whose least spread is above this share of its largest, and above
@@ -482,6 +493,80 @@ def _scale(
             "ape_rmse_sim3_m": _round(sim3),
         },
         fix={} if accepted or unit_error else {"align": "sim3"},
+    )
+
+
+def _inverted(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Finding | None:
+    """Find poses written inverted (the world in the camera, ``T_cw``, for ``T_wc``).
+
+    The positions of the inverted poses, ``-Rᵀ p``, fit the reference (Sim(3)) at least
+    twice as well as the poses as written. WHY: such an estimate was called a monocular
+    scale of 2.69 and sent to ``--align sim3`` (0.127 m for 0.0134 m; a review).
+    """
+    quats = matched_est.orientations_quat_xyzw
+    positions = -quat_xyzw_rotate(quats, matched_est.positions_xyz, inverse=True)
+    turned = matched_est.replace(
+        positions_xyz=positions, orientations_quat_xyzw=quat_xyzw_conjugate(quats)
+    )
+    try:
+        as_written = aligned_rmse(matched_ref, matched_est, "sim3")
+        inverted = aligned_rmse(matched_ref, turned, "sim3")
+    except AlignmentError:
+        return None
+    if not inverted < _MIRRORED_SHARE * as_written:
+        return None
+    return Finding(
+        kind="inverted",
+        severity="error",
+        summary=(
+            f"the estimate's poses inverted fit the reference to {inverted:.3g} m rms "
+            f"(sim3), and as written to {as_written:.3g} m: they are the world's pose in "
+            "the sensor's frame (T_cw), where a trajectory is the sensor's in the world "
+            "(T_wc); write each pose inverted"
+        ),
+        evidence={"rmse_as_written_m": _round(as_written), "rmse_inverted_m": _round(inverted)},
+    )
+
+
+def _unrelated(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Finding | None:
+    """Find motions that do not follow each other: another sequence, or a wrong pairing.
+
+    Over pairs of matched poses about a second apart, the distance travelled and the
+    angle turned on each side are correlated (Pearson); a scale, a sensor frame or a
+    lever arm keeps both near 1 (0.95-1.0 on the evo test pairs), another sequence
+    moved into the reference's time span gave 0.02 and 0.32. WHY: that estimate was
+    called a monocular scale of 26.6 and sent to ``--align sim3``, which gave 0.180 m,
+    a plausible number for two unrelated trajectories (a review).
+    """
+    n = len(matched_ref)
+    span = float(matched_ref.stamps_s[-1] - matched_ref.stamps_s[0])
+    if n < _MIN_MOTIONS or span <= 0:
+        return None
+    k = max(1, round((n - 1) / span))  # rows about a second apart
+    if n - k < _MIN_MOTIONS:
+        return None
+    first, last = np.arange(n - k), np.arange(k, n)
+    moves = []
+    for traj in (matched_ref, matched_est):
+        q = traj.orientations_quat_xyzw
+        step = traj.positions_xyz[last] - traj.positions_xyz[first]
+        turn = angle_from_quat_xyzw(quat_xyzw_multiply(quat_xyzw_conjugate(q[first]), q[last]))
+        moves.append((np.linalg.norm(step, axis=1), turn))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        moved = float(np.corrcoef(moves[0][0], moves[1][0])[0, 1])
+        turned = float(np.corrcoef(moves[0][1], moves[1][1])[0, 1])
+    if not (moved < _UNRELATED_R and turned < _UNRELATED_R):  # NaN (no motion): unsure
+        return None
+    return Finding(
+        kind="motion_mismatch",
+        severity="error",
+        summary=(
+            f"the estimate's motion does not follow the reference's: over {n - k} pairs of "
+            f"matched poses {k} rows apart, the distances travelled correlate {moved:.2f} "
+            f"and the angles turned {turned:.2f} (a scale or a sensor frame keeps both near "
+            "1): another sequence, or a wrong pairing of files"
+        ),
+        evidence={"distance_correlation": _round(moved, 3), "angle_correlation": _round(turned, 3)},
     )
 
 
@@ -829,11 +914,16 @@ def _matched_checks(
             Finding(kind="alignment", severity="warning", summary=f"the alignment fails: {err}")
         )
         return out
-    mirrored = _mirrored(ref, est)
-    if mirrored is not None:  # no scale, extrinsic or fit means anything mirrored
-        checks += ["mirrored"]
-        return [mirrored]
-    checks += ["mirrored", "planar"]
+    for kind, check in (
+        ("motion_mismatch", _unrelated),
+        ("inverted", _inverted),
+        ("mirrored", _mirrored),
+    ):
+        checks.append(kind)
+        wrong = check(ref, est)
+        if wrong is not None:  # no scale, extrinsic or fit means anything then
+            return [wrong]
+    checks.append("planar")
     planar = _planar(ref, est, settings)
     if planar is not None:
         out.append(planar)
