@@ -190,6 +190,12 @@ def test_a_flat_estimate_against_3d_ground_truth_found_as_planar(tmp_path: Path)
     assert "planar" not in _doctor(str(tmp_path / "flat.tum"), project_to_plane="xy").kinds()
 
 
+def test_a_trajectory_against_itself_finds_nothing() -> None:
+    """It said "the estimate's clock is off by -0.0000 s ± 1e-08 s" (a review): an offset
+    of 1e-7 s is certain and meaningless."""
+    assert _doctor(GT).kinds() == ()
+
+
 def test_shifted_stamps_found_as_time_offset_within_5_ms(tmp_path: Path) -> None:
     est = _est()
     own = estimate_offset(_ref(), est, EvaluationSettings(offset_auto=True)).offset_s

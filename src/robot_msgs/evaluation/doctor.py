@@ -166,6 +166,9 @@ def _spread(*trajs: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
 #: A scale within this of a power of 1000 (log10: 10 %) is a unit, not a monocular scale.
 _UNIT_LOG_TOL = 0.0414
 
+#: Offsets smaller than this are not found, however certain (the summary shows 0.1 ms).
+_OFFSET_FLOOR_S = 1e-4
+
 #: Motions whose distances and angles both correlate below this are unrelated.
 _UNRELATED_R = 0.5
 #: Fewer pairs of matched poses than this say nothing about the motions.
@@ -353,7 +356,9 @@ def _time_offset(
     except AssociationError:
         return None, settings.offset_s  # static or too short to time: nothing to say
     delta = found.offset_s - settings.offset_s
-    if not abs(delta) > _SIGNIFICANT * found.std_s:
+    # Below a tenth of a millisecond (the digit shown) no offset is worth a word: a file
+    # against itself said "off by -0.0000 s ± 1e-08 s" (a review).
+    if not abs(delta) > max(_SIGNIFICANT * found.std_s, _OFFSET_FLOOR_S):
         return None, settings.offset_s
     warning = abs(delta) >= settings.max_diff_s
     return (
