@@ -156,6 +156,24 @@ def test_trajectories_show_each_algorithms_first_successful_trial(hand: ReportRe
     assert spec.colour_scale.high == pytest.approx(2.055)
 
 
+def test_trajectories_are_drawn_in_the_references_widest_plane() -> None:
+    """KITTI's camera frame (y down) was drawn in x/y: 600 m of loop squashed into a band
+    20 m tall (a review); the plane is the reference's widest, as ape --plot picks it."""
+    ref = _trajectory(0 * K)
+    flat = ref.replace(positions_xyz=np.stack([STAMPS, 0.01 * K, 3.0 * STAMPS], 1))
+    up = np.array([0.0, 0.0, 0.1])
+    run = _run("a/s1/t1", flat.replace(positions_xyz=flat.positions_xyz + up), flat)
+    report = Report(runs=(run.report,), groups=summarise_groups((run.report,)))
+    spec = figure_spec.trajectories_spec(ReportResult(report=report, runs={"a/s1/t1": run}), "s1")
+    assert spec is not None
+    assert spec.title == "s1: aligned estimates, xz view, coloured by APE"
+    (panel,) = spec.panels
+    assert (panel.x_title, panel.y_title) == ("x [m]", "z [m]")
+    _, estimate = panel.traces
+    assert _close(estimate.y, 3.0 * STAMPS + 0.1)
+    assert (estimate.hover or "").endswith("x {x:.3f} m, z {y:.3f} m")
+
+
 def test_error_over_time_shades_losses_and_the_reference_gap(hand: ReportResult) -> None:
     spec = figure_spec.error_over_time_spec(hand, "s1")
     assert spec is not None

@@ -17,6 +17,7 @@ from robot_msgs.report.figure_spec import (
     rpe_box_spec,
     trajectories_spec,
 )
+from robot_msgs.report.figures import auto_plane
 from robot_msgs.report.interactive import plotly_figure
 from robot_msgs.runs.manifest import load_runs
 from robot_msgs.runs.run_settings import default_metrics
@@ -109,7 +110,11 @@ def test_hover_data_holds_each_poses_stamp_and_error(result: ReportResult) -> No
     assert view is not None
     points = next(t for t in view["data"] if t.get("meta") == "kfslam/fr1_xyz/trial_1")
     assert [c[1] for c in points["customdata"]] == list(range(len(series)))
-    assert np.allclose(points["x"], run.primary.estimate.positions_xyz[:, 0], atol=1e-4)
+    # Drawn in the reference's widest plane, as ape --plot draws it.
+    assert run.reference is not None
+    plane = auto_plane(run.reference.positions_xyz)
+    column = "xyz".index(plane[0])
+    assert np.allclose(points["x"], run.primary.estimate.positions_xyz[:, column], atol=1e-4)
 
 
 def test_every_rpe_delta_is_a_category(result: ReportResult) -> None:

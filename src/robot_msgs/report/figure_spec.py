@@ -20,7 +20,7 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_text import over_time
-from robot_msgs.report.figures import break_gaps, time_label
+from robot_msgs.report.figures import auto_plane, break_gaps, time_label
 from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
@@ -262,12 +262,15 @@ def start_frame_positions(e: RunEvaluation) -> Float64Array:
 
 
 def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
-    """Top view (x, y) of the aligned estimates over the reference, coloured by APE.
+    """Draw the aligned estimates over the reference in its widest plane, coloured by APE.
 
-    One panel per algorithm shows its first successful trial (else its first); the
-    others are in the legend, hidden. Point ``k`` of a run is its pose ``k``, as in
-    :func:`error_over_time_spec`. The colour scale ends at the 99th percentile of the
-    errors shown.
+    The plane is :func:`~robot_msgs.report.figures.auto_plane` of the reference (of the
+    estimates without one), as ``ape --plot`` picks it: ``xy`` for most robots, ``xz``
+    for KITTI's camera frame, whose y points down (the x/y view squashed KITTI 00 into a
+    band 20 m tall across 600 m; a review). One panel per algorithm shows its first
+    successful trial (else its first); the others are in the legend, hidden. Point ``k``
+    of a run is its pose ``k``, as in :func:`error_over_time_spec`. The colour scale ends
+    at the 99th percentile of the errors shown.
     """
     runs = [(e, p) for e in _runs_of_sequence(result, sequence) if (p := e.primary) is not None]
     shown: dict[str, tuple[RunEvaluation, EvaluationResult]] = {}
@@ -279,6 +282,14 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
         return None
     errors = np.concatenate([_series(primary).errors for _, primary in shown.values()])
     finite = errors[np.isfinite(errors)]
+    references = [e.reference for e, _ in runs if e.reference is not None]
+    spread = (
+        references[0].positions_xyz
+        if references
+        else np.concatenate([primary.estimate.positions_xyz for _, primary in runs])
+    )
+    plane = auto_plane(spread)
+    a, b = ("xyz".index(c) for c in plane)
     panels = []
     for algorithm, (first, _) in shown.items():
         traces = []
@@ -287,8 +298,8 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
             traces.append(
                 Trace(
                     kind="line",
-                    x=ref_xyz[:, 0],
-                    y=ref_xyz[:, 1],
+                    x=ref_xyz[:, a],
+                    y=ref_xyz[:, b],
                     name="reference",
                     group="reference",
                     colour="#9e9e9e",
@@ -300,8 +311,8 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
             traces.append(
                 Trace(
                     kind="markers",
-                    x=est.positions_xyz[:, 0],
-                    y=est.positions_xyz[:, 1],
+                    x=est.positions_xyz[:, a],
+                    y=est.positions_xyz[:, b],
                     name=_label(e),
                     group=algorithm,
                     titled=True,
@@ -312,7 +323,7 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
                     stamps_s=est.stamps_s,
                     poses=np.arange(len(est), dtype=np.float64),
                     hover=f"{e.report.name}\nstamp {{stamp:.6f}} s\nAPE {{value:.4f}} m\n"
-                    "x {x:.3f} m, y {y:.3f} m",
+                    f"{plane[0]} {{x:.3f}} m, {plane[1]} {{y:.3f}} m",
                 )
             )
         title = f"{algorithm} ({first.report.name.rsplit('/', 1)[-1]})"
@@ -320,14 +331,14 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
             Panel(
                 traces=tuple(traces),
                 title=title,
-                x_title="x [m]",
-                y_title="y [m]",
+                x_title=f"{plane[0]} [m]",
+                y_title=f"{plane[1]} [m]",
                 equal_aspect=True,
             )
         )
     top = float(np.percentile(finite, 99)) if finite.size else 1.0
     return FigureSpec(
-        title=f"{sequence}: aligned estimates, top view, coloured by APE",
+        title=f"{sequence}: aligned estimates, {plane} view, coloured by APE",
         panels=tuple(panels),
         size_in=(3.6 * len(panels) + 0.8, 3.6),
         colour_scale=ColourScale(title="APE translation [m]", low=0.0, high=top),

@@ -191,11 +191,14 @@ def auto_plane(positions_xyz: Float64Array) -> str:
     --------
     >>> auto_plane(np.array([[0.0, 0.0, 0.0], [10.0, 0.5, 3.0]]))
     'xz'
+    >>> auto_plane(np.array([[0.0, 0.0, 0.0], [10.0, 0.0, 0.0]]))
+    'xy'
     """
     if len(positions_xyz) < 2:
         return "xy"
     spans = np.ptp(positions_xyz, axis=0)
-    a, b = sorted(int(k) for k in np.argsort(spans, kind="stable")[-2:])
+    # Widest first; of equal spans the earlier axis (a line along x is drawn in xy).
+    a, b = sorted(int(k) for k in np.argsort(-spans, kind="stable")[:2])
     return "xyz"[a] + "xyz"[b]
 
 

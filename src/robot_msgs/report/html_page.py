@@ -292,7 +292,7 @@ def render_html(
     for sequence in sequences:
         parts.append(f"<h2>Sequence {html.escape(sequence)}</h2>")
         say(f"{sequence}: trajectories")
-        caption = f"{sequence}: aligned trajectories, top view, coloured by APE"
+        caption = f"{sequence}: aligned trajectories in their widest plane, coloured by APE"
         parts.append(figures.add("trajectories", caption, sequence, link=sequence))
         say(f"{sequence}: error over time")
         caption = f"{sequence}: APE over time, tracking losses and reference gaps shaded"
