@@ -69,6 +69,31 @@ def test_the_trajectory_is_coloured_by_error_with_a_colour_bar(result: Evaluatio
     assert np.array_equal(points.get_array(), result.series["translation"].errors)
 
 
+def test_several_estimates_draw_the_widest_reference_in_any_order(
+    fr1: tuple[PoseTrajectory, PoseTrajectory], result: EvaluationResult
+) -> None:
+    """A short first estimate drew its 40 matched reference poses under the whole other
+    estimate, and the view changed with the order of the files (a review)."""
+    ref, est = fr1
+    short = est.replace(
+        stamps_s=est.stamps_s[:40],
+        positions_xyz=est.positions_xyz[:40],
+        orientations_quat_xyzw=est.orientations_quat_xyzw[:40],
+    )
+    brief = ape(ref, short, settings=EvaluationSettings(align="se3"))
+    drawn = []
+    for entries in ([("short", brief), ("whole", result)], [("whole", result), ("short", brief)]):
+        fig = evaluation_figure(entries, result.comparison.signals, title="t")
+        view = fig.axes[0]
+        (line,) = (x for x in view.get_lines() if x.get_label() == "reference")
+        drawn.append((view.get_title(), np.asarray(line.get_xdata(), dtype=float)))
+    assert drawn[0][0] == drawn[1][0] == f"{auto_plane(result.reference.positions_xyz)} view"
+    column = "xyz".index(drawn[0][0][0])
+    for _, xs in drawn:
+        kept = xs[np.isfinite(xs)]
+        assert kept.tolist() == result.reference.positions_xyz[:, column].tolist()
+
+
 def test_gaps_in_the_errors_stay_gaps(fr1: tuple[PoseTrajectory, PoseTrajectory]) -> None:
     ref, est = fr1
     keep = (est.stamps_s < est.stamps_s[0] + 8.0) | (est.stamps_s > est.stamps_s[0] + 12.0)

@@ -182,6 +182,12 @@ def time_label(*, frames: bool, since: str = "the first matched pose") -> str:
     return "frame" if frames else f"time since {since} [s]"
 
 
+def _reference_span(result: EvaluationResult) -> float:
+    """Seconds of matched reference of ``result`` (-1 without any)."""
+    stamps = result.reference.stamps_s
+    return float(stamps[-1] - stamps[0]) if len(stamps) else -1.0
+
+
 def auto_plane(positions_xyz: Float64Array) -> str:
     """Return the plane of the two axes along which ``positions_xyz`` spread most.
 
@@ -305,8 +311,8 @@ def evaluation_figure(
     Parameters
     ----------
     entries : sequence of (label, EvaluationResult)
-        The results to draw: their matched reference (of the first), their estimates as
-        compared (aligned).
+        The results to draw: their matched reference (the one spanning the longest
+        time), their estimates as compared (aligned).
     signals : sequence of Signal
         The signals to draw over time (each result's signal of that name); with one
         entry and one signal, the trajectory is coloured by it (colour bar), and its rms,
@@ -324,7 +330,10 @@ def evaluation_figure(
     without a times file).
     """
     fig = _new_figure("evaluation")
-    first = entries[0][1]
+    # The reference drawn (and its plane) is the widest of the matched ones: the first
+    # estimate's was drawn, so a short first estimate drew 40 poses of reference under
+    # a whole other estimate, and the view changed with the order of the files (a review).
+    first = max((r for _, r in entries), key=_reference_span)
     plane = plane or auto_plane(first.reference.positions_xyz)
     axes = _axes(plane)
     grid = fig.add_gridspec(1, 2, width_ratios=(1, 1.4))
