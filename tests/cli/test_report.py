@@ -178,6 +178,19 @@ def test_html_is_interactive_unless_static(
     text = still.read_text(encoding="utf-8")
     assert "<script" not in text
     assert "data:image/png;base64," in text
+
+
+def test_html_run_notes_name_the_flags(
+    runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run note said "(`min_coverage=`)" to a command-line user (a review)."""
+    pytest.importorskip("plotly")
+    page = tmp_path / "r.html"
+    argv = ["report", str(runs_copy), "--min-coverage", "0.999", "--quiet", "--no-progress"]
+    assert main([*argv, "--html", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "under the 100% success needs (--min-coverage)" in text
+    assert "min_coverage=" not in text
     capsys.readouterr()
     assert main(["report", str(runs_copy), "--static"]) == 1
     assert capsys.readouterr().err.startswith("ERROR: --static is a form of --html FILE")

@@ -44,6 +44,10 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     text = capsys.readouterr().out
     said = " ".join(text.split())  # the notes wrap at 80 columns
     data = json.loads(out_json.read_text())
+    # Every output says the flags, not the library's spelling (an HTML page told a
+    # command-line user to pass `force=True`; a review).
+    assert any("--force-ranking" in note for note in data["notes"])
+    assert not any("force=True" in note or "`sync=`" in note for note in data["notes"])
     rms = {r["name"]: stats_of(r["comparison"])["translation"]["rms"] for r in data["results"]}
     evo_rmse = _evo_rmse("fr1_xyz_ape_se3.zip")
     assert rms[str(evo)] == evo_rmse  # evo's own number, not recomputed

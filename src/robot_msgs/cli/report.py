@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from robot_msgs.cli._evaluation_args import (
     add_json_file_flag,
     add_run_settings_args,
+    flags_in_text,
     load_runs_from_args,
 )
 from robot_msgs.cli.commands import COMMANDS
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     if "html" in outputs:
         from robot_msgs.report.html_page import render_html  # noqa: PLC0415
 
-        contents["html"] = render_html(result, static=args.static)
+        contents["html"] = render_html(result, static=args.static, words=flags_in_text)
     for name, text in contents.items():
         write_atomic(outputs[name], text, force=args.force)
     if not args.quiet:  # beside an output on standard output (-): on standard error

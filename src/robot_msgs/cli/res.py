@@ -121,6 +121,11 @@ def run(args: argparse.Namespace) -> int:
     labels = legend_names([str(p) for p in args.results], args.label)
     named = load_saved_results(args.results)
     comparison = compare_results(named, force=args.force_ranking)
+    # Every output says settings as flags: the library's `force=True` is --force-ranking
+    # (an HTML page told a command-line user to pass `force=True`; a review).
+    comparison.notes[:] = [
+        flags_in_text(n.replace("`force=True`", "--force-ranking")) for n in comparison.notes
+    ]
     contents: dict[str, str] = {}
     if "json" in outputs:
         contents["json"] = dumps(comparison.to_dict())
@@ -146,9 +151,8 @@ def run(args: argparse.Namespace) -> int:
     # An output on standard output (-) is its only content: the tables go to standard error.
     said_to = sys.stderr if any(os.fspath(p) == STDOUT for p in outputs.values()) else sys.stdout
     print("\n\n".join(render_text(t) for t in comparison.tables), file=said_to)
-    for note in comparison.notes:  # the library's `force=True` is this command's flag
-        said = flags_in_text(note.replace("`force=True`", "--force-ranking"))
-        print("\n".join(wrap(f"NOTE: {said}", subsequent_indent="  ")), file=said_to)
+    for note in comparison.notes:
+        print("\n".join(wrap(f"NOTE: {note}", subsequent_indent="  ")), file=said_to)
     for name, text in contents.items():
         written = write_atomic(outputs[name], text, force=args.force)
         if os.fspath(outputs[name]) != STDOUT:

@@ -225,6 +225,7 @@ def render_html(
     title: str = "robot-msgs run report",
     static: bool = False,
     progress: Callable[[str], None] | None = None,
+    words: Callable[[str], str] | None = None,
 ) -> str:
     """Render the whole report as one self-contained HTML document.
 
@@ -238,6 +239,9 @@ def render_html(
         PNG figures and no script (matplotlib) instead of interactive ones (plotly).
     progress : callable, optional
         Called with a short label before each figure is drawn.
+    words : callable, optional
+        Rewrites each note's settings as its reader would type them: the command line
+        passes its flag spelling (``--min-coverage`` for `` `min_coverage=` ``).
 
     Raises
     ------
@@ -278,8 +282,9 @@ def render_html(
             "success rate.</div>"
         ),
     ]
+    said = words or str
     if report.notes:
-        items = "".join(f"<li>{html.escape(n)}</li>" for n in report.notes)
+        items = "".join(f"<li>{html.escape(said(n))}</li>" for n in report.notes)
         parts.append(f'<div class="warn"><strong>Notes</strong><ul>{items}</ul></div>')
     tables = report_tables(report, environment=False)  # its own section below
     parts.append("<h2>Summary</h2>")
@@ -315,7 +320,7 @@ def render_html(
     run_notes = [(r.name, n) for r in report.runs for n in r.notes]
     if run_notes:
         items = "".join(
-            f"<li><code>{html.escape(a)}</code>: {html.escape(b)}</li>" for a, b in run_notes
+            f"<li><code>{html.escape(a)}</code>: {html.escape(said(b))}</li>" for a, b in run_notes
         )
         parts.append(f"<h3>Run notes</h3><ul>{items}</ul>")
     software = sorted({f"{k} {v}" for r in report.runs for k, v in r.software.items()})
