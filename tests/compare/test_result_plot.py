@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
 from robot_msgs.errors import MissingDependencyError, ValidationError
-from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, kitti_drift, rpe
 from robot_msgs.io import read_trajectory
+from robot_msgs.io.evo_results import read_evo_result
 
 if TYPE_CHECKING:
     from robot_msgs.compare.result import EvaluationResult
@@ -90,3 +92,40 @@ def test_one_signal_name_is_a_name_and_a_path_is_refused_with_the_way_to_save(
     assert result.plot("translation") is not None
     with pytest.raises(ValidationError, match=r"result\.plot\(\)\.savefig\(path\)\), got str 'ape"):
         result.plot("ape.png")
+
+
+def test_a_drift_result_is_drawn_as_drift_plot_draws_it(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    """Every signal of a drift went on one axis (% beside deg/m, each length twice in
+    the legend, "per frame"); drift --plot draws the translation in % per length at
+    each segment's start (a review)."""
+    pytest.importorskip("matplotlib")
+    result = kitti_drift(*fr1, lengths_m=(0.25, 0.5), step_frames=5)
+    fig = result.plot()
+    err = fig.axes[1]
+    assert err.get_title() == "kitti drift: translation error per segment"
+    assert err.get_ylabel().endswith("[%]")
+    assert err.get_xlabel().startswith("segment start")
+    drawn = [line.get_label() for line in err.get_lines() if not line.get_label().startswith("_")]
+    assert drawn == ["0.25 m", "0.5 m"]
+    assert [s.quantity for s in result.segment_signals()] == ["translation_pct"] * 2
+
+
+@pytest.mark.parametrize("plane", ["XY", "ab", "x", "xyzz", "xx", "zx"])
+def test_a_plane_that_is_none_of_the_planes_is_refused(
+    result: EvaluationResult, plane: str
+) -> None:
+    pytest.importorskip("matplotlib")
+    with pytest.raises(
+        ValidationError, match=r"^Expected `plane` as one of 'xy', 'xz', 'yz', 'xyz'"
+    ):
+        result.plot(plane=plane)
+
+
+def test_a_result_without_poses_says_what_draws_it() -> None:
+    """An evo zip's result keeps its errors only: plot() raised NumPy's IndexError."""
+    pytest.importorskip("matplotlib")
+    zipped = read_evo_result(Path(__file__).parents[1] / "data/evo_results/fr1_xyz_ape_se3.zip")
+    with pytest.raises(ValidationError, match=r"res --plot, draws them"):
+        zipped.plot()

@@ -63,15 +63,10 @@ def run(args: argparse.Namespace) -> int:
     defaults = Drift(protocol=spec.protocol).record(reference.path_length_m)
     emit(args, [result], plans, [estimate], {**defaults, **base.record()}, fixed)
     if args.plot is not None:
-        per_length = [
-            s
-            for s in result.comparison.signals
-            if s.quantity == "translation_pct" and s.length_m is not None and s.stats.n
-        ]
         write_plot(
             args,
             [result],
-            per_length,
+            result.segment_signals(),
             title=f"{spec.protocol} drift: translation error per segment",
             at="segment start",
         )

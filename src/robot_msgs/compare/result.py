@@ -20,6 +20,7 @@ import numpy as np
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.comparison import Comparison
+from robot_msgs.errors import ValidationError
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.optional import require
 from robot_msgs.trajectory import PoseTrajectory
@@ -28,7 +29,7 @@ from robot_msgs.typing import Int64Array
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from robot_msgs.compare.signal import ErrorSeries
+    from robot_msgs.compare.signal import ErrorSeries, Signal
     from robot_msgs.compare.statistics import ErrorStats
     from robot_msgs.compare.time_offset import TimeOffset
     from robot_msgs.msg import Value
@@ -135,8 +136,9 @@ class EvaluationResult(Msg):
         Parameters
         ----------
         signals : str or sequence of str, optional
-            Name(s) of the signals to draw over time (default: every signal that kept its
-            series).
+            Name(s) of the signals to draw over time (default: a drift's translation in %
+            per segment length, :meth:`segment_signals`, as ``drift --plot``; else every
+            signal that kept its series).
         title : str, optional
             Title of the error axes (default: the metric, ``"APE over time"``, or ``"APE
             per frame"`` when the stamps are frame indices).
@@ -156,12 +158,25 @@ class EvaluationResult(Msg):
         MissingDependencyError
             matplotlib is not installed (``pip install 'robot_msgs[plot]'``).
         ValidationError
-            A signal name the result does not hold, or none with a series.
+            A signal name the result does not hold, or none with a series; a plane not
+            in ``PLANES``; a result without poses (read from evo's zip).
         """
         require("matplotlib", "plot", feature="EvaluationResult.plot()")
         from robot_msgs.report.figure_text import over_time  # noqa: PLC0415
-        from robot_msgs.report.figures import evaluation_figure  # noqa: PLC0415 - plot extra
+        from robot_msgs.report.figures import PLANES, evaluation_figure  # noqa: PLC0415
 
+        if plane is not None and plane not in PLANES:
+            msg = (
+                f"Expected `plane` as one of {', '.join(map(repr, PLANES))} (or None: the "
+                f"widest), got {plane!r:.40}"
+            )
+            raise ValidationError(msg, field="plane")
+        if not len(self.estimate):
+            expected = (
+                "matched poses to draw (a result read from evo's zip keeps only its errors: "
+                "robot_msgs.report.plots.results_figure, or robot-msgs res --plot, draws them)"
+            )
+            raise self._fail(field="estimate", expected=expected, got="no poses")
         held = {s.name: s for s in self.comparison.signals if s.series is not None}
         if isinstance(signals, str):  # one name, not its letters; a path is not a signal
             if signals not in held:
@@ -171,14 +186,43 @@ class EvaluationResult(Msg):
                 )
                 raise self._fail(field="comparison.signals", expected=expected, got=signals)
             signals = [signals]
-        names = list(held) if signals is None else list(signals)
+        if signals is None:  # a drift's per-length translation, as drift --plot; else all
+            names = [s.name for s in self.segment_signals()] or list(held)
+        else:
+            names = list(signals)
         unknown = [n for n in names if n not in held]
         if unknown or not names:
             expected = f"signals with a series, one of {sorted(held)}"
             raise self._fail(field="comparison.signals", expected=expected, got=unknown)
         name = label or self.comparison.estimate or "estimate"
         frames = self.estimate.stamps_are_frames
-        heading = title or over_time(self.metric.upper(), frames=frames)
+        per_segment = all(held[n].length_m is not None for n in names)
+        if per_segment:  # as drift --plot: at each segment's start
+            protocol = "rpg" if self.metric == "relative_error" else "kitti"
+            heading = title or f"{protocol} drift: translation error per segment"
+        else:
+            heading = title or over_time(self.metric.upper(), frames=frames)
         return evaluation_figure(
-            [(name, self)], [held[n] for n in names], title=heading, plane=plane
+            [(name, self)],
+            [held[n] for n in names],
+            title=heading,
+            plane=plane,
+            at="segment start" if per_segment else "",
         )
+
+    def segment_signals(self) -> list[Signal]:
+        """Return the drift signals ``drift --plot`` draws: translation in % per length.
+
+        One per segment length with segments; empty for a metric without segments.
+        WHY one place: :meth:`plot` drew every signal of a KITTI drift on one axis (%
+        beside deg/m, 18 legend entries, "per frame"), where ``drift --plot`` drew these
+        (a review).
+        """
+        return [
+            s
+            for s in self.comparison.signals
+            if s.quantity == "translation_pct"
+            and s.length_m is not None
+            and s.stats.n
+            and s.series is not None
+        ]
