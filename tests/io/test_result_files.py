@@ -6,6 +6,7 @@ import io
 import json
 import sys
 import zipfile
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,8 +18,6 @@ from robot_msgs.io import read_trajectory
 from robot_msgs.io.result_files import load_result, result_format, save_result
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from robot_msgs.compare.result import EvaluationResult
 
 
@@ -120,6 +119,15 @@ def test_a_file_that_is_not_a_result_is_named(tmp_path: Path) -> None:
         match=r"broken\.json: not a saved result .*: not JSON at line 1, column 2 \(Exp",
     ):
         load_result(broken)
+    # evo's zip: said to be one, with its reader named (it said "evo's .zip is read too"
+    # and then refused it as not UTF-8 text; a review).
+    evo = Path(__file__).parents[1] / "data/evo_results/fr1_xyz_ape_se3.zip"
+    with pytest.raises(
+        FormatError,
+        match=r"fr1_xyz_ape_se3\.zip: a zip archive, not a saved result: evo's "
+        r"--save_results zips are read by robot_msgs\.io\.evo_results\.read_evo_result",
+    ):
+        load_result(evo)
     garbage = tmp_path / "garbage.npz"
     garbage.write_bytes(b"PK not a zip")
     with pytest.raises(FormatError, match=r"garbage\.npz: not a readable \.npz result"):

@@ -363,6 +363,12 @@ def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:
     """Say why a JSON file is no saved result: not JSON, another type, or a field at fault."""
     import json  # noqa: PLC0415 - its error type, for a file that is not a result
 
+    if data.startswith(b"PK\x03\x04"):  # a zip: evo's --save_results, read by its own reader
+        msg = (
+            f"{file}: a zip archive, not a saved result: evo's --save_results zips are read "
+            "by robot_msgs.io.evo_results.read_evo_result (and robot-msgs res)"
+        )
+        return FormatError(msg)
     try:
         tree = parse_json(data, source=str(file))
     except FormatError as bad:  # not JSON: most often not a result at all (a trajectory)
