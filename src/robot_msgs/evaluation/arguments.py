@@ -18,8 +18,8 @@ __all__ = ["check_argument"]
 _HINTS = {
     "PoseTrajectory": "read a file with robot_msgs.io.read_trajectory or build one with "
     "PoseTrajectory(stamps_s=..., positions_xyz=..., orientations_quat_xyzw=...)",
-    "EvaluationSettings": "build one with EvaluationSettings(...) or "
-    "EvaluationSettings.from_options({...})",
+    "EvaluationSettings": "build one with EvaluationSettings(align='se3', ...), or from a "
+    "dict with EvaluationSettings(**options)",
     "PairSettings": "build one with PairSettings(delta=..., delta_unit=...)",
 }
 

@@ -175,14 +175,17 @@ def ape(
     is ``--align``, ``"sim3"`` ``--align --correct_scale``, ``"scale"``
     ``--correct_scale``, ``"origin"`` ``--align_origin``, ``n_align`` ``--n_to_align``,
     ``max_diff_s``/``offset_s`` ``--t_max_diff``/``--t_offset``,
-    ``t_start_s``/``t_end_s`` ``--t_start``/``--t_end``.
+    ``t_start_s``/``t_end_s`` ``--t_start``/``--t_end``. One difference, when
+    ``max_diff_s`` is wider than half the shorter trajectory's interval: where two
+    estimate poses match one reference pose, the closer pair is kept and a note says how
+    many were dropped; evo keeps both (:func:`~robot_msgs.evaluation.associate`).
 
     ``relation``: ``translation`` (m, evo ``trans_part``), ``angle_rad``,
     ``angle_deg``, ``full``, ``rot_part``, ``point_distance``, a signed axis
     ``x``/``y``/``z`` (m), the direction components (``along_track``...,
     ``roll_deg``...), ``nees``, ``nees_position``, ``nees_orientation`` (an estimate with
     covariances: the chi-square bounds for ``settings.confidence`` go to the result's
-    ``estimated``, the count ``nees_inside_pose_bounds`` and a verdict to its notes).
+    ``comparison.estimated``, the count ``nees_inside_pose_bounds`` and a verdict to its notes).
 
     Returns
     -------
