@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robot_msgs.errors import AssociationError, ValidationError
+from robot_msgs.errors import AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation import (
     Ape,
     EvaluationSettings,
@@ -144,3 +144,17 @@ def test_metrics_that_are_no_sequence_are_named(metrics: object, said: str) -> N
     ref = read_trajectory(resolve_path("example:fr1_xyz/groundtruth.tum"))
     with pytest.raises(ValidationError, match=r"^Expected `metrics` as a sequence of .*" + said):
         evaluate(ref, ref, metrics=metrics)  # type: ignore[arg-type]
+
+
+def test_a_number_from_few_matched_poses_warns() -> None:
+    """Stamps in ms by mistake matched 1 of 788 poses; the note was in result.notes only,
+    unseen in a notebook (a review). A time range that leaves poses out is noted only."""
+    ref = read_trajectory(resolve_path("example:fr1_xyz/groundtruth.tum"))
+    est = read_trajectory(resolve_path("example:fr1_xyz/rgbdslam.tum"))
+    late = est.replace(stamps_s=est.stamps_s * 1e3)
+    with pytest.warns(DataWarning, match=r"^only 0\.13 % of the shorter trajectory's poses "):
+        (result,) = evaluate(ref.replace(stamps_s=ref.stamps_s * 1e3), late, metrics=[Ape()])
+    assert result.counts["matched"] == 1
+    cut = EvaluationSettings(t_end_s=float(est.stamps_s[100]))
+    (part,) = evaluate(ref, est, cut, metrics=[Ape()])  # warnings are errors here
+    assert any(n.startswith("only ") for n in part.notes)

@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Association", "associate"]
 
+#: How the note of a low match starts (:meth:`Association.low_match_note` finds it).
+_LOW_MATCH_START = "only "
+
 #: Below this share of the shorter trajectory's poses matched, a note warns the reader.
 LOW_MATCH_SHARE = 0.3
 
@@ -110,6 +113,10 @@ class Association:
     def n_matched(self) -> int:
         """Number of matched pairs."""
         return int(self.estimate_index.shape[0])
+
+    def low_match_note(self) -> str | None:
+        """Return the note of a match under :data:`LOW_MATCH_SHARE`, if this one is."""
+        return next((n for n in self.notes if n.startswith(_LOW_MATCH_START)), None)
 
     def counts(self) -> dict[str, int]:
         """Count matched and unmatched poses on both sides, for ``Comparison.counts``.
@@ -563,7 +570,7 @@ def _note_low_share(notes: list[str], matched: int, of: int, whose: str) -> None
     share = matched / of
     if share < LOW_MATCH_SHARE:
         notes.append(
-            f"only {_percent(share)} of {whose} poses matched ({matched} of {of}); "
+            f"{_LOW_MATCH_START}{_percent(share)} of {whose} poses matched ({matched} of {of}); "
             "check the clock offset (`offset_s=`, or `offset_auto=True` to estimate it) and "
             "`max_diff_s=`"
         )
