@@ -149,3 +149,7 @@ def test_comparison_bars_are_the_group_medians(result: ReportResult) -> None:
             continue
         stats = group.accuracy.stats["translation"]
         assert math.isclose(bars[group.algorithm][group.sequence], stats.median)
+    # The labels the title promises ("label: runs succeeded") are drawn, not hover-only.
+    for trace in figure["data"]:
+        assert trace["textposition"] == "outside"
+        assert all(text.endswith(" ok") for text in trace["text"])

@@ -214,7 +214,10 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
             drawn |= {"x": _values(corners), "y": _values(np.concatenate([[0.0], counts, [0.0]]))}
             drawn["text"] = ["", *(trace.text or ()), ""]  # the closing ends: no bin
     else:
-        drawn |= {"type": "bar", "marker": {"color": trace.colour}, "textposition": "none"}
+        # Its labels shown above the bars, as the static figure draws them (the title says
+        # "label: runs succeeded" and "none" showed them in the hover only; a review).
+        drawn |= {"type": "bar", "marker": {"color": trace.colour}}
+        drawn |= {"textposition": "outside", "cliponaxis": False}
         if trace.low is not None and trace.high is not None:
             up, down = (
                 np.nan_to_num(d).tolist() for d in (trace.high - trace.y, trace.y - trace.low)
