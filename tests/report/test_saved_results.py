@@ -79,7 +79,10 @@ def test_different_metrics_are_never_ranked(tmp_path: Path) -> None:
     named = load_saved_results([ZIPS / "fr1_xyz_ape_se3.zip", ZIPS / "fr1_xyz_rpe_se3_1m.zip"])
     table = compare_results(named, force=True)
     assert table.ranking is None
-    assert table.notes[0].startswith("not ranked: the results hold different metrics or signals")
+    assert table.notes[0] == (  # in words, not Python lists (ape ['translation'])
+        "not ranked: the results hold different metrics or signals (ape: translation; "
+        "rpe: translation)"
+    )
 
 
 def test_an_unreadable_result_is_named(tmp_path: Path) -> None:

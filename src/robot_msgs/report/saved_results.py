@@ -144,9 +144,9 @@ class ResultsComparison:
         signals = {(c.metric, tuple(s.name for s in c.signals)) for c in comparisons}
         apart = _apart_in_time(named)
         if len(signals) > 1:
-            self.notes.append(
-                "not ranked: the results hold different metrics or signals "
-                f"({'; '.join(sorted(f'{m} {list(s)}' for m, s in signals))})"
+            held = sorted(f"{metric}: {', '.join(names)}" for metric, names in signals)
+            self.notes.append(  # in words: it printed Python lists, ape ['angle_deg']
+                f"not ranked: the results hold different metrics or signals ({'; '.join(held)})"
             )
         elif apart is not None:  # errors against two ground truths are not comparable
             self.notes.append(f"not ranked: {apart}")
