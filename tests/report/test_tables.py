@@ -38,6 +38,28 @@ def test_runs_table_formats_units_and_missing_values() -> None:
     assert row["processing p50 [ms]"] == "29"
     assert row["peak RSS [MB]"] == "512"
     assert row["RPE RMSE [m]"] == "-"  # no RPE in the example
+    # What the README promises and the CSV held alone (a review): latency max, the input
+    # rate, GPU memory and use, by hand from the catalog example's values.
+    assert row["latency max [ms]"] == "142"
+    assert row["input [Hz]"] == "10.0"
+    assert row["peak GPU mem [MB]"] == "1200"
+    assert row["GPU mean [%]"] == "-"
+    # A report with none of them has none of their columns.
+    bare = report.replace(
+        runs=tuple(
+            r.replace(
+                input_rate_hz=float("nan"),
+                resources=r.resources.replace(peak_gpu_mem_bytes=float("nan"))
+                if r.resources
+                else None,
+            )
+            for r in report.runs
+        )
+    )
+    headers = runs_table(bare).headers
+    assert "input [Hz]" not in headers
+    assert "peak GPU mem [MB]" not in headers
+    assert "latency max [ms]" in headers
 
 
 def test_groups_and_ranking_tables() -> None:

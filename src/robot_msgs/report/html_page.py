@@ -48,6 +48,7 @@ h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { font-size: 1.25em; border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.6em; }
 h3 { font-size: 1.05em; margin-bottom: 0.3em; }
 table { border-collapse: collapse; margin: 0.4em 0 0.6em; font-size: 0.85em; }
+div.table { overflow-x: auto; max-width: 100%; }
 th, td { border-bottom: 1px solid #e3e3e3; padding: 0.25em 0.6em; }
 th { background: #f4f6f8; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -84,8 +85,10 @@ def _table_html(table: ReportTable) -> str:
         rows.append("<tr>" + "".join(cells) + "</tr>")
     notes = "".join(f'<p class="note">{html.escape(n)}</p>' for n in table.notes)
     return (
-        f"<h3>{html.escape(table.title)}</h3>\n<table><thead><tr>{head}</tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>\n{notes}"
+        # A wide table scrolls in its own box: the page stays as wide as the window (a
+        # results table of long paths ran past it; a review).
+        f'<h3>{html.escape(table.title)}</h3>\n<div class="table"><table><thead><tr>{head}'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>\n{notes}"
     )
 
 

@@ -93,7 +93,7 @@ def _rpe_rms(r: RunReport, name: str) -> float:
     return c.stats["translation"].rms if c is not None and "translation" in c.stats else math.nan
 
 
-def _run_row(r: RunReport, rpe_names: Sequence[str]) -> tuple[str, ...]:
+def _run_row(r: RunReport, rpe_names: Sequence[str], extra: Sequence[str]) -> tuple[str, ...]:
     ape = r.ape.stats["translation"].rms if r.ape and "translation" in r.ape.stats else math.nan
     lat = r.latency
     res = r.resources
@@ -108,11 +108,46 @@ def _run_row(r: RunReport, rpe_names: Sequence[str]) -> tuple[str, ...]:
         *(_num(_rpe_rms(r, name), 4) for name in rpe_names),
         _num(lat.latency_p50_s, 0, 1e3) if lat else MISSING,
         _num(lat.latency_p95_s, 0, 1e3) if lat else MISSING,
+        *((_num(lat.latency_max_s, 0, 1e3) if lat else MISSING,) if "latency" in extra else ()),
         _num(lat.processing_p50_s, 0, 1e3) if lat else MISSING,
+        *((_num(r.input_rate_hz, 1),) if "input" in extra else ()),
         _num(r.output_rate_hz, 1),
         _num(res.peak_rss_bytes, 0, 1e-6) if res else MISSING,
         _num(res.mean_cpu_percent, 0) if res else MISSING,
+        *(
+            (
+                _num(res.peak_gpu_mem_bytes, 0, 1e-6) if res else MISSING,
+                _num(res.mean_gpu_percent, 0) if res else MISSING,
+            )
+            if "gpu" in extra
+            else ()
+        ),
     )
+
+
+def _extra_columns(report: Report) -> tuple[str, ...]:
+    """Return the columns some run has a value for: latency max, input rate, GPU.
+
+    WHY: the README promises latency p50/p95/max, input and output rates and GPU use;
+    max, the input rate and GPU were in the CSV or JSON only (a review). A column no
+    run fills is left out, so a report without GPUs stays as narrow as before.
+    """
+    runs = report.runs
+    extra = []
+    if any(r.latency is not None for r in runs):
+        extra.append("latency")
+    if any(math.isfinite(r.input_rate_hz) for r in runs):
+        extra.append("input")
+    if any(
+        r.resources is not None
+        and (
+            math.isfinite(r.resources.peak_gpu_mem_bytes)
+            or math.isfinite(r.resources.mean_gpu_percent)
+        )
+        for r in runs
+    ):
+        extra.append("gpu")
+    return tuple(extra)
 
 
 def runs_table(report: Report) -> ReportTable:
@@ -128,13 +163,18 @@ def runs_table(report: Report) -> ReportTable:
     rpe_names: list[str] = list(rpe)
     if not rpe_names:
         labels, rpe_names = ["RPE RMSE [m]"], [""]
+    extra = _extra_columns(report)
     headers = (
         "run", "success", "failure", "losses", "lost [s]", "coverage", "APE RMSE [m]", *labels,
-        "latency p50 [ms]", "latency p95 [ms]", "processing p50 [ms]", "output [Hz]",
-        "peak RSS [MB]", "CPU mean [%]",
+        "latency p50 [ms]", "latency p95 [ms]",
+        *(("latency max [ms]",) if "latency" in extra else ()),
+        "processing p50 [ms]",
+        *(("input [Hz]",) if "input" in extra else ()),
+        "output [Hz]", "peak RSS [MB]", "CPU mean [%]",
+        *(("peak GPU mem [MB]", "GPU mean [%]") if "gpu" in extra else ()),
     )  # fmt: skip
     numeric = (False, False, False, *([True] * (len(headers) - 3)))
-    rows = tuple(_run_row(r, rpe_names) for r in report.runs)
+    rows = tuple(_run_row(r, rpe_names, extra) for r in report.runs)
     return ReportTable("Runs", headers, rows, numeric)
 
 
