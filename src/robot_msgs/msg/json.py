@@ -57,6 +57,7 @@ __all__ = [
     "from_tree",
     "revived",
     "reviver",
+    "ros_names",
     "spelling_test",
     "struct_defaults",
     "to_builtins",
@@ -308,10 +309,21 @@ def to_builtins(msg: Msg) -> dict[str, Any]:
     return out
 
 
+def ros_names(cls: type[Msg]) -> tuple[str, str]:
+    """Return the ROS type name of ``cls`` as ``pkg/msg/Name`` and as ROS 1's ``pkg/Name``.
+
+    Its ROS 2 equivalent's (``ROS2``), else the name of the definition generated for it
+    (``robot_msgs/msg/NAME``, :mod:`robot_msgs.ros.definitions`), which ``to_ros`` gives
+    it: one rule for what is written and what is read as ``_type`` (``from_dict`` refused
+    ``robot_msgs/msg/ErrorStats``; a review).
+    """
+    full = cls.ROS2 or f"robot_msgs/msg/{cls.__name__}"
+    return full, full.replace("/msg/", "/")
+
+
 def _is_ros_name(cls: type[Msg], name: object) -> bool:
-    """Whether ``name`` is ``cls``'s ROS 2 type, as ``pkg/msg/Name`` or ROS 1's ``pkg/Name``."""
-    ros2 = cls.ROS2
-    return ros2 is not None and name in (ros2, ros2.replace("/msg/", "/"))
+    """Whether ``name`` is ``cls``'s ROS type (:func:`~robot_msgs.msg.base.ros_names`)."""
+    return name in ros_names(cls)
 
 
 def struct_defaults(cls: type[Any]) -> dict[str, Any]:

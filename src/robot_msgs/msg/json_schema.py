@@ -41,6 +41,7 @@ import numpy as np
 
 from robot_msgs.msg.arrays import NON_FINITE
 from robot_msgs.msg.base import field_schema
+from robot_msgs.msg.json import ros_names
 
 if TYPE_CHECKING:
     from robot_msgs.msg.base import Msg
@@ -168,9 +169,8 @@ def json_schema(cls: type[Msg]) -> dict[str, Any]:
         specs = field_schema(known)
         for field, spec in specs.items():
             properties[field] = _field(spec, properties[field])
-        if known.ROS2 is not None:
-            tag = properties["_type"]
-            tag["enum"] = [*tag["enum"], known.ROS2, known.ROS2.replace("/msg/", "/")]
+        tag = properties["_type"]
+        tag["enum"] = [*tag["enum"], *ros_names(known)]
         definition["required"] = [r for r in definition.get("required", []) if r != "_type"]
         if not definition["required"]:
             del definition["required"]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import UnknownTypeError, ValidationError, did_you_mean
 from robot_msgs.msg.base import declared_types
-from robot_msgs.msg.json import decode_json, encode_json
+from robot_msgs.msg.json import decode_json, encode_json, ros_names
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -98,6 +98,8 @@ def type_for(type_name: str) -> type[Msg]:
     'geometry_msgs/msg/Point'
     >>> type_for("geometry_msgs/msg/Point").TYPE
     'geometry/Point'
+    >>> type_for("robot_msgs/msg/ErrorStats").TYPE  # the name to_ros gives it
+    'compare/ErrorStats'
     """
     _import_families()
     known = declared_types()
@@ -115,8 +117,16 @@ def type_for(type_name: str) -> type[Msg]:
 
 
 def _by_ros2() -> dict[str, type[Msg]]:
-    """Types by their ROS 2 name in ROS 1's spelling (``pkg/Name``), which both forms reduce to."""
-    return {cls.ROS2.replace("/msg/", "/"): cls for cls in declared_types().values() if cls.ROS2}
+    """Types by their ROS 2 name in ROS 1's spelling (``pkg/Name``), which both forms reduce to.
+
+    A type without a ROS 2 equivalent goes by the name of its generated definition
+    (:func:`~robot_msgs.msg.base.ros_names`: ``robot_msgs/msg/ErrorStats``).
+    """
+    return {
+        ros_names(cls)[1]: cls
+        for name, cls in declared_types().items()
+        if not name.startswith("test/")
+    }
 
 
 def from_dict(data: Mapping[str, Any]) -> Msg:

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from robot_msgs.msg import field_json, field_schema
+from robot_msgs.msg.json import ros_names
 
 if TYPE_CHECKING:
     from robot_msgs.msg import FieldSpec, Msg
@@ -52,7 +53,6 @@ __all__ = [
     "register_definitions",
 ]
 
-_PACKAGE = "robot_msgs"
 _DIRECT = {
     "float": "float64",
     "int": "int64",
@@ -71,7 +71,7 @@ def generated_name(cls: type[Msg]) -> str:
     >>> generated_name(ErrorStats)
     'robot_msgs/msg/ErrorStats'
     """
-    return cls.ROS2 or f"{_PACKAGE}/msg/{cls.__name__}"
+    return ros_names(cls)[0]
 
 
 def _base(spec: FieldSpec) -> str | None:
