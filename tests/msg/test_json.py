@@ -42,6 +42,7 @@ from robot_msgs.msg.json import (
     reviver,
     spelling_test,
 )
+from robot_msgs.ros.definitions import generated_name
 from robot_msgs.sensor import LaserScan
 from tests.msg.strategies import messages
 
@@ -317,9 +318,6 @@ def test_every_type_is_read_under_the_ros_name_to_ros_gives_it() -> None:
     """``to_ros`` names a type without a ROS 2 equivalent ``robot_msgs/msg/NAME``; the
     README says the ROS 2 name is accepted as ``_type``, and from_dict refused it (a
     review). Both spellings, ROS 2's and ROS 1's."""
-    pytest.importorskip("rosbags")
-    from robot_msgs.ros.definitions import generated_name  # noqa: PLC0415 - the bags extra
-
     for name, msg in examples().items():
         cls = type(msg)
         for spelt in (generated_name(cls), generated_name(cls).replace("/msg/", "/")):
