@@ -323,6 +323,14 @@ def test_several_estimates_give_each_single_estimates_numbers(
     assert list(columns) == [EST, second]
     assert columns[EST]["rms"] == f"{stats_of(singles[0])['translation']['rms']:.6g}"
     assert all(len(line) <= 80 for line in table.splitlines() if second not in line)
+    # The counts a single estimate's header says, unmatched too (they were missing; a
+    # review): each estimate's own, as its --json says them.
+    for name, single in zip((EST, second), singles, strict=True):
+        counts = single["counts"]
+        assert columns[name]["poses"] == str(counts["estimate"])
+        assert columns[name]["matched"] == str(counts["matched"])
+        assert columns[name]["unmatched est"] == str(counts["unmatched_estimate"])
+        assert columns[name]["unmatched ref"] == str(counts["unmatched_reference"])
 
 
 def test_several_estimates_save_one_file_each_through_name(

@@ -174,16 +174,22 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
     >>> def one(name, rms):
     ...     signal = Signal.of("translation", "m", [rms], stamps_s=[0.0])
     ...     return Comparison(metric="ape", signals=(signal,), parameters={"align": "se3"},
-    ...                       reference="gt.tum", estimate=name, counts={"matched": 1})
+    ...                       reference="gt.tum", estimate=name, counts=counts)
+    >>> counts = {"estimate": 2, "matched": 1, "unmatched_estimate": 1, "unmatched_reference": 0}
     >>> print(format_results_table([one("a.tum", 0.1), one("b.tum", 0.2)], {}))
     APE (absolute pose error), 2 estimates
     reference: gt.tum
     settings:  --align se3
     <BLANKLINE>
-    estimate  signal       unit  matched  n  rms  mean  median  std  min  max
-    --------  -----------  ----  -------  -  ---  ----  ------  ---  ---  ---
-    a.tum     translation  m           1  1  0.1   0.1     0.1    0  0.1  0.1
-    b.tum     translation  m           1  1  0.2   0.2     0.2    0  0.2  0.2
+    estimate  signal       unit  poses  matched  unmatched est  unmatched ref  n
+    --------  -----------  ----  -----  -------  -------------  -------------  -
+    a.tum     translation  m         2        1              1              0  1
+    b.tum     translation  m         2        1              1              0  1
+    <BLANKLINE>
+    estimate  signal       unit  rms  mean  median  std  min  max
+    --------  -----------  ----  ---  ----  ------  ---  ---  ---
+    a.tum     translation  m     0.1   0.1     0.1    0  0.1  0.1
+    b.tum     translation  m     0.2   0.2     0.2    0  0.2  0.2
     """
     from robot_msgs.report.tables import ReportTable, render_text  # noqa: PLC0415
 
@@ -195,20 +201,23 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
     lines = [f"{title}, {len(comparisons)} estimates", f"reference: {first.reference}"]
     shared = {k: v for k, v in _changed(first, defaults).items() if k not in differ}
     lines.append(_settings_line(first.metric, shared, first.record()))
-    headers = ("estimate", "signal", "unit", *(f"{k} (differs)" for k in differ), "matched")
+    # The counts the single-estimate header says (the unmatched were missing here; a review).
+    counted = ("estimate", "matched", "unmatched_estimate", "unmatched_reference")
+    said = ("poses", "matched", "unmatched est", "unmatched ref")
+    headers = ("estimate", "signal", "unit", *(f"{k} (differs)" for k in differ), *said)
     rows = [
         (
             c.estimate,
             s.name,
             s.unit or "-",
             *(flags_text({k: r.get(k)}, bare=True) for k in differ),
-            str(c.counts.get("matched", "-")),
+            *(str(c.counts.get(k, "-")) for k in counted),
             *_stats_cells(s.stats, c.metric),
         )
         for c, r in zip(comparisons, records, strict=True)
         for s in c.signals
     ]
-    numeric = (*[False] * (len(headers) - 1), True, *[True] * 7)
+    numeric = (*[False] * (len(headers) - len(said)), *[True] * len(said), *[True] * 7)
     columns = _columns(first.metric)
     lines.append(render_text(ReportTable("", (*headers, *columns), tuple(rows), numeric)))
     return "\n".join(lines + _notes([f"{c.estimate}: {n}" for c in comparisons for n in c.notes]))
