@@ -405,10 +405,13 @@ def test_a_bench_folder_refuses_settings_flags_and_company_and_says_what_its_htm
     assert "a bench output folder is reported alone" in capsys.readouterr().err
     page = tmp_path / "sweep.html"
     assert main(["report", str(out), "--html", str(page), "--no-progress"]) == 0
-    assert "NOTE: the HTML has no trajectory, error or RPE figures" in capsys.readouterr().out
+    said = " ".join(capsys.readouterr().out.split())
+    assert "NOTE: the HTML has no trajectory, error, RPE or latency figures" in said
     text = page.read_text()
     assert text.count('class="plot"') == 1  # the comparison across sequences, from the groups
     assert 'data-kind="comparison"' in text
+    assert "latency_cdf" not in text
+    assert "<h2>Sequence " not in text  # no heading over nothing (a review)
 
 
 def test_a_run_that_cannot_be_evaluated_stops_the_report_unless_allow_partial(

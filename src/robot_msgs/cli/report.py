@@ -229,8 +229,8 @@ def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Repo
     result = read_sweep(folder, statistic=args.statistic, force=False, partial=args.allow_partial)
     if html:
         note = (
-            "the HTML has no trajectory, error or RPE figures: a bench folder keeps no "
-            "trajectories (report the manifest to draw them)"
+            "the HTML has no trajectory, error, RPE or latency figures: a bench folder keeps "
+            "no trajectories or timing samples (report the manifest to draw them)"
         )
         report = result.report.replace(notes=(*result.report.notes, note))
         result = dataclasses.replace(result, report=report)
