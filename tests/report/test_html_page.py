@@ -345,3 +345,18 @@ def test_a_result_named_with_markup_draws_every_plot_and_runs_nothing(tmp_path: 
     assert rendered["plots"], "no plot"
     for plot_id, layers, _, _ in rendered["plots"]:
         assert layers >= 2, plot_id
+
+
+def test_the_environment_keeps_each_algorithms_versions_and_software_apart(
+    example_outputs: dict[str, Path],
+) -> None:
+    """The page pooled every run's software into one list and showed no version, where
+    the text and Markdown keep them per algorithm (a review)."""
+    text = example_outputs["html"].read_text(encoding="utf-8")
+    environment = text[text.index("<h2>Environment</h2>") :].split("<script", 1)[0]
+    markdown = example_outputs["md"].read_text(encoding="utf-8")
+    for version in ("2.1.0", "0.9.3", "1.4.2"):  # the example runs' meta.json
+        assert version in environment
+        assert version in markdown
+    assert "dvo: hardware " in environment
+    assert "software cuda 12.2, eigen 3.4.0" in environment

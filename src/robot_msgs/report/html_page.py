@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.errors import FormatError
 from robot_msgs.report import figure_spec, plots
-from robot_msgs.report.tables import ReportTable, report_tables, settings_text
+from robot_msgs.report.tables import ReportTable, environment_table, report_tables, settings_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -329,13 +329,10 @@ def render_html(
             f"<li><code>{html.escape(a)}</code>: {html.escape(said(b))}</li>" for a, b in run_notes
         )
         parts.append(f"<h3>Run notes</h3><ul>{items}</ul>")
-    software = sorted({f"{k} {v}" for r in report.runs for k, v in r.software.items()})
-    hardware = sorted({r.hardware for r in report.runs if r.hardware})
-    parts.append("<h2>Environment</h2>")
-    parts.append(f"<p>Hardware: {html.escape('; '.join(hardware) or 'not stated')}</p>")
-    parts.append(f"<p>Software: {html.escape(', '.join(software) or 'not stated')}</p>")
-    clocks = sorted({r.latency.clock for r in report.runs if r.latency and r.latency.clock})
-    parts.append(f"<p>Clocks: {html.escape('; '.join(clocks) or 'not stated')}</p>")
+    # The text report's table: each algorithm's versions, hardware and software apart (the
+    # page pooled every run's software into one list and showed no version; a review).
+    environment = _table_html(environment_table(report))
+    parts.append(environment.replace("<h3>", "<h2>", 1).replace("</h3>", "</h2>", 1))
     parts.append(figures.scripts())
     parts.append("</body></html>\n")
     return "\n".join(p for p in parts if p)
