@@ -173,7 +173,7 @@ def test_signal_labels_are_words_with_units() -> None:
     assert signal_label(one("point_distance_error_ratio", "%")) == "point distance error ratio [%]"
     assert (
         signal_label(one("rotation_deg_per_m", "deg/m", length_m=800.0))
-        == "rotation error per segment, 800 m [deg/m]"
+        == "rotation error per 800 m segment [deg/m]"
     )
 
 

@@ -159,15 +159,24 @@ def signal_label(signal: Signal, *, parameters: bool = True) -> str:
     >>> signal_label(one("translation", "m")), signal_label(one("angle_deg", "deg"))
     ('translation error [m]', 'rotation error [deg]')
     >>> signal_label(one("translation_pct", "%", length_m=100.0)), signal_label(one("full", ""))
-    ('translation error per segment, 100 m [%]', 'full transformation error ‖E − I‖')
+    ('translation error per 100 m segment [%]', 'full transformation error ‖E − I‖')
+    >>> signal_label(one("translation", "m", delta=1.0, delta_unit="s"))
+    'translation error over 1 s [m]'
+    >>> signal_label(one("translation", "m", delta=10.0, delta_unit="f"))
+    'translation error over 10 frames [m]'
     >>> signal_label(one("translation", "m", delta=1.0, delta_unit="s"), parameters=False)
     'translation error [m]'
     """
     words = _WORDS.get(signal.quantity, signal.quantity.replace("_", " "))
+    # "over 1 m", not ", 1 m": "translation error, 1 m [m]" read as an error of 1 m (a
+    # review); a segment's length is said as the segment.
     if parameters and signal.delta is not None:
-        words += f", {signal.delta:g} {signal.delta_unit}"
+        unit = signal.delta_unit or ""
+        if unit == "f":
+            unit = "frame" if signal.delta == 1 else "frames"
+        words += f" over {signal.delta:g} {unit}".rstrip()
     if parameters and signal.length_m is not None:
-        words += f", {signal.length_m:g} m"
+        words = words.replace(" per segment", "") + f" per {signal.length_m:g} m segment"
     return f"{words} [{signal.unit}]" if signal.unit else words
 
 
