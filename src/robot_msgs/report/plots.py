@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -90,7 +91,12 @@ def matplotlib_figure(spec: FigureSpec) -> Any:
     if spec.colour_scale is not None and mappable is not None:
         fig.colorbar(mappable, ax=axes, label=spec.colour_scale.title, shrink=0.9)
     if spec.title:
-        fig.suptitle(spec.title, fontsize=11 if len(spec.panels) > 1 else 10.5)
+        size = 11 if len(spec.panels) > 1 else 10.5
+        # Wrapped to the figure's width (about 0.55 em a character): a long line was cut
+        # on both sides of a 5.4 in figure (a review).
+        fits = max(20, int(spec.size_in[0] * 72 / (size * 0.55)))
+        lines = [textwrap.fill(line, fits) for line in spec.title.split("\n")]
+        fig.suptitle("\n".join(lines), fontsize=size)
     return fig
 
 
