@@ -407,3 +407,20 @@ def test_long_category_names_are_slanted_in_the_static_figure() -> None:
         panel = Panel(traces=(box,), x_title="", y_title="")
         (ax,) = matplotlib_figure(FigureSpec(title="", panels=(panel,), size_in=(4, 2))).axes
         assert {t.get_rotation() for t in ax.get_xticklabels()} == {rotation}
+
+
+def test_a_static_title_fits_its_figure(hand: ReportResult) -> None:
+    """The comparison's two-line title was cut on both sides of a 5.4 in figure."""
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    spec = figure_spec.comparison_spec(hand)
+    assert spec is not None
+    narrow = dataclasses.replace(spec, size_in=(5.4, spec.size_in[1]))
+    fig = matplotlib_figure(narrow)
+    fig.canvas.draw()
+    title = fig.get_suptitle()
+    assert title.split() == spec.title.split()
+    drawn = next(t for t in fig.texts if t.get_text() == title).get_window_extent()
+    assert drawn.x0 >= 0
+    assert drawn.x1 <= fig.bbox.x1
