@@ -244,3 +244,16 @@ def test_results_in_different_units_are_refused(
         "violin plot (min to max)",
         "histogram (40 bins)",
     ]
+
+
+def test_a_3d_views_legend_is_inside_the_image(result: EvaluationResult) -> None:
+    """Under a 3-D view the legend was cut at the image's bottom edge (a review)."""
+    fig = evaluation_figure([("est", result)], result.comparison.signals, title="t", plane="xyz")
+    fig.canvas.draw()
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend())]
+    (legend,) = (x for x in legends if "reference" in [t.get_text() for t in x.get_texts()])
+    box = legend.get_window_extent()
+    assert box.y0 >= 0
+    assert box.x0 >= 0
+    assert box.x1 <= fig.bbox.x1
+    assert [t.get_text() for t in legend.get_texts()][-1] == "reference"

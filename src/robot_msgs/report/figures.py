@@ -284,7 +284,16 @@ _REFERENCE_ZORDER = 3.0
 
 
 def _legend_below(ax: Any) -> None:
-    """Put a view's legend under its panel, where it hides no data."""
+    """Put a view's legend under its panel, where it hides no data.
+
+    A 3-D view's goes under the figure (``outside lower left``, which the layout makes
+    room for): under the panel it was cut at the image's edge, the layout engine leaving
+    no room below a 3-D axes (a review).
+    """
+    if ax.name == "3d":
+        handles, labels = ax.get_legend_handles_labels()
+        ax.figure.legend(handles, labels, loc="outside lower left", fontsize=8, ncols=2)
+        return
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=8, ncols=2)
 
 
