@@ -46,7 +46,12 @@ def test_plot_returns_a_figure_of_the_results_own_data(result: EvaluationResult)
     errors = result.series["translation"].errors
     assert np.array_equal(points.get_offsets()[:, 0], result.estimate.positions_xyz[:, axes[0]])
     assert np.array_equal(points.get_array(), errors)
-    assert points.get_label() == "rgbdslam (colour: error, as on the right)"
+    # Labelled with its name; its legend dot in the colour map's middle, not the first
+    # point's colour (which said nothing; a review).
+    _, labels = view.get_legend_handles_labels()
+    assert "rgbdslam (colour: error, as on the right)" in labels
+    (entry,) = (h for h, t in zip(*view.get_legend_handles_labels(), strict=True) if "colour" in t)
+    assert entry.get_color() == points.cmap(0.5)
     # The errors over time, and their rms and mean computed here with NumPy.
     lines = {line.get_label().split()[0]: line for line in err.get_lines()}
     assert np.array_equal(lines["error"].get_ydata(), errors)

@@ -369,10 +369,15 @@ def evaluation_figure(
                 c=series.errors[good],
                 s=6,
                 cmap="viridis",
-                label=f"{label} (colour: error, as on the right)",
             )
             # The error axis beside it names the quantity: one label per quantity.
             fig.colorbar(points, ax=top)
+            # Its legend entry in the colour map's middle: the first point's colour (the
+            # largest error's yellow for KITTI 00 ORB) said nothing (a review).
+            top.plot(
+                [], [], ls="", marker="o", ms=4, color=points.cmap(0.5),
+                label=f"{label} (colour: error, as on the right)",
+            )  # fmt: skip
         else:
             _draw_path(top, result.estimate, axes, color=colour, lw=1.0, label=label)
     _draw_path(
