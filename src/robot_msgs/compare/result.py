@@ -214,10 +214,10 @@ class EvaluationResult(Msg):
         """Return the drift signals ``drift --plot`` draws: translation in % per length.
 
         One per segment length with segments; empty for a metric without segments.
-        WHY one place: :meth:`plot` drew every signal of a KITTI drift on one axis (%
-        beside deg/m, 18 legend entries, "per frame"), where ``drift --plot`` drew these
-        (a review).
+        :meth:`plot` and ``drift --plot`` both draw these.
         """
+        # One place for both: plot() drew every signal of a KITTI drift on one axis (%
+        # beside deg/m, 18 legend entries, "per frame"), where drift --plot drew these.
         return [
             s
             for s in self.comparison.signals
