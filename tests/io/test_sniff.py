@@ -125,14 +125,16 @@ def test_a_tum_file_with_nanosecond_stamps_is_tum_read_as_nanoseconds(tmp_path: 
         read_trajectory(path, strict=True)
 
 
+@pytest.mark.parametrize("rate_hz", [30.0, 10.0, 1.0])
 @pytest.mark.parametrize(("unit", "scale"), [("microseconds", 10**6), ("milliseconds", 10**3)])
 def test_integer_unix_micro_and_milliseconds_are_read_in_their_unit(
-    tmp_path: Path, unit: str, scale: int
+    tmp_path: Path, unit: str, scale: int, rate_hz: float
 ) -> None:
     """Unix microseconds (1.3e15) were read as nanoseconds: a 30 Hz run squeezed into
-    27 ms, 15 days after 1970. Their rate as nanoseconds, 30 kHz, is no trajectory's."""
-    # A 30 Hz run from 1305031102 s (2011): stamps by hand, written as integers.
-    seconds = 1305031102 + np.arange(40) / 30
+    27 ms, 15 days after 1970. Their rate alone misread 10 Hz and 1 Hz files (a review):
+    as that unit they are a date in 2011."""
+    # A run from 1305031102 s (2011): stamps by hand, written as integers.
+    seconds = 1305031102 + np.arange(40) / rate_hz
     ticks = np.round(seconds * scale).astype(np.int64)
     text = "".join(f"{t} {i} 0 0 0 0 0 1\n" for i, t in enumerate(ticks))
     path = write(tmp_path, text, name="u.tum")
@@ -140,7 +142,7 @@ def test_integer_unix_micro_and_milliseconds_are_read_in_their_unit(
     with pytest.warns(
         DataWarning,
         match=rf"u\.tum: stamps read as {unit} and divided by {divisor} \(integer stamps up to "
-        rf"1\.31e\+\d\d: 1e12 or more, .*; as nanoseconds \d.*Hz\); TUM stamps are seconds",
+        rf"1\.31e\+\d\d: 1e12 or more, .*; as {unit} a date in 2011\); TUM stamps are seconds",
     ):
         traj = read_trajectory(path)
     assert traj.stamps_s.tolist() == (ticks / scale).tolist()

@@ -49,7 +49,13 @@ from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.formats import BAG_FORMATS, FORMATS, WRITE_FORMATS, WRITE_SUFFIXES
 from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
 from robot_msgs.io.lla import read_lla, read_lla_rows
-from robot_msgs.io.sniff import SNIFF_BYTES, check_header, nanosecond_evidence, read_head
+from robot_msgs.io.sniff import (
+    SNIFF_BYTES,
+    check_header,
+    integer_stamp_unit,
+    nanosecond_evidence,
+    read_head,
+)
 from robot_msgs.io.table import read_bytes
 from robot_msgs.io.tum import read_tum, write_tum
 
@@ -60,6 +66,7 @@ if TYPE_CHECKING:
     from robot_msgs.io.kitti import KittiRotations
     from robot_msgs.io.sniff import TextHead
     from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array
 
 __all__ = [
     "FormatDetection",
@@ -78,6 +85,13 @@ _MAGIC = {b"#ROSBAG V2.0": "bag", b"SQLite format 3\x00": "bag2", b"\x89MCAP": "
 _SUFFIX = {".bag": "bag", ".db3": "bag2", ".mcap": "mcap", ".lla": "lla"}
 _ROTATION_ENTRY = 1.5
 _NS = ", integer nanosecond stamps"
+
+
+def _integer_units(stamps: Float64Array) -> str:
+    """Say the unit a TUM reader takes integer stamps in (it said nanoseconds of all)."""
+    return f", integer {integer_stamp_unit(stamps)[0][:-1]} stamps"
+
+
 _UNIT = ", unit quaternions in columns 5-8"
 #: How far from 1 a quaternion's norm may be to count as evidence of EuRoC's layout.
 _UNIT_TOLERANCE = 0.05
@@ -196,7 +210,7 @@ def _text_format(head: TextHead) -> FormatDetection:
                 f"first (TUM's order) but the rows have {n} columns (TUM has 8); {_CHOOSE}"
             )
             raise FormatError(msg)
-        reason = f"{layout}, {header.evidence}" + (_NS if ns else "")
+        reason = f"{layout}, {header.evidence}" + (_integer_units(stamps) if ns else "")
         return FormatDetection(fmt="tum", reason=reason)
     if n == 12 and (ns is None or abs(float(head.numbers[0, 0])) <= _ROTATION_ENTRY):
         # KITTI's layout; the reader says when the 3x3 block is no rotation (det = ...).
@@ -208,7 +222,7 @@ def _text_format(head: TextHead) -> FormatDetection:
         # so 11 arbitrary numbers are refused by their count, not read as a bad EuRoC file.
         return FormatDetection(fmt="euroc", reason=f"{layout}, more than TUM's 8{_UNIT}")
     if n == 8 and head.separator != "comma":
-        return FormatDetection(fmt="tum", reason=layout + (_NS if ns else ""))
+        return FormatDetection(fmt="tum", reason=layout + (_integer_units(stamps) if ns else ""))
     if n == 8 and ns is None:
         return FormatDetection(fmt="tum", reason=f"{layout}, stamps in seconds")
     if n == 8:

@@ -58,6 +58,10 @@ __all__ = [
 #: Integer stamps at or above this are nanoseconds: as seconds, 31,700 years.
 NS_MAGNITUDE = 1e12
 
+#: Unix time from 2000-01-01 to 2100-01-01, seconds: integer stamps that read as such a
+#: date in one unit are in that unit (:func:`integer_stamp_unit`).
+UNIX_SECONDS = (946_684_800.0, 4_102_444_800.0)
+
 #: Poses faster than this are no trajectory's: integer stamps whose rate as nanoseconds
 #: is higher are read in the next larger unit (:func:`integer_stamp_unit`).
 MAX_POSE_RATE_HZ = 1e4
@@ -363,14 +367,22 @@ def nanosecond_evidence(stamps: Float64Array) -> str | None:
 
 
 def integer_stamp_unit(stamps: Float64Array) -> tuple[str, float, str]:
-    """Return the unit of integer stamps that are not seconds, its divisor, and why not finer.
+    """Return the unit of integer stamps that are not seconds, its divisor, and why not ns.
 
-    Stamps :func:`nanosecond_evidence` finds are nanoseconds unless their rate as
-    nanoseconds is above :data:`MAX_POSE_RATE_HZ`; then microseconds, then milliseconds,
-    the first unit that gives a pose rate a trajectory has. WHY: Unix microseconds
-    (1.3e15 in 2011) were read as nanoseconds, the whole run squeezed into 27 ms and 15
-    days after 1970; the doctor then advised a spatial matching that gave a plausible,
-    wrong APE. Nanoseconds at the same rate are a million times as far apart.
+    For stamps :func:`nanosecond_evidence` finds, two rules in turn:
+
+    1. Unix time: stamps that read as a date from 2000 to 2100
+       (:data:`UNIX_SECONDS`) in exactly one of nanoseconds, microseconds and
+       milliseconds are in that unit, whatever their rate.
+    2. Otherwise (a clock since boot, a relative time), nanoseconds unless their rate as
+       nanoseconds is above :data:`MAX_POSE_RATE_HZ`; then microseconds, then
+       milliseconds: the first unit that gives a pose rate a trajectory has.
+
+    WHY: Unix microseconds (1.3e15 in 2011) were read as nanoseconds, the whole run
+    squeezed into 27 ms and 15 days after 1970; the doctor then advised a spatial
+    matching that gave a plausible, wrong APE. The rate alone still misread a 10 Hz
+    file of microseconds (1 kHz as nanoseconds) or a keyframe file (a review): the date
+    decides first.
 
     Returns
     -------
@@ -382,14 +394,29 @@ def integer_stamp_unit(stamps: Float64Array) -> tuple[str, float, str]:
     >>> integer_stamp_unit(np.array([1305031102160407000.0, 1305031102194330000.0]))[:2]
     ('nanoseconds', 1000000000.0)
     >>> integer_stamp_unit(np.array([1305031102160407.0, 1305031102194330.0]))
-    ('microseconds', 1000000.0, 'as nanoseconds 2.95e+04 Hz')
-    >>> integer_stamp_unit(np.array([1305031102160.0, 1305031102194.0]))[:2]
+    ('microseconds', 1000000.0, 'as microseconds a date in 2011')
+    >>> integer_stamp_unit(np.array([1305031102160.0, 1305031103160.0]))[:2]  # 1 Hz
     ('milliseconds', 1000.0)
+    >>> integer_stamp_unit(np.array([0.0, 3.3e13]))[:2]  # 9 h since boot, as nanoseconds
+    ('nanoseconds', 1000000000.0)
     """
-    step = _mean_step(_finite(stamps))
+    values = _finite(stamps)
+    units = (("nanoseconds", 1e9), ("microseconds", 1e6), ("milliseconds", 1e3))
+    if values.size:
+        low, high = float(values.min()), float(values.max())
+        dated = [
+            (name, divisor)
+            for name, divisor in units
+            if UNIX_SECONDS[0] <= low / divisor and high / divisor <= UNIX_SECONDS[1]
+        ]
+        if len(dated) == 1:
+            name, divisor = dated[0]
+            year = 1970 + int(low / divisor // 31_556_952)
+            why = "" if divisor == 1e9 else f"as {name} a date in {year}"
+            return name, divisor, why
+    step = _mean_step(values)
     if step is None:
         return "nanoseconds", 1e9, ""
-    units = (("nanoseconds", 1e9), ("microseconds", 1e6), ("milliseconds", 1e3))
     for name, divisor in units:
         if divisor / step <= MAX_POSE_RATE_HZ:
             why = "" if divisor == 1e9 else f"as nanoseconds {1e9 / step:.3g} Hz"
