@@ -167,6 +167,31 @@ def test_another_sequence_found_as_motion_mismatch(tmp_path: Path) -> None:
         assert value < 0.5
 
 
+@pytest.mark.parametrize("still", [False, True])
+def test_steady_or_still_motion_is_no_motion_mismatch(still: bool) -> None:
+    """A circle at constant speed and turn rate (a test rig, a simulation), or a static
+    recording, varies by noise alone: its correlations were noise, and called another
+    sequence (a review)."""
+    rng = np.random.default_rng(1)
+    t = np.arange(0.0, 60.0, 0.01)
+    turn = 0.0 * t if still else 0.3 * t
+    positions = np.stack([2 * np.cos(turn), 2 * np.sin(turn), 0 * t], 1)
+    yaw = turn + np.pi / 2
+    quats = np.stack([0 * t, 0 * t, np.sin(yaw / 2), np.cos(yaw / 2)], 1)
+
+    def noisy(rows: slice, metres: float) -> PoseTrajectory:
+        q = quats[rows] + rng.normal(0, metres / 5, quats[rows].shape)
+        return PoseTrajectory(
+            stamps_s=t[rows],
+            positions_xyz=positions[rows] + rng.normal(0, metres, positions[rows].shape),
+            orientations_quat_xyzw=q / np.linalg.norm(q, axis=1)[:, None],
+        )
+
+    d = diagnose(noisy(slice(None), 5e-4), noisy(slice(None, None, 3), 5e-3))
+    assert "motion_mismatch" in d.checks
+    assert "motion_mismatch" not in d.kinds()
+
+
 def test_a_flat_estimate_against_3d_ground_truth_found_as_planar(tmp_path: Path) -> None:
     """z written as 0: APE counted the reference's height (0.0856 m) and the doctor said
     nothing (a review); its fix compares in the plane."""

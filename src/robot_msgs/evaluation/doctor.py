@@ -171,6 +171,10 @@ _OFFSET_FLOOR_S = 1e-4
 
 #: Motions whose distances and angles both correlate below this are unrelated.
 _UNRELATED_R = 0.5
+#: A reference quantity whose spread is under this share of its mean does not vary.
+_VARIES = 0.1
+#: Less than this a second (1 cm, half a degree) is a reference standing still.
+_MOVES = (0.01, math.radians(0.5))
 #: Fewer pairs of matched poses than this say nothing about the motions.
 _MIN_MOTIONS = 20
 
@@ -557,11 +561,22 @@ def _unrelated(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Find
         step = traj.positions_xyz[last] - traj.positions_xyz[first]
         turn = angle_from_quat_xyzw(quat_xyzw_multiply(quat_xyzw_conjugate(q[first]), q[last]))
         moves.append((np.linalg.norm(step, axis=1), turn))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        moved = float(np.corrcoef(moves[0][0], moves[1][0])[0, 1])
-        turned = float(np.corrcoef(moves[0][1], moves[1][1])[0, 1])
-    if not (moved < _UNRELATED_R and turned < _UNRELATED_R):  # NaN (no motion): unsure
+    # Only what varies along the reference can correlate: a constant speed and turn rate
+    # (a circle on a test rig, a simulation) or a static recording leave noise alone, and
+    # were called another sequence (a review). Each quantity that varies must disagree.
+    r: list[float] = []
+    for ref_side, est_side, floor in zip(*moves, _MOVES, strict=True):
+        mean = float(np.mean(ref_side))
+        if not (mean > floor and np.std(ref_side) > _VARIES * mean):  # still, or steady
+            continue
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r.append(float(np.corrcoef(ref_side, est_side)[0, 1]))
+    if not r or not all(value < _UNRELATED_R for value in r):  # NaN (no motion): unsure
         return None
+    moved, turned = (
+        float(np.corrcoef(a, b)[0, 1]) if np.std(a) and np.std(b) else math.nan
+        for a, b in zip(*moves, strict=True)
+    )
     return Finding(
         kind="motion_mismatch",
         severity="error",
