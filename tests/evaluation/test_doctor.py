@@ -320,6 +320,23 @@ def test_whole_seconds_one_apart_over_the_others_span_are_not_frame_indices(
     assert "stamp_units" not in d.kinds()
 
 
+def test_a_1_hz_reference_in_whole_seconds_over_a_shorter_estimate_is_seconds(
+    tmp_path: Path,
+) -> None:
+    """A 1 Hz GNSS reference stamped 0, 1, ... 29 s against an estimate of its first 12 s
+    was called frame indices (a review): it moves as fast as the estimate, where frames
+    read as seconds move the frame rate times slower."""
+    est = _est()
+    t0 = float(est.stamps_s[0])
+    whole = est.replace(stamps_s=est.stamps_s - t0)
+    seconds = np.flatnonzero(np.diff(np.floor(whole.stamps_s)) > 0) + 1  # a pose a second
+    ref = _rows(whole, seconds).replace(stamps_s=np.floor(whole.stamps_s[seconds]))
+    first = _rows(whole, np.flatnonzero(whole.stamps_s < 12.0))
+    assert ref.stamps_s.tolist() == list(range(1, len(ref) + 1))
+    d = _doctor(_write(tmp_path, "e.tum", first), _write(tmp_path, "r.tum", ref), max_diff_s=0.05)
+    assert "stamp_units" not in d.kinds()
+
+
 def test_w_first_quaternions_found_as_quaternion_order(tmp_path: Path) -> None:
     est = _est()
     q = est.orientations_quat_xyzw

@@ -186,6 +186,10 @@ _MIRRORED_SHARE = 0.5
 _PLANAR_SHARE = 0.05
 _PLANAR_M = 0.01
 
+#: Frame indices read as seconds move this many times slower than the other side at
+#: least (a camera's 10-30 Hz; a monocular scale alone is rarely a factor of 5).
+_FRAMES_SLOWER = 5.0
+
 #: Fewer stamps than this are not called frame indices (three poses 1 s apart may be).
 _MIN_FRAMES = 10
 
@@ -272,6 +276,11 @@ def _counted_frames(reference: PoseTrajectory, estimate: PoseTrajectory) -> Find
         return None
     spans = _span(counted), _span(other)
     if spans[1] / 2 <= spans[0] <= 2 * spans[1]:  # as long as the other: 1 Hz seconds may be
+        return None
+    # Frames read as seconds slow the motion by the frame rate: a 1 Hz GNSS reference in
+    # whole seconds moves as fast as its estimate, and was called frame indices (a review).
+    speeds = counted.path_length_m / spans[0], other.path_length_m / spans[1]
+    if not speeds[0] * _FRAMES_SLOWER < speeds[1]:
         return None
     first, last = float(counted.stamps_s[0]), float(counted.stamps_s[-1])
     return Finding(
