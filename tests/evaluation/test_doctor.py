@@ -215,6 +215,28 @@ def test_a_flat_estimate_against_3d_ground_truth_found_as_planar(tmp_path: Path)
     assert "planar" not in _doctor(str(tmp_path / "flat.tum"), project_to_plane="xy").kinds()
 
 
+def test_a_flat_estimate_in_camera_axes_is_sent_to_the_references_plane(
+    tmp_path: Path,
+) -> None:
+    """The projection is made in the reference's axes after alignment: a y-down camera's
+    flat y was sent to xz, where xy fits (APE 0.0848 m advised, 0.0131 m in xy; a review)."""
+    est = _est()
+    camera = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])  # z up -> -y
+    turned = est.positions_xyz @ camera.T
+    turned[:, 1] = -1.5  # flat along the camera's y
+    rotations = camera @ matrix_from_quat_xyzw(est.orientations_quat_xyzw)
+    flat = est.replace(
+        positions_xyz=turned, orientations_quat_xyzw=quat_xyzw_from_matrix(rotations)
+    )
+    found = _doctor(_write(tmp_path, "cam.tum", flat), align="se3").finding("planar")
+    assert found is not None
+    assert found.evidence["flat_axis"] == "y"
+    assert found.fix == {"project_to_plane": "xy"}
+    (fixed,) = evaluate(_ref(), flat, EvaluationSettings(align="se3", project_to_plane="xy"))
+    (other,) = evaluate(_ref(), flat, EvaluationSettings(align="se3", project_to_plane="xz"))
+    assert fixed.stats["translation"].rms < 0.5 * other.stats["translation"].rms
+
+
 def test_a_trajectory_against_itself_finds_nothing() -> None:
     """It said "the estimate's clock is off by -0.0000 s ± 1e-08 s" (a review): an offset
     of 1e-7 s is certain and meaningless."""

@@ -83,6 +83,7 @@ if TYPE_CHECKING:
     from robot_msgs.evaluation.read_settings import ReadSettings
     from robot_msgs.io.evaluation_inputs import InputFile
     from robot_msgs.msg import Value
+    from robot_msgs.typing import Float64Array
 
 __all__ = ["EXTRINSIC_DEG", "EXTRINSIC_M", "MAX_ESTIMATE_POSES", "diagnose", "diagnose_files"]
 
@@ -185,6 +186,8 @@ _MIRRORED_SHARE = 0.5
 #: :data:`_PLANAR_M`, moves along all three axes (a flat estimate is then 2-D).
 _PLANAR_SHARE = 0.05
 _PLANAR_M = 0.01
+#: The flat axis, turned into the reference's axes, within about 18 deg of one of them.
+_PLANAR_AXIS = 0.95
 
 #: Frame indices read as seconds move this many times slower than the other side at
 #: least (a camera's 10-30 Hz; a monocular scale alone is rarely a factor of 5).
@@ -623,7 +626,10 @@ def _mirrored(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Findi
 
 
 def _planar(
-    matched_ref: PoseTrajectory, matched_est: PoseTrajectory, settings: EvaluationSettings
+    matched_ref: PoseTrajectory,
+    matched_est: PoseTrajectory,
+    settings: EvaluationSettings,
+    rotation: Float64Array,
 ) -> Finding | None:
     """Find an estimate flat along one of its axes against a reference that is not.
 
@@ -642,18 +648,27 @@ def _planar(
     if not spread[0] > max(_PLANAR_SHARE * spread[-1], _PLANAR_M):
         return None
     axis = "xyz"[flat[0]]
-    plane = "xyz".replace(axis, "")
+    # The projection is made in the reference's axes, after the alignment: the estimate's
+    # flat axis turned by the fitted rotation names the plane (a y-down camera's flat y
+    # was sent to xz, where xy fits; a review), or none when it lies between two axes.
+    normal = np.abs(rotation[:, flat[0]] if settings.align != "none" else np.eye(3)[flat[0]])
+    along = int(np.argmax(normal))
+    plane = "xyz".replace("xyz"[along], "") if normal[along] > _PLANAR_AXIS else None
+    where = (
+        f"compare the two in the reference's {plane} plane"
+        if plane
+        else "its plane lies between the reference's axes: no axis plane compares the two"
+    )
     return Finding(
         kind="planar",
         severity="warning",
         summary=(
             f"the estimate's {axis} is {est[0, flat[0]]:.6g} m at every pose, where the "
             f"reference moves along all three axes (its least spread {spread[0]:.3g} m): a "
-            f"2-D estimate, whose APE then counts the reference's height; compare the two in "
-            f"the {plane} plane"
+            f"2-D estimate, whose APE then counts the reference's height; {where}"
         ),
         evidence={"flat_axis": axis, "reference_least_spread_m": _round(float(spread[0]))},
-        fix={"project_to_plane": plane},
+        fix={"project_to_plane": plane} if plane else {},
     )
 
 
@@ -937,7 +952,7 @@ def _matched_checks(
     checks += ["scale", "quaternion_order", "frame_extrinsic", "alignment", "worst_intervals"]
     method = settings.align if settings.align != "none" else "se3"
     try:
-        aligned, _ = align(ref, est, settings=settings.replace(align=method))
+        aligned, fitted = align(ref, est, settings=settings.replace(align=method))
     except AlignmentError as err:
         out.append(
             Finding(kind="alignment", severity="warning", summary=f"the alignment fails: {err}")
@@ -953,7 +968,7 @@ def _matched_checks(
         if wrong is not None:  # no scale, extrinsic or fit means anything then
             return [wrong]
     checks.append("planar")
-    planar = _planar(ref, est, settings)
+    planar = _planar(ref, est, settings, fitted.rotation)
     if planar is not None:
         out.append(planar)
     mix_up = _quaternion_order(ref, est)
