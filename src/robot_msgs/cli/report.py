@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -148,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     if "html" in outputs:
         from robot_msgs.report.html_page import render_html  # noqa: PLC0415
 
-        contents["html"] = render_html(result, static=args.static, words=flags_in_text)
+        contents["html"] = render_html(result, static=args.static, words=_report_flags)
     for name, text in contents.items():
         write_atomic(outputs[name], text, force=args.force)
     if not args.quiet:  # beside an output on standard output (-): on standard error
@@ -235,3 +236,17 @@ def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Repo
         report = result.report.replace(notes=(*result.report.notes, note))
         result = dataclasses.replace(result, report=report)
     return result
+
+
+def _report_flags(text: str) -> str:
+    """Say a note's settings as this command's flags: ``rpe``'s delta is ``--rpe-delta``.
+
+    A run note said ``--delta-unit f``, which ``report`` refuses (a review).
+
+    Examples
+    --------
+    >>> _report_flags("give the times files, or `delta_unit='f'` for frames; `delta=` too")
+    'give the times files, or --rpe-unit f for frames; --rpe-delta too'
+    """
+    said = flags_in_text(text)
+    return re.sub(r"--delta(?![\w-])", "--rpe-delta", said.replace("--delta-unit", "--rpe-unit"))
