@@ -324,3 +324,23 @@ def test_every_type_is_read_under_the_ros_name_to_ros_gives_it() -> None:
             data = {**msg.to_dict(), "_type": spelt}
             assert robot_msgs.type_for(spelt) is cls, (name, spelt)
             assert robot_msgs.from_dict(data) == msg, (name, spelt)
+
+
+@message("test/UsersErrorStats")
+class ErrorStats(Msg):  # the package's own class name, in a user's module
+    """A user's type named as one of the package's."""
+
+    value: float = 0.0
+
+
+def test_a_users_type_takes_no_ros_name_of_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user's ``ErrorStats`` took ``robot_msgs/msg/ErrorStats`` from
+    ``compare/ErrorStats`` by its class name (a review)."""
+    from robot_msgs.msg import registry
+
+    declared = registry.declared_types()
+    monkeypatch.setattr(
+        registry, "declared_types", lambda: {**declared, "myrobot/ErrorStats": ErrorStats}
+    )
+    assert robot_msgs.type_for("robot_msgs/msg/ErrorStats").TYPE == "compare/ErrorStats"
+    assert robot_msgs.type_for("robot_msgs/ErrorStats").TYPE == "compare/ErrorStats"

@@ -322,7 +322,7 @@ def ros_names(cls: type[Msg]) -> tuple[str, str]:
 
 
 def _is_ros_name(cls: type[Msg], name: object) -> bool:
-    """Whether ``name`` is ``cls``'s ROS type (:func:`~robot_msgs.msg.base.ros_names`)."""
+    """Whether ``name`` is ``cls``'s ROS type (:func:`~ros_names`)."""
     return name in ros_names(cls)
 
 

@@ -119,13 +119,16 @@ def type_for(type_name: str) -> type[Msg]:
 def _by_ros2() -> dict[str, type[Msg]]:
     """Types by their ROS 2 name in ROS 1's spelling (``pkg/Name``), which both forms reduce to.
 
-    A type without a ROS 2 equivalent goes by the name of its generated definition
-    (:func:`~robot_msgs.msg.base.ros_names`: ``robot_msgs/msg/ErrorStats``).
+    One of the package's own types without a ROS 2 equivalent goes by the name of its
+    generated definition (:func:`~robot_msgs.msg.json.ros_names`:
+    ``robot_msgs/msg/ErrorStats``); a user's type does not, so it cannot take one of
+    theirs by its class name (a user's ``ErrorStats`` took ``compare/ErrorStats``'s; a
+    review).
     """
     return {
         ros_names(cls)[1]: cls
         for name, cls in declared_types().items()
-        if not name.startswith("test/")
+        if cls.ROS2 or (cls.__module__.startswith("robot_msgs.") and not name.startswith("test/"))
     }
 
 
