@@ -165,7 +165,7 @@ def test_lengths_that_are_not_numbers_are_named_with_the_flag(
 
 
 @pytest.mark.parametrize(
-    "words", [["0.5", "1"], ["0.5,1"], ["0.5,", "1"], ["0.5", "1", "--step", "10"]]
+    "words", [["0.5", "1"], ["0.5,1"], ["0.5,", "1"], ["0.5", "1", "--step", "10"], ["0.5 1"]]
 )
 def test_lengths_take_spaces_as_delta_does_and_commas(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], words: list[str]

@@ -124,7 +124,7 @@ def _numbers(name: str) -> Callable[[str], tuple[float, ...]]:
 
     def numbers(text: str) -> tuple[float, ...]:
         try:
-            return tuple(float(v) for v in text.split(",") if v.strip())
+            return tuple(float(v) for v in text.replace(",", " ").split())  # "100 200" quoted too
         except ValueError:
             with contextlib.suppress(ValueError):
                 number(text)  # a file in the list: says so
