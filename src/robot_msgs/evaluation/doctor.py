@@ -576,19 +576,19 @@ def _unrelated(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Find
     # Only what varies along the reference can correlate: a constant speed and turn rate
     # (a circle on a test rig, a simulation) or a static recording leave noise alone, and
     # were called another sequence (a review). Each quantity that varies must disagree.
-    r: list[float] = []
-    for ref_side, est_side, floor in zip(*moves, _MOVES, strict=True):
-        mean = float(np.mean(ref_side))
-        if not (mean > floor and np.std(ref_side) > _VARIES * mean):  # still, or steady
-            continue
-        with np.errstate(invalid="ignore", divide="ignore"):
-            r.append(float(np.corrcoef(ref_side, est_side)[0, 1]))
-    if not r or not all(value < _UNRELATED_R for value in r):  # NaN (no motion): unsure
-        return None
     moved, turned = (
-        float(np.corrcoef(a, b)[0, 1]) if np.std(a) and np.std(b) else math.nan
-        for a, b in zip(*moves, strict=True)
-    )
+        float(np.corrcoef(ref_side, est_side)[0, 1]) if np.std(ref_side) and np.std(est_side)
+        else math.nan
+        for ref_side, est_side in zip(*moves, strict=True)
+    )  # fmt: skip
+    varies = [
+        float(np.mean(ref_side)) > floor
+        and float(np.std(ref_side)) > _VARIES * float(np.mean(ref_side))
+        for ref_side, floor in zip(moves[0], _MOVES, strict=True)
+    ]
+    said = [r for r, v in zip((moved, turned), varies, strict=True) if v]
+    if not said or not all(r < _UNRELATED_R for r in said):  # NaN (no motion): unsure
+        return None
     return Finding(
         kind="motion_mismatch",
         severity="error",
