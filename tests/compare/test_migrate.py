@@ -1,11 +1,13 @@
-"""Results saved by release 9745f2d load, migrated (compare/migrate.py), equal to today's.
+"""Results saved by releases 9745f2d and 3ddaaa9 load, migrated (compare/migrate.py), equal to today's.
 
-The files in ``tests/data/saved_9745f2d`` were written by that release
-(``tests/data/make_saved_9745f2d.py``, commands in ``commands.txt``). Each is loaded with
-today's code and compared with the same evaluation run today: the migration is right
-when the two are equal, every name, series, setting and estimate, and every number to the
-last bits a float64 computation may change in (1e-12 relative: the rotation code was
-rearranged since, so TUM's RPE moves in its 16th digit).
+The files in ``tests/data/saved_9745f2d`` and ``tests/data/saved_3ddaaa9`` were written by
+those releases (``tests/data/make_saved_9745f2d.py``, commands in each ``commands.txt``).
+Each is loaded with today's code and compared with the same evaluation run today: the
+migration is right when the two are equal, every name, series, setting and the estimate
+as compared, and every number to the last bits a float64 computation may change in
+(1e-12 relative: the rotation code was rearranged since, so TUM's RPE moves in its 16th
+digit). Both releases saved the estimate as compared, which today's results derive from
+the matched poses they keep instead (:func:`robot_msgs.compare.migrate.result_v1`).
 """
 
 from __future__ import annotations
@@ -33,13 +35,17 @@ from robot_msgs.io import InputFile, read_inputs
 from robot_msgs.io.result_files import load_result
 from robot_msgs.trajectory import PoseTrajectory
 
-SAVED = Path(__file__).parents[1] / "data" / "saved_9745f2d"
+DATA = Path(__file__).parents[1] / "data"
+SAVED = DATA / "saved_9745f2d"
+RELEASES = [DATA / "saved_9745f2d", DATA / "saved_3ddaaa9"]
 GT, EST = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
 
 
 def _same(saved: object, today: object) -> bool:
     """Equal in every key, string and integer; floats within 1e-12 relative (or 1e-15)."""
-    if isinstance(saved, EvaluationResult | Comparison) and isinstance(today, type(saved)):
+    if isinstance(saved, EvaluationResult) and isinstance(today, EvaluationResult):
+        return _same(_advice_cut(_as_compared(saved)), _advice_cut(_as_compared(today)))
+    if isinstance(saved, Comparison) and isinstance(today, Comparison):
         return _same(_advice_cut(saved.to_dict()), _advice_cut(today.to_dict()))
     if isinstance(saved, dict) and isinstance(today, dict):
         return saved.keys() == today.keys() and all(_same(saved[k], today[k]) for k in saved)
@@ -48,6 +54,13 @@ def _same(saved: object, today: object) -> bool:
     if isinstance(saved, float) and isinstance(today, float):
         return bool(np.isclose(saved, today, rtol=1e-12, atol=1e-15, equal_nan=True))
     return saved == today
+
+
+def _as_compared(result: EvaluationResult) -> dict[str, Any]:
+    """The result's dict with the estimate as compared in place of the poses it keeps."""
+    tree = result.to_dict()
+    del tree["matched_estimate"], tree["compared_estimate"]
+    return {**tree, "estimate": result.estimate.to_dict()}
 
 
 def _advice_cut(tree: dict[str, Any]) -> dict[str, Any]:
@@ -105,11 +118,32 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("release", RELEASES, ids=lambda p: p.name)
 @pytest.mark.parametrize(("name", "ref", "est", "settings", "spec"), CASES)
 def test_a_saved_result_loads_equal_to_the_same_evaluation_today(
-    name: str, ref: str, est: str, settings: EvaluationSettings, spec: Ape | Rpe | Drift
+    release: Path,
+    name: str,
+    ref: str,
+    est: str,
+    settings: EvaluationSettings,
+    spec: Ape | Rpe | Drift,
 ) -> None:
-    assert _same(load_result(SAVED / name), _today(ref, est, settings, spec))
+    saved = load_result(release / name)
+    assert saved.matched_estimate is None  # not saved then: the compared poses, as saved
+    assert saved.compared_estimate is not None
+    assert _same(saved, _today(ref, est, settings, spec))
+
+
+def test_a_saved_projected_result_loads_equal_to_the_same_evaluation_today() -> None:
+    settings = EvaluationSettings(align="sim3", project_to_plane="xy", t_end_s=1305031106)
+    today = _today(GT, EST, settings, Ape(relation="full"))
+    saved = load_result(DATA / "saved_3ddaaa9" / "ape_projected.json")
+    assert _same(saved, today)
+    # Today's result derives the projection from the matched poses it keeps.
+    assert today.compared_estimate is None
+    assert today.matched_estimate is not None
+    assert not today.estimate.positions_xyz[:, 2].any()
+    assert today.matched_estimate.positions_xyz[:, 2].any()
 
 
 @pytest.mark.evo_data
@@ -135,7 +169,7 @@ def test_a_saved_kitti_drift_loads_equal_to_the_same_evaluation_today(evo_data: 
         saved.replace(
             comparison=today.comparison,
             reference=saved.reference.replace(**frames),
-            estimate=saved.estimate.replace(**frames),
+            compared_estimate=saved.estimate.replace(**frames),
         ),
         today,
     )
@@ -189,7 +223,8 @@ def test_a_saved_nees_result_loads_equal_to_the_same_evaluation_today() -> None:
     cov = np.tile(np.diag([1e-4, 1e-4, 1e-4, 1e-6, 1e-6, 1e-6]), (50, 1, 1))
     est = ref.replace(positions_xyz=ref.positions_xyz + noise, covariance_6x6=cov)
     (today,) = evaluate(ref, est, metrics=[Ape(relation="nees_position")])
-    assert _same(load_result(SAVED / "ape_nees.json"), today)
+    for release in RELEASES:
+        assert _same(load_result(release / "ape_nees.json"), today)
 
 
 def test_an_old_offset_without_its_curve_keeps_its_value_and_says_what_is_missing() -> None:

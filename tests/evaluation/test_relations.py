@@ -178,3 +178,31 @@ def test_malformed_pairs_are_refused() -> None:
         rpe_errors(ref, ref, np.array([0, 1]))
     with pytest.raises(ValidationError, match=r"indices in \[0, 5\)"):
         rpe_errors(ref, ref, np.array([[0, 5]]))
+
+
+@pytest.mark.parametrize("relation", APE_RELATIONS)
+@pytest.mark.parametrize("blocks", [False, True], ids=["quaternions", "kitti-blocks"])
+def test_ape_with_an_alignment_equals_ape_of_the_aligned_estimate(
+    relation: str, blocks: bool
+) -> None:
+    """The chunked alignment gives the whole aligned copy's errors, bit for bit.
+
+    40000 poses span three kernel chunks (16384 rows), the last one short; the estimate
+    carries a covariance (the NEES relations) and, with KITTI's blocks, its rotation
+    matrices as given (``rot_part``/``full`` read them).
+    """
+    from robot_msgs.compare.alignment import Alignment
+    from robot_msgs.rotations import matrix_from_quat_xyzw
+
+    n = 40_000
+    ref, est = random_walk(n, seed=3), random_walk(n, seed=4, step_rad=0.2)
+    cov = np.tile(np.diag([1e-2, 2e-2, 3e-2, 1e-4, 2e-4, 3e-4]), (n, 1, 1))
+    est = est.replace(covariance_6x6=cov)
+    if blocks:
+        est = est.replace(rotation_matrices=matrix_from_quat_xyzw(est.orientations_quat_xyzw))
+    turn = matrix_from_quat_xyzw(quats_from_rotvecs(np.array([[0.3, -0.2, 1.1]])))[0]
+    shift = np.array([1.0, -2.0, 0.5])
+    alignment = Alignment(method="sim3", rotation=turn, translation_m=shift, scale=1.7)
+    moved = ape_errors(ref, est, relation, alignment=alignment)
+    whole = ape_errors(ref, alignment.apply(est), relation)
+    np.testing.assert_array_equal(moved, whole)

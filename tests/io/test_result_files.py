@@ -69,7 +69,9 @@ def test_binary_forms_are_smaller_than_json(
         for s in (".json", ".npz", ".parquet")
     }
     assert sizes[".npz"] < sizes[".json"] / 2
-    assert sizes[".parquet"] < sizes[".json"] / 2
+    # A result keeps the estimate as read (4 decimals in fr1's file), which JSON writes
+    # short: 227 kB where the aligned estimate took 251 kB; Parquet stays at 123 kB.
+    assert sizes[".parquet"] < sizes[".json"] * 0.6
 
 
 def test_parquet_holds_one_row_per_array(
@@ -152,7 +154,11 @@ def test_an_empty_array_numpy_cannot_make_is_a_format_error(
     """An array dict of shape [0, 2**62, 2**62] (2**127 bytes beside the zero, no values):
     NumPy's "array is too big" ValueError escaped load_result."""
     data = results["ape"].to_dict()
-    data["estimate"]["positions_xyz"] = {"dtype": "float64", "shape": [0, 2**62, 2**62], "data": []}
+    data["matched_estimate"]["positions_xyz"] = {
+        "dtype": "float64",
+        "shape": [0, 2**62, 2**62],
+        "data": [],
+    }
     path = tmp_path / "huge.json"
     path.write_text(json.dumps(data))
     with pytest.raises(FormatError, match=r"huge\.json: .*NumPy can hold"):

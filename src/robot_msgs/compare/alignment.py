@@ -148,30 +148,64 @@ class Alignment(Msg):
         out[:3, 3] = self.translation_m
         return out
 
-    def apply(self, trajectory: PoseTrajectory) -> PoseTrajectory:
-        """Return a copy of ``trajectory`` moved by this transform; the input is not changed.
+    def is_identity(self) -> bool:
+        """Whether this transform moves nothing (``method="none"``, or an exact identity)."""
+        return (
+            self.scale == 1.0
+            and not self.translation_m.any()
+            and np.array_equal(self.rotation, np.eye(3))
+        )
 
-        Positions become ``s R x + t`` (metres), orientations are rotated by ``R``
-        (``q' = q_R ⊗ q``), stamps and frames are kept. As evo does, the positions are
-        scaled first, then rotated and translated. A pose covariance (world-frame
-        parameters) becomes ``J Σ Jᵀ`` with ``J = diag(s R, R)``.
+    def apply_positions(self, positions: Float64Array) -> Float64Array:
+        """Return ``s R x + t`` of every row of ``positions`` (``(N, 3)``, m), a new array.
+
+        As evo does, the positions are scaled first, then rotated and translated. Each row
+        depends on its own only, so a chunk of rows gives the rows of the whole.
         """
         # Scaled by 1 is the same numbers: no (N, 3) temporary for the common SE(3) case.
-        scaled = trajectory.positions_xyz
+        scaled = positions
         if self.scale != 1.0:
             scaled = self.scale * scaled
-        positions = matrix_times_rows(self.rotation, scaled)
+        moved = matrix_times_rows(self.rotation, scaled)
         del scaled
-        positions += self.translation_m
-        quats = trajectory.orientations_quat_xyzw
-        if not np.array_equal(self.rotation, np.eye(3)):
-            # q_R ⊗ q is linear in q: one (4, 4) matrix for every row. The product of unit
-            # quaternions is unit up to rounding, so no renormalisation is needed.
-            # The nearest rotation: ``origin`` of KITTI rows as given may hold a product
-            # of blocks off SO(3) by ~1e-7 (evo's); a fitted rotation is its own.
-            x, y, z, w = quat_xyzw_from_matrix(nearest_rotation_matrix(self.rotation))
-            left = np.array([[w, -z, y, x], [z, w, -x, y], [-y, x, w, z], [-x, -y, -z, w]])
-            quats = matrix_times_rows(left, quats)
+        moved += self.translation_m
+        return moved
+
+    def quaternion_matrix(self) -> Float64Array | None:
+        """Return ``L``, ``(4, 4)``, with ``q_R ⊗ q = L q`` (xyzw); ``None`` when ``R = I``.
+
+        ``q_R ⊗ q`` is linear in ``q``: one matrix for every row. The product of unit
+        quaternions is unit up to rounding, so no renormalisation is needed.
+        """
+        if np.array_equal(self.rotation, np.eye(3)):
+            return None
+        # The nearest rotation: ``origin`` of KITTI rows as given may hold a product
+        # of blocks off SO(3) by ~1e-7 (evo's); a fitted rotation is its own.
+        x, y, z, w = quat_xyzw_from_matrix(nearest_rotation_matrix(self.rotation))
+        return np.array([[w, -z, y, x], [z, w, -x, y], [-y, x, w, z], [-x, -y, -z, w]])
+
+    def apply_orientations(self, quats_xyzw: Float64Array) -> Float64Array:
+        """Return every row of ``quats_xyzw`` (``(N, 4)``) rotated by ``R``: ``q_R ⊗ q``.
+
+        The input itself when ``R`` is the identity; otherwise a new array
+        (:meth:`quaternion_matrix` times each row).
+        """
+        left = self.quaternion_matrix()
+        return quats_xyzw if left is None else matrix_times_rows(left, quats_xyzw)
+
+    def apply(self, trajectory: PoseTrajectory) -> PoseTrajectory:
+        """Return ``trajectory`` moved by this transform; the input is not changed.
+
+        Positions become ``s R x + t`` (metres, :meth:`apply_positions`), orientations
+        are rotated by ``R`` (``q' = q_R ⊗ q``, :meth:`apply_orientations`), stamps and
+        frames are kept. A pose covariance (world-frame parameters) becomes ``J Σ Jᵀ``
+        with ``J = diag(s R, R)``. An identity transform returns ``trajectory`` itself
+        (a message is immutable, so nothing is copied for ``method="none"``).
+        """
+        if self.is_identity():
+            return trajectory
+        positions = self.apply_positions(trajectory.positions_xyz)
+        quats = self.apply_orientations(trajectory.orientations_quat_xyzw)
         cov = trajectory.covariance_6x6
         if cov is not None:
             jac = np.zeros((6, 6))

@@ -20,6 +20,12 @@ before it is read (each type's ``_upgrade``, which the message base calls):
 - ``Aggregate``: ``stats`` and ``units`` become signals without series.
 - ``GroupSummary``: ``signals`` (a map of statistics) and ``units`` become signals.
 
+Release 3ddaaa9 and earlier (``tests/data/saved_3ddaaa9``) saved an ``EvaluationResult``'s
+estimate as compared, after the alignment, under ``estimate``; a result now keeps the
+matched poses before it (``matched_estimate``) and derives the compared ones on use, so
+10^7 poses are not held twice. An old ``estimate`` is read as ``compared_estimate``, the
+estimate as compared, exactly as saved (:func:`result_v1`).
+
 Nothing else changed form; files of the current form pass through unchanged.
 """
 
@@ -35,7 +41,7 @@ from robot_msgs.msg import field_specs
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["aggregate_v0", "comparison_v0", "group_summary_v0", "result_v0"]
+__all__ = ["aggregate_v0", "comparison_v0", "group_summary_v0", "result_v0", "result_v1"]
 
 #: The quantities the drift protocols compute per segment length.
 _DRIFT_QUANTITIES = (
@@ -158,6 +164,17 @@ def result_v0(data: Mapping[str, Any]) -> dict[str, Any]:
             comparison, series=data["series"], time_offset=data.get("time_offset")
         )
     return rest
+
+
+def result_v1(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Rewrite an ``EvaluationResult`` dict of release 3ddaaa9: ``estimate`` as compared.
+
+    Its poses after the alignment (and the plane projection) become
+    ``compared_estimate``; the matched poses before it were not saved, so
+    ``matched_estimate`` stays empty (``None``).
+    """
+    rest = {k: v for k, v in data.items() if k != "estimate"}
+    return {**rest, "compared_estimate": data["estimate"]}
 
 
 def _summary_signals(stats: Mapping[str, Any], units: Mapping[str, str]) -> list[dict[str, Any]]:

@@ -2,8 +2,13 @@
 
 Its :class:`~robot_msgs.compare.Comparison` holds every signal with its series (the time
 axis, the errors, and for relative errors the pose pairs); the result adds the matched
-reference and the aligned estimate that were compared, the alignment applied, and which
-input poses matched.
+reference and estimate poses, the alignment applied to the estimate, and which input
+poses matched. The estimate as compared (aligned, projected) is derived on use.
+
+WHY the matched estimate and not the aligned one: the matched poses are the input's own
+arrays when every pose matches, so a result of 10^7 poses holds no second copy of them
+(the aligned one was 560 MB, 0.44x the two inputs); an APE moves positions a chunk at a
+time and never makes it (``benchmarks/bench_scale.py``: peak memory).
 
 WHY results keep their evidence: a plot, a report or a saved file that needs the per-pose
 errors reads them here instead of running the kernels again (which could drift from the
@@ -13,6 +18,7 @@ numbers summarised), and a user can keep, re-plot or re-analyse an evaluation la
 
 from __future__ import annotations
 
+import functools
 from dataclasses import field
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -21,6 +27,7 @@ import numpy as np
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.projection import project_to_plane
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.optional import require
 from robot_msgs.trajectory import PoseTrajectory
@@ -34,26 +41,45 @@ if TYPE_CHECKING:
     from robot_msgs.compare.time_offset import TimeOffset
     from robot_msgs.msg import Value
 
-__all__ = ["EvaluationResult"]
+__all__ = ["EvaluationResult", "compared_estimate"]
 
 
-@message("compare/EvaluationResult")
+def compared_estimate(
+    matched: PoseTrajectory, alignment: Alignment, plane: str | None = None
+) -> PoseTrajectory:
+    """Return the estimate as a metric compares it: ``matched`` moved by ``alignment``.
+
+    Then projected onto ``plane`` when one is given (``project_to_plane``, after the
+    alignment as evo does). The one derivation of :attr:`EvaluationResult.estimate` and
+    of the evaluation pipeline's.
+    """
+    moved = alignment.apply(matched)
+    return moved if plane is None else project_to_plane(moved, plane)
+
+
+@message("compare/EvaluationResult", derives=True)
 class EvaluationResult(Msg):
     """One evaluation of an estimate against a reference: the comparison and its evidence.
 
     ``comparison`` holds the signals with their series, the settings, counts and notes.
-    ``reference`` and ``estimate`` are the matched poses that were compared: the
-    reference's (interpolated for ``sync="interpolate"``) and the estimate's *after*
-    ``alignment``; ``reference_index``/``estimate_index`` (``(K,)``, int64) are their rows
-    in the input trajectories (for ``interpolate``, the reference pose at or before each
-    stamp). ``metric``, ``stats``, ``units``, ``series``, ``settings``, ``counts``,
-    ``notes`` and ``time_offset`` are views of the comparison; the names of the two
-    inputs are ``comparison.reference`` and ``comparison.estimate``.
+    ``reference`` is the matched reference poses as compared (interpolated for
+    ``sync="interpolate"``, projected with ``project_to_plane``); ``matched_estimate``
+    the matched estimate poses before ``alignment`` (after the settings' transforms).
+    :attr:`estimate`, the estimate as compared, is derived from them on first use;
+    ``compared_estimate`` holds it instead where it is not that derivation (rpg's scaled
+    estimate, a result read from evo's zip, a result saved by release 3ddaaa9 or earlier,
+    whose ``matched_estimate`` is ``None``). ``reference_index``/``estimate_index``
+    (``(K,)``, int64) are the rows of the matched poses in the input trajectories (for
+    ``interpolate``, the reference pose at or before each stamp). ``metric``, ``stats``,
+    ``units``, ``series``, ``settings``, ``counts``, ``notes`` and ``time_offset`` are
+    views of the comparison; the names of the two inputs are ``comparison.reference`` and
+    ``comparison.estimate``.
     """
 
     comparison: Comparison
     reference: PoseTrajectory
-    estimate: PoseTrajectory
+    matched_estimate: PoseTrajectory | None = None
+    compared_estimate: PoseTrajectory | None = None
     alignment: Alignment
     reference_index: Annotated[Int64Array, Shape("K")] = field(
         default_factory=lambda: np.zeros(0, dtype=np.int64)
@@ -64,19 +90,64 @@ class EvaluationResult(Msg):
 
     @classmethod
     def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
-        if "series" not in data:
+        if "series" not in data and "estimate" not in data:
             return data
-        from robot_msgs.compare.migrate import result_v0  # noqa: PLC0415 - old files only
+        from robot_msgs.compare.migrate import result_v0, result_v1  # noqa: PLC0415 - old files
 
-        return result_v0(data)
+        if "series" in data:
+            data = result_v0(data)
+        return result_v1(data) if "estimate" in data else data
 
     def _validate(self) -> None:
-        if len(self.reference) != len(self.estimate):
-            expected = f"as many matched poses as the reference ({len(self.reference)})"
-            raise self._fail(field="estimate", expected=expected, got=len(self.estimate))
-        if self.estimate_index.size not in (0, len(self.estimate)):
-            expected = f"one row per matched pose ({len(self.estimate)})"
+        n = len(self.reference)
+        held = {
+            "compared_estimate": self.compared_estimate,
+            "matched_estimate": self.matched_estimate,
+        }
+        given = [(name, poses) for name, poses in held.items() if poses is not None]
+        if not given:
+            expected = "the matched estimate poses (or the compared ones)"
+            raise self._fail(field="matched_estimate", expected=expected, got=None)
+        for name, poses in given:
+            if len(poses) != n:
+                expected = f"as many matched poses as the reference ({n})"
+                raise self._fail(field=name, expected=expected, got=len(poses))
+        if self.estimate_index.size not in (0, n):
+            expected = f"one row per matched pose ({n})"
             raise self._fail(field="estimate_index", expected=expected, got=self.estimate_index)
+
+    @functools.cached_property
+    def estimate(self) -> PoseTrajectory:
+        """The estimate as compared: ``matched_estimate`` moved by ``alignment``.
+
+        Projected as ``comparison.settings.project_to_plane`` asks
+        (:func:`compared_estimate`); ``compared_estimate`` when it is held. Made on first
+        use and kept (about 0.1 s for 10^6 poses).
+        """
+        if self.compared_estimate is not None:
+            return self.compared_estimate
+        matched = self.matched_estimate
+        assert matched is not None  # noqa: S101 - _validate requires one of the two
+        settings = self.comparison.settings
+        plane = None if settings is None else settings.project_to_plane
+        return compared_estimate(matched, self.alignment, plane)
+
+    def replace(self, **changes: Any) -> EvaluationResult:
+        """Return a copy with some fields changed; ``estimate=`` sets the estimate as compared.
+
+        ``replace(estimate=e)`` is ``replace(compared_estimate=e)``: the name results
+        had for it before they kept the matched poses (release 3ddaaa9 and earlier).
+        """
+        if "estimate" in changes:
+            if "compared_estimate" in changes:
+                msg = "Expected `estimate=` or `compared_estimate=`, not both (the same field)"
+                raise ValidationError(msg, field="estimate")
+            changes["compared_estimate"] = changes.pop("estimate")
+        return Msg.replace(self, **changes)  # the decorator remakes the class: no super()
+
+    def _keep_estimate(self, estimate: PoseTrajectory) -> None:
+        """Keep ``estimate`` as :attr:`estimate`, made already by the evaluation (not checked)."""
+        self.__dict__["estimate"] = estimate
 
     @property
     def metric(self) -> str:

@@ -85,8 +85,9 @@ def ape_result(prepared: Prepared, spec: Ape, names: tuple[str, str]) -> Evaluat
     says whether the filter is consistent (:mod:`~robot_msgs.evaluation.consistency`).
     """
     relation = spec.relation
-    errors = ape_errors(prepared.reference, prepared.estimate, relation)
-    stamps = prepared.estimate.stamps_s
+    estimate, alignment = prepared.estimate_to_move()  # no aligned copy where none is needed
+    errors = ape_errors(prepared.reference, estimate, relation, alignment=alignment)
+    stamps = estimate.stamps_s  # an alignment keeps the stamps
     signal = signal_of(relation, RELATION_UNITS[relation], errors, stamps)
     estimated: dict[str, Value] = {}
     counts: dict[str, int] = {}

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.compare.comparison import Comparison, Estimates
-from robot_msgs.compare.result import EvaluationResult
+from robot_msgs.compare.result import EvaluationResult, compared_estimate
 from robot_msgs.compare.signal import Signal
 from robot_msgs.errors import AssociationError, DataWarning
-from robot_msgs.evaluation.alignment import align
+from robot_msgs.evaluation.alignment import fit_alignment
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
@@ -58,9 +58,6 @@ class Prepared:
     association : Association
         The time matching, with the unaligned matched poses (rows into the reference as
         cut to the time range; :attr:`reference_index` gives rows of the input).
-    estimate : PoseTrajectory
-        The matched estimate poses, moved by ``alignment`` (and projected with
-        ``project_to_plane``).
     alignment : Alignment
         The transform applied to the estimate (identity for ``"none"``).
     settings : EvaluationSettings
@@ -80,7 +77,6 @@ class Prepared:
     """
 
     association: Association
-    estimate: PoseTrajectory
     alignment: Alignment
     settings: EvaluationSettings
     notes: tuple[str, ...]
@@ -89,6 +85,31 @@ class Prepared:
     time_offset: TimeOffset | None = None
     projected_reference: PoseTrajectory | None = None
     extrinsic: Extrinsic | None = None
+    _made: list[PoseTrajectory] = dataclasses.field(default_factory=list, init=False, repr=False)
+
+    @property
+    def estimate(self) -> PoseTrajectory:
+        """The matched estimate poses as compared: moved by ``alignment``, projected if asked.
+
+        Made on first use and kept (:func:`~robot_msgs.compare.result.compared_estimate`):
+        a metric that reads positions only moves them in chunks instead
+        (:meth:`estimate_to_move`), and the 560 MB aligned copy of 10^7 poses is never made.
+        """
+        if not self._made:
+            plane = self.settings.project_to_plane
+            self._made.append(compared_estimate(self.association.estimate, self.alignment, plane))
+        return self._made[0]
+
+    def estimate_to_move(self) -> tuple[PoseTrajectory, Alignment | None]:
+        """Return the matched estimate and the alignment still to apply to it.
+
+        ``(estimate, None)`` when the compared estimate is made already, or must be
+        (a plane projection); else the poses as matched and ``alignment``, for a kernel
+        that moves them a chunk at a time (:func:`~robot_msgs.evaluation.relations.ape_errors`).
+        """
+        if self._made or self.settings.project_to_plane is not None:
+            return self.estimate, None
+        return self.association.estimate, self.alignment
 
     @property
     def reference(self) -> PoseTrajectory:
@@ -134,7 +155,8 @@ class Prepared:
         beside this preparation's clock offset; ``counts`` and ``notes`` add to this
         preparation's; ``names`` are the reference's and the estimate's labels.
         ``estimate`` replaces the aligned estimate as the result's compared estimate
-        (rpg's relative error compares a scaled, unaligned one).
+        (rpg's relative error compares a scaled, unaligned one); without it the result
+        keeps the matched estimate and derives the compared one on use, as :attr:`estimate`.
 
         Examples
         --------
@@ -167,14 +189,18 @@ class Prepared:
             counts={**self.counts, **(counts or {})},
             notes=(*self.notes, *notes),
         )
-        return EvaluationResult(
+        result = EvaluationResult(
             comparison=comparison,
             reference=self.reference,
-            estimate=self.estimate if estimate is None else estimate,
+            matched_estimate=self.association.estimate,
+            compared_estimate=estimate,
             alignment=self.alignment,
             reference_index=self.reference_index,
             estimate_index=self.association.estimate_index,
         )
+        if estimate is None and self._made:  # made already: the result need not make it again
+            result._keep_estimate(self._made[0])  # noqa: SLF001 - the same derivation, made
+        return result
 
 
 def signal_of(
@@ -384,7 +410,7 @@ def prepare(
         mount = EvaluationSettings(transform_right=extrinsic.transform_right())
         estimate = apply_transforms(estimate, mount)
         association = match_poses(cut, estimate, matching)
-    aligned, alignment = align(association.reference, association.estimate, settings=settings)
+    alignment = fit_alignment(association.reference, association.estimate, settings=settings)
     notes = []
     if time_offset is not None:
         notes += [time_offset.describe(), *time_offset.notes]
@@ -411,11 +437,9 @@ def prepare(
     projected = None
     if settings.project_to_plane is not None:
         projected = project_to_plane(association.reference, settings.project_to_plane)
-        aligned = project_to_plane(aligned, settings.project_to_plane)
         notes.append(f"both trajectories projected to the {settings.project_to_plane} plane")
     return Prepared(
         association=association,
-        estimate=aligned,
         alignment=alignment,
         settings=settings,
         notes=tuple(notes),

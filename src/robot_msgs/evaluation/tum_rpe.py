@@ -355,7 +355,6 @@ def tum_rpe_result(
         notes.append(mix_up)
     prepared = Prepared(
         association=association,
-        estimate=matched_estimate,
         alignment=identity,
         settings=settings,
         notes=tuple(notes),

@@ -396,6 +396,6 @@ def _result(
     return EvaluationResult(
         comparison=comparison,
         reference=empty,
-        estimate=_empty_trajectory(frames=frames),  # says what the series' stamps are
+        compared_estimate=_empty_trajectory(frames=frames),  # says what the stamps are
         alignment=alignment,
     )

@@ -369,7 +369,9 @@ def _check_of(cls_ref: list[type[Msg]]) -> Callable[[Any], None]:
 
 
 @dataclass_transform(kw_only_default=True, frozen_default=True)
-def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], type[M]]:
+def message(
+    type_name: str, *, ros2: str | None = None, derives: bool = False
+) -> Callable[[type[M]], type[M]]:
     """Make a class a registered message type.
 
     Parameters
@@ -378,6 +380,10 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
         ``"family/Name"``, written as ``"_type"`` and looked up by :func:`from_dict`.
     ros2 : str or None
         The ROS 2 equivalent, such as ``"geometry_msgs/msg/Pose"``, or ``None``.
+    derives : bool
+        Give instances a ``__dict__`` for :func:`functools.cached_property` values,
+        derived from the fields and kept on first use (not fields: never compared,
+        saved, hashed or copied).
 
     Raises
     ------
@@ -427,7 +433,10 @@ def message(type_name: str, *, ros2: str | None = None) -> Callable[[type[M]], t
         made = typing.cast(
             "type[M]",
             types.new_class(
-                cls.__name__, (Msg,), {"tag": type_name}, lambda namespace: namespace.update(body)
+                cls.__name__,
+                (Msg,),
+                {"tag": type_name, "dict": derives},
+                lambda namespace: namespace.update(body),
             ),
         )
         made.TYPE = type_name
