@@ -82,7 +82,7 @@ def test_the_repr_of_an_fr1_xyz_result_is_short_and_says_its_summary() -> None:
     assert "settings=EvaluationSettings(align='se3')" in text  # the defaults left out
     assert repr(result.comparison) in text
     # Every value is still there in the full form.
-    assert result.to_dict()["estimate"]["positions_xyz"]["shape"] == [n, 3]
+    assert result.to_dict()["matched_estimate"]["positions_xyz"]["shape"] == [n, 3]
 
 
 def test_every_signal_of_a_large_comparison_is_summarised() -> None:

@@ -327,7 +327,13 @@ def _keeping_arrays(value: Any) -> Any:
 
 
 def _rebuild(cls: type[M], fields: dict[str, Any]) -> M:
-    """Unpickle through the constructor, so arrays come back read-only and validated."""
+    """Unpickle through the constructor, so arrays come back read-only and validated.
+
+    Fields of an older form (a name the type no longer has) go through the type's
+    ``_upgrade`` first, as a document does in :meth:`Msg.from_dict`.
+    """
+    if not fields.keys() <= set(cls.__struct_fields__):
+        fields = dict(cls._upgrade(fields))  # noqa: SLF001 - the type's own migration
     return cls(**fields)
 
 
