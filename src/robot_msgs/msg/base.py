@@ -333,7 +333,7 @@ def _rebuild(cls: type[M], fields: dict[str, Any]) -> M:
     ``_upgrade`` first, as a document does in :meth:`Msg.from_dict`.
     """
     if not fields.keys() <= set(cls.__struct_fields__):
-        fields = dict(cls._upgrade(fields))  # noqa: SLF001 - the type's own migration
+        fields = dict(cls._upgrade(fields))
     return cls(**fields)
 
 
