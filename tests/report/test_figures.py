@@ -257,3 +257,24 @@ def test_a_3d_views_legend_is_inside_the_image(result: EvaluationResult) -> None
     assert box.x0 >= 0
     assert box.x1 <= fig.bbox.x1
     assert [t.get_text() for t in legend.get_texts()][-1] == "reference"
+
+
+def test_a_3d_view_has_equal_scales(fr1: tuple[PoseTrajectory, PoseTrajectory]) -> None:
+    """A flat loop drew as a diagonal: the box went back to 4:4:3 after ``equal`` (a review).
+
+    A 100 m by 60 m path 2 m high: every axis must span the same length in an equal box.
+    """
+    t = np.linspace(0.0, 2 * np.pi, 200)
+    ref = fr1[0]
+    flat = ref.replace(
+        stamps_s=t,
+        positions_xyz=np.stack([50 * np.cos(t), 30 * np.sin(t), 1 + np.sin(3 * t)], 1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (200, 1)),
+    )
+    fig = overlay_figure(flat, [("est", flat)], plane="xyz")
+    view = next(ax for ax in fig.axes if ax.name == "3d")
+    spans = [np.ptp(view.get_xlim3d()), np.ptp(view.get_ylim3d()), np.ptp(view.get_zlim3d())]
+    assert spans == pytest.approx([spans[0]] * 3, rel=1e-9)
+    assert spans[0] >= 100.0
+    box = view.get_box_aspect()  # scaled by the zoom: three equal sides
+    assert tuple(box) == pytest.approx((box[0],) * 3)

@@ -310,8 +310,15 @@ def _label_plane(ax: Any, plane: str) -> None:
         # default the z tick labels overprinted each other, the z label and the next panel.
         ax.locator_params(nbins=4)
         ax.set_zlabel("z [m]", labelpad=8)
-        ax.set_aspect("equal")
-        ax.set_box_aspect(None, zoom=0.8)
+        # Equal scales: every axis spans the widest one's range about its own middle, in
+        # a cube. set_aspect("equal") then set_box_aspect(None, zoom=...) reset the box
+        # to 4:4:3 and drew KITTI 00's flat loop as a diagonal (a review).
+        limits = np.array([ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d()])
+        middle, half = limits.mean(axis=1), 0.5 * float(np.ptp(limits, axis=1).max())
+        ax.set_xlim3d(middle[0] - half, middle[0] + half)
+        ax.set_ylim3d(middle[1] - half, middle[1] + half)
+        ax.set_zlim3d(middle[2] - half, middle[2] + half)
+        ax.set_box_aspect((1.0, 1.0, 1.0), zoom=0.8)
     else:
         ax.set_aspect("equal", adjustable="datalim")
 
