@@ -54,3 +54,35 @@ def test_statistics_that_the_series_does_not_hold_are_refused(
         match=rf"Expected statistics of the finite samples of the series {said}.* - at `Signal\.stats`",
     ):
         from_dict(tampered)
+
+
+_EDGE_FLOATS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0.0, -0.0, 1e-310, 1e154, 1e200, -1e200, float("inf"), float("nan")]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    errors=st.lists(_EDGE_FLOATS, max_size=32),
+    source=st.lists(st.floats(allow_nan=False, allow_infinity=False, width=32), max_size=32),
+)
+def test_a_few_samples_are_checked_as_numpy_checks_them(
+    errors: list[float], source: list[float]
+) -> None:
+    """The Python road for up to 32 samples says what the NumPy road says, for any stats."""
+    from robot_msgs.compare import signal as module
+
+    stats = error_stats(np.asarray(source or [0.0]))
+    e = np.asarray(errors, dtype=np.float64)
+    few = module._disagreement(stats, e)  # noqa: SLF001 - the two roads of one check
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, "_FEW", -1)
+        with np.errstate(all="ignore"):
+            many = module._disagreement(stats, e)  # noqa: SLF001
+    assert (few is None) == (many is None)
+    if few is not None and many is not None:
+        assert few[1] == many[1]  # the same field at fault
+    own = error_stats(e) if np.isfinite(e).any() else None
+    if own is not None and np.isfinite(own.rms):
+        assert module._disagreement(own, e) is None  # noqa: SLF001 - its own stats agree

@@ -89,6 +89,8 @@ def signal_name(
 
 #: How far a signal's rms may be from its series', relative: summation order only.
 _RMS_REL = 1e-9
+#: Series up to this many samples are checked with Python floats (:func:`_disagreement`).
+_FEW = 32
 
 
 def _disagreement(stats: ErrorStats, errors: Float64Array) -> tuple[str, str] | None:
@@ -98,7 +100,22 @@ def _disagreement(stats: ErrorStats, errors: Float64Array) -> tuple[str, str] | 
     other (its rms, its errors nulled) was shown as it said. The count, the extremes
     (order statistics: exact) and the rms (one dot product, to rounding) are checked:
     about 1 ms at 10^6 samples, no full-size temporary unless some are not finite.
+    WHY Python floats for a few samples: the six NumPy calls and the error state cost
+    17 us for 4 samples, the same sums over a list 2 us (a signal's JSON round trip
+    was 1.2-1.3x ``json``'s, issue 20); the numbers are the same up to the summation
+    order of the rms, which is compared to 1e-9.
     """
+    if errors.size <= _FEW:
+        values = errors.tolist()
+        finite_values = [v for v in values if v - v == 0.0]  # inf - inf and NaN are NaN
+        n = len(finite_values)
+        if n != stats.n:
+            return f"{n} of them", f"n={stats.n}"
+        if n == 0:
+            return None
+        low, high = min(finite_values), max(finite_values)
+        rms = math.sqrt(math.fsum(v * v for v in finite_values) / n)
+        return _stats_said(stats, low, high, rms)
     with np.errstate(over="ignore", invalid="ignore"):
         finite = errors if np.isfinite(errors.sum()) else errors[np.isfinite(errors)]
         n = int(finite.size)
@@ -108,6 +125,11 @@ def _disagreement(stats: ErrorStats, errors: Float64Array) -> tuple[str, str] | 
             return None
         low, high = float(finite.min()), float(finite.max())
         rms = math.sqrt(float(np.dot(finite, finite)) / n)
+    return _stats_said(stats, low, high, rms)
+
+
+def _stats_said(stats: ErrorStats, low: float, high: float, rms: float) -> tuple[str, str] | None:
+    """Compare the extremes (exactly) and the rms (to ``_RMS_REL``) with the series'."""
     if (low, high) != (stats.min, stats.max):
         return f"min {low!r}, max {high!r}", f"min={stats.min!r}, max={stats.max!r}"
     if not math.isclose(rms, stats.rms, rel_tol=_RMS_REL):
