@@ -75,14 +75,14 @@ def test_a_few_samples_are_checked_as_numpy_checks_them(
 
     stats = error_stats(np.asarray(source or [0.0]))
     e = np.asarray(errors, dtype=np.float64)
-    few = module._disagreement(stats, e)  # noqa: SLF001 - the two roads of one check
+    few = module._disagreement(stats, e)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, "_FEW", -1)
         with np.errstate(all="ignore"):
-            many = module._disagreement(stats, e)  # noqa: SLF001
+            many = module._disagreement(stats, e)
     assert (few is None) == (many is None)
     if few is not None and many is not None:
         assert few[1] == many[1]  # the same field at fault
     own = error_stats(e) if np.isfinite(e).any() else None
     if own is not None and np.isfinite(own.rms):
-        assert module._disagreement(own, e) is None  # noqa: SLF001 - its own stats agree
+        assert module._disagreement(own, e) is None
