@@ -556,6 +556,25 @@ def test_a_bad_stretch_named_by_worst_intervals() -> None:
     assert float(shares[0]) > 0.3
 
 
+def test_worst_intervals_of_frame_indices_are_said_in_frames() -> None:
+    """KITTI without its times: the intervals were "0.0..454.0 s" of frame indices (a review)."""
+    ref, est = _ref(), _est()
+    t = est.stamps_s - est.stamps_s[0]
+    bump = np.where((t > 10.0) & (t < 12.0), 0.1, 0.0)
+    moved = est.replace(positions_xyz=est.positions_xyz + bump[:, None] * [0.0, 0.0, 1.0])
+    seconds = diagnose(ref, moved).finding("worst_intervals")
+    assert seconds is not None
+    assert re.search(r"by time since \d+\.\d{3} s: APE \d+\.\d\.\.\d+\.\d s \(", seconds.summary)
+    frames = np.arange(len(est), dtype=np.float64)  # the estimate against itself, moved
+    as_frames = {"stamps_s": frames, "stamps_are_frames": True}
+    found = diagnose(est.replace(**as_frames), moved.replace(**as_frames)).finding(
+        "worst_intervals"
+    )
+    assert found is not None
+    assert re.search(r"by frame since 0: APE \d+\.\.\d+ frames \(\d+%\)", found.summary)
+    assert not re.search(r"\d s\b", found.summary)
+
+
 @pytest.mark.parametrize("noise_m", [0.0, 1e-16, 1e-13])
 def test_rounding_level_errors_name_no_worst_interval(noise_m: float) -> None:
     # An estimate equal to its reference but for float64 rounding (or exactly equal): its

@@ -792,6 +792,9 @@ def _worst_intervals(matched_ref: PoseTrajectory, aligned: PoseTrajectory) -> Fi
     parts = []
     evidence: dict[str, Value] = {}
     rounding = _ROUNDING * float(np.abs(matched_ref.positions_xyz).max())
+    # Frame indices (KITTI without its times) were said as seconds, "0.0..454.0 s" (a review).
+    frames = matched_ref.stamps_are_frames
+    unit, digits, since = ("frames", 0, "frame") if frames else ("s", 1, "time")
     for name, sq, t in (("ape", ape_sq, stamps), ("rpe", rpe_sq, stamps[1:])):
         total = float(sq.sum())
         if total <= sq.size * rounding * rounding:  # a product: ** raises past 1e154
@@ -802,7 +805,8 @@ def _worst_intervals(matched_ref: PoseTrajectory, aligned: PoseTrajectory) -> Fi
         if shares[order[0]] < _DOMINANT_SHARE:
             continue
         shown = [
-            f"{edges[i] - edges[0]:.1f}..{edges[i + 1] - edges[0]:.1f} s ({shares[i]:.0%})"
+            f"{edges[i] - edges[0]:.{digits}f}..{edges[i + 1] - edges[0]:.{digits}f} {unit} "
+            f"({shares[i]:.0%})"
             for i in order
         ]
         parts.append(f"{name.upper()} {', '.join(shown)}")
@@ -814,8 +818,12 @@ def _worst_intervals(matched_ref: PoseTrajectory, aligned: PoseTrajectory) -> Fi
     return Finding(
         kind="worst_intervals",
         severity="info",
-        summary=f"share of the mean square error by time since {edges[0]:.3f} s: "
-        + "; ".join(parts),
+        summary=(
+            f"share of the mean square error by {since} since {edges[0]:.{3 * (not frames)}f} "
+            f"{'' if frames else 's'}".rstrip()
+            + ": "
+            + "; ".join(parts)
+        ),
         evidence=evidence,
     )
 
