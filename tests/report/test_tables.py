@@ -493,6 +493,17 @@ def test_latex_a_cell_or_header_line_starting_with_a_star_keeps_it() -> None:
     assert tex.count("{*}second") == 1
 
 
+def test_latex_keeps_a_flags_two_hyphens() -> None:
+    """'--align' in a note was set as an en dash '–align' (a review)."""
+    table = ReportTable(
+        "Flags", ("run", "value"), (("--align se3", "1"),), (False, True), ("---", "a--b")
+    )
+    tex = render_latex([table])
+    body = tex.split("\\begin{tabular}", 1)[1]
+    assert "--" not in body.replace("-{}-", "")
+    assert body.count("-{}-align se3") == 1
+
+
 def test_names_from_files_never_act_on_the_terminal() -> None:
     """A run named in a manifest (or a reports.json) printed its escape codes raw on
     standard output: colour, a window title, reversed text and a forged ERROR line."""

@@ -758,8 +758,15 @@ def latex_escape(text: str) -> str:
     --------
     >>> latex_escape("APE_rms 50% & more")
     'APE\\_rms 50\\% \\& more'
+
+    ``--`` and ``---`` are ligatures (en and em dash) in LaTeX's text fonts: a flag such
+    as ``--align`` is kept as two hyphens by an empty group between them.
+
+    >>> latex_escape("--align se3")
+    '-{}-align se3'
     """
-    return "".join(_LATEX_ESCAPES.get(ch, ch) for ch in text)
+    escaped = "".join(_LATEX_ESCAPES.get(ch, ch) for ch in text)
+    return escaped.replace("--", "-{}-").replace("--", "-{}-") if "--" in escaped else escaped
 
 
 def _header_lines(header: str, cells: int) -> list[str]:
