@@ -231,6 +231,18 @@ def test_from_dict_rejects_wrong_type_and_unknown_field() -> None:
         Point.from_dict({**d, "w": 1.0})
 
 
+def test_a_field_name_nearly_right_is_suggested() -> None:
+    """evo's ``max_diff`` is ``max_diff_s`` here: the error named the field, not the fix."""
+    from robot_msgs.evaluation import EvaluationSettings
+
+    with pytest.raises(ValidationError, match=r"'max_diff'; did you mean max_diff_s\? - at"):
+        EvaluationSettings.from_dict({"max_diff": 0.02})
+    with pytest.raises(ValidationError, match=r"'max_diff'; did you mean max_diff_s\? - at"):
+        EvaluationSettings().replace(max_diff=0.02)
+    with pytest.raises(ValidationError, match=r"unknown field 'zzz' - at"):  # nothing near
+        EvaluationSettings.from_dict({"zzz": 1})
+
+
 def test_from_dict_names_nested_field_path() -> None:
     d = Pose().to_dict()
     d["position"]["x"] = "far"

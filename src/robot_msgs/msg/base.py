@@ -72,7 +72,7 @@ import msgspec
 import numpy as np
 from msgspec.structs import force_setattr
 
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import ValidationError, did_you_mean
 from robot_msgs.msg.arrays import field_error
 from robot_msgs.msg.check import compile_check, deferred_check
 from robot_msgs.msg.fields import FieldSpec, hashable_value, specs_of, values_equal
@@ -257,7 +257,10 @@ class Msg(_Struct):
         unknown = sorted(set(changes) - set(names))
         if unknown:
             path = f"{type(self).__name__}.{unknown[0]}"
-            msg = f"Expected a field of {type(self).__name__}, got {unknown[0]!r} - at `{path}`"
+            near = did_you_mean(unknown[0], list(names))
+            msg = (
+                f"Expected a field of {type(self).__name__}, got {unknown[0]!r}{near} - at `{path}`"
+            )
             raise ValidationError(msg)
         return type(self)(**{name: changes.get(name, getattr(self, name)) for name in names})
 

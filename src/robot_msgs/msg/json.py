@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 import numpy as np
 
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import ValidationError, did_you_mean
 from robot_msgs.msg.arrays import (
     NON_FINITE,
     array_from_json,
@@ -348,7 +348,8 @@ def _fault(
     specs = specs_of(cls)
     unknown = sorted(set(data) - set(specs) - {"_type"}, key=str)
     if unknown:
-        msg = f"Expected fields of {cls.__name__}, got unknown field {unknown[0]!r} - at `{path}`"
+        near = did_you_mean(str(unknown[0]), list(specs))  # evo's max_diff: max_diff_s
+        msg = f"Expected fields of {cls.__name__}, got unknown field {unknown[0]!r}{near} - at `{path}`"
         return ValidationError(msg, field=path)
     defaults = struct_defaults(cls)
     missing = [n for n in cls.__struct_fields__ if n not in data and n not in defaults]
