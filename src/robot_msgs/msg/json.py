@@ -349,7 +349,8 @@ def _fault(
     unknown = sorted(set(data) - set(specs) - {"_type"}, key=str)
     if unknown:
         near = did_you_mean(str(unknown[0]), list(specs))  # evo's max_diff: max_diff_s
-        msg = f"Expected fields of {cls.__name__}, got unknown field {unknown[0]!r}{near} - at `{path}`"
+        msg = f"Expected fields of {cls.__name__}, got unknown field {unknown[0]!r}{near}"
+        msg += f" - at `{path}`"
         return ValidationError(msg, field=path)
     defaults = struct_defaults(cls)
     missing = [n for n in cls.__struct_fields__ if n not in data and n not in defaults]
