@@ -231,6 +231,24 @@ def test_from_dict_rejects_wrong_type_and_unknown_field() -> None:
         Point.from_dict({**d, "w": 1.0})
 
 
+def test_every_required_field_is_required_to_every_reader() -> None:
+    """msgspec keeps NODEFAULT for a required field after a defaulted one; read as a default,
+    a document without it escaped as a TypeError (EvaluationResult.alignment, a review)."""
+    import msgspec
+
+    from robot_msgs.msg.json import struct_defaults
+    from robot_msgs.msg.registry import registered_types
+
+    for cls in registered_types().values():
+        defaults = struct_defaults(cls)
+        assert msgspec.NODEFAULT not in defaults.values(), cls.TYPE
+        required = [n for n in cls.__struct_fields__ if n not in defaults]
+        for name in required:
+            tree = {k: v for k, v in examples()[cls.TYPE].to_dict().items() if k != name}
+            with pytest.raises(ValidationError, match=rf"required field '{name}'"):
+                cls.from_dict(tree)
+
+
 def test_a_field_name_nearly_right_is_suggested() -> None:
     """evo's ``max_diff`` is ``max_diff_s`` here: the error named the field, not the fix."""
     from robot_msgs.evaluation import EvaluationSettings

@@ -78,9 +78,9 @@ class EvaluationResult(Msg):
 
     comparison: Comparison
     reference: PoseTrajectory
+    alignment: Alignment
     matched_estimate: PoseTrajectory | None = None
     compared_estimate: PoseTrajectory | None = None
-    alignment: Alignment
     reference_index: Annotated[Int64Array, Shape("K")] = field(
         default_factory=lambda: np.zeros(0, dtype=np.int64)
     )
@@ -135,14 +135,17 @@ class EvaluationResult(Msg):
     def replace(self, **changes: Any) -> EvaluationResult:
         """Return a copy with some fields changed; ``estimate=`` sets the estimate as compared.
 
-        ``replace(estimate=e)`` is ``replace(compared_estimate=e)``: the name results
-        had for it before they kept the matched poses (release 3ddaaa9 and earlier).
+        ``replace(estimate=e)`` is ``replace(compared_estimate=e, matched_estimate=None)``
+        (unless ``matched_estimate=`` is given too): the name results had for it before
+        they kept the matched poses (release 3ddaaa9 and earlier), and the matched poses
+        kept no longer say what was compared (a cut result has fewer).
         """
         if "estimate" in changes:
             if "compared_estimate" in changes:
                 msg = "Expected `estimate=` or `compared_estimate=`, not both (the same field)"
                 raise ValidationError(msg, field="estimate")
             changes["compared_estimate"] = changes.pop("estimate")
+            changes.setdefault("matched_estimate", None)
         return Msg.replace(self, **changes)  # the decorator remakes the class: no super()
 
     def _keep_estimate(self, estimate: PoseTrajectory) -> None:

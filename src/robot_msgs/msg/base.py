@@ -332,11 +332,12 @@ def _keeping_arrays(value: Any) -> Any:
 def _rebuild(cls: type[M], fields: dict[str, Any]) -> M:
     """Unpickle through the constructor, so arrays come back read-only and validated.
 
-    Fields of an older form (a name the type no longer has) go through the type's
-    ``_upgrade`` first, as a document does in :meth:`Msg.from_dict`.
+    Fields of an older form (a name the type no longer has) are read as a document by
+    :meth:`Msg.from_dict`, which states each type's migration (``_upgrade``); the nested
+    messages, unpickled already, stand in for their dicts.
     """
     if not fields.keys() <= set(cls.__struct_fields__):
-        fields = dict(cls._upgrade(fields))
+        return cls.from_dict(fields)
     return cls(**fields)
 
 

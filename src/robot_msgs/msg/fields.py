@@ -218,7 +218,8 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
     inner, *meta = typing.get_args(annotation)
     shape = next((m for m in meta if isinstance(m, Shape)), None)
     if shape is not None or typing.get_origin(inner) is np.ndarray:
-        dtype_args = typing.get_args(typing.get_args(inner)[1]) if typing.get_args(inner) else ()
+        args = typing.get_args(inner)  # ndarray[shape, dtype[X]]: the dtype is the last
+        dtype_args = typing.get_args(args[-1]) if args else ()
         dtype = np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
         label = f"{shape} {dtype}" if shape is not None else f"{dtype} array"
         element = next((m.name for m in meta if isinstance(m, Ros)), None)  # ROS's byte[]

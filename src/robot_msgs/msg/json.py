@@ -327,9 +327,14 @@ def _is_ros_name(cls: type[Msg], name: object) -> bool:
 
 
 def struct_defaults(cls: type[Any]) -> dict[str, Any]:
-    """Return a struct's defaults by field (msgspec keeps those of the last fields)."""
+    """Return a struct's defaults by field (msgspec keeps those of the last fields).
+
+    A required field declared after a defaulted one (keyword-only structs allow it) has
+    msgspec's ``NODEFAULT`` there: it is left out, so it stays required to every reader.
+    """
     fields, defaults = cls.__struct_fields__, cls.__struct_defaults__
-    return dict(zip(fields[len(fields) - len(defaults) :], defaults, strict=True))
+    pairs = zip(fields[len(fields) - len(defaults) :], defaults, strict=True)
+    return {name: default for name, default in pairs if default is not msgspec.NODEFAULT}
 
 
 def _fault(
