@@ -373,6 +373,37 @@ def test_save_aligned_writes_the_estimate_as_aligned(
     assert "--to names the format of --save-aligned" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--align", "se3", "--transform-right", "auto"],
+        ["--align", "sim3", "--project-to-plane", "xy"],
+        ["--align", "se3", "--transform-left", "LEVER"],
+    ],
+    ids=["mount", "plane", "left"],
+)
+def test_save_aligned_moves_the_estimate_as_it_was_compared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str]
+) -> None:
+    """The file missed the estimated mount (4 cm off), the projection (1.8 m) and the
+    given transforms: only the alignment was applied to the input (a review)."""
+    aligned, saved = tmp_path / "aligned.tum", tmp_path / "result.json"
+    lever = tmp_path / "lever.txt"  # a 90 deg turn about z and 0.5 m along x
+    lever.write_text("0 -1 0 0.5\n1 0 0 0\n0 0 1 0\n0 0 0 1\n", encoding="utf-8")
+    flags = [str(lever) if f == "LEVER" else f for f in flags]
+    argv = ["ape", GT, EST, *flags, "--save-aligned", str(aligned), "--save", str(saved)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    result = robot_msgs.io.result_files.load_result(saved)
+    written = read_tum(aligned)
+    rows = result.estimate_index
+    compared = result.estimate
+    np.testing.assert_allclose(written.positions_xyz[rows], compared.positions_xyz, atol=1e-12)
+    np.testing.assert_allclose(
+        written.orientations_quat_xyzw[rows], compared.orientations_quat_xyzw, atol=1e-12
+    )
+
+
 def _png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert data[12:16] == b"IHDR"

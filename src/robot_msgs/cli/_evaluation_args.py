@@ -787,8 +787,9 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
         "--save-aligned",
         type=Path,
         metavar="FILE",
-        help="write the estimate transformed by the fitted alignment (TUM, KITTI, EuRoC or "
-        "a ROS 2 bag by the name's .tum/.kitti/.csv/.mcap/.db3, or --to)",
+        help="write the estimate moved as it was compared: the transforms, the alignment "
+        "and the plane projection (TUM, KITTI, EuRoC or a ROS 2 bag by the name's "
+        ".tum/.kitti/.csv/.mcap/.db3, or --to)",
     )
     group.add_argument("--to", choices=WRITE_FORMATS, help="format of --save-aligned")
     group.add_argument(

@@ -361,10 +361,12 @@ def emit(
     comparison with every per-pose series, the alignment and the matched trajectories)
     as its name says (:func:`robot_msgs.io.result_files.save_result`), which
     ``robot-msgs res`` and :func:`~robot_msgs.io.result_files.load_result` read back
-    equal. ``--save-aligned`` writes each input estimate transformed by its result's
-    alignment (:func:`robot_msgs.io.write_trajectory`). The table shows the settings
-    that differ from ``defaults``. ``shown``: the reading warnings already on standard
-    error (:func:`read_inputs_from_args`), which ``--json`` does not repeat as notes there.
+    equal. ``--save-aligned`` writes each input estimate moved as its compared poses were
+    (:meth:`~robot_msgs.compare.EvaluationResult.move`: the transforms, the estimated
+    mount, the alignment and the projection; :func:`robot_msgs.io.write_trajectory`).
+    The table shows the settings that differ from ``defaults``. ``shown``: the reading
+    warnings already on standard error (:func:`read_inputs_from_args`), which ``--json``
+    does not repeat as notes there.
     """
     written: list[Path] = []
     # With --save - the saved JSON is standard output's only content; the table goes to
@@ -380,7 +382,7 @@ def emit(
         if plan.aligned is not None:
             from robot_msgs.io.detect import write_trajectory  # noqa: PLC0415
 
-            aligned = result.alignment.apply(estimates[k])
+            aligned = result.move(estimates[k])  # transformed, mounted, aligned, projected
             written += write_trajectory(
                 plan.aligned, aligned, plan.aligned_format, force=args.force
             )

@@ -502,12 +502,10 @@ def _against_reference(
         estimated = result.comparison.estimated
         extrinsic = estimated.extrinsic if estimated is not None else None
         if extrinsic is not None:
-            mount = EvaluationSettings(transform_right=extrinsic.transform_right())
-            traj = apply_transforms(traj, mount)  # noqa: PLW2901 - moved as it was compared
             by_path[path]["transform_right"] = list(extrinsic.transform_right())
             if not args.json:
                 _say(f"{path} mounted on {args.ref}: {extrinsic.describe()}", out)
-        moved = result.alignment.apply(traj)
+        moved = result.move(traj)  # mounted, aligned (and projected) as it was compared
         aligned.append((path, moved))
         if settings.align != "none":
             by_path[path]["alignment"] = result.alignment.to_dict()

@@ -148,6 +148,37 @@ class EvaluationResult(Msg):
             changes.setdefault("matched_estimate", None)
         return Msg.replace(self, **changes)  # the decorator remakes the class: no super()
 
+    def move(self, estimate: PoseTrajectory) -> PoseTrajectory:
+        """Return poses of the estimate's input moved as the compared ones were.
+
+        The settings' transforms (``transform_left``/``transform_right``), the mount
+        estimated with ``transform_right_auto``, ``alignment`` and the plane projection,
+        in the evaluation's order, applied to every pose given (the whole input, not only
+        the matched ones): what ``--save-aligned`` writes.
+
+        Parameters
+        ----------
+        estimate : PoseTrajectory
+            Poses in the frame of the estimate this result's evaluation was given.
+
+        Returns
+        -------
+        PoseTrajectory
+            Same stamps; for the matched poses, equal to :attr:`estimate` up to rounding.
+        """
+        from robot_msgs.evaluation.settings import EvaluationSettings  # noqa: PLC0415
+        from robot_msgs.evaluation.transforms import apply_transforms  # noqa: PLC0415
+
+        settings = self.comparison.settings
+        if settings is not None:
+            estimate = apply_transforms(estimate, settings)
+        estimated = self.comparison.estimated
+        if estimated is not None and estimated.extrinsic is not None:
+            mount = EvaluationSettings(transform_right=estimated.extrinsic.transform_right())
+            estimate = apply_transforms(estimate, mount)
+        plane = None if settings is None else settings.project_to_plane
+        return compared_estimate(estimate, self.alignment, plane)
+
     def _keep_estimate(self, estimate: PoseTrajectory) -> None:
         """Keep ``estimate`` as :attr:`estimate`, made already by the evaluation (not checked)."""
         self.__dict__["estimate"] = estimate
