@@ -161,3 +161,17 @@ def test_a_result_without_estimate_poses_is_refused(
         ValidationError, match=r"as many matched poses.*EvaluationResult.matched_estimate"
     ):
         result.replace(matched_estimate=cut)
+
+
+def test_rpgs_result_keeps_only_its_scaled_estimate(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    """rpg compares a scaled, unaligned estimate: kept as compared, not beside the matched one
+    too (a saved rpg drift grew from 319 to 363 kB; a review)."""
+    from robot_msgs.evaluation import Drift
+    from robot_msgs.evaluation.settings import RPG_SETTINGS
+
+    (result,) = evaluate(*fr1, RPG_SETTINGS, metrics=[Drift(protocol="rpg")])
+    assert result.matched_estimate is None
+    assert result.compared_estimate is not None
+    assert result.estimate is result.compared_estimate

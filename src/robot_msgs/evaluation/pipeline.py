@@ -192,7 +192,8 @@ class Prepared:
         result = EvaluationResult(
             comparison=comparison,
             reference=self.reference,
-            matched_estimate=self.association.estimate,
+            # One of the two is kept: rpg's scaled estimate is not the matched one aligned.
+            matched_estimate=self.association.estimate if estimate is None else None,
             compared_estimate=estimate,
             alignment=self.alignment,
             reference_index=self.reference_index,
