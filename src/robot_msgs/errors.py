@@ -7,6 +7,11 @@ Every subclass also inherits the builtin exception it refines (``ValueError``,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import FrameType
+
 __all__ = [
     "AlignmentError",
     "AssociationError",
@@ -22,6 +27,7 @@ __all__ = [
     "TopicError",
     "UnknownTypeError",
     "ValidationError",
+    "caller_stacklevel",
     "did_you_mean",
 ]
 
@@ -116,6 +122,28 @@ class DataWarning(UserWarning):
         super().__init__(message)
         self.kind = kind
         self.fixed = fixed
+
+
+def caller_stacklevel() -> int:
+    """Return the ``stacklevel`` that points a warning at the first caller outside the package.
+
+    For the function about to call :func:`warnings.warn`: a :class:`DataWarning` about a
+    user's data names the line of the user's own code (a notebook cell, a script) that
+    led to it, not a line inside robot_msgs, however deep the package's calls are (the
+    fixed levels pointed at ``pipeline.py`` for a notebook's ``ape(...)``; a review).
+    """
+    import sys  # noqa: PLC0415 - only when warning
+
+    frame: FrameType | None = sys._getframe(2)  # noqa: SLF001 - the caller of the one warning
+    level = 2
+    # contextlib: a warning held by a context manager of the package is told on its exit.
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] in (
+        "robot_msgs",
+        "contextlib",
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def did_you_mean(

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.compare.alignment import ROTATION_TOL, Alignment, is_rotation_matrix
-from robot_msgs.errors import AlignmentError, DataWarning, ValidationError
+from robot_msgs.errors import AlignmentError, DataWarning, ValidationError, caller_stacklevel
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import matrix_from_quat_xyzw
@@ -325,7 +325,10 @@ def _origin_rotation(
         f"is off a rotation by {off:.2g} (max |M Mᵀ - I|, more than {ROTATION_TOL:g}): "
         "aligned by their nearest rotations' instead, unlike evo"
     )
-    warnings.warn(DataWarning(msg, kind="non_orthonormal_rotations", fixed=True), stacklevel=3)
+    warnings.warn(
+        DataWarning(msg, kind="non_orthonormal_rotations", fixed=True),
+        stacklevel=caller_stacklevel(),
+    )
     return nearest
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from robot_msgs.compare.comparison import Comparison, Estimates
 from robot_msgs.compare.result import EvaluationResult, compared_estimate
 from robot_msgs.compare.signal import Signal
-from robot_msgs.errors import AssociationError, DataWarning
+from robot_msgs.errors import AssociationError, DataWarning, caller_stacklevel
 from robot_msgs.evaluation.alignment import fit_alignment
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
@@ -427,13 +427,15 @@ def prepare(
     few = association.low_match_note()
     if few and settings.t_start_s is None and settings.t_end_s is None:
         warnings.warn(
-            f"{estimate_name}: {few}" if estimate_name else few, DataWarning, stacklevel=2
+            f"{estimate_name}: {few}" if estimate_name else few,
+            DataWarning,
+            stacklevel=caller_stacklevel(),
         )
     mix_up = quaternion_order_check(association.reference, association.estimate)
     if mix_up and estimate_name:  # which of several estimates
         mix_up = f"{estimate_name}: {mix_up}"
     if mix_up:
-        warnings.warn(mix_up, DataWarning, stacklevel=2)
+        warnings.warn(mix_up, DataWarning, stacklevel=caller_stacklevel())
         notes.append(mix_up)
     projected = None
     if settings.project_to_plane is not None:

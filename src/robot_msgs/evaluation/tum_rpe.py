@@ -46,7 +46,7 @@ import numpy as np
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.signal import signal_name
 from robot_msgs.compare.statistics import median
-from robot_msgs.errors import DataWarning, ValidationError
+from robot_msgs.errors import DataWarning, ValidationError, caller_stacklevel
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import Association
 from robot_msgs.evaluation.offset import estimate_offset
@@ -351,7 +351,7 @@ def tum_rpe_result(
     identity = Alignment(method="none", rotation=np.eye(3), translation_m=np.zeros(3))
     mix_up = quaternion_order_check(matched_reference, matched_estimate)
     if mix_up:
-        warnings.warn(mix_up, DataWarning, stacklevel=2)
+        warnings.warn(mix_up, DataWarning, stacklevel=caller_stacklevel())
         notes.append(mix_up)
     prepared = Prepared(
         association=association,

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError, TopicError, did_you_mean
+from robot_msgs.errors import (
+    DataWarning,
+    FormatError,
+    RobotMsgsError,
+    TopicError,
+    caller_stacklevel,
+    did_you_mean,
+)
 from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.clean import finish_trajectory, note, report
 from robot_msgs.io.geodetic import metric_from_geodetic
@@ -294,7 +301,7 @@ def _covariances(values: list[Any], source: str) -> Any:
             f"{source}: {int(unknown.sum())} of {unknown.size} messages have an all-zero "
             "(unknown) covariance: the trajectory carries none",
             DataWarning,
-            stacklevel=3,
+            stacklevel=caller_stacklevel(),
         )
         return None
     return cov
@@ -377,7 +384,7 @@ def _navsat_rows(
             f"{source}: {int(no_fix.sum())} of {no_fix.size} NavSatFix messages have no fix "
             "(status < 0): dropped",
             DataWarning,
-            stacklevel=3,
+            stacklevel=caller_stacklevel(),
         )
         values = values[~no_fix]
         if values.shape[0] == 0:
@@ -390,7 +397,7 @@ def _navsat_rows(
         f"{source}: NavSatFix has no orientation: identity rotations used, so rotation "
         "errors are meaningless (use translation or point_distance)",
         DataWarning,
-        stacklevel=3,
+        stacklevel=caller_stacklevel(),
     )
     out = np.zeros((values.shape[0], 8))
     out[:, 0], out[:, 1:4], out[:, 7] = values[:, 0], xyz, 1.0
@@ -537,7 +544,7 @@ def read_bag(
             f"{source}: PointStamped has no orientation: identity rotations used, so "
             "rotation errors are meaningless (use point_distance)",
             DataWarning,
-            stacklevel=2,
+            stacklevel=caller_stacklevel(),
         )
     return finish_trajectory(
         values[:, 0],

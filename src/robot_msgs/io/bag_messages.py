@@ -35,7 +35,13 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 
-from robot_msgs.errors import DataWarning, FormatError, UnknownTypeError, ValidationError
+from robot_msgs.errors import (
+    DataWarning,
+    FormatError,
+    UnknownTypeError,
+    ValidationError,
+    caller_stacklevel,
+)
 from robot_msgs.files import check_outputs
 from robot_msgs.io.bag import TopicInfo, open_bag
 from robot_msgs.optional import require
@@ -138,7 +144,7 @@ def _warn_unmapped(path: object, conns: list[Any]) -> None:
         f"{path}: {len(counts)} topics have no robot_msgs type and are skipped: {listed}; "
         "read_records(..., raw=True) gives their CDR bytes",
         DataWarning,
-        stacklevel=3,
+        stacklevel=caller_stacklevel(),
     )
 
 

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from robot_msgs.errors import DataWarning, FormatError, ValidationError
+from robot_msgs.errors import DataWarning, FormatError, ValidationError, caller_stacklevel
 from robot_msgs.trajectory import POSITION_LIMIT_M, PoseTrajectory, rows_past_limit
 
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ def report(message: str, *, strict: bool, kind: str = "", fixed: bool = True) ->
     if held is not None:
         held.append(warning)
         return
-    warnings.warn(warning, stacklevel=4)
+    warnings.warn(warning, stacklevel=caller_stacklevel())
 
 
 _HELD: ContextVar[list[DataWarning] | None] = ContextVar("robot_msgs_held_reports", default=None)

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import DataWarning, FormatError, TopicError
+from robot_msgs.errors import DataWarning, FormatError, TopicError, caller_stacklevel
 from robot_msgs.files import STDOUT
 from robot_msgs.io.bounded import kept_streams
 from robot_msgs.io.clean import check_repeated_stamps
@@ -259,7 +259,7 @@ def _format_given(format: str | None, fmt: str | None) -> str | None:  # noqa: A
 
     # 1 this function, 2 the reader, 3 kept_streams' wrapper, 4 the reader's caller.
     note = "`fmt=` is deprecated: give the format as `format=`"
-    warnings.warn(note, DeprecationWarning, stacklevel=4)
+    warnings.warn(note, DeprecationWarning, stacklevel=caller_stacklevel())
     return fmt
 
 
@@ -540,7 +540,7 @@ def write_trajectory(
             f"{os.fspath(path)}: the stamps are frame indices (a KITTI file read without its "
             f"times file), written as seconds: frame k at k s"
         )
-        warnings.warn(note, DataWarning, stacklevel=2)
+        warnings.warn(note, DataWarning, stacklevel=caller_stacklevel())
     if fmt in ("mcap", "db3"):
         from robot_msgs.io.bag_messages import write_trajectory_bag  # noqa: PLC0415 - bags only
 

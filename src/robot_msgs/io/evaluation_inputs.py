@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.errors import DataWarning, ValidationError
+from robot_msgs.errors import DataWarning, ValidationError, caller_stacklevel
 from robot_msgs.io import table
 from robot_msgs.io.clean import implausible_stamps, reading_notes
 from robot_msgs.io.detect import (
@@ -192,7 +192,7 @@ def read_inputs(
     for k, traj in zip(todo, values, strict=True):
         if len(traj) == 1:  # the readers report implausible rates; one pose has none
             single = implausible_stamps(traj.stamps_s, source=inputs[k].label)
-            warnings.warn(str(single), DataWarning, stacklevel=2)
+            warnings.warn(str(single), DataWarning, stacklevel=caller_stacklevel())
         if cache is not None:
             cache[keys[k]] = traj
         read[k] = traj

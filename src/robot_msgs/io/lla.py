@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import DataWarning
+from robot_msgs.errors import DataWarning, caller_stacklevel
 from robot_msgs.io.clean import finish_trajectory
 from robot_msgs.io.geodetic import metric_from_geodetic
 from robot_msgs.io.table import read_table
@@ -106,7 +106,7 @@ def read_lla(
         f"{path}: latitude/longitude/altitude has no orientation: identity rotations used, "
         "so rotation errors are meaningless (use translation or point_distance)",
         DataWarning,
-        stacklevel=2,
+        stacklevel=caller_stacklevel(),
     )
     quats = np.tile([0.0, 0.0, 0.0, 1.0], (stamps.shape[0], 1))
     return finish_trajectory(

@@ -23,6 +23,7 @@ import threading
 import warnings
 from typing import TYPE_CHECKING, TypeVar
 
+from robot_msgs.errors import caller_stacklevel
 from robot_msgs.io import chunks
 from robot_msgs.io.clean import held_reports, note, reading_notes
 
@@ -125,7 +126,7 @@ def side_by_side(calls: Sequence[Callable[[], T]]) -> Iterator[T]:
             raise RuntimeError(msg)
         value, held, notes, error = outcome
         for warning in held:
-            warnings.warn(warning, stacklevel=3)
+            warnings.warn(warning, stacklevel=caller_stacklevel())
         for kept in notes:
             note(str(kept), kind=kept.kind)
         if error is not None:

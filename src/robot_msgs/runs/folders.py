@@ -42,7 +42,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.errors import DataWarning, FormatError, caller_stacklevel
 from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.examples import EXAMPLE_PREFIX
 from robot_msgs.runs.meta import PATH_KEYS, meta_from, read_meta
@@ -256,7 +256,7 @@ def regular_file(path: Path, what: str) -> bool:
         warnings.warn(
             f"{path}: is {kind}, not a regular file: not read as the run's {what}",
             DataWarning,
-            stacklevel=2,
+            stacklevel=caller_stacklevel(),
         )
     return False
 

@@ -1,0 +1,33 @@
+"""``errors``: a data warning points at the user's own line, however deep the package warns."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import DataWarning
+from robot_msgs.evaluation import EvaluationSettings, ape
+from robot_msgs.io import read_trajectory
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def test_a_data_warning_names_the_callers_line(tmp_path: Path) -> None:
+    """Warnings named ``pipeline.py:412`` and ``clean.py:130``, inside the package, where a
+    notebook user looks for the cell that led to them (a review)."""
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    xyzw = ref.orientations_quat_xyzw
+    # w first written as w last: the evaluation warns from four calls deep.
+    mixed = ref.replace(orientations_quat_xyzw=np.roll(xyzw, 1, axis=1))
+    with pytest.warns(DataWarning, match="quaternion") as caught:
+        ape(ref, mixed, settings=EvaluationSettings(align="se3"))
+    assert {w.filename for w in caught} == {__file__}
+    # A reader's warning: a stamp repeated in the file.
+    text = "0.0 0 0 0 0 0 0 1\n1.0 1 0 0 0 0 0 1\n1.0 1 0 0 0 0 0 1\n2.0 2 0 0 0 0 0 1\n"
+    (tmp_path / "a.tum").write_text(text, encoding="utf-8")
+    with pytest.warns(DataWarning, match="repeat") as caught:
+        read_trajectory(tmp_path / "a.tum")
+    assert {w.filename for w in caught} == {__file__}
