@@ -109,12 +109,35 @@ def test_hover_data_holds_each_poses_stamp_and_error(result: ReportResult) -> No
     view = _plot(trajectories_spec(result, "fr1_xyz"))
     assert view is not None
     points = next(t for t in view["data"] if t.get("meta") == "kfslam/fr1_xyz/trial_1")
-    assert [c[1] for c in points["customdata"]] == list(range(len(series)))
+    # The first point is the legend's swatch, without a place (test below).
+    assert [c[1] for c in points["customdata"][1:]] == list(range(len(series)))
     # Drawn in the reference's widest plane, as ape --plot draws it.
     assert run.reference is not None
     plane = auto_plane(run.reference.positions_xyz)
     column = "xyz".index(plane[0])
-    assert np.allclose(points["x"], run.primary.estimate.positions_xyz[:, column], atol=1e-4)
+    assert np.allclose(points["x"][1:], run.primary.estimate.positions_xyz[:, column], atol=1e-4)
+
+
+def test_an_error_coloured_trace_shows_the_scales_middle_in_the_legend(
+    result: ReportResult,
+) -> None:
+    """On a shared colour axis plotly.js drew every estimate's legend symbol black (a review).
+
+    Each trace carries the scale; its first point, without a place, holds the scale's
+    middle, the colour the legend shows (and the static figure's legend); one bar.
+    """
+    view = _plot(trajectories_spec(result, "fr1_xyz"))
+    assert view is not None
+    coloured = [t for t in view["data"] if isinstance(t.get("marker", {}).get("color"), list)]
+    assert coloured
+    assert "coloraxis" not in view["layout"]
+    for trace in coloured:
+        marker = trace["marker"]
+        assert "coloraxis" not in marker
+        assert marker["colorscale"] == "Viridis"
+        assert marker["color"][0] == pytest.approx(0.5 * (marker["cmin"] + marker["cmax"]))
+        assert (trace["x"][0], trace["y"][0], trace["customdata"][0]) == (None, None, [None, None])
+    assert sum(bool(t["marker"]["showscale"]) for t in coloured) == 1
 
 
 def test_every_rpe_delta_is_a_category(result: ReportResult) -> None:

@@ -143,8 +143,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     if scale is not None:
         # The title along the bar: written across it, it ran into the legend.
         bar = {"title": {"text": scale.title, "side": "right"}, "x": 1.02, "thickness": 20}
-        limits = {"cmin": scale.low, "cmax": scale.high}
-        layout["coloraxis"] = {"colorscale": "Viridis", "colorbar": bar} | limits
+        _colour_by_value(data, bar, scale.low, scale.high)
         layout["legend"]["x"] = 1.2
     if n > 1:  # below the panels, which get the width
         layout["legend"] |= {"orientation": "h", "x": 0.0, "y": -0.2, "yanchor": "top"}
@@ -155,6 +154,35 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     for kind in {"box", "violin", "bar"} & kinds:
         layout[f"{kind}mode"] = side_by_side
     return {"data": data, "layout": layout}
+
+
+def _colour_by_value(
+    data: list[dict[str, Any]], bar: dict[str, Any], low: float, high: float
+) -> None:
+    """Colour the value-coloured markers of ``data`` by Viridis over ``[low, high]``, in place.
+
+    Each trace gets the scale itself (one of them its colour bar) and a first point
+    without a place whose value is the scale's middle: plotly.js draws a trace's legend
+    symbol in its first point's colour, and in black for a trace on a shared colour axis,
+    which is how the legend showed the estimates (a review). The static figure's legend
+    shows the same middle colour. The point has no position, so it is not drawn; its
+    ``customdata`` is empty, so the linked views never find it.
+    """
+    middle = 0.5 * (low + high)
+    coloured = [d for d in data if isinstance(d.get("marker", {}).get("color"), list)]
+    shown = [d for d in coloured if d.get("visible") != "legendonly"] or coloured
+    for drawn in coloured:
+        marker = drawn["marker"]
+        marker |= {"colorscale": "Viridis", "cmin": low, "cmax": high}
+        marker["showscale"] = drawn is shown[0]
+        if drawn is shown[0]:
+            marker["colorbar"] = bar
+        marker["color"] = [middle, *marker["color"]]
+        drawn["x"], drawn["y"] = [None, *drawn["x"]], [None, *drawn["y"]]
+        if "customdata" in drawn:
+            drawn["customdata"] = [[None, None], *drawn["customdata"]]
+        if "text" in drawn:
+            drawn["text"] = ["", *drawn["text"]]
 
 
 def _y_extra(panel: Panel, suffix: str) -> dict[str, Any]:
@@ -185,9 +213,7 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
     elif trace.kind == "markers":
         colour: Any = trace.colour if trace.values is None else _values(trace.values)
         marker = {"color": colour, "size": round(trace.size * 1.6, 1)}
-        if trace.values is not None:
-            marker["coloraxis"] = "coloraxis"
-        else:
+        if trace.values is None:  # else coloured by the figure's scale (_colour_by_value)
             marker["line"] = {"color": "black", "width": 0.6}
         drawn |= {"type": "scatter", "mode": "markers", "marker": marker}
     elif trace.kind == "span":
