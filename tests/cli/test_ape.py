@@ -404,6 +404,25 @@ def test_save_aligned_moves_the_estimate_as_it_was_compared(
     )
 
 
+def test_frame_indices_beside_seconds_name_the_times_flag_and_the_file_beside(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A KITTI file written with its times beside it was refused with "give the
+    estimate's times file": no flag, and not a word of the file next to it (a review)."""
+    from robot_msgs.io import read_trajectory, write_trajectory
+
+    written = tmp_path / "est.txt"
+    write_trajectory(written, read_trajectory(GT), "kitti")
+    assert main(["ape", GT, str(written)]) == 1
+    err = capsys.readouterr().err
+    assert f"ERROR: {written} is stamped by frame index" in err
+    assert f"give --est-times FILE ({tmp_path / 'est_times.txt'} lies beside it)" in err
+    assert "--sync spatial" in err
+    argv = ["ape", GT, str(written), "--est-times", str(tmp_path / "est_times.txt"), "--json"]
+    assert main(argv) == 0
+    assert stats_of(json.loads(capsys.readouterr().out))["translation"]["rms"] < 1e-6
+
+
 def _png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert data[12:16] == b"IHDR"

@@ -887,7 +887,43 @@ def read_inputs_from_args(
         whose = [k for k, i in enumerate(inputs) if _names(text, i.path)]
         for k in whose or range(len(inputs)):  # unnamed: every input's
             said[k].append(text)
+    if getattr(args, "sync", None) != "spatial":
+        _check_frames_beside_seconds(read, inputs)
     return read, [i.label for i in inputs], said
+
+
+def _check_frames_beside_seconds(
+    read: Sequence[PoseTrajectory], inputs: Sequence[InputFile]
+) -> None:
+    """Refuse frame indices beside seconds, naming the times flag and a times file beside.
+
+    The library says "give the reference's times file"; here the flag is known, and a
+    KITTI file that ``write_trajectory`` (or evo's test data, ``KITTI_00_gt_times.txt``)
+    wrote has its times beside it, which a user was not told of.
+    """
+    from robot_msgs.errors import AssociationError  # noqa: PLC0415
+    from robot_msgs.io.kitti import default_times_path  # noqa: PLC0415
+
+    ref = read[0]
+    for k, est in enumerate(read[1:], start=1):
+        if ref.stamps_are_frames == est.stamps_are_frames:
+            continue
+        side, flag = (0, "--ref-times") if ref.stamps_are_frames else (k, "--est-times")
+        other = k if side == 0 else 0
+        path = inputs[side].path
+        beside = None if path.startswith("example:") else default_times_path(path)
+        hint = f" ({beside} lies beside it)" if beside is not None and beside.is_file() else ""
+        # evo's KITTI_00_gt.txt given its times beside KITTI_00_ORB.txt without: one
+        # frame a row in both, which is how evo and KITTI's devkit match them.
+        given = inputs[other].times_path is not None
+        unsaid = "--est-times" if side == 0 else "--ref-times"
+        both = f", or leave out {unsaid} (both by frame index)" if given else ""
+        msg = (
+            f"{path} is stamped by frame index (KITTI read without its times) and "
+            f"{inputs[other].path} by seconds: they cannot be matched in time; give "
+            f"{flag} FILE{hint}{both}, or --sync spatial to match by position"
+        )
+        raise AssociationError(msg)
 
 
 def side_error(err: FormatError, inputs: Sequence[InputFile]) -> FormatError | None:
