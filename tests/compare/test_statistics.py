@@ -219,8 +219,9 @@ def test_consistent_error_stats_are_accepted_and_empty_ones_are_all_nan() -> Non
     nan = math.nan
     empty = ErrorStats(
         n=0, rms=nan, mean=nan, median=nan, std=nan, min=nan, max=nan,
-        max_abs=nan, p95_abs=nan, final=nan, iae=0.0, ise=0.0, itae=0.0,
+        max_abs=nan, p95_abs=nan, final=nan, iae=nan, ise=nan, itae=nan,
     )  # fmt: skip
+    # No interval has two finite ends: no integral (it was 0.0 here, as if tracked exactly).
     assert empty == error_stats([nan, nan], t=[0.0, 1.0])
 
 
@@ -309,3 +310,31 @@ def test_one_partition_gives_numpys_median_and_percentile(values: list[float], q
     expected = (np.percentile(np.abs(array), 95.0), np.max(np.abs(array)))
     got_bits = np.array([stats.p95_abs, stats.max_abs]).view(np.int64)
     assert got_bits.tolist() == np.array(expected, dtype=np.float64).view(np.int64).tolist()
+
+
+def test_missing_data_has_no_integral_never_zero() -> None:
+    """A dead sensor (all NaN) or one that drops every other sample got IAE = ISE = ITAE =
+    0.0 and ranked best by IAE (a review); the seed page: missing data is NaN, never 0."""
+    t = np.arange(0.0, 10.0, 0.01)
+    dead = error_stats(np.full(3, np.nan), t=np.arange(3.0))
+    assert dead.n == 0
+    assert all(math.isnan(v) for v in (dead.iae, dead.ise, dead.itae))
+    gappy = np.full(t.size, 0.5)
+    gappy[::2] = np.nan  # no interval with two finite ends
+    stats = error_stats(gappy, t=t)
+    assert stats.n == 500
+    assert all(math.isnan(v) for v in (stats.iae, stats.ise, stats.itae))
+    # One interval left: its trapezoid (0.5 m over 0.01 s).
+    gappy[1:3] = 0.5
+    assert error_stats(gappy, t=t).iae == pytest.approx(0.005 * 2)  # two intervals
+    with pytest.raises(ValidationError, match=r"NaN when n == 0.*ErrorStats.iae"):
+        dead.replace(iae=0.0)
+
+
+def test_the_unit_of_each_statistic() -> None:
+    from robot_msgs.compare.statistics import statistic_unit
+
+    assert [statistic_unit(s, "m") for s in ("rms", "n", "iae", "ise", "itae", "p95_abs")] == [
+        "m", "", "m·s", "m²·s", "m·s²", "m",
+    ]  # fmt: skip
+    assert [statistic_unit(s, "") for s in ("iae", "ise", "itae")] == ["s", "s", "s²"]

@@ -159,3 +159,9 @@ def test_message_round_trips_and_rejects_a_zero_step() -> None:
         match=r"a value other than initial 1.0, got float 1.0 - at `StepResponse.final`",
     ):
         info.replace(initial=1.0)
+
+
+def test_rise_limits_that_are_not_numbers_are_a_validation_error() -> None:
+    t = np.linspace(0.0, 5.0, 501)
+    with pytest.raises(ValidationError, match=r"`rise_limits` as two numbers"):
+        step_response(t, 1.0 - np.exp(-t), rise_limits="ab")  # type: ignore[arg-type]

@@ -77,7 +77,7 @@ def test_dj_of_a_parabola_hand_computed() -> None:
 
 def test_still_profiles_raise_naming_which() -> None:
     batch = np.stack([GAUSSIAN, np.zeros_like(GAUSSIAN)])
-    with pytest.raises(ValidationError, match=r"0 throughout at \(1,\)"):
+    with pytest.raises(ValidationError, match=r"0 throughout at index \(1,\)"):
         dimensionless_jerk(batch, 100.0)
 
 
@@ -91,3 +91,24 @@ def test_speed_from_positions_uses_central_differences() -> None:
     # (1 - 0) / 1 s = 1 m/s; one-sided ends (0.25 / 0.5, 0.75 / 0.5) = 0.5, 1.5 m/s.
     speed = speed_from_positions([[0.0], [0.25], [1.0]], 2.0)
     np.testing.assert_allclose(speed, [0.5, 1.0, 1.5])
+
+
+def test_a_profile_without_jerk_is_refused_not_infinite() -> None:
+    """Constant speed gave +inf and a NumPy warning (a streaming mean then inf), a ramp
+    65.18 from the rounding of its second differences (a review)."""
+    for flat in (np.ones(10), np.linspace(1.0, 2.0, 10), np.linspace(1.0, 2.0, 100_000)):
+        with pytest.raises(ValidationError, match=r"without jerk.*infinite"):
+            log_dimensionless_jerk(flat, 10.0)
+    batch = np.stack([GAUSSIAN, np.ones_like(GAUSSIAN)])
+    with pytest.raises(ValidationError, match=r"without jerk at index \(1,\)"):
+        log_dimensionless_jerk(batch, 100.0)
+    metric = LogDimensionlessJerk(sample_rate_hz=100.0)
+    with pytest.raises(ValidationError, match="without jerk"):
+        metric.update(np.ones(10))
+    assert float(log_dimensionless_jerk(GAUSSIAN, 100.0)) == pytest.approx(PUBLISHED_LDLJ)
+
+
+def test_one_still_profile_is_a_validation_error_not_numpys() -> None:
+    """A 0-d mask reached nonzero(): NumPy's 'Calling nonzero on 0d arrays' escaped (a review)."""
+    with pytest.raises(ValidationError, match=r"0 throughout$"):
+        log_dimensionless_jerk(np.zeros(10), 100.0)

@@ -48,3 +48,15 @@ def test_spl_inputs_are_checked(
 ) -> None:
     with pytest.raises(ValidationError, match=match):
         spl(*args)
+
+
+def test_one_bad_episode_is_a_validation_error_not_numpys() -> None:
+    """Scalars reached nonzero() on a 0-d mask: NumPy's ValueError escaped (a review)."""
+    from robot_msgs.metrics import success_rate
+
+    with pytest.raises(ValidationError, match=r"booleans or 0/1, got 2.0$"):
+        success_rate(2)
+    with pytest.raises(ValidationError, match=r"> 0 m, got 0.0$"):
+        spl(1, 0.0, 1.0)
+    with pytest.raises(ValidationError, match=r"finite values in `shortest_path_length`, got nan$"):
+        spl(1, float("nan"), 1.0)

@@ -53,7 +53,7 @@ def test_sparc_settings_are_checked() -> None:
 
 def test_still_profiles_raise_naming_which() -> None:
     batch = np.stack([GAUSSIAN, np.zeros_like(GAUSSIAN)])
-    with pytest.raises(ValidationError, match=r"0 throughout at \(1,\)"):
+    with pytest.raises(ValidationError, match=r"0 throughout at index \(1,\)"):
         sparc(batch, 100.0)
 
 
@@ -66,3 +66,12 @@ def test_merging_sparc_with_other_settings_is_refused() -> None:
     a, b = SPARC(sample_rate_hz=100.0), SPARC(sample_rate_hz=100.0, pad_level=3)
     with pytest.raises(ValueError, match=r"Refusing to merge SPARC made with .*'pad_level': 4"):
         a.merge(b)
+
+
+def test_a_still_profile_and_a_huge_padding_are_validation_errors() -> None:
+    """One still profile gave NumPy's 0-d nonzero ValueError; pad_level=40 a MemoryError
+    (2**46 points, 128 TiB; a review)."""
+    with pytest.raises(ValidationError, match=r"0 throughout$"):
+        sparc(np.zeros(10), 100.0)
+    with pytest.raises(ValidationError, match=r"`pad_level` small enough.*got 40"):
+        sparc(np.exp(-(np.linspace(-2, 2, 100) ** 2)), 100.0, pad_level=40)

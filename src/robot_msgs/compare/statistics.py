@@ -14,7 +14,7 @@ from robot_msgs.series import check_series
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
-__all__ = ["ErrorStats", "error_stats", "median", "percentile"]
+__all__ = ["ErrorStats", "error_stats", "median", "percentile", "statistic_unit"]
 
 
 @message("compare/ErrorStats")
@@ -59,8 +59,9 @@ class ErrorStats(Msg):
             self.rms, self.mean, self.median, self.std, self.min, self.max,
             self.max_abs, self.p95_abs, self.final,
         )  # fmt: skip
-        if self.n == 0:
-            for name, value in zip(_SUMMARY, values, strict=True):
+        if self.n == 0:  # the integrals too: no sample, no interval
+            names = (*_SUMMARY, "iae", "ise", "itae")
+            for name, value in zip(names, (*values, self.iae, self.ise, self.itae), strict=True):
                 if not math.isnan(value):
                     raise self._fail(field=name, expected="NaN when n == 0", got=value)
             return
@@ -110,6 +111,28 @@ class ErrorStats(Msg):
             raise self._fail(field="rms", expected=expected, got=self.rms)
 
 
+def statistic_unit(statistic: str, unit: str) -> str:
+    """Return the unit of an :class:`ErrorStats` field for a signal in ``unit``.
+
+    ``n`` is a count; the integrals are ``unit × s``, ``unit² × s`` and ``unit × s²`` (the
+    seed page); every other field is in the signal's unit.
+
+    Examples
+    --------
+    >>> [statistic_unit(s, "m") for s in ("rms", "n", "iae", "ise", "itae")]
+    ['m', '', 'm·s', 'm²·s', 'm·s²']
+    >>> statistic_unit("ise", "")
+    's'
+    """
+    if statistic == "n":
+        return ""
+    integral = {"iae": ("", "s"), "ise": ("²", "s"), "itae": ("", "s²")}.get(statistic)
+    if integral is None:
+        return unit
+    power, time = integral
+    return f"{unit}{power}·{time}" if unit else time
+
+
 #: Magnitudes whose squares (and their mean) neither underflow nor overflow in float64.
 _SQUARES_SAFE = (1e-150, 1e150)
 #: The statistics of the samples: all NaN exactly when there are none (``n == 0``).
@@ -138,18 +161,27 @@ def _integrals(e: Float64Array, t: Float64Array) -> tuple[float, float, float]:
     trapezoids of the integrands and not the exact integral of the piecewise-linear
     signal: the seed page documents the trapezoids, and the two differ where the signal
     crosses zero (``|e|``) and for ``e²``. The intervals are summed in blocks of
-    ``_BLOCK``, so the temporaries stay small at 10^7 samples.
+    ``_BLOCK``, so the temporaries stay small at 10^7 samples. With no interval whose two
+    ends are finite (a sensor that gave nothing, or every other sample missing) there is
+    no integral: NaN, as the seed page says missing data is, never 0 (a review: a dead
+    sensor ranked best by IAE).
     """
     iae = ise = itae = 0.0
+    counted = 0
     for start in range(0, e.size - 1, _BLOCK):
         stop = min(start + _BLOCK, e.size - 1) + 1
         block = _block_integrals(e[start:stop], t[start:stop], t[0])
         iae, ise, itae = iae + block[0], ise + block[1], itae + block[2]
+        counted += block[3]
+    if counted == 0:
+        return math.nan, math.nan, math.nan
     return iae, ise, itae
 
 
-def _block_integrals(e: Float64Array, t: Float64Array, t0: float) -> tuple[float, float, float]:
-    """:func:`_integrals` over the intervals between the samples of one block."""
+def _block_integrals(
+    e: Float64Array, t: Float64Array, t0: float
+) -> tuple[float, float, float, int]:
+    """:func:`_integrals` over the intervals between the samples of one block, and their count."""
     ok = np.isfinite(e[:-1]) & np.isfinite(e[1:])
     a, b = np.abs(e[:-1][ok]), np.abs(e[1:][ok])
     h = np.diff(t)[ok]
@@ -157,7 +189,7 @@ def _block_integrals(e: Float64Array, t: Float64Array, t0: float) -> tuple[float
     iae = float(np.sum(h * (a + b)) / 2.0)
     ise = float(np.sum(h * (a * a + b * b)) / 2.0)
     itae = float(np.sum(h * (tau_a * a + tau_b * b)) / 2.0)
-    return iae, ise, itae
+    return iae, ise, itae, int(h.size)
 
 
 def median(values: Float64Array) -> float:

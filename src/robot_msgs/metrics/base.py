@@ -254,8 +254,19 @@ def running_max(x: Any) -> Any:
 
 
 def first_index(mask: Any) -> tuple[int, ...]:
-    """Index of the first ``True`` of ``mask`` (which has one), as a tuple of ints."""
+    """Index of the first ``True`` of ``mask`` (which has one), as a tuple of ints.
+
+    ``()`` for a 0-d mask (one profile, one flag): NumPy and torch refuse ``nonzero``
+    there, which escaped as their ``ValueError`` for a single bad profile (a review).
+    """
+    if len(mask.shape) == 0:
+        return ()
     return tuple(int(i[0]) for i in array_namespace(mask).nonzero(mask))
+
+
+def at_index(index: tuple[int, ...]) -> str:
+    """Say where in an error message: ``" at index (2,)"``, or nothing for a 0-d value."""
+    return f" at index {index}" if index else ""
 
 
 def ratio_or(num: Any, den: Any, fill: float) -> Any:
@@ -338,7 +349,7 @@ def check_finite(name: str, arr: Any) -> None:
     if bool(xp.all(finite)):
         return  # finite values whose sum overflowed
     index = first_index(~finite)
-    msg = f"Expected finite values in `{name}`, got {float(arr[index])!r} at index {index}"
+    msg = f"Expected finite values in `{name}`, got {float(arr[index])!r}{at_index(index)}"
     raise ValidationError(msg)
 
 

@@ -15,6 +15,7 @@ from robot_msgs.metrics.base import (
     StreamingMean,
     array_namespace,
     as_result,
+    at_index,
     check_points,
     check_positive,
     check_samples,
@@ -71,15 +72,20 @@ def check_moving(peak: Any) -> None:
     """Raise :class:`ValidationError` naming the first speed profile whose ``peak`` is 0."""
     if bool(array_namespace(peak).any(peak == 0)):
         index = first_index(peak == 0)
-        msg = f"Expected a movement in `speed`, got a profile that is 0 throughout at {index}"
+        msg = f"Expected a movement in `speed`, got a profile that is 0 throughout{at_index(index)}"
         raise ValidationError(msg)
 
 
-def _jerk_cost(speed: Any, fs: float) -> Any:
-    """``T³ / v_peak² ∫ (d²v/dt²)² dt`` per profile, ``(..., L) -> (...)``: ``-DJ``."""
+def _jerk_cost(speed: Any, fs: float, *, checked: bool = True) -> Any:
+    """``T³ / v_peak² ∫ (d²v/dt²)² dt`` per profile, ``(..., L) -> (...)``: ``-DJ``.
+
+    ``checked=False``: a still profile is not refused here (its cost is NaN); the caller
+    checks it with its own (one synchronisation with a device for both).
+    """
     xp = array_namespace(speed)
     peak = xp.max(xp.abs(speed), axis=-1)
-    check_moving(peak)
+    if checked:
+        check_moving(peak)
     dt = 1.0 / fs
     duration = speed.shape[-1] * dt
     second_derivative = (speed[..., 2:] - 2.0 * speed[..., 1:-1] + speed[..., :-2]) / (dt * dt)
@@ -88,7 +94,29 @@ def _jerk_cost(speed: Any, fs: float) -> Any:
 
 
 def _log_dimensionless_jerk_kernel(speed: Any, fs: float) -> Any:
-    return as_result(-array_namespace(speed).log(_jerk_cost(speed, fs)))
+    """``-ln(T³ / v_peak² ∫ (d²v/dt²)² dt)`` per profile; a profile without jerk is refused.
+
+    Constant or linear speed has no jerk: the log is infinite (``inf`` and a NumPy
+    warning, which then made a streaming mean ``inf``), or, from the rounding of its
+    second differences, any large number (65.2 for a ramp of 10 samples; a review).
+    Rounding leaves a cost of about ``L⁴ ε²`` for ``L`` samples; a cost below a million
+    times that is refused. A movement's cost is far above it (the minimum-jerk profile's
+    is 204.8).
+    """
+    xp = array_namespace(speed)
+    with np.errstate(invalid="ignore", divide="ignore"):  # a still profile: 0/0, refused
+        cost = _jerk_cost(speed, fs, checked=False)
+    rounding = (1e3 * speed.shape[-1] ** 2 * float(np.finfo(np.float64).eps)) ** 2
+    flat = cost <= rounding
+    if bool(xp.any(flat | xp.isnan(cost))):  # one check for both
+        check_moving(xp.max(xp.abs(speed), axis=-1))  # a still profile, said as such
+        msg = (
+            "Expected a movement in `speed` (one that speeds up and slows down), got a "
+            f"profile without jerk{at_index(first_index(flat))} (constant or linear speed, "
+            "to rounding): its log dimensionless jerk is infinite"
+        )
+        raise ValidationError(msg)
+    return as_result(-xp.log(cost))
 
 
 @overload

@@ -15,6 +15,7 @@ from robot_msgs.metrics.base import (
     array_namespace,
     as_float_array,
     as_result,
+    at_index,
     check_finite,
     first_index,
 )
@@ -33,7 +34,7 @@ def _check_success(value: Any) -> Any:
     bad = (arr != 0) & (arr != 1)
     if bool(array_namespace(arr).any(bad)):
         index = first_index(bad)
-        msg = f"Expected `success` as booleans or 0/1, got {float(arr[index])!r} at index {index}"
+        msg = f"Expected `success` as booleans or 0/1, got {float(arr[index])!r}{at_index(index)}"
         raise ValidationError(msg)
     return arr
 
@@ -48,7 +49,7 @@ def _check_lengths(name: str, value: Any, shape: tuple[int, ...], *, positive: b
     if bool(array_namespace(arr).any(bad)):
         index = first_index(bad)
         want = "> 0" if positive else ">= 0"
-        msg = f"Expected `{name}` {want} m, got {float(arr[index])!r} at index {index}"
+        msg = f"Expected `{name}` {want} m, got {float(arr[index])!r}{at_index(index)}"
         raise ValidationError(msg)
     return arr
 

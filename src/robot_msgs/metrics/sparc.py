@@ -47,10 +47,21 @@ def check_settings(
     return fs, fc, threshold, int(pad_level)
 
 
+#: The longest zero-padded spectrum: 2**26 points, 1 GiB of complex128 a profile.
+_MAX_FFT = 1 << 26
+
+
 def _sparc_kernel(speed: Any, fs: float, fc: float, threshold: float, pad_level: int) -> Any:
     xp = array_namespace(speed)
     n = speed.shape[-1]
     nfft = 2 ** (math.ceil(math.log2(n)) + pad_level)
+    if nfft > _MAX_FFT:  # pad_level=40 asked NumPy for 128 TiB: a MemoryError (a review)
+        msg = (
+            f"Expected `pad_level` small enough for an FFT of at most 2**26 points, got "
+            f"{pad_level} (2**{int(math.log2(nfft))} points for {n} samples; the reference "
+            "code's default is 4)"
+        )
+        raise ValidationError(msg)
     spectrum = xp.abs(xp.fft.rfft(speed, n=nfft, axis=-1))  # 0 .. fs/2: real input
     peak = xp.max(spectrum, axis=-1, keepdims=True)
     check_moving(peak[..., 0])

@@ -26,7 +26,7 @@ import numpy as np
 
 from robot_msgs.compare.aggregation import SettingsTally
 from robot_msgs.compare.ranking import Ranking, RankingRow
-from robot_msgs.compare.statistics import ErrorStats
+from robot_msgs.compare.statistics import ErrorStats, statistic_unit
 from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
@@ -318,7 +318,8 @@ class RankingTally:
             metric=first.metric,
             signal=signal,
             statistic=self.statistic,
-            unit=first.units.get(signal, ""),
+            # IAE of metres is m·s (a review: --statistic iae was headed "[m]").
+            unit=statistic_unit(self.statistic, first.units.get(signal, "")),
             sequences=tuple(sequences),
             rows=tuple(row.replace(position=i) for i, row in enumerate(rows, start=1)),
             settings=settings,
