@@ -248,7 +248,7 @@ def _record_all_bag(path: Path) -> Path:
 def test_a_whole_bag_reads_every_message_it_can_and_names_the_rest(tmp_path: Path) -> None:
     bag = _record_all_bag(tmp_path / "all.mcap")
     with pytest.warns(
-        DataWarning, match=r"/joy/set_feedback \(sensor_msgs/msg/JoyFeedback, 1 messages\)"
+        DataWarning, match=r"/joy/set_feedback \(sensor_msgs/msg/JoyFeedback, 1 message\)"
     ):
         records = list(read_records(bag))
     topics = [r.topic for r in records]

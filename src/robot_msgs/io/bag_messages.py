@@ -139,9 +139,12 @@ def _warn_unmapped(path: object, conns: list[Any]) -> None:
     for conn in conns:
         key = (conn.topic, conn.msgtype)
         counts[key] = counts.get(key, 0) + int(conn.msgcount)
-    listed = ", ".join(f"{t} ({m}, {n} messages)" for (t, m), n in sorted(counts.items()))
+    listed = ", ".join(
+        f"{t} ({m}, {n} message{'s' * (n != 1)})" for (t, m), n in sorted(counts.items())
+    )
     warnings.warn(
-        f"{path}: {len(counts)} topics have no robot_msgs type and are skipped: {listed}; "
+        f"{path}: {len(counts)} topic{'s have' if len(counts) != 1 else ' has'} no robot_msgs "
+        f"type and {'are' if len(counts) != 1 else 'is'} skipped: {listed}; "
         "read_records(..., raw=True) gives their CDR bytes",
         DataWarning,
         stacklevel=caller_stacklevel(),
