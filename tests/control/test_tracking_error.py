@@ -128,10 +128,23 @@ def test_joint_tracking_matches_joints_by_name_and_uses_header_stamps() -> None:
 
 
 def test_joint_tracking_start_s_overrides_a_zero_stamp() -> None:
-    with pytest.raises(AssociationError, match="same clock"):
+    # The refusal names the way out: ROS stamps a command 0 to mean "start now" (a review).
+    with pytest.raises(
+        AssociationError, match=r"same clock\?; the command is stamped 0.*`start_s`"
+    ):
         joint_tracking(_command(start_sec=0), _states())
     result = joint_tracking(_command(start_sec=0), _states(), start_s=100.0)
     assert result.counts["matched"] == 5
+
+
+def test_joint_tracking_names_the_state_out_of_order() -> None:
+    """It said `t_measured[1] = 0.0`, tracking()'s own name, relative to the command (a review)."""
+    states = _states()
+    states[1], states[2] = states[2], states[1]
+    with pytest.raises(
+        ValidationError, match=r"increasing `header.stamp` order, got states\[2\] at 100.25 s"
+    ):
+        joint_tracking(_command(), states)
 
 
 def test_joint_tracking_missing_joint_or_field_raises() -> None:

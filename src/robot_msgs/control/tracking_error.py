@@ -275,15 +275,35 @@ def joint_tracking(
                 raise ValidationError(msg)
             measured[k, c] = row[index[joint]]
         t_meas[k] = (state.header.stamp.to_ns() - start_ns) * 1e-9
-    result = tracking(
-        t_cmd,
-        np.array(values, dtype=np.float64).reshape(len(values), len(joints)),
-        t_meas,
-        measured,
-        channels=joints,
-        units=_DEFAULT_UNITS[field] if units is None else units,
-        estimate=estimate,
-        reference=reference,
-    )
+    # Said of the messages: tracking() named its own `t_measured[1]`, relative to the
+    # command's start, for states out of order (a review).
+    back = np.flatnonzero(t_meas[1:] <= t_meas[:-1])
+    if back.size:
+        k = int(back[0]) + 1
+        msg = (
+            f"Expected `states` in increasing `header.stamp` order, got states[{k}] at "
+            f"{states[k].header.stamp.to_ns() * 1e-9!r} s after states[{k - 1}] at "
+            f"{states[k - 1].header.stamp.to_ns() * 1e-9!r} s"
+        )
+        raise ValidationError(msg)
+    try:
+        result = tracking(
+            t_cmd,
+            np.array(values, dtype=np.float64).reshape(len(values), len(joints)),
+            t_meas,
+            measured,
+            channels=joints,
+            units=_DEFAULT_UNITS[field] if units is None else units,
+            estimate=estimate,
+            reference=reference,
+        )
+    except AssociationError as err:
+        if start_s is not None or command.header.stamp.to_ns() != 0:
+            raise
+        msg = (
+            f"{err}; the command is stamped 0, which in ROS means 'start now': give "
+            "`start_s`, when it started on the states' clock"
+        )
+        raise AssociationError(msg) from err
     parameters = {**result.parameters, "field": field, "interpolation": "linear between points"}
     return result.replace(parameters=parameters)
