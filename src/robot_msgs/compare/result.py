@@ -67,8 +67,8 @@ class EvaluationResult(Msg):
     the matched estimate poses before ``alignment`` (after the settings' transforms).
     :attr:`estimate`, the estimate as compared, is derived from them on first use;
     ``compared_estimate`` holds it instead where it is not that derivation (rpg's scaled
-    estimate, a result read from evo's zip, a result saved by release 3ddaaa9 or earlier,
-    whose ``matched_estimate`` is ``None``). ``reference_index``/``estimate_index``
+    estimate, a result read from evo's zip, a result saved by release 3ddaaa9 or
+    earlier); ``matched_estimate`` is then ``None``. ``reference_index``/``estimate_index``
     (``(K,)``, int64) are the rows of the matched poses in the input trajectories (for
     ``interpolate``, the reference pose at or before each stamp). ``metric``, ``stats``,
     ``units``, ``series``, ``settings``, ``counts``, ``notes`` and ``time_offset`` are
