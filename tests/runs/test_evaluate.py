@@ -302,3 +302,25 @@ def test_a_run_covering_19_percent_is_no_success_by_default(tmp_path: Path) -> N
     assert any("cover 19% of the sequence, under the 50%" in n for n in report.notes)
     lenient = run_report(folder, NONE.replace(min_coverage=0.1))
     assert (lenient.success, lenient.failure) == (True, "")
+
+
+def test_tracking_lost_for_good_fails_even_where_the_end_is_unknown(tmp_path: Path) -> None:
+    """No reference, no timing log: a run whose own tracking log says it never recovered
+    was a success ("success not checked"; a review)."""
+    folder = _run_folder(tmp_path, "a", _traj(T, _line(T)), tracking="time_s,event\n8.0,lost\n")
+    report = run_report(folder)
+    assert not report.success
+    assert report.failure == "tracking lost, not recovered"
+    assert any("never recovered (the end of the sequence is unknown)" in n for n in report.notes)
+
+
+def test_lost_seconds_count_within_the_sequence_only(tmp_path: Path) -> None:
+    """Lost 3 s before the reference starts to 0.5 s after it: 3.5 s lost was printed beside
+    a coverage that counted 0.5 s (a review). The loss keeps its logged times."""
+    ref = _traj(T, _line(T))
+    t0 = float(T[0])
+    tracking = f"time_s,event\n{t0 - 3.0},lost\n{t0 + 0.5},recovered\n"
+    report = run_report(_run_folder(tmp_path, "a", ref, reference=ref, tracking=tracking))
+    (loss,) = report.losses
+    assert loss.duration_s == pytest.approx(3.5)
+    assert report.lost_s == pytest.approx(0.5)

@@ -259,8 +259,19 @@ class RunReport(Msg):
 
     @property
     def lost_s(self) -> float:
-        """Total seconds without a valid estimate, over all losses."""
-        return float(sum(loss.duration_s for loss in self.losses))
+        """Total seconds without a valid estimate within the sequence, over all losses.
+
+        Each loss is cut to ``[sequence_start_s, sequence_end_s]`` where that span is
+        known, as :attr:`coverage` is: a loss from 3 s before the reference to 0.5 s into
+        it was 3.5 s lost beside a coverage missing 0.5 s (a review). A loss itself keeps
+        its logged times (its recovery time is the whole of it).
+        """
+        low, high = self.sequence_start_s, self.sequence_end_s
+        if not (math.isfinite(low) and math.isfinite(high)):
+            return float(sum(loss.duration_s for loss in self.losses))
+        return float(
+            sum(max(0.0, min(loss.end_s, high) - max(loss.start_s, low)) for loss in self.losses)
+        )
 
     @property
     def accuracy(self) -> Comparison | None:

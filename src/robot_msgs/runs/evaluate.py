@@ -31,7 +31,7 @@ from robot_msgs.evaluation.consistency import NEES_DOF
 from robot_msgs.evaluation.entry import evaluate
 from robot_msgs.evaluation.settings import Ape, Rpe
 from robot_msgs.runs.latency import latency_from_bag, latency_from_timing, rate_hz
-from robot_msgs.runs.losses import coverage, losses_from_log, valid_mask
+from robot_msgs.runs.losses import coverage, keep_poses, losses_from_log, valid_mask
 from robot_msgs.runs.resources import resources_from_log
 from robot_msgs.runs.run_settings import RunSettings
 
@@ -79,20 +79,6 @@ class RunEvaluation:
     def rpe_results(self) -> dict[str, EvaluationResult]:
         """The RPE results by metric name, in the settings' order."""
         return {name: r for name, r in self.results.items() if r.metric == "rpe"}
-
-
-def _subset(traj: PoseTrajectory, keep: BoolArray) -> PoseTrajectory:
-    """Keep the poses of ``traj`` where ``keep`` is true."""
-    if keep.all():
-        return traj
-    cov, matrices = traj.covariance_6x6, traj.rotation_matrices
-    return traj.replace(
-        stamps_s=traj.stamps_s[keep],
-        positions_xyz=traj.positions_xyz[keep],
-        orientations_quat_xyzw=traj.orientations_quat_xyzw[keep],
-        covariance_6x6=None if cov is None else cov[keep],
-        rotation_matrices=None if matrices is None else matrices[keep],
-    )
 
 
 def _span(run: RunInputs, settings: EvaluationSettings) -> tuple[float, float, str]:
@@ -146,6 +132,11 @@ def _judge(
         return "no estimate", [why]
     start_s, end_s = span
     if math.isnan(end_s):
+        # The run's own log still says it lost tracking for good: a failure, whatever the
+        # end (it was a success when neither reference nor timing log was there; a review).
+        if losses and not losses[-1].recovered:
+            note = "tracking lost and never recovered (the end of the sequence is unknown)"
+            return "tracking lost, not recovered", [note]
         return "", [
             "end of the sequence unknown (no reference, no timing log): success not checked"
         ]
@@ -325,7 +316,7 @@ def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEval
     failure, notes = _judge(run, stamps, valid, losses, (start_s, end_s), settings, cover)
     results: dict[str, EvaluationResult] = {}
     if run.reference is not None and estimate is not None and valid.any():
-        results, metric_notes = _metrics(run.reference, _subset(estimate, valid), run, settings)
+        results, metric_notes = _metrics(run.reference, keep_poses(estimate, valid), run, settings)
         notes.extend(metric_notes)
         if results and not valid.all():
             extra = (

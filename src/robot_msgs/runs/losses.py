@@ -31,9 +31,10 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from robot_msgs.runs.logs import TrackingLog
+    from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import BoolArray, Float64Array
 
-__all__ = ["coverage", "losses_from_log", "valid_mask"]
+__all__ = ["coverage", "keep_poses", "losses_from_log", "valid_mask"]
 
 
 def losses_from_log(log: TrackingLog, *, end_s: float) -> tuple[TrackingLoss, ...]:
@@ -170,3 +171,17 @@ def coverage(
     # Segments touch but never overlap, so "inside [start, end)" works for them too.
     tracked = _inside(mids, seg_starts, seg_ends) & ~_inside(mids, loss_starts, loss_ends)
     return float(np.sum(np.diff(cuts)[tracked]) / (end_s - start_s))
+
+
+def keep_poses(traj: PoseTrajectory, keep: BoolArray) -> PoseTrajectory:
+    """Return the poses of ``traj`` where ``keep`` (``(N,)`` bool) is true: the valid ones."""
+    if keep.all():
+        return traj
+    cov, matrices = traj.covariance_6x6, traj.rotation_matrices
+    return traj.replace(
+        stamps_s=traj.stamps_s[keep],
+        positions_xyz=traj.positions_xyz[keep],
+        orientations_quat_xyzw=traj.orientations_quat_xyzw[keep],
+        covariance_6x6=None if cov is None else cov[keep],
+        rotation_matrices=None if matrices is None else matrices[keep],
+    )
