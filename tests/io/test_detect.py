@@ -269,3 +269,18 @@ def test_a_head_of_comments_only_says_so_not_that_the_file_has_no_data(tmp_path:
     ):
         detect_format(path)
     assert len(read_trajectory(path, format="tum")) == 2  # a format given reads it
+
+
+def test_a_tum_row_with_a_ninth_column_is_not_read_as_euroc(tmp_path: Path) -> None:
+    """Columns 5-8 hold a unit quaternion in either order: a TUM file with one more column
+    was read as EuRoC and its rotation scrambled, qx taken for qw (a review)."""
+    rows = [
+        "1305031102.160407 1.344379 0.627206 1.661754 0.658249 0.611043 -0.294444 -0.326553 7",
+        "1305031102.194330 1.343641 0.626458 1.652408 0.657327 0.613265 -0.295150 -0.323593 7",
+    ]
+    path = tmp_path / "nine.tum"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"cannot tell the format: line 1 has 9 numbers"):
+        detect_format(path)
+    (tmp_path / "nine.csv").write_text("\n".join(r.replace(" ", ",") for r in rows) + "\n")
+    assert detect_format(tmp_path / "nine.csv") == "euroc"  # comma-separated: EuRoC's form

@@ -217,9 +217,13 @@ def _text_format(head: TextHead) -> FormatDetection:
         return FormatDetection(fmt="kitti", reason=layout)
     if n > 8 and ns is not None:
         return FormatDetection(fmt="euroc", reason=f"{layout}, more than TUM's 8{_NS}")
-    if n > 8 and _unit_quaternions(head.numbers[:, 4:8]):
+    euroc_shaped = head.separator == "comma" or n == _EUROC_GROUND_TRUTH_COLUMNS
+    if n > 8 and euroc_shaped and _unit_quaternions(head.numbers[:, 4:8]):
         # Stamps in seconds: EuRoC's columns 5-8 (qw qx qy qz) must hold unit quaternions,
         # so 11 arbitrary numbers are refused by their count, not read as a bad EuRoC file.
+        # Comma-separated, or EuRoC's 17 ground-truth columns: a TUM row with a ninth
+        # column has unit quaternions in columns 5-8 too (qx qy qz qw) and was read as
+        # EuRoC, its rotation scrambled (a review); it is refused below as neither.
         return FormatDetection(fmt="euroc", reason=f"{layout}, more than TUM's 8{_UNIT}")
     if n == 8 and head.separator != "comma":
         return FormatDetection(fmt="tum", reason=layout + (_integer_units(stamps) if ns else ""))
@@ -238,6 +242,10 @@ def _text_format(head: TextHead) -> FormatDetection:
         f"(TUM has 8, KITTI 12, EuRoC 8 or more with nanosecond stamps); {_CHOOSE}{lla}"
     )
     raise FormatError(msg)
+
+
+#: EuRoC's ground truth: stamp, position, quaternion, velocity, gyro and accelerometer biases.
+_EUROC_GROUND_TRUTH_COLUMNS = 17
 
 
 def _format_given(format: str | None, fmt: str | None) -> str | None:  # noqa: A002
