@@ -527,3 +527,15 @@ def test_every_entry_of_a_large_bag_folder_is_checked(bags: BagMaker) -> None:
     os.mkfifo(bag / "metadata.yaml")
     with deadline(10), pytest.raises(FormatError, match=r"metadata\.yaml is a pipe"):
         list_topics(bag)
+
+
+def test_a_bag_file_of_zeros_is_refused_by_its_first_line(tmp_path: Path) -> None:
+    """A preallocated download never filled: rosbags read a 2 GB one whole looking for its
+    first line end (34 s, 4.3 GB; a review). The magic line is checked first."""
+    zeros = tmp_path / "download.bag"
+    with zeros.open("wb") as f:
+        f.truncate(1 << 20)
+    with pytest.raises(
+        FormatError, match=r"download\.bag: not a ROS 1 bag: it starts with b'\\x00"
+    ):
+        read_trajectory(zeros)

@@ -73,6 +73,28 @@ class TopicInfo(NamedTuple):
     message_count: int
 
 
+#: The first line of every ROS 1 bag (format 2.0, the one ``rosbag`` writes).
+_ROS1_MAGIC = b"#ROSBAG V2.0\n"
+
+
+def _check_ros1_magic(bag: Path) -> None:
+    """Refuse a ``.bag`` file that does not start as a ROS 1 bag does.
+
+    WHY before rosbags: its ROS 1 reader reads the first line with ``readline()``; a
+    file of zeros (a download preallocated and never filled) has no line end, so a
+    2 GB one was read whole: 34 s and 4.3 GB before a timeout stopped it (a review).
+    """
+    with bag.open("rb") as f:
+        head = f.read(len(_ROS1_MAGIC))
+    if head != _ROS1_MAGIC:
+        shown = head[:16]
+        msg = (
+            f"{bag}: not a ROS 1 bag: it starts with {shown!r}, not {_ROS1_MAGIC!r} "
+            "(a ROS 2 bag is a folder, a .db3 or an .mcap file)"
+        )
+        raise FormatError(msg)
+
+
 @contextlib.contextmanager
 def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     """Open a bag with ``rosbags``' ``AnyReader``; its errors become :class:`FormatError`.
@@ -97,6 +119,8 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
         raise FormatError(msg)
     if bag.is_dir():
         _check_folder_files(bag)
+    elif bag.suffix == ".bag":
+        _check_ros1_magic(bag)
     highlevel = require("rosbags.highlevel", "bags", feature="reading ROS bags")
     typesys = require("rosbags.typesys", "bags", feature="reading ROS bags")
     store = typesys.get_typestore(typesys.Stores.LATEST)
