@@ -94,3 +94,14 @@ def test_header_only_table_has_no_rows(tmp_path: Path) -> None:
     table = read_csv_table(_write(tmp_path / "h.csv", "t,u\n"), required=("t", "u"))
     assert table.rows == 0
     assert table.floats("t").shape == (0,)
+
+
+def test_a_log_is_bounded_as_every_input(tmp_path: Path) -> None:
+    """A 204 MB resources.csv was read whole past --max-bytes (2.1 GB of memory; a review)."""
+    from robot_msgs.limits import input_limits
+
+    log = tmp_path / "resources.csv"
+    log.write_text("time_s,cpu_percent\n" + "0.0,50\n" * 1000, encoding="utf-8")
+    with input_limits(max_bytes=1000), pytest.raises(FormatError, match=r"--max-bytes"):
+        read_csv_table(log, required=("time_s", "cpu_percent"))
+    assert read_csv_table(log, required=("time_s", "cpu_percent")).columns["time_s"].size == 1000

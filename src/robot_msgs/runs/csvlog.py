@@ -105,8 +105,13 @@ def read_csv_table(
     >>> read_csv_table(path, required=("time_s", "cpu_percent")).columns["cpu_percent"]
     array([50. , 75.5])
     """
+    from robot_msgs.io.bounded import read_input  # noqa: PLC0415 - with the first log
+    from robot_msgs.limits import current_limits  # noqa: PLC0415
+
     try:
-        raw = path.read_text(encoding="utf-8")
+        # Bounded as every input (--max-bytes): a 204 MB log was read whole, unbounded,
+        # to 2.1 GB of memory (a review).
+        raw = read_input(path, limit=current_limits().max_bytes).decode("utf-8")
     except FileNotFoundError as err:
         msg = f"{path}: no such file"
         raise FormatError(msg) from err
