@@ -323,3 +323,16 @@ def test_a_fifo_given_as_a_manifest_is_named_as_one(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     with pytest.raises(FormatError, match=r"runs\.toml: is a pipe \(FIFO\): a manifest must be"):
         load_runs([fifo])
+
+
+def test_a_reference_no_run_uses_is_named(tmp_path: Path) -> None:
+    """`fr1_xzy = ...` for fr1_xyz dropped the ground truth of every run of the sequence
+    without a word: they were judged and ranked as reference-free (a review)."""
+    from robot_msgs.errors import DataWarning
+
+    typo = MANIFEST.replace('MH_01 = "gt/MH_01.tum"', 'MH_0l = "gt/MH_01.tum"')
+    with pytest.warns(
+        DataWarning, match=r"\[references\] MH_0l: no run is of this sequence.*did you mean MH_02, MH_01\?"
+    ):
+        runs = load_runs([_write(tmp_path, typo)]).runs
+    assert runs[0].reference is None

@@ -270,6 +270,7 @@ class _ManifestFile:
             An invalid entry (when it is reached); no run at all (at the end).
         """
         found = 0
+        seen: set[str] = set()
         with ThreadPoolExecutor(self.threads, thread_name_prefix="robot-msgs-read") as pool:
             ahead: deque[Future[Listing] | None] = deque()
             entries = iter(enumerate(self.entries))
@@ -280,10 +281,14 @@ class _ManifestFile:
                 ahead.append(None if folder is None else pool.submit(list_folder, folder))
                 if len(queued) < _AHEAD:
                     continue
-                yield self._entry(*queued.popleft(), ahead.popleft())
+                run = self._entry(*queued.popleft(), ahead.popleft())
+                seen.add(run.sequence)
+                yield run
                 found += 1
             while queued:
-                yield self._entry(*queued.popleft(), ahead.popleft())
+                run = self._entry(*queued.popleft(), ahead.popleft())
+                seen.add(run.sequence)
+                yield run
                 found += 1
         for i, entry in enumerate(self.folders):
             at = f"{self.where} [[folders]] #{i + 1}"
@@ -300,10 +305,34 @@ class _ManifestFile:
                 root, references=self.refs, resolver=self.resolver, threads=self.threads
             ):
                 found += 1
+                seen.add(run.sequence)
                 yield _renamed(run, f"{prefix}/{run.name}")
+        self._warn_unused_references(seen)
         if not found:
             msg = f"{self.where}: no runs: add [[runs]] entries or a [[folders]] root holding runs"
             raise FormatError(msg)
+
+    def _warn_unused_references(self, sequences: set[str]) -> None:
+        """Say which ``[references]`` entries no run's sequence uses (a typo drops a reference).
+
+        ``fr1_xzy`` for ``fr1_xyz`` left every run of the sequence without its ground
+        truth, judged and reported as reference-free, with no word of it (a review).
+        """
+        unused = sorted(set(self.refs) - sequences)
+        if not unused:
+            return
+        import warnings  # noqa: PLC0415 - only to say so
+
+        from robot_msgs.errors import DataWarning, caller_stacklevel, did_you_mean  # noqa: PLC0415
+
+        named = sorted(s for s in sequences if s)
+        for sequence in unused:
+            near = did_you_mean(sequence, named)
+            msg = (
+                f"{self.where} [references] {sequence}: no run is of this sequence, so "
+                f"its reference is not used{near}"
+            )
+            warnings.warn(msg, DataWarning, stacklevel=caller_stacklevel())
 
     def _entry(self, i: int, entry: object, listed: Future[Listing] | None) -> RunSpec:
         at = f"{self.where} [[runs]] #{i + 1}"
