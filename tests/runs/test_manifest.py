@@ -332,7 +332,8 @@ def test_a_reference_no_run_uses_is_named(tmp_path: Path) -> None:
 
     typo = MANIFEST.replace('MH_01 = "gt/MH_01.tum"', 'MH_0l = "gt/MH_01.tum"')
     with pytest.warns(
-        DataWarning, match=r"\[references\] MH_0l: no run is of this sequence.*did you mean MH_02, MH_01\?"
+        DataWarning,
+        match=r"\[references\] MH_0l: no run is of this sequence.*did you mean MH_02, MH_01\?",
     ):
         runs = load_runs([_write(tmp_path, typo)]).runs
     assert runs[0].reference is None

@@ -250,8 +250,19 @@ def test_the_ranking_unit_is_the_statistics() -> None:
     """--statistic iae was headed "[m]": IAE of metres is m·s, ISE m²·s, ITAE m·s² (a review)."""
     runs = [_run("a", "s1", 0.1), _run("b", "s1", 0.2)]
     units = {}
-    for statistic in ("rms", "n", "iae", "ise", "itae"):
+    for statistic in ("rms", "iae", "ise", "itae"):
         ranking = rank_algorithms(runs, statistic=statistic)
         assert ranking is not None
         units[statistic] = ranking.unit
-    assert units == {"rms": "m", "n": "", "iae": "m·s", "ise": "m²·s", "itae": "m·s²"}
+    assert units == {"rms": "m", "iae": "m·s", "ise": "m²·s", "itae": "m·s²"}
+
+
+def test_a_count_is_no_statistic_to_rank_by_and_a_tie_is_said() -> None:
+    """--statistic n ranked the algorithm with the fewest matched poses first; positions of
+    a tie were told apart by name, unsaid (a review)."""
+    with pytest.raises(ValidationError, match=r"got 'n', a count"):
+        rank_algorithms([_run("a", "s1", 0.1)], statistic="n")
+    ranking = rank_algorithms([_run("b", "s1", 0.1), _run("a", "s1", 0.1)])
+    assert ranking is not None
+    assert [r.algorithm for r in ranking.rows] == ["a", "b"]
+    assert any(n.startswith("tie: a, b have the same mean rank (1.50)") for n in ranking.notes)

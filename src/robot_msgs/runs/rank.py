@@ -171,6 +171,11 @@ class RankingTally:
         if statistic not in ErrorStats.__dataclass_fields__:
             msg = f"Expected an ErrorStats field as statistic, got {statistic!r}"
             raise ValidationError(msg)
+        if statistic == "n":  # fewest matched poses ranked best (a review)
+            msg = (
+                "Expected an error statistic to rank by (rms, median, p95_abs...), got 'n', a count"
+            )
+            raise ValidationError(msg)
         self.metric = metric
         self.signal = signal
         self.statistic = statistic
@@ -299,6 +304,17 @@ class RankingTally:
             )
         rows.sort(key=lambda row: (row.mean_rank, -row.success_rate, row.algorithm))
         notes: tuple[str, ...] = ()
+        # Positions of a tie were told apart by name alone, unsaid (a review).
+        tied: dict[tuple[float, float], list[str]] = {}
+        for row in rows:
+            tied.setdefault((row.mean_rank, row.success_rate), []).append(row.algorithm)
+        for (mean_rank, _), names in tied.items():
+            if len(names) > 1:
+                said = (
+                    f"tie: {', '.join(names)} have the same mean rank ({mean_rank:.2f}) and "
+                    "success rate; listed by name"
+                )
+                notes = (*notes, said)
         if mixed:
             notes = (
                 (
