@@ -53,7 +53,8 @@ def _exact_trajectory() -> PoseTrajectory:
 @pytest.mark.parametrize("suffix", [".mcap", ".db3"])
 def test_trajectory_reads_back_equal_with_exact_stamps(tmp_path: Path, suffix: str) -> None:
     traj = _exact_trajectory()
-    out = write_trajectory_bag(tmp_path / f"t{suffix}", traj, topic="/est")
+    with pytest.warns(DataWarning, match=r"child frame \(base_link\): not written"):
+        out = write_trajectory_bag(tmp_path / f"t{suffix}", traj, topic="/est")
     back = read_bag(out, "/est")
     assert back.stamps_ns is not None
     assert traj.stamps_ns is not None
@@ -70,7 +71,8 @@ def test_trajectory_reads_back_equal_with_exact_stamps(tmp_path: Path, suffix: s
 @pytest.mark.parametrize("suffix", [".mcap", ".db3"])
 def test_path_and_odometry_layouts_read_back(tmp_path: Path, suffix: str) -> None:
     traj = _exact_trajectory()
-    path_bag = write_trajectory_bag(tmp_path / f"p{suffix}", traj, layout="path")
+    with pytest.warns(DataWarning, match=r"child frame \(base_link\): not written"):
+        path_bag = write_trajectory_bag(tmp_path / f"p{suffix}", traj, layout="path")
     (message,) = read_messages(path_bag, "/trajectory")
     assert isinstance(message, NavPath)
     assert PoseTrajectory.from_path(message, child_frame_id="base_link") == traj
@@ -409,3 +411,22 @@ def test_a_copied_bag_keeps_its_messages_and_its_qos(evo_data: Path, tmp_path: P
     assert bag_qos(copy) == bag_qos(source)
     assert all(p for p in bag_qos(source).values())  # the source has real profiles
     assert list(read_records(copy)) == list(read_records(source))
+
+
+def test_a_trajectorys_child_frame_and_covariances_are_kept_or_said(tmp_path: Path) -> None:
+    """Written as PoseStamped, the child frame and covariances went without a word; the
+    odometry layout wrote zero covariances where the trajectory had them (a review)."""
+    from robot_msgs.io import read_bag, write_trajectory_bag
+
+    traj = example("trajectory/PoseTrajectory")
+    assert isinstance(traj, PoseTrajectory)
+    n = len(traj)
+    cov = np.tile(np.diag([1e-2, 2e-2, 3e-2, 1e-4, 2e-4, 3e-4]), (n, 1, 1))
+    traj = traj.replace(child_frame_id="base_link", covariance_6x6=cov)
+    with pytest.warns(DataWarning, match=r"child frame \(base_link\) and covariances: not written"):
+        write_trajectory_bag(tmp_path / "p.mcap", traj)
+    out = write_trajectory_bag(tmp_path / "o.mcap", traj, layout="odometry")
+    back = read_bag(out, "/trajectory")
+    assert back.child_frame_id == "base_link"
+    assert back.covariance_6x6 is not None
+    np.testing.assert_array_equal(back.covariance_6x6, cov)

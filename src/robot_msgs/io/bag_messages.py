@@ -569,8 +569,11 @@ def write_trajectory_bag(
         ``"poses"``: one ``geometry_msgs/PoseStamped`` per pose (what
         :func:`robot_msgs.io.read_bag` reads back pose for pose); ``"path"``: one
         ``nav_msgs/Path`` of them all, logged at the last stamp; ``"odometry"``: one
-        ``nav_msgs/Odometry`` per pose, ``child_frame_id`` the trajectory's, zero twist
-        and covariances.
+        ``nav_msgs/Odometry`` per pose, ``child_frame_id`` and the pose covariances the
+        trajectory's (ROS's order and frame, as the readers take them; all zero, ROS's
+        "unknown", without), zero twist. A ``"poses"`` or ``"path"`` bag cannot carry a
+        child frame or covariances: a :class:`~robot_msgs.errors.DataWarning` says they
+        are not written (they were dropped without a word; a review).
     force : bool
         Replace an existing file.
 
@@ -589,6 +592,22 @@ def write_trajectory_bag(
     from robot_msgs.nav import Odometry  # noqa: PLC0415
 
     poses = traj.to_poses()
+    cov = traj.covariance_6x6
+    if layout in ("poses", "path") and (cov is not None or traj.child_frame_id):
+        lost = [
+            *([f"child frame ({traj.child_frame_id})"] if traj.child_frame_id else []),
+            *(["covariances"] if cov is not None else []),
+        ]
+        warnings.warn(
+            DataWarning(
+                f"{path}: geometry_msgs/PoseStamped has no field for the trajectory's "
+                f"{' and '.join(lost)}: not written (write_trajectory_bag(..., "
+                "layout='odometry') keeps them)",
+                kind="",
+                fixed=False,
+            ),
+            stacklevel=caller_stacklevel(),
+        )
     if layout == "path":
         return write_messages(path, topic, [traj.to_path()], force=force)
     if layout == "odometry":
@@ -596,9 +615,11 @@ def write_trajectory_bag(
             Odometry(
                 header=p.header,
                 child_frame_id=traj.child_frame_id,
-                pose=PoseWithCovariance(pose=p.pose),
+                pose=PoseWithCovariance(pose=p.pose)
+                if cov is None
+                else PoseWithCovariance(pose=p.pose, covariance=cov[k]),
             )
-            for p in poses
+            for k, p in enumerate(poses)
         )
         return write_messages(path, topic, odometry, force=force)
     if layout == "poses":
