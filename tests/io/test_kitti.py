@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from robot_msgs.errors import DataWarning, FormatError, OutputExistsError
+from robot_msgs.errors import DataWarning, FormatError, OutputExistsError, ValidationError
 from robot_msgs.io import default_times_path, read_kitti, write_kitti
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -181,3 +181,23 @@ def test_write_kitti_output_is_readable_by_evo(tmp_path: Path) -> None:
     poses, _ = write_kitti(tmp_path / "00.txt", traj)
     theirs = file_interface.read_kitti_poses_file(str(poses))
     assert np.array_equal(theirs.positions_xyz, traj.positions_xyz)
+
+
+def test_frame_indices_are_written_without_a_times_file(tmp_path: Path) -> None:
+    """KITTI read without its times, saved as KITTI, wrote a times file of 0, 1, 2...,
+    which read back as seconds (a review): the pose file alone keeps frame indices."""
+    frames = np.arange(3.0)
+    traj = PoseTrajectory(
+        stamps_s=frames,
+        positions_xyz=np.stack([frames, 0 * frames, 0 * frames], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (3, 1)),
+        stamps_are_frames=True,
+    )
+    poses, times = write_kitti(tmp_path / "00.txt", traj)
+    assert times is None
+    assert not (tmp_path / "00_times.txt").exists()
+    back = read_kitti(poses)
+    assert back.stamps_are_frames
+    assert back.stamps_s.tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(ValidationError, match="got frame indices"):
+        write_kitti(tmp_path / "01.txt", traj, times_path=tmp_path / "t.txt")

@@ -212,7 +212,10 @@ def write_kitti(
     times_path : path-like, optional
         The times file; default :func:`default_times_path` (``<stem>_times.txt``).
     write_times : bool
-        Write the times file (KITTI pose files hold no time).
+        Write the times file (KITTI pose files hold no time). Stamps that are frame
+        indices (``stamps_are_frames``, KITTI read without its times) have none to write:
+        the pose file alone reads back as those frame indices (a times file of 0, 1,
+        2... read back as seconds; a review).
     force : bool
         Replace existing files.
 
@@ -240,9 +243,15 @@ def write_kitti(
     >>> poses.read_text(), times.name, times.read_text()
     ('1.0 0.0 0.0 1.0 0.0 1.0 0.0 2.0 0.0 0.0 1.0 3.0\n', '00_times.txt', '0.5\n')
     """
+    if traj.stamps_are_frames and times_path is not None:
+        msg = (
+            f"Expected stamps in seconds for the times file {times_path}, got frame indices "
+            "(a KITTI file read without its times): the pose file alone keeps them"
+        )
+        raise ValidationError(msg, field="times_path")
     times_target = (
         (Path(times_path) if times_path is not None else default_times_path(path))
-        if write_times
+        if write_times and not traj.stamps_are_frames
         else None
     )
     check_outputs(
