@@ -67,7 +67,21 @@ def _num(value: float, digits: int = 3, scale: float = 1.0) -> str:
 
 
 def _pct(value: float) -> str:
-    return MISSING if not math.isfinite(value) else f"{100 * value:.0f}%"
+    """Return a share in whole percent; one decimal where rounding would say all or none.
+
+    A coverage of 0.9975 printed "100%", hiding the shortfall (a review).
+
+    Examples
+    --------
+    >>> [_pct(v) for v in (0.5, 0.9975, 1.0, 0.002, 0.0)]
+    ['50%', '99.8%', '100%', '0.2%', '0%']
+    """
+    if not math.isfinite(value):
+        return MISSING
+    shown = f"{100 * value:.0f}"
+    if (shown == "100" and value < 1.0) or (shown == "0" and value > 0.0):
+        shown = f"{100 * value:.1f}"
+    return f"{shown}%"
 
 
 def rpe_metrics(report: Report) -> dict[str, tuple[float | int | None, str]]:
