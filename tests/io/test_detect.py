@@ -284,3 +284,14 @@ def test_a_tum_row_with_a_ninth_column_is_not_read_as_euroc(tmp_path: Path) -> N
         detect_format(path)
     (tmp_path / "nine.csv").write_text("\n".join(r.replace(" ", ",") for r in rows) + "\n")
     assert detect_format(tmp_path / "nine.csv") == "euroc"  # comma-separated: EuRoC's form
+
+
+def test_a_bag_name_is_never_given_text() -> None:
+    """`--save x.mcap --to tum` wrote TUM text into x.mcap, then unreadable as a bag (a review)."""
+    from robot_msgs.io import trajectory_outputs
+
+    with pytest.raises(FormatError, match=r"x\.mcap: the name says a mcap bag, the format tum"):
+        trajectory_outputs("x.mcap", "tum")
+    with pytest.raises(FormatError, match=r"x\.db3: the name says a db3 bag, the format kitti"):
+        trajectory_outputs("x.db3", "kitti")
+    assert trajectory_outputs("x.txt", "tum")[0] == "tum"  # a text name takes any text format

@@ -510,6 +510,10 @@ def trajectory_outputs(
     if fmt in ("mcap", "db3") and out.suffix.lower() != f".{fmt}":
         msg = f"{path}: a {fmt} bag is written as a .{fmt} file; name it *.{fmt}"
         raise FormatError(msg)
+    said = WRITE_SUFFIXES.get(out.suffix.lower())
+    if said in ("mcap", "db3") and fmt != said:  # TUM text in x.mcap, then unreadable
+        msg = f"{path}: the name says a {said} bag, the format {fmt}; name it for {fmt}"
+        raise FormatError(msg)
     if fmt != "kitti":
         return fmt, [out]
     if os.fspath(path) == STDOUT:
