@@ -583,10 +583,11 @@ def write_trajectory_bag(
     >>> import numpy as np
     >>> from robot_msgs.msg.catalog import example
     >>> from robot_msgs.io import read_bag
-    >>> traj = example("trajectory/PoseTrajectory")
-    >>> out = write_trajectory_bag(Path(tempfile.mkdtemp()) / "t.db3", traj, topic="/est")
-    >>> bool(np.array_equal(read_bag(out, "/est").positions_xyz, traj.positions_xyz))
-    True
+    >>> traj = example("trajectory/PoseTrajectory")  # child frame "base_link"
+    >>> out = Path(tempfile.mkdtemp()) / "t.db3"
+    >>> back = read_bag(write_trajectory_bag(out, traj, topic="/est", layout="odometry"), "/est")
+    >>> bool(np.array_equal(back.positions_xyz, traj.positions_xyz)), back.child_frame_id
+    (True, 'base_link')
     """
     from robot_msgs.geometry import PoseWithCovariance  # noqa: PLC0415 - message families
     from robot_msgs.nav import Odometry  # noqa: PLC0415
