@@ -49,6 +49,12 @@ HEAVY = (
     "robot_msgs.io.bag",
     "robot_msgs.io.bag_messages",
     "robot_msgs.report.figures",
+    # The ROS message families: a trajectory file becomes a PoseTrajectory without them
+    # (trajectory/pose.py imports them only to convert to and from PoseStamped and Path).
+    "robot_msgs.geometry",
+    "robot_msgs.std",
+    "robot_msgs.nav",
+    "robot_msgs.trajectory.joint",
 )
 
 #: Also never imported to print a command's help: no reader, no trajectory, no result, and
@@ -71,8 +77,6 @@ HEAVY_FOR_HELP = (
     "robot_msgs.io.table",
     "robot_msgs.io.tum",
     "robot_msgs.trajectory",
-    "robot_msgs.geometry",
-    "robot_msgs.std",
     "robot_msgs.compare",
     "robot_msgs.evaluation.entry",
 )

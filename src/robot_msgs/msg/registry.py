@@ -57,7 +57,8 @@ MESSAGE_MODULES: tuple[str, ...] = (
     "robot_msgs.shape",
     "robot_msgs.std",
     "robot_msgs.tf2",
-    "robot_msgs.trajectory",
+    "robot_msgs.trajectory.joint",
+    "robot_msgs.trajectory.pose",
     "robot_msgs.visualization",
 )
 

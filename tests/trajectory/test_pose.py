@@ -11,7 +11,7 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.geometry import Point, Pose, PoseStamped, Quaternion
 from robot_msgs.nav import Path
 from robot_msgs.std import Header, Time
-from robot_msgs.trajectory import PoseTrajectory, _nanoseconds, _off_by_ns, stamps_s_from_ns
+from robot_msgs.trajectory.pose import PoseTrajectory, _nanoseconds, _off_by_ns, stamps_s_from_ns
 
 
 def _poses() -> list[PoseStamped]:

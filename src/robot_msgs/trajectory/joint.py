@@ -1,0 +1,117 @@
+"""The ROS joint trajectories: ``trajectory_msgs`` (family ``trajectory``)."""
+
+from __future__ import annotations
+
+from robot_msgs.geometry import Transform, Twist
+from robot_msgs.msg import Msg, message
+from robot_msgs.std import Duration, Header
+
+__all__ = [
+    "JointTrajectory",
+    "JointTrajectoryPoint",
+    "MultiDOFJointTrajectory",
+    "MultiDOFJointTrajectoryPoint",
+]
+
+
+@message("trajectory/JointTrajectoryPoint", ros2="trajectory_msgs/msg/JointTrajectoryPoint")
+class JointTrajectoryPoint(Msg):
+    """One waypoint of a joint trajectory: targets per joint and when to reach them.
+
+    ``time_from_start`` is relative to when the trajectory starts executing
+    (``JointTrajectory.header.stamp``), as in ROS.
+
+    WHY ``time_from_start`` and not a stamp: a commanded trajectory is relative to
+    when it starts executing.
+
+    Attributes
+    ----------
+    positions : tuple of float, rad or m
+    velocities : tuple of float, rad/s or m/s
+    accelerations : tuple of float, rad/s² or m/s²
+    effort : tuple of float, N·m or N
+    time_from_start : Duration
+        When the point is due, after the trajectory's ``header.stamp``.
+    """
+
+    positions: tuple[float, ...] = ()
+    velocities: tuple[float, ...] = ()
+    accelerations: tuple[float, ...] = ()
+    effort: tuple[float, ...] = ()
+    time_from_start: Duration = Duration()
+
+
+@message("trajectory/JointTrajectory", ros2="trajectory_msgs/msg/JointTrajectory")
+class JointTrajectory(Msg):
+    """A commanded motion of named joints: the signal a controller is asked to track.
+
+    Every point's non-empty lists hold one value per joint name, as the ROS definition
+    says. There is no rule on the order of ``time_from_start``;
+    :func:`robot_msgs.control.joint_tracking` asks for increasing times where it needs them.
+
+    WHY no rule on the order of ``time_from_start``: ROS's message has none (a
+    controller refuses a non-increasing trajectory when it executes it, not when it
+    receives it), so any trajectory recorded in a bag loads.
+
+    Attributes
+    ----------
+    header : Header
+        ``stamp`` is when the trajectory starts (0: now).
+    joint_names : tuple of str
+    points : tuple of JointTrajectoryPoint
+    """
+
+    header: Header = Header()
+    joint_names: tuple[str, ...] = ()
+    points: tuple[JointTrajectoryPoint, ...] = ()
+
+    def _validate(self) -> None:
+        n = len(self.joint_names)
+        for i, point in enumerate(self.points):
+            for name in ("positions", "velocities", "accelerations", "effort"):
+                values = getattr(point, name)
+                if values and len(values) != n:
+                    expected = f"0 or {n} values (one per joint name)"
+                    raise self._fail(field=f"points[{i}].{name}", expected=expected, got=values)
+
+
+@message(
+    "trajectory/MultiDOFJointTrajectoryPoint",
+    ros2="trajectory_msgs/msg/MultiDOFJointTrajectoryPoint",
+)
+class MultiDOFJointTrajectoryPoint(Msg):
+    """One waypoint of a multi-DOF trajectory: a transform (and rates) per joint.
+
+    Attributes
+    ----------
+    transforms : tuple of Transform, metres and unit quaternions
+    velocities : tuple of Twist, m/s and rad/s
+    accelerations : tuple of Twist, m/s² and rad/s²
+    time_from_start : Duration
+    """
+
+    transforms: tuple[Transform, ...] = ()
+    velocities: tuple[Twist, ...] = ()
+    accelerations: tuple[Twist, ...] = ()
+    time_from_start: Duration = Duration()
+
+
+@message("trajectory/MultiDOFJointTrajectory", ros2="trajectory_msgs/msg/MultiDOFJointTrajectory")
+class MultiDOFJointTrajectory(Msg):
+    """A commanded motion of multi-DOF joints (a floating base, a drone's pose) over time.
+
+    Every point's non-empty lists hold one entry per joint name, as the ROS definition says.
+    """
+
+    header: Header = Header()
+    joint_names: tuple[str, ...] = ()
+    points: tuple[MultiDOFJointTrajectoryPoint, ...] = ()
+
+    def _validate(self) -> None:
+        n = len(self.joint_names)
+        for i, point in enumerate(self.points):
+            for name in ("transforms", "velocities", "accelerations"):
+                values = getattr(point, name)
+                if values and len(values) != n:
+                    expected = f"0 or {n} entries (one per joint name)"
+                    raise self._fail(field=f"points[{i}].{name}", expected=expected, got=values)
