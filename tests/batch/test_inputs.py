@@ -123,6 +123,27 @@ def test_a_runs_metadata_is_part_of_its_hash(
     assert _changed(before, _digests(tmp_path)) == {"orb/MH_02/2"}, why
 
 
+def test_an_invalid_meta_json_keeps_the_run_key_and_is_an_input_of_its_hash(
+    tmp_path: Path,
+) -> None:
+    """A run whose meta.json is broken has the key its path gives: its keys are not read.
+
+    Mended to what the path says (``{}`` for ``{``), the key is the same, so the file's
+    bytes are an input of the broken run: its stored failure is not kept on --resume.
+    """
+    make_tree(tmp_path, trials=2)
+    keys, digests = _keys(tmp_path), _digests(tmp_path)
+    meta = tmp_path / "orb" / "MH_02" / "2" / "meta.json"
+    meta.write_text("{")
+    assert _keys(tmp_path) == keys
+    [broken] = [run for run in load_runs([tmp_path]).runs if run.error]
+    assert input_files(broken)["meta"] == str(meta)
+    assert _changed(digests, _digests(tmp_path)) == {"orb/MH_02/2"}
+    meta.write_text("{}")
+    assert _digests(tmp_path) == digests
+    assert all("meta" not in input_files(run) for run in load_runs([tmp_path]).runs)
+
+
 def test_the_bag_of_a_latency_proxy_is_an_input_of_its_hash(tmp_path: Path) -> None:
     make_tree(tmp_path, trials=1)
     run = tmp_path / "orb" / "MH_01" / "1"

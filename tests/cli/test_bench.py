@@ -221,6 +221,39 @@ def test_a_run_that_cannot_be_read_fails_the_bench_unless_partial_results_are_al
         assert _ape_rms(out)[0] == pytest.approx(0.05, abs=1e-9)
 
 
+def test_an_invalid_meta_json_fails_its_run_alone_and_is_evaluated_again_once_mended(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One broken meta.json stopped the sweep before any run, even with --allow-partial.
+
+    Its run fails to evaluate, named with the file; the other is evaluated. Mended to the
+    keys its path gives (the same run key), ``--resume`` evaluates it again: the file's
+    bytes are the broken run's input, so its stored failure is not kept.
+    """
+    root = _tree(tmp_path / "runs")
+    meta = root / "orb" / "MH_01" / "2" / "meta.json"
+    meta.write_text('{"algorithm": "orb", ')
+    out = tmp_path / "out"
+    argv = ["bench", str(root), "--serial", "--quiet", "--align", "none", "--out", str(out)]
+    assert main([*argv, "--allow-partial"]) == 0
+    captured = capsys.readouterr()
+    assert "WARNING: 1 of 2 runs did not finish (1 failed to evaluate, 0 not evaluated): " in (
+        captured.err
+    )
+    assert f"failed to evaluate: orb/MH_01/2: FormatError: {meta}:1:22: expected JSON" in (
+        captured.out
+    )
+    assert _ape_rms(out) == [pytest.approx(0.05, abs=1e-9), None]  # the failed run: no number
+    assert main([*argv, "--resume"]) == 1  # without --allow-partial: one ERROR line
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("ERROR:")]
+    assert len(errors) == 1, errors
+    assert f"orb/MH_01/2: FormatError: {meta}:1:22: expected JSON" in errors[0]
+    meta.write_text('{"algorithm": "orb"}')
+    assert main([*argv, "--resume"]) == 0
+    assert "1 reused, 1 computed" in capsys.readouterr().out
+    assert _ape_rms(out) == [pytest.approx(0.05, abs=1e-9), pytest.approx(0.10, abs=1e-9)]
+
+
 @pytest.mark.parametrize("special", ["/dev/zero", "fifo"])
 @pytest.mark.parametrize("executor", ["--serial", "--workers=2"])
 def test_an_estimate_that_is_a_device_or_a_fifo_fails_its_run_at_once_without_being_read(

@@ -469,6 +469,32 @@ def test_a_run_that_cannot_be_evaluated_stops_the_report_unless_allow_partial(
     )
 
 
+def test_an_invalid_meta_json_stops_only_its_run_with_allow_partial(
+    runs_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One broken meta.json stopped the report of every run, even with --allow-partial
+    (it was read while the runs were listed, outside the per-run handling)."""
+    meta = runs_copy / "dvo" / "fr1_xyz" / "trial_2" / "meta.json"
+    manifest = str(runs_copy / "runs.toml")
+    for text in ('{"trial": [2]}', "{oops"):
+        meta.write_text(text)
+        assert main(["report", manifest, "--no-progress", "--quiet"]) == 1
+        (line,) = capsys.readouterr().err.splitlines()
+        assert line.startswith(f"ERROR: run dvo/fr1_xyz/trial_2 ({manifest} [[runs]] #4): {meta}")
+        assert line.endswith("; --allow-partial reports the others")
+        partial = _report_json(capsys, manifest, "--allow-partial")
+        assert len(partial["runs"]) == 17  # type: ignore[arg-type]
+        assert partial["notes"][0].startswith(  # type: ignore[index]
+            f"1 of 18 runs have no report: they failed to evaluate (dvo/fr1_xyz/trial_2: "
+            f"FormatError: {meta}"
+        )
+        assert main(["report", manifest, "--allow-partial", "--no-progress", "--quiet"]) == 0
+        (warned,) = capsys.readouterr().err.splitlines()
+        assert warned.startswith(
+            f"WARNING: run dvo/fr1_xyz/trial_2 not reported: FormatError: {meta}"
+        )
+
+
 def test_allow_partial_names_the_runs_left_out_of_a_bench_folder_too(
     runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

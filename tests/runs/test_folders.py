@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError
-from robot_msgs.runs import discover_runs, load_runs
+from robot_msgs.limits import input_limits
+from robot_msgs.runs import discover_runs, load_run, load_runs
 from robot_msgs.runs.folders import PathResolver, is_run_folder
 from robot_msgs.runs.spec import natural_key
 from tests.runs.tree import make_tree
@@ -61,16 +63,50 @@ def test_folder_convention_errors_name_the_folder(tmp_path: Path) -> None:
         FormatError, match=r"MH_01: cannot tell the run's algorithm, sequence, trial: expected"
     ):
         discover_runs(tmp_path)
-    (shallow / "meta.json").write_text("{oops")
+    (shallow / "meta.json").write_text("{oops")  # the run fails to evaluate, named by it
+    [run] = discover_runs(tmp_path)
     with pytest.raises(FormatError, match=r"meta.json:1:2: expected JSON"):
-        discover_runs(tmp_path)
+        load_run(run)
     (shallow / "meta.json").write_text("[1]")
+    [run] = discover_runs(tmp_path)
     with pytest.raises(FormatError, match=r"meta.json: expected a JSON object, got list"):
-        discover_runs(tmp_path)
+        load_run(run)
     (shallow / "meta.json").write_text('{"algorithm": "a", "sequence": "s", "trial": 1}')
     (shallow / "estimate.csv").write_text("x")
     with pytest.raises(FormatError, match=r"expected one estimate trajectory, got 2"):
         discover_runs(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"algorithm": "orb", ', r"meta.json:1:22: expected JSON"),
+        ('{"trial": [1]}', r"meta.json: `trial`: expected a non-empty string or an integer"),
+        ('{"estimate": ""}', r"meta.json `estimate`: expected a path string"),
+        ('{"version": "' + "x" * 2000 + '"}', r"meta.json: is 2\d{3} bytes, more than"),
+    ],
+)
+def test_an_invalid_meta_json_fails_its_run_alone(tmp_path: Path, text: str, said: str) -> None:
+    """One broken meta.json stopped the reading of every run, even with ``--allow-partial``.
+
+    Its run keeps the keys its path gives (its run key as without a meta.json), fails to
+    evaluate naming the file, and the runs beside it are read.
+    """
+    make_tree(tmp_path, algorithms=("orb",), sequences=("MH_01",), trials=2)
+    broken = tmp_path / "orb" / "MH_01" / "2"
+    (broken / "meta.json").write_text(text)
+    with input_limits(max_document=1024):
+        good, bad = discover_runs(tmp_path)
+    assert good.error == ""
+    assert (bad.name, bad.label, bad.reference) == (
+        "orb/MH_01/2",
+        "orb/MH_01/2",
+        str(tmp_path / "MH_01" / "reference.tum"),
+    )
+    assert re.match(f"{re.escape(str(broken))}/{said}", bad.error), bad.error
+    assert load_run(good).estimate is not None
+    with pytest.raises(FormatError, match=said):
+        load_run(bad)
 
 
 def test_hidden_folders_are_skipped(tmp_path: Path) -> None:

@@ -25,6 +25,8 @@ The folder convention
 Every folder under a root holding ``estimate.<ext>`` or ``meta.json`` is a run (hidden
 folders are skipped). Its keys come from the path ``ROOT/{algorithm}/{sequence}/{trial}/``
 and are overridden by ``meta.json`` (at other depths ``meta.json`` must name all three).
+A ``meta.json`` that cannot be read or is invalid fails its run alone, naming the file
+(:attr:`RunSpec.error`): the runs beside it are read and evaluated.
 Its reference is, in order: a manifest entry's or ``meta.json``'s ``reference``; the
 folder's own ``reference.<ext>``; ``ROOT/{sequence}/reference.<ext>``; the manifest's
 ``[references]`` entry for the sequence.
@@ -298,10 +300,12 @@ def run_from_keys(
     folder: Path | None = None,
     references: Mapping[str, Mapping[str, str | None]] | None = None,
     listing: Listing | None = None,
+    error: str = "",
 ) -> RunSpec:
     """Build a :class:`RunSpec` from checked keys whose paths are already absolute.
 
-    ``listing`` is the run folder's :func:`list_folder`, when it was listed already.
+    ``listing`` is the run folder's :func:`list_folder`, when it was listed already;
+    ``error`` why the run cannot be evaluated (:attr:`RunSpec.error`).
 
     Raises
     ------
@@ -341,6 +345,7 @@ def run_from_keys(
         reference=reference,
         meta=meta_from(keys),
         source=where,
+        error=error,
         **run_keys,
         **inputs,
     )
@@ -380,11 +385,18 @@ def run_from_folder(
         :class:`PathResolver`, and ``ROOT/{sequence}/reference.<ext>`` by sequence folder
         (read once per sequence).
 
+    Returns
+    -------
+    RunSpec
+        The run; one whose ``meta.json`` cannot be read or is invalid has its keys from
+        the path and the manifest entry alone and the reason as its :attr:`RunSpec.error`
+        (it fails to evaluate, and the runs beside it are evaluated).
+
     Raises
     ------
     FormatError
-        An invalid ``meta.json``, two ``estimate.<ext>`` files, or, under a root, run keys
-        that neither the path nor ``meta.json`` give.
+        Two ``estimate.<ext>`` files, or, under a root, run keys that neither the path
+        nor a valid ``meta.json`` give.
     """
     where = where or str(folder)
     listing = list_folder(folder) if listing is None else listing
@@ -395,16 +407,23 @@ def run_from_folder(
         keys.update(zip(_RUN_KEYS, rel, strict=True))
     meta_path = folder / "meta.json"
     kind = listing.kinds.get("meta.json")
+    broken = ""
     if kind == "file" or (kind == "other" and regular_file(meta_path, "meta.json")):
-        meta = read_meta(meta_path)
-        for key in PATH_KEYS:
-            if key in meta:
-                meta[key] = resolver.absolute(folder, meta[key], f"{meta_path} `{key}`")
-        keys.update(meta)
+        try:
+            meta = read_meta(meta_path)
+            for key in PATH_KEYS:
+                if key in meta:
+                    meta[key] = resolver.absolute(folder, meta[key], f"{meta_path} `{key}`")
+        except FormatError as err:
+            broken = str(err)
+        except OSError as err:  # unreadable (permissions)
+            broken = f"{meta_path}: cannot read the run's meta.json: {err.strerror or err}"
+        else:
+            keys.update(meta)
     keys.update(overrides or {})
     if root is not None:
         missing = [k for k in _RUN_KEYS if k not in keys]
-        if missing:
+        if missing and not broken:  # the broken meta.json is said instead, by the run
             msg = (
                 f"{where}: cannot tell the run's {', '.join(missing)}: expected the folder at "
                 f"{root}/ALGORITHM/SEQUENCE/TRIAL, or a meta.json naming them"
@@ -417,7 +436,13 @@ def run_from_folder(
             if shared is not None and _trajectory_in(listing, "reference") is None:
                 keys["reference"] = str(shared)
     return run_from_keys(
-        keys, name=name, where=where, folder=folder, references=references, listing=listing
+        keys,
+        name=name,
+        where=where,
+        folder=folder,
+        references=references,
+        listing=listing,
+        error=broken,
     )
 
 

@@ -127,10 +127,13 @@ def load_run(
     Raises
     ------
     FormatError
-        A named reference that does not exist, or a malformed file (the message names the
-        file, line and field).
+        A named reference that does not exist, a malformed file (the message names the
+        file, line and field), or the run's :attr:`~RunSpec.error` (its ``meta.json``).
     """
     from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415 - readers
+
+    if spec.error:  # found when the run was declared: it fails here, alone
+        raise FormatError(spec.error)
 
     inputs: dict[str, InputFile] = {}
     if spec.reference is not None:

@@ -464,8 +464,9 @@ class RunReader:
         Raises
         ------
         FormatError
-            An invalid manifest entry, run folder or ``meta.json``; a root or manifest
-            without runs; a run with the name or keys of an earlier one.
+            An invalid manifest entry or run folder; a root or manifest without runs; a
+            run with the name or keys of an earlier one. (An invalid ``meta.json`` fails
+            its run alone, when it is evaluated: :attr:`RunSpec.error`.)
         """
         if self._started:
             msg = "a RunReader is read once; make another to read the runs again"

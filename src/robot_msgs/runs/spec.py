@@ -77,6 +77,9 @@ class RunSpec:
     failure, not an error); ``reference`` is ``None`` without ground truth. ``folder``
     is the run folder whose ``timing.csv``, ``tracking.csv`` and ``resources.csv`` are
     read, ``None`` for a run declared by its files. Paths may be ``example:NAME``.
+    ``error`` says why the run cannot be evaluated, found when it was declared (its
+    ``meta.json`` invalid or unreadable): :func:`~robot_msgs.runs.load_run` raises it,
+    so the run fails to evaluate alone, as one whose estimate cannot be read.
     """
 
     name: str
@@ -94,6 +97,7 @@ class RunSpec:
     reference_times: str | None = None
     meta: RunMeta = field(default_factory=RunMeta)
     source: str = ""
+    error: str = ""
 
     @property
     def label(self) -> str:
@@ -118,17 +122,24 @@ class RunSpec:
         }
 
     def input_paths(self) -> dict[str, str | None]:
-        """Every input file of the run by role (``None`` where there is none)."""
+        """Every input file of the run by role (``None`` where there is none).
+
+        A run with an :attr:`error` from its ``meta.json`` has that file as an input too
+        (role ``meta``): what it holds is not in the run's identity, so its bytes are
+        hashed, and the run is evaluated again once the file is mended.
+        """
         logs = {
             name: None if self.folder is None else f"{self.folder}/{name}.csv"
             for name in ("timing", "tracking", "resources")
         }
+        broken = {"meta": f"{self.folder}/meta.json"} if self.error and self.folder else {}
         return {
             "estimate": self.estimate or None,
             "reference": self.reference,
             "estimate_times": self.estimate_times,
             "reference_times": self.reference_times,
             **logs,
+            **broken,
         }
 
 
