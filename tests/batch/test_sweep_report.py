@@ -298,3 +298,46 @@ def test_a_run_root_with_a_summary_of_its_own_is_reported_as_runs(
     (copy / "reports.json").unlink()
     assert is_sweep_folder(copy)
     capsys.readouterr()
+
+
+def test_a_sweep_stopped_before_its_first_summary_is_named_with_what_it_left(
+    sweep: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`report OUT` of a sweep killed before it wrote summary.json said "no runs found"
+    (OUT was walked as a root of run folders), as if the user had named a wrong folder.
+
+    A killed sweep leaves what its workers stored (``runs/<k[:2]>/<k>.json``, complete:
+    written atomically) and its lock naming it; Ctrl-C releases the lock. The error says
+    how many records, one run they are of, the lock's owner and how to finish.
+    """
+    folder = tmp_path / "killed"
+    folder.mkdir()
+    shutil.copytree(sweep / "runs", folder / "runs")  # what the workers stored
+    (folder / ".bench.lock").write_text(
+        '{"pid": 4242, "host": "node7", "started": "2026-01-02 10:00:00"}\n'
+    )
+    assert is_sweep_folder(folder)
+    said = (
+        rf"{folder}: a bench output folder whose sweep wrote no outputs \(no summary\.json\): "
+        rf"it was stopped \(killed\?\) or is still running; 18 run records in {folder}/runs "
+        r"\(run \w+/\w+/trial_\d and 17 others\), its lock taken by pid 4242 on node7, "
+        rf"since 2026-01-02 10:00:00; `robot-msgs bench \.\.\. --out {folder} --resume` "
+        "finishes a stopped one$"
+    )
+    with pytest.raises(FormatError, match=said):
+        read_sweep_report(folder, partial=True)
+    capsys.readouterr()
+    assert main(["report", str(folder), "--allow-partial", "--no-progress"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"ERROR: {folder}: a bench output folder whose sweep wrote no")
+    (folder / ".bench.lock").unlink()  # interrupted: the records alone
+    assert is_sweep_folder(folder)
+    with pytest.raises(FormatError, match=r"18 run records in .*\(run .* and 17 others\); `"):
+        read_sweep_report(folder)
+    shutil.rmtree(folder / "runs")  # killed before any record: its lock alone
+    (folder / "runs").mkdir()
+    assert not is_sweep_folder(folder)
+    (folder / ".bench.lock").write_text('{"pid": 4242, "host": "node7", "started": "x"}\n')
+    assert is_sweep_folder(folder)
+    with pytest.raises(FormatError, match=r"\): it was .*; no run record yet, its lock taken"):
+        read_sweep_report(folder)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 if sys.platform != "win32":  # no flock on Windows: the lock is not taken there
     import fcntl
 
-__all__ = ["LOCK_NAME", "FolderLock"]
+__all__ = ["LOCK_NAME", "FolderLock", "lock_owner"]
 
 #: The lock file, in the output folder.
 LOCK_NAME = ".bench.lock"
@@ -68,6 +68,33 @@ def _owner_text(raw: bytes) -> str:
         )
     except (ValueError, KeyError, TypeError):
         return "an unknown process (the lock file does not say)"
+
+
+def lock_owner(folder: str | os.PathLike[str]) -> str | None:
+    """Say who took the lock of ``folder``, held or left (``None``: no lock file, or released).
+
+    A sweep that ended deletes its lock file (or empties it); one that was killed leaves
+    it, naming its process; a running one holds it.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> lock_owner(folder) is None
+    True
+    >>> with FolderLock(folder):
+    ...     lock_owner(folder)  # doctest: +ELLIPSIS
+    'pid ... on ..., since ...'
+    """
+    path = Path(folder) / LOCK_NAME
+    if not path.is_file():  # a FIFO there would block the open
+        return None
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(_MAX_LOCK_BYTES)
+    except OSError:
+        return None
+    return _owner_text(raw) if raw.strip() else None
 
 
 class FolderLock:

@@ -180,6 +180,21 @@ class ResultStore:
             for folder in self._shards()
         )
 
+    def first(self) -> Path | None:
+        """Return the first record stored, in shard and name order (``None``: none).
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> ResultStore(tempfile.mkdtemp()).first() is None
+        True
+        """
+        for folder in self._shards():
+            found = min((p for p in folder.glob("*.json") if p.is_file()), default=None)
+            if found is not None:
+                return found
+        return None
+
     def sweep_temporaries(self) -> list[Path]:
         """Remove the temporary files killed writers left in every shard; return them."""
         return [path for folder in self._shards() for path in sweep_temporaries(folder)]

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs._version import __version__
-from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.batch.lock import LOCK_NAME, lock_owner
+from robot_msgs.errors import FormatError, RobotMsgsError, ValidationError
 from robot_msgs.files import parse_json
 from robot_msgs.io.bounded import read_input
 from robot_msgs.limits import current_limits
@@ -50,8 +51,10 @@ def is_sweep_folder(path: str | os.PathLike[str]) -> bool:
 
     Its ``summary.json`` beside ``reports.json`` or the records (``runs/`` of shard
     folders): a sweep stopped before its outputs is one too, for
-    :func:`read_sweep_report` to say so. A run root with a ``summary.json`` of its own
-    beside ``runs/<algorithm>/...`` is not.
+    :func:`read_sweep_report` to say so; so is one stopped before its first
+    ``summary.json`` (killed or interrupted), by the lock it left or the records it
+    stored. A run root with a ``summary.json`` of its own beside ``runs/<algorithm>/...``
+    is not.
 
     Examples
     --------
@@ -61,9 +64,17 @@ def is_sweep_folder(path: str | os.PathLike[str]) -> bool:
     """
     folder = Path(path)
     summary, reports = (folder / name for name in SWEEP_FILES)
-    # A sweep stopped before its outputs leaves summary.json beside its records (runs/),
-    # and what is there in place of a file is refused by read_sweep_report, not skipped.
-    return _there(summary) and (_there(reports) or _record_store(folder / "runs"))
+    runs = folder / "runs"
+    if _there(summary):
+        # A sweep stopped before its outputs leaves summary.json beside its records, and
+        # what is there in place of a file is refused by read_sweep_report, not skipped.
+        return _there(reports) or _record_store(runs)
+    # Stopped before its first summary: walked as runs, it said "no runs found" (a review).
+    if _there(folder / LOCK_NAME):
+        return True
+    from robot_msgs.batch.store import ResultStore  # noqa: PLC0415 - only without a summary
+
+    return _record_store(runs) and ResultStore(folder).first() is not None
 
 
 #: The folders of a sweep's record store: the first two hex digits of each run key.
@@ -91,6 +102,39 @@ def _record_store(runs: Path) -> bool:
 def _there(path: Path) -> bool:
     """Whether ``path`` is anything at all (a file, a FIFO, a link, even a broken one)."""
     return path.exists() or path.is_symlink()
+
+
+def _unfinished(base: Path) -> str:
+    """Say what a sweep stopped before its first ``summary.json`` left: records, its lock."""
+    from robot_msgs.batch.store import ResultStore  # noqa: PLC0415 - as is_sweep_folder
+
+    store = ResultStore(base)
+    count = store.count() if _record_store(store.root) else 0
+    first = store.first() if count else None
+    if first is None:
+        found = "no run record yet"
+    else:
+        name = _run_name(first)
+        others = f"{count - 1} other{'s' * (count != 2)}"
+        among = f" ({name} and {others})" if name else ""
+        found = f"{count} run record{'s' * (count != 1)} in {store.root}{among}"
+    owner = lock_owner(base)
+    lock = f", its lock taken by {owner}" if owner else ""
+    return (
+        f"{base}: a bench output folder whose sweep wrote no outputs (no summary.json): "
+        f"it was stopped (killed?) or is still running; {found}{lock}; "
+        f"`robot-msgs bench ... --out {base} --resume` finishes a stopped one"
+    )
+
+
+def _run_name(record: Path) -> str:
+    """Name the run a stored record is of (``""`` where the file, untrusted, does not say)."""
+    try:
+        data = parse_json(read_input(record, document=True), source=str(record))
+        name = data["result"]["name"]
+    except (RobotMsgsError, OSError, KeyError, TypeError):
+        return ""
+    return f"run {name[:80]}" if isinstance(name, str) else ""
 
 
 def _document(file: Path, sha256: object = None) -> Any:
@@ -227,7 +271,8 @@ def read_sweep(
     FormatError
         A file missing, larger or deeper than the bounds, not JSON, or not what
         ``bench`` writes (the file and the entry named); a sweep that stopped before
-        writing its outputs (its ``summary.json`` names none); runs with no report,
+        writing its outputs (its ``summary.json`` names none), or before its first
+        ``summary.json`` (the records and the lock it left named); runs with no report,
         unless ``partial``.
     SettingsMismatchError
         Comparisons with differing settings, unless ``force``.
@@ -235,6 +280,8 @@ def read_sweep(
     from robot_msgs.report.build import ReportResult, assemble_report  # noqa: PLC0415
 
     base = Path(folder)
+    if not _there(base / "summary.json"):
+        raise FormatError(_unfinished(base))
     settings, summary = _settings(base / "summary.json", statistic)
     if not isinstance(summary.get("outputs_key"), str):  # the last sweep wrote no outputs
         msg = (
