@@ -7,10 +7,12 @@ import re
 import shutil
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pytest
 
 from robot_msgs.cli import main
 from tests.cli.evaluation_files import write_kitti_run
+from tests.runs.tree import write_tum
 from tests.terminal import Terminal
 
 if TYPE_CHECKING:
@@ -531,3 +533,17 @@ def test_a_run_that_stops_the_report_is_named_with_its_manifest_entry(
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(f"ERROR: run a/s/1 ({manifest} [[runs]] #1): /dev/null: is a ")
     assert line.endswith("; --allow-partial reports the others")
+
+
+def test_trials_without_a_reference_on_different_clocks_are_reported_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two reference-free trials with no stamps in common made ``report`` stop with an
+    ``ERROR:`` from the repeatability step, where ``bench`` noted it (a review)."""
+    t = np.arange(50) * 0.1
+    xyz = np.column_stack([t, np.sin(t), np.zeros_like(t)])
+    write_tum(tmp_path / "orb" / "MH_01" / "1" / "estimate.tum", t, xyz)
+    write_tum(tmp_path / "orb" / "MH_01" / "2" / "estimate.tum", t + 1000.0, xyz)
+    assert main(["report", str(tmp_path), "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    assert "repeatability of orb/MH_01 left out: No pose pairs found" in " ".join(said.split())

@@ -245,11 +245,9 @@ def _repeatability(
                     estimates[spec.name] = load_run(spec, reading=reading).estimate
                 except (RobotMsgsError, OSError) as err:
                     notes.append(f"repeatability of {spec.name} left out: {err}")
-        try:
-            out.update(group_repeatability(reports, estimates, manifest.settings.evaluation))
-        except RobotMsgsError as err:  # estimates that cannot be compared (one pose each)
-            spec = manifest.runs[members[0]]
-            notes.append(f"repeatability of {spec.algorithm}/{spec.sequence} left out: {err}")
+        found, left_out = group_repeatability(reports, estimates, manifest.settings.evaluation)
+        out.update(found)
+        notes.extend(left_out)
     return out, notes
 
 

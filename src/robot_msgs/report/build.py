@@ -113,12 +113,12 @@ def build_report(
             progress(spec.name, spec.name in failed or not evaluations[spec.name].report.success)
     reports = [e.report for e in evaluations.values()]
     estimates = {name: e.estimate for name, e in evaluations.items()}
-    for name, repeat in group_repeatability(reports, estimates, settings.evaluation).items():
+    repeats, notes = group_repeatability(reports, estimates, settings.evaluation)
+    for name, repeat in repeats.items():
         old = evaluations[name]
         evaluations[name] = dataclasses.replace(
             old, report=old.report.replace(repeatability=repeat)
         )
-    notes = []
     if failed:
         first, error = next(iter(failed.items()))
         more = f", and {len(failed) - 1} more" if len(failed) > 1 else ""

@@ -25,7 +25,7 @@ import numpy as np
 
 from robot_msgs.compare.run_report import Repeatability, RunReport
 from robot_msgs.compare.statistics import error_stats
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import RobotMsgsError, ValidationError
 from robot_msgs.evaluation.entry import ape
 from robot_msgs.rotations import quat_xyzw_rotate
 from robot_msgs.runs.losses import keep_poses, valid_mask
@@ -120,12 +120,14 @@ def group_repeatability(
     reports: Sequence[RunReport],
     estimates: Mapping[str, PoseTrajectory | None],
     settings: EvaluationSettings,
-) -> dict[str, Repeatability]:
+) -> tuple[dict[str, Repeatability], list[str]]:
     """Repeatability of every (algorithm, sequence) that has no reference, by run name.
 
     A group whose runs have no comparison (no reference) and at least two successful
     runs with an estimate gets one :class:`Repeatability` of those runs, shared by all of
     its runs (the failed ones too: they are the group's repeats that did not finish).
+    A group whose trials cannot be compared with each other (no stamps in common: trials
+    on different clocks) is left out with a note.
 
     Parameters
     ----------
@@ -135,12 +137,22 @@ def group_repeatability(
         Run name to its estimate (``None`` when it wrote none).
     settings : EvaluationSettings
         As for :func:`repeatability`.
+
+    Returns
+    -------
+    tuple of (dict, list of str)
+        The repeatability of each run of a group that has one, and one note per group
+        left out, saying why.
+
+    WHY the notes here: ``bench`` noted such a group and carried on, while ``report``
+    stopped with the error of the first (a review); both take this function's answer.
     """
     groups: dict[tuple[str, str], list[RunReport]] = {}
     for report in reports:
         groups.setdefault((report.algorithm, report.sequence), []).append(report)
     out: dict[str, Repeatability] = {}
-    for members in groups.values():
+    notes: list[str] = []
+    for (algorithm, sequence), members in groups.items():
         if any(r.has_reference for r in members):
             continue
         # Each run's valid poses, as its APE takes them: the poses a run marked lost
@@ -152,6 +164,10 @@ def group_repeatability(
         ]
         if len(usable) < 2:
             continue
-        shared = repeatability(usable, settings)
+        try:
+            shared = repeatability(usable, settings)
+        except RobotMsgsError as err:  # trials that cannot be compared with each other
+            notes.append(f"repeatability of {algorithm}/{sequence} left out: {err}")
+            continue
         out.update({r.name: shared for r in members})
-    return out
+    return out, notes
