@@ -520,6 +520,21 @@ def _inf_as_nan(tree: Any) -> Any:
     return tree
 
 
+#: Fields added since the previous release, by type: its documents load with their
+#: defaults, so today's example is compared with those fields at their defaults.
+_ADDED_SINCE = {"compare/Latency": ("n_dropped",)}
+
+
+def _without_added(tree: Any) -> Any:
+    """A to_dict() form without the fields of :data:`_ADDED_SINCE` (nested ones too)."""
+    if isinstance(tree, dict):
+        added = _ADDED_SINCE.get(tree.get("_type", ""), ())
+        return {k: _without_added(v) for k, v in tree.items() if k not in added}
+    if isinstance(tree, list | tuple):
+        return [_without_added(v) for v in tree]
+    return tree
+
+
 def test_json_written_by_the_previous_release_still_loads() -> None:
     from pathlib import Path
 
@@ -529,7 +544,7 @@ def test_json_written_by_the_previous_release_still_loads() -> None:
     now = examples()
     for name, text in documents.items():
         loaded = robot_msgs.from_json(text)
-        today = robot_msgs.from_dict(_inf_as_nan(now[name].to_dict()))
+        today = robot_msgs.from_dict(_without_added(_inf_as_nan(now[name].to_dict())))
         if name in _AGGREGATES:
             assert _settings_within(loaded.to_dict(), today.to_dict()), name
         elif name in _COMPUTED:

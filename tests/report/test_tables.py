@@ -41,7 +41,8 @@ def test_runs_table_formats_units_and_missing_values() -> None:
     # What the README promises and the CSV held alone (a review): latency max, the input
     # rate, GPU memory and use, by hand from the catalog example's values.
     assert row["latency max [ms]"] == "142"
-    assert row["input [Hz]"] == "10.0"
+    assert row["processed [Hz]"] == "10.0"
+    assert row["dropped"] == "4"
     assert row["peak GPU mem [MB]"] == "1200"
     assert row["GPU mean [%]"] == "-"
     # A report with none of them has none of their columns.
@@ -57,7 +58,7 @@ def test_runs_table_formats_units_and_missing_values() -> None:
         )
     )
     headers = runs_table(bare).headers
-    assert "input [Hz]" not in headers
+    assert "processed [Hz]" not in headers
     assert "peak GPU mem [MB]" not in headers
     assert "latency max [ms]" in headers
 

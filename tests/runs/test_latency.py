@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from importlib.resources import files
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.runs.latency import (
     BAG_PROXY_NOTE,
+    dropped_frames,
     latency_from_bag,
     latency_from_samples,
     latency_from_timing,
@@ -100,3 +102,31 @@ def test_bag_latency_names_the_topics_when_one_is_missing(tmp_path: Path) -> Non
     write_pose_bag(tmp_path / "bag", [base], [base + 10**7])
     with pytest.raises(FormatError, match=r"expected a topic among \['/pose'\], got '/odom'"):
         latency_from_bag(tmp_path / "bag", "/odom")
+
+
+def test_dropped_frames_are_the_gaps_in_the_logs_frame_numbers(tmp_path: Path) -> None:
+    """The example runs' vio_ekf drops frames while busy (its README), which no report
+    said: the log's frame numbers skip them. Counted here as the numbers missing from
+    ``first..last``, a second way to the same count."""
+    path = tmp_path / "timing.csv"
+    frames = [0, 1, 2, 5, 6, 9]  # 3, 4, 7 and 8 dropped
+    rows = [f"{f},{f / 10},{f / 10 + 0.01},{f / 10 + 0.02}" for f in frames]
+    path.write_text("frame,acquisition_s,processing_start_s,available_s\n" + "\n".join(rows))
+    lat = latency_from_timing(read_timing(path), clock="same host")
+    assert lat.n_dropped == len(set(range(frames[0], frames[-1] + 1)) - set(frames)) == 4
+    assert lat.notes == ()
+    # Numbers that are no frame counter say nothing, and the latency's notes say so.
+    path.write_text("frame,acquisition_s,available_s\n0.5,0.0,0.02\n1.5,0.1,0.12\n")
+    lat = latency_from_timing(read_timing(path), clock="same host")
+    assert lat.n_dropped == -1
+    assert lat.notes == ("frame numbers are not increasing integers: dropped frames unknown",)
+    assert dropped_frames([3, 2]) == -1
+    assert dropped_frames([]) == 0
+
+
+def test_the_example_runs_dropped_frames() -> None:
+    root = files("robot_msgs") / "examples" / "runs" / "vio_ekf" / "fr1_xyz" / "trial_1"
+    log = read_timing(root / "timing.csv")  # type: ignore[arg-type]
+    numbers = [int(f) for f in log.frame]
+    missing = set(range(numbers[0], numbers[-1] + 1)) - set(numbers)
+    assert latency_from_timing(log).n_dropped == len(missing) == 18

@@ -88,6 +88,9 @@ class Latency(Msg):
     ``"timing_log"`` (a per-frame log) or ``"bag_receive_proxy"`` (bag receive time
     minus header stamp: a proxy, see :func:`robot_msgs.runs.latency.latency_from_bag`);
     ``clock`` states how the clocks were synchronised, as reported by the run.
+    ``n_dropped`` counts the input frames the log skips: the gaps in its ``frame``
+    numbers, the input's own numbering (``-1``: unknown, as from a bag proxy or frames
+    that are not increasing integers). Frames after the log's last one are not counted.
 
     WHY both: the guide says "per-frame processing time differs from latency including
     queueing".
@@ -105,10 +108,14 @@ class Latency(Msg):
     processing_mean_s: float = NAN
     clock: str = ""
     notes: tuple[str, ...] = ()
+    n_dropped: int = -1
 
     def _validate(self) -> None:
         if self.n_frames < 0:
             raise self._fail(field="n_frames", expected="a count >= 0", got=self.n_frames)
+        if self.n_dropped < -1:
+            expected = "a count >= 0, or -1 for unknown"
+            raise self._fail(field="n_dropped", expected=expected, got=self.n_dropped)
 
 
 @message("compare/Resources")

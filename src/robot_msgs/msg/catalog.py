@@ -156,6 +156,7 @@ def _latency() -> compare.Latency:
     return compare.Latency(
         source="timing_log",
         n_frames=300,
+        n_dropped=4,
         latency_p50_s=0.041,
         latency_p95_s=0.087,
         latency_max_s=0.142,

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.compare.ranking import Ranking
     from robot_msgs.compare.report import Report
-    from robot_msgs.compare.run_report import Repeatability, RunReport
+    from robot_msgs.compare.run_report import Latency, Repeatability, RunReport
     from robot_msgs.msg import Value
 
 __all__ = [
@@ -124,6 +124,7 @@ def _run_row(r: RunReport, rpe_names: Sequence[str], extra: Sequence[str]) -> tu
         _num(lat.latency_p95_s, 0, 1e3) if lat else MISSING,
         *((_num(lat.latency_max_s, 0, 1e3) if lat else MISSING,) if "latency" in extra else ()),
         _num(lat.processing_p50_s, 0, 1e3) if lat else MISSING,
+        *((_dropped(lat),) if "dropped" in extra else ()),
         *((_num(r.input_rate_hz, 1),) if "input" in extra else ()),
         _num(r.output_rate_hz, 1),
         _num(res.peak_rss_bytes, 0, 1e-6) if res else MISSING,
@@ -139,17 +140,26 @@ def _run_row(r: RunReport, rpe_names: Sequence[str], extra: Sequence[str]) -> tu
     )
 
 
+def _dropped(lat: Latency | None) -> str:
+    """Return a run's dropped input frames as the runs table shows them (``-``: unknown)."""
+    return str(lat.n_dropped) if lat is not None and lat.n_dropped >= 0 else MISSING
+
+
 def _extra_columns(report: Report) -> tuple[str, ...]:
-    """Return the columns some run has a value for: latency max, input rate, GPU.
+    """Return the columns some run has a value for: latency max, dropped frames, rates, GPU.
 
     WHY: the README promises latency p50/p95/max, input and output rates and GPU use;
     max, the input rate and GPU were in the CSV or JSON only (a review). A column no
-    run fills is left out, so a report without GPUs stays as narrow as before.
+    run fills is left out, so a report without GPUs stays as narrow as before. Dropped
+    frames show where a run dropped any: the example runs' ``vio_ekf`` drops frames
+    while busy, which no table said (its rate alone, the frames it processed, hid it).
     """
     runs = report.runs
     extra = []
     if any(r.latency is not None for r in runs):
         extra.append("latency")
+    if any(r.latency is not None and r.latency.n_dropped > 0 for r in runs):
+        extra.append("dropped")
     if any(math.isfinite(r.input_rate_hz) for r in runs):
         extra.append("input")
     if any(
@@ -183,7 +193,8 @@ def runs_table(report: Report) -> ReportTable:
         "latency p50 [ms]", "latency p95 [ms]",
         *(("latency max [ms]",) if "latency" in extra else ()),
         "processing p50 [ms]",
-        *(("input [Hz]",) if "input" in extra else ()),
+        *(("dropped",) if "dropped" in extra else ()),
+        *(("processed [Hz]",) if "input" in extra else ()),
         "output [Hz]", "peak RSS [MB]", "CPU mean [%]",
         *(("peak GPU mem [MB]", "GPU mean [%]") if "gpu" in extra else ()),
     )  # fmt: skip
@@ -884,7 +895,8 @@ def runs_csv(report: Report) -> str:
         "run", "algorithm", "sequence", "trial", "success", "failure", "n_losses", "lost_s",
         "coverage", "ape_rmse_m", "ape_mean_m", "ape_median_m", "ape_max_m", "ape_matched",
         *rpe_columns, "latency_p50_s", "latency_p95_s", "latency_max_s", "processing_p50_s",
-        "processing_p95_s", "input_rate_hz", "nominal_input_rate_hz", "output_rate_hz",
+        "processing_p95_s", "dropped_frames", "input_rate_hz", "nominal_input_rate_hz",
+        "output_rate_hz",
         "peak_rss_bytes", "mean_cpu_percent", "peak_cpu_percent", "peak_threads",
         "peak_gpu_mem_bytes", "version", "alignment",
     ]  # fmt: skip
@@ -904,6 +916,7 @@ def runs_csv(report: Report) -> str:
             lat.latency_p50_s if lat else nan, lat.latency_p95_s if lat else nan,
             lat.latency_max_s if lat else nan, lat.processing_p50_s if lat else nan,
             lat.processing_p95_s if lat else nan,
+            lat.n_dropped if lat and lat.n_dropped >= 0 else "",
             r.input_rate_hz, r.nominal_input_rate_hz, r.output_rate_hz,
             res.peak_rss_bytes if res else nan, res.mean_cpu_percent if res else nan,
             res.peak_cpu_percent if res else nan, res.peak_threads if res else "",

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BAG_PROXY_NOTE",
+    "dropped_frames",
     "latency_from_bag",
     "latency_from_samples",
     "latency_from_timing",
@@ -61,6 +62,7 @@ def latency_from_samples(
     source: str = "timing_log",
     clock: str = "",
     notes: tuple[str, ...] = (),
+    n_dropped: int = -1,
 ) -> Latency:
     """Summarise per-frame latency and processing-time samples.
 
@@ -74,6 +76,8 @@ def latency_from_samples(
         How the stamps were obtained and how the clocks were synchronised.
     notes : tuple of str
         Caveats for the reader.
+    n_dropped : int
+        Input frames the log skips (:func:`dropped_frames`); -1 when unknown.
 
     Raises
     ------
@@ -108,7 +112,37 @@ def latency_from_samples(
         processing_mean_s=pmean,
         clock=clock,
         notes=notes,
+        n_dropped=n_dropped,
     )
+
+
+def dropped_frames(frame: Any) -> int:
+    """Return how many input frames a log's ``frame`` numbers skip; -1 when they cannot say.
+
+    The numbers are the input's own (a camera's frame counter): a run that drops frames
+    while busy logs ``0, 1, 2, 5, ...``, and the gaps are the frames it never processed.
+    Numbers that are not strictly increasing integers (a per-run counter restarted, a
+    timestamp) say nothing, and give -1. Frames after the last one logged are not seen.
+
+    Parameters
+    ----------
+    frame : array_like, shape (N,), float64
+        The ``frame`` column of ``timing.csv``.
+
+    Examples
+    --------
+    >>> dropped_frames([0, 1, 2, 5, 6]), dropped_frames([3, 4]), dropped_frames([0, 0.5])
+    (2, 0, -1)
+    """
+    f = np.asarray(frame, dtype=np.float64).reshape(-1)
+    if f.size == 0:
+        return 0
+    if not (np.isfinite(f).all() and (np.floor(f) == f).all() and (np.diff(f) > 0).all()):
+        return -1
+    span = float(f[-1]) - float(f[0]) + 1.0
+    if span > 2.0**53:  # not a frame counter: integers past float64's exact ones
+        return -1
+    return int(span) - int(f.size)
 
 
 def latency_from_timing(log: TimingLog, *, clock: str = "") -> Latency:
@@ -122,18 +156,22 @@ def latency_from_timing(log: TimingLog, *, clock: str = "") -> Latency:
     >>> _ = path.write_text("frame,acquisition_s,processing_start_s,available_s\n"
     ...                     "0,0.0,0.00,0.02\n1,0.1,0.12,0.14\n")
     >>> lat = latency_from_timing(read_timing(path))
-    >>> round(lat.latency_max_s, 6), round(lat.processing_max_s, 6)
-    (0.04, 0.02)
+    >>> round(lat.latency_max_s, 6), round(lat.processing_max_s, 6), lat.n_dropped
+    (0.04, 0.02, 0)
     """
     notes: tuple[str, ...] = ()
     if not clock:
         notes = ("clock synchronisation not stated (meta.json `clock`)",)
+    n_dropped = dropped_frames(log.frame)
+    if n_dropped < 0:
+        notes = (*notes, "frame numbers are not increasing integers: dropped frames unknown")
     return latency_from_samples(
         log.available_s - log.acquisition_s,
         log.available_s - log.processing_start_s,
         source="timing_log",
         clock=clock,
         notes=notes,
+        n_dropped=n_dropped,
     )
 
 
