@@ -26,6 +26,7 @@ from robot_msgs.runs import load_runs
 from robot_msgs.runs.run_settings import RUN_DEFAULTS
 from tests.cli.evaluation_files import write_kitti_run
 from tests.hostile import deadline
+from tests.runs.tree import make_two_versions
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -131,6 +132,41 @@ def test_bench_ranks_the_runs_of_several_inputs_together(
     assert [(row.algorithm, row.n_succeeded) for row in ranking.rows] == [("orb", 2), ("vins", 1)]
     assert ranking.rows[0].scores["MH_01"] == pytest.approx(0.075, abs=1e-9)
     assert ranking.rows[1].scores["MH_01"] == pytest.approx(0.10, abs=1e-9)
+
+
+def test_bench_ranks_and_aggregates_two_versions_of_one_algorithm_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """orb 1.0 and 2.0 were one ranking line and one aggregate per sequence, "orb"; a run
+    of orb 2.0 that failed to evaluate (it has no report) counts for orb 2.0, not for an
+    "orb" of no version. The numbers: tests/runs/tree.py."""
+    root = make_two_versions(tmp_path / "runs")
+    bad = root / "orb-2.0" / "s1" / "5"
+    bad.mkdir(parents=True)
+    (bad / "meta.json").write_text((root / "orb-2.0" / "s1" / "3" / "meta.json").read_text())
+    (bad / "estimate.tum").write_text("0.0 1 2 oops 0 0 0 1\n")
+    out = tmp_path / "out"
+    argv = ["bench", str(root), "--out", str(out), "--serial", "--quiet", "--align", "none"]
+    assert main([*argv, "--allow-partial"]) == 0
+    said = capsys.readouterr().out
+    ranking = Ranking.from_dict(_json(out / "ranking.json")[0]["ranking"])
+    lines = [(r.name, r.mean_rank, r.n_runs, r.n_succeeded) for r in ranking.rows]
+    assert lines == [("orb 2.0", 1.0, 4, 3), ("orb 1.0", 2.0, 3, 3)]
+    assert dict(ranking.rows[0].scores) == pytest.approx({"s1": 0.15, "s2": 0.25})
+    assert dict(ranking.rows[1].scores) == pytest.approx({"s1": 0.20, "s2": 0.40})
+    assert re.search(r"1 +orb 2\.0 +1\.00", said), said
+    aggregates = [a for a in _json(out / "aggregates.json") if a["group"]["evaluation"] == APE]
+    medians = [
+        (a["group"]["configuration"], a["group"]["sequence"], a["n_runs"],
+         a["signals"][0]["stats"]["median"])
+        for a in aggregates
+    ]  # fmt: skip
+    assert medians == [
+        ("orb 1.0", "s1", 2, pytest.approx(0.20)),
+        ("orb 1.0", "s2", 1, pytest.approx(0.40)),
+        ("orb 2.0", "s1", 2, pytest.approx(0.15)),
+        ("orb 2.0", "s2", 2, pytest.approx(0.25)),
+    ]
 
 
 def test_bench_and_report_agree_on_the_shipped_example_runs(

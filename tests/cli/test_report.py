@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
 
 from robot_msgs.cli import main
 from tests.cli.evaluation_files import write_kitti_run
-from tests.runs.tree import write_tum
+from tests.runs.tree import make_two_versions, write_tum
 from tests.terminal import Terminal
 
 if TYPE_CHECKING:
@@ -547,3 +547,38 @@ def test_trials_without_a_reference_on_different_clocks_are_reported_with_a_note
     assert main(["report", str(tmp_path), "--no-progress"]) == 0
     said = capsys.readouterr().out
     assert "repeatability of orb/MH_01 left out: No pose pairs found" in " ".join(said.split())
+
+
+def test_two_versions_of_one_algorithm_are_ranked_and_summarised_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder of orb 1.0 and orb 2.0 runs was ranked as one "orb" with blended scores
+    (s1 0.15, s2 0.30: medians over both versions); the numbers: tests/runs/tree.py."""
+    root = make_two_versions(tmp_path / "runs")
+    data = _report_json(capsys, str(root), "--align", "none")
+    ranking: Any = data["ranking"]
+    rows = [
+        (r["label"], r["version"], r["mean_rank"], r["n_runs"], r["scores"])
+        for r in ranking["rows"]
+    ]
+    assert rows == [
+        ("orb 2.0", "2.0", 1.0, 3, {"s1": pytest.approx(0.15), "s2": pytest.approx(0.25)}),
+        ("orb 1.0", "1.0", 2.0, 3, {"s1": pytest.approx(0.20), "s2": pytest.approx(0.40)}),
+    ]
+    groups: Any = data["groups"]
+    medians = [
+        (g["version"], g["sequence"], g["accuracy"]["group"]["configuration"],
+         g["accuracy"]["signals"][0]["stats"]["median"])
+        for g in groups
+    ]  # fmt: skip
+    assert medians == [
+        ("1.0", "s1", "orb 1.0", pytest.approx(0.20)),  # in the folders' order
+        ("1.0", "s2", "orb 1.0", pytest.approx(0.40)),
+        ("2.0", "s1", "orb 2.0", pytest.approx(0.15)),
+        ("2.0", "s2", "orb 2.0", pytest.approx(0.25)),
+    ]
+    assert main(["report", str(root), "--align", "none", "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    ranked = said[said.index("Ranking") : said.index("Per algorithm and sequence")]
+    assert re.search(r"1 +orb 2\.0 +1\.00", ranked), ranked
+    assert re.search(r"2 +orb 1\.0 +2\.00", ranked), ranked

@@ -149,6 +149,9 @@ def _reports(draw: Any) -> RunReport:
     return RunReport(
         name=f"{algorithm}/{sequence}/{draw(st.integers(1, 9))}",
         algorithm=algorithm,
+        # Configurations: another version or parameter set of an algorithm is ranked apart.
+        version=draw(st.sampled_from(["", "1.0", "2.0"])),
+        parameters=draw(st.sampled_from([{}, {"n": 1000}, {"n": 2000, "scale": 1.2}])),
         sequence=sequence,
         success=success,
         failure="" if success else "tracking lost",
@@ -182,6 +185,46 @@ def test_ranking_tallies_of_two_slices_merge_to_the_tally_of_all(
             _outcome(functools.partial(merged.compute, force=force)),
             _outcome(functools.partial(whole.compute, force=force)),
         )
+
+
+def test_a_configuration_seen_in_one_half_names_the_lines_of_the_merged_tally() -> None:
+    """orb 1.0 in one block of a sweep and orb 2.0 in the next are two lines, named alike
+    by the merged tally and by one tally of both: the names are chosen when computing."""
+    signal = Signal(name="t", quantity="t", unit="m", stats=error_stats([0.1]))
+
+    def run(version: str, sequence: str, rms: float) -> RunReport:
+        t = signal.replace(stats=error_stats([rms]))
+        return RunReport(
+            name=f"orb {version}/{sequence}",
+            success=True,
+            algorithm="orb",
+            version=version,
+            sequence=sequence,
+            comparisons={"ape": Comparison(metric="ape", signals=(t,))},
+        )
+
+    first = [run("1.0", "s1", 0.1), run("1.0", "s2", 0.4)]
+    second = [run("2.0", "s1", 0.2), run("2.0", "s2", 0.3)]
+    halves = []
+    for part in (first, second):
+        tally = RankingTally()
+        for report in part:
+            tally.update(report)
+        halves.append(tally)
+    alone = halves[0].compute()
+    assert alone is not None
+    assert [r.name for r in alone.rows] == ["orb"]  # one configuration seen: its name
+    whole = RankingTally()
+    for report in first + second:
+        whole.update(report)
+    halves[0].merge(halves[1])
+    merged = halves[0].compute()
+    assert merged == whole.compute()
+    assert merged is not None
+    assert [(r.name, r.mean_rank, dict(r.scores)) for r in merged.rows] == [
+        ("orb 1.0", 1.5, {"s1": 0.1, "s2": 0.4}),
+        ("orb 2.0", 1.5, {"s1": 0.2, "s2": 0.3}),
+    ]
 
 
 def test_tallies_of_another_statistic_or_signal_do_not_merge() -> None:

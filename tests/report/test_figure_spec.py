@@ -258,6 +258,35 @@ def test_comparison_bars_are_the_median_and_range_of_the_runs_rmse(hand: ReportR
     assert bars["a"].text == ("2/2 ok",)
 
 
+def test_versions_of_one_algorithm_are_drawn_apart_not_pooled(hand: ReportResult) -> None:
+    """a 1.0 (t1) and a 2.0 (t2) were one box, one bar and one colour, "a": a blend."""
+    versions = {"a/s1/t1": "1.0", "a/s1/t2": "2.0", "a/s2/t1": "1.0", "a/s2/t2": "1.0"}
+    runs = {
+        name: dataclasses.replace(e, report=e.report.replace(version=versions.get(name, "")))
+        for name, e in hand.runs.items()
+    }
+    reports = tuple(e.report for e in runs.values())
+    result = ReportResult(report=Report(runs=reports, groups=summarise_groups(reports)), runs=runs)
+    boxes = figure_spec.rpe_box_spec(result, "s1")
+    assert boxes is not None
+    assert [(t.name, t.group) for t in boxes.panels[0].traces] == [
+        ("a 1.0", "a 1.0"),
+        ("a 2.0", "a 2.0"),
+    ]
+    assert _close(boxes.panels[0].traces[1].y, [0.2] * 7)
+    spec = figure_spec.comparison_spec(result)
+    assert spec is not None
+    bars = {t.name: t for t in spec.panels[0].traces}
+    rms = 0.1 * math.sqrt(140 / 8)
+    assert sorted(bars) == ["a 1.0", "a 2.0", "b"]
+    assert _close(bars["a 1.0"].y, [rms])
+    assert _close(bars["a 2.0"].y, [2 * rms])
+    assert bars["a 1.0"].colour != bars["a 2.0"].colour
+    lines = figure_spec.error_over_time_spec(result, "s1")
+    assert lines is not None
+    assert [t.group for t in lines.panels[0].traces if t.kind == "line"] == ["a 1.0", "a 2.0", "b"]
+
+
 def test_repeatability_draws_each_trial_in_its_start_frame(hand: ReportResult) -> None:
     spec = figure_spec.repeatability_spec(hand, "s2")
     assert spec is not None

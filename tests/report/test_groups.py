@@ -80,3 +80,33 @@ def test_group_refuses_mixed_settings_unless_forced() -> None:
     (group,) = summarise_groups(runs, force=True)
     assert group.accuracy is not None
     assert group.accuracy.settings["alignment"] == "<mixed>"
+
+
+def test_versions_and_parameter_sets_of_one_algorithm_are_summarised_apart() -> None:
+    """orb 1.0 and 2.0 runs were one group "orb": its APE median blended both versions."""
+
+    def run(name: str, version: str, rms: float, **parameters: int) -> RunReport:
+        return RunReport(name=name, algorithm="orb", version=version, parameters=parameters,
+                         sequence="s", success=True, comparisons={"ape:translation": _ape(rms)})  # fmt: skip
+
+    runs = [run("1", "1.0", 0.1), run("2", "2.0", 0.3), run("3", "1.0", 0.2), run("4", "2.0", 0.5)]
+    one, two = summarise_groups(runs)
+    assert (one.version, one.n_runs, two.version, two.n_runs) == ("1.0", 2, "2.0", 2)
+    assert one.accuracy is not None
+    assert two.accuracy is not None
+    assert one.accuracy.stats["translation"].median == pytest.approx(0.15)
+    assert two.accuracy.stats["translation"].median == pytest.approx(0.4)
+    assert dict(two.accuracy.group) == {
+        "algorithm": "orb",
+        "sequence": "s",
+        "configuration": "orb 2.0",
+    }
+    sweep = summarise_groups([run("1", "1.0", 0.1, n=1000), run("2", "1.0", 0.3, n=2000)])
+    assert [dict(g.parameters) for g in sweep] == [{"n": 1000}, {"n": 2000}]
+    assert [g.accuracy.group["configuration"] for g in sweep if g.accuracy] == [
+        "orb (n=1000)",
+        "orb (n=2000)",
+    ]
+    (alone,) = summarise_groups([run("1", "1.0", 0.1), run("3", "1.0", 0.2)])
+    assert alone.accuracy is not None
+    assert dict(alone.accuracy.group) == {"algorithm": "orb", "sequence": "s"}  # as before

@@ -436,9 +436,9 @@ def test_a_tie_in_mean_rank_is_said() -> None:
 
     from robot_msgs.report.tables import _ties
 
-    rows = [SimpleNamespace(mean_rank=m, algorithm=a) for m, a in [(1.5, "orb"), (1.5, "rgbd")]]
+    rows = [SimpleNamespace(mean_rank=m, name=a) for m, a in [(1.5, "orb"), (1.5, "rgbd")]]
     said = _ties(
-        cast("Any", SimpleNamespace(rows=[*rows, SimpleNamespace(mean_rank=3.0, algorithm="x")]))
+        cast("Any", SimpleNamespace(rows=[*rows, SimpleNamespace(mean_rank=3.0, name="x")]))
     )
     assert said == ["orb and rgbd tie at mean rank 1.50: listed by success, then name."]
 

@@ -14,7 +14,9 @@ from robot_msgs.runs.rank import RankingTally, average_ranks, rank_algorithms
 from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
-    from robot_msgs.msg import Value
+    from collections.abc import Mapping
+
+    from robot_msgs.msg import Scalar, Value
 
 
 def _ape(rms: float, alignment: str = "se3", **settings: Value) -> Comparison:
@@ -34,11 +36,15 @@ def _run(
     trial: int = 1,
     success: bool = True,
     alignment: str = "se3",
+    version: str = "",
+    parameters: Mapping[str, Scalar] | None = None,
     **settings: Value,
 ) -> RunReport:
     return RunReport(
         name=f"{algorithm}/{sequence}/{trial}",
         algorithm=algorithm,
+        version=version,
+        parameters=parameters or {},
         sequence=sequence,
         trial=str(trial),
         success=success,
@@ -266,3 +272,59 @@ def test_a_count_is_no_statistic_to_rank_by_and_a_tie_is_said() -> None:
     assert ranking is not None
     assert [r.algorithm for r in ranking.rows] == ["a", "b"]
     assert any(n.startswith("tie: a, b have the same mean rank (1.50)") for n in ranking.notes)
+
+
+def test_two_versions_of_one_algorithm_are_ranked_apart_with_their_own_scores() -> None:
+    """orb 1.0 and orb 2.0 were pooled into one line "orb": a blend of both versions."""
+    runs = [
+        # s1: orb 1.0 median(0.10, 0.30) = 0.20, orb 2.0 0.15, vins 0.25 -> 2.0 1, 1.0 2, vins 3
+        _run("orb", "s1", 0.10, trial=1, version="1.0"),
+        _run("orb", "s1", 0.30, trial=2, version="1.0"),
+        _run("orb", "s1", 0.15, trial=3, version="2.0"),
+        _run("vins", "s1", 0.25, version="0.9"),
+        # s2: orb 1.0 0.33, orb 2.0 median(0.20, 0.30, 0.50) = 0.30, vins 0.35 -> 2.0 1, 1.0 2
+        _run("orb", "s2", 0.33, trial=1, version="1.0"),
+        _run("orb", "s2", 0.20, trial=3, version="2.0"),
+        _run("orb", "s2", 0.30, trial=4, version="2.0"),
+        _run("orb", "s2", 0.50, trial=5, version="2.0"),
+        _run("vins", "s2", 0.35, version="0.9"),
+    ]
+    ranking = rank_algorithms(runs)
+    assert ranking is not None
+    lines = [
+        (r.name, r.algorithm, r.version, r.mean_rank, r.n_runs, dict(r.scores))
+        for r in ranking.rows
+    ]
+    assert lines == [
+        ("orb 2.0", "orb", "2.0", 1.0, 4, {"s1": 0.15, "s2": pytest.approx(0.30)}),
+        ("orb 1.0", "orb", "1.0", 2.0, 3, {"s1": pytest.approx(0.20), "s2": 0.33}),
+        ("vins", "vins", "0.9", 3.0, 2, {"s1": 0.25, "s2": 0.35}),  # one version: its name
+    ]
+    assert [row[1] for row in ranking_table(ranking).rows] == ["orb 2.0", "orb 1.0", "vins"]
+
+
+def test_a_parameter_sweep_ranks_each_parameter_set_named_by_the_parameters_that_differ() -> None:
+    def sweep(n_features: int, sequence: str, rms: float) -> RunReport:
+        parameters = {"n_features": n_features, "scale": 1.2}
+        return _run("orb", sequence, rms, trial=n_features, version="1.0", parameters=parameters)
+
+    runs = [
+        # s1: 1000 0.4, 2000 0.2, 4000 0.3 -> 2000 1, 4000 2, 1000 3
+        sweep(1000, "s1", 0.4),
+        sweep(2000, "s1", 0.2),
+        sweep(4000, "s1", 0.3),
+        # s2: 1000 0.25, 2000 0.1, 4000 0.2 -> 2000 1, 4000 2, 1000 3
+        sweep(1000, "s2", 0.25),
+        sweep(2000, "s2", 0.1),
+        sweep(4000, "s2", 0.2),
+    ]
+    ranking = rank_algorithms(runs)
+    assert ranking is not None
+    # Only n_features differs: the version and scale, shared, are not in the names.
+    assert [(r.name, r.mean_rank, dict(r.scores)) for r in ranking.rows] == [
+        ("orb (n_features=2000)", 1.0, {"s1": 0.2, "s2": 0.1}),
+        ("orb (n_features=4000)", 2.0, {"s1": 0.3, "s2": 0.2}),
+        ("orb (n_features=1000)", 3.0, {"s1": 0.4, "s2": 0.25}),
+    ]
+    assert dict(ranking.rows[0].parameters) == {"n_features": 2000, "scale": 1.2}
+    assert ranking.rows[0].configuration == runs[1].configuration

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,3 +47,35 @@ def make_tree(
                 write_tum(root / algorithm / sequence / str(trial) / "estimate.tum", t, shifted)
                 offsets[(algorithm, sequence, str(trial))] = offset
     return offsets
+
+
+#: Runs of orb 1.0 and orb 2.0 on two sequences: (folder, version, sequence, offset in m).
+#: Without alignment each run's APE RMSE is its offset, so per sequence and version the
+#: median is: s1 1.0 0.20 (0.10, 0.30), 2.0 0.15; s2 1.0 0.40, 2.0 0.25 (0.20, 0.30).
+#: orb 2.0 ranks first on both (mean rank 1), orb 1.0 second (2). Pooled into one "orb",
+#: its scores would be s1 0.15 (0.10, 0.30, 0.15) and s2 0.30 (0.40, 0.20, 0.30).
+TWO_VERSIONS = (
+    ("orb-1.0/s1/1", "1.0", "s1", 0.10),
+    ("orb-1.0/s1/2", "1.0", "s1", 0.30),
+    ("orb-2.0/s1/3", "2.0", "s1", 0.15),
+    ("orb-1.0/s2/1", "1.0", "s2", 0.40),
+    ("orb-2.0/s2/3", "2.0", "s2", 0.20),
+    ("orb-2.0/s2/4", "2.0", "s2", 0.30),
+)
+
+
+def make_two_versions(root: Path, *, n_poses: int = 30) -> Path:
+    """Write :data:`TWO_VERSIONS` as run folders: each ``meta.json`` names ``orb`` and its version.
+
+    ROOT/{sequence}/reference.tum runs along x (y = sin x); each estimate is it moved
+    along z by the run's offset. The trials differ (two runs of orb on s1 cannot both be
+    trial 1).
+    """
+    t = np.arange(n_poses, dtype=float) * 0.1
+    xyz = np.column_stack([t, np.sin(t), np.zeros_like(t)])
+    for folder, version, sequence, offset in TWO_VERSIONS:
+        write_tum(root / sequence / "reference.tum", t, xyz)
+        run = write_tum(root / folder / "estimate.tum", t, xyz + np.array([0.0, 0.0, offset]))
+        meta = {"algorithm": "orb", "version": version, "parameters": {"n_features": 1000}}
+        (run.parent / "meta.json").write_text(json.dumps(meta))
+    return root

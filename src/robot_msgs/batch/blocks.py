@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
     from robot_msgs.batch.tasks import Status
-    from robot_msgs.compare import Repeatability
+    from robot_msgs.compare import Configuration, Repeatability, RunReport
     from robot_msgs.runs.run_settings import RunSettings
     from robot_msgs.runs.spec import RunSpec
 
@@ -117,9 +117,11 @@ def part_path(parts: str | Path, number: int, suffix: str) -> Path:
 class BlockResult:
     """What a block's worker wrote and tallied; the parts are files under the block's folder.
 
-    ``aggregates`` holds one tally per (metric, algorithm, sequence) in the order the
-    block's runs first showed them; ``has_metric`` the triples with a comparison;
-    ``left_out`` per (algorithm, sequence) the runs not evaluated by reason;
+    ``aggregates`` holds one tally per (metric, configuration, sequence) in the order the
+    block's runs first showed them (:class:`~robot_msgs.compare.Configuration`: runs of
+    another version or parameters of an algorithm are tallied apart); ``has_metric`` the
+    triples with a comparison; ``left_out`` per (configuration, sequence) the runs not
+    evaluated by reason;
     ``rankings`` one tally per metric; ``key`` the SHA-256 of the block's
     :func:`record_line` and :func:`unfinished_line`; ``reports`` the entries written.
     """
@@ -128,9 +130,9 @@ class BlockResult:
     rows: int
     reports: int
     key: str
-    aggregates: dict[tuple[str, str, str], AggregateTally]
-    has_metric: set[tuple[str, str, str]]
-    left_out: dict[tuple[str, str], dict[str, int]]
+    aggregates: dict[tuple[str, Configuration, str], AggregateTally]
+    has_metric: set[tuple[str, Configuration, str]]
+    left_out: dict[tuple[Configuration, str], dict[str, int]]
     rankings: dict[str, RankingTally]
     elapsed_s: float = 0.0
     worker: str = ""
@@ -138,8 +140,8 @@ class BlockResult:
 
 def _results(
     block: OutputBlock, settings: RunSettings, shared: str, store: ResultStore, key: Any
-) -> Iterator[tuple[RunResult, dict[str, Any] | None]]:
-    """Each run's result, in order: its record, or why it has none (with its stored report)."""
+) -> Iterator[tuple[RunSpec, RunResult, dict[str, Any] | None]]:
+    """Each run and its result, in order: its record, or why it has none (its stored report)."""
     for k, (spec, ended) in enumerate(zip(block.runs, block.status, strict=True)):
         position = block.start + k
         if ended is None or ended in INFRASTRUCTURE:
@@ -147,7 +149,7 @@ def _results(
             task = Task(run=spec, settings=settings, digest="")
             status: Status = "lost" if ended is None else ended
             key.update(unfinished_line(position, status))
-            yield RunResult.failure(task, status, error_type, error), None
+            yield spec, RunResult.failure(task, status, error_type, error), None
             continue
         run = run_key(shared, spec)
         found = store.load_with_json(run)
@@ -156,7 +158,19 @@ def _results(
             raise ValidationError(msg)
         record, data = found
         key.update(record_line(run, record.result.digest, record.session))
-        yield record.result, data["result"]["report"]
+        yield spec, record.result, data["result"]["report"]
+
+
+def _run_report(result: RunResult, spec: RunSpec) -> RunReport:
+    """Return the run's report; one without a record states the version and parameters declared.
+
+    WHY: a run that could not be evaluated has no report of its own, and would otherwise
+    count for a configuration of its algorithm that no run had (no version, no parameters).
+    """
+    if result.report is not None:
+        return result.report
+    meta = spec.meta
+    return result.run_report().replace(version=meta.version, parameters=meta.parameters)
 
 
 def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock) -> BlockResult:
@@ -183,24 +197,29 @@ def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock
     started = time.perf_counter()
     store = ResultStore(out)
     names = [m.name for m in settings.metrics]
-    aggregates: dict[tuple[str, str, str], AggregateTally] = {}
-    has_metric: set[tuple[str, str, str]] = set()
-    left_out: dict[tuple[str, str], dict[str, int]] = {}
+    aggregates: dict[tuple[str, Configuration, str], AggregateTally] = {}
+    has_metric: set[tuple[str, Configuration, str]] = set()
+    left_out: dict[tuple[Configuration, str], dict[str, int]] = {}
     rankings = {name: RankingTally(metric=name, statistic=settings.statistic) for name in names}
     key = hashlib.sha256()
     rows: list[dict[str, Any]] = []
     entries: list[bytes] = []
     from robot_msgs.batch.results_table import rows_of  # noqa: PLC0415 - beside its user
 
-    for result, stored in _results(block, settings, shared, store, key):
+    for spec, result, stored in _results(block, settings, shared, store, key):
         rows += rows_of(result, names)
-        group = (result.algorithm, result.sequence)
+        report = _run_report(result, spec)
+        group = (report.configuration, result.sequence)
         for metric in settings.metrics:
             triple = (metric.name, *group)
             if triple not in aggregates:
                 aggregates[triple] = AggregateTally(
                     statistic=settings.statistic,
-                    group={"evaluation": metric.name, "algorithm": group[0], "sequence": group[1]},
+                    group={
+                        "evaluation": metric.name,
+                        "algorithm": result.algorithm,
+                        "sequence": result.sequence,
+                    },
                 )
         if result.is_infrastructure:
             why = left_out.setdefault(group, {})
@@ -208,7 +227,6 @@ def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock
             for ranking in rankings.values():
                 ranking.leave_out(result.error_type)
             continue
-        report = result.run_report()
         for ranking in rankings.values():
             ranking.update(report)
         for metric in settings.metrics:

@@ -4,9 +4,13 @@ Written once every run has ended::
 
     results.parquet       one row per run, metric and signal (results.csv without pyarrow)
     reports.json          every evaluated run's RunReport (success, losses, comparisons...)
-    aggregates.json       one Aggregate per (metric, algorithm, sequence)
-    ranking.json          per metric, the algorithms ranked across sequences
-    repeatability.json    per (algorithm, sequence) without a reference, how trials agree
+    aggregates.json       one Aggregate per (metric, configuration, sequence)
+    ranking.json          per metric, the configurations ranked across sequences
+    repeatability.json    per (configuration, sequence) without a reference, how trials agree
+
+A configuration is an algorithm with its version and parameters
+(:class:`~robot_msgs.compare.Configuration`): two versions of one algorithm, or a
+parameter sweep, are never pooled into one aggregate or ranking line.
 
 WHY in blocks: the client held every result of a sweep (about 14 KB a run, 14 GB at
 10^6 runs) to write these files, and then read every record itself (0.40 ms a run,
@@ -58,6 +62,7 @@ from robot_msgs.batch.executors import ChunkDone, ChunkLost, Stopped, Waiting
 from robot_msgs.batch.inputs import run_key
 from robot_msgs.batch.results_table import TableWriter
 from robot_msgs.batch.tasks import INFRASTRUCTURE
+from robot_msgs.compare.configuration import Configuration, configuration_labels
 from robot_msgs.files import open_atomic, write_atomic
 from robot_msgs.runs.rank import RankingTally
 from robot_msgs.strict_json import dumps
@@ -218,16 +223,22 @@ def _repeatability(
 
     # A first pass keeps two numbers a group (any reference, successes), a second the
     # members of the few groups without a reference: no list of every run.
-    tally: dict[tuple[str, str], list[int]] = {}
-    for i, spec in enumerate(manifest.runs):
-        seen = tally.setdefault((spec.algorithm, spec.sequence), [0, 0])
+    # Grouped as group_repeatability groups them: by configuration (the version and
+    # parameters each run declared) and sequence.
+    keys = [
+        (Configuration.of(spec.algorithm, spec.meta.version, spec.meta.parameters), spec.sequence)
+        for spec in manifest.runs
+    ]
+    tally: dict[tuple[Configuration, str], list[int]] = {}
+    for i, group in enumerate(keys):
+        seen = tally.setdefault(group, [0, 0])
         seen[0] |= bool(state.has_reference[i])
         seen[1] += int(state.success[i] == 1)
     wanted = {k for k, (referenced, succeeded) in tally.items() if not referenced and succeeded > 1}
-    groups: dict[tuple[str, str], list[int]] = {}
-    for i, spec in enumerate(manifest.runs):
-        if (spec.algorithm, spec.sequence) in wanted:
-            groups.setdefault((spec.algorithm, spec.sequence), []).append(i)
+    groups: dict[tuple[Configuration, str], list[int]] = {}
+    for i, group in enumerate(keys):
+        if group in wanted:
+            groups.setdefault(group, []).append(i)
     out: dict[str, Repeatability] = {}
     notes: list[str] = []
     for members in groups.values():
@@ -304,9 +315,9 @@ class OutputsWriter:
         self.by_client = 0
         settings = manifest.settings
         self._names = [m.name for m in settings.metrics]
-        self._aggregates: dict[tuple[str, str, str], AggregateTally] = {}
-        self._has_metric: set[tuple[str, str, str]] = set()
-        self._left_out: dict[tuple[str, str], dict[str, int]] = {}
+        self._aggregates: dict[tuple[str, Configuration, str], AggregateTally] = {}
+        self._has_metric: set[tuple[str, Configuration, str]] = set()
+        self._left_out: dict[tuple[Configuration, str], dict[str, int]] = {}
         self._rankings = {
             name: RankingTally(metric=name, statistic=settings.statistic) for name in self._names
         }
@@ -457,11 +468,17 @@ class OutputsWriter:
         self._reports.write(b"]\n")
         self._stack.close()  # the table and reports.json in place, the parts removed
         out, force = self.out, self.force
+        labels = configuration_labels(c for _, c, _ in self._aggregates)
         aggregates = [
-            _aggregate(tally, metric.metric, self._left_out.get((algorithm, sequence), {}))
+            _aggregate(
+                tally,
+                metric.metric,
+                self._left_out.get((configuration, sequence), {}),
+                labels[configuration],
+            )
             for metric in settings.metrics
-            for (name, algorithm, sequence), tally in self._aggregates.items()
-            if name == metric.name and (name, algorithm, sequence) in self._has_metric
+            for (name, configuration, sequence), tally in self._aggregates.items()
+            if name == metric.name and (name, configuration, sequence) in self._has_metric
         ]
         write_atomic(out / "aggregates.json", dumps([a.to_dict() for a in aggregates]), force=force)
         computed = tuple((name, tally.compute()) for name, tally in self._rankings.items())
@@ -529,9 +546,17 @@ def write_outputs(
         return writer.finish()
 
 
-def _aggregate(tally: AggregateTally, metric: str, left_out: dict[str, int]) -> Aggregate:
-    """Return the aggregate, named by its metric even with no success, saying what it lacks."""
+def _aggregate(
+    tally: AggregateTally, metric: str, left_out: dict[str, int], label: str
+) -> Aggregate:
+    """Return the aggregate, named by its metric even with no success, saying what it lacks.
+
+    ``label`` names its configuration (``orb 2.0``); the group says it when it is not the
+    algorithm alone, as :func:`~robot_msgs.report.summarise_groups` does.
+    """
     agg = tally.compute()
+    if label != agg.group.get("algorithm"):
+        agg = agg.replace(group={**agg.group, "configuration": label})
     if agg.n_succeeded == 0:
         agg = agg.replace(metric=metric)
     if left_out:

@@ -313,7 +313,12 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
 
 
 def _print_rankings(out: Path, runs: Sequence[RunSpec], judged: Mapping[str, Value]) -> None:
-    from robot_msgs.compare import Ranking, Repeatability  # noqa: PLC0415
+    from robot_msgs.compare import (  # noqa: PLC0415
+        Configuration,
+        Ranking,
+        Repeatability,
+        configuration_labels,
+    )
     from robot_msgs.report.tables import (  # noqa: PLC0415
         ranking_table,
         render_text,
@@ -328,7 +333,14 @@ def _print_rankings(out: Path, runs: Sequence[RunSpec], judged: Mapping[str, Val
         Repeatability.from_dict(d)
         for d in json.loads((out / "repeatability.json").read_text(encoding="utf-8"))
     ]
-    keys = {spec.name: (spec.algorithm, spec.sequence) for spec in runs}
+    # Each group named as the ranking names its configuration (``orb 2.0`` among several).
+    configurations = [
+        Configuration.of(spec.algorithm, spec.meta.version, spec.meta.parameters) for spec in runs
+    ]
+    labels = configuration_labels(configurations)
+    keys = {
+        spec.name: (labels[c], spec.sequence) for spec, c in zip(runs, configurations, strict=True)
+    }
     table = repeatability_table_of([(*keys[rep.runs[0]], rep) for rep in repeats])
     if table is not None:
         print("\n" + render_text(table))

@@ -2,7 +2,8 @@
 
 ``ErrorStats``, ``Signal``, ``Comparison``, ``Aggregate``, ``Alignment``, ``TimeOffset``,
 ``Extrinsic``, ``SpatialMatch``, ``Diagnosis`` and its ``Finding`` s, ``StepResponse``, the
-run-report types (``RunReport`` and its parts, ``GroupSummary``, ``Ranking``, ``Report``).
+run-report types (``RunReport`` and its parts, ``GroupSummary``, ``Ranking``, ``Report``)
+and the ``Configuration`` (algorithm, version, parameters) they are grouped by.
 The code that computes them lives with its subject: :mod:`robot_msgs.evaluation`
 (trajectories), :mod:`robot_msgs.control` (control loops), :mod:`robot_msgs.report` (runs).
 """
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     )
     from robot_msgs.compare.alignment import Alignment
     from robot_msgs.compare.comparison import Comparison, Estimates
+    from robot_msgs.compare.configuration import Configuration, configuration_labels
     from robot_msgs.compare.diagnosis import FINDING_KINDS, Diagnosis, Finding
     from robot_msgs.compare.extrinsic import Extrinsic
     from robot_msgs.compare.ranking import Ranking, RankingRow
@@ -49,6 +51,7 @@ __all__ = [
     "AggregateTally",
     "Alignment",
     "Comparison",
+    "Configuration",
     "Diagnosis",
     "ErrorSeries",
     "ErrorStats",
@@ -72,6 +75,7 @@ __all__ = [
     "TrackingLoss",
     "aggregate",
     "check_same_settings",
+    "configuration_labels",
     "error_stats",
     "find_signal",
     "signal_name",
@@ -89,6 +93,7 @@ __getattr__ = exports(
         ),
         "alignment": ("Alignment",),
         "comparison": ("Comparison", "Estimates"),
+        "configuration": ("Configuration", "configuration_labels"),
         "diagnosis": ("FINDING_KINDS", "Diagnosis", "Finding"),
         "extrinsic": ("Extrinsic",),
         "ranking": ("Ranking", "RankingRow"),

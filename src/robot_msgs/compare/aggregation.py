@@ -36,8 +36,10 @@ class Aggregate(Msg):
     RMSE, their ``max`` the worst run's (signals without series; ``stats`` views them by
     name). Failed runs are counted in ``n_runs`` and ``failures`` (reason to count), never
     folded into the error statistics. ``group`` says what was pooled (``{"algorithm":
-    "orb", "sequence": "MH_01"}``); ``settings`` are the shared parameters and evaluation
-    settings, flat (:meth:`Comparison.record`; ``"<mixed>"`` where a forced mix differs).
+    "orb", "sequence": "MH_01"}``, with ``"configuration": "orb 2.0"`` when the runs held
+    several versions or parameter sets of the algorithm); ``settings`` are the shared
+    parameters and evaluation settings, flat (:meth:`Comparison.record`; ``"<mixed>"``
+    where a forced mix differs).
 
     WHY success apart from accuracy: the SLAM guide asks for "the overall success rate
     separately from the error on evaluable intervals".

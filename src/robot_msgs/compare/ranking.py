@@ -6,15 +6,21 @@ import math
 from collections.abc import Mapping
 from dataclasses import field
 
-from robot_msgs.msg import Msg, Value, message
+from robot_msgs.compare.configuration import Configuration
+from robot_msgs.msg import Msg, Scalar, Value, message
 
 __all__ = ["Ranking", "RankingRow"]
 
 
 @message("compare/RankingRow")
 class RankingRow(Msg):
-    """One algorithm's line in a :class:`Ranking`.
+    """One algorithm's line in a :class:`Ranking`: one configuration of it.
 
+    ``version`` and ``parameters`` say which configuration of ``algorithm`` the line is
+    (:class:`~robot_msgs.compare.Configuration`): runs of one algorithm with another
+    version or other parameters have their own line. ``label`` is what tables call it:
+    the algorithm alone when it had one configuration among the runs ranked, else told
+    apart by what differs (``orb 2.0``, ``orb (n_features=1000)``); :attr:`name` reads it.
     ``scores[sequence]`` is the median over the algorithm's successful runs of that
     sequence of the ranked figure (NaN: no successful evaluable run); ``ranks[sequence]``
     its rank among the algorithms on that sequence (1 is best, ties share the mean
@@ -31,6 +37,9 @@ class RankingRow(Msg):
     mean_coverage: float = math.nan
     scores: Mapping[str, float] = field(default_factory=dict)
     ranks: Mapping[str, float] = field(default_factory=dict)
+    version: str = ""
+    parameters: Mapping[str, Scalar] = field(default_factory=dict)
+    label: str = ""
 
     def _validate(self) -> None:
         if not 0 <= self.n_succeeded <= self.n_runs:
@@ -39,6 +48,16 @@ class RankingRow(Msg):
                 expected=f"a count in [0, n_runs={self.n_runs}]",
                 got=self.n_succeeded,
             )
+
+    @property
+    def name(self) -> str:
+        """What tables call the line: its ``label``, else (saved without one) the algorithm."""
+        return self.label or self.algorithm
+
+    @property
+    def configuration(self) -> Configuration:
+        """The configuration the line ranks (its algorithm, version and parameters)."""
+        return Configuration.of(self.algorithm, self.version, self.parameters)
 
     @property
     def success_rate(self) -> float:

@@ -1,4 +1,4 @@
-"""``GroupSummary`` (the runs of one algorithm on one sequence) and ``Report`` (everything)."""
+"""``GroupSummary`` (the runs of one configuration on one sequence) and ``Report`` (everything)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from dataclasses import field
 from typing import Any
 
 from robot_msgs.compare.aggregation import Aggregate
+from robot_msgs.compare.configuration import Configuration
 from robot_msgs.compare.ranking import Ranking
 from robot_msgs.compare.run_report import Repeatability, RunReport
 from robot_msgs.compare.signal import Signal, find_signal
-from robot_msgs.msg import Msg, Value, message
+from robot_msgs.msg import Msg, Scalar, Value, message
 
 __all__ = ["GroupSummary", "Report"]
 
@@ -20,6 +21,9 @@ __all__ = ["GroupSummary", "Report"]
 class GroupSummary(Msg):
     """Repeated runs of one algorithm on one sequence, summarised across runs.
 
+    ``version`` and ``parameters`` say which configuration of ``algorithm`` the runs are
+    (:class:`~robot_msgs.compare.Configuration`): runs of another version or with other
+    parameters are another group, never pooled with these.
     ``failures`` counts each failure reason; the success rate is reported from it,
     apart from accuracy. ``accuracy`` is the :class:`Aggregate` of the APE comparisons
     of the successful runs (``None`` without a reference). ``signals`` holds, for each
@@ -36,6 +40,8 @@ class GroupSummary(Msg):
     accuracy: Aggregate | None = None
     signals: tuple[Signal, ...] = ()
     repeatability: Repeatability | None = None
+    version: str = ""
+    parameters: Mapping[str, Scalar] = field(default_factory=dict)
 
     @classmethod
     def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -50,6 +56,11 @@ class GroupSummary(Msg):
             raise self._fail(
                 field="n_runs", expected=f"at least the {self.n_failed} failures", got=self.n_runs
             )
+
+    @property
+    def configuration(self) -> Configuration:
+        """The configuration summarised (its algorithm, version and parameters)."""
+        return Configuration.of(self.algorithm, self.version, self.parameters)
 
     def signal(self, name: str) -> Signal | None:
         """Return the per-run figure called ``name`` across runs, or ``None``."""

@@ -18,6 +18,7 @@ from typing import Annotated
 import numpy as np
 
 from robot_msgs.compare.comparison import Comparison
+from robot_msgs.compare.configuration import Configuration
 from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.msg import Msg, Scalar, Shape, Value, message
 from robot_msgs.typing import Float64Array
@@ -279,6 +280,11 @@ class RunReport(Msg):
         return float(
             sum(max(0.0, min(loss.end_s, high) - max(loss.start_s, low)) for loss in self.losses)
         )
+
+    @property
+    def configuration(self) -> Configuration:
+        """What rankings and summaries key the run on: its algorithm, version and parameters."""
+        return Configuration.of(self.algorithm, self.version, self.parameters)
 
     @property
     def accuracy(self) -> Comparison | None:

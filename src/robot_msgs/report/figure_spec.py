@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_text import over_time
 from robot_msgs.report.figures import auto_plane, break_gaps, time_label
@@ -179,9 +180,19 @@ class FigureSpec:
 # --------------------------------------------------------------------------- the data
 
 
+def _names(result: ReportResult) -> dict[str, str]:
+    """Name each run's configuration, by run name: ``orb``, or ``orb 2.0`` among several.
+
+    The figures draw, colour and pool runs by it, as the tables name their rows: runs of
+    one algorithm with another version or parameters are not one algorithm's trials.
+    """
+    labels = configuration_labels(r.configuration for r in result.report.runs)
+    return {r.name: labels[r.configuration] for r in result.report.runs}
+
+
 def _algorithm_colours(result: ReportResult) -> dict[str, str]:
-    """Give each algorithm a colour, in order of first appearance (the same in every figure)."""
-    algorithms = dict.fromkeys(r.algorithm for r in result.report.runs)
+    """Give each configuration a colour, in order of first appearance (the same in every figure)."""
+    algorithms = dict.fromkeys(_names(result).values())
     return {a: PALETTE[i % len(PALETTE)] for i, a in enumerate(algorithms)}
 
 
@@ -230,11 +241,12 @@ def _loss_intervals(e: RunEvaluation, t0: float) -> list[tuple[float, float]]:
 
 
 def _pooled_latencies_ms(result: ReportResult) -> dict[str, tuple[Float64Array, Float64Array]]:
-    """Pool the latencies and finite processing times (ms) of each algorithm with timing logs."""
+    """Pool the latencies and finite processing times (ms) of each configuration with timings."""
+    names = _names(result)
     parts: dict[str, tuple[list[Float64Array], list[Float64Array]]] = {}
     for e in result.runs.values():
         if e.latency_s.size:
-            lat, proc = parts.setdefault(e.report.algorithm, ([], []))
+            lat, proc = parts.setdefault(names[e.report.name], ([], []))
             lat.append(e.latency_s)
             proc.append(e.processing_s[np.isfinite(e.processing_s)])
     return {
@@ -273,11 +285,12 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     at the 99th percentile of the errors shown.
     """
     runs = [(e, p) for e in _runs_of_sequence(result, sequence) if (p := e.primary) is not None]
+    names = _names(result)
     shown: dict[str, tuple[RunEvaluation, EvaluationResult]] = {}
     for e, primary in sorted(
         runs, key=lambda run: (not run[0].report.success, run[0].report.trial)
     ):
-        shown.setdefault(e.report.algorithm, (e, primary))
+        shown.setdefault(names[e.report.name], (e, primary))
     if not shown:
         return None
     errors = np.concatenate([_series(primary).errors for _, primary in shown.values()])
@@ -306,7 +319,7 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
                     width=1.5,
                 )
             )
-        for e, primary in (run for run in runs if run[0].report.algorithm == algorithm):
+        for e, primary in (run for run in runs if names[run[0].report.name] == algorithm):
             est = primary.estimate
             traces.append(
                 Trace(
@@ -357,15 +370,16 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     ]
     if not any(e.primary is not None for e in runs):
         return None
-    colours = _algorithm_colours(result)
+    colours, names = _algorithm_colours(result), _names(result)
     t0 = _sequence_t0(runs)
     # KITTI estimates without a times file are stamped by frame index: said as frames.
     frames = all(e.primary.estimate.stamps_are_frames for e in runs if e.primary is not None)
     when = "frame {x:.0f}" if frames else "t = {x:.3f} s (stamp {stamp:.6f} s)"
     traces = []
     for i, e in enumerate(runs):
-        algorithm, colour = e.report.algorithm, colours[e.report.algorithm]
-        trial = sum(r.report.algorithm == algorithm for r in runs[:i])  # its k-th: the k-th dash
+        algorithm = names[e.report.name]
+        colour = colours[algorithm]
+        trial = sum(names[r.report.name] == algorithm for r in runs[:i])  # its k-th: k-th dash
         if e.primary is not None:
             s = _series(e.primary)
             rows = np.arange(len(s), dtype=np.float64)
@@ -438,12 +452,12 @@ def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     runs = [e for e in _runs_of_sequence(result, sequence) if e.rpe_results and e.report.success]
     if not runs:
         return None
-    colours = _algorithm_colours(result)
+    colours, names = _algorithm_colours(result), _names(result)
     traces = []
-    for algorithm in dict.fromkeys(e.report.algorithm for e in runs):
+    for algorithm in dict.fromkeys(names[e.report.name] for e in runs):
         deltas: list[str] = []
         pooled = [np.empty(0)]
-        for e in (e for e in runs if e.report.algorithm == algorithm):
+        for e in (e for e in runs if names[e.report.name] == algorithm):
             for rpe in e.rpe_results.values():
                 one = rpe.comparison.signals[0]
                 errors = next(iter(rpe.series.values())).errors
@@ -546,9 +560,10 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
     if not groups:
         return None
     colours = _algorithm_colours(result)
+    labels = configuration_labels(g.configuration for g in result.report.groups)
     traces = []
-    for algorithm in dict.fromkeys(g.algorithm for g in groups):
-        mine = [g for g in groups if g.algorithm == algorithm]
+    for algorithm in dict.fromkeys(labels[g.configuration] for g in groups):
+        mine = [g for g in groups if labels[g.configuration] == algorithm]
         stats = [g.accuracy.stats.get("translation") if g.accuracy else None for g in mine]
         picked = [
             (s.median, s.min, s.max) if s is not None and s.n else (np.nan,) * 3 for s in stats
@@ -594,9 +609,10 @@ def repeatability_spec(result: ReportResult, sequence: str) -> FigureSpec | None
     ]
     if not runs:
         return None
+    names = _names(result)
     panels = []
-    for algorithm in dict.fromkeys(e.report.algorithm for e in runs):
-        trials = [e for e in runs if e.report.algorithm == algorithm]
+    for algorithm in dict.fromkeys(names[e.report.name] for e in runs):
+        trials = [e for e in runs if names[e.report.name] == algorithm]
         traces = []
         for k, e in enumerate(trials):
             xyz = start_frame_positions(e)

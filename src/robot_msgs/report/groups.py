@@ -1,4 +1,4 @@
-"""Summaries per (algorithm, sequence): success rate, failure reasons, distributions."""
+"""Summaries per (configuration, sequence): success rate, failure reasons, distributions."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from robot_msgs.compare.aggregation import aggregate
+from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.compare.report import GroupSummary
 from robot_msgs.compare.signal import Signal
 from robot_msgs.compare.statistics import error_stats
@@ -14,7 +15,9 @@ from robot_msgs.compare.statistics import error_stats
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from robot_msgs.compare.configuration import Configuration
     from robot_msgs.compare.run_report import RunReport
+    from robot_msgs.msg import Scalar
 
 __all__ = ["SIGNALS", "summarise_groups"]
 
@@ -43,8 +46,12 @@ SIGNALS: tuple[tuple[str, str, Callable[[RunReport], float]], ...] = (
 def summarise_groups(
     reports: Sequence[RunReport], *, force: bool = False
 ) -> tuple[GroupSummary, ...]:
-    """One :class:`GroupSummary` per (algorithm, sequence), in order of first appearance.
+    """One :class:`GroupSummary` per (configuration, sequence), in order of first appearance.
 
+    A configuration is an algorithm with its version and parameters
+    (:class:`~robot_msgs.compare.Configuration`): runs of ``orb`` 1.0 and 2.0 are two
+    groups. When an algorithm has several among ``reports``, each group's ``accuracy``
+    says which in its ``group`` (``"configuration": "orb 2.0"``, as tables name it).
     ``accuracy`` aggregates the APE of the successful runs, with every failed run
     counted by reason (:func:`~robot_msgs.compare.aggregation`); ``signals`` distributes
     each of :data:`SIGNALS` over the runs that have it (all runs, failed ones too:
@@ -65,15 +72,19 @@ def summarise_groups(
     >>> group.n_runs, group.success_rate, dict(group.failures), group.accuracy.n_runs
     (2, 0.5, {'no estimate': 1}, 2)
     """
-    keys = list(dict.fromkeys((r.algorithm, r.sequence) for r in reports))
+    members: dict[tuple[Configuration, str], list[RunReport]] = {}
+    for r in reports:
+        members.setdefault((r.configuration, r.sequence), []).append(r)
+    labels = configuration_labels(c for c, _ in members)
     out = []
-    for algorithm, sequence in keys:
-        runs = [r for r in reports if (r.algorithm, r.sequence) == (algorithm, sequence)]
+    for (configuration, sequence), runs in members.items():
         failures = [r.failure for r in runs if not r.success]
         comparisons = [r.ape for r in runs if r.success and r.ape is not None]
         accuracy = None
         if any(r.ape is not None for r in runs):
-            group = {"algorithm": algorithm, "sequence": sequence}
+            group: dict[str, Scalar] = {"algorithm": configuration.algorithm, "sequence": sequence}
+            if labels[configuration] != configuration.algorithm:
+                group["configuration"] = labels[configuration]
             accuracy = aggregate(comparisons, failures=failures, group=group, force=force)
         signals = []
         for name, unit, read in SIGNALS:
@@ -84,7 +95,9 @@ def summarise_groups(
         repeat = next((r.repeatability for r in runs if r.repeatability is not None), None)
         out.append(
             GroupSummary(
-                algorithm=algorithm,
+                algorithm=configuration.algorithm,
+                version=configuration.version,
+                parameters=dict(configuration.parameters),
                 sequence=sequence,
                 n_runs=len(runs),
                 failures=dict(Counter(failures)),

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.report.text import WIDTH, controls_escaped, display_width, ljust, rjust, wrap
 
 if TYPE_CHECKING:
@@ -203,17 +204,23 @@ def runs_table(report: Report) -> ReportTable:
     return ReportTable("Runs", headers, rows, numeric)
 
 
+def _group_names(report: Report) -> list[str]:
+    """Name each group's configuration as the ranking does (``orb``; ``orb 2.0`` among several)."""
+    labels = configuration_labels(g.configuration for g in report.groups)
+    return [labels[g.configuration] for g in report.groups]
+
+
 def groups_table(report: Report) -> ReportTable:
-    """One row per (algorithm, sequence): success rate and failure reasons beside accuracy."""
+    """One row per (configuration, sequence): success rate and failure reasons beside accuracy."""
     rows = []
-    for g in report.groups:
+    for g, name in zip(report.groups, _group_names(report), strict=True):
         ape = g.accuracy.stats.get("translation") if g.accuracy else None
         failures = "; ".join(f"{k} x{v}" for k, v in g.failures.items()) or MISSING
         cover = g.signal("coverage")
         lat = g.signal("latency_p95_s")
         rows.append(
             (
-                g.algorithm,
+                name,
                 g.sequence,
                 str(g.n_runs),
                 _pct(g.success_rate),
@@ -284,7 +291,7 @@ def _ties(ranking: Ranking) -> list[str]:
     """Say which algorithms share a mean rank and how their order was decided."""
     by_rank: dict[float, list[str]] = {}
     for row in ranking.rows:
-        by_rank.setdefault(round(row.mean_rank, 9), []).append(row.algorithm)
+        by_rank.setdefault(round(row.mean_rank, 9), []).append(row.name)
     return [
         f"{' and '.join(names)} tie at mean rank {rank:.2f}: listed by success, then name."
         for rank, names in by_rank.items()
@@ -309,7 +316,7 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
         rows.append(
             (
                 str(row.position),
-                row.algorithm,
+                row.name,
                 f"{row.mean_rank:.2f}",
                 f"{row.n_succeeded}/{row.n_runs}",
                 _pct(row.mean_coverage),
@@ -353,7 +360,11 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
 def repeatability_table(report: Report) -> ReportTable | None:
     """Sequences without a reference: how repeated runs agree (not accuracy)."""
     return repeatability_table_of(
-        [(g.algorithm, g.sequence, g.repeatability) for g in report.groups if g.repeatability]
+        [
+            (name, g.sequence, g.repeatability)
+            for g, name in zip(report.groups, _group_names(report), strict=True)
+            if g.repeatability
+        ]
     )
 
 

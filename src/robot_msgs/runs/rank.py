@@ -1,5 +1,10 @@
 """Rank algorithms by accuracy across sequences, never mixing evaluation settings silently.
 
+Algorithms are ranked as configured: runs of one algorithm with another version or
+other parameters (:class:`~robot_msgs.compare.Configuration`) are ranked apart, each
+line labelled by what differs (``orb 1.0``, ``orb 2.0``), so that comparing two versions
+or sweeping a parameter never blends them into one line.
+
 For each sequence, an algorithm's score is the median, over its *successful* runs, of
 one statistic of its APE signal (``rms`` of ``translation`` by default). Algorithms are
 ranked per sequence (1 best; ties share the mean of their places; an algorithm that ran
@@ -25,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.compare.aggregation import SettingsTally
+from robot_msgs.compare.configuration import Configuration, configuration_labels
 from robot_msgs.compare.ranking import Ranking, RankingRow
 from robot_msgs.compare.statistics import ErrorStats, statistic_unit
 from robot_msgs.errors import ValidationError
@@ -78,8 +84,8 @@ def rank_algorithms(
     Parameters
     ----------
     reports : sequence of RunReport
-        Runs of several algorithms on several sequences (``algorithm``/``sequence``
-        group them).
+        Runs of several algorithms on several sequences (``configuration``, that is
+        ``algorithm``/``version``/``parameters``, and ``sequence`` group them).
     metric : str, optional
         The name of the comparison to rank by (``"ape:translation"``); default: each
         run's first, the run settings' first metric.
@@ -118,7 +124,7 @@ def rank_algorithms(
 
 
 class _Group:
-    """One algorithm on one sequence: run counts, coverages, finite scores of successful runs.
+    """One configuration on one sequence: run counts, coverages, finite scores of successful runs.
 
     WHY each coverage and not their running sum: summed with ``math.fsum`` at the end, the
     mean is the same whatever order the runs came in, so tallies of slices of the runs
@@ -185,7 +191,7 @@ class RankingTally:
         """Forget every run."""
         self._first: Comparison | None = None
         self._signal = self.signal
-        self._groups: dict[tuple[str, str], _Group] = {}
+        self._groups: dict[tuple[Configuration, str], _Group] = {}
         self._evaluable: set[str] = set()
         self._settings = SettingsTally()
         self._left_out: Counter[str] = Counter()
@@ -193,9 +199,10 @@ class RankingTally:
     def update(self, report: RunReport) -> None:
         """Take one run's report."""
         c = report.accuracy if self.metric is None else report.comparisons.get(self.metric)
-        group = self._groups.get((report.algorithm, report.sequence))
+        key = (report.configuration, report.sequence)
+        group = self._groups.get(key)
         if group is None:
-            group = self._groups[report.algorithm, report.sequence] = _Group()
+            group = self._groups[key] = _Group()
         group.n_runs += 1
         group.n_succeeded += report.success
         if math.isfinite(report.coverage):
@@ -272,42 +279,48 @@ class RankingTally:
             return None
         settings = self._settings.result(force=force)
         mixed = sorted(k for k, v in settings.items() if v == MIXED)
+        # Named here, from every configuration among the runs: a tally of some of them
+        # cannot know whether an algorithm has several (merged tallies name alike).
+        labels = configuration_labels(c for c, _ in self._groups)
         groups = {k: g for k, g in self._groups.items() if k[1] in self._evaluable}
-        algorithms = list(dict.fromkeys(a for a, _ in groups))
+        configurations = list(dict.fromkeys(c for c, _ in groups))
         sequences = list(dict.fromkeys(s for _, s in groups))
-        scores: dict[str, dict[str, float]] = {a: {} for a in algorithms}
-        for (algorithm, sequence), group in groups.items():
+        scores: dict[Configuration, dict[str, float]] = {c: {} for c in configurations}
+        for (configuration, sequence), group in groups.items():
             values = np.frombuffer(group.values, dtype=np.float64)
-            scores[algorithm][sequence] = float(np.median(values)) if values.size else math.nan
-        ranks: dict[str, dict[str, float]] = {a: {} for a in algorithms}
+            scores[configuration][sequence] = float(np.median(values)) if values.size else math.nan
+        ranks: dict[Configuration, dict[str, float]] = {c: {} for c in configurations}
         for sequence in sequences:
-            present = [a for a in algorithms if sequence in scores[a]]
-            for algorithm, rank in zip(
-                present, average_ranks([scores[a][sequence] for a in present]), strict=True
+            present = [c for c in configurations if sequence in scores[c]]
+            for configuration, rank in zip(
+                present, average_ranks([scores[c][sequence] for c in present]), strict=True
             ):
-                ranks[algorithm][sequence] = rank
+                ranks[configuration][sequence] = rank
         rows = []
-        for algorithm in algorithms:
-            mine = [g for (a, _), g in groups.items() if a == algorithm]
+        for configuration in configurations:
+            mine = [g for (c, _), g in groups.items() if c == configuration]
             coverages = [c for g in mine for c in g.coverages]
             rows.append(
                 RankingRow(
-                    algorithm=algorithm,
+                    algorithm=configuration.algorithm,
+                    version=configuration.version,
+                    parameters=dict(configuration.parameters),
+                    label=labels[configuration],
                     position=1,
-                    mean_rank=float(np.mean(list(ranks[algorithm].values()))),
+                    mean_rank=float(np.mean(list(ranks[configuration].values()))),
                     n_runs=sum(g.n_runs for g in mine),
                     n_succeeded=sum(g.n_succeeded for g in mine),
                     mean_coverage=math.fsum(coverages) / len(coverages) if coverages else math.nan,
-                    scores=scores[algorithm],
-                    ranks=ranks[algorithm],
+                    scores=scores[configuration],
+                    ranks=ranks[configuration],
                 )
             )
-        rows.sort(key=lambda row: (row.mean_rank, -row.success_rate, row.algorithm))
+        rows.sort(key=lambda row: (row.mean_rank, -row.success_rate, row.name))
         notes: tuple[str, ...] = ()
         # Positions of a tie were told apart by name alone, unsaid (a review).
         tied: dict[tuple[float, float], list[str]] = {}
         for row in rows:
-            tied.setdefault((row.mean_rank, row.success_rate), []).append(row.algorithm)
+            tied.setdefault((row.mean_rank, row.success_rate), []).append(row.name)
         for (mean_rank, _), names in tied.items():
             if len(names) > 1:
                 said = (
@@ -322,7 +335,7 @@ class RankingTally:
                     "ranked together"
                 ),
             )
-        covered = {row.algorithm: len(row.ranks) for row in rows}
+        covered = {row.name: len(row.ranks) for row in rows}
         if len(set(covered.values())) > 1:
             shown = ", ".join(f"{a} {n}" for a, n in covered.items())
             differ = (

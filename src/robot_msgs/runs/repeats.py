@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.compare.run_report import Repeatability, RunReport
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import RobotMsgsError, ValidationError
@@ -33,6 +34,7 @@ from robot_msgs.runs.losses import keep_poses, valid_mask
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from robot_msgs.compare.configuration import Configuration
     from robot_msgs.evaluation.settings import EvaluationSettings
     from robot_msgs.msg import Value
     from robot_msgs.trajectory import PoseTrajectory
@@ -121,7 +123,7 @@ def group_repeatability(
     estimates: Mapping[str, PoseTrajectory | None],
     settings: EvaluationSettings,
 ) -> tuple[dict[str, Repeatability], list[str]]:
-    """Repeatability of every (algorithm, sequence) that has no reference, by run name.
+    """Repeatability of every (configuration, sequence) that has no reference, by run name.
 
     A group whose runs have no comparison (no reference) and at least two successful
     runs with an estimate gets one :class:`Repeatability` of those runs, shared by all of
@@ -132,7 +134,8 @@ def group_repeatability(
     Parameters
     ----------
     reports : sequence of RunReport
-        Every run, with its ``algorithm`` and ``sequence``.
+        Every run, with its ``algorithm``, ``version``, ``parameters`` and ``sequence``
+        (runs of another version or parameters are another group).
     estimates : mapping
         Run name to its estimate (``None`` when it wrote none).
     settings : EvaluationSettings
@@ -147,12 +150,13 @@ def group_repeatability(
     WHY the notes here: ``bench`` noted such a group and carried on, while ``report``
     stopped with the error of the first (a review); both take this function's answer.
     """
-    groups: dict[tuple[str, str], list[RunReport]] = {}
+    groups: dict[tuple[Configuration, str], list[RunReport]] = {}
     for report in reports:
-        groups.setdefault((report.algorithm, report.sequence), []).append(report)
+        groups.setdefault((report.configuration, report.sequence), []).append(report)
     out: dict[str, Repeatability] = {}
     notes: list[str] = []
-    for (algorithm, sequence), members in groups.items():
+    labels = configuration_labels(configuration for configuration, _ in groups)
+    for (configuration, sequence), members in groups.items():
         if any(r.has_reference for r in members):
             continue
         # Each run's valid poses, as its APE takes them: the poses a run marked lost
@@ -167,7 +171,7 @@ def group_repeatability(
         try:
             shared = repeatability(usable, settings)
         except RobotMsgsError as err:  # trials that cannot be compared with each other
-            notes.append(f"repeatability of {algorithm}/{sequence} left out: {err}")
+            notes.append(f"repeatability of {labels[configuration]}/{sequence} left out: {err}")
             continue
         out.update({r.name: shared for r in members})
     return out, notes

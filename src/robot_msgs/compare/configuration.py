@@ -1,0 +1,113 @@
+"""Which configuration of an algorithm a run was, and what tables call it.
+
+A run's *configuration* is its ``(algorithm, version, parameters)``: runs of ``orb`` 1.0
+and ``orb`` 2.0, or of ``orb`` with 1000 and with 2000 features, are different things to
+rank and to summarise. Rankings (:class:`~robot_msgs.runs.RankingTally`), the per-group
+summaries of a report and of a sweep, repeatability and the report's figures key on
+:class:`Configuration`; :func:`configuration_labels` names each one.
+
+WHY the labels are chosen from every configuration at once, when a result is computed:
+an algorithm with one configuration among the runs keeps its bare name (``orb``), one
+with several is told apart by what differs (``orb 1.0``, ``orb (n_features=1000)``), and
+only the set of all configurations says which. A tally of part of the runs cannot know
+it, so tallies key on the configuration itself and merge exactly.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+
+    from robot_msgs.msg import Scalar
+
+__all__ = ["Configuration", "configuration_labels"]
+
+
+class Configuration(NamedTuple):
+    """One algorithm as it was run: its name, version and parameters (sorted by name).
+
+    Examples
+    --------
+    >>> Configuration.of("orb", "2.0", {"scale": 1.2, "n_features": 1000})
+    Configuration(algorithm='orb', version='2.0', parameters=(('n_features', 1000), ('scale', 1.2)))
+    """
+
+    algorithm: str
+    version: str = ""
+    parameters: tuple[tuple[str, Scalar], ...] = ()
+
+    @classmethod
+    def of(
+        cls, algorithm: str, version: str = "", parameters: Mapping[str, Scalar] | None = None
+    ) -> Configuration:
+        """Return the configuration of a run that states these (its parameters in any order)."""
+        return cls(algorithm, version, tuple(sorted((parameters or {}).items())))
+
+
+def configuration_labels(configurations: Iterable[Configuration]) -> dict[Configuration, str]:
+    """Name each configuration: its algorithm, and what differs from its algorithm's others.
+
+    An algorithm with one configuration among ``configurations`` is named alone
+    (``orb``); with several, each name adds its version when the versions differ
+    (``orb 1.0``) and, in brackets, the parameters whose values differ among them
+    (``orb (n_features=1000)``; a parameter a configuration lacks is left out of its
+    name). Should two names still coincide (a parameter ``1`` and another ``"1"``), the
+    values are written as Python literals.
+
+    Examples
+    --------
+    >>> labels = configuration_labels(
+    ...     [
+    ...         Configuration.of("orb", "1.0", {"n_features": 1000, "scale": 1.2}),
+    ...         Configuration.of("orb", "1.0", {"n_features": 2000, "scale": 1.2}),
+    ...         Configuration.of("vins", "2.0"),
+    ...     ]
+    ... )
+    >>> list(labels.values())
+    ['orb (n_features=1000)', 'orb (n_features=2000)', 'vins']
+    >>> versions = [Configuration("orb", "1.0"), Configuration("orb", "2.0")]
+    >>> list(configuration_labels(versions).values())
+    ['orb 1.0', 'orb 2.0']
+    """
+    by_algorithm: dict[str, list[Configuration]] = {}
+    for configuration in dict.fromkeys(configurations):
+        by_algorithm.setdefault(configuration.algorithm, []).append(configuration)
+    labels: dict[Configuration, str] = {}
+    for algorithm, mine in by_algorithm.items():
+        if len(mine) == 1:
+            labels[mine[0]] = algorithm
+            continue
+        for spell in (str, repr):
+            named = _told_apart(mine, spell)
+            if len(set(named.values())) == len(named):
+                break
+        labels.update(named)
+    return labels
+
+
+def _told_apart(
+    configurations: list[Configuration], spell: Callable[[Scalar], str]
+) -> dict[Configuration, str]:
+    """Name configurations of one algorithm by their version and parameters that differ."""
+    stated = [dict(c.parameters) for c in configurations]
+    names = sorted({name for parameters in stated for name in parameters})
+    differ = [
+        name
+        for name in names
+        if any(
+            (name in p) != (name in stated[0]) or p.get(name) != stated[0].get(name) for p in stated
+        )
+    ]
+    versions = len({c.version for c in configurations}) > 1
+    out = {}
+    for configuration, parameters in zip(configurations, stated, strict=True):
+        label = configuration.algorithm
+        if versions and configuration.version:
+            label += f" {configuration.version}"
+        shown = [f"{name}={spell(parameters[name])}" for name in differ if name in parameters]
+        if shown:
+            label += f" ({', '.join(shown)})"
+        out[configuration] = label
+    return out
