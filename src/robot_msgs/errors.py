@@ -26,6 +26,7 @@ __all__ = [
     "SettingsMismatchError",
     "TopicError",
     "UnknownTypeError",
+    "UsageError",
     "ValidationError",
     "caller_stacklevel",
     "did_you_mean",
@@ -49,6 +50,15 @@ class ValidationError(RobotMsgsError, ValueError):
         super().__init__(message)
         self.field = field
         self.reason = reason or message
+
+
+class UsageError(ValidationError):
+    """A flag's value is refused: out of its bounds, or not fitting the other flags or inputs.
+
+    The message names the flag (``--max-diff -1: expected float > 0, ...``). The command
+    line exits with status 2 for it, as argparse does for a value of the wrong type; a
+    problem with the data or the files read exits 1.
+    """
 
 
 class UnknownTypeError(RobotMsgsError, LookupError):

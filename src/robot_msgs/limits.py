@@ -180,9 +180,9 @@ def bounded_int(low: int, high: int | Callable[[], int], *, what: str) -> type[a
     """Make an argparse action that refuses an integer outside ``low`` .. ``high``.
 
     Used with ``type=int``: the value is checked as the command line is parsed, before
-    any work, and refused with a :class:`~robot_msgs.errors.ValidationError` naming the
-    flag (one ``ERROR:`` line, exit status 1). ``high`` may be a function, read then
-    (the CPUs of this machine).
+    any work, and refused with a :class:`~robot_msgs.errors.UsageError` naming the
+    flag (one ``ERROR:`` line, exit status 2, as argparse's for a value that is no
+    integer). ``high`` may be a function, read then (the CPUs of this machine).
 
     Examples
     --------
@@ -193,7 +193,7 @@ def bounded_int(low: int, high: int | Callable[[], int], *, what: str) -> type[a
     >>> parser.parse_args(["--dpi", "-5"])
     Traceback (most recent call last):
     ...
-    robot_msgs.errors.ValidationError: --dpi -5: expected dpi from 1 to 600, got -5
+    robot_msgs.errors.UsageError: --dpi -5: expected dpi from 1 to 600, got -5
     """
 
     class Bounded(argparse.Action):
@@ -207,12 +207,12 @@ def bounded_int(low: int, high: int | Callable[[], int], *, what: str) -> type[a
             del parser
             top = high() if callable(high) else high
             if not isinstance(values, int) or not low <= values <= top:
-                from robot_msgs.errors import ValidationError  # noqa: PLC0415
+                from robot_msgs.errors import UsageError  # noqa: PLC0415
 
                 shown = str(values)[:40]
                 reason = f"expected {what} from {low} to {top}, got {shown}"
                 msg = f"{option_string} {shown}: {reason}"
-                raise ValidationError(msg, field=self.dest, reason=reason)
+                raise UsageError(msg, field=self.dest, reason=reason)
             setattr(namespace, self.dest, values)
 
     return Bounded

@@ -230,10 +230,10 @@ CASES = [
     Case("1-dollar-name-plot", _text({"x$^$.txt": REF}), ["traj", "x$^$.txt", "--plot", "p.png"],
          code=0, made=("p.png",)),
     Case("1-negative-dpi", _text({"ref.tum": REF}), ["traj", "ref.tum", "--plot", "p.png", "--dpi", "-5"],
-         error=r"^--dpi -5: expected a resolution in dots per inch from 1 to 600, got -5$"),
+         error=r"^--dpi -5: expected a resolution in dots per inch from 1 to 600, got -5$", code=2),
     Case("1-huge-step", _text({"ref.tum": REF, "est.tum": EST}),
          ["drift", "ref.tum", "est.tum", "--lengths", "2", "--step", "99999999999999999999"],
-         error=r"^--step 99999999999999999999: expected int >= 1 and <= 1000000000, got int"),
+         error=r"^--step 99999999999999999999: expected int >= 1 and <= 1000000000, got int", code=2),
     Case("1-nul-in-a-manifest-path", _manifest('[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\n'
                                                'estimate = "runs/orb\\u0000/x.tum"\n'),
          ["report", "runs.toml"], error=r"runs\.toml \[\[runs\]\] #1 `estimate`: expected a path, got .*NUL byte"),
@@ -293,9 +293,9 @@ CASES = [
          stdout=r"orb/MH_01/1"),
     # 4. Unbounded resources.
     Case("4-workers-100000", _runs, ["bench", "runs", "--out", "out", "--workers", "100000"],
-         error=r"^--workers 100000: expected a count of workers from 1 to \d+, got 100000$"),
+         error=r"^--workers 100000: expected a count of workers from 1 to \d+, got 100000$", code=2),
     Case("4-dpi-1000000", _text({"ref.tum": REF}), ["traj", "ref.tum", "--plot", "p.png", "--dpi", "1000000"],
-         error=r"^--dpi 1000000: expected a resolution in dots per inch from 1 to 600"),
+         error=r"^--dpi 1000000: expected a resolution in dots per inch from 1 to 600", code=2),
     # 5. Weak answers.
     Case("5-newline-in-a-name", _text({}), ["traj", "a\nERROR: forged"],
          error=r"^a\\x0aERROR: forged: no such file$"),

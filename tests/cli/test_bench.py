@@ -339,12 +339,12 @@ def test_a_bad_flag_value_fails_before_any_run_naming_the_flag(
 ) -> None:
     root = _tree(tmp_path / "runs")
     out = tmp_path / "out"
-    assert main(["bench", str(root), "--out", str(out), "--max-diff", "-1"]) == 1
+    assert main(["bench", str(root), "--out", str(out), "--max-diff", "-1"]) == 2
     assert capsys.readouterr().err == (
         f"bench: reading the runs of {root}\n"  # at once, before anything that takes time
         "ERROR: --max-diff -1: expected float > 0, got float -1.0\n"
     )
-    assert main(["bench", str(root), "--out", str(out), "--coverage-gap", "0", "--quiet"]) == 1
+    assert main(["bench", str(root), "--out", str(out), "--coverage-gap", "0", "--quiet"]) == 2
     assert capsys.readouterr().err.startswith("ERROR: --coverage-gap 0: expected float > 0")
     assert not out.exists()  # nothing was evaluated
     with pytest.raises(SystemExit, match=r"^2$"):
@@ -513,11 +513,11 @@ def test_worker_flags_are_named_and_refused_where_they_do_nothing(
 
     monkeypatch.setattr(sweep, "settings_identity", no_run)
     argv = ["bench", str(root), "--out", str(out), "--quiet"]
-    assert main([*argv, "--workers", "0"]) == 1
+    assert main([*argv, "--workers", "0"]) == 2  # a value out of bounds: a usage error
     assert capsys.readouterr().err == (
         f"ERROR: --workers 0: expected a count of workers from 1 to {max_workers()}, got 0\n"
     )
-    assert main([*argv, "--retries", "-1"]) == 1
+    assert main([*argv, "--retries", "-1"]) == 2
     assert capsys.readouterr().err == (
         "ERROR: --retries -1: expected a count of retries from 0 to 100, got -1\n"
     )

@@ -24,6 +24,7 @@ import pytest
 from robot_msgs.cli import _subparser, build_parser, main
 from robot_msgs.cli._boundary import escape
 from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.errors import UsageError, ValidationError
 from tests.terminal import Terminal
 
 if TYPE_CHECKING:
@@ -92,6 +93,7 @@ def test_debug_prints_the_traceback(
         (KeyboardInterrupt(), 130, "ERROR: interrupted (Ctrl-C); nothing was left half-written"),
         (MemoryError(), 1, "ERROR: out of memory: the input is larger than this machine can hold"),
         (RecursionError("deep"), 70, "ERROR: a bug in robot_msgs"),
+        (UsageError("--dpi 0: expected 1 to 600, got 0"), 2, "ERROR: --dpi 0: expected 1 to"),
     ],
 )
 def test_each_kind_of_ending_is_one_line_and_its_status(
@@ -105,6 +107,24 @@ def test_each_kind_of_ending_is_one_line_and_its_status(
     assert main(["traj", "x.tum"]) == code
     (got,) = capsys.readouterr().err.splitlines()
     assert got.startswith(line)
+
+
+def test_a_flags_value_the_library_refuses_is_a_usage_error_naming_the_flag(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The library names the field; given by a flag, the command line's mistake: status 2,
+    # as argparse's for a value of the wrong type (it was 1, as a bad file's).
+    reason = "expected float > 0, got float -1.0"
+    refused = ValidationError(
+        "Expected float > 0, got float -1.0 - at `EvaluationSettings.max_diff_s`",
+        field="EvaluationSettings.max_diff_s",
+        reason=reason,
+    )
+    _fail_with(monkeypatch, _raise(refused))
+    assert main(["traj", "x.tum", "--max-diff", "-1"]) == 2
+    assert capsys.readouterr().err == f"ERROR: --max-diff -1: {reason}\n"
+    assert main(["traj", "x.tum"]) == 1  # no flag gave it (a default, a manifest): as it was
+    assert capsys.readouterr().err.startswith("ERROR: Expected float > 0")
 
 
 def test_sigterm_in_any_command_is_143(

@@ -130,7 +130,7 @@ def test_ape_takes_trajectopys_spatial_pairs_and_rpe_and_doctor_refuse_them(
     assert result["settings"]["spatial_pairs"] == "first"
     assert result["counts"]["matched"] == 625  # trajectopy 5.1.2's pairs on these files
     for command in ("rpe", "doctor"):
-        assert main([command, GT, EST, *flags]) == 1
+        assert main([command, GT, EST, *flags]) == 2
         err = capsys.readouterr().err
         assert err.startswith("ERROR: --spatial-pairs first: expected --spatial-pairs path for")
         assert err.count("\n") == 1

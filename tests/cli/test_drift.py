@@ -113,15 +113,15 @@ def test_segment_flags_the_protocol_would_ignore_are_refused(
 ) -> None:
     ref, est = _kitti_pair(tmp_path, 1.0)
     argv = ["drift", str(ref), str(est)]
-    assert main([*argv, "--fractions", "0.1"]) == 1
+    assert main([*argv, "--fractions", "0.1"]) == 2
     assert capsys.readouterr().err.startswith(
         "ERROR: --fractions 0.1: expected protocol 'rpg' (kitti takes lengths in metres)"
     )
-    assert main([*argv, "--protocol", "rpg", "--step", "5"]) == 1
+    assert main([*argv, "--protocol", "rpg", "--step", "5"]) == 2
     assert capsys.readouterr().err.startswith(
         "ERROR: --step 5: expected protocol 'kitti' (rpg starts a segment at every frame)"
     )
-    assert main([*argv, "--protocol", "rpg", "--fractions", "0.1", "--lengths", "50"]) == 1
+    assert main([*argv, "--protocol", "rpg", "--fractions", "0.1", "--lengths", "50"]) == 2
     assert capsys.readouterr().err == (
         "ERROR: --fractions 0.1: expected lengths or fractions, not both, got tuple (0.1,)\n"
     )
@@ -146,7 +146,7 @@ def test_a_bad_segment_flag_is_one_error_line_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], error: str
 ) -> None:
     ref, est = _kitti_pair(tmp_path, 1.0)
-    assert main(["drift", str(ref), str(est), *flags]) == 1
+    assert main(["drift", str(ref), str(est), *flags]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"ERROR: {error}")
     assert len(err.splitlines()) == 1

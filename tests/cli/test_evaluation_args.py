@@ -71,7 +71,7 @@ def test_bad_offset_flags_are_one_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
 ) -> None:
     ref, est = curve_files(tmp_path, 0.0)
-    assert main(["ape", str(ref), str(est), *flags]) == 1
+    assert main(["ape", str(ref), str(est), *flags]) == 2  # a flag's value: a usage error
     err = capsys.readouterr().err
     assert err.startswith(message)
     assert "Traceback" not in err
@@ -128,20 +128,24 @@ def test_transform_left_file_is_read_into_the_settings_and_undone_by_invert(
 
 
 @pytest.mark.parametrize(
-    ("flags", "message"),
+    ("flags", "message", "code"),
     [
-        (["--transform-right", "NOPE"], "ERROR: --transform-right NOPE: no such file"),
-        (["--invert-transform-left"], "ERROR: --invert-transform-left: expected a transform_left"),
-        (["--transform-right", "SCALED"], "ERROR: --transform-right "),
+        (["--transform-right", "NOPE"], "ERROR: --transform-right NOPE: no such file", 1),
+        (
+            ["--invert-transform-left"],
+            "ERROR: --invert-transform-left: expected a transform_left",
+            2,  # flags that do not go together: a usage error
+        ),
+        (["--transform-right", "SCALED"], "ERROR: --transform-right ", 1),  # the file's
     ],
 )
 def test_bad_transform_flags_are_one_error_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str, code: int
 ) -> None:
     ref, est = curve_files(tmp_path, 0.0)
     scaled = _write_matrix(tmp_path / "scaled.txt", np.diag([2.0, 2.0, 2.0, 1.0]))
     flags = [str(scaled) if f == "SCALED" else f for f in flags]
-    assert main(["rpe", str(ref), str(est), *flags]) == 1
+    assert main(["rpe", str(ref), str(est), *flags]) == code
     err = capsys.readouterr().err
     assert err.startswith(message)
     assert "Traceback" not in err
@@ -276,7 +280,7 @@ def test_pair_flags_that_do_not_fit_are_one_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
 ) -> None:
     ref, est = curve_files(tmp_path, 0.0)
-    assert main(["rpe", str(ref), str(est), *flags]) == 1
+    assert main(["rpe", str(ref), str(est), *flags]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message), err
 
@@ -313,7 +317,7 @@ def test_nees_of_a_covariance_bag_with_its_confidence(
     assert result["estimated"]["nees_dof"] == 3
     # 200 draws of chi-square(3): the mean within 3 ± 3 sqrt(6 / 200) (3 sigma).
     assert stats_of(result)["nees_position"]["mean"] == pytest.approx(3.0, abs=0.52)
-    assert main([*argv, "--confidence", "1.5"]) == 1
+    assert main([*argv, "--confidence", "1.5"]) == 2
     assert capsys.readouterr().err.startswith("ERROR: --confidence 1.5: expected float > 0 and < 1")
 
 
@@ -346,7 +350,7 @@ def test_a_geo_origin_for_pose_files_is_one_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ref, est = curve_files(tmp_path, 0.0)
-    assert main(["ape", str(ref), str(est), "--geo-origin", "47", "8", "400"]) == 1
+    assert main(["ape", str(ref), str(est), "--geo-origin", "47", "8", "400"]) == 2
     assert capsys.readouterr().err.startswith(
         "ERROR: --geo-origin 47 8 400: applies to .lla files and NavSatFix topics"
     )
@@ -524,7 +528,7 @@ def test_spatial_pairs_first_is_refused_in_flags_only(
         flags += ["--no-progress"] if command == "report" else ["--quiet"]
     else:
         inputs = list(map(str, curve_files(tmp_path, 0.0)))
-    assert main([command, *inputs, *flags]) == 1
+    assert main([command, *inputs, *flags]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"ERROR: --spatial-pairs first: expected {expected}"), err
     assert err.count("\n") == 1

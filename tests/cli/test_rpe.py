@@ -114,7 +114,7 @@ def test_a_delta_without_pairs_is_one_error_line_naming_the_flags(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ref, est = seed_files(tmp_path, T)
-    assert main(["rpe", str(ref), str(est), "--delta", "50", "--delta-unit", "m"]) == 1
+    assert main(["rpe", str(ref), str(est), "--delta", "50", "--delta-unit", "m"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     # The path is 10 m (x = t over 10 s): no 50 m pair.
@@ -128,12 +128,12 @@ def test_a_delta_tolerance_that_changes_nothing_is_refused_naming_the_flags(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ref, est = seed_files(tmp_path, T)
-    assert main(["rpe", str(ref), str(est), "--delta-tol", "0.5"]) == 1
+    assert main(["rpe", str(ref), str(est), "--delta-tol", "0.5"]) == 2
     assert capsys.readouterr().err.startswith(
         "ERROR: --delta-tol 0.5: expected no tolerance (it is the tolerance of seconds deltas"
     )
     argv = ["rpe", str(ref), str(est), "--delta-unit", "m", "--delta-tol", "0.5"]
-    assert main(argv) == 1
+    assert main(argv) == 2
     assert "this is delta_unit m without all_pairs" in capsys.readouterr().err
     assert main([*argv, "--all-pairs"]) == 0  # all pairs by path: the tolerance applies
     assert main(["rpe", str(ref), str(est), "--delta-unit", "s", "--delta-tol", "0.5"]) == 0

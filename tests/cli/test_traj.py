@@ -355,10 +355,32 @@ def test_a_time_range_without_poses_or_backwards_is_one_error_naming_the_flags(
     err = capsys.readouterr().err
     assert err.startswith(f"ERROR: No pose of {name} in the time range 1305031130.000000 .. inf s")
     assert "--t-start/--t-end" in err
-    assert main(["traj", name, "--t-start", "5", "--t-end", "4"]) == 1
+    assert main(["traj", name, "--t-start", "5", "--t-end", "4"]) == 2  # a usage error
     assert capsys.readouterr().err == (
         "ERROR: --t-end 4: expected an end at or after the start (5.0 s), got float 4.0\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--ref", "example:fr1_xyz/groundtruth.tum", "--max-diff", "-1"], "--max-diff -1: "),
+        (["--ref", "example:fr1_xyz/groundtruth.tum", "--max-gap", "-1"], "--max-gap -1: "),
+        (["--plot", "p.png", "--dpi", "0"], "--dpi 0: expected a resolution"),
+    ],
+)
+def test_a_flag_value_out_of_its_bounds_is_a_usage_error(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+    said: str,
+) -> None:
+    # Exit 2, as argparse's for `--max-diff x` and the rest of the command line (it was 1).
+    monkeypatch.chdir(tmp_path)
+    assert main(["traj", "example:fr1_xyz/rgbdslam.tum", *flags]) == 2
+    assert capsys.readouterr().err.startswith(f"ERROR: {said}")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_traj_says_frames_for_kitti_without_times(

@@ -214,8 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Whatever ends a command ends as one ``ERROR:`` line on standard error (escaped) and
     an exit status by its kind, never a traceback: 1 for bad input or output, 2 for the
-    command line, 70 for a bug (the line names the file holding the traceback), 130 for
-    Ctrl-C, 141 when standard output's reader went away, 143 for SIGTERM (the table is in
+    command line (a flag's value the library refuses too), 70 for a bug (the line names
+    the file holding the traceback), 130 for Ctrl-C, 141 when standard output's reader
+    went away, 143 for SIGTERM (the table is in
     :mod:`robot_msgs.cli._boundary`).
     """
     from robot_msgs.cli._boundary import error_text, run_guarded  # noqa: PLC0415
@@ -229,14 +230,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         with kept_streams():  # a pipe given as an input is read once by all its readers
             return run_command()
 
-    parsed: list[argparse.Namespace] = []
-
     def worded(err: BaseException) -> str:
         # The library names fields and arguments; the command line, its flags.
-        from robot_msgs.cli._evaluation_args import flags_in_text, reword  # noqa: PLC0415
+        from robot_msgs.cli._evaluation_args import flags_in_text  # noqa: PLC0415
 
-        said = reword(err, parsed[0]) if parsed and isinstance(err, ValidationError) else err
-        return flags_in_text(error_text(said))
+        return flags_in_text(error_text(err))
 
     def run_command() -> int:
         command = _command_of(given)
@@ -256,19 +254,28 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sub.error(f"unrecognized arguments: {' '.join(unknown)}")
         else:
             args = parser.parse_args(given)
-        parsed.append(args)
         with warnings.catch_warnings():
             # Data problems fixed by a stated rule are shown to the user, whatever the
             # interpreter's warning filters say (pytest turns warnings into errors).
             warnings.simplefilter("always", DataWarning)
             warnings.showwarning = _show_warning
-            if args.max_bytes is None and args.max_document is None:
-                code: int = args.run(args)
-            else:
-                from robot_msgs.limits import input_limits  # noqa: PLC0415
+            try:
+                if args.max_bytes is None and args.max_document is None:
+                    code: int = args.run(args)
+                else:
+                    from robot_msgs.limits import input_limits  # noqa: PLC0415
 
-                with input_limits(max_bytes=args.max_bytes, max_document=args.max_document):
-                    code = args.run(args)
+                    with input_limits(max_bytes=args.max_bytes, max_document=args.max_document):
+                        code = args.run(args)
+            except ValidationError as err:
+                # The library names the field; a value a flag gave is said with the flag,
+                # the command line's mistake (UsageError, exit 2), for every command.
+                from robot_msgs.cli._evaluation_args import reword  # noqa: PLC0415
+
+                said = reword(err, args, usage=True)
+                if said is err:
+                    raise
+                raise said from err
         return code
 
     return run_guarded(command, debug=debug, wording=worded)

@@ -10,7 +10,9 @@ status  what ended the command
 1       an error in what it was given or asked to write: the package's errors
         (:class:`~robot_msgs.errors.RobotMsgsError`), the operating system's
         (``OSError``: no such file, no permission, disk full), no memory left
-2       the command line itself (argparse: an unknown flag, a value out of bounds)
+2       the command line itself (argparse: an unknown flag, a value of the wrong
+        type; :class:`~robot_msgs.errors.UsageError`: a flag's value out of its bounds,
+        or that does not fit the other flags or the inputs)
 70      a bug in robot_msgs (any other exception; ``EX_SOFTWARE`` of ``sysexits.h``):
         the line says so and names the file the traceback was written to
         (``--debug`` prints it instead)
@@ -39,7 +41,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any, TextIO
 
-from robot_msgs.errors import RobotMsgsError
+from robot_msgs.errors import RobotMsgsError, UsageError
 from robot_msgs.report.text import controls_escaped
 
 if TYPE_CHECKING:
@@ -52,6 +54,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_PIPE",
     "EXIT_TERMINATED",
+    "EXIT_USAGE",
     "Terminated",
     "error_text",
     "escape",
@@ -60,6 +63,7 @@ __all__ = [
 ]
 
 EXIT_ERROR = 1
+EXIT_USAGE = 2
 EXIT_BUG = 70
 EXIT_INTERRUPTED = 130
 EXIT_PIPE = 141
@@ -250,7 +254,7 @@ def run_guarded(
         return EXIT_PIPE
     except (RobotMsgsError, OSError) as err:
         say(f"ERROR: {wording(err)}")
-        return EXIT_ERROR
+        return EXIT_USAGE if isinstance(err, UsageError) else EXIT_ERROR
     except MemoryError:
         say(
             "ERROR: out of memory: the input is larger than this machine can hold "

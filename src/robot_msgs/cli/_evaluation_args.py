@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from robot_msgs.cli._settings_flags import FlagRow, declared_flags, flag_rows
-from robot_msgs.errors import FormatError, TopicError, ValidationError
+from robot_msgs.errors import FormatError, TopicError, UsageError, ValidationError
 from robot_msgs.io import FORMATS, WRITE_FORMATS
 from robot_msgs.limits import dpi_flag
 
@@ -540,12 +540,20 @@ def flags_in_text(text: str) -> str:
     return _NAMED.sub(flag, text)
 
 
-def reword(err: ValidationError, args: argparse.Namespace) -> ValidationError:
+def reword(
+    err: ValidationError, args: argparse.Namespace, *, usage: bool = False
+) -> ValidationError:
     """Say a library error about a field with the flag that gave its value, if one did.
 
     ``err.field`` names the field (``EvaluationSettings.max_diff_s``,
     ``Drift.lengths_m[0]``); when the command line gave it, the error becomes ``--flag
     VALUE: reason``. Otherwise (a manifest's value, a command's default) it is unchanged.
+
+    ``usage``: the reworded error is a :class:`~robot_msgs.errors.UsageError`, the
+    command line's mistake (exit status 2, as argparse's for a value of the wrong
+    type): a flag's value out of its bounds, or that does not fit the other flags or
+    the inputs. A file flag's (``--transform-right FILE``) stays a ``ValidationError``
+    (exit status 1): what the file holds is refused.
 
     Examples
     --------
@@ -555,6 +563,8 @@ def reword(err: ValidationError, args: argparse.Namespace) -> ValidationError:
     ...                       reason="expected float > 0, got float -1.0")
     >>> str(reword(err, argparse.Namespace(max_diff=-1.0)))
     '--max-diff -1: expected float > 0, got float -1.0'
+    >>> type(reword(err, argparse.Namespace(max_diff=-1.0), usage=True)).__name__
+    'UsageError'
     """
     match = _FIELD.match(err.field)
     flag = flag_of(match.group(1)) if match else ""
@@ -567,7 +577,8 @@ def reword(err: ValidationError, args: argparse.Namespace) -> ValidationError:
     how = row if row is not None else FlagRow(field="", name=flag)
     shown = "" if isinstance(given, bool) else _shown(how, given)
     msg = f"{flag} {shown}".rstrip() + f": {err.reason}"
-    return ValidationError(msg, field=err.field, reason=err.reason)
+    said = UsageError if usage and not how.file else ValidationError
+    return said(msg, field=err.field, reason=err.reason)
 
 
 def add_geo_args(group: argparse._ActionsContainer, *, default: str) -> None:
@@ -707,6 +718,8 @@ def load_runs_from_args(
         As ``load_runs`` (the manifest and key named).
     ValidationError
         A flag's value does not fit; the field is named (:func:`reword` names the flag).
+    UsageError
+        ``--rpe-delta`` or ``--rpe-unit`` does not fit; the flag is named.
     """
     from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
     from robot_msgs.evaluation.settings import EvaluationSettings  # noqa: PLC0415
@@ -722,7 +735,7 @@ def load_runs_from_args(
         except ValidationError as err:  # the pairs of --rpe-delta, not of a --delta
             flag = "--rpe-unit" if err.field.endswith("delta_unit") else "--rpe-delta"
             msg = f"{flag}: {err.reason}"
-            raise ValidationError(msg, reason=err.reason) from err
+            raise UsageError(msg, reason=err.reason) from err
     judge = {
         k: v for k, v in _given(args, RunSettings).items() if k not in ("evaluation", "reading")
     }
