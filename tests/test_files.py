@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from robot_msgs.errors import OutputExistsError, OutputPathError
+from robot_msgs.errors import OutputExistsError, OutputPathError, UsageError
 from robot_msgs.files import (
     check_folder,
     check_outputs,
@@ -254,6 +254,19 @@ def test_check_outputs_refuses_the_same_file_twice_after_resolving_links(tmp_pat
         check_outputs([tmp_path / "out.json", tmp_path / "link.json"], force=True)
     with pytest.raises(OutputPathError, match=r"- and - are the same file"):
         check_outputs(["-", "-"], force=True)
+
+
+def test_check_outputs_names_the_flags_of_two_outputs_at_one_file_first(tmp_path: Path) -> None:
+    # traj --save X.png --to tum --plot X.png: the figure replaced the poses (with --force
+    # in silence); an existing X.png said "exists", not the mistake.
+    (tmp_path / "x.png").write_text("keep")
+    paths = [tmp_path / "x.png", tmp_path / "." / "x.png"]
+    with pytest.raises(
+        UsageError, match=r"^--save .*x\.png and --plot .*x\.png are the same file \("
+    ):
+        check_outputs(paths, force=False, flags=["--save", "--plot"])
+    with pytest.raises(OutputPathError, match=r"x\.png and .*x\.png are the same file"):
+        check_outputs(paths, force=False)  # without flags: as before, the files named
 
 
 def test_check_outputs_refuses_an_existing_file_without_force(tmp_path: Path) -> None:

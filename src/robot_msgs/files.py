@@ -41,11 +41,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from robot_msgs.errors import FormatError, OutputExistsError, OutputPathError
+from robot_msgs.errors import FormatError, OutputExistsError, OutputPathError, UsageError
 from robot_msgs.limits import current_limits
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Sequence
 
 if sys.platform != "win32":  # Windows has no flock: there leftovers are not swept
     import fcntl
@@ -830,7 +830,11 @@ def check_folder(path: str | os.PathLike[str], *, label: str = "") -> Path:
 
 
 def check_outputs(
-    paths: Iterable[str | os.PathLike[str]], *, force: bool, create_folders: bool = False
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    force: bool,
+    create_folders: bool = False,
+    flags: Sequence[str] | None = None,
 ) -> list[Path]:
     """Refuse, before any work, output paths that cannot all be written as asked.
 
@@ -843,6 +847,9 @@ def check_outputs(
     create_folders : bool
         A missing folder is fine when its nearest existing parent is writable (the
         writer creates it, as :func:`write_atomic` does); by default it is refused.
+    flags : sequence of str, optional
+        The command-line flag that named each path (``--save``, ``--plot``): two of
+        them naming one file are then the command line's mistake, said with both flags.
 
     Returns
     -------
@@ -854,6 +861,8 @@ def check_outputs(
     OutputPathError
         Two paths are the same file (after resolving links); a folder is missing or not
         writable; a path is a folder, a block device or a socket.
+    UsageError
+        With ``flags``, two paths are the same file (refused before whether they exist).
     OutputExistsError
         A file exists and ``force`` is false.
 
@@ -867,22 +876,36 @@ def check_outputs(
     Traceback (most recent call last):
     ...
     robot_msgs.errors.OutputPathError: ... are the same file ...; give each output its own path
+    >>> check_outputs(["a.png", "./a.png"], force=False, flags=["--save", "--plot"])
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.UsageError: --save a.png and --plot a.png are the same file (...); ...
     """
     paths = list(paths)
     for path in paths:
         _refuse_folder_name(path)
     given = [Path(p) for p in paths]
-    seen: dict[str, Path] = {}
-    for path in given:
+    named = [""] * len(given) if flags is None else [f"{flag} " for flag in flags]
+    found: list[tuple[str, str, Path]] = []  # each path's key (the file it is), kind, target
+    seen: dict[str, int] = {}
+    for k, path in enumerate(given):
         if os.fspath(path) == STDOUT:
             key, kind, real = STDOUT, "stream", path
         else:
             kind, real = _kind(path)
             key = str(Path(os.path.realpath(real)))
         if key in seen:
-            msg = f"{seen[key]} and {path} are the same file ({key}); give each output its own path"
+            first = seen[key]
+            msg = (
+                f"{named[first]}{given[first]} and {named[k]}{path} are the same file ({key}); "
+                "give each output its own path"
+            )
+            if flags is not None:
+                raise UsageError(msg)
             raise OutputPathError(msg)
-        seen[key] = path
+        seen[key] = k
+        found.append((key, kind, real))
+    for path, (key, kind, real) in zip(given, found, strict=True):
         if kind == "stream":
             if key != STDOUT and not os.access(real, os.W_OK):
                 msg = f"{path}: cannot write it: permission denied"

@@ -383,6 +383,23 @@ def test_a_flag_value_out_of_its_bounds_is_a_usage_error(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_save_and_plot_to_one_file_are_refused_naming_both_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], force: list[str]
+) -> None:
+    # The poses were written, then the figure replaced them (--force) or was refused after.
+    out = tmp_path / "x.png"
+    argv = ["traj", "example:fr1_xyz/rgbdslam.tum", "--save", str(out), "--to", "tum"]
+    assert main([*argv, "--plot", str(tmp_path / "." / "x.png"), *force]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == (
+        f"ERROR: --save {out} and --plot {out} are the same file ({out}); give each output "
+        "its own path\n"
+    )
+    assert captured.out == ""
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_traj_says_frames_for_kitti_without_times(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

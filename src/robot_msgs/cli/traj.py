@@ -580,15 +580,17 @@ def run(args: argparse.Namespace) -> int:
 
         legend_names([f for f in args.files if f != args.ref], args.label)  # one per FILE
         figure_format(args.plot)
-        check_outputs([args.plot], force=args.force)
+    to, outputs = _outputs(args) if args.save is not None else ("", [])
+    # Every output checked before any work, together: --save and --plot of one file (one
+    # replaced the other, with --force in silence) are refused naming both flags.
+    plots = [args.plot] if args.plot is not None else []
+    flags = ["--save"] * len(outputs) + ["--plot"] * len(plots)
+    check_outputs([*outputs, *plots], force=args.force, flags=flags)
+    if args.plot is not None:
         require("matplotlib", "plot", feature="--plot")
-    to = ""
     out = sys.stdout
-    if args.save is not None:  # every output checked before any work
-        to, outputs = _outputs(args)
-        check_outputs(outputs, force=args.force)
-        if os.fspath(args.save) in (STDOUT, "/dev/stdout"):
-            out = sys.stderr  # standard output carries the data
+    if args.save is not None and os.fspath(args.save) in (STDOUT, "/dev/stdout"):
+        out = sys.stderr  # standard output carries the data
     reports: list[dict[str, Any]] = []
     read: dict[str, PoseTrajectory] = {}
     failed = False
