@@ -12,7 +12,7 @@ import pytest
 
 from robot_msgs.cli import COMMANDS, main
 from robot_msgs.io import read_euroc, read_kitti, read_tum, resolve_path
-from tests.cli.evaluation_files import stats_of, write_kitti_off_so3
+from tests.cli.evaluation_files import stats_of, write_kitti_off_so3, write_tum
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -398,6 +398,24 @@ def test_save_and_plot_to_one_file_are_refused_naming_both_flags(
     )
     assert captured.out == ""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_low_match_against_ref_advises_only_flags_traj_has(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The shared warning told traj's user to try --offset, which traj does not have.
+    t = np.arange(101.0) * 0.1
+    curve = np.column_stack([t, np.sin(t), 0.1 * np.cos(t)])
+    ref = write_tum(tmp_path / "ref.tum", t, curve)
+    est = write_tum(tmp_path / "est.tum", t + 8.0, curve)  # 2 s of 10 overlap
+    assert main(["traj", str(est), "--ref", str(ref), "--align", "se3"]) == 0
+    (warning,) = [w for w in capsys.readouterr().err.splitlines() if "matched" in w]
+    assert warning == (
+        f"WARNING: {est}: only 21 % of the shorter trajectory's poses matched (21 of 101); "
+        "check that the clocks agree, and --max-diff"
+    )
+    assert main(["ape", str(ref), str(est), "--align", "se3"]) == 0  # ape has --offset
+    assert "(--offset, or --offset auto to estimate it)" in capsys.readouterr().err
 
 
 def test_traj_says_frames_for_kitti_without_times(

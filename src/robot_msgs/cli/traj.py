@@ -498,7 +498,8 @@ def _against_reference(
         invert_transform_right=False,
     )
     for path, traj in estimates:
-        (result,) = evaluate(read[args.ref], traj, fit)
+        # traj has no --offset: a low match's warning names the flags it has, and the FILE.
+        (result,) = evaluate(read[args.ref], traj, fit, estimate_name=path, advise_offset=False)
         estimated = result.comparison.estimated
         extrinsic = estimated.extrinsic if estimated is not None else None
         if extrinsic is not None:

@@ -46,6 +46,12 @@ __all__ = ["Association", "associate"]
 
 #: How the note of a low match starts (:meth:`Association.low_match_note` finds it).
 _LOW_MATCH_START = "only "
+#: What the note of a low match advises, by whether the caller can shift the clock.
+_LOW_MATCH_ADVICE = {
+    True: "check the clock offset (`offset_s=`, or `offset_auto=True` to estimate it) and "
+    "`max_diff_s=`",
+    False: "check that the clocks agree, and `max_diff_s=`",
+}
 
 #: Below this share of the shorter trajectory's poses matched, a note warns the reader.
 LOW_MATCH_SHARE = 0.3
@@ -114,9 +120,26 @@ class Association:
         """Number of matched pairs."""
         return int(self.estimate_index.shape[0])
 
-    def low_match_note(self) -> str | None:
-        """Return the note of a match under :data:`LOW_MATCH_SHARE`, if this one is."""
-        return next((n for n in self.notes if n.startswith(_LOW_MATCH_START)), None)
+    def low_match_note(self, *, offset: bool = True) -> str | None:
+        """Return the note of a match under :data:`LOW_MATCH_SHARE`, if this one is.
+
+        ``offset``: the advice names the clock offset settings; without, a caller that
+        offers none (``robot-msgs traj``) is told to check the clocks.
+
+        Examples
+        --------
+        >>> from robot_msgs.trajectory import PoseTrajectory
+        >>> ref = PoseTrajectory(stamps_s=np.arange(10.0), positions_xyz=np.zeros((10, 3)),
+        ...                      orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (10, 1)))
+        >>> few = associate(ref, ref.replace(stamps_s=np.arange(10.0) + 8))
+        >>> few.low_match_note(offset=False)
+        "only 20 % of the shorter trajectory's poses matched (2 of 10); check that the \
+clocks agree, and `max_diff_s=`"
+        """
+        note = next((n for n in self.notes if n.startswith(_LOW_MATCH_START)), None)
+        if note is None or offset:
+            return note
+        return note.removesuffix(_LOW_MATCH_ADVICE[True]) + _LOW_MATCH_ADVICE[False]
 
     def counts(self) -> dict[str, int]:
         """Count matched and unmatched poses on both sides, for ``Comparison.counts``.
@@ -571,8 +594,7 @@ def _note_low_share(notes: list[str], matched: int, of: int, whose: str) -> None
     if share < LOW_MATCH_SHARE:
         notes.append(
             f"{_LOW_MATCH_START}{_percent(share)} of {whose} poses matched ({matched} of {of}); "
-            "check the clock offset (`offset_s=`, or `offset_auto=True` to estimate it) and "
-            "`max_diff_s=`"
+            f"{_LOW_MATCH_ADVICE[True]}"
         )
 
 

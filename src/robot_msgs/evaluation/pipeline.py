@@ -324,6 +324,7 @@ def prepare(
     settings: EvaluationSettings | None = None,
     *,
     estimate_name: str = "",
+    advise_offset: bool = True,
 ) -> Prepared:
     """Cut, associate and align ``estimate`` against ``reference``, as every metric does first.
 
@@ -340,6 +341,9 @@ def prepare(
         matched trajectories are projected onto ``project_to_plane``, as evo does.
     estimate_name : str
         The estimate's label (a file name), which a warning about it starts with.
+    advise_offset : bool
+        The warning of few matched poses advises the clock offset settings; ``False``
+        for a caller that offers none (``robot-msgs traj``): it says to check the clocks.
 
     Returns
     -------
@@ -424,7 +428,7 @@ def prepare(
     # A number from 1 of 788 poses (stamps in ms by mistake) came back with this note in
     # `result.notes` only, unseen in a notebook, where a quaternion mix-up warns (a review).
     # (A time range leaves the estimate's poses outside it unmatched: noted, not warned.)
-    few = association.low_match_note()
+    few = association.low_match_note(offset=advise_offset)
     if few and settings.t_start_s is None and settings.t_end_s is None:
         warnings.warn(
             f"{estimate_name}: {few}" if estimate_name else few,
