@@ -440,20 +440,25 @@ def rotation_vector_from_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
     return out
 
 
-def rotation_matrix_deviation(matrices: Float64Array) -> Float64Array:
+def rotation_matrix_deviation(matrices: Float64Array, *, proper: bool = True) -> Float64Array:
     """``max |M Mᵀ - I|`` per matrix ``(N, 3, 3)``; ``inf`` where ``det M <= 0`` (no rotation).
 
     0 for a rotation matrix; about the size of the error for a rotation written with
-    rounded digits.
+    rounded digits. ``proper=False``: the orthonormality alone, the figure to print (a
+    reflection, ``det M = -1``, is orthonormal).
 
     Examples
     --------
     >>> rotation_matrix_deviation(np.stack([np.eye(3), np.diag([1.0, 1.0, -1.0])]))
     array([ 0., inf])
+    >>> rotation_matrix_deviation(np.diag([1.0, 1.0, -1.0])[None], proper=False)
+    array([0.])
     """
     m = np.asarray(matrices, dtype=np.float64)
     gram = m @ np.swapaxes(m, -1, -2)
     deviation: Float64Array = np.abs(gram - np.eye(3)).max(axis=(-2, -1))
+    if not proper:
+        return deviation
     # det M = r0 . (r1 x r2): a few vector operations, where np.linalg.det runs an LU
     # factorisation per matrix (5x slower at 10^5 matrices).
     det = np.einsum("...i,...i->...", m[..., 0, :], np.cross(m[..., 1, :], m[..., 2, :]))

@@ -70,10 +70,14 @@ def test_read_kitti_refuses_rows_of_eight_numbers(tmp_path: Path) -> None:
         read_kitti(write(tmp_path, "1 0 0 0 0 0 0 1\n"))
 
 
-def test_read_kitti_refuses_a_block_that_is_no_rotation(tmp_path: Path) -> None:
-    # A reflection: orthonormal, det -1.
+def test_read_kitti_refuses_a_reflection_saying_so_with_its_real_deviation(
+    tmp_path: Path,
+) -> None:
+    # A reflection: orthonormal, det -1 (the message said max |R Rᵀ - I| = inf).
     with pytest.raises(
-        FormatError, match=r"00\.txt, line 2: the 3x3 block is not a rotation .*det = -1"
+        FormatError,
+        match=r"^.*00\.txt, line 2: the 3x3 block is a reflection, not a rotation "
+        r"\(max \|R Rᵀ - I\| = 0, det = -1\)$",
     ):
         read_kitti(write(tmp_path, "1 0 0 0 0 1 0 0 0 0 1 0\n-1 0 0 0 0 1 0 0 0 0 1 0\n"))
 

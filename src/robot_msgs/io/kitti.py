@@ -142,9 +142,13 @@ def read_kitti(
     if far.any():
         row = int(np.flatnonzero(far)[0])
         label = table.where(np.array([row]))[0]
+        block = blocks[row : row + 1]
+        gram = float(rotation_matrix_deviation(block, proper=False)[0])  # `deviation`: inf
+        det = float(np.linalg.det(block[0]))
+        what = "a reflection, not a rotation" if det < 0 else "not a rotation"
         msg = (
-            f"{source}, {label}: the 3x3 block is not a rotation "
-            f"(max |R Rᵀ - I| = {deviation[row]:.3g}, det = {np.linalg.det(poses[row, :, :3]):.6g})"
+            f"{source}, {label}: the 3x3 block is {what} "
+            f"(max |R Rᵀ - I| = {gram:.3g}, det = {det:.6g})"
         )
         raise FormatError(msg)
     off = finite & (deviation > ROTATION_EXACT_TOL)
