@@ -232,8 +232,16 @@ def test_quaternions_just_beyond_four_decimal_rounding_are_reported(tmp_path: Pa
 
 @pytest.mark.parametrize(
     ("quat", "norm"),
-    # norms by hand: sqrt(0.25 * 3 + 0.16) = sqrt(0.91), sqrt(2)
-    [("0 0 0 0", "0"), ("0 0 0 2", "2"), ("0.5 0.5 0.5 0.4", "0.953939"), ("1 0 0 1", "1.41421")],
+    # norms by hand: sqrt(0.25 * 3 + 0.16) = sqrt(0.91), sqrt(2); huge and tiny ones scaled,
+    # not squared (they said norm inf and norm 0)
+    [
+        ("0 0 0 0", "0"),
+        ("0 0 0 2", "2"),
+        ("0.5 0.5 0.5 0.4", "0.953939"),
+        ("1 0 0 1", "1.41421"),
+        ("0 0 1e200 1e200", r"1\.41421e\+200"),
+        ("0 0 1e-200 1e-200", r"1\.41421e-200"),
+    ],
 )
 def test_zero_or_far_from_unit_quaternions_are_refused_even_without_strict(
     tmp_path: Path, quat: str, norm: str

@@ -84,6 +84,12 @@ def test_errors_show_numbers_not_numpys_reprs() -> None:
             orientations_quat_xyzw=np.array([[0.0, 0, 0, 2], [0, 0, 0, 1], [0, 0, 0, 1]]),
         )
     assert "np.float64" not in str(caught.value)
+    with pytest.raises(ValidationError, match=r"\(norm 1\.41421356\d*e\+200\)"):  # not inf
+        PoseTrajectory(
+            stamps_s=t,
+            positions_xyz=np.zeros((3, 3)),
+            orientations_quat_xyzw=np.array([[0, 0, 1e200, 1e200], [0, 0, 0, 1], [0, 0, 0, 1]]),
+        )
     with pytest.raises(ValidationError, match=r"\(previous 4\.0\)"):
         PoseTrajectory(
             stamps_s=np.array([0.0, 4.0, 3.0]),

@@ -45,6 +45,7 @@ rows already in order) passes.
 from __future__ import annotations
 
 import contextlib
+import math
 import warnings
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Literal
@@ -429,9 +430,11 @@ def finish_trajectory(
     if far.any():
         row = int(np.flatnonzero(far)[0])
         label = where(_input_rows(rows, row))[0]
+        # Scaled, not squared: components of 1e200 have norm 1.4e200, not inf (1e-200: not 0).
+        norm = math.hypot(*quat[row].tolist())
         msg = (
             f"{source}, {label}: quaternion (qx, qy, qz, qw) = {tuple(quat[row].tolist())} "
-            f"has norm {norms[row]:.6g}; expected a unit quaternion (within "
+            f"has norm {norm:.6g}; expected a unit quaternion (within "
             f"{QUATERNION_REFUSE_TOL:g}), check the column order "
             f"({int(far.sum())} row(s) like this)"
         )

@@ -8,6 +8,7 @@ conversions to and from ``PoseStamped`` and ``Path``, which import them when cal
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
@@ -162,7 +163,8 @@ class PoseTrajectory(Msg):
         bad = np.abs(norms - 1.0) > UNIT_QUATERNION_TOL
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            expected = f"a unit quaternion (norm {float(norms[i])!r})"
+            norm = math.hypot(*q[i].tolist())  # scaled: 1e200 components are not norm inf
+            expected = f"a unit quaternion (norm {norm!r})"
             raise self._fail(
                 field=f"orientations_quat_xyzw[{i}]",
                 expected=expected,
