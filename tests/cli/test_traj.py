@@ -418,6 +418,36 @@ def test_a_low_match_against_ref_advises_only_flags_traj_has(
     assert "(--offset, or --offset auto to estimate it)" in capsys.readouterr().err
 
 
+def test_every_line_fits_80_columns_but_a_path_too_long_for_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A header, a topic row and a `wrote ... (aligned to REF)` line ran to 85-134 columns.
+    from robot_msgs.report.text import display_width
+    from tests.io.conftest import BagMaker
+
+    monkeypatch.chdir(tmp_path)
+    bags = BagMaker(Path())
+    pose = "geometry_msgs/msg/PoseStamped"
+    msgs = [bags.message("ros1", pose, (k, 0, "map", (k, 0, 0), (0, 0, 0, 1))) for k in range(3)]
+    long_topic = "/robot/localization/fused_estimate_of_the_pose"  # 46 characters
+    topics = {long_topic: (pose, msgs), "/short": (pose, msgs)}
+    name = "two_pose_topics_of_one_robot_recorded_in_the_hall_on_the_first_day_of_it"
+    bag = bags.write(name, "ros1", topics)  # 78 characters, then " (bag)"
+    folder = Path("results_of_the_experiment")
+    folder.mkdir()
+    est = folder / "estimate_of_the_first_trial.tum"
+    est.write_text(resolve_path("example:fr1_xyz/rgbdslam.tum").read_text())
+    saved = folder / "estimate_of_the_first_trial_aligned.tum"
+    ref = "example:fr1_xyz/groundtruth.tum"
+    assert main(["traj", str(bag), "--ref", ref]) == 0
+    assert main(["traj", str(est), "--ref", ref, "--align", "se3", "--save", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if display_width(line) > 80] == []
+    assert f"  * {long_topic}\n{' ' * 29}{pose} " in out  # the row folded, in its columns
+    assert f"{bag}\n  (bag)\n" in out
+    assert f"wrote {saved}\n  (aligned to {ref})\n" in out  # the path whole with its verb
+
+
 def test_traj_says_frames_for_kitti_without_times(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -514,7 +544,7 @@ def test_traj_saves_the_estimate_moved_by_its_estimated_right_transform(
     assert f"{est} mounted on {gt}: extrinsic estimated: translation (-0.0374, 0.0290, " in said
     assert _folded(out, f"{est} mounted on {gt}:")
     how = "aligned to" if align else "mounted on"
-    assert f"wrote {saved} ({how} {gt})" in out
+    assert f"wrote {saved} ({how} {gt})" in said
     assert main(["ape", gt, est, *align, "--transform-right", "auto", "--json"]) == 0
     expected = stats_of(json.loads(capsys.readouterr().out))["translation"]
     assert main(["ape", gt, str(saved), "--json"]) == 0
@@ -592,7 +622,7 @@ def test_save_with_ref_and_align_writes_the_aligned_estimate(
     est = str(evo_data / "freiburg1_xyz-ORB_kf_mono.txt")
     out = tmp_path / "aligned.tum"
     assert main(["traj", est, "--ref", ref, "--align", "sim3", "--save", str(out)]) == 0
-    assert f"wrote {out} (aligned to {ref})" in capsys.readouterr().out
+    assert f"wrote {out} (aligned to {ref})" in " ".join(capsys.readouterr().out.split())
     assert main(["ape", ref, est, "--align", "sim3", "--json"]) == 0
     aligned = json.loads(capsys.readouterr().out)
     assert main(["ape", ref, str(out), "--json"]) == 0
@@ -795,4 +825,4 @@ def test_a_topic_named_with_escape_codes_is_shown_never_acting(
     out = capsys.readouterr().out
     assert "\x1b" not in out
     assert "\x07" not in out
-    assert f"{bag} /a\\x1b[31mRED\\x1b]0;title\\x07 (mcap)" in out
+    assert f"{bag} /a\\x1b[31mRED\\x1b]0;title\\x07 (mcap)" in " ".join(out.split())

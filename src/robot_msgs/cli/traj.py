@@ -84,7 +84,7 @@ from robot_msgs.io.evaluation_inputs import geo_frames
 from robot_msgs.io.tf import transforms_text
 from robot_msgs.limits import dpi_flag
 from robot_msgs.optional import require
-from robot_msgs.report.text import wrap
+from robot_msgs.report.text import WIDTH, display_width, wrap
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
@@ -393,19 +393,19 @@ def _shown(value: Any) -> Any:
 
 
 def _print_report(report: dict[str, Any], out: TextIO) -> None:
+    """Print one FILE's report, every line folded to 80 columns (:func:`_say`, :func:`_field`)."""
     report = _shown(report)  # a bag's topic names, a TF frame: shown, never acting
     topic = f" {report['topic']}" if report.get("topic") else ""
     role = ", reference" if report.get("role") == "reference" else ""
-    print(f"{report['path']}{topic} ({report['format']}{role})", file=out)
-    print(f"  format       {report['format']} ({report['format_reason']})", file=out)
+    _say([f"{report['path']}{topic}", f"({report['format']}{role})"], out)
+    _field("format", f"{report['format']} ({report['format_reason']})", out)
     if "topics" in report and (report.get("poses") is None or not report.get("topic")):
         for t in report["topics"]:
-            mark = "*" if t["msgtype"] in POSE_TYPES else " "
-            print(f"  {mark} {t['topic']:<24} {t['msgtype']:<43} {t['message_count']:>6}", file=out)
+            _topic_row(t, out)
     if report.get("poses") is None:
         marked = any(t["msgtype"] in POSE_TYPES for t in report.get("topics", ()))
         what = "a pose topic (*)" if marked else "a topic"
-        print(f"  choose {what} with --topic, or TF as --topic /tf:parent.child", file=out)
+        _say(f"  choose {what} with --topic, or TF as --topic /tf:parent.child", out)
         if "tf" in report:
             tf = report["tf"]
             said = transforms_text(tf["transforms"]).removeprefix("transforms: ")
@@ -416,26 +416,51 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
         if "outside_range" in report
         else ""
     )
-    print(f"  poses        {report['poses']}{kept}", file=out)
+    _field("poses", f"{report['poses']}{kept}", out)
     if "first_frame" in report:
-        print(
-            f"  frame index  {report['first_frame']} .. {report['last_frame']} "
+        _field(
+            "frame index",
+            f"{report['first_frame']} .. {report['last_frame']} "
             "(KITTI without a times file: stamps are frame indices)",
-            file=out,
+            out,
         )
     else:
         _print_time(report, out)
-    print(f"  path length  {report['path_length_m']:.3f} m", file=out)
-    print(
-        f"  frames       {report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}", file=out
-    )
+    _field("path length", f"{report['path_length_m']:.3f} m", out)
+    _field("frames", f"{report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}", out)
     for head in ("notes", "issues"):
         items = report.get(head, [])
         if head == "issues" and not items:
-            print("  issues       none", file=out)
+            _field("issues", "none", out)
         for i, item in enumerate(items):  # each folded under its value column
-            label = f"  {head if i == 0 else '':<12} "
-            print("\n".join(wrap(label + item, subsequent_indent=" " * len(label))), file=out)
+            _field(head if i == 0 else "", item, out)
+
+
+def _field(label: str, value: str, out: TextIO) -> None:
+    """Print ``  label  value``, folded to 80 columns under the value's column."""
+    head = f"  {label:<12} "
+    print("\n".join(wrap(head + value, subsequent_indent=" " * len(head))), file=out)
+
+
+def _topic_row(topic: dict[str, Any], out: TextIO) -> None:
+    """Print a bag's topic, type and count in columns; a row past 80 columns is folded.
+
+    The type and count then go on the next line, in their columns, as a long value is
+    folded under its column (a topic of 40 characters ran the row to 95).
+    """
+    mark = "*" if topic["msgtype"] in POSE_TYPES else " "
+    name = f"  {mark} {topic['topic']:<24} "
+    rest = f"{topic['msgtype']:<43} {topic['message_count']:>6}"
+    if display_width(name + rest) <= WIDTH:
+        print(name + rest, file=out)
+        return
+    column = " " * 29  # where the type's column starts
+    if display_width(column + rest) > WIDTH:  # a type past its column: no padding
+        rest = f"{topic['msgtype']} {topic['message_count']}"
+    if display_width(name) > len(column):  # a topic past its column: on its own line
+        print(name.rstrip(), file=out)
+        name = column
+    print("\n".join(wrap(name + rest, subsequent_indent=column)), file=out)
 
 
 def _print_items(head: str, items: list[str], out: TextIO) -> None:
@@ -445,16 +470,16 @@ def _print_items(head: str, items: list[str], out: TextIO) -> None:
 
 
 def _print_time(report: dict[str, Any], out: TextIO) -> None:
-    print(
-        f"  time         {report['start_s']!r} .. {report['end_s']!r} s "
-        f"({report['duration_s']:.3f} s)",
-        file=out,
+    _field(
+        "time",
+        f"{report['start_s']!r} .. {report['end_s']!r} s ({report['duration_s']:.3f} s)",
+        out,
     )
     if report["rate_hz"] is not None:
-        print(
-            f"  rate         {report['rate_hz']:.1f} Hz "
-            f"(median step {report['median_step_s']:.4f} s)",
-            file=out,
+        _field(
+            "rate",
+            f"{report['rate_hz']:.1f} Hz (median step {report['median_step_s']:.4f} s)",
+            out,
         )
 
 
@@ -515,11 +540,16 @@ def _against_reference(
     return aligned
 
 
-def _say(line: str, out: TextIO) -> None:
-    """Print ``line`` folded to the terminal's 80 columns, the rest indented by two."""
-    from robot_msgs.report.text import wrap  # noqa: PLC0415
+def _say(line: str | list[str], out: TextIO) -> None:
+    """Print ``line`` folded to 80 columns, the rest indented two more than its own indent.
 
-    print("\n".join(wrap(line, subsequent_indent="  ")), file=out)
+    ``line`` is a text, or its words, each kept whole (a path with its topic). A word
+    wider than a line (a long path) stands whole on its own, as every command prints
+    it (:func:`~robot_msgs.report.text.wrap`).
+    """
+    first = line if isinstance(line, str) else line[0]
+    indent = " " * (len(first) - len(first.lstrip(" ")) + 2)
+    print("\n".join(wrap(line, subsequent_indent=indent)), file=out)
 
 
 def _plot(
@@ -642,7 +672,7 @@ def run(args: argparse.Namespace) -> int:
             if not args.json:
                 for written in by_path[path]["written"]:
                     how = "aligned to" if settings.align != "none" else "mounted on"
-                    print(f"wrote {written} ({how} {args.ref})", file=out)
+                    _say([f"wrote {written}", f"({how} {args.ref})"], out)
     if args.plot is not None and not failed:
         _plot(args, read, drawn, out)
     if args.json:
