@@ -270,9 +270,17 @@ def test_results_in_different_units_get_their_tables_and_no_plots(
     assert '<div class="plot"' not in text
     assert "<td>angle_deg</td>" in text  # the table is there
     capsys.readouterr()
-    assert main(["res", str(metres), str(degrees), "--plot", str(plot)]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("ERROR: --plot: the results are in different units (deg, m)")
+    # The table was not printed nor the other outputs written: the plot's refusal ended all.
+    table = tmp_path / "res.csv"
+    assert main(["res", str(metres), str(degrees), "--plot", str(plot), "--csv", str(table)]) == 1
+    captured = capsys.readouterr()
+    assert "angle_deg" in captured.out
+    assert f"wrote {table}" in captured.out
+    assert captured.err == (
+        f"ERROR: --plot {plot}: the results are in different units (deg, m): nothing drawn; "
+        "plot results of one unit\n"
+    )
+    assert table.exists()
     assert not plot.exists()
 
 

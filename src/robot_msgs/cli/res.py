@@ -140,14 +140,14 @@ def run(args: argparse.Namespace) -> int:
 
         contents["html"] = render_results_html(comparison, labels=labels)
     figure = None
+    refused = ""
     if args.plot is not None:
         from robot_msgs.report.plots import results_figure  # noqa: PLC0415
 
         try:
             figure = results_figure(named, labels=labels)
-        except FormatError as err:
-            msg = f"--plot: {err}"
-            raise FormatError(msg) from err
+        except FormatError as err:  # the tables still compare them, as --html's page does
+            refused = f"--plot {args.plot}: {err}: nothing drawn; plot results of one unit"
     # An output on standard output (-) is its only content: the tables go to standard error.
     said_to = sys.stderr if any(os.fspath(p) == STDOUT for p in outputs.values()) else sys.stdout
     print("\n\n".join(render_text(t) for t in comparison.tables), file=said_to)
@@ -162,4 +162,9 @@ def run(args: argparse.Namespace) -> int:
 
         saved = save_figure(figure, args.plot, dpi=args.dpi, force=args.force)
         print(f"wrote {saved}", file=said_to)
+    if refused:  # after the tables and the other outputs, as traj goes on past a bad file
+        from robot_msgs.cli._boundary import say  # noqa: PLC0415
+
+        say(f"ERROR: {refused}")
+        return 1
     return 0
