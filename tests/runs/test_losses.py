@@ -97,3 +97,11 @@ def test_unrecovered_loss_uncovers_everything_after_it() -> None:
     t = np.arange(0, 101) / 10.0
     losses = [TrackingLoss(start_s=7.5, end_s=10.0, recovered=False)]
     assert coverage(t, losses, start_s=0.0, end_s=10.0, coverage_gap_s=1.0) == pytest.approx(0.75)
+
+
+def test_full_coverage_is_one_whatever_the_rounding_of_its_pieces() -> None:
+    """50 stamps 0.1 s apart, as read from "%.9f" text, covered 1.0000000000000002 of
+    0 .. 4.9 s (the pieces' sum passed the span by rounding): RunReport refused it, and
+    every run of such files failed to evaluate (a review)."""
+    t = np.array([float(f"{k * 0.1:.9f}") for k in range(50)])
+    assert coverage(t, [], start_s=0.0, end_s=4.9, coverage_gap_s=1.0) == 1.0
