@@ -47,6 +47,9 @@ def json_safe(value: Any) -> Any:
 def dumps(data: Any, *, indent: int | None = 2) -> str:
     r"""Return ``data`` as strict JSON text ending in a newline, keys in the order given.
 
+    Messages in ``data`` are written in their own JSON form (``"NaN"`` where a field
+    takes ``None`` too).
+
     ``indent=None`` writes one compact line (the C encoder: several times faster for big
     outputs).
 
@@ -56,4 +59,25 @@ def dumps(data: Any, *, indent: int | None = 2) -> str:
     '[1.5,"Infinity"]\n'
     """
     separators = (",", ":") if indent is None else None
-    return json.dumps(json_safe(data), indent=indent, separators=separators, allow_nan=False) + "\n"
+    text = json.dumps(
+        json_safe(data), indent=indent, separators=separators, allow_nan=False, default=_message
+    )
+    return text + "\n"
+
+
+def _message(value: Any) -> Any:
+    """Return a message inside ``data`` as its JSON form (:func:`robot_msgs.msg.json.json_form`).
+
+    WHY: ``to_dict()`` keeps a NaN that a field may hold beside ``None`` (a run's
+    parameters) as a float, which this module writes ``null``, read back as ``None``; the
+    message's own JSON writes ``"NaN"`` there. Imported here alone: most documents hold
+    no message, and ``--help`` stays free of the message base.
+    """
+    from robot_msgs.msg.base import Msg  # noqa: PLC0415 - see the docstring
+
+    if isinstance(value, Msg):
+        from robot_msgs.msg.json import json_form  # noqa: PLC0415
+
+        return json_form(value)
+    msg = f"Object of type {type(value).__name__} is not JSON serializable"
+    raise TypeError(msg)

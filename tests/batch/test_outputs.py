@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from robot_msgs.batch import outputs
 from robot_msgs.batch.inputs import settings_identity
 from robot_msgs.batch.outputs import DERIVED_FILES, write_outputs
 from robot_msgs.batch.plan import SweepState
@@ -98,3 +99,17 @@ def test_a_writer_used_outside_its_with_block_says_so(tmp_path: Path) -> None:
         writer.next_chunk()
     with pytest.raises(RuntimeError, match=entered):
         writer.finish()
+
+
+def test_the_outputs_key_names_how_the_outputs_are_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key held the package's version alone: a sweep resumed after runs began to be
+    grouped by configuration kept its pooled ranking.json (a review)."""
+
+    def key() -> str:
+        made = outputs.OutputsKey("settings")
+        made.add("k1", "d1", "s1")
+        return made.hexdigest()
+
+    now = key()
+    monkeypatch.setattr(outputs, "OUTPUTS_FORMAT", outputs.OUTPUTS_FORMAT - 1)
+    assert key() != now

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
@@ -13,6 +14,7 @@ from robot_msgs.batch.store import RECORD_FORMAT, ResultStore, RunRecord
 from robot_msgs.batch.tasks import RunResult, Status
 from robot_msgs.compare import RunReport, TrackingLoss, error_stats
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg.registry import to_json
 from robot_msgs.strict_json import dumps
 from tests.compare.comparisons import comparison
 
@@ -169,3 +171,28 @@ def test_records_are_strict_json(tmp_path: Path) -> None:
     path = ResultStore(tmp_path).save(_record())  # NaN statistics and times inside
     assert "NaN" not in path.read_text()
     json.loads(path.read_text(), parse_constant=_refuse)
+
+
+def test_a_nan_parameter_round_trips_through_a_record(tmp_path: Path) -> None:
+    """A run's parameter ``x = nan`` came back ``None`` from its record (the report's
+    to_dict() kept NaN a float, written null, read back as None where a parameter takes
+    None), and bench pooled such runs under ``x=None`` (a review)."""
+    result = _result()
+    assert result.report is not None
+    report = result.report.replace(parameters={"x": math.nan, "y": math.inf, "z": None})
+    record = RunRecord(
+        key=KEY, session="s1", hashed_at_ns=HASHED, inputs={}, result=replace(result, report=report)
+    )
+    store = ResultStore(tmp_path)
+    path = store.save(record)
+    assert json.loads(path.read_text())["result"]["report"]["parameters"] == {
+        "x": "NaN",
+        "y": "Infinity",
+        "z": None,
+    }
+    loaded = store.load(KEY)
+    assert loaded == record
+    assert loaded is not None
+    assert loaded.result.report is not None
+    assert math.isnan(loaded.result.report.parameters["x"])  # type: ignore[arg-type]
+    assert dumps([report], indent=None) == "[" + to_json(report).decode() + "]\n"

@@ -82,6 +82,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DERIVED_FILES",
+    "OUTPUTS_FORMAT",
     "PARTS_PREFIX",
     "OutputsKey",
     "OutputsWriter",
@@ -104,6 +105,14 @@ DERIVED_FILES = (
 PARTS_PREFIX = ".parts-"
 
 
+#: How the derived files are made from the records; bumped when that changes within a
+#: release, so ``--resume`` rewrites them. WHY: the key held the package's version
+#: alone, which did not change when runs began to be grouped by configuration, and a
+#: sweep resumed after that kept its pooled ``ranking.json`` and ``aggregates.json``
+#: while ``report`` of the same folder split them (a review). 2: configurations.
+OUTPUTS_FORMAT = 2
+
+
 class OutputsKey:
     """Name what the derived files are made of: every run's record, in the manifest's order.
 
@@ -120,7 +129,7 @@ class OutputsKey:
     """
 
     def __init__(self, shared: str) -> None:
-        self._hash = hashlib.sha256(f"{__version__}\n{shared}\n".encode())
+        self._hash = hashlib.sha256(f"{__version__}/{OUTPUTS_FORMAT}\n{shared}\n".encode())
         self._block = hashlib.sha256()
         self._in_block = 0
 
@@ -480,15 +489,15 @@ class OutputsWriter:
             for (name, configuration, sequence), tally in self._aggregates.items()
             if name == metric.name and (name, configuration, sequence) in self._has_metric
         ]
-        write_atomic(out / "aggregates.json", dumps([a.to_dict() for a in aggregates]), force=force)
+        write_atomic(out / "aggregates.json", dumps(list(aggregates)), force=force)
         computed = tuple((name, tally.compute()) for name, tally in self._rankings.items())
         entries = [
-            {"evaluation": name, "ranking": ranking.to_dict() if ranking else None}
+            {"evaluation": name, "ranking": ranking}
             for name, ranking in computed
         ]
         write_atomic(out / "ranking.json", dumps(entries), force=force)
         unique = tuple({repeat.runs: repeat for repeat in self._repeats.values()}.values())
-        write_atomic(out / "repeatability.json", dumps([r.to_dict() for r in unique]), force=force)
+        write_atomic(out / "repeatability.json", dumps(list(unique)), force=force)
         notes = list(self._notes)
         if table.note:
             notes.insert(0, table.note)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from robot_msgs.compare.run_report import RunReport
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg.json import json_form
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -136,7 +137,7 @@ class RunResult:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form (the report as its ``to_dict``)."""
+        """JSON form (the report as its JSON form, :func:`~robot_msgs.msg.json.json_form`)."""
         return {
             "digest": self.digest,
             "name": self.name,
@@ -144,7 +145,7 @@ class RunResult:
             "sequence": self.sequence,
             "trial": self.trial,
             "status": self.status,
-            "report": None if self.report is None else self.report.to_dict(),
+            "report": None if self.report is None else json_form(self.report),
             "error_type": self.error_type,
             "error": self.error,
             "notes": list(self.notes),

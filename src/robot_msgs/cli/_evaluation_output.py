@@ -388,7 +388,7 @@ def emit(
             )
     comparisons = [r.comparison.summary() for r in results]
     if args.json:
-        data = [c.to_dict() for c in comparisons]
+        data = comparisons
         from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
         print(dumps(data[0] if len(data) == 1 else data), end="")

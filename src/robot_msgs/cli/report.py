@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     tables = report_tables(report)
     contents: dict[str, str] = {}
     if "json" in outputs:
-        contents["json"] = dumps(report.to_dict(), indent=1)
+        contents["json"] = dumps(report, indent=1)
     if "csv" in outputs:
         contents["csv"] = runs_csv(report)
     if "latex" in outputs:

@@ -55,6 +55,7 @@ __all__ = [
     "encode_json_into",
     "field_json",
     "from_tree",
+    "json_form",
     "revived",
     "reviver",
     "ros_names",
@@ -417,6 +418,24 @@ def encode_json(msg: Msg) -> bytes:
     if spelling_test(type(msg))(msg):
         return _JSON_ENCODER.encode(_spelled_message(msg))
     return _JSON_ENCODER.encode(msg)
+
+
+def json_form(msg: Msg) -> Any:
+    """Return ``msg``'s :func:`encode_json` form as Python data (dicts, lists, scalars).
+
+    For a message inside a larger JSON document (:func:`robot_msgs.strict_json.dumps`
+    takes messages through it). WHY not ``to_dict()``: it keeps NaN a float, which the
+    document then writes ``null``, read back as ``None`` where a field takes ``None``: a
+    run's parameter ``x = nan`` came back ``None`` from ``bench``'s records and pooled
+    its runs under ``x=None`` (a review); here it is ``"NaN"``, as in the message's JSON.
+
+    Examples
+    --------
+    >>> from robot_msgs.geometry import Point
+    >>> json_form(Point(x=float("inf"), y=float("nan")))
+    {'_type': 'geometry/Point', 'x': 'Infinity', 'y': None, 'z': 0.0}
+    """
+    return msgspec.json.decode(encode_json(msg))
 
 
 def encode_json_into(msg: Msg, buffer: bytearray) -> None:
