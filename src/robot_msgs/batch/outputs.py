@@ -491,10 +491,7 @@ class OutputsWriter:
         ]
         write_atomic(out / "aggregates.json", dumps(list(aggregates)), force=force)
         computed = tuple((name, tally.compute()) for name, tally in self._rankings.items())
-        entries = [
-            {"evaluation": name, "ranking": ranking}
-            for name, ranking in computed
-        ]
+        entries = [{"evaluation": name, "ranking": ranking} for name, ranking in computed]
         write_atomic(out / "ranking.json", dumps(entries), force=force)
         unique = tuple({repeat.runs: repeat for repeat in self._repeats.values()}.values())
         write_atomic(out / "repeatability.json", dumps(list(unique)), force=force)
