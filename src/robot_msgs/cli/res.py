@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     contents: dict[str, str] = {}
     if "json" in outputs:
-        contents["json"] = dumps(comparison)
+        contents["json"] = dumps(comparison.to_dict())
     if "csv" in outputs:
         contents["csv"] = results_csv(comparison)
     if "latex" in outputs:
