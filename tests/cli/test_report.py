@@ -546,7 +546,10 @@ def test_trials_without_a_reference_on_different_clocks_are_reported_with_a_note
     write_tum(tmp_path / "orb" / "MH_01" / "2" / "estimate.tum", t + 1000.0, xyz)
     assert main(["report", str(tmp_path), "--no-progress"]) == 0
     said = capsys.readouterr().out
-    assert "repeatability of orb/MH_01 left out: No pose pairs found" in " ".join(said.split())
+    said = " ".join(said.split())
+    assert "repeatability of orb/MH_01 left out: No pose pairs found" in said
+    assert "the offset (--offset) is -1000" in said  # the command's flags, not the library's
+    assert "offset_s" not in said
 
 
 def test_two_versions_of_one_algorithm_are_ranked_and_summarised_apart(

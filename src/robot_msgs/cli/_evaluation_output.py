@@ -328,12 +328,17 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
         paths = ([save] if save is not None else []) + files
         plans.append(Outputs(save=save, aligned=aligned, aligned_format=fmt, paths=paths))
     every = [p for plan in plans for p in plan.paths]
+    flags = []  # each path's flag: a plan's paths are its --save, then its --save-aligned
+    for plan in plans:
+        saved = int(plan.save is not None)
+        flags += ["--save"] * saved + ["--save-aligned"] * (len(plan.paths) - saved)
     if args.plot is not None:
         from robot_msgs.report.figures import figure_format  # noqa: PLC0415
 
         figure_format(args.plot)
         every.append(args.plot)
-    check_outputs(every, force=args.force)
+        flags.append("--plot")
+    check_outputs(every, force=args.force, flags=flags)
     if args.plot is not None:
         require("matplotlib", "plot", feature="--plot")
     return plans

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
 
         msg = "--static is a form of --html FILE; give that too"
         raise FormatError(msg)
-    check_outputs(outputs.values(), force=args.force)
+    check_outputs(outputs.values(), force=args.force, flags=[f"--{n}" for n in outputs])
     if "html" in outputs:
         from robot_msgs.optional import require  # noqa: PLC0415
 
@@ -156,8 +156,11 @@ def run(args: argparse.Namespace) -> int:
         piped = any(os.fspath(p) == STDOUT for p in outputs.values())
         said_to = sys.stderr if piped else sys.stdout
         print("\n\n".join(render_text(t) for t in tables), file=said_to)
-        for note in report.notes:  # folded as res folds its notes
-            print("\n".join(wrap(f"NOTE: {note}", subsequent_indent="  ")), file=said_to)
+        for note in report.notes:  # folded as res folds its notes, in flags as the page's
+            print(
+                "\n".join(wrap(f"NOTE: {_report_flags(note)}", subsequent_indent="  ")),
+                file=said_to,
+            )
         for name in contents:
             if os.fspath(outputs[name]) != STDOUT:
                 print(f"wrote {outputs[name]}", file=said_to)

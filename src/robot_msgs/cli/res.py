@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             "--force only goes with an output (--json, --csv, --latex, --markdown, --html, --plot)"
         )
         raise ValidationError(msg)
-    check_outputs(outputs.values(), force=args.force)
+    check_outputs(outputs.values(), force=args.force, flags=[f"--{n}" for n in outputs])
     if args.label and args.plot is None and args.html is None:
         msg = "--label names the results in --plot's and --html's legends; give one of them"
         raise FormatError(msg)
