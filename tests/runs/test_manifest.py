@@ -337,3 +337,14 @@ def test_a_reference_no_run_uses_is_named(tmp_path: Path) -> None:
     ):
         runs = load_runs([_write(tmp_path, typo)]).runs
     assert runs[0].reference is None
+
+
+def test_a_saved_report_is_not_taken_for_a_manifest(tmp_path: Path) -> None:
+    """``report saved_report.json`` said "unknown table `_type`" (a review)."""
+    from robot_msgs.msg.catalog import example
+    from robot_msgs.msg.registry import to_json
+
+    path = tmp_path / "report.json"
+    path.write_bytes(to_json(example("compare/Report")))
+    with pytest.raises(FormatError, match=r"a saved 'compare/Report' message, not a manifest"):
+        load_runs([path])

@@ -239,6 +239,13 @@ class _ManifestFile:
             msg = f"{where}: expected a table of {', '.join(_TABLES)}, got {type(data).__name__}"
             raise FormatError(msg)
         unknown = sorted(set(data) - set(_TABLES))
+        if isinstance(data.get("_type"), str):  # a saved message ("unknown table `_type`")
+            msg = (
+                f"{where}: a saved {str(data['_type'])[:60]!r} message, not a manifest: "
+                f"give the runs it was made from (their folders or manifest), or a bench "
+                f"output folder"
+            )
+            raise FormatError(msg)
         if unknown:
             msg = f"{where}: unknown table `{unknown[0]}`; expected {', '.join(_TABLES)}"
             raise FormatError(msg)
