@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
@@ -15,6 +17,7 @@ from robot_msgs.batch.results_table import (
     TableWriter,
     read_results,
     rows_from_results,
+    rows_of,
     write_table,
 )
 from robot_msgs.batch.tasks import RunResult
@@ -87,6 +90,18 @@ def test_rows_hold_every_error_stats_field_per_signal() -> None:
     assert rows[2]["rms"] is None
     assert (x["status"], x["success"], x["failure"], x["error"]) == ("ok", True, "", "")
     assert x["digest"] == "d1"
+    assert (x["version"], x["parameters"]) == ("", "{}")
+
+
+def test_rows_say_the_runs_version_and_parameters() -> None:
+    """A sweep's table could not be grouped by version or parameter (a review)."""
+    ok = _ok("1")
+    assert ok.report is not None
+    stated = ok.report.replace(version="2.0", parameters={"x": math.nan, "n": 1000})
+    [row, *_] = rows_from_results([replace(ok, report=stated)], SETTINGS)
+    assert (row["version"], row["parameters"]) == ("2.0", '{"n":1000,"x":"NaN"}')
+    [failed, *_] = rows_of(FAILED, [m.name for m in SETTINGS.metrics], declared=stated)
+    assert (failed["version"], failed["parameters"]) == ("2.0", '{"n":1000,"x":"NaN"}')
 
 
 def test_a_run_that_could_not_be_evaluated_has_one_null_row_per_metric_with_its_error() -> None:

@@ -167,6 +167,15 @@ def test_bench_ranks_and_aggregates_two_versions_of_one_algorithm_apart(
         ("orb 2.0", "s1", 2, pytest.approx(0.15)),
         ("orb 2.0", "s2", 2, pytest.approx(0.25)),
     ]
+    # The per-run table can be grouped as the ranking is: each row says its run's version
+    # and parameters, the run that failed to evaluate those of its meta.json (a review).
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(out / "results.parquet").to_pylist()
+    configurations = {(r["run"], r["version"], r["parameters"]) for r in table}
+    assert ("orb-2.0/s1/5", "2.0", '{"n_features":1000}') in configurations
+    assert {v for _, v, _ in configurations} == {"1.0", "2.0"}
+    assert {p for _, _, p in configurations} == {'{"n_features":1000}'}
 
 
 def test_bench_and_report_agree_on_the_shipped_example_runs(

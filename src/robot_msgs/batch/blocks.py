@@ -207,8 +207,8 @@ def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock
     from robot_msgs.batch.results_table import rows_of  # noqa: PLC0415 - beside its user
 
     for spec, result, stored in _results(block, settings, shared, store, key):
-        rows += rows_of(result, names)
         report = _run_report(result, spec)
+        rows += rows_of(result, names, report)
         group = (report.configuration, result.sequence)
         for metric in settings.metrics:
             triple = (metric.name, *group)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.compare import ErrorStats
+from robot_msgs.compare.configuration import parameters_text
 from robot_msgs.errors import FormatError, MissingDependencyError
 from robot_msgs.files import open_atomic
 from robot_msgs.optional import require
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     from robot_msgs.batch.tasks import RunResult
+    from robot_msgs.compare import RunReport
     from robot_msgs.runs.run_settings import RunSettings
 
 __all__ = [
@@ -61,6 +63,8 @@ KEY_COLUMNS = (
     "algorithm",
     "sequence",
     "trial",
+    "version",
+    "parameters",
     "evaluation",
     "metric",
     "signal",
@@ -101,15 +105,27 @@ def rows_from_results(results: Sequence[RunResult], settings: RunSettings) -> li
     return [row for result in results for row in rows_of(result, names)]
 
 
-def rows_of(result: RunResult, names: Sequence[str]) -> list[Row]:
-    """Table rows of one run: for each metric named in ``names``, one row per signal."""
+def rows_of(
+    result: RunResult, names: Sequence[str], declared: RunReport | None = None
+) -> list[Row]:
+    """Table rows of one run: for each metric named in ``names``, one row per signal.
+
+    ``version`` and ``parameters`` (JSON text, keys sorted, non-finite floats spelled as
+    in the run's report) say the run's configuration
+    (:class:`~robot_msgs.compare.Configuration`), from its report or, for a run without
+    one, from ``declared`` (its ``meta.json``). WHY: a sweep's table could not be grouped
+    by version or parameter, which the rankings keep apart (a review).
+    """
     rows: list[Row] = []
     report = result.report
+    stated = report if report is not None else declared
     head: Row = {
         "run": result.name,
         "algorithm": result.algorithm,
         "sequence": result.sequence,
         "trial": result.trial,
+        "version": "" if stated is None else stated.version,
+        "parameters": parameters_text({} if stated is None else stated.parameters),
     }
     tail: Row = {
         "status": result.status,

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from robot_msgs.compare.configuration import configuration_labels
+from robot_msgs.compare.configuration import configuration_labels, parameters_text
 from robot_msgs.report.text import WIDTH, controls_escaped, display_width, ljust, rjust, wrap
 
 if TYPE_CHECKING:
@@ -909,7 +909,7 @@ def runs_csv(report: Report) -> str:
         "processing_p95_s", "dropped_frames", "input_rate_hz", "nominal_input_rate_hz",
         "output_rate_hz",
         "peak_rss_bytes", "mean_cpu_percent", "peak_cpu_percent", "peak_threads",
-        "peak_gpu_mem_bytes", "version", "alignment",
+        "peak_gpu_mem_bytes", "version", "parameters", "alignment",
     ]  # fmt: skip
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -932,7 +932,8 @@ def runs_csv(report: Report) -> str:
             res.peak_rss_bytes if res else nan, res.mean_cpu_percent if res else nan,
             res.peak_cpu_percent if res else nan, res.peak_threads if res else "",
             res.peak_gpu_mem_bytes if res else nan,
-            r.version, r.accuracy.settings.align if r.accuracy and r.accuracy.settings else "",
+            r.version, parameters_text(r.parameters),
+            r.accuracy.settings.align if r.accuracy and r.accuracy.settings else "",
         ]  # fmt: skip
         writer.writerow(
             ["" if isinstance(v, float) and math.isnan(v) else csv_cell(v) for v in values]
