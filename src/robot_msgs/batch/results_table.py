@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.compare import ErrorStats
-from robot_msgs.compare.configuration import parameters_text
+from robot_msgs.compare.run_report import parameters_text
 from robot_msgs.errors import FormatError, MissingDependencyError
 from robot_msgs.files import open_atomic
 from robot_msgs.optional import require

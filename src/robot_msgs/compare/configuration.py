@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Scalar
 
-__all__ = ["Configuration", "configuration_labels", "parameters_text"]
+__all__ = ["Configuration", "configuration_labels"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,23 +144,3 @@ def _told_apart(
             label += f" ({', '.join(shown)})"
         out[configuration] = label
     return out
-
-
-def parameters_text(parameters: Mapping[str, Scalar]) -> str:
-    """Return a run's parameters as one JSON text, keys sorted: a table's cell.
-
-    Non-finite floats are spelled as in the run's report (``"NaN"``, ``"Infinity"``),
-    so ``nan`` and ``None`` stay apart.
-
-    Examples
-    --------
-    >>> parameters_text({"scale": float("nan"), "n_features": 1000}), parameters_text({})
-    ('{"n_features":1000,"scale":"NaN"}', '{}')
-    """
-    if not parameters:
-        return "{}"
-    from robot_msgs.compare.run_report import RunReport  # noqa: PLC0415 - its field's spelling
-    from robot_msgs.msg.fields import specs_of  # noqa: PLC0415
-    from robot_msgs.msg.json import field_json  # noqa: PLC0415
-
-    return field_json(specs_of(RunReport)["parameters"], dict(sorted(parameters.items())))

@@ -30,6 +30,7 @@ __all__ = [
     "Resources",
     "RunReport",
     "TrackingLoss",
+    "parameters_text",
 ]
 
 REPEATABILITY_STATEMENT = (
@@ -308,3 +309,22 @@ class RunReport(Msg):
     def has_reference(self) -> bool:
         """Whether accuracy could be evaluated (a reference was given and matched)."""
         return bool(self.comparisons)
+
+
+def parameters_text(parameters: Mapping[str, Scalar]) -> str:
+    """Return a run's parameters as one JSON text, keys sorted: a table's cell.
+
+    Non-finite floats are spelled as in the run's report (``"NaN"``, ``"Infinity"``),
+    so ``nan`` and ``None`` stay apart.
+
+    Examples
+    --------
+    >>> parameters_text({"scale": float("nan"), "n_features": 1000}), parameters_text({})
+    ('{"n_features":1000,"scale":"NaN"}', '{}')
+    """
+    if not parameters:
+        return "{}"
+    from robot_msgs.msg.fields import specs_of  # noqa: PLC0415 - tables with parameters only
+    from robot_msgs.msg.json import field_json  # noqa: PLC0415
+
+    return field_json(specs_of(RunReport)["parameters"], dict(sorted(parameters.items())))

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from robot_msgs.compare.configuration import configuration_labels, parameters_text
+from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.report.text import WIDTH, controls_escaped, display_width, ljust, rjust, wrap
 
 if TYPE_CHECKING:
@@ -896,6 +896,8 @@ def runs_csv(report: Report) -> str:
     every delta asked for (``rpe_rmse_m@0.5s``...; ``rpe_rmse_m`` without RPE), latency,
     rates, resources.
     """
+    from robot_msgs.compare.run_report import parameters_text  # noqa: PLC0415 - the CSV's alone
+
     rpe = rpe_metrics(report)
     rpe_names = list(rpe) or [""]
     rpe_columns = [
