@@ -60,12 +60,20 @@ class Measured:
 
 
 def bench_env(**extra: str) -> dict[str, str]:
-    """Return the environment of a user's shell: bytecode caching on, no evo settings dir.
+    """Return the environment of a user's shell: bytecode caching on, BLAS on one thread.
 
     Some sandboxes set ``PYTHONDONTWRITEBYTECODE``, which makes every start compile the
     package from source (~30 ms of robot-msgs' start-up, not of a site-packages tool's).
+
+    ``robot-msgs`` runs BLAS on one thread unless told otherwise (``cli/__init__.py``):
+    OpenBLAS's idle threads spin, and ``python -c "import numpy"`` alone took 0.17-0.26 s
+    of CPU against 0.08-0.11 s on one thread. Every process measured (the reference
+    tools and the floors too) gets the same setting, so no ratio counts that spinning
+    against the others.
     """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"):
+        env.setdefault(name, "1")
     env.setdefault("MPLBACKEND", "Agg")
     env.update(extra)
     return env

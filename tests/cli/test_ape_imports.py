@@ -8,6 +8,7 @@ files) shows here before it shows in every command's start-up.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from typing import TYPE_CHECKING
@@ -115,3 +116,49 @@ def test_ape_imports_no_heavy_library(tmp_path: Path, align: str, paths: str) ->
     modules = _imported(tmp_path, "ape", ref, est, "--align", align)
     assert "robot_msgs.evaluation.entry" in modules  # it did evaluate
     assert _heavy(modules, HEAVY) == []
+
+
+#: Prints the BLAS thread variables ``main`` leaves, as NumPy (imported after it) reads them.
+BLAS_PROBE = """
+import os, sys
+from robot_msgs.cli import main
+if sys.argv[1] == "numpy first":
+    import numpy
+try:
+    main(["--version"])
+except SystemExit:
+    pass
+print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("MKL_NUM_THREADS"))
+"""
+
+_THREAD_VARIABLES = (
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "BLIS_NUM_THREADS",
+    "GOTO_NUM_THREADS",
+    "OMP_NUM_THREADS",
+)
+
+
+@pytest.mark.parametrize(
+    ("given", "order", "expected"),
+    [
+        ({}, "main first", "1 1"),  # nothing chosen: BLAS on one thread
+        ({"OMP_NUM_THREADS": "3"}, "main first", "None None"),  # the user's choice is kept
+        ({"OPENBLAS_NUM_THREADS": "2"}, "main first", "2 None"),
+        ({}, "numpy first", "None None"),  # too late to matter: the environment is left as it is
+    ],
+)
+def test_a_command_runs_blas_on_one_thread_unless_the_user_chose(
+    given: dict[str, str], order: str, expected: str
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in _THREAD_VARIABLES} | given
+    done = subprocess.run(  # noqa: S603 - our own interpreter and arguments
+        [sys.executable, "-c", BLAS_PROBE, order],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.stdout.split("\n")[-2] == expected

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
+import os
 import re
 import sys
 import warnings
@@ -209,6 +210,33 @@ def _command_of(given: list[str]) -> str:
     return ""
 
 
+#: The variables that set a BLAS library's thread count (OpenBLAS, MKL, BLIS); OpenBLAS
+#: and MKL read ``OMP_NUM_THREADS`` too, so a user's setting of any of them is kept whole.
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")
+_THREAD_SETTINGS = (*_BLAS_THREADS, "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def _one_blas_thread() -> None:
+    """Run BLAS on one thread in this process, unless the user chose a count or NumPy is loaded.
+
+    WHY: the package's matrix products are ``(N, 3)`` by ``(3, 3)``, sums of ``(N, 3)``
+    rows and dot products: memory-bound, a few milliseconds at 10^6 poses on one thread.
+    OpenBLAS threads any dot of more than 10^4 values, and its idle threads then spin
+    on the other core. On the 2-core machine, ``python -c "import numpy"`` took 0.17-0.26 s
+    of CPU against 0.08-0.11 s with one thread (the pool's start), and ``robot-msgs ape
+    REF EST --align se3`` at 10^6 poses 1.02-1.27 s against 0.74-0.89 s (a 10^6-pose
+    file's one ``vdot`` in :func:`~robot_msgs.trajectory.pose.rows_past_limit` spun
+    the core the other file was being read on). Read before NumPy loads OpenBLAS, so
+    set here, before any command imports it; children (``bench``'s workers) inherit it.
+    """
+    if "numpy" in sys.modules:  # called in a process that already loaded it: too late
+        return
+    if any(name in os.environ for name in _THREAD_SETTINGS):
+        return
+    for name in _BLAS_THREADS:
+        os.environ[name] = "1"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``robot-msgs`` with ``argv`` (default: the process arguments); return the exit code.
 
@@ -219,6 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     went away, 143 for SIGTERM (the table is in
     :mod:`robot_msgs.cli._boundary`).
     """
+    _one_blas_thread()
     from robot_msgs.cli._boundary import error_text, run_guarded  # noqa: PLC0415
 
     given = list(sys.argv[1:] if argv is None else argv)
