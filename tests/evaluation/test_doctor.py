@@ -287,6 +287,53 @@ def test_stamps_in_milliseconds_found_from_the_spans(tmp_path: Path) -> None:
     assert d.checks == ("stamp_units", "clock_domain")  # nothing timed on wrong units
 
 
+@pytest.mark.parametrize(("unit", "factor"), [("us", 1e6), ("ms", 1e3)])
+def test_both_sides_stamped_in_a_smaller_unit_found_from_their_steps_and_speed(
+    tmp_path: Path, unit: str, factor: float
+) -> None:
+    """An embedded logger's microseconds since boot in both files, read as seconds: the
+    two spans agree, so the doctor said "nothing found" and timed every rule in the
+    wrong unit (a review). fr1_xyz is 100 and 30 Hz at 0.30 m/s."""
+    ref, est = _ref(), _est()
+    boot = ref.stamps_s[0] - 12.0  # since boot: as seconds no date (the readers' own check)
+    # Milliseconds: the reference slowed to 99 Hz (its median step is 0.00999999 s), so its
+    # step in ms is past the 10 s the check starts at.
+    late = {1e6: 1.0, 1e3: 1.0101}[factor]
+    d = _doctor(
+        _write(tmp_path, "est.tum", est.replace(stamps_s=(est.stamps_s - boot) * factor)),
+        _write(tmp_path, "ref.tum", ref.replace(stamps_s=(ref.stamps_s - boot) * factor * late)),
+    )
+    found = d.finding("stamp_units")
+    assert found is not None
+    assert found.severity == "error"
+    assert found.evidence["factor"] == factor
+    assert f"stamps in {unit} read as seconds?" in found.summary
+    # the reference's 0.30 m/s (its path over its span) said back in seconds
+    speed = ref.path_length_m / (ref.stamps_s[-1] - ref.stamps_s[0]) / late
+    assert f"at {speed:.3g} m/s; write them in seconds" in found.summary
+    assert d.checks == ("stamp_units", "clock_domain")  # nothing timed on wrong units
+
+
+def test_poses_far_apart_of_a_robot_that_moves_are_not_a_smaller_unit(tmp_path: Path) -> None:
+    """Poses 10-33 s apart at 0.30 m/s (fr1_xyz slowed and stretched 1000 times): a
+    sparse survey, not milliseconds; nor a crawl sampled at a robot's rate."""
+    ref, est = _ref(), _est()
+    sparse = {
+        name: _write(
+            tmp_path,
+            f"{name}.tum",
+            t.replace(stamps_s=t.stamps_s * 1e3, positions_xyz=t.positions_xyz * 1e3),
+        )
+        for name, t in (("ref", ref), ("est", est))
+    }
+    assert "stamp_units" not in _doctor(sparse["est"], sparse["ref"]).kinds()
+    crawl = {
+        name: _write(tmp_path, f"{name}_crawl.tum", t.replace(positions_xyz=t.positions_xyz / 1e3))
+        for name, t in (("ref", ref), ("est", est))
+    }
+    assert "stamp_units" not in _doctor(crawl["est"], crawl["ref"]).kinds()
+
+
 def test_frame_index_stamps_against_seconds_are_stamp_units_not_a_clock_offset(
     tmp_path: Path,
 ) -> None:

@@ -12,7 +12,9 @@ Each check is the package's own, run once here (one road per idea):
 
 - reading: the readers' rules (:mod:`robot_msgs.io.clean`), each warning tagged with its
   kind;
-- ``stamp_units``: the spans of the two trajectories a power of 1000 apart;
+- ``stamp_units``: the spans of the two trajectories a power of 1000 apart, or both
+  sides' poses minutes apart and crawling where milliseconds or microseconds would be a
+  robot's rate and speed;
 - ``clock_domain`` and ``time_offset``: :func:`~robot_msgs.evaluation.estimate_offset`,
   over the span that puts the estimate inside the reference when they hardly overlap
   (a different recording start), else over its default ±1 s (a clock error);
@@ -229,6 +231,10 @@ def _stamp_units(reference: PoseTrajectory, estimate: PoseTrajectory, sync: str)
     spans = _span(reference), _span(estimate)
     if min(spans) <= 0:
         return None
+    if sync != "spatial":
+        slow = _slow_stamps(reference, estimate)
+        if slow is not None:
+            return slow
     ratio = math.log10(spans[1] / spans[0])
     k = round(ratio / 3.0)
     if k == 0 or abs(ratio - 3 * k) > 0.5:
@@ -249,6 +255,57 @@ def _stamp_units(reference: PoseTrajectory, estimate: PoseTrajectory, sync: str)
             "factor": float(10 ** (3 * k)),
         },
     )
+
+
+#: Both sides' poses at least this far apart (median, seconds), and the reference
+#: crawling, slower than this (m/s): stamps in a smaller unit than seconds may be why.
+_SLOW_STEP_S = 10.0
+_CRAWL_M_S = 5e-3
+#: Speeds a moving robot is evaluated at, metres per second (1 cm/s to 360 km/h), and
+#: steps between its poses, seconds (1 Hz to 10 kHz): a smaller unit is named only when
+#: the stamps read in it give both.
+_SPEEDS = (1e-2, 100.0)
+_STEPS = (1e-4, 1.0)
+
+
+def _slow_stamps(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding | None:
+    """Find both sides stamped in ms or us (read as seconds): poses minutes apart, crawling.
+
+    WHY: an autopilot's or embedded logger's microseconds since boot (PX4 logs them),
+    written into a TUM file, read as 20 Hz poses 50 000 s apart at 1e-6 m/s; the doctor
+    said "nothing found" (its unit check compares the two sides, and they agreed), and
+    every time rule then worked in the wrong unit (a 0.01 s matching tolerance of 0.01
+    us). Nanoseconds are the readers' (a rate below 1e-6 Hz, :mod:`robot_msgs.io.clean`).
+    """
+    if len(reference) < 3 or len(estimate) < 3:
+        return None
+    steps = _median_step(reference), _median_step(estimate)
+    speed = reference.path_length_m / _span(reference)
+    if min(steps) < _SLOW_STEP_S or not 0 < speed < _CRAWL_M_S:
+        return None
+    for k, unit in ((3, "ms"), (6, "us")):
+        scale = 10.0**k
+        if all(_STEPS[0] <= step / scale <= _STEPS[1] for step in steps) and (
+            _SPEEDS[0] <= speed * scale <= _SPEEDS[1]
+        ):
+            return Finding(
+                kind="stamp_units",
+                severity="error",
+                summary=(
+                    f"both trajectories' poses are {steps[0]:.3g} s and {steps[1]:.3g} s apart "
+                    f"(median) and the reference moves at {speed:.3g} m/s: stamps in {unit} "
+                    f"read as seconds? In seconds they are {steps[0] / scale:.3g} s and "
+                    f"{steps[1] / scale:.3g} s apart, at {speed * scale:.3g} m/s; write them "
+                    f"in seconds (divide by 1e{k})"
+                ),
+                evidence={
+                    "reference_step_s": _round(steps[0]),
+                    "estimate_step_s": _round(steps[1]),
+                    "reference_speed_m_s": _round(speed),
+                    "factor": scale,
+                },
+            )
+    return None
 
 
 def _counts_frames(traj: PoseTrajectory) -> bool:
