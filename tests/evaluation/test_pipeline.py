@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robot_msgs.errors import AssociationError, DataWarning, ValidationError
+from robot_msgs.errors import AlignmentError, AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation import (
     Ape,
     EvaluationSettings,
@@ -158,3 +158,27 @@ def test_a_number_from_few_matched_poses_warns() -> None:
     cut = EvaluationSettings(t_end_s=float(est.stamps_s[100]))
     (part,) = evaluate(ref, est, cut, metrics=[Ape()])  # warnings are errors here
     assert any(n.startswith("only ") for n in part.notes)
+
+
+@pytest.mark.parametrize("align", ["se3", "sim3"])
+def test_an_alignment_that_fails_on_few_matched_poses_says_how_few(align: str) -> None:
+    """1 of 788 poses matched (stamps in ms by mistake) and --align se3 was refused as
+    "all the same point, static: use --align origin", blaming the motion (a review)."""
+    ref = read_trajectory(resolve_path("example:fr1_xyz/groundtruth.tum"))
+    est = read_trajectory(resolve_path("example:fr1_xyz/rgbdslam.tum"))
+    ms = EvaluationSettings(align=align)  # type: ignore[arg-type]
+    with pytest.raises(
+        AlignmentError,
+        match=rf"^the {align} alignment cannot be fitted on the 1 matched pose\(s\): only "
+        r"0\.13 % of the shorter trajectory's poses matched \(1 of 788\); check the clock",
+    ):
+        evaluate(
+            ref.replace(stamps_s=ref.stamps_s * 1e3),
+            est.replace(stamps_s=est.stamps_s * 1e3),
+            ms,
+            metrics=[Ape()],
+        )
+    # With most poses matched, a degenerate fit keeps its own reason.
+    still = ref.replace(positions_xyz=np.zeros_like(ref.positions_xyz))
+    with pytest.raises(AlignmentError, match=r"^Cannot fit an alignment: the reference"):
+        evaluate(still, est, ms, metrics=[Ape()])

@@ -23,7 +23,7 @@ import numpy as np
 from robot_msgs.compare.comparison import Comparison, Estimates
 from robot_msgs.compare.result import EvaluationResult, compared_estimate
 from robot_msgs.compare.signal import Signal
-from robot_msgs.errors import AssociationError, DataWarning, caller_stacklevel
+from robot_msgs.errors import AlignmentError, AssociationError, DataWarning, caller_stacklevel
 from robot_msgs.evaluation.alignment import fit_alignment
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
@@ -356,7 +356,8 @@ def prepare(
         No reference pose in the time range, no pose matched (the message gives both
         time spans), or the clock offset cannot be estimated (flat cost, no overlap).
     AlignmentError
-        A degenerate fit (the message suggests an alternative).
+        A degenerate fit (the message suggests an alternative), or a failed fit on few
+        matched poses (the message says how few, and what to check).
 
     Warns
     -----
@@ -415,7 +416,21 @@ def prepare(
         mount = EvaluationSettings(transform_right=extrinsic.transform_right())
         estimate = apply_transforms(estimate, mount)
         association = match_poses(cut, estimate, matching)
-    alignment = fit_alignment(association.reference, association.estimate, settings=settings)
+    few = association.low_match_note(offset=advise_offset)
+    try:
+        alignment = fit_alignment(association.reference, association.estimate, settings=settings)
+    except AlignmentError as err:
+        if few is None:
+            raise
+        # The fit failed on the few poses matched: 1 of 788 (stamps in ms by mistake) was
+        # refused as "all the same point, static: use --align origin", which blamed the
+        # motion and advised a setting that hides the fault (a review).
+        label = f"{estimate_name}: " if estimate_name else ""
+        msg = (
+            f"{label}the {settings.align} alignment cannot be fitted on the "
+            f"{association.n_matched} matched pose(s): {few}"
+        )
+        raise AlignmentError(msg) from err
     notes = []
     if time_offset is not None:
         notes += [time_offset.describe(), *time_offset.notes]
@@ -428,7 +443,6 @@ def prepare(
     # A number from 1 of 788 poses (stamps in ms by mistake) came back with this note in
     # `result.notes` only, unseen in a notebook, where a quaternion mix-up warns (a review).
     # (A time range leaves the estimate's poses outside it unmatched: noted, not warned.)
-    few = association.low_match_note(offset=advise_offset)
     if few and settings.t_start_s is None and settings.t_end_s is None:
         warnings.warn(
             f"{estimate_name}: {few}" if estimate_name else few,
