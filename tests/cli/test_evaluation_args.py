@@ -592,3 +592,22 @@ def test_a_file_of_no_format_is_answered_with_its_sides_format_flag(
         assert err.endswith(choose.format(flag))
     assert main([command, str(bad), str(bad)]) == 1  # both sides: the one flag says both
     assert capsys.readouterr().err.endswith(choose.format("--format"))
+
+
+@pytest.mark.parametrize("command", ["ape", "doctor"])
+def test_a_format_a_reader_names_is_advised_with_its_sides_flag(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A EuRoC ground truth read as TUM said "choose the format (--format euroc)"; with
+    that flag the TUM estimate said "(--format tum)": each side's advice broke the other
+    (a review)."""
+    euroc = tmp_path / "gt.csv"
+    euroc.write_text(
+        "#timestamp,p_x,p_y,p_z,q_w,q_x,q_y,q_z\n"
+        + "".join(f"{k}000000000,{k}.0,0,0,1,0,0,0\n" for k in range(1, 4))
+    )
+    tum = "example:fr1_xyz/rgbdslam.tum"
+    assert main([command, str(euroc), tum, "--ref-format", "tum"]) == 1
+    assert capsys.readouterr().err.endswith("choose the format (--ref-format euroc)\n")
+    assert main([command, str(euroc), tum, "--format", "euroc"]) == 1
+    assert capsys.readouterr().err.endswith("choose the format (--est-format tum)\n")

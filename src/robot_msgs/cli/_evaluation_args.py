@@ -960,7 +960,7 @@ def side_error(err: FormatError, inputs: Sequence[InputFile]) -> FormatError | N
         flag = "--ref-topic" if untold[:1] == [0] else "--est-topic"
         return TopicError(str(err).replace("`topic=`", flag), path=err.path)
     whose = [k for k, i in enumerate(inputs) if _names(str(err), i.path)]
-    if type(err) is not FormatError or "`format=`" not in str(err) or not whose:
+    if type(err) is not FormatError or not _FORMAT_NAMED.search(str(err)) or not whose:
         return None
     if whose == [0]:
         flag = "--ref-format"
@@ -968,7 +968,16 @@ def side_error(err: FormatError, inputs: Sequence[InputFile]) -> FormatError | N
         flag = "--est-format"
     else:  # REF is an EST too: the one flag says both
         return None
-    return FormatError(str(err).replace("`format=`", flag))
+    # "`format=` tum, kitti or euroc" and "`format='euroc'`" alike: a reader that names
+    # the format to choose was answered "--format euroc", which broke the other side (a
+    # review: each side's error then sent the user to the other's).
+    return FormatError(
+        _FORMAT_NAMED.sub(lambda m: flag + (f" {m.group(1)}" if m.group(1) else ""), str(err))
+    )
+
+
+#: A reader's advice to choose a format, with or without the format it names.
+_FORMAT_NAMED = re.compile(r"`format=(?:'([^'`]*)')?`")
 
 
 def _names(text: str, path: str) -> bool:
