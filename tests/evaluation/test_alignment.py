@@ -482,3 +482,25 @@ def test_alignment_matches_evo_on_real_data_live(
     )
     ref, est = _evo_pairs(evo_data, case)
     _assert_agrees_with_evo(ref, est, fresh)
+
+
+@pytest.mark.parametrize("method", ["se3", "sim3", "origin", "none"])
+def test_the_sim3_scale_comes_with_an_se3_fit_and_is_the_sim3_fits_own(method: str) -> None:
+    rng = np.random.default_rng(7)
+    points = rng.normal(size=(50, 3))
+    ref = PoseTrajectory(
+        stamps_s=np.arange(50.0),
+        positions_xyz=points,
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (50, 1)),
+    )
+    est = ref.replace(positions_xyz=0.4 * points + rng.normal(scale=0.01, size=(50, 3)))
+    settings = EvaluationSettings(align=method)  # type: ignore[arg-type]
+    fitted, scale = alignment_module.fit_alignment_and_scale(ref, est, settings=settings)
+    assert fitted == alignment_module.fit_alignment(ref, est, settings=settings)
+    if method in ("origin", "none"):
+        assert math.isnan(scale)
+        return
+    sim3 = alignment_module.fit_alignment(ref, est, settings=EvaluationSettings(align="sim3"))
+    assert scale == sim3.scale  # the same rotation, so the same tr(DS) / sigma_x^2
+    assert 2.4 < scale < 2.6  # 1 / 0.4
+    assert fitted.scale == (scale if method == "sim3" else 1.0)

@@ -32,7 +32,7 @@ from robot_msgs.trajectory import PoseTrajectory
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["align", "fit_alignment", "mirrored_fit", "umeyama"]
+__all__ = ["align", "fit_alignment", "fit_alignment_and_scale", "mirrored_fit", "umeyama"]
 
 #: A position spread (RMS distance from the mean) below this share of the coordinates'
 #: magnitude is treated as zero: the points are one point up to rounding.
@@ -104,7 +104,14 @@ def umeyama(
     if x.shape != y.shape:
         msg = f"Expected target_xyz of shape {x.shape} like source_xyz, got {y.shape}"
         raise ValidationError(msg)
-    R, t, s, d = _umeyama(x, y, with_scale=with_scale)
+    return _noncollinear_umeyama(x, y, with_scale=with_scale)[:3]
+
+
+def _noncollinear_umeyama(
+    x: Float64Array, y: Float64Array, *, with_scale: bool
+) -> tuple[Float64Array, Float64Array, float, float]:
+    """:func:`_umeyama`'s ``R, t, s`` and free scale, refusing collinear positions."""
+    R, t, s, d, free = _umeyama(x, y, with_scale=with_scale)
     if d[1] <= COLLINEAR_TOL * d[0]:
         msg = (
             f"Cannot fit {'Sim(3)' if with_scale else 'SE(3)'}: the positions are collinear "
@@ -113,7 +120,7 @@ def umeyama(
             "use `align='origin'`, or `align='posyaw'` for a horizontal line"
         )
         raise AlignmentError(msg)
-    return R, t, s
+    return R, t, s, free
 
 
 def mirrored_fit(source_xyz: Float64Array, target_xyz: Float64Array) -> tuple[float, float]:
@@ -226,8 +233,12 @@ def _moments(
 
 def _umeyama(
     x: Float64Array, y: Float64Array, *, with_scale: bool
-) -> tuple[Float64Array, Float64Array, float, Float64Array]:
-    """Umeyama's fit without the collinearity check; also returns the singular values."""
+) -> tuple[Float64Array, Float64Array, float, Float64Array, float]:
+    """Umeyama's fit without the collinearity check; also the singular values and free scale.
+
+    The free scale is the Sim(3) fit's ``tr(D S) / σx²``, whatever ``with_scale`` says: a
+    rigid fit's rotation is the same, so an SE(3) fit learns it for nothing.
+    """
     n = x.shape[0]
     mean_x, mean_y, sxx, syy, cov = _moments(x, y)
     for side, sum_squares, points in (("estimate", sxx, x), ("reference", syy, y)):
@@ -245,7 +256,8 @@ def _umeyama(
     if np.linalg.det(u) * np.linalg.det(vt) < 0.0:
         sign[2] = -1.0
     R = (u * sign) @ vt
-    s = float(np.sum(d * sign)) / sigma2 if with_scale else 1.0
+    free = float(np.sum(d * sign)) / sigma2
+    s = free if with_scale else 1.0
     if not s > 0:
         msg = (
             "Cannot fit a scale: the estimate and reference positions are uncorrelated "
@@ -254,7 +266,7 @@ def _umeyama(
         )
         raise AlignmentError(msg)
     t = mean_y - s * (R @ mean_x)
-    return R, t, s, d
+    return R, t, s, d, free
 
 
 def _yaw_fit(x: Float64Array, y: Float64Array) -> tuple[Float64Array, Float64Array]:
@@ -436,6 +448,37 @@ def fit_alignment(
     The same parameters, the same errors; the estimate is not moved (a metric that reads
     positions only moves them in chunks: the aligned copy of 10^7 poses is 560 MB).
     """
+    return fit_alignment_and_scale(reference, estimate, settings=settings)[0]
+
+
+def fit_alignment_and_scale(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    *,
+    settings: EvaluationSettings,
+) -> tuple[Alignment, float]:
+    """:func:`fit_alignment`, and the scale a Sim(3) fit of the same poses finds.
+
+    For ``"se3"`` and ``"sim3"`` the Sim(3) scale comes with the fit, at no cost (the
+    two share their rotation); for the other methods it is NaN. An SE(3) evaluation of
+    an estimate whose Sim(3) scale is far from 1 measures that scale error too, which a
+    caller can say (:func:`~robot_msgs.evaluation.prepare` notes it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robot_msgs.evaluation import EvaluationSettings
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=np.arange(4.0),
+    ...     positions_xyz=[[0.0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]],
+    ...     orientations_quat_xyzw=[[0.0, 0, 0, 1]] * 4,
+    ... )
+    >>> est = ref.replace(positions_xyz=0.5 * ref.positions_xyz)
+    >>> how, scale = fit_alignment_and_scale(ref, est, settings=EvaluationSettings(align="se3"))
+    >>> how.scale, round(scale, 12)
+    (1.0, 2.0)
+    """
     check_argument("reference", reference, PoseTrajectory)
     check_argument("estimate", estimate, PoseTrajectory)
     check_argument("settings", settings, EvaluationSettings)
@@ -454,10 +497,15 @@ def fit_alignment(
     y = reference.positions_xyz[rows]
     n_fit = x.shape[0]
     identity, zero = np.eye(3), np.zeros(3)
+    free = math.nan
     if method == "none":
-        return Alignment(method="none", rotation=identity, translation_m=zero)
+        return Alignment(method="none", rotation=identity, translation_m=zero), free
     if method in ("se3", "sim3"):
-        R, t, s = umeyama(x, y, with_scale=method == "sim3")
+        R, t, s, free = _noncollinear_umeyama(
+            _check_points("source_xyz", x),
+            _check_points("target_xyz", y),
+            with_scale=method == "sim3",
+        )
     elif method == "scale":
         s = _umeyama(x, y, with_scale=True)[2]
         R, t = identity, zero
@@ -477,4 +525,4 @@ def fit_alignment(
     else:  # posyaw
         R, t = _yaw_fit(x, y)
         s = 1.0
-    return Alignment(method=method, rotation=R, translation_m=t, scale=s, n_fit=n_fit)
+    return Alignment(method=method, rotation=R, translation_m=t, scale=s, n_fit=n_fit), free

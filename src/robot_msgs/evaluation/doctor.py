@@ -61,7 +61,7 @@ from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS, associate
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset
-from robot_msgs.evaluation.pipeline import match_poses
+from robot_msgs.evaluation.pipeline import SCALE_NOTED, match_poses
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
@@ -96,7 +96,7 @@ EXTRINSIC_M = 0.1
 _SIGNIFICANT = 3.0  # standard uncertainties
 #: Most estimate poses (evenly spread) the offset and extrinsic estimates are made on.
 MAX_ESTIMATE_POSES = 5_000
-_SCALE_OFF = 0.1
+_SCALE_OFF = SCALE_NOTED  # the same rule as the note of an SE(3) evaluation
 _GAP_SHARE = 0.05
 _LOW_COVERAGE = 0.5
 _PARTIAL_COVERAGE = 0.9
