@@ -178,6 +178,41 @@ def test_bench_ranks_and_aggregates_two_versions_of_one_algorithm_apart(
     assert {p for _, _, p in configurations} == {'{"n_features":1000}'}
 
 
+def test_two_versions_numbering_their_trials_alike_are_ranked_apart_and_resumed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """orb-1.0/s1/1 and orb-2.0/s1/1, both orb on s1 trial 1 by their meta.json, were
+    refused ("two runs are orb/s1/1"); each run has its own name, row and record."""
+    t = np.arange(30) * 0.1
+    rows = np.column_stack([t, t, np.sin(t), 0 * t, 0 * t, 0 * t, 0 * t, 0 * t + 1])
+    root = tmp_path / "runs"
+    (root / "s1").mkdir(parents=True)
+    np.savetxt(root / "s1" / "reference.tum", rows)
+    offsets = {("1.0", 1): 0.10, ("1.0", 2): 0.30, ("2.0", 1): 0.05, ("2.0", 2): 0.15}
+    for (version, trial), offset in offsets.items():
+        run = root / f"orb-{version}" / "s1" / str(trial)
+        run.mkdir(parents=True)
+        np.savetxt(run / "estimate.tum", rows + np.array([0, 0, 0, offset, 0, 0, 0, 0]))
+        (run / "meta.json").write_text(json.dumps({"algorithm": "orb", "version": version}))
+    out = tmp_path / "out"
+    argv = ["bench", str(root), "--out", str(out), "--serial", "--quiet", "--align", "none"]
+    assert main(argv) == 0
+    ranking = Ranking.from_dict(_json(out / "ranking.json")[0]["ranking"])
+    assert [(r.name, r.n_runs, r.n_succeeded) for r in ranking.rows] == [
+        ("orb 2.0", 2, 2),
+        ("orb 1.0", 2, 2),
+    ]
+    assert [r.scores["s1"] for r in ranking.rows] == pytest.approx([0.10, 0.20])
+    table = [r for r in read_results(out / "results.parquet") if r["evaluation"] == APE]
+    got = {(r["run"], r["version"], r["trial"]): r["rms"] for r in table}
+    assert got == {
+        (f"orb-{version}/s1/{trial}", version, str(trial)): pytest.approx(offset)
+        for (version, trial), offset in offsets.items()
+    }
+    assert main([*argv, "--resume"]) == 0  # each run's record is its own
+    assert "4 reused, 0 computed" in " ".join(capsys.readouterr().out.split())
+
+
 def test_bench_and_report_agree_on_the_shipped_example_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

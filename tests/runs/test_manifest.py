@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from robot_msgs.compare import Configuration
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.evaluation import EvaluationSettings
 from robot_msgs.runs import RunSettings, load_runs, read_manifest
@@ -218,6 +219,27 @@ def test_two_runs_with_the_same_keys_or_name_are_refused(tmp_path: Path) -> None
     path = _write(tmp_path, run.format("e1.tum", "x") + run.format("e2.tum", "x").replace("1", "2"))
     with pytest.raises(FormatError, match=r"two runs are named 'x'"):
         load_runs([path])
+
+
+def test_runs_of_another_version_or_parameters_may_share_a_trial(tmp_path: Path) -> None:
+    """orb 1.0 trial 1 beside orb 2.0 trial 1 was refused ("two runs are orb/s/1"), though
+    runs are ranked and summarised by configuration (algorithm, version, parameters) and
+    each run's record, row and name are its own; one configuration's keys stay unique."""
+    run = '[[runs]]\nalgorithm = "orb"\nsequence = "s"\ntrial = 1\nestimate = "e.tum"\n'
+    declared = [
+        'name = "a"\nversion = "1.0"\n',
+        'name = "b"\nversion = "2.0"\n',
+        'name = "c"\nversion = "2.0"\nparameters = { n = 2 }\n',
+    ]
+    runs = load_runs([_write(tmp_path, "".join(run + extra for extra in declared))]).runs
+    assert [(r.name, r.label, r.configuration) for r in runs] == [
+        ("a", "orb/s/1", Configuration.of("orb", "1.0")),
+        ("b", "orb/s/1", Configuration.of("orb", "2.0")),
+        ("c", "orb/s/1", Configuration.of("orb", "2.0", {"n": 2})),
+    ]
+    again = run + 'name = "d"\nversion = "2.0"\nparameters = { n = 2 }\n'
+    with pytest.raises(FormatError, match=r"two runs are orb/s/1: .*#3 and .*#4"):
+        load_runs([_write(tmp_path, "".join(run + extra for extra in declared) + again)])
 
 
 def test_a_non_utf8_manifest_is_refused(tmp_path: Path) -> None:

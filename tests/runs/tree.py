@@ -68,8 +68,8 @@ def make_two_versions(root: Path, *, n_poses: int = 30) -> Path:
     """Write :data:`TWO_VERSIONS` as run folders: each ``meta.json`` names ``orb`` and its version.
 
     ROOT/{sequence}/reference.tum runs along x (y = sin x); each estimate is it moved
-    along z by the run's offset. The trials differ (two runs of orb on s1 cannot both be
-    trial 1).
+    along z by the run's offset. The trials are numbered across both versions (runs of
+    another version may share a trial number; these need not).
     """
     t = np.arange(n_poses, dtype=float) * 0.1
     xyz = np.column_stack([t, np.sin(t), np.zeros_like(t)])

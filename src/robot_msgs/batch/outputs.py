@@ -234,10 +234,7 @@ def _repeatability(
     # members of the few groups without a reference: no list of every run.
     # Grouped as group_repeatability groups them: by configuration (the version and
     # parameters each run declared) and sequence.
-    keys = [
-        (Configuration.of(spec.algorithm, spec.meta.version, spec.meta.parameters), spec.sequence)
-        for spec in manifest.runs
-    ]
+    keys = [(spec.configuration, spec.sequence) for spec in manifest.runs]
     tally: dict[tuple[Configuration, str], list[int]] = {}
     for i, group in enumerate(keys):
         seen = tally.setdefault(group, [0, 0])

@@ -314,7 +314,6 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
 
 def _print_rankings(out: Path, runs: Sequence[RunSpec], judged: Mapping[str, Value]) -> None:
     from robot_msgs.compare import (  # noqa: PLC0415
-        Configuration,
         Ranking,
         Repeatability,
         configuration_labels,
@@ -334,9 +333,7 @@ def _print_rankings(out: Path, runs: Sequence[RunSpec], judged: Mapping[str, Val
         for d in json.loads((out / "repeatability.json").read_text(encoding="utf-8"))
     ]
     # Each group named as the ranking names its configuration (``orb 2.0`` among several).
-    configurations = [
-        Configuration.of(spec.algorithm, spec.meta.version, spec.meta.parameters) for spec in runs
-    ]
+    configurations = [spec.configuration for spec in runs]
     labels = configuration_labels(configurations)
     keys = {
         spec.name: (labels[c], spec.sequence) for spec, c in zip(runs, configurations, strict=True)

@@ -472,8 +472,9 @@ class RunReader:
         ------
         FormatError
             An invalid manifest entry or run folder; a root or manifest without runs; a
-            run with the name or keys of an earlier one. (An invalid ``meta.json`` fails
-            its run alone, when it is evaluated: :attr:`RunSpec.error`.)
+            run with the name, or the keys and configuration, of an earlier one. (An
+            invalid ``meta.json`` fails its run alone, when it is evaluated:
+            :attr:`RunSpec.error`.)
         """
         if self._started:
             msg = "a RunReader is read once; make another to read the runs again"
@@ -529,7 +530,7 @@ def load_runs(
     ------
     FormatError
         As :func:`read_manifest`; an input that is none of the above; two manifests with
-        different ``[settings]``; two runs with one name or the same keys.
+        different ``[settings]``; two runs with one name, or the same keys and configuration.
     """
     reader = RunReader(inputs, evaluation=evaluation, metrics=metrics, judge=judge, reading=reading)
     return reader.read()

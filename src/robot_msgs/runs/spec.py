@@ -14,6 +14,8 @@ import signal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from robot_msgs.compare.configuration import Configuration
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -106,6 +108,11 @@ class RunSpec:
             return f"{self.algorithm}/{self.sequence}/{self.trial}"
         return self.name
 
+    @property
+    def configuration(self) -> Configuration:
+        """What rankings and summaries key the run on: its algorithm, version and parameters."""
+        return Configuration.of(self.algorithm, self.meta.version, self.meta.parameters)
+
     def identity(self) -> dict[str, Any]:
         """Say what identifies the run besides its files' bytes (no paths: a moved tree resumes)."""
         return {
@@ -157,10 +164,12 @@ def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
 
 
 class RunChecker:
-    """Refuse two runs with one name, or with the same keys, one run at a time.
+    """Refuse two runs with one name, or with the same keys and configuration, one at a time.
 
     :func:`check_runs` for runs read as a stream: each run is checked against those
-    before it as it comes.
+    before it as it comes. Runs of another version or other parameters
+    (:attr:`RunSpec.configuration`) may share a trial: they are ranked and summarised
+    apart, and each run's name, table row and record are its own.
 
     Examples
     --------
@@ -174,7 +183,7 @@ class RunChecker:
 
     def __init__(self) -> None:
         self._names: dict[str, str] = {}
-        self._keys: dict[tuple[str, str, str], str] = {}
+        self._keys: dict[tuple[str, str, str, Configuration], str] = {}
 
     def add(self, run: RunSpec) -> None:
         """Take the next run.
@@ -194,8 +203,8 @@ class RunChecker:
             )
             raise FormatError(msg)
         self._names[run.name] = run.source
-        key = (run.algorithm, run.sequence, run.trial)
-        if all(key) and key in self._keys:
+        key = (run.algorithm, run.sequence, run.trial, run.configuration)
+        if all(key[:3]) and key in self._keys:
             msg = (
                 f"two runs are {run.label}: {self._keys[key]} and {run.source}; "
                 "give each a distinct trial"
@@ -205,7 +214,7 @@ class RunChecker:
 
 
 def check_runs(runs: list[RunSpec]) -> tuple[RunSpec, ...]:
-    """Refuse two runs with one name, or with the same algorithm, sequence and trial.
+    """Refuse two runs with one name, or with the same keys and configuration (:class:`RunChecker`).
 
     The runs keep the order they were declared in (manifest order; folders found under a
     root in sorted order), so the same inputs always give the same tables.
