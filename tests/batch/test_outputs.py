@@ -14,10 +14,11 @@ from robot_msgs.batch.outputs import DERIVED_FILES, write_outputs
 from robot_msgs.batch.plan import SweepState
 from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.sweep import run_sweep
-from robot_msgs.batch.worker import Chunk, Job, RunSummary, run_chunk
+from robot_msgs.batch.worker import Chunk, Job, RunSummary, evaluate_task, run_chunk
 from robot_msgs.compare import RunReport
 from robot_msgs.runs import load_runs
 from tests.batch.batch_helpers import make_tree, scripted
+from tests.runs.tree import make_two_versions
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -74,6 +75,39 @@ def test_a_run_lost_to_the_infrastructure_has_a_row_and_no_report(tmp_path: Path
     [(name, ranking)] = outputs.rankings[:1]
     assert ranking is not None
     assert (name, dict(ranking.left_out)) == ("ape:translation", {"SchedulerLost": 1})
+
+
+def test_a_configuration_whose_every_run_was_lost_leaves_the_others_named_alike(
+    tmp_path: Path,
+) -> None:
+    """Every run of orb 1.0 lost to the infrastructure: ranking.json named orb 2.0 "orb"
+    (from the runs it ranked) and aggregates.json "orb 2.0" (from every run, the lost ones
+    too). Both name the configurations of the runs they hold, as ``report`` of the folder
+    names those of its reports."""
+    root = make_two_versions(tmp_path / "runs")
+    manifest = load_runs([root])
+    shared = settings_identity(manifest.settings.to_dict(), evaluate_task)
+    job = Job(settings=manifest.settings, shared=shared, out=str(tmp_path / "out"), session="s")
+    state = SweepState(len(manifest.runs))
+    for i, run in enumerate(manifest.runs):
+        if run.meta.version == "1.0":
+            state.finish(
+                RunSummary.unfinished(i, "lost", "SchedulerLost", "the scheduler went away")
+            )
+        else:
+            chunk = Chunk(number=i, indices=(i,), runs=(run,), attempts=(1,))
+            state.finish(run_chunk(evaluate_task, job, chunk).summaries[0])
+    outputs = write_outputs(
+        manifest, state, ResultStore(tmp_path / "out"), tmp_path / "out", shared=shared
+    )
+    ranked = [
+        (name, row.name, row.n_runs) for name, ranking in outputs.rankings if ranking
+        for row in ranking.rows
+    ]  # fmt: skip
+    assert ranked == [("ape:translation", "orb", 3), ("rpe:translation:1s:all", "orb", 3)]
+    aggregates = json.loads((tmp_path / "out" / "aggregates.json").read_text())
+    named = [a["group"].get("configuration", a["group"]["algorithm"]) for a in aggregates]
+    assert named == ["orb"] * 4  # two metrics on two sequences
 
 
 def test_a_writer_used_outside_its_with_block_says_so(tmp_path: Path) -> None:

@@ -210,6 +210,16 @@ def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock
         report = _run_report(result, spec)
         rows += rows_of(result, names, report)
         group = (report.configuration, result.sequence)
+        if result.is_infrastructure:
+            why = left_out.setdefault(group, {})
+            why[result.error_type] = why.get(result.error_type, 0) + 1
+            for ranking in rankings.values():
+                ranking.leave_out(result.error_type)
+            continue
+        for ranking in rankings.values():
+            ranking.update(report)
+        # Only the runs the rankings take open a group: the configurations named are theirs
+        # (a configuration whose every run was lost renamed the others' aggregates alone).
         for metric in settings.metrics:
             triple = (metric.name, *group)
             if triple not in aggregates:
@@ -221,16 +231,6 @@ def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock
                         "sequence": result.sequence,
                     },
                 )
-        if result.is_infrastructure:
-            why = left_out.setdefault(group, {})
-            why[result.error_type] = why.get(result.error_type, 0) + 1
-            for ranking in rankings.values():
-                ranking.leave_out(result.error_type)
-            continue
-        for ranking in rankings.values():
-            ranking.update(report)
-        for metric in settings.metrics:
-            triple = (metric.name, *group)
             comparison = report.comparisons.get(metric.name)
             if comparison is not None:
                 has_metric.add(triple)
