@@ -157,9 +157,12 @@ def test_run_failures_and_evaluation_failures_are_kept_apart(tmp_path: Path) -> 
     by_group = {(a.group["evaluation"], a.group["sequence"]): a for a in aggs}
     assert set(by_group) == {(APE, "MH_01"), (RPE, "MH_01")}  # MH_09 has no APE to aggregate
     mh01 = by_group[APE, "MH_01"]
-    assert (mh01.n_runs, dict(mh01.failures)) == (
-        3,
-        {"ValueError": 1, "killed by SIGSEGV (exit code -11)": 1},
+    # The run that failed to evaluate counts for no algorithm, as report leaves it out.
+    left_out = "1 runs that failed to evaluate or were not evaluated (ValueError 1) left out"
+    assert (mh01.n_runs, dict(mh01.failures), mh01.notes) == (
+        2,
+        {"killed by SIGSEGV (exit code -11)": 1},
+        (left_out,),
     )
     assert mh01.stats["translation"].mean == pytest.approx(0.001, abs=1e-9)  # trial 1 only
     text = summary.text()
@@ -306,7 +309,8 @@ def test_crashed_records_are_recomputed_on_resume(tmp_path: Path) -> None:
         for a in _json(tmp_path / "out" / "aggregates.json")
         if a["group"]["evaluation"] == APE
     ]
-    assert (agg.n_runs, agg.notes) == (1, ("1 runs not evaluated (WorkerCrash 1) left out",))
+    left_out = "1 runs that failed to evaluate or were not evaluated (WorkerCrash 1) left out"
+    assert (agg.n_runs, agg.notes) == (1, (left_out,))
     assert "--resume computes the 1 run not evaluated" in summary.text()
     poison.unlink()
     resumed = _sweep(root, tmp_path / "out", resume=True)
@@ -326,12 +330,13 @@ def test_ranking_orders_algorithms_by_median_error_per_sequence_per_metric(
     assert [e["evaluation"] for e in entries] == [APE, RPE]
     ranking = Ranking.from_dict(entries[0]["ranking"])
     # Offsets by construction: MH_01 orb 1..3 mm, vins 4..6 mm; MH_02 orb 7..9, vins 10..12
-    # (vins trial 3 failed): medians orb 2 and 8 mm, vins 5 and 10.5 mm; orb first everywhere.
+    # (vins trial 3 failed to evaluate: left out): medians orb 2 and 8 mm, vins 5 and 10.5 mm;
+    # orb first everywhere.
     orb, vins = ranking.rows
     assert (orb.algorithm, orb.position, orb.mean_rank) == ("orb", 1, 1.0)
     assert dict(orb.scores) == pytest.approx({"MH_01": 0.002, "MH_02": 0.008}, abs=1e-9)
     assert dict(vins.scores) == pytest.approx({"MH_01": 0.005, "MH_02": 0.0105}, abs=1e-9)
-    assert (vins.n_runs, vins.n_succeeded) == (6, 5)
+    assert (vins.n_runs, vins.n_succeeded, dict(ranking.left_out)) == (5, 5, {"ValueError": 1})
     assert (ranking.metric, ranking.signal, ranking.statistic) == ("ape", "translation", "rms")
     rpe = Ranking.from_dict(entries[1]["ranking"])
     assert (rpe.metric, [row.algorithm for row in rpe.rows]) == ("rpe", ["orb", "vins"])

@@ -138,8 +138,8 @@ def test_bench_ranks_and_aggregates_two_versions_of_one_algorithm_apart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """orb 1.0 and 2.0 were one ranking line and one aggregate per sequence, "orb"; a run
-    of orb 2.0 that failed to evaluate (it has no report) counts for orb 2.0, not for an
-    "orb" of no version. The numbers: tests/runs/tree.py."""
+    of orb 2.0 that failed to evaluate (it has no report) counts for no line, and is left
+    out of orb 2.0's aggregate, which says so. The numbers: tests/runs/tree.py."""
     root = make_two_versions(tmp_path / "runs")
     bad = root / "orb-2.0" / "s1" / "5"
     bad.mkdir(parents=True)
@@ -151,21 +151,23 @@ def test_bench_ranks_and_aggregates_two_versions_of_one_algorithm_apart(
     said = capsys.readouterr().out
     ranking = Ranking.from_dict(_json(out / "ranking.json")[0]["ranking"])
     lines = [(r.name, r.mean_rank, r.n_runs, r.n_succeeded) for r in ranking.rows]
-    assert lines == [("orb 2.0", 1.0, 4, 3), ("orb 1.0", 2.0, 3, 3)]
+    assert lines == [("orb 2.0", 1.0, 3, 3), ("orb 1.0", 2.0, 3, 3)]
+    assert dict(ranking.left_out) == {"FormatError": 1}
     assert dict(ranking.rows[0].scores) == pytest.approx({"s1": 0.15, "s2": 0.25})
     assert dict(ranking.rows[1].scores) == pytest.approx({"s1": 0.20, "s2": 0.40})
     assert re.search(r"1 +orb 2\.0 +1\.00", said), said
     aggregates = [a for a in _json(out / "aggregates.json") if a["group"]["evaluation"] == APE]
     medians = [
         (a["group"]["configuration"], a["group"]["sequence"], a["n_runs"],
-         a["signals"][0]["stats"]["median"])
+         a["signals"][0]["stats"]["median"], a["notes"])
         for a in aggregates
     ]  # fmt: skip
+    left_out = "1 runs that failed to evaluate or were not evaluated (FormatError 1) left out"
     assert medians == [
-        ("orb 1.0", "s1", 2, pytest.approx(0.20)),
-        ("orb 1.0", "s2", 1, pytest.approx(0.40)),
-        ("orb 2.0", "s1", 2, pytest.approx(0.15)),
-        ("orb 2.0", "s2", 2, pytest.approx(0.25)),
+        ("orb 1.0", "s1", 2, pytest.approx(0.20), []),
+        ("orb 1.0", "s2", 1, pytest.approx(0.40), []),
+        ("orb 2.0", "s1", 1, pytest.approx(0.15), [left_out]),
+        ("orb 2.0", "s2", 2, pytest.approx(0.25), []),
     ]
     # The per-run table can be grouped as the ranking is: each row says its run's version
     # and parameters, the run that failed to evaluate those of its meta.json (a review).
@@ -211,6 +213,54 @@ def test_two_versions_numbering_their_trials_alike_are_ranked_apart_and_resumed(
     }
     assert main([*argv, "--resume"]) == 0  # each run's record is its own
     assert "4 reused, 0 computed" in " ".join(capsys.readouterr().out.split())
+
+
+def test_bench_and_report_leave_out_alike_the_runs_that_failed_to_evaluate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both runs of orb 1.0 unreadable: bench ranked them as failed runs (orb 1.0 0/2, orb
+    2.0 2/2), ``report`` of the runs or of the folder left them out (orb 2/2, a note).
+    The README: a run that failed to evaluate is its own stored failure, not a result
+    ranked against its algorithm, and ``report DIR`` is the report of the runs. bench
+    leaves it out too, saying so, and names the configurations of the runs it holds."""
+    t = np.arange(30) * 0.1
+    rows = np.column_stack([t, t, np.sin(t), 0 * t, 0 * t, 0 * t, 0 * t, 0 * t + 1])
+    root = tmp_path / "runs"
+    (root / "s1").mkdir(parents=True)
+    np.savetxt(root / "s1" / "reference.tum", rows)
+    for version, sequence, trial, offset in [
+        ("1.0", "s1", 1, 0.0), ("1.0", "s1", 2, 0.0), ("2.0", "s1", 1, 0.05),
+        ("2.0", "s1", 2, 0.15), ("2.0", "s2", 1, 0.0), ("2.0", "s2", 2, 0.1),
+    ]:  # fmt: skip
+        run = root / f"orb-{version}" / sequence / str(trial)
+        run.mkdir(parents=True)
+        np.savetxt(run / "estimate.tum", rows + np.array([0, 0, 0, offset, 0, 0, 0, 0]))
+        (run / "meta.json").write_text(json.dumps({"algorithm": "orb", "version": version}))
+        if version == "1.0":
+            (run / "estimate.tum").write_text("0.0 1 2 oops 0 0 0 1\n")
+    out = tmp_path / "out"
+    argv = ["bench", str(root), "--out", str(out), "--serial", "--align", "none"]
+    assert main([*argv, "--allow-partial"]) == 0
+    said = capsys.readouterr().out
+    [ape_entry, _] = _json(out / "ranking.json")
+    ranking = Ranking.from_dict(ape_entry["ranking"])
+    bench_lines = [(r.name, r.n_runs, r.n_succeeded) for r in ranking.rows]
+    assert (bench_lines, dict(ranking.left_out)) == ([("orb", 2, 2)], {"FormatError": 2})
+    assert re.search(r"\n1 +orb +1\.00 +2/2 ", said), said
+    assert "Lacks 2 runs that failed to evaluate or were not evaluated (FormatError 2)" in (
+        " ".join(said.split())
+    )
+    assert re.search(r"\norb +s2 +2 ", said), said  # the repeatability table names it alike
+    aggregates = [a for a in _json(out / "aggregates.json") if a["group"]["evaluation"] == APE]
+    assert [(a["group"].get("configuration"), a["n_runs"]) for a in aggregates] == [(None, 2)]
+    report_json = tmp_path / "report.json"
+    flags = ["--allow-partial", "--no-progress", "--quiet", "--force", "--json", str(report_json)]
+    for inputs in ([str(root), "--align", "none"], [str(out)]):  # a folder keeps its settings
+        assert main(["report", *inputs, *flags]) == 0, inputs
+        rows_of_report = _json(report_json)["ranking"]["rows"]
+        report_lines = [(r["algorithm"], r["n_runs"], r["n_succeeded"]) for r in rows_of_report]
+        assert report_lines == bench_lines, inputs
+    capsys.readouterr()
 
 
 def test_bench_and_report_agree_on_the_shipped_example_runs(

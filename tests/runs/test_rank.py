@@ -247,7 +247,7 @@ def test_the_tally_ranks_in_any_order_of_runs_and_says_what_it_lacks() -> None:
     assert rank_algorithms(reports) == ranking.replace(left_out={})
     notes = ranking_table(ranking).notes
     assert notes[-1] == (
-        "Lacks 2 runs, not evaluated for a reason outside them (SchedulerLost 2): they "
+        "Lacks 2 runs that failed to evaluate or were not evaluated (SchedulerLost 2): they "
         "count for no algorithm."
     )
 

@@ -210,7 +210,10 @@ def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock
         report = _run_report(result, spec)
         rows += rows_of(result, names, report)
         group = (report.configuration, result.sequence)
-        if result.is_infrastructure:
+        # A run with no report (it failed to evaluate, or was not evaluated) counts for no
+        # configuration, as ``report --allow-partial`` of these runs or of this folder
+        # leaves it out: the README ranks the runs evaluated, their own failures included.
+        if result.report is None:
             why = left_out.setdefault(group, {})
             why[result.error_type] = why.get(result.error_type, 0) + 1
             for ranking in rankings.values():
@@ -219,7 +222,7 @@ def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock
         for ranking in rankings.values():
             ranking.update(report)
         # Only the runs the rankings take open a group: the configurations named are theirs
-        # (a configuration whose every run was lost renamed the others' aggregates alone).
+        # (a configuration with no report renamed the others' aggregates alone).
         for metric in settings.metrics:
             triple = (metric.name, *group)
             if triple not in aggregates:
@@ -234,10 +237,8 @@ def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock
             comparison = report.comparisons.get(metric.name)
             if comparison is not None:
                 has_metric.add(triple)
-            if not report.success:  # a failed run's reason; an evaluation's error type
-                aggregates[triple].fail(
-                    result.report.failure if result.report else result.error_type
-                )
+            if not report.success:  # a failed run's reason
+                aggregates[triple].fail(report.failure)
             elif comparison is not None:
                 aggregates[triple].update(comparison)
         if result.report is not None:

@@ -25,9 +25,10 @@ floats a run. The tables follow the manifest's order whatever order the runs or 
 blocks finished in, so every executor writes the same bytes; a block its worker could
 not write is written by the client.
 
-Runs lost to the infrastructure have a table row saying so, and are left out of the
-aggregates and rankings (each says how many it lacks and why), never counted as their
-algorithm's failures.
+Runs that failed to evaluate or were lost to the infrastructure have a table row saying
+so, and are left out of the aggregates and rankings (each says how many it lacks and
+why), never counted as their configuration's failures: ``report`` of the runs or of
+this folder leaves them out alike.
 
 The files are a function of the records they were streamed from, which
 :class:`OutputsKey` names (each run's key, content digest and session, the settings and
@@ -109,8 +110,9 @@ PARTS_PREFIX = ".parts-"
 #: release, so ``--resume`` rewrites them. WHY: the key held the package's version
 #: alone, which did not change when runs began to be grouped by configuration, and a
 #: sweep resumed after that kept its pooled ``ranking.json`` and ``aggregates.json``
-#: while ``report`` of the same folder split them (a review). 2: configurations.
-OUTPUTS_FORMAT = 2
+#: while ``report`` of the same folder split them (a review). 2: configurations; 3: runs
+#: that failed to evaluate left out of the rankings and aggregates.
+OUTPUTS_FORMAT = 3
 
 
 class OutputsKey:
@@ -565,5 +567,6 @@ def _aggregate(
     if left_out:
         reasons = ", ".join(f"{why} {n}" for why, n in left_out.items())
         n = sum(left_out.values())
-        agg = agg.replace(notes=(*agg.notes, f"{n} runs not evaluated ({reasons}) left out"))
+        said = f"{n} runs that failed to evaluate or were not evaluated ({reasons}) left out"
+        agg = agg.replace(notes=(*agg.notes, said))
     return agg

@@ -6,7 +6,8 @@ in ``run_failures`` and ranked against their algorithm. A run that *failed to ev
 (its input cannot be read, its settings are refused) is the run's own failure, stored
 and named in ``errors``. A run *not evaluated* for a reason outside it (its worker died
 every time, the scheduler was lost, the sweep was stopped) is named in
-``infrastructure``, never stored, and computed by ``--resume``.
+``infrastructure``, never stored, and computed by ``--resume``. Neither has a report:
+the rankings and aggregates leave both out, as ``report --allow-partial`` does.
 """
 
 from __future__ import annotations

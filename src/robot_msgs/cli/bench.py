@@ -292,7 +292,10 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
             file=sys.stderr,
         )
         return STORAGE_ERROR
-    _print_rankings(Path(args.out), reader.runs, reader.settings.record())
+    # The runs the rankings hold: those with a report (the others count for none).
+    unreported = {*summary.errors, *summary.infrastructure}
+    reported = [run for run in reader.runs if run.name not in unreported]
+    _print_rankings(Path(args.out), reported, reader.settings.record())
     if not summary.complete:
         text = (
             f"{summary.n_failed + summary.n_not_evaluated} of {summary.n_runs} runs did not "
@@ -332,7 +335,8 @@ def _print_rankings(out: Path, runs: Sequence[RunSpec], judged: Mapping[str, Val
         Repeatability.from_dict(d)
         for d in json.loads((out / "repeatability.json").read_text(encoding="utf-8"))
     ]
-    # Each group named as the ranking names its configuration (``orb 2.0`` among several).
+    # Each group named as the ranking names its configuration (``orb 2.0`` among several):
+    # from the configurations of ``runs``, those the rankings hold.
     configurations = [spec.configuration for spec in runs]
     labels = configuration_labels(configurations)
     keys = {

@@ -73,7 +73,9 @@ class Ranking(Msg):
     ``"translation"``, ``"rms"``) in ``unit``. ``settings`` are the evaluation settings
     shared by every comparison behind it: a ranking of comparisons with differing
     settings is refused unless forced, and then ``forced`` is true, the differing
-    settings read ``"<mixed>"`` and ``notes`` say so.
+    settings read ``"<mixed>"`` and ``notes`` say so. ``left_out`` counts, by why, the
+    runs of a sweep it lacks: they failed to evaluate or were not evaluated, and count for
+    no algorithm.
 
     WHY they travel: the guide says "do not silently mix these evaluation settings
     within one ranking".

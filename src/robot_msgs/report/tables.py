@@ -344,7 +344,7 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
     if ranking.left_out:
         reasons = ", ".join(f"{why} {n}" for why, n in ranking.left_out.items())
         notes.append(
-            f"Lacks {ranking.n_left_out} runs, not evaluated for a reason outside them "
+            f"Lacks {ranking.n_left_out} runs that failed to evaluate or were not evaluated "
             f"({reasons}): they count for no algorithm."
         )
     title = "Ranking (FORCED: settings mixed)" if ranking.forced else "Ranking"

@@ -149,9 +149,10 @@ class _Group:
 class RankingTally:
     """:func:`rank_algorithms` one report at a time: a float per successful run, no report kept.
 
-    ``update`` takes a run's report, ``leave_out`` counts a run that was never evaluated
-    for a reason outside it (it counts for no algorithm; the ranking's ``left_out`` says
-    so), ``compute`` returns what :func:`rank_algorithms` gives for the same reports.
+    ``update`` takes a run's report, ``leave_out`` counts a run that has none (it failed
+    to evaluate, or was never evaluated for a reason outside it: it counts for no
+    algorithm; the ranking's ``left_out`` says so), ``compute`` returns what
+    :func:`rank_algorithms` gives for the same reports.
 
     Raises
     ------
@@ -224,7 +225,7 @@ class RankingTally:
             group.values.append(value)
 
     def leave_out(self, reason: str) -> None:
-        """Count a run that was never evaluated for a reason outside it (``reason``)."""
+        """Count a run with no report (``reason``: why it failed to evaluate, or was not)."""
         self._left_out[reason] += 1
 
     def merge(self, other: RankingTally) -> None:
