@@ -17,6 +17,8 @@ import pytest
 from robot_msgs.batch.results_table import read_results
 from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.sweep import OUTPUT_FILES, run_sweep
+from robot_msgs.batch.sweep_report import read_sweep_report
+from robot_msgs.batch.worker import evaluate_task
 from robot_msgs.compare import Aggregate, Ranking, Repeatability, RunReport
 from robot_msgs.errors import (
     OutputExistsError,
@@ -24,9 +26,12 @@ from robot_msgs.errors import (
     SettingsMismatchError,
     ValidationError,
 )
+from robot_msgs.report import build_report
 from robot_msgs.runs import RunSettings, load_runs
 from robot_msgs.runs.run_settings import RUN_DEFAULTS
+from robot_msgs.runs.spans import shown_by_runs_note
 from tests.batch.batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
+from tests.runs.tree import make_cut_trials
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -474,3 +479,29 @@ def test_bad_executor_options_and_an_out_that_is_a_file_are_refused_before_any_i
     assert hashed == []
     assert not (tmp_path / "out").exists()
     assert (tmp_path / "file").read_text() == "keep"
+
+
+def test_a_trial_without_reference_that_stops_halfway_fails_as_in_report(tmp_path: Path) -> None:
+    """Judged against its own cut timing log it succeeded at coverage 1 (a review); the
+    span its sequence's runs show is known once they are all stored, after their counts."""
+    root = make_cut_trials(tmp_path / "runs")
+    _age(root)
+    out = tmp_path / "out"
+    failures = {"estimate ends early": 1}
+    summary = _sweep(root, out, fn=evaluate_task)
+    assert (summary.n_ok, summary.n_succeeded, summary.run_failures) == (3, 2, failures)
+    assert shown_by_runs_note(1) in summary.notes
+    rows = {row["run"]: (row["success"], row["failure"]) for row in _ape_rows(summary.table)}
+    assert rows["orb/s/3"] == (False, "estimate ends early")
+    made = build_report(load_runs([root])).report
+    assert read_sweep_report(out) == made
+    assert {r.name: r.coverage for r in made.runs}["orb/s/3"] == pytest.approx(0.5)
+    # Every record kept, and the outputs with them: the counts are still those judged again.
+    written = (out / "reports.json").stat().st_mtime_ns
+    again = _sweep(root, out, fn=evaluate_task, resume=True)
+    assert (out / "reports.json").stat().st_mtime_ns == written
+    assert (again.n_reused, again.n_succeeded, again.run_failures) == (3, 2, failures)
+    (out / "ranking.json").unlink()  # written again from the records
+    again = _sweep(root, out, fn=evaluate_task, resume=True)
+    assert (again.n_reused, again.n_succeeded, again.run_failures) == (3, 2, failures)
+    assert read_sweep_report(out) == made

@@ -15,7 +15,9 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.io import write_tum
 from robot_msgs.report import build_report
 from robot_msgs.runs import load_runs
+from robot_msgs.runs.spans import shown_by_runs_note
 from robot_msgs.trajectory import PoseTrajectory
+from tests.runs.tree import make_cut_trials
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -135,3 +137,35 @@ def test_start_frame_positions_refuses_a_run_without_an_estimate(tmp_path: Path)
         ValidationError, match=r"^Run r0 has no estimate to draw in its start frame$"
     ):
         start_frame_positions(dataclasses.replace(run, estimate=None))
+
+
+def test_a_trial_without_reference_that_stops_halfway_covers_half_and_fails(
+    tmp_path: Path,
+) -> None:
+    """Its own estimate and timing log, cut alike, made its span: it covered all of it and
+    succeeded beside trials twice as long (a review). Its sequence's runs show the span."""
+    result = build_report(load_runs([make_cut_trials(tmp_path)]))
+    runs = {r.name: r for r in result.report.runs}
+    cut = runs["orb/s/3"]
+    assert (cut.success, cut.failure) == (False, "estimate ends early")
+    assert cut.coverage == pytest.approx(0.5)
+    assert (cut.sequence_start_s, cut.sequence_end_s, cut.span_source) == (0.0, 6.0, "runs")
+    assert (
+        "judged against the span of s that the other runs show, 6.00 s (its own timing log "
+        "spans 3.00 s)"
+    ) in cut.notes
+    assert result.runs["orb/s/3"].report == cut
+    for name in ("orb/s/1", "orb/s/2"):  # they show the span, their own
+        assert (runs[name].success, runs[name].coverage, runs[name].span_source) == (
+            True,
+            1.0,
+            "timing",
+        )
+    assert shown_by_runs_note(1) in result.report.notes
+    assert runs["orb/s/1"].repeatability is not None  # the cut trial is not compared
+    assert runs["orb/s/1"].repeatability.runs == ("orb/s/1", "orb/s/2")
+
+
+def test_a_trial_alone_in_its_sequence_keeps_its_own_span(tmp_path: Path) -> None:
+    (run,) = build_report(load_runs([make_cut_trials(tmp_path, (3.0,))])).report.runs
+    assert (run.success, run.coverage, run.span_source) == (True, 1.0, "timing")

@@ -324,3 +324,25 @@ def test_lost_seconds_count_within_the_sequence_only(tmp_path: Path) -> None:
     (loss,) = report.losses
     assert loss.duration_s == pytest.approx(3.5)
     assert report.lost_s == pytest.approx(0.5)
+
+
+def test_a_sequence_span_judges_a_run_without_reference_and_not_one_with(tmp_path: Path) -> None:
+    """The span the other runs of its sequence show (robot_msgs.runs.spans): a run without
+    a reference or timing log that lost tracking at 8 s for good lost it to 20 s."""
+    tracking = "time_s,event\n8.0,lost\n"
+    folder = _run_folder(tmp_path, "a", _traj(T, _line(T)), tracking=tracking)
+    (spec,) = load_runs([folder]).runs
+    report = evaluate_run(load_run(spec), NONE, sequence_span=(0.0, 20.0)).report
+    assert (report.sequence_start_s, report.sequence_end_s, report.span_source) == (
+        0.0,
+        20.0,
+        "runs",
+    )
+    assert report.failure == "tracking lost, not recovered"
+    assert report.losses[-1].end_s == 20.0
+    assert report.coverage == pytest.approx(0.4)
+    assert any("it has no reference or timing log of its own" in n for n in report.notes)
+    ref = _traj(T, _line(T))
+    (spec,) = load_runs([_run_folder(tmp_path, "b", ref, reference=ref)]).runs
+    kept = evaluate_run(load_run(spec), NONE, sequence_span=(0.0, 20.0)).report
+    assert (kept.sequence_end_s, kept.span_source, kept.success) == (10.0, "reference", True)

@@ -79,3 +79,20 @@ def make_two_versions(root: Path, *, n_poses: int = 30) -> Path:
         meta = {"algorithm": "orb", "version": version, "parameters": {"n_features": 1000}}
         (run.parent / "meta.json").write_text(json.dumps(meta))
     return root
+
+
+def make_cut_trials(root: Path, ends_s: tuple[float, ...] = (6.0, 6.0, 3.0)) -> Path:
+    """Trials of ``orb`` on sequence ``s`` without a reference, each ending at its ``ends_s``.
+
+    ROOT/orb/s/{trial}/ holds ``estimate.tum`` (10 Hz from 0 s, a 2-D path, a distinct
+    small drift per trial) and ``timing.csv`` cut to match it: a trial that stopped
+    halfway shows it only beside the others. Returns ``root``.
+    """
+    for trial, end in enumerate(ends_s, start=1):
+        t = np.round(np.arange(0.0, end + 1e-9, 0.1), 1)
+        xyz = np.column_stack([t, np.sin(t), 0.001 * trial * t])
+        folder = write_tum(root / "orb" / "s" / str(trial) / "estimate.tum", t, xyz).parent
+        rows = "".join(f"{k},{s:.3f},{s + 0.01:.3f},{s + 0.03:.3f}\n" for k, s in enumerate(t))
+        header = "frame,acquisition_s,processing_start_s,available_s\n"
+        (folder / "timing.csv").write_text(header + rows, encoding="utf-8")
+    return root

@@ -23,7 +23,7 @@ import json
 import os
 import socket
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +33,8 @@ from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Task
 from robot_msgs.compare.aggregation import AggregateTally
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg.json import json_form
 from robot_msgs.runs.rank import RankingTally
-from robot_msgs.strict_json import json_safe
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -82,8 +82,10 @@ class OutputBlock:
     ``status`` is each run's status (``None``: never finished), ``errors`` the error
     type and error of each run without a record, by its position in the block;
     ``repeats`` the repeatability of the block's runs that have one, by run name;
-    ``parts`` the folder the part files go to; ``table`` the table's part format
-    (``arrow`` or ``csv``, as the client writes the table).
+    ``judged`` the reports of the block's runs judged again against the span their
+    sequence's runs show (:mod:`robot_msgs.runs.spans`), by run name, which replace their
+    records' reports; ``parts`` the folder the part files go to; ``table`` the table's
+    part format (``arrow`` or ``csv``, as the client writes the table).
     """
 
     number: int
@@ -92,6 +94,7 @@ class OutputBlock:
     status: tuple[Status | None, ...]
     errors: Mapping[int, tuple[str, str]] = field(default_factory=dict)
     repeats: Mapping[str, Repeatability] = field(default_factory=dict)
+    judged: Mapping[str, RunReport] = field(default_factory=dict)
     parts: str
     table: str = "arrow"
 
@@ -158,7 +161,11 @@ def _results(
             raise ValidationError(msg)
         record, data = found
         key.update(record_line(run, record.result.digest, record.session))
-        yield spec, record.result, data["result"]["report"]
+        again = block.judged.get(spec.name)
+        if again is None:
+            yield spec, record.result, data["result"]["report"]
+        else:  # its stored JSON is not its report now
+            yield spec, replace(record.result, report=again), None
 
 
 def _run_report(result: RunResult, spec: RunSpec) -> RunReport:
@@ -243,14 +250,13 @@ def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock
                 aggregates[triple].update(comparison)
         if result.report is not None:
             repeat = block.repeats.get(result.name)
-            # The stored JSON form is the report's to_dict (strict JSON already).
-            form = (
-                stored if repeat is None else result.report.replace(repeatability=repeat).to_dict()
-            )
+            # The stored JSON form is the report's json_form (strict JSON already); a
+            # report changed here is written in that form too (to_dict() wrote a NaN
+            # parameter null, read back None).
+            shown = result.report if repeat is None else result.report.replace(repeatability=repeat)
+            form = stored if repeat is None and stored is not None else json_form(shown)
             entry = {"run": result.name, "status": result.status, "report": form}
-            text = json.dumps(
-                json_safe(entry) if repeat else entry, separators=(",", ":"), allow_nan=False
-            )
+            text = json.dumps(entry, separators=(",", ":"), allow_nan=False)
             entries.append(text.encode())
     Path(block.parts).mkdir(parents=True, exist_ok=True)
     write_rows_part(rows, block.part(TABLE_PART[block.table]), arrow=block.table == "arrow")

@@ -43,10 +43,12 @@ import hashlib
 import json
 import shutil
 import uuid
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from robot_msgs._version import __version__
 from robot_msgs.batch.blocks import (
@@ -63,7 +65,7 @@ from robot_msgs.batch.executors import ChunkDone, ChunkLost, Stopped, Waiting
 from robot_msgs.batch.inputs import run_key
 from robot_msgs.batch.results_table import TableWriter
 from robot_msgs.batch.tasks import INFRASTRUCTURE
-from robot_msgs.compare.configuration import Configuration, configuration_labels
+from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.files import open_atomic, write_atomic
 from robot_msgs.runs.rank import RankingTally
 from robot_msgs.strict_json import dumps
@@ -77,9 +79,10 @@ if TYPE_CHECKING:
     from robot_msgs.batch.executors import Outcome
     from robot_msgs.batch.plan import SweepState
     from robot_msgs.batch.store import ResultStore
-    from robot_msgs.compare import Aggregate, Ranking, Repeatability
+    from robot_msgs.compare import Aggregate, Configuration, Ranking, Repeatability, RunReport
     from robot_msgs.compare.aggregation import AggregateTally
     from robot_msgs.runs.manifest import Manifest
+    from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
     "DERIVED_FILES",
@@ -111,7 +114,8 @@ PARTS_PREFIX = ".parts-"
 #: alone, which did not change when runs began to be grouped by configuration, and a
 #: sweep resumed after that kept its pooled ``ranking.json`` and ``aggregates.json``
 #: while ``report`` of the same folder split them (a review). 2: configurations; 3: runs
-#: that failed to evaluate left out of the rankings and aggregates.
+#: that failed to evaluate left out of the rankings and aggregates, and runs without a
+#: reference judged against the span their sequence's runs show.
 OUTPUTS_FORMAT = 3
 
 
@@ -220,64 +224,92 @@ class _Hashed:
         return written
 
 
-def _repeatability(
+def _without_reference(
     manifest: Manifest, state: SweepState, store: ResultStore, shared: str
-) -> tuple[dict[str, Repeatability], list[str]]:
-    """Repeatability of the groups without a reference (their estimates read here), notes.
+) -> tuple[dict[str, RunReport], dict[str, Repeatability], list[str]]:
+    """Judge again the runs without a reference; the repeatability of their groups; notes.
 
-    WHY in the client: it compares a group's trials with each other, so it needs all of
-    them at once; it is the few groups without ground truth, one group at a time.
+    Each sequence with an evaluated run without a comparison, and another run, is read
+    from its records: a run without a reference whose sequence's runs show a wider span
+    than its own is evaluated again against it (:mod:`robot_msgs.runs.spans`, as
+    ``report`` does; its inputs read here), and ``state`` takes its success; then the
+    repeatability of its groups without a reference (their estimates read here). Returns
+    the reports judged again and the repeatability, by run name, and notes.
+
+    WHY in the client: both compare a sequence's runs with each other, so they need all
+    of them at once; it is the few sequences without ground truth, one at a time.
     """
     from robot_msgs.errors import RobotMsgsError  # noqa: PLC0415
+    from robot_msgs.runs.evaluate import evaluate_run  # noqa: PLC0415
     from robot_msgs.runs.load import load_run  # noqa: PLC0415 - only sweeps that need it
     from robot_msgs.runs.repeats import group_repeatability  # noqa: PLC0415
+    from robot_msgs.runs.spans import sequence_spans, shown_by_runs_note  # noqa: PLC0415
 
-    # A first pass keeps two numbers a group (any reference, successes), a second the
-    # members of the few groups without a reference: no list of every run.
-    # Grouped as group_repeatability groups them: by configuration (the version and
-    # parameters each run declared) and sequence.
-    keys = [(spec.configuration, spec.sequence) for spec in manifest.runs]
-    tally: dict[tuple[Configuration, str], list[int]] = {}
-    for i, group in enumerate(keys):
-        seen = tally.setdefault(group, [0, 0])
-        seen[0] |= bool(state.has_reference[i])
-        seen[1] += int(state.success[i] == 1)
-    wanted = {k for k, (referenced, succeeded) in tally.items() if not referenced and succeeded > 1}
-    groups: dict[tuple[Configuration, str], list[int]] = {}
-    for i, group in enumerate(keys):
-        if group in wanted:
-            groups.setdefault(group, []).append(i)
+    # A first pass keeps the sequences wanted, a second their evaluated runs: no list of
+    # every run.
+    runs, settings = manifest.runs, manifest.settings
+    evaluated = state.success >= 0
+    wanted = {runs[i].sequence for i in np.flatnonzero(evaluated & ~state.has_reference)}
+    sequences: dict[str, list[int]] = {}
+    for i in map(int, np.flatnonzero(evaluated)):
+        if runs[i].sequence in wanted:
+            sequences.setdefault(runs[i].sequence, []).append(i)
+    judged: dict[str, RunReport] = {}
     out: dict[str, Repeatability] = {}
     notes: list[str] = []
-    for members in groups.values():
-        reports = []
-        estimates = {}
+    for members in sequences.values():
+        if len(members) < 2:
+            continue
+        reports: dict[str, RunReport] = {}
         for i in members:
-            spec = manifest.runs[i]
-            record = store.load(run_key(shared, spec)) if state.success[i] >= 0 else None
-            if record is None:
+            record = store.load(run_key(shared, runs[i]))
+            if record is not None:
+                reports[runs[i].name] = record.result.run_report()
+        at = {runs[i].name: i for i in members}
+        estimates: dict[str, PoseTrajectory | None] = {}
+        for name, span in sequence_spans(reports.values()).items():
+            try:
+                run = load_run(runs[at[name]], reading=settings.reading)
+                again = evaluate_run(run, settings, sequence_span=span)
+            except (RobotMsgsError, OSError) as err:  # its files changed since its record
+                notes.append(f"{name} judged against its own span, not its sequence's: {err}")
                 continue
-            reports.append(record.result.run_report())
-            if state.success[i] == 1:
-                try:
-                    reading = manifest.settings.reading
-                    estimates[spec.name] = load_run(spec, reading=reading).estimate
-                except (RobotMsgsError, OSError) as err:
-                    notes.append(f"repeatability of {spec.name} left out: {err}")
-        found, left_out = group_repeatability(reports, estimates, manifest.settings.evaluation)
+            state.judged_again(at[name], reports[name].failure, again.report.failure)
+            reports[name] = judged[name] = again.report
+            estimates[name] = again.estimate
+        # Grouped as group_repeatability groups them: by configuration (the version and
+        # parameters each run declared); estimates read for the groups it compares.
+        referenced = {r.configuration for r in reports.values() if r.has_reference}
+        succeeded = Counter(r.configuration for r in reports.values() if r.success)
+        for name, report in reports.items():
+            group = report.configuration
+            apart = group in referenced or succeeded[group] < 2  # not compared
+            if name in estimates or not report.success or apart:
+                continue
+            try:
+                estimates[name] = load_run(runs[at[name]], reading=settings.reading).estimate
+            except (RobotMsgsError, OSError) as err:
+                notes.append(f"repeatability of {name} left out: {err}")
+        found, left_out = group_repeatability(
+            list(reports.values()), estimates, settings.evaluation
+        )
         out.update(found)
         notes.extend(left_out)
-    return out, notes
+    if judged:
+        notes.append(shown_by_runs_note(len(judged)))
+    return judged, out, notes
 
 
 class OutputsWriter:
     """Write a sweep's derived files from blocks of its runs: a feed of blocks for an executor.
 
-    Entering computes the repeatability of the groups without a reference (the client
-    reads their estimates: it compares a group's trials with each other) and opens the
-    table and ``reports.json``. An executor then takes blocks (:meth:`next_chunk`, as
-    from a :class:`~robot_msgs.batch.plan.ChunkPlan`) and its outcomes go to
-    :meth:`take`, which merges every block whose predecessors are merged; a block lost
+    Entering judges again the runs without a reference against the span their
+    sequence's runs show, and computes the repeatability of the groups without a
+    reference (the client reads their inputs: it compares a sequence's runs with each
+    other; :func:`_without_reference`), and opens the table and ``reports.json``. An
+    executor then takes blocks (:meth:`next_chunk`, as from a
+    :class:`~robot_msgs.batch.plan.ChunkPlan`) and its outcomes go to :meth:`take`,
+    which merges every block whose predecessors are merged; a block lost
     more than ``retries`` times, or never handed out, is written here by :meth:`finish`,
     which also writes the small files and returns what was written. Leaving the block
     with an error (an interrupt, a full disk) leaves every output as it was, and no part.
@@ -332,12 +364,13 @@ class OutputsWriter:
         self._key = OutputsKey(shared)
         self._first_report = True
         self._repeats: dict[str, Repeatability] = {}
+        self._judged: dict[str, RunReport] = {}
         self._notes: list[str] = []
         self._table: TableWriter | None = None
         self._reports: Any = None
 
     def __enter__(self) -> Self:
-        self._repeats, self._notes = _repeatability(
+        self._judged, self._repeats, self._notes = _without_reference(
             self.manifest, self.state, self.store, self.shared
         )
         with contextlib.ExitStack() as stack:  # on an error, what was opened is closed
@@ -388,6 +421,7 @@ class OutputsWriter:
             status=status,
             errors=errors,
             repeats={r.name: self._repeats[r.name] for r in runs if r.name in self._repeats},
+            judged={r.name: self._judged[r.name] for r in runs if r.name in self._judged},
             parts=str(self.parts),
             table=table.part_format,
         )

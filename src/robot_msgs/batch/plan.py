@@ -179,6 +179,21 @@ class SweepState:
             self.eval_cpu_s += summary.cpu_s
             self.n_evaluated += 1
 
+    def judged_again(self, i: int, before: str, after: str) -> None:
+        """Record that the run at ``i`` was judged again: its failure ``before``, now ``after``.
+
+        ``''`` is a success. WHY: a run without a reference is judged again against the
+        span its sequence's runs show once they are all evaluated
+        (:mod:`robot_msgs.runs.spans`), after its outcome was recorded here.
+        """
+        if before:
+            self.run_failures[before] -= 1
+            if self.run_failures[before] <= 0:
+                del self.run_failures[before]
+        if after:
+            self.run_failures[after] += 1
+        self._success[i] = int(not after)
+
     def status_of(self, i: int) -> Status | None:
         """Return the run's status, ``None`` while it is not finished."""
         code = int(self.status[i])

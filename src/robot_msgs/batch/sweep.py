@@ -21,7 +21,8 @@ re-hashed instead), hands chunks to the executor (:mod:`robot_msgs.batch.plan`) 
 keeps a few bytes per run from their summaries. The workers hash, evaluate and store,
 then write the derived files in blocks, which the client merges
 (:mod:`robot_msgs.batch.outputs`); the client never reads an input and never parses a
-record (but those of runs without a reference, for their repeatability).
+record (but those of the sequences with runs without a reference, which it judges again
+against the span their sequence's runs show, and compares for their repeatability).
 
 When it stops early: a record that cannot be stored stops it at once (a full disk:
 nothing more is evaluated, the derived files are not written, ``summary.json`` is
@@ -511,10 +512,18 @@ class _Sweep:
     ) -> SweepSummary:
         """Count the outcomes; write ``summary.json`` where it can be written."""
         folder = self.folder
+        succeeded = int(np.count_nonzero(state.success == 1))
+        run_failures = dict(sorted(state.run_failures.items()))
         if current is not None:
             previous = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
             table, notes, outputs_key = str(current), tuple(previous.get("notes", ())), kept_key
             reports_sha256 = previous.get("reports_sha256")
+            # Of the records the outputs were made from: runs judged again there (against
+            # their sequence's span, robot_msgs.runs.spans) are not so in the state.
+            if type(previous.get("n_succeeded")) is int:
+                succeeded = previous["n_succeeded"]
+            if isinstance(previous.get("run_failures"), dict):
+                run_failures = previous["run_failures"]
         elif outputs is not None:
             table, notes, outputs_key = str(outputs.table), outputs.notes, outputs.key
             reports_sha256 = outputs.reports_sha256
@@ -526,7 +535,7 @@ class _Sweep:
             executor=runner.describe(),
             n_runs=len(manifest.runs),
             n_ok=counts["ok"],
-            n_succeeded=int(np.count_nonzero(state.success == 1)),
+            n_succeeded=succeeded,
             n_failed=counts["failed"],
             n_crashed=counts["crashed"],
             n_lost=counts["lost"] + counts["pending"],
@@ -537,7 +546,7 @@ class _Sweep:
             startup_s=float("nan") if bar is None else bar.startup_s,
             throughput=float("nan") if bar is None else bar.throughput,
             table=table,
-            run_failures=dict(sorted(state.run_failures.items())),
+            run_failures=run_failures,
             errors={
                 manifest.runs[i].name: f"{error_type}: {error}"
                 for i, (status, error_type, error) in sorted(state.errors.items())

@@ -199,10 +199,11 @@ class RunReport(Msg):
 
     Time fields are seconds on the sensor clock. ``sequence_start_s``/``sequence_end_s``
     is the span the run was supposed to cover (``span_source``: ``"reference"``,
-    ``"timing"`` or ``""`` when unknown); ``coverage`` is the share of it with a valid
-    estimate (NaN when the span is unknown). ``input_rate_hz`` is the effective rate of
-    frames processed, ``nominal_input_rate_hz`` the rate the sensor delivered (from the
-    metadata), ``output_rate_hz`` the rate of estimates.
+    ``"timing"``, ``"runs"``: the span the other runs of its sequence show,
+    :mod:`robot_msgs.runs.spans`, or ``""`` when unknown); ``coverage`` is the share of
+    it with a valid estimate (NaN when the span is unknown). ``input_rate_hz`` is the
+    effective rate of frames processed, ``nominal_input_rate_hz`` the rate the sensor
+    delivered (from the metadata), ``output_rate_hz`` the rate of estimates.
     """
 
     name: str

@@ -1,8 +1,10 @@
 """A whole report: every run evaluated, summarised per (algorithm, sequence), and ranked.
 
 The per-run work is :func:`robot_msgs.runs.evaluate_run`, the same one ``robot-msgs
-bench`` runs in its workers; this module reads the runs, evaluates them one by one, adds
-the repeatability of sequences without a reference and ranks the algorithms.
+bench`` runs in its workers; this module reads the runs, evaluates them one by one,
+judges again the runs without a reference against the span their sequence's runs show
+(:mod:`robot_msgs.runs.spans`, as ``bench`` does before its outputs), adds the
+repeatability of sequences without a reference and ranks the algorithms.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from robot_msgs.runs.evaluate import RunEvaluation, evaluate_run
 from robot_msgs.runs.load import load_run
 from robot_msgs.runs.rank import rank_algorithms
 from robot_msgs.runs.repeats import group_repeatability
+from robot_msgs.runs.spans import SHOWN_BY_RUNS, sequence_spans, shown_by_runs_note
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -111,6 +114,17 @@ def build_report(
             failed[spec.name] = f"{type(err).__name__}: {err}"
         if progress is not None:
             progress(spec.name, spec.name in failed or not evaluations[spec.name].report.success)
+    specs = {spec.name: spec for spec in manifest.runs}
+    spans = sequence_spans(e.report for e in evaluations.values())
+    for name, span in spans.items():  # runs without a reference: read again, no metric
+        spec = specs[name]
+        try:
+            evaluations[name] = _evaluated(spec, settings, cache, sequence_span=span)
+        except (RobotMsgsError, OSError) as err:  # its files changed since the first reading
+            if not partial:
+                raise _in_run(err, spec.name, spec.source) from err
+            failed[name] = f"{type(err).__name__}: {err}"
+            del evaluations[name]
     reports = [e.report for e in evaluations.values()]
     estimates = {name: e.estimate for name, e in evaluations.items()}
     repeats, notes = group_repeatability(reports, estimates, settings.evaluation)
@@ -131,9 +145,16 @@ def build_report(
     return ReportResult(report=report, runs=evaluations, failed=failed)
 
 
-def _evaluated(spec: RunSpec, settings: RunSettings, cache: TrajectoryCache) -> RunEvaluation:
+def _evaluated(
+    spec: RunSpec,
+    settings: RunSettings,
+    cache: TrajectoryCache,
+    *,
+    sequence_span: tuple[float, float] | None = None,
+) -> RunEvaluation:
     """Read and evaluate one run (its errors are named by the caller, :func:`_in_run`)."""
-    return evaluate_run(load_run(spec, cache=cache, reading=settings.reading), settings)
+    run = load_run(spec, cache=cache, reading=settings.reading)
+    return evaluate_run(run, settings, sequence_span=sequence_span)
 
 
 def assemble_report(
@@ -167,6 +188,9 @@ def assemble_report(
         )
     elif ranking.forced:
         said.extend(ranking.notes)
+    shown = sum(1 for r in reports if r.span_source == SHOWN_BY_RUNS)
+    if shown:
+        said.append(shown_by_runs_note(shown))
     no_reference = sum(1 for r in reports if r.accuracy is None and r.success)
     if no_reference and ranking is not None:
         said.append(f"{no_reference} successful run(s) without accuracy are not ranked")

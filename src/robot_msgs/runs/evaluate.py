@@ -6,6 +6,8 @@ The one per-run evaluation of the package: ``robot-msgs report`` calls it for ea
 A run succeeds when it produced a valid estimate up to the end of the sequence (within
 ``end_tolerance_s``) that covers at least ``min_coverage`` of it (default half), and
 reported no failure of its own (``meta.json`` ``failure`` or a non-zero ``exit_code``).
+The sequence spans its reference; without one, its timing log, or the span the other
+runs of its sequence show when given (``sequence_span``, :mod:`robot_msgs.runs.spans`).
 The failure reasons are short categories that aggregate well: the run's ``failure``
 text, ``"exit code N"``, ``"no estimate"``, ``"tracking lost, not recovered"``,
 ``"estimate ends early"`` or ``"coverage too low"``; details go to ``notes``.
@@ -34,6 +36,7 @@ from robot_msgs.runs.latency import latency_from_bag, latency_from_timing, rate_
 from robot_msgs.runs.losses import coverage, keep_poses, losses_from_log, valid_mask
 from robot_msgs.runs.resources import resources_from_log
 from robot_msgs.runs.run_settings import RunSettings
+from robot_msgs.runs.spans import SHOWN_BY_RUNS
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -98,6 +101,20 @@ def _span(run: RunInputs, settings: EvaluationSettings) -> tuple[float, float, s
         t = run.timing.acquisition_s
         return float(t[0]), float(t[-1]), "timing"
     return math.nan, math.nan, ""
+
+
+def _shown_note(run: RunInputs, own: tuple[float, float, str], shown: tuple[float, float]) -> str:
+    """Say the span of the sequence its runs show, which the run is judged against, and its own."""
+    start, end, source = own
+    mine = (
+        f"its own timing log spans {end - start:.2f} s"
+        if source
+        else "it has no reference or timing log of its own"
+    )
+    return (
+        f"judged against the span of {run.spec.sequence or 'its sequence'} that the other "
+        f"runs show, {shown[1] - shown[0]:.2f} s ({mine})"
+    )
 
 
 def _exists(path: str) -> bool:
@@ -269,7 +286,12 @@ def _nees_refused(
     return ValidationError(f"{where}: {err}")
 
 
-def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEvaluation:
+def evaluate_run(
+    run: RunInputs,
+    settings: RunSettings | None = None,
+    *,
+    sequence_span: tuple[float, float] | None = None,
+) -> RunEvaluation:
     """Evaluate one run: success, losses, coverage, every metric, latency, rates, resources.
 
     Parameters
@@ -280,6 +302,11 @@ def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEval
     settings : RunSettings, optional
         How runs are evaluated (default: SE(3) alignment, nearest association within
         0.01 s, APE translation and RPE over 1 s).
+    sequence_span : (float, float), optional
+        The span of the run's sequence that its runs show, seconds on the estimate's
+        clock (:func:`robot_msgs.runs.spans.sequence_spans`): a run without a reference
+        is judged against it instead of its own (its timing log's, or none). A run with
+        a reference keeps its reference's.
 
     Returns
     -------
@@ -302,7 +329,11 @@ def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEval
     spec = run.spec
     estimate = run.estimate
     stamps = estimate.stamps_s if estimate is not None else _EMPTY
-    start_s, end_s, span_source = _span(run, settings.evaluation)
+    start_s, end_s, span_source = own = _span(run, settings.evaluation)
+    shown = ""
+    if sequence_span is not None and span_source != "reference":
+        shown = _shown_note(run, own, sequence_span)
+        (start_s, end_s), span_source = sequence_span, SHOWN_BY_RUNS
     losses: tuple[TrackingLoss, ...] = ()
     if run.tracking is not None:
         known_end = (
@@ -314,6 +345,8 @@ def evaluate_run(run: RunInputs, settings: RunSettings | None = None) -> RunEval
         stamps, losses, start_s=start_s, end_s=end_s, coverage_gap_s=settings.coverage_gap_s
     )
     failure, notes = _judge(run, stamps, valid, losses, (start_s, end_s), settings, cover)
+    if shown:
+        notes.append(shown)
     results: dict[str, EvaluationResult] = {}
     if run.reference is not None and estimate is not None and valid.any():
         results, metric_notes = _metrics(run.reference, keep_poses(estimate, valid), run, settings)
