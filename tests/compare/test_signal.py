@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -86,3 +88,23 @@ def test_a_few_samples_are_checked_as_numpy_checks_them(
     own = error_stats(e) if np.isfinite(e).any() else None
     if own is not None and np.isfinite(own.rms):
         assert module._disagreement(own, e) is None
+
+
+def test_a_few_samples_whose_squares_overflow_are_checked_as_numpy_checks_them() -> None:
+    """Hypothesis found two errors of 9.48e153, whose squares sum to just under float64's
+    largest: the Python road raised ``OverflowError`` (math.fsum's "intermediate
+    overflow") where NumPy's road sums them (and past the largest gives inf, as
+    ``error_stats`` says)."""
+    from robot_msgs.compare import signal as module
+
+    e = np.array([0.0, 9.48e153, 9.48e153])
+    own = error_stats(e)
+    assert math.isclose(own.rms, 9.48e153 * math.sqrt(2 / 3), rel_tol=1e-15)
+    assert module._disagreement(own, e) is None
+    assert module._disagreement(own.replace(rms=1.0), e)[1] == "rms=1.0"  # type: ignore[index]
+    many = np.repeat(e, 20)  # past the Python road's 32 samples, and past float64
+    with np.errstate(over="ignore"):
+        assert error_stats(many).rms == math.inf
+    assert module._disagreement(error_stats(many[:30]), many[:30]) is None
+    with np.errstate(over="ignore"):
+        assert module._disagreement(error_stats(many), many) is None

@@ -114,7 +114,10 @@ def _disagreement(stats: ErrorStats, errors: Float64Array) -> tuple[str, str] | 
         if n == 0:
             return None
         low, high = min(finite_values), max(finite_values)
-        rms = math.sqrt(math.fsum(v * v for v in finite_values) / n)
+        try:
+            rms = math.sqrt(math.fsum(v * v for v in finite_values) / n)
+        except OverflowError:  # fsum refuses partial sums past float64; NumPy's go to inf
+            rms = math.sqrt(sum(v * v for v in finite_values) / n)
         return _stats_said(stats, low, high, rms)
     with np.errstate(over="ignore", invalid="ignore"):
         finite = errors if np.isfinite(errors.sum()) else errors[np.isfinite(errors)]
