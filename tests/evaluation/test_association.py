@@ -608,3 +608,38 @@ def test_nearest_matches_evo_on_real_data_live(
         case["reference"], case["estimate"], case["max_diff"], case["offset"]
     )
     assert fresh == case  # the stored rows are what this evo gives
+
+
+def _walk(stamps: Float64Array, speed_m_s: float) -> PoseTrajectory:
+    """A straight walk at ``speed_m_s`` over ``stamps`` (as read: seconds)."""
+    return PoseTrajectory(
+        stamps_s=stamps,
+        positions_xyz=np.c_[(stamps - stamps[0]) * speed_m_s, np.zeros((stamps.size, 2))],
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (stamps.size, 1)),
+    )
+
+
+def test_a_poor_or_failed_match_of_stamps_in_ms_or_us_says_so() -> None:
+    """Both files in ms or us since boot: the advice named the clock offset and
+    ``max_diff_s=`` only, which a user followed to numbers in the wrong unit (a review)."""
+    t_ms = 12_000.0 + np.arange(300) * 10.0  # 100 Hz as ms
+    ref = _walk(t_ms, 0.5e-3)  # 0.5 m/s as ms
+    est = _walk(t_ms[::3] + 4.0, 0.5e-3)  # 33 Hz, 4 ms late: only the 0.01 "s" apart match
+    est = est.replace(stamps_s=np.r_[est.stamps_s[:-1], t_ms[-1]])
+    (low,) = [n for n in associate(ref, est).notes if n.startswith("only")]
+    assert low.endswith(
+        "`max_diff_s=`; or the stamps are in ms, not seconds (the poses are 10 s and 30 s "
+        "apart, the reference moves at 0.0005 m/s; in seconds: 0.01 s and 0.03 s, 0.5 m/s)"
+    )
+    few = associate(ref, est).low_match_note(offset=False)
+    assert few is not None
+    assert "check that the clocks agree, and `max_diff_s=`; or the stamps are in ms" in few
+    t_us = 12e6 + np.arange(300) * 50_000.0  # 20 Hz as us
+    with pytest.raises(AssociationError, match=r"; or the stamps are in us, not seconds \("):
+        associate(_walk(t_us, 1e-6), _walk(t_us + 3000.0, 1e-6))
+    # Seconds: the same advice without the unit (a robot moving 0.5 m/s at 1 Hz).
+    ref_s = _walk(t_ms / 10.0, 0.5)
+    est_s = ref_s.replace(stamps_s=ref_s.stamps_s + 0.5)
+    est_s = est_s.replace(stamps_s=np.r_[est_s.stamps_s[:-1], ref_s.stamps_s[-1]])
+    (low_s,) = [n for n in associate(ref_s, est_s).notes if n.startswith("only")]
+    assert low_s.endswith("`max_diff_s=`")

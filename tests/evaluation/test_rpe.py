@@ -188,3 +188,20 @@ def test_a_delta_smaller_than_the_poses_spacing_is_told_to_grow() -> None:
     too_far = PairSettings(delta=50.0, delta_unit="m", all_pairs=True)
     with pytest.raises(ValidationError, match=r": use a smaller delta$"):
         rpe(line, line, pairs=too_far)
+
+
+def test_a_delta_shorter_than_poses_stamped_in_ms_says_the_unit_too() -> None:
+    """Both files in ms since boot: "use a larger delta (the poses are 264 s apart)" was
+    followed to `--delta 1000` and numbers recorded 1000 times their real delta (a review)."""
+    t = 12_000.0 + np.arange(200) * 100.0  # 10 Hz as ms
+    walk = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.c_[(t - t[0]) * 3e-4, np.zeros((200, 2))],  # 0.3 m/s as ms
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (200, 1)),
+    )
+    with pytest.raises(
+        ValidationError,
+        match=r": use a larger delta \(the poses are 100 s apart\), or the stamps are in ms, "
+        r"not seconds \(the poses are 100 s and 100 s apart, the reference moves at 0\.0003 m/s",
+    ):
+        rpe(walk, walk, pairs=PairSettings(delta=1.0, delta_unit="s"))

@@ -27,7 +27,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -42,7 +42,7 @@ from robot_msgs.trajectory import PoseTrajectory
 if TYPE_CHECKING:
     from robot_msgs.typing import BoolArray, Float64Array, IntpArray
 
-__all__ = ["Association", "associate"]
+__all__ = ["Association", "SmallerUnit", "associate", "smaller_stamp_unit"]
 
 #: How the note of a low match starts (:meth:`Association.low_match_note` finds it).
 _LOW_MATCH_START = "only "
@@ -139,7 +139,7 @@ clocks agree, and `max_diff_s=`"
         note = next((n for n in self.notes if n.startswith(_LOW_MATCH_START)), None)
         if note is None or offset:
             return note
-        return note.removesuffix(_LOW_MATCH_ADVICE[True]) + _LOW_MATCH_ADVICE[False]
+        return note.replace(_LOW_MATCH_ADVICE[True], _LOW_MATCH_ADVICE[False], 1)
 
     def counts(self) -> dict[str, int]:
         """Count matched and unmatched poses on both sides, for ``Comparison.counts``.
@@ -279,7 +279,7 @@ def associate(
     if ref_idx.size == 0:
         raise _no_match(reference, estimate, method, max_diff_s, offset_s)
     shorter = min(len(reference), len(estimate))
-    _note_low_share(notes, ref_idx.size, shorter, "the shorter trajectory's")
+    _note_low_share(notes, ref_idx.size, shorter, "the shorter trajectory's", (reference, estimate))
     ref_rows = _frozen(ref_idx)
     # Equal rows on both sides (same-rate streams): one read-only array serves both.
     est_rows = ref_rows if np.array_equal(ref_idx, est_idx) else _frozen(est_idx)
@@ -526,7 +526,7 @@ def _interpolate(
         )
     if est_idx.size == 0:
         raise _no_match(reference, estimate, "interpolate", max_diff, offset, max_gap)
-    _note_low_share(notes, est_idx.size, len(estimate), "the estimate's")
+    _note_low_share(notes, est_idx.size, len(estimate), "the estimate's", (reference, estimate))
     p = reference.positions_xyz
     q = reference.orientations_quat_xyzw
     interpolated = PoseTrajectory(
@@ -589,12 +589,19 @@ def _frozen(values: IntpArray) -> IntpArray:
     return out
 
 
-def _note_low_share(notes: list[str], matched: int, of: int, whose: str) -> None:
+def _note_low_share(
+    notes: list[str],
+    matched: int,
+    of: int,
+    whose: str,
+    sides: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
     share = matched / of
     if share < LOW_MATCH_SHARE:
+        unit = smaller_stamp_unit(*sides)
         notes.append(
             f"{_LOW_MATCH_START}{_percent(share)} of {whose} poses matched ({matched} of {of}); "
-            f"{_LOW_MATCH_ADVICE[True]}"
+            f"{_LOW_MATCH_ADVICE[True]}" + ("" if unit is None else f"; {unit.hint()}")
         )
 
 
@@ -627,6 +634,84 @@ def _duration(seconds: float) -> str:
 
 def _median_step(stamps: Float64Array) -> float:
     return median(np.diff(stamps)) if stamps.shape[0] > 1 else math.nan
+
+
+class SmallerUnit(NamedTuple):
+    """Stamps that look written in a smaller unit than seconds (:func:`smaller_stamp_unit`).
+
+    ``unit`` is ``"ms"`` or ``"us"``, ``factor`` the seconds a stamp counts as (1e3,
+    1e6); ``steps_s`` the reference's and the estimate's median steps and
+    ``speed_m_s`` the reference's mean speed, as read (in seconds).
+    """
+
+    unit: str
+    factor: float
+    steps_s: tuple[float, float]
+    speed_m_s: float
+
+    def hint(self) -> str:
+        """Say it in a clause an association message ends with.
+
+        Examples
+        --------
+        >>> SmallerUnit("ms", 1e3, (50.0, 33.0), 0.0003).hint()
+        'or the stamps are in ms, not seconds (the poses are 50 s and 33 s apart, the \
+reference moves at 0.0003 m/s; in seconds: 0.05 s and 0.033 s, 0.3 m/s)'
+        """
+        (ref, est), s, speed = self.steps_s, self.factor, self.speed_m_s
+        return (
+            f"or the stamps are in {self.unit}, not seconds (the poses are {ref:.3g} s and "
+            f"{est:.3g} s apart, the reference moves at {speed:.3g} m/s; in seconds: "
+            f"{ref / s:.3g} s and {est / s:.3g} s, {speed * s:.3g} m/s)"
+        )
+
+
+#: Both sides' poses at least this far apart (median, seconds: 500 Hz in ms), and the
+#: reference crawling, slower than this (m/s): stamps in a smaller unit may be why.
+_SLOW_STEP_S = 2.0
+_CRAWL_M_S = 5e-3
+#: Speeds a moving robot is evaluated at, metres per second (1 cm/s to 360 km/h), and
+#: steps between its poses, seconds (1 Hz to 10 kHz): a smaller unit is named only when
+#: the stamps read in it give both.
+_SPEEDS = (1e-2, 100.0)
+_STEPS = (1e-4, 1.0)
+
+
+def smaller_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> SmallerUnit | None:
+    """Say whether both trajectories look stamped in ms or us, read as seconds.
+
+    Both sides' poses at least 2 s apart (median) and the reference slower than 5 mm/s,
+    where milliseconds or microseconds would make steps of 100 us to 1 s and speeds of 1
+    cm/s to 100 m/s: an embedded logger's time since boot (PX4 logs microseconds) written
+    as a TUM stamp. Nanoseconds are the readers' (:mod:`robot_msgs.io.clean`). The
+    doctor names it; a failed or poor association says it beside its clock advice.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(100) * 50_000.0  # 20 Hz in microseconds
+    >>> walk = PoseTrajectory(stamps_s=t, positions_xyz=np.c_[t * 1e-6, 0 * t, 0 * t],
+    ...                       orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (100, 1)))
+    >>> smaller_stamp_unit(walk, walk).unit
+    'us'
+    >>> smaller_stamp_unit(walk.replace(stamps_s=t * 1e-6), walk) is None
+    True
+    """
+    if len(reference) < 3 or len(estimate) < 3 or reference.stamps_are_frames:
+        return None
+    steps = _median_step(reference.stamps_s), _median_step(estimate.stamps_s)
+    span = float(reference.stamps_s[-1] - reference.stamps_s[0])
+    if min(steps) < _SLOW_STEP_S or not span > 0:
+        return None
+    speed = reference.path_length_m / span
+    if not 0 < speed < _CRAWL_M_S:
+        return None
+    for unit, factor in (("ms", 1e3), ("us", 1e6)):
+        if all(_STEPS[0] <= step / factor <= _STEPS[1] for step in steps) and (
+            _SPEEDS[0] <= speed * factor <= _SPEEDS[1]
+        ):
+            return SmallerUnit(unit, factor, steps, speed)
+    return None
 
 
 def _no_match(
@@ -674,4 +759,6 @@ def _no_match(
             f"the median intervals are {_median_step(reference.stamps_s):g} s (reference) and "
             f"{_median_step(estimate.stamps_s):g} s (estimate)"
         )
+        unit = smaller_stamp_unit(reference, estimate)
+        text += "" if unit is None else f"; {unit.hint()}"
     return AssociationError(text)

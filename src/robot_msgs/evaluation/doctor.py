@@ -58,7 +58,11 @@ from robot_msgs.errors import AlignmentError, AssociationError, DataWarning
 from robot_msgs.evaluation.alignment import align, mirrored_fit, umeyama
 from robot_msgs.evaluation.ape import aligned_rmse
 from robot_msgs.evaluation.arguments import check_argument
-from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS, associate
+from robot_msgs.evaluation.association import (
+    DEFAULT_GAP_INTERVALS,
+    associate,
+    smaller_stamp_unit,
+)
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.pipeline import SCALE_NOTED, match_poses
@@ -257,17 +261,6 @@ def _stamp_units(reference: PoseTrajectory, estimate: PoseTrajectory, sync: str)
     )
 
 
-#: Both sides' poses at least this far apart (median, seconds), and the reference
-#: crawling, slower than this (m/s): stamps in a smaller unit than seconds may be why.
-_SLOW_STEP_S = 10.0
-_CRAWL_M_S = 5e-3
-#: Speeds a moving robot is evaluated at, metres per second (1 cm/s to 360 km/h), and
-#: steps between its poses, seconds (1 Hz to 10 kHz): a smaller unit is named only when
-#: the stamps read in it give both.
-_SPEEDS = (1e-2, 100.0)
-_STEPS = (1e-4, 1.0)
-
-
 def _slow_stamps(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding | None:
     """Find both sides stamped in ms or us (read as seconds): poses minutes apart, crawling.
 
@@ -276,36 +269,29 @@ def _slow_stamps(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding
     said "nothing found" (its unit check compares the two sides, and they agreed), and
     every time rule then worked in the wrong unit (a 0.01 s matching tolerance of 0.01
     us). Nanoseconds are the readers' (a rate below 1e-6 Hz, :mod:`robot_msgs.io.clean`).
+    The rule is :func:`~robot_msgs.evaluation.association.smaller_stamp_unit`'s.
     """
-    if len(reference) < 3 or len(estimate) < 3:
+    found = smaller_stamp_unit(reference, estimate)
+    if found is None:
         return None
-    steps = _median_step(reference), _median_step(estimate)
-    speed = reference.path_length_m / _span(reference)
-    if min(steps) < _SLOW_STEP_S or not 0 < speed < _CRAWL_M_S:
-        return None
-    for k, unit in ((3, "ms"), (6, "us")):
-        scale = 10.0**k
-        if all(_STEPS[0] <= step / scale <= _STEPS[1] for step in steps) and (
-            _SPEEDS[0] <= speed * scale <= _SPEEDS[1]
-        ):
-            return Finding(
-                kind="stamp_units",
-                severity="error",
-                summary=(
-                    f"both trajectories' poses are {steps[0]:.3g} s and {steps[1]:.3g} s apart "
-                    f"(median) and the reference moves at {speed:.3g} m/s: stamps in {unit} "
-                    f"read as seconds? In seconds they are {steps[0] / scale:.3g} s and "
-                    f"{steps[1] / scale:.3g} s apart, at {speed * scale:.3g} m/s; write them "
-                    f"in seconds (divide by 1e{k})"
-                ),
-                evidence={
-                    "reference_step_s": _round(steps[0]),
-                    "estimate_step_s": _round(steps[1]),
-                    "reference_speed_m_s": _round(speed),
-                    "factor": scale,
-                },
-            )
-    return None
+    steps, speed, scale = found.steps_s, found.speed_m_s, found.factor
+    return Finding(
+        kind="stamp_units",
+        severity="error",
+        summary=(
+            f"both trajectories' poses are {steps[0]:.3g} s and {steps[1]:.3g} s apart "
+            f"(median) and the reference moves at {speed:.3g} m/s: stamps in {found.unit} "
+            f"read as seconds? In seconds they are {steps[0] / scale:.3g} s and "
+            f"{steps[1] / scale:.3g} s apart, at {speed * scale:.3g} m/s; write them "
+            f"in seconds (divide by 1e{round(math.log10(scale))})"
+        ),
+        evidence={
+            "reference_step_s": _round(steps[0]),
+            "estimate_step_s": _round(steps[1]),
+            "reference_speed_m_s": _round(speed),
+            "factor": scale,
+        },
+    )
 
 
 def _counts_frames(traj: PoseTrajectory) -> bool:

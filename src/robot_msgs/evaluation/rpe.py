@@ -15,6 +15,7 @@ import numpy as np
 
 from robot_msgs.compare.signal import signal_name
 from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.association import smaller_stamp_unit
 from robot_msgs.evaluation.pairs import select_pairs
 from robot_msgs.evaluation.pipeline import signal_of
 from robot_msgs.evaluation.relations import RELATION_UNITS, rpe_errors
@@ -77,6 +78,9 @@ def _signal(
         step = whole / (len(source) - 1) if whole is not None and len(source) > 1 else None
         if step is not None and 0 < pairs.delta < step:  # "a smaller delta" was said of 1e-300
             reason += f"use a larger delta (the poses are {step:.3g} {pairs.delta_unit} apart)"
+            unit = smaller_stamp_unit(prepared.reference, prepared.estimate)
+            if pairs.delta_unit == "s" and unit is not None:  # a larger delta hid it (a review)
+                reason += f", {unit.hint()}"
         else:
             reason += "use a smaller delta" + ("" if pairs.all_pairs else " or all pairs")
         raise ValidationError(reason, field="PairSettings.delta", reason=reason)
