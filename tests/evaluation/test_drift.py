@@ -61,6 +61,16 @@ def test_kitti_drift_of_a_two_percent_scale_error_by_hand() -> None:
     assert result.units["rotation_deg_per_m@800m"] == "deg/m"
     assert result.settings["lengths_m"] == (100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0)
     assert result.settings["step_frames"] == 10
+    # The pooled figure holds 100 and 200 m only: said, as a 300 m run's figure is no
+    # sequence's over every length (a review).
+    (note,) = result.notes
+    assert note == (
+        "6 of the 8 segment lengths have no segment (300, 400, 500, 600, 700, 800 m; the "
+        "matched reference path is 300 m): translation_pct and rotation_deg_per_m pool "
+        "the 100, 200 m segments only, as the devkit does; not comparable with a figure "
+        "over every length"
+    )
+    assert kitti_drift(straight(901), straight(901), lengths_m=[100.0, 800.0]).notes == ()
 
 
 def test_kitti_rotation_drift_is_degrees_per_metre_of_nominal_length() -> None:

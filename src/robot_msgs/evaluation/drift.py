@@ -156,18 +156,47 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
         signal_of(quantity, unit, series, starts, pairs, integrate=False)
         for quantity, unit, series in quantities
     ]
+    empty: list[float] = []
     for value in lengths:
         rows = np.flatnonzero(length == value)
+        empty += [] if rows.size else [value]
         signals += [
             signal_of(quantity, unit, series[rows], starts[rows], pairs[rows], length_m=value)
             for quantity, unit, series in quantities
         ]
+    # A 250 m run's figure pooled its 100 and 200 m segments in silence, beside the NaN
+    # rows of the others: not comparable with a sequence's over all eight (a review).
+    notes = [_lengths_left_note(empty, lengths, float(distances[-1]))] if empty else []
     return prepared.result(
         "kitti_drift",
         signals,
         parameters=parameters,
         names=names,
         counts={"segments": int(first.size)},
+        notes=notes,
+    )
+
+
+def _lengths_left_note(empty: list[float], lengths: list[float], path_m: float) -> str:
+    """Say which segment lengths had no segment, and what the pooled figures hold then.
+
+    Examples
+    --------
+    >>> import textwrap
+    >>> note = _lengths_left_note([300.0, 400.0], [100.0, 200.0, 300.0, 400.0], 259.2)
+    >>> print(textwrap.fill(note, 80))
+    2 of the 4 segment lengths have no segment (300, 400 m; the matched reference
+    path is 259.2 m): translation_pct and rotation_deg_per_m pool the 100, 200 m
+    segments only, as the devkit does; not comparable with a figure over every
+    length
+    """
+    kept = [v for v in lengths if v not in empty]
+    return (
+        f"{len(empty)} of the {len(lengths)} segment lengths have no segment "
+        f"({', '.join(f'{v:g}' for v in empty)} m; the matched reference path is "
+        f"{path_m:.6g} m): translation_pct and rotation_deg_per_m pool the "
+        f"{', '.join(f'{v:g}' for v in kept)} m segments only, as the devkit does; not "
+        "comparable with a figure over every length"
     )
 
 
