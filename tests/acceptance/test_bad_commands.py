@@ -219,7 +219,7 @@ CASES = [
     Case("rpe-delta-longer-than-the-run", {"ref.tum": REF, "est.tum": EST},
          ["rpe", "ref.tum", "est.tum", "--delta", "1000", "--delta-unit", "s"],
          error=r"^--delta 1000: delta = 1000\.0 s gave no pose pair among the 101 matched poses of "
-         r"the estimate \(duration 10 s, path 12\.2511 m\): use a smaller delta or all pairs$", code=2),
+         r"the estimate \(duration 10 s, path 12\.2511 m\): use a smaller delta$", code=2),
     Case("rpe-one-pose", {"ref.tum": REF, "one.tum": ONE}, ["rpe", "ref.tum", "one.tum"],
          warnings=(r"^one\.tum: 1 pose only",),
          error=r"^delta = 1\.0 f gave no pose pair among the 1 matched poses"),

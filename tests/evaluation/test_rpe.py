@@ -185,9 +185,14 @@ def test_a_delta_smaller_than_the_poses_spacing_is_told_to_grow() -> None:
     tiny = PairSettings(delta=1e-300, delta_unit="m", all_pairs=True)
     with pytest.raises(ValidationError, match=r": use a larger delta \(the poses are 1 m apart\)$"):
         rpe(line, line, pairs=tiny)
-    too_far = PairSettings(delta=50.0, delta_unit="m", all_pairs=True)
-    with pytest.raises(ValidationError, match=r": use a smaller delta$"):
-        rpe(line, line, pairs=too_far)
+    # Longer than the whole path: no pair can be, and all pairs cannot help (a review).
+    for all_pairs in (True, False):
+        too_far = PairSettings(delta=50.0, delta_unit="m", all_pairs=all_pairs)
+        with pytest.raises(
+            ValidationError,
+            match=r"\(duration 10 s, path 10 m\): use a smaller delta$",
+        ):
+            rpe(line, line, pairs=too_far)
 
 
 def test_a_delta_shorter_than_poses_stamped_in_ms_says_the_unit_too() -> None:

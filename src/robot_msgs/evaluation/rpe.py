@@ -81,6 +81,8 @@ def _signal(
             unit = smaller_stamp_unit(prepared.reference, prepared.estimate)
             if pairs.delta_unit == "s" and unit is not None:  # a larger delta hid it (a review)
                 reason += f", {unit.hint()}"
+        elif whole is not None and pairs.delta > whole:  # all pairs cannot help (a review)
+            reason += "use a smaller delta"
         else:
             reason += "use a smaller delta" + ("" if pairs.all_pairs else " or all pairs")
         raise ValidationError(reason, field="PairSettings.delta", reason=reason)
