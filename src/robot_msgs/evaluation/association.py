@@ -42,7 +42,14 @@ from robot_msgs.trajectory import PoseTrajectory
 if TYPE_CHECKING:
     from robot_msgs.typing import BoolArray, Float64Array, IntpArray
 
-__all__ = ["Association", "SmallerUnit", "associate", "smaller_stamp_unit"]
+__all__ = [
+    "Association",
+    "OtherUnit",
+    "SmallerUnit",
+    "associate",
+    "other_stamp_unit",
+    "smaller_stamp_unit",
+]
 
 #: How the note of a low match starts (:meth:`Association.low_match_note` finds it).
 _LOW_MATCH_START = "only "
@@ -666,6 +673,72 @@ reference moves at 0.0003 m/s; in seconds: 0.05 s and 0.033 s, 0.3 m/s)'
         )
 
 
+class OtherUnit(NamedTuple):
+    """One side's stamps in another unit than the other's (:func:`other_stamp_unit`).
+
+    ``side`` is ``"reference"`` or ``"estimate"``, the one in the smaller unit
+    (``unit``: ``"ms"``, ``"us"``, ``"ns"`` or a power of ten); ``factor`` what its
+    span is over the other's (a power of 1000); ``spans_s`` the reference's and the
+    estimate's spans as read.
+    """
+
+    side: str
+    unit: str
+    factor: float
+    spans_s: tuple[float, float]
+
+    def text(self) -> str:
+        """Say it with the fix.
+
+        Examples
+        --------
+        >>> print(OtherUnit("estimate", "ms", 1e3, (26.6, 26563.0)).text())
+        the estimate spans 26563 s and the reference 26.6 s (a factor of 1e+03): the \
+estimate's stamps look like ms, not seconds; write them in seconds
+        """
+        other = "estimate" if self.side == "reference" else "reference"
+        return (
+            f"the {self.side} spans {max(self.spans_s):.6g} s and the {other} "
+            f"{min(self.spans_s):.6g} s (a factor of {self.factor:.0e}): the {self.side}'s "
+            f"stamps look like {self.unit}, not seconds; write them in seconds"
+        )
+
+
+def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> OtherUnit | None:
+    """Say whether one side's stamps look like another unit: spans a power of 1000 apart.
+
+    A span a power of 1000 (within a factor of about 3) longer than the other's is
+    taken for stamps in ms, us or ns beside seconds. The doctor names it; an association
+    that matches nothing says it before its clock advice.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(100) * 0.1
+    >>> walk = PoseTrajectory(stamps_s=t, positions_xyz=np.c_[t, 0 * t, 0 * t],
+    ...                       orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (100, 1)))
+    >>> other_stamp_unit(walk, walk.replace(stamps_s=t * 1e3))[:3]
+    ('estimate', 'ms', 1000.0)
+    >>> other_stamp_unit(walk, walk.replace(stamps_s=t * 2)) is None
+    True
+    """
+    if len(reference) < 2 or len(estimate) < 2:
+        return None
+    spans = (
+        float(reference.stamps_s[-1] - reference.stamps_s[0]),
+        float(estimate.stamps_s[-1] - estimate.stamps_s[0]),
+    )
+    if not min(spans) > 0:
+        return None
+    ratio = math.log10(spans[1] / spans[0])
+    k = round(ratio / 3.0)
+    if k == 0 or abs(ratio - 3 * k) > 0.5:
+        return None
+    unit = {1: "ms", 2: "us", 3: "ns"}.get(abs(k), f"1e-{3 * abs(k)} s")
+    side = "estimate" if k > 0 else "reference"
+    return OtherUnit(side, unit, float(10 ** (3 * abs(k))), spans)
+
+
 #: Both sides' poses at least this far apart (median, seconds: 500 Hz in ms), and the
 #: reference crawling, slower than this (m/s): stamps in a smaller unit may be why.
 _SLOW_STEP_S = 2.0
@@ -732,6 +805,10 @@ def _no_match(
         f"spans {e0:.6f} .. {e1:.6f} s ({len(estimate)} poses). "
     )
     if e1 < r0 - max_diff or e0 > r1 + max_diff:
+        other = other_stamp_unit(reference, estimate)
+        if other is not None:  # a giant offset was advised for ms beside seconds (a review)
+            said = other.text()
+            text += f"{said[0].upper()}{said[1:]}. Otherwise: "
         apart = abs(r0 - e0)
         longer = max(r1 - r0, e1 - e0, 1.0)
         if apart > 10.0 * longer:  # two recordings, not one with a shifted clock (79 days)
