@@ -1,10 +1,10 @@
 """``robot-msgs doctor`` on large pairs, whole process: start-up, reading, every check.
 
-    PYTHONPATH=src python benchmarks/bench_doctor.py [--sizes 1e4 1e5] [--repeat 3]
+    PYTHONPATH=src python benchmarks/bench_doctor.py [--sizes 1e4 1e5] [--repeat 3] [--late 0.3]
 
 Data: a reference of N poses at 100 Hz (a body turning about three axes along a 3-D
 path) and an estimate of the same N poses with 2 mm / 0.1 deg white noise, stamped
-0.3 s late, in another world frame, written as TUM files. Each run is
+0.3 s late (``--late``), in another world frame, written as TUM files. Each run is
 ``python -m robot_msgs doctor REF EST`` in a fresh process (interpreter start-up, the
 imports, reading both files, every check); the time is the best of ``--repeat`` runs,
 with what the doctor found (it must find the 0.3 s offset). Target: under 2 s at 10^5
@@ -21,6 +21,13 @@ figure is inflated): 10^4 poses 1.97 s whole process (diagnose 1.33 s), 10^5 pos
 5 000 spread poses, 10^5 poses took 6.6 s (diagnose 4.4 s). Start-up and reading take
 about 1.3 s of it here (``import robot_msgs.evaluation.doctor`` alone 0.6-1.1 s under
 that load).
+
+``--late 5`` times the doctor's wider offset search (beyond its ±1 s, over every offset
+that keeps half the estimate inside the reference), at load average 3.5-4.2 on the same
+machine, best of 3: 10^4 poses 1.81 s whole process (diagnose 1.29 s), 10^5 poses 1.78 s
+(diagnose 1.26 s), where ``--late 0.3`` took 0.95 and 1.37 s (diagnose 0.88 and 0.55 s)
+in the same minutes. Before that search the doctor found the 5 s offset as
+``motion_mismatch`` in 0.44 and 0.92 s (diagnose 0.09 and 0.18 s: it stops there).
 """
 
 from __future__ import annotations
@@ -40,8 +47,10 @@ from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_mat
 from robot_msgs.trajectory import PoseTrajectory
 
 
-def make_pair(n: int, seed: int = 0) -> tuple[PoseTrajectory, PoseTrajectory]:
-    """Return a reference of ``n`` poses at 100 Hz and its noisy, late estimate."""
+def make_pair(
+    n: int, seed: int = 0, *, late_s: float = 0.3
+) -> tuple[PoseTrajectory, PoseTrajectory]:
+    """Return a reference of ``n`` poses at 100 Hz and its noisy estimate, ``late_s`` late."""
     rng = np.random.default_rng(seed)
     t = 1.7e9 + np.arange(n) * 0.01
     s = (t - t[0]) * 0.2
@@ -55,7 +64,7 @@ def make_pair(n: int, seed: int = 0) -> tuple[PoseTrajectory, PoseTrajectory]:
     world = matrix_from_rotation_vector(np.array([[0.1, -0.2, 0.9]]))[0]
     noisy = turn + rng.normal(0.0, np.radians(0.1), turn.shape)
     est = PoseTrajectory(
-        stamps_s=t - 0.3,
+        stamps_s=t - late_s,
         positions_xyz=(xyz + rng.normal(0.0, 0.002, xyz.shape)) @ world.T + [5.0, -2.0, 1.0],
         orientations_quat_xyzw=quat_xyzw_from_matrix(world @ matrix_from_rotation_vector(noisy)),
     )
@@ -66,12 +75,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1e4, 1e5])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--late", type=float, default=0.3, help="the estimate's clock offset, seconds"
+    )
     args = parser.parse_args()
     print(f"{'poses':>8}  {'doctor (process) s':>18}  {'diagnose() s':>12}  found")
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
             n = int(size)
-            ref, est = make_pair(n)
+            ref, est = make_pair(n, late_s=args.late)
             paths = [Path(tmp) / f"ref_{n}.tum", Path(tmp) / f"est_{n}.tum"]
             write_trajectory(paths[0], ref, "tum")
             write_trajectory(paths[1], est, "tum")

@@ -9,6 +9,9 @@ from robot_msgs.typing import Float64Array
 
 __all__ = ["TimeOffset"]
 
+#: A ``contrast`` below this is a flat cost curve: the offset is weakly determined.
+_WEAK_CONTRAST = 1.0
+
 
 @message("compare/TimeOffset")
 class TimeOffset(Msg):
@@ -53,6 +56,32 @@ class TimeOffset(Msg):
             raise self._fail(field="std_s", expected="an uncertainty >= 0", got=self.std_s)
         if self.n_poses < 0:
             raise self._fail(field="n_poses", expected="a count >= 0", got=self.n_poses)
+
+    @property
+    def at_edge(self) -> bool:
+        """Whether the optimum lies within one grid step of an end of ``search_s``.
+
+        The true offset may then lie outside the range searched. ``False`` without a
+        cost curve (an offset saved with its value only).
+
+        Examples
+        --------
+        >>> edge = TimeOffset(offset_s=-0.999, std_s=0.3, search_s=(-1.0, 1.0), n_poses=10,
+        ...                   rms_m=0.2, contrast=2.0, candidates_s=[-1.0, -0.5, 0.0, 0.5, 1.0],
+        ...                   cost_rms_m=[0.2, 0.3, 0.4, 0.5, 0.6])
+        >>> edge.at_edge, edge.replace(offset_s=-0.4).at_edge
+        (True, False)
+        """
+        if self.candidates_s.size < 2:
+            return False
+        step = float(self.candidates_s[1] - self.candidates_s[0])
+        low, high = self.search_s
+        return self.offset_s - low < step or high - self.offset_s < step
+
+    @property
+    def flat(self) -> bool:
+        """Whether the cost hardly rises away from the optimum (``contrast`` below 1)."""
+        return self.contrast < _WEAK_CONTRAST
 
     def describe(self) -> str:
         """Return a one-line account for a result's notes.

@@ -87,7 +87,6 @@ _MIN_POSES = 10
 _REFUSE_CONTRAST = 0.1
 _REFUSE_RISE = 1e-6  # of the reference's position variance
 _STATIC_RATIO = 3.0  # displacement over the search half-width, in noise units
-_WEAK_CONTRAST = 1.0
 _LOW_SHARE = 0.3
 _WIDE_STD = 0.05
 _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
@@ -352,13 +351,23 @@ def estimate_offset(
         std = math.sqrt(2.0 * j0 / (dof * curvature) * (1.0 + rho) / (1.0 - rho))
     else:
         std = math.inf
+    found = TimeOffset(
+        offset_s=tau,
+        std_s=std,
+        search_s=(low, high),
+        n_poses=n_used,
+        rms_m=math.sqrt(j0),
+        contrast=contrast,
+        candidates_s=candidates,
+        cost_rms_m=np.sqrt(curve),
+    )
     notes: list[str] = []
-    if tau - low < step or high - tau < step:
+    if found.at_edge:
         notes.append(
             f"the estimated offset {tau:+.4f} s lies at the edge of the search range "
             f"{low:g} .. {high:g} s: the true offset may lie outside; widen `offset_search_s=`"
         )
-    if contrast < _WEAK_CONTRAST:
+    if found.flat:
         notes.append(
             f"flat cost curve: the alignment error varies by only {100 * contrast:.0f} % over "
             "the search range, so the offset is weakly determined"
@@ -382,14 +391,4 @@ def estimate_offset(
             f"the fit explains only {100 * (1 - j0 / sy):.0f} % of the reference's motion: "
             "check that the trajectories belong together"
         )
-    return TimeOffset(
-        offset_s=tau,
-        std_s=std,
-        search_s=(low, high),
-        n_poses=n_used,
-        rms_m=math.sqrt(j0),
-        contrast=contrast,
-        candidates_s=candidates,
-        cost_rms_m=np.sqrt(curve),
-        notes=tuple(notes),
-    )
+    return found.replace(notes=tuple(notes)) if notes else found
