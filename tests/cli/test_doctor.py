@@ -181,3 +181,29 @@ def test_a_file_of_no_format_is_answered_with_its_sides_format_flag(
         assert err.endswith(choose.format(flag))
     assert main(["doctor", str(bad), str(bad)]) == 1  # both sides: the one flag says both
     assert capsys.readouterr().err.endswith(choose.format("--format"))
+
+
+def test_offset_auto_and_its_search_range_reach_the_checks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--offset auto --offset-search 10`` were dropped by the doctor, which advised the
+    edge of its own ±1 s search for an estimate 3 s late (a review); ``--offset-search``
+    without ``--offset auto`` is refused as ``ape`` refuses it."""
+    est = read_trajectory(resolve_path(EST))
+    path = tmp_path / "late3.tum"
+    write_trajectory(path, est.replace(stamps_s=est.stamps_s + 3.0), "tum")
+    late = str(path)
+    assert main(["doctor", GT, late, "--check", "--offset", "auto"]) == 1
+    finding = next(line for line in capsys.readouterr().out.splitlines() if "time_offset" in line)
+    assert finding.startswith("warning time_offset: the estimate's clock is off by -2.9948 s")
+    assert "the search over offsets -1 .. +1 s ends at its edge (-0.9950 s)" in finding
+    assert finding.endswith("[fix: --offset-search 4]")
+    flags = ["--offset", "auto", "--offset-search", "4"]
+    assert main(["doctor", GT, late, "--check", *flags]) == 0
+    out = capsys.readouterr().out
+    assert "info    time_offset: the offset search (--offset auto) finds the estimate's " in out
+    for command in ("ape", "doctor"):
+        assert main([command, GT, late, "--offset-search", "10"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("ERROR: --offset-search 10: expected --offset auto")
+        assert err.count("\n") == 1

@@ -283,6 +283,25 @@ def test_clock_offsets_of_seconds_found_beyond_the_default_search(
     assert "time_offset" not in _doctor(late, offset_s=offset).kinds()
 
 
+def test_the_evaluations_own_offset_search_is_the_doctors_first(tmp_path: Path) -> None:
+    """``--offset auto --offset-search 10`` were dropped by the doctor (a review): the
+    evaluation's search is checked as given, and a search too narrow is widened."""
+    est = _est()
+    late = _write(tmp_path, "late.tum", est.replace(stamps_s=est.stamps_s + 3.0))
+    wide = _doctor(late, offset_auto=True, offset_search_s=10.0)
+    assert wide.kinds("error", "warning") == (), wide
+    found = wide.finding("time_offset")
+    assert found is not None
+    assert found.severity == "info"  # the evaluation finds it itself
+    assert found.fix == {}
+    assert abs(float(found.evidence["offset_s"]) + 3.0) < 0.01  # type: ignore[arg-type]
+    narrow = _doctor(late, offset_auto=True).finding("time_offset")
+    assert narrow is not None
+    assert narrow.severity == "warning"
+    assert narrow.fix == {"offset_search_s": 4.0}
+    assert _doctor(late, offset_auto=True, offset_search_s=4.0).kinds("warning") == ()
+
+
 def _spiral(stamps_s: Float64Array, times_s: Float64Array) -> PoseTrajectory:
     """A widening helix, stamped ``stamps_s``, at the poses of ``times_s``."""
     r, turn = 0.5 + 0.1 * times_s, 0.8 * times_s

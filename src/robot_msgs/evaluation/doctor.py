@@ -17,9 +17,10 @@ Each check is the package's own, run once here (one road per idea):
   robot's rate and speed;
 - ``clock_domain`` and ``time_offset``: :func:`~robot_msgs.evaluation.estimate_offset`,
   over the span that puts the estimate inside the reference when they hardly overlap
-  (a different recording start), else over its default ±1 s (a clock error) and, when
-  that optimum lies at the edge, its curve is flat or it finds none, once more over every
-  offset that keeps half the estimate inside the reference (a clock error of seconds);
+  (a different recording start), else over the evaluation's range (``offset_search_s``
+  with ``offset_auto``, else ±1 s: a clock error) and, when its optimum lies at the edge,
+  its curve is flat or it finds none, once more over every offset that keeps half the
+  estimate inside the reference (a clock error of seconds);
 - ``rate_mismatch``: the association's counts (:func:`~robot_msgs.evaluation.associate`);
 - ``coverage``: :func:`robot_msgs.runs.losses.coverage` on the estimate's stamps, gaps
   longer than 10 median intervals counted as lost;
@@ -438,7 +439,7 @@ def _wide_range(reference: PoseTrajectory, estimate: PoseTrajectory) -> tuple[fl
 def _offset_searched(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
 ) -> tuple[TimeOffset | None, TimeOffset | None]:
-    """Search ±1 s about ``offset_s``, wider when in doubt: the first result, and the one kept.
+    """Search the evaluation's range, wider when in doubt: the first result, and the one kept.
 
     WHY wider: stamped 2-10 s late, the evo test data's pairs were called another
     sequence (motion_mismatch, matched at the wrong offset), and 1.5-3 s late the edge of
@@ -472,7 +473,11 @@ def _offset_searched(
 def _time_offset(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
 ) -> tuple[Finding | None, float]:
-    """Find a clock offset (:func:`_offset_searched`), significant: warning or info."""
+    """Find a clock offset (:func:`_offset_searched`), significant: warning or info.
+
+    With ``offset_auto`` the evaluation finds an offset its own search finds: an info; one
+    found only wider is a warning whose fix widens ``offset_search_s``.
+    """
     first, found = _offset_searched(reference, estimate, settings)
     if found is None:
         return None, settings.offset_s  # static or too short to time: nothing to say
@@ -484,9 +489,29 @@ def _time_offset(
     floor = max(_SIGNIFICANT * found.std_s, _OFFSET_FLOOR_S)
     significant = abs(delta) > floor
     widened = first is None or abs(first.offset_s - found.offset_s) > floor
+    if settings.offset_auto and not widened:  # the evaluation finds it itself
+        if not significant:
+            return None, found.offset_s
+        return (
+            Finding(
+                kind="time_offset",
+                severity="info",
+                summary=f"the offset search (`offset_auto=`) finds the estimate's clock off "
+                f"by {delta:+.4f} s ± {found.std_s:.1g} s",
+                evidence=_offset_evidence(found),
+            ),
+            found.offset_s,
+        )
     if not significant:
         return None, settings.offset_s
-    warning = abs(delta) >= settings.max_diff_s
+    warning = abs(delta) >= settings.max_diff_s or settings.offset_auto
+    fix: dict[str, Value] = {}
+    if warning:
+        fix = (
+            {"offset_search_s": float(math.ceil(abs(delta)) + 1)}
+            if settings.offset_auto
+            else {"offset_s": round(found.offset_s, 6)}
+        )
     return (
         Finding(
             kind="time_offset",
@@ -495,7 +520,7 @@ def _time_offset(
             f"(matching tolerance {settings.max_diff_s:g} s)"
             + (_widened(first, found, settings) if widened else ""),
             evidence=_offset_evidence(found),
-            fix={"offset_s": round(found.offset_s, 6)} if warning else {},
+            fix=fix,
         ),
         found.offset_s if warning else settings.offset_s,
     )
@@ -1066,13 +1091,12 @@ def _time_checks(
         out.append(domain)
     if offset is None:
         return out
-    settings = settings.replace(offset_s=offset, offset_auto=False, offset_search_s=None)
     if domain is None:
         checks.append("time_offset")
         shifted, offset = _time_offset(reference, estimate, settings)
         if shifted is not None:
             out.append(shifted)
-        settings = settings.replace(offset_s=offset)
+    settings = settings.replace(offset_s=offset, offset_auto=False, offset_search_s=None)
     checks += ["coverage", "rate_mismatch"]
     gaps = _coverage(reference, estimate, settings.offset_s)
     if gaps is not None:
