@@ -200,6 +200,28 @@ def test_format_override_reads_kitti_poses(
     assert stats_of(json.loads(capsys.readouterr().out))["translation"]["rms"] == pytest.approx(0.5)
 
 
+def test_kitti_frames_of_two_lengths_name_both_times_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both read without times, the estimate 5 frames late: paired from frame 0, silently
+    (evo refuses: "data matrices must have the same shape")."""
+    x = np.arange(20.0)
+    ref = write_kitti(tmp_path / "gt.txt", line_positions(x))
+    est = write_kitti(tmp_path / "est.txt", line_positions(x[5:]))
+    assert main(["ape", str(ref), str(est), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.startswith(
+        f"WARNING: {est}: the reference's 20 and the estimate's 15 stamps are frame indices"
+    )
+    assert "give both times files (--ref-times, --est-times), or the frames" in captured.err
+    assert "starts late as --offset\n" in captured.err
+    assert any("same frame" in note for note in json.loads(captured.out)["notes"])
+    assert main(["ape", str(ref), str(est), "--offset", "5", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert stats_of(json.loads(captured.out))["translation"]["rms"] == pytest.approx(0.0)
+
+
 @pytest.mark.evo_data
 def test_bag_topics_select_the_trajectories(
     evo_data: Path, capsys: pytest.CaptureFixture[str]

@@ -476,6 +476,48 @@ def test_frame_indices_written_as_tum_stamps_are_stamp_units_not_a_clock_offset(
     assert d.checks == ("stamp_units", "clock_domain")  # nothing timed on frame indices
 
 
+def test_kitti_frames_of_two_lengths_are_stamp_units_matched_by_index(tmp_path: Path) -> None:
+    """Both KITTI files read without times, the estimate from the 100th frame: the doctor
+    was silent where the first frames of the two were paired (or called it another
+    sequence), as ``ape`` was."""
+    est = _est()
+    ref = tmp_path / "ref.kitti"
+    late = tmp_path / "late.kitti"
+    write_trajectory(ref, est, "kitti")  # no times files beside them: frame indices
+    write_trajectory(late, _rows(est, np.arange(100, len(est))), "kitti")
+    found = _doctor(str(late), str(ref)).finding("stamp_units")
+    assert found is not None
+    assert found.severity == "warning"
+    assert found.summary.startswith(
+        f"the reference's {len(est)} and the estimate's {len(est) - 100} stamps are frame "
+        "indices (KITTI read without times): poses are matched by index, which assumes both "
+        "start at the same frame; give both times files (`reference_times=`, "
+        "`estimate_times=`), or the frames the estimate starts late as `offset_s=`"
+    )
+    assert found.evidence["frame_indices"] == "both"
+    # Its fix, the frames it starts late, says nothing more about frames or alignment.
+    fixed = _doctor(str(late), str(ref), offset_s=100.0)
+    assert fixed.kinds("error", "warning") == ()
+    assert "time_offset" in fixed.checks  # a warning: the other checks ran
+    # One frame a row on both sides (evo's and KITTI's pairing): nothing to say.
+    assert "stamp_units" not in _doctor(str(ref), str(ref)).kinds()
+
+
+def test_frame_indices_of_two_rates_on_both_sides_are_stamp_units_not_a_scale(
+    tmp_path: Path,
+) -> None:
+    """fr1_xyz's 100 Hz reference and 30 Hz estimate stamped 0, 1, 2... in TUM files: the
+    doctor called it a monocular scale of 8.4 with --align sim3 as the fix (a review)."""
+    ref, est = (t.replace(stamps_s=np.arange(len(t), dtype=np.float64)) for t in (_ref(), _est()))
+    d = _doctor(_write(tmp_path, "e.tum", est), _write(tmp_path, "r.tum", ref))
+    found = d.finding("stamp_units")
+    assert found is not None
+    assert found.severity == "error"
+    assert "frame indices at different rates, not seconds" in found.summary
+    assert d.kinds("error", "warning") == ("stamp_units",)
+    assert d.checks == ("stamp_units", "clock_domain")  # no scale timed on frame indices
+
+
 def test_whole_seconds_one_apart_over_the_others_span_are_not_frame_indices(
     tmp_path: Path,
 ) -> None:

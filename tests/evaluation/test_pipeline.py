@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -118,6 +120,29 @@ def test_frame_indices_are_not_matched_in_time_with_seconds() -> None:
         assert result.comparison.signals[0].stats.rms == pytest.approx(0.0, abs=1e-12)
     (both,) = evaluate(frames, frames, EvaluationSettings(), metrics=[Ape()])
     assert both.counts["matched"] == 20
+
+
+def test_frame_indices_of_two_lengths_are_matched_by_index_with_a_warning() -> None:
+    """KITTI 00's ORB estimate from its 541st frame, both read without times: paired with
+    the reference's first 4000 frames, 203.7 m with se3, without a word (evo refuses)."""
+    ref = _walk(20, frames=True)
+    late = ref.replace(  # tracking started 5 frames late, its file numbered from 0
+        stamps_s=np.arange(15.0),
+        positions_xyz=ref.positions_xyz[5:],
+        orientations_quat_xyzw=ref.orientations_quat_xyzw[5:],
+    )
+    said = r"which assumes both start at the same frame; give both times files \(`reference_times="
+    with pytest.warns(DataWarning, match=r"^est: the reference's 20 and the estimate's 15 stamps"):
+        (result,) = evaluate(ref, late, metrics=[Ape()], estimate_name="est")
+    assert any(re.search(said, note) for note in result.comparison.notes)
+    assert result.stats["translation"].rms > 1.0  # each frame paired with one 5 earlier
+    # The offset it names (the frames it starts late) pairs them right, and is not warned.
+    (shifted,) = evaluate(ref, late, EvaluationSettings(offset_s=5.0), metrics=[Ape()])
+    assert shifted.stats["translation"].rms == pytest.approx(0.0, abs=1e-12)
+    assert not any("same frame" in note for note in shifted.comparison.notes)
+    # As many frames on both sides: one frame a row, as evo and KITTI's devkit pair them.
+    (same,) = evaluate(ref, _walk(20, frames=True).replace(positions_xyz=ref.positions_xyz + 1))
+    assert not any("same frame" in note for note in same.comparison.notes)
 
 
 def test_metrics_given_as_a_generator_are_all_computed() -> None:

@@ -74,6 +74,9 @@ _ARGUMENT_FLAGS = {
     "partial": "--allow-partial",
     "topic": "--topic",
     "times_path": "--times",
+    # A side's times file, as a manifest names it (a run's `reference_times`).
+    "reference_times": "--ref-times",
+    "estimate_times": "--est-times",
 }
 
 

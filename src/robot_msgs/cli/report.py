@@ -244,12 +244,16 @@ def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Repo
 def _report_flags(text: str) -> str:
     """Say a note's settings as this command's flags: ``rpe``'s delta is ``--rpe-delta``.
 
-    A run note said ``--delta-unit f``, which ``report`` refuses (a review).
+    A run note said ``--delta-unit f``, which ``report`` refuses (a review). A side's
+    times file is the manifest's key here (``report`` has no ``--ref-times``).
 
     Examples
     --------
     >>> _report_flags("give the times files, or `delta_unit='f'` for frames; `delta=` too")
     'give the times files, or --rpe-unit f for frames; --rpe-delta too'
+    >>> _report_flags("give both times files (`reference_times=`, `estimate_times=`)")
+    'give both times files (`reference_times`, `estimate_times`)'
     """
+    text = re.sub(r"`((?:reference|estimate)_times)=`", r"`\1`", text)
     said = flags_in_text(text)
     return re.sub(r"--delta(?![\w-])", "--rpe-delta", said.replace("--delta-unit", "--rpe-unit"))

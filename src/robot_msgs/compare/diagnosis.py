@@ -48,7 +48,7 @@ SEVERITIES: tuple[str, ...] = typing.get_args(Severity)
 #: Every kind of finding, with what it means (the ``doctor --help`` list).
 FINDING_KINDS: dict[str, str] = {
     "stamp_units": "stamps in ns/us/ms where seconds are expected (or the reverse), "
-    "from rates and spans",
+    "from rates and spans; frame indices of two lengths, matched by index",
     "clock_domain": "little or no overlap in time: a different recording start (relative "
     "against absolute time, a far constant offset that aligns the motion) or a clock error",
     "time_offset": "a clock offset estimated from the motion, significant against its "

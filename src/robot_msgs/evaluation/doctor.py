@@ -14,7 +14,8 @@ Each check is the package's own, run once here (one road per idea):
   kind;
 - ``stamp_units``: the spans of the two trajectories a power of 1000 apart, or both
   sides' poses minutes apart and crawling where milliseconds or microseconds would be a
-  robot's rate and speed;
+  robot's rate and speed; frame indices on one side, or on both with different pose
+  counts (matched by index: :func:`~robot_msgs.evaluation.pipeline.frames_by_index`);
 - ``clock_domain`` and ``time_offset``: :func:`~robot_msgs.evaluation.estimate_offset`,
   over the span that puts the estimate inside the reference when they hardly overlap
   (a different recording start), else over the evaluation's range (``offset_search_s``
@@ -72,7 +73,7 @@ from robot_msgs.evaluation.association import (
 )
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset
-from robot_msgs.evaluation.pipeline import SCALE_NOTED, match_poses
+from robot_msgs.evaluation.pipeline import SCALE_NOTED, frames_by_index, match_poses
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
@@ -210,6 +211,10 @@ _FRAMES_SLOWER = 5.0
 #: Fewer stamps than this are not called frame indices (three poses 1 s apart may be).
 _MIN_FRAMES = 10
 
+#: Both sides stamped 0, 1, 2...: one moving this many times farther a stamp than the
+#: other is frame indices at two rates (fr1_xyz's 100 and 30 Hz: 3.6), not 1 Hz seconds.
+_FRAME_RATES = 2.0
+
 
 def _span(traj: PoseTrajectory) -> float:
     return float(traj.stamps_s[-1] - traj.stamps_s[0])
@@ -219,8 +224,11 @@ def _median_step(traj: PoseTrajectory) -> float:
     return float(np.median(np.diff(traj.stamps_s))) if len(traj) > 1 else math.inf
 
 
-def _stamp_units(reference: PoseTrajectory, estimate: PoseTrajectory, sync: str) -> Finding | None:
+def _stamp_units(
+    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+) -> Finding | None:
     """Find stamps in another unit on one side: frame indices, or spans a power of 1000 apart."""
+    sync = settings.sync
     if reference.stamps_are_frames != estimate.stamps_are_frames and sync != "spatial":
         # As the evaluation refuses them (prepare): a KITTI file read without its times.
         side, other = (
@@ -237,7 +245,7 @@ def _stamp_units(reference: PoseTrajectory, estimate: PoseTrajectory, sync: str)
             evidence={"frame_indices": side},
         )
     if sync != "spatial":
-        counted = _counted_frames(reference, estimate)
+        counted = _counted_frames(reference, estimate, settings)
         if counted is not None:
             return counted
     spans = _span(reference), _span(estimate)
@@ -310,7 +318,9 @@ def _counts_frames(traj: PoseTrajectory) -> bool:
     return bool(np.all(np.diff(stamps) == 1.0))
 
 
-def _counted_frames(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding | None:
+def _counted_frames(
+    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+) -> Finding | None:
     """Find one side stamped 0, 1, 2... (frame indices written as seconds), the other not.
 
     WHY: a TUM file of frame indices reads as 1 Hz seconds; the doctor took the far
@@ -320,6 +330,8 @@ def _counted_frames(reference: PoseTrajectory, estimate: PoseTrajectory) -> Find
     sides = [
         side for side, t in (("reference", reference), ("estimate", estimate)) if _counts_frames(t)
     ]
+    if len(sides) == 2:  # both sides
+        return _frames_on_both(reference, estimate, settings)
     if len(sides) != 1:
         return None
     side = sides[0]
@@ -346,6 +358,57 @@ def _counted_frames(reference: PoseTrajectory, estimate: PoseTrajectory) -> Find
             f"write the {side}'s stamps in seconds (its camera's or its recording's times)"
         ),
         evidence={"frame_indices": side, "first": first, "last": last},
+    )
+
+
+def _frames_on_both(
+    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+) -> Finding | None:
+    """Find both sides stamped 0, 1, 2... with different pose counts: matched by index.
+
+    KITTI files read without their times (``stamps_are_frames``): a warning, as the
+    evaluation's (:func:`~robot_msgs.evaluation.pipeline.frames_by_index`), which the
+    other checks follow (an estimate that stopped early is paired right). Frame indices
+    written as TUM seconds at two rates (a 100 Hz reference's 3000 rows, a 30 Hz
+    estimate's 788) move :data:`_FRAME_RATES` times or more apart per stamp where 1 Hz
+    seconds of one robot move alike: an error, which the doctor called a monocular scale
+    of 8.4 and sent to ``--align sim3`` (a review).
+    """
+    if len(reference) == len(estimate):
+        return None
+    counts: dict[str, Value] = {
+        "reference_poses": len(reference),
+        "estimate_poses": len(estimate),
+    }
+    if reference.stamps_are_frames and estimate.stamps_are_frames:
+        by_index = frames_by_index(reference, estimate, settings)
+        if by_index is None:  # an offset given: the frames the estimate starts late
+            return None
+        return Finding(
+            kind="stamp_units",
+            severity="warning",
+            summary=by_index,
+            evidence={"frame_indices": "both", **counts},
+        )
+    spans = _span(reference), _span(estimate)
+    speeds = reference.path_length_m / spans[0], estimate.path_length_m / spans[1]
+    if not max(speeds) > _FRAME_RATES * min(speeds):
+        return None
+    return Finding(
+        kind="stamp_units",
+        severity="error",
+        summary=(
+            f"both trajectories' stamps are 0, 1, 2..., one apart, over {len(reference)} "
+            f"and {len(estimate)} poses, and they move {speeds[0]:.3g} and "
+            f"{speeds[1]:.3g} m a stamp: frame indices at different rates, not seconds, so "
+            "matching them pairs different moments; write both files' stamps in seconds"
+        ),
+        evidence={
+            "frame_indices": "both",
+            **counts,
+            "reference_m_per_stamp": _round(speeds[0]),
+            "estimate_m_per_stamp": _round(speeds[1]),
+        },
     )
 
 
@@ -1054,13 +1117,14 @@ def diagnose(
     check_forward_pairs(settings, "the doctor")
     findings = _reading_findings(reading)
     checks: list[str] = ["stamp_units", "clock_domain"]
-    found = [f for f in (_stamp_units(reference, estimate, settings.sync),) if f is not None]
+    found = [f for f in (_stamp_units(reference, estimate, settings),) if f is not None]
     if any(f.kind == "stamp_units" for f in findings):
         found = [f for f in findings if f.kind == "stamp_units" and f.severity == "error"]
     else:
         findings += found
     estimate = apply_transforms(estimate, settings)
-    if len(reference) >= 2 and len(estimate) >= 2 and not found:
+    # A warning (frame indices matched by index) leaves the stamps usable: checked on.
+    if len(reference) >= 2 and len(estimate) >= 2 and all(f.severity != "error" for f in found):
         findings += _time_checks(reference, estimate, settings, checks)
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings.sort(key=lambda f: order[f.severity])

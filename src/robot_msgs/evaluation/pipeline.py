@@ -46,7 +46,15 @@ if TYPE_CHECKING:
     from robot_msgs.msg import Value
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["SCALE_NOTED", "Prepared", "match_poses", "prepare", "signal_of", "time_range"]
+__all__ = [
+    "SCALE_NOTED",
+    "Prepared",
+    "frames_by_index",
+    "match_poses",
+    "prepare",
+    "signal_of",
+    "time_range",
+]
 
 #: An SE(3) evaluation notes the Sim(3) scale of its poses when it is further than this
 #: from 1 (as the doctor's scale check: more than 10 %).
@@ -304,6 +312,48 @@ def _dropped_blocks(
     ]
 
 
+def frames_by_index(
+    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+) -> str | None:
+    """Say that frame indices of two lengths are matched by index, from the same first frame.
+
+    Both sides stamped by frame index (KITTI read without its times, ``stamps_are_frames``)
+    and as many poses on each: each row is its frame, as evo and KITTI's devkit pair them.
+    Of different lengths, nothing says where the shorter starts: an estimate that started
+    tracking 541 frames late was paired with the reference's first 4000 frames (203.7 m
+    with se3 where 1.3 m is its error; a review), and evo refuses the pair ("data matrices
+    must have the same shape"). An estimate that stopped early is paired right, so this
+    is said, not refused. ``None`` when it does not apply: matched in space, an offset
+    given (the frames it starts late), or as many poses on both sides.
+
+    Examples
+    --------
+    >>> t = np.arange(20.0)
+    >>> ref = PoseTrajectory(stamps_s=t, positions_xyz=np.zeros((20, 3)),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (20, 1)), stamps_are_frames=True)
+    >>> late = ref.replace(stamps_s=t[:15], positions_xyz=np.zeros((15, 3)),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (15, 1)))
+    >>> frames_by_index(ref, late, EvaluationSettings()).split(":")[0]
+    "the reference's 20 and the estimate's 15 stamps are frame indices (KITTI read without times)"
+    >>> frames_by_index(ref, late, EvaluationSettings(offset_s=5.0)) is None
+    True
+    """
+    if (
+        settings.sync == "spatial"
+        or not (reference.stamps_are_frames and estimate.stamps_are_frames)
+        or len(reference) == len(estimate)
+        or settings.offset_s != 0.0
+        or settings.offset_auto
+    ):
+        return None
+    return (
+        f"the reference's {len(reference)} and the estimate's {len(estimate)} stamps are "
+        "frame indices (KITTI read without times): poses are matched by index, which "
+        "assumes both start at the same frame; give both times files (`reference_times=`, "
+        "`estimate_times=`), or the frames the estimate starts late as `offset_s=`"
+    )
+
+
 def match_poses(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
 ) -> Association:
@@ -366,6 +416,10 @@ def prepare(
     Warns
     -----
     DataWarning
+        Both sides stamped by frame index with different pose counts: matched by index,
+        from the same first frame (:func:`frames_by_index`); the note is kept in the
+        result.
+    DataWarning
         The orientations look like a quaternion-order mix-up (w first read as w last or
         the reverse; :func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`),
         with the median angle in the other order; the note is kept in the result.
@@ -400,6 +454,14 @@ def prepare(
             f"the {frames}'s times file"
         )
         raise AssociationError(msg)
+    by_index = frames_by_index(reference, estimate, settings)
+    if by_index and estimate_name:
+        by_index = f"{estimate_name}: {by_index}"
+    if by_index:
+        warnings.warn(
+            DataWarning(by_index, kind="stamp_units", fixed=False),
+            stacklevel=caller_stacklevel(),
+        )
     cut, first = time_range(reference, settings.t_start_s, settings.t_end_s)
     estimate = apply_transforms(estimate, settings)
     time_offset = None
@@ -437,7 +499,7 @@ def prepare(
             f"{association.n_matched} matched pose(s): {few}"
         )
         raise AlignmentError(msg) from err
-    notes = []
+    notes = [by_index] if by_index else []
     if time_offset is not None:
         notes += [time_offset.describe(), *time_offset.notes]
     if extrinsic is not None:
