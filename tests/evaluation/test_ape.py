@@ -14,6 +14,9 @@ from robot_msgs.compare import EvaluationResult
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
 from robot_msgs.evaluation import Ape, EvaluationSettings, ape, evaluate
+from robot_msgs.evaluation.ape import length_units
+from robot_msgs.io import read_trajectory
+from robot_msgs.io.examples import resolve_path
 from robot_msgs.rotations import matrix_from_quat_xyzw
 from tests.evaluation.metric_trajectories import (
     RIGID_MOTIONS,
@@ -205,3 +208,42 @@ def test_evaluate_of_several_relations_equals_ape_for_each() -> None:
 def test_an_ape_refuses_an_rpe_only_relation() -> None:
     with pytest.raises(ValidationError, match=r"'point_distance_error_ratio' - at `Ape\.relation`"):
         Ape(relation="point_distance_error_ratio")
+
+
+@pytest.mark.parametrize(
+    ("ref_factor", "est_factor", "said"),
+    [
+        (1.0, 100.0, "the estimate in centimetres"),
+        (1.0, 1000.0, "the estimate in millimetres"),
+        (100.0, 1.0, "the reference in centimetres"),
+        (1000.0, 1.0, "the reference in millimetres"),
+    ],
+)
+def test_an_unaligned_ape_in_cm_or_mm_hints_at_the_unit_not_at_sim3(
+    ref_factor: float, est_factor: float, said: str
+) -> None:
+    """fr1_xyz's estimate in cm was hinted to `--align sim3` (0.0134 m, not 206 m), which
+    hides the fault and any real scale error (a review)."""
+    ref, est = (
+        read_trajectory(resolve_path(f"example:fr1_xyz/{name}.tum"))
+        for name in ("groundtruth", "rgbdslam")
+    )
+    result = ape(
+        ref.replace(positions_xyz=ref_factor * ref.positions_xyz),
+        est.replace(positions_xyz=est_factor * est.positions_xyz),
+    )
+    (hint,) = (note for note in result.comparison.notes if note.startswith("hint:"))
+    assert f": {said}, not metres? convert it: `align='sim3'` gives " in hint
+    assert "with `align='sim3'` the rmse" not in hint
+
+
+def test_length_units_names_both_readings_when_both_speeds_are_a_robots() -> None:
+    fast = line(20.0 * T)  # 20 m/s: in km it reads 0.02 m/s, a robot's speed too
+    assert length_units(fast, line(0.02 * T), 1000.0) == (
+        "the reference in millimetres or the estimate in kilometres"
+    )
+    # At 1 m/s, 1 mm/s as read is nobody's speed: the estimate is in kilometres.
+    assert length_units(line(), line(0.001 * T), 1000.0) == "the estimate in kilometres"
+    # Beyond 10 % of a unit's factor, or another power of ten: a scale, not a unit.
+    assert length_units(line(), line(T), 1000.0 * 1.11) is None
+    assert length_units(line(), line(T), 10.0) is None

@@ -636,6 +636,28 @@ def test_millimetres_found_as_a_unit_not_a_monocular_scale(tmp_path: Path) -> No
     assert found.fix == {}
 
 
+@pytest.mark.parametrize(
+    ("ref_factor", "est_factor", "said"),
+    [(1.0, 100.0, "the estimate in centimetres"), (1000.0, 1.0, "the reference in millimetres")],
+)
+def test_centimetres_and_a_reference_in_millimetres_are_units_of_their_side(
+    tmp_path: Path, ref_factor: float, est_factor: float, said: str
+) -> None:
+    """An estimate in cm was called a monocular scale with --align sim3 as the fix; a
+    reference in mm was called an estimate in kilometres (a review)."""
+    ref, est = _ref(), _est()
+    d = _doctor(
+        _write(tmp_path, "e.tum", est.replace(positions_xyz=est_factor * est.positions_xyz)),
+        _write(tmp_path, "r.tum", ref.replace(positions_xyz=ref_factor * ref.positions_xyz)),
+    )
+    found = d.finding("scale")
+    assert found is not None
+    assert found.severity == "warning"
+    assert f"; {said}, not metres? convert it: sim3 would also hide" in found.summary
+    assert "monocular" not in found.summary
+    assert found.fix == {}
+
+
 def test_scale_figures_say_the_offset_they_were_matched_at(tmp_path: Path) -> None:
     """The APE figures of a scale finding are of poses matched at the clock offset the
     doctor found; it did not say so, and `ape` with the same flags gave other figures."""

@@ -56,7 +56,8 @@ FINDING_KINDS: dict[str, str] = {
     "quaternion_order": "the other quaternion order (w first / w last) makes the rotations agree",
     "frame_extrinsic": "the estimate is a sensor frame rigidly attached to the reference's "
     "body: the transform X with reference = S estimate X, estimated",
-    "scale": "a Sim(3) scale far from 1 (a monocular estimate); what align sim3 then hides",
+    "scale": "a Sim(3) scale far from 1 (a monocular estimate, or one side's lengths in "
+    "cm or mm); what align sim3 then hides",
     "motion_mismatch": "distances travelled and angles turned between matched poses that "
     "do not correlate: another sequence, or a wrong pairing of files",
     "inverted": "the poses inverted fit far better: the world's pose in the sensor's frame "

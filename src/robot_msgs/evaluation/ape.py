@@ -8,12 +8,14 @@ and :func:`~robot_msgs.evaluation.evaluate` compute after the shared preparation
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robot_msgs.errors import AlignmentError
 from robot_msgs.evaluation.alignment import align
+from robot_msgs.evaluation.association import ROBOT_SPEEDS_M_S
 from robot_msgs.evaluation.consistency import NEES_DOF, nees_summary
 from robot_msgs.evaluation.pipeline import signal_of
 from robot_msgs.evaluation.relations import RELATION_UNITS, ape_errors
@@ -26,16 +28,91 @@ if TYPE_CHECKING:
     from robot_msgs.msg import Value
     from robot_msgs.trajectory import PoseTrajectory
 
-__all__ = ["ALIGN_HINT_FACTOR", "aligned_rmse", "alignment_hint", "ape_result"]
+__all__ = [
+    "ALIGN_HINT_FACTOR",
+    "UNIT_LOG_TOL",
+    "aligned_rmse",
+    "alignment_hint",
+    "ape_result",
+    "length_units",
+]
 
 #: An unaligned translation APE this many times the best aligned one gets a hint.
 ALIGN_HINT_FACTOR = 5.0
 
+#: A Sim(3) scale within this of 100 or 1000, or of their inverses (log10: 10 %), is
+#: lengths in another unit, not a monocular scale.
+UNIT_LOG_TOL = 0.0414
+
+#: Lengths written 10^k times their metres, by k: the unit they are in.
+_SMALLER_UNITS = {2: "centimetres", 3: "millimetres"}
+_LARGER_UNITS = {3: "kilometres"}  # 10^-k times: hectometres are nobody's
+
+
+def _speed(traj: PoseTrajectory) -> float:
+    span = float(traj.stamps_s[-1] - traj.stamps_s[0]) if len(traj) > 1 else 0.0
+    return traj.path_length_m / span if span > 0 else math.nan
+
+
+def length_units(ref: PoseTrajectory, est: PoseTrajectory, scale: float) -> str | None:
+    """Say which side's lengths a Sim(3) ``scale`` near 100 or 1000 puts in another unit.
+
+    ``scale`` fits ``est`` to ``ref`` (``ref = scale R est + t``): near 1/1000 the
+    estimate is in millimetres or the reference in kilometres, near 1/100 the estimate in
+    centimetres; near 100 and 1000 the reverse. Of two readings, the one whose side in
+    metres moves at a robot's speed as read
+    (:data:`~robot_msgs.evaluation.association.ROBOT_SPEEDS_M_S`) is named, else both.
+    ``None`` for any other scale: within :data:`UNIT_LOG_TOL` of no such factor.
+
+    WHY: a factor of 100 was called a monocular scale with ``--align sim3`` as the fix,
+    which hides the fault and any real scale error, and a reference in millimetres was
+    called an estimate in kilometres (a review).
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(50.0)
+    >>> q = np.tile([0.0, 0, 0, 1], (50, 1))
+    >>> ref = PoseTrajectory(stamps_s=t, positions_xyz=np.stack([0.3 * t, 0 * t, 0 * t], 1),
+    ...                      orientations_quat_xyzw=q)
+    >>> mm = ref.replace(positions_xyz=1000 * ref.positions_xyz)
+    >>> length_units(ref, mm, 0.001), length_units(mm, ref, 1000.0)
+    ('the estimate in millimetres', 'the reference in millimetres')
+    >>> length_units(ref, ref.replace(positions_xyz=100 * ref.positions_xyz), 0.0101)
+    'the estimate in centimetres'
+    >>> length_units(ref, ref, 0.5) is None
+    True
+    """
+    if not scale > 0:
+        return None
+    power = math.log10(scale)
+    k = round(power)
+    if abs(power - k) >= UNIT_LOG_TOL or abs(k) not in _SMALLER_UNITS:
+        return None
+    # The side whose numbers are 10^|k| times the other's, and the other.
+    (big, big_traj), (small, small_traj) = (
+        (("estimate", est), ("reference", ref))
+        if k < 0
+        else (("reference", ref), ("estimate", est))
+    )
+    readings = [(f"the {big} in {_SMALLER_UNITS[abs(k)]}", small_traj)]
+    if abs(k) in _LARGER_UNITS:
+        readings.append((f"the {small} in {_LARGER_UNITS[abs(k)]}", big_traj))
+    low, high = ROBOT_SPEEDS_M_S
+    # A reading is plausible when the side it leaves in metres moves at a robot's speed.
+    plausible = [text for text, metres in readings if low <= _speed(metres) <= high]
+    return plausible[0] if len(plausible) == 1 else " or ".join(text for text, _ in readings)
+
+
+def _fitted(ref: PoseTrajectory, est: PoseTrajectory, method: AlignMethod) -> tuple[float, float]:
+    """Return the translation APE rmse after a ``method`` fit on all poses, and its scale."""
+    aligned, fit = align(ref, est, settings=EvaluationSettings(align=method))
+    return float(np.sqrt(np.mean(ape_errors(ref, aligned) ** 2))), fit.scale
+
 
 def aligned_rmse(ref: PoseTrajectory, est: PoseTrajectory, method: AlignMethod) -> float:
     """Return the translation APE rmse of matched poses after a ``method`` fit on all of them."""
-    aligned = align(ref, est, settings=EvaluationSettings(align=method))[0]
-    return float(np.sqrt(np.mean(ape_errors(ref, aligned) ** 2)))
+    return _fitted(ref, est, method)[0]
 
 
 def alignment_hint(ref: PoseTrajectory, est: PoseTrajectory, rmse: float) -> str | None:
@@ -44,7 +121,9 @@ def alignment_hint(ref: PoseTrajectory, est: PoseTrajectory, rmse: float) -> str
     The rule, stated: an APE with no alignment (``ape``'s default, as given) that is
     more than 5 times the rmse after the better of an SE(3) and a Sim(3) fit on all
     matched poses measures mostly where the estimate's frame (or scale) is, not its
-    shape. Two fits on matched positions: about as long as the APE itself.
+    shape. Two fits on matched positions: about as long as the APE itself. A Sim(3)
+    scale near 100 or 1000 (or their inverses) is said as the unit it is
+    (:func:`length_units`), which sim3 would hide.
 
     Examples
     --------
@@ -58,16 +137,28 @@ def alignment_hint(ref: PoseTrajectory, est: PoseTrajectory, rmse: float) -> str
     >>> hint = alignment_hint(ref, est, aligned_rmse(ref, est, "none"))
     >>> hint.split(" the rmse")[0], alignment_hint(ref, ref, aligned_rmse(ref, ref, "none"))
     ("hint: with `align='sim3'`", None)
+    >>> mm = est.replace(positions_xyz=1000 * xyz)
+    >>> alignment_hint(ref, mm, aligned_rmse(ref, mm, "none")).split("? ")[0]
+    'hint: the Sim(3) scale is 0.001: the estimate in millimetres, not metres'
     """
     if len(ref) < 3 or not rmse > 0:
         return None
     try:
-        fits = {m: aligned_rmse(ref, est, m) for m in ("se3", "sim3")}
+        fitted = {m: _fitted(ref, est, m) for m in ("se3", "sim3")}
     except AlignmentError:  # collinear or too few distinct positions: no hint
         return None
+    fits = {m: f[0] for m, f in fitted.items()}
     best = min(fits, key=fits.__getitem__)
     if not rmse > ALIGN_HINT_FACTOR * fits[best]:
         return None
+    scale = fitted["sim3"][1]
+    units = length_units(ref, est, scale)
+    if units is not None:  # mm or cm: sim3's rmse would hide the fault (a review)
+        return (
+            f"hint: the Sim(3) scale is {scale:.3g}: {units}, not metres? convert it: "
+            f"`align='sim3'` gives {fits['sim3']:.3g} m, not {rmse:.3g} m, but would also "
+            "hide any real scale error"
+        )
     other = "se3" if best == "sim3" else "sim3"
     return (
         f"hint: with `align='{best}'` the rmse is {fits[best]:.3g} m (`align='{other}'`: "

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from robot_msgs.typing import BoolArray, Float64Array, IntpArray
 
 __all__ = [
+    "ROBOT_SPEEDS_M_S",
     "Association",
     "OtherUnit",
     "SmallerUnit",
@@ -745,8 +746,9 @@ _SLOW_STEP_S = 2.0
 _CRAWL_M_S = 5e-3
 #: Speeds a moving robot is evaluated at, metres per second (1 cm/s to 360 km/h), and
 #: steps between its poses, seconds (1 Hz to 10 kHz): a smaller unit is named only when
-#: the stamps read in it give both.
-_SPEEDS = (1e-2, 100.0)
+#: the stamps read in it give both (a length unit too, when the lengths read in it give
+#: a robot's speed: :func:`~robot_msgs.evaluation.ape.length_units`).
+ROBOT_SPEEDS_M_S = (1e-2, 100.0)
 _STEPS = (1e-4, 1.0)
 
 
@@ -781,7 +783,7 @@ def smaller_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> S
         return None
     for unit, factor in (("ms", 1e3), ("us", 1e6)):
         if all(_STEPS[0] <= step / factor <= _STEPS[1] for step in steps) and (
-            _SPEEDS[0] <= speed * factor <= _SPEEDS[1]
+            ROBOT_SPEEDS_M_S[0] <= speed * factor <= ROBOT_SPEEDS_M_S[1]
         ):
             return SmallerUnit(unit, factor, steps, speed)
     return None

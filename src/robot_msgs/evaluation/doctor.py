@@ -64,7 +64,7 @@ import numpy as np
 from robot_msgs.compare.diagnosis import SEVERITIES, Diagnosis, Finding
 from robot_msgs.errors import AlignmentError, AssociationError, DataWarning
 from robot_msgs.evaluation.alignment import align, mirrored_fit, umeyama
-from robot_msgs.evaluation.ape import aligned_rmse
+from robot_msgs.evaluation.ape import aligned_rmse, length_units
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import (
     DEFAULT_GAP_INTERVALS,
@@ -178,9 +178,6 @@ def _spread(*trajs: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
         for t in trajs
     )
 
-
-#: A scale within this of a power of 1000 (log10: 10 %) is a unit, not a monocular scale.
-_UNIT_LOG_TOL = 0.0414
 
 #: Offsets smaller than this are not found, however certain (the summary shows 0.1 ms).
 _OFFSET_FLOOR_S = 1e-4
@@ -728,9 +725,9 @@ def _scale(
     se3 = aligned_rmse(matched_ref, matched_est, "se3")
     sim3 = aligned_rmse(matched_ref, matched_est, "sim3")
     accepted = settings.align in SCALED_METHODS
-    # A factor of 1000 within 10 %: metres written in mm (or km), not a monocular scale.
-    units = {3: "millimetres", -3: "kilometres"}.get(round(-math.log10(s)))
-    unit_error = units is not None and abs(math.log10(s) - round(math.log10(s))) < _UNIT_LOG_TOL
+    # A factor of 100 or 1000: metres written in cm or mm (or km), not a monocular scale.
+    units = length_units(matched_ref, matched_est, s)
+    unit_error = units is not None
     why = (
         f"{units}, not metres? convert it: sim3 would also hide any real scale error"
         if unit_error
