@@ -222,6 +222,33 @@ def test_kitti_frames_of_two_lengths_name_both_times_flags(
     assert stats_of(json.loads(captured.out))["translation"]["rms"] == pytest.approx(0.0)
 
 
+def test_the_same_file_as_both_inputs_is_warned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`ape E E` (or E and a link to it) printed an rmse of 1e-16 m without a word."""
+    ref, _ = seed_files(tmp_path, T)
+    link = tmp_path / "link.tum"
+    link.symlink_to(ref)
+    for est in (ref, link):
+        assert main(["ape", str(ref), str(est)]) == 0
+        captured = capsys.readouterr()
+        said = (
+            f"{est}: the same file as the reference ({ref.resolve()}), read the same way: "
+            "the estimate is compared with itself, and every error is zero"
+        )
+        assert captured.err == f"WARNING: {said}\n"
+        notes = " ".join(captured.out.split("notes:")[1].split())
+        assert said in notes  # kept in the result
+        assert "the estimate's stamps and poses are the reference's" in notes
+    # Its copy under another name: the same stamps and poses, noted.
+    copy = tmp_path / "copy.tum"
+    copy.write_bytes(ref.read_bytes())
+    assert main(["ape", str(ref), str(copy)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert "the estimate's stamps and poses are the reference's" in captured.out
+
+
 @pytest.mark.evo_data
 def test_bag_topics_select_the_trajectories(
     evo_data: Path, capsys: pytest.CaptureFixture[str]

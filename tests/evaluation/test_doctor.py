@@ -237,10 +237,32 @@ def test_a_flat_estimate_in_camera_axes_is_sent_to_the_references_plane(
     assert fixed.stats["translation"].rms < 0.5 * other.stats["translation"].rms
 
 
-def test_a_trajectory_against_itself_finds_nothing() -> None:
+def test_a_trajectory_against_itself_is_said_to_be_the_same_input(tmp_path: Path) -> None:
     """It said "the estimate's clock is off by -0.0000 s ± 1e-08 s" (a review): an offset
-    of 1e-7 s is certain and meaningless."""
-    assert _doctor(GT).kinds() == ()
+    of 1e-7 s is certain and meaningless. Then "nothing found", for the same file given
+    twice or under another name (a review): every error is zero."""
+    link = tmp_path / "link.tum"
+    link.symlink_to(resolve_path(GT))
+    for given in (GT, str(link)):
+        d = _doctor(given)
+        assert d.kinds() == ("same_input",)
+        found = d.finding("same_input")
+        assert found is not None
+        assert found.severity == "warning"
+        assert found.summary.startswith(
+            f"{given}: the same file as the reference ({resolve_path(GT).resolve()}), read "
+            "the same way: the estimate is compared with itself"
+        )
+    # A copy: the same stamps and poses, found as they are.
+    copy = tmp_path / "copy.tum"
+    copy.write_bytes(resolve_path(GT).read_bytes())
+    found = _doctor(str(copy)).finding("same_input")
+    assert found is not None
+    assert found.summary.startswith("the estimate's stamps and poses are the reference's")
+    # The same poses one stamp later are another estimate: its offset, not the same input.
+    ref = _ref()
+    later = _write(tmp_path, "later.tum", ref.replace(stamps_s=ref.stamps_s + 0.3))
+    assert "same_input" not in _doctor(later).kinds()
 
 
 def test_shifted_stamps_found_as_time_offset_within_5_ms(tmp_path: Path) -> None:
@@ -389,7 +411,7 @@ def test_stamps_in_milliseconds_found_from_the_spans(tmp_path: Path) -> None:
     assert found is not None
     assert found.severity == "error"
     assert found.evidence["factor"] == 1e3
-    assert d.checks == ("stamp_units", "clock_domain")  # nothing timed on wrong units
+    assert d.checks == ("same_input", "stamp_units", "clock_domain")  # nothing timed on wrong units
 
 
 @pytest.mark.parametrize(("unit", "factor"), [("us", 1e6), ("ms", 1e3)])
@@ -413,7 +435,7 @@ def test_both_sides_stamped_in_a_smaller_unit_found_from_their_steps_and_speed(
     # the reference's 0.30 m/s (its path over its span) said back in seconds
     speed = ref.path_length_m / (ref.stamps_s[-1] - ref.stamps_s[0])
     assert f"at {speed:.3g} m/s; write them in seconds" in found.summary
-    assert d.checks == ("stamp_units", "clock_domain")  # nothing timed on wrong units
+    assert d.checks == ("same_input", "stamp_units", "clock_domain")  # nothing timed on wrong units
 
 
 def test_poses_far_apart_of_a_robot_that_moves_are_not_a_smaller_unit(tmp_path: Path) -> None:
@@ -452,7 +474,11 @@ def test_frame_index_stamps_against_seconds_are_stamp_units_not_a_clock_offset(
     assert found.summary.startswith("the estimate's stamps are frame indices")
     assert found.evidence == {"frame_indices": "estimate"}
     assert d.kinds("error", "warning") == ("stamp_units",)
-    assert d.checks == ("stamp_units", "clock_domain")  # nothing timed on frame indices
+    assert d.checks == (
+        "same_input",
+        "stamp_units",
+        "clock_domain",
+    )  # nothing timed on frame indices
     # Matched in space, the stamps are not used: nothing to say about them.
     assert "stamp_units" not in _doctor(str(kitti), sync="spatial").kinds()
 
@@ -473,7 +499,11 @@ def test_frame_indices_written_as_tum_stamps_are_stamp_units_not_a_clock_offset(
         "not seconds, where the reference's are 100 Hz"
     )
     assert d.kinds("error", "warning") == ("stamp_units",)
-    assert d.checks == ("stamp_units", "clock_domain")  # nothing timed on frame indices
+    assert d.checks == (
+        "same_input",
+        "stamp_units",
+        "clock_domain",
+    )  # nothing timed on frame indices
 
 
 def test_kitti_frames_of_two_lengths_are_stamp_units_matched_by_index(tmp_path: Path) -> None:
@@ -515,7 +545,11 @@ def test_frame_indices_of_two_rates_on_both_sides_are_stamp_units_not_a_scale(
     assert found.severity == "error"
     assert "frame indices at different rates, not seconds" in found.summary
     assert d.kinds("error", "warning") == ("stamp_units",)
-    assert d.checks == ("stamp_units", "clock_domain")  # no scale timed on frame indices
+    assert d.checks == (
+        "same_input",
+        "stamp_units",
+        "clock_domain",
+    )  # no scale timed on frame indices
 
 
 def test_whole_seconds_one_apart_over_the_others_span_are_not_frame_indices(

@@ -145,6 +145,20 @@ def test_frame_indices_of_two_lengths_are_matched_by_index_with_a_warning() -> N
     assert not any("same frame" in note for note in same.comparison.notes)
 
 
+def test_an_estimate_with_the_references_stamps_and_poses_is_noted() -> None:
+    """`ape E E`, or one file under two names, gave 1e-16 m without a word (a review).
+    The file given twice is warned as it is read (tests/io/test_evaluation_inputs.py)."""
+    ref, _ = fr1()
+    said = "the estimate's stamps and poses are the reference's: every error is zero"
+    again = read_trajectory(resolve_path("example:fr1_xyz/groundtruth.tum"))  # a copy
+    for estimate in (ref, again):
+        (result,) = evaluate(ref, estimate, metrics=[Ape()], estimate_name="est")
+        assert result.comparison.notes[0] == said
+    # Another stamp or pose is another estimate.
+    later = evaluate(ref, ref.replace(stamps_s=ref.stamps_s + 1e-3), metrics=[Ape()])[0]
+    assert said not in later.comparison.notes
+
+
 def test_metrics_given_as_a_generator_are_all_computed() -> None:
     """A generator was used up by the checks: ``evaluate`` returned ``[]`` without a word."""
     ref = read_trajectory(resolve_path("example:fr1_xyz/groundtruth.tum"))

@@ -131,12 +131,35 @@ def test_one_file_twice_with_a_cache_is_read_once_and_shared(tmp_path: Path) -> 
     out, told, used = _read([path, path], side_by_side=True, cache=cache)
     assert isinstance(out, list)
     assert out[0] is out[1]
-    assert len(told) == 1
+    assert len(told) == 2  # the same file as the reference, and its NaN row once
     assert used == 0  # one read: nothing to run beside it
     out, told, _ = _read([path, path], side_by_side=True)
     assert isinstance(out, list)
     assert out[0] == out[1]
-    assert len(told) == 2  # without a cache each input is read, as it always was
+    assert len(told) == 3  # without a cache each input is read, as it always was
+
+
+def test_the_references_file_given_as_an_estimate_is_warned(tmp_path: Path) -> None:
+    """`ape E E`, or E and a link to it, gave 1e-16 m without a word (a review)."""
+    path = _tum(tmp_path / "a.tum", 40)
+    link = tmp_path / "link.tum"
+    link.symlink_to(path)
+    other = _tum(tmp_path / "b.tum", 40)  # the same bytes, another file: not this warning
+    for given in (path, str(link), f"{tmp_path}/./a.tum"):
+        _, told, _ = _read([path, other, given], side_by_side=False)
+        said = (
+            f"{given}: the same file as the reference ({tmp_path.resolve() / 'a.tum'}), read "
+            "the same way: the estimate is compared with itself, and every error is zero"
+        )
+        assert told == [said]
+    # Read another way (here with a KITTI times file), it is another trajectory.
+    kitti = tmp_path / "a.txt"
+    kitti.write_text("".join(f"1 0 0 {k} 0 1 0 0 0 0 1 0\n" for k in range(40)))
+    times = tmp_path / "times.txt"
+    times.write_text("".join(f"{0.1 * k:.1f}\n" for k in range(40)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_inputs([InputFile(path=str(kitti), times_path=times), InputFile(path=str(kitti))])
 
 
 def test_inputs_with_a_times_pipe_are_read_one_by_one(tmp_path: Path) -> None:

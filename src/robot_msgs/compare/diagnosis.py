@@ -39,6 +39,7 @@ FindingKind: TypeAlias = Literal[
     "unknown_covariances",
     "alignment",
     "worst_intervals",
+    "same_input",
 ]
 Severity: TypeAlias = Literal["error", "warning", "info"]
 
@@ -83,6 +84,8 @@ FINDING_KINDS: dict[str, str] = {
     "alignment": "a degenerate or poorly constrained fit, or one that changes with the "
     "fitting window (first poses against all)",
     "worst_intervals": "the few time intervals that dominate the APE and RPE",
+    "same_input": "the reference's file given as the estimate (a link, another spelling), "
+    "or its very stamps and poses (a copy): every error is zero",
 }
 
 

@@ -12,6 +12,9 @@ Each check is the package's own, run once here (one road per idea):
 
 - reading: the readers' rules (:mod:`robot_msgs.io.clean`), each warning tagged with its
   kind;
+- ``same_input``: the reference's file given again, as read
+  (:func:`~robot_msgs.io.read_inputs`), else its very stamps and poses
+  (:func:`~robot_msgs.evaluation.pipeline.same_poses`);
 - ``stamp_units``: the spans of the two trajectories a power of 1000 apart, or both
   sides' poses minutes apart and crawling where milliseconds or microseconds would be a
   robot's rate and speed; frame indices on one side, or on both with different pose
@@ -73,7 +76,7 @@ from robot_msgs.evaluation.association import (
 )
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset
-from robot_msgs.evaluation.pipeline import SCALE_NOTED, frames_by_index, match_poses
+from robot_msgs.evaluation.pipeline import SCALE_NOTED, frames_by_index, match_poses, same_poses
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
@@ -135,6 +138,7 @@ _READING_SEVERITY = {
     "non_finite": "warning",
     "stamp_units": "error",
     "unknown_covariances": "info",  # read as none; only NEES needs them
+    "same_input": "warning",  # the reference's file given again (robot_msgs.io.read_inputs)
 }
 
 
@@ -1113,7 +1117,18 @@ def diagnose(
     check_argument("settings", settings, EvaluationSettings)
     check_forward_pairs(settings, "the doctor")
     findings = _reading_findings(reading)
-    checks: list[str] = ["stamp_units", "clock_domain"]
+    said = any(f.kind == "same_input" for f in findings)  # as the file was read
+    if not said and same_poses(reference, estimate):  # every error is zero; checked on
+        findings.append(
+            Finding(
+                kind="same_input",
+                severity="warning",
+                summary="the estimate's stamps and poses are the reference's (its file "
+                "copied?): every error is zero",
+                evidence={"poses": len(reference)},
+            )
+        )
+    checks: list[str] = ["same_input", "stamp_units", "clock_domain"]
     found = [f for f in (_stamp_units(reference, estimate, settings),) if f is not None]
     if any(f.kind == "stamp_units" for f in findings):
         found = [f for f in findings if f.kind == "stamp_units" and f.severity == "error"]

@@ -121,7 +121,9 @@ def read_inputs(
     -------
     list of PoseTrajectory
         One per input, in order. A file of one pose is read with a
-        :class:`~robot_msgs.errors.DataWarning` saying there is no motion to evaluate.
+        :class:`~robot_msgs.errors.DataWarning` saying there is no motion to evaluate,
+        and an estimate that is the reference's file (resolved: a link, another spelling
+        of the path), read the same way, with one saying so (``kind="same_input"``).
 
     Raises
     ------
@@ -161,6 +163,16 @@ def read_inputs(
         )
         for given, (file, fmt, topic), frame in zip(inputs, files, frames, strict=True)
     ]
+    for k in range(1, len(keys)):
+        if keys[k] == keys[0]:  # resolved: a link, or another spelling of the path
+            itself = (
+                f"{inputs[k].label}: the same file as the reference ({files[0][0].resolve()}), "
+                "read the same way: the estimate is compared with itself, and every error is "
+                "zero"
+            )
+            warnings.warn(
+                DataWarning(itself, kind="same_input", fixed=False), stacklevel=caller_stacklevel()
+            )
     # The inputs to read, in order: each one without a cache, each new key with one.
     todo = [
         k
