@@ -72,6 +72,7 @@ from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import (
     DEFAULT_GAP_INTERVALS,
     associate,
+    other_stamp_unit,
     smaller_stamp_unit,
 )
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
@@ -256,24 +257,17 @@ def _stamp_units(
         slow = _slow_stamps(reference, estimate)
         if slow is not None:
             return slow
-    ratio = math.log10(spans[1] / spans[0])
-    k = round(ratio / 3.0)
-    if k == 0 or abs(ratio - 3 * k) > 0.5:
+    unit = other_stamp_unit(reference, estimate)
+    if unit is None:
         return None
-    unit = {1: "ms", 2: "us", 3: "ns"}.get(abs(k), f"1e-{3 * abs(k)} s")
-    side, other = ("estimate", "reference") if k > 0 else ("reference", "estimate")
     return Finding(
         kind="stamp_units",
         severity="error",
-        summary=(
-            f"the {side} spans {max(spans):.6g} and the {other} {min(spans):.6g} (a factor "
-            f"of {10 ** (3 * abs(k)):.0e}): the {side}'s stamps look like {unit}, not "
-            "seconds; write them in seconds"
-        ),
+        summary=unit.text(),
         evidence={
             "reference_span_s": _round(spans[0]),
             "estimate_span_s": _round(spans[1]),
-            "factor": float(10 ** (3 * k)),
+            "factor": unit.factor if unit.side == "estimate" else 1.0 / unit.factor,
         },
     )
 
