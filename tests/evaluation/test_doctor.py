@@ -525,6 +525,10 @@ def test_kitti_frames_of_two_lengths_are_stamp_units_matched_by_index(tmp_path: 
         "`estimate_times=`), or the frames the estimate starts late as `offset_s=`"
     )
     assert found.evidence["frame_indices"] == "both"
+    # The offset found is whole frames: 99.9 advised for 100 matched nothing (a review).
+    late_by = _doctor(str(late), str(ref)).finding("time_offset")
+    assert late_by is not None
+    assert late_by.fix == {"offset_s": 100.0}
     # Its fix, the frames it starts late, says nothing more about frames or alignment.
     fixed = _doctor(str(late), str(ref), offset_s=100.0)
     assert fixed.kinds("error", "warning") == ()
