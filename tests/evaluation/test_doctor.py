@@ -525,8 +525,15 @@ def test_kitti_frames_of_two_lengths_are_stamp_units_matched_by_index(tmp_path: 
         "`estimate_times=`), or the frames the estimate starts late as `offset_s=`"
     )
     assert found.evidence["frame_indices"] == "both"
-    # The offset found is whole frames: 99.9 advised for 100 matched nothing (a review).
-    late_by = _doctor(str(late), str(ref)).finding("time_offset")
+    # The offset found is whole frames: 540.94863 advised for 541 matched nothing (a
+    # review). Here the estimate's positions are 0.3 of the way to the next frame's, so
+    # its motion lines up best between frames.
+    p = est.positions_xyz
+    between = _rows(est, np.arange(100, len(est) - 1))
+    between = between.replace(positions_xyz=0.7 * p[100:-1] + 0.3 * p[101:])
+    shifted = tmp_path / "between.kitti"
+    write_trajectory(shifted, between, "kitti")
+    late_by = _doctor(str(shifted), str(ref)).finding("time_offset")
     assert late_by is not None
     assert late_by.fix == {"offset_s": 100.0}
     # Its fix, the frames it starts late, says nothing more about frames or alignment.
