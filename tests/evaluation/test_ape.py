@@ -14,7 +14,7 @@ from robot_msgs.compare import EvaluationResult
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
 from robot_msgs.evaluation import Ape, EvaluationSettings, ape, evaluate
-from robot_msgs.evaluation.ape import length_units
+from robot_msgs.evaluation.alignment import length_units
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.rotations import matrix_from_quat_xyzw

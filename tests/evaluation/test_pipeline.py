@@ -235,6 +235,15 @@ def test_an_se3_evaluation_notes_a_sim3_scale_far_from_one() -> None:
     scale = float(said.split(" by ", 1)[1].split(":", 1)[0])
     assert 1.9 < scale < 2.1
     assert "the se3 errors include that scale error (`align='sim3'` leaves it out" in said
+    # Millimetres are said as such: sim3 would hide them (a review).
+    mm = est.replace(positions_xyz=est.positions_xyz * 1e3)
+    (in_mm,) = evaluate(ref, mm, EvaluationSettings(align="se3"), metrics=[Ape()])
+    assert any(
+        n.endswith(
+            "include that factor (the estimate in millimetres, not metres? convert them to metres)"
+        )
+        for n in in_mm.notes
+    )
     for settings, estimate in (
         (EvaluationSettings(align="se3"), est),  # its own scale is within 10 %
         (EvaluationSettings(align="sim3"), half),  # the scale is fitted

@@ -8,14 +8,12 @@ and :func:`~robot_msgs.evaluation.evaluate` compute after the shared preparation
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robot_msgs.errors import AlignmentError
-from robot_msgs.evaluation.alignment import align
-from robot_msgs.evaluation.association import ROBOT_SPEEDS_M_S
+from robot_msgs.evaluation.alignment import align, length_units
 from robot_msgs.evaluation.consistency import NEES_DOF, nees_summary
 from robot_msgs.evaluation.pipeline import signal_of
 from robot_msgs.evaluation.relations import RELATION_UNITS, ape_errors
@@ -30,78 +28,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALIGN_HINT_FACTOR",
-    "UNIT_LOG_TOL",
     "aligned_rmse",
     "alignment_hint",
     "ape_result",
-    "length_units",
 ]
 
 #: An unaligned translation APE this many times the best aligned one gets a hint.
 ALIGN_HINT_FACTOR = 5.0
-
-#: A Sim(3) scale within this of 100 or 1000, or of their inverses (log10: 10 %), is
-#: lengths in another unit, not a monocular scale.
-UNIT_LOG_TOL = 0.0414
-
-#: Lengths written 10^k times their metres, by k: the unit they are in.
-_SMALLER_UNITS = {2: "centimetres", 3: "millimetres"}
-_LARGER_UNITS = {3: "kilometres"}  # 10^-k times: hectometres are nobody's
-
-
-def _speed(traj: PoseTrajectory) -> float:
-    span = float(traj.stamps_s[-1] - traj.stamps_s[0]) if len(traj) > 1 else 0.0
-    return traj.path_length_m / span if span > 0 else math.nan
-
-
-def length_units(ref: PoseTrajectory, est: PoseTrajectory, scale: float) -> str | None:
-    """Say which side's lengths a Sim(3) ``scale`` near 100 or 1000 puts in another unit.
-
-    ``scale`` fits ``est`` to ``ref`` (``ref = scale R est + t``): near 1/1000 the
-    estimate is in millimetres or the reference in kilometres, near 1/100 the estimate in
-    centimetres; near 100 and 1000 the reverse. Of two readings, the one whose side in
-    metres moves at a robot's speed as read
-    (:data:`~robot_msgs.evaluation.association.ROBOT_SPEEDS_M_S`) is named, else both.
-    ``None`` for any other scale: within :data:`UNIT_LOG_TOL` of no such factor.
-
-    WHY: a factor of 100 was called a monocular scale with ``--align sim3`` as the fix,
-    which hides the fault and any real scale error, and a reference in millimetres was
-    called an estimate in kilometres (a review).
-
-    Examples
-    --------
-    >>> from robot_msgs.trajectory import PoseTrajectory
-    >>> t = np.arange(50.0)
-    >>> q = np.tile([0.0, 0, 0, 1], (50, 1))
-    >>> ref = PoseTrajectory(stamps_s=t, positions_xyz=np.stack([0.3 * t, 0 * t, 0 * t], 1),
-    ...                      orientations_quat_xyzw=q)
-    >>> mm = ref.replace(positions_xyz=1000 * ref.positions_xyz)
-    >>> length_units(ref, mm, 0.001), length_units(mm, ref, 1000.0)
-    ('the estimate in millimetres', 'the reference in millimetres')
-    >>> length_units(ref, ref.replace(positions_xyz=100 * ref.positions_xyz), 0.0101)
-    'the estimate in centimetres'
-    >>> length_units(ref, ref, 0.5) is None
-    True
-    """
-    if not scale > 0:
-        return None
-    power = math.log10(scale)
-    k = round(power)
-    if abs(power - k) >= UNIT_LOG_TOL or abs(k) not in _SMALLER_UNITS:
-        return None
-    # The side whose numbers are 10^|k| times the other's, and the other.
-    (big, big_traj), (small, small_traj) = (
-        (("estimate", est), ("reference", ref))
-        if k < 0
-        else (("reference", ref), ("estimate", est))
-    )
-    readings = [(f"the {big} in {_SMALLER_UNITS[abs(k)]}", small_traj)]
-    if abs(k) in _LARGER_UNITS:
-        readings.append((f"the {small} in {_LARGER_UNITS[abs(k)]}", big_traj))
-    low, high = ROBOT_SPEEDS_M_S
-    # A reading is plausible when the side it leaves in metres moves at a robot's speed.
-    plausible = [text for text, metres in readings if low <= _speed(metres) <= high]
-    return plausible[0] if len(plausible) == 1 else " or ".join(text for text, _ in readings)
 
 
 def _fitted(ref: PoseTrajectory, est: PoseTrajectory, method: AlignMethod) -> tuple[float, float]:

@@ -66,8 +66,8 @@ import numpy as np
 
 from robot_msgs.compare.diagnosis import SEVERITIES, Diagnosis, Finding
 from robot_msgs.errors import AlignmentError, AssociationError, DataWarning
-from robot_msgs.evaluation.alignment import align, mirrored_fit, umeyama
-from robot_msgs.evaluation.ape import aligned_rmse, length_units
+from robot_msgs.evaluation.alignment import align, length_units, mirrored_fit, umeyama
+from robot_msgs.evaluation.ape import aligned_rmse
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import (
     DEFAULT_GAP_INTERVALS,

@@ -24,7 +24,7 @@ from robot_msgs.compare.comparison import Comparison, Estimates
 from robot_msgs.compare.result import EvaluationResult, compared_estimate
 from robot_msgs.compare.signal import Signal
 from robot_msgs.errors import AlignmentError, AssociationError, DataWarning, caller_stacklevel
-from robot_msgs.evaluation.alignment import fit_alignment_and_scale
+from robot_msgs.evaluation.alignment import fit_alignment_and_scale, length_units
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
@@ -548,11 +548,15 @@ def prepare(
     if settings.align == "se3" and sim3_scale > 0 and abs(sim3_scale - 1.0) > SCALE_NOTED:
         # A monocular estimate (Sim(3) scale 2.23) gave 0.939 m against 0.0077 m with
         # sim3, and no word said why (a review). Scale error may be what is measured: a
-        # note, not a warning.
+        # note, not a warning; lengths in another unit are said as such.
+        units = length_units(association.reference, association.estimate, sim3_scale)
         notes.append(
             f"a Sim(3) fit scales the estimate by {sim3_scale:.3g}: the se3 errors include "
-            "that scale error (`align='sim3'` leaves it out; a monocular estimate, or "
-            "positions in other units?)"
+            + (
+                f"that factor ({units}, not metres? convert them to metres)"
+                if units
+                else "that scale error (`align='sim3'` leaves it out; a monocular estimate?)"
+            )
         )
     # A number from 1 of 788 poses (stamps in ms by mistake) came back with this note in
     # `result.notes` only, unseen in a notebook, where a quaternion mix-up warns (a review).
