@@ -622,7 +622,7 @@ def _walk(stamps: Float64Array, speed_m_s: float) -> PoseTrajectory:
 def test_a_poor_or_failed_match_of_stamps_in_ms_or_us_says_so() -> None:
     """Both files in ms or us since boot: the advice named the clock offset and
     ``max_diff_s=`` only, which a user followed to numbers in the wrong unit (a review)."""
-    t_ms = 12_000.0 + np.arange(300) * 10.0  # 100 Hz as ms
+    t_ms = 12_000.0 + np.arange(300, dtype=np.float64) * 10.0  # 100 Hz as ms
     ref = _walk(t_ms, 0.5e-3)  # 0.5 m/s as ms
     est = _walk(t_ms[::3] + 4.0, 0.5e-3)  # 33 Hz, 4 ms late: only the 0.01 "s" apart match
     est = est.replace(stamps_s=np.r_[est.stamps_s[:-1], t_ms[-1]])
@@ -634,7 +634,7 @@ def test_a_poor_or_failed_match_of_stamps_in_ms_or_us_says_so() -> None:
     few = associate(ref, est).low_match_note(offset=False)
     assert few is not None
     assert "check that the clocks agree, and `max_diff_s=`; or the stamps are in ms" in few
-    t_us = 12e6 + np.arange(300) * 50_000.0  # 20 Hz as us
+    t_us = 12e6 + np.arange(300, dtype=np.float64) * 50_000.0  # 20 Hz as us
     with pytest.raises(AssociationError, match=r"; or the stamps are in us, not seconds \("):
         associate(_walk(t_us, 1e-6), _walk(t_us + 3000.0, 1e-6))
     # Seconds: the same advice without the unit (a robot moving 0.5 m/s at 1 Hz).
@@ -648,7 +648,7 @@ def test_a_poor_or_failed_match_of_stamps_in_ms_or_us_says_so() -> None:
 def test_no_match_of_stamps_in_ms_beside_seconds_says_the_unit_before_the_offset() -> None:
     """An estimate in ms since the epoch beside seconds: the error advised an offset of
     -1303726071061.74 s, which matched 31 of 788 poses once followed (a review)."""
-    t = 1_305_031_098.0 + np.arange(300) * 0.1
+    t = 1_305_031_098.0 + np.arange(300, dtype=np.float64) * 0.1
     ref = _walk(t, 0.5)
     est = _walk(t * 1e3, 0.5e-3)
     with pytest.raises(

@@ -198,7 +198,7 @@ def test_a_delta_smaller_than_the_poses_spacing_is_told_to_grow() -> None:
 def test_a_delta_shorter_than_poses_stamped_in_ms_says_the_unit_too() -> None:
     """Both files in ms since boot: "use a larger delta (the poses are 264 s apart)" was
     followed to `--delta 1000` and numbers recorded 1000 times their real delta (a review)."""
-    t = 12_000.0 + np.arange(200) * 100.0  # 10 Hz as ms
+    t = 12_000.0 + np.arange(200, dtype=np.float64) * 100.0  # 10 Hz as ms
     walk = PoseTrajectory(
         stamps_s=t,
         positions_xyz=np.c_[(t - t[0]) * 3e-4, np.zeros((200, 2))],  # 0.3 m/s as ms
