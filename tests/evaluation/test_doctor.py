@@ -542,6 +542,12 @@ def test_kitti_frames_of_two_lengths_are_stamp_units_matched_by_index(tmp_path: 
     assert "time_offset" in fixed.checks  # a warning: the other checks ran
     # One frame a row on both sides (evo's and KITTI's pairing): nothing to say.
     assert "stamp_units" not in _doctor(str(ref), str(ref)).kinds()
+    # Frames are counted in frames: "gaps longer than 10 s" was said of them (a review).
+    half = tmp_path / "half.kitti"
+    write_trajectory(half, _rows(est, np.arange(len(est) // 2)), "kitti")
+    covered = _doctor(str(half), str(ref)).finding("coverage")
+    assert covered is not None
+    assert "gap(s) longer than 10 frames take" in covered.summary
 
 
 def test_frame_indices_of_two_rates_on_both_sides_are_stamp_units_not_a_scale(
@@ -890,3 +896,31 @@ def test_clean_pairs_of_the_evo_test_data_give_no_warning(
     d = diagnose_files([given(ref), given(est)])
     assert d.kinds("error", "warning") == ()
     assert set(info) <= set(d.kinds("info"))
+
+
+def test_an_inverted_tf_chain_is_told_to_be_named_the_other_way() -> None:
+    """``/tf:base_link.odom`` read as the estimate is the world in the robot's frame: the
+    doctor advised writing each pose inverted, where the fix is the id turned round,
+    ``/tf:odom.base_link`` (a review, on the evo data's nav2 MCAP)."""
+    from robot_msgs.compare import Diagnosis, Finding
+    from robot_msgs.evaluation import doctor as module
+
+    found = Finding(
+        kind="inverted",
+        severity="error",
+        summary="they are the world's pose in the sensor's frame; write each pose inverted",
+    )
+    d = Diagnosis(reference="bag:/odom", estimate="bag:/tf", findings=(found,), checks=())
+    inputs = [InputFile(path="bag", topic="/odom"), InputFile(path="bag", topic="")]
+    for topic, said in (
+        (
+            "/tf:base_link.odom",
+            "odom in base_link's frame: name the world first, /tf:odom.base_link",
+        ),
+        ("/tf:base_link.odom:/my_static", "first, /tf:odom.base_link:/my_static"),
+    ):
+        inputs[1] = InputFile(path="bag", topic=topic)
+        (turned,) = module._tf_chains_turned(d, inputs).findings
+        assert turned.summary.endswith(said)
+    inputs[1] = InputFile(path="bag", topic="/pose")  # a topic of poses: written inverted
+    assert module._tf_chains_turned(d, inputs) == d

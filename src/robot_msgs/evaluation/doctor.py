@@ -644,15 +644,18 @@ def _coverage(
     if lost_share < _GAP_SHARE and covered >= _PARTIAL_COVERAGE:
         return None
     warning = lost_share >= _GAP_SHARE or covered < _LOW_COVERAGE
-    shown = [f"{stamps[i]:.2f}..{stamps[i + 1]:.2f} s" for i in gaps[:_SHOWN_WINDOWS]]
+    # Frame indices are counted in frames, as the README promises (KITTI without times
+    # said "gaps longer than 10 s"; a review).
+    unit = " frames" if estimate.stamps_are_frames else " s"
+    shown = [f"{stamps[i]:.2f}..{stamps[i + 1]:.2f}{unit}" for i in gaps[:_SHOWN_WINDOWS]]
     more = f" and {gaps.size - len(shown)} more" if gaps.size > len(shown) else ""
     where = f": {', '.join(shown)}{more}" if shown else ""
     return Finding(
         kind="coverage",
         severity="warning" if warning else "info",
         summary=f"the estimate covers {covered:.0%} of the reference's span; {gaps.size} "
-        f"gap(s) longer than {gap:.3g} s take {lost_share:.0%} of its own{where}; errors "
-        "are of the covered part only",
+        f"gap(s) longer than {gap:.3g}{unit} take {lost_share:.0%} of its own{where}; "
+        "errors are of the covered part only",
         evidence={
             "covered_share": _round(covered, 4),
             "success_rate": _round(covered, 4),
@@ -1307,7 +1310,7 @@ def diagnose_files(
     for w in caught:  # anything else is passed on as it came
         if w.message not in said:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return diagnose(
+    diagnosis = diagnose(
         reference,
         estimate,
         settings,
@@ -1315,3 +1318,32 @@ def diagnose_files(
         reference_name=inputs[0].label,
         estimate_name=inputs[1].label,
     )
+    return _tf_chains_turned(diagnosis, inputs)
+
+
+def _tf_chains_turned(diagnosis: Diagnosis, inputs: Sequence[InputFile]) -> Diagnosis:
+    """Say an inverted estimate read from a TF chain as the chain named child first.
+
+    WHY: ``/tf:base_link.odom`` is the world's pose in the robot's frame; the doctor
+    found it inverted and advised writing each pose inverted, where the fix is the id
+    named parent first, ``/tf:odom.base_link`` (a review).
+    """
+    from robot_msgs.io.tf import is_tf_id, parse_tf_id  # noqa: PLC0415
+
+    topic = inputs[1].topic
+    if topic is None or not is_tf_id(topic) or "inverted" not in diagnosis.kinds():
+        return diagnosis
+    tf_topic, parent, child, static = parse_tf_id(topic)
+    turned = f"{tf_topic}:{child}.{parent}" + ("" if static == "/tf_static" else f":{static}")
+    findings = tuple(
+        f.replace(
+            summary=f.summary.replace(
+                "write each pose inverted",
+                f"the TF chain is {child} in {parent}'s frame: name the world first, {turned}",
+            )
+        )
+        if f.kind == "inverted"
+        else f
+        for f in diagnosis.findings
+    )
+    return diagnosis.replace(findings=findings)
