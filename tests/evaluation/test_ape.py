@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import robot_msgs
 from robot_msgs.compare import EvaluationResult
@@ -15,6 +17,7 @@ from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
 from robot_msgs.evaluation import Ape, EvaluationSettings, ape, evaluate
 from robot_msgs.evaluation.alignment import length_units
+from robot_msgs.evaluation.ape import aligned_rmse, alignment_hint
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.rotations import matrix_from_quat_xyzw
@@ -28,6 +31,9 @@ from tests.evaluation.metric_trajectories import (
 )
 
 T = np.arange(101, dtype=np.float64) * 0.1
+
+# The module, not the function ``robot_msgs.evaluation.ape`` that its package exports.
+ape_module = importlib.import_module("robot_msgs.evaluation.ape")
 
 
 def test_seed_table_constant_offset_gives_0_1_m() -> None:
@@ -235,6 +241,26 @@ def test_an_unaligned_ape_in_cm_or_mm_hints_at_the_unit_not_at_sim3(
     (hint,) = (note for note in result.comparison.notes if note.startswith("hint:"))
     assert f": {said}, not metres? convert it: `align='sim3'` gives " in hint
     assert "with `align='sim3'` the rmse" not in hint
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 1000),
+    RIGID_MOTIONS,
+    st.floats(0.2, 5.0),
+    st.floats(0.0, 0.2),
+)
+def test_the_hints_closed_form_shortcut_gives_the_hint_of_both_fits_made_and_measured(
+    seed: int, motion: RigidMotion, scale: float, shift_m: float
+) -> None:
+    """Most runs are settled by the closed-form Sim(3) residual; none may change its hint."""
+    ref, _, moved = noisy_estimate_and_moved(seed, motion)
+    est = moved.replace(positions_xyz=scale * moved.positions_xyz + shift_m)
+    rmse = aligned_rmse(ref, est, "none")
+    shortcut = alignment_hint(ref, est, rmse)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ape_module, "_SURELY_NO_HINT", 0.0)  # never settled: both fits, always
+        assert alignment_hint(ref, est, rmse) == shortcut
 
 
 def test_length_units_names_both_readings_when_both_speeds_are_a_robots() -> None:
