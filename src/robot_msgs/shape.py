@@ -51,13 +51,15 @@ class Mesh(Msg):
     vertices: tuple[Point, ...] = ()
 
     def _validate(self) -> None:
+        # WHY max of a list: NumPy's max of three indices took 1.5 us, a third of a
+        # triangle's JSON reading (the catalog's Mesh round trip was 1.05x json's).
+        count = len(self.vertices)
         for i, triangle in enumerate(self.triangles):
-            if triangle.vertex_indices.size and int(triangle.vertex_indices.max()) >= len(
-                self.vertices
-            ):
-                expected = f"vertex indices below {len(self.vertices)} (the vertices)"
-                got = triangle.vertex_indices
-                raise self._fail(field=f"triangles[{i}].vertex_indices", expected=expected, got=got)
+            highest = max(triangle.vertex_indices.tolist())
+            if highest >= count:
+                expected = f"vertex indices below {count} (the vertices)"
+                field = f"triangles[{i}].vertex_indices"
+                raise self._fail(field=field, expected=expected, got=highest)
 
 
 def _plane() -> Float64Array:
