@@ -83,12 +83,18 @@ def path_distances(positions_xyz: Float64Array) -> Float64Array:
         return out
     # ``np.linalg.norm(p[:-1] - p[1:], axis=1)``'s arithmetic (square, add along the row,
     # root), in blocks: one (N, 3) temporary would cost 24 bytes a pose at 10^7 poses.
+    # WHY the columns added one by one: the same sums, bit for bit, as ``np.add.reduce``
+    # along rows of three, which NumPy loops over row by row (28.5 ms at 10^6 poses
+    # against 9.1 ms).
     steps = out[1:]
     for start in range(0, n - 1, _ROWS):
         stop = min(start + _ROWS, n - 1)
         d = p[start + 1 : stop + 1] - p[start:stop]
         np.multiply(d, d, out=d)
-        np.sqrt(np.add.reduce(d, axis=1), out=steps[start:stop])
+        step = steps[start:stop]
+        np.add(d[:, 0], d[:, 1], out=step)
+        step += d[:, 2]
+        np.sqrt(step, out=step)
     np.cumsum(steps, out=steps)
     return out
 
