@@ -536,6 +536,12 @@ def test_kitti_frames_of_two_lengths_are_stamp_units_matched_by_index(tmp_path: 
     late_by = _doctor(str(shifted), str(ref)).finding("time_offset")
     assert late_by is not None
     assert late_by.fix == {"offset_s": 100.0}
+    # Said in frames: "+100.0000 s ± 0.02 s (matching tolerance 0.02 s)" was (a review).
+    assert late_by.summary.startswith(
+        "the estimate's frame indices are off by +100 frames (matched by index)"
+    )
+    assert re.search(r"\d s\b", late_by.summary) is None
+    assert late_by.summary.endswith("finds none: found searching -343 .. +444 frames")
     # Its fix, the frames it starts late, says nothing more about frames or alignment.
     fixed = _doctor(str(late), str(ref), offset_s=100.0)
     assert fixed.kinds("error", "warning") == ()

@@ -539,13 +539,21 @@ def _time_offset(
     first, found = _offset_searched(reference, estimate, settings)
     if found is None:
         return None, settings.offset_s  # static or too short to time: nothing to say
+    # Frame indices (KITTI without times) are counted in frames: "+541.0000 s" was said.
+    frames = reference.stamps_are_frames and estimate.stamps_are_frames
+    unit = " frames" if frames else " s"
     if found.at_edge:
-        return _unknown_offset(found, settings), settings.offset_s
-    if reference.stamps_are_frames and estimate.stamps_are_frames:
+        return _unknown_offset(found, settings, unit), settings.offset_s
+    if frames:
         # Frame indices are matched whole: KITTI's ORB 541 frames late was advised
         # 540.94863, which matched nothing (a review).
         found = found.replace(offset_s=float(round(found.offset_s)))
     delta = found.offset_s - settings.offset_s
+    off_by = (
+        f"frame indices are off by {delta:+.0f} frames"
+        if frames
+        else f"clock is off by {delta:+.4f} s ± {found.std_s:.1g} s"
+    )
     # Below a tenth of a millisecond (the digit shown) no offset is worth a word: a file
     # against itself said "off by -0.0000 s ± 1e-08 s" (a review).
     floor = max(_SIGNIFICANT * found.std_s, _OFFSET_FLOOR_S)
@@ -558,8 +566,7 @@ def _time_offset(
             Finding(
                 kind="time_offset",
                 severity="info",
-                summary=f"the offset search (`offset_auto=`) finds the estimate's clock off "
-                f"by {delta:+.4f} s ± {found.std_s:.1g} s",
+                summary=f"the offset search (`offset_auto=`) finds the estimate's {off_by}",
                 evidence=_offset_evidence(found),
             ),
             found.offset_s,
@@ -578,9 +585,13 @@ def _time_offset(
         Finding(
             kind="time_offset",
             severity="warning" if warning else "info",
-            summary=f"the estimate's clock is off by {delta:+.4f} s ± {found.std_s:.1g} s "
-            f"(matching tolerance {settings.max_diff_s:g} s)"
-            + (_widened(first, found, settings) if widened else ""),
+            summary=f"the estimate's {off_by} "
+            + (
+                "(matched by index)"
+                if frames
+                else f"(matching tolerance {settings.max_diff_s:g} s)"
+            )
+            + (_widened(first, found, settings, unit) if widened else ""),
             evidence=_offset_evidence(found),
             fix=fix,
         ),
@@ -588,20 +599,22 @@ def _time_offset(
     )
 
 
-def _widened(first: TimeOffset | None, found: TimeOffset, settings: EvaluationSettings) -> str:
-    """Say why the offset was searched wider, and where."""
+def _widened(
+    first: TimeOffset | None, found: TimeOffset, settings: EvaluationSettings, unit: str
+) -> str:
+    """Say why the offset was searched wider, and where (``unit``: " s" or " frames")."""
     low, high = settings.search_range_s
     what = (
         "finds none"
         if first is None
-        else f"ends at its edge ({first.offset_s:+.4f} s)"
+        else f"ends at its edge ({first.offset_s:+.4f}{unit})"
         if first.at_edge
         else "is flat"
     )
     wide = found.search_s
     return (
-        f"; the search over offsets {low:+.4g} .. {high:+.4g} s {what}: found searching "
-        f"{wide[0]:+.4g} .. {wide[1]:+.4g} s"
+        f"; the search over offsets {low:+.4g} .. {high:+.4g}{unit} {what}: found searching "
+        f"{wide[0]:+.4g} .. {wide[1]:+.4g}{unit}"
     )
 
 
@@ -615,16 +628,17 @@ def _offset_evidence(found: TimeOffset) -> dict[str, Value]:
     }
 
 
-def _unknown_offset(edge: TimeOffset, settings: EvaluationSettings) -> Finding:
+def _unknown_offset(edge: TimeOffset, settings: EvaluationSettings, unit: str) -> Finding:
     """Say that the motion lines up best at the edge of the widest search: no fix."""
     low, high = edge.search_s
+    what = "frame indices are" if unit == " frames" else "clock is"
     return Finding(
         kind="time_offset",
         severity="warning",
-        summary=f"the motion lines up best at an offset of {edge.offset_s:+.4f} s, the edge "
-        f"of the offsets searched ({low:+.4g} .. {high:+.4g} s): the estimate's clock is off "
-        f"by more than {abs(edge.offset_s - settings.offset_s):.3g} s, by how much unknown, "
-        "or the trajectories do not belong together",
+        summary=f"the motion lines up best at an offset of {edge.offset_s:+.4f}{unit}, the "
+        f"edge of the offsets searched ({low:+.4g} .. {high:+.4g}{unit}): the estimate's "
+        f"{what} off by more than {abs(edge.offset_s - settings.offset_s):.3g}{unit}, by how "
+        "much unknown, or the trajectories do not belong together",
         evidence=_offset_evidence(edge),
     )
 
