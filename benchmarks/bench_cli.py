@@ -1,6 +1,6 @@
 """Whole-process time of the command line against evo's, paired and alternated.
 
-    python benchmarks/bench_cli.py [--poses 50000] [--pairs 7] [--no-warm]
+    python benchmarks/bench_cli.py [--poses 50000] [--pairs 7] [--no-warm] [--only ROW]
 
 What a user feels: the time from typing the command to its output, start-up included
 (the interpreter, the imports, reading both files, the metric, printing). Each row runs
@@ -52,6 +52,10 @@ def main() -> None:
         "--warm", action=argparse.BooleanOptionalAction, default=True,
         help="run each side once before the timed pairs (default: yes)",
     )  # fmt: skip
+    parser.add_argument(
+        "--only", action="append", metavar="ROW",
+        help="run only this row (its label, e.g. 'ape'); repeat for more",
+    )  # fmt: skip
     args = parser.parse_args()
     env = bench_env(HOME=tempfile.mkdtemp(prefix="evo-home-"))
     have_evo = (BIN / "evo_ape").exists()
@@ -78,7 +82,12 @@ def main() -> None:
             f"{'command':<40} {'ours wall':>9} {'CPU':>6} {'ref. wall':>9} {'CPU':>6} "
             f"{'ratio wall':>19} {'ratio CPU':>19}  agreement"
         )
+        unknown = set(args.only or ()) - {label for label, _, _ in rows}
+        if unknown:
+            parser.error(f"no row {sorted(unknown)}; rows: {[label for label, _, _ in rows]}")
         for label, ours, theirs in rows:
+            if args.only and label not in args.only:
+                continue
             floor = theirs is numpy
             if not floor and not have_evo:
                 print(f"{label:<40} evo not installed")
