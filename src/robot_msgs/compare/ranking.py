@@ -8,6 +8,7 @@ from dataclasses import field
 
 from robot_msgs.compare.configuration import Configuration
 from robot_msgs.msg import Msg, Scalar, Value, message
+from robot_msgs.msg.primitives import MissingFloat
 
 __all__ = ["Ranking", "RankingRow"]
 
@@ -34,7 +35,7 @@ class RankingRow(Msg):
     mean_rank: float
     n_runs: int
     n_succeeded: int
-    mean_coverage: float = math.nan
+    mean_coverage: MissingFloat = math.nan
     scores: Mapping[str, float] = field(default_factory=dict)
     ranks: Mapping[str, float] = field(default_factory=dict)
     version: str = ""

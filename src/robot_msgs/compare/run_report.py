@@ -21,6 +21,7 @@ from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.configuration import Configuration
 from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.msg import Msg, Scalar, Shape, Value, message
+from robot_msgs.msg.primitives import MissingFloat
 from robot_msgs.typing import Float64Array
 
 __all__ = [
@@ -104,10 +105,10 @@ class Latency(Msg):
     latency_p95_s: float
     latency_max_s: float
     latency_mean_s: float
-    processing_p50_s: float = NAN
-    processing_p95_s: float = NAN
-    processing_max_s: float = NAN
-    processing_mean_s: float = NAN
+    processing_p50_s: MissingFloat = NAN
+    processing_p95_s: MissingFloat = NAN
+    processing_max_s: MissingFloat = NAN
+    processing_mean_s: MissingFloat = NAN
     clock: str = ""
     notes: tuple[str, ...] = ()
     n_dropped: int = -1
@@ -136,9 +137,9 @@ class Resources(Msg):
     mean_cpu_percent: float
     peak_cpu_percent: float
     peak_threads: int = -1
-    peak_gpu_mem_bytes: float = NAN
-    mean_gpu_percent: float = NAN
-    peak_gpu_percent: float = NAN
+    peak_gpu_mem_bytes: MissingFloat = NAN
+    mean_gpu_percent: MissingFloat = NAN
+    peak_gpu_percent: MissingFloat = NAN
 
     def _validate(self) -> None:
         if self.n_samples < 0:
@@ -219,18 +220,18 @@ class RunReport(Msg):
     failure: str = ""
     n_estimate: int = 0
     n_valid: int = 0
-    estimate_start_s: float = NAN
-    estimate_end_s: float = NAN
-    sequence_start_s: float = NAN
-    sequence_end_s: float = NAN
+    estimate_start_s: MissingFloat = NAN
+    estimate_end_s: MissingFloat = NAN
+    sequence_start_s: MissingFloat = NAN
+    sequence_end_s: MissingFloat = NAN
     span_source: str = ""
     losses: tuple[TrackingLoss, ...] = ()
-    coverage: float = NAN
+    coverage: MissingFloat = NAN
     comparisons: Mapping[str, Comparison] = field(default_factory=dict)
     latency: Latency | None = None
-    input_rate_hz: float = NAN
-    nominal_input_rate_hz: float = NAN
-    output_rate_hz: float = NAN
+    input_rate_hz: MissingFloat = NAN
+    nominal_input_rate_hz: MissingFloat = NAN
+    output_rate_hz: MissingFloat = NAN
     resources: Resources | None = None
     repeatability: Repeatability | None = None
     notes: tuple[str, ...] = ()

@@ -9,6 +9,7 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.msg import Msg, message
+from robot_msgs.msg.primitives import MissingFloat
 from robot_msgs.series import check_series
 
 if TYPE_CHECKING:
@@ -46,9 +47,9 @@ class ErrorStats(Msg):
     max_abs: float
     p95_abs: float
     final: float
-    iae: float = math.nan
-    ise: float = math.nan
-    itae: float = math.nan
+    iae: MissingFloat = math.nan
+    ise: MissingFloat = math.nan
+    itae: MissingFloat = math.nan
 
     def _validate(self) -> None:
         if self.n < 0:

@@ -48,7 +48,7 @@ from robot_msgs.msg.arrays import (
     field_error,
     immutable,
 )
-from robot_msgs.msg.primitives import BOUNDS, Ros
+from robot_msgs.msg.primitives import BOUNDS, MissingFloat, Ros
 
 __all__ = [
     "NON_FINITE",
@@ -173,6 +173,8 @@ class FieldSpec:
     #: A ``Meta`` constraint beyond int bounds (a ``description`` alone is none): msgspec
     #: checks every value, the fast check only what it can state (bounds, lengths).
     constrained: bool = False
+    #: A float whose JSON ``null`` msgspec's typed decoder reads as NaN (``MissingFloat``).
+    null_is_nan: bool = False
 
 
 _PLAIN = {bool: "bool", int: "int", float: "float", str: "str"}
@@ -280,6 +282,8 @@ def compile_annotation(annotation: Any, base: type) -> FieldSpec:
     args = typing.get_args(annotation)
     if annotation is Any:
         return FieldSpec("any", "Any")
+    if annotation is MissingFloat:  # a plain float, but for the JSON decoder
+        return FieldSpec("float", "float", annotation=float, null_is_nan=True)
     if annotation is Scalar:
         return FieldSpec("scalar", "str | float | int | bool | None", annotation=Scalar)
     if annotation is Value:

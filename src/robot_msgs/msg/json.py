@@ -41,6 +41,7 @@ from robot_msgs.msg.arrays import (
 from robot_msgs.msg.check import deferred_check
 from robot_msgs.msg.fields import FrozenMap, check_value, specs_of
 from robot_msgs.msg.json_walks import NO_FLOATS, compile_reviver, compile_spelling_test
+from robot_msgs.msg.primitives import MissingFloat
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -93,7 +94,13 @@ def _encode_json(value: Any) -> Any:
 
 
 def _decode(kind: Any, value: Any) -> Any:
-    """Decode what msgspec does not know (its ``dec_hook``): an array field's dict."""
+    """Decode what msgspec does not know (its ``dec_hook``): an array field's dict.
+
+    Also the value of a ``MissingFloat`` field (:mod:`robot_msgs.msg.primitives`), whose
+    ``null`` is NaN.
+    """
+    if kind is MissingFloat:
+        return value if type(value) is float else _missing_float(value)
     read = _READS.get(kind)  # the field's dtype's reader, once seen
     if read is not None:
         return read(value, "$")
@@ -104,6 +111,27 @@ def _decode(kind: Any, value: Any) -> Any:
         return array_from_json(value, "$")
     msg = f"Expected an array dict, got {type(value).__name__}"
     raise NotImplementedError(msg)  # msgspec's hook protocol: "a type I do not handle"
+
+
+def _missing_float(value: Any) -> float:
+    """Read a ``MissingFloat`` field's JSON value: a number, ``null`` (NaN) or a spelling.
+
+    What a float field takes in JSON (``Infinity``, ``-Infinity`` and ``NaN`` spelled as
+    strict JSON writes them), as a plain float; anything else is refused, and the
+    reading that names the field at fault (:func:`decode_json_tree`) says what was
+    expected.
+    """
+    kind = type(value)
+    if kind is float:
+        return value  # type: ignore[no-any-return]
+    if value is None:
+        return math.nan
+    if kind is int and -(2**1023) < value < 2**1023:
+        return float(value)
+    if kind is str and value in NON_FINITE:
+        return NON_FINITE[value]
+    msg = f"Expected float, got {kind.__name__}"
+    raise TypeError(msg)
 
 
 #: The reader of each array annotation met (its dtype's :func:`array_reader`).
@@ -602,7 +630,8 @@ def _null_is_nan(cls: type) -> bool:
                 inner = inner.inner
             nested = inner.kind != "msg" or _null_is_nan(inner.msg_type)
             none_a_choice = inner.kind == "literal" and None in (inner.choices or ())
-            found = found and inner.kind not in _NULL_TAKEN and nested and not none_a_choice
+            takes_null = inner.kind in _NULL_TAKEN or inner.null_is_nan or none_a_choice
+            found = found and not takes_null and nested
         _NULL_IS_NAN[cls] = found
     return found
 
@@ -641,7 +670,8 @@ def _missing_floats(cls: type, seen: set[type]) -> list[str]:
     own: list[str] = []
     for name, spec in specs_of(cls).items():
         default = defaults.get(name)
-        if spec.kind in _FLOAT_KINDS and type(default) is float and math.isnan(default):
+        nan_default = type(default) is float and math.isnan(default)
+        if spec.kind in _FLOAT_KINDS and nan_default and not spec.null_is_nan:
             own.append(name)
         inner: FieldSpec | None = spec
         while inner is not None:  # a message held directly, optionally or in a container

@@ -42,6 +42,7 @@ import numpy as np
 from robot_msgs.msg.arrays import NON_FINITE
 from robot_msgs.msg.base import field_schema
 from robot_msgs.msg.json import ros_names
+from robot_msgs.msg.primitives import MissingFloat
 
 if TYPE_CHECKING:
     from robot_msgs.msg.base import Msg
@@ -62,6 +63,8 @@ def _float(*, float32: bool = False) -> dict[str, Any]:
 
 
 def _hook(kind: Any) -> dict[str, Any]:
+    if kind is MissingFloat:  # a float: its nulls and spellings put in as for every float
+        return {"type": "number"}
     if kind is np.ndarray or typing.get_origin(kind) is np.ndarray:
         return {"type": "object"}  # replaced by the field's own array schema below
     msg = f"Expected a message field type, got {kind!r}"

@@ -7,7 +7,7 @@ from dataclasses import field
 from typing import ClassVar
 
 from robot_msgs.msg import Msg, message
-from robot_msgs.msg.primitives import Int8, UInt8, UInt16
+from robot_msgs.msg.primitives import Int8, MissingFloat, UInt8, UInt16
 from robot_msgs.sensor.inertial import Covariance3, _zeros3
 from robot_msgs.std import Header, Time
 
@@ -66,7 +66,7 @@ class NavSatFix(Msg):
     status: NavSatStatus = NavSatStatus()
     latitude: float = 0.0
     longitude: float = 0.0
-    altitude: float = math.nan
+    altitude: MissingFloat = math.nan
     position_covariance: Covariance3 = field(default_factory=_zeros3)
     position_covariance_type: UInt8 = 0
 
