@@ -11,7 +11,8 @@ over the sorted stamps; never an ``N x M`` matrix):
     greedily nearest first when both stamps are still unused.
 ``interpolate``
     the reference resampled at the estimate's stamps: linear position, SLERP rotation,
-    refused across reference gaps longer than ``max_gap_s``.
+    refused across reference gaps longer than ``max_gap_s``. Not evo's
+    ``--sync_method interpolation`` (see :func:`associate`).
 
 WHY a matched pair set must run forward in time on both sides: the matched poses are returned
 as :class:`~robot_msgs.trajectory.PoseTrajectory` values, whose stamps strictly increase so
@@ -185,7 +186,9 @@ def associate(
         :func:`~robot_msgs.evaluation.pipeline.match_poses` chooses);
         ``max_diff_s``, the largest stamp difference of a pair, seconds (evo's default
         0.01; for ``interpolate``, how far outside the reference's time span an estimate
-        stamp may lie and still take the end pose, as evo's clamped interpolation does);
+        stamp may lie and still take the end pose; evo's ``--sync_method interpolation``
+        is another rule: it matches as ``nearest`` does, then resamples the longer
+        trajectory at the shorter one's matched stamps);
         ``offset_s``, added to the estimate's stamps for matching only (evo's
         ``offset_2``, TUM's ``--offset``: ``estimate + offset`` is reference time);
         ``max_gap_s``, ``interpolate`` only: refuse estimate stamps whose bracketing
@@ -232,7 +235,11 @@ def associate(
     inside the reference's span (± ``max_diff_s``, clamped to the end poses): positions
     linearly, rotations by SLERP between the bracketing poses. Stamps whose bracketing
     reference poses are more than ``max_gap_s`` apart are refused (a stamp equal to a
-    reference stamp needs no bracket).
+    reference stamp needs no bracket). It is not evo's ``--sync_method interpolation``,
+    which keeps only the stamps ``nearest`` matches and resamples the trajectory with
+    more poses at the other's: with every 7th ground-truth pose of fr1_xyz as the
+    reference, RPE over 0.1 m pairs 80 poses here and 54 in evo (rmse 0.0136 m against
+    0.0170 m).
 
     Examples
     --------
