@@ -49,10 +49,24 @@ def _read(folder: str, path: str, fmt: str, topic: str | None) -> PoseTrajectory
         return read_trajectory(Path(folder) / path, format=fmt, topic=topic)
 
 
+def _every(traj: PoseTrajectory, every: int | None) -> PoseTrajectory:
+    """Keep the rows 0, ``every``, 2 ``every``... (evo reads them from a derived file)."""
+    if every is None:
+        return traj
+    return traj.replace(
+        stamps_s=traj.stamps_s[::every],
+        positions_xyz=traj.positions_xyz[::every],
+        orientations_quat_xyzw=traj.orientations_quat_xyzw[::every],
+    )
+
+
 def _inputs(case: dict[str, Any], folder: Path) -> tuple[PoseTrajectory, PoseTrajectory]:
     spec = case["inputs"]
     reference, estimate = (
-        _read(str(folder), spec[side]["path"], spec[side]["fmt"], spec[side].get("topic"))
+        _every(
+            _read(str(folder), spec[side]["path"], spec[side]["fmt"], spec[side].get("topic")),
+            spec[side].get("every"),
+        )
         for side in ("reference", "estimate")
     )
     return reference, estimate
@@ -98,6 +112,19 @@ def test_the_reference_covers_every_plane_on_ape_and_rpe_with_se3_and_sim3() -> 
         }
         assert {"se3", "sim3"} <= aligns
     assert all("--project_to_plane" in c["command"] for c in projected)
+
+
+def test_the_reference_covers_evos_interpolation_with_either_side_resampled() -> None:
+    """evo's --sync_method interpolation is sync="interpolate_longer" (a review: n 80 vs 54)."""
+    interpolated = [c for c in CASES if c["ours"]["settings"].get("sync") == "interpolate_longer"]
+    assert all(c["command"].endswith("--sync_method interpolation") for c in interpolated)
+    assert {c["ours"]["metric"] for c in interpolated} == {"ape", "rpe"}
+    # The reference with fewer poses (every 7th ground-truth row; the SLAM output given as
+    # the reference) and the estimate with fewer (the usual case), with an offset too.
+    assert {"fr1_sparse_gt", "fr1_swapped", "fr1_drift", "fr1_mono"} == {
+        c["id"].split("-")[1] for c in interpolated
+    }
+    assert any("t_offset" in c["command"] for c in interpolated)
 
 
 def test_the_reference_covers_time_ranges_on_ape_and_rpe() -> None:
@@ -166,7 +193,12 @@ def evo_api(tmp_path_factory: pytest.TempPathFactory) -> EvoApi:
 
 @functools.cache
 def _evo_read(
-    folder: str, mode: str, ref_name: str, est_name: str, file_interface: ModuleType
+    folder: str,
+    mode: str,
+    ref_name: str,
+    est_name: str,
+    file_interface: ModuleType,
+    every: int | None = None,
 ) -> tuple[Any, Any]:
     ref_path, est_path = Path(folder) / ref_name, Path(folder) / est_name
     if mode == "euroc":
@@ -178,6 +210,8 @@ def _evo_read(
     # (evo keeps both); see derive_inputs() in tests/data/make_evo_reference.py.
     first_rows = np.sort(np.unique(traj_est.timestamps, return_index=True)[1])
     traj_est.reduce_to_ids(first_rows)
+    if every is not None:  # evo read these rows from a derived file (derive_inputs())
+        traj_ref.reduce_to_ids(np.arange(0, traj_ref.num_poses, every))
     return traj_ref, traj_est
 
 
@@ -192,15 +226,20 @@ def _evo_live(case: dict[str, Any], folder: Path, evo_api: EvoApi) -> dict[str, 
             spec["reference"]["path"],
             spec["estimate"]["path"],
             file_interface,
+            spec["reference"].get("every"),
         )
     )
     ours = case["ours"]
     kwargs = {**ours["settings"], **ours.get("pairs", {}), "relation": ours["relation"]}
     if "t_start_s" in kwargs or "t_end_s" in kwargs:  # evo_ape/evo_rpe --t_start/--t_end
         traj_ref.reduce_to_time_range(kwargs.get("t_start_s"), kwargs.get("t_end_s"))
+    interpolation = kwargs.get("sync") == "interpolate_longer"  # --sync_method interpolation
     traj_ref, traj_est = sync.associate_trajectories(
         traj_ref,
         traj_est,
+        sync_method=sync.SyncMethod.interpolation
+        if interpolation
+        else sync.SyncMethod.nearest_time,
         max_diff=kwargs.get("max_diff_s", 0.01),
         offset_2=kwargs.get("offset_s", 0.0),
     )
@@ -301,9 +340,16 @@ def _flags(case: dict[str, Any]) -> list[str]:
     ours = case["ours"]
     settings = ours["settings"]
     flags = ["--relation", ours["relation"], "--align", settings["align"], "--json"]
-    for key, flag in (("t_start_s", "--t-start"), ("t_end_s", "--t-end")):
+    for key, flag in (
+        ("t_start_s", "--t-start"),
+        ("t_end_s", "--t-end"),
+        ("max_diff_s", "--max-diff"),
+        ("offset_s", "--offset"),
+    ):
         if key in settings:
             flags += [flag, repr(settings[key])]
+    if "sync" in settings:
+        flags += ["--sync", settings["sync"].replace("_", "-")]  # as the flag takes it
     if ours["metric"] == "rpe":
         pairs = ours["pairs"]
         flags += ["--delta", repr(pairs["delta"]), "--delta-unit", pairs["delta_unit"]]
@@ -328,3 +374,35 @@ def test_time_range_flags_agree_with_evo(
     assert signal.stats.rms == pytest.approx(expected["rmse"], rel=RTOL)
     assert signal.stats.max == pytest.approx(expected["max"], rel=RTOL)
     assert signal.quantity == case["ours"]["relation"]
+
+
+# evo's --sync_method interpolation through the command line: robot-msgs ape/rpe
+# --sync interpolate-longer give evo_ape/evo_rpe's numbers (the stored command of each case).
+
+INTERPOLATED = [c for c in CASES if c["ours"]["settings"].get("sync") == "interpolate_longer"]
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize("case", INTERPOLATED, ids=[case["id"] for case in INTERPOLATED])
+def test_sync_interpolate_longer_flag_agrees_with_evos_interpolation(
+    case: dict[str, Any], evo_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from robot_msgs.cli import main
+
+    paths = []
+    for side in ("reference", "estimate"):
+        spec = case["inputs"][side]
+        path = evo_data / spec["path"]
+        if "every" in spec:  # the rows evo read, written as derive_inputs() writes them
+            lines = path.read_text(encoding="utf-8").splitlines()
+            rows = [line for line in lines if line.strip() and line[0] != "#"]
+            path = tmp_path / spec["evo_reads"]
+            path.write_text("\n".join(rows[:: spec["every"]]) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    assert main([case["ours"]["metric"], *paths, *_flags(case)]) == 0
+    result = Comparison.from_dict(json.loads(capsys.readouterr().out))
+    (signal,) = result.signals
+    expected = case["evo"]
+    assert signal.stats.n == expected["n"]
+    assert signal.stats.rms == pytest.approx(expected["rmse"], rel=RTOL)
+    assert signal.stats.max == pytest.approx(expected["max"], rel=RTOL)

@@ -133,6 +133,24 @@ INPUTS: dict[str, dict[str, Any]] = {
         "reference": {"path": "ROS_example.bag", "fmt": "bag", "topic": "groundtruth"},
         "estimate": {"path": "ROS_example.bag", "fmt": "bag", "topic": "ORB-SLAM"},
     },
+    # evo's --sync_method interpolation resamples the longer trajectory: the reference
+    # (fewer poses: every 7th ground-truth row, ~14 Hz beside the estimate's ~30 Hz), the
+    # estimate (swapped: the ground truth), or neither (fr1_drift, fr1_mono: the estimate).
+    "fr1_sparse_gt": {
+        "mode": "tum",
+        "reference": {
+            "path": "freiburg1_xyz-groundtruth.txt",
+            "fmt": "tum",
+            "every": 7,
+            "evo_reads": "freiburg1_xyz-groundtruth.every7.txt",
+        },
+        "estimate": {"path": "freiburg1_xyz-rgbdslam.txt", "fmt": "tum"},
+    },
+    "fr1_swapped": {
+        "mode": "tum",
+        "reference": {"path": "freiburg1_xyz-rgbdslam.txt", "fmt": "tum"},
+        "estimate": {"path": "freiburg1_xyz-groundtruth.txt", "fmt": "tum"},
+    },
     "mcap_nav2": {
         "mode": "bag2",
         "bag": "nav2_turtlebot.mcap",
@@ -260,6 +278,21 @@ def cases() -> list[dict[str, Any]]:
         _rpe("fr1_drift", "angle_deg", 10, "d", "se3", project_to_plane="xy"),
         _rpe("fr1_drift", "trans_part", 10, "f", "sim3", all_pairs=True, project_to_plane="xy"),
     ]
+    # evo's --sync_method interpolation (ours: sync="interpolate_longer"), each side the
+    # longer one; with a wider max_diff and an offset, shorter-side poses share a partner.
+    interpolation = {"sync_method": "interpolation"}
+    out += [
+        _rpe("fr1_sparse_gt", "trans_part", 0.1, "m", **interpolation),
+        _rpe("fr1_sparse_gt", "angle_deg", 1, "f", "sim3", t_offset=0.013, t_max_diff=0.1,
+             **interpolation),
+        _ape("fr1_sparse_gt", "full", "se3", **interpolation),
+        _ape("fr1_swapped", "trans_part", "se3", **interpolation),
+        _rpe("fr1_swapped", "rot_part", 0.2, "m", all_pairs=True, **interpolation),
+        _ape("fr1_drift", "trans_part", "se3", **interpolation),
+        _ape("fr1_drift", "angle_deg", "none", t_offset=0.004, t_max_diff=0.02, **interpolation),
+        _rpe("fr1_drift", "trans_part", 0.2, "m", **interpolation),
+        _ape("fr1_mono", "trans_part", "sim3", **interpolation),
+    ]  # fmt: skip
     return out
 
 
@@ -275,6 +308,7 @@ def _case_id(case: dict[str, Any]) -> str:
     parts += [f"from{case['t_start']!r}"] if "t_start" in case else []
     parts += [f"to{case['t_end']!r}"] if "t_end" in case else []
     parts += [f"plane{case['project_to_plane']}"] if "project_to_plane" in case else []
+    parts += [case["sync_method"]] if "sync_method" in case else []
     return "-".join(parts)
 
 
@@ -290,6 +324,8 @@ def derive_inputs(data: Path, folder: Path) -> None:
     robot_msgs' KITTI reader applies, so both tools see the same SE(3) poses.
     ``V102.dedup.txt``: V102.txt without the 4 rows that repeat an earlier stamp (the first
     row of each stamp kept), the rule robot_msgs' readers apply; evo keeps both rows.
+    ``*.every7.txt``: the pose rows 0, 7, 14... of a TUM file, as written (an input's
+    ``every``: robot_msgs reads the whole file and keeps those rows).
     """
     for item in data.iterdir():
         (folder / item.name).symlink_to(item)
@@ -307,6 +343,14 @@ def derive_inputs(data: Path, folder: Path) -> None:
         seen.add(stamp)
         kept.append(line)
     (folder / "V102.dedup.txt").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    for spec in INPUTS.values():
+        for side in ("reference", "estimate"):
+            every = spec[side].get("every")
+            if every is not None:
+                text = (data / spec[side]["path"]).read_text(encoding="utf-8")
+                poses = [line for line in text.splitlines() if line.strip() and line[0] != "#"]
+                out = folder / spec[side]["evo_reads"]
+                out.write_text("\n".join(poses[::every]) + "\n", encoding="utf-8")
 
 
 def command(case: dict[str, Any]) -> list[str]:
@@ -335,6 +379,8 @@ def command(case: dict[str, Any]) -> list[str]:
         args += ["--t_end", repr(case["t_end"])]
     if "project_to_plane" in case:
         args += ["--project_to_plane", case["project_to_plane"]]
+    if "sync_method" in case:
+        args += ["--sync_method", case["sync_method"]]
     return [tool, *args]
 
 
@@ -358,6 +404,8 @@ def ours(case: dict[str, Any]) -> dict[str, Any]:
         settings["t_end_s"] = case["t_end"]
     if "project_to_plane" in case:
         settings["project_to_plane"] = case["project_to_plane"]
+    if case.get("sync_method") == "interpolation":
+        settings["sync"] = "interpolate_longer"
     out: dict[str, Any] = {
         "metric": case["tool"],
         "relation": RELATIONS[case["relation"]],
@@ -437,7 +485,8 @@ def main() -> int:
         "data": "evo test data (MichaelGrupp/evo test/data, commit 26d0953d); commands run there",
         "note": (
             "--silent --no_warnings --save_results FILE were appended to every command; "
-            "*.polar.txt and V102.dedup.txt are derived by derive_inputs() in the generator"
+            "*.polar.txt, *.every7.txt and V102.dedup.txt are derived by derive_inputs() in "
+            "the generator"
         ),
         "cases": records,
     }

@@ -354,7 +354,7 @@ def test_one_to_one_never_reuses_a_stamp_and_agrees_with_brute_force(
 @given(
     float_stamps(),
     float_stamps(),
-    st.sampled_from(["nearest", "one_to_one", "interpolate"]),
+    st.sampled_from(["nearest", "one_to_one", "interpolate", "interpolate_longer"]),
     st.floats(1e-3, 1.0),
 )
 def test_associated_trajectories_pass_the_constructor_checks(
@@ -377,7 +377,10 @@ def test_associated_trajectories_pass_the_constructor_checks(
         assert not any(
             side.as_dict()[name].flags.writeable for name in ("stamps_s", "positions_xyz")
         )
-    assert a.estimate.stamps_s.tolist() == est_t[a.estimate_index].tolist()
+    if method == "interpolate_longer" and est_t.size > ref_t.size:  # the estimate resampled
+        assert a.estimate.stamps_s.tolist() == a.reference.stamps_s.tolist()
+    else:
+        assert a.estimate.stamps_s.tolist() == est_t[a.estimate_index].tolist()
 
 
 # Interpolate ---------------------------------------------------------------------------------
@@ -459,6 +462,82 @@ def test_interpolate_refuses_long_gaps_and_clamps_within_max_diff_of_the_span() 
     assert wide.refused_gap == 0
 
 
+# Interpolate the longer (evo's --sync_method interpolation) ---------------------------------
+
+
+def yaw_quats(degrees: list[float]) -> Float64Array:
+    return rotation_about((0.0, 0.0, 1.0), np.radians(degrees))
+
+
+def test_interpolate_longer_resamples_the_longer_side_at_nearests_matches_hand_case() -> None:
+    """evo's interpolation: a review found `interpolate` gave 80 RPE pairs where evo gave 54."""
+    # The reference has fewer poses: its stamps are matched as nearest does (0.25 s,
+    # inclusive; 1.0 ties 0.75 and 1.25 and takes the earlier; 1.625 is 0.375 s from both),
+    # and the estimate is resampled at 0.0, 1.0 and 2.0.
+    ref = traj([0.0, 1.0, 1.625, 2.0])
+    est_t = [0.0, 0.75, 1.25, 2.0, 2.5, 3.0]
+    est = traj(
+        est_t,
+        np.array([[0.0, 0, 0], [3, 0, 0], [5, 0, 0], [8, 0, 0], [10, 0, 0], [12, 0, 0]]),
+        yaw_quats([0.0, 30.0, 90.0, 120.0, 150.0, 180.0]),
+    )
+    a = associate(ref, est, EvaluationSettings(sync="interpolate_longer", max_diff_s=0.25))
+    assert a.method == "interpolate_longer"
+    assert a.reference_index.tolist() == [0, 1, 3]
+    assert a.estimate_index.tolist() == [0, 1, 3]  # left neighbours of 0.0, 1.0, 2.0
+    assert a.estimate.stamps_s.tolist() == [0.0, 1.0, 2.0]
+    np.testing.assert_allclose(a.estimate.positions_xyz[:, 0], [0.0, 4.0, 8.0], atol=1e-12)
+    yaw_deg = np.degrees(angle_from_quat_xyzw(a.estimate.orientations_quat_xyzw))
+    np.testing.assert_allclose(yaw_deg, [0.0, 60.0, 120.0], atol=1e-9)  # SLERP halfway: 60
+    np.testing.assert_array_equal(a.reference.positions_xyz, ref.positions_xyz[[0, 1, 3]])
+    assert a.counts() == {
+        "reference": 4,
+        "estimate": 6,
+        "matched": 3,
+        "unmatched_reference": 1,  # 1.625
+        "unmatched_estimate": 2,  # 2.5 and 3.0 enter no interpolation
+    }
+    # `interpolate` resamples the reference at every estimate stamp within its span ± 0.25
+    assert (
+        associate(ref, est, EvaluationSettings(sync="interpolate", max_diff_s=0.25)).n_matched == 4
+    )
+
+
+def test_interpolate_longer_resamples_the_reference_when_the_estimate_is_shorter() -> None:
+    # The estimate's stamps + 10 s (the offset) are 10.0, 10.75 and 12.0; 10.75 ties 10.5
+    # and 11.0 at 0.25 s, within max_diff (inclusive): the reference is resampled there.
+    ref = traj([10.0, 10.5, 11.0, 11.5, 12.0], np.c_[np.arange(5.0), np.zeros((5, 2))])
+    est = traj([0.0, 0.75, 2.0])
+    settings = EvaluationSettings(sync="interpolate_longer", max_diff_s=0.25, offset_s=10.0)
+    a = associate(ref, est, settings)
+    assert a.estimate_index.tolist() == [0, 1, 2]
+    assert a.reference_index.tolist() == [0, 1, 4]
+    assert a.reference.stamps_s.tolist() == [10.0, 10.75, 12.0]  # on the reference's clock
+    assert a.reference.positions_xyz[:, 0].tolist() == [0.0, 1.5, 4.0]
+    assert a.counts()["unmatched_reference"] == 1  # 11.5 enters no interpolation
+    # Within 0.01 s, 10.75 has no partner: it is not resampled, as in evo.
+    tight = associate(ref, est, settings.replace(max_diff_s=0.01))
+    assert tight.estimate_index.tolist() == [0, 2]
+
+
+def test_interpolate_longer_keeps_both_poses_sharing_a_partner_and_clamps() -> None:
+    # The reference (shorter) stamps 0.0 and 0.04 both have 0.02 as nearest partner: evo
+    # keeps both (nearest keeps the closer, the earlier on a tie); 0.0 lies before the
+    # estimate's first stamp and takes its first pose (clamped).
+    ref, est = traj([0.0, 0.04, 0.2]), traj([0.02, 0.2, 0.3, 0.4])
+    nearest = associate(ref, est, EvaluationSettings(max_diff_s=0.03))
+    assert nearest.reference_index.tolist() == [0, 2]
+    a = associate(ref, est, EvaluationSettings(sync="interpolate_longer", max_diff_s=0.03))
+    assert a.reference_index.tolist() == [0, 1, 2]
+    assert a.notes == ()
+    np.testing.assert_allclose(a.estimate.positions_xyz[:, 0], [0.02, 0.04, 0.2], atol=1e-15)
+
+
+def test_interpolate_longer_without_a_match_names_the_rule() -> None:
+    with pytest.raises(AssociationError, match=r"sync='interpolate_longer'.*raise `max_diff_s=`"):
+        associate(traj([0.0, 1.0]), traj([0.5]), EvaluationSettings(sync="interpolate_longer"))
+
+
 # Errors and notes ----------------------------------------------------------------------------
 
 
@@ -521,7 +600,7 @@ def test_empty_trajectory_raises() -> None:
 def test_inputs_are_not_modified_and_results_are_read_only() -> None:
     ref, est = traj([0.0, 0.1, 0.2]), traj([0.001, 0.2])
     before = ref.to_dict(), est.to_dict()
-    for method in ("nearest", "one_to_one", "interpolate"):
+    for method in ("nearest", "one_to_one", "interpolate", "interpolate_longer"):
         a = associate(ref, est, EvaluationSettings(sync=method))
         with pytest.raises(ValueError, match="read-only"):
             a.estimate_index[0] = 5

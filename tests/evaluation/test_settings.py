@@ -43,6 +43,11 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings
             r"`sync='interpolate'` \(only it bridges gaps; `sync='spatial'` does not\)",
         ),
         (
+            {"sync": "interpolate_longer", "max_gap_s": 1.0},
+            "max_gap_s",
+            r"only it limits the gaps bridged; `sync='interpolate_longer'` bridges any",
+        ),
+        (
             {"max_distance_m": 1.0},
             "max_distance_m",
             r"`sync='spatial'` \(the distance of a spatial match; `sync='nearest'` matches in",

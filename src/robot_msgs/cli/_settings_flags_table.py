@@ -48,12 +48,21 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "group": "association in time",
             "dashes": True,
             "kind": "choice",
-            "choices": ("nearest", "one_to_one", "interpolate", "spatial", "one-to-one"),
+            "choices": (
+                "nearest",
+                "one_to_one",
+                "interpolate",
+                "interpolate_longer",
+                "spatial",
+                "one-to-one",
+            ),
             "description": (
                 "nearest: evo's rule; one-to-one: TUM associate.py's greedy rule; interpolate: "
-                "reference resampled at the estimate's stamps; spatial: each estimate pose with "
-                "the nearest reference position in path order, stamps unused (trajectopy's spatial "
-                "matching, for clocks that cannot be matched; both in one world frame)"
+                "reference resampled at the estimate's stamps; interpolate-longer: evo's "
+                "interpolation, nearest's matches with the longer trajectory resampled at the "
+                "shorter one's stamps; spatial: each estimate pose with the nearest reference "
+                "position in path order, stamps unused (trajectopy's spatial matching, for clocks "
+                "that cannot be matched; both in one world frame)"
             ),
             "default": "nearest",
         },

@@ -1,6 +1,6 @@
 """Association in time: which estimate pose and which reference pose describe the same instant.
 
-Three rules, each ``O((N + M) log(N + M))`` in time and linear in memory (binary searches
+Four rules, each ``O((N + M) log(N + M))`` in time and linear in memory (binary searches
 over the sorted stamps; never an ``N x M`` matrix):
 
 ``nearest``
@@ -13,6 +13,10 @@ over the sorted stamps; never an ``N x M`` matrix):
     the reference resampled at the estimate's stamps: linear position, SLERP rotation,
     refused across reference gaps longer than ``max_gap_s``. Not evo's
     ``--sync_method interpolation`` (see :func:`associate`).
+``interpolate_longer``
+    evo 1.38.1's ``--sync_method interpolation``: the stamps ``nearest`` matches, of the
+    trajectory with fewer poses, with the other trajectory resampled there (clamped,
+    no gap refused).
 
 WHY a matched pair set must run forward in time on both sides: the matched poses are returned
 as :class:`~robot_msgs.trajectory.PoseTrajectory` values, whose stamps strictly increase so
@@ -82,16 +86,21 @@ class Association:
     reference, estimate : PoseTrajectory
         The matched poses, row ``i`` of one with row ``i`` of the other, in time order.
         Each keeps its own stamps and frames; for ``interpolate`` the reference poses are
-        interpolated at the estimate's stamps plus ``offset_s``; for ``spatial`` with
+        interpolated at the estimate's stamps plus ``offset_s``; for
+        ``interpolate_longer`` the longer side's poses at the shorter side's matched
+        stamps (plus ``offset_s`` for the reference, minus for the estimate); for ``spatial`` with
         ``spatial_pairs="first"`` the pairs run in reference order and the estimate's
         poses carry their reference pose's stamps (their own rows may run backwards).
     reference_index : ndarray, shape (K,), intp
-        Row of each matched reference pose in the input; for ``interpolate`` the left
-        neighbour of the interpolation (the pose at or before the stamp).
+        Row of each matched reference pose in the input; for ``interpolate`` (and
+        ``interpolate_longer`` when the reference is the longer side) the left neighbour
+        of the interpolation (the pose at or before the stamp).
     estimate_index : ndarray, shape (K,), intp
-        Row of each matched estimate pose in the input.
+        Row of each matched estimate pose in the input (the left neighbour when
+        ``interpolate_longer`` resamples the estimate).
     method : str
-        ``"nearest"``, ``"one_to_one"``, ``"interpolate"`` or ``"spatial"``.
+        ``"nearest"``, ``"one_to_one"``, ``"interpolate"``, ``"interpolate_longer"`` or
+        ``"spatial"``.
     max_diff_s, offset_s : float
         The tolerance and the offset added to the estimate's stamps, seconds.
     n_reference, n_estimate : int
@@ -102,10 +111,10 @@ class Association:
         ``interpolate`` only: the longest reference gap interpolated across, seconds.
     refused_gap : int
         ``interpolate`` only: estimate poses refused because they fall in a longer gap.
-    n_reference_used : int or None
-        ``interpolate`` only: reference poses that enter at least one interpolation (both
-        ends of a bracket, one for a stamp on a reference pose); ``None`` means
-        ``n_matched`` (each pair uses one reference pose).
+    n_reference_used, n_estimate_used : int or None
+        Where a side is resampled (``interpolate``, ``interpolate_longer``): its poses
+        that enter at least one interpolation (both ends of a bracket, one for a stamp on
+        a pose); ``None`` means ``n_matched`` (each pair uses one pose of the side).
 
     Association objects compare by identity (they hold arrays).
     """
@@ -123,6 +132,7 @@ class Association:
     max_gap_s: float | None = None
     refused_gap: int = 0
     n_reference_used: int | None = None
+    n_estimate_used: int | None = None
 
     @property
     def n_matched(self) -> int:
@@ -153,16 +163,17 @@ clocks agree, and `max_diff_s=`"
     def counts(self) -> dict[str, int]:
         """Count matched and unmatched poses on both sides, for ``Comparison.counts``.
 
-        ``unmatched_reference`` counts reference poses used by no pair (for
-        ``interpolate``: by no interpolation). ``interpolate`` adds ``refused_gap``.
+        ``unmatched_reference`` and ``unmatched_estimate`` count poses used by no pair
+        (on a resampled side: by no interpolation). ``interpolate`` adds ``refused_gap``.
         """
         used_reference = self.n_matched if self.n_reference_used is None else self.n_reference_used
+        used_estimate = self.n_matched if self.n_estimate_used is None else self.n_estimate_used
         out = {
             "reference": self.n_reference,
             "estimate": self.n_estimate,
             "matched": self.n_matched,
             "unmatched_reference": self.n_reference - used_reference,
-            "unmatched_estimate": self.n_estimate - self.n_matched,
+            "unmatched_estimate": self.n_estimate - used_estimate,
         }
         if self.method == "interpolate":
             out["refused_gap"] = self.refused_gap
@@ -187,8 +198,7 @@ def associate(
         ``max_diff_s``, the largest stamp difference of a pair, seconds (evo's default
         0.01; for ``interpolate``, how far outside the reference's time span an estimate
         stamp may lie and still take the end pose; evo's ``--sync_method interpolation``
-        is another rule: it matches as ``nearest`` does, then resamples the longer
-        trajectory at the shorter one's matched stamps);
+        is another rule, ``interpolate_longer``);
         ``offset_s``, added to the estimate's stamps for matching only (evo's
         ``offset_2``, TUM's ``--offset``: ``estimate + offset`` is reference time);
         ``max_gap_s``, ``interpolate`` only: refuse estimate stamps whose bracketing
@@ -241,6 +251,13 @@ def associate(
     reference, RPE over 0.1 m pairs 80 poses here and 54 in evo (rmse 0.0136 m against
     0.0170 m).
 
+    ``interpolate_longer`` is evo's: the stamps of the trajectory with fewer poses that
+    ``nearest`` matches (all of them: two sharing a partner are both kept, as evo keeps
+    them), with the other trajectory resampled there by the same interpolation as
+    ``interpolate`` (clamped to its end poses, no gap refused). The resampled side's
+    poses carry the matched stamps on its own clock (``± offset_s``); its rows in
+    ``reference_index``/``estimate_index`` are the left neighbours.
+
     Examples
     --------
     >>> import numpy as np
@@ -277,6 +294,8 @@ def associate(
         raise ValidationError(msg, field="sync", reason=msg)
     if method == "interpolate":
         return _interpolate(reference, estimate, max_diff_s, offset_s, max_gap_s)
+    if method == "interpolate_longer":
+        return _interpolate_longer(reference, estimate, max_diff_s, offset_s)
     if method == "nearest":
         ref_idx, est_idx, dropped = _nearest_pairs(ref_t, est_t, max_diff_s, offset_s)
         if dropped:
@@ -316,12 +335,19 @@ def associate(
 
 
 def _nearest_pairs(
-    ref_t: Float64Array, est_t: Float64Array, max_diff: float, offset: float
+    ref_t: Float64Array,
+    est_t: Float64Array,
+    max_diff: float,
+    offset: float,
+    *,
+    keep_shared: bool = False,
 ) -> tuple[IntpArray, IntpArray, int]:
     """Apply evo's nearest-stamp rule; return reference rows, estimate rows, dropped.
 
     By one compiled merge (:func:`~robot_msgs.sorted_search.nearest_partners`), else
-    vectorised with NumPy (:func:`_nearest_rows`): the same pairs.
+    vectorised with NumPy (:func:`_nearest_rows`): the same pairs. ``keep_shared``:
+    keep every pose of the shorter side that has a partner, as evo does, even where
+    two share one (NumPy only; the long side's rows then repeat).
     """
     estimate_longer = est_t.shape[0] > ref_t.shape[0]
     if estimate_longer:
@@ -329,9 +355,9 @@ def _nearest_pairs(
     else:
         short, long_, shift = est_t, ref_t, -offset
     other = long_ + shift if shift else long_
-    merged = nearest_partners(short, other, max_diff)
+    merged = None if keep_shared else nearest_partners(short, other, max_diff)
     short_idx, long_idx, dropped = (
-        _nearest_rows(short, other, max_diff) if merged is None else merged
+        _nearest_rows(short, other, max_diff, keep_shared=keep_shared) if merged is None else merged
     )
     if estimate_longer:
         return short_idx, long_idx, dropped
@@ -339,7 +365,7 @@ def _nearest_pairs(
 
 
 def _nearest_rows(
-    short: Float64Array, other: Float64Array, max_diff: float
+    short: Float64Array, other: Float64Array, max_diff: float, *, keep_shared: bool = False
 ) -> tuple[IntpArray, IntpArray, int]:
     """Apply evo's nearest-stamp rule with NumPy: rows of ``short``, of ``other``, dropped.
 
@@ -371,7 +397,7 @@ def _nearest_rows(
     # long_idx never decreases; runs of equal values share one partner: keep the closest,
     # the earliest on a tie (lexsort is stable).
     dropped = 0
-    if long_idx.size > 1 and (long_idx[1:] == long_idx[:-1]).any():
+    if not keep_shared and long_idx.size > 1 and (long_idx[1:] == long_idx[:-1]).any():
         matched = np.flatnonzero(took_up)  # positions among the kept rows
         gap = diff_low[short_idx]
         gap[matched] = np.abs(diff_up[short_idx[matched]])
@@ -518,21 +544,12 @@ def _interpolate(
         max_gap = DEFAULT_GAP_INTERVALS * median(np.diff(ref_t)) if n_ref > 1 else math.inf
     when = estimate.stamps_s + offset
     inside = (when >= ref_t[0] - max_diff) & (when <= ref_t[-1] + max_diff)
-    clamped = np.clip(when, ref_t[0], ref_t[-1])
-    left = np.clip(search_sorted(ref_t, clamped, "right") - 1, 0, n_ref - 1)
-    right = np.minimum(left + 1, n_ref - 1)
-    exact = ref_t[left] == clamped
+    clamped, left, right, exact = _brackets(ref_t, when)
     span = ref_t[right] - ref_t[left]
     bridged = exact | (span <= max_gap)
     ok = inside & bridged
     refused = int(np.count_nonzero(inside & ~bridged))
     est_idx = np.flatnonzero(ok)
-    left, right = left[est_idx], right[est_idx]
-    exact, span = exact[est_idx], span[est_idx]
-    frac = np.where(exact, 0.0, (clamped[est_idx] - ref_t[left]) / np.where(exact, 1.0, span))
-    used = np.zeros(n_ref, dtype=bool)
-    used[left] = True
-    used[right[~exact]] = True
     notes: list[str] = []
     if refused:
         notes.append(
@@ -542,19 +559,13 @@ def _interpolate(
     if est_idx.size == 0:
         raise _no_match(reference, estimate, "interpolate", max_diff, offset, max_gap)
     _note_low_share(notes, est_idx.size, len(estimate), "the estimate's", (reference, estimate))
-    p = reference.positions_xyz
-    q = reference.orientations_quat_xyzw
-    interpolated = PoseTrajectory(
-        stamps_s=when[est_idx],
-        positions_xyz=p[left] + frac[:, None] * (p[right] - p[left]),
-        orientations_quat_xyzw=quat_xyzw_slerp(q[left], q[right], frac),
-        frame_id=reference.frame_id,
-        child_frame_id=reference.child_frame_id,
+    interpolated, left, used = _resampled(
+        reference, when[est_idx], clamped[est_idx], left[est_idx], right[est_idx], exact[est_idx]
     )
     return Association(
         reference=interpolated,
         estimate=_take(estimate, est_idx),
-        reference_index=_frozen(left),
+        reference_index=left,
         estimate_index=_frozen(est_idx),
         method="interpolate",
         max_diff_s=max_diff,
@@ -564,8 +575,98 @@ def _interpolate(
         notes=tuple(notes),
         max_gap_s=max_gap,
         refused_gap=refused,
-        n_reference_used=int(np.count_nonzero(used)),
+        n_reference_used=used,
     )
+
+
+def _interpolate_longer(
+    reference: PoseTrajectory, estimate: PoseTrajectory, max_diff: float, offset: float
+) -> Association:
+    """Apply evo's ``interpolation``: ``nearest``'s stamps, the longer side resampled there.
+
+    evo (``core/sync.py``, ``associate_trajectories``) keeps the poses of the trajectory
+    with fewer poses (the estimate on a tie) that its nearest rule matches, all of them
+    (two sharing a partner too), and resamples the other trajectory at their stamps moved
+    to its clock (``+ offset`` for the reference, ``- offset`` for the estimate), clamped
+    to its end poses (``PoseTrajectory3D.interpolate``); no gap is refused.
+    """
+    ref_t, est_t = reference.stamps_s, estimate.stamps_s
+    ref_idx, est_idx, _ = _nearest_pairs(ref_t, est_t, max_diff, offset, keep_shared=True)
+    if est_idx.size == 0:
+        raise _no_match(reference, estimate, "interpolate_longer", max_diff, offset)
+    notes: list[str] = []
+    shorter = min(len(reference), len(estimate))
+    _note_low_share(notes, est_idx.size, shorter, "the shorter trajectory's", (reference, estimate))
+    used_ref: int | None = None
+    used_est: int | None = None
+    if est_t.shape[0] > ref_t.shape[0]:  # the estimate is the longer side (as _nearest_pairs)
+        when = ref_t[ref_idx] + (-offset)  # evo's rounding: stamps + (-offset_2)
+        ref_part, ref_rows = _take(reference, ref_idx), _frozen(ref_idx)
+        est_part, est_rows, used_est = _resampled(estimate, when, *_brackets(est_t, when))
+    else:
+        when = est_t[est_idx] + offset
+        ref_part, ref_rows, used_ref = _resampled(reference, when, *_brackets(ref_t, when))
+        est_part, est_rows = _take(estimate, est_idx), _frozen(est_idx)
+    return Association(
+        reference=ref_part,
+        estimate=est_part,
+        reference_index=ref_rows,
+        estimate_index=est_rows,
+        n_reference_used=used_ref,
+        n_estimate_used=used_est,
+        method="interpolate_longer",
+        max_diff_s=max_diff,
+        offset_s=offset,
+        n_reference=len(reference),
+        n_estimate=len(estimate),
+        notes=tuple(notes),
+    )
+
+
+def _brackets(
+    stamps: Float64Array, when: Float64Array
+) -> tuple[Float64Array, IntpArray, IntpArray, BoolArray]:
+    """Bracket ``when`` in ``stamps``: clamped stamps, left and right rows, exact hits.
+
+    ``when`` outside ``stamps``' span is clamped to its end pose; a clamped stamp equal
+    to a stamp of ``stamps`` is exact (its left row is that pose, no bracket needed).
+    """
+    n = stamps.shape[0]
+    clamped = np.clip(when, stamps[0], stamps[-1])
+    left = np.clip(search_sorted(stamps, clamped, "right") - 1, 0, n - 1)
+    right = np.minimum(left + 1, n - 1)
+    return clamped, left, right, stamps[left] == clamped
+
+
+def _resampled(
+    traj: PoseTrajectory,
+    when: Float64Array,
+    clamped: Float64Array,
+    left: IntpArray,
+    right: IntpArray,
+    exact: BoolArray,
+) -> tuple[PoseTrajectory, IntpArray, int]:
+    """Interpolate ``traj`` at the bracketed stamps: linear position, SLERP rotation.
+
+    Returns the poses stamped ``when``, the left rows (read-only) and how many poses
+    of ``traj`` enter an interpolation.
+    """
+    t = traj.stamps_s
+    span = t[right] - t[left]
+    frac = np.where(exact, 0.0, (clamped - t[left]) / np.where(exact, 1.0, span))
+    used = np.zeros(t.shape[0], dtype=bool)
+    used[left] = True
+    used[right[~exact]] = True
+    p = traj.positions_xyz
+    q = traj.orientations_quat_xyzw
+    resampled = PoseTrajectory(
+        stamps_s=when,
+        positions_xyz=p[left] + frac[:, None] * (p[right] - p[left]),
+        orientations_quat_xyzw=quat_xyzw_slerp(q[left], q[right], frac),
+        frame_id=traj.frame_id,
+        child_frame_id=traj.child_frame_id,
+    )
+    return resampled, _frozen(left), int(np.count_nonzero(used))
 
 
 # Helpers ---------------------------------------------------------------------------------

@@ -78,7 +78,9 @@ __all__ = [
 M = TypeVar("M", bound=Msg)
 
 AlignMethod: TypeAlias = Literal["none", "se3", "sim3", "scale", "posyaw", "origin", "origin_scale"]
-SyncMethod: TypeAlias = Literal["nearest", "one_to_one", "interpolate", "spatial", "one-to-one"]
+SyncMethod: TypeAlias = Literal[
+    "nearest", "one_to_one", "interpolate", "interpolate_longer", "spatial", "one-to-one"
+]
 SpatialPairs: TypeAlias = Literal["path", "first"]
 DeltaUnit: TypeAlias = Literal["f", "s", "m", "rad", "deg"]
 PairsFrom: TypeAlias = Literal["estimate", "reference"]
@@ -99,7 +101,7 @@ SCALED_METHODS: tuple[str, ...] = ("sim3", "scale", "origin_scale")
 #: The alignment methods whose rotation is the first fitted pose's, not a position fit.
 FIRST_POSE_METHODS: tuple[str, ...] = ("origin", "origin_scale")
 #: Association rules (:func:`~robot_msgs.evaluation.associate`).
-SYNC_METHODS: tuple[str, ...] = typing.get_args(SyncMethod)[:4]
+SYNC_METHODS: tuple[str, ...] = typing.get_args(SyncMethod)[:5]
 #: Which pairs ``sync="spatial"`` keeps (:func:`~robot_msgs.evaluation.associate_spatially`).
 SPATIAL_PAIRS: tuple[str, ...] = typing.get_args(SpatialPairs)
 #: Units of an RPE ``delta``: frames, seconds, metres of path, rotation angle.
@@ -204,7 +206,9 @@ class EvaluationSettings(Msg):
         SyncMethod,
         _doc(
             "nearest: evo's rule; one-to-one: TUM associate.py's greedy rule; interpolate: "
-            "reference resampled at the estimate's stamps; spatial: each estimate pose with "
+            "reference resampled at the estimate's stamps; interpolate-longer: evo's "
+            "interpolation, nearest's matches with the longer trajectory resampled at the "
+            "shorter one's stamps; spatial: each estimate pose with "
             "the nearest reference position in path order, stamps unused (trajectopy's "
             "spatial matching, for clocks that cannot be matched; both in one world frame)"
         ),
@@ -403,6 +407,11 @@ class EvaluationSettings(Msg):
             raise self._fail(field="transform_right_auto", expected=expected, got=True)
         if self.max_gap_s is not None and self.sync != "interpolate":
             expected = f"`sync='interpolate'` (only it bridges gaps; `sync={self.sync!r}` does not)"
+            if self.sync == "interpolate_longer":
+                expected = (
+                    "`sync='interpolate'` (only it limits the gaps bridged; "
+                    "`sync='interpolate_longer'` bridges any, as evo does)"
+                )
             raise self._fail(field="max_gap_s", expected=expected, got=self.max_gap_s)
         start, end = self.t_start_s, self.t_end_s
         if start is not None and end is not None and start > end:
