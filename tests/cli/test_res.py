@@ -111,6 +111,28 @@ def test_differing_settings_are_columns_and_block_the_ranking(
     assert order == [str(sim3), str(se3), str(none)]
 
 
+def test_a_ranking_forced_past_unrecorded_settings_says_it_was_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ours and an evo zip agree on every setting the zip records, but it records no
+    # association settings: refused without --force-ranking, and with it the ranking said
+    # nothing of being forced (a plain "Ranking by rms", "forced": false; a review).
+    ours = _save(tmp_path, "ours.json", "--align", "se3")
+    evo = ZIPS / "fr1_xyz_ape_se3.zip"
+    out_json = tmp_path / "res.json"
+    capsys.readouterr()
+    assert main(["res", str(ours), str(evo), "--force-ranking", "--json", str(out_json)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Ranking by rms (FORCED: settings not all recorded)" in out
+    assert f"NOTE: ranking FORCED across settings not recorded in {evo}: --sync, --max-diff" in out
+    data = json.loads(out_json.read_text())
+    assert data["forced"] is True
+    assert data["ranking"] is not None
+    assert any(
+        note.startswith("ranking FORCED across settings not recorded") for note in data["notes"]
+    )
+
+
 def test_a_refusal_to_rank_names_every_differing_setting_as_its_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

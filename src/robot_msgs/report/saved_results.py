@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from robot_msgs.compare.aggregation import check_same_settings
 from robot_msgs.errors import SettingsMismatchError
 from robot_msgs.report.tables import MISSING, ReportTable, csv_cell
+from robot_msgs.runs.rank import MIXED
 
 if TYPE_CHECKING:
     import os
@@ -151,27 +152,43 @@ class ResultsComparison:
         elif apart is not None:  # errors against two ground truths are not comparable
             self.notes.append(f"not ranked: {apart}")
         elif len(named) > 1:
+            by_name = [
+                c.replace(estimate=name) for (name, _), c in zip(named, comparisons, strict=True)
+            ]
             try:
-                check_same_settings(
-                    [
-                        c.replace(estimate=name)
-                        for (name, _), c in zip(named, comparisons, strict=True)
-                    ],
-                    force=force,
-                )
+                check_same_settings(by_name)
             except SettingsMismatchError as err:
-                self.notes.append(f"not ranked: {err}")
-            else:
-                self.forced = bool(self.differing)
+                if force:  # said with what the refusal named: differing and unrecorded settings
+                    mixed = check_same_settings(by_name, force=True)
+                    self.forced = True
+                    self.notes.append(
+                        self._forced_note([k for k, v in mixed.items() if v == MIXED])
+                    )
+                else:
+                    self.notes.append(f"not ranked: {err}")
+            if force or not self.notes:
                 order = sorted(
                     range(len(named)),
                     key=lambda i: (math.isnan(r := comparisons[i].signals[0].stats.rms), r),
                 )
                 self.ranking = [named[i][0] for i in order]
-                if self.forced:
-                    differing = ", ".join(f"`{k}=`" for k in self.differing)
-                    self.notes.append(f"ranking FORCED across differing settings: {differing}")
         self.tables = self._tables()
+
+    def _forced_note(self, mixed: list[str]) -> str:
+        """Say why a ranking needed forcing: the settings that differ or are not recorded."""
+        reasons = []
+        differing = [k for k in mixed if k in self.differing]
+        if differing:
+            reasons.append(f"differing settings: {', '.join(f'`{k}=`' for k in differing)}")
+        by_results: dict[tuple[str, ...], list[str]] = {}
+        for key in mixed:
+            if key not in self.differing and key in self.unrecorded:
+                by_results.setdefault(tuple(self.unrecorded[key]), []).append(key)
+        reasons += [
+            f"settings not recorded in {', '.join(names)}: {', '.join(f'`{k}=`' for k in keys)}"
+            for names, keys in by_results.items()
+        ]
+        return f"ranking FORCED across {'; '.join(reasons)}"
 
     def _tables(self) -> list[ReportTable]:
         rows = []
@@ -230,7 +247,10 @@ class ResultsComparison:
                 stats = by_name[name].comparison.signals[0].stats
                 ranked.append((str(position), name, str(stats.n), _num(stats.rms)))
                 counts.append(stats.n)
-            title = "Ranking by rms (FORCED: settings mixed)" if self.forced else "Ranking by rms"
+            title = "Ranking by rms"
+            if self.forced:  # why, in the title: a setting differs, or some are not recorded
+                why = "settings mixed" if self.differing else "settings not all recorded"
+                title += f" (FORCED: {why})"
             ranking_notes: tuple[str, ...] = ()
             if counts and min(counts) * _FEWER < max(counts):  # keyframes against every frame
                 fewer = (
