@@ -133,6 +133,26 @@ def test_a_ranking_forced_past_unrecorded_settings_says_it_was_forced(
     )
 
 
+@pytest.mark.parametrize("name", ["m.json", "result_with_a_name_of_37_columns.json"])
+def test_every_folded_block_of_statistics_says_its_unit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    # Results in metres and in degrees: only the first folded block had the unit column,
+    # so rms 0.0134701 (m) stood beside 2.0577 (deg) with nothing to tell them (a review).
+    _save(tmp_path, name, "--align", "se3")
+    _save(tmp_path, "deg.json", "--align", "se3", "--relation", "angle_deg")
+    capsys.readouterr()
+    monkeypatch.chdir(tmp_path)
+    assert main(["res", name, "deg.json"]) == 0
+    table = capsys.readouterr().out.split("Results\n", 1)[1].split("\n  ", 1)[0]
+    blocks = table.split("\n\n")
+    assert len(blocks) > 1  # folded
+    for block in blocks:
+        heads, _, *rows = block.splitlines()
+        assert heads.split()[:2] == ["result", "unit"], block
+        assert [row.split()[1] for row in rows] == ["m", "deg"], block
+
+
 def test_a_refusal_to_rank_names_every_differing_setting_as_its_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -188,7 +208,7 @@ def test_tables_and_plot_are_written_and_named(
     assert rows[0].startswith("result,tool,metric,signal,unit,n,rms,")
     assert len(rows) == 3
     assert "\\begin{tabular}" in outs["tex"].read_text()
-    assert "| result | tool |" in outs["md"].read_text()
+    assert "| result | unit | tool |" in outs["md"].read_text()
     assert main([*args[:2], str(evo), "--csv", str(outs["csv"])]) == 1
     assert "exists" in capsys.readouterr().err
 

@@ -545,9 +545,10 @@ def _key_columns(table: ReportTable, widths: Sequence[int], width: int) -> int |
 
     A rank or index first (a number before a text: ``#``, ``algorithm``) counts with its
     name. Then text columns are added until they tell the rows apart (``estimate``,
-    ``signal`` when one file has several signals), and more while they fit. None when
-    the columns that tell the rows apart are wider than half ``width``: the table is
-    then better transposed (:func:`_transposed`) than folded.
+    ``signal`` when one file has several signals), and more while they fit, and a
+    ``unit`` column right after them however wide they are: every block of numbers says
+    its unit. None when the columns that tell the rows apart are wider than half
+    ``width``: the table is then better transposed (:func:`_transposed`) than folded.
 
     Examples
     --------
@@ -559,6 +560,9 @@ def _key_columns(table: ReportTable, widths: Sequence[int], width: int) -> int |
     ...                 (False, False, True))
     >>> _key_columns(t, [30, 6, 3], 80), _key_columns(t, [30, 6, 3], 60)
     (2, None)
+    >>> t = ReportTable("", ("result", "unit", "rms"), (("r", "m", "1"),), (False, False, True))
+    >>> _key_columns(t, [38, 4, 3], 80)
+    2
     """
     n = len(widths)
     if n < 2:
@@ -571,6 +575,8 @@ def _key_columns(table: ReportTable, widths: Sequence[int], width: int) -> int |
     if span(keys) > width // 2:
         return None
     while keys < n - 1 and not table.numeric[keys] and span(keys + 1) <= width // 2:
+        keys += 1
+    if keys < n - 1 and table.headers[keys] == "unit":  # no number without its unit
         keys += 1
     return keys
 
