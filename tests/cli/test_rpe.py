@@ -119,7 +119,7 @@ def test_a_delta_without_pairs_is_one_error_line_naming_the_flags(
     assert len(err) == 1
     # The path is 10 m (x = t over 10 s): no 50 m pair.
     assert err[0] == (
-        "ERROR: --delta 50: delta = 50.0 m gave no pose pair among the 101 matched poses of the "
+        "ERROR: --delta 50: delta = 50 m gave no pose pair among the 101 matched poses of the "
         "estimate (duration 10 s, path 10 m): use a smaller delta"
     )
 

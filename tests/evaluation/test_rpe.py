@@ -132,9 +132,27 @@ def test_rpe_without_alignment_is_invariant_to_a_rigid_transform_of_the_estimate
 def test_a_delta_without_pairs_is_refused_with_the_path_length() -> None:
     with pytest.raises(
         ValidationError,
-        match=r"delta = 50.0 m gave no pose pair among the 101 matched poses of the estimate \(duration 10 s, path 10 m\)",
+        match=r"delta = 50 m gave no pose pair among the 101 matched poses of the estimate \(duration 10 s, path 10 m\)",
     ):
         rpe(line(), line(), pairs=PairSettings(delta=50.0, delta_unit="m"))
+
+
+def test_one_matched_pose_is_refused_as_too_few_not_as_a_too_large_delta() -> None:
+    """One pose said "delta = 1.0 f gave no pose pair ...: use a smaller delta", of the
+    smallest delta there is (a review): no delta pairs one pose; frames read as frames."""
+    one = PoseTrajectory(
+        stamps_s=np.zeros(1),
+        positions_xyz=np.zeros((1, 3)),
+        orientations_quat_xyzw=np.array([[0.0, 0, 0, 1]]),
+    )
+    with pytest.raises(
+        ValidationError,
+        match=r"^no pose pair: the estimate has 1 matched pose; a relative pose error needs "
+        r"at least 2$",
+    ):
+        rpe(one, one, pairs=PairSettings(delta=1, delta_unit="f"))
+    with pytest.raises(ValidationError, match=r"^delta = 200 frames gave no pose pair among"):
+        rpe(line(), line(), pairs=PairSettings(delta=200, delta_unit="f"))
 
 
 def test_evaluate_of_several_rpes_equals_rpe_for_each_delta() -> None:

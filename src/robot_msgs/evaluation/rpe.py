@@ -41,7 +41,8 @@ def rpe_result(prepared: Prepared, spec: Rpe, names: tuple[str, str]) -> Evaluat
     Raises
     ------
     ValidationError
-        A ``delta`` that gives no pair at all (``field`` is ``PairSettings.delta``).
+        A ``delta`` that gives no pair at all (``field`` is ``PairSettings.delta``), or
+        fewer than 2 matched poses, of which no delta makes a pair.
     """
     several = len(spec.pairs) > 1
     signals: list[Signal] = []
@@ -67,17 +68,25 @@ def _signal(
     """One delta's errors as a signal, its pair count, and a note ("" for none)."""
     source = prepared.estimate if pairs.pairs_from == "estimate" else prepared.reference
     rows = select_pairs(source, pairs)  # refuses seconds on frame indices
+    if rows.shape[0] == 0 and len(source) < 2:  # no delta helps: "a smaller delta" did not
+        reason = (
+            f"no pose pair: the {pairs.pairs_from} has {len(source)} matched "
+            f"pose{'' if len(source) == 1 else 's'}; a relative pose error needs at least 2"
+        )
+        raise ValidationError(reason, reason=reason)  # not the delta's fault: no field
     if rows.shape[0] == 0:
         found = (
             f"no pose pair among the {len(source)} matched poses of the {pairs.pairs_from} "
             f"(duration {source.duration_s:.6g} s, path {source.path_length_m:.6g} m)"
         )
-        reason = f"delta = {pairs.delta!r} {pairs.delta_unit} gave {found}: "
+        reason = f"delta = {_amount(pairs.delta, pairs.delta_unit)} gave {found}: "
         span = {"s": source.duration_s, "m": source.path_length_m, "f": len(source) - 1.0}
         whole = span.get(pairs.delta_unit)
         step = whole / (len(source) - 1) if whole is not None and len(source) > 1 else None
         if step is not None and 0 < pairs.delta < step:  # "a smaller delta" was said of 1e-300
-            reason += f"use a larger delta (the poses are {step:.3g} {pairs.delta_unit} apart)"
+            reason += (
+                f"use a larger delta (the poses are {_amount(step, pairs.delta_unit, 3)} apart)"
+            )
             unit = smaller_stamp_unit(prepared.reference, prepared.estimate)
             if pairs.delta_unit == "s" and unit is not None:  # a larger delta hid it (a review)
                 reason += f", {unit.hint()}"
@@ -106,3 +115,16 @@ def _signal(
         name=name,
     )
     return signal, int(rows.shape[0]), note
+
+
+def _amount(value: float, unit: str, digits: int = 6) -> str:
+    """Write a delta as a reader says it: ``1 frame``, ``5 frames``, ``0.5 s``.
+
+    Examples
+    --------
+    >>> _amount(1.0, "f"), _amount(5.0, "f"), _amount(0.5, "s"), _amount(0.0123456, "m", 3)
+    ('1 frame', '5 frames', '0.5 s', '0.0123 m')
+    """
+    if unit == "f":
+        return f"{value:.{digits}g} frame{'' if value == 1 else 's'}"
+    return f"{value:.{digits}g} {unit}"
