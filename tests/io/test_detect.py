@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import TYPE_CHECKING
 
@@ -88,13 +89,18 @@ def test_detect_format_explains_a_line_of_unexpected_width(tmp_path: Path) -> No
         detect_format(path)
 
 
-def test_detect_format_explains_a_file_without_numbers(tmp_path: Path) -> None:
+def test_detect_format_says_a_file_without_data_rows_has_none(tmp_path: Path) -> None:
+    # It advised choosing a format, which only led to the reader's "no data rows" (a review).
     path = tmp_path / "a.txt"
-    path.write_text("# nothing\n")
-    with pytest.raises(
-        FormatError, match=r"no numeric data line found; choose the format \(`format=` tum"
-    ):
-        detect_format(path)
+    for text, what in (("", "only comments"), ("# nothing\n\n", "only comments"),
+                       ("t x y z qx qy qz qw\n", "only comments and a header")):  # fmt: skip
+        path.write_text(text)
+        with pytest.raises(
+            FormatError,
+            match=rf"^{re.escape(str(path))}: no data rows \(the file is empty or "
+            rf"holds {what}\)$",
+        ):
+            detect_format(path)
 
 
 def test_read_trajectory_dispatches_on_the_detected_format(tmp_path: Path) -> None:

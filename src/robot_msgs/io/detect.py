@@ -191,8 +191,9 @@ def _text_format(head: TextHead) -> FormatDetection:
             f"bytes (comments, or a line longer than that); {_CHOOSE}"
         )
         raise FormatError(msg)
-    if n == 0:
-        msg = f"{source}: cannot tell the format: no numeric data line found; {_CHOOSE}"
+    if n == 0:  # no format reads rows that are not there: choosing one only led to "no data rows"
+        what = "only comments and a header" if head.header is not None else "only comments"
+        msg = f"{source}: no data rows (the file is empty or holds {what})"
         raise FormatError(msg)
     if head.bad:
         msg = f"{source}: cannot tell the format: {head.bad}; {_CHOOSE}"
