@@ -62,8 +62,12 @@ def test_a_metric_built_with_an_alias_stores_the_relation_by_its_name() -> None:
 
 
 def test_bad_run_settings_raise_naming_the_field() -> None:
-    with pytest.raises(ValidationError, match=r"one of 'n', 'rms', .*, got str 'average'"):
+    with pytest.raises(ValidationError, match=r"one of 'rms', 'mean', .*, got str 'average'"):
         RunSettings(statistic="average")  # the declared Literal of ErrorStats' fields
+    # `n` was offered (report --statistic's choices) and then refused by the ranking, "a
+    # count": the setting holds error statistics only (a review).
+    with pytest.raises(ValidationError, match=r"one of 'rms', 'mean', .*, got str 'n'"):
+        RunSettings(statistic="n")
     with pytest.raises(ValidationError, match=r"Expected float > 0, got float 0.0") as caught:
         RunSettings(coverage_gap_s=0.0)
     assert caught.value.field == "RunSettings.coverage_gap_s"

@@ -435,7 +435,6 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "group": "metrics and run judgement (default: the manifest's)",
             "kind": "choice",
             "choices": (
-                "n",
                 "rms",
                 "mean",
                 "median",

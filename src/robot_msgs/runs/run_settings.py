@@ -70,8 +70,8 @@ __all__ = [
 
 if TYPE_CHECKING:
     Statistic: TypeAlias = str
-else:  # an ErrorStats field
-    Statistic = Literal[tuple(field_specs(ErrorStats))]
+else:  # an ErrorStats field of errors: not `n`, a count, which rankings refuse
+    Statistic = Literal[tuple(k for k in field_specs(ErrorStats) if k != "n")]
 
 _JUDGE = "metrics and run judgement (default: the manifest's)"
 
