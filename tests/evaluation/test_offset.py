@@ -109,6 +109,24 @@ def test_a_static_reference_is_refused() -> None:
         estimate_offset(still, est, EvaluationSettings(offset_auto=True))
 
 
+def test_too_few_poses_say_which_side_needs_how_many() -> None:
+    """It said "from 1 reference and 5 estimate poses: at least 2 and 10 are needed",
+    leaving the reader to pair the numbers with the sides (a review)."""
+    t = np.arange(0.0, 20.0, 0.05)
+    with pytest.raises(
+        AssociationError,
+        match=r"^Cannot estimate a time offset: too few poses: the estimate needs at least "
+        r"10, got 5$",
+    ):
+        estimate_offset(lissajous(t), lissajous(t[:5]))
+    with pytest.raises(
+        AssociationError,
+        match=r": too few poses: the reference needs at least 2, got 1; the estimate needs "
+        r"at least 10, got 5$",
+    ):
+        estimate_offset(lissajous(t[:1]), lissajous(t[:5]))
+
+
 def test_no_overlap_is_refused_with_both_spans() -> None:
     est = estimate_stamped(100.0)
     with pytest.raises(AssociationError, match=r"fewer than 10 estimate poses overlap.*widen"):

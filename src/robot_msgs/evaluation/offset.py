@@ -283,11 +283,15 @@ def estimate_offset(
     settings = EvaluationSettings(offset_auto=True) if settings is None else settings
     check_argument("settings", settings, EvaluationSettings)
     low, high = settings.search_range_s
-    if len(reference) < 2 or len(estimate) < _MIN_POSES:
-        msg = (
-            f"Cannot estimate a time offset from {len(reference)} reference and "
-            f"{len(estimate)} estimate poses: at least 2 and {_MIN_POSES} are needed"
-        )
+    if len(reference) < 2 or len(estimate) < _MIN_POSES:  # each side's need, said of it
+        short = [
+            f"the {side} needs at least {least}, got {n}"
+            for side, least, n in (
+                ("reference", 2, len(reference)), ("estimate", _MIN_POSES, len(estimate))
+            )
+            if n < least
+        ]  # fmt: skip
+        msg = f"Cannot estimate a time offset: too few poses: {'; '.join(short)}"
         raise AssociationError(msg)
     gap = settings.max_gap_s
     if gap is None:
