@@ -159,6 +159,14 @@ def test_traj_save_refuses_to_overwrite_without_force(
         (["--to", "tum"], r"--to and --force only go with --save OUT"),
         (["--save-topic", "/a"], r"--save-topic only goes with --save OUT"),
         (["--save", "x.txt", "--to", "mcap"], r"a mcap bag is written as a \.mcap file"),
+        # Standard output was told "from ''; name it .tum, ..." (a review): it has no name.
+        (
+            ["--save", "-"],
+            (
+                r"^ERROR: -: standard output has no name to tell the trajectory format from; "
+                r"give the format \(--to tum or euroc\)$"
+            ),
+        ),
     ],
 )
 def test_traj_save_explains_missing_options(
@@ -169,7 +177,7 @@ def test_traj_save_explains_missing_options(
     src = write(tmp_path, CLEAN)
     extra = [str(tmp_path / e) if e.endswith(".txt") else e for e in extra]
     assert main(["traj", str(src), *extra]) == 1
-    assert re.search(error, capsys.readouterr().err)
+    assert re.search(error, capsys.readouterr().err, re.MULTILINE)
 
 
 def test_traj_save_takes_one_file_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

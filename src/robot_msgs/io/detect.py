@@ -501,6 +501,13 @@ def trajectory_outputs(
     """
     out = Path(path)
     fmt = format or WRITE_SUFFIXES.get(out.suffix.lower())
+    if fmt is None and os.fspath(path) == STDOUT:  # no name, no suffix (evo writes no stdout)
+        text = [f for f in WRITE_FORMATS if f not in ("kitti", "mcap", "db3")]  # one file, text
+        msg = (
+            f"{path}: standard output has no name to tell the trajectory format from; give "
+            f"the format (`format=` {' or '.join(text)})"
+        )
+        raise FormatError(msg)
     if fmt not in WRITE_FORMATS:
         msg = (
             f"{path}: cannot tell the trajectory format from {out.suffix!r}; name it "
