@@ -71,6 +71,25 @@ def test_an_evo_flag_is_answered_with_ours_and_the_commands_usage(
     assert f"evo; here: {ours}" in last or f"evo's; here: {ours}" in last
 
 
+@pytest.mark.parametrize(
+    ("flag", "said"),
+    [
+        ("-s", "--align scale (-a -s: --align sim3)"),
+        ("--correct_scale", "--align scale"),  # the aside past 80 columns is cut
+    ],
+)
+def test_evos_scale_flag_says_sim3_of_it_with_a_in_evos_words(
+    flag: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "--align scale (-a: sim3)" read as if -a meant sim3 (a review): the aside names
+    # evo's flags together and our flag for them.
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["rpe", "ref.txt", "est.txt", flag])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == f"robot-msgs rpe: error: {flag} is evo's; here: {said}"
+    assert "(-a: sim3)" not in EVO_FLAGS[flag]
+
+
 def test_an_unknown_flag_shows_the_commands_usage_not_the_top_level_one(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -51,8 +51,8 @@ EVO_FLAGS: dict[str, str] = {
     "-a": "--align se3",
     "-as": "--align sim3",
     "-sa": "--align sim3",
-    "-s": "--align scale (-a: sim3)",
-    "--correct_scale": "--align scale (-a: sim3)",
+    "-s": "--align scale (-a -s: --align sim3)",
+    "--correct_scale": "--align scale (-a --correct_scale: --align sim3)",
     "--align_origin": "--align origin",  # with -s: _alignment_hint answers
     "--n_to_align": "--n-align N",
     "-r": "--relation RELATION",
