@@ -45,6 +45,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
         {
             "field": "sync",
             "name": "--sync",
+            "metavar": "RULE",
             "group": "association in time",
             "dashes": True,
             "kind": "choice",

@@ -212,7 +212,7 @@ class EvaluationSettings(Msg):
             "the nearest reference position in path order, stamps unused (trajectopy's "
             "spatial matching, for clocks that cannot be matched; both in one world frame)"
         ),
-        Flag("--sync", group=_SYNC, dashes=True),
+        Flag("--sync", group=_SYNC, dashes=True, metavar="RULE"),
     ] = "nearest"
     max_diff_s: Annotated[
         float,
