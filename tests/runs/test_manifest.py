@@ -174,7 +174,7 @@ def test_metrics_from_flags_and_from_the_table_are_refused_together(tmp_path: Pa
         ),
         (
             "[settings]\nstatistic = 'average'\n[[runs]]\npath = '.'\n",
-            r"\[settings\]: `statistic`: expected one of 'n', 'rms', .*, got str 'average'",
+            r"\[settings\]: `statistic`: expected one of 'rms', .*, got str 'average'",
         ),
         (
             "[[settings.evaluate]]\nmetric = 'ape'\ndelta = 1\n[[runs]]\npath = '.'\n",
