@@ -764,6 +764,22 @@ def test_relative_time_estimate_found_as_clock_domain(tmp_path: Path) -> None:
     assert "different recording start" in found.summary
 
 
+def test_one_pose_outside_the_reference_found_as_clock_domain(tmp_path: Path) -> None:
+    one = tmp_path / "one.tum"
+    one.write_text("1 0 0 0 0 0 0 1\n")  # the reference starts at 1305031098 s
+    with pytest.warns(DataWarning, match="1 pose only"):
+        d = _doctor(str(one))
+    assert d.kinds() == ("clock_domain",)
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert found.severity == "error"
+    assert re.search(r"only pose is at 1\.000 s.*0% overlap; one pose cannot", found.summary)
+    inside = tmp_path / "inside.tum"
+    inside.write_text(_body_lines(EST)[10] + "\n")
+    with pytest.warns(DataWarning, match="1 pose only"):
+        assert _doctor(str(inside)).kinds("error") == ()
+
+
 def test_repeated_stamps_are_info_and_unordered_stamps_a_warning(tmp_path: Path) -> None:
     lines = _body_lines(EST)
     repeated = tmp_path / "rep.tum"

@@ -414,6 +414,27 @@ def _overlap(reference: PoseTrajectory, estimate: PoseTrajectory, offset_s: floa
     return max(0.0, float(end - start)) / max(_span(estimate), 1e-12)
 
 
+def _apart(reference: PoseTrajectory, estimate: PoseTrajectory, offset_s: float) -> Finding | None:
+    """Say when a side of one pose and the other do not meet at all (no share of a 0 s span)."""
+    r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
+    e0, e1 = (float(estimate.stamps_s[i]) + offset_s for i in (0, -1))
+    if e0 <= r1 and r0 <= e1:
+        return None
+
+    def span(name: str, traj: PoseTrajectory, start: float, end: float) -> str:
+        if len(traj) == 1:
+            return f"the {name}'s only pose is at {start:.3f} s"
+        return f"the {name} spans {start:.3f} .. {end:.3f} s"
+
+    return Finding(
+        kind="clock_domain",
+        severity="error",
+        summary=f"{span('estimate', estimate, e0, e1)}, {span('reference', reference, r0, r1)}: "
+        "0% overlap; one pose cannot be evaluated, and is outside the other side's span",
+        evidence={"overlap_share": 0.0, "reference_start_s": r0, "estimate_start_s": e0},
+    )
+
+
 def _clock_domain(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
 ) -> tuple[Finding | None, float | None]:
@@ -1151,8 +1172,12 @@ def diagnose(
         findings += found
     estimate = apply_transforms(estimate, settings)
     # A warning (frame indices matched by index) leaves the stamps usable: checked on.
-    if len(reference) >= 2 and len(estimate) >= 2 and all(f.severity != "error" for f in found):
-        findings += _time_checks(reference, estimate, settings, checks)
+    if all(f.severity != "error" for f in found):
+        if len(reference) >= 2 and len(estimate) >= 2:
+            findings += _time_checks(reference, estimate, settings, checks)
+        elif settings.sync != "spatial":  # one pose: no motion, but its stamp may miss
+            apart = _apart(reference, estimate, settings.offset_s)
+            findings += [] if apart is None else [apart]
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings.sort(key=lambda f: order[f.severity])
     return Diagnosis(
