@@ -553,7 +553,7 @@ def test_kitti_frames_of_two_lengths_are_stamp_units_matched_by_index(tmp_path: 
     write_trajectory(half, _rows(est, np.arange(len(est) // 2)), "kitti")
     covered = _doctor(str(half), str(ref)).finding("coverage")
     assert covered is not None
-    assert "gap(s) longer than 10 frames take" in covered.summary
+    assert "no gap longer than 10 frames: it ends 394 frames before" in covered.summary
 
 
 def test_frame_indices_of_two_rates_on_both_sides_are_stamp_units_not_a_scale(
@@ -728,6 +728,18 @@ def test_scale_figures_say_the_offset_they_were_matched_at(tmp_path: Path) -> No
     (result,) = evaluate(_ref(), read_trajectory(tmp_path / "late.tum"), at)
     sim3 = float(found.evidence["ape_rmse_sim3_m"])  # type: ignore[arg-type]
     assert result.stats["translation"].rms == pytest.approx(sim3, rel=1e-4)
+
+
+def test_coverage_without_gaps_says_where_the_estimate_starts_and_ends() -> None:
+    found = _doctor(EST).finding("coverage")  # starts 3.5 s after its ground truth
+    assert found is not None
+    assert found.evidence["gaps"] == 0
+    assert "gap(s)" not in found.summary
+    assert re.search(
+        r"no gap longer than 0\.\d+ s: it starts 3\.\d+ s after and ends "
+        r"0\.\d+ s before the reference\)",
+        found.summary,
+    )
 
 
 def test_twenty_percent_tracking_gap_found_as_coverage(tmp_path: Path) -> None:

@@ -685,11 +685,21 @@ def _coverage(
     shown = [f"{stamps[i]:.2f}..{stamps[i + 1]:.2f}{unit}" for i in gaps[:_SHOWN_WINDOWS]]
     more = f" and {gaps.size - len(shown)} more" if gaps.size > len(shown) else ""
     where = f": {', '.join(shown)}{more}" if shown else ""
+    late, early = float(stamps[0]) - r0, r1 - float(stamps[-1])
+    ends = [f"starts {late:.3g}{unit} after"] if late > 0 else []
+    ends += [f"ends {early:.3g}{unit} before"] if early > 0 else []
+    inside = f" (no gap longer than {gap:.3g}{unit}: it {' and '.join(ends)} the reference)"
+    if gaps.size:  # no count of zero gaps: the span it misses is then at its ends
+        inside = (
+            f"; {gaps.size} gap(s) longer than {gap:.3g}{unit} take {lost_share:.0%} "
+            f"of its own{where}"
+        )
+    elif not ends:
+        inside = ""
     return Finding(
         kind="coverage",
         severity="warning" if warning else "info",
-        summary=f"the estimate covers {covered:.0%} of the reference's span; {gaps.size} "
-        f"gap(s) longer than {gap:.3g}{unit} take {lost_share:.0%} of its own{where}; "
+        summary=f"the estimate covers {covered:.0%} of the reference's span{inside}; "
         "errors are of the covered part only",
         evidence={
             "covered_share": _round(covered, 4),
