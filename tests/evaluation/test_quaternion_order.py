@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import TYPE_CHECKING
 
@@ -84,6 +85,11 @@ def test_an_estimate_in_its_own_frame_is_judged_without_alignment() -> None:
     as_read = f"by {_median_relative_error_deg(ref, w_first):.3g} deg (median"
     fixed = f"{_median_relative_error_deg(ref, own):.3g} deg if the estimate's"
     assert as_read in str(caught[0].message)
+    # The ratio is said as what it is, not "(median, 1.3 of the turn)" (a review).
+    assert re.search(
+        r"\(median; a median [\d.]+ times the turn between the poses compared\) as read",
+        str(caught[0].message),
+    )
     assert fixed in str(caught[0].message)
 
 

@@ -99,7 +99,8 @@ def quaternion_order_check(reference: PoseTrajectory, raw_estimate: PoseTrajecto
     ''
     >>> print(quaternion_order_check(ref, w_first))  # doctest: +ELLIPSIS
     the orientations look like a quaternion-order mix-up: the rotations between poses \
-disagree with the reference's by ... deg (median, ... of the turn) as read, 0 deg if \
+disagree with the reference's by ... deg (median; a median ... times the turn between the \
+poses compared) as read, 0 deg if \
 the estimate's quaternions were w x y z (w first) where x y z w was expected (or the \
 reference's were x y z w (w last)); check the files' column order ...
     """
@@ -139,8 +140,9 @@ reference's were x y z w (w last)); check the files' column order ...
         return ""
     return (
         f"the orientations look like a quaternion-order mix-up: the rotations between "
-        f"poses disagree with the reference's by {as_read:.3g} deg (median, {ratio:.2g} of "
-        f"the turn) as read, {angle:.3g} deg if the estimate's quaternions were {layout} "
+        f"poses disagree with the reference's by {as_read:.3g} deg (median; a median "
+        f"{ratio:.2g} times the turn between the poses compared) as read, {angle:.3g} deg "
+        f"if the estimate's quaternions were {layout} "
         f"(or the reference's were {other}); check the files' column order (TUM: "
         "qx qy qz qw, EuRoC: qw qx qy qz)"
     )
