@@ -86,6 +86,21 @@ def test_table_for_the_error_ratio(tmp_path: Path, capsys: pytest.CaptureFixture
     assert row.split()[3] == "10"
 
 
+def test_the_settings_line_is_wrapped_as_the_poses_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    flags = ["--relation", "point_distance_error_ratio", "--delta", "1", "--delta-unit", "m"]
+    assert main(["rpe", ref, est, *flags, "--all-pairs", "--align", "sim3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 80  # was 98 columns
+    at = next(i for i, line in enumerate(lines) if line.startswith("settings:"))
+    assert lines[at : at + 2] == [  # a flag stays with its value
+        "settings:  --relation point_distance_error_ratio --delta 1 --delta-unit m",
+        "           --all-pairs --align sim3",
+    ]
+
+
 def test_plot_of_all_pairs(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     ref, est = seed_files(tmp_path, T * 1.01)

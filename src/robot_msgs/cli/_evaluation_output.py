@@ -19,7 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import flags_in_text, flags_text, trajectory_outputs_to
+from robot_msgs.cli._evaluation_args import (
+    flag_text,
+    flags_in_text,
+    flags_text,
+    trajectory_outputs_to,
+)
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.optional import require
@@ -138,7 +143,7 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     if result.reference or result.estimate:
         lines.append(f"reference: {result.reference}")
         lines.append(f"estimate:  {result.estimate}")
-    lines.append(_settings_line(result.metric, _changed(result, defaults)))
+    lines += _settings_lines(result.metric, _changed(result, defaults))
     counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.counts.items())
     lines += wrap(f"poses:     {counts}", subsequent_indent=" " * 11)
     cells = [(s.name, s.unit or "-", *_stats_cells(s.stats, result.metric)) for s in result.signals]
@@ -148,18 +153,21 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     return "\n".join(lines + _notes(result.notes))
 
 
-def _settings_line(
+def _settings_lines(
     metric: str, changed: Mapping[str, Value], record: Mapping[str, Value] | None = None
-) -> str:
+) -> list[str]:
     """Say the flags given; an APE or RPE says "(not aligned)" when it was not aligned.
 
     evo's APE and RPE titles say "(not aligned)"; "the defaults" alone hid that the APE
     includes the estimate's frame (``record``: the settings shared by every estimate).
+    Wrapped as the ``poses:`` line is, a flag never parted from its value.
     """
     aligned = (record if record is not None else changed).get("align", "none")
-    said = f"settings:  {flags_text(changed)}"
-    unaligned = metric in ("ape", "rpe") and aligned in ("none", None)
-    return said + " (not aligned)" if unaligned else said
+    words = [w for w in (flag_text(k, v) for k, v in changed.items()) if w]
+    words = words or [flags_text(changed)]  # "the defaults"
+    if metric in ("ape", "rpe") and aligned in ("none", None):
+        words.append("(not aligned)")
+    return wrap(words, initial_indent="settings:  ", subsequent_indent=" " * 11)
 
 
 def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[str, Value]) -> str:
@@ -200,7 +208,7 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
     title = _TITLES.get(first.metric, first.metric)
     lines = [f"{title}, {len(comparisons)} estimates", f"reference: {first.reference}"]
     shared = {k: v for k, v in _changed(first, defaults).items() if k not in differ}
-    lines.append(_settings_line(first.metric, shared, first.record()))
+    lines += _settings_lines(first.metric, shared, first.record())
     # The counts the single-estimate header says (the unmatched were missing here; a review).
     counted = ("estimate", "matched", "unmatched_estimate", "unmatched_reference")
     said = ("poses", "matched", "unmatched est", "unmatched ref")
