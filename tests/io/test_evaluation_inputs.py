@@ -202,3 +202,14 @@ def test_a_file_name_that_is_not_utf8_is_evaluated_under_a_name_results_can_writ
     assert InputFile(path=odd, topic="/a").label == f"{tmp_path}/na\ufffdme.tum:/a"
     assert main(["ape", str(ref), odd, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["estimate"] == f"{tmp_path}/na\ufffdme.tum"
+
+
+@pytest.mark.parametrize("fmt", ["kitti", "lla"])
+def test_an_example_file_is_named_as_given_in_errors(fmt: str) -> None:
+    # Not the installed file: "/.../robot_msgs/examples/fr1_xyz/rgbdslam.tum, line 2".
+    inputs = [
+        InputFile(path="example:fr1_xyz/groundtruth.tum"),
+        InputFile(path="example:fr1_xyz/rgbdslam.tum", fmt=fmt),
+    ]
+    with pytest.raises(FormatError, match=r"^example:fr1_xyz/rgbdslam\.tum, line 2: expected"):
+        read_inputs(inputs)

@@ -371,9 +371,11 @@ def read_trajectory(
         raise FormatError(msg)
     if not file.is_file():
         read_bytes(file, source=str(path))  # raises: a folder, or no such file
+    # The text readers are given ``path`` as given, so that they name ``example:NAME``
+    # in errors and warnings, not the installed file (read_table resolves it).
     if fmt == "lla":
         return read_lla(
-            file, origin=geo_origin, crs=crs, strict=strict, repeated_stamps=repeated_stamps
+            path, origin=geo_origin, crs=crs, strict=strict, repeated_stamps=repeated_stamps
         )
     if geo_origin is not None or crs is not None:
         msg = (
@@ -383,15 +385,15 @@ def read_trajectory(
         raise FormatError(msg)
     if fmt == "kitti":
         return read_kitti(
-            file,
+            path,
             times_path=times_path,
             strict=strict,
             repeated_stamps=repeated_stamps,
             rotations=kitti_rotations,
         )
     if fmt == "euroc":
-        return read_euroc(file, strict=strict, repeated_stamps=repeated_stamps)
-    return read_tum(file, strict=strict, repeated_stamps=repeated_stamps)
+        return read_euroc(path, strict=strict, repeated_stamps=repeated_stamps)
+    return read_tum(path, strict=strict, repeated_stamps=repeated_stamps)
 
 
 @kept_streams()
@@ -433,7 +435,7 @@ def geo_origin_of(
     file = resolve_path(path)
     fmt = detect_format(file) if fmt is None else fmt
     if fmt == "lla":
-        lla = read_lla_rows(file).parts[1]
+        lla = read_lla_rows(path).parts[1]  # named as given (read_table resolves it)
         finite = lla[np.isfinite(lla).all(axis=1)]
         return tuple(float(v) for v in finite[0]) if finite.size else None  # type: ignore[return-value]
     if fmt in BAG_FORMATS:

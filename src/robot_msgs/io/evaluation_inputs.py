@@ -148,7 +148,10 @@ def read_inputs(
         if topic is None and fmt in BAG_FORMATS:
             topic = only_pose_topic(file)
         files.append((file, fmt, topic))
-    fixes = [geo_origin_of(file, format=fmt, topic=topic) for file, fmt, topic in files]
+    fixes = [
+        geo_origin_of(given.path, format=fmt, topic=topic)  # named as given
+        for given, (_, fmt, topic) in zip(inputs, files, strict=True)
+    ]
     frames = geo_frames(fixes, geo_origin=geo_origin, crs=crs)
     keys = [
         (
@@ -182,7 +185,7 @@ def read_inputs(
     calls = [
         partial(
             read_trajectory,
-            files[k][0],
+            inputs[k].path,  # as given: errors name ``example:NAME``, not the installed file
             format=files[k][1],
             topic=files[k][2],
             times_path=inputs[k].times_path,

@@ -42,6 +42,7 @@ from robot_msgs.io.chunks import (
     file_chunks,
     parse_chunks,
 )
+from robot_msgs.io.examples import resolve_path
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -111,7 +112,8 @@ def read_bytes(
     """Read the bytes of the file ``path`` (the first ``limit``); a folder or no file said as such.
 
     The bytes come through :func:`robot_msgs.io.bounded.read_input`: a pipe is read
-    once (and bounded), a device is refused.
+    once (and bounded), a device is refused. ``example:NAME`` is the shipped file,
+    named so in messages.
 
     Raises
     ------
@@ -133,7 +135,7 @@ def read_bytes(
     if source is None:
         source = str(path)
     try:
-        return read_input(path, source=source, head=limit)
+        return read_input(resolve_path(path), source=source, head=limit)
     except IsADirectoryError as err:
         raise _directory_error(source) from err
     except FileNotFoundError as err:
@@ -511,6 +513,7 @@ def read_table(
     r"""Read the file ``path`` and parse it with :func:`parse_table`, naming it in errors.
 
     The one entry point of the TUM, KITTI (poses and times) and EuRoC readers.
+    ``example:NAME`` is the shipped file, named so in errors and warnings.
 
     Examples
     --------
@@ -520,7 +523,8 @@ def read_table(
     >>> read_table(file, columns=("t",)).values[:, 0]
     array([0.5, 1.5])
     """
-    source = str(path)
+    source = str(path)  # as given: ``example:NAME``, not the installed file
+    path = resolve_path(path)
     if _fasttable is not None:
         table = _read_in_chunks(
             _fasttable, path, source=source, widths=_widths(columns, split),
