@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import DataWarning, FormatError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.result_files import save_result
@@ -73,6 +73,22 @@ def test_a_ranking_over_far_fewer_poses_says_so_and_shows_each_count() -> None:
     assert ranking.notes == (fewer,)
     same = compare_results([named[0], ("again", named[0][1])]).tables[-1]
     assert same.notes == ()
+
+
+def test_a_result_given_twice_is_warned_and_its_ties_share_their_place(tmp_path: Path) -> None:
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    se3 = EvaluationSettings(align="se3")
+    one = save_result(tmp_path / "a.json", ape(ref, est, settings=se3))
+    worse = save_result(tmp_path / "b.json", ape(ref, est, settings=EvaluationSettings()))
+    with pytest.warns(DataWarning, match=r"a\.json: the same file as .*a\.json.*given twice") as w:
+        named = load_saved_results([one, one])
+    assert [getattr(x.message, "kind", "") for x in w] == ["same_input"]
+    ranking = compare_results(named).tables[-1]
+    assert [row[0] for row in ranking.rows] == ["1.5", "1.5"]  # was 1 and 2: one figure
+    named.append(load_saved_results([worse])[0])
+    ranking = compare_results(named, force=True).tables[-1]
+    assert [row[0] for row in ranking.rows] == ["1.5", "1.5", "3"]
 
 
 def test_different_metrics_are_never_ranked(tmp_path: Path) -> None:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import csv
 import io
 import math
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.compare.aggregation import check_same_settings
-from robot_msgs.errors import SettingsMismatchError
+from robot_msgs.errors import DataWarning, SettingsMismatchError, caller_stacklevel
 from robot_msgs.report.tables import MISSING, ReportTable, csv_cell
-from robot_msgs.runs.rank import MIXED
+from robot_msgs.runs.rank import MIXED, average_ranks
 
 if TYPE_CHECKING:
     import os
@@ -51,6 +52,10 @@ _FEWER = 2
 def load_saved_results(paths: Sequence[str | os.PathLike[str]]) -> list[NamedResult]:
     """Read each saved result, ours or evo's (``.zip``), named by its path as given.
 
+    A file given again (resolved: a link, another spelling of its path) is read again,
+    with a :class:`~robot_msgs.errors.DataWarning` (``kind="same_input"``) saying so, as
+    :func:`~robot_msgs.io.read_inputs` warns of an estimate that is the reference's file.
+
     Raises
     ------
     FormatError
@@ -60,7 +65,18 @@ def load_saved_results(paths: Sequence[str | os.PathLike[str]]) -> list[NamedRes
     from robot_msgs.io.result_files import load_result  # noqa: PLC0415
 
     out: list[NamedResult] = []
+    given: dict[Path, str] = {}
     for path in paths:
+        resolved = Path(path).resolve()
+        if resolved in given:
+            again = (
+                f"{path}: the same file as {given[resolved]} ({resolved}), given twice: "
+                "the result is compared and ranked with itself"
+            )
+            warnings.warn(
+                DataWarning(again, kind="same_input", fixed=False), stacklevel=caller_stacklevel()
+            )
+        given.setdefault(resolved, str(path))
         is_zip = Path(path).suffix.lower() == ".zip"
         out.append((str(path), read_evo_result(path) if is_zip else load_result(path)))
     return out
@@ -246,9 +262,11 @@ class ResultsComparison:
             by_name = dict(self.named)
             ranked = []
             counts = []
-            for position, name in enumerate(self.ranking, start=1):
+            rms = [by_name[name].comparison.signals[0].stats.rms for name in self.ranking]
+            # Equal rms share their mean place, as a sweep's ranks do (1.5 and 1.5, not 1, 2).
+            for place, name in zip(average_ranks(rms), self.ranking, strict=True):
                 stats = by_name[name].comparison.signals[0].stats
-                ranked.append((str(position), name, str(stats.n), _num(stats.rms)))
+                ranked.append((f"{place:g}", name, str(stats.n), _num(stats.rms)))
                 counts.append(stats.n)
             title = "Ranking by rms"
             if self.forced:  # why, in the title: a setting differs, or some are not recorded
