@@ -238,8 +238,10 @@ def test_the_same_file_as_both_inputs_is_warned(
         )
         assert captured.err == f"WARNING: {said}\n"
         notes = " ".join(captured.out.split("notes:")[1].split())
-        assert said in notes  # kept in the result
+        assert said not in notes  # said once, as the warning
         assert "the estimate's stamps and poses are the reference's" in notes
+        assert main(["ape", str(ref), str(est), "--json"]) == 0
+        assert said in json.loads(capsys.readouterr().out)["notes"]  # kept in the result
     # Its copy under another name: the same stamps and poses, noted.
     copy = tmp_path / "copy.tum"
     copy.write_bytes(ref.read_bytes())
@@ -690,6 +692,26 @@ def test_what_reading_fixed_is_in_each_results_notes(
     err = capsys.readouterr().err
     assert err.count(nan_note) == 1  # said once, as a warning
     assert nan_note in json.loads(saved.read_text(encoding="utf-8"))["comparison"]["notes"]
+    out, err = capsys.readouterr()
+    assert "NaN" not in out  # the table does not say it again as a note, as --json does not
+
+
+def test_a_kitti_files_rounding_is_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """KITTI_00's rounding paragraph was a WARNING per file, then again each a note."""
+    c, s = np.cos(np.arange(20) * 0.1), np.sin(np.arange(20) * 0.1)
+    rows = [  # printed as KITTI's are (%e): off SO(3) by the rounding of their digits
+        f"{ci:e} {-si:e} 0 {i} {si:e} {ci:e} 0 {i % 3} 0 0 1 0"
+        for i, (ci, si) in enumerate(zip(c, s, strict=True))
+    ]
+    ref, est = tmp_path / "00_gt.txt", tmp_path / "00.txt"
+    ref.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    est.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert main(["ape", str(ref), str(est)]) == 0
+    out, err = capsys.readouterr()
+    assert err.count("the rounding of printed digits") == 2  # one WARNING a file
+    assert "printed digits" not in out  # not again as a note
 
 
 def test_a_bag_estimate_is_named_by_its_topic(

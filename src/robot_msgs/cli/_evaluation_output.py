@@ -378,8 +378,8 @@ def emit(
     (:meth:`~robot_msgs.compare.EvaluationResult.move`: the transforms, the estimated
     mount, the alignment and the projection; :func:`robot_msgs.io.write_trajectory`).
     The table shows the settings that differ from ``defaults``. ``shown``: the reading
-    warnings already on standard error (:func:`read_inputs_from_args`), which ``--json``
-    does not repeat as notes there.
+    warnings already on standard error (:func:`read_inputs_from_args`), which neither
+    ``--json`` nor the table repeats as notes (the saved result keeps them).
     """
     written: list[Path] = []
     # With --save - the saved JSON is standard output's only content; the table goes to
@@ -400,17 +400,21 @@ def emit(
                 plan.aligned, aligned, plan.aligned_format, force=args.force
             )
     comparisons = [r.comparison.summary() for r in results]
+    said = {text for texts in shown for text in texts}
     if args.json:
         data = comparisons
         from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
         print(dumps(data[0] if len(data) == 1 else data), end="")
-        said = {text for texts in shown for text in texts}
         for c in comparisons:
             for note in c.notes:
                 if note not in said:
                     print(f"NOTE: {note}", file=sys.stderr)
     else:
+        # A KITTI file's rounding paragraph was a WARNING, then again a note (a review).
+        comparisons = [
+            c.replace(notes=tuple(n for n in c.notes if n not in said)) for c in comparisons
+        ]
         if len(comparisons) == 1:
             text = format_table(comparisons[0], defaults)
         else:
