@@ -357,6 +357,17 @@ def _flags(case: dict[str, Any]) -> list[str]:
     return flags
 
 
+def _assert_printed_evos_numbers(case: dict[str, Any], printed: str) -> None:
+    """The ``--json`` comparison printed has evo's n, rmse and max of ``case``, its relation."""
+    result = Comparison.from_dict(json.loads(printed))
+    (signal,) = result.signals
+    expected = case["evo"]
+    assert signal.stats.n == expected["n"]
+    assert signal.stats.rms == pytest.approx(expected["rmse"], rel=RTOL)
+    assert signal.stats.max == pytest.approx(expected["max"], rel=RTOL)
+    assert signal.quantity == case["ours"]["relation"]
+
+
 @pytest.mark.evo_data
 @pytest.mark.parametrize("case", RANGED, ids=[case["id"] for case in RANGED])
 def test_time_range_flags_agree_with_evo(
@@ -367,13 +378,7 @@ def test_time_range_flags_agree_with_evo(
     spec = case["inputs"]
     paths = [str(evo_data / spec[side]["path"]) for side in ("reference", "estimate")]
     assert main([case["ours"]["metric"], *paths, *_flags(case)]) == 0
-    result = Comparison.from_dict(json.loads(capsys.readouterr().out))
-    (signal,) = result.signals
-    expected = case["evo"]
-    assert signal.stats.n == expected["n"]
-    assert signal.stats.rms == pytest.approx(expected["rmse"], rel=RTOL)
-    assert signal.stats.max == pytest.approx(expected["max"], rel=RTOL)
-    assert signal.quantity == case["ours"]["relation"]
+    _assert_printed_evos_numbers(case, capsys.readouterr().out)
 
 
 # evo's --sync_method interpolation through the command line: robot-msgs ape/rpe
@@ -400,9 +405,4 @@ def test_sync_interpolate_longer_flag_agrees_with_evos_interpolation(
             path.write_text("\n".join(rows[:: spec["every"]]) + "\n", encoding="utf-8")
         paths.append(str(path))
     assert main([case["ours"]["metric"], *paths, *_flags(case)]) == 0
-    result = Comparison.from_dict(json.loads(capsys.readouterr().out))
-    (signal,) = result.signals
-    expected = case["evo"]
-    assert signal.stats.n == expected["n"]
-    assert signal.stats.rms == pytest.approx(expected["rmse"], rel=RTOL)
-    assert signal.stats.max == pytest.approx(expected["max"], rel=RTOL)
+    _assert_printed_evos_numbers(case, capsys.readouterr().out)
