@@ -81,6 +81,12 @@ def _value_ok(value: object) -> bool:
     return _scalar_ok(value)
 
 
+#: The one empty mapping every message's empty mapping field holds (immutable: shared).
+#: WHY: a FrozenMap costs 0.3 µs; the catalog's Ranking held three empty ones, and its
+#: JSON round trip was 1.03x json's.
+_EMPTY_MAP: FrozenMap[Any] = FrozenMap()
+
+
 def _frozen(value: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """Return a read-only copy of a writable array that is otherwise what the field holds."""
     out: np.ndarray[Any, Any] = value.copy()
@@ -215,7 +221,10 @@ def _fix(
         return (
             None
             if items is None
-            else (f"type({v}) is dict and {items.format(v)}", f"_frozenmap({v})")
+            else (
+                f"type({v}) is dict and {items.format(v)}",
+                f"(_frozenmap({v}) if {v} else _empty_map)",
+            )
         )
     if kind == "array":
         return (_array_shape(spec, v, names, dict(dims)), f"_frozen({v})")
@@ -268,6 +277,7 @@ def compile_check(
         "_value_ok": _value_ok,
         "_frozen": _frozen,
         "_frozenmap": FrozenMap,
+        "_empty_map": _EMPTY_MAP,
         "_set": force_setattr,
         "_full": check_fields,
         "_specs": specs,
