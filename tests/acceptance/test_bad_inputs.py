@@ -48,6 +48,7 @@ class Case:
     issue: str = ""  # with --check: an issue must match this
     report: dict[str, object] = field(default_factory=dict)  # numbers the JSON report must hold
     keep: tuple[str, ...] = ()  # files that must be unchanged afterwards
+    code: int = 1  # the exit status: 1 for the data, 2 for the command line
 
 
 CASES = [
@@ -153,10 +154,10 @@ CASES = [
     Case("save-kitti-times-exists", {"a.tum": TUM, "00_times.txt": "keep\n"},
          ["a.tum", "--save", "00.txt", "--to", "kitti"],
          error=r"00_times\.txt exists; pass --force", keep=("00_times.txt",)),
+    Case("force-without-save", {"a.tum": TUM}, ["a.tum", "--force"],
+         error=r"--to and --force only go with --save OUT", code=2),
     Case("save-kitti-to-stdout", {"a.tum": TUM}, ["a.tum", "--save", "-", "--to", "kitti"],
          error=r"^ERROR: -: KITTI writes two files \(poses and times\); give a file path"),
-    Case("force-without-save", {"a.tum": TUM}, ["a.tum", "--force"],
-         error=r"--to and --force only go with --save OUT"),
     # -- warnings: the problem and the fix stated, the numbers right
     Case("tum-ns-stamps", {"a.tum": _rows(["1305031102000000000", "1305031102500000000"])},
          ["a.tum"], issue=r"a\.tum: stamps read as nanoseconds and divided by 1e9 .*write them "
@@ -223,7 +224,7 @@ def test_a_bad_input_is_one_error_line_naming_the_place(
 ) -> None:
     kept = _materialise(tmp_path, case)
     before = sorted(p.name for p in tmp_path.iterdir())
-    assert main(_args(tmp_path, case)) == 1
+    assert main(_args(tmp_path, case)) == case.code
     captured = capsys.readouterr()
     lines = captured.err.splitlines()
     assert len(lines) == 1, captured.err

@@ -280,7 +280,7 @@ def test_force_without_an_output_is_refused_naming_the_flags(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ref, est = seed_files(tmp_path, T)
-    assert main(["ape", str(ref), str(est), "--force"]) == 1
+    assert main(["ape", str(ref), str(est), "--force"]) == 2
     assert capsys.readouterr().err == (
         "ERROR: --force only goes with --save, --save-aligned or --plot FILE "
         "(it lets them overwrite)\n"
@@ -296,7 +296,7 @@ def test_save_to_standard_output_leaves_standard_output_to_the_json(
     saved = json.loads(captured.out)  # the saved result alone, not mixed with the table
     assert stats_of(saved["comparison"])["translation"]["rms"] == pytest.approx(0.1, abs=1e-12)
     assert captured.err.startswith("APE (absolute pose error)\n")
-    assert main(["ape", str(ref), str(est), "--save", "-", "--json"]) == 1
+    assert main(["ape", str(ref), str(est), "--save", "-", "--json"]) == 2
     assert capsys.readouterr().err == (
         "ERROR: --json and --save - both write to standard output; give --save a file\n"
     )
@@ -420,7 +420,7 @@ def test_save_aligned_writes_the_estimate_as_aligned(
         main(["ape", GT, EST, "--align", "se3", "--save-aligned", str(kitti), "--to", "kitti"]) == 0
     )
     assert (tmp_path / "aligned_times.txt").exists()
-    assert main(["ape", GT, EST, "--to", "tum"]) == 1
+    assert main(["ape", GT, EST, "--to", "tum"]) == 2
     assert "--to names the format of --save-aligned" in capsys.readouterr().err
 
 

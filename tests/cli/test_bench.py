@@ -558,7 +558,7 @@ def test_the_dashboard_needs_the_local_cluster(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = _tree(tmp_path / "runs")
-    assert main(["bench", str(root), "--out", str(tmp_path / "o"), "--serial", "--dashboard"]) == 1
+    assert main(["bench", str(root), "--out", str(tmp_path / "o"), "--serial", "--dashboard"]) == 2
     assert "ERROR: --dashboard serves the dashboard of the LocalCluster --dask starts" in (
         capsys.readouterr().err
     )
@@ -615,11 +615,11 @@ def test_worker_flags_are_named_and_refused_where_they_do_nothing(
     assert capsys.readouterr().err == (
         "ERROR: --retries -1: expected a count of retries from 0 to 100, got -1\n"
     )
-    assert main([*argv, "--workers", "2", "--serial"]) == 1
+    assert main([*argv, "--workers", "2", "--serial"]) == 2
     assert capsys.readouterr().err == (
         "ERROR: --workers 2: has no effect, as --serial evaluates in this process; drop it\n"
     )
-    assert main([*argv, "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"]) == 1
+    assert main([*argv, "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"]) == 2
     assert "the cluster at --scheduler has its own workers" in capsys.readouterr().err
     assert not out.exists()
 

@@ -149,7 +149,7 @@ def test_a_per_run_alignment_is_refused_naming_the_entry(
 def test_force_without_an_output_and_an_output_in_a_missing_folder_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["report", "example:runs/runs.toml", "--force"]) == 1
+    assert main(["report", "example:runs/runs.toml", "--force"]) == 2
     assert capsys.readouterr().err == (
         "ERROR: --force only goes with an output (--html, --json, --csv, --latex, --markdown)\n"
     )
@@ -194,7 +194,7 @@ def test_html_run_notes_name_the_flags(
     assert "under the 100% success needs (--min-coverage)" in text
     assert "min_coverage=" not in text
     capsys.readouterr()
-    assert main(["report", str(runs_copy), "--static"]) == 1
+    assert main(["report", str(runs_copy), "--static"]) == 2
     assert capsys.readouterr().err.startswith("ERROR: --static is a form of --html FILE")
 
 

@@ -251,7 +251,7 @@ def test_force_without_an_output_and_a_missing_folder_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     evo = str(ZIPS / "fr1_xyz_ape_se3.zip")
-    assert main(["res", evo, "--force"]) == 1
+    assert main(["res", evo, "--force"]) == 2
     assert capsys.readouterr().err.startswith("ERROR: --force only goes with an output")
     missing = tmp_path / "no" / "res.csv"
     assert main(["res", evo, "--csv", str(missing)]) == 1

@@ -123,7 +123,7 @@ def test_a_label_count_that_does_not_match_is_one_error_line(
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"ERROR: --label: 2 given for 1 inputs ({est}); give one per input, in order"]
     assert not Path(plot).exists()
-    assert main(["ape", ref, est, "--label", "a"]) == 1
+    assert main(["ape", ref, est, "--label", "a"]) == 2
     assert "give --plot FILE too" in capsys.readouterr().err
 
 

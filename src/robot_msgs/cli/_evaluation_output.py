@@ -25,7 +25,7 @@ from robot_msgs.cli._evaluation_args import (
     flags_text,
     trajectory_outputs_to,
 )
-from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.errors import FormatError, UsageError
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.optional import require
 from robot_msgs.report.text import wrap
@@ -293,8 +293,8 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
 
     Raises
     ------
-    ValidationError
-        Flags that do not go together; the message names them.
+    UsageError
+        Flags that do not go together; the message names them (exit status 2).
     FormatError
         A file name that says no format we write.
     OutputPathError, OutputExistsError
@@ -308,17 +308,17 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
         msg = (
             "--force only goes with --save, --save-aligned or --plot FILE (it lets them overwrite)"
         )
-        raise ValidationError(msg)
+        raise UsageError(msg)
     if args.json and args.save is not None and os.fspath(args.save) == STDOUT:
         msg = "--json and --save - both write to standard output; give --save a file"
-        raise ValidationError(msg)
+        raise UsageError(msg)
     if getattr(args, "to", None) and aligned_flag is None:
         msg = "--to names the format of --save-aligned FILE; give that too"
-        raise FormatError(msg)
+        raise UsageError(msg)
     if getattr(args, "label", None):
         if args.plot is None:
             msg = "--label names the estimates in --plot's legend; give --plot FILE too"
-            raise ValidationError(msg)
+            raise UsageError(msg)
         from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
 
         legend_names(given, args.label)  # one per estimate: refused before any work

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from robot_msgs.cli._boundary import say
 from robot_msgs.cli._evaluation_args import add_run_settings_args, load_runs_from_args
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import UsageError, ValidationError
 from robot_msgs.limits import retries_flag, workers_flag
 
 if TYPE_CHECKING:
@@ -182,10 +182,10 @@ def run(args: argparse.Namespace) -> int:
         args.scheduler = check_scheduler_address(args.scheduler)
     if args.dashboard and not args.dask:
         msg = "--dashboard serves the dashboard of the LocalCluster --dask starts; add --dask"
-        raise ValidationError(msg)
+        raise UsageError(msg)
     if args.verify and not args.resume:
         msg = "--verify re-hashes the inputs of stored results: add --resume"
-        raise ValidationError(msg)
+        raise UsageError(msg)
     if args.workers is not None and (args.serial or args.scheduler):
         where = (
             "--serial evaluates in this process"
@@ -193,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
             else ("the cluster at --scheduler has its own workers")
         )
         msg = f"--workers {args.workers}: has no effect, as {where}; drop it"
-        raise ValidationError(msg)
+        raise UsageError(msg)
     for flag, value, least in (("workers", args.workers, 1), ("retries", args.retries, 0)):
         if value is not None and value < least:  # refused before the first status line
             reason = f"expected a count >= {least}, got {value}"

@@ -108,15 +108,15 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, name) is not None
     }
     if args.force and not outputs:
-        from robot_msgs.errors import ValidationError  # noqa: PLC0415
+        from robot_msgs.errors import UsageError  # noqa: PLC0415
 
         msg = "--force only goes with an output (--html, --json, --csv, --latex, --markdown)"
-        raise ValidationError(msg)
+        raise UsageError(msg)
     if args.static and "html" not in outputs:
-        from robot_msgs.errors import FormatError  # noqa: PLC0415
+        from robot_msgs.errors import UsageError  # noqa: PLC0415
 
         msg = "--static is a form of --html FILE; give that too"
-        raise FormatError(msg)
+        raise UsageError(msg)
     check_outputs(outputs.values(), force=args.force, flags=[f"--{n}" for n in outputs])
     if "html" in outputs:
         from robot_msgs.optional import require  # noqa: PLC0415

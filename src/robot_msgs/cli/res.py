@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.cli._evaluation_args import add_json_file_flag, add_label_flag, flags_in_text
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, UsageError
 from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
@@ -106,16 +106,14 @@ def run(args: argparse.Namespace) -> int:
 
         require("plotly", "html", feature="res --html")
     if args.force and not outputs:
-        from robot_msgs.errors import ValidationError  # noqa: PLC0415
-
         msg = (
             "--force only goes with an output (--json, --csv, --latex, --markdown, --html, --plot)"
         )
-        raise ValidationError(msg)
+        raise UsageError(msg)
     check_outputs(outputs.values(), force=args.force, flags=[f"--{n}" for n in outputs])
     if args.label and args.plot is None and args.html is None:
         msg = "--label names the results in --plot's and --html's legends; give one of them"
-        raise FormatError(msg)
+        raise UsageError(msg)
     from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
 
     labels = legend_names([str(p) for p in args.results], args.label)

@@ -60,7 +60,7 @@ from robot_msgs.cli._evaluation_args import (
     trajectory_outputs_to,
 )
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError
+from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError, UsageError
 from robot_msgs.evaluation.pipeline import time_range
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.evaluation.transforms import apply_transforms
@@ -579,16 +579,16 @@ def run(args: argparse.Namespace) -> int:
             "would be the same trajectory; for two topics of one bag, `robot-msgs ape BAG "
             "BAG --ref-topic A --est-topic B` (with --save-aligned, --plot) compares them"
         )
-        raise FormatError(msg)
+        raise UsageError(msg)
     if args.save is not None and len(args.files) != 1:
         msg = f"--save converts one FILE, got {len(args.files)}"
-        raise FormatError(msg)
+        raise UsageError(msg)
     if args.save is None and (args.to or args.save_topic or (args.force and args.plot is None)):
         if args.save_topic:
             msg = "--save-topic only goes with --save OUT"
         else:
             msg = "--to and --force only go with --save OUT (--force also with --plot)"
-        raise FormatError(msg)
+        raise UsageError(msg)
     settings = settings_from_args(args, EvaluationSettings())  # errors name the flag
     if args.ref is None and (
         args.align
@@ -601,10 +601,10 @@ def run(args: argparse.Namespace) -> int:
             "--align, --sync, --max-diff, --spatial-pairs and --transform-right auto align "
             "each FILE to --ref REF; give that too"
         )
-        raise FormatError(msg)
+        raise UsageError(msg)
     if args.label and args.plot is None:
         msg = "--label names the files in --plot's legend; give --plot FILE too"
-        raise FormatError(msg)
+        raise UsageError(msg)
     if args.plot is not None:
         from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
         from robot_msgs.report.figures import figure_format  # noqa: PLC0415
