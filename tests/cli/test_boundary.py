@@ -430,3 +430,20 @@ def test_every_help_fits_80_columns(
         main([command, "--help"] if command else ["--help"])
     wide = [line for line in capsys.readouterr().out.splitlines() if len(line) > 80]
     assert wide == []
+
+
+def test_a_value_not_among_many_choices_is_answered_with_the_close_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--relation angle`` was answered with all 32 relations on one 528-column line."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "a.tum", "b.tum", "--relation", "angle"])
+    (said,) = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
+    assert said == (
+        "robot-msgs ape: error: argument --relation: invalid choice: 'angle'; did you mean "
+        "angle_rad, angle_deg? (robot-msgs ape --help lists all 32)"
+    )
+    # A few choices are still all listed, as argparse lists them.
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "a.tum", "b.tum", "--sync", "foo"])
+    assert "(choose from 'nearest', 'one-to-one'," in capsys.readouterr().err

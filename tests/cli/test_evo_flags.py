@@ -263,6 +263,15 @@ def test_traj_answers_evo_trajs_merge_not_evo_ress(capsys: pytest.CaptureFixture
     assert "res" not in capsys.readouterr().err.strip().splitlines()[-1]
 
 
+def test_res_answers_evo_ress_merge_as_no_pooling(capsys: pytest.CaptureFixture[str]) -> None:
+    """evo_res's --merge pools the results into one statistic; 'res tables them all' read
+    as if res did that too (a review)."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["res", "a.json", "--merge"])
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert said.endswith("--merge is evo's; here: nothing: no pooled statistic")
+
+
 @pytest.mark.parametrize("command", ["ape", "rpe", "traj", "res", "report", "bench"])
 def test_the_short_usage_is_folded_to_the_terminals_width(
     command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

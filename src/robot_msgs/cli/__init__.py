@@ -115,6 +115,21 @@ class _Parser(argparse.ArgumentParser):
         short = "\n".join(wrap(words, width, subsequent_indent=" " * len(head)))
         self.exit(2, f"{short}\n{self.prog}: error: {escape(message)}\n")
 
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """Refuse a value not among many choices with the close ones, not all of them.
+
+        WHY: ``ape --relation angle`` was answered with its 32 choices on one line of 528
+        columns; argparse's own message stays for a few choices.
+        """
+        names = [str(choice) for choice in action.choices or ()]
+        if len(names) > _LISTED_CHOICES and str(value) not in names:
+            from robot_msgs.errors import did_you_mean  # noqa: PLC0415 - only for the error
+
+            close = did_you_mean(str(value), names)
+            msg = f"invalid choice: {value!r}{close} ({self.prog} --help lists all {len(names)})"
+            raise argparse.ArgumentError(action, msg)
+        super()._check_value(action, value)
+
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """Build the ``robot-msgs`` parser: every subcommand in full, or only ``command``.
@@ -319,6 +334,9 @@ _REPEATABLE = (
 )
 #: A word of a usage: a bracketed group (``[EST ...]``) or a run of non-spaces.
 _USAGE_WORD = re.compile(r"\[[^\]]*\]|\S+")
+
+#: Up to this many choices argparse's refusal lists them all (:meth:`_Parser._check_value`).
+_LISTED_CHOICES = 8
 _NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 _EPILOG = """\
 exit status: 0 done; 1 bad input or output (one ERROR: line); 2 bad command

@@ -94,7 +94,7 @@ EVO_FLAGS: dict[str, str] = {
     "--silent": "nothing: messages go to stderr",
     "--no_warnings": "nothing: no prompts here",
     "--use_filenames": "nothing: named by file",
-    "--merge": "nothing: res tables them all",
+    "--merge": "nothing: no pooled statistic",
     "--save_as_bag2": "--save FILE.db3",
     "--show_full_names": "--label NAME",
     "--plot_relative_time": "nothing: default",  # our time axes start at the first pose
