@@ -328,6 +328,31 @@ def test_count_lines_bounds_the_rows() -> None:
         assert fasttable.count_lines(b) == b.count(b"\n") + 1
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.binary(max_size=300),
+    lines=st.integers(0, 9000),
+    high=st.one_of(st.none(), st.integers(0, 9300)),
+)
+def test_count_lines_counts_line_ends_and_finds_a_byte_past_ascii(
+    text: bytes, lines: int, high: int | None
+) -> None:
+    """``count_lines`` against ``bytes.count`` and ``isascii``, at any offset and length.
+
+    Up to 9000 line ends after the drawn bytes: the 16-byte loop sums its byte lanes
+    every 255 blocks (4080 bytes), so long runs of line ends cross that many times.
+    """
+    fasttable = table_module._fasttable
+    assert fasttable is not None
+    data = bytearray(text + b"\n" * lines)
+    if high is not None and data:
+        data[high % len(data)] = 0x80 | data[high % len(data)]
+    for piece in (bytes(data), data, memoryview(data)[1:]):
+        expected = bytes(piece).count(b"\n") + 1
+        assert fasttable.count_lines(piece) == expected
+        assert fasttable.count_lines(piece, True) == (expected if bytes(piece).isascii() else -1)
+
+
 def test_parse_refuses_buffers_too_small() -> None:
     fasttable = table_module._fasttable
     assert fasttable is not None

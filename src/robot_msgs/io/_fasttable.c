@@ -34,6 +34,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
 #define FAST_EXACT 1
@@ -572,39 +575,76 @@ done:
     return result;
 }
 
-/* count_lines(data) -> data.count(b"\n") + 1, with memchr. */
-static PyObject *
-fasttable_count_lines(PyObject *Py_UNUSED(module), PyObject *arg)
+/*
+ * The line ends in p[0:n], and whether any byte is not ASCII (*high).
+ *
+ * WHY by hand, 16 bytes at a time: memchr per line (CPython's bytes.count is no faster)
+ * took 19-20 ms for a 107 MB TUM file of 10^6 poses, and bytearray.isascii another 14 ms
+ * (the chunk reader asked both); this one pass does both in 13-14 ms, bound by memory.
+ * Each 16-byte compare adds -1 per line end to a byte lane, summed every 255 blocks
+ * (before a lane can wrap) by _mm_sad_epu8; the bytes are OR-ed for the high bit.
+ */
+static Py_ssize_t
+scan_lines(const unsigned char *p, Py_ssize_t n, int *high)
 {
-    Py_buffer data;
-    const char *p, *end;
-    Py_ssize_t count = 1;
+    Py_ssize_t count = 0, i = 0;
+    unsigned char bits = 0;
+#if defined(__SSE2__)
+    const __m128i newline = _mm_set1_epi8('\n');
+    __m128i seen = _mm_setzero_si128();
+    while (i + 16 <= n) {
+        __m128i lanes = _mm_setzero_si128(), sums;
+        int k;
+        for (k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v, newline));
+            seen = _mm_or_si128(seen, v);
+        }
+        sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
+        count += _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
+    }
+    if (_mm_movemask_epi8(seen) != 0) {
+        bits = 0x80;
+    }
+#endif
+    for (; i < n; i++) {
+        count += p[i] == '\n';
+        bits |= p[i];
+    }
+    *high = (bits & 0x80) != 0;
+    return count;
+}
 
+/* count_lines(data[, ascii_only]) -> data.count(b"\n") + 1; -1 with ascii_only when a
+   byte of data is not ASCII. */
+static PyObject *
+fasttable_count_lines(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *arg;
+    Py_buffer data;
+    Py_ssize_t count;
+    int ascii_only = 0, high = 0;
+
+    if (!PyArg_ParseTuple(args, "O|p", &arg, &ascii_only)) {
+        return NULL;
+    }
     if (PyObject_GetBuffer(arg, &data, PyBUF_SIMPLE) < 0) {
         return NULL;
     }
-    p = (const char *)data.buf;
-    end = p + data.len;
     Py_BEGIN_ALLOW_THREADS
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (nl == NULL) {
-            break;
-        }
-        count++;
-        p = nl + 1;
-    }
+    count = scan_lines((const unsigned char *)data.buf, data.len, &high) + 1;
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&data);
-    return PyLong_FromSsize_t(count);
+    return PyLong_FromSsize_t(ascii_only && high ? -1 : count);
 }
 
 static PyMethodDef fasttable_methods[] = {
     {"parse", fasttable_parse, METH_VARARGS,
      "parse(data, extra_columns, header, parts, lines[, length]) -> rows, or -1 when the "
      "input is not one the fast path takes."},
-    {"count_lines", fasttable_count_lines, METH_O,
-     "count_lines(data) -> data.count(b'\\n') + 1."},
+    {"count_lines", fasttable_count_lines, METH_VARARGS,
+     "count_lines(data[, ascii_only]) -> data.count(b'\\n') + 1, or -1 with ascii_only "
+     "when a byte is not ASCII."},
     {NULL, NULL, 0, NULL},
 };
 

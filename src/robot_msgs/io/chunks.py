@@ -71,13 +71,19 @@ class CompiledTable(Protocol):
     r"""The interface of ``robot_msgs.io._fasttable`` (``_fasttable.c``), typed here once.
 
     ``count_lines(data)`` is ``data.count(b"\n") + 1``, the most rows ``data`` can
-    hold; ``parse`` fills ``parts`` (the column groups, in order) and ``lines`` (the
-    1-based line of each row within ``data``) and returns the rows written, or -1 when it
-    declines the input (a piece without rows included).
+    hold (-1 with ``ascii_only`` when a byte of ``data`` is not ASCII); ``parse`` fills
+    ``parts`` (the column groups, in order) and ``lines`` (the 1-based line of each row
+    within ``data``) and returns the rows written, or -1 when it declines the input (a
+    piece without rows included).
     """
 
-    def count_lines(self, data: bytes | bytearray | memoryview, /) -> int:
-        """Return the most rows ``data`` can hold."""
+    def count_lines(
+        self,
+        data: bytes | bytearray | memoryview,
+        ascii_only: bool = False,  # noqa: FBT001, FBT002 - the C function takes it by position
+        /,
+    ) -> int:
+        """Return the most rows ``data`` can hold, or -1 (``ascii_only``) for non-ASCII bytes."""
 
     def parse(
         self,
@@ -272,15 +278,14 @@ def parse_chunks(
     pool: ThreadPoolExecutor | None = None
     try:
         for wave in _in_pairs(chunks):
-            # The whole buffer: what follows a piece is the file's next bytes or bytes
-            # already checked, so a non-ASCII byte there declines the file a piece early.
-            if not all(piece.buffer.isascii() for piece in wave):
-                return None
             if pool is None and len(wave) == 2 and CORES > 1 and _main_thread():
                 from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
 
                 pool = ThreadPoolExecutor(1)
-            most = [compiled.count_lines(piece.view()) for piece in wave]
+            # The line ends, and -1 for a piece that is not ASCII (one pass over its bytes).
+            most = [compiled.count_lines(piece.view(), True) for piece in wave]  # noqa: FBT003
+            if min(most) < 0:
+                return None
             if rows + sum(most) > capacity:
                 capacity = max(rows + sum(most), capacity + capacity // 2)
                 _grow(parts, lines, capacity)
