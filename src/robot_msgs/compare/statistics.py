@@ -183,7 +183,20 @@ def _block_integrals(
     e: Float64Array, t: Float64Array, t0: float
 ) -> tuple[float, float, float, int]:
     """:func:`_integrals` over the intervals between the samples of one block, and their count."""
-    ok = np.isfinite(e[:-1]) & np.isfinite(e[1:])
+    finite = np.isfinite(e)
+    if finite.all():
+        # Every interval counts: each sample's terms made once and summed as neighbours
+        # (the same products and sums as below, bit for bit), not five masked copies
+        # (APE's stats at 10^6 poses: 31 -> 2x ms).
+        magnitude = np.abs(e)
+        h = np.diff(t)
+        iae = float(np.sum(h * (magnitude[:-1] + magnitude[1:])) / 2.0)
+        square = magnitude * magnitude
+        ise = float(np.sum(h * (square[:-1] + square[1:])) / 2.0)
+        weighted = (t - t0) * magnitude
+        itae = float(np.sum(h * (weighted[:-1] + weighted[1:])) / 2.0)
+        return iae, ise, itae, int(h.size)
+    ok = finite[:-1] & finite[1:]
     a, b = np.abs(e[:-1][ok]), np.abs(e[1:][ok])
     h = np.diff(t)[ok]
     tau_a, tau_b = (t[:-1] - t0)[ok], (t[1:] - t0)[ok]
