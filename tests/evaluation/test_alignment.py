@@ -318,6 +318,29 @@ def test_static_positions_raise(method: AlignMethod) -> None:
         align(traj(STATIC), traj(NOISY_REF[:10]), settings=EvaluationSettings(align=method))
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(1, 50),
+    offset=st.floats(-1e6, 1e6),
+    ratio=st.sampled_from([0.0, 1e-12, 1e-10, 5e-10, 1e-9, 2e-9, 1e-8, 1e-3, 1.0]),
+)
+def test_the_static_shortcut_by_the_mean_answers_as_the_min_and_max_do(
+    seed: int, n: int, offset: float, ratio: float
+) -> None:
+    """``_static`` given the mean says what it says from the points' min and max.
+
+    Point clouds whose spread is drawn around the tolerance (1e-9 of the coordinates),
+    far from the origin or around it.
+    """
+    rng = np.random.default_rng(seed)
+    points = offset + rng.normal(0.0, 1.0, (n, 3)) * ratio * max(abs(offset), 1.0)
+    mean = points.mean(axis=0)
+    sum_squares = float(np.sum((points - mean) ** 2))
+    by_mean = alignment_module._static(sum_squares, n, points, mean)
+    assert by_mean == alignment_module._static(sum_squares, n, points)
+
+
 def test_scale_is_fitted_on_a_line_where_only_the_rotation_is_undetermined() -> None:
     _, how = align(traj(LINE * 3.0), traj(LINE), settings=EvaluationSettings(align="scale"))
     assert how.scale == pytest.approx(3.0, rel=1e-12)

@@ -319,9 +319,21 @@ def _spread_is_zero(centred: Float64Array, points: Float64Array) -> bool:
     return _static(float(np.vdot(centred, centred)), centred.shape[0], points)
 
 
-def _static(sum_squares: float, n: int, points: Float64Array) -> bool:
-    """:func:`_spread_is_zero` from the sum of the squared centred coordinates."""
+def _static(
+    sum_squares: float, n: int, points: Float64Array, mean: Float64Array | None = None
+) -> bool:
+    """:func:`_spread_is_zero` from the sum of the squared centred coordinates.
+
+    With the points' ``mean``, a spread clearly above the tolerance is told without the
+    points' min and max (8 ms for two (10^6, 3) arrays): no coordinate is further from 0
+    than ``max |mean| + sqrt(sum_squares)``, so a spread over the tolerance of that bound
+    (with room for rounding) is over the tolerance of the largest coordinate too.
+    """
     spread = math.sqrt(sum_squares / n)
+    if mean is not None:
+        bound = float(np.max(np.abs(mean))) + math.sqrt(sum_squares)
+        if spread > STATIC_TOL * bound * (1.0 + 1e-6):
+            return False
     magnitude = max(-float(points.min()), float(points.max()))
     return spread <= STATIC_TOL * magnitude
 
@@ -378,8 +390,11 @@ def _umeyama(
     """
     n = x.shape[0]
     mean_x, mean_y, sxx, syy, cov = _moments(x, y)
-    for side, sum_squares, points in (("estimate", sxx, x), ("reference", syy, y)):
-        if _static(sum_squares, n, points):
+    for side, sum_squares, points, mean in (
+        ("estimate", sxx, x, mean_x),
+        ("reference", syy, y, mean_y),
+    ):
+        if _static(sum_squares, n, points, mean):
             msg = (
                 f"Cannot fit an alignment: the {side} positions used for the fit are all the "
                 f"same point ({n} poses, static), so no rotation or scale can be fitted; "
