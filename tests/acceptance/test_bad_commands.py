@@ -130,6 +130,15 @@ CASES = [
     Case("ape-force-without-output", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--force"],
          error=r"^--force only goes with --save, --save-aligned or --plot FILE", code=2),
+    # --plot-plane and --dpi set --plot's figure: alone they were ignored in silence (a review).
+    Case("ape-plot-plane-without-plot", {"ref.tum": REF, "est.tum": EST},
+         ["ape", "ref.tum", "est.tum", "--plot-plane", "xy"],
+         error=r"^--plot-plane sets the trajectory view of --plot's figure; give --plot FILE "
+         r"too$", code=2),
+    Case("rpe-dpi-without-plot", {"ref.tum": REF, "est.tum": EST},
+         ["rpe", "ref.tum", "est.tum", "--dpi", "300"],
+         error=r"^--dpi sets the PNG resolution of --plot's figure; give --plot FILE too$",
+         code=2),
     # -- ape: outputs, checked before anything is read; nothing clobbered
     Case("ape-save-and-save-aligned-one-path", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--save", "x.json", "--save-aligned", "x.json",

@@ -259,6 +259,14 @@ def test_force_without_an_output_and_a_missing_folder_are_refused(
     assert not missing.parent.exists()
 
 
+def test_dpi_without_plot_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # It was ignored in silence (a review), where --label alone is refused.
+    assert main(["res", str(ZIPS / "fr1_xyz_ape_se3.zip"), "--dpi", "300"]) == 2
+    assert capsys.readouterr().err == (
+        "ERROR: --dpi sets the PNG resolution of --plot's figure; give --plot FILE too\n"
+    )
+
+
 @pytest.mark.parametrize("suffix", [".json", ".npz"])
 def test_res_takes_an_evo_zip_and_ours_in_either_order(
     suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -182,6 +182,19 @@ def test_traj_save_explains_missing_options(
     assert re.search(error, capsys.readouterr().err, re.MULTILINE)
 
 
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [(["--plot-plane", "xz"], "--plot-plane sets the trajectory view"), (["--dpi", "72"], "--dpi")],
+)
+def test_traj_plot_options_without_plot_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], said: str
+) -> None:
+    # They were ignored in silence (a review); --label alone is refused the same way.
+    src = write(tmp_path, CLEAN)
+    assert main(["traj", str(src), *flags]) == 2
+    assert capsys.readouterr().err.startswith(f"ERROR: {said}")
+
+
 def test_traj_save_takes_one_file_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = write(tmp_path, CLEAN)
     assert main(["traj", str(src), str(src), "--save", str(tmp_path / "o.tum")]) == 2

@@ -44,6 +44,7 @@ __all__ = [
     "add_output_args",
     "add_run_settings_args",
     "add_settings_flags",
+    "check_plot_options",
     "flag_of",
     "flag_text",
     "flags_in_text",
@@ -779,6 +780,25 @@ def add_label_flag(group: argparse._ActionsContainer, inputs: str = "EST") -> No
         help=f"legend name of each {inputs}, in order: give it once per {inputs} "
         "(default: the file stem)",
     )
+
+
+def check_plot_options(args: argparse.Namespace) -> None:
+    """Refuse ``--plot-plane`` and ``--dpi`` without ``--plot``, whose figure they set.
+
+    Raises
+    ------
+    UsageError
+        One of them given without ``--plot`` (exit status 2, as ``--label`` alone).
+    """
+    if args.plot is not None:
+        return
+    for flag, name, what in (
+        ("--plot-plane", "plot_plane", "the trajectory view"),
+        ("--dpi", "dpi", "the PNG resolution"),
+    ):
+        if getattr(args, name, None) is not None:
+            msg = f"{flag} sets {what} of --plot's figure; give --plot FILE too"
+            raise UsageError(msg)
 
 
 def add_output_args(parser: argparse.ArgumentParser) -> None:

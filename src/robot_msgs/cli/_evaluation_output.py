@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._evaluation_args import (
+    check_plot_options,
     flag_text,
     flags_in_text,
     flags_text,
@@ -285,7 +286,8 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
     """Check the output flags and every output path before any work; return each estimate's.
 
     ``--save`` and ``--save-aligned`` with several estimates must hold ``{name}``;
-    ``--to`` needs ``--save-aligned``; ``--force`` needs an output to apply to; ``--json``
+    ``--to`` needs ``--save-aligned``; ``--force`` needs an output to apply to, ``--label``,
+    ``--plot-plane`` and ``--dpi`` need ``--plot``; ``--json``
     prints to standard output, so ``--save -`` cannot go there too; ``--plot`` must name a
     figure format (or be a stream: PNG) and needs matplotlib. All paths must be distinct,
     in folders that exist and are writable and, unless ``--force``, not existing
@@ -322,6 +324,7 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
         from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
 
         legend_names(given, args.label)  # one per estimate: refused before any work
+    check_plot_options(args)
     plans: list[Outputs] = []
     for name in names:
         save = _named(args.save, "--save", name, several=several)

@@ -16,7 +16,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import add_json_file_flag, add_label_flag, flags_in_text
+from robot_msgs.cli._evaluation_args import (
+    add_json_file_flag,
+    add_label_flag,
+    check_plot_options,
+    flags_in_text,
+)
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import FormatError, UsageError
 from robot_msgs.limits import dpi_flag
@@ -114,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     if args.label and args.plot is None and args.html is None:
         msg = "--label names the results in --plot's and --html's legends; give one of them"
         raise UsageError(msg)
+    check_plot_options(args)
     from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
 
     labels = legend_names([str(p) for p in args.results], args.label)

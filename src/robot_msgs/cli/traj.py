@@ -54,6 +54,7 @@ from robot_msgs.cli._evaluation_args import (
     add_geo_args,
     add_label_flag,
     add_settings_flags,
+    check_plot_options,
     flags_in_text,
     reading_rules,
     settings_from_args,
@@ -605,6 +606,7 @@ def run(args: argparse.Namespace) -> int:
     if args.label and args.plot is None:
         msg = "--label names the files in --plot's legend; give --plot FILE too"
         raise UsageError(msg)
+    check_plot_options(args)
     if args.plot is not None:
         from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
         from robot_msgs.report.figures import figure_format  # noqa: PLC0415
