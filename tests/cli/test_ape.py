@@ -251,6 +251,16 @@ def test_the_same_file_as_both_inputs_is_warned(
     assert "the estimate's stamps and poses are the reference's" in captured.out
 
 
+def test_an_estimate_given_twice_is_warned_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """`ape REF A A` tabled two equal results without a word (a review)."""
+    est = "example:fr1_xyz/rgbdslam.tum"
+    assert main(["ape", "example:fr1_xyz/groundtruth.tum", est, est]) == 0
+    assert capsys.readouterr().err == (
+        f"WARNING: {est}: estimate #2 is the same file as estimate #1, read the same way: its "
+        "results repeat #1's\n"
+    )
+
+
 @pytest.mark.evo_data
 def test_bag_topics_select_the_trajectories(
     evo_data: Path, capsys: pytest.CaptureFixture[str]

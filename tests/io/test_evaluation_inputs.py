@@ -162,6 +162,29 @@ def test_the_references_file_given_as_an_estimate_is_warned(tmp_path: Path) -> N
         read_inputs([InputFile(path=str(kitti), times_path=times), InputFile(path=str(kitti))])
 
 
+def test_an_estimates_file_given_again_is_warned_once(tmp_path: Path) -> None:
+    """`ape REF A A` gave two equal results without a word, where `ape A A` is warned (a review)."""
+    ref = _tum(tmp_path / "ref.tum", 40)
+    est = _tum(tmp_path / "a.tum", 40)
+    link = tmp_path / "link.tum"
+    link.symlink_to(est)
+    other = _tum(tmp_path / "b.tum", 40)  # the same bytes, another file: not this warning
+    _, told, _ = _read([ref, est, other, str(link), est], side_by_side=False)
+    assert told == [
+        (
+            f"{link}: estimate #3 is the same file as estimate #1 ({est}), read the same way: "
+            "its results repeat #1's"
+        ),
+        (
+            f"{est}: estimate #4 is the same file as estimate #1, read the same way: its "
+            "results repeat #1's"
+        ),
+    ]
+    # The reference's file given twice as an estimate is said as the reference's, each time.
+    _, told, _ = _read([ref, ref, ref], side_by_side=False)
+    assert [t.startswith(f"{ref}: the same file as the reference (") for t in told] == [True] * 2
+
+
 def test_inputs_with_a_times_pipe_are_read_one_by_one(tmp_path: Path) -> None:
     # One pipe given as the times of two KITTI files is read once, by the first reader
     # (side by side, the second blocked in open() after the writer left: a hang).

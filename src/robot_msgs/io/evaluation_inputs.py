@@ -123,7 +123,8 @@ def read_inputs(
         One per input, in order. A file of one pose is read with a
         :class:`~robot_msgs.errors.DataWarning` saying there is no motion to evaluate,
         and an estimate that is the reference's file (resolved: a link, another spelling
-        of the path), read the same way, with one saying so (``kind="same_input"``).
+        of the path), read the same way, with one saying so (``kind="same_input"``), as
+        is an estimate that is an earlier estimate's file.
 
     Raises
     ------
@@ -175,6 +176,18 @@ def read_inputs(
             )
             warnings.warn(
                 DataWarning(itself, kind="same_input", fixed=False), stacklevel=caller_stacklevel()
+            )
+            continue
+        first = keys.index(keys[k])  # an earlier estimate's file, read the same way
+        if first < k:
+            label, earlier = inputs[k].label, inputs[first].label
+            spelt = "" if earlier == label else f" ({earlier})"  # a link, another spelling
+            again = (
+                f"{label}: estimate #{k} is the same file as estimate #{first}{spelt}, read the "
+                f"same way: its results repeat #{first}'s"
+            )
+            warnings.warn(
+                DataWarning(again, kind="same_input", fixed=False), stacklevel=caller_stacklevel()
             )
     # The inputs to read, in order: each one without a cache, each new key with one.
     todo = [
