@@ -175,3 +175,30 @@ def test_files_after_a_list_of_deltas_are_said_to_be_files(
         "up to the next flag; give the files before it (or end its numbers with --)"
     )
     assert main(["rpe", "--delta", "1", "2", "--", ref, est]) == 0  # as it says
+
+
+def test_help_lists_and_explains_every_relation(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`rpe --help` said "as for ape (frames as stated there) without ..." (a review)."""
+    import re
+
+    from robot_msgs.evaluation.relations import APE_RELATIONS, RPE_RELATIONS
+
+    monkeypatch.setenv("COLUMNS", "1000")
+    with pytest.raises(SystemExit, match="0"):
+        main(["rpe", "--help"])
+    out = capsys.readouterr().out.splitlines()
+    (line,) = [x for x in out if x.startswith("  --relation RELATION")]
+    text = line.split("--relation RELATION", 1)[1]
+    named = set()
+    for token in re.findall(r"[a-z_]+(?:/[a-z_]+)*(?:\|_[a-z]+)?", text):
+        bases, _, other = token.partition("|")  # roll/pitch/yaw_rad|_deg
+        if other:
+            bases, suffix = bases.rsplit("_", 1)
+            named |= {f"{b}{s}" for b in bases.split("/") for s in (f"_{suffix}", other)}
+        else:
+            named |= set(bases.split("/"))
+    assert "ape" not in named
+    assert set(RPE_RELATIONS) <= named
+    assert not named & (set(APE_RELATIONS) - set(RPE_RELATIONS))  # APE's only: not offered

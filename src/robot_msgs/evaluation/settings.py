@@ -643,8 +643,14 @@ class Rpe(Msg):
     relation: Annotated[
         RpeRelation,
         _doc(
-            "as for ape (frames as stated there) without trajectopy's *_body and "
-            "*_world_* (APE only), plus point_distance_error_ratio (%)"
+            "each pair (i, j)'s error E = (ref_i^-1 ref_j)^-1 (est_i^-1 est_j) as translation "
+            "(m, evo trans_part), angle_deg, angle_rad, full, rot_part; a signed axis x/y/z "
+            "(m, the estimate's motion minus the reference's; frame: the reference body's "
+            "axes at j); along_track/cross_track/vertical (m; frame: the reference's "
+            "horizontal direction of motion at j, world z up), roll/pitch/yaw_rad|_deg "
+            "(rotation vector of E; frame: the reference body's axes at j); point_distance "
+            "(m: how much the distances from pose i to j differ, unsigned), "
+            "point_distance_error_ratio (%: that of the reference's distance)"
         ),
         Flag("--relation", "RELATION"),
     ] = "translation"
