@@ -442,7 +442,10 @@ def test_a_run_that_cannot_be_evaluated_stops_the_report_unless_allow_partial(
     assert main(["report", manifest, "--allow-partial", "--no-progress", "--quiet"]) == 0
     warned = capsys.readouterr().err.splitlines()
     assert len(warned) == 1
-    assert warned[0].startswith("WARNING: run dvo/fr1_xyz/trial_2 not reported: FormatError: ")
+    # Worded as bench words it: "failed to evaluate" (it said "not reported", a review).
+    assert warned[0].startswith(
+        "WARNING: run dvo/fr1_xyz/trial_2 failed to evaluate: FormatError: "
+    )
     stored = _report_json(capsys, str(out), "--allow-partial")
     # The note, up to 300 characters of the error, is folded as res folds its notes.
     assert main(["report", manifest, "--allow-partial", "--no-progress"]) == 0
@@ -493,7 +496,7 @@ def test_an_invalid_meta_json_stops_only_its_run_with_allow_partial(
         assert main(["report", manifest, "--allow-partial", "--no-progress", "--quiet"]) == 0
         (warned,) = capsys.readouterr().err.splitlines()
         assert warned.startswith(
-            f"WARNING: run dvo/fr1_xyz/trial_2 not reported: FormatError: {meta}"
+            f"WARNING: run dvo/fr1_xyz/trial_2 failed to evaluate: FormatError: {meta}"
         )
 
 
@@ -515,7 +518,18 @@ def test_allow_partial_names_the_runs_left_out_of_a_bench_folder_too(
     assert main(["report", str(out), "--allow-partial", "--no-progress", "--quiet"]) == 0
     warned = capsys.readouterr().err.splitlines()
     assert warned == [
-        f"WARNING: run {run} not reported: {error}" for run, error in summary["errors"].items()
+        f"WARNING: run {run} failed to evaluate: {error}"
+        for run, error in summary["errors"].items()
+    ]
+    # A run the sweep never evaluated (its worker died) is said as bench says it.
+    summary["infrastructure"] = {"orb/MH_01/9": "WorkerCrashed: killed by SIGKILL"}
+    summary["n_runs"] += 1
+    summary["n_crashed"] = 1
+    (out / "summary.json").write_text(json.dumps(summary))
+    assert main(["report", str(out), "--allow-partial", "--no-progress", "--quiet"]) == 0
+    warned = capsys.readouterr().err.splitlines()
+    assert warned[2:] == [
+        "WARNING: run orb/MH_01/9 not evaluated: WorkerCrashed: killed by SIGKILL"
     ]
 
 

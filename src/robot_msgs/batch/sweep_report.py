@@ -262,9 +262,9 @@ def read_sweep(
     ReportResult
         The :class:`Report`, its runs in the sweep's order, a note saying how many runs
         have no report; no run evaluations (a sweep keeps no trajectories); ``failed``
-        the runs with no report and why, as ``summary.json`` names them (those that
-        failed to evaluate, then those not evaluated; entries that are not text skipped:
-        the file is untrusted).
+        and ``not_evaluated`` the runs with no report and why, as ``summary.json`` names
+        them (those that failed to evaluate, those not evaluated; entries that are not
+        text skipped: the file is untrusted).
 
     Raises
     ------
@@ -325,10 +325,15 @@ def read_sweep(
     version = summary.get("version")
     if isinstance(version, str) and version != __version__:
         notes.append(f"evaluated by robot_msgs {version[:40]}")
-    named: dict[str, str] = {}
+    named: dict[str, dict[str, str]] = {}  # failed to evaluate; not evaluated
     for kind in ("errors", "infrastructure"):
         entries = summary.get(kind)
-        if isinstance(entries, dict):
-            named |= {k: v for k, v in entries.items() if isinstance(v, str)}
+        named[kind] = (
+            {k: v for k, v in entries.items() if isinstance(v, str)}
+            if isinstance(entries, dict)
+            else {}
+        )
     report = assemble_report(reports, settings, force=force, notes=notes)
-    return ReportResult(report=report, runs={}, failed=named)
+    return ReportResult(
+        report=report, runs={}, failed=named["errors"], not_evaluated=named["infrastructure"]
+    )

@@ -131,11 +131,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         result = _sweep_report(args, sweep, html="html" in outputs)
     report = result.report
-    if args.allow_partial:  # the runs left out, each named as bench names them
+    if args.allow_partial:  # the runs left out, each named and worded as bench says them
         from robot_msgs.cli._boundary import say  # noqa: PLC0415
 
-        for name, error in result.failed.items():
-            say(f"WARNING: run {name} not reported: {error}")
+        for kind, named in (
+            ("failed to evaluate", result.failed),
+            ("not evaluated", result.not_evaluated),
+        ):
+            for name, error in named.items():
+                say(f"WARNING: run {name} {kind}: {error}")
     tables = report_tables(report)
     contents: dict[str, str] = {}
     if "json" in outputs:

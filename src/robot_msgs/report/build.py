@@ -39,13 +39,16 @@ __all__ = ["ReportResult", "assemble_report", "build_report"]
 class ReportResult:
     """A whole :class:`Report` and each run's :class:`RunEvaluation`, by run name.
 
-    ``failed`` holds the runs left out because they could not be evaluated (only with
-    ``partial``): run name -> the error's type and text.
+    ``failed`` holds the runs left out because they failed to evaluate (only with
+    ``partial``): run name -> the error's type and text. ``not_evaluated`` holds a
+    sweep's runs that were never evaluated (their worker died, the scheduler was lost),
+    named as ``bench`` names them.
     """
 
     report: Report
     runs: dict[str, RunEvaluation]
     failed: dict[str, str] = field(default_factory=dict)
+    not_evaluated: dict[str, str] = field(default_factory=dict)
 
 
 def _in_run(err: RobotMsgsError | OSError, name: str, source: str) -> RobotMsgsError | OSError:
