@@ -83,8 +83,11 @@ def test_bench_folder_writes_the_outputs_and_prints_the_summary(
     assert re.match(said + read, captured.err), captured.err
     assert "on 2 local worker processes" in " ".join(captured.out.split())
     assert f"table: {out / 'results.parquet'}" in captured.out
-    assert "\nape:translation: Ranking" in captured.out
-    assert "\nrpe:translation:1s:all: Ranking" in captured.out
+    # Each ranking headed by its metric in words: they were headed by their keys,
+    # ape:translation and rpe:translation:1s:all (a review).
+    assert "\nAPE translation error: Ranking" in captured.out
+    assert "\nRPE translation error over 1 s, all pairs: Ranking" in captured.out
+    assert ":translation" not in captured.out
     assert "1  orb" in captured.out
     assert "Repeatability" not in captured.out  # every run has a reference
     assert "bench 2/2 runs  0 failed" in captured.err  # the progress line
@@ -415,7 +418,7 @@ def test_settings_flags_reach_the_sweep(tmp_path: Path, capsys: pytest.CaptureFi
     argv = ["bench", str(root), "--out", str(out), "--serial", "--quiet", "--align", "sim3"]
     argv += ["--rpe-delta", "2", "--rpe-unit", "f", "--statistic", "max", "--max-diff", "0.02"]
     assert main(argv) == 0
-    assert "\nrpe:translation:2f:all: Ranking" in capsys.readouterr().out
+    assert "\nRPE translation error over 2 frames, all pairs: Ranking" in capsys.readouterr().out
     settings = _json(out / "summary.json")["settings"]
     assert settings["evaluation"]["align"] == "sim3"
     assert settings["evaluation"]["max_diff_s"] == 0.02

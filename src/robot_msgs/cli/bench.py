@@ -43,11 +43,11 @@ from robot_msgs.limits import retries_flag, workers_flag
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
     from types import FrameType
 
     from robot_msgs.batch.lock import FolderLock
-    from robot_msgs.msg import Value
+    from robot_msgs.runs.run_settings import RunSettings
     from robot_msgs.runs.spec import RunSpec
 
 __all__ = ["STORAGE_ERROR", "add_parser", "run"]
@@ -295,7 +295,7 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
     # The runs the rankings hold: those with a report (the others count for none).
     unreported = {*summary.errors, *summary.infrastructure}
     reported = [run for run in reader.runs if run.name not in unreported]
-    _print_rankings(Path(args.out), reported, reader.settings.record())
+    _print_rankings(Path(args.out), reported, reader.settings)
     if not summary.complete:
         text = (
             f"{summary.n_failed + summary.n_not_evaluated} of {summary.n_runs} runs did not "
@@ -315,22 +315,28 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
     return 0
 
 
-def _print_rankings(out: Path, runs: Sequence[RunSpec], judged: Mapping[str, Value]) -> None:
+def _print_rankings(out: Path, runs: Sequence[RunSpec], settings: RunSettings) -> None:
     from robot_msgs.compare import (  # noqa: PLC0415
         Ranking,
         Repeatability,
         configuration_labels,
     )
     from robot_msgs.report.tables import (  # noqa: PLC0415
+        metric_title,
         ranking_table,
         render_text,
         repeatability_table_of,
     )
 
+    # Each ranking headed by its metric in words ("RPE translation error over 1 s, all
+    # pairs"), not its key (rpe:translation:1s:all) (a review).
+    titles = {metric.name: metric_title(metric) for metric in settings.metrics}
+    judged = settings.record()
     for entry in json.loads((out / "ranking.json").read_text(encoding="utf-8")):
         if entry["ranking"] is not None:
             ranked = ranking_table(Ranking.from_dict(entry["ranking"]), judged)
-            print(f"\n{entry['evaluation']}: " + render_text(ranked))
+            title = titles.get(entry["evaluation"], entry["evaluation"])
+            print(f"\n{title}: " + render_text(ranked))
     repeats = [
         Repeatability.from_dict(d)
         for d in json.loads((out / "repeatability.json").read_text(encoding="utf-8"))

@@ -55,6 +55,7 @@ __all__ = [
     "roll_pitch_yaw_deg",
     "save_figure",
     "signal_label",
+    "signal_words",
     "time_label",
 ]
 
@@ -167,17 +168,40 @@ def signal_label(signal: Signal, *, parameters: bool = True) -> str:
     >>> signal_label(one("translation", "m", delta=1.0, delta_unit="s"), parameters=False)
     'translation error [m]'
     """
-    words = _WORDS.get(signal.quantity, signal.quantity.replace("_", " "))
+    words = signal_words(
+        signal.quantity,
+        delta=signal.delta if parameters else None,
+        delta_unit=signal.delta_unit or "",
+        length_m=signal.length_m if parameters else None,
+    )
+    return f"{words} [{signal.unit}]" if signal.unit else words
+
+
+def signal_words(
+    quantity: str,
+    *,
+    delta: float | None = None,
+    delta_unit: str = "",
+    length_m: float | None = None,
+) -> str:
+    """Name a quantity in words, with its delta or segment length: :func:`signal_label`'s words.
+
+    Examples
+    --------
+    >>> signal_words("angle_deg"), signal_words("translation", delta=10.0, delta_unit="f")
+    ('rotation error', 'translation error over 10 frames')
+    """
+    words = _WORDS.get(quantity, quantity.replace("_", " "))
     # "over 1 m", not ", 1 m": "translation error, 1 m [m]" read as an error of 1 m (a
     # review); a segment's length is said as the segment.
-    if parameters and signal.delta is not None:
-        unit = signal.delta_unit or ""
+    if delta is not None:
+        unit = delta_unit
         if unit == "f":
-            unit = "frame" if signal.delta == 1 else "frames"
-        words += f" over {signal.delta:g} {unit}".rstrip()
-    if parameters and signal.length_m is not None:
-        words = words.replace(" per segment", "") + f" per {signal.length_m:g} m segment"
-    return f"{words} [{signal.unit}]" if signal.unit else words
+            unit = "frame" if delta == 1 else "frames"
+        words += f" over {delta:g} {unit}".rstrip()
+    if length_m is not None:
+        words = words.replace(" per segment", "") + f" per {length_m:g} m segment"
+    return words
 
 
 def time_label(*, frames: bool, since: str = "the first matched pose") -> str:

@@ -25,12 +25,14 @@ if TYPE_CHECKING:
     from robot_msgs.compare.report import Report
     from robot_msgs.compare.run_report import Latency, Repeatability, RunReport
     from robot_msgs.msg import Value
+    from robot_msgs.runs.run_settings import MetricSpec
 
 __all__ = [
     "ReportTable",
     "csv_cell",
     "groups_table",
     "markdown_text",
+    "metric_title",
     "ranking_table",
     "render_latex",
     "render_markdown",
@@ -297,6 +299,35 @@ def _ties(ranking: Ranking) -> list[str]:
         for rank, names in by_rank.items()
         if len(names) > 1
     ]
+
+
+def metric_title(metric: MetricSpec) -> str:
+    """Name a metric of a sweep in words; a name the manifest gave it (``name =``) as given.
+
+    Its default name is a key (``rpe:angle_deg:10f:all``), not words for a heading.
+
+    Examples
+    --------
+    >>> from robot_msgs.evaluation import PairSettings
+    >>> from robot_msgs.runs.run_settings import MetricSpec
+    >>> metric_title(MetricSpec.build("ape"))
+    'APE translation error'
+    >>> pairs = PairSettings(delta=10, delta_unit="f", all_pairs=True)
+    >>> metric_title(MetricSpec.build("rpe", relation="angle_deg", pairs=pairs))
+    'RPE rotation error over 10 frames, all pairs'
+    >>> metric_title(MetricSpec.build("ape", name="ATE"))
+    'ATE'
+    """
+    from robot_msgs.report.figures import signal_words  # noqa: PLC0415 - NumPy
+    from robot_msgs.runs.run_settings import MetricSpec  # noqa: PLC0415
+
+    pairs = metric.pairs
+    if metric.name != MetricSpec.build(metric.metric, relation=metric.relation, pairs=pairs).name:
+        return metric.name
+    if pairs is None:
+        return f"{metric.metric.upper()} {signal_words(metric.relation)}"
+    words = signal_words(metric.relation, delta=pairs.delta, delta_unit=pairs.delta_unit)
+    return f"{metric.metric.upper()} {words}" + (", all pairs" if pairs.all_pairs else "")
 
 
 def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -> ReportTable:
