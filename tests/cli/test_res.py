@@ -64,6 +64,11 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     # refusal as robot-msgs report), naming this command's flag and no Python None.
     assert "(differs)" not in text
     assert f"are not recorded in {evo}: not compared." in " ".join(text.split())
+    # Named by their flags, as the columns and the refusal name them (it said "19 settings
+    # (n_align, align_window_s, sync, ...)", the fields; a review).
+    listed = re.search(r"\d+ settings \(([^)]*)\) are not recorded in", said)
+    assert listed is not None
+    assert all(name.startswith("--") for name in listed.group(1).split(", ")[:3]), listed[0]
     # In flag spelling: the flag, and its values as the flag takes them.
     # Unknown is not "different" (evo's defaults are ours): the refusal says it cannot
     # tell, and names the flag to rank anyway, not a new evaluation evo's zip cannot have.

@@ -103,6 +103,13 @@ def _flag(name: str) -> str:
     return flag_of(name) or name
 
 
+def _setting(name: str) -> str:
+    """Name a setting as the flag that sets it, with its word (``--offset auto``), or as is."""
+    from robot_msgs.cli._evaluation_args import flag_of, flags_in_text  # noqa: PLC0415
+
+    return flags_in_text(f"`{name}=`") if flag_of(name) else name
+
+
 def _flag_cell(name: str, value: Value | None) -> str:
     """Write a setting's value as its flag takes it (``one-to-one``); ``-`` when unset."""
     from robot_msgs.cli._evaluation_args import flag_value  # noqa: PLC0415
@@ -231,11 +238,11 @@ class ResultsComparison:
         by_results: dict[tuple[str, ...], list[str]] = {}
         for key, names in self.unrecorded.items():
             by_results.setdefault(tuple(names), []).append(key)
-        notes += [
-            f"{len(keys)} settings ({', '.join(keys[:3])}{', ...' if len(keys) > 3 else ''}) "
-            f"are not recorded in {', '.join(names)}: not compared."
-            for names, keys in by_results.items()
-        ]
+        for results, lacked in by_results.items():  # as flags: the columns say them so
+            listed = ", ".join(map(_setting, lacked[:3])) + (", ..." if len(lacked) > 3 else "")
+            are = "settings ({}) are" if len(lacked) > 1 else "setting ({}) is"
+            said = f"{len(lacked)} {are.format(listed)} not recorded in {', '.join(results)}"
+            notes.append(f"{said}: not compared.")
         tables = [ReportTable("Results", headers, tuple(rows), numeric, tuple(notes))]
         from robot_msgs.evaluation.settings import Ape, EvaluationSettings, Rpe  # noqa: PLC0415
 
