@@ -291,6 +291,31 @@ def test_res_takes_an_evo_zip_and_ours_in_either_order(
     assert results == numbered_table(second)
 
 
+def test_settings_that_do_not_apply_or_are_unset_are_not_noted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: `res APE RPE` noted "6 settings (delta, ...) are not recorded in" the APE
+    result (no APE setting) and listed --relation translation, a default, as shared; ours
+    beside evo's zip counted 19 settings not compared, 10 of them unset in ours, which the
+    refusal compares as unset."""
+    ape = _save(tmp_path, "ape.json", "--align", "se3")
+    rpe = tmp_path / "rpe.json"
+    assert main(["rpe", GT, EST, "--save", str(rpe)]) == 0
+    capsys.readouterr()
+    assert main(["res", str(ape), str(rpe)]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "not recorded" not in said
+    assert "Shared settings" not in said
+    assert "Every setting they share is at its default." in said
+    evo = ZIPS / "fr1_xyz_ape_se3.zip"
+    assert main(["res", str(ape), str(evo)]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    noted = f"9 settings (--sync, --max-diff, --spatial-pairs, ...) are not recorded in {evo}"
+    assert noted in said
+    refused = said.split("cannot all be compared: ", 1)[1].split(" (", 1)[0]
+    assert len(refused.replace(" and ", ", ").split(", ")) == 9  # the same settings
+
+
 def test_a_switch_left_off_is_said_as_no_flag_and_defaults_are_not_listed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

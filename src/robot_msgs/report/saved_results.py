@@ -151,16 +151,29 @@ class ResultsComparison:
         # title says): unknown, so compared only among the results that record it.
         seen = {k: {repr(record[k]) for record in self.records if k in record} for k in keys}
         self.differing = [k for k in keys if len(seen[k]) > 1]
-        #: Settings some results do not record, with the names of those results.
-        self.unrecorded: dict[str, list[str]] = {
+        missing = {
             k: [name for (name, _), record in zip(named, self.records, strict=True)
                 if k not in record]
+            for k in keys
+        }  # fmt: skip
+        # A setting a result lacks matters where a result of its metric sets it: RPE's
+        # --delta is no setting of an APE result, nor an unset --n-align one of evo's zip
+        # (the refusal compares it as unset); both were listed as not compared (a review).
+        set_for = {
+            k: {c.metric for c, r in zip(comparisons, self.records, strict=True)
+                if r.get(k) is not None}
+            for k in keys
+        }  # fmt: skip
+        #: Settings some results do not record, where it matters, with those results' names.
+        self.unrecorded: dict[str, list[str]] = {
+            k: [name for (name, r) in named if name in missing[k]
+                and r.comparison.metric in set_for[k]]
             for k in keys
         }  # fmt: skip
         self.unrecorded = {k: v for k, v in self.unrecorded.items() if v}
         first = {k: v for record in reversed(self.records) for k, v in record.items()}
         self.shared: dict[str, Value] = {
-            k: first[k] for k in keys if len(seen[k]) == 1 and k not in self.unrecorded
+            k: first[k] for k in keys if len(seen[k]) == 1 and not missing[k]
         }
         self.notes: list[str] = []
         self.ranking: list[str] | None = None
@@ -248,8 +261,9 @@ class ResultsComparison:
 
         defaults = EvaluationSettings().record()
         metrics = {r.comparison.metric for _, r in self.named}
-        spec = {"ape": Ape, "rpe": Rpe}.get(metrics.pop()) if len(metrics) == 1 else None
-        defaults |= spec().record() if spec is not None else {}  # the metric's own defaults
+        for metric in sorted(metrics):  # each metric's own defaults (relation: translation)
+            spec = {"ape": Ape, "rpe": Rpe}.get(metric)
+            defaults |= spec().record() if spec is not None else {}
         shared = tuple(  # a switch left off, a setting unset or at its default: no flag given
             (_flag(k), _flag_cell(k, v))
             for k, v in self.shared.items()
