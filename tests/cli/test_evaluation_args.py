@@ -378,6 +378,45 @@ def test_a_bag_of_several_pose_topics_is_answered_with_the_flag_that_chooses(
     assert "no topic '/ets'; did you mean /est? pose topics: /est, /gt" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["ape", "doctor"])
+def test_a_bag_given_as_an_example_is_named_as_given(
+    command: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Review: a bag read through example:NAME was named by the installed file in errors
+    (`/.../robot_msgs/examples/fr1_xyz/rgbdslam.tum: cannot open as a ROS bag`)."""
+    from robot_msgs.io import examples
+    from tests.io.conftest import BagMaker
+
+    gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    installed = str(examples.resolve_path(gt).parent)
+    assert main([command, gt, est, "--est-format", "bag"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ERROR: {est}: cannot open as a ROS bag ("), err
+    assert installed not in err
+    # Bags among the examples (none is shipped): one of two pose topics, one of zeros.
+    root = tmp_path / "examples"
+    root.mkdir()
+    shutil.copy(examples.resolve_path(gt), root / "gt.tum")
+    bags = BagMaker(root)
+    pose = "geometry_msgs/msg/PoseStamped"
+    msgs = [
+        bags.message("mcap", pose, (s, 0, "map", (s, 0.0, 0.0), (0, 0, 0, 1))) for s in range(5)
+    ]
+    bags.write("two", "mcap", {"/a": (pose, msgs), "/b": (pose, msgs)})
+    (root / "zeros.bag").write_bytes(bytes(64))
+    monkeypatch.setattr(examples, "_root", lambda: root)
+    assert main([command, "example:gt.tum", "example:two"]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: example:two: choose a topic with --est-topic (pose topics: /a, /b; "
+        "TF as /tf:parent.child)\n"
+    )
+    assert main([command, "example:gt.tum", "example:zeros.bag"]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: example:zeros.bag: not a ROS 1 bag: ")
+
+
 def test_topics_and_frames_of_the_evo_bags_are_answered_with_the_close_ones(
     evo_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import itertools
+import os
 import warnings
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -28,13 +28,14 @@ from robot_msgs.errors import (
 )
 from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.clean import finish_trajectory, note, report
+from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.io.geodetic import metric_from_geodetic
 from robot_msgs.io.tf import TF_TYPE, is_tf_id, read_tf, tf_transforms, transforms_text
 from robot_msgs.optional import require
 
 if TYPE_CHECKING:
-    import os
     from collections.abc import Callable, Iterator
+    from pathlib import Path
 
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
@@ -77,7 +78,7 @@ class TopicInfo(NamedTuple):
 _ROS1_MAGIC = b"#ROSBAG V2.0\n"
 
 
-def _check_ros1_magic(bag: Path) -> None:
+def _check_ros1_magic(bag: Path, name: str) -> None:
     """Refuse a ``.bag`` file that does not start as a ROS 1 bag does.
 
     WHY before rosbags: its ROS 1 reader reads the first line with ``readline()``; a
@@ -89,7 +90,7 @@ def _check_ros1_magic(bag: Path) -> None:
     if head != _ROS1_MAGIC:
         shown = head[:16]
         msg = (
-            f"{bag}: not a ROS 1 bag: it starts with {shown!r}, not {_ROS1_MAGIC!r} "
+            f"{name}: not a ROS 1 bag: it starts with {shown!r}, not {_ROS1_MAGIC!r} "
             "(a ROS 2 bag is a folder, a .db3 or an .mcap file)"
         )
         raise FormatError(msg)
@@ -102,25 +103,33 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     A ``.bag`` file is read as ROS 1; a folder (with ``metadata.yaml``), a ``.db3`` or
     an ``.mcap`` file as ROS 2. Message types the bag does not define are taken from
     ``rosbags``' latest ROS 2 type store. A bag must be a regular file or a folder
-    (``rosbags`` seeks in it): a pipe or a device is refused.
+    (``rosbags`` seeks in it): a pipe or a device is refused. ``example:NAME`` is read
+    from the shipped examples, and named as given in every error.
 
     Errors raised while the bag is read, after it opened (a message whose CDR bytes do
     not decode, a damaged chunk, a corrupt compressed block, a message definition in the
     bag without a field of the ROS type it names), are :class:`FormatError` too, naming
     the bag; the package's own errors pass unchanged.
     """
-    bag = Path(path)
+    bag = resolve_path(path)
+    # Named as given: example:NAME, not the installed file (as the text readers name it).
+    given = os.fspath(path)
+    name = given if given.startswith(EXAMPLE_PREFIX) else str(bag)
+
+    def why(err: BaseException) -> str:
+        return _short(str(err).replace(str(bag), name))
+
     if not bag.exists():
-        msg = f"{bag}: no such file or folder"
+        msg = f"{name}: no such file or folder"
         raise FileNotFoundError(msg)
     kind = stream_kind(bag)
     if kind is not None:
-        msg = f"{bag}: is {kind}: a bag must be a regular file or folder (rosbags seeks in it)"
+        msg = f"{name}: is {kind}: a bag must be a regular file or folder (rosbags seeks in it)"
         raise FormatError(msg)
     if bag.is_dir():
-        _check_folder_files(bag)
+        _check_folder_files(bag, name)
     elif bag.suffix == ".bag":
-        _check_ros1_magic(bag)
+        _check_ros1_magic(bag, name)
     highlevel = require("rosbags.highlevel", "bags", feature="reading ROS bags")
     typesys = require("rosbags.typesys", "bags", feature="reading ROS bags")
     store = typesys.get_typestore(typesys.Stores.LATEST)
@@ -130,16 +139,16 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     except RobotMsgsError:
         raise
     except MemoryError as err:  # a damaged length field: rosbags allocates what it claims
-        msg = f"{bag}: cannot open as a ROS bag (a record claims more bytes than memory holds)"
+        msg = f"{name}: cannot open as a ROS bag (a record claims more bytes than memory holds)"
         raise FormatError(msg) from err
     except Exception as err:
-        msg = f"{bag}: cannot open as a ROS bag ({type(err).__name__}: {_short(err)})"
+        msg = f"{name}: cannot open as a ROS bag ({type(err).__name__}: {why(err)})"
         raise FormatError(msg) from err
     for conn in reader.connections:  # a damaged index: a NULL topic name or type
         if not isinstance(conn.topic, str) or not isinstance(conn.msgtype, str):
             reader.close()
             msg = (
-                f"{bag}: a topic without a name or type ({conn.topic!r}, {conn.msgtype!r}): "
+                f"{name}: a topic without a name or type ({conn.topic!r}, {conn.msgtype!r}): "
                 "the bag's index is damaged"
             )
             raise FormatError(msg)
@@ -148,30 +157,30 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     except RobotMsgsError:
         raise
     except MemoryError as err:
-        msg = f"{bag}: cannot read the bag (a record claims more bytes than memory holds)"
+        msg = f"{name}: cannot read the bag (a record claims more bytes than memory holds)"
         raise FormatError(msg) from err
     except (AttributeError, TypeError) as err:
         # A bag carries its own message definitions: one that lacks a field of the ROS
         # type it names (header.frame_id, pose.position) gives messages without it.
         msg = (
-            f"{bag}: its messages do not have the fields of the type they name ("
-            f"{type(err).__name__}: {_short(err)}); the bag's message definition differs "
+            f"{name}: its messages do not have the fields of the type they name ("
+            f"{type(err).__name__}: {why(err)}); the bag's message definition differs "
             "from ROS's"
         )
         raise FormatError(msg) from err
     except _bag_errors() as err:
-        msg = f"{bag}: cannot read the bag ({type(err).__name__}: {_short(err)})"
+        msg = f"{name}: cannot read the bag ({type(err).__name__}: {why(err)})"
         raise FormatError(msg) from err
     except RuntimeError as err:  # lz4's decoder raises no type of its own
         if "lz4" not in str(err).lower():
             raise
-        msg = f"{bag}: cannot read the bag (a damaged lz4 chunk: {_short(err)})"
+        msg = f"{name}: cannot read the bag (a damaged lz4 chunk: {why(err)})"
         raise FormatError(msg) from err
     finally:
         reader.close()
 
 
-def _check_folder_files(bag: Path) -> None:
+def _check_folder_files(bag: Path, name: str) -> None:
     """Refuse a bag folder holding a file rosbags would block on or read without end.
 
     A FIFO as ``metadata.yaml`` or as the ``.db3`` blocked in SQLite's open, where not
@@ -187,15 +196,15 @@ def _check_folder_files(bag: Path) -> None:
         for entry in entries:
             kind = stream_kind(entry)
             if kind is not None:
-                msg = f"{bag}: {entry.name} is {kind}: a bag's files must be regular files"
+                msg = f"{name}: {entry.name} is {kind}: a bag's files must be regular files"
                 raise FormatError(msg)
     except OSError as err:
-        msg = f"{bag}: cannot list the bag folder ({err.strerror or err})"
+        msg = f"{name}: cannot list the bag folder ({err.strerror or err})"
         raise FormatError(msg) from err
     limit = current_limits().max_bytes
     if meta.is_file() and meta.stat().st_size > limit:
         msg = (
-            f"{bag}: metadata.yaml is {meta.stat().st_size} bytes, more than the {limit} "
+            f"{name}: metadata.yaml is {meta.stat().st_size} bytes, more than the {limit} "
             "read from one input (robot-msgs --max-bytes SIZE raises the bound)"
         )
         raise FormatError(msg)
@@ -238,7 +247,7 @@ def _bag_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
-def _short(err: BaseException) -> str:
+def _short(err: BaseException | str) -> str:
     text = " ".join(str(err).split())
     return text if len(text) <= 160 else text[:157] + "..."
 

@@ -346,20 +346,20 @@ def read_trajectory(
     check_repeated_stamps(repeated_stamps)  # before a large file is read
     file = resolve_path(path)
     if fmt is None:
-        fmt = detect_format(file)
+        fmt = detect_format(path)
     if fmt not in FORMATS:
         msg = f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}"
         raise FormatError(msg)
     if times_path is not None and fmt != "kitti":
         msg = f"{path}: a times file is only used with KITTI files, not {fmt}"
         raise FormatError(msg)
-    if fmt in BAG_FORMATS:
+    if fmt in BAG_FORMATS:  # as given: errors name example:NAME (open_bag resolves it)
         if topic is None:
-            topic = only_pose_topic(file)
+            topic = only_pose_topic(path)
         from robot_msgs.io.bag import read_bag  # noqa: PLC0415 - bags only when read
 
         return read_bag(
-            file,
+            path,
             topic,
             strict=strict,
             repeated_stamps=repeated_stamps,
@@ -432,8 +432,7 @@ def geo_origin_of(
     True
     """
     fmt = _format_given(format, fmt)
-    file = resolve_path(path)
-    fmt = detect_format(file) if fmt is None else fmt
+    fmt = detect_format(path) if fmt is None else fmt  # named as given, as the readers
     if fmt == "lla":
         lla = read_lla_rows(path).parts[1]  # named as given (read_table resolves it)
         finite = lla[np.isfinite(lla).all(axis=1)]
@@ -441,7 +440,7 @@ def geo_origin_of(
     if fmt in BAG_FORMATS:
         from robot_msgs.io.bag import first_fix  # noqa: PLC0415 - bags only when read
 
-        return first_fix(file, topic if topic is not None else only_pose_topic(file))
+        return first_fix(path, topic if topic is not None else only_pose_topic(path))
     return None
 
 
@@ -453,7 +452,7 @@ def pose_topics(file: str | os.PathLike[str]) -> list[str]:
     """
     from robot_msgs.io.bag import POSE_TYPES, list_topics  # noqa: PLC0415 - bags only
 
-    topics = list_topics(resolve_path(file))
+    topics = list_topics(file)  # resolved there, named as given
     return [t.topic for t in topics if t.msgtype in POSE_TYPES and t.message_count > 0]
 
 
@@ -474,7 +473,7 @@ def only_pose_topic(file: str | os.PathLike[str]) -> str:
         from robot_msgs.io.bag import tf_chains  # noqa: PLC0415 - bags only
         from robot_msgs.io.tf import transforms_text  # noqa: PLC0415
 
-        topic, pairs = tf_chains(resolve_path(file))
+        topic, pairs = tf_chains(file)
         tf = f"TF as {topic}:parent.child, {transforms_text(pairs)}" if topic else tf
     msg = f"{file}: choose a topic with `topic=` (pose topics: {names}; {tf})"
     raise TopicError(msg, path=str(file))

@@ -144,10 +144,10 @@ def read_inputs(
     files: list[tuple[Path, str, str | None]] = []
     for given in inputs:
         file = resolve_path(given.path)
-        fmt = given.fmt or detect_format(file)
+        fmt = given.fmt or detect_format(given.path)  # errors name example:NAME as given
         topic = given.topic
         if topic is None and fmt in BAG_FORMATS:
-            topic = only_pose_topic(file)
+            topic = only_pose_topic(given.path)
         files.append((file, fmt, topic))
     fixes = [
         geo_origin_of(given.path, format=fmt, topic=topic)  # named as given
