@@ -61,7 +61,6 @@ Vector3(x=nan, y=inf, z=0.0)
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import types
 import typing
@@ -80,7 +79,7 @@ from robot_msgs.msg.json import from_tree, struct_defaults, to_builtins
 from robot_msgs.msg.repr import has_large_array, short_repr
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from typing_extensions import dataclass_transform
 else:
@@ -93,6 +92,8 @@ else:
 __all__ = [
     "Msg",
     "declared_types",
+    "derive_source",
+    "deriver",
     "field_schema",
     "field_specs",
     "message",
@@ -179,6 +180,65 @@ class _DataclassFields:
         return made
 
 
+#: The functions :func:`deriver` made, by type and field names.
+_DERIVERS: dict[tuple[type, tuple[str, ...]], Callable[..., Any]] = {}
+
+
+def derive_source(copy: str, fields: Sequence[tuple[str, str]], indent: str) -> list[str]:
+    """Lines of Python that make ``m``, the message ``copy`` gives, with ``fields`` set, unchecked.
+
+    The one road of unchecked construction, written once: :func:`deriver` (behind
+    :meth:`Msg._derived`) and the CDR reader's generated functions
+    (:mod:`robot_msgs.ros.cdr`) run these lines, with ``_set`` bound to msgspec's
+    ``force_setattr``. ``copy`` is an expression copying a message known to be valid
+    (msgspec copies a struct without ``__post_init__``), each field's value an expression
+    the caller has proven valid for it.
+
+    WHY source lines and not one function for every caller: the CDR reader inlines them
+    in its own function per type, so a message costs no call beyond the copy and the sets
+    (a call of ``_derived`` with keywords took ``from_cdr`` to 1.55-1.65x rosbags'
+    deserialise for Pose, Odometry and Imu, where issue 20 asks for 1.3x at most:
+    ``benchmarks/bench_messages.py --only cdr``).
+
+    Examples
+    --------
+    >>> derive_source("proto.__copy__()", [("y", "2.0")], "    ")
+    ['    m = proto.__copy__()', "    _set(m, 'y', 2.0)"]
+    """
+    return [
+        f"{indent}m = {copy}",
+        *(f"{indent}_set(m, {name!r}, {value})" for name, value in fields),
+    ]
+
+
+def deriver(cls: type[M], names: tuple[str, ...]) -> Callable[..., M]:
+    """Return ``derive(prototype, *values)``: a copy of ``prototype`` with ``names`` set, unchecked.
+
+    ``prototype`` is a valid ``cls`` message; the ``values`` of the fields ``names``, in
+    order, are the caller's to prove valid (:func:`derive_source`).
+
+    Examples
+    --------
+    >>> from robot_msgs.geometry import Point
+    >>> deriver(Point, ("y",))(Point(x=1.0), 2.0)
+    Point(x=1.0, y=2.0, z=0.0)
+    """
+    key = (cls, names)
+    found = _DERIVERS.get(key)
+    if found is None:  # field names are identifiers: written into the text as they are
+        values = [f"v{k}" for k in range(len(names))]
+        lines = [
+            f"def derive({', '.join(['prototype', *values])}):",
+            *derive_source("prototype.__copy__()", list(zip(names, values, strict=True)), "    "),
+            "    return m\n",
+        ]
+        namespace: dict[str, Any] = {"_set": force_setattr}
+        source = "\n".join(lines)
+        exec(compile(source, f"<robot_msgs derive {cls.__name__}>", "exec"), namespace)  # noqa: S102 - our own text
+        found = _DERIVERS[key] = namespace["derive"]
+    return found
+
+
 class Msg(_Struct):
     """Base of every message type: immutable, validated, serialisable, comparable by value.
 
@@ -224,12 +284,10 @@ class Msg(_Struct):
 
         For the library's own derivations that keep every invariant by construction (the
         values proven valid and made read-only by the caller), where checking again
-        costs as much as the derivation. Every public construction validates.
+        costs as much as the derivation. Every public construction validates. The copy
+        is made by :func:`deriver`'s function for these fields.
         """
-        made = copy.copy(self)  # msgspec copies a struct without __post_init__
-        for name, value in fields.items():
-            force_setattr(made, name, value)  # type: ignore[arg-type]  # a Struct at run time
-        return made
+        return deriver(type(self), tuple(fields))(self, *fields.values())
 
     @classmethod
     def from_dict(cls: type[M], data: Mapping[str, Any]) -> M:  # noqa: PYI019

@@ -34,6 +34,7 @@ from msgspec.structs import force_setattr
 
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.msg import Msg, field_schema
+from robot_msgs.msg.base import derive_source
 from robot_msgs.msg.primitives import BOUNDS
 
 if TYPE_CHECKING:
@@ -218,18 +219,16 @@ def _factory(cls: type[Msg], fields: list[tuple[str, Any]]) -> Callable[..., Any
     second or more into ``sec`` (ROS allows it, the message does not: the same instant).
 
     The first message is built by the class (every check); the next ones are copies of
-    it with the fields set, the road of :meth:`robot_msgs.msg.Msg._derived`, when the wire
+    it with the fields set by :func:`robot_msgs.msg.base.derive_source`'s lines, the one
+    unchecked road (:meth:`robot_msgs.msg.Msg._derived`'s), when the wire
     format proves them valid: the values have the wire's types (a float32 is a float32,
     a string valid UTF-8, an array a read-only view of the message's ``bytes``), and what
     the wire cannot prove is tested here (an ``int`` bounded tighter than its wire type,
     arrays sharing a named size) before the type's cross-field rules run. A value that
     fails a test goes to the class, which names it.
 
-    WHY the copy and the sets written out rather than a call of ``_derived`` itself: with
-    ``first._derived(**fields)`` (and ``__copy__`` there), ``from_cdr`` took 4.60 µs
-    against 3.11 for a Pose, 19.0 against 14.0 for an Odometry and 13.9 against 10.8 for
-    an Imu, 1.55-1.65x rosbags' deserialise where issue 20 asks for 1.3x at most
-    (``benchmarks/bench_messages.py --only cdr``, 7 pairs each).
+    WHY the lines inlined and not a call of ``_derived``: see
+    :func:`~robot_msgs.msg.base.derive_source`.
     """
     specs = field_schema(cls)
     names = [f"v{i}" for i in range(len(fields))]
@@ -269,8 +268,7 @@ def _factory(cls: type[Msg], fields: list[tuple[str, Any]]) -> Callable[..., Any
     lines = [f"def make({', '.join(names)}):", *carry.splitlines()]
     if trusted:
         ready = " and ".join(["made", *tests])
-        lines += [f"    if {ready}:", "        m = made[0]()"]
-        lines += [f"        _set(m, {f!r}, {v})" for f, v in values]
+        lines += [f"    if {ready}:", *derive_source("made[0]()", values, "        ")]
         if cls._validate is not Msg._validate:  # noqa: SLF001 - the type's own rules
             lines.append("        m._validate()")
         lines.append("        return m")
