@@ -537,7 +537,7 @@ def test_kitti_without_times_says_frame_not_seconds(
     assert "over time" not in text
     rpe_svg = tmp_path / "rpe.svg"
     assert main(["rpe", str(ref), str(est), "--plot", str(rpe_svg)]) == 0
-    assert ">RPE per frame, delta 1 f<" in rpe_svg.read_text(encoding="utf-8")
+    assert ">RPE per frame, delta 1 frame<" in rpe_svg.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", ["x.zip", "x.txt"])

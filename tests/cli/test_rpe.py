@@ -125,6 +125,28 @@ def test_plot_of_all_pairs(tmp_path: Path) -> None:
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.parametrize(
+    ("deltas", "title", "words"),
+    [
+        (["1"], "RPE over time, delta 1 frame", ["translation error over 1 frame [m]"]),
+        (["1", "5"], "RPE over time, delta 1 frame, 5 frames", ["1 frame", "5 frames"]),
+    ],
+)
+def test_the_plots_title_says_the_delta_in_the_axis_and_legend_words(
+    tmp_path: Path, deltas: list[str], title: str, words: list[str]
+) -> None:
+    """The title said "delta 1 f" over an axis saying "over 1 frame", and several deltas
+    "delta 1 5 f" beside a legend of "1 f" and "5 f" (a review): one wording, the axis's."""
+    pytest.importorskip("matplotlib")
+    svg = tmp_path / "rpe.svg"
+    gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    assert main(["rpe", gt, est, "--delta", *deltas, "--plot", str(svg), "--quiet"]) == 0
+    text = svg.read_text(encoding="utf-8")
+    for said in (title, *words):
+        assert f">{said}<" in text
+    assert " f<" not in text
+
+
 def test_a_delta_without_pairs_is_one_error_line_naming_the_flags(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -227,7 +227,7 @@ def test_rpe_boxes_pool_the_successful_trials_per_delta(hand: ReportResult) -> N
     assert spec is not None
     (box,) = spec.panels[0].traces  # b failed
     assert (box.kind, box.name) == ("box", "a")
-    assert box.x == ("1 f",) * 14
+    assert box.x == ("1 frame",) * 14  # as the axes say it: it was "1 f"
     assert _close(box.y, [0.1] * 7 + [0.2] * 7)
 
 

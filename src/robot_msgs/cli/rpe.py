@@ -69,14 +69,11 @@ def run(args: argparse.Namespace) -> int:
     del defaults["delta"], defaults["delta_unit"]  # the interval is always said: it is the metric
     emit(args, results, plans, estimates, defaults, fixed)
     if args.plot is not None:
+        from robot_msgs.compare.signal import delta_words  # noqa: PLC0415
         from robot_msgs.report.figure_text import over_time  # noqa: PLC0415
 
-        deltas = " ".join(f"{p.delta:g}" for p in pairs)
+        # The delta in the axis's and the legend's words ("1 frame", not "1 f").
+        deltas = ", ".join(delta_words(p.delta, p.delta_unit) for p in pairs)
         what = over_time("RPE", frames=results[0].estimate.stamps_are_frames)
-        write_plot(
-            args,
-            results,
-            results[0].comparison.signals,
-            title=f"{what}, delta {deltas} {pairs[0].delta_unit}",
-        )
+        write_plot(args, results, results[0].comparison.signals, title=f"{what}, delta {deltas}")
     return 0

@@ -23,7 +23,7 @@ from robot_msgs.typing import Float64Array, Int64Array
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["ErrorSeries", "Signal", "find_signal", "signal_name", "signal_summary"]
+__all__ = ["ErrorSeries", "Signal", "delta_words", "find_signal", "signal_name", "signal_summary"]
 
 
 @message("compare/ErrorSeries")
@@ -85,6 +85,26 @@ def signal_name(
     if length_m is not None:
         quantity += f"@{length_m:g}m"
     return quantity
+
+
+def delta_words(delta: float, unit: str, *, digits: int = 6) -> str:
+    """Say an RPE delta as a reader says it: ``1 frame``, ``10 frames``, ``0.5 s``.
+
+    The one wording of a delta's amount wherever words are read (a figure's axis, legend
+    and title, an error); :func:`signal_name`'s ``@1f`` is a label, not words. A figure
+    titled ``delta 1 f`` over an axis saying ``over 1 frame`` spelt one unit two ways
+    (a review).
+
+    Examples
+    --------
+    >>> delta_words(1.0, "f"), delta_words(5.0, "f"), delta_words(0.5, "s")
+    ('1 frame', '5 frames', '0.5 s')
+    >>> delta_words(0.0123456, "m", digits=3), delta_words(2.0, "")
+    ('0.0123 m', '2')
+    """
+    if unit == "f":
+        unit = "frame" if delta == 1 else "frames"
+    return f"{delta:.{digits}g} {unit}".rstrip()
 
 
 #: How far a signal's rms may be from its series', relative: summation order only.

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.compare.signal import signal_name
+from robot_msgs.compare.signal import delta_words, signal_name
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.association import smaller_stamp_unit
 from robot_msgs.evaluation.pairs import select_pairs
@@ -79,14 +79,13 @@ def _signal(
             f"no pose pair among the {len(source)} matched poses of the {pairs.pairs_from} "
             f"(duration {source.duration_s:.6g} s, path {source.path_length_m:.6g} m)"
         )
-        reason = f"delta = {_amount(pairs.delta, pairs.delta_unit)} gave {found}: "
+        reason = f"delta = {delta_words(pairs.delta, pairs.delta_unit)} gave {found}: "
         span = {"s": source.duration_s, "m": source.path_length_m, "f": len(source) - 1.0}
         whole = span.get(pairs.delta_unit)
         step = whole / (len(source) - 1) if whole is not None and len(source) > 1 else None
         if step is not None and 0 < pairs.delta < step:  # "a smaller delta" was said of 1e-300
-            reason += (
-                f"use a larger delta (the poses are {_amount(step, pairs.delta_unit, 3)} apart)"
-            )
+            apart = delta_words(step, pairs.delta_unit, digits=3)
+            reason += f"use a larger delta (the poses are {apart} apart)"
             unit = smaller_stamp_unit(prepared.reference, prepared.estimate)
             if pairs.delta_unit == "s" and unit is not None:  # a larger delta hid it (a review)
                 reason += f", {unit.hint()}"
@@ -115,16 +114,3 @@ def _signal(
         name=name,
     )
     return signal, int(rows.shape[0]), note
-
-
-def _amount(value: float, unit: str, digits: int = 6) -> str:
-    """Write a delta as a reader says it: ``1 frame``, ``5 frames``, ``0.5 s``.
-
-    Examples
-    --------
-    >>> _amount(1.0, "f"), _amount(5.0, "f"), _amount(0.5, "s"), _amount(0.0123456, "m", 3)
-    ('1 frame', '5 frames', '0.5 s', '0.0123 m')
-    """
-    if unit == "f":
-        return f"{value:.{digits}g} frame{'' if value == 1 else 's'}"
-    return f"{value:.{digits}g} {unit}"

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from robot_msgs.compare.configuration import configuration_labels
+from robot_msgs.compare.signal import delta_words
 from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_text import over_time
 from robot_msgs.report.figures import auto_plane, break_gaps, time_label
@@ -447,7 +448,8 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
 def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     """RPE translation per delta (the categories), one box per algorithm, its trials pooled.
 
-    Successful runs only; the deltas are written as the tables write them (``0.5 s``).
+    Successful runs only; the deltas are written as the figures' axes write them (``0.5 s``,
+    ``1 frame``).
     """
     runs = [e for e in _runs_of_sequence(result, sequence) if e.rpe_results and e.report.success]
     if not runs:
@@ -462,7 +464,10 @@ def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
                 one = rpe.comparison.signals[0]
                 errors = next(iter(rpe.series.values())).errors
                 pooled.append(errors[np.isfinite(errors)])
-                deltas += [f"{one.delta:g} {one.delta_unit}"] * pooled[-1].size
+                said = (
+                    one.name if one.delta is None else delta_words(one.delta, one.delta_unit or "")
+                )
+                deltas += [said] * pooled[-1].size
         traces.append(
             Trace(
                 kind="box",

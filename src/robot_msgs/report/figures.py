@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from robot_msgs.compare.signal import delta_words
 from robot_msgs.errors import FormatError
 from robot_msgs.files import STDOUT, write_atomic
 from robot_msgs.limits import check_dpi
@@ -195,10 +196,7 @@ def signal_words(
     # "over 1 m", not ", 1 m": "translation error, 1 m [m]" read as an error of 1 m (a
     # review); a segment's length is said as the segment.
     if delta is not None:
-        unit = delta_unit
-        if unit == "f":
-            unit = "frame" if delta == 1 else "frames"
-        words += f" over {delta:g} {unit}".rstrip()
+        words += f" over {delta_words(delta, delta_unit)}"
     if length_m is not None:
         words = words.replace(" per segment", "") + f" per {length_m:g} m segment"
     return words
@@ -461,9 +459,9 @@ def evaluation_figure(
 
 
 def _parameters(signal: Signal) -> str:
-    """Return a signal's parameters in words (``1 s``, ``100 m``), its name without any."""
+    """Return a signal's parameters in words (``1 s``, ``2 frames``, ``100 m``), else its name."""
     if signal.delta is not None:
-        return f"{signal.delta:g} {signal.delta_unit}"
+        return delta_words(signal.delta, signal.delta_unit or "")
     if signal.length_m is not None:
         return f"{signal.length_m:g} m"
     return signal.name
