@@ -232,8 +232,9 @@ def test_the_same_file_as_both_inputs_is_warned(
     for est in (ref, link):
         assert main(["ape", str(ref), str(est)]) == 0
         captured = capsys.readouterr()
+        spelt = "" if est == ref else f" ({ref})"  # the reference as given
         said = (
-            f"{est}: the same file as the reference ({ref.resolve()}), read the same way: "
+            f"{est}: the same file as the reference{spelt}, read the same way: "
             "the estimate is compared with itself, and every error is zero"
         )
         assert captured.err == f"WARNING: {said}\n"
@@ -249,6 +250,20 @@ def test_the_same_file_as_both_inputs_is_warned(
     captured = capsys.readouterr()
     assert captured.err == ""
     assert "the estimate's stamps and poses are the reference's" in captured.out
+
+
+def test_an_example_given_as_both_inputs_is_named_as_given(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`ape example:A example:A` warned "... the same file as the reference
+    (/.../robot_msgs/examples/fr1_xyz/groundtruth.tum)", the installed file, where every
+    other message names example:NAME as typed (a review)."""
+    gt = "example:fr1_xyz/groundtruth.tum"
+    assert main(["ape", gt, gt]) == 0
+    assert capsys.readouterr().err == (
+        f"WARNING: {gt}: the same file as the reference, read the same way: the estimate "
+        "is compared with itself, and every error is zero\n"
+    )
 
 
 def test_an_estimate_given_twice_is_warned_once(capsys: pytest.CaptureFixture[str]) -> None:

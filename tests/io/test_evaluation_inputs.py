@@ -145,11 +145,15 @@ def test_the_references_file_given_as_an_estimate_is_warned(tmp_path: Path) -> N
     link = tmp_path / "link.tum"
     link.symlink_to(path)
     other = _tum(tmp_path / "b.tum", 40)  # the same bytes, another file: not this warning
-    for given in (path, str(link), f"{tmp_path}/./a.tum"):
+    for given, spelt in (
+        (path, ""),
+        (str(link), f" ({path})"),
+        (f"{tmp_path}/./a.tum", f" ({path})"),
+    ):
         _, told, _ = _read([path, other, given], side_by_side=False)
         said = (
-            f"{given}: the same file as the reference ({tmp_path.resolve() / 'a.tum'}), read "
-            "the same way: the estimate is compared with itself, and every error is zero"
+            f"{given}: the same file as the reference{spelt}, read the same way: the estimate "
+            "is compared with itself, and every error is zero"
         )
         assert told == [said]
     # Read another way (here with a KITTI times file), it is another trajectory.
@@ -160,6 +164,19 @@ def test_the_references_file_given_as_an_estimate_is_warned(tmp_path: Path) -> N
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_inputs([InputFile(path=str(kitti), times_path=times), InputFile(path=str(kitti))])
+
+
+def test_the_references_file_given_again_is_named_as_given() -> None:
+    """`ape example:A example:A` named the reference by its installed file
+    (`(/.../robot_msgs/examples/fr1_xyz/groundtruth.tum)`), where other messages and the
+    repeated estimate's name example:NAME as given (a review)."""
+    given = "example:fr1_xyz/groundtruth.tum"
+    _, told, _ = _read([given, given], side_by_side=False)
+    said = (
+        f"{given}: the same file as the reference, read the same way: the estimate is "
+        "compared with itself, and every error is zero"
+    )
+    assert told == [said]
 
 
 def test_an_estimates_file_given_again_is_warned_once(tmp_path: Path) -> None:
@@ -182,7 +199,7 @@ def test_an_estimates_file_given_again_is_warned_once(tmp_path: Path) -> None:
     ]
     # The reference's file given twice as an estimate is said as the reference's, each time.
     _, told, _ = _read([ref, ref, ref], side_by_side=False)
-    assert [t.startswith(f"{ref}: the same file as the reference (") for t in told] == [True] * 2
+    assert [t.startswith(f"{ref}: the same file as the reference, ") for t in told] == [True] * 2
 
 
 def test_inputs_with_a_times_pipe_are_read_one_by_one(tmp_path: Path) -> None:

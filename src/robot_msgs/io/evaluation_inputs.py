@@ -167,12 +167,15 @@ def read_inputs(
         )
         for given, (file, fmt, topic), frame in zip(inputs, files, frames, strict=True)
     ]
+    # Each input is named as given (``example:NAME``, not the installed file), and the one
+    # it repeats too where it was given another way (a link, another spelling of the path).
     for k in range(1, len(keys)):
         if keys[k] == keys[0]:  # resolved: a link, or another spelling of the path
+            label, reference = inputs[k].label, inputs[0].label
+            spelt = "" if reference == label else f" ({reference})"
             itself = (
-                f"{inputs[k].label}: the same file as the reference ({files[0][0].resolve()}), "
-                "read the same way: the estimate is compared with itself, and every error is "
-                "zero"
+                f"{label}: the same file as the reference{spelt}, read the same way: the "
+                "estimate is compared with itself, and every error is zero"
             )
             warnings.warn(
                 DataWarning(itself, kind="same_input", fixed=False), stacklevel=caller_stacklevel()
@@ -181,7 +184,7 @@ def read_inputs(
         first = keys.index(keys[k])  # an earlier estimate's file, read the same way
         if first < k:
             label, earlier = inputs[k].label, inputs[first].label
-            spelt = "" if earlier == label else f" ({earlier})"  # a link, another spelling
+            spelt = "" if earlier == label else f" ({earlier})"
             again = (
                 f"{label}: estimate #{k} is the same file as estimate #{first}{spelt}, read the "
                 f"same way: its results repeat #{first}'s"
