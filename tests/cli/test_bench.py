@@ -482,6 +482,38 @@ def test_bench_with_dask_missing_says_what_to_install(
     assert "pip install 'robot_msgs[dask]'" in capsys.readouterr().err
 
 
+def test_bench_ranks_a_signed_error_by_its_magnitude_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """APE --relation x ranked by its median put "far" (-0.2 m) first, ahead of "near"
+    (0.05 m): the most negative error best, unsaid (a review)."""
+    t = np.arange(30) * 0.1
+    rows = np.column_stack([t, t, np.sin(t), 0 * t, 0 * t, 0 * t, 0 * t, 0 * t + 1])
+    np.savetxt(tmp_path / "reference.tum", rows)
+    runs = ""
+    for algorithm, dx in (("far", -0.2), ("near", 0.05)):
+        moved = rows.copy()
+        moved[:, 1] += dx  # x errors all dx, estimate minus reference
+        np.savetxt(tmp_path / f"{algorithm}.tum", moved)
+        runs += (
+            f'[[runs]]\nalgorithm = "{algorithm}"\nsequence = "s"\ntrial = 1\n'
+            f'reference = "reference.tum"\nestimate = "{algorithm}.tum"\n'
+        )
+    manifest = tmp_path / "bench.toml"
+    settings = 'align = "none"\nstatistic = "median"\n'
+    manifest.write_text(f'[settings]\n{settings}[[settings.evaluate]]\nrelation = "x"\n{runs}')
+    assert (
+        main(["bench", str(manifest), "--out", str(tmp_path / "out"), "--serial", "--quiet"]) == 0
+    )
+    out = " ".join(capsys.readouterr().out.split())
+    assert "1 near 1.00 1/1 100% 0.0500 (1) 2 far 2.00 1/1 100% 0.2000 (2)" in out
+    assert (
+        "Ranked by the median over successful runs of ape x |median|, per sequence (rank in "
+        "brackets; - = not run there; - (k) = run there, none succeeded: ranked last); the "
+        "errors are signed: each run's median is ranked by its magnitude, closest to zero best."
+    ) in out
+
+
 def test_bench_with_a_bad_manifest_prints_one_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -328,3 +328,41 @@ def test_a_parameter_sweep_ranks_each_parameter_set_named_by_the_parameters_that
     ]
     assert dict(ranking.rows[0].parameters) == {"n_features": 2000, "scale": 1.2}
     assert ranking.rows[0].configuration == runs[1].configuration
+
+
+def _signed_run(algorithm: str, errors: list[float]) -> RunReport:
+    """A run whose APE x errors (m, estimate minus reference) are ``errors``."""
+    x = comparison(
+        stats={"x": error_stats(errors)}, parameters={"relation": "x", "alignment": "none"}
+    )
+    return _run(algorithm, "s1", 0.1).replace(comparisons={"ape:x": x})
+
+
+@pytest.mark.parametrize("statistic", ["mean", "median", "min", "max", "final"])
+def test_a_signed_error_ranks_by_its_magnitude_and_the_table_says_so(statistic: str) -> None:
+    """APE x ranked by its median put -0.2 m first, ahead of 0.05 m: the most negative
+    error "best" (a review). Every ranking orders by magnitude, closest to zero best."""
+    far, near = _signed_run("far", [-0.2, -0.2]), _signed_run("near", [0.05, 0.05])
+    ranking = rank_algorithms([far, near], metric="ape:x", statistic=statistic)
+    assert ranking is not None
+    assert [row.algorithm for row in ranking.rows] == ["near", "far"]
+    assert [row.scores["s1"] for row in ranking.rows] == [0.05, 0.2]  # |-0.2|
+    assert ranking.magnitude
+    notes = " ".join(" ".join(ranking_table(ranking).notes).split())
+    assert f"of ape x |{statistic}|, per sequence" in notes
+    assert f"the errors are signed: each run's {statistic} is ranked by its magnitude" in notes
+    assert "closest to zero best" in notes
+    # rms is a magnitude, and errors never below zero have no sign to drop: as before.
+    for unsaid in (
+        rank_algorithms([far, near], metric="ape:x", statistic="rms"),
+        rank_algorithms([_run("a", "s1", 0.1), _run("b", "s1", 0.2)], statistic=statistic),
+    ):
+        assert unsaid is not None
+        assert not unsaid.magnitude
+        assert "|" not in " ".join(ranking_table(unsaid).notes)
+    # The two roads to a ranking agree: tallies of some runs, merged, say it too.
+    one, two = (RankingTally(metric="ape:x", statistic=statistic) for _ in range(2))
+    one.update(near)
+    two.update(far)
+    one.merge(two)
+    assert one.compute() == ranking

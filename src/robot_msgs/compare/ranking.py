@@ -76,7 +76,10 @@ class Ranking(Msg):
     settings is refused unless forced, and then ``forced`` is true, the differing
     settings read ``"<mixed>"`` and ``notes`` say so. ``left_out`` counts, by why, the
     runs of a sweep it lacks: they failed to evaluate or were not evaluated, and count for
-    no algorithm.
+    no algorithm. Every figure is ranked closest to zero best
+    (:func:`~robot_msgs.compare.statistics.rank_value`): ``magnitude`` is true when the
+    statistic keeps the sign of errors that take one (some run's ``min`` below zero), and
+    each score is then the statistic's magnitude (``|median|``).
 
     WHY they travel: the guide says "do not silently mix these evaluation settings
     within one ranking".
@@ -92,6 +95,7 @@ class Ranking(Msg):
     forced: bool = False
     notes: tuple[str, ...] = ()
     left_out: Mapping[str, int] = field(default_factory=dict)
+    magnitude: bool = False
 
     @property
     def n_left_out(self) -> int:

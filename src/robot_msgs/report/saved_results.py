@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.compare.aggregation import check_same_settings
+from robot_msgs.compare.statistics import rank_value
 from robot_msgs.errors import DataWarning, SettingsMismatchError, caller_stacklevel
 from robot_msgs.report.tables import MISSING, ReportTable, csv_cell
 from robot_msgs.runs.rank import MIXED, average_ranks
@@ -203,9 +204,13 @@ class ResultsComparison:
                 else:
                     self.notes.append(f"not ranked: {err}")
             if force or not self.notes:
+                # The rule of every ranking (rank_value): rms, a magnitude, smallest best.
                 order = sorted(
                     range(len(named)),
-                    key=lambda i: (math.isnan(r := comparisons[i].signals[0].stats.rms), r),
+                    key=lambda i: (
+                        math.isnan(r := rank_value(comparisons[i].signals[0].stats, "rms")),
+                        r,
+                    ),
                 )
                 self.ranking = [named[i][0] for i in order]
         self.tables = self._tables()
@@ -283,7 +288,10 @@ class ResultsComparison:
             by_name = dict(self.named)
             ranked = []
             counts = []
-            rms = [by_name[name].comparison.signals[0].stats.rms for name in self.ranking]
+            rms = [
+                rank_value(by_name[name].comparison.signals[0].stats, "rms")
+                for name in self.ranking
+            ]
             # Equal rms share their mean place, as a sweep's ranks do (1.5 and 1.5, not 1, 2).
             for place, name in zip(average_ranks(rms), self.ranking, strict=True):
                 stats = by_name[name].comparison.signals[0].stats

@@ -362,11 +362,20 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
     )  # fmt: skip
     extra = {k: v for k, v in (judged or {}).items() if k in judges}
     settings = settings_text({**ranking.settings, **extra})
+    # A signed error's median is ranked by its magnitude (rank_value): said, with the sign
+    # the scores no longer have.
+    figure = f"|{ranking.statistic}|" if ranking.magnitude else ranking.statistic
+    signed = (
+        f"; the errors are signed: each run's {ranking.statistic} is ranked by its "
+        "magnitude, closest to zero best"
+        if ranking.magnitude
+        else ""
+    )
     notes = [
         (
             f"Ranked by the median over successful runs of {ranking.metric} {ranking.signal} "
-            f"{ranking.statistic}, per sequence (rank in brackets; - = not run there; - (k) "
-            "= run there, none succeeded: ranked last)."
+            f"{figure}, per sequence (rank in brackets; - = not run there; - (k) "
+            f"= run there, none succeeded: ranked last){signed}."
         ),
         f"Settings: {settings}.",
         *ranking.notes,

@@ -6,7 +6,9 @@ line labelled by what differs (``orb 1.0``, ``orb 2.0``), so that comparing two 
 or sweeping a parameter never blends them into one line.
 
 For each sequence, an algorithm's score is the median, over its *successful* runs, of
-one statistic of its APE signal (``rms`` of ``translation`` by default). Algorithms are
+one statistic of its APE signal (``rms`` of ``translation`` by default), as a magnitude:
+the mean or median of a signed error (``x``, ``along_track``) is ranked closest to zero
+best (:func:`~robot_msgs.compare.statistics.rank_value`, ``res``'s rule too). Algorithms are
 ranked per sequence (1 best; ties share the mean of their places; an algorithm that ran
 but has no score, because every run failed or none had a reference, shares the last
 places), and ordered by their mean rank over the sequences they ran, then by success
@@ -32,7 +34,12 @@ import numpy as np
 from robot_msgs.compare.aggregation import SettingsTally
 from robot_msgs.compare.configuration import Configuration, configuration_labels
 from robot_msgs.compare.ranking import Ranking, RankingRow
-from robot_msgs.compare.statistics import ErrorStats, statistic_unit
+from robot_msgs.compare.statistics import (
+    SIGNED_STATISTICS,
+    ErrorStats,
+    rank_value,
+    statistic_unit,
+)
 from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
@@ -196,6 +203,7 @@ class RankingTally:
         self._evaluable: set[str] = set()
         self._settings = SettingsTally()
         self._left_out: Counter[str] = Counter()
+        self._signed = False  # some run's errors below zero: the scores are magnitudes
 
     def update(self, report: RunReport) -> None:
         """Take one run's report."""
@@ -220,7 +228,9 @@ class RankingTally:
             raise ValidationError(msg)
         self._evaluable.add(report.sequence)
         self._settings.update(c)
-        value = getattr(c.stats[signal], self.statistic)
+        stats = c.stats[signal]
+        self._signed |= bool(stats.min < 0)
+        value = rank_value(stats, self.statistic)
         if report.success and math.isfinite(value):
             group.values.append(value)
 
@@ -266,6 +276,7 @@ class RankingTally:
         self._evaluable |= other._evaluable
         self._settings.merge(other._settings)
         self._left_out.update(other._left_out)
+        self._signed |= other._signed
 
     def compute(self, *, force: bool = False) -> Ranking | None:
         """Return the ranking of everything taken so far; ``None`` when no run has the comparison.
@@ -356,4 +367,5 @@ class RankingTally:
             forced=bool(mixed),
             notes=notes,
             left_out=dict(self._left_out),
+            magnitude=self._signed and self.statistic in SIGNED_STATISTICS,
         )
