@@ -429,20 +429,6 @@ def test_names_in_cjk_or_with_combining_accents_line_up_in_terminal_columns() ->
     ]
 
 
-def test_a_tie_in_mean_rank_is_said() -> None:
-    """Two algorithms at mean rank 1.50 were listed 1 and 2 without a word."""
-    from types import SimpleNamespace
-    from typing import Any, cast
-
-    from robot_msgs.report.tables import _ties
-
-    rows = [SimpleNamespace(mean_rank=m, name=a) for m, a in [(1.5, "orb"), (1.5, "rgbd")]]
-    said = _ties(
-        cast("Any", SimpleNamespace(rows=[*rows, SimpleNamespace(mean_rank=3.0, name="x")]))
-    )
-    assert said == ["orb and rgbd tie at mean rank 1.50: listed by success, then name."]
-
-
 def test_latex_folds_a_wide_table_stacks_long_headers_and_never_opens_a_break_length() -> None:
     headers = ("run", *(f"metric number {k} [m]" for k in range(12)))
     rows = tuple((f"[{name}]/seq/1", *(f"{k}.{name}" for k in range(12))) for name in "ab")

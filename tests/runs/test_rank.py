@@ -366,3 +366,28 @@ def test_a_signed_error_ranks_by_its_magnitude_and_the_table_says_so(statistic: 
     two.update(far)
     one.merge(two)
     assert one.compute() == ranking
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        [_run("b", "s1", 0.1), _run("a", "s1", 0.1)],  # the same success rate: by name
+        [  # a ranks 1 then 2, b 2 then 1: mean rank 1.50 both; a succeeded 2/2, b 2/3
+            _run("a", "s1", 0.1),
+            _run("a", "s2", 0.3),
+            _run("b", "s1", 0.2),
+            _run("b", "s2", 0.2),
+            _run("b", "s2", 0.2, trial=2, success=False),
+        ],
+    ],
+)
+def test_a_tie_in_mean_rank_is_said_once(runs: list[RunReport]) -> None:
+    """bench printed "tie: a, b have the same mean rank (1.50) and success rate; listed by
+    name" and "a and b tie at mean rank 1.50: listed by success, then name." for one tie
+    (a review): the ranking says it, in one wording, and the table shows that."""
+    ranking = rank_algorithms(runs)
+    assert ranking is not None
+    assert [row.algorithm for row in ranking.rows] == ["a", "b"]
+    said = "tie: a, b have the same mean rank (1.50); listed by success rate, then name"
+    assert [n for n in ranking.notes if "tie" in n] == [said]
+    assert [n for n in ranking_table(ranking).notes if "tie" in n] == [said]

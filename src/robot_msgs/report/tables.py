@@ -289,18 +289,6 @@ def settings_text(settings: Mapping[str, Value]) -> str:
     return text
 
 
-def _ties(ranking: Ranking) -> list[str]:
-    """Say which algorithms share a mean rank and how their order was decided."""
-    by_rank: dict[float, list[str]] = {}
-    for row in ranking.rows:
-        by_rank.setdefault(round(row.mean_rank, 9), []).append(row.name)
-    return [
-        f"{' and '.join(names)} tie at mean rank {rank:.2f}: listed by success, then name."
-        for rank, names in by_rank.items()
-        if len(names) > 1
-    ]
-
-
 def metric_title(metric: MetricSpec) -> str:
     """Name a metric of a sweep in words; a name the manifest gave it (``name =``) as given.
 
@@ -378,8 +366,7 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
             f"= run there, none succeeded: ranked last){signed}."
         ),
         f"Settings: {settings}.",
-        *ranking.notes,
-        *_ties(ranking),
+        *ranking.notes,  # a tie among them, said where the ranking is made
     ]
     if ranking.left_out:
         reasons = ", ".join(f"{why} {n}" for why, n in ranking.left_out.items())

@@ -329,15 +329,16 @@ class RankingTally:
             )
         rows.sort(key=lambda row: (row.mean_rank, -row.success_rate, row.name))
         notes: tuple[str, ...] = ()
-        # Positions of a tie were told apart by name alone, unsaid (a review).
-        tied: dict[tuple[float, float], list[str]] = {}
+        # Positions of a tie were told apart by name alone, unsaid (a review); the table
+        # said it again in other words (a review): said here once, with the order's rule.
+        tied: dict[float, list[str]] = {}
         for row in rows:
-            tied.setdefault((row.mean_rank, row.success_rate), []).append(row.name)
-        for (mean_rank, _), names in tied.items():
+            tied.setdefault(row.mean_rank, []).append(row.name)
+        for mean_rank, names in tied.items():
             if len(names) > 1:
                 said = (
-                    f"tie: {', '.join(names)} have the same mean rank ({mean_rank:.2f}) and "
-                    "success rate; listed by name"
+                    f"tie: {', '.join(names)} have the same mean rank ({mean_rank:.2f}); "
+                    "listed by success rate, then name"
                 )
                 notes = (*notes, said)
         if mixed:
