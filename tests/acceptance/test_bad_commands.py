@@ -185,7 +185,7 @@ CASES = [
     # -- ape: degenerate data
     Case("ape-no-overlap-in-time", {"ref.tum": REF, "late.tum": LATE},
          ["ape", "ref.tum", "late.tum"],
-         error=r"The time spans do not overlap.*the offset \(--offset\) is "
+         error=r"The time spans do not overlap.*the offset \(--offset SECONDS\) is "
          r"-1000\.0+ s if both recordings started together"),
     Case("ape-identical-stamps", {"ref.tum": REF, "est.tum": SAME},
          ["ape", "ref.tum", "est.tum"],
@@ -268,7 +268,7 @@ CASES = [
          error=r"^--fractions 0\.1: expected lengths or fractions, not both", code=2),
     Case("drift-no-overlap-in-time", {"ref.tum": REF, "late.tum": LATE},
          ["drift", "ref.tum", "late.tum", "--lengths", "2"],
-         error=r"The time spans do not overlap.*\(--offset\)"),
+         error=r"The time spans do not overlap.*\(--offset SECONDS\)"),
     # -- report: manifests and run folders
     Case("report-unknown-settings-key", _manifest('[settings]\nstatistc = "max"\n'
                                                   '[[folders]]\nroot = "runs"\n'),

@@ -214,7 +214,7 @@ def test_kitti_frames_of_two_lengths_name_both_times_flags(
         f"WARNING: {est}: the reference's 20 and the estimate's 15 stamps are frame indices"
     )
     assert "give both times files (--ref-times, --est-times), or the frames" in captured.err
-    assert "starts late as --offset\n" in captured.err
+    assert "starts late as --offset SECONDS\n" in captured.err
     assert any("same frame" in note for note in json.loads(captured.out)["notes"])
     assert main(["ape", str(ref), str(est), "--offset", "5", "--json"]) == 0
     captured = capsys.readouterr()

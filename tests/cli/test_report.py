@@ -562,7 +562,9 @@ def test_trials_without_a_reference_on_different_clocks_are_reported_with_a_note
     said = capsys.readouterr().out
     said = " ".join(said.split())
     assert "repeatability of orb/MH_01 left out: No pose pairs found" in said
-    assert "the offset (--offset) is -1000" in said  # the command's flags, not the library's
+    assert (
+        "the offset (--offset SECONDS) is -1000" in said
+    )  # the command's flags, not the library's
     assert "offset_s" not in said
 
 

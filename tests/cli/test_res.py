@@ -88,6 +88,33 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     assert "Settings at their defaults are not listed." in " ".join(shared)
 
 
+def test_two_settings_of_one_flag_are_columns_told_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--offset auto` and `--offset 0.01` were columns headed alike, "--offset (differs)"
+    twice (a review): each is named as the flag sets it, the number and the word."""
+    _save(tmp_path, "auto.json", "--offset", "auto")
+    _save(tmp_path, "late.json", "--offset", "0.01")
+    capsys.readouterr()
+    monkeypatch.chdir(tmp_path)
+    assert main(["res", "auto.json", "late.json"]) == 0
+    text = capsys.readouterr().out
+    said = " ".join(text.split())
+    assert "--offset (differs)" not in text
+    headers = [line.split() for line in text.splitlines() if line.startswith("result ")]
+    headers = [h for h in headers if "(differs)" in h]
+    assert [h[h.index("(differs)") - 2 : h.index("(differs)")] for h in headers] == [
+        ["--offset", "SECONDS"],
+        ["--offset", "auto"],
+    ]
+    rows = [line.split() for line in text.splitlines() if line.startswith(("auto", "late"))]
+    # Two blocks of columns: --offset SECONDS (with --offset auto: unused), --offset auto.
+    assert [row[-1] for row in rows[:2]] == ["0", "0.01"]
+    assert [row[4] for row in rows[2:4]] == ["auto", "off"]
+    # The refusal names them as the columns do.
+    assert "different settings of --offset SECONDS and --offset auto (--offset 0," in said
+
+
 def test_differing_settings_are_columns_and_block_the_ranking(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

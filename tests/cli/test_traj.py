@@ -438,7 +438,7 @@ def test_a_low_match_against_ref_advises_only_flags_traj_has(
         "check that the clocks agree, and --max-diff"
     )
     assert main(["ape", str(ref), str(est), "--align", "se3"]) == 0  # ape has --offset
-    assert "(--offset, or --offset auto to estimate it)" in capsys.readouterr().err
+    assert "(--offset SECONDS, or --offset auto to estimate it)" in capsys.readouterr().err
 
 
 def test_every_line_fits_80_columns_but_a_path_too_long_for_one(

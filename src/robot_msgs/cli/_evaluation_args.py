@@ -55,6 +55,7 @@ __all__ = [
     "read_inputs_from_args",
     "reading_rules",
     "reword",
+    "setting_flag",
     "settings_from_args",
     "side_error",
     "trajectory_outputs_to",
@@ -91,6 +92,37 @@ def flag_of(name: str) -> str:
     """
     row = declared_flags().get(name)
     return row.name if row is not None else _ARGUMENT_FLAGS.get(name, "")
+
+
+def setting_flag(name: str) -> str:
+    """Name a setting by its flag, told apart from another setting that shares the flag.
+
+    Two fields share ``--offset``: ``offset_auto``, the flag with its word (``--offset
+    auto``), and ``offset_s``, the flag with what else it takes (``--offset SECONDS``);
+    likewise ``--transform-right auto`` and ``--transform-right FILE``. A flag of one
+    setting is its name; ``""``: no flag (as :func:`flag_of`). res headed both offset
+    columns ``--offset (differs)`` (a review).
+
+    Examples
+    --------
+    >>> setting_flag("offset_auto"), setting_flag("offset_s"), setting_flag("max_diff_s")
+    ('--offset auto', '--offset SECONDS', '--max-diff')
+    >>> setting_flag("transform_right_auto"), setting_flag("transform_right")
+    ('--transform-right auto', '--transform-right FILE')
+    >>> setting_flag("force"), setting_flag("nothing")
+    ('--force', '')
+    """
+    row = declared_flags().get(name)
+    if row is None:
+        return _ARGUMENT_FLAGS.get(name, "")
+    if row.word:
+        return f"{row.name} {row.word}"
+    words = {r.word for r in declared_flags().values() if r.name == row.name and r.word}
+    if not words:
+        return row.name
+    metavar = row.metavar if isinstance(row.metavar, str) else " ".join(row.metavar)
+    takes = "|".join(m for m in metavar.split("|") if m not in words)
+    return f"{row.name} {takes}" if takes else row.name
 
 
 def trajectory_outputs_to(path: str | os.PathLike[str], to: str | None) -> tuple[str, list[Path]]:
@@ -520,16 +552,15 @@ def flags_in_text(text: str) -> str:
     >>> flags_in_text("`all_pairs=False` in a; `t_end_s=None` in b; `offset_auto=False` in c")
     'no --all-pairs in a; no --t-end in b; no --offset auto in c'
     >>> flags_in_text("different settings of `offset_s=` and `offset_auto=`")
-    'different settings of --offset and --offset auto'
+    'different settings of --offset SECONDS and --offset auto'
     """
 
     def flag(match: re.Match[str]) -> str:
         name, value = match.group(1), match.group(2)
         if not flag_of(name):
             return match.group(0)
-        if not value:  # the setting, any value: a word's field is the flag with its word
-            row = declared_flags().get(name)
-            return flag_text(name, value=True) if row and row.word else flag_of(name)
+        if not value:  # the setting, any value: told from a setting sharing its flag
+            return setting_flag(name)
         import ast  # noqa: PLC0415 - only for a message that names a value
 
         try:

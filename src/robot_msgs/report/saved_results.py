@@ -98,17 +98,10 @@ def _cell(value: Value | None) -> str:
 
 
 def _flag(name: str) -> str:
-    """Name the flag that sets a setting (``--max-diff``), or the setting if it has none."""
-    from robot_msgs.cli._evaluation_args import flag_of  # noqa: PLC0415 - the flags' one road
+    """Name a setting by its flag, told from one sharing it (``--offset SECONDS``), or as is."""
+    from robot_msgs.cli._evaluation_args import setting_flag  # noqa: PLC0415 - the one road
 
-    return flag_of(name) or name
-
-
-def _setting(name: str) -> str:
-    """Name a setting as the flag that sets it, with its word (``--offset auto``), or as is."""
-    from robot_msgs.cli._evaluation_args import flag_of, flags_in_text  # noqa: PLC0415
-
-    return flags_in_text(f"`{name}=`") if flag_of(name) else name
+    return setting_flag(name) or name
 
 
 def _flag_cell(name: str, value: Value | None) -> str:
@@ -257,7 +250,7 @@ class ResultsComparison:
         for key, names in self.unrecorded.items():
             by_results.setdefault(tuple(names), []).append(key)
         for results, lacked in by_results.items():  # as flags: the columns say them so
-            listed = ", ".join(map(_setting, lacked[:3])) + (", ..." if len(lacked) > 3 else "")
+            listed = ", ".join(map(_flag, lacked[:3])) + (", ..." if len(lacked) > 3 else "")
             are = "settings ({}) are" if len(lacked) > 1 else "setting ({}) is"
             said = f"{len(lacked)} {are.format(listed)} not recorded in {', '.join(results)}"
             notes.append(f"{said}: not compared.")
