@@ -10,6 +10,12 @@ import pytest
 from robot_msgs.compare import Signal
 from robot_msgs.errors import FormatError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
+from robot_msgs.evaluation.relations import (
+    APE_RELATIONS,
+    RELATION_UNITS,
+    RPE_RELATIONS,
+    TRAJECTOPY_RELATIONS,
+)
 from robot_msgs.io import read_trajectory
 from robot_msgs.report.figures import (
     auto_plane,
@@ -19,8 +25,11 @@ from robot_msgs.report.figures import (
     roll_pitch_yaw_deg,
     save_figure,
     signal_label,
+    signal_words,
 )
 from robot_msgs.report.plots import results_figure
+from robot_msgs.report.tables import metric_title
+from robot_msgs.runs.run_settings import MetricSpec
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -175,6 +184,32 @@ def test_signal_labels_are_words_with_units() -> None:
         signal_label(one("rotation_deg_per_m", "deg/m", length_m=800.0))
         == "rotation error per 800 m segment [deg/m]"
     )
+
+
+@pytest.mark.parametrize(
+    "relation", [*RPE_RELATIONS, *(r for r in TRAJECTOPY_RELATIONS if r not in RPE_RELATIONS)]
+)
+def test_every_relation_is_said_in_words_with_its_unit(relation: str) -> None:
+    """roll/pitch/yaw had no words: a bench ranking was headed "APE roll deg", a figure's
+    axis "roll deg [deg]" (a review)."""
+    unit = RELATION_UNITS[relation]
+    words = signal_words(relation)
+    assert "error" in words  # not the name's letters, "roll deg"
+    assert not words.endswith((" rad", " deg"))  # the unit is said once, in brackets
+    assert "_" not in words
+    signal = Signal.of(relation, unit, [1.0], stamps_s=[0.0])
+    assert signal_label(signal) == (f"{words} [{unit}]" if unit else words)
+    if relation in APE_RELATIONS:  # a bench ranking's heading
+        assert metric_title(MetricSpec.build("ape", relation=relation)) == f"APE {words}"
+
+
+def test_roll_pitch_and_yaw_are_named_about_their_axes() -> None:
+    def label(relation: str) -> str:
+        return signal_label(Signal.of(relation, RELATION_UNITS[relation], [1.0], stamps_s=[0.0]))
+
+    assert label("roll_deg") == "roll error (reference body x) [deg]"
+    assert label("pitch_rad") == "pitch error (reference body y) [rad]"
+    assert label("yaw_world_deg") == "yaw error (world z) [deg]"
 
 
 def test_the_default_plane_is_the_two_widest_axes() -> None:

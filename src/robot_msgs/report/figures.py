@@ -89,6 +89,19 @@ _WORDS = {
     "along_track_body": "along-track error (reference body x)",
     "cross_track_body": "cross-track error (reference body y)",
     "vertical_body": "vertical error (reference body z)",
+    # One wording for both units: a figure says [rad] or [deg] beside it.
+    "roll_rad": "roll error (reference body x)",
+    "roll_deg": "roll error (reference body x)",
+    "pitch_rad": "pitch error (reference body y)",
+    "pitch_deg": "pitch error (reference body y)",
+    "yaw_rad": "yaw error (reference body z)",
+    "yaw_deg": "yaw error (reference body z)",
+    "roll_world_rad": "roll error (world x)",
+    "roll_world_deg": "roll error (world x)",
+    "pitch_world_rad": "pitch error (world y)",
+    "pitch_world_deg": "pitch error (world y)",
+    "yaw_world_rad": "yaw error (world z)",
+    "yaw_world_deg": "yaw error (world z)",
 }
 
 
