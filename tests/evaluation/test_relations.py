@@ -262,7 +262,7 @@ def test_the_compiled_translation_loop_gives_the_numpy_kernels_bits(
 
 
 def test_the_compiled_translation_loop_refuses_what_it_cannot_read() -> None:
-    """Wrong sizes and an index out of range are a ValueError, never a read past an array."""
+    """Wrong sizes, item types and an index out of range are a ValueError, never a misread."""
     compiled = relations_module._compiled
     if compiled is None:
         pytest.skip("built without a C compiler: NumPy computes")
@@ -274,5 +274,12 @@ def test_the_compiled_translation_loop_refuses_what_it_cannot_read() -> None:
         compiled.rpe_translation(p, q, p, q[:2], np.array([[0, 1]], dtype=np.intp), out)
     with pytest.raises(ValueError, match="pairs: expected 8-byte items, 2 of them"):
         compiled.rpe_translation(p, q, p, q, np.array([[0, 1, 2]], dtype=np.intp), out)
+    # items of the right size but another type: read as they are, they would be garbage
+    with pytest.raises(ValueError, match="p_ref: expected items of format 'd', got 'l'"):
+        compiled.rpe_translation(p.astype(np.int64), q, p, q, np.array([[0, 1]]), out)
+    with pytest.raises(ValueError, match="pairs: expected items of format 'lqn', got 'd'"):
+        compiled.rpe_translation(p, q, p, q, np.array([[0.0, 1.0]]), out)
+    with pytest.raises(ValueError, match="q_est: expected items of format 'd', got '>d'"):
+        compiled.rpe_translation(p, q, p, q.astype(">f8"), np.array([[0, 1]]), out)
     compiled.rpe_translation(p, q, p, q, np.array([[0, 2]], dtype=np.intp), out)
     assert out.tolist() == [0.0]

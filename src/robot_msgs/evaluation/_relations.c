@@ -24,6 +24,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 /* R(q)^T v for a unit quaternion q = (x, y, z, w): v + w t + u x t with t = 2 u x v
    written as robot_msgs.rotations.quat_xyzw_rotate(inverse=True) writes it. */
@@ -40,15 +41,28 @@ rotate_back(const double *q, const double *v, double *out)
     out[2] = vz + w * tz - (x * ty - y * tx);
 }
 
-/* A C-contiguous buffer (writable if asked) of `itemsize`-byte items: `count` of them,
-   or any multiple of -count when count < 0. ValueError naming `name` otherwise. */
+/* A C-contiguous buffer (writable if asked) of `itemsize`-byte items of one of the
+   native struct formats in `formats` ("d": float64; "lqn": a signed integer): `count`
+   of them, or any multiple of -count when count < 0. ValueError naming `name`
+   otherwise (an int64 array where float64 is read, or a byte-swapped one, included). */
 static int
 get_array(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize,
-          Py_ssize_t count, const char *name)
+          const char *formats, Py_ssize_t count, const char *name)
 {
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     Py_ssize_t items;
+    const char *format;
     if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        return -1;
+    }
+    format = view->format == NULL ? "B" : view->format;
+    if (format[0] == '@') {
+        format++;
+    }
+    if (format[0] == '\0' || format[1] != '\0' || strchr(formats, format[0]) == NULL) {
+        PyErr_Format(PyExc_ValueError, "%s: expected items of format '%s', got '%s'", name,
+                     formats, format);
+        PyBuffer_Release(view);
         return -1;
     }
     items = view->itemsize == itemsize ? view->len / itemsize : -1;
@@ -81,29 +95,29 @@ relations_rpe_translation(PyObject *Py_UNUSED(module), PyObject *args)
         return NULL;
     }
     /* The sizes come from the arrays: p_ref gives N, out gives K. */
-    if (get_array(p_ref_obj, &views[0], 0, sizeof(double), -3, "p_ref") < 0) {
+    if (get_array(p_ref_obj, &views[0], 0, sizeof(double), "d", -3, "p_ref") < 0) {
         goto done;
     }
     got = 1;
     n = views[0].len / (3 * (Py_ssize_t)sizeof(double));
-    if (get_array(out_obj, &views[1], 1, sizeof(double), -1, "out") < 0) {
+    if (get_array(out_obj, &views[1], 1, sizeof(double), "d", -1, "out") < 0) {
         goto done;
     }
     got = 2;
     k = views[1].len / (Py_ssize_t)sizeof(double);
-    if (get_array(q_ref_obj, &views[2], 0, sizeof(double), 4 * n, "q_ref") < 0) {
+    if (get_array(q_ref_obj, &views[2], 0, sizeof(double), "d", 4 * n, "q_ref") < 0) {
         goto done;
     }
     got = 3;
-    if (get_array(p_est_obj, &views[3], 0, sizeof(double), 3 * n, "p_est") < 0) {
+    if (get_array(p_est_obj, &views[3], 0, sizeof(double), "d", 3 * n, "p_est") < 0) {
         goto done;
     }
     got = 4;
-    if (get_array(q_est_obj, &views[4], 0, sizeof(double), 4 * n, "q_est") < 0) {
+    if (get_array(q_est_obj, &views[4], 0, sizeof(double), "d", 4 * n, "q_est") < 0) {
         goto done;
     }
     got = 5;
-    if (get_array(pairs_obj, &views[5], 0, sizeof(Py_ssize_t), 2 * k, "pairs") < 0) {
+    if (get_array(pairs_obj, &views[5], 0, sizeof(Py_ssize_t), "lqn", 2 * k, "pairs") < 0) {
         goto done;
     }
     got = 6;
