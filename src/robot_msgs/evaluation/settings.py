@@ -690,6 +690,14 @@ KITTI_LENGTHS_M: tuple[float, ...] = (100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 
 RPG_FRACTIONS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5)
 
 
+#: Drift's fields that one protocol takes: the protocol, and why the other does not.
+_PROTOCOL_FIELDS = {
+    "fractions": ("rpg", "kitti takes lengths in metres"),
+    "max_diff_ratio": ("rpg", "kitti ends a segment past its length"),
+    "step_frames": ("kitti", "rpg starts a segment at every frame"),
+}
+
+
 @message("evaluation/Drift")
 class Drift(Msg):
     """Drift per distance travelled as a metric: KITTI devkit or rpg segments and their rules.
@@ -771,12 +779,7 @@ got tuple (0.1,) - at `Drift.fractions`
 
     def _validate(self) -> None:
         kitti = self.protocol == "kitti"
-        only = {
-            "fractions": ("rpg", "kitti takes lengths in metres"),
-            "max_diff_ratio": ("rpg", "kitti ends a segment past its length"),
-            "step_frames": ("kitti", "rpg starts a segment at every frame"),
-        }
-        for name, (protocol, why) in only.items():
+        for name, (protocol, why) in _PROTOCOL_FIELDS.items():
             if getattr(self, name) is not None and (protocol == "kitti") != kitti:
                 expected = f"protocol {protocol!r} ({why})"
                 raise self._fail(field=name, expected=expected, got=getattr(self, name))
@@ -785,8 +788,8 @@ got tuple (0.1,) - at `Drift.fractions`
             raise self._fail(field="fractions", expected=expected, got=self.fractions)
         _check_finite(self, ("lengths_m", "fractions", "max_diff_ratio"))
         lengths = self.lengths_m or ()
-        twice = next((v for v in lengths if lengths.count(v) > 1), None)
-        if twice is not None:
+        if len(set(lengths)) < len(lengths):  # finite: a set finds a repeat
+            twice = next(v for v in lengths if lengths.count(v) > 1)
             expected = f"distinct segment lengths ({twice:g} m twice)"
             raise self._fail(field="lengths_m", expected=expected, got=self.lengths_m)
 
