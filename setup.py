@@ -1,8 +1,9 @@
 """The optional C fast paths of the table reader and sorted search, and the commit built.
 
 ``robot_msgs.io._fasttable`` (:mod:`robot_msgs.io.table`), ``robot_msgs._sorted``
-(:mod:`robot_msgs.sorted_search`) and ``robot_msgs.msg._json_arrays``
-(:mod:`robot_msgs.msg.arrays`) are plain C over CPython's API. ``optional=True``:
+(:mod:`robot_msgs.sorted_search`), ``robot_msgs.msg._json_arrays``
+(:mod:`robot_msgs.msg.arrays`), ``robot_msgs.msg._checks`` (message checks) and
+``robot_msgs.evaluation._relations`` (RPE) are plain C over CPython's API. ``optional=True``:
 without a C compiler the install still succeeds, and tables are read by NumPy's
 ``loadtxt``, sorted needles searched by ``numpy.searchsorted`` and JSON arrays read
 from their lists with the same values, several times slower. A build from a git
@@ -68,6 +69,13 @@ setup(
         ),
         Extension(
             "robot_msgs.msg._json_arrays", ["src/robot_msgs/msg/_json_arrays.c"], optional=True
+        ),
+        Extension(
+            "robot_msgs.msg._checks",
+            ["src/robot_msgs/msg/_checks.c"],
+            # is_rotation_matrix's test on Python floats, bit for bit: no fused multiply-add
+            extra_compile_args=[] if sys.platform == "win32" else ["-ffp-contract=off"],
+            optional=True,
         ),
     ],
     cmdclass={"build_py": BuildWithCommit},

@@ -9,6 +9,7 @@ import numpy as np
 
 from robot_msgs.evaluation.settings import ALIGNMENT_METHODS
 from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.msg.check import COMPILED, all_finite
 from robot_msgs.rotations import (
     angle_from_matrix,
     matrix_times_rows,
@@ -33,13 +34,18 @@ def is_rotation_matrix(r: np.ndarray[Any, Any]) -> bool:
     floats 0.8 µs (min of 7 x 20000, one run). The sums are rounded in another order
     than NumPy's, which can matter only within about 1e-16 of the tolerance: on 20000
     random rotations perturbed by 1e-9 to 1e-3 (some given a NaN, an infinity or
-    1e200) both answered alike.
+    1e200) both answered alike. Where ``robot_msgs.msg._checks`` is built, a
+    C-contiguous float64 array is tested there, the same operations in C (0.8 µs -> 0.1).
 
     Examples
     --------
     >>> is_rotation_matrix(np.eye(3)), is_rotation_matrix(np.diag([1.0, 1.0, -1.0]))
     (True, False)
     """
+    if COMPILED is not None:  # this test in C, bit for bit (None: not nine float64s)
+        compiled = COMPILED.rotation_ok(r, ROTATION_TOL)
+        if compiled is not None:
+            return compiled
     rows: list[list[float]] = np.asarray(r, dtype=np.float64).tolist()
     (a, b, c), (d, e, f), (g, h, i) = rows
     if not math.isfinite(a + b + c + d + e + f + g + h + i):
@@ -111,7 +117,7 @@ class Alignment(Msg):
         if not is_rotation_matrix(self.rotation):
             expected = "a rotation matrix (orthonormal, det +1)"
             raise self._fail(field="rotation", expected=expected, got=self.rotation)
-        if not all(map(math.isfinite, self.translation_m.tolist())):  # 3 values: no ufunc
+        if not all_finite(self.translation_m):
             raise self._fail(
                 field="translation_m", expected="finite values", got=self.translation_m
             )

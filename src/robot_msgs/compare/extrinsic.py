@@ -15,6 +15,7 @@ import numpy as np
 
 from robot_msgs.compare.alignment import is_rotation_matrix
 from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.msg.check import COMPILED, all_finite
 from robot_msgs.rotations import rotation_vector_from_matrix
 from robot_msgs.typing import Float64Array, Int64Array
 
@@ -76,15 +77,12 @@ class Extrinsic(Msg):
         if not is_rotation_matrix(self.rotation):
             expected = "a rotation matrix (orthonormal, det +1)"
             raise self._fail(field="rotation", expected=expected, got=self.rotation)
-        if not np.isfinite(self.translation_m).all():
+        if not all_finite(self.translation_m):
             raise self._fail(
                 field="translation_m", expected="finite values", got=self.translation_m
             )
         cov = self.covariance_6x6
-        known = np.isfinite(cov)
-        with np.errstate(over="ignore", invalid="ignore"):  # huge values refused, not warned
-            symmetric = np.allclose(np.where(known, cov, 0.0), np.where(known, cov, 0.0).T)
-        if not (np.isnan(cov) | known).all() or not symmetric:
+        if not _nan_symmetric(cov):
             raise self._fail(
                 field="covariance_6x6", expected="a symmetric matrix (NaN where unknown)", got=cov
             )
@@ -166,3 +164,19 @@ motions of 100 poses, RMS residual 0.004 m, 0.2 deg)'
         if self.unobservable:
             text += "; not determined: " + "; ".join(self.unobservable)
         return text
+
+
+def _nan_symmetric(cov: Float64Array) -> bool:
+    """Whether ``cov`` holds finite values or NaN and is symmetric, NaN read as 0.
+
+    ``numpy.allclose``'s tolerances; in C where built (``_checks.c``, the same
+    operations: 26 µs of NumPy calls for a 6x6 matrix, most of an Extrinsic's check).
+    """
+    if COMPILED is not None:
+        compiled = COMPILED.symmetric_ok(cov, len(cov))
+        if compiled is not None:
+            return compiled
+    known = np.isfinite(cov)
+    with np.errstate(over="ignore", invalid="ignore"):  # huge values refused, not warned
+        symmetric = np.allclose(np.where(known, cov, 0.0), np.where(known, cov, 0.0).T)
+    return bool((np.isnan(cov) | known).all() and symmetric)

@@ -13,6 +13,11 @@ WHY generated: the loop over a table of field tests cost 3-10x rosbags' own mess
 construction for small types (``Point``, ``Time``); reading a bag builds millions of
 them. The fast test keeps no value the full check would change, so both give the same
 message (a property test states it over every registered type).
+
+:data:`COMPILED` holds the optional compiled tests of ``_checks.c`` that the types' own
+rules use on their arrays (a trajectory's rows, a rotation, a covariance, finiteness):
+each answers as the NumPy or Python-float road it stands in for (property tests in
+``tests/msg/test_checks_compiled.py``), or returns None for an array it cannot read.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import struct
 import typing
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 from msgspec import Meta
@@ -34,9 +39,57 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg.fields import FieldSpec
 
-__all__ = ["check_fields", "compile_check", "deferred_check"]
+__all__ = ["COMPILED", "all_finite", "check_fields", "compile_check", "deferred_check"]
 
 R = TypeVar("R")
+
+
+class _Compiled(Protocol):
+    """``robot_msgs.msg._checks`` (``_checks.c``, which says why), typed here once."""
+
+    def pose_rows_ok(
+        self, stamps: object, positions: object, quaternions: object, limit: float, tol: float, /
+    ) -> bool | None:
+        """Whether a trajectory's rows are certainly valid (None: arrays it cannot read)."""
+
+    def all_finite(self, values: object, /) -> bool | None:
+        """Whether every value is finite (None: not a C-contiguous float64 array)."""
+
+    def symmetric_ok(self, matrix: object, n: int, /) -> bool | None:
+        """Extrinsic's covariance test of an ``n x n`` matrix (None: it cannot read it)."""
+
+    def rotation_ok(self, r: object, tol: float, /) -> bool | None:
+        """``is_rotation_matrix``'s test of nine float64 values (None: it cannot read them)."""
+
+
+#: The compiled fast tests, or None where the package was built without a C compiler
+#: (the checks then run on NumPy and Python floats alone, with the same answers).
+COMPILED: _Compiled | None
+try:
+    import robot_msgs.msg._checks as _module  # type: ignore[import-not-found]
+
+    COMPILED = _module
+except ImportError:  # pragma: no cover - built without a C compiler
+    COMPILED = None
+
+
+def all_finite(values: np.ndarray[Any, Any]) -> bool:
+    """Whether every value of a float array is finite: in C where built, else NumPy.
+
+    WHY: NumPy's ``isfinite(...).all()`` costs about 1 µs whatever the size, Python's
+    ``math.isfinite`` over ``tolist()`` 0.2 µs for three values; the compiled test 0.07.
+
+    Examples
+    --------
+    >>> all_finite(np.array([0.0, 1e308])), all_finite(np.array([0.0, np.nan]))
+    (True, False)
+    """
+    if COMPILED is not None:
+        compiled = COMPILED.all_finite(values)
+        if compiled is not None:
+            return compiled
+    return bool(np.isfinite(values).all())
+
 
 _pack32, _unpack32 = struct.Struct("<f").pack, struct.Struct("<f").unpack
 #: The largest float32 (``struct`` refuses to pack a float beyond it).
@@ -186,7 +239,8 @@ def _items(spec: FieldSpec, names: dict[str, Any]) -> str | None:
     inner = _test(spec, "x", names, {})
     if inner is None or spec.kind in {"array", "optional"}:
         return None
-    return f"all([{inner} for x in {{}}])"
+    # an empty sequence told first: a comprehension costs 0.15 µs even over none
+    return f"(not {{0}} or all([{inner} for x in {{0}}]))"
 
 
 def _entries(spec: FieldSpec, names: dict[str, Any]) -> str | None:
@@ -195,7 +249,7 @@ def _entries(spec: FieldSpec, names: dict[str, Any]) -> str | None:
     if inner is None or spec.kind in {"array", "optional"}:
         return None
     keys = "type(k) is str and (k.isascii() or _encodable(k))"
-    return f"all([{keys} and ({inner}) for k, x in {{}}.items()])"
+    return f"(not {{0}} or all([{keys} and ({inner}) for k, x in {{0}}.items()]))"
 
 
 def _fix(
@@ -237,7 +291,11 @@ def _fix(
 def _array_shape(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) -> str:
     """Return the test of an array's type, dtype, fixed sizes and named sizes (binding new ones)."""
     parts = [f"type({v}) is _ndarray", f"{v}.dtype is {_key(names, 'dtype', spec.dtype)}"]
-    if spec.shape is not None:
+    if spec.shape is not None and all(isinstance(d, int) or d in dims for d in spec.shape.dims):
+        # ndim and every size in one test (0.07 µs less for a (3, 3))
+        sizes = [str(d) if isinstance(d, int) else dims[d] for d in spec.shape.dims]
+        parts.append(f"{v}.shape == ({', '.join(sizes)},)")
+    elif spec.shape is not None:
         parts.append(f"{v}.ndim == {len(spec.shape.dims)}")
         for axis, dim in enumerate(spec.shape.dims):
             if isinstance(dim, int):
@@ -290,8 +348,11 @@ def compile_check(
         if spec.kind == "array":  # the shape first, then a read-only copy if writable
             lines.append(f"    if not ({_array_shape(spec, v, names, dims)}):")
             lines.append("        return _full_then(self)")
-            lines.append(f"    if not _immutable({v}):")
-            lines.append(f"        {v} = _frozen({v})")
+            # _frozen written out, a writable array told before _immutable's walk: a
+            # call and NumPy's keyword parsing cost 0.2 µs of 0.8 (a UUID's construction)
+            lines.append(f"    if {v}.flags.writeable or not _immutable({v}):")
+            lines.append(f"        {v} = {v}.copy()")
+            lines.append(f"        {v}.setflags(False)")
             lines.append(f"        _set(self, {name!r}, {v})")
             continue
         fixed = _fix(spec, v, names, dims)

@@ -15,6 +15,7 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.msg.check import COMPILED
 from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
 if TYPE_CHECKING:
@@ -136,10 +137,43 @@ class PoseTrajectory(Msg):
     rotation_matrices: Annotated[Float64Array, Shape("N", 3, 3)] | None = None
 
     def _validate(self) -> None:
+        # The compiled filter's True proves the rows valid (_checks.c); else NumPy decides.
+        rows_ok = (
+            COMPILED is not None
+            and COMPILED.pose_rows_ok(
+                self.stamps_s,
+                self.positions_xyz,
+                self.orientations_quat_xyzw,
+                POSITION_LIMIT_M,
+                UNIT_QUATERNION_TOL,
+            )
+            is True
+        )
+        if not rows_ok:
+            self._validate_rows()
+        if self.covariance_6x6 is not None:
+            self._validate_covariance(self.covariance_6x6)
+        if not rows_ok:
+            self._validate_quaternions()
+        if self.stamps_ns is not None:
+            wrong = stamps_s_from_ns(self.stamps_ns) != self.stamps_s
+            if wrong.any():
+                i = int(np.flatnonzero(wrong)[0])
+                raise self._fail(
+                    field=f"stamps_ns[{i}]",
+                    expected=f"the nanoseconds of stamps_s[{i}] = {float(self.stamps_s[i])!r}",
+                    got=int(self.stamps_ns[i]),
+                )
+        if self.rotation_matrices is not None:
+            self._validate_matrices(self.rotation_matrices)
+
+    def _validate_rows(self) -> None:
+        """Refuse a non-finite value, a position past the limit or a stamp out of order."""
         for name in ("stamps_s", "positions_xyz", "orientations_quat_xyzw"):
             values = getattr(self, name)
             # A finite sum proves every value finite without a full boolean mask.
-            with np.errstate(over="ignore"):  # a sum past float64 is inf: all() decides
+            # a sum past float64 is inf, inf + -inf NaN: all() decides, unwarned
+            with np.errstate(over="ignore", invalid="ignore"):
                 total = values.sum()
             if not np.isfinite(total) and not np.isfinite(values).all():
                 row = int(np.flatnonzero(~np.isfinite(values).reshape(len(values), -1).all(1))[0])
@@ -156,8 +190,9 @@ class PoseTrajectory(Msg):
             i = int(np.flatnonzero(steps <= 0)[0]) + 1
             expected = f"strictly increasing stamps (previous {float(self.stamps_s[i - 1])!r})"
             raise self._fail(field=f"stamps_s[{i}]", expected=expected, got=float(self.stamps_s[i]))
-        if self.covariance_6x6 is not None:
-            self._validate_covariance(self.covariance_6x6)
+
+    def _validate_quaternions(self) -> None:
+        """Refuse a quaternion whose norm is not 1 within :data:`UNIT_QUATERNION_TOL`."""
         q = self.orientations_quat_xyzw
         norms = np.sqrt(np.einsum("ij,ij->i", q, q))
         bad = np.abs(norms - 1.0) > UNIT_QUATERNION_TOL
@@ -170,17 +205,6 @@ class PoseTrajectory(Msg):
                 expected=expected,
                 got=self.orientations_quat_xyzw[i],
             )
-        if self.stamps_ns is not None:
-            wrong = stamps_s_from_ns(self.stamps_ns) != self.stamps_s
-            if wrong.any():
-                i = int(np.flatnonzero(wrong)[0])
-                raise self._fail(
-                    field=f"stamps_ns[{i}]",
-                    expected=f"the nanoseconds of stamps_s[{i}] = {float(self.stamps_s[i])!r}",
-                    got=int(self.stamps_ns[i]),
-                )
-        if self.rotation_matrices is not None:
-            self._validate_matrices(self.rotation_matrices)
 
     def replace(self, **changes: Any) -> PoseTrajectory:
         """A copy with some fields changed. Validation runs again.

@@ -1,0 +1,177 @@
+"""The compiled fast tests of message checks (``robot_msgs/msg/_checks.c``) answer as the
+NumPy and Python-float roads do: each property builds or tests the same values with the
+compiled module and with it hidden, and compares what comes out (a message, or the
+error's words)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import robot_msgs.compare.alignment as alignment_module
+import robot_msgs.compare.extrinsic as extrinsic_module
+import robot_msgs.msg.check as check_module
+import robot_msgs.trajectory.pose as pose_module
+from robot_msgs.errors import ValidationError
+from robot_msgs.trajectory import PoseTrajectory
+
+COMPILED = check_module.COMPILED
+pytestmark = pytest.mark.skipif(
+    COMPILED is None, reason="built without a C compiler: NumPy and Python floats decide"
+)
+
+#: Values a check must tell apart: non-finite, signed zero, subnormal, the position
+#: limit and just past it, float64's largest.
+_EDGES = [np.nan, np.inf, -np.inf, -0.0, 5e-324, 1e150, -1e150, 1.0000000000000002e150, 1e308]
+
+
+def _outcome(module: Any, make: Any) -> Any:
+    """What ``make()`` gives with the compiled module, then with it hidden from ``module``."""
+    found = []
+    for compiled in (COMPILED, None):
+        saved = module.COMPILED
+        module.COMPILED = compiled
+        try:
+            found.append(make())
+        except ValidationError as error:
+            found.append(("refused", str(error)))
+        finally:
+            module.COMPILED = saved
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    n=st.integers(0, 9),
+    seed=st.integers(0, 2**32 - 1),
+    edges=st.lists(st.tuples(st.sampled_from(_EDGES), st.integers(0, 7 * 9)), max_size=2),
+    norm_offset=st.sampled_from([0.0, 1e-7, 9.99999e-7, 1e-6, 1.000001e-6, 2e-6, -1e-6, -2e-6]),
+    shuffle=st.booleans(),
+    repeat=st.booleans(),
+)
+def test_a_trajectory_is_refused_or_kept_alike_with_and_without_the_compiled_filter(
+    n: int,
+    seed: int,
+    edges: list[tuple[float, int]],
+    norm_offset: float,
+    shuffle: bool,
+    repeat: bool,
+) -> None:
+    """``pose_rows_ok`` lets through only rows NumPy keeps; NumPy's words on the rest.
+
+    Edge values land on any stamp, coordinate or quaternion component; one quaternion's
+    norm is put at, inside and past the tolerance (1e-6); a stamp repeats, or stamps go
+    back when shuffled.
+    """
+    rng = np.random.default_rng(seed)
+    stamps = np.cumsum(rng.uniform(0.0, 2.0, n))  # a zero step repeats a stamp
+    if shuffle:
+        rng.shuffle(stamps)
+    if repeat and n > 1:
+        stamps[n // 2] = stamps[n // 2 - 1]
+    xyz = rng.normal(0.0, 10.0, (n, 3))
+    quats = rng.normal(size=(n, 4))
+    quats /= np.linalg.norm(quats, axis=1)[:, None]
+    if n:
+        quats[rng.integers(n)] *= 1.0 + norm_offset
+    cells = np.concatenate([stamps, xyz.ravel(), quats.ravel()])
+    for value, at in edges:
+        if at < cells.size:
+            cells[at] = value
+    stamps, xyz, quats = cells[:n], cells[n : 4 * n], cells[4 * n :]
+
+    def make() -> PoseTrajectory:
+        return PoseTrajectory(
+            stamps_s=stamps,
+            positions_xyz=xyz.reshape(n, 3),
+            orientations_quat_xyzw=quats.reshape(n, 4),
+        )
+
+    fast, slow = _outcome(pose_module, make)
+    assert fast == slow
+
+
+def test_the_filter_lets_valid_rows_through_and_reads_only_what_it_can() -> None:
+    """Valid rows pass in C; arrays it cannot read (a view, float32, wrong sizes) are None."""
+    assert COMPILED is not None
+    t, p, q = np.arange(3.0), np.zeros((3, 3)), np.tile([0.0, 0.0, 0.0, 1.0], (3, 1))
+    limit, tol = pose_module.POSITION_LIMIT_M, pose_module.UNIT_QUATERNION_TOL
+    assert COMPILED.pose_rows_ok(t, p, q, limit, tol) is True
+    assert COMPILED.pose_rows_ok(t[:0], p[:0], q[:0], limit, tol) is True
+    assert COMPILED.pose_rows_ok(t[::-1], p, q, limit, tol) is None  # not contiguous
+    assert COMPILED.pose_rows_ok(t, p.astype(np.float32), q, limit, tol) is None
+    assert COMPILED.pose_rows_ok(t, p[:2], q, limit, tol) is None
+    assert COMPILED.pose_rows_ok(t, p, np.zeros((3, 3)), limit, tol) is None
+    assert COMPILED.pose_rows_ok(t.astype(np.int64), p, q, limit, tol) is None  # 8 bytes, 'q'
+    assert COMPILED.pose_rows_ok([0.0], [[0.0] * 3], [[0.0] * 4], limit, tol) is None
+
+
+_NEAR = st.sampled_from([0.0, 1e-9, 1e-7, 5e-7, 9.9e-7, 1e-6, 3e-6, 1e-3])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    scale=_NEAR,
+    edge=st.none() | st.tuples(st.sampled_from([*_EDGES, 1e200, -1e200]), st.integers(0, 8)),
+    flip=st.booleans(),
+)
+def test_the_compiled_rotation_test_answers_as_python_floats(
+    seed: int, scale: float, edge: tuple[float, int] | None, flip: bool
+) -> None:
+    """``rotation_ok`` is ``is_rotation_matrix``'s Python-float test, near its tolerance too."""
+    rng = np.random.default_rng(seed)
+    r, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+    r *= np.sign(np.linalg.det(r)) * (-1.0 if flip else 1.0)
+    r = r + rng.normal(0.0, scale, (3, 3))
+    if edge is not None:
+        r.ravel()[edge[1]] = edge[0]
+    fast, slow = _outcome(alignment_module, lambda: alignment_module.is_rotation_matrix(r))
+    assert fast == slow
+    assert COMPILED is not None
+    assert COMPILED.rotation_ok(r, alignment_module.ROTATION_TOL) == slow
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    # ±r on either side: |x - y| = 2r|c| against 1e-5 |y| = 1e-5 (1 -+ r)|c| near r = 5e-6
+    relative=st.sampled_from([0.0, 1e-9, 4.8e-6, 4.99999e-6, 5e-6, 5.00001e-6, 5.2e-6, 1e-5, 1e-3]),
+    edges=st.lists(st.tuples(st.sampled_from([*_EDGES, -1e308]), st.integers(0, 35)), max_size=3),
+    size=st.sampled_from([1e-12, 1.0, 1e300]),
+)
+def test_the_compiled_covariance_test_answers_as_numpy(
+    seed: int, relative: float, edges: list[tuple[float, int]], size: float
+) -> None:
+    """Extrinsic's covariance test (finite or NaN, symmetric within allclose's tolerances)."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(0.0, size, (6, 6))
+    cov = a @ a.T if size < 1e100 else (a + a.T)
+    cov = cov * (1.0 + relative * rng.choice([-1.0, 1.0], (6, 6)))
+    for value, at in edges:
+        cov.ravel()[at] = value
+    fast, slow = _outcome(extrinsic_module, lambda: extrinsic_module._nan_symmetric(cov))
+    assert fast == slow
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(
+        st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True), max_size=12
+    ),
+    view=st.booleans(),
+)
+def test_all_finite_is_numpys_answer(values: list[float], view: bool) -> None:
+    """In C for a contiguous float64 array, by NumPy for a strided view: the same answer."""
+    array = np.array(values, dtype=np.float64)
+    if view:
+        array = array[::2]
+    assert check_module.all_finite(array) is bool(np.isfinite(array).all())
+    assert COMPILED is not None
+    assert COMPILED.all_finite(array) is (
+        None if view and array.size > 1 else bool(np.isfinite(array).all())
+    )
