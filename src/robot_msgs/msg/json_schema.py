@@ -1,4 +1,4 @@
-"""JSON Schema (draft 2020-12) of every message type's JSON form, from msgspec.
+r"""JSON Schema (draft 2020-12) of every message type's JSON form, from msgspec.
 
 :func:`json_schema` is ``msgspec.json.schema`` of the type (which carries every
 ``Literal`` and ``Meta`` constraint declared on the fields) with what msgspec cannot know
@@ -11,6 +11,9 @@ filled in from the same field specs the decoder uses (:func:`robot_msgs.msg.fiel
 - a float takes ``null``, ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (strict JSON's
   non-finite floats, :mod:`robot_msgs.msg`); a ``float32`` is bounded by the float32
   range and an ``int`` by its ROS primitive's;
+- a string (a field, an item, a mapping's key or value) matches :data:`TEXT_PATTERN`:
+  no lone surrogate, which JSON text can escape (``"\ud800"``) but UTF-8 cannot encode,
+  so the decoder refuses it (:func:`robot_msgs.msg.fields.encodable`);
 - ``"_type"`` may be left out (the decoder takes the type asked for) and may also be
   the type's ROS 2 name.
 
@@ -48,8 +51,12 @@ if TYPE_CHECKING:
     from robot_msgs.msg.base import Msg
     from robot_msgs.msg.fields import FieldSpec
 
-__all__ = ["json_schema"]
+__all__ = ["TEXT_PATTERN", "json_schema"]
 
+#: A string with no lone surrogate (ECMA-262, as JSON Schema's ``pattern``). In the
+#: ``u`` mode JSON Schema asks for, as in Python, a surrogate pair is one code point that
+#: the first branch takes; the second takes the pair where a pattern reads UTF-16 units.
+TEXT_PATTERN = r"^(?:[^\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$"
 _NON_FINITE = {"enum": list(NON_FINITE)}
 #: The largest magnitude that rounds to a finite float32 (FLT_MAX and half an ulp).
 _FLOAT32_LIMIT = float(np.finfo(np.float32).max) * (1 + 2.0**-25)
@@ -117,15 +124,17 @@ def _array(spec: FieldSpec) -> dict[str, Any]:
     }
 
 
-def _with_nulls(node: Any) -> Any:
-    """Let every ``{"type": "number"}`` msgspec wrote also be a non-finite float's spelling."""
+def _json_leaves(node: Any) -> Any:
+    """Let a number msgspec wrote take non-finite floats' spellings, a string no lone surrogate."""
     if isinstance(node, dict):
         if node.get("type") == "number":
             rest = {k: v for k, v in node.items() if k != "type"}
             return {**_float(), **rest}
-        return {k: _with_nulls(v) for k, v in node.items()}
+        if node.get("type") == "string":
+            return {**node, "pattern": TEXT_PATTERN}
+        return {k: _json_leaves(v) for k, v in node.items()}
     if isinstance(node, list):
-        return [_with_nulls(v) for v in node]
+        return [_json_leaves(v) for v in node]
     return node
 
 
@@ -146,8 +155,9 @@ def _field(spec: FieldSpec, node: dict[str, Any]) -> dict[str, Any]:
     if kind == "tuple" and inner is not None and "items" in node:
         return {**node, "items": _field(inner, node["items"])}
     if kind == "mapping" and inner is not None and "additionalProperties" in node:
-        return {**node, "additionalProperties": _field(inner, node["additionalProperties"])}
-    out: dict[str, Any] = _with_nulls(node)
+        values = _field(inner, node["additionalProperties"])
+        return {**node, "propertyNames": {"pattern": TEXT_PATTERN}, "additionalProperties": values}
+    out: dict[str, Any] = _json_leaves(node)
     return out
 
 
