@@ -20,8 +20,12 @@ filled in from the same field specs the decoder uses (:func:`robot_msgs.msg.fiel
 What no JSON Schema can say is left to the decoder and named in its errors: a named
 dimension shared by several arrays (``N`` of ``stamps_s`` and ``positions_xyz``), a data
 list as long as its shape, and each type's cross-field rules (``Image.data`` holds
-``step * height`` bytes). JSON Schema's ``integer`` also admits ``1.0``, which the decoder
-refuses for an ``int``. ``robot-msgs schema TYPE`` prints the schema.
+``step * height`` bytes). One divergence is known and kept: JSON Schema's ``integer``
+is "any number with a zero fractional part" (draft 2020-12 validation, 6.1.1), so the
+schema takes ``1.0`` in an ``int`` field or an integer array, which the decoder refuses
+(msgspec's, strict). No keyword refuses ``1.0`` and takes ``1``, and msgspec's
+``strict=False``, which would take ``1.0``, takes ``"1"`` too, which the schema refuses;
+``tests/msg/test_json_schema.py`` states it. ``robot-msgs schema TYPE`` prints the schema.
 
 Examples
 --------
