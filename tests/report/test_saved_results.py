@@ -20,6 +20,7 @@ from robot_msgs.report.saved_results import (
     load_saved_results,
     results_csv,
 )
+from robot_msgs.trajectory import PoseTrajectory
 
 ZIPS = Path(__file__).parents[1] / "data" / "evo_results"
 
@@ -149,3 +150,32 @@ def test_the_distance_panel_takes_evos_ape_distances_and_leaves_its_rpe_ones() -
     ends = rpe_series.pairs[:, 1]
     np.testing.assert_allclose(travelled, path[ends], rtol=1e-12)
     assert (round(float(travelled.min()), 2), round(float(travelled.max()), 2)) == (0.89, 7.49)
+
+
+def test_res_ranks_a_nees_by_its_means_distance_from_its_degrees_of_freedom() -> None:
+    """res ranked every result by its rms closest to zero: of three estimates with the
+    same errors, the one whose covariance is 25 times too large (mean NEES ~0.12) came
+    first, the consistent one (~3, 3 degrees of freedom) second."""
+    rng = np.random.default_rng(7)
+    n = 400
+    ref = PoseTrajectory(
+        stamps_s=np.arange(float(n)),
+        positions_xyz=rng.normal(0.0, 5.0, (n, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+    )
+    moved = ref.positions_xyz + rng.normal(0.0, 0.1, (n, 3))
+
+    def estimate(sigma_m: float) -> PoseTrajectory:
+        cov = np.tile(np.diag([sigma_m**2] * 3 + [1e-4] * 3), (n, 1, 1))
+        return ref.replace(positions_xyz=moved, covariance_6x6=cov)
+
+    named = [
+        (name, ape(ref, estimate(sigma), relation="nees_position"))
+        for name, sigma in (("unsure", 0.5), ("consistent", 0.1), ("overconfident", 0.02))
+    ]
+    table = compare_results(named)
+    assert table.ranking == ["consistent", "unsure", "overconfident"]
+    ranking = table.tables[-1]
+    assert ranking.title == "Ranking by |mean - 3|"
+    assert ranking.headers == ("#", "result", "n", "mean")
+    assert "mean NEES is its 3 degrees of freedom" in ranking.notes[0]

@@ -391,3 +391,36 @@ def test_a_tie_in_mean_rank_is_said_once(runs: list[RunReport]) -> None:
     said = "tie: a, b have the same mean rank (1.50); listed by success rate, then name"
     assert [n for n in ranking.notes if "tie" in n] == [said]
     assert [n for n in ranking_table(ranking).notes if "tie" in n] == [said]
+
+
+def _nees_run(algorithm: str, values: list[float]) -> RunReport:
+    """A run whose APE NEES of positions (3 degrees of freedom) are ``values``."""
+    nees = comparison(
+        stats={"nees_position": error_stats(values)},
+        units={"nees_position": ""},
+        parameters={"relation": "nees_position", "alignment": "none"},
+    )
+    return _run(algorithm, "s1", 0.1).replace(comparisons={"ape:nees_position": nees})
+
+
+def test_a_nees_ranks_by_its_means_distance_from_its_degrees_of_freedom() -> None:
+    """Ranked closest to zero best, an estimator that overstates its covariance (mean
+    NEES 0.5) came ahead of a consistent one (2.9, with 3 degrees of freedom): a NEES
+    is best at its degrees of freedom, and only its mean has them as its target."""
+    runs = [
+        _nees_run("unsure", [0.5, 0.5]),
+        _nees_run("consistent", [2.0, 3.8]),
+        _nees_run("overconfident", [30.0, 30.0]),
+    ]
+    ranking = rank_algorithms(runs, metric="ape:nees_position", statistic="mean")
+    assert ranking is not None
+    assert [row.algorithm for row in ranking.rows] == ["consistent", "unsure", "overconfident"]
+    # |2.9 - 3|, |0.5 - 3|, |30 - 3|
+    assert [row.scores["s1"] for row in ranking.rows] == [pytest.approx(0.1), 2.5, 27.0]
+    assert ranking.target == 3.0
+    assert not ranking.magnitude
+    notes = " ".join(" ".join(ranking_table(ranking).notes).split())
+    assert "of ape nees_position |mean - 3|, per sequence" in notes
+    assert "mean NEES is its 3 degrees of freedom" in notes
+    with pytest.raises(ValidationError, match="Expected statistic 'mean' to rank nees_position"):
+        rank_algorithms(runs, metric="ape:nees_position", statistic="rms")

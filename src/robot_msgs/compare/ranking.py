@@ -79,7 +79,10 @@ class Ranking(Msg):
     no algorithm. Every figure is ranked closest to zero best
     (:func:`~robot_msgs.compare.statistics.rank_value`): ``magnitude`` is true when the
     statistic keeps the sign of errors that take one (some run's ``min`` below zero), and
-    each score is then the statistic's magnitude (``|median|``).
+    each score is then the statistic's magnitude (``|median|``). ``target`` is what a
+    consistent estimate scores where that is not 0: a NEES is ranked by its mean's
+    distance from its degrees of freedom (``|mean - 3|``,
+    :func:`~robot_msgs.evaluation.consistency.rank_target`).
 
     WHY they travel: the guide says "do not silently mix these evaluation settings
     within one ranking".
@@ -96,6 +99,7 @@ class Ranking(Msg):
     notes: tuple[str, ...] = ()
     left_out: Mapping[str, int] = field(default_factory=dict)
     magnitude: bool = False
+    target: float = 0.0
 
     @property
     def n_left_out(self) -> int:

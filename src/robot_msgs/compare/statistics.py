@@ -145,7 +145,7 @@ def statistic_unit(statistic: str, unit: str) -> str:
     return f"{unit}{power}·{time}" if unit else time
 
 
-def rank_value(stats: ErrorStats, statistic: str) -> float:
+def rank_value(stats: ErrorStats, statistic: str, *, target: float = 0.0) -> float:
     """Return what rankings order ``stats`` by, smallest best: ``statistic``'s magnitude.
 
     The one rule of every ranking (a sweep's, ``res``'s): an error is better the closer it
@@ -153,14 +153,21 @@ def rank_value(stats: ErrorStats, statistic: str) -> float:
     error (``x``, ``along_track``, ``roll_deg``...) is ranked by its magnitude: ranked as
     given, a median of -0.2 m came first, ahead of 0.05 m (a review). Of an error that is
     never negative, and of a magnitude (``rms``, ``max_abs``...), it is the statistic.
+    ``target`` is what a perfect estimate scores where that is not 0 (a NEES's mean: its
+    degrees of freedom, :func:`robot_msgs.evaluation.consistency.rank_target`); the
+    value is then the distance from it.
 
     Examples
     --------
     >>> stats = error_stats(np.array([-0.2, -0.2]))
     >>> float(stats.median), rank_value(stats, "median"), rank_value(stats, "rms")
     (-0.2, 0.2, 0.2)
+    >>> rank_value(error_stats(np.array([1.0, 2.0])), "mean", target=3.0)
+    1.5
     """
     value = float(getattr(stats, statistic))
+    if target:
+        return abs(value - target)
     return abs(value) if statistic in SIGNED_STATISTICS else value
 
 

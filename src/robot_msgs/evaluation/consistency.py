@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array
 
-__all__ = ["NEES_DOF", "chi2_bounds", "nees_summary", "nees_values"]
+__all__ = ["NEES_DOF", "chi2_bounds", "nees_summary", "nees_values", "rank_target"]
 
 #: The NEES relations and their degrees of freedom.
 NEES_DOF: dict[str, int] = {
@@ -56,6 +56,39 @@ NEES_DOF: dict[str, int] = {
     "nees_orientation": 3,
     "nees_planar": 3,
 }
+
+
+def rank_target(quantity: str, statistic: str) -> float:
+    """Return what a consistent estimate's ``statistic`` of ``quantity`` is, for rankings.
+
+    0 for an error, ranked closest to zero best
+    (:func:`robot_msgs.compare.statistics.rank_value`). A NEES is not an error: a
+    consistent estimate's mean NEES is its degrees of freedom, and smaller means an
+    overstated covariance (an estimator too unsure), not a better one. It is ranked by
+    its mean's distance from them; no other statistic has a target that simple (the
+    median of a chi-square with 3 degrees of freedom is 2.37).
+
+    Raises
+    ------
+    ValidationError
+        A NEES ranked by another statistic than its mean.
+
+    Examples
+    --------
+    >>> rank_target("translation", "rms"), rank_target("nees_position", "mean")
+    (0.0, 3.0)
+    """
+    dof = NEES_DOF.get(quantity)
+    if dof is None:
+        return 0.0
+    if statistic != "mean":
+        msg = (
+            f"Expected statistic 'mean' to rank {quantity} (a consistent estimate's mean NEES "
+            f"is its {dof} degrees of freedom), got {statistic!r}"
+        )
+        raise ValidationError(msg)
+    return float(dof)
+
 
 # The rows and columns of the error and the covariance each relation uses: planar is
 # x, y and the rotation about the world's z axis (yaw for a robot on the floor), what a

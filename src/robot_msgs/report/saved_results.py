@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from robot_msgs.compare.aggregation import check_same_settings
 from robot_msgs.compare.statistics import rank_value
 from robot_msgs.errors import DataWarning, SettingsMismatchError, caller_stacklevel
+from robot_msgs.evaluation.consistency import NEES_DOF, rank_target
 from robot_msgs.report.tables import MISSING, ReportTable, csv_cell
 from robot_msgs.runs.rank import MIXED, average_ranks
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     import os
     from collections.abc import Mapping, Sequence
 
+    from robot_msgs.compare.comparison import Comparison
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.compare.signal import ErrorSeries, Signal
     from robot_msgs.msg import Value
@@ -198,10 +200,15 @@ class ResultsComparison:
                     self.notes.append(f"not ranked: {err}")
             if force or not self.notes:
                 # The rule of every ranking (rank_value): rms, a magnitude, smallest best.
+                statistic, target = _ranked_by(comparisons[0])
                 order = sorted(
                     range(len(named)),
                     key=lambda i: (
-                        math.isnan(r := rank_value(comparisons[i].signals[0].stats, "rms")),
+                        math.isnan(
+                            r := rank_value(
+                                comparisons[i].signals[0].stats, statistic, target=target
+                            )
+                        ),
                         r,
                     ),
                 )
@@ -281,27 +288,37 @@ class ResultsComparison:
             by_name = dict(self.named)
             ranked = []
             counts = []
-            rms = [
-                rank_value(by_name[name].comparison.signals[0].stats, "rms")
+            statistic, target = _ranked_by(by_name[self.ranking[0]].comparison)
+            scores = [
+                rank_value(by_name[name].comparison.signals[0].stats, statistic, target=target)
                 for name in self.ranking
             ]
-            # Equal rms share their mean place, as a sweep's ranks do (1.5 and 1.5, not 1, 2).
-            for place, name in zip(average_ranks(rms), self.ranking, strict=True):
+            # Equal scores share their mean place, as a sweep's ranks do (1.5 and 1.5, not 1, 2).
+            for place, name in zip(average_ranks(scores), self.ranking, strict=True):
                 stats = by_name[name].comparison.signals[0].stats
-                ranked.append((f"{place:g}", name, str(stats.n), _num(stats.rms)))
+                value = _num(getattr(stats, statistic))
+                ranked.append((f"{place:g}", name, str(stats.n), value))
                 counts.append(stats.n)
-            title = "Ranking by rms"
+            figure = f"|{statistic} - {target:g}|" if target else statistic
+            title = f"Ranking by {figure}"
             if self.forced:  # why, in the title: a setting differs, or some are not recorded
                 why = "settings mixed" if self.differing else "settings not all recorded"
                 title += f" (FORCED: {why})"
             ranking_notes: tuple[str, ...] = ()
+            if target:  # a NEES (rank_target)
+                nees = (
+                    f"A consistent estimate's mean NEES is its {target:g} degrees of freedom: "
+                    "each result is ranked by its distance from them, closest best."
+                )
+                ranking_notes = (nees,)
             if counts and min(counts) * _FEWER < max(counts):  # keyframes against every frame
                 fewer = (
-                    f"The rms are over {min(counts)} to {max(counts)} samples: one of far "
-                    "fewer poses (keyframes only?) is ranked on those alone."
+                    f"The {'rms' if statistic == 'rms' else 'means'} are over {min(counts)} to "
+                    f"{max(counts)} samples: one of far fewer poses (keyframes only?) is ranked "
+                    "on those alone."
                 )
-                ranking_notes = (fewer,)
-            headers = ("#", "result", "n", "rms")
+                ranking_notes = (*ranking_notes, fewer)
+            headers = ("#", "result", "n", statistic)
             numeric = (True, False, True, True)
             tables.append(ReportTable(title, headers, tuple(ranked), numeric, ranking_notes))
         return tables
@@ -447,3 +464,14 @@ def error_distances_m(
         if found is not None and found.size == len(series):
             distance = np.asarray(found, dtype=np.float64)
     return distance
+
+
+def _ranked_by(comparison: Comparison) -> tuple[str, float]:
+    """Return the statistic ``res`` ranks ``comparison``'s kind by, and its target.
+
+    The rms, smallest best; a NEES's mean, closest to its degrees of freedom
+    (:func:`robot_msgs.evaluation.consistency.rank_target`).
+    """
+    quantity = comparison.signals[0].quantity
+    statistic = "mean" if quantity in NEES_DOF else "rms"
+    return statistic, rank_target(quantity, statistic)

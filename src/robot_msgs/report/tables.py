@@ -359,6 +359,12 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
         if ranking.magnitude
         else ""
     )
+    if ranking.target:  # a NEES: rank_target says why
+        figure = f"|{ranking.statistic} - {ranking.target:g}|"
+        signed = (
+            f"; a consistent estimate's mean NEES is its {ranking.target:g} degrees of "
+            "freedom: each run's is ranked by its distance from them, closest best"
+        )
     notes = [
         (
             f"Ranked by the median over successful runs of {ranking.metric} {ranking.signal} "

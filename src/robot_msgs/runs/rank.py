@@ -41,6 +41,7 @@ from robot_msgs.compare.statistics import (
     statistic_unit,
 )
 from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.consistency import rank_target
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -204,6 +205,7 @@ class RankingTally:
         self._settings = SettingsTally()
         self._left_out: Counter[str] = Counter()
         self._signed = False  # some run's errors below zero: the scores are magnitudes
+        self._target = 0.0  # what a consistent estimate scores (a NEES's mean: its dof)
 
     def update(self, report: RunReport) -> None:
         """Take one run's report."""
@@ -218,19 +220,21 @@ class RankingTally:
             group.coverages.append(report.coverage)
         if c is None:
             return
-        if self._first is None:
-            self._first = c
         signal = self._signal if self._signal is not None else next(iter(c.stats))
-        self._signal = signal
-        if signal not in c.stats:
+        found = next((s for s in c.signals if s.name == signal), None)
+        if found is None:
             got = list(c.stats)
             msg = f"Expected signal {signal!r} in the {c.metric} of run {report.name!r}, got {got}"
             raise ValidationError(msg)
+        if self._first is None:
+            self._target = rank_target(found.quantity, self.statistic)
+            self._first = c
+        self._signal = signal
         self._evaluable.add(report.sequence)
         self._settings.update(c)
-        stats = c.stats[signal]
+        stats = found.stats
         self._signed |= bool(stats.min < 0)
-        value = rank_value(stats, self.statistic)
+        value = rank_value(stats, self.statistic, target=self._target)
         if report.success and math.isfinite(value):
             group.values.append(value)
 
@@ -267,7 +271,7 @@ class RankingTally:
             msg = f"Expected a tally ranking by {ours}, got one ranking by {theirs}"
             raise ValidationError(msg)
         if self._first is None:
-            self._first, self._signal = other._first, other._signal
+            self._first, self._signal, self._target = other._first, other._signal, other._target
         for key, group in other._groups.items():
             mine = self._groups.get(key)
             if mine is None:
@@ -368,5 +372,6 @@ class RankingTally:
             forced=bool(mixed),
             notes=notes,
             left_out=dict(self._left_out),
-            magnitude=self._signed and self.statistic in SIGNED_STATISTICS,
+            magnitude=self._signed and self.statistic in SIGNED_STATISTICS and not self._target,
+            target=self._target,
         )
