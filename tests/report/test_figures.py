@@ -10,6 +10,7 @@ import pytest
 from robot_msgs.compare import Signal
 from robot_msgs.errors import FormatError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
+from robot_msgs.evaluation.consistency import NEES_DOF
 from robot_msgs.evaluation.relations import (
     APE_RELATIONS,
     RELATION_UNITS,
@@ -187,14 +188,18 @@ def test_signal_labels_are_words_with_units() -> None:
 
 
 @pytest.mark.parametrize(
-    "relation", [*RPE_RELATIONS, *(r for r in TRAJECTOPY_RELATIONS if r not in RPE_RELATIONS)]
+    "relation", dict.fromkeys([*RPE_RELATIONS, *TRAJECTOPY_RELATIONS, *APE_RELATIONS])
 )
 def test_every_relation_is_said_in_words_with_its_unit(relation: str) -> None:
     """roll/pitch/yaw had no words: a bench ranking was headed "APE roll deg", a figure's
-    axis "roll deg [deg]" (a review)."""
+    axis "roll deg [deg]" (a review); the NEES relations read "nees position"."""
     unit = RELATION_UNITS[relation]
     words = signal_words(relation)
-    assert "error" in words  # not the name's letters, "roll deg"
+    if relation in NEES_DOF:  # no error: a consistency statistic, with what it should be
+        assert words.endswith(f"{NEES_DOF[relation]} degrees of freedom)")
+        assert "NEES" in words
+    else:
+        assert "error" in words  # not the name's letters, "roll deg"
     assert not words.endswith((" rad", " deg"))  # the unit is said once, in brackets
     assert "_" not in words
     signal = Signal.of(relation, unit, [1.0], stamps_s=[0.0])

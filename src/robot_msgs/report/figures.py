@@ -102,6 +102,12 @@ _WORDS = {
     "pitch_world_deg": "pitch error (world y)",
     "yaw_world_rad": "yaw error (world z)",
     "yaw_world_deg": "yaw error (world z)",
+    # A NEES is no error: unitless, its degrees of freedom where a consistent estimate's
+    # mean lies (evaluation.consistency).
+    "nees": "pose NEES (6 degrees of freedom)",
+    "nees_position": "position NEES (3 degrees of freedom)",
+    "nees_orientation": "orientation NEES (3 degrees of freedom)",
+    "nees_planar": "planar NEES (x, y, yaw: 3 degrees of freedom)",
 }
 
 
