@@ -84,6 +84,17 @@ def test_forced_mix_ranks_and_says_so() -> None:
     assert any("FORCED" in note and "alignment" in note for note in ranking.notes)
 
 
+def test_a_forced_ranking_still_says_its_tie() -> None:
+    """The FORCED note replaced the ranking's notes: a tie in it went unsaid (a review)."""
+    runs = [_run("b", "s1", 0.1, alignment="se3"), _run("a", "s1", 0.1, alignment="sim3")]
+    ranking = rank_algorithms(runs, force=True)
+    assert ranking is not None
+    assert ranking.notes == (
+        "FORCED: comparisons with different alignment settings are ranked together",
+        "tie: a, b have the same mean rank (1.50); listed by success rate, then name",
+    )
+
+
 def test_ranking_orders_by_mean_rank_over_sequences_from_median_of_successful_runs() -> None:
     runs = [
         # s1: a median(0.1, 0.3) = 0.2, b 0.15, c 0.5 -> ranks b 1, a 2, c 3

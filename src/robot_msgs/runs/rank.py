@@ -345,13 +345,12 @@ class RankingTally:
                     "listed by success rate, then name"
                 )
                 notes = (*notes, said)
-        if mixed:
-            notes = (
-                (
-                    f"FORCED: comparisons with different {', '.join(mixed)} settings are "
-                    "ranked together"
-                ),
+        if mixed:  # first, and beside the ties (it replaced them: a review)
+            forced = (
+                f"FORCED: comparisons with different {', '.join(mixed)} settings are "
+                "ranked together"
             )
+            notes = (forced, *notes)
         covered = {row.name: len(row.ranks) for row in rows}
         if len(set(covered.values())) > 1:
             shown = ", ".join(f"{a} {n}" for a, n in covered.items())
