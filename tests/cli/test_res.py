@@ -402,7 +402,7 @@ def test_an_rpe_result_shows_its_interval(
     capsys.readouterr()
     assert main(["res", str(metre), str(frame)]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^metric +rpe 1 m +rpe 1 f all *$", out, re.MULTILINE), out
+    assert re.search(r"^metric +rpe 1 m +rpe 1 frame, all pairs *$", out, re.MULTILINE), out
 
 
 def test_the_csv_says_not_set_one_way(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.compare.aggregation import check_same_settings
+from robot_msgs.compare.signal import delta_words
 from robot_msgs.compare.statistics import rank_value
 from robot_msgs.errors import DataWarning, SettingsMismatchError, caller_stacklevel
 from robot_msgs.evaluation.consistency import NEES_DOF, rank_target
@@ -393,20 +394,22 @@ def _apart_in_time(named: Sequence[tuple[str, EvaluationResult]]) -> str | None:
 
 
 def _metric_cell(metric: str, signal: Signal, parameters: Mapping[str, Any]) -> str:
-    """Name the metric with what defines it: an RPE's interval (``rpe 1 m``, ``rpe 1 m all``).
+    """Name the metric with what defines it: an RPE's interval in words (``delta_words``).
 
     Examples
     --------
     >>> from robot_msgs.compare import Signal
-    >>> one = Signal.of("translation", "m", [0.1], stamps_s=[0.0], delta=1.0, delta_unit="m")
+    >>> one = Signal.of("translation", "m", [0.1], stamps_s=[0.0], delta=1.0, delta_unit="f")
     >>> _metric_cell("rpe", one, {"all_pairs": True}), _metric_cell("ape", one, {})
-    ('rpe 1 m all', 'ape')
+    ('rpe 1 frame, all pairs', 'ape')
     """
     delta = signal.delta if signal.delta is not None else parameters.get("delta")
     unit = signal.delta_unit if signal.delta_unit is not None else parameters.get("delta_unit")
     if metric != "rpe" or not isinstance(delta, int | float) or not isinstance(unit, str):
         return metric
-    return f"rpe {delta:g} {unit}" + (" all" if parameters.get("all_pairs") is True else "")
+    # 'rpe 1 f all' was letters, where figures and errors say '1 frame' (a review)
+    every = ", all pairs" if parameters.get("all_pairs") is True else ""
+    return f"rpe {delta_words(delta, unit)}{every}"
 
 
 def results_csv(comparison: ResultsComparison) -> str:
