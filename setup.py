@@ -2,8 +2,9 @@
 
 ``robot_msgs.io._fasttable`` (:mod:`robot_msgs.io.table`), ``robot_msgs._sorted``
 (:mod:`robot_msgs.sorted_search`), ``robot_msgs.msg._json_arrays``
-(:mod:`robot_msgs.msg.arrays`), ``robot_msgs.msg._checks`` (message checks) and
-``robot_msgs.evaluation._relations`` (RPE) are plain C over CPython's API. ``optional=True``:
+(:mod:`robot_msgs.msg.arrays`), ``robot_msgs.msg._checks`` (message checks, with
+NumPy's C API: its headers come from the build requirements) and
+``robot_msgs.evaluation._relations`` (RPE) are C over CPython's API. ``optional=True``:
 without a C compiler the install still succeeds, and tables are read by NumPy's
 ``loadtxt``, sorted needles searched by ``numpy.searchsorted`` and JSON arrays read
 from their lists with the same values, several times slower. A build from a git
@@ -18,6 +19,18 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
+
+
+def _numpy_include() -> str | None:
+    """NumPy's C headers (a build requirement in pyproject.toml), or None without NumPy."""
+    try:
+        import numpy as np  # noqa: PLC0415 - only for building
+    except ImportError:
+        return None
+    return str(np.get_include())
+
+
+_NUMPY_INCLUDE = _numpy_include()
 
 
 def _commit() -> str | None:
@@ -70,12 +83,20 @@ setup(
         Extension(
             "robot_msgs.msg._json_arrays", ["src/robot_msgs/msg/_json_arrays.c"], optional=True
         ),
-        Extension(
-            "robot_msgs.msg._checks",
-            ["src/robot_msgs/msg/_checks.c"],
-            # is_rotation_matrix's test on Python floats, bit for bit: no fused multiply-add
-            extra_compile_args=[] if sys.platform == "win32" else ["-ffp-contract=off"],
-            optional=True,
+        *(
+            []
+            if _NUMPY_INCLUDE is None  # a build without NumPy's headers: no _checks
+            else [
+                Extension(
+                    "robot_msgs.msg._checks",
+                    ["src/robot_msgs/msg/_checks.c"],
+                    include_dirs=[_NUMPY_INCLUDE],
+                    # is_rotation_matrix's test on Python floats, bit for bit: no fused
+                    # multiply-add
+                    extra_compile_args=[] if sys.platform == "win32" else ["-ffp-contract=off"],
+                    optional=True,
+                )
+            ]
         ),
     ],
     cmdclass={"build_py": BuildWithCommit},

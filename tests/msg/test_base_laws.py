@@ -15,6 +15,7 @@ import json
 import pickle
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 from msgspec.structs import force_setattr
 
 import robot_msgs
+import robot_msgs.msg.check as check_module
 from robot_msgs.errors import ValidationError
 from robot_msgs.geometry import Point
 from robot_msgs.msg import Msg, field_schema
@@ -212,3 +214,46 @@ def test_construction_normalises_as_the_full_check_does(name: str, data: st.Data
     assert built == full == msg
     for field in cls.__struct_fields__:
         assert type(getattr(built, field)) is type(getattr(full, field)), field
+
+
+_PYTHON_CHECKS: dict[type[Msg], Any] = {}
+
+
+def _python_check(cls: type[Msg]) -> Any:
+    """The class's generated check as a build without ``msg/_checks.c`` makes it."""
+    found = _PYTHON_CHECKS.get(cls)
+    if found is None:
+        saved, check_module.COMPILED = check_module.COMPILED, None
+        try:
+            found = check_module.compile_check(
+                cls, field_schema(cls), validate=cls._validate is not Msg._validate
+            )
+        finally:
+            check_module.COMPILED = saved
+        _PYTHON_CHECKS[cls] = found
+    return found
+
+
+@pytest.mark.parametrize("name", TYPES)
+@LAWS
+@given(data=st.data())
+def test_the_generated_check_keeps_the_same_with_and_without_the_compiled_tests(
+    name: str, data: st.DataObject
+) -> None:
+    """CI builds ``_checks.c``, so its Python road (a user without a compiler) runs here."""
+    cls = robot_msgs.type_for(name)
+    msg = data.draw(messages(cls))
+    specs = field_schema(cls)
+    given = {f: _as_handed_over(getattr(msg, f), specs[f].kind) for f in cls.__struct_fields__}
+    built = cls(**given)
+    plain = copy.copy(msg)
+    for field, value in given.items():
+        force_setattr(plain, field, value)  # type: ignore[arg-type]  # a Struct at run time
+    _python_check(cls)(plain)
+    assert built == plain == msg
+    for field in cls.__struct_fields__:
+        ours, theirs = getattr(built, field), getattr(plain, field)
+        assert type(ours) is type(theirs), field
+        if isinstance(ours, np.ndarray):
+            assert not ours.flags.writeable, field
+            assert not theirs.flags.writeable, field

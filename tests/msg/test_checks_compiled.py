@@ -5,7 +5,8 @@ error's words)."""
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Annotated, Any
 
 import numpy as np
 import pytest
@@ -14,10 +15,15 @@ from hypothesis import strategies as st
 
 import robot_msgs.compare.alignment as alignment_module
 import robot_msgs.compare.extrinsic as extrinsic_module
+import robot_msgs.compare.spatial_match as spatial_module
 import robot_msgs.msg.check as check_module
 import robot_msgs.trajectory.pose as pose_module
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg import Msg, Shape, field_schema, message
+from robot_msgs.msg.arrays import immutable
+from robot_msgs.msg.fields import FrozenMap
 from robot_msgs.trajectory import PoseTrajectory
+from robot_msgs.typing import Float64Array
 
 COMPILED = check_module.COMPILED
 pytestmark = pytest.mark.skipif(
@@ -175,3 +181,150 @@ def test_all_finite_is_numpys_answer(values: list[float], view: bool) -> None:
     assert COMPILED.all_finite(array) is (
         None if view and array.size > 1 else bool(np.isfinite(array).all())
     )
+
+
+def test_a_zero_dimensional_array_field_is_built_by_both_checks() -> None:
+    """``Shape()`` made the generated check ``v.shape == (,)``: a SyntaxError at the first
+    construction of such a type (a review)."""
+
+    @message("test/ZeroDimensional")
+    class ZeroDimensional(Msg):
+        value: Annotated[Float64Array, Shape()]
+
+    for compiled in (COMPILED, None):
+        saved, check_module.COMPILED = check_module.COMPILED, compiled
+        try:
+            check = check_module.compile_check(
+                ZeroDimensional, field_schema(ZeroDimensional), validate=False
+            )
+        finally:
+            check_module.COMPILED = saved
+        built = ZeroDimensional(value=np.array(1.5))
+        check(built)
+        assert built.value.shape == ()
+        assert float(built.value) == 1.5
+        assert not built.value.flags.writeable
+
+
+def test_the_rotation_test_reads_a_3x3_array_only() -> None:
+    """Nine values of another shape were a rotation in C and an error in Python (a review):
+    the compiled test reads a (3, 3) array alone; other shapes take the Python road."""
+    assert COMPILED is not None
+    for shape in [(9,), (1, 9), (3, 3, 1)]:
+        assert COMPILED.rotation_ok(np.eye(3).reshape(shape), 1e-6) is None
+    assert COMPILED.symmetric_ok(np.eye(6)[:, :, None], 6) is None
+    assert COMPILED.rotation_ok(np.eye(3), 1e-6) is True
+
+
+class _Sub(np.ndarray):
+    """An ndarray subclass: never an exact ndarray."""
+
+
+def _arrays() -> list[np.ndarray[Any, Any]]:
+    """Arrays of every ownership: writable, read-only owners and views, over bytes."""
+    owner = np.arange(6.0).reshape(2, 3)
+    read_only = owner.copy()
+    read_only.setflags(write=False)
+    view_of_writable = owner[:, :2]
+    view_of_writable.setflags(write=False)
+    over_bytes = np.frombuffer(b"\x00" * 48, dtype=np.float64).reshape(2, 3)
+    over_view = np.frombuffer(memoryview(b"\x00" * 48), dtype=np.float64)
+    over_bytearray = np.frombuffer(bytearray(48), dtype=np.float64)
+    over_bytearray.setflags(write=False)
+    return [
+        owner,
+        read_only,
+        read_only[::-1],
+        view_of_writable,
+        over_bytes,
+        over_view,
+        over_bytearray,
+        np.asfortranarray(owner),
+        np.array(1.5),
+        np.zeros((0, 3)),
+    ]
+
+
+def test_frozen_keeps_what_no_one_can_write_and_copies_the_rest_read_only() -> None:
+    """``frozen`` is ``immutable`` then ``_frozen``, the generated check's Python road."""
+    assert COMPILED is not None
+    for array in _arrays():
+        out = COMPILED.frozen(array)
+        assert (out is array) is immutable(array)
+        if out is not array:
+            expected = check_module._frozen(array)
+            assert out.dtype == expected.dtype
+            assert out.shape == expected.shape
+            assert out.flags.c_contiguous
+            assert not out.flags.writeable
+            np.testing.assert_array_equal(out, expected)
+
+
+def test_frozen_as_takes_an_exact_ndarray_of_its_dtype_and_shape_only() -> None:
+    assert COMPILED is not None
+    f64, i64 = np.dtype(np.float64), np.dtype(np.int64)
+    a = np.zeros((2, 3))
+    assert COMPILED.frozen_as(a, f64, (2, 3)) is not None
+    assert COMPILED.frozen_as(a, f64, (-1, 3)) is not None
+    assert COMPILED.frozen_as(a, f64, (-1, -1)) is not None
+    for wrong in [(3, 3), (-1, 2), (6,), (2, 3, 1), ()]:
+        assert COMPILED.frozen_as(a, f64, wrong) is None, wrong
+    assert COMPILED.frozen_as(a, i64, (2, 3)) is None
+    assert COMPILED.frozen_as(a.view(_Sub), f64, (2, 3)) is None
+    assert COMPILED.frozen_as([[0.0] * 3] * 2, f64, (2, 3)) is None
+    with pytest.raises(TypeError, match="frozen_as"):
+        COMPILED.frozen_as(a, f64, [2, 3])  # type: ignore[arg-type]  # refused at run time
+
+
+_FLOATS = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    floats=st.lists(_FLOATS | st.sampled_from([0.0, -0.0, 1.0]), max_size=8),
+    ints=st.lists(st.integers(-(2**63), 2**63 - 1), max_size=8),
+    sort=st.booleans(),
+)
+def test_increasing_and_at_least_answer_as_python(
+    floats: list[float], ints: list[int], sort: bool
+) -> None:
+    """SpatialMatch's tests of its rows and distances, in C and on Python lists."""
+    assert COMPILED is not None
+    if sort:
+        ints = sorted(ints)
+        floats = sorted(floats, key=lambda x: (x != x, x))  # noqa: PLR0124 - NaN last
+    for values in (np.array(floats, dtype=np.float64), np.array(ints, dtype=np.int64)):
+        items = values.tolist()
+        assert COMPILED.increasing(values) is all(map(operator.lt, items, items[1:]))
+    values = np.array(floats, dtype=np.float64)
+    assert COMPILED.at_least(values, 0.0) is all(x >= 0.0 for x in floats)
+    assert spatial_module._at_least_zero(values) is all(x >= 0.0 for x in floats)
+    assert COMPILED.increasing(np.arange(3, dtype=np.int32)) is None  # 4-byte items
+    assert COMPILED.at_least(np.array(ints, dtype=np.int64), 0.0) is None
+
+
+_SCALARS = st.one_of(
+    _FLOATS,
+    st.integers(),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=3),
+    st.tuples(_FLOATS),
+    st.sampled_from(["nan", "inf", "-Infinity"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(mapping=st.dictionaries(st.text(max_size=3), _SCALARS, max_size=4))
+def test_plain_scalars_says_true_only_of_what_the_item_test_keeps(
+    mapping: dict[str, Any],
+) -> None:
+    """True: keys ASCII text, values float, int, bool or None; the generated test keeps
+    those too (and decides all else)."""
+    assert COMPILED is not None
+    plain = COMPILED.plain_scalars(mapping)
+    numbers = all(type(v) in {float, int, bool, type(None)} for v in mapping.values())
+    assert plain is (numbers and all(k.isascii() for k in mapping))
+    if plain:
+        assert all(check_module._value_ok(v) for v in mapping.values())
+    assert COMPILED.plain_scalars(FrozenMap(mapping)) is False  # a dict only

@@ -92,10 +92,10 @@ class Extrinsic(Msg):
             raise self._fail(
                 field="scale_std", expected="an uncertainty >= 0 (NaN: unknown)", got=self.scale_std
             )
-        for name in ("n_poses", "n_pairs"):
-            if getattr(self, name) < 0:
-                raise self._fail(field=name, expected="a count >= 0", got=getattr(self, name))
-        if any(k < 1 for k in self.strides):
+        if min(self.n_poses, self.n_pairs) < 0:
+            name = "n_poses" if self.n_poses < 0 else "n_pairs"
+            raise self._fail(field=name, expected="a count >= 0", got=getattr(self, name))
+        if self.strides and min(self.strides) < 1:
             raise self._fail(field="strides", expected="strides >= 1", got=self.strides)
 
     @property

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.msg.check import COMPILED
 from robot_msgs.typing import Float64Array, Int64Array
 
 __all__ = ["SpatialMatch"]
@@ -63,9 +64,13 @@ class SpatialMatch(Msg):
     notes: tuple[str, ...] = ()
 
     def _validate(self) -> None:
-        for name in ("n_reference", "n_estimate", "n_within", "n_shared", "n_backward"):
-            if getattr(self, name) < 0:
-                raise self._fail(field=name, expected="a count >= 0", got=getattr(self, name))
+        counts = ("n_reference", "n_estimate", "n_within", "n_shared", "n_backward")
+        if (
+            min(self.n_reference, self.n_estimate, self.n_within, self.n_shared, self.n_backward)
+            < 0
+        ):
+            name = next(name for name in counts if getattr(self, name) < 0)
+            raise self._fail(field=name, expected="a count >= 0", got=getattr(self, name))
         if self.nearest_index.size != self.n_estimate:
             expected = f"one row per estimate pose ({self.n_estimate})"
             raise self._fail(field="nearest_index", expected=expected, got=self.nearest_index)
@@ -103,6 +108,10 @@ def _increasing(rows: Int64Array) -> bool:
     10-row arrays) took 4.2 µs with NumPy's slices and reductions, a fifth of reading
     it from JSON; 2.5 µs with lists (min of 7 x 20000).
     """
+    if COMPILED is not None:  # in C where built (msg/_checks.c): 0.07 µs of 0.5
+        compiled = COMPILED.increasing(rows)
+        if compiled is not None:
+            return compiled
     if rows.size <= _FEW:
         values = rows.tolist()
         return all(map(operator.lt, values, values[1:]))
@@ -111,6 +120,10 @@ def _increasing(rows: Int64Array) -> bool:
 
 def _at_least_zero(values: Float64Array) -> bool:
     """Whether every value is >= 0 (NaN is not; +inf is)."""
+    if COMPILED is not None:
+        compiled = COMPILED.at_least(values, 0.0)
+        if compiled is not None:
+            return compiled
     if values.size <= _FEW:
         return all(map((0.0).__le__, values.tolist()))
     return bool((values >= 0).all())

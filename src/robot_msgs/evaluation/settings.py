@@ -779,10 +779,16 @@ got tuple (0.1,) - at `Drift.fractions`
 
     def _validate(self) -> None:
         kitti = self.protocol == "kitti"
-        for name, (protocol, why) in _PROTOCOL_FIELDS.items():
-            if getattr(self, name) is not None and (protocol == "kitti") != kitti:
-                expected = f"protocol {protocol!r} ({why})"
-                raise self._fail(field=name, expected=expected, got=getattr(self, name))
+        given = (
+            (self.step_frames is not None)
+            if not kitti
+            else not (self.fractions is None and self.max_diff_ratio is None)
+        )
+        if given:  # a field of the other protocol: which, and why (0.4 µs a check before)
+            for name, (protocol, why) in _PROTOCOL_FIELDS.items():
+                if getattr(self, name) is not None and (protocol == "kitti") != kitti:
+                    expected = f"protocol {protocol!r} ({why})"
+                    raise self._fail(field=name, expected=expected, got=getattr(self, name))
         if self.fractions is not None and self.lengths_m is not None:
             expected = "lengths or fractions, not both"
             raise self._fail(field="fractions", expected=expected, got=self.fractions)

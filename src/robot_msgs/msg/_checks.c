@@ -10,11 +10,16 @@
  * The norm is taken with a margin of 1e-12 inside the tolerance, so a rounding order
  * other than NumPy's cannot call valid what NumPy refuses.
  *
- * all_finite() tells whether every value of a float64 array is finite, one call
- * where NumPy makes two (isfinite, then all) and Python floats one per value.
+ * all_finite(), at_least() and increasing() tell whether every value of an array is
+ * finite, at least a bound, greater than the one before: one call where NumPy makes
+ * two or three (a ufunc, then all) and Python floats one per value.
  *
  * symmetric_ok() is Extrinsic's test of its covariance (finite or NaN, symmetric
  * within numpy.allclose's tolerances, NaN read as 0), NumPy's operations in C.
+ *
+ * frozen() keeps an array no one can write to and copies any other read-only: one call
+ * where the generated check made four (flags, copy, setflags and immutable()'s walk of
+ * the array's bases, 0.35 us an array), with NumPy's C API (its headers at build time).
  *
  * rotation_ok() is robot_msgs.compare.alignment.is_rotation_matrix's test of nine
  * float64 values, the same operations in the same order on IEEE doubles (setup.py
@@ -29,13 +34,20 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* A C-contiguous float64 buffer of `count` items (or any multiple of -count when
-   count < 0). 0 with the buffer held, or -1 with no error set: not such an array. */
+   count < 0) whose shape is (rows, cols) when cols > 0 (rows < 0: any) or (rows,) when
+   cols == 0; any shape when rows == cols == -1. 0 with the buffer held, or -1 with no
+   error set: not such an array (the caller's NumPy road decides). */
 static int
-get_doubles(PyObject *obj, Py_buffer *view, Py_ssize_t count)
+get_doubles(PyObject *obj, Py_buffer *view, Py_ssize_t count, Py_ssize_t rows,
+            Py_ssize_t cols)
 {
     Py_ssize_t items;
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
@@ -45,7 +57,10 @@ get_doubles(PyObject *obj, Py_buffer *view, Py_ssize_t count)
     items = view->len / (Py_ssize_t)sizeof(double);
     if (view->itemsize != (Py_ssize_t)sizeof(double) || view->format == NULL
         || strcmp(view->format, "d") != 0
-        || (count >= 0 ? items != count : items % -count != 0)) {
+        || (count >= 0 ? items != count : items % -count != 0)
+        || (cols > 0 && (view->ndim != 2 || view->shape[1] != cols
+                         || (rows >= 0 && view->shape[0] != rows)))
+        || (cols == 0 && (view->ndim != 1 || (rows >= 0 && view->shape[0] != rows)))) {
         PyBuffer_Release(view);
         return -1;
     }
@@ -56,7 +71,8 @@ get_doubles(PyObject *obj, Py_buffer *view, Py_ssize_t count)
  * pose_rows_ok(stamps, positions, quaternions, limit, tol) -> bool | None
  *
  * stamps float64 (N,), positions float64 (N, 3), quaternions float64 (N, 4), all
- * C-contiguous; None when they are not (the caller checks with NumPy).
+ * C-contiguous and of these shapes; None when they are not (the caller checks with
+ * NumPy).
  */
 static PyObject *
 checks_pose_rows_ok(PyObject *Py_UNUSED(module), PyObject *args)
@@ -71,15 +87,15 @@ checks_pose_rows_ok(PyObject *Py_UNUSED(module), PyObject *args)
                           &tol)) {
         return NULL;
     }
-    if (get_doubles(stamps_obj, &views[0], -1) < 0) {
+    if (get_doubles(stamps_obj, &views[0], -1, -1, 0) < 0) {
         Py_RETURN_NONE;
     }
     n = views[0].len / (Py_ssize_t)sizeof(double);
-    if (get_doubles(positions_obj, &views[1], 3 * n) < 0) {
+    if (get_doubles(positions_obj, &views[1], 3 * n, n, 3) < 0) {
         PyBuffer_Release(&views[0]);
         Py_RETURN_NONE;
     }
-    if (get_doubles(quats_obj, &views[2], 4 * n) < 0) {
+    if (get_doubles(quats_obj, &views[2], 4 * n, n, 4) < 0) {
         PyBuffer_Release(&views[1]);
         PyBuffer_Release(&views[0]);
         Py_RETURN_NONE;
@@ -108,7 +124,7 @@ checks_pose_rows_ok(PyObject *Py_UNUSED(module), PyObject *args)
 /*
  * rotation_ok(r, tol) -> bool | None
  *
- * r: nine float64 values, C-contiguous (a (3, 3) array); None when it is not.
+ * r: a (3, 3) float64 array, C-contiguous; None when it is not.
  */
 static PyObject *
 checks_rotation_ok(PyObject *Py_UNUSED(module), PyObject *args)
@@ -121,7 +137,7 @@ checks_rotation_ok(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "Od", &r_obj, &tol)) {
         return NULL;
     }
-    if (get_doubles(r_obj, &view, 9) < 0) {
+    if (get_doubles(r_obj, &view, 9, 3, 3) < 0) {
         Py_RETURN_NONE;
     }
     {
@@ -154,7 +170,7 @@ checks_all_finite(PyObject *Py_UNUSED(module), PyObject *values_obj)
     Py_ssize_t n, i;
     int ok = 1;
 
-    if (get_doubles(values_obj, &view, -1) < 0) {
+    if (get_doubles(values_obj, &view, -1, -1, -1) < 0) {
         Py_RETURN_NONE;
     }
     n = view.len / (Py_ssize_t)sizeof(double);
@@ -184,7 +200,7 @@ checks_symmetric_ok(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "On", &matrix_obj, &n)) {
         return NULL;
     }
-    if (n < 0 || n > 4096 || get_doubles(matrix_obj, &view, n * n) < 0) {
+    if (n < 1 || n > 4096 || get_doubles(matrix_obj, &view, n * n, n, n) < 0) {
         Py_RETURN_NONE;
     }
     {
@@ -201,7 +217,206 @@ checks_symmetric_ok(PyObject *Py_UNUSED(module), PyObject *args)
     return PyBool_FromLong(ok);
 }
 
+/*
+ * frozen(array) -> ndarray
+ *
+ * array itself when no one can write to its memory (robot_msgs.msg.arrays.immutable:
+ * it and every array it views read-only, down to an array that owns its memory, or to
+ * bytes, directly or through a read-only memoryview); else a C-ordered copy, made
+ * read-only (what array.copy() and setflags(write=False) give).
+ */
+static PyObject *
+checks_frozen(PyObject *Py_UNUSED(module), PyObject *array)
+{
+    PyObject *view = array, *out;
+    if (!PyArray_Check(array)) {
+        PyErr_SetString(PyExc_TypeError, "frozen: expected a numpy.ndarray");
+        return NULL;
+    }
+    while (PyArray_Check(view)) {
+        if (PyArray_FLAGS((PyArrayObject *)view) & NPY_ARRAY_WRITEABLE) {
+            goto copy;
+        }
+        if (PyArray_BASE((PyArrayObject *)view) == NULL) {
+            return Py_NewRef(array);
+        }
+        view = PyArray_BASE((PyArrayObject *)view);
+    }
+    if (PyMemoryView_Check(view) && PyMemoryView_GET_BUFFER(view)->readonly) {
+        view = PyMemoryView_GET_BUFFER(view)->obj;
+    }
+    if (view != NULL && PyBytes_Check(view)) {
+        return Py_NewRef(array);
+    }
+copy:
+    out = PyArray_NewCopy((PyArrayObject *)array, NPY_CORDER);
+    if (out != NULL) {
+        PyArray_CLEARFLAGS((PyArrayObject *)out, NPY_ARRAY_WRITEABLE);
+    }
+    return out;
+}
+
+/*
+ * increasing(values) -> bool | None
+ *
+ * values: float64 or a signed 64-bit integer, C-contiguous; None when it is not. True
+ * when every value is greater than the one before it (a NaN after or before another
+ * value never is; one value alone always is, as NumPy's rows[1:] > rows[:-1] says).
+ */
+static PyObject *
+checks_increasing(PyObject *Py_UNUSED(module), PyObject *values_obj)
+{
+    Py_buffer view;
+    Py_ssize_t n, i;
+    int ok = 1;
+    char kind;
+
+    if (PyObject_GetBuffer(values_obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    kind = view.format != NULL && view.format[0] != '\0' && view.format[1] == '\0'
+               ? view.format[0] : '\0';
+    if (view.itemsize != 8 || (kind != 'd' && kind != 'l' && kind != 'q')) {
+        PyBuffer_Release(&view);
+        Py_RETURN_NONE;
+    }
+    n = view.len / 8;
+    if (kind == 'd') {
+        const double *v = (const double *)view.buf;
+        for (i = 1; ok && i < n; i++) {
+            ok = v[i - 1] < v[i];
+        }
+    }
+    else {
+        const int64_t *v = (const int64_t *)view.buf;
+        for (i = 1; ok && i < n; i++) {
+            ok = v[i - 1] < v[i];
+        }
+    }
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(ok);
+}
+
+/*
+ * at_least(values, low) -> bool | None
+ *
+ * values: float64, C-contiguous; None when it is not. True when every value is >= low
+ * (NaN is not).
+ */
+static PyObject *
+checks_at_least(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *values_obj;
+    double low;
+    Py_buffer view;
+    Py_ssize_t n, i;
+    int ok = 1;
+
+    if (!PyArg_ParseTuple(args, "Od", &values_obj, &low)) {
+        return NULL;
+    }
+    if (get_doubles(values_obj, &view, -1, -1, -1) < 0) {
+        Py_RETURN_NONE;
+    }
+    n = view.len / (Py_ssize_t)sizeof(double);
+    for (i = 0; ok && i < n; i++) {
+        ok = ((const double *)view.buf)[i] >= low;
+    }
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(ok);
+}
+
+/*
+ * frozen_as(array, dtype, shape) -> ndarray | None
+ *
+ * frozen(array) when array is exactly a numpy.ndarray of that dtype (the same object,
+ * as the generated check's `array.dtype is dtype`) whose shape has shape's sizes (a
+ * tuple of ints, -1 for any size); None otherwise (the check then takes its full road).
+ */
+static PyObject *
+checks_frozen_as(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *array, *shape;
+    Py_ssize_t ndim, i;
+    if (nargs != 3 || !PyTuple_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "frozen_as(array, dtype, shape: tuple)");
+        return NULL;
+    }
+    array = args[0];
+    shape = args[2];
+    if (!PyArray_CheckExact(array)
+        || (PyObject *)PyArray_DESCR((PyArrayObject *)array) != args[1]) {
+        Py_RETURN_NONE;
+    }
+    ndim = PyTuple_GET_SIZE(shape);
+    if (PyArray_NDIM((PyArrayObject *)array) != ndim) {
+        Py_RETURN_NONE;
+    }
+    for (i = 0; i < ndim; i++) {
+        Py_ssize_t want = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+        if (want == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (want >= 0 && PyArray_DIM((PyArrayObject *)array, i) != want) {
+            Py_RETURN_NONE;
+        }
+    }
+    return checks_frozen(module, array);
+}
+
+/*
+ * plain_scalars(mapping) -> bool
+ *
+ * True when mapping is exactly a dict whose keys are ASCII str and whose values are
+ * float, int, bool or None (exact types): a map of scalars the generated check keeps as
+ * it is. False says nothing (a text value, a tuple, a non-ASCII key...): the check's
+ * own item test decides.
+ */
+static PyObject *
+checks_plain_scalars(PyObject *Py_UNUSED(module), PyObject *mapping)
+{
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    if (!PyDict_CheckExact(mapping)) {
+        Py_RETURN_FALSE;
+    }
+    while (PyDict_Next(mapping, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key)) {
+            Py_RETURN_FALSE;
+        }
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(key) < 0) {
+            return NULL;
+        }
+#endif
+        if (!PyUnicode_IS_ASCII(key)) {
+            Py_RETURN_FALSE;
+        }
+        if (!(value == Py_None || PyFloat_CheckExact(value) || PyLong_CheckExact(value)
+              || PyBool_Check(value))) {
+            Py_RETURN_FALSE;
+        }
+    }
+    Py_RETURN_TRUE;
+}
+
 static PyMethodDef checks_methods[] = {
+    {"plain_scalars", checks_plain_scalars, METH_O,
+     "plain_scalars(mapping) -> bool: a dict of ASCII str keys to float, int, bool or "
+     "None (False: not certainly)."},
+    {"frozen_as", (PyCFunction)(void (*)(void))checks_frozen_as, METH_FASTCALL,
+     "frozen_as(array, dtype, shape) -> ndarray | None: frozen(array) if it is an ndarray "
+     "of that dtype and shape (-1: any size), else None."},
+    {"increasing", checks_increasing, METH_O,
+     "increasing(values) -> bool | None: whether each value is greater than the one "
+     "before it (None: not C-contiguous float64 or int64)."},
+    {"at_least", checks_at_least, METH_VARARGS,
+     "at_least(values, low) -> bool | None: whether every value is >= low (None: not "
+     "C-contiguous float64)."},
+    {"frozen", checks_frozen, METH_O,
+     "frozen(array) -> ndarray: the array if no one can write to its memory, else a "
+     "read-only copy."},
     {"symmetric_ok", checks_symmetric_ok, METH_VARARGS,
      "symmetric_ok(matrix, n) -> bool | None: finite or NaN values, symmetric within "
      "allclose's tolerances with NaN read as 0 (None: not n x n C-contiguous float64)."},
@@ -232,5 +447,6 @@ static struct PyModuleDef checks_module = {
 PyMODINIT_FUNC
 PyInit__checks(void)
 {
+    import_array();
     return PyModule_Create(&checks_module);
 }

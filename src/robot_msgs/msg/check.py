@@ -52,6 +52,23 @@ class _Compiled(Protocol):
     ) -> bool | None:
         """Whether a trajectory's rows are certainly valid (None: arrays it cannot read)."""
 
+    def plain_scalars(self, mapping: object, /) -> bool:
+        """Whether ``mapping`` is a dict of ASCII str keys to float, int, bool or None."""
+
+    def frozen_as(
+        self, array: object, dtype: np.dtype[Any], shape: tuple[int, ...], /
+    ) -> np.ndarray[Any, Any] | None:
+        """:meth:`frozen` of an exact ndarray of ``dtype`` and ``shape`` (-1: any), else None."""
+
+    def frozen(self, array: np.ndarray[Any, Any], /) -> np.ndarray[Any, Any]:
+        """``array`` if no one can write to it (``immutable``), else a read-only copy."""
+
+    def increasing(self, values: object, /) -> bool | None:
+        """Whether each value exceeds the one before (None: not float64 or int64)."""
+
+    def at_least(self, values: object, low: float, /) -> bool | None:
+        """Whether every value is ``>= low`` (None: not a C-contiguous float64 array)."""
+
     def all_finite(self, values: object, /) -> bool | None:
         """Whether every value is finite (None: not a C-contiguous float64 array)."""
 
@@ -191,7 +208,11 @@ def _test(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) 
         return None if items is None else f"type({v}) is tuple and {items.format(v)}"
     if kind == "mapping" and spec.inner is not None:
         items = _entries(spec.inner, names)
-        return None if items is None else f"type({v}) is _frozenmap and {items.format(v)}"
+        return (
+            None
+            if items is None
+            else f"type({v}) is _frozenmap and {items.format(v, f'{v}._data')}"
+        )
     if kind == "array":
         return _array_shape(spec, v, names, dims) + f" and _immutable({v})"
     return None
@@ -244,12 +265,21 @@ def _items(spec: FieldSpec, names: dict[str, Any]) -> str | None:
 
 
 def _entries(spec: FieldSpec, names: dict[str, Any]) -> str | None:
-    """Return the test that every key and value ``x`` of a mapping ``{}`` is kept, or None."""
+    """Return the test that every key and value ``x`` of a mapping ``{0}`` is kept, or None.
+
+    ``{1}`` is its dict (the mapping itself, or a FrozenMap's ``_data``): a map of plain
+    scalars is told in C where built (``plain_scalars``: 0.1 µs, the comprehension 0.4).
+    """
     inner = _test(spec, "x", names, {})
     if inner is None or spec.kind in {"array", "optional"}:
         return None
     keys = "type(k) is str and (k.isascii() or _encodable(k))"
-    return f"(not {{0}} or all([{keys} and ({inner}) for k, x in {{0}}.items()]))"
+    plain = (
+        "_plain_scalars({1}) or "
+        if COMPILED is not None and spec.kind in {"scalar", "value"}
+        else ""
+    )
+    return f"(not {{0}} or {plain}all([{keys} and ({inner}) for k, x in {{0}}.items()]))"
 
 
 def _fix(
@@ -276,7 +306,7 @@ def _fix(
             None
             if items is None
             else (
-                f"type({v}) is dict and {items.format(v)}",
+                f"type({v}) is dict and {items.format(v, v)}",
                 f"(_frozenmap({v}) if {v} else _empty_map)",
             )
         )
@@ -288,13 +318,18 @@ def _fix(
     return None
 
 
+def _tuple_text(items: list[str]) -> str:
+    """Python source of a tuple of ``items`` (``()`` for none: a 0-d array's shape)."""
+    return "(" + "".join(f"{item}, " for item in items) + ")"
+
+
 def _array_shape(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) -> str:
     """Return the test of an array's type, dtype, fixed sizes and named sizes (binding new ones)."""
     parts = [f"type({v}) is _ndarray", f"{v}.dtype is {_key(names, 'dtype', spec.dtype)}"]
     if spec.shape is not None and all(isinstance(d, int) or d in dims for d in spec.shape.dims):
         # ndim and every size in one test (0.07 µs less for a (3, 3))
         sizes = [str(d) if isinstance(d, int) else dims[d] for d in spec.shape.dims]
-        parts.append(f"{v}.shape == ({', '.join(sizes)},)")
+        parts.append(f"{v}.shape == {_tuple_text(sizes)}")
     elif spec.shape is not None:
         parts.append(f"{v}.ndim == {len(spec.shape.dims)}")
         for axis, dim in enumerate(spec.shape.dims):
@@ -333,7 +368,9 @@ def compile_check(
         "_scalar_types": _SCALAR_TYPES,
         "_non_finite": NON_FINITE,
         "_value_ok": _value_ok,
-        "_frozen": _frozen,
+        "_frozen": _frozen if COMPILED is None else COMPILED.frozen,
+        "_frozen_as": None if COMPILED is None else COMPILED.frozen_as,
+        "_plain_scalars": None if COMPILED is None else COMPILED.plain_scalars,
         "_frozenmap": FrozenMap,
         "_empty_map": _EMPTY_MAP,
         "_set": force_setattr,
@@ -345,6 +382,20 @@ def compile_check(
     for i, (name, spec) in enumerate(specs.items()):
         v = f"v{i}"
         lines.append(f"    {v} = self.{name}")
+        if spec.kind == "array" and COMPILED is not None and spec.shape is not None:
+            # the type, dtype and shape test, immutable() and _frozen in one call, in C
+            # (0.35 µs an array in Python; named sizes are given as bound or -1)
+            sizes = [str(d) if isinstance(d, int) else dims.get(d, "-1") for d in spec.shape.dims]
+            for axis, dim in enumerate(spec.shape.dims):
+                if not isinstance(dim, int) and dim not in dims:
+                    dims[dim] = f"{v}.shape[{axis}]"
+            dtype = _key(names, "dtype", spec.dtype)
+            lines.append(f"    w = _frozen_as({v}, {dtype}, {_tuple_text(sizes)})")
+            lines.append("    if w is None:")
+            lines.append("        return _full_then(self)")
+            lines.append(f"    if w is not {v}:")
+            lines.append(f"        _set(self, {name!r}, w)")
+            continue
         if spec.kind == "array":  # the shape first, then a read-only copy if writable
             lines.append(f"    if not ({_array_shape(spec, v, names, dims)}):")
             lines.append("        return _full_then(self)")
