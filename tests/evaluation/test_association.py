@@ -737,3 +737,22 @@ def test_no_match_of_stamps_in_ms_beside_seconds_says_the_unit_before_the_offset
         r"Otherwise: The time spans do not overlap",
     ):
         associate(ref, est)
+
+
+def test_no_match_of_frame_indices_beside_seconds_says_so_before_the_offset() -> None:
+    """A TUM estimate stamped 0, 1, 2... beside a reference in seconds: the error advised
+    an offset of 1305031098 s (the doctor said frame indices; ape did not, a review)."""
+    t = 1_305_031_098.0 + np.arange(300, dtype=np.float64) * 0.01  # 100 Hz
+    ref = _walk(t, 0.5)  # 0.5 m/s
+    est = _walk(np.arange(300, dtype=np.float64), 0.005)  # the same motion, a frame a "second"
+    with pytest.raises(
+        AssociationError,
+        match=r"\(300 poses\)\. The estimate's stamps are 0, 1, \.\.\. 299, one apart: frame "
+        r"indices, not seconds, where the reference's are 100 Hz; write the estimate's stamps "
+        r"in seconds \(its camera's or its recording's times\)\. Otherwise: The time spans",
+    ):
+        associate(ref, est)
+    # 1 Hz seconds beside 1 Hz seconds are no frame indices: as before
+    slow = _walk(1_305_031_098.0 + np.arange(300, dtype=np.float64), 0.5)
+    with pytest.raises(AssociationError, match=r"\(300 poses\)\. The time spans do not"):
+        associate(slow, _walk(np.arange(300, dtype=np.float64), 0.5))

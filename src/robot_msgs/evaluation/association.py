@@ -50,9 +50,12 @@ if TYPE_CHECKING:
 __all__ = [
     "ROBOT_SPEEDS_M_S",
     "Association",
+    "CountedFrames",
     "OtherUnit",
     "SmallerUnit",
     "associate",
+    "counted_frames",
+    "counts_frames",
     "other_stamp_unit",
     "smaller_stamp_unit",
 ]
@@ -848,6 +851,96 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
     return OtherUnit(side, unit, float(10 ** (3 * abs(k))), spans)
 
 
+#: Fewer stamps than this are not called frame indices (three poses 1 s apart may be).
+_MIN_FRAMES = 10
+#: Frame indices read as seconds move this many times slower than the other side at
+#: least (a camera's 10-30 Hz; a monocular scale alone is rarely a factor of 5).
+_FRAMES_SLOWER = 5.0
+
+
+def counts_frames(trajectory: PoseTrajectory) -> bool:
+    """Whether stamps are consecutive whole numbers (0, 1, 2...): frame indices, not seconds.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(20.0)
+    >>> walk = PoseTrajectory(stamps_s=t, positions_xyz=np.c_[t, 0 * t, 0 * t],
+    ...                       orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (20, 1)))
+    >>> counts_frames(walk), counts_frames(walk.replace(stamps_s=t * 0.1))
+    (True, False)
+    """
+    stamps = trajectory.stamps_s
+    if len(stamps) < _MIN_FRAMES or not 0 <= stamps[0] < len(stamps):
+        return False
+    return bool(np.all(np.diff(stamps) == 1.0))
+
+
+class CountedFrames(NamedTuple):
+    """One side stamped 0, 1, 2... (frame indices written as seconds), the other not.
+
+    ``side`` is ``"reference"`` or ``"estimate"``; ``first`` and ``last`` its first and
+    last stamps; ``rate_hz`` the other side's (one over its median step).
+    """
+
+    side: str
+    first: float
+    last: float
+    rate_hz: float
+
+    def text(self) -> str:
+        """Say it with the fix.
+
+        Examples
+        --------
+        >>> print(CountedFrames("estimate", 0.0, 787.0, 100.0).text())
+        the estimate's stamps are 0, 1, ... 787, one apart: frame indices, not seconds, \
+where the reference's are 100 Hz; write the estimate's stamps in seconds (its camera's or \
+its recording's times)
+        """
+        other = "estimate" if self.side == "reference" else "reference"
+        return (
+            f"the {self.side}'s stamps are {self.first:.0f}, {self.first + 1:.0f}, ... "
+            f"{self.last:.0f}, one apart: frame indices, not seconds, where the {other}'s "
+            f"are {self.rate_hz:.3g} Hz; write the {self.side}'s stamps in seconds (its "
+            "camera's or its recording's times)"
+        )
+
+
+def counted_frames(reference: PoseTrajectory, estimate: PoseTrajectory) -> CountedFrames | None:
+    """Find one side stamped 0, 1, 2... (frame indices written as seconds), the other not.
+
+    WHY: a TUM file of frame indices reads as 1 Hz seconds; the doctor took the far
+    start for another recording's clock and advised an offset that matched 30 of 788
+    poses, and an evaluation matching nothing advised that offset too (reviews). One
+    pose a second exactly is no camera's or robot's rate, unless the other side's is as
+    slow (1 Hz or slower), as long, or as fast in metres a stamp (1 Hz GNSS in whole
+    seconds): then nothing is said. Both sides counting frames: the doctor's rule.
+    """
+    if reference.stamps_are_frames or estimate.stamps_are_frames:
+        return None  # KITTI read without its times: said as such
+    ref_counts, est_counts = counts_frames(reference), counts_frames(estimate)
+    if ref_counts == est_counts:
+        return None
+    counted, other = (reference, estimate) if ref_counts else (estimate, reference)
+    step = _median_step(other.stamps_s)
+    if not 0 < step < 0.5:  # the other at 1 Hz or slower: frame counts may be seconds
+        return None
+    spans = (
+        float(counted.stamps_s[-1] - counted.stamps_s[0]),
+        float(other.stamps_s[-1] - other.stamps_s[0]),
+    )
+    if spans[1] / 2 <= spans[0] <= 2 * spans[1]:  # as long as the other: 1 Hz seconds may be
+        return None
+    # Frames read as seconds slow the motion by the frame rate: a 1 Hz GNSS reference in
+    # whole seconds moves as fast as its estimate, and was called frame indices (a review).
+    speeds = counted.path_length_m / spans[0], other.path_length_m / spans[1]
+    if not speeds[0] * _FRAMES_SLOWER < speeds[1]:
+        return None
+    side = "reference" if ref_counts else "estimate"
+    return CountedFrames(side, float(counted.stamps_s[0]), float(counted.stamps_s[-1]), 1 / step)
+
+
 #: Both sides' poses at least this far apart (median, seconds: 500 Hz in ms), and the
 #: reference crawling, slower than this (m/s): stamps in a smaller unit may be why.
 _SLOW_STEP_S = 2.0
@@ -915,8 +1008,9 @@ def _no_match(
         f"spans {e0:.6f} .. {e1:.6f} s ({len(estimate)} poses). "
     )
     if e1 < r0 - max_diff or e0 > r1 + max_diff:
-        other = other_stamp_unit(reference, estimate)
-        if other is not None:  # a giant offset was advised for ms beside seconds (a review)
+        # a giant offset was advised for ms beside seconds, and for frame indices (reviews)
+        other = other_stamp_unit(reference, estimate) or counted_frames(reference, estimate)
+        if other is not None:
             said = other.text()
             text += f"{said[0].upper()}{said[1:]}. Otherwise: "
         apart = abs(r0 - e0)

@@ -72,6 +72,8 @@ from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import (
     DEFAULT_GAP_INTERVALS,
     associate,
+    counted_frames,
+    counts_frames,
     other_stamp_unit,
     smaller_stamp_unit,
 )
@@ -206,12 +208,6 @@ _PLANAR_M = 0.01
 #: The flat axis, turned into the reference's axes, within about 18 deg of one of them.
 _PLANAR_AXIS = 0.95
 
-#: Frame indices read as seconds move this many times slower than the other side at
-#: least (a camera's 10-30 Hz; a monocular scale alone is rarely a factor of 5).
-_FRAMES_SLOWER = 5.0
-
-#: Fewer stamps than this are not called frame indices (three poses 1 s apart may be).
-_MIN_FRAMES = 10
 
 #: Both sides stamped 0, 1, 2...: one moving this many times farther a stamp than the
 #: other is frame indices at two rates (fr1_xyz's 100 and 30 Hz: 3.6), not 1 Hz seconds.
@@ -305,54 +301,24 @@ def _slow_stamps(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding
     )
 
 
-def _counts_frames(traj: PoseTrajectory) -> bool:
-    """Whether stamps are consecutive whole numbers (0, 1, 2...): frame indices, not seconds."""
-    stamps = traj.stamps_s
-    if len(stamps) < _MIN_FRAMES or not 0 <= stamps[0] < len(stamps):
-        return False
-    return bool(np.all(np.diff(stamps) == 1.0))
-
-
 def _counted_frames(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
 ) -> Finding | None:
-    """Find one side stamped 0, 1, 2... (frame indices written as seconds), the other not.
+    """Find one side stamped 0, 1, 2... (frame indices written as seconds), or both.
 
-    WHY: a TUM file of frame indices reads as 1 Hz seconds; the doctor took the far
-    start for another recording's clock and advised an offset that matched 30 of 788
-    poses (a review). One pose a second exactly is no camera's or robot's rate.
+    One side: the association's rule
+    (:func:`~robot_msgs.evaluation.association.counted_frames`); both: :func:`_frames_on_both`.
     """
-    sides = [
-        side for side, t in (("reference", reference), ("estimate", estimate)) if _counts_frames(t)
-    ]
-    if len(sides) == 2:  # both sides
+    if counts_frames(reference) and counts_frames(estimate):
         return _frames_on_both(reference, estimate, settings)
-    if len(sides) != 1:
+    found = counted_frames(reference, estimate)
+    if found is None:
         return None
-    side = sides[0]
-    counted, other = (reference, estimate) if side == "reference" else (estimate, reference)
-    other_side = "estimate" if side == "reference" else "reference"
-    step = _median_step(other)
-    if not 0 < step < 0.5:  # the other at 1 Hz or slower: frame counts may be seconds
-        return None
-    spans = _span(counted), _span(other)
-    if spans[1] / 2 <= spans[0] <= 2 * spans[1]:  # as long as the other: 1 Hz seconds may be
-        return None
-    # Frames read as seconds slow the motion by the frame rate: a 1 Hz GNSS reference in
-    # whole seconds moves as fast as its estimate, and was called frame indices (a review).
-    speeds = counted.path_length_m / spans[0], other.path_length_m / spans[1]
-    if not speeds[0] * _FRAMES_SLOWER < speeds[1]:
-        return None
-    first, last = float(counted.stamps_s[0]), float(counted.stamps_s[-1])
     return Finding(
         kind="stamp_units",
         severity="error",
-        summary=(
-            f"the {side}'s stamps are {first:.0f}, {first + 1:.0f}, ... {last:.0f}, one apart: "
-            f"frame indices, not seconds, where the {other_side}'s are {1 / step:.3g} Hz; "
-            f"write the {side}'s stamps in seconds (its camera's or its recording's times)"
-        ),
-        evidence={"frame_indices": side, "first": first, "last": last},
+        summary=found.text(),
+        evidence={"frame_indices": found.side, "first": found.first, "last": found.last},
     )
 
 
