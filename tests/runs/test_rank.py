@@ -433,5 +433,6 @@ def test_a_nees_ranks_by_its_means_distance_from_its_degrees_of_freedom() -> Non
     notes = " ".join(" ".join(ranking_table(ranking).notes).split())
     assert "of ape nees_position |mean - 3|, per sequence" in notes
     assert "mean NEES is its 3 degrees of freedom" in notes
+    assert ranking_table(ranking).headers[-1] == "s1"  # unitless: no "s1 []"
     with pytest.raises(ValidationError, match="Expected statistic 'mean' to rank nees_position"):
         rank_algorithms(runs, metric="ape:nees_position", statistic="rms")

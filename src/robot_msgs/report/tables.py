@@ -322,7 +322,7 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
     """Tabulate the ranking: position, algorithm, mean rank, success, score (rank) per sequence."""
     headers = (
         "#", "algorithm", "mean rank", "success", "coverage",
-        *(f"{s} [{ranking.unit}]" for s in ranking.sequences),
+        *(f"{s} [{ranking.unit}]" if ranking.unit else s for s in ranking.sequences),  # NEES: none
     )  # fmt: skip
     rows = []
     for row in ranking.rows:
