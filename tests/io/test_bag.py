@@ -339,7 +339,15 @@ def test_read_bag_chains_tf_through_dynamic_and_static_transforms(
 
 
 def test_read_bag_gives_the_inverse_chain_for_swapped_frames(bags: BagMaker) -> None:
-    traj = read_bag(tf_bag(bags, "sqlite3"), "/tf:cam.map")
+    """... and says so: the pose of an ancestor in a descendant's frame is the world seen
+    from the sensor, read in silence where the id was most likely written backwards."""
+    said = (
+        r"/tf:cam\.map is the pose of 'map' in 'cam', which the TF tree has below 'map' "
+        r"\(map -> odom -> base -> cam\): the world seen from 'cam' where 'map' is the world, "
+        r"not 'cam''s motion; that is /tf:map\.cam"
+    )
+    with pytest.warns(DataWarning, match=said):
+        traj = read_bag(tf_bag(bags, "sqlite3"), "/tf:cam.map")
     # Inverse of (t, Rz90): -Rz90ᵀ t. At t = 2 s, t = (2, 2, 0.5): Rz90ᵀ t = (2, -2, 0.5).
     np.testing.assert_allclose(traj.positions_xyz[2], [-2.0, 2.0, -0.5], rtol=0, atol=1e-15)
     np.testing.assert_allclose(traj.orientations_quat_xyzw[2], [0, 0, -S, S], rtol=0, atol=1e-15)

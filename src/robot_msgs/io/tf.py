@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import FormatError, TopicError, did_you_mean
-from robot_msgs.io.clean import finish_trajectory
+from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.rotations import (
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
@@ -258,6 +258,16 @@ def read_tf(
         if parent == child:
             msg = f"{source}: parent and child are both {parent!r}"
         raise FormatError(msg)
+    if common == child:  # the child is above the parent: an id written backwards?
+        path = " -> ".join(reversed(up_parent[: up_parent.index(child) + 1]))
+        report(
+            f"{source}: {tf_id} is the pose of {child!r} in {parent!r}, which the TF tree "
+            f"has below {child!r} ({path}): the world seen from {parent!r} where {child!r} "
+            f"is the world, not {parent!r}'s motion; that is {topic}:{child}.{parent}",
+            strict=False,
+            kind="tf_inverted",
+            fixed=False,
+        )
     down_parent = [edges[f] for f in reversed(up_parent[: up_parent.index(common)])]
     down_child = [edges[f] for f in reversed(up_child[: up_child.index(common)])]
     chain = down_parent + down_child
