@@ -932,6 +932,20 @@ def test_clean_pairs_of_the_evo_test_data_give_no_warning(
     assert set(info) <= set(d.kinds("info"))
 
 
+def test_a_tf_id_written_backwards_is_said_once_by_the_doctor(evo_data: Path) -> None:
+    """The reader warns of ``/tf:base_link.odom`` (the world seen from the robot); the
+    doctor's "inverted" finding says it with the fit, so the warning is not said too."""
+    bag = str(evo_data / "nav2_turtlebot.mcap")
+    inputs = [InputFile(path=bag, topic="/odom"), InputFile(path=bag, topic="/tf:base_link.odom")]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        d = diagnose_files(inputs)
+    assert "inverted" in d.kinds("error")
+    assert [
+        str(w.message) for w in caught if "written" in str(w.message) or "/tf:" in str(w.message)
+    ] == []
+
+
 def test_an_inverted_tf_chain_is_told_to_be_named_the_other_way() -> None:
     """``/tf:base_link.odom`` read as the estimate is the world in the robot's frame: the
     doctor advised writing each pose inverted, where the fix is the id turned round,

@@ -1322,8 +1322,11 @@ def diagnose_files(
         for w in caught
         if isinstance(w.message, DataWarning) and w.message.kind in _READING_SEVERITY
     ]
+    # A TF id written backwards (robot_msgs.io.tf) waits for the diagnosis: an "inverted"
+    # finding says it with the fit's evidence, and the warning would say it twice.
+    turned = [w for w in caught if getattr(w.message, "kind", "") == "tf_inverted"]
     for w in caught:  # anything else is passed on as it came
-        if w.message not in said:
+        if w.message not in said and w not in turned:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     diagnosis = diagnose(
         reference,
@@ -1333,6 +1336,8 @@ def diagnose_files(
         reference_name=inputs[0].label,
         estimate_name=inputs[1].label,
     )
+    for w in turned if "inverted" not in diagnosis.kinds() else ():
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return _tf_chains_turned(diagnosis, inputs)
 
 
