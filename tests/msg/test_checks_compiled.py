@@ -328,3 +328,16 @@ def test_plain_scalars_says_true_only_of_what_the_item_test_keeps(
     if plain:
         assert all(check_module._value_ok(v) for v in mapping.values())
     assert COMPILED.plain_scalars(FrozenMap(mapping)) is False  # a dict only
+
+
+def test_a_size_named_twice_in_one_shape_is_held_equal_by_both_checks() -> None:
+    """``Shape("K", "K")`` (RunReport's pairwise matrix): the compiled test was given
+    ``(-1, -1)`` and took a (2, 3) array that the Python check refuses (a review)."""
+
+    @message("test/Square")
+    class Square(Msg):
+        values: Annotated[Float64Array, Shape("K", "K")]
+
+    assert Square(values=np.zeros((2, 2))).values.shape == (2, 2)
+    with pytest.raises(ValidationError, match=r"K=2"):
+        Square(values=np.zeros((2, 3)))

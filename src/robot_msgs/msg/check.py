@@ -382,7 +382,13 @@ def compile_check(
     for i, (name, spec) in enumerate(specs.items()):
         v = f"v{i}"
         lines.append(f"    {v} = self.{name}")
-        if spec.kind == "array" and COMPILED is not None and spec.shape is not None:
+        named = [d for d in spec.shape.dims if not isinstance(d, int)] if spec.shape else []
+        if (
+            spec.kind == "array"
+            and COMPILED is not None
+            and spec.shape is not None
+            and len(set(named)) == len(named)  # Shape("N", "N"): told in Python below
+        ):
             # the type, dtype and shape test, immutable() and _frozen in one call, in C
             # (0.35 µs an array in Python; named sizes are given as bound or -1)
             sizes = [str(d) if isinstance(d, int) else dims.get(d, "-1") for d in spec.shape.dims]
