@@ -447,3 +447,37 @@ def test_a_value_not_among_many_choices_is_answered_with_the_close_ones(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "a.tum", "b.tum", "--sync", "foo"])
     assert "(choose from 'nearest', 'one-to-one'," in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "name", "what"),
+    [
+        (["docs", "--out", ""], "--out", "a folder"),
+        (["bench", "runs.toml", "--out", ""], "--out", "a folder"),
+        (["traj", "a.tum", "--save", ""], "--save", "a file"),
+        (["ape", "a.tum", "b.tum", "--transform-left", ""], "--transform-left", "a file"),
+        (["ape", "a.tum", "b.tum", "--transform-right", ""], "--transform-right", "a file"),
+        (["res", "r.json", "--csv", ""], "--csv", "a file"),
+        (["report", "runs.toml", "--json", ""], "--json", "a file"),
+        (["traj", ""], "FILE", "a file"),
+        (["traj", "a.tum", "--ref", ""], "--ref", "a file"),
+        (["ape", "", "b.tum"], "REF", "a file"),
+        (["res", ""], "RESULT", "a file"),
+        (["report", ""], "RUN_OR_MANIFEST", "a run folder or manifest"),
+    ],
+)
+def test_an_empty_path_is_refused_naming_its_argument(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    name: str,
+    what: str,
+) -> None:
+    # Path("") is ".": `docs --out ""` (an unset $OUT) wrote every page into the current
+    # folder, `report ""` reported the runs found there, `traj ""` said ': is a directory'.
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == f"ERROR: {name} '': an empty path names nothing; give the path of {what}\n"
+    assert list(tmp_path.iterdir()) == []

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from robot_msgs._version import __version__
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import DataWarning, ValidationError
+from robot_msgs.errors import DataWarning, UsageError, ValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -41,6 +41,9 @@ class _Parser(argparse.ArgumentParser):
       a value with a newline or an escape sequence cannot forge or recolour a line.
     - A file flag (``type=Path``, all but the ``--out`` folders) given with a trailing
       ``/`` is refused: ``Path("X/")`` is ``X``, so ``--save X/`` wrote a file ``X``.
+    - An empty path is refused, in a flag or a positional: ``Path("")`` is ``.``, so
+      ``docs --out ""`` (an unset ``$OUT``) wrote its pages into the current folder and
+      ``report ""`` reported the runs found there.
     - A flag of one value given twice with two values (``--align origin --align se3``) is
       refused naming both; argparse kept the last in silence. The same value twice is
       taken: it says one thing. Repeatable flags (``action="append"``, ``--label``) stay
@@ -79,6 +82,13 @@ class _Parser(argparse.ArgumentParser):
         return values
 
     def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        if not arg_string and _names_a_path(action):
+            name = action.option_strings[0] if action.option_strings else str(action.metavar)
+            what = _PATH_OF.get(
+                str(action.metavar), "a folder" if action.dest == "out" else "a file"
+            )
+            msg = f"{name} '': an empty path names nothing; give the path of {what}"
+            raise UsageError(msg)
         if (
             action.type is Path
             and action.option_strings
@@ -129,6 +139,13 @@ class _Parser(argparse.ArgumentParser):
             msg = f"invalid choice: {value!r}{close} ({self.prog} --help lists all {len(names)})"
             raise argparse.ArgumentError(action, msg)
         super()._check_value(action, value)
+
+
+def _names_a_path(action: argparse.Action) -> bool:
+    """Whether ``action`` takes a path: ``type=Path``, or a file's metavar."""
+    return action.type is Path or (
+        isinstance(action.metavar, str) and action.metavar in _PATH_METAVARS
+    )
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -337,6 +354,15 @@ _USAGE_WORD = re.compile(r"\[[^\]]*\]|\S+")
 
 #: Up to this many choices argparse's refusal lists them all (:meth:`_Parser._check_value`).
 _LISTED_CHOICES = 8
+#: The metavars of the arguments that name a file or folder but are kept as text
+#: (``example:NAME``, ``auto``), and what each names where it is not a file.
+_PATH_METAVARS = frozenset(
+    {"FILE", "FILE|auto", "OUT", "REF", "EST", "RESULT", "RUN_OR_MANIFEST", "MANIFEST_OR_FOLDER"}
+)
+_PATH_OF = {
+    "RUN_OR_MANIFEST": "a run folder or manifest",
+    "MANIFEST_OR_FOLDER": "a manifest or folder",
+}
 _NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 _EPILOG = """\
 exit status: 0 done; 1 bad input or output (one ERROR: line); 2 bad command
