@@ -849,3 +849,30 @@ def test_a_topic_named_with_escape_codes_is_shown_never_acting(
     assert "\x1b" not in out
     assert "\x07" not in out
     assert f"{bag} /a\\x1b[31mRED\\x1b]0;title\\x07 (mcap)" in " ".join(out.split())
+
+
+@pytest.mark.parametrize(
+    ("origin", "got"),
+    [
+        (["nan", "9", "100"], "nan 9.0 100.0"),  # blamed the file: every row 'NaN or infinite'
+        (["inf", "9", "100"], "inf 9.0 100.0"),  # "row 1: latitude inf" of the file
+        (["45", "9", "inf"], "45.0 9.0 inf"),
+        (["91", "9", "100"], "91.0 9.0 100.0"),
+        (["45", "-361", "100"], "45.0 -361.0 100.0"),
+    ],
+)
+@pytest.mark.parametrize("command", ["traj", "ape"])
+def test_a_geo_origin_off_the_earth_is_refused_naming_the_flag(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    origin: list[str],
+    got: str,
+) -> None:
+    fixes = write(tmp_path, LLA, "fix.lla")
+    inputs = [str(fixes)] if command == "traj" else [str(fixes), str(fixes)]
+    assert main([command, *inputs, "--geo-origin", *origin]) == 2
+    assert capsys.readouterr().err == (
+        f"ERROR: --geo-origin {' '.join(origin)}: expected a latitude within -90 .. 90 deg, "
+        f"a longitude within -360 .. 360 deg and a finite altitude, got {got}\n"
+    )

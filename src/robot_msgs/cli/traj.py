@@ -81,7 +81,7 @@ from robot_msgs.io import (
     write_trajectory,
 )
 from robot_msgs.io.clean import NO_PROBLEM_KINDS, implausible_stamps, reading_notes
-from robot_msgs.io.evaluation_inputs import geo_frames
+from robot_msgs.io.evaluation_inputs import check_geo_origin, geo_frames
 from robot_msgs.io.tf import transforms_text
 from robot_msgs.limits import dpi_flag
 from robot_msgs.optional import require
@@ -303,6 +303,8 @@ def _frames(
     """
     given = None if args.geo_origin is None else tuple(args.geo_origin)
     if args.ref is None:
+        if given is not None:
+            check_geo_origin(given)
         return dict.fromkeys(located, (given, args.crs))
     fixes: dict[str, tuple[float, float, float] | None] = {}
     for path, where in located.items():

@@ -11,6 +11,7 @@ estimate that started metres apart were compared in two different frames.
 
 from __future__ import annotations
 
+import math
 import stat
 import warnings
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from robot_msgs.io.detect import (
 )
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.formats import BAG_FORMATS
+from robot_msgs.io.geodetic import LATITUDE_BOUND_DEG, LONGITUDE_BOUND_DEG
 from robot_msgs.io.side_by_side import can_run_side_by_side, side_by_side
 
 if TYPE_CHECKING:
@@ -39,7 +41,14 @@ if TYPE_CHECKING:
     from robot_msgs.io.kitti import KittiRotations
     from robot_msgs.trajectory import PoseTrajectory
 
-__all__ = ["InputFile", "InputsCache", "geo_frames", "read_inputs", "unknown_covariances"]
+__all__ = [
+    "InputFile",
+    "InputsCache",
+    "check_geo_origin",
+    "geo_frames",
+    "read_inputs",
+    "unknown_covariances",
+]
 
 #: The formats read side by side (:func:`_side_by_side`): text tables, every data problem
 #: reported through :func:`robot_msgs.io.clean.report`.
@@ -316,7 +325,8 @@ def geo_frames(
     ------
     ValidationError
         ``geo_origin`` or ``crs`` while every fix is ``None`` (the error's ``field``
-        names which).
+        names which); a ``geo_origin`` off the Earth (a latitude beyond ±90 deg, a
+        longitude beyond ±360 deg, a value not finite).
 
     Examples
     --------
@@ -324,6 +334,8 @@ def geo_frames(
     [(None, None), ((47.0, 8.0, 400.0), None), ((47.0, 8.0, 400.0), None)]
     """
     georeferenced = [fix is not None for fix in fixes]
+    if geo_origin is not None:
+        check_geo_origin(geo_origin)
     if (geo_origin is not None or crs is not None) and not any(georeferenced):
         field = "geo_origin" if geo_origin is not None else "crs"
         reason = "applies to .lla files and NavSatFix topics; the inputs hold poses"
@@ -332,6 +344,42 @@ def geo_frames(
     first = next((fix for fix in fixes if fix is not None), None)
     origin = None if crs is not None else (geo_origin if geo_origin is not None else first)
     return [(origin, crs) if geo else (None, None) for geo in georeferenced]
+
+
+def check_geo_origin(origin: tuple[float, float, float]) -> None:
+    """Refuse an ENU origin off the Earth: a latitude or longitude out of range, or not finite.
+
+    WHY where the origin is given, not where the fixes are read with it: a NaN made every
+    fix NaN and the file was refused for rows 'with NaN or infinite values', and a
+    latitude of 91 was the file's 'row 1'.
+
+    Raises
+    ------
+    ValidationError
+        With ``field="geo_origin"``.
+
+    Examples
+    --------
+    >>> check_geo_origin((47.0, 8.0, 400.0))
+    >>> check_geo_origin((91.0, 8.0, 400.0))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: `geo_origin` expected a latitude within -90 .. 90 deg, ...
+    """
+    lat, lon, alt = (float(v) for v in origin)
+    if (
+        all(math.isfinite(v) for v in (lat, lon, alt))
+        and abs(lat) <= LATITUDE_BOUND_DEG
+        and abs(lon) <= LONGITUDE_BOUND_DEG
+    ):
+        return
+    reason = (
+        f"expected a latitude within {-LATITUDE_BOUND_DEG:g} .. {LATITUDE_BOUND_DEG:g} deg, "
+        f"a longitude within {-LONGITUDE_BOUND_DEG:g} .. {LONGITUDE_BOUND_DEG:g} deg and a "
+        f"finite altitude, got {lat!r} {lon!r} {alt!r}"
+    )
+    msg = f"`geo_origin` {reason}"
+    raise ValidationError(msg, field="geo_origin", reason=reason)
 
 
 def unknown_covariances(

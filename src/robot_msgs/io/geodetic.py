@@ -56,6 +56,8 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array, IntpArray
 
 __all__ = [
+    "LATITUDE_BOUND_DEG",
+    "LONGITUDE_BOUND_DEG",
     "WGS84_A_M",
     "WGS84_F",
     "check_geodetic",
@@ -69,6 +71,10 @@ WGS84_A_M = 6378137.0
 #: WGS-84 flattening.
 WGS84_F = 1.0 / 298.257223563
 _E2 = WGS84_F * (2.0 - WGS84_F)
+#: The largest latitude and longitude a fix may have, degrees (longitudes to 360: 0 .. 360
+#: is written as well as -180 .. 180).
+LATITUDE_BOUND_DEG = 90.0
+LONGITUDE_BOUND_DEG = 360.0
 
 
 def check_geodetic(
@@ -91,7 +97,8 @@ def check_geodetic(
 (columns: latitude, longitude, altitude)
     """
     lat, lon = lla[:, 0], lla[:, 1]
-    for name, values, bound in (("latitude", lat, 90.0), ("longitude", lon, 360.0)):
+    bounds = (("latitude", lat, LATITUDE_BOUND_DEG), ("longitude", lon, LONGITUDE_BOUND_DEG))
+    for name, values, bound in bounds:
         bad = np.abs(values) > bound
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
