@@ -835,6 +835,7 @@ def check_outputs(
     force: bool,
     create_folders: bool = False,
     flags: Sequence[str] | None = None,
+    inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> list[Path]:
     """Refuse, before any work, output paths that cannot all be written as asked.
 
@@ -850,6 +851,9 @@ def check_outputs(
     flags : sequence of str, optional
         The command-line flag that named each path (``--save``, ``--plot``): two of
         them naming one file are then the command line's mistake, said with both flags.
+    inputs : iterable of path-like
+        The files the command reads: an output that is one of them is refused, ``force``
+        or not (``res r.json --csv r.json --force`` replaced the result it was to read).
 
     Returns
     -------
@@ -859,10 +863,11 @@ def check_outputs(
     Raises
     ------
     OutputPathError
-        Two paths are the same file (after resolving links); a folder is missing or not
-        writable; a path is a folder, a block device or a socket.
+        Two paths are the same file (after resolving links), or an output is an input; a
+        folder is missing or not writable; a path is a folder, a block device or a socket.
     UsageError
-        With ``flags``, two paths are the same file (refused before whether they exist).
+        With ``flags``, two paths are the same file, or an output is an input (refused
+        before whether they exist).
     OutputExistsError
         A file exists and ``force`` is false.
 
@@ -888,12 +893,21 @@ def check_outputs(
     named = [""] * len(given) if flags is None else [f"{flag} " for flag in flags]
     found: list[tuple[str, str, Path]] = []  # each path's key (the file it is), kind, target
     seen: dict[str, int] = {}
+    read = {str(Path(os.path.realpath(p))): p for p in inputs if os.fspath(p) != STDOUT}
     for k, path in enumerate(given):
         if os.fspath(path) == STDOUT:
             key, kind, real = STDOUT, "stream", path
         else:
             kind, real = _kind(path)
             key = str(Path(os.path.realpath(real)))
+        if key in read:
+            msg = (
+                f"{named[k]}{path} is the input {read[key]} ({key}): writing it would replace "
+                "what the command reads; give the output its own path"
+            )
+            if flags is not None:
+                raise UsageError(msg)
+            raise OutputPathError(msg)
         if key in seen:
             first = seen[key]
             msg = (

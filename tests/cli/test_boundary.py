@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -481,3 +482,36 @@ def test_an_empty_path_is_refused_naming_its_argument(
     err = capsys.readouterr().err
     assert err == f"ERROR: {name} '': an empty path names nothing; give the path of {what}\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_that_is_an_input_is_refused_even_with_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``res r.json --csv r.json --force`` replaced the saved result it was to read with
+    CSV, and ``traj a.tum --save a.tum --force`` rewrote its input (a review): --force
+    replaces old outputs, never an input."""
+    est = tmp_path / "a.tum"
+    est.write_bytes((files("robot_msgs") / "examples" / "fr1_xyz" / "rgbdslam.tum").read_bytes())
+    result = tmp_path / "r.json"
+    assert main(["ape", "example:fr1_xyz/groundtruth.tum", str(est), "--save", str(result)]) == 0
+    before = {p: p.read_bytes() for p in (est, result)}
+    link = tmp_path / "link.tum"
+    link.symlink_to(est)
+    capsys.readouterr()
+    for argv, flag, output, given in (
+        (["res", str(result), "--csv", str(result), "--force"], "--csv", result, result),
+        (["traj", str(est), "--save", str(est), "--force"], "--save", est, est),
+        (["traj", str(est), "--save", str(link), "--force"], "--save", link, est),
+        (
+            ["ape", "example:fr1_xyz/groundtruth.tum", str(est), "--save-aligned", str(est)],
+            "--save-aligned",
+            est,
+            est,
+        ),
+    ):
+        assert main([*argv, "--force"] if argv[0] == "ape" else argv) == 2
+        assert capsys.readouterr().err == (
+            f"ERROR: {flag} {output} is the input {given} ({given.resolve()}): writing it "
+            "would replace what the command reads; give the output its own path\n"
+        )
+    assert {p: p.read_bytes() for p in (est, result)} == before

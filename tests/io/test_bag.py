@@ -344,7 +344,7 @@ def test_read_bag_gives_the_inverse_chain_for_swapped_frames(bags: BagMaker) -> 
     said = (
         r"/tf:cam\.map is the pose of 'map' in 'cam', which the TF tree has below 'map' "
         r"\(map -> odom -> base -> cam\): the world seen from 'cam' where 'map' is the world, "
-        r"not 'cam''s motion; that is /tf:map\.cam"
+        r"not the motion of 'cam'; that is /tf:map\.cam"
     )
     with pytest.warns(DataWarning, match=said):
         traj = read_bag(tf_bag(bags, "sqlite3"), "/tf:cam.map")

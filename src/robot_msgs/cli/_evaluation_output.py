@@ -349,7 +349,8 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
         figure_format(args.plot)
         every.append(args.plot)
         flags.append("--plot")
-    check_outputs(every, force=args.force, flags=flags)
+    given = [args.reference, *getattr(args, "estimates", [getattr(args, "estimate", "")])]
+    check_outputs(every, force=args.force, flags=flags, inputs=[f for f in given if f])
     if args.plot is not None:
         require("matplotlib", "plot", feature="--plot")
     return plans

@@ -115,7 +115,12 @@ def run(args: argparse.Namespace) -> int:
             "--force only goes with an output (--json, --csv, --latex, --markdown, --html, --plot)"
         )
         raise UsageError(msg)
-    check_outputs(outputs.values(), force=args.force, flags=[f"--{n}" for n in outputs])
+    check_outputs(
+        outputs.values(),
+        force=args.force,
+        flags=[f"--{n}" for n in outputs],
+        inputs=args.results,
+    )
     if args.label and args.plot is None and args.html is None:
         msg = "--label names the results in --plot's and --html's legends; give one of them"
         raise UsageError(msg)

@@ -620,7 +620,8 @@ def run(args: argparse.Namespace) -> int:
     # replaced the other, with --force in silence) are refused naming both flags.
     plots = [args.plot] if args.plot is not None else []
     flags = ["--save"] * len(outputs) + ["--plot"] * len(plots)
-    check_outputs([*outputs, *plots], force=args.force, flags=flags)
+    inputs = [*args.files, *([args.ref] if args.ref is not None else [])]
+    check_outputs([*outputs, *plots], force=args.force, flags=flags, inputs=inputs)
     if args.plot is not None:
         require("matplotlib", "plot", feature="--plot")
     out = sys.stdout

@@ -263,7 +263,7 @@ def read_tf(
         report(
             f"{source}: {tf_id} is the pose of {child!r} in {parent!r}, which the TF tree "
             f"has below {child!r} ({path}): the world seen from {parent!r} where {child!r} "
-            f"is the world, not {parent!r}'s motion; that is {topic}:{child}.{parent}",
+            f"is the world, not the motion of {parent!r}; that is {topic}:{child}.{parent}",
             strict=False,
             kind="tf_inverted",
             fixed=False,
