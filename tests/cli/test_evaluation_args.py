@@ -616,6 +616,27 @@ def test_help_names_flags_not_fields(
     assert "(evo's 0.1) (default" not in text
 
 
+@pytest.mark.parametrize("command", ["ape", "rpe", "drift", "doctor", "bench"])
+def test_help_says_what_the_word_of_a_shared_flag_does(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--offset SECONDS|auto` and `--transform-right FILE|auto` never said what auto does.
+
+    Two fields share each flag; the help was the first field's alone, so the word's
+    setting (estimate the offset, or the extrinsic, from the motion) went unsaid.
+    """
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit, match="0"):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    offset = text.split("--offset SECONDS|auto ", 2)[-1].split(" --max-gap", 1)[0]
+    right = text.split("--transform-right FILE|auto ", 2)[-1].split(" --invert-", 1)[0]
+    assert offset.startswith("added to the estimate's stamps for matching, seconds (default")
+    assert "; auto: estimate the clock offset from the motion" in offset
+    assert offset.endswith("and use it instead of --offset SECONDS")
+    assert "; auto: estimate --transform-right FILE from the motion (hand-eye" in right
+
+
 @pytest.mark.parametrize("command", ["ape", "rpe", "drift"])
 def test_a_file_of_no_format_is_answered_with_its_sides_format_flag(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

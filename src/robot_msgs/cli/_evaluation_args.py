@@ -297,6 +297,7 @@ def add_settings_flags(
     for value in defaults:
         rows = flag_rows(value if isinstance(value, str) else type(value).__name__)
         words = {f.name: f.word for f in rows if f.word}
+        worded = {f.name: f for f in rows if f.word and (keep is None or f.field in keep)}
         for flag in rows:
             name = flag.field
             if (keep is not None and name not in keep) or flag.name in added:
@@ -309,6 +310,10 @@ def add_settings_flags(
             if default is not None and default is not False and not flag.several and shown:
                 text += f" (default {_shown(flag, default)}"
                 text += f"; {note})" if name in marked and note else ")"
+            other = worded.get(flag.name) if not flag.word else None
+            if other is not None:  # the word's own setting, said where the flag is
+                said = (described or {}).get(other.field) or other.description
+                text += f"; {other.word}: {_fields_as_flags(said or other.field)}"
             group = groups.get(flag.group)
             if group is None:
                 group = groups[flag.group] = (
@@ -334,10 +339,8 @@ def _fields_as_flags(text: str) -> str:
     """
 
     def flag(match: re.Match[str]) -> str:
-        row = declared_flags().get(match.group(1))
-        if row is None:
-            return match.group(0)
-        return f"{row.name} {row.word}" if row.word else row.name
+        name = match.group(1)  # a field that shares its flag: said as setting_flag says it
+        return setting_flag(name) if name in declared_flags() else match.group(0)
 
     return _FIELD_NAME.sub(flag, text)
 
