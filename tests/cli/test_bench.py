@@ -787,3 +787,25 @@ def test_resume_under_other_reading_rules_computes_again(
     assert rms["as_given"] != rms["nearest"]
     assert main([*argv, "--kitti-rotations", "nearest"]) == 0  # its records are still there
     assert "1 reused, 0 computed" in capsys.readouterr().out
+
+
+def test_help_says_the_default_number_of_retries(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`bench --help` said what --retries counts and not how many are made when it is not given.
+
+    The default the help states is the one the parser sets.
+    """
+    import argparse
+
+    from robot_msgs.cli.bench import add_parser
+
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit, match="0"):
+        main(["bench", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    retries = text.split("--retries RETRIES ", 1)[1].split(" --resume", 1)[0]
+    parser = argparse.ArgumentParser(prog="robot-msgs")
+    add_parser(parser.add_subparsers())
+    default = parser.parse_args(["bench", "runs/", "--out", "out"]).retries
+    assert retries.endswith(f"(every executor; default {default})")

@@ -140,7 +140,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=2,
         help=(
             "re-runs of a run whose worker died while it ran alone, or that a lost scheduler "
-            "took with it, before it is recorded as not evaluated (every executor)"
+            "took with it, before it is recorded as not evaluated (every executor; "
+            "default %(default)s)"
         ),
     )
     again = parser.add_mutually_exclusive_group()
