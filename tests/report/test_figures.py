@@ -318,3 +318,21 @@ def test_a_3d_view_has_equal_scales(fr1: tuple[PoseTrajectory, PoseTrajectory]) 
     assert spans[0] >= 100.0
     box = view.get_box_aspect()  # scaled by the zoom: three equal sides
     assert tuple(box) == pytest.approx((box[0],) * 3)
+
+
+def test_a_nees_figure_draws_its_mean_and_the_consistent_mean_not_an_rms(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    """The NEES figure drew rms, mean and median lines beside a curve named "error", and
+    none at the 3 degrees of freedom the text and the ranking judge it by (a review)."""
+    ref, est = fr1
+    cov = np.tile(np.diag([1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4]), (len(est), 1, 1))
+    result = ape(ref, est.replace(covariance_6x6=cov), relation="nees_position")
+    fig = evaluation_figure([("est", result)], result.comparison.signals, title="t")
+    labels = [line.get_label() for line in fig.axes[1].get_lines()]
+    mean = result.comparison.signals[0].stats.mean
+    assert labels == ["NEES", f"mean {mean:.4g}", "consistent mean 3"]
+    levels = [line.get_ydata()[0] for line in fig.axes[1].get_lines()[1:]]
+    assert levels == [mean, 3.0]
+    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert legend[0] == "est (colour: NEES, as on the right)"

@@ -28,6 +28,7 @@ import numpy as np
 
 from robot_msgs.compare.signal import delta_words
 from robot_msgs.errors import FormatError
+from robot_msgs.evaluation.consistency import NEES_DOF
 from robot_msgs.files import STDOUT, write_atomic
 from robot_msgs.limits import check_dpi
 from robot_msgs.optional import require
@@ -424,7 +425,7 @@ def evaluation_figure(
             # largest error's yellow for KITTI 00 ORB) said nothing (a review).
             top.plot(
                 [], [], ls="", marker="o", ms=4, color=points.cmap(0.5),
-                label=f"{label} (colour: error, as on the right)",
+                label=f"{label} (colour: {_colour_word(signals[0])}, as on the right)",
             )  # fmt: skip
         else:
             _draw_path(top, result.estimate, axes, color=colour, lw=1.0, label=label)
@@ -448,7 +449,8 @@ def evaluation_figure(
                 continue
             series = signal.series
             colour = _PALETTE[(k + j) % len(_PALETTE)]
-            curve = "error" if len(signals) == 1 else _parameters(signal)
+            dof = NEES_DOF.get(signal.quantity)
+            curve = _colour_word(signal) if len(signals) == 1 else _parameters(signal)
             if len(entries) == 1:
                 name = curve
             else:  # one curve an estimate: its name says it all
@@ -461,12 +463,18 @@ def evaluation_figure(
                 err.plot(times, series.errors, ".", ms=2, color=colour, label=name)
             if single:
                 stats = signal.stats
-                for value, word, style in (
-                    (stats.rms, "rms", "--"),
-                    (stats.mean, "mean", ":"),
-                    (stats.median, "median", "-."),
-                ):
-                    text = f"{word} {value:.4g} {signal.unit}"
+                lines = (
+                    (
+                        (stats.rms, "rms", "--"),
+                        (stats.mean, "mean", ":"),
+                        (stats.median, "median", "-."),
+                    )
+                    if dof is None
+                    # an rms of a NEES means nothing: its mean, and where a consistent one lies
+                    else ((stats.mean, "mean", ":"), (float(dof), "consistent mean", "--"))
+                )
+                for value, word, style in lines:
+                    text = f"{word} {value:.4g} {signal.unit}".rstrip()
                     err.axhline(value, color="0.2", ls=style, lw=1, label=text)
     when = time_label(frames=first.estimate.stamps_are_frames)
     err.set_xlabel(f"{at}: {when}" if at else when)
@@ -475,6 +483,11 @@ def evaluation_figure(
     err.set_title(title)
     err.grid(alpha=0.3)
     return fig
+
+
+def _colour_word(signal: Signal) -> str:
+    """Return what the colours show: the error, or a NEES (no error: see rank_target)."""
+    return "NEES" if signal.quantity in NEES_DOF else "error"
 
 
 def _parameters(signal: Signal) -> str:
