@@ -664,13 +664,23 @@ def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) ->
     )
     group.add_argument("--ref-format", choices=FORMATS, help="format of REF only")
     group.add_argument("--est-format", choices=FORMATS, help="format of EST only")
-    group.add_argument("--ref-topic", help="bag topic of REF, or a TF id /tf:parent.child")
-    group.add_argument("--est-topic", help="bag topic of EST, or a TF id /tf:parent.child")
     group.add_argument(
-        "--ref-times", type=Path, help="KITTI times file of REF (default: frame indices)"
+        "--ref-topic", metavar="TOPIC", help="bag topic of REF, or a TF id /tf:parent.child"
     )
     group.add_argument(
-        "--est-times", type=Path, help="KITTI times file of EST (default: frame indices)"
+        "--est-topic", metavar="TOPIC", help="bag topic of EST, or a TF id /tf:parent.child"
+    )
+    group.add_argument(
+        "--ref-times",
+        type=Path,
+        metavar="FILE",
+        help="KITTI times file of REF (default: frame indices)",
+    )
+    group.add_argument(
+        "--est-times",
+        type=Path,
+        metavar="FILE",
+        help="KITTI times file of EST (default: frame indices)",
     )
     group.add_argument(
         "--strict",

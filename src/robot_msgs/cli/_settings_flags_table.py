@@ -31,7 +31,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "metavar": "N",
             "group": "alignment",
             "kind": "int",
-            "description": "fit the alignment on the first N matched poses",
+            "description": "fit the alignment on the first N matched poses (default: all)",
         },
         {
             "field": "align_window_s",

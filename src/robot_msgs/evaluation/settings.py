@@ -185,7 +185,10 @@ class EvaluationSettings(Msg):
     n_align: (
         Annotated[
             int,
-            Meta(ge=1, description="fit the alignment on the first N matched poses"),
+            Meta(
+                ge=1,
+                description="fit the alignment on the first N matched poses (default: all)",
+            ),
             Flag("--n-align", "N", group=_FIT),
         ]
         | None
