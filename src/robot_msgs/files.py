@@ -898,7 +898,11 @@ def check_outputs(
         if os.fspath(path) == STDOUT:
             key, kind, real = STDOUT, "stream", path
         else:
-            kind, real = _kind(path)
+            try:
+                kind, real = _kind(path)
+            except OutputPathError as err:  # a folder, a device: said with its flag
+                msg = f"{named[k]}{err}"
+                raise OutputPathError(msg) from None
             key = str(Path(os.path.realpath(real)))
         if key in read:
             msg = (

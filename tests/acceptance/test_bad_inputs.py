@@ -145,7 +145,7 @@ CASES = [
     Case("save-missing-folder", {"a.tum": TUM}, ["a.tum", "--save", "no/out.tum"],
          error=r"no/out\.tum: cannot write it: the folder .*no does not exist"),
     Case("save-to-folder", {"a.tum": TUM, "out.tum": None}, ["a.tum", "--save", "out.tum", "--force"],
-         error=r"out\.tum: is a directory: refusing to write it"),
+         error=r"ERROR: --save .*out\.tum: is a directory: refusing to write it"),
     Case("save-unknown-suffix", {"a.tum": TUM}, ["a.tum", "--save", "out.txt"],
          error=r"out\.txt: cannot tell the trajectory format from '\.txt'; name it \.tum, .*\(--to tum, "),
     Case("save-bad-input-force", {"a.tum": TUM + "x\n", "out.tum": "keep\n"},
