@@ -30,6 +30,7 @@ __all__ = [
     "ValidationError",
     "caller_stacklevel",
     "did_you_mean",
+    "shown_token",
 ]
 
 
@@ -154,6 +155,27 @@ def caller_stacklevel() -> int:
         frame = frame.f_back
         level += 1
     return level
+
+
+#: At most this many characters of a token are quoted in a message (:func:`shown_token`).
+_TEXT_SHOWN = 32
+
+
+def shown_token(token: str) -> str:
+    """Quote a token of a file or a command line for a message: ``repr``, at most 32 characters.
+
+    Messages quote the offending token only, never the line: the file may be anything a
+    manifest points at (``/etc/shadow``), and its lines are not the message's to print;
+    a name given on the command line may be 100 000 characters long.
+
+    Examples
+    --------
+    >>> shown_token("0y"), shown_token("x" * 100)[-8:]
+    ("'0y'", "xxxx'...")
+    """
+    return repr(token if len(token) <= _TEXT_SHOWN else token[:_TEXT_SHOWN]) + (
+        "..." if len(token) > _TEXT_SHOWN else ""
+    )
 
 
 def did_you_mean(

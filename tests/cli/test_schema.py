@@ -29,3 +29,12 @@ def test_an_unknown_or_shared_name_is_still_asked_about(
 ) -> None:
     assert main(["schema", "Imuu"]) == 1
     assert "did you mean sensor/Imu" in capsys.readouterr().err
+
+
+def test_a_long_unknown_name_is_quoted_short(capsys: pytest.CaptureFixture[str]) -> None:
+    """``schema`` echoed a 100 000-character name whole in its one error line (a review)."""
+    assert main(["schema", "x" * 100_000]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: Expected a registered _type or the ROS 2 name of one, got 'xxx")
+    assert f"'{'x' * 32}'..." in err
+    assert len(err) < 300

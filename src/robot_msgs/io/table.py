@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, shown_token
 from robot_msgs.io.bounded import read_input
 from robot_msgs.io.chunks import (
     CompiledTable,
@@ -103,7 +103,6 @@ _BOMS = (
 _PROBE_BYTES = 4096
 _NUL_BYTES = 1 << 16
 _FIRST_LINE = re.compile(r"^[ \t,]*[^\s,][^\n]*", re.MULTILINE)
-_TEXT_SHOWN = 32
 
 
 def read_bytes(
@@ -245,22 +244,6 @@ def _decode(data: bytes, *, source: str) -> str:
             "for a bag choose the format (`format=` bag, bag2 or mcap)"
         )
         raise FormatError(msg) from err
-
-
-def shown_token(token: str) -> str:
-    """Quote a token of a file for a message: ``repr``, at most 32 characters of it.
-
-    Messages quote the offending token only, never the line: the file may be anything a
-    manifest points at (``/etc/shadow``), and its lines are not the message's to print.
-
-    Examples
-    --------
-    >>> shown_token("0y"), shown_token("x" * 100)[-8:]
-    ("'0y'", "xxxx'...")
-    """
-    return repr(token if len(token) <= _TEXT_SHOWN else token[:_TEXT_SHOWN]) + (
-        "..." if len(token) > _TEXT_SHOWN else ""
-    )
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from robot_msgs.errors import UnknownTypeError, ValidationError, did_you_mean
+from robot_msgs.errors import UnknownTypeError, ValidationError, did_you_mean, shown_token
 from robot_msgs.msg.base import declared_types
 from robot_msgs.msg.json import decode_json, encode_json, ros_names
 
@@ -110,7 +110,8 @@ def type_for(type_name: str) -> type[Msg]:
     if found is None:
         hint = did_you_mean(type_name, [*known, *_by_ros2()], last_part=True)
         msg = (
-            f"Expected a registered _type or the ROS 2 name of one, got {type_name!r}{hint} "
+            f"Expected a registered _type or the ROS 2 name of one, got "
+            f"{shown_token(type_name)}{hint} "
             f"({len(known)} types: the reference pages of `robot-msgs docs` list them)"
         )
         raise UnknownTypeError(msg)
