@@ -48,6 +48,20 @@ def test_traj_prints_count_span_rate_length_and_no_issues(
     assert "issues       none" in out
 
 
+def test_traj_says_absurd_spans_and_rates_in_a_few_digits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Stamps of 1e300 printed a span and a median step of 291 digits, and a rate of
+    1e-291 Hz as 0.0 (a review): the warnings say what is wrong; the figures stay short."""
+    path = tmp_path / "big.tum"
+    path.write_text("".join(f"{k}e300 {k} 0 0 0 0 0 1\n" for k in (1, 2, 3)), encoding="utf-8")
+    assert main(["traj", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "(2e+291 s)\n" in out
+    assert "rate         1e-291 Hz (median step 1e+291 s)\n" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
 def test_traj_json_holds_the_summary_of_each_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -472,18 +472,26 @@ def _print_items(head: str, items: list[str], out: TextIO) -> None:
     print("\n".join(wrap(words, subsequent_indent="    ")), file=out)
 
 
+def _fixed(value: float, decimals: int) -> str:
+    """Return ``value`` with ``decimals`` decimals, or 4 significant digits.
+
+    4 digits where the decimals would be long or say nothing: stamps of 1e300 printed a
+    span of 291 digits, and a rate of 1e-291 Hz as 0.0 (a review).
+    """
+    if value != 0 and not 10.0**-decimals <= abs(value) < 1e12:
+        return f"{value:.4g}"
+    return f"{value:.{decimals}f}"
+
+
 def _print_time(report: dict[str, Any], out: TextIO) -> None:
     _field(
         "time",
-        f"{report['start_s']!r} .. {report['end_s']!r} s ({report['duration_s']:.3f} s)",
+        f"{report['start_s']!r} .. {report['end_s']!r} s ({_fixed(report['duration_s'], 3)} s)",
         out,
     )
     if report["rate_hz"] is not None:
-        _field(
-            "rate",
-            f"{report['rate_hz']:.1f} Hz (median step {report['median_step_s']:.4f} s)",
-            out,
-        )
+        rate, step = _fixed(report["rate_hz"], 1), _fixed(report["median_step_s"], 4)
+        _field("rate", f"{rate} Hz (median step {step} s)", out)
 
 
 def _outputs(args: argparse.Namespace) -> tuple[str, list[Path]]:
