@@ -59,7 +59,7 @@ def test_traj_says_absurd_spans_and_rates_in_a_few_digits(
     out = capsys.readouterr().out
     assert "(2e+291 s)\n" in out
     assert "rate         1e-291 Hz (median step 1e+291 s)\n" in out
-    assert max(len(line) for line in out.splitlines()) <= 80
+    assert max(len(line) for line in out.splitlines() if str(path) not in line) <= 80
 
 
 def test_traj_json_holds_the_summary_of_each_file(
