@@ -18,7 +18,7 @@ file named ``tum`` is still read).
 Examples
 --------
 >>> evo_hint(["REF", "EST", "-as", "-r", "trans_part"])
-"-as is evo's; here: --align sim3"
+"-as -r are evo's; here: --align sim3 --relation trans_part"
 >>> evo_hint(["--t_max_diff=0.02"])
 "--t_max_diff is evo's; here: --max-diff 0.02"
 >>> evo_hint(["--align", "se3"]) is None
@@ -280,10 +280,13 @@ def evo_hint(
     command: str = "",
     offered: Callable[[str], Collection[str]] | None = None,
 ) -> str | None:
-    """Return the hint for the first evo flag in ``argv`` (``--flag=value`` too), or None.
+    """Return the hint for the evo flags in ``argv`` (``--flag=value`` too), or None.
 
     Several of evo's alignment switches are answered together (``-a -s``: ``--align
-    sim3``). With ``command`` (the one typed) and ``offered`` (a command's option
+    sim3``), and so are several flags ours take (``--delta_unit m --all_pairs``:
+    ``--delta-unit m --all-pairs``; it answered one a try, a review); a switch that
+    takes a value here, or a flag with no equivalent, is answered alone, first. With
+    ``command`` (the one typed) and ``offered`` (a command's option
     strings), the answer is the command's own (:data:`EVO_FLAGS_BY_COMMAND`), and one
     whose flag the command lacks names the command that has it (``ape -d 1``: ``rpe
     --delta 1``).
@@ -297,25 +300,33 @@ def evo_hint(
     combined = _alignment_hint(argv[: argv.index("--")] if "--" in argv else argv)
     if combined is not None:
         return combined
+    found: list[tuple[str, str]] = []  # evo's flag, ours with its value
     for at, word in enumerate(argv):
         if word == "--":
-            return None
+            break
         flag = word.split("=", 1)[0]
         following = argv[at + 1] if at + 1 < len(argv) else "-"
         if flag in answers:
             value = word.split("=", 1)[1] if "=" in word else following
             own = flag in EVO_FLAGS_BY_COMMAND.get(command, {})  # the command's own meaning
             homes = _HOMES if own else _MEANT_IN.get(flag, _HOMES)
-            ours = _placed(_with_value(answers[flag], value), command, offered, homes)
-            said = f"{flag} is evo's; here: {ours}"
-            if len(f"robot-msgs {command}: error: {said}") > WIDTH and " (" in ours:
-                said = said.rsplit(" (", 1)[0]  # its aside cut, as the named command's
-            return said
-        if word in EVO_SWITCHES and following.startswith("-"):
+            found.append(
+                (flag, _placed(_with_value(answers[flag], value), command, offered, homes))
+            )
+        elif word in EVO_SWITCHES and following.startswith("-"):
             return f"{word} is a switch in evo; here: {EVO_SWITCHES[word]}"
-        if flag in EVO_WITHOUT:
+        elif flag in EVO_WITHOUT:
             return f"{flag} is evo's; none here"
-    return None
+    if not found:
+        return None
+    if len(found) == 1:
+        said = f"{found[0][0]} is evo's; here: {found[0][1]}"
+    else:  # each without its aside: one line
+        flags = " ".join(flag for flag, _ in found)
+        said = f"{flags} are evo's; here: {' '.join(o.split(' (', 1)[0] for _, o in found)}"
+    if len(f"robot-msgs {command}: error: {said}") > WIDTH and " (" in said:
+        said = said.rsplit(" (", 1)[0]  # its aside cut, as the named command's
+    return said
 
 
 #: evo's format words (``evo_ape FORMAT ...``) -> how the format is said here.
