@@ -58,6 +58,7 @@ __all__ = [
     "counts_frames",
     "other_stamp_unit",
     "smaller_stamp_unit",
+    "take_rows",
 ]
 
 #: How the note of a low match starts (:meth:`Association.low_match_note` finds it).
@@ -321,8 +322,8 @@ def associate(
     # Equal rows on both sides (same-rate streams): one read-only array serves both.
     est_rows = ref_rows if np.array_equal(ref_idx, est_idx) else _frozen(est_idx)
     return Association(
-        reference=_take(reference, ref_idx),
-        estimate=_take(estimate, est_idx),
+        reference=take_rows(reference, ref_idx),
+        estimate=take_rows(estimate, est_idx),
         reference_index=ref_rows,
         estimate_index=est_rows,
         method=method,
@@ -567,7 +568,7 @@ def _interpolate(
     )
     return Association(
         reference=interpolated,
-        estimate=_take(estimate, est_idx),
+        estimate=take_rows(estimate, est_idx),
         reference_index=left,
         estimate_index=_frozen(est_idx),
         method="interpolate",
@@ -604,12 +605,12 @@ def _interpolate_longer(
     used_est: int | None = None
     if est_t.shape[0] > ref_t.shape[0]:  # the estimate is the longer side (as _nearest_pairs)
         when = ref_t[ref_idx] + (-offset)  # evo's rounding: stamps + (-offset_2)
-        ref_part, ref_rows = _take(reference, ref_idx), _frozen(ref_idx)
+        ref_part, ref_rows = take_rows(reference, ref_idx), _frozen(ref_idx)
         est_part, est_rows, used_est = _resampled(estimate, when, *_brackets(est_t, when))
     else:
         when = est_t[est_idx] + offset
         ref_part, ref_rows, used_ref = _resampled(reference, when, *_brackets(ref_t, when))
-        est_part, est_rows = _take(estimate, est_idx), _frozen(est_idx)
+        est_part, est_rows = take_rows(estimate, est_idx), _frozen(est_idx)
     return Association(
         reference=ref_part,
         estimate=est_part,
@@ -675,18 +676,20 @@ def _resampled(
 # Helpers ---------------------------------------------------------------------------------
 
 
-def _take(traj: PoseTrajectory, rows: IntpArray) -> PoseTrajectory:
-    """Take the poses ``rows`` (strictly increasing) of ``traj``: ``traj`` itself when all.
+def take_rows(traj: PoseTrajectory, rows: IntpArray | slice) -> PoseTrajectory:
+    """Take the poses ``rows`` (strictly increasing, or a slice) of ``traj``.
 
     Rows of a valid trajectory in increasing order are a valid trajectory (finite, unit
-    quaternions, stamps strictly increasing), so the new arrays skip the constructor's
-    checks and copies; the one condition left, increasing rows, is checked here.
+    quaternions, stamps strictly increasing), so the new arrays (read-only views for a
+    slice) skip the constructor's checks and copies; the one condition left, increasing
+    rows, is checked here, and ``traj`` itself is returned when they are all its rows.
     """
-    if rows.size > 1 and not (rows[1:] > rows[:-1]).all():
-        msg = "association rows must be strictly increasing"  # pragma: no cover - a bug
-        raise AssertionError(msg)
-    if rows.size == len(traj) and (rows.size == 0 or rows[-1] == rows.size - 1):
-        return traj  # every pose, in order (rows >= 0 and strictly increasing)
+    if isinstance(rows, np.ndarray):
+        if rows.size > 1 and not (rows[1:] > rows[:-1]).all():
+            msg = "association rows must be strictly increasing"  # pragma: no cover - a bug
+            raise AssertionError(msg)
+        if rows.size == len(traj) and (rows.size == 0 or rows[-1] == rows.size - 1):
+            return traj  # every pose, in order (rows >= 0 and strictly increasing)
     cov, matrices = traj.covariance_6x6, traj.rotation_matrices
     return PoseTrajectory._unchecked(  # noqa: SLF001
         traj.stamps_s[rows],

@@ -26,7 +26,7 @@ from robot_msgs.compare.signal import Signal
 from robot_msgs.errors import AlignmentError, AssociationError, DataWarning, caller_stacklevel
 from robot_msgs.evaluation.alignment import fit_alignment_and_scale, length_units
 from robot_msgs.evaluation.arguments import check_argument
-from robot_msgs.evaluation.association import associate
+from robot_msgs.evaluation.association import associate, take_rows
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.projection import project_to_plane
@@ -280,19 +280,7 @@ def time_range(
         raise AssociationError(msg)
     if first == 0 and stop == len(trajectory):
         return trajectory, 0
-    rows = slice(first, stop)
-    cov, matrices = trajectory.covariance_6x6, trajectory.rotation_matrices
-    cut = PoseTrajectory._unchecked(  # noqa: SLF001 - read-only views of a valid trajectory's rows
-        trajectory.stamps_s[rows],
-        trajectory.positions_xyz[rows],
-        trajectory.orientations_quat_xyzw[rows],
-        trajectory.frame_id,
-        trajectory.child_frame_id,
-        None if cov is None else cov[rows],
-        stamps_are_frames=trajectory.stamps_are_frames,
-        rotation_matrices=None if matrices is None else matrices[rows],
-    )
-    return cut, first
+    return take_rows(trajectory, slice(first, stop)), first
 
 
 def _dropped_blocks(
