@@ -152,17 +152,9 @@ _ATTITUDE = {"roll": 0, "pitch": 1, "yaw": 2}
 _BODY = {"along_track_body": 0, "cross_track_body": 1, "vertical_body": 2}
 
 
-def _attitude(relation: str) -> tuple[int, bool] | None:
-    """``(axis, degrees)`` of a roll/pitch/yaw relation, else ``None``."""
-    name, _, unit = relation.partition("_")
-    if name not in _ATTITUDE or unit not in ("rad", "deg"):
-        return None
-    return _ATTITUDE[name], unit == "deg"
-
-
-def _world_euler(relation: str) -> tuple[int, bool] | None:
-    """``(axis, degrees)`` of a ``roll/pitch/yaw_world_rad|deg`` relation, else ``None``."""
-    name, _, unit = relation.partition("_world_")
+def _attitude(relation: str, joint: str = "_") -> tuple[int, bool] | None:
+    """``(axis, degrees)`` of a ``roll/pitch/yaw{joint}rad|deg`` relation, else ``None``."""
+    name, _, unit = relation.partition(joint)
     if name not in _ATTITUDE or unit not in ("rad", "deg"):
         return None
     return _ATTITUDE[name], unit == "deg"
@@ -427,7 +419,7 @@ def ape_errors(
             return _attitude_values(body, attitude)
         if name in _BODY:  # R(Q)ᵀ (p - q): the deviation in the reference body's axes
             return quat_xyzw_rotate(q_ref[rows], diff, inverse=True)[:, _BODY[name]]
-        world = _world_euler(name)
+        world = _attitude(name, "_world_")
         if world is not None:  # R(Q) R(P)ᵀ, its Euler angles about the world's x, y, z
             turn = quat_xyzw_multiply(q_ref[rows], quat_xyzw_conjugate(est_quats(rows)))
             angles = euler_sxyz_from_quat_xyzw(turn)[:, world[0]]
