@@ -377,12 +377,6 @@ def _jacobian(motions: _Motions, fit: _Fit, parts: _Parts) -> Float64Array:
     return jac
 
 
-def _evaluate(motions: _Motions, fit: _Fit) -> tuple[Float64Array, Float64Array]:
-    """Return the residuals ``(M, 6)`` and their Jacobians ``(M, 6, 7)`` at ``fit``."""
-    residuals, parts = _residuals(motions, fit)
-    return residuals, _jacobian(motions, fit, parts)
-
-
 def _right_jacobian_inverse(phi: Float64Array) -> Float64Array:
     r"""``J_r^{-1}(φ) = I + ½[φ]_× + (1/θ² - (1 + cos θ) / (2 θ sin θ)) [φ]_×²``, ``(M, 3, 3)``."""
     theta = np.linalg.norm(phi, axis=1)[:, None, None]
@@ -498,7 +492,8 @@ def _refine(motions: _Motions, start: _Fit, *, with_scale: bool) -> _Fit:
     """Weighted Gauss-Newton from ``start`` (module docstring, step 2)."""
     free = np.arange(7 if with_scale else 6)
     fit = start
-    residuals, jac = _evaluate(motions, fit)
+    residuals, parts = _residuals(motions, fit)
+    jac = _jacobian(motions, fit, parts)
     for _ in range(_MAX_ITER):
         weights = _stride_weights(motions, residuals)
         rw, jw = _whiten(motions, weights, residuals, jac)
