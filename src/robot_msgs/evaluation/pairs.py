@@ -175,9 +175,6 @@ def _path_all_pairs(distances: Float64Array, delta: float, tol: float) -> IntpAr
 
     Ties go to the earliest ``j``, as ``argmin`` does in evo.
     """
-    n = distances.size
-    if n < 2:
-        return _empty()
     walked = path_pairs(distances, delta, tol)  # the same pairs, in one compiled pass
     return _path_all_pairs_blocked(distances, delta, tol) if walked is None else walked
 
@@ -340,9 +337,6 @@ def _angle_all_pairs(quats: Float64Array, lower: float, upper: float) -> IntpArr
     the geodesic angle); block pairs whose interval misses the band are dropped, the
     others split into their halves, level by level, all block pairs of a level at once.
     """
-    n = quats.shape[0]
-    if n < 2:
-        return _empty()
     levels: list[tuple[Float64Array, Float64Array]] = []
     size = _LEAF
     while True:
