@@ -49,13 +49,18 @@ if TYPE_CHECKING:
 
 __all__ = ["NEES_DOF", "chi2_bounds", "nees_summary", "nees_values", "rank_target"]
 
-#: The NEES relations and their degrees of freedom.
-NEES_DOF: dict[str, int] = {
-    "nees": 6,
-    "nees_position": 3,
-    "nees_orientation": 3,
-    "nees_planar": 3,
+# The rows and columns of the error and the covariance each relation uses: planar is
+# x, y and the rotation about the world's z axis (yaw for a robot on the floor), what a
+# 2-D filter (AMCL, a planar EKF) estimates; its other rows are not estimated.
+_BLOCKS: dict[str, list[int]] = {
+    "nees": [0, 1, 2, 3, 4, 5],
+    "nees_position": [0, 1, 2],
+    "nees_orientation": [3, 4, 5],
+    "nees_planar": [0, 1, 5],
 }
+
+#: The NEES relations and their degrees of freedom.
+NEES_DOF: dict[str, int] = {relation: len(rows) for relation, rows in _BLOCKS.items()}
 
 
 def rank_target(quantity: str, statistic: str) -> float:
@@ -88,17 +93,6 @@ def rank_target(quantity: str, statistic: str) -> float:
         )
         raise ValidationError(msg)
     return float(dof)
-
-
-# The rows and columns of the error and the covariance each relation uses: planar is
-# x, y and the rotation about the world's z axis (yaw for a robot on the floor), what a
-# 2-D filter (AMCL, a planar EKF) estimates; its other rows are not estimated.
-_BLOCKS: dict[str, list[int]] = {
-    "nees": [0, 1, 2, 3, 4, 5],
-    "nees_position": [0, 1, 2],
-    "nees_orientation": [3, 4, 5],
-    "nees_planar": [0, 1, 5],
-}
 
 
 def nees_values(
