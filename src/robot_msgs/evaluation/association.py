@@ -468,9 +468,8 @@ def _greedy_one_to_one(cand_ref: IntpArray, cand_est: IntpArray, rank: IntpArray
     while pos.size:
         ref, est, rnk = cand_ref[pos], cand_est[pos], rank[pos]
         best = rnk == _group_min(rnk, ref)
-        order = by_est
         best_est = np.empty(pos.size, dtype=bool)
-        best_est[order] = rnk[order] == _group_min(rnk[order], est[order])
+        best_est[by_est] = rnk[by_est] == _group_min(rnk[by_est], est[by_est])
         won = best & best_est
         accepted.append(pos[won])
         ref_used = np.zeros(int(ref[-1]) + 1, dtype=bool)

@@ -287,18 +287,14 @@ def _dropped_blocks(
     reference: PoseTrajectory, estimate: PoseTrajectory, association: Association
 ) -> list[str]:
     """Say which side's rotation blocks kept as given the association made anew (interpolated)."""
-    sides = [
-        whose
+    return [
+        f"the {whose}'s rotation blocks kept as given were interpolated: its poses use "
+        "their nearest rotations (evo's rows as given apply to poses read, not resampled)"
         for whose, given, matched in (
             ("reference", reference, association.reference),
             ("estimate", estimate, association.estimate),
         )
         if given.rotation_matrices is not None and matched.rotation_matrices is None
-    ]
-    return [
-        f"the {whose}'s rotation blocks kept as given were interpolated: its poses use "
-        "their nearest rotations (evo's rows as given apply to poses read, not resampled)"
-        for whose in sides
     ]
 
 
