@@ -65,8 +65,7 @@ _LARGER_UNITS = {3: "kilometres"}  # 10^-k times: hectometres are nobody's
 
 
 def _speed(traj: PoseTrajectory) -> float:
-    span = float(traj.stamps_s[-1] - traj.stamps_s[0]) if len(traj) > 1 else 0.0
-    return traj.path_length_m / span if span > 0 else math.nan
+    return traj.path_length_m / traj.duration_s if traj.duration_s > 0 else math.nan
 
 
 def length_units(ref: PoseTrajectory, est: PoseTrajectory, scale: float) -> str | None:

@@ -838,10 +838,7 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
     """
     if len(reference) < 2 or len(estimate) < 2:
         return None
-    spans = (
-        float(reference.stamps_s[-1] - reference.stamps_s[0]),
-        float(estimate.stamps_s[-1] - estimate.stamps_s[0]),
-    )
+    spans = reference.duration_s, estimate.duration_s
     if not min(spans) > 0:
         return None
     ratio = math.log10(spans[1] / spans[0])
@@ -928,10 +925,7 @@ def counted_frames(reference: PoseTrajectory, estimate: PoseTrajectory) -> Count
     step = _median_step(other.stamps_s)
     if not 0 < step < 0.5:  # the other at 1 Hz or slower: frame counts may be seconds
         return None
-    spans = (
-        float(counted.stamps_s[-1] - counted.stamps_s[0]),
-        float(other.stamps_s[-1] - other.stamps_s[0]),
-    )
+    spans = counted.duration_s, other.duration_s
     if spans[1] / 2 <= spans[0] <= 2 * spans[1]:  # as long as the other: 1 Hz seconds may be
         return None
     # Frames read as seconds slow the motion by the frame rate: a 1 Hz GNSS reference in
@@ -978,7 +972,7 @@ def smaller_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> S
     if len(reference) < 3 or len(estimate) < 3 or reference.stamps_are_frames:
         return None
     steps = _median_step(reference.stamps_s), _median_step(estimate.stamps_s)
-    span = float(reference.stamps_s[-1] - reference.stamps_s[0])
+    span = reference.duration_s
     if min(steps) < _SLOW_STEP_S or not span > 0:
         return None
     speed = reference.path_length_m / span

@@ -214,10 +214,6 @@ _PLANAR_AXIS = 0.95
 _FRAME_RATES = 2.0
 
 
-def _span(traj: PoseTrajectory) -> float:
-    return float(traj.stamps_s[-1] - traj.stamps_s[0])
-
-
 def _median_step(traj: PoseTrajectory) -> float:
     return float(np.median(np.diff(traj.stamps_s))) if len(traj) > 1 else math.inf
 
@@ -246,7 +242,7 @@ def _stamp_units(
         counted = _counted_frames(reference, estimate, settings)
         if counted is not None:
             return counted
-    spans = _span(reference), _span(estimate)
+    spans = reference.duration_s, estimate.duration_s
     if min(spans) <= 0:
         return None
     if sync != "spatial":
@@ -351,7 +347,7 @@ def _frames_on_both(
             summary=by_index,
             evidence={"frame_indices": "both", **counts},
         )
-    spans = _span(reference), _span(estimate)
+    spans = reference.duration_s, estimate.duration_s
     speeds = reference.path_length_m / spans[0], estimate.path_length_m / spans[1]
     if not max(speeds) > _FRAME_RATES * min(speeds):
         return None
@@ -377,7 +373,7 @@ def _overlap(reference: PoseTrajectory, estimate: PoseTrajectory, offset_s: floa
     """Share of the estimate's span inside the reference's, with ``offset_s`` applied."""
     start = max(reference.stamps_s[0], estimate.stamps_s[0] + offset_s)
     end = min(reference.stamps_s[-1], estimate.stamps_s[-1] + offset_s)
-    return max(0.0, float(end - start)) / max(_span(estimate), 1e-12)
+    return max(0.0, float(end - start)) / max(estimate.duration_s, 1e-12)
 
 
 def _apart(reference: PoseTrajectory, estimate: PoseTrajectory, offset_s: float) -> Finding | None:
@@ -414,7 +410,7 @@ def _clock_domain(
     r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
     e0, e1 = (float(estimate.stamps_s[i]) + settings.offset_s for i in (0, -1))
     low, high = sorted((r0 - e0, r1 - e1))
-    relative = e0 - settings.offset_s < max(_span(estimate), 1.0) and r0 > 1e6
+    relative = e0 - settings.offset_s < max(estimate.duration_s, 1.0) and r0 > 1e6
     start = (
         "the estimate is in relative time (starts at "
         f"{e0 - settings.offset_s:.3f} s), the reference in absolute time (starts at {r0:.3f} s)"
@@ -475,7 +471,7 @@ def _wide_range(reference: PoseTrajectory, estimate: PoseTrajectory) -> tuple[fl
     half-width: a 6-8 s piece of ``freiburg1_xyz`` 5 s late was timed at -3.04 s (a wrong
     minimum of its back-and-forth motion) within ± half its span, at -4.99 s over these.
     """
-    half = 0.5 * _span(estimate)
+    half = 0.5 * estimate.duration_s
     low = float(reference.stamps_s[0] - estimate.stamps_s[0]) - half
     high = float(reference.stamps_s[-1] - estimate.stamps_s[-1]) + half
     return low, high
@@ -641,7 +637,7 @@ def _coverage(
     steps = np.diff(stamps)
     gaps = np.flatnonzero(steps > gap)
     lost = float(steps[gaps].sum())
-    lost_share = lost / max(_span(estimate), 1e-12)
+    lost_share = lost / max(estimate.duration_s, 1e-12)
     if lost_share < _GAP_SHARE and covered >= _PARTIAL_COVERAGE:
         return None
     warning = lost_share >= _GAP_SHARE or covered < _LOW_COVERAGE
@@ -808,7 +804,7 @@ def _unrelated(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Find
     a plausible number for two unrelated trajectories (a review).
     """
     n = len(matched_ref)
-    span = float(matched_ref.stamps_s[-1] - matched_ref.stamps_s[0])
+    span = matched_ref.duration_s
     if n < _MIN_MOTIONS or span <= 0:
         return None
     k = max(1, round((n - 1) / span))  # rows about a second apart
