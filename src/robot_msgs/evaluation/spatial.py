@@ -64,7 +64,7 @@ import numpy as np
 from robot_msgs.compare.spatial_match import SpatialMatch
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
-from robot_msgs.evaluation.association import LOW_MATCH_SHARE, Association
+from robot_msgs.evaluation.association import LOW_MATCH_SHARE, Association, _frozen
 from robot_msgs.evaluation.settings import SPATIAL_PAIRS, EvaluationSettings, SpatialPairs
 from robot_msgs.optional import require
 from robot_msgs.trajectory import PoseTrajectory
@@ -379,9 +379,3 @@ def _take(
         covariance_6x6=None if cov is None else cov[rows],
         rotation_matrices=None if matrices is None else matrices[rows],
     )
-
-
-def _frozen(rows: IntpArray) -> IntpArray:
-    out = np.array(rows, dtype=np.intp, copy=True)
-    out.setflags(write=False)
-    return out
