@@ -972,3 +972,14 @@ def test_an_inverted_tf_chain_is_told_to_be_named_the_other_way() -> None:
         assert turned.summary.endswith(said)
     inputs[1] = InputFile(path="bag", topic="/pose")  # a topic of poses: written inverted
     assert module._tf_chains_turned(d, inputs) == d
+
+
+@pytest.mark.parametrize("side", ["reference", "estimate"])
+def test_a_trajectory_with_no_poses_is_refused_by_its_side(side: str) -> None:
+    # diagnose() read stamps_s[0] of an empty trajectory: a bare IndexError escaped
+    ref = _ref()
+    empty = _rows(ref, np.zeros(0, dtype=np.intp))
+    pair = {"reference": ref, "estimate": ref, side: empty}
+    with pytest.raises(ValidationError, match=f"the {side} trajectory has no poses") as caught:
+        diagnose(pair["reference"], pair["estimate"])
+    assert caught.value.field == side

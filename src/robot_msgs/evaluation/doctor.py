@@ -65,7 +65,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.compare.diagnosis import SEVERITIES, Diagnosis, Finding
-from robot_msgs.errors import AlignmentError, AssociationError, DataWarning
+from robot_msgs.errors import AlignmentError, AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation.alignment import align, length_units, mirrored_fit, umeyama
 from robot_msgs.evaluation.ape import aligned_rmse
 from robot_msgs.evaluation.arguments import check_argument
@@ -1104,6 +1104,7 @@ def diagnose(
     Raises
     ------
     ValidationError
+        A trajectory with no poses: there is nothing to diagnose.
         ``spatial_pairs="first"``: the extrinsic, quaternion-order and worst-interval
         checks compare the motion between matched poses, which needs pairs that run
         forward on both sides (:func:`~robot_msgs.evaluation.spatial.check_forward_pairs`).
@@ -1124,6 +1125,10 @@ def diagnose(
     settings = EvaluationSettings() if settings is None else settings
     check_argument("settings", settings, EvaluationSettings)
     check_forward_pairs(settings, "the doctor")
+    for side, trajectory in (("reference", reference), ("estimate", estimate)):
+        if len(trajectory) == 0:
+            msg = f"Cannot diagnose: the {side} trajectory has no poses"
+            raise ValidationError(msg, field=side, reason="has no poses")
     findings = _reading_findings(reading)
     said = any(f.kind == "same_input" for f in findings)  # as the file was read
     if not said and same_poses(reference, estimate):  # every error is zero; checked on
@@ -1294,7 +1299,6 @@ def diagnose_files(
     FormatError, FileNotFoundError
         As :func:`~robot_msgs.io.read_inputs`.
     """
-    from robot_msgs.errors import ValidationError  # noqa: PLC0415
     from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
     from robot_msgs.io.clean import reading_notes  # noqa: PLC0415
     from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
