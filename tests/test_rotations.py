@@ -227,3 +227,20 @@ def test_matrix_times_rows_overflows_quietly_and_refuses_a_wrong_width() -> None
         rot.matrix_times_rows(np.eye(3), np.ones(3))
     with pytest.raises(ValueError, match=r"got \(0, 4\)"):
         rot.matrix_times_rows(np.eye(3), np.ones((0, 4)))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_rotation_from_covariance_is_scipys_best_rotation_even_where_svd_gives_a_reflection(
+    seed: int,
+) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(3 + seed, 3))
+    # every fourth case mirrors one axis: the unconstrained orthogonal fit is then a reflection
+    y = Rotation.random(random_state=seed).apply(x) * (-1.0 if seed % 4 == 0 else 1.0)
+    y += rng.normal(scale=0.3, size=y.shape)
+    rotation, singular, signs = rot.rotation_from_covariance(np.einsum("ni,nj->ij", y, x))
+    scipy_rotation = Rotation.align_vectors(y, x)[0].as_matrix()  # a_k ≈ R b_k
+    np.testing.assert_allclose(rotation, scipy_rotation, atol=1e-9)
+    assert np.linalg.det(rotation) == pytest.approx(1.0)
+    best = float(np.sum(singular * signs))
+    assert best == pytest.approx(float(np.einsum("ni,ij,nj->", y, rotation, x)))

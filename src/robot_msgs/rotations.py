@@ -44,6 +44,7 @@ __all__ = [
     "quat_xyzw_multiply",
     "quat_xyzw_rotate",
     "quat_xyzw_slerp",
+    "rotation_from_covariance",
     "rotation_matrix_deviation",
     "rotation_vector_from_matrix",
     "rotation_vector_from_quat_xyzw",
@@ -495,6 +496,40 @@ def nearest_rotation_matrix(matrices: Float64Array) -> Float64Array:
             break
         x = 0.5 * x @ (3.0 * eye3 - xtx)
     return x
+
+
+def rotation_from_covariance(
+    covariance: Float64Array,
+) -> tuple[Float64Array, Float64Array, Float64Array]:
+    r"""Find the rotation ``R`` maximising :math:`\operatorname{tr}(R^\top C)`, ``C`` ``(3, 3)``.
+
+    The least-squares rotation of Kabsch and Umeyama (IEEE TPAMI 13(4), 1991, eq. 39-43):
+    with :math:`C = U D V^\top`, :math:`R = U S V^\top` where ``S`` is the identity, or
+    ``diag(1, 1, -1)`` when :math:`\det U \det V < 0` (the fit would be a reflection).
+    For points with ``y_k ≈ R x_k``, ``C`` is :math:`\sum_k y_k x_k^\top` (any positive
+    multiple). The alignment, the clock-offset search and the hand-eye solver share it.
+
+    Returns
+    -------
+    rotation : ndarray, shape (3, 3)
+        ``R``, proper (determinant +1).
+    singular_values : ndarray, shape (3,)
+        ``D``'s diagonal, descending.
+    signs : ndarray, shape (3,)
+        ``S``'s diagonal: ``tr(D S)`` is the largest :math:`\operatorname{tr}(R^\top C)`.
+
+    Examples
+    --------
+    >>> turn = matrix_from_rotation_vector(np.array([0.0, 0.0, 0.5]))
+    >>> bool(np.allclose(rotation_from_covariance(turn @ np.diag([3.0, 2.0, 1.0]))[0], turn))
+    True
+    """
+    u, d, vt = np.linalg.svd(covariance)
+    signs = np.ones(3)
+    if np.linalg.det(u) * np.linalg.det(vt) < 0.0:
+        signs[2] = -1.0
+    rotation: Float64Array = (u * signs) @ vt
+    return rotation, d, signs
 
 
 def quat_xyzw_slerp(q0: Float64Array, q1: Float64Array, fraction: Float64Array) -> Float64Array:

@@ -27,7 +27,7 @@ from robot_msgs.errors import AlignmentError, DataWarning, ValidationError, call
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import ROBOT_SPEEDS_M_S
 from robot_msgs.evaluation.settings import EvaluationSettings
-from robot_msgs.rotations import matrix_from_quat_xyzw
+from robot_msgs.rotations import matrix_from_quat_xyzw, rotation_from_covariance
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -295,9 +295,8 @@ def _fit_sums(
         msg = f"Expected target_xyz of shape {x.shape} like source_xyz, got {y.shape}"
         raise ValidationError(msg)
     _, _, sxx, syy, cov = _moments(x, y)
-    u, d, vt = np.linalg.svd(cov)
-    fix = -1.0 if np.linalg.det(u) * np.linalg.det(vt) < 0.0 else 1.0
-    return x.shape[0], sxx, syy, d, fix
+    _, d, signs = rotation_from_covariance(cov)
+    return x.shape[0], sxx, syy, d, float(signs[2])
 
 
 def _check_points(name: str, values: Float64Array) -> Float64Array:
@@ -402,12 +401,8 @@ def _umeyama(
             raise AlignmentError(msg)
     sigma2 = sxx / n
     cov /= n
-    u, d, vt = np.linalg.svd(cov)
-    sign = np.ones(3)
-    if np.linalg.det(u) * np.linalg.det(vt) < 0.0:
-        sign[2] = -1.0
-    R = (u * sign) @ vt
-    free = float(np.sum(d * sign)) / sigma2
+    R, d, signs = rotation_from_covariance(cov)
+    free = float(np.sum(d * signs)) / sigma2
     s = free if with_scale else 1.0
     if not s > 0:
         msg = (

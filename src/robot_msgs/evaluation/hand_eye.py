@@ -104,6 +104,7 @@ from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
     matrix_from_rotation_vector,
+    rotation_from_covariance,
     rotation_vector_from_matrix,
     skew,
 )
@@ -288,12 +289,7 @@ class _Fit:
 
 def _kabsch(a: Float64Array, b: Float64Array) -> Float64Array:
     """Return the rotation ``R`` that best gives ``a_k ≈ R b_k`` (least squares, by SVD)."""
-    u, _, vt = np.linalg.svd(np.einsum("mi,mj->ij", a, b))
-    sign = np.ones(3)
-    if np.linalg.det(u) * np.linalg.det(vt) < 0.0:
-        sign[2] = -1.0
-    out: Float64Array = (u * sign) @ vt
-    return out
+    return rotation_from_covariance(np.einsum("mi,mj->ij", a, b))[0]
 
 
 def _normalised(a: Float64Array, b: Float64Array) -> tuple[Float64Array, Float64Array]:

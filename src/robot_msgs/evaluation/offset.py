@@ -69,7 +69,7 @@ from robot_msgs.errors import AssociationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
-from robot_msgs.rotations import matrix_times_rows
+from robot_msgs.rotations import matrix_times_rows, rotation_from_covariance
 from robot_msgs.sorted_search import search_sorted
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -145,12 +145,8 @@ def _fit(
     xc, yc = x - x.mean(axis=0), y - y.mean(axis=0)
     sx = float(np.einsum("ni,ni->", xc, xc)) / n
     sy = float(np.einsum("ni,ni->", yc, yc)) / n
-    u, d, vt = np.linalg.svd(np.einsum("ni,nj->ij", yc, xc) / n)
-    sign = np.ones(3)
-    if np.linalg.det(u) * np.linalg.det(vt) < 0.0:
-        sign[2] = -1.0
-    tds = float(np.sum(d * sign))
-    rotation = (u * sign) @ vt
+    rotation, d, signs = rotation_from_covariance(np.einsum("ni,nj->ij", yc, xc) / n)
+    tds = float(np.sum(d * signs))
     if with_scale:
         scale = tds / sx if sx > 0 else 0.0
         mse = sy - tds * scale
