@@ -241,8 +241,7 @@ class DTW(StreamingMean):
 
     def update(self, prediction: Any, reference: Any) -> None:
         """Record pairs ``(..., N, D)`` and ``(..., M, D)``."""
-        pred, ref = _check_pair(prediction, reference)
-        self._accumulate(_dtw_kernel(pred, ref, self.distance))
+        self._accumulate(dtw(prediction, reference, distance=self.distance))
 
 
 class NDTW(DTW):

@@ -147,17 +147,8 @@ def sparc(
     return _sparc_kernel(check_samples("speed", speed, min_samples=2), fs, fc, threshold, pad)
 
 
-class SPARC(StreamingMean):
-    """Mean spectral arc length over every speed profile seen (see :func:`sparc`).
-
-    Examples
-    --------
-    >>> t = np.arange(-1, 1, 0.01)
-    >>> metric = SPARC(sample_rate_hz=100.0)
-    >>> metric.update(np.stack([np.exp(-5 * t**2), np.exp(-5 * t**2)]))
-    >>> round(metric.compute(), 5), metric.count
-    (-1.41403, 2)
-    """
+class SparcOptions:
+    """SPARC's four options, checked by :func:`check_settings`: the NumPy and torch ``SPARC``'s."""
 
     def __init__(
         self,
@@ -171,10 +162,21 @@ class SPARC(StreamingMean):
         fs, fc, threshold, pad = check_settings(
             sample_rate_hz, max_cutoff_hz, amplitude_threshold, pad_level
         )
-        self.sample_rate_hz = fs
-        self.max_cutoff_hz = fc
-        self.amplitude_threshold = threshold
-        self.pad_level = pad
+        self.sample_rate_hz, self.max_cutoff_hz = fs, fc
+        self.amplitude_threshold, self.pad_level = threshold, pad
+
+
+class SPARC(SparcOptions, StreamingMean):
+    """Mean spectral arc length over every speed profile seen (see :func:`sparc`).
+
+    Examples
+    --------
+    >>> t = np.arange(-1, 1, 0.01)
+    >>> metric = SPARC(sample_rate_hz=100.0)
+    >>> metric.update(np.stack([np.exp(-5 * t**2), np.exp(-5 * t**2)]))
+    >>> round(metric.compute(), 5), metric.count
+    (-1.41403, 2)
+    """
 
     def settings(self) -> dict[str, Scalar]:
         """Return the four options, by name."""

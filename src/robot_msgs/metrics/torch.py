@@ -28,7 +28,9 @@ from typing import TYPE_CHECKING, Literal
 from robot_msgs import metrics as kernels
 from robot_msgs.errors import ValidationError
 from robot_msgs.metrics.base import check_positive
-from robot_msgs.metrics.sparc import check_settings as check_sparc_settings
+from robot_msgs.metrics.dtw import _check_distance
+from robot_msgs.metrics.path import _check_normalization
+from robot_msgs.metrics.sparc import SparcOptions
 from robot_msgs.optional import require
 
 if TYPE_CHECKING:
@@ -109,10 +111,7 @@ class PathSmoothness(_MeanMetric):
 
     def __init__(self, *, normalization: Literal["path_length", "points"] = "path_length") -> None:
         super().__init__()
-        if normalization not in ("path_length", "points"):
-            msg = f"Expected `normalization` in ('path_length', 'points'), got {normalization!r}"
-            raise ValidationError(msg)
-        self.normalization: Literal["path_length", "points"] = normalization
+        self.normalization = _check_normalization(normalization)
 
     def update(self, trajectory: Tensor) -> None:
         """Record trajectories ``(..., L, D)``, ``L >= 3``."""
@@ -221,7 +220,7 @@ class LogDimensionlessJerk(_MeanMetric):
         )
 
 
-class SPARC(_MeanMetric):
+class SPARC(SparcOptions, _MeanMetric):
     """Mean spectral arc length of speed profiles (the NumPy ``SPARC``'s settings).
 
     Examples
@@ -234,21 +233,6 @@ class SPARC(_MeanMetric):
     """
 
     higher_is_better = True
-
-    def __init__(
-        self,
-        *,
-        sample_rate_hz: float,
-        max_cutoff_hz: float = 10.0,
-        amplitude_threshold: float = 0.05,
-        pad_level: int = 4,
-    ) -> None:
-        super().__init__()
-        fs, fc, threshold, pad = check_sparc_settings(
-            sample_rate_hz, max_cutoff_hz, amplitude_threshold, pad_level
-        )
-        self.sample_rate_hz, self.max_cutoff_hz = fs, fc
-        self.amplitude_threshold, self.pad_level = threshold, pad
 
     def update(self, speed: Tensor) -> None:
         """Record speed profiles ``(..., L)``, ``L >= 2``, m/s."""
@@ -322,10 +306,7 @@ class DTW(_MeanMetric):
 
     def __init__(self, *, distance: Literal["euclidean", "cityblock"] = "euclidean") -> None:
         super().__init__()
-        if distance not in ("euclidean", "cityblock"):
-            msg = f"Expected `distance` in ('euclidean', 'cityblock'), got {distance!r}"
-            raise ValidationError(msg)
-        self.distance = distance
+        self.distance = _check_distance(distance)
 
     def update(self, prediction: Tensor, reference: Tensor) -> None:
         """Record pairs ``(..., N, D)`` and ``(..., M, D)``."""
