@@ -556,9 +556,8 @@ def overlay_figure(
         rpy_axes[i].set_ylabel(f"{('roll', 'pitch', 'yaw')[i]} [deg]")
     for ax in (*xyz_axes, *rpy_axes, speed):
         ax.grid(alpha=0.3)
-    xyz_axes[2].set_xlabel(time_label(frames=frames, since="the first pose"))
-    rpy_axes[2].set_xlabel(time_label(frames=frames, since="the first pose"))
-    speed.set_xlabel(time_label(frames=frames, since="the first pose"))
+    for ax in (xyz_axes[2], rpy_axes[2], speed):
+        ax.set_xlabel(time_label(frames=frames, since="the first pose"))
     speed.set_ylabel(f"speed [m/{unit}]")
     return fig
 

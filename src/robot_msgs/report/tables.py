@@ -746,10 +746,6 @@ def markdown_text(text: str) -> str:
     return _EDGE_UNDERSCORE.sub(r"\\_", plain)
 
 
-def _md_cell(text: str) -> str:
-    return markdown_text(text)
-
-
 def csv_cell(value: object) -> object:
     """Return ``value`` for a CSV cell that a spreadsheet will not run as a formula.
 
@@ -790,11 +786,11 @@ def render_markdown(tables: Sequence[ReportTable]) -> str:
         lines = [
             f"### {t.title}",
             "",
-            "| " + " | ".join(_md_cell(h) for h in t.headers) + " |",
+            "| " + " | ".join(markdown_text(h) for h in t.headers) + " |",
             rule,
         ]
-        lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in t.rows]
-        lines += [""] + [f"*{_md_cell(n)}*" for n in t.notes] + ([""] if t.notes else [])
+        lines += ["| " + " | ".join(markdown_text(c) for c in row) + " |" for row in t.rows]
+        lines += [""] + [f"*{markdown_text(n)}*" for n in t.notes] + ([""] if t.notes else [])
         parts.append("\n".join(lines))
     return "\n".join(parts)
 
