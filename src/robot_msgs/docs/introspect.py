@@ -145,11 +145,6 @@ class PackageFacts:
     homepage: str | None
 
 
-def _dataclass_fields(cls: type[Msg]) -> tuple[dataclasses.Field[Any], ...]:
-    """Return the dataclass fields of a message type (``@message`` makes every one a dataclass)."""
-    return dataclasses.fields(cls)
-
-
 # --------------------------------------------------------------------------- docstrings
 
 
@@ -219,7 +214,7 @@ _FIELD_REFS: dict[type[Msg], dict[str, list[type[Msg]]]] = {}
 def _field_refs(cls: type[Msg]) -> dict[str, list[type[Msg]]]:
     if cls not in _FIELD_REFS:
         hints = typing.get_type_hints(cls, include_extras=True)
-        refs = {f.name: _message_types_in(hints[f.name]) for f in _dataclass_fields(cls)}
+        refs = {f.name: _message_types_in(hints[f.name]) for f in dataclasses.fields(cls)}
         _FIELD_REFS[cls] = refs
     return _FIELD_REFS[cls]
 
@@ -259,7 +254,7 @@ def _fields(cls: type[Msg]) -> tuple[FieldDoc, ...]:
     refs = _field_refs(cls)
     described = field_descriptions(cls)
     rows = []
-    for f in _dataclass_fields(cls):
+    for f in dataclasses.fields(cls):
         if f.default is not dataclasses.MISSING:
             default = _default_text(f.default)
         elif f.default_factory is not dataclasses.MISSING:
@@ -387,7 +382,7 @@ def _signature(name: str, func: Any, *, drop_first: bool) -> str:
 
 def _members(cls: type[Msg]) -> tuple[MemberDoc, ...]:
     """Public constructors, methods and properties of ``cls`` and its message bases."""
-    field_names = {f.name for f in _dataclass_fields(cls)}
+    field_names = {f.name for f in dataclasses.fields(cls)}
     members: list[MemberDoc] = []
     for name in sorted(dir(cls)):
         if name.startswith("_") or name in field_names:
