@@ -207,5 +207,4 @@ class LogDimensionlessJerk(StreamingMean):
 
     def update(self, speed: Any) -> None:
         """Record speed profiles of shape ``(..., L)``, ``L >= 3``, m/s."""
-        samples = check_samples("speed", speed, min_samples=3)
-        self._accumulate(_log_dimensionless_jerk_kernel(samples, self.sample_rate_hz))
+        self._accumulate(log_dimensionless_jerk(speed, self.sample_rate_hz))

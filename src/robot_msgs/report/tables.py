@@ -326,12 +326,10 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
     )  # fmt: skip
     rows = []
     for row in ranking.rows:
-        cells = []
-        for s in ranking.sequences:
-            if s not in row.ranks:
-                cells.append(MISSING)
-                continue
-            cells.append(f"{_num(row.scores[s], 4)} ({row.ranks[s]:g})")
+        cells = [
+            f"{_num(row.scores[s], 4)} ({row.ranks[s]:g})" if s in row.ranks else MISSING
+            for s in ranking.sequences
+        ]
         rows.append(
             (
                 str(row.position),
