@@ -113,7 +113,7 @@ class _NonFiniteBlockError(Exception):
     """A block's sum is not finite: the caller locates the value with :func:`check_finite`."""
 
 
-def _path_sums(points: Any, name: str, *, turns: bool) -> tuple[Any, Any]:
+def _path_sums(points: Any, *, turns: bool) -> tuple[Any, Any]:
     """Per-trajectory ``(Σ‖Δ²p‖, Σ‖Δp‖)``, shape ``(...)``, computed block by block.
 
     Short trajectories go by groups of rows; a long one by runs of points overlapping by
@@ -124,7 +124,7 @@ def _path_sums(points: Any, name: str, *, turns: bool) -> tuple[Any, Any]:
     n_points, dims = points.shape[-2], points.shape[-1]
     batch = tuple(points.shape[:-2])
     if not isinstance(points, np.ndarray):
-        check_finite(name, points)
+        check_finite("trajectory", points)
         change, length = _block_sums(points.reshape(-1, n_points, dims), turns=turns)
         return change.reshape(batch), length.reshape(batch)
     flat = points.reshape(-1, n_points, dims)
@@ -148,7 +148,7 @@ def _path_sums(points: Any, name: str, *, turns: bool) -> tuple[Any, Any]:
     try:
         results = _run_blocks(tasks)
     except _NonFiniteBlockError:
-        check_finite(name, points)  # raises naming the first non-finite index
+        check_finite("trajectory", points)  # raises naming the first non-finite index
         raise  # pragma: no cover - only if a finite block's sum overflowed
     change = np.zeros(flat.shape[0])
     length = np.zeros(flat.shape[0])
@@ -158,22 +158,20 @@ def _path_sums(points: Any, name: str, *, turns: bool) -> tuple[Any, Any]:
     return change.reshape(batch), length.reshape(batch)
 
 
-def _path_smoothness_kernel(
-    points: Any, normalization: Normalization, name: str = "trajectory"
-) -> Any:
-    change, length = _path_sums(points, name, turns=True)
+def _path_smoothness_kernel(points: Any, normalization: Normalization) -> Any:
+    change, length = _path_sums(points, turns=True)
     if normalization == "points":
         return as_result(change / (points.shape[-2] - 2))
     return ratio_or(change, length, 0.0)
 
 
-def _path_length_kernel(points: Any, name: str = "trajectory") -> Any:
-    return _path_sums(points, name, turns=False)[1]
+def _path_length_kernel(points: Any) -> Any:
+    return _path_sums(points, turns=False)[1]
 
 
-def _straightness_kernel(points: Any, name: str = "trajectory") -> Any:
+def _straightness_kernel(points: Any) -> Any:
     net = norms(points[..., -1, :] - points[..., 0, :])
-    return ratio_or(net, _path_length_kernel(points, name), 1.0)
+    return ratio_or(net, _path_length_kernel(points), 1.0)
 
 
 # --------------------------------------------------------------------------- functional twins
@@ -328,8 +326,7 @@ class PathSmoothness(StreamingMean):
 
     def update(self, trajectory: Any) -> None:
         """Record trajectories of shape ``(..., L, D)``, ``L >= 3``."""
-        points = check_points("trajectory", trajectory, min_points=3, finite=False)
-        self._accumulate(_path_smoothness_kernel(points, self.normalization))
+        self._accumulate(path_smoothness(trajectory, normalization=self.normalization))
 
 
 class PathLength(StreamingMean):
