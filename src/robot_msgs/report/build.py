@@ -108,26 +108,27 @@ def build_report(
     cache: TrajectoryCache = {}
     evaluations: dict[str, RunEvaluation] = {}
     failed: dict[str, str] = {}
-    for spec in manifest.runs:
+
+    def evaluate(spec: RunSpec, span: tuple[float, float] | None = None) -> None:
+        """Read and evaluate one run into ``evaluations``, or (``partial``) into ``failed``."""
         try:
-            evaluations[spec.name] = _evaluated(spec, settings, cache)
+            run = load_run(spec, cache=cache, reading=settings.reading)
+            evaluations[spec.name] = evaluate_run(run, settings, sequence_span=span)
         except (RobotMsgsError, OSError) as err:  # what bench counts as failed to evaluate
             if not partial:
                 raise _in_run(err, spec.name, spec.source) from err
             failed[spec.name] = f"{type(err).__name__}: {err}"
+            if span is not None:  # read again: its files changed since the first reading
+                del evaluations[spec.name]
+
+    for spec in manifest.runs:
+        evaluate(spec)
         if progress is not None:
             progress(spec.name, spec.name in failed or not evaluations[spec.name].report.success)
     specs = {spec.name: spec for spec in manifest.runs}
     spans = sequence_spans(e.report for e in evaluations.values())
     for name, span in spans.items():  # runs without a reference: read again, no metric
-        spec = specs[name]
-        try:
-            evaluations[name] = _evaluated(spec, settings, cache, sequence_span=span)
-        except (RobotMsgsError, OSError) as err:  # its files changed since the first reading
-            if not partial:
-                raise _in_run(err, spec.name, spec.source) from err
-            failed[name] = f"{type(err).__name__}: {err}"
-            del evaluations[name]
+        evaluate(specs[name], span)
     reports = [e.report for e in evaluations.values()]
     estimates = {name: e.estimate for name, e in evaluations.items()}
     repeats, notes = group_repeatability(reports, estimates, settings.evaluation)
@@ -146,18 +147,6 @@ def build_report(
     reports = [e.report for e in evaluations.values()]
     report = assemble_report(reports, settings, force=force, notes=notes)
     return ReportResult(report=report, runs=evaluations, failed=failed)
-
-
-def _evaluated(
-    spec: RunSpec,
-    settings: RunSettings,
-    cache: TrajectoryCache,
-    *,
-    sequence_span: tuple[float, float] | None = None,
-) -> RunEvaluation:
-    """Read and evaluate one run (its errors are named by the caller, :func:`_in_run`)."""
-    run = load_run(spec, cache=cache, reading=settings.reading)
-    return evaluate_run(run, settings, sequence_span=sequence_span)
 
 
 def assemble_report(
