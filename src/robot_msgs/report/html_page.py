@@ -66,7 +66,7 @@ th.differs, td.differs { background: #fff3c4; }
 """
 
 
-def _table_html(table: ReportTable) -> str:
+def _table_html(table: ReportTable, heading: str = "h3") -> str:
     # A column of a setting that differs between results (robot-msgs res) is highlighted.
     differs = [h.endswith("(differs)") for h in table.headers]
     marked = ' class="differs"'
@@ -87,8 +87,8 @@ def _table_html(table: ReportTable) -> str:
     return (
         # A wide table scrolls in its own box: the page stays as wide as the window (a
         # results table of long paths ran past it; a review).
-        f'<h3>{html.escape(table.title)}</h3>\n<div class="table"><table><thead><tr>{head}'
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>\n{notes}"
+        f'<{heading}>{html.escape(table.title)}</{heading}>\n<div class="table"><table><thead>'
+        f"<tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>\n{notes}"
     )
 
 
@@ -322,7 +322,7 @@ def render_html(
         if any(section):  # a bench folder keeps no poses: no heading over nothing (a review)
             parts.append(f"<h2>Sequence {html.escape(sequence)}</h2>")
             parts += section
-    parts.append(_table_html(tables[-1]).replace("<h3>", "<h2>", 1).replace("</h3>", "</h2>", 1))
+    parts.append(_table_html(tables[-1], "h2"))
     run_notes = [(r.name, n) for r in report.runs for n in r.notes]
     if run_notes:
         items = "".join(
@@ -331,8 +331,7 @@ def render_html(
         parts.append(f"<h3>Run notes</h3><ul>{items}</ul>")
     # The text report's table: each algorithm's versions, hardware and software apart (the
     # page pooled every run's software into one list and showed no version; a review).
-    environment = _table_html(environment_table(report))
-    parts.append(environment.replace("<h3>", "<h2>", 1).replace("</h3>", "</h2>", 1))
+    parts.append(_table_html(environment_table(report), "h2"))
     parts.append(figures.scripts())
     parts.append("</body></html>\n")
     return "\n".join(p for p in parts if p)
