@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 __all__ = ["plotly_figure", "results_plots"]
 
 Figure = dict[str, Any]
-_FONT = {"family": "system-ui, sans-serif", "size": 12}
 #: A hover text's fields (:class:`~robot_msgs.report.figure_spec.Trace`) as plotly.js names them.
 _HOVER_FIELDS = {"value": "marker.color", "stamp": "customdata[0]", "pose": "customdata[1]"}
 _HOVER_FIELD = re.compile(r"\{(x|y|text|value|stamp|pose)([:}])")
@@ -60,19 +59,6 @@ def _values(array: Float64Array, decimals: int | None = None) -> list[float | No
         decimals = max(0, 5 - math.floor(math.log10(span)))
     rounded = values if decimals is None else np.round(values, decimals)
     return [None if math.isnan(v) else v for v in rounded.tolist()]
-
-
-def _layout(title: str, **extra: Any) -> dict[str, Any]:
-    layout: dict[str, Any] = {
-        "title": {"text": title, "font": {"size": 14}, "x": 0.01, "xanchor": "left"},
-        "font": _FONT,
-        "hovermode": "closest",
-        "margin": {"l": 60, "r": 20, "t": 60, "b": 50},
-        "legend": {"groupclick": "toggleitem", "font": {"size": 11}},
-        "plot_bgcolor": "#ffffff",
-    }
-    layout.update(extra)
-    return layout
 
 
 def _axis(title: str, **extra: Any) -> dict[str, Any]:
@@ -106,9 +92,16 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         raise ValidationError(msg)
     n = len(spec.panels)
     lines = spec.title.count("\n")
-    layout = _layout(
-        spec.title.replace("\n", "<br>"), height=round(120 * spec.size_in[1]) + 20 * lines
-    )
+    title = spec.title.replace("\n", "<br>")
+    layout: dict[str, Any] = {
+        "title": {"text": title, "font": {"size": 14}, "x": 0.01, "xanchor": "left"},
+        "font": {"family": "system-ui, sans-serif", "size": 12},
+        "hovermode": "closest",
+        "margin": {"l": 60, "r": 20, "t": 60, "b": 50},
+        "legend": {"groupclick": "toggleitem", "font": {"size": 11}},
+        "plot_bgcolor": "#ffffff",
+        "height": round(120 * spec.size_in[1]) + 20 * lines,
+    }
     layout["margin"]["t"] += 20 * lines + (20 if any(p.title for p in spec.panels) else 0)
     annotations, shapes, data = [], [], []
     seen: set[tuple[str | None, str]] = set()
