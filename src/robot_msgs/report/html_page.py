@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from robot_msgs.report.build import ReportResult
-    from robot_msgs.report.figure_spec import FigureSpec
     from robot_msgs.report.saved_results import ResultsComparison
 
 __all__ = ["render_html", "render_results_html", "script_json"]
@@ -102,15 +101,6 @@ def _head(title: str) -> str:
     )
 
 
-def _figure_html(spec: FigureSpec, caption: str) -> str:
-    data = base64.b64encode(plots.figure_png(plots.matplotlib_figure(spec))).decode("ascii")
-    alt = html.escape(caption)
-    return (
-        f'<figure><img alt="{alt}" src="data:image/png;base64,{data}">'
-        f"<figcaption>{alt}</figcaption></figure>\n"
-    )
-
-
 _SCRIPT = """
 (function () {
   const config = {responsive: true, displaylogo: false, scrollZoom: true};
@@ -168,18 +158,21 @@ class _Figures:
         spec = getattr(figure_spec, f"{kind}_spec")(self.result, *args)
         if spec is None:
             return ""
-        if self.static:
-            return _figure_html(spec, caption)
-        from robot_msgs.report.interactive import plotly_figure  # noqa: PLC0415
-
-        div = f"plot{len(self.specs)}"
-        self.specs.append({"id": div, "link": link, **plotly_figure(spec)})
         alt = html.escape(caption)
-        linked = f' data-link="{html.escape(link)}"' if link else ""
-        return (
-            f'<figure><div class="plot" id="{div}" data-kind="{kind}"{linked} role="img" '
-            f'aria-label="{alt}"></div><figcaption>{alt}</figcaption></figure>\n'
-        )
+        if self.static:
+            png = base64.b64encode(plots.figure_png(plots.matplotlib_figure(spec)))
+            shown = f'<img alt="{alt}" src="data:image/png;base64,{png.decode("ascii")}">'
+        else:
+            from robot_msgs.report.interactive import plotly_figure  # noqa: PLC0415
+
+            div = f"plot{len(self.specs)}"
+            self.specs.append({"id": div, "link": link, **plotly_figure(spec)})
+            linked = f' data-link="{html.escape(link)}"' if link else ""
+            shown = (
+                f'<div class="plot" id="{div}" data-kind="{kind}"{linked} role="img" '
+                f'aria-label="{alt}"></div>'
+            )
+        return f"<figure>{shown}<figcaption>{alt}</figcaption></figure>\n"
 
     def scripts(self) -> str:
         return "" if self.static else _plotly_scripts(self.specs)
