@@ -173,18 +173,6 @@ def curvature(trajectory: Any) -> Any:
     return _curvature_kernel(check_points("trajectory", trajectory, min_points=3))
 
 
-def _check_headings(positions: Any, headings: Any) -> tuple[Any, Any]:
-    points = check_points("positions", positions, min_points=3)
-    theta = check_samples("headings", headings, min_samples=3)
-    if tuple(theta.shape) != tuple(points.shape[:-1]):
-        msg = (
-            f"Expected `headings` of shape {tuple(points.shape[:-1])} (the shape of "
-            f"`positions` without D), got shape {tuple(theta.shape)}"
-        )
-        raise ValidationError(msg)
-    return points, theta
-
-
 @overload
 def curvature_change(positions: Tensor, headings: Tensor) -> Tensor: ...
 @overload
@@ -225,7 +213,14 @@ def curvature_change(positions: Any, headings: Any) -> Any:
     >>> round(float(curvature_change(xy, [3.14, -3.14, -3.14])), 10)  # 2π - 6.28, not 6.28
     0.0031853072
     """
-    points, theta = _check_headings(positions, headings)
+    points = check_points("positions", positions, min_points=3)
+    theta = check_samples("headings", headings, min_samples=3)
+    if tuple(theta.shape) != tuple(points.shape[:-1]):
+        msg = (
+            f"Expected `headings` of shape {tuple(points.shape[:-1])} (the shape of "
+            f"`positions` without D), got shape {tuple(theta.shape)}"
+        )
+        raise ValidationError(msg)
     return _curvature_change_kernel(points, theta)
 
 
