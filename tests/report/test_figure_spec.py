@@ -22,7 +22,8 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.msg.catalog import example
 from robot_msgs.report import figure_spec
 from robot_msgs.report.build import ReportResult
-from robot_msgs.report.figure_spec import PALETTE, FigureSpec, Panel, Trace
+from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
+from robot_msgs.report.figures import PALETTE
 from robot_msgs.report.groups import summarise_groups
 from robot_msgs.report.interactive import plotly_figure
 from robot_msgs.runs.evaluate import RunEvaluation

@@ -17,13 +17,14 @@ import pytest
 from robot_msgs.compare import Signal
 from robot_msgs.errors import FormatError
 from robot_msgs.evaluation import EvaluationSettings, ape
-from robot_msgs.report.figure_spec import PALETTE, FigureSpec, Panel
+from robot_msgs.report.figures import PALETTE
 from robot_msgs.report.interactive import results_plots
 from robot_msgs.report.results_spec import RESULTS_PANELS, results_spec
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
     from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.report.figure_spec import FigureSpec, Panel
 
 STAMPS = np.array([0.0, 0.1, 0.2, 0.3, 0.4, 2.0, 2.1, 2.2])
 K = np.arange(8.0)

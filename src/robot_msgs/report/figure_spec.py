@@ -22,7 +22,7 @@ from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.compare.signal import delta_words
 from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_text import over_time
-from robot_msgs.report.figures import auto_plane, break_gaps, time_label
+from robot_msgs.report.figures import PALETTE, auto_plane, break_gaps, time_label
 from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
@@ -48,7 +48,6 @@ __all__ = [
     "trajectories_spec",
 ]
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 Dash = Literal["solid", "dash", "dot", "dashdot"]
 DASHES: tuple[Dash, ...] = ("solid", "dash", "dot", "dashdot")
 

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FIGURE_FORMATS",
+    "PALETTE",
     "PLANES",
     "auto_plane",
     "break_gaps",
@@ -68,7 +69,9 @@ PLANES = ("xy", "xz", "yz", "xyz")
 #: Default PNG resolution.
 DEFAULT_DPI = 150
 _SIZES_IN = {"evaluation": (11.0, 4.5), "overlay": (14.0, 9.0)}
-_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+#: The colours of the estimates, in order, in every figure: matplotlib's tab10 without its
+#: grey and olive (the reference is drawn grey), red second.
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 _METADATA = {"png": {"Software": None}, "pdf": {"CreationDate": None}, "svg": {"Date": None}}
 
 _WORDS = {
@@ -408,7 +411,7 @@ def evaluation_figure(
     err = fig.add_subplot(grid[1])
     single = len(entries) == 1 and len(signals) == 1
     for k, (label, result) in enumerate(entries):
-        colour = _PALETTE[k % len(_PALETTE)]
+        colour = PALETTE[k % len(PALETTE)]
         shown = result.comparison.signal(signals[0].name)
         series = shown.series if shown is not None else None
         if single and shown is not None and series is not None and len(series):
@@ -448,7 +451,7 @@ def evaluation_figure(
             if signal is None or signal.series is None:
                 continue
             series = signal.series
-            colour = _PALETTE[(k + j) % len(_PALETTE)]
+            colour = PALETTE[(k + j) % len(PALETTE)]
             dof = NEES_DOF.get(signal.quantity)
             curve = _colour_word(signal) if len(signals) == 1 else _parameters(signal)
             if len(entries) == 1:
@@ -528,7 +531,7 @@ def overlay_figure(
         is_ref = reference is not None and k == 0
         first = 1 if reference is not None else 0
         style: dict[str, Any] = {
-            "color": "0.35" if is_ref else _PALETTE[(k - first) % len(_PALETTE)],
+            "color": "0.35" if is_ref else PALETTE[(k - first) % len(PALETTE)],
             "lw": 0.9 if is_ref else 1.0,
             "ls": "--" if is_ref else "-",
             "zorder": _REFERENCE_ZORDER if is_ref else 2.0,  # the reference in every view

@@ -19,9 +19,9 @@ import numpy as np
 
 from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import FormatError
-from robot_msgs.report.figure_spec import PALETTE, FigureSpec, Panel, Trace
+from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
 from robot_msgs.report.figure_text import legend_names, over_time
-from robot_msgs.report.figures import break_gaps, error_time_label, signal_label
+from robot_msgs.report.figures import PALETTE, break_gaps, error_time_label, signal_label
 from robot_msgs.report.saved_results import error_distances_m
 
 if TYPE_CHECKING:
