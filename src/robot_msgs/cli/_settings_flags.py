@@ -120,6 +120,7 @@ def declared_flags() -> dict[str, FlagRow]:
 
 def _row(field: str, flag: object, annotation: object, default: object) -> FlagRow:
     """Describe one declared field as a :class:`FlagRow` (the table's generator)."""
+    import dataclasses  # noqa: PLC0415
     import typing  # noqa: PLC0415
     from typing import Literal  # noqa: PLC0415
 
@@ -148,15 +149,7 @@ def _row(field: str, flag: object, annotation: object, default: object) -> FlagR
         raise TypeError(msg)
     return FlagRow(
         field=field,
-        name=flag.name,
-        metavar=flag.metavar,
-        group=flag.group,
-        dashes=flag.dashes,
-        commas=flag.commas,
-        several=flag.several,
-        word=flag.word,
-        when_set=flag.when_set,
-        file=flag.file,
+        **{f.name: getattr(flag, f.name) for f in dataclasses.fields(flag)},
         kind=kind,
         choices=choices,
         length=length,
