@@ -355,12 +355,14 @@ def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:
     given one (:func:`pair_list_from_args` makes one setting per value).
     """
     values: dict[str, Any] = {}
-    for flag in flag_rows(cls.__name__):
+    rows = flag_rows(cls.__name__)
+    words = {f.name: f.word for f in rows if f.word}
+    for flag in rows:
         name = flag.field
         given = getattr(args, _dest(flag.name), None)
         if given is None:
             continue
-        word = flag.word or _word_of(cls, flag.name)
+        word = flag.word or words.get(flag.name, "")
         if word and (given == word) != bool(flag.word):
             continue  # the word is the switch's; a number the other field's
         if flag.word:
@@ -381,11 +383,6 @@ def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:
             given = given.replace("-", "_")
         values[name] = given
     return values
-
-
-def _word_of(cls: type[Msg], flag_name: str) -> str:
-    """Return the word a field of ``cls`` sharing ``flag_name`` is set by, or ``""``."""
-    return next((f.word for f in flag_rows(cls.__name__) if f.name == flag_name and f.word), "")
 
 
 def settings_from_args(args: argparse.Namespace, base: M) -> M:
@@ -441,7 +438,12 @@ def pair_list_from_args(
 
 
 def _value_text(value: object) -> str:
-    """Write a value short (``0.02``, ``1``) but exact: a flag spelled must set the value."""
+    """Write a value short (``0.02``, ``1``) but exact: a flag spelled must set the value.
+
+    A tuple is its values separated by commas (``100,200``).
+    """
+    if isinstance(value, tuple):
+        return ",".join(map(_value_text, value))
     if isinstance(value, float):
         text = f"{value:g}"
         return text if float(text) == value else repr(value)
@@ -464,8 +466,7 @@ def flag_text(name: str, value: object) -> str:
     if flag_ is None:
         flag = _ARGUMENT_FLAGS.get(name)
         if flag is None:
-            shown = ",".join(map(_value_text, value)) if isinstance(value, tuple) else value
-            return f"{name}={_value_text(shown)}"
+            return f"{name}={_value_text(value)}"
         flag_ = FlagRow(field=name, name=flag)
     if flag_.word:
         return f"{flag_.name} {flag_.word}" if value else ""
@@ -490,8 +491,6 @@ def flag_value(name: str, value: object) -> str:
     """
     flag_ = declared_flags().get(name)
     if flag_ is None:
-        if isinstance(value, tuple):
-            return ",".join(map(_value_text, value))
         return _value_text(value)
     if flag_.word:
         return flag_.word if value else "off"
@@ -525,10 +524,7 @@ def flags_text(
             k: v for k, v in values.items() if v is not None and repr(v) != repr(defaults.get(k))
         }
     if bare:
-        return " ".join(
-            ",".join(map(_value_text, v)) if isinstance(v, tuple) else _value_text(v)
-            for v in values.values()
-        )
+        return " ".join(map(_value_text, values.values()))
     words = [flag_text(k, v) for k, v in values.items()]
     return " ".join(w for w in words if w) or "the defaults"
 
@@ -905,22 +901,15 @@ def inputs_from_args(args: argparse.Namespace) -> list[InputFile]:
     from robot_msgs.io.evaluation_inputs import InputFile  # noqa: PLC0415
 
     estimates = getattr(args, "estimates", None) or [args.estimate]
+    sides = [("ref", args.reference), *(("est", path) for path in estimates)]
     return [
         InputFile(
-            path=args.reference,
-            fmt=args.ref_format or args.format,
-            topic=args.ref_topic,
-            times_path=args.ref_times,
-        ),
-        *(
-            InputFile(
-                path=path,
-                fmt=args.est_format or args.format,
-                topic=args.est_topic,
-                times_path=args.est_times,
-            )
-            for path in estimates
-        ),
+            path=path,
+            fmt=getattr(args, f"{side}_format") or args.format,
+            topic=getattr(args, f"{side}_topic"),
+            times_path=getattr(args, f"{side}_times"),
+        )
+        for side, path in sides
     ]
 
 
@@ -1060,21 +1049,16 @@ def _names(text: str, path: str) -> bool:
     return any(text.startswith(start) for start in starts)
 
 
-def _read(
-    args: argparse.Namespace, inputs: list[InputFile], *, geo: bool = True
-) -> list[PoseTrajectory]:
-    """Read ``inputs`` (:func:`robot_msgs.io.read_inputs`) with the reading flags.
-
-    ``geo``: with ``--geo-origin`` and ``--crs`` too.
-    """
+def _read(args: argparse.Namespace, inputs: list[InputFile]) -> list[PoseTrajectory]:
+    """Read ``inputs`` (:func:`robot_msgs.io.read_inputs`) with the reading flags."""
     from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
 
     return read_inputs(
         inputs,
         strict=args.strict,
         repeated_stamps=_repeated_stamps(args),
-        geo_origin=None if args.geo_origin is None or not geo else tuple(args.geo_origin),
-        crs=args.crs if geo else None,
+        geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
+        crs=args.crs,
         kitti_rotations=reading_rules(args).kitti_rotations,
     )
 
