@@ -44,6 +44,7 @@ __all__ = [
     "add_output_args",
     "add_run_settings_args",
     "add_settings_flags",
+    "changed_from",
     "check_plot_options",
     "flag_of",
     "flag_text",
@@ -63,6 +64,7 @@ __all__ = [
 ]
 
 M = TypeVar("M", bound="Msg")
+V = TypeVar("V")
 
 #: Arguments of library functions that a command-line flag gives (not settings fields).
 #: ``format`` is the format read; the format written is ``--to`` (:func:`trajectory_outputs_to`).
@@ -499,6 +501,17 @@ def flag_value(name: str, value: object) -> str:
     return _shown(flag_, value)
 
 
+def changed_from(values: Mapping[str, V], defaults: Mapping[str, object]) -> dict[str, V]:
+    """Keep the settings of ``values`` that differ from ``defaults``; unset, ``None``, never.
+
+    Examples
+    --------
+    >>> changed_from({"sync": "one_to_one", "n_align": None, "offset_s": 0.0}, {"offset_s": 0.0})
+    {'sync': 'one_to_one'}
+    """
+    return {k: v for k, v in values.items() if v is not None and repr(v) != repr(defaults.get(k))}
+
+
 def flags_text(
     values: Mapping[str, object],
     *,
@@ -520,9 +533,7 @@ def flags_text(
     '--sync one-to-one'
     """
     if defaults is not None:
-        values = {
-            k: v for k, v in values.items() if v is not None and repr(v) != repr(defaults.get(k))
-        }
+        values = changed_from(values, defaults)
     if bare:
         return " ".join(map(_value_text, values.values()))
     words = [flag_text(k, v) for k, v in values.items()]

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._evaluation_args import (
+    changed_from,
     check_plot_options,
     flag_text,
     flags_in_text,
@@ -86,15 +87,6 @@ def _number(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value:.6g}"
 
 
-def _changed(comparison: Comparison, defaults: Mapping[str, Value]) -> dict[str, Value]:
-    """Return the parameters and settings of ``comparison`` that differ from ``defaults``."""
-    return {
-        k: v
-        for k, v in comparison.record().items()
-        if v is not None and repr(v) != repr(defaults.get(k))
-    }
-
-
 def _stats_cells(stats: ErrorStats, metric: str) -> list[str]:
     return [str(stats.n), *(_number(getattr(stats, c)) for c in _columns(metric)[1:])]
 
@@ -144,7 +136,7 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     if result.reference or result.estimate:
         lines.append(f"reference: {result.reference}")
         lines.append(f"estimate:  {result.estimate}")
-    lines += _settings_lines(result.metric, _changed(result, defaults))
+    lines += _settings_lines(result.metric, changed_from(result.record(), defaults))
     counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.counts.items())
     lines += wrap(f"poses:     {counts}", subsequent_indent=" " * 11)
     cells = [(s.name, s.unit or "-", *_stats_cells(s.stats, result.metric)) for s in result.signals]
@@ -208,7 +200,7 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
     differ = [k for k in keys if len({repr(r.get(k)) for r in records}) > 1]
     title = _TITLES.get(first.metric, first.metric)
     lines = [f"{title}, {len(comparisons)} estimates", f"reference: {first.reference}"]
-    shared = {k: v for k, v in _changed(first, defaults).items() if k not in differ}
+    shared = {k: v for k, v in changed_from(first.record(), defaults).items() if k not in differ}
     lines += _settings_lines(first.metric, shared, first.record())
     # The counts the single-estimate header says (the unmatched were missing here; a review).
     counted = ("estimate", "matched", "unmatched_estimate", "unmatched_reference")

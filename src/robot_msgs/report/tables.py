@@ -263,7 +263,7 @@ def settings_text(settings: Mapping[str, Value]) -> str:
     >>> settings_text({"align": "se3", "relation": "translation"})
     "report's defaults: --align se3"
     """
-    from robot_msgs.cli._evaluation_args import flags_text  # noqa: PLC0415 - the flags' one road
+    from robot_msgs.cli._evaluation_args import changed_from, flags_text  # noqa: PLC0415
     from robot_msgs.evaluation.settings import Ape  # noqa: PLC0415
     from robot_msgs.runs.run_settings import DEFAULT_METRICS, RunSettings  # noqa: PLC0415
 
@@ -271,9 +271,7 @@ def settings_text(settings: Mapping[str, Value]) -> str:
     pairs = next(m.pairs for m in DEFAULT_METRICS if m.pairs is not None)
     defaults = {**Ape().record(), **pairs.record(), **run}
     own = {"delta": "--rpe-delta", "delta_unit": "--rpe-unit"}  # report's flags, not rpe's
-    changed = {
-        k: v for k, v in settings.items() if v is not None and repr(v) != repr(defaults.get(k))
-    }
+    changed = changed_from(settings, defaults)
     words = [flags_text({k: v for k, v in changed.items() if k not in own}, defaults=defaults)]
     words += [
         f"{flag} {flags_text({k: changed[k]}, bare=True)}"
