@@ -155,8 +155,7 @@ class Progress:
         self._skipped += count
         self.done += count
         self.lost += count
-        self.last_shown = self.clock()
-        self._show(self.last_shown)
+        self.show()
 
     def _rate(self, now: float) -> float:
         done = self.done - self._skipped

@@ -151,9 +151,7 @@ _HOMES = ("ape", "rpe", "traj", "res", "drift", "report", "bench", "doctor")
 #: ``.tum``), ``--save FILE.json`` ape's (traj's writes a trajectory). Typed elsewhere,
 #: the answer names the first of them.
 _MEANT_IN: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys(
-        ("--save_as_tum", "--save_as_kitti", "--save_as_bag", "--save_as_bag2"), ("traj",)
-    ),
+    **dict.fromkeys(_SAVED_ALIGNED, ("traj",)),
     "--save_results": ("ape", "rpe", "drift"),
 }
 
@@ -161,12 +159,7 @@ _MEANT_IN: dict[str, tuple[str, ...]] = {
 #: The placeholders of :data:`EVO_FLAGS` a value typed after evo's flag fills as it is,
 #: and evo's delta units, which ours spell otherwise (``-u d``: ``--delta-unit deg``).
 _FILLED: dict[str, dict[str, str]] = {
-    "RELATION": {},
-    "N": {},
-    "D": {},
-    "SECONDS": {},
-    "RATIO": {},
-    "REF": {},
+    **{placeholder: {} for placeholder in ("RELATION", "N", "D", "SECONDS", "RATIO", "REF")},
     "UNIT": {"f": "f", "m": "m", "d": "deg", "r": "rad"},
     # evo's interpolation is interpolate-longer: nearest's matches, the longer trajectory
     # resampled at the shorter one's stamps; interpolate resamples the reference at every
