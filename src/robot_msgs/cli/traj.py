@@ -211,23 +211,21 @@ def summarize(traj: PoseTrajectory, *, frames: bool = False) -> dict[str, Any]:
     (3, 6.0, 2.0)
     """
     stamps = traj.stamps_s
+    span: dict[str, Any]
     if frames:
-        return {
-            "poses": len(traj),
-            "first_frame": int(stamps[0]),
-            "last_frame": int(stamps[-1]),
-            "path_length_m": traj.path_length_m,
-            "frame_id": traj.frame_id,
-            "child_frame_id": traj.child_frame_id,
+        span = {"first_frame": int(stamps[0]), "last_frame": int(stamps[-1])}
+    else:
+        step = float(np.median(np.diff(stamps))) if len(traj) > 1 else None
+        span = {
+            "start_s": float(stamps[0]),
+            "end_s": float(stamps[-1]),
+            "duration_s": traj.duration_s,
+            "median_step_s": step,
+            "rate_hz": 1.0 / step if step else None,
         }
-    step = float(np.median(np.diff(stamps))) if len(traj) > 1 else None
     return {
         "poses": len(traj),
-        "start_s": float(stamps[0]),
-        "end_s": float(stamps[-1]),
-        "duration_s": traj.duration_s,
-        "median_step_s": step,
-        "rate_hz": 1.0 / step if step else None,
+        **span,
         "path_length_m": traj.path_length_m,
         "frame_id": traj.frame_id,
         "child_frame_id": traj.child_frame_id,
@@ -494,11 +492,6 @@ def _print_time(report: dict[str, Any], out: TextIO) -> None:
         _field("rate", f"{rate} Hz (median step {step} s)", out)
 
 
-def _outputs(args: argparse.Namespace) -> tuple[str, list[Path]]:
-    """Return the output format and every file ``--save`` will write (KITTI: poses and times)."""
-    return trajectory_outputs_to(args.save, args.to)
-
-
 def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str) -> list[Path]:
     given = args.topic if args.topic and not args.topic.startswith("/tf:") else None
     topic = args.save_topic or given or "/trajectory"
@@ -623,7 +616,8 @@ def run(args: argparse.Namespace) -> int:
 
         legend_names([f for f in args.files if f != args.ref], args.label)  # one per FILE
         figure_format(args.plot)
-    to, outputs = _outputs(args) if args.save is not None else ("", [])
+    # The format and every file --save writes (KITTI: poses and times).
+    to, outputs = trajectory_outputs_to(args.save, args.to) if args.save is not None else ("", [])
     # Every output checked before any work, together: --save and --plot of one file (one
     # replaced the other, with --force in silence) are refused naming both flags.
     plots = [args.plot] if args.plot is not None else []
