@@ -195,11 +195,6 @@ def run(args: argparse.Namespace) -> int:
         )
         msg = f"--workers {args.workers}: has no effect, as {where}; drop it"
         raise UsageError(msg)
-    for flag, value, least in (("workers", args.workers, 1), ("retries", args.retries, 0)):
-        if value is not None and value < least:  # refused before the first status line
-            reason = f"expected a count >= {least}, got {value}"
-            msg = f"--{flag} {value}: {reason}"
-            raise ValidationError(msg, field=flag, reason=reason)
     for flag, seconds, zero in (
         ("chunk-s", args.chunk_s, False),
         ("stall-timeout", args.stall_timeout, True),

@@ -27,6 +27,7 @@ from robot_msgs.cli._evaluation_args import (
     load_runs_from_args,
 )
 from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.errors import UsageError, ValidationError
 
 if TYPE_CHECKING:
     from robot_msgs.report.build import ReportResult
@@ -108,13 +109,9 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, name) is not None
     }
     if args.force and not outputs:
-        from robot_msgs.errors import UsageError  # noqa: PLC0415
-
         msg = "--force only goes with an output (--html, --json, --csv, --latex, --markdown)"
         raise UsageError(msg)
     if args.static and "html" not in outputs:
-        from robot_msgs.errors import UsageError  # noqa: PLC0415
-
         msg = "--static is a form of --html FILE; give that too"
         raise UsageError(msg)
     check_outputs(outputs.values(), force=args.force, flags=[f"--{n}" for n in outputs])
@@ -198,7 +195,6 @@ def _sweep_folder(args: argparse.Namespace) -> Path | None:
         A ``bench`` folder beside other inputs.
     """
     from robot_msgs.batch.sweep_report import is_sweep_folder  # noqa: PLC0415
-    from robot_msgs.errors import ValidationError  # noqa: PLC0415
 
     sweeps = [Path(p) for p in args.inputs if is_sweep_folder(p)]
     if not sweeps:
@@ -224,7 +220,6 @@ def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Repo
     """
     from robot_msgs.batch.sweep_report import read_sweep  # noqa: PLC0415
     from robot_msgs.cli._evaluation_args import given_run_flags  # noqa: PLC0415
-    from robot_msgs.errors import ValidationError  # noqa: PLC0415
 
     refused = [flag for flag in given_run_flags(args) if flag != "--statistic"]
     if refused:
