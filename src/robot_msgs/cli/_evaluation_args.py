@@ -50,6 +50,7 @@ __all__ = [
     "flag_text",
     "flags_in_text",
     "flags_text",
+    "given_outputs",
     "inputs_from_args",
     "load_runs_from_args",
     "pair_list_from_args",
@@ -816,6 +817,21 @@ def add_json_file_flag(group: argparse._ActionsContainer, what: str) -> None:
         metavar="FILE",
         help=f"{what} as JSON (to standard output without FILE, or with -)",
     )
+
+
+def given_outputs(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Path]:
+    """Return the output files of ``names`` given (``--json FILE``...), by name.
+
+    Raises
+    ------
+    UsageError
+        ``--force`` without any of them: it has nothing to overwrite.
+    """
+    outputs = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    if args.force and not outputs:
+        msg = f"--force only goes with an output ({', '.join(f'--{n}' for n in names)})"
+        raise UsageError(msg)
+    return outputs
 
 
 def add_label_flag(group: argparse._ActionsContainer, inputs: str = "EST") -> None:

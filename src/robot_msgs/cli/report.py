@@ -24,6 +24,7 @@ from robot_msgs.cli._evaluation_args import (
     add_json_file_flag,
     add_run_settings_args,
     flags_in_text,
+    given_outputs,
     load_runs_from_args,
 )
 from robot_msgs.cli.commands import COMMANDS
@@ -103,14 +104,7 @@ def run(args: argparse.Namespace) -> int:
     from robot_msgs.report.text import wrap  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
-    outputs = {
-        name: getattr(args, name)
-        for name in ("html", "json", "csv", "latex", "markdown")
-        if getattr(args, name) is not None
-    }
-    if args.force and not outputs:
-        msg = "--force only goes with an output (--html, --json, --csv, --latex, --markdown)"
-        raise UsageError(msg)
+    outputs = given_outputs(args, ("html", "json", "csv", "latex", "markdown"))
     if args.static and "html" not in outputs:
         msg = "--static is a form of --html FILE; give that too"
         raise UsageError(msg)

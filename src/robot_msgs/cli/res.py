@@ -21,6 +21,7 @@ from robot_msgs.cli._evaluation_args import (
     add_label_flag,
     check_plot_options,
     flags_in_text,
+    given_outputs,
 )
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import FormatError, UsageError
@@ -95,11 +96,7 @@ def run(args: argparse.Namespace) -> int:
     from robot_msgs.report.text import wrap  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
-    outputs = {
-        name: getattr(args, name)
-        for name in ("json", "csv", "latex", "markdown", "html", "plot")
-        if getattr(args, name) is not None
-    }
+    outputs = given_outputs(args, ("json", "csv", "latex", "markdown", "html", "plot"))
     if args.plot is not None:
         from robot_msgs.optional import require  # noqa: PLC0415
         from robot_msgs.report.figures import figure_format  # noqa: PLC0415
@@ -110,11 +107,6 @@ def run(args: argparse.Namespace) -> int:
         from robot_msgs.optional import require  # noqa: PLC0415
 
         require("plotly", "html", feature="res --html")
-    if args.force and not outputs:
-        msg = (
-            "--force only goes with an output (--json, --csv, --latex, --markdown, --html, --plot)"
-        )
-        raise UsageError(msg)
     check_outputs(
         outputs.values(),
         force=args.force,
