@@ -35,7 +35,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._boundary import say
+from robot_msgs.cli._boundary import EXIT_INTERRUPTED, EXIT_TERMINATED, say
 from robot_msgs.cli._evaluation_args import add_run_settings_args, load_runs_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import UsageError, ValidationError
@@ -52,8 +52,6 @@ if TYPE_CHECKING:
 
 __all__ = ["STORAGE_ERROR", "add_parser", "run"]
 
-_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT
-_TERMINATED = 143  # ... and by SIGTERM
 #: The exit status of a sweep stopped by a storage error (sysexits' EX_IOERR).
 STORAGE_ERROR = 74
 
@@ -273,7 +271,7 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
             f"{stored.root}; run the same command with --resume to finish",
             file=sys.stderr,
         )
-        return _TERMINATED if isinstance(stop, _Terminated) else _INTERRUPTED
+        return EXIT_TERMINATED if isinstance(stop, _Terminated) else EXIT_INTERRUPTED
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
