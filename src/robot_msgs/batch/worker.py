@@ -322,7 +322,6 @@ def _run_one(
         try:
             store.save(record)
         except OSError as err:
-            task = Task(run=run, settings=job.settings, digest=digest)
             lost = RunResult.failure(task, "lost", NOT_STORED, str(err), attempts=attempt)
             return RunSummary.of(index, lost)
         return RunSummary.of(index, result)
