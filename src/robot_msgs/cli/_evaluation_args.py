@@ -42,6 +42,7 @@ __all__ = [
     "add_input_args",
     "add_json_file_flag",
     "add_output_args",
+    "add_plot_flags",
     "add_run_settings_args",
     "add_settings_flags",
     "changed_from",
@@ -849,6 +850,24 @@ def add_label_flag(group: argparse._ActionsContainer, inputs: str = "EST") -> No
     )
 
 
+def add_plot_flags(
+    group: argparse._ActionsContainer,
+    plot: str,
+    *,
+    dpi: str = "PNG resolution of --plot (default 150, <= 600)",
+    plane: str = "",
+) -> None:
+    """Add ``--plot FILE`` and ``--dpi N``, and ``--plot-plane`` where ``plane`` helps it.
+
+    The one declaration of the flags, for ``ape``/``rpe``/``drift``, ``traj`` and ``res``,
+    each with its own help; :func:`check_plot_options` refuses the others without ``--plot``.
+    """
+    group.add_argument("--plot", type=Path, metavar="FILE", help=plot)
+    group.add_argument("--dpi", type=int, action=dpi_flag, metavar="N", help=dpi)
+    if plane:
+        group.add_argument("--plot-plane", choices=("xy", "xz", "yz", "xyz"), help=plane)
+
+
 def check_plot_options(args: argparse.Namespace) -> None:
     """Refuse ``--plot-plane`` and ``--dpi`` without ``--plot``, whose figure they set.
 
@@ -895,24 +914,11 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
         ".tum/.kitti/.csv/.mcap/.db3, or --to)",
     )
     group.add_argument("--to", choices=WRITE_FORMATS, help="format of --save-aligned")
-    group.add_argument(
-        "--plot",
-        type=Path,
-        metavar="FILE",
-        help="trajectories coloured by error and error over time (rms, mean, median): "
+    add_plot_flags(
+        group,
+        "trajectories coloured by error and error over time (rms, mean, median): "
         "PDF, SVG, EPS or PNG by the name, 11 x 4.5 in; needs robot_msgs[plot]",
-    )
-    group.add_argument(
-        "--dpi",
-        type=int,
-        action=dpi_flag,
-        metavar="N",
-        help="PNG resolution of --plot (default 150, <= 600)",
-    )
-    group.add_argument(
-        "--plot-plane",
-        choices=("xy", "xz", "yz", "xyz"),
-        help="trajectory view of --plot; xyz is 3-D (default: the reference's two widest axes)",
+        plane="trajectory view of --plot; xyz is 3-D (default: the reference's two widest axes)",
     )
     add_label_flag(group)
     group.add_argument("--force", action="store_true", help="overwrite existing output files")

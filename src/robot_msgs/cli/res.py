@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING
 from robot_msgs.cli._evaluation_args import (
     add_json_file_flag,
     add_label_flag,
+    add_plot_flags,
     check_plot_options,
     flags_in_text,
     given_outputs,
 )
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import FormatError, UsageError
-from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
     import argparse
@@ -56,19 +56,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="FILE",
         help="one interactive page: the tables and the plots (plotly.js inlined: robot_msgs[html])",
     )
-    out.add_argument(
-        "--plot",
-        type=Path,
-        metavar="FILE",
-        help="error over time and distance, box, violin, histogram: PDF, SVG, EPS or PNG "
+    add_plot_flags(
+        out,
+        "error over time and distance, box, violin, histogram: PDF, SVG, EPS or PNG "
         "by the name, 13 x 8 in; needs robot_msgs[plot]",
-    )
-    out.add_argument(
-        "--dpi",
-        type=int,
-        action=dpi_flag,
-        metavar="N",
-        help="PNG resolution of --plot (default 150, <= 600)",
     )
     add_label_flag(out, "RESULT")
     out.add_argument("--force", action="store_true", help="overwrite existing output files")

@@ -53,6 +53,7 @@ from robot_msgs.cli._boundary import error_text, say
 from robot_msgs.cli._evaluation_args import (
     add_geo_args,
     add_label_flag,
+    add_plot_flags,
     add_settings_flags,
     check_plot_options,
     flags_in_text,
@@ -83,7 +84,6 @@ from robot_msgs.io import (
 from robot_msgs.io.clean import NO_PROBLEM_KINDS, implausible_stamps, reading_notes
 from robot_msgs.io.evaluation_inputs import check_geo_origin, geo_frames
 from robot_msgs.io.tf import transforms_text
-from robot_msgs.limits import dpi_flag
 from robot_msgs.optional import require
 from robot_msgs.report.text import WIDTH, display_width, wrap
 from robot_msgs.strict_json import dumps
@@ -169,24 +169,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         ),
     )  # fmt: skip
     plot = parser.add_argument_group("plot")
-    plot.add_argument(
-        "--plot",
-        type=Path,
-        metavar="FILE",
-        help="overlay: view, x/y/z, roll/pitch/yaw and speed over time; PDF, SVG, EPS or PNG "
+    add_plot_flags(
+        plot,
+        "overlay: view, x/y/z, roll/pitch/yaw and speed over time; PDF, SVG, EPS or PNG "
         "by the name, 14 x 9 in; needs robot_msgs[plot]",
-    )
-    plot.add_argument(
-        "--dpi",
-        type=int,
-        action=dpi_flag,
-        metavar="N",
-        help="PNG resolution (default 150, at most 600)",
-    )
-    plot.add_argument(
-        "--plot-plane",
-        choices=("xy", "xz", "yz", "xyz"),
-        help="view of --plot; xyz is 3-D (default: the two widest axes)",
+        dpi="PNG resolution (default 150, at most 600)",
+        plane="view of --plot; xyz is 3-D (default: the two widest axes)",
     )
     add_label_flag(plot, "FILE but REF")
     parser.set_defaults(run=run)
