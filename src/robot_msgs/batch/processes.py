@@ -212,11 +212,7 @@ class LocalExecutor:
         try:
             payload = pickle.dumps((fn, job))
         except (AttributeError, TypeError, pickle.PicklingError) as err:  # not by name
-            msg = (
-                f"the local worker processes cannot load the per-run function {function_id(fn)}: "
-                f"{err}"
-            )
-            raise ExecutorError(msg) from err
+            raise _cannot_load(fn, err) from err
         idle, self._idle = self._idle, []
         if payload != self._loaded:
             for worker in idle:
@@ -251,11 +247,7 @@ class LocalExecutor:
                 )
                 raise ExecutorError(msg)
             if answer[0] != "ready":
-                msg = (
-                    "the local worker processes cannot load the per-run function "
-                    f"{function_id(fn)}: {answer[1]}"
-                )
-                raise ExecutorError(msg)
+                raise _cannot_load(fn, answer[1])
         return started
 
     def run(self, fn: RunFunction, job: Job, feed: ChunkFeed) -> Iterator[Outcome]:
@@ -301,6 +293,11 @@ class LocalExecutor:
             for worker in busy:  # the sweep stopped with chunks in flight: not reusable
                 worker.stop()  # (still in the pool: close() waits for it, or kills it)
             self._idle = idle
+
+
+def _cannot_load(fn: RunFunction, why: object) -> ExecutorError:
+    msg = f"the local worker processes cannot load the per-run function {function_id(fn)}: {why}"
+    return ExecutorError(msg)
 
 
 def _receive(conn: Connection) -> tuple[str, Any] | None:
