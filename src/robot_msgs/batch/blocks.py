@@ -248,16 +248,15 @@ def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock
                 aggregates[triple].fail(report.failure)
             elif comparison is not None:
                 aggregates[triple].update(comparison)
-        if result.report is not None:
-            repeat = block.repeats.get(result.name)
-            # The stored JSON form is the report's json_form (strict JSON already); a
-            # report changed here is written in that form too (to_dict() wrote a NaN
-            # parameter null, read back None).
-            shown = result.report if repeat is None else result.report.replace(repeatability=repeat)
-            form = stored if repeat is None and stored is not None else json_form(shown)
-            entry = {"run": result.name, "status": result.status, "report": form}
-            text = json.dumps(entry, separators=(",", ":"), allow_nan=False)
-            entries.append(text.encode())
+        repeat = block.repeats.get(result.name)
+        # The stored JSON form is the report's json_form (strict JSON already); a
+        # report changed here is written in that form too (to_dict() wrote a NaN
+        # parameter null, read back None).
+        shown = result.report if repeat is None else result.report.replace(repeatability=repeat)
+        form = stored if repeat is None and stored is not None else json_form(shown)
+        entry = {"run": result.name, "status": result.status, "report": form}
+        text = json.dumps(entry, separators=(",", ":"), allow_nan=False)
+        entries.append(text.encode())
     Path(block.parts).mkdir(parents=True, exist_ok=True)
     write_rows_part(rows, block.part(TABLE_PART[block.table]), arrow=block.table == "arrow")
     block.part(REPORTS_PART).write_bytes(b",".join(entries))
