@@ -20,13 +20,12 @@ the command line says which flag that is.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from typing import Any
 
 __all__ = ["Flag", "flags_of"]
-
-_FLAGS: dict[type, dict[str, tuple[Flag, Any]]] = {}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -71,6 +70,7 @@ class Flag:
     file: bool = False
 
 
+@functools.cache
 def flags_of(cls: type) -> dict[str, tuple[Flag, Any]]:
     """Return the flag of each field of ``cls`` that declares one, with its annotation.
 
@@ -82,9 +82,6 @@ def flags_of(cls: type) -> dict[str, tuple[Flag, Any]]:
     >>> flags_of(EvaluationSettings)["max_diff_s"][0].name
     '--max-diff'
     """
-    cached = _FLAGS.get(cls)
-    if cached is not None:
-        return cached
     out: dict[str, tuple[Flag, Any]] = {}
     for name, hint in typing.get_type_hints(cls, include_extras=True).items():
         annotation = hint
@@ -96,5 +93,4 @@ def flags_of(cls: type) -> dict[str, tuple[Flag, Any]]:
         flag = next((m for m in annotation.__metadata__ if isinstance(m, Flag)), None)
         if flag is not None:
             out[name] = (flag, annotation)
-    _FLAGS[cls] = out
     return out
