@@ -451,9 +451,7 @@ class ChunkPlan:
         self.alone.clear()
         self.back.clear()
         self._cursor = len(self._todo)
-        ended = []
-        for i in left:
-            summary = RunSummary.unfinished(i, "lost", error_type, error)
+        ended = [RunSummary.unfinished(i, "lost", error_type, error) for i in left]
+        for summary in ended:
             self.state.finish(summary)
-            ended.append(summary)
         return ended
