@@ -318,13 +318,10 @@ def add_settings_flags(
             if other is not None:  # the word's own setting, said where the flag is
                 said = (described or {}).get(other.field) or other.description
                 text += f"; {other.word}: {_fields_as_flags(said or other.field)}"
-            group = groups.get(flag.group)
-            if group is None:
-                group = groups[flag.group] = (
-                    parser.add_argument_group(flag.group) if flag.group else parser
-                )
+            if flag.group not in groups:
+                groups[flag.group] = parser.add_argument_group(flag.group) if flag.group else parser
             word = words.get(flag.name, "") if not flag.word else ""
-            _add_flag(group, flag, text.replace("%", "%%"), word)
+            _add_flag(groups[flag.group], flag, text.replace("%", "%%"), word)
 
 
 #: A field name of two or more words, bare in a description: ``offset_auto``, never English.
