@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -200,7 +200,7 @@ class RankingTally:
         """Forget every run."""
         self._first: Comparison | None = None
         self._signal = self.signal
-        self._groups: dict[tuple[Configuration, str], _Group] = {}
+        self._groups: defaultdict[tuple[Configuration, str], _Group] = defaultdict(_Group)
         self._evaluable: set[str] = set()
         self._settings = SettingsTally()
         self._left_out: Counter[str] = Counter()
@@ -211,9 +211,7 @@ class RankingTally:
         """Take one run's report."""
         c = report.accuracy if self.metric is None else report.comparisons.get(self.metric)
         key = (report.configuration, report.sequence)
-        group = self._groups.get(key)
-        if group is None:
-            group = self._groups[key] = _Group()
+        group = self._groups[key]
         group.n_runs += 1
         group.n_succeeded += report.success
         if math.isfinite(report.coverage):
@@ -273,10 +271,7 @@ class RankingTally:
         if self._first is None:
             self._first, self._signal, self._target = other._first, other._signal, other._target
         for key, group in other._groups.items():
-            mine = self._groups.get(key)
-            if mine is None:
-                mine = self._groups[key] = _Group()
-            mine.merge(group)
+            self._groups[key].merge(group)
         self._evaluable |= other._evaluable
         self._settings.merge(other._settings)
         self._left_out.update(other._left_out)
