@@ -130,12 +130,10 @@ class SweepState:
                 (self._has_reference, False),
                 (self._reused, False),
             ]
-            arrays = []
-            for old, fill in grown:
-                new = np.full(room, fill, dtype=old.dtype)
-                new[: len(old)] = old
-                arrays.append(new)
-            self._status, self._success, self._has_reference, self._reused = arrays
+            self._status, self._success, self._has_reference, self._reused = (
+                np.concatenate([old, np.full(room - len(old), fill, dtype=old.dtype)])
+                for old, fill in grown
+            )
         self.n = max(self.n, n)
 
     @property
