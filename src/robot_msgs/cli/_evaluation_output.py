@@ -398,10 +398,9 @@ def emit(
     comparisons = [r.comparison.summary() for r in results]
     said = {text for texts in shown for text in texts}
     if args.json:
-        data = comparisons
         from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
-        print(dumps(data[0] if len(data) == 1 else data), end="")
+        print(dumps(comparisons[0] if len(comparisons) == 1 else comparisons), end="")
         for c in comparisons:
             for note in c.notes:
                 if note not in said:
