@@ -570,28 +570,10 @@ def open_atomic(path: str | os.PathLike[str], *, force: bool = False) -> Iterato
         raise OutputExistsError(msg)
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            mode: int | None = stat.S_IMODE(real.stat().st_mode)
-        except FileNotFoundError:
-            mode = None
-        fd, tmp = _claim_temporary(real)
-    except OSError as err:
-        raise _named(err, target) from err
-    try:
-        with open(fd, "wb", closefd=False) as handle:  # a locked descriptor
+        with _replacing(real) as fd, open(fd, "wb", closefd=False) as handle:
             yield handle
-        if mode is not None:
-            os.fchmod(fd, mode)
-        os.fsync(fd)
-        tmp.replace(real)
     except OSError as err:
-        tmp.unlink(missing_ok=True)
         raise _named(err, target) from err
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    finally:
-        os.close(fd)  # drops the lock
 
 
 def _refuse_folder_name(path: str | os.PathLike[str]) -> None:
@@ -676,13 +658,23 @@ def _write_all(fd: int, payload: bytes | bytearray) -> None:
 
 def _replace(real: Path, payload: bytes | bytearray) -> None:
     """Write ``payload`` to a locked temporary beside ``real`` and rename it over ``real``."""
+    with _replacing(real) as fd:
+        _write_all(fd, payload)
+
+
+@contextlib.contextmanager
+def _replacing(real: Path) -> Iterator[int]:
+    """Yield a locked temporary beside ``real``; renamed over it when the block ends normally.
+
+    On any exception (an interrupt included) the temporary is removed instead.
+    """
     try:
         mode: int | None = stat.S_IMODE(real.stat().st_mode)  # keep an existing file's
     except FileNotFoundError:
         mode = None  # a new file: 0o666 less the umask, as open() gives
     fd, tmp = _claim_temporary(real)
     try:
-        _write_all(fd, payload)
+        yield fd
         if mode is not None:
             os.fchmod(fd, mode)
         os.fsync(fd)
@@ -894,6 +886,7 @@ def check_outputs(
     found: list[tuple[str, str, Path]] = []  # each path's key (the file it is), kind, target
     seen: dict[str, int] = {}
     read = {str(Path(os.path.realpath(p))): p for p in inputs if os.fspath(p) != STDOUT}
+    mistake = OutputPathError if flags is None else UsageError  # flags: the command line's
     for k, path in enumerate(given):
         if os.fspath(path) == STDOUT:
             key, kind, real = STDOUT, "stream", path
@@ -909,18 +902,14 @@ def check_outputs(
                 f"{named[k]}{path} is the input {read[key]} ({key}): writing it would replace "
                 "what the command reads; give the output its own path"
             )
-            if flags is not None:
-                raise UsageError(msg)
-            raise OutputPathError(msg)
+            raise mistake(msg)
         if key in seen:
             first = seen[key]
             msg = (
                 f"{named[first]}{given[first]} and {named[k]}{path} are the same file ({key}); "
                 "give each output its own path"
             )
-            if flags is not None:
-                raise UsageError(msg)
-            raise OutputPathError(msg)
+            raise mistake(msg)
         seen[key] = k
         found.append((key, kind, real))
     for path, (key, kind, real) in zip(given, found, strict=True):
