@@ -386,9 +386,9 @@ def _too_deep(source: str) -> FormatError:
     return FormatError(msg)
 
 
-def _short(text: str, most: int = 120) -> str:
-    """``text`` on one line, cut to ``most`` characters: a parser's message, not the file."""
-    line = " ".join(text.split())
+def _short(text: object, most: int = 120) -> str:
+    """``str(text)`` on one line, cut to ``most`` characters: a parser's message, not the file."""
+    line = " ".join(str(text).split())
     return line if len(line) <= most else line[: most - 3] + "..."
 
 

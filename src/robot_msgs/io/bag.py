@@ -26,6 +26,7 @@ from robot_msgs.errors import (
     caller_stacklevel,
     did_you_mean,
 )
+from robot_msgs.files import _short
 from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.clean import finish_trajectory, note, report
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
@@ -117,7 +118,7 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     name = given if given.startswith(EXAMPLE_PREFIX) else str(bag)
 
     def why(err: BaseException) -> str:
-        return _short(str(err).replace(str(bag), name))
+        return _short(str(err).replace(str(bag), name), 160)
 
     if not bag.exists():
         msg = f"{name}: no such file or folder"
@@ -245,11 +246,6 @@ def _bag_errors() -> tuple[type[BaseException], ...]:
         if isinstance(found, type) and issubclass(found, BaseException):
             errors.append(found)
     return tuple(errors)
-
-
-def _short(err: BaseException | str) -> str:
-    text = " ".join(str(err).split())
-    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:

@@ -39,7 +39,7 @@ from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import parse_json
 from robot_msgs.io.npy import array_from_npy
-from robot_msgs.io.zip_archive import ZipArchive
+from robot_msgs.io.zip_archive import ZipArchive, _quoted
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -154,9 +154,8 @@ def _check_names(names: tuple[str, ...], source: str) -> None:
         base = name.replace("\\", "/").rsplit("/", 1)[-1]
         stem = base.split(".", 1)[0].lower()
         if name not in known and stem in stems:
-            shown = name if len(name) <= 60 else name[:57] + "..."
             msg = (
-                f"{source}: the entry {shown!r} shadows {stems[stem]}: evo writes each at "
+                f"{source}: the entry {_quoted(name)} shadows {stems[stem]}: evo writes each at "
                 "the top of the zip, once; refusing a zip that holds both"
             )
             raise FormatError(msg)

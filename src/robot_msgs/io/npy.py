@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from robot_msgs.errors import FormatError
+from robot_msgs.files import _short
 
 __all__ = ["NPY_KINDS", "array_from_npy"]
 
@@ -137,8 +138,3 @@ def _checked(stream: io.BytesIO, data: bytes, *, where: str, kinds: str) -> np.n
         raise FormatError(msg)
     flat = np.frombuffer(data, dtype=dtype, count=math.prod(shape), offset=offset)
     return flat.reshape(shape, order="F" if fortran else "C")
-
-
-def _short(err: BaseException) -> str:
-    text = " ".join(str(err).split())
-    return text if len(text) <= 120 else text[:117] + "..."

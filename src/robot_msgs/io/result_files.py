@@ -41,10 +41,10 @@ import numpy as np
 
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import json_depth, parse_json, write_atomic
+from robot_msgs.files import _short, json_depth, parse_json, write_atomic
 from robot_msgs.io.bounded import read_input
 from robot_msgs.io.npy import array_from_npy
-from robot_msgs.io.zip_archive import ZipArchive
+from robot_msgs.io.zip_archive import ZipArchive, _quoted
 from robot_msgs.limits import current_limits
 from robot_msgs.msg import decode_json, to_dict_keeping_arrays
 from robot_msgs.msg.json import encode_json_into
@@ -214,9 +214,8 @@ def _read_npz(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
             )
             raise FormatError(msg)
         if unexpected:
-            shown = unexpected[0] if len(unexpected[0]) <= 60 else unexpected[0][:57] + "..."
             msg = (
-                f"{path}: unexpected entry {shown!r}: a result of {n} arrays holds "
+                f"{path}: unexpected entry {_quoted(unexpected[0])}: a result of {n} arrays holds "
                 f"a0.npy .. a{n - 1}.npy and {entry}"
             )
             raise FormatError(msg)
@@ -352,11 +351,6 @@ def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
         for k, row in enumerate(np.argsort(order))
     ]
     return _text(raw, f"{path}: metadata {_SKELETON!r}"), arrays
-
-
-def _short(err: BaseException) -> str:
-    text = " ".join(str(err).split())
-    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import parse_json, parse_yaml, write_atomic
+from robot_msgs.files import _short, parse_json, parse_yaml, write_atomic
 from robot_msgs.io.bounded import read_input
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.optional import require
@@ -62,11 +62,6 @@ _LAYOUTS = {
 TRANSFORM_LAYOUTS = ("evo", "pose", "transform", "matrix")
 #: Largest deviation of ``RᵀR / s²`` from the identity accepted by :func:`write_transform`.
 _ROTATION_TOL = 1e-6
-
-
-def _short(err: BaseException) -> str:
-    text = " ".join(str(err).split())
-    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _number(value: object, where: str) -> float:

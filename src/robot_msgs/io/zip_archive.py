@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from robot_msgs.errors import FormatError
+from robot_msgs.files import _short
 from robot_msgs.io.bounded import read_input, stream_kind
 from robot_msgs.limits import current_limits
 
@@ -225,8 +226,3 @@ def _quoted(name: str) -> str:
     """Show an entry name in a message: repr, cut to 60 characters (a name can be anything)."""
     shown = name if len(name) <= 60 else name[:57] + "..."
     return repr(shown)
-
-
-def _short(err: BaseException) -> str:
-    text = " ".join(str(err).split())
-    return text if len(text) <= 120 else text[:117] + "..."
