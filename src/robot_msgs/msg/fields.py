@@ -136,10 +136,6 @@ class FrozenMap(Mapping[str, T]):
             return False
         return all(values_equal(v, other[k]) for k, v in self._data.items())
 
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
     def __hash__(self) -> int:
         return hash(frozenset((k, hashable_value(v)) for k, v in self._data.items()))
 

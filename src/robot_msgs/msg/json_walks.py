@@ -31,6 +31,7 @@ import operator
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.msg.arrays import NON_FINITE
+from robot_msgs.msg.check import _key
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -83,12 +84,6 @@ def _spelled_values(values: Iterable[object]) -> bool:
         elif kind is tuple and spelled_value(value):
             return True
     return False
-
-
-def _key(names: dict[str, Any], prefix: str, value: object) -> str:
-    key = f"_{prefix}{len(names)}"
-    names[key] = value
-    return key
 
 
 def _spelling(
