@@ -368,12 +368,7 @@ class ByteMultiArray(Msg):
 
 @message("std/Int8MultiArray", ros2="std_msgs/msg/Int8MultiArray")
 class Int8MultiArray(Msg):
-    """Signed 8-bit integers with a layout.
-
-    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
-    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
-    list is accepted). No rule ties the two: ROS states none.
-    """
+    """Signed 8-bit integers with a layout: ``data`` int8, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[Int8Array, Shape("N")] = field(default_factory=_empty("i1"))
@@ -381,12 +376,7 @@ class Int8MultiArray(Msg):
 
 @message("std/UInt8MultiArray", ros2="std_msgs/msg/UInt8MultiArray")
 class UInt8MultiArray(Msg):
-    """Unsigned 8-bit integers with a layout.
-
-    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
-    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
-    list is accepted). No rule ties the two: ROS states none.
-    """
+    """Unsigned 8-bit integers with a layout: ``data`` uint8, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[UInt8Array, Shape("N")] = field(default_factory=_empty("u1"))
@@ -394,12 +384,7 @@ class UInt8MultiArray(Msg):
 
 @message("std/Int16MultiArray", ros2="std_msgs/msg/Int16MultiArray")
 class Int16MultiArray(Msg):
-    """Signed 16-bit integers with a layout.
-
-    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
-    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
-    list is accepted). No rule ties the two: ROS states none.
-    """
+    """Signed 16-bit integers with a layout: ``data`` int16, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[Int16Array, Shape("N")] = field(default_factory=_empty("i2"))
@@ -407,12 +392,7 @@ class Int16MultiArray(Msg):
 
 @message("std/UInt16MultiArray", ros2="std_msgs/msg/UInt16MultiArray")
 class UInt16MultiArray(Msg):
-    """Unsigned 16-bit integers with a layout.
-
-    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
-    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
-    list is accepted). No rule ties the two: ROS states none.
-    """
+    """Unsigned 16-bit integers with a layout: ``data`` uint16, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[UInt16Array, Shape("N")] = field(default_factory=_empty("u2"))
@@ -420,12 +400,7 @@ class UInt16MultiArray(Msg):
 
 @message("std/Int32MultiArray", ros2="std_msgs/msg/Int32MultiArray")
 class Int32MultiArray(Msg):
-    """Signed 32-bit integers with a layout.
-
-    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
-    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
-    list is accepted). No rule ties the two: ROS states none.
-    """
+    """Signed 32-bit integers with a layout: ``data`` int32, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[Int32Array, Shape("N")] = field(default_factory=_empty("i4"))
@@ -433,12 +408,7 @@ class Int32MultiArray(Msg):
 
 @message("std/UInt32MultiArray", ros2="std_msgs/msg/UInt32MultiArray")
 class UInt32MultiArray(Msg):
-    """Unsigned 32-bit integers with a layout.
-
-    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
-    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
-    list is accepted). No rule ties the two: ROS states none.
-    """
+    """Unsigned 32-bit integers with a layout: ``data`` uint32, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[UInt32Array, Shape("N")] = field(default_factory=_empty("u4"))
@@ -446,12 +416,7 @@ class UInt32MultiArray(Msg):
 
 @message("std/Int64MultiArray", ros2="std_msgs/msg/Int64MultiArray")
 class Int64MultiArray(Msg):
-    """Signed 64-bit integers with a layout.
-
-    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
-    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
-    list is accepted). No rule ties the two: ROS states none.
-    """
+    """Signed 64-bit integers with a layout: ``data`` int64, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[Int64Array, Shape("N")] = field(default_factory=_empty("i8"))
@@ -459,12 +424,7 @@ class Int64MultiArray(Msg):
 
 @message("std/UInt64MultiArray", ros2="std_msgs/msg/UInt64MultiArray")
 class UInt64MultiArray(Msg):
-    """Unsigned 64-bit integers with a layout.
-
-    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
-    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
-    list is accepted). No rule ties the two: ROS states none.
-    """
+    """Unsigned 64-bit integers with a layout: ``data`` uint64, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[UInt64Array, Shape("N")] = field(default_factory=_empty("u8"))
@@ -472,12 +432,7 @@ class UInt64MultiArray(Msg):
 
 @message("std/Float32MultiArray", ros2="std_msgs/msg/Float32MultiArray")
 class Float32MultiArray(Msg):
-    """Single-precision numbers with a layout.
-
-    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
-    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
-    list is accepted). No rule ties the two: ROS states none.
-    """
+    """Single-precision numbers with a layout: ``data`` float32, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[Float32Array, Shape("N")] = field(default_factory=_empty("f4"))
