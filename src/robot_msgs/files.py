@@ -686,15 +686,11 @@ def _replacing(real: Path) -> Iterator[int]:
         os.close(fd)  # drops the lock
 
 
-def _temporary(real: Path, k: int) -> Path:
-    return real.with_name(f".{real.name}.{k}.tmp")
-
-
 def _claim_temporary(real: Path) -> tuple[int, Path]:
     """Create and lock the first free ``.NAME.K.tmp``; remove stale ones on the way."""
     claimed: tuple[int, Path] | None = None
     for k in range(_MAX_TEMPORARIES):
-        tmp = _temporary(real, k)
+        tmp = real.with_name(f".{real.name}.{k}.tmp")
         if claimed is not None:  # past ours: remove the leftovers, stop at the first gap
             if not tmp.exists():
                 break

@@ -203,7 +203,8 @@ def read_input(
         if stat.S_ISREG(info.st_mode):
             if limit is not None and info.st_size > limit and (head is None or head > limit):
                 raise _too_large(shown, f"is {info.st_size} bytes", limit, document=document)
-            return _read_regular(fd, head)
+            with open(fd, "rb", closefd=False) as handle:
+                return handle.read(head)  # None: to the end
         if not stat.S_ISFIFO(info.st_mode):  # swapped after the check: refuse it still
             msg = f"{shown}: is {_what(info.st_mode)}, not a file: refusing to read it"
             raise FormatError(msg)
@@ -245,11 +246,6 @@ def _too_large(shown: str, got: str, limit: int, *, document: bool = False) -> F
         f"you meant, raise the bound (robot-msgs {flag} SIZE)"
     )
     return FormatError(msg)
-
-
-def _read_regular(fd: int, head: int | None) -> bytes:
-    with open(fd, "rb", closefd=False) as handle:
-        return handle.read() if head is None else handle.read(head)
 
 
 def _kept_stream(path: str | os.PathLike[str]) -> bytes | None:

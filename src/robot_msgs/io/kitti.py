@@ -152,7 +152,10 @@ def read_kitti(
         )
         raise FormatError(msg)
     off = finite & (deviation > ROTATION_EXACT_TOL)
-    as_given = _check_rotations(rotations) == "as_given"
+    if rotations not in KITTI_ROTATIONS:
+        msg = f"Expected rotations in {KITTI_ROTATIONS}, got {rotations!r}"
+        raise ValidationError(msg, field="rotations")
+    as_given = rotations == "as_given"
     if off.any():
         worst = int(np.argmax(np.where(finite, deviation, 0.0)))
         label = table.where(np.array([worst]))[0]
@@ -187,13 +190,6 @@ def read_kitti(
         repeated_stamps=repeated_stamps,
         rotation_matrices=blocks if as_given else None,
     )
-
-
-def _check_rotations(rotations: KittiRotations) -> KittiRotations:
-    if rotations not in KITTI_ROTATIONS:
-        msg = f"Expected rotations in {KITTI_ROTATIONS}, got {rotations!r}"
-        raise ValidationError(msg, field="rotations")
-    return rotations
 
 
 def write_kitti(

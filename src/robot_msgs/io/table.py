@@ -136,17 +136,14 @@ def read_bytes(
     try:
         return read_input(resolve_path(path), source=source, head=limit)
     except IsADirectoryError as err:
-        raise _directory_error(source) from err
+        msg = (
+            f"{source}: is a directory, not a trajectory file (a ROS 2 bag folder holds "
+            "metadata.yaml)"
+        )
+        raise IsADirectoryError(msg) from err
     except FileNotFoundError as err:
         msg = f"{source}: no such file"
         raise FileNotFoundError(msg) from err
-
-
-def _directory_error(source: str) -> IsADirectoryError:
-    msg = (
-        f"{source}: is a directory, not a trajectory file (a ROS 2 bag folder holds metadata.yaml)"
-    )
-    return IsADirectoryError(msg)
 
 
 def text_problem(data: bytes, *, source: str) -> FormatError | None:

@@ -280,7 +280,7 @@ def revived(cls: type[Msg], data: Any) -> Any:
     upgraded = cls._upgrade(data)  # the type's hook for its older forms
     out: dict[str, Any] | None = None if type(data) is dict and upgraded is data else dict(upgraded)
     data = upgraded
-    if "_type" in data and data["_type"] != cls.TYPE and _is_ros_name(cls, data["_type"]):
+    if "_type" in data and data["_type"] != cls.TYPE and data["_type"] in ros_names(cls):
         out = out or dict(data)
         out["_type"] = cls.TYPE
     for name, plain, spec in _float_fields(cls):
@@ -348,11 +348,6 @@ def ros_names(cls: type[Msg]) -> tuple[str, str]:
     """
     full = cls.ROS2 or f"robot_msgs/msg/{cls.__name__}"
     return full, full.replace("/msg/", "/")
-
-
-def _is_ros_name(cls: type[Msg], name: object) -> bool:
-    """Whether ``name`` is ``cls``'s ROS type (:func:`~ros_names`)."""
-    return name in ros_names(cls)
 
 
 def struct_defaults(cls: type[Any]) -> dict[str, Any]:
