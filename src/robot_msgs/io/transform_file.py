@@ -281,9 +281,7 @@ def write_transform(
     file = Path(path)
     values = _checked_transform(matrix)
     suffix = file.suffix.lower()
-    kind = "json" if suffix == ".json" else "yaml" if suffix in (".yaml", ".yml") else "text"
-    if suffix == ".npy":
-        kind = "npy"
+    kind = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".npy": "npy"}.get(suffix, "text")
     if layout is not None and layout not in TRANSFORM_LAYOUTS:
         msg = f"Expected a layout in {TRANSFORM_LAYOUTS}, got {layout!r}"
         raise ValidationError(msg, field="layout")

@@ -369,10 +369,8 @@ def to_dict_keeping_arrays(message: Msg) -> dict[str, Any]:
     >>> type(tree["positions_xyz"]).__name__, PoseTrajectory.from_dict(tree) == traj
     ('ndarray', True)
     """
-    out: dict[str, Any] = {"_type": message.TYPE}
-    for name in message.__struct_fields__:
-        out[name] = _keeping_arrays(getattr(message, name))
-    return out
+    fields = {name: _keeping_arrays(getattr(message, name)) for name in message.__struct_fields__}
+    return {"_type": message.TYPE, **fields}
 
 
 def _keeping_arrays(value: Any) -> Any:
