@@ -5,12 +5,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated
 
-import numpy as np
-
 from robot_msgs.geometry import Point, Pose, PoseStamped, PoseWithCovariance, TwistWithCovariance
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.primitives import Float32, UInt32
-from robot_msgs.std import Header, Time
+from robot_msgs.std import Header, Time, _empty
 from robot_msgs.typing import Int8Array
 
 __all__ = ["GridCells", "MapMetaData", "OccupancyGrid", "Odometry", "Path"]
@@ -94,9 +92,7 @@ class OccupancyGrid(Msg):
 
     header: Header = Header()
     info: MapMetaData = MapMetaData()
-    data: Annotated[Int8Array, Shape("C")] = dataclasses.field(
-        default_factory=lambda: np.zeros(0, dtype=np.int8)
-    )
+    data: Annotated[Int8Array, Shape("C")] = dataclasses.field(default_factory=_empty("i1"))
 
     def _validate(self) -> None:
         cells = self.info.width * self.info.height

@@ -10,11 +10,10 @@ from dataclasses import field
 from typing import Annotated, ClassVar
 
 import msgspec
-import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.primitives import Int64, Ros, UInt8, UInt32, UInt64
-from robot_msgs.std import Time
+from robot_msgs.std import Time, _empty
 from robot_msgs.typing import UInt8Array
 
 __all__ = [
@@ -87,10 +86,6 @@ class ParameterType(Msg):
     structure_needs_at_least_one_member: UInt8 = 0
 
 
-def _no_bytes() -> UInt8Array:
-    return np.zeros(0, dtype=np.uint8)
-
-
 @message("rcl/ParameterValue", ros2="rcl_interfaces/msg/ParameterValue")
 class ParameterValue(Msg):
     """A parameter's value: ``type`` says which one of the fields holds it.
@@ -110,7 +105,7 @@ class ParameterValue(Msg):
     double_value: float = 0.0
     string_value: str = ""
     byte_array_value: Annotated[UInt8Array, Shape("B"), Ros("byte")] = field(
-        default_factory=_no_bytes
+        default_factory=_empty("u1")
     )
     bool_array_value: tuple[bool, ...] = ()
     integer_array_value: tuple[Int64, ...] = ()

@@ -9,7 +9,7 @@ import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.primitives import Float32, UInt8, UInt32
-from robot_msgs.std import Header
+from robot_msgs.std import Header, _empty
 from robot_msgs.typing import Float64Array, UInt8Array
 
 __all__ = [
@@ -40,10 +40,6 @@ ENCODINGS: dict[str, tuple[str, int]] = {
 }
 
 
-def _no_bytes() -> UInt8Array:
-    return np.zeros(0, dtype=np.uint8)
-
-
 @message("sensor/Image", ros2="sensor_msgs/msg/Image")
 class Image(Msg):
     """An uncompressed image, as camera drivers publish it.
@@ -68,7 +64,7 @@ class Image(Msg):
     encoding: str = ""
     is_bigendian: UInt8 = 0
     step: UInt32 = 0
-    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_no_bytes)
+    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_empty("u1"))
 
     def _validate(self) -> None:
         if self.data.size != self.step * self.height:
@@ -125,7 +121,7 @@ class CompressedImage(Msg):
 
     header: Header = Header()
     format: str = ""
-    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_no_bytes)
+    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_empty("u1"))
 
 
 @message("sensor/RegionOfInterest", ros2="sensor_msgs/msg/RegionOfInterest")
