@@ -105,10 +105,7 @@ def _ros_fields(name: str, spec: FieldSpec) -> list[tuple[str, str]]:
         return [("string[]", f"{name}_keys"), (f"{_base(inner)}[]", f"{name}_values")]
     if spec.kind == "array":
         declared = cast("np.dtype[Any]", spec.dtype)  # set for an array (compile_annotation)
-        dtype = "float64" if declared.kind == "f" and declared.itemsize == 8 else None
-        dtype = dtype or {"int64": "int64", "float32": "float32", "uint8": "uint8"}.get(
-            declared.name, "float64"
-        )
+        dtype = declared.name if declared.name in ("int64", "float32", "uint8") else "float64"
         return [(f"{dtype}[]", name), ("uint32[]", f"{name}_shape")]
     return [("string", f"{name}_json")]
 
