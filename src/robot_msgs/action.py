@@ -11,18 +11,12 @@ import uuid as uuid_module
 from dataclasses import field
 from typing import Annotated, ClassVar
 
-import numpy as np
-
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.primitives import Int8
-from robot_msgs.std import Time
+from robot_msgs.std import Time, _zeros
 from robot_msgs.typing import UInt8Array
 
 __all__ = ["UUID", "GoalInfo", "GoalStatus", "GoalStatusArray"]
-
-
-def _nil() -> UInt8Array:
-    return np.zeros(16, dtype=np.uint8)
 
 
 @message("action/UUID", ros2="unique_identifier_msgs/msg/UUID")
@@ -35,13 +29,14 @@ class UUID(Msg):
         The id's bytes; :meth:`to_uuid` is Python's :class:`uuid.UUID` of them.
     """
 
-    uuid: Annotated[UInt8Array, Shape(16)] = field(default_factory=_nil)
+    uuid: Annotated[UInt8Array, Shape(16)] = field(default_factory=_zeros("u1", 16))
 
     def to_uuid(self) -> uuid_module.UUID:
         """Return the id as a :class:`uuid.UUID`.
 
         Examples
         --------
+        >>> import numpy as np
         >>> UUID(uuid=np.arange(16, dtype=np.uint8)).to_uuid()
         UUID('00010203-0405-0607-0809-0a0b0c0d0e0f')
         """

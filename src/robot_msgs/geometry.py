@@ -14,7 +14,7 @@ import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.primitives import Float32
-from robot_msgs.std import Header
+from robot_msgs.std import Header, _zeros
 from robot_msgs.typing import Float64Array
 
 __all__ = [
@@ -50,10 +50,6 @@ __all__ = [
 ]
 
 Covariance6 = Annotated[Float64Array, Shape(6, 6)]
-
-
-def _zero_covariance() -> Float64Array:
-    return np.zeros((6, 6))
 
 
 @message("geometry/Vector3", ros2="geometry_msgs/msg/Vector3")
@@ -221,7 +217,7 @@ class PoseWithCovariance(Msg):
     """
 
     pose: Pose = Pose()
-    covariance: Covariance6 = field(default_factory=_zero_covariance)
+    covariance: Covariance6 = field(default_factory=_zeros("f8", (6, 6)))
 
 
 @message("geometry/TwistWithCovariance", ros2="geometry_msgs/msg/TwistWithCovariance")
@@ -236,7 +232,7 @@ class TwistWithCovariance(Msg):
     """
 
     twist: Twist = Twist()
-    covariance: Covariance6 = field(default_factory=_zero_covariance)
+    covariance: Covariance6 = field(default_factory=_zeros("f8", (6, 6)))
 
 
 @message("geometry/PointStamped", ros2="geometry_msgs/msg/PointStamped")
@@ -401,7 +397,7 @@ class AccelWithCovariance(Msg):
     """
 
     accel: Accel = Accel()
-    covariance: Covariance6 = field(default_factory=_zero_covariance)
+    covariance: Covariance6 = field(default_factory=_zeros("f8", (6, 6)))
 
 
 @message("geometry/AccelWithCovarianceStamped", ros2="geometry_msgs/msg/AccelWithCovarianceStamped")

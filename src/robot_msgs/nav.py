@@ -8,7 +8,7 @@ from typing import Annotated
 from robot_msgs.geometry import Point, Pose, PoseStamped, PoseWithCovariance, TwistWithCovariance
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.primitives import Float32, UInt32
-from robot_msgs.std import Header, Time, _empty
+from robot_msgs.std import Header, Time, _zeros
 from robot_msgs.typing import Int8Array
 
 __all__ = ["GridCells", "MapMetaData", "OccupancyGrid", "Odometry", "Path"]
@@ -92,7 +92,7 @@ class OccupancyGrid(Msg):
 
     header: Header = Header()
     info: MapMetaData = MapMetaData()
-    data: Annotated[Int8Array, Shape("C")] = dataclasses.field(default_factory=_empty("i1"))
+    data: Annotated[Int8Array, Shape("C")] = dataclasses.field(default_factory=_zeros("i1"))
 
     def _validate(self) -> None:
         cells = self.info.width * self.info.height

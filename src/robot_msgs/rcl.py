@@ -13,7 +13,7 @@ import msgspec
 
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.primitives import Int64, Ros, UInt8, UInt32, UInt64
-from robot_msgs.std import Time, _empty
+from robot_msgs.std import Time, _zeros
 from robot_msgs.typing import UInt8Array
 
 __all__ = [
@@ -105,7 +105,7 @@ class ParameterValue(Msg):
     double_value: float = 0.0
     string_value: str = ""
     byte_array_value: Annotated[UInt8Array, Shape("B"), Ros("byte")] = field(
-        default_factory=_empty("u1")
+        default_factory=_zeros("u1")
     )
     bool_array_value: tuple[bool, ...] = ()
     integer_array_value: tuple[Int64, ...] = ()

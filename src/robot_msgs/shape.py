@@ -9,18 +9,14 @@ from dataclasses import field
 from typing import Annotated, ClassVar
 
 import msgspec
-import numpy as np
 
 from robot_msgs.geometry import Point, Polygon
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.primitives import UInt8
+from robot_msgs.std import _zeros
 from robot_msgs.typing import Float64Array, UInt32Array
 
 __all__ = ["Mesh", "MeshTriangle", "Plane", "SolidPrimitive"]
-
-
-def _triangle() -> UInt32Array:
-    return np.zeros(3, dtype=np.uint32)
 
 
 @message("shape/MeshTriangle", ros2="shape_msgs/msg/MeshTriangle")
@@ -33,7 +29,7 @@ class MeshTriangle(Msg):
         Counter-clockwise seen from outside, by the usual convention (ROS states none).
     """
 
-    vertex_indices: Annotated[UInt32Array, Shape(3)] = field(default_factory=_triangle)
+    vertex_indices: Annotated[UInt32Array, Shape(3)] = field(default_factory=_zeros("u4", 3))
 
 
 @message("shape/Mesh", ros2="shape_msgs/msg/Mesh")
@@ -62,10 +58,6 @@ class Mesh(Msg):
                 raise self._fail(field=field, expected=expected, got=highest)
 
 
-def _plane() -> Float64Array:
-    return np.zeros(4)
-
-
 @message("shape/Plane", ros2="shape_msgs/msg/Plane")
 class Plane(Msg):
     """A plane ``a x + b y + c z + d = 0``.
@@ -77,7 +69,7 @@ class Plane(Msg):
         normal's length).
     """
 
-    coef: Annotated[Float64Array, Shape(4)] = field(default_factory=_plane)
+    coef: Annotated[Float64Array, Shape(4)] = field(default_factory=_zeros("f8", 4))
 
 
 @message("shape/SolidPrimitive", ros2="shape_msgs/msg/SolidPrimitive")

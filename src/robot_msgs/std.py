@@ -349,8 +349,8 @@ class MultiArrayLayout(Msg):
     data_offset: p.UInt32 = 0
 
 
-def _empty(dtype: str) -> Callable[[], np.ndarray[Any, Any]]:
-    return lambda: np.zeros(0, dtype=dtype)
+def _zeros(dtype: str, shape: int | tuple[int, ...] = 0) -> Callable[[], np.ndarray[Any, Any]]:
+    return lambda: np.zeros(shape, dtype=dtype)
 
 
 @message("std/ByteMultiArray", ros2="std_msgs/msg/ByteMultiArray")
@@ -363,7 +363,7 @@ class ByteMultiArray(Msg):
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()
-    data: Annotated[UInt8Array, Shape("N"), p.Ros("byte")] = field(default_factory=_empty("u1"))
+    data: Annotated[UInt8Array, Shape("N"), p.Ros("byte")] = field(default_factory=_zeros("u1"))
 
 
 @message("std/Int8MultiArray", ros2="std_msgs/msg/Int8MultiArray")
@@ -371,7 +371,7 @@ class Int8MultiArray(Msg):
     """Signed 8-bit integers with a layout: ``data`` int8, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
-    data: Annotated[Int8Array, Shape("N")] = field(default_factory=_empty("i1"))
+    data: Annotated[Int8Array, Shape("N")] = field(default_factory=_zeros("i1"))
 
 
 @message("std/UInt8MultiArray", ros2="std_msgs/msg/UInt8MultiArray")
@@ -379,7 +379,7 @@ class UInt8MultiArray(Msg):
     """Unsigned 8-bit integers with a layout: ``data`` uint8, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
-    data: Annotated[UInt8Array, Shape("N")] = field(default_factory=_empty("u1"))
+    data: Annotated[UInt8Array, Shape("N")] = field(default_factory=_zeros("u1"))
 
 
 @message("std/Int16MultiArray", ros2="std_msgs/msg/Int16MultiArray")
@@ -387,7 +387,7 @@ class Int16MultiArray(Msg):
     """Signed 16-bit integers with a layout: ``data`` int16, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
-    data: Annotated[Int16Array, Shape("N")] = field(default_factory=_empty("i2"))
+    data: Annotated[Int16Array, Shape("N")] = field(default_factory=_zeros("i2"))
 
 
 @message("std/UInt16MultiArray", ros2="std_msgs/msg/UInt16MultiArray")
@@ -395,7 +395,7 @@ class UInt16MultiArray(Msg):
     """Unsigned 16-bit integers with a layout: ``data`` uint16, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
-    data: Annotated[UInt16Array, Shape("N")] = field(default_factory=_empty("u2"))
+    data: Annotated[UInt16Array, Shape("N")] = field(default_factory=_zeros("u2"))
 
 
 @message("std/Int32MultiArray", ros2="std_msgs/msg/Int32MultiArray")
@@ -403,7 +403,7 @@ class Int32MultiArray(Msg):
     """Signed 32-bit integers with a layout: ``data`` int32, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
-    data: Annotated[Int32Array, Shape("N")] = field(default_factory=_empty("i4"))
+    data: Annotated[Int32Array, Shape("N")] = field(default_factory=_zeros("i4"))
 
 
 @message("std/UInt32MultiArray", ros2="std_msgs/msg/UInt32MultiArray")
@@ -411,7 +411,7 @@ class UInt32MultiArray(Msg):
     """Unsigned 32-bit integers with a layout: ``data`` uint32, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
-    data: Annotated[UInt32Array, Shape("N")] = field(default_factory=_empty("u4"))
+    data: Annotated[UInt32Array, Shape("N")] = field(default_factory=_zeros("u4"))
 
 
 @message("std/Int64MultiArray", ros2="std_msgs/msg/Int64MultiArray")
@@ -419,7 +419,7 @@ class Int64MultiArray(Msg):
     """Signed 64-bit integers with a layout: ``data`` int64, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
-    data: Annotated[Int64Array, Shape("N")] = field(default_factory=_empty("i8"))
+    data: Annotated[Int64Array, Shape("N")] = field(default_factory=_zeros("i8"))
 
 
 @message("std/UInt64MultiArray", ros2="std_msgs/msg/UInt64MultiArray")
@@ -427,7 +427,7 @@ class UInt64MultiArray(Msg):
     """Unsigned 64-bit integers with a layout: ``data`` uint64, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
-    data: Annotated[UInt64Array, Shape("N")] = field(default_factory=_empty("u8"))
+    data: Annotated[UInt64Array, Shape("N")] = field(default_factory=_zeros("u8"))
 
 
 @message("std/Float32MultiArray", ros2="std_msgs/msg/Float32MultiArray")
@@ -435,7 +435,7 @@ class Float32MultiArray(Msg):
     """Single-precision numbers with a layout: ``data`` float32, as :class:`Float64MultiArray`."""
 
     layout: MultiArrayLayout = MultiArrayLayout()
-    data: Annotated[Float32Array, Shape("N")] = field(default_factory=_empty("f4"))
+    data: Annotated[Float32Array, Shape("N")] = field(default_factory=_zeros("f4"))
 
 
 @message("std/Float64MultiArray", ros2="std_msgs/msg/Float64MultiArray")
@@ -448,4 +448,4 @@ class Float64MultiArray(Msg):
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()
-    data: Annotated[Float64Array, Shape("N")] = field(default_factory=_empty("f8"))
+    data: Annotated[Float64Array, Shape("N")] = field(default_factory=_zeros("f8"))

@@ -9,7 +9,7 @@ from robot_msgs.geometry import Point, Pose, Vector3
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.primitives import Float32, Int32
 from robot_msgs.sensor.camera import CompressedImage
-from robot_msgs.std import ColorRGBA, Duration, Header, _empty
+from robot_msgs.std import ColorRGBA, Duration, Header, _zeros
 from robot_msgs.typing import UInt8Array
 
 __all__ = ["Marker", "MarkerArray", "MeshFile", "UVCoordinate"]
@@ -34,7 +34,7 @@ class MeshFile(Msg):
     """
 
     filename: str = ""
-    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_empty("u1"))
+    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_zeros("u1"))
 
 
 @message("visualization/Marker", ros2="visualization_msgs/msg/Marker")

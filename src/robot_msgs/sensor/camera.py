@@ -9,7 +9,7 @@ import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.primitives import Float32, UInt8, UInt32
-from robot_msgs.std import Header, _empty
+from robot_msgs.std import Header, _zeros
 from robot_msgs.typing import Float64Array, UInt8Array
 
 __all__ = [
@@ -64,7 +64,7 @@ class Image(Msg):
     encoding: str = ""
     is_bigendian: UInt8 = 0
     step: UInt32 = 0
-    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_empty("u1"))
+    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_zeros("u1"))
 
     def _validate(self) -> None:
         if self.data.size != self.step * self.height:
@@ -121,7 +121,7 @@ class CompressedImage(Msg):
 
     header: Header = Header()
     format: str = ""
-    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_empty("u1"))
+    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_zeros("u1"))
 
 
 @message("sensor/RegionOfInterest", ros2="sensor_msgs/msg/RegionOfInterest")
@@ -137,10 +137,6 @@ class RegionOfInterest(Msg):
     height: UInt32 = 0
     width: UInt32 = 0
     do_rectify: bool = False
-
-
-def _zeros(rows: int, cols: int) -> Any:
-    return lambda: np.zeros((rows, cols))
 
 
 @message("sensor/CameraInfo", ros2="sensor_msgs/msg/CameraInfo")
@@ -175,9 +171,9 @@ class CameraInfo(Msg):
     width: UInt32 = 0
     distortion_model: str = ""
     d: tuple[float, ...] = ()
-    k: Annotated[Float64Array, Shape(3, 3)] = field(default_factory=_zeros(3, 3))
-    r: Annotated[Float64Array, Shape(3, 3)] = field(default_factory=_zeros(3, 3))
-    p: Annotated[Float64Array, Shape(3, 4)] = field(default_factory=_zeros(3, 4))
+    k: Annotated[Float64Array, Shape(3, 3)] = field(default_factory=_zeros("f8", (3, 3)))
+    r: Annotated[Float64Array, Shape(3, 3)] = field(default_factory=_zeros("f8", (3, 3)))
+    p: Annotated[Float64Array, Shape(3, 4)] = field(default_factory=_zeros("f8", (3, 4)))
     binning_x: UInt32 = 0
     binning_y: UInt32 = 0
     roi: RegionOfInterest = RegionOfInterest()

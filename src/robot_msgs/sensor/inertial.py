@@ -5,21 +5,15 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Annotated
 
-import numpy as np
-
 from robot_msgs.geometry import Quaternion, Vector3
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.std import Header
+from robot_msgs.std import Header, _zeros
 from robot_msgs.typing import Float64Array
 
 __all__ = ["Covariance3", "Imu", "MagneticField"]
 
 Covariance3 = Annotated[Float64Array, Shape(3, 3)]
 """A 3x3 covariance, row-major; ROS's flat ``float64[9]`` is accepted."""
-
-
-def _zeros3() -> Float64Array:
-    return np.zeros((3, 3))
 
 
 @message("sensor/Imu", ros2="sensor_msgs/msg/Imu")
@@ -43,11 +37,11 @@ class Imu(Msg):
 
     header: Header = Header()
     orientation: Quaternion = Quaternion()
-    orientation_covariance: Covariance3 = field(default_factory=_zeros3)
+    orientation_covariance: Covariance3 = field(default_factory=_zeros("f8", (3, 3)))
     angular_velocity: Vector3 = Vector3()
-    angular_velocity_covariance: Covariance3 = field(default_factory=_zeros3)
+    angular_velocity_covariance: Covariance3 = field(default_factory=_zeros("f8", (3, 3)))
     linear_acceleration: Vector3 = Vector3()
-    linear_acceleration_covariance: Covariance3 = field(default_factory=_zeros3)
+    linear_acceleration_covariance: Covariance3 = field(default_factory=_zeros("f8", (3, 3)))
 
 
 @message("sensor/MagneticField", ros2="sensor_msgs/msg/MagneticField")
@@ -63,4 +57,4 @@ class MagneticField(Msg):
 
     header: Header = Header()
     magnetic_field: Vector3 = Vector3()
-    magnetic_field_covariance: Covariance3 = field(default_factory=_zeros3)
+    magnetic_field_covariance: Covariance3 = field(default_factory=_zeros("f8", (3, 3)))

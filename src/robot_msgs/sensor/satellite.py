@@ -8,8 +8,8 @@ from typing import ClassVar
 
 from robot_msgs.msg import Msg, message
 from robot_msgs.msg.primitives import Int8, MissingFloat, UInt8, UInt16
-from robot_msgs.sensor.inertial import Covariance3, _zeros3
-from robot_msgs.std import Header, Time
+from robot_msgs.sensor.inertial import Covariance3
+from robot_msgs.std import Header, Time, _zeros
 
 __all__ = ["NavSatFix", "NavSatStatus", "TimeReference"]
 
@@ -67,7 +67,7 @@ class NavSatFix(Msg):
     latitude: float = 0.0
     longitude: float = 0.0
     altitude: MissingFloat = math.nan
-    position_covariance: Covariance3 = field(default_factory=_zeros3)
+    position_covariance: Covariance3 = field(default_factory=_zeros("f8", (3, 3)))
     position_covariance_type: UInt8 = 0
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from robot_msgs.geometry import Point32
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.primitives import Float32, Ros, UInt32
-from robot_msgs.std import Header, _empty
+from robot_msgs.std import Header, _zeros
 from robot_msgs.typing import Float32Array, Float64Array, UInt8Array
 
 __all__ = [
@@ -50,8 +50,8 @@ class LaserScan(Msg):
     scan_time: Float32 = 0.0
     range_min: Float32 = 0.0
     range_max: Float32 = 0.0
-    ranges: Annotated[Float32Array, Shape("N")] = field(default_factory=_empty("f4"))
-    intensities: Annotated[Float32Array, Shape("I")] = field(default_factory=_empty("f4"))
+    ranges: Annotated[Float32Array, Shape("N")] = field(default_factory=_zeros("f4"))
+    intensities: Annotated[Float32Array, Shape("I")] = field(default_factory=_zeros("f4"))
 
     def _validate(self) -> None:
         if self.intensities.size not in (0, self.ranges.size):
@@ -136,7 +136,7 @@ class PointCloud2(Msg):
     is_bigendian: bool = False
     point_step: UInt32 = 0
     row_step: UInt32 = 0
-    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_empty("u1"))
+    data: Annotated[UInt8Array, Shape("B")] = field(default_factory=_zeros("u1"))
     is_dense: bool = False
 
     def _validate(self) -> None:
@@ -214,7 +214,7 @@ class LaserEcho(Msg):
     echoes : ndarray, shape (E,), float32, metres (ranges) or device units (intensities)
     """
 
-    echoes: Annotated[Float32Array, Shape("E")] = field(default_factory=_empty("f4"))
+    echoes: Annotated[Float32Array, Shape("E")] = field(default_factory=_zeros("f4"))
 
 
 @message("sensor/MultiEchoLaserScan", ros2="sensor_msgs/msg/MultiEchoLaserScan")
@@ -259,7 +259,7 @@ class ChannelFloat32(Msg):
     """
 
     name: str = ""
-    values: Annotated[Float32Array, Shape("N")] = field(default_factory=_empty("f4"))
+    values: Annotated[Float32Array, Shape("N")] = field(default_factory=_zeros("f4"))
 
 
 @message("sensor/PointCloud", ros2="sensor_msgs/msg/PointCloud")
