@@ -248,15 +248,9 @@ def _compile_in_this_thread() -> None:
     254 MB. The traced allocations were the same either way, and ``MALLOC_ARENA_MAX=1``
     gives 254 MB for both.
     """
-    import numpy as np  # noqa: PLC0415 - loaded by the readers already
+    from robot_msgs.trajectory.pose import PoseTrajectory, _empty  # noqa: PLC0415
 
-    from robot_msgs.trajectory import PoseTrajectory  # noqa: PLC0415
-
-    PoseTrajectory(
-        stamps_s=np.zeros(0),
-        positions_xyz=np.zeros((0, 3)),
-        orientations_quat_xyzw=np.zeros((0, 4)),
-    )
+    _empty(PoseTrajectory)
 
 
 def _side_by_side(

@@ -39,8 +39,9 @@ from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import parse_json
 from robot_msgs.io.npy import array_from_npy
+from robot_msgs.io.result_files import _text
 from robot_msgs.io.zip_archive import ZipArchive, _quoted
-from robot_msgs.trajectory import PoseTrajectory
+from robot_msgs.trajectory.pose import PoseTrajectory, _empty
 
 if TYPE_CHECKING:
     import os
@@ -163,13 +164,7 @@ def _check_names(names: tuple[str, ...], source: str) -> None:
 
 def _document(archive: ZipArchive, name: str, source: str) -> dict[str, Any]:
     where = f"{source}: {name}"
-    data = archive.read(name, document=True)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        msg = f"{where}: expected UTF-8 JSON, got undecodable bytes at byte {err.start}"
-        raise FormatError(msg) from err
-    tree = parse_json(text, source=where)
+    tree = parse_json(_text(archive.read(name, document=True), where), source=where)
     if not isinstance(tree, dict):
         msg = f"{where}: expected a JSON object, got {type(tree).__name__}"
         raise FormatError(msg)
@@ -226,15 +221,6 @@ def _float(value: object) -> float | None:
         return float(value)
     except OverflowError:  # an integer of 309 digits or more
         return None
-
-
-def _empty_trajectory(*, frames: bool = False) -> PoseTrajectory:
-    return PoseTrajectory(
-        stamps_s=np.zeros(0),
-        positions_xyz=np.zeros((0, 3)),
-        orientations_quat_xyzw=np.zeros((0, 4)),
-        stamps_are_frames=frames,
-    )
 
 
 def read_evo_distances(path: str | os.PathLike[str]) -> np.ndarray[Any, Any] | None:
@@ -391,10 +377,10 @@ def _result(
             ),
         ),
     )
-    empty = _empty_trajectory()
+    empty = _empty(PoseTrajectory)
     return EvaluationResult(
         comparison=comparison,
         reference=empty,
-        compared_estimate=_empty_trajectory(frames=frames),  # says what the stamps are
+        compared_estimate=empty.replace(stamps_are_frames=frames),  # says what the stamps are
         alignment=alignment,
     )
