@@ -178,17 +178,20 @@ _PLAIN = {bool: "bool", int: "int", float: "float", str: "str"}
 INT64 = BOUNDS["int64"]
 
 
-def _meta_label(base: str, meta: msgspec.Meta) -> str:
-    parts = [
-        f"{op} {value}"
-        for op, value in ((">", meta.gt), (">=", meta.ge), ("<", meta.lt), ("<=", meta.le))
-        if value is not None
-    ]
-    if meta.min_length is not None or meta.max_length is not None:
-        parts.append(f"of length {meta.min_length or 0}..{meta.max_length or 'any'}")
-    if meta.pattern is not None:
-        parts.append(f"matching {meta.pattern!r}")
-    return f"{base} {' and '.join(parts)}" if parts else base
+def _meta_label(base: str, metas: list[msgspec.Meta]) -> str:
+    """Return ``base`` followed by what each of ``metas`` bounds (``float >= 0 and < 1``)."""
+    for meta in metas:
+        parts = [
+            f"{op} {value}"
+            for op, value in ((">", meta.gt), (">=", meta.ge), ("<", meta.lt), ("<=", meta.le))
+            if value is not None
+        ]
+        if meta.min_length is not None or meta.max_length is not None:
+            parts.append(f"of length {meta.min_length or 0}..{meta.max_length or 'any'}")
+        if meta.pattern is not None:
+            parts.append(f"matching {meta.pattern!r}")
+        base = f"{base} {' and '.join(parts)}" if parts else base
+    return base
 
 
 #: The ``Meta`` attributes that constrain a value (``description``, ``title``... do not).
@@ -230,10 +233,7 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
         low, high = BOUNDS[ros.name] if ros is not None else INT64
         for m in metas:
             low, high = _int_bounds(low, high, m)
-        name = ros.name if ros is not None else "int"
-        label = f"{name} ({low}..{high})" if ros is not None else "int"
-        for m in metas if ros is None else ():
-            label = _meta_label(label, m)
+        label = f"{ros.name} ({low}..{high})" if ros is not None else _meta_label("int", metas)
         exotic = any(m.multiple_of is not None for m in metas)
         ros_name = ros.name if ros is not None else None
         bounds = (low, high)
@@ -249,9 +249,7 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
         return dataclasses.replace(compile_annotation(inner, base), annotation=annotation)
     if typing.get_origin(inner) is tuple and ros is None and metas:  # a bounded sequence
         spec = compile_annotation(inner, base)
-        label = spec.label
-        for m in metas:
-            label = _meta_label(label, m)
+        label = _meta_label(spec.label, metas)
         constrained = any(_constrains(m) for m in metas)
         return dataclasses.replace(
             spec, label=label, annotation=annotation, constrained=constrained
@@ -259,9 +257,7 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
     if ros is not None or inner not in _PLAIN:
         msg = f"Unsupported field annotation {annotation!r}"
         raise TypeError(msg)
-    label = _PLAIN[inner]
-    for m in metas:
-        label = _meta_label(label, m)
+    label = _meta_label(_PLAIN[inner], metas)
     constrained = any(_constrains(m) for m in metas)
     return FieldSpec(_PLAIN[inner], label, annotation=annotation, constrained=constrained)
 
