@@ -104,23 +104,20 @@ def array_from_npy(data: bytes, *, where: str, kinds: str = "f") -> np.ndarray[A
 
 def _checked(stream: io.BytesIO, data: bytes, *, where: str, kinds: str) -> np.ndarray[Any, Any]:
     """Read the header from ``stream`` (positioned at the start of ``data``) and check it."""
-    version = np.lib.format.read_magic(stream)
-    if version == (1, 0):
-        shape, fortran, dtype = np.lib.format.read_array_header_1_0(
-            stream, max_header_size=_MAX_HEADER
-        )
-    elif version == (2, 0):
-        shape, fortran, dtype = np.lib.format.read_array_header_2_0(
-            stream, max_header_size=_MAX_HEADER
-        )
-    else:
+    formats = np.lib.format
+    version = formats.read_magic(stream)
+    read = {(1, 0): formats.read_array_header_1_0, (2, 0): formats.read_array_header_2_0}
+    if version not in read:
         msg = f"{where}: expected a .npy file of version 1.0 or 2.0, got {version}"
         raise FormatError(msg)
+    shape, fortran, dtype = read[version](stream, max_header_size=_MAX_HEADER)
     wanted = " or ".join(NPY_KINDS[k] for k in kinds)
-    if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
-        msg = f"{where}: expected an array of {wanted}, got {_describe(dtype)}"
-        raise FormatError(msg)
-    if dtype.kind not in kinds:
+    if (
+        dtype.hasobject
+        or dtype.fields is not None
+        or dtype.subdtype is not None
+        or dtype.kind not in kinds
+    ):
         msg = f"{where}: expected an array of {wanted}, got {_describe(dtype)}"
         raise FormatError(msg)
     if len(shape) > _MAX_DIMENSIONS:
