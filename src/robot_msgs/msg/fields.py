@@ -215,13 +215,18 @@ def _int_bounds(low: int, high: int, meta: msgspec.Meta) -> tuple[int, int]:
     return low, high
 
 
+def _dtype_of(kind: Any) -> np.dtype[Any]:
+    """Return the dtype of an ``npt.NDArray[np.float64]``-style annotation (float64 if none)."""
+    args = typing.get_args(kind)  # ndarray[shape, dtype[X]]
+    dtype_args = typing.get_args(args[1]) if len(args) == 2 else ()
+    return np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
+
+
 def _annotated(annotation: Any, base: type) -> FieldSpec:
     inner, *meta = typing.get_args(annotation)
     shape = next((m for m in meta if isinstance(m, Shape)), None)
     if shape is not None or typing.get_origin(inner) is np.ndarray:
-        args = typing.get_args(inner)  # ndarray[shape, dtype[X]]: the dtype is the last
-        dtype_args = typing.get_args(args[-1]) if args else ()
-        dtype = np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
+        dtype = _dtype_of(inner)
         label = f"{shape} {dtype}" if shape is not None else f"{dtype} array"
         element = next((m.name for m in meta if isinstance(m, Ros)), None)  # ROS's byte[]
         return FieldSpec(
@@ -240,10 +245,7 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
         return FieldSpec(
             "int", label, bounds=bounds, annotation=annotation, ros=ros_name, constrained=exotic
         )
-    if inner is float and ros is not None:
-        if ros.name != "float32" or metas:
-            msg = f"Unsupported field annotation {annotation!r}"
-            raise TypeError(msg)
+    if inner is float and ros is not None and ros.name == "float32" and not metas:
         return FieldSpec("float32", "float32", annotation=float, ros="float32")
     if typing.get_origin(inner) is Literal and ros is None:  # choices with a description
         return dataclasses.replace(compile_annotation(inner, base), annotation=annotation)

@@ -39,7 +39,7 @@ from robot_msgs.msg.arrays import (
     field_error,
 )
 from robot_msgs.msg.check import deferred_check
-from robot_msgs.msg.fields import FrozenMap, check_value, specs_of
+from robot_msgs.msg.fields import FrozenMap, _dtype_of, check_value, specs_of
 from robot_msgs.msg.json_walks import NO_FLOATS, compile_reviver, compile_spelling_test
 from robot_msgs.msg.primitives import MissingFloat
 
@@ -136,13 +136,6 @@ def _missing_float(value: Any) -> float:
 
 #: The reader of each array annotation met (its dtype's :func:`array_reader`).
 _READS: dict[Any, Callable[[Any, str], np.ndarray[Any, Any]]] = {}
-
-
-def _dtype_of(kind: Any) -> np.dtype[Any]:
-    """Return the dtype of an ``npt.NDArray[np.float64]``-style annotation (float64 if none)."""
-    args = typing.get_args(kind)
-    dtype_args = typing.get_args(args[1]) if len(args) == 2 else ()
-    return np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
 
 
 _JSON_ENCODER = msgspec.json.Encoder(enc_hook=_encode_json)
