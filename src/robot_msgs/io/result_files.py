@@ -322,10 +322,6 @@ def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
         raise FormatError(msg) from err
     metadata = table.schema.metadata or {}
     raw = metadata.get(_SKELETON.encode())
-    needed = {"array", "dtype", "shape", "floats", "integers"}
-    if raw is None or not needed <= set(table.column_names):
-        msg = f"{path}: not a robot_msgs result (no {_SKELETON!r} metadata or array columns)"
-        raise FormatError(msg)
     types = {
         "array": pa.int64(),
         "dtype": pa.string(),
@@ -333,6 +329,9 @@ def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
         "floats": pa.list_(pa.float64()),
         "integers": pa.list_(pa.int64()),
     }
+    if raw is None or not types.keys() <= set(table.column_names):
+        msg = f"{path}: not a robot_msgs result (no {_SKELETON!r} metadata or array columns)"
+        raise FormatError(msg)
     for name, kind in types.items():
         got = table.schema.field(name).type
         if got != kind:
