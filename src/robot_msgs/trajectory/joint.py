@@ -18,9 +18,6 @@ __all__ = [
 class JointTrajectoryPoint(Msg):
     """One waypoint of a joint trajectory: targets per joint and when to reach them.
 
-    ``time_from_start`` is relative to when the trajectory starts executing
-    (``JointTrajectory.header.stamp``), as in ROS.
-
     WHY ``time_from_start`` and not a stamp: a commanded trajectory is relative to
     when it starts executing.
 
@@ -31,7 +28,7 @@ class JointTrajectoryPoint(Msg):
     accelerations : tuple of float, rad/s² or m/s²
     effort : tuple of float, N·m or N
     time_from_start : Duration
-        When the point is due, after the trajectory's ``header.stamp``.
+        When the point is due, after the trajectory's ``header.stamp`` (as in ROS).
     """
 
     positions: tuple[float, ...] = ()
