@@ -634,8 +634,8 @@ def _result(
             "Cannot estimate the extrinsic: the motion does not determine "
             + "; ".join(u.removeprefix("the ") if i == 0 else u for i, u in enumerate(unobservable))
             + f" ({motions.size} motions of {motions.n_poses} poses); relative motions "
-            "determine the extrinsic when they turn about two different axes; give it with "
-            "--transform-right instead"
+            "determine the extrinsic when they turn about two different axes; give it as "
+            "`transform_right=` instead"
         )
         raise AlignmentError(msg)
     notes: list[str] = []
