@@ -341,3 +341,28 @@ def test_a_size_named_twice_in_one_shape_is_held_equal_by_both_checks() -> None:
     assert Square(values=np.zeros((2, 2))).values.shape == (2, 2)
     with pytest.raises(ValidationError, match=r"K=2"):
         Square(values=np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_an_optional_array_that_names_a_size_first_may_be_left_out(compiled: bool) -> None:
+    """The generated check bound ``N`` to the optional array's ``shape[0]`` and a later
+    field read it from ``None``: an AttributeError escaped the construction (a review)."""
+
+    @message(f"test/OptionalFirst{int(compiled)}")
+    class OptionalFirst(Msg):
+        weights: Annotated[Float64Array, Shape("N")] | None = None
+        values: Annotated[Float64Array, Shape("N")] = np.zeros(0)
+
+    saved, check_module.COMPILED = check_module.COMPILED, COMPILED if compiled else None
+    try:
+        check = check_module.compile_check(
+            OptionalFirst, field_schema(OptionalFirst), validate=False
+        )
+    finally:
+        check_module.COMPILED = saved
+    for fields in ({}, {"values": np.ones(3)}, {"weights": np.ones(3), "values": np.ones(3)}):
+        built = OptionalFirst(**fields)
+        check(built)
+        assert built.values.shape == fields.get("values", np.zeros(0)).shape
+    with pytest.raises(ValidationError, match=r"N=2 \(from `OptionalFirst.weights`\)"):
+        OptionalFirst(weights=np.ones(2), values=np.ones(3))

@@ -201,7 +201,10 @@ def _test(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) 
             return scalar
         return f"({scalar} or (type({v}) is tuple and _value_ok({v})))"
     if kind == "optional" and spec.inner is not None:
-        inner = _test(spec.inner, v, names, dims)
+        bound = dict(dims)
+        inner = _test(spec.inner, v, names, bound)
+        if bound.keys() != dims.keys():  # a size later fields would read from a None: the full
+            return None  # check, which binds it only when the array is given
         return None if inner is None else f"({v} is None or ({inner}))"
     if kind == "tuple" and spec.inner is not None:
         items = _items(spec.inner, names)
