@@ -164,14 +164,18 @@ def test_vector_formats_keep_text_and_embed_truetype(
         save_figure(fig, tmp_path / "f.gif")
 
 
-def test_same_figure_same_bytes(result: EvaluationResult, tmp_path: Path) -> None:
-    a = save_figure(
-        evaluation_figure([("e", result)], result.comparison.signals, title="t"), tmp_path / "a.pdf"
-    )
-    b = save_figure(
-        evaluation_figure([("e", result)], result.comparison.signals, title="t"), tmp_path / "b.pdf"
-    )
-    assert a.read_bytes() == b.read_bytes()
+@pytest.mark.parametrize("suffix", ["png", "pdf", "svg", "eps"])
+def test_same_figure_same_bytes(
+    result: EvaluationResult, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    # Saved at two other times (matplotlib dates a file by SOURCE_DATE_EPOCH, else the
+    # clock): an EPS carried its %%CreationDate, so the same figure gave other bytes.
+    saved = []
+    for when in ("0", "1000000000"):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", when)
+        fig = evaluation_figure([("e", result)], result.comparison.signals, title="t")
+        saved.append(save_figure(fig, tmp_path / f"{when}.{suffix}").read_bytes())
+    assert saved[0] == saved[1]
 
 
 def test_signal_labels_are_words_with_units() -> None:

@@ -7,7 +7,8 @@ take their words, gaps and distances from here:
 
 - :func:`save_figure` writes PDF, SVG, EPS or PNG as the file name says (``--dpi`` for
   PNG; a figure ``W x H`` inches at ``D`` dpi is ``W*D x H*D`` pixels), without dates
-  in the metadata, so the same figure gives the same bytes.
+  in the metadata, so the same figure gives the same bytes (:func:`figure_bytes`; the
+  report's PNGs too, on a :func:`new_figure` as here).
 - Trajectories are drawn in a plane (``xy``, ``xz``, ``yz``) or in 3-D (``xyz``); the
   default is the plane of the reference's two widest axes (:func:`auto_plane`).
 - Errors are labelled in words with their parameters and unit (:func:`signal_label`,
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,8 +53,10 @@ __all__ = [
     "break_gaps",
     "error_time_label",
     "evaluation_figure",
+    "figure_bytes",
     "figure_format",
     "figure_size_in",
+    "new_figure",
     "overlay_figure",
     "reference_distances_m",
     "roll_pitch_yaw_deg",
@@ -162,15 +166,58 @@ def save_figure(
     """
     fmt = figure_format(path)
     check_dpi(dpi)
-    keep_text_plain(fig)  # names with $ are shown, not read as mathtext
+    return write_atomic(path, figure_bytes(fig, fmt, dpi or DEFAULT_DPI), force=force)
+
+
+def new_figure(
+    width_in: float, height_in: float, *, dpi: float | None = None, feature: str = "--plot"
+) -> Any:
+    """Make a matplotlib ``Figure`` on an Agg canvas (the ``plot`` extra), constrained layout.
+
+    No ``pyplot``: nothing global (backend, open figures) is touched. ``dpi`` ``None`` is
+    matplotlib's default; ``feature`` is what the error names when the extra is missing.
+    """
+    require("matplotlib", "plot", feature=feature)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415 (extra)
+    from matplotlib.figure import Figure  # noqa: PLC0415
+
+    fig = Figure(figsize=(width_in, height_in), dpi=dpi, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def figure_bytes(fig: Any, fmt: str, dpi: float) -> bytes:
+    r"""Render ``fig`` as a ``png``, ``pdf``, ``svg`` or ``eps`` file's bytes, without dates.
+
+    Text stays text: SVG keeps editable ``<text>``, PDF and EPS embed TrueType (Type 42)
+    fonts, not Type 3, as journals ask; names with ``$`` are shown, not read as mathtext.
+    The same figure gives the same bytes: no dates, and SVG ids from a fixed salt (random
+    otherwise).
+
+    Examples
+    --------
+    >>> fig = new_figure(2, 1)
+    >>> _ = fig.add_subplot().plot([0, 1], [0, 1])
+    >>> figure_bytes(fig, "png", 100)[:8], figure_bytes(fig, "pdf", 100)[:5]
+    (b'\x89PNG\r\n\x1a\n', b'%PDF-')
+    """
+    keep_text_plain(fig)
     from matplotlib import rc_context  # noqa: PLC0415 (the plot extra)
 
     buffer = io.BytesIO()
-    # Text stays text: SVG keeps editable <text>, PDF and EPS embed TrueType (Type 42)
-    # fonts, not Type 3, as journals ask.
-    with rc_context({"svg.fonttype": "none", "pdf.fonttype": 42, "ps.fonttype": 42}):
-        fig.savefig(buffer, format=fmt, dpi=dpi or DEFAULT_DPI, metadata=_METADATA.get(fmt))
-    return write_atomic(path, buffer.getvalue(), force=force)
+    with rc_context(
+        {
+            "svg.fonttype": "none",
+            "svg.hashsalt": "robot_msgs",
+            "pdf.fonttype": 42,
+            "ps.fonttype": 42,
+        }
+    ):
+        fig.savefig(buffer, format=fmt, dpi=dpi, metadata=_METADATA.get(fmt))
+    data = buffer.getvalue()
+    if fmt == "eps":  # matplotlib dates it by the clock, metadata or not: the line goes
+        data = re.sub(rb"^%%CreationDate: [^\n]*\n", b"", data, count=1, flags=re.MULTILINE)
+    return data
 
 
 def signal_label(signal: Signal, *, parameters: bool = True) -> str:
@@ -299,16 +346,6 @@ def roll_pitch_yaw_deg(quats_xyzw: Float64Array) -> Float64Array:
     return out
 
 
-def _new_figure(kind: str) -> Any:
-    require("matplotlib", "plot", feature="--plot")
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415 (extra)
-    from matplotlib.figure import Figure  # noqa: PLC0415
-
-    fig = Figure(figsize=_SIZES_IN[kind], layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
-
-
 def _axes(plane: str) -> tuple[int, ...]:
     return tuple("xyz".index(c) for c in plane)
 
@@ -399,7 +436,7 @@ def evaluation_figure(
     The time axis says ``frame`` when the estimate's stamps are frame indices (KITTI
     without a times file).
     """
-    fig = _new_figure("evaluation")
+    fig = new_figure(*_SIZES_IN["evaluation"])
     # The reference drawn (and its plane) is the widest of the matched ones: the first
     # estimate's was drawn, so a short first estimate drew 40 poses of reference under
     # a whole other estimate, and the view changed with the order of the files (a review).
@@ -516,7 +553,7 @@ def overlay_figure(
     (:func:`roll_pitch_yaw_deg`, in [-180, 180]) break where they wrap; speed is the
     distance between consecutive poses over their time step (m/s, or m/frame).
     """
-    fig = _new_figure("overlay")
+    fig = new_figure(*_SIZES_IN["overlay"])
     drawn = ([("reference", reference)] if reference is not None else []) + list(estimates)
     frames = any(traj.stamps_are_frames for _, traj in drawn)
     plane = plane or auto_plane(drawn[0][1].positions_xyz)

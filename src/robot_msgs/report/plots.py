@@ -12,15 +12,13 @@ the axis, not again in the legend.
 
 from __future__ import annotations
 
-import io
 import math
 import textwrap
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robot_msgs.optional import require
-from robot_msgs.report.figure_text import keep_text_plain
+from robot_msgs.report.figures import figure_bytes, new_figure
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -29,37 +27,15 @@ if TYPE_CHECKING:
     from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
     from robot_msgs.typing import Float64Array
 
-__all__ = ["figure_png", "matplotlib_figure", "new_figure", "results_figure"]
+__all__ = ["figure_png", "matplotlib_figure", "results_figure"]
 
 _DPI = 100
 _LINESTYLES = {"solid": "-", "dash": "--", "dot": ":", "dashdot": "-."}
 
 
-def new_figure(width_in: float, height_in: float) -> Any:
-    """Make a matplotlib ``Figure`` on an Agg canvas (``plot`` extra), constrained layout."""
-    require("matplotlib", "plot", feature="report plots")
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
-    from matplotlib.figure import Figure  # noqa: PLC0415
-
-    fig = Figure(figsize=(width_in, height_in), dpi=_DPI, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
-
-
 def figure_png(fig: Any) -> bytes:
-    r"""Render the figure as PNG bytes.
-
-    Examples
-    --------
-    >>> fig = new_figure(2, 1)
-    >>> _ = fig.add_subplot().plot([0, 1], [0, 1])
-    >>> figure_png(fig)[:8]
-    b'\x89PNG\r\n\x1a\n'
-    """
-    buffer = io.BytesIO()
-    keep_text_plain(fig)  # run names with $ are shown, not read as mathtext
-    fig.savefig(buffer, format="png", dpi=_DPI, metadata={"Software": None})
-    return buffer.getvalue()
+    """Render a report figure as PNG bytes (:func:`~robot_msgs.report.figures.figure_bytes`)."""
+    return figure_bytes(fig, "png", _DPI)
 
 
 def matplotlib_figure(spec: FigureSpec) -> Any:
@@ -71,7 +47,7 @@ def matplotlib_figure(spec: FigureSpec) -> Any:
     holds entries of several titled groups (``kfslam/trial_1``); markers coloured on the
     colour scale are explained by the colour bar, not the legend.
     """
-    fig = new_figure(*spec.size_in)
+    fig = new_figure(*spec.size_in, dpi=_DPI, feature="report plots")
     rows = spec.rows or (len(spec.panels),)
     columns = math.lcm(*rows)
     grid = fig.add_gridspec(len(rows), columns)
