@@ -684,3 +684,22 @@ def test_messages_pickled_by_the_previous_release_still_load() -> None:
         loaded = pickle.loads(data)
         assert name == type(loaded).TYPE
         assert loaded == robot_msgs.from_json(text), name
+
+
+def test_an_array_annotation_with_its_dtype_alone_keeps_that_dtype_in_the_check_and_json() -> None:
+    # ndarray[dtype[int8]] (the dtype without a shape argument, which type checkers refuse
+    # and Python runs): the check read the last argument (int8) and the JSON reader the
+    # second of two (none: float64), so such a message could not be read back from its
+    # own JSON (a review).
+    @message("test/DtypeAlone")
+    class DtypeAlone(Msg):
+        data: Annotated[np.ndarray[np.dtype[np.int8]], Shape(3)]  # type: ignore[type-var]
+
+    made: Any = DtypeAlone
+    built = made(data=np.array([1, -2, 3], dtype=np.int8))
+    assert built.data.dtype == np.int8
+    back: Any = robot_msgs.from_json(robot_msgs.to_json(built))
+    assert back == built
+    assert back.data.dtype == np.int8
+    with pytest.raises(ValidationError, match=r"int8"):
+        made(data=np.array([1.5, 2.0, 3.0]))

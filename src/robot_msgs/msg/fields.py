@@ -218,7 +218,7 @@ def _int_bounds(low: int, high: int, meta: msgspec.Meta) -> tuple[int, int]:
 def _dtype_of(kind: Any) -> np.dtype[Any]:
     """Return the dtype of an ``npt.NDArray[np.float64]``-style annotation (float64 if none)."""
     args = typing.get_args(kind)  # ndarray[shape, dtype[X]]
-    dtype_args = typing.get_args(args[1]) if len(args) == 2 else ()
+    dtype_args = typing.get_args(args[-1]) if args else ()  # the dtype is the last
     return np.dtype(dtype_args[0]) if dtype_args else np.dtype(np.float64)
 
 
