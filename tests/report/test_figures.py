@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -21,7 +21,9 @@ from robot_msgs.io import read_trajectory
 from robot_msgs.report.figures import (
     auto_plane,
     evaluation_figure,
+    figure_bytes,
     figure_size_in,
+    new_figure,
     overlay_figure,
     roll_pitch_yaw_deg,
     save_figure,
@@ -176,6 +178,29 @@ def test_same_figure_same_bytes(
         fig = evaluation_figure([("e", result)], result.comparison.signals, title="t")
         saved.append(save_figure(fig, tmp_path / f"{when}.{suffix}").read_bytes())
     assert saved[0] == saved[1]
+
+
+def test_a_png_is_drawn_without_setting_matplotlibs_global_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # rc_context sets and restores rcParams, process-wide: the report's PNGs drawn from
+    # threads restored each other's and left the vector settings on (a review).
+    import matplotlib as mpl
+
+    entered: list[str] = []
+    real = mpl.rc_context
+
+    def spy(rc: Any) -> Any:
+        entered.append(", ".join(sorted(rc)))
+        return real(rc)
+
+    monkeypatch.setattr(mpl, "rc_context", spy)
+    fig = new_figure(2, 1)
+    fig.add_subplot().plot([0, 1], [0, 1])
+    assert figure_bytes(fig, "png", 100).startswith(b"\x89PNG")
+    assert entered == []
+    assert figure_bytes(fig, "svg", 100).lstrip().startswith(b"<?xml")
+    assert entered == ["pdf.fonttype, ps.fonttype, svg.fonttype, svg.hashsalt"]
 
 
 def test_signal_labels_are_words_with_units() -> None:

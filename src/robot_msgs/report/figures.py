@@ -20,6 +20,7 @@ take their words, gaps and distances from here:
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -205,13 +206,19 @@ def figure_bytes(fig: Any, fmt: str, dpi: float) -> bytes:
     from matplotlib import rc_context  # noqa: PLC0415 (the plot extra)
 
     buffer = io.BytesIO()
-    with rc_context(
-        {
-            "svg.fonttype": "none",
-            "svg.hashsalt": "robot_msgs",
-            "pdf.fonttype": 42,
-            "ps.fonttype": 42,
-        }
+    # rc_context sets and restores matplotlib's global settings (two threads may restore
+    # each other's): a PNG, which none of them changes, is drawn without it.
+    with (
+        rc_context(
+            {
+                "svg.fonttype": "none",
+                "svg.hashsalt": "robot_msgs",
+                "pdf.fonttype": 42,
+                "ps.fonttype": 42,
+            }
+        )
+        if fmt != "png"
+        else contextlib.nullcontext()
     ):
         fig.savefig(buffer, format=fmt, dpi=dpi, metadata=_METADATA.get(fmt))
     data = buffer.getvalue()
