@@ -235,7 +235,8 @@ def test_rotation_from_covariance_is_scipys_best_rotation_even_where_svd_gives_a
 ) -> None:
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(3 + seed, 3))
-    # every fourth case mirrors one axis: the unconstrained orthogonal fit is then a reflection
+    # every fourth case mirrored (all three axes negated): the unconstrained orthogonal fit
+    # is then a reflection
     y = Rotation.random(random_state=seed).apply(x) * (-1.0 if seed % 4 == 0 else 1.0)
     y += rng.normal(scale=0.3, size=y.shape)
     rotation, singular, signs = rot.rotation_from_covariance(np.einsum("ni,nj->ij", y, x))

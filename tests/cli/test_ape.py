@@ -15,9 +15,17 @@ import pytest
 import robot_msgs
 from robot_msgs import progress
 from robot_msgs.cli import main
-from robot_msgs.errors import DataWarning
-from robot_msgs.evaluation import EvaluationSettings, ape, entry
-from robot_msgs.io import read_tum
+from robot_msgs.errors import AlignmentError, DataWarning
+from robot_msgs.evaluation import (
+    EvaluationSettings,
+    ape,
+    apply_transforms,
+    entry,
+    estimate_extrinsic,
+)
+from robot_msgs.io import read_trajectory, read_tum, write_trajectory
+from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
+from robot_msgs.trajectory import PoseTrajectory
 from tests.cli.evaluation_files import (
     line_positions,
     numbered_table,
@@ -770,3 +778,27 @@ def test_a_note_about_a_file_whose_name_extends_another_stays_its_own(
     first, second = json.loads(capsys.readouterr().out)
     assert not any("repeat an earlier stamp" in note for note in first["notes"])
     assert any(note.startswith(f"{fixed}: 1 row(s) repeat") for note in second["notes"])
+
+
+def test_an_undetermined_mount_names_the_flag_that_gives_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The library says the field (`transform_right=`), as its other errors do; the command
+    # line says the flag (it said --transform-right to a Python caller before).
+    t = np.linspace(0.0, 60.0, 600)
+    yaw = np.stack([0.0 * t, 0.0 * t, 0.5 * t], 1)  # turning about the vertical only
+    body = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([np.cos(0.5 * t), np.sin(0.5 * t), 0.0 * t], 1),
+        orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(yaw)),
+    )
+    mount = (0.0, -1.0, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.2, 0.0, 0.0, 0.0, 1.0)
+    ref, cam = tmp_path / "body.tum", tmp_path / "camera.tum"
+    write_trajectory(ref, body, "tum")
+    write_trajectory(cam, apply_transforms(body, EvaluationSettings(transform_right=mount)), "tum")
+    with pytest.raises(AlignmentError, match=r"give it as `transform_right=` instead$"):
+        estimate_extrinsic(body, read_trajectory(cam))
+    assert main(["ape", str(ref), str(cam), "--transform-right", "auto"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: Cannot estimate the extrinsic: the motion does not determine")
+    assert err.rstrip().endswith("give it as --transform-right FILE instead")

@@ -5,17 +5,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pytest
 
 from robot_msgs.cli import main
 from robot_msgs.compare import FINDING_KINDS, Diagnosis
-from robot_msgs.errors import AlignmentError
-from robot_msgs.evaluation import EvaluationSettings, apply_transforms, estimate_extrinsic
+from robot_msgs.evaluation import EvaluationSettings, apply_transforms
 from robot_msgs.io import read_trajectory, write_trajectory
 from robot_msgs.io.examples import resolve_path
-from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
-from robot_msgs.trajectory import PoseTrajectory
 from tests.terminal import Terminal
 
 if TYPE_CHECKING:
@@ -211,27 +207,3 @@ def test_offset_auto_and_its_search_range_reach_the_checks(
         err = capsys.readouterr().err
         assert err.startswith("ERROR: --offset-search 10: expected --offset auto")
         assert err.count("\n") == 1
-
-
-def test_an_undetermined_mount_names_the_flag_that_gives_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # The library says the field (`transform_right=`), as its other errors do; the command
-    # line says the flag (it said --transform-right to a Python caller before).
-    t = np.linspace(0.0, 60.0, 600)
-    yaw = np.stack([0.0 * t, 0.0 * t, 0.5 * t], 1)  # turning about the vertical only
-    body = PoseTrajectory(
-        stamps_s=t,
-        positions_xyz=np.stack([np.cos(0.5 * t), np.sin(0.5 * t), 0.0 * t], 1),
-        orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(yaw)),
-    )
-    mount = (0.0, -1.0, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.2, 0.0, 0.0, 0.0, 1.0)
-    ref, cam = tmp_path / "body.tum", tmp_path / "camera.tum"
-    write_trajectory(ref, body, "tum")
-    write_trajectory(cam, apply_transforms(body, EvaluationSettings(transform_right=mount)), "tum")
-    with pytest.raises(AlignmentError, match=r"give it as `transform_right=` instead$"):
-        estimate_extrinsic(body, read_trajectory(cam))
-    assert main(["ape", str(ref), str(cam), "--transform-right", "auto"]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("ERROR: Cannot estimate the extrinsic: the motion does not determine")
-    assert err.rstrip().endswith("give it as --transform-right FILE instead")
