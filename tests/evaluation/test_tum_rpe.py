@@ -189,7 +189,25 @@ def test_evaluate_matches_the_tum_protocol_its_own_way_beside_other_metrics() ->
     both = evaluate(ref, est, metrics=[Ape(), tum])
     assert both[0] == evaluate(ref, est)[0]
     assert both[1] == rpe(ref, est, pairs=PairSettings(protocol="tum"))
-    assert both[1].comparison.notes[-1].startswith("TUM evaluate_rpe.py protocol")
+    assert any(n.startswith("TUM evaluate_rpe.py protocol") for n in both[1].comparison.notes)
+
+
+def test_pairs_one_frame_apart_say_that_the_scripts_default_is_one_second() -> None:
+    # `rpe --protocol tum` keeps evo's default pairs (1 frame) where evaluate_rpe.py's
+    # default is 1 s: per-frame figures beside a paper's per-second ones, unsaid.
+    t = np.arange(0.0, 5.0, 0.1)
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, np.sin(t), 0 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+    est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)
+    said = 'evaluate_rpe.py\'s default is 1 s: `delta_unit="s"` for its figures'
+    frames = rpe(ref, est, pairs=PairSettings(protocol="tum"))
+    assert sum(said in n for n in frames.comparison.notes) == 1
+    for other in ({"delta_unit": "s"}, {"delta": 2.0}):
+        chosen = rpe(ref, est, pairs=PairSettings(protocol="tum", **other))
+        assert not any(said in n for n in chosen.comparison.notes)
 
 
 @pytest.mark.parametrize(

@@ -343,6 +343,12 @@ def tum_rpe_result(
         f"reference stamp within {gap:.6g} s (2 median reference intervals); "
         f"{len(moved) - rows.size} estimate poses had none"
     )
+    if any((each.delta, each.delta_unit) == (1.0, "f") for each in spec.pairs):
+        # evo's default pairs, which the script's users rarely mean: its figures are per second
+        notes.append(
+            'pairs 1 frame apart (`delta_unit="f"`, the evo default kept here); '
+            'evaluate_rpe.py\'s default is 1 s: `delta_unit="s"` for its figures'
+        )
     if reference.rotation_matrices is not None or estimate.rotation_matrices is not None:
         notes.append(
             "the rotation blocks kept as given are not used by TUM's protocol, which "
