@@ -119,6 +119,16 @@ def test_closest_index_is_the_scripts_binary_search() -> None:
     assert closest_index(values, np.array([1.5, 0.5, 3.0, 99.0, -1.0])).tolist() == [2, 0, 3, 3, 0]
 
 
+def _wavy(duration_s: float) -> PoseTrajectory:
+    """A path along x waving in y, sampled at 10 Hz, without turning."""
+    t = np.arange(0.0, duration_s, 0.1)
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, np.sin(t), 0 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+
+
 def test_pairs_ending_at_the_last_pose_are_dropped_and_j_may_equal_i() -> None:
     t = np.array([0.0, 0.1, 0.2, 1.0, 1.1, 1.2])
     traj = PoseTrajectory(
@@ -133,12 +143,7 @@ def test_pairs_ending_at_the_last_pose_are_dropped_and_j_may_equal_i() -> None:
 
 
 def test_several_deltas_give_one_signal_each() -> None:
-    t = np.arange(0.0, 20.0, 0.1)
-    ref = PoseTrajectory(
-        stamps_s=t,
-        positions_xyz=np.stack([t, np.sin(t), 0 * t], axis=1),
-        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
-    )
+    ref = _wavy(20.0)
     est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)
     deltas = [PairSettings(delta=d, delta_unit="s", protocol="tum") for d in (1.0, 2.0)]
     both = rpe(ref, est, pairs=deltas)
@@ -178,13 +183,8 @@ def test_settings_the_protocol_has_no_use_for_are_refused(
 
 
 def test_evaluate_matches_the_tum_protocol_its_own_way_beside_other_metrics() -> None:
-    t = np.arange(0.0, 5.0, 0.1)
-    ref = PoseTrajectory(
-        stamps_s=t,
-        positions_xyz=np.stack([t, np.sin(t), 0 * t], axis=1),
-        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
-    )
-    est = ref.replace(stamps_s=t + 0.003, positions_xyz=ref.positions_xyz * 1.01)
+    ref = _wavy(5.0)
+    est = ref.replace(stamps_s=ref.stamps_s + 0.003, positions_xyz=ref.positions_xyz * 1.01)
     tum = Rpe(pairs=(PairSettings(protocol="tum"),))
     both = evaluate(ref, est, metrics=[Ape(), tum])
     assert both[0] == evaluate(ref, est)[0]
@@ -195,12 +195,7 @@ def test_evaluate_matches_the_tum_protocol_its_own_way_beside_other_metrics() ->
 def test_pairs_one_frame_apart_say_that_the_scripts_default_is_one_second() -> None:
     # `rpe --protocol tum` keeps evo's default pairs (1 frame) where evaluate_rpe.py's
     # default is 1 s: per-frame figures beside a paper's per-second ones, unsaid.
-    t = np.arange(0.0, 5.0, 0.1)
-    ref = PoseTrajectory(
-        stamps_s=t,
-        positions_xyz=np.stack([t, np.sin(t), 0 * t], axis=1),
-        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
-    )
+    ref = _wavy(5.0)
     est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)
     said = 'evaluate_rpe.py\'s default is 1 s: `delta_unit="s"` for its figures'
     frames = rpe(ref, est, pairs=PairSettings(protocol="tum"))
