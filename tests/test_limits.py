@@ -70,5 +70,7 @@ def test_check_dpi_is_the_library_bound() -> None:
     check_dpi(None)
     check_dpi(MAX_DPI)
     for bad in (0, MAX_DPI + 1, -5, 2.5, True):
-        with pytest.raises(ValidationError, match=r"^--dpi .*expected a resolution from 1 to 600"):
+        with pytest.raises(
+            ValidationError, match=r"^`dpi=.*`: expected a resolution from 1 to 600"
+        ):
             check_dpi(bad)  # type: ignore[arg-type]

@@ -234,7 +234,7 @@ def check_dpi(dpi: int | None) -> None:
     Raises
     ------
     ValidationError
-        ``dpi`` is not an integer in bounds; the message names ``--dpi``.
+        ``dpi`` is not an integer in bounds; the message names ``dpi=``.
 
     Examples
     --------
@@ -242,7 +242,7 @@ def check_dpi(dpi: int | None) -> None:
     >>> check_dpi(1_000_000)
     Traceback (most recent call last):
     ...
-    robot_msgs.errors.ValidationError: --dpi 1000000: expected a resolution from 1 to 600 dots ...
+    robot_msgs.errors.ValidationError: `dpi=1000000`: expected a resolution from 1 to 600 dots ...
     """
     if dpi is None:
         return
@@ -250,5 +250,5 @@ def check_dpi(dpi: int | None) -> None:
         from robot_msgs.errors import ValidationError  # noqa: PLC0415
 
         reason = f"expected a resolution from 1 to {MAX_DPI} dots per inch"
-        msg = f"--dpi {dpi!r:.40}: {reason}"
+        msg = f"`dpi={dpi!r:.40}`: {reason}"
         raise ValidationError(msg, field="dpi", reason=reason)

@@ -210,7 +210,7 @@ def test_a_folder_with_results_is_refused_without_resume_or_force(tmp_path: Path
     _sweep(root, tmp_path / "out")
     with pytest.raises(
         OutputExistsError,
-        match=r"already holds a sweep's results \(results\.parquet\): pass --resume",
+        match=r"already holds a sweep's results \(results\.parquet\): pass `resume=True`",
     ):
         _sweep(root, tmp_path / "out")
     for name in OUTPUT_FILES:
@@ -453,7 +453,9 @@ def test_a_touched_input_is_rehashed_once_kept_and_trusted_afterwards(tmp_path: 
 
 def test_verify_goes_with_resume(tmp_path: Path) -> None:
     make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=1)
-    with pytest.raises(ValidationError, match="--verify re-hashes the inputs of stored results"):
+    with pytest.raises(
+        ValidationError, match=r"^`verify=True` re-hashes .*: it goes with `resume=True`$"
+    ):
         _sweep(tmp_path / "runs", tmp_path / "out", verify=True)
     with pytest.raises(ValidationError, match=r"Expected `retries` >= 0, got -1"):
         _sweep(tmp_path / "runs", tmp_path / "out", retries=-1)

@@ -194,7 +194,7 @@ def run_sweep(
     _check_seconds("chunk_s", chunk_s, zero=False)
     _check_seconds("stall_timeout_s", stall_timeout_s, zero=True)
     if verify and not resume:
-        msg = "--verify re-hashes the inputs of stored results: it goes with --resume"
+        msg = "`verify=True` re-hashes the inputs of stored results: it goes with `resume=True`"
         raise ValidationError(msg)
     started = (time.perf_counter(), time.process_time())
     folder = check_folder(Path(out))
@@ -281,8 +281,8 @@ class _Sweep:
         if not (self.resume or self.force) and (existing or store.has_records()):
             what = existing[0] if existing else "runs/"
             msg = (
-                f"{folder} already holds a sweep's results ({what}): pass --resume to continue "
-                "it or --force to recompute everything"
+                f"{folder} already holds a sweep's results ({what}): pass `resume=True` to "
+                "continue it or `force=True` to recompute everything"
             )
             raise OutputExistsError(msg)
         shared = settings_identity(source.settings.to_dict(), self.fn)

@@ -66,13 +66,13 @@ def legend_names(paths: Sequence[str], labels: Sequence[str] | None = None) -> l
     >>> legend_names(["a.txt", "b.txt"], ["ORB-SLAM3"])
     Traceback (most recent call last):
     ...
-    robot_msgs.errors.FormatError: --label: 1 given for 2 inputs (a.txt, b.txt); give one \
+    robot_msgs.errors.FormatError: `labels=`: 1 given for 2 inputs (a.txt, b.txt); give one \
 per input, in order
     """
     if labels:
         if len(labels) != len(paths):
             msg = (
-                f"--label: {len(labels)} given for {len(paths)} inputs ({', '.join(paths)}); "
+                f"`labels=`: {len(labels)} given for {len(paths)} inputs ({', '.join(paths)}); "
                 "give one per input, in order"
             )
             raise FormatError(msg)
