@@ -98,8 +98,38 @@ def test_the_other_mix_ups_are_said_too() -> None:
     w_last = reordered(est, [1, 2, 3, 0])  # an x y z w file read as w x y z (EuRoC)
     with pytest.warns(DataWarning, match=r"estimate's quaternions were x y z w \(w last\)"):
         rpe(ref, w_last)
+    # Neither side starts at the identity: which file is in the other order is not known.
+    later = [
+        side.replace(
+            stamps_s=side.stamps_s[10:],
+            positions_xyz=side.positions_xyz[10:],
+            orientations_quat_xyzw=side.orientations_quat_xyzw[10:],
+        )
+        for side in (ref, est)
+    ]
     with pytest.warns(DataWarning, match=r"or the reference's were w x y z \(w first\)"):
-        ape(reordered(ref, [3, 0, 1, 2]), est)
+        ape(reordered(later[0], [3, 0, 1, 2]), later[1])
+
+
+def test_the_side_whose_first_pose_becomes_the_identity_is_named_alone() -> None:
+    """Either side may be the file in the other order; a run's estimate starts at 0 0 0 1."""
+    ref, est = _pair(1)  # the reference starts at the identity, the estimate near it
+    with pytest.warns(DataWarning) as caught:
+        ape(reordered(ref, [3, 0, 1, 2]), est)  # the reference's file held w x y z
+    assert "as read, " in str(caught[0].message)
+    assert str(caught[0].message).endswith(
+        "if the reference's quaternions were w x y z (w first) (its first pose is then the "
+        "identity); check the reference file's column order (TUM: qx qy qz qw, EuRoC: "
+        "qw qx qy qz)"
+    )
+    ref, est = est, ref  # now the estimate starts at the identity
+    with pytest.warns(DataWarning) as caught:
+        ape(ref, reordered(est, [3, 0, 1, 2]))
+    assert str(caught[0].message).endswith(
+        "if the estimate's quaternions were w x y z (w first) where x y z w was expected (its "
+        "first pose is then the identity); check the estimate file's column order (TUM: "
+        "qx qy qz qw, EuRoC: qw qx qy qz)"
+    )
 
 
 @pytest.mark.parametrize("where", ["body", "world"])
@@ -171,6 +201,8 @@ def test_unaligned_rpe_per_metre_on_a_w_first_copy_warns_naming_the_order(
     assert "1.08435" in out  # the issue's figure, unaligned as the user ran it
     warning = next(line for line in err.splitlines() if "quaternion-order" in line)
     assert "w x y z (w first) where x y z w was expected" in warning
+    # ORB-SLAM's estimate starts at 0 0 0 1: its file is the one in the other order.
+    assert "check the estimate file's column order" in warning
 
 
 def test_the_warning_names_the_estimate() -> None:
