@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import numpy as np
 import pytest
 
@@ -130,7 +132,7 @@ def _mutations(cls: type[Msg], doc: dict[str, Any], depth: int = 0) -> Iterator[
             for changed in _array_mutations(inner, value):
                 yield f"{name} {changed}", {**doc, name: changed}
             continue
-        for wrong in _WRONG.get(inner.kind, []):
+        for wrong in _WRONG.get(inner.kind, []) + _out_of_bounds(inner):
             if wrong is None and spec.kind == "optional":
                 continue
             yield f"{name} = {wrong!r}", {**doc, name: wrong}
@@ -146,7 +148,8 @@ def _mutations(cls: type[Msg], doc: dict[str, Any], depth: int = 0) -> Iterator[
             if item.kind == "msg" and depth < 2:
                 for label, changed in _mutations(item.msg_type, value[0], depth + 1):
                     yield f"{name}[0].{label}", {**doc, name: [changed, *value[1:]]}
-            for wrong in _WRONG.get(item.kind, [])[:2] + _text_only(item, _LONE_SURROGATES):
+            wrongs = _WRONG.get(item.kind, [])[:2] + _out_of_bounds(item)
+            for wrong in wrongs + _text_only(item, _LONE_SURROGATES):
                 yield f"{name}[0] = {wrong!r}", {**doc, name: [wrong, *value[1:]]}
         if inner.kind == "mapping" and value and inner.inner is not None:
             key, first = next(iter(value.items()))
@@ -154,6 +157,26 @@ def _mutations(cls: type[Msg], doc: dict[str, Any], depth: int = 0) -> Iterator[
                 yield f"{name} key {lone!r}", {**doc, name: {**value, lone: first}}
             for wrong in _text_only(inner.inner, _LONE_SURROGATES):
                 yield f"{name}[{key!r}] = {wrong!r}", {**doc, name: {**value, key: wrong}}
+
+
+def _out_of_bounds(spec: FieldSpec) -> list[object]:
+    """The spellings of non-finite floats a bounded float (``Meta(gt=0)``...) refuses.
+
+    NaN (``null``, ``"NaN"``) keeps no bound, ``-inf`` no lower one, ``inf`` no upper one:
+    as msgspec's own check of the annotation says, value by value.
+    """
+    if spec.kind != "float" or not spec.constrained:
+        return []
+    values = {None: math.nan, "NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+    return [text for text, value in values.items() if not _keeps(value, spec.annotation)]
+
+
+def _keeps(value: float, annotation: object) -> bool:
+    try:
+        msgspec.convert(value, annotation)
+    except msgspec.ValidationError:
+        return False
+    return True
 
 
 def _text_only(spec: FieldSpec, values: list[str]) -> list[object]:
@@ -291,3 +314,31 @@ def test_a_string_beyond_the_bmp_is_taken_by_both(name: str) -> None:
         assert json.loads(escaped) == changed  # the pair is one code point to Python too
         robot_msgs.from_json(escaped, cls)
         robot_msgs.from_json(json.dumps(changed, allow_nan=False, ensure_ascii=False), cls)
+
+
+#: Bounded floats and the spellings of non-finite floats each takes, by hand from the bounds:
+#: NaN (``null``, ``"NaN"``) is within no bound, ``inf`` within lower bounds only, ``-inf``
+#: within upper bounds only. ``Drift.lengths_m``'s items are ``> 0``.
+_BOUNDED = [
+    ("evaluation/EvaluationSettings", "confidence", []),  # 0 < x < 1
+    ("evaluation/PairSettings", "delta", ["Infinity"]),  # x > 0
+    ("evaluation/PairSettings", "delta_tol", []),  # 0 <= x < 1
+    ("runs/RunSettings", "min_coverage", []),  # 0 <= x <= 1
+    ("evaluation/Drift", "lengths_m", ["Infinity"]),  # items > 0
+]
+
+
+@pytest.mark.parametrize(("name", "field", "taken"), _BOUNDED)
+def test_a_bounded_float_takes_only_the_non_finite_spellings_within_its_bounds(
+    name: str, field: str, taken: list[str]
+) -> None:
+    """A bound applies to numbers only: the schema took ``"NaN"`` in ``0 < confidence < 1``."""
+    cls = type_for(name)
+    validator = jsonschema.Draft202012Validator(json_schema(cls))
+    doc = json.loads(to_json(examples()[name]))
+    for spelling in (None, "NaN", "Infinity", "-Infinity"):
+        value = [spelling] if isinstance(doc[field], list) else spelling
+        changed = {**doc, field: value}
+        assert validator.is_valid(changed) is (spelling in taken), (field, spelling)
+        if spelling not in taken:
+            assert not _decoded(cls, changed), (field, spelling)

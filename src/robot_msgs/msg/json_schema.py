@@ -9,7 +9,8 @@ filled in from the same field specs the decoder uses (:func:`robot_msgs.msg.fiel
   as ROS writes it) and the values its dtype holds (an ``int8`` array's items in
   ``-128..127``, a ``float32`` array's within the float32 range);
 - a float takes ``null``, ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (strict JSON's
-  non-finite floats, :mod:`robot_msgs.msg`); a ``float32`` is bounded by the float32
+  non-finite floats, :mod:`robot_msgs.msg`), a bounded one (``Meta(gt=0)``) only those
+  within its bounds, as the decoder; a ``float32`` is bounded by the float32
   range and an ``int`` by its ROS primitive's;
 - a string (a field, an item, a mapping's key or value) matches :data:`TEXT_PATTERN`:
   no lone surrogate, which JSON text can escape (``"\ud800"``) but UTF-8 cannot encode,
@@ -128,12 +129,46 @@ def _array(spec: FieldSpec) -> dict[str, Any]:
     }
 
 
+#: JSON Schema's bounds of a number, as msgspec writes a ``Meta``'s ``ge``, ``lt``...
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+def _within(value: float, bounds: dict[str, Any]) -> bool:
+    """Whether ``value`` keeps ``bounds`` (JSON Schema's keywords), as msgspec compares it."""
+    tests = {
+        "minimum": value >= bounds.get("minimum", -math.inf),
+        "maximum": value <= bounds.get("maximum", math.inf),
+        "exclusiveMinimum": value > bounds.get("exclusiveMinimum", -math.inf),
+        "exclusiveMaximum": value < bounds.get("exclusiveMaximum", math.inf),
+    }
+    return all(tests[name] for name in bounds)
+
+
+def _bounded_float(bounds: dict[str, Any]) -> dict[str, Any]:
+    """Return a float bounded by ``bounds``: the spellings of the non-finite floats it keeps.
+
+    WHY: a bound applies to numbers only, so ``{"anyOf": [...], "exclusiveMinimum": 0}``
+    took ``null``, ``"NaN"`` and ``"-Infinity"``, which msgspec's decoder refuses (NaN
+    fails every comparison; ``-inf > 0`` is false). ``"Infinity"`` stays where no upper
+    bound refuses it, ``"-Infinity"`` where no lower one does.
+    """
+    spellings = [
+        text for text, value in (("Infinity", math.inf), ("-Infinity", -math.inf))
+        if _within(value, bounds)
+    ]  # fmt: skip
+    options: list[dict[str, Any]] = [{"type": "number", **bounds}]
+    if spellings:
+        options.append({"enum": spellings})
+    return {"anyOf": options} if len(options) > 1 else options[0]
+
+
 def _json_leaves(node: Any) -> Any:
     """Let a number msgspec wrote take non-finite floats' spellings, a string no lone surrogate."""
     if isinstance(node, dict):
         if node.get("type") == "number":
-            rest = {k: v for k, v in node.items() if k != "type"}
-            return {**_float(), **rest}
+            rest = {k: v for k, v in node.items() if k != "type" and k not in _BOUNDS}
+            bounds = {k: v for k, v in node.items() if k in _BOUNDS}
+            return {**(_bounded_float(bounds) if bounds else _float()), **rest}
         if node.get("type") == "string":
             return {**node, "pattern": TEXT_PATTERN}
         return {k: _json_leaves(v) for k, v in node.items()}
