@@ -461,3 +461,18 @@ def test_results_of_two_recordings_are_not_ranked(
     assert "times never overlap" in said
     assert main(["res", str(one), str(same)]) == 0  # one recording: ranked
     assert "Ranking by rms" in capsys.readouterr().out
+
+
+def test_a_saved_result_of_an_old_form_with_a_wrong_part_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 9745f2d result whose offset is a word was "a bug in robot_msgs" (a ValueError)."""
+    saved = Path(__file__).parents[1] / "data" / "saved_9745f2d" / "ape_se3.json"
+    tree = json.loads(saved.read_text())
+    tree["comparison"]["settings"]["offset_estimated_s"] = "x"
+    bad = tmp_path / "old.json"
+    bad.write_text(json.dumps(tree))
+    assert main(["res", str(bad)]) == 1
+    err = capsys.readouterr().err
+    expected = f"ERROR: {bad}: Expected a number, got str 'x' - at "
+    assert err == expected + "`Comparison.settings['offset_estimated_s']`\n"

@@ -13,6 +13,7 @@ the matched poses they keep instead (:func:`robot_msgs.compare.migrate.result_v1
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,15 @@ import pytest
 
 from robot_msgs import from_json
 from robot_msgs.batch.tasks import RunResult
-from robot_msgs.compare import Comparison, EvaluationResult, Report, error_stats
-from robot_msgs.errors import DataWarning
+from robot_msgs.compare import (
+    Aggregate,
+    Comparison,
+    EvaluationResult,
+    GroupSummary,
+    Report,
+    error_stats,
+)
+from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation import (
     Ape,
     Drift,
@@ -33,6 +41,7 @@ from robot_msgs.evaluation import (
 )
 from robot_msgs.io import InputFile, read_inputs
 from robot_msgs.io.result_files import load_result
+from robot_msgs.strict_json import dumps
 from robot_msgs.trajectory import PoseTrajectory
 
 DATA = Path(__file__).parents[1] / "data"
@@ -285,3 +294,83 @@ def test_a_saved_report_and_a_stored_sweep_record_load() -> None:
     old_ape = record["result"]["report"]["comparisons"]["ape:translation"]
     assert ape.stats["translation"].rms == old_ape["stats"]["translation"]["rms"]
     assert ape.settings == EvaluationSettings.from_record(old_ape["settings"])
+
+
+_STATS = error_stats([0.1]).to_dict()
+#: Old forms whose parts are not what that form held, and the part each error names.
+_HOSTILE_OLD_FORMS = [
+    ({"metric": "ape", "stats": [1, 2]}, "Comparison.stats"),
+    ({"metric": "ape", "stats": None}, "Comparison.stats"),
+    ({"metric": "ape", "stats": {"t": _STATS}, "settings": [1, 2]}, "Comparison.settings"),
+    ({"metric": "ape", "stats": {"t": _STATS}, "settings": "ab"}, "Comparison.settings"),
+    ({"metric": "ape", "stats": {"t": _STATS}, "units": ["m"]}, "Comparison.units"),
+    (
+        {"metric": "ape", "stats": {"t": _STATS}, "settings": {"offset_estimated_s": "x"}},
+        "Comparison.settings['offset_estimated_s']",
+    ),
+    (
+        {"metric": "ape", "stats": {"t": _STATS}, "settings": {"offset_estimated_s": None}},
+        "Comparison.settings['offset_estimated_s']",
+    ),
+    (
+        {
+            "metric": "ape",
+            "stats": {"t": _STATS},
+            "settings": {"offset_estimated_s": 0.1, "offset_search_s": "x"},
+        },
+        "Comparison.settings['offset_search_s']",
+    ),
+    (
+        {
+            "metric": "ape",
+            "stats": {"t": _STATS},
+            "settings": {"offset_estimated_s": 0.1},
+            "counts": {"matched": "x"},
+        },
+        "Comparison.counts['matched']",
+    ),
+    (
+        {
+            "metric": "ape",
+            "stats": {"t": _STATS},
+            "settings": {"offset_estimated_s": 0.1},
+            "counts": [3],
+        },
+        "Comparison.counts",
+    ),
+    (
+        {"metric": "rpe", "stats": {"t": _STATS}, "settings": {"relation": "x", "delta": ["x"]}},
+        "Comparison.settings['delta']",
+    ),
+    (
+        {"metric": "rpe", "stats": {"t": _STATS}, "settings": {"relation": "x", "delta": 10**400}},
+        "Comparison.settings['delta']",
+    ),
+    (
+        {"metric": "drift", "stats": {"t": _STATS}, "settings": {"lengths_m": [{"a": 1}]}},
+        "Comparison.settings['lengths_m']",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "part"), _HOSTILE_OLD_FORMS)
+def test_an_old_form_with_a_wrong_part_is_refused_naming_it(old: dict[str, Any], part: str) -> None:
+    """A dict, a list or a word where the old form held another: a ValueError, an
+    AttributeError or a TypeError escaped the migration (and ``res`` called it a bug)."""
+    with pytest.raises(ValidationError, match=re.escape(f"- at `{part}`")):
+        Comparison.from_dict(old)
+    with pytest.raises(ValidationError, match=re.escape(f"- at `{part}`")):
+        from_json(dumps(old), Comparison)
+
+
+def test_old_aggregates_summaries_and_results_with_a_wrong_part_are_refused() -> None:
+    with pytest.raises(ValidationError, match=r"got list \[1\] - at `Aggregate.stats`"):
+        Aggregate.from_dict({"metric": "ape", "n_runs": 1, "stats": [1]})
+    with pytest.raises(ValidationError, match=r"got list \['m'\] - at `Aggregate.units`"):
+        Aggregate.from_dict({"metric": "ape", "n_runs": 1, "stats": {}, "units": ["m"]})
+    summary = {"algorithm": "a", "sequence": "s", "n_runs": 1, "signals": {}, "units": ["m"]}
+    with pytest.raises(ValidationError, match=r"got list \['m'\] - at `GroupSummary.units`"):
+        GroupSummary.from_dict(summary)
+    saved = json.loads((SAVED / "ape_se3.json").read_text())
+    with pytest.raises(ValidationError, match=r"got int 5 - at `EvaluationResult.series`"):
+        EvaluationResult.from_dict({**saved, "series": 5})

@@ -26,20 +26,22 @@ matched poses before it (``matched_estimate``) and derives the compared ones on 
 10^7 poses are not held twice. An old ``estimate`` is read as ``compared_estimate``, the
 estimate as compared, exactly as saved (:func:`result_v1`).
 
-Nothing else changed form; files of the current form pass through unchanged.
+Nothing else changed form; files of the current form pass through unchanged. A file of
+an old form whose parts are not what that form held (``stats`` a list, ``delta`` a word) is
+refused with a :class:`~robot_msgs.errors.ValidationError` naming the part, as a file of
+today's form is.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from robot_msgs.compare.signal import signal_name
 from robot_msgs.evaluation.settings import DEFAULT_OFFSET_SEARCH_S, EvaluationSettings
 from robot_msgs.msg import field_specs
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
+from robot_msgs.msg.arrays import NON_FINITE, field_error
 
 __all__ = ["aggregate_v0", "comparison_v0", "group_summary_v0", "result_v0", "result_v1"]
 
@@ -62,30 +64,70 @@ def _tuple(value: Any) -> tuple[Any, ...]:
     return tuple(value) if isinstance(value, list | tuple) else (value,)
 
 
-def _identities(parameters: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Return the signal names the metric of ``parameters`` makes, with their typed fields."""
+def _mapping(data: Mapping[str, Any], key: str, path: str) -> Mapping[str, Any]:
+    """Return ``data[key]`` (``{}`` when absent), a mapping as the old form held there.
+
+    Raises
+    ------
+    ValidationError
+        It is something else (a list, a number, ``null``), named by ``path``.
+    """
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise field_error(
+            expected="a mapping by name (a saved form of 9745f2d)", value=value, path=path
+        )
+    return value
+
+
+def _number(value: Any, path: str) -> float:
+    """Return a number of the old form as a float: a JSON number, or a non-finite spelling.
+
+    Raises
+    ------
+    ValidationError
+        Anything else (a word, a list, ``null``, an integer beyond float64), named by ``path``.
+    """
+    if isinstance(value, int | float) or (isinstance(value, str) and value in NON_FINITE):
+        try:
+            return float(value)
+        except OverflowError as err:
+            raise field_error(expected="a float (|x| < 1.8e308)", value=value, path=path) from err
+    raise field_error(expected="a number", value=value, path=path)
+
+
+def _identities(parameters: Mapping[str, Any], path: str) -> dict[str, dict[str, Any]]:
+    """Return the signal names the metric of ``parameters`` makes, with their typed fields.
+
+    ``path`` names ``parameters`` in errors (``Comparison.settings``).
+    """
     out: dict[str, dict[str, Any]] = {}
     relation = parameters.get("relation")
     unit = parameters.get("delta_unit")
-    deltas = [float(d) for d in _tuple(parameters.get("delta"))]
+    deltas = [_number(d, f"{path}['delta']") for d in _tuple(parameters.get("delta"))]
     if isinstance(relation, str):
         for d in deltas:
             typed = {"quantity": relation, "delta": d, "delta_unit": unit}
             out[signal_name(relation, delta=d, delta_unit=unit)] = typed
         single = {"delta": deltas[0], "delta_unit": unit} if len(deltas) == 1 else {}
         out[relation] = {"quantity": relation, **single}
-    for length in _tuple(parameters.get("lengths_m")):
+    for given in _tuple(parameters.get("lengths_m")):
+        length = _number(given, f"{path}['lengths_m']")
         for quantity in _DRIFT_QUANTITIES:
-            typed = {"quantity": quantity, "length_m": float(length)}
-            out[signal_name(quantity, length_m=float(length))] = typed
+            typed = {"quantity": quantity, "length_m": length}
+            out[signal_name(quantity, length_m=length)] = typed
     return out
 
 
 def _time_offset(old: Mapping[str, Any], settings: Mapping[str, Any], matched: int) -> Any:
     """Return the ``TimeOffset`` dict of an offset saved with its value and std only."""
-    offset = float(old["offset_estimated_s"])
-    half = settings.get("offset_search_s") or DEFAULT_OFFSET_SEARCH_S
-    centre = float(settings.get("offset_s") or 0.0)
+    path = "Comparison.settings"
+    offset = _number(old["offset_estimated_s"], f"{path}['offset_estimated_s']")
+    given_half = settings.get("offset_search_s")
+    half = DEFAULT_OFFSET_SEARCH_S
+    if given_half is not None:
+        half = _number(given_half, f"{path}['offset_search_s']") or DEFAULT_OFFSET_SEARCH_S
+    centre = _number(settings.get("offset_s") or 0.0, f"{path}['offset_s']")
     return {
         "_type": "compare/TimeOffset",
         "offset_s": offset,
@@ -122,7 +164,9 @@ def comparison_v0(
     >>> s.quantity, s.delta, s.delta_unit, c.settings.align, c.parameters["delta"]
     ('translation', 1.0, 's', 'se3', (1.0, 2.0))
     """
-    old = dict(data.get("settings", {}))
+    old = dict(_mapping(data, "settings", "Comparison.settings"))
+    stats = _mapping(data, "stats", "Comparison.stats")
+    units = _mapping(data, "units", "Comparison.units")
     fields = field_specs(EvaluationSettings)
     settings = {k: old.pop(k) for k in list(old) if k in fields}
     estimated: dict[str, Any] = {k: old.pop(k) for k in _NEES if k in old}
@@ -130,10 +174,11 @@ def comparison_v0(
     if time_offset is not None:
         estimated["time_offset"] = time_offset
     elif offset:
-        matched = int(data.get("counts", {}).get("matched", 0))
+        matched = _mapping(data, "counts", "Comparison.counts").get("matched", 0)
+        if not isinstance(matched, int):
+            raise field_error(expected="int", value=matched, path="Comparison.counts['matched']")
         estimated["time_offset"] = _time_offset(offset, settings, matched)
-    known = _identities(old)
-    units = data.get("units", {})
+    known = _identities(old, "Comparison.settings")
     signals = [
         {
             "name": name,
@@ -143,7 +188,7 @@ def comparison_v0(
             "stats": stats,
             "series": (series or {}).get(name),
         }
-        for name, stats in data["stats"].items()
+        for name, stats in stats.items()
     ]
     rest = {k: v for k, v in data.items() if k not in ("stats", "units", "settings")}
     return {
@@ -158,10 +203,11 @@ def comparison_v0(
 def result_v0(data: Mapping[str, Any]) -> dict[str, Any]:
     """Rewrite an old ``EvaluationResult`` dict: its series and offset into the comparison."""
     rest = {k: v for k, v in data.items() if k not in ("series", "time_offset")}
-    comparison = data["comparison"]
-    if "stats" in comparison:
+    comparison = data.get("comparison")
+    if isinstance(comparison, Mapping) and "stats" in comparison:  # else refused as it is
+        series = _mapping(data, "series", "EvaluationResult.series")
         rest["comparison"] = comparison_v0(
-            comparison, series=data["series"], time_offset=data.get("time_offset")
+            comparison, series=series, time_offset=data.get("time_offset")
         )
     return rest
 
@@ -177,7 +223,10 @@ def result_v1(data: Mapping[str, Any]) -> dict[str, Any]:
     return {**rest, "compared_estimate": data["estimate"]}
 
 
-def _summary_signals(stats: Mapping[str, Any], units: Mapping[str, str]) -> list[dict[str, Any]]:
+def _summary_signals(data: Mapping[str, Any], key: str, type_name: str) -> list[dict[str, Any]]:
+    """Return the signals of the maps ``data[key]`` (statistics) and ``data["units"]``."""
+    stats = _mapping(data, key, f"{type_name}.{key}")
+    units = _mapping(data, "units", f"{type_name}.units")
     return [
         {"name": n, "quantity": n, "unit": units.get(n, ""), "stats": s} for n, s in stats.items()
     ]
@@ -186,10 +235,10 @@ def _summary_signals(stats: Mapping[str, Any], units: Mapping[str, str]) -> list
 def aggregate_v0(data: Mapping[str, Any]) -> dict[str, Any]:
     """Rewrite an old ``Aggregate`` dict: ``stats`` and ``units`` as signals."""
     rest = {k: v for k, v in data.items() if k not in ("stats", "units")}
-    return {**rest, "signals": _summary_signals(data["stats"], data.get("units", {}))}
+    return {**rest, "signals": _summary_signals(data, "stats", "Aggregate")}
 
 
 def group_summary_v0(data: Mapping[str, Any]) -> dict[str, Any]:
     """Rewrite an old ``GroupSummary`` dict: the map ``signals`` and ``units`` as signals."""
     rest = {k: v for k, v in data.items() if k != "units"}
-    return {**rest, "signals": _summary_signals(data["signals"], data.get("units", {}))}
+    return {**rest, "signals": _summary_signals(data, "signals", "GroupSummary")}
