@@ -383,3 +383,43 @@ def test_every_float_field_defaulting_to_nan_reads_null_on_the_typed_road() -> N
             if spec.kind == "float" and nan_default and not spec.null_is_nan:
                 plain.append(f"{name}.{key}")
     assert plain == []
+
+
+#: A lone surrogate where each reader meets it: the whole form, a key, a float field, a
+#: nested message, and the error's path (msgspec raised UnicodeEncodeError on every one).
+_LONE = "\ud800"
+
+
+@pytest.mark.parametrize(
+    ("form", "said"),
+    [
+        (_LONE, r"Expected Point as a dict, got str '\\ud800' - at `Point`"),
+        ({_LONE: 1.0}, r"got unknown field '\\ud800' - at `Point`"),
+        ({"x": _LONE}, r"Expected float, got str '\\ud800' - at `Point.x`"),
+    ],
+)
+def test_a_lone_surrogate_in_a_form_is_our_error(form: object, said: str) -> None:
+    with pytest.raises(ValidationError, match=said):
+        Point.from_dict(form)  # type: ignore[arg-type]  # a hostile form
+
+
+def test_a_lone_surrogate_in_a_nested_form_names_its_field() -> None:
+    stamped = robot_msgs.type_for("geometry/PoseStamped")
+    with pytest.raises(ValidationError, match=r"got str '\\ud800' - at `PoseStamped.header`"):
+        stamped.from_dict({"header": _LONE})
+    with pytest.raises(ValidationError, match=r"at `PoseStamped.header.stamp`"):
+        stamped.from_dict({"header": {"stamp": _LONE}})
+
+
+def test_json_text_given_as_a_str_with_a_lone_surrogate_is_our_error() -> None:
+    """JSON text as a Python str UTF-8 cannot encode: a UnicodeEncodeError escaped."""
+    text = '{"_type": "geometry/Point", "' + _LONE + '": 1.0}'
+    said = r"Expected JSON text for Point that UTF-8 can encode, .*lone surrogate at character 29"
+    with pytest.raises(ValidationError, match=said):
+        decode_json(text, Point)
+    with pytest.raises(ValidationError, match=said):
+        decode_json_tree(text, Point)
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_json(text, Point)
+    with pytest.raises(ValidationError, match=r"Expected JSON text of a message, .*surrogates"):
+        robot_msgs.from_json(text)

@@ -300,18 +300,22 @@ def from_tree(cls: type[M], data: Any) -> M:
     """Build a ``cls`` message from its JSON form (parsed), with msgspec.
 
     Read as it stands if msgspec takes it; else revived (:func:`revived`) and read again;
-    if still refused, each field is checked alone to name the one at fault.
+    if still refused, each field is checked alone to name the one at fault. A string
+    UTF-8 cannot encode (a lone surrogate), on which msgspec raises ``UnicodeEncodeError``
+    wherever it stands, is refused so too.
     """
     try:
         try:
             return msgspec.convert(data, cls, dec_hook=_decode)
-        except msgspec.ValidationError:
+        except (msgspec.ValidationError, UnicodeEncodeError):
             pass
         fixed = revived(cls, data)
         try:
             return msgspec.convert(fixed, cls, dec_hook=_decode)
         except msgspec.ValidationError as err:
             raise _fault(cls, fixed, cls.__name__, err) from err
+        except UnicodeEncodeError as err:
+            raise _fault(cls, fixed, cls.__name__) from err
     except RecursionError as err:  # a hostile form: lists in lists, thousands deep
         raise _too_deep(cls) from err
 
@@ -399,7 +403,7 @@ def _field_from_json(spec: FieldSpec, value: Any, path: str) -> Any:
     if kind == "msg":
         try:
             return msgspec.convert(value, spec.msg_type, dec_hook=_decode)
-        except msgspec.ValidationError as err:
+        except (msgspec.ValidationError, UnicodeEncodeError) as err:
             raise _fault(spec.msg_type, value, path) from err
     if kind == "optional" and inner is not None:
         return None if value is None else _field_from_json(inner, value, path)
@@ -559,7 +563,7 @@ def decode_json(data: bytes | str, cls: type[M]) -> M:
     >>> decode_json(b'{"_type": "geometry_msgs/msg/Point", "x": null, "y": "Infinity"}', Point)
     Point(x=nan, y=inf, z=0.0)
     """
-    text = data.encode() if isinstance(data, str) else data
+    text = _utf8(data, cls)
     if b"null" not in text or not (_null_is_nan(cls) or _nan_after_key(cls, text)):
         with contextlib.suppress(msgspec.DecodeError, RecursionError):  # read again below
             return _typed_decoder(cls).decode(text)
@@ -578,7 +582,7 @@ def decode_json_tree(data: bytes | str, cls: type[M]) -> M:
     >>> decode_json_tree(b'{"x": "-Infinity"}', Point)
     Point(x=-inf, y=0.0, z=0.0)
     """
-    text = data.encode() if isinstance(data, str) else data
+    text = _utf8(data, cls)
     try:
         tree = msgspec.json.decode(text)
     except msgspec.DecodeError as err:  # not JSON, or a value JSON allows and Python not
@@ -592,6 +596,21 @@ def decode_json_tree(data: bytes | str, cls: type[M]) -> M:
         return msgspec.convert(fixed, cls, dec_hook=_decode)
     except msgspec.ValidationError as err:
         raise _fault(cls, fixed, cls.__name__, err) from err
+
+
+def _utf8(data: bytes | str, cls: type) -> bytes:
+    """Return JSON text as UTF-8 bytes; text UTF-8 cannot encode (a lone surrogate) is refused."""
+    if not isinstance(data, str):
+        return data
+    try:
+        return data.encode()
+    except UnicodeEncodeError as err:
+        shown = data[:40].encode("utf-8", "backslashreplace").decode()
+        msg = (
+            f"Expected JSON text for {cls.__name__} that UTF-8 can encode, got {shown!r}...: "
+            f"a lone surrogate at character {err.start}"
+        )
+        raise ValidationError(msg) from err
 
 
 _NULL_IS_NAN: dict[type, bool] = {}

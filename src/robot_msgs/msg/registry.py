@@ -184,7 +184,7 @@ def from_json(data: bytes | str, cls: type[Msg] | None = None) -> Msg:
 
     try:
         value = msgspec.json.decode(data)
-    except msgspec.DecodeError as err:
+    except (msgspec.DecodeError, UnicodeEncodeError) as err:  # the latter: a lone surrogate
         msg = f"Expected JSON text of a message, got {str(data)[:40]!r}: {err}"
         raise ValidationError(msg) from err
     return from_dict(value)
