@@ -238,3 +238,48 @@ def test_an_npz_with_an_array_taken_out_names_the_missing_one(tmp_path: Path) ->
         r"missing\)$",
     ):
         load_result(cut)
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [{"$array": 0}, {"$$array": 1}, {"$array": 0, "$$array": 1, "$$$array": "x", "array": 2}],
+)
+@pytest.mark.parametrize("suffix", [".npz", ".parquet"])
+def test_a_parameter_named_like_an_array_reference_loads_back_equal(
+    results: dict[str, EvaluationResult],
+    tmp_path: Path,
+    suffix: str,
+    parameters: dict[str, object],
+) -> None:
+    """A metric parameter `$array` (a valid key) was read back as the result's first array."""
+    pytest.importorskip("pyarrow")
+    result = results["ape"]
+    odd = result.replace(comparison=result.comparison.replace(parameters=parameters))
+    loaded = load_result(save_result(tmp_path / f"r{suffix}", odd))
+    assert loaded == odd
+    assert dict(loaded.comparison.parameters) == parameters
+
+
+def test_an_npz_whose_array_number_is_a_bool_is_refused(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """`{"$array": true}` was read as array 1 (a bool is an int to Python)."""
+    path = save_result(tmp_path / "r.npz", results["ape"])
+    with zipfile.ZipFile(path) as z:
+        entries = {name: z.read(name) for name in z.namelist()}
+    with np.load(path, allow_pickle=False) as archive:
+        text = archive["robot_msgs.json"].tobytes().decode()
+    assert '{"$array":1}' in text
+    buffer = io.BytesIO()
+    np.save(
+        buffer, np.frombuffer(text.replace('{"$array":1}', '{"$array":true}').encode(), np.uint8)
+    )
+    entries["robot_msgs.json.npy"] = buffer.getvalue()
+    bad = tmp_path / "bad.npz"
+    with zipfile.ZipFile(bad, "w") as out:
+        for name, data in entries.items():
+            out.writestr(name, data)
+    with pytest.raises(
+        FormatError, match=r"bad\.npz: expected an array number below \d+, got True"
+    ):
+        load_result(bad)

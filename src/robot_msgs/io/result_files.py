@@ -13,7 +13,9 @@ evo's ``--save_results`` zips into the same message.
 - ``.npz``: NumPy's zip of arrays (deflated). Every array of the result is one entry,
   ``a0.npy``, ``a1.npy``, ... in its own dtype, and the rest of the message (the JSON
   form with each array replaced by ``{"$array": K}``) is the entry ``robot_msgs.json``,
-  stored as UTF-8 bytes. Read with ``numpy.load(path)`` (no pickle).
+  stored as UTF-8 bytes. Read with ``numpy.load(path)`` (no pickle). A mapping's own key
+  ``"$array"`` (a metric parameter of that name) is written ``"$$array"``, and each
+  ``"$$...array"`` with one ``$`` more, so no mapping reads back as an array.
 - ``.parquet`` / ``.pq`` (the ``parquet`` extra, pyarrow): one row per array, with
   columns ``array`` (K), ``dtype``, ``shape``, and the values flattened in row-major
   order in ``floats`` (float arrays) or ``integers`` (integer and boolean arrays); the
@@ -60,6 +62,9 @@ _SKELETON = "robot_msgs.json"
 #: The name of a result's n-th array in a ``.npz`` (no leading zeros: one name each).
 _ARRAY = re.compile(r"a(0|[1-9][0-9]{0,8})\.npy")
 _REF = "$array"
+#: Keys a mapping of the message may hold that read as an array reference, escaped with
+#: one ``$`` more on writing (``$array`` -> ``$$array``) and one less on reading.
+_REFLIKE = re.compile(r"\$+array")
 _KINDS = "fiub"  # the dtype kinds a result's arrays have: floats, integers, booleans
 _MAX_DIMENSIONS = 8
 
@@ -106,7 +111,7 @@ def _split(tree: Any, arrays: list[np.ndarray[Any, Any]]) -> Any:
         arrays.append(tree)
         return {_REF: len(arrays) - 1}
     if isinstance(tree, dict):
-        return {k: _split(v, arrays) for k, v in tree.items()}
+        return {f"${k}" if _REFLIKE.fullmatch(k) else k: _split(v, arrays) for k, v in tree.items()}
     if isinstance(tree, list):
         return [_split(v, arrays) for v in tree]
     return tree
@@ -117,11 +122,14 @@ def _join(tree: Any, arrays: list[np.ndarray[Any, Any]], source: str) -> Any:
     if isinstance(tree, dict):
         if set(tree) == {_REF}:
             k = tree[_REF]
-            if not (isinstance(k, int) and 0 <= k < len(arrays)):
+            if not (type(k) is int and 0 <= k < len(arrays)):
                 msg = f"{source}: expected an array number below {len(arrays)}, got {k!r}"
                 raise FormatError(msg)
             return arrays[k]
-        return {k: _join(v, arrays, source) for k, v in tree.items()}
+        return {
+            k[1:] if k.startswith("$$") and _REFLIKE.fullmatch(k) else k: _join(v, arrays, source)
+            for k, v in tree.items()
+        }
     if isinstance(tree, list):
         return [_join(v, arrays, source) for v in tree]
     return tree
