@@ -283,3 +283,27 @@ def test_an_npz_whose_array_number_is_a_bool_is_refused(
         FormatError, match=r"bad\.npz: expected an array number below \d+, got True"
     ):
         load_result(bad)
+
+
+def test_an_npz_whose_comparison_is_an_array_names_the_field(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """`"comparison": {"$array": 0}` made res say "a bug in robot_msgs" (IndexError)."""
+    path = save_result(tmp_path / "r.npz", results["ape"])
+    with zipfile.ZipFile(path) as z:
+        entries = {name: z.read(name) for name in z.namelist()}
+    with np.load(path, allow_pickle=False) as archive:
+        skeleton = json.loads(archive["robot_msgs.json"].tobytes().decode())
+    skeleton["comparison"] = {"$array": 0}
+    buffer = io.BytesIO()
+    np.save(buffer, np.frombuffer(json.dumps(skeleton).encode(), np.uint8))
+    entries["robot_msgs.json.npy"] = buffer.getvalue()
+    bad = tmp_path / "bad.npz"
+    with zipfile.ZipFile(bad, "w") as out:
+        for name, data in entries.items():
+            out.writestr(name, data)
+    said = (
+        r"bad\.npz: Expected Comparison as a dict, got array .* - at `EvaluationResult.comparison`"
+    )
+    with pytest.raises(FormatError, match=said):
+        load_result(bad)

@@ -423,3 +423,32 @@ def test_json_text_given_as_a_str_with_a_lone_surrogate_is_our_error() -> None:
         robot_msgs.from_json(text, Point)
     with pytest.raises(ValidationError, match=r"Expected JSON text of a message, .*surrogates"):
         robot_msgs.from_json(text)
+
+
+@pytest.mark.parametrize(
+    ("cls_name", "form", "said"),
+    [
+        ("geometry/Point", np.zeros(3), r"Expected Point as a dict, got array .* - at `Point`$"),
+        (
+            "geometry/PoseStamped",
+            {"header": np.zeros(0)},
+            r"Expected Header as a dict, got array of shape \(0,\) float64 - at `PoseStamped.header`",
+        ),
+        (
+            "geometry/PoseStamped",
+            {"pose": {"position": np.array(1.0)}},
+            r"Expected Point as a dict, got array .* - at `PoseStamped.pose.position`",
+        ),
+        (
+            "nav/Path",
+            {"poses": [np.zeros(3)]},
+            r"Expected PoseStamped as a dict, got array .* - at `Path.poses\[0\]`",
+        ),
+    ],
+)
+def test_an_array_where_a_message_stands_is_our_error(
+    cls_name: str, form: object, said: str
+) -> None:
+    """msgspec reads an array as a mapping (``array["_type"]``): an IndexError escaped."""
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.type_for(cls_name).from_dict(form)  # type: ignore[arg-type]  # hostile

@@ -296,25 +296,30 @@ def revived(cls: type[Msg], data: Any) -> Any:
     return data if out is None else out
 
 
+#: What msgspec raises, beyond its ValidationError, on objects of a form it reads: a string
+#: UTF-8 cannot encode (a lone surrogate, ``UnicodeEncodeError``), an array where a message
+#: stands (read as a mapping: ``array["_type"]`` is an ``IndexError``).
+_ODD_INPUT = (UnicodeEncodeError, IndexError)
+
+
 def from_tree(cls: type[M], data: Any) -> M:
     """Build a ``cls`` message from its JSON form (parsed), with msgspec.
 
     Read as it stands if msgspec takes it; else revived (:func:`revived`) and read again;
-    if still refused, each field is checked alone to name the one at fault. A string
-    UTF-8 cannot encode (a lone surrogate), on which msgspec raises ``UnicodeEncodeError``
-    wherever it stands, is refused so too.
+    if still refused, each field is checked alone to name the one at fault. What msgspec
+    raises on an odd object of the form (:data:`_ODD_INPUT`) is a refusal too.
     """
     try:
         try:
             return msgspec.convert(data, cls, dec_hook=_decode)
-        except (msgspec.ValidationError, UnicodeEncodeError):
+        except (msgspec.ValidationError, *_ODD_INPUT):
             pass
         fixed = revived(cls, data)
         try:
             return msgspec.convert(fixed, cls, dec_hook=_decode)
         except msgspec.ValidationError as err:
             raise _fault(cls, fixed, cls.__name__, err) from err
-        except UnicodeEncodeError as err:
+        except _ODD_INPUT as err:
             raise _fault(cls, fixed, cls.__name__) from err
     except RecursionError as err:  # a hostile form: lists in lists, thousands deep
         raise _too_deep(cls) from err
@@ -403,7 +408,7 @@ def _field_from_json(spec: FieldSpec, value: Any, path: str) -> Any:
     if kind == "msg":
         try:
             return msgspec.convert(value, spec.msg_type, dec_hook=_decode)
-        except (msgspec.ValidationError, UnicodeEncodeError) as err:
+        except (msgspec.ValidationError, *_ODD_INPUT) as err:
             raise _fault(spec.msg_type, value, path) from err
     if kind == "optional" and inner is not None:
         return None if value is None else _field_from_json(inner, value, path)
