@@ -307,3 +307,63 @@ def test_an_npz_whose_comparison_is_an_array_names_the_field(
     )
     with pytest.raises(FormatError, match=said):
         load_result(bad)
+
+
+def _parquet_with_row(path: Path, source: Path, row: int, **cells: object) -> Path:
+    """Write ``source`` (a Parquet result) to ``path`` with the cells of array ``row`` replaced."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = pq.read_table(source)
+    rows = table.to_pylist()
+    rows[row] = {**rows[row], **cells}
+    changed = pa.Table.from_pylist(rows, schema=table.schema)
+    pq.write_table(changed, path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("dtype", "cells", "said"),
+    [
+        ("|i1", {"integers": 1000}, r"value 1000 at 0 does not fit the array's dtype \|i1"),
+        ("|u1", {"integers": -1}, r"value -1 at 0 does not fit the array's dtype \|u1"),
+        ("|b1", {"integers": 5}, r"value 5 at 0 does not fit the array's dtype \|b1"),
+        ("<i8", {"integers": None}, r"expected the values of a <i8 array, got a null among them"),
+        ("<f4", {"floats": 1e300}, r"value 1e\+300 at 0 does not fit the array's dtype <f4"),
+        ("<f4", {"floats": 0.1}, r"value 0\.1 at 0 does not fit the array's dtype <f4"),
+    ],
+)
+def test_a_parquet_value_its_dtype_cannot_hold_is_refused(
+    results: dict[str, EvaluationResult],
+    tmp_path: Path,
+    dtype: str,
+    cells: dict[str, object],
+    said: str,
+) -> None:
+    """A cast wrapped 1000 to -24 in an |i1 array, made 5 True and 1e300 inf (a warning)."""
+    pytest.importorskip("pyarrow")
+    saved = save_result(tmp_path / "r.parquet", results["ape"])
+    (column, value) = next(iter(cells.items()))
+    pq = pytest.importorskip("pyarrow.parquet")
+    rows = pq.read_table(saved).to_pylist()
+    row = next(k for k, r in enumerate(rows) if r[column] is not None and r[column])
+    n = len(rows[row][column])
+    bad = _parquet_with_row(
+        tmp_path / "bad.parquet", saved, row, dtype=dtype, **{column: [value] * n}
+    )
+    with pytest.raises(FormatError, match=rf"bad\.parquet: array {row}: `{column}`: {said}"):
+        load_result(bad)
+
+
+def test_a_parquet_result_of_narrow_dtypes_loads_its_exact_values(tmp_path: Path) -> None:
+    """The writer's widened values narrow back unchanged: uint64's top bit, float32's 0.1."""
+    pytest.importorskip("pyarrow")
+    from robot_msgs.io.result_files import _cast
+
+    top = np.array([-1, 2**63 - 1], dtype=np.int64)  # how the writer stores uint64 bits
+    assert _cast(top, np.dtype("<u8"), "x").tolist() == [2**64 - 1, 2**63 - 1]
+    tenth = np.array([np.float32(0.1), np.nan, -np.inf], dtype=np.float64)
+    cast = _cast(tenth, np.dtype("<f4"), "x")
+    assert cast.dtype == np.float32
+    assert cast[0] == np.float32(0.1)
+    assert np.isnan(cast[1])
+    assert cast[2] == -np.inf

@@ -294,14 +294,45 @@ def _parquet_cells(table: Any, row: int, where: str) -> np.ndarray[Any, Any]:
     if not cell.is_valid:
         msg = f"{where}: `{column}`: expected the values of a {dtype.str} array, got null"
         raise FormatError(msg)
-    values = cell.values.to_numpy(zero_copy_only=False)
+    if column == "integers" and cell.values.null_count:
+        msg = (
+            f"{where}: `integers`: expected the values of a {dtype.str} array, "
+            "got a null among them"
+        )
+        raise FormatError(msg)
+    values = np.asarray(cell.values.to_numpy(zero_copy_only=False))
     if values.size != math.prod(shape):
         msg = (
             f"{where}: `shape` {tuple(shape)} holds {math.prod(shape)} values, but "
             f"`{column}` has {values.size}"
         )
         raise FormatError(msg)
-    return np.asarray(values).astype(dtype, copy=False).reshape(shape)
+    return _cast(values, dtype, f"{where}: `{column}`").reshape(shape)
+
+
+def _cast(values: np.ndarray[Any, Any], dtype: np.dtype[Any], where: str) -> np.ndarray[Any, Any]:
+    """Return a Parquet column's values (int64 or float64) in ``dtype``, every value kept.
+
+    The writer stores each array's own values widened, so narrowing them back changes
+    none; a value that ``dtype`` cannot hold (1000 in an ``|i1`` array, 5 in a boolean
+    one, 1e300 or 0.1 in a ``<f4`` one) is refused, where a cast wrapped it round (-24),
+    made it ``True``, ``inf`` or another number. An ``uint64`` array is written as the
+    int64 of its bits, so it is read back from them.
+    """
+    if values.dtype == dtype:
+        return values
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = values.astype(dtype)
+        back = out.astype(values.dtype)
+    changed = back != values
+    if dtype.kind == "f":
+        changed &= ~(np.isnan(back) & np.isnan(values))
+    if changed.any():
+        k = int(np.argmax(changed))
+        value = values[k].item()
+        msg = f"{where}: value {value!r} at {k} does not fit the array's dtype {dtype.str}"
+        raise FormatError(msg)
+    return out
 
 
 def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
