@@ -246,3 +246,23 @@ def test_both_backends_draw_the_same_panels_titles_labels_and_data(
         assert _close(drawn["x"], [trace.x[0], *trace.x])
         assert _close(drawn["y"], [0, *trace.y, 0])
         assert drawn["line"]["shape"] == "hv"
+
+
+def test_a_result_without_signals_keeps_its_name_and_draws_nothing(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    """A Comparison may hold no signals: ``res --plot`` said "a bug" (IndexError)."""
+    _, result = named[0]
+    bare = result.replace(comparison=result.comparison.replace(signals=()))
+    panels = _panels(results_spec([("none.json", bare), named[1]]))
+    over_time = panels["error_over_time"]
+    assert over_time.y_title == "translation error [m]"  # the other's signal
+    empty, b = over_time.traces
+    assert (empty.name, b.name) == ("none", "b")
+    assert len(empty.y) == 0
+    assert len(b.y) == 9  # eight errors and the gap
+    alone = _panels(results_spec([("none.json", bare)]))
+    assert alone["histogram"].x_title == "error"
+    (trace,) = alone["box"].traces
+    assert trace.name == "none"
+    assert len(trace.y) == 0

@@ -179,3 +179,19 @@ def test_res_ranks_a_nees_by_its_means_distance_from_its_degrees_of_freedom() ->
     assert ranking.title == "Ranking by |mean - 3|"
     assert ranking.headers == ("#", "result", "n", "mean")
     assert "mean NEES is its 3 degrees of freedom" in ranking.notes[0]
+
+
+def test_results_without_signals_are_tabled_and_not_ranked(tmp_path: Path) -> None:
+    """A Comparison may hold no signals: ranking two such results raised IndexError."""
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    result = ape(ref, est, settings=EvaluationSettings(align="se3"))
+    bare = result.replace(comparison=result.comparison.replace(signals=()))
+    table = compare_results([("a.json", bare), ("b.json", bare)])
+    assert table.ranking is None
+    assert table.notes == ["not ranked: a.json holds no signals"]
+    assert table.tables[0].rows == ()  # one row per signal: none
+    mixed = compare_results([("a.json", result), ("b.json", bare)], force=True)
+    assert mixed.ranking is None
+    assert mixed.notes == ["not ranked: b.json holds no signals"]
+    assert compare_results([("a.json", bare)]).notes == []  # one result: no ranking to refuse

@@ -62,20 +62,22 @@ def results_spec(
     FormatError
         The results' first signals have different units (they cannot share an axis).
     """
-    firsts = [result.comparison.signals[0] for _, result in named]
-    units = {signal.unit for signal in firsts}
+    # A result without signals (a Comparison may hold none) is drawn as a summary is.
+    firsts = [next(iter(result.comparison.signals), None) for _, result in named]
+    held = [signal for signal in firsts if signal is not None]
+    units = {signal.unit for signal in held}
     if len(units) > 1:
         msg = f"the results are in different units ({', '.join(sorted(units))})"
         raise FormatError(msg)
     names = list(labels) if labels is not None else legend_names([p for p, _ in named])
-    label = signal_label(firsts[0])
-    unit = f" {firsts[0].unit}" if firsts[0].unit else ""
+    label = signal_label(held[0]) if held else "error"
+    unit = f" {held[0].unit}" if held and held[0].unit else ""
     panels: tuple[list[Trace], ...] = ([], [], [], [], [])
     by_time, over_distance, box, violin, histogram = panels
     for k, ((path, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
         colour = PALETTE[k % len(PALETTE)]
-        series = signal.series
-        if series is None:  # a summary: nothing to draw but its name
+        series = signal.series if signal is not None else None
+        if series is None:  # a summary, or no signal: nothing to draw but its name
             series, distance = ErrorSeries(stamps_s=np.zeros(0), errors=np.zeros(0)), None
         elif distances is None:
             distance = error_distances_m(path, result, series)

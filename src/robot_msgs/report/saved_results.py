@@ -177,7 +177,10 @@ class ResultsComparison:
         self.forced = False
         signals = {(c.metric, tuple(s.name for s in c.signals)) for c in comparisons}
         apart = _apart_in_time(named)
-        if len(signals) > 1:
+        empty = [name for name, r in named if not r.comparison.signals]
+        if empty and len(named) > 1:  # a Comparison may hold none: nothing to rank it by
+            self.notes.append(f"not ranked: {empty[0]} holds no signals")
+        elif len(signals) > 1:
             held = sorted(f"{metric}: {', '.join(names)}" for metric, names in signals)
             self.notes.append(  # in words: it printed Python lists, ape ['angle_deg']
                 f"not ranked: the results hold different metrics or signals ({'; '.join(held)})"
