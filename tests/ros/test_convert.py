@@ -293,3 +293,25 @@ def test_cdr_decoding_still_checks_what_the_wire_cannot_prove() -> None:
     )
     assert isinstance(decoded, PointCloud2)
     assert not decoded.data.flags.writeable  # a copy of a caller's writable buffer, read-only
+
+
+def test_generated_cdr_whose_fields_hold_no_value_names_the_field() -> None:
+    """CDR of a generated type (RankingRow) whose JSON field is not JSON, or whose mapping
+    has more keys than values: json's JSONDecodeError and zip's ValueError escaped."""
+    import dataclasses
+
+    store = humble_typestore()
+    name = "robot_msgs/msg/RankingRow"
+    row = to_ros(examples()["compare/RankingRow"])
+    cases = [
+        (dataclasses.replace(row, parameters_json='{"a": '), r"at `RankingRow.parameters`"),
+        (dataclasses.replace(row, parameters_json="[" * 100_000), r"at `RankingRow.parameters`"),
+        (
+            dataclasses.replace(row, ranks_keys=["fr1_xyz", "fr2_desk"]),
+            r"Expected as many ranks_values as ranks_keys \(2\), got int 1 - at `RankingRow.ranks`",
+        ),
+    ]
+    for obj, said in cases:
+        raw = bytes(store.serialize_cdr(obj, name))
+        with pytest.raises(ValidationError, match=said):
+            from_cdr(raw, "compare/RankingRow")

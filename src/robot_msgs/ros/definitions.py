@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from robot_msgs.msg import field_json, field_schema
+from robot_msgs.msg.arrays import field_error
 from robot_msgs.msg.json import ros_names
 
 if TYPE_CHECKING:
@@ -198,7 +199,7 @@ def decode_generated(obj: Any, cls: type[Msg], from_ros: Any) -> Msg:
     data: dict[str, Any] = {}
     for name, spec in field_schema(cls).items():
         fields = _ros_fields(name, spec)
-        data[name] = _decode(name, spec, fields, obj, from_ros)
+        data[name] = _decode(name, spec, fields, obj, from_ros, f"{cls.__name__}.{name}")
     return cls.from_dict(data)
 
 
@@ -212,13 +213,24 @@ def _decode_one(spec: FieldSpec, value: Any, from_ros: Any) -> Any:
 
 
 def _decode(
-    name: str, spec: FieldSpec, fields: list[tuple[str, str]], obj: Any, from_ros: Any
+    name: str, spec: FieldSpec, fields: list[tuple[str, str]], obj: Any, from_ros: Any, path: str
 ) -> Any:
+    """Return the ``to_dict`` form of field ``name`` from its ROS fields; ``path`` names it.
+
+    Raises
+    ------
+    ValidationError
+        What the bytes held is no value of the field: its JSON text is not JSON (or
+        nested past Python's recursion), a mapping has more keys than values or fewer.
+    """
     inner = spec.inner
     ros_field = fields[0][1]
     value = getattr(obj, ros_field)
     if ros_field.endswith("_json"):
-        return json.loads(value)
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError) as err:  # JSONDecodeError, or lists 10^5 deep
+            raise field_error(expected="the field's JSON text", value=value, path=path) from err
     if len(fields) == 2 and fields[1][1] == f"{name}_shape":
         shape = [int(d) for d in getattr(obj, f"{name}_shape")]
         if not shape and spec.kind == "optional":
@@ -228,6 +240,9 @@ def _decode(
     if spec.kind == "mapping" and inner is not None:
         keys = list(value)
         values = getattr(obj, f"{name}_values")
+        if len(keys) != len(values):
+            expected = f"as many {name}_values as {name}_keys ({len(keys)})"
+            raise field_error(expected=expected, value=len(values), path=path)
         return {k: _decode_one(inner, v, from_ros) for k, v in zip(keys, values, strict=True)}
     if spec.kind == "optional" and inner is not None:
         items = list(value)
