@@ -338,3 +338,15 @@ def test_the_unit_of_each_statistic() -> None:
         "m", "", "m·s", "m²·s", "m·s²", "m",
     ]  # fmt: skip
     assert [statistic_unit(s, "") for s in ("iae", "ise", "itae")] == ["s", "s", "s²"]
+
+
+def test_integrals_past_float64_are_inf_without_a_warning() -> None:
+    """The squares of 1e200 overflowed in the ISE with a RuntimeWarning (an error where
+    warnings are), where the rms's overflow is silent. By hand, over one interval of 1 s:
+    IAE (1e200 + 1e200) / 2 = 1e200, ISE (1e400 + 1e400) / 2 = inf, ITAE (0 + 1e200) / 2."""
+    stats = error_stats([1e200, 1e200], t=[0.0, 1.0])  # filterwarnings=error: no warning
+    assert stats.iae == 1e200
+    assert stats.ise == math.inf
+    assert stats.itae == 5e199
+    gapped = error_stats([1e200, 1e200, math.nan, 1.0], t=[0.0, 1.0, 2.0, 3.0])
+    assert (gapped.iae, gapped.ise) == (1e200, math.inf)

@@ -380,7 +380,8 @@ iae=nan, ise=nan, itae=nan)
             raise ValidationError(msg)
         check_series("t", times, increasing=True)
         if e.size > 1:
-            iae, ise, itae = _integrals(e, times)
+            with np.errstate(over="ignore"):  # an integral past float64 is inf, as a square is
+                iae, ise, itae = _integrals(e, times)
     mask = np.isfinite(e)
     finite = e if mask.all() else e[mask]  # no copy of a series without gaps
     n = int(finite.size)
