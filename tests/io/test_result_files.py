@@ -367,3 +367,18 @@ def test_a_parquet_result_of_narrow_dtypes_loads_its_exact_values(tmp_path: Path
     assert cast[0] == np.float32(0.1)
     assert np.isnan(cast[1])
     assert cast[2] == -np.inf
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("[]", "array"), ("null", "null"), ('"x"', "string"), ("1e5", "number"), ("true", "boolean")],
+)
+def test_a_json_document_that_is_no_object_is_named_in_jsons_words(
+    tmp_path: Path, text: str, kind: str
+) -> None:
+    """It said "got a JSON NoneType", "a JSON str", "a JSON list": Python's names."""
+    path = tmp_path / "odd.json"
+    path.write_text(text)
+    said = rf"odd\.json: expected a saved compare/EvaluationResult, got a JSON {kind}$"
+    with pytest.raises(FormatError, match=said):
+        load_result(path)

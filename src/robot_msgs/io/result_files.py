@@ -419,6 +419,13 @@ def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:
     return _not_a_result(file, tree) or FormatError(f"{file}: {err}")
 
 
+#: JSON's names of what a parsed document is (Python's said "a JSON NoneType", "a JSON str").
+_JSON_KINDS = {
+    list: "array", str: "string", int: "number", float: "number", bool: "boolean",
+    type(None): "null",
+}  # fmt: skip
+
+
 def _not_a_result(file: Path, tree: object) -> FormatError | None:
     """Return the error for a JSON document that is not a saved result (``None`` for one)."""
     named = tree.get("_type") if isinstance(tree, dict) else None
@@ -427,7 +434,7 @@ def _not_a_result(file: Path, tree: object) -> FormatError | None:
     if isinstance(tree, dict):
         kind = "an object without _type" if "_type" not in tree else f"{named!r:.80}"
     else:
-        kind = f"a JSON {type(tree).__name__}"
+        kind = f"a JSON {_JSON_KINDS.get(type(tree), type(tree).__name__)}"
     return FormatError(f"{file}: expected a saved {EvaluationResult.TYPE}, got {kind}")
 
 
