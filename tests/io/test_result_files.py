@@ -382,3 +382,25 @@ def test_a_json_document_that_is_no_object_is_named_in_jsons_words(
     said = rf"odd\.json: expected a saved compare/EvaluationResult, got a JSON {kind}$"
     with pytest.raises(FormatError, match=said):
         load_result(path)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "named"),
+    [
+        ("utf-16", "UTF-16"),
+        ("utf-16-le", "UTF-16LE"),
+        ("utf-16-be", "UTF-16BE"),
+        ("utf-32", "UTF-32"),
+    ],
+)
+def test_a_result_saved_as_utf16_says_so(
+    results: dict[str, EvaluationResult], tmp_path: Path, encoding: str, named: str
+) -> None:
+    """A result re-encoded as UTF-16 (PowerShell's >) was refused with msgspec's words and
+    its first bytes: "Expected JSON text for EvaluationResult, got '\\xff\\xfe{\\x00...'"."""
+    text = save_result(tmp_path / "r.json", results["ape"]).read_text(encoding="utf-8")
+    path = tmp_path / "wide.json"
+    path.write_bytes(text.encode(encoding))
+    said = rf"wide\.json: the file is {named} text, not UTF-8; save it as UTF-8 \(e\.g\. iconv -f {named} -t UTF-8\)$"
+    with pytest.raises(FormatError, match=said):
+        load_result(path)
