@@ -195,3 +195,21 @@ def test_results_without_signals_are_tabled_and_not_ranked(tmp_path: Path) -> No
     assert mixed.ranking is None
     assert mixed.notes == ["not ranked: b.json holds no signals"]
     assert compare_results([("a.json", bare)]).notes == []  # one result: no ranking to refuse
+
+
+def test_a_result_without_finite_errors_is_said_so_not_ranked_on_far_fewer_poses() -> None:
+    """A result whose every error is NaN (n = 0) was said to be "ranked on those alone" as
+    one "of far fewer poses (keyframes only?)": it has no rms and is placed last."""
+    from robot_msgs.compare import Signal
+
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    result = ape(ref, est, settings=EvaluationSettings(align="se3"))
+    (signal,) = result.comparison.signals
+    assert signal.series is not None
+    stamps = signal.series.stamps_s
+    nothing = Signal.of("translation", "m", np.full(stamps.size, np.nan), stamps_s=stamps)
+    empty = result.replace(comparison=result.comparison.replace(signals=(nothing,)))
+    ranking = compare_results([("none.json", empty), ("all.json", result)]).tables[-1]
+    assert [row[:3] for row in ranking.rows] == [("1", "all.json", "785"), ("2", "none.json", "0")]
+    assert ranking.notes == ("none.json: no finite error (n = 0), so no rms: placed last.",)

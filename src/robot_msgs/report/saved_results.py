@@ -315,13 +315,20 @@ class ResultsComparison:
                     "each result is ranked by its distance from them, closest best."
                 )
                 ranking_notes = (nees,)
-            if counts and min(counts) * _FEWER < max(counts):  # keyframes against every frame
+            counted = [n for n in counts if n > 0]  # none: no figure, placed last
+            if counted and min(counted) * _FEWER < max(counted):  # keyframes against every frame
                 fewer = (
-                    f"The {'rms' if statistic == 'rms' else 'means'} are over {min(counts)} to "
-                    f"{max(counts)} samples: one of far fewer poses (keyframes only?) is ranked "
+                    f"The {'rms' if statistic == 'rms' else 'means'} are over {min(counted)} to "
+                    f"{max(counted)} samples: one of far fewer poses (keyframes only?) is ranked "
                     "on those alone."
                 )
                 ranking_notes = (*ranking_notes, fewer)
+            empty = [name for name, n in zip(self.ranking, counts, strict=True) if n == 0]
+            if empty:
+                none = (
+                    f"{', '.join(empty)}: no finite error (n = 0), so no {statistic}: placed last."
+                )
+                ranking_notes = (*ranking_notes, none)
             headers = ("#", "result", "n", statistic)
             numeric = (True, False, True, True)
             tables.append(ReportTable(title, headers, tuple(ranked), numeric, ranking_notes))
