@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -75,3 +77,12 @@ def test_a_header_with_an_expression_is_refused_without_a_python_address() -> No
     with pytest.raises(FormatError, match=r"^e\.npy: not a NumPy \.npy array \(") as caught:
         array_from_npy(data, where="e.npy")
     assert "object at 0x" not in str(caught.value)
+
+
+@pytest.mark.parametrize(("shape", "follow"), [((-1,), 0), ((2, -4), 0), ((-2, -4), 64)])
+def test_a_negative_size_in_the_header_is_named(shape: tuple[int, ...], follow: int) -> None:
+    """Shape (-1,) was said as "(-8 bytes) but 0 bytes follow it (followed by other bytes)",
+    (-2, -4) as NumPy's "can only specify one unknown dimension"."""
+    said = rf"^e\.npy: expected sizes >= 0 in the header's shape, got {re.escape(str(shape))}$"
+    with pytest.raises(FormatError, match=said):
+        array_from_npy(npy_header_only(shape) + bytes(follow), where="e.npy")

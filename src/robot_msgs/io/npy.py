@@ -123,6 +123,9 @@ def _checked(stream: io.BytesIO, data: bytes, *, where: str, kinds: str) -> np.n
     if len(shape) > _MAX_DIMENSIONS:
         msg = f"{where}: expected at most {_MAX_DIMENSIONS} dimensions, got {len(shape)}"
         raise FormatError(msg)
+    if any(n < 0 for n in shape):  # a product of them said "-8 bytes ... followed by other bytes"
+        msg = f"{where}: expected sizes >= 0 in the header's shape, got {shape}"
+        raise FormatError(msg)
     offset = stream.tell()
     needed = math.prod(shape) * dtype.itemsize  # Python integers: no overflow
     held = len(data) - offset
