@@ -79,9 +79,9 @@ class Image(Msg):
 
         Raises
         ------
-        ValueError
+        ValidationError
             An encoding not in :data:`ENCODINGS` (such as Bayer patterns), or rows
-            shorter than ``width`` pixels.
+            shorter than ``width`` pixels (a ``ValueError`` too).
 
         Examples
         --------
@@ -91,14 +91,14 @@ class Image(Msg):
         ('rgb8', (2, 3, 3), [0, 0, 255])
         """
         if self.encoding not in ENCODINGS:
-            msg = f"Expected an encoding of {', '.join(ENCODINGS)}, got {self.encoding!r}"
-            raise ValueError(msg)
+            expected = f"an encoding of {', '.join(ENCODINGS)}"
+            raise self._fail(field="encoding", expected=expected, got=self.encoding)
         kind, channels = ENCODINGS[self.encoding]
         dtype = np.dtype(kind).newbyteorder(">" if self.is_bigendian else "<")
         row_bytes = self.width * channels * dtype.itemsize
         if row_bytes > self.step:
-            msg = f"Expected step >= {row_bytes} bytes for {self.width} pixels, got {self.step}"
-            raise ValueError(msg)
+            expected = f"step >= {row_bytes} bytes for {self.width} pixels"
+            raise self._fail(field="step", expected=expected, got=self.step)
         rows = self.data.reshape(self.height, self.step)[:, :row_bytes]
         out: np.ndarray[Any, Any] = np.ascontiguousarray(rows).view(dtype)
         out = out.reshape(self.height, self.width, channels)
