@@ -162,6 +162,13 @@ class PointCloud2(Msg):
         Fields with ``count > 1`` are sub-arrays; padding between fields and at row ends is
         skipped. Read-only: a view of ``data`` where the rows have no padding, else a copy.
 
+        Raises
+        ------
+        ValidationError
+            Rows shorter than ``width`` points (``row_step < width * point_step``), no
+            ``point_step`` for the points, or fields NumPy cannot lay out in ``point_step``
+            bytes (overlapping, or past it).
+
         Examples
         --------
         >>> from robot_msgs.msg.catalog import example
@@ -169,23 +176,36 @@ class PointCloud2(Msg):
         >>> cloud.points()["intensity"].tolist()
         [10.0, 20.0, 30.0]
         """
-        order = ">" if self.is_bigendian else "<"
-        dtype = np.dtype(
-            {
-                "names": [f.name for f in self.fields],
-                "formats": [
-                    (order + PointField.DTYPES[f.datatype], (f.count,))
-                    if f.count > 1
-                    else order + PointField.DTYPES[f.datatype]
-                    for f in self.fields
-                ],
-                "offsets": [f.offset for f in self.fields],
-                "itemsize": self.point_step,
-            }
-        )
         row_bytes = self.width * self.point_step
-        rows = self.data.reshape(self.height, self.row_step)[:, :row_bytes]
-        out: np.ndarray[Any, Any] = np.ascontiguousarray(rows).reshape(-1).view(dtype)
+        if self.height and row_bytes > self.row_step:  # read so, points ran across rows
+            expected = f"row_step >= width * point_step = {row_bytes} bytes"
+            raise self._fail(field="row_step", expected=expected, got=self.row_step)
+        if self.point_step == 0 and self.width * self.height:
+            expected = f"point_step > 0 for {self.width * self.height} points"
+            raise self._fail(field="point_step", expected=expected, got=self.point_step)
+        order = ">" if self.is_bigendian else "<"
+        try:
+            dtype = np.dtype(
+                {
+                    "names": [f.name for f in self.fields],
+                    "formats": [
+                        (order + PointField.DTYPES[f.datatype], (f.count,))
+                        if f.count > 1
+                        else order + PointField.DTYPES[f.datatype]
+                        for f in self.fields
+                    ],
+                    "offsets": [f.offset for f in self.fields],
+                    "itemsize": self.point_step,
+                }
+            )
+        except ValueError as err:  # NumPy's: fields overlapping or past point_step, a huge step
+            expected = f"fields NumPy can lay out in point_step = {self.point_step} bytes ({err})"
+            raise self._fail(field="fields", expected=expected, got=self.fields) from err
+        if self.width * self.height == 0:  # no bytes to view (a point_step 0 cannot be)
+            out: np.ndarray[Any, Any] = np.zeros(0, dtype)
+        else:
+            rows = self.data.reshape(self.height, self.row_step)[:, :row_bytes]
+            out = np.ascontiguousarray(rows).reshape(-1).view(dtype)
         out.setflags(write=False)
         return out
 
@@ -197,7 +217,15 @@ class PointCloud2(Msg):
         >>> from robot_msgs.msg.catalog import example
         >>> example("sensor/PointCloud2").xyz()[2].tolist()
         [0.0, 0.0, 1.5]
+
+        Raises
+        ------
+        ValidationError
+            No field ``x``, ``y`` or ``z``, or what :meth:`points` refuses.
         """
+        names = [f.name for f in self.fields]
+        if not {"x", "y", "z"} <= set(names):
+            raise self._fail(field="fields", expected="fields named x, y and z", got=names)
         points = self.points()
         out: Float64Array = np.stack(
             [points[k].astype(np.float64) for k in ("x", "y", "z")], axis=1

@@ -1,0 +1,69 @@
+"""Point clouds: what ``points`` and ``xyz`` refuse, in robot_msgs' errors, and empty clouds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.sensor import PointCloud2, PointField
+
+
+def _field(name: str, offset: int, count: int = 1) -> PointField:
+    return PointField(name=name, offset=offset, datatype=PointField.FLOAT32, count=count)
+
+
+XYZ = (_field("x", 0), _field("y", 4), _field("z", 8))
+
+
+def test_rows_shorter_than_their_points_are_refused_not_read_across_rows() -> None:
+    """Two rows of two 4-byte points in 6-byte rows read as 3 points, each row's second
+    point running into the next row (width says 2 per row: 8 bytes a row)."""
+    cloud = PointCloud2(
+        height=2, width=2, point_step=4, row_step=6, fields=(_field("x", 0),),
+        data=np.zeros(12, np.uint8),
+    )  # fmt: skip
+    said = r"^Expected row_step >= width \* point_step = 8 bytes, got int 6 - at `PointCloud2\.row_step`$"
+    with pytest.raises(ValidationError, match=said):
+        cloud.points()
+
+
+@pytest.mark.parametrize(
+    ("fields", "point_step", "said"),
+    [
+        ((_field("x", 4, count=0),), 4, r"requires 8 bytes, cannot override to smaller"),
+        ((_field("x", 0), _field("y", 2, count=0)), 4, r"requires 6 bytes"),
+        ((_field("x", 0),), 2**31, r"point_step = 2147483648 bytes"),
+    ],
+)
+def test_fields_numpy_cannot_lay_out_are_our_error(
+    fields: tuple[PointField, ...], point_step: int, said: str
+) -> None:
+    """NumPy's ValueError escaped: a field past point_step (count 0 passes the message's
+    check), two fields overlapping, a point_step past a C int."""
+    cloud = PointCloud2(height=1, width=0, point_step=point_step, fields=fields)
+    with pytest.raises(ValidationError, match=rf"Expected fields NumPy can lay out .*{said}"):
+        cloud.points()
+
+
+def test_points_without_a_point_step_and_xyz_without_xyz_are_refused() -> None:
+    steps = PointCloud2(height=1, width=3)
+    with pytest.raises(ValidationError, match=r"point_step > 0 for 3 points, got int 0"):
+        steps.points()
+    intensity = PointCloud2(
+        height=1, width=1, point_step=4, row_step=4, fields=(_field("i", 0),),
+        data=np.zeros(4, np.uint8),
+    )  # fmt: skip
+    with pytest.raises(
+        ValidationError,
+        match=r"^Expected fields named x, y and z, got list \['i'\] - at `PointCloud2\.fields`$",
+    ):
+        intensity.xyz()
+
+
+def test_a_cloud_without_points_has_empty_points_and_positions() -> None:
+    """The default cloud's points() raised NumPy's "size must be a divisor" (point_step 0)."""
+    assert PointCloud2().points().shape == (0,)
+    empty = PointCloud2(height=0, width=3, point_step=12, fields=XYZ)
+    assert empty.xyz().shape == (0, 3)
+    assert empty.points().dtype.names == ("x", "y", "z")
