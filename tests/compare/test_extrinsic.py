@@ -97,3 +97,12 @@ def test_describe_names_the_undetermined_directions() -> None:
     assert text.startswith("extrinsic estimated: translation (0.2000, 0.0000, -0.1000) m")
     assert "rotation vector (0.000, 0.000, 90.000) deg" in text
     assert text.endswith("; not determined: the translation along z: σ = inf m")
+
+
+def test_a_variance_rounded_below_zero_is_no_uncertainty_not_a_warning() -> None:
+    """std_m, std_deg and describe() warned "invalid value encountered in sqrt" (an error
+    where warnings are) and gave NaN for a variance of -1e-20; scale_std clips it to 0."""
+    x = extrinsic(covariance_6x6=np.diag([-1e-20, 1e-4, math.nan, 1e-6, -1e-20, 1e-6]))
+    np.testing.assert_array_equal(x.std_m, [0.0, 0.01, math.nan])
+    np.testing.assert_allclose(x.std_deg, np.degrees([1e-3, 0.0, 1e-3]))
+    assert "extrinsic estimated" in x.describe()

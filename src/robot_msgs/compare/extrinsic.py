@@ -105,14 +105,23 @@ class Extrinsic(Msg):
 
     @property
     def std_m(self) -> Float64Array:
-        """Standard uncertainties of ``translation_m`` ``(3,)``, metres (NaN where unknown)."""
-        out: Float64Array = np.sqrt(np.diag(self.covariance_6x6)[:3])
+        """Standard uncertainties of ``translation_m`` ``(3,)``, metres (NaN where unknown).
+
+        A variance rounded below 0 is 0, as ``scale_std``'s is (its square root was NaN,
+        with NumPy's "invalid value" warning).
+        """
+        out: Float64Array = np.sqrt(np.clip(np.diag(self.covariance_6x6)[:3], 0.0, None))
         return out
 
     @property
     def std_deg(self) -> Float64Array:
-        """Standard uncertainties of the rotation about the estimate's axes ``(3,)``, degrees."""
-        out: Float64Array = np.degrees(np.sqrt(np.diag(self.covariance_6x6)[3:]))
+        """Standard uncertainties of the rotation about the estimate's axes ``(3,)``, degrees.
+
+        NaN where unknown; a variance rounded below 0 is 0 (as :attr:`std_m`'s).
+        """
+        out: Float64Array = np.degrees(
+            np.sqrt(np.clip(np.diag(self.covariance_6x6)[3:], 0.0, None))
+        )
         return out
 
     def matrix(self) -> Float64Array:
