@@ -144,3 +144,19 @@ def test_a_setting_only_later_comparisons_have_is_not_recorded_in_the_earlier_on
         tally.result()
     assert tally.result(force=True) == {"n_align": "<mixed>"}
     assert check_same_settings([plain, plain.replace(estimate="r")]) == {}
+
+
+def test_a_refusal_names_no_setting_that_differs_only_in_the_sign_of_zero() -> None:
+    """With align differing, offset_s 0.0 and -0.0 (equal) were named as differing too."""
+    from robot_msgs.compare import Comparison
+    from robot_msgs.compare.aggregation import check_same_settings
+    from robot_msgs.errors import SettingsMismatchError
+    from robot_msgs.evaluation import EvaluationSettings
+
+    def run(name: str, align: str, offset: float) -> Comparison:
+        settings = EvaluationSettings(align=align, offset_s=offset)  # type: ignore[arg-type]
+        return Comparison(metric="ape", signals=(), settings=settings, estimate=name)
+
+    with pytest.raises(SettingsMismatchError, match=r"settings of `align=` \(") as refused:
+        check_same_settings([run("a", "se3", 0.0), run("b", "sim3", -0.0)])
+    assert "offset_s" not in str(refused.value)

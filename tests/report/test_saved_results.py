@@ -213,3 +213,21 @@ def test_a_result_without_finite_errors_is_said_so_not_ranked_on_far_fewer_poses
     ranking = compare_results([("none.json", empty), ("all.json", result)]).tables[-1]
     assert [row[:3] for row in ranking.rows] == [("1", "all.json", "785"), ("2", "none.json", "0")]
     assert ranking.notes == ("none.json: no finite error (n = 0), so no rms: placed last.",)
+
+
+def test_settings_equal_but_for_the_sign_of_zero_are_shared_not_differing() -> None:
+    """offset_s 0.0 and -0.0 (equal settings: the results ranked) were a column
+    "--offset (differs)" beside the ranking, told apart by their repr."""
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    result = ape(ref, est, settings=EvaluationSettings(align="se3"))
+    settings = result.comparison.settings
+    assert settings is not None
+    signed = result.replace(
+        comparison=result.comparison.replace(settings=settings.replace(offset_s=-0.0))
+    )
+    assert signed == result
+    table = compare_results([("a.json", result), ("b.json", signed)])
+    assert table.differing == []
+    assert table.ranking is not None
+    assert table.notes == []

@@ -20,7 +20,14 @@ if TYPE_CHECKING:
 
     from robot_msgs.compare.comparison import Comparison
 
-__all__ = ["Aggregate", "AggregateTally", "SettingsTally", "aggregate", "check_same_settings"]
+__all__ = [
+    "Aggregate",
+    "AggregateTally",
+    "SettingsTally",
+    "aggregate",
+    "check_same_settings",
+    "setting_key",
+]
 
 _MIXED = "<mixed>"
 #: Distinct ways of making a comparison a tally keeps (each a few hundred bytes).
@@ -148,7 +155,7 @@ class SettingsTally:
         shared: dict[str, Value] = {}
         differing: list[str] = []
         for key in dict.fromkeys(k for record, _ in records for k in record):
-            seen = dict.fromkeys(repr(record.get(key)) for record, _ in records)
+            seen = dict.fromkeys(setting_key(record.get(key)) for record, _ in records)
             if len(seen) == 1:
                 shared[key] = first.get(key)
                 continue
@@ -187,7 +194,7 @@ def _differences(keys: list[str], records: list[tuple[dict[str, Value], str]]) -
     """
     groups: dict[tuple[tuple[int, ...], tuple[bool, ...]], list[str]] = {}
     for key in keys:
-        values = [repr(record.get(key)) for record, _ in records]
+        values = [setting_key(record.get(key)) for record, _ in records]
         seen = list(dict.fromkeys(values))
         unrecorded = tuple(_said(v, key, records) == "not recorded" for v in seen)
         groups.setdefault((tuple(seen.index(v) for v in values), unrecorded), []).append(key)
@@ -206,6 +213,26 @@ def _listed(words: list[str], *, joint: str = "") -> str:
     """Join ``words`` as ``a``, ``a and b``, ``a, b and c``; ``joint`` starts all but the first."""
     words = [words[0], *(joint + w for w in words[1:])]
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def setting_key(value: object) -> str:
+    """Return what tells a setting's values apart: equal values (as messages compare them) alike.
+
+    ``repr``, with ``-0.0`` written as ``0.0`` (in a list too): the settings of two
+    comparisons that are equal (``offset_s`` ``0.0`` and ``-0.0``) were named as
+    differing. NaN is ``nan`` however it was made; ``1`` and ``1.0`` stay apart, as a
+    settings value of each is apart.
+
+    Examples
+    --------
+    >>> setting_key(-0.0) == setting_key(0.0), setting_key((-0.0, 1)), setting_key(1.0)
+    (True, '(0.0, 1)', '1.0')
+    """
+    if isinstance(value, float) and value == 0.0:
+        return repr(0.0)
+    if isinstance(value, tuple):
+        return repr(tuple(0.0 if isinstance(v, float) and v == 0.0 else v for v in value))
+    return repr(value)
 
 
 def _said(shown: str, key: str, records: list[tuple[dict[str, Value], str]]) -> str:

@@ -19,7 +19,7 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from robot_msgs.compare.aggregation import check_same_settings
+from robot_msgs.compare.aggregation import check_same_settings, setting_key
 from robot_msgs.compare.signal import delta_words
 from robot_msgs.compare.statistics import rank_value
 from robot_msgs.errors import DataWarning, SettingsMismatchError, caller_stacklevel
@@ -146,7 +146,7 @@ class ResultsComparison:
         keys = list(dict.fromkeys(k for record in self.records for k in record))
         # A setting a record lacks is not recorded there (evo's zips state only what their
         # title says): unknown, so compared only among the results that record it.
-        seen = {k: {repr(record[k]) for record in self.records if k in record} for k in keys}
+        seen = {k: {setting_key(record[k]) for record in self.records if k in record} for k in keys}
         self.differing = [k for k in keys if len(seen[k]) > 1]
         missing = {
             k: [name for (name, _), record in zip(named, self.records, strict=True)
