@@ -118,3 +118,32 @@ def test_latency_and_resources_refuse_negative_counts() -> None:
             mean_cpu_percent=0.0,
             peak_cpu_percent=0.0,
         )
+
+
+@pytest.mark.parametrize(
+    "matrix",
+    [
+        [[0.0, 0.012, 0.020], [0.020, 0.0, 0.016], [0.012, 0.016, 0.0]],  # not mirrored
+        [[0.5, 0.012, 0.020], [0.012, 0.0, 0.016], [0.020, 0.016, 0.0]],  # diagonal not 0
+        [[math.nan, 0.012, 0.020], [0.012, 0.0, 0.016], [0.020, 0.016, 0.0]],
+        [[0.0, -0.012, 0.020], [-0.012, 0.0, 0.016], [0.020, 0.016, 0.0]],  # an RMSE < 0
+    ],
+)
+def test_repeatability_refuses_a_pair_matrix_its_docstring_rules_out(
+    matrix: list[list[float]],
+) -> None:
+    """The docstring says mirrored, diagonal 0 (each run against itself), RMSEs; a saved
+    one that was none of these loaded."""
+    rep = example("compare/Repeatability")
+    with pytest.raises(ValidationError, match=r"mirrored, its diagonal 0, .*pairwise_ape_rms_m"):
+        rep.replace(pairwise_ape_rms_m=np.array(matrix))
+
+
+def test_repeatability_keeps_an_unknown_pair_rmse() -> None:
+    """A pair without matched poses has a NaN RMSE, mirrored as NaN: still valid."""
+    rep = example("compare/Repeatability")
+    nan = math.nan
+    matrix = np.array([[0.0, nan, 0.020], [nan, 0.0, 0.016], [0.020, 0.016, 0.0]])
+    kept = rep.replace(pairwise_ape_rms_m=matrix)
+    assert isinstance(kept, Repeatability)
+    assert math.isnan(kept.pairwise_ape_rms_m[0, 1])

@@ -176,6 +176,16 @@ class Repeatability(Msg):
                 expected=f"shape ({k}, {k})",
                 got=self.pairwise_ape_rms_m,
             )
+        matrix = self.pairwise_ape_rms_m
+        with np.errstate(invalid="ignore"):
+            negative = bool((matrix < 0).any())
+        if (
+            negative
+            or not np.array_equal(matrix, matrix.T, equal_nan=True)
+            or np.diag(matrix).any()
+        ):
+            expected = "RMSEs >= 0 (NaN: none), the matrix mirrored, its diagonal 0"
+            raise self._fail(field="pairwise_ape_rms_m", expected=expected, got=matrix)
         if self.statement != REPEATABILITY_STATEMENT:
             raise self._fail(
                 field="statement", expected=repr(REPEATABILITY_STATEMENT), got=self.statement
