@@ -631,6 +631,21 @@ def test_traj_save_writes_a_ros2_bag_read_back_equal(
     assert read_bag(again, "/est") == back  # the input topic is kept, stamps exact
 
 
+def test_traj_save_of_stamps_before_1970_to_mcap_is_an_error_not_a_bug(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Stamps of -1 s and 0 s saved as .mcap (log times unsigned) exited 70 with "a bug in
+    robot_msgs (OverflowError: can't convert negative int to unsigned)"."""
+    pytest.importorskip("rosbags")
+    src = write(tmp_path, "-1 0 0 0 0 0 0 1\n0 1 0 0 0 0 0 1\n")
+    out = tmp_path / "out.mcap"
+    assert main(["traj", str(src), "--save", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ERROR: {out} /trajectory: message 0's log time -1000000000 ns is ")
+    assert err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.tum"]
+
+
 def _strict(text: str) -> object:
     def refuse(token: str) -> object:
         msg = f"not strict JSON: {token}"

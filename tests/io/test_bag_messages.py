@@ -31,6 +31,7 @@ from robot_msgs.io import (
     read_records,
     write_messages,
     write_records,
+    write_trajectory,
     write_trajectory_bag,
 )
 
@@ -145,6 +146,54 @@ def test_writing_refuses_what_it_cannot_write(tmp_path: Path) -> None:
     write_messages(tmp_path / "c.mcap", "/p", [example("geometry/Point")], log_times_ns=[5])
     with pytest.raises(FormatError, match=r"no topic '/nope'; topics: /odom \(nav_msgs"):
         next(read_messages(out, "/nope"))
+
+
+def test_a_log_time_the_storage_cannot_hold_is_refused_naming_it(tmp_path: Path) -> None:
+    """MCAP stores log times as unsigned 64 bits, sqlite as signed: a log time of -1 ns
+    into a .mcap let rosbags' OverflowError out ("can't convert negative int to
+    unsigned"), 2**63 ns into a .db3 sqlite's; both are refused naming the file, the
+    topic and the message, and nothing is written."""
+    odom = example("nav/Odometry")
+    for name, time_ns in (("a.mcap", -1), ("b.mcap", 2**64), ("c.db3", 2**63)):
+        with pytest.raises(
+            ValidationError, match=rf"{name} /odom: message 1's log time {time_ns} ns"
+        ):
+            write_messages(tmp_path / name, "/odom", [odom, odom], log_times_ns=[0, time_ns])
+    assert list(tmp_path.iterdir()) == []  # never a partial file
+    out = write_messages(tmp_path / "d.db3", "/odom", [odom], log_times_ns=[-1])
+    assert [r.log_time_ns for r in read_records(out)] == [-1]  # sqlite holds it
+    out = write_messages(tmp_path / "e.mcap", "/odom", [odom], log_times_ns=[2**64 - 1])
+    assert [r.log_time_ns for r in read_records(out)] == [2**64 - 1]
+
+
+def test_a_trajectory_stamped_before_1970_or_past_2038_is_refused_naming_the_bag(
+    tmp_path: Path,
+) -> None:
+    """A trajectory stamped -1 s written to .mcap let an OverflowError out of
+    write_trajectory (the command line: "a bug in robot_msgs"); one stamped 3e9 s (2065)
+    said only "Expected int32 ..., got int 3000000000 - at `Time.sec`", no file and no
+    pose. A ROS 2 header stamp holds int32 seconds (2**31 s is 2038-01-19T03:14:08Z)."""
+    quat = np.array([[0.0, 0, 0, 1]] * 2)
+    before = PoseTrajectory(
+        stamps_s=np.array([-1.0, 0.0]), positions_xyz=np.zeros((2, 3)), orientations_quat_xyzw=quat
+    )
+    with pytest.raises(
+        ValidationError, match=r"b.mcap /trajectory: message 0's log time -1000000000 ns"
+    ):
+        write_trajectory(tmp_path / "b.mcap", before)
+    back = read_bag(write_trajectory(tmp_path / "b.db3", before)[0], "/trajectory")
+    assert back.stamps_s.tolist() == [-1.0, 0.0]  # a .db3 holds it
+    late = np.array([2.0**31 - 1, 2.0**31])  # the last second a header holds, then the next
+    past = PoseTrajectory(
+        stamps_s=late, positions_xyz=np.zeros((2, 3)), orientations_quat_xyzw=quat
+    )
+    for name in ("p.mcap", "p.db3"):
+        with pytest.raises(
+            ValidationError,
+            match=rf"{name}: pose 1's stamp 2147483648.0 s is at or after 2038-01-19T03:14:08Z",
+        ):
+            write_trajectory(tmp_path / name, past)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.db3"]
 
 
 @pytest.mark.evo_data

@@ -35,6 +35,8 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 
+import numpy as np
+
 from robot_msgs.errors import (
     DataWarning,
     FormatError,
@@ -70,6 +72,12 @@ __all__ = [
 
 #: Suffixes of the single-file ROS 2 bags written, and their rosbags storage plugin.
 BAG_SUFFIXES: dict[str, str] = {".mcap": "MCAP", ".db3": "SQLITE3"}
+
+#: The log times each storage holds, nanoseconds: MCAP's are unsigned 64 bits (none before
+#: 1970), sqlite's integers signed. rosbags let an OverflowError out for any other.
+_LOG_TIMES_NS: dict[str, tuple[int, int]] = {".mcap": (0, 2**64 - 1), ".db3": (-(2**63), 2**63 - 1)}
+#: The stamps a ROS 2 header holds (builtin_interfaces/Time: int32 seconds), nanoseconds.
+_HEADER_STAMPS_NS = (-(2**31) * 1_000_000_000, 2**31 * 1_000_000_000 - 1)
 
 TrajectoryLayout = Literal["path", "poses", "odometry"]
 Compression = Literal["zstd", "none"]
@@ -432,8 +440,17 @@ def write_records(
         if compress:
             writer.set_compression(rosbag2.CompressionMode.STORAGE, rosbag2.CompressionFormat.ZSTD)
         connections: dict[str, tuple[Any, str]] = {}
+        low, high = _LOG_TIMES_NS[real.suffix.lower()]
         with writer:
-            for record in records:
+            for index, record in enumerate(records):
+                time_ns = int(record.log_time_ns)
+                if not low <= time_ns <= high:
+                    msg = (
+                        f"{target} {record.topic}: message {index}'s log time {time_ns} ns is "
+                        f"outside what a {real.suffix.lower()} bag holds ({low} to {high} ns)"
+                        + ("; a .db3 bag holds times before 1970" if time_ns < 0 else "")
+                    )
+                    raise ValidationError(msg)
                 ros_type = generated_name(type(record.message))
                 if record.topic not in connections:
                     profiles = (qos or {}).get(record.topic) or [
@@ -447,7 +464,7 @@ def write_records(
                 if known != ros_type:
                     msg = f"{target} {record.topic}: expected {known} messages, got {ros_type}"
                     raise FormatError(msg)
-                writer.write(conn, int(record.log_time_ns), to_cdr(record.message))
+                writer.write(conn, time_ns, to_cdr(record.message))
         stored = bag / f"{bag.name}{real.suffix.lower()}"
         with stored.open("rb+") as file:
             os.fsync(file.fileno())
@@ -531,7 +548,8 @@ def write_messages(
         A suffix other than ``.mcap`` or ``.db3``, or messages of mixed types.
     ValidationError
         A message without header and no ``log_times_ns``, or as many log times as
-        messages not given; nothing is written.
+        messages not given, or a log time the file cannot hold (before 1970 in a
+        ``.mcap``, past signed 64 bits in a ``.db3``); nothing is written.
 
     Examples
     --------
@@ -577,6 +595,12 @@ def write_trajectory_bag(
     force : bool
         Replace an existing file.
 
+    Raises
+    ------
+    ValidationError
+        A stamp a ROS 2 header cannot hold (int32 seconds: 1901-12-13 to 2038-01-19), or
+        one before 1970 in a ``.mcap`` (its log times are unsigned); nothing is written.
+
     Examples
     --------
     >>> import tempfile
@@ -592,6 +616,21 @@ def write_trajectory_bag(
     from robot_msgs.geometry import PoseWithCovariance  # noqa: PLC0415 - message families
     from robot_msgs.nav import Odometry  # noqa: PLC0415
 
+    stamps_ns = traj.nanoseconds()
+    low, high = _HEADER_STAMPS_NS
+    outside = np.flatnonzero((stamps_ns < low) | (stamps_ns > high))
+    if outside.size:  # Time's own check named neither the bag nor the pose
+        k = int(outside[0])
+        when = (
+            "before 1901-12-13T20:45:52Z (-2**31 s)"
+            if stamps_ns[k] < low
+            else "at or after 2038-01-19T03:14:08Z (2**31 s)"
+        )
+        msg = (
+            f"{path}: pose {k}'s stamp {float(traj.stamps_s[k])!r} s is {when}, outside what a "
+            "ROS 2 header stamp holds (int32 seconds)"
+        )
+        raise ValidationError(msg)
     poses = traj.to_poses()
     cov = traj.covariance_6x6
     if layout in ("poses", "path") and (cov is not None or traj.child_frame_id):
