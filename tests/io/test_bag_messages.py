@@ -193,6 +193,9 @@ def test_a_trajectory_stamped_before_1970_or_past_2038_is_refused_naming_the_bag
             match=rf"{name}: pose 1's stamp 2147483648.0 s is at or after 2038-01-19T03:14:08Z",
         ):
             write_trajectory(tmp_path / name, past)
+    far = past.replace(stamps_s=np.array([1e10, 1e10 + 1]))  # past int64 nanoseconds
+    with pytest.raises(ValidationError, match=r"f\.db3: stamp 10000000000\.0 s does not fit int64"):
+        write_trajectory(tmp_path / "f.db3", far)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.db3"]
 
 

@@ -121,7 +121,10 @@ def test_stamps_are_written_as_typed_and_read_back_equal(tmp_path: Path) -> None
 
 
 def test_stamps_past_int64_nanoseconds_are_refused(tmp_path: Path) -> None:
-    """Stamps from 9.2e9 s were all written as -9223372036854775808 (an int64 overflow)."""
+    """Stamps from 9.2e9 s were all written as -9223372036854775808 (an int64 overflow).
+
+    The refusal named the stamp but not the file (robot-msgs traj far.tum --save far.csv
+    said "ERROR: stamp 10000000000.5 s does not fit ..."): it names the file written."""
     from robot_msgs.errors import ValidationError
 
     traj = PoseTrajectory(
@@ -130,7 +133,7 @@ def test_stamps_past_int64_nanoseconds_are_refused(tmp_path: Path) -> None:
         orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (3, 1)),
     )
     with pytest.raises(
-        ValidationError, match=r"stamp 10000000000\.0 s does not fit int64 nanoseconds"
+        ValidationError, match=r"data\.csv: stamp 10000000000\.0 s does not fit int64 nanoseconds"
     ):
         write_euroc(tmp_path / "data.csv", traj)
     assert not (tmp_path / "data.csv").exists()

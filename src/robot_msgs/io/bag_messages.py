@@ -598,8 +598,9 @@ def write_trajectory_bag(
     Raises
     ------
     ValidationError
-        A stamp a ROS 2 header cannot hold (int32 seconds: 1901-12-13 to 2038-01-19), or
-        one before 1970 in a ``.mcap`` (its log times are unsigned); nothing is written.
+        A stamp a ROS 2 header cannot hold (int32 seconds: 1901-12-13 to 2038-01-19; or
+        beyond int64 nanoseconds), or one before 1970 in a ``.mcap`` (its log times are
+        unsigned); nothing is written.
 
     Examples
     --------
@@ -616,7 +617,11 @@ def write_trajectory_bag(
     from robot_msgs.geometry import PoseWithCovariance  # noqa: PLC0415 - message families
     from robot_msgs.nav import Odometry  # noqa: PLC0415
 
-    stamps_ns = traj.nanoseconds()
+    try:
+        stamps_ns = traj.nanoseconds()
+    except ValidationError as err:  # it names the stamp; the file is said here
+        msg = f"{path}: {err}"
+        raise ValidationError(msg, field=err.field, reason=err.reason) from err
     low, high = _HEADER_STAMPS_NS
     outside = np.flatnonzero((stamps_ns < low) | (stamps_ns > high))
     if outside.size:  # Time's own check named neither the bag nor the pose

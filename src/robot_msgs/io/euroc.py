@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.io.sniff import check_header, read_head, seconds_evidence
@@ -154,6 +154,9 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     ------
     OutputExistsError
         ``path`` exists and ``force`` is false; nothing is written.
+    ValidationError
+        A stamp beyond int64 nanoseconds (+-9.2e9 s), named with the file; nothing is
+        written.
 
     Examples
     --------
@@ -166,7 +169,11 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     >>> out.read_text().splitlines()[1]
     '1500000000,1.0,2.0,3.0,1.0,0.0,0.0,0.0'
     """
-    stamps_ns = traj.nanoseconds("ns")  # read back as EuRoC readers (and evo) do
+    try:
+        stamps_ns = traj.nanoseconds("ns")  # read back as EuRoC readers (and evo) do
+    except ValidationError as err:  # it names the stamp; the file is said here
+        msg = f"{path}: {err}"
+        raise ValidationError(msg, field=err.field, reason=err.reason) from err
     q = traj.orientations_quat_xyzw
     values = np.column_stack([traj.positions_xyz, q[:, 3], q[:, :3]])
     rows = format_rows(values, separator=",", leading_ints=stamps_ns)
