@@ -50,6 +50,27 @@ def test_read_kitti_takes_stamps_from_a_times_file(tmp_path: Path) -> None:
     assert traj.stamps_s.tolist() == [0.0, 0.1037359, 0.2073381]
 
 
+def test_a_bad_time_is_named_by_its_line_in_the_times_file(tmp_path: Path) -> None:
+    """A NaN in the times file's line 3 (after a comment) was said to be at "00.txt, line
+    2: nan in field t", a pose line holding no time; a repeated time likewise. Each pose
+    row is named by its pose line and its times line."""
+    poses = write(tmp_path, ROWS)
+    times = write(tmp_path, "# t\n0\nnan\n2\n", name="times.txt")
+    with pytest.raises(
+        FormatError, match=r"00\.txt, line 2 / \S*times\.txt line 3: nan in field t"
+    ):
+        read_kitti(poses, times_path=times, strict=True)
+    with pytest.warns(
+        DataWarning, match=r"00\.txt: 1 row\(s\) with NaN .* \(line 2 / \S*times\.txt line 3\)"
+    ):
+        read_kitti(poses, times_path=times)
+    repeated = write(tmp_path, "0\n\n0\n2\n", name="repeated.txt")
+    with pytest.raises(
+        FormatError, match=r"repeat an earlier stamp \(line 2 / \S*repeated\.txt line 3\)"
+    ):
+        read_kitti(poses, times_path=repeated, strict=True)
+
+
 def test_read_kitti_refuses_a_times_file_of_another_length(tmp_path: Path) -> None:
     times = write(tmp_path, "0\n1\n", name="times.txt")
     with pytest.raises(

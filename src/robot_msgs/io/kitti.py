@@ -26,9 +26,11 @@ from robot_msgs.trajectory import UNIT_QUATERNION_TOL, PoseTrajectory
 
 if TYPE_CHECKING:
     import os
+    from collections.abc import Callable
 
     from robot_msgs.io.clean import RepeatedStamps
-    from robot_msgs.typing import BoolArray
+    from robot_msgs.io.table import Table
+    from robot_msgs.typing import BoolArray, IntpArray
 
 __all__ = [
     "KITTI_COLUMNS",
@@ -126,10 +128,13 @@ def read_kitti(
     table = read_table(path, columns=KITTI_COLUMNS)
     poses = table.values.reshape(-1, 3, 4)
     n = poses.shape[0]
+    where: Callable[[IntpArray], list[str]] = table.where
     if times_path is None:
         stamps = np.arange(n, dtype=np.float64)
     else:
-        stamps = read_table(times_path, columns=("t",)).values[:, 0]
+        times = read_table(times_path, columns=("t",))
+        stamps = times.values[:, 0]
+        where = _pose_and_time_lines(table, times)
         if stamps.shape[0] != n:
             msg = (
                 f"{times_path}: expected one time per pose of {source} ({n}), got {stamps.shape[0]}"
@@ -184,12 +189,26 @@ def read_kitti(
         poses[:, :, 3],
         quats,
         source=source,
-        where=table.where,
+        where=where,
         strict=strict,
         stamps_are_frames=times_path is None,
         repeated_stamps=repeated_stamps,
         rotation_matrices=blocks if as_given else None,
     )
+
+
+def _pose_and_time_lines(poses: Table, times: Table) -> Callable[[IntpArray], list[str]]:
+    """Label rows by their pose line and their times line: ``line 4 / times.txt line 5``.
+
+    A row's stamp comes from the times file: a NaN or repeated time was said to be at
+    the pose file's line, which holds no time (its line, shifted by comments or blanks).
+    """
+
+    def where(rows: IntpArray) -> list[str]:
+        pairs = zip(poses.line_numbers(rows), times.line_numbers(rows), strict=True)
+        return [f"line {p} / {times.source} line {t}" for p, t in pairs]
+
+    return where
 
 
 def write_kitti(
