@@ -62,6 +62,26 @@ def test_read_bag_reads_stamps_positions_and_orientations_of_each_pose_type(
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", ["recording", "recording.dat", "RECORDING.BAG", "r.MCAP"])
+def test_a_bag_file_known_by_its_magic_bytes_is_read_whatever_its_name(
+    bags: BagMaker, kind: str, name: str
+) -> None:
+    """A bag file named without its extension was detected by its magic bytes, then
+    refused: "cannot open as a ROS bag (AnyReaderError: Unrecognized storage format
+    '')", as rosbags chooses its reader by the extension."""
+    msgs = [bags.message(kind, "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("poses", kind, {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    file = bag if kind == "ros1" else next(bag.glob("*.db3" if kind == "sqlite3" else "*.mcap"))
+    renamed = file.rename(bags.folder / name)  # the file on its own (no metadata.yaml)
+    before = sorted(bags.folder.rglob("*"))
+    assert list_topics(renamed) == (TopicInfo("/est", "geometry_msgs/msg/PoseStamped", 3),)
+    traj = read_trajectory(renamed)
+    assert traj.stamps_s.tolist() == STAMPS
+    assert traj.positions_xyz.tolist() == [list(p[3]) for p in POSES]
+    assert sorted(bags.folder.rglob("*")) == before  # nothing made beside it
+
+
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize(
     "msgtype", ["geometry_msgs/msg/PoseWithCovarianceStamped", "nav_msgs/msg/Odometry"]
 )

@@ -14,6 +14,7 @@ import importlib
 import itertools
 import os
 import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -36,7 +37,6 @@ from robot_msgs.optional import require
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-    from pathlib import Path
 
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
@@ -102,7 +102,8 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     """Open a bag with ``rosbags``' ``AnyReader``; its errors become :class:`FormatError`.
 
     A ``.bag`` file is read as ROS 1; a folder (with ``metadata.yaml``), a ``.db3`` or
-    an ``.mcap`` file as ROS 2. Message types the bag does not define are taken from
+    an ``.mcap`` file as ROS 2; a file named otherwise as its first bytes say (ROS 1,
+    SQLite or MCAP), as the format is detected. Message types the bag does not define are taken from
     ``rosbags``' latest ROS 2 type store. A bag must be a regular file or a folder
     (``rosbags`` seeks in it): a pipe or a device is refused. ``example:NAME`` is read
     from the shipped examples, and named as given in every error.
@@ -117,8 +118,10 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     given = os.fspath(path)
     name = given if given.startswith(EXAMPLE_PREFIX) else str(bag)
 
+    opened = bag  # what rosbags opens: a link named by the content for a file named otherwise
+
     def why(err: BaseException) -> str:
-        return _short(str(err).replace(str(bag), name), 160)
+        return _short(str(err).replace(str(opened), name).replace(str(bag), name), 160)
 
     if not bag.exists():
         msg = f"{name}: no such file or folder"
@@ -134,20 +137,25 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     highlevel = require("rosbags.highlevel", "bags", feature="reading ROS bags")
     typesys = require("rosbags.typesys", "bags", feature="reading ROS bags")
     store = typesys.get_typestore(typesys.Stores.LATEST)
+    named = contextlib.ExitStack()
     try:
-        reader = highlevel.AnyReader([bag], default_typestore=store)
+        if not bag.is_dir():
+            opened = named.enter_context(_named_by_content(bag))
+        reader = highlevel.AnyReader([opened], default_typestore=store)
         reader.open()
-    except RobotMsgsError:
-        raise
-    except MemoryError as err:  # a damaged length field: rosbags allocates what it claims
-        msg = f"{name}: cannot open as a ROS bag (a record claims more bytes than memory holds)"
-        raise FormatError(msg) from err
-    except Exception as err:
+    except BaseException as err:
+        named.close()
+        if isinstance(err, RobotMsgsError) or not isinstance(err, Exception):
+            raise
+        if isinstance(err, MemoryError):  # a damaged length field: rosbags allocates it
+            msg = f"{name}: cannot open as a ROS bag (a record claims more bytes than memory holds)"
+            raise FormatError(msg) from err
         msg = f"{name}: cannot open as a ROS bag ({type(err).__name__}: {why(err)})"
         raise FormatError(msg) from err
     for conn in reader.connections:  # a damaged index: a NULL topic name or type
         if not isinstance(conn.topic, str) or not isinstance(conn.msgtype, str):
             reader.close()
+            named.close()
             msg = (
                 f"{name}: a topic without a name or type ({conn.topic!r}, {conn.msgtype!r}): "
                 "the bag's index is damaged"
@@ -179,6 +187,35 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
         raise FormatError(msg) from err
     finally:
         reader.close()
+        named.close()
+
+
+#: The first bytes of each bag file, and the extension rosbags opens it by.
+_BAG_MAGIC = ((_ROS1_MAGIC, ".bag"), (b"SQLite format 3\x00", ".db3"), (b"\x89MCAP", ".mcap"))
+
+
+@contextlib.contextmanager
+def _named_by_content(bag: Path) -> Iterator[Path]:
+    """Yield ``bag``, or a link to it named with the extension its first bytes say.
+
+    WHY: rosbags chooses its reader by the extension alone (a ROS 1 reader for
+    ``.bag``, a ROS 2 storage for ``.db3`` or ``.mcap``), while the format is detected
+    by the magic bytes whatever the name: a bag saved as ``recording`` or ``x.MCAP``
+    was detected, then refused ("Unrecognized storage format ''"). The link lives in a
+    temporary folder for as long as the bag is open.
+    """
+    with bag.open("rb") as file:
+        head = file.read(max(len(magic) for magic, _ in _BAG_MAGIC))
+    wanted = next((suffix for magic, suffix in _BAG_MAGIC if head.startswith(magic)), None)
+    if wanted is None or bag.suffix == wanted:
+        yield bag
+        return
+    import tempfile  # noqa: PLC0415 - only for a bag named otherwise
+
+    with tempfile.TemporaryDirectory(prefix="robot_msgs-bag-") as folder:
+        link = Path(folder) / f"bag{wanted}"
+        link.symlink_to(bag.resolve())
+        yield link
 
 
 def _check_folder_files(bag: Path, name: str) -> None:
