@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -47,6 +48,23 @@ def test_a_stated_origin_moves_every_position(tmp_path: Path) -> None:
     assert shifted.positions_xyz[0, 0] == pytest.approx(
         WGS84_A_M * math.sin(math.radians(0.001)), abs=1e-9
     )
+
+
+@pytest.mark.parametrize(
+    "origin", [(math.nan, 0.0, 0.0), (0.0, math.inf, 0.0), (0.0, 0.0, -math.inf)]
+)
+def test_an_origin_that_is_not_finite_is_named_not_the_file(
+    tmp_path: Path, origin: tuple[float, float, float]
+) -> None:
+    """read_lla(origin=(nan, 0, 0)) made every fix NaN, and the file was refused: "3 row(s)
+    with NaN or infinite values (lines 2, 3, 4) ... the file is likely not what its format
+    says" (the command line checks --geo-origin itself; the library did not)."""
+    path = write_lla(tmp_path / "fix.lla", ROWS)
+    shown = re.escape(repr(origin))
+    with pytest.raises(FormatError, match=rf"fix\.lla \(ENU origin\): expected a finite .*{shown}"):
+        read_lla(path, origin=origin)
+    with pytest.raises(FormatError, match=r"\(ENU origin\): expected a finite"):
+        read_trajectory(path, geo_origin=origin)
 
 
 def test_a_bad_row_names_the_file_and_line(tmp_path: Path) -> None:

@@ -182,8 +182,9 @@ def metric_from_geodetic(
     Raises
     ------
     FormatError
-        Latitudes or longitudes out of range, no finite row, both ``origin`` and ``crs``,
-        or a CRS that is unknown or not projected.
+        Latitudes or longitudes out of range, no finite row, an ``origin`` out of range
+        or not finite, both ``origin`` and ``crs``, or a CRS that is unknown or not
+        projected.
     MissingDependencyError
         ``crs`` without PyProj.
 
@@ -206,6 +207,12 @@ def metric_from_geodetic(
     if origin is None:
         first = lla[int(np.flatnonzero(finite)[0])]
         origin = (float(first[0]), float(first[1]), float(first[2]))
+    if not all(math.isfinite(v) for v in origin):  # every fix NaN: the file was blamed
+        msg = (
+            f"{source} (ENU origin): expected a finite latitude, longitude and altitude, "
+            f"got {origin!r}"
+        )
+        raise FormatError(msg)
     check_geodetic(np.array([origin], dtype=np.float64), source=f"{source} (ENU origin)")
     return enu_from_geodetic(lla, origin), origin
 
