@@ -93,6 +93,26 @@ def test_read_tum_refuses_an_empty_field_between_commas(tmp_path: Path) -> None:
         read_tum(path)
 
 
+@pytest.mark.parametrize(
+    ("line", "column"),
+    [
+        ("2,0,,0,0,0,0,1", 3),
+        ("2 0 0,,0 0 0 1", 4),  # blanks and commas mixed: the column was said to be 2
+        ("2\t0 0 0 0,,0 0 1", 6),
+        (",2 0 0 0 0 0 0 1", 1),
+        ("2 0 0 0 0 0 0 1,", 9),
+    ],
+)
+def test_an_empty_field_is_named_by_its_column(tmp_path: Path, line: str, column: int) -> None:
+    """Columns are separated by any run of blanks or commas; the empty field's column
+    counted the commas before it alone ("2 0 0,,0 0 0 1": column 2, not 4)."""
+    path = write(tmp_path, f"1 0 0 0 0 0 0 1\n{line}\n")
+    with pytest.raises(
+        FormatError, match=rf"line 2: empty field between commas \(column {column}\)$"
+    ):
+        read_tum(path)
+
+
 def test_read_tum_refuses_a_trailing_comma(tmp_path: Path) -> None:
     path = write(tmp_path, "1,0,0,0,0,0,0,1,\n")
     with pytest.raises(FormatError, match=r"line 1: empty field between commas"):

@@ -422,7 +422,8 @@ def _parse_general(
             line_no = text.count("\n", 0, bad.start()) + 1
             start = text.rfind("\n", 0, bad.start()) + 1
             before = text[start : bad.start()]  # blank: the line starts with a comma
-            column = before.count(",") + 2 if before.strip(" \t") else 1
+            # The fields before it, separated by blanks or commas (not commas alone).
+            column = len(before.replace(",", " ").split()) + 1
             msg = f"{source}, line {line_no}: empty field between commas (column {column})"
             raise FormatError(msg)
         normal = text.replace(",", " ")
