@@ -176,6 +176,33 @@ def test_a_warning_is_escaped_too(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "bad\\x0aWARNING: forged.tum" in err
 
 
+def test_a_file_name_on_standard_output_is_escaped_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ape's "estimate:" line and every "wrote FILE" printed a file name raw: an escape
+    sequence in it (clear the screen, recolour) reached the terminal, and a newline forged
+    a line of the result, where traj's summary and every error escape it."""
+    rows = "0 0 0 0 0 0 0 1\n1 1 0 0 0 0 0 1\n2 2 1 0 0 0 0 1\n"
+    ref = tmp_path / "ref.tum"
+    ref.write_text(rows)
+    est = tmp_path / "e\x1b[2J\nrms forged.tum"
+    est.write_text(rows)
+    saved = tmp_path / "s\x1b[31m.tum"
+    for argv in (
+        ["ape", str(ref), str(est)],
+        ["ape", str(ref), str(est), str(ref)],  # the table of several estimates
+        ["rpe", str(ref), str(est)],
+        ["ape", str(ref), str(est), "--save-aligned", str(saved), "--force"],
+        ["traj", str(est), "--save", str(saved), "--force"],
+    ):
+        assert main(argv) == 0, argv
+        out, err = capsys.readouterr()
+        assert "\x1b" not in out + err, argv
+        assert "\nrms forged" not in out + err, argv
+        assert "e\\x1b[2J\\x0arms forged.tum" in out + err or "s\\x1b[31m.tum" in out, argv
+    assert saved.exists()
+
+
 # -- in a child process --------------------------------------------------------------------
 
 ROBOT_MSGS = [sys.executable, "-m", "robot_msgs"]

@@ -30,7 +30,7 @@ from robot_msgs.cli._evaluation_args import (
 from robot_msgs.errors import FormatError, UsageError
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.optional import require
-from robot_msgs.report.text import wrap
+from robot_msgs.report.text import controls_escaped, wrap
 
 if TYPE_CHECKING:
     import argparse
@@ -352,7 +352,21 @@ def _say(args: argparse.Namespace, path: Path) -> None:
     """Name a file written: on stdout, or stderr when stdout carries --json or --save -."""
     busy = args.json or (args.save is not None and os.fspath(args.save) == STDOUT)
     if os.fspath(path) != STDOUT:
-        print(f"wrote {path}", file=sys.stderr if busy else sys.stdout)
+        print(f"wrote {controls_escaped(str(path))}", file=sys.stderr if busy else sys.stdout)
+
+
+def _names_escaped(comparison: Comparison) -> Comparison:
+    """``comparison`` with its file names and notes escaped for the terminal, for the table.
+
+    WHY: the table names the files compared (``estimate:  NAME``) and its notes quote
+    them; a file name's escape sequence acted on the terminal, and a newline in it forged
+    a line of the result, where every error and warning line is escaped.
+    """
+    return comparison.replace(
+        reference=controls_escaped(comparison.reference),
+        estimate=controls_escaped(comparison.estimate),
+        notes=tuple(controls_escaped(note) for note in comparison.notes),
+    )
 
 
 def emit(
@@ -404,11 +418,12 @@ def emit(
         for c in comparisons:
             for note in c.notes:
                 if note not in said:
-                    print(f"NOTE: {note}", file=sys.stderr)
+                    print(f"NOTE: {controls_escaped(note)}", file=sys.stderr)
     else:
         # A KITTI file's rounding paragraph was a WARNING, then again a note (a review).
         comparisons = [
-            c.replace(notes=tuple(n for n in c.notes if n not in said)) for c in comparisons
+            _names_escaped(c.replace(notes=tuple(n for n in c.notes if n not in said)))
+            for c in comparisons
         ]
         if len(comparisons) == 1:
             text = format_table(comparisons[0], defaults)

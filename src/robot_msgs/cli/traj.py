@@ -85,7 +85,7 @@ from robot_msgs.io.clean import NO_PROBLEM_KINDS, implausible_stamps, reading_no
 from robot_msgs.io.evaluation_inputs import check_geo_origin, geo_frames
 from robot_msgs.io.tf import transforms_text
 from robot_msgs.optional import require
-from robot_msgs.report.text import WIDTH, display_width, wrap
+from robot_msgs.report.text import WIDTH, controls_escaped, display_width, wrap
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
@@ -370,8 +370,6 @@ def _as_given(message: str, path: str) -> str:
 
 def _shown(value: Any) -> Any:
     """``value`` with every text in it escaped for the terminal (names come from files)."""
-    from robot_msgs.report.text import controls_escaped  # noqa: PLC0415
-
     if isinstance(value, str):
         return controls_escaped(value)
     if isinstance(value, list | tuple):
@@ -558,7 +556,7 @@ def _plot(
     named = [(name, traj) for name, (_, traj) in zip(names, estimates, strict=True)]
     fig = overlay_figure(reference, named, plane=args.plot_plane)
     path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
-    print(f"wrote {path}", file=sys.stderr if args.json else out)
+    print(f"wrote {controls_escaped(str(path))}", file=sys.stderr if args.json else out)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -658,7 +656,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             _print_report(report, out)
             for written in report.get("written", []):
-                print(f"wrote {written}", file=out)
+                print(f"wrote {controls_escaped(written)}", file=out)
     drawn = _against_reference(args, settings, read, reports, out)
     if args.save is not None and aligning:  # the help says "align each FILE to REF first"
         by_path = {r["path"]: r for r in reports if r.get("role") != "reference"}
@@ -667,7 +665,8 @@ def run(args: argparse.Namespace) -> int:
             if not args.json:
                 for written in by_path[path]["written"]:
                     how = "aligned to" if settings.align != "none" else "mounted on"
-                    _say([f"wrote {written}", f"({how} {args.ref})"], out)
+                    shown = (controls_escaped(written), controls_escaped(args.ref))
+                    _say([f"wrote {shown[0]}", f"({how} {shown[1]})"], out)
     if args.plot is not None and not failed:
         _plot(args, read, drawn, out)
     if args.json:
