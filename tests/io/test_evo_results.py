@@ -138,6 +138,27 @@ def test_other_zips_and_titles_are_refused(tmp_path: Path) -> None:
         evo_settings("something else")
 
 
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("for delta = x (m) using all pairs", r"for delta = x \(m\)"),
+        ("for delta = nan (m) using all pairs", r"for delta = nan \(m\)"),
+        ("(with SE(3) Umeyama alignment) (aligned poses: " + "9" * 5000 + ")", "aligned poses"),
+    ],
+)
+def test_a_title_evo_would_not_write_is_refused_naming_the_zip(
+    tmp_path: Path, line: str, said: str
+) -> None:
+    """A title whose delta is no number (or whose aligned-pose count has 5000 digits) let
+    a bare ValueError out of read_evo_result ("could not convert string to float: 'x'";
+    robot-msgs res: "a bug in robot_msgs")."""
+    title = f"RPE w.r.t. translation part (m)\n{line}"
+    info = json.dumps({"title": title, "ref_name": "gt", "est_name": "est"}).encode()
+    bad = _copy_with(tmp_path / "bad.zip", {"info.json": info})
+    with pytest.raises(FormatError, match=rf"bad\.zip: info\.json title: .*{said}"):
+        read_evo_result(bad)
+
+
 def test_every_alignment_phrase_evo_writes_is_read() -> None:
     phrases = {
         "(with SE(3) Umeyama alignment)": "se3",

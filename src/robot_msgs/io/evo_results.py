@@ -108,7 +108,7 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
     for line in lines[1:]:
         delta = _DELTA.match(line)
         if delta is not None:
-            settings["delta"] = float(delta.group(1))
+            settings["delta"] = _title_number(delta.group(1), line)
             settings["delta_unit"] = _DELTA_UNITS.get(delta.group(2), delta.group(2))
             settings["all_pairs"] = delta.group(3) == "all"
         for phrase, method in _ALIGNMENTS.items():
@@ -116,8 +116,24 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
                 settings["align"] = method
         n_align = _N_ALIGN.search(line)
         if n_align is not None:
-            settings["n_align"] = int(n_align.group(1))
+            settings["n_align"] = int(_title_number(n_align.group(1), line))
     return metric, relation, unit, settings
+
+
+def _title_number(text: str, line: str) -> float:
+    """Return a number of evo's title; a word, NaN or inf is in no title evo writes.
+
+    WHY: ``float('x')`` let a bare ValueError out of :func:`read_evo_result` (and an
+    integer of 5000 digits, past Python's conversion limit).
+    """
+    try:
+        value = float(text)
+    except (ValueError, OverflowError):
+        value = math.nan
+    if not math.isfinite(value):
+        msg = f"expected a finite number in evo's title, got {line!r:.120}"
+        raise FormatError(msg)
+    return value
 
 
 def _read_arrays(archive: ZipArchive, source: str) -> dict[str, np.ndarray[Any, Any]]:
