@@ -546,3 +546,54 @@ def test_an_output_that_is_an_input_is_refused_even_with_force(
             "would replace what the command reads; give the output its own path\n"
         )
     assert {p: p.read_bytes() for p in (est, result)} == before
+
+
+def test_a_times_or_transform_file_read_is_an_input_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ape REF EST --transform-left T.json --save-aligned T.json --to tum --force``
+    replaced the transform file it read with the aligned trajectory, and ``traj 00.txt
+    --times 00_times.txt --save 00.kitti --force`` the times file it read (KITTI writes
+    its times beside the poses): they were not counted among the inputs."""
+    kitti = tmp_path / "00.txt"
+    kitti.write_text("1 0 0 0 0 1 0 0 0 0 1 0\n1 0 0 1 0 1 0 0 0 0 1 0\n1 0 0 2 0 1 0 1 0 0 1 0\n")
+    times = tmp_path / "00_times.txt"
+    times.write_text("0\n1\n2\n")
+    transform = tmp_path / "T.json"
+    transform.write_text('{"x": 0, "y": 0, "z": 0, "qx": 0, "qy": 0, "qz": 0, "qw": 1}')
+    ref = tmp_path / "ref.tum"
+    ref.write_text("0 0 0 0 0 0 0 1\n1 1 0 0 0 0 0 1\n2 2 1 0 0 0 0 1\n")
+    est = tmp_path / "est.tum"
+    est.write_bytes(ref.read_bytes())
+    before = {p: p.read_bytes() for p in (kitti, times, transform, ref, est)}
+    out = tmp_path / "00.kitti"
+    for argv, flag, output, given in (
+        (["traj", str(kitti), "--times", str(times), "--save", str(out)], "--save", times, times),
+        (
+            ["ape", str(kitti), str(kitti), "--ref-times", str(times), "--est-times",
+             str(times), "--save-aligned", str(out)],
+            "--save-aligned",
+            times,
+            times,
+        ),
+        (
+            ["ape", str(ref), str(ref), "--transform-left", str(transform), "--save-aligned",
+             str(transform), "--to", "tum"],
+            "--save-aligned",
+            transform,
+            transform,
+        ),
+        (
+            ["traj", str(est), "--ref", str(ref), "--transform-right", str(transform),
+             "--align", "se3", "--save", str(transform), "--to", "tum"],
+            "--save",
+            transform,
+            transform,
+        ),
+    ):  # fmt: skip
+        assert main([*argv, "--force"]) == 2, argv
+        assert capsys.readouterr().err == (
+            f"ERROR: {flag} {output} is the input {given} ({given.resolve()}): writing it "
+            "would replace what the command reads; give the output its own path\n"
+        ), argv
+    assert {p: p.read_bytes() for p in (kitti, times, transform, ref, est)} == before

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -27,7 +28,6 @@ from robot_msgs.io import FORMATS, WRITE_FORMATS
 from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
-    import os
     from collections.abc import Callable, Iterable, Mapping, Sequence
 
     from robot_msgs.evaluation.read_settings import ReadSettings
@@ -55,6 +55,7 @@ __all__ = [
     "inputs_from_args",
     "load_runs_from_args",
     "pair_list_from_args",
+    "read_files",
     "read_inputs_from_args",
     "reading_rules",
     "reword",
@@ -348,6 +349,31 @@ def _fields_as_flags(text: str) -> str:
         return setting_flag(name) if name in declared_flags() else match.group(0)
 
     return _FIELD_NAME.sub(flag, text)
+
+
+def read_files(args: argparse.Namespace) -> list[str]:
+    """Return the files a command reads beside its trajectories: times and transform files.
+
+    What an output must not be, beside the trajectories (``check_outputs``' ``inputs``):
+    ``--save-aligned T.json --force`` replaced the ``--transform-left`` file it read,
+    and ``traj 00.txt --times 00_times.txt --save 00.kitti --force`` the times file (KITTI
+    writes its times beside the poses).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from pathlib import Path
+    >>> read_files(argparse.Namespace(times=Path("t.txt"), transform_right=Path("auto")))
+    ['t.txt']
+    """
+    found = [getattr(args, name, None) for name in ("times", "ref_times", "est_times")]
+    rows = flag_rows("EvaluationSettings")
+    words = {f.name: f.word for f in rows if f.word}
+    for flag in rows:
+        given = getattr(args, _dest(flag.name), None) if flag.file else None
+        if isinstance(given, str | os.PathLike) and os.fspath(given) != words.get(flag.name):
+            found.append(given)  # a file, not the flag's word (--transform-right auto)
+    return [os.fspath(f) for f in found if isinstance(f, str | os.PathLike) and os.fspath(f)]
 
 
 def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:

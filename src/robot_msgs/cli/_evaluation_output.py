@@ -25,6 +25,7 @@ from robot_msgs.cli._evaluation_args import (
     flag_text,
     flags_in_text,
     flags_text,
+    read_files,
     trajectory_outputs_to,
 )
 from robot_msgs.errors import FormatError, UsageError
@@ -342,7 +343,8 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
         every.append(args.plot)
         flags.append("--plot")
     given = [args.reference, *getattr(args, "estimates", [getattr(args, "estimate", "")])]
-    check_outputs(every, force=args.force, flags=flags, inputs=[f for f in given if f])
+    inputs = [*(f for f in given if f), *read_files(args)]
+    check_outputs(every, force=args.force, flags=flags, inputs=inputs)
     if args.plot is not None:
         require("matplotlib", "plot", feature="--plot")
     return plans

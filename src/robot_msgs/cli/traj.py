@@ -57,6 +57,7 @@ from robot_msgs.cli._evaluation_args import (
     add_settings_flags,
     check_plot_options,
     flags_in_text,
+    read_files,
     reading_rules,
     settings_from_args,
     trajectory_outputs_to,
@@ -608,7 +609,7 @@ def run(args: argparse.Namespace) -> int:
     # replaced the other, with --force in silence) are refused naming both flags.
     plots = [args.plot] if args.plot is not None else []
     flags = ["--save"] * len(outputs) + ["--plot"] * len(plots)
-    inputs = [*args.files, *([args.ref] if args.ref is not None else [])]
+    inputs = [*args.files, *([args.ref] if args.ref is not None else []), *read_files(args)]
     check_outputs([*outputs, *plots], force=args.force, flags=flags, inputs=inputs)
     if args.plot is not None:
         require("matplotlib", "plot", feature="--plot")
