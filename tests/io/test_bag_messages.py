@@ -166,6 +166,19 @@ def test_a_log_time_the_storage_cannot_hold_is_refused_naming_it(tmp_path: Path)
     assert [r.log_time_ns for r in read_records(out)] == [2**64 - 1]
 
 
+def test_a_bag_written_through_a_link_to_a_file_named_otherwise(tmp_path: Path) -> None:
+    """Through a link out.mcap -> store.dat (force=True, as the refusal without it asks)
+    the write failed, "No such file or directory: '.store.dat.0.tmp/store/store.dat'": the
+    bag written by the link's suffix was looked for by the target's."""
+    odom = example("nav/Odometry")
+    link = tmp_path / "out.mcap"
+    link.symlink_to(tmp_path / "store.dat")
+    assert write_messages(link, "/odom", [odom], force=True) == link
+    assert (tmp_path / "store.dat").read_bytes().startswith(b"\x89MCAP")
+    assert list(read_messages(link, "/odom")) == [odom]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.mcap", "store.dat"]
+
+
 def test_a_trajectory_stamped_before_1970_or_past_2038_is_refused_naming_the_bag(
     tmp_path: Path,
 ) -> None:

@@ -420,7 +420,8 @@ def write_records(
     :func:`write_messages` for the rest.
     """
     target = Path(path)
-    plugin = BAG_SUFFIXES.get(target.suffix.lower())
+    suffix = target.suffix.lower()  # the storage; a link's target may be named otherwise
+    plugin = BAG_SUFFIXES.get(suffix)
     if plugin is None:
         msg = f"{target}: expected a .mcap or .db3 bag, got {target.suffix or 'no suffix'!r}"
         raise FormatError(msg)
@@ -440,14 +441,14 @@ def write_records(
         if compress:
             writer.set_compression(rosbag2.CompressionMode.STORAGE, rosbag2.CompressionFormat.ZSTD)
         connections: dict[str, tuple[Any, str]] = {}
-        low, high = _LOG_TIMES_NS[real.suffix.lower()]
+        low, high = _LOG_TIMES_NS[suffix]
         with writer:
             for index, record in enumerate(records):
                 time_ns = int(record.log_time_ns)
                 if not low <= time_ns <= high:
                     msg = (
                         f"{target} {record.topic}: message {index}'s log time {time_ns} ns is "
-                        f"outside what a {real.suffix.lower()} bag holds ({low} to {high} ns)"
+                        f"outside what a {suffix} bag holds ({low} to {high} ns)"
                         + ("; a .db3 bag holds times before 1970" if time_ns < 0 else "")
                     )
                     raise ValidationError(msg)
@@ -465,7 +466,7 @@ def write_records(
                     msg = f"{target} {record.topic}: expected {known} messages, got {ros_type}"
                     raise FormatError(msg)
                 writer.write(conn, time_ns, to_cdr(record.message))
-        stored = bag / f"{bag.name}{real.suffix.lower()}"
+        stored = bag / f"{bag.name}{suffix}"  # rosbags names it by its storage
         with stored.open("rb+") as file:
             os.fsync(file.fileno())
         stored.replace(real)
