@@ -209,6 +209,21 @@ def test_traj_plot_options_without_plot_are_refused(
     assert capsys.readouterr().err.startswith(f"ERROR: {said}")
 
 
+@pytest.mark.parametrize("name", ["o.tum", "o.csv", "o.kitti"])
+def test_traj_save_topic_of_a_text_output_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """--save-topic with a text OUT was ignored in silence (the file written, no topic in
+    it), where --save-topic without --save, and plot options without --plot, are refused."""
+    src = write(tmp_path, CLEAN)
+    out = tmp_path / name
+    assert main(["traj", str(src), "--save", str(out), "--save-topic", "/est"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "ERROR: --save-topic names the topic of a .mcap or .db3 OUT, not of "
+    )
+    assert not out.exists()
+
+
 def test_traj_save_takes_one_file_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = write(tmp_path, CLEAN)
     assert main(["traj", str(src), str(src), "--save", str(tmp_path / "o.tum")]) == 2

@@ -605,6 +605,9 @@ def run(args: argparse.Namespace) -> int:
         figure_format(args.plot)
     # The format and every file --save writes (KITTI: poses and times).
     to, outputs = trajectory_outputs_to(args.save, args.to) if args.save is not None else ("", [])
+    if args.save_topic and to not in ("mcap", "db3"):  # it was ignored in silence
+        msg = f"--save-topic names the topic of a .mcap or .db3 OUT, not of {to} text"
+        raise UsageError(msg)
     # Every output checked before any work, together: --save and --plot of one file (one
     # replaced the other, with --force in silence) are refused naming both flags.
     plots = [args.plot] if args.plot is not None else []
