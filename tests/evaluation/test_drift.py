@@ -243,6 +243,24 @@ def test_rpg_yaw_and_gravity_split_the_rotation_error() -> None:
     assert pitching.stats["yaw_deg@10m"].max == pytest.approx(0.0, abs=1e-9)
 
 
+def test_rpg_fractions_are_of_the_reference_path_within_the_time_range() -> None:
+    # rpg_trajectory_evaluation reads its ground truth cut to start_time_sec..end_time_sec
+    # (load_raw_groundtruth) and takes the fractions of that path: 50 m here, not the
+    # whole 100 m, so the lengths are 5 .. 25 m (it gave 10 .. 50 m, two of them noted
+    # as having too few segments).
+    result = relative_error(
+        straight(101),
+        straight(101, scale=1.01),
+        settings=RPG_SETTINGS.replace(align="none", t_start_s=20.0, t_end_s=70.0),
+    )
+    assert result.settings["lengths_m"] == (5.0, 10.0, 15.0, 20.0, 25.0)
+    assert result.notes == ()
+    # Starts 20 .. 65 m get a 5 m segment (1 % too long); from 66 m on the path ends 1 m
+    # or more short, not within 0.2 x 5 m.
+    assert result.stats["translation_pct@5m"].n == 46
+    assert result.stats["translation_pct@5m"].max == pytest.approx(1.0)
+
+
 def test_rpg_lengths_with_too_few_segments_are_noted_not_computed() -> None:
     result = relative_error(
         straight(101),

@@ -241,9 +241,11 @@ def rpg_result(
 ) -> EvaluationResult:
     """rpg_trajectory_evaluation's relative error of prepared poses over set lengths.
 
-    ``path_length_m`` is the reference's whole path (the unmatched reference, as rpg
-    reads it), of which the spec's fractions are taken. ``metric="relative_error"``; per
-    length ``L`` (``length_m`` typed, named ``@{L}m``): ``translation`` (m),
+    ``path_length_m`` is the reference's whole path within the time range (the
+    unmatched reference, as rpg reads it, cut to ``t_start_s``/``t_end_s`` as rpg's
+    ``start_time_sec``/``end_time_sec``), of which the spec's fractions are taken.
+    ``metric="relative_error"``; per length ``L`` (``length_m`` typed, named ``@{L}m``):
+    ``translation`` (m),
     ``translation_pct`` (%), ``rotation_deg``, ``yaw_deg``, ``gravity_deg`` (deg) and
     ``rotation_deg_per_m`` (deg/m). Like rpg, a length with fewer than 2 segments is not
     computed (``n == 0``, with a note). Only the alignment's scale enters: the result's

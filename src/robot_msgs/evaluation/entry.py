@@ -22,7 +22,7 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.ape import ape_result
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.drift import kitti_result, rpg_result
-from robot_msgs.evaluation.pipeline import prepare
+from robot_msgs.evaluation.pipeline import prepare, time_range
 from robot_msgs.evaluation.rpe import rpe_result
 from robot_msgs.evaluation.settings import (
     KITTI_LENGTHS_M,
@@ -163,7 +163,10 @@ def evaluate(
         elif spec.protocol == "kitti":
             results.append(kitti_result(prepared, spec, names))
         else:
-            results.append(rpg_result(prepared, spec, reference.path_length_m, names))
+            # rpg takes the fractions of its ground truth as read, cut to the time range
+            # (load_raw_groundtruth): the whole input's path gave lengths up to twice too long.
+            whole = time_range(reference, settings.t_start_s, settings.t_end_s)[0]
+            results.append(rpg_result(prepared, spec, whole.path_length_m, names))
     return results
 
 
@@ -358,8 +361,8 @@ def relative_error(
     :func:`evaluate` with ``metrics=[Drift(protocol="rpg", ...)]``; the rules are in
     :mod:`robot_msgs.evaluation.drift`. ``settings`` default to rpg's
     (:data:`RPG_SETTINGS`: one-to-one within 0.02 s, Sim(3)); ``fractions`` of the
-    reference's path length, or ``lengths_m`` in metres; a segment is kept within
-    ``max_diff_ratio × length``.
+    reference's path length (within the time range, as rpg cuts it), or ``lengths_m`` in
+    metres; a segment is kept within ``max_diff_ratio × length``.
 
     Examples
     --------

@@ -707,10 +707,10 @@ class Drift(Msg):
 
     ``protocol`` (``--protocol``): ``"kitti"`` (segments start every ``step_frames``
     frames, default 10, ``--step``) or ``"rpg"`` (segments start at every frame; lengths
-    as ``fractions`` of the reference's path, default :data:`RPG_FRACTIONS`,
-    ``--fractions``; a segment is kept within ``max_diff_ratio`` of its length, default
-    0.2). ``lengths_m`` (``--lengths``): segment lengths in metres, distinct, > 0
-    (default for KITTI :data:`KITTI_LENGTHS_M`; for rpg instead of the fractions).
+    as ``fractions`` of the reference's path within the time range, default
+    :data:`RPG_FRACTIONS`, ``--fractions``; a segment is kept within ``max_diff_ratio``
+    of its length, default 0.2). ``lengths_m`` (``--lengths``): segment lengths in metres,
+    distinct, > 0 (default for KITTI :data:`KITTI_LENGTHS_M`; for rpg instead of the fractions).
     ``None`` is the protocol's default; an option the protocol does not use is refused.
 
     Examples
