@@ -47,6 +47,43 @@ def test_kitti_segment_ends_where_the_distance_first_exceeds_the_length() -> Non
     assert length.tolist() == [2.0, 2.0]
 
 
+@pytest.mark.parametrize(
+    ("distances", "match"),
+    [
+        ([0.0, math.nan, 2.0], r"Expected finite `distances_m`, got nan at index 1"),
+        ([0.0, 3.0, 2.0], r"non-decreasing.*got 2\.0 after 3\.0 at index 2 - at `distances_m`"),
+        ([[0.0, 1.0]], r"Expected `distances_m` of shape \(N,\), got shape \(1, 2\)"),
+        ("abc", r"Expected `distances_m` as numbers, got str 'abc'"),
+    ],
+)
+def test_segment_finders_refuse_what_is_not_a_cumulative_path(
+    distances: object, match: str
+) -> None:
+    # NaN or falling distances gave segments ending before their start (kitti: first 2,
+    # last 1); a list raised AttributeError, a 2-D array IndexError.
+    with pytest.raises(ValidationError, match=match):
+        kitti_segments(distances, [1.0], step_frames=1)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=match):
+        rpg_segments(distances, 1.0, 0.2)  # type: ignore[arg-type]
+
+
+def test_segment_finders_take_a_list_and_refuse_bad_lengths() -> None:
+    # A list (from a caller without a type checker) raised AttributeError.
+    path: Any = [0.0, 1.0, 2.0, 3.0]
+    assert [a.tolist() for a in kitti_segments(path, [1.0], 1)] == [
+        [0, 1],
+        [2, 3],
+        [1.0, 1.0],
+    ]
+    # A negative length gave segments ending one frame before they start.
+    with pytest.raises(ValidationError, match=r"segment lengths > 0 metres, got \[-1\.0\]"):
+        rpg_segments(np.arange(5.0), -1.0, 0.2)
+    with pytest.raises(ValidationError, match=r"distance >= 0 metres, got 'x' - at `max_diff_m`"):
+        rpg_segments(np.arange(5.0), 1.0, "x")  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"sequence of segment lengths.*got 5\.0"):
+        kitti_segments(np.arange(5.0), 5.0)  # type: ignore[arg-type]
+
+
 def test_kitti_drift_of_a_two_percent_scale_error_by_hand() -> None:
     result = kitti_drift(straight(301), straight(301, scale=1.02))
     # 100 m segments span 101 m (20 of them: 2.02 %), 200 m ones 201 m (10: 2.01 %).

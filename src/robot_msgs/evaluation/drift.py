@@ -43,6 +43,7 @@ from robot_msgs.rotations import (
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
 )
+from robot_msgs.series import check_series
 from robot_msgs.sorted_search import search_sorted
 
 if TYPE_CHECKING:
@@ -65,7 +66,11 @@ def _invalid(reason: str, *, field: str) -> ValidationError:
 
 def _check_lengths(lengths_m: Sequence[float], field: str = "lengths_m") -> list[float]:
     """Return the lengths as floats, refusing any not finite and > 0, or given twice."""
-    out = [float(v) for v in lengths_m]
+    try:
+        out = [float(v) for v in lengths_m]
+    except (TypeError, ValueError) as err:  # one number, text
+        reason = f"expected a sequence of segment lengths in metres, got {lengths_m!r:.60}"
+        raise _invalid(reason, field=field) from err
     if not out or not all(math.isfinite(v) and v > 0 for v in out):
         reason = f"expected segment lengths > 0 metres, got {list(lengths_m)!r}"
         raise _invalid(reason, field=field)
@@ -74,6 +79,24 @@ def _check_lengths(lengths_m: Sequence[float], field: str = "lengths_m") -> list
         reason = f"expected distinct segment lengths, got {twice:g} m twice in {out!r}"
         raise _invalid(reason, field=field)
     return out
+
+
+def _check_distances(distances_m: Float64Array) -> Float64Array:
+    """Return cumulative path lengths as a finite, non-decreasing ``(N,)`` float64 array.
+
+    WHY: a list raised AttributeError, and NaN or decreasing distances gave segments
+    ending before they start.
+    """
+    d = check_series("distances_m", distances_m, finite=True)
+    falls = np.flatnonzero(d[1:] < d[:-1])
+    if falls.size:
+        i = int(falls[0]) + 1
+        reason = (
+            "expected cumulative path lengths (non-decreasing, as path_distances gives), "
+            f"got {float(d[i])!r} after {float(d[i - 1])!r} at index {i}"
+        )
+        raise _invalid(reason, field="distances_m")
+    return d
 
 
 def kitti_segments(
@@ -107,6 +130,7 @@ def kitti_segments(
         reason = f"expected a whole number of frames >= 1, got {step_frames!r}"
         raise _invalid(reason, field="step_frames")
     lengths = np.asarray(_check_lengths(lengths_m))
+    distances_m = _check_distances(distances_m)
     starts = np.arange(0, distances_m.size, int(step_frames))
     first = np.repeat(starts, lengths.size)
     length = np.tile(lengths, starts.size)
@@ -214,6 +238,15 @@ def rpg_segments(
     >>> first.tolist(), last.tolist()
     ([0, 1, 2], [2, 3, 4])
     """
+    (length_m,) = _check_lengths([length_m], "length_m")
+    try:
+        limit = float(max_diff_m)
+    except (TypeError, ValueError):
+        limit = math.nan
+    if not (math.isfinite(limit) and limit >= 0):
+        reason = f"expected a finite distance >= 0 metres, got {max_diff_m!r:.60}"
+        raise _invalid(reason, field="max_diff_m")
+    distances_m = _check_distances(distances_m)
     n = distances_m.size
     first = np.arange(n)
     target = distances_m + length_m
@@ -226,7 +259,7 @@ def rpg_segments(
     take_low = low_err <= up_err
     last = np.where(take_low, low, up)
     err = np.where(take_low, low_err, up_err)
-    keep = err < max_diff_m
+    keep = err < limit
     return first[keep], last[keep]
 
 
