@@ -25,6 +25,7 @@ import robot_msgs.evaluation.alignment as alignment_module
 from robot_msgs.compare import Alignment
 from robot_msgs.errors import AlignmentError, ValidationError
 from robot_msgs.evaluation import EvaluationSettings, align, umeyama
+from robot_msgs.evaluation.alignment import fit_rmse, mirrored_fit
 from robot_msgs.rotations import (
     angle_from_quat_xyzw,
     matrix_from_quat_xyzw,
@@ -382,6 +383,25 @@ def test_umeyama_checks_its_arrays() -> None:
         umeyama(NOISY_EST[:4], NOISY_REF[:5], with_scale=False)
     with pytest.raises(ValidationError, match=r"finite `target_xyz`.*row 1"):
         umeyama(NOISY_EST[:3], np.array([[0.0, 0, 0], [np.nan, 0, 0], [1, 1, 1]]), with_scale=False)
+    # Text and ragged lists let NumPy's ValueError out (found by a hunt).
+    with pytest.raises(
+        ValidationError, match=r"`target_xyz` as numbers of shape \(N, 3\), got str"
+    ):
+        umeyama(NOISY_EST[:3], "x", with_scale=False)  # type: ignore[arg-type]
+    with pytest.raises(
+        ValidationError, match=r"`source_xyz` as numbers of shape \(N, 3\), got list"
+    ):
+        umeyama([[0.0, 0, 0], [1, 1]], NOISY_REF[:2], with_scale=False)  # type: ignore[arg-type]
+
+
+def test_umeyama_on_coordinates_whose_squares_overflow_raises_an_alignment_error() -> None:
+    # Finite coordinates of 1e200 m: the sums overflowed and the SVD raised NumPy's
+    # LinAlgError ("SVD did not converge"); the closed-form residuals are NaN (not trusted).
+    x = NOISY_EST[:5] * 1e200
+    with pytest.raises(AlignmentError, match=r"squared spread overflows float64"):
+        umeyama(x, x, with_scale=True)
+    assert all(math.isnan(v) for v in fit_rmse(x, x))
+    assert all(math.isnan(v) for v in mirrored_fit(x, x))
 
 
 # The Alignment message -----------------------------------------------------------------------

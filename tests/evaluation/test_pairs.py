@@ -16,6 +16,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import robot_msgs.evaluation.pairs as pairs_module
+from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import PairSettings
 from robot_msgs.evaluation.pairs import path_distances, select_pairs
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
@@ -183,6 +184,25 @@ def test_path_distances_are_evos_formula_bit_for_bit(
     evo = np.concatenate(([0.0], np.cumsum(np.linalg.norm(p[:-1] - p[1:], axis=1))))
     np.testing.assert_array_equal(path_distances(p), evo)
     np.testing.assert_array_equal(path_distances(p[:1]), [0.0])
+
+
+@pytest.mark.parametrize(
+    ("positions", "match"),
+    [
+        (
+            [[0.0, 0, 0], [1, np.nan, 0]],
+            r"Expected finite `positions_xyz`, got \[ 1. nan  0.\] at row 1",
+        ),
+        (np.zeros((2, 2)), r"Expected `positions_xyz` of shape \(N, 3\), got shape \(2, 2\)"),
+        (np.zeros(3), r"of shape \(N, 3\), got shape \(3,\)"),
+        ("abc", r"Expected `positions_xyz` as numbers of shape \(N, 3\), got str 'abc'"),
+        ([[0.0, 0, 0], [1, 1]], r"as numbers of shape \(N, 3\), got list"),
+    ],
+)
+def test_path_distances_refuse_what_is_not_finite_positions(positions: object, match: str) -> None:
+    # NaN gave NaN distances in silence; the others let NumPy's IndexError or ValueError out.
+    with pytest.raises(ValidationError, match=match):
+        path_distances(positions)  # type: ignore[arg-type]
 
 
 def test_path_distances_sum_the_steps() -> None:

@@ -24,7 +24,7 @@ import numpy as np
 
 from robot_msgs.compare.alignment import ROTATION_TOL, Alignment, is_rotation_matrix
 from robot_msgs.errors import AlignmentError, DataWarning, ValidationError, caller_stacklevel
-from robot_msgs.evaluation.arguments import check_argument
+from robot_msgs.evaluation.arguments import check_argument, check_points
 from robot_msgs.evaluation.association import ROBOT_SPEEDS_M_S
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import matrix_from_quat_xyzw, rotation_from_covariance
@@ -172,8 +172,8 @@ def umeyama(
            [ 1.,  0.,  0.],
            [ 0.,  0.,  1.]]), array([5., 5., 5.]), 2.0)
     """
-    x = _check_points("source_xyz", source_xyz)
-    y = _check_points("target_xyz", target_xyz)
+    x = check_points("source_xyz", source_xyz)
+    y = check_points("target_xyz", target_xyz)
     if x.shape != y.shape:
         msg = f"Expected target_xyz of shape {x.shape} like source_xyz, got {y.shape}"
         raise ValidationError(msg)
@@ -225,7 +225,7 @@ def mirrored_fit(source_xyz: Float64Array, target_xyz: Float64Array) -> tuple[fl
     (True, 0.0)
     """
     n, sxx, syy, d, fix = _fit_sums(source_xyz, target_xyz)
-    if sxx <= 0.0:
+    if not sxx > 0.0:  # no spread, or sums past float64 (NaN)
         return math.sqrt(syy / n), math.sqrt(syy / n)
     proper = max(0.0, syy - (d[0] + d[1] + fix * d[2]) ** 2 / sxx)
     mirrored = max(0.0, syy - (d[0] + d[1] - fix * d[2]) ** 2 / sxx)
@@ -289,27 +289,17 @@ def _fit_sums(
     source_xyz: Float64Array, target_xyz: Float64Array
 ) -> tuple[int, float, float, Float64Array, float]:
     """Return ``N``, ``σx``, ``σy``, the cross-covariance's singular values and ``det`` sign fix."""
-    x = _check_points("source_xyz", source_xyz)
-    y = _check_points("target_xyz", target_xyz)
+    x = check_points("source_xyz", source_xyz)
+    y = check_points("target_xyz", target_xyz)
     if x.shape != y.shape:
         msg = f"Expected target_xyz of shape {x.shape} like source_xyz, got {y.shape}"
         raise ValidationError(msg)
-    _, _, sxx, syy, cov = _moments(x, y)
+    try:
+        _, _, sxx, syy, cov = _moments(x, y)
+    except AlignmentError:  # sums past float64: no residual to trust
+        return x.shape[0], math.nan, math.nan, np.full(3, math.nan), 1.0
     _, d, signs = rotation_from_covariance(cov)
     return x.shape[0], sxx, syy, d, float(signs[2])
-
-
-def _check_points(name: str, values: Float64Array) -> Float64Array:
-    arr = np.asarray(values, dtype=np.float64)
-    if arr.ndim != 2 or arr.shape[1] != 3 or arr.shape[0] == 0:
-        msg = f"Expected `{name}` of shape (N, 3) with N >= 1, got shape {arr.shape}"
-        raise ValidationError(msg)
-    # A finite sum proves every value finite without an (N, 3) mask.
-    if not np.isfinite(arr.sum()) and not np.isfinite(arr).all():
-        row = int(np.flatnonzero(~np.isfinite(arr).all(axis=1))[0])
-        msg = f"Expected finite `{name}`, got {arr[row]} at row {row}"
-        raise ValidationError(msg)
-    return arr
 
 
 def _spread_is_zero(centred: Float64Array, points: Float64Array) -> bool:
@@ -367,14 +357,24 @@ def _moments(
     xc, yc = np.empty((rows, 3)), np.empty((rows, 3))
     sxx = syy = 0.0
     cov = np.zeros((3, 3))
-    for start in range(0, n, rows):
-        m = min(start + rows, n) - start
-        bx, by = xc[:m], yc[:m]
-        np.subtract(x[start : start + m], mean_x, out=bx)
-        np.subtract(y[start : start + m], mean_y, out=by)
-        sxx += float(np.vdot(bx, bx))
-        syy += float(np.vdot(by, by))
-        cov += by.T @ bx
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below
+        for start in range(0, n, rows):
+            m = min(start + rows, n) - start
+            bx, by = xc[:m], yc[:m]
+            np.subtract(x[start : start + m], mean_x, out=bx)
+            np.subtract(y[start : start + m], mean_y, out=by)
+            sxx += float(np.vdot(bx, bx))
+            syy += float(np.vdot(by, by))
+            cov += by.T @ bx
+    if not (math.isfinite(sxx + syy) and np.isfinite(cov).all()):
+        # Finite coordinates past ~1e154 m: their squares overflow, and the SVD raised
+        # NumPy's LinAlgError ("SVD did not converge").
+        msg = (
+            "Cannot fit an alignment: the positions' squared spread overflows float64 "
+            f"(largest |coordinate| {max(float(np.abs(x).max()), float(np.abs(y).max())):.3g}"
+            " m); are they in metres?"
+        )
+        raise AlignmentError(msg)
     return mean_x, mean_y, sxx, syy, cov
 
 
@@ -648,8 +648,8 @@ def fit_alignment_and_scale(
         return Alignment(method="none", rotation=identity, translation_m=zero), free
     if method in ("se3", "sim3"):
         R, t, s, free = _noncollinear_umeyama(
-            _check_points("source_xyz", x),
-            _check_points("target_xyz", y),
+            check_points("source_xyz", x),
+            check_points("target_xyz", y),
             with_scale=method == "sim3",
         )
     elif method == "scale":

@@ -7,13 +7,16 @@ given once, before any work, and says what to pass instead.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from robot_msgs.errors import ValidationError
 
-__all__ = ["check_argument"]
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array
+
+__all__ = ["check_argument", "check_points"]
 
 _HINTS = {
     "PoseTrajectory": "read a file with robot_msgs.io.read_trajectory or build one with "
@@ -50,3 +53,39 @@ PoseTrajectory(stamps_s=..., positions_xyz=..., orientations_quat_xyzw=...))
     msg = f"Expected `{name}` as {article} {kind}, got {got}" + (f" ({hint})" if hint else "")
     reason = f"expected {article} {kind}, got {type(value).__name__}"
     raise ValidationError(msg, field=name, reason=reason)
+
+
+def check_points(name: str, values: Any, *, min_rows: int = 1) -> Float64Array:
+    """Return ``values`` as a finite ``(N, 3)`` float64 array, or raise a :class:`ValidationError`.
+
+    WHY: the functions taking positions as arrays (``umeyama``, ``path_distances``) let
+    NumPy's ``ValueError``/``IndexError`` out on text, a flat or ragged list, or a
+    ``(N, 2)`` array, and ``path_distances`` returned NaN distances in silence.
+
+    Examples
+    --------
+    >>> check_points("positions_xyz", [[0, 0, 0], [1, 2, 3]]).dtype
+    dtype('float64')
+    >>> check_points("positions_xyz", [[0.0, 0.0], [1.0, 2.0]])
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected `positions_xyz` of shape (N, 3) with N >= 1, \
+got shape (2, 2)
+    """
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as err:  # text, ragged lists, objects
+        text = repr(values)
+        got = f"{type(values).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
+        msg = f"Expected `{name}` as numbers of shape (N, 3), got {got}"
+        raise ValidationError(msg) from err
+    if arr.ndim != 2 or arr.shape[1] != 3 or arr.shape[0] < min_rows:
+        least = f" with N >= {min_rows}" if min_rows else ""
+        msg = f"Expected `{name}` of shape (N, 3){least}, got shape {arr.shape}"
+        raise ValidationError(msg)
+    # A finite sum proves every value finite without an (N, 3) mask.
+    if not np.isfinite(arr.sum()) and not np.isfinite(arr).all():
+        row = int(np.flatnonzero(~np.isfinite(arr).all(axis=1))[0])
+        msg = f"Expected finite `{name}`, got {arr[row]} at row {row}"
+        raise ValidationError(msg)
+    return arr

@@ -49,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation.arguments import check_argument
+from robot_msgs.evaluation.arguments import check_argument, check_points
 from robot_msgs.evaluation.settings import PairSettings
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 from robot_msgs.sorted_search import path_pairs, search_sorted
@@ -71,12 +71,15 @@ _DOT_MARGIN = 1e-12  # |q_i · q_j| this close to a band edge is decided by the 
 def path_distances(positions_xyz: Float64Array) -> Float64Array:
     """Travelled distance from the first position, ``(N,)`` metres (evo ``accumulated_distances``).
 
+    ``positions_xyz``: ``(N, 3)`` finite numbers, metres; anything else raises a
+    :class:`~robot_msgs.errors.ValidationError` (a NaN gave NaN distances in silence).
+
     Examples
     --------
     >>> path_distances(np.array([[0.0, 0, 0], [3, 4, 0], [3, 4, 1]]))
     array([0., 5., 6.])
     """
-    p = np.asarray(positions_xyz, dtype=np.float64)
+    p = check_points("positions_xyz", positions_xyz, min_rows=0)
     n = p.shape[0]
     out = np.zeros(n)
     if n < 2:
