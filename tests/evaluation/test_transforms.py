@@ -86,6 +86,26 @@ def test_the_inverse_flags_use_the_inverse_transforms() -> None:
     assert sim3_inverse(SCALED) == pytest.approx(np.linalg.inv(SCALED), abs=1e-14)
 
 
+@pytest.mark.parametrize(
+    ("matrix", "match"),
+    [
+        # An IndexError; a 5x5 cut to its corner; NaN from zeros in silence; a shear
+        # inverted as if it were s R (found by a hunt).
+        (np.eye(3), r"16 numbers, row-major 4x4, got shape \(3, 3\)"),
+        (np.eye(5), r"16 numbers, row-major 4x4, got shape \(5, 5\)"),
+        (np.zeros((4, 4)), r"whose last row is 0 0 0 1, got 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"),
+        (np.diag([1.0, 2.0, 1.0, 1.0]), r"whose 3x3 block is s R \(R a rotation, s > 0\)"),
+        (np.full((4, 4), math.nan), r"16 numbers, row-major 4x4, got nan nan"),
+        ("x", r"16 numbers, row-major 4x4, got str 'x'"),
+    ],
+)
+def test_sim3_inverse_refuses_what_is_not_a_similarity(matrix: object, match: str) -> None:
+    with pytest.raises(ValidationError, match=r"Expected `matrix` as a Sim\(3\) or SE\(3\) "):
+        sim3_inverse(matrix)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=match):
+        sim3_inverse(matrix)  # type: ignore[arg-type]
+
+
 def _moved_and_undone(
     est: PoseTrajectory,
 ) -> tuple[PoseTrajectory, EvaluationSettings]:

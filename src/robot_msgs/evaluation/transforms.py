@@ -36,7 +36,7 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.arguments import check_argument
-from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.settings import EvaluationSettings, _transform_problem
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
     matrix_times_rows,
@@ -75,7 +75,22 @@ def sim3_inverse(matrix: Float64Array) -> Float64Array:
            [0., 0., 1., 0.],
            [0., 0., 0., 1.]])
     """
-    m = np.asarray(matrix, dtype=np.float64)
+    # A 3x3 raised IndexError, a 5x5 was cut to its corner and a zero or non-finite
+    # matrix gave NaN, all without a word; a shear was inverted as if it were s R.
+    try:
+        m = np.asarray(matrix, dtype=np.float64)
+    except (TypeError, ValueError):  # text, ragged lists
+        m, got = np.zeros(0), f"{type(matrix).__name__} {matrix!r:.60}"
+    else:
+        got = f"shape {m.shape}" if m.shape != (4, 4) else " ".join(f"{v:g}" for v in m.flat)
+    problem = (
+        _transform_problem(tuple(m.ravel().tolist()), rigid=False)
+        if m.shape == (4, 4)
+        else "a Sim(3) or SE(3) transform as 16 numbers, row-major 4x4"
+    )
+    if problem:
+        msg = f"Expected `matrix` as {problem}, got {got}"
+        raise ValidationError(msg, field="matrix", reason=f"expected {problem}")
     block = m[:3, :3]
     scale2 = float(np.trace(block.T @ block)) / 3.0
     inv_block = block.T / scale2  # (s R)^-1 = R^T / s = (s R)^T / s²
