@@ -161,6 +161,22 @@ def test_a_delta_without_pairs_is_one_error_line_naming_the_flags(
     )
 
 
+def test_a_frame_delta_past_int64_with_all_pairs_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was "ERROR: a bug in robot_msgs ... (OverflowError: Python int too large to
+    # convert to C long)", where the consecutive pairs said what to do.
+    ref, est = seed_files(tmp_path, T)
+    argv = ["rpe", str(ref), str(est), "--delta", "1e300", "--delta-unit", "f", "--all-pairs"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0] == (
+        "ERROR: --delta 1e+300: delta = 1e+300 frames gave no pose pair among the 101 matched "
+        "poses of the estimate (duration 10 s, path 10 m): use a smaller delta"
+    )
+
+
 def test_a_delta_tolerance_that_changes_nothing_is_refused_naming_the_flags(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -205,6 +205,15 @@ def test_path_distances_refuse_what_is_not_finite_positions(positions: object, m
         path_distances(positions)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("all_pairs", [False, True])
+@pytest.mark.parametrize("delta", [20.0, 2.0**63, 1e300])
+def test_frame_deltas_past_the_last_pose_give_no_pair(delta: float, all_pairs: bool) -> None:
+    # 1e300 or 2^63 frames with all pairs raised OverflowError (a "bug in robot_msgs" on
+    # the command line) where the consecutive rule said "use a smaller delta".
+    pairs = PairSettings(delta=delta, delta_unit="f", all_pairs=all_pairs)
+    assert select_pairs(line(n=20), pairs).shape == (0, 2)
+
+
 def test_path_distances_sum_the_steps() -> None:
     np.testing.assert_allclose(
         path_distances(line(n=11).positions_xyz), np.arange(11, dtype=np.float64) * 0.1

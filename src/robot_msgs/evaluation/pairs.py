@@ -112,6 +112,8 @@ def _stack(first: IntpArray, second: IntpArray) -> IntpArray:
 
 def _frame_pairs(n: int, delta: float, *, all_pairs: bool) -> IntpArray:
     step = int(delta)  # a whole number (PairSettings checks it)
+    if step >= n:  # no pair; a step past int64 (1e300 frames) overflowed NumPy's arithmetic
+        return _empty()
     if all_pairs:
         first = np.arange(max(n - step, 0))
         return _stack(first, first + step)
