@@ -153,6 +153,20 @@ def test_a_bad_segment_flag_is_one_error_line_naming_it(
     assert len(err.splitlines()) == 1
 
 
+def test_a_fraction_whose_length_overflows_is_one_error_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was "ERROR: a bug in robot_msgs (OverflowError: cannot convert float infinity to
+    # integer)": 1.7e308 of the 300 m path is past float64.
+    ref, est = _kitti_pair(tmp_path, 1.0)
+    argv = ["drift", str(ref), str(est), "--protocol", "rpg", "--align", "none"]
+    assert main([*argv, "--fractions", "1.7e308"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "ERROR: --fractions 1.7e+308: expected finite segment lengths > 0 metres, got [inf]\n"
+    )
+
+
 def test_lengths_that_are_not_numbers_are_named_with_the_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -76,7 +76,7 @@ def test_segment_finders_take_a_list_and_refuse_bad_lengths() -> None:
         [1.0, 1.0],
     ]
     # A negative length gave segments ending one frame before they start.
-    with pytest.raises(ValidationError, match=r"segment lengths > 0 metres, got \[-1\.0\]"):
+    with pytest.raises(ValidationError, match=r"finite segment lengths > 0 metres, got \[-1\.0\]"):
         rpg_segments(np.arange(5.0), -1.0, 0.2)
     with pytest.raises(ValidationError, match=r"distance >= 0 metres, got 'x' - at `max_diff_m`"):
         rpg_segments(np.arange(5.0), 1.0, "x")  # type: ignore[arg-type]

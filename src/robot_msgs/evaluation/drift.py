@@ -72,7 +72,7 @@ def _check_lengths(lengths_m: Sequence[float], field: str = "lengths_m") -> list
         reason = f"expected a sequence of segment lengths in metres, got {lengths_m!r:.60}"
         raise _invalid(reason, field=field) from err
     if not out or not all(math.isfinite(v) and v > 0 for v in out):
-        reason = f"expected segment lengths > 0 metres, got {list(lengths_m)!r}"
+        reason = f"expected finite segment lengths > 0 metres, got {list(lengths_m)!r}"
         raise _invalid(reason, field=field)
     if len(set(out)) < len(out):
         twice = next(v for v in out if out.count(v) > 1)

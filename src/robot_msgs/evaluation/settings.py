@@ -812,7 +812,10 @@ got tuple (0.1,) - at `Drift.fractions`
         if self.protocol == "kitti":
             return KITTI_LENGTHS_M
         fractions = RPG_FRACTIONS if self.fractions is None else self.fractions
-        return tuple(math.trunc(f * path_length_m * 100.0) / 100.0 for f in fractions)
+        # A length past float64 (a fraction of 1.7e308) stays infinite, for the segment
+        # rules to refuse by name: truncating it raised OverflowError.
+        hundredths = (f * path_length_m * 100.0 for f in fractions)
+        return tuple(math.trunc(h) / 100.0 if math.isfinite(h) else h for h in hundredths)
 
     def record(self, path_length_m: float) -> dict[str, Value]:
         """Return the parameters a result records (lengths resolved, defaults filled)."""
