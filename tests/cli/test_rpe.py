@@ -161,6 +161,23 @@ def test_a_delta_without_pairs_is_one_error_line_naming_the_flags(
     )
 
 
+@pytest.mark.parametrize(("unit", "never"), [("m", "moves"), ("deg", "turns")])
+def test_a_delta_on_an_estimate_that_never_moves_says_which_units_can_pair(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], unit: str, never: str
+) -> None:
+    # A still estimate (x = 0 throughout, identity rotations) was told "use a smaller
+    # delta" (or "or all pairs"), which no delta > 0 in metres or degrees can follow.
+    ref, est = seed_files(tmp_path, np.zeros(101))
+    assert main(["rpe", str(ref), str(est), "--delta", "0.5", "--delta-unit", unit]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0] == (
+        f"ERROR: --delta 0.5: delta = 0.5 {unit} gave no pose pair among the 101 matched poses "
+        f"of the estimate (duration 10 s, path 0 m): the estimate never {never}, so no delta "
+        f"in {unit} makes a pair: use --delta-unit f (frames) or --delta-unit s (seconds)"
+    )
+
+
 def test_a_frame_delta_past_int64_with_all_pairs_is_one_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

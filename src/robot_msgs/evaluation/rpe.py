@@ -19,12 +19,14 @@ from robot_msgs.evaluation.association import smaller_stamp_unit
 from robot_msgs.evaluation.pairs import select_pairs
 from robot_msgs.evaluation.pipeline import signal_of
 from robot_msgs.evaluation.relations import RELATION_UNITS, rpe_errors
+from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 
 if TYPE_CHECKING:
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.compare.signal import Signal
     from robot_msgs.evaluation.pipeline import Prepared
     from robot_msgs.evaluation.settings import PairSettings, Rpe
+    from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["rpe_result"]
 
@@ -83,7 +85,13 @@ def _signal(
         span = {"s": source.duration_s, "m": source.path_length_m, "f": len(source) - 1.0}
         whole = span.get(pairs.delta_unit)
         step = whole / (len(source) - 1) if whole is not None and len(source) > 1 else None
-        if step is not None and 0 < pairs.delta < step:  # "a smaller delta" was said of 1e-300
+        still = _still(source, pairs.delta_unit)
+        if still:  # "use a smaller delta" was said where no delta > 0 gives a pair
+            reason += (
+                f"the {pairs.pairs_from} never {still}, so no delta in {pairs.delta_unit} makes "
+                "a pair: use `delta_unit='f'` (frames) or `delta_unit='s'` (seconds)"
+            )
+        elif step is not None and 0 < pairs.delta < step:  # "a smaller delta" was said of 1e-300
             apart = delta_words(step, pairs.delta_unit, digits=3)
             reason += f"use a larger delta (the poses are {apart} apart)"
             unit = smaller_stamp_unit(prepared.reference, prepared.estimate)
@@ -114,3 +122,14 @@ def _signal(
         name=name,
     )
     return signal, int(rows.shape[0]), note
+
+
+def _still(source: PoseTrajectory, unit: str) -> str:
+    """Say what ``source`` never does that a ``unit`` delta counts ("moves", "turns"), or ``""``."""
+    if unit == "m":
+        return "moves" if source.path_length_m == 0.0 else ""
+    if unit in ("rad", "deg") and len(source) > 1:
+        q = source.orientations_quat_xyzw
+        turns = angle_from_quat_xyzw(quat_xyzw_multiply(quat_xyzw_conjugate(q[:-1]), q[1:]))
+        return "turns" if not turns.any() else ""
+    return ""
