@@ -321,6 +321,34 @@ def test_rpg_with_no_fitting_segment_refuses_as_kitti_does() -> None:
         )
 
 
+def test_a_reference_that_never_moves_is_refused_without_advice_no_length_can_follow() -> None:
+    # "choose shorter segment lengths (`lengths_m=`)" was said of a 0 m path, which no
+    # length fits; rpg's default fractions (0 m each) were blamed as if given.
+    still, moving = straight(101, scale=0.0), straight(101)
+    said = r"the matched reference never moves \(path 0 m\), so no segment of any length does"
+    with pytest.raises(ValidationError, match=rf"^No KITTI segment fits: {said}"):
+        kitti_drift(still, moving)
+    with pytest.raises(ValidationError, match=rf"^No rpg segment fits: {said}"):
+        relative_error(still, moving, settings=RPG_SETTINGS.replace(align="none"))
+    with pytest.raises(ValidationError, match=rf"^No rpg segment fits: {said}"):
+        relative_error(still, moving, settings=RPG_SETTINGS.replace(align="none"), lengths_m=[1.0])
+
+
+def test_rpg_fractions_of_a_path_under_a_centimetre_are_refused_as_such() -> None:
+    # 0.1 .. 0.5 of 0.01 m truncate to 0 m (rpg truncates to centimetres): the message
+    # said "expected finite segment lengths > 0 metres, got [0.0, 0.0, ...]".
+    with pytest.raises(ValidationError, match=r"fractions of at least a centimetre") as caught:
+        relative_error(
+            straight(101, scale=1e-4), straight(101), settings=RPG_SETTINGS.replace(align="none")
+        )
+    assert caught.value.field == "Drift.fractions"
+    assert caught.value.reason == (
+        "expected fractions of at least a centimetre of the reference path (0.01 m within "
+        "the time range; rpg truncates its lengths to centimetres), got 0.1, 0.2, 0.3, 0.4, "
+        "0.5: lengths 0, 0, 0, 0, 0 m; give lengths in metres (`lengths_m=`)"
+    )
+
+
 def test_rpg_refuses_bad_fractions_and_ratio() -> None:
     with pytest.raises(
         ValidationError, match=r"Expected float > 0, got float 0\.0 - at `Drift\.fractions\[0\]`"

@@ -64,6 +64,19 @@ def _invalid(reason: str, *, field: str) -> ValidationError:
     return ValidationError(f"E{reason[1:]} - at `{field}`", field=field, reason=reason)
 
 
+def _check_moves(path_m: float, protocol: str) -> None:
+    """Refuse a matched reference that never moves (``path_m`` 0): no length can help.
+
+    WHY: "choose shorter segment lengths" was said of a path of 0 m, which none fits.
+    """
+    if path_m == 0.0:
+        msg = (
+            f"No {protocol} segment fits: the matched reference never moves (path 0 m), so "
+            "no segment of any length does; drift needs a reference that travels"
+        )
+        raise ValidationError(msg)
+
+
 def _check_lengths(lengths_m: Sequence[float], field: str = "lengths_m") -> list[float]:
     """Return the lengths as floats, refusing any not finite and > 0, or given twice."""
     try:
@@ -164,6 +177,7 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
     distances = path_distances(ref.positions_xyz)
     first, last, length = kitti_segments(distances, lengths, step)
     if first.size == 0:
+        _check_moves(float(distances[-1]), "KITTI")
         msg = (
             f"No KITTI segment fits: the matched reference path is {distances[-1]:.6g} m, "
             f"shorter than every segment length ({', '.join(f'{v:g}' for v in lengths)} m); "
@@ -292,7 +306,20 @@ def rpg_result(
         length with 2 segments.
     """
     parameters = spec.record(path_length_m)
-    lengths = _check_lengths(spec.resolved_lengths_m(path_length_m), "Drift.fractions")
+    resolved = spec.resolved_lengths_m(path_length_m)
+    if spec.lengths_m is None and 0.0 in resolved:
+        # A short path's fractions truncate to 0 m: the fractions were blamed as given
+        # ("expected finite segment lengths > 0 metres, got [0.0, ...]"), defaults too.
+        _check_moves(path_length_m, "rpg")
+        fractions = ", ".join(f"{v:g}" for v in parameters["fractions"])  # type: ignore[union-attr]
+        reason = (
+            f"expected fractions of at least a centimetre of the reference path "
+            f"({path_length_m:.6g} m within the time range; rpg truncates its lengths to "
+            f"centimetres), got {fractions}: lengths "
+            f"{', '.join(f'{v:g}' for v in resolved)} m; give lengths in metres (`lengths_m=`)"
+        )
+        raise _invalid(reason, field="Drift.fractions")
+    lengths = _check_lengths(resolved, "Drift.fractions")
     ratio = float(parameters["max_diff_ratio"])  # type: ignore[arg-type]  # a float by record
     plane = prepared.settings.project_to_plane
     if plane is not None:
@@ -332,6 +359,7 @@ def rpg_result(
             for (quantity, unit), series in zip(quantities, values, strict=True)
         ]
     if n_segments == 0:  # as the KITTI protocol refuses it: all-NaN statistics are no answer
+        _check_moves(float(distances[-1]), "rpg")
         msg = (
             f"No rpg segment fits: the matched reference path is {distances[-1]:.6g} m and "
             f"every segment length ({', '.join(f'{v:g}' for v in lengths)} m) gives fewer than "
