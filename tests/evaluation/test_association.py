@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -737,6 +738,25 @@ def test_no_match_of_stamps_in_ms_beside_seconds_says_the_unit_before_the_offset
         r"Otherwise: The time spans do not overlap",
     ):
         associate(ref, est)
+
+
+def test_few_or_no_matches_of_stamps_in_ms_from_zero_beside_seconds_name_the_unit() -> None:
+    """Both clocks from 0, the estimate in ms: 1 of 300 poses matched (t = 0) and the note
+    advised the clock offset alone; shifted by 0.05 s, nothing matched and the error said
+    to raise max_diff_s (spans that overlap: the unit was said only of spans apart)."""
+    t = np.arange(300, dtype=np.float64) * 0.1
+    ref = _walk(t, 0.5)
+    unit = (
+        "the estimate spans 29900 s and the reference 29.9 s (a factor of 1e+03): the "
+        "estimate's stamps look like ms, not seconds; write them in seconds"
+    )
+    (low,) = [n for n in associate(ref, _walk(t * 1e3, 0.5e-3)).notes if n.startswith("only")]
+    assert low == (
+        "only 0.33 % of the shorter trajectory's poses matched (1 of 300); check the clock "
+        f"offset (`offset_s=`, or `offset_auto=True` to estimate it) and `max_diff_s=`; {unit}"
+    )
+    with pytest.raises(AssociationError, match=r"raise `max_diff_s=`; .*; " + re.escape(unit)):
+        associate(ref, _walk(0.05 + t * 1e3, 0.5e-3))
 
 
 def test_no_match_of_frame_indices_beside_seconds_says_so_before_the_offset() -> None:

@@ -720,9 +720,14 @@ def _note_low_share(
     share = matched / of
     if share < LOW_MATCH_SHARE:
         unit = smaller_stamp_unit(*sides)
+        # One side in ms beside seconds, both from 0: 1 of 400 poses matched, and the note
+        # advised the clock offset alone (a failed association names the unit).
+        other = other_stamp_unit(*sides)
         notes.append(
             f"{_LOW_MATCH_START}{_percent(share)} of {whose} poses matched ({matched} of {of}); "
-            f"{_LOW_MATCH_ADVICE[True]}" + ("" if unit is None else f"; {unit.hint()}")
+            f"{_LOW_MATCH_ADVICE[True]}"
+            + ("" if unit is None else f"; {unit.hint()}")
+            + ("" if other is None else f"; {other.text()}")
         )
 
 
@@ -1038,4 +1043,6 @@ def _no_match(
         )
         unit = smaller_stamp_unit(reference, estimate)
         text += "" if unit is None else f"; {unit.hint()}"
+        other = other_stamp_unit(reference, estimate)
+        text += "" if other is None else f"; {other.text()}"
     return AssociationError(text)
