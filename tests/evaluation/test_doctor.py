@@ -983,3 +983,19 @@ def test_a_trajectory_with_no_poses_is_refused_by_its_side(side: str) -> None:
     with pytest.raises(ValidationError, match=f"the {side} trajectory has no poses") as caught:
         diagnose(pair["reference"], pair["estimate"])
     assert caught.value.field == side
+
+
+@pytest.mark.parametrize(
+    ("inputs", "match"),
+    [
+        (None, r"Expected a reference and an estimate, got NoneType$"),
+        ("ab", r"Expected a reference and an estimate, got str$"),
+        ([], r"Expected a reference and an estimate, got 0 inputs$"),
+        ([None, None], r"Expected `inputs\[0\]` as an InputFile, got NoneType None"),
+        ([1, 2], r"Expected `inputs\[0\]` as an InputFile, got int 1"),
+    ],
+)
+def test_diagnose_files_refuses_what_is_not_two_input_files(inputs: object, match: str) -> None:
+    # None raised TypeError (no len()), [None, None] AttributeError (no .path).
+    with pytest.raises(ValidationError, match=match):
+        diagnose_files(inputs)  # type: ignore[arg-type]

@@ -166,6 +166,11 @@ def test_unknown_relation_is_refused_with_the_choices() -> None:
     ref = line()
     with pytest.raises(ValidationError, match="got 'point_distance_error_ratio'"):
         ape_errors(ref, ref, "point_distance_error_ratio")
+    # A list raised TypeError (unhashable type: 'list') from the alias lookup.
+    with pytest.raises(ValidationError, match=r"Expected a relation in .*, got list \['x'\]"):
+        ape_errors(ref, ref, ["x"])  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"Expected a relation in .*, got dict \{\}"):
+        rpe_errors(ref, ref, np.array([[0, 1]]), {})  # type: ignore[arg-type]
 
 
 def test_unassociated_trajectories_are_refused() -> None:

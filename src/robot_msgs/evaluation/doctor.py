@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections import abc
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -1301,11 +1302,18 @@ def diagnose_files(
     """
     from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
     from robot_msgs.io.clean import reading_notes  # noqa: PLC0415
-    from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
+    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415
 
-    if len(inputs) != 2:
-        msg = f"Expected a reference and an estimate, got {len(inputs)} inputs"
+    # None raised TypeError (no len()), [None, None] AttributeError (no .path).
+    given: object = inputs  # from callers without a type checker, anything
+    listed = isinstance(given, abc.Sequence) and not isinstance(given, str | bytes)
+    count = len(given) if isinstance(given, abc.Sequence) and listed else None
+    if count != 2:
+        got = type(given).__name__ if count is None else f"{count} inputs"
+        msg = f"Expected a reference and an estimate, got {got}"
         raise ValidationError(msg, field="inputs", reason=msg)
+    for name, item in zip(("inputs[0]", "inputs[1]"), inputs, strict=True):
+        check_argument(name, item, InputFile)
     with reading_notes() as notes, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
         rules = ReadSettings() if reading is None else reading

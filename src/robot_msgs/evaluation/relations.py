@@ -219,6 +219,11 @@ def check_relation(relation: str, *, allowed: tuple[str, ...] = RPE_RELATIONS) -
     >>> check_relation("trans_part")
     'translation'
     """
+    given: object = relation  # from callers without a type checker, anything
+    if not isinstance(given, str):  # a list raised TypeError (unhashable)
+        got = f"{type(given).__name__} {given!r:.60}"
+        msg = f"Expected a relation in {', '.join(allowed)}, got {got}"
+        raise ValidationError(msg)
     name = RELATION_ALIASES.get(relation, relation)
     if name not in allowed:
         msg = f"Expected a relation in {', '.join(allowed)}, got {relation!r}"
