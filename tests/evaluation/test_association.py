@@ -759,6 +759,24 @@ def test_few_or_no_matches_of_stamps_in_ms_from_zero_beside_seconds_name_the_uni
         associate(ref, _walk(0.05 + t * 1e3, 0.5e-3))
 
 
+def test_no_match_of_frame_indices_counts_frames_not_seconds() -> None:
+    """KITTI files read without their times files (stamps_are_frames) matched at an offset
+    of half a frame: the error said "spans 0.000000 .. 99.000000 s" and "median intervals
+    are 1 s" of frame indices."""
+    ref = _walk(np.arange(100, dtype=np.float64), 0.5).replace(stamps_are_frames=True)
+    with pytest.raises(AssociationError, match=r"^No pose pairs found") as caught:
+        associate(ref, ref, EvaluationSettings(offset_s=0.5))
+    assert str(caught.value) == (
+        "No pose pairs found with `sync='nearest'`, `max_diff_s=0.01` frames, `offset_s=0.5` "
+        "frames: reference spans 0.000000 .. 99.000000 frames (100 poses), estimate + offset "
+        "spans 0.500000 .. 99.500000 frames (100 poses). The spans overlap but no stamps are "
+        "close enough: raise `max_diff_s=`; the median intervals are 1 frames (reference) and "
+        "1 frames (estimate). The stamps are frame indices (KITTI files read without their "
+        "times files): the offset and the tolerance count frames; give the times files for "
+        "seconds"
+    )
+
+
 def test_no_match_of_frame_indices_beside_seconds_says_so_before_the_offset() -> None:
     """A TUM estimate stamped 0, 1, 2... beside a reference in seconds: the error advised
     an offset of 1305031098 s (the doctor said frame indices; ape did not, a review)."""

@@ -1002,11 +1002,14 @@ def _no_match(
     """Build the error for an association without a single pair: spans, settings, a suggestion."""
     r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
     e0, e1 = float(estimate.stamps_s[0]) + offset, float(estimate.stamps_s[-1]) + offset
+    # KITTI read without its times file is stamped by frame index: "spans 0.000000 ..
+    # 4540.000000 s" and "median intervals are 1 s" said seconds of frames.
+    u = " frames" if reference.stamps_are_frames and estimate.stamps_are_frames else " s"
     text = (
-        f"No pose pairs found with `sync={method!r}`, `max_diff_s={max_diff!r}` s, "
-        f"`offset_s={offset!r}` s: "
-        f"reference spans {r0:.6f} .. {r1:.6f} s ({len(reference)} poses), estimate + offset "
-        f"spans {e0:.6f} .. {e1:.6f} s ({len(estimate)} poses). "
+        f"No pose pairs found with `sync={method!r}`, `max_diff_s={max_diff!r}`{u}, "
+        f"`offset_s={offset!r}`{u}: "
+        f"reference spans {r0:.6f} .. {r1:.6f}{u} ({len(reference)} poses), estimate + offset "
+        f"spans {e0:.6f} .. {e1:.6f}{u} ({len(estimate)} poses). "
     )
     if e1 < r0 - max_diff or e0 > r1 + max_diff:
         # a giant offset was advised for ms beside seconds, and for frame indices (reviews)
@@ -1025,7 +1028,7 @@ def _no_match(
         else:
             text += "The time spans do not overlap: if the clocks differ, "
         text += (
-            f"the offset (`offset_s=`) is {r0 - (e0 - offset):.6f} s if both recordings "
+            f"the offset (`offset_s=`) is {r0 - (e0 - offset):.6f}{u} if both recordings "
             "started together (reference start - estimate start); the doctor "
             "(`robot-msgs doctor`, `diagnose()`) estimates it from the motion"
         )
@@ -1038,11 +1041,16 @@ def _no_match(
     else:
         text += (
             "The spans overlap but no stamps are close enough: raise `max_diff_s=`; "
-            f"the median intervals are {_median_step(reference.stamps_s):g} s (reference) and "
-            f"{_median_step(estimate.stamps_s):g} s (estimate)"
+            f"the median intervals are {_median_step(reference.stamps_s):g}{u} (reference) and "
+            f"{_median_step(estimate.stamps_s):g}{u} (estimate)"
         )
         unit = smaller_stamp_unit(reference, estimate)
         text += "" if unit is None else f"; {unit.hint()}"
         other = other_stamp_unit(reference, estimate)
         text += "" if other is None else f"; {other.text()}"
+    if u == " frames":
+        text += (
+            ". The stamps are frame indices (KITTI files read without their times files): "
+            "the offset and the tolerance count frames; give the times files for seconds"
+        )
     return AssociationError(text)
