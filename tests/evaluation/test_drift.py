@@ -319,6 +319,25 @@ def test_rpg_with_no_fitting_segment_refuses_as_kitti_does() -> None:
             settings=RPG_SETTINGS.replace(align="none"),
             lengths_m=[150.0, 200.0],
         )
+    # Fractions given, the advice is about them; lengths given, it named fractions too,
+    # which cannot be given beside them.
+    with pytest.raises(ValidationError, match=r"^No rpg segment fits") as by_lengths:
+        relative_error(
+            straight(101), straight(101), settings=RPG_SETTINGS.replace(align="none"),
+            lengths_m=[150.0],
+        )  # fmt: skip
+    assert str(by_lengths.value).endswith("; choose shorter lengths (`lengths_m=`)")
+    with pytest.raises(ValidationError, match=r"^No rpg segment fits") as by_fractions:
+        # 100 m of the 100 m path within 0.1 m: start 0 alone has an end, too few.
+        relative_error(
+            straight(101), straight(101), settings=RPG_SETTINGS.replace(align="none"),
+            fractions=[1.0], max_diff_ratio=0.001,
+        )  # fmt: skip
+    assert by_fractions.value.field == "Drift.fractions"
+    assert str(by_fractions.value).endswith(
+        "gives fewer than 2 segments; choose smaller `fractions=`, or lengths in metres "
+        "(`lengths_m=`)"
+    )
 
 
 def test_a_reference_that_never_moves_is_refused_without_advice_no_length_can_follow() -> None:

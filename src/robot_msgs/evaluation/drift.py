@@ -360,12 +360,20 @@ def rpg_result(
         ]
     if n_segments == 0:  # as the KITTI protocol refuses it: all-NaN statistics are no answer
         _check_moves(float(distances[-1]), "rpg")
+        # Lengths given leave no fractions to make smaller ("or smaller --fractions" was
+        # said beside --lengths, which the two refuse together).
+        advice = (
+            "shorter lengths (`lengths_m=`)"
+            if spec.lengths_m is not None
+            else "smaller `fractions=`, or lengths in metres (`lengths_m=`)"
+        )
         msg = (
             f"No rpg segment fits: the matched reference path is {distances[-1]:.6g} m and "
             f"every segment length ({', '.join(f'{v:g}' for v in lengths)} m) gives fewer than "
-            "2 segments; choose shorter lengths (`lengths_m=`) or smaller `fractions=`"
+            f"2 segments; choose {advice}"
         )
-        raise ValidationError(msg, field="Drift.lengths_m", reason=msg)
+        field = "Drift.lengths_m" if spec.lengths_m is not None else "Drift.fractions"
+        raise ValidationError(msg, field=field, reason=msg)
     return prepared.result(
         "relative_error",
         signals,
