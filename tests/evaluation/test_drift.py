@@ -84,6 +84,20 @@ def test_segment_finders_take_a_list_and_refuse_bad_lengths() -> None:
         kitti_segments(np.arange(5.0), 5.0)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("step", [None, math.nan, math.inf, 2.5, 0])
+def test_kitti_segments_refuse_a_step_that_is_no_whole_number_of_frames(step: object) -> None:
+    # None raised TypeError, NaN ValueError, infinity OverflowError.
+    with pytest.raises(ValidationError, match=r"whole number of frames >= 1, got .* `step_frames`"):
+        kitti_segments(np.arange(6.0), [2.0], step)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("step", [1e300, 2**63])
+def test_kitti_segments_with_a_step_past_the_last_frame_start_once(step: float) -> None:
+    # Whole numbers past int64 made an arange of floats, then IndexError.
+    first, last, _ = kitti_segments(np.arange(6.0), [2.0], step)  # type: ignore[arg-type]
+    assert (first.tolist(), last.tolist()) == ([0], [3])
+
+
 def test_kitti_drift_of_a_two_percent_scale_error_by_hand() -> None:
     result = kitti_drift(straight(301), straight(301, scale=1.02))
     # 100 m segments span 101 m (20 of them: 2.02 %), 200 m ones 201 m (10: 2.01 %).

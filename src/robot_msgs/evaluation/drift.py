@@ -139,12 +139,18 @@ def kitti_segments(
     >>> first.tolist(), last.tolist()
     ([0, 2], [3, 5])
     """
-    if isinstance(step_frames, bool) or int(step_frames) != step_frames or step_frames < 1:
+    try:  # None raised TypeError, NaN ValueError, infinity OverflowError
+        whole = not isinstance(step_frames, bool) and int(step_frames) == step_frames
+    except (TypeError, ValueError, OverflowError):
+        whole = False
+    if not whole or step_frames < 1:
         reason = f"expected a whole number of frames >= 1, got {step_frames!r}"
         raise _invalid(reason, field="step_frames")
     lengths = np.asarray(_check_lengths(lengths_m))
     distances_m = _check_distances(distances_m)
-    starts = np.arange(0, distances_m.size, int(step_frames))
+    # A step past int64 (2^63 frames) made NumPy's arange of floats: IndexError below.
+    step = min(int(step_frames), max(distances_m.size, 1))
+    starts = np.arange(0, distances_m.size, step)
     first = np.repeat(starts, lengths.size)
     length = np.tile(lengths, starts.size)
     # The first frame whose distance exceeds (strictly) start + length.
