@@ -392,6 +392,9 @@ def test_umeyama_checks_its_arrays() -> None:
         ValidationError, match=r"`source_xyz` as numbers of shape \(N, 3\), got list"
     ):
         umeyama([[0.0, 0, 0], [1, 1]], NOISY_REF[:2], with_scale=False)  # type: ignore[arg-type]
+    # An array raised NumPy's "truth value of an array ... is ambiguous".
+    with pytest.raises(ValidationError, match=r"`with_scale` as True or False, got array"):
+        umeyama(NOISY_EST[:4], NOISY_REF[:4], with_scale=np.zeros(2))  # type: ignore[arg-type]
 
 
 def test_umeyama_on_coordinates_whose_squares_overflow_raises_an_alignment_error() -> None:

@@ -80,6 +80,9 @@ def test_the_input_is_not_changed_and_a_bad_plane_is_refused() -> None:
         project_to_plane(POSE, "ab")
     with pytest.raises(ValidationError, match=r"Expected one of 'xy', 'xz', 'yz', got str 'ab'"):
         EvaluationSettings(project_to_plane="ab")  # type: ignore[arg-type]
+    # An array raised NumPy's "truth value of an array ... is ambiguous".
+    with pytest.raises(ValidationError, match=r"Expected a plane in xy, xz, yz, got array"):
+        project_to_plane(POSE, np.array(["xy", "xz"]))  # type: ignore[arg-type]
 
 
 def test_prepare_projects_after_the_alignment() -> None:

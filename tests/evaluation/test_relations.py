@@ -173,6 +173,15 @@ def test_unknown_relation_is_refused_with_the_choices() -> None:
         rpe_errors(ref, ref, np.array([[0, 1]]), {})  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("junk", [None, 1, math.nan])
+def test_what_is_not_a_trajectory_is_refused_by_its_name(junk: object) -> None:
+    # None or a number raised TypeError (object of type 'NoneType' has no len()).
+    with pytest.raises(ValidationError, match=r"Expected `estimate` as a PoseTrajectory"):
+        ape_errors(line(), junk)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"Expected `reference` as a PoseTrajectory"):
+        rpe_errors(junk, line(), np.array([[0, 1]]))  # type: ignore[arg-type]
+
+
 def test_unassociated_trajectories_are_refused() -> None:
     with pytest.raises(ValidationError, match="equal length, got reference 101 and estimate 50"):
         ape_errors(line(), line(n=50))

@@ -177,7 +177,11 @@ def umeyama(
     if x.shape != y.shape:
         msg = f"Expected target_xyz of shape {x.shape} like source_xyz, got {y.shape}"
         raise ValidationError(msg)
-    return _noncollinear_umeyama(x, y, with_scale=with_scale)[:3]
+    scaled: object = with_scale  # from callers without a type checker, anything
+    if not isinstance(scaled, bool | np.bool_):  # an array: ambiguous truth value
+        msg = f"Expected `with_scale` as True or False, got {scaled!r:.60}"
+        raise ValidationError(msg)
+    return _noncollinear_umeyama(x, y, with_scale=bool(with_scale))[:3]
 
 
 def _noncollinear_umeyama(

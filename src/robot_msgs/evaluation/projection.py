@@ -61,7 +61,7 @@ def project_to_plane(trajectory: PoseTrajectory, plane: str) -> PoseTrajectory:
     (array([[1., 2., 0.]]), array([[0., 0., 0., 1.]]))
     """
     check_argument("trajectory", trajectory, PoseTrajectory)
-    if plane not in PLANES:
+    if not isinstance(plane, str) or plane not in PLANES:  # an array: ambiguous truth value
         msg = f"Expected a plane in {', '.join(PLANES)}, got {plane!r}"
         raise ValidationError(msg)
     normal = _NORMAL[plane]

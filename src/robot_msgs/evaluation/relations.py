@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.components import track_axes
 from robot_msgs.evaluation.consistency import NEES_DOF, nees_values
 from robot_msgs.rotations import (
@@ -232,6 +233,11 @@ def check_relation(relation: str, *, allowed: tuple[str, ...] = RPE_RELATIONS) -
 
 
 def _check_same_length(reference: PoseTrajectory, estimate: PoseTrajectory) -> None:
+    from robot_msgs.trajectory import PoseTrajectory  # noqa: PLC0415 - the type, at run time
+
+    # None or a number raised TypeError (no len()).
+    check_argument("reference", reference, PoseTrajectory)
+    check_argument("estimate", estimate, PoseTrajectory)
     if len(reference) != len(estimate):
         msg = (
             f"Expected associated trajectories of equal length, got reference {len(reference)} "
