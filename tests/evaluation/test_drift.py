@@ -382,6 +382,16 @@ def test_rpg_fractions_of_a_path_under_a_centimetre_are_refused_as_such() -> Non
     )
 
 
+def test_one_number_for_a_sequence_of_lengths_or_fractions_is_refused_by_name() -> None:
+    # kitti_drift(ref, est, lengths_m=100) raised TypeError ('int' object is not iterable).
+    with pytest.raises(ValidationError, match=r"Expected `lengths_m` as a sequence of numbers"):
+        kitti_drift(straight(301), straight(301), lengths_m=100)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"Expected `fractions` as a sequence of numbers"):
+        relative_error(straight(101), straight(101), fractions=0.1)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"Expected `lengths_m` as a sequence of numbers"):
+        relative_error(straight(101), straight(101), lengths_m=10.0)  # type: ignore[arg-type]
+
+
 def test_rpg_refuses_bad_fractions_and_ratio() -> None:
     with pytest.raises(
         ValidationError, match=r"Expected float > 0, got float 0\.0 - at `Drift\.fractions\[0\]`"

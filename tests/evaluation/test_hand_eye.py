@@ -296,6 +296,11 @@ def test_unassociated_or_too_short_input_is_refused() -> None:
         estimate_extrinsic(ref, [[0.0]])  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match=r"Expected `max_std_m` > 0, got -1"):
         estimate_extrinsic(ref, ref, max_std_m=-1)
+    # An array for a switch raised NumPy's "truth value of an array is ambiguous".
+    with pytest.raises(ValidationError, match=r"Expected `with_scale` as True or False, got"):
+        estimate_extrinsic(ref, ref, with_scale=np.zeros(2))  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"Expected `refuse` as True or False, got"):
+        estimate_extrinsic(ref, ref, refuse=np.ones(3))  # type: ignore[arg-type]
 
 
 def test_motions_that_disagree_in_direction_give_no_scale() -> None:

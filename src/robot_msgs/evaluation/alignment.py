@@ -178,7 +178,7 @@ def umeyama(
         msg = f"Expected target_xyz of shape {x.shape} like source_xyz, got {y.shape}"
         raise ValidationError(msg)
     scaled: object = with_scale  # from callers without a type checker, anything
-    if not isinstance(scaled, bool | np.bool_):  # an array: ambiguous truth value
+    if isinstance(scaled, np.ndarray):  # an array: "truth value ... is ambiguous"
         msg = f"Expected `with_scale` as True or False, got {scaled!r:.60}"
         raise ValidationError(msg)
     return _noncollinear_umeyama(x, y, with_scale=bool(with_scale))[:3]

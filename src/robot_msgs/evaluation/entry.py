@@ -16,6 +16,7 @@ dispatch); now they all call this.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, TypeAlias, TypeGuard, cast
 
 from robot_msgs.errors import ValidationError
@@ -39,7 +40,7 @@ from robot_msgs.evaluation.tum_rpe import check_tum_settings, tum_rpe_result
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Sequence
 
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.evaluation.pipeline import Prepared
@@ -52,6 +53,20 @@ Metric: TypeAlias = "Ape | Rpe | Drift"
 
 def _tum(spec: Metric) -> TypeGuard[Rpe]:
     return isinstance(spec, Rpe) and spec.pairs[0].protocol == "tum"
+
+
+def _numbers(name: str, values: Sequence[float]) -> tuple[float, ...]:
+    """``values`` as a tuple for :class:`Drift`, or a :class:`ValidationError` naming ``name``.
+
+    WHY: ``kitti_drift(ref, est, lengths_m=100)`` raised TypeError ('int' object is not
+    iterable): one number where a sequence of them is meant.
+    """
+    given: object = values  # from callers without a type checker, anything
+    if isinstance(given, str | bytes) or not isinstance(given, Iterable):
+        got = f"{type(given).__name__} {given!r:.60}"
+        msg = f"Expected `{name}` as a sequence of numbers (as [{given!r:.20}]), got {got}"
+        raise ValidationError(msg, field=name, reason=msg)
+    return tuple(cast("Iterable[float]", given))
 
 
 def evaluate(
@@ -333,7 +348,8 @@ def kitti_drift(
     >>> round(drift.stats["translation_pct"].mean, 9), drift.counts["segments"]
     (2.016666667, 30)
     """
-    spec = Drift(protocol="kitti", lengths_m=tuple(lengths_m), step_frames=step_frames)
+    lengths = _numbers("lengths_m", lengths_m)
+    spec = Drift(protocol="kitti", lengths_m=lengths, step_frames=step_frames)
     (result,) = evaluate(
         reference,
         estimate,
@@ -384,8 +400,8 @@ def relative_error(
     """
     spec = Drift(
         protocol="rpg",
-        lengths_m=None if lengths_m is None else tuple(lengths_m),
-        fractions=tuple(fractions) if lengths_m is None else None,
+        lengths_m=None if lengths_m is None else _numbers("lengths_m", lengths_m),
+        fractions=_numbers("fractions", fractions) if lengths_m is None else None,
         max_diff_ratio=max_diff_ratio,
     )
     (result,) = evaluate(

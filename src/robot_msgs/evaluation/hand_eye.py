@@ -203,6 +203,11 @@ determine translation along z of the estimate's body (z of the reference's): \
     """
     check_argument("reference", reference, PoseTrajectory)
     check_argument("estimate", estimate, PoseTrajectory)
+    for name, switch in (("with_scale", with_scale), ("refuse", refuse)):
+        flag: object = switch  # an array raised "truth value of an array is ambiguous"
+        if isinstance(flag, np.ndarray):
+            msg = f"Expected `{name}` as True or False, got {flag!r:.60}"
+            raise ValidationError(msg, field=name, reason=msg)
     for name, value in (
         ("max_std_m", max_std_m),
         ("max_std_deg", max_std_deg),
