@@ -999,3 +999,15 @@ def test_diagnose_files_refuses_what_is_not_two_input_files(inputs: object, matc
     # None raised TypeError (no len()), [None, None] AttributeError (no .path).
     with pytest.raises(ValidationError, match=match):
         diagnose_files(inputs)  # type: ignore[arg-type]
+
+
+def test_diagnose_refuses_reading_warnings_that_are_not_a_sequence() -> None:
+    # None raised TypeError ('NoneType' object is not iterable).
+    t = np.arange(20.0)
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, np.sin(t), 0 * t], 1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (20, 1)),
+    )
+    with pytest.raises(ValidationError, match=r"`reading` as a sequence of warnings, got NoneType"):
+        diagnose(ref, ref, reading=None)  # type: ignore[arg-type]

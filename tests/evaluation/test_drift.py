@@ -390,6 +390,8 @@ def test_one_number_for_a_sequence_of_lengths_or_fractions_is_refused_by_name() 
         relative_error(straight(101), straight(101), fractions=0.1)  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match=r"Expected `lengths_m` as a sequence of numbers"):
         relative_error(straight(101), straight(101), lengths_m=10.0)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"Expected `lengths_m` as a sequence of numbers"):
+        kitti_drift(straight(301), straight(301), lengths_m=np.array(100.0))  # type: ignore[arg-type]
 
 
 def test_rpg_refuses_bad_fractions_and_ratio() -> None:

@@ -182,6 +182,12 @@ def test_what_is_not_a_trajectory_is_refused_by_its_name(junk: object) -> None:
         rpe_errors(junk, line(), np.array([[0, 1]]))  # type: ignore[arg-type]
 
 
+def test_an_alignment_that_is_not_one_is_refused_by_its_name() -> None:
+    # A dict or a matrix raised AttributeError ('dict' object has no attribute 'is_identity').
+    with pytest.raises(ValidationError, match=r"Expected `alignment` as an Alignment, got dict"):
+        ape_errors(line(), line(), alignment={"scale": 2.0})  # type: ignore[arg-type]
+
+
 def test_unassociated_trajectories_are_refused() -> None:
     with pytest.raises(ValidationError, match="equal length, got reference 101 and estimate 50"):
         ape_errors(line(), line(n=50))

@@ -378,3 +378,6 @@ def test_a_rule_that_is_not_one_is_refused() -> None:
     traj = path_trajectory(t, helix(t))
     with pytest.raises(ValidationError, match=r"Expected `spatial_pairs` as one of \('path', "):
         associate_spatially(traj, traj, spatial_pairs="closest")  # type: ignore[arg-type]
+    # An array raised NumPy's "truth value of an array is ambiguous".
+    with pytest.raises(ValidationError, match=r"Expected `spatial_pairs` as one of \('path', "):
+        associate_spatially(traj, traj, spatial_pairs=np.array(["path"]))  # type: ignore[arg-type]

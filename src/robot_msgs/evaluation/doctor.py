@@ -153,7 +153,12 @@ def _round(value: float, digits: int = 6) -> float:
 def _reading_findings(reading: Sequence[Warning]) -> list[Finding]:
     """Turn the readers' tagged warnings into findings (untagged ones are left out)."""
     out = []
-    for warning in reading:
+    try:
+        given = list(reading)
+    except TypeError as err:  # None or a number raised TypeError (not iterable)
+        msg = f"Expected `reading` as a sequence of warnings, got {type(reading).__name__}"
+        raise ValidationError(msg, field="reading", reason=msg) from err
+    for warning in given:
         kind = getattr(warning, "kind", "")
         if isinstance(warning, DataWarning) and kind in _READING_SEVERITY:
             text = str(warning)

@@ -16,7 +16,6 @@ dispatch); now they all call this.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, TypeAlias, TypeGuard, cast
 
 from robot_msgs.errors import ValidationError
@@ -40,7 +39,7 @@ from robot_msgs.evaluation.tum_rpe import check_tum_settings, tum_rpe_result
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.evaluation.pipeline import Prepared
@@ -62,11 +61,14 @@ def _numbers(name: str, values: Sequence[float]) -> tuple[float, ...]:
     iterable): one number where a sequence of them is meant.
     """
     given: object = values  # from callers without a type checker, anything
-    if isinstance(given, str | bytes) or not isinstance(given, Iterable):
+    try:
+        if isinstance(given, str | bytes):
+            raise TypeError  # noqa: TRY301 - text is a sequence of characters, not numbers
+        return tuple(cast("Iterable[float]", given))
+    except TypeError as err:  # not iterable: a number, a 0-d array
         got = f"{type(given).__name__} {given!r:.60}"
         msg = f"Expected `{name}` as a sequence of numbers (as [{given!r:.20}]), got {got}"
-        raise ValidationError(msg, field=name, reason=msg)
-    return tuple(cast("Iterable[float]", given))
+        raise ValidationError(msg, field=name, reason=msg) from err
 
 
 def evaluate(

@@ -399,6 +399,15 @@ def ape_errors(
     """
     name = check_relation(relation, allowed=APE_RELATIONS)
     _check_same_length(reference, estimate)
+    # Anything else raised AttributeError (no is_identity). By its methods: importing
+    # compare.alignment here would close an import cycle through evaluation.settings.
+    if alignment is not None and not all(
+        callable(getattr(alignment, m, None))
+        for m in ("is_identity", "apply", "apply_positions", "quaternion_matrix")
+    ):
+        got = f"{type(alignment).__name__} {alignment!r:.60}"
+        msg = f"Expected `alignment` as an Alignment, got {got}"
+        raise ValidationError(msg, field="alignment", reason=msg)
     as_given = name in {"rot_part", "full"} and _keeps_matrices(reference, estimate)
     if alignment is not None and (name in NEES_DOF or as_given or alignment.is_identity()):
         estimate, alignment = alignment.apply(estimate), None  # covariances, blocks: whole

@@ -160,7 +160,7 @@ def associate_spatially(
     ):
         msg = f"Expected `max_distance_m` as a distance > 0 or None, got {max_distance_m!r}"
         raise ValidationError(msg, field="max_distance_m", reason="expected a distance > 0")
-    if spatial_pairs not in SPATIAL_PAIRS:
+    if not isinstance(spatial_pairs, str) or spatial_pairs not in SPATIAL_PAIRS:  # an array
         msg = f"Expected `spatial_pairs` as one of {SPATIAL_PAIRS}, got {spatial_pairs!r}"
         raise ValidationError(msg, field="spatial_pairs", reason=f"expected one of {SPATIAL_PAIRS}")
     for name, traj in (("reference", reference), ("estimate", estimate)):
