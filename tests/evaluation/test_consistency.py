@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -169,6 +170,11 @@ def test_a_bad_covariance_is_refused_naming_the_pose() -> None:
     cov[1, 0, 1] = 0.5  # not symmetric
     with pytest.raises(ValidationError, match=r"at `PoseTrajectory\.covariance_6x6\[1\]`"):
         ref.replace(covariance_6x6=cov)
+    cov[1] = np.inf  # inf - inf in the symmetry test: no RuntimeWarning before the refusal
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValidationError, match=r"at `PoseTrajectory\.covariance_6x6\[1\]`"):
+            ref.replace(covariance_6x6=cov)
 
 
 def test_planar_nees_by_hand_uses_x_y_and_yaw_only() -> None:

@@ -352,7 +352,8 @@ class PoseTrajectory(Msg):
     def _validate_covariance(self, cov: Float64Array) -> None:
         bad = ~np.isfinite(cov).all(axis=(1, 2))
         scale = np.abs(cov).max(axis=(1, 2))
-        bad |= np.abs(cov - np.swapaxes(cov, 1, 2)).max(axis=(1, 2)) > 1e-9 * scale
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: refused as not finite
+            bad |= np.abs(cov - np.swapaxes(cov, 1, 2)).max(axis=(1, 2)) > 1e-9 * scale
         bad |= (np.diagonal(cov, axis1=1, axis2=2) < 0).any(axis=1)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
