@@ -88,6 +88,8 @@ QUATERNION_REFUSE_TOL = 1e-2
 #: Largest deviation of a quaternion's norm from 1 that is the rounding of printed data
 #: (4 decimals: ``sqrt(4) * 5e-5``): normalised without a word, and passes ``strict``.
 QUATERNION_ROUNDING_TOL = 1e-4
+#: A norm this close to 1 is left as it is (4 ulps of 1.0).
+_UNIT_ULPS = 4 * float(np.finfo(np.float64).eps)
 #: The kind of :class:`~robot_msgs.errors.DataWarning` for KITTI rotation blocks off SO(3)
 #: by the rounding of their printed digits (every KITTI file: 7 digits): said, since it
 #: moves results by about as much, relative, against tools that use the blocks as given,
@@ -452,6 +454,11 @@ def finish_trajectory(
             kind="non_unit_quaternions",
         )
     del off
+    # A norm within 4 ulps of 1 is a unit quaternion as float64 holds one (a writer's own,
+    # norm 1 +- 2 ulps): kept bit for bit, so what was written reads back equal.
+    unit = (norms >= 1.0 - _UNIT_ULPS) & (norms <= 1.0 + _UNIT_ULPS)
+    np.copyto(norms, 1.0, where=unit)
+    del unit
     if owned:
         quat /= norms[:, None]
     else:
