@@ -49,6 +49,7 @@ import numpy as np
 from robot_msgs.errors import FormatError
 from robot_msgs.optional import require
 from robot_msgs.rotations import matrix_times_rows
+from robot_msgs.trajectory import POSITION_LIMIT_M
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -80,7 +81,10 @@ LONGITUDE_BOUND_DEG = 360.0
 def check_geodetic(
     lla: Float64Array, *, source: str, where: Callable[[IntpArray], list[str]] | None = None
 ) -> None:
-    """Refuse latitudes outside ±90 deg and longitudes outside ±360 deg (finite rows only).
+    """Refuse latitudes outside ±90 deg, longitudes outside ±360 deg (finite rows only).
+
+    Altitudes beyond ``POSITION_LIMIT_M`` are refused too: an origin's made every other
+    row's position past that limit, named at the other row's line.
 
     Raises
     ------
@@ -96,15 +100,18 @@ def check_geodetic(
     robot_msgs.errors.FormatError: a.lla: row 1: latitude 95.0 deg outside -90 .. 90 \
 (columns: latitude, longitude, altitude)
     """
-    lat, lon = lla[:, 0], lla[:, 1]
-    bounds = (("latitude", lat, LATITUDE_BOUND_DEG), ("longitude", lon, LONGITUDE_BOUND_DEG))
-    for name, values, bound in bounds:
-        bad = np.abs(values) > bound
+    bounds = (
+        ("latitude", LATITUDE_BOUND_DEG, "deg"),
+        ("longitude", LONGITUDE_BOUND_DEG, "deg"),
+        ("altitude", POSITION_LIMIT_M, "m"),
+    )
+    for column, (name, bound, unit) in enumerate(bounds):
+        bad = np.abs(lla[:, column]) > bound
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             label = where(np.array([row]))[0] if where is not None else f"row {row + 1}"
             msg = (
-                f"{source}: {label}: {name} {float(values[row])!r} deg outside "
+                f"{source}: {label}: {name} {float(lla[row, column])!r} {unit} outside "
                 f"{-bound:g} .. {bound:g} (columns: latitude, longitude, altitude)"
             )
             raise FormatError(msg)
