@@ -227,3 +227,32 @@ def test_the_path_resolver_gives_what_resolve_gives(tmp_path: Path) -> None:
     # A loop of links (resolve() raises RuntimeError): refused, naming where it was given.
     with pytest.raises(FormatError, match=r"m\.toml: cannot follow the path 'loop/x': a loop"):
         resolver.absolute(tmp_path, "loop/x", "m.toml")
+
+
+def _nested(root: Path, depth: int) -> Path:
+    """Make ``root/a/a/.../a``, ``depth`` folders deep; return the deepest."""
+    root.mkdir()
+    folder = root
+    for _ in range(depth):  # one by one: mkdir(parents=True) recurses once a level too
+        folder /= "a"
+        folder.mkdir()
+    return folder
+
+
+def test_a_tree_of_folders_too_deep_to_walk_is_refused_naming_the_root(tmp_path: Path) -> None:
+    # 1100 nested folders (a bind mount of a folder into itself nests without end) ended
+    # report and bench as "a bug in robot_msgs" (RecursionError); refused by name instead.
+    deepest = _nested(tmp_path / "deep", 1100)
+    try:
+        with pytest.raises(FormatError, match=r"/deep: folders nested deeper than 256 levels"):
+            discover_runs(tmp_path / "deep")
+    finally:  # removed bottom up: pytest's cleanup (shutil.rmtree) recurses once a level
+        while deepest != tmp_path:
+            deepest.rmdir()
+            deepest = deepest.parent
+    # At the bound a run is still found (meta.json names its keys, as at any other depth).
+    bottom = _nested(tmp_path / "at_bound", 256)
+    keys = {"algorithm": "orb", "sequence": "MH_01", "trial": 1}
+    (bottom / "meta.json").write_text(json.dumps(keys))
+    [found] = discover_runs(tmp_path / "at_bound")
+    assert found.label == "orb/MH_01/1"

@@ -73,6 +73,9 @@ TRAJECTORY_EXTENSIONS = (".tum", ".txt", ".csv", ".kitti", ".bag", ".db3", ".mca
 _RUN_KEYS = ("algorithm", "sequence", "trial")
 _NAME_MAX = 255  # bytes of one name, and of a whole path (Linux's NAME_MAX and PATH_MAX)
 _PATH_MAX = 4096
+#: Folders below a root walked for runs, at most. WHY: the walk recurses once a level, and
+#: 1100 nested folders (or a folder bind-mounted into itself) ended it in a RecursionError.
+_DEEPEST = 256
 _SIDES = ("estimate", "reference")
 _INPUTS = ("format", "topic", "times")
 
@@ -506,15 +509,28 @@ class _Walk:
             top = list_folder(self.base)
             if _is_run(top):
                 yield self._run(top)
-            yield from self._below(top, pool)
+            yield from self._below(top, pool, 0)
 
-    def _below(self, listing: Listing, pool: ThreadPoolExecutor) -> Iterator[RunSpec]:
+    def _below(self, listing: Listing, pool: ThreadPoolExecutor, depth: int) -> Iterator[RunSpec]:
         """Yield the runs below a listed folder (not the folder itself), in order.
 
-        ``pool`` lists the folders below ahead of the one whose runs are being built.
+        ``pool`` lists the folders below ahead of the one whose runs are being built;
+        ``depth`` is the folder's below the root.
+
+        Raises
+        ------
+        FormatError
+            The folder, :data:`_DEEPEST` levels down, holds folders.
         """
         self.listed += 1
         names = listing.walk
+        if names and depth >= _DEEPEST:
+            first = "/".join(listing.folder.relative_to(self.base).parts[:3])
+            msg = (
+                f"{self.base}: folders nested deeper than {_DEEPEST} levels ({first}/...); "
+                "no layout of runs needs that many"
+            )
+            raise FormatError(msg)
         ahead = {name: pool.submit(list_folder, listing.folder / name) for name in names}
         items = sorted(
             [(natural_key(name), 0, name) for name in names]  # the folder as a run
@@ -526,7 +542,7 @@ class _Walk:
                 _, below, name = tied[0]
                 child = ahead[name].result()
                 if below:
-                    yield from self._below(child, pool)
+                    yield from self._below(child, pool, depth + 1)
                 elif _is_run(child):
                     yield self._run(child)
                 continue
@@ -534,7 +550,7 @@ class _Walk:
             for _, below, name in sorted(tied, key=lambda item: (item[2], item[1])):
                 child = ahead[name].result()
                 found += (
-                    list(self._below(child, pool))
+                    list(self._below(child, pool, depth + 1))
                     if below
                     else ([self._run(child)] if _is_run(child) else [])
                 )
@@ -557,7 +573,7 @@ def iter_discovered(
     ------
     FormatError
         ``root`` is not a folder or holds no run (once every folder is walked); a run
-        folder is invalid (when it is reached).
+        folder is invalid, or folders are nested deeper than 256 levels (when it is reached).
     """
     base = root.resolve()
     if not base.is_dir():
@@ -589,7 +605,8 @@ def discover_runs(
     Raises
     ------
     FormatError
-        ``root`` is not a folder or holds no run; a run folder is invalid.
+        ``root`` is not a folder or holds no run; a run folder is invalid; folders are
+        nested deeper than 256 levels.
 
     Examples
     --------
