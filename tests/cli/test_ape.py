@@ -802,3 +802,20 @@ def test_an_undetermined_mount_names_the_flag_that_gives_it(
     err = capsys.readouterr().err
     assert err.startswith("ERROR: Cannot estimate the extrinsic: the motion does not determine")
     assert err.rstrip().endswith("give it as --transform-right FILE instead")
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe"])
+def test_the_estimate_of_several_that_cannot_be_matched_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    # `ape REF a.tum b.tum`, b's clock 1000 s off, said "No pose pairs found ..." and
+    # not which of the estimates it was (a hunt): the error starts with its path.
+    ref, est = seed_files(tmp_path, T)
+    late = write_tum(tmp_path / "late.tum", T + 1000.0, line_positions(T))
+    assert main([command, str(ref), str(est), str(late)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ERROR: {late}: No pose pairs found with --sync nearest"), err
+    assert err.count("\n") == 1
+    # One estimate: the error is as it was, the estimate named on the command line.
+    assert main([command, str(ref), str(late)]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: No pose pairs found")

@@ -28,7 +28,7 @@ from robot_msgs.cli._evaluation_args import (
     read_files,
     trajectory_outputs_to,
 )
-from robot_msgs.errors import FormatError, UsageError
+from robot_msgs.errors import AlignmentError, AssociationError, FormatError, UsageError
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.optional import require
 from robot_msgs.report.text import controls_escaped, wrap
@@ -467,14 +467,21 @@ def evaluate_each(
     results = []
     for k, (estimate, name) in enumerate(zip(estimates, est_names, strict=True)):
         with _step(args, f"{command}: evaluating {name}{searching}"):
-            (result,) = evaluate(
-                reference,
-                estimate,
-                settings,
-                metrics=[metric],
-                reference_name=ref_name,
-                estimate_name=name,
-            )
+            try:
+                (result,) = evaluate(
+                    reference,
+                    estimate,
+                    settings,
+                    metrics=[metric],
+                    reference_name=ref_name,
+                    estimate_name=name,
+                )
+            except (AssociationError, AlignmentError) as err:
+                # "No pose pairs found ..." said not which of several estimates (a hunt).
+                if len(estimates) == 1 or str(err).startswith(f"{name}: "):
+                    raise
+                msg = f"{name}: {err}"
+                raise type(err)(msg) from err
         fixed = dict.fromkeys([*said[0], *said[k + 1]]) if said else {}
         if fixed:
             comparison = result.comparison
