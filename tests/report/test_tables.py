@@ -140,6 +140,60 @@ def test_ape_columns_hold_the_ape_when_an_rpe_is_the_first_metric() -> None:
     )
 
 
+def test_an_rpe_of_angles_makes_no_empty_metre_column_nor_a_second_one_of_its_delta() -> None:
+    """A manifest asking for RPE translation and RPE angle_deg, both over 1 s: the runs
+    table showed two "RPE 1 s RMSE [m]" columns, the second always "-", and the CSV two
+    columns named ``rpe_rmse_m@1s`` (a DictReader kept the empty one). Those columns hold
+    a translation RPE's RMSE in metres; an RPE of another relation has none (a hunt).
+    Also two translation RPEs over 1 s (all pairs, consecutive pairs): each its column,
+    named by its metric.
+    """
+    from robot_msgs.compare import error_stats
+
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    ape = run.comparisons["ape:translation"]
+    (signal,) = ape.signals
+
+    def rpe(rms: float, relation: str, unit: str) -> object:
+        stats = error_stats([rms, -rms])  # RMSE rms: the numbers in the cells below
+        one = signal.replace(name=relation, quantity=relation, unit=unit, stats=stats)
+        return ape.replace(metric="rpe", signals=(one.replace(delta=1.0, delta_unit="s"),))
+
+    both = run.replace(
+        comparisons={
+            "ape:translation": ape,
+            "rpe:translation:1s:all": rpe(0.25, "translation", "m"),
+            "rpe:angle_deg:1s:all": rpe(3.0, "angle_deg", "deg"),
+        }
+    )
+    made = report.replace(runs=(both,))
+    table = runs_table(made)
+    assert [h for h in table.headers if h.startswith("RPE")] == ["RPE 1 s RMSE [m]"]
+    row = dict(zip(table.headers, table.rows[0], strict=True))
+    assert row["RPE 1 s RMSE [m]"] == "0.2500"
+    header, line = runs_csv(made).splitlines()
+    columns = header.split(",")
+    assert [c for c in columns if c.startswith("rpe")] == ["rpe_rmse_m@1s"]
+    assert dict(zip(columns, line.split(","), strict=True))["rpe_rmse_m@1s"] == "0.25"
+    pairs = both.replace(
+        comparisons={
+            "rpe:translation:1s:all": rpe(0.25, "translation", "m"),
+            "rpe:translation:1s": rpe(0.5, "translation", "m"),
+        }
+    )
+    made = report.replace(runs=(pairs,))
+    header, line = runs_csv(made).splitlines()
+    cells = dict(zip(header.split(","), line.split(","), strict=True))
+    assert (cells["rpe_rmse_m@rpe:translation:1s:all"], cells["rpe_rmse_m@rpe:translation:1s"]) == (
+        "0.25",
+        "0.5",
+    )
+    labels = [h for h in runs_table(made).headers if h.startswith("rpe")]
+    assert labels == ["rpe:translation:1s:all RMSE [m]", "rpe:translation:1s RMSE [m]"]
+
+
 def test_markdown_cells_show_names_as_written() -> None:
     from robot_msgs.report.tables import markdown_text
 

@@ -12,6 +12,7 @@ import csv
 import io
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -88,7 +89,12 @@ def _pct(value: float) -> str:
 
 
 def rpe_metrics(report: Report) -> dict[str, tuple[float | int | None, str]]:
-    """Every RPE metric of the report's runs, in the settings' order: name -> (delta, unit).
+    """Every translation RPE of the report's runs, in the settings' order: name -> (delta, unit).
+
+    Their columns hold the translation RMSE in metres: an RPE of angles has none (its
+    column, "RPE 1 s RMSE [m]", was always empty, and beside a translation RPE over 1 s
+    the CSV had two columns ``rpe_rmse_m@1s``). A delta two metrics share (all pairs and
+    consecutive pairs) is ``None``: their columns are named by the metrics.
 
     Examples
     --------
@@ -99,10 +105,14 @@ def rpe_metrics(report: Report) -> dict[str, tuple[float | int | None, str]]:
     out: dict[str, tuple[float | int | None, str]] = {}
     for r in report.runs:
         for name, c in r.comparisons.items():
-            if c.metric == "rpe" and name not in out and c.signals:
+            if c.metric == "rpe" and name not in out and "translation" in c.stats:
                 one = c.signals[0]
                 out[name] = (one.delta if len(c.signals) == 1 else None, one.delta_unit or "")
-    return out
+    shared = Counter(delta for delta in out.values() if delta[0] is not None)
+    return {
+        name: (None, unit) if shared[(delta, unit)] > 1 else (delta, unit)
+        for name, (delta, unit) in out.items()
+    }
 
 
 def _rpe_rms(r: RunReport, name: str) -> float:
