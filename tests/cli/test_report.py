@@ -161,6 +161,20 @@ def test_force_without_an_output_and_an_output_in_a_missing_folder_are_refused(
     assert not out.parent.exists()
 
 
+def test_an_output_that_is_the_manifest_read_is_refused_even_with_force(
+    runs_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `report runs.toml --csv runs.toml --force` replaced the manifest by the CSV (res and
+    # traj refuse an output that is an input; report did not pass its inputs; a hunt).
+    manifest = runs_copy / "runs.toml"
+    before = manifest.read_text()
+    assert main(["report", str(manifest), "--csv", str(manifest), "--force", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ERROR: --csv {manifest} is the input {manifest} "), err
+    assert "writing it would replace what the command reads" in err
+    assert manifest.read_text() == before
+
+
 def test_html_is_interactive_unless_static(
     runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -108,7 +108,9 @@ def run(args: argparse.Namespace) -> int:
     if args.static and "html" not in outputs:
         msg = "--static is a form of --html FILE; give that too"
         raise UsageError(msg)
-    check_outputs(outputs.values(), force=args.force, flags=[f"--{n}" for n in outputs])
+    check_outputs(
+        outputs.values(), force=args.force, flags=[f"--{n}" for n in outputs], inputs=args.inputs
+    )
     if "html" in outputs:
         from robot_msgs.optional import require  # noqa: PLC0415
 
