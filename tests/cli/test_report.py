@@ -173,6 +173,16 @@ def test_an_output_that_is_the_manifest_read_is_refused_even_with_force(
     assert err.startswith(f"ERROR: --csv {manifest} is the input {manifest} "), err
     assert "writing it would replace what the command reads" in err
     assert manifest.read_text() == before
+    # A bench folder's files are what report reads of it: --json DIR/summary.json made
+    # the folder unreadable ("settings: Expected fields of RunSettings").
+    sweep = runs_copy.parent / "sweep"
+    assert main(["bench", str(manifest), "--out", str(sweep), "--serial", "--quiet"]) == 0
+    capsys.readouterr()
+    summary = sweep / "summary.json"
+    kept = summary.read_text()
+    assert main(["report", str(sweep), "--json", str(summary), "--force", "--quiet"]) == 2
+    assert capsys.readouterr().err.startswith(f"ERROR: --json {summary} is the input {summary} ")
+    assert summary.read_text() == kept
 
 
 def test_html_is_interactive_unless_static(

@@ -108,8 +108,11 @@ def run(args: argparse.Namespace) -> int:
     if args.static and "html" not in outputs:
         msg = "--static is a form of --html FILE; give that too"
         raise UsageError(msg)
+    sweep = _sweep_folder(args)
+    # A bench folder is read from its files: --json DIR/summary.json replaced its summary.
+    read = [*args.inputs, *(sweep.iterdir() if sweep is not None else ())]
     check_outputs(
-        outputs.values(), force=args.force, flags=[f"--{n}" for n in outputs], inputs=args.inputs
+        outputs.values(), force=args.force, flags=[f"--{n}" for n in outputs], inputs=read
     )
     if "html" in outputs:
         from robot_msgs.optional import require  # noqa: PLC0415
@@ -118,7 +121,6 @@ def run(args: argparse.Namespace) -> int:
             require("matplotlib", "plot", feature="report --html --static")
         else:
             require("plotly", "html", feature="report --html (or --static for PNG figures)")
-    sweep = _sweep_folder(args)
     if sweep is None:
         result = _evaluated(args)
     else:
