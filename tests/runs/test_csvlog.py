@@ -105,3 +105,15 @@ def test_a_log_is_bounded_as_every_input(tmp_path: Path) -> None:
     with input_limits(max_bytes=1000), pytest.raises(FormatError, match=r"--max-bytes"):
         read_csv_table(log, required=("time_s", "cpu_percent"))
     assert read_csv_table(log, required=("time_s", "cpu_percent")).columns["time_s"].size == 1000
+
+
+def test_a_log_saved_with_a_utf8_byte_order_mark_reads_as_without_it(tmp_path: Path) -> None:
+    # Excel's "CSV UTF-8" starts the file with a BOM: timing.csv was refused ("expected
+    # columns among [...], got '\ufeffframe'"), where meta.json and trajectories take it.
+    text = TIMING_HEADER + "0,10.0,10.01,10.05\r\n1,10.1,10.11,10.2\r\n"
+    plain = read_timing(_write(tmp_path / "plain.csv", text))
+    path = tmp_path / "bom.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    marked = read_timing(path)
+    assert marked.acquisition_s.tolist() == plain.acquisition_s.tolist() == [10.0, 10.1]
+    assert marked.available_s.tolist() == [10.05, 10.2]

@@ -110,8 +110,8 @@ def read_csv_table(
 
     try:
         # Bounded as every input (--max-bytes): a 204 MB log was read whole, unbounded,
-        # to 2.1 GB of memory (a review).
-        raw = read_input(path, limit=current_limits().max_bytes).decode("utf-8")
+        # to 2.1 GB of memory (a review). A UTF-8 BOM (Excel's "CSV UTF-8") is dropped.
+        raw = read_input(path, limit=current_limits().max_bytes).decode("utf-8-sig")
     except FileNotFoundError as err:
         msg = f"{path}: no such file"
         raise FormatError(msg) from err
