@@ -331,6 +331,25 @@ def test_example_names_reach_the_shipped_runs() -> None:
         resolve_input("example:runs/nope")
 
 
+def test_a_manifest_names_shipped_run_folders_and_roots_by_example_names(tmp_path: Path) -> None:
+    # `path = "example:runs/kfslam/fr1_xyz/trial_1"` was refused as "not a run folder (no
+    # such directory)" and a [[folders]] root "example:runs" as "expected a folder of
+    # runs", where `estimate = "example:..."` reads the shipped file (a hunt).
+    manifest = tmp_path / "m.json"
+    entry = {"path": "example:runs/kfslam/fr1_xyz/trial_1"}
+    manifest.write_text(json.dumps({"runs": [entry], "folders": [{"root": "example:runs/dvo"}]}))
+    runs = load_runs([manifest]).runs
+    assert [r.name for r in runs[:3]] == [
+        "runs/kfslam/fr1_xyz/trial_1",
+        "runs/dvo/fr1_xyz/trial_1",
+        "runs/dvo/fr1_xyz/trial_2",
+    ]
+    assert len(runs) == 1 + 7  # dvo's trials: 2 on fr1_xyz, 2 on fr2_desk, 3 on lab_loop
+    by_example = load_runs(["example:runs/kfslam/fr1_xyz/trial_1"]).runs[0]
+    assert (runs[0].estimate, runs[0].reference) == (by_example.estimate, by_example.reference)
+    assert runs[0].algorithm == "kfslam"
+
+
 def test_read_manifest_gives_the_runs_and_the_raw_settings_table(tmp_path: Path) -> None:
     read = read_manifest(_write(tmp_path, MANIFEST))
     assert len(read.runs) == 3

@@ -194,13 +194,20 @@ def _entry(
             keys[key] = resolver.absolute(base, keys[key], f"{where} `{key}`")
     name = keys.pop("name", None)
     if "path" in keys:
-        folder = Path(keys.pop("path"))
+        given = keys.pop("path")
+        try:
+            folder = resolve_input(given)  # example:NAME too, as a command-line input
+        except FormatError as err:
+            msg = f"{where}: `path` {err}"
+            raise FormatError(msg) from err
         if listing is None or listing.folder != folder:
             listing = list_folder(folder)
         if not listing.found:
             msg = f"{where}: `path` {folder} is not a run folder (no such directory)"
             raise FormatError(msg)
-        if name is None:
+        if name is None and given.startswith(EXAMPLE_PREFIX):
+            name = given.removeprefix(EXAMPLE_PREFIX)
+        elif name is None:
             try:
                 name = folder.relative_to(base).as_posix()
             except ValueError:
@@ -306,8 +313,12 @@ class _ManifestFile:
             ):
                 msg = f"{at}: expected a table with only `root` (a path), got {entry!r:.60}"
                 raise FormatError(msg)
-            root = Path(self.resolver.absolute(self.base, entry["root"], at))
-            prefix = entry["root"].rstrip("/")
+            try:  # example:NAME too, as a command-line input
+                root = resolve_input(self.resolver.absolute(self.base, entry["root"], at))
+            except FormatError as err:
+                msg = f"{at}: `root` {err}"
+                raise FormatError(msg) from err
+            prefix = entry["root"].removeprefix(EXAMPLE_PREFIX).rstrip("/")
             for run in iter_discovered(
                 root, references=self.refs, resolver=self.resolver, threads=self.threads
             ):
