@@ -52,6 +52,21 @@ def test_ours_and_evos_load_side_by_side(tmp_path: Path) -> None:
     assert [r["name"] for r in data["results"]] == [str(ours), str(ZIPS / "fr1_xyz_ape_se3.zip")]
 
 
+def test_the_csv_keeps_every_digit_of_a_setting(tmp_path: Path) -> None:
+    # `res --csv` wrote --t-start 1305031102.5 as 1.30503e+09 and an --align-window of
+    # [1305031102, 1305031110] as "1.30503e+09,1.30503e+09": 6 digits (a hunt).
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    settings = EvaluationSettings(
+        align="se3", t_start_s=1305031102.5, align_window_s=(1305031102.0, 1305031110.0)
+    )
+    saved = save_result(tmp_path / "a.json", ape(ref, est, settings=settings))
+    (row,) = csv.DictReader(io.StringIO(results_csv(compare_results(load_saved_results([saved])))))
+    assert row["setting:t_start_s"] == "1305031102.5"
+    assert row["setting:align_window_s"] == "1305031102.0,1305031110.0"
+    assert row["setting:max_diff_s"] == "0.01"
+
+
 def test_a_ranking_over_far_fewer_poses_says_so_and_shows_each_count() -> None:
     """`res` ranked fr1_xyz's 32 ORB keyframes first (rms 0.00975 m) above rgbdslam's 785
     poses (0.0134 m) with no count in the ranking: a keyframe rms is not the same measure."""

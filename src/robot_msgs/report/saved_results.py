@@ -91,10 +91,14 @@ def _tool(name: str) -> str:
 
 
 def _cell(value: Value | None) -> str:
+    """Write a setting for the CSV with every digit, as its statistics are written.
+
+    ``:g`` wrote ``--t-start 1305031102.5`` as ``1.30503e+09``.
+    """
     if value is None:
         return MISSING
     if isinstance(value, float):
-        return MISSING if math.isnan(value) else f"{value:g}"
+        return MISSING if math.isnan(value) else repr(value)
     if isinstance(value, tuple):
         return ",".join(_cell(v) for v in value)
     return str(value)
