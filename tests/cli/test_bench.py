@@ -550,6 +550,25 @@ def test_bench_interrupted_says_how_to_continue(
     ) in capsys.readouterr().err
 
 
+def test_bench_interrupted_says_it_in_one_escaped_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The stop was printed as it was, not through the boundary: no ERROR: label, and an
+    # --out named with a newline forged a second line on the terminal (a hunt).
+    root = _tree(tmp_path / "runs")
+
+    def interrupted(*args: object, **kwargs: object) -> NoReturn:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep, "run_sweep", interrupted)
+    out = tmp_path / "o\nERROR: forged"
+    assert main(["bench", str(root), "--out", str(out), "--quiet"]) == 130
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: interrupted: every worker stopped; 0 run results"), err
+    assert err.count("\n") == 1
+    assert "o\\x0aERROR: forged" in err
+
+
 def test_bench_flags_are_exclusive(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["bench", "x", "--out", "o", "--resume", "--force"])

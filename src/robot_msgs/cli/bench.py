@@ -227,8 +227,8 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
 
     if not args.quiet:  # at once: reading a large manifest and importing NumPy take a while
         if lock.taken_over:
-            print(f"bench: {lock.taken_over}", file=sys.stderr)
-        print(f"bench: reading the runs of {' '.join(map(str, args.inputs))}", file=sys.stderr)
+            say(f"bench: {lock.taken_over}")
+        say(f"bench: reading the runs of {' '.join(map(str, args.inputs))}")
     reader = load_runs_from_args(args, list(args.inputs), stream=True)
     executor = "serial" if args.serial else ("dask" if args.dask else "local")
     main_thread = threading.current_thread() is threading.main_thread()
@@ -266,10 +266,13 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
             if args.scheduler
             else "every worker stopped"
         )
-        print(
-            f"\n{how}: {stopped}; {stored.count()} run results are stored in "
-            f"{stored.root}; run the same command with --resume to finish",
-            file=sys.stderr,
+        if not args.quiet:  # the progress line ended
+            print(file=sys.stderr)
+        # Through the boundary's say: labelled, and a name escaped (an --out with a newline
+        # forged a second line).
+        say(
+            f"ERROR: {how}: {stopped}; {stored.count()} run results are stored in "
+            f"{stored.root}; run the same command with --resume to finish"
         )
         return EXIT_TERMINATED if isinstance(stop, _Terminated) else EXIT_INTERRUPTED
     finally:
@@ -279,11 +282,10 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
     if summary.storage_error:
         unstored = next(iter(summary.infrastructure.items()), None)
         runs = f"; the first: {unstored[0]}: {unstored[1]}" if unstored else ""
-        print(
+        say(
             f"ERROR: the sweep stopped: {summary.stopped}; {summary.n_not_evaluated} of "
             f"{summary.n_runs} runs not evaluated or not stored (named in summary.json"
-            f"{runs}); free some space and run the same command with --resume",
-            file=sys.stderr,
+            f"{runs}); free some space and run the same command with --resume"
         )
         return STORAGE_ERROR
     # The runs the rankings hold: those with a report (the others count for none).
