@@ -819,3 +819,27 @@ def test_the_estimate_of_several_that_cannot_be_matched_is_named(
     # One estimate: the error is as it was, the estimate named on the command line.
     assert main([command, str(ref), str(late)]) == 1
     assert capsys.readouterr().err.startswith("ERROR: No pose pairs found")
+
+
+def test_the_files_written_are_named_with_their_controls_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "wrote ..." printed a name as it was: an estimate named "e\x1b[31m.tum" saved through
+    # --save 'out/{name}.json' turned the terminal red, where every other line escapes
+    # names from files (a hunt).
+    ref, est = seed_files(tmp_path, T)
+    red = tmp_path / "e\x1b[31m.tum"
+    red.write_bytes(est.read_bytes())
+    (tmp_path / "out").mkdir()
+    assert (
+        main(["ape", str(ref), str(est), str(red), "--save", f"{tmp_path}/out/{{name}}.json"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert f"wrote {tmp_path}/out/e\\x1b[31m.json\n" in out
+    assert (tmp_path / "out" / "e\x1b[31m.json").is_file()
+    # Alone, its header line and its notes said it as it was too.
+    assert main(["ape", str(ref), str(red)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert f"estimate:  {tmp_path}/e\\x1b[31m.tum\n" in out

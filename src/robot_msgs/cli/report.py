@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         report_tables,
         runs_csv,
     )
-    from robot_msgs.report.text import wrap  # noqa: PLC0415
+    from robot_msgs.report.text import controls_escaped, wrap  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
     outputs = given_outputs(args, ("html", "json", "csv", "latex", "markdown"))
@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
             )
         for name in contents:
             if os.fspath(outputs[name]) != STDOUT:
-                print(f"wrote {outputs[name]}", file=said_to)
+                print(f"wrote {controls_escaped(str(outputs[name]))}", file=said_to)
     return 0
 
 

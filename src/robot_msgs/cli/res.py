@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         render_markdown,
         render_text,
     )
-    from robot_msgs.report.text import wrap  # noqa: PLC0415
+    from robot_msgs.report.text import controls_escaped, wrap  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
     outputs = given_outputs(args, ("json", "csv", "latex", "markdown", "html", "plot"))
@@ -148,12 +148,12 @@ def run(args: argparse.Namespace) -> int:
     for name, text in contents.items():
         written = write_atomic(outputs[name], text, force=args.force)
         if os.fspath(outputs[name]) != STDOUT:
-            print(f"wrote {written}", file=said_to)
+            print(f"wrote {controls_escaped(str(written))}", file=said_to)
     if figure is not None:
         from robot_msgs.report.figures import save_figure  # noqa: PLC0415
 
         saved = save_figure(figure, args.plot, dpi=args.dpi, force=args.force)
-        print(f"wrote {saved}", file=said_to)
+        print(f"wrote {controls_escaped(str(saved))}", file=said_to)
     if refused:  # after the tables and the other outputs, as traj goes on past a bad file
         from robot_msgs.cli._boundary import say  # noqa: PLC0415
 
