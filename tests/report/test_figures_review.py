@@ -330,6 +330,30 @@ def test_res_label_names_each_result(
     assert capsys.readouterr().err.startswith("ERROR: --label: 2 given for 1 inputs")
 
 
+def test_every_result_keeps_its_own_legend_entry_and_box(
+    tmp_path: Path, drawn: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `res r.json r.json --plot` (or `--label a --label a`) drew one legend entry for two
+    # results and both boxes and violins over the first of two ticks of one name, the
+    # second tick over nothing (matplotlib takes equal names for one category; a hunt).
+    ref, est = _deep_copies(tmp_path)
+    saved = tmp_path / "ours.json"
+    assert main(["ape", ref, est, "--align", "se3", "--save", str(saved)]) == 0
+    plot = str(tmp_path / "r.png")
+    assert main(["res", str(saved), str(saved), "--plot", plot]) == 0
+    (fig,) = drawn
+    assert _figure_legend(fig) == ["ours", "ours (2)"]
+    for ax in fig.axes[2:4]:  # box and violin: a tick of its own under each
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["ours", "ours (2)"]
+        assert list(ax.get_xticks()) == [0, 1]
+    capsys.readouterr()
+    flags = ["--label", "a", "--label", "a", "--plot", plot]
+    assert main(["res", str(saved), str(EVO_ZIP), *flags]) == 1
+    assert capsys.readouterr().err == (
+        "ERROR: --label: 'a' given twice; give each input a name of its own\n"
+    )
+
+
 def test_the_success_labels_sit_above_the_error_bars() -> None:
     # "2/2 ok" was drawn at the bar's top, where the min-max error bar ran through it.
     from robot_msgs.report import build_report

@@ -48,12 +48,13 @@ def legend_names(paths: Sequence[str], labels: Sequence[str] | None = None) -> l
 
     A path as typed (``/work/data/run_3/est.txt``) runs across a panel and hides data;
     the stem says which input it is. Inputs whose stems are the same are named by their
-    parent folder too (``dvo/est``), and by the whole path if that is still not unique.
+    parent folder too (``dvo/est``), and by the whole path if that is still not unique;
+    an input given again is numbered (``est (2)``): a figure draws equal names as one.
 
     Raises
     ------
     FormatError
-        ``labels`` given, but not one per input.
+        ``labels`` given, but not one per input, or one of them twice.
 
     Examples
     --------
@@ -61,6 +62,8 @@ def legend_names(paths: Sequence[str], labels: Sequence[str] | None = None) -> l
     ['rgbdslam', 'groundtruth']
     >>> legend_names(["a/run/est.txt", "b/run2/est.txt"])
     ['run/est', 'run2/est']
+    >>> legend_names(["a/est.txt", "a/est.txt"])  # one figure category, one entry each
+    ['est', 'est (2)']
     >>> legend_names(["a.txt", "b.txt"], ["ORB-SLAM3", "DSO"])
     ['ORB-SLAM3', 'DSO']
     >>> legend_names(["a.txt", "b.txt"], ["ORB-SLAM3"])
@@ -76,16 +79,27 @@ per input, in order
                 "give one per input, in order"
             )
             raise FormatError(msg)
+        twice = next((label for label in labels if labels.count(label) > 1), None)
+        if twice is not None:  # one legend entry, one box for both (a hunt)
+            msg = f"`labels=`: {twice!r} given twice; give each input a name of its own"
+            raise FormatError(msg)
         return list(labels)
-    names = [_stem(p) for p in paths]
+    distinct = list(dict.fromkeys(paths))  # a path given twice is named as once, then numbered
+    names = [_stem(p) for p in distinct]
     if len(set(names)) < len(names):
         names = [
             "/".join((PurePath(p.removeprefix("example:")).parent.name, _stem(p))).lstrip("/")
-            for p in paths
+            for p in distinct
         ]
     if len(set(names)) < len(names):
-        names = list(paths)
-    return names
+        names = list(distinct)
+    named = dict(zip(distinct, names, strict=True))
+    seen: dict[str, int] = {}
+    out = []
+    for path in paths:
+        seen[path] = seen.get(path, 0) + 1
+        out.append(named[path] if seen[path] == 1 else f"{named[path]} ({seen[path]})")
+    return out
 
 
 def keep_text_plain(fig: Any) -> None:
