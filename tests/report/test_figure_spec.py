@@ -232,6 +232,52 @@ def test_rpe_boxes_pool_the_successful_trials_per_delta(hand: ReportResult) -> N
     assert _close(box.y, [0.1] * 7 + [0.2] * 7)
 
 
+def test_the_figures_draw_the_ape_and_rpe_of_translation_whatever_metric_is_first(
+    hand: ReportResult,
+) -> None:
+    """A manifest asking for an RPE of angles first drew its errors (deg, or an RPE's) as
+    "APE translation error [m]" and pooled its degrees into the RPE translation boxes [m]:
+    the figures drew the first metric's first signal, whatever it was (a hunt)."""
+    runs = {}
+    for name, e in hand.runs.items():
+        if e.reference is not None and e.estimate is not None:
+            angles = rpe(
+                e.reference,
+                e.estimate,
+                settings=EvaluationSettings(align="none"),
+                pairs=PairSettings(delta=1.0),
+                relation="angle_deg",
+            )
+            results = {"rpe:angle": angles, "rpe": e.results["rpe"], "ape": e.results["ape"]}
+            e = dataclasses.replace(e, results=results)  # noqa: PLW2901 - the run, changed
+        runs[name] = e
+    made = ReportResult(report=hand.report, runs=runs)
+    trajectories = figure_spec.trajectories_spec(made, "s1")
+    assert trajectories is not None
+    _, t1, t2 = trajectories.panels[0].traces
+    assert _close(t1.values, 0.1 * K)  # APE of pose k: 0.1 k, as with the APE first
+    assert _close(t2.values, 0.2 * K)
+    over_time = figure_spec.error_over_time_spec(made, "s1")
+    assert over_time is not None
+    lines = [t for t in over_time.panels[0].traces if t.kind == "line"]
+    assert _close(lines[1].y, [0.0, 0.2, 0.4, 0.6, 0.8, np.nan, 1.0, 1.2, 1.4])
+    boxes = figure_spec.rpe_box_spec(made, "s1")
+    assert boxes is not None
+    (box,) = boxes.panels[0].traces
+    assert box.x == ("1 frame",) * 14
+    assert _close(box.y, [0.1] * 7 + [0.2] * 7)
+    # Of angles alone, there is no figure in metres to draw.
+    angles_only = {
+        name: dataclasses.replace(e, results={"rpe:angle": e.results["rpe:angle"]})
+        for name, e in runs.items()
+        if e.results
+    }
+    alone = ReportResult(report=hand.report, runs=angles_only)
+    assert figure_spec.rpe_box_spec(alone, "s1") is None
+    assert figure_spec.error_over_time_spec(alone, "s1") is None
+    assert figure_spec.trajectories_spec(alone, "s1") is None
+
+
 def test_latency_cdf_is_the_pooled_ecdf_with_p50_and_p95(hand: ReportResult) -> None:
     spec = figure_spec.latency_cdf_spec(hand)
     assert spec is not None

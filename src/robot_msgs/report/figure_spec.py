@@ -206,9 +206,20 @@ def _label(e: RunEvaluation) -> str:
     return e.report.name.rsplit("/", 1)[-1] + failed
 
 
-def _series(primary: EvaluationResult) -> ErrorSeries:
-    """Return the first signal's series of a run's first metric (APE translation by default)."""
-    return next(iter(primary.series.values()))
+def _ape(e: RunEvaluation) -> EvaluationResult | None:
+    """Return the run's APE translation, which the figures say they draw, or ``None``.
+
+    Not the first metric (what rankings use): an RPE of angles first had its degrees
+    drawn as "APE translation error [m]" (a hunt).
+    """
+    return next(
+        (r for r in e.results.values() if r.metric == "ape" and "translation" in r.series), None
+    )
+
+
+def _series(result: EvaluationResult) -> ErrorSeries:
+    """Return the translation series of a result (:func:`_ape`, an RPE of translation)."""
+    return result.series["translation"]
 
 
 def _reference_gaps(runs: Sequence[RunEvaluation]) -> list[tuple[float, float]]:
@@ -284,7 +295,7 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     of a run is its pose ``k``, as in :func:`error_over_time_spec`. The colour scale ends
     at the 99th percentile of the errors shown.
     """
-    runs = [(e, p) for e in _runs_of_sequence(result, sequence) if (p := e.primary) is not None]
+    runs = [(e, p) for e in _runs_of_sequence(result, sequence) if (p := _ape(e)) is not None]
     names = _names(result)
     shown: dict[str, tuple[RunEvaluation, EvaluationResult]] = {}
     for e, primary in sorted(
@@ -366,22 +377,23 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     reference's gaps). Lines break at gaps in the series.
     """
     runs = [
-        e for e in _runs_of_sequence(result, sequence) if e.primary is not None or e.report.losses
+        e for e in _runs_of_sequence(result, sequence) if _ape(e) is not None or e.report.losses
     ]
-    if not any(e.primary is not None for e in runs):
+    apes = {e.report.name: a for e in runs if (a := _ape(e)) is not None}
+    if not apes:
         return None
     colours, names = _algorithm_colours(result), _names(result)
     t0 = _sequence_t0(runs)
     # KITTI estimates without a times file are stamped by frame index: said as frames.
-    frames = all(e.primary.estimate.stamps_are_frames for e in runs if e.primary is not None)
+    frames = all(a.estimate.stamps_are_frames for a in apes.values())
     when = "frame {x:.0f}" if frames else "t = {x:.3f} s (stamp {stamp:.6f} s)"
     traces = []
     for i, e in enumerate(runs):
         algorithm = names[e.report.name]
         colour = colours[algorithm]
         trial = sum(names[r.report.name] == algorithm for r in runs[:i])  # its k-th: k-th dash
-        if e.primary is not None:
-            s = _series(e.primary)
+        if e.report.name in apes:
+            s = _series(apes[e.report.name])
             rows = np.arange(len(s), dtype=np.float64)
             t, drawn = break_gaps(s.stamps_s - t0, np.column_stack([s.errors, rows, s.stamps_s]))
             traces.append(
@@ -450,7 +462,11 @@ def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     Successful runs only; the deltas are written as the figures' axes write them (``0.5 s``,
     ``1 frame``).
     """
-    runs = [e for e in _runs_of_sequence(result, sequence) if e.rpe_results and e.report.success]
+    runs = [
+        e
+        for e in _runs_of_sequence(result, sequence)
+        if e.report.success and any("translation" in r.series for r in e.rpe_results.values())
+    ]
     if not runs:
         return None
     colours, names = _algorithm_colours(result), _names(result)
@@ -460,8 +476,10 @@ def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
         pooled = [np.empty(0)]
         for e in (e for e in runs if names[e.report.name] == algorithm):
             for rpe in e.rpe_results.values():
-                one = rpe.comparison.signals[0]
-                errors = next(iter(rpe.series.values())).errors
+                if "translation" not in rpe.series:  # an RPE of angles: not metres
+                    continue
+                one = next(s for s in rpe.comparison.signals if s.name == "translation")
+                errors = _series(rpe).errors
                 pooled.append(errors[np.isfinite(errors)])
                 said = (
                     one.name if one.delta is None else delta_words(one.delta, one.delta_unit or "")
@@ -561,8 +579,8 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
     A group whose successful runs have no APE gets no bar, but its label.
     """
     groups = [g for g in result.report.groups if g.accuracy is not None]
-    if not groups:
-        return None
+    if not any(g.accuracy is not None and "translation" in g.accuracy.stats for g in groups):
+        return None  # an APE of angles alone: no bar in metres to draw
     colours = _algorithm_colours(result)
     labels = configuration_labels(g.configuration for g in result.report.groups)
     traces = []
