@@ -814,12 +814,19 @@ def load_runs_from_args(
     metrics = None
     if args.rpe_delta is not None or args.rpe_unit is not None:
         deltas = (1.0,) if args.rpe_delta is None else tuple(args.rpe_delta)
+        twice = next((d for d in deltas if deltas.count(d) > 1), None)
+        if twice is not None:  # was "[settings]: `metrics`: expected distinct names", exit 1
+            shown = " ".join(f"{d:g}" for d in deltas)
+            msg = f"--rpe-delta {shown}: expected distinct deltas, got {twice:g} twice"
+            raise UsageError(msg)
         try:
             metrics = default_metrics(deltas, args.rpe_unit or "s")
         except ValidationError as err:  # the pairs of --rpe-delta, not of a --delta
             flag = "--rpe-unit" if err.field.endswith("delta_unit") else "--rpe-delta"
-            msg = f"{flag}: {err.reason}"
-            raise UsageError(msg, reason=err.reason) from err
+            # The library's `delta_unit='s'` is --rpe-unit here (report has no --delta-unit).
+            reason = re.sub(r"`delta_unit='(\w+)'`", r"--rpe-unit \1", err.reason)
+            msg = f"{flag}: {reason}"
+            raise UsageError(msg, reason=reason) from err
     judge = {
         k: v for k, v in _given(args, RunSettings).items() if k not in ("evaluation", "reading")
     }
