@@ -190,7 +190,8 @@ def _extra_columns(report: Report) -> tuple[str, ...]:
 def runs_table(report: Report) -> ReportTable:
     """One row per run: success apart from accuracy, then timing and resources.
 
-    Every RPE delta the settings asked for is a column (``RPE 0.5 s RMSE [m]``...).
+    Every translation RPE the settings asked for is a column (``RPE 0.5 s RMSE [m]``...;
+    :func:`rpe_metrics`).
     """
     rpe = rpe_metrics(report)
     labels = [
@@ -934,8 +935,9 @@ def runs_csv(report: Report) -> str:
     """One CSV row per run with raw SI numbers (NaN as an empty cell).
 
     Columns: identity and success, losses, coverage, APE statistics, the RPE RMSE of
-    every delta asked for (``rpe_rmse_m@0.5s``...; ``rpe_rmse_m`` without RPE), latency,
-    rates, resources.
+    every translation RPE asked for (``rpe_rmse_m@0.5s``...; by its metric's name when
+    two share a delta; ``rpe_rmse_m`` without one: :func:`rpe_metrics`), latency, rates,
+    resources.
     """
     from robot_msgs.compare.run_report import parameters_text  # noqa: PLC0415 - the CSV's alone
 
