@@ -196,6 +196,12 @@ def test_an_output_that_is_the_manifest_read_is_refused_even_with_force(
     assert main(["report", str(sweep), "--json", str(summary), "--force", "--quiet"]) == 2
     assert capsys.readouterr().err.startswith(f"ERROR: --json {summary} is the input {summary} ")
     assert summary.read_text() == kept
+    # A run's own files too: --csv onto a run's estimate replaced it with the CSV.
+    estimate = runs_copy / "kfslam" / "fr1_xyz" / "trial_1" / "estimate.tum"
+    kept = estimate.read_text()
+    assert main(["report", str(manifest), "--csv", str(estimate), "--force", "--quiet"]) == 2
+    assert capsys.readouterr().err.startswith(f"ERROR: --csv {estimate} is the input {estimate} ")
+    assert estimate.read_text() == kept
 
 
 def test_html_is_interactive_unless_static(

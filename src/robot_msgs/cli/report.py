@@ -31,6 +31,8 @@ from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import UsageError, ValidationError
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from robot_msgs.report.build import ReportResult
 
 __all__ = ["add_parser", "run"]
@@ -122,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             require("plotly", "html", feature="report --html (or --static for PNG figures)")
     if sweep is None:
-        result = _evaluated(args)
+        result = _evaluated(args, outputs)
     else:
         result = _sweep_report(args, sweep, html="html" in outputs)
     report = result.report
@@ -166,12 +168,32 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _evaluated(args: argparse.Namespace) -> ReportResult:
-    """Read and evaluate the runs ``args.inputs`` name, with a progress line if asked."""
+def _evaluated(args: argparse.Namespace, outputs: Mapping[str, Path]) -> ReportResult:
+    """Read and evaluate the runs ``args.inputs`` name, with a progress line if asked.
+
+    Raises
+    ------
+    UsageError
+        An output is one of a run's files (``--csv RUN/estimate.tum --force`` replaced it).
+    """
+    from robot_msgs.files import check_outputs  # noqa: PLC0415
+    from robot_msgs.io.examples import EXAMPLE_PREFIX  # noqa: PLC0415
     from robot_msgs.progress import Progress  # noqa: PLC0415
     from robot_msgs.report.build import build_report  # noqa: PLC0415
 
     manifest = load_runs_from_args(args, list(args.inputs))
+    if outputs:
+        read = [
+            path
+            for run in manifest.runs
+            for path in (
+                *run.input_paths().values(),
+                f"{run.folder}/meta.json" if run.folder else None,
+            )
+            if path and not path.startswith(EXAMPLE_PREFIX)
+        ]
+        flags = [f"--{n}" for n in outputs]
+        check_outputs(outputs.values(), force=args.force, flags=flags, inputs=read)
     show = sys.stderr.isatty() and not args.quiet if args.progress is None else args.progress
     bar = Progress(len(manifest.runs), stream=sys.stderr if show else None, label="report")
     try:
