@@ -54,6 +54,14 @@ BAD: list[tuple[type[Msg], dict[str, Any]]] = [
     (Drift, {"step_frames": 0}),
     (Drift, {"fractions": [0.0]}),
     (Drift, {"max_diff_ratio": 0.0}),
+    # Fields declared FINITE: no spelling of a non-finite float (JSON's "NaN", "Infinity").
+    (EvaluationSettings, {"max_diff_s": "Infinity"}),
+    (EvaluationSettings, {"offset_s": "NaN"}),
+    (EvaluationSettings, {"t_start_s": "-Infinity"}),
+    (EvaluationSettings, {"align_window_s": [0.0, "Infinity"]}),
+    (PairSettings, {"delta": "Infinity"}),
+    (Drift, {"lengths_m": [100.0, "Infinity"]}),
+    (Drift, {"max_diff_ratio": "Infinity"}),
 ]
 
 GOOD: list[tuple[type[Msg], dict[str, Any]]] = [
@@ -66,6 +74,7 @@ GOOD: list[tuple[type[Msg], dict[str, Any]]] = [
     (Ape, {"relation": "angle_deg"}),
     (Drift, {"protocol": "kitti", "lengths_m": [50.0, 100.0], "step_frames": 5}),
     (Drift, {"protocol": "rpg", "fractions": [0.2], "max_diff_ratio": 0.1}),
+    (EvaluationSettings, {"sync": "interpolate", "max_gap_s": "Infinity"}),  # not FINITE
 ]
 
 

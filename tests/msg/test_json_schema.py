@@ -318,13 +318,14 @@ def test_a_string_beyond_the_bmp_is_taken_by_both(name: str) -> None:
 
 #: Bounded floats and the spellings of non-finite floats each takes, by hand from the bounds:
 #: NaN (``null``, ``"NaN"``) is within no bound, ``inf`` within lower bounds only, ``-inf``
-#: within upper bounds only. ``Drift.lengths_m``'s items are ``> 0``.
-_BOUNDED = [
+#: within upper bounds only. ``Drift.lengths_m``'s items are ``> 0``. A field declared
+#: ``FINITE`` takes none (``delta`` and ``lengths_m``, whose bounds alone would take inf).
+_BOUNDED: list[tuple[str, str, list[str]]] = [
     ("evaluation/EvaluationSettings", "confidence", []),  # 0 < x < 1
-    ("evaluation/PairSettings", "delta", ["Infinity"]),  # x > 0
+    ("evaluation/PairSettings", "delta", []),  # x > 0, FINITE
     ("evaluation/PairSettings", "delta_tol", []),  # 0 <= x < 1
     ("runs/RunSettings", "min_coverage", []),  # 0 <= x <= 1
-    ("evaluation/Drift", "lengths_m", ["Infinity"]),  # items > 0
+    ("evaluation/Drift", "lengths_m", []),  # items > 0, FINITE
 ]
 
 

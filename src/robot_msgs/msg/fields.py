@@ -51,6 +51,8 @@ from robot_msgs.msg.arrays import (
 from robot_msgs.msg.primitives import BOUNDS, MissingFloat, Ros
 
 __all__ = [
+    "FINITE",
+    "FINITE_KEY",
     "NON_FINITE",
     "FieldSpec",
     "FrozenMap",
@@ -61,6 +63,7 @@ __all__ = [
     "check_value",
     "compile_annotation",
     "field_error",
+    "finite_fields",
     "hashable_value",
     "immutable",
     "specs_of",
@@ -549,6 +552,37 @@ def hashable_value(value: Any) -> Any:
     return value
 
 
+#: The JSON Schema keyword :data:`FINITE` sets (the schema drops it: its numbers are finite).
+FINITE_KEY = "x-finite"
+#: ``Annotated[float, ..., FINITE]`` (or a tuple of floats): the value must be finite. The
+#: message's own check refuses a non-finite one (:func:`finite_fields` names the fields;
+#: msgspec has no such bound) and its JSON Schema takes no ``"NaN"``/``"Infinity"``.
+FINITE = msgspec.Meta(extra_json_schema={FINITE_KEY: True})
+
+
+def _finite(hint: Any) -> bool:
+    if typing.get_origin(hint) is Annotated:
+        return any(m is FINITE for m in hint.__metadata__)
+    return typing.get_origin(hint) in (Union, types.UnionType) and any(
+        _finite(arm) for arm in typing.get_args(hint)
+    )
+
+
+def finite_fields(cls: type) -> tuple[str, ...]:
+    """Name the fields of ``cls`` declared :data:`FINITE` (``X | None`` too), in order.
+
+    Cached per class, as :func:`specs_of`: a settings check asks on every decoding.
+    """
+    cached = _FINITE_FIELDS.get(cls)
+    if cached is None:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        fields: tuple[str, ...] = cls.__struct_fields__  # type: ignore[attr-defined]
+        cached = _FINITE_FIELDS[cls] = tuple(name for name in fields if _finite(hints[name]))
+    return cached
+
+
+#: :func:`finite_fields` per message class; derived data.
+_FINITE_FIELDS: dict[type, tuple[str, ...]] = {}
 #: Compiled field specs per message class (annotations resolved on first use); derived data.
 _SPECS: dict[type, dict[str, FieldSpec]] = {}
 

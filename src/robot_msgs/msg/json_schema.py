@@ -49,6 +49,7 @@ import numpy as np
 
 from robot_msgs.msg.arrays import NON_FINITE
 from robot_msgs.msg.base import field_schema
+from robot_msgs.msg.fields import FINITE_KEY
 from robot_msgs.msg.json import ros_names
 from robot_msgs.msg.primitives import MissingFloat
 
@@ -162,18 +163,26 @@ def _bounded_float(bounds: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": options} if len(options) > 1 else options[0]
 
 
-def _json_leaves(node: Any) -> Any:
-    """Let a number msgspec wrote take non-finite floats' spellings, a string no lone surrogate."""
+def _json_leaves(node: Any, *, finite: bool = False) -> Any:
+    """Let a number msgspec wrote take non-finite floats' spellings, a string no lone surrogate.
+
+    ``finite``: within a field declared :data:`~robot_msgs.msg.fields.FINITE`, whose
+    numbers take no spelling of a non-finite float.
+    """
     if isinstance(node, dict):
+        finite = finite or bool(node.get(FINITE_KEY))
+        node = {k: v for k, v in node.items() if k != FINITE_KEY}
         if node.get("type") == "number":
+            if finite:
+                return node
             rest = {k: v for k, v in node.items() if k != "type" and k not in _BOUNDS}
             bounds = {k: v for k, v in node.items() if k in _BOUNDS}
             return {**(_bounded_float(bounds) if bounds else _float()), **rest}
         if node.get("type") == "string":
             return {**node, "pattern": TEXT_PATTERN}
-        return {k: _json_leaves(v) for k, v in node.items()}
+        return {k: _json_leaves(v, finite=finite) for k, v in node.items()}
     if isinstance(node, list):
-        return [_json_leaves(v) for v in node]
+        return [_json_leaves(v, finite=finite) for v in node]
     return node
 
 
@@ -192,7 +201,9 @@ def _field(spec: FieldSpec, node: dict[str, Any]) -> dict[str, Any]:
         options = [o if o == {"type": "null"} else _field(inner, o) for o in node["anyOf"]]
         return {**node, "anyOf": options}
     if kind == "tuple" and inner is not None and "items" in node:
-        return {**node, "items": _field(inner, node["items"])}
+        rest = {k: v for k, v in node.items() if k != FINITE_KEY}  # FINITE: said of each item
+        items = {**node["items"], FINITE_KEY: True} if node.get(FINITE_KEY) else node["items"]
+        return {**rest, "items": _field(inner, items)}
     if kind == "mapping" and inner is not None and "additionalProperties" in node:
         values = _field(inner, node["additionalProperties"])
         return {**node, "propertyNames": {"pattern": TEXT_PATTERN}, "additionalProperties": values}
