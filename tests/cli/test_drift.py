@@ -77,6 +77,19 @@ def test_rpg_protocol_defaults_to_sim3_and_one_to_one(
     assert stats_of(result)["translation@10m"]["max"] < 1e-9
 
 
+def test_rpg_default_fractions_within_a_time_range_are_not_said_as_given_lengths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The lengths of rpg's default fractions of the 50 m in range (5..25 m) are a default."""
+    t = np.arange(0.0, 100.5, 0.5)
+    ref = write_tum(tmp_path / "gt.tum", t, line_positions(t))
+    est = write_tum(tmp_path / "est.tum", t, line_positions(1.01 * t))
+    argv = ["drift", str(ref), str(est), "--protocol", "rpg", "--t-start", "20", "--t-end", "70"]
+    assert main([*argv, "--align", "none"]) == 0
+    settings = next(line for line in capsys.readouterr().out.splitlines() if "settings:" in line)
+    assert settings.split() == ["settings:", "--align", "none", "--t-start", "20", "--t-end", "70"]
+
+
 @pytest.mark.parametrize("protocol", ["kitti", "rpg"])
 def test_alignment_window_and_gap_flags_reach_both_protocols(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], protocol: str

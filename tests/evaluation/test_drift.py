@@ -358,7 +358,7 @@ def test_a_reference_that_never_moves_is_refused_without_advice_no_length_can_fo
     # "choose shorter segment lengths (`lengths_m=`)" was said of a 0 m path, which no
     # length fits; rpg's default fractions (0 m each) were blamed as if given.
     still, moving = straight(101, scale=0.0), straight(101)
-    said = r"the matched reference never moves \(path 0 m\), so no segment of any length does"
+    said = r"the reference never moves \(path 0 m\), so no segment of any length does"
     with pytest.raises(ValidationError, match=rf"^No KITTI segment fits: {said}"):
         kitti_drift(still, moving)
     with pytest.raises(ValidationError, match=rf"^No rpg segment fits: {said}"):

@@ -60,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
     (result,) = evaluate_each(
         args, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec, fixed
     )
-    defaults = Drift(protocol=spec.protocol).record(reference.path_length_m)
+    from robot_msgs.evaluation.drift import rpg_path_length_m  # noqa: PLC0415 - NumPy
+
+    # The lengths rpg's fractions give of the path it takes: said only when given.
+    defaults = Drift(protocol=spec.protocol).record(rpg_path_length_m(reference, settings))
     emit(args, [result], plans, [estimate], {**defaults, **base.record()}, fixed)
     if args.plot is not None:
         write_plot(

@@ -35,7 +35,7 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import path_distances
-from robot_msgs.evaluation.pipeline import signal_of
+from robot_msgs.evaluation.pipeline import signal_of, time_range
 from robot_msgs.evaluation.relations import rpe_errors
 from robot_msgs.rotations import (
     euler_sxyz_from_matrix,
@@ -52,11 +52,21 @@ if TYPE_CHECKING:
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.compare.signal import Signal
     from robot_msgs.evaluation.pipeline import Prepared
-    from robot_msgs.evaluation.settings import Drift
+    from robot_msgs.evaluation.settings import Drift, EvaluationSettings
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array, IntpArray
 
-__all__ = ["kitti_result", "kitti_segments", "rpg_result", "rpg_segments"]
+__all__ = ["kitti_result", "kitti_segments", "rpg_path_length_m", "rpg_result", "rpg_segments"]
+
+
+def rpg_path_length_m(reference: PoseTrajectory, settings: EvaluationSettings) -> float:
+    """Return the path rpg takes its fractions of, metres: the reference as read, in the range.
+
+    rpg_trajectory_evaluation's ``load_raw_groundtruth`` cuts its ground truth to
+    ``start_time_sec``/``end_time_sec`` (``t_start_s``/``t_end_s``); the whole input's
+    path gave lengths up to twice too long.
+    """
+    return time_range(reference, settings.t_start_s, settings.t_end_s)[0].path_length_m
 
 
 def _invalid(reason: str, *, field: str) -> ValidationError:
@@ -65,13 +75,13 @@ def _invalid(reason: str, *, field: str) -> ValidationError:
 
 
 def _check_moves(path_m: float, protocol: str) -> None:
-    """Refuse a matched reference that never moves (``path_m`` 0): no length can help.
+    """Refuse a reference that never moves (``path_m`` 0): no length can help.
 
     WHY: "choose shorter segment lengths" was said of a path of 0 m, which none fits.
     """
     if path_m == 0.0:
         msg = (
-            f"No {protocol} segment fits: the matched reference never moves (path 0 m), so "
+            f"No {protocol} segment fits: the reference never moves (path 0 m), so "
             "no segment of any length does; drift needs a reference that travels"
         )
         raise ValidationError(msg)

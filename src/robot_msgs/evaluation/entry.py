@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, TypeAlias, TypeGuard, cast
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.ape import ape_result
 from robot_msgs.evaluation.arguments import check_argument
-from robot_msgs.evaluation.drift import kitti_result, rpg_result
-from robot_msgs.evaluation.pipeline import prepare, time_range
+from robot_msgs.evaluation.drift import kitti_result, rpg_path_length_m, rpg_result
+from robot_msgs.evaluation.pipeline import prepare
 from robot_msgs.evaluation.rpe import rpe_result
 from robot_msgs.evaluation.settings import (
     KITTI_LENGTHS_M,
@@ -180,10 +180,8 @@ def evaluate(
         elif spec.protocol == "kitti":
             results.append(kitti_result(prepared, spec, names))
         else:
-            # rpg takes the fractions of its ground truth as read, cut to the time range
-            # (load_raw_groundtruth): the whole input's path gave lengths up to twice too long.
-            whole = time_range(reference, settings.t_start_s, settings.t_end_s)[0]
-            results.append(rpg_result(prepared, spec, whole.path_length_m, names))
+            path_m = rpg_path_length_m(reference, settings)
+            results.append(rpg_result(prepared, spec, path_m, names))
     return results
 
 
