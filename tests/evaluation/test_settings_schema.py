@@ -59,6 +59,7 @@ BAD: list[tuple[type[Msg], dict[str, Any]]] = [
     (EvaluationSettings, {"offset_s": "NaN"}),
     (EvaluationSettings, {"t_start_s": "-Infinity"}),
     (EvaluationSettings, {"align_window_s": [0.0, "Infinity"]}),
+    (EvaluationSettings, {"transform_left": [1.0, 0.0, 0.0, 0.0] * 3 + ["NaN", 0.0, 0.0, 1.0]}),
     (PairSettings, {"delta": "Infinity"}),
     (Drift, {"lengths_m": [100.0, "Infinity"]}),
     (Drift, {"max_diff_ratio": "Infinity"}),

@@ -321,6 +321,7 @@ class EvaluationSettings(Msg):
                 "from a 4x4 text or .npy matrix, or a JSON/YAML pose",
             ),
             Flag("--transform-left", "FILE", group=_MOVE, file=True),
+            FINITE,
         ]
         | None
     ) = None
@@ -340,6 +341,7 @@ class EvaluationSettings(Msg):
                 "transform_left",
             ),
             Flag("--transform-right", "FILE|auto", group=_MOVE, file=True),
+            FINITE,
         ]
         | None
     ) = None
@@ -371,6 +373,16 @@ class EvaluationSettings(Msg):
     def _validate(self) -> None:
         if self.sync == "one-to-one":
             self._normalise("sync", "one_to_one")
+        # The transforms first: their own check says more of a NaN than "finite numbers".
+        for side in ("left", "right"):
+            matrix = getattr(self, f"transform_{side}")
+            if matrix is not None:
+                problem = _transform_problem(matrix, rigid=side == "right")
+                if problem:
+                    raise self._fail(field=f"transform_{side}", expected=problem, got=matrix)
+            elif getattr(self, f"invert_transform_{side}"):
+                expected = f"a transform_{side} to invert"
+                raise self._fail(field=f"invert_transform_{side}", expected=expected, got=True)
         _check_finite(self)
         window = self.align_window_s
         if window is not None and window[0] > window[1]:
@@ -427,15 +439,6 @@ class EvaluationSettings(Msg):
         if self.offset_search_s is not None and not self.offset_auto:
             expected = "`offset_auto=True`: the range of the offset search"
             raise self._fail(field="offset_search_s", expected=expected, got=self.offset_search_s)
-        for side in ("left", "right"):
-            matrix = getattr(self, f"transform_{side}")
-            if matrix is not None:
-                problem = _transform_problem(matrix, rigid=side == "right")
-                if problem:
-                    raise self._fail(field=f"transform_{side}", expected=problem, got=matrix)
-            elif getattr(self, f"invert_transform_{side}"):
-                expected = f"a transform_{side} to invert"
-                raise self._fail(field=f"invert_transform_{side}", expected=expected, got=True)
 
     @property
     def search_range_s(self) -> tuple[float, float]:
