@@ -843,3 +843,15 @@ def test_the_files_written_are_named_with_their_controls_escaped(
     out = capsys.readouterr().out
     assert "\x1b" not in out
     assert f"estimate:  {tmp_path}/e\\x1b[31m.tum\n" in out
+
+
+def test_the_estimate_of_several_whose_pairs_fail_is_named_after_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A ValidationError of one of several estimates (a still one: no pair 1 m apart) was
+    # not named either (a review); the flag that gave the value still leads.
+    ref, est = seed_files(tmp_path, T)
+    still = write_tum(tmp_path / "still.tum", T, line_positions(0 * T))
+    argv = ["rpe", str(ref), str(est), str(still), "--delta", "1", "--delta-unit", "m"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(f"ERROR: --delta 1: {still}: delta = 1 m gave no")

@@ -28,7 +28,13 @@ from robot_msgs.cli._evaluation_args import (
     read_files,
     trajectory_outputs_to,
 )
-from robot_msgs.errors import AlignmentError, AssociationError, FormatError, UsageError
+from robot_msgs.errors import (
+    AlignmentError,
+    AssociationError,
+    FormatError,
+    UsageError,
+    ValidationError,
+)
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.optional import require
 from robot_msgs.report.text import controls_escaped, wrap
@@ -476,11 +482,13 @@ def evaluate_each(
                     reference_name=ref_name,
                     estimate_name=name,
                 )
-            except (AssociationError, AlignmentError) as err:
+            except (AssociationError, AlignmentError, ValidationError) as err:
                 # "No pose pairs found ..." said not which of several estimates (a hunt).
                 if len(estimates) == 1 or str(err).startswith(f"{name}: "):
                     raise
                 msg = f"{name}: {err}"
+                if isinstance(err, ValidationError):  # its flag is said before the name
+                    raise type(err)(msg, field=err.field, reason=f"{name}: {err.reason}") from err
                 raise type(err)(msg) from err
         fixed = dict.fromkeys([*said[0], *said[k + 1]]) if said else {}
         if fixed:
