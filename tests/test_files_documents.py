@@ -171,3 +171,16 @@ def test_an_output_path_with_a_trailing_slash_is_refused(tmp_path: Path) -> None
     with pytest.raises(OutputPathError, match=r"X/: ends in '/', so it names a folder"):
         write_atomic(f"{tmp_path}/X/", "data")
     assert not (tmp_path / "X").exists()
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32"])
+def test_a_document_in_utf16_or_utf32_is_said_to_be_one(tmp_path: Path, encoding: str) -> None:
+    """PowerShell's > writes UTF-16: a manifest said 'undecodable bytes' (a review)."""
+    path = tmp_path / "runs.toml"
+    path.write_bytes('[[runs]]\nname = "é"\n'.encode(encoding))
+    name = encoding.upper().replace("-LE", "LE")
+    with pytest.raises(FormatError, match=rf"runs\.toml: the file is {name} text, not UTF-8"):
+        read_document(path, what="manifest")
+    path.write_bytes(b"a = \xff\n")  # not text in any encoding: as before
+    with pytest.raises(FormatError, match=r"expected a UTF-8 manifest, got undecodable bytes"):
+        read_document(path, what="manifest")

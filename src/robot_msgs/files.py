@@ -62,6 +62,7 @@ __all__ = [
     "parse_yaml",
     "read_document",
     "sweep_temporaries",
+    "wide_text_error",
     "write_atomic",
 ]
 
@@ -160,11 +161,47 @@ def read_document(path: str | os.PathLike[str], *, what: str = "file") -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
+        wide = wide_text_error(data, source=str(path))
+        if wide is not None:
+            raise wide from err
         msg = (
             f"{path}: expected a UTF-8 {what}, got undecodable bytes ({err.reason} at byte "
             f"{err.start})"
         )
         raise FormatError(msg) from err
+
+
+def wide_text_error(data: bytes, *, source: str) -> FormatError | None:
+    """Say that ``data`` is UTF-16 or UTF-32 text, not UTF-8, naming iconv's encoding; or None.
+
+    Such text starts with a byte-order mark or with NULs beside ASCII
+    (:func:`json.detect_encoding`); only text that decodes whole is said to be one.
+    PowerShell's ``>`` writes UTF-16 (a result of ``ape --save -``, a manifest, a log
+    redirected there). Line-based trajectory files have their own test, on a file's head
+    (:func:`robot_msgs.io.table.text_problem`).
+
+    Examples
+    --------
+    >>> print(wide_text_error('{"a": 1}'.encode("utf-16-le"), source="r.json"))
+    r.json: the file is UTF-16LE text, not UTF-8; save it as UTF-8 (e.g. iconv -f UTF-16LE -t UTF-8)
+    >>> wide_text_error(b'{"a": 1}', source="r.json") is None
+    True
+    """
+    import json  # noqa: PLC0415 - its detection, for a file that is not UTF-8
+
+    encoding = json.detect_encoding(data)
+    if encoding.startswith("utf-8"):
+        return None
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:  # binary data that merely starts with a NUL
+        return None
+    name = encoding.upper().replace("-LE", "LE").replace("-BE", "BE")
+    msg = (
+        f"{source}: the file is {name} text, not UTF-8; save it as UTF-8 "
+        f"(e.g. iconv -f {name} -t UTF-8)"
+    )
+    return FormatError(msg)
 
 
 def parse_json(text: str | bytes, *, source: str = "<json>") -> Any:

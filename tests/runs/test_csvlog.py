@@ -117,3 +117,11 @@ def test_a_log_saved_with_a_utf8_byte_order_mark_reads_as_without_it(tmp_path: P
     marked = read_timing(path)
     assert marked.acquisition_s.tolist() == plain.acquisition_s.tolist() == [10.0, 10.1]
     assert marked.available_s.tolist() == [10.05, 10.2]
+
+
+def test_a_log_in_utf16_is_said_to_be_one(tmp_path: Path) -> None:
+    """Saved from PowerShell: 'expected UTF-8 text, got undecodable bytes' said not why."""
+    path = tmp_path / "resources.csv"
+    path.write_bytes("time_s,cpu_percent\n0,50\n".encode("utf-16"))
+    with pytest.raises(FormatError, match=r"resources\.csv: the file is UTF-16 text, not UTF-8"):
+        read_csv_table(path, required=("time_s", "cpu_percent"))

@@ -43,7 +43,7 @@ import numpy as np
 
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import _short, json_depth, parse_json, write_atomic
+from robot_msgs.files import _short, json_depth, parse_json, wide_text_error, write_atomic
 from robot_msgs.io.bounded import read_input
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.io.zip_archive import ZipArchive, _quoted
@@ -391,30 +391,6 @@ def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
     return _text(raw, f"{path}: metadata {_SKELETON!r}"), arrays
 
 
-def _wide_text(data: bytes) -> str | None:
-    """Return iconv's name of the UTF-16 or UTF-32 that ``data`` is written in, or None.
-
-    JSON text of either starts with a byte-order mark or with NULs beside ASCII
-    (:func:`json.detect_encoding`); only text that decodes whole is said to be one
-    (PowerShell's ``>`` writes UTF-16: the result of ``ape --save -`` redirected there).
-
-    Examples
-    --------
-    >>> _wide_text('{"a": 1}'.encode("utf-16-le")), _wide_text(b'{"a": 1}')
-    ('UTF-16LE', None)
-    """
-    import json  # noqa: PLC0415 - its detection, for a file that is not a result
-
-    encoding = json.detect_encoding(data)
-    if encoding.startswith("utf-8"):
-        return None
-    try:
-        data.decode(encoding)
-    except UnicodeDecodeError:  # binary data that merely starts with a NUL
-        return None
-    return encoding.upper().replace("-LE", "LE").replace("-BE", "BE")
-
-
 def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:
     """Say why a JSON file is no saved result: not JSON, another type, or a field at fault."""
     import json  # noqa: PLC0415 - its error type, for a file that is not a result
@@ -425,13 +401,9 @@ def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:
             "by robot_msgs.io.evo_results.read_evo_result (and robot-msgs res)"
         )
         return FormatError(msg)
-    wide = _wide_text(data)
+    wide = wide_text_error(data, source=str(file))
     if wide is not None:  # json reads UTF-16 and UTF-32; msgspec and we do not
-        msg = (
-            f"{file}: the file is {wide} text, not UTF-8; save it as UTF-8 "
-            f"(e.g. iconv -f {wide} -t UTF-8)"
-        )
-        return FormatError(msg)
+        return wide
     try:
         tree = parse_json(data, source=str(file))
     except FormatError as bad:  # not JSON: most often not a result at all (a trajectory)

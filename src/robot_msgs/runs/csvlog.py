@@ -105,17 +105,23 @@ def read_csv_table(
     >>> read_csv_table(path, required=("time_s", "cpu_percent")).columns["cpu_percent"]
     array([50. , 75.5])
     """
+    from robot_msgs.files import wide_text_error  # noqa: PLC0415
     from robot_msgs.io.bounded import read_input  # noqa: PLC0415 - with the first log
     from robot_msgs.limits import current_limits  # noqa: PLC0415
 
     try:
         # Bounded as every input (--max-bytes): a 204 MB log was read whole, unbounded,
-        # to 2.1 GB of memory (a review). A UTF-8 BOM (Excel's "CSV UTF-8") is dropped.
-        raw = read_input(path, limit=current_limits().max_bytes).decode("utf-8-sig")
+        # to 2.1 GB of memory (a review).
+        data = read_input(path, limit=current_limits().max_bytes)
     except FileNotFoundError as err:
         msg = f"{path}: no such file"
         raise FormatError(msg) from err
+    try:
+        raw = data.decode("utf-8-sig")  # a UTF-8 BOM (Excel's "CSV UTF-8") is dropped
     except UnicodeDecodeError as err:
+        wide = wide_text_error(data, source=str(path))
+        if wide is not None:
+            raise wide from err
         msg = f"{path}: expected UTF-8 text, got undecodable bytes"
         raise FormatError(msg) from err
     lines = tuple(raw.splitlines())
