@@ -244,7 +244,7 @@ def test_runs_of_another_version_or_parameters_may_share_a_trial(tmp_path: Path)
 
 def test_a_non_utf8_manifest_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "bench.toml"
-    path.write_bytes(b"\xff\xfe[settings]")
+    path.write_bytes(b"[settings]\xff")
     with pytest.raises(FormatError, match="expected a UTF-8 manifest"):
         load_runs([path])
 
