@@ -56,6 +56,7 @@ __all__ = [
     "check_folder",
     "check_outputs",
     "json_depth",
+    "json_kind",
     "open_atomic",
     "parse_json",
     "parse_toml",
@@ -169,6 +170,27 @@ def read_document(path: str | os.PathLike[str], *, what: str = "file") -> str:
             f"{err.start})"
         )
         raise FormatError(msg) from err
+
+
+#: JSON's names of the values :func:`parse_json` returns, by Python type.
+_JSON_KINDS = {
+    dict: "object", list: "array", str: "string", int: "number", float: "number",
+    bool: "boolean", type(None): "null",
+}  # fmt: skip
+
+
+def json_kind(value: object) -> str:
+    """Name a parsed JSON value as JSON does: ``object``, ``array``, ``string``, ``null``...
+
+    A file's reader says what the file held in the file's terms, not Python's (``dict``,
+    ``NoneType``).
+
+    Examples
+    --------
+    >>> json_kind({}), json_kind([1]), json_kind(None), json_kind(True), json_kind(2.5)
+    ('object', 'array', 'null', 'boolean', 'number')
+    """
+    return _JSON_KINDS.get(type(value), type(value).__name__)
 
 
 def wide_text_error(data: bytes, *, source: str) -> FormatError | None:

@@ -133,7 +133,7 @@ def test_a_sweep_stopped_before_its_outputs_is_refused(sweep: Path, tmp_path: Pa
     [
         ("[]", "[]", r"summary\.json: expected the summary robot-msgs bench writes"),
         ('{"settings": {"statistic": "best"}}', "[]", r"summary\.json: settings: .*statistic"),
-        (None, '{"runs": []}', r"reports\.json: expected a list of run entries, got a JSON dict"),
+        (None, '{"runs": []}', r"reports\.json: expected a list of run entries, got a JSON object"),
         (None, "[1]", r"reports\.json: entry 1: expected an object with the run's report"),
         (None, '[{"report": {"_type": "compare/Ranking"}}]', r"reports\.json: entry 1 \(run"),
         (None, "[", r"reports\.json:1:2: expected JSON"),

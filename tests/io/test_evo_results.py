@@ -183,3 +183,12 @@ def test_every_alignment_phrase_evo_writes_is_read() -> None:
         "align": "se3",
         "n_align": 20,
     }
+
+
+def test_a_document_that_is_no_object_is_named_in_jsons_words(tmp_path: Path) -> None:
+    """stats.json holding null said 'got NoneType' (Python's name; a review)."""
+    odd = _copy_with(tmp_path / "odd.zip", {"stats.json": b"null"})
+    with pytest.raises(
+        FormatError, match=r"odd\.zip: stats\.json: expected a JSON object, got a JSON null$"
+    ):
+        read_evo_result(odd)

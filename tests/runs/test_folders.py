@@ -69,7 +69,7 @@ def test_folder_convention_errors_name_the_folder(tmp_path: Path) -> None:
         load_run(run)
     (shallow / "meta.json").write_text("[1]")
     [run] = discover_runs(tmp_path)
-    with pytest.raises(FormatError, match=r"meta.json: expected a JSON object, got list"):
+    with pytest.raises(FormatError, match=r"meta.json: expected a JSON object, got a JSON array"):
         load_run(run)
     (shallow / "meta.json").write_text('{"algorithm": "a", "sequence": "s", "trial": 1}')
     (shallow / "estimate.csv").write_text("x")

@@ -58,7 +58,7 @@ def test_meta_refuses_bad_json_naming_line_and_column(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"meta\.json:2:2: expected JSON"):
         read_meta(tmp_path / "meta.json")
     (tmp_path / "meta.json").write_text("[]", encoding="utf-8")
-    with pytest.raises(FormatError, match=r"meta\.json: expected a JSON object, got list"):
+    with pytest.raises(FormatError, match=r"meta\.json: expected a JSON object, got a JSON array"):
         read_meta(tmp_path / "meta.json")
     (tmp_path / "meta.json").write_bytes(b'{"algorithm": "caf\xe9"}')
     with pytest.raises(FormatError, match=r"meta\.json: expected a UTF-8 JSON file"):

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from robot_msgs._version import __version__
 from robot_msgs.batch.lock import LOCK_NAME, lock_owner
 from robot_msgs.errors import FormatError, RobotMsgsError, ValidationError
-from robot_msgs.files import parse_json
+from robot_msgs.files import json_kind, parse_json
 from robot_msgs.io.bounded import read_input
 from robot_msgs.limits import current_limits
 
@@ -175,7 +175,7 @@ def _reports(file: Path, settings: RunSettings, sha256: object) -> list[RunRepor
 
     entries = _document(file, sha256)
     if not isinstance(entries, list):
-        msg = f"{file}: expected a list of run entries, got a JSON {type(entries).__name__}"
+        msg = f"{file}: expected a list of run entries, got a JSON {json_kind(entries)}"
         raise FormatError(msg)
     reports = []
     first: dict[str, int] = {}

@@ -37,7 +37,7 @@ from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.compare.signal import ErrorSeries, Signal
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import parse_json
+from robot_msgs.files import json_kind, parse_json
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.io.result_files import _text
 from robot_msgs.io.zip_archive import ZipArchive, _quoted
@@ -182,7 +182,7 @@ def _document(archive: ZipArchive, name: str, source: str) -> dict[str, Any]:
     where = f"{source}: {name}"
     tree = parse_json(_text(archive.read(name, document=True), where), source=where)
     if not isinstance(tree, dict):
-        msg = f"{where}: expected a JSON object, got {type(tree).__name__}"
+        msg = f"{where}: expected a JSON object, got a JSON {json_kind(tree)}"
         raise FormatError(msg)
     return tree
 

@@ -43,7 +43,14 @@ import numpy as np
 
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import _short, json_depth, parse_json, wide_text_error, write_atomic
+from robot_msgs.files import (
+    _short,
+    json_depth,
+    json_kind,
+    parse_json,
+    wide_text_error,
+    write_atomic,
+)
 from robot_msgs.io.bounded import read_input
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.io.zip_archive import ZipArchive, _quoted
@@ -423,12 +430,6 @@ def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:
 
 
 #: JSON's names of what a parsed document is (Python's said "a JSON NoneType", "a JSON str").
-_JSON_KINDS = {
-    list: "array", str: "string", int: "number", float: "number", bool: "boolean",
-    type(None): "null",
-}  # fmt: skip
-
-
 def _not_a_result(file: Path, tree: object) -> FormatError | None:
     """Return the error for a JSON document that is not a saved result (``None`` for one)."""
     named = tree.get("_type") if isinstance(tree, dict) else None
@@ -437,7 +438,7 @@ def _not_a_result(file: Path, tree: object) -> FormatError | None:
     if isinstance(tree, dict):
         kind = "an object without _type" if "_type" not in tree else f"{named!r:.80}"
     else:
-        kind = f"a JSON {_JSON_KINDS.get(type(tree), type(tree).__name__)}"
+        kind = f"a JSON {json_kind(tree)}"
     return FormatError(f"{file}: expected a saved {EvaluationResult.TYPE}, got {kind}")
 
 

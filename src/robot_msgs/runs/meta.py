@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import FormatError
-from robot_msgs.files import parse_json, read_document
+from robot_msgs.files import json_kind, parse_json, read_document
 from robot_msgs.runs.spec import RunMeta
 
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ def read_meta(path: Path) -> dict[str, Any]:
     """
     data = parse_json(read_document(path, what="JSON file"), source=str(path))
     if not isinstance(data, dict):
-        msg = f"{path}: expected a JSON object, got {type(data).__name__}"
+        msg = f"{path}: expected a JSON object, got a JSON {json_kind(data)}"
         raise FormatError(msg)
     check_keys(data, str(path), META_KEYS)
     return data
