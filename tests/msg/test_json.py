@@ -444,6 +444,11 @@ def test_json_text_given_as_a_str_with_a_lone_surrogate_is_our_error() -> None:
             {"poses": [np.zeros(3)]},
             r"Expected PoseStamped as a dict, got array .* - at `Path.poses\[0\]`",
         ),
+        (  # a structured array: msgspec's ValueError, "no field of name _type" (a review)
+            "geometry/PoseStamped",
+            {"header": np.zeros(3, dtype=[("a", float)])},
+            r"Expected Header as a dict, got array of shape \(3,\) .* - at `PoseStamped.header`",
+        ),
     ],
 )
 def test_an_array_where_a_message_stands_is_our_error(

@@ -298,8 +298,10 @@ def revived(cls: type[Msg], data: Any) -> Any:
 
 #: What msgspec raises, beyond its ValidationError, on objects of a form it reads: a string
 #: UTF-8 cannot encode (a lone surrogate, ``UnicodeEncodeError``), an array where a message
-#: stands (read as a mapping: ``array["_type"]`` is an ``IndexError``).
-_ODD_INPUT = (UnicodeEncodeError, IndexError)
+#: stands (read as a mapping: ``array["_type"]`` is an ``IndexError``, or a ``ValueError``
+#: for a structured array, "no field of name _type"). A hook's own ValueError reaches no
+#: further: msgspec turns it into its ValidationError.
+_ODD_INPUT = (UnicodeEncodeError, IndexError, ValueError)
 
 
 def from_tree(cls: type[M], data: Any) -> M:
