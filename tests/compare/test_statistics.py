@@ -350,3 +350,11 @@ def test_integrals_past_float64_are_inf_without_a_warning() -> None:
     assert stats.itae == 5e199
     gapped = error_stats([1e200, 1e200, math.nan, 1.0], t=[0.0, 1.0, 2.0, 3.0])
     assert (gapped.iae, gapped.ise) == (1e200, math.inf)
+
+
+def test_integrals_over_a_span_past_float64_are_nan_without_a_warning() -> None:
+    """t from -1e308 to 1e308 s: the interval is inf, and inf x 0 warned 'invalid value'
+    (a review). The integral of errors 0 over an infinite span is not a number here."""
+    stats = error_stats([0.0, 0.0], t=[-1e308, 1e308])  # filterwarnings=error: no warning
+    assert math.isnan(stats.iae)
+    assert stats.rms == 0.0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 import robot_msgs.evaluation.pairs as pairs_module
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import PairSettings
+from robot_msgs.evaluation.arguments import check_points
 from robot_msgs.evaluation.pairs import path_distances, select_pairs
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 from robot_msgs.sorted_search import path_pairs
@@ -339,3 +341,12 @@ def test_the_numpy_road_ends_on_distances_with_a_nan_inside() -> None:
     d = np.array([0.5, 1.5, 2.0, 3.0, np.nan, 4.0, 4.0, 4.5])  # searchsorted moved about
     with deadline(10.0):
         pairs_module._path_all_pairs_blocked(d, 1.0, 0.5)
+
+
+def test_path_distances_past_float64_are_inf_without_a_warning() -> None:
+    """A step of 2e308 m overflowed with a RuntimeWarning (an error where warnings are)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        distances = path_distances(np.array([[1e308, 0.0, 0.0], [-1e308, 0.0, 0.0]]))
+        assert distances.tolist() == [0.0, math.inf]
+        assert check_points("p", [[1e308, 1e308, 1e308], [1e308, 0.0, 0.0]]).shape == (2, 3)

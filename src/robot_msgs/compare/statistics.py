@@ -380,7 +380,9 @@ iae=nan, ise=nan, itae=nan)
             raise ValidationError(msg)
         check_series("t", times, increasing=True)
         if e.size > 1:
-            with np.errstate(over="ignore"):  # an integral past float64 is inf, as a square is
+            # An integral past float64 is inf, as a square is; over a span past float64 (inf
+            # seconds) it is NaN where an error is 0 (inf x 0), not a warning.
+            with np.errstate(over="ignore", invalid="ignore"):
                 iae, ise, itae = _integrals(e, times)
     mask = np.isfinite(e)
     finite = e if mask.all() else e[mask]  # no copy of a series without gaps
