@@ -548,19 +548,8 @@ def test_bench_interrupted_says_how_to_continue(
         "interrupted: this client stopped (the workers of the cluster at tcp://10.0.0.5:8786 "
         "finish the chunks they hold and store their records, which --resume keeps); "
     ) in capsys.readouterr().err
-
-
-def test_bench_interrupted_says_it_in_one_escaped_error_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
     # The stop was printed as it was, not through the boundary: no ERROR: label, and an
     # --out named with a newline forged a second line on the terminal (a hunt).
-    root = _tree(tmp_path / "runs")
-
-    def interrupted(*args: object, **kwargs: object) -> NoReturn:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(sweep, "run_sweep", interrupted)
     out = tmp_path / "o\nERROR: forged"
     assert main(["bench", str(root), "--out", str(out), "--quiet"]) == 130
     err = capsys.readouterr().err

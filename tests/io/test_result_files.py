@@ -18,6 +18,8 @@ from robot_msgs.io import read_trajectory
 from robot_msgs.io.result_files import load_result, result_format, save_result
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from robot_msgs.compare.result import EvaluationResult
 
 
@@ -260,25 +262,32 @@ def test_a_parameter_named_like_an_array_reference_loads_back_equal(
     assert dict(loaded.comparison.parameters) == parameters
 
 
-def test_an_npz_whose_array_number_is_a_bool_is_refused(
-    results: dict[str, EvaluationResult], tmp_path: Path
-) -> None:
-    """`{"$array": true}` was read as array 1 (a bool is an int to Python)."""
-    path = save_result(tmp_path / "r.npz", results["ape"])
+def _npz_with_skeleton(path: Path, out: Path, change: Callable[[str], str]) -> Path:
+    """Write the saved ``.npz`` result ``path`` to ``out`` with its JSON skeleton changed."""
     with zipfile.ZipFile(path) as z:
         entries = {name: z.read(name) for name in z.namelist()}
     with np.load(path, allow_pickle=False) as archive:
         text = archive["robot_msgs.json"].tobytes().decode()
-    assert '{"$array":1}' in text
     buffer = io.BytesIO()
-    np.save(
-        buffer, np.frombuffer(text.replace('{"$array":1}', '{"$array":true}').encode(), np.uint8)
-    )
+    np.save(buffer, np.frombuffer(change(text).encode(), np.uint8))
     entries["robot_msgs.json.npy"] = buffer.getvalue()
-    bad = tmp_path / "bad.npz"
-    with zipfile.ZipFile(bad, "w") as out:
+    with zipfile.ZipFile(out, "w") as dst:
         for name, data in entries.items():
-            out.writestr(name, data)
+            dst.writestr(name, data)
+    return out
+
+
+def test_an_npz_whose_array_number_is_a_bool_is_refused(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """`{"$array": true}` was read as array 1 (a bool is an int to Python)."""
+
+    def true_for_one(text: str) -> str:
+        assert '{"$array":1}' in text
+        return text.replace('{"$array":1}', '{"$array":true}')
+
+    path = save_result(tmp_path / "r.npz", results["ape"])
+    bad = _npz_with_skeleton(path, tmp_path / "bad.npz", true_for_one)
     with pytest.raises(
         FormatError, match=r"bad\.npz: expected an array number below \d+, got True"
     ):
@@ -289,19 +298,14 @@ def test_an_npz_whose_comparison_is_an_array_names_the_field(
     results: dict[str, EvaluationResult], tmp_path: Path
 ) -> None:
     """`"comparison": {"$array": 0}` made res say "a bug in robot_msgs" (IndexError)."""
+
+    def array_for_comparison(text: str) -> str:
+        skeleton = json.loads(text)
+        skeleton["comparison"] = {"$array": 0}
+        return json.dumps(skeleton)
+
     path = save_result(tmp_path / "r.npz", results["ape"])
-    with zipfile.ZipFile(path) as z:
-        entries = {name: z.read(name) for name in z.namelist()}
-    with np.load(path, allow_pickle=False) as archive:
-        skeleton = json.loads(archive["robot_msgs.json"].tobytes().decode())
-    skeleton["comparison"] = {"$array": 0}
-    buffer = io.BytesIO()
-    np.save(buffer, np.frombuffer(json.dumps(skeleton).encode(), np.uint8))
-    entries["robot_msgs.json.npy"] = buffer.getvalue()
-    bad = tmp_path / "bad.npz"
-    with zipfile.ZipFile(bad, "w") as out:
-        for name, data in entries.items():
-            out.writestr(name, data)
+    bad = _npz_with_skeleton(path, tmp_path / "bad.npz", array_for_comparison)
     said = (
         r"bad\.npz: Expected Comparison as a dict, got array .* - at `EvaluationResult.comparison`"
     )
