@@ -106,3 +106,9 @@ def test_a_variance_rounded_below_zero_is_no_uncertainty_not_a_warning() -> None
     np.testing.assert_array_equal(x.std_m, [0.0, 0.01, math.nan])
     np.testing.assert_allclose(x.std_deg, np.degrees([1e-3, 0.0, 1e-3]))
     assert "extrinsic estimated" in x.describe()
+
+
+def test_a_negative_variance_beyond_rounding_is_refused() -> None:
+    """std_m clips a rounded -1e-20 to 0; a -1 (a damaged file) would read as known exactly."""
+    with pytest.raises(ValidationError, match=r"variances >= 0 on the diagonal .* at `Extrinsic"):
+        extrinsic(covariance_6x6=np.diag([-1.0, 1e-4, math.nan, 1e-6, 1e-6, 1e-6]))

@@ -86,6 +86,13 @@ class Extrinsic(Msg):
             raise self._fail(
                 field="covariance_6x6", expected="a symmetric matrix (NaN where unknown)", got=cov
             )
+        diagonal = np.diagonal(cov)
+        known = diagonal[~np.isnan(diagonal)]
+        # A fit's rounding leaves a variance of 0 at about -1e-20; a damaged file's -1
+        # would read as "known exactly" once std_m clips it (a review).
+        if known.size and known.min() < -(_VARIANCE_ROUNDING + 1e-9 * np.abs(known).max()):
+            expected = "variances >= 0 on the diagonal (NaN where unknown)"
+            raise self._fail(field="covariance_6x6", expected=expected, got=cov)
         if not (math.isfinite(self.scale) and self.scale > 0):
             raise self._fail(field="scale", expected="a finite scale > 0", got=self.scale)
         if not (self.scale_std >= 0 or math.isnan(self.scale_std)):
@@ -173,6 +180,10 @@ motions of 100 poses, RMS residual 0.004 m, 0.2 deg)'
         if self.unobservable:
             text += "; not determined: " + "; ".join(self.unobservable)
         return text
+
+
+#: m² or rad²: a variance this far below 0 is a rounded 0 (a nanometre, a nanoradian, squared).
+_VARIANCE_ROUNDING = 1e-18
 
 
 def _nan_symmetric(cov: Float64Array) -> bool:
