@@ -313,13 +313,18 @@ def test_every_static_report_text_lies_inside_its_figure() -> None:
             assert inside, (name, text.get_text())
 
 
-def test_res_label_names_each_result(
-    tmp_path: Path, drawn: list[Any], capsys: pytest.CaptureFixture[str]
-) -> None:
+def _saved_ape(tmp_path: Path) -> tuple[Path, str]:
+    """An ``ape --align se3`` result saved as ``ours.json``, and a plot path beside it."""
     ref, est = _deep_copies(tmp_path)
     saved = tmp_path / "ours.json"
     assert main(["ape", ref, est, "--align", "se3", "--save", str(saved)]) == 0
-    plot = str(tmp_path / "r.png")
+    return saved, str(tmp_path / "r.png")
+
+
+def test_res_label_names_each_result(
+    tmp_path: Path, drawn: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved, plot = _saved_ape(tmp_path)
     flags = ["--label", "ours", "--label", "evo", "--plot", plot]
     assert main(["res", str(saved), str(EVO_ZIP), *flags]) == 0
     (fig,) = drawn
@@ -336,10 +341,7 @@ def test_every_result_keeps_its_own_legend_entry_and_box(
     # `res r.json r.json --plot` (or `--label a --label a`) drew one legend entry for two
     # results and both boxes and violins over the first of two ticks of one name, the
     # second tick over nothing (matplotlib takes equal names for one category; a hunt).
-    ref, est = _deep_copies(tmp_path)
-    saved = tmp_path / "ours.json"
-    assert main(["ape", ref, est, "--align", "se3", "--save", str(saved)]) == 0
-    plot = str(tmp_path / "r.png")
+    saved, plot = _saved_ape(tmp_path)
     assert main(["res", str(saved), str(saved), "--plot", plot]) == 0
     (fig,) = drawn
     assert _figure_legend(fig) == ["ours", "ours (2)"]
