@@ -228,12 +228,24 @@ class DaskExecutor:
         #: The dashboard's address (``http://127.0.0.1:PORT/status``) when it is served.
         self.dashboard_link: str | None = None
         self._slots = (self.workers, -float("inf"))
+        self._quiet = contextlib.ExitStack()  # distributed's logs, quiet while connected
 
     def __enter__(self) -> Self:
         dask = require("dask", "dask", feature="Batch evaluation on Dask")
         self.distributed = require("distributed", "dask", feature="Batch evaluation on Dask")
         if self.scheduler is not None:
-            self.client = self._connect(self.scheduler)
+            # What goes wrong between this client and a scheduler we do not own is said
+            # by the sweep (lost chunks, "reconnecting", the stall timeout), as for our
+            # LocalCluster's ``silence_logs``. Left at distributed's level, a write to a
+            # scheduler that died under load printed its traceback ("Error in batched
+            # write") between our lines.
+            self._quiet = contextlib.ExitStack()
+            self._quiet.enter_context(self.distributed.utils.silence_logging_cmgr(logging.CRITICAL))
+            try:
+                self.client = self._connect(self.scheduler)
+            except BaseException:
+                self._quiet.close()
+                raise
             return self
         with dask.config.set(LOCAL_CLUSTER_CONFIG), _workers_ignore_sigint():
             self.cluster = self.distributed.LocalCluster(
@@ -320,6 +332,7 @@ class DaskExecutor:
         if self.cluster is not None:
             self.cluster.close()
             self.cluster = None
+        self._quiet.close()
 
     @property
     def slots(self) -> int:
