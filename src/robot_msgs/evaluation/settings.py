@@ -74,6 +74,7 @@ __all__ = [
     "Rpe",
     "decode_options",
     "key_error",
+    "transform_problem",
 ]
 
 M = TypeVar("M", bound=Msg)
@@ -377,7 +378,7 @@ class EvaluationSettings(Msg):
         for side in ("left", "right"):
             matrix = getattr(self, f"transform_{side}")
             if matrix is not None:
-                problem = _transform_problem(matrix, rigid=side == "right")
+                problem = transform_problem(matrix, rigid=side == "right")
                 if problem:
                     raise self._fail(field=f"transform_{side}", expected=problem, got=matrix)
             elif getattr(self, f"invert_transform_{side}"):
@@ -846,7 +847,7 @@ got tuple (0.1,) - at `Drift.fractions`
 RPG_SETTINGS = EvaluationSettings(align="sim3", sync="one_to_one", max_diff_s=0.02)
 
 
-def _transform_problem(matrix: tuple[float, ...], *, rigid: bool) -> str:
+def transform_problem(matrix: tuple[float, ...], *, rigid: bool) -> str:
     """Say what is wrong with ``matrix`` as a 4x4 Sim(3) (or SE(3)) transform, or ``""``."""
     kind = "an SE(3)" if rigid else "a Sim(3) or SE(3)"
     expected = f"{kind} transform as 16 numbers, row-major 4x4"

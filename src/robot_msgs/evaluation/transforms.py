@@ -36,7 +36,7 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.arguments import check_argument
-from robot_msgs.evaluation.settings import EvaluationSettings, _transform_problem
+from robot_msgs.evaluation.settings import EvaluationSettings, transform_problem
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
     matrix_times_rows,
@@ -84,7 +84,7 @@ def sim3_inverse(matrix: Float64Array) -> Float64Array:
     else:
         got = f"shape {m.shape}" if m.shape != (4, 4) else " ".join(f"{v:g}" for v in m.flat)
     problem = (
-        _transform_problem(tuple(m.ravel().tolist()), rigid=False)
+        transform_problem(tuple(m.ravel().tolist()), rigid=False)
         if m.shape == (4, 4)
         else "a Sim(3) or SE(3) transform as 16 numbers, row-major 4x4"
     )
