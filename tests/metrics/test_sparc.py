@@ -75,3 +75,14 @@ def test_a_still_profile_and_a_huge_padding_are_validation_errors() -> None:
         sparc(np.zeros(10), 100.0)
     with pytest.raises(ValidationError, match=r"`pad_level` small enough.*got 40"):
         sparc(np.exp(-(np.linspace(-2, 2, 100) ** 2)), 100.0, pad_level=40)
+
+
+def test_a_wrong_argument_is_said_of_sparc_itself() -> None:
+    """SPARC(sample_rate=100.0) said 'SparcOptions.__init__() got an unexpected keyword
+    argument', naming a class the caller never met (a review)."""
+    with pytest.raises(TypeError, match=r"^SPARC\.__init__\(\) got an unexpected keyword"):
+        SPARC(sample_rate=100.0)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"^SPARC\.__init__\(\) takes 1 positional argument"):
+        SPARC(100.0)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"^SPARC\.__init__\(\) missing 1 required"):
+        SPARC()  # type: ignore[call-arg]

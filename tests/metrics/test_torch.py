@@ -308,6 +308,14 @@ def test_too_few_points_and_bad_options_raise() -> None:
         tm.PathLength().update([[0.0, 0.0], [1.0, 1.0]])  # type: ignore[arg-type]
 
 
+def test_a_wrong_sparc_argument_is_said_of_sparc_itself() -> None:
+    """The torch SPARC named SparcOptions.__init__ too (a review); its options still work."""
+    with pytest.raises(TypeError, match=r"^SPARC\.__init__\(\) got an unexpected keyword"):
+        tm.SPARC(sample_rate=100.0)  # type: ignore[call-arg]
+    metric = tm.SPARC(sample_rate_hz=100.0, pad_level=3)
+    assert (metric.sample_rate_hz, metric.max_cutoff_hz, metric.pad_level) == (100.0, 10.0, 3)
+
+
 @pytest.mark.filterwarnings("ignore:The ``compute`` method of metric:UserWarning")
 def test_compute_before_update_raises_runtime_error() -> None:
     with pytest.raises(RuntimeError, match=r"PathSmoothness\.compute\(\) called before any item"):

@@ -148,17 +148,27 @@ def sparc(
 
 
 class SparcOptions:
-    """SPARC's four options, checked by :func:`check_settings`: the NumPy and torch ``SPARC``'s."""
+    """SPARC's four options, checked by :func:`check_settings`: the NumPy and torch ``SPARC``'s.
 
-    def __init__(
+    Each ``SPARC`` declares its own ``__init__`` with the four keywords and calls
+    :meth:`_set_options`. WHY not one shared ``__init__`` here: Python names the function
+    that refused an argument, so ``SPARC(sample_rate=100.0)`` said
+    ``SparcOptions.__init__() got an unexpected keyword argument`` (a class the user never
+    met; a review).
+    """
+
+    sample_rate_hz: float
+    max_cutoff_hz: float
+    amplitude_threshold: float
+    pad_level: int
+
+    def _set_options(
         self,
-        *,
         sample_rate_hz: float,
-        max_cutoff_hz: float = 10.0,
-        amplitude_threshold: float = 0.05,
-        pad_level: int = 4,
+        max_cutoff_hz: float,
+        amplitude_threshold: float,
+        pad_level: int,
     ) -> None:
-        super().__init__()
         fs, fc, threshold, pad = check_settings(
             sample_rate_hz, max_cutoff_hz, amplitude_threshold, pad_level
         )
@@ -177,6 +187,17 @@ class SPARC(SparcOptions, StreamingMean):
     >>> round(metric.compute(), 5), metric.count
     (-1.41403, 2)
     """
+
+    def __init__(
+        self,
+        *,
+        sample_rate_hz: float,
+        max_cutoff_hz: float = 10.0,
+        amplitude_threshold: float = 0.05,
+        pad_level: int = 4,
+    ) -> None:
+        super().__init__()
+        self._set_options(sample_rate_hz, max_cutoff_hz, amplitude_threshold, pad_level)
 
     def settings(self) -> dict[str, Scalar]:
         """Return the four options, by name."""

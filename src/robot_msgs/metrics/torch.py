@@ -234,6 +234,17 @@ class SPARC(SparcOptions, _MeanMetric):
 
     higher_is_better = True
 
+    def __init__(
+        self,
+        *,
+        sample_rate_hz: float,
+        max_cutoff_hz: float = 10.0,
+        amplitude_threshold: float = 0.05,
+        pad_level: int = 4,
+    ) -> None:
+        super().__init__()
+        self._set_options(sample_rate_hz, max_cutoff_hz, amplitude_threshold, pad_level)
+
     def update(self, speed: Tensor) -> None:
         """Record speed profiles ``(..., L)``, ``L >= 2``, m/s."""
         values = kernels.sparc(
