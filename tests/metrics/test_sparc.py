@@ -86,3 +86,19 @@ def test_a_wrong_argument_is_said_of_sparc_itself() -> None:
         SPARC(100.0)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match=r"^SPARC\.__init__\(\) missing 1 required"):
         SPARC()  # type: ignore[call-arg]
+
+
+def test_a_spectrum_that_never_reaches_the_threshold_below_the_cutoff_is_refused() -> None:
+    """A 30 Hz oscillation sampled at 100 Hz has no magnitude >= 5 % of its peak at or below
+    10 Hz: the reference code fails there (IndexError on an empty selection), and here the
+    arc of the whole band [0, 10] Hz came out, -1.0518 (a review). The bins below 10 Hz of
+    this signal stay under 0.05 of the peak (checked below with np.fft.fft on 2**12 points)."""
+    hf = np.sin(2 * np.pi * 30 * np.arange(0, 2, 0.01))
+    spectrum = np.abs(np.fft.fft(hf, 2**12))
+    assert (spectrum[:410] / spectrum.max()).max() < 0.05  # f <= 10 Hz: 410 bins of 100/4096
+    with pytest.raises(ValidationError, match=r"got a profile at index \(1,\) whose spectrum"):
+        sparc(np.stack([GAUSSIAN, hf]), 100.0)
+    with pytest.raises(ValidationError, match=r"`amplitude_threshold` <= 1 .*got 2\.0"):
+        SPARC(sample_rate_hz=100.0, amplitude_threshold=2.0)
+    # At most 1 stays allowed: only the peak's bin, one point, no arc (as the reference).
+    assert float(sparc(GAUSSIAN, 100.0, amplitude_threshold=1.0)) == 0.0

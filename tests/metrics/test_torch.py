@@ -232,6 +232,8 @@ def _bad_inputs() -> list[tuple[str, tuple[object, ...]]]:
         ("curvature_change", (np.zeros((3, 2)), np.zeros(4))),
         ("log_dimensionless_jerk", (np.zeros((2, 5)), 10.0)),
         ("sparc", (np.zeros((2, 8)), 10.0)),
+        # 30 Hz at 100 Hz: nothing reaches the threshold at or below 10 Hz (a review)
+        ("sparc", (np.sin(2 * np.pi * 30 * np.arange(0, 2, 0.01))[None], 100.0)),
         ("average_displacement_error", (np.zeros((3, 2)), np.zeros((4, 2)))),
         ("dtw", (np.zeros((3, 2)), np.zeros((4, 3)))),
         ("success_rate", (np.array([1.0, 0.5]),)),
@@ -259,7 +261,7 @@ def test_numpy_and_torch_refuse_bad_input_with_the_same_message(
         ("curvature", ("traj",), 1),
         ("curvature_change", ("traj", "headings"), 3),  # two inputs, turning in place
         ("log_dimensionless_jerk", ("speed", 50.0), 2),  # the input, a profile that is 0
-        ("sparc", ("speed", 50.0), 2),
+        ("sparc", ("speed", 50.0), 3),  # the input, a still profile, a spectrum past fc
         ("average_displacement_error", ("traj", "traj"), 2),
         ("dtw", ("traj", "traj"), 2),
         ("spl", ("flags", "lengths", "lengths"), 5),  # 0/1 flags; finite and sign, twice

@@ -16,8 +16,10 @@ from robot_msgs.metrics.base import (
     StreamingMean,
     array_namespace,
     as_result,
+    at_index,
     check_positive,
     check_samples,
+    first_index,
 )
 from robot_msgs.metrics.jerk import check_moving
 
@@ -38,6 +40,12 @@ def check_settings(
     fs = check_positive("sample_rate_hz", sample_rate_hz)
     fc = check_positive("max_cutoff_hz", max_cutoff_hz)
     threshold = check_positive("amplitude_threshold", amplitude_threshold)
+    if threshold > 1:  # 2.0 gave the arc of the whole band [0, fc], where nothing reaches it
+        msg = (
+            f"Expected `amplitude_threshold` <= 1 (a fraction of the spectrum's peak), got "
+            f"{threshold!r}"
+        )
+        raise ValidationError(msg)
     if fc > fs / 2:
         msg = f"Expected `max_cutoff_hz` <= the Nyquist frequency {fs / 2!r} Hz, got {fc!r}"
         raise ValidationError(msg)
@@ -68,6 +76,17 @@ def _sparc_kernel(speed: Any, fs: float, fc: float, threshold: float, pad_level:
     n_bins = math.floor(fc * nfft / fs + 1e-9) + 1  # bins with f <= fc
     magnitude = (spectrum / peak)[..., :n_bins]
     above = xp.where(magnitude >= threshold, 1, 0)
+    reached = xp.any(magnitude >= threshold, axis=-1)
+    if not bool(xp.all(reached)):
+        # The reference code fails here (IndexError); the arc of the whole band [0, fc]
+        # came out instead, a number for a spectrum the definition leaves out (a review).
+        msg = (
+            f"Expected the speed spectrum to reach `amplitude_threshold` {threshold!r} of its "
+            f"peak at or below `max_cutoff_hz` {fc!r} Hz, got a profile"
+            f"{at_index(first_index(~reached))} whose spectrum stays below it there (its "
+            "movement lies above the cut-off)"
+        )
+        raise ValidationError(msg)
     first = xp.argmax(above, axis=-1)
     last = n_bins - 1 - xp.argmax(xp.flip(above, axis=-1), axis=-1)
     segments = xp.arange(n_bins - 1, device=speed.device)
@@ -122,12 +141,14 @@ def sparc(
     Parameters
     ----------
     speed : array_like, shape (..., L), float64, m/s
-        Uniformly sampled, ``L >= 2``, not 0 throughout.
+        Uniformly sampled, ``L >= 2``, not 0 throughout, with some of its spectrum at or
+        below ``max_cutoff_hz`` reaching ``amplitude_threshold`` (else there is no arc to
+        measure: :class:`ValidationError`, where the reference code fails).
     sample_rate_hz : float
     max_cutoff_hz : float
         Upper limit of the spectrum considered, at most the Nyquist frequency (10 Hz).
     amplitude_threshold : float
-        Normalised magnitude below which the spectrum is ignored (0.05).
+        Normalised magnitude below which the spectrum is ignored, in ``(0, 1]`` (0.05).
     pad_level : int
         Extra powers of two of zero-padding (4).
 
