@@ -31,16 +31,14 @@ def test_rows_shorter_than_their_points_are_refused_not_read_across_rows() -> No
 @pytest.mark.parametrize(
     ("fields", "point_step", "said"),
     [
-        ((_field("x", 4, count=0),), 4, r"requires 8 bytes, cannot override to smaller"),
-        ((_field("x", 0), _field("y", 2, count=0)), 4, r"requires 6 bytes"),
         ((_field("x", 0),), 2**31, r"point_step = 2147483648 bytes"),
     ],
 )
 def test_fields_numpy_cannot_lay_out_are_our_error(
     fields: tuple[PointField, ...], point_step: int, said: str
 ) -> None:
-    """NumPy's ValueError escaped: a field past point_step (count 0 passes the message's
-    check), two fields overlapping, a point_step past a C int."""
+    """NumPy's ValueError escaped: a point_step past a C int. (A field of count 0 at the
+    end of the point is no longer one: it has no element, see below.)"""
     cloud = PointCloud2(height=1, width=0, point_step=point_step, fields=fields)
     with pytest.raises(ValidationError, match=rf"Expected fields NumPy can lay out .*{said}"):
         cloud.points()
@@ -67,3 +65,30 @@ def test_a_cloud_without_points_has_empty_points_and_positions() -> None:
     empty = PointCloud2(height=0, width=3, point_step=12, fields=XYZ)
     assert empty.xyz().shape == (0, 3)
     assert empty.points().dtype.names == ("x", "y", "z")
+
+
+def test_a_field_of_count_0_holds_no_element_and_xyz_needs_count_1() -> None:
+    """A field of count 0 was laid out as one element: 4 bytes of the next field read as
+    its value, or, at the end of the point, 'requires 16 bytes' for a cloud whose
+    _validate counts it as 0 bytes. xyz() of an x of count 2 let NumPy's ValueError out
+    ('all input arrays must have the same shape')."""
+    data = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], "<f4").view(np.uint8).reshape(-1)
+    pad = PointField(name="pad", offset=12, datatype=PointField.FLOAT32, count=0)
+    cloud = PointCloud2(
+        height=1, width=2, point_step=12, row_step=24, fields=(*XYZ, pad), data=data
+    )
+    assert cloud.points()["pad"].shape == (2, 0)
+    assert cloud.xyz().tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    empty_x = cloud.replace(fields=(_field("x", 0, count=0), _field("y", 4), _field("z", 8)))
+    assert empty_x.points()["x"].shape == (2, 0)
+    with pytest.raises(
+        ValidationError,
+        match=r"^Expected one element in field 'x' \(count 1\) for positions, got int 0 - at "
+        r"`PointCloud2\.fields\[0\]\.count`$",
+    ):
+        empty_x.xyz()
+    pair = cloud.replace(
+        point_step=12, fields=(_field("x", 0, count=2), _field("y", 4), _field("z", 8))
+    )
+    with pytest.raises(ValidationError, match=r"field 'x' \(count 1\) for positions, got int 2"):
+        pair.xyz()

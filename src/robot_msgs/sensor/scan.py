@@ -159,8 +159,9 @@ class PointCloud2(Msg):
     def points(self) -> np.ndarray[Any, Any]:
         """Return the points as a structured array, ``shape (height * width,)``, one field each.
 
-        Fields with ``count > 1`` are sub-arrays; padding between fields and at row ends is
-        skipped. Read-only: a view of ``data`` where the rows have no padding, else a copy.
+        Fields with ``count != 1`` are sub-arrays (of no element for ``count == 0``);
+        padding between fields and at row ends is skipped. Read-only: a view of ``data``
+        where the rows have no padding, else a copy.
 
         Raises
         ------
@@ -188,9 +189,11 @@ class PointCloud2(Msg):
             dtype = np.dtype(
                 {
                     "names": [f.name for f in self.fields],
+                    # count 0 is a field of no elements (0 bytes, as _validate counts it),
+                    # not one element: it read the next field's bytes as its value
                     "formats": [
                         (order + PointField.DTYPES[f.datatype], (f.count,))
-                        if f.count > 1
+                        if f.count != 1
                         else order + PointField.DTYPES[f.datatype]
                         for f in self.fields
                     ],
@@ -221,11 +224,16 @@ class PointCloud2(Msg):
         Raises
         ------
         ValidationError
-            No field ``x``, ``y`` or ``z``, or what :meth:`points` refuses.
+            No field ``x``, ``y`` or ``z``, one of them with a ``count`` other than 1, or
+            what :meth:`points` refuses.
         """
         names = [f.name for f in self.fields]
         if not {"x", "y", "z"} <= set(names):
             raise self._fail(field="fields", expected="fields named x, y and z", got=names)
+        for i, f in enumerate(self.fields):
+            if f.name in ("x", "y", "z") and f.count != 1:  # NumPy's ValueError escaped
+                expected = f"one element in field {f.name!r} (count 1) for positions"
+                raise self._fail(field=f"fields[{i}].count", expected=expected, got=f.count)
         points = self.points()
         out: Float64Array = np.stack(
             [points[k].astype(np.float64) for k in ("x", "y", "z")], axis=1
