@@ -165,3 +165,23 @@ def test_rise_limits_that_are_not_numbers_are_a_validation_error() -> None:
     t = np.linspace(0.0, 5.0, 501)
     with pytest.raises(ValidationError, match=r"`rise_limits` as two numbers"):
         step_response(t, 1.0 - np.exp(-t), rise_limits="ab")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "said"),
+    [
+        ({"settling_threshold": "a"}, r"`settling_threshold` as a number, got str 'a'"),
+        ({"settling_threshold": None}, r"`settling_threshold` as a number, got NoneType None"),
+        ({"initial": "x"}, r"`initial` as a number, got str 'x'"),
+        ({"final": [1.0]}, r"`final` as a number, got list \[1\.0\]"),
+        ({"initial": 10**400}, r"`initial` as a number, got int 1000"),
+        ({"rise_limits": (10**400, 1.0)}, r"`rise_limits` as two numbers"),
+    ],
+)
+def test_options_that_are_not_numbers_are_a_validation_error(
+    kwargs: dict[str, Any], said: str
+) -> None:
+    """float() let its TypeError, ValueError and OverflowError (10**400) out (a review)."""
+    t = np.linspace(0.0, 5.0, 501)
+    with pytest.raises(ValidationError, match=said):
+        step_response(t, 1.0 - np.exp(-t), **kwargs)

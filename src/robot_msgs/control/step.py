@@ -55,6 +55,19 @@ def _settling_time(t: Float64Array, r: Float64Array, threshold: float) -> float:
     return float(t[k] + frac * (t[k + 1] - t[k]))
 
 
+def _number(name: str, value: object) -> float:
+    """``value`` as a float, or :class:`ValidationError` naming ``name``.
+
+    WHY: ``float()`` let its TypeError (``None``, a list), ValueError (``"x"``) and
+    OverflowError (``10**400``) out of :func:`step_response` (a review).
+    """
+    try:
+        return float(value)  # type: ignore[arg-type]  # anything float() takes
+    except (TypeError, ValueError, OverflowError) as err:
+        msg = f"Expected `{name}` as a number, got {type(value).__name__} {value!r:.60}"
+        raise ValidationError(msg) from err
+
+
 def step_response(
     t: Any,
     y: Any,
@@ -100,7 +113,7 @@ def step_response(
     ------
     ValidationError
         Shapes, non-finite values, times not strictly increasing, a zero step
-        (``final == initial``), bad limits.
+        (``final == initial``), bad limits, an option that is not a number.
 
     Examples
     --------
@@ -122,11 +135,12 @@ def step_response(
         now, before = float(times[i]), float(times[i - 1])
         msg = f"Expected `t` strictly increasing, got t[{i}] = {now!r} after {before!r}"
         raise ValidationError(msg)
-    y0 = float(values[0]) if initial is None else float(initial)
-    yf = float(values[-1]) if final is None else float(final)
+    y0 = float(values[0]) if initial is None else _number("initial", initial)
+    yf = float(values[-1]) if final is None else _number("final", final)
+    threshold = _number("settling_threshold", settling_threshold)
     try:
         limits = tuple(float(v) for v in rise_limits)
-    except (TypeError, ValueError) as err:  # "ab": a raw ValueError escaped (a review)
+    except (TypeError, ValueError, OverflowError) as err:  # "ab": a raw ValueError escaped
         msg = f"Expected `rise_limits` as two numbers (low, high), got {rise_limits!r:.60}"
         raise ValidationError(msg) from err
     if not (math.isfinite(y0) and math.isfinite(yf)):
@@ -138,7 +152,7 @@ def step_response(
     if len(limits) != 2 or not 0.0 <= limits[0] < limits[1] <= 1.0:
         msg = f"Expected `rise_limits` (low, high) with 0 <= low < high <= 1, got {limits!r}"
         raise ValidationError(msg)
-    if not (math.isfinite(settling_threshold) and settling_threshold > 0):
+    if not (math.isfinite(threshold) and threshold > 0):
         msg = f"Expected `settling_threshold` finite and > 0, got {settling_threshold!r}"
         raise ValidationError(msg)
     r = (values - y0) / (yf - y0)
@@ -149,13 +163,13 @@ def step_response(
         final=yf,
         steady_state=float(values[-1]),
         rise_time_s=_first_crossing(rel, r, limits[1]) - _first_crossing(rel, r, limits[0]),
-        settling_time_s=_settling_time(rel, r, settling_threshold),
+        settling_time_s=_settling_time(rel, r, threshold),
         overshoot_pct=100.0 * max(0.0, float(r.max()) - 1.0),
         undershoot_pct=100.0 * max(0.0, -float(r.min())),
         peak=float(values[peak_index]),
         peak_time_s=float(rel[peak_index]),
         rise_limits=limits,
-        settling_threshold=float(settling_threshold),
+        settling_threshold=threshold,
         initial_given=initial is not None,
         final_given=final is not None,
         n=int(values.size),
