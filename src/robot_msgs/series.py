@@ -49,7 +49,7 @@ def check_series(
     """
     try:
         arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as err:
+    except (TypeError, ValueError, OverflowError) as err:  # 10**400: OverflowError
         msg = f"Expected `{name}` as numbers, got {type(value).__name__} {value!r:.60}"
         raise ValidationError(msg) from err
     if arr.ndim != 1 or arr.size < min_size:

@@ -69,6 +69,11 @@ def test_no_overlap_raises_association_error() -> None:
             {},
             r"`command` of shape \(2,\) or \(2, C\), got shape \(3,\)",
         ),
+        (  # an int past float64: NumPy's OverflowError escaped (a review)
+            ([0.0, 1.0], [0.0, 10**400], [0.0], [0.0]),
+            {},
+            r"Expected `command` as numbers, got list",
+        ),
         (
             ([0.0, 1.0], [0.0, np.nan], [0.0], [0.0]),
             {},

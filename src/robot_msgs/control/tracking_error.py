@@ -42,7 +42,7 @@ _COMMAND_FIELD = {"position": "positions", "velocity": "velocities", "effort": "
 def _signal(name: str, value: Any, n: int) -> Float64Array:
     try:
         arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as err:
+    except (TypeError, ValueError, OverflowError) as err:  # 10**400: OverflowError
         msg = f"Expected `{name}` as numbers, got {type(value).__name__}"
         raise ValidationError(msg) from err
     if arr.ndim not in (1, 2) or arr.shape[0] != n or arr.size == 0:
