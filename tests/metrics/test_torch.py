@@ -73,6 +73,7 @@ def test_every_torch_metric_matches_its_numpy_twin() -> None:
         ("turning_angles", ("traj",), {}),
         ("wrap_angle", ("headings",), {}),
         ("dimensionless_jerk", ("speed", 100.0), {}),
+        ("speed_from_positions", ("traj", 100.0), {}),
         ("success_rate", ("flags",), {}),
         ("spl", ("flags", "shortest", "taken"), {}),
     ],
@@ -308,6 +309,20 @@ def test_too_few_points_and_bad_options_raise() -> None:
         tm.PathSmoothness(normalization="steps")  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match=r"`trajectory` as a torch.Tensor, got list"):
         tm.PathLength().update([[0.0, 0.0], [1.0, 1.0]])  # type: ignore[arg-type]
+
+
+def test_speed_from_positions_of_a_tensor_is_a_tensor_with_gradients() -> None:
+    """np.gradient gave a NumPy array back for a tensor, and torch's RuntimeError "Can't
+    call numpy() on Tensor that requires grad" for one that requires gradients (a review).
+    Hand: 0.5 m steps (0.3, 0.4) at 10 Hz are 5 m/s everywhere; d(sum of speeds)/d p0 is
+    -(10 + 5) times the unit step (0.6, 0.8): the one-sided end and the central middle."""
+    x = torch.tensor([[0.0, 0.0], [0.3, 0.4], [0.6, 0.8]], dtype=torch.float64, requires_grad=True)
+    speed = npm.speed_from_positions(x, 10.0)
+    assert isinstance(speed, torch.Tensor)
+    np.testing.assert_allclose(speed.detach().numpy(), [5.0, 5.0, 5.0], rtol=1e-15)
+    speed.sum().backward()
+    assert x.grad is not None
+    np.testing.assert_allclose(x.grad[0].numpy(), [-9.0, -12.0], rtol=1e-14)
 
 
 def test_a_wrong_sparc_argument_is_said_of_sparc_itself() -> None:

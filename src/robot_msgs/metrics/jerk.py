@@ -39,35 +39,6 @@ __all__ = [
 ]
 
 
-def speed_from_positions(positions: Any, sample_rate_hz: float) -> Float64Array:
-    r"""Speed profiles from uniformly sampled positions, by central differences.
-
-    .. math:: v_i = \lVert p_{i+1} - p_{i-1} \rVert \, f_s / 2
-
-    (one-sided differences at both ends, as :func:`numpy.gradient`).
-
-    Parameters
-    ----------
-    positions : array_like, shape (..., L, D), float64, metres
-        ``L >= 2``.
-    sample_rate_hz : float
-        Sampling rate, Hz.
-
-    Returns
-    -------
-    ndarray, shape (..., L), float64, m/s
-
-    Examples
-    --------
-    >>> speed_from_positions([[0.0, 0.0], [0.3, 0.4], [0.6, 0.8]], 10.0)
-    array([5., 5., 5.])
-    """
-    fs = check_positive("sample_rate_hz", sample_rate_hz)
-    points = check_points("positions", positions, min_points=2)
-    speed: Float64Array = norms(np.gradient(points, 1.0 / fs, axis=-2))
-    return speed
-
-
 def check_moving(peak: Any) -> None:
     """Raise :class:`ValidationError` naming the first speed profile whose ``peak`` is 0."""
     if bool(array_namespace(peak).any(peak == 0)):
@@ -117,6 +88,50 @@ def _log_dimensionless_jerk_kernel(speed: Any, fs: float) -> Any:
         )
         raise ValidationError(msg)
     return as_result(-xp.log(cost))
+
+
+@overload
+def speed_from_positions(positions: Tensor, sample_rate_hz: float) -> Tensor: ...
+@overload
+def speed_from_positions(positions: ArrayLike, sample_rate_hz: float) -> Float64Array: ...
+def speed_from_positions(positions: Any, sample_rate_hz: float) -> Any:
+    r"""Speed profiles from uniformly sampled positions, by central differences.
+
+    .. math:: v_i = \lVert p_{i+1} - p_{i-1} \rVert \, f_s / 2
+
+    (one-sided differences at both ends, as :func:`numpy.gradient`, whose numbers these
+    are).
+
+    Parameters
+    ----------
+    positions : array_like or torch.Tensor, shape (..., L, D), float64, metres
+        ``L >= 2``.
+    sample_rate_hz : float
+        Sampling rate, Hz.
+
+    Returns
+    -------
+    ndarray or torch.Tensor, shape (..., L), float64, m/s
+        A tensor for a tensor (same device, with gradients), as every kernel here.
+
+    Examples
+    --------
+    >>> speed_from_positions([[0.0, 0.0], [0.3, 0.4], [0.6, 0.8]], 10.0)
+    array([5., 5., 5.])
+    """
+    fs = check_positive("sample_rate_hz", sample_rate_hz)
+    points = check_points("positions", positions, min_points=2)
+    dt = 1.0 / fs
+    if isinstance(points, np.ndarray):
+        speed: Float64Array = norms(np.gradient(points, dt, axis=-2))
+        return speed
+    # WHY not np.gradient for a tensor: it gave back NumPy's array, and for a tensor that
+    # requires gradients torch's RuntimeError "Can't call numpy() on Tensor" (a review).
+    # The same arithmetic as np.gradient's, so the same numbers.
+    xp = array_namespace(points)
+    ends = (points[..., 1:2, :] - points[..., :1, :], points[..., -1:, :] - points[..., -2:-1, :])
+    inner = (points[..., 2:, :] - points[..., :-2, :]) / (2.0 * dt)
+    return norms(xp.concat([ends[0] / dt, inner, ends[1] / dt], axis=-2))
 
 
 @overload
