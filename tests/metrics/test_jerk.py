@@ -112,3 +112,28 @@ def test_one_still_profile_is_a_validation_error_not_numpys() -> None:
     """A 0-d mask reached nonzero(): NumPy's 'Calling nonzero on 0d arrays' escaped (a review)."""
     with pytest.raises(ValidationError, match=r"0 throughout$"):
         log_dimensionless_jerk(np.zeros(10), 100.0)
+
+
+@pytest.mark.parametrize(
+    ("scale", "sample_rate_hz"), [(1e-300, 100.0), (1e200, 100.0), (1.0, 1e200)]
+)
+def test_jerk_is_dimensionless_at_any_scale_and_rate(scale: float, sample_rate_hz: float) -> None:
+    """v_peak² and Δt² were squared first: 1e-300 m/s divided by a v_peak² of 0 ('divide by
+    zero' where warnings are errors; "without jerk" for the log), 1e200 m/s and 1e200 Hz
+    overflowed (a review). DJ is scale-free and, discretised as the reference, rate-free
+    (T = L Δt: every Δt cancels), so the published values hold."""
+    speed = GAUSSIAN * scale
+    assert float(dimensionless_jerk(speed, sample_rate_hz)) == pytest.approx(
+        PUBLISHED_DJ, rel=1e-11
+    )
+    assert float(log_dimensionless_jerk(speed, sample_rate_hz)) == pytest.approx(
+        PUBLISHED_LDLJ, rel=1e-11
+    )
+
+
+def test_a_tiny_impulse_has_the_jerk_of_a_unit_one() -> None:
+    # Hand: L = 4, v / v_peak = (1, 0, 0, 0), second differences (1, 0): DJ = -4³ · 1 = -64.
+    assert float(dimensionless_jerk([1e-300, 0.0, 0.0, 0.0], 10.0)) == -64.0
+    assert float(log_dimensionless_jerk([1e-300, 0.0, 0.0, 0.0], 10.0)) == pytest.approx(
+        -math.log(64.0), rel=1e-15
+    )

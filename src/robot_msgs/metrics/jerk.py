@@ -47,24 +47,29 @@ def check_moving(peak: Any) -> None:
         raise ValidationError(msg)
 
 
-def _jerk_cost(speed: Any, fs: float, *, checked: bool = True) -> Any:
+def _jerk_cost(speed: Any, *, checked: bool = True) -> Any:
     """``T³ / v_peak² ∫ (d²v/dt²)² dt`` per profile, ``(..., L) -> (...)``: ``-DJ``.
+
+    Computed as ``L³ Σ (Δ²(v / v_peak))²``, the same number: with ``T = L Δt``, second
+    differences over ``Δt²`` and a rectangle rule, every ``Δt`` cancels (the sampling
+    rate does not enter). WHY not as written: squaring the speed and ``Δt`` first left
+    the float64 range for a scale-free quantity: a profile of 1e-300 m/s divided by a
+    ``v_peak²`` of 0 ('divide by zero' where warnings are errors, -inf on a tensor, and
+    "without jerk" for its log), one of 1e200 m/s or at 1e200 Hz overflowed (a review).
 
     ``checked=False``: a still profile is not refused here (its cost is NaN); the caller
     checks it with its own (one synchronisation with a device for both).
     """
     xp = array_namespace(speed)
-    peak = xp.max(xp.abs(speed), axis=-1)
+    peak = xp.max(xp.abs(speed), axis=-1, keepdims=True)
     if checked:
-        check_moving(peak)
-    dt = 1.0 / fs
-    duration = speed.shape[-1] * dt
-    second_derivative = (speed[..., 2:] - 2.0 * speed[..., 1:-1] + speed[..., :-2]) / (dt * dt)
-    integral = xp.sum(second_derivative * second_derivative, axis=-1) * dt
-    return duration**3 / (peak * peak) * integral
+        check_moving(peak[..., 0])
+    v = speed / peak
+    second_difference = v[..., 2:] - 2.0 * v[..., 1:-1] + v[..., :-2]
+    return float(speed.shape[-1]) ** 3 * xp.sum(second_difference * second_difference, axis=-1)
 
 
-def _log_dimensionless_jerk_kernel(speed: Any, fs: float) -> Any:
+def _log_dimensionless_jerk_kernel(speed: Any) -> Any:
     """``-ln(T³ / v_peak² ∫ (d²v/dt²)² dt)`` per profile; a profile without jerk is refused.
 
     Constant or linear speed has no jerk: the log is infinite (``inf`` and a NumPy
@@ -76,7 +81,7 @@ def _log_dimensionless_jerk_kernel(speed: Any, fs: float) -> Any:
     """
     xp = array_namespace(speed)
     with np.errstate(invalid="ignore", divide="ignore"):  # a still profile: 0/0, refused
-        cost = _jerk_cost(speed, fs, checked=False)
+        cost = _jerk_cost(speed, checked=False)
     rounding = (1e3 * speed.shape[-1] ** 2 * float(np.finfo(np.float64).eps)) ** 2
     flat = cost <= rounding
     if bool(xp.any(flat | xp.isnan(cost))):  # one check for both
@@ -167,8 +172,8 @@ def dimensionless_jerk(speed: Any, sample_rate_hz: float) -> Any:
     >>> round(float(dimensionless_jerk(np.exp(-5 * t**2), 100.0)), 5)
     -335.74684
     """
-    fs = check_positive("sample_rate_hz", sample_rate_hz)
-    return as_result(-_jerk_cost(check_samples("speed", speed, min_samples=3), fs))
+    check_positive("sample_rate_hz", sample_rate_hz)  # checked, though every Δt cancels
+    return as_result(-_jerk_cost(check_samples("speed", speed, min_samples=3)))
 
 
 @overload
@@ -191,8 +196,8 @@ def log_dimensionless_jerk(speed: Any, sample_rate_hz: float) -> Any:
     >>> round(float(log_dimensionless_jerk(np.exp(-5 * t**2), 100.0)), 5)
     -5.81636
     """
-    fs = check_positive("sample_rate_hz", sample_rate_hz)
-    return _log_dimensionless_jerk_kernel(check_samples("speed", speed, min_samples=3), fs)
+    check_positive("sample_rate_hz", sample_rate_hz)  # checked, though every Δt cancels
+    return _log_dimensionless_jerk_kernel(check_samples("speed", speed, min_samples=3))
 
 
 class LogDimensionlessJerk(StreamingMean):
