@@ -70,9 +70,12 @@ def _sparc_kernel(speed: Any, fs: float, fc: float, threshold: float, pad_level:
             "code's default is 4)"
         )
         raise ValidationError(msg)
-    spectrum = xp.abs(xp.fft.rfft(speed, n=nfft, axis=-1))  # 0 .. fs/2: real input
+    # The spectrum is normalised to its peak, so the speed may be first: 1.7e308 m/s
+    # overflowed the FFT ('overflow encountered in rfft_n_even' where warnings are errors).
+    scale = xp.max(xp.abs(speed), axis=-1, keepdims=True)
+    check_moving(scale[..., 0])  # still: the spectrum's peak is 0 too
+    spectrum = xp.abs(xp.fft.rfft(speed / scale, n=nfft, axis=-1))  # 0 .. fs/2: real input
     peak = xp.max(spectrum, axis=-1, keepdims=True)
-    check_moving(peak[..., 0])
     n_bins = math.floor(fc * nfft / fs + 1e-9) + 1  # bins with f <= fc
     magnitude = (spectrum / peak)[..., :n_bins]
     above = xp.where(magnitude >= threshold, 1, 0)
