@@ -172,3 +172,36 @@ def test_joint_tracking_refuses_a_command_whose_times_do_not_increase() -> None:
     points = (command.points[0], command.points[1].replace(time_from_start=Duration(sec=0)))
     with pytest.raises(ValidationError, match=r"`command.points\[1\].time_from_start` after 0.0 s"):
         joint_tracking(command.replace(points=points), _states())
+
+
+@pytest.mark.parametrize("start_s", [float("nan"), float("inf"), 1e300, "100"])
+def test_joint_tracking_refuses_a_start_that_is_not_finite_seconds(start_s: object) -> None:
+    """round(nan * 1e9) let its ValueError out, inf and 1e300 an OverflowError, "100" a
+    TypeError (a review)."""
+    with pytest.raises(ValidationError, match=r"^Expected `start_s` as finite seconds, got "):
+        joint_tracking(_command(start_sec=0), _states(), start_s=start_s)  # type: ignore[arg-type]
+
+
+def test_joint_tracking_takes_a_float32_start_as_its_value() -> None:
+    """np.float32(100.0) * 1e9 was rounded in float32 (100000002048 ns): one state fell
+    before the command and the shoulder's mean came out 0.050002 (a review). Hand: the
+    shoulder lags the command by 0.05 rad at all 5 states."""
+    stats = joint_tracking(_command(start_sec=0), _states(), start_s=np.float32(100.0)).stats
+    assert stats["shoulder"].n == 5
+    assert stats["shoulder"].mean == pytest.approx(0.05, abs=1e-12)
+
+
+def test_tracking_options_of_the_wrong_kind_are_validation_errors() -> None:
+    """units=5 let "argument of type 'int' is not iterable" out, field=['position'] an
+    unhashable-type TypeError, and a state naming a joint twice gave the last of its two
+    values in silence (a review)."""
+    with pytest.raises(ValidationError, match=r"`units` as a str or a mapping .*got 5"):
+        tracking([0.0, 1.0], [0.0, 1.0], [0.5], [0.0], units=5)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"`field` in .*got \['position'\]"):
+        joint_tracking(_command(), _states(), field=["position"])  # type: ignore[arg-type]
+    states = _states()
+    states[1] = states[1].replace(name=("shoulder", "shoulder"))
+    with pytest.raises(
+        ValidationError, match=r"joint names used once in `states\[1\]\.name`, got 'shoulder' twice"
+    ):
+        joint_tracking(_command(), states)

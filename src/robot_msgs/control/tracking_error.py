@@ -12,6 +12,8 @@ then integrals over the matched stamps, with ``t0`` the first of them.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -22,7 +24,7 @@ from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.series import check_series
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
 
     from robot_msgs.sensor import JointState
     from robot_msgs.trajectory import JointTrajectory
@@ -54,6 +56,9 @@ def _signal(name: str, value: Any, n: int) -> Float64Array:
 def _units_for(channels: Sequence[str], units: str | Mapping[str, str]) -> dict[str, str]:
     if isinstance(units, str):
         return dict.fromkeys(channels, units)
+    if not isinstance(units, Mapping):  # units=5: TypeError "argument of type 'int'" escaped
+        msg = f"Expected `units` as a str or a mapping of channel to unit, got {units!r:.60}"  # type: ignore[unreachable]
+        raise ValidationError(msg)
     missing = [c for c in channels if c not in units]
     if missing:
         msg = f"Expected a unit for every channel, got none for {missing[0]!r}"
@@ -230,8 +235,16 @@ def joint_tracking(
     >>> s.n, round(s.mean, 12), round(s.iae, 12)
     (5, 0.05, 0.05)
     """
-    if field not in _COMMAND_FIELD:
+    if not isinstance(field, str) or field not in _COMMAND_FIELD:  # a list: TypeError
         msg = f"Expected `field` in {tuple(_COMMAND_FIELD)}, got {field!r}"
+        raise ValidationError(msg)
+    if start_s is not None and (
+        isinstance(start_s, bool)
+        or not isinstance(start_s, int | float | np.integer | np.floating)
+        or not math.isfinite(float(start_s) * 1e9)
+    ):
+        # round(nan * 1e9) let its ValueError out, inf its OverflowError, "x" a TypeError
+        msg = f"Expected `start_s` as finite seconds, got {start_s!r:.60}"
         raise ValidationError(msg)
     if not states:
         msg = "Expected at least one JointState in `states`, got none"
@@ -249,7 +262,7 @@ def joint_tracking(
             msg = f"Expected `command.points[{i}].{point_field}` for field {field!r}, got none"
             raise ValidationError(msg)
         values.append(row)
-    start_ns = command.header.stamp.to_ns() if start_s is None else round(start_s * 1e9)
+    start_ns = command.header.stamp.to_ns() if start_s is None else round(float(start_s) * 1e9)
     # Seconds from the command start, from integer nanoseconds: exact before the one rounding.
     t_cmd = [
         (p.time_from_start.sec * 10**9 + p.time_from_start.nanosec) * 1e-9 for p in command.points
@@ -269,6 +282,10 @@ def joint_tracking(
             msg = f"Expected `states[{k}].{field}` values, got none"
             raise ValidationError(msg)
         index = {name: j for j, name in enumerate(state.name)}
+        if len(index) != len(state.name):  # the last of two took the joint, in silence
+            twice = next(n for i, n in enumerate(state.name) if n in state.name[:i])
+            msg = f"Expected joint names used once in `states[{k}].name`, got {twice!r} twice"
+            raise ValidationError(msg)
         for c, joint in enumerate(joints):
             if joint not in index:
                 msg = f"Expected joint {joint!r} in `states[{k}].name`, got {state.name!r}"
