@@ -21,6 +21,8 @@ from robot_msgs.metrics import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from robot_msgs.typing import Float64Array
 
 STRAIGHT = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]]
@@ -236,3 +238,20 @@ def test_nan_in_a_later_block_of_a_long_trajectory_is_reported(
     points[17, 1] = np.nan
     with pytest.raises(ValidationError, match=r"got nan at index \(17, 1\)"):
         path_smoothness(points)
+
+
+@pytest.mark.parametrize("fn", [path_length, path_smoothness, straightness])
+def test_a_coordinate_past_the_limit_is_refused_not_a_warning_or_nan(
+    fn: Callable[[npt.ArrayLike], Float64Array],
+) -> None:
+    """Steps of 1e200 m overflowed their squares: 'overflow encountered in multiply' (an
+    error where warnings are), and path smoothness and straightness NaN (inf / inf), as on
+    a tensor, in silence (a review). Past 1e150 m, robot_msgs.trajectory's limit, a
+    coordinate is refused naming its index; at the limit the numbers hold (hand: the turn
+    of TURN scaled to 1e150 m - √2/3 and √5/3 are scale-free)."""
+    with pytest.raises(
+        ValidationError, match=r"^Expected `trajectory` within \+-1e\+150 m, got 1e\+200 at index"
+    ):
+        fn([[0.0, 0.0], [1e200, 0.0], [1e200, 1e200]])
+    assert float(path_smoothness(np.array(TURN) * 5e149)) == pytest.approx(math.sqrt(2) / 3)
+    assert float(straightness(np.array(TURN) * 5e149)) == pytest.approx(math.sqrt(5) / 3)

@@ -226,8 +226,15 @@ def test_a_path_that_stops_or_never_moves_has_finite_gradients() -> None:
 def _bad_inputs() -> list[tuple[str, tuple[object, ...]]]:
     nan = np.zeros((2, 4, 2))
     nan[1, 3, 0] = np.nan
+    # Past 1e150 m: NumPy warned 'overflow', torch gave NaN (smoothness) or 0 (a turn's
+    # curvature) in silence (a review); both refuse it alike now.
+    far = np.array([[0.0, 0.0], [1e200, 0.0], [1e200, 1e200]])
     return [
         ("path_smoothness", (nan,)),
+        ("path_smoothness", (far,)),
+        ("curvature", (far,)),
+        ("dtw", (far[:2], far)),
+        ("average_displacement_error", (far, far)),
         ("path_smoothness", (np.zeros((2, 2)),)),
         ("curvature_change", (np.array([[0.0, 0.0], [0.0, 0.0], [1.0, 0.0]]), np.arange(3.0))),
         ("curvature_change", (np.zeros((3, 2)), np.zeros(4))),

@@ -47,11 +47,13 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
 __all__ = [
+    "COORDINATE_LIMIT_M",
     "StreamingMean",
     "StreamingMetric",
     "array_namespace",
     "as_float_array",
     "as_result",
+    "check_coordinates",
     "check_finite",
     "check_points",
     "check_positive",
@@ -61,6 +63,7 @@ __all__ = [
     "ratio_or",
     "running_max",
     "squared_norms",
+    "within_limit",
 ]
 
 
@@ -189,7 +192,7 @@ class StreamingMean:
 class _NumPy:
     """NumPy as the kernels' namespace: the module, with its reductions on the ndarray methods.
 
-    WHY: ``np.sum``, ``np.max``, ``np.mean``, ``np.any``, ``np.all`` and ``np.argmax``
+    WHY: ``np.sum``, ``np.max``, ``np.min``, ``np.mean``, ``np.any``, ``np.all`` and ``np.argmax``
     reach the methods through Python-level dispatch, 1-3 µs a call (``np.sum(x, axis=-1)``
     4.1 µs against ``x.sum(axis=-1)`` 2.2 µs on 200 values); a streaming update per
     trajectory makes several such calls. Every other name is NumPy's own.
@@ -208,7 +211,7 @@ def _reduction(name: str) -> Callable[..., Any]:
     return reduce
 
 
-for _name in ("sum", "max", "mean", "any", "all", "argmax"):
+for _name in ("sum", "max", "min", "mean", "any", "all", "argmax"):
     setattr(_NumPy, _name, staticmethod(_reduction(_name)))
 
 _NUMPY = _NumPy()
@@ -353,6 +356,54 @@ def check_finite(name: str, arr: Any) -> None:
     raise ValidationError(msg)
 
 
+#: Largest coordinate of a point the metrics take, metres: the limit of
+#: :data:`robot_msgs.trajectory.POSITION_LIMIT_M`. WHY: steps and distances are norms of
+#: differences; past about 1e154 m a square is inf, which warned 'overflow' (an error
+#: where warnings are) and made path smoothness and straightness NaN, a turn's curvature
+#: 0 (a review). Within it every squared step of up to a thousand dimensions is finite.
+COORDINATE_LIMIT_M = 1e150
+
+
+def within_limit(arr: Any) -> bool:
+    """Whether every element of ``arr`` is finite and within :data:`COORDINATE_LIMIT_M`.
+
+    Its least and greatest values decide (a NaN is either), in two passes without a
+    temporary. WHY not a sum of squares (one ``np.dot``): it may overflow for values
+    within, and OpenBLAS's threads, woken by it inside the path kernels' worker threads,
+    made those 2-6 times slower.
+    """
+    if math.prod(arr.shape) == 0:
+        return True
+    xp = array_namespace(arr)
+    low, high = xp.min(arr), xp.max(arr)
+    inside = (low >= -COORDINATE_LIMIT_M) & (high <= COORDINATE_LIMIT_M)
+    return bool(inside)  # one synchronisation with a device
+
+
+def check_coordinates(name: str, arr: Any) -> None:
+    """Raise :class:`ValidationError` naming a non-finite value or one past the limit.
+
+    Examples
+    --------
+    >>> check_coordinates("xy", np.array([[0.0, 1.0], [2e150, 2.0]]))
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected `xy` within +-1e+150 m, got 2e+150 at index (1, 0)
+    """
+    if within_limit(arr):
+        return
+    check_finite(name, arr)
+    xp = array_namespace(arr)
+    far = xp.abs(arr) > COORDINATE_LIMIT_M
+    if bool(xp.any(far)):
+        index = first_index(far)
+        msg = (
+            f"Expected `{name}` within +-{COORDINATE_LIMIT_M:g} m, got "
+            f"{float(arr[index])!r}{at_index(index)}"
+        )
+        raise ValidationError(msg)
+
+
 def check_points(
     name: str, value: Any, *, min_points: int, dims: int | None = None, finite: bool = True
 ) -> Any:
@@ -369,8 +420,9 @@ def check_points(
     dims : int, optional
         Required ``D``.
     finite : bool
-        Check every value is finite; a kernel that visits the data block by block
-        anyway passes ``False`` and checks each block while it is in cache.
+        Check every value is finite and within :data:`COORDINATE_LIMIT_M`; a kernel that
+        visits the data block by block anyway passes ``False`` and checks each block
+        while it is in cache.
 
     Examples
     --------
@@ -396,7 +448,7 @@ def check_points(
         msg = f"Expected `{name}` of shape (..., L, D) with {want}, got shape {shape}"
         raise ValidationError(msg)
     if finite:
-        check_finite(name, arr)
+        check_coordinates(name, arr)
     return arr
 
 

@@ -26,10 +26,11 @@ from robot_msgs.metrics.base import (
     StreamingMean,
     array_namespace,
     as_result,
-    check_finite,
+    check_coordinates,
     check_points,
     norms,
     ratio_or,
+    within_limit,
 )
 
 if TYPE_CHECKING:
@@ -94,12 +95,11 @@ def _run_blocks(tasks: list[Callable[[], T]]) -> list[T]:
 def _block_sums(block: Any, *, turns: bool, n_steps: int | None = None) -> tuple[Any, Any]:
     """Sum change-of-step norms and the first ``n_steps`` step norms of a ``(R, L, D)`` block.
 
-    A NumPy block is checked for non-finite values while in cache.
+    A NumPy block is checked for non-finite values and coordinates past the limit while
+    in cache.
     """
-    if isinstance(block, np.ndarray):
-        with np.errstate(over="ignore", invalid="ignore"):
-            if not np.isfinite(np.sum(block)):
-                raise _NonFiniteBlockError
+    if isinstance(block, np.ndarray) and not within_limit(block):
+        raise _NonFiniteBlockError
     xp = array_namespace(block)
     steps = block[:, 1:, :] - block[:, :-1, :]
     length = xp.sum(norms(steps[:, :n_steps]), axis=-1)
@@ -110,7 +110,7 @@ def _block_sums(block: Any, *, turns: bool, n_steps: int | None = None) -> tuple
 
 
 class _NonFiniteBlockError(Exception):
-    """A block's sum is not finite: the caller locates the value with :func:`check_finite`."""
+    """A block is not proven within the limit: :func:`check_coordinates` locates the value."""
 
 
 def _path_sums(points: Any, *, turns: bool) -> tuple[Any, Any]:
@@ -118,13 +118,14 @@ def _path_sums(points: Any, *, turns: bool) -> tuple[Any, Any]:
 
     Short trajectories go by groups of rows; a long one by runs of points overlapping by
     two, so each change of step and each step is counted exactly once. Every block is
-    checked for non-finite values while in cache (:func:`check_finite` names the index).
+    checked for non-finite values and coordinates past the limit while in cache
+    (:func:`check_coordinates` names the index).
     A tensor goes as one block: its library schedules the work on its device.
     """
     n_points, dims = points.shape[-2], points.shape[-1]
     batch = tuple(points.shape[:-2])
     if not isinstance(points, np.ndarray):
-        check_finite("trajectory", points)
+        check_coordinates("trajectory", points)
         change, length = _block_sums(points.reshape(-1, n_points, dims), turns=turns)
         return change.reshape(batch), length.reshape(batch)
     flat = points.reshape(-1, n_points, dims)
@@ -148,8 +149,8 @@ def _path_sums(points: Any, *, turns: bool) -> tuple[Any, Any]:
     try:
         results = _run_blocks(tasks)
     except _NonFiniteBlockError:
-        check_finite("trajectory", points)  # raises naming the first non-finite index
-        raise  # pragma: no cover - only if a finite block's sum overflowed
+        check_coordinates("trajectory", points)  # raises naming the first bad index
+        raise  # pragma: no cover - within_limit's False proves a bad value
     change = np.zeros(flat.shape[0])
     length = np.zeros(flat.shape[0])
     for owner, (c, n) in zip(owners, results, strict=True):
@@ -170,8 +171,8 @@ def _path_length_kernel(points: Any) -> Any:
 
 
 def _straightness_kernel(points: Any) -> Any:
-    net = norms(points[..., -1, :] - points[..., 0, :])
-    return ratio_or(net, _path_length_kernel(points), 1.0)
+    length = _path_length_kernel(points)  # first: its blocks check the coordinates
+    return ratio_or(norms(points[..., -1, :] - points[..., 0, :]), length, 1.0)
 
 
 # --------------------------------------------------------------------------- functional twins
