@@ -29,6 +29,7 @@ from robot_msgs import metrics as npm  # noqa: E402
 from robot_msgs.errors import ValidationError  # noqa: E402
 from robot_msgs.metrics import torch as tm  # noqa: E402
 from tests.metrics import _torch_dist_worker as worker  # noqa: E402
+from tests.metrics import test_base as base_cases  # noqa: E402
 
 NUMPY_SETTINGS = {
     "LogDimensionlessJerk": {"sample_rate_hz": 32.0},
@@ -418,3 +419,20 @@ def test_two_process_gloo_run_equals_one_process(tmp_path: Path) -> None:
             assert value == pytest.approx(numpy_values[name], rel=1e-12, abs=1e-12), (rank, name)
     naive = (local0["PathSmoothness"] + local1["PathSmoothness"]) / 2
     assert naive != pytest.approx(numpy_values["PathSmoothness"], rel=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(base_cases.CASES))
+def test_numpy_metric_classes_take_tensors_as_their_kernels_do(name: str) -> None:
+    """np.sum(tensor, dtype=np.float64) let torch's TypeError ("argument 'dtype' must be
+    torch.dtype") out of every NumPy class's update() given tensors, which its kernel
+    takes (a review); a tensor that requires gradients is summed off the graph."""
+    factory, make = base_cases.CASES[name]
+    args = make(np.random.default_rng(5), 3)
+    from_numpy, from_torch = factory(), factory()
+    from_numpy.update(*args)
+    tensors = [torch.from_numpy(a) for a in args]
+    from_torch.update(
+        *(t.double().requires_grad_() if t.is_floating_point() else t for t in tensors)
+    )
+    assert from_torch.count == from_numpy.count == 3
+    assert from_torch.compute() == pytest.approx(from_numpy.compute(), rel=1e-12, abs=1e-12)

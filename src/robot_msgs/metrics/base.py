@@ -119,10 +119,19 @@ class StreamingMean:
         """The float64 sum of the per-item values recorded."""
         return self._sum
 
-    def _accumulate(self, values: Float64Array) -> None:
-        """Add per-item values (any shape; every element is one item) to the state."""
-        self._sum += float(np.sum(values, dtype=np.float64))
-        self._count += int(values.size)
+    def _accumulate(self, values: Any) -> None:
+        """Add per-item values (any shape; every element is one item) to the state.
+
+        A tensor's values (the kernels take tensors too) add their float64 sum, off the
+        autograd graph: ``np.sum(tensor, dtype=np.float64)`` let torch's TypeError out of
+        every ``update()`` given a tensor (a review).
+        """
+        if isinstance(values, np.ndarray):
+            self._sum += float(np.sum(values, dtype=np.float64))
+            self._count += int(values.size)
+            return
+        self._sum += float(array_namespace(values).sum(values.detach()))  # float64 already
+        self._count += math.prod(values.shape)
 
     def compute(self) -> float:
         """Return the mean per-item value over every item recorded so far.
