@@ -436,3 +436,19 @@ def test_numpy_metric_classes_take_tensors_as_their_kernels_do(name: str) -> Non
     )
     assert from_torch.count == from_numpy.count == 3
     assert from_torch.compute() == pytest.approx(from_numpy.compute(), rel=1e-12, abs=1e-12)
+
+
+def test_a_batch_refused_by_forward_keeps_what_was_recorded_before() -> None:
+    """torchmetrics' forward resets the state to evaluate a batch alone and adds the saved
+    state back after compute(): a NaN batch (refused) or an empty one (no item to compute)
+    wiped every batch before it, so a training loop that skipped the bad batch reported
+    the later batches only (a review). Hand: paths of 5 m (3-4-5) and 1 m: mean 3 m."""
+    metric = tm.PathLength()
+    metric.update(torch.tensor([[0.0, 0.0], [3.0, 4.0]]))
+    with pytest.raises(ValidationError, match=r"got nan at index \(1, 0\)"):
+        metric(torch.tensor([[0.0, 0.0], [math.nan, 4.0]]))
+    with pytest.raises(RuntimeError, match=r"before any item was recorded"):
+        metric(torch.zeros(0, 5, 2))
+    assert (metric.total.item(), metric.count.item()) == (5.0, 1)
+    assert metric(torch.tensor([[0.0, 0.0], [1.0, 0.0]])).item() == 1.0  # the batch's value
+    assert metric.compute().item() == 3.0

@@ -23,7 +23,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from robot_msgs import metrics as kernels
 from robot_msgs.errors import ValidationError
@@ -84,6 +84,26 @@ class _MeanMetric(Metric):
     def _accumulate(self, values: Tensor) -> None:
         self.total = self.total + values.sum()
         self.count = self.count + values.numel()
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """Return the batch's value and record its items, as torchmetrics' ``forward``.
+
+        A batch that raises (an input refused, a batch of no item) leaves every item
+        recorded before as it was. WHY: torchmetrics resets the state to evaluate the batch
+        alone and adds the saved state back only after ``compute()``, so a refused batch
+        wiped every batch recorded before it (a review: 5 m of path, then one NaN batch
+        caught and skipped, and ``compute()`` said "before any item was recorded").
+        """
+        saved = {name: getattr(self, name) for name in self._defaults}  # replaced, not mutated
+        context = (self._update_count, self._to_sync, self._should_unsync, self.compute_on_cpu)
+        try:
+            return super().forward(*args, **kwargs)
+        except Exception:
+            for name, value in saved.items():
+                setattr(self, name, value)
+            self._update_count, self._to_sync, self._should_unsync, self.compute_on_cpu = context
+            self._enable_grad = False
+            raise
 
     def compute(self) -> Tensor:
         """Return the mean per-item value over every item recorded, on every process."""
