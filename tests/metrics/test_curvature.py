@@ -98,3 +98,11 @@ def test_curvature_of_a_path_that_never_moves_is_zero() -> None:
     metric = Curvature()
     metric.update(np.zeros((3, 4, 2)))
     assert (metric.compute(), metric.count) == (0.0, 3)
+
+
+def test_wrap_angle_of_an_infinite_angle_is_nan_not_a_warning() -> None:
+    """remainder(inf) warned 'invalid value' (an error where warnings are; a tensor gives
+    NaN in silence; a review). NaN stays NaN."""
+    wrapped = wrap_angle([math.inf, -math.inf, math.nan, 0.5])
+    assert np.isnan(wrapped[:3]).all()
+    assert wrapped[3] == 0.5

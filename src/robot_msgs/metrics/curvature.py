@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, overload
 
+import numpy as np
+
 from robot_msgs.errors import ValidationError
 from robot_msgs.metrics.base import (
     StreamingMean,
@@ -45,7 +47,7 @@ def wrap_angle(angles: Tensor) -> Tensor: ...
 @overload
 def wrap_angle(angles: ArrayLike) -> Float64Array: ...
 def wrap_angle(angles: Any) -> Any:
-    """Angles wrapped into ``[-π, π)`` rad.
+    """Angles wrapped into ``[-π, π)`` rad; an infinite angle has no direction: NaN.
 
     Examples
     --------
@@ -53,7 +55,8 @@ def wrap_angle(angles: Any) -> Any:
     0.0031853072
     """
     x = as_float_array("angles", angles)
-    return as_result(array_namespace(x).remainder(x + math.pi, 2 * math.pi) - math.pi)
+    with np.errstate(invalid="ignore"):  # inf: NaN, as a tensor gives, not a warning
+        return as_result(array_namespace(x).remainder(x + math.pi, 2 * math.pi) - math.pi)
 
 
 # --------------------------------------------------------------------------- kernels
