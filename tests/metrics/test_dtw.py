@@ -117,3 +117,10 @@ def test_mismatched_pairs_raise() -> None:
 def test_dtw_and_ndtw_instances_do_not_merge() -> None:
     with pytest.raises(TypeError, match="Expected another DTW to merge, got NDTW"):
         DTW().merge(NDTW())
+
+
+def test_ndtw_of_a_dtw_past_float64_over_the_threshold_is_0_without_a_warning() -> None:
+    """1e150 m over a threshold of 1e-300 m overflowed the ratio with a warning (an error
+    where warnings are; a review): exp(-inf) is 0, as on a tensor."""
+    assert float(ndtw([[0.0]], [[1e150]], threshold=1e-300)) == 0.0
+    assert float(sdtw([[1e150]], [[1e150]], threshold=1e-300)) == 1.0  # DTW 0: exp(0)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+import numpy as np
+
 from robot_msgs.errors import ValidationError
 from robot_msgs.metrics.base import (
     StreamingMean,
@@ -93,7 +95,11 @@ def _dtw_kernel(pred: Any, ref: Any, distance: Distance) -> Any:
 
 def _ndtw_kernel(pred: Any, ref: Any, threshold: float, distance: Distance) -> Any:
     scale = ref.shape[-2] * threshold
-    return as_result(array_namespace(pred).exp(-_dtw_kernel(pred, ref, distance) / scale))
+    distance_dtw = _dtw_kernel(pred, ref, distance)
+    # A DTW past float64 times the threshold: its nDTW is exp(-inf) = 0, as on a tensor,
+    # not an 'overflow' warning (threshold=1e-300 m; a review).
+    with np.errstate(over="ignore"):
+        return as_result(array_namespace(pred).exp(-distance_dtw / scale))
 
 
 def _sdtw_kernel(pred: Any, ref: Any, threshold: float, distance: Distance) -> Any:
