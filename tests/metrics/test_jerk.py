@@ -137,3 +137,13 @@ def test_a_tiny_impulse_has_the_jerk_of_a_unit_one() -> None:
     assert float(log_dimensionless_jerk([1e-300, 0.0, 0.0, 0.0], 10.0)) == pytest.approx(
         -math.log(64.0), rel=1e-15
     )
+
+
+def test_speed_from_positions_at_a_huge_rate_is_not_a_warning() -> None:
+    """np.gradient divided by dt = 1e-300 s first: 1 m at 1e300 Hz overflowed its square
+    ('overflow encountered in multiply' where warnings are errors; a review). Hand: steps
+    1 and 2 m, so ends 1e300 and 2e300 m/s, the middle 3 m over two samples, 1.5e300; a
+    speed past float64 is inf."""
+    speed = speed_from_positions([[0.0], [1.0], [3.0]], 1e300)
+    assert speed.tolist() == [1e300, 1.5e300, 2e300]
+    assert speed_from_positions([[0.0], [1e150]], 1e300).tolist() == [math.inf, math.inf]

@@ -104,8 +104,7 @@ def speed_from_positions(positions: Any, sample_rate_hz: float) -> Any:
 
     .. math:: v_i = \lVert p_{i+1} - p_{i-1} \rVert \, f_s / 2
 
-    (one-sided differences at both ends, as :func:`numpy.gradient`, whose numbers these
-    are).
+    (one-sided differences at both ends, as :func:`numpy.gradient`).
 
     Parameters
     ----------
@@ -117,7 +116,8 @@ def speed_from_positions(positions: Any, sample_rate_hz: float) -> Any:
     Returns
     -------
     ndarray or torch.Tensor, shape (..., L), float64, m/s
-        A tensor for a tensor (same device, with gradients), as every kernel here.
+        A tensor for a tensor (same device, with gradients), as every kernel here. A
+        speed past float64 is ``inf``.
 
     Examples
     --------
@@ -126,17 +126,16 @@ def speed_from_positions(positions: Any, sample_rate_hz: float) -> Any:
     """
     fs = check_positive("sample_rate_hz", sample_rate_hz)
     points = check_points("positions", positions, min_points=2)
-    dt = 1.0 / fs
-    if isinstance(points, np.ndarray):
-        speed: Float64Array = norms(np.gradient(points, dt, axis=-2))
-        return speed
-    # WHY not np.gradient for a tensor: it gave back NumPy's array, and for a tensor that
-    # requires gradients torch's RuntimeError "Can't call numpy() on Tensor" (a review).
-    # The same arithmetic as np.gradient's, so the same numbers.
+    # WHY the norms of the differences, then the rate: np.gradient divided by dt first,
+    # so 1 m at 1e300 Hz overflowed its square ('overflow encountered in multiply' where
+    # warnings are errors), and for a tensor it gave NumPy's array back, or torch's
+    # RuntimeError for one that requires gradients (a review).
     xp = array_namespace(points)
-    ends = (points[..., 1:2, :] - points[..., :1, :], points[..., -1:, :] - points[..., -2:-1, :])
-    inner = (points[..., 2:, :] - points[..., :-2, :]) / (2.0 * dt)
-    return norms(xp.concat([ends[0] / dt, inner, ends[1] / dt], axis=-2))
+    first = norms(points[..., 1:2, :] - points[..., :1, :])
+    inner = norms(points[..., 2:, :] - points[..., :-2, :])
+    last = norms(points[..., -1:, :] - points[..., -2:-1, :])
+    with np.errstate(over="ignore"):  # a speed past float64 is inf
+        return as_result(xp.concat([first * fs, inner * (fs / 2.0), last * fs], axis=-1))
 
 
 @overload
