@@ -185,3 +185,15 @@ def test_options_that_are_not_numbers_are_a_validation_error(
     t = np.linspace(0.0, 5.0, 501)
     with pytest.raises(ValidationError, match=said):
         step_response(t, 1.0 - np.exp(-t), **kwargs)
+
+
+def test_a_step_or_a_time_span_past_float64_is_not_a_warning() -> None:
+    """A step from -1e308 to 1e308 overflowed (y - y0) with a warning (an error where
+    warnings are), and so did np.diff of times from -1e308 to 1e308 s (a review). Hand,
+    for r = 0, 0.8, 1, 1 at t = 0..3: 10 % at 0.125 s, 90 % at 1.5 s (rise 1.375 s); the
+    2 % band entered at 1.9 s. The times' span past float64 is refused."""
+    info = step_response([0.0, 1.0, 2.0, 3.0], [-1e308, 0.6e308, 1e308, 1e308])
+    assert info.rise_time_s == pytest.approx(1.375, rel=1e-12)
+    assert info.settling_time_s == pytest.approx(1.9, rel=1e-12)
+    with pytest.raises(ValidationError, match=r"`t` spanning less than .* got -1e\+308 to 1e\+308"):
+        step_response([-1e308, 0.0, 1e308], [0.0, 0.5, 1.0])

@@ -129,9 +129,9 @@ def step_response(
     if times.shape != values.shape:
         msg = f"Expected `y` of shape {times.shape} like `t`, got shape {values.shape}"
         raise ValidationError(msg)
-    steps = np.diff(times)
-    if (steps <= 0).any():
-        i = int(np.flatnonzero(steps <= 0)[0]) + 1
+    steps = times[1:] > times[:-1]  # compared, not subtracted: np.diff overflowed past 1e308
+    if not steps.all():
+        i = int(np.flatnonzero(~steps)[0]) + 1
         now, before = float(times[i]), float(times[i - 1])
         msg = f"Expected `t` strictly increasing, got t[{i}] = {now!r} after {before!r}"
         raise ValidationError(msg)
@@ -155,7 +155,17 @@ def step_response(
     if not (math.isfinite(threshold) and threshold > 0):
         msg = f"Expected `settling_threshold` finite and > 0, got {settling_threshold!r}"
         raise ValidationError(msg)
-    r = (values - y0) / (yf - y0)
+    if not math.isfinite(float(times[-1]) - float(times[0])):
+        # The crossing times would be inf - inf; np.diff warned 'overflow' (a review).
+        msg = (
+            f"Expected `t` spanning less than float64's largest value (1.8e308 s), got "
+            f"{float(times[0])!r} to {float(times[-1])!r}"
+        )
+        raise ValidationError(msg)
+    if math.isfinite(yf - y0):
+        r = (values - y0) / (yf - y0)
+    else:  # a step past float64 (-1e308 to 1e308): halves, exactly, not an 'overflow'
+        r = (values / 2.0 - y0 / 2.0) / (yf / 2.0 - y0 / 2.0)
     rel = times - times[0]
     peak_index = int(np.argmax(r))
     return StepResponse(
