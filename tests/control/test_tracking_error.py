@@ -205,3 +205,15 @@ def test_tracking_options_of_the_wrong_kind_are_validation_errors() -> None:
         ValidationError, match=r"joint names used once in `states\[1\]\.name`, got 'shoulder' twice"
     ):
         joint_tracking(_command(), states)
+
+
+def test_an_error_past_float64_is_refused_not_left_out_as_missing() -> None:
+    """1e308 commanded against -1e308 measured overflowed with a warning (an error where
+    warnings are), and otherwise gave an inf error that error_stats leaves out: a huge
+    error said as no data; a command from -1e308 to 1e308 interpolated to NaN (a review)."""
+    with pytest.raises(
+        ValidationError, match=r"within float64, got none for channel 'channel_0' at t = 0\.5 s"
+    ):
+        tracking([0.0, 1.0], [1e308, 1e308], [0.5], [-1e308])
+    with pytest.raises(ValidationError, match=r"\(measured 0\.0\)"):
+        tracking([0.0, 1.0], [-1e308, 1e308], [0.5], [0.0])

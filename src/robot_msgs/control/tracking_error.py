@@ -110,7 +110,8 @@ def tracking(
     Raises
     ------
     ValidationError
-        Shapes, channel counts, or times not finite and strictly increasing.
+        Shapes, channel counts, times not finite and strictly increasing, or an error
+        past float64 (where a sample was measured).
     AssociationError
         No measured stamp within the command span.
 
@@ -152,9 +153,23 @@ def tracking(
         raise AssociationError(msg)
     t = tm[inside]
     unit_of = _units_for(names, units)
+    # Past float64 (a command from -1e308 to 1e308, a 1e308 error) the interpolation is
+    # NaN and the difference inf, which error_stats leaves out as missing: a warning where
+    # warnings are errors, or a huge error said as no data (a review). Refused instead.
+    with np.errstate(over="ignore", invalid="ignore"):
+        errors = [np.interp(t, tc, cmd[:, c]) - meas[inside, c] for c in range(n_channels)]
+    for name, error, c in zip(names, errors, range(n_channels), strict=True):
+        lost = ~np.isfinite(error) & np.isfinite(meas[inside, c])
+        if lost.any():
+            k = int(np.flatnonzero(lost)[0])
+            msg = (
+                f"Expected commanded - measured within float64, got none for channel "
+                f"{name!r} at t = {float(t[k])!r} s (measured {float(meas[inside, c][k])!r})"
+            )
+            raise ValidationError(msg)
     signals = tuple(
-        Signal.of(name, unit_of[name], np.interp(t, tc, cmd[:, c]) - meas[inside, c], stamps_s=t)
-        for c, name in enumerate(names)
+        Signal.of(name, unit_of[name], error, stamps_s=t)
+        for name, error in zip(names, errors, strict=True)
     )
     notes: list[str] = []
     if matched < tm.size:
