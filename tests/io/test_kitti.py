@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import math
-from typing import TYPE_CHECKING
+import os
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,9 +15,6 @@ import pytest
 from robot_msgs.errors import DataWarning, FormatError, OutputExistsError, ValidationError
 from robot_msgs.io import default_times_path, read_kitti, write_kitti
 from robot_msgs.trajectory import PoseTrajectory
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 S = math.sqrt(0.5)
 # Identity at (5, 6, 7); 90° about z at (8, 9, 10): R = [[0,-1,0],[1,0,0],[0,0,1]],
@@ -198,6 +199,36 @@ def test_write_kitti_refuses_when_the_times_file_exists_and_writes_nothing(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == ["00_times.txt"]
     write_kitti(tmp_path / "00.txt", _traj(), force=True)
     assert len(read_kitti(tmp_path / "00.txt")) == 40
+
+
+def test_write_kitti_replaces_neither_file_when_the_poses_fail(tmp_path: Path) -> None:
+    """The times file replaced its old self before the poses were written: poses that
+    failed left new times beside old poses (a review). Here the poses cannot be written:
+    every temporary name beside them is held by a live writer."""
+    poses = write(tmp_path, "old poses\n")
+    times = write(tmp_path, "old times\n", name="00_times.txt")
+    with contextlib.ExitStack() as stack:
+        for k in range(64):  # robot_msgs.files takes at most 64 writers at once
+            fd = os.open(tmp_path / f".00.txt.{k}.tmp", os.O_WRONLY | os.O_CREAT)
+            stack.callback(os.close, fd)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        said = rf"^{re.escape(str(poses))}: cannot write it: 64 writers at once$"  # the poses'
+        with pytest.raises(FileExistsError, match=said):
+            write_kitti(poses, _traj(), force=True)
+    assert (poses.read_text(), times.read_text()) == ("old poses\n", "old times\n")
+    assert not list(tmp_path.glob(".00_times.txt.*.tmp"))
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_write_kitti_refuses_a_stream_in_the_pair_before_writing_either(tmp_path: Path) -> None:
+    """Poses into /dev/full (through a link) failed with 'no space left' after the times
+    file was replaced (a review): a stream cannot be taken back, so it is refused."""
+    (tmp_path / "00.txt").symlink_to("/dev/full")
+    times = write(tmp_path, "old times\n", name="00_times.txt")
+    with pytest.raises(OSError, match=r"00\.txt: "):
+        write_kitti(tmp_path / "00.txt", _traj(), force=True)
+    assert times.read_text() == "old times\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["00.txt", "00_times.txt"]
 
 
 def test_write_kitti_output_is_readable_by_evo(tmp_path: Path) -> None:

@@ -7,13 +7,14 @@ separate ``times.txt``. Separators may be spaces, tabs or commas; ``#`` starts a
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import check_outputs, write_atomic
+from robot_msgs.files import check_outputs, open_atomic, write_atomic
 from robot_msgs.io.clean import ROUNDED_ROTATIONS, finish_trajectory, report
 from robot_msgs.io.table import format_rows, read_table
 from robot_msgs.rotations import (
@@ -25,7 +26,6 @@ from robot_msgs.rotations import (
 from robot_msgs.trajectory import UNIT_QUATERNION_TOL, PoseTrajectory
 
 if TYPE_CHECKING:
-    import os
     from collections.abc import Callable
 
     from robot_msgs.io.clean import RepeatedStamps
@@ -219,7 +219,11 @@ def write_kitti(
     write_times: bool = True,
     force: bool = False,
 ) -> tuple[Path, Path | None]:
-    r"""Write ``traj`` as a KITTI pose file plus a times file, both atomically.
+    r"""Write ``traj`` as a KITTI pose file plus a times file, atomically as a pair.
+
+    Both files are written whole before either replaces its target, so a failure leaves
+    both old files (or neither new one); only a rename failing between the two renames
+    could part them.
 
     Parameters
     ----------
@@ -250,7 +254,10 @@ def write_kitti(
         written, so nothing is written.
     OutputPathError
         The two paths are the same file, or cannot be written (see
-        :func:`~robot_msgs.files.check_outputs`).
+        :func:`~robot_msgs.files.check_outputs`); with a times file, either is a stream
+        (``-``, a device or FIFO cannot be taken back if the other fails).
+    OSError
+        A write failed; the message names the file. Neither file is replaced.
 
     Examples
     --------
@@ -282,8 +289,43 @@ def write_kitti(
     kept = traj.rotation_matrices  # blocks read as given are written as they were read
     poses[:, :, :3] = matrix_from_quat_xyzw(traj.orientations_quat_xyzw) if kept is None else kept
     poses[:, :, 3] = traj.positions_xyz
-    written_times = None
-    if times_target is not None:
-        written_times = write_atomic(times_target, format_rows(traj.stamps_s[:, None]), force=force)
-    written = write_atomic(path, format_rows(poses.reshape(-1, 12)), force=force)
-    return written, written_times
+    rows = format_rows(poses.reshape(-1, 12))
+    if times_target is None:
+        return write_atomic(path, rows, force=force), None
+    _write_pair(
+        (times_target, format_rows(traj.stamps_s[:, None])), (Path(path), rows), force=force
+    )
+    return Path(path), times_target
+
+
+class _SecondFailed(Exception):  # noqa: N818 - not an error of its own: carries the second's
+    """Carries the second file's error past the first file's writer (see :func:`_write_pair`)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _write_pair(first: tuple[Path, str], second: tuple[Path, str], *, force: bool) -> None:
+    """Write two files all or nothing: neither replaces its target unless both are whole.
+
+    Each goes to its :func:`~robot_msgs.files.open_atomic` temporary, the first flushed to
+    disk before the second is written; the renames come only when both are whole (the
+    second's, then the first's). Writing the poses after their times file had replaced
+    the old one left a new times file beside old poses when the poses failed (a full
+    disk; a review). The second's error already names its file: it passes the first's
+    writer (which removes its temporary) as a :class:`_SecondFailed`, not renamed as the
+    first's.
+    """
+    try:
+        with open_atomic(first[0], force=force) as handle:
+            handle.write(first[1].encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+            try:
+                with open_atomic(second[0], force=force) as other:
+                    other.write(second[1].encode("utf-8"))
+            except OSError as err:
+                raise _SecondFailed(err) from err
+    except _SecondFailed as failed:
+        raise failed.error from failed.error.__cause__
