@@ -312,6 +312,26 @@ def _assert_aligned(lines: list[str], right: list[list[bool]], skip: list[int]) 
     assert all(a[1] + 2 <= b[0] for a, b in itertools.pairwise(ends)), lines
 
 
+def _assert_records(
+    block: list[str], headers: tuple[str, ...], row: tuple[str, ...], width: int
+) -> None:
+    """Assert ``block`` is the record of ``row``: a line ``header  cell`` a column, and a
+    header wider than half the width on its own line, its cell on the next. The cells
+    start at one terminal column, in the first half of the width, two columns at least
+    past the end of every header beside them."""
+    long = [_display(h) > width // 2 for h in headers]
+    expected = [
+        words for h, c, wide in zip(headers, row, long, strict=True)
+        for words in ([[h], [c]] if wide else [[h, c]])
+    ]  # fmt: skip
+    assert [line.split() for line in block] == expected, block
+    spans = [_spans(line) for line in block]
+    cells = [s[-1] for s in spans if len(s) == 2 or s[0][0] > 0]
+    [start] = {begin for begin, _ in cells}
+    assert start <= width // 2 + 2, block
+    assert all(s[0][1] + 2 <= start for s in spans if len(s) == 2), block
+
+
 def _check_folded(
     data: st.DataObject, columns: int, rows: int, width: int, names: range, cell: int = 14
 ) -> None:
@@ -358,10 +378,7 @@ def _check_folded(
         assert _width(headers, cells) > width  # folded, the rows' names would not fit
         assert len(blocks) == rows
         for row, block in zip(cells, blocks, strict=True):
-            assert [line.split() for line in block] == [
-                list(c) for c in zip(headers, row, strict=True)
-            ]
-            _assert_aligned(block, [[False, False]] * len(block), [0] * len(block))
+            _assert_records(block, headers, row, width)
         return
     heads = [block[0].split() for block in blocks]
     keys = len(heads[0]) if len(blocks) == 1 else 0
@@ -460,6 +477,30 @@ def test_rows_told_apart_only_by_a_second_name_are_transposed_when_both_are_long
     assert lines[1:3] == [f"#1  {name}", f"#2  {name}"]
     assert lines[5].split() == ["signal", "translation@1f", "translation@10f"]
     assert max(len(line) for line in lines) <= 80
+
+
+def test_a_record_of_a_header_wider_than_half_the_width_keeps_its_cells_in_the_first_half() -> None:
+    """A ranking of algorithms and a sequence named by 124-character folders was printed
+    as records whose every value started at column 131, past the 80 columns (a review):
+    the sequence's header stands on its own line, its value below in the values' column."""
+    sequence = "seq_" + "x" * 124
+    headers = ("#", "algorithm", "mean rank", "success", "coverage", f"{sequence} [m]")
+    rows = (
+        ("1", "alg_" + "x" * 124, "1.00", "1/1", "99.8%", "0.0060 (1)"),
+        ("2", "b", "2.00", "1/1", "97%", "0.0168 (2)"),
+    )
+    table = ReportTable("Ranking", headers, rows, (True, False, True, True, True, True))
+    lines = render_text(table).splitlines()
+    assert lines[1:7] == [
+        "#          1",
+        f"algorithm  {rows[0][1]}",
+        "mean rank  1.00",
+        "success    1/1",
+        "coverage   99.8%",
+        f"{sequence} [m]",
+    ]
+    assert lines[7] == "           0.0060 (1)"
+    assert lines[-2:] == [f"{sequence} [m]", "           0.0168 (2)"]
 
 
 def test_a_one_column_table_wider_than_the_width_is_printed_whole() -> None:

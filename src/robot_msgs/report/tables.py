@@ -537,11 +537,12 @@ def _transposed(table: ReportTable, width: int) -> list[str]:
     The names are listed once as ``#1``, ``#2``, ...; the table then has a line per
     column and a column per row, so values of different rows stand side by side. When
     that is wider than ``width`` too, each row is printed as a record, one ``header
-    value`` line a column, as ``psql`` does.
+    value`` line a column, as ``psql`` does; a header wider than half the width stands on
+    its own line, its value on the next, in the values' column.
 
     Examples
     --------
-    >>> t = ReportTable("", ("result", "rms"), (("a/long/path.json", "0.5"), ("b.zip", "1")),
+    >>> t = ReportTable("", ("file", "rms"), (("a/long/path.json", "0.5"), ("b.zip", "1")),
     ...                 (False, True))
     >>> print("\n".join(_transposed(t, 20)))
     #1  a/long/path.json
@@ -550,11 +551,16 @@ def _transposed(table: ReportTable, width: int) -> list[str]:
           #1  #2
     rms  0.5   1
     >>> print("\n".join(_transposed(t, 11)))
-    result  a/long/path.json
-    rms     0.5
+    file  a/long/path.json
+    rms   0.5
     <BLANKLINE>
-    result  b.zip
-    rms     1
+    file  b.zip
+    rms   1
+    >>> t = ReportTable("", ("file", "a/long/sequence [m]"), (("b.zip", "1"),), (False, True))
+    >>> print("\n".join(_transposed(t, 20)))
+    file  b.zip
+    a/long/sequence [m]
+          1
     """
     labels = [f"#{n}" for n in range(1, len(table.rows) + 1)]
     heads = table.headers[1:]
@@ -572,11 +578,18 @@ def _transposed(table: ReportTable, width: int) -> list[str]:
             cells = (align(row[i], w) for row, w in zip(table.rows, columns, strict=True))
             out.append("  ".join([ljust(head, lead), *cells]).rstrip())
         return out
-    name = max(display_width(h) for h in table.headers)
+    # A header wider than half the width (a sequence named by a long path, in a ranking's
+    # column head) padded every line of every record to its width: the values all started
+    # past the width (a review). It stands on its own line, its value below in the column.
+    name = max((w for h in table.headers if (w := display_width(h)) <= width // 2), default=0)
     out = []
     for n, row in enumerate(table.rows):
         out += [""] if n else []
-        out += [f"{ljust(h, name)}  {c}".rstrip() for h, c in zip(table.headers, row, strict=True)]
+        for h, c in zip(table.headers, row, strict=True):
+            if display_width(h) > name:
+                out += [h, *([f"{' ' * name}  {c}".rstrip()] if c.strip() else [])]
+            else:
+                out.append(f"{ljust(h, name)}  {c}".rstrip())
     return out
 
 
