@@ -256,3 +256,33 @@ def test_a_tree_of_folders_too_deep_to_walk_is_refused_naming_the_root(tmp_path:
     (bottom / "meta.json").write_text(json.dumps(keys))
     [found] = discover_runs(tmp_path / "at_bound")
     assert found.label == "orb/MH_01/1"
+
+
+def test_a_folder_whose_path_the_system_refuses_is_named_by_the_root_and_its_depth(
+    tmp_path: Path,
+) -> None:
+    """A root 20 folders of 250-character names deep ended as the system's OSError, its
+    message the whole path, cut at 2,000 characters (a review): the error names the root,
+    the depth, and the path below the root with its middle elided."""
+    root = tmp_path / "deep"
+    root.mkdir()
+    letters = "abcdefghijklmnopqrst"
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        for letter in letters:  # by descriptor: the paths grow past what the system takes
+            os.mkdir(letter * 250, dir_fd=fd)
+            below = os.open(letter * 250, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = below
+        os.close(os.open("estimate.tum", os.O_WRONLY | os.O_CREAT, dir_fd=fd))
+    finally:
+        os.close(fd)
+    depth = (4096 - len(str(root))) // 251 + 1  # the first folder whose path passes 4096
+    size = len(str(root)) + 251 * depth
+    elided = f"{'a' * 38}...{letters[depth - 1] * 39}"
+    said = (
+        f"{root}: cannot list the folder {depth} levels down ({elided}): its path is "
+        f"{size} bytes, longer than the 4096 the system allows"
+    )
+    with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
+        discover_runs(root)

@@ -40,7 +40,7 @@ import itertools
 import os
 import stat as stat_mode
 import warnings
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -76,6 +76,8 @@ _PATH_MAX = 4096
 #: Folders below a root walked for runs, at most. WHY: the walk recurses once a level, and
 #: 1100 nested folders (or a folder bind-mounted into itself) ended it in a RecursionError.
 _DEEPEST = 256
+#: Characters of a path below the root shown in an error, at most (its middle elided).
+_SHOWN = 80
 _SIDES = ("estimate", "reference")
 _INPUTS = ("format", "topic", "times")
 
@@ -511,6 +513,32 @@ class _Walk:
                 yield self._run(top)
             yield from self._below(top, pool, 0)
 
+    def _listed(self, listed: Future[Listing], folder: Path, depth: int) -> Listing:
+        """Return ``folder``'s listing; a folder that cannot be listed is named short.
+
+        Raises
+        ------
+        FormatError
+            The system refused to list the folder (its path longer than the system
+            allows, an I/O error): the message names the root, the depth and the folder's
+            path below the root with its middle elided. A root 20 folders of 250-character
+            names deep ended as the system's OSError, its message the whole 4,000-byte
+            path (a review).
+        """
+        try:
+            return listed.result()
+        except OSError as err:
+            below = folder.relative_to(self.base).as_posix()
+            shown = below if len(below) <= _SHOWN else f"{below[:38]}...{below[-39:]}"
+            size = len(os.fsencode(folder))
+            reason = (
+                f"its path is {size} bytes, longer than the {_PATH_MAX} the system allows"
+                if err.errno == errno.ENAMETOOLONG
+                else (err.strerror or str(err)).lower()
+            )
+            msg = f"{self.base}: cannot list the folder {depth} levels down ({shown}): {reason}"
+            raise FormatError(msg) from err
+
     def _below(self, listing: Listing, pool: ThreadPoolExecutor, depth: int) -> Iterator[RunSpec]:
         """Yield the runs below a listed folder (not the folder itself), in order.
 
@@ -540,7 +568,7 @@ class _Walk:
             tied = list(group)
             if len(tied) == 1:
                 _, below, name = tied[0]
-                child = ahead[name].result()
+                child = self._listed(ahead[name], listing.folder / name, depth + 1)
                 if below:
                     yield from self._below(child, pool, depth + 1)
                 elif _is_run(child):
@@ -548,7 +576,7 @@ class _Walk:
                 continue
             found = []  # tied keys: the runs of these entries sorted by whole paths
             for _, below, name in sorted(tied, key=lambda item: (item[2], item[1])):
-                child = ahead[name].result()
+                child = self._listed(ahead[name], listing.folder / name, depth + 1)
                 found += (
                     list(self._below(child, pool, depth + 1))
                     if below
