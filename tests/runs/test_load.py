@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import TYPE_CHECKING
 
@@ -10,7 +11,7 @@ import pytest
 
 from robot_msgs.errors import DataWarning, FormatError
 from robot_msgs.evaluation import ReadSettings
-from robot_msgs.runs import RunSpec, load_run
+from robot_msgs.runs import RunSpec, discover_runs, load_run
 from tests.cli.evaluation_files import write_kitti_off_so3
 
 if TYPE_CHECKING:
@@ -59,3 +60,24 @@ def test_a_run_is_read_by_the_reading_rules_it_is_given(tmp_path: Path) -> None:
         printed = np.loadtxt(tmp_path / name).reshape(-1, 3, 4)[:, :, :3]
         assert traj.rotation_matrices is not None
         assert traj.rotation_matrices.tolist() == printed.tolist()  # the digits as printed
+
+
+def test_an_estimate_linked_to_nothing_is_a_broken_input_naming_the_link(tmp_path: Path) -> None:
+    """A dangling estimate link counted as "no estimate", the algorithm's failure (a
+    review): like a missing named reference, it fails the run's evaluation by name."""
+    folder = tmp_path / "orb" / "MH_01" / "1"
+    folder.mkdir(parents=True)
+    (folder / "estimate.tum").symlink_to(tmp_path / "moved" / "estimate.tum")
+    [run] = discover_runs(tmp_path)
+    said = (
+        f"{folder / 'estimate.tum'}: the run's estimate is a symbolic link to "
+        f"{tmp_path / 'moved' / 'estimate.tum'}, which does not exist ({folder})"
+    )
+    with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
+        load_run(run)
+    (folder / "estimate.tum").unlink()
+    (folder / "estimate.tum").symlink_to("estimate.tum")  # itself: a loop
+    with pytest.raises(FormatError, match=r"symbolic link to estimate\.tum, which is a loop"):
+        load_run(run)
+    (folder / "estimate.tum").unlink()  # no estimate at all: the run's failure, read as none
+    assert load_run(run).estimate is None

@@ -8,7 +8,8 @@ and/or ``meta.json``::
     run/
       estimate.tum     the estimated trajectory (any format robot_msgs reads, by
                        extension: .tum .txt .csv .kitti .bag .db3 .mcap); missing or empty
-                       means the run produced nothing (a failure, not an error)
+                       means the run produced nothing (a failure, not an error); a
+                       symbolic link to nothing is a broken input (an error)
       reference.tum    optional ground truth (or ``reference`` in meta.json or the
                        manifest, pointing to a shared file)
       timing.csv       optional, one row per processed frame, seconds on one clock:

@@ -4,11 +4,13 @@ A run's reference and estimate are read together, in one frame
 (:func:`robot_msgs.io.read_inputs`); runs sharing a reference read it once (``cache``).
 A missing or empty estimate is a run
 that produced nothing (``estimate`` is ``None``, judged as a failure later); a reference
-that is named but missing is an error, as is any file that cannot be read.
+that is named but missing is an error, as is any file that cannot be read and an estimate
+that is a symbolic link to nothing.
 """
 
 from __future__ import annotations
 
+import errno
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,6 +108,28 @@ def _named_in_the_run(err: FormatError, inputs: dict[str, InputFile]) -> FormatE
     return FormatError(named)
 
 
+def _refuse_a_broken_link(path: Path, spec: RunSpec) -> None:
+    """Refuse an estimate that is a symbolic link to nothing: a broken input, not a failure.
+
+    A missing estimate is a run that wrote nothing (the algorithm's failure, "no
+    estimate"); a link whose target is gone (moved results, a link made on another
+    machine) was counted as that failure too (a review). The run fails to evaluate,
+    naming the link and where it points, as a missing named reference does.
+    """
+    if not path.is_symlink():
+        return
+    try:
+        path.stat()
+    except OSError as err:
+        target = path.readlink()
+        why = "which is a loop of links" if err.errno == errno.ELOOP else "which does not exist"
+        msg = (
+            f"{spec.estimate}: the run's estimate is a symbolic link to {target}, {why} "
+            f"({spec.source})"
+        )
+        raise FormatError(msg) from err
+
+
 def _resolve(path: str, spec: RunSpec) -> Path:
     try:
         return resolve_path(path)
@@ -127,8 +151,9 @@ def load_run(
     Raises
     ------
     FormatError
-        A named reference that does not exist, a malformed file (the message names the
-        file, line and field), or the run's :attr:`~RunSpec.error` (its ``meta.json``).
+        A named reference that does not exist, an estimate that is a symbolic link to
+        nothing, a malformed file (the message names the file, line and field), or the
+        run's :attr:`~RunSpec.error` (its ``meta.json``).
     """
     from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415 - readers
 
@@ -151,6 +176,7 @@ def load_run(
         path = _resolve(spec.estimate, spec)
         if spec.folder is not None and path.parent == Path(spec.folder):
             _refuse_a_found_pipe(path)
+        _refuse_a_broken_link(path, spec)
         if path.exists() and _has_poses(path):
             inputs["estimate"] = InputFile(
                 path=str(path),
