@@ -154,6 +154,12 @@ def test_metrics_from_flags_and_from_the_table_are_refused_together(tmp_path: Pa
             '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = 5\n',
             r"#1: `estimate`: expected a string, got int 5",
         ),
+        # A run named "" was a blank row in every table (a review), a path or not.
+        ("[[runs]]\npath = '.'\nname = ''\n", r"#1: `name`: expected a name with more than "),
+        (
+            '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "e"\nname = "  "\n',
+            r"#1: `name`: expected a name with more than spaces, got str '  '",
+        ),
         ("[[folders]]\npath = 'x'\n", r"\[\[folders\]\] #1: expected a table with only `root`"),
         ("[defaults]\ncolour = 1\n[[runs]]\npath = 'x'\n", r"#1: unknown key `colour`"),
         (

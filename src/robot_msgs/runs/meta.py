@@ -63,7 +63,7 @@ META_KEYS: dict[str, str] = {
 }
 
 #: Keys a manifest entry (or ``[defaults]``) may add to :data:`META_KEYS`.
-ENTRY_KEYS: dict[str, str] = {**META_KEYS, "path": "str", "name": "str"}
+ENTRY_KEYS: dict[str, str] = {**META_KEYS, "path": "str", "name": "name"}
 
 #: Keys holding paths, relative to the file that names them.
 PATH_KEYS = ("path", "estimate", "reference", "estimate_times", "reference_times", "bag")
@@ -71,6 +71,7 @@ PATH_KEYS = ("path", "estimate", "reference", "estimate_times", "reference_times
 _MESSAGES = {
     "str": "a string",
     "key": "a non-empty string or an integer",
+    "name": "a name with more than spaces",
     "int": "an integer",
     "rate": "a finite number of hertz > 0",
     "object": "a table of names to values",
@@ -86,6 +87,8 @@ def _fits(kind: str, value: object) -> bool:
         return (isinstance(value, str) and value != "") or (
             isinstance(value, int) and not isinstance(value, bool)
         )
+    if kind == "name":  # `name = ""` named its run with nothing, a blank row (a review)
+        return isinstance(value, str) and value.strip() != ""
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "rate":  # a rate of -5 or 1e400 Hz was taken as the sensor's
