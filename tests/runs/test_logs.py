@@ -99,3 +99,17 @@ def test_resources_refuse_negative_values_and_unordered_time(tmp_path: Path) -> 
         read_resources(_write(tmp_path / "r.csv", "time_s,cpu_percent,rss_bytes\n0,1,1\n1,1,-5\n"))
     with pytest.raises(FormatError, match=r"s.csv:3: column `time_s`: expected a time after 1.0"):
         read_resources(_write(tmp_path / "s.csv", "time_s,cpu_percent,rss_bytes\n1,1,1\n0,1,1\n"))
+
+
+def test_resources_refuse_a_count_of_threads_that_is_not_whole(tmp_path: Path) -> None:
+    """``threads = 1.5`` was taken, and the run's peak said as ``int(1.5)``: 1 (a review)."""
+    header = "time_s,cpu_percent,rss_bytes,threads\n"
+    with pytest.raises(
+        FormatError,
+        match=r"r\.csv:3: column `threads`: expected a whole number of threads, got 1\.5$",
+    ):
+        read_resources(_write(tmp_path / "r.csv", f"{header}0,1,1,2\n1,1,1,1.5\n"))
+    with pytest.raises(FormatError, match=r"i\.csv:2: column `threads`: .* got inf$"):
+        read_resources(_write(tmp_path / "i.csv", f"{header}0,1,1,inf\n"))
+    log = read_resources(_write(tmp_path / "w.csv", f"{header}0,1,1,2\n1,1,1,\n2,1,1,3.0\n"))
+    assert log.threads.tolist()[::2] == [2.0, 3.0]  # an empty cell is NaN, 3.0 is 3

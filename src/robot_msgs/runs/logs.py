@@ -202,7 +202,8 @@ def read_resources(path: Path) -> ResourceLog:
     Raises
     ------
     FormatError
-        Bad layout or cells, times not strictly increasing, negative values.
+        Bad layout or cells, times not strictly increasing, negative values, a count of
+        threads that is not a whole number.
 
     Examples
     --------
@@ -227,5 +228,10 @@ def read_resources(path: Path) -> ResourceLog:
         if negative.any():
             row = int(np.flatnonzero(negative)[0])
             raise table.fail(row, name, "a value >= 0", float(values[row]))
+        if name == "threads":  # 1.5 threads was taken, and the peak said as int(): 1
+            whole = np.isnan(values) | (np.isfinite(values) & (values == np.round(values)))
+            if not whole.all():
+                row = int(np.flatnonzero(~whole)[0])
+                raise table.fail(row, name, "a whole number of threads", float(values[row]))
         out[name] = values
     return ResourceLog(path=path, time_s=time_s, **out)
