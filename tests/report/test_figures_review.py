@@ -117,11 +117,16 @@ def test_label_sets_each_estimates_legend_name(tmp_path: Path, drawn: list[Any])
 def test_a_label_count_that_does_not_match_is_one_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A --label count that does not fit the inputs is the command line's mistake, exit
+    status 2 as --label without --plot (the README's 'not fitting the other flags or
+    inputs'); it was 1, a file's (a review)."""
     ref, est = _deep_copies(tmp_path)
     plot = str(tmp_path / "f.png")
-    assert main(["ape", ref, est, "--label", "a", "--label", "b", "--plot", plot]) == 1
+    assert main(["ape", ref, est, "--label", "a", "--label", "b", "--plot", plot]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"ERROR: --label: 2 given for 1 inputs ({est}); give one per input, in order"]
+    assert err == [
+        f"ERROR: --label a b: 2 given for 1 inputs ({est}); give one per input, in order"
+    ]
     assert not Path(plot).exists()
     assert main(["ape", ref, est, "--label", "a"]) == 2
     assert "give --plot FILE too" in capsys.readouterr().err
@@ -331,8 +336,8 @@ def test_res_label_names_each_result(
     assert _figure_legend(fig) == ["ours", "evo"]
     assert [t.get_text() for t in fig.axes[2].get_xticklabels()] == ["ours", "evo"]
     capsys.readouterr()
-    assert main(["res", str(saved), "--label", "a", "--label", "b", "--plot", plot]) == 1
-    assert capsys.readouterr().err.startswith("ERROR: --label: 2 given for 1 inputs")
+    assert main(["res", str(saved), "--label", "a", "--label", "b", "--plot", plot]) == 2
+    assert capsys.readouterr().err.startswith("ERROR: --label a b: 2 given for 1 inputs")
 
 
 def test_every_result_keeps_its_own_legend_entry_and_box(
@@ -350,9 +355,9 @@ def test_every_result_keeps_its_own_legend_entry_and_box(
         assert list(ax.get_xticks()) == [0, 1]
     capsys.readouterr()
     flags = ["--label", "a", "--label", "a", "--plot", plot]
-    assert main(["res", str(saved), str(EVO_ZIP), *flags]) == 1
+    assert main(["res", str(saved), str(EVO_ZIP), *flags]) == 2
     assert capsys.readouterr().err == (
-        "ERROR: --label: 'a' given twice; give each input a name of its own\n"
+        "ERROR: --label a a: 'a' given twice; give each input a name of its own\n"
     )
 
 

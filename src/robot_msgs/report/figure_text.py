@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -53,8 +53,9 @@ def legend_names(paths: Sequence[str], labels: Sequence[str] | None = None) -> l
 
     Raises
     ------
-    FormatError
-        ``labels`` given, but not one per input, or one of them twice.
+    ValidationError
+        ``labels`` given, but not one per input, or one of them twice (field
+        ``labels``).
 
     Examples
     --------
@@ -69,20 +70,21 @@ def legend_names(paths: Sequence[str], labels: Sequence[str] | None = None) -> l
     >>> legend_names(["a.txt", "b.txt"], ["ORB-SLAM3"])
     Traceback (most recent call last):
     ...
-    robot_msgs.errors.FormatError: `labels=`: 1 given for 2 inputs (a.txt, b.txt); give one \
+    robot_msgs.errors.ValidationError: `labels=`: 1 given for 2 inputs (a.txt, b.txt); give one \
 per input, in order
     """
     if labels:
-        if len(labels) != len(paths):
-            msg = (
-                f"`labels=`: {len(labels)} given for {len(paths)} inputs ({', '.join(paths)}); "
-                "give one per input, in order"
-            )
-            raise FormatError(msg)
-        twice = next((label for label in labels if labels.count(label) > 1), None)
-        if twice is not None:  # one legend entry, one box for both (a hunt)
-            msg = f"`labels=`: {twice!r} given twice; give each input a name of its own"
-            raise FormatError(msg)
+        twice = [label for label in labels if labels.count(label) > 1]
+        why = (
+            f"{len(labels)} given for {len(paths)} inputs ({', '.join(paths)}); "
+            "give one per input, in order"
+            if len(labels) != len(paths)
+            # One legend entry and one box for both (a hunt).
+            else (f"{twice[0]!r} given twice; give each input a name of its own" if twice else "")
+        )
+        if why:  # the argument's value: said with the command line's --label (exit 2)
+            msg = f"`labels=`: {why}"
+            raise ValidationError(msg, field="labels", reason=why)
         return list(labels)
     distinct = list(dict.fromkeys(paths))  # a path given twice is named as once, then numbered
     names = [_stem(p) for p in distinct]
