@@ -144,6 +144,13 @@ def test_other_zips_and_titles_are_refused(tmp_path: Path) -> None:
         ("for delta = x (m) using all pairs", r"for delta = x \(m\)"),
         ("for delta = nan (m) using all pairs", r"for delta = nan \(m\)"),
         ("(with SE(3) Umeyama alignment) (aligned poses: " + "9" * 5000 + ")", "aligned poses"),
+        # Any word was taken as the delta's unit (res: --delta-unit parsecs; a review):
+        # evo's are frames, degrees, radians and metres, not seconds either.
+        (
+            "for delta = 1 (parsecs) using all pairs",
+            r"delta unit of evo's \(f, m, deg, rad, frames\), got 'parsecs' in 'for delta",
+        ),
+        ("for delta = 1 (s) using all pairs", r"got 's' in 'for delta = 1 \(s\)"),
     ],
 )
 def test_a_title_evo_would_not_write_is_refused_naming_the_zip(
@@ -183,6 +190,13 @@ def test_every_alignment_phrase_evo_writes_is_read() -> None:
         "align": "se3",
         "n_align": 20,
     }
+
+
+def test_the_delta_units_evo_writes_are_read_as_ours() -> None:
+    """evo 1.38.1 writes its Unit's value (frames, deg, rad, m); older titles wrote f."""
+    head = "RPE w.r.t. translation part (m)\nfor delta = 2 ({}) using consecutive pairs"
+    words = {"frames": "f", "f": "f", "deg": "deg", "rad": "rad", "m": "m"}
+    assert {w: evo_settings(head.format(w))[3]["delta_unit"] for w in words} == words
 
 
 def test_a_document_that_is_no_object_is_named_in_jsons_words(tmp_path: Path) -> None:

@@ -88,6 +88,13 @@ _N_ALIGN = re.compile(r"\(aligned poses: (\d+)\)")
 def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
     r"""Read evo's result title: metric, relation, unit and the settings it states.
 
+    Raises
+    ------
+    FormatError
+        Not a title evo writes: no ``APE w.r.t. ...``/``RPE w.r.t. ...`` head, a delta
+        or an aligned-pose count that is no finite number, a delta unit evo has not
+        (evo's are frames, degrees, radians and metres).
+
     Examples
     --------
     >>> evo_settings("APE w.r.t. translation part (m)\n(with SE(3) Umeyama alignment)")
@@ -109,7 +116,7 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
         delta = _DELTA.match(line)
         if delta is not None:
             settings["delta"] = _title_number(delta.group(1), line)
-            settings["delta_unit"] = _DELTA_UNITS.get(delta.group(2), delta.group(2))
+            settings["delta_unit"] = _delta_unit(delta.group(2), line)
             settings["all_pairs"] = delta.group(3) == "all"
         for phrase, method in _ALIGNMENTS.items():
             if line.startswith(phrase):
@@ -118,6 +125,21 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
         if n_align is not None:
             settings["n_align"] = int(_title_number(n_align.group(1), line))
     return metric, relation, unit, settings
+
+
+def _delta_unit(word: str, line: str) -> str:
+    """Return our delta unit for the word of evo's title; a unit evo has not is refused.
+
+    evo's RPE takes frames, degrees, radians and metres (``--delta_unit f|d|r|m``) and
+    writes them as ``frames`` (``f`` before), ``deg``, ``rad`` and ``m``. Any other word
+    was taken as it stood, and ``res`` showed ``--delta-unit parsecs`` (a review).
+    """
+    unit = _DELTA_UNITS.get(word)
+    if unit is None:
+        words = ", ".join(_DELTA_UNITS)
+        msg = f"expected a delta unit of evo's ({words}), got {word!r} in {line!r:.120}"
+        raise FormatError(msg)
+    return unit
 
 
 def _title_number(text: str, line: str) -> float:
