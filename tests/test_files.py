@@ -341,6 +341,27 @@ def test_open_atomic_leaves_the_old_file_when_the_writer_fails(tmp_path: Path) -
         open_atomic(target).__enter__()
 
 
+def test_a_second_writer_s_error_inside_open_atomic_keeps_its_own_file_s_name(
+    tmp_path: Path,
+) -> None:
+    # batch's outputs and write_kitti nest two writers; the outer one said the inner
+    # one's error as its own: "a.bin: cannot write it: b.json exists; ..." (a review).
+    first, second = tmp_path / "a.bin", tmp_path / "b.json"
+    second.write_bytes(b"kept")
+    exists = r"^\S*b\.json exists; pass `force=True`"
+    with pytest.raises(OutputExistsError, match=exists), open_atomic(first), open_atomic(second):
+        pass
+    # A plain OSError of the block (a write to the handle: a full disk) is the file's own.
+    full = OSError(errno.ENOSPC, "No space left on device")
+    inner, outer = (rf"^\S*{name}: cannot write it: no space left" for name in ("c.json", "a.bin"))
+    with pytest.raises(OSError, match=inner), open_atomic(first), open_atomic(tmp_path / "c.json"):
+        raise full
+    with pytest.raises(OSError, match=outer), open_atomic(first):
+        raise full
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json"]
+    assert second.read_bytes() == b"kept"
+
+
 def test_open_atomic_refuses_streams_and_folders(tmp_path: Path) -> None:
     with pytest.raises(OutputPathError, match=r"-: is a stream"):
         open_atomic("-").__enter__()

@@ -41,7 +41,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from robot_msgs.errors import FormatError, OutputExistsError, OutputPathError, UsageError
+from robot_msgs.errors import (
+    FormatError,
+    OutputExistsError,
+    OutputPathError,
+    RobotMsgsError,
+    UsageError,
+)
 from robot_msgs.limits import current_limits
 
 if TYPE_CHECKING:
@@ -458,7 +464,18 @@ def _named(err: OSError, target: object, action: str = "write") -> OSError:
         reason += f" in {Path(str(target)).parent or '.'}"
     named = type(err)(f"{target}: cannot {action} it: {reason}")
     named.errno = err.errno
+    setattr(named, _NAMED, str(target))  # a mark no OSError declares
     return named
+
+
+#: The attribute :func:`_named` marks its errors with (the file they name): an error that
+#: names its file passes another file's writer unchanged (see :func:`open_atomic`).
+_NAMED = "_robot_msgs_names"
+
+
+def _names_a_file(err: OSError) -> bool:
+    """Whether ``err`` already names the file it is about: ours, or :func:`_named`'s."""
+    return isinstance(err, RobotMsgsError) or hasattr(err, _NAMED)
 
 
 def _file_above(path: Path) -> Path | None:
@@ -602,7 +619,8 @@ def open_atomic(path: str | os.PathLike[str], *, force: bool = False) -> Iterato
     OutputPathError
         ``path`` is ``-``, a stream, a folder, a block device or a socket.
     OSError
-        A write failed; the message names ``path`` and the reason.
+        A write failed; the message names ``path`` and the reason. An error raised in the
+        block that names its own file already (another writer's, nested) passes unchanged.
 
     Examples
     --------
@@ -632,6 +650,8 @@ def open_atomic(path: str | os.PathLike[str], *, force: bool = False) -> Iterato
         with _replacing(real) as fd, open(fd, "wb", closefd=False) as handle:
             yield handle
     except OSError as err:
+        if _names_a_file(err):  # another file's, raised in the block (a second writer's)
+            raise
         raise _named(err, target) from err
 
 

@@ -298,14 +298,6 @@ def write_kitti(
     return Path(path), times_target
 
 
-class _SecondFailed(Exception):  # noqa: N818 - not an error of its own: carries the second's
-    """Carries the second file's error past the first file's writer (see :func:`_write_pair`)."""
-
-    def __init__(self, error: OSError) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
 def _write_pair(first: tuple[Path, str], second: tuple[Path, str], *, force: bool) -> None:
     """Write two files all or nothing: neither replaces its target unless both are whole.
 
@@ -313,19 +305,12 @@ def _write_pair(first: tuple[Path, str], second: tuple[Path, str], *, force: boo
     disk before the second is written; the renames come only when both are whole (the
     second's, then the first's). Writing the poses after their times file had replaced
     the old one left a new times file beside old poses when the poses failed (a full
-    disk; a review). The second's error already names its file: it passes the first's
-    writer (which removes its temporary) as a :class:`_SecondFailed`, not renamed as the
-    first's.
+    disk; a review). The second's error names its own file: it passes the first's writer
+    (which removes its temporary) unchanged.
     """
-    try:
-        with open_atomic(first[0], force=force) as handle:
-            handle.write(first[1].encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-            try:
-                with open_atomic(second[0], force=force) as other:
-                    other.write(second[1].encode("utf-8"))
-            except OSError as err:
-                raise _SecondFailed(err) from err
-    except _SecondFailed as failed:
-        raise failed.error from failed.error.__cause__
+    with open_atomic(first[0], force=force) as handle:
+        handle.write(first[1].encode("utf-8"))
+        handle.flush()
+        os.fsync(handle.fileno())
+        with open_atomic(second[0], force=force) as other:
+            other.write(second[1].encode("utf-8"))
