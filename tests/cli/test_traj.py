@@ -59,6 +59,10 @@ def test_traj_says_absurd_spans_and_rates_in_a_few_digits(
     out = capsys.readouterr().out
     assert "(2e+291 s)\n" in out
     assert "rate         1e-291 Hz (median step 1e+291 s)\n" in out
+    # Positions of 1e150 m printed a path length of 154 digits (a helper's finding).
+    path.write_text("".join(f"{k} {k}e150 0 0 0 0 0 1\n" for k in (-1, 1)), encoding="utf-8")
+    assert main(["traj", str(path)]) == 0
+    assert "path length  2e+150 m\n" in capsys.readouterr().out
     assert max(len(line) for line in out.splitlines() if str(path) not in line) <= 80
 
 

@@ -414,7 +414,7 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
         )
     else:
         _print_time(report, out)
-    _field("path length", f"{report['path_length_m']:.3f} m", out)
+    _field("path length", f"{_fixed(report['path_length_m'], 3)} m", out)
     _field("frames", f"{report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}", out)
     for head in ("notes", "issues"):
         items = report.get(head, [])
