@@ -109,6 +109,30 @@ def test_a_static_reference_is_refused() -> None:
         estimate_offset(still, est, EvaluationSettings(offset_auto=True))
 
 
+def test_a_reference_with_at_most_two_poses_in_the_overlap_is_too_short_not_static() -> None:
+    """A 0.1 Hz reference moving a metre and more between poses, under an estimate 3 s
+    long, was called static ("moves 0 m RMS, no more than its own noise (0 m a pose)"):
+    no pose, or two, give no motion and no noise to compare (a review)."""
+    te = np.arange(12.0, 15.0, 0.1)
+    est = periodic(te, te, 0.1 * te**2)
+    # Within ±1 s the estimate's 2.9 s lie in 11 .. 15.9 s: no multiple of 10 s there,
+    # one or two of 2 s.
+    cases = (
+        (10.0, "0 reference poses lie"),
+        (2.0, "(1 reference pose lies|2 reference poses lie)"),
+    )
+    for step_s, inside in cases:
+        tr = np.arange(0.0, 30.0, step_s)
+        ref = periodic(tr, np.cos(tr), np.sin(tr))
+        with pytest.raises(
+            AssociationError,
+            match=rf"^Cannot estimate a time offset: the overlap is too short: .*, and "
+            rf"{inside} within it, where at least 3 are needed",
+        ) as caught:
+            estimate_offset(ref, est, EvaluationSettings(offset_auto=True))
+        assert "static" not in str(caught.value)
+
+
 def test_too_few_poses_say_which_side_needs_how_many() -> None:
     """It said "from 1 reference and 5 estimate poses: at least 2 and 10 are needed",
     leaving the reader to pair the numbers with the sides (a review)."""

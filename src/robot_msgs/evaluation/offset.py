@@ -39,9 +39,11 @@ Only positions enter the cost: a trajectory that only turns in place cannot be t
 it (the curve is flat and the estimate is refused).
 
 Quality: the estimate is refused (:class:`~robot_msgs.errors.AssociationError`) when
-fewer than 10 poses overlap; when the reference is static (its RMS displacement over the
-search half-width within 3 x what its own noise gives, the noise ``σ`` from second
-differences, ``var(p[i+1] - 2 p[i] + p[i-1]) = 6 σ²``); or when the cost hardly rises
+fewer than 10 poses overlap; when fewer than 3 reference poses lie within the
+estimate's span at the optimum (too short an overlap to measure the reference's motion);
+when the reference is static (its RMS displacement over the search half-width within 3 x
+what its own noise gives, the noise ``σ`` from second differences,
+``var(p[i+1] - 2 p[i] + p[i-1]) = 6 σ²``); or when the cost hardly rises
 away from the optimum: its median over the range less than 10 % above the minimum
 (``contrast`` below 0.1) or less than ``1e-6`` of the reference's position variance
 above it (a circle driven at constant speed, which the fit can turn to match any
@@ -87,6 +89,7 @@ _MIN_POSES = 10
 _REFUSE_CONTRAST = 0.1
 _REFUSE_RISE = 1e-6  # of the reference's position variance
 _STATIC_RATIO = 3.0  # displacement over the search half-width, in noise units
+_MIN_MOTION_POSES = 3  # reference poses under the estimate: second differences need 3
 _LOW_SHARE = 0.3
 _WIDE_STD = 0.05
 _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
@@ -196,23 +199,24 @@ def _lag1(residuals: Float64Array) -> float:
 
 def _motion_and_noise(
     reference: PoseTrajectory, start_s: float, end_s: float, half_s: float
-) -> tuple[float, float]:
-    """RMS displacement of the reference over ``half_s``, and its sample noise, metres.
+) -> tuple[float, float, int]:
+    """RMS displacement of the reference over ``half_s``, its sample noise (m), and its poses.
 
     Over the reference poses stamped in ``[start_s, end_s]``: the displacement to the pose
     nearest ``half_s`` later, and the white-noise level from second differences
     (``var(p[i+1] - 2 p[i] + p[i-1]) = 6 σ²`` for independent noise of ``σ`` per pose).
+    Fewer than 3 poses there give neither (NaN), and their count says so.
     """
     t, p = reference.stamps_s, reference.positions_xyz
     rows = np.flatnonzero((t >= start_s) & (t <= end_s))
-    if rows.size < 3:
-        return 0.0, 0.0
+    if rows.size < _MIN_MOTION_POSES:
+        return math.nan, math.nan, int(rows.size)
     later = np.clip(search_sorted(t, t[rows] + half_s), 0, t.size - 1)
     step = p[later] - p[rows]
     motion = math.sqrt(float(np.einsum("ni,ni->", step, step)) / rows.size)
     second = p[rows[2:]] - 2.0 * p[rows[1:-1]] + p[rows[:-2]]
     noise = math.sqrt(float(np.einsum("ni,ni->", second, second)) / (6.0 * second.shape[0]))
-    return motion, noise
+    return motion, noise, int(rows.size)
 
 
 def _second_minimum(
@@ -259,7 +263,8 @@ def estimate_offset(
     Raises
     ------
     AssociationError
-        Fewer than 10 poses overlap at every offset searched, or the cost curve is flat
+        Fewer than 10 poses overlap at every offset searched, fewer than 3 reference
+        poses lie within the estimate's span at the optimum, or the cost curve is flat
         (a static reference): the message gives the spans and the motion.
 
     Examples
@@ -322,9 +327,20 @@ def estimate_offset(
         contrast = 0.0
     residuals, sy = cost.residuals(tau, every)
     half = 0.5 * (high - low)
-    motion, noise = _motion_and_noise(
-        reference, float(estimate.stamps_s[0] + tau), float(estimate.stamps_s[-1] + tau), half
-    )
+    start, end = float(estimate.stamps_s[0] + tau), float(estimate.stamps_s[-1] + tau)
+    motion, noise, inside = _motion_and_noise(reference, start, end, half)
+    if inside < _MIN_MOTION_POSES:
+        # WHY: a 0.1 Hz reference under a 3 s estimate was called static, "moves 0 m RMS,
+        # no more than its own noise (0 m a pose)", however far it moved (a review).
+        msg = (
+            f"Cannot estimate a time offset: the overlap is too short: the estimate spans "
+            f"{start:.6f} .. {end:.6f} s at the best offset ({tau:+.6f} s), and "
+            f"{inside} reference {'pose lies' if inside == 1 else 'poses lie'} within it, "
+            f"where at least "
+            f"{_MIN_MOTION_POSES} are needed to tell the reference's motion from its noise; "
+            "give `offset_s=`"
+        )
+        raise AssociationError(msg)
     if motion <= _STATIC_RATIO * math.sqrt(2.0) * noise:
         msg = (
             f"Cannot estimate a time offset: the reference is static: within {half:g} s it "
