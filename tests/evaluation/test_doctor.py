@@ -359,6 +359,33 @@ def test_an_offset_beyond_every_search_is_unknown_never_an_edge_fix(early_s: flo
     assert "off by more than 9.97 s, by how much unknown" in found.summary
 
 
+@pytest.mark.parametrize("late_s", [0.0, 3.0])
+@pytest.mark.parametrize("scale", [1.02, 0.9])
+def test_a_scale_error_on_a_straight_line_at_constant_speed_tells_no_offset(
+    late_s: float, scale: float
+) -> None:
+    """A time shift of a straight line at constant speed is a shift in space, which the
+    fit undoes: no offset can be told. With a 2 % scale error the doctor warned that the
+    clock is off by more than 9.97 s (the edge of its widest search): the residual of a
+    scale error grows with the span fitted, so the offset keeping the fewest poses inside
+    the reference fitted best (a review). On the poses shared by both offsets the fit is
+    the same: nothing is said of the clock."""
+    t = np.arange(0.0, 20.0, 0.05)
+    rng = np.random.default_rng(5)
+    line = np.stack([0.5 * t, 0.2 * t, 0.0 * t], axis=1)
+    ref = PoseTrajectory(
+        stamps_s=t + 1e9,
+        positions_xyz=line,
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+    est = ref.replace(
+        stamps_s=ref.stamps_s + late_s,
+        positions_xyz=scale * line + rng.normal(scale=1e-3, size=line.shape),
+    )
+    d = diagnose(ref, est)
+    assert "time_offset" not in d.kinds(), d
+
+
 @pytest.mark.parametrize(
     ("ref", "est", "late_s"),
     [

@@ -76,9 +76,11 @@ from robot_msgs.sorted_search import search_sorted
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from robot_msgs.typing import BoolArray, Float64Array, IntpArray
 
-__all__ = ["estimate_offset"]
+__all__ = ["estimate_offset", "shared_costs"]
 
 _MAX_CANDIDATES = 401
 _MIN_CANDIDATES = 21
@@ -157,6 +159,57 @@ def _fit(
         scale = 1.0
         mse = sx + sy - 2.0 * tds
     return max(mse, 0.0), sy, rotation, scale
+
+
+def _gap(reference: PoseTrajectory, settings: EvaluationSettings) -> float:
+    """Return the longest reference gap interpolated across, seconds."""
+    if settings.max_gap_s is not None:
+        return settings.max_gap_s
+    return DEFAULT_GAP_INTERVALS * float(median(np.diff(reference.stamps_s)))
+
+
+def shared_costs(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings,
+    offsets_s: Sequence[float],
+) -> tuple[Float64Array, Float64Array, int]:
+    """Return ``J`` at each offset on its own poses, on the poses shared by all, and their count.
+
+    :func:`estimate_offset`'s cost (the fit's mean squared residual, m²) compares the
+    offsets on the estimate poses that meet the reference at each: a fit over fewer poses
+    can be better for that alone (a scale error on a straight line at constant speed
+    leaves a residual that grows with the span fitted). On the poses that meet the
+    reference at every offset, only the clock differs. NaN where fewer than 3 poses meet.
+
+    Examples
+    --------
+    >>> t = np.arange(0.0, 20.0, 0.05)
+    >>> line = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0.5 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)))
+    >>> longer = line.replace(positions_xyz=1.02 * line.positions_xyz)  # a 2 % scale error
+    >>> own, shared, n = shared_costs(line, longer, EvaluationSettings(), [0.0, -10.0])
+    >>> bool(own[1] < own[0] / 3), bool(abs(shared[1] - shared[0]) < 1e-12), n
+    (True, True, 200)
+    """
+    check_argument("reference", reference, PoseTrajectory)
+    check_argument("estimate", estimate, PoseTrajectory)
+    check_argument("settings", settings, EvaluationSettings)
+    cost = _Cost(
+        reference,
+        estimate,
+        with_scale=settings.align in SCALED_METHODS,
+        gap=_gap(reference, settings),
+    )
+    every = np.arange(len(estimate))
+    own = np.array([cost(float(tau), every)[0] for tau in offsets_s])
+    meet = np.ones(every.size, dtype=bool)
+    for tau in offsets_s:
+        meet &= cost.match(float(tau), every)[0]
+    rows = every[meet]
+    shared = np.array([cost(float(tau), rows)[0] for tau in offsets_s])
+    return own, shared, int(rows.size)
 
 
 def _golden(cost: _Cost, rows: IntpArray, low: float, high: float) -> tuple[float, float]:
@@ -294,10 +347,12 @@ def estimate_offset(
         ]  # fmt: skip
         msg = f"Cannot estimate a time offset: too few poses: {'; '.join(short)}"
         raise AssociationError(msg)
-    gap = settings.max_gap_s
-    if gap is None:
-        gap = DEFAULT_GAP_INTERVALS * float(median(np.diff(reference.stamps_s)))
-    cost = _Cost(reference, estimate, with_scale=settings.align in SCALED_METHODS, gap=gap)
+    cost = _Cost(
+        reference,
+        estimate,
+        with_scale=settings.align in SCALED_METHODS,
+        gap=_gap(reference, settings),
+    )
     n_est = len(estimate)
     every = np.arange(n_est)
     coarse_rows = every[:: max(1, -(-n_est // _COARSE_POSES))]
