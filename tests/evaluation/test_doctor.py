@@ -41,6 +41,7 @@ from robot_msgs.rotations import (
     rotation_vector_from_matrix,
 )
 from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.test_offset import wandering
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -357,6 +358,20 @@ def test_an_offset_beyond_every_search_is_unknown_never_an_edge_fix(early_s: flo
     assert low < -9.0  # the offsets that keep half the estimate inside the reference
     assert offset == pytest.approx(high, abs=0.1)  # at the edge of the widest search
     assert "off by more than 9.97 s, by how much unknown" in found.summary
+
+
+def test_a_clock_off_by_seconds_under_fast_motion_is_no_motion_mismatch() -> None:
+    """A 365 s estimate of a motion that decorrelates within 0.5 s, stamped 3.7 s late,
+    was called another sequence (motion_mismatch): the wider search's 401 offsets lay
+    1 s apart and missed the minimum (a review)."""
+    ref = wandering(np.arange(0.0, 400.0, 0.05))
+    te = np.arange(30.3, 395.0, 0.1)
+    est = wandering(te).replace(stamps_s=te + 3.7)
+    d = diagnose(ref, est)
+    assert d.kinds("error", "warning") == ("time_offset",), d
+    found = d.finding("time_offset")
+    assert found is not None
+    assert found.evidence["offset_s"] == pytest.approx(-3.7, abs=1e-3)
 
 
 @pytest.mark.parametrize("late_s", [0.0, 3.0])

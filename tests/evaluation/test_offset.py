@@ -199,6 +199,37 @@ def test_little_overlap_is_said() -> None:
     assert any(note.startswith("little overlap") for note in found.notes)
 
 
+def wandering(t: Float64Array, *, seed: int = 2) -> PoseTrajectory:
+    """Positions wandering metres at random, smoothed over 0.5 s, at stamps ``t``."""
+    rng = np.random.default_rng(seed)
+    grid = np.arange(-2.0, 402.0, 0.05)  # every stamp given lies in 0 .. 400 s
+    window = np.hanning(10)  # 0.5 s
+    walk = [np.convolve(rng.normal(size=grid.size), window, "same") for _ in range(3)]
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([np.interp(t, grid, w) for w in walk], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+
+
+@pytest.mark.parametrize("late_s", [3.7, 2.2])
+def test_a_wide_search_finds_an_offset_whose_minimum_is_narrower_than_401_steps(
+    late_s: float,
+) -> None:
+    """Searched over ±200 s, the 401 offsets lay 1 s apart, and the motion, which
+    decorrelates within 0.5 s, fitted no better at the offsets nearest the true one
+    than anywhere: refused as "it barely moves, or ... a circle at constant speed"
+    (the reference moves 3 m RMS; a review). The candidates are made finer until the
+    reference moves less between two than a quarter of its spread."""
+    ref = wandering(np.arange(0.0, 400.0, 0.05))
+    te = np.arange(30.3, 395.0, 0.1)
+    est = wandering(te).replace(stamps_s=te + late_s)
+    found = estimate_offset(ref, est, EvaluationSettings(offset_auto=True, offset_search_s=200.0))
+    # Noise-free: only the linear interpolation of the 20 Hz reference is in the way.
+    assert found.offset_s == pytest.approx(-late_s, abs=1e-3)
+    assert found.notes == ()
+
+
 def test_ape_with_offset_auto_records_the_estimate_and_ranks_with_other_runs() -> None:
     settings = EvaluationSettings(offset_auto=True, align="se3", sync="interpolate")
     results = [

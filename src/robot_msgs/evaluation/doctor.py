@@ -54,8 +54,10 @@ evenly spread poses (the doctor asks whether they are significant; their uncerta
 grows as ``sqrt(N / 5 000)`` beyond). Measured by ``benchmarks/bench_doctor.py``:
 with all poses, ``diagnose`` took 4.4 s at 10^5 poses (offset 3.5 s, extrinsic 2.1 s
 under the profiler); with the cap, see the benchmark's table. The wider offset search
-is one more estimate (at most 401 offsets on 4 000 poses): 0.3-0.5 s of a 1-2 s doctor
-on the evo test data stamped 3-5 s late, and none on their clean pairs.
+is one more estimate (at most 401 offsets on 4 000 poses, or up to 4 001 on fewer for a
+motion faster than 401 resolve): 0.3-0.5 s of a 1-2 s doctor on the evo test data
+stamped 3-5 s late, and none on their clean pairs; 1.1 s for a 365 s estimate of a
+motion that decorrelates within 0.5 s (4 000 offsets).
 """
 
 from __future__ import annotations
@@ -498,10 +500,11 @@ def _offset_searched(
     sequence (motion_mismatch, matched at the wrong offset), and 1.5-3 s late the edge of
     the ±1 s search was advised as the fix (a review). An optimum at the edge, a flat cost
     curve or none found are searched again over :func:`_wide_range` (one call, at most 401
-    candidates: 0.2-0.7 s on the evo test data), whose optimum is kept only when
-    :func:`~robot_msgs.evaluation.estimate_offset` notes nothing about it (a mirrored,
-    inverted or unscaled estimate finds a shallow one there). The one kept lies at the
-    edge of its range only when that curve is not flat: the offset is then unknown.
+    candidates, more for a fast motion: 0.2-0.7 s on the evo test data), whose optimum is
+    kept only when :func:`~robot_msgs.evaluation.estimate_offset` notes nothing about it
+    (a mirrored, inverted or unscaled estimate finds a shallow one there). The one kept
+    lies at the edge of its range only when that curve is not flat: the offset is then
+    unknown.
     """
     spread = _spread(estimate)[0]
     first = _search(reference, spread, settings)

@@ -21,11 +21,14 @@ estimate's world frame) and the cost is the mean squared residual
 
 (Umeyama 1991, eqs. 33-41, without forming the aligned positions). ``J`` is evaluated on
 a grid over ``offset_s ± offset_search_s`` (about one candidate per estimate interval, at
-most 401; on at most 4 000 evenly spread estimate poses), the best grid point is refined
-by golden-section search to 1 µs and the curvature ``J''`` is fitted by a parabola over
-±2 grid steps, both on at most 200 000 evenly spread poses; the cost, the residuals and
-the pose count at the optimum are taken on all poses. The standard uncertainty is the
-least-squares one,
+most 401, on at most 4 000 evenly spread estimate poses; more candidates, up to 4 001, on
+proportionally fewer poses, at least 400, while the reference moves more than a quarter
+of its RMS spread in half a grid step: the cost's minimum is about as wide as the time
+the motion takes to change, and a grid coarser than that can miss it), the best grid
+point is refined by golden-section search to 1 µs and the curvature ``J''`` is fitted by
+a parabola over ±2 grid steps, both on at most 200 000 evenly spread poses; the cost, the
+residuals and the pose count at the optimum are taken on all poses. The standard
+uncertainty is the least-squares one,
 
 .. math::
 
@@ -83,6 +86,9 @@ if TYPE_CHECKING:
 __all__ = ["estimate_offset", "shared_costs"]
 
 _MAX_CANDIDATES = 401
+_MOST_CANDIDATES = 4_001  # for a motion faster than 401 candidates resolve
+_RESOLVE = 0.25  # the reference's move in half a step, of its spread
+_MIN_COARSE_POSES = 400
 _MIN_CANDIDATES = 21
 _COARSE_POSES = 4_000
 _FINE_POSES = 200_000
@@ -210,6 +216,36 @@ def shared_costs(
     rows = every[meet]
     shared = np.array([cost(float(tau), rows)[0] for tau in offsets_s])
     return own, shared, int(rows.size)
+
+
+def _candidate_count(
+    reference: PoseTrajectory, estimate: PoseTrajectory, low: float, high: float, interval: float
+) -> int:
+    """Return how many offsets the grid over ``[low, high]`` has (module docstring).
+
+    About one an estimate interval, at most 401; more (halving the step, up to 4 001, never
+    finer than an interval) while the reference moves, over half a step, more than a
+    quarter of its RMS spread about its mean, both over the stamps the search reaches.
+    WHY: the cost is low only within about the time the motion takes to change; 401
+    offsets over ±200 s lie 1 s apart, and a motion that decorrelates within 0.5 s was
+    refused as flat (or found with a false second minimum) where it times the estimate
+    to a microsecond.
+    """
+    widest = (high - low) / interval + 1
+    count = int(min(max(widest, _MIN_CANDIDATES), _MAX_CANDIDATES))
+    start, end = float(estimate.stamps_s[0] + low), float(estimate.stamps_s[-1] + high)
+    t = reference.stamps_s
+    inside = reference.positions_xyz[(t >= start) & (t <= end)]
+    if inside.shape[0] < _MIN_MOTION_POSES:
+        return count
+    spread = math.sqrt(float(np.mean(np.sum((inside - inside.mean(axis=0)) ** 2, axis=1))))
+    most = int(min(widest, _MOST_CANDIDATES))
+    while count < most:
+        moved = _motion_and_noise(reference, start, end, 0.5 * (high - low) / (count - 1))[0]
+        if not moved > _RESOLVE * spread:
+            break
+        count = min(2 * count - 1, most)
+    return count
 
 
 def _golden(cost: _Cost, rows: IntpArray, low: float, high: float) -> tuple[float, float]:
@@ -355,10 +391,12 @@ def estimate_offset(
     )
     n_est = len(estimate)
     every = np.arange(n_est)
-    coarse_rows = every[:: max(1, -(-n_est // _COARSE_POSES))]
     fine_rows = every[:: max(1, -(-n_est // _FINE_POSES))]
     interval = float(median(np.diff(estimate.stamps_s)))
-    count = int(min(max((high - low) / interval + 1, _MIN_CANDIDATES), _MAX_CANDIDATES))
+    count = _candidate_count(reference, estimate, low, high, interval)
+    # More candidates than 401 on fewer poses: the grid costs no more (at least 400).
+    coarse = max(min(_COARSE_POSES, _COARSE_POSES * _MAX_CANDIDATES // count), _MIN_COARSE_POSES)
+    coarse_rows = every[:: max(1, -(-n_est // coarse))]
     candidates = np.linspace(low, high, count)
     step = float(candidates[1] - candidates[0])
     curve = np.array([cost(float(tau), coarse_rows)[0] for tau in candidates])
