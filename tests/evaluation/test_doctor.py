@@ -722,6 +722,31 @@ def test_monocular_scale_of_one_half_found_as_scale(tmp_path: Path) -> None:
     assert "a monocular estimate?" in found.summary
 
 
+@pytest.mark.parametrize(("factor", "late_s"), [(0.5, 2.0), (1000.0, 0.5)])
+def test_a_scale_error_and_a_clock_offset_are_both_found(
+    tmp_path: Path, factor: float, late_s: float
+) -> None:
+    """A monocular estimate at half scale stamped 2 s late was called another sequence
+    (motion_mismatch, an error), and one in millimetres 0.5 s late likewise: the offset
+    search fitted no scale (an SE(3) fit of an estimate half the size fits no offset
+    better than another; a review). Found with a scale fitted, the offset is said and
+    the scale is measured at it."""
+    est = _est()
+    own = estimate_offset(_ref(), est, EvaluationSettings(offset_auto=True)).offset_s
+    wrong = est.replace(positions_xyz=factor * est.positions_xyz, stamps_s=est.stamps_s + late_s)
+    d = _doctor(_write(tmp_path, "wrong.tum", wrong))
+    assert d.kinds("error", "warning") == ("time_offset", "scale"), d
+    found = d.finding("time_offset")
+    assert found is not None
+    offset = float(found.evidence["offset_s"])  # type: ignore[arg-type]
+    assert abs(offset - (own - late_s)) < 0.005
+    assert found.fix == {"offset_s": round(offset, 6)}
+    assert "with a scale fitted" in found.summary
+    scale = d.finding("scale")
+    assert scale is not None
+    assert float(scale.evidence["estimate_scale"]) == pytest.approx(factor, rel=0.02)  # type: ignore[arg-type]
+
+
 def test_millimetres_found_as_a_unit_not_a_monocular_scale(tmp_path: Path) -> None:
     """Positions in mm read as a monocular scale of 0.001 with --align sim3 as the fix,
     which also hides a real scale error (a review)."""
