@@ -11,7 +11,7 @@ import pytest
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import EvaluationSettings, ape, apply_transforms
-from robot_msgs.evaluation.consistency import chi2_bounds, nees_values
+from robot_msgs.evaluation.consistency import chi2_bounds, nees_summary, nees_values
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_multiply
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import quats_from_rotvecs, random_walk
@@ -100,6 +100,28 @@ def test_a_hand_computed_case() -> None:
     assert nees_values(ref, est, "nees") == pytest.approx([6.0], rel=1e-12)
     assert nees_values(ref, est, "nees_position") == pytest.approx([5.0], rel=1e-12)
     assert nees_values(ref, est, "nees_orientation") == pytest.approx([1.0], rel=1e-12)
+
+
+def test_an_infinite_nees_is_overconfident_never_consistent() -> None:
+    """A filter claiming 1e-310 m² (a subnormal variance) with errors of 0.2 m has a NEES
+    of 0.04 / 1e-310, past float64: the infinite values were left out of the mean, and
+    the note said "mean NEES nan over 0 poses (6 dof): within the 95 % bounds ... of a
+    consistent filter" (a review)."""
+    n = 20
+    ref = PoseTrajectory(
+        stamps_s=np.arange(float(n)),
+        positions_xyz=np.zeros((n, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+    )
+    cov = np.tile(np.diag([1e-310, 0.01, 0.01, 1e-4, 1e-4, 1e-4]), (n, 1, 1))
+    est = ref.replace(positions_xyz=np.tile([0.2, 0.0, 0.0], (n, 1)), covariance_6x6=cov)
+    note = ape(ref, est, relation="nees").notes[-1]
+    assert note.startswith("mean NEES inf over 20 poses (6 dof): above the 95 % bounds")
+    assert "too small (overconfident)" in note
+    assert "0 poses (0.0 %) within the per-pose" in note
+    _, counts, notes = nees_summary(np.array([np.nan, np.nan]), "nees", 0.95)
+    assert counts == {"nees_inside_pose_bounds": 0}
+    assert notes == ["no pose has a NEES (2 not a number): nothing to judge the filter by"]
 
 
 def test_the_bounds_are_scipys_chi_square_quantiles() -> None:

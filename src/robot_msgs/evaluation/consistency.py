@@ -207,14 +207,24 @@ def nees_summary(
     (6, 3, 'mean NEES 6 over 3 poses (6 dof): within')
     """
     dof = NEES_DOF[relation]
-    finite = values[np.isfinite(values)]
-    n = int(finite.size)
+    # An infinite NEES (an error against a variance of 1e-310) is the most overconfident
+    # of all, and counts: left out, the mean of none was said to be consistent (a review).
+    known = values[~np.isnan(values)]
+    n = int(known.size)
     mean_low, mean_high = chi2_bounds(dof, max(n, 1), confidence)
     pose_low, pose_high = chi2_bounds(dof, 1, confidence)
-    inside = int(np.count_nonzero((finite >= pose_low) & (finite <= pose_high)))
-    mean = float(finite.mean()) if n else math.nan
+    inside = int(np.count_nonzero((known >= pose_low) & (known <= pose_high)))
+    mean = float(known.mean()) if n else math.nan
     percent = f"{100 * confidence:g} %"
     bounds = f"the {percent} bounds {mean_low:.4g} .. {mean_high:.4g}"
+    parameters: dict[str, Value] = {
+        "nees_dof": dof,
+        "nees_mean_bounds": (mean_low, mean_high),
+        "nees_pose_bounds": (pose_low, pose_high),
+    }
+    if not n:
+        missing = f"no pose has a NEES ({values.size} not a number): nothing to judge the filter by"
+        return parameters, {"nees_inside_pose_bounds": 0}, [missing]
     if mean > mean_high:
         verdict = f"above {bounds}: inconsistent, the covariances are too small (overconfident)"
     elif mean < mean_low:
@@ -228,9 +238,4 @@ def nees_summary(
             f"bounds {pose_low:.4g} .. {pose_high:.4g}"
         )
     ]
-    parameters: dict[str, Value] = {
-        "nees_dof": dof,
-        "nees_mean_bounds": (mean_low, mean_high),
-        "nees_pose_bounds": (pose_low, pose_high),
-    }
     return parameters, {"nees_inside_pose_bounds": inside}, notes
