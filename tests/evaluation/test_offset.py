@@ -246,6 +246,24 @@ def test_a_search_far_wider_than_the_overlap_is_not_won_by_a_few_poses() -> None
     assert found.notes == ()
 
 
+def test_a_search_too_coarse_for_the_motion_says_so() -> None:
+    """Over ±1000 s even 4 001 offsets lie 0.5 s apart, as long as the motion takes to
+    change: refused as "it barely moves, or it moves so that turning it looks like a shift
+    in time (a circle at constant speed)", where the reference moves 3 m RMS (a review).
+    The refusal says the grid is too coarse, and what to do."""
+    ref = wandering(np.arange(0.0, 400.0, 0.05))
+    te = np.arange(30.3, 395.0, 0.1)
+    est = wandering(te).replace(stamps_s=te + 3.7)
+    with pytest.raises(
+        AssociationError,
+        match=r"the 4001 offsets searched lie 0\.5 s apart, and the reference moves [\d.]+ m RMS "
+        r"in half that, more than a quarter of its [\d.]+ m RMS about its mean: a minimum "
+        r"between them can be missed; search a narrower range \(`offset_search_s=`\)",
+    ) as caught:
+        estimate_offset(ref, est, EvaluationSettings(offset_auto=True, offset_search_s=1000.0))
+    assert "barely moves" not in str(caught.value)
+
+
 def test_ape_with_offset_auto_records_the_estimate_and_ranks_with_other_runs() -> None:
     settings = EvaluationSettings(offset_auto=True, align="se3", sync="interpolate")
     results = [

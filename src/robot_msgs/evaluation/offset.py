@@ -53,11 +53,12 @@ what its own noise gives, the noise ``σ`` from second differences,
 away from the optimum: its median over the range less than 10 % above the minimum
 (``contrast`` below 0.1) or less than ``1e-6`` of the reference's position variance
 above it (a circle driven at constant speed, which the fit can turn to match any
-offset). Notes say when the optimum lies at the edge of the search range, when the curve
-is shallow (contrast < 1), when a second minimum, refined as the first, is nearly as deep
-(within 2x of its share), when less than 30 % of the estimate overlaps, when the
-uncertainty exceeds 5 % of the range, and when the fit explains less than half of the
-reference's motion.
+offset; or, when even 4 001 offsets lie farther apart than that quarter of its spread,
+a minimum between them, which the message then says). Notes say when the optimum lies
+at the edge of the search range, when the curve is shallow (contrast < 1), when a second
+minimum, refined as the first, is nearly as deep (within 2x of its share), when less
+than 30 % of the estimate overlaps, when the uncertainty exceeds 5 % of the range, and
+when the fit explains less than half of the reference's motion.
 
 Measured on the evo test data (``tests/evaluation/test_offset.py``): ``fr2_desk_ORB.txt``
 has an own offset of -2.6 ms; shifted by 0.1 s it gives -102.6 ms and, evaluated with it,
@@ -233,12 +234,16 @@ def shared_costs(
 
 def _candidate_count(
     reference: PoseTrajectory, estimate: PoseTrajectory, low: float, high: float, interval: float
-) -> int:
+) -> tuple[int, str]:
     """Return how many offsets the grid over ``[low, high]`` has (module docstring).
 
-    About one an estimate interval, at most 401; more (halving the step, up to 4 001, never
-    finer than an interval) while the reference moves, over half a step, more than a
-    quarter of its RMS spread about its mean, both over the stamps the search reaches.
+    And ``""``, or, when even the most candidates leave the reference moving more than
+    that between two, what says so.
+
+    About one an estimate interval, at most 401; more (halving the step, up to 4 001, finer
+    than an interval if need be: the reference is interpolated at any offset) while the
+    reference moves, over half a step, more than a quarter of its RMS spread about its
+    mean, both over the stamps the search reaches.
     WHY: the cost is low only within about the time the motion takes to change; 401
     offsets over ±200 s lie 1 s apart, and a motion that decorrelates within 0.5 s was
     refused as flat (or found with a false second minimum) where it times the estimate
@@ -250,15 +255,25 @@ def _candidate_count(
     t = reference.stamps_s
     inside = reference.positions_xyz[(t >= start) & (t <= end)]
     if inside.shape[0] < _MIN_MOTION_POSES:
-        return count
+        return count, ""
     spread = math.sqrt(float(np.mean(np.sum((inside - inside.mean(axis=0)) ** 2, axis=1))))
-    most = int(min(widest, _MOST_CANDIDATES))
-    while count < most:
-        moved = _motion_and_noise(reference, start, end, 0.5 * (high - low) / (count - 1))[0]
+    shortest = float(median(np.diff(t)))  # no move is measured over less than a pose apart
+    while True:
+        step = (high - low) / (count - 1)
+        if 0.5 * step < shortest:
+            return count, ""
+        moved = _motion_and_noise(reference, start, end, 0.5 * step)[0]
         if not moved > _RESOLVE * spread:
+            return count, ""
+        if count >= _MOST_CANDIDATES:
             break
-        count = min(2 * count - 1, most)
-    return count
+        count = min(2 * count - 1, _MOST_CANDIDATES)
+    return count, (
+        f"the {count} offsets searched lie {step:.3g} s apart, and the reference moves "
+        f"{moved:.3g} m RMS in half that, more than a quarter of its {spread:.3g} m RMS about "
+        "its mean: a minimum between them can be missed; search a narrower range "
+        "(`offset_search_s=`)"
+    )
 
 
 def _golden(cost: _Cost, rows: IntpArray, low: float, high: float) -> tuple[float, float]:
@@ -409,7 +424,7 @@ def estimate_offset(
     every = np.arange(n_est)
     fine_rows = every[:: max(1, -(-n_est // _FINE_POSES))]
     interval = float(median(np.diff(estimate.stamps_s)))
-    count = _candidate_count(reference, estimate, low, high, interval)
+    count, coarse_grid = _candidate_count(reference, estimate, low, high, interval)
     # More candidates than 401 on fewer poses: the grid costs no more (at least 400).
     coarse = max(min(_COARSE_POSES, _COARSE_POSES * _MAX_CANDIDATES // count), _MIN_COARSE_POSES)
     coarse_rows = every[:: max(1, -(-n_est // coarse))]
@@ -470,9 +485,14 @@ def estimate_offset(
             f"Cannot estimate a time offset: the alignment error hardly changes over the "
             f"offsets {low:g} .. {high:g} s (median {100 * contrast:.2g} % above its minimum "
             f"{math.sqrt(j0):.3g} m RMS, the reference {math.sqrt(sy):.3g} m RMS about its mean "
-            f"over {n_used} poses): it barely moves, or it moves so that turning it looks "
-            "like a shift in time (a circle at constant speed); its motion cannot time the "
-            "estimate: give `offset_s=`"
+            f"over {n_used} poses): "
+            + (
+                f"{coarse_grid}, or give `offset_s=`"
+                if coarse_grid
+                else "it barely moves, or it moves so that turning it looks like a shift in "
+                "time (a circle at constant speed); its motion cannot time the estimate: give "
+                "`offset_s=`"
+            )
         )
         raise AssociationError(msg)
     curvature = _curvature(cost, fine_rows, tau, step)
