@@ -118,14 +118,17 @@ def test_boxes_violins_and_histograms_hold_each_results_errors(
     a, b = panels["histogram"].traces
     assert panels["histogram"].x_title == "translation error [m]"
     assert panels["histogram"].y_title == "errors per bin"
-    # 40 bins from 0 to 0.7 m, 0.0175 m wide: 0.1 k falls in bin floor(0.1 k / 0.0175).
-    assert _close(a.x, np.linspace(0.0, 0.7, 41))
+    # The same 40 bins for both, from 0 to 1.4 m (all the errors), 0.035 m wide: 0.1 k
+    # falls in bin floor(0.1 k / 0.035), 0.2 k in floor(0.2 k / 0.035); 0.7 m is bin
+    # 20's lower edge. Each over its own range (a's 0.0175 m wide), a's counts stood
+    # beside b's as high over bins half as wide: the same 8 errors looked half as many.
+    assert _close(a.x, np.linspace(0.0, 1.4, 41))
     assert _close(b.x, np.linspace(0.0, 1.4, 41))
-    for trace in (a, b):
-        assert np.flatnonzero(trace.y).tolist() == [0, 5, 11, 17, 22, 28, 34, 39]
-        assert trace.y.sum() == 8
+    assert np.flatnonzero(a.y).tolist() == [0, 2, 5, 8, 11, 14, 17, 20]
+    assert np.flatnonzero(b.y).tolist() == [0, 5, 11, 17, 22, 28, 34, 39]
+    assert a.y.sum() == b.y.sum() == 8
     assert a.text is not None
-    assert a.text[5] == "0.0875 to 0.105 m: 1 of 8"
+    assert a.text[2] == "0.07 to 0.105 m: 1 of 8"
 
 
 def test_a_missing_error_is_a_gap_over_time_and_in_no_box_violin_or_bin(

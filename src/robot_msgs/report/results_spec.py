@@ -54,7 +54,9 @@ def results_spec(
     per result, default :func:`~robot_msgs.report.saved_results.error_distances_m`; a
     result without is named ``(no distances)`` in that panel and has no line there.
     Boxes (whiskers 1.5 IQR) and violins (smallest to largest error) stand at their
-    result's name; each histogram has 40 bins over its own errors. The panels are in
+    result's name; the histograms share 40 bins over all the results' errors, so their
+    heights compare (each over its own range, a result's bins were narrower than
+    another's and its counts looked smaller beside them; a review). The panels are in
     :data:`RESULTS_PANELS` order, in rows of two and three.
 
     Raises
@@ -73,6 +75,9 @@ def results_spec(
     label = signal_label(held[0]) if held else "error"
     unit = f" {held[0].unit}" if held and held[0].unit else ""
     panels: tuple[list[Trace], ...] = ([], [], [], [], [])
+    every = [s.series.errors for s in held if s.series is not None]
+    pooled = np.concatenate(every) if every else np.zeros(0)
+    bins = np.histogram_bin_edges(pooled[np.isfinite(pooled)], _BINS)
     by_time, over_distance, box, violin, histogram = panels
     for k, ((path, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
         colour = PALETTE[k % len(PALETTE)]
@@ -127,7 +132,7 @@ def results_spec(
         violin.append(
             Trace(kind="violin", x=at, y=finite, name=name, colour=colour, alpha=0.3, hover=hover)
         )
-        counts, edges = np.histogram(finite, _BINS) if finite.size else (np.zeros(0), np.zeros(0))
+        counts, edges = np.histogram(finite, bins) if finite.size else (np.zeros(0), np.zeros(0))
         histogram.append(
             Trace(
                 kind="histogram",
