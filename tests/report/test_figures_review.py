@@ -381,3 +381,25 @@ def test_the_success_labels_sit_above_the_error_bars() -> None:
     )
     anchors = sorted(float(t.xy[1]) for t in ax.texts if t.get_text().endswith(" ok"))
     assert anchors == pytest.approx(maxima)
+
+
+def test_the_success_labels_stay_inside_the_axes() -> None:
+    # Above the whiskers, the tallest group's "2/2 ok" (vio_ekf on fr1_xyz, whisker to
+    # 0.0174 m) ran over the axes' top edge of report --static's accuracy figure: a
+    # label offset in points is no data, so the y axis left it no room (a hunt).
+    from robot_msgs.report import build_report
+    from robot_msgs.report.figure_spec import comparison_spec
+    from robot_msgs.report.plots import figure_png, matplotlib_figure
+    from robot_msgs.runs import load_runs
+    from tests.report.conftest import example_manifest
+
+    spec = comparison_spec(build_report(load_runs([example_manifest()])))
+    assert spec is not None
+    fig = matplotlib_figure(spec)
+    figure_png(fig)  # drawn as the page draws it: the layout is final
+    (ax,) = fig.axes
+    renderer = fig.canvas.get_renderer()
+    labels = [t for t in ax.texts if t.get_text().endswith(" ok")]
+    assert len(labels) == 6
+    tops = [t.get_window_extent(renderer).y1 for t in labels]
+    assert max(tops) < ax.get_window_extent(renderer).y1

@@ -73,7 +73,40 @@ def matplotlib_figure(spec: FigureSpec) -> Any:
         fits = max(20, int(spec.size_in[0] * 72 / (size * 0.55)))
         lines = [textwrap.fill(line, fits) for line in spec.title.split("\n")]
         fig.suptitle("\n".join(lines), fontsize=size)
+    _room_for_bar_labels(fig)
     return fig
+
+
+#: What marks a bar's label (:func:`_draw_grouped`) among an axes' texts.
+_BAR_LABEL = "bar label"
+
+
+def _room_for_bar_labels(fig: Any) -> None:
+    """Raise the top of each axes with bar labels so that every label is inside it.
+
+    A label sits a few points above its whisker, which is no data to the y axis: the
+    highest one ran over the axes' top edge (a hunt). Measured on the laid-out figure:
+    the top ``T`` keeping a label anchored at ``y`` with ``e`` pixels of text above it
+    inside an axes ``H`` pixels high (``m`` to spare) is ``b + (y - b) H / (H - e - m)``.
+    """
+    labelled = [ax for ax in fig.axes if any(t.get_gid() == _BAR_LABEL for t in ax.texts)]
+    if not labelled:
+        return
+    fig.draw_without_rendering()  # the layout that saving draws
+    renderer = fig.canvas.get_renderer()
+    for ax in labelled:
+        bottom, top = ax.get_ylim()
+        height = ax.bbox.height
+        wanted = top
+        for text in ax.texts:
+            if text.get_gid() != _BAR_LABEL:
+                continue
+            y = float(text.xy[1])
+            above = text.get_window_extent(renderer).y1 - ax.transData.transform((0.0, y))[1]
+            if height > above + 4.0:
+                wanted = max(wanted, bottom + (y - bottom) * height / (height - above - 4.0))
+        if wanted > top:
+            ax.set_ylim(bottom, wanted)
 
 
 def _figure_legend(fig: Any, entries: dict[str, Any], width_in: float) -> None:
@@ -223,7 +256,13 @@ def _draw_grouped(
     tops = trace.high if trace.high is not None else trace.y
     for xi, top, text in zip(x, np.nan_to_num(tops), trace.text or (), strict=False):
         ax.annotate(  # above the whisker's cap, not struck through by it
-            text, (xi, top), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=7
+            text,
+            (xi, top),
+            textcoords="offset points",
+            xytext=(0, 4),
+            ha="center",
+            fontsize=7,
+            gid=_BAR_LABEL,
         )
     return None
 
