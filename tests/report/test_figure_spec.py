@@ -419,8 +419,12 @@ def test_both_backends_draw_the_same_panels_titles_and_traces(
         for trace in filter(_shown, panel.traces):
             xy = np.column_stack([trace.x, trace.y])
             assert sum(d.shape == xy.shape and _close(d, xy) for d in drawn) == 1
-    # One plotly trace per described trace, each legend name once.
-    assert len(page["data"]) == sum(len(p.traces) for p in spec.panels)
+    # One plotly trace per described trace (and one of labels per labelled bar trace,
+    # written above its whiskers), each legend name once.
+    traces = [t for p in spec.panels for t in p.traces]
+    labels = [t for t in page["data"] if t.get("mode") == "text"]
+    assert len(labels) == sum(t.kind == "bar" and bool(t.text) for t in traces)
+    assert len(page["data"]) == len(traces) + len(labels)
     entries = [(t.get("legendgroup"), t["name"]) for t in page["data"] if t["showlegend"]]
     assert sorted(entries, key=str) == sorted(_legend(spec), key=str)
     static = {t.get_text() for ax in axes if ax.get_legend() for t in ax.get_legend().get_texts()}

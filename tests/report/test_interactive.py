@@ -166,13 +166,41 @@ def test_latency_legend_holds_p50_and_p95(result: ReportResult) -> None:
 def test_comparison_bars_are_the_group_medians(result: ReportResult) -> None:
     figure = _plot(comparison_spec(result))
     assert figure is not None
-    bars = {t["name"]: dict(zip(t["x"], t["y"], strict=True)) for t in figure["data"]}
+    drawn = [t for t in figure["data"] if t["type"] == "bar"]
+    bars = {t["name"]: dict(zip(t["x"], t["y"], strict=True)) for t in drawn}
     for group in result.report.groups:
         if group.accuracy is None:
             continue
         stats = group.accuracy.stats["translation"]
         assert math.isclose(bars[group.algorithm][group.sequence], stats.median)
-    # The labels the title promises ("label: runs succeeded") are drawn, not hover-only.
-    for trace in figure["data"]:
-        assert trace["textposition"] == "outside"
-        assert all(text.endswith(" ok") for text in trace["text"])
+
+
+def test_comparison_labels_stand_above_the_whiskers(result: ReportResult) -> None:
+    # The labels the title promises ("label: runs succeeded") are drawn, not hover-only;
+    # as the bars' own text ("outside": at the bar's top) the min-max whisker ran through
+    # "2/2 ok" on every bar whose runs differed (a hunt; the static figure had been fixed).
+    # Each is a text trace at its whisker's top, in its bar's place (offsetgroup), shown
+    # and hidden with its bar (legendgroup; the legend toggles a group at a click).
+    figure = _plot(comparison_spec(result))
+    assert figure is not None
+    bars = [t for t in figure["data"] if t["type"] == "bar"]
+    labels = [t for t in figure["data"] if t["type"] == "scatter"]
+    assert len(bars) == len(labels) == 3
+    assert figure["layout"]["scattermode"] == "group"
+    assert figure["layout"]["legend"]["groupclick"] == "togglegroup"
+    maxima = {
+        (g.algorithm, g.sequence): g.accuracy.stats["translation"].max
+        for g in result.report.groups
+        if g.accuracy is not None and g.accuracy.stats["translation"].n
+    }
+    for bar, label in zip(bars, labels, strict=True):
+        assert bar["textposition"] == "none"  # the text in the hover only
+        assert (label["mode"], label["textposition"]) == ("text", "top center")
+        assert label["offsetgroup"] == bar["offsetgroup"]
+        assert label["legendgroup"] == bar["legendgroup"]
+        assert not label["showlegend"]
+        assert label["x"] == bar["x"]
+        assert label["text"] == bar["text"]
+        assert all(text.endswith(" ok") for text in label["text"])
+        tops = [maxima[bar["name"], x] for x in label["x"]]
+        assert label["y"] == pytest.approx(tops)

@@ -132,6 +132,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
             drawn["showlegend"] = bool(trace.name) and (trace.group, trace.name) not in seen
             seen.add((trace.group, trace.name))
             data.append(drawn)
+            if drawn.get("type") == "bar" and trace.text:
+                data.append(_bar_labels(trace, drawn, len(data)))
     scale = spec.colour_scale
     if scale is not None:
         # The title along the bar: written across it, it ran into the legend.
@@ -142,6 +144,13 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         layout["legend"] |= {"orientation": "h", "x": 0.0, "y": -0.2, "yanchor": "top"}
         layout["height"] += 100
     layout.update({k: v for k, v in {"annotations": annotations, "shapes": shapes}.items() if v})
+    if any(d.get("mode") == "text" for d in data):
+        # A label beside its bar (scattermode group) and hidden with it: a click on a
+        # legend entry toggles its group, the bar and its labels (no group holds more).
+        layout["scattermode"] = "group"
+        entries = [d["legendgroup"] for d in data if d["showlegend"] and "legendgroup" in d]
+        if len(entries) == len(set(entries)):
+            layout["legend"]["groupclick"] = "togglegroup"
     kinds = {t.kind for p in spec.panels for t in p.traces}
     side_by_side = "group" if any(p.grouped for p in spec.panels) else "overlay"
     for kind in {"box", "violin", "bar"} & kinds:
@@ -233,10 +242,9 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
             drawn |= {"x": _values(corners), "y": _values(np.concatenate([[0.0], counts, [0.0]]))}
             drawn["text"] = ["", *(trace.text or ()), ""]  # the closing ends: no bin
     else:
-        # Its labels shown above the bars, as the static figure draws them (the title says
-        # "label: runs succeeded" and "none" showed them in the hover only; a review).
-        drawn |= {"type": "bar", "marker": {"color": trace.colour}}
-        drawn |= {"textposition": "outside", "cliponaxis": False}
+        # Its labels are a trace of their own above the whiskers (_bar_labels); the
+        # bar's text is for the hover.
+        drawn |= {"type": "bar", "marker": {"color": trace.colour}, "textposition": "none"}
         if trace.low is not None and trace.high is not None:
             up, down = (
                 np.nan_to_num(d).tolist() for d in (trace.high - trace.y, trace.y - trace.low)
@@ -263,6 +271,35 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
         text = _HOVER_FIELD.sub(lambda m: "%{" + _HOVER_FIELDS.get(m[1], m[1]) + m[2], trace.hover)
         drawn["hovertemplate"] = text.replace("\n", "<br>") + "<extra></extra>"
     return drawn
+
+
+def _bar_labels(trace: Trace, bar: dict[str, Any], number: int) -> dict[str, Any]:
+    """Return the text trace writing a bar trace's labels above its whiskers.
+
+    As the static figure draws them (the title says "label: runs succeeded": "none"
+    showed them in the hover only; a review), above the whisker's top, not the bar's,
+    where the whisker ran through them (plotly.js writes a bar's own text at its top).
+    In its bar's place beside the others (``offsetgroup``) and its legend group, so
+    that it is hidden with it; ``number`` (the bar's place in the figure's data) names
+    the place, and the group of a bar without one.
+    """
+    tops = trace.high if trace.high is not None else trace.y
+    group = bar.setdefault("legendgroup", f"bar {number}")
+    bar["offsetgroup"] = place = f"bar {number}"
+    return {
+        "type": "scatter",
+        "mode": "text",
+        "name": trace.name,
+        "x": bar["x"],
+        "y": _values(np.nan_to_num(tops)),
+        "text": list(trace.text or ()),
+        "textposition": "top center",
+        "cliponaxis": False,
+        "offsetgroup": place,
+        "legendgroup": group,
+        "showlegend": False,
+        "hoverinfo": "skip",
+    } | ({"visible": "legendonly"} if trace.hidden else {})
 
 
 def results_plots(
