@@ -403,3 +403,28 @@ def test_the_success_labels_stay_inside_the_axes() -> None:
     assert len(labels) == 6
     tops = [t.get_window_extent(renderer).y1 for t in labels]
     assert max(tops) < ax.get_window_extent(renderer).y1
+
+
+LONG_STEMS = (
+    "a_very_long_estimate_name_from_orbslam3_stereo_inertial",
+    "b_another_quite_long_estimate_name_vins_fusion_mono",
+    "c_short",
+)
+
+
+def test_long_names_neither_squeeze_the_view_nor_leave_the_image(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    # `traj gt.tum <three estimates with long stems> --plot`: two columns of names were
+    # wider than the view; the layout squeezed it from 470 to 327 pixels and the legend
+    # started 3 pixels left of the image (a hunt). One column of them fits.
+    ref, est = fr1
+    widths = []
+    for names in (("a", "b", "c"), LONG_STEMS):
+        fig = overlay_figure(ref, [(name, est) for name in names])
+        fig.draw_without_rendering()
+        view = fig.axes[0]
+        legend = view.get_legend().get_window_extent()
+        assert 0 <= legend.x0 < legend.x1 <= fig.bbox.width
+        widths.append(view.bbox.width)
+    assert widths[1] == pytest.approx(widths[0], rel=0.02)

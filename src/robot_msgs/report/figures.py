@@ -373,17 +373,26 @@ _REFERENCE_ZORDER = 3.0
 
 
 def _legend_below(ax: Any) -> None:
-    """Put a view's legend under its panel, where it hides no data.
+    """Put a panel's legend under it, where it hides no data: in two columns, or one.
 
     A 3-D view's goes under the figure (``outside lower left``, which the layout makes
     room for): under the panel it was cut at the image's edge, the layout engine leaving
-    no room below a 3-D axes (a review).
+    no room below a 3-D axes (a review). Under a 2-D panel, two columns of long file
+    stems were wider than the panel: the layout squeezed the view to two thirds of its
+    width to make room, and the legend ran off the image's left edge (a hunt). Measured
+    on the laid-out figure, a legend more than a tenth wider than its panel is set in
+    one column.
     """
     if ax.name == "3d":
         handles, labels = ax.get_legend_handles_labels()
         ax.figure.legend(handles, labels, loc="outside lower left", fontsize=8, ncols=2)
         return
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=8, ncols=2)
+    below = {"loc": "upper center", "bbox_to_anchor": (0.5, -0.14), "fontsize": 8}
+    legend = ax.legend(ncols=2, **below)
+    if len(legend.get_texts()) > 1:
+        ax.figure.draw_without_rendering()
+        if legend.get_window_extent().width > 1.1 * ax.bbox.width:
+            ax.legend(ncols=1, **below)
 
 
 def _draw_path(ax: Any, traj: PoseTrajectory, axes: tuple[int, ...], **style: Any) -> None:
