@@ -428,3 +428,22 @@ def test_long_names_neither_squeeze_the_view_nor_leave_the_image(
         assert 0 <= legend.x0 < legend.x1 <= fig.bbox.width
         widths.append(view.bbox.width)
     assert widths[1] == pytest.approx(widths[0], rel=0.02)
+
+
+def test_the_error_legend_of_several_estimates_lies_on_no_curve(result: EvaluationResult) -> None:
+    # `ape gt est1 est2 est3 --plot`: the legend of the estimates' names, at "best" inside
+    # the error axes, lay over the curves' peaks (the top sixth of the axes; a hunt). It
+    # is under the axes, as the view's is; one estimate's (error, rms, mean, median) stays.
+    signal = result.comparison.signals[0]
+    fig = evaluation_figure([(name, result) for name in LONG_STEMS], [signal], title="t")
+    fig.draw_without_rendering()
+    err = fig.axes[1]
+    legend = err.get_legend().get_window_extent()
+    assert legend.y1 < err.bbox.y0
+    assert [t.get_text() for t in err.get_legend().get_texts()] == list(LONG_STEMS)
+    one = evaluation_figure([("rgbdslam", result)], [signal], title="t")
+    one.draw_without_rendering()
+    err = one.axes[1]  # after the view; the colour bar is last
+    inside = err.get_legend().get_window_extent()
+    assert err.bbox.contains(inside.x0, inside.y0)
+    assert err.bbox.contains(inside.x1, inside.y1)

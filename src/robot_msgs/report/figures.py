@@ -535,7 +535,10 @@ def evaluation_figure(
     when = time_label(frames=first.estimate.stamps_are_frames)
     err.set_xlabel(f"{at}: {when}" if at else when)
     err.set_ylabel(signal_label(signals[0], parameters=len(signals) == 1))
-    err.legend(loc="best", fontsize=8)
+    if len(entries) > 1:  # a name an estimate: inside, at "best", it lay on the curves
+        _legend_below(err)
+    else:
+        err.legend(loc="best", fontsize=8)
     err.set_title(title)
     err.grid(alpha=0.3)
     return fig
