@@ -447,3 +447,38 @@ def test_the_error_legend_of_several_estimates_lies_on_no_curve(result: Evaluati
     inside = err.get_legend().get_window_extent()
     assert err.bbox.contains(inside.x0, inside.y0)
     assert err.bbox.contains(inside.x1, inside.y1)
+
+
+def _line(n: int, scale: float = 1.0) -> PoseTrajectory:
+    """x = k m (times ``scale``) at k s, k = 0 .. n - 1."""
+    from robot_msgs.trajectory import PoseTrajectory
+
+    t = np.arange(float(n))
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t * scale, 0 * t, 0 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+    )
+
+
+def test_a_drift_is_drawn_where_its_segments_start_in_every_view() -> None:
+    # `drift REF EST --lengths 400 --plot` put each segment's error at its start on the
+    # time axis ("segment start: frame") but coloured the view at its end, 400 m on: the
+    # first 400 m had no colour, and the 8 % segment of KITTI 00 lit up where it ended
+    # (a hunt). res's error-over-distance panel had the same end. Segments of 100 m of a
+    # 300 m line (x = k m at k s), one every 10 frames, start at 0, 10, ..., 190 m (the
+    # devkit's segment ends where the path first exceeds 100 m: from 200 m, never).
+    from robot_msgs.evaluation import kitti_drift
+    from robot_msgs.report.figures import reference_distances_m
+
+    result = kitti_drift(_line(301), _line(301, 1.02), lengths_m=[100.0], step_frames=10)
+    fig = result.plot(plane="xy")
+    (points,) = fig.axes[0].collections
+    starts = np.arange(0.0, 191.0, 10.0)
+    assert np.allclose(points.get_offsets()[:, 0], 1.02 * starts)  # the estimate's x there
+    (signal,) = result.segment_signals()[:1]
+    assert signal.series is not None
+    assert np.allclose(signal.series.stamps_s, starts)  # the time axis: the same poses
+    distances = reference_distances_m(result, signal.series)
+    assert distances is not None
+    assert np.allclose(distances, starts)

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.compare.signal import ErrorSeries, Signal
     from robot_msgs.trajectory import PoseTrajectory
-    from robot_msgs.typing import Float64Array
+    from robot_msgs.typing import Float64Array, IntpArray
 
 __all__ = [
     "FIGURE_FORMATS",
@@ -52,6 +52,7 @@ __all__ = [
     "PLANES",
     "auto_plane",
     "break_gaps",
+    "error_rows",
     "error_time_label",
     "evaluation_figure",
     "figure_bytes",
@@ -470,7 +471,7 @@ def evaluation_figure(
         if single and shown is not None and series is not None and len(series):
             good = np.isfinite(series.errors)
             points = top.scatter(
-                *(result.estimate.positions_xyz[series.rows()[good], a] for a in axes),
+                *(result.estimate.positions_xyz[error_rows(result, series)[good], a] for a in axes),
                 c=series.errors[good],
                 s=6,
                 cmap="viridis",
@@ -631,11 +632,32 @@ def reference_distances_m(result: EvaluationResult, series: ErrorSeries) -> Floa
     if len(ref) < 2 or len(result.reference) != len(result.estimate):
         return None
     travelled = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(ref, axis=0), axis=1))])
-    rows = series.rows()
+    rows = error_rows(result, series)
     if rows.size and int(rows.max()) >= travelled.size:
         return None
     out: Float64Array = travelled[rows]
     return out
+
+
+def error_rows(result: EvaluationResult, series: ErrorSeries) -> IntpArray:
+    """Return the matched pose each error of ``series`` is drawn at: the one it is stamped at.
+
+    An APE error's own pose, an RPE pair's end (:meth:`ErrorSeries.rows`), but a drift
+    segment's start, where its time axis puts it (``segment start``): drawn at the
+    segment's end in the view and along the distance, a KITTI segment's error lit up
+    400 m from where the time axis put it, and the first 400 m had none (a hunt).
+    """
+    rows = series.rows()
+    pairs = series.pairs
+    stamps = result.reference.stamps_s
+    if pairs is None or not len(pairs) or int(pairs.max()) >= len(stamps):
+        return rows
+    starts = pairs[:, 0]
+    if np.array_equal(stamps[starts], series.stamps_s) and not np.array_equal(
+        stamps[rows], series.stamps_s
+    ):
+        return starts
+    return rows
 
 
 def error_time_label(results: Sequence[EvaluationResult]) -> str:
