@@ -482,3 +482,27 @@ def test_a_drift_is_drawn_where_its_segments_start_in_every_view() -> None:
     distances = reference_distances_m(result, signal.series)
     assert distances is not None
     assert np.allclose(distances, starts)
+
+
+@pytest.mark.parametrize(("protocol", "place"), [("evo", "end"), ("tum", "start")])
+def test_an_rpe_is_drawn_at_the_pose_of_a_pair_its_axis_names(protocol: str, place: str) -> None:
+    # `rpe --plot` drew each pair's error at its stamp with no word of which pose that
+    # is (drift says "segment start"); with --protocol tum (stamped at the pair's start,
+    # as evaluate_rpe.py) the view coloured the pair's end (a hunt). A 300 m line, x =
+    # 1.02 k m at k s in the estimate: a point drawn at time t lies at x = 1.02 t. Pairs
+    # 10 frames apart: evo's consecutive (0, 10) ... (290, 300), at their ends 10 ... 300;
+    # TUM's from every pose, the first (0, 10) at its start, 0.
+    from robot_msgs.evaluation import PairSettings, rpe
+
+    pairs = PairSettings(delta=10.0, delta_unit="f", protocol=protocol)  # type: ignore[arg-type]
+    result = rpe(_line(301), _line(301, 1.02), pairs=pairs)
+    fig = result.plot(plane="xy")
+    view, err = fig.axes[:2]
+    assert err.get_xlabel() == f"pair {place}: time since the first matched pose [s]"
+    (line,) = [line for line in err.get_lines() if line.get_label() == "error"]
+    at = np.asarray(line.get_xdata(), dtype=float)
+    if protocol == "evo":
+        assert np.allclose(at, np.arange(10.0, 301.0, 10.0))
+    assert at[0] == (0.0 if place == "start" else 10.0)
+    (points,) = view.collections
+    assert np.allclose(points.get_offsets()[:, 0], 1.02 * at)

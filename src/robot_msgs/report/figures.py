@@ -534,6 +534,11 @@ def evaluation_figure(
                     text = f"{word} {value:.4g} {signal.unit}".rstrip()
                     err.axhline(value, color="0.2", ls=style, lw=1, label=text)
     when = time_label(frames=first.estimate.stamps_are_frames)
+    head = entries[0][1]
+    shown = head.comparison.signal(signals[0].name)
+    if not at and shown is not None and shown.series is not None and shown.series.pairs is not None:
+        # Which pose of a pair its error is drawn at (evo's RPE: the end; TUM's: the start).
+        at = "pair end" if _start_rows(head, shown.series) is None else "pair start"
     err.set_xlabel(f"{at}: {when}" if at else when)
     err.set_ylabel(signal_label(signals[0], parameters=len(signals) == 1))
     if len(entries) > 1:  # a name an estimate: inside, at "best", it lay on the curves
@@ -642,22 +647,31 @@ def reference_distances_m(result: EvaluationResult, series: ErrorSeries) -> Floa
 def error_rows(result: EvaluationResult, series: ErrorSeries) -> IntpArray:
     """Return the matched pose each error of ``series`` is drawn at: the one it is stamped at.
 
-    An APE error's own pose, an RPE pair's end (:meth:`ErrorSeries.rows`), but a drift
-    segment's start, where its time axis puts it (``segment start``): drawn at the
-    segment's end in the view and along the distance, a KITTI segment's error lit up
-    400 m from where the time axis put it, and the first 400 m had none (a hunt).
+    An APE error's own pose, an evo RPE pair's end (:meth:`ErrorSeries.rows`), but a
+    drift segment's and a TUM-protocol RPE pair's start, where their time axis puts them
+    (stamped with the reference's or the estimate's stamp there): drawn at the segment's
+    end in the view and along the distance, a KITTI segment's error lit up 400 m from
+    where the time axis put it, and the first 400 m had none (a hunt).
     """
-    rows = series.rows()
+    starts = _start_rows(result, series)
+    return series.rows() if starts is None else starts
+
+
+def _start_rows(result: EvaluationResult, series: ErrorSeries) -> IntpArray | None:
+    """Return the pairs' start rows where each error carries its start's stamp, else None."""
     pairs = series.pairs
-    stamps = result.reference.stamps_s
-    if pairs is None or not len(pairs) or int(pairs.max()) >= len(stamps):
-        return rows
-    starts = pairs[:, 0]
-    if np.array_equal(stamps[starts], series.stamps_s) and not np.array_equal(
-        stamps[rows], series.stamps_s
-    ):
-        return starts
-    return rows
+    if pairs is None or not len(pairs):
+        return None
+    for traj in (result.reference, result.estimate):
+        stamps = traj.stamps_s
+        if int(pairs.max()) < len(stamps):
+            at = stamps[pairs]
+            if np.array_equal(at[:, 0], series.stamps_s) and not np.array_equal(
+                at[:, 1], series.stamps_s
+            ):
+                starts: IntpArray = pairs[:, 0]
+                return starts
+    return None
 
 
 def error_time_label(results: Sequence[EvaluationResult]) -> str:
