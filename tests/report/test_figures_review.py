@@ -506,3 +506,21 @@ def test_an_rpe_is_drawn_at_the_pose_of_a_pair_its_axis_names(protocol: str, pla
     assert at[0] == (0.0 if place == "start" else 10.0)
     (points,) = view.collections
     assert np.allclose(points.get_offsets()[:, 0], 1.02 * at)
+
+
+def test_long_result_names_leave_the_res_figure_laid_out(result: EvaluationResult) -> None:
+    # `res <two results with 55-character stems> evo.zip --plot`: slanted under the box
+    # and violin axes, the names took more height than the row had; matplotlib warned
+    # that its layout was not applied (axes sizes collapsed to zero), and titles,
+    # labels and names ran into each other, the names cut at the image's
+    # edge (a hunt). Under the axes a name longer than 28 characters keeps its first 13
+    # and last 14 around an ellipsis; the figure's legend names it whole.
+    named = [(f"{name}.json", result) for name in LONG_STEMS]
+    fig = results_figure(named, labels=list(LONG_STEMS))
+    figures.figure_bytes(fig, "png", 50)  # no UserWarning (an error here)
+    box, violin = fig.axes[2:4]
+    for ax in (box, violin):
+        names = [t.get_text() for t in ax.get_xticklabels()]
+        assert names == ["a_very_long_e…tereo_inertial", "b_another_qui…ns_fusion_mono", "c_short"]
+        assert ax.get_window_extent().height > 100
+    assert _figure_legend(fig) == list(LONG_STEMS)

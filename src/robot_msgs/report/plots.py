@@ -175,11 +175,15 @@ def _draw_panel(
     if categories:
         # Long names slanted, so they do not run into each other; steeper past 20
         # characters (six names of 24-31 at 20 degrees touched in res --plot's boxes).
-        longest = max(len(c) for c in categories)
+        # Past 28, shortened around an ellipsis: three of 51-55 characters took more
+        # height than the row had, and the layout gave up (a hunt); the figure's legend
+        # and the tables name them whole.
+        shown = [_short_name(c) for c in categories]
+        longest = max(len(c) for c in shown)
         slant = 0 if longest <= 12 else 20 if longest <= 20 else 35
         ax.set_xticks(
             range(len(categories)),
-            categories,
+            shown,
             rotation=slant,
             ha="right" if slant else "center",
             rotation_mode="anchor" if slant else "default",
@@ -211,6 +215,20 @@ def _draw_panel(
         where = outside if panel.legend == "outside" else {"loc": panel.legend}
         ax.legend(entries.values(), entries.keys(), fontsize=7 if len(entries) > 3 else 8, **where)
     return mappable
+
+
+def _short_name(name: str, most: int = 28) -> str:
+    """Return ``name``, or its first and last characters around an ellipsis past ``most``.
+
+    Examples
+    --------
+    >>> _short_name("kfslam"), _short_name("a_very_long_estimate_name_from_orbslam3_stereo")
+    ('kfslam', 'a_very_long_e…rbslam3_stereo')
+    """
+    if len(name) <= most:
+        return name
+    head = (most - 1) // 2
+    return f"{name[:head]}…{name[head - most + 1 :]}"
 
 
 def _draw_grouped(
