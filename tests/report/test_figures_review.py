@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import shutil
 import zipfile
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -524,3 +524,24 @@ def test_long_result_names_leave_the_res_figure_laid_out(result: EvaluationResul
         assert names == ["a_very_long_e…tereo_inertial", "b_another_qui…ns_fusion_mono", "c_short"]
         assert ax.get_window_extent().height > 100
     assert _figure_legend(fig) == list(LONG_STEMS)
+
+
+def test_ten_results_names_do_not_run_into_each_other(result: EvaluationResult) -> None:
+    # `res run_*.json --plot` of ten runs: names of 5 and 6 characters stood level under
+    # the box and violin axes, about 31 pt apart, each some 36 pt wide, and ran into one
+    # another ("run_1run_10run_2..."; a hunt): slanted where level ones do not fit.
+    names = [f"run_{k}" for k in range(1, 11)]
+    fig = results_figure([(f"{n}.json", result) for n in names], labels=names)
+    figures.figure_bytes(fig, "png", 50)
+    for ax in fig.axes[2:4]:
+        assert [t.get_text() for t in ax.get_xticklabels()] == names
+        assert all(t.get_rotation() > 0 for t in ax.get_xticklabels())
+    # Three such names stand level, apart.
+    fig = results_figure([(f"{n}.json", result) for n in names[:3]], labels=names[:3])
+    figures.figure_bytes(fig, "png", 50)
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes[2:4]:
+        labels = ax.get_xticklabels()
+        assert all(t.get_rotation() == 0 for t in labels)
+        boxes = [t.get_window_extent(renderer) for t in labels]
+        assert all(a.x1 < b.x0 for a, b in pairwise(boxes))
