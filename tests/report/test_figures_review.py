@@ -545,3 +545,49 @@ def test_ten_results_names_do_not_run_into_each_other(result: EvaluationResult) 
         assert all(t.get_rotation() == 0 for t in labels)
         boxes = [t.get_window_extent(renderer) for t in labels]
         assert all(a.x1 < b.x0 for a, b in pairwise(boxes))
+
+
+def test_each_estimate_keeps_its_view_colour_over_several_deltas(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    # `rpe gt est est2 --delta 1 2 --delta-unit s --plot`: each curve took the colour of
+    # its estimate's place plus its delta's, so "est: 2 s" and "est2: 1 s" were both red,
+    # the colour of est2 in the view beside them (a hunt). An estimate's curves have its
+    # view colour; its deltas differ in line style.
+    from robot_msgs.evaluation import PairSettings, rpe
+
+    ref, est = fr1
+    deltas = [PairSettings(delta=d, delta_unit="s") for d in (1.0, 2.0)]
+    result = rpe(ref, est, settings=EvaluationSettings(align="se3"), pairs=deltas)
+    fig = evaluation_figure(
+        [("est", result), ("est2", result)], result.comparison.signals, title="t"
+    )
+    view, err = fig.axes[:2]
+    colours = {line.get_label(): line.get_color() for line in view.get_lines()}
+    curves = {line.get_label(): line for line in err.get_lines()}
+    assert sorted(curves) == ["est2: 1 s", "est2: 2 s", "est: 1 s", "est: 2 s"]
+    for name in ("est", "est2"):
+        one, two = curves[f"{name}: 1 s"], curves[f"{name}: 2 s"]
+        assert one.get_color() == two.get_color() == colours[name]
+        assert one.get_linestyle() != two.get_linestyle()
+    assert colours["est"] != colours["est2"]
+
+
+def test_more_results_than_colours_are_told_apart(result: EvaluationResult) -> None:
+    # `res run_*.json --plot` of ten runs: eight colours, so run_9 was drawn as run_1
+    # and run_10 as run_2, in the legend too (a hunt). Past eight, a new line style.
+    names = [f"run_{k}" for k in range(1, 11)]
+    fig = results_figure([(f"{n}.json", result) for n in names], labels=names)
+    over_time = fig.axes[0]
+    styles = {(line.get_color(), line.get_linestyle()) for line in over_time.get_lines()}
+    assert len(styles) == 10
+
+
+def test_nine_estimates_are_nine_curves(result: EvaluationResult) -> None:
+    # Past the eight colours, the ninth estimate's error curve was the first's, colour
+    # and line; the view already drew it in another style (a hunt).
+    names = [f"est{k}" for k in range(1, 10)]
+    fig = evaluation_figure([(n, result) for n in names], result.comparison.signals, title="t")
+    for ax in fig.axes[:2]:
+        lines = [line for line in ax.get_lines() if line.get_label() in names]
+        assert len({(line.get_color(), line.get_linestyle()) for line in lines}) == 9

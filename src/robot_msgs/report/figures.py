@@ -78,6 +78,9 @@ _SIZES_IN = {"evaluation": (11.0, 4.5), "overlay": (14.0, 9.0)}
 #: The colours of the estimates, in order, in every figure: matplotlib's tab10 without its
 #: grey and olive (the reference is drawn grey), red second.
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+#: Line styles (and markers for points) telling apart curves of one colour: an
+#: estimate's signals, or the second round of colours past eight estimates.
+_STYLES = (("-", "."), ("--", "x"), (":", "+"), ("-.", "1"))
 _METADATA = {"png": {"Software": None}, "pdf": {"CreationDate": None}, "svg": {"Date": None}}
 
 _WORDS = {
@@ -465,7 +468,7 @@ def evaluation_figure(
     err = fig.add_subplot(grid[1])
     single = len(entries) == 1 and len(signals) == 1
     for k, (label, result) in enumerate(entries):
-        colour = PALETTE[k % len(PALETTE)]
+        colour, (dash, _) = PALETTE[k % len(PALETTE)], _STYLES[k // len(PALETTE) % len(_STYLES)]
         shown = result.comparison.signal(signals[0].name)
         series = shown.series if shown is not None else None
         if single and shown is not None and series is not None and len(series):
@@ -485,7 +488,7 @@ def evaluation_figure(
                 label=f"{label} (colour: {_colour_word(signals[0])}, as on the right)",
             )  # fmt: skip
         else:
-            _draw_path(top, result.estimate, axes, color=colour, lw=1.0, label=label)
+            _draw_path(top, result.estimate, axes, color=colour, ls=dash, lw=1.0, label=label)
     _draw_path(
         top,
         first.reference,
@@ -505,7 +508,16 @@ def evaluation_figure(
             if signal is None or signal.series is None:
                 continue
             series = signal.series
-            colour = PALETTE[(k + j) % len(PALETTE)]
+            # One estimate: a colour a signal (drift's lengths). Several: the estimate's
+            # colour in the view, a line style a signal; k + j gave "est: 2 s" and
+            # "est2: 1 s" one colour, est2's in the view (a hunt).
+            # Past eight colours, the colours again in another line style.
+            n = len(PALETTE)
+            if len(entries) == 1:
+                colour, look = PALETTE[j % n], _STYLES[j // n % len(_STYLES)]
+            else:
+                colour = PALETTE[k % n]
+                look = _STYLES[(j if len(signals) > 1 else k // n) % len(_STYLES)]
             dof = NEES_DOF.get(signal.quantity)
             curve = _colour_word(signal) if len(signals) == 1 else _parameters(signal)
             if len(entries) == 1:
@@ -515,9 +527,9 @@ def evaluation_figure(
             times = series.stamps_s - t0
             if times.size > 1 and bool((times[1:] > times[:-1]).all()):
                 t, e = break_gaps(times, series.errors)
-                err.plot(t, e, lw=1, color=colour, label=name)
+                err.plot(t, e, lw=1, color=colour, ls=look[0], label=name)
             else:  # overlapping pairs or segments: points, not a line
-                err.plot(times, series.errors, ".", ms=2, color=colour, label=name)
+                err.plot(times, series.errors, look[1], ms=2, color=colour, label=name)
             if single:
                 stats = signal.stats
                 lines = (
@@ -595,7 +607,7 @@ def overlay_figure(
         style: dict[str, Any] = {
             "color": "0.35" if is_ref else PALETTE[(k - first) % len(PALETTE)],
             "lw": 0.9 if is_ref else 1.0,
-            "ls": "--" if is_ref else "-",
+            "ls": "--" if is_ref else _STYLES[(k - first) // len(PALETTE) % len(_STYLES)][0],
             "zorder": _REFERENCE_ZORDER if is_ref else 2.0,  # the reference in every view
         }
         _draw_path(view, traj, axes, label=label, **style)

@@ -19,9 +19,14 @@ import numpy as np
 
 from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import FormatError
-from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
+from robot_msgs.report.figure_spec import DASHES, FigureSpec, Panel, Trace
 from robot_msgs.report.figure_text import legend_names, over_time
-from robot_msgs.report.figures import PALETTE, break_gaps, error_time_label, signal_label
+from robot_msgs.report.figures import (
+    PALETTE,
+    break_gaps,
+    error_time_label,
+    signal_label,
+)
 from robot_msgs.report.saved_results import error_distances_m
 
 if TYPE_CHECKING:
@@ -80,7 +85,9 @@ def results_spec(
     bins = np.histogram_bin_edges(pooled[np.isfinite(pooled)], _BINS)
     by_time, over_distance, box, violin, histogram = panels
     for k, ((path, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
-        colour = PALETTE[k % len(PALETTE)]
+        # Past eight results, the colours again with another line style (run_9 was
+        # drawn as run_1; a hunt).
+        colour, dash = PALETTE[k % len(PALETTE)], DASHES[k // len(PALETTE) % len(DASHES)]
         series = signal.series if signal is not None else None
         if series is None:  # a summary, or no signal: nothing to draw but its name
             series, distance = ErrorSeries(stamps_s=np.zeros(0), errors=np.zeros(0)), None
@@ -99,6 +106,7 @@ def results_spec(
                 y=drawn[:, 0],
                 name=name,
                 colour=colour,
+                dash=dash,
                 width=1.0,
                 poses=drawn[:, 1],
                 stamps_s=drawn[:, 2],
@@ -108,7 +116,14 @@ def results_spec(
         if distance is None or distance.size != len(series):
             none = np.zeros(0)
             over_distance.append(
-                Trace(kind="line", x=none, y=none, name=f"{name} (no distances)", colour=colour)
+                Trace(
+                    kind="line",
+                    x=none,
+                    y=none,
+                    name=f"{name} (no distances)",
+                    colour=colour,
+                    dash=dash,
+                )
             )
         else:
             order = np.argsort(distance, kind="stable")
@@ -119,6 +134,7 @@ def results_spec(
                     y=series.errors[order],
                     name=name,
                     colour=colour,
+                    dash=dash,
                     width=1.0,
                     hover=f"{path}\n{{x:.3f}} m along the reference\n{label}: {{y:.4g}}",
                 )
@@ -140,6 +156,7 @@ def results_spec(
                 y=counts,
                 name=name,
                 colour=colour,
+                dash=dash,
                 text=tuple(
                     f"{a:.4g} to {b:.4g}{unit}: {n:.0f} of {finite.size}"
                     for (a, b), n in zip(pairwise(edges), counts, strict=True)
