@@ -44,10 +44,10 @@ CASES = [
     ("ape", ["--align_origin", "--correct_scale"], "--align origin_scale"),
     ("traj", ["--sync"], "--sync nearest"),  # a switch in evo_traj
     ("ape", ["--sync_method", "nearest"], "--sync METHOD"),
-    ("traj", ["--transform_left", "t.json"], "--transform-left FILE"),
-    ("traj", ["--transform_right", "t.json"], "--transform-right FILE"),
+    ("traj", ["--transform_left", "t.json"], "--transform-left t.json"),
+    ("traj", ["--transform_right", "t.json"], "--transform-right t.json"),
     ("traj", ["--invert_transform"], "--invert-transform-left/right"),
-    ("res", ["--save_table", "t.csv"], "--csv FILE"),
+    ("res", ["--save_table", "t.csv"], "--csv t.csv"),
     ("traj", ["-f"], "--check"),
     ("rpe", ["-t", "0.3"], "--delta-tol 0.3"),  # evo_rpe's short --delta_tol
     ("traj", ["--ref_file", "gt.tum"], "--ref gt.tum"),  # not "REF as the first argument"
@@ -302,6 +302,10 @@ def test_the_short_usage_is_folded_to_the_terminals_width(
         # every evo flag at once: rpe answered --delta_unit, then --all_pairs a try later
         (["--delta", "1", "--delta_unit", "m", "--all_pairs"], "--delta-unit m --all-pairs"),
         (["--sync_method", "nearest"], "--sync METHOD"),  # evo's methods are not ours
+        # a file and a plane were not carried (the answer said FILE, PLANE; a hunt)
+        (["--save_plot", "x.pdf"], "--plot x.pdf"),
+        (["--plot_mode", "xz"], "--plot-plane xz"),
+        (["--plot_mode", "zy"], "--plot-plane PLANE"),  # evo's, not a plane of ours
     ],
 )
 def test_an_answer_carries_the_value_typed_after_evos_flag(
@@ -368,3 +372,22 @@ def test_an_answer_naming_a_file_names_a_command_that_writes_it(
         assert main(given) == 0, given
         assert out.stat().st_size > 0, given
         capsys.readouterr()
+
+
+def test_a_flag_needing_nothing_is_said_apart_from_the_flags_to_type(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `res a.json b.json -p --use_filenames` answered "here: --plot FILE nothing: named
+    # by file", the two answers run into one (a hunt).
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["res", "a.json", "-p", "--use_filenames"])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.endswith(
+        "-p --use_filenames are evo's; here: --plot FILE; --use_filenames: named by file"
+    )
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "ref.txt", "est.txt", "-v", "--silent"])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.endswith(
+        "-v --silent are evo's; -v: the table is printed; --silent: messages go to stderr"
+    )

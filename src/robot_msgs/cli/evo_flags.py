@@ -159,7 +159,11 @@ _MEANT_IN: dict[str, tuple[str, ...]] = {
 #: The placeholders of :data:`EVO_FLAGS` a value typed after evo's flag fills as it is,
 #: and evo's delta units, which ours spell otherwise (``-u d``: ``--delta-unit deg``).
 _FILLED: dict[str, dict[str, str]] = {
-    **{placeholder: {} for placeholder in ("RELATION", "N", "D", "SECONDS", "RATIO", "REF")},
+    **{
+        placeholder: {} for placeholder in ("RELATION", "N", "D", "SECONDS", "RATIO", "REF", "FILE")
+    },
+    # evo's plot modes that are planes here (its yx, zx, zy are not).
+    "PLANE": {plane: plane for plane in ("xy", "xz", "yz", "xyz")},
     "UNIT": {"f": "f", "m": "m", "d": "deg", "r": "rad"},
     # evo's interpolation is interpolate-longer: nearest's matches, the longer trajectory
     # resampled at the shorter one's stamps; interpolate resamples the reference at every
@@ -314,9 +318,15 @@ def evo_hint(
         return None
     if len(found) == 1:
         said = f"{found[0][0]} is evo's; here: {found[0][1]}"
-    else:  # each without its aside: one line
+    else:  # each without its aside: one line; what needs nothing said apart, by flag
         flags = " ".join(flag for flag, _ in found)
-        said = f"{flags} are evo's; here: {' '.join(o.split(' (', 1)[0] for _, o in found)}"
+        typed = " ".join(o.split(" (", 1)[0] for _, o in found if not o.startswith("nothing:"))
+        idle = [
+            f"{flag}: {o.removeprefix('nothing: ')}"
+            for flag, o in found
+            if o != o.removeprefix("nothing: ")
+        ]
+        said = "; ".join([f"{flags} are evo's", *([f"here: {typed}"] if typed else []), *idle])
     if len(f"robot-msgs {command}: error: {said}") > WIDTH and " (" in said:
         said = said.rsplit(" (", 1)[0]  # its aside cut, as the named command's
     return said
