@@ -2,7 +2,8 @@
 
 ``robot_msgs.io._fasttable`` (:mod:`robot_msgs.io.table`), ``robot_msgs._sorted``
 (:mod:`robot_msgs.sorted_search`), ``robot_msgs.msg._json_arrays``
-(:mod:`robot_msgs.msg.arrays`), ``robot_msgs.msg._checks`` (message checks, with
+(:mod:`robot_msgs.msg.arrays`), ``robot_msgs.msg._json_keys`` (:mod:`robot_msgs.msg.json`),
+``robot_msgs.msg._checks`` (message checks, with
 NumPy's C API: its headers come from the build requirements) and
 ``robot_msgs.evaluation._relations`` (RPE) are C over CPython's API. ``optional=True``:
 without a C compiler the install still succeeds, and tables are read by NumPy's
@@ -83,6 +84,7 @@ setup(
         Extension(
             "robot_msgs.msg._json_arrays", ["src/robot_msgs/msg/_json_arrays.c"], optional=True
         ),
+        Extension("robot_msgs.msg._json_keys", ["src/robot_msgs/msg/_json_keys.c"], optional=True),
         *(
             []
             if _NUMPY_INCLUDE is None  # a build without NumPy's headers: no _checks

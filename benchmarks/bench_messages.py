@@ -23,7 +23,10 @@ per operation (no shared read-only array that only one side benefits from):
   ``AnyReader`` reading and deserialising it.
 - ``save EvaluationResult``: a 2·10^5-pose APE result saved as JSON by
   ``robot_msgs.io.save_result`` (strict JSON, atomic write) against
-  ``msgspec.json.encode`` of the same message (arrays as lists, nothing written).
+  ``msgspec.json.encode`` of the same message (arrays as lists, nothing written); then
+  loaded by ``robot_msgs.io.load_result`` (depth bound, typed decoding, each key once
+  per object, every field checked) against ``msgspec.json.decode`` of the same file
+  into plain data (no target: the row says what loading costs beyond parsing).
 
 Machines shared with other jobs are noisy: the ratios of one run are the result.
 """
@@ -381,7 +384,7 @@ def _plain_arrays(value: Any) -> Any:
 
 
 def bench_save(poses: int, n_pairs: int, folder: Path) -> list[str]:
-    from robot_msgs.io.result_files import save_result
+    from robot_msgs.io.result_files import load_result, save_result
 
     header(
         f"save EvaluationResult ({poses} poses) as JSON against msgspec.json.encode",
@@ -399,6 +402,14 @@ def bench_save(poses: int, n_pairs: int, folder: Path) -> list[str]:
 
     held = row("save_result(.json)", pairs(ours, reference, n_pairs), 1, 1.5)
     print(f"  ({path.stat().st_size / 1e6:.0f} MB written)")
+
+    def load() -> None:
+        load_result(path)
+
+    def parse() -> None:
+        msgspec.json.decode(path.read_bytes())
+
+    row("load_result(.json) against msgspec.json.decode", pairs(load, parse, n_pairs), 1, None)
     return [] if held else ["save EvaluationResult"]
 
 

@@ -408,3 +408,14 @@ def test_a_result_saved_as_utf16_says_so(
     said = rf"wide\.json: the file is {named} text, not UTF-8; save it as UTF-8 \(e\.g\. iconv -f {named} -t UTF-8\)$"
     with pytest.raises(FormatError, match=said):
         load_result(path)
+
+
+def test_a_key_given_twice_in_a_saved_result_is_refused_naming_it(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """{"rms": 1, "rms": 2} in a saved result's statistics: msgspec kept the last in silence."""
+    text = save_result(tmp_path / "r.json", results["ape"]).read_bytes()
+    twice = tmp_path / "twice.json"
+    twice.write_bytes(text.replace(b'"rms":', b'"rms":1.0,"rms":', 1))
+    with pytest.raises(FormatError, match=r"twice\.json: key 'rms' given twice in one object"):
+        load_result(twice)

@@ -14,12 +14,12 @@ spellings turned into floats (:func:`revived`, generated per class as :func:`rev
 and converted by msgspec. If msgspec still refuses, each field is checked alone, only
 to name the one at fault (``Expected float, got str 'x' - at `Pose.x```): the error
 path, never a second road. Arrays are ``{"dtype", "shape", "data"}``
-(:mod:`robot_msgs.msg.arrays`).
+(:mod:`robot_msgs.msg.arrays`). A key given twice in one object, which msgspec reads as
+the last, is refused on both roads (:mod:`robot_msgs.msg.json_text`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import sys
 import typing
@@ -40,6 +40,7 @@ from robot_msgs.msg.arrays import (
 )
 from robot_msgs.msg.check import deferred_check
 from robot_msgs.msg.fields import FrozenMap, _dtype_of, check_value, specs_of
+from robot_msgs.msg.json_text import refuse_repeated_keys
 from robot_msgs.msg.json_walks import NO_FLOATS, compile_reviver, compile_spelling_test
 from robot_msgs.msg.primitives import MissingFloat
 
@@ -562,7 +563,8 @@ def decode_json(data: bytes | str, cls: type[M]) -> M:
     Raises
     ------
     ValidationError
-        Not JSON, or JSON that :meth:`Msg.from_dict` refuses.
+        Not JSON, a key given twice in one object (which one is meant?,
+        :mod:`robot_msgs.msg.json_text`), or JSON that :meth:`Msg.from_dict` refuses.
 
     Examples
     --------
@@ -572,8 +574,13 @@ def decode_json(data: bytes | str, cls: type[M]) -> M:
     """
     text = _utf8(data, cls)
     if b"null" not in text or not (_null_is_nan(cls) or _nan_after_key(cls, text)):
-        with contextlib.suppress(msgspec.DecodeError, RecursionError):  # read again below
-            return _typed_decoder(cls).decode(text)
+        try:
+            read = _typed_decoder(cls).decode(text)
+        except (msgspec.DecodeError, RecursionError):
+            pass  # read again below, where every error is made
+        else:
+            refuse_repeated_keys(text, cls.__name__)  # msgspec kept the last of two
+            return read
     return decode_json_tree(data, cls)
 
 
@@ -598,6 +605,7 @@ def decode_json_tree(data: bytes | str, cls: type[M]) -> M:
         raise ValidationError(msg) from err
     except RecursionError as err:  # msgspec's parser stops at Python's recursion limit
         raise _too_deep(cls) from err
+    refuse_repeated_keys(text, cls.__name__)  # before any field: which of two is meant?
     fixed = reviver(cls)(tree)
     try:
         return msgspec.convert(fixed, cls, dec_hook=_decode)

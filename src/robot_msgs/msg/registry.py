@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from robot_msgs.errors import UnknownTypeError, ValidationError, did_you_mean, shown_token
 from robot_msgs.msg.base import declared_types
 from robot_msgs.msg.json import decode_json, encode_json, ros_names
+from robot_msgs.msg.json_text import refuse_repeated_keys
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -187,4 +188,5 @@ def from_json(data: bytes | str, cls: type[Msg] | None = None) -> Msg:
     except (msgspec.DecodeError, UnicodeEncodeError) as err:  # the latter: a lone surrogate
         msg = f"Expected JSON text of a message, got {str(data)[:40]!r}: {err}"
         raise ValidationError(msg) from err
+    refuse_repeated_keys(data.encode() if isinstance(data, str) else data, "a message")
     return from_dict(value)

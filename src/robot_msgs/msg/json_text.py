@@ -1,0 +1,126 @@
+r"""A key given twice in one object of a message's JSON text: refused, not chosen.
+
+msgspec keeps the last of two equal keys in silence (``{"x": 1, "x": 2}`` read as
+``x = 2``; msgspec issue 648, open), where :func:`robot_msgs.files.parse_json` refuses
+them: a file edited by hand or joined from two says two things and reading one of them
+hides it. :func:`refuse_repeated_keys` is called on every message text msgspec has
+parsed (:func:`robot_msgs.msg.json.decode_json`, both of its roads, and
+:func:`robot_msgs.from_json`).
+
+The walk is C where built (``robot_msgs.msg._json_keys``, whose source says why, with
+the measurement); :func:`repeated_key_in_python` is the same walk, for a build without
+a C compiler and for text with a key written with an escape: it unescapes keys
+(``"\u0061"`` is the key ``a``), the C walk compares them as written.
+
+Examples
+--------
+>>> refuse_repeated_keys(b'{"x": {"x": 1}, "y": 2}', "Point")
+>>> refuse_repeated_keys(b'{"x": 1, "y": 2, "x": 3}', "Point")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+robot_msgs.errors.ValidationError: Expected ... each key once in an object, got key 'x' twice: ...
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from robot_msgs.errors import ValidationError
+
+__all__ = ["refuse_repeated_keys", "repeated_key_in_python"]
+
+_SLASH = ord("\\")
+_BLANKS = frozenset(b" \t\r\n")
+_COLON = ord(":")
+
+
+def _key(raw: bytes) -> bytes:
+    """Return a key's raw bytes unescaped (``\u0061`` is ``a``), as UTF-8."""
+    if _SLASH not in raw:
+        return raw
+    text: str = msgspec.json.decode(b'"' + raw + b'"')
+    return text.encode("utf-8", "surrogatepass")
+
+
+def repeated_key_in_python(text: bytes) -> bytes | None:
+    r"""Return the first key of JSON ``text`` that an earlier key of its object equals.
+
+    ``text`` is JSON a parser has taken. The key is returned unescaped, as UTF-8 bytes;
+    ``None`` when every object's keys differ. Quotes and braces are found with
+    ``bytes.find`` (C speed over numbers), one Python step each.
+
+    Examples
+    --------
+    >>> repeated_key_in_python(b'{"a": {"b": 1}, "b": "}\\"b\\":", "c": 2}') is None
+    True
+    >>> repeated_key_in_python(b'[{"a": 1}, {"a": 2, "\\u0061": 3}]')
+    b'a'
+    """
+    find, size = text.find, len(text)
+    objects: list[set[bytes]] = []
+    keys: set[bytes] | None = None  # the keys of the innermost open object
+    quote, opening, closing = (find(mark) % (size + 1) for mark in (b'"', b"{", b"}"))
+    while min(quote, opening, closing) < size:
+        if quote < opening and quote < closing:
+            end = find(b'"', quote + 1)
+            while end > 0 and text[end - 1] == _SLASH:  # an escaped quote, if odd slashes
+                first = end - 1
+                while text[first - 1] == _SLASH:
+                    first -= 1
+                if (end - first) % 2 == 0:
+                    break
+                end = find(b'"', end + 1)
+            if end < 0:
+                return None  # not JSON: the parser has said so
+            after = end + 1
+            while after < size and text[after] in _BLANKS:
+                after += 1
+            if keys is not None and after < size and text[after] == _COLON:
+                key = _key(text[quote + 1 : end])
+                if key in keys:
+                    return key
+                keys.add(key)
+            quote = find(b'"', end + 1) % (size + 1)
+            if opening < end:
+                opening = find(b"{", end + 1) % (size + 1)
+            if closing < end:
+                closing = find(b"}", end + 1) % (size + 1)
+        elif opening < closing:
+            if keys is not None:
+                objects.append(keys)
+            keys = set()
+            opening = find(b"{", opening + 1) % (size + 1)
+        else:
+            keys = objects.pop() if objects else None
+            closing = find(b"}", closing + 1) % (size + 1)
+    return None
+
+
+try:  # WHY in C, measured: see its source, robot_msgs/msg/_json_keys.c
+    from robot_msgs.msg._json_keys import (  # type: ignore[import-not-found]
+        repeated_key as _repeated_key,
+    )
+except ImportError:  # built without a C compiler
+    _repeated_key = repeated_key_in_python  # never True: it unescapes keys itself
+
+
+def refuse_repeated_keys(text: bytes, name: str) -> None:
+    """Refuse JSON ``text`` (parsed already) of a ``name`` that gives a key twice in one object.
+
+    Raises
+    ------
+    ValidationError
+        A key given twice in one object (msgspec would keep the last), named.
+    """
+    key = _repeated_key(text)
+    if key is None:
+        return
+    if key is True:  # a key written with an escape: the Python walk unescapes keys
+        key = repeated_key_in_python(text)
+    if key is not None:
+        shown = key.decode("utf-8", "backslashreplace")
+        msg = (
+            f"Expected JSON text for {name} with each key once in an object, "
+            f"got key {shown!r:.60} twice: which one is meant?"
+        )
+        raise ValidationError(msg)

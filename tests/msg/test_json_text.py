@@ -1,0 +1,123 @@
+"""What msgspec's parser lets pass in a message's JSON text, refused by the package.
+
+A key given twice in one object: msgspec keeps the last in silence, where
+:func:`robot_msgs.files.parse_json` refuses it. Every road that reads a message's JSON
+text refuses it, naming the key; the C walk and the Python walk agree with
+``json.loads``' own pairs on drawn documents.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import robot_msgs
+from robot_msgs.errors import ValidationError
+from robot_msgs.geometry import Point
+from robot_msgs.msg import decode_json
+from robot_msgs.msg.json import decode_json_tree
+from robot_msgs.msg.json_text import refuse_repeated_keys, repeated_key_in_python
+
+try:
+    from robot_msgs.msg._json_keys import (  # type: ignore[import-not-found]
+        repeated_key as repeated_key_in_c,
+    )
+except ImportError:  # pragma: no cover - built without a C compiler
+    repeated_key_in_c = None
+
+_TWICE = r"Expected JSON text for Point with each key once in an object, got key 'x' twice"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"x": 1.0, "x": 2.0}',  # the typed decoder takes it (x = 2.0)
+        b'{"x": null, "x": 2.0}',  # null is NaN: read as a tree
+        b'{"x": "Infinity", "y": 0, "x": 2}',  # a spelling: the typed decoder refuses it
+        b'{"x": 1.0, "\\u0078": 2.0}',  # the same key, escaped
+    ],
+)
+def test_decode_json_refuses_a_key_given_twice(text: bytes) -> None:
+    with pytest.raises(ValidationError, match=_TWICE):
+        decode_json(text, Point)
+    with pytest.raises(ValidationError, match=_TWICE):
+        decode_json_tree(text, Point)
+    with pytest.raises(ValidationError, match=_TWICE):
+        robot_msgs.from_json(text.decode(), Point)
+
+
+def test_a_key_given_twice_in_a_nested_message_is_refused() -> None:
+    stamped = robot_msgs.type_for("geometry/PoseStamped")
+    text = b'{"pose": {"position": {"x": 1, "y": 2, "y": 3}}, "header": {}}'
+    with pytest.raises(ValidationError, match=r"got key 'y' twice"):
+        decode_json(text, stamped)
+    typed = b'{"_type": "geometry/PoseStamped", "_type": "geometry/PoseStamped"}'
+    with pytest.raises(ValidationError, match=r"for a message .*got key '_type' twice"):
+        robot_msgs.from_json(typed)
+
+
+def test_the_same_key_in_two_objects_is_read() -> None:
+    stamped = robot_msgs.type_for("geometry/PoseStamped")
+    text = b'{"pose": {"position": {"x": 1}, "orientation": {"x": 0, "w": 1}}}'
+    assert decode_json(text, stamped).pose.position.x == 1.0  # type: ignore[attr-defined]
+    string = robot_msgs.type_for("std/String")
+    said = decode_json(b'{"data": "{\\"data\\": 1}"}', string)
+    assert said.data == '{"data": 1}'  # type: ignore[attr-defined]
+
+
+def _twice(text: str) -> set[str]:
+    """The keys given twice in one object, by json.loads' own pairs."""
+    found: set[str] = set()
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in items]
+        found.update(key for key in keys if keys.count(key) > 1)
+        return dict(items)
+
+    json.loads(text, object_pairs_hook=pairs)
+    return found
+
+
+_KEYS = st.sampled_from(["a", "b", "\\u0061", "{", '\\"', "a:b", "é"])
+_LEAVES = st.sampled_from(["1", "-2.5e3", "null", '"a"', '"}{"', '":"', '"\\\\"', '"\\""'])
+
+
+def _document() -> st.SearchStrategy[str]:
+    def containers(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        pair = st.tuples(_KEYS, children).map(lambda kv: f'"{kv[0]}" : {kv[1]}')
+        return st.one_of(
+            st.lists(pair, max_size=4).map(lambda ps: "{" + ", ".join(ps) + "}"),
+            st.lists(children, max_size=3).map(lambda xs: "[" + ",".join(xs) + "]"),
+        )
+
+    return st.recursive(_LEAVES, containers, max_leaves=12)
+
+
+@given(_document())
+def test_the_walks_find_a_key_json_loads_sees_twice(text: str) -> None:
+    """Both walks find a key given twice exactly where json.loads' pairs hold one."""
+    twice = _twice(text)
+    data = text.encode()
+    found = repeated_key_in_python(data)
+    assert (found is None) == (not twice)
+    assert found is None or found.decode() in twice
+    if repeated_key_in_c is not None:  # True: a key written with an escape, for Python
+        in_c = repeated_key_in_c(data)
+        assert in_c == found or (in_c is True and b"\\" in data)
+
+
+def test_refuse_repeated_keys_says_which_key() -> None:
+    with pytest.raises(ValidationError, match=r"for Point .*got key 'é' twice"):
+        refuse_repeated_keys('{"é": 1, "é": 2}'.encode(), "Point")
+
+
+def test_without_the_c_walk_a_key_given_twice_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build without a C compiler: the Python walk alone."""
+    monkeypatch.setattr("robot_msgs.msg.json_text._repeated_key", repeated_key_in_python)
+    with pytest.raises(ValidationError, match=_TWICE):
+        decode_json(b'{"x": 1.0, "y": 0, "x": 2.0}', Point)
+    assert decode_json(b'{"x": 1.0, "y": {"x": 2}}'.replace(b'{"x": 2}', b"2"), Point).y == 2
