@@ -419,3 +419,17 @@ def test_a_key_given_twice_in_a_saved_result_is_refused_naming_it(
     twice.write_bytes(text.replace(b'"rms":', b'"rms":1.0,"rms":', 1))
     with pytest.raises(FormatError, match=r"twice\.json: key 'rms' given twice in one object"):
         load_result(twice)
+
+
+@pytest.mark.parametrize("number", [b"1e99999", b"-1e400"])
+def test_a_number_beyond_float64_in_a_saved_result_names_the_field(
+    results: dict[str, EvaluationResult], tmp_path: Path, number: bytes
+) -> None:
+    """It was said by msgspec's path of the parsed text, `$[...][...][0][...][...]`."""
+    text = save_result(tmp_path / "r.json", results["ape"]).read_bytes()
+    start = text.index(b'"rms":') + len(b'"rms":')
+    beyond = tmp_path / "beyond.json"
+    beyond.write_bytes(text[:start] + number + text[text.index(b",", start) :])
+    said = r"beyond\.json: .*float64's range.* - at `EvaluationResult\.comparison\.signals\[0\]\.stats\.rms`"
+    with pytest.raises(FormatError, match=said):
+        load_result(beyond)

@@ -121,3 +121,26 @@ def test_without_the_c_walk_a_key_given_twice_is_refused(monkeypatch: pytest.Mon
     with pytest.raises(ValidationError, match=_TWICE):
         decode_json(b'{"x": 1.0, "y": 0, "x": 2.0}', Point)
     assert decode_json(b'{"x": 1.0, "y": {"x": 2}}'.replace(b'{"x": 2}', b"2"), Point).y == 2
+
+
+_BEYOND = r"Expected a number within float64's range .*, got one beyond it - at `Point\.x`"
+
+
+@pytest.mark.parametrize("text", [b'{"x": 1e99999}', b'{"y": 0, "x": -1e400}'])
+def test_a_number_beyond_float64_names_its_field(text: bytes) -> None:
+    """msgspec's parser said `$[...]`: the text is parsed before any type is known."""
+    with pytest.raises(ValidationError, match=_BEYOND):
+        decode_json(text, Point)
+
+
+def test_a_number_beyond_float64_in_a_list_names_its_item() -> None:
+    polygon = robot_msgs.type_for("geometry/Polygon")
+    text = b'{"points": [{"x": 1}, {"y": 2, "x": 1e309}]}'
+    with pytest.raises(ValidationError, match=r"beyond it - at `Polygon\.points\[1\]\.x`"):
+        decode_json(text, polygon)
+
+
+def test_text_json_refuses_too_keeps_msgspecs_error() -> None:
+    """Cut short after the number: not JSON, said as msgspec says it."""
+    with pytest.raises(ValidationError, match=r"Expected JSON text for Point, .*out of range"):
+        decode_json(b'{"x": 1e99999', Point)

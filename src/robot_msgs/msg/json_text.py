@@ -1,4 +1,4 @@
-r"""A key given twice in one object of a message's JSON text: refused, not chosen.
+r"""What msgspec's parser does not say of a message's JSON text: repeated keys, big numbers.
 
 msgspec keeps the last of two equal keys in silence (``{"x": 1, "x": 2}`` read as
 ``x = 2``; msgspec issue 648, open), where :func:`robot_msgs.files.parse_json` refuses
@@ -12,6 +12,12 @@ the measurement); :func:`repeated_key_in_python` is the same walk, for a build w
 a C compiler and for text with a key written with an escape: it unescapes keys
 (``"\u0061"`` is the key ``a``), the C walk compares them as written.
 
+A number beyond float64 (``1e99999``) is refused by msgspec's parser with a path of
+``[...]`` (``Number out of range - at `$[...][...][0]```): the text is parsed before
+any type is known. :func:`out_of_range_error` finds the field it stands in, as every
+other bad value is named (``- at `EvaluationResult.comparison.signals[0].stats.rms```),
+once msgspec has refused the text: the error path only.
+
 Examples
 --------
 >>> refuse_repeated_keys(b'{"x": {"x": 1}, "y": 2}', "Point")
@@ -23,11 +29,14 @@ robot_msgs.errors.ValidationError: Expected ... each key once in an object, got 
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import msgspec
 
 from robot_msgs.errors import ValidationError
 
-__all__ = ["refuse_repeated_keys", "repeated_key_in_python"]
+__all__ = ["out_of_range_error", "refuse_repeated_keys", "repeated_key_in_python"]
 
 _SLASH = ord("\\")
 _BLANKS = frozenset(b" \t\r\n")
@@ -124,3 +133,62 @@ def refuse_repeated_keys(text: bytes, name: str) -> None:
             f"got key {shown!r:.60} twice: which one is meant?"
         )
         raise ValidationError(msg)
+
+
+_INFINITIES = frozenset({math.inf, -math.inf})
+
+
+def _refuse_constant(name: str) -> float:
+    """``json.loads``' hook for ``NaN`` and ``Infinity``, which JSON has not."""
+    msg = f"not JSON: {name}"
+    raise ValueError(msg)
+
+
+def _step(key: str | int) -> str:
+    """Return the path step of ``key``: ``.name``, ``['other key']`` or ``[index]``."""
+    if type(key) is int:
+        return f"[{key}]"
+    return f".{key}" if str(key).isidentifier() else f"[{key!r}]"
+
+
+def _beyond(node: Any, path: str) -> str | None:
+    """Return the path of a parsed document's first infinite float (text order), or None."""
+    if type(node) is float:
+        return path if node in _INFINITIES else None
+    items = node.items() if type(node) is dict else enumerate(node) if type(node) is list else ()
+    for key, value in items:
+        if type(value) is float and value not in _INFINITIES:
+            continue  # most of a saved result: no call for each
+        found = _beyond(value, path + _step(key))
+        if found is not None:
+            return found
+    return None
+
+
+def out_of_range_error(text: bytes, name: str) -> ValidationError | None:
+    """Name the field of the first number of JSON ``text`` beyond float64 (``1e99999``).
+
+    For text msgspec has refused: ``json`` reads such a number as an infinity, and the
+    first infinity of its document is the number's place (the JSON text of a ``name``
+    has no other: ``Infinity`` is not JSON). ``None`` where ``json`` refuses the text
+    too, or finds no such number: msgspec's error stands.
+
+    Examples
+    --------
+    >>> str(out_of_range_error(b'{"a": [1, {"b": -1e400}]}', "Point"))  # doctest: +ELLIPSIS
+    "Expected a number within float64's range (...), got one beyond it - at `Point.a[1].b`"
+    """
+    import json  # noqa: PLC0415 - the error path only: start-up of every command stays free of it
+
+    try:
+        tree = json.loads(text, parse_constant=_refuse_constant)
+        path = _beyond(tree, name)
+    except (ValueError, RecursionError):  # not JSON (json.JSONDecodeError), too deep
+        return None
+    if path is None:
+        return None
+    msg = (
+        "Expected a number within float64's range (about 1.8e308 either way), "
+        f"got one beyond it - at `{path}`"
+    )
+    return ValidationError(msg, field=path)
