@@ -214,6 +214,43 @@ def test_inconsistent_error_stats_are_refused_naming_the_field(
         ErrorStats(**{**_VALID, **changes})  # type: ignore[arg-type]
 
 
+_INF = math.inf
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [  # each otherwise consistent: an infinite sample would make them so
+        ({"min": -_INF, "max_abs": _INF}, "min"),
+        ({"max": _INF, "max_abs": _INF, "final": _INF}, "max"),
+        ({"max": _INF, "max_abs": _INF, "median": _INF}, "median"),
+        ({"max": _INF, "max_abs": _INF, "p95_abs": _INF}, "max"),
+        ({"p95_abs": _INF}, "p95_abs"),
+        ({"max_abs": _INF}, "max_abs"),
+        ({"final": _INF}, "final"),
+        ({"mean": -_INF}, "mean"),
+        ({"std": _INF}, "std"),
+    ],
+)
+def test_infinite_statistics_of_finite_samples_are_refused(
+    changes: dict[str, float], field: str
+) -> None:
+    """min = -inf, max = inf... with n > 0 were taken, though finite samples (the seed
+    page's 'over its finite samples') never give them; rms alone may overflow to inf."""
+    with pytest.raises(
+        ValidationError, match=rf"Expected a finite number .* at `ErrorStats\.{field}`"
+    ):
+        ErrorStats(**{**_VALID, **changes})  # type: ignore[arg-type]
+    spelled = {**_VALID, **{k: "-Infinity" if v < 0 else "Infinity" for k, v in changes.items()}}
+    with pytest.raises(ValidationError, match=rf"at `ErrorStats\.{field}`"):
+        ErrorStats.from_dict(spelled)
+
+
+def test_an_rms_past_float64_is_accepted() -> None:
+    """Samples of 1e200: their squares are inf, so is sqrt(mean(e²)); every other is finite."""
+    stats = error_stats([1e200, 1e200])
+    assert (stats.rms, stats.mean, stats.std, stats.max) == (_INF, 1e200, 0.0, 1e200)
+
+
 def test_consistent_error_stats_are_accepted_and_empty_ones_are_all_nan() -> None:
     assert ErrorStats(**_VALID).n == 3  # type: ignore[arg-type]
     nan = math.nan

@@ -34,7 +34,9 @@ class ErrorStats(Msg):
     """Summary of one error signal over its finite samples, in the signal's own SI unit.
 
     `mean`, `median`, `min`, `max` and `final` keep the error's sign; `rms`, `max_abs` and
-    `p95_abs` are of its magnitude. Missing data is NaN with ``n == 0``, never 0.
+    `p95_abs` are of its magnitude. Missing data is NaN with ``n == 0``, never 0. With
+    ``n > 0`` every one is a finite number, but `rms`: inf where the squares of samples
+    beyond 1e154 are.
 
     WHY this set: evo's rmse / mean / median / std / min / max (the SLAM-evaluation
     standard), plus what tracking needs on top: the worst magnitude, a p95 that ignores a
@@ -77,9 +79,8 @@ class ErrorStats(Msg):
                 if not math.isnan(value):
                     raise self._fail(field=name, expected="NaN when n == 0", got=value)
             return
-        if any(map(math.isnan, values)):
-            name, value = next((n, v) for n, v in zip(_SUMMARY, values, strict=True) if v != v)  # noqa: PLR0124
-            raise self._fail(field=name, expected=f"a number when n == {self.n}", got=value)
+        if not all(map(math.isfinite, values)):  # one test of them all, most often passed
+            self._check_finite(values)
         if (  # NaN compares False: the integrals may be absent
             self.rms < 0 or self.std < 0 or self.max_abs < 0 or self.p95_abs < 0
             or self.iae < 0 or self.ise < 0 or self.itae < 0
@@ -99,6 +100,23 @@ class ErrorStats(Msg):
             expected = f"p95_abs <= max_abs ({self.max_abs!r})"
             raise self._fail(field="p95_abs", expected=expected, got=self.p95_abs)
         self._check_moments()
+
+    def _check_finite(self, values: tuple[float, ...]) -> None:
+        """Refuse NaN in any statistic of ``n > 0`` samples, and inf in all but ``rms``.
+
+        They are statistics of finite samples: the order statistics (``min``, ``max``,
+        ``median``, ``p95_abs``, ``max_abs``, ``final``) are samples or between two, and
+        :func:`error_stats` keeps ``mean`` and ``std`` finite past float64's squares and
+        sums. ``rms`` alone is ``sqrt(mean(e²))``, inf where the squares are (samples
+        beyond 1e154).
+        """
+        for name, value in zip(_SUMMARY, values, strict=True):
+            if value != value:  # noqa: PLR0124 - NaN
+                raise self._fail(field=name, expected=f"a number when n == {self.n}", got=value)
+        for name, value in zip(_SUMMARY, values, strict=True):
+            if name != "rms" and math.isinf(value):
+                expected = f"a finite number when n == {self.n} (a statistic of finite samples)"
+                raise self._fail(field=name, expected=expected, got=value)
 
     def _check_moments(self) -> None:
         """Refuse moments no samples have: min <= mean <= max, |mean|, std <= rms <= max_abs.
