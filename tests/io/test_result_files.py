@@ -433,3 +433,43 @@ def test_a_number_beyond_float64_in_a_saved_result_names_the_field(
     said = r"beyond\.json: .*float64's range.* - at `EvaluationResult\.comparison\.signals\[0\]\.stats\.rms`"
     with pytest.raises(FormatError, match=said):
         load_result(beyond)
+
+
+def test_a_key_of_dollars_in_a_file_of_an_earlier_release_reads_as_written(
+    tmp_path: Path,
+) -> None:
+    """Release 3ddaaa9 (and 9745f2d) wrote every key as it was: its parameter `$$array`
+    was read back as `$array`, one `$` taken off that no writer had added."""
+    old = Path(__file__).parents[1] / "data" / "saved_3ddaaa9" / "ape_offset_auto.npz"
+
+    def with_parameter(text: str) -> str:
+        assert '"parameters":{"relation":"angle_deg"}' in text
+        assert "$escaped" not in text
+        return text.replace('"relation":"angle_deg"', '"relation":"angle_deg","$$array":1')
+
+    edited = _npz_with_skeleton(old, tmp_path / "old.npz", with_parameter)
+    parameters = dict(load_result(edited).comparison.parameters)
+    assert parameters == {"relation": "angle_deg", "$$array": 1}
+
+
+def test_only_a_skeleton_with_escaped_keys_says_so(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """A result without such keys is saved as earlier releases saved it."""
+    result = results["ape"]
+    odd = result.replace(comparison=result.comparison.replace(parameters={"$array": 0}))
+    with np.load(save_result(tmp_path / "odd.npz", odd)) as archive:
+        text = archive["robot_msgs.json"].tobytes().decode()
+    assert text.startswith('{"$escaped":true,"_type"')
+    assert '"parameters":{"$$array":0}' in text
+    with np.load(save_result(tmp_path / "plain.npz", result)) as archive:
+        assert "$escaped" not in archive["robot_msgs.json"].tobytes().decode()
+
+
+def test_an_escape_marker_other_than_true_is_refused(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    path = save_result(tmp_path / "r.npz", results["ape"])
+    bad = _npz_with_skeleton(path, tmp_path / "bad.npz", lambda t: '{"$escaped":1,' + t[1:])
+    with pytest.raises(FormatError, match=r"bad\.npz: `\$escaped`: expected true, got 1"):
+        load_result(bad)

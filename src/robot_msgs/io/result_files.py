@@ -15,7 +15,10 @@ evo's ``--save_results`` zips into the same message.
   form with each array replaced by ``{"$array": K}``) is the entry ``robot_msgs.json``,
   stored as UTF-8 bytes. Read with ``numpy.load(path)`` (no pickle). A mapping's own key
   ``"$array"`` (a metric parameter of that name) is written ``"$$array"``, and each
-  ``"$$...array"`` with one ``$`` more, so no mapping reads back as an array.
+  ``"$$...array"`` with one ``$`` more, so no mapping reads back as an array; the
+  skeleton then begins ``{"$escaped": true, ...``. Keys are read back with one ``$``
+  less only where it does: the releases before (9745f2d, 3ddaaa9) wrote every key as it
+  was, so their ``"$$array"`` is a parameter of that name.
 - ``.parquet`` / ``.pq`` (the ``parquet`` extra, pyarrow): one row per array, with
   columns ``array`` (K), ``dtype``, ``shape``, and the values flattened in row-major
   order in ``floats`` (float arrays) or ``integers`` (integer and boolean arrays); the
@@ -72,6 +75,8 @@ _REF = "$array"
 #: Keys a mapping of the message may hold that read as an array reference, escaped with
 #: one ``$`` more on writing (``$array`` -> ``$$array``) and one less on reading.
 _REFLIKE = re.compile(r"\$+array")
+#: The skeleton's first key where keys were escaped (files of earlier releases have none).
+_ESCAPED = "$escaped"
 _KINDS = "fiub"  # the dtype kinds a result's arrays have: floats, integers, booleans
 _MAX_DIMENSIONS = 8
 
@@ -112,20 +117,51 @@ def result_format(path: str | os.PathLike[str], *, saving: bool = False) -> str:
     return "json"
 
 
-def _split(tree: Any, arrays: list[np.ndarray[Any, Any]]) -> Any:
-    """Replace every array of a ``to_dict_keeping_arrays`` tree by ``{"$array": K}``."""
+def _skeleton(result: EvaluationResult, arrays: list[np.ndarray[Any, Any]]) -> str:
+    """Return the JSON skeleton of ``result``, its arrays appended to ``arrays``.
+
+    ``{"$escaped": true}`` first where a mapping's key was escaped (:func:`_split`).
+    """
+    escaped: list[str] = []
+    tree = _split(to_dict_keeping_arrays(result), arrays, escaped)
+    return dumps({_ESCAPED: True, **tree} if escaped else tree, indent=None)
+
+
+def _split(tree: Any, arrays: list[np.ndarray[Any, Any]], escaped: list[str]) -> Any:
+    """Replace every array of a ``to_dict_keeping_arrays`` tree by ``{"$array": K}``.
+
+    A key ``$array``, ``$$array``... gets one ``$`` more, and is added to ``escaped``.
+    """
     if isinstance(tree, np.ndarray):
         arrays.append(tree)
         return {_REF: len(arrays) - 1}
     if isinstance(tree, dict):
-        return {f"${k}" if _REFLIKE.fullmatch(k) else k: _split(v, arrays) for k, v in tree.items()}
+        out = {}
+        for k, v in tree.items():
+            if _REFLIKE.fullmatch(k):
+                escaped.append(k)
+                k = f"${k}"  # noqa: PLW2901 - the key as written
+            out[k] = _split(v, arrays, escaped)
+        return out
     if isinstance(tree, list):
-        return [_split(v, arrays) for v in tree]
+        return [_split(v, arrays, escaped) for v in tree]
     return tree
 
 
-def _join(tree: Any, arrays: list[np.ndarray[Any, Any]], source: str) -> Any:
-    """Undo :func:`_split`: put each array back where its reference stands."""
+def _joined(tree: Any, arrays: list[np.ndarray[Any, Any]], source: str) -> Any:
+    """Undo :func:`_skeleton`: the arrays put back, keys unescaped where the file says so."""
+    escaped = isinstance(tree, dict) and _ESCAPED in tree
+    if escaped:
+        tree = dict(tree)
+        marker = tree.pop(_ESCAPED)
+        if marker is not True:
+            msg = f"{source}: `{_ESCAPED}`: expected true, got {marker!r:.40}"
+            raise FormatError(msg)
+    return _join(tree, arrays, source, escaped=escaped)
+
+
+def _join(tree: Any, arrays: list[np.ndarray[Any, Any]], source: str, *, escaped: bool) -> Any:
+    """Put each array back where its reference stands; ``escaped``: keys with one ``$`` less."""
     if isinstance(tree, dict):
         if set(tree) == {_REF}:
             k = tree[_REF]
@@ -134,11 +170,13 @@ def _join(tree: Any, arrays: list[np.ndarray[Any, Any]], source: str) -> Any:
                 raise FormatError(msg)
             return arrays[k]
         return {
-            k[1:] if k.startswith("$$") and _REFLIKE.fullmatch(k) else k: _join(v, arrays, source)
+            k[1:] if escaped and k.startswith("$$") and _REFLIKE.fullmatch(k) else k: _join(
+                v, arrays, source, escaped=escaped
+            )
             for k, v in tree.items()
         }
     if isinstance(tree, list):
-        return [_join(v, arrays, source) for v in tree]
+        return [_join(v, arrays, source, escaped=escaped) for v in tree]
     return tree
 
 
@@ -201,7 +239,7 @@ def save_result(
         text += b"\n"
         return write_atomic(path, text, force=force)
     arrays: list[np.ndarray[Any, Any]] = []
-    skeleton = dumps(_split(to_dict_keeping_arrays(result), arrays), indent=None)
+    skeleton = _skeleton(result, arrays)
     data = _npz_bytes(skeleton, arrays) if fmt == "npz" else _parquet_bytes(skeleton, arrays)
     return write_atomic(path, data, force=force)
 
@@ -470,7 +508,7 @@ def load_result(path: str | os.PathLike[str]) -> EvaluationResult:
             raise _json_fault(file, data, err) from err
     else:
         skeleton, arrays = _read_npz(file) if fmt == "npz" else _read_parquet(file)
-        tree = _join(parse_json(skeleton, source=f"{file}: {_SKELETON}"), arrays, str(file))
+        tree = _joined(parse_json(skeleton, source=f"{file}: {_SKELETON}"), arrays, str(file))
     wrong = _not_a_result(file, tree)
     if wrong is not None:
         raise wrong
