@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from robot_msgs.errors import AssociationError
 from robot_msgs.evaluation import Association, EvaluationSettings, associate
+from robot_msgs.evaluation.association import other_stamp_unit
 from robot_msgs.rotations import (
     angle_from_quat_xyzw,
     quat_xyzw_conjugate,
@@ -794,3 +795,19 @@ def test_no_match_of_frame_indices_beside_seconds_says_so_before_the_offset() ->
     slow = _walk(1_305_031_098.0 + np.arange(300, dtype=np.float64), 0.5)
     with pytest.raises(AssociationError, match=r"\(300 poses\)\. The time spans do not"):
         associate(slow, _walk(np.arange(300, dtype=np.float64), 0.5))
+
+
+def test_spans_whose_ratio_or_length_is_past_float64_are_no_other_unit() -> None:
+    """A span of 5e-324 s beside 1 s (a ratio of 2e323, past float64) let round()'s
+    OverflowError out of ``other_stamp_unit`` (Hypothesis in the one-to-one law, seen
+    by a helper), as did a span from -1e308 to 1e308 s (inf, with a warning)."""
+
+    one = _walk(np.array([0.0, 1.0]), 1.0)
+    assert other_stamp_unit(_walk(np.array([0.0, 5e-324]), 1.0), one) is None
+    widest = one.replace(stamps_s=np.array([-1e308, 1e308]))
+    assert widest.duration_s == math.inf
+    assert other_stamp_unit(one, widest) is None
+    # A span 1e300 times longer is still said, as the powers of 1000 are
+    said = other_stamp_unit(one, _walk(np.array([0.0, 1e300]), 0.0))
+    assert said is not None
+    assert said[:3] == ("estimate", "1e-300 s", 1e300)

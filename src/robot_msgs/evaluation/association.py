@@ -844,9 +844,9 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
     if len(reference) < 2 or len(estimate) < 2:
         return None
     spans = reference.duration_s, estimate.duration_s
-    if not min(spans) > 0:
+    if not (min(spans) > 0 and math.isfinite(max(spans))):
         return None
-    ratio = math.log10(spans[1] / spans[0])
+    ratio = math.log10(spans[1]) - math.log10(spans[0])  # a quotient overflowed (1 / 5e-324)
     k = round(ratio / 3.0)
     if k == 0 or abs(ratio - 3 * k) > 0.5:
         return None

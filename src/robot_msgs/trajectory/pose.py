@@ -418,8 +418,13 @@ class PoseTrajectory(Msg):
 
     @property
     def duration_s(self) -> float:
-        """Time from the first to the last stamp, in seconds (0 for fewer than 2 poses)."""
-        return float(self.stamps_s[-1] - self.stamps_s[0]) if len(self) > 1 else 0.0
+        """Time from the first to the last stamp, in seconds (0 for fewer than 2 poses).
+
+        ``inf`` for stamps further apart than float64 holds (-1e308 .. 1e308).
+        """
+        if len(self) < 2:
+            return 0.0
+        return float(self.stamps_s[-1]) - float(self.stamps_s[0])  # Python's: no warning
 
     @property
     def path_length_m(self) -> float:
