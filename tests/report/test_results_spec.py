@@ -269,3 +269,47 @@ def test_a_result_without_signals_keeps_its_name_and_draws_nothing(
     (trace,) = alone["box"].traces
     assert trace.name == "none"
     assert len(trace.y) == 0
+
+
+def _of_errors(result: EvaluationResult, errors: list[float]) -> EvaluationResult:
+    signal = Signal.of("translation", "m", np.array(errors), stamps_s=100.0 + STAMPS)
+    return result.replace(comparison=result.comparison.replace(signals=(signal,)))
+
+
+def test_histogram_bins_span_errors_past_float64_without_overflowing(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    """Bins from -1e308 to 1e308 warned 'overflow encountered in subtract' (a review).
+
+    Their span, 2e308, is past float64: NumPy's edges computed it. The 40 bins are 5e306
+    wide, 5e306 (k - 20); -1e308 is in bin 0, 0 in bin 20 (its lower edge), 1e308 in 39.
+    """
+    _, result = named[0]
+    errors = [-1e308, 0.0, 1e308, 0.0, 0.0, 0.0, 0.0, 0.0]
+    spec = results_spec([("h.json", _of_errors(result, errors))])
+    (histogram,) = _panels(spec)["histogram"].traces
+    assert _close(histogram.x, [5e306 * (k - 20) for k in range(41)])
+    assert np.flatnonzero(histogram.y).tolist() == [0, 20, 39]
+    assert histogram.y.tolist()[20] == 6
+
+
+@pytest.mark.parametrize(
+    "errors",
+    [
+        [1.0] * 7 + [1.0 + 2.0**-52],  # one float spacing apart: no 40 bins between
+        [1e17] * 8,  # one value: NumPy's 1e17 -+ 0.5 is 1e17 again
+        [5e-324] * 4 + [1e-323] * 4,  # the least subnormals
+    ],
+)
+def test_histogram_bins_of_errors_too_close_for_40_bins_hold_every_error(
+    named: list[tuple[str, EvaluationResult]], errors: list[float]
+) -> None:
+    """NumPy refused them: 'Too many bins for data range' (res --plot: 'a bug'; a hunt)."""
+    _, result = named[0]
+    spec = results_spec([("h.json", _of_errors(result, errors))])
+    (histogram,) = _panels(spec)["histogram"].traces
+    edges = np.asarray(histogram.x, float)
+    assert edges.size == 41
+    assert (np.diff(edges) > 0).all()
+    assert edges[0] <= min(errors) <= max(errors) <= edges[-1]
+    assert histogram.y.sum() == 8

@@ -11,6 +11,7 @@ results.
 
 from __future__ import annotations
 
+import math
 from functools import partial
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -40,6 +41,46 @@ __all__ = ["RESULTS_PANELS", "results_spec"]
 #: What each panel of :func:`results_spec` shows, in order (the page's figure kinds).
 RESULTS_PANELS = ("error_over_time", "error_over_distance", "box", "violin", "histogram")
 _BINS = 40
+_LARGEST = float(np.finfo(np.float64).max)
+
+
+def _bin_edges(finite: Float64Array, n: int) -> Float64Array:
+    """Return ``n`` bins' ``n + 1`` edges, increasing, from the least value to the largest.
+
+    NumPy's edges (:func:`numpy.histogram_bin_edges`, ``lo`` to ``hi`` or ``x - 0.5`` to
+    ``x + 0.5`` for one value ``x``), computed at a power of two's scale so a span past
+    float64 (``-1e308`` to ``1e308``) neither overflows nor warns; a span too narrow for
+    ``n`` distinct edges (``1.0`` to ``1.0000000000000002``, ``1e17`` alone) is widened
+    about its middle to ``4 n`` float spacings (NumPy raised "Too many bins for data
+    range"; a hunt).
+
+    >>> _bin_edges(np.array([-1e308, 1e308]), 4).tolist()
+    [-1e+308, -5e+307, 0.0, 5e+307, 1e+308]
+    >>> edges = _bin_edges(np.array([1e17]), 40)
+    >>> bool(edges[0] <= 1e17 <= edges[-1] and (np.diff(edges) > 0).all())
+    True
+    """
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    edges = _linspace(lo, hi, n)
+    if (edges[1:] > edges[:-1]).all():
+        return edges
+    width = 4 * n * math.ulp(max(abs(lo), abs(hi)))
+    middle = lo / 2 + hi / 2
+    lo = min(max(middle - width / 2, -_LARGEST), _LARGEST - width)
+    return _linspace(lo, lo + width, n)
+
+
+def _linspace(lo: float, hi: float, n: int) -> Float64Array:
+    """Return :func:`numpy.linspace` ``(lo, hi, n + 1)``, computed at a power of two's scale.
+
+    Scaling by a power of two is exact, so the edges are NumPy's wherever its own
+    arithmetic stays in float64's range (the subnormals aside).
+    """
+    _, exponent = math.frexp(max(abs(lo), abs(hi)))
+    scaled = np.linspace(math.ldexp(lo, -exponent), math.ldexp(hi, -exponent), n + 1)
+    return np.ldexp(scaled, exponent)
 
 
 def results_spec(
@@ -82,7 +123,7 @@ def results_spec(
     panels: tuple[list[Trace], ...] = ([], [], [], [], [])
     every = [s.series.errors for s in held if s.series is not None]
     pooled = np.concatenate(every) if every else np.zeros(0)
-    bins = np.histogram_bin_edges(pooled[np.isfinite(pooled)], _BINS)
+    bins = _bin_edges(pooled[np.isfinite(pooled)], _BINS)
     by_time, over_distance, box, violin, histogram = panels
     for k, ((path, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
         # Past eight results, the colours again with another line style (run_9 was
