@@ -279,6 +279,20 @@ def test_html_is_one_interactive_page_with_the_differing_settings_marked(
     assert "Plotly.newPlot" in text
 
 
+def test_html_says_each_plots_title_once(tmp_path: Path) -> None:
+    """Each plot's title was drawn above it and again as its caption below (a review)."""
+    pytest.importorskip("plotly")
+    page = tmp_path / "res.html"
+    assert main(["res", str(_save(tmp_path, "a.json")), "--html", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "<figcaption>" not in text
+    titles = ["Error over time", "Error over distance", "Box plot (whiskers 1.5 IQR)"]
+    titles += ["Violin plot (min to max)", "Histogram (40 bins)"]
+    for title in titles:  # the figure's title, and its name for a screen reader
+        assert text.count(f'"text":"{title}"') == 1
+        assert text.count(f'aria-label="{title}"') == 1
+
+
 def test_force_without_an_output_and_a_missing_folder_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

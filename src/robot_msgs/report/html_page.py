@@ -373,10 +373,12 @@ def render_results_html(
     for kind, caption, spec in plots:
         div = f"plot{len(specs)}"
         specs.append({"id": div, "link": None, **spec})
+        # The caption is the figure's title, drawn above it: no <figcaption> saying it
+        # again below (a review); a screen reader has it as the plot's name.
         alt = html.escape(caption)
         parts.append(
             f'<figure><div class="plot" id="{div}" data-kind="{kind}" role="img" '
-            f'aria-label="{alt}"></div><figcaption>{alt}</figcaption></figure>'
+            f'aria-label="{alt}"></div></figure>'
         )
     parts.append(_plotly_scripts(specs))
     parts.append("</body></html>\n")
