@@ -202,6 +202,35 @@ def test_error_over_time_shades_losses_and_the_reference_gap(hand: ReportResult)
     assert [t.hatched for t in spans] == [False, False, True]
 
 
+def test_error_over_time_of_ten_algorithms_draws_no_two_runs_alike() -> None:
+    """Past eight algorithms the colours came round with the same dashes (a review).
+
+    Algorithm 9's trial 1 was drawn as algorithm 1's: both blue and solid. The colours
+    come round again and a colour's runs take the dashes in turn: a1's t1 and t2 solid
+    and dashed, a9's dotted and dash-dotted (a1 and a9 blue, a2 and a10 red).
+    """
+    ref = _trajectory(0 * K)
+    runs = [
+        _run(f"a{k}/s1/t{trial}", _trajectory(0.1 * K), ref)
+        for k in range(1, 11)
+        for trial in (1, 2)
+    ]
+    reports = tuple(e.report for e in runs)
+    report = Report(runs=reports, groups=summarise_groups(reports))
+    result = ReportResult(report=report, runs={e.report.name: e for e in runs})
+    spec = figure_spec.error_over_time_spec(result, "s1")
+    assert spec is not None
+    lines = [t for t in spec.panels[0].traces if t.kind == "line"]
+    looks = {t.run: (t.colour, t.dash) for t in lines}
+    assert len(set(looks.values())) == len(lines) == 20
+    assert looks["a1/s1/t1"] == (PALETTE[0], "solid")
+    assert looks["a1/s1/t2"] == (PALETTE[0], "dash")
+    assert looks["a8/s1/t2"] == (PALETTE[7], "dash")
+    assert looks["a9/s1/t1"] == (PALETTE[0], "dot")
+    assert looks["a9/s1/t2"] == (PALETTE[0], "dashdot")
+    assert looks["a10/s1/t1"] == (PALETTE[1], "dot")
+
+
 def test_error_over_time_of_frame_stamped_runs_says_frames(hand: ReportResult) -> None:
     """KITTI estimates without times: the axis said seconds, the title "over time"."""
     seconds = figure_spec.error_over_time_spec(hand, "s1")

@@ -22,7 +22,7 @@ from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.compare.signal import delta_words
 from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_text import over_time
-from robot_msgs.report.figures import PALETTE, auto_plane, break_gaps, time_label
+from robot_msgs.report.figures import PALETTE, auto_plane, break_gaps, curve_look, time_label
 from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
@@ -193,7 +193,7 @@ def _names(result: ReportResult) -> dict[str, str]:
 def _algorithm_colours(result: ReportResult) -> dict[str, str]:
     """Give each configuration a colour, in order of first appearance (the same in every figure)."""
     algorithms = dict.fromkeys(_names(result).values())
-    return {a: PALETTE[i % len(PALETTE)] for i, a in enumerate(algorithms)}
+    return {a: curve_look(i)[0] for i, a in enumerate(algorithms)}
 
 
 def _runs_of_sequence(result: ReportResult, sequence: str) -> list[RunEvaluation]:
@@ -373,7 +373,10 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     """APE over time of every run; each run's tracking losses and the reference's gaps shaded.
 
     Each algorithm has its colour and each of its trials a dash (with its colour, every
-    trial is told apart); every shaded interval has a legend entry (a run's losses, the
+    trial is told apart); past eight algorithms the colours come round again
+    (:func:`~robot_msgs.report.figures.curve_look`), and a colour's runs take the dashes
+    in turn, the ninth algorithm's after the first's (its trial 1 was drawn as the
+    first's; a review). Every shaded interval has a legend entry (a run's losses, the
     reference's gaps). Lines break at gaps in the series.
     """
     runs = [
@@ -391,7 +394,8 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     for i, e in enumerate(runs):
         algorithm = names[e.report.name]
         colour = colours[algorithm]
-        trial = sum(names[r.report.name] == algorithm for r in runs[:i])  # its k-th: k-th dash
+        # Its colour's k-th run: the k-th dash (an algorithm's k-th trial, up to eight).
+        trial = sum(colours[names[r.report.name]] == colour for r in runs[:i])
         if e.report.name in apes:
             s = _series(apes[e.report.name])
             rows = np.arange(len(s), dtype=np.float64)

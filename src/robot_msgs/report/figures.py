@@ -52,6 +52,7 @@ __all__ = [
     "PLANES",
     "auto_plane",
     "break_gaps",
+    "curve_look",
     "error_rows",
     "error_time_label",
     "evaluation_figure",
@@ -320,6 +321,22 @@ def auto_plane(positions_xyz: Float64Array) -> str:
     return "xyz"[a] + "xyz"[b]
 
 
+def curve_look(k: int) -> tuple[str, int]:
+    """Return the ``k``-th curve's colour and line style (an index into the line styles).
+
+    The :data:`PALETTE`'s colours in turn; past eight curves the colours come round again
+    in the next line style (solid, dashed, dotted, dash-dotted: matplotlib's ``-``,
+    ``--``, ``:``, ``-.``, the described figures'
+    :data:`~robot_msgs.report.figure_spec.DASHES`), so the ninth is no copy of the first
+    (a hunt). The one rule of every figure whose curves outnumber the colours.
+
+    >>> curve_look(0), curve_look(8), curve_look(9)
+    (('#1f77b4', 0), ('#1f77b4', 1), ('#d62728', 1))
+    """
+    n = len(PALETTE)
+    return PALETTE[k % n], k // n % len(_STYLES)
+
+
 def break_gaps(t: Float64Array, values: Float64Array) -> tuple[Float64Array, Float64Array]:
     """Insert a NaN after every gap longer than 5 median steps, so lines do not bridge it.
 
@@ -468,7 +485,8 @@ def evaluation_figure(
     err = fig.add_subplot(grid[1])
     single = len(entries) == 1 and len(signals) == 1
     for k, (label, result) in enumerate(entries):
-        colour, (dash, _) = PALETTE[k % len(PALETTE)], _STYLES[k // len(PALETTE) % len(_STYLES)]
+        colour, nth = curve_look(k)
+        dash = _STYLES[nth][0]
         shown = result.comparison.signal(signals[0].name)
         series = shown.series if shown is not None else None
         if single and shown is not None and series is not None and len(series):
@@ -512,12 +530,12 @@ def evaluation_figure(
             # colour in the view, a line style a signal; k + j gave "est: 2 s" and
             # "est2: 1 s" one colour, est2's in the view (a hunt).
             # Past eight colours, the colours again in another line style.
-            n = len(PALETTE)
             if len(entries) == 1:
-                colour, look = PALETTE[j % n], _STYLES[j // n % len(_STYLES)]
+                colour, nth = curve_look(j)
             else:
-                colour = PALETTE[k % n]
-                look = _STYLES[(j if len(signals) > 1 else k // n) % len(_STYLES)]
+                colour, nth = curve_look(k)
+                nth = j % len(_STYLES) if len(signals) > 1 else nth
+            look = _STYLES[nth]
             dof = NEES_DOF.get(signal.quantity)
             curve = _colour_word(signal) if len(signals) == 1 else _parameters(signal)
             if len(entries) == 1:
@@ -604,10 +622,11 @@ def overlay_figure(
     for k, (label, traj) in enumerate(drawn):
         is_ref = reference is not None and k == 0
         first = 1 if reference is not None else 0
+        colour, look = curve_look(k - first)
         style: dict[str, Any] = {
-            "color": "0.35" if is_ref else PALETTE[(k - first) % len(PALETTE)],
+            "color": "0.35" if is_ref else colour,
             "lw": 0.9 if is_ref else 1.0,
-            "ls": "--" if is_ref else _STYLES[(k - first) // len(PALETTE) % len(_STYLES)][0],
+            "ls": "--" if is_ref else _STYLES[look][0],
             "zorder": _REFERENCE_ZORDER if is_ref else 2.0,  # the reference in every view
         }
         _draw_path(view, traj, axes, label=label, **style)

@@ -23,8 +23,8 @@ from robot_msgs.errors import FormatError
 from robot_msgs.report.figure_spec import DASHES, FigureSpec, Panel, Trace
 from robot_msgs.report.figure_text import legend_names, over_time
 from robot_msgs.report.figures import (
-    PALETTE,
     break_gaps,
+    curve_look,
     error_time_label,
     signal_label,
 )
@@ -128,7 +128,8 @@ def results_spec(
     for k, ((path, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
         # Past eight results, the colours again with another line style (run_9 was
         # drawn as run_1; a hunt).
-        colour, dash = PALETTE[k % len(PALETTE)], DASHES[k // len(PALETTE) % len(DASHES)]
+        colour, style = curve_look(k)
+        dash = DASHES[style]
         series = signal.series if signal is not None else None
         if series is None:  # a summary, or no signal: nothing to draw but its name
             series, distance = ErrorSeries(stamps_s=np.zeros(0), errors=np.zeros(0)), None
