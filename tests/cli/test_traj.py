@@ -48,6 +48,25 @@ def test_traj_prints_count_span_rate_length_and_no_issues(
     assert "issues       none" in out
 
 
+@pytest.mark.parametrize("fmt", ["tum", "kitti", "euroc"])
+def test_traj_says_a_format_without_frame_ids_recorded_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """It printed 'frames       - -> -' (a review): the format holds no frame ids."""
+    path = write(tmp_path, CLEAN)
+    if fmt == "kitti":
+        path = write(tmp_path, "1 0 0 5 0 1 0 6 0 0 1 7\n", name="pose.txt")
+    elif fmt == "euroc":
+        assert main(["traj", str(path), "--save", str(tmp_path / "o.csv")]) == 0
+        path = tmp_path / "o.csv"
+    capsys.readouterr()
+    assert main(["traj", str(path), "--fmt", fmt]) == 0
+    assert f"  frames       not recorded ({fmt} has no frame ids)\n" in capsys.readouterr().out
+    assert main(["traj", str(path), "--fmt", fmt, "--json"]) == 0
+    (said,) = json.loads(capsys.readouterr().out)
+    assert (said["format"], said["frame_id"], said["child_frame_id"]) == (fmt, "", "")
+
+
 def test_traj_says_absurd_spans_and_rates_in_a_few_digits(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

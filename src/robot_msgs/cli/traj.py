@@ -33,7 +33,7 @@ example:fr1_xyz/rgbdslam.tum (tum)
   time         1305031102.160407 .. 1305031128.722976 s (26.563 s)
   rate         30.7 Hz (median step 0.0326 s)
   path length  8.652 m
-  frames       - -> -
+  frames       not recorded (tum has no frame ids)
   issues       none
 0
 """
@@ -95,6 +95,10 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["add_parser", "run", "summarize"]
+
+#: Formats whose files hold no frame ids (a bag's headers, a CRS of fixes do): their
+#: ``frames`` line says so, not ``- -> -``; ``--json`` keeps ``""`` for both.
+_NO_FRAME_IDS = ("tum", "kitti", "euroc")
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -415,7 +419,10 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
     else:
         _print_time(report, out)
     _field("path length", f"{_fixed(report['path_length_m'], 3)} m", out)
-    _field("frames", f"{report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}", out)
+    frames = f"{report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}"
+    if report["format"] in _NO_FRAME_IDS and frames == "- -> -":  # '- -> -' said nothing
+        frames = f"not recorded ({report['format']} has no frame ids)"
+    _field("frames", frames, out)
     for head in ("notes", "issues"):
         items = report.get(head, [])
         if head == "issues" and not items:
