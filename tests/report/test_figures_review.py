@@ -430,6 +430,27 @@ def test_long_names_neither_squeeze_the_view_nor_leave_the_image(
     assert widths[1] == pytest.approx(widths[0], rel=0.02)
 
 
+def test_the_views_legend_lies_just_under_its_axis_labels(
+    fr1: tuple[PoseTrajectory, PoseTrajectory], result: EvaluationResult
+) -> None:
+    # `traj --ref gt.tum est1 est2 --plot`: the view, four rows tall, had its legend
+    # 0.14 of its height under it (about 1 in), a white band of some 100 pixels at 150
+    # dpi under its x label (a review). It lies a few points under the label, in a tall
+    # view as in ape's short one, never on it.
+    ref, est = fr1
+    signal = result.comparison.signals[0]
+    for fig in (
+        overlay_figure(ref, [("a", est), ("b", est)]),
+        evaluation_figure([("a", result), ("b", result)], [signal], title="t"),
+    ):
+        fig.draw_without_rendering()
+        view = fig.axes[0]
+        labels = view.xaxis.get_tightbbox(fig.canvas.get_renderer())
+        legend = view.get_legend().get_window_extent()
+        band_in = (labels.y0 - legend.y1) / fig.dpi
+        assert 0 < band_in < 0.15, band_in
+
+
 def test_the_error_legend_of_several_estimates_lies_on_no_curve(result: EvaluationResult) -> None:
     # `ape gt est1 est2 est3 --plot`: the legend of the estimates' names, at "best" inside
     # the error axes, lay over the curves' peaks (the top sixth of the axes; a hunt). It
