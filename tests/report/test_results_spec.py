@@ -293,6 +293,19 @@ def test_histogram_bins_span_errors_past_float64_without_overflowing(
     assert histogram.y.tolist()[20] == 6
 
 
+def test_an_interactive_page_writes_errors_spanning_past_float64_whole(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    """Its rounding measured the span with numpy: 'overflow encountered in subtract'."""
+    _, result = named[0]
+    errors = [-1e308, 0.0, 1e308, 0.0, 0.0, 0.0, 0.0, 0.0]
+    pages = {
+        kind: page for kind, _, page in results_plots([("h.json", _of_errors(result, errors))])
+    }
+    (over_time,) = pages["error_over_time"]["data"]
+    assert over_time["y"] == [-1e308, 0.0, 1e308, 0.0, 0.0, None, 0.0, 0.0, 0.0]
+
+
 @pytest.mark.parametrize(
     "errors",
     [

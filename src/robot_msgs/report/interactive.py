@@ -54,8 +54,10 @@ def _values(array: Float64Array, decimals: int | None = None) -> list[float | No
     """
     values = np.asarray(array, dtype=np.float64)
     finite = values[np.isfinite(values)]
-    span = float(np.ptp(finite)) if finite.size > 1 else 0.0
-    if decimals is None and span > 0 and values.size > 100:
+    # In Python floats: a span past float64 (-1e308 to 1e308) is inf, without numpy's
+    # 'overflow encountered in subtract' (a review), and such a series is written whole.
+    span = float(finite.max()) - float(finite.min()) if finite.size > 1 else 0.0
+    if decimals is None and 0 < span < math.inf and values.size > 100:
         decimals = max(0, 5 - math.floor(math.log10(span)))
     rounded = values if decimals is None else np.round(values, decimals)
     return [None if math.isnan(v) else v for v in rounded.tolist()]
