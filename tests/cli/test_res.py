@@ -398,7 +398,7 @@ def test_results_in_different_units_get_their_tables_and_no_plots(
     assert "angle_deg" in captured.out
     assert f"wrote {table}" in captured.out
     assert captured.err == (
-        f"ERROR: --plot {plot}: the results are in different units (deg, m): nothing drawn; "
+        f"ERROR: --plot {plot}: nothing drawn: the results are in different units (deg, m); "
         "plot results of one unit\n"
     )
     assert table.exists()

@@ -302,7 +302,10 @@ def test_results_in_different_units_are_refused(
     result: EvaluationResult, fr1: tuple[PoseTrajectory, PoseTrajectory]
 ) -> None:
     degrees = ape(*fr1, settings=EvaluationSettings(align="se3"), relation="angle_deg")
-    with pytest.raises(FormatError, match=r"^the results are in different units \(deg, m\)$"):
+    with pytest.raises(
+        FormatError,
+        match=r"^the results are in different units \(deg, m\); plot results of one unit$",
+    ):
         results_figure([("a", result), ("b", degrees)])
     fig = results_figure([("a", result), ("b", result)])
     titles = [ax.get_title() for ax in fig.axes]

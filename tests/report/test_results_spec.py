@@ -176,7 +176,10 @@ def test_results_in_different_units_cannot_share_an_axis(
 ) -> None:
     ref, est = _trajectory(0 * K), _trajectory(0.1 * K)
     degrees = ape(ref, est, settings=EvaluationSettings(align="none"), relation="angle_deg")
-    with pytest.raises(FormatError, match=r"^the results are in different units \(deg, m\)$"):
+    with pytest.raises(
+        FormatError,
+        match=r"^the results are in different units \(deg, m\); plot results of one unit$",
+    ):
         results_spec([*named, ("c.json", degrees)])
 
 
@@ -304,6 +307,25 @@ def test_an_interactive_page_writes_errors_spanning_past_float64_whole(
     }
     (over_time,) = pages["error_over_time"]["data"]
     assert over_time["y"] == [-1e308, 0.0, 1e308, 0.0, 0.0, None, 0.0, 0.0, 0.0]
+
+
+def test_errors_past_what_matplotlib_can_scale_are_refused_and_those_below_drawn(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    """Errors of 2e155 ended ``res --plot`` as "a bug in robot_msgs" (overflow in the
+    violin's dot product; -1e308..1e308 gave no tick step): a hunt. Refused by name."""
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import results_figure
+
+    _, result = named[0]
+    huge = _of_errors(result, [0.0, 2e155, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    with pytest.raises(
+        FormatError,
+        match=r"^error over time: y values up to 2e\+155 are past what a figure can scale "
+        r"\(at most 1e\+152 either way\)$",
+    ):
+        results_figure([("h.json", huge)])
+    results_figure([("h.json", _of_errors(result, [0.0, -1e152, 1e152, 0, 0, 0, 0, 0]))])
 
 
 @pytest.mark.parametrize(

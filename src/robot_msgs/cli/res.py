@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             figure = results_figure(named, labels=labels)
         except FormatError as err:  # the tables still compare them, as --html's page does
-            refused = f"--plot {args.plot}: {err}: nothing drawn; plot results of one unit"
+            refused = f"--plot {args.plot}: nothing drawn: {err}"
     # An output on standard output (-) is its only content: the tables go to standard error.
     said_to = sys.stderr if any(os.fspath(p) == STDOUT for p in outputs.values()) else sys.stdout
     print("\n\n".join(render_text(t) for t in comparison.tables), file=said_to)

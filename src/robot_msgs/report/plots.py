@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from robot_msgs.errors import FormatError
 from robot_msgs.report.figures import figure_bytes, new_figure
 
 if TYPE_CHECKING:
@@ -46,7 +47,13 @@ def matplotlib_figure(spec: FigureSpec) -> Any:
     A legend without group headings prefixes each entry with its group's name where it
     holds entries of several titled groups (``kfslam/trial_1``); markers coloured on the
     colour scale are explained by the colour bar, not the legend.
+
+    Raises
+    ------
+    FormatError
+        A value to draw is past :data:`DRAWABLE` (nothing is drawn).
     """
+    _refuse_undrawable(spec)
     fig = new_figure(*spec.size_in, dpi=_DPI, feature="report plots")
     rows = spec.rows or (len(spec.panels),)
     columns = math.lcm(*rows)
@@ -75,6 +82,29 @@ def matplotlib_figure(spec: FigureSpec) -> Any:
         fig.suptitle("\n".join(lines), fontsize=size)
     _room_for_bar_labels(fig)
     return fig
+
+
+#: The largest magnitude matplotlib lays out: its violins square the values (past 1.3e154
+#: is inf) and an axis from -1e308 to 1e308 has no tick step. Measured: errors of 1e152
+#: are drawn; of 2e153, ``res --plot`` ended as "a bug" (overflow in the violin's ``dot``).
+DRAWABLE = 1e152
+
+
+def _refuse_undrawable(spec: FigureSpec) -> None:
+    """Raise a FormatError naming the first panel with a finite value past :data:`DRAWABLE`."""
+    for panel in spec.panels:
+        for trace in panel.traces:
+            for axis, values in (("x", trace.x), ("y", trace.y)):
+                if isinstance(values, tuple) or not values.size:  # categories
+                    continue
+                finite = np.abs(values[np.isfinite(values)])
+                if finite.size and (largest := float(finite.max())) > DRAWABLE:
+                    title = panel.title or panel.y_title
+                    msg = (
+                        f"{title}: {axis} values up to {largest:.3g} are past what a "
+                        f"figure can scale (at most {DRAWABLE:g} either way)"
+                    )
+                    raise FormatError(msg)
 
 
 #: What marks a bar's label (:func:`_draw_grouped`) among an axes' texts.
@@ -306,7 +336,8 @@ def results_figure(
     Raises
     ------
     FormatError
-        The results' first signals have different units (they cannot share an axis).
+        The results' first signals have different units (they cannot share an axis), or
+        an error is past :data:`DRAWABLE`.
     """
     from robot_msgs.report.results_spec import results_spec  # noqa: PLC0415
 

@@ -115,7 +115,8 @@ def results_spec(
     held = [signal for signal in firsts if signal is not None]
     units = {signal.unit for signal in held}
     if len(units) > 1:
-        msg = f"the results are in different units ({', '.join(sorted(units))})"
+        said = ", ".join(sorted(units))
+        msg = f"the results are in different units ({said}); plot results of one unit"
         raise FormatError(msg)
     names = list(labels) if labels is not None else legend_names([p for p, _ in named])
     label = signal_label(held[0]) if held else "error"
