@@ -59,6 +59,17 @@ def test_settings_flags_reach_the_checks(
     assert "time_offset" not in capsys.readouterr().out
 
 
+def test_a_time_range_with_no_reference_pose_is_refused_as_ape_refuses_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``doctor --t-start 1e20`` found nothing wrong (exit 0) where ``ape`` refuses."""
+    assert main(["ape", GT, EST, "--t-start", "1e20"]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("ERROR: No pose of the reference in the time range")
+    assert main(["doctor", GT, EST, "--t-start", "1e20"]) == 1
+    assert capsys.readouterr().err == said
+
+
 def test_check_fails_a_warning_and_passes_its_fix_and_infos(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from robot_msgs.errors import DataWarning, ValidationError
+from robot_msgs.errors import AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation import (
     EvaluationSettings,
     apply_transforms,
@@ -1078,3 +1078,37 @@ def test_diagnose_refuses_reading_warnings_that_are_not_a_sequence() -> None:
     )
     with pytest.raises(ValidationError, match=r"`reading` as a sequence of warnings, got NoneType"):
         diagnose(ref, ref, reading=None)  # type: ignore[arg-type]
+
+
+def test_a_time_range_with_no_reference_pose_is_refused_as_the_evaluation_refuses() -> None:
+    """``--t-start 1e20`` found nothing wrong, where ``ape`` with the same flags refuses."""
+    with pytest.raises(AssociationError, match=r"No pose of the reference in the time range"):
+        diagnose(_ref(), _est(), EvaluationSettings(t_start_s=1e20))
+
+
+def test_the_doctor_diagnoses_the_time_range_the_evaluation_evaluates() -> None:
+    """The range was left out: a tracking gap before ``t_start_s`` was warned of, and a
+    range the estimate never reaches was an 88 % coverage (a review). The files' clocks
+    agree: no clock error is made of the range."""
+    ref, est = _ref(), _est()
+    t0 = float(ref.stamps_s[0])
+    gap = _rows(est, np.flatnonzero((est.stamps_s < t0 + 8.0) | (est.stamps_s > t0 + 13.0)))
+    assert "coverage" in diagnose(ref, gap).kinds("warning")
+    after = diagnose(ref, gap, EvaluationSettings(t_start_s=t0 + 15.0))
+    assert not {"coverage", "clock_domain"} & set(after.kinds()), after
+    before = diagnose(ref, est, EvaluationSettings(t_end_s=t0 + 2.0))  # est starts at +3.5 s
+    assert before.kinds() == ("coverage",), before
+    missed = before.finding("coverage")
+    assert missed is not None
+    assert missed.severity == "error"
+    assert missed.summary.startswith("0 estimate pose(s) in the time range")
+    # 12 s late, with a 15 s range: searched beyond +-7.5 s, as without a range.
+    late = diagnose(
+        ref,
+        est.replace(stamps_s=est.stamps_s + 12.0),
+        EvaluationSettings(t_start_s=t0 + 10.0, t_end_s=t0 + 25.0),
+    )
+    found = late.finding("time_offset")
+    assert found is not None, late
+    assert found.evidence["offset_s"] == pytest.approx(-12.0, abs=0.02)
+    assert "motion_mismatch" not in late.kinds()

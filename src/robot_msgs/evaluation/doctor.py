@@ -87,7 +87,13 @@ from robot_msgs.evaluation.association import (
 )
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset, shared_costs
-from robot_msgs.evaluation.pipeline import SCALE_NOTED, frames_by_index, match_poses, same_poses
+from robot_msgs.evaluation.pipeline import (
+    SCALE_NOTED,
+    frames_by_index,
+    match_poses,
+    same_poses,
+    time_range,
+)
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
@@ -386,6 +392,54 @@ def _frames_on_both(
     )
 
 
+def _in_range(
+    estimate: PoseTrajectory, settings: EvaluationSettings, offset_s: float
+) -> PoseTrajectory | None:
+    """Return the estimate's poses the time range keeps at ``offset_s``; ``None``: none.
+
+    The range is on the reference's clock (:func:`~robot_msgs.evaluation.pipeline.time_range`,
+    as the evaluation cuts the reference); the estimate's stamps meet it moved by the
+    offset.
+    """
+    start, end = settings.t_start_s, settings.t_end_s
+    if start is None and end is None:
+        return estimate
+    try:
+        return time_range(
+            estimate,
+            None if start is None else start - offset_s,
+            None if end is None else end - offset_s,
+            whose="the estimate",
+        )[0]
+    except AssociationError:
+        return None
+
+
+def _range_missed(
+    cut: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings, offset_s: float
+) -> Finding | None:
+    """Say when fewer than 2 estimate poses lie in the time range, at ``offset_s``.
+
+    The files' clocks agree (:func:`_clock_domain`): the range misses the estimate, which
+    the evaluation then refuses (no pose pairs), and no clock offset is to blame.
+    """
+    sliced = _in_range(estimate, settings, offset_s)
+    if sliced is not None and len(sliced) >= 2:
+        return None
+    e0, e1 = (float(estimate.stamps_s[i]) + offset_s for i in (0, -1))
+    r0, r1 = float(cut.stamps_s[0]), float(cut.stamps_s[-1])
+    n = 0 if sliced is None else len(sliced)
+    return Finding(
+        kind="coverage",
+        severity="error",
+        summary=f"{n} estimate pose(s) in the time range (`t_start_s=`/`t_end_s=`): the "
+        f"reference there spans {r0:.3f} .. {r1:.3f} s, the estimate {e0:.3f} .. {e1:.3f} s"
+        f"{_matched_at(settings.replace(offset_s=offset_s))}; choose a range the estimate "
+        "covers",
+        evidence={"covered_share": 0.0, "estimate_poses_in_range": n},
+    )
+
+
 def _overlap(reference: PoseTrajectory, estimate: PoseTrajectory, offset_s: float) -> float:
     """Share of the estimate's span inside the reference's, with ``offset_s`` applied."""
     start = max(reference.stamps_s[0], estimate.stamps_s[0] + offset_s)
@@ -489,6 +543,15 @@ def _wide_range(reference: PoseTrajectory, estimate: PoseTrajectory) -> tuple[fl
     minimum of its back-and-forth motion) within ± half its span, at -4.99 s over these.
     """
     half = 0.5 * estimate.duration_s
+    if half > 0.5 * reference.duration_s:
+        # An estimate longer than the reference (cut to the time range): the offsets that
+        # keep half the reference under the estimate. WHY: the range 10-25 s into
+        # freiburg1_xyz, its estimate 12 s late, was searched over +-7.5 s and called
+        # another sequence.
+        half = 0.5 * reference.duration_s
+        low = float(reference.stamps_s[0] - estimate.stamps_s[-1]) + half
+        high = float(reference.stamps_s[-1] - estimate.stamps_s[0]) - half
+        return low, high
     low = float(reference.stamps_s[0] - estimate.stamps_s[0]) - half
     high = float(reference.stamps_s[-1] - estimate.stamps_s[-1]) + half
     return low, high
@@ -1187,7 +1250,9 @@ def diagnose(
     reference, estimate : PoseTrajectory
         Ground truth and the trajectory under test, as read; neither is modified.
     settings : EvaluationSettings, optional
-        The settings the evaluation would use (its transforms are applied first, its
+        The settings the evaluation would use (its time range cuts the reference, as
+        the evaluation's does, and the estimate's poses stamped outside it at the offset
+        are left out of the overlap and coverage; its transforms are applied first, its
         offset, sync, tolerance and alignment are the starting point of the checks).
     reading : sequence of Warning
         The warnings reading the two files gave (:func:`diagnose_files` passes them):
@@ -1202,6 +1267,9 @@ def diagnose(
 
     Raises
     ------
+    AssociationError
+        No reference pose in the time range (``t_start_s``/``t_end_s``), as the evaluation
+        refuses it (:func:`~robot_msgs.evaluation.prepare`).
     ValidationError
         A trajectory with no poses: there is nothing to diagnose.
         ``spatial_pairs="first"``: the extrinsic, quaternion-order and worst-interval
@@ -1228,6 +1296,9 @@ def diagnose(
         if len(trajectory) == 0:
             msg = f"Cannot diagnose: the {side} trajectory has no poses"
             raise ValidationError(msg, field=side, reason="has no poses")
+    # The evaluation's time range, cut where the evaluation cuts it (prepare): refused as
+    # ape refuses it when no reference pose is left.
+    cut = time_range(reference, settings.t_start_s, settings.t_end_s)[0]
     findings = _reading_findings(reading)
     said = any(f.kind == "same_input" for f in findings)  # as the file was read
     if not said and same_poses(reference, estimate):  # every error is zero; checked on
@@ -1248,11 +1319,12 @@ def diagnose(
         findings += found
     estimate = apply_transforms(estimate, settings)
     # A warning (frame indices matched by index) leaves the stamps usable: checked on.
+    # The files' stamps are checked whole, the evaluation's slice of them from here on.
     if all(f.severity != "error" for f in found):
-        if len(reference) >= 2 and len(estimate) >= 2:
-            findings += _time_checks(reference, estimate, settings, checks)
+        if len(cut) >= 2 and len(estimate) >= 2:
+            findings += _time_checks(reference, estimate, settings, checks, cut)
         elif settings.sync != "spatial":  # one pose: no motion, but its stamp may miss
-            apart = _apart(reference, estimate, settings.offset_s)
+            apart = _apart(cut, estimate, settings.offset_s)
             findings += [] if apart is None else [apart]
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings.sort(key=lambda f: order[f.severity])
@@ -1269,12 +1341,17 @@ def _time_checks(
     estimate: PoseTrajectory,
     settings: EvaluationSettings,
     checks: list[str],
+    cut: PoseTrajectory,
 ) -> list[Finding]:
-    """Check clocks and matching, then what the matched poses show."""
+    """Check clocks and matching, then what the matched poses show.
+
+    The clocks are the files' (``reference`` whole); the rest is the evaluation's slice,
+    the reference ``cut`` to the time range.
+    """
     out: list[Finding] = []
     if settings.sync == "spatial":  # stamps unused: nothing to say about clocks and rates
         try:
-            association = match_poses(reference, estimate, settings)
+            association = match_poses(cut, estimate, settings)
         except AssociationError as err:
             return [Finding(kind="clock_domain", severity="error", summary=str(err))]
         return _matched_checks(association, settings, checks)
@@ -1283,6 +1360,10 @@ def _time_checks(
         out.append(domain)
     if offset is None:
         return out
+    reference = cut
+    missed = _range_missed(reference, estimate, settings, offset)
+    if missed is not None:
+        return [*out, missed]
     if domain is None:
         checks.append("time_offset")
         shifted, offset = _time_offset(reference, estimate, settings)
@@ -1290,7 +1371,8 @@ def _time_checks(
             out.append(shifted)
     settings = settings.replace(offset_s=offset, offset_auto=False, offset_search_s=None)
     checks += ["coverage", "rate_mismatch"]
-    gaps = _coverage(reference, estimate, settings.offset_s)
+    sliced = _in_range(estimate, settings, settings.offset_s)
+    gaps = _coverage(reference, estimate if sliced is None else sliced, settings.offset_s)
     if gaps is not None:
         out.append(gaps)
     try:
