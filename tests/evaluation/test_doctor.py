@@ -1112,3 +1112,36 @@ def test_the_doctor_diagnoses_the_time_range_the_evaluation_evaluates() -> None:
     assert found is not None, late
     assert found.evidence["offset_s"] == pytest.approx(-12.0, abs=0.02)
     assert "motion_mismatch" not in late.kinds()
+
+
+def _long_wandering(t: Float64Array) -> PoseTrajectory:
+    """:func:`wandering` over 0 .. 4 200 s: positions wandering metres, smoothed over 0.5 s."""
+    rng = np.random.default_rng(2)
+    grid = np.arange(-2.0, 4_200.0, 0.05)
+    window = np.hanning(10)
+    walk = [np.convolve(rng.normal(size=grid.size), window, "same") for _ in range(3)]
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([np.interp(t, grid, w) for w in walk], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+
+
+def test_a_clock_the_widest_search_cannot_time_is_said_with_the_estimators_reason() -> None:
+    """A 4 000 s estimate of a motion that decorrelates within 0.5 s, 3.7 s late: the
+    search over +-2 000 s is refused (its 4 001 offsets lie 1 s apart), and the doctor
+    dropped the reason and called the poses matched 3.7 s apart another sequence
+    (motion_mismatch; a review)."""
+    ref = _long_wandering(np.arange(0.0, 4_100.0, 0.05))
+    te = np.arange(30.3, 4_030.0, 0.1)
+    d = diagnose(ref, _long_wandering(te).replace(stamps_s=te + 3.7))
+    assert d.kinds() == ("time_offset",), d
+    found = d.finding("time_offset")
+    assert found is not None
+    assert found.severity == "warning"
+    assert found.summary.startswith(
+        "the estimate's clock cannot be timed: the search over offsets -1 .. +1 s finds none, "
+        "and the wider one is refused: Cannot estimate a time offset: "
+    )
+    assert re.search(r"the 4001 offsets searched lie 1\.\d+ s apart", found.summary)
+    assert found.fix == {}

@@ -29,7 +29,11 @@ Each check is the package's own, run once here (one road per idea):
   (:func:`~robot_msgs.evaluation.offset.shared_costs`: not a fit over fewer poses); when
   none is told and the evaluation fits no scale, all of it once more with a scale fitted
   in the cost (a monocular or millimetre estimate), kept when the poses matched at the
-  offset it finds fit with a scale off as ``scale`` says;
+  offset it finds fit with a scale off as ``scale`` says; when none is found and the
+  wider search is refused because its offsets lie too far apart for the motion
+  (:func:`~robot_msgs.evaluation.offset.coarse_offsets`), a warning that the clock cannot
+  be timed, with the estimator's reason, and no check of poses matched at an unknown
+  offset;
 - ``rate_mismatch``: the association's counts (:func:`~robot_msgs.evaluation.associate`);
 - ``coverage``: :func:`robot_msgs.runs.losses.coverage` on the estimate's stamps, gaps
   longer than 10 median intervals counted as lost;
@@ -86,7 +90,7 @@ from robot_msgs.evaluation.association import (
     smaller_stamp_unit,
 )
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
-from robot_msgs.evaluation.offset import estimate_offset, shared_costs
+from robot_msgs.evaluation.offset import coarse_offsets, estimate_offset, shared_costs
 from robot_msgs.evaluation.pipeline import (
     SCALE_NOTED,
     frames_by_index,
@@ -559,22 +563,29 @@ def _wide_range(reference: PoseTrajectory, estimate: PoseTrajectory) -> tuple[fl
 
 def _offset_searched(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
-) -> tuple[TimeOffset | None, TimeOffset | None, bool]:
+) -> tuple[TimeOffset | None, TimeOffset | None, str, str]:
     """Search as :func:`_offset_searched_as`, then with a scale fitted if that tells none.
 
-    Returns the first result, the one kept and whether a scale was fitted to find it.
-    WHY: a monocular estimate at half scale (or in millimetres) stamped 2 s late was
-    called another sequence: an SE(3) fit of a scaled estimate fits no offset better
-    than another, where the Sim(3) cost times it to a millisecond (a review). Not with
-    ``offset_auto``: the evaluation's own search is the one said to find it or not.
+    Returns the first result, the one kept, how it was found (``""``: as written) and,
+    when none is kept, why the wider search was refused by its own grid (``""``: it was
+    not). WHY a scale: a monocular estimate at half scale (or in millimetres) stamped 2 s
+    late was called another sequence: an SE(3) fit of a scaled estimate fits no offset
+    better than another, where the Sim(3) cost times it to a millisecond (a review). Not
+    with ``offset_auto``: the evaluation's own search is the one said to find it or not.
     """
-    first, kept = _offset_searched_as(reference, estimate, settings)
-    if _told(kept, settings) or settings.align in SCALED_METHODS or settings.offset_auto:
-        return first, kept, False
-    first_scaled, scaled = _offset_searched_as(reference, estimate, settings.replace(align="sim3"))
-    if not (_told(scaled, settings) and _scaled_at(reference, estimate, settings, scaled)):
-        return first, kept, False
-    return first_scaled, scaled, True
+    first, kept, refused = _offset_searched_as(reference, estimate, settings)
+    if _told(kept, settings) or settings.offset_auto:
+        return first, kept, "", refused
+    if settings.align not in SCALED_METHODS:
+        first_scaled, scaled, _ = _offset_searched_as(
+            reference, estimate, settings.replace(align="sim3")
+        )
+        if _told(scaled, settings) and _scaled_at(reference, estimate, settings, scaled):
+            return first_scaled, scaled, _SCALED, ""
+    return first, kept, "", refused
+
+
+_SCALED = " with a scale fitted (an SE(3) fit does not time it)"
 
 
 def _scaled_at(
@@ -610,8 +621,11 @@ def _told(found: TimeOffset | None, settings: EvaluationSettings) -> bool:
 
 def _offset_searched_as(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
-) -> tuple[TimeOffset | None, TimeOffset | None]:
+) -> tuple[TimeOffset | None, TimeOffset | None, str]:
     """Search the evaluation's range, wider when in doubt: the first result, and the one kept.
+
+    And, when none is kept, the wider search's refusal if its grid was too coarse for the
+    motion (:func:`~robot_msgs.evaluation.offset.coarse_offsets`), else ``""``.
 
     WHY wider: stamped 2-10 s late, the evo test data's pairs were called another
     sequence (motion_mismatch, matched at the wrong offset), and 1.5-3 s late the edge of
@@ -626,24 +640,27 @@ def _offset_searched_as(
     spread = _spread(estimate)[0]
     first = _search(reference, spread, settings)
     if first is not None and not (first.at_edge or first.flat):
-        return first, _timed(reference, spread, settings, first)
+        return first, _timed(reference, spread, settings, first), ""
     low, high = _wide_range(reference, estimate)
     searched = settings.search_range_s
-    wide = None
+    wide, refused = None, ""
     if high - low > searched[1] - searched[0]:
         wider = settings.replace(
             offset_auto=True, offset_s=(low + high) / 2.0, offset_search_s=(high - low) / 2.0
         )
-        wide = _search(reference, spread, wider)
+        try:
+            wide = estimate_offset(reference, spread, wider)
+        except AssociationError as err:  # its reason said when the grid is to blame
+            refused = str(err) if coarse_offsets(reference, spread, wider) else ""
     if wide is not None and not wide.notes and _timed(reference, spread, settings, wide):
-        return first, wide
+        return first, wide, ""
     if first is not None and not first.at_edge:
         # flat: its significance decides, as before any wider search
-        return first, _timed(reference, spread, settings, first)
+        return first, _timed(reference, spread, settings, first), refused
     edge = wide if wide is not None else first
     if edge is None or not edge.at_edge or edge.flat:
-        return first, None
-    return first, _timed(reference, spread, settings, edge)
+        return first, None, refused
+    return first, _timed(reference, spread, settings, edge), refused
 
 
 def _timed(
@@ -673,19 +690,31 @@ def _timed(
 
 def _time_offset(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
-) -> tuple[Finding | None, float]:
+) -> tuple[Finding | None, float | None]:
     """Find a clock offset (:func:`_offset_searched`), significant: warning or info.
 
     With ``offset_auto`` the evaluation finds an offset its own search finds: an info; one
     found only wider is a warning whose fix widens ``offset_search_s``.
     """
-    first, found, scaled = _offset_searched(reference, estimate, settings)
+    first, found, how, refused = _offset_searched(reference, estimate, settings)
+    if found is None and refused:
+        # WHY: the wider search's own refusal (its offsets too far apart for a fast
+        # motion, 4 000 s long) was dropped, and the poses matched at the wrong offset
+        # were called another sequence (a review): the clock is unknown, nothing matched.
+        low, high = settings.search_range_s
+        said = "finds none" if first is None else "ends at its edge" if first.at_edge else "is flat"
+        return Finding(
+            kind="time_offset",
+            severity="warning",
+            summary=f"the estimate's clock cannot be timed: the search over offsets "
+            f"{low:+.4g} .. {high:+.4g} s {said}, and the wider one is refused: {refused}",
+        ), None
     if found is None:
         return None, settings.offset_s  # static or too short to time: nothing to say
     # Frame indices (KITTI without times) are counted in frames: "+541.0000 s" was said.
     frames = reference.stamps_are_frames and estimate.stamps_are_frames
     unit = " frames" if frames else " s"
-    fitted = " with a scale fitted (an SE(3) fit does not time it)" if scaled else ""
+    fitted = how
     if found.at_edge:
         unknown = _unknown_offset(found, settings, unit)
         return unknown.replace(summary=unknown.summary + fitted), settings.offset_s
@@ -1369,6 +1398,8 @@ def _time_checks(
         shifted, offset = _time_offset(reference, estimate, settings)
         if shifted is not None:
             out.append(shifted)
+        if offset is None:  # the clock cannot be timed: no pose is matched right
+            return out
     settings = settings.replace(offset_s=offset, offset_auto=False, offset_search_s=None)
     checks += ["coverage", "rate_mismatch"]
     sliced = _in_range(estimate, settings, settings.offset_s)

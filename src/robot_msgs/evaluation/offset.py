@@ -88,7 +88,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.typing import BoolArray, Float64Array, IntpArray
 
-__all__ = ["estimate_offset", "shared_costs"]
+__all__ = ["coarse_offsets", "estimate_offset", "shared_costs"]
 
 _MAX_CANDIDATES = 401
 _MOST_CANDIDATES = 4_001  # for a motion faster than 401 candidates resolve
@@ -274,6 +274,37 @@ def _candidate_count(
         "its mean: a minimum between them can be missed; search a narrower range "
         "(`offset_search_s=`)"
     )
+
+
+def coarse_offsets(
+    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+) -> str:
+    """Say why the offsets :func:`estimate_offset` would search lie too far apart, or ``""``.
+
+    Over ``settings``' range (:attr:`~EvaluationSettings.search_range_s`), even the most
+    candidates leave the reference moving more than a quarter of its RMS spread between
+    two (the module docstring): a refusal of that search is the search's, not the
+    motion's. WHY: the doctor took such a refusal for a motion that times nothing, and
+    matched the poses at the wrong offset (a review).
+
+    Examples
+    --------
+    >>> t = np.arange(0.0, 20.0, 0.05)
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([np.cos(t), np.sin(2 * t), 0.1 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)),
+    ... )
+    >>> coarse_offsets(ref, ref, EvaluationSettings())
+    ''
+    """
+    check_argument("reference", reference, PoseTrajectory)
+    check_argument("estimate", estimate, PoseTrajectory)
+    check_argument("settings", settings, EvaluationSettings)
+    if len(reference) < 2 or len(estimate) < 2:
+        return ""
+    low, high = settings.search_range_s
+    interval = float(median(np.diff(estimate.stamps_s)))
+    return _candidate_count(reference, estimate, low, high, interval)[1]
 
 
 def _golden(cost: _Cost, rows: IntpArray, low: float, high: float) -> tuple[float, float]:
