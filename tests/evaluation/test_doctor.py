@@ -1145,3 +1145,32 @@ def test_a_clock_the_widest_search_cannot_time_is_said_with_the_estimators_reaso
     )
     assert re.search(r"the 4001 offsets searched lie 1\.\d+ s apart", found.summary)
     assert found.fix == {}
+
+
+@pytest.mark.parametrize("turn", ["inverted", "mirrored"])
+def test_poses_inverted_or_mirrored_and_late_are_found_turned_and_timed(
+    tmp_path: Path, turn: str
+) -> None:
+    """freiburg1_xyz rgbdslam inverted or mirrored, 0.5 s late, was called another
+    sequence (motion_mismatch): the offset cost fits positions by a rotation, which
+    undoes neither, and matched 0.5 s apart its motion correlates with nothing (a
+    review). Turned back, its clock is timed as the same estimate's 0.5 s late."""
+    est = _est()
+    own = estimate_offset(_ref(), est, EvaluationSettings(offset_auto=True)).offset_s
+    q = est.orientations_quat_xyzw
+    turned = (
+        est.replace(
+            positions_xyz=-quat_xyzw_rotate(q, est.positions_xyz, inverse=True),
+            orientations_quat_xyzw=q * [-1.0, -1.0, -1.0, 1.0],
+        )
+        if turn == "inverted"
+        else _mirrored_y(est)
+    )
+    late = turned.replace(stamps_s=est.stamps_s + 0.5)
+    d = _doctor(_write(tmp_path, "late.tum", late))
+    assert d.kinds("error", "warning") == (turn, "time_offset"), d
+    found = d.finding("time_offset")
+    assert found is not None
+    assert f"with the poses {turn} (as written they time nothing)" in found.summary
+    offset = float(found.evidence["offset_s"])  # type: ignore[arg-type]
+    assert abs(offset - (own - 0.5)) < 3 * float(found.evidence["std_s"]) + 1e-3  # type: ignore[arg-type]
