@@ -166,6 +166,47 @@ def test_a_log_time_the_storage_cannot_hold_is_refused_naming_it(tmp_path: Path)
     assert [r.log_time_ns for r in read_records(out)] == [2**64 - 1]
 
 
+@pytest.mark.parametrize(
+    ("log_time", "shown"),
+    [
+        (float("nan"), "nan"),  # let Python's ValueError out of int()
+        (float("inf"), "inf"),  # let Python's OverflowError out of int()
+        (1.7, "1.7"),  # was written as 1 ns, without a word
+        ("12", "'12'"),  # text was read as a number
+        (None, "None"),  # was read as the end of the log times: "got 0 for more messages"
+    ],
+)
+def test_a_log_time_that_is_no_whole_number_of_nanoseconds_is_refused_naming_it(
+    tmp_path: Path, log_time: Any, shown: str
+) -> None:
+    odom = example("nav/Odometry")
+    with pytest.raises(
+        ValidationError,
+        match=rf"a.mcap /odom: message 1's log time {shown} is no whole number of nanoseconds",
+    ):
+        write_messages(tmp_path / "a.mcap", "/odom", [odom, odom], log_times_ns=[0, log_time])
+    assert list(tmp_path.iterdir()) == []  # never a partial file
+    out = write_messages(tmp_path / "b.mcap", "/odom", [odom], log_times_ns=[np.float64(3.0)])
+    assert [r.log_time_ns for r in read_records(out)] == [3]  # a whole float is its integer
+
+
+@pytest.mark.parametrize(
+    ("record", "said"),
+    [
+        (BagRecord("/s", 1, None), r"message 0 on /s is a NoneType, not a robot_msgs message"),  # type: ignore[arg-type]
+        (BagRecord(5, 1, example("std/String")), r"message 0's topic 5 is no text"),  # type: ignore[arg-type]
+        (BagRecord("/s\ud800", 1, example("std/String")), r"message 0's topic '/s\\ud800' is no"),
+    ],
+)
+def test_a_record_rosbags_cannot_write_is_our_error(
+    tmp_path: Path, record: BagRecord, said: str
+) -> None:
+    """They let AttributeError and UnicodeEncodeError out of rosbags' writer."""
+    with pytest.raises(ValidationError, match=said):
+        write_records(tmp_path / "a.mcap", [record])
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_bag_written_through_a_link_to_a_file_named_otherwise(tmp_path: Path) -> None:
     """Through a link out.mcap -> store.dat (force=True, as the refusal without it asks)
     the write failed, "No such file or directory: '.store.dat.0.tmp/store/store.dat'": the

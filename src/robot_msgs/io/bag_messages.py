@@ -444,7 +444,7 @@ def write_records(
         low, high = _LOG_TIMES_NS[suffix]
         with writer:
             for index, record in enumerate(records):
-                time_ns = int(record.log_time_ns)
+                time_ns = _checked_record(target, index, record)
                 if not low <= time_ns <= high:
                     msg = (
                         f"{target} {record.topic}: message {index}'s log time {time_ns} ns is "
@@ -473,6 +473,41 @@ def write_records(
     return target
 
 
+def _checked_record(target: Path, index: int, record: BagRecord) -> int:
+    """Return a record's log time in integer nanoseconds, once its topic and message are checked.
+
+    Raises
+    ------
+    ValidationError
+        A topic that is no text UTF-8 can encode, a message that is no robot_msgs
+        message, or a log time that is no whole number of nanoseconds (NaN, inf, 1.5,
+        text): each let Python's own error out of rosbags or ``int()``, or was cut.
+    """
+    from robot_msgs.msg import Msg  # noqa: PLC0415 - the message base
+    from robot_msgs.msg.fields import encodable  # noqa: PLC0415
+
+    # WHY object: the annotations are what a caller should pass, not what reaches here
+    topic: object = record.topic
+    time_ns: object = record.log_time_ns
+    message: object = record.message
+    where = f"{target}: message {index}"
+    if not isinstance(topic, str) or not encodable(topic):
+        msg = f"{where}'s topic {topic!r} is no text UTF-8 can encode"
+        raise ValidationError(msg)
+    if not isinstance(message, Msg):
+        msg = f"{where} on {topic} is a {type(message).__name__}, not a robot_msgs message"
+        raise ValidationError(msg)
+    if isinstance(time_ns, float | np.floating) and float(time_ns).is_integer():
+        return int(time_ns)
+    if isinstance(time_ns, bool) or not isinstance(time_ns, int | np.integer):
+        msg = (
+            f"{target} {topic}: message {index}'s log time {time_ns!r} is no whole number "
+            "of nanoseconds"
+        )
+        raise ValidationError(msg)
+    return int(time_ns)
+
+
 def _log_time(message: Msg, index: int) -> int:
     header = getattr(message, "header", None)
     stamp = getattr(header, "stamp", None)
@@ -496,14 +531,15 @@ def _records(
         return
     times, items = iter(log_times_ns), iter(messages)
     count = 0
+    end = object()  # WHY not None: a None in the log times is a bad time, not their end
     for message in items:
-        stamp = next(times, None)
-        if stamp is None:
+        stamp = next(times, end)
+        if stamp is end:
             msg = f"Expected one log time per message, got {count} for more messages"
             raise ValidationError(msg)
-        yield BagRecord(topic, int(stamp), message)
+        yield BagRecord(topic, stamp, message)  # type: ignore[arg-type] # checked on writing
         count += 1
-    if next(times, None) is not None:
+    if next(times, end) is not end:
         msg = f"Expected one log time per message ({count}), got more log times"
         raise ValidationError(msg)
 
