@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -121,6 +122,27 @@ def test_field_names_and_types_equal_rosbags_humble_definitions() -> None:
         assert ours == theirs, name
         checked += 1
     assert checked == 122
+
+
+def test_the_pages_ros_array_types_are_rosbags_humble_definitions() -> None:
+    """The reference pages said ``ROS has a sequence uint8[]`` of ``ByteMultiArray.data``
+    and ``ParameterValue.byte_array_value``, which ROS defines as ``byte[]``."""
+    from robot_msgs.docs.ros_notes import ros2_differences
+
+    store = get_typestore(Stores.ROS2_HUMBLE)
+    said = re.compile(r"``(\w+)``: ROS has a (?:flat|sequence) ``([\w\[\]]+)``")
+    checked = 0
+    for name, cls in robot_msgs.registered_types().items():
+        if cls.ROS2 is None or name.startswith("test/"):
+            continue
+        theirs = {field: _rosbags_type(node) for field, node in store.fielddefs[cls.ROS2][1]}
+        for note in ros2_differences(cls):
+            for field, ros_type in said.findall(note):
+                assert ros_type == theirs[field], (name, field)
+                checked += 1
+    assert checked == 32
+    notes = ros2_differences(robot_msgs.registered_types()["std/ByteMultiArray"])
+    assert notes[0].startswith("``data``: ROS has a sequence ``byte[]``; here a read-only")
 
 
 def test_every_ros_constant_is_a_class_constant_of_the_same_value() -> None:

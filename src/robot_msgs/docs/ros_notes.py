@@ -49,15 +49,16 @@ def ros2_url(cls: type[Msg]) -> str | None:
 def _array_note(name: str, spec: FieldSpec) -> str | None:
     """Return the note on an array field (one without a ``Shape`` is a ROS sequence), or None."""
     shape = spec.shape
+    ros = spec.ros or spec.dtype  # WHY: ROS's byte[] is held as uint8, and its page said uint8[]
     if shape is None or not all(isinstance(d, int) for d in shape.dims):
         return (
-            f"``{name}``: ROS has a sequence ``{spec.dtype}[]``; here a read-only NumPy array "
+            f"``{name}``: ROS has a sequence ``{ros}[]``; here a read-only NumPy array "
             f"of ``{spec.dtype}`` (a list or an array is accepted)."
         )
     if len(shape.dims) > 1:
         size = math.prod(d for d in shape.dims if isinstance(d, int))
         return (
-            f"``{name}``: ROS has a flat ``{spec.dtype}[{size}]``; here a ``{shape}`` "
+            f"``{name}``: ROS has a flat ``{ros}[{size}]``; here a ``{shape}`` "
             f"matrix, row-major (the flat {size} values are accepted)."
         )
     return None
