@@ -7,12 +7,15 @@ carrying a plain number, flag or vector use.
 
 from __future__ import annotations
 
+import math
 from dataclasses import field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import msgspec
 import numpy as np
 
+from robot_msgs.errors import ValidationError
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg import primitives as p
 from robot_msgs.typing import (
@@ -79,6 +82,18 @@ _NANOSEC_NOTE = (
 )
 
 
+def _nearest_ns(seconds: float, where: str) -> int:
+    """Return the integer nanoseconds nearest ``seconds``' exact value (ties to even).
+
+    WHY not ``round(seconds * 1e9)``: the product is rounded to a float64 first, up to
+    128 ns off past 1e9 s, so a stamp did not read back as itself.
+    """
+    if not math.isfinite(seconds):
+        msg = f"Expected a finite number of seconds, got {seconds!r} - at `{where}`"
+        raise ValidationError(msg)
+    return round(Fraction(seconds) * _NS_PER_S)
+
+
 @message("std/Time", ros2="builtin_interfaces/msg/Time")
 class Time(Msg):
     """A point in time as whole seconds plus nanoseconds, as ROS stamps it.
@@ -105,14 +120,38 @@ class Time(Msg):
 
     @classmethod
     def from_ns(cls, ns: int) -> Time:
-        """Return the time ``ns`` nanoseconds after the epoch."""
+        """Return the time ``ns`` nanoseconds after the epoch.
+
+        Raises
+        ------
+        ValidationError
+            ``ns`` is no whole number (NaN, inf, 1.5), or past ``int32`` seconds.
+        """
+        given: object = ns  # a float reaches here too: int() cut 1.5 and let NaN's error out
+        if isinstance(given, float) and not given.is_integer():
+            msg = f"Expected a whole number of nanoseconds, got {ns!r} - at `Time.from_ns`"
+            raise ValidationError(msg)
         sec, nanosec = divmod(int(ns), _NS_PER_S)
         return cls(sec=sec, nanosec=nanosec)
 
     @classmethod
     def from_s(cls, seconds: float) -> Time:
-        """Return the time ``seconds`` after the epoch, rounded to the nearest nanosecond."""
-        return cls.from_ns(round(seconds * _NS_PER_S))
+        """Return the time ``seconds`` after the epoch, rounded to the nearest nanosecond.
+
+        Exactly the nearest to the float's value, so :meth:`to_s` gives ``seconds`` back
+        (``round(seconds * 1e9)`` was up to 128 ns off for a stamp of today).
+
+        Raises
+        ------
+        ValidationError
+            ``seconds`` is NaN or infinite, or past ``int32`` seconds.
+
+        Examples
+        --------
+        >>> Time.from_s(1305031102.19433)
+        Time(sec=1305031102, nanosec=194329977)
+        """
+        return cls.from_ns(_nearest_ns(seconds, "Time.from_s"))
 
     def to_ns(self) -> int:
         """Nanoseconds since the epoch, exact."""
@@ -146,8 +185,14 @@ class Duration(Msg):
 
     @classmethod
     def from_s(cls, seconds: float) -> Duration:
-        """Return the duration of ``seconds``, rounded to the nearest nanosecond."""
-        sec, nanosec = divmod(round(seconds * _NS_PER_S), _NS_PER_S)
+        """Return the duration of ``seconds``, rounded to the nearest nanosecond.
+
+        Raises
+        ------
+        ValidationError
+            ``seconds`` is NaN or infinite, or past ``int32`` seconds.
+        """
+        sec, nanosec = divmod(_nearest_ns(seconds, "Duration.from_s"), _NS_PER_S)
         return cls(sec=sec, nanosec=nanosec)
 
     def to_s(self) -> float:

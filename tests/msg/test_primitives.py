@@ -109,3 +109,41 @@ def test_a_float32_field_keeps_nan_and_refuses_what_would_round_to_infinity() ->
         Point32(y=1e39)
     with pytest.raises(ValidationError, match=r"`Point32\.z`"):
         Point32(z=-3.5e38)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "sec", "nanosec"),
+    [
+        # The floats' exact values (decimal.Decimal of them): 1305031102.19432997703...
+        # and 1305031098.66589999198...; round(t * 1e9) gave ...194329856 and ...665900032.
+        (1305031102.19433, 1305031102, 194329977),
+        (1305031098.6659, 1305031098, 665899992),
+        (-0.5, -1, 500_000_000),
+        (-0.0, 0, 0),
+    ],
+)
+def test_time_from_s_is_the_nearest_nanosecond_and_reads_back(
+    seconds: float, sec: int, nanosec: int
+) -> None:
+    stamp = Time.from_s(seconds)
+    assert (stamp.sec, stamp.nanosec) == (sec, nanosec)
+    assert stamp.to_s() == seconds
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        # NaN and inf let Python's ValueError/OverflowError out of round() or int()
+        (lambda: Time.from_s(math.nan), r"finite number of seconds, got nan - at `Time.from_s`"),
+        (lambda: Time.from_s(-math.inf), r"got -inf - at `Time.from_s`"),
+        (lambda: Duration.from_s(math.inf), r"got inf - at `Duration.from_s`"),
+        (
+            lambda: Time.from_ns(math.nan),  # type: ignore[arg-type]
+            r"whole number of nanoseconds, got nan - at `Time.from_ns`",
+        ),
+        (lambda: Time.from_ns(1.5), r"got 1.5 - at `Time.from_ns`"),  # type: ignore[arg-type] # was cut to 1 ns
+    ],
+)
+def test_time_from_a_value_that_is_no_time_is_our_error(make: Any, match: str) -> None:
+    with pytest.raises(ValidationError, match=match):
+        make()
