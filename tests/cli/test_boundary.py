@@ -78,6 +78,28 @@ def test_an_unexpected_exception_is_a_bug_named_with_its_traceback_file(
     assert "TypeError: unsupported operand" in text
 
 
+def test_a_bug_under_an_argument_of_undecodable_bytes_keeps_its_traceback_file(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``traj --save-topic $'/a\\xff'`` reached a bug in rosbags' writer; writing the argv
+    (``'/a\\udcff'``, Python's surrogate escape of the byte) into the traceback file raised
+    UnicodeEncodeError, and two tracebacks were printed instead of the one line."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    monkeypatch.setattr(sys, "argv", ["robot-msgs", "traj", "x.tum", "--save-topic", "/a\udcff"])
+    _fail_with(monkeypatch, _raise(UnicodeEncodeError("utf-8", "/a\udcff", 2, 3, "surrogates")))
+    assert main(["traj", "x.tum", "--save-topic", "/a\udcff"]) == 70
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    (line,) = err.splitlines()
+    kept = Path(re.search(r"the traceback is in (\S+);", line).group(1))  # type: ignore[union-attr]
+    text = kept.read_text(encoding="utf-8")
+    assert text.startswith("robot-msgs traj x.tum --save-topic /a\\udcff\n")
+    assert "Traceback (most recent call last)" in text
+
+
 def test_debug_prints_the_traceback(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

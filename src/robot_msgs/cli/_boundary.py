@@ -190,7 +190,10 @@ def _traceback_file(error: BaseException) -> str | None:
         import traceback  # noqa: PLC0415 - only for a bug: linecache, tokenize, textwrap
 
         fd, path = tempfile.mkstemp(prefix="robot-msgs-bug-", suffix=".txt")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        # WHY backslashreplace: an argument of bytes UTF-8 does not decode (a file name)
+        # reaches argv as lone surrogates; writing them raised UnicodeEncodeError, and
+        # the bug's one line became two tracebacks
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(f"robot-msgs {' '.join(sys.argv[1:])}\n")
             traceback.print_exception(error, file=handle)
     except OSError:
