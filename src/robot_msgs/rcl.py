@@ -94,7 +94,10 @@ class ParameterValue(Msg):
     ----------
     type : uint8
         A :class:`ParameterType` constant (``PARAMETER_DOUBLE``...).
-    bool_value, integer_value (int64), double_value, string_value
+    bool_value : bool
+    integer_value : int64
+    double_value : float
+    string_value : str
     byte_array_value : ndarray, shape (B,), uint8 (ROS ``byte[]``)
     bool_array_value, integer_array_value, double_array_value, string_array_value : tuple
     """

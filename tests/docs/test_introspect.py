@@ -20,6 +20,7 @@ from robot_msgs.docs.introspect import (
     describe_all,
     documented_types,
     example_json,
+    field_descriptions,
     held_by,
     import_line,
     package_facts,
@@ -278,3 +279,23 @@ def test_an_array_field_without_a_shape_is_noted_as_a_ros_sequence() -> None:
         "``float64`` (a list or an array is accepted)."
     )
     assert ros2_differences(UnshapedArray) == (sequence,)
+
+
+def test_a_type_that_describes_its_fields_describes_each_one() -> None:
+    """An entry without `` : `` was no entry: ParameterValue's page said of ``type``
+    "A ParameterType constant (...). bool_value, integer_value (int64), double_value,
+    string_value", and MultiEchoLaserScan's eight fields before ``ranges`` had none."""
+    for name, cls in documented_types().items():
+        described = field_descriptions(cls)
+        if described:
+            fields = [f.name for f in dataclasses.fields(cls)]
+            assert sorted(described) == sorted(fields), name
+    from robot_msgs.rcl import ParameterValue
+    from robot_msgs.sensor import MultiEchoLaserScan
+
+    described = field_descriptions(ParameterValue)
+    assert (
+        described["type"] == "uint8: A :class:`ParameterType` constant (``PARAMETER_DOUBLE``...)."
+    )
+    assert described["integer_value"] == "int64"
+    assert field_descriptions(MultiEchoLaserScan)["range_min"] == "float32, metres"

@@ -259,8 +259,12 @@ class MultiEchoLaserScan(Msg):
 
     Attributes
     ----------
-    header, angle_min, angle_max, angle_increment, time_increment, scan_time, range_min, range_max
-        As :class:`LaserScan`: radians, seconds, metres.
+    header : Header
+        As :class:`LaserScan`'s.
+    angle_min, angle_max, angle_increment : float32, radians
+    time_increment : float32, seconds between beams
+    scan_time : float32, seconds between scans
+    range_min, range_max : float32, metres
     ranges : tuple of LaserEcho
         One per beam: its echoes' ranges, metres.
     intensities : tuple of LaserEcho
