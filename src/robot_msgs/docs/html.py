@@ -298,7 +298,9 @@ def _used_by_item(user: type[Msg], holders: Sequence[type[Msg]]) -> str:
     """One "Used by" entry: the type, and the types that hold it in turn, if any."""
     if not holders:
         return f"<li>{_link(user)}</li>"
-    inner = "".join(f"<li>{_link(cls)}</li>" for cls in holders)
+    # WHY one a line: inline items with nothing between them are one unbreakable word,
+    # and Time's "Header, held by" 40 types ran 4 000 px past the page's right edge
+    inner = "\n".join(f"<li>{_link(cls)}</li>" for cls in holders)
     return f'<li>{_link(user)}, held by\n<ul class="held-by">{inner}</ul></li>'
 
 
