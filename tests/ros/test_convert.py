@@ -145,6 +145,40 @@ def test_the_pages_ros_array_types_are_rosbags_humble_definitions() -> None:
     assert notes[0].startswith("``data``: ROS has a sequence ``byte[]``; here a read-only")
 
 
+def _bag_of_an_older_definition(folder: Path, definition: str, values: dict[str, Any]) -> Path:
+    """An MCAP bag of ``robot_msgs/msg/ErrorStats`` under ``definition``, by rosbags alone."""
+    from rosbags.rosbag2 import StoragePlugin, Writer
+    from rosbags.typesys import get_types_from_msg
+
+    store = get_typestore(Stores.ROS2_HUMBLE)
+    store.register(get_types_from_msg(definition, "robot_msgs/msg/ErrorStats"))
+    obj = store.types["robot_msgs/msg/ErrorStats"](**values)
+    with Writer(folder / "old", version=9, storage_plugin=StoragePlugin.MCAP) as writer:
+        conn = writer.add_connection("/stats", "robot_msgs/msg/ErrorStats", typestore=store)
+        writer.write(conn, 5, store.serialize_cdr(obj, "robot_msgs/msg/ErrorStats"))
+    return folder / "old"
+
+
+def test_a_bag_written_before_a_field_existed_reads_it_as_its_default(tmp_path: Path) -> None:
+    """ErrorStats says data written before iae, ise and itae existed still loads: such a
+    bag raised "its messages do not have the fields of the type they name"."""
+    from robot_msgs.compare import ErrorStats
+    from robot_msgs.errors import FormatError
+    from robot_msgs.io import read_records
+
+    names = ("rms", "mean", "median", "std", "min", "max", "max_abs", "p95_abs", "final")
+    values = dict(zip(names, (1.0, 0.5, 0.5, 0.25, 0.0, 1.0, 1.0, 0.75, 1.0), strict=True))
+    older = "int64 n\n" + "".join(f"float64 {name}\n" for name in names)
+    bag = _bag_of_an_older_definition(tmp_path / "a", older, {"n": 3, **values})
+    (record,) = read_records(bag)
+    assert record.message == ErrorStats(n=3, **values)  # iae, ise, itae NaN: their default
+    assert math.isnan(record.message.to_dict()["iae"])
+    without_n = "".join(f"float64 {name}\n" for name in names)
+    bag = _bag_of_an_older_definition(tmp_path / "b", without_n, values)
+    with pytest.raises(FormatError, match=r"/stats, message at 5 ns: Expected required field 'n'"):
+        list(read_records(bag))
+
+
 def test_every_ros_constant_is_a_class_constant_of_the_same_value() -> None:
     store = get_typestore(Stores.ROS2_HUMBLE)
     checked = 0

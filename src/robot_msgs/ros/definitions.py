@@ -195,10 +195,19 @@ def _sequence(ros_type: str, values: list[Any]) -> Any:
 
 
 def decode_generated(obj: Any, cls: type[Msg], from_ros: Any) -> Msg:
-    """Return the message of ``cls`` from a rosbags object of its generated type."""
+    """Return the message of ``cls`` from a rosbags object of its generated type.
+
+    A field the object lacks (a bag written before the field existed, under the bag's
+    own definition) takes its default, as :meth:`~robot_msgs.msg.Msg.from_dict` gives it
+    to JSON written before; a required one is the ``ValidationError`` that names it.
+    WHY: ``ErrorStats`` promises that data written before ``iae`` existed still loads;
+    such a bag raised AttributeError, "the bag's message definition differs from ROS's".
+    """
     data: dict[str, Any] = {}
     for name, spec in field_schema(cls).items():
         fields = _ros_fields(name, spec)
+        if any(not hasattr(obj, ros_field) for _, ros_field in fields):
+            continue
         data[name] = _decode(name, spec, fields, obj, from_ros, f"{cls.__name__}.{name}")
     return cls.from_dict(data)
 
