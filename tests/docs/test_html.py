@@ -148,6 +148,16 @@ def test_a_long_held_by_list_can_wrap(site: dict[str, str]) -> None:
     assert held.group(1).count("</li>\n<li>") == held.group(1).count("<li>") - 1 > 30
 
 
+def test_a_long_default_can_wrap_inside_the_fields_table(site: dict[str, str]) -> None:
+    """Marker's and Odometry's defaults (``Pose(position=Point(x=0.0, ...``) held words
+    wider than their column: in headless Chromium at 1280 px the fields table stood
+    116 px past the page's column, and a narrower window scrolled sideways."""
+    html = site["visualization/Marker.html"]
+    assert "td:nth-child(3) code { overflow-wrap: anywhere; }" in html
+    header = html.index("<th>Name</th><th>Type</th><th>Default</th>")
+    assert html.index("<td><code>Header(stamp=Time(sec=0, nanosec=0)", header) > header
+
+
 def test_field_types_link_to_their_pages(site: dict[str, str]) -> None:
     html = site["compare/Aggregate.html"]
     assert 'tuple[<a href="../compare/Signal.html">Signal</a>, ...]' in html

@@ -79,6 +79,7 @@ dl.facts dd { margin: 0; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
 th, td { text-align: left; vertical-align: top; padding: .35rem .6rem;
   border-bottom: 1px solid var(--line); }
+td:nth-child(3) code { overflow-wrap: anywhere; }  /* a default's long repr */
 th { font-size: .85rem; color: var(--muted); text-transform: uppercase; letter-spacing: .03em; }
 .origin { margin-left: .5rem; padding: 0 .4rem; border: 1px solid var(--line);
   border-radius: 4px; color: var(--muted); font: .75rem system-ui, sans-serif; }
