@@ -585,8 +585,9 @@ def write_messages(
         A suffix other than ``.mcap`` or ``.db3``, or messages of mixed types.
     ValidationError
         A message without header and no ``log_times_ns``, or as many log times as
-        messages not given, or a log time the file cannot hold (before 1970 in a
-        ``.mcap``, past signed 64 bits in a ``.db3``); nothing is written.
+        messages not given, or a log time that is no whole number of nanoseconds or one
+        the file cannot hold (before 1970 in a ``.mcap``, past signed 64 bits in a
+        ``.db3``), or a topic UTF-8 cannot encode; nothing is written.
 
     Examples
     --------
