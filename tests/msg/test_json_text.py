@@ -144,3 +144,19 @@ def test_text_json_refuses_too_keeps_msgspecs_error() -> None:
     """Cut short after the number: not JSON, said as msgspec says it."""
     with pytest.raises(ValidationError, match=r"Expected JSON text for Point, .*out of range"):
         decode_json(b'{"x": 1e99999', Point)
+
+
+@pytest.mark.parametrize("kind", [bytearray, memoryview])
+def test_json_text_in_a_buffer_is_read_as_bytes(kind: type) -> None:
+    """msgspec reads a bytearray or memoryview; the walks took bytes only (TypeError)."""
+    text = b'{"x": 1.0, "y": 2.0, "z": 3.0}'
+    assert decode_json(kind(text), Point) == Point(x=1.0, y=2.0, z=3.0)
+    assert robot_msgs.from_json(kind(text), Point) == Point(x=1.0, y=2.0, z=3.0)
+    typed = b'{"_type": "geometry/Point", "x": 1.0}'
+    assert robot_msgs.from_json(kind(typed)) == Point(x=1.0)
+    with pytest.raises(ValidationError, match=_TWICE):
+        decode_json(kind(b'{"x": 1.0, "x": 2.0}'), Point)
+    with pytest.raises(ValidationError, match=r"for a message .*got key 'x' twice"):
+        robot_msgs.from_json(kind(b'{"_type": "geometry/Point", "x": 1, "x": 2}'))
+    with pytest.raises(ValidationError, match=_BEYOND):
+        decode_json(kind(b'{"x": 1e99999}'), Point)

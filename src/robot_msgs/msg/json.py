@@ -616,8 +616,14 @@ def decode_json_tree(data: bytes | str, cls: type[M]) -> M:
         raise _fault(cls, fixed, cls.__name__, err) from err
 
 
-def _utf8(data: bytes | str, cls: type) -> bytes:
-    """Return JSON text as UTF-8 bytes; text UTF-8 cannot encode (a lone surrogate) is refused."""
+def _utf8(data: bytes | bytearray | memoryview | str, cls: type) -> bytes:
+    """Return JSON text as UTF-8 bytes; text UTF-8 cannot encode (a lone surrogate) is refused.
+
+    A ``bytearray`` or ``memoryview``, which msgspec reads, is copied to ``bytes``: the
+    key walk (:mod:`robot_msgs.msg.json_text`) and the error messages take bytes.
+    """
+    if isinstance(data, (bytearray, memoryview)):
+        return bytes(data)
     if not isinstance(data, str):
         return data
     try:

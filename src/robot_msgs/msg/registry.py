@@ -188,5 +188,5 @@ def from_json(data: bytes | str, cls: type[Msg] | None = None) -> Msg:
     except (msgspec.DecodeError, UnicodeEncodeError) as err:  # the latter: a lone surrogate
         msg = f"Expected JSON text of a message, got {str(data)[:40]!r}: {err}"
         raise ValidationError(msg) from err
-    refuse_repeated_keys(data.encode() if isinstance(data, str) else data, "a message")
+    refuse_repeated_keys(data.encode() if isinstance(data, str) else bytes(data), "a message")
     return from_dict(value)
