@@ -533,3 +533,24 @@ def test_a_static_title_fits_its_figure(hand: ReportResult) -> None:
     drawn = next(t for t in fig.texts if t.get_text() == title).get_window_extent()
     assert drawn.x0 >= 0
     assert drawn.x1 <= fig.bbox.x1
+
+
+def test_repeatability_of_ten_trials_draws_no_two_alike() -> None:
+    """Trial 9 was drawn as trial 1: PALETTE[8 % 8] and DASHES[8 % 4], both blue and solid.
+
+    The colours come round past eight (curve_look) in another dash: trial 9 blue and
+    dashed, trial 10 red and dotted (trial 2 red and dashed, as before).
+    """
+    runs = [_run(f"a/s2/t{k}", _start_turned(float(k))) for k in range(1, 11)]
+    reports = tuple(e.report for e in runs)
+    report = Report(runs=reports, groups=summarise_groups(reports))
+    result = ReportResult(report=report, runs={e.report.name: e for e in runs})
+    spec = figure_spec.repeatability_spec(result, "s2")
+    assert spec is not None
+    (panel,) = spec.panels
+    looks = [(t.colour, t.dash) for t in panel.traces]
+    assert len(set(looks)) == len(looks) == 10
+    assert looks[0] == (PALETTE[0], "solid")
+    assert looks[1] == (PALETTE[1], "dash")
+    assert looks[8] == (PALETTE[0], "dash")
+    assert looks[9] == (PALETTE[1], "dot")

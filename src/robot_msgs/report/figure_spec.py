@@ -22,7 +22,7 @@ from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.compare.signal import delta_words
 from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_text import over_time
-from robot_msgs.report.figures import PALETTE, auto_plane, break_gaps, curve_look, time_label
+from robot_msgs.report.figures import auto_plane, break_gaps, curve_look, time_label
 from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
@@ -642,6 +642,9 @@ def repeatability_spec(result: ReportResult, sequence: str) -> FigureSpec | None
         traces = []
         for k, e in enumerate(trials):
             xyz = start_frame_positions(e)
+            # Past eight trials the colours come round (curve_look) one dash on: trial 9
+            # was drawn as trial 1, PALETTE[8 % 8] and DASHES[8 % 4] (a review).
+            colour, round_ = curve_look(k)
             traces.append(
                 Trace(
                     kind="line",
@@ -651,8 +654,8 @@ def repeatability_spec(result: ReportResult, sequence: str) -> FigureSpec | None
                     + ("" if e.report.success else " (failed)"),
                     group=algorithm,
                     titled=True,
-                    colour=PALETTE[k % len(PALETTE)],
-                    dash=DASHES[k % len(DASHES)],
+                    colour=colour,
+                    dash=DASHES[(k + round_) % len(DASHES)],
                     mark_end=True,
                     hover=f"{_label(e)}\nx {{x:.3f}} m, y {{y:.3f}} m",
                 )
