@@ -124,6 +124,25 @@ def test_an_infinite_nees_is_overconfident_never_consistent() -> None:
     assert notes == ["no pose has a NEES (2 not a number): nothing to judge the filter by"]
 
 
+def test_a_mean_nees_past_float64s_sums_is_said() -> None:
+    """200 poses of NEES 1.3**2 / 1e-306 = 1.69e306 each (by hand) sum past float64:
+    the mean raised numpy's 'overflow encountered in reduce' where warnings are errors,
+    and was said as inf otherwise; the mean of the values is 1.69e306 (a review of
+    6d4226c, whose infinite NEES are kept)."""
+    n = 200
+    ref = PoseTrajectory(
+        stamps_s=np.arange(float(n)),
+        positions_xyz=np.zeros((n, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+    )
+    cov = np.tile(np.diag([1e-306, 0.01, 0.01, 1e-4, 1e-4, 1e-4]), (n, 1, 1))
+    est = ref.replace(positions_xyz=np.tile([1.3, 0.0, 0.0], (n, 1)), covariance_6x6=cov)
+    note = ape(ref, est, relation="nees").notes[-1]
+    assert note.startswith("mean NEES 1.69e+306 over 200 poses (6 dof): above the 95 % bounds")
+    _, _, (said,) = nees_summary(np.array([1e308, 1e308, np.nan]), "nees", 0.95)
+    assert said.startswith("mean NEES 1e+308 over 2 poses")
+
+
 def test_the_bounds_are_scipys_chi_square_quantiles() -> None:
     # Tables: chi-square(6) 2.5 % and 97.5 % points 1.2373 and 14.449; for the mean of
     # 10 000 values the bounds are close to 6 ± 1.96 sqrt(12 / 10 000).

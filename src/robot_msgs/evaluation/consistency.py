@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.optional import require
 from robot_msgs.rotations import (
@@ -214,7 +215,12 @@ def nees_summary(
     mean_low, mean_high = chi2_bounds(dof, max(n, 1), confidence)
     pose_low, pose_high = chi2_bounds(dof, 1, confidence)
     inside = int(np.count_nonzero((known >= pose_low) & (known <= pose_high)))
-    mean = float(known.mean()) if n else math.nan
+    with np.errstate(over="ignore"):  # a sum past float64: error_stats' mean, below
+        mean = float(known.mean()) if n else math.nan
+    if math.isinf(mean) and bool(np.isfinite(known).all()):
+        # NEES of 1e306 each summed past float64 (a review): the mean of the values, as
+        # error_stats keeps it finite, not inf.
+        mean = error_stats(known).mean
     percent = f"{100 * confidence:g} %"
     bounds = f"the {percent} bounds {mean_low:.4g} .. {mean_high:.4g}"
     parameters: dict[str, Value] = {
