@@ -51,6 +51,7 @@ __all__ = [
     "MAX_DPI",
     "MAX_RETRIES",
     "MAX_STEP_FRAMES",
+    "POSITION_LIMIT_M",
     "WORKERS_PER_CPU",
     "InputLimits",
     "bounded_int",
@@ -65,6 +66,12 @@ __all__ = [
     "workers_flag",
 ]
 
+#: Largest coordinate of a position or point, metres (trajectories and the metrics).
+#: WHY: errors are norms of differences and statistics means of squares; past about
+#: 1e154 a square is inf, and an infinite error would be left out of the statistics as
+#: a missing one. 1e150 keeps every squared distance (of up to a thousand dimensions)
+#: and a mean of 10^7 of them finite (no robot is 1e150 m from anything).
+POSITION_LIMIT_M = 1e150
 #: The largest ``--dpi``: 600 dpi on a 14 x 9 in figure is 45 megapixels.
 MAX_DPI = 600
 #: ``--workers`` may be at most this many times the machine's CPUs.

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from robot_msgs.errors import SettingsMismatchError, ValidationError
+from robot_msgs.limits import POSITION_LIMIT_M
 from robot_msgs.optional import require
 
 if TYPE_CHECKING:
@@ -47,7 +48,6 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
 __all__ = [
-    "COORDINATE_LIMIT_M",
     "StreamingMean",
     "StreamingMetric",
     "array_namespace",
@@ -365,16 +365,8 @@ def check_finite(name: str, arr: Any) -> None:
     raise ValidationError(msg)
 
 
-#: Largest coordinate of a point the metrics take, metres: the limit of
-#: :data:`robot_msgs.trajectory.POSITION_LIMIT_M`. WHY: steps and distances are norms of
-#: differences; past about 1e154 m a square is inf, which warned 'overflow' (an error
-#: where warnings are) and made path smoothness and straightness NaN, a turn's curvature
-#: 0 (a review). Within it every squared step of up to a thousand dimensions is finite.
-COORDINATE_LIMIT_M = 1e150
-
-
 def within_limit(arr: Any) -> bool:
-    """Whether every element of ``arr`` is finite and within :data:`COORDINATE_LIMIT_M`.
+    """Whether every element of ``arr`` is finite and within :data:`POSITION_LIMIT_M`.
 
     Its least and greatest values decide (a NaN is either), in two passes without a
     temporary. WHY not a sum of squares (one ``np.dot``): it may overflow for values
@@ -385,7 +377,7 @@ def within_limit(arr: Any) -> bool:
         return True
     xp = array_namespace(arr)
     low, high = xp.min(arr), xp.max(arr)
-    inside = (low >= -COORDINATE_LIMIT_M) & (high <= COORDINATE_LIMIT_M)
+    inside = (low >= -POSITION_LIMIT_M) & (high <= POSITION_LIMIT_M)
     return bool(inside)  # one synchronisation with a device
 
 
@@ -403,11 +395,11 @@ def check_coordinates(name: str, arr: Any) -> None:
         return
     check_finite(name, arr)
     xp = array_namespace(arr)
-    far = xp.abs(arr) > COORDINATE_LIMIT_M
+    far = xp.abs(arr) > POSITION_LIMIT_M
     if bool(xp.any(far)):
         index = first_index(far)
         msg = (
-            f"Expected `{name}` within +-{COORDINATE_LIMIT_M:g} m, got "
+            f"Expected `{name}` within +-{POSITION_LIMIT_M:g} m, got "
             f"{float(arr[index])!r}{at_index(index)}"
         )
         raise ValidationError(msg)
@@ -429,7 +421,7 @@ def check_points(
     dims : int, optional
         Required ``D``.
     finite : bool
-        Check every value is finite and within :data:`COORDINATE_LIMIT_M`; a kernel that
+        Check every value is finite and within :data:`POSITION_LIMIT_M`; a kernel that
         visits the data block by block anyway passes ``False`` and checks each block
         while it is in cache.
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import numpy as np
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.limits import POSITION_LIMIT_M
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.check import COMPILED
 from robot_msgs.typing import Float64Array, Int64Array, IntpArray
@@ -43,11 +44,6 @@ ReadAs = Literal["sec_nsec", "ns"]
 #: Largest deviation of a quaternion's norm from 1 that :class:`PoseTrajectory` accepts.
 UNIT_QUATERNION_TOL = 1e-6
 
-#: Largest coordinate of a position, metres. WHY: errors are norms of differences and
-#: statistics means of squares; past about 1e154 a square is inf, and an infinite error
-#: would be left out of the statistics as a missing one. 1e150 keeps every squared
-#: distance and a mean of 10^7 of them finite (no robot is 1e150 m from anything).
-POSITION_LIMIT_M = 1e150
 #: Largest ``|M - R(q)|`` of a kept rotation block against its pose's orientation: a
 #: block further off SO(3) is refused by the readers (:mod:`robot_msgs.io.kitti`).
 ROTATION_MATRIX_TOL = 1e-2
