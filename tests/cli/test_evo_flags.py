@@ -241,6 +241,16 @@ def test_every_answer_names_a_flag_of_the_command_it_names(
         assert not any(ours in _options_of(c) for c in COMMANDS), (command, flag, answer)
 
 
+def test_several_answers_of_another_command_name_it_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ape REF EST -d 10 -u m`` was told ``rpe --delta 10 rpe --delta-unit m`` (a review)."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "ref.txt", "est.txt", "-d", "10", "-u", "m"])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == "robot-msgs ape: error: -d -u are evo's; here: rpe --delta 10 --delta-unit m"
+
+
 def test_ape_answers_evos_save_as_with_the_aligned_estimate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

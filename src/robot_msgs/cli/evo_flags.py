@@ -34,7 +34,7 @@ from robot_msgs.report.text import WIDTH, display_width
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable, Collection, Sequence
+    from collections.abc import Callable, Collection, Iterable, Sequence
 
 __all__ = [
     "EVO_FLAGS",
@@ -272,6 +272,26 @@ def _placed(
     return ours if home is None else f"{home} {ours}"
 
 
+def _homes_once(answers: Iterable[str]) -> list[str]:
+    """Drop the command an answer names where the one before names it too.
+
+    ``ape -d 10 -u m`` was told ``rpe --delta 10 rpe --delta-unit m`` (a review).
+
+    Examples
+    --------
+    >>> _homes_once(["rpe --delta 10", "rpe --delta-unit m", "--align se3"])
+    ['rpe --delta 10', '--delta-unit m', '--align se3']
+    """
+    out: list[str] = []
+    named = None
+    for answer in answers:
+        head, _, rest = answer.partition(" ")
+        home = head if head in _HOMES else None
+        out.append(rest if home is not None and home == named else answer)
+        named = home
+    return out
+
+
 def evo_hint(
     argv: Sequence[str],
     command: str = "",
@@ -320,7 +340,7 @@ def evo_hint(
         said = f"{found[0][0]} is evo's; here: {found[0][1]}"
     else:  # each without its aside: one line; what needs nothing said apart, by flag
         flags = " ".join(flag for flag, _ in found)
-        typed = " ".join(o.split(" (", 1)[0] for _, o in found if not o.startswith("nothing:"))
+        typed = " ".join(_homes_once(o.split(" (", 1)[0] for _, o in found if o[:8] != "nothing:"))
         idle = [
             f"{flag}: {o.removeprefix('nothing: ')}"
             for flag, o in found
