@@ -359,6 +359,13 @@ def test_every_result_keeps_its_own_legend_entry_and_box(
     assert capsys.readouterr().err == (
         "ERROR: --label a a: 'a' given twice; give each input a name of its own\n"
     )
+    # A blank label drew a legend entry of no name (a review): refused the same way
+    assert (
+        main(["res", str(saved), str(EVO_ZIP), "--label", "a", "--label", " ", "--plot", plot]) == 2
+    )
+    assert capsys.readouterr().err == (
+        "ERROR: --label a: ' ' is blank; give each input a name that shows\n"
+    )
 
 
 def test_the_success_labels_sit_above_the_error_bars() -> None:

@@ -54,8 +54,8 @@ def legend_names(paths: Sequence[str], labels: Sequence[str] | None = None) -> l
     Raises
     ------
     ValidationError
-        ``labels`` given, but not one per input, or one of them twice (field
-        ``labels``).
+        ``labels`` given, but not one per input, one of them twice, or one blank
+        (field ``labels``).
 
     Examples
     --------
@@ -75,13 +75,17 @@ per input, in order
     """
     if labels:
         twice = [label for label in labels if labels.count(label) > 1]
-        why = (
-            f"{len(labels)} given for {len(paths)} inputs ({', '.join(paths)}); "
-            "give one per input, in order"
-            if len(labels) != len(paths)
-            # One legend entry and one box for both (a hunt).
-            else (f"{twice[0]!r} given twice; give each input a name of its own" if twice else "")
-        )
+        blank = [label for label in labels if not label.strip()]
+        why = ""
+        if len(labels) != len(paths):
+            why = (
+                f"{len(labels)} given for {len(paths)} inputs ({', '.join(paths)}); "
+                "give one per input, in order"
+            )
+        elif twice:  # one legend entry and one box for both (a hunt)
+            why = f"{twice[0]!r} given twice; give each input a name of its own"
+        elif blank:  # a legend entry without a name (a review)
+            why = f"{blank[0]!r} is blank; give each input a name that shows"
         if why:  # the argument's value: said with the command line's --label (exit 2)
             msg = f"`labels=`: {why}"
             raise ValidationError(msg, field="labels", reason=why)
