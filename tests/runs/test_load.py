@@ -79,5 +79,11 @@ def test_an_estimate_linked_to_nothing_is_a_broken_input_naming_the_link(tmp_pat
     (folder / "estimate.tum").symlink_to("estimate.tum")  # itself: a loop
     with pytest.raises(FormatError, match=r"symbolic link to estimate\.tum, which is a loop"):
         load_run(run)
+    (folder / "estimate.tum").unlink()
+    # Past a file where a folder should be: not "does not exist" (any stat failure was)
+    (tmp_path / "plain").write_text("")
+    (folder / "estimate.tum").symlink_to(tmp_path / "plain" / "estimate.tum")
+    with pytest.raises(FormatError, match=r"which cannot be reached \(Not a directory\)"):
+        load_run(run)
     (folder / "estimate.tum").unlink()  # no estimate at all: the run's failure, read as none
     assert load_run(run).estimate is None

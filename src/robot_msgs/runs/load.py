@@ -122,7 +122,10 @@ def _refuse_a_broken_link(path: Path, spec: RunSpec) -> None:
         path.stat()
     except OSError as err:
         target = path.readlink()
-        why = "which is a loop of links" if err.errno == errno.ELOOP else "which does not exist"
+        why = {
+            errno.ELOOP: "which is a loop of links",
+            errno.ENOENT: "which does not exist",
+        }.get(err.errno or 0, f"which cannot be reached ({err.strerror or err})")
         msg = (
             f"{spec.estimate}: the run's estimate is a symbolic link to {target}, {why} "
             f"({spec.source})"
