@@ -390,6 +390,9 @@ def test_check_folder_takes_a_folder_to_create_and_refuses_a_file(tmp_path: Path
         OutputPathError, match=r"^.*a\.tum/x: cannot create the folder: .*a\.tum is a file"
     ):
         check_folder(tmp_path / "a.tum" / "x")
+    # `docs --out /dev/null` was told /dev/null "is a file" (a helper's finding)
+    with pytest.raises(OutputPathError, match=r"^--out /dev/null: is a character device, not a"):
+        check_folder("/dev/null", label="--out")
 
 
 @pytest.mark.skipif(ROOT, reason="root writes into read-only folders")

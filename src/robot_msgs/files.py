@@ -520,12 +520,9 @@ def _kind(target: Path) -> tuple[str, Path]:
         return "file", Path(os.path.realpath(target)) if target.is_symlink() else target
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
         return "stream", target
-    what = (
-        "a directory"
-        if stat.S_ISDIR(mode)
-        else ("a block device" if stat.S_ISBLK(mode) else "neither a file nor a stream")
-    )
-    msg = f"{target}: is {what}: refusing to write it; give the path of a file"
+    from robot_msgs.io.bounded import mode_kind  # noqa: PLC0415 - io imports this module
+
+    msg = f"{target}: is {mode_kind(mode)}: refusing to write it; give the path of a file"
     raise OutputPathError(msg)
 
 
@@ -880,8 +877,11 @@ def check_folder(path: str | os.PathLike[str], *, label: str = "") -> Path:
     """
     target = Path(path)
     shown = f"{label} {target}" if label else str(target)
-    if target.exists() and not target.is_dir():
-        msg = f"{shown}: is a file, not a folder; give a folder (it is created if missing)"
+    if target.exists() and not target.is_dir():  # /dev/null was said to be "a file"
+        from robot_msgs.io.bounded import mode_kind  # noqa: PLC0415 - io imports this module
+
+        what = mode_kind(target.stat().st_mode)
+        msg = f"{shown}: is {what}, not a folder; give a folder (it is created if missing)"
         raise OutputPathError(msg)
     blocking = _file_above(target)
     if blocking is not None:

@@ -38,7 +38,7 @@ from robot_msgs.limits import current_limits
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["check_input_kind", "kept_streams", "read_input", "stream_kind"]
+__all__ = ["check_input_kind", "kept_streams", "mode_kind", "read_input", "stream_kind"]
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOCTTY = getattr(os, "O_NOCTTY", 0)
@@ -69,17 +69,24 @@ def kept_streams() -> Iterator[None]:
         _KEPT.reset(token)
 
 
-def _what(mode: int) -> str:
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
+def mode_kind(mode: int) -> str:
+    """Name what a ``stat`` mode is, for a message: ``a character device``, ``a directory``...
+
+    Examples
+    --------
+    >>> mode_kind(os.stat("/dev/null").st_mode), mode_kind(os.stat("/").st_mode)
+    ('a character device', 'a directory')
+    """
+    for test, what in (
+        (stat.S_ISREG, "a file"),
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISFIFO, "a pipe (FIFO)"),
+    ):
+        if test(mode):
+            return what
     return "neither a file nor a pipe"
 
 
@@ -101,7 +108,7 @@ def stream_kind(path: str | os.PathLike[str]) -> str | None:
         return None
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
-    return _what(mode)
+    return mode_kind(mode)
 
 
 def check_input_kind(path: str | os.PathLike[str], *, source: str | None = None) -> None:
@@ -206,7 +213,7 @@ def read_input(
             with open(fd, "rb", closefd=False) as handle:
                 return handle.read(head)  # None: to the end
         if not stat.S_ISFIFO(info.st_mode):  # swapped after the check: refuse it still
-            msg = f"{shown}: is {_what(info.st_mode)}, not a file: refusing to read it"
+            msg = f"{shown}: is {mode_kind(info.st_mode)}, not a file: refusing to read it"
             raise FormatError(msg)
         bound = current_limits().max_bytes if limit is None else limit
         data = _read_stream(fd, shown, bound, document=document)
