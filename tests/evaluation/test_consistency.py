@@ -102,20 +102,27 @@ def test_a_hand_computed_case() -> None:
     assert nees_values(ref, est, "nees_orientation") == pytest.approx([1.0], rel=1e-12)
 
 
-def test_an_infinite_nees_is_overconfident_never_consistent() -> None:
-    """A filter claiming 1e-310 m² (a subnormal variance) with errors of 0.2 m has a NEES
-    of 0.04 / 1e-310, past float64: the infinite values were left out of the mean, and
-    the note said "mean NEES nan over 0 poses (6 dof): within the 95 % bounds ... of a
-    consistent filter" (a review)."""
-    n = 20
+def _still_and_off_in_x(
+    n: int, error_m: float, x_variance_m2: float
+) -> tuple[PoseTrajectory, PoseTrajectory]:
+    """A still reference of ``n`` poses; an estimate ``error_m`` off along x, claiming
+    ``x_variance_m2`` there (0.01 m² on y and z, 1e-4 rad² on the angles)."""
     ref = PoseTrajectory(
         stamps_s=np.arange(float(n)),
         positions_xyz=np.zeros((n, 3)),
         orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
     )
-    cov = np.tile(np.diag([1e-310, 0.01, 0.01, 1e-4, 1e-4, 1e-4]), (n, 1, 1))
-    est = ref.replace(positions_xyz=np.tile([0.2, 0.0, 0.0], (n, 1)), covariance_6x6=cov)
-    note = ape(ref, est, relation="nees").notes[-1]
+    cov = np.tile(np.diag([x_variance_m2, 0.01, 0.01, 1e-4, 1e-4, 1e-4]), (n, 1, 1))
+    est = ref.replace(positions_xyz=np.tile([error_m, 0.0, 0.0], (n, 1)), covariance_6x6=cov)
+    return ref, est
+
+
+def test_an_infinite_nees_is_overconfident_never_consistent() -> None:
+    """A filter claiming 1e-310 m² (a subnormal variance) with errors of 0.2 m has a NEES
+    of 0.04 / 1e-310, past float64: the infinite values were left out of the mean, and
+    the note said "mean NEES nan over 0 poses (6 dof): within the 95 % bounds ... of a
+    consistent filter" (a review)."""
+    note = ape(*_still_and_off_in_x(20, 0.2, 1e-310), relation="nees").notes[-1]
     assert note.startswith("mean NEES inf over 20 poses (6 dof): above the 95 % bounds")
     assert "too small (overconfident)" in note
     assert "0 poses (0.0 %) within the per-pose" in note
@@ -129,15 +136,7 @@ def test_a_mean_nees_past_float64s_sums_is_said() -> None:
     the mean raised numpy's 'overflow encountered in reduce' where warnings are errors,
     and was said as inf otherwise; the mean of the values is 1.69e306 (a review of
     6d4226c, whose infinite NEES are kept)."""
-    n = 200
-    ref = PoseTrajectory(
-        stamps_s=np.arange(float(n)),
-        positions_xyz=np.zeros((n, 3)),
-        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
-    )
-    cov = np.tile(np.diag([1e-306, 0.01, 0.01, 1e-4, 1e-4, 1e-4]), (n, 1, 1))
-    est = ref.replace(positions_xyz=np.tile([1.3, 0.0, 0.0], (n, 1)), covariance_6x6=cov)
-    note = ape(ref, est, relation="nees").notes[-1]
+    note = ape(*_still_and_off_in_x(200, 1.3, 1e-306), relation="nees").notes[-1]
     assert note.startswith("mean NEES 1.69e+306 over 200 poses (6 dof): above the 95 % bounds")
     _, _, (said,) = nees_summary(np.array([1e308, 1e308, np.nan]), "nees", 0.95)
     assert said.startswith("mean NEES 1e+308 over 2 poses")
