@@ -414,16 +414,20 @@ iae=nan, ise=nan, itae=nan)
     # One (N,) temporary at a time: each statistic's is freed before the next, and the
     # magnitudes, made last, are partitioned in place for the percentile.
     # Beyond 1e154 a square is inf, as said; beyond 9e307 a partial sum of the mean may be
-    # inf, or NaN (inf - inf), where the mean is not: it is then summed of the e / n.
+    # inf, or NaN (inf - inf), where the mean is not: it is then the mean of the samples
+    # over their largest magnitude, times it. The sum of e / n was inf for three samples
+    # of 1.797e308 (each third rounded up; the Hypothesis law below ErrorStats' finite
+    # mean found it), so the mean is also held within the samples it is the mean of.
+    low, high = float(np.min(finite)), float(np.max(finite))
+    scale = max(abs(low), abs(high))
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         rms = float(np.sqrt(np.mean(finite * finite)))
         mean = float(np.mean(finite))
         if not math.isfinite(mean):
-            mean = float(np.sum(finite / n))
+            mean = min(max(float(np.mean(finite / scale)), low / scale), high / scale) * scale
         std = float(np.std(finite))
-    low, high = float(np.min(finite)), float(np.max(finite))
+    mean = min(max(mean, low), high)
     if not math.isfinite(std):  # squares or sums past float64: the std of the samples / max_abs
-        scale = max(abs(low), abs(high))
         std = float(np.std(finite / scale)) * scale
     if low > 0.0:  # norms, angles: the magnitudes are the values (no -0.0), one partition
         middle, p95_abs = _median_and_percentile(finite, 95.0)
