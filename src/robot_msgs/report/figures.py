@@ -82,6 +82,10 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
 #: Line styles (and markers for points) telling apart curves of one colour: an
 #: estimate's signals, or the second round of colours past eight estimates.
 _STYLES = (("-", "."), ("--", "x"), (":", "+"), ("-.", "1"))
+#: Marks along a line (a dozen on it), telling apart curves of one colour and line style.
+_ALONG = ("", "o", "^", "s", "D", "v")
+#: Point markers telling apart point curves of one colour (the styles' first, then more).
+_POINTS = (".", "x", "+", "1", "2", "3", "4", "*", "o", "^", "s", "D", "v", "<", ">", "p")
 _METADATA = {"png": {"Software": None}, "pdf": {"CreationDate": None}, "svg": {"Date": None}}
 
 _WORDS = {
@@ -538,13 +542,17 @@ def evaluation_figure(
             # One estimate: a colour a signal (drift's lengths). Several: the estimate's
             # colour in the view, a line style a signal; k + j gave "est: 2 s" and
             # "est2: 1 s" one colour, est2's in the view (a hunt).
-            # Past eight colours, the colours again in another line style.
+            # Past eight colours, the colours again in another line style. Several of
+            # both: a colour's curves (its estimates' signals, round by round) take the
+            # styles in turn, then marks too: estimate 9's first delta was drawn as
+            # estimate 1's, blue and solid (a hunt).
             if len(entries) == 1:
                 colour, nth = curve_look(j)
             else:
                 colour, nth = curve_look(k)
-                nth = j % len(_STYLES) if len(signals) > 1 else nth
-            look = _STYLES[nth]
+                nth = nth * len(signals) + j if len(signals) > 1 else nth
+            look = _STYLES[nth % len(_STYLES)]
+            along = _ALONG[nth // len(_STYLES) % len(_ALONG)]
             dof = NEES_DOF.get(signal.quantity)
             curve = _colour_word(signal) if len(signals) == 1 else _parameters(signal)
             if len(entries) == 1:
@@ -554,9 +562,13 @@ def evaluation_figure(
             times = series.stamps_s - t0
             if times.size > 1 and bool((times[1:] > times[:-1]).all()):
                 t, e = break_gaps(times, series.errors)
-                err.plot(t, e, lw=1, color=colour, ls=look[0], label=name)
+                marks = (
+                    {"marker": along, "markevery": max(1, t.size // 12), "ms": 4} if along else {}
+                )
+                err.plot(t, e, lw=1, color=colour, ls=look[0], label=name, **marks)
             else:  # overlapping pairs or segments: points, not a line
-                err.plot(times, series.errors, look[1], ms=2, color=colour, label=name)
+                point = _POINTS[nth % len(_POINTS)]
+                err.plot(times, series.errors, point, ms=2, color=colour, label=name)
             if single:
                 stats = signal.stats
                 lines = (
