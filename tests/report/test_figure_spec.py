@@ -554,3 +554,124 @@ def test_repeatability_of_ten_trials_draws_no_two_alike() -> None:
     assert looks[1] == (PALETTE[1], "dash")
     assert looks[8] == (PALETTE[0], "dash")
     assert looks[9] == (PALETTE[1], "dot")
+
+
+# --------------------------------------------------------------------------- many looks
+
+
+def _many(algorithms: int, trials: int = 1) -> ReportResult:
+    """``algorithms`` algorithms ``a1..`` with ``trials`` trials each on ``s1``, timed."""
+    ref = _trajectory(0 * K)
+    timing = ([0.04, 0.01, 0.03, 0.02], [0.015, 0.02, 0.005])
+    runs = [
+        _run(f"a{k}/s1/t{trial}", _trajectory(0.01 * k * K), ref, timing_s=timing)
+        for k in range(1, algorithms + 1)
+        for trial in range(1, trials + 1)
+    ]
+    reports = tuple(e.report for e in runs)
+    report = Report(runs=reports, groups=summarise_groups(reports))
+    return ReportResult(report=report, runs={e.report.name: e for e in runs})
+
+
+def _dashes(line: Any) -> str:
+    """Return a matplotlib line's dash pattern (its style says ``--`` for any pattern)."""
+    return str(line._unscaled_dash_pattern)
+
+
+def test_bars_and_boxes_of_twenty_algorithms_draw_no_two_alike() -> None:
+    """Past eight algorithms the bars and boxes repeated the colours, nothing else (a review).
+
+    The colours come round hatched: a9 blue with "/", a17 blue with ".", in both
+    backends (plotly.js fills no box with a pattern: its boxes are hollow or notched).
+    """
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    result = _many(20)
+    for build in (figure_spec.comparison_spec, figure_spec.rpe_box_spec):
+        spec = build(result, "s1") if build is figure_spec.rpe_box_spec else build(result)  # type: ignore[call-arg]
+        assert spec is not None
+        traces = spec.panels[0].traces
+        looks = {t.name: (t.colour, t.hatch) for t in traces}
+        assert len(traces) == len(set(looks.values())) == 20
+        assert looks["a1"] == (PALETTE[0], "")
+        assert looks["a9"] == (PALETTE[0], "/")
+        assert looks["a17"] == (PALETTE[0], ".")
+        drawn = plotly_figure(spec)["data"]
+        kind = traces[0].kind
+        shown = [d for d in drawn if d["type"] == kind]
+        plotly_looks = {
+            (
+                d["marker"]["color"],
+                str(d["marker"].get("pattern")),
+                d.get("fillcolor"),
+                d.get("notched"),
+                str(d.get("line")),
+            )
+            for d in shown
+        }
+        assert len(shown) == len(plotly_looks) == 20
+        fig = matplotlib_figure(spec)
+        ax = fig.axes[0]
+        if kind == "bar":
+            patches = [c.patches[0] for c in ax.containers if hasattr(c, "patches")]
+        else:
+            patches = list(ax.get_legend().legend_handles)
+        static = {(tuple(p.get_facecolor()[:3]), p.get_hatch()) for p in patches}
+        assert len(patches) == len(static) == 20
+
+
+def test_latency_curves_of_twenty_algorithms_draw_no_two_alike() -> None:
+    """The latency CDF's curves of a9 were a1's: the dashes say latency or processing.
+
+    Past eight the colours come round with marks along the curves.
+    """
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    spec = figure_spec.latency_cdf_spec(_many(20))
+    assert spec is not None
+    steps = [t for t in spec.panels[0].traces if t.kind == "step"]
+    looks = {t.name.split(" (")[0]: (t.colour, t.dash, t.mark) for t in steps}
+    assert len(steps) == len(set(looks.values())) == 40
+    assert looks["a1: processing"] == (PALETTE[0], "dash", "")
+    assert looks["a9: processing"] == (PALETTE[0], "dash", "circle")
+    drawn = [d for d in plotly_figure(spec)["data"] if d["mode"] != "markers"]
+    plotly_looks = {
+        (d["line"]["color"], d["line"]["dash"], d.get("marker", {}).get("symbol")) for d in drawn
+    }
+    assert len(drawn) == len(plotly_looks) == 40
+    lines = [ln for ln in matplotlib_figure(spec).axes[0].get_lines() if len(ln.get_xdata()) > 2]
+    static = {(ln.get_color(), _dashes(ln), ln.get_marker()) for ln in lines}
+    assert len(lines) == len(static) == 40
+
+
+def test_ten_trials_of_one_algorithm_over_time_draw_no_two_alike() -> None:
+    """Trial 5 of one algorithm was drawn as trial 1, same colour and dash (a review).
+
+    Six dashes, then the dashes again with marks: trial 7 solid with circles.
+    """
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    spec = figure_spec.error_over_time_spec(_many(2, trials=10), "s1")
+    assert spec is not None
+    lines = [t for t in spec.panels[0].traces if t.kind == "line"]
+    looks = {t.run: (t.colour, t.dash, t.mark) for t in lines}
+    assert len(lines) == len(set(looks.values())) == 20
+    assert looks["a1/s1/t1"] == (PALETTE[0], "solid", "")
+    assert looks["a1/s1/t5"] == (PALETTE[0], "longdash", "")
+    assert looks["a1/s1/t7"] == (PALETTE[0], "solid", "circle")
+    assert looks["a2/s1/t10"] == (PALETTE[1], "dashdot", "circle")
+    drawn = [d for d in plotly_figure(spec)["data"] if "fill" not in d]  # not the gap
+    plotly_looks = {
+        (d["line"]["color"], d["line"]["dash"], d.get("marker", {}).get("symbol")) for d in drawn
+    }
+    assert len(drawn) == len(plotly_looks) == 20
+    # One size for its marks, which the legend draws: an array (0 between the marks)
+    # was drawn there as a speck, trial 7 as trial 1.
+    marked = [d["marker"] for d in drawn if "marker" in d]
+    assert [(m["size"], m["maxdisplayed"]) for m in marked] == [(7, 12)] * 8
+    static_lines = [ln for ln in matplotlib_figure(spec).axes[0].get_lines() if ln.get_label()]
+    static = {(ln.get_color(), _dashes(ln), ln.get_marker()) for ln in static_lines}
+    assert len(static_lines) == len(static) == 20

@@ -48,8 +48,19 @@ __all__ = [
     "trajectories_spec",
 ]
 
-Dash = Literal["solid", "dash", "dot", "dashdot"]
-DASHES: tuple[Dash, ...] = ("solid", "dash", "dot", "dashdot")
+Dash = Literal["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
+#: Line dashes, in turn, telling apart the curves of one colour.
+DASHES: tuple[Dash, ...] = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+Hatch = Literal["", "/", ".", "x", "\\", "+"]
+#: A bar's, box's or violin's fill pattern by the round of its colour
+#: (:func:`~robot_msgs.report.figures.curve_look`): none for the first eight, then in turn.
+HATCHES: tuple[Hatch, ...] = ("", "/", ".", "x", "\\", "+")
+Mark = Literal["", "circle", "triangle-up", "square", "diamond", "triangle-down", "x"]
+#: Marks along a line, in turn, where its colour and dash are not enough to tell it
+#: from another (a line's marks stand at a dozen of its points, not at every one).
+MARKS: tuple[Mark, ...] = ("", "circle", "triangle-up", "square", "diamond", "triangle-down", "x")
+#: Marks along a line: about this many, evenly spaced (both backends put them alike).
+MARKS_ALONG = 12
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)  # equal when the same: arrays
@@ -65,7 +76,11 @@ class Trace:
     name)``; a ``titled`` group's name heads its entries (where a legend mixes titled
     groups and has no headings, it prefixes them). ``values`` colour markers on the
     figure's :class:`ColourScale`; ``low``/``high`` are a bar's whisker ends and ``text``
-    a label per point. ``hidden`` traces are drawn only when chosen in the legend. The
+    a label per point. ``mark`` sets marks along a line or step (a dozen, evenly
+    spaced), ``hatch`` fills a bar or box with a pattern (a violin too, in the static
+    figure; plotly.js draws a hatched box hollow or notched, as it patterns no box);
+    with ``colour`` and ``dash`` they tell one trace from another (``hatched`` shades
+    a span with stripes). ``hidden`` traces are drawn only when chosen in the legend. The
     rest is for hovering: ``run`` names the run (views of a sequence are linked by it and
     by ``poses``, the pose row of each point), ``stamps_s`` each point's stamp, and
     ``hover`` the text shown, with ``{x}``, ``{y}``, ``{value}``, ``{stamp}``, ``{pose}``
@@ -80,10 +95,12 @@ class Trace:
     titled: bool = False
     colour: str = "#000000"
     dash: Dash = "solid"
+    mark: Mark = ""
     width: float = 1.2
     size: float = 4.0
     alpha: float = 1.0
     hatched: bool = False
+    hatch: Hatch = ""
     mark_end: bool = False
     values: Float64Array | None = None
     low: Float64Array | None = None
@@ -190,10 +207,20 @@ def _names(result: ReportResult) -> dict[str, str]:
     return {r.name: labels[r.configuration] for r in result.report.runs}
 
 
-def _algorithm_colours(result: ReportResult) -> dict[str, str]:
-    """Give each configuration a colour, in order of first appearance (the same in every figure)."""
+def _algorithm_looks(result: ReportResult) -> dict[str, tuple[str, int]]:
+    """Give each configuration its colour and round, in order of first appearance.
+
+    The same in every figure (:func:`~robot_msgs.report.figures.curve_look`): past eight
+    configurations the colours come round, and a figure tells the rounds apart by a
+    hatch (bars, boxes) or marks (curves whose dash says something else).
+    """
     algorithms = dict.fromkeys(_names(result).values())
-    return {a: curve_look(i)[0] for i, a in enumerate(algorithms)}
+    return {a: curve_look(i) for i, a in enumerate(algorithms)}
+
+
+def _algorithm_colours(result: ReportResult) -> dict[str, str]:
+    """Give each configuration its colour (:func:`_algorithm_looks`)."""
+    return {a: colour for a, (colour, _) in _algorithm_looks(result).items()}
 
 
 def _runs_of_sequence(result: ReportResult, sequence: str) -> list[RunEvaluation]:
@@ -376,8 +403,9 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     trial is told apart); past eight algorithms the colours come round again
     (:func:`~robot_msgs.report.figures.curve_look`), and a colour's runs take the dashes
     in turn, the ninth algorithm's after the first's (its trial 1 was drawn as the
-    first's; a review). Every shaded interval has a legend entry (a run's losses, the
-    reference's gaps). Lines break at gaps in the series.
+    first's; a review), and past the six dashes the dashes again with marks (trial 5
+    of one algorithm was its trial 1; a review). Every shaded interval has a legend
+    entry (a run's losses, the reference's gaps). Lines break at gaps in the series.
     """
     runs = [
         e for e in _runs_of_sequence(result, sequence) if _ape(e) is not None or e.report.losses
@@ -394,8 +422,10 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     for i, e in enumerate(runs):
         algorithm = names[e.report.name]
         colour = colours[algorithm]
-        # Its colour's k-th run: the k-th dash (an algorithm's k-th trial, up to eight).
+        # Its colour's k-th run: the k-th dash, and past the dashes marks (the fifth trial
+        # of one algorithm was drawn as its first, solid in its colour; a review).
         trial = sum(colours[names[r.report.name]] == colour for r in runs[:i])
+        dash, mark = DASHES[trial % len(DASHES)], MARKS[trial // len(DASHES) % len(MARKS)]
         if e.report.name in apes:
             s = _series(apes[e.report.name])
             rows = np.arange(len(s), dtype=np.float64)
@@ -409,7 +439,8 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
                     group=algorithm,
                     titled=True,
                     colour=colour,
-                    dash=DASHES[trial % len(DASHES)],
+                    dash=dash,
+                    mark=mark,
                     width=1.1,
                     run=e.report.name,
                     poses=drawn[:, 1],
@@ -463,8 +494,9 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
 def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     """RPE translation per delta (the categories), one box per algorithm, its trials pooled.
 
-    Successful runs only; the deltas are written as the figures' axes write them (``0.5 s``,
-    ``1 frame``).
+    Past eight algorithms the colours come round hatched (the ninth's boxes were the
+    first's; a review). Successful runs only; the deltas are written as the figures'
+    axes write them (``0.5 s``, ``1 frame``).
     """
     runs = [
         e
@@ -473,9 +505,10 @@ def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     ]
     if not runs:
         return None
-    colours, names = _algorithm_colours(result), _names(result)
+    looks, names = _algorithm_looks(result), _names(result)
     traces = []
     for algorithm in dict.fromkeys(names[e.report.name] for e in runs):
+        colour, round_ = looks[algorithm]
         deltas: list[str] = []
         pooled = [np.empty(0)]
         for e in (e for e in runs if names[e.report.name] == algorithm):
@@ -496,7 +529,8 @@ def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
                 y=np.concatenate(pooled),
                 name=algorithm,
                 group=algorithm,
-                colour=colours[algorithm],
+                colour=colour,
+                hatch=HATCHES[round_ % len(HATCHES)],
                 alpha=0.5,
                 hover=f"{algorithm}, delta {{x}}\nRPE {{y:.4f}} m",
             )
@@ -518,11 +552,16 @@ def _ecdf(values: Float64Array) -> tuple[Float64Array, Float64Array]:
 
 
 def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
-    """Latency CDF per algorithm (all its runs pooled), processing dashed, p50 and p95 marked."""
-    colours = _algorithm_colours(result)
+    """Latency CDF per algorithm (all its runs pooled), processing dashed, p50 and p95 marked.
+
+    Past eight algorithms the colours come round with marks along the curves (the
+    dashes say latency or processing): the ninth's curves were the first's (a review).
+    """
+    looks = _algorithm_looks(result)
     traces = []
     for algorithm, (latency, processing) in _pooled_latencies_ms(result).items():
-        colour = colours[algorithm]
+        colour, round_ = looks[algorithm]
+        mark = MARKS[round_ % len(MARKS)]
         curves: tuple[tuple[Float64Array, str, Dash, float], ...] = (
             (latency, "acquisition to available", "solid", 1.6),
             (processing, "processing", "dash", 1.0),
@@ -540,6 +579,7 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
                     group=algorithm,
                     colour=colour,
                     dash=dash,
+                    mark=mark,
                     width=width,
                     name=f"{algorithm}: {what} (p50 {p50:.0f} ms, p95 {p95:.0f} ms)",
                     hover=f"{algorithm} {what}\n{{x:.1f}} ms: {{y:.1%}} of frames",
@@ -580,12 +620,14 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
 def comparison_spec(result: ReportResult) -> FigureSpec | None:
     """Per-algorithm APE RMSE across sequences: median bar, min-max whiskers, runs succeeded.
 
-    A group whose successful runs have no APE gets no bar, but its label.
+    A group whose successful runs have no APE gets no bar, but its label. Past eight
+    algorithms the colours come round hatched (the ninth's bars were the first's; a
+    review).
     """
     groups = [g for g in result.report.groups if g.accuracy is not None]
     if not any(g.accuracy is not None and "translation" in g.accuracy.stats for g in groups):
         return None  # an APE of angles alone: no bar in metres to draw
-    colours = _algorithm_colours(result)
+    looks = _algorithm_looks(result)
     labels = configuration_labels(g.configuration for g in result.report.groups)
     traces = []
     for algorithm in dict.fromkeys(labels[g.configuration] for g in groups):
@@ -595,6 +637,7 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
             (s.median, s.min, s.max) if s is not None and s.n else (np.nan,) * 3 for s in stats
         ]
         median, low, high = np.array(picked, dtype=np.float64).reshape(-1, 3).T
+        colour, round_ = looks[algorithm]
         traces.append(
             Trace(
                 kind="bar",
@@ -605,7 +648,8 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
                 text=tuple(f"{g.n_runs - g.n_failed}/{g.n_runs} ok" for g in mine),
                 name=algorithm,
                 group=algorithm,
-                colour=colours[algorithm],
+                colour=colour,
+                hatch=HATCHES[round_ % len(HATCHES)],
                 alpha=0.8,
                 hover=f"{algorithm}, {{x}}\nmedian APE RMSE {{y:.4f}} m\n{{text}} (runs succeeded)",
             )
@@ -655,7 +699,8 @@ def repeatability_spec(result: ReportResult, sequence: str) -> FigureSpec | None
                     group=algorithm,
                     titled=True,
                     colour=colour,
-                    dash=DASHES[(k + round_) % len(DASHES)],
+                    # The first four dashes (a colour's rounds are four): distinct to 32.
+                    dash=DASHES[(k + round_) % 4],
                     mark_end=True,
                     hover=f"{_label(e)}\nx {{x:.3f}} m, y {{y:.3f}} m",
                 )

@@ -332,7 +332,11 @@ def curve_look(k: int) -> tuple[str, int]:
     in the next line style (solid, dashed, dotted, dash-dotted: matplotlib's ``-``,
     ``--``, ``:``, ``-.``, the described figures'
     :data:`~robot_msgs.report.figure_spec.DASHES`), so the ninth is no copy of the first
-    (a hunt). The one rule of every figure whose curves outnumber the colours.
+    (a hunt). The one rule of every figure whose curves outnumber the colours. Where a
+    figure's dash says something else, the round is a hatch (bars, boxes:
+    :data:`~robot_msgs.report.figure_spec.HATCHES`) or marks along the curve
+    (:data:`~robot_msgs.report.figure_spec.MARKS`); where a colour's curves outnumber
+    the dashes, they take marks too.
 
     >>> curve_look(0), curve_look(8), curve_look(9)
     (('#1f77b4', 0), ('#1f77b4', 1), ('#d62728', 1))

@@ -13,8 +13,8 @@ point for its run, stamp and error, hover a point of the error-over-time plot to
 the same pose on the trajectory plot (and the other way round: the two views of a
 sequence are linked by run and pose), click legend entries to hide or show a trial,
 click an algorithm's legend title to hide or show all its trials. Every trial has its
-algorithm's colour and its own line style; every shaded interval (a run's tracking
-losses, a gap in the reference) has its own legend entry.
+algorithm's colour and its own line style (with marks past six); every shaded
+interval (a run's tracking losses, a gap in the reference) has its own legend entry.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.report.figure_spec import HATCHES, MARKS_ALONG
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -208,11 +209,19 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
     drawn: dict[str, Any] = {"name": trace.name, "x": x, "y": _values(trace.y)}
     line = {"color": trace.colour, "dash": trace.dash, "width": round(trace.width * 1.3, 1)}
     if trace.kind in {"line", "step"}:
-        big = trace.hover is None and len(x) > 20000  # WebGL for a long line nobody hovers
+        # WebGL for a long line nobody hovers (and unmarked: WebGL has no maxdisplayed)
+        big = trace.hover is None and len(x) > 20000 and not trace.mark
         drawn |= {"type": "scattergl" if big else "scatter", "mode": "lines", "line": line}
         if trace.kind == "step":
             line["shape"] = "hv"
-        if trace.mark_end:
+        if trace.mark:
+            # A dozen marks along it, evenly as matplotlib's markevery (and again in the
+            # view when zoomed). Not an array of sizes, most 0: the legend drew its
+            # symbol as a speck, and trial 7 (solid, circles) as trial 1.
+            marker: dict[str, Any] = {"symbol": trace.mark, "size": 7}
+            marker["maxdisplayed"] = MARKS_ALONG
+            drawn |= {"mode": "lines+markers", "marker": marker}
+        elif trace.mark_end:
             drawn |= {"mode": "lines+markers", "marker": {"size": [0] * (len(x) - 1) + [7]}}
     elif trace.kind == "markers":
         colour: Any = trace.colour if trace.values is None else _values(trace.values)
@@ -232,6 +241,7 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
     elif trace.kind == "box":
         marker = {"color": trace.colour, "size": 3}
         drawn |= {"type": "box", "marker": marker, "boxpoints": "outliers"}
+        drawn |= _box_hatch(trace)
     elif trace.kind == "violin":
         drawn |= {"type": "violin", "box": {"visible": True}, "spanmode": "hard"}
         drawn |= {"line": {"color": trace.colour}, "marker": {"color": trace.colour}}
@@ -246,7 +256,11 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
     else:
         # Its labels are a trace of their own above the whiskers (_bar_labels); the
         # bar's text is for the hover.
-        drawn |= {"type": "bar", "marker": {"color": trace.colour}, "textposition": "none"}
+        marker = {"color": trace.colour}
+        if trace.hatch:  # dark on the fill, as the static figure's
+            pattern = {"shape": trace.hatch, "fgcolor": "#333333", "solidity": 0.3}
+            marker["pattern"] = pattern | {"fillmode": "overlay"}
+        drawn |= {"type": "bar", "marker": marker, "textposition": "none"}
         if trace.low is not None and trace.high is not None:
             up, down = (
                 np.nan_to_num(d).tolist() for d in (trace.high - trace.y, trace.y - trace.low)
@@ -273,6 +287,23 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
         text = _HOVER_FIELD.sub(lambda m: "%{" + _HOVER_FIELDS.get(m[1], m[1]) + m[2], trace.hover)
         drawn["hovertemplate"] = text.replace("\n", "<br>") + "<extra></extra>"
     return drawn
+
+
+def _box_hatch(trace: Trace) -> dict[str, Any]:
+    """Return how a box of a hatch is drawn: plotly.js fills a box with no pattern.
+
+    The box is drawn hollow (its outline in its colour, thicker), notched, or both, by
+    the hatch's place in :data:`~robot_msgs.report.figure_spec.HATCHES`; past three a
+    dark outline too: so a colour's rounds differ, as the hatches do in the static figure.
+    """
+    nth = HATCHES.index(trace.hatch)
+    if not nth:
+        return {}
+    out: dict[str, Any] = {"notched": nth in {2, 3, 5}}
+    line = {"color": "#333333" if nth >= 4 else trace.colour, "width": 2.5}
+    if nth in {1, 3, 5}:
+        out["fillcolor"] = "rgba(255,255,255,0)"
+    return out | {"line": line}
 
 
 def _bar_labels(trace: Trace, bar: dict[str, Any], number: int) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import FormatError
+from robot_msgs.report.figure_spec import MARKS_ALONG
 from robot_msgs.report.figures import figure_bytes, new_figure
 
 if TYPE_CHECKING:
@@ -31,7 +32,26 @@ if TYPE_CHECKING:
 __all__ = ["figure_png", "matplotlib_figure", "results_figure"]
 
 _DPI = 100
-_LINESTYLES = {"solid": "-", "dash": "--", "dot": ":", "dashdot": "-."}
+_LINESTYLES: dict[str, Any] = {
+    "solid": "-",
+    "dash": "--",
+    "dot": ":",
+    "dashdot": "-.",
+    "longdash": (0, (9, 3)),
+    "longdashdot": (0, (9, 3, 1.5, 3)),
+}
+#: The described marks (plotly.js's symbol names) as matplotlib draws them.
+_MARKERS = {
+    "": "",
+    "circle": "o",
+    "triangle-up": "^",
+    "square": "s",
+    "diamond": "D",
+    "triangle-down": "v",
+    "x": "x",
+}
+#: The described hatches as matplotlib draws them (doubled: denser, as plotly.js's).
+_HATCHES = {"/": "//", ".": "..", "x": "xx", "\\": "\\\\", "+": "++"}
 
 
 def figure_png(fig: Any) -> bytes:
@@ -180,6 +200,9 @@ def _draw_panel(
     for t in traces:
         label = f"{t.group}/{t.name}" if t.titled and len(titled) > 1 and t.name else t.name
         style = {"color": t.colour, "lw": t.width, "ls": _LINESTYLES[t.dash], "label": label}
+        if t.mark and t.kind in {"line", "step"}:
+            every = max(1, len(t.x) // MARKS_ALONG)
+            style |= {"marker": _MARKERS[t.mark], "markevery": every, "ms": 4.5}
         if t.kind == "line":
             ax.plot(t.x, t.y, **style)
             if t.mark_end:
@@ -277,6 +300,10 @@ def _draw_grouped(
     """
     from matplotlib.patches import Patch  # noqa: PLC0415
 
+    # A hatch drawn dark on the fill (the edge's colour, the edge itself not drawn).
+    hatch: dict[str, Any] = (
+        {"hatch": _HATCHES[trace.hatch], "edgecolor": "0.2"} if trace.hatch else {}
+    )
     width = 0.8 / len(grouped)
     offset = (grouped.index(trace) - (len(grouped) - 1) / 2) * width
     labels = np.array(trace.x)
@@ -290,7 +317,7 @@ def _draw_grouped(
             widths=width * 0.8,
             patch_artist=True,
             manage_ticks=False,
-            boxprops={"facecolor": trace.colour, "alpha": trace.alpha},
+            boxprops={"facecolor": trace.colour, "alpha": trace.alpha} | hatch,
             medianprops={"color": "black"},
             flierprops={"markersize": 2, "markeredgecolor": trace.colour},
         )
@@ -299,12 +326,15 @@ def _draw_grouped(
         for body in parts["bodies"]:
             body.set_facecolor(trace.colour)
             body.set_alpha(trace.alpha)
+            if trace.hatch:
+                body.set_hatch(_HATCHES[trace.hatch])
         for part in ("cbars", "cmins", "cmaxes"):
             parts[part].set_color("0.3")
     if trace.kind in {"box", "violin"}:
-        return Patch(facecolor=trace.colour, alpha=trace.alpha, label=label)
+        return Patch(facecolor=trace.colour, alpha=trace.alpha, label=label, **hatch)
     x = np.array([categories.index(c) for c in trace.x]) + offset
-    ax.bar(x, trace.y, width * 0.9, color=trace.colour, alpha=trace.alpha, label=label)
+    bare = hatch | {"lw": 0} if hatch else {}  # a hatched bar's hatch, not its outline
+    ax.bar(x, trace.y, width * 0.9, color=trace.colour, alpha=trace.alpha, label=label, **bare)
     if trace.low is not None and trace.high is not None:
         whiskers = [trace.y - trace.low, trace.high - trace.y]
         ax.errorbar(x, trace.y, yerr=whiskers, fmt="none", color="black", capsize=3, lw=1)
