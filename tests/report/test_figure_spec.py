@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -675,3 +676,61 @@ def test_ten_trials_of_one_algorithm_over_time_draw_no_two_alike() -> None:
     static_lines = [ln for ln in matplotlib_figure(spec).axes[0].get_lines() if ln.get_label()]
     static = {(ln.get_color(), _dashes(ln), ln.get_marker()) for ln in static_lines}
     assert len(static_lines) == len(static) == 20
+
+
+def test_trajectories_of_ten_algorithms_wrap_into_rows_of_four() -> None:
+    """Ten algorithms drew ten panels side by side, a figure 36.8 in (3,680 px) wide.
+
+    Rows of four (4, 4, 2): 3.6 in a panel, 15.2 in by 10.8 in, in both backends.
+    """
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    spec = figure_spec.trajectories_spec(_many(10), "s1")
+    assert spec is not None
+    assert spec.grid == (3, 4)
+    assert spec.size_in == (3.6 * 4 + 0.8, 3.6 * 3)
+    assert [spec.place(k) for k in (0, 3, 4, 9)] == [(0, 0, 1), (0, 3, 1), (1, 0, 1), (2, 1, 1)]
+    fig = matplotlib_figure(spec)
+    panels = [ax for ax in fig.axes if ax.get_title()]
+    assert len(panels) == 10
+    lefts = sorted({round(ax.get_subplotspec().colspan.start) for ax in panels})
+    tops = sorted({round(ax.get_subplotspec().rowspan.start) for ax in panels})
+    assert (lefts, tops) == ([0, 1, 2, 3], [0, 1, 2])
+    layout = plotly_figure(spec)["layout"]
+    xs = {tuple(layout[f"xaxis{k or ''}"]["domain"]) for k in (0, *range(2, 11))}
+    ys = {tuple(layout[f"yaxis{k or ''}"]["domain"]) for k in (0, *range(2, 11))}
+    assert len(xs) == 4
+    assert len(ys) == 3
+    bands = sorted(ys)
+    assert all(a[1] < b[0] for a, b in pairwise(bands))  # rows apart, none overlapping
+    assert all(a[1] < b[0] for a, b in pairwise(sorted(xs)))
+
+
+@pytest.mark.parametrize(
+    ("algorithms", "grid"), [(5, (2, 3)), (7, (2, 4)), (8, (2, 4)), (9, (3, 3)), (13, (4, 4))]
+)
+def test_trajectories_in_rows_fill_them_evenly(algorithms: int, grid: tuple[int, int]) -> None:
+    """Five panels were a row of four and one alone, three columns' width left blank."""
+    spec = figure_spec.trajectories_spec(_many(algorithms), "s1")
+    assert spec is not None
+    assert spec.grid == grid
+    assert spec.size_in == (3.6 * grid[1] + 0.8, 3.6 * grid[0])
+
+
+def test_four_trajectories_stay_in_one_row() -> None:
+    spec = figure_spec.trajectories_spec(_many(4), "s1")
+    assert spec is not None
+    assert (spec.grid, spec.columns, spec.size_in) == ((1, 4), 0, (3.6 * 4 + 0.8, 3.6))
+    assert "domain" not in plotly_figure(spec)["layout"]["yaxis"]
+
+
+def test_a_grid_of_columns_is_refused_with_rows_or_below_zero() -> None:
+    panel = Panel(traces=(Trace(kind="line", x=np.zeros(2), y=np.ones(2)),), x_title="", y_title="")
+    with pytest.raises(ValidationError, match=r"got rows \(1, 1\) and columns 1$"):
+        FigureSpec(title="", panels=(panel, panel), size_in=(4, 2), rows=(1, 1), columns=1)
+    with pytest.raises(ValidationError, match=r"got rows \(\) and columns -1$"):
+        FigureSpec(title="", panels=(panel,), size_in=(4, 2), columns=-1)
+    three = FigureSpec(title="", panels=(panel,) * 3, size_in=(4, 2), columns=2)
+    assert three.grid == (2, 2)
+    assert [three.place(k) for k in range(3)] == [(0, 0, 1), (0, 1, 1), (1, 0, 1)]

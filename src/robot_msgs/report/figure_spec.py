@@ -174,12 +174,14 @@ class FigureSpec:
     """A whole figure: its title, its panels, its size in inches (static).
 
     The panels are side by side, or in ``rows`` (how many panels each row holds, top
-    to bottom; a row's panels share its width equally).
+    to bottom; a row's panels share its width equally), or in a grid of ``columns``
+    filled row by row, each panel a column wide (the last row's left part filled).
 
     Raises
     ------
     ValidationError
-        When ``rows`` does not hold every panel once.
+        When ``rows`` does not hold every panel once, ``columns`` is negative, or
+        both are given.
     """
 
     title: str
@@ -187,11 +189,34 @@ class FigureSpec:
     size_in: tuple[float, float]
     colour_scale: ColourScale | None = None
     rows: tuple[int, ...] = ()
+    columns: int = 0
 
     def __post_init__(self) -> None:
         if self.rows and (sum(self.rows) != len(self.panels) or min(self.rows) < 1):
             msg = f"Expected rows of {len(self.panels)} panels in all, got {self.rows}"
             raise ValidationError(msg)
+        if self.columns < 0 or (self.columns and self.rows):
+            msg = f"Expected rows or a number of columns >= 0, got rows {self.rows} and "
+            msg += f"columns {self.columns}"
+            raise ValidationError(msg)
+
+    @property
+    def grid(self) -> tuple[int, int]:
+        """Return the ``(rows, columns)`` of the grid the panels stand in."""
+        n = len(self.panels)
+        if self.columns:
+            return -(-n // self.columns), min(self.columns, n)
+        return (len(self.rows), math.lcm(*self.rows)) if self.rows else (1, n)
+
+    def place(self, k: int) -> tuple[int, int, int]:
+        """Return panel ``k``'s row, first column and number of columns in :attr:`grid`."""
+        if self.columns:
+            return k // self.columns, k % self.columns, 1
+        rows = self.rows or (len(self.panels),)
+        columns = math.lcm(*rows)
+        row = next(r for r in range(len(rows)) if k < sum(rows[: r + 1]))
+        span = columns // rows[row]
+        return row, (k - sum(rows[:row])) * span, span
 
 
 # --------------------------------------------------------------------------- the data
@@ -318,7 +343,9 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     estimates without one), as ``ape --plot`` picks it: ``xy`` for most robots, ``xz``
     for KITTI's camera frame, whose y points down (the x/y view squashed KITTI 00 into a
     band 20 m tall across 600 m; a review). One panel per algorithm shows its first
-    successful trial (else its first); the others are in the legend, hidden. Point ``k``
+    successful trial (else its first); the others are in the legend, hidden. Past four
+    panels they wrap into rows of at most four, as even as they come (ten made a figure
+    37 in wide). Point ``k``
     of a run is its pose ``k``, as in :func:`error_over_time_spec`. The colour scale ends
     at the 99th percentile of the errors shown.
     """
@@ -388,12 +415,20 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
             )
         )
     top = float(np.percentile(finite, 99)) if finite.size else 1.0
+    # As few rows as four columns need, filled evenly: five are 3 + 2, not 4 + 1.
+    rows = -(-len(panels) // _MOST_COLUMNS)
+    columns = -(-len(panels) // rows)
     return FigureSpec(
         title=f"{sequence}: aligned estimates, {plane} view, coloured by APE",
         panels=tuple(panels),
-        size_in=(3.6 * len(panels) + 0.8, 3.6),
+        size_in=(3.6 * columns + 0.8, 3.6 * rows),
         colour_scale=ColourScale(title="APE translation [m]", low=0.0, high=top),
+        columns=columns if rows > 1 else 0,
     )
+
+
+#: The most panels side by side in a row of the trajectories figure.
+_MOST_COLUMNS = 4
 
 
 def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | None:

@@ -94,6 +94,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         msg = f"Expected the panels in one row, got rows of {spec.rows}: draw each panel alone"
         raise ValidationError(msg)
     n = len(spec.panels)
+    n_rows, n_columns = spec.grid
     lines = spec.title.count("\n")
     title = spec.title.replace("\n", "<br>")
     layout: dict[str, Any] = {
@@ -110,20 +111,26 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     seen: set[tuple[str | None, str]] = set()
     for i, panel in enumerate(spec.panels):
         suffix = "" if i == 0 else str(i + 1)
-        domain = [i / n + 0.04 * (n > 1), (i + 1) / n - 0.04 * (n > 1)]
+        row, column, _ = spec.place(i)
+        gap = 0.04 * (n_columns > 1)
+        domain = [column / n_columns + gap, (column + 1) / n_columns - gap]
+        # Rows top to bottom, 80 px between them for the ticks and the x axis' title of
+        # one and the panels' titles of the next.
+        gap_y = 80 / (layout["height"] - layout["margin"]["t"] - layout["margin"]["b"])
+        rows = [1 - (row + 1) / n_rows + gap_y * (row + 1 < n_rows), 1 - row / n_rows]
         layout[f"xaxis{suffix}"] = _axis(panel.x_title, domain=domain, anchor=f"y{suffix}")
         if panel.categories:  # each in view, an empty one too
             places: dict[str, Any] = {"categoryorder": "array"}
             places["categoryarray"] = list(panel.categories)
             places["range"] = [-0.5, len(panel.categories) - 0.5]
             layout[f"xaxis{suffix}"] |= {"type": "category"} | places
-        layout[f"yaxis{suffix}"] = _axis(
-            panel.y_title, anchor=f"x{suffix}", **_y_extra(panel, suffix)
-        )
+        extra = _y_extra(panel, suffix) | ({"domain": rows} if n_rows > 1 else {})
+        layout[f"yaxis{suffix}"] = _axis(panel.y_title, anchor=f"x{suffix}", **extra)
         if panel.share_y and i:
             layout[f"yaxis{suffix}"]["matches"] = f"y{i if i > 1 else ''}"
         if panel.title:
-            annotations.append(_PANEL_TITLE | {"text": panel.title, "x": sum(domain) / 2})
+            place = {"text": panel.title, "x": sum(domain) / 2, "y": rows[1]}
+            annotations.append(_PANEL_TITLE | place)
         at = {"xref": f"x{suffix} domain", "yref": f"y{suffix}"}
         shapes += [_GUIDE | at | {"y0": y, "y1": y} for y in panel.guides_y]
         drawn_y = [t.y for t in panel.traces if t.kind in {"line", "step", "markers"}]
@@ -144,7 +151,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         _colour_by_value(data, bar, scale.low, scale.high)
         layout["legend"]["x"] = 1.2
     if n > 1:  # below the panels, which get the width
-        layout["legend"] |= {"orientation": "h", "x": 0.0, "y": -0.2, "yanchor": "top"}
+        below = -0.2 / n_rows  # under the last row's axis title
+        layout["legend"] |= {"orientation": "h", "x": 0.0, "y": below, "yanchor": "top"}
         layout["height"] += 100
     layout.update({k: v for k, v in {"annotations": annotations, "shapes": shapes}.items() if v})
     if any(d.get("mode") == "text" for d in data):

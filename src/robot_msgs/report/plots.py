@@ -12,7 +12,6 @@ the axis, not again in the legend.
 
 from __future__ import annotations
 
-import math
 import textwrap
 from typing import TYPE_CHECKING, Any
 
@@ -75,20 +74,17 @@ def matplotlib_figure(spec: FigureSpec) -> Any:
     """
     _refuse_undrawable(spec)
     fig = new_figure(*spec.size_in, dpi=_DPI, feature="report plots")
-    rows = spec.rows or (len(spec.panels),)
-    columns = math.lcm(*rows)
-    grid = fig.add_gridspec(len(rows), columns)
+    grid = fig.add_gridspec(*spec.grid)
     axes: list[Any] = []
     mappable = None
     together: dict[str, Any] = {}  # the entries of the panels whose legend is the figure's
-    for row, count in enumerate(rows):
-        span, first = columns // count, sum(rows[:row])
-        for k, panel in enumerate(spec.panels[first : first + count]):
-            shared = axes[-1] if panel.share_y and k else None
-            ax = fig.add_subplot(grid[row, k * span : (k + 1) * span], sharey=shared)
-            axes.append(ax)
-            drawn = _draw_panel(ax, panel, spec, shared=shared is not None, together=together)
-            mappable = drawn or mappable
+    for k, panel in enumerate(spec.panels):
+        row, column, span = spec.place(k)
+        shared = axes[-1] if panel.share_y and column else None
+        ax = fig.add_subplot(grid[row, column : column + span], sharey=shared)
+        axes.append(ax)
+        drawn = _draw_panel(ax, panel, spec, shared=shared is not None, together=together)
+        mappable = drawn or mappable
     if together:
         _figure_legend(fig, together, spec.size_in[0])
     if spec.colour_scale is not None and mappable is not None:
