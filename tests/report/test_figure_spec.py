@@ -734,3 +734,33 @@ def test_a_grid_of_columns_is_refused_with_rows_or_below_zero() -> None:
     three = FigureSpec(title="", panels=(panel,) * 3, size_in=(4, 2), columns=2)
     assert three.grid == (2, 2)
     assert [three.place(k) for k in range(3)] == [(0, 0, 1), (0, 1, 1), (1, 0, 1)]
+
+
+@pytest.mark.parametrize("kind", ["latency_cdf", "error_over_time"])
+def test_the_legend_of_twelve_algorithms_twice_is_inside_the_static_figure(kind: str) -> None:
+    """24 runs' legend ran off the error figure's foot; the latency CDF's over its title.
+
+    The latency CDF's 24 entries filled its 3.6 in figure from the panel's foot up over
+    the title, the curves squeezed to 60 px; 24 runs beside the error panel ran 0.3 in
+    past the figure's foot (a review). The figure is as tall as its legend.
+    """
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    result = _many(12, trials=2)
+    spec = (
+        figure_spec.latency_cdf_spec(result)
+        if kind == "latency_cdf"
+        else figure_spec.error_over_time_spec(result, "s1")
+    )
+    assert spec is not None
+    fig = matplotlib_figure(spec)
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    (ax,) = fig.axes
+    legend = ax.get_legend().get_window_extent(renderer)
+    title = fig._suptitle.get_window_extent(renderer)
+    assert legend.y0 >= 0
+    assert legend.x1 <= fig.bbox.x1
+    assert legend.y1 <= title.y0  # under the title, not over it
+    assert ax.bbox.height >= 0.5 * fig.bbox.height  # the curves keep their room
