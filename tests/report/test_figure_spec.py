@@ -764,3 +764,25 @@ def test_the_legend_of_twelve_algorithms_twice_is_inside_the_static_figure(kind:
     assert legend.x1 <= fig.bbox.x1
     assert legend.y1 <= title.y0  # under the title, not over it
     assert ax.bbox.height >= 0.5 * fig.bbox.height  # the curves keep their room
+
+
+def test_repeatability_of_ten_algorithms_wraps_into_rows_of_four() -> None:
+    """Ten algorithms without a reference drew ten panels in a row, 38.4 in (3,840 px)."""
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    runs = [_run(f"a{k}/s2/t1", _start_turned(float(k))) for k in range(1, 11)]
+    reports = tuple(e.report for e in runs)
+    report = Report(runs=reports, groups=summarise_groups(reports))
+    result = ReportResult(report=report, runs={e.report.name: e for e in runs})
+    spec = figure_spec.repeatability_spec(result, "s2")
+    assert spec is not None
+    assert (spec.grid, spec.size_in) == ((3, 4), (3.8 * 4 + 0.4, 3.8 * 3))
+    fig = matplotlib_figure(spec)
+    starts = {
+        (ax.get_subplotspec().rowspan.start, ax.get_subplotspec().colspan.start) for ax in fig.axes
+    }
+    assert len(starts) == 10
+    assert max(column for _, column in starts) == 3
+    layout = plotly_figure(spec)["layout"]
+    assert len({tuple(layout[f"yaxis{k or ''}"]["domain"]) for k in (0, *range(2, 11))}) == 3

@@ -415,9 +415,7 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
             )
         )
     top = float(np.percentile(finite, 99)) if finite.size else 1.0
-    # As few rows as four columns need, filled evenly: five are 3 + 2, not 4 + 1.
-    rows = -(-len(panels) // _MOST_COLUMNS)
-    columns = -(-len(panels) // rows)
+    rows, columns = _wrapped(len(panels))
     return FigureSpec(
         title=f"{sequence}: aligned estimates, {plane} view, coloured by APE",
         panels=tuple(panels),
@@ -427,8 +425,23 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     )
 
 
-#: The most panels side by side in a row of the trajectories figure.
+#: The most panels side by side in a row of a figure of a panel per algorithm.
 _MOST_COLUMNS = 4
+
+
+def _wrapped(panels: int) -> tuple[int, int]:
+    """Return the rows and columns of a figure of a panel per algorithm.
+
+    As few rows as :data:`_MOST_COLUMNS` columns need, filled evenly: five are 3 + 2,
+    not 4 + 1.
+
+    Examples
+    --------
+    >>> _wrapped(3), _wrapped(5), _wrapped(10)
+    ((1, 3), (2, 3), (3, 4))
+    """
+    rows = -(-panels // _MOST_COLUMNS)
+    return rows, -(-panels // rows)
 
 
 def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
@@ -729,7 +742,8 @@ def repeatability_spec(result: ReportResult, sequence: str) -> FigureSpec | None
     """Without a reference: every run in its own start frame, one panel per algorithm.
 
     Shows whether repeated runs agree, which is not accuracy; each run's last pose is
-    marked.
+    marked. Past four panels they wrap into rows, as the trajectories do (ten
+    algorithms made a figure 38.4 in wide).
     """
     runs = [
         e
@@ -775,8 +789,10 @@ def repeatability_spec(result: ReportResult, sequence: str) -> FigureSpec | None
                 equal_aspect=True,
             )
         )
+    rows, columns = _wrapped(len(panels))
     return FigureSpec(
         title=f"{sequence}: no reference - do repeated runs agree? (this is not accuracy)",
         panels=tuple(panels),
-        size_in=(3.8 * len(panels) + 0.4, 3.8),
+        size_in=(3.8 * columns + 0.4, 3.8 * rows),
+        columns=columns if rows > 1 else 0,
     )
