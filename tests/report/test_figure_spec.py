@@ -786,3 +786,27 @@ def test_repeatability_of_ten_algorithms_wraps_into_rows_of_four() -> None:
     assert max(column for _, column in starts) == 3
     layout = plotly_figure(spec)["layout"]
     assert len({tuple(layout[f"yaxis{k or ''}"]["domain"]) for k in (0, *range(2, 11))}) == 3
+
+
+def test_the_page_centres_each_panels_title_over_it(hand: ReportResult) -> None:
+    """The first of three panels had its title begin at its middle, the last's end there.
+
+    plotly.js anchors an annotation by its left end when it stands left of a third of
+    the width, by its right end right of two thirds (``xanchor`` "auto"): the example
+    report's kfslam title began over the middle of its panel (a hunt).
+    """
+    runs = [_run(f"a{k}/s2/t1", _start_turned(float(k))) for k in range(1, 4)]
+    reports = tuple(e.report for e in runs)
+    report = Report(runs=reports, groups=summarise_groups(reports))
+    result = ReportResult(report=report, runs={e.report.name: e for e in runs})
+    for spec in (
+        figure_spec.repeatability_spec(result, "s2"),
+        figure_spec.trajectories_spec(hand, "s1"),
+    ):
+        assert spec is not None
+        layout = plotly_figure(spec)["layout"]
+        titles = layout["annotations"]
+        assert len(titles) == len(spec.panels) > 1
+        for k, title in enumerate(titles):
+            domain = layout[f"xaxis{k + 1 if k else ''}"]["domain"]
+            assert (title["x"], title["xanchor"]) == (sum(domain) / 2, "center")

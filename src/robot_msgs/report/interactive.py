@@ -42,7 +42,17 @@ Figure = dict[str, Any]
 #: A hover text's fields (:class:`~robot_msgs.report.figure_spec.Trace`) as plotly.js names them.
 _HOVER_FIELDS = {"value": "marker.color", "stamp": "customdata[0]", "pose": "customdata[1]"}
 _HOVER_FIELD = re.compile(r"\{(x|y|text|value|stamp|pose)([:}])")
-_PANEL_TITLE = {"xref": "paper", "yref": "paper", "y": 1.0, "yanchor": "bottom", "showarrow": False}
+#: A panel's title, centred over it: plotly.js anchors an annotation by its left end left
+#: of a third of the width and by its right end right of two thirds ("auto"), so the
+#: first of three panels had its title begin at its middle, the last's end there.
+_PANEL_TITLE = {
+    "xref": "paper",
+    "yref": "paper",
+    "y": 1.0,
+    "xanchor": "center",
+    "yanchor": "bottom",
+    "showarrow": False,
+}
 _GUIDE = {"type": "line", "x0": 0, "x1": 1, "line": {"color": "#b3b3b3", "width": 1, "dash": "dot"}}
 
 
