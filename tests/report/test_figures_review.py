@@ -609,6 +609,11 @@ def test_more_results_than_colours_are_told_apart(result: EvaluationResult) -> N
     over_time = fig.axes[0]
     styles = {(line.get_color(), line.get_linestyle()) for line in over_time.get_lines()}
     assert len(styles) == 10
+    # The histograms' outlines too: drawn solid whatever their dash, run_9's was run_1's
+    # beside a legend that dashed it (a hunt).
+    outlines = fig.axes[4].patches
+    drawn = {(tuple(p.get_edgecolor()), p.get_linestyle()) for p in outlines}
+    assert len(outlines) == len(drawn) == 10
 
 
 def test_nine_estimates_are_nine_curves(result: EvaluationResult) -> None:

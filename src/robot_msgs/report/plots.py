@@ -216,9 +216,10 @@ def _draw_panel(
             hatch = "//" if t.hatched else None
             ax.axvspan(*t.x, color=t.colour, alpha=t.alpha, lw=0, hatch=hatch, label=label)
         elif t.kind == "histogram" and t.y.size:
-            ax.stairs(t.y, t.x, color=t.colour, lw=t.width, label=label)
+            # In its dash: drawn solid, run_9's outline was run_1's (the legend dashed).
+            ax.stairs(t.y, t.x, color=t.colour, lw=t.width, ls=style["ls"], label=label)
         elif t.kind == "histogram":  # no values: its legend entry only
-            ax.plot([], [], color=t.colour, lw=t.width, label=label)
+            ax.plot([], [], color=t.colour, lw=t.width, ls=style["ls"], label=label)
         elif (handle := _draw_grouped(ax, t, grouped or [t], categories, label)) is not None:
             handles.append(handle)
     if categories:
