@@ -810,3 +810,47 @@ def test_the_page_centres_each_panels_title_over_it(hand: ReportResult) -> None:
         for k, title in enumerate(titles):
             domain = layout[f"xaxis{k + 1 if k else ''}"]["domain"]
             assert (title["x"], title["xanchor"]) == (sum(domain) / 2, "center")
+
+
+def test_bars_of_twelve_algorithms_on_three_sequences_fit_a_page() -> None:
+    """36 bars made the comparison 31.8 in (3,180 px) wide, its text a third on a page.
+
+    At most 16 in: the bars narrower, their labels upright where wider than a bar, and
+    no two labels run together.
+    """
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import _BAR_LABEL, matplotlib_figure
+
+    ref = _trajectory(0 * K)
+    runs = [
+        _run(f"a{k}/{s}/t1", _trajectory(0.01 * k * K), ref)
+        for s in ("s1", "s2", "s3")
+        for k in range(1, 13)
+    ]
+    reports = tuple(e.report for e in runs)
+    report = Report(runs=reports, groups=summarise_groups(reports))
+    result = ReportResult(report=report, runs={e.report.name: e for e in runs})
+    spec = figure_spec.comparison_spec(result)
+    assert spec is not None
+    assert spec.size_in == (16.0, 3.6)
+    fig = matplotlib_figure(spec)
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    (ax,) = fig.axes
+    labels = [t for t in ax.texts if t.get_gid() == _BAR_LABEL]
+    assert len(labels) == 36
+    assert {t.get_rotation() for t in labels} == {90.0}
+    boxes = sorted((t.get_window_extent(renderer) for t in labels), key=lambda b: b.x0)
+    assert all(a.x1 <= b.x0 for a, b in pairwise(boxes))
+    assert all(b.y1 <= ax.bbox.y1 for b in boxes)
+
+
+def test_bar_labels_narrower_than_their_bars_stay_level(hand: ReportResult) -> None:
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import _BAR_LABEL, matplotlib_figure
+
+    spec = figure_spec.comparison_spec(hand)
+    assert spec is not None
+    labels = [t for t in matplotlib_figure(spec).axes[0].texts if t.get_gid() == _BAR_LABEL]
+    assert labels
+    assert {t.get_rotation() for t in labels} == {0.0}
