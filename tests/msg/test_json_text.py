@@ -140,6 +140,29 @@ def test_a_number_beyond_float64_in_a_list_names_its_item() -> None:
         decode_json(text, polygon)
 
 
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        (b'{"_type": "geometry/Point", "x": 1e99999}', r"Point\.x"),
+        (b'{"_type": "geometry_msgs/msg/Point", "y": 0, "x": -1e400}', r"Point\.x"),
+        (
+            b'{"_type": "geometry/Polygon", "points": [{"x": 1}, {"x": 1e309}]}',
+            r"Polygon\.points\[1\]\.x",
+        ),
+        (b'{"_type": "geometry/NoSuchType", "x": 1e99999}', r"\$\.x"),  # no type: msgspec's root
+        (b"[1, 1e99999]", r"\$\[1\]"),
+    ],
+)
+def test_from_json_without_a_type_names_a_number_beyond_float64(text: bytes, path: str) -> None:
+    """Untyped from_json said msgspec's `$[...]` where typed decoding named the field."""
+    said = rf"Expected a number within float64's range .*, got one beyond it - at `{path}`$"
+    with pytest.raises(ValidationError, match=said) as raised:
+        robot_msgs.from_json(text)
+    assert raised.value.field == path.replace("\\", "")
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_json(text.decode())
+
+
 def test_text_json_refuses_too_keeps_msgspecs_error() -> None:
     """Cut short after the number: not JSON, said as msgspec says it."""
     with pytest.raises(ValidationError, match=r"Expected JSON text for Point, .*out of range"):

@@ -16,7 +16,8 @@ A number beyond float64 (``1e99999``) is refused by msgspec's parser with a path
 ``[...]`` (``Number out of range - at `$[...][...][0]```): the text is parsed before
 any type is known. :func:`out_of_range_error` finds the field it stands in, as every
 other bad value is named (``- at `EvaluationResult.comparison.signals[0].stats.rms```),
-once msgspec has refused the text: the error path only.
+once msgspec has refused the text: the error path only. :func:`robot_msgs.from_json`
+without a type roots the path at the type its ``"_type"`` names.
 
 Examples
 --------
@@ -30,11 +31,14 @@ robot_msgs.errors.ValidationError: Expected ... each key once in an object, got 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from robot_msgs.errors import ValidationError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["out_of_range_error", "refuse_repeated_keys", "repeated_key_in_python"]
 
@@ -165,13 +169,15 @@ def _beyond(node: Any, path: str) -> str | None:
     return None
 
 
-def out_of_range_error(text: bytes, name: str) -> ValidationError | None:
+def out_of_range_error(text: bytes, name: str | Callable[[object], str]) -> ValidationError | None:
     """Name the field of the first number of JSON ``text`` beyond float64 (``1e99999``).
 
     For text msgspec has refused: ``json`` reads such a number as an infinity, and the
     first infinity of its document is the number's place (the JSON text of a ``name``
     has no other: ``Infinity`` is not JSON). ``None`` where ``json`` refuses the text
-    too, or finds no such number: msgspec's error stands.
+    too, or finds no such number: msgspec's error stands. ``name`` is the path's root,
+    or a function of the parsed document that says it (the type its ``"_type"`` names,
+    for text read before any type is known).
 
     Examples
     --------
@@ -182,7 +188,7 @@ def out_of_range_error(text: bytes, name: str) -> ValidationError | None:
 
     try:
         tree = json.loads(text, parse_constant=_refuse_constant)
-        path = _beyond(tree, name)
+        path = _beyond(tree, name if isinstance(name, str) else name(tree))
     except (ValueError, RecursionError):  # not JSON (json.JSONDecodeError), too deep
         return None
     if path is None:

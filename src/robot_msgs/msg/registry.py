@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from robot_msgs.errors import UnknownTypeError, ValidationError, did_you_mean, shown_token
 from robot_msgs.msg.base import declared_types
 from robot_msgs.msg.json import decode_json, encode_json, ros_names
-from robot_msgs.msg.json_text import refuse_repeated_keys
+from robot_msgs.msg.json_text import out_of_range_error, refuse_repeated_keys
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -171,7 +171,9 @@ def to_json(msg: Msg) -> bytes:
 def from_json(data: bytes | str, cls: type[Msg] | None = None) -> Msg:
     """Build a message from JSON text: of ``cls``, or of whichever type ``"_type"`` names.
 
-    ``null`` in a float field is NaN, as :func:`to_json` writes it.
+    ``null`` in a float field is NaN, as :func:`to_json` writes it. A number beyond
+    float64 (``1e99999``) is named by its field, as with ``cls`` given
+    (``- at `Point.x```): the type is the one ``"_type"`` names, ``$`` where none is.
 
     Examples
     --------
@@ -186,7 +188,23 @@ def from_json(data: bytes | str, cls: type[Msg] | None = None) -> Msg:
     try:
         value = msgspec.json.decode(data)
     except (msgspec.DecodeError, UnicodeEncodeError) as err:  # the latter: a lone surrogate
+        if isinstance(err, msgspec.DecodeError):  # msgspec's path is `$[...]` for 1e99999
+            text = data.encode() if isinstance(data, str) else bytes(data)
+            beyond = out_of_range_error(text, _type_named)
+            if beyond is not None:
+                raise beyond from err
         msg = f"Expected JSON text of a message, got {str(data)[:40]!r}: {err}"
         raise ValidationError(msg) from err
     refuse_repeated_keys(data.encode() if isinstance(data, str) else bytes(data), "a message")
     return from_dict(value)
+
+
+def _type_named(document: object) -> str:
+    """Return the class name of the type a parsed message's ``"_type"`` names, else ``$``."""
+    named = document.get("_type") if isinstance(document, dict) else None
+    if isinstance(named, str):
+        try:
+            return type_for(named).__name__
+        except UnknownTypeError:
+            pass
+    return "$"
