@@ -232,18 +232,22 @@ def wide_text_error(data: bytes, *, source: str) -> FormatError | None:
     return FormatError(msg)
 
 
-def parse_json(text: str | bytes, *, source: str = "<json>") -> Any:
+def parse_json(text: str | bytes, *, source: str = "<json>", constants: bool = True) -> Any:
     """Parse the JSON document ``text``, its nesting bounded before the parser runs.
 
     The depth is counted on the text first (:func:`json_depth`, vectorised), so no parser
-    recurses past ``max_depth`` (:mod:`robot_msgs.limits`).
+    recurses past ``max_depth`` (:mod:`robot_msgs.limits`). ``NaN``, ``Infinity`` and
+    ``-Infinity``, which JSON has not, are read as floats (as ``json`` does: evo writes
+    them), or, with ``constants=False``, refused, for text the package wrote
+    (:mod:`robot_msgs.strict_json`), which spells them ``null`` and ``"Infinity"``.
 
     Raises
     ------
     FormatError
         Invalid JSON (``source:line:column`` and what was expected), nesting deeper than
         ``max_depth``, an integer of more than 4300 digits, a key given twice in one
-        object (``json`` would keep the last).
+        object (``json`` would keep the last), ``NaN`` or an infinity without
+        ``constants``.
 
     Examples
     --------
@@ -268,15 +272,24 @@ def parse_json(text: str | bytes, *, source: str = "<json>") -> Any:
             raise FormatError(msg)
         return out
 
+    def refused(name: str) -> float:
+        msg = (
+            f"{source}: expected JSON, got {name}, which JSON has not (the package writes "
+            'NaN as null and the infinities as "Infinity" and "-Infinity")'
+        )
+        raise FormatError(msg)
+
     try:
-        return json.loads(text, object_pairs_hook=unique)
+        if constants:
+            return json.loads(text, object_pairs_hook=unique)
+        return json.loads(text, object_pairs_hook=unique, parse_constant=refused)
     except json.JSONDecodeError as err:
         msg = f"{source}:{err.lineno}:{err.colno}: expected JSON, got {err.msg}"
         raise FormatError(msg) from err
     except RecursionError as err:  # pragma: no cover - json_depth refused it first
         raise _too_deep(source) from err
     except ValueError as err:  # an integer of more than 4300 digits (sys.int_info)
-        if isinstance(err, FormatError):  # a key given twice
+        if isinstance(err, FormatError):  # a key given twice, a constant refused
             raise
         digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
         msg = f"{source}: expected JSON numbers, got an integer of more than {digits} digits"

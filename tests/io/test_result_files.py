@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -433,6 +434,57 @@ def test_a_number_beyond_float64_in_a_saved_result_names_the_field(
     said = r"beyond\.json: .*float64's range.* - at `EvaluationResult\.comparison\.signals\[0\]\.stats\.rms`"
     with pytest.raises(FormatError, match=said):
         load_result(beyond)
+
+
+def _with_skeleton(path: Path, out: Path, change: Callable[[str], str]) -> Path:
+    """Write the saved result ``path`` (.npz or Parquet) to ``out``, its skeleton changed."""
+    if path.suffix == ".npz":
+        return _npz_with_skeleton(path, out, change)
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = pq.read_table(path)
+    text = table.schema.metadata[b"robot_msgs.json"].decode()
+    pq.write_table(table.replace_schema_metadata({"robot_msgs.json": change(text)}), out)
+    return out
+
+
+def _iae_as(number: str) -> Callable[[str], str]:
+    def change(text: str) -> str:
+        iae = re.search(r'"iae":([^,}]+)', text)
+        assert iae is not None
+        return text[: iae.start(1)] + number + text[iae.end(1) :]
+
+    return change
+
+
+@pytest.mark.parametrize("suffix", [".npz", ".parquet"])
+@pytest.mark.parametrize("number", ["1e99999", "-1e400"])
+def test_a_number_beyond_float64_in_a_skeleton_names_the_field(
+    results: dict[str, EvaluationResult], tmp_path: Path, suffix: str, number: str
+) -> None:
+    """json read 1e99999 in a .npz or Parquet result as inf and iae loaded as inf in
+    silence, where the JSON form refuses it naming the field."""
+    path = save_result(tmp_path / f"r{suffix}", results["ape"])
+    bad = _with_skeleton(path, tmp_path / f"bad{suffix}", _iae_as(number))
+    said = (
+        rf"bad{re.escape(suffix)}: robot_msgs\.json: Expected a number within float64's range "
+        r"\(about 1\.8e308 either way\), got one beyond it - at "
+        r"`EvaluationResult\.comparison\.signals\[0\]\.stats\.iae`$"
+    )
+    with pytest.raises(FormatError, match=said):
+        load_result(bad)
+
+
+@pytest.mark.parametrize("suffix", [".npz", ".parquet"])
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_constant_json_has_not_in_a_skeleton_is_refused(
+    results: dict[str, EvaluationResult], tmp_path: Path, suffix: str, constant: str
+) -> None:
+    """json read NaN and Infinity, which the writer never writes and the JSON form refuses."""
+    path = save_result(tmp_path / f"r{suffix}", results["ape"])
+    bad = _with_skeleton(path, tmp_path / f"bad{suffix}", _iae_as(constant))
+    said = rf"bad{re.escape(suffix)}: robot_msgs\.json: expected JSON, got {constant},"
+    with pytest.raises(FormatError, match=said):
+        load_result(bad)
 
 
 def test_a_key_of_dollars_in_a_file_of_an_earlier_release_reads_as_written(

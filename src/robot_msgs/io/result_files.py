@@ -60,6 +60,7 @@ from robot_msgs.io.zip_archive import ZipArchive, _quoted
 from robot_msgs.limits import current_limits
 from robot_msgs.msg import decode_json, to_dict_keeping_arrays
 from robot_msgs.msg.json import encode_json_into
+from robot_msgs.msg.json_text import out_of_range_in
 from robot_msgs.optional import require
 from robot_msgs.strict_json import dumps
 
@@ -508,7 +509,13 @@ def load_result(path: str | os.PathLike[str]) -> EvaluationResult:
             raise _json_fault(file, data, err) from err
     else:
         skeleton, arrays = _read_npz(file) if fmt == "npz" else _read_parquet(file)
-        tree = _joined(parse_json(skeleton, source=f"{file}: {_SKELETON}"), arrays, str(file))
+        # strict JSON, as the JSON form is read: no NaN, no number beyond float64
+        tree = parse_json(skeleton, source=f"{file}: {_SKELETON}", constants=False)
+        beyond = out_of_range_in(tree, EvaluationResult.__name__)  # json read it as inf
+        if beyond is not None:
+            msg = f"{file}: {_SKELETON}: {beyond}"
+            raise FormatError(msg) from beyond
+        tree = _joined(tree, arrays, str(file))
     wrong = _not_a_result(file, tree)
     if wrong is not None:
         raise wrong

@@ -40,7 +40,12 @@ from robot_msgs.errors import ValidationError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["out_of_range_error", "refuse_repeated_keys", "repeated_key_in_python"]
+__all__ = [
+    "out_of_range_error",
+    "out_of_range_in",
+    "refuse_repeated_keys",
+    "repeated_key_in_python",
+]
 
 _SLASH = ord("\\")
 _BLANKS = frozenset(b" \t\r\n")
@@ -188,9 +193,27 @@ def out_of_range_error(text: bytes, name: str | Callable[[object], str]) -> Vali
 
     try:
         tree = json.loads(text, parse_constant=_refuse_constant)
-        path = _beyond(tree, name if isinstance(name, str) else name(tree))
+        return out_of_range_in(tree, name if isinstance(name, str) else name(tree))
     except (ValueError, RecursionError):  # not JSON (json.JSONDecodeError), too deep
         return None
+
+
+def out_of_range_in(tree: object, name: str) -> ValidationError | None:
+    """Name the field of the first infinity of a document ``json`` parsed, rooted at ``name``.
+
+    In text that spells the infinities as strings (``"Infinity"``) and has no
+    ``Infinity`` (not JSON), such as a message's or a saved result's skeleton, an
+    infinite float is a number beyond float64 that ``json`` read as one. ``None`` where
+    there is none.
+
+    Examples
+    --------
+    >>> out_of_range_in({"a": [1.0, {"b": float("inf")}]}, "Point").field
+    'Point.a[1].b'
+    >>> out_of_range_in({"a": "Infinity"}, "Point") is None
+    True
+    """
+    path = _beyond(tree, name)
     if path is None:
         return None
     msg = (
