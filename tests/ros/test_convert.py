@@ -362,6 +362,22 @@ def test_generated_cdr_whose_fields_hold_no_value_names_the_field() -> None:
     cases = [
         (dataclasses.replace(row, parameters_json='{"a": '), r"at `RankingRow.parameters`"),
         (dataclasses.replace(row, parameters_json="[" * 100_000), r"at `RankingRow.parameters`"),
+        # json.loads kept the last of two keys, read 1e99999 as inf and NaN as a float
+        (
+            dataclasses.replace(row, parameters_json='{"a": 1, "b": 2, "a": 3}'),
+            (
+                r"^Expected JSON text for RankingRow\.parameters with each key once in an object, "
+                r"got key 'a' twice: which one is meant\?$"
+            ),
+        ),
+        (
+            dataclasses.replace(row, parameters_json='{"a": 1, "b": 1e99999}'),
+            (
+                r"^Expected a number within float64's range .*, got one beyond it - at "
+                r"`RankingRow\.parameters\.b`$"
+            ),
+        ),
+        (dataclasses.replace(row, parameters_json='{"a": NaN}'), r"at `RankingRow.parameters`"),
         (
             dataclasses.replace(row, ranks_keys=["fr1_xyz", "fr2_desk"]),
             r"Expected as many ranks_values as ranks_keys \(2\), got int 1 - at `RankingRow.ranks`",
@@ -371,3 +387,6 @@ def test_generated_cdr_whose_fields_hold_no_value_names_the_field() -> None:
         raw = bytes(store.serialize_cdr(obj, name))
         with pytest.raises(ValidationError, match=said):
             from_cdr(raw, "compare/RankingRow")
+    lone = dataclasses.replace(row, parameters_json='{"a": "\ud800"}')  # no CDR holds it
+    with pytest.raises(ValidationError, match=r"at `RankingRow.parameters`"):
+        from_ros(lone)

@@ -34,14 +34,15 @@ bool recovered
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, cast
 
+import msgspec
 import numpy as np
 
 from robot_msgs.msg import field_json, field_schema
 from robot_msgs.msg.arrays import field_error
 from robot_msgs.msg.json import ros_names
+from robot_msgs.msg.json_text import out_of_range_error, refuse_repeated_keys
 
 if TYPE_CHECKING:
     from robot_msgs.msg import FieldSpec, Msg
@@ -221,6 +222,26 @@ def _decode_one(spec: FieldSpec, value: Any, from_ros: Any) -> Any:
     return value
 
 
+def _json_value(value: Any, path: str) -> Any:
+    """Return the parsed text of a ``NAME_json`` field, read as a message's JSON text is.
+
+    The strict JSON :func:`~robot_msgs.msg.field_json` writes: msgspec's parser (no
+    ``NaN``, no number beyond float64, named by its place) and a key given twice in one
+    object refused (:mod:`robot_msgs.msg.json_text`), where ``json.loads`` kept the last.
+    """
+    try:
+        text = str(value).encode()
+        parsed = msgspec.json.decode(text)
+    except (msgspec.DecodeError, RecursionError, UnicodeEncodeError) as err:
+        # RecursionError: lists 10^5 deep; UnicodeEncodeError: a lone surrogate
+        beyond = out_of_range_error(text, path) if isinstance(err, msgspec.DecodeError) else None
+        if beyond is not None:
+            raise beyond from err
+        raise field_error(expected="the field's JSON text", value=value, path=path) from err
+    refuse_repeated_keys(text, path)
+    return parsed
+
+
 def _decode(
     name: str, spec: FieldSpec, fields: list[tuple[str, str]], obj: Any, from_ros: Any, path: str
 ) -> Any:
@@ -230,16 +251,14 @@ def _decode(
     ------
     ValidationError
         What the bytes held is no value of the field: its JSON text is not JSON (or
-        nested past Python's recursion), a mapping has more keys than values or fewer.
+        nested past Python's recursion, or a key given twice in one object, or a
+        number beyond float64), a mapping has more keys than values or fewer.
     """
     inner = spec.inner
     ros_field = fields[0][1]
     value = getattr(obj, ros_field)
     if ros_field.endswith("_json"):
-        try:
-            return json.loads(value)
-        except (ValueError, RecursionError) as err:  # JSONDecodeError, or lists 10^5 deep
-            raise field_error(expected="the field's JSON text", value=value, path=path) from err
+        return _json_value(value, path)
     if len(fields) == 2 and fields[1][1] == f"{name}_shape":
         shape = [int(d) for d in getattr(obj, f"{name}_shape")]
         if not shape and spec.kind == "optional":
