@@ -9,18 +9,20 @@ text refuses it, naming the key; the C walk and the Python walk agree with
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import robot_msgs
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.files import parse_json
 from robot_msgs.geometry import Point
 from robot_msgs.msg import decode_json
 from robot_msgs.msg.json import decode_json_tree
-from robot_msgs.msg.json_text import refuse_repeated_keys, repeated_key_in_python
+from robot_msgs.msg.json_text import refuse_repeated_keys, repeated_key, repeated_key_in_python
 
 try:
     from robot_msgs.msg._json_keys import (  # type: ignore[import-not-found]
@@ -108,6 +110,43 @@ def test_the_walks_find_a_key_json_loads_sees_twice(text: str) -> None:
     if repeated_key_in_c is not None:  # True: a key written with an escape, for Python
         in_c = repeated_key_in_c(data)
         assert in_c == found or (in_c is True and b"\\" in data)
+
+
+@given(_document())
+@example('{"a": 1, "a": 2, "c": {"b": 1, "b": 2}}')
+def test_documents_and_message_text_name_the_same_key_given_twice(text: str) -> None:
+    """parse_json found a key given twice by json's object_pairs_hook, message text by the
+    walk: two roads for one rule, which named different keys where two were given twice
+    ('b' of the inner object, which json closes first, for 'a' below). One walk now."""
+    twice = _twice(text)
+    if not twice:
+        assert parse_json(text) == json.loads(text)
+        return
+    said = repeated_key(text.encode())
+    assert said in twice
+    with pytest.raises(FormatError, match=rf"^d\.json: key {re.escape(repr(said))} given twice"):
+        parse_json(text, source="d.json")
+    with pytest.raises(FormatError, match=rf"^d\.json: key {re.escape(repr(said))} given twice"):
+        parse_json(text.encode("utf-16"), source="d.json")  # json reads UTF-16 too
+    with pytest.raises(ValidationError, match=rf"got key {re.escape(repr(said))} twice"):
+        refuse_repeated_keys(text.encode(), "Point")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('{"a": 1, "a": 2, "c": {"b": 1, "b": 2}}', "a"),  # the first in the text
+        ('{"\\ud800": 1, "\ud800": 2}', "\ud800"),  # a lone surrogate, escaped and not
+    ],
+)
+def test_parse_json_names_the_first_key_given_twice(text: str, key: str) -> None:
+    with pytest.raises(FormatError, match=rf"^d\.json: key {re.escape(repr(key))} given twice"):
+        parse_json(text, source="d.json")
+
+
+def test_parse_json_reads_a_lone_surrogate_as_json_does() -> None:
+    """json_depth encoded the text as strict UTF-8 first: UnicodeEncodeError escaped."""
+    assert parse_json('["\udcff", {"\ud800": 1}]') == ["\udcff", {"\ud800": 1}]
 
 
 def test_refuse_repeated_keys_says_which_key() -> None:

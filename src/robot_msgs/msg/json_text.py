@@ -5,7 +5,9 @@ msgspec keeps the last of two equal keys in silence (``{"x": 1, "x": 2}`` read a
 them: a file edited by hand or joined from two says two things and reading one of them
 hides it. :func:`refuse_repeated_keys` is called on every message text msgspec has
 parsed (:func:`robot_msgs.msg.json.decode_json`, both of its roads, and
-:func:`robot_msgs.from_json`).
+:func:`robot_msgs.from_json`); :func:`repeated_key` is the same check for the
+documents ``json`` parses (:func:`robot_msgs.files.parse_json`, which keeps the last
+too), so one rule names one key: the first in the text given twice in its object.
 
 The walk is C where built (``robot_msgs.msg._json_keys``, whose source says why, with
 the measurement); :func:`repeated_key_in_python` is the same walk, for a build without
@@ -33,8 +35,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ __all__ = [
     "out_of_range_error",
     "out_of_range_in",
     "refuse_repeated_keys",
+    "repeated_key",
     "repeated_key_in_python",
 ]
 
@@ -53,10 +54,17 @@ _COLON = ord(":")
 
 
 def _key(raw: bytes) -> bytes:
-    """Return a key's raw bytes unescaped (``\u0061`` is ``a``), as UTF-8."""
+    r"""Return a key's raw bytes unescaped (``\u0061`` is ``a``), as UTF-8.
+
+    ``json`` unescapes it: msgspec refuses a lone surrogate (``\ud800``), which
+    ``json.loads`` takes (:func:`robot_msgs.files.parse_json`), as it may be written
+    (surrogatepass).
+    """
     if _SLASH not in raw:
         return raw
-    text: str = msgspec.json.decode(b'"' + raw + b'"')
+    import json  # noqa: PLC0415 - keys written with an escape only: start-up stays free of it
+
+    text: str = json.loads(b'"' + raw + b'"')
     return text.encode("utf-8", "surrogatepass")
 
 
@@ -122,6 +130,24 @@ except ImportError:  # built without a C compiler
     _repeated_key = repeated_key_in_python  # never True: it unescapes keys itself
 
 
+def repeated_key(text: bytes) -> str | None:
+    r"""Return the first key (in text order) of UTF-8 JSON ``text`` its object gives twice.
+
+    ``text`` is JSON a parser has taken; the key is unescaped; ``None`` when every
+    object's keys differ. The one check of a key given twice, for message text (msgspec
+    keeps the last) and documents (:func:`robot_msgs.files.parse_json`: ``json`` does).
+
+    Examples
+    --------
+    >>> repeated_key(b'[{"a": 1}, {"b": {"a": 2}, "\\u0062": 3}]')
+    'b'
+    """
+    key = _repeated_key(text)
+    if key is True:  # a key written with an escape: the Python walk unescapes keys
+        key = repeated_key_in_python(text)
+    return None if key is None else key.decode("utf-8", "surrogatepass")
+
+
 def refuse_repeated_keys(text: bytes, name: str) -> None:
     """Refuse JSON ``text`` (parsed already) of a ``name`` that gives a key twice in one object.
 
@@ -130,13 +156,8 @@ def refuse_repeated_keys(text: bytes, name: str) -> None:
     ValidationError
         A key given twice in one object (msgspec would keep the last), named.
     """
-    key = _repeated_key(text)
-    if key is None:
-        return
-    if key is True:  # a key written with an escape: the Python walk unescapes keys
-        key = repeated_key_in_python(text)
-    if key is not None:
-        shown = key.decode("utf-8", "backslashreplace")
+    shown = repeated_key(text)
+    if shown is not None:
         msg = (
             f"Expected JSON text for {name} with each key once in an object, "
             f"got key {shown!r:.60} twice: which one is meant?"
