@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -90,6 +91,26 @@ def test_a_few_samples_are_checked_as_numpy_checks_them(
         assert module._disagreement(own, e) is None
 
 
+@pytest.mark.parametrize("size", [3, 60])  # the Python road, and NumPy's
+@pytest.mark.parametrize("magnitude", [1e200, 1e-200])
+def test_a_signal_of_samples_whose_squares_overflow_or_underflow_holds_its_rms(
+    size: int, magnitude: float
+) -> None:
+    """The scaled rms (finite past 1e154, not 0 below 1e-154) and the plain one results
+    saved before hold (inf, or 0) both agree with the series; another rms does not."""
+    errors = np.full(size, magnitude)
+    signal = Signal.of("translation", "m", errors, stamps_s=np.arange(size, dtype=np.float64))
+    assert signal.stats.rms == pytest.approx(magnitude, rel=1e-15)  # of equal samples: one
+    assert from_dict(signal.to_dict()) == signal
+    plain = math.inf if magnitude > 1.0 else 0.0
+    saved = signal.replace(stats=signal.stats.replace(rms=plain))
+    assert from_dict(saved.to_dict()) == saved
+    half = signal.stats.replace(rms=magnitude / 2)
+    said = rf"got str 'rms={re.escape(repr(half.rms))}' - at `Signal\.stats`"
+    with pytest.raises(ValidationError, match=said):
+        signal.replace(stats=half)
+
+
 def test_a_few_samples_whose_squares_overflow_are_checked_as_numpy_checks_them() -> None:
     """Hypothesis found two errors of 9.48e153, whose squares sum to just under float64's
     largest: the Python road raised ``OverflowError`` (math.fsum's "intermediate
@@ -103,8 +124,7 @@ def test_a_few_samples_whose_squares_overflow_are_checked_as_numpy_checks_them()
     assert module._disagreement(own, e) is None
     assert module._disagreement(own.replace(rms=1.0), e)[1] == "rms=1.0"  # type: ignore[index]
     many = np.repeat(e, 20)  # past the Python road's 32 samples, and past float64
-    with np.errstate(over="ignore"):
-        assert error_stats(many).rms == math.inf
+    assert math.isclose(error_stats(many).rms, 9.48e153 * math.sqrt(2 / 3), rel_tol=1e-15)
     assert module._disagreement(error_stats(many[:30]), many[:30]) is None
     with np.errstate(over="ignore"):
         assert module._disagreement(error_stats(many), many) is None

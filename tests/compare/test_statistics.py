@@ -246,10 +246,25 @@ def test_infinite_statistics_of_finite_samples_are_refused(
         ErrorStats.from_dict(spelled)
 
 
-def test_an_rms_past_float64_is_accepted() -> None:
-    """Samples of 1e200: their squares are inf, so is sqrt(mean(e²)); every other is finite."""
+def test_the_rms_of_samples_whose_squares_overflow_or_underflow_is_finite() -> None:
+    """Samples of 1e200: their squares are inf, and so was sqrt(mean(e²)), where the mean
+    and std are scaled to stay finite; samples of 1e-200 have squares flushed to 0, and
+    the rms was 0 below a mean of 3.5e-200. By hand: the rms of x, x is x; of 3e-200 and
+    4e-200 it is sqrt((9 + 16) / 2) e-200 = 3.5355339059327378e-200."""
     stats = error_stats([1e200, 1e200])
-    assert (stats.rms, stats.mean, stats.std, stats.max) == (_INF, 1e200, 0.0, 1e200)
+    assert (stats.rms, stats.mean, stats.std, stats.max) == (1e200, 1e200, 0.0, 1e200)
+    assert error_stats([-1.7e308, 1.7e308]).rms == 1.7e308
+    tiny = error_stats([3e-200, 4e-200])
+    assert tiny.rms == pytest.approx(3.5355339059327378e-200, rel=1e-15)
+    assert tiny.rms >= tiny.mean
+    assert error_stats([5e-324, -5e-324]).rms == 5e-324  # the least subnormal
+
+
+def test_an_rms_past_float64_is_accepted() -> None:
+    """error_stats gave an rms of inf for samples of 1e200 before it scaled them: a
+    result saved then still loads."""
+    saved = error_stats([1e200, 1e200]).replace(rms=_INF)
+    assert ErrorStats.from_dict(saved.to_dict()) == saved
 
 
 def test_consistent_error_stats_are_accepted_and_empty_ones_are_all_nan() -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
 
-from robot_msgs.compare.statistics import ErrorStats, error_stats
+from robot_msgs.compare.statistics import _SQUARES_SAFE, ErrorStats, _rms, error_stats
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.typing import Float64Array, Int64Array
 
@@ -137,8 +137,8 @@ def _disagreement(stats: ErrorStats, errors: Float64Array) -> tuple[str, str] | 
         low, high = min(finite_values), max(finite_values)
         # a plain sum: within 32 eps of fsum's, and inf past float64 as NumPy's dot
         rms = math.sqrt(sum(map(operator.mul, finite_values, finite_values)) / n)
-        return _stats_said(stats, low, high, rms)
-    with np.errstate(over="ignore", invalid="ignore"):
+        return _stats_said(stats, low, high, rms, finite_values)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         finite = errors if np.isfinite(errors.sum()) else errors[np.isfinite(errors)]
         n = int(finite.size)
         if n != stats.n:
@@ -147,16 +147,29 @@ def _disagreement(stats: ErrorStats, errors: Float64Array) -> tuple[str, str] | 
             return None
         low, high = float(finite.min()), float(finite.max())
         rms = math.sqrt(float(np.dot(finite, finite)) / n)
-    return _stats_said(stats, low, high, rms)
+    return _stats_said(stats, low, high, rms, finite)
 
 
-def _stats_said(stats: ErrorStats, low: float, high: float, rms: float) -> tuple[str, str] | None:
-    """Compare the extremes (exactly) and the rms (to ``_RMS_REL``) with the series'."""
+def _stats_said(
+    stats: ErrorStats, low: float, high: float, rms: float, finite: Float64Array | list[float]
+) -> tuple[str, str] | None:
+    """Compare the extremes (exactly) and the rms (to ``_RMS_REL``) with the series'.
+
+    Where the squares of the ``finite`` samples overflow or underflow, the rms is the
+    scaled one :func:`~robot_msgs.compare.statistics.error_stats` gives, or the plain one
+    (inf, or of squares flushed to 0) it gave before: results saved then still load.
+    """
     if (low, high) != (stats.min, stats.max):
         return f"min {low!r}, max {high!r}", f"min={stats.min!r}, max={stats.max!r}"
-    if not math.isclose(rms, stats.rms, rel_tol=_RMS_REL):
-        return f"rms {rms!r}", f"rms={stats.rms!r}"
-    return None
+    if math.isclose(rms, stats.rms, rel_tol=_RMS_REL):
+        return None
+    max_abs = max(-low, high)
+    if not math.isfinite(rms) or 0.0 < max_abs < _SQUARES_SAFE[0]:
+        scaled = _rms(np.asarray(finite, dtype=np.float64), max_abs)
+        if math.isclose(scaled, stats.rms, rel_tol=_RMS_REL):
+            return None
+        rms = scaled
+    return f"rms {rms!r}", f"rms={stats.rms!r}"
 
 
 @message("compare/Signal")

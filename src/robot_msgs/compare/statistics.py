@@ -35,8 +35,9 @@ class ErrorStats(Msg):
 
     `mean`, `median`, `min`, `max` and `final` keep the error's sign; `rms`, `max_abs` and
     `p95_abs` are of its magnitude. Missing data is NaN with ``n == 0``, never 0. With
-    ``n > 0`` every one is a finite number, but `rms`: inf where the squares of samples
-    beyond 1e154 are.
+    ``n > 0`` every one is a finite number (:func:`error_stats` keeps `rms` finite where
+    the squares of the samples are not); an `rms` of inf, as results saved before gave
+    for samples beyond 1e154, is read.
 
     WHY this set: evo's rmse / mean / median / std / min / max (the SLAM-evaluation
     standard), plus what tracking needs on top: the worst magnitude, a p95 that ignores a
@@ -107,8 +108,8 @@ class ErrorStats(Msg):
         They are statistics of finite samples: the order statistics (``min``, ``max``,
         ``median``, ``p95_abs``, ``max_abs``, ``final``) are samples or between two, and
         :func:`error_stats` keeps ``mean`` and ``std`` finite past float64's squares and
-        sums. ``rms`` alone is ``sqrt(mean(e²))``, inf where the squares are (samples
-        beyond 1e154).
+        sums, and ``rms`` too; an ``rms`` of inf is read, as :func:`error_stats` gave it
+        for samples beyond 1e154 before it scaled them.
         """
         for name, value in zip(_SUMMARY, values, strict=True):
             if value != value:  # noqa: PLR0124 - NaN
@@ -191,6 +192,30 @@ def rank_value(stats: ErrorStats, statistic: str, *, target: float = 0.0) -> flo
 
 #: Magnitudes whose squares (and their mean) neither underflow nor overflow in float64.
 _SQUARES_SAFE = (1e-150, 1e150)
+
+
+def _rms(finite: Float64Array, max_abs: float) -> float:
+    """Return ``sqrt(mean(e²))`` of finite samples whose largest magnitude is ``max_abs``.
+
+    Finite at any magnitude, as the mean is: where the squares overflow (samples past
+    about 1e154) or underflow (below 1e-150), it is the rms of the samples over a power
+    of two near ``max_abs`` (an exact division), times it. Elsewhere the plain sum, as
+    it always was.
+
+    Examples
+    --------
+    >>> _rms(np.array([1e200, -1e200]), 1e200), _rms(np.array([-1e-200, 1e-200]), 1e-200)
+    (1e+200, 1e-200)
+    """
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        rms = float(np.sqrt(np.mean(finite * finite)))
+        if math.isfinite(rms) and not 0.0 < max_abs < _SQUARES_SAFE[0]:
+            return rms
+        two = math.ldexp(1.0, math.frexp(max_abs)[1] - 1)  # max_abs / two in [1, 2)
+        scaled = finite / two
+        return float(np.sqrt(np.mean(scaled * scaled))) * two
+
+
 #: The statistics of the samples: all NaN exactly when there are none (``n == 0``).
 _SUMMARY = ("rms", "mean", "median", "std", "min", "max", "max_abs", "p95_abs", "final")
 #: The statistics of the magnitude, never negative.
@@ -413,15 +438,16 @@ iae=nan, ise=nan, itae=nan)
         )  # fmt: skip
     # One (N,) temporary at a time: each statistic's is freed before the next, and the
     # magnitudes, made last, are partitioned in place for the percentile.
-    # Beyond 1e154 a square is inf, as said; beyond 9e307 a partial sum of the mean may be
-    # inf, or NaN (inf - inf), where the mean is not: it is then the mean of the samples
-    # over their largest magnitude, times it. The sum of e / n was inf for three samples
-    # of 1.797e308 (each third rounded up; the Hypothesis law below ErrorStats' finite
-    # mean found it), so the mean is also held within the samples it is the mean of.
+    # Beyond 1e154 a square is inf (the rms is then scaled: _rms); beyond 9e307 a partial
+    # sum of the mean may be inf, or NaN (inf - inf), where the mean is not: it is then
+    # the mean of the samples over their largest magnitude, times it. The sum of e / n
+    # was inf for three samples of 1.797e308 (each third rounded up; the Hypothesis law
+    # below ErrorStats' finite mean found it), so the mean is also held within the
+    # samples it is the mean of.
     low, high = float(np.min(finite)), float(np.max(finite))
     scale = max(abs(low), abs(high))
+    rms = _rms(finite, scale)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        rms = float(np.sqrt(np.mean(finite * finite)))
         mean = float(np.mean(finite))
         if not math.isfinite(mean):
             mean = min(max(float(np.mean(finite / scale)), low / scale), high / scale) * scale
