@@ -158,8 +158,20 @@ class Time(Msg):
         return self.sec * _NS_PER_S + self.nanosec
 
     def to_s(self) -> float:
-        """Seconds since the epoch as a float (loses precision below ~0.2 µs today)."""
-        return self.sec + self.nanosec * 1e-9
+        """Seconds since the epoch: the float nearest ``to_ns() / 1e9`` (~0.2 µs apart today).
+
+        Correctly rounded (Python divides integers so), so :meth:`from_s` of it gives this
+        time back where floats are finer than a nanosecond, and it gives back the
+        ``seconds`` of :meth:`from_s` where they are coarser. ``sec + nanosec * 1e-9`` was
+        a float off for about one stamp in six below 5 s (``Time(nanosec=507069464)``
+        gave 0.5070694640000001); the bag readers keep that sum, evo's arithmetic.
+
+        Examples
+        --------
+        >>> Time(nanosec=507069464).to_s(), Time(sec=-1, nanosec=500_000_000).to_s()
+        (0.507069464, -0.5)
+        """
+        return self.to_ns() / _NS_PER_S
 
 
 @message("std/Duration", ros2="builtin_interfaces/msg/Duration")
@@ -196,8 +208,14 @@ class Duration(Msg):
         return cls(sec=sec, nanosec=nanosec)
 
     def to_s(self) -> float:
-        """Seconds as a float."""
-        return self.sec + self.nanosec * 1e-9
+        """Seconds: the float nearest the span (correctly rounded, as :meth:`Time.to_s`).
+
+        Examples
+        --------
+        >>> Duration(sec=3, nanosec=823729238).to_s(), Duration.from_s(-0.3).to_s()
+        (3.823729238, -0.3)
+        """
+        return (self.sec * _NS_PER_S + self.nanosec) / _NS_PER_S
 
 
 @message("std/Header", ros2="std_msgs/msg/Header")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.geometry import PoseWithCovariance
@@ -128,6 +131,26 @@ def test_time_from_s_is_the_nearest_nanosecond_and_reads_back(
     stamp = Time.from_s(seconds)
     assert (stamp.sec, stamp.nanosec) == (sec, nanosec)
     assert stamp.to_s() == seconds
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    sec=st.one_of(st.integers(-(2**31), 2**31 - 1), st.integers(-5, 5)),
+    nanosec=st.integers(0, 999_999_999),
+)
+@example(sec=0, nanosec=507_069_464)  # sec + nanosec * 1e-9: 0.5070694640000001
+@example(sec=3, nanosec=823_729_238)  # 3.8237292380000003
+@example(sec=-(2**31), nanosec=999_999_999)
+def test_to_s_is_the_float_nearest_the_exact_seconds(sec: int, nanosec: int) -> None:
+    """sec + nanosec * 1e-9 rounded twice: a float off for about one in six values below
+    5 s, so from_s(x).to_s() != x for x = 0.507069464. The exact value is a Fraction."""
+    exact = float(Fraction(sec * 10**9 + nanosec, 10**9))  # Fraction's float: the nearest
+    assert Time(sec=sec, nanosec=nanosec).to_s() == exact
+    assert Duration(sec=sec, nanosec=nanosec).to_s() == exact
+    if abs(exact) < 2**22:  # floats finer than a nanosecond (2**-30 s apart): the time back
+        assert Time.from_s(exact) == Time(sec=sec, nanosec=nanosec)
+        assert Duration.from_s(exact) == Duration(sec=sec, nanosec=nanosec)
+    assert Time.from_s(exact).to_s() == exact  # coarser (~0.2 us today): the float back
 
 
 @pytest.mark.parametrize(
