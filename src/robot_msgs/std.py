@@ -8,6 +8,7 @@ carrying a plain number, flag or vector use.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
@@ -88,10 +89,19 @@ def _nearest_ns(seconds: float, where: str) -> int:
     WHY not ``round(seconds * 1e9)``: the product is rounded to a float64 first, up to
     128 ns off past 1e9 s, so a stamp did not read back as itself.
     """
-    if not math.isfinite(seconds):
+    given: object = seconds  # NumPy's float32 too: Fraction takes floats and rationals only
+    if not isinstance(given, numbers.Real):
+        msg = (
+            f"Expected a number of seconds, got {type(given).__name__} {given!r:.40} - at `{where}`"
+        )
+        raise ValidationError(msg)
+    if not math.isfinite(given):
         msg = f"Expected a finite number of seconds, got {seconds!r} - at `{where}`"
         raise ValidationError(msg)
-    return round(Fraction(seconds) * _NS_PER_S)
+    exact = (
+        Fraction(given) if isinstance(given, (float, numbers.Rational)) else Fraction(float(given))
+    )
+    return round(exact * _NS_PER_S)
 
 
 @message("std/Time", ros2="builtin_interfaces/msg/Time")
@@ -128,7 +138,15 @@ class Time(Msg):
             ``ns`` is no whole number (NaN, inf, 1.5), or past ``int32`` seconds.
         """
         given: object = ns  # a float reaches here too: int() cut 1.5 and let NaN's error out
-        if isinstance(given, float) and not given.is_integer():
+        if not isinstance(given, numbers.Real):  # int() read the str "5" as 5 ns
+            msg = (
+                f"Expected a whole number of nanoseconds, got {type(given).__name__} "
+                f"{given!r:.40} - at `Time.from_ns`"
+            )
+            raise ValidationError(msg)
+        if not isinstance(given, numbers.Integral) and not (
+            math.isfinite(given) and math.floor(given) == given  # Fraction(3, 2), float32 1.5
+        ):
             msg = f"Expected a whole number of nanoseconds, got {ns!r} - at `Time.from_ns`"
             raise ValidationError(msg)
         sec, nanosec = divmod(int(ns), _NS_PER_S)

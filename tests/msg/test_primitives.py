@@ -153,6 +153,46 @@ def test_to_s_is_the_float_nearest_the_exact_seconds(sec: int, nanosec: int) -> 
     assert Time.from_s(exact).to_s() == exact  # coarser (~0.2 us today): the float back
 
 
+@pytest.mark.parametrize("seconds", [np.float32(1.5), np.float16(1.5), Fraction(3, 2), np.int64(1)])
+def test_from_s_takes_any_real_number(seconds: float) -> None:
+    """NumPy's float32 (a sample of a float32 array) raised Fraction's TypeError."""
+    expected = 1_500_000_000 if seconds != 1 else 1_000_000_000
+    assert Time.from_s(seconds).to_ns() == expected
+    duration = Duration.from_s(seconds)
+    assert duration.sec * 10**9 + duration.nanosec == expected
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        # int() cut Fraction(3, 2) and NumPy's float32 1.5 to 1 ns, and read the str "5"
+        (
+            lambda: Time.from_ns(Fraction(3, 2)),  # type: ignore[arg-type]
+            r"whole number of nanoseconds, got Fraction\(3, 2\)",
+        ),
+        (
+            lambda: Time.from_ns(np.float32(1.5)),
+            r"whole number of nanoseconds, got np\.float32\(1\.5\)",
+        ),
+        (
+            lambda: Time.from_ns("5"),  # type: ignore[arg-type]
+            r"whole number of nanoseconds, got str '5' - at `Time\.from_ns`",
+        ),
+        # Python's TypeError from math.isfinite
+        (
+            lambda: Time.from_s("5"),  # type: ignore[arg-type]
+            r"^Expected a number of seconds, got str '5' - at `Time\.from_s`$",
+        ),
+        (lambda: Duration.from_s(None), r"got NoneType None - at `Duration\.from_s`$"),  # type: ignore[arg-type]
+    ],
+)
+def test_time_from_what_is_no_number_is_our_error(make: Any, match: str) -> None:
+    with pytest.raises(ValidationError, match=match):
+        make()
+    assert Time.from_ns(np.float32(2.0)) == Time(nanosec=2)
+    assert Time.from_ns(Fraction(4, 2)) == Time(nanosec=2)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     ("make", "match"),
     [
