@@ -165,7 +165,14 @@ def test_without_the_c_walk_a_key_given_twice_is_refused(monkeypatch: pytest.Mon
 _BEYOND = r"Expected a number within float64's range .*, got one beyond it - at `Point\.x`"
 
 
-@pytest.mark.parametrize("text", [b'{"x": 1e99999}', b'{"y": 0, "x": -1e400}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"x": 1e99999}',
+        b'{"y": 0, "x": -1e400}',
+        b'{"x": 1e99999, "x": 2}',  # json kept x = 2: msgspec's `$[...]` was said
+    ],
+)
 def test_a_number_beyond_float64_names_its_field(text: bytes) -> None:
     """msgspec's parser said `$[...]`: the text is parsed before any type is known."""
     with pytest.raises(ValidationError, match=_BEYOND):
@@ -190,6 +197,7 @@ def test_a_number_beyond_float64_in_a_list_names_its_item() -> None:
         ),
         (b'{"_type": "geometry/NoSuchType", "x": 1e99999}', r"\$\.x"),  # no type: msgspec's root
         (b"[1, 1e99999]", r"\$\[1\]"),
+        (b'{"_type": "geometry/Point", "x": 1e99999, "x": 0}', r"Point\.x"),
     ],
 )
 def test_from_json_without_a_type_names_a_number_beyond_float64(text: bytes, path: str) -> None:

@@ -181,11 +181,25 @@ def _step(key: str | int) -> str:
     return f".{key}" if str(key).isidentifier() else f"[{key!r}]"
 
 
+class _Pairs(list[tuple[str, Any]]):
+    """An object's pairs as written (``json``'s ``object_pairs_hook``).
+
+    A key given twice stays twice, so a number beyond float64 is found where a later
+    value of its key would hide it (``{"x": 1e99999, "x": 2}``).
+    """
+
+
 def _beyond(node: Any, path: str) -> str | None:
     """Return the path of a parsed document's first infinite float (text order), or None."""
     if type(node) is float:
         return path if node in _INFINITIES else None
-    items = node.items() if type(node) is dict else enumerate(node) if type(node) is list else ()
+    kind = type(node)
+    items = (
+        node if kind is _Pairs
+        else node.items() if kind is dict
+        else enumerate(node) if kind is list
+        else ()
+    )  # fmt: skip
     for key, value in items:
         if type(value) is float and value not in _INFINITIES:
             continue  # most of a saved result: no call for each
@@ -213,8 +227,9 @@ def out_of_range_error(text: bytes, name: str | Callable[[object], str]) -> Vali
     import json  # noqa: PLC0415 - the error path only: start-up of every command stays free of it
 
     try:
-        tree = json.loads(text, parse_constant=_refuse_constant)
-        return out_of_range_in(tree, name if isinstance(name, str) else name(tree))
+        tree = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_Pairs)
+        root = name if isinstance(name, str) else name(dict(tree) if type(tree) is _Pairs else tree)
+        return out_of_range_in(tree, root)
     except (ValueError, RecursionError):  # not JSON (json.JSONDecodeError), too deep
         return None
 
