@@ -174,6 +174,19 @@ def test_joint_tracking_refuses_a_command_whose_times_do_not_increase() -> None:
         joint_tracking(command.replace(points=points), _states())
 
 
+def test_joint_tracking_reads_a_command_time_as_its_nearest_float() -> None:
+    """(sec * 10**9 + nanosec) * 1e-9 rounded twice: 0.507069464 s read 0.5070694640000001
+    (hmsg's finding beside Duration.to_s); the time is the integer nanoseconds over 10**9."""
+    command = _command()
+    late = Duration(nanosec=507_069_464)
+    points = (
+        command.points[0].replace(time_from_start=late),
+        command.points[1].replace(time_from_start=late),
+    )
+    with pytest.raises(ValidationError, match=r"after 0\.507069464 s .*, got 0\.507069464 s$"):
+        joint_tracking(command.replace(points=points), _states())
+
+
 @pytest.mark.parametrize("start_s", [float("nan"), float("inf"), 1e300, "100"])
 def test_joint_tracking_refuses_a_start_that_is_not_finite_seconds(start_s: object) -> None:
     """round(nan * 1e9) let its ValueError out, inf and 1e300 an OverflowError, "100" a

@@ -278,10 +278,8 @@ def joint_tracking(
             raise ValidationError(msg)
         values.append(row)
     start_ns = command.header.stamp.to_ns() if start_s is None else round(float(start_s) * 1e9)
-    # Seconds from the command start, from integer nanoseconds: exact before the one rounding.
-    t_cmd = [
-        (p.time_from_start.sec * 10**9 + p.time_from_start.nanosec) * 1e-9 for p in command.points
-    ]
+    # Seconds from the command start: the nearest float to the integer nanoseconds.
+    t_cmd = [p.time_from_start.to_s() for p in command.points]
     for i in range(1, len(t_cmd)):
         if t_cmd[i] <= t_cmd[i - 1]:
             msg = (
