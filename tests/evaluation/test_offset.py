@@ -247,21 +247,55 @@ def test_a_search_far_wider_than_the_overlap_is_not_won_by_a_few_poses() -> None
 
 
 def test_a_search_too_coarse_for_the_motion_says_so() -> None:
-    """Over ±1000 s even 4 001 offsets lie 0.5 s apart, as long as the motion takes to
-    change: refused as "it barely moves, or it moves so that turning it looks like a shift
-    in time (a circle at constant speed)", where the reference moves 3 m RMS (a review).
-    The refusal says the grid is too coarse, and what to do."""
+    """Over ±2000 s even 4 001 offsets lie 1 s apart, twice as long as the motion takes
+    to change: refused as "it barely moves, or it moves so that turning it looks like a
+    shift in time (a circle at constant speed)", where the reference moves 3 m RMS (a
+    review). The refusal says the grid is too coarse, and what to do. (Before the
+    grid's lowest minima were refined, it was timed at -387.77 s on 109 poses.)"""
     ref = wandering(np.arange(0.0, 400.0, 0.05))
     te = np.arange(30.3, 395.0, 0.1)
     est = wandering(te).replace(stamps_s=te + 3.7)
     with pytest.raises(
         AssociationError,
-        match=r"the 4001 offsets searched lie 0\.5 s apart, and the reference moves [\d.]+ m RMS "
+        match=r"the 4001 offsets searched lie 1 s apart, and the reference moves [\d.]+ m RMS "
         r"in half that, more than a quarter of its [\d.]+ m RMS about its mean: a minimum "
         r"between them can be missed; search a narrower range \(`offset_search_s=`\)",
     ) as caught:
-        estimate_offset(ref, est, EvaluationSettings(offset_auto=True, offset_search_s=1000.0))
+        estimate_offset(ref, est, EvaluationSettings(offset_auto=True, offset_search_s=2000.0))
     assert "barely moves" not in str(caught.value)
+
+
+def test_a_minimum_between_offsets_half_a_second_apart_is_found_once_refined() -> None:
+    """Over ±1000 s the 4 001 offsets lie 0.5 s apart, and the grid points nearest the
+    true -3.7 s, 0.2 and 0.3 s off it, fitted no better than the median: refused as
+    too coarse. The grid's lowest minima are refined before one is chosen."""
+    ref = wandering(np.arange(0.0, 400.0, 0.05))
+    te = np.arange(30.3, 395.0, 0.1)
+    est = wandering(te).replace(stamps_s=te + 3.7)
+    found = estimate_offset(ref, est, EvaluationSettings(offset_auto=True, offset_search_s=1000.0))
+    assert found.offset_s == pytest.approx(-3.7, abs=1e-3)
+    assert found.n_poses == te.size
+    assert found.notes == ()
+
+
+def test_a_search_wider_than_a_period_is_not_won_by_a_short_arc() -> None:
+    """The lissajous 0.3 s late, searched over ±40 s (401 offsets 0.2 s apart), was timed
+    at +27.97 s, where 22 of its 840 poses overlap, "ambiguous" and "little overlap" (a
+    review): the grid points 0.1 s either side of -0.3 s left 1.5 % of the motion
+    unexplained, a short arc fitted onto another less. Refined, the true offset fits
+    exactly; so does the curve one period (2π s) earlier, shifted by 0.2π m in z, which
+    the fit undoes: the result is -0.3 s on all poses, and the other is said."""
+    est = estimate_stamped(0.3)
+    found = estimate_offset(
+        REFERENCE, est, EvaluationSettings(offset_auto=True, offset_search_s=40)
+    )
+    assert found.offset_s == pytest.approx(-0.3, abs=1e-4)
+    assert found.n_poses == est.stamps_s.size
+    assert not any(note.startswith("little overlap") for note in found.notes)
+    period = f"{-0.3 - 2 * np.pi:+.4f}"  # -6.5832
+    assert any(
+        note.startswith(f"ambiguous: a second minimum at {period} s") for note in found.notes
+    ), found.notes
 
 
 def test_ape_with_offset_auto_records_the_estimate_and_ranks_with_other_runs() -> None:
