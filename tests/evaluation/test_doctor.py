@@ -1174,3 +1174,25 @@ def test_poses_inverted_or_mirrored_and_late_are_found_turned_and_timed(
     assert f"with the poses {turn} (as written they time nothing)" in found.summary
     offset = float(found.evidence["offset_s"])  # type: ignore[arg-type]
     assert abs(offset - (own - 0.5)) < 3 * float(found.evidence["std_s"]) + 1e-3  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("scale", [1e100, 9.9e149])
+def test_a_motion_of_huge_coordinates_is_diagnosed_without_overflow(scale: float) -> None:
+    """A circle of 1e100 m (a reference of 3 000 poses, an estimate of 840): the
+    extrinsic's start multiplied two sums of squares (1e203 each) and the mirrored fit
+    squared a trace of 1e203, and numpy's "overflow encountered" was raised where
+    warnings are errors (a review). Nothing is found: the estimate is the reference."""
+    t, te = np.arange(0.0, 30.0, 0.01), np.arange(1.0, 29.0, 1 / 30)
+    quat = [0.0, 0.0, math.sin(math.pi / 8), math.cos(math.pi / 8)]
+
+    def circle(stamps: Float64Array) -> PoseTrajectory:
+        return PoseTrajectory(
+            stamps_s=stamps,
+            positions_xyz=scale * np.stack([np.cos(stamps), np.sin(stamps), 0 * stamps], 1),
+            orientations_quat_xyzw=np.tile(quat, (stamps.size, 1)),
+        )
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = diagnose(circle(t), circle(te))
+    assert d.findings == (), d

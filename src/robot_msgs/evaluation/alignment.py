@@ -231,8 +231,10 @@ def mirrored_fit(source_xyz: Float64Array, target_xyz: Float64Array) -> tuple[fl
     n, sxx, syy, d, fix = _fit_sums(source_xyz, target_xyz)
     if not sxx > 0.0:  # no spread, or sums past float64 (NaN)
         return math.sqrt(syy / n), math.sqrt(syy / n)
-    proper = max(0.0, syy - (d[0] + d[1] + fix * d[2]) ** 2 / sxx)
-    mirrored = max(0.0, syy - (d[0] + d[1] - fix * d[2]) ** 2 / sxx)
+    # tr(DS)^2 / sxx as tr(DS) times the scale tr(DS) / sxx: the square alone passes float64
+    # beyond 1e154 (a circle of 1e100 m; a review), where the residual itself does not.
+    proper = max(0.0, syy - (d[0] + d[1] + fix * d[2]) * ((d[0] + d[1] + fix * d[2]) / sxx))
+    mirrored = max(0.0, syy - (d[0] + d[1] - fix * d[2]) * ((d[0] + d[1] - fix * d[2]) / sxx))
     return math.sqrt(proper / n), math.sqrt(min(proper, mirrored) / n)
 
 
@@ -281,7 +283,7 @@ def fit_rmse(source_xyz: Float64Array, target_xyz: Float64Array) -> tuple[float,
     spread = sxx + syy
     trace = float(d[0] + d[1] + fix * d[2])
     se3 = syy + sxx - 2.0 * trace
-    sim3 = syy - trace * trace / sxx if sxx > 0.0 else math.nan
+    sim3 = syy - trace * (trace / sxx) if sxx > 0.0 else math.nan  # no square past float64
 
     def trusted(squares: float) -> float:
         return math.sqrt(squares / n) if squares >= FIT_RMSE_TRUSTED * spread > 0.0 else math.nan

@@ -299,8 +299,22 @@ def _kabsch(a: Float64Array, b: Float64Array) -> Float64Array:
 
 def _normalised(a: Float64Array, b: Float64Array) -> tuple[Float64Array, Float64Array]:
     """Divide ``a`` and ``b`` by ``(Σ|a|² Σ|b|²)^{1/4}``: one weight for a set in the start."""
-    size = math.sqrt(math.sqrt(float(np.einsum("mi,mi->", a, a) * np.einsum("mi,mi->", b, b))))
+    size = math.sqrt(_root_sum_squares(a)) * math.sqrt(_root_sum_squares(b))
     return (a / size, b / size) if size > 0 else (a, b)
+
+
+def _root_sum_squares(a: Float64Array) -> float:
+    """Return ``(Σ|a|²)^{1/2}`` without squaring past float64 (motions of 1e150 m).
+
+    WHY: the product of the two sums of squares overflowed from 1e77 m (the doctor's
+    extrinsic of a circle of 1e100 m raised numpy's "overflow encountered in scalar
+    multiply" where warnings are errors; a review).
+    """
+    largest = float(np.max(np.abs(a))) if a.size else 0.0
+    if not largest > 0.0:
+        return 0.0
+    scaled = a / largest
+    return largest * math.sqrt(float(np.einsum("mi,mi->", scaled, scaled)))
 
 
 def _start(motions: _Motions, *, with_scale: bool) -> _Fit:
