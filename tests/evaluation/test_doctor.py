@@ -1176,6 +1176,36 @@ def test_poses_inverted_or_mirrored_and_late_are_found_turned_and_timed(
     assert abs(offset - (own - 0.5)) < 3 * float(found.evidence["std_s"]) + 1e-3  # type: ignore[arg-type]
 
 
+def _far_circle(t: Float64Array, scale: float) -> PoseTrajectory:
+    """A circle of ``0.4 scale`` m about ``(0.5, 0.5, 0) scale`` m, turned 45° about z."""
+    quat = [0.0, 0.0, math.sin(math.pi / 8), math.cos(math.pi / 8)]
+    wave = np.stack([np.cos(t), np.sin(t), 0.2 * np.sin(0.5 * t)], axis=1)
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=scale * (np.array([0.5, 0.5, 0.0]) + 0.4 * wave),
+        orientations_quat_xyzw=np.tile(quat, (t.size, 1)),
+    )
+
+
+@pytest.mark.parametrize("scale", [1e150, 1e149])
+def test_poses_whose_inverse_lies_past_the_coordinate_bound_are_not_tried_inverted(
+    scale: float,
+) -> None:
+    """Coordinates up to 0.9e150 m, within the bound, turned 45° about z: inverted,
+    ``-Rᵀ p`` reaches 1.1e150 m (x + y over √2), and the doctor raised "Expected
+    coordinates within +-1e+150 m, got float -1.0979312867463378e+150 - at
+    `PoseTrajectory.positions_xyz[0]`", a coordinate no input held (a review). The
+    estimate is the reference's motion: nothing is found. (At 1e149, numpy's overflow
+    in the mirrored fit, fixed before.)"""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = diagnose(
+            _far_circle(np.arange(0.0, 30.0, 0.1), scale),
+            _far_circle(np.arange(1.0, 29.0, 0.1), scale),
+        )
+    assert d.findings == (), d
+
+
 @pytest.mark.parametrize("scale", [1e100, 9.9e149])
 def test_a_motion_of_huge_coordinates_is_diagnosed_without_overflow(scale: float) -> None:
     """A circle of 1e100 m (a reference of 3 000 poses, an estimate of 840): the

@@ -115,7 +115,7 @@ from robot_msgs.rotations import (
     rotation_vector_from_matrix,
 )
 from robot_msgs.runs.losses import coverage
-from robot_msgs.trajectory import PoseTrajectory
+from robot_msgs.trajectory import PoseTrajectory, rows_past_limit
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -602,13 +602,20 @@ _SCALED = " with a scale fitted (an SE(3) fit does not time it)"
 _TIMED_S = 0.1
 
 
-def _inverted_poses(traj: PoseTrajectory) -> PoseTrajectory:
-    """Return each pose inverted: positions ``-Rᵀ p``, rotations ``Rᵀ``."""
+def _inverted_poses(traj: PoseTrajectory) -> PoseTrajectory | None:
+    """Return each pose inverted: positions ``-Rᵀ p``, rotations ``Rᵀ``; ``None``: past bounds.
+
+    ``None`` when a coordinate of ``-Rᵀ p`` lies past :data:`~robot_msgs.limits.POSITION_LIMIT_M`
+    (up to √3 times a coordinate of ``p``): the poses are then not tried inverted. WHY: an
+    estimate circling (5e149, 5e149, 0) m, turned 45° about z, made the doctor raise
+    "Expected coordinates within +-1e+150 m, got float -1.098e+150 - at
+    `PoseTrajectory.positions_xyz[0]`", a coordinate no file held (a review).
+    """
     quats = traj.orientations_quat_xyzw
-    return traj.replace(
-        positions_xyz=-quat_xyzw_rotate(quats, traj.positions_xyz, inverse=True),
-        orientations_quat_xyzw=quat_xyzw_conjugate(quats),
-    )
+    positions = -quat_xyzw_rotate(quats, traj.positions_xyz, inverse=True)
+    if rows_past_limit(positions).size:
+        return None
+    return traj.replace(positions_xyz=positions, orientations_quat_xyzw=quat_xyzw_conjugate(quats))
 
 
 def _turned_timing(
@@ -629,6 +636,8 @@ def _turned_timing(
         ("inverted", _inverted_poses(estimate), _inverted),
         ("mirrored", estimate.replace(positions_xyz=estimate.positions_xyz * mirror), _mirrored),
     ):
+        if turned is None:
+            continue
         first, kept, _ = _offset_searched_as(reference, turned, settings)
         if kept is None or kept.notes or not _told(kept, settings):
             continue
@@ -1014,6 +1023,8 @@ def _inverted(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Findi
     scale of 2.69 and sent to ``--align sim3`` (0.127 m for 0.0134 m; a review).
     """
     turned = _inverted_poses(matched_est)
+    if turned is None:
+        return None
     try:
         as_written = aligned_rmse(matched_ref, matched_est, "sim3")
         inverted = aligned_rmse(matched_ref, turned, "sim3")
