@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import TYPE_CHECKING
 
@@ -394,3 +395,39 @@ def test_fr2_desk_shifted_by_a_tenth_of_a_second(evo_data: Path) -> None:
     before = ape(ref, late, settings=EvaluationSettings(align="se3")).stats["translation"].rms
     after = ape(ref, est, settings=EvaluationSettings(align="se3")).stats["translation"].rms
     assert before / after == pytest.approx(2.41, abs=0.01)  # the issue's "2.4x worse"
+
+
+@pytest.mark.evo_data
+def test_a_scaled_estimate_refused_by_an_unscaled_search_is_told_to_fit_the_scale(
+    evo_data: Path,
+) -> None:
+    """fr2_desk_ORB at half scale (a monocular estimate), 2 s late: ``ape --offset auto
+    --offset-search 3`` with se3 was refused as "it barely moves, or it moves so that
+    turning it looks like a shift in time ...: give --offset SECONDS" (a review). The
+    refusal says where a scale fitted times it and what fixes it; with sim3 the offset is
+    the unscaled file's own (Sim(3) cost) 2 s earlier, and the APE is evo's at it
+    (``evo_ape tum fr2_desk_groundtruth.txt EST -as --t_offset -2.004916``: rmse 0.006101)."""
+    ref = _read(evo_data / "fr2_desk_groundtruth.txt")
+    est = _read(evo_data / "fr2_desk_ORB.txt")
+    half_late = est.replace(stamps_s=est.stamps_s + 2.0, positions_xyz=0.5 * est.positions_xyz)
+    settings = EvaluationSettings(offset_auto=True, offset_search_s=3.0)
+    own = estimate_offset(ref, est, settings.replace(align="sim3")).offset_s
+    for align in ("se3", "none"):
+        with pytest.raises(
+            AssociationError, match=r"hardly changes over the offsets -3 \.\. 3 s"
+        ) as caught:
+            ape(ref, half_late, settings=settings.replace(align=align))
+        told = re.search(
+            r"; with a scale fitted the motion times it at ([-+\d.]+) s ± [\d.]+ s, where the "
+            r"estimate's lengths are (0\.\d+) times the reference's \(a monocular estimate\?\): "
+            r"evaluate with `align='sim3'`, or give `offset_s=([-\d.]+)`$",
+            str(caught.value),
+        )
+        assert told is not None, caught.value
+        assert float(told[1]) == pytest.approx(own - 2.0, abs=1e-4)
+        assert float(told[2]) == pytest.approx(0.5, abs=0.01)
+        assert float(told[3]) == pytest.approx(own - 2.0, abs=1e-4)
+    result = ape(ref, half_late, settings=settings.replace(align="sim3"))
+    assert result.time_offset is not None
+    assert result.time_offset.offset_s == pytest.approx(own - 2.0, abs=1e-4)
+    assert result.stats["translation"].rms == pytest.approx(0.006101, abs=5e-7)
