@@ -22,6 +22,7 @@ import pytest
 from robot_msgs.errors import AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation import (
     EvaluationSettings,
+    ape,
     apply_transforms,
     associate,
     diagnose,
@@ -1265,3 +1266,33 @@ def test_offset_auto_refused_for_a_scaled_estimate_is_said_with_the_offset_a_sca
     scale = d.finding("scale")
     assert scale is not None
     assert "0.0061 m with sim3" in scale.summary
+
+
+def test_offset_auto_refused_by_a_static_reference_is_said_not_matched_at_offset_0() -> None:
+    """A reference standing still (0.2 mm noise) with `offset_auto`: the evaluation refuses
+    its search ("the reference is static: ... give `offset_s=`"), and the doctor matched
+    the poses at offset 0 and said what it found there (a review). The refusal is said, as
+    an error, and nothing is matched."""
+    t = np.arange(0.0, 20.0, 0.01)
+    rng = np.random.default_rng(3)
+    quats = np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1))
+    still = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.array([1.0, 2.0, 0.5]) + rng.normal(scale=2e-4, size=(t.size, 3)),
+        orientations_quat_xyzw=quats,
+    )
+    est = still.replace(
+        stamps_s=t + 0.003,
+        positions_xyz=np.array([1.0, 2.0, 0.5]) + rng.normal(scale=2e-4, size=(t.size, 3)),
+    )
+    d = diagnose(still, est, EvaluationSettings(offset_auto=True))
+    assert d.kinds() == ("time_offset",), d
+    found = d.finding("time_offset")
+    assert found is not None
+    assert found.severity == "error"
+    assert found.summary.startswith(
+        "the offset search (`offset_auto=`) is refused, and the evaluation with it: Cannot "
+        "estimate a time offset: the reference is static: within 1 s it moves"
+    )
+    with pytest.raises(AssociationError, match="the reference is static"):
+        ape(still, est, settings=EvaluationSettings(offset_auto=True))

@@ -775,6 +775,20 @@ def _time_offset(
             summary=f"the estimate's clock cannot be timed: the search over offsets "
             f"{low:+.4g} .. {high:+.4g} s {said}, and the wider one is refused: {refused}",
         ), None
+    if found is None and settings.offset_auto and first is None:
+        # WHY: a static reference with `offset_auto`, which the evaluation refuses ("the
+        # reference is static: ... give --offset SECONDS"), was matched at offset 0 and
+        # said "no pose matched ... --offset 0 s ...: raise --max-diff" (a review): the
+        # evaluation's own search is refused, and nothing is matched at an offset.
+        try:
+            estimate_offset(reference, _spread(estimate)[0], settings)
+        except AssociationError as err:
+            return Finding(
+                kind="time_offset",
+                severity="error",
+                summary=f"the offset search (`offset_auto=`) is refused, and the evaluation "
+                f"with it: {err}",
+            ), None
     if found is None:
         return None, settings.offset_s  # static or too short to time: nothing to say
     # Frame indices (KITTI without times) are counted in frames: "+541.0000 s" was said.
