@@ -238,3 +238,16 @@ def test_drift_help_says_percent_once(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert "%%" not in out
     assert "translation error in % and rotation error in deg/m" in " ".join(out.split())
+
+
+def test_drift_help_says_what_its_plot_draws(capsys: pytest.CaptureFixture[str]) -> None:
+    # drift's --plot was helped as ape's: "trajectories coloured by error and error over
+    # time (rms, mean, median)"; its figure is each segment length's error over the
+    # segments' starts beside the uncoloured trajectories, and drift takes one estimate
+    # (no {name}, no JSON list).
+    with pytest.raises(SystemExit, match=r"^0$"):
+        main(["drift", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "coloured by error and error over time" not in out
+    assert "translation error per segment over the segment's start" in out
+    assert "several estimates" not in out

@@ -921,15 +921,34 @@ def check_plot_options(args: argparse.Namespace) -> None:
             raise UsageError(msg)
 
 
-def add_output_args(parser: argparse.ArgumentParser) -> None:
-    """Add ``--json``, ``--save``, ``--save-aligned``, ``--to``, ``--plot``, ``--dpi``..."""
+#: What ``--plot`` draws for ``ape`` and ``rpe``: one estimate's trajectory coloured by
+#: its error, and the error over time with its statistics.
+_PLOT_OVER_TIME = (
+    "trajectories coloured by error and error over time (rms, mean, median): "
+    "PDF, SVG, EPS or PNG by the name, 11 x 4.5 in; needs robot_msgs[plot]"
+)
+
+
+def add_output_args(
+    parser: argparse.ArgumentParser, *, plot: str = _PLOT_OVER_TIME, several: bool = True
+) -> None:
+    """Add ``--json``, ``--save``, ``--save-aligned``, ``--to``, ``--plot``, ``--dpi``...
+
+    ``plot`` is what ``--plot`` draws; ``several``: the command takes several estimates
+    (``ape``, ``rpe``), whose output names hold ``{name}`` and whose JSON is a list.
+    ``drift`` takes one and draws its segments' errors (its help said "trajectories
+    coloured by error and error over time (rms, mean, median)", which its figure is not).
+    """
     group = parser.add_argument_group(
         "output (with several estimates, FILE names hold {name}: each estimate's name)"
+        if several
+        else "output"
     )
     group.add_argument(
         "--json",
         action="store_true",
-        help="print the result as JSON (Comparison.to_dict; a list for several estimates)",
+        help="print the result as JSON (Comparison.to_dict"
+        + ("; a list for several estimates)" if several else ")"),
     )
     group.add_argument(
         "--save",
@@ -950,8 +969,7 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--to", choices=WRITE_FORMATS, help="format of --save-aligned")
     add_plot_flags(
         group,
-        "trajectories coloured by error and error over time (rms, mean, median): "
-        "PDF, SVG, EPS or PNG by the name, 11 x 4.5 in; needs robot_msgs[plot]",
+        plot,
         plane="trajectory view of --plot; xyz is 3-D (default: the reference's two widest axes)",
     )
     add_label_flag(group)

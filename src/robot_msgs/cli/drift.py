@@ -41,7 +41,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         note="rpg: one-to-one within 0.02 s, sim3 alignment",
         noted=rpg,
     )
-    add_output_args(parser)
+    add_output_args(
+        parser,
+        plot="the trajectories, and each segment length's translation error per segment "
+        "over the segment's start (one length: the trajectory coloured by it, with its rms, "
+        "mean and median): PDF, SVG, EPS or PNG by the name, 11 x 4.5 in; needs "
+        "robot_msgs[plot]",
+        several=False,
+    )
     parser.set_defaults(run=run)
 
 
