@@ -456,6 +456,33 @@ def test_an_error_line_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     assert " ".join(x.strip() for x in shown) == line
 
 
+def test_a_usage_error_is_folded_on_a_terminal_and_one_line_in_a_pipe(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ERROR:`` lines were folded on a terminal, argparse's ``error:`` lines never: the
+    answer to evo's ``-d 1 -u m -r angle_deg`` ran 98 columns, cut mid-word by an
+    80-column terminal."""
+    argv = ["rpe", "a.tum", "b.tum", "-d", "1", "-u", "m", "-r", "angle_deg"]
+    line = (
+        "robot-msgs rpe: error: -d -u -r are evo's; here: --delta 1 --delta-unit m "
+        "--relation angle_deg"
+    )
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(argv)
+    assert capsys.readouterr().err.splitlines()[-1] == line  # in a pipe: one line, for grep
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(argv)
+    shown = terminal.getvalue().splitlines()
+    start = next(k for k, x in enumerate(shown) if x.startswith("robot-msgs rpe: error:"))
+    assert shown[start:] == [
+        "robot-msgs rpe: error: -d -u -r are evo's; here: --delta 1 --delta-unit m",
+        "  --relation angle_deg",
+    ]
+
+
 @pytest.mark.parametrize("command", ["res", "traj", "ape"])
 def test_no_errno_code_in_an_error_line(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

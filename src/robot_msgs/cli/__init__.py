@@ -108,10 +108,13 @@ class _Parser(argparse.ArgumentParser):
 
         The short usage names the arguments and ``[options]``: argparse's full usage of
         ``ape`` ran to 25 lines, and the one line that said what was wrong came after it.
+        That line is folded on a terminal as an ``ERROR:`` line is, and stays one line in
+        a pipe: ``rpe R E -d 1 -u m -r angle_deg``'s answer ran 98 columns, cut mid-word
+        by an 80-column terminal.
         """
         import shutil  # noqa: PLC0415
 
-        from robot_msgs.cli._boundary import escape  # noqa: PLC0415
+        from robot_msgs.cli._boundary import escape, folded  # noqa: PLC0415
         from robot_msgs.report.text import wrap  # noqa: PLC0415
 
         formatter = self._get_formatter()
@@ -123,7 +126,8 @@ class _Parser(argparse.ArgumentParser):
         words.append(f"({self.prog} --help lists them)")
         width = max(shutil.get_terminal_size().columns, 40)
         short = "\n".join(wrap(words, width, subsequent_indent=" " * len(head)))
-        self.exit(2, f"{short}\n{self.prog}: error: {escape(message)}\n")
+        said = folded(f"{self.prog}: error: {escape(message)}", sys.stderr)
+        self.exit(2, f"{short}\n{said}\n")
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """Refuse a value not among many choices with the close ones, not all of them.
