@@ -483,6 +483,35 @@ def test_a_usage_error_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     ]
 
 
+def test_an_input_typed_after_flags_is_said_to_be_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ape REF EST --align se3 EST2`` was told ``unrecognized arguments: EST2``, a file it
+    takes: argparse takes the inputs in one run. A word that is no input stays as it was."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("ref.tum", "a.tum", "b.tum"):
+        (tmp_path / name).write_text("0 0 0 0 0 0 0 1\n", encoding="utf-8")
+    cases = {
+        ("ape", "ref.tum", "a.tum", "--align", "se3", "b.tum"): (
+            "unrecognized arguments: b.tum: an input apart from the others, after flags; "
+            "give the inputs together, all before or all after the flags"
+        ),
+        ("traj", "a.tum", "--check", "ref.tum", "b.tum"): (
+            "unrecognized arguments: ref.tum b.tum: inputs apart from the others, after "
+            "flags; give the inputs together, all before or all after the flags"
+        ),
+        ("ape", "ref.tum", "a.tum", "--align", "se3", "se3"): "unrecognized arguments: se3",
+        ("drift", "ref.tum", "a.tum", "--align", "se3", "b.tum"): (
+            "unrecognized arguments: b.tum"  # drift takes one estimate
+        ),
+    }
+    for argv, said in cases.items():
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main(list(argv))
+        last = capsys.readouterr().err.splitlines()[-1]
+        assert last == f"robot-msgs {argv[0]}: error: {said}"
+
+
 @pytest.mark.parametrize("command", ["res", "traj", "ape"])
 def test_no_errno_code_in_an_error_line(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

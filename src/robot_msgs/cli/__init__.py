@@ -316,7 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sub.error(hint)
             args, unknown = parser.parse_known_args(given)
             if unknown:
-                sub.error(f"unrecognized arguments: {' '.join(unknown)}")
+                sub.error(_unrecognized(sub, unknown))
         else:
             args = parser.parse_args(given)
         with warnings.catch_warnings():
@@ -344,6 +344,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
 
     return run_guarded(command, debug=debug, wording=worded)
+
+
+def _unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:
+    """Say the words ``parser`` left over, and why when they are inputs given after flags.
+
+    ``ape REF EST --align se3 EST2`` was told ``unrecognized arguments: EST2`` of a file
+    it takes: argparse takes a command's inputs in one run, so one typed after flags that
+    follow the others is left over. Said only of words that name inputs (an existing
+    path or ``example:NAME``), for a command that takes several.
+    """
+    said = f"unrecognized arguments: {' '.join(unknown)}"
+    several = any(
+        action.nargs in ("+", "*")
+        for action in parser._get_positional_actions()  # noqa: SLF001 - argparse's only list
+    )
+    inputs = [w for w in unknown if w.startswith("example:") or os.path.lexists(w)]
+    if not several or not inputs or len(inputs) < len(unknown) or unknown[0].startswith("-"):
+        return said
+    what = "an input" if len(inputs) == 1 else "inputs"
+    together = "give the inputs together, all before or all after the flags"
+    return f"{said}: {what} apart from the others, after flags; {together}"
 
 
 #: Actions meant to be given more than once (``--label A --label B``).
