@@ -542,6 +542,25 @@ def test_every_help_fits_80_columns(
     assert re.findall(r"--[a-z-]+ [A-Z]+_[A-Z_]+\b", out) == []
 
 
+@pytest.mark.parametrize(
+    ("command", "relation", "other"),
+    [("ape", "point_distance_error_ratio", "rpe"), ("rpe", "nees", "ape")],
+)
+def test_a_relation_of_the_other_command_is_said_to_be_its(
+    command: str, relation: str, other: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ape --relation point_distance_error_ratio`` (RPE's) was asked "did you mean
+    point_distance?", another quantity; ``rpe --relation nees`` was refused unexplained."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, "a.tum", "b.tum", "--relation", relation])
+    (said,) = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
+    assert said == (
+        f"robot-msgs {command}: error: argument --relation: invalid choice: '{relation}': "
+        f"a relation of robot-msgs {other} only (robot-msgs {command} --help lists all "
+        f"{32 if command == 'ape' else 20})"
+    )
+
+
 def test_a_value_not_among_many_choices_is_answered_with_the_close_ones(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -133,16 +133,41 @@ class _Parser(argparse.ArgumentParser):
         """Refuse a value not among many choices with the close ones, not all of them.
 
         WHY: ``ape --relation angle`` was answered with its 32 choices on one line of 528
-        columns; argparse's own message stays for a few choices.
+        columns; argparse's own message stays for a few choices. A relation of the other
+        of ``ape`` and ``rpe`` is said so: ``ape --relation point_distance_error_ratio``
+        (RPE's) was asked "did you mean point_distance?", another quantity.
         """
         names = [str(choice) for choice in action.choices or ()]
         if len(names) > _LISTED_CHOICES and str(value) not in names:
             from robot_msgs.errors import did_you_mean  # noqa: PLC0415 - only for the error
 
-            close = did_you_mean(str(value), names)
+            close = _relation_elsewhere(self.prog, action, str(value))
+            close = close or did_you_mean(str(value), names)
             msg = f"invalid choice: {value!r}{close} ({self.prog} --help lists all {len(names)})"
             raise argparse.ArgumentError(action, msg)
         super()._check_value(action, value)
+
+
+def _relation_elsewhere(prog: str, action: argparse.Action, value: str) -> str:
+    """Say that ``value`` is a ``--relation`` of the other of ``ape`` and ``rpe``, or "".
+
+    Examples
+    --------
+    >>> relation = argparse.Action(["--relation"], "relation")
+    >>> _relation_elsewhere("robot-msgs ape", relation, "point_distance_error_ratio")
+    ': a relation of robot-msgs rpe only'
+    >>> _relation_elsewhere("robot-msgs rpe", relation, "point_distance_error_ratio")
+    ''
+    """
+    if "--relation" not in action.option_strings:
+        return ""
+    from robot_msgs.cli._settings_flags_table import TABLE  # noqa: PLC0415 - only for the error
+
+    for settings, command in (("Ape", "ape"), ("Rpe", "rpe")):
+        row = next(row for row in TABLE[settings] if row["field"] == "relation")
+        if prog != f"robot-msgs {command}" and value in row["choices"]:
+            return f": a relation of robot-msgs {command} only"
+    return ""
 
 
 def _names_a_path(action: argparse.Action) -> bool:
