@@ -185,6 +185,32 @@ def test_every_folded_block_of_statistics_says_its_unit(
         assert [row.split()[1] for row in rows] == ["m", "deg"], block
 
 
+def test_results_of_several_deltas_are_a_folded_table_not_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two RPE results of three deltas each were printed as six records of twelve lines (92
+    # lines at 80 columns): the columns that tell their rows apart, result to signal, ran
+    # through unit, tool and metric past half the width. The signal now follows the unit.
+    monkeypatch.chdir(tmp_path)
+    for name in ("a_deltas.json", "b_deltas.json"):
+        argv = ["rpe", GT, EST, "--delta", "0.5", "1", "2", "--delta-unit", "s", "--save", name]
+        assert main(argv) == 0
+    capsys.readouterr()
+    assert main(["res", "a_deltas.json", "b_deltas.json"]) == 0
+    table = capsys.readouterr().out.split("Results\n", 1)[1].split("\n  ", 1)[0]
+    blocks = table.split("\n\n")
+    assert len(blocks) > 1  # folded, not one record a row
+    for block in blocks:
+        heads, _, *rows = block.splitlines()
+        assert heads.split()[:3] == ["result", "unit", "signal"], block
+        assert [row.split()[:3] for row in rows] == [
+            [name, "m", f"translation@{delta}s"]
+            for name in ("a_deltas.json", "b_deltas.json")
+            for delta in ("0.5", "1", "2")
+        ], block
+        assert all(len(line) <= 80 for line in block.splitlines())
+
+
 def test_a_refusal_to_rank_names_every_differing_setting_as_its_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -240,7 +266,7 @@ def test_tables_and_plot_are_written_and_named(
     assert rows[0].startswith("result,tool,metric,signal,unit,n,rms,")
     assert len(rows) == 3
     assert "\\begin{tabular}" in outs["tex"].read_text()
-    assert "| result | unit | tool |" in outs["md"].read_text()
+    assert "| result | unit | signal | tool |" in outs["md"].read_text()
     assert main([*args[:2], str(evo), "--csv", str(outs["csv"])]) == 1
     assert "exists" in capsys.readouterr().err
 

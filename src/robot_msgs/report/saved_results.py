@@ -249,12 +249,16 @@ class ResultsComparison:
                 values = [str(stats.n), *(_num(getattr(stats, k)) for k in _STATS[1:])]
                 unit = signal.unit or MISSING
                 metric = _metric_cell(c.metric, signal, c.parameters)
-                rows.append((name, unit, _tool(name), metric, signal.name, *varied, *values))
+                rows.append((name, unit, signal.name, _tool(name), metric, *varied, *values))
         # The unit beside the name: a folded table repeats the leading columns that fit in
         # every block, so each block of numbers says its unit, as ape's "signal unit" does
         # (rms 0.0134701 of metres stood beside 2.0577 of degrees unlabelled; a review).
+        # The signal next: with the name it tells a result's rows apart. After the tool and
+        # the metric, the columns naming a row ran past half the width for any result of
+        # several signals (RPE's deltas), and the table was printed as records, 92 lines
+        # for two results of three deltas.
         headers = (
-            "result", "unit", "tool", "metric", "signal",
+            "result", "unit", "signal", "tool", "metric",
             *(f"{_flag(k)} (differs)" for k in self.differing), *_STATS,
         )  # fmt: skip
         numeric = (False,) * (5 + len(self.differing)) + (True,) * len(_STATS)
