@@ -211,6 +211,25 @@ def test_results_of_several_deltas_are_a_folded_table_not_records(
         assert all(len(line) <= 80 for line in block.splitlines())
 
 
+def test_a_ranking_of_results_of_several_signals_names_the_one_it_ranks_by(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # RPE results of deltas 2 and 0.5 s were ranked by their first signal's rms (2 s) under
+    # "Ranking by rms", n the 2 s pairs', with no word of which delta.
+    monkeypatch.chdir(tmp_path)
+    for name in ("a.json", "b.json"):
+        argv = ["rpe", GT, EST, "--delta", "2", "0.5", "--delta-unit", "s", "--save", name]
+        assert main(argv) == 0
+    a = json.loads((tmp_path / "a.json").read_text())
+    capsys.readouterr()
+    assert main(["res", "a.json", "b.json"]) == 0
+    ranking = capsys.readouterr().out.split("Ranking by ", 1)[1].splitlines()
+    assert ranking[0] == "rms of translation@2s"
+    first = a["comparison"]["signals"][0]
+    assert first["name"] == "translation@2s"
+    assert ranking[3].split()[1:3] == ["a.json", str(first["stats"]["n"])]  # 1.5: a tie
+
+
 def test_a_refusal_to_rank_names_every_differing_setting_as_its_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -312,7 +312,10 @@ class ResultsComparison:
                 ranked.append((f"{place:g}", name, str(stats.n), value))
                 counts.append(stats.n)
             figure = f"|{statistic} - {target:g}|" if target else statistic
-            title = f"Ranking by {figure}"
+            # Results of several signals (RPE's deltas, drift's lengths) are ranked by
+            # their first: said, where "Ranking by rms" left which one to be guessed.
+            signals = by_name[self.ranking[0]].comparison.signals
+            title = f"Ranking by {figure}" + (f" of {signals[0].name}" if len(signals) > 1 else "")
             if self.forced:  # why, in the title: a setting differs, or some are not recorded
                 why = "settings mixed" if self.differing else "settings not all recorded"
                 title += f" (FORCED: {why})"
