@@ -943,3 +943,15 @@ def test_a_geo_origin_off_the_earth_is_refused_naming_the_flag(
         f"ERROR: --geo-origin {' '.join(origin)}: expected a latitude within -90 .. 90 deg, "
         f"a longitude within -360 .. 360 deg and a finite altitude, got {got}\n"
     )
+
+
+def test_traj_help_says_what_transform_right_auto_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # traj's usage showed --transform-right FILE|auto and traj --ref takes auto, but its
+    # help said only what FILE is, where ape's says what auto does.
+    with pytest.raises(SystemExit, match=r"^0$"):
+        main(["traj", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--transform-right FILE|auto right-multiply" in out
+    assert "auto: estimate --transform-right FILE from the motion (hand-eye calibration" in out

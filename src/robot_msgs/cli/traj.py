@@ -170,8 +170,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         only=(
             "align", "sync", "max_diff_s", "max_gap_s", "spatial_pairs", "max_distance_m",
             "transform_left",
-            "invert_transform_left", "transform_right", "invert_transform_right",
-        ),
+            "invert_transform_left", "transform_right", "transform_right_auto",
+            "invert_transform_right",
+        ),  # transform_right_auto: --transform-right auto, which --ref takes, helped too
     )  # fmt: skip
     plot = parser.add_argument_group("plot")
     add_plot_flags(
