@@ -561,6 +561,24 @@ def test_a_relation_of_the_other_command_is_said_to_be_its(
     )
 
 
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_positional_argument_is_described(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """report's RUN_OR_MANIFEST and bench's MANIFEST_OR_FOLDER stood alone under
+    "positional arguments:", where ape's REF and EST, res's RESULT say what they take."""
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit, match="0"):
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    if "positional arguments:" not in out:  # docs takes none
+        return
+    section = out.split("positional arguments:\n", 1)[1].split("\n\n", 1)[0]
+    for line in section.splitlines():
+        if not line.startswith(" " * 4):  # a metavar's line: its help beside it
+            assert len(line.split()) > 1, line
+
+
 def test_a_value_not_among_many_choices_is_answered_with_the_close_ones(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

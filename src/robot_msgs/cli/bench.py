@@ -81,7 +81,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "that cannot be evaluated are recorded with their error, never dropped."
         ),
     )
-    parser.add_argument("inputs", nargs="+", metavar="MANIFEST_OR_FOLDER")
+    parser.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="MANIFEST_OR_FOLDER",
+        help="manifests (.toml/.json, example:NAME), run folders or sweep roots "
+        "(ROOT/ALGORITHM/SEQUENCE/TRIAL)",
+    )
     parser.add_argument("--out", type=Path, required=True, help="output folder (created)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument(

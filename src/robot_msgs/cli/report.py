@@ -52,7 +52,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "reports, without evaluating again."
         ),
     )
-    parser.add_argument("inputs", nargs="+", metavar="RUN_OR_MANIFEST")
+    parser.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="RUN_OR_MANIFEST",
+        help="run folders, folders of run folders, manifests (.toml/.json, example:NAME) or "
+        "a bench --out folder, alone",
+    )
     out = parser.add_argument_group("outputs (none overwritten without --force)")
     out.add_argument(
         "--html",
