@@ -106,6 +106,25 @@ def test_help_lists_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
     assert max(len(line) for line in kinds.splitlines()) <= 80
 
 
+def test_help_of_repeated_stamps_says_the_reading_rule_chooses_the_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # doctor --help said of repeated_stamps "(the first is kept)"; doctor takes
+    # --repeated-stamps last, and its finding then says the last row was kept.
+    ref = tmp_path / "ref.tum"
+    ref.write_text("".join(f"{t}.0 {t} 0 0 0 0 0 1\n" for t in (0, 1, 1, 2, 3)))
+    assert main(["doctor", str(ref), str(ref), "--repeated-stamps", "last"]) == 0
+    found = capsys.readouterr().out
+    assert "kept the last row of each stamp" in found
+    with pytest.raises(SystemExit, match=r"^0$"):
+        main(["doctor", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert (
+        "repeated_stamps: rows that repeat an earlier stamp (one row a stamp kept: the first, "
+        "or the last as the reading rule says)"
+    ) in out
+
+
 def test_a_missing_file_is_one_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

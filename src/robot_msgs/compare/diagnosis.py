@@ -69,7 +69,8 @@ FINDING_KINDS: dict[str, str] = {
     "all three: a 2-D estimate, compared in the plane with a projection",
     "coverage": "tracking losses and gaps: the share of the reference covered, apart from "
     "the error on the covered intervals",
-    "repeated_stamps": "rows that repeat an earlier stamp (the first is kept)",
+    "repeated_stamps": "rows that repeat an earlier stamp (one row a stamp kept: the first, "
+    "or the last as the reading rule says)",
     "non_monotonic": "stamps out of order in the file (sorted)",
     "rate_mismatch": "pose rates so different that nearest matching drops most poses",
     "non_unit_quaternions": "quaternions off unit norm by more than rounding (normalised)",
