@@ -152,6 +152,21 @@ def test_evos_format_first_order_is_answered_with_ours_and_the_commands_usage(
     assert len(last) <= 80
 
 
+def test_evos_format_first_and_its_flags_are_answered_together(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # evo's most common line, `evo_ape tum GT EST -va`, was answered for -va alone; with
+    # --align se3 typed instead, it was answered again, for tum.
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "tum", "gt.txt", "est.txt", "-va"])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == (
+        "robot-msgs ape: error: tum is evo's; here: REF EST [--format tum]; "
+        "-va is evo's; here: --align se3 (-v is not needed)"
+    )
+
+
 def test_a_file_named_as_a_format_is_still_read(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

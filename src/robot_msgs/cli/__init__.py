@@ -336,9 +336,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             sub = _subparser(parser, command)
             after = given[given.index(command) + 1 :]
-            hint = evo_hint(after, command, _options_of) or evo_syntax_hint(command, sub, after)
-            if hint is not None:
-                sub.error(hint)
+            # Both at once: evo's most common line, `evo_ape tum GT EST -va`, was answered
+            # for -va alone, and then, -va replaced, for tum.
+            hints = (evo_syntax_hint(command, sub, after), evo_hint(after, command, _options_of))
+            if any(hints):
+                sub.error("; ".join(hint for hint in hints if hint))
             args, unknown = parser.parse_known_args(given)
             if unknown:
                 sub.error(_unrecognized(sub, unknown))
