@@ -577,6 +577,23 @@ def test_save_refuses_a_name_that_says_another_format(
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", ["ape", "rpe", "drift"])
+def test_save_of_a_trajectory_name_says_save_aligned_writes_it(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `ape --save est.tum` (evo's --save_as_tum, in our words) was told only that a result
+    # is saved as .json, .npz or .parquet; the estimate it meant is --save-aligned's.
+    out = tmp_path / "aligned.tum"
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    assert main([command, ref, est, "--save", str(out)]) == 1
+    (err,) = capsys.readouterr().err.splitlines()
+    assert err == (
+        f"ERROR: {out}: a result is saved as .json, .npz or .parquet, not '.tum'; "
+        f"--save-aligned {out} writes the estimate as it was compared"
+    )
+    assert not out.exists()
+
+
 def test_se3_text_output_fits_in_100_columns_and_names_only_the_changed_setting(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

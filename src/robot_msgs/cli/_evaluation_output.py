@@ -281,6 +281,26 @@ def _named(template: Path | None, flag: str, estimate: str, *, several: bool) ->
     return Path(text.replace("{name}", estimate))
 
 
+def _check_result_name(save: Path, typed: Path) -> None:
+    """Refuse a ``--save`` name that says another format; a trajectory's names ``--save-aligned``.
+
+    ``ape --save est.tum`` (evo's ``--save_as_tum``, typed as ours) was told only that a
+    result is saved as .json, .npz or .parquet; the aligned estimate it meant is written
+    by ``--save-aligned``, named as ``typed`` (``{name}`` kept).
+    """
+    from robot_msgs.errors import FormatError  # noqa: PLC0415
+    from robot_msgs.io.formats import WRITE_SUFFIXES  # noqa: PLC0415
+    from robot_msgs.io.result_files import result_format  # noqa: PLC0415
+
+    try:
+        result_format(save, saving=True)
+    except FormatError as err:
+        if save.suffix.lower() not in WRITE_SUFFIXES:
+            raise
+        msg = f"{err}; --save-aligned {typed} writes the estimate as it was compared"
+        raise FormatError(msg) from err
+
+
 def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> list[Outputs]:
     """Check the output flags and every output path before any work; return each estimate's.
 
@@ -328,9 +348,7 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
     for name in names:
         save = _named(args.save, "--save", name, several=several)
         if save is not None:
-            from robot_msgs.io.result_files import result_format  # noqa: PLC0415
-
-            result_format(save, saving=True)  # a name saying another format: refused now
+            _check_result_name(save, args.save)  # a name saying another format: refused now
         aligned = _named(aligned_flag, "--save-aligned", name, several=several)
         fmt, files = "", list[Path]()
         if aligned is not None:
