@@ -257,3 +257,16 @@ def test_help_lists_and_explains_every_relation(
     assert "ape" not in named
     assert set(RPE_RELATIONS) <= named
     assert not named & (set(APE_RELATIONS) - set(RPE_RELATIONS))  # APE's only: not offered
+
+
+def test_rpe_help_states_the_default_delta(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # rpe --help gave --delta-unit's default (f) but not --delta's: a flag of several values
+    # was helped without its default, which the settings line then shows as --delta 1.
+    with pytest.raises(SystemExit, match=r"^0$"):
+        main(["rpe", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "several on the command line give one result row per delta (default 1)" in out
+    assert main(["rpe", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"]) == 0
+    assert "settings:  --delta 1 --delta-unit f (not aligned)" in capsys.readouterr().out

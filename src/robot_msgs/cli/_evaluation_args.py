@@ -315,8 +315,10 @@ def add_settings_flags(
             own = (described or {}).get(name) or flag.description
             text = _fields_as_flags(own or name.replace("_", " "))
             default = flag.default if isinstance(value, str) else getattr(value, name)
-            shown = flag.when_set is None  # a switch setting a value: its help says the other
-            if default is not None and default is not False and not flag.several and shown:
+            # A switch setting a value: its help says the other. A flag of several values
+            # says its default too (rpe --delta's 1 was said nowhere in rpe --help).
+            shown = flag.when_set is None
+            if default is not None and default is not False and shown:
                 text += f" (default {_shown(flag, default)}"
                 text += f"; {note})" if name in marked and note else ")"
             other = worded.get(flag.name) if not flag.word else None
