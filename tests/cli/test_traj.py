@@ -67,6 +67,24 @@ def test_traj_says_a_format_without_frame_ids_recorded_none(
     assert (said["format"], said["frame_id"], said["child_frame_id"]) == (fmt, "", "")
 
 
+@pytest.mark.parametrize("suffix", [".mcap", ".db3"])
+def test_traj_says_a_bag_of_empty_frame_ids_recorded_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str
+) -> None:
+    # A TUM file converted to a bag (its headers' frame ids empty) still printed
+    # 'frames       - -> -', which the formats without frame ids no longer do.
+    pytest.importorskip("rosbags")
+    bag = tmp_path / f"o{suffix}"
+    assert main(["traj", str(write(tmp_path, CLEAN)), "--save", str(bag)]) == 0
+    capsys.readouterr()
+    assert main(["traj", str(bag)]) == 0
+    out = capsys.readouterr().out
+    assert "  frames       not recorded (the messages' frame ids are empty)\n" in out
+    assert main(["traj", str(bag), "--json"]) == 0
+    (said,) = json.loads(capsys.readouterr().out)
+    assert (said["frame_id"], said["child_frame_id"]) == ("", "")
+
+
 def test_traj_says_absurd_spans_and_rates_in_a_few_digits(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

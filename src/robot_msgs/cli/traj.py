@@ -421,8 +421,12 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
         _print_time(report, out)
     _field("path length", f"{_fixed(report['path_length_m'], 3)} m", out)
     frames = f"{report['frame_id'] or '-'} -> {report['child_frame_id'] or '-'}"
-    if report["format"] in _NO_FRAME_IDS and frames == "- -> -":  # '- -> -' said nothing
-        frames = f"not recorded ({report['format']} has no frame ids)"
+    if frames == "- -> -":  # '- -> -' said nothing (of a bag's empty header ids too)
+        frames = (
+            f"not recorded ({report['format']} has no frame ids)"
+            if report["format"] in _NO_FRAME_IDS
+            else "not recorded (the messages' frame ids are empty)"
+        )
     _field("frames", frames, out)
     for head in ("notes", "issues"):
         items = report.get(head, [])
