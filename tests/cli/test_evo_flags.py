@@ -127,6 +127,11 @@ SYNTAX = [
         "bag2 is evo's; here: --ref-topic T1 --est-topic T2",  # the rest is over 80
     ),
     ("traj", ["tum", "a.txt", "b.txt"], "tum is evo's; here: FILE... [--format tum]"),
+    # doctor and drift take REF EST as ape does: `doctor tum a b` was told "unrecognized
+    # arguments: b"
+    ("doctor", ["tum", "gt.txt", "est.txt"], "tum is evo's; here: REF EST [--format tum]"),
+    ("drift", ["kitti", "gt.txt", "est.txt"], "kitti is evo's; here: REF EST [--format kitti]"),
+    ("doctor", ["bag", "x.bag", "/a", "/b"], "bag is evo's; here: --ref-topic T1 --est-topic T2"),
     ("traj", ["bag", "x.bag", "/odom"], "bag is evo's; here: BAG --topic /odom"),
 ]
 

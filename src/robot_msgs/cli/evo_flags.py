@@ -362,8 +362,16 @@ EVO_FORMATS: dict[str, str] = {
     "bag2": "",
 }
 
-#: The commands whose evo twin takes the format first, with what they take instead.
-EVO_COMMANDS = {"ape": "REF EST", "rpe": "REF EST", "traj": "FILE..."}
+#: The commands whose evo twin takes the format first, with what they take instead;
+#: ``doctor`` and ``drift`` take ``REF EST`` as ``ape`` does (``doctor tum a b`` was told
+#: ``unrecognized arguments: b``).
+EVO_COMMANDS = {
+    "ape": "REF EST",
+    "rpe": "REF EST",
+    "traj": "FILE...",
+    "doctor": "REF EST",
+    "drift": "REF EST",
+}
 
 
 def _positionals(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
