@@ -742,16 +742,17 @@ def test_chunk_seconds_and_the_stall_timeout_are_checked_and_reach_the_sweep(
 ) -> None:
     root = _tree(tmp_path / "runs")
     out = tmp_path / "out"
+    # Out of their bounds, they exited 1 and said 0 as 0.0; every other flag's value out of
+    # its bounds (--workers 0, --max-diff -1) is the command line's: exit 2, as typed.
     for flag, value, bound in (
         ("--chunk-s", "0", "> 0"),
         ("--chunk-s", "nan", "> 0"),
         ("--stall-timeout", "-1", ">= 0"),
         ("--stall-timeout", "inf", ">= 0"),
     ):
-        assert main(["bench", str(root), "--out", str(out), flag, value, "--quiet"]) == 1
-        shown = float(value)
+        assert main(["bench", str(root), "--out", str(out), flag, value, "--quiet"]) == 2
         assert capsys.readouterr().err == (
-            f"ERROR: {flag} {shown}: expected a number of seconds {bound}, got {shown}\n"
+            f"ERROR: {flag} {value}: expected a number of seconds {bound}, got {value}\n"
         )
     assert not out.exists()
     argv = ["bench", str(root), "--out", str(out), "--chunk-s", "2.5", "--stall-timeout", "0"]

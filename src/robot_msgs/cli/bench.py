@@ -206,9 +206,11 @@ def run(args: argparse.Namespace) -> int:
         if seconds is None:
             continue
         if not (math.isfinite(seconds) and (seconds >= 0 if zero else seconds > 0)):
-            reason = f"expected a number of seconds {'>= 0' if zero else '> 0'}, got {seconds}"
-            msg = f"--{flag} {seconds}: {reason}"
-            raise ValidationError(msg, field=flag.replace("-", "_"), reason=reason)
+            # A value out of its bounds is the command line's (exit 2, as --workers 0 and
+            # every settings flag): these exited 1, and said 0 as 0.0.
+            reason = f"expected a number of seconds {'>= 0' if zero else '> 0'}, got {seconds:g}"
+            msg = f"--{flag} {seconds:g}: {reason}"
+            raise UsageError(msg, field=flag.replace("-", "_"), reason=reason)
     from robot_msgs.batch.lock import FolderLock  # noqa: PLC0415 - keeps --help fast
     from robot_msgs.files import check_folder  # noqa: PLC0415
 
