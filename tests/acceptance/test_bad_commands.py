@@ -303,7 +303,7 @@ CASES = [
          ["report", "runs", "--align", "none", "--n-align", "5"],
          error=r"^--n-align 5: expected an alignment method to fit on these poses", code=2),
     Case("report-negative-rpe-delta", _runs(), ["report", "runs", "--rpe-delta", "-1"],
-         error=r"^--rpe-delta: expected float > 0, got float -1\.0", code=2),
+         error=r"^--rpe-delta -1: expected float > 0, got float -1\.0", code=2),
     # -- report: outputs
     Case("report-csv-and-json-one-path", _runs(),
          ["report", "runs", "--csv", "r.csv", "--json", "r.csv"],

@@ -88,13 +88,15 @@ def test_bad_input_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixtu
         (["--align", "none", "--n-align", "5"], "ERROR: --n-align 5: expected an alignment method"),
         (["--statistic", "average"], "invalid choice: 'average'"),
         (["--rpe-unit", "km"], "invalid choice: 'km'"),
-        (["--rpe-delta", "0"], "ERROR: --rpe-delta: expected float > 0"),
+        # These said "--rpe-delta: expected ...", no value, where --coverage-gap 0 and
+        # rpe's --delta 0 say theirs (a hunt).
+        (["--rpe-delta", "0"], "ERROR: --rpe-delta 0: expected float > 0"),
         # These named --delta-unit, a flag report has not, and the library's `metrics` (a
         # hunt): said with report's own flags, as the command line's mistakes (status 2).
         (
             ["--rpe-delta", "0.5", "--rpe-unit", "f"],
             (
-                "ERROR: --rpe-delta: expected a whole number of frames (--rpe-unit s for "
+                "ERROR: --rpe-delta 0.5: expected a whole number of frames (--rpe-unit s for "
                 "seconds, --rpe-unit m for metres), got float 0.5\n"
             ),
         ),

@@ -827,7 +827,10 @@ def load_runs_from_args(
             flag = "--rpe-unit" if err.field.endswith("delta_unit") else "--rpe-delta"
             # The library's `delta_unit='s'` is --rpe-unit here (report has no --delta-unit).
             reason = re.sub(r"`delta_unit='(\w+)'`", r"--rpe-unit \1", err.reason)
-            msg = f"{flag}: {reason}"
+            # The value as rpe --delta says it (report said "--rpe-delta: expected ...").
+            given = args.rpe_unit if flag == "--rpe-unit" else args.rpe_delta
+            value = " ".join(f"{d:g}" for d in given) if isinstance(given, list) else given
+            msg = f"{flag} {value}: {reason}" if value is not None else f"{flag}: {reason}"
             raise UsageError(msg, reason=reason) from err
     judge = {
         k: v for k, v in _given(args, RunSettings).items() if k not in ("evaluation", "reading")
