@@ -813,7 +813,7 @@ def test_help_says_the_default_number_of_retries(
     with pytest.raises(SystemExit, match="0"):
         main(["bench", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    retries = text.split("--retries RETRIES ", 1)[1].split(" --resume", 1)[0]
+    retries = text.split("--retries N ", 1)[1].split(" --resume", 1)[0]
     parser = argparse.ArgumentParser(prog="robot-msgs")
     add_parser(parser.add_subparsers())
     default = parser.parse_args(["bench", "runs/", "--out", "out"]).retries

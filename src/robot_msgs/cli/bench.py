@@ -112,6 +112,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--workers",
         type=int,
         action=workers_flag,
+        metavar="N",
         default=None,
         help="worker processes (default: the CPUs available)",
     )
@@ -141,6 +142,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--retries",
         type=int,
         action=retries_flag,
+        metavar="N",
         default=2,
         help=(
             "re-runs of a run whose worker died while it ran alone, or that a lost scheduler "

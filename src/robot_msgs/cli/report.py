@@ -63,6 +63,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     out.add_argument(
         "--html",
         type=Path,
+        metavar="FILE",
         help="self-contained HTML report, interactive (plotly.js inlined: robot_msgs[html])",
     )
     out.add_argument(
@@ -71,9 +72,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="--html with PNG figures and no script, for e-mail and print (robot_msgs[plot])",
     )
     add_json_file_flag(out, "the Report message")
-    out.add_argument("--csv", type=Path, help="one row per run")
-    out.add_argument("--latex", type=Path, help="LaTeX tables (booktabs)")
-    out.add_argument("--markdown", type=Path, help="Markdown tables")
+    out.add_argument("--csv", type=Path, metavar="FILE", help="one row per run")
+    out.add_argument("--latex", type=Path, metavar="FILE", help="LaTeX tables (booktabs)")
+    out.add_argument("--markdown", type=Path, metavar="FILE", help="Markdown tables")
     out.add_argument("--force", action="store_true", help="overwrite existing output files")
     add_run_settings_args(parser)
     parser.add_argument(

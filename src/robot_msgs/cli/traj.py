@@ -122,7 +122,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=f"file format: {', '.join(FORMATS)} (default: detected)",
     )
     parser.add_argument("--topic", help="bag topic, or TF as /tf:parent.child")
-    parser.add_argument("--times", type=Path, help="KITTI times file (one time a line)")
+    parser.add_argument(
+        "--times", type=Path, metavar="FILE", help="KITTI times file (one time a line)"
+    )
     parser.add_argument(
         "--strict", action="store_true", help="refuse data problems instead of fixing them"
     )
