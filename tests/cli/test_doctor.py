@@ -237,3 +237,21 @@ def test_offset_auto_and_its_search_range_reach_the_checks(
         err = capsys.readouterr().err
         assert err.startswith("ERROR: --offset-search 10: expected --offset auto")
         assert err.count("\n") == 1
+
+
+def test_a_position_only_file_is_an_info_that_check_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Latitude/longitude has no orientation: the reader's warning was passed on beside the
+    diagnosis, a kind it did not know. It is a finding of its own kind, an info."""
+    files = []
+    for name, off in (("r.lla", 0.0), ("e.lla", 1e-7)):
+        rows = [(t, 45.0 + 1e-5 * t * t + off * (t % 2), 9.0 + 1e-5 * t) for t in range(20)]
+        files.append(tmp_path / name)
+        files[-1].write_text("".join(f"{t} {la!r} {lo!r} 0.0\n" for t, la, lo in rows))
+    assert main(["doctor", *map(str, files), "--check", "--json"]) == 0
+    found = Diagnosis.from_dict(json.loads(capsys.readouterr().out)).findings
+    said = [f for f in found if f.kind == "no_orientation"]
+    assert [f.severity for f in said] == ["info", "info"]
+    for f, file in zip(said, files, strict=True):
+        assert f.summary.startswith(f"{file}: latitude/longitude/altitude has no orientation")

@@ -914,6 +914,25 @@ def test_traj_check_passes_kittis_printed_rounding_and_fails_a_block_beyond_it(
     assert "replaced by the nearest rotation (max |R Rᵀ - I| 0.0021 at line 2)" in issue
 
 
+def test_traj_check_passes_a_valid_lla_file_whose_format_has_no_orientation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A valid latitude/longitude file failed --check (exit 1): the format's lack of an
+    orientation was listed as an issue of the file (a review). It is a note; a row the
+    reader drops is still an issue."""
+    fixes = write(tmp_path, LLA, "fix.lla")
+    assert main(["traj", str(fixes), "--check", "--json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)
+    assert report["issues"] == []
+    (said,) = report["notes"]
+    assert said.startswith(f"{fixes}: latitude/longitude/altitude has no orientation")
+    broken = write(tmp_path, LLA + "3 nan 9.0 110.0\n", "nan.lla")
+    assert main(["traj", str(broken), "--check", "--json"]) == 1
+    (report,) = json.loads(capsys.readouterr().out)
+    (issue,) = report["issues"]
+    assert "1 row(s) with NaN or infinite values dropped" in issue
+
+
 def test_a_topic_named_with_escape_codes_is_shown_never_acting(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

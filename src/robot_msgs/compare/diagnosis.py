@@ -36,6 +36,7 @@ FindingKind: TypeAlias = Literal[
     "non_orthonormal_rotations",
     "rounded_rotations",
     "non_finite",
+    "no_orientation",
     "unknown_covariances",
     "alignment",
     "worst_intervals",
@@ -80,6 +81,8 @@ FINDING_KINDS: dict[str, str] = {
     "digits, as in every KITTI file: results differ by about as much from tools that use "
     "the blocks as given (evo)",
     "non_finite": "rows with NaN or infinite values (dropped)",
+    "no_orientation": "positions with no orientation (latitude/longitude/altitude, NavSatFix, "
+    "PointStamped): identity rotations, so rotation errors mean nothing",
     "unknown_covariances": "pose covariances all zero on every message of a bag topic (ROS's "
     "'unknown'): read as none, so NEES cannot use them",
     "alignment": "a degenerate or poorly constrained fit, or one that changes with the "

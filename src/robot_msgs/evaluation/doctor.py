@@ -161,6 +161,7 @@ _READING_SEVERITY = {
     "non_orthonormal_rotations": "warning",  # beyond rounding: projected, or used as given
     "rounded_rotations": "info",  # the rounding of KITTI's printed digits
     "non_finite": "warning",
+    "no_orientation": "info",  # as the format is: only rotation errors are meaningless
     "stamp_units": "error",
     "unknown_covariances": "info",  # read as none; only NEES needs them
     "same_input": "warning",  # the reference's file given again (robot_msgs.io.read_inputs)

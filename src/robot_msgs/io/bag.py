@@ -29,7 +29,7 @@ from robot_msgs.errors import (
 )
 from robot_msgs.files import _short
 from robot_msgs.io.bounded import stream_kind
-from robot_msgs.io.clean import finish_trajectory, note, report
+from robot_msgs.io.clean import finish_trajectory, no_orientation, note, report
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.io.geodetic import metric_from_geodetic
 from robot_msgs.io.tf import TF_TYPE, is_tf_id, read_tf, tf_transforms, transforms_text
@@ -459,12 +459,7 @@ def _navsat_rows(
     xyz, _ = metric_from_geodetic(
         values[:, 1:4], origin=origin, crs=crs, source=source, where=_labels("message")
     )
-    warnings.warn(
-        f"{source}: NavSatFix has no orientation: identity rotations used, so rotation "
-        "errors are meaningless (use translation or point_distance)",
-        DataWarning,
-        stacklevel=caller_stacklevel(),
-    )
+    no_orientation(source, "NavSatFix")
     out = np.zeros((values.shape[0], 8))
     out[:, 0], out[:, 1:4], out[:, 7] = values[:, 0], xyz, 1.0
     return out
@@ -606,12 +601,7 @@ def read_bag(
             strict=strict,
         )
     if msgtype == "geometry_msgs/msg/PointStamped":
-        warnings.warn(
-            f"{source}: PointStamped has no orientation: identity rotations used, so "
-            "rotation errors are meaningless (use point_distance)",
-            DataWarning,
-            stacklevel=caller_stacklevel(),
-        )
+        no_orientation(source, "PointStamped")
     return finish_trajectory(
         values[:, 0],
         values[:, 1:4],

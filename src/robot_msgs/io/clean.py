@@ -73,6 +73,7 @@ __all__ = [
     "finish_trajectory",
     "held_reports",
     "implausible_stamps",
+    "no_orientation",
     "note",
     "reading_notes",
     "report",
@@ -95,9 +96,13 @@ _UNIT_ULPS = 4 * float(np.finfo(np.float64).eps)
 #: moves results by about as much, relative, against tools that use the blocks as given,
 #: but no data problem.
 ROUNDED_ROTATIONS = "rounded_rotations"
+#: Positions of a format that has no orientation (latitude/longitude/altitude, NavSatFix,
+#: PointStamped), read with identity rotations: said, since rotation errors then mean
+#: nothing, but the file is as its format is.
+NO_ORIENTATION = "no_orientation"
 #: The kinds of DataWarning that say how a file was read, not a problem in it
 #: (``robot-msgs traj`` lists them as notes; ``--check`` passes them).
-NO_PROBLEM_KINDS = frozenset({ROUNDED_ROTATIONS})
+NO_PROBLEM_KINDS = frozenset({ROUNDED_ROTATIONS, NO_ORIENTATION})
 #: The plausible mean rates of a trajectory, Hz: a reading outside them is reported.
 MIN_RATE_HZ = 1e-6
 MAX_RATE_HZ = 1e6
@@ -192,6 +197,23 @@ def _kept_in(
         var.reset(token)
         if pass_on and outer is not None:
             outer.extend(kept)
+
+
+def no_orientation(source: str, what: str) -> None:
+    """Warn that ``what`` of ``source`` has no orientation, read as identity rotations.
+
+    One wording for every position-only reader (kind ``no_orientation``, a
+    :data:`NO_PROBLEM_KINDS`): ``robot-msgs traj --check`` of a valid latitude/longitude
+    file exited 1 on this warning, as on a data problem (a review).
+    """
+    warnings.warn(
+        DataWarning(
+            f"{source}: {what} has no orientation: identity rotations used, so rotation "
+            "errors are meaningless (use translation or point_distance)",
+            kind=NO_ORIENTATION,
+        ),
+        stacklevel=caller_stacklevel(),
+    )
 
 
 def note(message: str, *, kind: str) -> None:

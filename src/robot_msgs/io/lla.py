@@ -14,13 +14,11 @@ projected CRS (``crs``, via PyProj): :mod:`robot_msgs.io.geodetic`.
 
 from __future__ import annotations
 
-import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import DataWarning, caller_stacklevel
-from robot_msgs.io.clean import finish_trajectory
+from robot_msgs.io.clean import finish_trajectory, no_orientation
 from robot_msgs.io.geodetic import metric_from_geodetic
 from robot_msgs.io.table import read_table
 
@@ -102,12 +100,7 @@ def read_lla(
     stamps, lla = table.parts
     where = table.where
     xyz, _ = metric_from_geodetic(lla, origin=origin, crs=crs, source=str(path), where=where)
-    warnings.warn(
-        f"{path}: latitude/longitude/altitude has no orientation: identity rotations used, "
-        "so rotation errors are meaningless (use translation or point_distance)",
-        DataWarning,
-        stacklevel=caller_stacklevel(),
-    )
+    no_orientation(str(path), "latitude/longitude/altitude")
     quats = np.tile([0.0, 0.0, 0.0, 1.0], (stamps.shape[0], 1))
     return finish_trajectory(
         stamps,
