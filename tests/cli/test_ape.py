@@ -872,3 +872,15 @@ def test_the_estimate_of_several_whose_pairs_fail_is_named_after_the_flag(
     argv = ["rpe", str(ref), str(est), str(still), "--delta", "1", "--delta-unit", "m"]
     assert main(argv) == 2
     assert capsys.readouterr().err.startswith(f"ERROR: --delta 1: {still}: delta = 1 m gave no")
+
+
+def test_label_refused_before_any_input_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A --label count that does not fit is a usage error found before reading: EST is
+    # missing, and the label is what is said (exit 2), not the file (exit 1).
+    plot = str(tmp_path / "p.png")
+    missing = str(tmp_path / "missing.tum")
+    flags = ["--plot", plot, "--label", "a", "--label", "b"]
+    assert main(["ape", missing, missing, *flags]) == 2
+    assert capsys.readouterr().err.startswith("ERROR: --label a b: 2 given for 1 inputs")

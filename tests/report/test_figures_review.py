@@ -364,7 +364,15 @@ def test_every_result_keeps_its_own_legend_entry_and_box(
         main(["res", str(saved), str(EVO_ZIP), "--label", "a", "--label", " ", "--plot", plot]) == 2
     )
     assert capsys.readouterr().err == (
-        "ERROR: --label a: ' ' is blank; give each input a name that shows\n"
+        "ERROR: --label a ' ': ' ' is blank; give each input a name that shows\n"
+    )
+    # The echo showed `--label a`, the blank lost: each value is shown as typed
+    assert (
+        main(["res", str(saved), str(EVO_ZIP), "--label", "my run", "--label", "", "--plot", plot])
+        == 2
+    )
+    assert capsys.readouterr().err == (
+        "ERROR: --label 'my run' '': '' is blank; give each input a name that shows\n"
     )
 
 

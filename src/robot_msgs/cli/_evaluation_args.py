@@ -19,7 +19,8 @@ import argparse
 import contextlib
 import os
 import re
-from pathlib import Path
+import shlex
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from robot_msgs.cli._settings_flags import FlagRow, declared_flags, flag_rows
@@ -616,6 +617,24 @@ def flags_in_text(text: str) -> str:
     return _NAMED.sub(flag, text)
 
 
+#: A word a shell reads back as written, unquoted (:func:`shlex.quote`'s, any letter).
+_PLAIN_WORD = re.compile(r"[\w@%+=:,./-]+")
+
+
+def _as_typed(value: object) -> object:
+    """Quote a text or path value as it is typed in a shell when it is blank or has spaces.
+
+    Examples
+    --------
+    >>> _as_typed("a"), _as_typed(" "), _as_typed(""), _as_typed("my run"), _as_typed(2.5)
+    ('a', "' '", "''", "'my run'", 2.5)
+    """
+    if isinstance(value, (str, PurePath)):
+        text = str(value)
+        return text if _PLAIN_WORD.fullmatch(text) else shlex.quote(text)
+    return value
+
+
 def reword(
     err: ValidationError, args: argparse.Namespace, *, usage: bool = False
 ) -> ValidationError:
@@ -648,8 +667,8 @@ def reword(
     if given is None:
         return err
     row = declared_flags().get(match.group(1) if match else "")
-    if isinstance(given, list):
-        given = tuple(given)
+    # Each value as typed: `--label a --label ' '` was echoed `--label a`, its blank lost.
+    given = tuple(map(_as_typed, given)) if isinstance(given, list) else _as_typed(given)
     how = row if row is not None else FlagRow(field="", name=flag)
     shown = "" if isinstance(given, bool) else _shown(how, given)
     msg = f"{flag} {shown}".rstrip() + f": {err.reason}"
