@@ -937,22 +937,17 @@ def test_a_topic_named_with_escape_codes_is_shown_never_acting(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A bag topic named with a colour and a window-title code was printed raw on
-    standard output (its ERROR line was escaped)."""
-    from robot_msgs.io import write_trajectory
-    from robot_msgs.trajectory import PoseTrajectory
+    standard output (its ERROR line was escaped). rosbags writes the bag: ours refuses
+    such a topic."""
+    from tests.report.bagtools import write_pose_bag
 
-    traj = PoseTrajectory(
-        stamps_s=np.array([0.0, 1.0]),
-        positions_xyz=np.zeros((2, 3)),
-        orientations_quat_xyzw=np.array([[0, 0, 0, 1.0]] * 2),
-    )
-    bag = tmp_path / "t.mcap"
-    write_trajectory(bag, traj, topic="/a\x1b[31mRED\x1b]0;title\x07")
+    bag = tmp_path / "t"
+    write_pose_bag(bag, [0, 10**9], [0, 10**9], topic="/a\x1b[31mRED\x1b]0;title\x07")
     assert main(["traj", str(bag)]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out
     assert "\x07" not in out
-    assert f"{bag} /a\\x1b[31mRED\\x1b]0;title\\x07 (mcap)" in " ".join(out.split())
+    assert f"{bag} /a\\x1b[31mRED\\x1b]0;title\\x07 (bag2)" in " ".join(out.split())
 
 
 @pytest.mark.parametrize(
@@ -992,3 +987,24 @@ def test_traj_help_says_what_transform_right_auto_does(
     out = " ".join(capsys.readouterr().out.split())
     assert "--transform-right FILE|auto right-multiply" in out
     assert "auto: estimate --transform-right FILE from the motion (hand-eye calibration" in out
+
+
+@pytest.mark.parametrize(
+    ("topic", "said"),
+    [
+        ("", "--save-topic '': no ROS 2 topic name (it is empty)"),
+        ("/", "--save-topic /: no ROS 2 topic name ('/' alone is the root namespace)"),
+        ("/my est", "--save-topic '/my est': no ROS 2 topic name (it holds a space or control"),
+    ],
+)
+def test_traj_save_topic_that_names_no_topic_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], topic: str, said: str
+) -> None:
+    """--save-topic / wrote a bag on '/', and --save-topic '' was taken for no flag (the
+    bag written on /trajectory): both are refused as usage errors, nothing written."""
+    pytest.importorskip("rosbags")
+    src = write(tmp_path, CLEAN)
+    out = tmp_path / "o.mcap"
+    assert main(["traj", str(src), "--save", str(out), "--save-topic", topic]) == 2
+    assert capsys.readouterr().err.startswith(f"ERROR: {said}")
+    assert not out.exists()

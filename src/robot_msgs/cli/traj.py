@@ -41,6 +41,7 @@ example:fr1_xyz/rgbdslam.tum (tum)
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import warnings
 from dataclasses import dataclass
@@ -63,7 +64,13 @@ from robot_msgs.cli._evaluation_args import (
     trajectory_outputs_to,
 )
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError, UsageError
+from robot_msgs.errors import (
+    DataWarning,
+    FormatError,
+    RobotMsgsError,
+    UsageError,
+    ValidationError,
+)
 from robot_msgs.evaluation.pipeline import time_range
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.evaluation.transforms import apply_transforms
@@ -85,6 +92,7 @@ from robot_msgs.io import (
 from robot_msgs.io.clean import NO_PROBLEM_KINDS, implausible_stamps, reading_notes
 from robot_msgs.io.evaluation_inputs import check_geo_origin, geo_frames
 from robot_msgs.io.tf import transforms_text
+from robot_msgs.io.topic_names import check_topic_name
 from robot_msgs.optional import require
 from robot_msgs.report.text import WIDTH, controls_escaped, display_width, wrap
 from robot_msgs.strict_json import dumps
@@ -495,7 +503,7 @@ def _print_time(report: dict[str, Any], out: TextIO) -> None:
 
 def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str) -> list[Path]:
     given = args.topic if args.topic and not args.topic.startswith("/tf:") else None
-    topic = args.save_topic or given or "/trajectory"
+    topic = args.save_topic if args.save_topic is not None else given or "/trajectory"
     return write_trajectory(args.save, traj, to, force=args.force, topic=topic)
 
 
@@ -588,8 +596,9 @@ def run(args: argparse.Namespace) -> int:
     if args.save is not None and len(args.files) != 1:
         msg = f"--save converts one FILE, got {len(args.files)}"
         raise UsageError(msg)
-    if args.save is None and (args.to or args.save_topic or (args.force and args.plot is None)):
-        if args.save_topic:
+    saving_topic = args.save_topic is not None  # '' too: it was taken for no flag
+    if args.save is None and (args.to or saving_topic or (args.force and args.plot is None)):
+        if saving_topic:
             msg = "--save-topic only goes with --save OUT"
         else:
             msg = "--to and --force only go with --save OUT (--force also with --plot)"
@@ -619,9 +628,15 @@ def run(args: argparse.Namespace) -> int:
         figure_format(args.plot)
     # The format and every file --save writes (KITTI: poses and times).
     to, outputs = trajectory_outputs_to(args.save, args.to) if args.save is not None else ("", [])
-    if args.save_topic and to not in ("mcap", "db3"):  # it was ignored in silence
+    if saving_topic and to not in ("mcap", "db3"):  # it was ignored in silence
         msg = f"--save-topic names the topic of a .mcap or .db3 OUT, not of {to} text"
         raise UsageError(msg)
+    if saving_topic:  # '' and '/' were written as topics, or '' taken for no flag
+        try:
+            check_topic_name(args.save_topic)
+        except ValidationError as err:
+            msg = f"--save-topic {shlex.quote(args.save_topic)}: {err.reason}"
+            raise UsageError(msg) from err
     # Every output checked before any work, together: --save and --plot of one file (one
     # replaced the other, with --force in silence) are refused naming both flags.
     plots = [args.plot] if args.plot is not None else []

@@ -46,6 +46,7 @@ from robot_msgs.errors import (
 )
 from robot_msgs.files import check_outputs
 from robot_msgs.io.bag import TopicInfo, open_bag
+from robot_msgs.io.topic_names import check_topic_name
 from robot_msgs.optional import require
 
 if sys.platform != "win32":  # Windows has no flock: there leftovers are not swept
@@ -454,6 +455,11 @@ def write_records(
                     raise ValidationError(msg)
                 ros_type = generated_name(type(record.message))
                 if record.topic not in connections:
+                    try:  # rosbags writes any text: '' and '/' made bags nothing replays
+                        check_topic_name(record.topic)
+                    except ValidationError as err:
+                        msg = f"{target}: message {index}'s {err}"
+                        raise ValidationError(msg, reason=err.reason) from err
                     profiles = (qos or {}).get(record.topic) or [
                         _recorded_qos(transient_local=record.topic in _LATCHED)
                     ]
@@ -587,7 +593,9 @@ def write_messages(
         A message without header and no ``log_times_ns``, or as many log times as
         messages not given, or a log time that is no whole number of nanoseconds or one
         the file cannot hold (before 1970 in a ``.mcap``, past signed 64 bits in a
-        ``.db3``), or a topic UTF-8 cannot encode; nothing is written.
+        ``.db3``), or a topic UTF-8 cannot encode or that is no topic name
+        (:func:`~robot_msgs.io.topic_names.check_topic_name`: ``''``, ``/``); nothing
+        is written.
 
     Examples
     --------
