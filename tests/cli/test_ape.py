@@ -884,3 +884,28 @@ def test_label_refused_before_any_input_is_read(
     flags = ["--plot", plot, "--label", "a", "--label", "b"]
     assert main(["ape", missing, missing, *flags]) == 2
     assert capsys.readouterr().err.startswith("ERROR: --label a b: 2 given for 1 inputs")
+
+
+def test_save_aligned_layout_keeps_the_child_frame(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # ape --save-aligned al.mcap of an odometry estimate warned its child frame was not
+    # written, advising `write_trajectory_bag(..., layout='odometry')`, no flag of ape's.
+    pytest.importorskip("rosbags")
+    from robot_msgs.io import read_bag, write_trajectory_bag
+    from robot_msgs.msg.catalog import example
+
+    traj = example("trajectory/PoseTrajectory")  # child frame "base_link"
+    assert isinstance(traj, PoseTrajectory)
+    src = write_trajectory_bag(tmp_path / "src.mcap", traj, topic="/odom", layout="odometry")
+    aligned = tmp_path / "al.mcap"
+    sides = [str(src), str(src), "--ref-topic", "/odom", "--est-topic", "/odom"]
+    assert main(["ape", *sides, "--save-aligned", str(aligned)]) == 0
+    assert "(nav_msgs/Odometry, --save-layout odometry, keeps them)" in capsys.readouterr().err
+    kept = tmp_path / "kept.mcap"
+    assert main(["ape", *sides, "--save-aligned", str(kept), "--save-layout", "odometry"]) == 0
+    assert read_bag(kept, "/trajectory").child_frame_id == "base_link"
+    assert main(["ape", *sides, "--save-layout", "odometry"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "ERROR: --save-layout only goes with --save-aligned OUT.mcap or OUT.db3\n"
+    )

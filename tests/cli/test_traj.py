@@ -1008,3 +1008,61 @@ def test_traj_save_topic_that_names_no_topic_is_refused(
     assert main(["traj", str(src), "--save", str(out), "--save-topic", topic]) == 2
     assert capsys.readouterr().err.startswith(f"ERROR: {said}")
     assert not out.exists()
+
+
+def _odometry_bag(tmp_path: Path) -> Path:
+    """A bag of nav_msgs/Odometry on /odom whose child frame is base_link."""
+    pytest.importorskip("rosbags")
+    from robot_msgs.io import write_trajectory_bag
+    from robot_msgs.msg.catalog import example
+    from robot_msgs.trajectory import PoseTrajectory
+
+    traj = example("trajectory/PoseTrajectory")  # child frame "base_link"
+    assert isinstance(traj, PoseTrajectory)
+    return write_trajectory_bag(tmp_path / "src.mcap", traj, topic="/odom", layout="odometry")
+
+
+def test_traj_save_of_odometry_tells_the_flag_that_keeps_its_child_frame(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """traj BAG --topic /odom --save o.mcap warned that the child frame was not written,
+    advising `write_trajectory_bag(..., layout='odometry')`, an argument no flag gave:
+    --save-layout odometry writes nav_msgs/Odometry, which keeps it."""
+    from robot_msgs.io import read_bag
+
+    src = _odometry_bag(tmp_path)
+    out = tmp_path / "o.mcap"
+    assert main(["traj", str(src), "--topic", "/odom", "--save", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "not written (nav_msgs/Odometry, --save-layout odometry, keeps them)" in err
+    assert "layout=" not in err
+    assert read_bag(out, "/odom").child_frame_id == ""
+    kept = tmp_path / "kept.mcap"
+    flags = ["--topic", "/odom", "--save", str(kept), "--save-layout", "odometry"]
+    assert main(["traj", str(src), *flags]) == 0
+    assert "WARNING" not in capsys.readouterr().err
+    assert read_bag(kept, "/odom").child_frame_id == "base_link"
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--save-layout", "path"], "--save-layout only goes with --save OUT.mcap or OUT.db3"),
+        (
+            ["--save", "o.tum", "--save-layout", "odometry"],
+            "--save-layout names the messages of a .mcap or .db3 --save OUT, not of tum text",
+        ),
+    ],
+)
+def test_traj_save_layout_without_a_bag_output_is_refused(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    flags: list[str],
+    said: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    src = write(tmp_path, CLEAN)
+    assert main(["traj", str(src), *flags]) == 2
+    assert capsys.readouterr().err == f"ERROR: {said}\n"
+    assert not (tmp_path / "o.tum").exists()

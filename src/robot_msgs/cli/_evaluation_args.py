@@ -45,9 +45,11 @@ __all__ = [
     "add_output_args",
     "add_plot_flags",
     "add_run_settings_args",
+    "add_save_layout_flag",
     "add_settings_flags",
     "changed_from",
     "check_plot_options",
+    "check_save_layout",
     "flag_of",
     "flag_text",
     "flags_in_text",
@@ -83,6 +85,7 @@ _ARGUMENT_FLAGS = {
     "verify": "--verify",
     "dpi": "--dpi",
     "labels": "--label",
+    "layout": "--save-layout",  # a bag's messages (write_trajectory_bag); its warning names it
     "partial": "--allow-partial",
     "topic": "--topic",
     "times_path": "--times",
@@ -945,6 +948,38 @@ def check_plot_options(args: argparse.Namespace) -> None:
             raise UsageError(msg)
 
 
+def add_save_layout_flag(group: argparse._ActionsContainer, output: str) -> None:
+    """Add ``--save-layout``: the messages of a ``.mcap``/``.db3`` ``output``.
+
+    The library's ``layout=`` (:func:`robot_msgs.io.write_trajectory`), whose warning
+    for a child frame or covariances not written names it.
+    """
+    group.add_argument(
+        "--save-layout",
+        choices=("poses", "path", "odometry"),
+        help=f"messages of a .mcap/.db3 {output}: geometry_msgs/PoseStamped per pose "
+        "(poses, the default), one nav_msgs/Path (path), or nav_msgs/Odometry per pose "
+        "(odometry: keeps the child frame and covariances)",
+    )
+
+
+def check_save_layout(args: argparse.Namespace, flag: str, fmt: str) -> None:
+    """Refuse ``--save-layout`` without a bag written by ``flag`` (``fmt``: its format).
+
+    Raises
+    ------
+    UsageError
+        ``--save-layout`` with no ``flag`` or with a text format (it was ignored).
+    """
+    if getattr(args, "save_layout", None) is None or fmt in ("mcap", "db3"):
+        return
+    if fmt:  # it was ignored in silence, as --save-topic was
+        msg = f"--save-layout names the messages of a .mcap or .db3 {flag} OUT, not of {fmt} text"
+    else:
+        msg = f"--save-layout only goes with {flag} OUT.mcap or OUT.db3"
+    raise UsageError(msg)
+
+
 #: What ``--plot`` draws for ``ape`` and ``rpe``: one estimate's trajectory coloured by
 #: its error, and the error over time with its statistics.
 _PLOT_OVER_TIME = (
@@ -991,6 +1026,7 @@ def add_output_args(
         ".tum/.kitti/.csv/.mcap/.db3, or --to)",
     )
     group.add_argument("--to", choices=WRITE_FORMATS, help="format of --save-aligned")
+    add_save_layout_flag(group, "--save-aligned")
     add_plot_flags(
         group,
         plot,

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from robot_msgs.cli._evaluation_args import (
     changed_from,
     check_plot_options,
+    check_save_layout,
     flag_text,
     flags_in_text,
     flags_text,
@@ -355,6 +356,8 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
             fmt, files = trajectory_outputs_to(aligned, args.to)
         paths = ([save] if save is not None else []) + files
         plans.append(Outputs(save=save, aligned=aligned, aligned_format=fmt, paths=paths))
+    for plan in plans:  # a --save-layout with no bag to apply to was ignored
+        check_save_layout(args, "--save-aligned", plan.aligned_format)
     every = [p for plan in plans for p in plan.paths]
     flags = []  # each path's flag: a plan's paths are its --save, then its --save-aligned
     for plan in plans:
@@ -433,7 +436,11 @@ def emit(
 
             aligned = result.move(estimates[k])  # transformed, mounted, aligned, projected
             written += write_trajectory(
-                plan.aligned, aligned, plan.aligned_format, force=args.force
+                plan.aligned,
+                aligned,
+                plan.aligned_format,
+                force=args.force,
+                layout=getattr(args, "save_layout", None) or "poses",
             )
     comparisons = [r.comparison.summary() for r in results]
     said = {text for texts in shown for text in texts}

@@ -55,8 +55,10 @@ from robot_msgs.cli._evaluation_args import (
     add_geo_args,
     add_label_flag,
     add_plot_flags,
+    add_save_layout_flag,
     add_settings_flags,
     check_plot_options,
+    check_save_layout,
     flags_in_text,
     read_files,
     reading_rules,
@@ -153,6 +155,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="TOPIC",
         help="topic of a .mcap/.db3 OUT (default: --topic when it is one, else /trajectory)",
     )
+    add_save_layout_flag(parser, "OUT")
     parser.add_argument("--force", action="store_true", help="replace OUT if it exists")
     parser.add_argument(
         "--check", action="store_true", help="exit 1 when any file has a data problem"
@@ -504,7 +507,9 @@ def _print_time(report: dict[str, Any], out: TextIO) -> None:
 def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str) -> list[Path]:
     given = args.topic if args.topic and not args.topic.startswith("/tf:") else None
     topic = args.save_topic if args.save_topic is not None else given or "/trajectory"
-    return write_trajectory(args.save, traj, to, force=args.force, topic=topic)
+    return write_trajectory(
+        args.save, traj, to, force=args.force, topic=topic, layout=args.save_layout or "poses"
+    )
 
 
 def _against_reference(
@@ -628,6 +633,7 @@ def run(args: argparse.Namespace) -> int:
         figure_format(args.plot)
     # The format and every file --save writes (KITTI: poses and times).
     to, outputs = trajectory_outputs_to(args.save, args.to) if args.save is not None else ("", [])
+    check_save_layout(args, "--save", to)
     if saving_topic and to not in ("mcap", "db3"):  # it was ignored in silence
         msg = f"--save-topic names the topic of a .mcap or .db3 OUT, not of {to} text"
         raise UsageError(msg)

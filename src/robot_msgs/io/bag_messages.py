@@ -692,8 +692,8 @@ def write_trajectory_bag(
         warnings.warn(
             DataWarning(
                 f"{path}: geometry_msgs/PoseStamped has no field for the trajectory's "
-                f"{' and '.join(lost)}: not written (write_trajectory_bag(..., "
-                "layout='odometry') keeps them)",
+                f"{' and '.join(lost)}: not written (nav_msgs/Odometry, "
+                "`layout='odometry'`, keeps them)",
                 kind="",
                 fixed=False,
             ),

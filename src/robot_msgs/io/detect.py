@@ -62,6 +62,7 @@ from robot_msgs.io.tum import read_tum, write_tum
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from robot_msgs.io.bag_messages import TrajectoryLayout
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.io.kitti import KittiRotations
     from robot_msgs.io.sniff import TextHead
@@ -538,11 +539,13 @@ def write_trajectory(
     *,
     force: bool = False,
     topic: str = "/trajectory",
+    layout: TrajectoryLayout = "poses",
 ) -> list[Path]:
     """Write ``trajectory`` in any format :func:`read_trajectory` reads back; return the files.
 
     The format is ``format``, else the suffix's (:func:`trajectory_outputs`): TUM, KITTI
-    (with its times file), EuRoC, or a ROS 2 bag (``.mcap``/``.db3``, on ``topic``).
+    (with its times file), EuRoC, or a ROS 2 bag (``.mcap``/``.db3``, on ``topic``, its
+    messages as ``layout`` says: :func:`~robot_msgs.io.bag_messages.write_trajectory_bag`).
     Every file is written atomically; none is replaced without ``force``.
 
     Examples
@@ -565,7 +568,7 @@ def write_trajectory(
     if fmt in ("mcap", "db3"):
         from robot_msgs.io.bag_messages import write_trajectory_bag  # noqa: PLC0415 - bags only
 
-        return [write_trajectory_bag(path, trajectory, topic=topic, force=force)]
+        return [write_trajectory_bag(path, trajectory, topic=topic, layout=layout, force=force)]
     if fmt == "kitti":
         poses, times = write_kitti(path, trajectory, force=force)
         return [poses] + ([times] if times is not None else [])
