@@ -421,3 +421,21 @@ def test_a_flag_needing_nothing_is_said_apart_from_the_flags_to_type(
     assert last.endswith(
         "-v --silent are evo's; -v: the table is printed; --silent: messages go to stderr"
     )
+
+
+def test_our_own_flags_typed_with_evo_underscores_are_answered(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # evo spells every flag with underscores: --t_start was answered (evo has it), but
+    # ours alone (--max_diff, --save_aligned) were "unrecognized arguments".
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "r.tum", "e.tum", "--max_diff", "0.1", "--save_aligned", "a.tum"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "robot-msgs ape: error: --max_diff --save_aligned are spelled --max-diff "
+        "--save-aligned here"
+    )
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["traj", "e.tum", "--save_topic", "/x"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "robot-msgs traj: error: --save_topic is spelled --save-topic here"
+    )

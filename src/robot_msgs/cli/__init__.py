@@ -258,6 +258,36 @@ def _options_of(command: str) -> frozenset[str]:
     return frozenset(flag for action in sub._actions for flag in action.option_strings)  # noqa: SLF001
 
 
+def _dashes_hint(unknown: list[str], options: frozenset[str]) -> str | None:
+    """Answer our own flags typed with evo's underscores (``--max_diff``), or None.
+
+    evo spells every flag with underscores; those evo has are answered by
+    :func:`~robot_msgs.cli.evo_flags.evo_hint`, but ours alone (``--max_diff``,
+    ``--save_aligned``, ``--ref_topic``) were "unrecognized arguments".
+
+    Examples
+    --------
+    >>> ours = frozenset({"--max-diff", "--ref-topic"})
+    >>> _dashes_hint(["--max_diff", "0.1"], ours)
+    '--max_diff is spelled --max-diff here'
+    >>> _dashes_hint(["--max_diff", "0.1", "--ref_topic=/x"], ours)
+    '--max_diff --ref_topic are spelled --max-diff --ref-topic here'
+    >>> _dashes_hint(["--nothing_like"], ours) is None
+    True
+    """
+    typed, dashed = [], []
+    for word in unknown:
+        flag = word.split("=", 1)[0]
+        ours = flag.replace("_", "-")
+        if flag.startswith("--") and ours != flag and ours in options:
+            typed.append(flag)
+            dashed.append(ours)
+    if not typed:
+        return None
+    verb = "is" if len(typed) == 1 else "are"
+    return f"{' '.join(typed)} {verb} spelled {' '.join(dashed)} here"
+
+
 def _command_of(given: list[str]) -> str:
     """Find the subcommand's name: the first word that is no option nor an option's value."""
     skip = False
@@ -343,7 +373,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sub.error("; ".join(hint for hint in hints if hint))
             args, unknown = parser.parse_known_args(given)
             if unknown:
-                sub.error(_unrecognized(sub, unknown))
+                sub.error(
+                    _dashes_hint(unknown, _options_of(command)) or _unrecognized(sub, unknown)
+                )
         else:
             args = parser.parse_args(given)
         with warnings.catch_warnings():
