@@ -421,7 +421,9 @@ def test_several_estimates_save_one_file_each_through_name(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     second = str(_drifting_copy(tmp_path))
-    assert main(["ape", GT, EST, second, "--save", str(tmp_path / "one.json")]) == 1
+    # A flag's value that does not fit the inputs is a usage error, exit 2 (it exited 1,
+    # where `traj A B --save o.tum` and a --label count that does not fit exit 2).
+    assert main(["ape", GT, EST, second, "--save", str(tmp_path / "one.json")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ERROR: --save ")
     assert "{name}" in err

@@ -32,7 +32,6 @@ from robot_msgs.cli._evaluation_args import (
 from robot_msgs.errors import (
     AlignmentError,
     AssociationError,
-    FormatError,
     UsageError,
     ValidationError,
 )
@@ -277,7 +276,7 @@ def _named(template: Path | None, flag: str, estimate: str, *, several: bool) ->
                 f"{flag} {template}: with several estimates, name one file per estimate "
                 "with {name} (the estimate's file stem), e.g. out/{name}.json"
             )
-            raise FormatError(msg)
+            raise UsageError(msg)  # the flag's value does not fit the inputs: exit 2
         return template
     return Path(text.replace("{name}", estimate))
 
@@ -316,7 +315,8 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
     Raises
     ------
     UsageError
-        Flags that do not go together; the message names them (exit status 2).
+        Flags that do not go together, or ``--save``/``--save-aligned`` without ``{name}``
+        for several estimates; the message names them (exit status 2).
     FormatError
         A file name that says no format we write.
     OutputPathError, OutputExistsError
