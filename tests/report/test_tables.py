@@ -596,3 +596,30 @@ def test_names_from_files_never_act_on_the_terminal() -> None:
     assert "\u202e" not in shown
     assert not any(line.startswith("ERROR") for line in shown.splitlines())
     assert "\\x1b[31mred\\x0aERROR: forged\\u202eevil\\x07" in shown
+
+
+def test_many_rows_named_by_wide_columns_fold_when_records_would_take_more_lines() -> None:
+    """``res`` of two KITTI drift results (18 signals each, told apart by result, unit and
+    signal: 43 columns, past half of 80) printed 482 lines of records (a review); folded
+    under those columns, every block fits: 3 blocks of 2 + 36 lines."""
+    signals = [
+        f"{q}@{m}00m" for m in range(1, 10) for q in ("translation_pct", "rotation_deg_per_m")
+    ]
+    rows = tuple(
+        (result, "%", signal, "robot_msgs", "kitti_drift", "445", "1.24775", "1.00904",
+         "0.901289", "0.733985", "0.123522", "10.499")
+        for result in ("orbd.json", "sptamd.json") for signal in signals
+    )  # fmt: skip
+    headers = ("result", "unit", "signal", "tool", "metric", "n", "rms", "mean", "median",
+               "std", "min", "max")  # fmt: skip
+    numeric = (*[False] * 5, *[True] * 7)
+    lines = render_text(ReportTable("Results", headers, rows, numeric)).splitlines()
+    blocks = "\n".join(lines[1:]).split("\n\n")
+    assert [block.splitlines()[0].split()[:3] for block in blocks] == [
+        ["result", "unit", "signal"]
+    ] * 3
+    assert [len(block.splitlines()) for block in blocks] == [2 + 36] * 3
+    assert max(len(line) for line in lines) <= 80
+    assert [word for block in blocks for word in block.splitlines()[0].split()[3:]] == list(
+        headers[3:]
+    )
