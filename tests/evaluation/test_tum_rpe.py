@@ -225,3 +225,26 @@ def test_pair_settings_that_differ_in_more_than_delta_are_refused() -> None:
     pairs = [PairSettings(delta=1), PairSettings(delta=1, delta_unit="m")]
     with pytest.raises(ValidationError, match=r"differ only in delta .*got list \['delta_unit'\]"):
         rpe(traj, traj, pairs=pairs)
+
+
+def test_an_estimate_whose_stamps_all_lead_back_to_one_is_refused_as_the_script_does() -> None:
+    """evaluate_rpe.py refuses 'Number of overlap in the timestamps is too small'.
+
+    Reference at 10, 11, 12, 12.1, 12.2 s (median interval 0.55 s: matches within 1.1 s);
+    the estimate at 9.0 .. 9.4 s, before it. Every estimate stamp's nearest reference
+    stamp is 10 s, whose nearest estimate stamp is 9.4 s: one stamp of overlap, which the
+    script refuses. Its pairs (0, 1), (1, 2), (2, 3) all match reference pose 0 at both
+    ends, so they compared the estimate's motion with no motion at all (a number was given).
+    """
+    ref = PoseTrajectory(
+        stamps_s=np.array([10.0, 11.0, 12.0, 12.1, 12.2]),
+        positions_xyz=np.arange(15.0).reshape(5, 3),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (5, 1)),
+    )
+    est = ref.replace(stamps_s=np.array([9.0, 9.1, 9.2, 9.3, 9.4]))
+    pairs = PairSettings(delta=1, delta_unit="f", protocol="tum")
+    with pytest.raises(ValidationError, match=r"overlap.* 1 estimate stamp"):
+        rpe(ref, est, pairs=pairs)
+    # Two stamps of overlap pass the script's check: 9.4 and 10.9 s lead back to themselves.
+    both = ref.replace(stamps_s=np.array([9.0, 9.1, 9.2, 9.4, 10.9]))
+    assert rpe(ref, both, pairs=pairs).counts["pairs"] == 3

@@ -19,7 +19,9 @@ Pairs (on the whole estimate, before any matching)
 Matching (per pair end)
     Each estimate stamp plus ``offset_s`` takes the nearest reference stamp (the same
     binary search); a pair is dropped when either end is further than twice the median
-    reference interval from its match.
+    reference interval from its match. As the script, an estimate is refused when its
+    stamps' matches lead back (each reference stamp's nearest estimate stamp) to fewer
+    than two estimate stamps: it does not overlap the reference in time.
 Error
     ``E = (P_i⁻¹ P_j) (Q_i⁻¹ Q_j)⁻¹`` (the script's ``ominus(ominus(P_j, P_i),
     ominus(Q_j, Q_i))``; evo's ``E`` multiplies the other way round), the translation
@@ -219,6 +221,32 @@ def _errors(
     return np.linalg.norm(t_e, axis=1), angle_from_quat_xyzw(q_e)
 
 
+def _check_overlap(
+    reference: PoseTrajectory, estimate: PoseTrajectory, match: IntpArray, offset: float
+) -> None:
+    """Refuse an estimate that overlaps the reference in fewer than 2 stamps, as the script does.
+
+    ``match`` is each estimate stamp's nearest reference row. evaluate_rpe.py takes, for
+    every estimate stamp, its nearest reference stamp and that stamp's nearest estimate
+    stamp, and raises "Number of overlap in the timestamps is too small" when fewer than
+    two distinct estimate stamps come back. WHY: an estimate beside the reference in time
+    (within twice its median interval of one end) had every pair matched to one reference
+    pose at both ends, its motion compared with none, and a number was given.
+    """
+    back = closest_index(estimate.stamps_s, reference.stamps_s[match] - offset)
+    overlap = int(np.unique(back).size)
+    if overlap < 2:
+        ref_t, est_t = reference.stamps_s, estimate.stamps_s
+        msg = (
+            f"Expected an estimate overlapping the reference in time (as evaluate_rpe.py "
+            f"refuses): the nearest reference stamps of the {est_t.size} estimate stamps "
+            f"(offset {offset:g} s) lead back to {overlap} estimate stamp; estimate "
+            f"{est_t[0]:.6f} .. {est_t[-1]:.6f} s, reference {ref_t[0]:.6f} .. "
+            f"{ref_t[-1]:.6f} s: check the files and the clock offset (`offset_s=`)"
+        )
+        raise ValidationError(msg)
+
+
 def tum_rpe_result(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
@@ -245,8 +273,8 @@ def tum_rpe_result(
     Raises
     ------
     ValidationError
-        A setting the protocol does not have, or fewer than 2 pairs (as the script
-        refuses).
+        A setting the protocol does not have, an estimate that does not overlap the
+        reference in time, or fewer than 2 pairs (as the script refuses).
 
     Examples
     --------
@@ -271,6 +299,7 @@ def tum_rpe_result(
         raise ValidationError(msg)
     gap = 2.0 * float(median(np.diff(cut.stamps_s)))
     match = closest_index(cut.stamps_s, moved.stamps_s + offset)
+    _check_overlap(cut, moved, match, offset)
     valid = np.abs(cut.stamps_s[match] - (moved.stamps_s + offset)) <= gap
     rows = np.flatnonzero(valid)
     new_row = np.full(len(moved), -1, dtype=np.intp)
