@@ -183,9 +183,21 @@ def test_drift_interpolation_records_its_gap_limit(drift: Drift) -> None:
 def test_kitti_drift_refuses_a_path_shorter_than_every_segment() -> None:
     with pytest.raises(
         ValidationError,
-        match=r"matched reference path is 50 m, shorter than every segment length \(100, 200",
+        match=r"matched reference path is 50 m, not longer than any segment length \(100, 200",
     ):
         kitti_drift(straight(51), straight(51))
+
+
+def test_kitti_drift_refusing_a_path_exactly_one_segment_long_does_not_call_it_shorter() -> None:
+    # 0 .. 100 m: a 100 m segment ends at the first frame beyond 100 m (the devkit's
+    # lastFrameFromSegmentLength, dist[i] > dist[first] + len), and there is none. The
+    # message said the 100 m path was "shorter than every segment length (100, ...)".
+    with pytest.raises(ValidationError, match=r"path is 100 m, not longer than any") as caught:
+        kitti_drift(straight(101), straight(101))
+    message = str(caught.value)
+    assert "shorter than" not in message
+    assert "segment length (100, 200" in message
+    assert "beyond" in message
 
 
 @pytest.mark.parametrize("lengths", [[], [0.0], [float("nan")], [-100.0]])

@@ -184,7 +184,7 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
     Raises
     ------
     ValidationError
-        A reference path shorter than every length.
+        A reference path not longer than any length.
     """
     parameters = spec.record(0.0)
     lengths = list(spec.resolved_lengths_m(0.0))
@@ -194,10 +194,13 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
     first, last, length = kitti_segments(distances, lengths, step)
     if first.size == 0:
         _check_moves(float(distances[-1]), "KITTI")
+        # "Shorter than every length" was said of a path of exactly one length, which
+        # has no segment either: the devkit ends a segment beyond its length.
         msg = (
             f"No KITTI segment fits: the matched reference path is {distances[-1]:.6g} m, "
-            f"shorter than every segment length ({', '.join(f'{v:g}' for v in lengths)} m); "
-            "choose shorter segment lengths (`lengths_m=`)"
+            f"not longer than any segment length ({', '.join(f'{v:g}' for v in lengths)} m), "
+            "and a segment ends at the first frame beyond its start plus its length (the "
+            "devkit's rule); choose shorter segment lengths (`lengths_m=`)"
         )
         raise ValidationError(msg, field="Drift.lengths_m", reason=msg)
     pairs = np.stack([first, last], axis=1)
