@@ -610,3 +610,18 @@ def test_fit_rmse_is_nan_where_rounding_decides_and_without_spread() -> None:
     se3, sim3 = alignment_module.fit_rmse(x, x + 1.0 * np.eye(3)[np.arange(40) % 3])
     assert not math.isnan(se3)
     assert not math.isnan(sim3)
+
+
+@pytest.mark.parametrize("method", ["se3", "sim3", "scale", "origin_scale"])
+def test_a_fit_on_one_pose_says_so_rather_than_calling_the_positions_static(
+    method: AlignMethod,
+) -> None:
+    """`--n-align 1` was refused as 'the estimate positions used for the fit are all the
+    same point (1 poses, static)': one pose is no motion to be static, and the cure is
+    more poses."""
+    ref = traj(NOISY_REF[:10])
+    est = traj(NOISY_REF[:10] * 2.0)
+    with pytest.raises(AlignmentError, match=r"on 1 pose: .*several poses") as caught:
+        align(ref, est, settings=EvaluationSettings(align=method, n_align=1))
+    assert "static" not in str(caught.value)
+    assert "1 poses" not in str(caught.value)

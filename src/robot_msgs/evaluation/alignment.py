@@ -393,6 +393,13 @@ def _umeyama(
     rigid fit's rotation is the same, so an SE(3) fit learns it for nothing.
     """
     n = x.shape[0]
+    if n == 1:
+        # One pose was called "all the same point (1 poses, static)", blaming the motion.
+        msg = (
+            "Cannot fit an alignment on 1 pose: a rotation or scale needs the positions of "
+            f"several poses (3 or more, not on a line); fit on more poses or {_ALTERNATIVES}"
+        )
+        raise AlignmentError(msg)
     mean_x, mean_y, sxx, syy, cov = _moments(x, y)
     for side, sum_squares, points, mean in (
         ("estimate", sxx, x, mean_x),
