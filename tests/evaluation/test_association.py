@@ -569,6 +569,18 @@ def test_overlap_without_close_stamps_suggests_a_larger_max_diff() -> None:
         associate(traj([0.0, 1.0, 2.0]), traj([0.5, 1.5]))
 
 
+def test_a_side_of_one_pose_has_no_median_interval_to_say() -> None:
+    """Reference at 0 and 1 s, one estimate pose at 0.5 s: the message said "the median
+    intervals are 1 s (reference) and nan s (estimate)", and "(1 poses)"."""
+    with pytest.raises(AssociationError, match=r"median intervals are 1 s \(reference\)") as caught:
+        associate(traj([0.0, 1.0]), traj([0.5]))
+    message = str(caught.value)
+    assert "nan" not in message
+    assert "1 poses" not in message
+    assert "(1 pose)" in message
+    assert "none (estimate: 1 pose)" in message
+
+
 def test_interpolate_with_every_stamp_in_a_gap_suggests_max_gap() -> None:
     with pytest.raises(AssociationError, match=r"reference gaps longer than `max_gap_s=0\.5` s"):
         associate(

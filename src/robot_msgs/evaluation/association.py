@@ -991,6 +991,11 @@ def smaller_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> S
     return None
 
 
+def _poses(n: int) -> str:
+    """Say ``n`` poses, one in the singular ("1 poses" was said)."""
+    return "1 pose" if n == 1 else f"{n} poses"
+
+
 def _no_match(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
@@ -1008,8 +1013,8 @@ def _no_match(
     text = (
         f"No pose pairs found with `sync={method!r}`, `max_diff_s={max_diff!r}`{u}, "
         f"`offset_s={offset!r}`{u}: "
-        f"reference spans {r0:.6f} .. {r1:.6f}{u} ({len(reference)} poses), estimate + offset "
-        f"spans {e0:.6f} .. {e1:.6f}{u} ({len(estimate)} poses). "
+        f"reference spans {r0:.6f} .. {r1:.6f}{u} ({_poses(len(reference))}), estimate + "
+        f"offset spans {e0:.6f} .. {e1:.6f}{u} ({_poses(len(estimate))}). "
     )
     if e1 < r0 - max_diff or e0 > r1 + max_diff:
         # a giant offset was advised for ms beside seconds, and for frame indices (reviews)
@@ -1039,10 +1044,16 @@ def _no_match(
             "`sync='nearest'`"
         )
     else:
+        # A side of one pose has no interval: "nan s (estimate)" was said of it.
+        intervals = [
+            f"{_median_step(traj.stamps_s):g}{u} ({whose})"
+            if len(traj) > 1
+            else f"none ({whose}: 1 pose)"
+            for whose, traj in (("reference", reference), ("estimate", estimate))
+        ]
         text += (
             "The spans overlap but no stamps are close enough: raise `max_diff_s=`; "
-            f"the median intervals are {_median_step(reference.stamps_s):g}{u} (reference) and "
-            f"{_median_step(estimate.stamps_s):g}{u} (estimate)"
+            f"the median intervals are {intervals[0]} and {intervals[1]}"
         )
         unit = smaller_stamp_unit(reference, estimate)
         text += "" if unit is None else f"; {unit.hint()}"
