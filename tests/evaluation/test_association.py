@@ -823,3 +823,36 @@ def test_spans_whose_ratio_or_length_is_past_float64_are_no_other_unit() -> None
     said = other_stamp_unit(one, _walk(np.array([0.0, 1e300]), 0.0))
     assert said is not None
     assert said[:3] == ("estimate", "1e-300 s", 1e300)
+
+
+@pytest.mark.parametrize("sync", ["interpolate", "interpolate_longer"])
+@pytest.mark.parametrize("offset", [1e17, -1e17])
+def test_an_offset_past_the_stamps_resolution_is_refused_naming_it(
+    sync: str, offset: float
+) -> None:
+    """At 1e17 s float64 keeps 16 s: stamps 0.5 s apart become equal once moved, and with
+    a tolerance as large the interpolations failed with "Expected strictly increasing
+    stamps ... at `PoseTrajectory.stamps_s[1]`", naming neither the offset nor why (the
+    poses resampled at them cannot hold equal stamps; nearest and one_to_one keep rows
+    of the inputs, and match as evo and TUM's script do)."""
+    settings = EvaluationSettings(sync=sync, offset_s=offset, max_diff_s=1e18)  # type: ignore[arg-type]
+    ref = traj(np.arange(40.0) * 0.5)
+    est = traj(np.arange(20.0) + 0.1)
+    said = re.escape(f"`offset_s={offset!r}` s moves the stamps past")
+    with pytest.raises(AssociationError, match=f"^{said}"):
+        associate(ref, est, settings)
+    with pytest.raises(AssociationError, match=r"past float64's resolution"):
+        associate(est, ref, settings)
+
+
+@pytest.mark.parametrize("sync", ["interpolate", "interpolate_longer"])
+def test_an_offset_near_float64s_limit_is_refused_without_a_numpy_warning(sync: str) -> None:
+    """Stamps of 1.7e9 s moved by -1e308 against a tolerance of 1e308: NumPy's "overflow
+    encountered in scalar subtract" escaped the nearest rule (an error where warnings
+    are errors), and the resampled stamps were all -1e308."""
+    settings = EvaluationSettings(sync=sync, offset_s=-1e308, max_diff_s=1e308)  # type: ignore[arg-type]
+    t = 1.7e9 + np.arange(10.0)
+    with pytest.raises(AssociationError, match=r"offset_s=-1e\+308"):
+        associate(traj(t), traj(t), settings)
+    with pytest.raises(AssociationError, match=r"offset_s=-1e\+308"):
+        associate(traj(t), traj(t[::2]), settings)

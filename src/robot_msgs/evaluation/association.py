@@ -335,6 +335,32 @@ def associate(
     )
 
 
+def _moved_stamps(stamps: Float64Array, shift: float, whose: str, offset: float) -> Float64Array:
+    """Return ``stamps + shift`` as the stamps of resampled poses, or refuse them.
+
+    ``stamps`` (strictly increasing) are ``whose`` side's, on the other side's clock once
+    moved by ``shift`` (``offset``, the setting, or its negative). WHY: ``offset_s=1e17``
+    (an offset in ns by mistake, with a tolerance as large) made stamps 0.5 s apart
+    equal, and the interpolations failed saying "Expected strictly increasing stamps ...
+    at `PoseTrajectory.stamps_s[1]`", which named neither the offset nor why.
+    """
+    with np.errstate(over="ignore"):  # past float64: inf, refused below
+        moved: Float64Array = stamps + shift
+    if not np.isfinite(moved).all():
+        said = "past float64's range"
+    else:
+        equal = np.flatnonzero(moved[1:] <= moved[:-1])
+        if equal.size == 0:
+            return moved
+        k = int(equal[0])
+        said = (
+            f"past float64's resolution: the {whose}'s stamps {stamps[k]:.9g} and "
+            f"{stamps[k + 1]:.9g} s both become {moved[k]:.9g} s"
+        )
+    msg = f"`offset_s={offset!r}` s moves the stamps {said}; is the offset in seconds?"
+    raise AssociationError(msg)
+
+
 # Nearest (evo) ---------------------------------------------------------------------------
 
 
@@ -376,7 +402,8 @@ def _nearest_rows(
     Each (N,) temporary is freed as soon as its step is done: at 10^7 poses one costs
     80 MB, and the association's peak is the evaluation's peak beside the inputs.
     """
-    inside = (short >= other[0] - max_diff) & (short <= other[-1] + max_diff)
+    with np.errstate(over="ignore"):  # a bound past float64 is infinite, and compares so
+        inside = (short >= other[0] - max_diff) & (short <= other[-1] + max_diff)
     upper = search_sorted(other, short, "right")
     np.minimum(upper, other.shape[0] - 1, out=upper)
     diff_up = other[upper]
@@ -545,7 +572,8 @@ def _interpolate(
     n_ref = ref_t.shape[0]
     if max_gap is None:
         max_gap = DEFAULT_GAP_INTERVALS * median(np.diff(ref_t)) if n_ref > 1 else math.inf
-    when = estimate.stamps_s + offset
+    with np.errstate(over="ignore"):  # past float64: inf, outside the span below
+        when = estimate.stamps_s + offset
     inside = (when >= ref_t[0] - max_diff) & (when <= ref_t[-1] + max_diff)
     clamped, left, right, exact = _brackets(ref_t, when)
     span = ref_t[right] - ref_t[left]
@@ -562,8 +590,9 @@ def _interpolate(
     if est_idx.size == 0:
         raise _no_match(reference, estimate, "interpolate", max_diff, offset, max_gap)
     _note_low_share(notes, est_idx.size, len(estimate), "the estimate's", (reference, estimate))
+    at = _moved_stamps(estimate.stamps_s[est_idx], offset, "estimate", offset)  # when[est_idx]
     interpolated, left, used = _resampled(
-        reference, when[est_idx], clamped[est_idx], left[est_idx], right[est_idx], exact[est_idx]
+        reference, at, clamped[est_idx], left[est_idx], right[est_idx], exact[est_idx]
     )
     return Association(
         reference=interpolated,
@@ -603,11 +632,11 @@ def _interpolate_longer(
     used_ref: int | None = None
     used_est: int | None = None
     if est_t.shape[0] > ref_t.shape[0]:  # the estimate is the longer side (as _nearest_pairs)
-        when = ref_t[ref_idx] + (-offset)  # evo's rounding: stamps + (-offset_2)
+        when = _moved_stamps(ref_t[ref_idx], -offset, "reference", offset)  # evo's: + (-offset_2)
         ref_part, ref_rows = take_rows(reference, ref_idx), _frozen(ref_idx)
         est_part, est_rows, used_est = _resampled(estimate, when, *_brackets(est_t, when))
     else:
-        when = est_t[est_idx] + offset
+        when = _moved_stamps(est_t[est_idx], offset, "estimate", offset)
         ref_part, ref_rows, used_ref = _resampled(reference, when, *_brackets(ref_t, when))
         est_part, est_rows = take_rows(estimate, est_idx), _frozen(est_idx)
     return Association(
