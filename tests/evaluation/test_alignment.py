@@ -625,3 +625,22 @@ def test_a_fit_on_one_pose_says_so_rather_than_calling_the_positions_static(
         align(ref, est, settings=EvaluationSettings(align=method, n_align=1))
     assert "static" not in str(caught.value)
     assert "1 poses" not in str(caught.value)
+
+
+@pytest.mark.parametrize("method", ["origin", "origin_scale"])
+def test_origin_alignment_of_quaternions_off_unit_within_the_tolerance(
+    method: AlignMethod,
+) -> None:
+    """A PoseTrajectory holds quaternions whose norm is 1 within 1e-6; the origin fit made
+    its rotation of them unnormalised (the matrix scaled by the norm squared, 1 + 1.8e-6)
+    and failed "Expected a rotation matrix (orthonormal, det +1) ... at
+    `Alignment.rotation`". Its rotation is that of the unit quaternions (SciPy's
+    ``Rotation.from_quat`` normalises, as evo's ``quaternion_matrix`` does)."""
+    rng = np.random.default_rng(7)
+    q_ref = Rotation.random(10, random_state=1).as_quat()
+    q_est = Rotation.random(10, random_state=2).as_quat() * (1.0 + 9e-7)
+    ref = traj(NOISY_REF[:10], q_ref)
+    est = traj(NOISY_REF[:10] + rng.normal(size=(10, 3)), q_est)
+    _, fit = align(ref, est, settings=EvaluationSettings(align=method))
+    expected = Rotation.from_quat(q_ref[0]).as_matrix() @ Rotation.from_quat(q_est[0]).as_matrix().T
+    np.testing.assert_allclose(fit.rotation, expected, rtol=0, atol=1e-12)

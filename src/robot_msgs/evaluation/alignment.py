@@ -503,6 +503,17 @@ def _origin_rotation(
     return nearest
 
 
+def _unit(quat_xyzw: Float64Array) -> Float64Array:
+    """Return a quaternion a trajectory holds (norm 1 within 1e-6) divided by its norm.
+
+    WHY: ``origin``'s rotation made of it unnormalised was off a rotation by twice the
+    norm's deviation (1.8e-6 at 1 + 9e-7), and the fit failed "Expected a rotation
+    matrix" in :class:`~robot_msgs.compare.alignment.Alignment`; evo normalises too.
+    """
+    out: Float64Array = quat_xyzw / np.linalg.norm(quat_xyzw)
+    return out
+
+
 def _fit_rows(estimate: PoseTrajectory, settings: EvaluationSettings) -> slice | IntpArray:
     """Rows of the (associated) poses that the fit uses.
 
@@ -672,8 +683,8 @@ def fit_alignment_and_scale(
         # evo's --correct_scale scales the estimate before --align_origin moves it.
         s = _umeyama(x, y, with_scale=True)[2] if method == "origin_scale" else 1.0
         first = rows.start if isinstance(rows, slice) else int(rows[0])
-        r_est = matrix_from_quat_xyzw(estimate.orientations_quat_xyzw[first])
-        r_ref = matrix_from_quat_xyzw(reference.orientations_quat_xyzw[first])
+        r_est = matrix_from_quat_xyzw(_unit(estimate.orientations_quat_xyzw[first]))
+        r_ref = matrix_from_quat_xyzw(_unit(reference.orientations_quat_xyzw[first]))
         if method != "posyaw":
             R = _origin_rotation(reference, estimate, first, r_ref, r_est)
         else:  # rpg's alignPositionYawSingle: the yaw maximising tr(Rz R_est R_refᵀ)
