@@ -301,22 +301,3 @@ def test_a_bag_name_is_never_given_text() -> None:
     with pytest.raises(FormatError, match=r"x\.db3: the name says a db3 bag, the format kitti"):
         trajectory_outputs("x.db3", "kitti")
     assert trajectory_outputs("x.txt", "tum")[0] == "tum"  # a text name takes any text format
-
-
-@pytest.mark.parametrize("name", ["o.tum", "o.csv", "o.kitti", "o.mcap", "o.db3"])
-def test_write_trajectory_refuses_a_missing_folder_as_the_command_line_does(
-    tmp_path: Path, name: str
-) -> None:
-    # traj --save missing/o.tum was refused while write_trajectory (and write_records)
-    # made the folder: one rule, evo's and the command line's (a typo's folder is said).
-    from robot_msgs.errors import OutputPathError
-    from robot_msgs.io import write_trajectory
-
-    if name.endswith((".mcap", ".db3")):
-        pytest.importorskip("rosbags")
-    traj = read_trajectory("example:fr1_xyz/rgbdslam.tum")
-    out = tmp_path / "missing" / name
-    said = rf"^{out}: cannot write it: the folder {tmp_path / 'missing'} does not exist$"
-    with pytest.raises(OutputPathError, match=said):
-        write_trajectory(out, traj)
-    assert list(tmp_path.iterdir()) == []

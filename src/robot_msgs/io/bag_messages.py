@@ -427,9 +427,7 @@ def write_records(
         msg = f"{target}: expected a .mcap or .db3 bag, got {target.suffix or 'no suffix'!r}"
         raise FormatError(msg)
     compress = _compression(target, compression)
-    # A missing folder is refused, as the command line and evo do: created, a typo's
-    # folder (resutls/) took the file where no one looks.
-    check_outputs([target], force=force)
+    check_outputs([target], force=force, create_folders=True)
     rosbag2 = require("rosbags.rosbag2", "bags", feature="writing ROS 2 bags")
     from robot_msgs.ros import humble_typestore, to_cdr  # noqa: PLC0415 - needs rosbags
     from robot_msgs.ros.definitions import generated_name  # noqa: PLC0415
@@ -589,8 +587,6 @@ def write_messages(
     ------
     OutputExistsError
         ``path`` exists and ``force`` is false; nothing is written.
-    OutputPathError
-        ``path``'s folder does not exist or is not writable; nothing is written.
     FormatError
         A suffix other than ``.mcap`` or ``.db3``, or messages of mixed types.
     ValidationError

@@ -546,8 +546,7 @@ def write_trajectory(
     The format is ``format``, else the suffix's (:func:`trajectory_outputs`): TUM, KITTI
     (with its times file), EuRoC, or a ROS 2 bag (``.mcap``/``.db3``, on ``topic``, its
     messages as ``layout`` says: :func:`~robot_msgs.io.bag_messages.write_trajectory_bag`).
-    Every file is written atomically; none is replaced without ``force``; a missing
-    folder is refused (``OutputPathError``), as the command line and evo refuse it.
+    Every file is written atomically; none is replaced without ``force``.
 
     Examples
     --------

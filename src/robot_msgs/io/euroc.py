@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import check_outputs, write_atomic
+from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.io.sniff import check_header, read_head, seconds_evidence
 from robot_msgs.io.table import format_rows, read_table
@@ -154,8 +154,6 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     ------
     OutputExistsError
         ``path`` exists and ``force`` is false; nothing is written.
-    OutputPathError
-        ``path``'s folder does not exist or is not writable; nothing is written.
     ValidationError
         A stamp beyond int64 nanoseconds (+-9.2e9 s), named with the file; nothing is
         written.
@@ -171,9 +169,6 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     >>> out.read_text().splitlines()[1]
     '1500000000,1.0,2.0,3.0,1.0,0.0,0.0,0.0'
     """
-    # A missing folder is refused, as the command line and evo do: created, a typo's
-    # folder (resutls/) took the file where no one looks.
-    check_outputs([path], force=force)
     try:
         stamps_ns = traj.nanoseconds("ns")  # read back as EuRoC readers (and evo) do
     except ValidationError as err:  # it names the stamp; the file is said here

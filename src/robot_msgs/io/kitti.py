@@ -280,9 +280,11 @@ def write_kitti(
         if write_times and not traj.stamps_are_frames
         else None
     )
-    # A missing folder is refused, as the command line and evo do: created, a typo's
-    # folder (resutls/) took the file where no one looks.
-    check_outputs([path] + ([times_target] if times_target is not None else []), force=force)
+    check_outputs(
+        [path] + ([times_target] if times_target is not None else []),
+        force=force,
+        create_folders=True,
+    )
     poses = np.zeros((len(traj), 3, 4))
     kept = traj.rotation_matrices  # blocks read as given are written as they were read
     poses[:, :, :3] = matrix_from_quat_xyzw(traj.orientations_quat_xyzw) if kept is None else kept

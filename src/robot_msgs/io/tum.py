@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import FormatError
-from robot_msgs.files import check_outputs, write_atomic
+from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.io.sniff import check_header, integer_stamp_unit, nanosecond_evidence, read_head
 from robot_msgs.io.table import format_rows, read_table
@@ -133,8 +133,6 @@ def write_tum(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bool
     ------
     OutputExistsError
         ``path`` exists and ``force`` is false; nothing is written.
-    OutputPathError
-        ``path``'s folder does not exist or is not writable; nothing is written.
 
     Examples
     --------
@@ -147,9 +145,6 @@ def write_tum(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bool
     >>> out.read_text().splitlines()[1]
     '0.1 1.0 2.0 3.0 0.0 0.0 0.0 1.0'
     """
-    # A missing folder is refused, as the command line and evo do: created, a typo's
-    # folder (resutls/) took the file where no one looks.
-    check_outputs([path], force=force)
     values = np.column_stack([traj.stamps_s, traj.positions_xyz, traj.orientations_quat_xyzw])
     text = "# " + " ".join(TUM_COLUMNS) + "\n" + format_rows(values)
     return write_atomic(path, text, force=force)
