@@ -546,7 +546,9 @@ def write_trajectory(
     The format is ``format``, else the suffix's (:func:`trajectory_outputs`): TUM, KITTI
     (with its times file), EuRoC, or a ROS 2 bag (``.mcap``/``.db3``, on ``topic``, its
     messages as ``layout`` says: :func:`~robot_msgs.io.bag_messages.write_trajectory_bag`).
-    Every file is written atomically; none is replaced without ``force``.
+    Every file is written atomically; none is replaced without ``force``; a missing
+    folder is made, as every writer of the library makes it (``write_atomic``), where
+    every output of the command line refuses one (a typo's folder is said).
 
     Examples
     --------
