@@ -1,0 +1,482 @@
+"""Before the number: what is wrong with an evaluation's setup, found and named.
+
+:func:`diagnose` runs the checks a careful evaluator makes on a reference and an estimate
+and returns a :class:`~robot_msgs.compare.Diagnosis`: one
+:class:`~robot_msgs.compare.Finding` per problem, with a stable ``kind``
+(:data:`~robot_msgs.compare.diagnosis.FINDING_KINDS`), a severity, its evidence and the
+settings that fix or accept it. :func:`diagnose_files` reads the files first and turns
+what the readers fixed (repeated or unordered stamps, non-unit quaternions, implausible
+rates) into findings too. Nothing is written: the doctor never changes files.
+
+Each check is the package's own, run once here (one road per idea):
+
+- reading: the readers' rules (:mod:`robot_msgs.io.clean`), each warning tagged with its
+  kind;
+- ``same_input``: the reference's file given again, as read
+  (:func:`~robot_msgs.io.read_inputs`), else its very stamps and poses
+  (:func:`~robot_msgs.evaluation.pipeline.same_poses`);
+- ``stamp_units``: the spans of the two trajectories a power of 1000 apart, or both
+  sides' poses minutes apart and crawling where milliseconds or microseconds would be a
+  robot's rate and speed; frame indices on one side, or on both with different pose
+  counts (matched by index: :func:`~robot_msgs.evaluation.pipeline.frames_by_index`);
+- ``clock_domain`` and ``time_offset``: :func:`~robot_msgs.evaluation.estimate_offset`,
+  over the span that puts the estimate inside the reference when they hardly overlap
+  (a different recording start), else over the evaluation's range (``offset_search_s``
+  with ``offset_auto``, else ±1 s: a clock error) and, when its optimum lies at the edge,
+  its curve is flat or it finds none, once more over every offset that keeps half the
+  estimate inside the reference (a clock error of seconds); an offset is kept only when
+  the poses it shares with the evaluation's offset fit better too
+  (:func:`~robot_msgs.evaluation.offset.shared_costs`: not a fit over fewer poses); when
+  none is told and the evaluation fits no scale, all of it once more with a scale fitted
+  in the cost (a monocular or millimetre estimate), kept when the poses matched at the
+  offset it finds fit with a scale off as ``scale`` says; when none is found and the
+  wider search is refused because its offsets lie too far apart for the motion
+  (:func:`~robot_msgs.evaluation.offset.coarse_offsets`), a warning that the clock cannot
+  be timed, with the estimator's reason, and no check of poses matched at an unknown
+  offset; when none is told either way, once more with the estimate's poses inverted and
+  with its positions mirrored, kept when the poses matched at the offset found are then
+  found ``inverted`` or ``mirrored``;
+- ``rate_mismatch``: the association's counts (:func:`~robot_msgs.evaluation.associate`);
+- ``coverage``: :func:`robot_msgs.runs.losses.coverage` on the estimate's stamps, gaps
+  longer than 10 median intervals counted as lost;
+- ``scale``, ``alignment``: :func:`~robot_msgs.evaluation.umeyama` and
+  :func:`~robot_msgs.evaluation.align`;
+- ``quaternion_order``: :func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`;
+- ``frame_extrinsic``: :func:`~robot_msgs.evaluation.estimate_extrinsic`;
+- ``worst_intervals``: :func:`~robot_msgs.evaluation.ape_errors` and
+  :func:`~robot_msgs.evaluation.rpe_errors` over ten equal time windows, when they are
+  more than float64 rounding (an RMS above 1e-12 of the positions' magnitude).
+
+The checks live in modules named after what they look at: ``_stamps`` (units, frame
+indices, the time range), ``_clock`` (the recording start, the offset), ``_motion``
+(coverage, rates, scale, inverted, mirrored, planar, the extrinsic, the fit, the worst
+intervals); ``_rules`` holds the thresholds below.
+
+Thresholds (chosen so that the clean pairs of the evo test data give no warning, measured
+in ``tests/evaluation/test_doctor.py``): an offset is a warning when it exceeds both 3
+standard uncertainties and the matching tolerance ``max_diff_s`` (one found only by the
+wider search is kept when the estimator notes nothing about it; one at the edge of the
+widest search is a warning without a fix: the offset is unknown); a scale when it is
+more than 10 % from 1; an extrinsic when it is significant at 3 standard uncertainties
+and turns by more than :data:`EXTRINSIC_DEG` or moves by more than
+:data:`EXTRINSIC_M` (``freiburg1_xyz`` rgbdslam has its own 1 deg, 5 cm, against its
+ground truth); coverage when gaps take 5 % of the estimate's span or it covers less than
+half the reference.
+
+Cost: the offset and the extrinsic are estimated on at most :data:`MAX_ESTIMATE_POSES`
+evenly spread poses (the doctor asks whether they are significant; their uncertainty
+grows as ``sqrt(N / 5 000)`` beyond). Measured by ``benchmarks/bench_doctor.py``:
+with all poses, ``diagnose`` took 4.4 s at 10^5 poses (offset 3.5 s, extrinsic 2.1 s
+under the profiler); with the cap, see the benchmark's table. The wider offset search
+is one more estimate (at most 401 offsets on 4 000 poses, or up to 4 001 on fewer for a
+motion faster than 401 resolve): 0.3-0.5 s of a 1-2 s doctor on the evo test data
+stamped 3-5 s late, and none on their clean pairs; 1.1 s for a 365 s estimate of a
+motion that decorrelates within 0.5 s (4 000 offsets). The inverted and mirrored searches
+run where no offset is told and the first is not known within :data:`_TIMED_S`: 0.3-0.4 s
+on the evo test data's ROS bag and nav2 pairs, none on the TUM, EuRoC and KITTI ORB pairs.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import abc
+from typing import TYPE_CHECKING
+
+from robot_msgs.compare.diagnosis import SEVERITIES, Diagnosis, Finding
+from robot_msgs.errors import AlignmentError, AssociationError, DataWarning, ValidationError
+from robot_msgs.evaluation.alignment import align
+from robot_msgs.evaluation.arguments import check_argument
+from robot_msgs.evaluation.association import associate
+from robot_msgs.evaluation.doctor._clock import _apart, _clock_domain, _time_offset
+from robot_msgs.evaluation.doctor._motion import (
+    _alignment,
+    _coverage,
+    _extrinsic,
+    _inverted,
+    _mirrored,
+    _planar,
+    _rate_mismatch,
+    _scale,
+    _unrelated,
+    _worst_intervals,
+)
+from robot_msgs.evaluation.doctor._rules import (
+    _MIN_FIRST,
+    _READING_SEVERITY,
+    EXTRINSIC_DEG,
+    EXTRINSIC_M,
+    MAX_ESTIMATE_POSES,
+)
+from robot_msgs.evaluation.doctor._stamps import _in_range, _range_missed, _stamp_units
+from robot_msgs.evaluation.pipeline import (
+    match_poses,
+    same_poses,
+    time_range,
+)
+from robot_msgs.evaluation.quaternion_order import quaternion_order_check
+from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.spatial import check_forward_pairs
+from robot_msgs.evaluation.transforms import apply_transforms
+from robot_msgs.trajectory import PoseTrajectory
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.evaluation.association import Association
+    from robot_msgs.evaluation.read_settings import ReadSettings
+    from robot_msgs.io.evaluation_inputs import InputFile
+
+
+__all__ = ["EXTRINSIC_DEG", "EXTRINSIC_M", "MAX_ESTIMATE_POSES", "diagnose", "diagnose_files"]
+
+
+def _reading_findings(reading: Sequence[Warning]) -> list[Finding]:
+    """Turn the readers' tagged warnings into findings (untagged ones are left out)."""
+    out = []
+    try:
+        given = list(reading)
+    except TypeError as err:  # None or a number raised TypeError (not iterable)
+        msg = f"Expected `reading` as a sequence of warnings, got {type(reading).__name__}"
+        raise ValidationError(msg, field="reading", reason=msg) from err
+    for warning in given:
+        kind = getattr(warning, "kind", "")
+        if isinstance(warning, DataWarning) and kind in _READING_SEVERITY:
+            text = str(warning)
+            severity = _READING_SEVERITY[kind]
+            if kind == "stamp_units" and warning.fixed:
+                severity = "warning"  # the reader converted them: the file is wrong, not the run
+            out.append(
+                Finding(
+                    kind=kind,  # type: ignore[arg-type]  # checked against the table
+                    severity=severity,  # type: ignore[arg-type]
+                    summary=text,
+                    evidence={"reader": text},
+                )
+            )
+    return out
+
+
+def diagnose(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings | None = None,
+    *,
+    reading: Sequence[Warning] = (),
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> Diagnosis:
+    """Run every check on ``estimate`` against ``reference`` and report what is wrong.
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        Ground truth and the trajectory under test, as read; neither is modified.
+    settings : EvaluationSettings, optional
+        The settings the evaluation would use (its time range cuts the reference, as
+        the evaluation's does, and the estimate's poses stamped outside it at the offset
+        are left out of the overlap and coverage; its transforms are applied first, its
+        offset, sync, tolerance and alignment are the starting point of the checks).
+    reading : sequence of Warning
+        The warnings reading the two files gave (:func:`diagnose_files` passes them):
+        the tagged :class:`~robot_msgs.errors.DataWarning` s become findings.
+    reference_name, estimate_name : str
+        Labels of the inputs, kept in the diagnosis.
+
+    Returns
+    -------
+    Diagnosis
+        The findings, most serious first, and the kinds checked.
+
+    Raises
+    ------
+    AssociationError
+        No reference pose in the time range (``t_start_s``/``t_end_s``), as the evaluation
+        refuses it (:func:`~robot_msgs.evaluation.prepare`).
+    ValidationError
+        A trajectory with no poses: there is nothing to diagnose.
+        ``spatial_pairs="first"``: the extrinsic, quaternion-order and worst-interval
+        checks compare the motion between matched poses, which needs pairs that run
+        forward on both sides (:func:`~robot_msgs.evaluation.spatial.check_forward_pairs`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.arange(0.0, 30.0, 0.05)
+    >>> turn = np.stack([0.4 * np.sin(t), 0.3 * np.cos(0.7 * t), 0.5 * np.sin(0.3 * t)], 1)
+    >>> from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t + 1e9, positions_xyz=np.stack([np.cos(t), np.sin(2 * t), 0.1 * t], 1),
+    ...     orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(turn)))
+    >>> diagnose(ref, ref.replace(stamps_s=t + 1e9 + 0.3)).kinds()
+    ('time_offset',)
+    """
+    check_argument("reference", reference, PoseTrajectory)
+    check_argument("estimate", estimate, PoseTrajectory)
+    settings = EvaluationSettings() if settings is None else settings
+    check_argument("settings", settings, EvaluationSettings)
+    check_forward_pairs(settings, "the doctor")
+    for side, trajectory in (("reference", reference), ("estimate", estimate)):
+        if len(trajectory) == 0:
+            msg = f"Cannot diagnose: the {side} trajectory has no poses"
+            raise ValidationError(msg, field=side, reason="has no poses")
+    # The evaluation's time range, cut where the evaluation cuts it (prepare): refused as
+    # ape refuses it when no reference pose is left.
+    cut = time_range(reference, settings.t_start_s, settings.t_end_s)[0]
+    findings = _reading_findings(reading)
+    said = any(f.kind == "same_input" for f in findings)  # as the file was read
+    if not said and same_poses(reference, estimate):  # every error is zero; checked on
+        findings.append(
+            Finding(
+                kind="same_input",
+                severity="warning",
+                summary="the estimate's stamps and poses are the reference's (its file "
+                "copied?): every error is zero",
+                evidence={"poses": len(reference)},
+            )
+        )
+    checks: list[str] = ["same_input", "stamp_units", "clock_domain"]
+    found = [f for f in (_stamp_units(reference, estimate, settings),) if f is not None]
+    if any(f.kind == "stamp_units" for f in findings):
+        found = [f for f in findings if f.kind == "stamp_units" and f.severity == "error"]
+    else:
+        findings += found
+    estimate = apply_transforms(estimate, settings)
+    # A warning (frame indices matched by index) leaves the stamps usable: checked on.
+    # The files' stamps are checked whole, the evaluation's slice of them from here on.
+    if all(f.severity != "error" for f in found):
+        if len(cut) >= 2 and len(estimate) >= 2:
+            findings += _time_checks(reference, estimate, settings, checks, cut)
+        elif settings.sync != "spatial":  # one pose: no motion, but its stamp may miss
+            apart = _apart(cut, estimate, settings.offset_s)
+            findings += [] if apart is None else [apart]
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    findings.sort(key=lambda f: order[f.severity])
+    return Diagnosis(
+        reference=reference_name,
+        estimate=estimate_name,
+        findings=tuple(findings),
+        checks=tuple(checks),
+    )
+
+
+def _time_checks(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings,
+    checks: list[str],
+    cut: PoseTrajectory,
+) -> list[Finding]:
+    """Check clocks and matching, then what the matched poses show.
+
+    The clocks are the files' (``reference`` whole); the rest is the evaluation's slice,
+    the reference ``cut`` to the time range.
+    """
+    out: list[Finding] = []
+    if settings.sync == "spatial":  # stamps unused: nothing to say about clocks and rates
+        try:
+            association = match_poses(cut, estimate, settings)
+        except AssociationError as err:
+            return [Finding(kind="clock_domain", severity="error", summary=str(err))]
+        return _matched_checks(association, settings, checks)
+    domain, offset = _clock_domain(reference, estimate, settings)
+    if domain is not None:
+        out.append(domain)
+    if offset is None:
+        return out
+    reference = cut
+    missed = _range_missed(reference, estimate, settings, offset)
+    if missed is not None:
+        return [*out, missed]
+    if domain is None:
+        checks.append("time_offset")
+        shifted, offset = _time_offset(reference, estimate, settings)
+        if shifted is not None:
+            out.append(shifted)
+        if offset is None:  # the clock cannot be timed: no pose is matched right
+            return out
+    settings = settings.replace(offset_s=offset, offset_auto=False, offset_search_s=None)
+    checks += ["coverage", "rate_mismatch"]
+    sliced = _in_range(estimate, settings, settings.offset_s)
+    gaps = _coverage(reference, estimate if sliced is None else sliced, settings.offset_s)
+    if gaps is not None:
+        out.append(gaps)
+    try:
+        association = associate(reference, estimate, settings)
+    except AssociationError as err:
+        out.append(
+            Finding(
+                kind="clock_domain",
+                severity="error",
+                summary=f"no pose matched: {err}",
+                fix={"sync": "spatial"},
+            )
+        )
+        return out
+    rate = _rate_mismatch(reference, estimate, association)
+    if rate is not None:
+        out.append(rate)
+    if association.n_matched < _MIN_FIRST:
+        return out
+    out += _matched_checks(association, settings, checks)
+    return out
+
+
+def _matched_checks(
+    association: Association, settings: EvaluationSettings, checks: list[str]
+) -> list[Finding]:
+    """Check the matched poses: scale, quaternion order, extrinsic, alignment, intervals."""
+    out: list[Finding] = []
+    ref, est = association.reference, association.estimate
+    checks += ["scale", "quaternion_order", "frame_extrinsic", "alignment", "worst_intervals"]
+    method = settings.align if settings.align != "none" else "se3"
+    try:
+        aligned, fitted = align(ref, est, settings=settings.replace(align=method))
+    except AlignmentError as err:
+        out.append(
+            Finding(kind="alignment", severity="warning", summary=f"the alignment fails: {err}")
+        )
+        return out
+    for kind, check in (
+        ("motion_mismatch", _unrelated),
+        ("inverted", _inverted),
+        ("mirrored", _mirrored),
+    ):
+        checks.append(kind)
+        wrong = check(ref, est)
+        if wrong is not None:  # no scale, extrinsic or fit means anything then
+            return [wrong]
+    checks.append("planar")
+    planar = _planar(ref, est, settings, fitted.rotation)
+    if planar is not None:
+        out.append(planar)
+    mix_up = _quaternion_order(ref, est)
+    x = None
+    if mix_up is not None:
+        out.append(mix_up)
+    else:
+        extrinsic, x = _extrinsic(ref, est)
+        if extrinsic is not None and settings.transform_right_auto:
+            extrinsic = extrinsic.replace(severity="info", fix={})  # asked for: estimated
+        if extrinsic is not None:
+            out.append(extrinsic)
+    scale = _scale(ref, est, settings, x)
+    if scale is not None:
+        out.append(scale)
+        if settings.align == "none":
+            method = "sim3"
+            aligned = align(ref, est, settings=settings.replace(align=method))[0]
+    fit = _alignment(ref, est, method, settings)
+    if fit is not None:
+        out.append(fit)
+    worst = _worst_intervals(ref, aligned)
+    if worst is not None:
+        out.append(worst)
+    return out
+
+
+def _quaternion_order(ref: PoseTrajectory, est: PoseTrajectory) -> Finding | None:
+    text = quaternion_order_check(ref, est)
+    if not text:
+        return None
+    return Finding(kind="quaternion_order", severity="warning", summary=text)
+
+
+def diagnose_files(
+    inputs: Sequence[InputFile],
+    settings: EvaluationSettings | None = None,
+    *,
+    strict: bool = False,
+    geo_origin: tuple[float, float, float] | None = None,
+    crs: str | None = None,
+    reading: ReadSettings | None = None,
+) -> Diagnosis:
+    """Read a reference and an estimate (:func:`~robot_msgs.io.read_inputs`) and diagnose them.
+
+    What the readers fix (and would warn about) becomes findings instead of warnings,
+    and so do their notes (:func:`~robot_msgs.io.clean.reading_notes`);
+    ``strict``, ``geo_origin`` and ``crs`` are :func:`~robot_msgs.io.read_inputs`'s,
+    ``reading`` the reading rules (repeated stamps, KITTI rotation blocks; default
+    :class:`~robot_msgs.evaluation.ReadSettings`'s).
+
+    Raises
+    ------
+    ValidationError
+        Not exactly two inputs.
+    FormatError, FileNotFoundError
+        As :func:`~robot_msgs.io.read_inputs`.
+    """
+    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
+    from robot_msgs.io.clean import reading_notes  # noqa: PLC0415
+    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415
+
+    # None raised TypeError (no len()), [None, None] AttributeError (no .path).
+    given: object = inputs  # from callers without a type checker, anything
+    listed = isinstance(given, abc.Sequence) and not isinstance(given, str | bytes)
+    count = len(given) if isinstance(given, abc.Sequence) and listed else None
+    if count != 2:
+        got = type(given).__name__ if count is None else f"{count} inputs"
+        msg = f"Expected a reference and an estimate, got {got}"
+        raise ValidationError(msg, field="inputs", reason=msg)
+    for name, item in zip(("inputs[0]", "inputs[1]"), inputs, strict=True):
+        check_argument(name, item, InputFile)
+    with reading_notes() as notes, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DataWarning)
+        rules = ReadSettings() if reading is None else reading
+        reference, estimate = read_inputs(
+            inputs,
+            strict=strict,
+            geo_origin=geo_origin,
+            crs=crs,
+            repeated_stamps=rules.rule_for(""),
+            kitti_rotations=rules.kitti_rotations,
+        )
+    said = [
+        w.message
+        for w in caught
+        if isinstance(w.message, DataWarning) and w.message.kind in _READING_SEVERITY
+    ]
+    # A TF id written backwards (robot_msgs.io.tf) waits for the diagnosis: an "inverted"
+    # finding says it with the fit's evidence, and the warning would say it twice.
+    turned = [w for w in caught if getattr(w.message, "kind", "") == "tf_inverted"]
+    for w in caught:  # anything else is passed on as it came
+        if w.message not in said and w not in turned:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    diagnosis = diagnose(
+        reference,
+        estimate,
+        settings,
+        reading=[*said, *notes],
+        reference_name=inputs[0].label,
+        estimate_name=inputs[1].label,
+    )
+    for w in turned if "inverted" not in diagnosis.kinds() else ():
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return _tf_chains_turned(diagnosis, inputs)
+
+
+def _tf_chains_turned(diagnosis: Diagnosis, inputs: Sequence[InputFile]) -> Diagnosis:
+    """Say an inverted estimate read from a TF chain as the chain named child first.
+
+    WHY: ``/tf:base_link.odom`` is the world's pose in the robot's frame; the doctor
+    found it inverted and advised writing each pose inverted, where the fix is the id
+    named parent first, ``/tf:odom.base_link`` (a review).
+    """
+    from robot_msgs.io.tf import is_tf_id, parse_tf_id  # noqa: PLC0415
+
+    topic = inputs[1].topic
+    if topic is None or not is_tf_id(topic) or "inverted" not in diagnosis.kinds():
+        return diagnosis
+    tf_topic, parent, child, static = parse_tf_id(topic)
+    turned = f"{tf_topic}:{child}.{parent}" + ("" if static == "/tf_static" else f":{static}")
+    findings = tuple(
+        f.replace(
+            summary=f.summary.replace(
+                "write each pose inverted",
+                f"the TF chain is {child} in {parent}'s frame: name the world first, {turned}",
+            )
+        )
+        if f.kind == "inverted"
+        else f
+        for f in diagnosis.findings
+    )
+    return diagnosis.replace(findings=findings)

@@ -1,0 +1,109 @@
+"""The doctor's thresholds, and the small helpers its checks share.
+
+Each threshold is stated, with why, in :mod:`robot_msgs.evaluation.doctor`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.evaluation.pipeline import SCALE_NOTED
+
+if TYPE_CHECKING:
+    from robot_msgs.trajectory import PoseTrajectory
+
+#: An extrinsic rotation above this (and significant) is a warning, degrees.
+EXTRINSIC_DEG = 2.0
+#: An extrinsic translation above this (and significant) is a warning, metres.
+EXTRINSIC_M = 0.1
+_SIGNIFICANT = 3.0  # standard uncertainties
+#: Most estimate poses (evenly spread) the offset and extrinsic estimates are made on.
+MAX_ESTIMATE_POSES = 5_000
+_SCALE_OFF = SCALE_NOTED  # the same rule as the note of an SE(3) evaluation
+_GAP_SHARE = 0.05
+_LOW_COVERAGE = 0.5
+_PARTIAL_COVERAGE = 0.9
+_LOW_MATCHED = 0.5
+_MATCHED_SHARE = 0.9
+_WINDOWS = 10
+_SHOWN_WINDOWS = 3
+_DOMINANT_SHARE = 0.3
+#: Errors whose root mean square is below this fraction of the positions' magnitude are
+#: float64 rounding (an estimate equal to its reference once its clock is fixed gives
+#: 1e-16 m): no interval is worse than another then.
+_ROUNDING = 1e-12
+_FIRST_SHARE = 0.1
+_MIN_FIRST = 10
+_WINDOW_CHANGE = 3.0
+_COLLINEAR = 1e-3  # second over first singular value of the positions' spread
+_READING_SEVERITY = {
+    "repeated_stamps": "info",
+    "non_monotonic": "warning",
+    "non_unit_quaternions": "info",  # normalised; a norm off by > 1e-2 is refused
+    "non_orthonormal_rotations": "warning",  # beyond rounding: projected, or used as given
+    "rounded_rotations": "info",  # the rounding of KITTI's printed digits
+    "non_finite": "warning",
+    "no_orientation": "info",  # as the format is: only rotation errors are meaningless
+    "stamp_units": "error",
+    "unknown_covariances": "info",  # read as none; only NEES needs them
+    "same_input": "warning",  # the reference's file given again (robot_msgs.io.read_inputs)
+}
+
+
+def _round(value: float, digits: int = 6) -> float:
+    return float(f"{value:.{digits}g}")
+
+
+def _spread(*trajs: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
+    """Keep every k-th row of equally long trajectories, at most ``MAX_ESTIMATE_POSES``."""
+    step = -(-len(trajs[0]) // MAX_ESTIMATE_POSES)
+    if step <= 1:
+        return trajs
+    return tuple(
+        t.replace(
+            stamps_s=t.stamps_s[::step],
+            positions_xyz=t.positions_xyz[::step],
+            orientations_quat_xyzw=t.orientations_quat_xyzw[::step],
+            covariance_6x6=None,
+        )
+        for t in trajs
+    )
+
+
+#: Offsets smaller than this are not found, however certain (the summary shows 0.1 ms).
+_OFFSET_FLOOR_S = 1e-4
+
+#: An offset's better fit, kept on the poses shared with the evaluation's offset by at least
+#: this share, is the clock's (else the choice of poses: :func:`_timed`).
+_EXPLAINED = 0.5
+
+#: Motions whose distances and angles both correlate below this are unrelated.
+_UNRELATED_R = 0.5
+#: A reference quantity whose spread is under this share of its mean does not vary.
+_VARIES = 0.1
+#: Less than this a second (1 cm, half a degree) is a reference standing still.
+_MOVES = (0.01, math.radians(0.5))
+#: Fewer pairs of matched poses than this say nothing about the motions.
+_MIN_MOTIONS = 20
+
+#: A mirrored (or inverted) fit this much better than the best rotation says an axis is flipped.
+_MIRRORED_SHARE = 0.5
+
+#: A reference whose least spread is above this share of its largest, and above
+#: :data:`_PLANAR_M`, moves along all three axes (a flat estimate is then 2-D).
+_PLANAR_SHARE = 0.05
+_PLANAR_M = 0.01
+#: The flat axis, turned into the reference's axes, within about 18 deg of one of them.
+_PLANAR_AXIS = 0.95
+
+
+#: Both sides stamped 0, 1, 2...: one moving this many times farther a stamp than the
+#: other is frame indices at two rates (fr1_xyz's 100 and 30 Hz: 3.6), not 1 Hz seconds.
+_FRAME_RATES = 2.0
+
+
+def _median_step(traj: PoseTrajectory) -> float:
+    return float(np.median(np.diff(traj.stamps_s))) if len(traj) > 1 else math.inf
