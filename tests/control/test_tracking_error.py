@@ -230,3 +230,29 @@ def test_an_error_past_float64_is_refused_not_left_out_as_missing() -> None:
         tracking([0.0, 1.0], [1e308, 1e308], [0.5], [-1e308])
     with pytest.raises(ValidationError, match=r"\(measured 0\.0\)"):
         tracking([0.0, 1.0], [-1e308, 1e308], [0.5], [0.0])
+
+
+def test_joint_tracking_keeps_a_state_stamped_at_the_commands_last_point() -> None:
+    """The command's times are the nearest floats to their nanoseconds (Duration.to_s), so
+    the states' are too: as (ns - start) * 1e-9, a state at the last point, 0.507069464 s
+    after the start, was 0.5070694640000001 s, past the command's end, and left out.
+
+    By hand: the command goes from 0 at 0 s to 1 at 0.507069464 s and the states stand on
+    it at 0 s, half way and the end, so all three are compared and every error is 0.
+    """
+    ns = 507_069_464
+    command = JointTrajectory(
+        header=Header(stamp=Time(sec=100)),
+        joint_names=("elbow",),
+        points=(
+            JointTrajectoryPoint(positions=(0.0,), time_from_start=Duration(sec=0)),
+            JointTrajectoryPoint(positions=(1.0,), time_from_start=Duration(nanosec=ns)),
+        ),
+    )
+    states = [
+        JointState(header=Header(stamp=Time(sec=100, nanosec=k)), name=("elbow",), position=(p,))
+        for k, p in ((0, 0.0), (ns // 2, 0.5), (ns, 1.0))
+    ]
+    stats = joint_tracking(command, states).stats["elbow"]
+    assert stats.n == 3
+    assert stats.max_abs == 0.0

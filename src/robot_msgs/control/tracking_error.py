@@ -304,7 +304,10 @@ def joint_tracking(
                 msg = f"Expected joint {joint!r} in `states[{k}].name`, got {state.name!r}"
                 raise ValidationError(msg)
             measured[k, c] = row[index[joint]]
-        t_meas[k] = (state.header.stamp.to_ns() - start_ns) * 1e-9
+        # As the command's times: the nearest float to the integer nanoseconds. Times
+        # * 1e-9 put a state stamped at the command's last point 1 ulp past it, and out
+        # of the comparison (0.5070694640000001 s after 0.507069464 s; a review).
+        t_meas[k] = (state.header.stamp.to_ns() - start_ns) / 10**9
     # Said of the messages: tracking() named its own `t_measured[1]`, relative to the
     # command's start, for states out of order (a review).
     back = np.flatnonzero(t_meas[1:] <= t_meas[:-1])
@@ -312,8 +315,8 @@ def joint_tracking(
         k = int(back[0]) + 1
         msg = (
             f"Expected `states` in increasing `header.stamp` order, got states[{k}] at "
-            f"{states[k].header.stamp.to_ns() * 1e-9!r} s after states[{k - 1}] at "
-            f"{states[k - 1].header.stamp.to_ns() * 1e-9!r} s"
+            f"{states[k].header.stamp.to_s()!r} s after states[{k - 1}] at "
+            f"{states[k - 1].header.stamp.to_s()!r} s"
         )
         raise ValidationError(msg)
     try:
