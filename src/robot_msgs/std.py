@@ -95,7 +95,8 @@ def _nearest_ns(seconds: float, where: str) -> int:
             f"Expected a number of seconds, got {type(given).__name__} {given!r:.40} - at `{where}`"
         )
         raise ValidationError(msg)
-    if not math.isfinite(given):
+    # A rational is finite: math.isfinite of 10**400 let OverflowError out (a review)
+    if not isinstance(given, numbers.Rational) and not math.isfinite(given):
         msg = f"Expected a finite number of seconds, got {seconds!r} - at `{where}`"
         raise ValidationError(msg)
     exact = (
@@ -144,9 +145,12 @@ class Time(Msg):
                 f"{given!r:.40} - at `Time.from_ns`"
             )
             raise ValidationError(msg)
-        if not isinstance(given, numbers.Integral) and not (
-            math.isfinite(given) and math.floor(given) == given  # Fraction(3, 2), float32 1.5
-        ):
+        whole = (  # Fraction(3, 2) is not; math.isfinite let Fraction(10**400)'s OverflowError out
+            given.denominator == 1
+            if isinstance(given, numbers.Rational)
+            else math.isfinite(given) and math.floor(given) == given  # float32 1.5 is not
+        )
+        if not whole:
             msg = f"Expected a whole number of nanoseconds, got {ns!r} - at `Time.from_ns`"
             raise ValidationError(msg)
         sec, nanosec = divmod(int(ns), _NS_PER_S)

@@ -163,6 +163,22 @@ def test_from_s_takes_any_real_number(seconds: float) -> None:
 
 
 @pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Time.from_ns(Fraction(10**400)),  # type: ignore[arg-type]
+        lambda: Time.from_s(10**400),
+        lambda: Time.from_s(Fraction(-(10**400), 3)),  # type: ignore[arg-type]
+        lambda: Duration.from_s(10**400),
+    ],
+)
+def test_time_from_a_rational_past_float64_is_our_error(make: Any) -> None:
+    """math.isfinite of an int or Fraction past float64 let OverflowError out: a rational
+    is finite, and past int32 seconds, as any other."""
+    with pytest.raises(ValidationError, match=r"Expected int32 .* - at `(Time|Duration)\.sec`"):
+        make()
+
+
+@pytest.mark.parametrize(
     ("make", "match"),
     [
         # int() cut Fraction(3, 2) and NumPy's float32 1.5 to 1 ns, and read the str "5"
