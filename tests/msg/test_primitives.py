@@ -226,3 +226,12 @@ def test_time_from_what_is_no_number_is_our_error(make: Any, match: str) -> None
 def test_time_from_a_value_that_is_no_time_is_our_error(make: Any, match: str) -> None:
     with pytest.raises(ValidationError, match=match):
         make()
+
+
+def test_an_integer_too_long_to_print_is_refused_as_our_error() -> None:
+    """Saying an int32 field's int of 5001 digits let repr's ValueError out (more than
+    4300 digits, sys.int_info): it is said by its size."""
+    with pytest.raises(ValidationError, match=r"got int of 16610 bits - at `Time\.sec`$"):
+        Time(sec=10**5000)
+    with pytest.raises(ValidationError, match=r"got int of \d+ bits - at `Time\.sec`$"):
+        Time.from_ns(-(10**5000))  # its seconds: 16580 bits

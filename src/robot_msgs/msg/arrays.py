@@ -74,6 +74,8 @@ def _got(value: object) -> str:
         text = repr(value)
     except RecursionError:  # lists in lists thousands deep: repr gives up, reprlib does not
         text = reprlib.repr(value)
+    except ValueError:  # an int of more than 4300 digits (sys.int_info): str refuses it too
+        text = f"of {value.bit_length()} bits" if isinstance(value, int) else "(unprintable)"
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{type(value).__name__} {text}"
