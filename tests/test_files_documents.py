@@ -125,6 +125,15 @@ def test_yaml_keys_that_differ_as_loaded_are_two() -> None:
     }
 
 
+def test_json_bytes_not_utf8_are_said_so() -> None:
+    """json's UnicodeDecodeError is a ValueError: it was said as an integer of more than
+    4300 digits (bench's summary.json, read as bytes)."""
+    with pytest.raises(
+        FormatError, match=r"^a\.json: expected UTF-8 JSON text, got byte 0xff at 7$"
+    ):
+        parse_json(b'{"a": "\xff"}', source="a.json")
+
+
 def test_integers_too_long_to_convert_are_format_errors() -> None:
     digits = "9" * 5000
     with pytest.raises(

@@ -277,6 +277,10 @@ def parse_json(text: str | bytes, *, source: str = "<json>", constants: bool = T
         raise FormatError(msg) from err
     except RecursionError as err:  # pragma: no cover - json_depth refused it first
         raise _too_deep(source) from err
+    except UnicodeDecodeError as err:  # bytes: a ValueError, not an integer too long
+        byte = err.object[err.start]
+        msg = f"{source}: expected UTF-8 JSON text, got byte {byte:#04x} at {err.start}"
+        raise FormatError(msg) from err
     except ValueError as err:  # an integer of more than 4300 digits (sys.int_info)
         if isinstance(err, FormatError):  # a constant refused
             raise
