@@ -854,3 +854,23 @@ def test_bar_labels_narrower_than_their_bars_stay_level(hand: ReportResult) -> N
     labels = [t for t in matplotlib_figure(spec).axes[0].texts if t.get_gid() == _BAR_LABEL]
     assert labels
     assert {t.get_rotation() for t in labels} == {0.0}
+
+
+def test_long_panel_titles_in_rows_of_four_stay_apart_and_on_the_figure() -> None:
+    """In rows of four, a title as long as a labelled configuration's ran over its
+    neighbours' and off the figure's left and right edges: each is wrapped to its panel."""
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    line = Trace(kind="line", x=np.array([0.0, 1.0]), y=np.array([0.0, 1.0]), name="run")
+    title = "alg09 1.4.2 (features=300, imu_rate_hz=200) (trial_1)"
+    panels = tuple(Panel(traces=(line,), x_title="x", y_title="y", title=title) for _ in range(8))
+    spec = FigureSpec(title="eight", panels=panels, size_in=(15.2, 7.2), columns=4)
+    fig = matplotlib_figure(spec)
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    boxes = [ax.title.get_window_extent(renderer) for ax in fig.axes if ax.get_title()]
+    assert len(boxes) == 8
+    assert all(b.x0 >= 0 and b.x1 <= fig.bbox.x1 for b in boxes)
+    for row in (boxes[:4], boxes[4:]):
+        assert all(a.x1 <= b.x0 for a, b in pairwise(sorted(row, key=lambda b: b.x0)))
