@@ -722,3 +722,18 @@ def test_a_times_or_transform_file_read_is_an_input_too(
             "would replace what the command reads; give the output its own path\n"
         ), argv
     assert {p: p.read_bytes() for p in (kitti, times, transform, ref, est)} == before
+
+
+def test_a_flag_of_another_command_is_said_whose_it_is(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ape REF EST --delta 1`` was told 'unrecognized arguments: --delta 1' (a review)."""
+    for given, said in (
+        (["ape", "r.tum", "e.tum", "--delta", "1"], "--delta is rpe's, not ape's"),
+        (["drift", "r.tum", "e.tum", "--delta-unit", "m"], "--delta-unit is rpe's, not drift's"),
+        (
+            ["ape", "r.tum", "e.tum", "--lengths", "100", "--workers", "2"],
+            "--lengths is drift's, not ape's; --workers is bench's, not ape's",
+        ),
+    ):
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main(given)
+        assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs {given[0]}: error: {said}"

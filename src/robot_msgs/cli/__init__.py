@@ -288,6 +288,32 @@ def _dashes_hint(unknown: list[str], options: frozenset[str]) -> str | None:
     return f"{' '.join(typed)} {verb} spelled {' '.join(dashed)} here"
 
 
+def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
+    """Answer flags of another command given to ``command`` (``ape --delta 1``), or None.
+
+    ``ape REF EST --delta 1`` was told "unrecognized arguments: --delta 1", a flag the
+    user had met in ``rpe``: it is said whose it is.
+
+    Examples
+    --------
+    >>> _elsewhere_hint(["--delta", "1"], "ape")
+    "--delta is rpe's, not ape's"
+    >>> _elsewhere_hint(["--lengths", "100", "--all-pairs"], "ape")
+    "--lengths is drift's, not ape's; --all-pairs is rpe's, not ape's"
+    >>> _elsewhere_hint(["--nothing"], "ape") is None
+    True
+    """
+    said = []
+    for word in unknown:
+        flag = word.split("=", 1)[0].replace("_", "-")
+        if not flag.startswith("--"):
+            continue
+        owners = [name for name in COMMANDS if name != command and flag in _options_of(name)]
+        if owners:
+            said.append(f"{flag} is {' and '.join(owners)}'s, not {command}'s")
+    return "; ".join(said) or None
+
+
 def _command_of(given: list[str]) -> str:
     """Find the subcommand's name: the first word that is no option nor an option's value."""
     skip = False
@@ -374,7 +400,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             args, unknown = parser.parse_known_args(given)
             if unknown:
                 sub.error(
-                    _dashes_hint(unknown, _options_of(command)) or _unrecognized(sub, unknown)
+                    _dashes_hint(unknown, _options_of(command))
+                    or _elsewhere_hint(unknown, command)
+                    or _unrecognized(sub, unknown)
                 )
         else:
             args = parser.parse_args(given)
