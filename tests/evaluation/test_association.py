@@ -856,3 +856,17 @@ def test_an_offset_near_float64s_limit_is_refused_without_a_numpy_warning(sync: 
         associate(traj(t), traj(t), settings)
     with pytest.raises(AssociationError, match=r"offset_s=-1e\+308"):
         associate(traj(t), traj(t[::2]), settings)
+
+
+def test_no_match_of_stamps_past_any_clock_says_them_as_floats_not_300_digits() -> None:
+    """Stamps of 1e300 s were said to the microsecond: 'spans 1000000000000000052504760255204
+    ...' ran 300 digits a stamp (hev's finding). Past 1e15 s, the float's own text."""
+    near = _walk(np.arange(5.0), 0.5)
+    far = near.replace(stamps_s=1e300 + 1e285 * np.arange(5.0))
+    with pytest.raises(AssociationError, match=r"^No pose pairs found") as caught:
+        associate(far, near)
+    said = str(caught.value)
+    assert "reference spans 1e+300 .. 1.000000000000004e+300 s (5 poses)" in said
+    assert "offset spans 0.000000 .. 4.000000 s (5 poses)" in said
+    assert "the offset (`offset_s=`) is 1e+300 s" in said
+    assert len(said) < 1000  # 300 digits a stamp, five stamps: over 1,500
