@@ -293,3 +293,25 @@ def _multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
         w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
     ])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("row", "off", "divided"), [(-1, 3e-14, True), (-1, 4e-15, False), (0, -3e-14, True)]
+)
+def test_unit_rotations_checks_every_row_in_chunks(row: int, off: float, divided: bool) -> None:
+    """The check of the squared norms runs a chunk of rows at a time (13 -> 5 ms a side at
+    10^6 poses): a row off past rounding in the last, partial chunk is found, one within
+    it leaves the trajectory as given (the same object)."""
+    from robot_msgs.evaluation.pipeline import _UNIT_CHUNK, _unit_rotations
+
+    n = 2 * _UNIT_CHUNK + 3
+    q = np.tile([0.0, 0.0, 0.0, 1.0], (n, 1))
+    q[row, 3] = np.sqrt(1.0 + off)  # squared norm 1 + off, within a few 1e-16
+    traj = PoseTrajectory(
+        stamps_s=np.arange(float(n)), positions_xyz=np.zeros((n, 3)), orientations_quat_xyzw=q
+    )
+    out = _unit_rotations(traj)
+    assert (out is not traj) is divided
+    assert abs(float(np.sum(out.orientations_quat_xyzw[row] ** 2)) - 1.0) < (
+        1e-15 if divided else 1e-14
+    )
