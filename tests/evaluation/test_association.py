@@ -845,6 +845,16 @@ def test_an_offset_past_the_stamps_resolution_is_refused_naming_it(
         associate(est, ref, settings)
 
 
+def test_the_stamps_an_offset_makes_equal_are_said_apart() -> None:
+    """Epoch stamps 0.0318 s apart were said "1.3050311e+09 and 1.3050311e+09 s both
+    become 1.00000001e+17 s" (9 digits): the same number twice, for two stamps."""
+    settings = EvaluationSettings(sync="interpolate", offset_s=1e17, max_diff_s=1e18)
+    ref = traj(1305031098.0 + np.arange(40.0) * 0.5)
+    est = traj(np.array([1305031100.0, 1305031100.0318]))
+    with pytest.raises(AssociationError, match=r"stamps 1305031100\.0 and 1305031100\.0318 s"):
+        associate(ref, est, settings)
+
+
 @pytest.mark.parametrize("sync", ["interpolate", "interpolate_longer"])
 def test_an_offset_near_float64s_limit_is_refused_without_a_numpy_warning(sync: str) -> None:
     """Stamps of 1.7e9 s moved by -1e308 against a tolerance of 1e308: NumPy's "overflow

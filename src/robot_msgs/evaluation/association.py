@@ -353,9 +353,11 @@ def _moved_stamps(stamps: Float64Array, shift: float, whose: str, offset: float)
         if equal.size == 0:
             return moved
         k = int(equal[0])
+        # As typed (repr): 9 digits said epoch stamps 0.03 s apart as "1.3050311e+09 and
+        # 1.3050311e+09 s", the same number twice.
         said = (
-            f"past float64's resolution: the {whose}'s stamps {stamps[k]:.9g} and "
-            f"{stamps[k + 1]:.9g} s both become {moved[k]:.9g} s"
+            f"past float64's resolution: the {whose}'s stamps {float(stamps[k])!r} and "
+            f"{float(stamps[k + 1])!r} s both become {moved[k]:.9g} s"
         )
     msg = f"`offset_s={offset!r}` s moves the stamps {said}; is the offset in seconds?"
     raise AssociationError(msg)
