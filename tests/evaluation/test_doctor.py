@@ -1268,6 +1268,30 @@ def test_offset_auto_refused_for_a_scaled_estimate_is_said_with_the_offset_a_sca
     assert "0.0061 m with sim3" in scale.summary
 
 
+@pytest.mark.evo_data
+def test_offset_auto_refused_for_a_scaled_estimate_on_time_says_the_scale(
+    evo_data: Path,
+) -> None:
+    """fr2_desk_ORB_kf_mono (a monocular estimate, on time) with `offset_auto`: the
+    evaluation refuses its SE(3) search, and the doctor said that as an error advising
+    ``--offset SECONDS``, the scale (0.449 times the reference's) unsaid, where a scale
+    fitted times it within a few ms of 0 (a review). It is said as the scaled search finds
+    it, and the scale measured there."""
+    reference = str(evo_data / "fr2_desk_groundtruth.txt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)  # the reference's repeated stamp
+        d = _doctor(
+            str(evo_data / "fr2_desk_ORB_kf_mono.txt"), reference=reference, offset_auto=True
+        )
+    assert d.kinds("error", "warning") == ("time_offset", "scale"), d
+    found = d.finding("time_offset")
+    assert found is not None
+    assert "with a scale fitted the estimate's clock is on time, -0.00" in found.summary
+    scale = d.finding("scale")
+    assert scale is not None
+    assert "0.449 times the reference's" in scale.summary
+
+
 def test_offset_auto_refused_by_a_static_reference_is_said_not_matched_at_offset_0() -> None:
     """A reference standing still (0.2 mm noise) with `offset_auto`: the evaluation refuses
     its search ("the reference is static: ... give `offset_s=`"), and the doctor matched

@@ -173,7 +173,12 @@ def _offset_searched(
         first_scaled, scaled, _ = _offset_searched_as(
             reference, estimate, settings.replace(align="sim3")
         )
-        if _told(scaled, settings) and _scaled_at(reference, estimate, settings, scaled):
+        # WHY firm, not told, when the evaluation's own search is refused: a monocular
+        # estimate on time (fr2_desk_ORB_kf_mono) was said to be refused with "give
+        # --offset SECONDS", its scale unsaid, where a scale fitted times it at 0 s.
+        firm = scaled is not None and not (scaled.flat or scaled.at_edge)
+        told = _told(scaled, settings) or (settings.offset_auto and first is None and firm)
+        if told and _scaled_at(reference, estimate, settings, scaled):
             return first_scaled, scaled, _SCALED, ""
     if settings.offset_auto:
         return first, kept, "", refused
@@ -393,8 +398,9 @@ def _time_offset(
                 kind="time_offset",
                 severity="warning",
                 summary="the offset search (`offset_auto=`) fits no scale and times nothing: "
-                f"the evaluation refuses it; with a scale fitted the estimate's clock is off "
-                f"by {delta:+.4f} s ± {found.std_s:.1g} s"
+                "the evaluation refuses it; with a scale fitted the estimate's clock is "
+                + ("off by" if significant else "on time,")
+                + f" {delta:+.4f} s ± {found.std_s:.1g} s"
                 + (_widened(first, found, settings, unit) if widened else "")
                 + "; see the scale",
                 evidence=_offset_evidence(found),
