@@ -1262,7 +1262,10 @@ def test_offset_auto_refused_for_a_scaled_estimate_is_said_with_the_offset_a_sca
         "refuses it; with a scale fitted the estimate's clock is off by -2.00"
     )
     assert float(found.evidence["offset_s"]) == pytest.approx(own - 2.0, abs=1e-3)  # type: ignore[arg-type]
-    assert found.fix == ({} if search_s else {"offset_search_s": 4.0})
+    # Widened alone, the unscaled search is refused again (ape --offset-search 4).
+    assert found.fix == (
+        {"align": "sim3"} if search_s else {"align": "sim3", "offset_search_s": 4.0}
+    )
     scale = d.finding("scale")
     assert scale is not None
     assert "0.0061 m with sim3" in scale.summary

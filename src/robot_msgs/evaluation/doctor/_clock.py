@@ -404,7 +404,9 @@ def _time_offset(
                 + (_widened(first, found, settings, unit) if widened else "")
                 + "; see the scale",
                 evidence=_offset_evidence(found),
-                fix={"offset_search_s": float(math.ceil(abs(delta)) + 1)} if widened else {},
+                # Widened alone the unscaled search is refused again: a scale fitted too.
+                fix={"align": "sim3"}
+                | ({"offset_search_s": float(math.ceil(abs(delta)) + 1)} if widened else {}),
             ),
             found.offset_s,
         )
