@@ -634,19 +634,24 @@ def test_nine_estimates_are_nine_curves(result: EvaluationResult) -> None:
         assert len({(line.get_color(), line.get_linestyle()) for line in lines}) == 9
 
 
+def _over_two_deltas(fr1: tuple[PoseTrajectory, PoseTrajectory], count: int) -> Any:
+    """The ``rpe --plot`` figure of ``count`` estimates ``e1``... over deltas of 1 and 2 s."""
+    from robot_msgs.evaluation import PairSettings, rpe
+
+    ref, est = fr1
+    deltas = [PairSettings(delta=d, delta_unit="s") for d in (1.0, 2.0)]
+    result = rpe(ref, est, settings=EvaluationSettings(align="se3"), pairs=deltas)
+    names = [f"e{k}" for k in range(1, count + 1)]
+    return evaluation_figure([(n, result) for n in names], result.comparison.signals, title="t")
+
+
 def test_ten_estimates_over_two_deltas_are_twenty_curves(
     fr1: tuple[PoseTrajectory, PoseTrajectory],
 ) -> None:
     # `rpe gt e1 .. e10 --delta 1 2 --delta-unit s --plot`: a delta a line style, the
     # colours round past eight, so e9's "1 s" was e1's, blue and solid (a hunt). A
     # colour's curves take the styles in turn: e9's dotted and dash-dotted.
-    from robot_msgs.evaluation import PairSettings, rpe
-
-    ref, est = fr1
-    deltas = [PairSettings(delta=d, delta_unit="s") for d in (1.0, 2.0)]
-    result = rpe(ref, est, settings=EvaluationSettings(align="se3"), pairs=deltas)
-    names = [f"e{k}" for k in range(1, 11)]
-    fig = evaluation_figure([(n, result) for n in names], result.comparison.signals, title="t")
+    fig = _over_two_deltas(fr1, 10)
     curves = {line.get_label(): line for line in fig.axes[1].get_lines()}
     looks = {
         name: (line.get_color(), line.get_linestyle(), line.get_marker())
@@ -663,13 +668,7 @@ def test_twenty_estimates_over_two_deltas_are_forty_curves(
     fr1: tuple[PoseTrajectory, PoseTrajectory],
 ) -> None:
     # Past two rounds of the colours the line styles come round too: marks tell them.
-    from robot_msgs.evaluation import PairSettings, rpe
-
-    ref, est = fr1
-    deltas = [PairSettings(delta=d, delta_unit="s") for d in (1.0, 2.0)]
-    result = rpe(ref, est, settings=EvaluationSettings(align="se3"), pairs=deltas)
-    names = [f"e{k}" for k in range(1, 21)]
-    fig = evaluation_figure([(n, result) for n in names], result.comparison.signals, title="t")
+    fig = _over_two_deltas(fr1, 20)
     lines = [line for line in fig.axes[1].get_lines() if ":" in str(line.get_label())]
     looks = {(line.get_color(), line.get_linestyle(), line.get_marker()) for line in lines}
     assert len(lines) == len(looks) == 40
