@@ -431,3 +431,17 @@ def test_a_scaled_estimate_refused_by_an_unscaled_search_is_told_to_fit_the_scal
     assert result.time_offset is not None
     assert result.time_offset.offset_s == pytest.approx(own - 2.0, abs=1e-4)
     assert result.stats["translation"].rms == pytest.approx(0.006101, abs=5e-7)
+
+
+def test_a_search_range_too_narrow_for_the_motion_says_so() -> None:
+    """±0.001 s of a lissajous 0.3 s late (±0.005 s times its offset to 0.6 µs) was refused
+    as 'hardly changes ... (median 9e+04 % above its minimum ...)': the error rises steeply,
+    by less than 1e-6 of the reference's spread. It is said to be too narrow a range."""
+    est = estimate_stamped(0.3)
+    narrow = EvaluationSettings(offset_auto=True, offset_s=-0.3, offset_search_s=0.001)
+    with pytest.raises(AssociationError, match=r"too narrow for the motion; widen") as caught:
+        estimate_offset(REFERENCE, est, narrow)
+    assert "over the offsets -0.301 .. -0.299 s the alignment error rises from" in str(caught.value)
+    assert "hardly" not in str(caught.value)
+    wider = narrow.replace(offset_search_s=0.005)
+    assert estimate_offset(REFERENCE, est, wider).offset_s == pytest.approx(-0.3, abs=1e-5)

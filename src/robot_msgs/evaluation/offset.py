@@ -568,6 +568,17 @@ def estimate_offset(
         )
         raise AssociationError(msg)
     rise = float(median(finite)) - j0
+    if contrast >= _REFUSE_CONTRAST and rise <= _REFUSE_RISE * sy:
+        # WHY: a range too narrow for the motion (±0.001 s of a lissajous, timed within
+        # ±0.005 s) was said to "hardly change" at "9e+04 % above its minimum" (a review).
+        msg = (
+            f"Cannot estimate a time offset: over the offsets {low:g} .. {high:g} s the "
+            f"alignment error rises from {math.sqrt(j0):.3g} to {math.sqrt(j0 + rise):.3g} m "
+            f"RMS, under {_REFUSE_RISE:g} of the reference's spread ({math.sqrt(sy):.3g} m "
+            f"RMS about its mean over {n_used} poses): the range is too narrow for the "
+            "motion; widen `offset_search_s=` or give `offset_s=`"
+        )
+        raise AssociationError(msg)
     if contrast < _REFUSE_CONTRAST or rise <= _REFUSE_RISE * sy:
         msg = (
             f"Cannot estimate a time offset: the alignment error hardly changes over the "
