@@ -72,7 +72,7 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     # In flag spelling: the flag, and its values as the flag takes them.
     # Unknown is not "different" (evo's defaults are ours): the refusal says it cannot
     # tell, and names the flag to rank anyway, not a new evaluation evo's zip cannot have.
-    opening = "NOTE: not ranked: Refusing to mix results whose settings cannot all be compared:"
+    opening = "NOTE: not ranked: refusing to mix results whose settings cannot all be compared:"
     note = said.split(opening)[1]
     assert "if they were made alike, rank them anyway with --force-ranking" in note
     assert "evaluate them with the same settings" not in note
@@ -127,7 +127,7 @@ def test_differing_settings_are_columns_and_block_the_ranking(
     out = capsys.readouterr().out
     assert "--align (differs)" in out
     assert (
-        "Refusing to mix results made with different settings of --align "
+        "not ranked: refusing to mix results made with different settings of --align "
         "(--align se3 in se3.json; --align sim3 in sim3.json)"
     ) in " ".join(out.split())
     assert max(len(line) for line in out.splitlines()) <= 80  # the note too, wrapped
@@ -241,7 +241,7 @@ def test_a_refusal_to_rank_names_every_differing_setting_as_its_flag(
     assert main(["res", "a.json", "b.json", "c.json"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert (
-        "NOTE: not ranked: Refusing to mix results made with different settings of --align, "
+        "NOTE: not ranked: refusing to mix results made with different settings of --align, "
         "--sync and --max-diff (--align se3, --sync nearest, --max-diff 0.01 in a.json; "
         "--align sim3, --sync one-to-one, --max-diff 0.02 in b.json) and of --t-end "
         "(no --t-end in a.json; --t-end 1305031110.0 in c.json); evaluate them with the same "
@@ -256,7 +256,7 @@ def test_same_settings_are_ranked(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["res", str(full), str(short)]) == 0
     out = capsys.readouterr().out
     assert "--t-end (differs)" in out
-    assert "NOTE: not ranked: Refusing to mix results made with different settings of --t-end" in (
+    assert "NOTE: not ranked: refusing to mix results made with different settings of --t-end" in (
         " ".join(out.split())
     )
     same = _save(tmp_path, "again.npz", "--align", "se3")
@@ -320,7 +320,7 @@ def test_html_is_one_interactive_page_with_the_differing_settings_marked(
     text = page.read_text(encoding="utf-8")
     assert text.count('<div class="plot"') == 5  # time, distance, box, violin, histogram
     assert '<th class="differs">--align (differs)</th>' in text
-    assert "Refusing to mix results made with different" in text
+    assert "not ranked: refusing to mix results made with different" in text
     assert "Plotly.newPlot" in text
 
 

@@ -205,7 +205,8 @@ class ResultsComparison:
                         self._forced_note([k for k, v in mixed.items() if v == MIXED])
                     )
                 else:
-                    self.notes.append(f"not ranked: {err}")
+                    said = str(err)  # one sentence: "not ranked: refusing to mix ..."
+                    self.notes.append(f"not ranked: {said[:1].lower()}{said[1:]}")
             if force or not self.notes:
                 # The rule of every ranking (rank_value): rms, a magnitude, smallest best.
                 statistic, target = _ranked_by(comparisons[0])
@@ -379,7 +380,7 @@ def compare_results(named: Sequence[NamedResult], *, force: bool = False) -> Res
     >>> other = result.replace(comparison=result.comparison.replace(settings=settings))
     >>> table = compare_results([("a", result), ("b", other)])
     >>> table.differing, table.ranking, table.notes[0][:40]
-    (['align'], None, 'not ranked: Refusing to mix results made')
+    (['align'], None, 'not ranked: refusing to mix results made')
     >>> compare_results([("a", result), ("b", other)], force=True).ranking
     ['a', 'b']
     """
