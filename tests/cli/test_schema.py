@@ -22,6 +22,22 @@ def test_a_bare_name_of_one_type_is_that_type(capsys: pytest.CaptureFixture[str]
     assert _schema(capsys, "Imu") == _schema(capsys, "sensor/Imu")
     assert _schema(capsys, "Imu") == _schema(capsys, "sensor_msgs/msg/Imu")
     assert _schema(capsys, "Pose")["$ref"] == "#/$defs/Pose"
+    # In any case, when one type is so named ("schema imu" was refused, and answered
+    # with one type's two spellings; a review).
+    assert _schema(capsys, "imu") == _schema(capsys, "sensor/Imu")
+
+
+def test_an_unknown_name_is_answered_with_one_spelling_a_type(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for typed, said, other in (
+        ("sensor/Imuu", "sensor/Imu", "sensor_msgs/Imu"),
+        ("sensor_msgs/Imuu", "sensor_msgs/Imu", "sensor/Imu"),
+    ):
+        assert main(["schema", typed]) == 1
+        hint = capsys.readouterr().err.split("did you mean ")[1].split("?")[0].split(", ")
+        assert hint[0] == said
+        assert other not in hint
 
 
 def test_an_unknown_or_shared_name_is_still_asked_about(

@@ -58,14 +58,14 @@ def test_schema_command_prints_strict_json(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_schema_of_a_bare_name_suggests_the_family(capsys: pytest.CaptureFixture[str]) -> None:
-    """``schema imu`` (the name as ROS users say it) names ``sensor/Imu``, not all 154 types.
-
-    ``schema Imu``, the exact name of one type, is that type (``tests/cli/test_schema.py``).
+    """``schema imuu`` (a name as ROS users say it, mistyped) names ``sensor/Imu``, not all
+    154 types. ``schema Imu`` or ``imu``, the name of one type, is that type
+    (``tests/cli/test_schema.py``).
     """
-    assert main(["schema", "imu"]) == 1
+    assert main(["schema", "imuu"]) == 1
     err = capsys.readouterr().err
-    assert "got 'imu'; did you mean sensor/Imu, sensor_msgs/Imu?" in err
-    assert main(["schema", "odometry"]) == 1
+    assert "got 'imuu'; did you mean sensor/Imu" in err
+    assert main(["schema", "odometryy"]) == 1
     assert "did you mean nav/Odometry" in capsys.readouterr().err
 
 

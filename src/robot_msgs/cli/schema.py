@@ -44,9 +44,12 @@ def run(args: argparse.Namespace) -> int:
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
     name = args.type
-    if "/" not in name:  # `schema Imu`, as a user types it: the one type of that name
-        named = {c for t, c in registered_types().items() if t.rsplit("/", 1)[-1] == name}
-        if len(named) == 1:
-            name = named.pop().TYPE
+    if "/" not in name:  # `schema Imu` (or `imu`), as a user types it: the one type so named
+        last = {t: t.rsplit("/", 1)[-1] for t in registered_types()}
+        for same in (str.__eq__, lambda a, b: a.casefold() == b.casefold()):
+            named = {t for t, base in last.items() if same(base, name)}
+            if len(named) == 1:
+                name = named.pop()
+                break
     print(dumps(json_schema(type_for(name))), end="")
     return 0

@@ -109,7 +109,10 @@ def type_for(type_name: str) -> type[Msg]:
     if found is None:
         found = _by_ros2().get(type_name.replace("/msg/", "/"))
     if found is None:
-        hint = did_you_mean(type_name, [*known, *_by_ros2()], last_part=True)
+        # One spelling a type: ours, or ROS's where the name typed is ROS's ("imu" was
+        # answered "sensor/Imu, sensor_msgs/Imu", one type twice; a review).
+        spellings = _by_ros2() if "_msgs" in type_name else known
+        hint = did_you_mean(type_name, list(spellings), last_part=True)
         msg = (
             f"Expected a registered _type or the ROS 2 name of one, got "
             f"{shown_token(type_name)}{hint} "
