@@ -644,3 +644,18 @@ def test_origin_alignment_of_quaternions_off_unit_within_the_tolerance(
     _, fit = align(ref, est, settings=EvaluationSettings(align=method))
     expected = Rotation.from_quat(q_ref[0]).as_matrix() @ Rotation.from_quat(q_est[0]).as_matrix().T
     np.testing.assert_allclose(fit.rotation, expected, rtol=0, atol=1e-12)
+
+
+def test_points_apart_by_less_than_the_tolerance_are_said_with_their_spread() -> None:
+    """Three UTM poses 3.2 mm apart (coordinates ~5.4e6 m; the tolerance, 1e-9 of them, is
+    5.4 mm) were 'all the same point' (hev's finding): their spread is said, and why."""
+    base = np.array([[500_000.0, 5_400_000.0, 100.0]])
+    x = base + np.array([[0.0, 0.0, 0.0], [0.0032, 0.0, 0.0], [0.0, 0.0032, 0.0]])
+    with pytest.raises(AlignmentError, match=r"up to rounding") as caught:
+        umeyama(x, x + 1.0, with_scale=False)
+    # About their mean (a/3, a/3): squared distances 2a²/9, 5a²/9, 5a²/9; RMS 2a/3.
+    assert f"{2 * 0.0032 / 3:.3g}" == "0.00213"
+    assert (
+        "are the same point up to rounding (spread 0.00213 m RMS, under 1e-09 of their "
+        "coordinates' 5.4e+06 m) (3 poses, static)"
+    ) in str(caught.value)

@@ -406,10 +406,17 @@ def _umeyama(
         ("reference", syy, y, mean_y),
     ):
         if _static(sum_squares, n, points, mean):
+            spread = math.sqrt(sum_squares / n)
+            # WHY: 3 UTM poses 3.2 mm apart were "all the same point" (hev's finding).
+            said = (
+                "all the same point"
+                if spread == 0.0
+                else f"the same point up to rounding (spread {spread:.3g} m RMS, under "
+                f"{STATIC_TOL:g} of their coordinates' {float(np.max(np.abs(points))):.3g} m)"
+            )
             msg = (
-                f"Cannot fit an alignment: the {side} positions used for the fit are all the "
-                f"same point ({n} poses, static), so no rotation or scale can be fitted; "
-                f"{_ALTERNATIVES}"
+                f"Cannot fit an alignment: the {side} positions used for the fit are {said} "
+                f"({n} poses, static), so no rotation or scale can be fitted; {_ALTERNATIVES}"
             )
             raise AlignmentError(msg)
     sigma2 = sxx / n
