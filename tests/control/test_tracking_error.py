@@ -142,6 +142,20 @@ def test_joint_tracking_start_s_overrides_a_zero_stamp() -> None:
     assert result.counts["matched"] == 5
 
 
+def test_joint_tracking_start_s_is_the_nanosecond_nearest_its_value() -> None:
+    """``round(start_s * 1e9)`` rounded twice: 1700000000.1234567 s (the float
+    1700000000.1234567165...) gave ...123456768 ns, 51 ns late, so a state stamped at the
+    start fell before it and was dropped (rv1's finding). Its nearest ns is ...123456717."""
+    start_s = 1700000000.1234567
+    start_ns = 1_700_000_000_123_456_717  # Fraction(start_s) * 10**9, rounded by hand
+    states = [
+        state.replace(header=Header(stamp=Time.from_ns(start_ns + k * 250_000_000)))
+        for k, state in enumerate(_states())
+    ]
+    result = joint_tracking(_command(start_sec=0), states, start_s=start_s)
+    assert result.counts["matched"] == 5
+
+
 def test_joint_tracking_names_the_state_out_of_order() -> None:
     """It said `t_measured[1] = 0.0`, tracking()'s own name, relative to the command (a review)."""
     states = _states()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -277,7 +278,11 @@ def joint_tracking(
             msg = f"Expected `command.points[{i}].{point_field}` for field {field!r}, got none"
             raise ValidationError(msg)
         values.append(row)
-    start_ns = command.header.stamp.to_ns() if start_s is None else round(float(start_s) * 1e9)
+    # The nanosecond nearest start_s: `round(start_s * 1e9)` rounded twice, 51 ns off at
+    # 1.7e9 s (a review); the float's exact value times 10**9 rounds once.
+    start_ns = (
+        command.header.stamp.to_ns() if start_s is None else round(Fraction(float(start_s)) * 10**9)
+    )
     # Seconds from the command start: the nearest float to the integer nanoseconds.
     t_cmd = [p.time_from_start.to_s() for p in command.points]
     for i in range(1, len(t_cmd)):
