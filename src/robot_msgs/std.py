@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from dataclasses import field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
@@ -90,6 +91,13 @@ def _nearest_ns(seconds: float, where: str) -> int:
     128 ns off past 1e9 s, so a stamp did not read back as itself.
     """
     given: object = seconds  # NumPy's float32 too: Fraction takes floats and rationals only
+    decimal = sys.modules.get("decimal")  # a Decimal given has imported it: no import here
+    if decimal is not None and isinstance(given, decimal.Decimal):
+        # Not a numbers.Real, but read exactly, as it was before from_s took those alone
+        if not given.is_finite():
+            msg = f"Expected a finite number of seconds, got {given!r} - at `{where}`"
+            raise ValidationError(msg)
+        return round(Fraction(given) * _NS_PER_S)
     if not isinstance(given, numbers.Real):
         msg = (
             f"Expected a number of seconds, got {type(given).__name__} {given!r:.40} - at `{where}`"

@@ -162,6 +162,20 @@ def test_from_s_takes_any_real_number(seconds: float) -> None:
     assert duration.sec * 10**9 + duration.nanosec == expected
 
 
+def test_from_s_reads_a_decimal_exactly_and_refuses_its_nan() -> None:
+    """A Decimal was read before from_s took numbers.Real only, which Decimal is not (a
+    review): it is read exactly, finer than a float64 holds today's stamps."""
+    from decimal import Decimal
+
+    stamp = Time.from_s(Decimal("1305031102.194330001"))  # type: ignore[arg-type]
+    assert stamp == Time(sec=1305031102, nanosec=194330001)
+    half = Duration.from_s(Decimal("-0.5"))  # type: ignore[arg-type]
+    assert half == Duration(sec=-1, nanosec=500_000_000)
+    for bad in ("NaN", "Infinity", "-Infinity", "sNaN"):
+        with pytest.raises(ValidationError, match=r"finite number of seconds, got Decimal"):
+            Time.from_s(Decimal(bad))  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "make",
     [
