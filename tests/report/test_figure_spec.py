@@ -89,6 +89,13 @@ def _run(
     )
 
 
+def _result(runs: list[Any]) -> ReportResult:
+    """The report of ``runs`` (from :func:`_run`), its groups summarised, with the runs."""
+    reports = tuple(e.report for e in runs)
+    report = Report(runs=reports, groups=summarise_groups(reports))
+    return ReportResult(report=report, runs={e.report.name: e for e in runs})
+
+
 def _start_turned(ahead: float) -> PoseTrajectory:
     """Start at (1, 1) turned 90° about z; ``ahead`` along world y is along x in that frame."""
     s = math.sqrt(0.5)
@@ -129,9 +136,7 @@ def hand() -> ReportResult:
             repeatability=rep.replace(endpoint_spread_m=0.25),
         ),
     ]
-    reports = tuple(e.report for e in runs)
-    report = Report(runs=reports, groups=summarise_groups(reports))
-    return ReportResult(report=report, runs={e.report.name: e for e in runs})
+    return _result(runs)
 
 
 def _close(a: object, b: object) -> bool:
@@ -216,9 +221,7 @@ def test_error_over_time_of_ten_algorithms_draws_no_two_runs_alike() -> None:
         for k in range(1, 11)
         for trial in (1, 2)
     ]
-    reports = tuple(e.report for e in runs)
-    report = Report(runs=reports, groups=summarise_groups(reports))
-    result = ReportResult(report=report, runs={e.report.name: e for e in runs})
+    result = _result(runs)
     spec = figure_spec.error_over_time_spec(result, "s1")
     assert spec is not None
     lines = [t for t in spec.panels[0].traces if t.kind == "line"]
@@ -543,9 +546,7 @@ def test_repeatability_of_ten_trials_draws_no_two_alike() -> None:
     dashed, trial 10 red and dotted (trial 2 red and dashed, as before).
     """
     runs = [_run(f"a/s2/t{k}", _start_turned(float(k))) for k in range(1, 11)]
-    reports = tuple(e.report for e in runs)
-    report = Report(runs=reports, groups=summarise_groups(reports))
-    result = ReportResult(report=report, runs={e.report.name: e for e in runs})
+    result = _result(runs)
     spec = figure_spec.repeatability_spec(result, "s2")
     assert spec is not None
     (panel,) = spec.panels
@@ -569,9 +570,7 @@ def _many(algorithms: int, trials: int = 1) -> ReportResult:
         for k in range(1, algorithms + 1)
         for trial in range(1, trials + 1)
     ]
-    reports = tuple(e.report for e in runs)
-    report = Report(runs=reports, groups=summarise_groups(reports))
-    return ReportResult(report=report, runs={e.report.name: e for e in runs})
+    return _result(runs)
 
 
 def _dashes(line: Any) -> str:
@@ -772,9 +771,7 @@ def test_repeatability_of_ten_algorithms_wraps_into_rows_of_four() -> None:
     from robot_msgs.report.plots import matplotlib_figure
 
     runs = [_run(f"a{k}/s2/t1", _start_turned(float(k))) for k in range(1, 11)]
-    reports = tuple(e.report for e in runs)
-    report = Report(runs=reports, groups=summarise_groups(reports))
-    result = ReportResult(report=report, runs={e.report.name: e for e in runs})
+    result = _result(runs)
     spec = figure_spec.repeatability_spec(result, "s2")
     assert spec is not None
     assert (spec.grid, spec.size_in) == ((3, 4), (3.8 * 4 + 0.4, 3.8 * 3))
@@ -796,9 +793,7 @@ def test_the_page_centres_each_panels_title_over_it(hand: ReportResult) -> None:
     report's kfslam title began over the middle of its panel (a hunt).
     """
     runs = [_run(f"a{k}/s2/t1", _start_turned(float(k))) for k in range(1, 4)]
-    reports = tuple(e.report for e in runs)
-    report = Report(runs=reports, groups=summarise_groups(reports))
-    result = ReportResult(report=report, runs={e.report.name: e for e in runs})
+    result = _result(runs)
     for spec in (
         figure_spec.repeatability_spec(result, "s2"),
         figure_spec.trajectories_spec(hand, "s1"),
@@ -827,9 +822,7 @@ def test_bars_of_twelve_algorithms_on_three_sequences_fit_a_page() -> None:
         for s in ("s1", "s2", "s3")
         for k in range(1, 13)
     ]
-    reports = tuple(e.report for e in runs)
-    report = Report(runs=reports, groups=summarise_groups(reports))
-    result = ReportResult(report=report, runs={e.report.name: e for e in runs})
+    result = _result(runs)
     spec = figure_spec.comparison_spec(result)
     assert spec is not None
     assert spec.size_in == (16.0, 3.6)
