@@ -439,7 +439,7 @@ def test_a_bad_flag_value_fails_before_any_run_naming_the_flag(
     assert main(["bench", str(root), "--out", str(out), "--max-diff", "-1"]) == 2
     assert capsys.readouterr().err == (
         f"bench: reading the runs of {root}\n"  # at once, before anything that takes time
-        "ERROR: --max-diff -1: expected float > 0, got float -1.0\n"
+        "ERROR: --max-diff -1: expected float >= 0, got float -1.0\n"
     )
     assert main(["bench", str(root), "--out", str(out), "--coverage-gap", "0", "--quiet"]) == 2
     assert capsys.readouterr().err.startswith("ERROR: --coverage-gap 0: expected float > 0")

@@ -84,7 +84,7 @@ def test_bad_input_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     ("flags", "message"),
     [
         (["--coverage-gap", "0"], "ERROR: --coverage-gap 0: expected float > 0"),
-        (["--max-diff", "-1"], "ERROR: --max-diff -1: expected float > 0"),
+        (["--max-diff", "-1"], "ERROR: --max-diff -1: expected float >= 0"),
         (["--align", "none", "--n-align", "5"], "ERROR: --n-align 5: expected an alignment method"),
         (["--statistic", "average"], "invalid choice: 'average'"),
         (["--rpe-unit", "km"], "invalid choice: 'km'"),

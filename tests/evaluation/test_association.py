@@ -186,6 +186,15 @@ def test_nearest_max_diff_is_inclusive_and_ties_go_to_the_earlier_stamp() -> Non
     )  # |dt| == max_diff
 
 
+def test_nearest_max_diff_zero_matches_equal_stamps_alone_as_evo_does() -> None:
+    """evo's ``--t_max_diff 0`` keeps pairs with |dt| <= 0: the equal stamps (was refused)."""
+    ref = traj([0.0, 1.0, 2.0])
+    est = traj([0.0, 1.0 + 2.0**-40, 2.0])
+    assert pairs_of(associate(ref, est, EvaluationSettings(max_diff_s=0.0))) == [(0, 0), (2, 2)]
+    interpolated = associate(ref, est, EvaluationSettings(sync="interpolate", max_diff_s=0.0))
+    assert interpolated.n_matched == 3
+
+
 def test_nearest_offset_shifts_the_estimate_for_matching_only() -> None:
     ref = traj([10.0, 11.0, 12.0])
     est = traj([0.0, 1.0])

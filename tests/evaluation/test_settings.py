@@ -33,7 +33,12 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings
         ({"align": "se3", "align_window_s": (1.0,)}, "align_window_s", r"of length 2\.\.2"),
         ({"n_align": 10}, "n_align", r"an alignment method to fit on these poses \(`align='se3'`"),
         ({"align_window_s": (0.0, 1.0)}, "align_window_s", r"\.\.\.\), not `align='none'`"),
-        ({"max_diff_s": 0.0}, "max_diff_s", r"Expected float > 0, got float 0\.0"),
+        ({"max_diff_s": -0.001}, "max_diff_s", r"Expected float >= 0, got float -0\.001"),
+        (
+            {"sync": "one-to-one", "max_diff_s": 0.0},
+            "max_diff_s",
+            r"more than 0 with `sync='one_to_one'`: it keeps pairs strictly closer than `max_diff",
+        ),
         ({"max_diff_s": math.inf}, "max_diff_s", r"Expected finite numbers, got float inf"),
         ({"offset_s": math.nan}, "offset_s", r"Expected finite numbers, got float nan"),
         ({"sync": "interpolate", "max_gap_s": -1.0}, "max_gap_s", r"Expected float > 0"),
@@ -140,7 +145,7 @@ def test_options_decode_toml_values_and_name_file_and_key() -> None:
     with pytest.raises(FormatError, match=r"runs\.toml \[settings\]: unknown key `alignment`"):
         EvaluationSettings.from_options({"alignment": "se3"}, where="runs.toml [settings]")
     with pytest.raises(
-        FormatError, match=r"runs\.toml \[settings\]: `max_diff_s`: expected float > 0"
+        FormatError, match=r"runs\.toml \[settings\]: `max_diff_s`: expected float >= 0"
     ):
         EvaluationSettings.from_options({"max_diff_s": -1}, where="runs.toml [settings]")
 

@@ -117,7 +117,7 @@ def test_flags_win_over_the_settings_block(tmp_path: Path) -> None:
     assert m.settings.evaluation.align == "sim3"
     assert m.settings.evaluation.max_diff_s == 0.02  # from the manifest
     assert m.settings.statistic == "max"
-    with pytest.raises(ValidationError, match=r"^Expected float > 0, got float -1\.0") as caught:
+    with pytest.raises(ValidationError, match=r"^Expected float >= 0, got float -1\.0") as caught:
         load_runs([path], evaluation={"max_diff_s": -1.0})
     assert caught.value.field == "EvaluationSettings.max_diff_s"
 
@@ -176,7 +176,7 @@ def test_metrics_from_flags_and_from_the_table_are_refused_together(tmp_path: Pa
         ("[settings]\nalignment = 'se3'\n[[runs]]\npath = '.'\n", r"unknown key `alignment`"),
         (
             "[settings]\nmax_diff_s = -1\n[[runs]]\npath = '.'\n",
-            r"\[settings\]: `max_diff_s`: expected float > 0, got int -1",
+            r"\[settings\]: `max_diff_s`: expected float >= 0, got int -1",
         ),
         (
             "[settings]\nstatistic = 'average'\n[[runs]]\npath = '.'\n",

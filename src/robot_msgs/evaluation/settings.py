@@ -222,7 +222,7 @@ class EvaluationSettings(Msg):
     ] = "nearest"
     max_diff_s: Annotated[
         float,
-        Meta(gt=0, description="largest stamp difference of a matched pair, seconds"),
+        Meta(ge=0, description="largest stamp difference of a matched pair, seconds"),
         Flag("--max-diff", "SECONDS", group=_SYNC),
         FINITE,
     ] = 0.01
@@ -385,6 +385,13 @@ class EvaluationSettings(Msg):
                 expected = f"a transform_{side} to invert"
                 raise self._fail(field=f"invert_transform_{side}", expected=expected, got=True)
         _check_finite(self)
+        if self.max_diff_s == 0 and self.sync == "one_to_one":
+            expected = (
+                "more than 0 with `sync='one_to_one'`: it keeps pairs strictly closer than "
+                "`max_diff_s=`, as TUM's associate.py does, so 0 keeps none "
+                "(`sync='nearest'` matches equal stamps at 0, as evo does)"
+            )
+            raise self._fail(field="max_diff_s", expected=expected, got=self.max_diff_s)
         window = self.align_window_s
         if window is not None and window[0] > window[1]:
             expected = "(start, end) seconds with start <= end"
