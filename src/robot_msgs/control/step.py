@@ -97,7 +97,9 @@ def step_response(
     y : array_like, shape (N,), float64, the signal's unit
         The response.
     initial : float, optional
-        Value before the step :math:`y_0`; default the first sample.
+        Value before the step :math:`y_0`; default the first sample. MATLAB's
+        ``stepinfo(y, t)`` takes 0 unless ``yinit`` is given; pass ``initial=0.0`` for its
+        figures of a response that does not start at 0.
     final : float, optional
         Target :math:`y_f`; default the last sample. ``0.0`` is a value like any other.
     rise_limits : (float, float)
