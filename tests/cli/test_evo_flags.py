@@ -9,6 +9,7 @@ import pytest
 
 from robot_msgs.cli import COMMANDS, _options_of, main
 from robot_msgs.cli.evo_flags import EVO_FLAGS, EVO_FLAGS_BY_COMMAND, EVO_WITHOUT
+from tests.terminal import Terminal
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -438,4 +439,105 @@ def test_our_own_flags_typed_with_evo_underscores_are_answered(
         main(["traj", "e.tum", "--save_topic", "/x"])
     assert capsys.readouterr().err.splitlines()[-1] == (
         "robot-msgs traj: error: --save_topic is spelled --save-topic here"
+    )
+
+
+# (the words after `ape REF EST`, the error line after "error: "): every unknown word is
+# said in the one error, so the user does not fix one and meet the next.
+EVERY_UNKNOWN = [
+    (
+        ["--max_diff", "0.1", "--bogus"],
+        "--max_diff is spelled --max-diff here; unrecognized arguments: --bogus",
+    ),
+    (
+        ["--max_diff", "0.1", "--delta", "1", "--bogus", "x"],
+        (
+            "--max_diff is spelled --max-diff here; --delta is rpe's, not ape's; "
+            "unrecognized arguments: --bogus x"
+        ),
+    ),
+    (
+        ["-va", "--bogus", "--zap=3"],
+        (
+            "-va is evo's; here: --align se3 (-v is not needed); "
+            "unrecognized arguments: --bogus --zap=3"
+        ),
+    ),
+    (
+        ["-va", "--max_diff", "0.1"],
+        (
+            "-va is evo's; here: --align se3 (-v is not needed); "
+            "--max_diff is spelled --max-diff here"
+        ),
+    ),
+    # evo's README line: the switch --plot was said, -va and --save_results a try later
+    (
+        ["-va", "--plot", "--save_results", "r.zip"],
+        (
+            "-va --save_results are evo's; here: --align se3 --save FILE.json; "
+            "--plot is a switch in evo; here: --plot FILE"
+        ),
+    ),
+    (
+        ["--plot_markers", "-va", "--all_channels"],
+        (
+            "-va is evo's; here: --align se3 (-v is not needed); "
+            "--plot_markers --all_channels are evo's; none here"
+        ),
+    ),
+    (
+        ["-a", "-s", "--t_max_diff", "0.02"],
+        "-a -s --t_max_diff are evo's; here: --align sim3 --max-diff 0.02",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("words", "said"), EVERY_UNKNOWN, ids=[" ".join(c[0]) for c in EVERY_UNKNOWN]
+)
+def test_every_unknown_word_is_said_in_the_one_error(
+    words: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "r.tum", "e.tum", *words])
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == f"robot-msgs ape: error: {said}"
+    assert sum("error:" in line for line in err) == 1
+
+
+def test_evos_format_word_and_an_unknown_flag_are_said_together(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ape tum GT EST --bogus`` was told of tum; --bogus came a try later. On a
+    terminal the line is folded to its width, as every usage error is."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "tum", "gt.txt", "est.txt", "--bogus"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "robot-msgs ape: error: tum is evo's; here: REF EST [--format tum]; "
+        "unrecognized arguments: --bogus"
+    )
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "gt.txt", "est.txt", "-va", "--plot", "--save_results", "r.zip", "--bogus"])
+    shown = terminal.getvalue().splitlines()
+    at = next(k for k, line in enumerate(shown) if "error:" in line)
+    said = " ".join(line.strip() for line in shown[at:])
+    assert said == (
+        "robot-msgs ape: error: -va --save_results are evo's; here: --align se3 --save "
+        "FILE.json; --plot is a switch in evo; here: --plot FILE; unrecognized arguments: --bogus"
+    )
+    assert len(shown) - at == 3
+    assert all(len(line) <= 80 for line in shown)
+
+
+def test_a_flag_of_ours_abbreviated_is_not_said_unknown_beside_an_evo_flag(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # argparse takes --forc for --force: only the evo flag is answered.
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "r.tum", "e.tum", "-va", "--forc", "--offset", "-0.5", "--save", "-"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "robot-msgs ape: error: -va is evo's; here: --align se3 (-v is not needed)"
     )

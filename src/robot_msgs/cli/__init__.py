@@ -314,6 +314,84 @@ def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
     return "; ".join(said) or None
 
 
+def _is_flag(word: str) -> bool:
+    """Whether ``word`` is a flag as argparse reads one (not ``-``, not ``-0.5``)."""
+    return word.startswith("-") and word != "-" and not _NEGATIVE_NUMBER.match(word)
+
+
+def _unknown_said(unknown: list[str], command: str, parser: argparse.ArgumentParser) -> str:
+    r"""Say every word of ``unknown`` that ``command`` does not take, in one message.
+
+    Each flag is said by the first that answers it: our flag typed with evo's
+    underscores (:func:`_dashes_hint`), another command's flag
+    (:func:`_elsewhere_hint`), else argparse's "unrecognized arguments"; the words
+    after an answered flag are its value. ``ape REF EST --max_diff 0.1 --bogus`` was
+    told of --max_diff alone, and of --bogus a try later. "" when ``unknown`` is empty.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> words = ["--max_diff", "0.1", "--delta", "1", "--bogus", "2"]
+    >>> print(*_unknown_said(words, "ape", argparse.ArgumentParser()).split("; "), sep="\n")
+    --max_diff is spelled --max-diff here
+    --delta is rpe's, not ape's
+    unrecognized arguments: --bogus 2
+    """
+    options = _options_of(command)
+    dashed: list[str] = []
+    elsewhere: list[str] = []
+    rest: list[str] = []
+    answered = False  # the word before was an answered flag: a value is its own
+    for word in unknown:
+        if not _is_flag(word):
+            if not answered:
+                rest.append(word)
+            continue
+        answered = True
+        if _dashes_hint([word], options):
+            dashed.append(word)
+        elif _elsewhere_hint([word], command):
+            elsewhere.append(word)
+        else:
+            rest.append(word)
+            answered = False
+    said = [
+        _dashes_hint(dashed, options),
+        _elsewhere_hint(elsewhere, command),
+        _unrecognized(parser, rest) if rest else None,
+    ]
+    return "; ".join(part for part in said if part)
+
+
+def _unknown_flags(after: list[str], command: str) -> list[str]:
+    """Return the flags in ``after`` that neither ``command`` nor evo's hints know.
+
+    Read from the words as typed, as the evo hints are, before argparse (which stops at
+    evo's ``--align -s``, a flag without its value): a prefix of one of the command's
+    flags is argparse's abbreviation of it, not unknown.
+
+    Examples
+    --------
+    >>> _unknown_flags(["R", "-va", "--bogus=1", "--forc", "--offset", "-0.5", "-"], "ape")
+    ['--bogus=1']
+    """
+    from robot_msgs.cli.evo_flags import evo_words  # noqa: PLC0415 - only for an error
+
+    options = _options_of(command)
+    evo = evo_words(command)
+    out = []
+    for word in after:
+        if word == "--":
+            break
+        flag = word.split("=", 1)[0]
+        if not _is_flag(word) or flag in options or flag in evo:
+            continue
+        if flag.startswith("--") and any(option.startswith(flag) for option in options):
+            continue
+        out.append(word)
+    return out
+
+
 def _command_of(given: list[str]) -> str:
     """Find the subcommand's name: the first word that is no option nor an option's value."""
     skip = False
@@ -395,15 +473,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             # Both at once: evo's most common line, `evo_ape tum GT EST -va`, was answered
             # for -va alone, and then, -va replaced, for tum.
             hints = (evo_syntax_hint(command, sub, after), evo_hint(after, command, _options_of))
-            if any(hints):
-                sub.error("; ".join(hint for hint in hints if hint))
+            if any(hints):  # and the other unknown flags: one error says them all
+                others = _unknown_said(_unknown_flags(after, command), command, sub)
+                sub.error("; ".join(hint for hint in (*hints, others) if hint))
             args, unknown = parser.parse_known_args(given)
             if unknown:
-                sub.error(
-                    _dashes_hint(unknown, _options_of(command))
-                    or _elsewhere_hint(unknown, command)
-                    or _unrecognized(sub, unknown)
-                )
+                sub.error(_unknown_said(unknown, command, sub))
         else:
             args = parser.parse_args(given)
         with warnings.catch_warnings():

@@ -44,6 +44,7 @@ __all__ = [
     "EVO_WITHOUT",
     "evo_hint",
     "evo_syntax_hint",
+    "evo_words",
 ]
 
 #: evo's flag -> what to type here.
@@ -225,6 +226,15 @@ def _alignment_hint(argv: Sequence[str]) -> str | None:
     >>> _alignment_hint(["R", "E", "--align", "se3"]) is None
     True
     """
+    found = _alignment(argv)
+    return None if found is None else f"{' '.join(found[0])} are evo's; here: {found[1]}"
+
+
+def _alignment(argv: Sequence[str]) -> tuple[list[str], str] | None:
+    """Return evo's alignment switches in ``argv`` and our ``--align`` for them, or None.
+
+    None unless there are two or more of them (one is answered as any evo flag is).
+    """
     said = []
     for at, word in enumerate(argv):
         following = argv[at + 1] if at + 1 < len(argv) else "-"
@@ -240,7 +250,7 @@ def _alignment_hint(argv: Sequence[str]) -> str | None:
         ours = "--align sim3" if scale else "--align se3"
     else:
         ours = "--align scale"
-    return f"{' '.join(said)} are evo's; here: {ours}"
+    return said, ours
 
 
 def _placed(
@@ -297,32 +307,44 @@ def evo_hint(
     command: str = "",
     offered: Callable[[str], Collection[str]] | None = None,
 ) -> str | None:
-    """Return the hint for the evo flags in ``argv`` (``--flag=value`` too), or None.
+    r"""Return the hint for the evo flags in ``argv`` (``--flag=value`` too), or None.
 
-    Several of evo's alignment switches are answered together (``-a -s``: ``--align
-    sim3``), and so are several flags ours take (``--delta_unit m --all_pairs``:
-    ``--delta-unit m --all-pairs``; it answered one a try, a review); a switch that
-    takes a value here, or a flag with no equivalent, is answered alone, first. With
-    ``command`` (the one typed) and ``offered`` (a command's option
-    strings), the answer is the command's own (:data:`EVO_FLAGS_BY_COMMAND`), and one
-    whose flag the command lacks names the command that has it (``ape -d 1``: ``rpe
-    --delta 1``).
+    Every evo flag in ``argv`` is answered in the one hint: several of evo's alignment
+    switches together (``-a -s``: ``--align sim3``) and the flags ours take together
+    (``--delta_unit m --all_pairs``: ``--delta-unit m --all-pairs``), then the switches
+    that take a value here, then the flags with no equivalent (``ape GT EST -va --plot
+    --save_results r.zip`` was answered for ``--plot`` alone, ``-va`` and
+    ``--save_results`` a try later). With ``command`` (the one typed) and ``offered``
+    (a command's option strings), the answer is the command's own
+    (:data:`EVO_FLAGS_BY_COMMAND`), and one whose flag the command lacks names the
+    command that has it (``ape -d 1``: ``rpe --delta 1``).
 
     Examples
     --------
     >>> evo_hint(["REF", "EST", "--plot"])
     '--plot is a switch in evo; here: --plot FILE'
+    >>> hint = evo_hint(["R", "E", "-a", "-s", "--plot", "--rerun", "--map_tile"])
+    >>> print(*hint.split("; "), sep="\n")
+    -a -s are evo's
+    here: --align sim3
+    --plot is a switch in evo
+    here: --plot FILE
+    --rerun --map_tile are evo's
+    none here
     """
     answers = {**EVO_FLAGS, **EVO_FLAGS_BY_COMMAND.get(command, {})}
-    combined = _alignment_hint(argv[: argv.index("--")] if "--" in argv else argv)
-    if combined is not None:
-        return combined
+    before = argv[: argv.index("--")] if "--" in argv else argv
+    combined = _alignment(before)
     found: list[tuple[str, str]] = []  # evo's flag, ours with its value
-    for at, word in enumerate(argv):
-        if word == "--":
-            break
+    if combined is not None:
+        found.append((" ".join(combined[0]), combined[1]))
+    switches: list[str] = []
+    without: list[str] = []
+    for at, word in enumerate(before):
         flag = word.split("=", 1)[0]
-        following = argv[at + 1] if at + 1 < len(argv) else "-"
+        following = before[at + 1] if at + 1 < len(before) else "-"
+        if combined is not None and word in combined[0]:
+            continue
         if flag in answers:
             value = word.split("=", 1)[1] if "=" in word else following
             own = flag in EVO_FLAGS_BY_COMMAND.get(command, {})  # the command's own meaning
@@ -331,13 +353,25 @@ def evo_hint(
                 (flag, _placed(_with_value(answers[flag], value), command, offered, homes))
             )
         elif word in EVO_SWITCHES and following.startswith("-"):
-            return f"{word} is a switch in evo; here: {EVO_SWITCHES[word]}"
+            switches.append(word)
         elif flag in EVO_WITHOUT:
-            return f"{flag} is evo's; none here"
-    if not found:
-        return None
+            without.append(flag)
+    said = [_found_said(found, command)] if found else []
+    if switches:
+        verb = "is a switch" if len(switches) == 1 else "are switches"
+        ours = " ".join(EVO_SWITCHES[w] for w in switches)
+        said.append(f"{' '.join(switches)} {verb} in evo; here: {ours}")
+    if without:
+        verb = "is" if len(without) == 1 else "are"
+        said.append(f"{' '.join(without)} {verb} evo's; none here")
+    return "; ".join(said) or None
+
+
+def _found_said(found: Sequence[tuple[str, str]], command: str) -> str:
+    """Say evo's flags ``found`` (each with ours) in one answer."""
     if len(found) == 1:
-        said = f"{found[0][0]} is evo's; here: {found[0][1]}"
+        verb = "are" if " " in found[0][0] else "is"  # -a -s, answered together
+        said = f"{found[0][0]} {verb} evo's; here: {found[0][1]}"
     else:  # each without its aside: one line; what needs nothing said apart, by flag
         flags = " ".join(flag for flag, _ in found)
         typed = " ".join(_homes_once(o.split(" (", 1)[0] for _, o in found if o[:8] != "nothing:"))
@@ -350,6 +384,19 @@ def evo_hint(
     if len(f"robot-msgs {command}: error: {said}") > WIDTH and " (" in said:
         said = said.rsplit(" (", 1)[0]  # its aside cut, as the named command's
     return said
+
+
+def evo_words(command: str) -> frozenset[str]:
+    """Return the flags :func:`evo_hint` answers after ``command``: evo's, and its switches.
+
+    Examples
+    --------
+    >>> {"-va", "--plot_markers", "--plot"} <= evo_words("ape")
+    True
+    """
+    return frozenset(
+        {*EVO_FLAGS, *EVO_FLAGS_BY_COMMAND.get(command, {}), *EVO_WITHOUT, *EVO_SWITCHES}
+    )
 
 
 #: evo's format words (``evo_ape FORMAT ...``) -> how the format is said here.
