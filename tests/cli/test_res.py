@@ -535,3 +535,33 @@ def test_a_saved_result_of_an_old_form_with_a_wrong_part_is_one_error_line(
     err = capsys.readouterr().err
     expected = f"ERROR: {bad}: Expected a number, got str 'x' - at "
     assert err == expected + "`Comparison.settings['offset_estimated_s']`\n"
+
+
+def test_the_command_line_is_refused_before_any_output_is_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``res R --label a --csv existing.csv`` was told that the CSV exists (exit 1), then
+    after --force, that --label needs --plot (exit 2): res checked its outputs first,
+    where ape, rpe, drift and traj refuse the command line first, then the outputs, then
+    read the inputs."""
+    evo = str(ZIPS / "fr1_xyz_ape_se3.zip")
+    existing = tmp_path / "existing.csv"
+    existing.write_text("kept\n")
+    assert main(["res", evo, "--label", "a", "--csv", str(existing)]) == 2
+    assert capsys.readouterr().err.startswith("ERROR: --label names the results in --plot's")
+    # a --label count that does not fit, a --plot that names no figure: before the CSV
+    three = ["--label", "a", "--label", "b", "--label", "c", "--plot", str(tmp_path / "x.pdf")]
+    assert main(["res", evo, evo, *three, "--csv", str(existing)]) == 2
+    assert "--label a b c: 3 given for 2 inputs" in capsys.readouterr().err
+    assert main(["res", evo, "--plot", str(tmp_path / "x.txt"), "--csv", str(existing)]) == 1
+    assert capsys.readouterr().err.startswith("ERROR: --plot ")
+    assert (
+        main(["res", evo, "--plot", str(tmp_path / "x.pdf"), "--dpi", "0", "--csv", str(existing)])
+        == 2
+    )
+    assert "--dpi" in capsys.readouterr().err
+    # the outputs before the inputs, as ape's
+    missing = str(tmp_path / "missing.json")
+    assert main(["res", missing, "--csv", str(existing)]) == 1
+    assert "exists" in capsys.readouterr().err
+    assert existing.read_text() == "kept\n"

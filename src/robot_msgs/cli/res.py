@@ -88,22 +88,8 @@ def run(args: argparse.Namespace) -> int:
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
     outputs = given_outputs(args, ("json", "csv", "latex", "markdown", "html", "plot"))
-    if args.plot is not None:
-        from robot_msgs.optional import require  # noqa: PLC0415
-        from robot_msgs.report.figures import figure_format  # noqa: PLC0415
-
-        figure_format(args.plot)
-        require("matplotlib", "plot", feature="--plot")
-    if args.html is not None:
-        from robot_msgs.optional import require  # noqa: PLC0415
-
-        require("plotly", "html", feature="res --html")
-    check_outputs(
-        outputs.values(),
-        force=args.force,
-        flags=[f"--{n}" for n in outputs],
-        inputs=args.results,
-    )
+    # The command line first, then the outputs, then the inputs, as ape and traj: a
+    # --label refused only after the outputs were (the user's --force for nothing).
     if args.label and args.plot is None and args.html is None:
         msg = "--label names the results in --plot's and --html's legends; give one of them"
         raise UsageError(msg)
@@ -111,6 +97,24 @@ def run(args: argparse.Namespace) -> int:
     from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
 
     labels = legend_names([str(p) for p in args.results], args.label)
+    if args.plot is not None:
+        from robot_msgs.report.figures import figure_format  # noqa: PLC0415
+
+        figure_format(args.plot)
+    check_outputs(
+        outputs.values(),
+        force=args.force,
+        flags=[f"--{n}" for n in outputs],
+        inputs=args.results,
+    )
+    if args.plot is not None:
+        from robot_msgs.optional import require  # noqa: PLC0415
+
+        require("matplotlib", "plot", feature="--plot")
+    if args.html is not None:
+        from robot_msgs.optional import require  # noqa: PLC0415
+
+        require("plotly", "html", feature="res --html")
     named = load_saved_results(args.results)
     comparison = compare_results(named, force=args.force_ranking)
     # Every output says settings as flags: the library's `force=True` is --force-ranking
