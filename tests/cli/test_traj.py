@@ -1066,3 +1066,19 @@ def test_traj_save_layout_without_a_bag_output_is_refused(
     assert main(["traj", str(src), *flags]) == 2
     assert capsys.readouterr().err == f"ERROR: {said}\n"
     assert not (tmp_path / "o.tum").exists()
+
+
+@pytest.mark.parametrize("stdout", ["-", "/dev/stdout"])
+def test_json_and_a_conversion_to_standard_output_are_refused(
+    stdout: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``traj E --json --save - --to tum`` wrote the trajectory on standard output and the
+    JSON that --json prints there on standard error, among the warnings, where ``ape
+    --json --save -`` is refused: both cannot go to standard output."""
+    argv = ["traj", "example:fr1_xyz/rgbdslam.tum", "--json", "--save", stdout, "--to", "tum"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"ERROR: --json and --save {stdout} both write to standard output; give --save a file\n"
+    )

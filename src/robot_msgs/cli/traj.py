@@ -598,6 +598,11 @@ def run(args: argparse.Namespace) -> int:
             "BAG --ref-topic A --est-topic B` (with --save-aligned, --plot) compares them"
         )
         raise UsageError(msg)
+    if args.json and args.save is not None and os.fspath(args.save) in (STDOUT, "/dev/stdout"):
+        # The conversion goes to standard output: the JSON went to standard error, among
+        # the warnings (ape refuses --json --save - too).
+        msg = f"--json and --save {args.save} both write to standard output; give --save a file"
+        raise UsageError(msg)
     if args.save is not None and len(args.files) != 1:
         msg = f"--save converts one FILE, got {len(args.files)}"
         raise UsageError(msg)
