@@ -733,6 +733,11 @@ def test_a_flag_of_another_command_is_said_whose_it_is(capsys: pytest.CaptureFix
             ["ape", "r.tum", "e.tum", "--lengths", "100", "--workers", "2"],
             "--lengths is drift's, not ape's; --workers is bench's, not ape's",
         ),
+        # a flag of several: "--quiet is ape and rpe and drift and report and bench's"
+        (
+            ["res", "r.json", "--quiet"],
+            "--quiet is a flag of ape, rpe, drift, report and bench, not of res",
+        ),
     ):
         with pytest.raises(SystemExit, match=r"^2$"):
             main(given)

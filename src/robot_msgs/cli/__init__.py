@@ -300,6 +300,8 @@ def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
     "--delta is rpe's, not ape's"
     >>> _elsewhere_hint(["--lengths", "100", "--all-pairs"], "ape")
     "--lengths is drift's, not ape's; --all-pairs is rpe's, not ape's"
+    >>> _elsewhere_hint(["--quiet"], "res")
+    '--quiet is a flag of ape, rpe, drift, report and bench, not of res'
     >>> _elsewhere_hint(["--nothing"], "ape") is None
     True
     """
@@ -309,8 +311,11 @@ def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
         if not flag.startswith("--"):
             continue
         owners = [name for name in COMMANDS if name != command and flag in _options_of(name)]
-        if owners:
-            said.append(f"{flag} is {' and '.join(owners)}'s, not {command}'s")
+        if len(owners) == 1:
+            said.append(f"{flag} is {owners[0]}'s, not {command}'s")
+        elif owners:  # "is ape and rpe and drift and report and bench's" read badly
+            listed = f"{', '.join(owners[:-1])} and {owners[-1]}"
+            said.append(f"{flag} is a flag of {listed}, not of {command}")
     return "; ".join(said) or None
 
 
