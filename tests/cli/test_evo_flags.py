@@ -541,3 +541,23 @@ def test_a_flag_of_ours_abbreviated_is_not_said_unknown_beside_an_evo_flag(
     assert capsys.readouterr().err.splitlines()[-1] == (
         "robot-msgs ape: error: -va is evo's; here: --align se3 (-v is not needed)"
     )
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        # was "--plot FILE --plot x.png"
+        (
+            ["-vas", "-p", "--save_plot=x.png"],
+            "-vas -p --save_plot are evo's; here: --align sim3 --plot x.png",
+        ),
+        (["--plot", "--save_plot", "x.pdf"], "--save_plot is evo's; here: --plot x.pdf"),
+    ],
+)
+def test_an_answer_names_each_flag_of_ours_once(
+    words: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The answer, typed as said, was refused: "--plot given twice"."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "r.tum", "e.tum", *words])
+    assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"

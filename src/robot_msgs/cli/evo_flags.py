@@ -357,6 +357,9 @@ def evo_hint(
         elif flag in EVO_WITHOUT:
             without.append(flag)
     said = [_found_said(found, command)] if found else []
+    # evo's --plot beside --save_plot x.pdf: the answer's --plot x.pdf says both
+    given = {o.split()[0] for _, o in found}
+    switches = [w for w in switches if EVO_SWITCHES[w].split()[0] not in given]
     if switches:
         verb = "is a switch" if len(switches) == 1 else "are switches"
         ours = " ".join(EVO_SWITCHES[w] for w in switches)
@@ -374,7 +377,8 @@ def _found_said(found: Sequence[tuple[str, str]], command: str) -> str:
         said = f"{found[0][0]} {verb} evo's; here: {found[0][1]}"
     else:  # each without its aside: one line; what needs nothing said apart, by flag
         flags = " ".join(flag for flag, _ in found)
-        typed = " ".join(_homes_once(o.split(" (", 1)[0] for _, o in found if o[:8] != "nothing:"))
+        answers = _once_each(o.split(" (", 1)[0] for _, o in found if o[:8] != "nothing:")
+        typed = " ".join(_homes_once(answers))
         idle = [
             f"{flag}: {o.removeprefix('nothing: ')}"
             for flag, o in found
@@ -384,6 +388,36 @@ def _found_said(found: Sequence[tuple[str, str]], command: str) -> str:
     if len(f"robot-msgs {command}: error: {said}") > WIDTH and " (" in said:
         said = said.rsplit(" (", 1)[0]  # its aside cut, as the named command's
     return said
+
+
+def _once_each(answers: Iterable[str]) -> list[str]:
+    """Keep one answer a flag of ours, the one with a value where one has it.
+
+    ``ape R E -p --save_plot x.png`` was answered ``--plot FILE --plot x.png``, which,
+    typed, is refused as --plot given twice.
+
+    Examples
+    --------
+    >>> _once_each(["--plot FILE", "--align sim3", "--plot x.png"])
+    ['--align sim3', '--plot x.png']
+    >>> _once_each(["--plot FILE", "rpe --delta 1"])
+    ['--plot FILE', 'rpe --delta 1']
+    """
+    listed = list(answers)
+
+    def placeholder(answer: str) -> bool:
+        return any(w.split(".")[0].isupper() for w in answer.split()[1:])
+
+    def flag(answer: str) -> str:
+        return next((w for w in answer.split() if w.startswith("--")), answer)
+
+    kept = []
+    for answer in listed:
+        same = [a for a in listed if flag(a) == flag(answer)]
+        best = next((a for a in same if not placeholder(a)), same[0])
+        if answer == best and answer not in kept:
+            kept.append(answer)
+    return kept
 
 
 def evo_words(command: str) -> frozenset[str]:
