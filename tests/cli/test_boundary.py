@@ -742,3 +742,32 @@ def test_a_flag_of_another_command_is_said_whose_it_is(capsys: pytest.CaptureFix
         with pytest.raises(SystemExit, match=r"^2$"):
             main(given)
         assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs {given[0]}: error: {said}"
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (
+            ["--max-bytes", "1G"],
+            "--max-bytes goes before the command: robot-msgs --max-bytes 1G ape",
+        ),
+        (
+            ["--max-document=2M", "--bogus"],
+            "--max-document goes before the command: robot-msgs --max-document=2M ape; unrecognized arguments: --bogus",
+        ),
+        (["--max-bytes"], "--max-bytes goes before the command: robot-msgs --max-bytes SIZE ape"),
+        (["--version"], "--version goes before the command: robot-msgs --version"),
+        (
+            ["-va", "--max-bytes", "1G"],
+            "-va is evo's; here: --align se3 (-v is not needed); --max-bytes goes before the command: robot-msgs --max-bytes 1G ape",
+        ),
+    ],
+)
+def test_a_flag_of_robot_msgs_given_after_the_command_is_said_so(
+    words: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ape R E --max-bytes 1G`` was told 'unrecognized arguments: --max-bytes 1G', a flag
+    the command line has, before the command."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "r.tum", "e.tum", *words])
+    assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"

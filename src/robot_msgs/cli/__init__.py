@@ -345,15 +345,20 @@ def _unknown_said(unknown: list[str], command: str, parser: argparse.ArgumentPar
     options = _options_of(command)
     dashed: list[str] = []
     elsewhere: list[str] = []
+    before: list[str] = []  # robot-msgs' own flags, typed after the command
     rest: list[str] = []
     answered = False  # the word before was an answered flag: a value is its own
     for word in unknown:
         if not _is_flag(word):
-            if not answered:
+            if before and before[-1] in _TOP_VALUED:  # --max-bytes 1G: said with its value
+                before[-1] += f" {word}"
+            elif not answered:
                 rest.append(word)
             continue
         answered = True
-        if _dashes_hint([word], options):
+        if word.split("=", 1)[0] in _TOP_FLAGS:
+            before.append(word)
+        elif _dashes_hint([word], options):
             dashed.append(word)
         elif _elsewhere_hint([word], command):
             elsewhere.append(word)
@@ -365,6 +370,12 @@ def _unknown_said(unknown: list[str], command: str, parser: argparse.ArgumentPar
         _elsewhere_hint(elsewhere, command),
         _unrecognized(parser, rest) if rest else None,
     ]
+    if before:  # `ape R E --max-bytes 1G` was "unrecognized arguments", a flag of ours
+        before = [f"{w} SIZE" if w in _TOP_VALUED else w for w in before]  # no value typed
+        flags = " ".join(w.split("=", 1)[0].split()[0] for w in before)
+        verb = "goes" if len(before) == 1 else "go"
+        then = "" if "--version" in before else f" {command}"  # --version takes none
+        said.insert(0, f"{flags} {verb} before the command: robot-msgs {' '.join(before)}{then}")
     return "; ".join(part for part in said if part)
 
 
@@ -385,7 +396,7 @@ def _unknown_flags(after: list[str], command: str) -> list[str]:
     options = _options_of(command)
     evo = evo_words(command)
     out = []
-    for word in after:
+    for at, word in enumerate(after):
         if word == "--":
             break
         flag = word.split("=", 1)[0]
@@ -394,6 +405,9 @@ def _unknown_flags(after: list[str], command: str) -> list[str]:
         if flag.startswith("--") and any(option.startswith(flag) for option in options):
             continue
         out.append(word)
+        value = after[at + 1] if at + 1 < len(after) else "-"
+        if word in _TOP_VALUED and not _is_flag(value):  # said with it: --max-bytes 1G
+            out.append(value)
     return out
 
 
@@ -534,6 +548,10 @@ def _unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> st
     return f"{said}: {what} apart from the others, after flags; {together}"
 
 
+#: The flags of ``robot-msgs`` itself, given before the command, and those of them that
+#: take a value (:func:`build_parser`).
+_TOP_FLAGS = frozenset({"--debug", "--max-bytes", "--max-document", "--version"})
+_TOP_VALUED = frozenset({"--max-bytes", "--max-document"})
 #: Actions meant to be given more than once (``--label A --label B``).
 _REPEATABLE = (
     argparse._AppendAction,  # noqa: SLF001 - argparse names its action kinds nowhere else
