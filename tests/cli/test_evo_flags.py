@@ -561,3 +561,15 @@ def test_an_answer_names_each_flag_of_ours_once(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", *words])
     assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"
+
+
+def test_our_flags_typed_with_one_hyphen_or_capitals_are_answered(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `ape R E -align se3` and `--Align se3` were "unrecognized arguments: -align se3"
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "r.tum", "e.tum", "-align", "se3", "--Max-Diff", "0.1", "-save_aligned=a.tum"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "robot-msgs ape: error: -align --Max-Diff -save_aligned are spelled --align --max-diff "
+        "--save-aligned here"
+    )

@@ -274,12 +274,20 @@ def _dashes_hint(unknown: list[str], options: frozenset[str]) -> str | None:
     '--max_diff --ref_topic are spelled --max-diff --ref-topic here'
     >>> _dashes_hint(["--nothing_like"], ours) is None
     True
+
+    One hyphen (``-max-diff``, as Go's and Java's tools spell flags) and capitals
+    (``--Max-Diff``) are answered so too.
+
+    >>> _dashes_hint(["-max_diff", "--Ref-Topic"], ours)
+    '-max_diff --Ref-Topic are spelled --max-diff --ref-topic here'
     """
     typed, dashed = [], []
     for word in unknown:
         flag = word.split("=", 1)[0]
-        ours = flag.replace("_", "-")
-        if flag.startswith("--") and ours != flag and ours in options:
+        ours = flag.replace("_", "-").lower()
+        if flag[:1] == "-" and flag[1:2].isalpha() and len(flag) > 2:
+            ours = f"-{ours}"  # -max-diff: one hyphen
+        if flag.startswith("-") and ours != flag and ours in options:
             typed.append(flag)
             dashed.append(ours)
     if not typed:
