@@ -573,3 +573,16 @@ def test_our_flags_typed_with_one_hyphen_or_capitals_are_answered(
         "robot-msgs ape: error: -align --Max-Diff -save_aligned are spelled --align --max-diff "
         "--save-aligned here"
     )
+
+
+def test_a_flag_pasted_with_a_typographic_dash_is_answered(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A page turned ``--align`` into ``\u2014align``: ``ape R E \u2014align se3`` took both
+    words for estimates and said '\u2014align: no such file' (exit 1)."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "r.tum", "e.tum", "\u2014align", "se3", "\u2013max_diff", "0.1"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "robot-msgs ape: error: \u2014align \u2013max_diff are typed with dashes "
+        "(U+2014, U+2013), not hyphens: --align --max-diff"
+    )

@@ -296,6 +296,42 @@ def _dashes_hint(unknown: list[str], options: frozenset[str]) -> str | None:
     return f"{' '.join(typed)} {verb} spelled {' '.join(dashed)} here"
 
 
+def _typographic_hint(after: list[str], command: str) -> str | None:
+    """Answer flags pasted with a typographic dash (``—align``), or None.
+
+    A page or a word processor turns ``--`` into an em or en dash: ``ape R E —align
+    se3`` took ``—align`` and ``se3`` for estimates ("—align: no such file", exit 1).
+    Answered only where the hyphenated word is one of the command's flags and no such
+    file exists.
+
+    Examples
+    --------
+    >>> _typographic_hint(["R", "E", "\u2014align", "se3"], "ape")
+    '\u2014align is typed with a dash (U+2014), not hyphens: --align'
+    >>> _typographic_hint(["R", "E", "\u2014nothing"], "ape") is None
+    True
+    """
+    options = _options_of(command)
+    typed, ours, codes = [], [], []
+    for word in after:
+        if word == "--":
+            break
+        flag = word.split("=", 1)[0]
+        if flag[:1] not in _DASHES or os.path.lexists(word):
+            continue
+        hyphenated = "--" + flag.lstrip("".join(_DASHES) + "-").replace("_", "-")
+        if hyphenated in options:
+            typed.append(flag)
+            ours.append(hyphenated)
+            codes.append(f"U+{ord(flag[0]):04X}")
+    if not typed:
+        return None
+    dash = "a dash" if len(typed) == 1 else "dashes"
+    code = ", ".join(dict.fromkeys(codes))
+    verb = "is" if len(typed) == 1 else "are"
+    return f"{' '.join(typed)} {verb} typed with {dash} ({code}), not hyphens: {' '.join(ours)}"
+
+
 def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
     """Answer flags of another command given to ``command`` (``ape --delta 1``), or None.
 
@@ -499,7 +535,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             after = given[given.index(command) + 1 :]
             # Both at once: evo's most common line, `evo_ape tum GT EST -va`, was answered
             # for -va alone, and then, -va replaced, for tum.
-            hints = (evo_syntax_hint(command, sub, after), evo_hint(after, command, _options_of))
+            hints = (
+                _typographic_hint(after, command),
+                evo_syntax_hint(command, sub, after),
+                evo_hint(after, command, _options_of),
+            )
             if any(hints):  # and the other unknown flags: one error says them all
                 others = _unknown_said(_unknown_flags(after, command), command, sub)
                 sub.error("; ".join(hint for hint in (*hints, others) if hint))
@@ -560,6 +600,8 @@ def _unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> st
 #: take a value (:func:`build_parser`).
 _TOP_FLAGS = frozenset({"--debug", "--max-bytes", "--max-document", "--version"})
 _TOP_VALUED = frozenset({"--max-bytes", "--max-document"})
+#: Dashes a page or a word processor puts for ``--``: em dash, en dash, minus sign.
+_DASHES = ("\u2014", "\u2013", "\u2212")
 #: Actions meant to be given more than once (``--label A --label B``).
 _REPEATABLE = (
     argparse._AppendAction,  # noqa: SLF001 - argparse names its action kinds nowhere else
