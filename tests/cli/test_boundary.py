@@ -771,3 +771,14 @@ def test_a_flag_of_robot_msgs_given_after_the_command_is_said_so(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", *words])
     assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"
+
+
+@pytest.mark.parametrize("value", ["-inf", "-Infinity", "-nan"])
+def test_a_negative_infinity_is_a_value_refused_as_not_finite(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ape R E --offset -inf`` was told "argument --offset: expected one argument" (it
+    was given one), where ``--offset=-inf`` is refused as not finite."""
+    assert main(["ape", "r.tum", "e.tum", "--offset", value]) == 2
+    err = capsys.readouterr().err
+    assert re.match(r"ERROR: --offset -?(inf|nan): expected finite numbers, got float ", err), err

@@ -35,8 +35,8 @@ __all__ = ["COMMANDS", "build_parser", "main"]
 class _Parser(argparse.ArgumentParser):
     """argparse's parser, with the fixes every subcommand inherits.
 
-    - A value such as ``-1e-3`` or ``-.5`` is a negative number, not an unknown option
-      (argparse before Python 3.13 took only ``-1`` and ``-1.5`` as numbers).
+    - A value such as ``-1e-3``, ``-.5`` or ``-inf`` is a negative number, not an unknown
+      option (argparse before Python 3.13 took only ``-1`` and ``-1.5`` as numbers).
     - Its one error line is escaped as :func:`~robot_msgs.cli._boundary.escape` does:
       a value with a newline or an escape sequence cannot forge or recolour a line.
     - A file flag (``type=Path``, all but the ``--out`` folders) given with a trailing
@@ -623,7 +623,12 @@ _PATH_OF = {
     "RUN_OR_MANIFEST": "a run folder or manifest",
     "MANIFEST_OR_FOLDER": "a manifest or folder",
 }
-_NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
+#: A negative number, as a flag's value: -1, -1e-3, -.5, and -inf, -nan (which float()
+#: reads; ``--offset -inf`` was told "expected one argument", where --offset=-inf is
+#: refused as not finite).
+_NEGATIVE_NUMBER = re.compile(
+    r"^-(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))$"
+)
 _EPILOG = """\
 exit status: 0 done; 1 bad input or output (one ERROR: line); 2 bad command
 line; 70 a bug in robot_msgs (the line names the file with the traceback;
