@@ -586,3 +586,35 @@ def test_a_flag_pasted_with_a_typographic_dash_is_answered(
         "robot-msgs ape: error: \u2014align \u2013max_diff are typed with dashes "
         "(U+2014, U+2013), not hyphens: --align --max-diff"
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["ape", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"],
+        [
+            "drift",
+            "example:fr1_xyz/groundtruth.tum",
+            "example:fr1_xyz/rgbdslam.tum",
+            "--lengths",
+            "1",
+        ],
+        ["traj", "example:fr1_xyz/rgbdslam.tum"],
+    ],
+    ids=["ape", "drift", "traj"],
+)
+def test_plot_to_standard_output_is_the_png_alone(
+    argv: list[str], capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """``ape R E --plot -`` was answered "--plot is a switch in evo" (``-`` taken for a
+    flag), and ``--plot=-`` wrote the table and the PNG together on standard output."""
+    assert main([*argv, "--plot", "-"]) == 0
+    captured = capsysbinary.readouterr()
+    assert captured.out.startswith(b"\x89PNG\r\n\x1a\n")
+    assert captured.out.endswith(b"IEND\xaeB`\x82")
+    assert b"poses" in captured.err  # the table, on standard error
+    assert b"wrote -" not in captured.err
+    assert main([*argv, "--plot", "-", "--json"]) == 2
+    assert capsysbinary.readouterr().err == (
+        b"ERROR: --json and --plot - both write to standard output; give --plot a file\n"
+    )

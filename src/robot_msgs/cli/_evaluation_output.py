@@ -334,6 +334,9 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
     if args.json and args.save is not None and os.fspath(args.save) == STDOUT:
         msg = "--json and --save - both write to standard output; give --save a file"
         raise UsageError(msg)
+    if args.json and _plot_to_stdout(args):  # the PNG and the JSON ran together
+        msg = "--json and --plot - both write to standard output; give --plot a file"
+        raise UsageError(msg)
     if getattr(args, "to", None) and aligned_flag is None:
         msg = "--to names the format of --save-aligned FILE; give that too"
         raise UsageError(msg)
@@ -377,9 +380,16 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
     return plans
 
 
+def _plot_to_stdout(args: argparse.Namespace) -> bool:
+    """Whether ``--plot -`` writes the figure (PNG) to standard output."""
+    return args.plot is not None and os.fspath(args.plot) == STDOUT
+
+
 def _say(args: argparse.Namespace, path: Path) -> None:
     """Name a file written: on stdout, or stderr when stdout carries --json or --save -."""
-    busy = args.json or (args.save is not None and os.fspath(args.save) == STDOUT)
+    busy = (
+        args.json or (args.save is not None and os.fspath(args.save) == STDOUT)
+    ) or _plot_to_stdout(args)
     if os.fspath(path) != STDOUT:
         print(f"wrote {controls_escaped(str(path))}", file=sys.stderr if busy else sys.stdout)
 
@@ -423,7 +433,10 @@ def emit(
     written: list[Path] = []
     # With --save - the saved JSON is standard output's only content; the table goes to
     # standard error (one estimate only: several need {name}).
-    to_stdout = any(p.save is not None and os.fspath(p.save) == STDOUT for p in plans)
+    # So with --plot -: the table ran into the PNG on standard output.
+    to_stdout = _plot_to_stdout(args) or any(
+        p.save is not None and os.fspath(p.save) == STDOUT for p in plans
+    )
     for k, (result, plan) in enumerate(zip(results, plans, strict=True)):
         if plan.save is not None:
             from robot_msgs.io.result_files import save_result  # noqa: PLC0415

@@ -204,6 +204,20 @@ EVO_SWITCHES: dict[str, str] = {
 }
 
 
+def _no_value(following: str | None) -> bool:
+    """Whether a flag followed by ``following`` (None: nothing) was given no value.
+
+    ``-`` is a value, standard output: ``ape R E --plot -`` (a PNG on standard output)
+    was answered "--plot is a switch in evo".
+
+    Examples
+    --------
+    >>> _no_value(None), _no_value("--json"), _no_value("-"), _no_value("x.pdf")
+    (True, True, False, False)
+    """
+    return following is None or (following.startswith("-") and following != "-")
+
+
 #: evo's alignment switches, which combine: ``-a -s`` is Sim(3), ``--align_origin -s``
 #: origin then scale.
 _ALIGN = ("-a", "-va", "--align")
@@ -237,8 +251,8 @@ def _alignment(argv: Sequence[str]) -> tuple[list[str], str] | None:
     """
     said = []
     for at, word in enumerate(argv):
-        following = argv[at + 1] if at + 1 < len(argv) else "-"
-        switch = word != "--align" or following.startswith("-")  # ours takes a value
+        following = argv[at + 1] if at + 1 < len(argv) else None
+        switch = word != "--align" or _no_value(following)  # ours takes a value
         if word in (*_ALIGN, *_SCALE, *_BOTH, "--align_origin") and switch:
             said.append(word)
     if len(said) < 2:
@@ -342,17 +356,17 @@ def evo_hint(
     without: list[str] = []
     for at, word in enumerate(before):
         flag = word.split("=", 1)[0]
-        following = before[at + 1] if at + 1 < len(before) else "-"
+        following = before[at + 1] if at + 1 < len(before) else None
         if combined is not None and word in combined[0]:
             continue
         if flag in answers:
-            value = word.split("=", 1)[1] if "=" in word else following
+            value = word.split("=", 1)[1] if "=" in word else following or "-"
             own = flag in EVO_FLAGS_BY_COMMAND.get(command, {})  # the command's own meaning
             homes = _HOMES if own else _MEANT_IN.get(flag, _HOMES)
             found.append(
                 (flag, _placed(_with_value(answers[flag], value), command, offered, homes))
             )
-        elif word in EVO_SWITCHES and following.startswith("-"):
+        elif word in EVO_SWITCHES and _no_value(following):
             switches.append(word)
         elif flag in EVO_WITHOUT:
             without.append(flag)

@@ -584,7 +584,8 @@ def _plot(
     named = [(name, traj) for name, (_, traj) in zip(names, estimates, strict=True)]
     fig = overlay_figure(reference, named, plane=args.plot_plane)
     path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
-    print(f"wrote {controls_escaped(str(path))}", file=sys.stderr if args.json else out)
+    if os.fspath(path) != STDOUT:  # "wrote -" named no file
+        print(f"wrote {controls_escaped(str(path))}", file=sys.stderr if args.json else out)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -598,11 +599,13 @@ def run(args: argparse.Namespace) -> int:
             "BAG --ref-topic A --est-topic B` (with --save-aligned, --plot) compares them"
         )
         raise UsageError(msg)
-    if args.json and args.save is not None and os.fspath(args.save) in (STDOUT, "/dev/stdout"):
-        # The conversion goes to standard output: the JSON went to standard error, among
-        # the warnings (ape refuses --json --save - too).
-        msg = f"--json and --save {args.save} both write to standard output; give --save a file"
-        raise UsageError(msg)
+    stdout_flags = {"--save": args.save, "--plot": args.plot}
+    for flag, given in stdout_flags.items():
+        if args.json and given is not None and os.fspath(given) in (STDOUT, "/dev/stdout"):
+            # The conversion (or the PNG) goes to standard output: the JSON went to
+            # standard error, among the warnings (ape refuses --json --save - too).
+            msg = f"--json and {flag} {given} both write to standard output; give {flag} a file"
+            raise UsageError(msg)
     if args.save is not None and len(args.files) != 1:
         msg = f"--save converts one FILE, got {len(args.files)}"
         raise UsageError(msg)
@@ -657,8 +660,10 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         require("matplotlib", "plot", feature="--plot")
     out = sys.stdout
-    if args.save is not None and os.fspath(args.save) in (STDOUT, "/dev/stdout"):
-        out = sys.stderr  # standard output carries the data
+    if any(
+        p is not None and os.fspath(p) in (STDOUT, "/dev/stdout") for p in stdout_flags.values()
+    ):
+        out = sys.stderr  # standard output carries the data (or --plot -'s PNG)
     reports: list[dict[str, Any]] = []
     read: dict[str, PoseTrajectory] = {}
     failed = False
