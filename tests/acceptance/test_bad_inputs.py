@@ -157,7 +157,7 @@ CASES = [
     Case("force-without-save", {"a.tum": TUM}, ["a.tum", "--force"],
          error=r"--to and --force only go with --save OUT", code=2),
     Case("save-kitti-to-stdout", {"a.tum": TUM}, ["a.tum", "--save", "-", "--to", "kitti"],
-         error=r"^ERROR: -: KITTI writes two files \(poses and times\); give a file path"),
+         error=r"^ERROR: -: standard output: KITTI writes two files, the poses and their times"),
     # -- warnings: the problem and the fix stated, the numbers right
     Case("tum-ns-stamps", {"a.tum": _rows(["1305031102000000000", "1305031102500000000"])},
          ["a.tum"], issue=r"a\.tum: stamps read as nanoseconds and divided by 1e9 .*write them "

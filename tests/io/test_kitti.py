@@ -12,8 +12,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robot_msgs.errors import DataWarning, FormatError, OutputExistsError, ValidationError
+from robot_msgs.errors import (
+    DataWarning,
+    FormatError,
+    OutputExistsError,
+    OutputPathError,
+    ValidationError,
+)
 from robot_msgs.io import default_times_path, read_kitti, write_kitti
+from robot_msgs.io.detect import trajectory_outputs
 from robot_msgs.trajectory import PoseTrajectory
 
 S = math.sqrt(0.5)
@@ -257,3 +264,16 @@ def test_frame_indices_are_written_without_a_times_file(tmp_path: Path) -> None:
     assert back.stamps_s.tolist() == [0.0, 1.0, 2.0]
     with pytest.raises(ValidationError, match="got frame indices"):
         write_kitti(tmp_path / "01.txt", traj, times_path=tmp_path / "t.txt")
+
+
+def test_write_kitti_refuses_a_stream_before_writing_the_times_beside_it(tmp_path: Path) -> None:
+    """``--save /dev/null --to kitti`` wrote ``/dev/null_times.txt`` into ``/dev``."""
+    fifo = tmp_path / "00.txt"
+    os.mkfifo(fifo)
+    with pytest.raises(OutputPathError, match=r"00\.txt: a FIFO, not a file: KITTI writes two"):
+        write_kitti(fifo, _traj())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["00.txt"]  # no times, no temporary
+    with pytest.raises(OutputPathError, match=r"^/dev/null: a device.*\(/dev/null_times\.txt\)"):
+        write_kitti("/dev/null", _traj())
+    with pytest.raises(OutputPathError, match=r"^-: standard output: KITTI writes two files"):
+        trajectory_outputs("-", "kitti")

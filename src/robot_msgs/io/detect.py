@@ -47,7 +47,7 @@ from robot_msgs.io.clean import check_repeated_stamps
 from robot_msgs.io.euroc import read_euroc, write_euroc
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.formats import BAG_FORMATS, FORMATS, WRITE_FORMATS, WRITE_SUFFIXES
-from robot_msgs.io.kitti import default_times_path, read_kitti, write_kitti
+from robot_msgs.io.kitti import check_pair_target, default_times_path, read_kitti, write_kitti
 from robot_msgs.io.lla import read_lla, read_lla_rows
 from robot_msgs.io.sniff import (
     SNIFF_BYTES,
@@ -493,8 +493,10 @@ def trajectory_outputs(
     Raises
     ------
     FormatError
-        No format given and none said by the suffix; a bag format with another suffix;
-        KITTI to standard output (two files).
+        No format given and none said by the suffix; a bag format with another suffix.
+    OutputPathError
+        KITTI to standard output, a device or a FIFO (two files:
+        :func:`~robot_msgs.io.kitti.check_pair_target`).
 
     Examples
     --------
@@ -526,9 +528,7 @@ def trajectory_outputs(
         raise FormatError(msg)
     if fmt != "kitti":
         return fmt, [out]
-    if os.fspath(path) == STDOUT:
-        msg = f"{path}: KITTI writes two files (poses and times); give a file path"
-        raise FormatError(msg)
+    check_pair_target(path)
     return fmt, [out, default_times_path(out)]
 
 

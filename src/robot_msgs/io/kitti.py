@@ -8,13 +8,14 @@ separate ``times.txt``. Separators may be spaces, tabs or commas; ``#`` starts a
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import check_outputs, open_atomic, write_atomic
+from robot_msgs.errors import FormatError, OutputPathError, ValidationError
+from robot_msgs.files import STDOUT, check_outputs, open_atomic, write_atomic
 from robot_msgs.io.clean import ROUNDED_ROTATIONS, finish_trajectory, report
 from robot_msgs.io.table import format_rows, read_table
 from robot_msgs.rotations import (
@@ -65,6 +66,48 @@ def default_times_path(path: str | os.PathLike[str]) -> Path:
     """
     target = Path(path)
     return target.with_name(f"{target.stem}_times.txt")
+
+
+def check_pair_target(path: str | os.PathLike[str]) -> None:
+    """Refuse a stream as the pose file of a pose file and its times file.
+
+    The times go beside the poses, all or nothing: standard output (``-``), a character
+    device or a FIFO takes the poses without a file to go beside. ``--save /dev/null --to
+    kitti`` wrote ``/dev/null_times.txt`` into ``/dev`` (a review; later runs said that
+    file "exists").
+
+    Raises
+    ------
+    OutputPathError
+        ``path`` is ``-``, or an existing character device or FIFO.
+
+    Examples
+    --------
+    >>> check_pair_target("poses/00.txt")
+    >>> check_pair_target("/dev/null")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.OutputPathError: /dev/null: a device, not a file: KITTI writes two ...
+    """
+    if os.fspath(path) == STDOUT:
+        kind = "standard output"
+    else:
+        try:
+            mode = Path(path).stat().st_mode
+        except (OSError, ValueError):  # missing, or a name no file can have: the writer says
+            return
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+            kind = "a device, not a file"
+        elif stat.S_ISFIFO(mode):
+            kind = "a FIFO, not a file"
+        else:
+            return
+    beside = "" if kind == "standard output" else f" ({default_times_path(path)})"
+    msg = (
+        f"{os.fspath(path)}: {kind}: KITTI writes two files, the poses and their times beside "
+        f"them{beside}; give the path of a file"
+    )
+    raise OutputPathError(msg)
 
 
 def read_kitti(
@@ -280,6 +323,8 @@ def write_kitti(
         if write_times and not traj.stamps_are_frames
         else None
     )
+    if times_target is not None:
+        check_pair_target(path)
     check_outputs(
         [path] + ([times_target] if times_target is not None else []),
         force=force,
