@@ -120,7 +120,7 @@ def test_the_merged_nearest_rule_equals_the_numpy_rule(
     max_diff: float,
 ) -> None:
     """The compiled merge gives the pairs of the vectorised rule, tie for tie."""
-    from robot_msgs.evaluation.association import _nearest_rows
+    from robot_msgs.evaluation.stamp_matching import _nearest_rows
 
     if sorted_search._compiled is None:
         pytest.skip("robot_msgs._sorted was not built")
@@ -140,7 +140,7 @@ def test_the_nearest_rule_by_hand() -> None:
     """Two stamps claim 1.0 (0.9 and 1.05: the nearer stays); 3.0 is out of reach."""
     near, far = np.array([0.0, 0.9, 1.05, 3.0]), np.array([0.0, 1.0])
     merged = sorted_search.nearest_partners(near, far, 0.2)
-    from robot_msgs.evaluation.association import _nearest_rows
+    from robot_msgs.evaluation.stamp_matching import _nearest_rows
 
     for rows in (merged, _nearest_rows(near, far, 0.2)):
         if rows is not None:

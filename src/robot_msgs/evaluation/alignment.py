@@ -25,8 +25,8 @@ import numpy as np
 from robot_msgs.compare.alignment import ROTATION_TOL, Alignment, is_rotation_matrix
 from robot_msgs.errors import AlignmentError, DataWarning, ValidationError, caller_stacklevel
 from robot_msgs.evaluation.arguments import check_argument, check_points
-from robot_msgs.evaluation.association import ROBOT_SPEEDS_M_S
 from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.stamp_units import ROBOT_SPEEDS_M_S
 from robot_msgs.rotations import matrix_from_quat_xyzw, rotation_from_covariance
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -75,7 +75,7 @@ def length_units(ref: PoseTrajectory, est: PoseTrajectory, scale: float) -> str 
     estimate is in millimetres or the reference in kilometres, near 1/100 the estimate in
     centimetres; near 100 and 1000 the reverse. Of two readings, the one whose side in
     metres moves at a robot's speed as read
-    (:data:`~robot_msgs.evaluation.association.ROBOT_SPEEDS_M_S`) is named, else both.
+    (:data:`~robot_msgs.evaluation.stamp_units.ROBOT_SPEEDS_M_S`) is named, else both.
     ``None`` for any other scale: within :data:`UNIT_LOG_TOL` of no such factor.
 
     WHY: a factor of 100 was called a monocular scale with ``--align sim3`` as the fix,

@@ -25,23 +25,41 @@ return pairs that break this: evo's ``nearest`` may give one pose of the longer 
 two poses of the shorter one, and TUM's greedy rule may cross two pairs in time. Both happen
 only when ``max_diff_s`` exceeds the sampling interval; we then keep the subset of the tool's
 pairs that runs forward, preferring the closer pair, and say so in ``notes``.
+
+Here: :class:`Association`, :func:`associate` and the two ``interpolate`` rules. The
+``nearest`` and ``one_to_one`` rules on the stamps alone are in
+:mod:`~robot_msgs.evaluation.stamp_matching`; the error of an association without a pair
+in :mod:`~robot_msgs.evaluation.no_match`; the checks of stamps in another unit than
+seconds, which the notes and that error name, in :mod:`~robot_msgs.evaluation.stamp_units`
+(importable from here too).
 """
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import math
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robot_msgs.compare.statistics import median
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
+from robot_msgs.evaluation.no_match import _no_match
 from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.stamp_matching import _nearest_pairs, _one_to_one_pairs
+from robot_msgs.evaluation.stamp_units import (
+    ROBOT_SPEEDS_M_S,
+    CountedFrames,
+    OtherUnit,
+    SmallerUnit,
+    counted_frames,
+    counts_frames,
+    other_stamp_unit,
+    smaller_stamp_unit,
+)
 from robot_msgs.rotations import quat_xyzw_slerp
-from robot_msgs.sorted_search import nearest_partners, search_sorted
+from robot_msgs.sorted_search import search_sorted
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -75,10 +93,6 @@ LOW_MATCH_SHARE = 0.3
 
 #: Default ``max_gap_s`` of ``interpolate``, in median reference intervals.
 DEFAULT_GAP_INTERVALS = 10.0
-
-#: A greedy round of ``one_to_one`` that removes less than this share of the remaining
-#: candidates hands the rest to the sequential pass (see :func:`_greedy_one_to_one`).
-_MIN_ROUND_PROGRESS = 0.1
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -363,202 +377,6 @@ def _moved_stamps(stamps: Float64Array, shift: float, whose: str, offset: float)
     raise AssociationError(msg)
 
 
-# Nearest (evo) ---------------------------------------------------------------------------
-
-
-def _nearest_pairs(
-    ref_t: Float64Array,
-    est_t: Float64Array,
-    max_diff: float,
-    offset: float,
-    *,
-    keep_shared: bool = False,
-) -> tuple[IntpArray, IntpArray, int]:
-    """Apply evo's nearest-stamp rule; return reference rows, estimate rows, dropped.
-
-    By one compiled merge (:func:`~robot_msgs.sorted_search.nearest_partners`), else
-    vectorised with NumPy (:func:`_nearest_rows`): the same pairs. ``keep_shared``:
-    keep every pose of the shorter side that has a partner, as evo does, even where
-    two share one (NumPy only; the long side's rows then repeat).
-    """
-    estimate_longer = est_t.shape[0] > ref_t.shape[0]
-    if estimate_longer:
-        short, long_, shift = ref_t, est_t, offset
-    else:
-        short, long_, shift = est_t, ref_t, -offset
-    other = long_ + shift if shift else long_
-    merged = None if keep_shared else nearest_partners(short, other, max_diff)
-    short_idx, long_idx, dropped = (
-        _nearest_rows(short, other, max_diff, keep_shared=keep_shared) if merged is None else merged
-    )
-    if estimate_longer:
-        return short_idx, long_idx, dropped
-    return long_idx, short_idx, dropped
-
-
-def _nearest_rows(
-    short: Float64Array, other: Float64Array, max_diff: float, *, keep_shared: bool = False
-) -> tuple[IntpArray, IntpArray, int]:
-    """Apply evo's nearest-stamp rule with NumPy: rows of ``short``, of ``other``, dropped.
-
-    Each (N,) temporary is freed as soon as its step is done: at 10^7 poses one costs
-    80 MB, and the association's peak is the evaluation's peak beside the inputs.
-    """
-    with np.errstate(over="ignore"):  # a bound past float64 is infinite, and compares so
-        inside = (short >= other[0] - max_diff) & (short <= other[-1] + max_diff)
-    upper = search_sorted(other, short, "right")
-    np.minimum(upper, other.shape[0] - 1, out=upper)
-    diff_up = other[upper]
-    diff_up -= short  # other[upper] - short; negative only past the last stamp (clamped)
-    lower = upper - 1
-    np.maximum(lower, 0, out=lower)  # a row with upper == 0 gets inf below, never lower
-    diff_low = other[lower]
-    del lower
-    np.subtract(short, diff_low, out=diff_low)
-    diff_low[upper == 0] = np.inf
-    take_up = (diff_up <= max_diff) & (diff_up < diff_low)
-    ok = ~take_up & (diff_low <= max_diff) & (diff_low <= diff_up)  # take the lower one
-    ok |= take_up
-    ok &= inside
-    del inside
-    short_idx = np.flatnonzero(ok)
-    long_idx = upper[ok]
-    del upper
-    took_up = take_up[ok]
-    del take_up, ok
-    long_idx -= ~took_up  # the lower partner is the one before the upper
-    # long_idx never decreases; runs of equal values share one partner: keep the closest,
-    # the earliest on a tie (lexsort is stable).
-    dropped = 0
-    if not keep_shared and long_idx.size > 1 and (long_idx[1:] == long_idx[:-1]).any():
-        matched = np.flatnonzero(took_up)  # positions among the kept rows
-        gap = diff_low[short_idx]
-        gap[matched] = np.abs(diff_up[short_idx[matched]])
-        order = np.lexsort((gap, long_idx))
-        first = np.ones(order.size, dtype=bool)
-        first[1:] = np.diff(long_idx[order]) != 0
-        keep = np.sort(order[first])
-        dropped = int(short_idx.size - keep.size)
-        short_idx, long_idx = short_idx[keep], long_idx[keep]
-    return short_idx, long_idx.astype(np.intp, copy=False), dropped
-
-
-# One to one (TUM) -----------------------------------------------------------------------
-
-
-def _one_to_one_pairs(
-    ref_t: Float64Array, est_t: Float64Array, max_diff: float, offset: float
-) -> tuple[IntpArray, IntpArray, int]:
-    """TUM's greedy nearest-first one-to-one rule; returns reference rows, estimate rows."""
-    shifted = est_t + offset  # TUM compares a - (b + offset)
-    n_est = shifted.shape[0]
-    # Candidate windows, widened by one stamp each side so that the exact float test below,
-    # not the binary search, decides at the boundary.
-    lo = np.maximum(search_sorted(shifted, ref_t - max_diff, "left") - 1, 0)
-    hi = np.minimum(search_sorted(shifted, ref_t + max_diff, "right") + 1, n_est)
-    counts = np.maximum(hi - lo, 0)
-    total = int(counts.sum())
-    cand_ref = np.repeat(np.arange(ref_t.shape[0], dtype=np.intp), counts)
-    starts = np.cumsum(counts) - counts
-    cand_est = np.arange(total, dtype=np.intp) - np.repeat(starts - lo, counts)
-    diff = np.abs(ref_t[cand_ref] - shifted[cand_est])
-    ok = diff < max_diff
-    cand_ref, cand_est, diff = cand_ref[ok], cand_est[ok], diff[ok]
-    # Candidates are generated by reference row, then estimate row: a stable sort by |dt|
-    # gives TUM's order of the tuples (|dt|, a, b) without sorting three keys.
-    rank = np.empty(diff.size, dtype=np.intp)
-    rank[np.argsort(diff, kind="stable")] = np.arange(diff.size, dtype=np.intp)
-    won = _greedy_one_to_one(cand_ref, cand_est, rank)  # sorted, hence by reference row
-    ref_idx, est_idx, rank = cand_ref[won], cand_est[won], rank[won]
-    keep = _forward_in_time(est_idx, rank)
-    return ref_idx[keep], est_idx[keep], int(keep.size - np.count_nonzero(keep))
-
-
-def _group_min(values: IntpArray, keys: IntpArray) -> IntpArray:
-    """For each element, the minimum of ``values`` over its run of equal (sorted) ``keys``."""
-    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    mins = np.minimum.reduceat(values, starts)
-    return np.repeat(mins, np.diff(np.append(starts, keys.size)))
-
-
-def _greedy_one_to_one(cand_ref: IntpArray, cand_est: IntpArray, rank: IntpArray) -> IntpArray:
-    """Positions (sorted) of the candidates that TUM's sequential greedy pass accepts.
-
-    ``cand_ref`` is sorted; ``rank`` orders the candidates by preference (unique). A round
-    accepts every live candidate that is the best live one of both its reference stamp and
-    its estimate stamp, then removes the candidates touching an accepted stamp. The
-    sequential pass accepts each such candidate too (nothing preferred to it can take its
-    stamps), and removing its stamps leaves the sequential pass over the rest unchanged, so
-    the rounds reproduce it exactly. Each round costs linear time in the live candidates.
-    """
-    pos = np.arange(rank.size, dtype=np.intp)  # live candidates, by reference row
-    by_est = np.argsort(cand_est, kind="stable")  # nearly sorted already: cheap
-    accepted: list[IntpArray] = []
-    while pos.size:
-        ref, est, rnk = cand_ref[pos], cand_est[pos], rank[pos]
-        best = rnk == _group_min(rnk, ref)
-        best_est = np.empty(pos.size, dtype=bool)
-        best_est[by_est] = rnk[by_est] == _group_min(rnk[by_est], est[by_est])
-        won = best & best_est
-        accepted.append(pos[won])
-        ref_used = np.zeros(int(ref[-1]) + 1, dtype=bool)
-        ref_used[ref[won]] = True
-        est_used = np.zeros(int(est.max()) + 1, dtype=bool)
-        est_used[est[won]] = True
-        alive = ~(ref_used[ref] | est_used[est])
-        n_alive = int(np.count_nonzero(alive))
-        if n_alive and pos.size - n_alive < _MIN_ROUND_PROGRESS * pos.size:
-            live = pos[alive]
-            accepted.append(_greedy_sequential(live[np.argsort(rank[live])], cand_ref, cand_est))
-            break
-        new_index = np.cumsum(alive) - 1
-        by_est = new_index[by_est[alive[by_est]]]
-        pos = pos[alive]
-    return np.sort(np.concatenate(accepted)) if accepted else np.zeros(0, dtype=np.intp)
-
-
-def _greedy_sequential(live: IntpArray, cand_ref: IntpArray, cand_est: IntpArray) -> IntpArray:
-    """Run the plain greedy pass over ``live`` candidates (in preference order, stamps unused)."""
-    used_ref: set[int] = set()
-    used_est: set[int] = set()
-    won: list[int] = []
-    for pos, a, b in zip(
-        live.tolist(), cand_ref[live].tolist(), cand_est[live].tolist(), strict=True
-    ):
-        if a not in used_ref and b not in used_est:
-            used_ref.add(a)
-            used_est.add(b)
-            won.append(pos)
-    return np.asarray(won, dtype=np.intp)
-
-
-def _forward_in_time(est_idx: IntpArray, rank: IntpArray) -> BoolArray:
-    """Mask of pairs (sorted by reference row) to keep so that estimate rows increase too.
-
-    A pair that crosses no other pair is kept. Crossing pairs are taken in acceptance order
-    (``rank``) and kept when they cross no pair kept before them.
-    """
-    keep = np.ones(est_idx.size, dtype=bool)
-    if est_idx.size < 2 or (np.diff(est_idx) > 0).all():
-        return keep
-    prefix_max = np.maximum.accumulate(est_idx)
-    suffix_min = np.minimum.accumulate(est_idx[::-1])[::-1]
-    crosses = np.zeros(est_idx.size, dtype=bool)
-    crosses[1:] |= prefix_max[:-1] > est_idx[1:]
-    crosses[:-1] |= suffix_min[1:] < est_idx[:-1]
-    suspects = np.flatnonzero(crosses)
-    kept_pos: list[int] = []  # positions (= reference order) of kept crossing pairs
-    for pos in suspects[np.argsort(rank[suspects], kind="stable")].tolist():
-        at = bisect.bisect_left(kept_pos, pos)
-        before_ok = at == 0 or est_idx[kept_pos[at - 1]] < est_idx[pos]
-        after_ok = at == len(kept_pos) or est_idx[kept_pos[at]] > est_idx[pos]
-        if before_ok and after_ok:
-            kept_pos.insert(at, pos)
-        else:
-            keep[pos] = False
-    return keep
-
-
 # Interpolate -----------------------------------------------------------------------------
 
 
@@ -773,331 +591,3 @@ def _percent(share: float) -> str:
     if share < 1e-4:
         return "less than 0.01 %"
     return f"{100 * share:.2g} %"
-
-
-def _duration(seconds: float) -> str:
-    """Say a long duration in the unit a person reads it in.
-
-    Examples
-    --------
-    >>> _duration(6837065.7), _duration(7200.0), _duration(90.0)
-    ('79.1 days', '2 h', '90 s')
-    """
-    for unit, size in (("days", 86400.0), ("h", 3600.0), ("min", 60.0)):
-        if seconds >= 2.0 * size:
-            return f"{seconds / size:.3g} {unit}"
-    return f"{seconds:.3g} s"
-
-
-def _median_step(stamps: Float64Array) -> float:
-    return median(np.diff(stamps)) if stamps.shape[0] > 1 else math.nan
-
-
-class SmallerUnit(NamedTuple):
-    """Stamps that look written in a smaller unit than seconds (:func:`smaller_stamp_unit`).
-
-    ``unit`` is ``"ms"`` or ``"us"``, ``factor`` the seconds a stamp counts as (1e3,
-    1e6); ``steps_s`` the reference's and the estimate's median steps and
-    ``speed_m_s`` the reference's mean speed, as read (in seconds).
-    """
-
-    unit: str
-    factor: float
-    steps_s: tuple[float, float]
-    speed_m_s: float
-
-    def hint(self) -> str:
-        """Say it in a clause an association message ends with.
-
-        Examples
-        --------
-        >>> SmallerUnit("ms", 1e3, (50.0, 33.0), 0.0003).hint()
-        'or the stamps are in ms, not seconds (the poses are 50 s and 33 s apart, the \
-reference moves at 0.0003 m/s; in seconds: 0.05 s and 0.033 s, 0.3 m/s)'
-        """
-        (ref, est), s, speed = self.steps_s, self.factor, self.speed_m_s
-        return (
-            f"or the stamps are in {self.unit}, not seconds (the poses are {ref:.3g} s and "
-            f"{est:.3g} s apart, the reference moves at {speed:.3g} m/s; in seconds: "
-            f"{ref / s:.3g} s and {est / s:.3g} s, {speed * s:.3g} m/s)"
-        )
-
-
-class OtherUnit(NamedTuple):
-    """One side's stamps in another unit than the other's (:func:`other_stamp_unit`).
-
-    ``side`` is ``"reference"`` or ``"estimate"``, the one in the smaller unit
-    (``unit``: ``"ms"``, ``"us"``, ``"ns"`` or a power of ten); ``factor`` what its
-    span is over the other's (a power of 1000); ``spans_s`` the reference's and the
-    estimate's spans as read.
-    """
-
-    side: str
-    unit: str
-    factor: float
-    spans_s: tuple[float, float]
-
-    def text(self) -> str:
-        """Say it with the fix.
-
-        Examples
-        --------
-        >>> print(OtherUnit("estimate", "ms", 1e3, (26.6, 26563.0)).text())
-        the estimate spans 26563 s and the reference 26.6 s (a factor of 1e+03): the \
-estimate's stamps look like ms, not seconds; write them in seconds
-        """
-        other = "estimate" if self.side == "reference" else "reference"
-        return (
-            f"the {self.side} spans {max(self.spans_s):.6g} s and the {other} "
-            f"{min(self.spans_s):.6g} s (a factor of {self.factor:.0e}): the {self.side}'s "
-            f"stamps look like {self.unit}, not seconds; write them in seconds"
-        )
-
-
-def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> OtherUnit | None:
-    """Say whether one side's stamps look like another unit: spans a power of 1000 apart.
-
-    A span a power of 1000 (within a factor of about 3) longer than the other's is
-    taken for stamps in ms, us or ns beside seconds. The doctor names it; an association
-    that matches nothing says it before its clock advice.
-
-    Examples
-    --------
-    >>> from robot_msgs.trajectory import PoseTrajectory
-    >>> t = np.arange(100) * 0.1
-    >>> walk = PoseTrajectory(stamps_s=t, positions_xyz=np.c_[t, 0 * t, 0 * t],
-    ...                       orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (100, 1)))
-    >>> other_stamp_unit(walk, walk.replace(stamps_s=t * 1e3))[:3]
-    ('estimate', 'ms', 1000.0)
-    >>> other_stamp_unit(walk, walk.replace(stamps_s=t * 2)) is None
-    True
-    """
-    if len(reference) < 2 or len(estimate) < 2:
-        return None
-    spans = reference.duration_s, estimate.duration_s
-    if not (min(spans) > 0 and math.isfinite(max(spans))):
-        return None
-    ratio = math.log10(spans[1]) - math.log10(spans[0])  # a quotient overflowed (1 / 5e-324)
-    k = round(ratio / 3.0)
-    if k == 0 or abs(ratio - 3 * k) > 0.5:
-        return None
-    unit = {1: "ms", 2: "us", 3: "ns"}.get(abs(k), f"1e-{3 * abs(k)} s")
-    side = "estimate" if k > 0 else "reference"
-    return OtherUnit(side, unit, float(10 ** (3 * abs(k))), spans)
-
-
-#: Fewer stamps than this are not called frame indices (three poses 1 s apart may be).
-_MIN_FRAMES = 10
-#: Frame indices read as seconds move this many times slower than the other side at
-#: least (a camera's 10-30 Hz; a monocular scale alone is rarely a factor of 5).
-_FRAMES_SLOWER = 5.0
-
-
-def counts_frames(trajectory: PoseTrajectory) -> bool:
-    """Whether stamps are consecutive whole numbers (0, 1, 2...): frame indices, not seconds.
-
-    Examples
-    --------
-    >>> from robot_msgs.trajectory import PoseTrajectory
-    >>> t = np.arange(20.0)
-    >>> walk = PoseTrajectory(stamps_s=t, positions_xyz=np.c_[t, 0 * t, 0 * t],
-    ...                       orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (20, 1)))
-    >>> counts_frames(walk), counts_frames(walk.replace(stamps_s=t * 0.1))
-    (True, False)
-    """
-    stamps = trajectory.stamps_s
-    if len(stamps) < _MIN_FRAMES or not 0 <= stamps[0] < len(stamps):
-        return False
-    return bool(np.all(np.diff(stamps) == 1.0))
-
-
-class CountedFrames(NamedTuple):
-    """One side stamped 0, 1, 2... (frame indices written as seconds), the other not.
-
-    ``side`` is ``"reference"`` or ``"estimate"``; ``first`` and ``last`` its first and
-    last stamps; ``rate_hz`` the other side's (one over its median step).
-    """
-
-    side: str
-    first: float
-    last: float
-    rate_hz: float
-
-    def text(self) -> str:
-        """Say it with the fix.
-
-        Examples
-        --------
-        >>> print(CountedFrames("estimate", 0.0, 787.0, 100.0).text())
-        the estimate's stamps are 0, 1, ... 787, one apart: frame indices, not seconds, \
-where the reference's are 100 Hz; write the estimate's stamps in seconds (its camera's or \
-its recording's times)
-        """
-        other = "estimate" if self.side == "reference" else "reference"
-        return (
-            f"the {self.side}'s stamps are {self.first:.0f}, {self.first + 1:.0f}, ... "
-            f"{self.last:.0f}, one apart: frame indices, not seconds, where the {other}'s "
-            f"are {self.rate_hz:.3g} Hz; write the {self.side}'s stamps in seconds (its "
-            "camera's or its recording's times)"
-        )
-
-
-def counted_frames(reference: PoseTrajectory, estimate: PoseTrajectory) -> CountedFrames | None:
-    """Find one side stamped 0, 1, 2... (frame indices written as seconds), the other not.
-
-    WHY: a TUM file of frame indices reads as 1 Hz seconds; the doctor took the far
-    start for another recording's clock and advised an offset that matched 30 of 788
-    poses, and an evaluation matching nothing advised that offset too (reviews). One
-    pose a second exactly is no camera's or robot's rate, unless the other side's is as
-    slow (1 Hz or slower), as long, or as fast in metres a stamp (1 Hz GNSS in whole
-    seconds): then nothing is said. Both sides counting frames: the doctor's rule.
-    """
-    if reference.stamps_are_frames or estimate.stamps_are_frames:
-        return None  # KITTI read without its times: said as such
-    ref_counts, est_counts = counts_frames(reference), counts_frames(estimate)
-    if ref_counts == est_counts:
-        return None
-    counted, other = (reference, estimate) if ref_counts else (estimate, reference)
-    step = _median_step(other.stamps_s)
-    if not 0 < step < 0.5:  # the other at 1 Hz or slower: frame counts may be seconds
-        return None
-    spans = counted.duration_s, other.duration_s
-    if spans[1] / 2 <= spans[0] <= 2 * spans[1]:  # as long as the other: 1 Hz seconds may be
-        return None
-    # Frames read as seconds slow the motion by the frame rate: a 1 Hz GNSS reference in
-    # whole seconds moves as fast as its estimate, and was called frame indices (a review).
-    speeds = counted.path_length_m / spans[0], other.path_length_m / spans[1]
-    if not speeds[0] * _FRAMES_SLOWER < speeds[1]:
-        return None
-    side = "reference" if ref_counts else "estimate"
-    return CountedFrames(side, float(counted.stamps_s[0]), float(counted.stamps_s[-1]), 1 / step)
-
-
-#: Both sides' poses at least this far apart (median, seconds: 500 Hz in ms), and the
-#: reference crawling, slower than this (m/s): stamps in a smaller unit may be why.
-_SLOW_STEP_S = 2.0
-_CRAWL_M_S = 5e-3
-#: Speeds a moving robot is evaluated at, metres per second (1 cm/s to 360 km/h), and
-#: steps between its poses, seconds (1 Hz to 10 kHz): a smaller unit is named only when
-#: the stamps read in it give both (a length unit too, when the lengths read in it give
-#: a robot's speed: :func:`~robot_msgs.evaluation.ape.length_units`).
-ROBOT_SPEEDS_M_S = (1e-2, 100.0)
-_STEPS = (1e-4, 1.0)
-
-
-def smaller_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> SmallerUnit | None:
-    """Say whether both trajectories look stamped in ms or us, read as seconds.
-
-    Both sides' poses at least 2 s apart (median) and the reference slower than 5 mm/s,
-    where milliseconds or microseconds would make steps of 100 us to 1 s and speeds of 1
-    cm/s to 100 m/s: an embedded logger's time since boot (PX4 logs microseconds) written
-    as a TUM stamp. Nanoseconds are the readers' (:mod:`robot_msgs.io.clean`). The
-    doctor names it; a failed or poor association says it beside its clock advice.
-
-    Examples
-    --------
-    >>> from robot_msgs.trajectory import PoseTrajectory
-    >>> t = np.arange(100) * 50_000.0  # 20 Hz in microseconds
-    >>> walk = PoseTrajectory(stamps_s=t, positions_xyz=np.c_[t * 1e-6, 0 * t, 0 * t],
-    ...                       orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (100, 1)))
-    >>> smaller_stamp_unit(walk, walk).unit
-    'us'
-    >>> smaller_stamp_unit(walk.replace(stamps_s=t * 1e-6), walk) is None
-    True
-    """
-    if len(reference) < 3 or len(estimate) < 3 or reference.stamps_are_frames:
-        return None
-    steps = _median_step(reference.stamps_s), _median_step(estimate.stamps_s)
-    span = reference.duration_s
-    if min(steps) < _SLOW_STEP_S or not span > 0:
-        return None
-    speed = reference.path_length_m / span
-    if not 0 < speed < _CRAWL_M_S:
-        return None
-    for unit, factor in (("ms", 1e3), ("us", 1e6)):
-        if all(_STEPS[0] <= step / factor <= _STEPS[1] for step in steps) and (
-            ROBOT_SPEEDS_M_S[0] <= speed * factor <= ROBOT_SPEEDS_M_S[1]
-        ):
-            return SmallerUnit(unit, factor, steps, speed)
-    return None
-
-
-def _poses(n: int) -> str:
-    """Say ``n`` poses, one in the singular ("1 poses" was said)."""
-    return "1 pose" if n == 1 else f"{n} poses"
-
-
-def _at(stamp: float) -> str:
-    """Say a stamp to the microsecond; past 1e15 s (no clock's) as its float, not 300 digits."""
-    return f"{stamp:.6f}" if abs(stamp) < 1e15 else repr(stamp)
-
-
-def _no_match(
-    reference: PoseTrajectory,
-    estimate: PoseTrajectory,
-    method: str,
-    max_diff: float,
-    offset: float,
-    max_gap: float | None = None,
-) -> AssociationError:
-    """Build the error for an association without a single pair: spans, settings, a suggestion."""
-    r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
-    e0, e1 = float(estimate.stamps_s[0]) + offset, float(estimate.stamps_s[-1]) + offset
-    # KITTI read without its times file is stamped by frame index: "spans 0.000000 ..
-    # 4540.000000 s" and "median intervals are 1 s" said seconds of frames.
-    u = " frames" if reference.stamps_are_frames and estimate.stamps_are_frames else " s"
-    text = (
-        f"No pose pairs found with `sync={method!r}`, `max_diff_s={max_diff!r}`{u}, "
-        f"`offset_s={offset!r}`{u}: "
-        f"reference spans {_at(r0)} .. {_at(r1)}{u} ({_poses(len(reference))}), estimate + "
-        f"offset spans {_at(e0)} .. {_at(e1)}{u} ({_poses(len(estimate))}). "
-    )
-    if e1 < r0 - max_diff or e0 > r1 + max_diff:
-        # a giant offset was advised for ms beside seconds, and for frame indices (reviews)
-        other = other_stamp_unit(reference, estimate) or counted_frames(reference, estimate)
-        if other is not None:
-            said = other.text()
-            text += f"{said[0].upper()}{said[1:]}. Otherwise: "
-        apart = abs(r0 - e0)
-        longer = max(r1 - r0, e1 - e0, 1.0)
-        if apart > 10.0 * longer:  # two recordings, not one with a shifted clock (79 days)
-            text += (
-                f"The time spans do not overlap and start {_duration(apart)} apart, "
-                f"{apart / longer:.3g} times the longer one's duration: check that both "
-                "files hold the same run. If they do and only the clocks differ, "
-            )
-        else:
-            text += "The time spans do not overlap: if the clocks differ, "
-        text += (
-            f"the offset (`offset_s=`) is {_at(r0 - (e0 - offset))}{u} if both recordings "
-            "started together (reference start - estimate start); the doctor "
-            "(`robot-msgs doctor`, `diagnose()`) estimates it from the motion"
-        )
-    elif method == "interpolate" and max_gap is not None:
-        text += (
-            "The estimate stamps inside the reference span all fall in reference gaps longer "
-            f"than `max_gap_s={max_gap:g}` s: allow longer gaps (`max_gap_s=`) or use "
-            "`sync='nearest'`"
-        )
-    else:
-        # A side of one pose has no interval: "nan s (estimate)" was said of it.
-        intervals = [
-            f"{_median_step(traj.stamps_s):g}{u} ({whose})"
-            if len(traj) > 1
-            else f"none ({whose}: 1 pose)"
-            for whose, traj in (("reference", reference), ("estimate", estimate))
-        ]
-        text += (
-            "The spans overlap but no stamps are close enough: raise `max_diff_s=`; "
-            f"the median intervals are {intervals[0]} and {intervals[1]}"
-        )
-        unit = smaller_stamp_unit(reference, estimate)
-        text += "" if unit is None else f"; {unit.hint()}"
-        other = other_stamp_unit(reference, estimate)
-        text += "" if other is None else f"; {other.text()}"
-    if u == " frames":
-        text += (
-            ". The stamps are frame indices (KITTI files read without their times files): "
-            "the offset and the tolerance count frames; give the times files for seconds"
-        )
-    return AssociationError(text)

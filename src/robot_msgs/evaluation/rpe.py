@@ -15,10 +15,10 @@ import numpy as np
 
 from robot_msgs.compare.signal import delta_words, signal_name
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation.association import smaller_stamp_unit
 from robot_msgs.evaluation.pairs import select_pairs
 from robot_msgs.evaluation.pipeline import signal_of
 from robot_msgs.evaluation.relations import RELATION_UNITS, rpe_errors
+from robot_msgs.evaluation.stamp_units import smaller_stamp_unit
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 
 if TYPE_CHECKING:
