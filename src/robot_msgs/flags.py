@@ -10,11 +10,11 @@ and, with a :class:`Flag` in the same ``Annotated``, the flag that sets it::
     ] = 0.01
 
 The command line builds its parser, its help text and its error wording from these
-declarations (:mod:`robot_msgs.cli._evaluation_args`, through the table
-:mod:`robot_msgs.cli._settings_flags` generates from them), and the JSON Schema carries
-the same choices, bounds and descriptions. msgspec ignores the marker. The library itself
-never names a flag: its errors name the field (``EvaluationSettings.max_diff_s``), and
-the command line says which flag that is.
+declarations (:mod:`robot_msgs.cli._settings_args` and :mod:`robot_msgs.cli._flag_text`,
+through the table :mod:`robot_msgs.cli._settings_flags` generates from them), and the
+JSON Schema carries the same choices, bounds and descriptions. msgspec ignores the
+marker. The library itself never names a flag: its errors name the field
+(``EvaluationSettings.max_diff_s``), and the command line says which flag that is.
 """
 
 from __future__ import annotations

@@ -19,16 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import (
-    changed_from,
-    check_plot_options,
-    check_save_layout,
-    flag_text,
-    flags_in_text,
-    flags_text,
-    read_files,
-    trajectory_outputs_to,
-)
+from robot_msgs.cli._flag_text import changed_from, flag_text, flags_in_text, flags_text
+from robot_msgs.cli._input_args import read_files
+from robot_msgs.cli._output_args import check_plot_options, check_save_layout, trajectory_outputs_to
 from robot_msgs.errors import (
     AlignmentError,
     AssociationError,

@@ -8,14 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import (
-    add_input_args,
-    add_output_args,
-    add_settings_flags,
-    read_inputs_from_args,
-    settings_from_args,
-    unknown_covariances_of,
-)
+from robot_msgs.cli._input_args import add_input_args, read_inputs_from_args, unknown_covariances_of
+from robot_msgs.cli._output_args import add_output_args
+from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import ValidationError
 

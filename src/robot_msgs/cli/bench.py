@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._boundary import EXIT_INTERRUPTED, EXIT_TERMINATED, say
-from robot_msgs.cli._evaluation_args import add_run_settings_args, load_runs_from_args
+from robot_msgs.cli._settings_args import add_run_settings_args, load_runs_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import UsageError, ValidationError
 from robot_msgs.limits import retries_flag, workers_flag

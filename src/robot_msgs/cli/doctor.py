@@ -13,15 +13,9 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import (
-    add_input_args,
-    add_settings_flags,
-    flags_in_text,
-    inputs_from_args,
-    reading_rules,
-    settings_from_args,
-    side_error,
-)
+from robot_msgs.cli._flag_text import flags_in_text
+from robot_msgs.cli._input_args import add_input_args, inputs_from_args, reading_rules, side_error
+from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.compare.diagnosis import FINDING_KINDS
 from robot_msgs.errors import FormatError

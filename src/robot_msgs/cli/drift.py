@@ -4,14 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import (
-    add_input_args,
-    add_output_args,
-    add_settings_flags,
-    read_inputs_from_args,
-    settings_from_args,
-)
 from robot_msgs.cli._evaluation_output import emit, evaluate_each, prepare_outputs, write_plot
+from robot_msgs.cli._input_args import add_input_args, read_inputs_from_args
+from robot_msgs.cli._output_args import add_output_args
+from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.evaluation.settings import RPG_SETTINGS, Drift, EvaluationSettings
 

@@ -20,13 +20,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import (
-    add_json_file_flag,
-    add_run_settings_args,
-    flags_in_text,
-    given_outputs,
-    load_runs_from_args,
-)
+from robot_msgs.cli._flag_text import flags_in_text
+from robot_msgs.cli._output_args import add_json_file_flag, given_outputs
+from robot_msgs.cli._settings_args import add_run_settings_args, load_runs_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import UsageError, ValidationError
 
@@ -246,7 +242,7 @@ def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Repo
         As :func:`~robot_msgs.batch.sweep_report.read_sweep`.
     """
     from robot_msgs.batch.sweep_report import read_sweep  # noqa: PLC0415
-    from robot_msgs.cli._evaluation_args import given_run_flags  # noqa: PLC0415
+    from robot_msgs.cli._settings_args import given_run_flags  # noqa: PLC0415
 
     refused = [flag for flag in given_run_flags(args) if flag != "--statistic"]
     if refused:

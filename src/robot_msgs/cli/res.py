@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import (
+from robot_msgs.cli._flag_text import flags_in_text
+from robot_msgs.cli._output_args import (
     add_json_file_flag,
     add_label_flag,
     add_plot_flags,
     check_plot_options,
-    flags_in_text,
     given_outputs,
 )
 from robot_msgs.cli.commands import COMMANDS

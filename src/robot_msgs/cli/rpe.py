@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._evaluation_args import (
-    add_input_args,
-    add_output_args,
+from robot_msgs.cli._input_args import add_input_args, read_inputs_from_args
+from robot_msgs.cli._output_args import add_output_args
+from robot_msgs.cli._settings_args import (
     add_settings_flags,
     pair_list_from_args,
-    read_inputs_from_args,
     settings_from_args,
 )
 from robot_msgs.cli.commands import COMMANDS

@@ -51,20 +51,17 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from robot_msgs.cli._boundary import error_text, say
-from robot_msgs.cli._evaluation_args import (
-    add_geo_args,
+from robot_msgs.cli._flag_text import flags_in_text
+from robot_msgs.cli._input_args import add_geo_args, read_files, reading_rules
+from robot_msgs.cli._output_args import (
     add_label_flag,
     add_plot_flags,
     add_save_layout_flag,
-    add_settings_flags,
     check_plot_options,
     check_save_layout,
-    flags_in_text,
-    read_files,
-    reading_rules,
-    settings_from_args,
     trajectory_outputs_to,
 )
+from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import (
     DataWarning,

@@ -106,14 +106,14 @@ def _cell(value: Value | None) -> str:
 
 def _flag(name: str) -> str:
     """Name a setting by its flag, told from one sharing it (``--offset SECONDS``), or as is."""
-    from robot_msgs.cli._evaluation_args import setting_flag  # noqa: PLC0415 - the one road
+    from robot_msgs.cli._flag_text import setting_flag  # noqa: PLC0415 - the one road
 
     return setting_flag(name) or name
 
 
 def _flag_cell(name: str, value: Value | None) -> str:
     """Write a setting's value as its flag takes it (``one-to-one``); ``-`` when unset."""
-    from robot_msgs.cli._evaluation_args import flag_value  # noqa: PLC0415
+    from robot_msgs.cli._flag_text import flag_value  # noqa: PLC0415
 
     return MISSING if value is None else flag_value(name, value)
 

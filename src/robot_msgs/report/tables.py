@@ -274,7 +274,7 @@ def settings_text(settings: Mapping[str, Value]) -> str:
     >>> settings_text({"align": "se3", "relation": "translation"})
     "report's defaults: --align se3"
     """
-    from robot_msgs.cli._evaluation_args import changed_from, flags_text  # noqa: PLC0415
+    from robot_msgs.cli._flag_text import changed_from, flags_text  # noqa: PLC0415
     from robot_msgs.evaluation.settings import Ape  # noqa: PLC0415
     from robot_msgs.runs.run_settings import DEFAULT_METRICS, RunSettings  # noqa: PLC0415
 
