@@ -130,7 +130,8 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     -----------  ----  -  ---  ----  ------  ---  ---  ---
     translation  m     2  0.1   0.1     0.1    0  0.1  0.1
     """
-    from robot_msgs.report.tables import ReportTable, render_text  # noqa: PLC0415
+    from robot_msgs.report.report_table import ReportTable  # noqa: PLC0415
+    from robot_msgs.report.table_renderers import render_text  # noqa: PLC0415
 
     lines = [_TITLES.get(result.metric, result.metric)]
     if result.reference or result.estimate:
@@ -192,7 +193,8 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
     a.tum     translation  m     0.1   0.1     0.1    0  0.1  0.1
     b.tum     translation  m     0.2   0.2     0.2    0  0.2  0.2
     """
-    from robot_msgs.report.tables import ReportTable, render_text  # noqa: PLC0415
+    from robot_msgs.report.report_table import ReportTable  # noqa: PLC0415
+    from robot_msgs.report.table_renderers import render_text  # noqa: PLC0415
 
     first = comparisons[0]
     records = [c.record() for c in comparisons]

@@ -327,12 +327,9 @@ def _print_rankings(out: Path, runs: Sequence[RunSpec], settings: RunSettings) -
         Repeatability,
         configuration_labels,
     )
-    from robot_msgs.report.tables import (  # noqa: PLC0415
-        metric_title,
-        ranking_table,
-        render_text,
-        repeatability_table_of,
-    )
+    from robot_msgs.report.group_tables import repeatability_table_of  # noqa: PLC0415
+    from robot_msgs.report.ranking_tables import metric_title, ranking_table  # noqa: PLC0415
+    from robot_msgs.report.table_renderers import render_text  # noqa: PLC0415
 
     # Each ranking headed by its metric in words ("RPE translation error over 1 s, all
     # pairs"), not its key (rpe:translation:1s:all) (a review).

@@ -99,13 +99,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     """Run ``robot-msgs report``; return the exit code."""
     from robot_msgs.files import STDOUT, check_outputs, write_atomic  # noqa: PLC0415
-    from robot_msgs.report.tables import (  # noqa: PLC0415
-        render_latex,
-        render_markdown,
-        render_text,
-        report_tables,
-        runs_csv,
-    )
+    from robot_msgs.report.run_tables import runs_csv  # noqa: PLC0415
+    from robot_msgs.report.table_renderers import render_latex, render_markdown, render_text  # noqa: PLC0415
+    from robot_msgs.report.tables import report_tables  # noqa: PLC0415
     from robot_msgs.report.text import controls_escaped, wrap  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 

@@ -30,12 +30,15 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.errors import FormatError
 from robot_msgs.report import figure_spec, plots
-from robot_msgs.report.tables import ReportTable, environment_table, report_tables, settings_text
+from robot_msgs.report.ranking_tables import settings_text
+from robot_msgs.report.run_tables import environment_table
+from robot_msgs.report.tables import report_tables
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from robot_msgs.report.build import ReportResult
+    from robot_msgs.report.report_table import ReportTable
     from robot_msgs.report.saved_results import ResultsComparison
 
 __all__ = ["render_html", "render_results_html", "script_json"]

@@ -24,7 +24,8 @@ from robot_msgs.compare.signal import delta_words
 from robot_msgs.compare.statistics import rank_value
 from robot_msgs.errors import DataWarning, SettingsMismatchError, caller_stacklevel
 from robot_msgs.evaluation.consistency import NEES_DOF, rank_target
-from robot_msgs.report.tables import MISSING, ReportTable, csv_cell
+from robot_msgs.report.report_table import MISSING, ReportTable
+from robot_msgs.report.table_renderers import csv_cell
 from robot_msgs.runs.rank import MIXED, average_ranks
 
 if TYPE_CHECKING:

@@ -1,0 +1,100 @@
+"""The tables of a report's groups: per algorithm and sequence, and repeatability.
+
+:func:`groups_table` gives one row per (configuration, sequence): success rate and
+failure reasons beside accuracy; :func:`repeatability_table` how repeated runs of a
+sequence without a reference agree.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robot_msgs.compare.configuration import configuration_labels
+from robot_msgs.report.report_table import MISSING, ReportTable, _num, _pct
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from robot_msgs.compare.report import Report
+    from robot_msgs.compare.run_report import Repeatability
+
+__all__ = ["groups_table", "repeatability_table", "repeatability_table_of"]
+
+
+def _group_names(report: Report) -> list[str]:
+    """Name each group's configuration as the ranking does (``orb``; ``orb 2.0`` among several)."""
+    labels = configuration_labels(g.configuration for g in report.groups)
+    return [labels[g.configuration] for g in report.groups]
+
+
+def groups_table(report: Report) -> ReportTable:
+    """One row per (configuration, sequence): success rate and failure reasons beside accuracy."""
+    rows = []
+    for g, name in zip(report.groups, _group_names(report), strict=True):
+        ape = g.accuracy.stats.get("translation") if g.accuracy else None
+        failures = "; ".join(f"{k} x{v}" for k, v in g.failures.items()) or MISSING
+        cover = g.signal("coverage")
+        lat = g.signal("latency_p95_s")
+        rows.append(
+            (
+                name,
+                g.sequence,
+                str(g.n_runs),
+                _pct(g.success_rate),
+                failures,
+                _num(ape.median, 4) if ape else MISSING,
+                f"{_num(ape.min, 4)}..{_num(ape.max, 4)}" if ape and ape.n else MISSING,
+                _pct(cover.stats.mean) if cover else MISSING,
+                _num(lat.stats.median, 0, 1e3) if lat else MISSING,
+            )
+        )
+    headers = (
+        "algorithm", "sequence", "runs", "success", "failures", "APE RMSE median [m]",
+        "APE RMSE range [m]", "coverage mean", "latency p95 median [ms]",
+    )  # fmt: skip
+    notes = ("APE over successful runs only; failed runs count in success and failures.",)
+    numeric = (False, False, True, True, False, True, True, True, True)
+    return ReportTable("Per algorithm and sequence", headers, tuple(rows), numeric, notes)
+
+
+def repeatability_table(report: Report) -> ReportTable | None:
+    """Sequences without a reference: how repeated runs agree (not accuracy)."""
+    return repeatability_table_of(
+        [
+            (name, g.sequence, g.repeatability)
+            for g, name in zip(report.groups, _group_names(report), strict=True)
+            if g.repeatability
+        ]
+    )
+
+
+def repeatability_table_of(entries: Sequence[tuple[str, str, Repeatability]]) -> ReportTable | None:
+    """One row per (algorithm, sequence, repeatability); ``None`` without any."""
+    rows = []
+    statement = ""
+    for algorithm, sequence, rep in entries:
+        statement = rep.statement
+        rows.append(
+            (
+                algorithm,
+                sequence,
+                str(len(rep.runs)),
+                _num(rep.pairwise.median, 4),
+                _num(rep.pairwise.max, 4),
+                _num(rep.endpoint_spread_m, 4),
+                _num(rep.endpoint_max_m, 4),
+            )
+        )
+    if not rows:
+        return None
+    headers = (
+        "algorithm", "sequence", "runs", "pairwise APE RMSE median [m]", "pairwise max [m]",
+        "endpoint spread [m]", "endpoint max distance [m]",
+    )  # fmt: skip
+    return ReportTable(
+        "Repeatability (no reference)",
+        headers,
+        tuple(rows),
+        (False, False, *([True] * 5)),
+        (statement,),
+    )
