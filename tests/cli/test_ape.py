@@ -840,6 +840,19 @@ def test_the_estimate_of_several_that_cannot_be_matched_is_named(
     assert capsys.readouterr().err.startswith("ERROR: No pose pairs found")
 
 
+def test_a_clock_far_off_points_at_the_doctor_command_not_the_python_function(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `ape REF LATE` said "the doctor (`robot-msgs doctor`, `diagnose()`) estimates it":
+    # a Python function to a command-line user.
+    ref, _ = seed_files(tmp_path, T)
+    late = write_tum(tmp_path / "late.tum", T + 1000.0, line_positions(T))
+    assert main(["ape", str(ref), str(late)]) == 1
+    err = capsys.readouterr().err
+    assert "the doctor (`robot-msgs doctor`) estimates it from the motion" in err, err
+    assert "diagnose" not in err
+
+
 def test_the_files_written_are_named_with_their_controls_escaped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

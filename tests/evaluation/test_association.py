@@ -557,9 +557,17 @@ def test_no_overlap_raises_with_spans_and_an_offset_suggestion() -> None:
         AssociationError,
         match=r"reference spans 100\.000000 \.\. 102\.000000 s.*"
         r"do not overlap.*`offset_s=`\) is 100\.000000 s if both recordings started together "
-        r".*the doctor \(`robot-msgs doctor`, `diagnose\(\)`\) estimates it from the motion",
+        r".*the doctor \(`diagnose\(\)`\) estimates it from the motion",
     ):
         associate(traj([100.0, 101.0, 102.0]), traj([0.0, 1.0]))
+
+
+def test_no_overlap_points_a_library_caller_at_diagnose_not_at_the_command() -> None:
+    # The error named `robot-msgs doctor` beside `diagnose()` to a library caller, who
+    # has no use for the command (the command line names the command: flags_in_text).
+    with pytest.raises(AssociationError, match=r"the doctor \(`diagnose\(\)`\)") as caught:
+        associate(traj([100.0, 101.0, 102.0]), traj([0.0, 1.0]))
+    assert "robot-msgs" not in str(caught.value)
 
 
 def test_spans_far_apart_ask_whether_the_files_hold_one_run() -> None:

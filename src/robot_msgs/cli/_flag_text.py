@@ -243,6 +243,10 @@ _FIELD = re.compile(r"^(?:\w+\.)?(\w+)")
 #: A field or argument a library message names, as a call would give it: `align='origin'`,
 #: `force=True`, or `max_diff_s=` (any value). A bare `name` is not one: a manifest key.
 _NAMED = re.compile(r"`(\w+)=([^`]*)`")
+#: A library function a message sends the caller to, as a call would name it
+#: (`diagnose()`), and the command that does its work on the command line.
+_CALLED = re.compile(r"`(\w+)\(\)`")
+_FUNCTION_COMMANDS = {"diagnose": "robot-msgs doctor"}
 
 
 def flags_in_text(text: str) -> str:
@@ -250,7 +254,9 @@ def flags_in_text(text: str) -> str:
 
     Library messages name what to change as a call would (`` `align='origin'` ``,
     `` `force=True` ``, `` `t_start_s=` `` for any value); on the command line those are
-    flags. Other backticked names (a manifest's keys, a field path) stay.
+    flags. A function they send the caller to (`` `diagnose()` ``) is its command
+    (`` `robot-msgs doctor` ``). Other backticked names (a manifest's keys, a field
+    path) stay.
 
     Examples
     --------
@@ -262,6 +268,8 @@ def flags_in_text(text: str) -> str:
     'no --all-pairs in a; no --t-end in b; no --offset auto in c'
     >>> flags_in_text("different settings of `offset_s=` and `offset_auto=`")
     'different settings of --offset SECONDS and --offset auto'
+    >>> flags_in_text("the doctor (`diagnose()`) estimates it; `prepare()` chooses")
+    'the doctor (`robot-msgs doctor`) estimates it; `prepare()` chooses'
     """
 
     def flag(match: re.Match[str]) -> str:
@@ -281,7 +289,11 @@ def flags_in_text(text: str) -> str:
         # A switch left off is the switch not given (`all_pairs=False`: no --all-pairs).
         return flag_text(name, given) or f"no {flag_text(name, value=True) or flag_of(name)}"
 
-    return _NAMED.sub(flag, text)
+    def command(match: re.Match[str]) -> str:
+        found = _FUNCTION_COMMANDS.get(match.group(1))
+        return match.group(0) if found is None else f"`{found}`"
+
+    return _CALLED.sub(command, _NAMED.sub(flag, text))
 
 
 #: A word a shell reads back as written, unquoted (:func:`shlex.quote`'s, any letter).

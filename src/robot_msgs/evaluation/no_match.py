@@ -84,7 +84,7 @@ def _no_match(
         text += (
             f"the offset (`offset_s=`) is {_at(r0 - (e0 - offset))}{u} if both recordings "
             "started together (reference start - estimate start); the doctor "
-            "(`robot-msgs doctor`, `diagnose()`) estimates it from the motion"
+            "(`diagnose()`) estimates it from the motion"
         )
     elif method == "interpolate" and max_gap is not None:
         text += (
