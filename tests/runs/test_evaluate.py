@@ -120,6 +120,13 @@ def test_run_without_reference_has_no_comparison_and_is_not_a_failure(tmp_path: 
         ({"exit_code": 3}, 10.0, None, "exit code 3", None),
         ({"failure": "out of memory"}, 10.0, None, "out of memory", None),
         ({}, 7.0, None, "estimate ends early", "last valid pose at 7.00 s of 10.00 s"),
+        (  # every pose in a loss: there is no last valid pose to say (it said '-inf s')
+            {},
+            8.5,
+            "time_s,event\n0.0,lost\n9.0,recovered\n",
+            "estimate ends early",
+            "no valid pose: the 86 poses all fall in tracking losses",
+        ),
         (
             {},
             10.0,

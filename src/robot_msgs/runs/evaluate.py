@@ -170,6 +170,9 @@ def _judge(
         lost = losses[-1].start_s - start_s
         note = f"tracking lost at {lost:.2f} s of {end_s - start_s:.2f} s and never recovered"
         return "tracking lost, not recovered", [note]
+    if not valid.any():  # no last valid pose to say: it said 'last valid pose at -inf s'
+        note = f"no valid pose: the {stamps.size} poses all fall in tracking losses"
+        return "estimate ends early", [note]
     note = f"last valid pose at {last_valid - start_s:.2f} s of {end_s - start_s:.2f} s"
     return "estimate ends early", [note]
 
