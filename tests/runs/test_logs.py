@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import pytest
@@ -113,3 +114,15 @@ def test_resources_refuse_a_count_of_threads_that_is_not_whole(tmp_path: Path) -
         read_resources(_write(tmp_path / "i.csv", f"{header}0,1,1,inf\n"))
     log = read_resources(_write(tmp_path / "w.csv", f"{header}0,1,1,2\n1,1,1,\n2,1,1,3.0\n"))
     assert log.threads.tolist()[::2] == [2.0, 3.0]  # an empty cell is NaN, 3.0 is 3
+
+
+@pytest.mark.parametrize("column", ["gpu_mem_bytes", "gpu_percent"])
+def test_resources_refuse_an_infinite_sample(tmp_path: Path, column: str) -> None:
+    """An ``inf`` GPU sample was taken and left out of the peak: the run said 5 bytes."""
+    header = f"time_s,cpu_percent,rss_bytes,{column}\n"
+    with pytest.raises(
+        FormatError, match=rf"r\.csv:2: column `{column}`: expected a finite value, got inf$"
+    ):
+        read_resources(_write(tmp_path / "r.csv", f"{header}0,1,1,inf\n1,1,1,5\n"))
+    log = read_resources(_write(tmp_path / "e.csv", f"{header}0,1,1,\n1,1,1,5\n"))
+    assert math.isnan(getattr(log, column)[0])  # an empty cell is still unknown

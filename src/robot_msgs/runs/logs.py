@@ -202,8 +202,8 @@ def read_resources(path: Path) -> ResourceLog:
     Raises
     ------
     FormatError
-        Bad layout or cells, times not strictly increasing, negative values, a count of
-        threads that is not a whole number.
+        Bad layout or cells, times not strictly increasing, negative or infinite values,
+        a count of threads that is not a whole number.
 
     Examples
     --------
@@ -228,6 +228,10 @@ def read_resources(path: Path) -> ResourceLog:
         if negative.any():
             row = int(np.flatnonzero(negative)[0])
             raise table.fail(row, name, "a value >= 0", float(values[row]))
+        infinite = np.isposinf(values)  # an inf GPU sample was left out of the peak, unsaid
+        if infinite.any():
+            row = int(np.flatnonzero(infinite)[0])
+            raise table.fail(row, name, "a finite value", float(values[row]))
         if name == "threads":  # 1.5 threads was taken, and the peak said as int(): 1
             whole = np.isnan(values) | (np.isfinite(values) & (values == np.round(values)))
             if not whole.all():
