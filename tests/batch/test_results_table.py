@@ -162,6 +162,66 @@ def test_reading_a_csv_with_other_columns_is_refused(tmp_path: Path) -> None:
         read_results(path)
 
 
+def _csv_with(cells: dict[str, str]) -> str:
+    row = dict.fromkeys(COLUMNS, "") | cells
+    return ",".join(COLUMNS) + "\n" + ",".join(row.values()) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "error"),
+    [  # each escaped as Python's or pyarrow's own error (the law: robot_msgs' errors only)
+        (
+            "results.csv",
+            _csv_with({"run": "a", "n": "x"}).encode(),
+            r"results\.csv:2: column `n`: expected a whole number, got 'x'",
+        ),  # ValueError
+        (
+            "results.csv",
+            _csv_with({"run": "a", "rms": "abc"}).encode(),
+            r"results\.csv:2: column `rms`: expected a number, got 'abc'",
+        ),  # ValueError
+        (
+            "results.csv",
+            (",".join(COLUMNS) + "\nonly,two\n").encode(),
+            rf"results\.csv:2: expected {len(COLUMNS)} cells, got 2",
+        ),  # TypeError
+        (
+            "results.csv",
+            (",".join(COLUMNS) + "\n").encode() + b"\xff\n",
+            r"results\.csv: expected UTF-8 text",
+        ),  # UnicodeDecodeError
+        (
+            "results.parquet",
+            b"PAR1 not really",
+            r"results\.parquet: not a readable Parquet file",
+        ),  # pyarrow's ArrowInvalid
+    ],
+)
+def test_reading_a_broken_table_is_a_format_error_naming_it(
+    tmp_path: Path, name: str, content: bytes, error: str
+) -> None:
+    if name.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(FormatError, match=error):
+        read_results(path)
+
+
+def test_reading_a_missing_or_foreign_table_is_a_format_error(tmp_path: Path) -> None:
+    with pytest.raises(FormatError, match=r"nope\.csv: no such file"):  # FileNotFoundError
+        read_results(tmp_path / "nope.csv")
+    (tmp_path / "folder.csv").mkdir()
+    with pytest.raises(FormatError, match=r"folder\.csv: is a directory"):
+        read_results(tmp_path / "folder.csv")  # IsADirectoryError
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"a": [1]}), path)  # read back as [{'a': 1}], as if a results table
+    with pytest.raises(FormatError, match=r"other\.parquet: expected the columns run, "):
+        read_results(path)
+
+
 def test_the_table_is_streamed_in_row_groups_and_appears_only_when_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -357,29 +357,72 @@ def _csv_cell(value: Any) -> Any:
 def read_results(path: str | Path) -> list[Row]:
     """Rows of a results table written by :func:`write_table` (Parquet or CSV).
 
-    Missing statistics come back as ``None`` from Parquet and CSV alike.
+    Missing statistics come back as ``None`` from Parquet and CSV alike. The file is
+    read bounded as every input (``max_bytes``, :mod:`robot_msgs.limits`).
 
     Raises
     ------
     FormatError
-        A CSV whose header is not :data:`COLUMNS`.
+        No such file, not a readable Parquet file or UTF-8 CSV, columns other than
+        :data:`COLUMNS`, or a CSV cell that is not what its column holds (the line and
+        column named). WHY: a broken table escaped as pyarrow's ``ArrowInvalid``, or
+        Python's ``ValueError``, ``TypeError`` or ``UnicodeDecodeError``.
     """
+    from robot_msgs.io.bounded import read_input  # noqa: PLC0415
+    from robot_msgs.limits import current_limits  # noqa: PLC0415
+
     source = Path(path)
+    try:
+        data = read_input(source, limit=current_limits().max_bytes)
+    except FileNotFoundError as err:
+        msg = f"{source}: no such file"
+        raise FormatError(msg) from err
+    except OSError as err:  # a folder, no permission: read_input's message names the file
+        raise FormatError(str(err)) from err
     if source.suffix == ".parquet":
+        pa = require("pyarrow", "parquet", feature="Parquet results tables")
         pq = require("pyarrow.parquet", "parquet", feature="Parquet results tables")
-        rows: list[Row] = pq.read_table(source).to_pylist()
-        return rows
-    with source.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        if tuple(reader.fieldnames or ()) != COLUMNS:
-            msg = f"{source}: expected the columns {', '.join(COLUMNS)}, got {reader.fieldnames}"
+        try:
+            table = pq.read_table(pa.BufferReader(data))
+        except Exception as err:  # pyarrow raises its own ArrowInvalid / OSError types
+            msg = f"{source}: not a readable Parquet file ({err})"
+            raise FormatError(msg) from err
+        if tuple(table.column_names) != COLUMNS:
+            msg = f"{source}: expected the columns {', '.join(COLUMNS)}, got {table.column_names}"
             raise FormatError(msg)
-        out = []
-        for row in reader:
-            typed: Row = dict(row)
-            typed["success"] = {"True": True, "False": False}.get(row["success"])
-            for col in STAT_COLUMNS:
-                cell = row[col]
-                typed[col] = None if cell == "" else (int(cell) if col == "n" else float(cell))
-            out.append(typed)
+        rows: list[Row] = table.to_pylist()
+        return rows
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        msg = f"{source}: expected UTF-8 text, got undecodable bytes"
+        raise FormatError(msg) from err
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if tuple(reader.fieldnames or ()) != COLUMNS:
+        msg = f"{source}: expected the columns {', '.join(COLUMNS)}, got {reader.fieldnames}"
+        raise FormatError(msg)
+    out = []
+    for row in reader:
+        where = f"{source}:{reader.line_num}"
+        if None in row or None in row.values():  # more cells than columns, or fewer
+            cells = len(COLUMNS) + len(row.get(None) or ()) - sum(v is None for v in row.values())
+            msg = f"{where}: expected {len(COLUMNS)} cells, got {cells}"
+            raise FormatError(msg)
+        typed: Row = dict(row)
+        typed["success"] = {"True": True, "False": False}.get(row["success"])
+        for col in STAT_COLUMNS:
+            typed[col] = _stat_cell(row[col], col, where)
+        out.append(typed)
     return out
+
+
+def _stat_cell(cell: str, column: str, where: str) -> int | float | None:
+    """Read a statistic's CSV cell as its number (``None`` when empty), naming it if not one."""
+    if cell == "":
+        return None
+    try:
+        return int(cell) if column == "n" else float(cell)
+    except ValueError as err:
+        kind = "a whole number" if column == "n" else "a number"
+        msg = f"{where}: column `{column}`: expected {kind}, got {cell!r:.60}"
+        raise FormatError(msg) from err
