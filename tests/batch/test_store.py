@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,7 @@ from robot_msgs.batch.store import RECORD_FORMAT, ResultStore, RunRecord
 from robot_msgs.batch.tasks import RunResult, Status
 from robot_msgs.compare import RunReport, TrackingLoss, error_stats
 from robot_msgs.errors import ValidationError
+from robot_msgs.limits import input_limits
 from robot_msgs.msg.registry import to_json
 from robot_msgs.strict_json import dumps
 from tests.compare.comparisons import comparison
@@ -137,6 +139,69 @@ def test_a_corrupt_record_is_reported_with_its_path(tmp_path: Path) -> None:
     store.path_for(other).rename(store.path_for(KEY))
     with pytest.raises(ValidationError, match=rf"expected the record of {KEY}, got {other}"):
         store.load(KEY)
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [  # a record edited or broken by hand: each escaped --resume as a crash
+        (b"[" * 100_000 + b"]" * 100_000, r"nested deeper than"),  # RecursionError
+        (b'{"key": "\xff"}', r"expected UTF-8 text"),  # UnicodeDecodeError
+    ],
+)
+def test_a_record_that_cannot_be_parsed_is_not_a_record(
+    tmp_path: Path, content: bytes, error: str
+) -> None:
+    store = ResultStore(tmp_path)
+    store.path_for(KEY).parent.mkdir(parents=True)
+    store.path_for(KEY).write_bytes(content)
+    with pytest.raises(ValidationError, match=rf"{KEY}\.json: {error}.*delete it"):
+        store.head(KEY)
+
+
+def test_a_record_is_read_bounded_and_only_from_a_regular_file(tmp_path: Path) -> None:
+    """A record linked to /dev/zero was read to the end of memory (bench --resume killed)."""
+    store = ResultStore(tmp_path)
+    path = store.save(_record())
+    size = path.stat().st_size
+    with (
+        input_limits(max_bytes=size - 1),
+        pytest.raises(
+            ValidationError, match=rf"{KEY}\.json: larger than the {size - 1} bytes.*delete it"
+        ),
+    ):
+        store.head(KEY)
+    assert store.head(KEY) is not None
+    path.unlink()
+    path.symlink_to("/dev/zero")
+    with pytest.raises(
+        ValidationError, match=rf"{KEY}\.json: is a character device, not a regular file"
+    ):
+        store.load(KEY)
+    path.unlink()
+    os.mkfifo(path)  # opening it would wait for a writer
+    with pytest.raises(ValidationError, match=rf"{KEY}\.json: is a pipe \(FIFO\), not a regular"):
+        store.head(KEY)
+
+
+@pytest.mark.parametrize("special", ["link to /dev/null", "fifo"])
+def test_saving_replaces_a_record_that_is_not_a_regular_file(tmp_path: Path, special: str) -> None:
+    """The record was written into what the path named: into /dev/null, so --resume computed
+    the run and then refused its record; into a FIFO, so --resume waited for ever."""
+    store = ResultStore(tmp_path)
+    path = store.path_for(KEY)
+    path.parent.mkdir(parents=True)
+    if special == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/null")
+    with pytest.raises(ValidationError, match=r"not a regular file; delete it to recompute"):
+        store.head(KEY)  # --resume computes the run again...
+    assert store.save(_record()) == path  # ...and its record replaces the special file
+    assert path.is_file()
+    assert not path.is_symlink()
+    loaded = store.load(KEY)
+    assert loaded is not None
+    assert loaded.result.name == "a/s/1"
 
 
 def test_a_record_of_an_older_format_is_not_found(tmp_path: Path) -> None:

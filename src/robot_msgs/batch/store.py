@@ -22,8 +22,10 @@ Records of runs no longer in the manifest are ignored, never deleted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -32,6 +34,8 @@ from robot_msgs.batch.inputs import unchanged
 from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult
 from robot_msgs.errors import ValidationError
 from robot_msgs.files import sweep_temporaries, write_atomic
+from robot_msgs.io.bounded import mode_kind
+from robot_msgs.limits import current_limits
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
@@ -211,16 +215,20 @@ class ResultStore:
             msg = f"Expected a run's own result to store, got status {record.result.status!r}"
             raise ValidationError(msg)
         text = dumps(record.to_dict(), indent=None)
-        return write_atomic(self.path_for(record.key), text, force=True)
+        path = self.path_for(record.key)
+        _unlink_special(path)
+        return write_atomic(path, text, force=True)
 
     def _read(self, key: str) -> dict[str, Any] | None:
         path = self.path_for(key)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (FileNotFoundError, NotADirectoryError):
+        text = _record_text(path)
+        if text is None:
             return None
         try:
             data: dict[str, Any] = json.loads(text)
+        except RecursionError as err:  # the C parser recurses once a level
+            msg = f"{path}: nested deeper than any run record ({err}); delete it to recompute"
+            raise ValidationError(msg) from err
         except ValueError as err:
             msg = f"{path}: expected a run record, got {err}; delete it to recompute"
             raise ValidationError(msg) from err
@@ -274,3 +282,62 @@ class ResultStore:
         except ValidationError as err:
             msg = f"{self.path_for(key)}: {err}; delete it to recompute"
             raise ValidationError(msg) from err
+
+
+def _unlink_special(path: Path) -> None:
+    """Remove what stands at a record's path when it is not a regular file (nor a folder).
+
+    WHY: :func:`~robot_msgs.files.write_atomic` writes into a device or a FIFO, and
+    through a symbolic link, as an output should; a record linked to ``/dev/null`` was
+    written there, so ``--resume`` computed the run and then refused its record, and one
+    that was a FIFO waited for a reader for ever. A record is the sweep's own file, never
+    a link: it replaces them.
+    """
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return  # nothing there; or write_atomic says why it cannot write there
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def _record_text(path: Path) -> str | None:
+    """Read the text of the record at ``path``; ``None`` when there is none.
+
+    WHY not ``read_text``: a record is a file the sweep wrote, but the folder may have been
+    edited by hand. One linked to ``/dev/zero`` was read to the end of memory, a FIFO
+    waited for a writer, and bytes not UTF-8 escaped as ``UnicodeDecodeError``.
+
+    Raises
+    ------
+    ValidationError
+        Not a regular file, larger than ``max_bytes`` (:mod:`robot_msgs.limits`), or not
+        UTF-8, naming the file.
+    """
+    try:
+        info = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    limit = current_limits().max_bytes
+    why = ""
+    if not stat.S_ISREG(info.st_mode):
+        why = f"is {mode_kind(info.st_mode)}, not a regular file"
+    elif info.st_size > limit:
+        why = f"larger than the {limit} bytes a run record may hold ({info.st_size} bytes)"
+    else:
+        try:
+            with path.open("rb") as handle:
+                data = handle.read(limit + 1)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        if len(data) > limit:  # grown since its size was read
+            why = f"larger than the {limit} bytes a run record may hold"
+        else:
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError as err:
+                bad = f"{err.reason} at byte {err.start}"
+                why = f"expected UTF-8 text, got undecodable bytes ({bad})"
+    msg = f"{path}: {why}; delete it to recompute"
+    raise ValidationError(msg)
