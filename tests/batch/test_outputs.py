@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from typing import TYPE_CHECKING
 
@@ -147,3 +148,33 @@ def test_the_outputs_key_names_how_the_outputs_are_made(monkeypatch: pytest.Monk
     now = key()
     monkeypatch.setattr(outputs, "OUTPUTS_FORMAT", outputs.OUTPUTS_FORMAT - 1)
     assert key() != now
+
+
+def _current_outputs(out: Path) -> None:
+    """Lay out the derived files of a sweep, and a summary.json naming records 'k'."""
+    for name in DERIVED_FILES:
+        if not name.startswith("results."):
+            (out / name).write_text("[]")
+    (out / "results.parquet").write_bytes(b"")
+    (out / "summary.json").write_text(json.dumps({"outputs_key": "k", "table": "results.parquet"}))
+
+
+@pytest.mark.parametrize("summary", ["deep", "fifo", "link to /dev/zero"])
+def test_a_summary_that_is_not_one_leaves_the_outputs_to_be_written_again(
+    tmp_path: Path, summary: str
+) -> None:
+    """bench --resume read summary.json with read_text and json.loads: 10^4 nested
+    brackets ended as 'a bug in robot_msgs' (RecursionError), a FIFO waited for a writer,
+    a link to /dev/zero ran out of memory."""
+    _current_outputs(tmp_path)
+    assert outputs.outputs_current(tmp_path, "k") == tmp_path / "results.parquet"
+    path = tmp_path / "summary.json"
+    path.unlink()
+    if summary == "deep":
+        path.write_text("[" * 10_000 + "]" * 10_000)
+    elif summary == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    assert outputs.outputs_current(tmp_path, "k") is None
+    assert outputs.read_summary(tmp_path) is None

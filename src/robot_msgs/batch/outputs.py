@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import shutil
 import uuid
 from collections import Counter, deque
@@ -92,6 +91,7 @@ __all__ = [
     "OutputsWriter",
     "SweepOutputs",
     "outputs_current",
+    "read_summary",
     "sweep_parts",
     "write_outputs",
 ]
@@ -169,17 +169,39 @@ def outputs_current(folder: str | Path, key: str) -> Path | None:
     ``None`` when a file is missing or ``summary.json`` names other records.
     """
     out = Path(folder)
-    try:
-        summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(summary, dict) or summary.get("outputs_key") != key:
+    summary = read_summary(out)
+    if summary is None or summary.get("outputs_key") != key:
         return None
     table = out / Path(str(summary.get("table", ""))).name
     others = [name for name in DERIVED_FILES if not name.startswith("results.")]
     if table.name not in ("results.parquet", "results.csv") or not table.is_file():
         return None
     return table if all((out / name).is_file() for name in others) else None
+
+
+def read_summary(folder: str | Path) -> dict[str, Any] | None:
+    """Return the ``summary.json`` a sweep wrote in ``folder``; ``None`` when it is not one.
+
+    Not one: missing, not a regular file, larger than ``max_bytes``
+    (:mod:`robot_msgs.limits`), not JSON (or nested deeper than ``max_depth``), not an
+    object. WHY: it was read with ``read_text`` and ``json.loads``, so on ``--resume`` a
+    FIFO there waited for a writer, a link to ``/dev/zero`` ran out of memory and 10^4
+    nested brackets ended as a ``RecursionError``; such a summary names no outputs, which
+    are written again.
+    """
+    from robot_msgs.errors import RobotMsgsError  # noqa: PLC0415
+    from robot_msgs.files import parse_json  # noqa: PLC0415
+    from robot_msgs.io.bounded import read_input  # noqa: PLC0415
+    from robot_msgs.limits import current_limits  # noqa: PLC0415
+
+    path = Path(folder) / "summary.json"
+    try:
+        if not path.is_file():  # a FIFO would block the open until a writer came
+            return None
+        summary = parse_json(read_input(path, limit=current_limits().max_bytes), source=str(path))
+    except (RobotMsgsError, OSError):
+        return None
+    return summary if isinstance(summary, dict) else None
 
 
 def sweep_parts(folder: str | Path) -> list[Path]:

@@ -33,7 +33,6 @@ without a result, for ``stall_timeout_s`` stops it as incomplete
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 import time
@@ -55,6 +54,7 @@ from robot_msgs.batch.outputs import (
     DERIVED_FILES,
     OutputsWriter,
     outputs_current,
+    read_summary,
     sweep_parts,
 )
 from robot_msgs.batch.plan import ChunkPlan, SweepState
@@ -515,7 +515,7 @@ class _Sweep:
         succeeded = int(np.count_nonzero(state.success == 1))
         run_failures = dict(sorted(state.run_failures.items()))
         if current is not None:
-            previous = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+            previous = read_summary(folder) or {}  # read as outputs_current read it
             table, notes, outputs_key = str(current), tuple(previous.get("notes", ())), kept_key
             reports_sha256 = previous.get("reports_sha256")
             # Of the records the outputs were made from: runs judged again there (against
