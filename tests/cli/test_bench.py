@@ -818,3 +818,37 @@ def test_help_says_the_default_number_of_retries(
     add_parser(parser.add_subparsers())
     default = parser.parse_args(["bench", "runs/", "--out", "out"]).retries
     assert retries.endswith(f"(every executor; default {default})")
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [  # a no-op --resume prints the rankings of the files kept: each was 'a bug in robot_msgs'
+        ("ranking.json", "[" * 10_000 + "]" * 10_000),  # RecursionError
+        ("ranking.json", '{"a": 1}'),  # TypeError: string indices
+        ("ranking.json", '[{"evaluation": "x", "ranking": {"_type": "nope"}}]'),  # unnamed
+        ("repeatability.json", '[{"runs": 1}]'),  # ValidationError, unnamed
+    ],
+)
+def test_a_kept_ranking_that_is_not_one_is_an_error_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: str
+) -> None:
+    root = _tree(tmp_path / "runs")
+    for path in root.rglob("*.tum"):  # older than racy: the resume keeps the outputs
+        os.utime(path, (1_600_000_000, 1_600_000_000))
+    out = tmp_path / "out"
+    argv = ["bench", str(root), "--out", str(out), "--serial", "--quiet"]
+    assert main(argv) == 0
+    (out / name).write_text(content)
+    capsys.readouterr()
+    assert main([*argv, "--resume"]) == 1
+    err = capsys.readouterr().err
+    (line,) = [line for line in err.splitlines() if line.startswith("ERROR: ")]
+    assert line.startswith(f"ERROR: {out / name}: not the file bench wrote (")
+    assert line.endswith(
+        f"delete {out / 'summary.json'} and run the same command with --resume to write "
+        "the outputs again"
+    )
+    (out / "summary.json").unlink()
+    assert main([*argv, "--resume"]) == 0
+    assert "2 reused, 0 computed" in capsys.readouterr().out
+    assert (out / name).read_text() != content

@@ -27,13 +27,12 @@ Examples
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import signal
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from robot_msgs.cli._boundary import EXIT_INTERRUPTED, EXIT_TERMINATED, say
 from robot_msgs.cli._settings_args import add_run_settings_args, load_runs_from_args
@@ -43,7 +42,7 @@ from robot_msgs.limits import retries_flag, workers_flag
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
     from types import FrameType
 
     from robot_msgs.batch.lock import FolderLock
@@ -335,15 +334,17 @@ def _print_rankings(out: Path, runs: Sequence[RunSpec], settings: RunSettings) -
     # pairs"), not its key (rpe:translation:1s:all) (a review).
     titles = {metric.name: metric_title(metric) for metric in settings.metrics}
     judged = settings.record()
-    for entry in json.loads((out / "ranking.json").read_text(encoding="utf-8")):
-        if entry["ranking"] is not None:
-            ranked = ranking_table(Ranking.from_dict(entry["ranking"]), judged)
-            title = titles.get(entry["evaluation"], entry["evaluation"])
-            print(f"\n{title}: " + render_text(ranked))
-    repeats = [
-        Repeatability.from_dict(d)
-        for d in json.loads((out / "repeatability.json").read_text(encoding="utf-8"))
-    ]
+    with _written_by_bench(out / "ranking.json") as entries:
+        rankings = [
+            (titles.get(str(entry["evaluation"]), str(entry["evaluation"])), ranking)
+            for entry in entries
+            if (ranking := entry["ranking"]) is not None
+        ]
+        tables = [(title, ranking_table(Ranking.from_dict(r), judged)) for title, r in rankings]
+    for title, ranked in tables:
+        print(f"\n{title}: " + render_text(ranked))
+    with _written_by_bench(out / "repeatability.json") as documents:
+        repeats = [Repeatability.from_dict(d) for d in documents]
     # Each group named as the ranking names its configuration (``orb 2.0`` among several):
     # from the configurations of ``runs``, those the rankings hold.
     configurations = [spec.configuration for spec in runs]
@@ -351,6 +352,28 @@ def _print_rankings(out: Path, runs: Sequence[RunSpec], settings: RunSettings) -
     keys = {
         spec.name: (labels[c], spec.sequence) for spec, c in zip(runs, configurations, strict=True)
     }
-    table = repeatability_table_of([(*keys[rep.runs[0]], rep) for rep in repeats])
+    with _written_by_bench(out / "repeatability.json"):
+        table = repeatability_table_of([(*keys[rep.runs[0]], rep) for rep in repeats])
     if table is not None:
         print("\n" + render_text(table))
+
+
+@contextlib.contextmanager
+def _written_by_bench(file: Path) -> Iterator[Any]:
+    """Read a JSON file the sweep wrote; any fault reading or using it is an error naming it.
+
+    WHY: a no-op ``--resume`` prints the rankings of the files it kept, trusted as written;
+    one edited or broken (10^4 nested brackets, an object for the array) ended as 'a bug
+    in robot_msgs', or as an error that did not say which file.
+    """
+    from robot_msgs.batch.sweep_report import _document  # noqa: PLC0415
+    from robot_msgs.errors import FormatError, RobotMsgsError  # noqa: PLC0415
+
+    try:
+        yield _document(file)
+    except (RobotMsgsError, OSError, KeyError, TypeError, AttributeError, ValueError) as err:
+        msg = (
+            f"{file}: not the file bench wrote ({err}); delete {file.parent / 'summary.json'} "
+            "and run the same command with --resume to write the outputs again"
+        )
+        raise FormatError(msg) from err
