@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from robot_msgs.batch.lock import LOCK_NAME, FolderLock
+from robot_msgs.batch.lock import LOCK_NAME, FolderLock, lock_owner
 from robot_msgs.batch.sweep import run_sweep
 from robot_msgs.errors import FolderLockedError, OutputPathError
 from robot_msgs.runs import load_runs
@@ -115,6 +115,19 @@ def test_the_lock_of_a_killed_client_is_taken_over_with_a_message_naming_it(tmp_
 
 def test_a_lock_file_of_garbage_is_still_a_lock_file(tmp_path: Path) -> None:
     (tmp_path / LOCK_NAME).write_bytes(b"\xff\x00not json")
+    lock = FolderLock(tmp_path)
+    assert lock.acquire() == (
+        f"took over the lock of {tmp_path} left by an unknown process (the lock file does not "
+        "say), which no longer holds it (killed?)"
+    )
+    lock.release()
+
+
+def test_a_lock_file_of_nested_brackets_is_still_a_lock_file(tmp_path: Path) -> None:
+    """2000 nested brackets (4000 bytes, within what is read of it) ended bench --resume and
+    report of a stopped sweep as 'a bug in robot_msgs' (RecursionError from json.loads)."""
+    (tmp_path / LOCK_NAME).write_text("[" * 2000 + "]" * 2000)
+    assert lock_owner(tmp_path) == "an unknown process (the lock file does not say)"
     lock = FolderLock(tmp_path)
     assert lock.acquire() == (
         f"took over the lock of {tmp_path} left by an unknown process (the lock file does not "

@@ -66,7 +66,7 @@ def _owner_text(raw: bytes) -> str:
             f"pid {int(owner['pid'])} on {str(owner['host'])[:100]}, "
             f"since {str(owner['started'])[:40]}"
         )
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):  # 2000 nested brackets fit
         return "an unknown process (the lock file does not say)"
 
 
