@@ -104,6 +104,25 @@ def test_bag_latency_names_the_topics_when_one_is_missing(tmp_path: Path) -> Non
         latency_from_bag(tmp_path / "bag", "/odom")
 
 
+@pytest.mark.parametrize(
+    ("given", "error"),
+    [  # meta.json's `bag`: rosbags' own errors escaped ('a bug in robot_msgs', exit 70)
+        ("garbage.bag", r"garbage\.bag: not a ROS 1 bag: it starts with b'not a bag'"),
+        ("/dev/zero", r"/dev/zero: is a character device: a bag must be a regular file"),
+        ("nope.bag", r"nope\.bag: no such file or folder"),  # said in rosbags' words
+        ("folder", r"folder: cannot open as a ROS bag"),
+    ],
+)
+def test_bag_latency_of_a_file_that_is_no_bag_is_a_format_error_naming_it(
+    tmp_path: Path, given: str, error: str
+) -> None:
+    pytest.importorskip("rosbags")
+    (tmp_path / "garbage.bag").write_text("not a bag")
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(FormatError, match=error):
+        latency_from_bag(tmp_path / given, "/pose")
+
+
 def test_dropped_frames_are_the_gaps_in_the_logs_frame_numbers(tmp_path: Path) -> None:
     """The example runs' vio_ekf drops frames while busy (its README), which no report
     said: the log's frame numbers skip them. Counted here as the numbers missing from

@@ -205,36 +205,47 @@ def latency_samples_from_bag(path: Path, topic: str) -> tuple[Float64Array, Floa
     Raises
     ------
     FormatError
-        No such topic, or its type has no header.
+        No such bag, not a bag (as :func:`robot_msgs.io.bag.open_bag` says), no such
+        topic, or its type has no header.
     MissingDependencyError
         Without the ``bags`` extra.
     """
     require("rosbags", "bags", feature="reading bags")
-    from rosbags.highlevel import AnyReader  # noqa: PLC0415
-    from rosbags.typesys import Stores, get_typestore  # noqa: PLC0415
+    from robot_msgs.io.bag import open_bag  # noqa: PLC0415
 
     stamps: list[float] = []
     received: list[float] = []
-    store = get_typestore(Stores.ROS2_HUMBLE)
-    with AnyReader([path], default_typestore=store) as reader:
-        connections = [c for c in reader.connections if c.topic == topic]
-        if not connections:
-            known = sorted({c.topic for c in reader.connections})
-            msg = f"{path}: expected a topic among {known}, got {topic!r}"
-            raise FormatError(msg)
-        # One message at a time: rosbags deserialises per message, there is no batch API.
-        for connection, receive_ns, raw in reader.messages(connections=connections):
-            message = reader.deserialize(raw, connection.msgtype)
-            header = getattr(message, "header", None)
-            if header is None:
-                msg = (
-                    f"{path}: topic {topic!r}: expected a message with a header, "
-                    f"got {connection.msgtype}"
-                )
-                raise FormatError(msg)
-            stamps.append(header.stamp.sec + header.stamp.nanosec * 1e-9)
-            received.append(receive_ns * 1e-9)
+    # Opened as every bag is (open_bag: its errors are FormatErrors naming it): with
+    # rosbags' AnyReader alone, a file that is no bag ended report as 'a bug in robot_msgs'.
+    try:
+        with open_bag(path) as reader:
+            _read_stamps(reader, path, topic, stamps, received)
+    except FileNotFoundError as err:  # open_bag's: "PATH: no such file or folder"
+        raise FormatError(str(err)) from err
     return np.asarray(stamps, dtype=np.float64), np.asarray(received, dtype=np.float64)
+
+
+def _read_stamps(
+    reader: Any, path: Path, topic: str, stamps: list[float], received: list[float]
+) -> None:
+    """Append the header stamp and receive time of each message on ``topic`` (seconds)."""
+    connections = [c for c in reader.connections if c.topic == topic]
+    if not connections:
+        known = sorted({c.topic for c in reader.connections})
+        msg = f"{path}: expected a topic among {known}, got {topic!r}"
+        raise FormatError(msg)
+    # One message at a time: rosbags deserialises per message, there is no batch API.
+    for connection, receive_ns, raw in reader.messages(connections=connections):
+        message = reader.deserialize(raw, connection.msgtype)
+        header = getattr(message, "header", None)
+        if header is None:
+            msg = (
+                f"{path}: topic {topic!r}: expected a message with a header, "
+                f"got {connection.msgtype}"
+            )
+            raise FormatError(msg)
+        stamps.append(header.stamp.sec + header.stamp.nanosec * 1e-9)
+        received.append(receive_ns * 1e-9)
 
 
 def latency_from_bag(path: Path, topic: str) -> Latency:
