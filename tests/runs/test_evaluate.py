@@ -353,3 +353,22 @@ def test_a_sequence_span_judges_a_run_without_reference_and_not_one_with(tmp_pat
     (spec,) = load_runs([_run_folder(tmp_path, "b", ref, reference=ref)]).runs
     kept = evaluate_run(load_run(spec), NONE, sequence_span=(0.0, 20.0)).report
     assert (kept.sequence_end_s, kept.span_source, kept.success) == (10.0, "reference", True)
+
+
+def test_a_manifest_min_coverage_judges_the_run(tmp_path: Path) -> None:
+    """[settings] min_coverage was refused as an unknown key. A run whose valid poses cover
+    7.5 s of 10 s (lost from 2.5 s to 5 s; by hand: 0.75) succeeds at the default 0.5 and
+    fails at 0.8."""
+    _run_folder(
+        tmp_path, "run", _traj(T, _line(T)), reference=_traj(T, _line(T)),
+        tracking="time_s,event\n2.5,lost\n5.0,recovered\n",
+    )  # fmt: skip
+    manifest = tmp_path / "m.toml"
+    for share, success in ((0.5, True), (0.8, False)):
+        manifest.write_text(f'[settings]\nmin_coverage = {share}\n[[runs]]\npath = "run"\n')
+        read = load_runs([manifest])
+        (spec,) = read.runs
+        report = evaluate_run(load_run(spec), read.settings).report
+        assert report.coverage == pytest.approx(0.75)
+        assert report.success is success
+        assert report.failure == ("" if success else "coverage too low")

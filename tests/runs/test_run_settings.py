@@ -110,6 +110,16 @@ def test_options_decode_metrics_and_name_where() -> None:
         RunSettings.from_options({"evaluate": []}, where="m.toml [settings]")
 
 
+def test_min_coverage_is_taken_from_the_settings_table_as_the_other_judgement_keys() -> None:
+    """[settings] min_coverage = 0.8 was refused as an unknown key, listing only the
+    alignment keys, though the table's list of keys, --min-coverage's help ('default: the
+    manifest's') and the RunSettings docs name it."""
+    s = RunSettings.from_options({"min_coverage": 0.8}, where="m.toml [settings]")
+    assert s.min_coverage == 0.8
+    with pytest.raises(FormatError, match=r"m\.toml \[settings\]: `min_coverage`"):
+        RunSettings.from_options({"min_coverage": 2.0}, where="m.toml [settings]")
+
+
 def test_record_is_flat_and_structured() -> None:
     record = RunSettings().record()
     assert record["align"] == "se3"

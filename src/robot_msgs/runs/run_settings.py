@@ -16,7 +16,7 @@ without alignment beside an aligned APE), and then every run gets the same pair.
 ``max_diff_s``, ``spatial_pairs``...; ``robot-msgs schema evaluation/EvaluationSettings``
 lists them), the reading rules of :class:`~robot_msgs.evaluation.ReadSettings`
 (``repeated_stamps``, ``kitti_rotations``), ``statistic``, ``coverage_gap_s``,
-``end_tolerance_s``, and
+``end_tolerance_s``, ``min_coverage``, and
 ``[[settings.evaluate]]`` entries: ``metric`` (``ape``/``rpe``), ``relation``, ``name``,
 for RPE the fields of ``PairSettings`` (``delta``, ``delta_unit``, ``all_pairs``,
 ``pairs_from``, ``delta_tol``), and any ``EvaluationSettings`` field, which overrides the
@@ -266,8 +266,8 @@ class RunSettings(Msg):
         """Decode a manifest's ``[settings]`` table (see the module docstring).
 
         ``evaluation``, ``metrics``, ``judge`` (``statistic``, ``coverage_gap_s``,
-        ``end_tolerance_s``) and ``reading`` (``repeated_stamps``, ``kitti_rotations``)
-        are what command-line flags set: they win over the table.
+        ``end_tolerance_s``, ``min_coverage``) and ``reading`` (``repeated_stamps``,
+        ``kitti_rotations``) are what command-line flags set: they win over the table.
 
         Raises
         ------
@@ -293,7 +293,7 @@ class RunSettings(Msg):
         entries = table.pop("evaluate", None)
         own = {
             k: table.pop(k)
-            for k in ("statistic", "coverage_gap_s", "end_tolerance_s")
+            for k in ("statistic", "coverage_gap_s", "end_tolerance_s", "min_coverage")
             if k in table
         }
         shared = decode_options(EvaluationSettings, table, where=where, base=RUN_DEFAULTS)
