@@ -148,6 +148,38 @@ def test_inverted_poses_found_as_inverted_not_as_a_monocular_scale(tmp_path: Pat
     )
 
 
+@pytest.mark.parametrize("turn", ["mirrored", "inverted"])
+def test_poses_that_do_not_turn_mirrored_or_inverted_are_said_to_fit_both_ways(turn: str) -> None:
+    """A lissajous travelled without turning, its estimate's y flipped: called inverted,
+    "write each pose inverted" (a review), where inverting poses that do not turn,
+    ``-Rᵀ p``, mirrors their positions: both fit alike, and neither is told for the other.
+    Mirrored in y or inverted (``-p``), the estimate is its positions turned 180° about y
+    or x, so both fits leave the same residual, the estimate's own noise."""
+    t = np.arange(0.0, 30.0, 0.05)
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([np.cos(t), np.sin(2 * t), 0.3 * np.sin(0.7 * t)], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+    noise = np.random.default_rng(3).normal(scale=0.01, size=(t.size, 3))
+    flip = [1.0, -1.0, 1.0] if turn == "mirrored" else [-1.0, -1.0, -1.0]
+    est = ref.replace(positions_xyz=(ref.positions_xyz + noise) * flip)
+    d = diagnose(ref, est)
+    assert d.kinds() == ("mirrored",), d
+    found = d.finding("mirrored")
+    assert found is not None
+    assert found.severity == "error"
+    assert "its orientations turn too little to tell which" in found.summary
+    assert "write the estimate in the reference's right-handed axes, or each pose inverted" in (
+        found.summary
+    )
+    assert found.evidence["rmse_inverted_m"] == found.evidence["rmse_mirrored_m"]
+    # The noise left by a Sim(3) fit: 1 cm per axis less the 7 parameters fitted.
+    noisy = math.sqrt(float(np.mean(np.sum((noise - noise.mean(axis=0)) ** 2, axis=1))))
+    assert found.evidence["rmse_mirrored_m"] == pytest.approx(noisy, rel=0.02)
+    assert {"inverted", "mirrored"} <= set(d.checks)
+
+
 def test_another_sequence_found_as_motion_mismatch(tmp_path: Path) -> None:
     """An unrelated path over the reference's stamps: called a monocular scale of 26.6
     and sent to --align sim3, a plausible 0.180 m for two unrelated trajectories."""

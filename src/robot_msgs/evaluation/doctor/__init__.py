@@ -92,11 +92,10 @@ from robot_msgs.evaluation.doctor._motion import (
     _alignment,
     _coverage,
     _extrinsic,
-    _inverted,
-    _mirrored,
     _planar,
     _rate_mismatch,
     _scale,
+    _turned,
     _unrelated,
     _worst_intervals,
 )
@@ -336,15 +335,13 @@ def _matched_checks(
             Finding(kind="alignment", severity="warning", summary=f"the alignment fails: {err}")
         )
         return out
-    for kind, check in (
-        ("motion_mismatch", _unrelated),
-        ("inverted", _inverted),
-        ("mirrored", _mirrored),
-    ):
-        checks.append(kind)
-        wrong = check(ref, est)
-        if wrong is not None:  # no scale, extrinsic or fit means anything then
-            return [wrong]
+    checks.append("motion_mismatch")
+    wrong = _unrelated(ref, est)
+    if wrong is None:
+        checks += ["inverted", "mirrored"]
+        wrong = _turned(ref, est)
+    if wrong is not None:  # no scale, extrinsic or fit means anything then
+        return [wrong]
     checks.append("planar")
     planar = _planar(ref, est, settings, fitted.rotation)
     if planar is not None:

@@ -319,6 +319,43 @@ def _mirrored(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Findi
     )
 
 
+def _turned(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Finding | None:
+    """Find poses written inverted (:func:`_inverted`) or positions mirrored (:func:`_mirrored`).
+
+    When both fit, the one that fits at least twice as well (:data:`_MIRRORED_SHARE`), or
+    both said as one ``mirrored`` finding when neither does (or both fit to rounding): the
+    motion cannot tell them apart, and the positions are mirrored either way.
+    WHY: inverting poses that do not turn, ``-Rᵀ p`` with ``R`` constant, mirrors their
+    positions (``det(-Rᵀ) = -1``): an estimate mirrored in y of a reference that moves
+    without turning was said to be "the world's pose in the sensor's frame (T_cw) ...
+    write each pose inverted", both fitting to 1e-15 m (a review).
+    """
+    inverted, mirrored = _inverted(matched_ref, matched_est), _mirrored(matched_ref, matched_est)
+    if inverted is None or mirrored is None:
+        return inverted if inverted is not None else mirrored
+    by_inverse = float(inverted.evidence["rmse_inverted_m"])  # type: ignore[arg-type]
+    by_mirror = float(mirrored.evidence["rmse_mirrored_m"])  # type: ignore[arg-type]
+    rounding = _ROUNDING * float(np.abs(matched_ref.positions_xyz).max())
+    if max(by_inverse, by_mirror) > rounding:
+        if by_inverse < _MIRRORED_SHARE * by_mirror:
+            return inverted
+        if by_mirror < _MIRRORED_SHARE * by_inverse:
+            return mirrored
+    proper = float(mirrored.evidence["rmse_rotated_m"])  # type: ignore[arg-type]
+    return mirrored.replace(
+        summary=(
+            f"the estimate's positions fit the reference mirrored to {by_mirror:.3g} m rms, "
+            f"and its poses inverted to {by_inverse:.3g} m (sim3), where the best rotation "
+            f"and scale leave {proper:.3g} m: its orientations turn too little to tell "
+            "which (poses that do not turn, inverted, are their positions mirrored). One of "
+            "its axes is flipped (a left-handed frame, or two axes swapped), or its poses "
+            "are the world's pose in the sensor's frame (T_cw); write the estimate in the "
+            "reference's right-handed axes, or each pose inverted, as its source says"
+        ),
+        evidence={**mirrored.evidence, "rmse_inverted_m": _round(by_inverse)},
+    )
+
+
 def _planar(
     matched_ref: PoseTrajectory,
     matched_est: PoseTrajectory,
