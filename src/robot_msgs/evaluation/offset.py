@@ -131,17 +131,29 @@ class _Cost:
         self.gap = gap
 
     def match(self, tau: float, rows: IntpArray) -> tuple[BoolArray, Float64Array]:
-        """Which of ``rows`` interpolate at ``τ``, and the reference positions there."""
+        """Which of ``rows`` interpolate at ``τ``, and the reference positions there.
+
+        Rows are gathered by :func:`numpy.take`, the same values as indexing: 3-5x faster
+        for rows of positions (28 against 5 µs for fr2_desk's 2 122), which the grid's
+        offsets and their refinement gather some 2 000 times. WHY: refining the grid's
+        lowest minima made fr2_desk's ±10 s search 25 % slower (0.20 s to 0.25 s of CPU
+        time; a review).
+        """
         tr = self.tr
-        t = self.te[rows] + tau
+        t = np.take(self.te, rows) + tau
         right = np.clip(search_sorted(tr, t, "right"), 1, tr.size - 1)
         left = right - 1
-        span = tr[right] - tr[left]
+        span = np.take(tr, right) - np.take(tr, left)
         ok = (t >= tr[0]) & (t <= tr[-1]) & (span <= self.gap)
         left, right, span = left[ok], right[ok], span[ok]
-        f = ((t[ok] - tr[left]) / span)[:, None]
-        y = self.pr[left] + f * (self.pr[right] - self.pr[left])
+        f = ((t[ok] - np.take(tr, left)) / span)[:, None]
+        start = np.take(self.pr, left, axis=0)
+        y = start + f * (np.take(self.pr, right, axis=0) - start)
         return ok, y
+
+    def _matched(self, rows: IntpArray, ok: BoolArray) -> Float64Array:
+        """Return the estimate's positions on ``rows[ok]``."""
+        return np.take(self.pe, rows[ok], axis=0)
 
     def __call__(self, tau: float, rows: IntpArray) -> tuple[float, int]:
         """``J(τ)`` in m² and the number of poses it used (NaN with fewer than 3)."""
@@ -149,7 +161,7 @@ class _Cost:
         n = int(np.count_nonzero(ok))
         if n < 3:
             return math.nan, n
-        return _fit(self.pe[rows[ok]], y, with_scale=self.with_scale)[0], n
+        return _fit(self._matched(rows, ok), y, with_scale=self.with_scale)[0], n
 
     def unexplained(self, tau: float, rows: IntpArray) -> tuple[float, float, int]:
         """``J(τ)`` in m², its share of the reference's variance (NaN below 10 poses), poses."""
@@ -157,13 +169,13 @@ class _Cost:
         n = int(np.count_nonzero(ok))
         if n < 3:
             return math.nan, math.nan, n
-        mse, sy = _fit(self.pe[rows[ok]], y, with_scale=self.with_scale)[:2]
+        mse, sy = _fit(self._matched(rows, ok), y, with_scale=self.with_scale)[:2]
         return mse, mse / sy if n >= _MIN_POSES and sy > 0 else math.nan, n
 
     def residuals(self, tau: float, rows: IntpArray) -> tuple[Float64Array, float]:
         """Return the fit's residuals ``(n, 3)`` m at ``τ``, and the reference's variance (m²)."""
         ok, y = self.match(tau, rows)
-        x = self.pe[rows[ok]]
+        x = self._matched(rows, ok)
         _, sy, rotation, scale = _fit(x, y, with_scale=self.with_scale)
         xc, yc = x - x.mean(axis=0), y - y.mean(axis=0)
         out: Float64Array = yc - scale * matrix_times_rows(rotation, xc)
