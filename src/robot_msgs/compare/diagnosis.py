@@ -65,7 +65,8 @@ FINDING_KINDS: dict[str, str] = {
     "inverted": "the poses inverted fit far better: the world's pose in the sensor's frame "
     "(T_cw) written for the sensor's in the world (T_wc)",
     "mirrored": "the positions fit far better mirrored than rotated: one axis of the "
-    "estimate is flipped (a left-handed frame), which no alignment undoes",
+    "estimate is flipped (a left-handed frame), which no alignment undoes; or, where its "
+    "poses turn too little to tell, its poses are inverted (both said)",
     "planar": "the estimate is flat along one of its axes where the reference moves along "
     "all three: a 2-D estimate, compared in the plane with a projection",
     "coverage": "tracking losses and gaps: the share of the reference covered, apart from "
