@@ -513,6 +513,25 @@ def test_both_sides_stamped_in_a_smaller_unit_found_from_their_steps_and_speed(
     assert d.checks == ("same_input", "stamp_units", "clock_domain")  # nothing timed on wrong units
 
 
+def test_a_short_piece_of_a_long_reference_is_not_stamped_in_another_unit() -> None:
+    """A 1 s piece (21 poses) of a 400 s reference, its very poses: the spans are 400
+    times apart, and the doctor said "the reference's stamps look like ms, not seconds",
+    an error after which nothing was checked (a review). Both move alike (the same
+    poses): the estimate covers 1 s of the reference's 400 s, a quarter of a percent."""
+    ref = wandering(np.arange(0.0, 400.0, 0.05))
+    rows = np.arange(2000, 2021)
+    piece = _rows(ref, rows)
+    d = diagnose(ref, piece)
+    assert "stamp_units" not in d.kinds(), d
+    assert d.kinds("error") == ()
+    assert "scale" in d.checks  # the matched poses were checked
+    # in ms, the reference crawls 1000 times slower than its every 5th pose: still said
+    in_ms = ref.replace(stamps_s=ref.stamps_s * 1e3)
+    found = diagnose(in_ms, _rows(ref, np.arange(0, len(ref), 5))).finding("stamp_units")
+    assert found is not None
+    assert found.evidence["factor"] == 1e-3
+
+
 def test_poses_far_apart_of_a_robot_that_moves_are_not_a_smaller_unit(tmp_path: Path) -> None:
     """Poses 10-33 s apart at 0.30 m/s (fr1_xyz slowed and stretched 1000 times): a
     sparse survey, not milliseconds; nor a crawl sampled at a robot's rate."""
