@@ -1374,3 +1374,12 @@ def test_offset_auto_refused_by_a_static_reference_is_said_not_matched_at_offset
     )
     with pytest.raises(AssociationError, match="the reference is static"):
         ape(still, est, settings=EvaluationSettings(offset_auto=True))
+
+
+def test_a_coverage_under_half_a_percent_is_not_said_as_none() -> None:
+    """A 1 s piece of a 400 s reference "covers 0% of the reference's span" (a review):
+    it covers 1 s of 399.95 s, 0.25 %."""
+    ref = wandering(np.arange(0.0, 400.0, 0.05))
+    found = diagnose(ref, _rows(ref, np.arange(2000, 2021))).finding("coverage")
+    assert found is not None
+    assert found.summary.startswith("the estimate covers 0.25% of the reference's span")

@@ -22,6 +22,7 @@ from robot_msgs.evaluation.doctor._rules import (
     _OFFSET_FLOOR_S,
     _SCALE_OFF,
     _SIGNIFICANT,
+    _percent,
     _round,
     _spread,
 )
@@ -99,7 +100,7 @@ def _clock_domain(
         finding = Finding(
             kind="clock_domain",
             severity="error",
-            summary=f"{start}: {share:.0%} overlap, and the motion does not tell the offset "
+            summary=f"{start}: {_percent(share)} overlap, and the motion does not tell the offset "
             f"({err}); match in space instead",
             evidence=evidence,
             fix={"sync": "spatial"},
@@ -111,7 +112,7 @@ def _clock_domain(
     finding = Finding(
         kind="clock_domain",
         severity="error",
-        summary=f"{start}: {share:.0%} overlap; the motion lines up at an offset of "
+        summary=f"{start}: {_percent(share)} overlap; the motion lines up at an offset of "
         f"{offset:.4f} s ± {found.std_s:.1g} s ({cause})",
         evidence=evidence,
         fix={"offset_s": round(offset, 6)},

@@ -39,6 +39,7 @@ from robot_msgs.evaluation.doctor._rules import (
     EXTRINSIC_DEG,
     EXTRINSIC_M,
     _median_step,
+    _percent,
     _round,
     _spread,
 )
@@ -97,7 +98,7 @@ def _coverage(
     return Finding(
         kind="coverage",
         severity="warning" if warning else "info",
-        summary=f"the estimate covers {covered:.0%} of the reference's span{inside}; "
+        summary=f"the estimate covers {_percent(covered)} of the reference's span{inside}; "
         "errors are of the covered part only",
         evidence={
             "covered_share": _round(covered, 4),

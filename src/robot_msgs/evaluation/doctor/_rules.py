@@ -57,6 +57,17 @@ def _round(value: float, digits: int = 6) -> float:
     return float(f"{value:.{digits}g}")
 
 
+def _percent(share: float) -> str:
+    """Say a share as a whole percentage, or to 2 digits where that would say 0 %.
+
+    WHY: a 1 s estimate of a 400 s reference "covers 0% of the reference's span" (a
+    review): it covers 0.25 %.
+    """
+    if 0.0 < share < 0.005:
+        return f"{100.0 * share:.2g}%"
+    return f"{share:.0%}"
+
+
 def _spread(*trajs: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
     """Keep every k-th row of equally long trajectories, at most ``MAX_ESTIMATE_POSES``."""
     step = -(-len(trajs[0]) // MAX_ESTIMATE_POSES)
