@@ -94,3 +94,16 @@ def numbered_table(text: str) -> dict[str, dict[str, str]]:
         for label, value in zip(labels, values, strict=True):
             table[names[label]][head] = value
     return table
+
+
+def curve_files(tmp_path: Path, late_s: float) -> tuple[Path, Path]:
+    """A 100 Hz reference on a 3-D curve, and the curve seen at 30 Hz stamped ``late_s`` late."""
+    t = np.arange(0.0, 30.0, 0.01)
+    te = np.arange(1.0, 29.0, 1 / 30)
+
+    def curve(s: np.ndarray) -> np.ndarray:
+        return np.stack([np.cos(s), np.sin(2 * s), 0.1 * s], axis=1)
+
+    ref = write_tum(tmp_path / "ref.tum", t, curve(t))
+    est = write_tum(tmp_path / "est.tum", te + late_s, curve(te) + np.array([2.0, 0.0, 0.0]))
+    return ref, est

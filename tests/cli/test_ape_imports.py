@@ -73,7 +73,7 @@ HEAVY_FOR_HELP = (
     "robot_msgs.cli._evaluation_output",
     "dataclasses",  # with inspect, ast, dis: robot_msgs.limits is a NamedTuple for this
     "traceback",  # only for a bug (cli/_boundary.py)
-    "ast",  # only to read a value a message names (cli/_evaluation_args.flags_in_text)
+    "ast",  # only to read a value a message names (cli/_flag_text.flags_in_text)
     "robot_msgs.io.detect",
     "robot_msgs.io.table",
     "robot_msgs.io.tum",

@@ -240,7 +240,7 @@ def _show_warning(
     from robot_msgs.cli._boundary import escape, folded  # noqa: PLC0415
 
     del filename, lineno, file, line
-    from robot_msgs.cli._evaluation_args import flags_in_text  # noqa: PLC0415
+    from robot_msgs.cli._flag_text import flags_in_text  # noqa: PLC0415
 
     label = "WARNING" if issubclass(category, DataWarning) else category.__name__
     stream = sys.stderr
@@ -519,7 +519,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def worded(err: BaseException) -> str:
         # The library names fields and arguments; the command line, its flags.
-        from robot_msgs.cli._evaluation_args import flags_in_text  # noqa: PLC0415
+        from robot_msgs.cli._flag_text import flags_in_text  # noqa: PLC0415
 
         return flags_in_text(error_text(err))
 
@@ -564,7 +564,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             except ValidationError as err:
                 # The library names the field; a value a flag gave is said with the flag,
                 # the command line's mistake (UsageError, exit 2), for every command.
-                from robot_msgs.cli._evaluation_args import reword  # noqa: PLC0415
+                from robot_msgs.cli._flag_text import reword  # noqa: PLC0415
 
                 said = reword(err, args, usage=True)
                 if said is err:

@@ -5,7 +5,7 @@ run is cut, matched and aligned with, the metrics computed for each run
 (:class:`MetricSpec`: APE or RPE, the relation, the pairs), the statistic that rankings
 and aggregates compare, and the two rules that judge a run's success. A manifest's
 ``[settings]`` table decodes into it (:meth:`RunSettings.from_options`), the command-line
-flags build it (``cli/_evaluation_args.py``), and it is recorded with every result.
+flags build it (``cli/_settings_args.py``), and it is recorded with every result.
 
 WHY one block per set of runs: a ranking may only compare numbers computed the same way
 (the SLAM guide: "do not silently mix these evaluation settings within one ranking"), so

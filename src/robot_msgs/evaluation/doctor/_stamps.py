@@ -7,17 +7,17 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.compare.diagnosis import Finding
 from robot_msgs.errors import AssociationError
-from robot_msgs.evaluation.association import (
-    counted_frames,
-    counts_frames,
-    other_stamp_unit,
-    smaller_stamp_unit,
-)
 from robot_msgs.evaluation.doctor._motion import _matched_at
 from robot_msgs.evaluation.doctor._rules import _FRAME_RATES, _round
 from robot_msgs.evaluation.pipeline import (
     frames_by_index,
     time_range,
+)
+from robot_msgs.evaluation.stamp_units import (
+    counted_frames,
+    counts_frames,
+    other_stamp_unit,
+    smaller_stamp_unit,
 )
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def _slow_stamps(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding
     said "nothing found" (its unit check compares the two sides, and they agreed), and
     every time rule then worked in the wrong unit (a 0.01 s matching tolerance of 0.01
     us). Nanoseconds are the readers' (a rate below 1e-6 Hz, :mod:`robot_msgs.io.clean`).
-    The rule is :func:`~robot_msgs.evaluation.association.smaller_stamp_unit`'s.
+    The rule is :func:`~robot_msgs.evaluation.stamp_units.smaller_stamp_unit`'s.
     """
     found = smaller_stamp_unit(reference, estimate)
     if found is None:
@@ -133,7 +133,7 @@ def _counted_frames(
     """Find one side stamped 0, 1, 2... (frame indices written as seconds), or both.
 
     One side: the association's rule
-    (:func:`~robot_msgs.evaluation.association.counted_frames`); both: :func:`_frames_on_both`.
+    (:func:`~robot_msgs.evaluation.stamp_units.counted_frames`); both: :func:`_frames_on_both`.
     """
     if counts_frames(reference) and counts_frames(estimate):
         return _frames_on_both(reference, estimate, settings)
