@@ -867,3 +867,44 @@ def test_long_panel_titles_in_rows_of_four_stay_apart_and_on_the_figure() -> Non
     assert all(b.x0 >= 0 and b.x1 <= fig.bbox.x1 for b in boxes)
     for row in (boxes[:4], boxes[4:]):
         assert all(a.x1 <= b.x0 for a, b in pairwise(sorted(row, key=lambda b: b.x0)))
+
+
+def test_long_panel_titles_in_rows_of_four_are_wrapped_on_the_page() -> None:
+    """On the page the same titles ran over their neighbours' (plotly.js writes an
+    annotation on one line), and each row's x axis title touched the titles below it.
+
+    Measured in Chromium on the report's page (1,200 px wide): a title's characters are
+    6 to 6.5 px, a panel of four in a row at most (1200 - 80) / 4 * 0.68 = 190 px, so at
+    most 31 characters a line; below a panel, its ticks and the x axis' title take 61 px,
+    a line of a title 16 to 18 px (80 px between rows left the title 2.6 px from the
+    axis' title above it).
+    """
+    line = Trace(kind="line", x=np.array([0.0, 1.0]), y=np.array([0.0, 1.0]), name="run")
+    title = "alg09 1.4.2 (features=300, imu_rate_hz=200) (trial_1)"
+    panels = tuple(Panel(traces=(line,), x_title="x", y_title="y", title=title) for _ in range(8))
+    spec = FigureSpec(title="eight", panels=panels, size_in=(15.2, 7.2), columns=4)
+    layout = plotly_figure(spec)["layout"]
+    titles = [a["text"] for a in layout["annotations"]]
+    assert len(titles) == 8
+    lines = [t.split("<br>") for t in titles]
+    assert all(" ".join(each) == title for each in lines)  # the whole title, in lines
+    assert all(len(one) <= 31 for each in lines for one in each)
+    most = max(len(each) for each in lines)
+    assert most >= 2
+    # The paper: the figure less its margins and the legend below it (100 px).
+    paper = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"] - 100
+    top_row, bottom_row = sorted({tuple(layout[f"yaxis{k or ''}"]["domain"]) for k in (0, 5)})[::-1]
+    assert (top_row[0] - bottom_row[1]) * paper >= 61 + 18 * most + 4
+    assert layout["margin"]["t"] >= 60 + 18 * most  # the first row's titles under the title
+    heights = {round(b - a, 9) for a, b in (layout[f"yaxis{k or ''}"]["domain"] for k in (0, 5))}
+    assert len(heights) == 1  # the rows as high: the last was a gap higher
+
+
+def test_a_title_of_wide_characters_is_wrapped_by_their_width() -> None:
+    """A CJK character is as wide as two Latin ones: 日本語のアルゴリズム (10 of
+    them, 20 Latin characters wide) with 12 Latin ones does not fit 26."""
+    from robot_msgs.report.interactive import _wrap
+
+    wrapped = _wrap("alg_12345678 日本語のアルゴリズム", 26)
+    assert wrapped.split("<br>") == ["alg_12345678", "日本語のアルゴリズム"]
+    assert _wrap("日本語", 26) == "日本語"

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
+import unicodedata
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +56,34 @@ _PANEL_TITLE = {
     "showarrow": False,
 }
 _GUIDE = {"type": "line", "x0": 0, "x1": 1, "line": {"color": "#b3b3b3", "width": 1, "dash": "dot"}}
+
+
+#: The width of a page's figure between its margins (the page is 1,200 px at most), less
+#: a colour bar with its ticks and title; about 6.6 px a character of a panel's title.
+_PAPER_PX, _COLOUR_BAR_PX, _CHAR_PX = 1120, 110, 6.6
+#: The height of a line of a panel's title, and of the ticks and title of an x axis.
+_TITLE_LINE_PX, _BELOW_AXIS_PX = 18, 72
+
+
+def _wrap(title: str, fits: int) -> str:
+    """Return a panel's title in lines of at most ``fits`` characters, joined by ``<br>``.
+
+    plotly.js writes an annotation on one line however long: in rows of four, a
+    configuration's name ran over its neighbours' titles (a review). A wide character
+    (CJK) counts as two; titles that fit stay as they are.
+
+    Examples
+    --------
+    >>> _wrap("orbslam3 (features=300, imu_rate_hz=200) (trial_1)", 26)
+    'orbslam3 (features=300,<br>imu_rate_hz=200) (trial_1)'
+    """
+    fits = max(12, fits)
+    out = []
+    for line in title.split("\n"):
+        wide = sum(unicodedata.east_asian_width(c) in "WF" for c in line)
+        width = max(6, fits * len(line) // (len(line) + wide)) if line else fits
+        out.append(line if len(line) + wide <= fits else "<br>".join(textwrap.wrap(line, width)))
+    return "<br>".join(out)
 
 
 def _values(array: Float64Array, decimals: int | None = None) -> list[float | None]:
@@ -116,18 +146,29 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         "plot_bgcolor": "#ffffff",
         "height": round(120 * spec.size_in[1]) + 20 * lines,
     }
-    layout["margin"]["t"] += 20 * lines + (20 if any(p.title for p in spec.panels) else 0)
+    gap = 0.04 * (n_columns > 1)
+    wide = _PAPER_PX - (_COLOUR_BAR_PX if spec.colour_scale is not None else 0)
+    titles = [_wrap(p.title, int(wide * (1 / n_columns - 2 * gap) / _CHAR_PX)) for p in spec.panels]
+    heading = _TITLE_LINE_PX * max((t.count("<br>") + 1 for t in titles if t), default=0)
+    layout["margin"]["t"] += 20 * lines + heading
+    # Rows top to bottom, each as high, apart by the ticks and the x axis' title of one
+    # and the panels' titles of the next: 80 px let the axis' title touch a title
+    # below it, and a wrapped one ran into it (a review).
+    between = _BELOW_AXIS_PX + heading
+    layout["height"] += (n_rows - 1) * between
+    if n > 1:  # a legend below the panels, which get the width
+        layout["height"] += 100
+    paper = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"] - 100
+    gap_y = between / paper if n_rows > 1 else 0.0
+    high = (1 - gap_y * (n_rows - 1)) / n_rows
     annotations, shapes, data = [], [], []
     seen: set[tuple[str | None, str]] = set()
     for i, panel in enumerate(spec.panels):
         suffix = "" if i == 0 else str(i + 1)
         row, column, _ = spec.place(i)
-        gap = 0.04 * (n_columns > 1)
         domain = [column / n_columns + gap, (column + 1) / n_columns - gap]
-        # Rows top to bottom, 80 px between them for the ticks and the x axis' title of
-        # one and the panels' titles of the next.
-        gap_y = 80 / (layout["height"] - layout["margin"]["t"] - layout["margin"]["b"])
-        rows = [1 - (row + 1) / n_rows + gap_y * (row + 1 < n_rows), 1 - row / n_rows]
+        upper = 1 - row * (high + gap_y)
+        rows = [max(0.0, upper - high), upper]
         layout[f"xaxis{suffix}"] = _axis(panel.x_title, domain=domain, anchor=f"y{suffix}")
         if panel.categories:  # each in view, an empty one too
             places: dict[str, Any] = {"categoryorder": "array"}
@@ -139,7 +180,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         if panel.share_y and i:
             layout[f"yaxis{suffix}"]["matches"] = f"y{i if i > 1 else ''}"
         if panel.title:
-            place = {"text": panel.title, "x": sum(domain) / 2, "y": rows[1]}
+            place = {"text": titles[i], "x": sum(domain) / 2, "y": rows[1]}
             annotations.append(_PANEL_TITLE | place)
         at = {"xref": f"x{suffix} domain", "yref": f"y{suffix}"}
         shapes += [_GUIDE | at | {"y0": y, "y1": y} for y in panel.guides_y]
@@ -163,7 +204,6 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     if n > 1:  # below the panels, which get the width
         below = -0.2 / n_rows  # under the last row's axis title
         layout["legend"] |= {"orientation": "h", "x": 0.0, "y": below, "yanchor": "top"}
-        layout["height"] += 100
     layout.update({k: v for k, v in {"annotations": annotations, "shapes": shapes}.items() if v})
     if any(d.get("mode") == "text" for d in data):
         # A label beside its bar (scattermode group) and hidden with it: a click on a
