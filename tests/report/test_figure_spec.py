@@ -635,7 +635,7 @@ def test_latency_curves_of_twenty_algorithms_draw_no_two_alike() -> None:
     looks = {t.name.split(" (")[0]: (t.colour, t.dash, t.mark) for t in steps}
     assert len(steps) == len(set(looks.values())) == 40
     assert looks["a1: processing"] == (PALETTE[0], "dash", "")
-    assert looks["a9: processing"] == (PALETTE[0], "dash", "circle")
+    assert looks["a9: processing"] == (PALETTE[0], "dash", "triangle-up")
     drawn = [d for d in plotly_figure(spec)["data"] if d["mode"] != "markers"]
     plotly_looks = {
         (d["line"]["color"], d["line"]["dash"], d.get("marker", {}).get("symbol")) for d in drawn
@@ -644,6 +644,34 @@ def test_latency_curves_of_twenty_algorithms_draw_no_two_alike() -> None:
     lines = [ln for ln in matplotlib_figure(spec).axes[0].get_lines() if len(ln.get_xdata()) > 2]
     static = {(ln.get_color(), _dashes(ln), ln.get_marker()) for ln in lines}
     assert len(lines) == len(static) == 40
+
+
+def test_latency_dots_of_twenty_algorithms_draw_no_two_alike() -> None:
+    """The p50 and p95 dots took the algorithm's colour alone: a9's were a1's, blue
+    circles, on a figure whose curves told them apart by marks (a review).
+
+    The dots take their curves' mark: a1's circles, a9's triangles, a17's squares.
+    """
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    spec = figure_spec.latency_cdf_spec(_many(20))
+    assert spec is not None
+    dots = [t for t in spec.panels[0].traces if t.kind == "markers"]
+    looks = {t.group: (t.colour, t.mark) for t in dots}
+    assert len(dots) == len(set(looks.values())) == 20
+    assert looks["a1"] == (PALETTE[0], "circle")
+    assert looks["a9"] == (PALETTE[0], "triangle-up")
+    assert looks["a17"] == (PALETTE[0], "square")
+    curves = {t.group: t.mark for t in spec.panels[0].traces if t.kind == "step"}
+    assert curves["a9"] == "triangle-up"
+    drawn = [d for d in plotly_figure(spec)["data"] if d["mode"] == "markers"]
+    plotly_looks = {(d["marker"]["color"], d["marker"].get("symbol", "circle")) for d in drawn}
+    assert len(drawn) == len(plotly_looks) == 20
+    lines = [ln for ln in matplotlib_figure(spec).axes[0].get_lines() if len(ln.get_xdata()) == 2]
+    lines = [ln for ln in lines if ln.get_linestyle() == "None"]  # not the guides
+    static = {(ln.get_color(), ln.get_marker()) for ln in lines}
+    assert len(lines) == len(static) == 20
 
 
 def test_ten_trials_of_one_algorithm_over_time_draw_no_two_alike() -> None:

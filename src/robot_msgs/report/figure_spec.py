@@ -76,15 +76,16 @@ class Trace:
     name)``; a ``titled`` group's name heads its entries (where a legend mixes titled
     groups and has no headings, it prefixes them). ``values`` colour markers on the
     figure's :class:`ColourScale`; ``low``/``high`` are a bar's whisker ends and ``text``
-    a label per point. ``mark`` sets marks along a line or step (a dozen, evenly
-    spaced), ``hatch`` fills a bar or box with a pattern (a violin too, in the static
-    figure; plotly.js draws a hatched box hollow or notched, as it patterns no box);
-    with ``colour`` and ``dash`` they tell one trace from another (``hatched`` shades
-    a span with stripes). ``hidden`` traces are drawn only when chosen in the legend. The
-    rest is for hovering: ``run`` names the run (views of a sequence are linked by it and
-    by ``poses``, the pose row of each point), ``stamps_s`` each point's stamp, and
-    ``hover`` the text shown, with ``{x}``, ``{y}``, ``{value}``, ``{stamp}``, ``{pose}``
-    and ``{text}`` (format spec allowed: ``{y:.4f}``) standing for the point's own.
+    a label per point. ``mark`` sets marks along a line or step (a dozen, evenly spaced)
+    and the symbol of ``markers`` (default: a circle), ``hatch`` fills a bar or box with
+    a pattern (a violin too, in the static figure; plotly.js draws a hatched box hollow
+    or notched, as it patterns no box); with ``colour`` and ``dash`` they tell one trace
+    from another (``hatched`` shades a span with stripes). ``hidden`` traces are drawn
+    only when chosen in the legend. The rest is for hovering: ``run`` names the run
+    (views of a sequence are linked by it and by ``poses``, the pose row of each point),
+    ``stamps_s`` each point's stamp, and ``hover`` the text shown, with ``{x}``,
+    ``{y}``, ``{value}``, ``{stamp}``, ``{pose}`` and ``{text}`` (format spec allowed:
+    ``{y:.4f}``) standing for the point's own.
     """
 
     kind: Literal["line", "step", "markers", "span", "box", "violin", "bar", "histogram"]
@@ -619,12 +620,15 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
 
     Past eight algorithms the colours come round with marks along the curves (the
     dashes say latency or processing): the ninth's curves were the first's (a review).
+    Its p50 and p95 are marked in the curves' mark, a circle where they have none (the
+    ninth's dots were the first's, blue circles; a review): the marks leave the circle
+    to the first round.
     """
     looks = _algorithm_looks(result)
     traces = []
     for algorithm, (latency, processing) in _pooled_latencies_ms(result).items():
         colour, round_ = looks[algorithm]
-        mark = MARKS[round_ % len(MARKS)]
+        mark = _CDF_MARKS[round_ % len(_CDF_MARKS)]
         curves: tuple[tuple[Float64Array, str, Dash, float], ...] = (
             (latency, "acquisition to available", "solid", 1.6),
             (processing, "processing", "dash", 1.0),
@@ -655,6 +659,7 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
                 y=np.array([0.5, 0.95]),
                 group=algorithm,
                 colour=colour,
+                mark=mark or "circle",
                 size=6.0,
                 text=("p50", "p95"),
                 hover=f"{algorithm}: acquisition to available\n{{text}} {{x:.1f}} ms",
@@ -685,6 +690,9 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
     )
 
 
+#: Marks along the latency CDF's curves by their colour's round: none, then not the
+#: circle, which marks the first round's p50 and p95.
+_CDF_MARKS: tuple[Mark, ...] = tuple(m for m in MARKS if m != "circle")
 #: The most legend entries the latency CDF holds inside its panel (three algorithms').
 _ENTRIES_INSIDE = 6
 

@@ -284,6 +284,8 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
     elif trace.kind == "markers":
         colour: Any = trace.colour if trace.values is None else _values(trace.values)
         marker = {"color": colour, "size": round(trace.size * 1.6, 1)}
+        if trace.mark:
+            marker["symbol"] = trace.mark
         if trace.values is None:  # else coloured by the figure's scale (_colour_by_value)
             marker["line"] = {"color": "black", "width": 0.6}
         drawn |= {"type": "scatter", "mode": "markers", "marker": marker}

@@ -211,7 +211,10 @@ def _draw_panel(
                 t.x, t.y, c=t.values, s=t.size**2, cmap="viridis", vmin=scale.low, vmax=scale.high
             )
         elif t.kind == "markers":
-            ax.plot(t.x, t.y, "o", color=t.colour, ms=t.size, mec="black", mew=0.6, label=label)
+            marker = _MARKERS[t.mark] or "o"
+            edge = t.colour if marker == "x" else "black"  # an x is all edge
+            look = {"marker": marker, "color": t.colour, "ms": t.size, "mec": edge, "mew": 0.6}
+            ax.plot(t.x, t.y, ls="none", label=label, **look)
         elif t.kind == "span":
             hatch = "//" if t.hatched else None
             ax.axvspan(*t.x, color=t.colour, alpha=t.alpha, lw=0, hatch=hatch, label=label)
