@@ -793,6 +793,44 @@ def test_the_legend_of_twelve_algorithms_twice_is_inside_the_static_figure(kind:
     assert ax.bbox.height >= 0.5 * fig.bbox.height  # the curves keep their room
 
 
+@pytest.mark.parametrize("kind", ["comparison", "rpe_box"])
+def test_the_legend_of_twenty_boxes_or_bars_is_beside_them(kind: str) -> None:
+    """Twenty algorithms' legend (20 entries, 3.1 in at 7 pt) stood in the panel of a
+    3.4 in figure: it covered the last four boxes and ran past the figure's foot, and
+    covered the comparison's last bar (a hunt). Beside the panel, on the figure."""
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    result = _many(20)
+    spec = (
+        figure_spec.comparison_spec(result)
+        if kind == "comparison"
+        else figure_spec.rpe_box_spec(result, "s1")
+    )
+    assert spec is not None
+    fig = matplotlib_figure(spec)
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    (ax,) = fig.axes
+    legend = ax.get_legend().get_window_extent(renderer)
+    assert len(ax.get_legend().texts) == 20
+    assert legend.x0 >= ax.bbox.x1  # beside the panel, over nothing drawn
+    assert legend.y0 >= 0
+    assert legend.x1 <= fig.bbox.x1
+    assert legend.y1 <= fig.bbox.y1
+
+
+def test_the_legend_of_nine_boxes_stays_in_the_panel() -> None:
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    spec = figure_spec.rpe_box_spec(_many(9), "s1")
+    assert spec is not None
+    assert spec.size_in == (6.0, 3.4)
+    (ax,) = matplotlib_figure(spec).axes
+    assert ax.get_legend() is not None
+
+
 def test_repeatability_of_ten_algorithms_wraps_into_rows_of_four() -> None:
     """Ten algorithms without a reference drew ten panels in a row, 38.4 in (3,840 px)."""
     pytest.importorskip("matplotlib")

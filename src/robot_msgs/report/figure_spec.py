@@ -600,14 +600,26 @@ def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
             )
         )
     n_deltas = len(dict.fromkeys(x for t in traces for x in t.x))
+    many = len(traces) > _ENTRIES_OVER_BARS
     panel = Panel(
-        traces=tuple(traces), x_title="delta", y_title="RPE translation error [m]", y_from_zero=True
+        traces=tuple(traces),
+        x_title="delta",
+        y_title="RPE translation error [m]",
+        y_from_zero=True,
+        legend="outside" if many else "best",
     )
+    high = max(3.4, _legend_height_in(len(traces), title_lines=1)) if many else 3.4
     return FigureSpec(
         title=f"{sequence}: RPE translation per delta (all pairs, successful runs pooled)",
         panels=(panel,),
-        size_in=(max(3.2 * n_deltas, 6.0), 3.4),
+        size_in=(max(3.2 * n_deltas, 6.0) + (1.0 if many else 0.0), high),
     )
+
+
+#: The most legend entries a figure of boxes or bars holds inside its panel: twenty
+#: algorithms' legend covered the last four boxes and ran past the figure's foot, and
+#: over the bars of the comparison (a hunt). Past it, beside the panel.
+_ENTRIES_OVER_BARS = 10
 
 
 def _ecdf(values: Float64Array) -> tuple[Float64Array, Float64Array]:
@@ -735,14 +747,20 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
             )
         )
     n_bars = len(groups)
+    many = len(traces) > _ENTRIES_OVER_BARS
     panel = Panel(
-        traces=tuple(traces), x_title="sequence", y_title="APE RMSE [m]", y_from_zero=True
+        traces=tuple(traces),
+        x_title="sequence",
+        y_title="APE RMSE [m]",
+        y_from_zero=True,
+        legend="outside" if many else "best",
     )
+    high = max(3.6, _legend_height_in(len(traces), title_lines=2)) if many else 3.6
     return FigureSpec(
         title="Per-algorithm accuracy across sequences\n(APE RMSE of the successful runs: median, "
         "min-max; label: runs succeeded)",
         panels=(panel,),
-        size_in=(min(max(5.0, 0.8 * n_bars + 3), _WIDEST_IN), 3.6),
+        size_in=(min(max(5.0, 0.8 * n_bars + 3), _WIDEST_IN), high),
     )
 
 
