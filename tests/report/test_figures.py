@@ -368,3 +368,65 @@ def test_a_nees_figure_draws_its_mean_and_the_consistent_mean_not_an_rms(
     assert levels == [mean, 3.0]
     legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert legend[0] == "est (colour: NEES, as on the right)"
+
+
+def test_twenty_estimates_share_one_legend_under_both_panels(result: EvaluationResult) -> None:
+    """ape --plot of twenty estimates with long file stems: each panel's legend under it
+    (21 and 20 entries, one column) took the 4.5 in figure's height, the panels 0 in
+    high, and listed each name twice (a hunt). One legend under both, in two columns
+    (55 characters at 8 pt are 3.4 in, three of them wider than the 11 in figure)."""
+    names = [f"estimate_number_{k:02d}_with_a_rather_long_descriptive_name" for k in range(20)]
+    fig = evaluation_figure([(n, result) for n in names], result.comparison.signals, title="t")
+    fig.draw_without_rendering()
+    view, err = fig.axes[:2]
+    assert view.get_legend() is None
+    assert err.get_legend() is None
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == [*names, "reference"]
+    assert legend._ncols == 2
+    box = legend.get_window_extent()
+    assert box.y0 >= 0
+    assert box.x0 >= 0
+    assert box.x1 <= fig.bbox.x1
+    assert box.y1 <= min(view.bbox.y0, err.bbox.y0)
+    for ax in (view, err):
+        assert ax.bbox.height >= 0.35 * fig.bbox.height  # 1.6 in of 4.5
+    # Four keep their legends under their panels (test_label_sets_each_...).
+    fig = evaluation_figure([(n, result) for n in names[:4]], result.comparison.signals, title="t")
+    assert not fig.legends
+    assert len(fig.axes[0].get_legend().get_texts()) == 5
+
+
+def test_nine_estimates_over_three_deltas_share_one_legend_on_the_figure(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    """rpe --plot of nine estimates over three deltas: the error panel's 27 entries ran
+    off the figure's foot, the view's legend off its left edge, and matplotlib gave up
+    the layout ('axes sizes collapsed to zero'; a hunt). One legend on the figure, and
+    the view draws each estimate as its first delta's curve: the ninth's (blue, dashed)
+    was the first's second delta."""
+    pairs = [PairSettings(delta=d, delta_unit="s") for d in (0.5, 1.0, 2.0)]
+    result = rpe(*fr1, settings=EvaluationSettings(align="se3"), pairs=pairs)
+    names = [f"est{k}" for k in range(1, 10)]
+    fig = evaluation_figure([(n, result) for n in names], result.comparison.signals, title="t")
+    fig.draw_without_rendering()
+    view, err = fig.axes[:2]
+    (legend,) = fig.legends
+    texts = [t.get_text() for t in legend.get_texts()]
+    assert len(texts) == 28
+    assert texts[-4:] == ["est9: 0.5 s", "est9: 1 s", "est9: 2 s", "reference"]
+    box = legend.get_window_extent()
+    assert box.y0 >= 0
+    assert box.x0 >= 0
+    assert box.x1 <= fig.bbox.x1
+    assert min(view.bbox.height, err.bbox.height) >= 0.35 * fig.bbox.height
+    drawn = {ln.get_label(): ln for ln in err.get_lines()}
+    paths = {ln.get_label(): ln for ln in view.get_lines()}
+    for name in ("est1", "est9"):
+        first, path = drawn[f"{name}: 0.5 s"], paths[name]
+        assert (path.get_color(), path.get_linestyle(), path.get_marker()) == (
+            first.get_color(),
+            first.get_linestyle(),
+            first.get_marker(),
+        )
+    assert paths["est9"].get_linestyle() == "-."  # not est1's 1 s, dashed

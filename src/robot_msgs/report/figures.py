@@ -433,6 +433,31 @@ def _legend_below(ax: Any) -> None:
             ax.legend(ncols=1, **below)
 
 
+#: The most curves of estimates whose names are listed under each panel of an evaluation
+#: figure (each estimate's, or each of its signals').
+_LEGENDS_APART = 4
+
+
+def _legend_under_both(view: Any, err: Any) -> None:
+    """Put one legend under both panels: each curve over time, then the reference.
+
+    Past :data:`_LEGENDS_APART` curves each panel's legend under it, one or two
+    columns, listed the same names twice and took the figure's height from the panels:
+    twenty estimates' left them none in the 11 x 4.5 in figure, and nine estimates'
+    three deltas ran off its foot (a hunt). One legend, in as many columns as fit the
+    figure's width (about 5.5 pt a character of its 8 pt text, and a line and gaps),
+    under both; the view draws each estimate in its first curve's colour and style.
+    """
+    handles, labels = err.get_legend_handles_labels()
+    drawn, names = view.get_legend_handles_labels()  # the estimates', then the reference's
+    handles.append(drawn[-1])
+    labels.append(names[-1])
+    fig = view.figure
+    widest = max(len(name) for name in labels)
+    fits = max(1, int(fig.get_figwidth() * 72 / (widest * 5.5 + 40)))
+    fig.legend(handles, labels, loc="outside lower center", ncols=fits, fontsize=8)
+
+
 def _draw_path(ax: Any, traj: PoseTrajectory, axes: tuple[int, ...], **style: Any) -> None:
     _, xyz = break_gaps(traj.stamps_s, traj.positions_xyz)
     ax.plot(*(xyz[:, k] for k in axes), **style)
@@ -501,9 +526,16 @@ def evaluation_figure(
     top = _view(fig, grid[0], plane)
     err = fig.add_subplot(grid[1])
     single = len(entries) == 1 and len(signals) == 1
+    together = len(entries) > 1 and len(entries) * len(signals) > _LEGENDS_APART
     for k, (label, result) in enumerate(entries):
         colour, nth = curve_look(k)
-        dash = _STYLES[nth][0]
+        # As its first curve over time, which one legend names for both panels: the
+        # ninth of nine estimates over three deltas was drawn blue and dashed, as the
+        # first's second delta is.
+        nth *= len(signals) if together else 1
+        dash = _STYLES[nth % len(_STYLES)][0]
+        along = _ALONG[nth // len(_STYLES) % len(_ALONG)]
+        marks = {"marker": along, "markevery": 0.08, "ms": 4} if along else {}
         shown = result.comparison.signal(signals[0].name)
         series = shown.series if shown is not None else None
         if single and shown is not None and series is not None and len(series):
@@ -523,7 +555,8 @@ def evaluation_figure(
                 label=f"{label} (colour: {_colour_word(signals[0])}, as on the right)",
             )  # fmt: skip
         else:
-            _draw_path(top, result.estimate, axes, color=colour, ls=dash, lw=1.0, label=label)
+            drawn_as = {"color": colour, "ls": dash, "lw": 1.0, "label": label}
+            _draw_path(top, result.estimate, axes, **drawn_as, **marks)
     _draw_path(
         top,
         first.reference,
@@ -534,7 +567,8 @@ def evaluation_figure(
         zorder=_REFERENCE_ZORDER,
     )
     _label_plane(top, plane)
-    _legend_below(top)
+    if not together:
+        _legend_below(top)
     top.set_title(f"{plane} view" if plane != "xyz" else "3-D view")
     t0 = min(float(r.estimate.stamps_s[0]) for _, r in entries if len(r.estimate))
     for k, (label, result) in enumerate(entries):
@@ -596,7 +630,9 @@ def evaluation_figure(
         at = "pair end" if _start_rows(head, shown.series) is None else "pair start"
     err.set_xlabel(f"{at}: {when}" if at else when)
     err.set_ylabel(signal_label(signals[0], parameters=len(signals) == 1))
-    if len(entries) > 1:  # a name an estimate: inside, at "best", it lay on the curves
+    if together:
+        _legend_under_both(top, err)
+    elif len(entries) > 1:  # a name an estimate: inside, at "best", it lay on the curves
         _legend_below(err)
     else:
         err.legend(loc="best", fontsize=8)
