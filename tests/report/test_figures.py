@@ -430,3 +430,49 @@ def test_nine_estimates_over_three_deltas_share_one_legend_on_the_figure(
             first.get_marker(),
         )
     assert paths["est9"].get_linestyle() == "-."  # not est1's 1 s, dashed
+
+
+def test_an_error_alone_between_gaps_is_drawn(fr1: tuple[PoseTrajectory, PoseTrajectory]) -> None:
+    """A line draws nothing of a point between two gaps: two of the 32 errors of
+    ORB-SLAM's fr1_xyz keyframes were missing from ape --plot (a hunt). An estimate
+    of poses 0-10, 40 and 80-90: pose 40 stands alone (its gaps are 30 steps, past 5
+    median steps), and is drawn as a dot in the view and over time."""
+    ref, est = fr1
+    keep = np.r_[0:11, 40, 80:91]
+    sparse = est.replace(
+        stamps_s=est.stamps_s[keep],
+        positions_xyz=est.positions_xyz[keep],
+        orientations_quat_xyzw=est.orientations_quat_xyzw[keep],
+    )
+    result = ape(ref, sparse, settings=EvaluationSettings(align="se3"))
+    names = [("a", result), ("b", result)]  # paths in the view, not coloured points
+    fig = evaluation_figure(names, result.comparison.signals, title="t")
+    view, err = fig.axes[:2]
+    series = result.comparison.signals[0].series
+    assert series is not None
+    t0 = float(result.estimate.stamps_s[0])
+    alone = (float(series.stamps_s[11]) - t0, float(series.errors[11]))
+    dots = [ln for ln in err.get_lines() if ln.get_marker() == "o" and ln.get_linestyle() == "None"]
+    assert [(float(ln.get_xdata()[0]), float(ln.get_ydata()[0])) for ln in dots] == [alone] * 2
+    assert all(len(ln.get_xdata()) == 1 for ln in dots)
+    a, b = ("xyz".index(c) for c in auto_plane(result.reference.positions_xyz))
+    pose = tuple(result.estimate.positions_xyz[11, [a, b]].tolist())
+    dots = [ln for ln in view.get_lines() if ln.get_marker() == "o" and len(ln.get_xdata()) == 1]
+    assert (float(dots[0].get_xdata()[0]), float(dots[0].get_ydata()[0])) == pose
+
+
+def test_the_reports_static_line_draws_a_point_alone_between_gaps() -> None:
+    from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
+    from robot_msgs.report.plots import matplotlib_figure
+
+    y = np.array([1.0, np.nan, 2.0, 3.0, np.nan, 4.0])
+    line = Trace(kind="line", x=np.arange(6.0), y=y, name="run", colour="#d62728")
+    spec = FigureSpec(
+        title="", panels=(Panel(traces=(line,), x_title="", y_title=""),), size_in=(4, 3)
+    )
+    (ax,) = matplotlib_figure(spec).axes
+    dots = [ln for ln in ax.get_lines() if ln.get_marker() == "o"]
+    assert len(dots) == 1
+    assert dots[0].get_xdata().tolist() == [0.0, 5.0]
+    assert dots[0].get_ydata().tolist() == [1.0, 4.0]
+    assert dots[0].get_color() == "#d62728"

@@ -59,6 +59,7 @@ __all__ = [
     "figure_bytes",
     "figure_format",
     "figure_size_in",
+    "lone_points",
     "new_figure",
     "overlay_figure",
     "reference_distances_m",
@@ -345,6 +346,29 @@ def curve_look(k: int) -> tuple[str, int]:
     return PALETTE[k % n], k // n % len(_STYLES)
 
 
+def lone_points(*series: Float64Array) -> IntpArray:
+    """Return the rows finite in every series whose neighbours are not: a line skips them.
+
+    A line draws a segment between two finite points; a point between two gaps (a
+    keyframe estimate's sample between :func:`break_gaps`' breaks, a one-pose path) is
+    no segment and was not drawn at all: two of 32 of ORB-SLAM's fr1_xyz keyframes'
+    errors (a hunt). The figures mark these rows.
+
+    Examples
+    --------
+    >>> lone_points(np.array([1.0, np.nan, 2.0, 3.0, np.nan, 4.0])).tolist()
+    [0, 5]
+    >>> lone_points(np.array([0.0, 1.0, np.nan]), np.array([np.nan, 1.0, 2.0])).tolist()
+    [1]
+    """
+    finite = np.ones(len(series[0]), dtype=bool)
+    for values in series:
+        finite &= np.isfinite(values) if values.ndim == 1 else np.isfinite(values).all(axis=1)
+    before = np.concatenate([[False], finite[:-1]])
+    after = np.concatenate([finite[1:], [False]])
+    return np.flatnonzero(finite & ~before & ~after)
+
+
 def break_gaps(t: Float64Array, values: Float64Array) -> tuple[Float64Array, Float64Array]:
     """Insert a NaN after every gap longer than 5 median steps, so lines do not bridge it.
 
@@ -461,6 +485,10 @@ def _legend_under_both(view: Any, err: Any) -> None:
 def _draw_path(ax: Any, traj: PoseTrajectory, axes: tuple[int, ...], **style: Any) -> None:
     _, xyz = break_gaps(traj.stamps_s, traj.positions_xyz)
     ax.plot(*(xyz[:, k] for k in axes), **style)
+    lone = lone_points(xyz)
+    if lone.size:  # a pose alone between gaps: no segment to draw it
+        dot = {"color": style["color"], "zorder": style.get("zorder"), "ls": "none"}
+        ax.plot(*(xyz[lone, k] for k in axes), marker="o", ms=2.5, **dot)
 
 
 def _label_plane(ax: Any, plane: str) -> None:
@@ -604,6 +632,9 @@ def evaluation_figure(
                     {"marker": along, "markevery": max(1, t.size // 12), "ms": 4} if along else {}
                 )
                 err.plot(t, e, lw=1, color=colour, ls=look[0], label=name, **marks)
+                lone = lone_points(t, e)
+                if lone.size:  # an error alone between gaps: no segment to draw it
+                    err.plot(t[lone], e[lone], ls="none", marker="o", ms=2.5, color=colour)
             else:  # overlapping pairs or segments: points, not a line
                 point = _POINTS[nth % len(_POINTS)]
                 err.plot(times, series.errors, point, ms=2, color=colour, label=name)

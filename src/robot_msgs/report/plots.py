@@ -19,7 +19,7 @@ import numpy as np
 
 from robot_msgs.errors import FormatError
 from robot_msgs.report.figure_spec import MARKS_ALONG
-from robot_msgs.report.figures import figure_bytes, new_figure
+from robot_msgs.report.figures import figure_bytes, lone_points, new_figure
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -201,6 +201,10 @@ def _draw_panel(
             style |= {"marker": _MARKERS[t.mark], "markevery": every, "ms": 4.5}
         if t.kind == "line":
             ax.plot(t.x, t.y, **style)
+            x = np.asarray(t.x, dtype=np.float64)
+            lone = lone_points(x, t.y)  # alone between gaps: no segment draws it
+            if lone.size:
+                ax.plot(x[lone], t.y[lone], ls="none", marker="o", ms=2.5, color=t.colour)
             if t.mark_end:
                 ax.plot(t.x[-1:], t.y[-1:], "o", color=t.colour, ms=4)
         elif t.kind == "step":
