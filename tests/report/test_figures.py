@@ -476,3 +476,24 @@ def test_the_reports_static_line_draws_a_point_alone_between_gaps() -> None:
     assert dots[0].get_xdata().tolist() == [0.0, 5.0]
     assert dots[0].get_ydata().tolist() == [1.0, 4.0]
     assert dots[0].get_color() == "#d62728"
+
+
+def test_the_pages_line_draws_a_point_alone_between_gaps() -> None:
+    """plotly.js draws no segment of a point between two nulls: the page's error over
+    time lost it as the static figure did."""
+    from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
+    from robot_msgs.report.interactive import plotly_figure
+
+    y = np.array([1.0, np.nan, 2.0, 3.0, np.nan, 4.0])
+    line = Trace(kind="line", x=np.arange(6.0), y=y, name="run", colour="#d62728")
+    spec = FigureSpec(
+        title="", panels=(Panel(traces=(line,), x_title="", y_title=""),), size_in=(4, 3)
+    )
+    (drawn,) = plotly_figure(spec)["data"]
+    assert drawn["mode"] == "lines+markers"
+    assert drawn["marker"] == {"size": [5, 0, 0, 0, 0, 5], "color": "#d62728"}
+    whole = Trace(kind="line", x=np.arange(3.0), y=np.ones(3), name="run")
+    spec = FigureSpec(
+        title="", panels=(Panel(traces=(whole,), x_title="", y_title=""),), size_in=(4, 3)
+    )
+    assert plotly_figure(spec)["data"][0]["mode"] == "lines"  # nothing alone: no marker

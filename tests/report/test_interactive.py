@@ -39,7 +39,7 @@ def _plot(spec: FigureSpec | None) -> dict[str, Any] | None:
 
 
 def _lines(figure: dict[str, Any]) -> list[dict[str, Any]]:
-    return [t for t in figure["data"] if t.get("mode") == "lines" and "fill" not in t]
+    return [t for t in figure["data"] if t.get("mode", "").startswith("lines") and "fill" not in t]
 
 
 def test_every_trial_of_a_sequence_has_its_own_colour_and_dash(result: ReportResult) -> None:

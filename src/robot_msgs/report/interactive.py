@@ -30,6 +30,7 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_spec import HATCHES, MARKS_ALONG
+from robot_msgs.report.figures import lone_points
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -272,6 +273,8 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
         drawn |= {"type": "scattergl" if big else "scatter", "mode": "lines", "line": line}
         if trace.kind == "step":
             line["shape"] = "hv"
+        # A point alone between gaps is no segment: a dot, or it was not drawn at all.
+        lone = lone_points(np.asarray(trace.x, dtype=np.float64), trace.y)
         if trace.mark:
             # A dozen marks along it, evenly as matplotlib's markevery (and again in the
             # view when zoomed). Not an array of sizes, most 0: the legend drew its
@@ -279,8 +282,14 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
             marker: dict[str, Any] = {"symbol": trace.mark, "size": 7}
             marker["maxdisplayed"] = MARKS_ALONG
             drawn |= {"mode": "lines+markers", "marker": marker}
-        elif trace.mark_end:
-            drawn |= {"mode": "lines+markers", "marker": {"size": [0] * (len(x) - 1) + [7]}}
+        elif trace.mark_end or lone.size:
+            sizes = [0] * len(x)
+            for k in lone.tolist():
+                sizes[k] = 5
+            if trace.mark_end:
+                sizes[-1] = 7
+            marker = {"size": sizes, "color": trace.colour}
+            drawn |= {"mode": "lines+markers", "marker": marker}
     elif trace.kind == "markers":
         colour: Any = trace.colour if trace.values is None else _values(trace.values)
         marker = {"color": colour, "size": round(trace.size * 1.6, 1)}
