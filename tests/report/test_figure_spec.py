@@ -974,3 +974,28 @@ def test_a_title_of_wide_characters_is_wrapped_by_their_width() -> None:
     wrapped = _wrap("alg_12345678 日本語のアルゴリズム", 26)
     assert wrapped.split("<br>") == ["alg_12345678", "日本語のアルゴリズム"]
     assert _wrap("日本語", 26) == "日本語"
+
+
+def test_a_latency_legend_of_long_names_is_beside_the_panel() -> None:
+    """Three algorithms of long names: the legend inside (104 characters an entry at
+    7 pt, 5.6 in) covered two thirds of the panel and the curves under it (a hunt)."""
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    name = "ORB-SLAM3 stereo-inertial with loop closing and Atlas maps"
+    result = _many(3)
+    spec = figure_spec.latency_cdf_spec(result)
+    assert spec is not None
+    assert spec.panels[0].legend == "lower right"  # a1..a3: short names, inside
+    ref = _trajectory(0 * K)
+    timing = ([0.04, 0.01, 0.03, 0.02], [0.015, 0.02, 0.005])
+    runs = [_run(f"{name}/s1/t1", _trajectory(0.01 * K), ref, timing_s=timing)]
+    spec = figure_spec.latency_cdf_spec(_result(runs))
+    assert spec is not None
+    assert spec.panels[0].legend == "outside"
+    fig = matplotlib_figure(spec)
+    fig.draw_without_rendering()
+    (ax,) = fig.axes
+    legend = ax.get_legend().get_window_extent()
+    assert legend.x0 >= ax.bbox.x1
+    assert legend.x1 <= fig.bbox.x1

@@ -679,6 +679,8 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
         )
     if not traces:
         return None
+    longest = max(len(t.name) for t in traces)
+    many = _entries(traces) > _ENTRIES_INSIDE or longest > _LONGEST_INSIDE
     panel = Panel(
         traces=tuple(traces),
         x_title="time [ms]",
@@ -688,9 +690,11 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
         guides_y=(0.5, 0.95),
         # Past six entries, beside the panel on a figure as tall as it: inside, twelve
         # algorithms' 24 filled the figure, over the title, and the curves had 60 px.
-        legend="lower right" if _entries(traces) <= _ENTRIES_INSIDE else "outside",
+        # So past the longest entry that leaves the curves their room: 'ORB-SLAM3
+        # stereo-inertial with loop closing and Atlas maps: processing (p50 ...)' made
+        # the legend two thirds of the panel's width, over the curves (a hunt).
+        legend="outside" if many else "lower right",
     )
-    many = _entries(traces) > _ENTRIES_INSIDE
     return FigureSpec(
         # Two lines: on one, the title was wider than the 9 in figure and lost its ends.
         title="Latency CDF, all runs of each algorithm pooled\n(solid: acquisition to estimate, "
@@ -705,8 +709,12 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
 #: Marks along the latency CDF's curves by their colour's round: none, then not the
 #: circle, which marks the first round's p50 and p95.
 _CDF_MARKS: tuple[Mark, ...] = tuple(m for m in MARKS if m != "circle")
-#: The most legend entries the latency CDF holds inside its panel (three algorithms').
-_ENTRIES_INSIDE = 6
+#: The most legend entries the latency CDF holds inside its panel (three algorithms'),
+#: and the most characters of each: about 3.9 pt a character at 7 pt, 64 are half the
+#: 9 in figure's panel, in the lower right, which the curves have mostly left (the
+#: example's longest, 'vio_ekf: acquisition to available (p50 82 ms, p95 164 ms)',
+#: is 57; an algorithm's name of up to 19 characters).
+_ENTRIES_INSIDE, _LONGEST_INSIDE = 6, 64
 
 
 def comparison_spec(result: ReportResult) -> FigureSpec | None:
