@@ -447,6 +447,28 @@ def test_a_search_range_too_narrow_for_the_motion_says_so() -> None:
     assert estimate_offset(REFERENCE, est, wider).offset_s == pytest.approx(-0.3, abs=1e-5)
 
 
+def test_a_range_narrower_than_the_error_says_so_and_how_wide_to_search() -> None:
+    """fr1_xyz's rgbdslam over ±0.01 s was told the reference "barely moves, or it moves so
+    that turning it looks like a shift in time"; ±0.05 s times it. The error (0.1 m noise a
+    pose, 0.173 m RMS) hides the change over ±0.005 s, where the reference moves one
+    100 Hz step: RMS speed sqrt(1/2 + 4/2 + 0.01) = 1.584 m/s, times 0.01 s = 0.0158 m."""
+    est = estimate_stamped(0.3)
+    noise = np.random.default_rng(5).normal(scale=0.1, size=est.positions_xyz.shape)
+    noisy = est.replace(positions_xyz=est.positions_xyz + noise)
+    narrow = EvaluationSettings(offset_auto=True, offset_s=-0.3, offset_search_s=0.005)
+    with pytest.raises(AssociationError, match=r"the range is too narrow: shifted by 0\.005 s "):
+        estimate_offset(REFERENCE, noisy, narrow)
+    with pytest.raises(AssociationError, match=r"moves 0\.0159 m RMS, less than the alignment "):
+        estimate_offset(REFERENCE, noisy, narrow)
+    with pytest.raises(AssociationError, match=r"to ([\d.]+) s it moves twice") as caught:
+        estimate_offset(REFERENCE, noisy, narrow)
+    assert "barely moves" not in str(caught.value)
+    told = re.search(r"to ([\d.]+) s it moves", str(caught.value))
+    assert told is not None
+    wide = narrow.replace(offset_search_s=float(told[1]))
+    assert estimate_offset(REFERENCE, noisy, wide).offset_s == pytest.approx(-0.3, abs=0.01)
+
+
 def _resting_but_for(t: Float64Array, seed: int) -> PoseTrajectory:
     """At rest (1 mm noise) but for 45-55 s, where it moves about 1 m: a 0.05 s reference."""
     rng = np.random.default_rng(seed)

@@ -426,6 +426,38 @@ def _motion_and_noise(
     return motion, noise, int(rows.size)
 
 
+def _too_narrow(
+    reference: PoseTrajectory,
+    span_s: tuple[float, float],
+    half_s: float,
+    motion: float,
+    error: float,
+) -> str | None:
+    """Say that ``±half_s`` is too narrow to see the error change, or None if it is not.
+
+    Shifting the estimate by the whole range moves the reference ``motion`` (m RMS, by
+    :func:`_motion_and_noise`); less than the alignment ``error`` at the best offset (m
+    RMS) is lost in it. WHY: fr1_xyz's rgbdslam estimate searched over ±0.01 s (the
+    reference moves 4.1 mm, the error 13.4 mm) was told that the reference "barely moves,
+    or it moves so that turning it looks like a shift in time", where ±0.05 s times it.
+    The range said is the first doubling of ``half_s`` in which the reference moves twice
+    the error; None if no range up to 2^40 times wider does (then the motion is the cause).
+    """
+    if not motion < error:
+        return None
+    wide = half_s
+    for _ in range(40):
+        wide *= 2.0
+        if _motion_and_noise(reference, span_s[0], span_s[1], wide)[0] >= 2.0 * error:
+            return (
+                f"the range is too narrow: shifted by {half_s:g} s the reference moves "
+                f"{motion:.3g} m RMS, less than the alignment error; widen "
+                f"`offset_search_s=` (to {wide:.2g} s it moves twice the error) or give "
+                "`offset_s=`"
+            )
+    return None
+
+
 def _minima(
     cost: _Cost,
     rows: IntpArray,
@@ -643,7 +675,8 @@ def estimate_offset(
             + (
                 f"{coarse_grid}, or give `offset_s=`"
                 if coarse_grid
-                else "it barely moves, or it moves so that turning it looks like a shift in "
+                else _too_narrow(reference, (start, end), half, motion, math.sqrt(j0))
+                or "it barely moves, or it moves so that turning it looks like a shift in "
                 "time (a circle at constant speed); its motion cannot time the estimate: give "
                 "`offset_s=`"
             )
