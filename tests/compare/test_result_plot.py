@@ -109,7 +109,7 @@ def test_a_drift_result_is_drawn_as_drift_plot_draws_it(
     result = kitti_drift(*fr1, lengths_m=(0.25, 0.5), step_frames=5)
     fig = result.plot()
     err = fig.axes[1]
-    assert err.get_title() == "kitti drift: translation error per segment"
+    assert err.get_title() == "KITTI drift: translation error per segment"
     assert err.get_ylabel().endswith("[%]")
     assert err.get_xlabel().startswith("segment start")
     drawn = [line.get_label() for line in err.get_lines() if not line.get_label().startswith("_")]

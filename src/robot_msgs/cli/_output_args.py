@@ -203,8 +203,8 @@ def add_output_args(
         type=Path,
         metavar="FILE",
         help="write the whole result (per-pose errors, alignment, matched and aligned "
-        "trajectories): .npz or .parquet as the name says (parquet: robot_msgs[parquet]), "
-        "else JSON; robot-msgs res reads it",
+        "trajectories) as .json, .npz or .parquet by the name (parquet: "
+        "robot_msgs[parquet]; a name without a suffix: JSON); robot-msgs res reads it",
     )
     group.add_argument(
         "--save-aligned",

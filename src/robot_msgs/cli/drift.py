@@ -69,11 +69,13 @@ def run(args: argparse.Namespace) -> int:
     defaults = Drift(protocol=spec.protocol).record(rpg_path_length_m(reference, settings))
     emit(args, [result], plans, [estimate], {**defaults, **base.record()}, fixed)
     if args.plot is not None:
+        from robot_msgs.compare.result import drift_title  # noqa: PLC0415 - plots only
+
         write_plot(
             args,
             [result],
             result.segment_signals(),
-            title=f"{spec.protocol} drift: translation error per segment",
+            title=drift_title(spec.protocol),
             at="segment start",
         )
     return 0

@@ -57,6 +57,17 @@ def compared_estimate(
     return moved if plane is None else project_to_plane(moved, plane)
 
 
+def drift_title(protocol: str) -> str:
+    """Return the title of a drift figure (``drift --plot``, :meth:`EvaluationResult.plot`).
+
+    Examples
+    --------
+    >>> drift_title("kitti")
+    'KITTI drift: translation error per segment'
+    """
+    return f"{protocol.upper()} drift: translation error per segment"
+
+
 @message("compare/EvaluationResult", derives=True)
 class EvaluationResult(Msg):
     """One evaluation of an estimate against a reference: the comparison and its evidence.
@@ -306,7 +317,7 @@ class EvaluationResult(Msg):
         per_segment = all(held[n].length_m is not None for n in names)
         if per_segment:  # as drift --plot: at each segment's start
             protocol = "rpg" if self.metric == "relative_error" else "kitti"
-            heading = title or f"{protocol} drift: translation error per segment"
+            heading = title or drift_title(protocol)
         else:
             heading = title or over_time(self.metric.upper(), frames=frames)
         return evaluation_figure(

@@ -698,7 +698,7 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
     return FigureSpec(
         # Two lines: on one, the title was wider than the 9 in figure and lost its ends.
         title="Latency CDF, all runs of each algorithm pooled\n(solid: acquisition to estimate, "
-        "queueing included; dashed: processing; dots: p50 and p95)",
+        "queueing included; dashed: processing; marks: p50 and p95)",
         panels=(panel,),
         size_in=(11.0, max(3.6, _legend_height_in(_entries(traces), title_lines=2)))
         if many
