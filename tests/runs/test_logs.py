@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from robot_msgs.errors import FormatError
+from robot_msgs.runs.latency import latency_from_timing
 from robot_msgs.runs.logs import read_resources, read_timing, read_tracking
 
 if TYPE_CHECKING:
@@ -27,6 +28,23 @@ def test_timing_refuses_acquisition_stamps_out_of_order(tmp_path: Path) -> None:
         FormatError, match=r"timing.csv:3: column `acquisition_s`: expected a stamp after"
     ):
         read_timing(path)
+
+
+def test_timing_takes_an_empty_processing_start_as_unknown_for_that_frame(tmp_path: Path) -> None:
+    """An empty cell of the optional column was refused as "got nan" (a hunt)."""
+    rows = "0,0.0,,0.03\n1,0.1,0.11,0.14\n2,0.2,0.25,0.27\n"
+    log = read_timing(_write(tmp_path / "timing.csv", TIMING_HEADER + rows))
+    assert math.isnan(log.processing_start_s[0])
+    assert log.processing_start_s[1:].tolist() == [0.11, 0.25]
+    latency = latency_from_timing(log)
+    # processing of the frames whose start is known: 0.14 - 0.11, 0.27 - 0.25; max 0.03 s
+    assert latency.processing_max_s == pytest.approx(0.03, abs=1e-12)
+    assert latency.latency_max_s == pytest.approx(0.07, abs=1e-12)  # 0.27 - 0.2
+    early = _write(tmp_path / "early.csv", TIMING_HEADER + "0,0.1,,0.05\n")
+    with pytest.raises(
+        FormatError, match=r"early.csv:2: column `available_s`: expected a time >= acquisition_s"
+    ):
+        read_timing(early)
 
 
 def test_timing_refuses_processing_before_acquisition_and_available_before_start(

@@ -74,6 +74,9 @@ class ResourceLog:
 def read_timing(path: Path) -> TimingLog:
     r"""Read ``timing.csv``: ``frame,acquisition_s[,processing_start_s],available_s``.
 
+    ``processing_start_s`` may be left out, or left empty in a row (unknown for that frame:
+    NaN, its processing time left out).
+
     Raises
     ------
     FormatError
@@ -108,13 +111,16 @@ def read_timing(path: Path) -> TimingLog:
         raise table.fail(row, "acquisition_s", expected, float(acq[row]))
     if start is None:
         start = np.full_like(acq, np.nan)
-        early = avail < acq
-        if early.any():
-            row = int(np.flatnonzero(early)[0])
-            expected = f"a time >= acquisition_s {float(acq[row])!r} (same clock?)"
-            raise table.fail(row, "available_s", expected, float(avail[row]))
-    else:
-        bad_start = ~(start >= acq)
+    # An empty cell (NaN) is a frame whose processing start is unknown: its processing time
+    # is left out, as a log without the column; it was refused as "got nan" (a hunt).
+    unknown = np.isnan(start)
+    early = unknown & (avail < acq)
+    if early.any():
+        row = int(np.flatnonzero(early)[0])
+        expected = f"a time >= acquisition_s {float(acq[row])!r} (same clock?)"
+        raise table.fail(row, "available_s", expected, float(avail[row]))
+    if not unknown.all():
+        bad_start = ~unknown & ~(start >= acq)
         if bad_start.any():
             row = int(np.flatnonzero(bad_start)[0])
             expected = f"a time >= acquisition_s {float(acq[row])!r} (same clock?)"
