@@ -241,6 +241,9 @@ def parse_json(text: str | bytes, *, source: str = "<json>", constants: bool = T
     them), or, with ``constants=False``, refused, for text the package wrote
     (:mod:`robot_msgs.strict_json`), which spells them ``null`` and ``"Infinity"``.
 
+    A UTF-8 byte-order mark at the start is ignored, in bytes or a str, as on every road
+    that reads JSON text (:data:`robot_msgs.msg.json_text.BOM`).
+
     Raises
     ------
     FormatError
@@ -260,6 +263,8 @@ def parse_json(text: str | bytes, *, source: str = "<json>", constants: bool = T
     """
     import json  # noqa: PLC0415 - only where a document is read: not on every command
 
+    if isinstance(text, str):  # a byte-order mark is ignored (RFC 8259 §8.1), as json does
+        text = text.removeprefix("\ufeff")  # in bytes: in a str it refuses it
     if json_depth(text) > current_limits().max_depth:
         raise _too_deep(source)
 

@@ -528,3 +528,33 @@ def test_an_escape_marker_other_than_true_is_refused(
     bad = _npz_with_skeleton(path, tmp_path / "bad.npz", lambda t: '{"$escaped":1,' + t[1:])
     with pytest.raises(FormatError, match=r"bad\.npz: `\$escaped`: expected true, got 1"):
         load_result(bad)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz", ".parquet"])
+@pytest.mark.parametrize("bom", ["", "\ufeff"], ids=["no BOM", "BOM"])
+def test_a_result_reads_with_or_without_a_byte_order_mark(
+    results: dict[str, EvaluationResult], tmp_path: Path, suffix: str, bom: str
+) -> None:
+    """One rule on every JSON road (RFC 8259 §8.1): a .npz or Parquet skeleton with the
+    mark was refused ('Unexpected UTF-8 BOM') where the JSON form read it."""
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    result = results["ape"]
+    path = save_result(tmp_path / f"r{suffix}", result)
+    if suffix == ".json":
+        marked = tmp_path / "marked.json"
+        marked.write_bytes(bom.encode() + path.read_bytes())
+    else:
+        marked = _with_skeleton(path, tmp_path / f"marked{suffix}", lambda text: bom + text)
+    assert load_result(marked) == result
+
+
+def test_a_result_with_two_byte_order_marks_is_refused(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """One mark is ignored; a second is text before the JSON."""
+    path = save_result(tmp_path / "r.json", results["ape"])
+    marked = tmp_path / "marked.json"
+    marked.write_bytes(b"\xef\xbb\xbf" * 2 + path.read_bytes())
+    with pytest.raises(FormatError, match=r"marked\.json: not a saved result"):
+        load_result(marked)

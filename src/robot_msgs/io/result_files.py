@@ -34,7 +34,6 @@ data tools (pandas, polars, DuckDB) read (63 MB, 1.2 s, 0.45 s). Measured by
 
 from __future__ import annotations
 
-import codecs
 import io
 import math
 import os
@@ -498,8 +497,7 @@ def load_result(path: str | os.PathLike[str]) -> EvaluationResult:
     file = Path(path)
     fmt = result_format(file)
     if fmt == "json":
-        data = read_input(file, limit=current_limits().max_bytes)
-        data = data.removeprefix(codecs.BOM_UTF8)
+        data = read_input(file, limit=current_limits().max_bytes)  # a BOM: decode_json's
         if json_depth(data) > current_limits().max_depth:
             parse_json(data, source=str(file))  # refuses it, saying how deep is allowed
         try:

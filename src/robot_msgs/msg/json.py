@@ -40,7 +40,7 @@ from robot_msgs.msg.arrays import (
 )
 from robot_msgs.msg.check import deferred_check
 from robot_msgs.msg.fields import FrozenMap, _dtype_of, check_value, specs_of
-from robot_msgs.msg.json_text import out_of_range_error, refuse_repeated_keys
+from robot_msgs.msg.json_text import BOM, out_of_range_error, refuse_repeated_keys
 from robot_msgs.msg.json_walks import NO_FLOATS, compile_reviver, compile_spelling_test
 from robot_msgs.msg.primitives import MissingFloat
 
@@ -620,14 +620,16 @@ def _utf8(data: bytes | bytearray | memoryview | str, cls: type) -> bytes:
     """Return JSON text as UTF-8 bytes; text UTF-8 cannot encode (a lone surrogate) is refused.
 
     A ``bytearray`` or ``memoryview``, which msgspec reads, is copied to ``bytes``: the
-    key walk (:mod:`robot_msgs.msg.json_text`) and the error messages take bytes.
+    key walk (:mod:`robot_msgs.msg.json_text`) and the error messages take bytes. A
+    byte-order mark at the start is dropped (:data:`~robot_msgs.msg.json_text.BOM`),
+    as every road that reads JSON text drops it; msgspec refuses it.
     """
     if isinstance(data, (bytearray, memoryview)):
-        return bytes(data)
+        return bytes(data).removeprefix(BOM)
     if not isinstance(data, str):
-        return data
+        return data.removeprefix(BOM)
     try:
-        return data.encode()
+        return data.encode().removeprefix(BOM)
     except UnicodeEncodeError as err:
         shown = data[:40].encode("utf-8", "backslashreplace").decode()
         msg = (

@@ -43,12 +43,18 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 __all__ = [
+    "BOM",
     "out_of_range_error",
     "out_of_range_in",
     "refuse_repeated_keys",
     "repeated_key",
     "repeated_key_in_python",
 ]
+
+#: The byte-order mark (U+FEFF) as UTF-8, which every road that reads JSON text ignores at
+#: its start (RFC 8259 §8.1 lets a parser ignore it): Notepad and PowerShell write it.
+#: One mark only: a second is text, and not JSON.
+BOM = b"\xef\xbb\xbf"
 
 _SLASH = ord("\\")
 _BLANKS = frozenset(b" \t\r\n")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from robot_msgs.errors import UnknownTypeError, ValidationError, did_you_mean, shown_token
 from robot_msgs.msg.base import declared_types
 from robot_msgs.msg.json import decode_json, encode_json, ros_names
-from robot_msgs.msg.json_text import out_of_range_error, refuse_repeated_keys
+from robot_msgs.msg.json_text import BOM, out_of_range_error, refuse_repeated_keys
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -174,7 +174,8 @@ def to_json(msg: Msg) -> bytes:
 def from_json(data: bytes | str, cls: type[Msg] | None = None) -> Msg:
     """Build a message from JSON text: of ``cls``, or of whichever type ``"_type"`` names.
 
-    ``null`` in a float field is NaN, as :func:`to_json` writes it. A number beyond
+    ``null`` in a float field is NaN, as :func:`to_json` writes it; a byte-order mark
+    at the start is ignored, as on every road that reads JSON text. A number beyond
     float64 (``1e99999``) is named by its field, as with ``cls`` given
     (``- at `Point.x```): the type is the one ``"_type"`` names, ``$`` where none is.
 
@@ -189,16 +190,16 @@ def from_json(data: bytes | str, cls: type[Msg] | None = None) -> Msg:
     import msgspec  # noqa: PLC0415 - the message base's dependency, loaded with it
 
     try:
-        value = msgspec.json.decode(data)
+        text = (data.encode() if isinstance(data, str) else bytes(data)).removeprefix(BOM)
+        value = msgspec.json.decode(text)
     except (msgspec.DecodeError, UnicodeEncodeError) as err:  # the latter: a lone surrogate
         if isinstance(err, msgspec.DecodeError):  # msgspec's path is `$[...]` for 1e99999
-            text = data.encode() if isinstance(data, str) else bytes(data)
             beyond = out_of_range_error(text, _type_named)
             if beyond is not None:
                 raise beyond from err
         msg = f"Expected JSON text of a message, got {str(data)[:40]!r}: {err}"
         raise ValidationError(msg) from err
-    refuse_repeated_keys(data.encode() if isinstance(data, str) else bytes(data), "a message")
+    refuse_repeated_keys(text, "a message")
     return from_dict(value)
 
 

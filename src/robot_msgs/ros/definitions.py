@@ -42,7 +42,7 @@ import numpy as np
 from robot_msgs.msg import field_json, field_schema
 from robot_msgs.msg.arrays import field_error
 from robot_msgs.msg.json import ros_names
-from robot_msgs.msg.json_text import out_of_range_error, refuse_repeated_keys
+from robot_msgs.msg.json_text import BOM, out_of_range_error, refuse_repeated_keys
 
 if TYPE_CHECKING:
     from robot_msgs.msg import FieldSpec, Msg
@@ -230,7 +230,7 @@ def _json_value(value: Any, path: str) -> Any:
     object refused (:mod:`robot_msgs.msg.json_text`), where ``json.loads`` kept the last.
     """
     try:
-        text = str(value).encode()
+        text = str(value).encode().removeprefix(BOM)  # as every JSON road: RFC 8259 §8.1
         parsed = msgspec.json.decode(text)
     except (msgspec.DecodeError, RecursionError, UnicodeEncodeError) as err:
         # RecursionError: lists 10^5 deep; UnicodeEncodeError: a lone surrogate
