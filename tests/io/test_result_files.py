@@ -558,3 +558,19 @@ def test_a_result_with_two_byte_order_marks_is_refused(
     marked.write_bytes(b"\xef\xbb\xbf" * 2 + path.read_bytes())
     with pytest.raises(FormatError, match=r"marked\.json: not a saved result"):
         load_result(marked)
+
+
+def test_an_escaped_lone_surrogate_in_a_saved_result_names_the_field(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """A frame id "\\ud800" (half a UTF-16 pair) was said by msgspec's 'unexpected end of
+    escaped utf-16 surrogate pair (byte 122653)', naming no field."""
+    text = save_result(tmp_path / "r.json", results["ape"]).read_bytes()
+    lone = tmp_path / "lone.json"
+    lone.write_bytes(text.replace(b'"frame_id":"', b'"frame_id":"\\ud800', 1))
+    said = (
+        r"lone\.json: Expected a string UTF-8 can encode, got '\\ud800' holding a lone "
+        r"surrogate \(\\ud800, half of a UTF-16 pair\) - at `EvaluationResult\.reference\.frame_id`$"
+    )
+    with pytest.raises(FormatError, match=said):
+        load_result(lone)

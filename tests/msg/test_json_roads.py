@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -65,3 +66,64 @@ def test_a_generated_fields_json_text_reads_with_or_without_a_byte_order_mark() 
     read = from_ros(row)
     for text in (row.parameters_json, "\ufeff" + row.parameters_json):
         assert from_ros(dataclasses.replace(row, parameters_json=text)) == read
+
+
+#: A lone surrogate escaped in a string, where msgspec said "Input data was truncated"
+#: (or "invalid utf-16 surrogate pair (byte 41)"), naming no field.
+LONE = [
+    (b'{"_type":"std/Header","frame_id":"\\ud800"}', "Header.frame_id", r"\ud800"),
+    (b'{"_type":"std/Header","frame_id":"a\\udc00b"}', "Header.frame_id", r"\udc00"),
+    (b'{"_type":"std/Header","frame_id":"\\ud800\\u0041"}', "Header.frame_id", r"\ud800"),
+    (b'{"_type":"std/Header","\\udbff":1}', "Header['\\udbff']", r"\udbff"),
+]
+
+
+@pytest.mark.parametrize(("text", "path", "shown"), LONE)
+@pytest.mark.parametrize("typed", [False, True], ids=["untyped", "typed"])
+def test_an_escaped_lone_surrogate_is_named_with_its_field(
+    text: bytes, path: str, shown: str, typed: bool
+) -> None:
+    header = robot_msgs.type_for("std/Header")
+    said = (
+        rf"^Expected .* UTF-8 can encode, got .*holding a lone surrogate \({re.escape(shown)}, "
+        rf"half of a UTF-16 pair\) - at `{re.escape(path)}`$"
+    )
+    with pytest.raises(ValidationError, match=said) as caught:
+        robot_msgs.from_json(text, header if typed else None)
+    assert caught.value.field == path
+    with pytest.raises(ValidationError, match=said):
+        decode_json_tree(text, header)
+
+
+def test_the_first_fault_in_the_text_is_the_one_named() -> None:
+    """json reads a lone surrogate and 1e99999 both; msgspec stopped at the first."""
+    text = b'{"_type":"std/Header","frame_id":"\\ud800","stamp":{"sec":1e99999}}'
+    with pytest.raises(ValidationError, match=r"lone surrogate .* at `Header\.frame_id`$"):
+        robot_msgs.from_json(text)
+    text = b'{"_type":"std/Header","stamp":{"sec":1e99999},"frame_id":"\\ud800"}'
+    with pytest.raises(ValidationError, match=r"float64's range .* at `Header\.stamp\.sec`$"):
+        robot_msgs.from_json(text)
+
+
+@pytest.mark.parametrize("typed", [False, True], ids=["untyped", "typed"])
+def test_a_broken_escape_is_said_as_json_says_it_not_truncated(typed: bool) -> None:
+    """'"\\u0"}' is no escape (json: at its u, column 41): msgspec read '0"}' as three
+    of its four digits and said 'Input data was truncated', which it is not."""
+    text = b'{"_type":"geometry/Point","x":1.0,"y":"\\u0"}'
+    with pytest.raises(ValidationError, match=r"line 1, column 41$") as caught:
+        robot_msgs.from_json(text, Point if typed else None)
+    assert "got invalid \\uXXXX escape at" in str(caught.value)
+    assert "truncated" not in str(caught.value)
+
+
+def test_text_truly_cut_short_is_still_said_to_be() -> None:
+    with pytest.raises(ValidationError, match=r"truncated"):
+        robot_msgs.from_json(b'{"_type":"geometry/Point","x":1.0', Point)
+
+
+def test_a_lone_surrogate_in_a_generated_fields_json_text_is_named() -> None:
+    row = to_ros(examples()["compare/RankingRow"])
+    lone = dataclasses.replace(row, parameters_json='{"a": "\\ud800"}')
+    said = r"lone surrogate \(\\ud800, half of a UTF-16 pair\) - at `RankingRow\.parameters\.a`$"
+    with pytest.raises(ValidationError, match=said):
+        from_ros(lone)

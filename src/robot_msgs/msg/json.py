@@ -40,7 +40,7 @@ from robot_msgs.msg.arrays import (
 )
 from robot_msgs.msg.check import deferred_check
 from robot_msgs.msg.fields import FrozenMap, _dtype_of, check_value, specs_of
-from robot_msgs.msg.json_text import BOM, out_of_range_error, refuse_repeated_keys
+from robot_msgs.msg.json_text import BOM, parse_error, refuse_repeated_keys
 from robot_msgs.msg.json_walks import NO_FLOATS, compile_reviver, compile_spelling_test
 from robot_msgs.msg.primitives import MissingFloat
 
@@ -600,9 +600,9 @@ def decode_json_tree(data: bytes | str, cls: type[M]) -> M:
     try:
         tree = msgspec.json.decode(text)
     except msgspec.DecodeError as err:  # not JSON, or a value JSON allows and Python not
-        beyond = out_of_range_error(text, cls.__name__)  # msgspec's path there is `$[...]`
-        if beyond is not None:
-            raise beyond from err
+        named = parse_error(text, cls.__name__, err)  # msgspec's path `$[...]`, or words
+        if named is not None:  # not what is wrong ("truncated" for a lone surrogate)
+            raise named from err
         shown = text[:40].decode("utf-8", "replace")
         msg = f"Expected JSON text for {cls.__name__}, got {shown!r}...: {err}"
         raise ValidationError(msg) from err

@@ -46,6 +46,7 @@ __all__ = [
     "BOM",
     "out_of_range_error",
     "out_of_range_in",
+    "parse_error",
     "refuse_repeated_keys",
     "repeated_key",
     "repeated_key_in_python",
@@ -286,6 +287,99 @@ def out_of_range_error(text: bytes, name: str | Callable[[object], str]) -> Vali
         return out_of_range_in(tree, root)
     except (ValueError, RecursionError):  # not JSON (json.JSONDecodeError), too deep
         return None
+
+
+def _lone(text: str) -> str | None:
+    """Return the first lone surrogate of ``text`` (which UTF-8 cannot encode), or None."""
+    if text.isascii():
+        return None
+    try:
+        text.encode()
+    except UnicodeEncodeError as err:
+        return text[err.start]
+    return None
+
+
+def _refused(node: Any, path: str) -> tuple[str, str, str | None] | None:
+    """Return the place of a parsed document's first value msgspec's parser refuses.
+
+    In text order: a number beyond float64 (an infinity, as ``json`` reads it), a string
+    or a key holding a lone surrogate. Returns the path, and for a string or key the
+    text and ``"key"`` or ``"string"`` (``None`` for a number); ``None`` where there is
+    none.
+    """
+    kind = type(node)
+    if kind is float:
+        return (path, "", None) if node in _INFINITIES else None
+    if kind is str:
+        return None if _lone(node) is None else (path, node, "string")
+    items = (
+        node if kind is _Pairs
+        else node.items() if kind is dict
+        else enumerate(node) if kind is list
+        else ()
+    )  # fmt: skip
+    for key, value in items:
+        step = path + _step(key)
+        if type(key) is str and _lone(key) is not None:
+            return step, key, "key"
+        if type(value) is float and value not in _INFINITIES:
+            continue  # most of a saved result: no call for each
+        found = _refused(value, step)
+        if found is not None:
+            return found
+    return None
+
+
+def parse_error(
+    text: bytes, name: str | Callable[[object], str], refused: Exception
+) -> ValidationError | None:
+    r"""Say what msgspec's parser ``refused`` in JSON ``text`` where its words do not.
+
+    ``json`` reads what msgspec refuses with a path of ``$[...]`` or in words that are
+    not what is wrong, and the first such value in the text is named by its field: a
+    number beyond float64 (as :func:`out_of_range_error` names it), and a string or key
+    holding a lone surrogate (escaped, ``"\\ud800"``: half of a UTF-16 pair, which
+    UTF-8 cannot encode; msgspec said "Input data was truncated" or "invalid utf-16
+    surrogate pair"). Where msgspec said the text was cut short and ``json`` finds a
+    fault before its end (a broken escape, ``"\\u00"``), ``json``'s words and place
+    are said. ``None`` where neither applies: msgspec's error stands. ``name`` roots
+    the path, as for :func:`out_of_range_error` (``a message`` where ``json`` cannot
+    parse the text to say it).
+
+    Examples
+    --------
+    >>> print(parse_error(b'{"a": [1, "x\\udc00"]}', "Point", ValueError()))  # doctest: +ELLIPSIS
+    Expected a string UTF-8 can encode, got 'x\udc00' holding a lone surrogate ... `Point.a[1]`
+    >>> print(parse_error(b'["\\u00"]', "Point", ValueError("Input data was truncated")))
+    Expected JSON text for Point, got invalid \uXXXX escape at line 1, column 4
+    """
+    import json  # noqa: PLC0415 - the error path only: start-up stays free of it
+
+    try:
+        tree = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_Pairs)
+        root = name if isinstance(name, str) else name(dict(tree) if type(tree) is _Pairs else tree)
+        found = _refused(tree, root)
+    except json.JSONDecodeError as err:  # not JSON to json either
+        if "truncated" not in str(refused) or err.pos >= len(err.doc):
+            return None  # truly cut short, or msgspec's words say what is wrong
+        root = name if isinstance(name, str) else "a message"
+        said = err.msg[:1].lower() + err.msg[1:]
+        msg = f"Expected JSON text for {root}, got {said} at line {err.lineno}, column {err.colno}"
+        return ValidationError(msg)
+    except (ValueError, RecursionError):  # a constant, bytes not UTF-8, too deep
+        return None
+    if found is None:
+        return None
+    path, value, what = found
+    if what is None:
+        return out_of_range_in(tree, root)
+    lone = ascii(_lone(value))[1:-1]
+    msg = (
+        f"Expected a {what} UTF-8 can encode, got {ascii(value)[:60]} holding a lone "
+        f"surrogate ({lone}, half of a UTF-16 pair) - at `{path}`"
+    )
+    return ValidationError(msg, field=path)
 
 
 def out_of_range_in(tree: object, name: str) -> ValidationError | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from robot_msgs.errors import UnknownTypeError, ValidationError, did_you_mean, shown_token
 from robot_msgs.msg.base import declared_types
 from robot_msgs.msg.json import decode_json, encode_json, ros_names
-from robot_msgs.msg.json_text import BOM, out_of_range_error, refuse_repeated_keys
+from robot_msgs.msg.json_text import BOM, parse_error, refuse_repeated_keys
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -194,9 +194,9 @@ def from_json(data: bytes | str, cls: type[Msg] | None = None) -> Msg:
         value = msgspec.json.decode(text)
     except (msgspec.DecodeError, UnicodeEncodeError) as err:  # the latter: a lone surrogate
         if isinstance(err, msgspec.DecodeError):  # msgspec's path is `$[...]` for 1e99999
-            beyond = out_of_range_error(text, _type_named)
-            if beyond is not None:
-                raise beyond from err
+            named = parse_error(text, _type_named, err)  # or "truncated" for "\ud800"
+            if named is not None:
+                raise named from err
         msg = f"Expected JSON text of a message, got {str(data)[:40]!r}: {err}"
         raise ValidationError(msg) from err
     refuse_repeated_keys(text, "a message")

@@ -42,7 +42,7 @@ import numpy as np
 from robot_msgs.msg import field_json, field_schema
 from robot_msgs.msg.arrays import field_error
 from robot_msgs.msg.json import ros_names
-from robot_msgs.msg.json_text import BOM, out_of_range_error, refuse_repeated_keys
+from robot_msgs.msg.json_text import BOM, parse_error, refuse_repeated_keys
 
 if TYPE_CHECKING:
     from robot_msgs.msg import FieldSpec, Msg
@@ -234,9 +234,9 @@ def _json_value(value: Any, path: str) -> Any:
         parsed = msgspec.json.decode(text)
     except (msgspec.DecodeError, RecursionError, UnicodeEncodeError) as err:
         # RecursionError: lists 10^5 deep; UnicodeEncodeError: a lone surrogate
-        beyond = out_of_range_error(text, path) if isinstance(err, msgspec.DecodeError) else None
-        if beyond is not None:
-            raise beyond from err
+        named = parse_error(text, path, err) if isinstance(err, msgspec.DecodeError) else None
+        if named is not None:  # a number beyond float64, a lone surrogate: its place
+            raise named from err
         raise field_error(expected="the field's JSON text", value=value, path=path) from err
     refuse_repeated_keys(text, path)
     return parsed
