@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError
@@ -54,6 +54,33 @@ def test_the_depth_counted_on_the_text_is_the_depth_of_the_document(
     text = json.dumps(value, ensure_ascii=ascii_only)
     assert json_depth(text) == _depth(value)
     assert json_depth(text.encode()) == _depth(value)
+
+
+#: Text whose UTF-16 or UTF-32 bytes hold a quote or a bracket byte inside a character:
+#: '∀' (U+2200) is 00 22 in UTF-16LE, '孛' (U+5B5B) 5B 5B, '“' (U+201C) 20 1C.
+_WIDE_EXAMPLES = [["\u2200", [[[1]]]], {"\u5b5b": ["\u225b"]}, ["\u201c\U0001f600", [[]]]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(JSON_VALUES, st.sampled_from(["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le"]))
+@example(_WIDE_EXAMPLES[0], "utf-16-le")
+@example(_WIDE_EXAMPLES[0], "utf-16-be")
+@example(_WIDE_EXAMPLES[1], "utf-16")
+@example(_WIDE_EXAMPLES[2], "utf-32")
+def test_the_depth_of_wide_text_is_the_depth_of_its_document(value: object, encoding: str) -> None:
+    """The bytes of UTF-16 and UTF-32 text were counted as UTF-8: ["∀", [[[1]]]] in
+    UTF-16LE was 1 deep (the 22 of ∀ a quote), not 4."""
+    data = json.dumps(value, ensure_ascii=False).encode(encoding)
+    assert json.loads(data) == value  # json reads wide text, and so does parse_json
+    assert json_depth(data) == _depth(value)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16", "utf-32"])
+def test_nesting_hidden_in_wide_text_is_refused(encoding: str) -> None:
+    """["∀", [[...]]] 101 deep in UTF-16LE was read whole past the bound of 64."""
+    text = '["\u2200", ' + "[" * 100 + "]" * 100 + "]"
+    with pytest.raises(FormatError, match=r"^w\.json: nested deeper than 64 levels"):
+        parse_json(text.encode(encoding), source="w.json")
 
 
 @pytest.mark.parametrize(

@@ -308,13 +308,30 @@ def parse_json(text: str | bytes, *, source: str = "<json>", constants: bool = T
 def _utf8_json(text: str | bytes) -> bytes:
     """Return JSON ``json.loads`` has taken as UTF-8 (lone surrogates as written)."""
     if isinstance(text, bytes):
-        import json  # noqa: PLC0415 - as in parse_json
-
-        encoding = json.detect_encoding(text)  # json reads UTF-16 and UTF-32 too
-        if encoding.startswith("utf-8"):
-            return text
-        text = text.decode(encoding, "surrogatepass")
+        return _as_utf8(text)  # json reads UTF-16 and UTF-32 too
     return text.encode("utf-8", "surrogatepass")
+
+
+def _as_utf8(data: bytes) -> bytes:
+    """Return JSON bytes as UTF-8: UTF-16 or UTF-32 text, which ``json`` reads, re-encoded.
+
+    Found as :func:`json.detect_encoding` finds it (a byte-order mark, NULs beside
+    ASCII). A wide character's bytes may be a quote or a bracket (``∀``, U+2200, is
+    ``00 22`` in UTF-16LE), so structure is found in the text, not in those bytes.
+    Bytes that do not decode whole are returned as they are (the parser refuses them).
+    """
+    head = data[:4]
+    if b"\x00" not in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data  # UTF-8: json.detect_encoding says so of every other start
+    import json  # noqa: PLC0415 - as in parse_json
+
+    encoding = json.detect_encoding(data)
+    if encoding.startswith("utf-8"):
+        return data
+    try:
+        return data.decode(encoding, "surrogatepass").encode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:  # binary data that merely starts with a NUL
+        return data
 
 
 class _TwiceError(Exception):
@@ -418,7 +435,8 @@ def json_depth(text: str | bytes) -> int:
     Counted with whole-array operations over the brackets and quotes of the text (about
     0.6 s for 170 MB of numbers, a tenth of ``json.loads``), whatever the depth. Escaped
     quotes are blanked first, so only the quotes that open and close strings remain; a
-    bracket inside a string does not count.
+    bracket inside a string does not count. UTF-16 and UTF-32 bytes, which ``json``
+    reads, are counted as the text they encode (re-encoded as UTF-8).
 
     Examples
     --------
@@ -428,7 +446,7 @@ def json_depth(text: str | bytes) -> int:
     import numpy as np  # noqa: PLC0415 - start-up time: files.py is imported by every command
 
     data: bytes | bytearray = (
-        text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text  # lone ones too
+        text.encode("utf-8", "surrogatepass") if isinstance(text, str) else _as_utf8(text)
     )
     if b"\\" in data:  # blank the escaped quotes (\"), so each quote left opens or closes
         view = np.frombuffer(data, dtype=np.uint8)
