@@ -127,3 +127,19 @@ def test_a_lone_surrogate_in_a_generated_fields_json_text_is_named() -> None:
     said = r"lone surrogate \(\\ud800, half of a UTF-16 pair\) - at `RankingRow\.parameters\.a`$"
     with pytest.raises(ValidationError, match=said):
         from_ros(lone)
+
+
+@pytest.mark.parametrize(
+    ("data", "shown"),
+    [
+        (b'{"_type":"std/Time","sec":1} x', r"'{\"_type\":\"std/Time\",\"sec\":1} x'\.\.\."),
+        (bytearray(b"[1,"), r"'\[1,'\.\.\."),
+        (memoryview('{"é": '.encode()), r"'{\"é\": '\.\.\."),
+        ('{"a": 1} x', r"'{\"a\": 1} x'\.\.\."),
+    ],
+)
+def test_text_that_is_not_json_is_shown_as_text_without_a_type(data: Any, shown: str) -> None:
+    """Bytes were shown as Python's repr, "got 'b\\'{\\"_type\\"...", memoryview's as
+    '<memory at 0x7f...>', where the typed road shows the text."""
+    with pytest.raises(ValidationError, match=rf"^Expected JSON text of a message, got {shown}: "):
+        robot_msgs.from_json(data)

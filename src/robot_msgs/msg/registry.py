@@ -197,7 +197,8 @@ def from_json(data: bytes | str, cls: type[Msg] | None = None) -> Msg:
             named = parse_error(text, _type_named, err)  # or "truncated" for "\ud800"
             if named is not None:
                 raise named from err
-        msg = f"Expected JSON text of a message, got {str(data)[:40]!r}: {err}"
+        head = data[:40] if isinstance(data, str) else bytes(data[:40]).decode("utf-8", "replace")
+        msg = f"Expected JSON text of a message, got {head!r}...: {err}"  # the text, not b'...'
         raise ValidationError(msg) from err
     refuse_repeated_keys(text, "a message")
     return from_dict(value)
