@@ -143,3 +143,29 @@ def test_text_that_is_not_json_is_shown_as_text_without_a_type(data: Any, shown:
     '<memory at 0x7f...>', where the typed road shows the text."""
     with pytest.raises(ValidationError, match=rf"^Expected JSON text of a message, got {shown}: "):
         robot_msgs.from_json(data)
+
+
+@pytest.mark.parametrize(
+    ("number", "size"),
+    [(b"9" * 4301, 4301), (b"-" + b"9" * 4300, 4301), (b"1" * 5000, 5000)],
+)
+@pytest.mark.parametrize("typed", [False, True], ids=["untyped", "typed"])
+def test_an_integer_too_long_to_read_is_named_with_its_field(
+    number: bytes, size: int, typed: bool
+) -> None:
+    """msgspec refuses an integer of more than 4300 characters (its sign counted) with the
+    path of its untyped parse: 'Integer value out of range - at `$[...]`'."""
+    text = b'{"_type":"geometry/Point","x":1.0,"y":' + number + b"}"
+    said = (
+        rf"^Expected an integer of at most 4300 characters, got one of {size} "
+        rf"\({re.escape(number[:20].decode())}\.\.\.\) - at `Point\.y`$"
+    )
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_json(text, Point if typed else None)
+
+
+def test_an_integer_msgspec_reads_is_not_named_for_another_fault() -> None:
+    """4300 digits are read; the lone surrogate after them is the fault."""
+    text = b'{"_type":"std/Header","stamp":{"sec":' + b"1" * 4300 + b'},"frame_id":"\\ud800"}'
+    with pytest.raises(ValidationError, match=r"lone surrogate .* at `Header\.frame_id`$"):
+        robot_msgs.from_json(text)

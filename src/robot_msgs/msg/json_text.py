@@ -300,17 +300,35 @@ def _lone(text: str) -> str | None:
     return None
 
 
-def _refused(node: Any, path: str) -> tuple[str, str, str | None] | None:
+class _LongInteger(str):
+    """An integer's text longer than msgspec's parser reads (``json``'s ``parse_int`` hook)."""
+
+    __slots__ = ()
+
+
+#: msgspec refuses an integer written with more characters than this, its sign counted
+#: ("Integer value out of range - at `$[...]`"); Python converts no more digits by default.
+_LONGEST_INTEGER = 4300
+
+
+def _integer(text: str) -> int | _LongInteger:
+    """Read an integer as ``json`` does, marking one msgspec's parser refuses as too long."""
+    return _LongInteger(text) if len(text) > _LONGEST_INTEGER else int(text)
+
+
+def _refused(node: Any, path: str) -> tuple[str, str, str] | None:
     """Return the place of a parsed document's first value msgspec's parser refuses.
 
-    In text order: a number beyond float64 (an infinity, as ``json`` reads it), a string
-    or a key holding a lone surrogate. Returns the path, and for a string or key the
-    text and ``"key"`` or ``"string"`` (``None`` for a number); ``None`` where there is
-    none.
+    In text order: a number beyond float64 (an infinity, as ``json`` reads it), an
+    integer too long, a string or a key holding a lone surrogate. Returns the path, the
+    value's text (a number's: empty) and what it is (``number``, ``integer``, ``string``
+    or ``key``); ``None`` where there is none.
     """
     kind = type(node)
     if kind is float:
-        return (path, "", None) if node in _INFINITIES else None
+        return (path, "", "number") if node in _INFINITIES else None
+    if kind is _LongInteger:
+        return path, node, "integer"
     if kind is str:
         return None if _lone(node) is None else (path, node, "string")
     items = (
@@ -338,14 +356,14 @@ def parse_error(
 
     ``json`` reads what msgspec refuses with a path of ``$[...]`` or in words that are
     not what is wrong, and the first such value in the text is named by its field: a
-    number beyond float64 (as :func:`out_of_range_error` names it), and a string or key
-    holding a lone surrogate (escaped, ``"\\ud800"``: half of a UTF-16 pair, which
-    UTF-8 cannot encode; msgspec said "Input data was truncated" or "invalid utf-16
-    surrogate pair"). Where msgspec said the text was cut short and ``json`` finds a
-    fault before its end (a broken escape, ``"\\u00"``), ``json``'s words and place
-    are said. ``None`` where neither applies: msgspec's error stands. ``name`` roots
-    the path, as for :func:`out_of_range_error` (``a message`` where ``json`` cannot
-    parse the text to say it).
+    number beyond float64 (as :func:`out_of_range_error` names it), an integer of more
+    than 4300 characters, and a string or key holding a lone surrogate (escaped,
+    ``"\ud800"``: half of a UTF-16 pair, which UTF-8 cannot encode; msgspec said
+    "Input data was truncated" or "invalid utf-16 surrogate pair"). Where msgspec said
+    the text was cut short and ``json`` finds a fault before its end (a broken escape,
+    ``"\u00"``), ``json``'s words and place are said. ``None`` where neither applies:
+    msgspec's error stands. ``name`` roots the path, as for :func:`out_of_range_error`
+    (``a message`` where ``json`` cannot parse the text to say it).
 
     Examples
     --------
@@ -357,7 +375,9 @@ def parse_error(
     import json  # noqa: PLC0415 - the error path only: start-up stays free of it
 
     try:
-        tree = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_Pairs)
+        tree = json.loads(
+            text, parse_constant=_refuse_constant, parse_int=_integer, object_pairs_hook=_Pairs
+        )
         root = name if isinstance(name, str) else name(dict(tree) if type(tree) is _Pairs else tree)
         found = _refused(tree, root)
     except json.JSONDecodeError as err:  # not JSON to json either
@@ -372,13 +392,19 @@ def parse_error(
     if found is None:
         return None
     path, value, what = found
-    if what is None:
+    if what == "number":
         return out_of_range_in(tree, root)
-    lone = ascii(_lone(value))[1:-1]
-    msg = (
-        f"Expected a {what} UTF-8 can encode, got {ascii(value)[:60]} holding a lone "
-        f"surrogate ({lone}, half of a UTF-16 pair) - at `{path}`"
-    )
+    if what == "integer":
+        msg = (
+            f"Expected an integer of at most {_LONGEST_INTEGER} characters, got one of "
+            f"{len(value)} ({value[:20]}...) - at `{path}`"
+        )
+    else:
+        lone = ascii(_lone(value))[1:-1]
+        msg = (
+            f"Expected a {what} UTF-8 can encode, got {ascii(value)[:60]} holding a lone "
+            f"surrogate ({lone}, half of a UTF-16 pair) - at `{path}`"
+        )
     return ValidationError(msg, field=path)
 
 
