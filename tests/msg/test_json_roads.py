@@ -26,6 +26,7 @@ from robot_msgs.msg import decode_json
 from robot_msgs.msg.catalog import examples
 from robot_msgs.msg.json import decode_json_tree
 from robot_msgs.ros import from_ros, to_ros
+from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -169,3 +170,37 @@ def test_an_integer_msgspec_reads_is_not_named_for_another_fault() -> None:
     text = b'{"_type":"std/Header","stamp":{"sec":' + b"1" * 4300 + b'},"frame_id":"\\ud800"}'
     with pytest.raises(ValidationError, match=r"lone surrogate .* at `Header\.frame_id`$"):
         robot_msgs.from_json(text)
+
+
+#: A nested message's own rule broken, its place in the outer one: the error's ``field``
+#: was the inner type's (``ErrorStats.max_abs``) where its text said the whole path.
+NESTED_RULES = [
+    ("compare/Signal", ("stats", "max_abs"), -1.0, "Signal.stats.max_abs"),
+    (
+        "runs/RunSettings",
+        ("evaluation", "invert_transform_right"),
+        True,
+        "RunSettings.evaluation.invert_transform_right",
+    ),
+    ("compare/Signal", ("stats", "std"), 1.5, "Signal.stats.rms"),  # a cross-field rule
+]
+
+
+@pytest.mark.parametrize(("name", "keys", "value", "path"), NESTED_RULES)
+def test_a_nested_messages_rule_names_its_whole_path_in_field_and_text(
+    name: str, keys: tuple[str, str], value: object, path: str
+) -> None:
+    cls = robot_msgs.type_for(name)
+    form = examples()[name].to_dict()
+    form[keys[0]][keys[1]] = value
+    text = dumps(form).encode()
+    reads: list[Callable[[], object]] = [
+        lambda: cls.from_dict(form),
+        lambda: robot_msgs.from_dict(form),
+        lambda: decode_json(text, cls),
+        lambda: robot_msgs.from_json(text),
+    ]
+    for read in reads:
+        with pytest.raises(ValidationError, match=rf" - at `{re.escape(path)}`$") as caught:
+            read()
+        assert caught.value.field == path
