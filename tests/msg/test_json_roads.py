@@ -204,3 +204,23 @@ def test_a_nested_messages_rule_names_its_whole_path_in_field_and_text(
         with pytest.raises(ValidationError, match=rf" - at `{re.escape(path)}`$") as caught:
             read()
         assert caught.value.field == path
+
+
+@pytest.mark.parametrize(
+    ("encoding", "named"),
+    [("utf-16", "UTF-16"), ("utf-16-le", "UTF-16LE"), ("utf-32-be", "UTF-32BE")],
+)
+@pytest.mark.parametrize("typed", [False, True], ids=["untyped", "typed"])
+def test_wide_text_is_said_to_be_wide_on_every_message_road(
+    encoding: str, named: str, typed: bool
+) -> None:
+    """msgspec said 'invalid character (byte 0)' and the text was shown as mojibake
+    ('\\x00"\\x00x...'), where load_result says a file is UTF-16 text."""
+    text = POINT.decode().encode(encoding)
+    root = "Point" if typed else "a message"
+    said = (
+        rf"^Expected UTF-8 JSON text for {root}, got {named} text; save it as UTF-8 "
+        rf"\(e\.g\. iconv -f {named} -t UTF-8\)$"
+    )
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_json(text, Point if typed else None)

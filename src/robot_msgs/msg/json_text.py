@@ -349,6 +349,21 @@ def _refused(node: Any, path: str) -> tuple[str, str, str] | None:
     return None
 
 
+def _wide(text: bytes, encoding: str) -> str:
+    """Return iconv's name of the UTF-16 or UTF-32 ``encoding`` of ``text``; empty if none.
+
+    ``encoding`` is :func:`json.detect_encoding`'s; only text that decodes whole is
+    said to be wide (as :func:`robot_msgs.files.wide_text_error` says it of a file).
+    """
+    if encoding.startswith("utf-8"):
+        return ""
+    try:
+        text.decode(encoding)
+    except UnicodeDecodeError:  # binary data that merely starts with a NUL
+        return ""
+    return encoding.upper().replace("-LE", "LE").replace("-BE", "BE")
+
+
 def parse_error(
     text: bytes, name: str | Callable[[object], str], refused: Exception
 ) -> ValidationError | None:
@@ -361,7 +376,9 @@ def parse_error(
     ``"\ud800"``: half of a UTF-16 pair, which UTF-8 cannot encode; msgspec said
     "Input data was truncated" or "invalid utf-16 surrogate pair"). Where msgspec said
     the text was cut short and ``json`` finds a fault before its end (a broken escape,
-    ``"\u00"``), ``json``'s words and place are said. ``None`` where neither applies:
+    ``"\u00"``), ``json``'s words and place are said; UTF-16 or UTF-32 text (which
+    ``json`` reads, msgspec not: "invalid character (byte 0)") is said to be such text,
+    as ``load_result`` says it of a file. ``None`` where none applies:
     msgspec's error stands. ``name`` roots the path, as for :func:`out_of_range_error`
     (``a message`` where ``json`` cannot parse the text to say it).
 
@@ -374,6 +391,14 @@ def parse_error(
     """
     import json  # noqa: PLC0415 - the error path only: start-up stays free of it
 
+    wide = _wide(text, json.detect_encoding(text))
+    if wide:  # msgspec: "invalid character (byte 0)", and the text shown as mojibake
+        root = name if isinstance(name, str) else "a message"
+        msg = (
+            f"Expected UTF-8 JSON text for {root}, got {wide} text; save it as UTF-8 "
+            f"(e.g. iconv -f {wide} -t UTF-8)"
+        )
+        return ValidationError(msg)
     try:
         tree = json.loads(
             text, parse_constant=_refuse_constant, parse_int=_integer, object_pairs_hook=_Pairs
