@@ -262,6 +262,16 @@ def test_a_field_name_nearly_right_is_suggested() -> None:
         EvaluationSettings.from_dict({"zzz": 1})
 
 
+def test_replace_of_an_unknown_field_names_it_in_field_as_in_its_text() -> None:
+    """Its text said `- at `EvaluationSettings.max_diff`` and its field was empty, which a
+    front end reads to say which of its options was wrong."""
+    from robot_msgs.evaluation import EvaluationSettings
+
+    with pytest.raises(ValidationError, match=r" - at `EvaluationSettings\.max_diff`$") as caught:
+        EvaluationSettings().replace(max_diff=0.02)
+    assert caught.value.field == "EvaluationSettings.max_diff"
+
+
 def test_from_dict_names_nested_field_path() -> None:
     d = Pose().to_dict()
     d["position"]["x"] = "far"

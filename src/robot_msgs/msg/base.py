@@ -319,7 +319,7 @@ class Msg(_Struct):
             msg = (
                 f"Expected a field of {type(self).__name__}, got {unknown[0]!r}{near} - at `{path}`"
             )
-            raise ValidationError(msg)
+            raise ValidationError(msg, field=path)  # the place its text names
         return type(self)(**{name: changes.get(name, getattr(self, name)) for name in names})
 
     def __eq__(self, other: object) -> bool:
