@@ -21,7 +21,10 @@ A number beyond float64 (``1e99999``) is refused by msgspec's parser with a path
 any type is known. :func:`out_of_range_error` finds the field it stands in, as every
 other bad value is named (``- at `EvaluationResult.comparison.signals[0].stats.rms```),
 once msgspec has refused the text: the error path only. :func:`robot_msgs.from_json`
-without a type roots the path at the type its ``"_type"`` names.
+without a type roots the path at the type its ``"_type"`` names. The roads call
+:func:`parse_error`, which names so, in text order, an integer too long for msgspec and
+a string or key holding a lone surrogate (msgspec: "Input data was truncated"), and
+says UTF-16 or UTF-32 text to be such text.
 
 Examples
 --------
