@@ -220,3 +220,20 @@ def test_a_document_in_utf16_or_utf32_is_said_to_be_one(tmp_path: Path, encoding
     path.write_bytes(b"a = \xff\n")  # not text in any encoding: as before
     with pytest.raises(FormatError, match=r"expected a UTF-8 manifest, got undecodable bytes"):
         read_document(path, what="manifest")
+
+
+@pytest.mark.parametrize(
+    ("data", "byte"),
+    [(b"a = \xff\n", 4), (b"\xef\xbb\xbfa = \xff\n", 7), (b"\xef\xbb\xbf\xff", 3)],
+)
+def test_an_undecodable_byte_is_named_by_its_place_in_the_file(
+    tmp_path: Path, data: bytes, byte: int
+) -> None:
+    """After a byte-order mark the byte was counted from the mark's end (utf-8-sig's
+    place): the 0xff at byte 7 of the file was said to be at byte 4."""
+    path = tmp_path / "m.toml"
+    path.write_bytes(data)
+    with pytest.raises(
+        FormatError, match=rf"undecodable bytes \(invalid start byte at byte {byte}\)$"
+    ):
+        read_document(path)

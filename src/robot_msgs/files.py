@@ -171,9 +171,9 @@ def read_document(path: str | os.PathLike[str], *, what: str = "file") -> str:
         wide = wide_text_error(data, source=str(path))
         if wide is not None:
             raise wide from err
+        start = err.start + (len(data) - len(err.object))  # utf-8-sig counts from the mark
         msg = (
-            f"{path}: expected a UTF-8 {what}, got undecodable bytes ({err.reason} at byte "
-            f"{err.start})"
+            f"{path}: expected a UTF-8 {what}, got undecodable bytes ({err.reason} at byte {start})"
         )
         raise FormatError(msg) from err
 
