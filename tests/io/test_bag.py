@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -567,3 +568,161 @@ def test_a_bag_file_of_zeros_is_refused_by_its_first_line(tmp_path: Path) -> Non
         FormatError, match=r"download\.bag: not a ROS 1 bag: it starts with b'\\x00"
     ):
         read_trajectory(zeros)
+
+
+def _bag_of_its_own_definition(
+    folder: Path, msgtype: str, definitions: dict[str, str], build: Any
+) -> Path:
+    """An MCAP bag of 3 ``msgtype`` messages on ``/x``, some types under ``definitions``.
+
+    A bag carries its message definitions and rosbags decodes by them, so a field can be
+    text or an array where ROS has a number. ``build(types, k)`` makes message ``k``.
+    """
+    from rosbags.rosbag2 import StoragePlugin, Writer
+    from rosbags.typesys import Stores, get_types_from_msg, get_typestore
+
+    store = get_typestore(Stores.EMPTY)
+    for name, text in definitions.items():
+        store.register(get_types_from_msg(text, name))
+    latest = get_typestore(Stores.LATEST)
+    needed = [msgtype, *re.findall(r"\w+/msg/\w+", repr(store.fielddefs))]
+    while needed:  # the types msgtype uses, as ROS defines them, unless redefined above
+        name = needed.pop()
+        if name in store.fielddefs:
+            continue
+        store.register({name: latest.fielddefs[name]})
+        needed += re.findall(r"\w+/msg/\w+", repr(latest.fielddefs[name][1]))
+    with Writer(folder, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
+        conn = writer.add_connection("/x", msgtype, typestore=store)
+        for k in range(3):
+            writer.write(conn, k + 1, store.serialize_cdr(build(store.types, k), msgtype))
+    return folder
+
+
+def _header(types: Any, k: int, frame: object = "map") -> Any:
+    stamp = types["builtin_interfaces/msg/Time"](sec=k, nanosec=0)
+    return types["std_msgs/msg/Header"](stamp=stamp, frame_id=frame)
+
+
+def _ros_pose(types: Any, x: object = 1.0) -> Any:
+    return types["geometry_msgs/msg/Pose"](
+        position=types["geometry_msgs/msg/Point"](x=x, y=0.0, z=0.0),
+        orientation=types["geometry_msgs/msg/Quaternion"](x=0.0, y=0.0, z=0.0, w=1.0),
+    )
+
+
+POINT_TEXT = "string x\nfloat64 y\nfloat64 z"
+POINT_ARRAY = "float64[] x\nfloat64 y\nfloat64 z"
+COVARIANCE = "geometry_msgs/Pose pose\nfloat64[{}] covariance"
+STAMPED = "geometry_msgs/msg/PoseStamped"
+WITH_COV = "geometry_msgs/msg/PoseWithCovarianceStamped"
+
+
+def _stamped(x: object) -> Any:
+    return lambda t, k: t[STAMPED](header=_header(t, k), pose=_ros_pose(t, x))
+
+
+def _with_cov(covariance: Any) -> Any:
+    return lambda t, k: t[WITH_COV](
+        header=_header(t, k),
+        pose=t["geometry_msgs/msg/PoseWithCovariance"](pose=_ros_pose(t), covariance=covariance(k)),
+    )
+
+
+TRANSFORM_INT_CHILD = (
+    "std_msgs/Header header\nint32 child_frame_id\ngeometry_msgs/Transform transform"
+)
+
+
+def _transform(t: Any, k: int, *, x: object = 1.0, child: object = "base") -> Any:
+    translation = t["geometry_msgs/msg/Vector3"](x=x, y=0.0, z=0.0)
+    rotation = t["geometry_msgs/msg/Quaternion"](x=0.0, y=0.0, z=0.0, w=1.0)
+    transform = t["geometry_msgs/msg/Transform"](translation=translation, rotation=rotation)
+    return t["geometry_msgs/msg/TransformStamped"](
+        header=_header(t, k), child_frame_id=child, transform=transform
+    )
+
+
+def _tf(t: Any, k: int) -> Any:
+    return t["tf2_msgs/msg/TFMessage"](transforms=[_transform(t, k, x="a")])
+
+
+@pytest.mark.parametrize(
+    ("msgtype", "definitions", "build", "topic", "said"),
+    [
+        (
+            STAMPED,
+            {"geometry_msgs/msg/Point": POINT_TEXT},
+            _stamped("abc"),
+            "/x",
+            r"/x: message 1 is not numbers \(could not convert string to float: 'abc'\)",
+        ),
+        (
+            STAMPED,
+            {"geometry_msgs/msg/Point": POINT_ARRAY},
+            _stamped(np.array([1.0, 2.0])),
+            "/x",
+            r"/x: message 1 is not numbers \(a field holds an array\)",
+        ),
+        (
+            STAMPED,
+            {"std_msgs/msg/Header": "builtin_interfaces/Time stamp\nint32 frame_id"},
+            lambda t, k: t[STAMPED](header=_header(t, k, frame=7), pose=_ros_pose(t)),
+            "/x",
+            r"/x: message 1's header\.frame_id is 7, not text",
+        ),
+        (
+            "geometry_msgs/msg/TransformStamped",
+            {"geometry_msgs/msg/TransformStamped": TRANSFORM_INT_CHILD},
+            lambda t, k: _transform(t, k, child=5),
+            "/x",
+            r"/x: the messages' child_frame_id is 5, not text",
+        ),
+        (
+            WITH_COV,
+            {"geometry_msgs/msg/PoseWithCovariance": COVARIANCE.format(35)},
+            _with_cov(lambda k: np.ones(35)),
+            "/x",
+            r"/x: pose\.covariance holds 35 numbers, not 36 \(6x6\)",
+        ),
+        (
+            WITH_COV,
+            {"geometry_msgs/msg/PoseWithCovariance": COVARIANCE.format("")},
+            _with_cov(lambda k: np.ones(36 + k)),
+            "/x",
+            r"/x: message 2's pose\.covariance is 37 values where message 1 has 36",
+        ),
+        (
+            "tf2_msgs/msg/TFMessage",
+            {"geometry_msgs/msg/Vector3": POINT_TEXT},
+            _tf,
+            "/x:map.base",
+            r"/x map->base: transform 1 is not numbers \(could not convert string to float",
+        ),
+    ],
+    ids=[
+        "text-x",
+        "array-x",
+        "int-frame",
+        "int-child",
+        "35-covariance",
+        "37-covariance",
+        "tf-text-x",
+    ],
+)
+def test_a_bag_whose_definition_has_no_numbers_where_ros_has_them_is_a_format_error(
+    tmp_path: Path,
+    msgtype: str,
+    definitions: dict[str, str],
+    build: Any,
+    topic: str,
+    said: str,
+) -> None:
+    """A bag defining Point.x as ``string`` or ``float64[]``, a covariance of 35 or of a
+    varying number of values, gave NumPy's ValueError (``could not convert string to
+    float``, ``cannot reshape array of size 105 into shape (6,6)``) out of
+    read_trajectory; frame_id or child_frame_id as ``int32`` gave a trajectory whose
+    frame was the int (or a TypeError, frames differing): said as the bag's definition."""
+    bag = _bag_of_its_own_definition(tmp_path / "own", msgtype, definitions, build)
+    with pytest.raises(FormatError, match=said + r".*: the bag's message definition differs"):
+        read_trajectory(bag, topic=topic)

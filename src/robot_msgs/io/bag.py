@@ -32,7 +32,15 @@ from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.clean import finish_trajectory, no_orientation, note, report
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.io.geodetic import metric_from_geodetic
-from robot_msgs.io.tf import TF_TYPE, is_tf_id, read_tf, tf_transforms, transforms_text
+from robot_msgs.io.tf import (
+    DEFINITION_DIFFERS,
+    TF_TYPE,
+    float_rows,
+    is_tf_id,
+    read_tf,
+    tf_transforms,
+    transforms_text,
+)
 from robot_msgs.optional import require
 
 if TYPE_CHECKING:
@@ -356,7 +364,12 @@ def _covariances(values: list[Any], source: str) -> Any:
     no warning, as most metrics do not use covariances; NEES names the topic); when
     only some have one, with a warning.
     """
-    cov = np.asarray(values, dtype=np.float64).reshape(-1, 6, 6)
+    cov = float_rows(values, source, "message", what="pose.covariance")
+    if cov.shape[1:] != (36,):
+        count = cov.shape[1] if cov.ndim == 2 else 1
+        msg = f"{source}: pose.covariance holds {count} numbers, not 36 (6x6): {DEFINITION_DIFFERS}"
+        raise FormatError(msg)
+    cov = cov.reshape(-1, 6, 6)
     unknown = ~cov.any(axis=(1, 2))
     if unknown.all():
         message = f"{source}: covariances all zero on every message (ROS's 'unknown'): read as none"
@@ -405,6 +418,24 @@ def _find_topic(reader: Any, topic: str, source: str) -> tuple[str, str]:
         )
         raise FormatError(msg)
     return topic, msgtype
+
+
+def _check_frame_names(frames: list[Any], child: Any, source: str, kind: str) -> None:
+    """Refuse a frame id that is not text: a bag's own definition (``int32 frame_id``).
+
+    WHY: the trajectory is built without checking its fields again, so an ``int32``
+    ``header.frame_id`` or ``child_frame_id`` gave a trajectory whose frame was the int.
+    """
+    odd = next((k for k, frame in enumerate(frames) if not isinstance(frame, str)), None)
+    if odd is not None:
+        where = "the Path's" if kind == "pose" else f"{kind} {odd + 1}'s"
+        got = f"header.frame_id is {frames[odd]!r}"
+    elif not isinstance(child, str):
+        where, got = "the messages'", f"child_frame_id is {child!r}"
+    else:
+        return
+    msg = f"{source}: {where} {got}, not text: {DEFINITION_DIFFERS}"
+    raise FormatError(msg)
 
 
 def _labels(kind: str) -> Callable[[IntpArray], list[str]]:
@@ -583,7 +614,7 @@ def read_bag(
     if not rows:
         msg = f"{source}: no messages" + (" (the last Path is empty)" if last is not None else "")
         raise FormatError(msg)
-    values = np.array(rows, dtype=np.float64)
+    values = float_rows(rows, source, kind)
     if msgtype == _NAVSAT:
         values = _navsat_rows(values, source, geo_origin, crs)
         frames = [crs or "enu"]
@@ -593,6 +624,7 @@ def read_bag(
             "a path without per-pose stamps is no trajectory"
         )
         raise FormatError(msg)
+    _check_frame_names(frames, child, source, kind)
     distinct = sorted(set(frames))
     if len(distinct) > 1:
         report(

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import FormatError, TopicError, did_you_mean
+from robot_msgs.files import _short
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.rotations import (
     quat_xyzw_conjugate,
@@ -44,7 +45,9 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
 __all__ = [
+    "DEFINITION_DIFFERS",
     "TF_TYPE",
+    "float_rows",
     "is_tf_id",
     "parse_tf_id",
     "read_tf",
@@ -200,6 +203,52 @@ def _sample(traj: PoseTrajectory, stamps: Float64Array) -> tuple[Float64Array, F
     return pos, quat_xyzw_slerp(q[i], q[i + 1], frac)
 
 
+#: Why a bag's messages do not hold the numbers of the ROS type they name.
+DEFINITION_DIFFERS = "the bag's message definition differs from ROS's"
+
+
+def float_rows(rows: list[Any], source: str, kind: str, *, what: str = "") -> Float64Array:
+    """Stack the numbers read from a bag's messages as an ``(N, C)`` float64 array.
+
+    ``kind`` names a row in messages (``message``, ``pose``, ``transform``), ``what``
+    the field they were read from (``pose.covariance``), when not the whole row.
+
+    WHY: a bag carries its own message definitions, and rosbags decodes a field by the
+    bag's, not ROS's: a ``string x`` or a ``float64[] x`` in a ``Point``, or a covariance
+    of 35 values or of a varying length, gave NumPy's ValueError (``could not convert
+    string to float``, ``inhomogeneous shape``) out of the reader. Refused here naming
+    the first message that is not numbers.
+
+    Raises
+    ------
+    FormatError
+        A row holds text or an array where a number is, or rows differ in length.
+    """
+    try:
+        values: Float64Array = np.array(rows, dtype=np.float64)
+    except (ValueError, TypeError) as err:
+        first = next((k for k, row in enumerate(rows) if not _numbers(row)), None)
+        if first is None:  # the rows differ in length: the first one that differs
+            first = next((k for k, r in enumerate(rows) if np.shape(r) != np.shape(rows[0])), 0)
+            got = f"{np.size(rows[first])} values where {kind} 1 has {np.size(rows[0])}"
+        else:
+            why = "a field holds an array" if "sequence" in str(err) else _short(str(err), 80)
+            got = f"not numbers ({why})"
+        field = f"'s {what}" if what else ""
+        msg = f"{source}: {kind} {first + 1}{field} is {got}: {DEFINITION_DIFFERS}"
+        raise FormatError(msg) from err
+    return values
+
+
+def _numbers(row: Any) -> bool:
+    """Whether one message's values read as float64 numbers."""
+    try:
+        np.array(row, dtype=np.float64)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
 def read_tf(
     reader: Any,
     tf_id: str,
@@ -273,12 +322,13 @@ def read_tf(
     chain = down_parent + down_child
     poses: dict[str, PoseTrajectory] = {}
     for edge in chain:
-        values = np.array(edge.rows, dtype=np.float64)
+        where = f"{source} {static_topic if edge.static else topic} {edge.parent}->{edge.child}"
+        values = float_rows(edge.rows, where, "transform")
         poses[edge.child] = finish_trajectory(
             values[:, 0],
             values[:, 1:4],
             values[:, 4:8],
-            source=f"{source} {static_topic if edge.static else topic} {edge.parent}->{edge.child}",
+            source=where,
             where=lambda rows: [f"transform {int(r) + 1}" for r in rows],
             strict=strict,
             repeated_stamps=repeated_stamps,
