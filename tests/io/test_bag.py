@@ -726,3 +726,26 @@ def test_a_bag_whose_definition_has_no_numbers_where_ros_has_them_is_a_format_er
     bag = _bag_of_its_own_definition(tmp_path / "own", msgtype, definitions, build)
     with pytest.raises(FormatError, match=said + r".*: the bag's message definition differs"):
         read_trajectory(bag, topic=topic)
+
+
+@pytest.mark.parametrize("fmt", ["bag", "bag2", "mcap"])
+def test_a_loop_of_links_given_as_a_bag_is_said_as_such(tmp_path: Path, fmt: str) -> None:
+    """A link loop was said as 'no such file or folder' (Path.exists is False for it), where
+    the text readers say 'too many levels of symbolic links'."""
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(OSError, match=r"[Tt]oo many levels of symbolic links") as caught:
+        read_trajectory(tmp_path / "a", format=fmt, topic="/x")
+    assert caught.value.filename == str(tmp_path / "a")
+    assert not isinstance(caught.value, FileNotFoundError)
+
+
+@pytest.mark.parametrize("fmt", ["bag", "bag2", "mcap"])
+def test_a_folder_without_metadata_is_said_to_lack_it(bags: BagMaker, fmt: str) -> None:
+    """rosbags' 'Expected metadata file '.../runs' does not exist.' named the folder as the
+    metadata file: a folder holding only a .db3 (its metadata.yaml lost) is said as such."""
+    bag = _pose_bag(bags, "sqlite3")
+    (bag / "metadata.yaml").unlink()
+    said = rf"^{re.escape(str(bag))}: a folder without metadata\.yaml: not a ROS 2 bag folder"
+    with pytest.raises(FormatError, match=said + r" \(give its \.db3 or \.mcap file\)$"):
+        read_trajectory(bag, format=fmt, topic="/pose")

@@ -10,6 +10,7 @@ the same floats; the bag's record time is not used.
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import itertools
 import os
@@ -132,6 +133,8 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
         return _short(str(err).replace(str(opened), name).replace(str(bag), name), 160)
 
     if not bag.exists():
+        if bag.is_symlink() and _is_link_loop(bag):  # exists() is False for a loop too
+            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), name)
         msg = f"{name}: no such file or folder"
         raise FileNotFoundError(msg)
     kind = stream_kind(bag)
@@ -226,6 +229,15 @@ def _named_by_content(bag: Path) -> Iterator[Path]:
         yield link
 
 
+def _is_link_loop(path: Path) -> bool:
+    """Whether resolving the link ``path`` goes round in a loop (``ELOOP``)."""
+    try:
+        path.stat()
+    except OSError as err:
+        return err.errno == errno.ELOOP
+    return False
+
+
 def _check_folder_files(bag: Path, name: str) -> None:
     """Refuse a bag folder holding a file rosbags would block on or read without end.
 
@@ -237,6 +249,13 @@ def _check_folder_files(bag: Path, name: str) -> None:
     from robot_msgs.limits import current_limits  # noqa: PLC0415
 
     meta = bag / "metadata.yaml"
+    if not meta.exists() and not meta.is_symlink():
+        # rosbags said "Expected metadata file 'runs' does not exist.": the folder, as the file
+        msg = (
+            f"{name}: a folder without metadata.yaml: not a ROS 2 bag folder (give its .db3 "
+            "or .mcap file)"
+        )
+        raise FormatError(msg)
     try:  # metadata.yaml first, then every entry: none may be skipped (a FIFO hangs)
         entries = itertools.chain([meta], bag.iterdir())
         for entry in entries:
