@@ -749,3 +749,21 @@ def test_a_folder_without_metadata_is_said_to_lack_it(bags: BagMaker, fmt: str) 
     said = rf"^{re.escape(str(bag))}: a folder without metadata\.yaml: not a ROS 2 bag folder"
     with pytest.raises(FormatError, match=said + r" \(give its \.db3 or \.mcap file\)$"):
         read_trajectory(bag, format=fmt, topic="/pose")
+
+
+@pytest.mark.parametrize("count", ["-5", "null", "abc", "1.5e300"])
+def test_a_message_count_in_metadata_that_is_no_count_is_said_so(
+    bags: BagMaker, count: str
+) -> None:
+    """A bag folder's counts are its metadata.yaml's, unchecked by rosbags: -5 and 1.5e300
+    were listed as counts, 'null' refused as 'its messages do not have the fields of the
+    type they name' (int(None) in list_topics). The trajectory, which needs no count, reads."""
+    bag = _pose_bag(bags, "sqlite3")
+    meta = bag / "metadata.yaml"
+    text = meta.read_text()
+    assert text.count("- message_count: 3\n") == 1  # the topic's; the file's is "  message_count"
+    meta.write_text(text.replace("- message_count: 3\n", f"- message_count: {count}\n"))
+    said = re.escape(f"{bag}: topic /pose's message count is ")
+    with pytest.raises(FormatError, match=f"^{said}.*, no count of messages: the bag's index"):
+        list_topics(bag)
+    assert len(read_bag(bag, "/pose")) == 3

@@ -57,6 +57,7 @@ __all__ = [
     "TopicInfo",
     "first_fix",
     "list_topics",
+    "message_count",
     "open_bag",
     "read_bag",
     "tf_chains",
@@ -325,8 +326,30 @@ def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
         counts: dict[tuple[str, str], int] = {}
         for conn in reader.connections:
             key = (conn.topic, conn.msgtype)
-            counts[key] = counts.get(key, 0) + int(conn.msgcount)
+            counts[key] = counts.get(key, 0) + message_count(conn, path)
     return tuple(TopicInfo(t, m, c) for (t, m), c in sorted(counts.items()))
+
+
+def message_count(conn: Any, path: object) -> int:
+    """Return the message count of a ``rosbags`` connection of the bag ``path``.
+
+    WHY: a bag folder's counts are what its ``metadata.yaml`` says, unchecked by rosbags:
+    ``-5`` was listed as a count, ``null`` refused as "its messages do not have the fields
+    of the type they name" (a TypeError from ``int(None)``).
+
+    Raises
+    ------
+    FormatError
+        The count is not a whole number of zero or more.
+    """
+    count = conn.msgcount
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        msg = (
+            f"{path}: topic {conn.topic}'s message count is {count!r}, no count of messages: "
+            "the bag's index (a bag folder's metadata.yaml) is damaged"
+        )
+        raise FormatError(msg)
+    return count
 
 
 def tf_chains(path: str | os.PathLike[str]) -> tuple[str, list[str]]:

@@ -45,7 +45,7 @@ from robot_msgs.errors import (
     caller_stacklevel,
 )
 from robot_msgs.files import check_outputs
-from robot_msgs.io.bag import TopicInfo, open_bag
+from robot_msgs.io.bag import TopicInfo, message_count, open_bag
 from robot_msgs.io.topic_names import check_topic_name
 from robot_msgs.optional import require
 
@@ -147,7 +147,7 @@ def _warn_unmapped(path: object, conns: list[Any]) -> None:
     counts: dict[tuple[str, str], int] = {}
     for conn in conns:
         key = (conn.topic, conn.msgtype)
-        counts[key] = counts.get(key, 0) + int(conn.msgcount)
+        counts[key] = counts.get(key, 0) + message_count(conn, path)
     listed = ", ".join(
         f"{t} ({m}, {n} message{'s' * (n != 1)})" for (t, m), n in sorted(counts.items())
     )
