@@ -363,3 +363,24 @@ def test_cleaned_trajectories_pass_the_constructor_checks(stamps: list[float], s
         )
     assert PoseTrajectory(**out.as_dict()) == out
     assert not out.stamps_s.flags.writeable
+
+
+def test_stamps_whose_span_overflows_float64_are_said_without_numpys_warning(
+    tmp_path: Path,
+) -> None:
+    """KITTI times -1e308, 0, 1e308 (finite, so read) made the rate check subtract them in
+    NumPy: 'RuntimeWarning: overflow encountered in scalar subtract' left read_trajectory
+    (an error under -W error; printed by the command line) and the note said '3 poses in
+    inf s, 0 Hz'. 1e308 - (-1e308) = 2e308 is past float64's largest, 1.797e308."""
+    poses = tmp_path / "00.txt"
+    poses.write_text("".join(f"1 0 0 {k} 0 1 0 0 0 0 1 0\n" for k in range(3)))
+    times = tmp_path / "times.txt"
+    times.write_text("-1e308\n0\n1e308\n")
+    said = (
+        r"00\.txt: 3 poses from -1e\+308 s to 1e\+308 s, a span beyond float64 "
+        r"\(below 1e-6 Hz\)"
+    )
+    # A RuntimeWarning, matching nothing here, would be raised again: an error (filterwarnings).
+    with pytest.warns(DataWarning, match=said):
+        traj = read_trajectory(poses, format="kitti", times_path=times)
+    assert traj.stamps_s.tolist() == [-1e308, 0.0, 1e308]

@@ -263,9 +263,15 @@ def implausible_stamps(stamps_s: Float64Array, *, source: str) -> str | None:
         )
     if n == 0:
         return None
-    span = float(stamps_s[-1] - stamps_s[0])
+    # Python floats: stamps of +-1e308 overflow to an inf span without NumPy's RuntimeWarning,
+    # which left the reader (an error under -W error) and was printed by the command line.
+    first, last = float(stamps_s[0]), float(stamps_s[-1])
+    span = last - first
     rate = (n - 1) / span if span > 0 else float("inf")
-    head = f"{source}: {n} poses in {span:.3g} s, {rate:.3g} Hz on average"
+    if math.isinf(span):
+        head = f"{source}: {n} poses from {first:.3g} s to {last:.3g} s, a span beyond float64"
+    else:
+        head = f"{source}: {n} poses in {span:.3g} s, {rate:.3g} Hz on average"
     if rate > MAX_RATE_HZ:
         return (
             f"{head} (above 1 MHz): stamps in a smaller unit than the format's (seconds "
