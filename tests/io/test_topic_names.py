@@ -26,6 +26,10 @@ if TYPE_CHECKING:
         ("~/odom", "it starts with neither '/' nor a letter"),
         ("/my odom", "it holds a space or control character"),
         ("/odom\n", "it holds a space or control character"),
+        # rmw: "no token starting with a digit", at most RMW_TOPIC_MAX_NAME_LENGTH (255 - 8)
+        # characters; the docstring listed both, the code applied neither (hread's finding).
+        ("/cam/0/pose", "a part of it starts with a digit"),
+        ("/" + "a" * 247, "it is 248 characters long, more than 247"),
     ],
 )
 def test_check_topic_name_refuses_what_ros2_refuses(topic: str, why: str) -> None:
@@ -35,7 +39,9 @@ def test_check_topic_name_refuses_what_ros2_refuses(topic: str, why: str) -> Non
         check_topic_name(topic)
 
 
-@pytest.mark.parametrize("topic", ["/odom", "/robot_1/pose", "groundtruth", "S-PTAM", "/tf"])
+@pytest.mark.parametrize(
+    "topic", ["/odom", "/robot_1/pose", "groundtruth", "S-PTAM", "/tf", "/" + "a" * 246]
+)
 def test_check_topic_name_keeps_ros2_and_ros1_bag_names(topic: str) -> None:
     # evo's ROS_example.bag (ROS 1) records `groundtruth` and `S-PTAM`: converted as before.
     assert check_topic_name(topic) == topic

@@ -22,6 +22,9 @@ from robot_msgs.errors import ValidationError
 
 __all__ = ["check_topic_name"]
 
+#: rmw's RMW_TOPIC_MAX_NAME_LENGTH: 255 less 8 characters kept for the DDS prefixes (``rt/``).
+_MOST_CHARACTERS = 247
+
 
 def _why_not(topic: str) -> str:
     """Say what makes ``topic`` no topic name a bag may carry, or ``""``."""
@@ -35,6 +38,10 @@ def _why_not(topic: str) -> str:
         why = "it holds '//'"
     elif any(c.isspace() or not c.isprintable() for c in topic):
         why = "it holds a space or control character"
+    elif any(token[:1].isdigit() for token in topic.split("/")):
+        why = "a part of it starts with a digit"
+    elif len(topic) > _MOST_CHARACTERS:
+        why = f"it is {len(topic)} characters long, more than {_MOST_CHARACTERS}"
     else:
         why = ""
     return why
@@ -57,7 +64,8 @@ def check_topic_name(topic: str) -> str:
     ------
     ValidationError
         ``topic`` is empty, ``/``, ends with ``/``, holds ``//``, a space or a control
-        character, or starts with something else than ``/`` or a letter.
+        character, a part starting with a digit (``/cam/0``), more than 247 characters,
+        or starts with something else than ``/`` or a letter.
 
     Examples
     --------
