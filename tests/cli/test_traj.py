@@ -1082,3 +1082,17 @@ def test_json_and_a_conversion_to_standard_output_are_refused(
     assert captured.err == (
         f"ERROR: --json and --save {stdout} both write to standard output; give --save a file\n"
     )
+
+
+def test_check_of_stamps_spanning_past_float64_says_their_step(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """KITTI times -1e308, 0, 1e308: the median step's mean overflowed, 'a bug' (a hunt)."""
+    poses = tmp_path / "00.txt"
+    poses.write_text("".join(f"1 0 0 {k} 0 1 0 0 0 0 1 0\n" for k in range(3)))
+    times = tmp_path / "times.txt"
+    times.write_text("-1e308\n0\n1e308\n")
+    assert main(["traj", str(poses), "--times", str(times), "--json"]) == 0
+    (summary,) = json.loads(capsys.readouterr().out)
+    assert summary["median_step_s"] == 1e308  # each step 1e308 s, by hand
+    assert summary["rate_hz"] == 1e-308
