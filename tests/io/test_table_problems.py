@@ -107,6 +107,10 @@ def test_binary_data_names_the_byte_and_the_format_flag(tmp_path: Path) -> None:
         r"\(`format=` bag, bag2 or mcap\)",
     ):
         read_tum(path)
+    # After a byte-order mark the byte is counted in the file, not after the mark (was 4).
+    marked = put(tmp_path, b"\xef\xbb\xbf1 2\n\xff", name="c.dat")
+    with pytest.raises(FormatError, match=r"c\.dat: not a text file \(byte 7 is not UTF-8\)"):
+        read_tum(marked)
     nul = put(tmp_path, b"1 2 3\x00\x00\x00\x00\x00\x00\x00\x00 4\n", name="b.dat")
     with pytest.raises(FormatError, match=r"b\.dat: not a text file \(a NUL byte at byte 5\)"):
         read_tum(nul)

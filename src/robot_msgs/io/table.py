@@ -236,8 +236,9 @@ def _decode(data: bytes, *, source: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
+        start = err.start + (len(data) - len(err.object))  # utf-8-sig counts from the mark
         msg = (
-            f"{source}: not a text file (byte {err.start} is not UTF-8); "
+            f"{source}: not a text file (byte {start} is not UTF-8); "
             "for a bag choose the format (`format=` bag, bag2 or mcap)"
         )
         raise FormatError(msg) from err
