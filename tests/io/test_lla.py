@@ -70,11 +70,11 @@ def test_an_origin_that_is_not_finite_is_named_not_the_file(
 def test_a_bad_row_names_the_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.lla"
     path.write_text("# t lat lon alt\n0 47 8 400\n1 95 8 400\n", encoding="utf-8")
-    with pytest.raises(FormatError, match=r"bad\.lla: line 3: latitude 95.0 deg outside -90"):
+    with pytest.raises(FormatError, match=r"bad\.lla, line 3: latitude 95.0 deg outside -90"):
         read_lla(path)
     # The first row is the default origin: its altitude was blamed on line 2's position.
     path.write_text("0 47 8 1e300\n1 47 8.001 400\n", encoding="utf-8")
-    with pytest.raises(FormatError, match=r"bad\.lla: line 1: altitude 1e\+300 m outside -1e\+150"):
+    with pytest.raises(FormatError, match=r"bad\.lla, line 1: altitude 1e\+300 m outside -1e\+150"):
         read_lla(path)
     path.write_text("0 47 8\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"bad\.lla"):

@@ -97,7 +97,7 @@ def check_geodetic(
     >>> check_geodetic(np.array([[95.0, 10.0, 0.0]]), source="a.lla")
     Traceback (most recent call last):
     ...
-    robot_msgs.errors.FormatError: a.lla: row 1: latitude 95.0 deg outside -90 .. 90 \
+    robot_msgs.errors.FormatError: a.lla, row 1: latitude 95.0 deg outside -90 .. 90 \
 (columns: latitude, longitude, altitude)
     """
     bounds = (
@@ -111,7 +111,7 @@ def check_geodetic(
             row = int(np.flatnonzero(bad)[0])
             label = where(np.array([row]))[0] if where is not None else f"row {row + 1}"
             msg = (
-                f"{source}: {label}: {name} {float(lla[row, column])!r} {unit} outside "
+                f"{source}, {label}: {name} {float(lla[row, column])!r} {unit} outside "
                 f"{-bound:g} .. {bound:g} (columns: latitude, longitude, altitude)"
             )
             raise FormatError(msg)
