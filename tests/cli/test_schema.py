@@ -34,7 +34,7 @@ def test_an_unknown_name_is_answered_with_one_spelling_a_type(
         ("sensor/Imuu", "sensor/Imu", "sensor_msgs/Imu"),
         ("sensor_msgs/Imuu", "sensor_msgs/Imu", "sensor/Imu"),
     ):
-        assert main(["schema", typed]) == 1
+        assert main(["schema", typed]) == 2
         hint = capsys.readouterr().err.split("did you mean ")[1].split("?")[0].split(", ")
         assert hint[0] == said
         assert other not in hint
@@ -43,14 +43,17 @@ def test_an_unknown_name_is_answered_with_one_spelling_a_type(
 def test_an_unknown_or_shared_name_is_still_asked_about(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["schema", "Imuu"]) == 1
+    assert main(["schema", "Imuu"]) == 2  # a word of the command line: usage (was 1)
     assert "did you mean sensor/Imu" in capsys.readouterr().err
 
 
 def test_a_long_unknown_name_is_quoted_short(capsys: pytest.CaptureFixture[str]) -> None:
     """``schema`` echoed a 100 000-character name whole in its one error line (a review)."""
-    assert main(["schema", "x" * 100_000]) == 1
+    assert main(["schema", "x" * 100_000]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("ERROR: Expected a registered _type or the ROS 2 name of one, got 'xxx")
+    assert err.startswith(
+        "ERROR: Expected a message type (a `_type` such as geometry/Pose) or its ROS 2 name "
+        "(geometry_msgs/msg/Pose), got 'xxx"
+    )
     assert f"'{'x' * 32}'..." in err
     assert len(err) < 300

@@ -39,6 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Print the schema of ``args.type``; an unknown type is an error naming the known ones."""
+    from robot_msgs.errors import UnknownTypeError, UsageError  # noqa: PLC0415
     from robot_msgs.msg.json_schema import json_schema  # noqa: PLC0415 - msgspec on use
     from robot_msgs.msg.registry import registered_types, type_for  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
@@ -51,5 +52,9 @@ def run(args: argparse.Namespace) -> int:
             if len(named) == 1:
                 name = named.pop()
                 break
-    print(dumps(json_schema(type_for(name))), end="")
+    try:
+        found = type_for(name)
+    except UnknownTypeError as err:  # TYPE is the command line's word: a usage error, 2
+        raise UsageError(str(err)) from err
+    print(dumps(json_schema(found)), end="")
     return 0

@@ -114,7 +114,8 @@ def type_for(type_name: str) -> type[Msg]:
         spellings = _by_ros2() if "_msgs" in type_name else known
         hint = did_you_mean(type_name, list(spellings), last_part=True)
         msg = (
-            f"Expected a registered _type or the ROS 2 name of one, got "
+            f"Expected a message type (a `_type` such as geometry/Pose) or its ROS 2 name "
+            f"(geometry_msgs/msg/Pose), got "
             f"{shown_token(type_name)}{hint} "
             f"({len(known)} types: the reference pages of `robot-msgs docs` list them)"
         )
