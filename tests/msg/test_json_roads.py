@@ -1,7 +1,7 @@
 """Every road that reads a message's JSON text reads it by one rule.
 
 The roads: :func:`robot_msgs.from_json` with and without a type, :func:`decode_json` and
-its tree road, :func:`robot_msgs.files.parse_json` (documents, a saved result's
+its tree road, :func:`robot_msgs.documents.parse_json` (documents, a saved result's
 skeleton) and a generated type's ``NAME_json`` field read from ROS. A UTF-8 byte-order
 mark at the start is ignored on each (RFC 8259 §8.1 lets a parser ignore it;
 ``load_result`` and ``read_document`` did, ``from_json`` refused it), given as bytes or
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 import robot_msgs
+from robot_msgs.documents import parse_json
 from robot_msgs.errors import ValidationError
-from robot_msgs.files import parse_json
 from robot_msgs.geometry import Point
 from robot_msgs.msg import decode_json
 from robot_msgs.msg.catalog import examples

@@ -1,7 +1,7 @@
 """What msgspec's parser lets pass in a message's JSON text, refused by the package.
 
 A key given twice in one object: msgspec keeps the last in silence, where
-:func:`robot_msgs.files.parse_json` refuses it. Every road that reads a message's JSON
+:func:`robot_msgs.documents.parse_json` refuses it. Every road that reads a message's JSON
 text refuses it, naming the key; the C walk and the Python walk agree with
 ``json.loads``' own pairs on drawn documents.
 """
@@ -17,8 +17,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import robot_msgs
+from robot_msgs.documents import parse_json
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import parse_json
 from robot_msgs.geometry import Point
 from robot_msgs.msg import decode_json
 from robot_msgs.msg.json import decode_json_tree

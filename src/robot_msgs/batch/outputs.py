@@ -189,8 +189,8 @@ def read_summary(folder: str | Path) -> dict[str, Any] | None:
     nested brackets ended as a ``RecursionError``; such a summary names no outputs, which
     are written again.
     """
+    from robot_msgs.documents import parse_json  # noqa: PLC0415
     from robot_msgs.errors import RobotMsgsError  # noqa: PLC0415
-    from robot_msgs.files import parse_json  # noqa: PLC0415
     from robot_msgs.io.bounded import read_input  # noqa: PLC0415
     from robot_msgs.limits import current_limits  # noqa: PLC0415
 

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from robot_msgs._version import __version__
 from robot_msgs.batch.lock import LOCK_NAME, lock_owner
+from robot_msgs.documents import json_kind, parse_json
 from robot_msgs.errors import FormatError, RobotMsgsError, ValidationError
-from robot_msgs.files import json_kind, parse_json
 from robot_msgs.io.bounded import read_input
 from robot_msgs.limits import current_limits
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from robot_msgs.documents import _short
 from robot_msgs.errors import (
     DataWarning,
     FormatError,
@@ -28,7 +29,6 @@ from robot_msgs.errors import (
     caller_stacklevel,
     did_you_mean,
 )
-from robot_msgs.files import _short
 from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.clean import finish_trajectory, no_orientation, note, report
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path

@@ -36,8 +36,8 @@ from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.compare.signal import ErrorSeries, Signal
 from robot_msgs.compare.statistics import error_stats
+from robot_msgs.documents import json_kind, parse_json
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import json_kind, parse_json
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.io.result_files import _text
 from robot_msgs.io.zip_archive import ZipArchive, _quoted

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from robot_msgs.documents import _short
 from robot_msgs.errors import FormatError
-from robot_msgs.files import _short
 
 __all__ = ["NPY_KINDS", "array_from_npy"]
 

@@ -44,15 +44,9 @@ from typing import Any
 import numpy as np
 
 from robot_msgs.compare.result import EvaluationResult
+from robot_msgs.documents import _short, json_depth, json_kind, parse_json, wide_text_error
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import (
-    _short,
-    json_depth,
-    json_kind,
-    parse_json,
-    wide_text_error,
-    write_atomic,
-)
+from robot_msgs.files import write_atomic
 from robot_msgs.io.bounded import read_input
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.io.zip_archive import ZipArchive, _quoted

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from robot_msgs.documents import _short
 from robot_msgs.errors import FormatError, TopicError, did_you_mean
-from robot_msgs.files import _short
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.rotations import (
     quat_xyzw_conjugate,

@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from robot_msgs.documents import _short, parse_json, parse_yaml
 from robot_msgs.errors import FormatError, ValidationError
-from robot_msgs.files import _short, parse_json, parse_yaml, write_atomic
+from robot_msgs.files import write_atomic
 from robot_msgs.io.bounded import read_input
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.optional import require

@@ -28,8 +28,8 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from robot_msgs.documents import _short
 from robot_msgs.errors import FormatError
-from robot_msgs.files import _short
 from robot_msgs.io.bounded import read_input, stream_kind
 from robot_msgs.limits import current_limits
 

@@ -2,7 +2,7 @@
  *
  * Why by hand: msgspec, the JSON library underneath, keeps the last of two equal keys
  * in silence (msgspec issue 648, open) and has no hook to tell; the package's other
- * JSON reader (robot_msgs.files.parse_json) refuses them. The same walk in Python
+ * JSON reader (robot_msgs.documents.parse_json) refuses them. The same walk in Python
  * (robot_msgs.msg.json_text.repeated_key_in_python: bytes.find per brace and quote)
  * took 18 us on the median catalog message, which decodes in 2.1 us (4.4 us for a Point,
  * 61 us for an Imu); here 0.4 us (0.1 for a Point, 1.0 for an Imu). On a saved 2e5-pose

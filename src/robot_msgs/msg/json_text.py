@@ -1,12 +1,12 @@
 r"""What msgspec's parser does not say of a message's JSON text: repeated keys, big numbers.
 
 msgspec keeps the last of two equal keys in silence (``{"x": 1, "x": 2}`` read as
-``x = 2``; msgspec issue 648, open), where :func:`robot_msgs.files.parse_json` refuses
+``x = 2``; msgspec issue 648, open), where :func:`robot_msgs.documents.parse_json` refuses
 them: a file edited by hand or joined from two says two things and reading one of them
 hides it. :func:`refuse_repeated_keys` is called on every message text msgspec has
 parsed (:func:`robot_msgs.msg.json.decode_json`, both of its roads, and
 :func:`robot_msgs.from_json`); :func:`repeated_key` is the same check for the
-documents ``json`` parses (:func:`robot_msgs.files.parse_json`, which keeps the last
+documents ``json`` parses (:func:`robot_msgs.documents.parse_json`, which keeps the last
 too), so one rule names one key: the first in the text given twice in its object.
 
 The walk is C where built (``robot_msgs.msg._json_keys``, whose source says why, with
@@ -69,7 +69,7 @@ def _key(raw: bytes) -> bytes:
     r"""Return a key's raw bytes unescaped (``\u0061`` is ``a``), as UTF-8.
 
     ``json`` unescapes it: msgspec refuses a lone surrogate (``\ud800``), which
-    ``json.loads`` takes (:func:`robot_msgs.files.parse_json`), as it may be written
+    ``json.loads`` takes (:func:`robot_msgs.documents.parse_json`), as it may be written
     (surrogatepass).
     """
     if _SLASH not in raw:
@@ -147,7 +147,7 @@ def repeated_key(text: bytes) -> str | None:
 
     ``text`` is JSON a parser has taken; the key is unescaped; ``None`` when every
     object's keys differ. The one check of a key given twice, for message text (msgspec
-    keeps the last) and documents (:func:`robot_msgs.files.parse_json`: ``json`` does).
+    keeps the last) and documents (:func:`robot_msgs.documents.parse_json`: ``json`` does).
 
     Examples
     --------
@@ -356,7 +356,7 @@ def _wide(text: bytes, encoding: str) -> str:
     """Return iconv's name of the UTF-16 or UTF-32 ``encoding`` of ``text``; empty if none.
 
     ``encoding`` is :func:`json.detect_encoding`'s; only text that decodes whole is
-    said to be wide (as :func:`robot_msgs.files.wide_text_error` says it of a file).
+    said to be wide (as :func:`robot_msgs.documents.wide_text_error` says it of a file).
     """
     if encoding.startswith("utf-8"):
         return ""

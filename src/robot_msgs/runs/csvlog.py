@@ -105,7 +105,7 @@ def read_csv_table(
     >>> read_csv_table(path, required=("time_s", "cpu_percent")).columns["cpu_percent"]
     array([50. , 75.5])
     """
-    from robot_msgs.files import wide_text_error  # noqa: PLC0415
+    from robot_msgs.documents import wide_text_error  # noqa: PLC0415
     from robot_msgs.io.bounded import read_input  # noqa: PLC0415 - with the first log
     from robot_msgs.limits import current_limits  # noqa: PLC0415
 

@@ -53,9 +53,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from robot_msgs.documents import parse_json, parse_toml, read_document
 from robot_msgs.errors import FormatError
 from robot_msgs.evaluation.settings import EvaluationSettings
-from robot_msgs.files import parse_json, parse_toml, read_document
 from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.msg import field_specs

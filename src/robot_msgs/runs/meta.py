@@ -27,8 +27,8 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from robot_msgs.documents import json_kind, parse_json, read_document
 from robot_msgs.errors import FormatError
-from robot_msgs.files import json_kind, parse_json, read_document
 from robot_msgs.runs.spec import RunMeta
 
 if TYPE_CHECKING:

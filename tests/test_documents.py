@@ -15,16 +15,16 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.errors import FormatError
-from robot_msgs.files import (
+from robot_msgs.documents import (
     check_depth,
     json_depth,
     parse_json,
     parse_toml,
     parse_yaml,
     read_document,
-    write_atomic,
 )
+from robot_msgs.errors import FormatError
+from robot_msgs.files import write_atomic
 from robot_msgs.limits import input_limits
 from tests.hostile import deadline, deep_json, deep_toml, deep_yaml, fifo_with_writer
 
