@@ -38,6 +38,15 @@ K = np.arange(8.0)
 T0 = -0.5  # the sequence's start
 
 
+def _drawn(spec: FigureSpec) -> tuple[Any, Any]:
+    """Return ``spec``'s matplotlib figure laid out, and its renderer (to measure boxes)."""
+    from robot_msgs.report.plots import matplotlib_figure
+
+    fig = matplotlib_figure(spec)
+    fig.draw_without_rendering()
+    return fig, fig.canvas.get_renderer()
+
+
 def _trajectory(y: np.ndarray[Any, np.dtype[np.float64]]) -> PoseTrajectory:
     return PoseTrajectory(
         stamps_s=STAMPS,
@@ -772,7 +781,6 @@ def test_the_legend_of_twelve_algorithms_twice_is_inside_the_static_figure(kind:
     past the figure's foot (a review). The figure is as tall as its legend.
     """
     pytest.importorskip("matplotlib")
-    from robot_msgs.report.plots import matplotlib_figure
 
     result = _many(12, trials=2)
     spec = (
@@ -781,9 +789,7 @@ def test_the_legend_of_twelve_algorithms_twice_is_inside_the_static_figure(kind:
         else figure_spec.error_over_time_spec(result, "s1")
     )
     assert spec is not None
-    fig = matplotlib_figure(spec)
-    fig.draw_without_rendering()
-    renderer = fig.canvas.get_renderer()
+    fig, renderer = _drawn(spec)
     (ax,) = fig.axes
     legend = ax.get_legend().get_window_extent(renderer)
     title = fig._suptitle.get_window_extent(renderer)
@@ -799,7 +805,6 @@ def test_the_legend_of_twenty_boxes_or_bars_is_beside_them(kind: str) -> None:
     3.4 in figure: it covered the last four boxes and ran past the figure's foot, and
     covered the comparison's last bar (a hunt). Beside the panel, on the figure."""
     pytest.importorskip("matplotlib")
-    from robot_msgs.report.plots import matplotlib_figure
 
     result = _many(20)
     spec = (
@@ -808,9 +813,7 @@ def test_the_legend_of_twenty_boxes_or_bars_is_beside_them(kind: str) -> None:
         else figure_spec.rpe_box_spec(result, "s1")
     )
     assert spec is not None
-    fig = matplotlib_figure(spec)
-    fig.draw_without_rendering()
-    renderer = fig.canvas.get_renderer()
+    fig, renderer = _drawn(spec)
     (ax,) = fig.axes
     legend = ax.get_legend().get_window_extent(renderer)
     assert len(ax.get_legend().texts) == 20
@@ -880,7 +883,7 @@ def test_bars_of_twelve_algorithms_on_three_sequences_fit_a_page() -> None:
     no two labels run together.
     """
     pytest.importorskip("matplotlib")
-    from robot_msgs.report.plots import _BAR_LABEL, matplotlib_figure
+    from robot_msgs.report.plots import _BAR_LABEL
 
     ref = _trajectory(0 * K)
     runs = [
@@ -892,9 +895,7 @@ def test_bars_of_twelve_algorithms_on_three_sequences_fit_a_page() -> None:
     spec = figure_spec.comparison_spec(result)
     assert spec is not None
     assert spec.size_in == (16.0, 3.6)
-    fig = matplotlib_figure(spec)
-    fig.draw_without_rendering()
-    renderer = fig.canvas.get_renderer()
+    fig, renderer = _drawn(spec)
     (ax,) = fig.axes
     labels = [t for t in ax.texts if t.get_gid() == _BAR_LABEL]
     assert len(labels) == 36
@@ -919,15 +920,12 @@ def test_long_panel_titles_in_rows_of_four_stay_apart_and_on_the_figure() -> Non
     """In rows of four, a title as long as a labelled configuration's ran over its
     neighbours' and off the figure's left and right edges: each is wrapped to its panel."""
     pytest.importorskip("matplotlib")
-    from robot_msgs.report.plots import matplotlib_figure
 
     line = Trace(kind="line", x=np.array([0.0, 1.0]), y=np.array([0.0, 1.0]), name="run")
     title = "alg09 1.4.2 (features=300, imu_rate_hz=200) (trial_1)"
     panels = tuple(Panel(traces=(line,), x_title="x", y_title="y", title=title) for _ in range(8))
     spec = FigureSpec(title="eight", panels=panels, size_in=(15.2, 7.2), columns=4)
-    fig = matplotlib_figure(spec)
-    fig.draw_without_rendering()
-    renderer = fig.canvas.get_renderer()
+    fig, renderer = _drawn(spec)
     boxes = [ax.title.get_window_extent(renderer) for ax in fig.axes if ax.get_title()]
     assert len(boxes) == 8
     assert all(b.x0 >= 0 and b.x1 <= fig.bbox.x1 for b in boxes)

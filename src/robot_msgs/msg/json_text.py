@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
 __all__ = [
     "BOM",
@@ -247,18 +247,22 @@ class _Pairs(list[tuple[str, Any]]):
     """
 
 
-def _beyond(node: Any, path: str) -> str | None:
-    """Return the path of a parsed document's first infinite float (text order), or None."""
-    if type(node) is float:
-        return path if node in _INFINITIES else None
-    kind = type(node)
-    items = (
+def _children(node: Any, kind: type) -> Iterable[tuple[Any, Any]]:
+    """Return a parsed node's (key or index, value) pairs in text order; none for a leaf."""
+    return (
         node if kind is _Pairs
         else node.items() if kind is dict
         else enumerate(node) if kind is list
         else ()
     )  # fmt: skip
-    for key, value in items:
+
+
+def _beyond(node: Any, path: str) -> str | None:
+    """Return the path of a parsed document's first infinite float (text order), or None."""
+    if type(node) is float:
+        return path if node in _INFINITIES else None
+    kind = type(node)
+    for key, value in _children(node, kind):
         if type(value) is float and value not in _INFINITIES:
             continue  # most of a saved result: no call for each
         found = _beyond(value, path + _step(key))
@@ -334,13 +338,7 @@ def _refused(node: Any, path: str) -> tuple[str, str, str] | None:
         return path, node, "integer"
     if kind is str:
         return None if _lone(node) is None else (path, node, "string")
-    items = (
-        node if kind is _Pairs
-        else node.items() if kind is dict
-        else enumerate(node) if kind is list
-        else ()
-    )  # fmt: skip
-    for key, value in items:
+    for key, value in _children(node, kind):
         step = path + _step(key)
         if type(key) is str and _lone(key) is not None:
             return step, key, "key"
