@@ -511,8 +511,7 @@ def test_a_flat_noisy_cost_is_never_said_to_lie_a_negative_share_above_its_minim
 ) -> None:
     """A random walk against unrelated noise: refused as flat, "median -0.97 % above its
     minimum 7.78 m RMS" (seed 0, se3; "-1.5 %" with sim3; a review): the error at the
-    offset chosen lay above the grid's median. It is said below it where it is (seed 9,
-    stamps at random: in the share of the motion left unexplained too)."""
+    offset chosen lay above the grid's median. It is said below it, where it is."""
     rng = np.random.default_rng(seed)
     if seed == 0:
         t, te = np.arange(0.0, 20.0, 0.1), np.arange(2.0, 18.0, 0.1)
@@ -534,4 +533,6 @@ def test_a_flat_noisy_cost_is_never_said_to_lie_a_negative_share_above_its_minim
     )
     assert said is not None, caught.value
     assert float(said[1]) >= 0.0
-    assert (said[2] == "above its minimum") == (seed == 0)
+    # The share of the motion left unexplained is flat too (contrast under 1), so the
+    # cost's own median is said: below the error at the offset chosen by the share.
+    assert said[2].startswith("below its")
