@@ -208,6 +208,19 @@ def test_reading_a_broken_table_is_a_format_error_naming_it(
         read_results(path)
 
 
+def test_reading_a_csv_cell_past_the_csv_module_s_limit_is_a_format_error(
+    tmp_path: Path,
+) -> None:
+    """A cell of more than 131 072 characters (csv's field limit) escaped as ``csv.Error``."""
+    path = tmp_path / "results.csv"
+    path.write_text(_csv_with({"run": "a", "error": "x" * 200_000}))
+    with pytest.raises(FormatError, match=r"results\.csv:2: not a results CSV row \(field larger"):
+        read_results(path)
+    path.write_text("run," + "x" * 200_000 + "\n")  # in the header
+    with pytest.raises(FormatError, match=r"results\.csv:1: not a results CSV row"):
+        read_results(path)
+
+
 def test_reading_a_missing_or_foreign_table_is_a_format_error(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"nope\.csv: no such file"):  # FileNotFoundError
         read_results(tmp_path / "nope.csv")

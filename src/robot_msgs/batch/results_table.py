@@ -398,6 +398,15 @@ def read_results(path: str | Path) -> list[Row]:
         msg = f"{source}: expected UTF-8 text, got undecodable bytes"
         raise FormatError(msg) from err
     reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        return _csv_rows(reader, source)
+    except csv.Error as err:  # WHY: a cell past csv's 131 072 characters escaped as csv.Error
+        msg = f"{source}:{reader.line_num + 1}: not a results CSV row ({err})"  # the line read
+        raise FormatError(msg) from err
+
+
+def _csv_rows(reader: csv.DictReader[str], source: Path) -> list[Row]:
+    """Read the rows of a results CSV, each statistic as its number (``None`` when empty)."""
     if tuple(reader.fieldnames or ()) != COLUMNS:
         msg = f"{source}: expected the columns {', '.join(COLUMNS)}, got {reader.fieldnames}"
         raise FormatError(msg)
