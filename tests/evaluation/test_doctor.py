@@ -1383,3 +1383,16 @@ def test_a_coverage_under_half_a_percent_is_not_said_as_none() -> None:
     found = diagnose(ref, _rows(ref, np.arange(2000, 2021))).finding("coverage")
     assert found is not None
     assert found.summary.startswith("the estimate covers 0.25% of the reference's span")
+
+
+def test_a_share_of_exactly_half_a_percent_is_not_said_as_none() -> None:
+    """1 s of 200 s, 0.005, is rounded to "0%" by the whole percentage (half to even)."""
+    from robot_msgs.evaluation.doctor._rules import _percent
+
+    assert [_percent(s) for s in (0.0, 0.0025, 0.005, 0.0051, 0.25)] == [
+        "0%",
+        "0.25%",
+        "0.5%",
+        "1%",
+        "25%",
+    ]
