@@ -618,3 +618,20 @@ def test_plot_to_standard_output_is_the_png_alone(
     assert capsysbinary.readouterr().err == (
         b"ERROR: --json and --plot - both write to standard output; give --plot a file\n"
     )
+
+
+def test_a_flags_value_with_a_typographic_dash_is_no_flag(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ape R E --label \u2014offset`` names the estimate "\u2014offset" (a value, as argparse
+    reads it): it was refused as '\u2014offset is typed with a dash ...: --offset'."""
+    monkeypatch.chdir(tmp_path)
+    for args in (
+        ["--label", "\u2014offset"],
+        ["--lab", "\u2212offset"],
+        ["--plot", "\u2014align"],
+    ):
+        with pytest.raises(SystemExit, match=r"^2$"):
+            # a positional after the flags: argparse's refusal, after the hints found none
+            main(["ape", "r.tum", "e.tum", *args, "\u2014x"])
+        assert "typed with a dash" not in capsys.readouterr().err, args

@@ -258,6 +258,54 @@ def _options_of(command: str) -> frozenset[str]:
     return frozenset(flag for action in sub._actions for flag in action.option_strings)  # noqa: SLF001
 
 
+@functools.cache
+def _values_of(command: str) -> dict[str, int | str | None]:
+    """Return the option strings of ``command`` that take values, with their ``nargs``."""
+    sub = _subparser(build_parser(command), command)
+    return {
+        flag: action.nargs
+        for action in sub._actions  # noqa: SLF001 - argparse keeps its actions nowhere else
+        for flag in action.option_strings
+        if action.nargs != 0
+    }
+
+
+def _flag_values(after: list[str], command: str) -> set[int]:
+    """Return the places in ``after`` of words argparse takes as a flag's value.
+
+    ``ape R E --label \u2014offset`` names an estimate "\u2014offset": a word after a
+    flag that takes a value is that value (several after ``--lengths``, one at most after
+    ``--json``, whose value is optional), unless it is a flag itself.
+
+    Examples
+    --------
+    >>> sorted(_flag_values(["R", "--label", "\u2014x", "E", "--offset", "-0.5"], "ape"))
+    [2, 5]
+    >>> sorted(_flag_values(["R", "--lab", "x", "--label=y", "E"], "ape"))
+    [2]
+    """
+    valued = _values_of(command)
+    places: set[int] = set()
+    at = 0
+    while at < len(after):
+        word = after[at]
+        at += 1
+        if word == "--":
+            break
+        if "=" in word or not _is_flag(word):
+            continue
+        # argparse's abbreviation of a flag (--lab: --label) takes its values too
+        known = [o for o in valued if word.startswith("--") and o.startswith(word)]
+        nargs = valued[word] if word in valued else valued[known[0]] if len(known) == 1 else 0
+        # one (nargs None or "?"), a count, or all up to the next flag ("+", "*")
+        most = 1 if nargs in (None, "?") else nargs if isinstance(nargs, int) else len(after)
+        while most and at < len(after) and after[at] != "--" and not _is_flag(after[at]):
+            places.add(at)
+            at += 1
+            most -= 1
+    return places
+
+
 def _dashes_hint(unknown: list[str], options: frozenset[str]) -> str | None:
     """Answer our own flags typed with evo's underscores (``--max_diff``), or None.
 
@@ -312,12 +360,13 @@ def _typographic_hint(after: list[str], command: str) -> str | None:
     True
     """
     options = _options_of(command)
+    values = _flag_values(after, command)  # `--label \u2014offset` names an estimate
     typed, ours, codes = [], [], []
-    for word in after:
+    for at, word in enumerate(after):
         if word == "--":
             break
         flag = word.split("=", 1)[0]
-        if flag[:1] not in _DASHES or os.path.lexists(word):
+        if flag[:1] not in _DASHES or os.path.lexists(word) or at in values:
             continue
         hyphenated = "--" + flag.lstrip("".join(_DASHES) + "-").replace("_", "-")
         if hyphenated in options:
