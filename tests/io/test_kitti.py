@@ -21,6 +21,7 @@ from robot_msgs.errors import (
 )
 from robot_msgs.io import default_times_path, read_kitti, write_kitti
 from robot_msgs.io.detect import trajectory_outputs
+from robot_msgs.io.kitti import check_pair_target
 from robot_msgs.trajectory import PoseTrajectory
 
 S = math.sqrt(0.5)
@@ -277,3 +278,15 @@ def test_write_kitti_refuses_a_stream_before_writing_the_times_beside_it(tmp_pat
         write_kitti("/dev/null", _traj())
     with pytest.raises(OutputPathError, match=r"^-: standard output: KITTI writes two files"):
         trajectory_outputs("-", "kitti")
+
+
+def test_write_kitti_refuses_a_streams_name_that_is_a_file(tmp_path: Path) -> None:
+    """``traj E --save /dev/stdout --to kitti > poses.txt`` wrote the poses into poses.txt
+    and ``/dev/stdout_times.txt`` into ``/dev``: the name is a regular file there (the
+    shell's redirection), its folder one of streams."""
+    with (tmp_path / "poses.txt").open("w") as out:
+        name = f"/dev/fd/{out.fileno()}"
+        with pytest.raises(OutputPathError, match=rf"^{name}: a stream's name in /dev/fd"):
+            write_kitti(name, _traj(), force=True)
+    assert (tmp_path / "poses.txt").read_text() == ""
+    check_pair_target("/dev/shm/00.txt")  # noqa: S108 - a folder of files, read no further

@@ -68,18 +68,24 @@ def default_times_path(path: str | os.PathLike[str]) -> Path:
     return target.with_name(f"{target.stem}_times.txt")
 
 
+#: Folders of streams' names (/dev/stdout, /dev/fd/1), where no times file goes beside.
+_STREAM_FOLDERS = (Path("/dev"), Path("/dev/fd"))
+
+
 def check_pair_target(path: str | os.PathLike[str]) -> None:
     """Refuse a stream as the pose file of a pose file and its times file.
 
     The times go beside the poses, all or nothing: standard output (``-``), a character
-    device or a FIFO takes the poses without a file to go beside. ``--save /dev/null --to
-    kitti`` wrote ``/dev/null_times.txt`` into ``/dev`` (a review; later runs said that
-    file "exists").
+    device or a FIFO takes the poses without a file to go beside, and a stream's name
+    (``/dev/stdout``, ``/dev/fd/N``), a file where the shell redirected it, has a folder of
+    streams beside it. ``--save /dev/null --to kitti`` wrote ``/dev/null_times.txt`` into
+    ``/dev`` (a review; later runs said that file "exists").
 
     Raises
     ------
     OutputPathError
-        ``path`` is ``-``, or an existing character device or FIFO.
+        ``path`` is ``-``, an existing character device or FIFO, or a name in ``/dev``,
+        ``/dev/fd`` or ``/proc``.
 
     Examples
     --------
@@ -89,17 +95,21 @@ def check_pair_target(path: str | os.PathLike[str]) -> None:
     ...
     robot_msgs.errors.OutputPathError: /dev/null: a device, not a file: KITTI writes two ...
     """
+    folder = Path(path).absolute().parent  # the times' folder: a link not followed
     if os.fspath(path) == STDOUT:
         kind = "standard output"
     else:
         try:
             mode = Path(path).stat().st_mode
         except (OSError, ValueError):  # missing, or a name no file can have: the writer says
-            return
+            mode = 0
         if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
             kind = "a device, not a file"
         elif stat.S_ISFIFO(mode):
             kind = "a FIFO, not a file"
+        elif folder in _STREAM_FOLDERS or folder.is_relative_to("/proc"):
+            # /dev/stdout redirected to a file is one: its times went to /dev/stdout_times.txt
+            kind = f"a stream's name in {folder}, not a file"
         else:
             return
     beside = "" if kind == "standard output" else f" ({default_times_path(path)})"
