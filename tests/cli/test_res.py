@@ -565,3 +565,16 @@ def test_the_command_line_is_refused_before_any_output_is_checked(
     assert main(["res", missing, "--csv", str(existing)]) == 1
     assert "exists" in capsys.readouterr().err
     assert existing.read_text() == "kept\n"
+
+
+def test_plot_to_standard_output_is_the_png_alone(
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    """``res R --plot -`` (reachable since 9d9f958 took ``-`` for a value) said "wrote -"
+    after the tables, as traj did: no file is named so."""
+    pytest.importorskip("matplotlib")
+    assert main(["res", str(ZIPS / "fr1_xyz_ape_se3.zip"), "--plot", "-"]) == 0
+    captured = capsysbinary.readouterr()
+    assert captured.out.startswith(b"\x89PNG\r\n\x1a\n")
+    assert b"translation" in captured.err  # the table, on standard error
+    assert b"wrote" not in captured.err

@@ -157,7 +157,8 @@ def run(args: argparse.Namespace) -> int:
         from robot_msgs.report.figures import save_figure  # noqa: PLC0415
 
         saved = save_figure(figure, args.plot, dpi=args.dpi, force=args.force)
-        print(f"wrote {controls_escaped(str(saved))}", file=said_to)
+        if os.fspath(saved) != STDOUT:  # "wrote -" named no file
+            print(f"wrote {controls_escaped(str(saved))}", file=said_to)
     if refused:  # after the tables and the other outputs, as traj goes on past a bad file
         from robot_msgs.cli._boundary import say  # noqa: PLC0415
 
