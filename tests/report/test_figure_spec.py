@@ -970,7 +970,7 @@ def test_a_title_of_wide_characters_is_wrapped_by_their_width() -> None:
     from robot_msgs.report.interactive import _wrap
 
     wrapped = _wrap("alg_12345678 日本語のアルゴリズム", 26)
-    assert wrapped.split("<br>") == ["alg_12345678", "日本語のアルゴリズム"]
+    assert wrapped.split("\n") == ["alg_12345678", "日本語のアルゴリズム"]
     assert _wrap("日本語", 26) == "日本語"
 
 

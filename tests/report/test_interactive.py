@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -204,3 +205,85 @@ def test_comparison_labels_stand_above_the_whiskers(result: ReportResult) -> Non
         assert all(text.endswith(" ok") for text in label["text"])
         tops = [maxima[bar["name"], x] for x in label["x"]]
         assert label["y"] == pytest.approx(tops)
+
+
+#: A name plotly.js would read as its HTML: an entity, a tag, a line break, a field.
+_ODD = "a<b & c&amp;d <br> <b>é</b> 中文 %{meta} 5%"
+
+
+def _shown(text: str) -> str:
+    """Return ``text`` as plotly.js shows it: entities read, ``<br>`` a line end.
+
+    The rule of plotly.js's ``svg_text_utils``: ``<br>`` starts a line, a tag it knows
+    (``b``, ``i``, ``sub``, ...) is markup, ``&lt;``, ``&gt;``, ``&amp;`` and ``&#NN;`` are
+    the characters; before, ``Lib.templateString`` fills each ``%{...}`` of a title or
+    legend entry from the trace's or layout's ``meta``.
+    """
+    import html
+
+    assert "%{" not in text, text
+    text = re.sub(r"<br\s*/?>", "\n", text)
+    assert not re.search(r"<\/?(b|i|em|sub|sup|span|a|s|u)\b", text), text
+    return html.unescape(text)
+
+
+def test_names_in_a_figure_show_as_written() -> None:
+    """A name ``a&lt;b`` showed as "a<b", ``x<br>y`` on two lines, ``<b>x</b>`` bold,
+    ``%{meta}`` as the trace's run: plotly.js reads a text as its HTML and as a template,
+    where the tables show the names as written."""
+    from robot_msgs.report.figure_spec import ColourScale, FigureSpec, Panel, Trace
+
+    bars = Trace(
+        kind="bar",
+        x=(_ODD, "plain"),
+        y=np.array([1.0, 2.0]),
+        name=_ODD,
+        group=_ODD,
+        titled=True,
+        text=(f"{_ODD} 2/2 ok", "1/2 ok"),
+        hover=f"{_ODD}, {{x}}\n{{y:.4f}} m {{text}}",
+    )
+    dots = Trace(
+        kind="markers",
+        x=np.array([0.0, 1.0]),
+        y=np.array([1.0, 2.0]),
+        values=np.array([0.5, 1.5]),
+        name=_ODD,
+        hover=f"{_ODD}\n{{value:.1%}}",
+    )
+    one = Panel(traces=(bars,), x_title=_ODD, y_title=_ODD, title=_ODD, categories=(_ODD, "plain"))
+    two = Panel(traces=(dots,), x_title="x", y_title="y", title=f"{_ODD} {_ODD} {_ODD}")
+    scale = ColourScale(title=_ODD, low=0.0, high=2.0)
+    spec = FigureSpec(
+        title=f"{_ODD}\nline two", panels=(one, two), size_in=(12, 4), colour_scale=scale
+    )
+    figure = plotly_figure(spec)
+    layout, (bar, labels, markers) = figure["layout"], figure["data"]
+    assert _shown(layout["title"]["text"]) == f"{_ODD}\nline two"
+    assert _shown(layout["xaxis"]["title"]["text"]) == _ODD
+    assert _shown(layout["yaxis"]["title"]["text"]) == _ODD
+    assert [_shown(c) for c in layout["xaxis"]["categoryarray"]] == [_ODD, "plain"]
+    assert [_shown(c) for c in bar["x"]] == [_ODD, "plain"]
+    assert bar["x"] == labels["x"] == layout["xaxis"]["categoryarray"]  # one category
+    first, second = (_shown(a["text"]) for a in layout["annotations"])
+    assert first == _ODD
+    assert second.split() == f"{_ODD} {_ODD} {_ODD}".split()  # wrapped, every word kept
+    assert second.count("\n") >= 1
+    for trace in (bar, markers):
+        assert _shown(trace["name"]) == _ODD
+    assert _shown(bar["legendgrouptitle"]["text"]) == _ODD
+    assert [_shown(t) for t in labels["text"]] == [f"{_ODD} 2/2 ok", "1/2 ok"]
+    assert [_shown(t) for t in bar["text"]] == [f"{_ODD} 2/2 ok", "1/2 ok"]
+    colour_bar = markers["marker"]["colorbar"]
+    assert _shown(colour_bar["title"]["text"]) == _ODD
+    # The hover: the name as written around plotly.js's own fields, which stay fields.
+    hover = bar["hovertemplate"]
+    assert hover.endswith("<extra></extra>")
+    fields = re.findall(r"%\{[^\s%{}:]*(?::[^}]*)?\}", hover)  # plotly.js's TEMPLATE_STRING_REGEX
+    assert fields == ["%{x}", "%{y:.4f}", "%{text}"]
+    shown = re.sub(r"%\{[^\s%{}:]*(?::[^}]*)?\}", "F", hover.removesuffix("<extra></extra>"))
+    shown = _shown(shown)
+    assert shown == f"{_ODD}, F\nF m F"
+    assert re.findall(r"%\{[^\s%{}:]*(?::[^}]*)?\}", markers["hovertemplate"]) == [
+        "%{marker.color:.1%}"
+    ]

@@ -19,6 +19,7 @@ interval (a run's tracking losses, a gap in the reference) has its own legend en
 
 from __future__ import annotations
 
+import html
 import math
 import re
 import textwrap
@@ -67,7 +68,7 @@ _TITLE_LINE_PX, _BELOW_AXIS_PX = 18, 72
 
 
 def _wrap(title: str, fits: int) -> str:
-    """Return a panel's title in lines of at most ``fits`` characters, joined by ``<br>``.
+    r"""Return a panel's title in lines of at most ``fits`` characters.
 
     plotly.js writes an annotation on one line however long: in rows of four, a
     configuration's name ran over its neighbours' titles (a review). A wide character
@@ -76,15 +77,15 @@ def _wrap(title: str, fits: int) -> str:
     Examples
     --------
     >>> _wrap("orbslam3 (features=300, imu_rate_hz=200) (trial_1)", 26)
-    'orbslam3 (features=300,<br>imu_rate_hz=200) (trial_1)'
+    'orbslam3 (features=300,\nimu_rate_hz=200) (trial_1)'
     """
     fits = max(12, fits)
     out = []
     for line in title.split("\n"):
         wide = sum(unicodedata.east_asian_width(c) in "WF" for c in line)
         width = max(6, fits * len(line) // (len(line) + wide)) if line else fits
-        out.append(line if len(line) + wide <= fits else "<br>".join(textwrap.wrap(line, width)))
-    return "<br>".join(out)
+        out.append(line if len(line) + wide <= fits else "\n".join(textwrap.wrap(line, width)))
+    return "\n".join(out)
 
 
 def _values(array: Float64Array, decimals: int | None = None) -> list[float | None]:
@@ -137,9 +138,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     n = len(spec.panels)
     n_rows, n_columns = spec.grid
     lines = spec.title.count("\n")
-    title = spec.title.replace("\n", "<br>")
     layout: dict[str, Any] = {
-        "title": {"text": title, "font": {"size": 14}, "x": 0.01, "xanchor": "left"},
+        "title": {"text": spec.title, "font": {"size": 14}, "x": 0.01, "xanchor": "left"},
         "font": {"family": "system-ui, sans-serif", "size": 12},
         "hovermode": "closest",
         "margin": {"l": 60, "r": 20, "t": 60, "b": 50},
@@ -150,7 +150,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     gap = 0.04 * (n_columns > 1)
     wide = _PAPER_PX - (_COLOUR_BAR_PX if spec.colour_scale is not None else 0)
     titles = [_wrap(p.title, int(wide * (1 / n_columns - 2 * gap) / _CHAR_PX)) for p in spec.panels]
-    heading = _TITLE_LINE_PX * max((t.count("<br>") + 1 for t in titles if t), default=0)
+    heading = _TITLE_LINE_PX * max((t.count("\n") + 1 for t in titles if t), default=0)
     layout["margin"]["t"] += 20 * lines + heading
     # Rows top to bottom, each as high, apart by the ticks and the x axis' title of one
     # and the panels' titles of the next: 80 px let the axis' title touch a title
@@ -217,7 +217,54 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     side_by_side = "group" if any(p.grouped for p in spec.panels) else "overlay"
     for kind in {"box", "violin", "bar"} & kinds:
         layout[f"{kind}mode"] = side_by_side
-    return {"data": data, "layout": layout}
+    figure: Figure = _as_written({"data": data, "layout": layout})
+    return figure
+
+
+def _as_written(figure: Any, key: str = "") -> Any:
+    r"""Return ``figure`` with each of its texts as plotly.js shows it as written.
+
+    plotly.js reads a text as its own subset of HTML: an algorithm named ``a&lt;b``
+    showed as "a<b", ``x<br>y`` on two lines, ``<b>x</b>`` bold, where the tables show
+    the names as written (a review); and as a template: ``%{y}`` in a sequence's name
+    was left out of the titles of its figures, whose traces have a ``meta``. So every
+    text (a name, a title, a category, a label, a hover text around the ``%{...}``
+    fields :func:`_trace` writes) has ``&``, ``<``, ``>`` and the ``%`` of ``%{``
+    written as entities, and its line ends, this module's and the descriptions' own,
+    as ``<br>``: the one place texts are turned into plotly.js's markup.
+
+    Examples
+    --------
+    >>> _as_written({"name": "a<b & c&amp;d", "title": {"text": "one\ntwo"}})
+    {'name': 'a&lt;b &amp; c&amp;amp;d', 'title': {'text': 'one<br>two'}}
+    >>> _as_written({"hovertemplate": "<i>5%</i> %{meta}\n%{y:.1%}<extra></extra>"})
+    {'hovertemplate': '&lt;i&gt;5%&lt;/i&gt; &#37;{meta}<br>%{y:.1%}<extra></extra>'}
+    """
+    if isinstance(figure, dict):
+        return {k: _as_written(v, k) for k, v in figure.items()}
+    if isinstance(figure, list):
+        return [_as_written(v, key) for v in figure]
+    if not isinstance(figure, str) or key not in _TEXTS:
+        return figure
+    if key != "hovertemplate":
+        return _markup(figure)
+    body, extra = figure.removesuffix(_EXTRA), _EXTRA if figure.endswith(_EXTRA) else ""
+    parts = _PLOTLY_FIELD.split(body)  # literal text and plotly.js's fields, in turn
+    parts[::2] = [_markup(p) for p in parts[::2]]
+    return "".join(parts) + extra
+
+
+def _markup(text: str) -> str:
+    return html.escape(text, quote=False).replace("%{", "&#37;{").replace("\n", "<br>")
+
+
+#: The keys of texts plotly.js shows (categories in ``x`` and their order too: the same
+#: text on both sides), the fields :func:`_trace` writes in a hover text (a name's own
+#: ``%{meta}`` is text), and its ending.
+_TEXTS = {"name", "text", "x", "categoryarray", "hovertemplate"}
+_FIELD_NAMES = "|".join(re.escape(f) for f in ("x", "y", "text", *_HOVER_FIELDS.values()))
+_PLOTLY_FIELD = re.compile(rf"(%\{{(?:{_FIELD_NAMES})(?::[^}}]*)?\}})")
+_EXTRA = "<extra></extra>"
 
 
 def _colour_by_value(
@@ -354,7 +401,7 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
         drawn["hoverinfo"] = "skip"
     else:
         text = _HOVER_FIELD.sub(lambda m: "%{" + _HOVER_FIELDS.get(m[1], m[1]) + m[2], trace.hover)
-        drawn["hovertemplate"] = text.replace("\n", "<br>") + "<extra></extra>"
+        drawn["hovertemplate"] = text + _EXTRA
     return drawn
 
 
