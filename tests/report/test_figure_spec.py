@@ -905,6 +905,42 @@ def test_bars_of_twelve_algorithms_on_three_sequences_fit_a_page() -> None:
     assert all(b.y1 <= ax.bbox.y1 for b in boxes)
 
 
+def test_bar_labels_of_twelve_algorithms_on_three_sequences_stand_upright_on_the_page() -> None:
+    """On the page, twelve algorithms' "2/2 ok" on three sequences ran together: 36
+    bars in about 1,000 px are 22 px each (a fifth of each sequence's width between
+    them), a 6-character label at 12 px 40 px wide. They stand upright, as the static
+    figure's, each on its bar's whisker, with room above the highest whisker: 6
+    characters at 11 px are 37 px, the panel 452 - 80 - 50 = 322 px high.
+    """
+    ref = _trajectory(0 * K)
+    runs = [
+        _run(f"a{k}/{s}/t1", _trajectory(0.01 * k * K), ref)
+        for s in ("s1", "s2", "s3")
+        for k in range(1, 13)
+    ]
+    spec = figure_spec.comparison_spec(_result(runs))
+    assert spec is not None
+    figure = plotly_figure(spec)
+    bars = [d for d in figure["data"] if d["type"] == "bar" and d["showlegend"]]
+    labels = [d for d in figure["data"] if d["type"] == "bar" and not d["showlegend"]]
+    assert len(bars) == len(labels) == 12
+    assert not [d for d in figure["data"] if d.get("mode") == "text"]
+    highest = 0.0
+    for bar, label in zip(bars, labels, strict=True):
+        assert (label["textangle"], label["textposition"]) == (-90, "inside")
+        assert label["insidetextanchor"] == "start"  # from the whisker up
+        assert label["text"] == bar["text"] == ["1/1 ok"] * 3
+        assert (label["offsetgroup"], label["legendgroup"]) == (bar["offsetgroup"], bar["name"])
+        assert label["hoverinfo"] == "skip"
+        tops = [y + up for y, up in zip(bar["y"], bar["error_y"]["array"], strict=True)]
+        assert label["base"] == pytest.approx(tops)
+        highest = max(highest, *tops)
+    room = labels[0]["y"][0]
+    assert figure["layout"]["height"] - 80 - 50 == 322
+    assert room / (highest + room) * 322 >= 6 * 6.1
+    assert figure["layout"]["legend"]["groupclick"] == "togglegroup"
+
+
 def test_bar_labels_narrower_than_their_bars_stay_level(hand: ReportResult) -> None:
     pytest.importorskip("matplotlib")
     from robot_msgs.report.plots import _BAR_LABEL, matplotlib_figure

@@ -187,6 +187,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         shapes += [_GUIDE | at | {"y0": y, "y1": y} for y in panel.guides_y]
         drawn_y = [t.y for t in panel.traces if t.kind in {"line", "step", "markers"}]
         top = max((float(np.nanmax(y)) for y in drawn_y if np.isfinite(y).any()), default=0.0)
+        tall = (layout["height"] - sum(layout["margin"][k] for k in "tb")) * (rows[1] - rows[0])
+        upright = _upright(panel, (domain[1] - domain[0]) * wide, tall - 100 * (n > 1))
         for trace in panel.traces:
             drawn = _trace(trace, top * 1.05 or 1.0)
             if suffix:
@@ -195,7 +197,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
             seen.add((trace.group, trace.name))
             data.append(drawn)
             if drawn.get("type") == "bar" and trace.text:
-                data.append(_bar_labels(trace, drawn, len(data)))
+                data.append(_bar_labels(trace, drawn, len(data), upright))
     scale = spec.colour_scale
     if scale is not None:
         # The title along the bar: written across it, it ran into the legend.
@@ -206,10 +208,11 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         below = -0.2 / n_rows  # under the last row's axis title
         layout["legend"] |= {"orientation": "h", "x": 0.0, "y": below, "yanchor": "top"}
     layout.update({k: v for k, v in {"annotations": annotations, "shapes": shapes}.items() if v})
-    if any(d.get("mode") == "text" for d in data):
-        # A label beside its bar (scattermode group) and hidden with it: a click on a
-        # legend entry toggles its group, the bar and its labels (no group holds more).
+    if any(d.get("mode") == "text" for d in data):  # a label beside its bar
         layout["scattermode"] = "group"
+    if any(d.get("hoverinfo") == "skip" and "offsetgroup" in d for d in data):
+        # A bar's labels hidden with it: a click on a legend entry toggles its group,
+        # the bar and its labels (no group holds more).
         entries = [d["legendgroup"] for d in data if d["showlegend"] and "legendgroup" in d]
         if len(entries) == len(set(entries)):
             layout["legend"]["groupclick"] = "togglegroup"
@@ -422,8 +425,40 @@ def _box_hatch(trace: Trace) -> dict[str, Any]:
     return out | {"line": line}
 
 
-def _bar_labels(trace: Trace, bar: dict[str, Any], number: int) -> dict[str, Any]:
-    """Return the text trace writing a bar trace's labels above its whiskers.
+#: A bar's label: its characters' width (12 px text) and, upright, 11 px text's and the
+#: gap below it; plotly.js leaves a fifth of a category's width between its bars.
+_LABEL_CHAR_PX, _UPRIGHT_CHAR_PX, _UPRIGHT_GAP_PX, _BARS_SHARE = 6.6, 6.1, 6, 0.8
+
+
+def _upright(panel: Panel, wide_px: float, tall_px: float) -> float | None:
+    """Return the height in ``panel``'s units its bars' labels take upright, or None: level.
+
+    A label wider than its bar on a page 1,200 px wide stands upright, as the static
+    figure's (:mod:`robot_msgs.report.plots`): twelve algorithms on three sequences ran
+    their "2/2 ok" together (a hunt). The panel's legend beside it (one panel) takes
+    its longest name's width. The height makes room for the labels above the highest
+    whisker (plotly.js's range leaves out a text).
+    """
+    bars = [t for t in panel.traces if t.kind == "bar" and t.text]
+    if not bars:
+        return None
+    longest = max(len(text) for t in bars for text in t.text or ())
+    legend = max(len(t.name) for t in panel.traces) * _LABEL_CHAR_PX + 40
+    categories = panel.categories or tuple(dict.fromkeys(c for t in bars for c in t.x))
+    side_by_side = len(bars) if panel.grouped else 1
+    bar_px = (wide_px - legend) / max(1, len(categories)) * _BARS_SHARE / side_by_side
+    if longest * _LABEL_CHAR_PX <= bar_px:
+        return None
+    tops = [t.high if t.high is not None else t.y for t in bars]
+    top = max((float(np.nanmax(h)) for h in tops if np.isfinite(h).any()), default=0.0)
+    label_px = longest * _UPRIGHT_CHAR_PX + _UPRIGHT_GAP_PX
+    return (top or 1.0) * label_px / max(tall_px - label_px, label_px)
+
+
+def _bar_labels(
+    trace: Trace, bar: dict[str, Any], number: int, upright: float | None = None
+) -> dict[str, Any]:
+    """Return the trace writing a bar trace's labels above its whiskers.
 
     As the static figure draws them (the title says "label: runs succeeded": "none"
     showed them in the hover only; a review), above the whisker's top, not the bar's,
@@ -432,23 +467,34 @@ def _bar_labels(trace: Trace, bar: dict[str, Any], number: int) -> dict[str, Any
     that it is hidden with it; ``number`` (the bar's place in the figure's data) names
     the place, and the group of a bar without one.
     """
-    tops = trace.high if trace.high is not None else trace.y
+    tops = _values(np.nan_to_num(trace.high if trace.high is not None else trace.y))
     group = bar.setdefault("legendgroup", f"bar {number}")
     bar["offsetgroup"] = place = f"bar {number}"
-    return {
-        "type": "scatter",
-        "mode": "text",
+    labels = {
         "name": trace.name,
         "x": bar["x"],
-        "y": _values(np.nan_to_num(tops)),
         "text": list(trace.text or ()),
-        "textposition": "top center",
         "cliponaxis": False,
         "offsetgroup": place,
         "legendgroup": group,
         "showlegend": False,
         "hoverinfo": "skip",
     } | ({"visible": "legendonly"} if trace.hidden else {})
+    if upright is None:
+        return labels | {"type": "scatter", "mode": "text", "y": tops, "textposition": "top center"}
+    # Upright: written from the bottom of a bar without colour standing on the whisker,
+    # as high as the longest label (so the range makes room for it).
+    return labels | {
+        "type": "bar",
+        "base": tops,
+        "y": [upright] * len(tops),
+        "marker": {"color": "rgba(0,0,0,0)"},
+        "textposition": "inside",
+        "insidetextanchor": "start",
+        "textangle": -90,
+        "constraintext": "none",
+        "textfont": {"size": 11, "color": "#333333"},
+    }
 
 
 def results_plots(
