@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -1033,3 +1034,33 @@ def test_a_latency_legend_of_long_names_is_beside_the_panel() -> None:
     legend = ax.get_legend().get_window_extent()
     assert legend.x0 >= ax.bbox.x1
     assert legend.x1 <= fig.bbox.x1
+
+
+def test_a_name_with_braces_is_written_as_is_in_every_hover() -> None:
+    """An algorithm named ``a{y}b`` showed in the comparison's hover as "a0.0129b" (its
+    ``{y}`` the description's field), and ``a{x:.1f}b`` ate the text up to the next
+    brace: each hover holds the fields the description writes, the names as written."""
+    ref = _trajectory(0 * K)
+    runs = [_run(f"{a}/s{{y}}/t{{x}}1", _trajectory(0.01 * K), ref) for a in ("a{y}b", "c{x:.1f}d")]
+    result = _result(runs)
+    specs = [
+        figure_spec.comparison_spec(result),
+        figure_spec.rpe_box_spec(result, "s{y}"),
+        figure_spec.trajectories_spec(result, "s{y}"),
+        figure_spec.error_over_time_spec(result, "s{y}"),
+    ]
+    fields = re.compile(r"%\{[^\s%{}:]*(?::[^}]*)?\}")  # plotly.js's TEMPLATE_STRING_REGEX
+    hovers = [
+        d["hovertemplate"]
+        for s in specs
+        if s
+        for d in plotly_figure(s)["data"]
+        if "hovertemplate" in d
+    ]
+    named = [h for h in hovers if "a{y}b" in fields.sub("F", h) or "c{x:.1f}d" in h]
+    assert len(named) >= 8
+    for hover in named:
+        assert fields.findall(hover)
+        for field in fields.findall(hover):
+            assert field.startswith(("%{x", "%{y", "%{text", "%{marker.color", "%{customdata"))
+        assert len(re.findall(r"[ac]\{[xy]", hover)) == 1  # the name's own

@@ -208,7 +208,7 @@ def test_comparison_labels_stand_above_the_whiskers(result: ReportResult) -> Non
 
 
 #: A name plotly.js would read as its HTML: an entity, a tag, a line break, a field.
-_ODD = "a<b & c&amp;d <br> <b>é</b> 中文 %{meta} 5%"
+_ODD = "a<b & c&amp;d <br> <b>é</b> 中文 %{meta} {y} {{x}} 5%"
 
 
 def _shown(text: str) -> str:
@@ -230,8 +230,9 @@ def _shown(text: str) -> str:
 def test_names_in_a_figure_show_as_written() -> None:
     """A name ``a&lt;b`` showed as "a<b", ``x<br>y`` on two lines, ``<b>x</b>`` bold,
     ``%{meta}`` as the trace's run: plotly.js reads a text as its HTML and as a template,
-    where the tables show the names as written."""
-    from robot_msgs.report.figure_spec import ColourScale, FigureSpec, Panel, Trace
+    where the tables show the names as written; and ``{y}`` in a hover as the point's
+    value (the description's field)."""
+    from robot_msgs.report.figure_spec import ColourScale, FigureSpec, Panel, Trace, _literal
 
     bars = Trace(
         kind="bar",
@@ -241,7 +242,7 @@ def test_names_in_a_figure_show_as_written() -> None:
         group=_ODD,
         titled=True,
         text=(f"{_ODD} 2/2 ok", "1/2 ok"),
-        hover=f"{_ODD}, {{x}}\n{{y:.4f}} m {{text}}",
+        hover=f"{_literal(_ODD)}, {{x}}\n{{y:.4f}} m {{text}}",
     )
     dots = Trace(
         kind="markers",
@@ -249,7 +250,7 @@ def test_names_in_a_figure_show_as_written() -> None:
         y=np.array([1.0, 2.0]),
         values=np.array([0.5, 1.5]),
         name=_ODD,
-        hover=f"{_ODD}\n{{value:.1%}}",
+        hover=f"{_literal(_ODD)}\n{{value:.1%}}",
     )
     one = Panel(traces=(bars,), x_title=_ODD, y_title=_ODD, title=_ODD, categories=(_ODD, "plain"))
     two = Panel(traces=(dots,), x_title="x", y_title="y", title=f"{_ODD} {_ODD} {_ODD}")

@@ -85,7 +85,8 @@ class Trace:
     (views of a sequence are linked by it and by ``poses``, the pose row of each point),
     ``stamps_s`` each point's stamp, and ``hover`` the text shown, with ``{x}``,
     ``{y}``, ``{value}``, ``{stamp}``, ``{pose}`` and ``{text}`` (format spec allowed:
-    ``{y:.4f}``) standing for the point's own.
+    ``{y:.4f}``) standing for the point's own, ``{{`` and ``}}`` for braces
+    (:func:`_literal`).
     """
 
     kind: Literal["line", "step", "markers", "span", "box", "violin", "bar", "histogram"]
@@ -218,6 +219,20 @@ class FigureSpec:
         row = next(r for r in range(len(rows)) if k < sum(rows[: r + 1]))
         span = columns // rows[row]
         return row, (k - sum(rows[:row])) * span, span
+
+
+def _literal(text: str) -> str:
+    """Return ``text`` (a name) for a :class:`Trace`'s hover, its braces doubled.
+
+    An algorithm named ``a{y}b`` showed in the hover as "a0.0129b": its ``{y}``
+    stood for the point's value (a hunt).
+
+    Examples
+    --------
+    >>> _literal("a{y}b")
+    'a{{y}}b'
+    """
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 # --------------------------------------------------------------------------- the data
@@ -401,7 +416,7 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
                     run=e.report.name,
                     stamps_s=est.stamps_s,
                     poses=np.arange(len(est), dtype=np.float64),
-                    hover=f"{e.report.name}\nstamp {{stamp:.6f}} s\nAPE {{value:.4f}} m\n"
+                    hover=f"{_literal(e.report.name)}\nstamp {{stamp:.6f}} s\nAPE {{value:.4f}} m\n"
                     f"{plane[0]} {{x:.3f}} m, {plane[1]} {{y:.3f}} m",
                 )
             )
@@ -494,7 +509,7 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
                     run=e.report.name,
                     poses=drawn[:, 1],
                     stamps_s=drawn[:, 2],
-                    hover=f"{e.report.name}\n{when}\nAPE {{y:.4f}} m",
+                    hover=f"{_literal(e.report.name)}\n{when}\nAPE {{y:.4f}} m",
                 )
             )
         for start, stop in _loss_intervals(e, t0):
@@ -508,7 +523,7 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
                     titled=True,
                     colour=colour,
                     alpha=0.15,
-                    hover=f"{name}\n{start:.2f} s .. {stop:.2f} s",
+                    hover=f"{_literal(name)}\n{start:.2f} s .. {stop:.2f} s",
                 )
             )
     for start, stop in _reference_gaps(runs):
@@ -596,7 +611,7 @@ def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
                 colour=colour,
                 hatch=HATCHES[round_ % len(HATCHES)],
                 alpha=0.5,
-                hover=f"{algorithm}, delta {{x}}\nRPE {{y:.4f}} m",
+                hover=f"{_literal(algorithm)}, delta {{x}}\nRPE {{y:.4f}} m",
             )
         )
     n_deltas = len(dict.fromkeys(x for t in traces for x in t.x))
@@ -661,7 +676,7 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
                     mark=mark,
                     width=width,
                     name=f"{algorithm}: {what} (p50 {p50:.0f} ms, p95 {p95:.0f} ms)",
-                    hover=f"{algorithm} {what}\n{{x:.1f}} ms: {{y:.1%}} of frames",
+                    hover=f"{_literal(algorithm)} {what}\n{{x:.1f}} ms: {{y:.1%}} of frames",
                 )
             )
         traces.append(
@@ -674,7 +689,7 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
                 mark=mark or "circle",
                 size=6.0,
                 text=("p50", "p95"),
-                hover=f"{algorithm}: acquisition to available\n{{text}} {{x:.1f}} ms",
+                hover=f"{_literal(algorithm)}: acquisition to available\n{{text}} {{x:.1f}} ms",
             )
         )
     if not traces:
@@ -751,7 +766,8 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
                 colour=colour,
                 hatch=HATCHES[round_ % len(HATCHES)],
                 alpha=0.8,
-                hover=f"{algorithm}, {{x}}\nmedian APE RMSE {{y:.4f}} m\n{{text}} (runs succeeded)",
+                hover=f"{_literal(algorithm)}, {{x}}\nmedian APE RMSE {{y:.4f}} m\n"
+                "{text} (runs succeeded)",
             )
         )
     n_bars = len(groups)
@@ -809,7 +825,7 @@ def repeatability_spec(result: ReportResult, sequence: str) -> FigureSpec | None
                     # The first four dashes (a colour's rounds are four): distinct to 32.
                     dash=DASHES[(k + round_) % 4],
                     mark_end=True,
-                    hover=f"{_label(e)}\nx {{x:.3f}} m, y {{y:.3f}} m",
+                    hover=f"{_literal(_label(e))}\nx {{x:.3f}} m, y {{y:.3f}} m",
                 )
             )
         rep = next((e.report.repeatability for e in trials if e.report.repeatability), None)

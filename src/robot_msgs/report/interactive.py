@@ -45,7 +45,8 @@ __all__ = ["plotly_figure", "results_plots"]
 Figure = dict[str, Any]
 #: A hover text's fields (:class:`~robot_msgs.report.figure_spec.Trace`) as plotly.js names them.
 _HOVER_FIELDS = {"value": "marker.color", "stamp": "customdata[0]", "pose": "customdata[1]"}
-_HOVER_FIELD = re.compile(r"\{(x|y|text|value|stamp|pose)([:}])")
+#: A field of a hover text (its format spec too), or a doubled brace (a brace).
+_HOVER_FIELD = re.compile(r"\{\{|\}\}|\{(x|y|text|value|stamp|pose)(:[^{}]*)?\}")
 #: A panel's title, centred over it: plotly.js anchors an annotation by its left end left
 #: of a third of the width and by its right end right of two thirds ("auto"), so the
 #: first of three panels had its title begin at its middle, the last's end there.
@@ -231,17 +232,19 @@ def _as_written(figure: Any, key: str = "") -> Any:
     showed as "a<b", ``x<br>y`` on two lines, ``<b>x</b>`` bold, where the tables show
     the names as written (a review); and as a template: ``%{y}`` in a sequence's name
     was left out of the titles of its figures, whose traces have a ``meta``. So every
-    text (a name, a title, a category, a label, a hover text around the ``%{...}``
-    fields :func:`_trace` writes) has ``&``, ``<``, ``>`` and the ``%`` of ``%{``
-    written as entities, and its line ends, this module's and the descriptions' own,
-    as ``<br>``: the one place texts are turned into plotly.js's markup.
+    text (a name, a title, a category, a label, a hover text around its fields) has
+    ``&``, ``<``, ``>`` and the ``%`` of ``%{`` written as entities, and its line ends,
+    this module's and the descriptions' own, as ``<br>``: the one place texts are
+    turned into plotly.js's markup. A hover text's fields (``{y:.4f}``, as
+    :class:`~robot_msgs.report.figure_spec.Trace` writes them; ``{{`` is a brace)
+    become plotly.js's (``%{y:.4f}``).
 
     Examples
     --------
     >>> _as_written({"name": "a<b & c&amp;d", "title": {"text": "one\ntwo"}})
     {'name': 'a&lt;b &amp; c&amp;amp;d', 'title': {'text': 'one<br>two'}}
-    >>> _as_written({"hovertemplate": "<i>5%</i> %{meta}\n%{y:.1%}<extra></extra>"})
-    {'hovertemplate': '&lt;i&gt;5%&lt;/i&gt; &#37;{meta}<br>%{y:.1%}<extra></extra>'}
+    >>> _as_written({"hovertemplate": "<i>5%</i> %{{y}}\n{y:.1%}<extra></extra>"})
+    {'hovertemplate': '&lt;i&gt;5%&lt;/i&gt; &#37;{y}<br>%{y:.1%}<extra></extra>'}
     """
     if isinstance(figure, dict):
         return {k: _as_written(v, k) for k, v in figure.items()}
@@ -252,9 +255,14 @@ def _as_written(figure: Any, key: str = "") -> Any:
     if key != "hovertemplate":
         return _markup(figure)
     body, extra = figure.removesuffix(_EXTRA), _EXTRA if figure.endswith(_EXTRA) else ""
-    parts = _PLOTLY_FIELD.split(body)  # literal text and plotly.js's fields, in turn
-    parts[::2] = [_markup(p) for p in parts[::2]]
-    return "".join(parts) + extra
+    out, text, start = [], "", 0
+    for m in _HOVER_FIELD.finditer(body):  # a field, or a doubled brace: a brace
+        text += body[start : m.start()] + ("" if m[1] else m[0][0])
+        if m[1]:
+            out += [_markup(text), "%{" + _HOVER_FIELDS.get(m[1], m[1]) + (m[2] or "") + "}"]
+            text = ""
+        start = m.end()
+    return "".join([*out, _markup(text + body[start:]), extra])
 
 
 def _markup(text: str) -> str:
@@ -262,11 +270,8 @@ def _markup(text: str) -> str:
 
 
 #: The keys of texts plotly.js shows (categories in ``x`` and their order too: the same
-#: text on both sides), the fields :func:`_trace` writes in a hover text (a name's own
-#: ``%{meta}`` is text), and its ending.
+#: text on both sides), and a hover text's ending.
 _TEXTS = {"name", "text", "x", "categoryarray", "hovertemplate"}
-_FIELD_NAMES = "|".join(re.escape(f) for f in ("x", "y", "text", *_HOVER_FIELDS.values()))
-_PLOTLY_FIELD = re.compile(rf"(%\{{(?:{_FIELD_NAMES})(?::[^}}]*)?\}})")
 _EXTRA = "<extra></extra>"
 
 
@@ -403,8 +408,7 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
     if trace.hover is None:
         drawn["hoverinfo"] = "skip"
     else:
-        text = _HOVER_FIELD.sub(lambda m: "%{" + _HOVER_FIELDS.get(m[1], m[1]) + m[2], trace.hover)
-        drawn["hovertemplate"] = text + _EXTRA
+        drawn["hovertemplate"] = trace.hover + _EXTRA  # in plotly.js's terms: _as_written
     return drawn
 
 

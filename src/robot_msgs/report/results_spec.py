@@ -20,7 +20,7 @@ import numpy as np
 
 from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import FormatError
-from robot_msgs.report.figure_spec import DASHES, FigureSpec, Panel, Trace
+from robot_msgs.report.figure_spec import DASHES, FigureSpec, Panel, Trace, _literal
 from robot_msgs.report.figure_text import legend_names, over_time
 from robot_msgs.report.figures import (
     break_gaps,
@@ -153,7 +153,7 @@ def results_spec(
                 width=1.0,
                 poses=drawn[:, 1],
                 stamps_s=drawn[:, 2],
-                hover=f"{path}\nstamp {{stamp:.6f}}\n{label}: {{y:.4g}}",
+                hover=f"{_literal(path)}\nstamp {{stamp:.6f}}\n{_literal(label)}: {{y:.4g}}",
             )
         )
         if distance is None or distance.size != len(series):
@@ -179,12 +179,13 @@ def results_spec(
                     colour=colour,
                     dash=dash,
                     width=1.0,
-                    hover=f"{path}\n{{x:.3f}} m along the reference\n{label}: {{y:.4g}}",
+                    hover=f"{_literal(path)}\n{{x:.3f}} m along the reference\n"
+                    f"{_literal(label)}: {{y:.4g}}",
                 )
             )
         finite = series.errors[np.isfinite(series.errors)]
         at = (name,) * finite.size
-        hover = f"{path}\n{label}: {{y:.4g}}"
+        hover = f"{_literal(path)}\n{_literal(label)}: {{y:.4g}}"
         box.append(
             Trace(kind="box", x=at, y=finite, name=name, colour=colour, alpha=0.5, hover=hover)
         )
@@ -204,7 +205,7 @@ def results_spec(
                     f"{a:.4g} to {b:.4g}{unit}: {n:.0f} of {finite.size}"
                     for (a, b), n in zip(pairwise(edges), counts, strict=True)
                 ),
-                hover=f"{path}\n{{text}}",
+                hover=f"{_literal(path)}\n{{text}}",
             )
         )
     results = [result for _, result in named]
