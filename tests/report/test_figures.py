@@ -497,3 +497,24 @@ def test_the_pages_line_draws_a_point_alone_between_gaps() -> None:
         title="", panels=(Panel(traces=(whole,), x_title="", y_title=""),), size_in=(4, 3)
     )
     assert plotly_figure(spec)["data"][0]["mode"] == "lines"  # nothing alone: no marker
+
+
+def test_the_pages_marked_line_draws_its_points_alone_between_gaps_too() -> None:
+    """A marked line (past eight colours) shows a dozen marks along it (maxdisplayed),
+    which skipped its lone points: still not drawn on the page (rvB's review). They are
+    dots of their own, in its legend group, with no legend entry."""
+    from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
+    from robot_msgs.report.interactive import plotly_figure
+
+    y = np.array([1.0, np.nan, 2.0, 3.0, np.nan, 4.0])
+    line = Trace(
+        kind="line", x=np.arange(6.0), y=y, name="run", colour="#d62728", mark="triangle-up"
+    )
+    spec = FigureSpec(
+        title="", panels=(Panel(traces=(line,), x_title="", y_title=""),), size_in=(4, 3)
+    )
+    drawn, dots = plotly_figure(spec)["data"]
+    assert drawn["marker"]["maxdisplayed"] > 0  # the marks along it, as before
+    assert (dots["x"], dots["y"]) == ([0.0, 5.0], [1.0, 4.0])
+    assert dots["legendgroup"] == drawn["legendgroup"]
+    assert dots["showlegend"] is False

@@ -199,6 +199,10 @@ def plotly_figure(spec: FigureSpec) -> Figure:
             data.append(drawn)
             if drawn.get("type") == "bar" and trace.text:
                 data.append(_bar_labels(trace, drawn, len(data), upright))
+            if trace.mark and trace.kind in {"line", "step"}:
+                dots = _lone_dots(trace, drawn)
+                if dots is not None:
+                    data.append(dots)
     scale = spec.colour_scale
     if scale is not None:
         # The title along the bar: written across it, it ran into the legend.
@@ -457,6 +461,34 @@ def _upright(panel: Panel, wide_px: float, tall_px: float) -> float | None:
     top = max((float(np.nanmax(h)) for h in tops if np.isfinite(h).any()), default=0.0)
     label_px = longest * _UPRIGHT_CHAR_PX + _UPRIGHT_GAP_PX
     return (top or 1.0) * label_px / max(tall_px - label_px, label_px)
+
+
+def _lone_dots(trace: Trace, drawn: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the dots of a marked line's points alone between gaps, or None if none.
+
+    A marked line's marks are a dozen along it (``maxdisplayed``), which skip most points:
+    a point alone between two gaps, no segment, was not drawn at all (a review); an array
+    of sizes would draw the legend's symbol as a speck. So they are a trace of their own,
+    in the line's legend group and axes, hidden with it, with no legend entry.
+    """
+    lone = lone_points(np.asarray(trace.x, dtype=np.float64), trace.y)
+    if not lone.size:
+        return None
+    x, y = drawn["x"], drawn["y"]
+    dots = {
+        "type": "scatter",
+        "mode": "markers",
+        "name": trace.name,
+        "x": [x[k] for k in lone.tolist()],
+        "y": [y[k] for k in lone.tolist()],
+        "marker": {"symbol": trace.mark, "size": 5, "color": trace.colour},
+        "legendgroup": drawn.get("legendgroup", f"lone {trace.name}"),
+        "showlegend": False,
+        "hoverinfo": "skip",
+    }
+    drawn.setdefault("legendgroup", dots["legendgroup"])
+    keep = ("xaxis", "yaxis", "visible")
+    return dots | {k: drawn[k] for k in keep if k in drawn}
 
 
 def _bar_labels(
