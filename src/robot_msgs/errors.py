@@ -56,7 +56,7 @@ class ValidationError(RobotMsgsError, ValueError):
 class UsageError(ValidationError):
     """A flag's value is refused: out of its bounds, or not fitting the other flags or inputs.
 
-    The message names the flag (``--max-diff -1: expected float > 0, ...``). The command
+    The message names the flag (``--max-diff -1: expected float >= 0, ...``). The command
     line exits with status 2 for it, as argparse does for a value of the wrong type; a
     problem with the data or the files read exits 1.
     """

@@ -6,7 +6,7 @@ a settings field or a library argument (:func:`flag_of`, :func:`setting_flag`), 
 spelled as the flag that sets it (:func:`flag_text`, :func:`flags_text`,
 :func:`flag_value`), the fields and arguments a library message names replaced by their
 flags (:func:`flags_in_text`), and a library error about a field said with the flag and
-the value given (:func:`reword`: ``--max-diff -1: expected float > 0, ...``), in one place
+the value given (:func:`reword`: ``--max-diff -1: expected float >= 0, ...``), in one place
 for every command (:func:`robot_msgs.cli.main`). The flags are read from the table
 generated from the fields' declarations (:mod:`robot_msgs.cli._settings_flags`).
 """
@@ -332,11 +332,11 @@ def reword(
     Examples
     --------
     >>> import argparse
-    >>> err = ValidationError("Expected float > 0, got float -1.0 - at `X.max_diff_s`",
+    >>> err = ValidationError("Expected float >= 0, got float -1.0 - at `X.max_diff_s`",
     ...                       field="EvaluationSettings.max_diff_s",
-    ...                       reason="expected float > 0, got float -1.0")
+    ...                       reason="expected float >= 0, got float -1.0")
     >>> str(reword(err, argparse.Namespace(max_diff=-1.0)))
-    '--max-diff -1: expected float > 0, got float -1.0'
+    '--max-diff -1: expected float >= 0, got float -1.0'
     >>> type(reword(err, argparse.Namespace(max_diff=-1.0), usage=True)).__name__
     'UsageError'
     """
