@@ -534,3 +534,27 @@ def test_a_flat_noisy_cost_is_never_said_to_lie_a_negative_share_above_its_minim
     # The share of the motion left unexplained is flat too (contrast under 1), so the
     # cost's own median is said: below the error at the offset chosen by the share.
     assert said[2].startswith("below its")
+
+
+@pytest.mark.evo_data
+def test_an_exact_late_copy_is_not_said_to_be_timed_to_zero_uncertainty(
+    evo_data: Path, tmp_path: Path
+) -> None:
+    """``ape georeferenced.tum late.tum --offset auto --align se3`` of an exact copy 0.4 s
+    late (its stamps' text plus 0.4, to full precision) said "-0.4000 s ± 0 s" where the
+    offset found was -0.4000029 s: the cost is zero to float64 rounding over a few µs (a
+    review). The uncertainty is at least the golden-section tolerance, 1 µs, and covers
+    the offset written into the file."""
+    from decimal import Decimal
+
+    lines = []
+    for line in (evo_data / "georeferenced.tum").read_text().splitlines():
+        stamp, _, rest = line.partition(" ")
+        kept = line.startswith("#") or not rest
+        lines.append(line if kept else f"{Decimal(stamp) + Decimal('0.4')} {rest}")
+    (tmp_path / "late.tum").write_text("\n".join(lines) + "\n")
+    ref = _read(evo_data / "georeferenced.tum")
+    late = _read(tmp_path / "late.tum")
+    found = estimate_offset(ref, late, EvaluationSettings(offset_auto=True, align="se3"))
+    assert found.std_s >= 1e-6
+    assert abs(found.offset_s - -0.4) <= found.std_s

@@ -42,7 +42,18 @@ poses. The standard uncertainty is the least-squares one,
 
 with ``n`` poses, ``p`` fitted parameters (7 or 8 with the offset) and ``ρ`` the lag-1
 autocorrelation of the residuals at the optimum (the second factor widens it for errors
-that persist from pose to pose, as SLAM errors do; an AR(1) approximation).
+that persist from pose to pose, as SLAM errors do; an AR(1) approximation). It is never
+said smaller than what the search resolves, the largest of: the golden-section tolerance
+(1 µs); the float64 spacing of the stamps (of the largest magnitude on either side: an
+offset finer than that is not represented); and the half-width of the offsets whose cost
+float64 cannot tell from the minimum's, ``sqrt(2 δJ / J'')`` with
+``δJ = 8 ε (σ_x² + σ_y²)`` (``J`` is a difference of the two sides' variances, which
+cancel to about that: ``ε`` is float64's machine epsilon). The reference's own rounding
+of its stamps (printed digits) is not a floor: both sides read the same stamps, and
+where they are apart the rounding moves the reference's poses off the estimate's and
+shows in ``J(τ*)`` and the least-squares term. WHY: an exact copy of
+``georeferenced.tum`` 0.4 s late was timed at -0.4000029 s "± 0 s" (``J(τ*) = 0``);
+its cost is flat to rounding over ±4 µs, and the floor says ± 4.9e-06 s (a review).
 
 Only positions enter the cost: a trajectory that only turns in place cannot be timed by
 it (the curve is flat and the estimate is refused).
@@ -103,6 +114,7 @@ _MIN_CANDIDATES = 21
 _COARSE_POSES = 4_000
 _FINE_POSES = 200_000
 _TOL_S = 1e-6
+_COST_ULPS = 8.0  # J's rounding, in machine epsilons of the two sides' variances
 _MIN_POSES = 10
 _REFUSE_CONTRAST = 0.1
 _FLAT_CONTRAST = 1.0  # TimeOffset.flat's
@@ -345,6 +357,23 @@ def _golden(
             d = a + _GOLDEN * (b - a)
             fd = cost(d, rows)[0]
     return (c, fc) if not fc > fd else (d, fd)
+
+
+def _resolved(
+    cost: _Cost,
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    tau: float,
+    curvature: float,
+) -> float:
+    """Return the finest offset the search resolves, seconds (the module docstring's floor)."""
+    every = np.arange(len(estimate))
+    ok, y = cost.match(tau, every)
+    x = np.take(cost.pe, every[ok], axis=0)
+    spreads = float(np.var(x, axis=0).sum() + np.var(y, axis=0).sum()) if y.size else 0.0
+    rounding = _COST_ULPS * float(np.finfo(float).eps) * spreads
+    stamps = max(abs(float(t.stamps_s[k])) for t in (reference, estimate) for k in (0, -1))
+    return max(_TOL_S, float(np.spacing(stamps)), math.sqrt(2.0 * rounding / curvature))
 
 
 def _curvature(cost: _Cost, rows: IntpArray, tau: float, step: float) -> float:
@@ -693,6 +722,7 @@ def estimate_offset(
     dof = max(3 * n_used - params, 1)
     if curvature > 0:
         std = math.sqrt(2.0 * j0 / (dof * curvature) * (1.0 + rho) / (1.0 - rho))
+        std = max(std, _resolved(cost, reference, estimate, tau, curvature))
     else:
         std = math.inf
     found = TimeOffset(
