@@ -1396,3 +1396,58 @@ def test_a_share_of_exactly_half_a_percent_is_not_said_as_none() -> None:
         "1%",
         "25%",
     ]
+
+
+def _moving_and_still() -> tuple[PoseTrajectory, PoseTrajectory]:
+    """A 30 s path (cos t, sin 2t, 0.1 t) turning about z at 20 Hz, and the same poses'
+    orientations at the origin with 0.1 mm of noise on each axis."""
+    t = np.arange(600, dtype=np.float64) * 0.05
+    yaw = 0.5 * t
+    quats = np.stack([0 * t, 0 * t, np.sin(yaw / 2), np.cos(yaw / 2)], 1)
+    moving = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([np.cos(t), np.sin(2 * t), 0.1 * t], 1),
+        orientations_quat_xyzw=quats,
+    )
+    noise = np.random.default_rng(7).normal(0.0, 1e-4, (t.size, 3))
+    return moving, moving.replace(positions_xyz=noise)
+
+
+@pytest.mark.parametrize("still_side", ["reference", "estimate"])
+def test_one_side_standing_still_is_said_not_sent_to_sim3(still_side: str) -> None:
+    """A reference standing still under an estimate that moves was called "scale 8.84e-06,
+    a monocular estimate? fix --align sim3" (Sim(3) shrank the estimate to a point: APE
+    0.000172 m); an estimate standing still, "scale 520 ... fix --align sim3" for the same
+    1.32 m as se3 (a review)."""
+    moving, still = _moving_and_still()
+    ref, est = (still, moving) if still_side == "reference" else (moving, still)
+    d = diagnose(ref, est)
+    assert d.kinds() == ("motion_mismatch",)
+    found = d.finding("motion_mismatch")
+    assert found is not None
+    assert found.severity == "error"
+    assert found.fix == {}
+    assert f"the {still_side} stands still" in found.summary
+    assert found.evidence["still_side"] == still_side
+    # Hand figures: noise of 0.1 mm on each axis spreads sqrt(3) 0.1 mm about its mean;
+    # the path var(cos t) + var(sin 2t) + var(0.1 t) = 0.5 + 0.5 + 0.01 * 30² / 12.
+    spreads = {"reference": "reference_spread_m", "estimate": "estimate_spread_m"}
+    moving_side = "estimate" if still_side == "reference" else "reference"
+    assert found.evidence[spreads[still_side]] == pytest.approx(math.sqrt(3) * 1e-4, rel=0.1)
+    assert found.evidence[spreads[moving_side]] == pytest.approx(math.sqrt(1.75), rel=0.02)
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize(
+    ("ref", "est"),
+    [
+        ("freiburg1_xyz-groundtruth.txt", "freiburg1_xyz-ORB_kf_mono.txt"),
+        ("fr2_desk_groundtruth.txt", "fr2_desk_ORB_kf_mono.txt"),
+    ],
+)
+def test_sparse_keyframes_are_not_said_to_stand_still(evo_data: Path, ref: str, est: str) -> None:
+    """fr1_xyz's 32 matched keyframes spread 1.6 times their noise a pose by second
+    differences, as a side standing still does; they follow the reference's motion."""
+    d = diagnose_files([InputFile(path=str(evo_data / ref)), InputFile(path=str(evo_data / est))])
+    assert "motion_mismatch" in d.checks
+    assert "motion_mismatch" not in d.kinds()

@@ -95,6 +95,7 @@ from robot_msgs.evaluation.doctor._motion import (
     _planar,
     _rate_mismatch,
     _scale,
+    _still,
     _turned,
     _unrelated,
     _worst_intervals,
@@ -336,7 +337,11 @@ def _matched_checks(
         )
         return out
     checks.append("motion_mismatch")
-    wrong = _unrelated(ref, est)
+    # A side standing still first: its distances do not correlate either, and "another
+    # sequence" would not say which side holds no motion.
+    wrong = _still(ref, est, settings)
+    if wrong is None:
+        wrong = _unrelated(ref, est)
     if wrong is None:
         checks += ["inverted", "mirrored"]
         wrong = _turned(ref, est)

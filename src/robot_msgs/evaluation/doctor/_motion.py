@@ -32,6 +32,8 @@ from robot_msgs.evaluation.doctor._rules import (
     _SCALE_OFF,
     _SHOWN_WINDOWS,
     _SIGNIFICANT,
+    _STILL,
+    _STILL_EXPLAINED,
     _UNRELATED_R,
     _VARIES,
     _WINDOW_CHANGE,
@@ -294,6 +296,81 @@ def _unrelated(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Find
             "1): another sequence, or a wrong pairing of files"
         ),
         evidence={"distance_correlation": _round(moved, 3), "angle_correlation": _round(turned, 3)},
+    )
+
+
+def _spread_and_noise(traj: PoseTrajectory) -> tuple[float, float]:
+    """RMS distance of the positions from their mean, and their white noise a pose (m).
+
+    The noise from second differences, ``var(p[i+1] - 2 p[i] + p[i-1]) = 6 σ²`` for
+    independent noise of ``σ`` a pose (as :mod:`robot_msgs.evaluation.offset` measures a
+    reference's): a side standing still spreads about once its noise.
+    """
+    p = traj.positions_xyz
+    centred = p - p.mean(axis=0)
+    spread = math.sqrt(float(np.einsum("ni,ni->", centred, centred)) / len(p))
+    second = p[2:] - 2.0 * p[1:-1] + p[:-2]
+    noise = math.sqrt(float(np.einsum("ni,ni->", second, second)) / (6.0 * len(second)))
+    return spread, noise
+
+
+def _still(
+    matched_ref: PoseTrajectory, matched_est: PoseTrajectory, settings: EvaluationSettings
+) -> Finding | None:
+    """Find one side standing still while the other moves.
+
+    A side stands still when its positions spread no more than :data:`_STILL` times its
+    own noise (:func:`_spread_and_noise`), the other's spread more, and the estimate's
+    motion, fitted by Sim(3), explains less than :data:`_STILL_EXPLAINED` of the
+    reference's variance (sparse keyframes of a real motion, a few a swing, spread little
+    against their own steps, but follow the reference). WHY: a reference standing still
+    (0.1 mm noise) under an estimate that moves was called "scale 8.84e-06, a monocular
+    estimate?" and sent to ``--align sim3``, which shrinks the estimate to a point (APE
+    0.000172 m); an estimate standing still, "scale 520", sent there too for the same
+    1.32 m APE as se3 (a review). No alignment makes such a pair say anything.
+    """
+    if len(matched_ref) < _MIN_MOTIONS:
+        return None
+    (ref_spread, ref_noise), (est_spread, est_noise) = (
+        _spread_and_noise(matched_ref), _spread_and_noise(matched_est)
+    )  # fmt: skip
+    ref_still = ref_spread <= _STILL * ref_noise
+    est_still = est_spread <= _STILL * est_noise
+    if ref_still == est_still:
+        return None
+    try:
+        sim3 = aligned_rmse(matched_ref, matched_est, "sim3")
+    except AlignmentError:
+        sim3 = ref_spread  # a still side's positions all equal: nothing explained
+    explained = 1.0 - (sim3 / ref_spread) ** 2 if ref_spread > 0 else 0.0
+    if explained >= _STILL_EXPLAINED:
+        return None
+
+    def said(spread: float, noise: float) -> str:
+        times = f"{spread / noise:.2g} times" if noise > 0 else "with no"
+        return f"{spread:.3g} m RMS about its mean, {times} its own noise ({noise:.3g} m a pose)"
+
+    still, moving = ("reference", "estimate") if ref_still else ("estimate", "reference")
+    sides = {"reference": said(ref_spread, ref_noise), "estimate": said(est_spread, est_noise)}
+    return Finding(
+        kind="motion_mismatch",
+        severity="error",
+        summary=(
+            f"the {still} stands still: over {len(matched_ref)} matched poses it moves "
+            f"{sides[still]}, where the {moving} moves {sides[moving]}; neither follows "
+            f"the other (Sim(3) explains {max(explained, 0.0):.0%} of the reference's "
+            "variance), and no alignment makes their APE mean anything "
+            f"(sim3 would fit a scale of the two motions' sizes){_matched_at(settings)}: "
+            "another recording, or a wrong topic or file"
+        ),
+        evidence={
+            "still_side": still,
+            "reference_spread_m": _round(ref_spread),
+            "reference_noise_m": _round(ref_noise),
+            "estimate_spread_m": _round(est_spread),
+            "estimate_noise_m": _round(est_noise),
+            "explained_share": _round(max(explained, 0.0), 3),
+        },
     )
 
 

@@ -98,6 +98,13 @@ _UNRELATED_R = 0.5
 _VARIES = 0.1
 #: Less than this a second (1 cm, half a degree) is a reference standing still.
 _MOVES = (0.01, math.radians(0.5))
+#: A side whose positions spread no more than this many times its own noise a pose
+#: stands still (noise alone spreads about once its level).
+_STILL = 3.0
+#: ... when the other side's motion explains less than this share of its variance
+#: (Sim(3)): sparse keyframes of a real motion spread little against their steps too, but
+#: follow the other side's motion.
+_STILL_EXPLAINED = 0.5
 #: Fewer pairs of matched poses than this say nothing about the motions.
 _MIN_MOTIONS = 20
 
