@@ -897,3 +897,20 @@ def test_no_match_of_stamps_past_any_clock_says_them_as_floats_not_300_digits() 
     assert "offset spans 0.000000 .. 4.000000 s (5 poses)" in said
     assert "the offset (`offset_s=`) is 1e+300 s" in said
     assert len(said) < 1000  # 300 digits a stamp, five stamps: over 1,500
+
+
+def test_no_match_of_a_short_piece_of_a_long_reference_does_not_blame_the_units() -> None:
+    """A 1 s piece (21 poses) of a 400 s reference, its very poses, given an offset that
+    makes it miss: the error said "the reference spans 399.95 s and the estimate 1 s (a
+    factor of 1e+03): the reference's stamps look like ms, not seconds", where both move
+    at 0.5 m/s (the doctor's rule, 0f8bc02: speeds within √1000 of each other are both
+    seconds; a review). The reference in ms beside its every 5th pose in seconds still is
+    said."""
+    t = np.arange(8000, dtype=np.float64) * 0.05
+    ref = _walk(t, 0.5)
+    piece = _walk(t[2000:2021], 0.5)
+    with pytest.raises(AssociationError, match=r"The time spans do not overlap") as caught:
+        associate(ref, piece, EvaluationSettings(offset_s=1000.0))
+    assert "look like" not in str(caught.value)
+    with pytest.raises(AssociationError, match=r"the reference's stamps look like ms"):
+        associate(_walk(t * 1e3, 0.5e-3), _walk(t[::5], 0.5), EvaluationSettings(offset_s=1e6))

@@ -111,8 +111,10 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
     """Say whether one side's stamps look like another unit: spans a power of 1000 apart.
 
     A span a power of 1000 (within a factor of about 3) longer than the other's is
-    taken for stamps in ms, us or ns beside seconds. The doctor names it; an association
-    that matches nothing says it before its clock advice.
+    taken for stamps in ms, us or ns beside seconds, unless both sides move at speeds
+    (their paths over their spans) within ``√factor`` of each other
+    (:func:`_moves_as_fast`). The doctor names it; an association that matches nothing
+    says it before its clock advice, and one that matches little in its note.
 
     Examples
     --------
@@ -123,6 +125,10 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
     >>> other_stamp_unit(walk, walk.replace(stamps_s=t * 1e3))[:3]
     ('estimate', 'ms', 1000.0)
     >>> other_stamp_unit(walk, walk.replace(stamps_s=t * 2)) is None
+    True
+    >>> piece = walk.replace(stamps_s=t[:2], positions_xyz=walk.positions_xyz[:2],
+    ...                      orientations_quat_xyzw=walk.orientations_quat_xyzw[:2])
+    >>> other_stamp_unit(walk, piece) is None  # 0.1 s of a 9.9 s walk, as fast
     True
     """
     if len(reference) < 2 or len(estimate) < 2:
@@ -136,7 +142,33 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
         return None
     unit = {1: "ms", 2: "us", 3: "ns"}.get(abs(k), f"1e-{3 * abs(k)} s")
     side = "estimate" if k > 0 else "reference"
-    return OtherUnit(side, unit, float(10 ** (3 * abs(k))), spans)
+    factor = float(10 ** (3 * abs(k)))
+    if _moves_as_fast(reference, estimate, side, factor):
+        return None
+    return OtherUnit(side, unit, factor, spans)
+
+
+def _moves_as_fast(
+    reference: PoseTrajectory, estimate: PoseTrajectory, side: str, factor: float
+) -> bool:
+    """Say whether ``side``, whose span is ``factor`` times the other's, moves about as fast.
+
+    Stamps in a ``factor`` times smaller unit make a side's speed (its path over its
+    span) that many times slower than the other's, whatever spans the two cover; a
+    side less than ``√factor`` times slower (both moving) is stamped in seconds too.
+    WHY: a 1 s piece of a 400 s reference, its very poses, was called "the reference's
+    stamps look like ms, not seconds" by the doctor (an error, after which nothing is
+    checked), where ``ape`` evaluates it, and by ``ape``'s own error when a ``--offset``
+    made the piece miss (a review): the spans alone are a power of 1000 apart.
+    """
+    trajs = {"reference": reference, "estimate": estimate}
+    longer, shorter = (
+        trajs[name].path_length_m / trajs[name].duration_s
+        for name in (side, "estimate" if side == "reference" else "reference")
+    )
+    if not (math.isfinite(longer) and math.isfinite(shorter) and longer > 0 and shorter > 0):
+        return False
+    return longer * math.sqrt(factor) > shorter
 
 
 #: Fewer stamps than this are not called frame indices (three poses 1 s apart may be).

@@ -58,7 +58,7 @@ def _stamp_units(
         if slow is not None:
             return slow
     unit = other_stamp_unit(reference, estimate)
-    if unit is None or _moves_as_fast(reference, estimate, unit.side, unit.factor):
+    if unit is None:  # neither side's span nor speed says another unit
         return None
     return Finding(
         kind="stamp_units",
@@ -70,28 +70,6 @@ def _stamp_units(
             "factor": unit.factor if unit.side == "estimate" else 1.0 / unit.factor,
         },
     )
-
-
-def _moves_as_fast(
-    reference: PoseTrajectory, estimate: PoseTrajectory, side: str, factor: float
-) -> bool:
-    """Say whether ``side``, whose span is ``factor`` times the other's, moves about as fast.
-
-    Stamps in a ``factor`` times smaller unit make a side's speed (its path over its
-    span) that many times slower than the other's, whatever spans the two cover; a
-    side less than ``√factor`` times slower (both moving) is stamped in seconds too.
-    WHY: a 1 s piece of a 400 s reference, its very poses, was called "the reference's
-    stamps look like ms, not seconds" (an error, after which nothing is checked), where
-    ``ape`` evaluates it (a review): the spans alone are a power of 1000 apart.
-    """
-    trajs = {"reference": reference, "estimate": estimate}
-    longer, shorter = (
-        trajs[name].path_length_m / trajs[name].duration_s
-        for name in (side, "estimate" if side == "reference" else "reference")
-    )
-    if not (math.isfinite(longer) and math.isfinite(shorter) and longer > 0 and shorter > 0):
-        return False
-    return longer * math.sqrt(factor) > shorter
 
 
 def _slow_stamps(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding | None:
