@@ -1451,3 +1451,18 @@ def test_sparse_keyframes_are_not_said_to_stand_still(evo_data: Path, ref: str, 
     d = diagnose_files([InputFile(path=str(evo_data / ref)), InputFile(path=str(evo_data / est))])
     assert "motion_mismatch" in d.checks
     assert "motion_mismatch" not in d.kinds()
+
+
+@pytest.mark.parametrize("still_side", ["reference", "estimate"])
+def test_one_side_at_a_single_point_is_said_to_stand_still(still_side: str) -> None:
+    """A side at one point (no noise) failed the alignment first, and the doctor advised
+    ``align='origin'``, where no alignment makes the pair's APE mean anything."""
+    moving, _ = _moving_and_still()
+    point = moving.replace(positions_xyz=np.tile([1.0, 2.0, 3.0], (len(moving), 1)))
+    ref, est = (point, moving) if still_side == "reference" else (moving, point)
+    d = diagnose(ref, est)
+    assert d.kinds() == ("motion_mismatch",)
+    found = d.finding("motion_mismatch")
+    assert found is not None
+    assert found.evidence["still_side"] == still_side
+    assert found.evidence["explained_share"] == 0.0

@@ -329,6 +329,13 @@ def _matched_checks(
     ref, est = association.reference, association.estimate
     checks += ["scale", "quaternion_order", "frame_extrinsic", "alignment", "worst_intervals"]
     method = settings.align if settings.align != "none" else "se3"
+    # A side standing still first: its distances do not correlate either, and "another
+    # sequence" would not say which side holds no motion; one at a single point fails the
+    # alignment, which advised align='origin' for a pair no alignment makes meaningful.
+    wrong = _still(ref, est, settings)
+    if wrong is not None:
+        checks.append("motion_mismatch")
+        return [wrong]
     try:
         aligned, fitted = align(ref, est, settings=settings.replace(align=method))
     except AlignmentError as err:
@@ -337,11 +344,7 @@ def _matched_checks(
         )
         return out
     checks.append("motion_mismatch")
-    # A side standing still first: its distances do not correlate either, and "another
-    # sequence" would not say which side holds no motion.
-    wrong = _still(ref, est, settings)
-    if wrong is None:
-        wrong = _unrelated(ref, est)
+    wrong = _unrelated(ref, est)
     if wrong is None:
         checks += ["inverted", "mirrored"]
         wrong = _turned(ref, est)

@@ -347,8 +347,12 @@ def _still(
         return None
 
     def said(spread: float, noise: float) -> str:
-        times = f"{spread / noise:.2g} times" if noise > 0 else "with no"
-        return f"{spread:.3g} m RMS about its mean, {times} its own noise ({noise:.3g} m a pose)"
+        if not noise > 0:  # one point, or a line walked at an even step
+            return f"{spread:.3g} m RMS about its mean, without noise"
+        return (
+            f"{spread:.3g} m RMS about its mean, {spread / noise:.2g} times its own noise "
+            f"({noise:.3g} m a pose)"
+        )
 
     still, moving = ("reference", "estimate") if ref_still else ("estimate", "reference")
     sides = {"reference": said(ref_spread, ref_noise), "estimate": said(est_spread, est_noise)}
