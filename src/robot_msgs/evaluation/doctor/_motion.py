@@ -356,16 +356,28 @@ def _still(
 
     still, moving = ("reference", "estimate") if ref_still else ("estimate", "reference")
     sides = {"reference": said(ref_spread, ref_noise), "estimate": said(est_spread, est_noise)}
+    # WHY a reference standing still is a warning: a robot held still while its estimate
+    # drifts is a test of its own (the APE without alignment is the drift; a review).
+    stood = still == "reference"
     return Finding(
         kind="motion_mismatch",
-        severity="error",
+        severity="warning" if stood else "error",
         summary=(
             f"the {still} stands still: over {len(matched_ref)} matched poses it moves "
             f"{sides[still]}, where the {moving} moves {sides[moving]}; neither follows "
             f"the other (Sim(3) explains {max(explained, 0.0):.0%} of the reference's "
-            "variance), and no alignment makes their APE mean anything "
-            f"(sim3 would fit a scale of the two motions' sizes){_matched_at(settings)}: "
-            "another recording, or a wrong topic or file"
+            + (
+                "variance), and no alignment fits them "
+                if stood
+                else "variance), and no alignment makes their APE mean anything "
+            )
+            + f"(sim3 would fit a scale of the two motions' sizes){_matched_at(settings)}: "
+            + (
+                "if the robot stood still, the APE with `align='none'` is the estimate's "
+                "drift; else another recording, or a wrong topic or file"
+                if stood
+                else "another recording, or a wrong topic or file"
+            )
         ),
         evidence={
             "still_side": still,
