@@ -243,6 +243,64 @@ def test_a_time_range_cuts_the_reference_and_the_sequence_span(tmp_path: Path) -
     assert report.success
 
 
+# Five frames acquired at 0, 0.5 .. 2 s, each available 0.1 s + 10 ms per frame later.
+_EARLY_TIMING = "frame,acquisition_s,available_s\n" + "".join(
+    f"{i},{i * 0.5},{i * 0.5 + 0.1 + i * 0.01}\n" for i in range(5)
+)
+
+
+def test_a_time_range_cuts_the_losses_and_the_latency_too(tmp_path: Path) -> None:
+    """--t-start 5 said 1 loss of 1.0 s (at 3 .. 4 s) beside a coverage of 100 % of
+    5 .. 10 s, and a latency over 5 frames all acquired before 5 s (a review)."""
+    ref = _traj(T, _line(T))
+    folder = _run_folder(
+        tmp_path,
+        "run",
+        _traj(T, _line(T, 0.01)),
+        reference=ref,
+        tracking="time_s,event\n3,lost\n4,recovered\n",
+        timing=_EARLY_TIMING,
+    )
+    late = NONE.replace(evaluation=EvaluationSettings(align="none", t_start_s=5.0))
+    report = run_report(folder, late)
+    assert (report.sequence_start_s, report.sequence_end_s) == (5.0, 10.0)
+    assert report.losses == ()
+    assert report.coverage == 1.0
+    assert report.latency is not None
+    assert report.latency.n_frames == 0
+    assert math.isnan(report.input_rate_hz)
+    # Up to 3.5 s: the loss from 3 s meets it, and every frame (0 .. 2 s) was acquired in it.
+    early = NONE.replace(evaluation=EvaluationSettings(align="none", t_end_s=3.5))
+    report = run_report(folder, early)
+    assert [(loss.start_s, loss.end_s) for loss in report.losses] == [(3.0, 4.0)]
+    assert report.lost_s == pytest.approx(0.5)
+    assert report.latency is not None
+    assert report.latency.n_frames == 5
+    assert report.latency.latency_p50_s == pytest.approx(0.12)  # frame 2: 0.1 + 0.02 s
+    assert "losses, coverage and latency within 0.00 .. 3.50 s" in report.notes
+
+
+@pytest.mark.parametrize(
+    ("t_start", "t_end"), [(20.0, None), (None, -1.0), (10.0, None), (12.0, 15.0)]
+)
+def test_a_time_range_that_misses_the_sequence_fails_the_run_saying_so(
+    tmp_path: Path, t_start: float | None, t_end: float | None
+) -> None:
+    """--t-start 20 of a reference spanning 0 .. 10 s gave a span from 20 to 10 s and a
+    success (a review)."""
+    ref = _traj(T, _line(T))
+    folder = _run_folder(tmp_path, "run", ref, reference=ref)
+    settings = NONE.replace(
+        evaluation=EvaluationSettings(align="none", t_start_s=t_start, t_end_s=t_end)
+    )
+    report = run_report(folder, settings)
+    assert not report.success
+    assert report.failure == "time range outside the sequence"
+    assert (report.sequence_start_s, report.sequence_end_s) == (0.0, 10.0)
+    assert math.isnan(report.coverage)
+    assert "leaves nothing of the sequence, 0.00 .. 10.00 s" in report.notes[0]
+
+
 def test_unmatched_run_reports_no_accuracy_with_the_reason(tmp_path: Path) -> None:
     later = T + 1000.0
     folder = _run_folder(tmp_path, "run", _traj(later, _line(T)), reference=_traj(T, _line(T)))

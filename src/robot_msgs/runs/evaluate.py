@@ -10,7 +10,9 @@ The sequence spans its reference; without one, its timing log, or the span the o
 runs of its sequence show when given (``sequence_span``, :mod:`robot_msgs.runs.spans`).
 The failure reasons are short categories that aggregate well: the run's ``failure``
 text, ``"exit code N"``, ``"no estimate"``, ``"tracking lost, not recovered"``,
-``"estimate ends early"`` or ``"coverage too low"``; details go to ``notes``.
+``"estimate ends early"``, ``"coverage too low"`` or ``"time range outside the sequence"``
+(``t_start_s``/``t_end_s`` leave nothing of it); details go to ``notes``. The time range
+cuts the span, the losses, the coverage and the timing log's latency alike.
 
 Every metric of the settings is computed only on the valid poses (outside tracking
 losses), each as its own ``Comparison``: the guide's "report the overall success rate
@@ -21,6 +23,7 @@ and alignment).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -87,20 +90,64 @@ class RunEvaluation:
 def _span(run: RunInputs, settings: EvaluationSettings) -> tuple[float, float, str]:
     """Return the sequence span on the estimate's clock, and where it comes from.
 
-    The reference's span, cut to the settings' time range, then moved by the offset.
+    The reference's span moved by the offset (the settings' time range is cut from it
+    by the caller).
     """
     if run.reference is not None and len(run.reference) > 0:
         t = run.reference.stamps_s
         start, end = float(t[0]), float(t[-1])
-        if settings.t_start_s is not None:
-            start = max(start, settings.t_start_s)
-        if settings.t_end_s is not None:
-            end = min(end, settings.t_end_s)
         return start - settings.offset_s, end - settings.offset_s, "reference"
     if run.timing is not None and run.timing.acquisition_s.size > 0:
         t = run.timing.acquisition_s
         return float(t[0]), float(t[-1]), "timing"
     return math.nan, math.nan, ""
+
+
+def _window(settings: EvaluationSettings) -> tuple[float, float] | None:
+    """Return the settings' time range on the estimate's clock, or ``None`` without one."""
+    if settings.t_start_s is None and settings.t_end_s is None:
+        return None
+    low = -math.inf if settings.t_start_s is None else settings.t_start_s
+    high = math.inf if settings.t_end_s is None else settings.t_end_s
+    return low - settings.offset_s, high - settings.offset_s
+
+
+def _in_window(
+    run: RunInputs, losses: tuple[TrackingLoss, ...], window: tuple[float, float]
+) -> tuple[tuple[TrackingLoss, ...], RunInputs]:
+    """Return the losses that meet ``window`` and the run with its timing log cut to it.
+
+    A loss partly inside keeps its logged times (as :attr:`RunReport.lost_s` cuts it);
+    a frame counts when it was acquired inside the window.
+    """
+    low, high = window
+    kept = tuple(loss for loss in losses if loss.end_s > low and loss.start_s <= high)
+    log = run.timing
+    if log is None:
+        return kept, run
+    inside = (log.acquisition_s >= low) & (log.acquisition_s <= high)
+    cut = dataclasses.replace(
+        log,
+        frame=log.frame[inside],
+        acquisition_s=log.acquisition_s[inside],
+        processing_start_s=log.processing_start_s[inside],
+        available_s=log.available_s[inside],
+    )
+    return kept, dataclasses.replace(run, timing=cut)
+
+
+def _missed_note(settings: EvaluationSettings, span: tuple[float, float]) -> str:
+    """Say that the settings' time range leaves nothing of the sequence ``span``."""
+    given = " and ".join(
+        f"{name} {value:g} s"
+        for name, value in (("t_start", settings.t_start_s), ("t_end", settings.t_end_s))
+        if value is not None
+    )
+    shift = settings.offset_s
+    return (
+        f"the time range ({given}) leaves nothing of the sequence, "
+        f"{span[0] + shift:.2f} .. {span[1] + shift:.2f} s on the reference's clock"
+    )
 
 
 def _shown_note(run: RunInputs, own: tuple[float, float, str], shown: tuple[float, float]) -> str:
@@ -337,6 +384,20 @@ def evaluate_run(
     if sequence_span is not None and span_source != "reference":
         shown = _shown_note(run, own, sequence_span)
         (start_s, end_s), span_source = sequence_span, SHOWN_BY_RUNS
+    # The time range cuts everything the report says (span, coverage, losses, latency),
+    # not the accuracy alone: --t-start 5 said a loss at 3 s and the latency of frames
+    # all before 5 s beside a coverage of 5 .. 10 s; past the sequence's end it made a
+    # span from 20 to 10 s and a success (a review).
+    window = _window(settings.evaluation)
+    missed = ""
+    if window is not None and not math.isnan(end_s):
+        low, high = max(start_s, window[0]), min(end_s, window[1])
+        if low < high:
+            start_s, end_s = low, high
+            window = (low, high)
+        else:
+            missed = _missed_note(settings.evaluation, (start_s, end_s))
+            window = None
     losses: tuple[TrackingLoss, ...] = ()
     if run.tracking is not None:
         known_end = (
@@ -344,10 +405,27 @@ def evaluate_run(
         )
         losses = losses_from_log(run.tracking, end_s=known_end)
     valid = valid_mask(stamps, losses)
+    if window is not None:
+        losses, run = _in_window(run, losses, window)
     cover = coverage(
         stamps, losses, start_s=start_s, end_s=end_s, coverage_gap_s=settings.coverage_gap_s
     )
     failure, notes = _judge(run, stamps, valid, losses, (start_s, end_s), settings, cover)
+    if missed and not failure:
+        failure, notes, cover = "time range outside the sequence", [missed], math.nan
+    elif window is not None:
+        notes.append(f"losses, coverage and latency within {start_s:.2f} .. {end_s:.2f} s")
+        meta = run.spec.meta
+        whole = [
+            what
+            for what, there in (
+                ("resources.csv", run.resources is not None),
+                ("the bag's latency", run.timing is None and meta.bag and meta.latency_topic),
+            )
+            if there
+        ]
+        if whole:
+            notes.append(f"{' and '.join(whole)}: over the whole run, not the time range")
     if shown:
         notes.append(shown)
     results: dict[str, EvaluationResult] = {}
