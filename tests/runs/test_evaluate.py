@@ -379,6 +379,17 @@ def test_tracking_lost_for_good_fails_even_where_the_end_is_unknown(tmp_path: Pa
     assert any("never recovered (the end of the sequence is unknown)" in n for n in report.notes)
 
 
+def test_no_valid_pose_fails_even_where_the_end_is_unknown(tmp_path: Path) -> None:
+    """No reference, no timing log, lost at -1 s and recovered at 100 s over an estimate of
+    0 .. 10 s: a success with n_valid 0 (a review)."""
+    tracking = "time_s,event\n-1,lost\n100,recovered\n"
+    report = run_report(_run_folder(tmp_path, "a", _traj(T, _line(T)), tracking=tracking))
+    assert report.n_valid == 0
+    assert not report.success
+    assert report.failure == "estimate ends early"
+    assert report.notes[0] == "no valid pose: the 101 poses all fall in tracking losses"
+
+
 def test_lost_seconds_count_within_the_sequence_only(tmp_path: Path) -> None:
     """Lost 3 s before the reference starts to 0.5 s after it: 3.5 s lost was printed beside
     a coverage that counted 0.5 s (a review). The loss keeps its logged times."""

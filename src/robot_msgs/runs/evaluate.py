@@ -201,6 +201,9 @@ def _judge(
         if losses and not losses[-1].recovered:
             note = "tracking lost and never recovered (the end of the sequence is unknown)"
             return "tracking lost, not recovered", [note]
+        if not valid.any():  # losses over every pose: it was a success with n_valid 0 (a review)
+            note = f"no valid pose: the {stamps.size} poses all fall in tracking losses"
+            return "estimate ends early", [note]
         return "", [
             "end of the sequence unknown (no reference, no timing log): success not checked"
         ]
