@@ -228,6 +228,32 @@ def test_force_recomputes_everything(tmp_path: Path) -> None:
     assert set(calls(root).values()) == {2}
 
 
+def test_resume_replaces_output_files_that_are_fifos_or_links_to_devices(tmp_path: Path) -> None:
+    """summary.json as a FIFO hung --resume at its write; one linked to /dev/zero was written
+    into the device, and so were ranking.json and the other derived files (a review). The
+    output folder's files are the sweep's own: what stands there that is not a regular file
+    is replaced, as a record is."""
+    root, out = tmp_path / "runs", tmp_path / "out"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=1)
+    _sweep(root, out)
+    written = [name for name in OUTPUT_FILES if (out / name).is_file()]
+    assert {"summary.json", "ranking.json", "reports.json"} <= set(written)
+    expected = {name: (out / name).read_bytes() for name in written}
+    for i, name in enumerate(written):
+        (out / name).unlink()
+        if i % 2:
+            (out / name).symlink_to("/dev/null")
+        else:
+            os.mkfifo(out / name)  # opening it to write waits for a reader
+    _sweep(root, out, resume=True)
+    for name in written:
+        assert (out / name).is_file(), name
+        assert not (out / name).is_symlink(), name
+        if name != "summary.json":  # its timings differ from run to run
+            assert (out / name).read_bytes() == expected[name], name
+    assert _json(out / "summary.json")["n_runs"] == 1
+
+
 @pytest.mark.parametrize("executor", ["serial", "local"])
 def test_resume_after_an_interrupt_computes_only_the_missing_runs(
     tmp_path: Path, executor: str
