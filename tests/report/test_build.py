@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -169,3 +170,22 @@ def test_a_trial_without_reference_that_stops_halfway_covers_half_and_fails(
 def test_a_trial_alone_in_its_sequence_keeps_its_own_span(tmp_path: Path) -> None:
     (run,) = build_report(load_runs([make_cut_trials(tmp_path, (3.0,))])).report.runs
     assert (run.success, run.coverage, run.span_source) == (True, 1.0, "timing")
+
+
+def test_a_special_log_of_a_run_read_again_is_warned_about_once(tmp_path: Path) -> None:
+    """Two runs of a sequence without a reference are read again to be judged against the
+    span their sequence shows, and a timing.csv linked to a device gave its WARNING line
+    twice in one `report` (a review)."""
+    for trial in ("1", "2"):
+        folder = tmp_path / "algo" / "seq" / trial
+        folder.mkdir(parents=True)
+        write_tum(folder / "estimate.tum", _traj(XYZ))
+    (tmp_path / "algo" / "seq" / "1" / "timing.csv").symlink_to("/dev/null")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")  # as the CLI shows them
+        result = build_report(load_runs([tmp_path]))
+    said = [str(w.message) for w in seen]
+    log = tmp_path / "algo" / "seq" / "1" / "timing.csv"
+    expected = f"{log}: is a character device, not a regular file: not read as the run's timing log"
+    assert said == [expected]
+    assert result.runs["algo/seq/1"].report.span_source == "runs"  # it was read again
