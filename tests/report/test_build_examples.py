@@ -179,3 +179,18 @@ def test_a_run_that_states_no_hardware_is_counted_as_not_stated() -> None:
     assert table.notes[0].startswith(
         f"{run.algorithm}: hardware {run.hardware}; not stated; software "
     )
+
+
+def test_a_run_that_states_no_algorithm_is_shown_as_not_stated() -> None:
+    """A run folder under a [[runs]] path without meta.json has no algorithm: the
+    environment line read ': hardware not stated; software not stated.' (a review)."""
+    from robot_msgs.msg.catalog import example
+    from robot_msgs.report.tables import environment_table
+
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    (run,) = report.runs
+    unnamed = run.replace(algorithm="", version="", hardware="", software={})
+    table = environment_table(report.replace(runs=(unnamed,)))
+    assert table.rows == (("not stated", "not stated", "1"),)
+    assert table.notes[0] == "algorithm not stated: hardware not stated; software not stated."

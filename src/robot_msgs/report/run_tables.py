@@ -166,17 +166,21 @@ def environment_table(report: Report) -> ReportTable:
     The guide's report states them beside the numbers (resources: CPU/GPU, memory and
     software versions). Hardware and software are free text of any length: as notes
     they wrap to the page where a column would not; a run that states none is counted
-    as ``not stated``. The last note gives this tool's version and the latency clocks.
+    as ``not stated``, and so is a run without an algorithm. The last note gives this
+    tool's version and the latency clocks.
     """
     by_algorithm: dict[str, list[RunReport]] = {}
     for r in report.runs:
         by_algorithm.setdefault(r.algorithm, []).append(r)
+    # A run folder without meta.json (a [[runs]] `path`, a folder given alone) may name no
+    # algorithm: its line read ': hardware not stated' (a review).
     rows = tuple(
-        (algorithm, _distinct(r.version for r in runs), str(len(runs)))
+        (algorithm or "not stated", _distinct(r.version for r in runs), str(len(runs)))
         for algorithm, runs in by_algorithm.items()
     )
     notes = tuple(
-        f"{algorithm}: hardware {_distinct(r.hardware for r in runs)}; software "
+        f"{algorithm or 'algorithm not stated'}: hardware {_distinct(r.hardware for r in runs)}; "
+        "software "
         + _distinct(", ".join(f"{k} {v}" for k, v in r.software.items()) for r in runs)
         + "."
         for algorithm, runs in by_algorithm.items()
