@@ -379,6 +379,22 @@ def test_tracking_lost_for_good_fails_even_where_the_end_is_unknown(tmp_path: Pa
     assert any("never recovered (the end of the sequence is unknown)" in n for n in report.notes)
 
 
+@pytest.mark.parametrize(("t_start", "before"), [(None, 1.0), (5.0, 6.0)])
+def test_tracking_lost_before_the_sequence_starts_says_so(
+    tmp_path: Path, t_start: float | None, before: float
+) -> None:
+    """Lost at -1 s and never recovered, of a reference from 0 s: 'tracking lost at -1.00 s
+    of 10.00 s'; with --t-start 5, 'at -6.00 s of 5.00 s' (a review)."""
+    ref = _traj(T, _line(T))
+    folder = _run_folder(tmp_path, "a", ref, reference=ref, tracking="time_s,event\n-1,lost\n")
+    settings = NONE.replace(evaluation=EvaluationSettings(align="none", t_start_s=t_start))
+    report = run_report(folder, settings)
+    assert report.failure == "tracking lost, not recovered"
+    assert report.notes[0] == (
+        f"tracking lost {before:.2f} s before the sequence's start and never recovered"
+    )
+
+
 def test_no_valid_pose_fails_even_where_the_end_is_unknown(tmp_path: Path) -> None:
     """No reference, no timing log, lost at -1 s and recovered at 100 s over an estimate of
     0 .. 10 s: a success with n_valid 0 (a review)."""

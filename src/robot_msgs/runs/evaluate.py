@@ -219,6 +219,8 @@ def _judge(
     if losses and not losses[-1].recovered:
         lost = losses[-1].start_s - start_s
         note = f"tracking lost at {lost:.2f} s of {end_s - start_s:.2f} s and never recovered"
+        if lost < 0:  # 'lost at -2.00 s of 5.00 s' (before a --t-start; a review)
+            note = f"tracking lost {-lost:.2f} s before the sequence's start and never recovered"
         return "tracking lost, not recovered", [note]
     if not valid.any():  # no last valid pose to say: it said 'last valid pose at -inf s'
         note = f"no valid pose: the {stamps.size} poses all fall in tracking losses"
