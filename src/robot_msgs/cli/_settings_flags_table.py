@@ -125,7 +125,10 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "metavar": "SECONDS",
             "group": "time range (seconds on the reference's clock)",
             "kind": "float",
-            "description": "only reference poses stamped at or after this time (evo --t_start)",
+            "description": (
+                "only reference poses stamped at or after this time (evo --t_start); a run "
+                "report's losses, coverage and latency too"
+            ),
         },
         {
             "field": "t_end_s",
@@ -133,7 +136,10 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "metavar": "SECONDS",
             "group": "time range (seconds on the reference's clock)",
             "kind": "float",
-            "description": "only reference poses stamped at or before this time (evo --t_end)",
+            "description": (
+                "only reference poses stamped at or before this time (evo --t_end); a run report's "
+                "losses, coverage and latency too"
+            ),
         },
         {
             "field": "offset_auto",

@@ -270,7 +270,10 @@ class EvaluationSettings(Msg):
     t_start_s: (
         Annotated[
             float,
-            _doc("only reference poses stamped at or after this time (evo --t_start)"),
+            _doc(
+                "only reference poses stamped at or after this time (evo --t_start); a run "
+                "report's losses, coverage and latency too"
+            ),
             Flag("--t-start", "SECONDS", group=_SPAN),
             FINITE,
         ]
@@ -279,7 +282,10 @@ class EvaluationSettings(Msg):
     t_end_s: (
         Annotated[
             float,
-            _doc("only reference poses stamped at or before this time (evo --t_end)"),
+            _doc(
+                "only reference poses stamped at or before this time (evo --t_end); a run "
+                "report's losses, coverage and latency too"
+            ),
             Flag("--t-end", "SECONDS", group=_SPAN),
             FINITE,
         ]
