@@ -301,6 +301,17 @@ def test_a_time_range_that_misses_the_sequence_fails_the_run_saying_so(
     assert "leaves nothing of the sequence, 0.00 .. 10.00 s" in report.notes[0]
 
 
+def test_a_time_range_that_misses_the_sequence_is_said_to_its_digits(tmp_path: Path) -> None:
+    """A range of Unix stamps was said as 't_start 1.30503e+09 s and t_end 1.30503e+09
+    s' (--t-start 1305031110 --t-end 1305031115 of fr2_desk; rvC's review)."""
+    ref = _traj(T + 1305031120.25, _line(T))
+    folder = _run_folder(tmp_path, "run", ref, reference=ref)
+    window = EvaluationSettings(align="none", t_start_s=1305031110.0, t_end_s=1305031115.5)
+    report = run_report(folder, NONE.replace(evaluation=window))
+    assert report.failure == "time range outside the sequence"
+    assert "(t_start 1305031110 s and t_end 1305031115.5 s)" in report.notes[0]
+
+
 def test_unmatched_run_reports_no_accuracy_with_the_reason(tmp_path: Path) -> None:
     later = T + 1000.0
     folder = _run_folder(tmp_path, "run", _traj(later, _line(T)), reference=_traj(T, _line(T)))

@@ -139,7 +139,7 @@ def _in_window(
 def _missed_note(settings: EvaluationSettings, span: tuple[float, float]) -> str:
     """Say that the settings' time range leaves nothing of the sequence ``span``."""
     given = " and ".join(
-        f"{name} {value:g} s"
+        f"{name} {value:.15g} s"  # not :g: Unix stamps read "1.30503e+09" (a review)
         for name, value in (("t_start", settings.t_start_s), ("t_end", settings.t_end_s))
         if value is not None
     )
