@@ -312,6 +312,20 @@ def test_a_time_range_that_misses_the_sequence_is_said_to_its_digits(tmp_path: P
     assert "(t_start 1305031110 s and t_end 1305031115.5 s)" in report.notes[0]
 
 
+@pytest.mark.parametrize("tracking", ["time_s,event\n5,lost\n", "time_s,event\n-1,lost\n"])
+def test_a_time_range_that_misses_the_sequence_judges_no_loss_outside_it(
+    tmp_path: Path, tracking: str
+) -> None:
+    """--t-start 20 of a reference spanning 0 .. 10 s, tracking lost at 5 s for good, said
+    'tracking lost, not recovered' (rvC's review): the range leaves nothing to judge."""
+    ref = _traj(T, _line(T))
+    folder = _run_folder(tmp_path, "run", ref, reference=ref, tracking=tracking)
+    late = NONE.replace(evaluation=EvaluationSettings(align="none", t_start_s=20.0))
+    report = run_report(folder, late)
+    assert report.failure == "time range outside the sequence"
+    assert "leaves nothing of the sequence, 0.00 .. 10.00 s" in report.notes[0]
+
+
 def test_unmatched_run_reports_no_accuracy_with_the_reason(tmp_path: Path) -> None:
     later = T + 1000.0
     folder = _run_folder(tmp_path, "run", _traj(later, _line(T)), reference=_traj(T, _line(T)))
