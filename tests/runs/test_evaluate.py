@@ -482,3 +482,14 @@ def test_a_manifest_min_coverage_judges_the_run(tmp_path: Path) -> None:
         assert report.coverage == pytest.approx(0.75)
         assert report.success is success
         assert report.failure == ("" if success else "coverage too low")
+
+
+def test_the_time_range_note_is_on_the_reference_clock_as_given(tmp_path: Path) -> None:
+    """With --offset 0.5 (the estimate's clock 0.5 s behind), --t-start 5 was said as
+    'losses, coverage and latency within 4.50 .. 9.50 s', the estimate's clock, where the
+    range is given, and its missing note said, on the reference's (rvC's review)."""
+    ref = _traj(T, _line(T))
+    folder = _run_folder(tmp_path, "run", _traj(T - 0.5, _line(T, 0.01)), reference=ref)
+    late = NONE.replace(evaluation=EvaluationSettings(align="none", t_start_s=5.0, offset_s=0.5))
+    report = run_report(folder, late)
+    assert "losses, coverage and latency within 5.00 .. 10.00 s" in report.notes
