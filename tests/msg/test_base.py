@@ -558,7 +558,12 @@ def test_json_written_by_the_previous_release_still_loads() -> None:
         if name in _AGGREGATES:
             assert _settings_within(loaded.to_dict(), today.to_dict()), name
         elif name in _COMPUTED:
-            assert _close(_compared(loaded), _compared(today), _COMPUTED[name]), name
+            then = _compared(loaded)
+            if name == "compare/TimeOffset":
+                # Today's uncertainty is at least what the search resolves (9c02a33): the
+                # golden-section tolerance, 1 µs, for this noise-free example (5.2e-8 then).
+                then["std_s"] = max(then["std_s"], 1e-6)
+            assert _close(then, _compared(today), _COMPUTED[name]), name
         else:
             assert loaded == today, name
 

@@ -53,7 +53,7 @@ def test_schema_command_prints_strict_json(capsys: pytest.CaptureFixture[str]) -
     assert main(["schema", "nav_msgs/msg/Odometry"]) == 0
     printed = json.loads(capsys.readouterr().out, parse_constant=lambda c: 1 / 0)
     assert printed == json_schema(type_for("nav/Odometry"))
-    assert main(["schema", "nope/Nothing"]) == 1
+    assert main(["schema", "nope/Nothing"]) == 2
     assert "got 'nope/Nothing'" in capsys.readouterr().err
 
 
@@ -62,10 +62,10 @@ def test_schema_of_a_bare_name_suggests_the_family(capsys: pytest.CaptureFixture
     154 types. ``schema Imu`` or ``imu``, the name of one type, is that type
     (``tests/cli/test_schema.py``).
     """
-    assert main(["schema", "imuu"]) == 1
+    assert main(["schema", "imuu"]) == 2
     err = capsys.readouterr().err
     assert "got 'imuu'; did you mean sensor/Imu" in err
-    assert main(["schema", "odometryy"]) == 1
+    assert main(["schema", "odometryy"]) == 2
     assert "did you mean nav/Odometry" in capsys.readouterr().err
 
 

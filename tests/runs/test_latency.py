@@ -110,7 +110,7 @@ def test_bag_latency_names_the_topics_when_one_is_missing(tmp_path: Path) -> Non
         ("garbage.bag", r"garbage\.bag: not a ROS 1 bag: it starts with b'not a bag'"),
         ("/dev/zero", r"/dev/zero: is a character device: a bag must be a regular file"),
         ("nope.bag", r"nope\.bag: no such file or folder"),  # said in rosbags' words
-        ("folder", r"folder: cannot open as a ROS bag"),
+        ("folder", r"folder: a folder without metadata\.yaml: not a ROS 2 bag folder"),
     ],
 )
 def test_bag_latency_of_a_file_that_is_no_bag_is_a_format_error_naming_it(
