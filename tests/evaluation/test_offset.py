@@ -424,6 +424,9 @@ def test_a_scaled_estimate_refused_by_an_unscaled_search_is_told_to_fit_the_scal
             str(caught.value),
         )
         assert told is not None, caught.value
+        # Its motion does time it, with a scale: not "it barely moves, or ..." (a review).
+        assert "barely moves" not in str(caught.value)
+        assert "): without a scale the motion cannot time it; with a scale" in str(caught.value)
         assert float(told[1]) == pytest.approx(own - 2.0, abs=1e-4)
         assert float(told[2]) == pytest.approx(0.5, abs=0.01)
         assert float(told[3]) == pytest.approx(own - 2.0, abs=1e-4)

@@ -458,6 +458,12 @@ def _motion_and_noise(
     return motion, noise, int(rows.size)
 
 
+#: How the refusal of a flat cost curve begins; its cause follows the curve's figures,
+#: "... poses): ". The evaluation says another cause where a scale fitted times the
+#: estimate (``evaluation.pipeline``).
+HARDLY_CHANGES = "Cannot estimate a time offset: the alignment error hardly changes"
+
+
 def _too_narrow(
     reference: PoseTrajectory,
     span_s: tuple[float, float],
@@ -695,8 +701,7 @@ def estimate_offset(
         raise AssociationError(msg)
     if contrast < _REFUSE_CONTRAST or rise <= _REFUSE_RISE * sy:
         msg = (
-            f"Cannot estimate a time offset: the alignment error hardly changes over the "
-            f"offsets {low:g} .. {high:g} s ("
+            f"{HARDLY_CHANGES} over the offsets {low:g} .. {high:g} s ("
             + (
                 f"median {100 * contrast:.2g} % above its minimum {math.sqrt(j0):.3g} m RMS"
                 if contrast >= 0.0
