@@ -560,6 +560,26 @@ def _entries(traces: Sequence[Trace]) -> int:
     return len({(t.group, t.name) for t in traces if t.name})
 
 
+def _entries_panel(
+    traces: list[Trace], x_title: str, y_title: str, high_in: float, title_lines: int
+) -> tuple[Panel, float, bool]:
+    """Return a bar or box panel from zero, the figure's height (in), and legend beside.
+
+    Past :data:`_ENTRIES_OVER_BARS` entries the legend covered the last bars (a hunt): it
+    stands beside the panel, and the figure grows to hold it.
+    """
+    many = len(traces) > _ENTRIES_OVER_BARS
+    panel = Panel(
+        traces=tuple(traces),
+        x_title=x_title,
+        y_title=y_title,
+        y_from_zero=True,
+        legend="outside" if many else "best",
+    )
+    high = max(high_in, _legend_height_in(len(traces), title_lines=title_lines))
+    return panel, high if many else high_in, many
+
+
 def _legend_height_in(entries: int, *, title_lines: int) -> float:
     """Return the height a static figure needs for a legend of ``entries`` beside a panel.
 
@@ -615,15 +635,7 @@ def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
             )
         )
     n_deltas = len(dict.fromkeys(x for t in traces for x in t.x))
-    many = len(traces) > _ENTRIES_OVER_BARS
-    panel = Panel(
-        traces=tuple(traces),
-        x_title="delta",
-        y_title="RPE translation error [m]",
-        y_from_zero=True,
-        legend="outside" if many else "best",
-    )
-    high = max(3.4, _legend_height_in(len(traces), title_lines=1)) if many else 3.4
+    panel, high, many = _entries_panel(traces, "delta", "RPE translation error [m]", 3.4, 1)
     return FigureSpec(
         title=f"{sequence}: RPE translation per delta (all pairs, successful runs pooled)",
         panels=(panel,),
@@ -771,15 +783,7 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
             )
         )
     n_bars = len(groups)
-    many = len(traces) > _ENTRIES_OVER_BARS
-    panel = Panel(
-        traces=tuple(traces),
-        x_title="sequence",
-        y_title="APE RMSE [m]",
-        y_from_zero=True,
-        legend="outside" if many else "best",
-    )
-    high = max(3.6, _legend_height_in(len(traces), title_lines=2)) if many else 3.6
+    panel, high, _ = _entries_panel(traces, "sequence", "APE RMSE [m]", 3.6, 2)
     return FigureSpec(
         title="Per-algorithm accuracy across sequences\n(APE RMSE of the successful runs: median, "
         "min-max; label: runs succeeded)",
