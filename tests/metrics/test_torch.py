@@ -452,3 +452,37 @@ def test_a_batch_refused_by_forward_keeps_what_was_recorded_before() -> None:
     assert (metric.total.item(), metric.count.item()) == (5.0, 1)
     assert metric(torch.tensor([[0.0, 0.0], [1.0, 0.0]])).item() == 1.0  # the batch's value
     assert metric.compute().item() == 3.0
+
+
+@pytest.mark.parametrize(
+    ("name", "shape", "rest"),
+    [
+        ("sparc", (0, 50), (100.0,)),
+        ("sparc", (2, 0, 50), (100.0,)),
+        ("dimensionless_jerk", (0, 50), (100.0,)),
+        ("log_dimensionless_jerk", (0, 50), (100.0,)),
+        ("path_length", (0, 5, 2), ()),
+        ("curvature", (0, 5, 2), ()),
+    ],
+)
+def test_a_batch_of_no_item_gives_no_value_on_a_tensor_as_on_numpy(
+    name: str, shape: tuple[int, ...], rest: tuple[float, ...]
+) -> None:
+    """SPARC of a tensor batch of no speed profile, shape (0, 50), let torch's FFT error
+    out ('MKL FFT error: ... Inconsistent configuration parameters', a RuntimeError),
+    where NumPy's returned an empty array, as every other kernel does on either."""
+    expected = getattr(npm, name)(np.zeros(shape), *rest)
+    got = getattr(npm, name)(torch.zeros(shape, dtype=torch.float64), *rest)
+    items = (
+        shape[:-1]
+        if name in ("sparc", "dimensionless_jerk", "log_dimensionless_jerk")
+        else shape[:-2]
+    )
+    assert tuple(got.shape) == expected.shape == items
+    assert got.dtype == torch.float64
+
+
+def test_the_torch_sparc_metric_records_nothing_of_an_empty_batch() -> None:
+    metric = tm.SPARC(sample_rate_hz=100.0)
+    metric.update(torch.zeros(0, 50, dtype=torch.float64))
+    assert metric.count.item() == 0
