@@ -147,3 +147,25 @@ def test_speed_from_positions_at_a_huge_rate_is_not_a_warning() -> None:
     speed = speed_from_positions([[0.0], [1.0], [3.0]], 1e300)
     assert speed.tolist() == [1e300, 1.5e300, 2e300]
     assert speed_from_positions([[0.0], [1e150]], 1e300).tolist() == [math.inf, math.inf]
+
+
+def test_a_long_profile_with_little_jerk_is_not_taken_for_rounding() -> None:
+    """A cost under 10^6 L⁴ε² was refused as 'without jerk (constant or linear speed, to
+    rounding)', where rounding leaves at most about 1.5 L⁴ε² (ramps and constant speeds of
+    3 to 10^5 samples, measured): a cruise at 1 m/s with a 0.5 % ripple, one period over
+    10^6 samples (cost 0.0193, under 10^6 L⁴ε² = 0.049), was refused, and so was the
+    minimum-jerk profile (cost 204.8) past 8·10^6 samples.
+
+    Hand, v_i = 1 + a sin(2π i / L), L divisible by 4 (so v_peak = 1 + a): the second
+    differences are a sin(2π i / L) (2 cos(2π / L) - 2), whose squares over the interior
+    samples i = 1 .. L-2 sum to a² (2 - 2 cos(2π / L))² (L/2 - sin²(2π / L)).
+    """
+    n, a = 1_000_000, 0.005
+    speed = 1.0 + a * np.sin(2.0 * np.pi * np.arange(n) / n)
+    h = 2.0 - 2.0 * math.cos(2.0 * math.pi / n)
+    cost = n**3 * a**2 * h**2 * (n / 2 - math.sin(2.0 * math.pi / n) ** 2) / (1.0 + a) ** 2
+    assert cost == pytest.approx(0.019288, rel=1e-4)  # a² (2π)⁴ / (2 (1 + a)²)
+    assert float(log_dimensionless_jerk(speed, 1000.0)) == pytest.approx(-math.log(cost), rel=1e-5)
+    # A ramp as long is still refused: its rounding is far below the ripple's cost.
+    with pytest.raises(ValidationError, match=r"without jerk.*infinite"):
+        log_dimensionless_jerk(np.linspace(1.0, 2.0, n), 1000.0)
