@@ -36,3 +36,15 @@ def test_a_good_series_comes_back_as_float64_and_nan_passes_unless_refused() -> 
     assert out.dtype == np.float64
     assert out.tolist() == [1.0, 2.0, 3.0]
     assert math.isnan(check_series("s", [math.nan])[0])
+
+
+@pytest.mark.parametrize(
+    "value",
+    [np.array([1.0 + 2.0j, 3.0]), np.array([1.0, 2.0], dtype=np.complex64), np.complex128(1.0)],
+)
+def test_complex_values_are_refused_not_cut_to_their_real_part(value: object) -> None:
+    """A complex array lost its imaginary parts in silence (a NumPy ComplexWarning, which
+    escaped as that class where warnings are errors): error_stats of [1+1j, 2] said mean
+    1.5, and a list of the same numbers was refused as 'not numbers'."""
+    with pytest.raises(ValidationError, match=r"Expected `s` as real numbers, got dtype complex"):
+        check_series("s", value)

@@ -15,7 +15,28 @@ from robot_msgs.errors import ValidationError
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
-__all__ = ["check_series"]
+__all__ = ["check_series", "refuse_complex"]
+
+
+def refuse_complex(name: str, value: object) -> None:
+    """Raise :class:`ValidationError` for an array (or NumPy scalar) of complex numbers.
+
+    WHY: ``np.asarray(value, dtype=np.float64)`` keeps only the real parts of a complex
+    array, with a NumPy ``ComplexWarning`` (which escaped as that class where warnings are
+    errors): ``error_stats`` of ``[1+1j, 2]`` said mean 1.5 (a review). A list of complex
+    numbers was already refused (NumPy's TypeError).
+
+    Examples
+    --------
+    >>> refuse_complex("y", np.array([1.0 + 2.0j]))
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected `y` as real numbers, got dtype complex128
+    """
+    dtype = getattr(value, "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind == "c":
+        msg = f"Expected `{name}` as real numbers, got dtype {dtype}"
+        raise ValidationError(msg)
 
 
 def check_series(
@@ -47,6 +68,7 @@ def check_series(
     ...
     robot_msgs.errors.ValidationError: Expected `y` of shape (N,) with N >= 2, got shape (1, 2)
     """
+    refuse_complex(name, value)
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError, OverflowError) as err:  # 10**400: OverflowError

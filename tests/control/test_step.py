@@ -197,3 +197,8 @@ def test_a_step_or_a_time_span_past_float64_is_not_a_warning() -> None:
     assert info.settling_time_s == pytest.approx(1.9, rel=1e-12)
     with pytest.raises(ValidationError, match=r"`t` spanning less than .* got -1e\+308 to 1e\+308"):
         step_response([-1e308, 0.0, 1e308], [0.0, 0.5, 1.0])
+
+
+def test_a_complex_response_is_refused_not_cut_to_its_real_part() -> None:
+    with pytest.raises(ValidationError, match=r"Expected `y` as real numbers, got dtype complex"):
+        step_response([0.0, 1.0, 2.0], np.array([0.0, 0.5 + 1.0j, 1.0]))

@@ -270,3 +270,12 @@ def test_joint_tracking_keeps_a_state_stamped_at_the_commands_last_point() -> No
     stats = joint_tracking(command, states).stats["elbow"]
     assert stats.n == 3
     assert stats.max_abs == 0.0
+
+
+def test_a_complex_measurement_or_command_is_refused_not_cut_to_its_real_part() -> None:
+    """measured = [1+1j, 1] gave errors (0, 2) from its real parts, in silence (or NumPy's
+    ComplexWarning escaped where warnings are errors); a list of complex was refused."""
+    with pytest.raises(ValidationError, match=r"Expected `measured` as real numbers, got dtype"):
+        tracking([0.0, 1.0], [1.0, 3.0], [0.0, 1.0], np.array([1.0 + 1.0j, 1.0]))
+    with pytest.raises(ValidationError, match=r"Expected `command` as real numbers, got dtype"):
+        tracking([0.0, 1.0], np.array([[1.0 + 0.0j], [3.0]]), [0.0, 1.0], [1.0, 1.0])
