@@ -659,3 +659,17 @@ def test_points_apart_by_less_than_the_tolerance_are_said_with_their_spread() ->
         "are the same point up to rounding (spread 0.00213 m RMS, under 1e-09 of their "
         "coordinates' 5.4e+06 m) (3 poses, static)"
     ) in str(caught.value)
+
+
+def test_complex_positions_are_refused_not_cut_to_their_real_parts() -> None:
+    """umeyama, fit_rmse and mirrored_fit of a complex (N, 3) array fitted its real parts
+    in silence (NumPy's ComplexWarning, escaping as that class where warnings are errors);
+    a list of complex numbers was refused."""
+    x = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    z: Any = x + 1j * x  # what a caller without a type checker may pass
+    with pytest.raises(ValidationError, match=r"Expected `source_xyz` as real numbers, got dtype"):
+        umeyama(z, x, with_scale=False)
+    with pytest.raises(ValidationError, match=r"Expected `target_xyz` as real numbers, got dtype"):
+        fit_rmse(x, z)
+    with pytest.raises(ValidationError, match=r"Expected `target_xyz` as real numbers, got dtype"):
+        mirrored_fit(x, z)

@@ -537,3 +537,20 @@ def test_kitti_drift_is_the_devkits_rule_on_the_nearest_rotations(
         assert t_pct.n == n
         assert t_pct.mean == pytest.approx(t_kit, rel=tol)
         assert r_deg_per_m.mean == pytest.approx(r_kit, rel=tol)
+
+
+def test_complex_lengths_and_distances_are_refused_not_cut_to_their_real_parts() -> None:
+    """A NumPy complex length or tolerance (np.array([100 + 5j]), np.complex128(1 + 1j))
+    was taken as its real part in silence (NumPy's ComplexWarning, escaping as that class
+    where warnings are errors), where a Python complex was refused."""
+    d = np.arange(6, dtype=np.float64)
+    with pytest.raises(ValidationError, match=r"segment lengths in metres, got .*at `lengths_m`"):
+        kitti_segments(d, np.array([2.0 + 5.0j]), step_frames=2)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=r"segment lengths in metres, got .*at `length_m`"):
+        rpg_segments(d, np.complex128(2.0 + 1.0j), 0.4)
+    with pytest.raises(
+        ValidationError, match=r"finite distance >= 0 metres, got .*at `max_diff_m`"
+    ):
+        rpg_segments(d, 2.0, np.complex128(0.4 + 1.0j))
+    with pytest.raises(ValidationError, match=r"Expected `distances_m` as real numbers"):
+        rpg_segments(d.astype(complex), 2.0, 0.4)
