@@ -202,3 +202,25 @@ def test_a_step_or_a_time_span_past_float64_is_not_a_warning() -> None:
 def test_a_complex_response_is_refused_not_cut_to_its_real_part() -> None:
     with pytest.raises(ValidationError, match=r"Expected `y` as real numbers, got dtype complex"):
         step_response([0.0, 1.0, 2.0], np.array([0.0, 0.5 + 1.0j, 1.0]))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"final": np.complex128(2.0 + 1.0j)}, r"Expected `final` as a number, got complex128"),
+        ({"initial": np.complex128(1.0j)}, r"Expected `initial` as a number, got complex128"),
+        (
+            {"settling_threshold": np.complex128(0.02 + 1.0j)},
+            r"Expected `settling_threshold` as a number, got complex128",
+        ),
+        ({"rise_limits": np.array([0.1 + 1.0j, 0.9])}, r"Expected `rise_limits` as two numbers"),
+    ],
+)
+def test_a_complex_option_is_refused_not_cut_to_its_real_part(
+    kwargs: dict[str, Any], match: str
+) -> None:
+    """float(np.complex128(2 + 1j)) is 2.0, with NumPy's ComplexWarning (escaping as that
+    class where warnings are errors): final=2+1j was taken as 2, where a Python complex
+    was refused."""
+    with pytest.raises(ValidationError, match=match):
+        step_response([0.0, 1.0, 2.0, 3.0], [0.0, 0.5, 0.9, 1.0], **kwargs)

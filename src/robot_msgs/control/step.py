@@ -55,6 +55,18 @@ def _settling_time(t: Float64Array, r: Float64Array, threshold: float) -> float:
     return float(t[k] + frac * (t[k + 1] - t[k]))
 
 
+def _float(value: object) -> float:
+    """``float(value)``, raising TypeError for a NumPy complex number as for a Python one.
+
+    WHY: ``float(np.complex128(2 + 1j))`` is 2.0, with NumPy's ComplexWarning (escaping as
+    that class where warnings are errors): ``final=2+1j`` was taken as 2 (a review).
+    """
+    if isinstance(value, np.complexfloating):
+        msg = f"a complex number {value!r}"
+        raise TypeError(msg)
+    return float(value)  # type: ignore[arg-type]  # anything float() takes
+
+
 def _number(name: str, value: object) -> float:
     """``value`` as a float, or :class:`ValidationError` naming ``name``.
 
@@ -62,7 +74,7 @@ def _number(name: str, value: object) -> float:
     OverflowError (``10**400``) out of :func:`step_response` (a review).
     """
     try:
-        return float(value)  # type: ignore[arg-type]  # anything float() takes
+        return _float(value)
     except (TypeError, ValueError, OverflowError) as err:
         msg = f"Expected `{name}` as a number, got {type(value).__name__} {value!r:.60}"
         raise ValidationError(msg) from err
@@ -141,7 +153,7 @@ def step_response(
     yf = float(values[-1]) if final is None else _number("final", final)
     threshold = _number("settling_threshold", settling_threshold)
     try:
-        limits = tuple(float(v) for v in rise_limits)
+        limits = tuple(_float(v) for v in rise_limits)
     except (TypeError, ValueError, OverflowError) as err:  # "ab": a raw ValueError escaped
         msg = f"Expected `rise_limits` as two numbers (low, high), got {rise_limits!r:.60}"
         raise ValidationError(msg) from err
