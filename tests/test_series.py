@@ -48,3 +48,11 @@ def test_complex_values_are_refused_not_cut_to_their_real_part(value: object) ->
     1.5, and a list of the same numbers was refused as 'not numbers'."""
     with pytest.raises(ValidationError, match=r"Expected `s` as real numbers, got dtype complex"):
         check_series("s", value)
+
+
+def test_a_complex_tensor_is_refused_too() -> None:
+    """np.asarray of a complex torch tensor is a complex array: its real parts were kept."""
+    torch = pytest.importorskip("torch")
+    with pytest.raises(ValidationError, match=r"Expected `s` as real numbers, got dtype torch\."):
+        check_series("s", torch.tensor([1.0 + 1.0j, 2.0]))
+    assert check_series("s", torch.tensor([1.0, 2.0])).tolist() == [1.0, 2.0]

@@ -19,7 +19,7 @@ __all__ = ["check_series", "refuse_complex"]
 
 
 def refuse_complex(name: str, value: object) -> None:
-    """Raise :class:`ValidationError` for an array (or NumPy scalar) of complex numbers.
+    """Raise :class:`ValidationError` for an array, NumPy scalar or tensor of complex numbers.
 
     WHY: ``np.asarray(value, dtype=np.float64)`` keeps only the real parts of a complex
     array, with a NumPy ``ComplexWarning`` (which escaped as that class where warnings are
@@ -34,7 +34,10 @@ def refuse_complex(name: str, value: object) -> None:
     robot_msgs.errors.ValidationError: Expected `y` as real numbers, got dtype complex128
     """
     dtype = getattr(value, "dtype", None)
-    if isinstance(dtype, np.dtype) and dtype.kind == "c":
+    # A torch tensor's dtype says is_complex; NumPy's gives its kind.
+    if getattr(dtype, "is_complex", False) is True or (
+        isinstance(dtype, np.dtype) and dtype.kind == "c"
+    ):
         msg = f"Expected `{name}` as real numbers, got dtype {dtype}"
         raise ValidationError(msg)
 
