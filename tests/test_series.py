@@ -56,3 +56,18 @@ def test_a_complex_tensor_is_refused_too() -> None:
     with pytest.raises(ValidationError, match=r"Expected `s` as real numbers, got dtype torch\."):
         check_series("s", torch.tensor([1.0 + 1.0j, 2.0]))
     assert check_series("s", torch.tensor([1.0, 2.0])).tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    ("value", "unit"),
+    [
+        (np.array([0, 250, 500], dtype="timedelta64[ms]"), "ms"),
+        (np.array(["2024-01-01T00:00:00", "2024-01-01T00:00:01"], dtype="datetime64[ns]"), "ns"),
+    ],
+)
+def test_times_as_numpy_datetimes_are_refused_not_read_as_counts(value: object, unit: str) -> None:
+    """A timedelta64[ms] or datetime64[ns] series (a pandas index's values) became its
+    counts of milliseconds or nanoseconds, read as seconds: step_response of a response
+    stamped 0, 250, 500 ms said a rise time of 400 'seconds' (0.4 s)."""
+    with pytest.raises(ValidationError, match=rf"Expected `s` as numbers.*got dtype .*\[{unit}\]"):
+        check_series("s", value)

@@ -15,23 +15,33 @@ from robot_msgs.errors import ValidationError
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
-__all__ = ["check_series", "refuse_complex"]
+__all__ = ["check_series", "refuse_non_real"]
 
 
-def refuse_complex(name: str, value: object) -> None:
-    """Raise :class:`ValidationError` for an array, NumPy scalar or tensor of complex numbers.
+def refuse_non_real(name: str, value: object) -> None:
+    """Raise :class:`ValidationError` for complex numbers, datetimes or timedeltas.
+
+    ``value`` is an array, a NumPy scalar or a tensor; anything else passes (lists are
+    left to the conversion that follows, which refuses complex numbers itself).
 
     WHY: ``np.asarray(value, dtype=np.float64)`` keeps only the real parts of a complex
     array, with a NumPy ``ComplexWarning`` (which escaped as that class where warnings are
-    errors): ``error_stats`` of ``[1+1j, 2]`` said mean 1.5 (a review). A list of complex
-    numbers was already refused (NumPy's TypeError).
+    errors): ``error_stats`` of ``[1+1j, 2]`` said mean 1.5. It turns a ``timedelta64`` or
+    ``datetime64`` array (a pandas index's values) into its counts of the dtype's unit,
+    which were read as seconds: ``step_response`` of stamps 0, 250, 500 ms said a rise
+    time of 400 s (a review).
 
     Examples
     --------
-    >>> refuse_complex("y", np.array([1.0 + 2.0j]))
+    >>> refuse_non_real("y", np.array([1.0 + 2.0j]))
     Traceback (most recent call last):
     ...
     robot_msgs.errors.ValidationError: Expected `y` as real numbers, got dtype complex128
+    >>> refuse_non_real("t", np.array([0, 250], dtype="timedelta64[ms]"))
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected `t` as numbers (times in seconds), got dtype \
+timedelta64[ms], whose values are counts of ms: divide by np.timedelta64(1, 's') first
     """
     dtype = getattr(value, "dtype", None)
     # A torch tensor's dtype says is_complex; NumPy's gives its kind.
@@ -39,6 +49,14 @@ def refuse_complex(name: str, value: object) -> None:
         isinstance(dtype, np.dtype) and dtype.kind == "c"
     ):
         msg = f"Expected `{name}` as real numbers, got dtype {dtype}"
+        raise ValidationError(msg)
+    if isinstance(dtype, np.dtype) and dtype.kind in "mM":
+        unit = np.datetime_data(dtype)[0]
+        how = "subtract a first stamp, then " if dtype.kind == "M" else ""
+        msg = (
+            f"Expected `{name}` as numbers (times in seconds), got dtype {dtype}, whose "
+            f"values are counts of {unit}: {how}divide by np.timedelta64(1, 's') first"
+        )
         raise ValidationError(msg)
 
 
@@ -71,7 +89,7 @@ def check_series(
     ...
     robot_msgs.errors.ValidationError: Expected `y` of shape (N,) with N >= 2, got shape (1, 2)
     """
-    refuse_complex(name, value)
+    refuse_non_real(name, value)
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError, OverflowError) as err:  # 10**400: OverflowError

@@ -224,3 +224,13 @@ def test_a_complex_option_is_refused_not_cut_to_its_real_part(
     was refused."""
     with pytest.raises(ValidationError, match=match):
         step_response([0.0, 1.0, 2.0, 3.0], [0.0, 0.5, 0.9, 1.0], **kwargs)
+
+
+def test_times_in_milliseconds_as_timedelta64_are_refused_not_read_as_seconds() -> None:
+    """Hand: y = 0, 0.5, 1 at 0, 250, 500 ms: the 10 % and 90 % crossings are at 50 and
+    450 ms, a rise time of 0.4 s; the timedelta64[ms] stamps gave 400.0."""
+    t = np.array([0, 250, 500], dtype="timedelta64[ms]")
+    with pytest.raises(ValidationError, match=r"Expected `t` as numbers .*timedelta64\[ms\]"):
+        step_response(t, [0.0, 0.5, 1.0])
+    seconds = t / np.timedelta64(1, "s")
+    assert step_response(seconds, [0.0, 0.5, 1.0]).rise_time_s == pytest.approx(0.4)

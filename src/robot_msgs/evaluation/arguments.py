@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.series import refuse_complex
+from robot_msgs.series import refuse_non_real
 
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
@@ -73,7 +73,7 @@ def check_points(name: str, values: Any, *, min_rows: int = 1) -> Float64Array:
     robot_msgs.errors.ValidationError: Expected `positions_xyz` of shape (N, 3) with N >= 1, \
 got shape (2, 2)
     """
-    refuse_complex(name, values)  # NumPy keeps the real parts, with a ComplexWarning
+    refuse_non_real(name, values)  # NumPy keeps real parts, reads datetimes as counts
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as err:  # text, ragged lists, objects
