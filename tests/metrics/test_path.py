@@ -255,3 +255,22 @@ def test_a_coordinate_past_the_limit_is_refused_not_a_warning_or_nan(
         fn([[0.0, 0.0], [1e200, 0.0], [1e200, 1e200]])
     assert float(path_smoothness(np.array(TURN) * 5e149)) == pytest.approx(math.sqrt(2) / 3)
     assert float(straightness(np.array(TURN) * 5e149)) == pytest.approx(math.sqrt(5) / 3)
+
+
+@pytest.mark.parametrize(
+    "points",
+    [
+        [[0.0, 0.0], [0.1, 0.1], [1.0, 1.0]],
+        [[0.0, 0.0], [0.1, 0.7], [0.4, 2.8]],
+        [[0.0, 0.0], [0.2, 0.2], [2.0, 2.0]],
+    ],
+)
+def test_straightness_of_a_straight_path_is_at_most_1(points: list[list[float]]) -> None:
+    """Straightness is at most 1 by the triangle inequality, 1 for points in order on a
+    line (hand: these lie on y = x and y = 7x); the rounding of the step norms made it
+    1.0000000000000002 ('in [0, 1]', its docstring says), so 1 - S, a tortuosity, was
+    -2.2e-16 and its log NaN."""
+    assert float(straightness(points)) == 1.0
+    metric = Straightness()
+    metric.update(points)
+    assert metric.compute() == 1.0

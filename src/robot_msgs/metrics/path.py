@@ -172,7 +172,11 @@ def _path_length_kernel(points: Any) -> Any:
 
 def _straightness_kernel(points: Any) -> Any:
     length = _path_length_kernel(points)  # first: its blocks check the coordinates
-    return ratio_or(norms(points[..., -1, :] - points[..., 0, :]), length, 1.0)
+    ratio = ratio_or(norms(points[..., -1, :] - points[..., 0, :]), length, 1.0)
+    # At most 1 (the triangle inequality), which the rounding of the step norms broke:
+    # [[0, 0], [0.1, 0.1], [1, 1]] gave 1.0000000000000002 (a review). `where`, not
+    # `minimum`: a straight path keeps its whole gradient (torch halves it at a tie).
+    return as_result(array_namespace(ratio).where(ratio > 1.0, 1.0, ratio))
 
 
 # --------------------------------------------------------------------------- functional twins
