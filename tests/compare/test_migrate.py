@@ -13,6 +13,7 @@ the matched poses they keep instead (:func:`robot_msgs.compare.migrate.result_v1
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,8 @@ def _same(saved: object, today: object) -> bool:
     if isinstance(saved, EvaluationResult):  # against a dict made of today's
         return _same(_advice_cut(_as_compared(saved)), today)
     if isinstance(saved, Comparison) and isinstance(today, Comparison):
-        return _same(_advice_cut(saved.to_dict()), _advice_cut(today.to_dict()))
+        cut = [_advice_cut(_no_segment_integrals(c.to_dict())) for c in (saved, today)]
+        return _same(*cut)
     if isinstance(saved, dict) and isinstance(today, dict):
         return saved.keys() == today.keys() and all(_same(saved[k], today[k]) for k in saved)
     if isinstance(saved, list | tuple) and isinstance(today, list | tuple):
@@ -71,7 +73,28 @@ def _as_compared(result: EvaluationResult) -> dict[str, Any]:
     """The result's dict with the estimate as compared in place of the poses it keeps."""
     tree = result.to_dict()
     del tree["matched_estimate"], tree["compared_estimate"]
-    return {**tree, "estimate": result.estimate.to_dict()}
+    return {
+        **tree,
+        "estimate": result.estimate.to_dict(),
+        "comparison": _no_segment_integrals(tree["comparison"]),
+    }
+
+
+def _no_segment_integrals(comparison: dict[str, Any]) -> dict[str, Any]:
+    """The comparison with its drift segments' ``iae``/``ise``/``itae`` NaN, as today's.
+
+    Those releases integrated a segment length's drift over the segments' starts (a
+    segment's drift is no quantity over time; its unit said %·s over frame indices);
+    every other number stays compared.
+    """
+    no_integrals = dict.fromkeys(("iae", "ise", "itae"), math.nan)
+    signals = [
+        signal
+        if signal.get("length_m") is None
+        else {**signal, "stats": {**signal["stats"], **no_integrals}}
+        for signal in comparison["signals"]
+    ]
+    return {**comparison, "signals": signals}
 
 
 def _advice_cut(tree: dict[str, Any]) -> dict[str, Any]:

@@ -126,6 +126,20 @@ def test_kitti_drift_of_a_two_percent_scale_error_by_hand() -> None:
     )
 
 
+def test_segment_signals_have_no_integral_over_their_starts() -> None:
+    # A segment's drift is no quantity over time: IAE of translation_pct@100m over its
+    # starts said 9662 %·s for KITTI 00 SPTAM, whose stamps are frame indices (the pooled
+    # signals had none, NaN, as Signal.of's docstring says of segments).
+    kitti = kitti_drift(straight(301), straight(301, scale=1.02), lengths_m=[100.0, 200.0])
+    rpg = relative_error(
+        straight(101), straight(101, scale=1.01), settings=RPG_SETTINGS.replace(align="none")
+    )
+    for result in (kitti, rpg):
+        for name, stats in result.stats.items():
+            assert all(math.isnan(v) for v in (stats.iae, stats.ise, stats.itae)), name
+    assert kitti.stats["translation_pct@100m"].n == 20
+
+
 def test_kitti_rotation_drift_is_degrees_per_metre_of_nominal_length() -> None:
     n = 301
     yaw = 0.001 * np.arange(n)  # the estimate turns 1 mrad per frame (per metre)

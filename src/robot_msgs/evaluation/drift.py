@@ -195,8 +195,9 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
     ``metric="kitti_drift"``. The signals ``translation_pct`` and ``rotation_deg_per_m``
     pool every segment of every length: their ``mean`` is the devkit's published
     figure. One signal of each per length (``length_m`` typed, named
-    ``translation_pct@100m``...) holds that length's segments (time axis: their first
-    stamps), ``n == 0`` and NaN for a length with no segment. ``counts["segments"]``
+    ``translation_pct@100m``...) holds that length's segments (at their first stamps; no
+    ``iae``/``ise``/``itae``: a segment's drift is no quantity over time), ``n == 0`` and
+    NaN for a length with no segment. ``counts["segments"]``
     counts all segments. Each series holds its segments' errors at their first stamps,
     with the segments' (first, last) rows. KITTI files without times are matched by
     frame index (stamps 0, 1, 2, …).
@@ -238,7 +239,15 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
         rows = np.flatnonzero(length == value)
         empty += [] if rows.size else [value]
         signals += [
-            signal_of(quantity, unit, series[rows], starts[rows], pairs[rows], length_m=value)
+            signal_of(
+                quantity,
+                unit,
+                series[rows],
+                starts[rows],
+                pairs[rows],
+                integrate=False,
+                length_m=value,
+            )
             for quantity, unit, series in quantities
         ]
     # A 250 m run's figure pooled its 100 and 200 m segments in silence, beside the NaN
@@ -394,7 +403,7 @@ def rpg_result(
         t = ref.stamps_s[first]
         pairs = np.stack([first, last], axis=1)
         signals += [
-            signal_of(quantity, unit, series, t, pairs, length_m=length)
+            signal_of(quantity, unit, series, t, pairs, integrate=False, length_m=length)
             for (quantity, unit), series in zip(quantities, values, strict=True)
         ]
     if n_segments == 0:  # as the KITTI protocol refuses it: all-NaN statistics are no answer
