@@ -7,6 +7,14 @@ annotation of a figure is set to plain text before it is drawn
 (:func:`keep_text_plain`); tick labels keep mathtext, which Matplotlib's own formatters
 write for exponents.
 
+Names are drawn in any script the machine has a font for: DejaVu Sans, Matplotlib's
+default, has no CJK, and an algorithm named ``视觉里程计`` was drawn as boxes with a
+"Glyph ... missing from font(s) DejaVu Sans" warning, an error under ``-W error`` (a
+hunt). Every text falls back glyph by glyph (Matplotlib >= 3.6) to the CJK fonts
+installed (:data:`CJK_FAMILIES`, :func:`fall_back_to_cjk`); without one, the boxes stay
+and the warning is dropped (:func:`draw_quietly`, :func:`quiet_glyphs`): the tables
+name the runs as written.
+
 The words both figure backends (Matplotlib files, plotly pages) show are decided here
 once: the legend name of an input (:func:`legend_names`: its file stem, or ``--label``),
 and a title over the time axis (:func:`over_time`: ``per frame`` on frame-index stamps).
@@ -14,15 +22,42 @@ and a title over the time axis (:func:`over_time`: ``per frame`` on frame-index 
 
 from __future__ import annotations
 
+import contextlib
+import warnings
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
-__all__ = ["keep_text_plain", "legend_names", "over_time"]
+__all__ = [
+    "CJK_FAMILIES",
+    "cjk_fonts",
+    "draw_quietly",
+    "fall_back_to_cjk",
+    "keep_text_plain",
+    "legend_names",
+    "over_time",
+    "quiet_glyphs",
+]
+
+#: Fonts with CJK glyphs, tried in turn after a text's own font where installed: Noto
+#: Sans CJK (Debian's fonts-noto-cjk), Source Han Sans (the same, Adobe's name),
+#: WenQuanYi, Droid Sans Fallback (Android's), and the Japanese IPA fonts.
+CJK_FAMILIES = (
+    "Noto Sans CJK JP",
+    "Noto Sans CJK SC",
+    "Noto Sans CJK TC",
+    "Noto Sans CJK KR",
+    "Source Han Sans",
+    "WenQuanYi Zen Hei",
+    "WenQuanYi Micro Hei",
+    "Droid Sans Fallback",
+    "IPAGothic",
+    "IPAexGothic",
+)
 
 
 def over_time(what: str, *, frames: bool) -> str:
@@ -136,3 +171,69 @@ def keep_text_plain(fig: Any) -> None:
     for text in fig.findobj(Text):
         if id(text) not in ticks:
             text.set_parse_math(False)
+
+
+def cjk_fonts() -> list[str]:
+    """Return the :data:`CJK_FAMILIES` Matplotlib's font list holds, in that order.
+
+    Empty where none is installed (or Matplotlib's cached font list predates them).
+    """
+    from matplotlib import font_manager  # noqa: PLC0415 - the plot extra
+
+    present = {entry.name for entry in font_manager.fontManager.ttflist}
+    return [name for name in CJK_FAMILIES if name in present]
+
+
+def fall_back_to_cjk(fig: Any) -> None:
+    """Let every text of ``fig`` fall back to the installed CJK fonts, after its own.
+
+    A text's own families come first, so Latin text is drawn as before; a tick label
+    made later copies its axis' first one. Nothing changes where no CJK font is installed.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure()
+    >>> title = fig.add_subplot().set_title("视觉里程计")
+    >>> fall_back_to_cjk(fig)
+    >>> title.get_fontfamily() == ["sans-serif", *cjk_fonts()]
+    True
+    """
+    extra = cjk_fonts()
+    if not extra:
+        return
+    from matplotlib.text import Text  # noqa: PLC0415 - the plot extra
+
+    for ax in fig.get_axes():  # the ticks that exist, to be found below
+        for axis in (ax.xaxis, ax.yaxis, getattr(ax, "zaxis", None)):
+            if axis is not None:
+                axis.get_major_ticks()
+                axis.get_minor_ticks()
+    for text in fig.findobj(Text):
+        families = list(text.get_fontfamily())
+        text.set_fontfamily([*families, *(f for f in extra if f not in families)])
+
+
+@contextlib.contextmanager
+def quiet_glyphs() -> Iterator[None]:
+    """Drop Matplotlib's "Glyph ... missing from font(s)" warnings while drawing.
+
+    A name in a script no installed font has is drawn as boxes, which the figure shows;
+    the warning said so once per glyph, and an error under ``-W error`` stopped
+    ``--plot`` and the report (a hunt).
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from", category=UserWarning)
+        yield
+
+
+def draw_quietly(fig: Any) -> None:
+    """Lay out ``fig`` as saving it will (to measure it), its texts as they will be drawn.
+
+    Its texts plain (:func:`keep_text_plain`), falling back to CJK fonts
+    (:func:`fall_back_to_cjk`), no warning of a missing glyph (:func:`quiet_glyphs`).
+    """
+    keep_text_plain(fig)
+    fall_back_to_cjk(fig)
+    with quiet_glyphs():
+        fig.draw_without_rendering()

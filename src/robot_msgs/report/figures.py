@@ -35,7 +35,12 @@ from robot_msgs.evaluation.consistency import NEES_DOF
 from robot_msgs.files import STDOUT, write_atomic
 from robot_msgs.limits import check_dpi
 from robot_msgs.optional import require
-from robot_msgs.report.figure_text import keep_text_plain
+from robot_msgs.report.figure_text import (
+    draw_quietly,
+    fall_back_to_cjk,
+    keep_text_plain,
+    quiet_glyphs,
+)
 from robot_msgs.rotations import euler_sxyz_from_quat_xyzw
 
 if TYPE_CHECKING:
@@ -213,6 +218,7 @@ def figure_bytes(fig: Any, fmt: str, dpi: float) -> bytes:
     (b'\x89PNG\r\n\x1a\n', b'%PDF-')
     """
     keep_text_plain(fig)
+    fall_back_to_cjk(fig)
     from matplotlib import rc_context  # noqa: PLC0415 (the plot extra)
 
     buffer = io.BytesIO()
@@ -228,7 +234,8 @@ def figure_bytes(fig: Any, fmt: str, dpi: float) -> bytes:
             }
         )
         if fmt != "png"
-        else contextlib.nullcontext()
+        else contextlib.nullcontext(),
+        quiet_glyphs(),
     ):
         fig.savefig(buffer, format=fmt, dpi=dpi, metadata=_METADATA.get(fmt))
     data = buffer.getvalue()
@@ -445,14 +452,14 @@ def _legend_below(ax: Any) -> None:
         ax.figure.legend(handles, labels, loc="outside lower left", fontsize=8, ncols=2)
         return
     fig = ax.figure
-    fig.draw_without_rendering()  # the tick labels set, to measure
+    draw_quietly(fig)  # the tick labels set, to measure
     under_in = (ax.bbox.y0 - ax.xaxis.get_tightbbox(fig.canvas.get_renderer()).y0) / fig.dpi
     anchor = ax.transAxes + ScaledTranslation(0.0, -under_in - 0.05, fig.dpi_scale_trans)
     below = {"loc": "upper center", "bbox_to_anchor": (0.5, 0.0), "fontsize": 8}
     below |= {"bbox_transform": anchor, "borderaxespad": 0.0}
     legend = ax.legend(ncols=2, **below)
     if len(legend.get_texts()) > 1:
-        ax.figure.draw_without_rendering()
+        draw_quietly(ax.figure)
         if legend.get_window_extent().width > 1.1 * ax.bbox.width:
             ax.legend(ncols=1, **below)
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from robot_msgs.errors import FormatError
 from robot_msgs.report.figure_spec import MARKS_ALONG
+from robot_msgs.report.figure_text import draw_quietly
 from robot_msgs.report.figures import figure_bytes, lone_points, new_figure
 
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ def _room_for_bar_labels(fig: Any) -> None:
     labelled = [ax for ax in fig.axes if any(t.get_gid() == _BAR_LABEL for t in ax.texts)]
     if not labelled:
         return
-    fig.draw_without_rendering()  # the layout that saving draws
+    draw_quietly(fig)  # the layout that saving draws
     renderer = fig.canvas.get_renderer()
     for ax in labelled:
         bottom, top = ax.get_ylim()
