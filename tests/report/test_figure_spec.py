@@ -895,7 +895,10 @@ def test_bars_of_twelve_algorithms_on_three_sequences_fit_a_page() -> None:
     result = _result(runs)
     spec = figure_spec.comparison_spec(result)
     assert spec is not None
-    assert spec.size_in == (16.0, 3.6)
+    # As tall as the page's legend of twelve: 12 entries of 19 px, 11 gaps of 10 px,
+    # 30 px of frame and 110 px of margins, 478 px at 120 px an inch.
+    assert spec.size_in[0] == 16.0
+    assert spec.size_in[1] == pytest.approx(478 / 120)
     fig, renderer = _drawn(spec)
     (ax,) = fig.axes
     labels = [t for t in ax.texts if t.get_gid() == _BAR_LABEL]
@@ -911,7 +914,8 @@ def test_bar_labels_of_twelve_algorithms_on_three_sequences_stand_upright_on_the
     bars in about 1,000 px are 22 px each (a fifth of each sequence's width between
     them), a 6-character label at 12 px 40 px wide. They stand upright, as the static
     figure's, each on its bar's whisker, with room above the highest whisker: 6
-    characters at 11 px are 37 px, the panel 452 - 80 - 50 = 322 px high.
+    characters at 11 px are 37 px, the panel 498 - 80 - 50 = 368 px high (the figure
+    478 px, as tall as its legend of twelve, and 20 px for its title's second line).
     """
     ref = _trajectory(0 * K)
     runs = [
@@ -937,8 +941,8 @@ def test_bar_labels_of_twelve_algorithms_on_three_sequences_stand_upright_on_the
         assert label["base"] == pytest.approx(tops)
         highest = max(highest, *tops)
     room = labels[0]["y"][0]
-    assert figure["layout"]["height"] - 80 - 50 == 322
-    assert room / (highest + room) * 322 >= 6 * 6.1
+    assert figure["layout"]["height"] - 80 - 50 == 368
+    assert room / (highest + room) * 368 >= 6 * 6.1
     assert figure["layout"]["legend"]["groupclick"] == "togglegroup"
 
 

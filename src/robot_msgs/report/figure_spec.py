@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
 __all__ = [
+    "PAGE_PX_PER_IN",
     "ColourScale",
     "FigureSpec",
     "Panel",
@@ -551,7 +552,7 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     return FigureSpec(
         title=f"{sequence}: {what} (shaded: tracking lost; hatched: no reference)",
         panels=(panel,),
-        size_in=(11.0, max(3.6, _legend_height_in(_entries(traces), title_lines=1))),
+        size_in=(11.0, max(3.6, _legend_height_in(traces, title_lines=1))),
     )
 
 
@@ -566,7 +567,8 @@ def _entries_panel(
     """Return a bar or box panel from zero, the figure's height (in), and legend beside.
 
     Past :data:`_ENTRIES_OVER_BARS` entries the legend covered the last bars (a hunt): it
-    stands beside the panel, and the figure grows to hold it.
+    stands beside the panel, and the figure grows to hold it; the page's legend stands
+    beside it always, and the figure grows to hold that too (:func:`_legend_height_in`).
     """
     many = len(traces) > _ENTRIES_OVER_BARS
     panel = Panel(
@@ -576,18 +578,32 @@ def _entries_panel(
         y_from_zero=True,
         legend="outside" if many else "best",
     )
-    high = max(high_in, _legend_height_in(len(traces), title_lines=title_lines))
-    return panel, high if many else high_in, many
+    high = max(high_in, _legend_height_in(traces, title_lines=title_lines))
+    return panel, high, many
 
 
-def _legend_height_in(entries: int, *, title_lines: int) -> float:
-    """Return the height a static figure needs for a legend of ``entries`` beside a panel.
+def _legend_height_in(traces: Sequence[Trace], *, title_lines: int) -> float:
+    """Return the height a figure needs for the legend of ``traces`` beside a panel.
 
-    Measured on matplotlib's legends of 7 pt text: 0.152 in an entry and 0.03 in of
-    frame; the title takes 0.3 in a line and the figure's edges 0.3 in. At 3.6 in, a
-    legend of 24 runs ran off the figure's foot (a review).
+    The larger of what each backend draws. Static: measured on matplotlib's legends of
+    7 pt text, 0.152 in an entry and 0.03 in of frame; the title takes 0.3 in a line and
+    the figure's edges 0.3 in. At 3.6 in, a legend of 24 runs ran off the figure's foot
+    (a review). The page (:data:`PAGE_PX_PER_IN`): measured on plotly.js's legends of
+    11 px text, 19 px an entry, 21 px a titled group's heading, 10 px between groups
+    and 30 px of frame and spare, in the plot's height (the figure's less 110 px of margins): twelve
+    algorithms' legend scrolled, the twelfth entry below its fold (a hunt).
     """
-    return 0.155 * entries + 0.3 * title_lines + 0.3
+    entries = _entries(traces)
+    groups = {t.group for t in traces if t.name}
+    headings = len({t.group for t in traces if t.name and t.titled})
+    static = 0.155 * entries + 0.3 * title_lines + 0.3
+    page_px = 19 * entries + 21 * headings + 10 * max(0, len(groups) - 1) + 30 + 110
+    return max(static, page_px / PAGE_PX_PER_IN)
+
+
+#: The page draws a figure of ``h`` inches ``h`` times this many pixels high (and adds
+#: its titles' lines), in a page 1,200 px wide.
+PAGE_PX_PER_IN = 120
 
 
 def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
@@ -727,9 +743,7 @@ def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
         title="Latency CDF, all runs of each algorithm pooled\n(solid: acquisition to estimate, "
         "queueing included; dashed: processing; marks: p50 and p95)",
         panels=(panel,),
-        size_in=(11.0, max(3.6, _legend_height_in(_entries(traces), title_lines=2)))
-        if many
-        else (9.0, 3.6),
+        size_in=(11.0, max(3.6, _legend_height_in(traces, title_lines=2))) if many else (9.0, 3.6),
     )
 
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.report.figure_spec import HATCHES, MARKS_ALONG
+from robot_msgs.report.figure_spec import HATCHES, MARKS_ALONG, PAGE_PX_PER_IN
 from robot_msgs.report.figures import lone_points
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         "margin": {"l": 60, "r": 20, "t": 60, "b": 50},
         "legend": {"groupclick": "toggleitem", "font": {"size": 11}},
         "plot_bgcolor": "#ffffff",
-        "height": round(120 * spec.size_in[1]) + 20 * lines,
+        "height": round(PAGE_PX_PER_IN * spec.size_in[1]) + 20 * lines,
     }
     gap = 0.04 * (n_columns > 1)
     wide = _PAPER_PX - (_COLOUR_BAR_PX if spec.colour_scale is not None else 0)
@@ -558,7 +558,7 @@ def results_plots(
     for kind, panel in zip(RESULTS_PANELS, spec.panels, strict=True):
         caption = panel.title[:1].upper() + panel.title[1:]
         alone = FigureSpec(
-            title=caption, panels=(replace(panel, title=""),), size_in=(13, 400 / 120)
+            title=caption, panels=(replace(panel, title=""),), size_in=(13, 400 / PAGE_PX_PER_IN)
         )
         out.append((kind, caption, plotly_figure(alone)))  # 400 px high
     return out

@@ -1,0 +1,82 @@
+"""The interactive page's figures laid out in headless Chromium.
+
+Twelve algorithms of long names, two trials each: every legend shows every entry without
+scrolling.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.report.cdp import Browser, find_chromium
+from tests.report.test_figure_spec import K, _result, _run, _trajectory
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+#: Per plot: [id, kind, its legend's scrollbar's height (0: nothing to scroll), every
+#: title's box as [left, right, top, bottom], the plot's left and right].
+_LAYOUT = """Array.from(document.querySelectorAll('div.plot')).map(d => {
+  const legend = d.querySelector('g.legend rect.bg'), bar = d.querySelector('rect.scrollbar');
+  const titles = Array.from(d.querySelectorAll('g.annotation, g.g-gtitle')).map(a => {
+    const r = a.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom];
+  }).filter(r => r[1] > r[0]);
+  const box = d.getBoundingClientRect();
+  return [d.id, d.dataset.kind, bar ? +bar.getAttribute('height') : 0, titles, box.left, box.right];
+})"""
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browser, Path]]:
+    pytest.importorskip("plotly")
+    from robot_msgs.report.html_page import render_html
+
+    executable = find_chromium()
+    if executable is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install -y chromium)")
+    reference = _trajectory(0 * K)
+    timing = ([0.04, 0.01, 0.03, 0.02], [0.015, 0.02, 0.005])
+    runs = [
+        _run(
+            f"orbslam3_stereo_inertial_variant_{k:02d}/s1/trial_{trial}",
+            _trajectory(0.01 * k * K),
+            reference,
+            timing_s=timing,
+        )
+        for k in range(1, 13)
+        for trial in (1, 2)
+    ]
+    out = tmp_path_factory.mktemp("page") / "report.html"
+    out.write_text(render_html(_result(runs)), encoding="utf-8")
+    browser = Browser(executable, tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        browser.open_page()
+        yield browser, out
+    finally:
+        browser.close()
+
+
+def _laid_out(browser: Browser, page: Path, width: int) -> list[list[Any]]:
+    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(page.resolve().as_uri())
+    browser.drain(1.0)
+    layout: list[list[Any]] = browser.evaluate(_LAYOUT)
+    return layout
+
+
+def test_twelve_algorithms_legends_show_every_entry_without_scrolling(
+    page: tuple[Browser, Path],
+) -> None:
+    """The legends of twelve algorithms scrolled: the box plot's twelfth entry and the
+    bars' twelfth were below the legend's fold, as were half of the 24 runs' and the
+    latency CDF's 24 curves (a hunt). Each figure is as tall as its legend."""
+    browser, path = page
+    layout = _laid_out(browser, path, 1280)
+    kinds = {kind for _, kind, *_ in layout}
+    assert {"rpe_box", "comparison", "error_over_time", "latency_cdf"} <= kinds
+    scrolled = [(kind, bar) for _, kind, bar, *_ in layout if bar > 0]
+    assert scrolled == []
