@@ -518,3 +518,28 @@ def test_the_pages_marked_line_draws_its_points_alone_between_gaps_too() -> None
     assert (dots["x"], dots["y"]) == ([0.0, 5.0], [1.0, 4.0])
     assert dots["legendgroup"] == drawn["legendgroup"]
     assert dots["showlegend"] is False
+
+
+def test_nine_long_named_estimates_over_three_deltas_keep_readable_panels(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    """rpe --plot of nine estimates over three deltas, named as file stems are: the 28
+    entries of 46-character names stood in two columns, 14 rows under the panels of the
+    11 x 4.5 in figure, which kept 1.2 in for the panels (a hunt). The figure grows
+    with its legend: every panel keeps at least the 2.4 in a short legend leaves it."""
+    pairs = [PairSettings(delta=d, delta_unit="s") for d in (0.5, 1.0, 2.0)]
+    result = rpe(*fr1, settings=EvaluationSettings(align="se3"), pairs=pairs)
+    names = [f"orbslam3_stereo_inertial_loop_closing_trial_{k:02d}" for k in range(1, 10)]
+    fig = evaluation_figure([(n, result) for n in names], result.comparison.signals, title="t")
+    fig.draw_without_rendering()
+    view, err = fig.axes[:2]
+    (legend,) = fig.legends
+    assert len(legend.get_texts()) == 28
+    box = legend.get_window_extent()
+    assert box.y0 >= 0
+    assert box.x0 >= 0
+    assert box.x1 <= fig.bbox.x1
+    assert min(view.bbox.height, err.bbox.height) / fig.dpi >= 2.4
+    assert fig.get_figwidth() == 11.0
+    short = evaluation_figure([("est", result)], result.comparison.signals[:1], title="t")
+    assert tuple(short.get_size_inches()) == (11.0, 4.5)  # one estimate: as the help says

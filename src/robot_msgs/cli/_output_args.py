@@ -173,7 +173,8 @@ def check_save_layout(args: argparse.Namespace, flag: str, fmt: str) -> None:
 #: its error, and the error over time with its statistics.
 _PLOT_OVER_TIME = (
     "trajectories coloured by error and error over time (rms, mean, median): "
-    "PDF, SVG, EPS or PNG by the name, 11 x 4.5 in; needs robot_msgs[plot]"
+    "PDF, SVG, EPS or PNG by the name, 11 x 4.5 in (taller under the legend of many "
+    "estimates); needs robot_msgs[plot]"
 )
 
 

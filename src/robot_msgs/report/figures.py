@@ -464,6 +464,9 @@ def _legend_below(ax: Any) -> None:
             ax.legend(ncols=1, **below)
 
 
+#: The least height of an evaluation figure's panels (in) over a legend under both:
+#: what a legend of two rows leaves them in the 11 x 4.5 in figure.
+_PANELS_IN = 2.6
 #: The most curves of estimates whose names are listed under each panel of an evaluation
 #: figure (each estimate's, or each of its signals').
 _LEGENDS_APART = 4
@@ -487,6 +490,14 @@ def _legend_under_both(view: Any, err: Any) -> None:
     widest = max(len(name) for name in labels)
     fits = max(1, int(fig.get_figwidth() * 72 / (widest * 5.5 + 40)))
     fig.legend(handles, labels, loc="outside lower center", ncols=fits, fontsize=8)
+    # A legend of many long names took the panels' height: nine estimates' three deltas,
+    # 46-character names in two columns of 14 rows, left them 1.2 in of the 4.5 in
+    # figure (a hunt). The figure grows by what the panels lack, as the report's figures
+    # grow with their legends; measured on the laid-out figure.
+    draw_quietly(fig)
+    lack = _PANELS_IN - min(view.bbox.height, err.bbox.height) / fig.dpi
+    if lack > 0:
+        fig.set_figheight(fig.get_figheight() + lack)
 
 
 def _draw_path(ax: Any, traj: PoseTrajectory, axes: tuple[int, ...], **style: Any) -> None:
@@ -548,7 +559,8 @@ def evaluation_figure(
         said on the time axis; the errors' stamps decide it.
 
     The time axis says ``frame`` when the estimate's stamps are frame indices (KITTI
-    without a times file).
+    without a times file). The figure is 11 x 4.5 in (:func:`figure_size_in`), taller
+    where one legend under both panels needs it (:func:`_legend_under_both`).
     """
     fig = new_figure(*_SIZES_IN["evaluation"])
     # The reference drawn (and its plane) is the widest of the matched ones: the first
