@@ -1,7 +1,8 @@
-"""The interactive page's figures laid out in headless Chromium.
+"""The interactive page's figures laid out in headless Chromium at the widths of screens.
 
 Twelve algorithms of long names, two trials each: every legend shows every entry without
-scrolling.
+scrolling, and no title of a figure or panel runs into another, from a phone's 360 px to
+a desktop's 1,920 px.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 #: Per plot: [id, kind, its legend's scrollbar's height (0: nothing to scroll), every
-#: title's box as [left, right, top, bottom], the plot's left and right].
+#: title's box (the figure's, the panels', the axes') as [left, right, top, bottom], the
+#: plot's left and right].
 _LAYOUT = """Array.from(document.querySelectorAll('div.plot')).map(d => {
   const legend = d.querySelector('g.legend rect.bg'), bar = d.querySelector('rect.scrollbar');
-  const titles = Array.from(d.querySelectorAll('g.annotation, g.g-gtitle')).map(a => {
+  const all = 'g.annotation, g.g-gtitle, g[class^="g-x"][class$="title"], g[class^="g-y"][class$="title"]';
+  const titles = Array.from(d.querySelectorAll(all)).map(a => {
     const r = a.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom];
   }).filter(r => r[1] > r[0]);
   const box = d.getBoundingClientRect();
@@ -80,3 +83,27 @@ def test_twelve_algorithms_legends_show_every_entry_without_scrolling(
     assert {"rpe_box", "comparison", "error_over_time", "latency_cdf"} <= kinds
     scrolled = [(kind, bar) for _, kind, bar, *_ in layout if bar > 0]
     assert scrolled == []
+
+
+def _overlap(a: list[float], b: list[float]) -> float:
+    width = min(a[1], b[1]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[2], b[2])
+    return max(0.0, width) * max(0.0, height)
+
+
+@pytest.mark.parametrize("width", [360, 800, 1280, 1920])
+def test_no_title_runs_into_another_or_off_its_plot(page: tuple[Browser, Path], width: int) -> None:
+    """Panel titles were wrapped for a page 1,200 px wide: at 800 px the trajectories'
+    four panels a row ran 'orbslam3_stereo_inertial_variant_01' into their neighbours',
+    and the legend below, in more rows than planned, took the rows' gaps: the second
+    row's titles ran into the first's x axis titles; at 360 px the figures' titles ran
+    off their right edge (a hunt). Titles are wrapped, and smaller where need be, for the
+    width drawn, and the panels keep their height."""
+    browser, path = page
+    for plot, kind, _, titles, left, right in _laid_out(browser, path, width):
+        assert titles, plot
+        for k, a in enumerate(titles):
+            assert a[0] >= left - 1, (kind, width, a)
+            assert a[1] <= right + 1, (kind, width, a)
+            for b in titles[k + 1 :]:
+                assert _overlap(a, b) == 0, (kind, width, a, b)

@@ -104,13 +104,82 @@ def _head(title: str) -> str:
     )
 
 
-_SCRIPT = """
+_SCRIPT = r"""
 (function () {
   const config = {responsive: true, displaylogo: false, scrollZoom: true};
   const groups = {};
+  // Titles fit the width drawn (layout.meta.titles, interactive._fit): wrapped there for
+  // a page 1,200 px wide, they ran into each other at 800 px. A line holds as many
+  // characters of 0.6 em as its room is wide (a CJK one counts two; an entity one);
+  // a word longer than a line is broken.
+  const WIDE = new RegExp("[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff" +
+                          "\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]");
+  const EM = 0.6;
+  function wrap(lines, fits) {
+    const out = [], width = c => (WIDE.test(c) ? 2 : 1);
+    for (const line of lines) {
+      let row = "", n = 0;
+      for (const word of line.split(" ")) {
+        const chars = word.match(/&#?\w+;|[\s\S]/gu) || [];
+        const w = chars.reduce((a, c) => a + width(c), 0);
+        if (n && n + 1 + w > fits) { out.push(row); row = ""; n = 0; }
+        if (n) { row += " "; n += 1; }
+        for (const c of chars) {
+          if (n && n + width(c) > fits) { out.push(row.trimEnd()); row = ""; n = 0; }
+          row += c; n += width(c);
+        }
+      }
+      out.push(row);
+    }
+    return out;
+  }
+  // A panel's title keeps to the lines above its panel, smaller where need be; the
+  // figure's takes more lines, the figure growing by them. The panels keep the height
+  // planned (meta.paper) where a narrow page's legend below them takes more rows than
+  // planned: it took the rows' gaps, and a panel's title ran into the x axis' title
+  // above it at 800 px.
+  function fitTitles(div) {
+    const L = div._fullLayout, meta = div.layout.meta;
+    if (!L || !meta || !meta.titles) return;
+    const base = div.fitBase || (div.fitBase = {t: div.layout.margin.t, h: div.layout.height});
+    const update = {};
+    let extra = 0;
+    for (const t of meta.titles) {
+      if (t.at === "title") {
+        const lines = wrap(t.lines, Math.max(8, Math.floor((L.width * 0.99 - 12) / (EM * t.size))));
+        extra = 20 * Math.max(0, lines.length - t.lines.length);
+        update["title.text"] = lines.join("<br>");
+        continue;
+      }
+      const room = L._size.w * t.share;
+      let size = t.size, fits, lines;
+      for (;;) {
+        fits = Math.max(2, Math.floor(room / (EM * size)));
+        lines = wrap(t.lines, fits);
+        if (lines.length * 1.5 * size <= t.room + 0.5 || size <= 8) break;
+        size -= 0.5;
+      }
+      const keep = Math.max(1, Math.floor((t.room + 0.5) / (1.5 * size)));
+      if (lines.length > keep) {  // at 8 px still too long: cut, a panel's whole on hover
+        lines = lines.slice(0, keep);
+        lines[keep - 1] = wrap([lines[keep - 1]], fits - 1)[0] + "\u2026";
+      }
+      update[`${t.at}.text`] = lines.join("<br>");
+      update[`${t.at}.font.size`] = size;
+      if (t.at.startsWith("annotations")) update[`${t.at}.hovertext`] = t.lines.join("<br>");
+    }
+    const lack = meta.paper ? meta.paper - L._size.h : 0;
+    const now = div.layout.height - (div.layout.margin.t - base.t);  // less the title's lines
+    update["margin.t"] = base.t + extra;
+    update.height = Math.max(base.h, now + lack) + extra;
+    Plotly.relayout(div, update);
+  }
   for (const f of FIGURES) {
     const div = document.getElementById(f.id);
-    Plotly.newPlot(div, f.data, f.layout, config);
+    Plotly.newPlot(div, f.data, f.layout, config).then(() => fitTitles(div));
+    div.on("plotly_relayout", ev => {
+      if (ev && ("autosize" in ev || "width" in ev)) fitTitles(div);
+    });
     if (f.link) (groups[f.link] = groups[f.link] || []).push(div);
   }
   // Linked views: a pose hovered in one plot of a sequence is shown in the others.

@@ -89,6 +89,22 @@ def _wrap(title: str, fits: int) -> str:
     return "\n".join(out)
 
 
+def _fit(title: str, at: str, size: int, room_px: int, share: float) -> dict[str, Any]:
+    """Return how the page fits a title to the width it draws a figure at.
+
+    Titles wrapped here for a page 1,200 px wide ran into each other at 800 px, four
+    panels a row, and at 360 px off the figure (a hunt): the page's script
+    (:mod:`robot_msgs.report.html_page`) wraps each, drawn and on every resize, to
+    ``share`` of the plot's width, its ``lines`` (as written, in plotly.js's markup) at
+    ``size`` px, 0.6 em a character. A panel's or an axis' title (``at``: the layout's
+    key of it) keeps to ``room_px`` of lines, smaller where need be (cut at 8 px, a
+    panel's whole on hover); the figure's (``at`` ``title``) takes more lines, the
+    figure growing by them.
+    """
+    lines = [_markup(line) for line in title.split("\n")]
+    return {"at": at, "lines": lines, "size": size, "room": room_px, "share": share}
+
+
 def _values(array: Float64Array, decimals: int | None = None) -> list[float | None]:
     """Turn NaN into a gap (null) and round a series for the page.
 
@@ -163,8 +179,10 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     paper = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"] - 100
     gap_y = between / paper if n_rows > 1 else 0.0
     high = (1 - gap_y * (n_rows - 1)) / n_rows
-    annotations, shapes, data = [], [], []
     seen: set[tuple[str | None, str]] = set()
+    annotations: list[dict[str, Any]] = []
+    shapes, data = [], []
+    fits = [_fit(spec.title, "title", 14, 0, 1.0)] if spec.title else []
     for i, panel in enumerate(spec.panels):
         suffix = "" if i == 0 else str(i + 1)
         row, column, _ = spec.place(i)
@@ -172,6 +190,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         upper = 1 - row * (high + gap_y)
         rows = [max(0.0, upper - high), upper]
         layout[f"xaxis{suffix}"] = _axis(panel.x_title, domain=domain, anchor=f"y{suffix}")
+        # One line at 12 px, or two at 8 or less, in the room below the ticks.
+        fits.append(_fit(panel.x_title, f"xaxis{suffix}.title", 12, 24, domain[1] - domain[0]))
         if panel.categories:  # each in view, an empty one too
             places: dict[str, Any] = {"categoryorder": "array"}
             places["categoryarray"] = list(panel.categories)
@@ -183,6 +203,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
             layout[f"yaxis{suffix}"]["matches"] = f"y{i if i > 1 else ''}"
         if panel.title:
             place = {"text": titles[i], "x": sum(domain) / 2, "y": rows[1]}
+            key = f"annotations[{len(annotations)}]"
+            fits.append(_fit(panel.title, key, 12, heading, domain[1] - domain[0]))
             annotations.append(_PANEL_TITLE | place)
         at = {"xref": f"x{suffix} domain", "yref": f"y{suffix}"}
         shapes += [_GUIDE | at | {"y0": y, "y1": y} for y in panel.guides_y]
@@ -213,6 +235,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         below = -0.2 / n_rows  # under the last row's axis title
         layout["legend"] |= {"orientation": "h", "x": 0.0, "y": below, "yanchor": "top"}
     layout.update({k: v for k, v in {"annotations": annotations, "shapes": shapes}.items() if v})
+    if fits:  # for the page to wrap them to the width it draws (html_page's script)
+        layout["meta"] = {"titles": fits} | ({"paper": paper} if n > 1 else {})
     if any(d.get("mode") == "text" for d in data):  # a label beside its bar
         layout["scattermode"] = "group"
     if any(d.get("hoverinfo") == "skip" and "offsetgroup" in d for d in data):
