@@ -173,6 +173,14 @@ def test_a_time_range_without_reference_poses_is_refused_naming_the_flags() -> N
         ape(line(), line(), settings=EvaluationSettings(t_start_s=20.0))
 
 
+def test_a_time_range_past_any_clock_is_said_as_its_float_not_309_digits() -> None:
+    # --t-start 1e308 was said as 1000000000000000010979063629...: 309 digits and ".000000".
+    with pytest.raises(AssociationError, match=r"time range 1e\+308 \.\. inf s \("):
+        ape(line(), line(), settings=EvaluationSettings(t_start_s=1e308))
+    with pytest.raises(AssociationError, match=r"time range -inf \.\. -1e\+300 s \("):
+        ape(line(), line(), settings=EvaluationSettings(t_end_s=-1e300))
+
+
 def test_one_to_one_spelling_with_a_hyphen_is_accepted() -> None:
     result = ape(line(), line(T + 0.1), settings=EvaluationSettings(sync="one-to-one"))
     assert result.settings["sync"] == "one_to_one"

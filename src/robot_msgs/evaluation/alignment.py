@@ -26,7 +26,7 @@ from robot_msgs.compare.alignment import ROTATION_TOL, Alignment, is_rotation_ma
 from robot_msgs.errors import AlignmentError, DataWarning, ValidationError, caller_stacklevel
 from robot_msgs.evaluation.arguments import check_argument, check_points
 from robot_msgs.evaluation.settings import EvaluationSettings
-from robot_msgs.evaluation.stamp_units import ROBOT_SPEEDS_M_S
+from robot_msgs.evaluation.stamp_units import ROBOT_SPEEDS_M_S, stamp_text
 from robot_msgs.rotations import matrix_from_quat_xyzw, rotation_from_covariance
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -536,9 +536,9 @@ def _fit_rows(estimate: PoseTrajectory, settings: EvaluationSettings) -> slice |
         rows = np.flatnonzero((stamps >= start) & (stamps <= end))
         if rows.size == 0:
             msg = (
-                f"No pose to fit the alignment on: the alignment window {start:.6f} .. "
-                f"{end:.6f} s (`align_window_s=`) holds none of the matched "
-                f"estimate's stamps ({stamps[0]:.6f} .. {stamps[-1]:.6f} s)"
+                f"No pose to fit the alignment on: the alignment window {stamp_text(start)} "
+                f".. {stamp_text(end)} s (`align_window_s=`) holds none of the matched "
+                f"estimate's stamps ({stamp_text(stamps[0])} .. {stamp_text(stamps[-1])} s)"
             )
             raise AlignmentError(msg)
         return rows

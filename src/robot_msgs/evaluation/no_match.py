@@ -15,6 +15,7 @@ from robot_msgs.evaluation.stamp_units import (
     counted_frames,
     other_stamp_unit,
     smaller_stamp_unit,
+    stamp_text,
 )
 
 if TYPE_CHECKING:
@@ -40,11 +41,6 @@ def _poses(n: int) -> str:
     return "1 pose" if n == 1 else f"{n} poses"
 
 
-def _at(stamp: float) -> str:
-    """Say a stamp to the microsecond; past 1e15 s (no clock's) as its float, not 300 digits."""
-    return f"{stamp:.6f}" if abs(stamp) < 1e15 else repr(stamp)
-
-
 def _no_match(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
@@ -62,8 +58,9 @@ def _no_match(
     text = (
         f"No pose pairs found with `sync={method!r}`, `max_diff_s={max_diff!r}`{u}, "
         f"`offset_s={offset!r}`{u}: "
-        f"reference spans {_at(r0)} .. {_at(r1)}{u} ({_poses(len(reference))}), estimate + "
-        f"offset spans {_at(e0)} .. {_at(e1)}{u} ({_poses(len(estimate))}). "
+        f"reference spans {stamp_text(r0)} .. {stamp_text(r1)}{u} ({_poses(len(reference))}), "
+        f"estimate + offset spans {stamp_text(e0)} .. {stamp_text(e1)}{u} "
+        f"({_poses(len(estimate))}). "
     )
     if e1 < r0 - max_diff or e0 > r1 + max_diff:
         # a giant offset was advised for ms beside seconds, and for frame indices (reviews)
@@ -82,7 +79,7 @@ def _no_match(
         else:
             text += "The time spans do not overlap: if the clocks differ, "
         text += (
-            f"the offset (`offset_s=`) is {_at(r0 - (e0 - offset))}{u} if both recordings "
+            f"the offset (`offset_s=`) is {stamp_text(r0 - (e0 - offset))}{u} if both recordings "
             "started together (reference start - estimate start); the doctor "
             "(`diagnose()`) estimates it from the motion"
         )

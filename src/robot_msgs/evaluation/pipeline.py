@@ -33,6 +33,7 @@ from robot_msgs.evaluation.projection import project_to_plane
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 from robot_msgs.evaluation.spatial import associate_spatially
+from robot_msgs.evaluation.stamp_units import stamp_text
 from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -270,12 +271,12 @@ def time_range(
     first = 0 if start is None else int(np.searchsorted(stamps, start, side="left"))
     stop = len(trajectory) if end is None else int(np.searchsorted(stamps, end, side="right"))
     if stop <= first:
-        span = f"{'-inf' if start is None else f'{start:.6f}'} .. "
-        span += f"{'inf' if end is None else f'{end:.6f}'} s"
+        span = f"{stamp_text(-np.inf if start is None else start)} .. "
+        span += f"{stamp_text(np.inf if end is None else end)} s"
         msg = (
             f"No pose of {whose} in the time range {span} (`t_start_s=`/`t_end_s=`): it "
-            f"spans {stamps[0]:.6f} .. {stamps[-1]:.6f} s ({len(trajectory)} poses), and "
-            "the range is on its clock"
+            f"spans {stamp_text(stamps[0])} .. {stamp_text(stamps[-1])} s "
+            f"({len(trajectory)} poses), and the range is on its clock"
         )
         raise AssociationError(msg)
     if first == 0 and stop == len(trajectory):

@@ -305,3 +305,14 @@ def smaller_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> S
         ):
             return SmallerUnit(unit, factor, steps, speed)
     return None
+
+
+def stamp_text(stamp: float) -> str:
+    """Say a stamp to the microsecond; past 1e15 s (no clock's) as its float, not 300 digits.
+
+    Examples
+    --------
+    >>> stamp_text(1305031102.175304), stamp_text(1e308), stamp_text(-math.inf)
+    ('1305031102.175304', '1e+308', '-inf')
+    """
+    return f"{stamp:.6f}" if abs(stamp) < 1e15 else repr(stamp)

@@ -56,6 +56,7 @@ from robot_msgs.evaluation.pairs import check_seconds
 from robot_msgs.evaluation.pipeline import Prepared, signal_of, time_range
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings
+from robot_msgs.evaluation.stamp_units import stamp_text
 from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.rotations import (
     angle_from_quat_xyzw,
@@ -241,8 +242,9 @@ def _check_overlap(
             f"Expected an estimate overlapping the reference in time (as evaluate_rpe.py "
             f"refuses): the nearest reference stamps of the {est_t.size} estimate stamps "
             f"(offset {offset:g} s) lead back to {overlap} estimate stamp; estimate "
-            f"{est_t[0]:.6f} .. {est_t[-1]:.6f} s, reference {ref_t[0]:.6f} .. "
-            f"{ref_t[-1]:.6f} s: check the files and the clock offset (`offset_s=`)"
+            f"{stamp_text(est_t[0])} .. {stamp_text(est_t[-1])} s, reference "
+            f"{stamp_text(ref_t[0])} .. {stamp_text(ref_t[-1])} s: check the files and the "
+            "clock offset (`offset_s=`)"
         )
         raise ValidationError(msg)
 
