@@ -763,9 +763,10 @@ def test_no_match_of_stamps_in_ms_beside_seconds_says_the_unit_before_the_offset
     est = _walk(t * 1e3, 0.5e-3)
     with pytest.raises(
         AssociationError,
-        match=r"\(300 poses\)\. The estimate spans 29900 s and the reference 29\.9 s \(a factor "
-        r"of 1e\+03\): the estimate's stamps look like ms, not seconds; write them in seconds\. "
-        r"Otherwise: The time spans do not overlap",
+        match=r"\(300 poses\)\. The estimate spans 29900 s and the reference 29\.9 s, and moves "
+        r"1000 times slower \(0\.0005 m/s against 0\.5 m/s\): the estimate's stamps look like "
+        r"ms, not seconds; write them in seconds \(divide by 1e3\)\. Otherwise: The time spans "
+        r"do not overlap",
     ):
         associate(ref, est)
 
@@ -777,8 +778,9 @@ def test_few_or_no_matches_of_stamps_in_ms_from_zero_beside_seconds_name_the_uni
     t = np.arange(300, dtype=np.float64) * 0.1
     ref = _walk(t, 0.5)
     unit = (
-        "the estimate spans 29900 s and the reference 29.9 s (a factor of 1e+03): the "
-        "estimate's stamps look like ms, not seconds; write them in seconds"
+        "the estimate spans 29900 s and the reference 29.9 s, and moves 1000 times slower "
+        "(0.0005 m/s against 0.5 m/s): the estimate's stamps look like ms, not seconds; write "
+        "them in seconds (divide by 1e3)"
     )
     (low,) = [n for n in associate(ref, _walk(t * 1e3, 0.5e-3)).notes if n.startswith("only")]
     assert low == (
@@ -914,3 +916,19 @@ def test_no_match_of_a_short_piece_of_a_long_reference_does_not_blame_the_units(
     assert "look like" not in str(caught.value)
     with pytest.raises(AssociationError, match=r"the reference's stamps look like ms"):
         associate(_walk(t * 1e3, 0.5e-3), _walk(t[::5], 0.5), EvaluationSettings(offset_s=1e6))
+
+
+def test_no_match_of_a_reference_in_ms_beside_a_short_piece_names_ms_by_the_speeds() -> None:
+    """The 400 s reference in ms beside a 1 s piece in seconds: spans 4e5 apart (nearest
+    1e6) were said "the reference's stamps look like us" (a review), where it moves 1000
+    times slower than the piece: ms, named by the speeds."""
+    t = np.arange(8000, dtype=np.float64) * 0.05
+    with pytest.raises(AssociationError, match=r"The time spans do not overlap") as caught:
+        associate(
+            _walk(t * 1e3, 0.5e-3), _walk(t[2000:2021], 0.5), EvaluationSettings(offset_s=1e6)
+        )
+    assert (
+        "The reference spans 399950 s and the estimate 1 s, and moves 1000 times slower "
+        "(0.0005 m/s against 0.5 m/s): the reference's stamps look like ms, not seconds; "
+        "write them in seconds (divide by 1e3). Otherwise:"
+    ) in str(caught.value)

@@ -532,6 +532,33 @@ def test_a_short_piece_of_a_long_reference_is_not_stamped_in_another_unit() -> N
     assert found.evidence["factor"] == 1e-3
 
 
+def test_a_reference_in_ms_beside_a_short_piece_in_seconds_is_named_ms_by_its_speed() -> None:
+    """A 400 s reference at 0.5 m/s stamped in ms beside a 1 s piece of it in seconds:
+    their spans are 399 950 s and 1 s (4e5 apart, nearest 1e6), and the doctor said "the
+    reference's stamps look like us" (a review), where the reference moves 1000 times
+    slower (0.0005 m/s against 0.5 m/s): ms. The speeds name the unit, the spans only
+    raise the question."""
+    t = np.arange(8000, dtype=np.float64) * 0.05
+    ref = PoseTrajectory(
+        stamps_s=t * 1e3,
+        positions_xyz=np.c_[t * 0.5, np.zeros((t.size, 2))],
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)),
+    )
+    piece = ref.replace(
+        stamps_s=t[2000:2021],
+        positions_xyz=ref.positions_xyz[2000:2021],
+        orientations_quat_xyzw=ref.orientations_quat_xyzw[2000:2021],
+    )
+    found = diagnose(ref, piece).finding("stamp_units")
+    assert found is not None
+    assert found.summary == (
+        "the reference spans 399950 s and the estimate 1 s, and moves 1000 times slower "
+        "(0.0005 m/s against 0.5 m/s): the reference's stamps look like ms, not seconds; "
+        "write them in seconds (divide by 1e3)"
+    )
+    assert found.evidence["factor"] == 1e-3
+
+
 def test_poses_far_apart_of_a_robot_that_moves_are_not_a_smaller_unit(tmp_path: Path) -> None:
     """Poses 10-33 s apart at 0.30 m/s (fr1_xyz slowed and stretched 1000 times): a
     sparse survey, not milliseconds; nor a crawl sampled at a robot's rate."""

@@ -4,8 +4,8 @@ A trajectory's stamps are read as seconds. Three mistakes make them something el
 each has its test here, said with its fix:
 
 :func:`other_stamp_unit`
-    one side's span a power of 1000 longer than the other's: that side in ms, us or ns
-    (:class:`OtherUnit`).
+    one side's span a power of 1000 longer than the other's, and its speed as many times
+    slower: that side in ms, us or ns (:class:`OtherUnit`).
 :func:`counted_frames`
     one side stamped 0, 1, 2... (:func:`counts_frames`), frame indices written as
     seconds, beside a side in seconds (:class:`CountedFrames`).
@@ -80,15 +80,17 @@ class OtherUnit(NamedTuple):
     """One side's stamps in another unit than the other's (:func:`other_stamp_unit`).
 
     ``side`` is ``"reference"`` or ``"estimate"``, the one in the smaller unit
-    (``unit``: ``"ms"``, ``"us"``, ``"ns"`` or a power of ten); ``factor`` what its
-    span is over the other's (a power of 1000); ``spans_s`` the reference's and the
-    estimate's spans as read.
+    (``unit``: ``"ms"``, ``"us"``, ``"ns"`` or a power of ten); ``factor`` the seconds a
+    stamp of it counts (a power of 1000); ``spans_s`` the reference's and the estimate's
+    spans as read; ``speeds_m_s`` their speeds (path over span) as read, which named the
+    unit, or ``None`` where a side does not move (the spans named it).
     """
 
     side: str
     unit: str
     factor: float
     spans_s: tuple[float, float]
+    speeds_m_s: tuple[float, float] | None = None
 
     def text(self) -> str:
         """Say it with the fix.
@@ -97,24 +99,40 @@ class OtherUnit(NamedTuple):
         --------
         >>> print(OtherUnit("estimate", "ms", 1e3, (26.6, 26563.0)).text())
         the estimate spans 26563 s and the reference 26.6 s (a factor of 1e+03): the \
-estimate's stamps look like ms, not seconds; write them in seconds
+estimate's stamps look like ms, not seconds; write them in seconds (divide by 1e3)
+        >>> print(OtherUnit("reference", "ms", 1e3, (4e5, 1.0), (5e-4, 0.5)).text())
+        the reference spans 400000 s and the estimate 1 s, and moves 1000 times slower \
+(0.0005 m/s against 0.5 m/s): the reference's stamps look like ms, not seconds; write them \
+in seconds (divide by 1e3)
         """
         other = "estimate" if self.side == "reference" else "reference"
+        longer, shorter = max(self.spans_s), min(self.spans_s)
+        spans = f"the {self.side} spans {longer:.6g} s and the {other} {shorter:.6g} s"
+        if self.speeds_m_s is None:
+            said = f"{spans} (a factor of {self.factor:.0e})"
+        else:
+            slow, fast = sorted(self.speeds_m_s)
+            times = fast / slow  # at least √1000: whole times, or a power past 1e7
+            shown = f"{times:.0f}" if times < 1e7 else f"{times:.3g}"
+            said = (
+                f"{spans}, and moves {shown} times slower ({slow:.3g} m/s against {fast:.3g} m/s)"
+            )
         return (
-            f"the {self.side} spans {max(self.spans_s):.6g} s and the {other} "
-            f"{min(self.spans_s):.6g} s (a factor of {self.factor:.0e}): the {self.side}'s "
-            f"stamps look like {self.unit}, not seconds; write them in seconds"
+            f"{said}: the {self.side}'s stamps look like {self.unit}, not seconds; write them "
+            f"in seconds (divide by 1e{round(math.log10(self.factor))})"
         )
 
 
 def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> OtherUnit | None:
     """Say whether one side's stamps look like another unit: spans a power of 1000 apart.
 
-    A span a power of 1000 (within a factor of about 3) longer than the other's is
-    taken for stamps in ms, us or ns beside seconds, unless both sides move at speeds
-    (their paths over their spans) within ``√factor`` of each other
-    (:func:`_moves_as_fast`). The doctor names it; an association that matches nothing
-    says it before its clock advice, and one that matches little in its note.
+    A span a power of 1000 (within a factor of about 3) longer than the other's raises
+    the question; the speeds (paths over spans) answer it: stamps in a unit ``1000**k``
+    times smaller make that side move ``1000**k`` times slower, whatever spans the two
+    cover (:func:`_slower_by`). A side less than ``√1000`` times slower than the other,
+    both moving, is stamped in seconds too; a side that does not move leaves the spans
+    to name the unit. The doctor names it; an association that matches nothing says it
+    before its clock advice, and one that matches little in its note.
 
     Examples
     --------
@@ -140,35 +158,36 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
     k = round(ratio / 3.0)
     if k == 0 or abs(ratio - 3 * k) > 0.5:
         return None
-    unit = {1: "ms", 2: "us", 3: "ns"}.get(abs(k), f"1e-{3 * abs(k)} s")
     side = "estimate" if k > 0 else "reference"
+    speeds = (reference.path_length_m / spans[0], estimate.path_length_m / spans[1])
+    slower = _slower_by(speeds, side)
+    if slower is not None:
+        # WHY the speeds: a reference in ms beside a 1 s piece in seconds spans 4e5 times
+        # the piece (nearest 1e6), and was said to look like us (a review); it moves
+        # 1000 times slower.
+        k = round(slower / 3.0)
+        if k <= 0:
+            return None
+    unit = {1: "ms", 2: "us", 3: "ns"}.get(abs(k), f"1e-{3 * abs(k)} s")
     factor = float(10 ** (3 * abs(k)))
-    if _moves_as_fast(reference, estimate, side, factor):
-        return None
-    return OtherUnit(side, unit, factor, spans)
+    moving = None if slower is None else (float(speeds[0]), float(speeds[1]))
+    return OtherUnit(side, unit, factor, spans, moving)
 
 
-def _moves_as_fast(
-    reference: PoseTrajectory, estimate: PoseTrajectory, side: str, factor: float
-) -> bool:
-    """Say whether ``side``, whose span is ``factor`` times the other's, moves about as fast.
+def _slower_by(speeds: tuple[float, float], side: str) -> float | None:
+    """Return how many decades slower ``side`` moves than the other (``log10``); ``None``.
 
-    Stamps in a ``factor`` times smaller unit make a side's speed (its path over its
-    span) that many times slower than the other's, whatever spans the two cover; a
-    side less than ``√factor`` times slower (both moving) is stamped in seconds too.
+    ``speeds``: the reference's and the estimate's paths over their spans, m/s. ``None``
+    where a side does not move (or its speed is not finite): the speeds say nothing.
     WHY: a 1 s piece of a 400 s reference, its very poses, was called "the reference's
     stamps look like ms, not seconds" by the doctor (an error, after which nothing is
     checked), where ``ape`` evaluates it, and by ``ape``'s own error when a ``--offset``
     made the piece miss (a review): the spans alone are a power of 1000 apart.
     """
-    trajs = {"reference": reference, "estimate": estimate}
-    longer, shorter = (
-        trajs[name].path_length_m / trajs[name].duration_s
-        for name in (side, "estimate" if side == "reference" else "reference")
-    )
-    if not (math.isfinite(longer) and math.isfinite(shorter) and longer > 0 and shorter > 0):
-        return False
-    return longer * math.sqrt(factor) > shorter
+    mine, other = speeds if side == "reference" else speeds[::-1]
+    if not (math.isfinite(mine) and math.isfinite(other) and mine > 0 and other > 0):
+        return None
+    return math.log10(other) - math.log10(mine)
 
 
 #: Fewer stamps than this are not called frame indices (three poses 1 s apart may be).
