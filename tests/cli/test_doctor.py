@@ -255,3 +255,19 @@ def test_a_position_only_file_is_an_info_that_check_passes(
     assert [f.severity for f in said] == ["info", "info"]
     for f, file in zip(said, files, strict=True):
         assert f.summary.startswith(f"{file}: latitude/longitude/altitude has no orientation")
+
+
+@pytest.mark.parametrize(("side", "flag"), [(0, "--ref-times"), (1, "--est-times")])
+def test_frame_indices_beside_seconds_name_the_times_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], side: int, flag: str
+) -> None:
+    """A KITTI file read without its times beside seconds: the doctor said "give the
+    estimate's times file" and named no flag, where ``ape`` names ``--est-times`` (a
+    review)."""
+    kitti = tmp_path / "frames.kitti"
+    write_trajectory(kitti, read_trajectory(resolve_path(EST)), "kitti")  # no times beside
+    files = [GT, str(kitti)] if side == 1 else [str(kitti), GT]
+    assert main(["doctor", *files]) == 0
+    whose = ("reference", "estimate")[side]
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if "stamp_units" in line]
+    assert line.endswith(f"give the {whose}'s times file ({flag})")

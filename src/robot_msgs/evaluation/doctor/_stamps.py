@@ -42,7 +42,9 @@ def _stamp_units(
             summary=(
                 f"the {side}'s stamps are frame indices (a KITTI file read without its "
                 f"times file) and the {other}'s are seconds: they cannot be matched in time; "
-                f"give the {side}'s times file"
+                # the times file's field, as a run's manifest and the both-sides note name
+                # it: the command line says its flag (no flag was named; a review)
+                f"give the {side}'s times file (`{side}_times=`)"
             ),
             evidence={"frame_indices": side},
         )
