@@ -62,7 +62,8 @@ FINDING_KINDS: dict[str, str] = {
     "cm or mm); what align sim3 then hides",
     "motion_mismatch": "distances travelled and angles turned between matched poses that "
     "do not correlate, or one side standing still (within its noise) where the other "
-    "moves: another sequence, or a wrong pairing of files",
+    "moves: another sequence, or a wrong pairing of files; or both standing still, with "
+    "nothing to align or scale",
     "inverted": "the poses inverted fit far better: the world's pose in the sensor's frame "
     "(T_cw) written for the sensor's in the world (T_wc)",
     "mirrored": "the positions fit far better mirrored than rotated: one axis of the "

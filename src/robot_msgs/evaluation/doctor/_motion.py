@@ -36,6 +36,7 @@ from robot_msgs.evaluation.doctor._rules import (
     _STILL_EXPLAINED,
     _UNRELATED_R,
     _VARIES,
+    _WHITE,
     _WINDOW_CHANGE,
     _WINDOWS,
     EXTRINSIC_DEG,
@@ -314,13 +315,30 @@ def _spread_and_noise(traj: PoseTrajectory) -> tuple[float, float]:
     return spread, noise
 
 
+def _white(traj: PoseTrajectory) -> bool:
+    """Whether the positions' second differences look like white noise's.
+
+    The second differences of independent noise correlate ``-4σ² / 6σ² = -2/3`` with the
+    next; a smooth motion's follow each other (positive). Below :data:`_WHITE`: noise.
+    """
+    p = traj.positions_xyz
+    second = p[2:] - 2.0 * p[1:-1] + p[:-2]
+    if len(second) < 2:
+        return False
+    power = float(np.einsum("ni,ni->", second, second))
+    if not power > 0:
+        return False
+    return float(np.einsum("ni,ni->", second[1:], second[:-1])) / power < _WHITE
+
+
 def _still(
     matched_ref: PoseTrajectory, matched_est: PoseTrajectory, settings: EvaluationSettings
 ) -> Finding | None:
-    """Find one side standing still while the other moves.
+    """Find one side standing still while the other moves, or both standing still.
 
     A side stands still when its positions spread no more than :data:`_STILL` times its
-    own noise (:func:`_spread_and_noise`), the other's spread more than that times its
+    own noise (:func:`_spread_and_noise`), or the other side's when that one stands still
+    (then both do: :func:`_both_still`); the other's spread more than that times its
     own noise and the still side's, and the estimate's motion, fitted by Sim(3), explains
     less than :data:`_STILL_EXPLAINED` of the reference's variance (sparse keyframes of a
     real motion, a few a swing, spread little against their own steps, but follow the
@@ -337,22 +355,30 @@ def _still(
     )  # fmt: skip
     ref_still = ref_spread <= _STILL * ref_noise
     est_still = est_spread <= _STILL * est_noise
-    if ref_still == est_still:
+    if not (ref_still or est_still):
         return None
     # WHY the still side's noise: a reference standing still (V1_02's first 3.5 s, 0.67 mm
     # RMS, 10 times its 0.07 mm noise) under an estimate of that stillness with 1.6 mm
     # noise was said "the estimate stands still ... another recording" (a review): what
     # the other side moves within the still side's noise is no motion the still side
-    # could have shown.
-    moving_spread, still_noise = (ref_spread, est_noise) if est_still else (est_spread, ref_noise)
-    if moving_spread <= _STILL * still_noise:
-        return None
+    # could have shown. Both then stand still.
+    ref_still = ref_still or ref_spread <= _STILL * est_noise
+    est_still = est_still or est_spread <= _STILL * ref_noise
     try:
         sim3 = aligned_rmse(matched_ref, matched_est, "sim3")
     except AlignmentError:
         sim3 = ref_spread  # a still side's positions all equal: nothing explained
     explained = 1.0 - (sim3 / ref_spread) ** 2 if ref_spread > 0 else 0.0
-    if explained >= _STILL_EXPLAINED:
+    if explained >= _STILL_EXPLAINED:  # they follow each other: keyframes, say
+        return None
+    if ref_still and est_still:
+        # WHY white noise: a motion sampled coarsely (3 m of smooth wandering at 10 Hz)
+        # has second differences as large as its spread, and under a transform held
+        # between jumps was said "both stand still" (a check of this rule); noise's own
+        # follow each other at -2/3, a smooth motion's do not.
+        white = [n for t, n in ((matched_ref, ref_noise), (matched_est, est_noise)) if _white(t)]
+        if white and max(ref_spread, est_spread) <= _STILL * max(white):
+            return _both_still(matched_ref, matched_est, settings)
         return None
 
     def said(spread: float, noise: float) -> str:
@@ -395,6 +421,48 @@ def _still(
             "estimate_spread_m": _round(est_spread),
             "estimate_noise_m": _round(est_noise),
             "explained_share": _round(max(explained, 0.0), 3),
+        },
+    )
+
+
+def _both_still(
+    matched_ref: PoseTrajectory, matched_est: PoseTrajectory, settings: EvaluationSettings
+) -> Finding:
+    """Say both sides standing still: each within its own noise or the other's.
+
+    WHY: V1_02's first 3.5 s (the vehicle on the ground, 0.67 mm RMS) against themselves
+    with 1 mm of noise added were said "scale 5.76, a monocular estimate? fix --align
+    sim3" (a review): a Sim(3) fit of two stillnesses scales noise onto noise, an SE(3)
+    fit turns it; neither says anything, and the APE as given is the estimate's error at
+    a standstill.
+    """
+    (ref_spread, ref_noise), (est_spread, est_noise) = (
+        _spread_and_noise(matched_ref), _spread_and_noise(matched_est)
+    )  # fmt: skip
+    noisier = max(ref_noise, est_noise)
+
+    def said(whose: str, spread: float, noise: float) -> str:
+        own = f", {noise:.3g} m of noise a pose" if noise > 0 else ", without noise"
+        return f"the {whose} spreads {spread:.3g} m RMS about its mean{own}"
+
+    return Finding(
+        kind="motion_mismatch",
+        severity="warning",
+        summary=(
+            f"both stand still: over {len(matched_ref)} matched poses "
+            f"{said('reference', ref_spread, ref_noise)}, "
+            f"{said('estimate', est_spread, est_noise)}; each spreads no more than "
+            f"{_STILL:g} times the noisier side's noise ({noisier:.3g} m a pose), so there "
+            "is nothing to align or scale (se3 would turn noise onto noise, sim3 scale it)"
+            f"{_matched_at(settings)}: the APE with `align='none'` is the estimate's error "
+            "at a standstill"
+        ),
+        evidence={
+            "still_side": "both",
+            "reference_spread_m": _round(ref_spread),
+            "reference_noise_m": _round(ref_noise),
+            "estimate_spread_m": _round(est_spread),
+            "estimate_noise_m": _round(est_noise),
         },
     )
 

@@ -105,6 +105,9 @@ _STILL = 3.0
 #: (Sim(3)): sparse keyframes of a real motion spread little against their steps too, but
 #: follow the other side's motion.
 _STILL_EXPLAINED = 0.5
+#: Second differences correlating below this with the next are white noise's (-2/3),
+#: not a motion's: a side's noise is the yardstick of two standing still only then.
+_WHITE = -1.0 / 3.0
 #: Fewer pairs of matched poses than this say nothing about the motions.
 _MIN_MOTIONS = 20
 
