@@ -201,6 +201,55 @@ def test_another_sequence_found_as_motion_mismatch(tmp_path: Path) -> None:
         assert value < 0.5
 
 
+def _held_between_jumps(t: Float64Array, every: int, seed: int) -> PoseTrajectory:
+    """A pose held for ``every`` rows, then moved by a jump of 0.2 m and 2 deg at random:
+    a transform only a correction moves (a localisation's map->odom)."""
+    rng = np.random.default_rng(seed)
+    jumps = np.zeros((t.size, 3))
+    jumps[::every] = rng.normal(0.0, 0.2, (len(jumps[::every]), 3))
+    jumps[0] = 0.0
+    yaw = np.cumsum(np.where(np.arange(t.size) % every == 0, np.radians(2.0), 0.0))
+    quats = np.stack([0 * t, 0 * t, np.sin(yaw / 2), np.cos(yaw / 2)], 1)
+    return PoseTrajectory(
+        stamps_s=t, positions_xyz=np.cumsum(jumps, axis=0), orientations_quat_xyzw=quats
+    )
+
+
+def test_a_transform_held_between_jumps_is_said_so_not_another_sequence() -> None:
+    """An estimate held still between jumps (nav2's ``/tf:map.odom`` against ``/odom``,
+    372 of its 501 steps between matched poses unchanged) was said "the estimate's motion
+    does not follow the reference's ... another sequence, or a wrong pairing of files"
+    (a review): both come from one recording; the estimate is no pose of the moving
+    body. It is not still either (it spreads metres, many times its noise)."""
+    t = np.arange(0.0, 100.0, 0.1)
+    ref = wandering(t)
+    d = diagnose(ref, _held_between_jumps(t, 8, seed=5))
+    assert d.kinds() == ("motion_mismatch",), d
+    found = d.finding("motion_mismatch")
+    assert found is not None
+    # 1000 poses, 999 steps: jumps at rows 8, 16, ... 992 (124), the 875 others unchanged
+    assert "holds still between jumps: 875 of its 999 steps between matched poses change " in (
+        found.summary
+    )
+    assert "it moves in 124 jumps" in found.summary
+    assert "not the pose of a moving body: a wrong topic or TF frame" in found.summary
+    assert found.evidence["held_side"] == "estimate"
+    assert found.evidence["held_steps_share"] == round(875 / 999, 3)
+
+
+@pytest.mark.evo_data
+def test_nav2_map_to_odom_against_odom_is_said_held_between_jumps(evo_data: Path) -> None:
+    """nav2's ``/tf:map.odom`` (AMCL's correction) against ``/odom``: "another sequence, or
+    a wrong pairing of files" (a review); it holds still between 129 jumps."""
+    bag = str(evo_data / "nav2_turtlebot.mcap")
+    d = diagnose_files(
+        [InputFile(path=bag, topic="/odom"), InputFile(path=bag, topic="/tf:map.odom")]
+    )
+    found = d.finding("motion_mismatch")
+    assert found is not None
+    assert "the estimate holds still between jumps: 372 of its 501 steps" in found.summary
+
+
 @pytest.mark.parametrize("still", [False, True])
 def test_steady_or_still_motion_is_no_motion_mismatch(still: bool) -> None:
     """A circle at constant speed and turn rate (a test rig, a simulation), or a static

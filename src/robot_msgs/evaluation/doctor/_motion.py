@@ -287,6 +287,25 @@ def _unrelated(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Find
     said = [r for r, v in zip((moved, turned), varies, strict=True) if v]
     if not said or not all(r < _UNRELATED_R for r in said):  # NaN (no motion): unsure
         return None
+    evidence: dict[str, Value] = {
+        "distance_correlation": _round(moved, 3),
+        "angle_correlation": _round(turned, 3),
+    }
+    cause = "another sequence, or a wrong pairing of files"
+    held = _held_side(matched_ref, matched_est)
+    if held is not None:
+        # WHY: nav2's /tf:map.odom (AMCL's correction) against /odom, one recording, was
+        # said "another sequence, or a wrong pairing of files" (a review): map->odom
+        # holds still between 129 jumps, 372 of its 501 steps unchanged, and spreads
+        # 0.82 m, 26 times its noise: no standing still, and no pose of the robot.
+        side, unchanged, steps = held
+        cause = (
+            f"the {side} holds still between jumps: {unchanged} of its {steps} steps between "
+            f"matched poses change nothing, and it moves in {steps - unchanged} jumps, as a "
+            "transform only corrections move (a localisation's map->odom), not the pose of "
+            "a moving body: a wrong topic or TF frame"
+        )
+        evidence |= {"held_side": side, "held_steps_share": _round(unchanged / steps, 3)}
     return Finding(
         kind="motion_mismatch",
         severity="error",
@@ -294,10 +313,27 @@ def _unrelated(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Find
             f"the estimate's motion does not follow the reference's: over {n - k} pairs of "
             f"matched poses {k} rows apart, the distances travelled correlate {moved:.2f} "
             f"and the angles turned {turned:.2f} (a scale or a sensor frame keeps both near "
-            "1): another sequence, or a wrong pairing of files"
+            f"1): {cause}"
         ),
-        evidence={"distance_correlation": _round(moved, 3), "angle_correlation": _round(turned, 3)},
+        evidence=evidence,
     )
+
+
+def _held_side(
+    matched_ref: PoseTrajectory, matched_est: PoseTrajectory
+) -> tuple[str, int, int] | None:
+    """Find the one side whose pose is unchanged over most steps between matched poses.
+
+    Returns the side, its unchanged steps and all its steps; ``None`` when neither side,
+    or both, hold still over at least half their steps.
+    """
+    found = []
+    for side, traj in (("reference", matched_ref), ("estimate", matched_est)):
+        p, q = traj.positions_xyz, traj.orientations_quat_xyzw
+        unchanged = int(np.count_nonzero(np.all(p[1:] == p[:-1], 1) & np.all(q[1:] == q[:-1], 1)))
+        if 2 * unchanged >= len(traj) - 1:
+            found.append((side, unchanged, len(traj) - 1))
+    return found[0] if len(found) == 1 else None
 
 
 def _spread_and_noise(traj: PoseTrajectory) -> tuple[float, float]:
