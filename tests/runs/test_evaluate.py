@@ -326,6 +326,38 @@ def test_a_time_range_that_misses_the_sequence_judges_no_loss_outside_it(
     assert "leaves nothing of the sequence, 0.00 .. 10.00 s" in report.notes[0]
 
 
+@pytest.mark.parametrize("meta", [None, {"failure": "crashed"}])
+def test_a_time_range_that_misses_the_sequence_leaves_no_loss_latency_or_rate(
+    tmp_path: Path, meta: dict[str, object] | None
+) -> None:
+    """--t-start 20 of a reference spanning 0 .. 10 s failed the run as 'time range outside
+    the sequence' beside 1 loss of 1.0 s (3 .. 4 s), a latency over the 5 frames acquired
+    at 0 .. 2 s (p50 120 ms) and a processed rate of 2.0 Hz, all from outside the range:
+    said as a range that meets the sequence but holds none of them says it (no loss, a
+    latency of 0 frames, no rate), whatever the run's own failure."""
+    ref = _traj(T, _line(T))
+    folder = _run_folder(
+        tmp_path,
+        "run",
+        ref,
+        reference=ref,
+        meta=meta,
+        tracking="time_s,event\n3,lost\n4,recovered\n",
+        timing=_EARLY_TIMING,
+    )
+    late = NONE.replace(evaluation=EvaluationSettings(align="none", t_start_s=20.0))
+    report = run_report(folder, late)
+    assert report.failure == ("crashed" if meta else "time range outside the sequence")
+    assert report.losses == ()
+    assert report.lost_s == 0.0
+    assert math.isnan(report.coverage)
+    assert report.latency is not None
+    assert report.latency.n_frames == 0
+    assert math.isnan(report.latency.latency_p50_s)
+    assert math.isnan(report.input_rate_hz)
+    assert any("leaves nothing of the sequence, 0.00 .. 10.00 s" in n for n in report.notes)
+
+
 def test_unmatched_run_reports_no_accuracy_with_the_reason(tmp_path: Path) -> None:
     later = T + 1000.0
     folder = _run_folder(tmp_path, "run", _traj(later, _line(T)), reference=_traj(T, _line(T)))

@@ -12,7 +12,9 @@ The failure reasons are short categories that aggregate well: the run's ``failur
 text, ``"exit code N"``, ``"no estimate"``, ``"tracking lost, not recovered"``,
 ``"estimate ends early"``, ``"coverage too low"`` or ``"time range outside the sequence"``
 (``t_start_s``/``t_end_s`` leave nothing of it); details go to ``notes``. The time range
-cuts the span, the losses, the coverage and the timing log's latency alike.
+cuts the span, the losses, the coverage and the timing log's latency alike; one that
+leaves nothing of the sequence leaves no loss, no coverage (NaN) and a latency of no
+frame (as a range that meets the sequence but holds none of them).
 
 Every metric of the settings is computed only on the valid poses (outside tracking
 losses), each as its own ``Comparison``: the guide's "report the overall success rate
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = ["RunEvaluation", "evaluate_run"]
 
 _EMPTY = np.empty(0)
+_NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -394,6 +397,7 @@ def evaluate_run(
     # all before 5 s beside a coverage of 5 .. 10 s; past the sequence's end it made a
     # span from 20 to 10 s and a success (a review).
     window = _window(settings.evaluation)
+    ranged = window is not None
     missed = ""
     if window is not None and not math.isnan(end_s):
         low, high = max(start_s, window[0]), min(end_s, window[1])
@@ -401,8 +405,11 @@ def evaluate_run(
             start_s, end_s = low, high
             window = (low, high)
         else:
+            # Nothing of the sequence to keep, so no loss and no frame either: it said the
+            # run's loss at 3 .. 4 s and the latency and rate of its frames at 0 .. 2 s
+            # beside 'time range outside the sequence' for --t-start 20 (a review).
             missed = _missed_note(settings.evaluation, (start_s, end_s))
-            window = None
+            window = _NOTHING
     losses: tuple[TrackingLoss, ...] = ()
     if run.tracking is not None:
         known_end = (
@@ -419,13 +426,18 @@ def evaluate_run(
     # A range that leaves nothing of the sequence leaves no loss, end or coverage to judge
     # either: a loss at 5 s of 0 .. 10 s with --t-start 20 said 'tracking lost' (rvC's
     # review). What the run itself says (its failure, no estimate) stands.
-    if missed and not (run.spec.meta.reported_failure or stamps.size == 0):
-        failure, notes, cover = "time range outside the sequence", [missed], math.nan
+    if missed:
+        cover = math.nan
+        if not (run.spec.meta.reported_failure or stamps.size == 0):
+            failure, notes = "time range outside the sequence", [missed]
+        else:
+            notes.append(missed)
     elif window is not None:
         # On the reference's clock, where the range is given (with an offset it was said on
         # the estimate's, 4.50 .. 9.50 s for --t-start 5 --offset 0.5; rvC's review).
         low, high = start_s + settings.evaluation.offset_s, end_s + settings.evaluation.offset_s
         notes.append(f"losses, coverage and latency within {low:.2f} .. {high:.2f} s")
+    if ranged:
         meta = run.spec.meta
         whole = [
             what
