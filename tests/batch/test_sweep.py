@@ -27,7 +27,7 @@ from robot_msgs.errors import (
     ValidationError,
 )
 from robot_msgs.report import build_report
-from robot_msgs.runs import RunSettings, load_runs
+from robot_msgs.runs import RunSettings, evaluate, load_runs
 from robot_msgs.runs.run_settings import RUN_DEFAULTS
 from robot_msgs.runs.spans import shown_by_runs_note
 from tests.batch.batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
@@ -314,6 +314,23 @@ def test_resume_recomputes_a_run_whose_metadata_changed(tmp_path: Path) -> None:
     resumed = _sweep(root, tmp_path / "out", resume=True)
     assert (resumed.n_reused, resumed.n_computed) == (1, 1)
     assert calls(root) == {("orb", "MH_01", "1"): 2, ("orb", "MH_01", "2"): 1}
+
+
+def test_resume_recomputes_records_judged_by_other_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Records were keyed by the package version alone: after the judging rules changed
+    under the same version (a time range leaving nothing of a sequence still said the
+    losses outside it), --resume reused every report judged by the old rules."""
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=2)
+    _sweep(root, tmp_path / "out")
+    monkeypatch.setattr(evaluate, "JUDGING_REVISION", evaluate.JUDGING_REVISION + 1)
+    resumed = _sweep(root, tmp_path / "out", resume=True)
+    assert (resumed.n_reused, resumed.n_computed) == (0, 2)
+    assert calls(root) == {("orb", "MH_01", "1"): 2, ("orb", "MH_01", "2"): 2}
+    again = _sweep(root, tmp_path / "out", resume=True)  # under the new rules: reused
+    assert (again.n_reused, again.n_computed) == (2, 0)
 
 
 def test_crashed_records_are_recomputed_on_resume(tmp_path: Path) -> None:

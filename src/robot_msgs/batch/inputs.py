@@ -2,7 +2,8 @@
 
 - The **run key** (:func:`run_key`) says what a run is without reading its files: its
   name, keys, input options and metadata (``meta.json`` and the manifest's keys), the
-  sweep's settings, the per-run function and the package version. The client computes
+  sweep's settings, the per-run function, the package version and the revision of the
+  judging rules (:data:`robot_msgs.runs.evaluate.JUDGING_REVISION`). The client computes
   it for every run in microseconds; it names the run's record
   (:mod:`robot_msgs.batch.store`).
 - The **content digest** (:func:`content_digest`) is the run key plus the SHA-256 of the
@@ -253,8 +254,25 @@ class HashCache:
 
 
 def settings_identity(settings: Mapping[str, Any], fn: Callable[..., object]) -> str:
-    """Return what every run key of a sweep shares: version, per-run function, settings (JSON)."""
-    shared = {"version": __version__, "function": function_id(fn), "settings": settings}
+    """Return what every run key of a sweep shares: version, judging, function, settings (JSON).
+
+    The judging is :data:`robot_msgs.runs.evaluate.JUDGING_REVISION`, read at each call:
+    records judged by other rules under the same version are recomputed, not reused.
+
+    Examples
+    --------
+    >>> from robot_msgs.runs import evaluate
+    >>> json.loads(settings_identity({}, run_key))["judging"] == evaluate.JUDGING_REVISION
+    True
+    """
+    from robot_msgs.runs import evaluate  # noqa: PLC0415  (the evaluation, for its revision)
+
+    shared = {
+        "version": __version__,
+        "judging": evaluate.JUDGING_REVISION,
+        "function": function_id(fn),
+        "settings": settings,
+    }
     return json.dumps(shared, sort_keys=True, separators=(",", ":"))
 
 

@@ -55,7 +55,18 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import BoolArray, Float64Array
 
-__all__ = ["RunEvaluation", "evaluate_run"]
+__all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
+
+#: Revision of the judging rules of :func:`evaluate_run` (success, failure categories and
+#: notes, what losses, coverage, latency and rates cover, the metrics' numbers), part of
+#: every bench run key (:func:`robot_msgs.batch.inputs.settings_identity`). Bump it in the
+#: commit that changes how a run is judged, whatever the package version: ``bench
+#: --resume`` keyed its records by the version alone and reused reports judged by the old
+#: rules without a word. Records of another revision are found under no key of today's
+#: sweep, so every run is computed again (the old records are left, as records of runs
+#: no longer in a manifest are). 1: the rules as of the time range that leaves nothing of
+#: a sequence leaving no loss, coverage or latency.
+JUDGING_REVISION = 1
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
