@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 from typing import TYPE_CHECKING
 
 import pytest
@@ -49,6 +50,60 @@ def test_runs_finished_in_any_order_give_the_bytes_of_a_serial_sweep(tmp_path: P
     entries = json.loads((tmp_path / "out" / "reports.json").read_text())
     assert [e["run"] for e in entries] == [run.name for run in manifest.runs]
     assert all(RunReport.from_dict(e["report"]).success for e in entries)
+
+
+def _stand_in(path: Path, kind: str) -> None:
+    """Put a ``kind`` where the file ``path`` was: a FIFO, a link to a device, a socket.
+
+    A socket is bound by its name in the current folder (a socket's path is at most 107
+    bytes): the caller is in ``path``'s folder.
+    """
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)  # opening it to write waits for a reader
+    elif kind == "link to /dev/null":
+        path.symlink_to("/dev/null")
+    else:
+        with socket.socket(socket.AF_UNIX) as bound:
+            bound.bind(path.name)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/null", "socket"])
+def test_write_outputs_replaces_what_is_a_stream_and_writes_through_a_link_to_a_file(
+    tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bench replaced a FIFO, a device or a socket standing at an output's name, but the
+    library's write_outputs wrote into them (a FIFO waited for a reader, a link to
+    /dev/null swallowed ranking.json) or refused the socket: it follows bench's one rule,
+    and like bench writes through a link to a regular file."""
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=2)
+    manifest = load_runs([tmp_path / "runs"])
+    out = tmp_path / "out"
+    run_sweep(manifest, out, fn=scripted, executor="serial", progress=None)
+    written = [name for name in DERIVED_FILES if (out / name).is_file()]
+    assert {"results.parquet", "reports.json", "ranking.json"} <= set(written)
+    expected = {name: (out / name).read_bytes() for name in written}
+    *streams, linked = written
+    monkeypatch.chdir(out)
+    for name in streams:
+        _stand_in(out / name, kind)
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text("old")
+    (out / linked).unlink()
+    (out / linked).symlink_to(elsewhere)
+    state = SweepState(len(manifest.runs))
+    shared = settings_identity(manifest.settings.to_dict(), scripted)
+    job = Job(settings=manifest.settings, shared=shared, out=str(out), session="s")
+    for i, run in enumerate(manifest.runs):
+        chunk = Chunk(number=i, indices=(i,), runs=(run,), attempts=(1,))
+        state.finish(run_chunk(scripted, job, chunk).summaries[0])
+    write_outputs(manifest, state, ResultStore(out), out, shared=shared, force=True)
+    for name in streams:
+        assert (out / name).is_file(), name
+        assert not (out / name).is_symlink(), name
+        assert (out / name).read_bytes() == expected[name], name
+    assert (out / linked).is_symlink()
+    assert elsewhere.read_bytes() == expected[linked]
 
 
 def test_a_run_lost_to_the_infrastructure_has_a_row_and_no_report(tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import shutil
+import stat
 import uuid
 from collections import Counter, deque
 from dataclasses import dataclass
@@ -70,7 +71,7 @@ from robot_msgs.runs.rank import RankingTally
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from types import TracebackType
 
     from typing_extensions import Self
@@ -93,6 +94,7 @@ __all__ = [
     "outputs_current",
     "read_summary",
     "sweep_parts",
+    "unlink_streams",
     "write_outputs",
 ]
 
@@ -202,6 +204,28 @@ def read_summary(folder: str | Path) -> dict[str, Any] | None:
     except (RobotMsgsError, OSError):
         return None
     return summary if isinstance(summary, dict) else None
+
+
+def unlink_streams(folder: str | Path, names: Iterable[str]) -> None:
+    """Remove each of ``folder``'s ``names`` that is, or links to, a FIFO, a device or a socket.
+
+    WHY: a sweep's output folder holds its own files, not outputs the user named, and
+    :func:`~robot_msgs.files.write_atomic` writes into a stream: a FIFO there hung
+    ``--resume`` at its write, a link to ``/dev/zero`` was written into the device (a
+    review). What is a stream is removed, to be written again as a file. A link to a
+    regular file is left, to be written through; a folder is left to ``write_atomic`` to
+    refuse. The one rule of the sweep's files (:func:`write_outputs` and ``summary.json``;
+    a record, never a link, has its own in :mod:`robot_msgs.batch.store`).
+    """
+    for name in names:
+        path = Path(folder) / name
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            continue  # nothing there, a broken link, a loop: write_atomic says what it does
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
 
 
 def sweep_parts(folder: str | Path) -> list[Path]:
@@ -392,6 +416,7 @@ class OutputsWriter:
         self._reports: Any = None
 
     def __enter__(self) -> Self:
+        unlink_streams(self.out, DERIVED_FILES)
         self._judged, self._repeats, self._notes = _without_reference(
             self.manifest, self.state, self.store, self.shared
         )
@@ -574,6 +599,9 @@ def write_outputs(
     run: Callable[[OutputsWriter], None] | None = None,
 ) -> SweepOutputs:
     """Write every derived file from the records: blocks by ``run``, the rest in this process.
+
+    A FIFO, a device or a socket standing at a file's name is replaced by the file
+    (:func:`unlink_streams`, as ``bench`` does); a link to a regular file is written through.
 
     Parameters
     ----------

@@ -33,9 +33,7 @@ without a result, for ``stall_timeout_s`` stops it as incomplete
 
 from __future__ import annotations
 
-import contextlib
 import math
-import stat
 import sys
 import time
 import uuid
@@ -58,6 +56,7 @@ from robot_msgs.batch.outputs import (
     outputs_current,
     read_summary,
     sweep_parts,
+    unlink_streams,
 )
 from robot_msgs.batch.plan import ChunkPlan, SweepState
 from robot_msgs.batch.store import ResultStore
@@ -231,21 +230,6 @@ def run_sweep(
             held.release()
 
 
-def _unlink_special(path: Path) -> None:
-    """Remove ``path`` when it is, or links to, a FIFO, a device or a socket.
-
-    A link to a regular file is left, to be written through as before; a folder is left
-    to :func:`~robot_msgs.files.write_atomic` to refuse.
-    """
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return  # nothing there, a broken link, a loop: write_atomic says what it does
-    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-
-
 class _Sweep:
     """One sweep's steps and what they share (:func:`run_sweep` checks the arguments)."""
 
@@ -302,11 +286,8 @@ class _Sweep:
                 "continue it or `force=True` to recompute everything"
             )
             raise OutputExistsError(msg)
-        # The folder's files are the sweep's own, not outputs the user named: a FIFO there
-        # hung --resume at its write, a link to /dev/zero was written into the device (a
-        # review). What is a stream is removed, to be written again as a file.
-        for name in OUTPUT_FILES:
-            _unlink_special(folder / name)
+        # summary.json too (write_outputs clears its own files by the same rule).
+        unlink_streams(folder, OUTPUT_FILES)
         shared = settings_identity(source.settings.to_dict(), self.fn)
         state = SweepState(0)
         sweep_parts(folder)  # a killed sweep's blocks: ours alone under the lock
