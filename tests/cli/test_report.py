@@ -227,6 +227,25 @@ def test_html_is_interactive_unless_static(
     assert "data:image/png;base64," in text
 
 
+def test_runs_that_name_no_algorithm_are_ranked_as_not_stated_in_text_and_html(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run folders given alone without meta.json: the environment table said 'not
+    stated', the ranking's algorithm cell was empty in the terminal and the page."""
+    pytest.importorskip("plotly")
+    t = np.arange(0.0, 5.05, 0.1)
+    xyz = np.column_stack([t, np.zeros_like(t), np.zeros_like(t)])
+    for name in ("a", "b"):
+        write_tum(tmp_path / name / "estimate.tum", t, xyz)
+        write_tum(tmp_path / name / "reference.tum", t, xyz)
+    page = tmp_path / "r.html"
+    argv = ["report", str(tmp_path / "a"), str(tmp_path / "b"), "--align", "none"]
+    assert main([*argv, "--no-progress", "--html", str(page)]) == 0
+    ranking = capsys.readouterr().out.split("\nPer algorithm")[0]
+    assert re.search(r"^1  not stated  +1\.00  +2/2 ", ranking, flags=re.MULTILINE), ranking
+    assert '<td class="num">1</td><td>not stated</td>' in page.read_text(encoding="utf-8")
+
+
 def test_html_run_notes_name_the_flags(
     runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

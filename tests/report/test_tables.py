@@ -84,6 +84,19 @@ def test_groups_and_ranking_tables() -> None:
     ]
 
 
+def test_an_unnamed_algorithm_is_not_stated_in_the_ranking_as_in_the_environment() -> None:
+    """Runs without meta.json name no algorithm: the environment table said 'not stated'
+    where the ranking's algorithm cell was empty (and ' 2.0' for one of two versions)."""
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    assert report.ranking is not None
+    row = report.ranking.rows[0]
+    alone = report.ranking.replace(rows=(row.replace(algorithm="", label=""),))
+    assert ranking_table(alone).rows[0][:2] == ("1", "not stated")
+    versions = (row.replace(algorithm="", version="2.0", label=" 2.0"),)
+    assert ranking_table(report.ranking.replace(rows=versions)).rows[0][1] == "not stated 2.0"
+
+
 def test_renderers() -> None:
     table = ReportTable("A_b", ("name", "x|y"), (("50%", "1.5"),), (False, True), ("note & more",))
     assert render_text(table).splitlines()[1] == "name  x|y"

@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from robot_msgs.report.report_table import MISSING, ReportTable, _num, _pct
+from robot_msgs.report.run_tables import NOT_STATED
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from robot_msgs.compare.ranking import Ranking
+    from robot_msgs.compare.ranking import Ranking, RankingRow
     from robot_msgs.msg import Value
     from robot_msgs.runs.run_settings import MetricSpec
 
@@ -95,6 +96,23 @@ def metric_title(metric: MetricSpec) -> str:
     return f"{metric.metric.upper()} {words}" + (", all pairs" if pairs.all_pairs else "")
 
 
+def _row_name(row: RankingRow) -> str:
+    """Name a ranking's line; an algorithm the runs do not name ``not stated``.
+
+    As the environment table says it (the cell was empty, and `` 2.0`` for one of two
+    versions of it; a review): the label is the algorithm's name and what tells its
+    configurations apart, so the words take the empty name's place.
+
+    Examples
+    --------
+    >>> from robot_msgs.compare.ranking import RankingRow
+    >>> row = RankingRow(algorithm="", position=1, mean_rank=1.0, n_runs=1, n_succeeded=1)
+    >>> _row_name(row), _row_name(row.replace(version="2.0", label=" 2.0"))
+    ('not stated', 'not stated 2.0')
+    """
+    return row.name if row.algorithm else f"{NOT_STATED}{row.name}"
+
+
 def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -> ReportTable:
     """Tabulate the ranking: position, algorithm, mean rank, success, score (rank) per sequence."""
     headers = (
@@ -110,7 +128,7 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
         rows.append(
             (
                 str(row.position),
-                row.name,
+                _row_name(row),
                 f"{row.mean_rank:.2f}",
                 f"{row.n_succeeded}/{row.n_runs}",
                 _pct(row.mean_coverage),

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
     from robot_msgs.compare.report import Report
     from robot_msgs.compare.run_report import Latency, RunReport
 
-__all__ = ["environment_table", "rpe_metrics", "runs_csv", "runs_table"]
+__all__ = ["NOT_STATED", "environment_table", "rpe_metrics", "runs_csv", "runs_table"]
+
+#: What a table says for what the runs do not state (an algorithm, a version, hardware).
+NOT_STATED = "not stated"
 
 
 def rpe_metrics(report: Report) -> dict[str, tuple[float | int | None, str]]:
@@ -157,7 +160,7 @@ def runs_table(report: Report) -> ReportTable:
 
 def _distinct(values: Iterable[str]) -> str:
     """Join the distinct ``values`` (first-seen order, empty ones as ``not stated``) by ``; ``."""
-    return "; ".join(dict.fromkeys(v or "not stated" for v in values)) or "not stated"
+    return "; ".join(dict.fromkeys(v or NOT_STATED for v in values)) or NOT_STATED
 
 
 def environment_table(report: Report) -> ReportTable:
@@ -175,18 +178,18 @@ def environment_table(report: Report) -> ReportTable:
     # A run folder without meta.json (a [[runs]] `path`, a folder given alone) may name no
     # algorithm: its line read ': hardware not stated' (a review).
     rows = tuple(
-        (algorithm or "not stated", _distinct(r.version for r in runs), str(len(runs)))
+        (algorithm or NOT_STATED, _distinct(r.version for r in runs), str(len(runs)))
         for algorithm, runs in by_algorithm.items()
     )
     notes = tuple(
-        f"{algorithm or 'algorithm not stated'}: hardware {_distinct(r.hardware for r in runs)}; "
-        "software "
+        f"{algorithm or f'algorithm {NOT_STATED}'}: "
+        f"hardware {_distinct(r.hardware for r in runs)}; software "
         + _distinct(", ".join(f"{k} {v}" for k, v in r.software.items()) for r in runs)
         + "."
         for algorithm, runs in by_algorithm.items()
     )
     clocks = _distinct(r.latency.clock for r in report.runs if r.latency)
-    tool = f"robot_msgs {report.tool_version or 'not stated'}; latency clocks: {clocks}."
+    tool = f"robot_msgs {report.tool_version or NOT_STATED}; latency clocks: {clocks}."
     headers = ("algorithm", "version", "runs")
     return ReportTable("Environment", headers, rows, (False, False, True), (*notes, tool))
 
