@@ -358,6 +358,21 @@ def test_a_time_range_that_misses_the_sequence_leaves_no_loss_latency_or_rate(
     assert any("leaves nothing of the sequence, 0.00 .. 10.00 s" in n for n in report.notes)
 
 
+@pytest.mark.parametrize(
+    ("t_start", "t_end", "said"),
+    [(5.0, None, "from 5.00 s"), (None, 3.5, "up to 3.50 s"), (2.0, 3.5, "within 2.00 .. 3.50 s")],
+)
+def test_a_time_range_of_a_run_without_a_span_is_said_as_given(
+    tmp_path: Path, t_start: float | None, t_end: float | None, said: str
+) -> None:
+    """No reference and no timing log, so no span to cut the range to: the note said
+    'losses, coverage and latency within nan .. nan s' (--t-start 5)."""
+    folder = _run_folder(tmp_path, "run", _traj(T, _line(T)), tracking="time_s,event\n3,lost\n")
+    window = EvaluationSettings(align="none", t_start_s=t_start, t_end_s=t_end, offset_s=0.5)
+    report = run_report(folder, NONE.replace(evaluation=window))
+    assert f"losses, coverage and latency {said}" in report.notes
+
+
 def test_unmatched_run_reports_no_accuracy_with_the_reason(tmp_path: Path) -> None:
     later = T + 1000.0
     folder = _run_folder(tmp_path, "run", _traj(later, _line(T)), reference=_traj(T, _line(T)))

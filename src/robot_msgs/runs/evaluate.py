@@ -65,8 +65,9 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: rules without a word. Records of another revision are found under no key of today's
 #: sweep, so every run is computed again (the old records are left, as records of runs
 #: no longer in a manifest are). 1: the rules as of the time range that leaves nothing of
-#: a sequence leaving no loss, coverage or latency.
-JUDGING_REVISION = 1
+#: a sequence leaving no loss, coverage or latency; 2: the note of a time range over a run
+#: without a span says the range as given (it said 'within nan .. nan s').
+JUDGING_REVISION = 2
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -446,8 +447,16 @@ def evaluate_run(
     elif window is not None:
         # On the reference's clock, where the range is given (with an offset it was said on
         # the estimate's, 4.50 .. 9.50 s for --t-start 5 --offset 0.5; rvC's review).
-        low, high = start_s + settings.evaluation.offset_s, end_s + settings.evaluation.offset_s
-        notes.append(f"losses, coverage and latency within {low:.2f} .. {high:.2f} s")
+        # Without a span (no reference, no timing log), the range as given: it said
+        # 'within nan .. nan s' (the span's ends).
+        low, high = (w + settings.evaluation.offset_s for w in window)
+        if math.isinf(high):
+            said = f"from {low:.2f} s"
+        elif math.isinf(low):
+            said = f"up to {high:.2f} s"
+        else:
+            said = f"within {low:.2f} .. {high:.2f} s"
+        notes.append(f"losses, coverage and latency {said}")
     if ranged:
         meta = run.spec.meta
         whole = [
