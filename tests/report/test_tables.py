@@ -97,6 +97,22 @@ def test_an_unnamed_algorithm_is_not_stated_in_the_ranking_as_in_the_environment
     assert ranking_table(report.ranking.replace(rows=versions)).rows[0][1] == "not stated 2.0"
 
 
+def test_an_unnamed_algorithm_is_not_stated_in_the_group_tables_as_in_the_ranking() -> None:
+    # The per algorithm and sequence table's cell was empty, and ' 2.0' for one of two
+    # versions (hrun's finding beside the ranking's).
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    group = report.groups[0]
+    alone = groups_table(report.replace(groups=(group.replace(algorithm=""),))).rows
+    assert alone[0][:2] == ("not stated", "fr1_xyz")
+    versions = tuple(group.replace(algorithm="", version=v) for v in ("1.0", "2.0"))
+    rows = groups_table(report.replace(groups=versions)).rows
+    assert [row[:2] for row in rows] == [
+        ("not stated 1.0", "fr1_xyz"),
+        ("not stated 2.0", "fr1_xyz"),
+    ]
+
+
 def test_renderers() -> None:
     table = ReportTable("A_b", ("name", "x|y"), (("50%", "1.5"),), (False, True), ("note & more",))
     assert render_text(table).splitlines()[1] == "name  x|y"

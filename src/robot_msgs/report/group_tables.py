@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.report.report_table import MISSING, ReportTable, _num, _pct
+from robot_msgs.report.run_tables import NOT_STATED
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -22,9 +23,16 @@ __all__ = ["groups_table", "repeatability_table", "repeatability_table_of"]
 
 
 def _group_names(report: Report) -> list[str]:
-    """Name each group's configuration as the ranking does (``orb``; ``orb 2.0`` among several)."""
+    """Name each group's configuration as the ranking does (``orb``; ``orb 2.0`` among several).
+
+    An algorithm the runs do not name is ``not stated`` (``not stated 2.0``), as in the
+    ranking and the environment table (its cell was empty, `` 2.0`` beside it).
+    """
     labels = configuration_labels(g.configuration for g in report.groups)
-    return [labels[g.configuration] for g in report.groups]
+    return [
+        labels[g.configuration] if g.algorithm else f"{NOT_STATED}{labels[g.configuration]}"
+        for g in report.groups
+    ]
 
 
 def groups_table(report: Report) -> ReportTable:
