@@ -1,0 +1,35 @@
+"""RankingRow and Ranking: the rules a row's counts keep."""
+
+from __future__ import annotations
+
+import pytest
+
+from robot_msgs.compare import RankingRow
+from robot_msgs.errors import ValidationError
+
+
+def _row(n_runs: int, n_succeeded: int) -> RankingRow:
+    return RankingRow(
+        algorithm="orb", position=1, mean_rank=1.0, n_runs=n_runs, n_succeeded=n_succeeded
+    )
+
+
+@pytest.mark.parametrize("n_succeeded", [0, -1, 3])
+def test_row_with_negative_run_count_names_n_runs(n_succeeded: int) -> None:
+    # n_runs = -1 is wrong on its own, whatever n_succeeded says: it is named first.
+    with pytest.raises(
+        ValidationError, match=r"Expected a count >= 0, got int -1 - at `RankingRow\.n_runs`"
+    ) as caught:
+        _row(n_runs=-1, n_succeeded=n_succeeded)
+    assert caught.value.field == "RankingRow.n_runs"
+
+
+@pytest.mark.parametrize("n_succeeded", [-1, 4])
+def test_row_with_succeeded_outside_runs_names_n_succeeded(n_succeeded: int) -> None:
+    with pytest.raises(ValidationError, match=r"\[0, n_runs=3\].*at `RankingRow\.n_succeeded`"):
+        _row(n_runs=3, n_succeeded=n_succeeded)
+
+
+def test_row_counts_at_their_bounds_are_valid() -> None:
+    assert _row(n_runs=0, n_succeeded=0).n_runs == 0
+    assert _row(n_runs=3, n_succeeded=3).success_rate == 1.0
