@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,7 @@ from robot_msgs.compare import (
     error_stats,
 )
 from robot_msgs.errors import SettingsMismatchError, ValidationError
+from robot_msgs.msg.catalog import example
 from tests.compare.comparisons import comparison
 
 
@@ -160,3 +162,37 @@ def test_a_refusal_names_no_setting_that_differs_only_in_the_sign_of_zero() -> N
     with pytest.raises(SettingsMismatchError, match=r"settings of `align=` \(") as refused:
         check_same_settings([run("a", "se3", 0.0), run("b", "sim3", -0.0)])
     assert "offset_s" not in str(refused.value)
+
+
+@pytest.mark.parametrize("name", ["compare/Aggregate", "compare/GroupSummary"])
+@pytest.mark.parametrize(
+    ("changes", "at", "got"),
+    [
+        # n_runs = -3 with no failures was named 'at least the 0 failures'; with a
+        # failure count of -5 it was kept, and success_rate was -0.67.
+        ({"n_runs": -3, "failures": {}}, "n_runs", -3),
+        ({"n_runs": -3, "failures": {"crash": -5}}, "n_runs", -3),
+        # Kept: n_succeeded 2 of 2 runs with 3 crashes.
+        ({"n_runs": 2, "failures": {"crash": 3, "lost": -3}}, r"failures\['lost'\]", -3),
+        ({"n_runs": 0, "failures": {"crash": -1}}, r"failures\['crash'\]", -1),
+    ],
+)
+def test_a_negative_count_of_runs_is_named(
+    name: str, changes: dict[str, object], at: str, got: int
+) -> None:
+    summary: Any = example(name)  # Aggregate or GroupSummary
+    label = name.partition("/")[2]
+    with pytest.raises(
+        ValidationError, match=rf"Expected a count >= 0, got int {got} - at `{label}\.{at}`$"
+    ):
+        summary.replace(**changes)
+
+
+@pytest.mark.parametrize("name", ["compare/Aggregate", "compare/GroupSummary"])
+def test_more_failures_than_runs_is_still_named_at_n_runs(name: str) -> None:
+    summary: Any = example(name)  # Aggregate or GroupSummary
+    with pytest.raises(
+        ValidationError, match=r"at least the 3 failures, got int 2 - at `.*n_runs`"
+    ):
+        summary.replace(n_runs=2, failures={"crash": 3})
+    assert summary.replace(n_runs=3, failures={"crash": 3, "lost": 0}).n_runs == 3

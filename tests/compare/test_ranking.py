@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from robot_msgs.compare import RankingRow
+from robot_msgs.compare import Ranking, RankingRow
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg.catalog import example
 
 
 def _row(n_runs: int, n_succeeded: int) -> RankingRow:
@@ -33,3 +34,16 @@ def test_row_with_succeeded_outside_runs_names_n_succeeded(n_succeeded: int) -> 
 def test_row_counts_at_their_bounds_are_valid() -> None:
     assert _row(n_runs=0, n_succeeded=0).n_runs == 0
     assert _row(n_runs=3, n_succeeded=3).success_rate == 1.0
+
+
+def test_ranking_with_a_negative_left_out_count_names_it() -> None:
+    # {"failed": -2} was kept, and n_left_out said -2 runs were left out.
+    ranking = example("compare/Ranking")
+    assert isinstance(ranking, Ranking)
+    with pytest.raises(
+        ValidationError,
+        match=r"Expected a count >= 0, got int -2 - at `Ranking\.left_out\['failed'\]`",
+    ) as caught:
+        ranking.replace(left_out={"failed": -2})
+    assert caught.value.field == "Ranking.left_out['failed']"
+    assert ranking.replace(left_out={"failed": 0}).n_left_out == 0

@@ -25,6 +25,7 @@ __all__ = [
     "AggregateTally",
     "SettingsTally",
     "aggregate",
+    "check_counts",
     "check_same_settings",
     "setting_key",
 ]
@@ -32,6 +33,32 @@ __all__ = [
 _MIXED = "<mixed>"
 #: Distinct ways of making a comparison a tally keeps (each a few hundred bytes).
 _WAYS = 8
+
+
+def check_counts(
+    message: Msg, field: str, counts: Mapping[str, int], *, n_runs: int | None = None
+) -> None:
+    """Refuse counts by reason (``field`` of ``message``) below 0, or outnumbering ``n_runs``.
+
+    Each count is wrong on its own, so it is named before the rule between them: ``n_runs``
+    (when given) and every count at least 0, then the counts, runs that failed among
+    those run, at most ``n_runs`` (named at ``n_runs``).
+
+    Raises
+    ------
+    ValidationError
+        A count below 0 (``- at `Aggregate.failures['crash']```), or more failures than runs.
+    """
+    if n_runs is not None and n_runs < 0:
+        raise message._fail(field="n_runs", expected="a count >= 0", got=n_runs)  # noqa: SLF001
+    for key, count in counts.items():
+        if count < 0:
+            at = f"{field}[{key!r}]"
+            raise message._fail(field=at, expected="a count >= 0", got=count)  # noqa: SLF001
+    n_failed = sum(counts.values())
+    if n_runs is not None and n_failed > n_runs:
+        expected = f"at least the {n_failed} failures"
+        raise message._fail(field="n_runs", expected=expected, got=n_runs)  # noqa: SLF001
 
 
 @message("compare/Aggregate")
@@ -70,10 +97,7 @@ class Aggregate(Msg):
         return aggregate_v0(data)
 
     def _validate(self) -> None:
-        if self.n_failed > self.n_runs:
-            raise self._fail(
-                field="n_runs", expected=f"at least the {self.n_failed} failures", got=self.n_runs
-            )
+        check_counts(self, "failures", self.failures, n_runs=self.n_runs)
 
     @property
     def stats(self) -> Mapping[str, ErrorStats]:

@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import field
 
+from robot_msgs.compare.aggregation import check_counts
 from robot_msgs.compare.configuration import Configuration
 from robot_msgs.msg import Msg, Scalar, Value, message
 from robot_msgs.msg.primitives import MissingFloat
@@ -114,3 +115,4 @@ class Ranking(Msg):
             raise self._fail(
                 field="rows", expected="rows in position order 1, 2, ...", got=positions
             )
+        check_counts(self, "left_out", self.left_out)

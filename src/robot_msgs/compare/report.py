@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
 
-from robot_msgs.compare.aggregation import Aggregate
+from robot_msgs.compare.aggregation import Aggregate, check_counts
 from robot_msgs.compare.configuration import Configuration
 from robot_msgs.compare.ranking import Ranking
 from robot_msgs.compare.run_report import Repeatability, RunReport
@@ -52,10 +52,7 @@ class GroupSummary(Msg):
         return group_summary_v0(data)
 
     def _validate(self) -> None:
-        if self.n_failed > self.n_runs:
-            raise self._fail(
-                field="n_runs", expected=f"at least the {self.n_failed} failures", got=self.n_runs
-            )
+        check_counts(self, "failures", self.failures, n_runs=self.n_runs)
 
     @property
     def configuration(self) -> Configuration:
