@@ -3,8 +3,9 @@
 A message is drawn by starting from the type's catalog example (valid by construction)
 and replacing fields, in a drawn order, by drawn values: NaN, ±inf, -0.0 and the extremes
 (Hypothesis' ``floats()``), an integer's bounds, empty and unicode strings, empty tuples and
-arrays, arrays of every value of their dtype. A replacement the type refuses (a cross-field
-rule: ``Image.data`` holding ``step * height`` bytes) is skipped, so every draw is valid.
+arrays, arrays of every value of their dtype, text with a lone surrogate (refused by
+every field). A replacement the type refuses (a cross-field rule: ``Image.data`` holding
+``step * height`` bytes) is skipped, so every draw is valid.
 
 Also :func:`rosbags_object`: rosbags' own object of a message, built from its ``to_dict()``
 form by walking rosbags' field definitions, without the package's converter.
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
 __all__ = ["messages", "rosbags_object"]
 
 _INT64 = (-(2**63), 2**63 - 1)
-_TEXT = st.text(max_size=6)
+#: Text, and text no writer can write (a lone surrogate: refused, the draw keeps the valid one).
+_TEXT = st.one_of(st.text(max_size=6), st.sampled_from(["\ud800", "a\udfffb"]))
 _SCALAR_TEXT = _TEXT.filter(lambda t: t not in NON_FINITE)
 
 

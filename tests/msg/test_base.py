@@ -718,3 +718,19 @@ def test_an_array_annotation_with_its_dtype_alone_keeps_that_dtype_in_the_check_
     assert back.data.dtype == np.int8
     with pytest.raises(ValidationError, match=r"int8"):
         made(data=np.array([1.5, 2.0, 3.0]))
+
+
+@pytest.mark.parametrize("name", ["compare/Aggregate", "compare/RankingRow", "compare/RunReport"])
+@pytest.mark.parametrize("text", ["\ud800", "a\udfffb"])
+def test_a_lone_surrogate_in_a_map_of_scalars_is_refused_at_its_entry(name: str, text: str) -> None:
+    # It was kept (a str field's check refuses it), and to_json and to_cdr of the
+    # message then raised UnicodeEncodeError: a message no writer could write.
+    msg = examples()[name]
+    field = "group" if name == "compare/Aggregate" else "parameters"
+    label = name.partition("/")[2]
+    said = rf"Expected a str UTF-8 can encode \(no lone surrogate\), .* - at `{label}\.{field}\['k'\]`$"
+    with pytest.raises(ValidationError, match=said) as caught:
+        msg.replace(**{field: {"ok": 1.0, "k": text}})
+    assert caught.value.field == f"{label}.{field}['k']"
+    with pytest.raises(ValidationError, match=said):
+        type(msg).from_dict({**msg.to_dict(), field: {"ok": 1.0, "k": text}})

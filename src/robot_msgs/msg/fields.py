@@ -424,7 +424,8 @@ def _unchanged(spec: FieldSpec, item: Any) -> bool:
     if kind == "msg":
         return kind_of is spec.msg_type
     if kind == "scalar":
-        return kind_of in _SCALAR_TYPES or (kind_of is str and item not in NON_FINITE)
+        text = kind_of is str and item not in NON_FINITE and encodable(item)
+        return kind_of in _SCALAR_TYPES or text
     if kind == "literal":
         return kind_of in (str, int) and item in spec.choices  # type: ignore[operator]
     return False
