@@ -26,8 +26,35 @@ def test_loss_duration_and_order_checks() -> None:
     assert TrackingLoss(start_s=2.0, end_s=3.5).duration_s == 1.5
     with pytest.raises(ValidationError, match=r"Expected a time >= start_s \(2.0\), got float 1.0"):
         TrackingLoss(start_s=2.0, end_s=1.0)
-    with pytest.raises(ValidationError, match=r"finite start and end times"):
+    with pytest.raises(
+        ValidationError, match=r"a finite time, got float nan - at `TrackingLoss\.start_s`"
+    ):
         TrackingLoss(start_s=math.nan, end_s=1.0)
+
+
+@pytest.mark.parametrize("end_s", [math.nan, math.inf, -math.inf])
+def test_a_loss_that_does_not_end_in_finite_time_names_end_s(end_s: float) -> None:
+    # start_s = 4.0 is right, and was named: 'Expected finite start and end times, got
+    # tuple (4.0, nan) - at `TrackingLoss.start_s`'.
+    with pytest.raises(
+        ValidationError, match=r"Expected a finite time, got float .* - at `TrackingLoss\.end_s`$"
+    ) as caught:
+        TrackingLoss(start_s=4.0, end_s=end_s)
+    assert caught.value.field == "TrackingLoss.end_s"
+
+
+def test_a_run_report_with_a_negative_estimate_count_names_it() -> None:
+    # n_valid = 4 is right for any n_estimate >= 4, and was named: 'Expected a count in
+    # [0, n_estimate=-1], got int 4 - at `RunReport.n_valid`'.
+    report = example("compare/RunReport")
+    with pytest.raises(
+        ValidationError, match=r"Expected a count >= 0, got int -1 - at `RunReport\.n_estimate`$"
+    ):
+        report.replace(n_estimate=-1)
+    with pytest.raises(
+        ValidationError, match=r"\[0, n_estimate=0\], got int 4 - at `RunReport\.n_valid`$"
+    ):
+        report.replace(n_estimate=0, n_valid=4)
 
 
 def test_run_report_sums_losses_and_keeps_success_apart() -> None:

@@ -60,12 +60,9 @@ class TrackingLoss(Msg):
     recovered: bool = True
 
     def _validate(self) -> None:
-        if not (math.isfinite(self.start_s) and math.isfinite(self.end_s)):
-            raise self._fail(
-                field="start_s",
-                expected="finite start and end times",
-                got=(self.start_s, self.end_s),
-            )
+        for name in ("start_s", "end_s"):  # the time that is not finite is the one named
+            if not math.isfinite(getattr(self, name)):
+                raise self._fail(field=name, expected="a finite time", got=getattr(self, name))
         if self.end_s < self.start_s:
             raise self._fail(
                 field="end_s", expected=f"a time >= start_s ({self.start_s!r})", got=self.end_s
@@ -257,6 +254,8 @@ class RunReport(Msg):
             raise self._fail(
                 field="coverage", expected="a share in [0, 1] or NaN", got=self.coverage
             )
+        if self.n_estimate < 0:  # wrong on its own: named before the count it bounds
+            raise self._fail(field="n_estimate", expected="a count >= 0", got=self.n_estimate)
         if not 0 <= self.n_valid <= self.n_estimate:
             raise self._fail(
                 field="n_valid",
