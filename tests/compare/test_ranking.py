@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from robot_msgs.compare import Ranking, RankingRow
@@ -47,3 +49,17 @@ def test_ranking_with_a_negative_left_out_count_names_it() -> None:
         ranking.replace(left_out={"failed": -2})
     assert caught.value.field == "Ranking.left_out['failed']"
     assert ranking.replace(left_out={"failed": 0}).n_left_out == 0
+
+
+@pytest.mark.parametrize("coverage", [-1.0, 1.5, math.inf, -math.inf])
+def test_row_mean_coverage_is_a_share(coverage: float) -> None:
+    # A mean of run coverages, each a share in [0, 1] (RunReport.coverage's rule): -1.0
+    # was kept, and tables showed a coverage of -100 %.
+    row = _row(n_runs=3, n_succeeded=2)
+    with pytest.raises(
+        ValidationError,
+        match=r"Expected a share in \[0, 1\] or NaN, .* - at `RankingRow\.mean_coverage`$",
+    ):
+        row.replace(mean_coverage=coverage)
+    for share in (0.0, 1.0, math.nan):
+        assert row.replace(mean_coverage=share) == row.replace(mean_coverage=share)

@@ -52,6 +52,10 @@ class RankingRow(Msg):
                 expected=f"a count in [0, n_runs={self.n_runs}]",
                 got=self.n_succeeded,
             )
+        if not (math.isnan(self.mean_coverage) or 0.0 <= self.mean_coverage <= 1.0):
+            raise self._fail(
+                field="mean_coverage", expected="a share in [0, 1] or NaN", got=self.mean_coverage
+            )
 
     @property
     def name(self) -> str:
