@@ -115,7 +115,7 @@ def test_numpy_scalars_become_python_scalars() -> None:
         (
             lambda: Comparison(metric="ape", signals=(), parameters={"a": [[1]]}),  # type: ignore[dict-item]
             (
-                r"Expected str \| float \| int \| bool \| None \| tuple, got list \[1\] - "
+                r"Expected str \| float \| int \| bool, got list \[1\] - "
                 r"at `Comparison.parameters\['a'\]\[0\]`"
             ),
         ),
@@ -734,3 +734,35 @@ def test_a_lone_surrogate_in_a_map_of_scalars_is_refused_at_its_entry(name: str,
     assert caught.value.field == f"{label}.{field}['k']"
     with pytest.raises(ValidationError, match=said):
         type(msg).from_dict({**msg.to_dict(), field: {"ok": 1.0, "k": text}})
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        # A settings value is a scalar or a flat list of scalars without None. The list's
+        # item was said against the whole value's type, naming None and tuple as expected:
+        # 'Expected str | float | int | bool | None | tuple, got NoneType None'.
+        (
+            (math.nan, None),
+            r"Expected str \| float \| int \| bool, got NoneType None - at `.*\[1\]`",
+        ),
+        ([[1]], r"Expected str \| float \| int \| bool, got list \[1\] - at `.*\[0\]`"),
+        (["a", b"x"], r"Expected str \| float \| int \| bool, got bytes b'x' - at `.*\[1\]`"),
+        # Text refused for what it holds was said as if a str were not expected:
+        # "Expected str | ... | tuple, got str '\ud800'".
+        (
+            "\ud800",
+            r"Expected a str UTF-8 can encode \(no lone surrogate\), got str '\\ud800' - at",
+        ),
+        (
+            "NaN",
+            r"Expected str \| float \| int \| bool \| None, not the strings NaN, .*got str 'NaN'",
+        ),
+        # Not a value at all: the whole type, as before.
+        (b"x", r"Expected str \| float \| int \| bool \| None \| tuple, got bytes b'x' - at"),
+    ],
+)
+def test_a_settings_value_refused_says_what_it_may_be(value: object, said: str) -> None:
+    ranking = examples()["compare/Ranking"]
+    with pytest.raises(ValidationError, match=said):
+        ranking.replace(settings={"k": value})

@@ -472,14 +472,20 @@ def _value(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:  # noqa:
     if isinstance(value, tuple | list):
         items = []
         for i, item in enumerate(value):
-            if item is None or isinstance(item, tuple | list):
-                raise field_error(expected=spec.label, value=item, path=f"{path}[{i}]")
-            items.append(_leaf(_SCALAR, item, f"{path}[{i}]"))
+            if item is None or isinstance(item, tuple | list):  # what a list item may not be
+                raise field_error(expected=_ITEM.label, value=item, path=f"{path}[{i}]")
+            items.append(_leaf(_ITEM, item, f"{path}[{i}]"))
         return tuple(items)
     try:
         return _leaf(_SCALAR, value, path)
     except ValidationError as err:
+        if type(value) is str:  # of the type, refused for its text: _leaf says why
+            raise
         raise field_error(expected=spec.label, value=value, path=path) from err
+
+
+#: An item of a settings value's list: a scalar, not None (told apart before msgspec's check).
+_ITEM = FieldSpec("scalar", "str | float | int | bool", annotation=Scalar)
 
 
 def _any(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:  # noqa: ARG001
