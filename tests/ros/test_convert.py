@@ -237,6 +237,31 @@ def test_ros1_header_seq_is_dropped_and_stated() -> None:
 def test_ros_nanoseconds_beyond_a_second_are_carried_into_seconds() -> None:
     stamp = humble_typestore().types["builtin_interfaces/msg/Time"](sec=5, nanosec=1_500_000_000)
     assert from_ros(stamp) == Time(sec=6, nanosec=500_000_000)
+    numpy_ints = humble_typestore().types["builtin_interfaces/msg/Time"](
+        sec=np.int32(3), nanosec=np.uint32(2_000_000_000)
+    )
+    assert from_ros(numpy_ints) == Time(sec=5, nanosec=0)
+
+
+@pytest.mark.parametrize(
+    ("sec", "nanosec", "said"),
+    [
+        # int() let these out as ValueError, OverflowError and TypeError ...
+        (math.nan, 0, r"Expected int, got float nan - at `Time\.sec`"),
+        (0, math.inf, r"Expected int, got float inf - at `Time\.nanosec`"),
+        (None, 0, r"Expected int, got NoneType None - at `Time\.sec`"),
+        # ... and made these other stamps: 1.5 s was 1 s, "5" 5 s, -1 ns a carry
+        (1.5, 0, r"Expected int, got float 1\.5 - at `Time\.sec`"),
+        ("5", 0, r"Expected int, got str '5' - at `Time\.sec`"),
+        (1, -1, r"got int -1 - at `Time\.nanosec`"),
+    ],
+)
+def test_a_ros_stamp_that_is_not_whole_numbers_is_named_not_cut(
+    sec: object, nanosec: object, said: str
+) -> None:
+    stamp = humble_typestore().types["builtin_interfaces/msg/Time"](sec=sec, nanosec=nanosec)
+    with pytest.raises(ValidationError, match=said):
+        from_ros(stamp)
 
 
 def test_a_ros_type_without_equivalent_and_a_field_lost_are_errors() -> None:

@@ -259,9 +259,23 @@ def _from_ros(obj: Any, cls: type[Msg]) -> Msg:
     for name in _octet_fields(cls):
         kwargs[name] = _octets(kwargs[name])
     if cls.TYPE in {"std/Time", "std/Duration"}:
-        sec, nanosec = divmod(int(kwargs.get("nanosec", 0)), 1_000_000_000)
-        kwargs = {"sec": int(kwargs.get("sec", 0)) + sec, "nanosec": nanosec}
+        kwargs = _carried(kwargs)
     return cls(**kwargs)
+
+
+def _carried(stamp: dict[str, Any]) -> dict[str, Any]:
+    """Return a ``Time``/``Duration``'s fields with ``nanosec`` past 1e9 carried into ``sec``.
+
+    Only whole numbers, ``nanosec`` not below 0 (ROS's ``uint32``), are carried; anything
+    else goes to the constructor as given, which names the field (``int()`` cut
+    ``sec=1.5`` to 1, read ``"5"`` as 5 and let NaN's ``ValueError`` out).
+    """
+    sec, nanosec = stamp.get("sec", 0), stamp.get("nanosec", 0)
+    whole = all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in (sec, nanosec))
+    if not whole or nanosec < 0:
+        return stamp
+    carry, rest = divmod(int(nanosec), 1_000_000_000)
+    return {**stamp, "sec": int(sec) + carry, "nanosec": rest}
 
 
 _PLANS: dict[tuple[type, type[Msg]], tuple[tuple[str, str], ...]] = {}
