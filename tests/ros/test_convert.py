@@ -415,3 +415,30 @@ def test_generated_cdr_whose_fields_hold_no_value_names_the_field() -> None:
     lone = dataclasses.replace(row, parameters_json='{"a": "\ud800"}')  # no CDR holds it
     with pytest.raises(ValidationError, match=r"at `RankingRow.parameters`"):
         from_ros(lone)
+
+
+def test_a_nested_value_from_ros_is_named_at_its_place() -> None:
+    # The nested message was built first and named its own type (`Time.sec`,
+    # `Point.x`), where from_dict and from_json name the place in the whole message.
+    types = humble_typestore().types
+    stamp = types["builtin_interfaces/msg/Time"](sec=1.5, nanosec=0)
+    header = types["std_msgs/msg/Header"](stamp=stamp, frame_id="map")
+    with pytest.raises(
+        ValidationError, match=r"got float 1\.5 - at `Header\.stamp\.sec`$"
+    ) as caught:
+        from_ros(header)
+    assert caught.value.field == "Header.stamp.sec"
+    point, quaternion = types["geometry_msgs/msg/Point"], types["geometry_msgs/msg/Quaternion"]
+    good = types["geometry_msgs/msg/Pose"](
+        position=point(x=0.0, y=0.0, z=0.0), orientation=quaternion(x=0.0, y=0.0, z=0.0, w=1.0)
+    )
+    bad = types["geometry_msgs/msg/Pose"](
+        position=point(x="a", y=0.0, z=0.0), orientation=quaternion(x=0.0, y=0.0, z=0.0, w=1.0)
+    )
+    zero = types["builtin_interfaces/msg/Time"](sec=0, nanosec=0)
+    right = types["std_msgs/msg/Header"](stamp=zero, frame_id="map")
+    poses = types["geometry_msgs/msg/PoseArray"](header=right, poses=[good, bad])
+    said = r"Expected float, got str 'a' - at `PoseArray\.poses\[1\]\.position\.x`$"
+    with pytest.raises(ValidationError, match=said) as caught:
+        from_ros(poses)
+    assert caught.value.field == "PoseArray.poses[1].position.x"

@@ -255,7 +255,10 @@ def from_ros(obj: Any) -> Msg:
 def _from_ros(obj: Any, cls: type[Msg]) -> Msg:
     if cls.ROS2 is None:
         return decode_generated(obj, cls, _from_ros)
-    kwargs = {name: _value_from_ros(getattr(obj, source)) for name, source in _plan(type(obj), cls)}
+    kwargs = {
+        name: _value_from_ros(getattr(obj, source), f"{cls.__name__}.{name}")
+        for name, source in _plan(type(obj), cls)
+    }
     for name in _octet_fields(cls):
         kwargs[name] = _octets(kwargs[name])
     if cls.TYPE in {"std/Time", "std/Duration"}:
@@ -339,13 +342,34 @@ def _make_plan(ros_class: type, cls: type[Msg]) -> tuple[tuple[str, str], ...]:
     return tuple((name, source) for name, source in pairs if source is not None)
 
 
-def _value_from_ros(value: Any) -> Any:
+def _value_from_ros(value: Any, place: str) -> Any:
+    """Return a field's value from ROS; a nested message's refusal is named at ``place``.
+
+    WHY: the nested message is built first, so its error named its own type
+    (``Time.sec``), where from_dict and from_json name the place (``Header.stamp.sec``).
+    """
     msgtype = getattr(value, "__msgtype__", None)
     if isinstance(msgtype, str):
-        return _from_ros(value, _class_for(msgtype))
+        cls = _class_for(msgtype)
+        try:
+            return _from_ros(value, cls)
+        except ValidationError as err:
+            raise _rooted(err, cls.__name__, place) from err
     if isinstance(value, list):
-        return tuple(_value_from_ros(v) for v in value)
+        return tuple(_value_from_ros(v, f"{place}[{i}]") for i, v in enumerate(value))
     return value
+
+
+def _rooted(err: ValidationError, name: str, place: str) -> ValidationError:
+    """Return ``err`` of a message ``name`` with its path rooted at ``place``."""
+    field = err.field
+    if field == name or field.startswith((f"{name}.", f"{name}[")):
+        field = place + field[len(name) :]
+    text = (
+        str(err).replace(f"at `{name}.", f"at `{place}.").replace(f"at `{name}`", f"at `{place}`")
+    )
+    text = text.replace(f"at `{name}[", f"at `{place}[")
+    return ValidationError(text, field=field, reason=err.reason)
 
 
 # --------------------------------------------------------------------------- CDR
