@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.errors import FormatError, OutputExistsError
+from robot_msgs.errors import DataWarning, FormatError, OutputExistsError
 from robot_msgs.io import read_tum, write_tum
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -218,3 +219,61 @@ def test_tum_round_trip_keeps_every_float_for_any_trajectory(
     assert np.array_equal(back.stamps_s, traj.stamps_s)
     assert np.array_equal(back.positions_xyz, traj.positions_xyz)
     np.testing.assert_allclose(back.orientations_quat_xyzw, quats, rtol=0, atol=1e-15)
+
+
+def _still(stamps: list[float]) -> PoseTrajectory:
+    n = len(stamps)
+    return PoseTrajectory(
+        stamps_s=np.array(stamps),
+        positions_xyz=np.arange(3.0 * n).reshape(n, 3),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+    )
+
+
+@pytest.mark.parametrize(
+    "stamps",
+    [[0.0, 2e6, 4e6], [1e12, 1e12 + 1, 1e12 + 2], [-3e16, 0.0, 1e16]],
+    ids=["2e6-apart", "1e12-and-more", "1e16-apart"],
+)
+def test_write_tum_stamps_far_apart_or_large_read_back_as_seconds(
+    tmp_path: Path, stamps: list[float]
+) -> None:
+    """Integer stamps 2e6 s apart (or of 1e12 s) were read back as nanoseconds: 0, 2 ms, 4 ms."""
+    traj = _still(stamps)
+    out = write_tum(tmp_path / "far.tum", traj)
+    assert out.read_text().splitlines()[0] == "# t[s] x y z qx qy qz qw"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        back = read_tum(out)
+    assert np.array_equal(back.stamps_s, traj.stamps_s)
+    assert np.array_equal(back.positions_xyz, traj.positions_xyz)
+    # What is said is the rate itself (one pose in 23 days is below 1e-6 Hz), nothing fixed.
+    assert all(isinstance(w.message, DataWarning) and not w.message.fixed for w in caught)
+
+
+def test_a_file_of_an_earlier_release_with_stamps_2e6_apart_reads_as_nanoseconds(
+    tmp_path: Path,
+) -> None:
+    # What write_tum wrote before it stated the unit: the header without `[s]`.
+    path = write(tmp_path, "# t x y z qx qy qz qw\n0.0 0 0 0 0 0 0 1\n2000000.0 0 0 0 0 0 0 1\n")
+    with pytest.warns(DataWarning, match=r"stamps read as nanoseconds and divided by 1e9"):
+        back = read_tum(path)
+    assert back.stamps_s.tolist() == [0.0, 0.002]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    start=st.integers(min_value=-(10**15), max_value=10**15),
+    steps=st.lists(st.integers(min_value=1, max_value=10**14), min_size=1, max_size=10),
+)
+def test_tum_round_trip_keeps_integer_stamps_of_any_size(
+    tmp_path_factory: pytest.TempPathFactory, start: int, steps: list[int]
+) -> None:
+    stamps = [float(start + sum(steps[:i])) for i in range(len(steps) + 1)]
+    traj = _still(stamps)
+    out = write_tum(tmp_path_factory.mktemp("rt") / "t.tum", traj)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        back = read_tum(out)
+    assert np.array_equal(back.stamps_s, traj.stamps_s)
+    assert all(isinstance(w.message, DataWarning) and not w.message.fixed for w in caught)

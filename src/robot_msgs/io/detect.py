@@ -202,7 +202,8 @@ def _text_format(head: TextHead) -> FormatDetection:
     header = head.header
     quaternion = header.quaternion if header is not None else None
     stamps = head.numbers[:, 0]
-    ns = nanosecond_evidence(stamps)
+    # A header stating seconds (``t[s]``, what write_tum writes) is taken at its word.
+    ns = None if header is not None and header.stamp_unit == "s" else nanosecond_evidence(stamps)
     if quaternion == "wxyz" and header is not None:
         return FormatDetection(fmt="euroc", reason=f"{layout}, {header.evidence}")
     if quaternion == "xyzw" and header is not None:

@@ -15,7 +15,10 @@ and EuRoC readers check their file against, so that neither can be fooled:
   seconds) are nanoseconds; so are integer stamps whose mean step as seconds would give
   a rate below 1e-6 Hz while as nanoseconds it is a plausible one. Stamps with a
   fraction cannot be integer nanoseconds; nor can integer stamps whose mean step as
-  nanoseconds gives a rate above 1 MHz where as seconds it is plausible.
+  nanoseconds gives a rate above 1 MHz where as seconds it is plausible. A header whose
+  stamp column states seconds (``# t[s] x y z qx qy qz qw``, what
+  :func:`~robot_msgs.io.tum.write_tum` writes) is taken at its word: the TUM reader does
+  not read its integer stamps as nanoseconds.
 
 Only the first 64 KiB are read (a few hundred lines), so this costs the same for any
 file size; the readers repeat the stamp test on every row, vectorised.
@@ -104,6 +107,24 @@ class TableHeader:
     names: tuple[str, ...]
     quaternion: Order | None
     problem: str = ""
+
+    @property
+    def stamp_unit(self) -> str:
+        """The unit the first column's name states in brackets, lower case; ``""`` if none.
+
+        Examples
+        --------
+        >>> TableHeader(line=1, names=("# t[s]", "x"), quaternion=None).stamp_unit
+        's'
+        >>> TableHeader(line=1, names=("#timestamp [ns]", "x"), quaternion=None).stamp_unit
+        'ns'
+        >>> TableHeader(line=1, names=("t", "x"), quaternion=None).stamp_unit
+        ''
+        """
+        if not self.names:
+            return ""
+        unit = _UNITS.search(self.names[0])
+        return unit.group(0)[1:-1].strip().lower() if unit else ""
 
     @property
     def evidence(self) -> str:

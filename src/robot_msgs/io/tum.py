@@ -10,7 +10,11 @@ is refused (that is EuRoC's order, :mod:`robot_msgs.io.euroc`).
 
 Stamps are seconds. Integer stamps that can only be nanoseconds (1e12 or more, or a
 mean step that as seconds gives a rate below 1e-6 Hz; see :mod:`robot_msgs.io.sniff`)
-are divided by ``1e9`` as evo divides EuRoC's, with a warning that says so.
+are divided by ``1e9`` as evo divides EuRoC's, with a warning that says so. A header
+whose stamp column states seconds (``# t[s] x y z qx qy qz qw``) turns that rule off:
+:func:`write_tum` writes it, so that a trajectory it writes reads back equal, its stamps
+whatever they are (1e6 s apart, or 1e12 s). Files without it (those of earlier releases,
+whose header was ``# t x y z qx qy qz qw``) read as before.
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ __all__ = ["TUM_COLUMNS", "read_tum", "write_tum"]
 
 #: The TUM columns, in file order.
 TUM_COLUMNS = ("t", "x", "y", "z", "qx", "qy", "qz", "qw")
+#: The stamp unit a header states (``t[s]``) that the reader takes at its word.
+STAMP_UNIT = "s"
+#: The header :func:`write_tum` writes: the columns, the stamps' unit stated.
+_HEADER = "# " + " ".join((f"t[{STAMP_UNIT}]", *TUM_COLUMNS[1:])) + "\n"
 
 
 def read_tum(
@@ -89,7 +97,8 @@ def read_tum(
         raise FormatError(msg)
     table = read_table(path, columns=TUM_COLUMNS, header=True, split=(1, 3, 4))
     stamps, xyz, quat = table.parts
-    ns = nanosecond_evidence(stamps)
+    stated = head.header is not None and head.header.stamp_unit == STAMP_UNIT
+    ns = None if stated else nanosecond_evidence(stamps)
     if ns is not None:
         unit, divisor, why = integer_stamp_unit(stamps)
         report(
@@ -114,6 +123,10 @@ def read_tum(
 
 def write_tum(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bool = False) -> Path:
     """Write ``traj`` as a TUM file, atomically, each number in its shortest exact form.
+
+    The header ``# t[s] x y z qx qy qz qw`` states the stamps' unit, so that
+    :func:`read_tum` reads integer stamps far apart (1e6 s or more) as the seconds they
+    are, not as nanoseconds: the file reads back equal.
 
     Parameters
     ----------
@@ -142,9 +155,9 @@ def write_tum(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bool
     ...     stamps_s=[0.1], positions_xyz=[[1.0, 2.0, 3.0]], orientations_quat_xyzw=[[0, 0, 0, 1.0]]
     ... )
     >>> out = write_tum(pathlib.Path(tempfile.mkdtemp()) / "t.tum", traj)
-    >>> out.read_text().splitlines()[1]
-    '0.1 1.0 2.0 3.0 0.0 0.0 0.0 1.0'
+    >>> out.read_text().splitlines()
+    ['# t[s] x y z qx qy qz qw', '0.1 1.0 2.0 3.0 0.0 0.0 0.0 1.0']
     """
     values = np.column_stack([traj.stamps_s, traj.positions_xyz, traj.orientations_quat_xyzw])
-    text = "# " + " ".join(TUM_COLUMNS) + "\n" + format_rows(values)
+    text = _HEADER + format_rows(values)
     return write_atomic(path, text, force=force)
