@@ -571,13 +571,15 @@ def test_a_bag_file_of_zeros_is_refused_by_its_first_line(tmp_path: Path) -> Non
 
 
 def _bag_of_its_own_definition(
-    folder: Path, msgtype: str, definitions: dict[str, str], build: Any
+    folder: Path, msgtype: str, definitions: dict[str, str], build: Any, storage: str = "mcap"
 ) -> Path:
-    """An MCAP bag of 3 ``msgtype`` messages on ``/x``, some types under ``definitions``.
+    """A bag of 3 ``msgtype`` messages on ``/x``, some types under ``definitions``.
 
     A bag carries its message definitions and rosbags decodes by them, so a field can be
     text or an array where ROS has a number. ``build(types, k)`` makes message ``k``.
+    ``storage``: ``mcap`` or ``sqlite3`` (a ROS 2 bag folder), ``rosbag1`` (a ``.bag``).
     """
+    from rosbags.rosbag1 import Writer as Writer1
     from rosbags.rosbag2 import StoragePlugin, Writer
     from rosbags.typesys import Stores, get_types_from_msg, get_typestore
 
@@ -592,7 +594,15 @@ def _bag_of_its_own_definition(
             continue
         store.register({name: latest.fielddefs[name]})
         needed += re.findall(r"\w+/msg/\w+", repr(latest.fielddefs[name][1]))
-    with Writer(folder, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
+    if storage == "rosbag1":
+        path = folder.with_suffix(".bag")
+        with Writer1(path) as writer1:
+            conn1 = writer1.add_connection("/x", msgtype, typestore=store)
+            for k in range(3):
+                writer1.write(conn1, k + 1, store.serialize_ros1(build(store.types, k), msgtype))
+        return path
+    plugin = StoragePlugin.MCAP if storage == "mcap" else StoragePlugin.SQLITE3
+    with Writer(folder, version=9, storage_plugin=plugin) as writer:
         conn = writer.add_connection("/x", msgtype, typestore=store)
         for k in range(3):
             writer.write(conn, k + 1, store.serialize_cdr(build(store.types, k), msgtype))
@@ -655,14 +665,14 @@ def _tf(t: Any, k: int) -> Any:
             {"geometry_msgs/msg/Point": POINT_TEXT},
             _stamped("abc"),
             "/x",
-            r"/x: message 1 is not numbers \(could not convert string to float: 'abc'\)",
+            r"/x: message 1's pose\.position\.x is text \('abc'\), not a float",
         ),
         (
             STAMPED,
             {"geometry_msgs/msg/Point": POINT_ARRAY},
             _stamped(np.array([1.0, 2.0])),
             "/x",
-            r"/x: message 1 is not numbers \(a field holds an array\)",
+            r"/x: message 1's pose\.position\.x is an array of 2 values, not a float",
         ),
         (
             STAMPED,
@@ -697,7 +707,7 @@ def _tf(t: Any, k: int) -> Any:
             {"geometry_msgs/msg/Vector3": POINT_TEXT},
             _tf,
             "/x:map.base",
-            r"/x map->base: transform 1 is not numbers \(could not convert string to float",
+            r"/x map->base: transform 1's transform\.translation\.x is text \('a'\), not a float",
         ),
     ],
     ids=[
@@ -725,6 +735,85 @@ def test_a_bag_whose_definition_has_no_numbers_where_ros_has_them_is_a_format_er
     frame was the int (or a TypeError, frames differing): said as the bag's definition."""
     bag = _bag_of_its_own_definition(tmp_path / "own", msgtype, definitions, build)
     with pytest.raises(FormatError, match=said + r".*: the bag's message definition differs"):
+        read_trajectory(bag, topic=topic)
+
+
+QUATERNION_TEXT_W = "float64 x\nfloat64 y\nfloat64 z\nstring w"
+POINT_BOOL = "bool x\nfloat64 y\nfloat64 z"
+POINT_INT = "int32 x\nfloat64 y\nfloat64 z"
+
+
+def _text_w(t: Any, k: int) -> Any:
+    pose = _ros_pose(t)
+    quaternion = t["geometry_msgs/msg/Quaternion"](x=0.0, y=0.0, z=0.0, w="1")
+    return t[STAMPED](
+        header=_header(t, k), pose=type(pose)(position=pose.position, orientation=quaternion)
+    )
+
+
+def _bool_tf(t: Any, k: int) -> Any:
+    return t["tf2_msgs/msg/TFMessage"](transforms=[_transform(t, k, x=True)])
+
+
+@pytest.mark.parametrize("storage", ["rosbag1", "sqlite3", "mcap"])
+@pytest.mark.parametrize(
+    ("msgtype", "definitions", "build", "topic", "said"),
+    [
+        (
+            STAMPED,
+            {"geometry_msgs/msg/Quaternion": QUATERNION_TEXT_W},
+            _text_w,
+            "/x",
+            r"/x: message 1's pose\.orientation\.w is text \('1'\), not a float",
+        ),
+        (
+            STAMPED,
+            {"geometry_msgs/msg/Point": POINT_BOOL},
+            _stamped(True),
+            "/x",
+            r"/x: message 1's pose\.position\.x is a bool \(True\), not a float",
+        ),
+        (
+            STAMPED,
+            {"geometry_msgs/msg/Point": POINT_INT},
+            _stamped(1),
+            "/x",
+            r"/x: message 1's pose\.position\.x is an integer \(1\), not a float",
+        ),
+        (
+            WITH_COV,
+            {
+                "geometry_msgs/msg/PoseWithCovariance": "geometry_msgs/Pose pose\nbool[36] covariance"
+            },
+            _with_cov(lambda k: np.ones(36, dtype=np.bool_)),
+            "/x",
+            r"/x: message 1's pose\.covariance holds bool values, not floats",
+        ),
+        (
+            "tf2_msgs/msg/TFMessage",
+            {"geometry_msgs/msg/Vector3": POINT_BOOL},
+            _bool_tf,
+            "/x:map.base",
+            r"/x map->base: transform 1's transform\.translation\.x is a bool \(True\), not a float",
+        ),
+    ],
+    ids=["text-w-1", "bool-x", "int-x", "bool-covariance", "tf-bool-x"],
+)
+def test_a_pose_field_that_is_no_float_in_the_bags_definition_is_refused_not_read_as_1(
+    tmp_path: Path,
+    msgtype: str,
+    definitions: dict[str, str],
+    build: Any,
+    topic: str,
+    said: str,
+    storage: str,
+) -> None:
+    """A bag whose own definition makes Quaternion.w ``string`` holding "1", or Point.x
+    ``bool``, was read as the number 1 (NumPy converts both): a coordinate is a float, as
+    in ROS's definition; anything else is refused naming the file, topic and field."""
+    bag = _bag_of_its_own_definition(tmp_path / "own", msgtype, definitions, build, storage)
+    said = rf"^{re.escape(str(bag))} {said}: the bag's message definition differs from ROS's$"
+    with pytest.raises(FormatError, match=said):
         read_trajectory(bag, topic=topic)
 
 

@@ -386,6 +386,20 @@ def _xyz_quat(msg: Any, msgtype: str) -> tuple[float, ...]:
     return (p.x, p.y, p.z, q.x, q.y, q.z, q.w)
 
 
+def _row_fields(msgtype: str) -> tuple[str, ...]:
+    """Name the fields of a row read from a ``msgtype`` message: the stamp, then ``_xyz_quat``'s."""
+    if msgtype == _NAVSAT:
+        return ("header.stamp", "latitude", "longitude", "altitude", "status.status")
+    if msgtype == "geometry_msgs/msg/PointStamped":
+        return ("header.stamp", "point.x", "point.y", "point.z")
+    p, q = {
+        "geometry_msgs/msg/TransformStamped": ("transform.translation", "transform.rotation"),
+        "geometry_msgs/msg/PoseStamped": ("pose.position", "pose.orientation"),
+        "nav_msgs/msg/Path": ("pose.position", "pose.orientation"),  # a row per pose
+    }.get(msgtype, ("pose.pose.position", "pose.pose.orientation"))
+    return ("header.stamp", *(f"{p}.{c}" for c in "xyz"), *(f"{q}.{c}" for c in "xyzw"))
+
+
 #: Types whose pose carries a covariance (``pose.covariance``, 36 values row-major).
 _COVARIANCE_TYPES = frozenset(
     {"geometry_msgs/msg/PoseWithCovarianceStamped", "nav_msgs/msg/Odometry"}
@@ -656,7 +670,9 @@ def read_bag(
     if not rows:
         msg = f"{source}: no messages" + (" (the last Path is empty)" if last is not None else "")
         raise FormatError(msg)
-    values = float_rows(rows, source, kind)
+    values = float_rows(
+        rows, source, kind, fields=_row_fields(msgtype), integers=("status.status",)
+    )
     if msgtype == _NAVSAT:
         values = _navsat_rows(values, source, geo_origin, crs)
         frames = [crs or "enu"]

@@ -203,27 +203,52 @@ def _sample(traj: PoseTrajectory, stamps: Float64Array) -> tuple[Float64Array, F
     return pos, quat_xyzw_slerp(q[i], q[i + 1], frac)
 
 
+#: The fields of a transform's row (:func:`_collect`), as a TFMessage's transforms name them.
+_TF_FIELDS = (
+    "header.stamp",
+    *(f"transform.translation.{c}" for c in "xyz"),
+    *(f"transform.rotation.{c}" for c in "xyzw"),
+)
+
 #: Why a bag's messages do not hold the numbers of the ROS type they name.
 DEFINITION_DIFFERS = "the bag's message definition differs from ROS's"
 
 
-def float_rows(rows: list[Any], source: str, kind: str, *, what: str = "") -> Float64Array:
+def float_rows(
+    rows: list[Any],
+    source: str,
+    kind: str,
+    *,
+    what: str = "",
+    fields: tuple[str, ...] = (),
+    integers: tuple[str, ...] = (),
+) -> Float64Array:
     """Stack the numbers read from a bag's messages as an ``(N, C)`` float64 array.
 
     ``kind`` names a row in messages (``message``, ``pose``, ``transform``), ``what``
-    the field they were read from (``pose.covariance``), when not the whole row.
+    the field they were read from (``pose.covariance``), when not the whole row;
+    ``fields`` names the columns of a row (``header.stamp``, ``pose.position.x``, ...),
+    of which those in ``integers`` are integers in ROS's definition (NavSatFix's
+    ``status.status``) and all others floats.
 
     WHY: a bag carries its own message definitions, and rosbags decodes a field by the
     bag's, not ROS's: a ``string x`` or a ``float64[] x`` in a ``Point``, or a covariance
     of 35 values or of a varying length, gave NumPy's ValueError (``could not convert
-    string to float``, ``inhomogeneous shape``) out of the reader. Refused here naming
-    the first message that is not numbers.
+    string to float``, ``inhomogeneous shape``) out of the reader; a ``string w`` holding
+    ``"1"`` or a ``bool x`` was read as the number 1, as NumPy converts them. A field
+    that is not a float where ROS's definition has one is refused here, naming the
+    first message and the field; so are rows of differing lengths.
 
     Raises
     ------
     FormatError
-        A row holds text or an array where a number is, or rows differ in length.
+        A field holds text, a bool, an integer or an array where ROS's definition has a
+        float, or rows differ in length.
     """
+    if what:
+        _check_arrays(rows, source, kind, what)
+    elif fields:
+        _check_columns(rows, source, kind, fields, integers)
     try:
         values: Float64Array = np.array(rows, dtype=np.float64)
     except (ValueError, TypeError) as err:
@@ -238,6 +263,63 @@ def float_rows(rows: list[Any], source: str, kind: str, *, what: str = "") -> Fl
         msg = f"{source}: {kind} {first + 1}{field} is {got}: {DEFINITION_DIFFERS}"
         raise FormatError(msg) from err
     return values
+
+
+def _is_float(value: object) -> bool:
+    return isinstance(value, (float, np.floating))
+
+
+def _is_integer(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _not_a_float(value: object) -> str:
+    """Say what a field holds that is not a float: ``text ('1')``, ``a bool (True)``."""
+    if isinstance(value, (str, bytes)):
+        return f"text ({_short(repr(value), 40)})"
+    if isinstance(value, (bool, np.bool_)):
+        return f"a bool ({value!r})"
+    if isinstance(value, (int, np.integer)):
+        return f"an integer ({value!r})"
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return f"an array of {np.size(value)} values"
+    return f"a {type(value).__name__}"
+
+
+def _check_columns(
+    rows: list[Any], source: str, kind: str, fields: tuple[str, ...], integers: tuple[str, ...]
+) -> None:
+    """Refuse the first value of a row that is not of its field's type in ROS's definition."""
+    for col, name in enumerate(fields):
+        check = _is_integer if name in integers else _is_float
+        for k, row in enumerate(rows):
+            if len(row) > col and not check(row[col]):
+                wanted = "an integer" if name in integers else "a float"
+                msg = (
+                    f"{source}: {kind} {k + 1}'s {name} is {_not_a_float(row[col])}, "
+                    f"not {wanted}: {DEFINITION_DIFFERS}"
+                )
+                raise FormatError(msg)
+
+
+def _check_arrays(rows: list[Any], source: str, kind: str, what: str) -> None:
+    """Refuse the first array field (``pose.covariance``) whose values are not floats."""
+    for k, row in enumerate(rows):
+        if isinstance(row, np.ndarray):
+            if row.dtype.kind == "f":
+                continue
+            held = f"{row.dtype.name} values"
+        elif isinstance(row, (list, tuple)):
+            bad = next((v for v in row if not _is_float(v)), None)
+            if bad is None:
+                continue
+            held = _not_a_float(bad)
+        elif _is_float(row):  # one number: said by the count of values
+            continue
+        else:
+            held = _not_a_float(row)
+        msg = f"{source}: {kind} {k + 1}'s {what} holds {held}, not floats: {DEFINITION_DIFFERS}"
+        raise FormatError(msg)
 
 
 def _numbers(row: Any) -> bool:
@@ -323,7 +405,7 @@ def read_tf(
     poses: dict[str, PoseTrajectory] = {}
     for edge in chain:
         where = f"{source} {static_topic if edge.static else topic} {edge.parent}->{edge.child}"
-        values = float_rows(edge.rows, where, "transform")
+        values = float_rows(edge.rows, where, "transform", fields=_TF_FIELDS)
         poses[edge.child] = finish_trajectory(
             values[:, 0],
             values[:, 1:4],
