@@ -856,3 +856,27 @@ def test_a_message_count_in_metadata_that_is_no_count_is_said_so(
     with pytest.raises(FormatError, match=f"^{said}.*, no count of messages: the bag's index"):
         list_topics(bag)
     assert len(read_bag(bag, "/pose")) == 3
+
+
+@pytest.mark.parametrize("storage", ["sqlite3", "mcap"])
+@pytest.mark.parametrize("said_type", ["nav_msgs/msg/Odometry", "std_msgs/msg/String"])
+def test_a_type_in_metadata_other_than_the_storage_holds_is_said(
+    bags: BagMaker, storage: str, said_type: str
+) -> None:
+    """A bag folder whose metadata.yaml names another type for a topic than its .db3 or
+    .mcap holds listed the topic with its count, and reading it said 'no messages'
+    (rosbags reads a topic's messages of the type metadata.yaml names)."""
+    bag = _pose_bag(bags, storage)
+    meta = bag / "metadata.yaml"
+    text = meta.read_text()
+    assert text.count("geometry_msgs/msg/PoseStamped") == 1
+    meta.write_text(text.replace("geometry_msgs/msg/PoseStamped", said_type))
+    (file,) = (f for f in bag.iterdir() if f.suffix in {".db3", ".mcap"})
+    said = (
+        f"{bag}: metadata.yaml says topic /pose holds {said_type}, but its {file.name} holds "
+        f"geometry_msgs/msg/PoseStamped: the bag folder's index is damaged (give {file.name} "
+        "itself to read what it holds)"
+    )
+    with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
+        read_trajectory(bag, topic="/pose")
+    assert len(read_bag(file, "/pose")) == 3  # the file itself reads

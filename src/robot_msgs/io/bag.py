@@ -352,6 +352,39 @@ def message_count(conn: Any, path: object) -> int:
     return count
 
 
+def _check_index_type(path: str | os.PathLike[str], topic: str, msgtype: str) -> None:
+    """Refuse a bag folder whose ``metadata.yaml`` gives ``topic`` a type its storage does not.
+
+    WHY: rosbags takes a folder's topics and counts from ``metadata.yaml`` and reads the
+    messages of a topic whose storage (``.db3``, ``.mcap``) holds the same type: one that
+    says ``nav_msgs/msg/Odometry`` for a topic of ``PoseStamped`` messages was listed with
+    its count and read as "no messages". Asked only when a topic reads no message, so a
+    bag costs nothing more to read.
+
+    Raises
+    ------
+    FormatError
+        A storage file of the folder holds ``topic`` with other types than ``msgtype``:
+        the message names ``metadata.yaml``, the topic, both types and the file.
+    """
+    bag = resolve_path(path)
+    if not bag.is_dir():
+        return
+    for storage in sorted([*bag.glob("*.db3"), *bag.glob("*.mcap")]):
+        try:
+            with open_bag(storage) as reader:
+                held = sorted({c.msgtype for c in reader.connections if c.topic == topic})
+        except (FormatError, OSError):  # a file that does not open says nothing of the index
+            continue
+        if held and msgtype not in held:
+            msg = (
+                f"{path}: metadata.yaml says topic {topic} holds {msgtype}, but its "
+                f"{storage.name} holds {' and '.join(held)}: the bag folder's index is "
+                f"damaged (give {storage.name} itself to read what it holds)"
+            )
+            raise FormatError(msg)
+
+
 def tf_chains(path: str | os.PathLike[str]) -> tuple[str, list[str]]:
     """Return a bag's TF topic and its transforms (:func:`~robot_msgs.io.tf.tf_transforms`).
 
@@ -468,6 +501,7 @@ def _find_topic(reader: Any, topic: str, source: str) -> tuple[str, str]:
         )
         raise TopicError(msg, path=source)
     if msgtype not in POSE_TYPES:
+        _check_index_type(source, topic, msgtype)  # the type may be metadata.yaml's error
         msg = (
             f"{source}: topic {topic!r} has type {msgtype}; expected one of "
             f"{', '.join(sorted(POSE_TYPES))}"
@@ -668,6 +702,8 @@ def read_bag(
                 stamps_ns.append(stamp.sec * 1_000_000_000 + stamp.nanosec)
             source += " (last Path message)"
     if not rows:
+        if last is None:
+            _check_index_type(path, name, msgtype)
         msg = f"{source}: no messages" + (" (the last Path is empty)" if last is not None else "")
         raise FormatError(msg)
     values = float_rows(
