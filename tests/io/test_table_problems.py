@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from robot_msgs.errors import FormatError
 from robot_msgs.io import detect_format, read_euroc, read_kitti, read_trajectory, read_tum
+from robot_msgs.io import table as table_module
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -136,3 +137,25 @@ def test_a_nul_byte_deep_in_a_file_is_named_by_its_line(tmp_path: Path) -> None:
     path = put(tmp_path, rows + b"10001 0 0\x00 0 0 0 0 1\n")
     with pytest.raises(FormatError, match=r"traj\.tum, line 10001, column 3 \(y\): '0\\x00'"):
         read_tum(path)
+
+
+@pytest.mark.parametrize("chunk_bytes", [None, 100], ids=["small-file", "large-file"])
+@pytest.mark.parametrize("read", [read_tum, read_trajectory])
+def test_a_lone_cr_inside_a_file_is_said_where_the_line_break_is(
+    tmp_path: Path, chunk_bytes: int | None, read: Any
+) -> None:
+    """A CR without LF at the end of line 6 (of 40) joined lines 6 and 7, said as
+    'line 6: expected 8 columns (...), got 16', in a small file and a large one alike."""
+    rows = [f"{k}.5 0.1 -2 3e-3 0 0 0 1\n" for k in range(40)]
+    rows[5] = rows[5].replace("\n", "\r")
+    path = put(tmp_path, ("# t x y z qx qy qz qw\n" + "".join(rows)).encode())
+    with pytest.MonkeyPatch.context() as patch:
+        if chunk_bytes is not None:  # the large-file path reads pieces of this size
+            patch.setattr(table_module, "CHUNK_BYTES", chunk_bytes)
+        said = (
+            f"{path}, line 7: a carriage return without a line feed (CR, not CR LF) after "
+            "field 8 joins two lines into one (16 fields, expected 8 columns (t x y z qx qy qz "
+            "qw)); end each line with LF or CR LF"
+        )
+        with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
+            read(path)

@@ -643,7 +643,12 @@ def _load(lines: list[str], ncols: int, *, extra_columns: bool) -> Float64Array 
 def _locate(
     lines: list[str], *, source: str, columns: Sequence[str], extra_columns: bool
 ) -> FormatError:
-    """Build the error for the first bad line: the slow path, run only after a failure."""
+    """Build the error for the first bad line: the slow path, run only after a failure.
+
+    A bad line holding a carriage return before its end (a line break written as CR
+    alone, which joins two lines; every path reads lines ended by LF or CR LF) is said as
+    such, where it is, rather than by the count of fields the two lines give.
+    """
     ncols = len(columns)
     expected = f"{'at least ' if extra_columns else ''}{ncols} columns ({' '.join(columns)})"
     for number, line in enumerate(lines, start=1):
@@ -651,8 +656,10 @@ def _locate(
         if not fields:
             continue
         if len(fields) < ncols or (len(fields) > ncols and not extra_columns):
-            msg = f"{source}, line {number}: expected {expected}, got {len(fields)}"
-            return FormatError(msg)
+            msg = _lone_cr(line, source, number, f"{len(fields)} fields, expected {expected}")
+            return FormatError(
+                msg or f"{source}, line {number}: expected {expected}, got {len(fields)}"
+            )
         for col, token in enumerate(fields[:ncols], start=1):
             if _FLOAT.fullmatch(token) is None:
                 msg = (
@@ -662,6 +669,27 @@ def _locate(
                 return FormatError(msg)
     msg = f"{source}: could not read the numbers (expected {expected} a row)"
     return FormatError(msg)
+
+
+def _lone_cr(line: str, source: str, number: int, got: str) -> str:
+    r"""Say a carriage return without a line feed inside ``line``; ``""`` when it has none.
+
+    Examples
+    --------
+    >>> print(_lone_cr("1 2\r3 4\r", "a.txt", 6, "4 fields"))  # doctest: +ELLIPSIS
+    a.txt, line 6: a carriage return without a line feed (CR, not CR LF) after field 2 joins ...
+    >>> _lone_cr("1 2 3 4\r", "a.txt", 6, "4 fields")
+    ''
+    """
+    body = line.rstrip("\r")
+    at = body.find("\r")
+    if at < 0:
+        return ""
+    before = len(body[:at].replace(",", " ").split())
+    return (
+        f"{source}, line {number}: a carriage return without a line feed (CR, not CR LF) "
+        f"after field {before} joins two lines into one ({got}); end each line with LF or CR LF"
+    )
 
 
 def non_ascii_note(token: str) -> str:
