@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import pty
 import re
-from typing import TYPE_CHECKING
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from robot_msgs.cli import COMMANDS, _options_of, main
 from robot_msgs.cli.evo_flags import EVO_FLAGS, EVO_FLAGS_BY_COMMAND, EVO_WITHOUT
 from tests.terminal import Terminal
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 # (command, evo's words, the flag the answer must name)
 CASES = [
@@ -618,6 +619,61 @@ def test_plot_to_standard_output_is_the_png_alone(
     assert capsysbinary.readouterr().err == (
         b"ERROR: --json and --plot - both write to standard output; give --plot a file\n"
     )
+
+
+_PLOT_ON_A_TERMINAL = (
+    "ERROR: --plot - writes the figure's PNG bytes to standard output, which is a terminal: "
+    "redirect it (--plot - > plot.png, or | display) or give --plot a file name"
+)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["ape", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"],
+        ["rpe", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"],
+        ["drift", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"],
+        ["traj", "example:fr1_xyz/rgbdslam.tum"],
+        ["res", str(Path(__file__).parents[1] / "data" / "evo_results" / "fr1_xyz_ape_se3.zip")],
+    ],
+    ids=["ape", "rpe", "drift", "traj", "res"],
+)
+def test_plot_to_standard_output_on_a_terminal_is_refused_in_one_line(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--plot -`` with standard output on a terminal wrote the PNG's bytes onto the
+    screen: refused before any work, as gzip refuses to, saying to redirect or name a file."""
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stdout", terminal)
+    assert main([*argv, "--plot", "-"]) == 1
+    assert capsys.readouterr().err == _PLOT_ON_A_TERMINAL + "\n"
+    assert terminal.getvalue() == ""
+
+
+def test_plot_to_standard_output_on_a_real_terminal_writes_no_png(tmp_path: Path) -> None:
+    """The same through a pseudo-terminal, as a shell runs it: no PNG byte reaches it."""
+    leader, follower = pty.openpty()
+    try:
+        argv = ["traj", "example:fr1_xyz/rgbdslam.tum", "--plot", "-"]
+        done = subprocess.run(  # noqa: S603 - this interpreter, fixed arguments
+            [sys.executable, "-m", "robot_msgs", *argv],
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            cwd=tmp_path,
+            timeout=60,
+            check=False,
+        )
+        os.set_blocking(leader, False)
+        try:
+            shown = os.read(leader, 1 << 20)
+        except BlockingIOError:  # nothing was written to the terminal
+            shown = b""
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert done.returncode == 1
+    assert done.stderr.decode() == _PLOT_ON_A_TERMINAL + "\n"
+    assert b"PNG" not in shown
 
 
 def test_a_flags_value_with_a_typographic_dash_is_no_flag(

@@ -9,16 +9,18 @@ without the output it sets; :func:`given_outputs` refuses ``--force`` without on
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.errors import FormatError, UsageError
+from robot_msgs.errors import FormatError, OutputPathError, UsageError
+from robot_msgs.files import STDOUT
 from robot_msgs.io import WRITE_FORMATS
 from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
     import argparse
-    import os
     from collections.abc import Sequence
 
 __all__ = [
@@ -119,14 +121,27 @@ def add_plot_flags(
 
 
 def check_plot_options(args: argparse.Namespace) -> None:
-    """Refuse ``--plot-plane`` and ``--dpi`` without ``--plot``, whose figure they set.
+    """Refuse ``--plot-plane`` and ``--dpi`` without ``--plot``, and ``--plot -`` on a terminal.
+
+    WHY: ``--plot -`` writes the figure's PNG bytes to standard output, and on a terminal
+    they filled the screen with binary; as ``gzip`` refuses to write compressed data to a
+    terminal, the figure goes to a pipe, a redirection or a file, checked before any work.
 
     Raises
     ------
     UsageError
         One of them given without ``--plot`` (exit status 2, as ``--label`` alone).
+    OutputPathError
+        ``--plot -`` while standard output is a terminal (exit status 1).
     """
     if args.plot is not None:
+        if os.fspath(args.plot) == STDOUT and _stdout_is_terminal():
+            msg = (
+                "--plot - writes the figure's PNG bytes to standard output, which is a "
+                "terminal: redirect it (--plot - > plot.png, or | display) or give --plot a "
+                "file name"
+            )
+            raise OutputPathError(msg)
         return
     for flag, name, what in (
         ("--plot-plane", "plot_plane", "the trajectory view"),
@@ -135,6 +150,15 @@ def check_plot_options(args: argparse.Namespace) -> None:
         if getattr(args, name, None) is not None:
             msg = f"{flag} sets {what} of --plot's figure; give --plot FILE too"
             raise UsageError(msg)
+
+
+def _stdout_is_terminal() -> bool:
+    """Whether standard output is a terminal (False when it is closed or has no such test)."""
+    stream = sys.stdout
+    try:
+        return stream is not None and bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):  # closed, or a stream without isatty
+        return False
 
 
 def add_save_layout_flag(group: argparse._ActionsContainer, output: str) -> None:
