@@ -159,3 +159,18 @@ def test_a_lone_cr_inside_a_file_is_said_where_the_line_break_is(
         )
         with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
             read(path)
+
+
+def test_a_lone_cr_in_the_first_data_line_is_said_by_the_format_detection(
+    tmp_path: Path,
+) -> None:
+    """Detection said 'cannot tell the format: line 2 has 16 numbers (TUM has 8, ...)'."""
+    path = put(tmp_path, b"# t x y z qx qy qz qw\n1 0 0 0 0 0 0 1\r2 0 0 0 0 0 0 1\n")
+    said = (
+        f"{path}: cannot tell the format: line 2: a carriage return without a line feed (CR, "
+        "not CR LF) after field 8 joins two lines into one (16 fields); end each line with LF "
+        "or CR LF"
+    )
+    for read in (read_trajectory, detect_format):
+        with pytest.raises(FormatError, match=f"^{re.escape(said)}"):
+            read(path)

@@ -36,6 +36,7 @@ from robot_msgs.errors import FormatError
 from robot_msgs.io.clean import MAX_RATE_HZ, MIN_RATE_HZ
 from robot_msgs.io.table import (
     is_header_word,
+    lone_cr,
     non_ascii_note,
     read_bytes,
     shown_token,
@@ -279,6 +280,12 @@ def _head(lines: list[str], *, source: str) -> TextHead:
                 if len(names) == len(fields):
                     header = _header(at, names)
                     break
+        if "\r" in line:  # a line break written as CR alone: two lines read as one
+            return TextHead(
+                source=source, columns=len(fields), separator=_separator(line),
+                first_line=number, header=header, numbers=np.empty((0, len(fields))),
+                bad=lone_cr(line, number, f"{len(fields)} fields"),
+            )  # fmt: skip
         return _rows(lines, number, fields, _separator(line), header, source=source)
     return TextHead(
         source=source, columns=0, separator="space", first_line=0, header=header,

@@ -54,6 +54,7 @@ __all__ = [
     "Table",
     "format_rows",
     "is_header_word",
+    "lone_cr",
     "non_ascii_note",
     "parse_table",
     "read_bytes",
@@ -656,9 +657,11 @@ def _locate(
         if not fields:
             continue
         if len(fields) < ncols or (len(fields) > ncols and not extra_columns):
-            msg = _lone_cr(line, source, number, f"{len(fields)} fields, expected {expected}")
+            cr = lone_cr(line, number, f"{len(fields)} fields, expected {expected}")
             return FormatError(
-                msg or f"{source}, line {number}: expected {expected}, got {len(fields)}"
+                f"{source}, {cr}"
+                if cr
+                else f"{source}, line {number}: expected {expected}, got {len(fields)}"
             )
         for col, token in enumerate(fields[:ncols], start=1):
             if _FLOAT.fullmatch(token) is None:
@@ -671,14 +674,16 @@ def _locate(
     return FormatError(msg)
 
 
-def _lone_cr(line: str, source: str, number: int, got: str) -> str:
+def lone_cr(line: str, number: int, got: str) -> str:
     r"""Say a carriage return without a line feed inside ``line``; ``""`` when it has none.
+
+    ``number`` is the line's, ``got`` what the joined line shows (``16 fields, ...``).
 
     Examples
     --------
-    >>> print(_lone_cr("1 2\r3 4\r", "a.txt", 6, "4 fields"))  # doctest: +ELLIPSIS
-    a.txt, line 6: a carriage return without a line feed (CR, not CR LF) after field 2 joins ...
-    >>> _lone_cr("1 2 3 4\r", "a.txt", 6, "4 fields")
+    >>> print(lone_cr("1 2\r3 4\r", 6, "4 fields"))  # doctest: +ELLIPSIS
+    line 6: a carriage return without a line feed (CR, not CR LF) after field 2 joins two ...
+    >>> lone_cr("1 2 3 4\r", 6, "4 fields")
     ''
     """
     body = line.rstrip("\r")
@@ -687,8 +692,8 @@ def _lone_cr(line: str, source: str, number: int, got: str) -> str:
         return ""
     before = len(body[:at].replace(",", " ").split())
     return (
-        f"{source}, line {number}: a carriage return without a line feed (CR, not CR LF) "
-        f"after field {before} joins two lines into one ({got}); end each line with LF or CR LF"
+        f"line {number}: a carriage return without a line feed (CR, not CR LF) after field "
+        f"{before} joins two lines into one ({got}); end each line with LF or CR LF"
     )
 
 
