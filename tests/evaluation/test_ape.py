@@ -21,6 +21,7 @@ from robot_msgs.evaluation.ape import aligned_rmse, alignment_hint
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.rotations import matrix_from_quat_xyzw
+from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import (
     RIGID_MOTIONS,
     RigidMotion,
@@ -179,6 +180,21 @@ def test_a_time_range_past_any_clock_is_said_as_its_float_not_309_digits() -> No
         ape(line(), line(), settings=EvaluationSettings(t_start_s=1e308))
     with pytest.raises(AssociationError, match=r"time range -inf \.\. -1e\+300 s \("):
         ape(line(), line(), settings=EvaluationSettings(t_end_s=-1e300))
+
+
+def test_stamps_past_any_clock_are_said_as_floats_not_as_numpy_scalars() -> None:
+    # The trajectory's own stamps are NumPy floats: 'it spans np.float64(3e+16) ..', where
+    # the range beside them said '0.000000' (ape of a TUM file stamped 3e25 ns).
+    far = line()
+    far = PoseTrajectory(
+        stamps_s=3e16 + far.stamps_s * 64,
+        positions_xyz=far.positions_xyz,
+        orientations_quat_xyzw=far.orientations_quat_xyzw,
+    )
+    with pytest.raises(
+        AssociationError, match=r"it spans 3e\+16 \.\. 3\.0000000000000[0-9]*e\+16 s"
+    ):
+        ape(far, far, settings=EvaluationSettings(t_start_s=0.0, t_end_s=1.0))
 
 
 def test_one_to_one_spelling_with_a_hyphen_is_accepted() -> None:

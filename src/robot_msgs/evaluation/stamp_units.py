@@ -333,5 +333,9 @@ def stamp_text(stamp: float) -> str:
     --------
     >>> stamp_text(1305031102.175304), stamp_text(1e308), stamp_text(-math.inf)
     ('1305031102.175304', '1e+308', '-inf')
+
+    A NumPy float (a trajectory's own stamp) is said as a float: its repr is
+    ``np.float64(3e+16)`` (a review).
     """
+    stamp = float(stamp)
     return f"{stamp:.6f}" if abs(stamp) < 1e15 else repr(stamp)
