@@ -71,3 +71,33 @@ def test_times_as_numpy_datetimes_are_refused_not_read_as_counts(value: object, 
     stamped 0, 250, 500 ms said a rise time of 400 'seconds' (0.4 s)."""
     with pytest.raises(ValidationError, match=rf"Expected `s` as numbers.*got dtype .*\[{unit}\]"):
         check_series("s", value)
+
+
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [
+        ([np.complex128(1.0 + 1.0j), 2.0], r"real numbers, got dtype complex128"),
+        ((np.complex64(1.0 + 1.0j),), r"real numbers, got dtype complex64"),
+        ([np.timedelta64(250, "ms"), np.timedelta64(500, "ms")], r"counts of ms"),
+    ],
+)
+def test_numpy_complex_numbers_and_timedeltas_in_a_list_are_refused(
+    value: object, match: str
+) -> None:
+    """A list of NumPy complex numbers kept their real parts (NumPy's ComplexWarning, an
+    error where warnings are), where a list of Python complex numbers was refused; a list
+    of timedelta64[ms] became its counts of ms, read as seconds."""
+    with pytest.raises(ValidationError, match=rf"Expected `s` as .*{match}"):
+        check_series("s", value)
+    assert check_series("s", [np.float32(1.0), 2]).tolist() == [1.0, 2.0]
+
+
+def test_pandas_datetimes_with_a_time_zone_are_refused_not_read_as_counts() -> None:
+    """A pandas Series of datetimes with a time zone (a dtype of pandas' own, of kind M)
+    passed the datetime64 refusal and became its counts of ns: error_stats said a mean
+    of 5e8 for stamps 0 and 1 s apart."""
+    pd = pytest.importorskip("pandas")
+    stamps = pd.Series(pd.to_datetime([0, 1], unit="s", utc=True))
+    with pytest.raises(ValidationError, match=r"Expected `s` as numbers \(times in seconds\).*UTC"):
+        check_series("s", stamps)
+    assert check_series("s", pd.Series([1.0, 2.0])).tolist() == [1.0, 2.0]

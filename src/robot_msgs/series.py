@@ -21,8 +21,10 @@ __all__ = ["check_series", "refuse_non_real"]
 def refuse_non_real(name: str, value: object) -> None:
     """Raise :class:`ValidationError` for complex numbers, datetimes or timedeltas.
 
-    ``value`` is an array, a NumPy scalar or a tensor; anything else passes (lists are
-    left to the conversion that follows, which refuses complex numbers itself).
+    ``value`` is an array, a NumPy scalar, a tensor, or a list or tuple (read by the
+    dtype NumPy gives it: a list of NumPy complex numbers or timedeltas was taken as real
+    parts and counts, where Python complex numbers were refused; a review); anything else
+    passes, left to the conversion that follows.
 
     WHY: ``np.asarray(value, dtype=np.float64)`` keeps only the real parts of a complex
     array, with a NumPy ``ComplexWarning`` (which escaped as that class where warnings are
@@ -44,15 +46,22 @@ def refuse_non_real(name: str, value: object) -> None:
 timedelta64[ms], whose values are counts of ms: divide by np.timedelta64(1, 's') first
     """
     dtype = getattr(value, "dtype", None)
+    if dtype is None and isinstance(value, list | tuple):
+        try:
+            dtype = np.asarray(value).dtype
+        except (TypeError, ValueError, OverflowError):  # ragged: left to the conversion
+            dtype = None
     # A torch tensor's dtype says is_complex; NumPy's gives its kind.
     if getattr(dtype, "is_complex", False) is True or (
         isinstance(dtype, np.dtype) and dtype.kind == "c"
     ):
         msg = f"Expected `{name}` as real numbers, got dtype {dtype}"
         raise ValidationError(msg)
-    if isinstance(dtype, np.dtype) and dtype.kind in "mM":
-        unit = np.datetime_data(dtype)[0]
-        how = "subtract a first stamp, then " if dtype.kind == "M" else ""
+    # pandas' datetimes with a time zone have a dtype of pandas' own, of kind "M" too.
+    kind = getattr(dtype, "kind", None)
+    if kind in ("m", "M"):
+        unit = np.datetime_data(dtype)[0] if isinstance(dtype, np.dtype) else dtype.unit  # type: ignore[union-attr]
+        how = "subtract a first stamp, then " if kind == "M" else ""
         msg = (
             f"Expected `{name}` as numbers (times in seconds), got dtype {dtype}, whose "
             f"values are counts of {unit}: {how}divide by np.timedelta64(1, 's') first"
