@@ -15,7 +15,25 @@ from robot_msgs.errors import ValidationError
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
-__all__ = ["check_series", "refuse_non_real"]
+__all__ = ["check_series", "is_complex", "refuse_non_real"]
+
+
+def is_complex(value: object) -> bool:
+    """Whether ``value`` holds complex numbers by its dtype: NumPy's or a tensor's.
+
+    A NumPy complex scalar, a 0-d array and a torch tensor alike: ``float()`` of a torch
+    complex scalar raised torch's RuntimeError, of a NumPy one kept its real part.
+
+    Examples
+    --------
+    >>> is_complex(np.complex128(1.0)), is_complex(np.array(1.0 + 1.0j)), is_complex(1.0)
+    (True, True, False)
+    """
+    dtype = getattr(value, "dtype", None)
+    # A torch tensor's dtype says is_complex; NumPy's gives its kind.
+    return getattr(dtype, "is_complex", False) is True or (
+        isinstance(dtype, np.dtype) and dtype.kind == "c"
+    )
 
 
 def refuse_non_real(name: str, value: object) -> None:

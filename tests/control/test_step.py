@@ -234,3 +234,15 @@ def test_times_in_milliseconds_as_timedelta64_are_refused_not_read_as_seconds() 
         step_response(t, [0.0, 0.5, 1.0])
     seconds = t / np.timedelta64(1, "s")
     assert step_response(seconds, [0.0, 0.5, 1.0]).rise_time_s == pytest.approx(0.4)
+
+
+def test_a_complex_tensor_option_is_refused_not_let_out_as_torch_error() -> None:
+    """float() of a torch complex scalar raises torch's RuntimeError ('value cannot be
+    converted to type double without overflow'), which escaped step_response."""
+    torch = pytest.importorskip("torch")
+    with pytest.raises(ValidationError, match=r"Expected `final` as a number, got Tensor"):
+        step_response([0.0, 1.0, 2.0, 3.0], [0.0, 0.5, 0.9, 1.0], final=torch.tensor(2.0 + 1.0j))
+    with pytest.raises(ValidationError, match=r"Expected `rise_limits` as two numbers"):
+        step_response([0.0, 1.0, 2.0], [0.0, 0.5, 1.0], rise_limits=torch.tensor([0.1 + 1j, 0.9]))
+    result = step_response([0.0, 1.0, 2.0, 3.0], [0.0, 0.5, 0.9, 1.0], final=torch.tensor(1.0))
+    assert result.rise_time_s == pytest.approx(1.8)  # 10 % at 0.2 s, 90 % at 2 s (hand)

@@ -568,3 +568,16 @@ def test_complex_lengths_and_distances_are_refused_not_cut_to_their_real_parts()
         rpg_segments(d, 2.0, np.complex128(0.4 + 1.0j))
     with pytest.raises(ValidationError, match=r"Expected `distances_m` as real numbers"):
         rpg_segments(d.astype(complex), 2.0, 0.4)
+
+
+def test_complex_tensor_lengths_are_refused_not_let_out_as_torch_error() -> None:
+    """float() of a torch complex scalar raises torch's RuntimeError, which escaped the
+    segment rules (a NumPy complex one was refused)."""
+    torch = pytest.importorskip("torch")
+    d = np.arange(6, dtype=np.float64)
+    with pytest.raises(ValidationError, match=r"segment lengths in metres, got .*at `lengths_m`"):
+        kitti_segments(d, [torch.tensor(2.0 + 5.0j)], step_frames=2)
+    with pytest.raises(
+        ValidationError, match=r"finite distance >= 0 metres, got .*at `max_diff_m`"
+    ):
+        rpg_segments(d, 2.0, torch.tensor(0.4 + 1.0j))

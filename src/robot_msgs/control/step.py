@@ -19,7 +19,7 @@ import numpy as np
 
 from robot_msgs.compare.step_response import StepResponse
 from robot_msgs.errors import ValidationError
-from robot_msgs.series import check_series
+from robot_msgs.series import check_series, is_complex
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -61,7 +61,7 @@ def _float(value: object) -> float:
     WHY: ``float(np.complex128(2 + 1j))`` is 2.0, with NumPy's ComplexWarning (escaping as
     that class where warnings are errors): ``final=2+1j`` was taken as 2 (a review).
     """
-    if isinstance(value, np.complexfloating):
+    if is_complex(value):  # a torch tensor's too: torch's RuntimeError escaped
         msg = f"a complex number {value!r}"
         raise TypeError(msg)
     return float(value)  # type: ignore[arg-type]  # anything float() takes

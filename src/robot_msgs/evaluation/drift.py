@@ -51,7 +51,7 @@ from robot_msgs.rotations import (
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
 )
-from robot_msgs.series import check_series
+from robot_msgs.series import check_series, is_complex
 from robot_msgs.sorted_search import search_sorted
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ def _real(value: object) -> float:
     WHY: ``float(np.complex128(2 + 5j))`` is 2.0, with NumPy's ComplexWarning (escaping as
     that class where warnings are errors): a complex length was taken as its real part.
     """
-    if isinstance(value, np.complexfloating):
+    if is_complex(value):  # a torch tensor's too: torch's RuntimeError escaped
         msg = f"a complex number {value!r}"
         raise TypeError(msg)
     return float(value)  # type: ignore[arg-type]  # anything float() takes
