@@ -616,6 +616,25 @@ def test_a_reference_in_ms_beside_a_short_piece_in_seconds_is_named_ms_by_its_sp
     assert found.evidence["factor"] == 1e-3
 
 
+def test_a_monocular_estimate_at_scale_one_hundredth_in_ms_is_named_ms_not_us() -> None:
+    """A monocular estimate at scale 0.01 stamped in ms, over the reference's 99.9 s: its
+    span is 1000 times the reference's, and it moves 1e5 times slower (1000 by the unit,
+    100 by the scale); the speeds alone named it "us, divide by 1e6" (rvC's review of
+    ca03206), where the spans say ms."""
+    t = np.arange(1000, dtype=np.float64) * 0.1
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.c_[t * 0.5, np.zeros((t.size, 2))],
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)),
+    )
+    mono = ref.replace(stamps_s=t * 1e3, positions_xyz=ref.positions_xyz * 0.01)
+    found = diagnose(ref, mono).finding("stamp_units")
+    assert found is not None
+    assert "the estimate's stamps look like ms, not seconds" in found.summary
+    assert found.summary.endswith("(divide by 1e3)")
+    assert found.evidence["factor"] == 1e3
+
+
 def test_poses_far_apart_of_a_robot_that_moves_are_not_a_smaller_unit(tmp_path: Path) -> None:
     """Poses 10-33 s apart at 0.30 m/s (fr1_xyz slowed and stretched 1000 times): a
     sparse survey, not milliseconds; nor a crawl sampled at a robot's rate."""

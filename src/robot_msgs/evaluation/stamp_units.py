@@ -165,9 +165,18 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
         # WHY the speeds: a reference in ms beside a 1 s piece in seconds spans 4e5 times
         # the piece (nearest 1e6), and was said to look like us (a review); it moves
         # 1000 times slower.
-        k = round(slower / 3.0)
-        if k <= 0:
+        by_speed = round(slower / 3.0)
+        if by_speed <= 0:
             return None
+        # WHY not the speeds alone: a monocular estimate at scale 0.01 stamped in ms moves
+        # 1e5 times slower over a span 1e3 times as long, and was said to look like us (a
+        # review): a piece stretches the spans, a scale the speeds; the unit is the one
+        # nearest both (the speeds' on a tie).
+        span_k = abs(k)
+        k = min(
+            (by_speed, span_k),
+            key=lambda j: abs(abs(ratio) - 3 * j) + abs(slower - 3 * j),
+        )
     unit = {1: "ms", 2: "us", 3: "ns"}.get(abs(k), f"1e-{3 * abs(k)} s")
     factor = float(10 ** (3 * abs(k)))
     moving = None if slower is None else (float(speeds[0]), float(speeds[1]))
