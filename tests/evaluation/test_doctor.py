@@ -237,6 +237,23 @@ def test_a_transform_held_between_jumps_is_said_so_not_another_sequence() -> Non
     assert found.evidence["held_steps_share"] == round(875 / 999, 3)
 
 
+def test_an_estimate_frozen_while_lost_half_the_time_is_not_said_held_between_jumps() -> None:
+    """An estimate repeating its last pose while tracking is lost, 10 s of every 20 s, and
+    another sequence otherwise: it was said "holds still between jumps: 500 of its 999
+    steps ... moves in 499 jumps, as a transform only corrections move" (rvC's review of
+    cdd63f9), where it moves in 5 stretches of 10 s; no jumps, no map->odom."""
+    t = np.arange(0.0, 100.0, 0.1)
+    est = wandering(t, seed=9)
+    p, q = est.positions_xyz.copy(), est.orientations_quat_xyzw.copy()
+    for i in np.flatnonzero(t % 20.0 >= 10.0):
+        p[i], q[i] = p[i - 1], q[i - 1]
+    d = diagnose(wandering(t), est.replace(stamps_s=t, positions_xyz=p, orientations_quat_xyzw=q))
+    found = d.finding("motion_mismatch")
+    assert found is not None
+    assert "held_side" not in found.evidence
+    assert "jumps" not in found.summary
+
+
 @pytest.mark.evo_data
 def test_nav2_map_to_odom_against_odom_is_said_held_between_jumps(evo_data: Path) -> None:
     """nav2's ``/tf:map.odom`` (AMCL's correction) against ``/odom``: "another sequence, or
