@@ -1623,6 +1623,27 @@ def test_both_sides_standing_still_are_said_to_stand_still_not_scaled() -> None:
     assert found.evidence["estimate_spread_m"] == pytest.approx(math.sqrt(3) * 1.5e-3, rel=0.2)
 
 
+def test_keyframes_of_another_sequence_are_not_said_to_stand_still() -> None:
+    """Keyframes 1 s apart of another sequence than a 10 Hz reference (3 m of wandering):
+    sampled so sparsely, both sides' second differences are as large as their spreads and
+    as white as noise, and the pair was said "both stand still" (a warning, with 3 m of
+    noise a pose) where "another sequence" was said (an error; rvC's review of 8284d96):
+    the reference's matched poses show 3 m of second differences where its own rows show
+    a third of that."""
+    t = np.arange(0.0, 300.0, 0.1)
+    other = wandering(t, seed=9)
+    keyframes = other.replace(
+        stamps_s=t[::10],
+        positions_xyz=other.positions_xyz[::10],
+        orientations_quat_xyzw=other.orientations_quat_xyzw[::10],
+    )
+    found = diagnose(wandering(t), keyframes).finding("motion_mismatch")
+    assert found is not None
+    assert found.severity == "error"
+    assert "still_side" not in found.evidence
+    assert "does not follow" in found.summary
+
+
 @pytest.mark.evo_data
 def test_v1_02_standing_still_with_noise_added_is_said_to_stand_still(evo_data: Path) -> None:
     """V1_02's first 3.5 s (the vehicle on the ground) against themselves with 1 mm of

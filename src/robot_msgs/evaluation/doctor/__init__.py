@@ -92,6 +92,7 @@ from robot_msgs.evaluation.doctor._motion import (
     _alignment,
     _coverage,
     _extrinsic,
+    _noise_resolved,
     _planar,
     _rate_mismatch,
     _scale,
@@ -277,7 +278,7 @@ def _time_checks(
             association = match_poses(cut, estimate, settings)
         except AssociationError as err:
             return [Finding(kind="clock_domain", severity="error", summary=str(err))]
-        return _matched_checks(association, settings, checks)
+        return _matched_checks(association, settings, checks, (cut, estimate))
     domain, offset = _clock_domain(reference, estimate, settings)
     if domain is not None:
         out.append(domain)
@@ -317,14 +318,20 @@ def _time_checks(
         out.append(rate)
     if association.n_matched < _MIN_FIRST:
         return out
-    out += _matched_checks(association, settings, checks)
+    out += _matched_checks(association, settings, checks, (reference, estimate))
     return out
 
 
 def _matched_checks(
-    association: Association, settings: EvaluationSettings, checks: list[str]
+    association: Association,
+    settings: EvaluationSettings,
+    checks: list[str],
+    inputs: tuple[PoseTrajectory, PoseTrajectory],
 ) -> list[Finding]:
-    """Check the matched poses: scale, quaternion order, extrinsic, alignment, intervals."""
+    """Check the matched poses: scale, quaternion order, extrinsic, alignment, intervals.
+
+    ``inputs``: the reference and the estimate the association matched (its indices' rows).
+    """
     out: list[Finding] = []
     ref, est = association.reference, association.estimate
     checks += ["scale", "quaternion_order", "frame_extrinsic", "alignment", "worst_intervals"]
@@ -332,7 +339,10 @@ def _matched_checks(
     # A side standing still first: its distances do not correlate either, and "another
     # sequence" would not say which side holds no motion; one at a single point fails the
     # alignment, which advised align='origin' for a pair no alignment makes meaningful.
-    wrong = _still(ref, est, settings)
+    resolved = _noise_resolved(inputs[0], association.reference_index, ref) and (
+        _noise_resolved(inputs[1], association.estimate_index, est)
+    )
+    wrong = _still(ref, est, settings, resolved=resolved)
     if wrong is not None:
         checks.append("motion_mismatch")
         return [wrong]

@@ -28,6 +28,7 @@ from robot_msgs.evaluation.doctor._rules import (
     _PLANAR_AXIS,
     _PLANAR_M,
     _PLANAR_SHARE,
+    _RESOLVED,
     _ROUNDING,
     _SCALE_OFF,
     _SHOWN_WINDOWS,
@@ -63,7 +64,7 @@ if TYPE_CHECKING:
     from robot_msgs.compare.extrinsic import Extrinsic
     from robot_msgs.evaluation.association import Association
     from robot_msgs.msg import Value
-    from robot_msgs.typing import Float64Array
+    from robot_msgs.typing import Float64Array, IntpArray
 
 
 def _coverage(
@@ -375,10 +376,35 @@ def _white(traj: PoseTrajectory) -> bool:
     return float(np.einsum("ni,ni->", second[1:], second[:-1])) / power < _WHITE
 
 
+def _noise_resolved(raw: PoseTrajectory, index: IntpArray, matched: PoseTrajectory) -> bool:
+    """Whether ``matched`` (rows ``index`` of ``raw``) shows ``raw``'s own noise a pose.
+
+    Its noise by second differences no more than :data:`_RESOLVED` times that of the rows
+    it spans in ``raw``: white noise keeps its size however sparsely sampled; a motion's
+    second differences grow with the samples' spacing (keyframes a second apart of 3 m of
+    wandering look like 3 m of noise a pose).
+    """
+    if index.size < 3 or len(raw) < 3:
+        return False
+    rows = raw.positions_xyz[int(index.min()) : int(index.max()) + 1]
+    second = rows[2:] - 2.0 * rows[1:-1] + rows[:-2]
+    if len(second) == 0:
+        return False
+    own = math.sqrt(float(np.einsum("ni,ni->", second, second)) / (6.0 * len(second)))
+    return _spread_and_noise(matched)[1] <= _RESOLVED * own
+
+
 def _still(
-    matched_ref: PoseTrajectory, matched_est: PoseTrajectory, settings: EvaluationSettings
+    matched_ref: PoseTrajectory,
+    matched_est: PoseTrajectory,
+    settings: EvaluationSettings,
+    *,
+    resolved: bool = True,
 ) -> Finding | None:
     """Find one side standing still while the other moves, or both standing still.
+
+    ``resolved``: whether the matched poses show each side's own noise
+    (:func:`_noise_resolved`); both are said to stand still only then.
 
     A side stands still when its positions spread no more than :data:`_STILL` times its
     own noise (:func:`_spread_and_noise`), or the other side's when that one stands still
@@ -420,8 +446,12 @@ def _still(
         # has second differences as large as its spread, and under a transform held
         # between jumps was said "both stand still" (a check of this rule); noise's own
         # follow each other at -2/3, a smooth motion's do not.
+        # WHY resolved: keyframes a second apart of another sequence than the reference
+        # (3 m of wandering) look like white noise of 3 m a pose on both sides, and were
+        # said "both stand still" (a warning) where "another sequence" was said (an error;
+        # rvC's review of 8284d96): sampled so sparsely, no noise is measured.
         white = [n for t, n in ((matched_ref, ref_noise), (matched_est, est_noise)) if _white(t)]
-        if white and max(ref_spread, est_spread) <= _STILL * max(white):
+        if resolved and white and max(ref_spread, est_spread) <= _STILL * max(white):
             return _both_still(matched_ref, matched_est, settings)
         return None
 

@@ -108,6 +108,10 @@ _STILL_EXPLAINED = 0.5
 #: Second differences correlating below this with the next are white noise's (-2/3),
 #: not a motion's: a side's noise is the yardstick of two standing still only then.
 _WHITE = -1.0 / 3.0
+#: Matched poses show a side's own noise where their noise by second differences is at
+#: most this many times that of the rows they span: white noise keeps its size however
+#: sparsely sampled (within some 20 % over 20 poses), a motion's grows with the spacing.
+_RESOLVED = 1.5
 #: Fewer pairs of matched poses than this say nothing about the motions.
 _MIN_MOTIONS = 20
 
