@@ -4,6 +4,11 @@ The one run model of the package, used by ``robot-msgs report`` and ``robot-msgs
 alike: a :class:`RunSpec` (declared by a manifest, a run folder or the folder convention,
 :func:`load_runs`), its files read by :func:`load_run`, evaluated by :func:`evaluate_run`
 with one :class:`RunSettings`, and ranked by :func:`rank_algorithms`.
+
+A commit that changes how a run is judged, in any module here (losses, spans, latency,
+the evaluation) or in the metrics it computes, bumps
+:data:`robot_msgs.runs.evaluate.JUDGING_REVISION`: ``bench --resume`` reuses the stored
+reports of the same version and revision without computing them again.
 """
 
 from __future__ import annotations
