@@ -800,6 +800,42 @@ def test_the_legend_of_twelve_algorithms_twice_is_inside_the_static_figure(kind:
     assert ax.bbox.height >= 0.5 * fig.bbox.height  # the curves keep their room
 
 
+#: Per figure of twelve algorithms' two trials: its legend's entries, groups and titled
+#: groups (their headings on the page), and its title's lines.
+_TWELVE_TWICE = {
+    "error_over_time": (25, 13, 12, 1),  # 24 runs and the reference's gap; 12 headings
+    "latency_cdf": (24, 12, 0, 2),
+    "rpe_box": (12, 12, 0, 1),
+    "comparison": (12, 12, 0, 2),
+}
+
+
+@pytest.mark.parametrize("kind", list(_TWELVE_TWICE))
+def test_the_pages_legend_of_twelve_algorithms_sets_the_pages_height_alone(kind: str) -> None:
+    """The page's legend beside a panel is taller than the static figure's (19 px an
+    entry at 11 px where matplotlib's 7 pt take 0.155 in), and the figure's one height
+    was the larger: the static error figure of twelve algorithms' 24 runs was 8.2 in
+    high for the page's legend, its own 4.5 in, the lower half of it empty beside the
+    curves (a review). The static figure is as tall as its own legend (0.155 in an
+    entry, 0.3 in a title's line and 0.3 in of edges, at least its least height); the
+    page's as tall as the page's (19 px an entry, 21 px a heading, 10 px between groups,
+    140 px of frame and margins, 20 px a title's further line)."""
+    entries, groups, headings, lines = _TWELVE_TWICE[kind]
+    result = _many(12, trials=2)
+    spec = {
+        "error_over_time": lambda: figure_spec.error_over_time_spec(result, "s1"),
+        "latency_cdf": lambda: figure_spec.latency_cdf_spec(result),
+        "rpe_box": lambda: figure_spec.rpe_box_spec(result, "s1"),
+        "comparison": lambda: figure_spec.comparison_spec(result),
+    }[kind]()
+    assert spec is not None
+    least = {"error_over_time": 3.6, "latency_cdf": 3.6, "rpe_box": 3.4, "comparison": 3.6}
+    static = max(least[kind], 0.155 * entries + 0.3 * lines + 0.3)
+    assert spec.size_in[1] == pytest.approx(static)
+    page = 19 * entries + 21 * headings + 10 * (groups - 1) + 140 + 20 * (lines - 1)
+    assert plotly_figure(spec)["layout"]["height"] == page
+
+
 @pytest.mark.parametrize("kind", ["comparison", "rpe_box"])
 def test_the_legend_of_twenty_boxes_or_bars_is_beside_them(kind: str) -> None:
     """Twenty algorithms' legend (20 entries, 3.1 in at 7 pt) stood in the panel of a
@@ -895,10 +931,11 @@ def test_bars_of_twelve_algorithms_on_three_sequences_fit_a_page() -> None:
     result = _result(runs)
     spec = figure_spec.comparison_spec(result)
     assert spec is not None
-    # As tall as the page's legend of twelve: 12 entries of 19 px, 11 gaps of 10 px,
-    # 30 px of frame and 110 px of margins, 478 px at 120 px an inch.
-    assert spec.size_in[0] == 16.0
-    assert spec.size_in[1] == pytest.approx(478 / 120)
+    # The page draws it as tall as its legend of twelve (478 px and a title's line: 12
+    # entries of 19 px, 11 gaps of 10 px, 30 px of frame and 110 px of margins); the
+    # static figure keeps its height.
+    assert spec.size_in == (16.0, 3.6)
+    assert plotly_figure(spec)["layout"]["height"] == 478 + 20
     fig, renderer = _drawn(spec)
     (ax,) = fig.axes
     labels = [t for t in ax.texts if t.get_gid() == _BAR_LABEL]

@@ -43,6 +43,7 @@ __all__ = [
     "comparison_spec",
     "error_over_time_spec",
     "latency_cdf_spec",
+    "page_legend_px",
     "repeatability_spec",
     "rpe_box_spec",
     "start_frame_positions",
@@ -567,8 +568,9 @@ def _entries_panel(
     """Return a bar or box panel from zero, the figure's height (in), and legend beside.
 
     Past :data:`_ENTRIES_OVER_BARS` entries the legend covered the last bars (a hunt): it
-    stands beside the panel, and the figure grows to hold it; the page's legend stands
-    beside it always, and the figure grows to hold that too (:func:`_legend_height_in`).
+    stands beside the panel, and the figure grows to hold it. The page's legend stands
+    beside it always, and the page draws the figure as tall as that needs
+    (:func:`page_legend_px`).
     """
     many = len(traces) > _ENTRIES_OVER_BARS
     panel = Panel(
@@ -579,30 +581,38 @@ def _entries_panel(
         legend="outside" if many else "best",
     )
     high = max(high_in, _legend_height_in(traces, title_lines=title_lines))
-    return panel, high, many
+    return panel, high if many else high_in, many
 
 
 def _legend_height_in(traces: Sequence[Trace], *, title_lines: int) -> float:
-    """Return the height a figure needs for the legend of ``traces`` beside a panel.
+    """Return the height a static figure needs for the legend of ``traces`` beside a panel.
 
-    The larger of what each backend draws. Static: measured on matplotlib's legends of
-    7 pt text, 0.152 in an entry and 0.03 in of frame; the title takes 0.3 in a line and
-    the figure's edges 0.3 in. At 3.6 in, a legend of 24 runs ran off the figure's foot
-    (a review). The page (:data:`PAGE_PX_PER_IN`): measured on plotly.js's legends of
-    11 px text, 19 px an entry, 21 px a titled group's heading, 10 px between groups
-    and 30 px of frame and spare, in the plot's height (the figure's less 110 px of margins): twelve
-    algorithms' legend scrolled, the twelfth entry below its fold (a hunt).
+    Measured on matplotlib's legends of 7 pt text: 0.152 in an entry and 0.03 in of
+    frame; the title takes 0.3 in a line and the figure's edges 0.3 in. At 3.6 in, a
+    legend of 24 runs ran off the figure's foot (a review). The page's legend, taller,
+    sets the page's height alone (:func:`page_legend_px`): the static figure of twelve
+    algorithms' 24 runs was 8 in high for it, its legend in the upper half (a review).
+    """
+    return 0.155 * _entries(traces) + 0.3 * title_lines + 0.3
+
+
+def page_legend_px(traces: Sequence[Trace]) -> int:
+    """Return the height (px) a page's figure needs for the legend of ``traces`` beside a panel.
+
+    Measured on plotly.js's legends of 11 px text: 19 px an entry, 21 px a titled group's
+    heading, 10 px between groups and 30 px of frame and spare, in the plot's height (the
+    figure's less 110 px of margins): twelve algorithms' legend scrolled, the twelfth
+    entry below its fold (a hunt).
     """
     entries = _entries(traces)
     groups = {t.group for t in traces if t.name}
     headings = len({t.group for t in traces if t.name and t.titled})
-    static = 0.155 * entries + 0.3 * title_lines + 0.3
-    page_px = 19 * entries + 21 * headings + 10 * max(0, len(groups) - 1) + 30 + 110
-    return max(static, page_px / PAGE_PX_PER_IN)
+    return 19 * entries + 21 * headings + 10 * max(0, len(groups) - 1) + 30 + 110
 
 
 #: The page draws a figure of ``h`` inches ``h`` times this many pixels high (and adds
-#: its titles' lines), in a page 1,200 px wide.
+#: its titles' lines, and grows for a legend beside one panel: :func:`page_legend_px`),
+#: in a page 1,200 px wide.
 PAGE_PX_PER_IN = 120
 
 

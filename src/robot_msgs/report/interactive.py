@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.report.figure_spec import HATCHES, MARKS_ALONG, PAGE_PX_PER_IN
+from robot_msgs.report.figure_spec import HATCHES, MARKS_ALONG, PAGE_PX_PER_IN, page_legend_px
 from robot_msgs.report.figures import lone_points
 
 if TYPE_CHECKING:
@@ -169,6 +169,9 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     titles = [_wrap(p.title, int(wide * (1 / n_columns - 2 * gap) / _CHAR_PX)) for p in spec.panels]
     heading = _TITLE_LINE_PX * max((t.count("\n") + 1 for t in titles if t), default=0)
     layout["margin"]["t"] += 20 * lines + heading
+    if n == 1:  # its legend beside the panel, which scrolled where taller than it
+        need = page_legend_px(spec.panels[0].traces) + heading + 20 * lines
+        layout["height"] = max(layout["height"], need)
     # Rows top to bottom, each as high, apart by the ticks and the x axis' title of one
     # and the panels' titles of the next: 80 px let the axis' title touch a title
     # below it, and a wrapped one ran into it (a review).
