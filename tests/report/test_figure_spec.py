@@ -1105,3 +1105,14 @@ def test_a_name_with_braces_is_written_as_is_in_every_hover() -> None:
         for field in fields.findall(hover):
             assert field.startswith(("%{x", "%{y", "%{text", "%{marker.color", "%{customdata"))
         assert len(re.findall(r"[ac]\{[xy]", hover)) == 1  # the name's own
+
+
+def test_an_unnamed_algorithm_is_not_stated_in_the_figures_as_in_the_tables() -> None:
+    # Runs without meta.json name no algorithm: the tables say "not stated"; the bars'
+    # legend entry was empty (rvA's review of 684bceb).
+    ref = _trajectory(0 * K)
+    runs = [_run("/s1/t1", _trajectory(0.1 * K), ref), _run("b/s1/t1", _trajectory(0.2 * K), ref)]
+    spec = figure_spec.comparison_spec(_result(runs))
+    assert spec is not None
+    names = [d["name"] for d in plotly_figure(spec)["data"] if d["showlegend"]]
+    assert names == ["not stated", "b"]

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.compare.signal import delta_words
 from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_text import over_time
 from robot_msgs.report.figures import auto_plane, break_gaps, curve_look, time_label
+from robot_msgs.report.run_tables import configuration_names
 from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
@@ -244,10 +244,11 @@ def _names(result: ReportResult) -> dict[str, str]:
     """Name each run's configuration, by run name: ``orb``, or ``orb 2.0`` among several.
 
     The figures draw, colour and pool runs by it, as the tables name their rows: runs of
-    one algorithm with another version or parameters are not one algorithm's trials.
+    one algorithm with another version or parameters are not one algorithm's trials. An
+    algorithm the runs do not name is ``not stated``, as in the tables.
     """
-    labels = configuration_labels(r.configuration for r in result.report.runs)
-    return {r.name: labels[r.configuration] for r in result.report.runs}
+    names = configuration_names(r.configuration for r in result.report.runs)
+    return {r.name: names[r.configuration] for r in result.report.runs}
 
 
 def _algorithm_looks(result: ReportResult) -> dict[str, tuple[str, int]]:
@@ -779,7 +780,7 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
     if not any(g.accuracy is not None and "translation" in g.accuracy.stats for g in groups):
         return None  # an APE of angles alone: no bar in metres to draw
     looks = _algorithm_looks(result)
-    labels = configuration_labels(g.configuration for g in result.report.groups)
+    labels = configuration_names(g.configuration for g in result.report.groups)
     traces = []
     for algorithm in dict.fromkeys(labels[g.configuration] for g in groups):
         mine = [g for g in groups if labels[g.configuration] == algorithm]

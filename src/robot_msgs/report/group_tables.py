@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.report.report_table import MISSING, ReportTable, _num, _pct
-from robot_msgs.report.run_tables import NOT_STATED
+from robot_msgs.report.run_tables import configuration_names
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -28,11 +27,8 @@ def _group_names(report: Report) -> list[str]:
     An algorithm the runs do not name is ``not stated`` (``not stated 2.0``), as in the
     ranking and the environment table (its cell was empty, `` 2.0`` beside it).
     """
-    labels = configuration_labels(g.configuration for g in report.groups)
-    return [
-        labels[g.configuration] if g.algorithm else f"{NOT_STATED}{labels[g.configuration]}"
-        for g in report.groups
-    ]
+    names = configuration_names(g.configuration for g in report.groups)
+    return [names[g.configuration] for g in report.groups]
 
 
 def groups_table(report: Report) -> ReportTable:

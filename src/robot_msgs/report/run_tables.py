@@ -14,19 +14,44 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.report.report_table import MISSING, ReportTable, _num, _pct
 from robot_msgs.report.table_renderers import csv_cell
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
+    from robot_msgs.compare.configuration import Configuration
     from robot_msgs.compare.report import Report
     from robot_msgs.compare.run_report import Latency, RunReport
 
-__all__ = ["NOT_STATED", "environment_table", "rpe_metrics", "runs_csv", "runs_table"]
+__all__ = [
+    "NOT_STATED",
+    "configuration_names",
+    "environment_table",
+    "rpe_metrics",
+    "runs_csv",
+    "runs_table",
+]
 
 #: What a table says for what the runs do not state (an algorithm, a version, hardware).
 NOT_STATED = "not stated"
+
+
+def configuration_names(configurations: Iterable[Configuration]) -> dict[Configuration, str]:
+    """Name configurations as the tables and figures do: an unnamed algorithm ``not stated``.
+
+    :func:`~robot_msgs.compare.configuration.configuration_labels`, whose name of an
+    algorithm the runs do not name was empty (`` 2.0`` for one of two versions of it).
+
+    Examples
+    --------
+    >>> from robot_msgs.compare.configuration import Configuration
+    >>> list(configuration_names([Configuration("", "1.0"), Configuration("", "2.0")]).values())
+    ['not stated 1.0', 'not stated 2.0']
+    """
+    labels = configuration_labels(configurations)
+    return {c: label if c.algorithm else f"{NOT_STATED}{label}" for c, label in labels.items()}
 
 
 def rpe_metrics(report: Report) -> dict[str, tuple[float | int | None, str]]:
