@@ -13,7 +13,7 @@ import pytest
 
 import robot_msgs
 from robot_msgs.errors import UnknownTypeError, ValidationError
-from robot_msgs.geometry import Point, PoseStamped
+from robot_msgs.geometry import Point, PoseArray, PoseStamped
 from robot_msgs.msg import FieldSpec, Msg, field_schema
 from robot_msgs.msg.catalog import examples
 from robot_msgs.std import Header, Time
@@ -442,3 +442,25 @@ def test_a_nested_value_from_ros_is_named_at_its_place() -> None:
     with pytest.raises(ValidationError, match=said) as caught:
         from_ros(poses)
     assert caught.value.field == "PoseArray.poses[1].position.x"
+
+
+def test_a_nested_place_is_worked_out_only_for_a_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Formatting each field's place on the way (`PoseArray.poses[1]`) made from_ros of a
+    # PoseStamped a quarter slower: a message that converts never asks for it.
+    from robot_msgs.ros import convert
+
+    def never(value: object, place: str) -> object:
+        raise AssertionError(place)
+
+    monkeypatch.setattr(convert, "_placed_value_from_ros", never)
+    types = humble_typestore().types
+    point, quaternion = types["geometry_msgs/msg/Point"], types["geometry_msgs/msg/Quaternion"]
+    pose = types["geometry_msgs/msg/Pose"](
+        position=point(x=1.0, y=2.0, z=3.0), orientation=quaternion(x=0.0, y=0.0, z=0.0, w=1.0)
+    )
+    stamp = types["builtin_interfaces/msg/Time"](sec=1, nanosec=2_000_000_005)
+    header = types["std_msgs/msg/Header"](stamp=stamp, frame_id="map")
+    poses = from_ros(types["geometry_msgs/msg/PoseArray"](header=header, poses=[pose, pose]))
+    assert isinstance(poses, PoseArray)
+    assert poses.header.stamp == Time(sec=3, nanosec=5)
+    assert [p.position.x for p in poses.poses] == [1.0, 1.0]
