@@ -265,6 +265,14 @@ def float_rows(
     return values
 
 
+def _float_type(kind: type) -> bool:
+    return issubclass(kind, (float, np.floating))
+
+
+def _integer_type(kind: type) -> bool:
+    return issubclass(kind, (int, np.integer)) and not issubclass(kind, (bool, np.bool_))
+
+
 def _is_float(value: object) -> bool:
     return isinstance(value, (float, np.floating))
 
@@ -289,8 +297,15 @@ def _not_a_float(value: object) -> str:
 def _check_columns(
     rows: list[Any], source: str, kind: str, fields: tuple[str, ...], integers: tuple[str, ...]
 ) -> None:
-    """Refuse the first value of a row that is not of its field's type in ROS's definition."""
+    """Refuse the first value of a row that is not of its field's type in ROS's definition.
+
+    The types a column holds are checked once each, and its rows walked only when one is
+    wrong: a test of every value cost a tenth of reading a 2e5-message bag.
+    """
     for col, name in enumerate(fields):
+        of_type = _integer_type if name in integers else _float_type
+        if all(of_type(kind) for kind in {type(row[col]) for row in rows if len(row) > col}):
+            continue
         check = _is_integer if name in integers else _is_float
         for k, row in enumerate(rows):
             if len(row) > col and not check(row[col]):
