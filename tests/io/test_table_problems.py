@@ -174,3 +174,25 @@ def test_a_lone_cr_in_the_first_data_line_is_said_by_the_format_detection(
     for read in (read_trajectory, detect_format):
         with pytest.raises(FormatError, match=f"^{re.escape(said)}"):
             read(path)
+
+
+@pytest.mark.parametrize("chunk_bytes", [None, 100], ids=["small-file", "large-file"])
+@pytest.mark.parametrize("read", [read_tum, read_trajectory])
+def test_a_lone_cr_whose_pieces_add_up_to_a_row_is_said_where_it_is(
+    tmp_path: Path, chunk_bytes: int | None, read: Any
+) -> None:
+    """A CR without LF inside line 7, its two pieces 4 fields each, was refused by NumPy's
+    parser (a line break to it) and passed the locating pass (whitespace to split()): the
+    file was said as 'could not read the numbers (expected 8 columns ... a row)', no line."""
+    rows = [f"{k}.5 0.1 -2 3e-3 0 0 0 1\n" for k in range(40)]
+    rows[5] = "5.5 0.1 -2 3e-3\r0 0 0 1\n"
+    path = put(tmp_path, ("# t x y z qx qy qz qw\n" + "".join(rows)).encode())
+    with pytest.MonkeyPatch.context() as patch:
+        if chunk_bytes is not None:  # the large-file path reads pieces of this size
+            patch.setattr(table_module, "CHUNK_BYTES", chunk_bytes)
+        said = (
+            f"{path}, line 7: a carriage return without a line feed (CR, not CR LF) after "
+            "field 4 joins two lines into one (8 fields); end each line with LF or CR LF"
+        )
+        with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
+            read(path)

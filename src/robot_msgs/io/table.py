@@ -656,13 +656,16 @@ def _locate(
         fields = line.split()
         if not fields:
             continue
-        if len(fields) < ncols or (len(fields) > ncols and not extra_columns):
-            cr = lone_cr(line, number, f"{len(fields)} fields, expected {expected}")
-            return FormatError(
-                f"{source}, {cr}"
-                if cr
-                else f"{source}, line {number}: expected {expected}, got {len(fields)}"
-            )
+        wrong = len(fields) < ncols or (len(fields) > ncols and not extra_columns)
+        # A lone CR is a line break to NumPy's parser, whitespace to split(): the line is
+        # refused even where the pieces add up to the count (`1 2 3 4\r5 6 7 8`).
+        cr = lone_cr(
+            line, number, f"{len(fields)} fields" + (f", expected {expected}" if wrong else "")
+        )
+        if cr:
+            return FormatError(f"{source}, {cr}")
+        if wrong:
+            return FormatError(f"{source}, line {number}: expected {expected}, got {len(fields)}")
         for col, token in enumerate(fields[:ncols], start=1):
             if _FLOAT.fullmatch(token) is None:
                 msg = (
