@@ -324,14 +324,14 @@ def test_static_positions_raise(method: AlignMethod) -> None:
     seed=st.integers(0, 2**32 - 1),
     n=st.integers(1, 50),
     offset=st.floats(-1e6, 1e6),
-    ratio=st.sampled_from([0.0, 1e-12, 1e-10, 5e-10, 1e-9, 2e-9, 1e-8, 1e-3, 1.0]),
+    ratio=st.sampled_from([0.0, 1e-16, 1e-15, 1e-14, 1.4e-14, 2e-14, 1e-13, 1e-3, 1.0]),
 )
 def test_the_static_shortcut_by_the_mean_answers_as_the_min_and_max_do(
     seed: int, n: int, offset: float, ratio: float
 ) -> None:
     """``_static`` given the mean says what it says from the points' min and max.
 
-    Point clouds whose spread is drawn around the tolerance (1e-9 of the coordinates),
+    Point clouds whose spread is drawn around the tolerance (64 ulps of the coordinates),
     far from the origin or around it.
     """
     rng = np.random.default_rng(seed)
@@ -646,17 +646,85 @@ def test_origin_alignment_of_quaternions_off_unit_within_the_tolerance(
     np.testing.assert_allclose(fit.rotation, expected, rtol=0, atol=1e-12)
 
 
+UTM = np.array([500_000.0, 5_430_000.0, 100.0])
+
+
+def _evo_fit(
+    x: Float64Array, y: Float64Array, *, with_scale: bool
+) -> tuple[Float64Array, Float64Array, float]:
+    """evo's ``umeyama_alignment`` of rows ``x`` onto ``y``, where evo is installed."""
+    geometry = pytest.importorskip("evo.core.geometry")
+    r, t, s = geometry.umeyama_alignment(x.T, y.T, with_scale)
+    return np.asarray(r), np.asarray(t), float(s)
+
+
+def _assert_fit_is(got: tuple[Float64Array, Float64Array, float], want: tuple[Any, ...]) -> None:
+    """Rotation, translation and scale agree to 1e-9 relative."""
+    np.testing.assert_allclose(got[0], want[0], rtol=0, atol=1e-9)
+    t = np.asarray(want[1])
+    np.testing.assert_allclose(got[1], t, rtol=0, atol=1e-9 * np.abs(t).max())
+    assert got[2] == pytest.approx(want[2], rel=1e-9)
+
+
+def _spread_4_6_mm_at_utm() -> tuple[Float64Array, Float64Array, Float64Array]:
+    """20 poses spread 4.6 mm RMS about a UTM point, moved by a known turn, 0.3 mm noise."""
+    rng = np.random.default_rng(3)
+    p = rng.normal(size=(20, 3))
+    p -= p.mean(axis=0)
+    p *= 0.0046 / math.sqrt(float(np.sum(p**2)) / 20)
+    turn = Rotation.from_rotvec([0.02, -0.01, 0.03]).as_matrix()
+    x = UTM + p
+    return x, UTM + 0.3 + p @ turn.T + rng.normal(scale=0.0003, size=p.shape), turn
+
+
+def test_points_spread_millimetres_at_utm_coordinates_are_fitted_as_evo_fits_them() -> None:
+    """20 poses spread 4.6 mm at UTM coordinates (5.43e6 m) were 'the same point up to
+    rounding (spread 0.0046 m RMS, under 1e-09 of their coordinates' 5.43e+06 m)': the
+    tolerance was 1e-9 of the coordinates (5.4 mm), 4.5e6 times their rounding
+    (``eps M`` = 1.2e-9 m). evo fits them with a 0.32 mm residual; so does umeyama."""
+    x, y, turn = _spread_4_6_mm_at_utm()
+    assert math.sqrt(float(np.sum((x - x.mean(0)) ** 2)) / 20) == pytest.approx(0.0046, rel=1e-6)
+    R, t, s = umeyama(x, y, with_scale=False)
+    # Least squares: no larger than the residual of the true transform, the noise itself.
+    residual, noise = y - (x @ R.T + t), y - (x @ turn.T + 0.3)
+    assert 0.0 < float(np.sum(residual**2)) <= float(np.sum(noise**2))
+    # Kabsch by SciPy's own SVD code, on the centred points.
+    want, _ = Rotation.align_vectors(y - y.mean(0), x - x.mean(0))
+    np.testing.assert_allclose(R, want.as_matrix(), rtol=0, atol=1e-9)
+    assert float(np.abs(R - turn).max()) < 0.2  # near the turn: 4.6 mm and 0.3 mm noise
+    _assert_fit_is((R, t, s), _evo_fit(x, y, with_scale=False))
+
+
+@pytest.mark.parametrize("n", [2, 3, 20, 1000, 100_000])
+def test_one_point_up_to_rounding_at_utm_coordinates_is_refused(n: int) -> None:
+    """One UTM point repeated, and that point rounded within 1.5 ulps of each coordinate,
+    are one point up to rounding. The computed mean of 10^5 copies is off the point by
+    rounding, up to 100 ulps of it, which every centred row carried into the spread
+    (measured); the fit takes the mean's error out of the sums."""
+    rng = np.random.default_rng(n)
+    same = np.tile(UTM, (n, 1))
+    jittered = UTM + rng.uniform(-1.5, 1.5, (n, 3)) * np.spacing(UTM)
+    moved = UTM + rng.normal(size=(n, 3))
+    for points in (same, jittered):
+        with pytest.raises(AlignmentError, match=r"the same point.*static"):
+            umeyama(points, moved, with_scale=False)
+        with pytest.raises(AlignmentError, match=r"reference positions .*the same point"):
+            umeyama(moved, points, with_scale=True)
+
+
 def test_points_apart_by_less_than_the_tolerance_are_said_with_their_spread() -> None:
-    """Three UTM poses 3.2 mm apart (coordinates ~5.4e6 m; the tolerance, 1e-9 of them, is
-    5.4 mm) were 'all the same point' (hev's finding): their spread is said, and why."""
+    """Three UTM poses apart by an ulp or two were 'all the same point' (hev's finding):
+    their spread is said, and why."""
     base = np.array([[500_000.0, 5_400_000.0, 100.0]])
-    x = base + np.array([[0.0, 0.0, 0.0], [0.0032, 0.0, 0.0], [0.0, 0.0032, 0.0]])
+    ulp = float(np.spacing(5_400_000.0))  # 2**-30 m = 9.3e-10 m
+    x = base + np.array([[0.0, 0.0, 0.0], [ulp, 0.0, 0.0], [0.0, ulp, 0.0]])
     with pytest.raises(AlignmentError, match=r"up to rounding") as caught:
         umeyama(x, x + 1.0, with_scale=False)
     # About their mean (a/3, a/3): squared distances 2a²/9, 5a²/9, 5a²/9; RMS 2a/3.
-    assert f"{2 * 0.0032 / 3:.3g}" == "0.00213"
+    assert f"{2 * ulp / 3:.3g}" == "6.21e-10"
+    # 64 ulps of 1: 64 · 2**-52 = 1.42e-14.
     assert (
-        "are the same point up to rounding (spread 0.00213 m RMS, under 1e-09 of their "
+        "are the same point up to rounding (spread 6.21e-10 m RMS, under 1.4e-14 of their "
         "coordinates' 5.4e+06 m) (3 poses, static)"
     ) in str(caught.value)
 
