@@ -729,6 +729,57 @@ def test_points_apart_by_less_than_the_tolerance_are_said_with_their_spread() ->
     ) in str(caught.value)
 
 
+def _wiggly_kilometre(noise: float) -> tuple[Float64Array, Float64Array, Float64Array]:
+    """1000 poses along 1 km of x with a 5 mm sine across it (period 126 m), moved by a
+    known turn and translation, with ``noise`` m of noise on the reference."""
+    rng = np.random.default_rng(0)
+    a = np.linspace(0.0, 1000.0, 1000)
+    x = np.stack([a, 0.005 * np.sin(a / 20.0), np.zeros_like(a)], axis=1)
+    turn = Rotation.from_rotvec([0.002, 0.003, 0.004]).as_matrix()
+    y = x @ turn.T + [10.0, 20.0, 3.0] + rng.normal(scale=noise, size=x.shape)
+    return x, y, turn
+
+
+@pytest.mark.parametrize("with_scale", [False, True])
+def test_a_thin_but_real_spread_about_a_line_is_fitted_as_evo_fits_it(with_scale: bool) -> None:
+    """A 1 km line with a 5 mm lateral wiggle and 1 mm noise: 'the positions are collinear
+    (covariance rank 1 of 3, singular values 8.35e+04, 1.23e-05, 0)', as ``d₂ ≤ 1e-9 d₁``
+    said (here 1.5e-10), though the wiggle determines the rotation about the line and evo
+    fits it. The rule now refuses what rounding can make only."""
+    x, y, turn = _wiggly_kilometre(0.0)
+    R, t, s = umeyama(x, y, with_scale=with_scale)
+    np.testing.assert_allclose(R, turn, rtol=0, atol=1e-9)  # exact data: the turn itself
+    np.testing.assert_allclose(t, [10.0, 20.0, 3.0], rtol=0, atol=1e-9)
+    assert s == pytest.approx(1.0, rel=1e-12)
+    x, y, turn = _wiggly_kilometre(0.001)
+    got = umeyama(x, y, with_scale=with_scale)
+    want, _ = Rotation.align_vectors(y - y.mean(0), x - x.mean(0))
+    np.testing.assert_allclose(got[0], want.as_matrix(), rtol=0, atol=1e-9)
+    _assert_fit_is(got, _evo_fit(x, y, with_scale=with_scale))
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e3, 5e6])
+@pytest.mark.parametrize("length", [1e-3, 1.0, 1e5])
+@pytest.mark.parametrize("n", [3, 1000, 100_000])
+def test_exactly_collinear_positions_are_refused_at_any_magnitude(
+    offset: float, length: float, n: int
+) -> None:
+    """Points on one line, turned, scaled and moved, each coordinate rounded to float64:
+    the rounding puts them off the line by up to half an ulp of the coordinates (2.3e-10
+    m at 5e6 m), which a 1 mm line there turns into ``d₂ / d₁`` up to 803 ulps
+    (measured); the collinear rule counts that rounding as well as the sums'."""
+    rng = np.random.default_rng(n)
+    u = rng.normal(size=3)
+    u /= np.linalg.norm(u)
+    along = rng.uniform(0.0, length, n)[:, None]
+    turn = Rotation.random(random_state=n).as_matrix()
+    x = offset * np.array([0.3, -1.0, 0.1]) + along * u
+    y = offset * np.array([-0.2, 0.9, 0.05]) + 1.7 * along * (turn @ u)
+    for with_scale in (False, True):
+        with pytest.raises(AlignmentError, match=r"positions are collinear"):
+            umeyama(x, y, with_scale=with_scale)
+
+
 def test_complex_positions_are_refused_not_cut_to_their_real_parts() -> None:
     """umeyama, fit_rmse and mirrored_fit of a complex (N, 3) array fitted its real parts
     in silence (NumPy's ComplexWarning, escaping as that class where warnings are errors);

@@ -56,9 +56,14 @@ _EPS = float(np.finfo(np.float64).eps)
 #: spread 4.6 mm that evo fits with a 0.32 mm residual (a hunter's finding).
 STATIC_TOL = 64 * _EPS
 
-#: A second singular value of the cross-covariance below this share of the first is
-#: treated as zero: the points lie on a line up to rounding.
-COLLINEAR_TOL = 1e-9
+#: The cross-covariance's second singular value ``d₂`` is treated as zero (the points lie
+#: on a line up to rounding) at most this many ulps, plus the summation chain, of the scale
+#: ``sigma_x sigma_y`` of its entries' rounding; see :func:`_collinear_floor`.
+COLLINEAR_TOL = 16 * _EPS
+
+#: posyaw's horizontal cross-covariance ``hypot(C01 - C10, C00 + C11)`` at most this share of
+#: ``sqrt(Σ|xh|² Σ|yh|²)`` leaves the yaw undetermined (not derived from rounding yet).
+_YAW_TOL = 1e-9
 
 _ALTERNATIVES = "use `align='origin'` (first poses coincide) or `align='none'`"
 
@@ -196,8 +201,8 @@ def _noncollinear_umeyama(
     x: Float64Array, y: Float64Array, *, with_scale: bool
 ) -> tuple[Float64Array, Float64Array, float, float]:
     """:func:`_umeyama`'s ``R, t, s`` and free scale, refusing collinear positions."""
-    R, t, s, d, free = _umeyama(x, y, with_scale=with_scale)
-    if d[1] <= COLLINEAR_TOL * d[0]:
+    R, t, s, d, free, floor = _umeyama(x, y, with_scale=with_scale)
+    if d[1] <= floor:
         msg = (
             f"Cannot fit {'Sim(3)' if with_scale else 'SE(3)'}: the positions are collinear "
             f"(covariance rank 1 of 3, singular values {d[0]:.3g}, {d[1]:.3g}, {d[2]:.3g}): "
@@ -412,13 +417,50 @@ def _moments(
     return mean_x + off_x / n, mean_y + off_y / n, sxx, syy, cov
 
 
+def _collinear_floor(
+    n: int, sxx: float, syy: float, mean_x: Float64Array, mean_y: Float64Array
+) -> float:
+    r"""Return the second singular value of ``Σ (y - μy)(x - μx)ᵀ / N`` that rounding can make.
+
+    Two sources, each bounded and measured on exactly collinear inputs (a line of 1 mm to
+    100 km, at the origin and at 5e6 m, 3 to 10^6 points, turned and scaled):
+
+    * The arithmetic: each entry is a sum of products, rounded along a chain of
+      ``min(N, 2048) + ceil(N / 2048)`` additions (:func:`_moments` sums blocks of 2048
+      rows), so the error matrix is at most ``chain · eps · σx σy`` in norm
+      (Higham, *Accuracy and Stability of Numerical Algorithms*, 2002, eq. 3.5, with
+      Cauchy-Schwarz over the entries; ``σx² = Σ |x - μx|² / N``), plus the SVD's own
+      backward error, a few ulps of ``d₁ ≤ σx σy``: :data:`COLLINEAR_TOL` (16 ulps) covers
+      it. Measured: ``d₂`` at most 3.8 ulps of ``σx σy`` at the origin and at 1e3 m.
+    * The coordinates: each side's points are off their exact line by their rounding,
+      held to :data:`STATIC_TOL` of their magnitude ``M`` as :func:`_static` holds a
+      point's; the lateral offsets of both sides give ``d₂`` about their product,
+      ``(STATIC_TOL Mx)(STATIC_TOL My)``. Measured at 5e6 m: ``d₂`` at most
+      ``0.02 (eps Mx)(eps My)`` over 4 ulps of ``σx σy`` (a line of 1 mm there: ``d₂ / d₁``
+      up to 803 ulps, refused by this term alone), within this floor by 25 times or more.
+
+    WHY: the rule was ``d₂ ≤ 1e-9 d₁``, which refused a 1 km line with a 5 mm lateral
+    wiggle and 1 mm noise (``d₂ / d₁`` = 1.5e-10) that evo fits and whose rotation about
+    the line the wiggle determines (a hunter's finding).
+
+    ``M`` is bounded by ``max |μ| + sqrt(Σ |x - μ|²)`` (no coordinate is further from 0),
+    which spares a pass over the points and only widens the floor.
+    """
+    chain = min(n, _ROWS) + -(-n // _ROWS)
+    arithmetic = (COLLINEAR_TOL + chain * _EPS) * (math.sqrt(sxx) * math.sqrt(syy) / n)
+    mag_x = float(np.max(np.abs(mean_x))) + math.sqrt(sxx)
+    mag_y = float(np.max(np.abs(mean_y))) + math.sqrt(syy)
+    return arithmetic + (STATIC_TOL * mag_x) * (STATIC_TOL * mag_y)
+
+
 def _umeyama(
     x: Float64Array, y: Float64Array, *, with_scale: bool
-) -> tuple[Float64Array, Float64Array, float, Float64Array, float]:
+) -> tuple[Float64Array, Float64Array, float, Float64Array, float, float]:
     """Umeyama's fit without the collinearity check; also the singular values and free scale.
 
     The free scale is the Sim(3) fit's ``tr(D S) / σx²``, whatever ``with_scale`` says: a
-    rigid fit's rotation is the same, so an SE(3) fit learns it for nothing.
+    rigid fit's rotation is the same, so an SE(3) fit learns it for nothing. The last value
+    is :func:`_collinear_floor`: a second singular value at most that is rounding.
     """
     n = x.shape[0]
     if n == 1:
@@ -460,7 +502,7 @@ def _umeyama(
         )
         raise AlignmentError(msg)
     t = mean_y - s * (R @ mean_x)
-    return R, t, s, d, free
+    return R, t, s, d, free, _collinear_floor(n, sxx, syy, mean_x, mean_y)
 
 
 def _yaw_fit(x: Float64Array, y: Float64Array) -> tuple[Float64Array, Float64Array]:
@@ -481,7 +523,7 @@ def _yaw_fit(x: Float64Array, y: Float64Array) -> tuple[Float64Array, Float64Arr
         float(np.einsum("ni,ni->", xc[:, :2], xc[:, :2]))
         * float(np.einsum("ni,ni->", yc[:, :2], yc[:, :2]))
     )
-    if flat_x or flat_y or math.hypot(a, b) <= COLLINEAR_TOL * horizontal:
+    if flat_x or flat_y or math.hypot(a, b) <= _YAW_TOL * horizontal:
         msg = (
             f"Cannot fit posyaw: the positions used for the fit ({x.shape[0]} poses) do not move "
             "horizontally (all equal, or only along z), so the yaw is undetermined; "
