@@ -139,23 +139,34 @@ def test_a_nul_byte_deep_in_a_file_is_named_by_its_line(tmp_path: Path) -> None:
         read_tum(path)
 
 
+@pytest.mark.parametrize(
+    ("line_6", "fields"),
+    [
+        # A CR without LF at the end of line 6 (of 40) joined lines 6 and 7, said as
+        # 'line 6: expected 8 columns (...), got 16', in a small file and a large one alike.
+        ("5.5 0.1 -2 3e-3 0 0 0 1\r", ("after field 8 joins two lines into one (16 fields, "
+         "expected 8 columns (t x y z qx qy qz qw))")),
+        # A CR inside line 7, its two pieces 4 fields each, was refused by NumPy's parser
+        # (a line break to it) and passed the locating pass (whitespace to split()): the
+        # file was said as 'could not read the numbers (expected 8 columns ... a row)'.
+        ("5.5 0.1 -2 3e-3\r0 0 0 1\n", "after field 4 joins two lines into one (8 fields)"),
+    ],
+    ids=["joining-two-rows", "splitting-one-row"],
+)  # fmt: skip
 @pytest.mark.parametrize("chunk_bytes", [None, 100], ids=["small-file", "large-file"])
 @pytest.mark.parametrize("read", [read_tum, read_trajectory])
-def test_a_lone_cr_inside_a_file_is_said_where_the_line_break_is(
-    tmp_path: Path, chunk_bytes: int | None, read: Any
+def test_a_lone_cr_inside_a_file_is_said_where_it_is(
+    tmp_path: Path, chunk_bytes: int | None, read: Any, line_6: str, fields: str
 ) -> None:
-    """A CR without LF at the end of line 6 (of 40) joined lines 6 and 7, said as
-    'line 6: expected 8 columns (...), got 16', in a small file and a large one alike."""
     rows = [f"{k}.5 0.1 -2 3e-3 0 0 0 1\n" for k in range(40)]
-    rows[5] = rows[5].replace("\n", "\r")
+    rows[5] = line_6
     path = put(tmp_path, ("# t x y z qx qy qz qw\n" + "".join(rows)).encode())
     with pytest.MonkeyPatch.context() as patch:
         if chunk_bytes is not None:  # the large-file path reads pieces of this size
             patch.setattr(table_module, "CHUNK_BYTES", chunk_bytes)
         said = (
-            f"{path}, line 7: a carriage return without a line feed (CR, not CR LF) after "
-            "field 8 joins two lines into one (16 fields, expected 8 columns (t x y z qx qy qz "
-            "qw)); end each line with LF or CR LF"
+            f"{path}, line 7: a carriage return without a line feed (CR, not CR LF) {fields}; "
+            "end each line with LF or CR LF"
         )
         with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
             read(path)
@@ -173,26 +184,4 @@ def test_a_lone_cr_in_the_first_data_line_is_said_by_the_format_detection(
     )
     for read in (read_trajectory, detect_format):
         with pytest.raises(FormatError, match=f"^{re.escape(said)}"):
-            read(path)
-
-
-@pytest.mark.parametrize("chunk_bytes", [None, 100], ids=["small-file", "large-file"])
-@pytest.mark.parametrize("read", [read_tum, read_trajectory])
-def test_a_lone_cr_whose_pieces_add_up_to_a_row_is_said_where_it_is(
-    tmp_path: Path, chunk_bytes: int | None, read: Any
-) -> None:
-    """A CR without LF inside line 7, its two pieces 4 fields each, was refused by NumPy's
-    parser (a line break to it) and passed the locating pass (whitespace to split()): the
-    file was said as 'could not read the numbers (expected 8 columns ... a row)', no line."""
-    rows = [f"{k}.5 0.1 -2 3e-3 0 0 0 1\n" for k in range(40)]
-    rows[5] = "5.5 0.1 -2 3e-3\r0 0 0 1\n"
-    path = put(tmp_path, ("# t x y z qx qy qz qw\n" + "".join(rows)).encode())
-    with pytest.MonkeyPatch.context() as patch:
-        if chunk_bytes is not None:  # the large-file path reads pieces of this size
-            patch.setattr(table_module, "CHUNK_BYTES", chunk_bytes)
-        said = (
-            f"{path}, line 7: a carriage return without a line feed (CR, not CR LF) after "
-            "field 4 joins two lines into one (8 fields); end each line with LF or CR LF"
-        )
-        with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
             read(path)
