@@ -806,3 +806,30 @@ def test_complex_positions_are_refused_not_cut_to_their_real_parts() -> None:
         fit_rmse(x, z)
     with pytest.raises(ValidationError, match=r"Expected `target_xyz` as real numbers, got dtype"):
         mirrored_fit(x, z)
+
+
+@pytest.mark.parametrize(("offset", "length"), [(10.0, 1.0), (1e3, 10.0), (3e5, 10.0)])
+def test_a_line_rounded_to_float32_is_collinear_up_to_float32s_rounding(
+    offset: float, length: float
+) -> None:
+    """Float32 points were held to float64's rounding, 2**29 times finer than their own: a
+    10 m line at 1 km, rounded to float32, was fitted, turned 1.1 deg about itself by the
+    rounding alone (measured), where the same line in float64 is refused."""
+    u = np.array([1.0, 2.0, 0.5]) / math.sqrt(5.25)
+    x = (offset + np.linspace(0.0, length, 500)[:, None] * u).astype(np.float32)
+    y = (x.astype(np.float64) @ Rotation.from_rotvec([0.0, 0.0, 0.3]).as_matrix().T).astype(
+        np.float32
+    )
+    with pytest.raises(AlignmentError, match=r"positions are collinear"):
+        umeyama(x, y, with_scale=False)  # type: ignore[arg-type]  # float32, as callers pass
+
+
+def test_float32_points_spread_metres_at_utm_coordinates_are_fitted() -> None:
+    """Float32's ulp at 5.43e6 m is 0.5 m: 200 poses spread 5 m there are still fitted,
+    near the turn that moved them (a float32 coordinate is off by half an ulp at most)."""
+    rng = np.random.default_rng(5)
+    turn = Rotation.from_rotvec([0.0, 0.0, 0.3]).as_matrix()
+    p = rng.normal(size=(200, 3)) * [5.0, 5.0, 1.5]
+    x, y = (UTM + p).astype(np.float32), (UTM + p @ turn.T).astype(np.float32)
+    R, _, _ = umeyama(x, y, with_scale=False)  # type: ignore[arg-type]
+    assert float(np.abs(R - turn).max()) < 0.01

@@ -194,14 +194,37 @@ def umeyama(
     if isinstance(scaled, np.ndarray):  # an array: "truth value ... is ambiguous"
         msg = f"Expected `with_scale` as True or False, got {scaled!r:.60}"
         raise ValidationError(msg)
-    return _noncollinear_umeyama(x, y, with_scale=bool(with_scale))[:3]
+    # WHY: float32 points were held to float64's rounding, 2**29 times finer than their
+    # own: a 10 m line at 1 km rounded to float32 was fitted, turned 1.1 deg about itself.
+    eps = max(_input_eps(source_xyz), _input_eps(target_xyz))
+    return _noncollinear_umeyama(x, y, with_scale=bool(with_scale), eps=eps)[:3]
+
+
+def _static_tol(eps: float) -> float:
+    """:data:`STATIC_TOL`, plus an ulp of coordinates coarser than float64 (float32's).
+
+    Rounded to float32 once, a coordinate is off by at most half of its ulp; the float64
+    arithmetic after the cast keeps its 64 ulps.
+    """
+    return STATIC_TOL + (eps - _EPS)
+
+
+def _input_eps(values: object) -> float:
+    """Return the unit roundoff (times two) of ``values``' floats: float64's or coarser."""
+    dtype = getattr(values, "dtype", None)
+    if isinstance(dtype, np.dtype) and np.issubdtype(dtype, np.floating):
+        return max(_EPS, float(np.finfo(dtype).eps))
+    return _EPS
 
 
 def _noncollinear_umeyama(
-    x: Float64Array, y: Float64Array, *, with_scale: bool
+    x: Float64Array, y: Float64Array, *, with_scale: bool, eps: float = _EPS
 ) -> tuple[Float64Array, Float64Array, float, float]:
-    """:func:`_umeyama`'s ``R, t, s`` and free scale, refusing collinear positions."""
-    R, t, s, d, free, floor = _umeyama(x, y, with_scale=with_scale)
+    """:func:`_umeyama`'s ``R, t, s`` and free scale, refusing collinear positions.
+
+    ``eps`` is the coordinates' rounding (float64's, or float32's where they were float32).
+    """
+    R, t, s, d, free, floor = _umeyama(x, y, with_scale=with_scale, eps=eps)
     if d[1] <= floor:
         msg = (
             f"Cannot fit {'Sim(3)' if with_scale else 'SE(3)'}: the positions are collinear "
@@ -333,7 +356,12 @@ def _spread_is_zero(centred: Float64Array, points: Float64Array) -> bool:
 
 
 def _static(
-    sum_squares: float, n: int, points: Float64Array, mean: Float64Array | None = None
+    sum_squares: float,
+    n: int,
+    points: Float64Array,
+    mean: Float64Array | None = None,
+    *,
+    eps: float = _EPS,
 ) -> bool:
     """:func:`_spread_is_zero` from the sum of the squared centred coordinates.
 
@@ -342,13 +370,14 @@ def _static(
     than ``max |mean| + sqrt(sum_squares)``, so a spread over the tolerance of that bound
     (with room for rounding) is over the tolerance of the largest coordinate too.
     """
+    tol = _static_tol(eps)
     spread = math.sqrt(sum_squares / n)
     if mean is not None:
         bound = float(np.max(np.abs(mean))) + math.sqrt(sum_squares)
-        if spread > STATIC_TOL * bound * (1.0 + 1e-6):
+        if spread > tol * bound * (1.0 + 1e-6):
             return False
     magnitude = max(-float(points.min()), float(points.max()))
-    return spread <= STATIC_TOL * magnitude
+    return spread <= tol * magnitude
 
 
 #: Rows centred at once by :func:`_moments`: two (rows, 3) buffers of 48 KB, reused. Small
@@ -418,7 +447,13 @@ def _moments(
 
 
 def _collinear_floor(
-    n: int, sxx: float, syy: float, mean_x: Float64Array, mean_y: Float64Array
+    n: int,
+    sxx: float,
+    syy: float,
+    mean_x: Float64Array,
+    mean_y: Float64Array,
+    *,
+    eps: float = _EPS,
 ) -> float:
     r"""Return the second singular value of ``Σ (y - μy)(x - μx)ᵀ / N`` that rounding can make.
 
@@ -444,17 +479,19 @@ def _collinear_floor(
     the line the wiggle determines (a hunter's finding).
 
     ``M`` is bounded by ``max |μ| + sqrt(Σ |x - μ|²)`` (no coordinate is further from 0),
-    which spares a pass over the points and only widens the floor.
+    which spares a pass over the points and only widens the floor. ``eps`` is the
+    coordinates' rounding (float32's where they were float32; the sums are float64's).
     """
     chain = min(n, _ROWS) + -(-n // _ROWS)
     arithmetic = (COLLINEAR_TOL + chain * _EPS) * (math.sqrt(sxx) * math.sqrt(syy) / n)
     mag_x = float(np.max(np.abs(mean_x))) + math.sqrt(sxx)
     mag_y = float(np.max(np.abs(mean_y))) + math.sqrt(syy)
-    return arithmetic + (STATIC_TOL * mag_x) * (STATIC_TOL * mag_y)
+    tol = _static_tol(eps)
+    return arithmetic + (tol * mag_x) * (tol * mag_y)
 
 
 def _umeyama(
-    x: Float64Array, y: Float64Array, *, with_scale: bool
+    x: Float64Array, y: Float64Array, *, with_scale: bool, eps: float = _EPS
 ) -> tuple[Float64Array, Float64Array, float, Float64Array, float, float]:
     """Umeyama's fit without the collinearity check; also the singular values and free scale.
 
@@ -475,14 +512,15 @@ def _umeyama(
         ("estimate", sxx, x, mean_x),
         ("reference", syy, y, mean_y),
     ):
-        if _static(sum_squares, n, points, mean):
+        if _static(sum_squares, n, points, mean, eps=eps):
             spread = math.sqrt(sum_squares / n)
             # WHY: 3 UTM poses 3.2 mm apart were "all the same point" (hev's finding).
             said = (
                 "all the same point"
                 if spread == 0.0
                 else f"the same point up to rounding (spread {spread:.3g} m RMS, under "
-                f"{STATIC_TOL:.2g} of their coordinates' {float(np.max(np.abs(points))):.3g} m)"
+                f"{_static_tol(eps):.2g} of their coordinates' "
+                f"{float(np.max(np.abs(points))):.3g} m)"
             )
             msg = (
                 f"Cannot fit an alignment: the {side} positions used for the fit are {said} "
@@ -502,7 +540,7 @@ def _umeyama(
         )
         raise AlignmentError(msg)
     t = mean_y - s * (R @ mean_x)
-    return R, t, s, d, free, _collinear_floor(n, sxx, syy, mean_x, mean_y)
+    return R, t, s, d, free, _collinear_floor(n, sxx, syy, mean_x, mean_y, eps=eps)
 
 
 def _yaw_fit(x: Float64Array, y: Float64Array) -> tuple[Float64Array, Float64Array]:
