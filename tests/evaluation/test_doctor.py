@@ -300,6 +300,55 @@ def test_steady_or_still_motion_is_no_motion_mismatch(still: bool) -> None:
     assert "does not follow" not in found.summary
 
 
+def _slow(t: Float64Array, speed: Float64Array, heading: Float64Array) -> Float64Array:
+    """Positions of a walk at ``speed`` (m/s) along ``heading`` (rad) in the plane, metres."""
+    dt = np.diff(t, prepend=t[0])
+    steps = np.stack([speed * np.cos(heading), speed * np.sin(heading), 0 * t], 1) * dt[:, None]
+    return np.cumsum(steps, axis=0)
+
+
+def _noisy_poses(t: Float64Array, positions: Float64Array, seed: int) -> PoseTrajectory:
+    """``positions`` with 1 mm of Gaussian noise on each axis, orientations the identity."""
+    rng = np.random.default_rng(seed)
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=positions + rng.normal(0.0, 1e-3, positions.shape),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+
+
+def test_a_slow_line_under_noise_on_both_sides_is_no_motion_mismatch() -> None:
+    """A 1 cm/s line at 100 Hz, 1 mm of noise a pose added to each side of the one motion,
+    was said "the estimate's motion does not follow the reference's ... another sequence"
+    (distances over 1 s correlating 0.01; a review): those distances (1 cm) vary by the
+    noise alone (sqrt(2) mm), which two sides add independently."""
+    t = np.arange(0.0, 30.0, 0.01)
+    line = np.stack([0.01 * t, 0 * t, 0 * t], 1)
+    ref, est = _noisy_poses(t, line, seed=1), _noisy_poses(t, line, seed=2)
+    # 30 cm of path, the two sides apart by their noise alone: sqrt(2) mm on each of 3 axes
+    assert ape(ref, est).stats["translation"].rms == pytest.approx(math.sqrt(6) * 1e-3, rel=0.05)
+    d = diagnose(ref, est)
+    assert "motion_mismatch" in d.checks
+    assert "motion_mismatch" not in d.kinds(), d
+
+
+@pytest.mark.parametrize("other", [False, True])
+def test_a_slow_motion_under_noise_follows_its_own_not_another(other: bool) -> None:
+    """A slow walk (1 cm/s on average, its speed between 0.5 and 1.5 cm/s) under 1 mm of
+    noise a pose on each side follows itself, and another walk of the same speeds and
+    noise is still said not to follow (motion_mismatch)."""
+    t = np.arange(0.0, 60.0, 0.01)
+    ref = _slow(t, 0.01 * (1 + 0.5 * np.sin(0.5 * t)), 0.3 * np.sin(0.2 * t))
+    est = _slow(t, 0.01 * (1 + 0.5 * np.sin(0.37 * t + 1)), 0.4 * np.cos(0.15 * t))
+    d = diagnose(_noisy_poses(t, ref, seed=3), _noisy_poses(t, est if other else ref, seed=4))
+    assert "motion_mismatch" in d.checks
+    assert ("motion_mismatch" in d.kinds()) is other, d
+    if other:
+        found = d.finding("motion_mismatch")
+        assert found is not None
+        assert "another sequence" in found.summary
+
+
 def test_a_flat_estimate_against_3d_ground_truth_found_as_planar(tmp_path: Path) -> None:
     """z written as 0: APE counted the reference's height (0.0856 m) and the doctor said
     nothing (a review); its fix compares in the plane."""

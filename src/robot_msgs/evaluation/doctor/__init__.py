@@ -354,7 +354,7 @@ def _matched_checks(
         )
         return out
     checks.append("motion_mismatch")
-    wrong = _unrelated(ref, est)
+    wrong = _unrelated(ref, est, resolved=resolved)
     if wrong is None:
         checks += ["inverted", "mirrored"]
         wrong = _turned(ref, est)

@@ -24,6 +24,7 @@ from robot_msgs.evaluation.doctor._rules import (
     _MIN_MOTIONS,
     _MIRRORED_SHARE,
     _MOVES,
+    _NOISE_CEILING,
     _PARTIAL_COVERAGE,
     _PLANAR_AXIS,
     _PLANAR_M,
@@ -248,7 +249,9 @@ def _inverted(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Findi
     )
 
 
-def _unrelated(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Finding | None:
+def _unrelated(
+    matched_ref: PoseTrajectory, matched_est: PoseTrajectory, *, resolved: bool = True
+) -> Finding | None:
     """Find motions that do not follow each other: another sequence, or a wrong pairing.
 
     Over pairs of matched poses about a second apart, the distance travelled and the
@@ -257,6 +260,12 @@ def _unrelated(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Find
     moved into the reference's time span gave 0.02 and 0.32. WHY: that estimate was
     called a monocular scale of 26.6 and sent to ``--align sim3``, which gave 0.180 m,
     a plausible number for two unrelated trajectories (a review).
+
+    Distances are judged only where their variation along the reference stands above
+    the noise of both sides (:data:`_NOISE_CEILING`, :func:`_distance_noise`), the
+    noise counted where ``resolved``: the matched poses show each side's own noise
+    (:func:`_noise_resolved`; keyframes a second apart of another sequence look like
+    white noise by themselves, and are no noise).
     """
     n = len(matched_ref)
     span = matched_ref.duration_s
@@ -285,6 +294,16 @@ def _unrelated(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Find
         and float(np.std(ref_side)) > _VARIES * float(np.mean(ref_side))
         for ref_side, floor in zip(moves[0], _MOVES, strict=True)
     ]
+    # WHY the noise: a 1 cm/s line at 100 Hz with 1 mm of noise a pose on both sides, one
+    # motion, was said "does not follow ... another sequence" (correlation 0.01; a review):
+    # its distances over a second (1 cm) vary by the noise alone (1.4 mm), not the motion.
+    if resolved:
+        ceiling = math.prod(
+            1.0 - min(1.0, _distance_noise(traj) / float(np.var(side[0])))
+            if np.var(side[0]) else 0.0
+            for traj, side in ((matched_ref, moves[0]), (matched_est, moves[1]))
+        )  # fmt: skip
+        varies[0] = varies[0] and ceiling >= _NOISE_CEILING**2
     said = [r for r, v in zip((moved, turned), varies, strict=True) if v]
     if not said or not all(r < _UNRELATED_R for r in said):  # NaN (no motion): unsure
         return None
@@ -318,6 +337,19 @@ def _unrelated(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Find
         ),
         evidence=evidence,
     )
+
+
+def _distance_noise(traj: PoseTrajectory) -> float:
+    """Variance that white noise adds to a distance between two of the poses (m²).
+
+    A pose's noise ``σ`` (:func:`_spread_and_noise`, over the three axes) makes the
+    difference of two poses ``2 σ²``, a third of it along their direction: ``2 σ² / 3``.
+    Zero where the second differences are no white noise's (:func:`_white`): sparse
+    keyframes' are their motion's, which a distance does not gain.
+    """
+    if not _white(traj):
+        return 0.0
+    return 2.0 * _spread_and_noise(traj)[1] ** 2 / 3.0
 
 
 def _held_side(

@@ -96,6 +96,10 @@ _EXPLAINED = 0.5
 _UNRELATED_R = 0.5
 #: A reference quantity whose spread is under this share of its mean does not vary.
 _VARIES = 0.1
+#: Distances are compared only where the two sides' white noise lets one motion written
+#: twice correlate at least this much (each side keeps ``1 - noise / variance`` of its
+#: distances' variance): under :data:`_UNRELATED_R` by noise alone is no other sequence.
+_NOISE_CEILING = 0.8
 #: Less than this a second (1 cm, half a degree) is a reference standing still.
 _MOVES = (0.01, math.radians(0.5))
 #: A side whose positions spread no more than this many times its own noise a pose
