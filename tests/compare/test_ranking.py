@@ -63,3 +63,16 @@ def test_row_mean_coverage_is_a_share(coverage: float) -> None:
         row.replace(mean_coverage=coverage)
     for share in (0.0, 1.0, math.nan):
         assert row.replace(mean_coverage=share) == row.replace(mean_coverage=share)
+
+
+@pytest.mark.parametrize("position", [0, -1])
+def test_row_position_is_one_based(position: int) -> None:
+    # A row alone took position 0 or -1; only Ranking's order check refused them, so a
+    # row read or built by itself said it ranked 0th.
+    with pytest.raises(
+        ValidationError,
+        match=rf"Expected a position >= 1, got int {position} - at `RankingRow\.position`$",
+    ) as caught:
+        _row(n_runs=3, n_succeeded=2).replace(position=position)
+    assert caught.value.field == "RankingRow.position"
+    assert _row(n_runs=3, n_succeeded=2).replace(position=2).position == 2

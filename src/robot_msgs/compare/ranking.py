@@ -44,6 +44,8 @@ class RankingRow(Msg):
     label: str = ""
 
     def _validate(self) -> None:
+        if self.position < 1:  # 1-based, as Ranking orders its rows
+            raise self._fail(field="position", expected="a position >= 1", got=self.position)
         if self.n_runs < 0:  # wrong on its own: named before the count it bounds
             raise self._fail(field="n_runs", expected="a count >= 0", got=self.n_runs)
         if not 0 <= self.n_succeeded <= self.n_runs:
