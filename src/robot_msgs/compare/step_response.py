@@ -66,6 +66,13 @@ class StepResponse(Msg):
                 expected="a finite fraction > 0",
                 got=self.settling_threshold,
             )
+        for name in ("overshoot_pct", "undershoot_pct"):  # 100 · max(0, ...): never below 0
+            value = getattr(self, name)
+            if not (value >= 0 or math.isnan(value)):
+                expected = "a percentage >= 0 (NaN: unknown)"
+                raise self._fail(field=name, expected=expected, got=value)
+        if self.n < 0:
+            raise self._fail(field="n", expected="a count >= 0", got=self.n)
         if self.initial == self.final:
             raise self._fail(
                 field="final",
