@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from robot_msgs.compare.aggregation import check_counts
 from robot_msgs.compare.extrinsic import Extrinsic
 from robot_msgs.compare.signal import Signal, find_signal, signal_summary
 from robot_msgs.compare.time_offset import TimeOffset
@@ -103,6 +104,7 @@ class Comparison(Msg):
         if twice is not None:
             expected = f"signals of distinct names ({twice!r} twice)"
             raise self._fail(field="signals", expected=expected, got=names)
+        check_counts(self, "counts", self.counts)
 
     @property
     def stats(self) -> Mapping[str, ErrorStats]:
