@@ -112,3 +112,16 @@ def test_a_negative_variance_beyond_rounding_is_refused() -> None:
     """std_m clips a rounded -1e-20 to 0; a -1 (a damaged file) would read as known exactly."""
     with pytest.raises(ValidationError, match=r"variances >= 0 on the diagonal .* at `Extrinsic"):
         extrinsic(covariance_6x6=np.diag([-1.0, 1e-4, math.nan, 1e-6, 1e-6, 1e-6]))
+
+
+@pytest.mark.parametrize("name", ["rms_m", "rms_deg"])
+@pytest.mark.parametrize("value", [-1.0, -math.inf])
+def test_a_negative_residual_rms_is_refused(name: str, value: float) -> None:
+    # A root mean square is >= 0: -1.0 was kept and describe() said "RMS -1 m".
+    with pytest.raises(
+        ValidationError,
+        match=rf"Expected an RMS >= 0 \(NaN: unknown\), .* - at `Extrinsic\.{name}`$",
+    ):
+        extrinsic(**{name: value})
+    assert getattr(extrinsic(**{name: 0.0}), name) == 0.0
+    assert math.isnan(getattr(extrinsic(**{name: math.nan}), name))

@@ -51,3 +51,15 @@ def test_describe_gives_the_offset_its_uncertainty_and_the_range() -> None:
         "time offset estimated: -0.1000 s ± 0.002 s (searched -1 .. 1 s, 100 poses, "
         "RMS 0.01 m at the optimum)"
     )
+
+
+@pytest.mark.parametrize("value", [-1.0, -math.inf])
+def test_a_negative_rms_at_the_optimum_is_refused(value: float) -> None:
+    # A root mean square is >= 0: -1.0 was kept and describe() said "RMS -1 m".
+    with pytest.raises(
+        ValidationError,
+        match=r"Expected an RMS >= 0 \(NaN: unknown\), .* - at `TimeOffset\.rms_m`$",
+    ):
+        offset(rms_m=value)
+    assert offset(rms_m=0.0).rms_m == 0.0
+    assert math.isnan(offset(rms_m=math.nan).rms_m)

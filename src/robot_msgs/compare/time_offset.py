@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 from robot_msgs.msg import Msg, Shape, message
@@ -56,6 +57,9 @@ class TimeOffset(Msg):
             raise self._fail(field="std_s", expected="an uncertainty >= 0", got=self.std_s)
         if self.n_poses < 0:
             raise self._fail(field="n_poses", expected="a count >= 0", got=self.n_poses)
+        if not (self.rms_m >= 0 or math.isnan(self.rms_m)):
+            expected = "an RMS >= 0 (NaN: unknown)"
+            raise self._fail(field="rms_m", expected=expected, got=self.rms_m)
 
     @property
     def at_edge(self) -> bool:
