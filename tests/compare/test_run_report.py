@@ -174,3 +174,44 @@ def test_repeatability_keeps_an_unknown_pair_rmse() -> None:
     kept = rep.replace(pairwise_ape_rms_m=matrix)
     assert isinstance(kept, Repeatability)
     assert math.isnan(kept.pairwise_ape_rms_m[0, 1])
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "duration_s",
+        "peak_rss_bytes",
+        "mean_cpu_percent",
+        "peak_cpu_percent",
+        "peak_gpu_mem_bytes",
+        "mean_gpu_percent",
+        "peak_gpu_percent",
+    ],
+)
+@pytest.mark.parametrize("value", [-1.0, -math.inf])
+def test_resources_refuse_a_negative_figure(name: str, value: float) -> None:
+    # Seconds, bytes and percentages of use are >= 0: -1.0 was kept. NaN (a column
+    # absent or empty, resources_from_log) stays.
+    resources = example("compare/Resources")
+    with pytest.raises(
+        ValidationError,
+        match=rf"Expected a value >= 0 \(NaN: unknown\), .* - at `Resources\.{name}`$",
+    ) as caught:
+        resources.replace(**{name: value})
+    assert caught.value.field == f"Resources.{name}"
+    assert getattr(resources.replace(**{name: 0.0}), name) == 0.0
+    assert math.isnan(getattr(resources.replace(**{name: math.nan}), name))
+
+
+@pytest.mark.parametrize("name", ["input_rate_hz", "nominal_input_rate_hz", "output_rate_hz"])
+@pytest.mark.parametrize("value", [-1.0, -math.inf])
+def test_run_report_refuses_a_negative_rate(name: str, value: float) -> None:
+    # A rate of frames is >= 0: -1.0 was kept. NaN (unknown, rate_hz of < 2 stamps) stays.
+    report = example("compare/RunReport")
+    with pytest.raises(
+        ValidationError,
+        match=rf"Expected a rate >= 0 \(NaN: unknown\), .* - at `RunReport\.{name}`$",
+    ) as caught:
+        report.replace(**{name: value})
+    assert caught.value.field == f"RunReport.{name}"
+    assert math.isnan(getattr(report.replace(**{name: math.nan}), name))

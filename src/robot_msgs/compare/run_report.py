@@ -118,6 +118,18 @@ class Latency(Msg):
             raise self._fail(field="n_dropped", expected=expected, got=self.n_dropped)
 
 
+#: The figures of :class:`Resources` that are >= 0 or NaN (unknown).
+_RESOURCE_FIGURES = (
+    "duration_s",
+    "peak_rss_bytes",
+    "mean_cpu_percent",
+    "peak_cpu_percent",
+    "peak_gpu_mem_bytes",
+    "mean_gpu_percent",
+    "peak_gpu_percent",
+)
+
+
 @message("compare/Resources")
 class Resources(Msg):
     """Resource use sampled while the run ran: memory, CPU, threads, GPU.
@@ -141,6 +153,10 @@ class Resources(Msg):
     def _validate(self) -> None:
         if self.n_samples < 0:
             raise self._fail(field="n_samples", expected="a count >= 0", got=self.n_samples)
+        for name in _RESOURCE_FIGURES:  # seconds, bytes, percentages of use
+            value = getattr(self, name)
+            if not (value >= 0 or math.isnan(value)):
+                raise self._fail(field=name, expected="a value >= 0 (NaN: unknown)", got=value)
 
 
 @message("compare/Repeatability")
@@ -254,6 +270,10 @@ class RunReport(Msg):
             raise self._fail(
                 field="coverage", expected="a share in [0, 1] or NaN", got=self.coverage
             )
+        for name in ("input_rate_hz", "nominal_input_rate_hz", "output_rate_hz"):
+            value = getattr(self, name)
+            if not (value >= 0 or math.isnan(value)):
+                raise self._fail(field=name, expected="a rate >= 0 (NaN: unknown)", got=value)
         if self.n_estimate < 0:  # wrong on its own: named before the count it bounds
             raise self._fail(field="n_estimate", expected="a count >= 0", got=self.n_estimate)
         if not 0 <= self.n_valid <= self.n_estimate:
