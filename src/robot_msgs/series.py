@@ -15,7 +15,7 @@ from robot_msgs.errors import ValidationError
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
-__all__ = ["check_series", "is_complex", "refuse_non_real"]
+__all__ = ["check_series", "is_complex", "real_float", "refuse_non_real"]
 
 
 def is_complex(value: object) -> bool:
@@ -29,11 +29,34 @@ def is_complex(value: object) -> bool:
     >>> is_complex(np.complex128(1.0)), is_complex(np.array(1.0 + 1.0j)), is_complex(1.0)
     (True, True, False)
     """
-    dtype = getattr(value, "dtype", None)
+    return _complex_dtype(getattr(value, "dtype", None))
+
+
+def _complex_dtype(dtype: object) -> bool:
+    """Whether ``dtype`` (NumPy's, a tensor's, or ``None``) is of complex numbers."""
     # A torch tensor's dtype says is_complex; NumPy's gives its kind.
     return getattr(dtype, "is_complex", False) is True or (
         isinstance(dtype, np.dtype) and dtype.kind == "c"
     )
+
+
+def real_float(value: object) -> float:
+    """``float(value)``, raising TypeError for a NumPy or torch complex number as for Python's.
+
+    WHY: ``float(np.complex128(2 + 1j))`` is 2.0, with NumPy's ComplexWarning (escaping as
+    that class where warnings are errors): a complex ``final=`` of a step response, or a
+    drift segment length, was taken as its real part; torch's raised its RuntimeError (a
+    review).
+
+    Examples
+    --------
+    >>> real_float(np.float32(0.5)), real_float("2")
+    (0.5, 2.0)
+    """
+    if is_complex(value):
+        msg = f"a complex number {value!r}"
+        raise TypeError(msg)
+    return float(value)  # type: ignore[arg-type]  # anything float() takes
 
 
 def refuse_non_real(name: str, value: object) -> None:
@@ -69,10 +92,7 @@ timedelta64[ms], whose values are counts of ms: divide by np.timedelta64(1, 's')
             dtype = np.asarray(value).dtype
         except (TypeError, ValueError, OverflowError):  # ragged: left to the conversion
             dtype = None
-    # A torch tensor's dtype says is_complex; NumPy's gives its kind.
-    if getattr(dtype, "is_complex", False) is True or (
-        isinstance(dtype, np.dtype) and dtype.kind == "c"
-    ):
+    if _complex_dtype(dtype):
         msg = f"Expected `{name}` as real numbers, got dtype {dtype}"
         raise ValidationError(msg)
     # pandas' datetimes with a time zone have a dtype of pandas' own, of kind "M" too.

@@ -19,7 +19,7 @@ import numpy as np
 
 from robot_msgs.compare.step_response import StepResponse
 from robot_msgs.errors import ValidationError
-from robot_msgs.series import check_series, is_complex
+from robot_msgs.series import check_series, real_float
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -55,18 +55,6 @@ def _settling_time(t: Float64Array, r: Float64Array, threshold: float) -> float:
     return float(t[k] + frac * (t[k + 1] - t[k]))
 
 
-def _float(value: object) -> float:
-    """``float(value)``, raising TypeError for a NumPy complex number as for a Python one.
-
-    WHY: ``float(np.complex128(2 + 1j))`` is 2.0, with NumPy's ComplexWarning (escaping as
-    that class where warnings are errors): ``final=2+1j`` was taken as 2 (a review).
-    """
-    if is_complex(value):  # a torch tensor's too: torch's RuntimeError escaped
-        msg = f"a complex number {value!r}"
-        raise TypeError(msg)
-    return float(value)  # type: ignore[arg-type]  # anything float() takes
-
-
 def _number(name: str, value: object) -> float:
     """``value`` as a float, or :class:`ValidationError` naming ``name``.
 
@@ -74,7 +62,7 @@ def _number(name: str, value: object) -> float:
     OverflowError (``10**400``) out of :func:`step_response` (a review).
     """
     try:
-        return _float(value)
+        return real_float(value)
     except (TypeError, ValueError, OverflowError) as err:
         msg = f"Expected `{name}` as a number, got {type(value).__name__} {value!r:.60}"
         raise ValidationError(msg) from err
@@ -153,7 +141,7 @@ def step_response(
     yf = float(values[-1]) if final is None else _number("final", final)
     threshold = _number("settling_threshold", settling_threshold)
     try:
-        limits = tuple(_float(v) for v in rise_limits)
+        limits = tuple(real_float(v) for v in rise_limits)
     except (TypeError, ValueError, OverflowError) as err:  # "ab": a raw ValueError escaped
         msg = f"Expected `rise_limits` as two numbers (low, high), got {rise_limits!r:.60}"
         raise ValidationError(msg) from err

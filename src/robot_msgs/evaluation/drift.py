@@ -51,7 +51,7 @@ from robot_msgs.rotations import (
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
 )
-from robot_msgs.series import check_series, is_complex
+from robot_msgs.series import check_series, real_float
 from robot_msgs.sorted_search import search_sorted
 
 if TYPE_CHECKING:
@@ -95,22 +95,10 @@ def _check_moves(path_m: float, protocol: str) -> None:
         raise ValidationError(msg)
 
 
-def _real(value: object) -> float:
-    """``float(value)``, raising TypeError for a NumPy complex number as for a Python one.
-
-    WHY: ``float(np.complex128(2 + 5j))`` is 2.0, with NumPy's ComplexWarning (escaping as
-    that class where warnings are errors): a complex length was taken as its real part.
-    """
-    if is_complex(value):  # a torch tensor's too: torch's RuntimeError escaped
-        msg = f"a complex number {value!r}"
-        raise TypeError(msg)
-    return float(value)  # type: ignore[arg-type]  # anything float() takes
-
-
 def _check_lengths(lengths_m: Sequence[float], field: str = "lengths_m") -> list[float]:
     """Return the lengths as floats, refusing any not finite and > 0, or given twice."""
     try:
-        out = [_real(v) for v in lengths_m]
+        out = [real_float(v) for v in lengths_m]
     except (TypeError, ValueError) as err:  # one number, text
         reason = f"expected a sequence of segment lengths in metres, got {lengths_m!r:.60}"
         raise _invalid(reason, field=field) from err
@@ -302,7 +290,7 @@ def rpg_segments(
     """
     (length_m,) = _check_lengths([length_m], "length_m")
     try:
-        limit = _real(max_diff_m)
+        limit = real_float(max_diff_m)
     except (TypeError, ValueError):
         limit = math.nan
     if not (math.isfinite(limit) and limit >= 0):
