@@ -52,6 +52,28 @@ class ValidationError(RobotMsgsError, ValueError):
         self.field = field
         self.reason = reason or message
 
+    def placed(self, name: str, place: str) -> ValidationError:
+        """Return this error of a message ``name`` said at ``place``, where it is nested.
+
+        A nested message is built on its own, so its refusal names its own type
+        (``Time.sec``); within a whole message the place is ``Header.stamp.sec``. The
+        text and ``field`` are rooted alike; an error not about ``name`` is kept.
+
+        Examples
+        --------
+        >>> err = ValidationError("Expected ... - at `Time.sec`", field="Time.sec")
+        >>> moved = err.placed("Time", "Header.stamp")
+        >>> str(moved), moved.field
+        ('Expected ... - at `Header.stamp.sec`', 'Header.stamp.sec')
+        """
+        field = self.field
+        if field == name or field.startswith((f"{name}.", f"{name}[")):
+            field = place + field[len(name) :]
+        text = str(self)
+        for end in (".", "`", "["):
+            text = text.replace(f"at `{name}{end}", f"at `{place}{end}")
+        return ValidationError(text, field=field, reason=self.reason)
+
 
 class UsageError(ValidationError):
     """A flag's value is refused: out of its bounds, or not fitting the other flags or inputs.

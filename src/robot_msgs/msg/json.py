@@ -399,11 +399,7 @@ def _fault(
     try:
         cls(**values)
     except ValidationError as err:  # a cross-field rule
-        text = str(err).replace(f"at `{cls.__name__}.", f"at `{path}.")
-        name, field = cls.__name__, err.field
-        if field == name or field.startswith((f"{name}.", f"{name}[")):  # the place, as said
-            field = path + field[len(name) :]
-        return ValidationError(text, field=field, reason=err.reason)
+        return err.placed(cls.__name__, path)
     msg = f"Expected a valid {cls.__name__}, got what msgspec refused ({refused}) - at `{path}`"
     return ValidationError(msg, field=path)
 

@@ -372,22 +372,10 @@ def _placed_value_from_ros(value: Any, place: str) -> Any:
         try:
             return _from_ros(value, cls)
         except ValidationError as err:
-            raise _rooted(err, cls.__name__, place) from err
+            raise err.placed(cls.__name__, place) from err
     if isinstance(value, list):
         return tuple(_placed_value_from_ros(v, f"{place}[{i}]") for i, v in enumerate(value))
     return value
-
-
-def _rooted(err: ValidationError, name: str, place: str) -> ValidationError:
-    """Return ``err`` of a message ``name`` with its path rooted at ``place``."""
-    field = err.field
-    if field == name or field.startswith((f"{name}.", f"{name}[")):
-        field = place + field[len(name) :]
-    text = (
-        str(err).replace(f"at `{name}.", f"at `{place}.").replace(f"at `{name}`", f"at `{place}`")
-    )
-    text = text.replace(f"at `{name}[", f"at `{place}[")
-    return ValidationError(text, field=field, reason=err.reason)
 
 
 # --------------------------------------------------------------------------- CDR
