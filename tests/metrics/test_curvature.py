@@ -106,3 +106,18 @@ def test_wrap_angle_of_an_infinite_angle_is_nan_not_a_warning() -> None:
     wrapped = wrap_angle([math.inf, -math.inf, math.nan, 0.5])
     assert np.isnan(wrapped[:3]).all()
     assert wrapped[3] == 0.5
+
+
+@pytest.mark.parametrize("as_tensor", [False, True])
+def test_wrap_angle_just_below_minus_pi_stays_in_its_half_open_range(as_tensor: bool) -> None:
+    """-π - 1 ulp + 2π rounds to π itself (remainder's result rounds up to its divisor),
+    which [-π, π) excludes: it gave +π. π's own place is -π, as wrap_angle(π) says."""
+    below = np.nextafter(-math.pi, -10.0)  # -3.1415926535897936
+    angles = np.array([below, math.pi, -math.pi])
+    if as_tensor:
+        torch = pytest.importorskip("torch")
+        wrapped = wrap_angle(torch.tensor(angles, dtype=torch.float64)).numpy()
+    else:
+        wrapped = wrap_angle(angles)
+    # Hand: each lies on the range's one end, -π (the closed one).
+    assert wrapped.tolist() == [-math.pi, -math.pi, -math.pi]

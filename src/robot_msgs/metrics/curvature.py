@@ -55,8 +55,12 @@ def wrap_angle(angles: Any) -> Any:
     0.0031853072
     """
     x = as_float_array("angles", angles)
+    xp = array_namespace(x)
     with np.errstate(invalid="ignore"):  # inf: NaN, as a tensor gives, not a warning
-        return as_result(array_namespace(x).remainder(x + math.pi, 2 * math.pi) - math.pi)
+        wrapped = xp.remainder(x + math.pi, 2 * math.pi) - math.pi
+    # WHY: remainder of a tiny negative rounds up to the divisor itself (-π - 1 ulp gave
+    # +π); π is the open end, so it goes to -π, where wrap_angle(π) puts it.
+    return as_result(xp.where(wrapped >= math.pi, wrapped - 2 * math.pi, wrapped))
 
 
 # --------------------------------------------------------------------------- kernels
