@@ -101,3 +101,24 @@ def test_pandas_datetimes_with_a_time_zone_are_refused_not_read_as_counts() -> N
     with pytest.raises(ValidationError, match=r"Expected `s` as numbers \(times in seconds\).*UTC"):
         check_series("s", stamps)
     assert check_series("s", pd.Series([1.0, 2.0])).tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        ["1.0", "2.0"],
+        np.array(["1", "2"]),  # '<U1'
+        np.array([b"1", b"2"]),  # '|S1'
+        np.array(["1.0", 2.0], dtype=object),
+        ["nan", "inf"],
+    ],
+)
+def test_numeric_text_is_refused_not_parsed(value: object) -> None:
+    """NumPy parses numeric strings: error_stats(['1', '2', '3']) said mean 2.0, where a
+    series is numbers (a list of 'a' was refused, one of '1.0' read)."""
+    with pytest.raises(ValidationError, match=r"Expected `s` as numbers, got "):
+        check_series("s", value)
+
+
+def test_numbers_in_an_object_array_still_pass() -> None:
+    assert check_series("s", np.array([1, 2.5], dtype=object)).tolist() == [1.0, 2.5]

@@ -279,3 +279,9 @@ def test_a_complex_measurement_or_command_is_refused_not_cut_to_its_real_part() 
         tracking([0.0, 1.0], [1.0, 3.0], [0.0, 1.0], np.array([1.0 + 1.0j, 1.0]))
     with pytest.raises(ValidationError, match=r"Expected `command` as real numbers, got dtype"):
         tracking([0.0, 1.0], np.array([[1.0 + 0.0j], [3.0]]), [0.0, 1.0], [1.0, 1.0])
+
+
+def test_numeric_text_as_a_signal_is_refused_not_parsed() -> None:
+    """tracking of command ['0', '1'] read the strings as numbers."""
+    with pytest.raises(ValidationError, match=r"Expected `command` as numbers, got ndarray"):
+        tracking([0.0, 1.0], np.array(["0", "1"]), [0.0], [0.0])

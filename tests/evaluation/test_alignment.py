@@ -833,3 +833,12 @@ def test_float32_points_spread_metres_at_utm_coordinates_are_fitted() -> None:
     x, y = (UTM + p).astype(np.float32), (UTM + p @ turn.T).astype(np.float32)
     R, _, _ = umeyama(x, y, with_scale=False)  # type: ignore[arg-type]
     assert float(np.abs(R - turn).max()) < 0.01
+
+
+def test_umeyama_refuses_numeric_text_not_parsed() -> None:
+    """NumPy parsed a '<U' array of numbers: umeyama fitted positions given as text."""
+    text = np.array([["0", "0", "0"], ["1", "0", "0"], ["0", "1", "0"]])
+    with pytest.raises(
+        ValidationError, match=r"`source_xyz` as numbers of shape \(N, 3\), got ndarray"
+    ):
+        umeyama(text, NOISY_REF[:3], with_scale=False)

@@ -22,7 +22,7 @@ import numpy as np
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.signal import Signal
 from robot_msgs.errors import AssociationError, ValidationError
-from robot_msgs.series import check_series, refuse_non_real
+from robot_msgs.series import check_series, float64_array, refuse_non_real
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -45,7 +45,7 @@ _COMMAND_FIELD = {"position": "positions", "velocity": "velocities", "effort": "
 def _signal(name: str, value: Any, n: int) -> Float64Array:
     refuse_non_real(name, value)
     try:
-        arr = np.asarray(value, dtype=np.float64)
+        arr = float64_array(value)
     except (TypeError, ValueError, OverflowError) as err:  # 10**400: OverflowError
         msg = f"Expected `{name}` as numbers, got {type(value).__name__}"
         raise ValidationError(msg) from err

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.series import refuse_non_real
+from robot_msgs.series import float64_array, refuse_non_real
 
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
@@ -75,7 +75,7 @@ got shape (2, 2)
     """
     refuse_non_real(name, values)  # NumPy keeps real parts, reads datetimes as counts
     try:
-        arr = np.asarray(values, dtype=np.float64)
+        arr = float64_array(values)  # and parses numeric text
     except (TypeError, ValueError) as err:  # text, ragged lists, objects
         text = repr(values)
         got = f"{type(values).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
