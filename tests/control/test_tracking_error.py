@@ -285,3 +285,27 @@ def test_numeric_text_as_a_signal_is_refused_not_parsed() -> None:
     """tracking of command ['0', '1'] read the strings as numbers."""
     with pytest.raises(ValidationError, match=r"Expected `command` as numbers, got ndarray"):
         tracking([0.0, 1.0], np.array(["0", "1"]), [0.0], [0.0])
+
+
+def test_one_channel_name_as_a_str_names_the_one_channel() -> None:
+    """channels="elbow" was split into letters: refused for one channel as 'Expected 1
+    distinct channel names, got ['e', 'l', 'b', 'o', 'w']', and for five channels taken
+    as five names."""
+    result = tracking([0.0, 1.0], [0.0, 1.0], [0.0, 1.0], [0.0, 0.5], channels="elbow")
+    assert list(result.stats) == ["elbow"]
+    assert result.stats["elbow"].max_abs == 0.5  # hand: |1.0 - 0.5| at t = 1
+    with pytest.raises(
+        ValidationError, match=r"Expected 5 distinct channel names, got \['elbow'\]"
+    ):
+        tracking([0.0, 1.0], np.zeros((2, 5)), [0.0], np.zeros((1, 5)), channels="elbow")
+
+
+@pytest.mark.parametrize(
+    ("channels", "got"), [(5, "int 5"), (b"ab", "bytes b'ab'"), ([1, 2], "list \\[1, 2\\]")]
+)
+def test_channels_that_are_not_names_are_refused_naming_channels(
+    channels: object, got: str
+) -> None:
+    """channels=5 let Python's TypeError out; [1, 2] was refused at `Signal.name`."""
+    with pytest.raises(ValidationError, match=rf"Expected `channels` as .*, got {got}"):
+        tracking([0.0, 1.0], np.zeros((2, 2)), [0.0], np.zeros((1, 2)), channels=channels)  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ then integrals over the matched stamps, with ``t0`` the first of them.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +55,24 @@ def _signal(name: str, value: Any, n: int) -> Float64Array:
     return arr.reshape(n, -1)
 
 
+def _channel_names(channels: Sequence[str] | str | None, n_channels: int) -> list[str]:
+    """Return the channels' names: ``channels`` listed, one str as one name, or defaults.
+
+    WHY: ``list("elbow")`` is five letters: ``channels="elbow"`` named five channels.
+    """
+    if channels is None:
+        return [f"channel_{i}" for i in range(n_channels)]
+    if isinstance(channels, str):
+        return [channels]
+    given: object = channels  # from callers without a type checker, anything
+    names = list(given) if isinstance(given, Iterable) and not isinstance(given, bytes) else None
+    if names is None or not all(isinstance(name, str) for name in names):
+        got = f"{type(channels).__name__} {channels!r:.60}"
+        msg = f"Expected `channels` as a channel name or names (str), got {got}"
+        raise ValidationError(msg)
+    return names
+
+
 def _units_for(channels: Sequence[str], units: str | Mapping[str, str]) -> dict[str, str]:
     if isinstance(units, str):
         return dict.fromkeys(channels, units)
@@ -74,7 +92,7 @@ def tracking(
     t_measured: Any,
     measured: Any,
     *,
-    channels: Sequence[str] | None = None,
+    channels: Sequence[str] | str | None = None,
     units: str | Mapping[str, str] = "",
     estimate: str = "",
     reference: str = "",
@@ -94,8 +112,9 @@ def tracking(
         Strictly increasing measurement times, same clock as ``t_command``.
     measured : array_like, shape (M,) or (M, C)
         Measured values (NaN samples are left out of the statistics by ``error_stats``).
-    channels : sequence of str, optional
-        Channel names, default ``"channel_0"``, ``"channel_1"``...
+    channels : sequence of str, or str, optional
+        Channel names (one str: the one channel's), default ``"channel_0"``,
+        ``"channel_1"``...
     units : str or mapping
         One unit for all channels, or one per channel name.
     estimate, reference : str
@@ -136,7 +155,7 @@ def tracking(
         msg = f"Expected `measured` with {want} channel(s) like `command`, got {got}"
         raise ValidationError(msg)
     n_channels = cmd.shape[1]
-    names = list(channels) if channels is not None else [f"channel_{i}" for i in range(n_channels)]
+    names = _channel_names(channels, n_channels)
     if len(names) != n_channels or len(set(names)) != len(names):
         msg = f"Expected {n_channels} distinct channel names, got {names!r}"
         raise ValidationError(msg)
