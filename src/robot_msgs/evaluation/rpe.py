@@ -37,8 +37,10 @@ def rpe_result(prepared: Prepared, spec: Rpe, names: tuple[str, str]) -> Evaluat
     One signal per delta, its ``delta`` and ``delta_unit`` typed; with several deltas
     each is named ``relation@{delta}{unit}`` and counted in ``counts["pairs@..."]``, with
     one, ``relation`` and ``counts["pairs"]``. Each pair's error is at its end stamp,
-    with the pair's rows; the statistics have those stamps as time axis when they increase
-    strictly (consecutive pairs, frame deltas).
+    with the pair's rows; the statistics of consecutive pairs have those stamps as time
+    axis (``iae``/``ise``/``itae``); all pairs have no integrals (NaN), as other
+    overlapping segments (drift's): whether their ends happened to increase strictly
+    decided it before.
 
     Raises
     ------
@@ -120,6 +122,7 @@ def _signal(
         delta=pairs.delta,
         delta_unit=pairs.delta_unit,
         name=name,
+        integrate=not pairs.all_pairs,
     )
     return signal, int(rows.shape[0]), note
 
