@@ -842,3 +842,15 @@ def test_umeyama_refuses_numeric_text_not_parsed() -> None:
         ValidationError, match=r"`source_xyz` as numbers of shape \(N, 3\), got ndarray"
     ):
         umeyama(text, NOISY_REF[:3], with_scale=False)
+
+
+def test_posyaw_of_a_mirrored_horizontal_motion_says_so_not_that_nothing_moves() -> None:
+    """A square mirrored in y was refused as 'do not move horizontally (all equal, or only
+    along z)', of poses 1 m apart. Hand: Σ x yᵀ = diag(2, -2) over the horizontal axes,
+    so C01 - C10 = C00 + C11 = 0: every yaw leaves tr(R C) at 0."""
+    square = np.array([[1.0, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]])
+    with pytest.raises(
+        AlignmentError, match=r"posyaw.*move horizontally.*mirror.*yaw is undetermined"
+    ) as caught:
+        align(traj(square * [1, -1, 1]), traj(square), settings=EvaluationSettings(align="posyaw"))
+    assert "do not move" not in str(caught.value)
