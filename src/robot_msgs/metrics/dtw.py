@@ -18,7 +18,6 @@ import math
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.metrics.base import (
@@ -83,8 +82,6 @@ def _dtw_kernel(pred: Any, ref: Any, distance: Distance) -> Any:
         # in each minimum), so the shorter path indexes it: the same numbers, bit for bit.
         p, r, n, m = r, p, m, n
     rows = p.shape[0]
-    if isinstance(p, np.ndarray):
-        return as_result(_dtw_numpy(p, r, distance).reshape(batch))
 
     # Anti-diagonal k holds the cells (i, k - i); arrays are indexed by i in 0..n.
     def infinite() -> Any:
@@ -101,63 +98,6 @@ def _dtw_kernel(pred: Any, ref: Any, distance: Distance) -> Any:
         current[:, i] = cost + best
         before_last, last = last, current
     return as_result(last[:, n].reshape(batch))
-
-
-#: Cells whose costs :func:`_dtw_numpy` computes at once: a few float64 arrays of this
-#: many values (or times D) at a time, whatever the paths' lengths.
-_BLOCK_CELLS = 512
-
-
-def _dtw_numpy(p: Float64Array, r: Float64Array, distance: Distance) -> Float64Array:
-    """:func:`_dtw_kernel`'s wavefront on NumPy, ``p`` of ``(B, n, D)`` no longer than ``r``.
-
-    The same numbers, bit for bit: each cell is ``cost + min(min(left, up), diagonal)``
-    as there, and each cost the same distance of the same difference (elementwise, or
-    summed along a fresh contiguous last axis either way). WHY: one anti-diagonal took a
-    dozen NumPy calls, 6-7 s for 2e5 x 10 points (a Python step per anti-diagonal). Here
-    the costs of the anti-diagonals that lie wholly inside (all but ``2 n``) come by
-    blocks, from sliding windows on the reversed ``r`` (a view), and each step is three
-    ufuncs into three reused wavefront arrays: 1.4-2.1 s there against 9.3-11.1 s, either
-    path the longer (a loaded 2-core machine). Torch keeps a fresh wavefront per step
-    (autograd refuses arrays written over after use).
-    """
-    rows, n = p.shape[:2]
-    m = r.shape[1]
-    back = r[:, ::-1, :]  # cell (i, k - i) pairs p[i - 1] with r[k - i - 1] = back[m - k + i]
-    windows = sliding_window_view(back, n, axis=1)  # (B, m - n + 1, D, n): k - 1 >= n, k <= m + 1
-    per_block = max(1, _BLOCK_CELLS // (rows * n))
-    before_last = np.full((rows, n + 1), math.inf)
-    before_last[:, 0] = 0.0  # D[0, 0]
-    last = np.full((rows, n + 1), math.inf)  # D[0, 1], D[1, 0]
-    current = np.full((rows, n + 1), math.inf)
-    best = np.empty((rows, n))
-    k = 2
-    while k <= n + m:
-        if n + 1 <= k <= m + 1:  # whole anti-diagonals: their costs by blocks
-            stop = min(k + per_block, m + 2)
-            near = windows[:, m - stop + 2 : m - k + 2][:, ::-1]  # (B, K, D, n)
-            costs = _point_distance(p[:, None, :, :] - np.moveaxis(near, -1, -2), distance)
-        else:
-            stop = k + 1
-            lo, hi = max(1, k - m), min(n, k - 1)
-            diff = p[:, lo - 1 : hi, :] - back[:, m - k + lo : m - k + hi + 1, :]
-            costs = _point_distance(diff, distance)[:, None, :]
-            costs = np.concatenate([np.zeros((rows, 1, lo - 1)), costs], axis=2)
-        for j in range(k, stop):
-            lo, hi = max(1, j - m), min(n, j - 1)
-            b = best[:, : hi - lo + 1]
-            np.minimum(last[:, lo - 1 : hi], last[:, lo : hi + 1], out=b)
-            np.minimum(b, before_last[:, lo - 1 : hi], out=b)
-            np.add(costs[:, j - k, lo - 1 : hi], b, out=current[:, lo : hi + 1])
-            # The cells next to the range are read as out of the grid: inf, not the
-            # values this array held three anti-diagonals ago.
-            current[:, lo - 1] = math.inf
-            if hi < n:
-                current[:, hi + 1] = math.inf
-            before_last, last, current = last, current, before_last
-        k = stop
-    result: Float64Array = last[:, n]
-    return result
 
 
 def _ndtw_kernel(pred: Any, ref: Any, threshold: float, distance: Distance) -> Any:
