@@ -98,7 +98,7 @@ def _nearest_ns(seconds: float, where: str) -> int:
             msg = f"Expected a finite number of seconds, got {given!r} - at `{where}`"
             raise ValidationError(msg)
         return round(Fraction(given) * _NS_PER_S)
-    if not isinstance(given, numbers.Real):
+    if isinstance(given, bool) or not isinstance(given, numbers.Real):  # True is no 1 s
         msg = (
             f"Expected a number of seconds, got {type(given).__name__} {given!r:.40} - at `{where}`"
         )
@@ -144,10 +144,11 @@ class Time(Msg):
         Raises
         ------
         ValidationError
-            ``ns`` is no whole number (NaN, inf, 1.5), or past ``int32`` seconds.
+            ``ns`` is no whole number (NaN, inf, 1.5, a bool), or past ``int32`` seconds.
         """
         given: object = ns  # a float reaches here too: int() cut 1.5 and let NaN's error out
-        if not isinstance(given, numbers.Real):  # int() read the str "5" as 5 ns
+        # int() read the str "5" as 5 ns; True, an int, was 1 ns
+        if isinstance(given, bool) or not isinstance(given, numbers.Real):
             msg = (
                 f"Expected a whole number of nanoseconds, got {type(given).__name__} "
                 f"{given!r:.40} - at `Time.from_ns`"
@@ -174,7 +175,7 @@ class Time(Msg):
         Raises
         ------
         ValidationError
-            ``seconds`` is NaN or infinite, or past ``int32`` seconds.
+            ``seconds`` is NaN or infinite, a bool, or past ``int32`` seconds.
 
         Examples
         --------
@@ -232,7 +233,7 @@ class Duration(Msg):
         Raises
         ------
         ValidationError
-            ``seconds`` is NaN or infinite, or past ``int32`` seconds.
+            ``seconds`` is NaN or infinite, a bool, or past ``int32`` seconds.
         """
         sec, nanosec = divmod(_nearest_ns(seconds, "Duration.from_s"), _NS_PER_S)
         return cls(sec=sec, nanosec=nanosec)

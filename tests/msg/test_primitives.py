@@ -193,6 +193,24 @@ def test_time_from_a_rational_past_float64_is_our_error(make: Any) -> None:
 
 
 @pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Time.from_s(True),
+        lambda: Time.from_s(False),
+        lambda: Time.from_ns(True),
+        lambda: Duration.from_s(True),
+    ],
+)
+def test_time_from_a_bool_is_refused(make: Any) -> None:
+    """Time.from_s(True) gave 1 s and Time.from_ns(True) 1 ns: a bool is a Python int (a
+    numbers.Real) but no time, as the fields say (``Time(sec=True)`` is refused)."""
+    with pytest.raises(
+        ValidationError, match=r"got bool (True|False) - at `(Time|Duration)\.from_"
+    ):
+        make()
+
+
+@pytest.mark.parametrize(
     ("make", "match"),
     [
         # int() cut Fraction(3, 2) and NumPy's float32 1.5 to 1 ns, and read the str "5"
