@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from typing import Any
+
+from robot_msgs.errors import ValidationError
 
 __all__ = ["dumps", "json_safe"]
 
@@ -51,7 +54,14 @@ def dumps(data: Any, *, indent: int | None = 2) -> str:
     takes ``None`` too).
 
     ``indent=None`` writes one compact line (the C encoder: several times faster for big
-    outputs).
+    outputs). NumPy's booleans, integers and floats (a sample of an array) are written as
+    the numbers they are, by the same convention.
+
+    Raises
+    ------
+    ValidationError
+        ``data`` holds what JSON does not (an object, a complex number, a key that is not
+        a string, number, bool or None), or holds itself.
 
     Examples
     --------
@@ -59,9 +69,18 @@ def dumps(data: Any, *, indent: int | None = 2) -> str:
     '[1.5,"Infinity"]\n'
     """
     separators = (",", ":") if indent is None else None
-    text = json.dumps(
-        json_safe(data), indent=indent, separators=separators, allow_nan=False, default=_message
-    )
+    try:
+        text = json.dumps(
+            json_safe(data), indent=indent, separators=separators, allow_nan=False, default=_message
+        )
+    except ValidationError:
+        raise
+    except (TypeError, ValueError, RecursionError) as err:  # a key json refuses, a loop
+        said = (
+            "data that holds itself, or nested too deep" if isinstance(err, RecursionError) else err
+        )
+        msg = f"Expected data JSON holds, got {said}"
+        raise ValidationError(msg) from err
     return text + "\n"
 
 
@@ -79,5 +98,12 @@ def _message(value: Any) -> Any:
         from robot_msgs.msg.json import json_form  # noqa: PLC0415
 
         return json_form(value)
-    msg = f"Object of type {type(value).__name__} is not JSON serializable"
-    raise TypeError(msg)
+    numpy = sys.modules.get("numpy")  # a NumPy scalar given has imported it: no import here
+    if numpy is not None and isinstance(value, numpy.bool_ | numpy.integer | numpy.floating):
+        # A sample of an array (a count, a rate): the number it is, as a message's JSON
+        # writes it (a float32 NaN is null)
+        plain = value.item()
+        if isinstance(plain, bool | int | float):  # not a longdouble, which item() keeps
+            return json_safe(plain)
+    msg = f"Expected data JSON holds, got {type(value).__name__} {value!r:.40}"
+    raise ValidationError(msg)

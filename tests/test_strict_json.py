@@ -1,0 +1,57 @@
+"""strict_json: every JSON file and ``--json`` output, NumPy's scalars among the values."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+
+from robot_msgs.errors import ValidationError
+from robot_msgs.strict_json import dumps
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        # A sample of a float32 or int64 array (a count, a rate): json's TypeError got out
+        (np.float32(1.5), "1.5"),
+        (np.float16(-0.25), "-0.25"),
+        (np.float32("nan"), "null"),
+        (np.float32("inf"), '"Infinity"'),
+        (np.float32("-inf"), '"-Infinity"'),
+        (np.int64(-3), "-3"),
+        (np.uint64(2**64 - 1), "18446744073709551615"),
+        (np.int8(7), "7"),
+        (np.bool_(True), "true"),
+        (np.bool_(False), "false"),
+        ({"rate": [np.float32(0.5), np.int32(2)]}, '{"rate":[0.5,2]}'),
+    ],
+)
+def test_numpy_scalars_are_written_as_the_numbers_they_are(value: Any, text: str) -> None:
+    assert dumps(value, indent=None) == text + "\n"
+    assert dumps(value) == json.dumps(json.loads(text), indent=2) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [
+        (object(), r"got object"),
+        (np.complex64(1 + 2j), r"got complex64"),
+        ({(1, 2): 3}, r"keys"),  # json's own TypeError
+        ({np.int64(1): 3}, r"keys"),
+    ],
+)
+def test_what_json_cannot_hold_is_our_error(value: Any, match: str) -> None:
+    with pytest.raises(ValidationError, match=match):
+        dumps(value)
+    with pytest.raises(ValidationError, match=match):
+        dumps(value, indent=None)
+
+
+def test_a_list_that_holds_itself_is_our_error() -> None:
+    loop: list[Any] = []
+    loop.append(loop)
+    with pytest.raises(ValidationError, match=r"holds itself"):
+        dumps({"a": loop}, indent=None)
