@@ -464,3 +464,42 @@ def test_a_nested_place_is_worked_out_only_for_a_refusal(monkeypatch: pytest.Mon
     assert isinstance(poses, PoseArray)
     assert poses.header.stamp == Time(sec=3, nanosec=5)
     assert [p.position.x for p in poses.poses] == [1.0, 1.0]
+
+
+def _with(obj: Any, path: tuple[str | int, ...], value: Any) -> Any:
+    """A copy of the rosbags object ``obj`` with the field at ``path`` set to ``value``."""
+    import dataclasses
+
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(head, int):
+        items = list(obj)
+        items[head] = _with(items[head], rest, value)
+        return items
+    return dataclasses.replace(obj, **{head: _with(getattr(obj, head), rest, value)})
+
+
+def test_a_nested_value_of_a_generated_type_from_ros_is_named_at_its_place() -> None:
+    """from_ros of the package's own types (rosbags' generated classes) named a nested
+    message's refusal at its own type (`ErrorStats.std`), where the hand-built ones and
+    from_dict name the place (`Report.runs[0].comparisons['ape:translation']...`)."""
+    signal = examples()["compare/Signal"]
+    comparison = examples()["compare/Comparison"]
+    first = comparison.as_dict()["signals"][0]
+    two = comparison.replace(signals=(first, signal.replace(name="y")))
+    run = examples()["compare/RunReport"]
+    report = examples()["compare/Report"]
+    cases = [
+        (signal, ("stats", "std"), -1.0, "Signal.stats.std"),
+        (two, ("signals", 1, "stats", "n"), -1, "Comparison.signals[1].stats.n"),
+        (run, ("comparisons_values", 0, "signals", 0, "stats", "std"), -1.0,
+         "RunReport.comparisons['ape:translation'].signals[0].stats.std"),
+        (run, ("resources", 0, "duration_s"), -1.0, "RunReport.resources.duration_s"),
+        (report, ("runs", 0, "losses", 0, "end_s"), -1e9, "Report.runs[0].losses[0].end_s"),
+    ]  # fmt: skip
+    for msg, path, value, place in cases:
+        broken = _with(to_ros(msg), path, value)
+        with pytest.raises(ValidationError, match=re.escape(f" - at `{place}`") + "$") as caught:
+            from_ros(broken)
+        assert caught.value.field == place

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, cast
 import msgspec
 import numpy as np
 
+from robot_msgs.errors import ValidationError
 from robot_msgs.msg import field_json, field_schema
 from robot_msgs.msg.arrays import field_error
 from robot_msgs.msg.json import ros_names
@@ -213,9 +214,20 @@ def decode_generated(obj: Any, cls: type[Msg], from_ros: Any) -> Msg:
     return cls.from_dict(data)
 
 
-def _decode_one(spec: FieldSpec, value: Any, from_ros: Any) -> Any:
+def _decode_one(spec: FieldSpec, value: Any, from_ros: Any, path: str, key: object = None) -> Any:
+    """Return one value's ``to_dict`` form; a nested message's refusal named at its place.
+
+    ``path`` (and ``key``: an index or a mapping's key) name the place, as from_dict does
+    (``Comparison.signals[1].stats.std``): the nested message is built on its own and
+    named its own type (``ErrorStats.std``). The place is formatted only for a refusal.
+    """
     if spec.kind == "msg":
-        msg = from_ros(value, spec.msg_type)
+        cls = spec.msg_type
+        try:
+            msg = from_ros(value, cls)
+        except ValidationError as err:
+            place = path if key is None else f"{path}[{key!r}]"
+            raise err.placed(cls.__name__, place) from err
         return msg.to_dict()
     if isinstance(value, np.generic):
         return value.item()
@@ -271,10 +283,12 @@ def _decode(
         if len(keys) != len(values):
             expected = f"as many {name}_values as {name}_keys ({len(keys)})"
             raise field_error(expected=expected, value=len(values), path=path)
-        return {k: _decode_one(inner, v, from_ros) for k, v in zip(keys, values, strict=True)}
+        return {
+            k: _decode_one(inner, v, from_ros, path, k) for k, v in zip(keys, values, strict=True)
+        }
     if spec.kind == "optional" and inner is not None:
         items = list(value)
-        return _decode_one(inner, items[0], from_ros) if items else None
+        return _decode_one(inner, items[0], from_ros, path) if items else None
     if spec.kind == "tuple" and inner is not None:
-        return [_decode_one(inner, v, from_ros) for v in value]
-    return _decode_one(spec, value, from_ros)
+        return [_decode_one(inner, v, from_ros, path, i) for i, v in enumerate(value)]
+    return _decode_one(spec, value, from_ros, path)
