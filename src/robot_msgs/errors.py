@@ -57,7 +57,9 @@ class ValidationError(RobotMsgsError, ValueError):
 
         A nested message is built on its own, so its refusal names its own type
         (``Time.sec``); within a whole message the place is ``Header.stamp.sec``. The
-        text and ``field`` are rooted alike; an error not about ``name`` is kept.
+        text and ``field`` are rooted alike, both places of a rule between two fields
+        (``at `ErrorStats.std` and `ErrorStats.rms```) too; an error not about ``name``
+        is kept.
 
         Examples
         --------
@@ -72,6 +74,7 @@ class ValidationError(RobotMsgsError, ValueError):
         text = str(self)
         for end in (".", "`", "["):
             text = text.replace(f"at `{name}{end}", f"at `{place}{end}")
+            text = text.replace(f"and `{name}{end}", f"and `{place}{end}")  # a rule's two
         return ValidationError(text, field=field, reason=self.reason)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from robot_msgs.compare import ErrorStats, error_stats
+from robot_msgs.compare import ErrorStats, Signal, error_stats
 from robot_msgs.errors import ValidationError
 
 if TYPE_CHECKING:
@@ -203,9 +204,6 @@ _VALID = {
         ({"mean": math.nan, "final": math.nan}, "mean"),  # the first at fault is named
         ({"final": math.nan}, "final"),
         ({"mean": 0.61}, "mean"),  # above every sample
-        ({"rms": 0.19}, "rms"),  # rms < |mean|: no samples have them (Cauchy-Schwarz)
-        ({"std": 0.55}, "rms"),  # std > rms: rms² = mean² + std²
-        ({"rms": 0.65}, "rms"),  # above the largest magnitude
     ],
 )
 def test_inconsistent_error_stats_are_refused_naming_the_field(
@@ -213,6 +211,42 @@ def test_inconsistent_error_stats_are_refused_naming_the_field(
 ) -> None:
     with pytest.raises(ValidationError, match=rf"at `ErrorStats\.{field}`"):
         ErrorStats(**{**_VALID, **changes})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("changes", "said"),
+    [
+        # rms < |mean|: no samples have them (Cauchy-Schwarz); from either side
+        ({"rms": 0.19}, "|mean| <= rms, got mean 0.2 and rms 0.19 - at `ErrorStats.mean` and"),
+        ({"mean": 0.55, "max": 0.6}, "|mean| <= rms, got mean 0.55 and rms 0.5 - at"),
+        # std > rms: rms² = mean² + std²
+        (
+            {"std": 0.55},
+            "std <= rms (rms² = mean² + std²), got std 0.55 and rms 0.5 - at `ErrorStats.std` and",
+        ),
+        (
+            {"rms": 0.35},
+            "std <= rms (rms² = mean² + std²), got std 0.4 and rms 0.35 - at `ErrorStats.std` and",
+        ),
+        # above the largest magnitude
+        ({"rms": 0.65}, "rms <= max_abs, got rms 0.65 and max_abs 0.6 - at `ErrorStats.rms` and"),
+    ],
+)
+def test_a_rule_between_two_statistics_names_both(changes: dict[str, float], said: str) -> None:
+    """ErrorStats.replace(std=0.55) was refused 'at `ErrorStats.rms`': the rule std <= rms
+    is broken by either, so the refusal names both, true whichever the caller changed."""
+    first, second = re.findall(r"(\w+) [-\d.]+ and (\w+)", said)[0]
+    with pytest.raises(ValidationError, match=re.escape(said)) as caught:
+        ErrorStats(**{**_VALID, **changes})  # type: ignore[arg-type]
+    assert str(caught.value).endswith(f"at `ErrorStats.{first}` and `ErrorStats.{second}`")
+    with pytest.raises(ValidationError, match=re.escape(said)):
+        ErrorStats(**_VALID).replace(**changes)  # type: ignore[arg-type]
+    data = {**ErrorStats(**_VALID).to_dict(), **changes}  # type: ignore[arg-type]
+    signal = {"_type": "compare/Signal", "name": "x", "quantity": "x", "unit": "m", "stats": data}
+    placed = f"at `Signal.stats.{first}` and `Signal.stats.{second}`"
+    with pytest.raises(ValidationError, match=re.escape(said[: said.index(" - at")])) as caught:
+        Signal.from_dict(signal)
+    assert str(caught.value).endswith(placed)
 
 
 _INF = math.inf

@@ -135,11 +135,14 @@ class ErrorStats(Msg):
             return
         low = max(abs(self.mean), self.std) - slack
         if not low <= self.rms <= self.max_abs + slack:
-            expected = (
-                f"|mean|, std <= rms <= max_abs (mean={self.mean!r}, std={self.std!r}, "
-                f"max_abs={self.max_abs!r})"
-            )
-            raise self._fail(field="rms", expected=expected, got=self.rms)
+            # Named by the rule broken, both its fields: replace(std=...) was refused
+            # naming rms alone, the field the caller had not changed
+            if self.rms > self.max_abs + slack:
+                raise self._fail_rule(first="rms", second="max_abs", rule="rms <= max_abs")
+            if abs(self.mean) - slack > self.rms:
+                raise self._fail_rule(first="mean", second="rms", rule="|mean| <= rms")
+            rule = "std <= rms (rms² = mean² + std²)"
+            raise self._fail_rule(first="std", second="rms", rule=rule)
 
 
 def statistic_unit(statistic: str, unit: str) -> str:

@@ -279,6 +279,20 @@ class Msg(_Struct):
         """Build a :class:`ValidationError` for ``field`` of this message."""
         return field_error(expected=expected, value=got, path=f"{type(self).__name__}.{field}")
 
+    def _fail_rule(self, first: str, second: str, rule: str) -> ValidationError:
+        """Build a :class:`ValidationError` for ``rule`` between two fields, naming both.
+
+        Either field may be the one a caller got wrong (``replace(std=...)`` or
+        ``replace(rms=...)`` break ``std <= rms`` alike), so the refusal gives both values
+        and both places: "Expected std <= rms, got std 0.55 and rms 0.5 - at `ErrorStats.std`
+        and `ErrorStats.rms`". Its ``field`` is ``""``: the error is not about one field.
+        """
+        name = type(self).__name__
+        values = f"{first} {getattr(self, first)!r} and {second} {getattr(self, second)!r}"
+        reason = f"expected {rule}, got {values}"
+        msg = f"Expected {rule}, got {values} - at `{name}.{first}` and `{name}.{second}`"
+        return ValidationError(msg, reason=reason)
+
     def _derived(self: M, **fields: Any) -> M:  # noqa: PYI019
         """Return a copy with ``fields`` replaced, unchecked: the one unchecked constructor.
 
