@@ -115,12 +115,12 @@ def test_a_negative_variance_beyond_rounding_is_refused() -> None:
 
 
 @pytest.mark.parametrize("name", ["rms_m", "rms_deg"])
-@pytest.mark.parametrize("value", [-1.0, -math.inf])
+@pytest.mark.parametrize("value", [-1.0, -math.inf, math.inf])  # +inf: no RMS measured
 def test_a_negative_residual_rms_is_refused(name: str, value: float) -> None:
     # A root mean square is >= 0: -1.0 was kept and describe() said "RMS -1 m".
     with pytest.raises(
         ValidationError,
-        match=rf"Expected an RMS >= 0 \(NaN: unknown\), .* - at `Extrinsic\.{name}`$",
+        match=rf"Expected a finite RMS >= 0 \(NaN: unknown\), .* - at `Extrinsic\.{name}`$",
     ):
         extrinsic(**{name: value})
     assert getattr(extrinsic(**{name: 0.0}), name) == 0.0

@@ -188,14 +188,15 @@ def test_repeatability_keeps_an_unknown_pair_rmse() -> None:
         "peak_gpu_percent",
     ],
 )
-@pytest.mark.parametrize("value", [-1.0, -math.inf])
+@pytest.mark.parametrize("value", [-1.0, -math.inf, math.inf])
 def test_resources_refuse_a_negative_figure(name: str, value: float) -> None:
     # Seconds, bytes and percentages of use are >= 0: -1.0 was kept. NaN (a column
-    # absent or empty, resources_from_log) stays.
+    # absent or empty, resources_from_log) stays. +inf was kept too: no run lasts, holds
+    # or uses that much (the resources log refuses an inf sample).
     resources = example("compare/Resources")
     with pytest.raises(
         ValidationError,
-        match=rf"Expected a value >= 0 \(NaN: unknown\), .* - at `Resources\.{name}`$",
+        match=rf"Expected a finite value >= 0 \(NaN: unknown\), .* - at `Resources\.{name}`$",
     ) as caught:
         resources.replace(**{name: value})
     assert caught.value.field == f"Resources.{name}"
@@ -204,13 +205,14 @@ def test_resources_refuse_a_negative_figure(name: str, value: float) -> None:
 
 
 @pytest.mark.parametrize("name", ["input_rate_hz", "nominal_input_rate_hz", "output_rate_hz"])
-@pytest.mark.parametrize("value", [-1.0, -math.inf])
+@pytest.mark.parametrize("value", [-1.0, -math.inf, math.inf])
 def test_run_report_refuses_a_negative_rate(name: str, value: float) -> None:
     # A rate of frames is >= 0: -1.0 was kept. NaN (unknown, rate_hz of < 2 stamps) stays.
+    # +inf Hz was kept too: frames no time apart are no rate that was measured.
     report = example("compare/RunReport")
     with pytest.raises(
         ValidationError,
-        match=rf"Expected a rate >= 0 \(NaN: unknown\), .* - at `RunReport\.{name}`$",
+        match=rf"Expected a finite rate >= 0 \(NaN: unknown\), .* - at `RunReport\.{name}`$",
     ) as caught:
         report.replace(**{name: value})
     assert caught.value.field == f"RunReport.{name}"

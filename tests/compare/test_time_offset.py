@@ -53,12 +53,12 @@ def test_describe_gives_the_offset_its_uncertainty_and_the_range() -> None:
     )
 
 
-@pytest.mark.parametrize("value", [-1.0, -math.inf])
+@pytest.mark.parametrize("value", [-1.0, -math.inf, math.inf])  # +inf: no RMS measured
 def test_a_negative_rms_at_the_optimum_is_refused(value: float) -> None:
     # A root mean square is >= 0: -1.0 was kept and describe() said "RMS -1 m".
     with pytest.raises(
         ValidationError,
-        match=r"Expected an RMS >= 0 \(NaN: unknown\), .* - at `TimeOffset\.rms_m`$",
+        match=r"Expected a finite RMS >= 0 \(NaN: unknown\), .* - at `TimeOffset\.rms_m`$",
     ):
         offset(rms_m=value)
     assert offset(rms_m=0.0).rms_m == 0.0

@@ -70,6 +70,16 @@ def test_effective_rate() -> None:
     assert math.isnan(rate_hz([1.0]))
 
 
+def test_a_rate_float64_cannot_hold_is_unknown_and_a_span_past_it_still_divides() -> None:
+    """Two stamps 5e-324 s apart gave NumPy's overflow warning and a rate of inf Hz, which
+    RunReport refuses (no rate measured); stamps -1e308 and 1e308 s gave 0 Hz (their span
+    overflowed). By hand: 1 / 2e308 = 5e-309 Hz."""
+    assert math.isnan(rate_hz([0.0, 5e-324]))
+    assert math.isnan(rate_hz([0.0, 1e-310, 2e-310]))
+    assert rate_hz([-1e308, 1e308]) == pytest.approx(5e-309, rel=1e-12)
+    assert rate_hz([-1e308, 0.0, 1e308]) == pytest.approx(1e-308, rel=1e-12)
+
+
 def test_bag_latency_proxy_is_receive_time_minus_header_stamp_and_says_so(tmp_path: Path) -> None:
     base = 1_700_000_000 * 10**9
     stamps = [base + i * 100_000_000 for i in range(5)]

@@ -155,8 +155,9 @@ class Resources(Msg):
             raise self._fail(field="n_samples", expected="a count >= 0", got=self.n_samples)
         for name in _RESOURCE_FIGURES:  # seconds, bytes, percentages of use
             value = getattr(self, name)
-            if not (value >= 0 or math.isnan(value)):
-                raise self._fail(field=name, expected="a value >= 0 (NaN: unknown)", got=value)
+            if not (0 <= value < math.inf or math.isnan(value)):  # +inf: none measured
+                expected = "a finite value >= 0 (NaN: unknown)"
+                raise self._fail(field=name, expected=expected, got=value)
 
 
 @message("compare/Repeatability")
@@ -272,8 +273,9 @@ class RunReport(Msg):
             )
         for name in ("input_rate_hz", "nominal_input_rate_hz", "output_rate_hz"):
             value = getattr(self, name)
-            if not (value >= 0 or math.isnan(value)):
-                raise self._fail(field=name, expected="a rate >= 0 (NaN: unknown)", got=value)
+            if not (0 <= value < math.inf or math.isnan(value)):  # +inf: none measured
+                expected = "a finite rate >= 0 (NaN: unknown)"
+                raise self._fail(field=name, expected=expected, got=value)
         if self.n_estimate < 0:  # wrong on its own: named before the count it bounds
             raise self._fail(field="n_estimate", expected="a count >= 0", got=self.n_estimate)
         if not 0 <= self.n_valid <= self.n_estimate:

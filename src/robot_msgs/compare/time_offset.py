@@ -57,8 +57,8 @@ class TimeOffset(Msg):
             raise self._fail(field="std_s", expected="an uncertainty >= 0", got=self.std_s)
         if self.n_poses < 0:
             raise self._fail(field="n_poses", expected="a count >= 0", got=self.n_poses)
-        if not (self.rms_m >= 0 or math.isnan(self.rms_m)):
-            expected = "an RMS >= 0 (NaN: unknown)"
+        if not (0 <= self.rms_m < math.inf or math.isnan(self.rms_m)):  # +inf: none measured
+            expected = "a finite RMS >= 0 (NaN: unknown)"
             raise self._fail(field="rms_m", expected=expected, got=self.rms_m)
 
     @property

@@ -178,7 +178,8 @@ def latency_from_timing(log: TimingLog, *, clock: str = "") -> Latency:
 def rate_hz(stamps_s: Any) -> float:
     """Effective rate of a stamp series: ``(N - 1) / (t_last - t_first)`` in hertz.
 
-    NaN for fewer than two stamps or a zero span.
+    NaN for fewer than two stamps, a zero span, or one so short that the rate is past
+    float64 (stamps 5e-324 s apart gave inf Hz, no rate measured).
 
     Examples
     --------
@@ -188,7 +189,12 @@ def rate_hz(stamps_s: Any) -> float:
     t = np.asarray(stamps_s, dtype=np.float64).reshape(-1)
     if t.size < 2 or t[-1] <= t[0]:
         return math.nan
-    return float((t.size - 1) / (t[-1] - t[0]))
+    first, last = float(t[0]), float(t[-1])  # Python's floats: inf, never a warning
+    span = last - first
+    if span == math.inf:  # -1e308 .. 1e308: halves do not overflow (0 Hz before)
+        return (t.size - 1) / 2 / (last / 2 - first / 2)
+    rate = (t.size - 1) / span
+    return rate if rate < math.inf else math.nan
 
 
 def latency_samples_from_bag(path: Path, topic: str) -> tuple[Float64Array, Float64Array]:
