@@ -247,8 +247,25 @@ def test_write_tum_stamps_far_apart_or_large_read_back_as_seconds(
         back = read_tum(out)
     assert np.array_equal(back.stamps_s, traj.stamps_s)
     assert np.array_equal(back.positions_xyz, traj.positions_xyz)
-    # What is said is the rate itself (one pose in 23 days is below 1e-6 Hz), nothing fixed.
-    assert all(isinstance(w.message, DataWarning) and not w.message.fixed for w in caught)
+    # The header states seconds: it said 'stamps in a larger unit than the format's
+    # (nanoseconds read as seconds?)' for one pose in 23 days, which the header denies.
+    assert [str(w.message) for w in caught] == []
+    assert np.array_equal(read_tum(out, strict=True).stamps_s, traj.stamps_s)  # was refused
+
+
+@pytest.mark.parametrize("stamps", [[0.0, 2e6, 4e6], [0.0, 1e-9, 2e-9]], ids=["slow", "fast"])
+def test_a_header_stating_seconds_silences_the_stamp_unit_guess(
+    tmp_path: Path, stamps: list[float]
+) -> None:
+    """`# t[s]` over stamps 2e6 s apart warned 'nanoseconds read as seconds?' (1 ns apart:
+    'seconds divided by 1e9?'), and strict=True refused the file write_tum had written;
+    without the unit stated the guess stands."""
+    rows = "".join(f"{t!r} 0 0 0 0 0 0 1\n" for t in stamps)
+    stated = write(tmp_path, "# t[s] x y z qx qy qz qw\n" + rows)
+    assert read_tum(stated, strict=True).stamps_s.tolist() == stamps
+    bare = write(tmp_path, rows, name="bare.tum")
+    with pytest.warns(DataWarning, match=r"nanoseconds|divided by 1e9"):
+        read_tum(bare)
 
 
 def test_a_file_of_an_earlier_release_with_stamps_2e6_apart_reads_as_nanoseconds(

@@ -334,6 +334,7 @@ def finish_trajectory(
     stamps_are_frames: bool = False,
     repeated_stamps: RepeatedStamps = "first",
     rotation_matrices: Float64Array | None = None,
+    unit_stated: bool = False,
 ) -> PoseTrajectory:
     """Apply the module's rules to raw read poses and build the :class:`PoseTrajectory`.
 
@@ -371,6 +372,10 @@ def finish_trajectory(
     rotation_matrices : ndarray, shape (N, 3, 3), float64, optional
         The rotation blocks as read, kept to be used as given (KITTI); they follow
         their rows like ``covariance_6x6``.
+    unit_stated : bool
+        The file states its stamps' unit (a TUM header ``# t[s] ...``): a mean rate
+        below 1e-6 Hz or above 1 MHz is not said to be another unit (its guess,
+        "nanoseconds read as seconds?", is what the file denies).
 
     Returns
     -------
@@ -535,7 +540,7 @@ def finish_trajectory(
         stamps, xyz, quat = stamps[keep], xyz[keep], quat[keep]
     del same
 
-    if stamps.shape[0] >= 2:
+    if stamps.shape[0] >= 2 and not unit_stated:
         implausible = implausible_stamps(stamps, source=source)
         if implausible is not None:
             report(implausible, strict=strict, kind="stamp_units", fixed=False)

@@ -11,7 +11,8 @@ is refused (that is EuRoC's order, :mod:`robot_msgs.io.euroc`).
 Stamps are seconds. Integer stamps that can only be nanoseconds (1e12 or more, or a
 mean step that as seconds gives a rate below 1e-6 Hz; see :mod:`robot_msgs.io.sniff`)
 are divided by ``1e9`` as evo divides EuRoC's, with a warning that says so. A header
-whose stamp column states seconds (``# t[s] x y z qx qy qz qw``) turns that rule off:
+whose stamp column states seconds (``# t[s] x y z qx qy qz qw``) turns that rule off,
+and the rate's guess of another unit (below 1e-6 Hz or above 1 MHz) with it:
 :func:`write_tum` writes it, so that a trajectory it writes reads back equal, its stamps
 whatever they are (1e6 s apart, or 1e12 s). Files without it (those of earlier releases,
 whose header was ``# t x y z qx qy qz qw``) read as before.
@@ -118,6 +119,7 @@ def read_tum(
         strict=strict,
         owned=True,
         repeated_stamps=repeated_stamps,
+        unit_stated=stated,
     )
 
 
