@@ -865,7 +865,8 @@ def test_a_type_in_metadata_other_than_the_storage_holds_is_said(
 ) -> None:
     """A bag folder whose metadata.yaml names another type for a topic than its .db3 or
     .mcap holds listed the topic with its count, and reading it said 'no messages'
-    (rosbags reads a topic's messages of the type metadata.yaml names)."""
+    (rosbags reads a topic's messages of the type metadata.yaml names); list_topics
+    still listed metadata.yaml's type after reading refused it."""
     bag = _pose_bag(bags, storage)
     meta = bag / "metadata.yaml"
     text = meta.read_text()
@@ -879,7 +880,12 @@ def test_a_type_in_metadata_other_than_the_storage_holds_is_said(
     )
     with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
         read_trajectory(bag, topic="/pose")
+    # Listed as metadata.yaml's type and count, without a word (the listing `robot-msgs
+    # traj` shows to choose a topic from).
+    with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
+        list_topics(bag)
     assert len(read_bag(file, "/pose")) == 3  # the file itself reads
+    assert [tuple(t) for t in list_topics(file)] == [("/pose", "geometry_msgs/msg/PoseStamped", 3)]
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -45,7 +45,7 @@ from robot_msgs.io.tf import (
 from robot_msgs.optional import require
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Mapping
 
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
@@ -56,6 +56,7 @@ __all__ = [
     "UNKNOWN_COVARIANCES",
     "TopicInfo",
     "first_fix",
+    "indexed_topics",
     "list_topics",
     "message_count",
     "open_bag",
@@ -316,11 +317,29 @@ def _bag_errors() -> tuple[type[BaseException], ...]:
 def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
     """List the topics of a bag, sorted by name, with message type and count.
 
+    A bag folder whose ``metadata.yaml`` names another type for a topic than its storage
+    holds is refused, as reading that topic is (:func:`_check_index_type`): it was listed
+    with ``metadata.yaml``'s type without a word.
+
     Examples
     --------
     >>> list_topics("no/such.bag")
     Traceback (most recent call last):
     FileNotFoundError: no/such.bag: no such file or folder
+    """
+    topics = indexed_topics(path)
+    said: dict[str, set[str]] = {}
+    for info in topics:
+        said.setdefault(info.topic, set()).add(info.msgtype)
+    _check_index_types(path, said)
+    return topics
+
+
+def indexed_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
+    """List the topics of a bag as its index says them, unchecked (:func:`list_topics`).
+
+    What choosing a topic to read needs, at no more cost than opening the bag: a topic
+    whose type the index gives wrongly is refused when it is read.
     """
     with open_bag(path) as reader:
         counts: dict[tuple[str, str], int] = {}
@@ -367,22 +386,35 @@ def _check_index_type(path: str | os.PathLike[str], topic: str, msgtype: str) ->
         A storage file of the folder holds ``topic`` with other types than ``msgtype``:
         the message names ``metadata.yaml``, the topic, both types and the file.
     """
+    _check_index_types(path, {topic: {msgtype}})
+
+
+def _check_index_types(path: str | os.PathLike[str], said: Mapping[str, set[str]]) -> None:
+    """Refuse a bag folder whose ``metadata.yaml`` gives a topic of ``said`` other types.
+
+    ``said`` maps each topic to the types ``metadata.yaml`` names for it; each storage
+    file of the folder is opened once. See :func:`_check_index_type`.
+    """
     bag = resolve_path(path)
     if not bag.is_dir():
         return
     for storage in sorted([*bag.glob("*.db3"), *bag.glob("*.mcap")]):
         try:
             with open_bag(storage) as reader:
-                held = sorted({c.msgtype for c in reader.connections if c.topic == topic})
+                stored: dict[str, set[str]] = {}
+                for conn in reader.connections:
+                    stored.setdefault(conn.topic, set()).add(conn.msgtype)
         except (FormatError, OSError):  # a file that does not open says nothing of the index
             continue
-        if held and msgtype not in held:
-            msg = (
-                f"{path}: metadata.yaml says topic {topic} holds {msgtype}, but its "
-                f"{storage.name} holds {' and '.join(held)}: the bag folder's index is "
-                f"damaged (give {storage.name} itself to read what it holds)"
-            )
-            raise FormatError(msg)
+        for topic, msgtype in sorted((t, m) for t, types in said.items() for m in types):
+            held = sorted(stored.get(topic, ()))
+            if held and msgtype not in held:
+                msg = (
+                    f"{path}: metadata.yaml says topic {topic} holds {msgtype}, but its "
+                    f"{storage.name} holds {' and '.join(held)}: the bag folder's index is "
+                    f"damaged (give {storage.name} itself to read what it holds)"
+                )
+                raise FormatError(msg)
 
 
 def tf_chains(path: str | os.PathLike[str]) -> tuple[str, list[str]]:

@@ -126,9 +126,9 @@ def unmapped_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
     >>> unmapped_topics(write_messages(out, "/odom", [example("nav/Odometry")]))
     ()
     """
-    from robot_msgs.io.bag import list_topics  # noqa: PLC0415 - the same reader
+    from robot_msgs.io.bag import indexed_topics  # noqa: PLC0415 - the same reader
 
-    return tuple(t for t in list_topics(path) if not _mapped(t.msgtype))
+    return tuple(t for t in indexed_topics(path) if not _mapped(t.msgtype))
 
 
 def _connections(reader: Any, path: object, topic: str | None) -> list[Any]:

@@ -452,9 +452,9 @@ def pose_topics(file: str | os.PathLike[str]) -> list[str]:
     A bag read without a topic is read from its one pose topic; with none or several,
     the topic must be chosen.
     """
-    from robot_msgs.io.bag import POSE_TYPES, list_topics  # noqa: PLC0415 - bags only
+    from robot_msgs.io.bag import POSE_TYPES, indexed_topics  # noqa: PLC0415 - bags only
 
-    topics = list_topics(file)  # resolved there, named as given
+    topics = indexed_topics(file)  # resolved there, named as given
     return [t.topic for t in topics if t.msgtype in POSE_TYPES and t.message_count > 0]
 
 
