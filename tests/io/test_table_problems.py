@@ -150,8 +150,12 @@ def test_a_nul_byte_deep_in_a_file_is_named_by_its_line(tmp_path: Path) -> None:
         # (a line break to it) and passed the locating pass (whitespace to split()): the
         # file was said as 'could not read the numbers (expected 8 columns ... a row)'.
         ("5.5 0.1 -2 3e-3\r0 0 0 1\n", "after field 4 joins two lines into one (8 fields)"),
+        # A CR followed by blanks alone up to the LF joins no line: it said 'after field 8
+        # joins two lines into one (8 fields)' of a line of 8 fields.
+        ("5.5 0.1 -2 3e-3 0 0 0 1\r \t\n", ("after field 8, only blanks after it on the line "
+         "(8 fields)")),
     ],
-    ids=["joining-two-rows", "splitting-one-row"],
+    ids=["joining-two-rows", "splitting-one-row", "blanks-after-it"],
 )  # fmt: skip
 @pytest.mark.parametrize("chunk_bytes", [None, 100], ids=["small-file", "large-file"])
 @pytest.mark.parametrize("read", [read_tum, read_trajectory])

@@ -686,6 +686,8 @@ def lone_cr(line: str, number: int, got: str) -> str:
     --------
     >>> print(lone_cr("1 2\r3 4\r", 6, "4 fields"))  # doctest: +ELLIPSIS
     line 6: a carriage return without a line feed (CR, not CR LF) after field 2 joins two ...
+    >>> print(lone_cr("1 2 3 4\r  ", 6, "4 fields"))  # doctest: +ELLIPSIS
+    line 6: a carriage return ... after field 4, only blanks after it on the line (4 fields); ...
     >>> lone_cr("1 2 3 4\r", 6, "4 fields")
     ''
     """
@@ -694,9 +696,12 @@ def lone_cr(line: str, number: int, got: str) -> str:
     if at < 0:
         return ""
     before = len(body[:at].replace(",", " ").split())
+    # Blanks alone after it (`... 1\r  \n`) join no line: it was said as joining two.
+    rest = body[at:].replace(",", " ").strip()
+    joins = " joins two lines into one" if rest else ", only blanks after it on the line"
     return (
         f"line {number}: a carriage return without a line feed (CR, not CR LF) after field "
-        f"{before} joins two lines into one ({got}); end each line with LF or CR LF"
+        f"{before}{joins} ({got}); end each line with LF or CR LF"
     )
 
 
