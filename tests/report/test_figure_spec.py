@@ -1116,3 +1116,33 @@ def test_an_unnamed_algorithm_is_not_stated_in_the_figures_as_in_the_tables() ->
     assert spec is not None
     names = [d["name"] for d in plotly_figure(spec)["data"] if d["showlegend"]]
     assert names == ["not stated", "b"]
+
+
+def test_an_unnamed_sequence_is_not_stated_in_the_figures_and_the_page_as_in_the_tables() -> None:
+    # Runs that name no sequence: the bars' x label was empty, the titles began ': ',
+    # the page's section read 'Sequence ' and its two plots were not linked (an unnamed
+    # algorithm is 'not stated').
+    from robot_msgs.report.html_page import render_html
+
+    ref = _trajectory(0 * K)
+    runs = [_run("a//t1", _trajectory(0.1 * K), ref), _run("b//t1", _trajectory(0.2 * K), ref)]
+    result = _result(runs)
+    spec = figure_spec.comparison_spec(result)
+    assert spec is not None
+    assert [d["x"] for d in plotly_figure(spec)["data"] if d["type"] == "bar"] == [
+        ["not stated"],
+        ["not stated"],
+    ]
+    for make in (
+        figure_spec.trajectories_spec,
+        figure_spec.error_over_time_spec,
+        figure_spec.rpe_box_spec,
+    ):
+        drawn = make(result, "")
+        assert drawn is not None
+        assert drawn.title.startswith("not stated: ")
+    page = render_html(result)
+    assert "<h2>Sequence not stated</h2>" in page
+    assert "<h2>Sequence </h2>" not in page
+    # Its trajectories and error over time were not linked (an empty link is none).
+    assert page.count('data-link="not stated"') == 2

@@ -8,7 +8,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from robot_msgs.compare import Ranking, Report
+from robot_msgs.compare import Ranking, Repeatability, Report
 from robot_msgs.msg.catalog import example
 from robot_msgs.report.tables import (
     ReportTable,
@@ -18,6 +18,7 @@ from robot_msgs.report.tables import (
     render_latex,
     render_markdown,
     render_text,
+    repeatability_table_of,
     report_tables,
     runs_csv,
     runs_table,
@@ -652,3 +653,27 @@ def test_many_rows_named_by_wide_columns_fold_when_records_would_take_more_lines
     assert [word for block in blocks for word in block.splitlines()[0].split()[3:]] == list(
         headers[3:]
     )
+
+
+def test_an_unnamed_sequence_is_not_stated_in_the_tables_as_an_unnamed_algorithm() -> None:
+    """Runs that name no sequence gave the ranking a ' [m]' column and the per algorithm
+    and sequence and repeatability tables an empty sequence cell."""
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    assert report.ranking is not None
+    row = report.ranking.rows[0]
+    (sequence,) = report.ranking.sequences
+    unnamed = report.ranking.replace(
+        sequences=("",),
+        rows=(row.replace(scores={"": row.scores[sequence]}, ranks={"": row.ranks[sequence]}),),
+    )
+    table = ranking_table(unnamed)
+    assert table.headers[5:] == ("not stated [m]",)
+    assert table.rows[0][5] == ranking_table(report.ranking).rows[0][5]
+    group = report.groups[0].replace(sequence="")
+    assert groups_table(report.replace(groups=(group,))).rows[0][:2] == ("orb", "not stated")
+    rep = example("compare/Repeatability")
+    assert isinstance(rep, Repeatability)
+    repeats = repeatability_table_of([("orb", "", rep)])
+    assert repeats is not None
+    assert repeats.rows[0][:2] == ("orb", "not stated")

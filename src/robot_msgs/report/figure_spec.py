@@ -22,7 +22,7 @@ from robot_msgs.compare.signal import delta_words
 from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_text import over_time
 from robot_msgs.report.figures import auto_plane, break_gaps, curve_look, time_label
-from robot_msgs.report.run_tables import configuration_names
+from robot_msgs.report.run_tables import configuration_names, sequence_name
 from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
@@ -436,7 +436,7 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     top = float(np.percentile(finite, 99)) if finite.size else 1.0
     rows, columns = _wrapped(len(panels))
     return FigureSpec(
-        title=f"{sequence}: aligned estimates, {plane} view, coloured by APE",
+        title=f"{sequence_name(sequence)}: aligned estimates, {plane} view, coloured by APE",
         panels=tuple(panels),
         size_in=(3.6 * columns + 0.8, 3.6 * rows),
         colour_scale=ColourScale(title="APE translation [m]", low=0.0, high=top),
@@ -552,7 +552,7 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     )
     what = over_time("APE", frames=frames)
     return FigureSpec(
-        title=f"{sequence}: {what} (shaded: tracking lost; hatched: no reference)",
+        title=f"{sequence_name(sequence)}: {what} (shaded: tracking lost; hatched: no reference)",
         panels=(panel,),
         size_in=(11.0, max(3.6, _legend_height_in(traces, title_lines=1))),
     )
@@ -664,7 +664,10 @@ def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     n_deltas = len(dict.fromkeys(x for t in traces for x in t.x))
     panel, high, many = _entries_panel(traces, "delta", "RPE translation error [m]", 3.4, 1)
     return FigureSpec(
-        title=f"{sequence}: RPE translation per delta (all pairs, successful runs pooled)",
+        title=(
+            f"{sequence_name(sequence)}: RPE translation per delta (all pairs, successful runs "
+            "pooled)"
+        ),
         panels=(panel,),
         size_in=(max(3.2 * n_deltas, 6.0) + (1.0 if many else 0.0), high),
     )
@@ -793,7 +796,7 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
         traces.append(
             Trace(
                 kind="bar",
-                x=tuple(g.sequence for g in mine),
+                x=tuple(sequence_name(g.sequence) for g in mine),
                 y=median,
                 low=low,
                 high=high,
@@ -870,7 +873,10 @@ def repeatability_spec(result: ReportResult, sequence: str) -> FigureSpec | None
         )
     rows, columns = _wrapped(len(panels))
     return FigureSpec(
-        title=f"{sequence}: no reference - do repeated runs agree? (this is not accuracy)",
+        title=(
+            f"{sequence_name(sequence)}: no reference - do repeated runs agree? (this is not "
+            "accuracy)"
+        ),
         panels=tuple(panels),
         size_in=(3.8 * columns + 0.4, 3.8 * rows),
         columns=columns if rows > 1 else 0,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from robot_msgs.report.report_table import MISSING, ReportTable, _num, _pct
-from robot_msgs.report.run_tables import configuration_names
+from robot_msgs.report.run_tables import configuration_names, sequence_name
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -42,7 +42,7 @@ def groups_table(report: Report) -> ReportTable:
         rows.append(
             (
                 name,
-                g.sequence,
+                sequence_name(g.sequence),
                 str(g.n_runs),
                 _pct(g.success_rate),
                 failures,
@@ -81,7 +81,7 @@ def repeatability_table_of(entries: Sequence[tuple[str, str, Repeatability]]) ->
         rows.append(
             (
                 algorithm,
-                sequence,
+                sequence_name(sequence),
                 str(len(rep.runs)),
                 _num(rep.pairwise.median, 4),
                 _num(rep.pairwise.max, 4),

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from robot_msgs.errors import FormatError
 from robot_msgs.report import figure_spec, plots
 from robot_msgs.report.ranking_tables import settings_text
-from robot_msgs.report.run_tables import environment_table
+from robot_msgs.report.run_tables import environment_table, sequence_name
 from robot_msgs.report.tables import report_tables
 
 if TYPE_CHECKING:
@@ -364,18 +364,19 @@ def render_html(
     sequences = list(dict.fromkeys(r.sequence for r in report.runs))
     for sequence in sequences:
         section: list[str] = []
-        say(f"{sequence}: trajectories")
-        caption = f"{sequence}: aligned trajectories in their widest plane, coloured by APE"
-        section.append(figures.add("trajectories", caption, sequence, link=sequence))
-        say(f"{sequence}: error over time")
-        caption = f"{sequence}: APE over time, tracking losses and reference gaps shaded"
-        section.append(figures.add("error_over_time", caption, sequence, link=sequence))
-        say(f"{sequence}: RPE")
-        caption = f"{sequence}: RPE distribution per delta"
+        named = sequence_name(sequence)  # the key stays the runs' own
+        say(f"{named}: trajectories")
+        caption = f"{named}: aligned trajectories in their widest plane, coloured by APE"
+        section.append(figures.add("trajectories", caption, sequence, link=named))
+        say(f"{named}: error over time")
+        caption = f"{named}: APE over time, tracking losses and reference gaps shaded"
+        section.append(figures.add("error_over_time", caption, sequence, link=named))
+        say(f"{named}: RPE")
+        caption = f"{named}: RPE distribution per delta"
         section.append(figures.add("rpe_box", caption, sequence))
-        say(f"{sequence}: repeatability")
+        say(f"{named}: repeatability")
         repeat = figures.add(
-            "repeatability", f"{sequence}: repeated runs in their start frames", sequence
+            "repeatability", f"{named}: repeated runs in their start frames", sequence
         )
         if repeat:
             section.append(
@@ -385,7 +386,7 @@ def render_html(
             )
             section.append(repeat)
         if any(section):  # a bench folder keeps no poses: no heading over nothing (a review)
-            parts.append(f"<h2>Sequence {html.escape(sequence)}</h2>")
+            parts.append(f"<h2>Sequence {html.escape(named)}</h2>")
             parts += section
     parts.append(_table_html(tables[-1], "h2"))
     run_notes = [(r.name, n) for r in report.runs for n in r.notes]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from robot_msgs.report.report_table import MISSING, ReportTable, _num, _pct
-from robot_msgs.report.run_tables import NOT_STATED
+from robot_msgs.report.run_tables import NOT_STATED, sequence_name
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -117,7 +117,10 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
     """Tabulate the ranking: position, algorithm, mean rank, success, score (rank) per sequence."""
     headers = (
         "#", "algorithm", "mean rank", "success", "coverage",
-        *(f"{s} [{ranking.unit}]" if ranking.unit else s for s in ranking.sequences),  # NEES: none
+        *(
+            f"{sequence_name(s)} [{ranking.unit}]" if ranking.unit else sequence_name(s)  # NEES
+            for s in ranking.sequences
+        ),
     )  # fmt: skip
     rows = []
     for row in ranking.rows:

@@ -32,6 +32,7 @@ __all__ = [
     "rpe_metrics",
     "runs_csv",
     "runs_table",
+    "sequence_name",
 ]
 
 #: What a table says for what the runs do not state (an algorithm, a version, hardware).
@@ -52,6 +53,21 @@ def configuration_names(configurations: Iterable[Configuration]) -> dict[Configu
     """
     labels = configuration_labels(configurations)
     return {c: label if c.algorithm else f"{NOT_STATED}{label}" for c, label in labels.items()}
+
+
+def sequence_name(sequence: str) -> str:
+    """Name a sequence as the tables and figures do: one the runs do not name ``not stated``.
+
+    As :func:`configuration_names` says an unnamed algorithm: the ranking's column read
+    `` [m]``, the group tables' cell and the figures' labels were empty, the page's
+    section ``Sequence `` (a review).
+
+    Examples
+    --------
+    >>> sequence_name("fr1_xyz"), sequence_name("")
+    ('fr1_xyz', 'not stated')
+    """
+    return sequence or NOT_STATED
 
 
 def rpe_metrics(report: Report) -> dict[str, tuple[float | int | None, str]]:
