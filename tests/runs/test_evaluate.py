@@ -373,6 +373,75 @@ def test_a_time_range_of_a_run_without_a_span_is_said_as_given(
     assert f"losses, coverage and latency {said}" in report.notes
 
 
+@pytest.mark.parametrize(
+    ("t_start", "t_end", "loss", "lost_s"),
+    [(5.0, None, (5.0, 10.0), 5.0), (None, 6.0, (3.0, 6.0), 3.0), (4.0, 8.0, (4.0, 8.0), 4.0)],
+)
+def test_a_time_range_cuts_the_losses_of_a_run_without_a_span_as_of_one_with_a_span(
+    tmp_path: Path,
+    t_start: float | None,
+    t_end: float | None,
+    loss: tuple[float, float],
+    lost_s: float,
+) -> None:
+    """No reference and no timing log, tracking lost at 3 s for good over an estimate of
+    0 .. 10 s: --t-start 5 said the loss 3 .. 10 s, 7.0 s lost (--t-end 6: the same)
+    beside 'losses, coverage and latency from 5.00 s'; with a reference spanning the
+    estimate the range cuts it (5.0 s lost, 3.0 s for --t-end 6)."""
+    tracking = "time_s,event\n3,lost\n"
+    window = EvaluationSettings(align="none", t_start_s=t_start, t_end_s=t_end)
+    settings = NONE.replace(evaluation=window)
+    alone = _run_folder(tmp_path, "alone", _traj(T, _line(T)), tracking=tracking)
+    report = run_report(alone, settings)
+    assert [(x.start_s, x.end_s, x.recovered) for x in report.losses] == [(*loss, False)]
+    assert report.lost_s == lost_s
+    assert report.failure == "tracking lost, not recovered"
+    ref = _traj(T, _line(T))
+    spanned = run_report(
+        _run_folder(tmp_path, "ref", ref, reference=ref, tracking=tracking), settings
+    )
+    assert spanned.lost_s == lost_s
+    assert spanned.failure == "tracking lost, not recovered"
+
+
+def test_a_time_range_of_a_run_without_a_span_judges_the_poses_within_it(tmp_path: Path) -> None:
+    """Tracking lost from 3 s to 8 s of an estimate of 0 .. 10 s without a reference or
+    timing log: --t-start 4 --t-end 6 holds 21 poses (4.0 .. 6.0 s), all lost, and the run
+    succeeded, as its poses outside the range were valid."""
+    folder = _run_folder(
+        tmp_path, "run", _traj(T, _line(T)), tracking="time_s,event\n3,lost\n8,recovered\n"
+    )
+    window = EvaluationSettings(align="none", t_start_s=4.0, t_end_s=6.0)
+    report = run_report(folder, NONE.replace(evaluation=window))
+    assert report.failure == "estimate ends early"
+    note = "no valid pose in the time range: the 21 poses within it all fall in tracking losses"
+    assert report.notes[0] == note
+    assert report.lost_s == 2.0
+    whole = run_report(folder, NONE.replace(evaluation=EvaluationSettings(align="none")))
+    assert whole.success  # the range alone fails it
+    last = EvaluationSettings(align="none", t_start_s=7.95, t_end_s=8.05)  # the pose at 7.9 s
+    one = run_report(folder, NONE.replace(evaluation=last.replace(t_start_s=7.85, t_end_s=7.95)))
+    assert one.notes[0] == "no valid pose in the time range: its one pose falls in tracking losses"
+    assert run_report(folder, NONE.replace(evaluation=last)).success  # the pose at 8.0 s
+
+
+@pytest.mark.parametrize(("t_start", "t_end"), [(20.0, None), (None, -1.0), (12.0, 15.0)])
+def test_a_time_range_that_misses_the_estimate_of_a_run_without_a_span_fails_it(
+    tmp_path: Path, t_start: float | None, t_end: float | None
+) -> None:
+    """No reference and no timing log, an estimate of 0 .. 10 s: --t-start 20 left nothing
+    of it to judge and the run succeeded ('end of the sequence unknown'), where a run with
+    a reference of 0 .. 10 s fails as 'time range outside the sequence'."""
+    folder = _run_folder(tmp_path, "run", _traj(T, _line(T)), tracking="time_s,event\n3,lost\n")
+    window = EvaluationSettings(align="none", t_start_s=t_start, t_end_s=t_end)
+    report = run_report(folder, NONE.replace(evaluation=window))
+    assert report.failure == "time range outside the sequence"
+    assert report.losses == ()
+    assert math.isnan(report.coverage)
+    assert "leaves nothing of the estimate, 0.00 .. 10.00 s" in report.notes[0]
+    assert "no reference or timing log gives the sequence's span" in report.notes[0]
+
+
 def test_unmatched_run_reports_no_accuracy_with_the_reason(tmp_path: Path) -> None:
     later = T + 1000.0
     folder = _run_folder(tmp_path, "run", _traj(later, _line(T)), reference=_traj(T, _line(T)))

@@ -14,7 +14,9 @@ text, ``"exit code N"``, ``"no estimate"``, ``"tracking lost, not recovered"``,
 (``t_start_s``/``t_end_s`` leave nothing of it); details go to ``notes``. The time range
 cuts the span, the losses, the coverage and the timing log's latency alike; one that
 leaves nothing of the sequence leaves no loss, no coverage (NaN) and a latency of no
-frame (as a range that meets the sequence but holds none of them).
+frame (as a range that meets the sequence but holds none of them). A run without a span
+(no reference, no timing log) has its losses cut to the range itself and its poses within
+it judged; a range that holds none of its estimate fails it as one outside the sequence.
 
 Every metric of the settings is computed only on the valid poses (outside tracking
 losses), each as its own ``Comparison``: the guide's "report the overall success rate
@@ -66,8 +68,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: sweep, so every run is computed again (the old records are left, as records of runs
 #: no longer in a manifest are). 1: the rules as of the time range that leaves nothing of
 #: a sequence leaving no loss, coverage or latency; 2: the note of a time range over a run
-#: without a span says the range as given (it said 'within nan .. nan s').
-JUDGING_REVISION = 2
+#: without a span says the range as given (it said 'within nan .. nan s'); 3: a time range
+#: over a run without a span cuts its losses to the range and judges the poses within it
+#: (one that holds none of the estimate fails it as 'time range outside the sequence').
+JUDGING_REVISION = 3
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -128,15 +132,25 @@ def _window(settings: EvaluationSettings) -> tuple[float, float] | None:
 
 
 def _in_window(
-    run: RunInputs, losses: tuple[TrackingLoss, ...], window: tuple[float, float]
+    run: RunInputs,
+    losses: tuple[TrackingLoss, ...],
+    window: tuple[float, float],
+    *,
+    clip: bool = False,
 ) -> tuple[tuple[TrackingLoss, ...], RunInputs]:
     """Return the losses that meet ``window`` and the run with its timing log cut to it.
 
-    A loss partly inside keeps its logged times (as :attr:`RunReport.lost_s` cuts it);
-    a frame counts when it was acquired inside the window.
+    A loss partly inside keeps its logged times (as :attr:`RunReport.lost_s` cuts it to
+    the span), or with ``clip`` (a run without a span, which ``lost_s`` cannot cut by) is
+    cut to the window itself; a frame counts when it was acquired inside the window.
     """
     low, high = window
     kept = tuple(loss for loss in losses if loss.end_s > low and loss.start_s <= high)
+    if clip:
+        kept = tuple(
+            dataclasses.replace(loss, start_s=max(loss.start_s, low), end_s=min(loss.end_s, high))
+            for loss in kept
+        )
     log = run.timing
     if log is None:
         return kept, run
@@ -151,17 +165,25 @@ def _in_window(
     return kept, dataclasses.replace(run, timing=cut)
 
 
-def _missed_note(settings: EvaluationSettings, span: tuple[float, float]) -> str:
-    """Say that the settings' time range leaves nothing of the sequence ``span``."""
+def _missed_note(
+    settings: EvaluationSettings, span: tuple[float, float], *, spanless: bool = False
+) -> str:
+    """Say that the settings' time range leaves nothing of the sequence ``span``.
+
+    ``spanless``: ``span`` is the estimate's own, of a run without a span.
+    """
     given = " and ".join(
         f"{name} {value:.15g} s"  # not :g: Unix stamps read "1.30503e+09" (a review)
         for name, value in (("t_start", settings.t_start_s), ("t_end", settings.t_end_s))
         if value is not None
     )
     shift = settings.offset_s
+    what, why = ("the estimate", " (no reference or timing log gives the sequence's span)")
+    if not spanless:
+        what, why = ("the sequence", "")
     return (
-        f"the time range ({given}) leaves nothing of the sequence, "
-        f"{span[0] + shift:.2f} .. {span[1] + shift:.2f} s on the reference's clock"
+        f"the time range ({given}) leaves nothing of {what}, "
+        f"{span[0] + shift:.2f} .. {span[1] + shift:.2f} s on the reference's clock{why}"
     )
 
 
@@ -197,8 +219,13 @@ def _judge(
     span: tuple[float, float],
     settings: RunSettings,
     cover: float,
+    inside: BoolArray | None = None,
 ) -> tuple[str, list[str]]:
-    """Return the failure category ('' for success) and notes explaining it."""
+    """Return the failure category ('' for success) and notes explaining it.
+
+    ``inside``: which poses a time range holds, for a run without a span (NaN ends),
+    whose poses outside it are not judged.
+    """
     reported = run.spec.meta.reported_failure
     if reported:
         return reported, []
@@ -216,8 +243,15 @@ def _judge(
         if losses and not losses[-1].recovered:
             note = "tracking lost and never recovered (the end of the sequence is unknown)"
             return "tracking lost, not recovered", [note]
-        if not valid.any():  # losses over every pose: it was a success with n_valid 0 (a review)
-            note = f"no valid pose: the {stamps.size} poses all fall in tracking losses"
+        # Losses over every pose: it was a success with n_valid 0 (a review); over every
+        # pose of a time range, a success by the valid poses outside it.
+        if not (valid if inside is None else valid & inside).any():
+            if inside is None:
+                note = f"no valid pose: the {stamps.size} poses all fall in tracking losses"
+            else:
+                n = int(inside.sum())
+                held = f"the {n} poses within it all fall" if n > 1 else "its one pose falls"
+                note = f"no valid pose in the time range: {held} in tracking losses"
             return "estimate ends early", [note]
         return "", [
             "end of the sequence unknown (no reference, no timing log): success not checked"
@@ -410,8 +444,21 @@ def evaluate_run(
     # span from 20 to 10 s and a success (a review).
     window = _window(settings.evaluation)
     ranged = window is not None
+    spanless = math.isnan(end_s)
     missed = ""
-    if window is not None and not math.isnan(end_s):
+    inside: BoolArray | None = None
+    if window is not None and spanless and stamps.size:
+        # No span to cut the range to (no reference, no timing log): the range still cuts
+        # the losses and what is judged, as it does a span, and one that holds nothing of
+        # the estimate leaves nothing to judge. It cut the note alone: --t-start 5 said a
+        # loss from 3 s, 7 s lost, and --t-start 20 of an estimate of 0 .. 10 s a success.
+        first, last = float(stamps[0]), float(stamps[-1])
+        if max(first, window[0]) > min(last, window[1]):
+            missed = _missed_note(settings.evaluation, (first, last), spanless=True)
+            window = _NOTHING
+        else:
+            inside = (stamps >= window[0]) & (stamps <= window[1])
+    elif window is not None and not spanless:
         low, high = max(start_s, window[0]), min(end_s, window[1])
         if low < high:
             start_s, end_s = low, high
@@ -430,11 +477,11 @@ def evaluate_run(
         losses = losses_from_log(run.tracking, end_s=known_end)
     valid = valid_mask(stamps, losses)
     if window is not None:
-        losses, run = _in_window(run, losses, window)
+        losses, run = _in_window(run, losses, window, clip=spanless)
     cover = coverage(
         stamps, losses, start_s=start_s, end_s=end_s, coverage_gap_s=settings.coverage_gap_s
     )
-    failure, notes = _judge(run, stamps, valid, losses, (start_s, end_s), settings, cover)
+    failure, notes = _judge(run, stamps, valid, losses, (start_s, end_s), settings, cover, inside)
     # A range that leaves nothing of the sequence leaves no loss, end or coverage to judge
     # either: a loss at 5 s of 0 .. 10 s with --t-start 20 said 'tracking lost' (rvC's
     # review). What the run itself says (its failure, no estimate) stands.
