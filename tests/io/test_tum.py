@@ -294,3 +294,33 @@ def test_tum_round_trip_keeps_integer_stamps_of_any_size(
         back = read_tum(out)
     assert np.array_equal(back.stamps_s, traj.stamps_s)
     assert all(isinstance(w.message, DataWarning) and not w.message.fixed for w in caught)
+
+
+def test_a_header_stating_nanoseconds_is_taken_at_its_word(tmp_path: Path) -> None:
+    """`# t[ns]` over integer stamps 1e6 apart (1 kHz as nanoseconds) read them as seconds,
+    1e6 s apart, without a word (as seconds 1e-6 Hz, not below the rate the guess needs)."""
+    rows = "".join(f"{k * 1_000_000} {k} 0 0 0 0 0 1\n" for k in range(3))
+    path = write(tmp_path, "# t[ns] x y z qx qy qz qw\n" + rows)
+    said = r"stamps read as nanoseconds and divided by 1e9 \(the header, line 1, states t\[ns\]\)"
+    with pytest.warns(DataWarning, match=said):
+        back = read_tum(path)
+    assert back.stamps_s.tolist() == [0.0, 0.001, 0.002]
+    with pytest.raises(FormatError, match=said):
+        read_tum(path, strict=True)  # as nanoseconds found by their size or rate are
+    assert read_tum(write(tmp_path, rows, name="bare.tum")).stamps_s.tolist() == [0.0, 1e6, 2e6]
+
+
+def test_a_header_stating_nanoseconds_over_stamps_a_nanosecond_apart_says_the_rate(
+    tmp_path: Path,
+) -> None:
+    # Integer seconds under a header that says nanoseconds: taken at its word, and the
+    # rate that gives (1e9 Hz) is said too, so the wrong header shows.
+    path = write(tmp_path, "# t[ns] x y z qx qy qz qw\n1 0 0 0 0 0 0 1\n2 1 0 0 0 0 0 1\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        back = read_tum(path)
+    assert back.stamps_s.tolist() == [1e-9, 2e-9]
+    said = [str(w.message) for w in caught]
+    assert len(said) == 2
+    assert "(the header, line 1, states t[ns])" in said[0]
+    assert "1e+09 Hz on average (above 1 MHz)" in said[1]

@@ -15,7 +15,10 @@ whose stamp column states seconds (``# t[s] x y z qx qy qz qw``) turns that rule
 and the rate's guess of another unit (below 1e-6 Hz or above 1 MHz) with it:
 :func:`write_tum` writes it, so that a trajectory it writes reads back equal, its stamps
 whatever they are (1e6 s apart, or 1e12 s). Files without it (those of earlier releases,
-whose header was ``# t x y z qx qy qz qw``) read as before.
+whose header was ``# t x y z qx qy qz qw``) read as before. A header stating nanoseconds
+(``# t[ns] ...``) over whole-number stamps is taken at its word too: they are divided by
+``1e9``, with the same warning (refused by ``strict``), whatever their size or rate (the
+rate they then give is still checked: a wrong header shows).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array
 
 __all__ = ["TUM_COLUMNS", "read_tum", "write_tum"]
 
@@ -98,10 +102,18 @@ def read_tum(
         raise FormatError(msg)
     table = read_table(path, columns=TUM_COLUMNS, header=True, split=(1, 3, 4))
     stamps, xyz, quat = table.parts
-    stated = head.header is not None and head.header.stamp_unit == STAMP_UNIT
+    header = head.header
+    stated = header is not None and header.stamp_unit == STAMP_UNIT
     ns = None if stated else nanosecond_evidence(stamps)
-    if ns is not None:
+    if header is not None and header.stamp_unit == "ns" and _whole(stamps):
+        # Taken at its word: integer stamps 1e6 apart (1 kHz) read as seconds without a
+        # word, as seconds 1e-6 Hz not below the rate the guess needs (a review).
+        named = header.names[0].lstrip("#").strip()
+        ns = f"the header, line {header.line}, states {named}"
+        unit, divisor, why = "nanoseconds", 1e9, ""  # the rate is still checked, as seconds
+    elif ns is not None:
         unit, divisor, why = integer_stamp_unit(stamps)
+    if ns is not None:
         report(
             f"{source}: stamps read as {unit} and divided by 1e{len(str(int(divisor))) - 1} ({ns}"
             f"{'; ' + why if why else ''}); TUM stamps are seconds: write them in seconds, or "
@@ -121,6 +133,12 @@ def read_tum(
         repeated_stamps=repeated_stamps,
         unit_stated=stated,
     )
+
+
+def _whole(stamps: Float64Array) -> bool:
+    """Whether the finite ``stamps`` ``(N,)`` are whole numbers (nanoseconds can be)."""
+    finite = stamps[np.isfinite(stamps)]
+    return bool(np.all(np.floor(finite) == finite))
 
 
 def write_tum(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bool = False) -> Path:
