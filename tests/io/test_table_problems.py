@@ -154,8 +154,11 @@ def test_a_nul_byte_deep_in_a_file_is_named_by_its_line(tmp_path: Path) -> None:
         # joins two lines into one (8 fields)' of a line of 8 fields.
         ("5.5 0.1 -2 3e-3 0 0 0 1\r \t\n", ("after field 8, only blanks after it on the line "
          "(8 fields)")),
+        # Nor does one with blanks alone before it: it said 'after field 0 joins two lines'.
+        (" \r5.5 0.1 -2 3e-3 0 0 0 1\n", ("before field 1, only blanks before it on the line "
+         "(8 fields)")),
     ],
-    ids=["joining-two-rows", "splitting-one-row", "blanks-after-it"],
+    ids=["joining-two-rows", "splitting-one-row", "blanks-after-it", "blanks-before-it"],
 )  # fmt: skip
 @pytest.mark.parametrize("chunk_bytes", [None, 100], ids=["small-file", "large-file"])
 @pytest.mark.parametrize("read", [read_tum, read_trajectory])

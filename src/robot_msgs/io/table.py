@@ -696,12 +696,16 @@ def lone_cr(line: str, number: int, got: str) -> str:
     if at < 0:
         return ""
     before = len(body[:at].replace(",", " ").split())
-    # Blanks alone after it (`... 1\r  \n`) join no line: it was said as joining two.
-    rest = body[at:].replace(",", " ").strip()
-    joins = " joins two lines into one" if rest else ", only blanks after it on the line"
+    # Blanks alone after it (`... 1\r  \n`) or before it (` \r1 ...`) join no line: it was
+    # said as joining two ('after field 0' for the second).
+    where = f"after field {before} joins two lines into one"
+    if not body[at:].replace(",", " ").strip():
+        where = f"after field {before}, only blanks after it on the line"
+    elif before == 0:
+        where = "before field 1, only blanks before it on the line"
     return (
-        f"line {number}: a carriage return without a line feed (CR, not CR LF) after field "
-        f"{before}{joins} ({got}); end each line with LF or CR LF"
+        f"line {number}: a carriage return without a line feed (CR, not CR LF) {where} "
+        f"({got}); end each line with LF or CR LF"
     )
 
 
