@@ -237,6 +237,24 @@ def test_a_transform_held_between_jumps_is_said_so_not_another_sequence() -> Non
     assert found.evidence["held_steps_share"] == round(875 / 999, 3)
 
 
+def test_a_reference_held_between_jumps_is_said_so_not_a_monocular_scale() -> None:
+    """The same transform held still between jumps given as the *reference* against a
+    moving estimate was said "the estimate's lengths are 22.8 times the reference's ...
+    a monocular estimate?" and sent to ``--align sim3`` (a review): its jumps' second
+    differences were taken for white noise (no distance judged) and the angles, NaN
+    against an estimate that never turns, left the check unsure. As the estimate, it
+    is said to hold still between jumps; as the reference, now too."""
+    t = np.arange(0.0, 100.0, 0.1)
+    d = diagnose(_held_between_jumps(t, 8, seed=5), wandering(t))
+    assert d.kinds() == ("motion_mismatch",), d
+    found = d.finding("motion_mismatch")
+    assert found is not None
+    # 1000 poses, 999 steps: jumps at rows 8, 16, ... 992 (124), the 875 others unchanged
+    assert "the reference holds still between jumps: 875 of its 999 steps" in found.summary
+    assert "it moves in 124 jumps" in found.summary
+    assert found.evidence["held_side"] == "reference"
+
+
 def test_an_estimate_frozen_while_lost_half_the_time_is_not_said_held_between_jumps() -> None:
     """An estimate repeating its last pose while tracking is lost, 10 s of every 20 s, and
     another sequence otherwise: it was said "holds still between jumps: 500 of its 999

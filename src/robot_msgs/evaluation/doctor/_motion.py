@@ -294,25 +294,38 @@ def _unrelated(
         and float(np.std(ref_side)) > _VARIES * float(np.mean(ref_side))
         for ref_side, floor in zip(moves[0], _MOVES, strict=True)
     ]
+    held = _held_side(matched_ref, matched_est)
     # WHY the noise: a 1 cm/s line at 100 Hz with 1 mm of noise a pose on both sides, one
     # motion, was said "does not follow ... another sequence" (correlation 0.01; a review):
     # its distances over a second (1 cm) vary by the noise alone (1.4 mm), not the motion.
+    # A side held still between jumps has none: its unchanged steps show no noise, and its
+    # second differences are its jumps (white-looking), which as the reference's noise
+    # left no distance judged (a held map->odom reference was called a monocular scale of
+    # 22.8; a review).
     if resolved:
+        noises = (
+            0.0 if held is not None and held[0] == name else _distance_noise(traj)
+            for name, traj in (("reference", matched_ref), ("estimate", matched_est))
+        )
         ceiling = math.prod(
-            1.0 - min(1.0, _distance_noise(traj) / float(np.var(side[0])))
-            if np.var(side[0]) else 0.0
-            for traj, side in ((matched_ref, moves[0]), (matched_est, moves[1]))
-        )  # fmt: skip
+            1.0 - min(1.0, noise / float(np.var(side[0]))) if np.var(side[0]) else 0.0
+            for noise, side in zip(noises, moves, strict=True)
+        )
         varies[0] = varies[0] and ceiling >= _NOISE_CEILING**2
-    said = [r for r, v in zip((moved, turned), varies, strict=True) if v]
-    if not said or not all(r < _UNRELATED_R for r in said):  # NaN (no motion): unsure
+    # NaN (no motion): unsure; where a side holds still between jumps, its jumps' angles
+    # against an estimate that never turns (NaN) leave the distances to judge.
+    said = [
+        r
+        for r, v in zip((moved, turned), varies, strict=True)
+        if v and (held is None or not math.isnan(r))
+    ]
+    if not said or not all(r < _UNRELATED_R for r in said):
         return None
     evidence: dict[str, Value] = {
         "distance_correlation": _round(moved, 3),
         "angle_correlation": _round(turned, 3),
     }
     cause = "another sequence, or a wrong pairing of files"
-    held = _held_side(matched_ref, matched_est)
     if held is not None:
         # WHY: nav2's /tf:map.odom (AMCL's correction) against /odom, one recording, was
         # said "another sequence, or a wrong pairing of files" (a review): map->odom
