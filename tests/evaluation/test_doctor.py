@@ -700,6 +700,38 @@ def test_a_reference_in_ms_beside_a_short_piece_in_seconds_is_named_ms_by_its_sp
     assert found.evidence["factor"] == 1e-3
 
 
+@pytest.mark.parametrize(("poses", "span"), [(401, "20"), (101, "5"), (2001, "100")])
+def test_a_reference_in_ms_beside_a_longer_piece_in_seconds_is_named_ms(
+    poses: int, span: str
+) -> None:
+    """As above with a 20 s piece: the spans, 399 950 s and 20 s, are 2e4 apart (10^4.3),
+    not within a factor of 3 of a power of 1000, and the doctor said nothing of the
+    units (a review; the 1 s piece, 4e5 apart, was named), then timed and fitted the
+    poses in the wrong unit. A piece of the reference's span only shortens the estimate's:
+    the side in ms spans at least about 1000 times the other, and moves 1000 times
+    slower. 5 s (8e4 apart) and 100 s (4e3 apart) pieces alike."""
+    t = np.arange(8000, dtype=np.float64) * 0.05
+    ref = PoseTrajectory(
+        stamps_s=t * 1e3,
+        positions_xyz=np.c_[t * 0.5, np.zeros((t.size, 2))],
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)),
+    )
+    rows = slice(2000, 2000 + poses)
+    piece = ref.replace(
+        stamps_s=t[rows],
+        positions_xyz=ref.positions_xyz[rows],
+        orientations_quat_xyzw=ref.orientations_quat_xyzw[rows],
+    )
+    found = diagnose(ref, piece).finding("stamp_units")
+    assert found is not None
+    assert found.summary == (
+        f"the reference spans 399950 s and the estimate {span} s, and moves 1000 times "
+        "slower (0.0005 m/s against 0.5 m/s): the reference's stamps look like ms, not "
+        "seconds; write them in seconds (divide by 1e3)"
+    )
+    assert found.evidence["factor"] == 1e-3
+
+
 def test_a_monocular_estimate_at_scale_one_hundredth_in_ms_is_named_ms_not_us() -> None:
     """A monocular estimate at scale 0.01 stamped in ms, over the reference's 99.9 s: its
     span is 1000 times the reference's, and it moves 1e5 times slower (1000 by the unit,

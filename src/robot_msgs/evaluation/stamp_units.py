@@ -155,12 +155,14 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
     if not (min(spans) > 0 and math.isfinite(max(spans))):
         return None
     ratio = math.log10(spans[1]) - math.log10(spans[0])  # a quotient overflowed (1 / 5e-324)
-    k = round(ratio / 3.0)
-    if k == 0 or abs(ratio - 3 * k) > 0.5:
-        return None
-    side = "estimate" if k > 0 else "reference"
+    side = "estimate" if ratio > 0 else "reference"
     speeds = (reference.path_length_m / spans[0], estimate.path_length_m / spans[1])
     slower = _slower_by(speeds, side)
+    k = round(ratio / 3.0)
+    if k == 0 or abs(ratio - 3 * k) > 0.5:
+        k = _piece_of(ratio, slower)
+        if k == 0:
+            return None
     if slower is not None:
         # WHY the speeds: a reference in ms beside a 1 s piece in seconds spans 4e5 times
         # the piece (nearest 1e6), and was said to look like us (a review); it moves
@@ -181,6 +183,26 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
     factor = float(10 ** (3 * abs(k)))
     moving = None if slower is None else (float(speeds[0]), float(speeds[1]))
     return OtherUnit(side, unit, factor, spans, moving)
+
+
+def _piece_of(ratio: float, slower: float | None) -> int:
+    """Return the powers of 1000 that a longer side's unit is off by, from its speed; 0: none.
+
+    ``ratio``: the decades one side's span exceeds the other's (``log10``, signed as
+    :func:`other_stamp_unit`'s), ``slower``: the decades that side moves slower
+    (:func:`_slower_by`). The side moving a power of 1000 slower (within a factor of about
+    3) whose span is at least that power (within as much) longer: stamps in a smaller
+    unit, beside a piece of its time in seconds. WHY: a reference in ms beside a 20 s
+    piece of it in seconds spans 2e4 times the piece, no power of 1000, and the doctor
+    said nothing of the units (a review), where a 1 s piece (4e5, nearest 1e6) was named:
+    a piece shortens one span by any factor, so the spans alone cannot give the power.
+    """
+    if slower is None:
+        return 0
+    k = round(slower / 3.0)
+    if k <= 0 or abs(slower - 3 * k) > 0.5 or abs(ratio) < 3 * k - 0.5:
+        return 0
+    return k if ratio > 0 else -k
 
 
 def _slower_by(speeds: tuple[float, float], side: str) -> float | None:
