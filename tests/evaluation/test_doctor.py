@@ -970,6 +970,51 @@ def test_camera_extrinsic_recovered_within_half_a_degree_and_2_cm(tmp_path: Path
     assert "frame_extrinsic" not in fixed.kinds()
 
 
+def _slow_line(seed: int, mount_deg: float) -> tuple[PoseTrajectory, PoseTrajectory]:
+    """A line at 1 cm/s, 100 Hz for 60 s, 1 mm of noise a pose on each side, orientations
+    constant: the reference's identity, the estimate's turned ``-mount_deg`` about z (a
+    sensor turned ``mount_deg`` on the body, ``reference = estimate X``)."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(0.0, 60.0, 0.01)
+    line = np.stack([0.01 * t, 0 * t, 0 * t], 1)
+    half = math.radians(mount_deg) / 2
+    return tuple(  # type: ignore[return-value]
+        PoseTrajectory(
+            stamps_s=t,
+            positions_xyz=line + rng.normal(0.0, 1e-3, line.shape),
+            orientations_quat_xyzw=np.tile(quat, (t.size, 1)),
+        )
+        for quat in ([0.0, 0, 0, 1], [0.0, 0, -math.sin(half), math.cos(half)])
+    )
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_rotation_about_a_line_walked_without_turning_is_no_sensor_frame(seed: int) -> None:
+    """A slow line without turning, one motion on both sides, was said "the estimate may
+    be a sensor frame (122 deg ...)" (56 to 122 deg by the seed; a review), the
+    estimator claiming 0.5 deg of uncertainty: the rotation about the line is fitted to
+    the poses' noise across it, which no motion determines. The line's direction alone
+    is, and both sides walk it alike: no sensor frame."""
+    d = diagnose(*_slow_line(seed, 0.0))
+    assert "frame_extrinsic" in d.checks
+    assert "frame_extrinsic" not in d.kinds(), d
+
+
+def test_a_sensor_turned_off_a_line_walked_without_turning_is_said_by_the_line_alone() -> None:
+    """The same line with the estimate's body turned 90 deg about z (its x across the
+    line): it was said 140 deg (a review). The line's direction turns 90 deg, which the
+    motion determines; the rotation about the line it leaves undetermined, said so."""
+    d = diagnose(*_slow_line(0, 90.0))
+    found = d.finding("frame_extrinsic")
+    assert found is not None
+    assert found.severity == "info"
+    assert found.evidence["angle_deg"] == pytest.approx(90.0, abs=0.5)
+    assert "the rotation about the line the reference moves along (+1.00, +0.00, +0.00) of " in (
+        found.summary
+    )
+    assert found.fix == {}
+
+
 def diagnose_matched(ref: PoseTrajectory, est: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
     """The matched poses of the clean pair, as the doctor matches them (nearest, 0.01 s)."""
     a = associate(ref, est)

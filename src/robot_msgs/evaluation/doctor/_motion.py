@@ -53,6 +53,7 @@ from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 from robot_msgs.rotations import (
     angle_from_quat_xyzw,
+    matrix_from_quat_xyzw,
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
     quat_xyzw_rotate,
@@ -397,7 +398,11 @@ def _spread_and_noise(traj: PoseTrajectory) -> tuple[float, float]:
     independent noise of ``σ`` a pose (as :mod:`robot_msgs.evaluation.offset` measures a
     reference's): a side standing still spreads about once its noise.
     """
-    p = traj.positions_xyz
+    return _spread_and_noise_of(traj.positions_xyz)
+
+
+def _spread_and_noise_of(p: Float64Array) -> tuple[float, float]:
+    """:func:`_spread_and_noise` of rows ``p`` ``(N, 3)``: any vectors in a sequence."""
     centred = p - p.mean(axis=0)
     spread = math.sqrt(float(np.einsum("ni,ni->", centred, centred)) / len(p))
     second = p[2:] - 2.0 * p[1:-1] + p[:-2]
@@ -701,6 +706,9 @@ def _extrinsic(
         x = estimate_extrinsic(*_spread(matched_ref, matched_est), with_scale=True, refuse=False)
     except AlignmentError:
         return None, None
+    line = _line_unturned(matched_ref)
+    if line is not None:
+        return _extrinsic_on_a_line(x, line), None
     rotvec = np.degrees(rotation_vector_from_matrix(x.rotation[None])[0])
     angle = float(np.linalg.norm(rotvec))
     dist = float(np.linalg.norm(x.translation_m))
@@ -738,6 +746,88 @@ def _extrinsic(
         evidence=evidence,
         fix={"transform_right": x.transform_right()},
     ), x
+
+
+def _line_unturned(traj: PoseTrajectory) -> Float64Array | None:
+    """Return the line ``traj`` moves along without turning, in its body's axes; ``None``.
+
+    A line: the positions spread along their main axis more than :data:`_STILL` times
+    their noise a pose (:func:`_spread_and_noise`), and across it no more than that
+    (sparse keyframes, whose second differences are their motion's, spread about once
+    that "noise" along and across alike); without turning: the rotation
+    vectors from the first orientation, taken as positions, spread no more than that
+    times their own noise (none where they do not change). The direction is a unit
+    vector in the first pose's body axes (the body does not turn).
+    """
+    p = traj.positions_xyz
+    centred = p - p.mean(axis=0)
+    _, sv, vt = np.linalg.svd(centred, full_matrices=False)
+    across = math.sqrt(float(sv[1] ** 2 + sv[2] ** 2) / len(p))
+    noise = _spread_and_noise(traj)[1]
+    along = float(sv[0]) / math.sqrt(len(p))
+    if not (along > _STILL * noise and across <= _STILL * noise):
+        return None
+    turns = matrix_from_quat_xyzw(traj.orientations_quat_xyzw)
+    first = turns[0].T
+    spread, noise = _spread_and_noise_of(rotation_vector_from_matrix(first @ turns))
+    if spread > _STILL * noise:
+        return None
+    out: Float64Array = first @ vt[0]
+    return out
+
+
+def _extrinsic_on_a_line(x: Extrinsic, line: Float64Array) -> Finding | None:
+    """Say the extrinsic of a reference moving along one ``line`` without turning, if any.
+
+    The rotation about the line is undetermined (its fit follows the poses' noise across
+    the line) and so is the translation (the body does not turn): only the rotation that
+    turns the line's direction, the reference's body axes into the estimate's, is said,
+    as an info, when it exceeds :data:`EXTRINSIC_DEG` and 3 standard uncertainties (those
+    across the line's image in the estimate's body). WHY: a 1 cm/s line with 1 mm of
+    noise a pose on both sides, orientations constant and equal, was said "the estimate
+    may be a sensor frame (122 deg ...)", 56 to 122 deg by the noise's seed, the
+    estimator claiming 0.5 deg of uncertainty (a review): the Gauss-Newton information
+    counts the noise across the line as motion.
+    """
+    image = x.rotation @ line
+    cross = np.cross(line, image)
+    sine = float(np.linalg.norm(cross))
+    angle = math.atan2(sine, float(line @ image))
+    rotvec = np.degrees(cross / sine * angle) if sine > 0 else np.zeros(3)
+    across = np.eye(3) - np.outer(image, image)
+    block = across @ x.covariance_6x6[3:, 3:] @ across
+    std = (
+        math.degrees(math.sqrt(max(float(np.linalg.eigvalsh(block)[-1]), 0.0)))
+        if np.isfinite(block).all()
+        else math.inf
+    )
+    if not math.degrees(angle) > max(EXTRINSIC_DEG, _SIGNIFICANT * std):
+        return None
+    sign = 1.0 if line[int(np.argmax(np.abs(line)))] > 0 else -1.0
+    axis = ", ".join(f"{sign * v + 0.0:+.2f}" for v in np.round(line, 2))
+    unobservable = (
+        (
+            f"the rotation about the line the reference moves along ({axis}) of its body: "
+            "it does not turn"
+        ),
+        *(u for u in x.unobservable if not u.startswith("the rotation")),
+    )
+    if not any(u.startswith("the translation") for u in unobservable):
+        unobservable += ("the translation in any direction: the reference does not turn",)
+    return Finding(
+        kind="frame_extrinsic",
+        severity="info",
+        summary=f"the estimate may be a sensor frame ({math.degrees(angle):.3g} deg, its "
+        f"axes turned off the line the reference moves along) but the motion leaves "
+        f"{', '.join(unobservable)} undetermined",
+        evidence={
+            "rotation_vector_deg": tuple(_round(float(v)) for v in rotvec),
+            "angle_deg": _round(math.degrees(angle)),
+            "std_deg": _round(std, 3),
+            "line": tuple(_round(float(v)) for v in line),
+            "unobservable": unobservable,
+        },
+    )
 
 
 def _matched_at(settings: EvaluationSettings) -> str:
