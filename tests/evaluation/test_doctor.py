@@ -285,6 +285,32 @@ def test_nav2_map_to_odom_against_odom_is_said_held_between_jumps(evo_data: Path
     assert "the estimate holds still between jumps: 372 of its 501 steps" in found.summary
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_circle_with_noisy_orientations_on_both_sides_is_no_motion_mismatch(seed: int) -> None:
+    """One circle (3 m radius, 0.6 m/s, 20 Hz) on both sides, 1 deg of orientation noise
+    a pose on each (1 mm of position noise): said "the estimate's motion does not follow
+    the reference's ... the angles turned -0.03 ... another sequence" (an error; a
+    review). Its distances are steady, not judged; the angles turned over a second, 11.5
+    deg steady, vary by the noise alone (1.4 deg), which correlates with nothing. As the
+    distances' (a 1 cm/s line), the angles' noise now bounds what they can say."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(0.0, 60.0, 0.05)
+    circle = np.stack([3 * np.cos(0.2 * t), 3 * np.sin(0.2 * t), 0 * t], 1)
+    yaw = np.stack([0 * t, 0 * t, 0.2 * t + np.pi / 2], 1)
+
+    def side() -> PoseTrajectory:
+        turn = yaw + rng.normal(0.0, math.radians(1.0), yaw.shape)
+        return PoseTrajectory(
+            stamps_s=t,
+            positions_xyz=circle + rng.normal(0.0, 1e-3, circle.shape),
+            orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(turn)),
+        )
+
+    d = diagnose(side(), side())
+    assert "motion_mismatch" in d.checks
+    assert "motion_mismatch" not in d.kinds(), d
+
+
 @pytest.mark.parametrize("still", [False, True])
 def test_steady_or_still_motion_is_no_motion_mismatch(still: bool) -> None:
     """A circle at constant speed and turn rate (a test rig, a simulation), or a static

@@ -304,15 +304,19 @@ def _unrelated(
     # left no distance judged (a held map->odom reference was called a monocular scale of
     # 22.8; a review).
     if resolved:
-        noises = (
-            0.0 if held is not None and held[0] == name else _distance_noise(traj)
-            for name, traj in (("reference", matched_ref), ("estimate", matched_est))
-        )
-        ceiling = math.prod(
-            1.0 - min(1.0, noise / float(np.var(side[0]))) if np.var(side[0]) else 0.0
-            for noise, side in zip(noises, moves, strict=True)
-        )
-        varies[0] = varies[0] and ceiling >= _NOISE_CEILING**2
+        # WHY the angles' too: one circle on both sides with 1 deg of orientation noise a
+        # pose turns a steady 11.5 deg a second, varied by the noise alone (1.4 deg), and
+        # was said "does not follow ... another sequence" (a review).
+        for part, noise_of in enumerate((_distance_noise, _turn_noise)):
+            noises = (
+                0.0 if held is not None and held[0] == name else noise_of(traj)
+                for name, traj in (("reference", matched_ref), ("estimate", matched_est))
+            )
+            ceiling = math.prod(
+                1.0 - min(1.0, noise / float(np.var(side[part]))) if np.var(side[part]) else 0.0
+                for noise, side in zip(noises, moves, strict=True)
+            )
+            varies[part] = varies[part] and ceiling >= _NOISE_CEILING**2
     # NaN (no motion): unsure; where a side holds still between jumps, its jumps' angles
     # against an estimate that never turns (NaN) leave the distances to judge.
     said = [
@@ -366,6 +370,24 @@ def _distance_noise(traj: PoseTrajectory) -> float:
     return 2.0 * _spread_and_noise(traj)[1] ** 2 / 3.0
 
 
+def _turn_noise(traj: PoseTrajectory) -> float:
+    """Variance that white orientation noise adds to the angle turned between two poses (rad²).
+
+    The turns from pose to pose, ``log(R_iᵀ R_{i+1})``, differ from the next by
+    ``n_{i+1} - 2 n_i + n_{i-1}`` of each pose's noise ``n`` (rotation vectors), as the
+    positions' second differences do: their noise ``σ`` over three axes
+    (:func:`_spread_and_noise_of`) adds ``2 σ² / 3`` to the angle about the turn's axis,
+    as :func:`_distance_noise` to a distance. Zero where those differences are no white
+    noise's (:func:`_white_of`).
+    """
+    turns = matrix_from_quat_xyzw(traj.orientations_quat_xyzw)
+    steps = rotation_vector_from_matrix(np.swapaxes(turns[:-1], 1, 2) @ turns[1:])
+    second = steps[1:] - steps[:-1]
+    if not _white_of(second):
+        return 0.0
+    return 2.0 * float(np.einsum("ni,ni->", second, second)) / (6.0 * len(second)) / 3.0
+
+
 def _held_side(
     matched_ref: PoseTrajectory, matched_est: PoseTrajectory
 ) -> tuple[str, int, int] | None:
@@ -417,7 +439,11 @@ def _white(traj: PoseTrajectory) -> bool:
     next; a smooth motion's follow each other (positive). Below :data:`_WHITE`: noise.
     """
     p = traj.positions_xyz
-    second = p[2:] - 2.0 * p[1:-1] + p[:-2]
+    return _white_of(p[2:] - 2.0 * p[1:-1] + p[:-2])
+
+
+def _white_of(second: Float64Array) -> bool:
+    """:func:`_white` of second differences ``(M, 3)`` of any sequence of vectors."""
     if len(second) < 2:
         return False
     power = float(np.einsum("ni,ni->", second, second))
