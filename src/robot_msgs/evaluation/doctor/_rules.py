@@ -116,6 +116,11 @@ _WHITE = -1.0 / 3.0
 #: most this many times that of the rows they span: white noise keeps its size however
 #: sparsely sampled (within some 20 % over 20 poses), a motion's grows with the spacing.
 _RESOLVED = 1.5
+#: Steps between poses whose ranks correlate with the gaps' above this grow with the time
+#: between them: a motion sampled, not white noise (:func:`._motion._steps_grow`) ...
+_GROWS = 0.5
+#: ... where the longest gap is at least this many times the shortest.
+_GAPS_VARY = 2.0
 #: Fewer pairs of matched poses than this say nothing about the motions.
 _MIN_MOTIONS = 20
 
