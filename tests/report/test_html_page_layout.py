@@ -32,28 +32,29 @@ _LAYOUT = """Array.from(document.querySelectorAll('div.plot')).map(d => {
 })"""
 
 
-@pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browser, Path]]:
-    pytest.importorskip("plotly")
+def _write_page(out: Path, names: list[str]) -> Path:
+    """Write the page of ``names``' two trials on one sequence to ``out``."""
     from robot_msgs.report.html_page import render_html
 
-    executable = find_chromium()
-    if executable is None:
-        pytest.skip("Chromium is not installed (Debian: apt-get install -y chromium)")
     reference = _trajectory(0 * K)
     timing = ([0.04, 0.01, 0.03, 0.02], [0.015, 0.02, 0.005])
     runs = [
-        _run(
-            f"orbslam3_stereo_inertial_variant_{k:02d}/s1/trial_{trial}",
-            _trajectory(0.01 * k * K),
-            reference,
-            timing_s=timing,
-        )
-        for k in range(1, 13)
+        _run(f"{name}/s1/trial_{trial}", _trajectory(0.01 * k * K), reference, timing_s=timing)
+        for k, name in enumerate(names, 1)
         for trial in (1, 2)
     ]
-    out = tmp_path_factory.mktemp("page") / "report.html"
     out.write_text(render_html(_result(runs)), encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browser, Path]]:
+    pytest.importorskip("plotly")
+    executable = find_chromium()
+    if executable is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install -y chromium)")
+    names = [f"orbslam3_stereo_inertial_variant_{k:02d}" for k in range(1, 13)]
+    out = _write_page(tmp_path_factory.mktemp("page") / "report.html", names)
     browser = Browser(executable, tmp_path_factory.mktemp("chromium-profile"))
     try:
         browser.open_page()
@@ -107,3 +108,32 @@ def test_no_title_runs_into_another_or_off_its_plot(page: tuple[Browser, Path], 
             assert a[1] <= right + 1, (kind, width, a)
             for b in titles[k + 1 :]:
                 assert _overlap(a, b) == 0, (kind, width, a, b)
+
+
+#: Per plot: its kind, its width within its border and its drawing's.
+_WIDTHS = """Array.from(document.querySelectorAll('div.plot')).map(d => [d.dataset.kind,
+  d.clientWidth, d.querySelector('svg.main-svg').getBoundingClientRect().width])"""
+
+
+@pytest.mark.parametrize(("first", "then"), [(1280, 360), (360, 1280)])
+def test_a_page_narrowed_or_widened_draws_its_figures_to_the_new_width(
+    page: tuple[Browser, Path], first: int, then: int
+) -> None:
+    """Drawn at 1,280 px and then narrowed to 360 px (a phone turned, a window made
+    narrower), every figure stayed 1,200 px wide and the page scrolled sideways: the
+    page's script set each figure's height, and plotly.js then kept its width too and
+    no longer followed the window (a hunt); widened, they stayed narrow. Each follows
+    the window."""
+    browser, path = page
+    metrics = {"width": first, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(path.resolve().as_uri())
+    browser.drain(1.0)
+    browser.send("Emulation.setDeviceMetricsOverride", metrics | {"width": then})
+    browser.drain(1.5)
+    scroll = browser.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert scroll[0] <= scroll[1]
+    drawn = browser.evaluate(_WIDTHS)
+    assert [(kind, wide, svg) for kind, wide, svg in drawn if abs(svg - wide) > 1] == []

@@ -172,13 +172,18 @@ _SCRIPT = r"""
     const now = div.layout.height - (div.layout.margin.t - base.t);  // less the title's lines
     update["margin.t"] = base.t + extra;
     update.height = Math.max(base.h, now + lack) + extra;
-    Plotly.relayout(div, update);
+    // Its width left to the window: a height alone fixed the width too, and a page
+    // narrowed after it was drawn scrolled sideways.
+    update.autosize = true;
+    update.width = null;
+    div.fitting = true;  // its own relayout is no resize
+    Plotly.relayout(div, update).finally(() => { div.fitting = false; });
   }
   for (const f of FIGURES) {
     const div = document.getElementById(f.id);
     Plotly.newPlot(div, f.data, f.layout, config).then(() => fitTitles(div));
     div.on("plotly_relayout", ev => {
-      if (ev && ("autosize" in ev || "width" in ev)) fitTitles(div);
+      if (!div.fitting && ev && ("autosize" in ev || "width" in ev)) fitTitles(div);
     });
     if (f.link) (groups[f.link] = groups[f.link] || []).push(div);
   }
