@@ -63,6 +63,14 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browser, Pa
         browser.close()
 
 
+@pytest.fixture(scope="module")
+def three(page: tuple[Browser, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The page of three algorithms of short names (the example report's), two trials each."""
+    return _write_page(
+        tmp_path_factory.mktemp("three") / "report.html", ["kfslam", "dvo", "vio_ekf"]
+    )
+
+
 def _laid_out(browser: Browser, page: Path, width: int) -> list[list[Any]]:
     metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
     browser.send("Emulation.setDeviceMetricsOverride", metrics)
@@ -110,6 +118,48 @@ def test_no_title_runs_into_another_or_off_its_plot(page: tuple[Browser, Path], 
                 assert _overlap(a, b) == 0, (kind, width, a, b)
 
 
+#: Per plot: [kind, its legend's box, the boxes its legend must keep off (each panel, its
+#: axes' ticks and titles), each panel's width, the figure's width] (boxes as [left,
+#: right, top, bottom]).
+_COVERED = """Array.from(document.querySelectorAll('div.plot')).map(d => {
+  const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; };
+  const legend = d.querySelector('g.legend rect.bg');
+  const under = 'rect.nsewdrag, g.xaxislayer-above, g.yaxislayer-above, g[class^="g-x"][class$="title"]';
+  const boxes = Array.from(d.querySelectorAll(under)).map(box).filter(r => r[1] > r[0]);
+  const panels = Array.from(d.querySelectorAll('rect.nsewdrag')).map(e => box(e)[1] - box(e)[0]);
+  return [d.dataset.kind, legend ? box(legend) : null, boxes, panels, box(d)[1] - box(d)[0]];
+})"""
+
+
+def _check_legends(layout: list[list[Any]], width: int) -> None:
+    for kind, legend, boxes, panels, wide in layout:
+        covered = [b for b in boxes if legend is not None and _overlap(legend, b) > 0]
+        assert covered == [], (kind, width, legend)
+        if len(panels) == 1:  # a legend beside it leaves it at least 40 % of the width
+            assert panels[0] >= 0.4 * wide - 80, (kind, width, panels, wide)
+
+
+@pytest.mark.parametrize("width", [360, 800, 1280])
+@pytest.mark.parametrize("which", ["three", "twelve"])
+def test_no_legend_covers_a_plot_its_ticks_or_titles(
+    page: tuple[Browser, Path], three: Path, which: str, width: int
+) -> None:
+    """At 360 px the trajectories' legend of three algorithms (the example report's)
+    covered their x axes' ticks and titles by about 50 px: placed a fifth of the
+    panels' height below them, which plotly.js had not yet shrunk for the legend's
+    rows; and a legend beside one panel took the width it needed, the panel squeezed
+    to 64 px under the latency CDF's legend of twelve algorithms (a hunt). A legend
+    below the panels stands 72 px under them; one beside a panel that would keep under
+    40 % of the width goes below it."""
+    browser, twelve = page
+    path = three if which == "three" else twelve
+    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(path.resolve().as_uri())
+    browser.drain(1.0)
+    _check_legends(browser.evaluate(_COVERED), width)
+
+
 #: Per plot: its kind, its width within its border and its drawing's.
 _WIDTHS = """Array.from(document.querySelectorAll('div.plot')).map(d => [d.dataset.kind,
   d.clientWidth, d.querySelector('svg.main-svg').getBoundingClientRect().width])"""
@@ -123,7 +173,7 @@ def test_a_page_narrowed_or_widened_draws_its_figures_to_the_new_width(
     narrower), every figure stayed 1,200 px wide and the page scrolled sideways: the
     page's script set each figure's height, and plotly.js then kept its width too and
     no longer followed the window (a hunt); widened, they stayed narrow. Each follows
-    the window."""
+    the window, its legend placed for the new width."""
     browser, path = page
     metrics = {"width": first, "height": 900, "deviceScaleFactor": 1, "mobile": False}
     browser.send("Emulation.setDeviceMetricsOverride", metrics)
@@ -137,3 +187,4 @@ def test_a_page_narrowed_or_widened_draws_its_figures_to_the_new_width(
     assert scroll[0] <= scroll[1]
     drawn = browser.evaluate(_WIDTHS)
     assert [(kind, wide, svg) for kind, wide, svg in drawn if abs(svg - wide) > 1] == []
+    _check_legends(browser.evaluate(_COVERED), then)

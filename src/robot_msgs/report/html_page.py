@@ -135,14 +135,10 @@ _SCRIPT = r"""
   }
   // A panel's title keeps to the lines above its panel, smaller where need be; the
   // figure's takes more lines, the figure growing by them. The panels keep the height
-  // planned (meta.paper) where a narrow page's legend below them takes more rows than
-  // planned: it took the rows' gaps, and a panel's title ran into the x axis' title
-  // above it at 800 px.
-  function fitTitles(div) {
-    const L = div._fullLayout, meta = div.layout.meta;
-    if (!L || !meta || !meta.titles) return;
-    const base = div.fitBase || (div.fitBase = {t: div.layout.margin.t, h: div.layout.height});
-    const update = {};
+  // planned (meta.paper) whatever the legend below them takes at the width drawn: a
+  // narrow page's legend took the rows' gaps, and a panel's title ran into the x axis'
+  // title above it at 800 px.
+  function titleUpdate(div, L, meta, update) {
     let extra = 0;
     for (const t of meta.titles) {
       if (t.at === "title") {
@@ -168,16 +164,62 @@ _SCRIPT = r"""
       update[`${t.at}.font.size`] = size;
       if (t.at.startsWith("annotations")) update[`${t.at}.hovertext`] = t.lines.join("<br>");
     }
-    const lack = meta.paper ? meta.paper - L._size.h : 0;
-    const now = div.layout.height - (div.layout.margin.t - base.t);  // less the title's lines
-    update["margin.t"] = base.t + extra;
-    update.height = Math.max(base.h, now + lack) + extra;
-    // Its width left to the window: a height alone fixed the width too, and a page
-    // narrowed after it was drawn scrolled sideways.
-    update.autosize = true;
-    update.width = null;
-    div.fitting = true;  // its own relayout is no resize
-    Plotly.relayout(div, update).finally(() => { div.fitting = false; });
+    return extra;
+  }
+  // The legend: below several panels, meta.below px under them, in the margin (placed
+  // from the figure's top: a fraction of the panels' height below them covered their
+  // ticks and x axis' titles at 360 px). Beside one panel where that leaves the panel
+  // 40 % of the width, else below it (beside, twelve algorithms' legend squeezed the
+  // panel to 64 px at 360 px), the panel as high as planned (meta.beside.paper).
+  async function fitTitles(div) {
+    const L = div._fullLayout, meta = div.layout.meta;
+    if (!L || !meta || !meta.titles) return;
+    const base = div.fitBase || (div.fitBase = {
+      t: div.layout.margin.t, b: div.layout.margin.b, h: div.layout.height,
+      legend: JSON.parse(JSON.stringify(div.layout.legend || {})),
+      wide: L.legend ? L.legend._width : 0,  // as first drawn: beside one panel
+    });
+    div.fitting = true;  // its own relayouts are no resize
+    try {
+      let paper = meta.paper;
+      if (meta.beside) {
+        const m = div.layout.margin, side = meta.beside.side + base.wide;
+        const below = L.width - m.l - m.r - side < 0.4 * L.width;
+        if (below !== !!div.legendBelow) {
+          div.legendBelow = below;
+          const h = {orientation: "h", x: 0, xanchor: "left"};
+          const legend = below ? Object.assign({}, base.legend, h) : base.legend;
+          await Plotly.relayout(div, {legend: legend, autosize: true, width: null});
+        }
+        if (below) paper = meta.beside.paper;
+      }
+      // Its width left to the window: a height alone fixed the width too, and a page
+      // narrowed after it was drawn scrolled sideways.
+      const update = {autosize: true, width: null};
+      const extra = titleUpdate(div, div._fullLayout, meta, update);
+      const t = base.t + extra;
+      update["margin.t"] = t;
+      if (paper === undefined) {
+        update["margin.b"] = base.b;
+        update.height = base.h + extra;
+      } else {
+        const legend = div._fullLayout.legend ? div._fullLayout.legend._height : 0;
+        const b = Math.max(meta.paper ? base.b : 0, meta.below + legend + 10);
+        const height = t + paper + b;
+        update["margin.b"] = b;
+        update.height = height;
+        // From the figure's bottom: placed from its top, in its upper half, plotly.js
+        // took the legend for one above the panels and made room for it there. Its
+        // height is the whole legend's (plotly.js cut one below at half the figure's).
+        update["legend.yref"] = "container";
+        update["legend.yanchor"] = "bottom";
+        update["legend.y"] = (b - meta.below - legend) / height;
+        update["legend.maxheight"] = 1;
+      }
+      await Plotly.relayout(div, update);
+    } finally {
+      div.fitting = false;
+    }
   }
   for (const f of FIGURES) {
     const div = document.getElementById(f.id);

@@ -66,6 +66,8 @@ _GUIDE = {"type": "line", "x0": 0, "x1": 1, "line": {"color": "#b3b3b3", "width"
 _PAPER_PX, _COLOUR_BAR_PX, _CHAR_PX = 1120, 110, 6.6
 #: The height of a line of a panel's title, and of the ticks and title of an x axis.
 _TITLE_LINE_PX, _BELOW_AXIS_PX = 18, 72
+#: A legend below the panels: its top this far below them, under their ticks and x axis' title.
+_LEGEND_GAP_PX = _BELOW_AXIS_PX
 
 
 def _wrap(title: str, fits: int) -> str:
@@ -103,6 +105,26 @@ def _fit(title: str, at: str, size: int, room_px: int, share: float) -> dict[str
     """
     lines = [_markup(line) for line in title.split("\n")]
     return {"at": at, "lines": lines, "size": size, "room": room_px, "share": share}
+
+
+def _legend_below(layout: dict[str, Any], paper: float) -> dict[str, Any]:
+    """Return the legend's place :data:`_LEGEND_GAP_PX` below a figure's panels.
+
+    In the figure's margin, placed from the figure's top (``yref`` ``container``): a
+    fifth of the panels' height below them (``yref`` ``paper``) was their height before
+    plotly.js made room for the legend's rows, and at 360 px the legend of three
+    algorithms covered the x axes' ticks and titles by about 50 px (a hunt). The page's
+    script places it again for the width drawn, by the legend's height there.
+    """
+    top = layout["margin"]["t"] + paper + _LEGEND_GAP_PX
+    return {
+        "orientation": "h",
+        "x": 0.0,
+        "xanchor": "left",
+        "yref": "container",
+        "y": 1 - top / layout["height"],
+        "yanchor": "top",
+    }
 
 
 def _values(array: Float64Array, decimals: int | None = None) -> list[float | None]:
@@ -170,6 +192,9 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     heading = _TITLE_LINE_PX * max((t.count("\n") + 1 for t in titles if t), default=0)
     layout["margin"]["t"] += 20 * lines + heading
     if n == 1:  # its legend beside the panel, which scrolled where taller than it
+        # The panel's height with its legend below it (a page too narrow for it beside).
+        alone = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+        side = _COLOUR_BAR_PX if spec.colour_scale is not None else 0
         need = page_legend_px(spec.panels[0].traces) + heading + 20 * lines
         layout["height"] = max(layout["height"], need)
     # Rows top to bottom, each as high, apart by the ticks and the x axis' title of one
@@ -235,11 +260,14 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         _colour_by_value(data, bar, scale.low, scale.high)
         layout["legend"]["x"] = 1.2
     if n > 1:  # below the panels, which get the width
-        below = -0.2 / n_rows  # under the last row's axis title
-        layout["legend"] |= {"orientation": "h", "x": 0.0, "y": below, "yanchor": "top"}
+        layout["margin"]["b"] += 100
+        layout["legend"] |= _legend_below(layout, paper)
     layout.update({k: v for k, v in {"annotations": annotations, "shapes": shapes}.items() if v})
     if fits:  # for the page to wrap them to the width it draws (html_page's script)
-        layout["meta"] = {"titles": fits} | ({"paper": paper} if n > 1 else {})
+        # The legend below the panels (several), or beside the one where it leaves it 40 %
+        # of the width, else below it, the panel ``alone`` px high (html_page's script).
+        place = {"paper": paper} if n > 1 else {"beside": {"paper": alone, "side": side}}
+        layout["meta"] = {"titles": fits, "below": _LEGEND_GAP_PX} | place
     if any(d.get("mode") == "text" for d in data):  # a label beside its bar
         layout["scattermode"] = "group"
     if any(d.get("hoverinfo") == "skip" and "offsetgroup" in d for d in data):
