@@ -63,7 +63,7 @@ figure { margin: 0.8em 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.85em; color: #555; }
 div.plot { width: 100%; min-height: 380px; border: 1px solid #eee; }
-code { background: #f4f6f8; padding: 0 0.2em; }
+code { background: #f4f6f8; padding: 0 0.2em; overflow-wrap: anywhere; }
 th.differs, td.differs { background: #fff3c4; }
 """
 
