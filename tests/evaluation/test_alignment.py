@@ -844,6 +844,15 @@ def test_umeyama_refuses_numeric_text_not_parsed() -> None:
         umeyama(text, NOISY_REF[:3], with_scale=False)
 
 
+def test_umeyama_refuses_an_integer_past_float64_as_our_error() -> None:
+    """A Python int past float64 (10**400) let NumPy's OverflowError out of check_points."""
+    huge = [[10**400, 0, 0], [1, 0, 0], [0, 1, 0]]
+    with pytest.raises(
+        ValidationError, match=r"`source_xyz` as numbers of shape \(N, 3\), got list"
+    ):
+        umeyama(huge, NOISY_REF[:3], with_scale=False)  # type: ignore[arg-type]
+
+
 def test_posyaw_of_a_mirrored_horizontal_motion_says_so_not_that_nothing_moves() -> None:
     """A square mirrored in y was refused as 'do not move horizontally (all equal, or only
     along z)', of poses 1 m apart. Hand: Σ x yᵀ = diag(2, -2) over the horizontal axes,

@@ -75,8 +75,8 @@ got shape (2, 2)
     """
     refuse_non_real(name, values)  # NumPy keeps real parts, reads datetimes as counts
     try:
-        arr = float64_array(values)  # and parses numeric text
-    except (TypeError, ValueError) as err:  # text, ragged lists, objects
+        arr = float64_array(values)  # refuses numeric text, which NumPy parses
+    except (TypeError, ValueError, OverflowError) as err:  # text, ragged, objects, 10**400
         text = repr(values)
         got = f"{type(values).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
         msg = f"Expected `{name}` as numbers of shape (N, 3), got {got}"
