@@ -205,6 +205,22 @@ def test_pairs_one_frame_apart_say_that_the_scripts_default_is_one_second() -> N
         assert not any(said in n for n in chosen.comparison.notes)
 
 
+def test_overlapping_pairs_have_no_integrals_as_evos_all_pairs() -> None:
+    """Every pose starts a pair: at 1 s (10 poses) the pairs overlap, as evo's all pairs,
+    which have no IAE/ISE/ITAE (their starts are no time axis); the TUM protocol gave
+    them. One frame apart each pair starts where the one before ended: they keep theirs."""
+    ref = _wavy(5.0)
+    est = ref.replace(positions_xyz=ref.positions_xyz * 1.01)
+    second = rpe(ref, est, pairs=PairSettings(delta=1.0, delta_unit="s", protocol="tum"))
+    stats = second.stats["translation"]
+    assert stats.n > 1
+    assert np.isnan([stats.iae, stats.ise, stats.itae]).all()
+    every = rpe(ref, est, pairs=PairSettings(delta=1.0, delta_unit="s", all_pairs=True))
+    assert np.isnan(every.stats["translation"].iae)
+    frame = rpe(ref, est, pairs=PairSettings(protocol="tum")).stats["translation"]
+    assert not np.isnan([frame.iae, frame.ise, frame.itae]).any()
+
+
 @pytest.mark.parametrize(
     ("changes", "field"),
     [({"all_pairs": True}, "all_pairs"), ({"pairs_from": "reference"}, "pairs_from")],

@@ -326,6 +326,10 @@ def tum_rpe_result(
         labelled: dict[str, Any] = (
             {"delta": each.delta, "delta_unit": each.delta_unit} if several else {}
         )
+        # WHY: every pose starts a pair (--max_pairs 0), so pairs longer than a frame
+        # overlap and their starts are no time axis for iae/ise/itae, as evo's all pairs;
+        # pairs that chain (each from where the one before ended: 1 frame) keep theirs
+        chained = bool((ij[1:, 0] >= ij[:-1, 1]).all())
         signals.append(
             signal_of(
                 relation,
@@ -336,6 +340,7 @@ def tum_rpe_result(
                 delta=each.delta,
                 delta_unit=each.delta_unit,
                 name=signal_name(relation, **labelled),
+                integrate=chained,
             )
         )
         counts[signal_name("pairs", **labelled)] = int(ij.shape[0])
