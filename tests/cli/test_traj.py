@@ -1096,3 +1096,28 @@ def test_check_of_stamps_spanning_past_float64_says_their_step(
     (summary,) = json.loads(capsys.readouterr().out)
     assert summary["median_step_s"] == 1e308  # each step 1e308 s, by hand
     assert summary["rate_hz"] == 1e-308
+
+
+@pytest.mark.parametrize("given", [None, "/pose"])
+def test_traj_reads_a_topic_of_a_bag_folder_whose_index_gives_another_topic_a_wrong_type(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str | None
+) -> None:
+    """metadata.yaml naming std_msgs/msg/String for /other, whose .db3 holds poses, stopped
+    `traj --topic /pose` (and `traj` of its one pose topic), which read_trajectory reads: the
+    listing refused the folder. The listing to choose from still refuses it."""
+    from tests.io.conftest import BagMaker
+
+    bags = BagMaker(tmp_path)
+    pose = "geometry_msgs/msg/PoseStamped"
+    msgs = [bags.message("sqlite3", pose, (k, 0, "map", (k, 0, 0), (0, 0, 0, 1))) for k in range(3)]
+    bag = bags.write("two", "sqlite3", {"/pose": (pose, msgs), "/other": (pose, msgs)})
+    meta = bag / "metadata.yaml"
+    text = meta.read_text()
+    at = text.index("name: /other")
+    meta.write_text(text[:at] + text[at:].replace(pose, "std_msgs/msg/String", 1))
+    argv = ["traj", str(bag), "--json"] + ([] if given is None else ["--topic", given])
+    assert main(argv) == 0
+    (said,) = json.loads(capsys.readouterr().out)
+    assert (said["topic"], said["poses"]) == ("/pose", 3)
+    assert main(["traj", str(bag), "--topic", "/other"]) == 1
+    assert "metadata.yaml says topic /other holds std_msgs/msg/String" in capsys.readouterr().err

@@ -272,17 +272,27 @@ def _locate(path: str, args: argparse.Namespace) -> _Located:
     }
     topic = args.topic
     if fmt in BAG_FORMATS:
-        report["topics"] = [t._asdict() for t in list_topics(file)]
-        if topic is None:
-            try:
-                topic = report["topic"] = only_pose_topic(file)
-            except FormatError:  # none or several: the report lists them, and TF's transforms
-                from robot_msgs.io.bag import tf_chains  # noqa: PLC0415 - bags only
+        from robot_msgs.io.bag import indexed_topics, tf_chains  # noqa: PLC0415 - bags only
 
-                tf, pairs = tf_chains(file)
-                if tf:
-                    report["tf"] = {"topic": tf, "transforms": pairs}
-                report["issues"] = []
+        chosen = topic
+        if chosen is None:
+            try:
+                chosen = only_pose_topic(file)
+            except FormatError:  # none or several (or a bag error, said again just below)
+                chosen = None
+        # A topic to read takes the index unchecked, as read_trajectory does (its read
+        # checks its own entry): a bag folder whose metadata.yaml gave another topic a
+        # wrong type stopped `traj --topic /pose` (a review). The listing to choose a topic
+        # from is checked.
+        listed = list_topics(file) if chosen is None else indexed_topics(file)
+        report["topics"] = [t._asdict() for t in listed]
+        if topic is None and chosen is not None:
+            topic = report["topic"] = chosen
+        elif topic is None:  # none or several: the report lists them, and TF's transforms
+            tf, pairs = tf_chains(file)
+            if tf:
+                report["tf"] = {"topic": tf, "transforms": pairs}
+            report["issues"] = []
     return _Located(file=file, fmt=fmt, topic=topic, report=report)
 
 
