@@ -609,3 +609,34 @@ def test_the_time_range_note_is_on_the_reference_clock_as_given(tmp_path: Path) 
     late = NONE.replace(evaluation=EvaluationSettings(align="none", t_start_s=5.0, offset_s=0.5))
     report = run_report(folder, late)
     assert "losses, coverage and latency within 5.00 .. 10.00 s" in report.notes
+
+
+@pytest.mark.parametrize(
+    ("tracking", "failure", "note"),
+    [
+        (
+            None,
+            "",
+            "end of the sequence unknown (no reference, no timing log): success not checked",
+        ),
+        (
+            "time_s,event\n4.51,lost\n4.54,recovered\n",
+            "estimate ends early",
+            "no valid pose in the time range: it holds no pose, tracking lost",
+        ),
+    ],
+)
+def test_a_time_range_between_two_poses_of_a_run_without_a_span_is_judged_by_its_losses(
+    tmp_path: Path, tracking: str | None, failure: str, note: str
+) -> None:
+    """No reference and no timing log, poses at 10 Hz: --t-start 4.52 --t-end 4.55 holds no
+    pose, and without any loss the run failed as 'estimate ends early', said 'no valid pose
+    in the time range: its one pose falls in tracking losses' (a run with a span of the
+    same poses succeeds)."""
+    folder = _run_folder(tmp_path, "run", _traj(T, _line(T)), tracking=tracking)
+    window = EvaluationSettings(align="none", t_start_s=4.52, t_end_s=4.55)
+    report = run_report(folder, NONE.replace(evaluation=window))
+    assert (report.failure, report.notes[0]) == (failure, note)
+    ref = _traj(T, _line(T))
+    spanned = _run_folder(tmp_path, "ref", ref, reference=ref)
+    assert run_report(spanned, NONE.replace(evaluation=window)).success

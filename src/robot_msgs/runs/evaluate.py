@@ -70,8 +70,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: a sequence leaving no loss, coverage or latency; 2: the note of a time range over a run
 #: without a span says the range as given (it said 'within nan .. nan s'); 3: a time range
 #: over a run without a span cuts its losses to the range and judges the poses within it
-#: (one that holds none of the estimate fails it as 'time range outside the sequence').
-JUDGING_REVISION = 3
+#: (one that holds none of the estimate fails it as 'time range outside the sequence');
+#: 4: one between two of its poses without a loss fails nothing (it said 'estimate ends
+#: early', its one pose in tracking losses, of no pose and no loss).
+JUDGING_REVISION = 4
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -244,14 +246,18 @@ def _judge(
             note = "tracking lost and never recovered (the end of the sequence is unknown)"
             return "tracking lost, not recovered", [note]
         # Losses over every pose: it was a success with n_valid 0 (a review); over every
-        # pose of a time range, a success by the valid poses outside it.
-        if not (valid if inside is None else valid & inside).any():
+        # pose of a time range, a success by the valid poses outside it. A range between
+        # two poses without a loss holds none and fails nothing, as with a span: it was
+        # said 'its one pose falls in tracking losses' of no pose and no loss (a review).
+        gap = inside is not None and not inside.any() and not losses
+        if not gap and not (valid if inside is None else valid & inside).any():
             if inside is None:
                 note = f"no valid pose: the {stamps.size} poses all fall in tracking losses"
             else:
                 n = int(inside.sum())
                 held = f"the {n} poses within it all fall" if n > 1 else "its one pose falls"
-                note = f"no valid pose in the time range: {held} in tracking losses"
+                held = f"{held} in tracking losses" if n else "it holds no pose, tracking lost"
+                note = f"no valid pose in the time range: {held}"
             return "estimate ends early", [note]
         return "", [
             "end of the sequence unknown (no reference, no timing log): success not checked"
