@@ -65,6 +65,28 @@ def test_latency_rejects_negative_samples() -> None:
         latency_from_samples([0.1, -0.1])
 
 
+@pytest.mark.parametrize(
+    ("processing", "said"),
+    [
+        ([-0.5, -0.1], "got -0.5 at sample 0"),  # summarised as a p50 of -0.3 s
+        ([0.05, -0.1], "got -0.1 at sample 1"),
+        ([0.05, -math.inf], "got -inf at sample 1"),
+        ([math.inf, 0.05], "got inf at sample 0"),  # left out as if unknown
+    ],
+)
+def test_latency_rejects_negative_or_infinite_processing_samples(
+    processing: list[float], said: str
+) -> None:
+    """latency_from_samples([0.1, 0.2], processing_s=[-0.5, -0.1]) gave processing_p50_s
+    -0.3 s: a processing time is >= 0 as a latency is, refused the same way; NaN stays
+    unknown (left out)."""
+    with pytest.raises(ValidationError, match=rf"processing times >= 0 s .*, {said}$"):
+        latency_from_samples([0.1, 0.2], processing_s=processing)
+    lat = latency_from_samples([0.1, 0.2], processing_s=[math.nan, 0.05])
+    assert lat.processing_p50_s == 0.05  # the one known sample
+    assert latency_from_samples([0.1, 0.2], processing_s=[0.0, 0.0]).processing_max_s == 0.0
+
+
 def test_effective_rate() -> None:
     assert rate_hz([0.0, 0.1, 0.2, 0.4]) == 7.5
     assert math.isnan(rate_hz([1.0]))

@@ -82,7 +82,7 @@ def latency_from_samples(
     Raises
     ------
     ValidationError
-        Non-finite or negative latency samples.
+        Non-finite or negative latency samples, infinite or negative processing samples.
 
     Examples
     --------
@@ -96,7 +96,17 @@ def latency_from_samples(
         msg = f"Expected finite latencies >= 0 s, got {float(lat[i])!r} at sample {i}"
         raise ValidationError(msg)
     proc = np.empty(0) if processing_s is None else np.asarray(processing_s, dtype=np.float64)
-    proc = proc[np.isfinite(proc)]
+    proc = proc.reshape(-1)
+    known = ~np.isnan(proc)  # NaN: unknown, left out; -0.5 s was summarised, inf left out
+    bad = known & ~(np.isfinite(proc) & (proc >= 0))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        msg = (
+            f"Expected finite processing times >= 0 s (NaN: unknown), got {float(proc[i])!r} "
+            f"at sample {i}"
+        )
+        raise ValidationError(msg)
+    proc = proc[known]
     l50, l95, lmax, lmean = _percentiles(lat)
     p50, p95, pmax, pmean = _percentiles(proc)
     return Latency(
