@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -217,3 +218,58 @@ def test_run_report_refuses_a_negative_rate(name: str, value: float) -> None:
         report.replace(**{name: value})
     assert caught.value.field == f"RunReport.{name}"
     assert math.isnan(getattr(report.replace(**{name: math.nan}), name))
+
+
+_LATENCY_FIGURES = [
+    f"{kind}_{figure}_s"
+    for kind in ("latency", "processing")
+    for figure in ("p50", "p95", "max", "mean")
+]
+
+
+@pytest.mark.parametrize("name", _LATENCY_FIGURES)
+@pytest.mark.parametrize("value", [-1.0, -math.inf, math.inf])
+def test_latency_refuses_a_negative_or_infinite_figure(name: str, value: float) -> None:
+    """example("compare/Latency").replace(latency_p50_s=-1.0) and latency_max_s=inf were
+    kept: a latency or a processing time is a finite duration >= 0, as latency_from_samples
+    says of its samples. NaN (unknown: no processing times, no frames) stays."""
+    latency = example("compare/Latency")
+    with pytest.raises(
+        ValidationError,
+        match=rf"Expected a finite duration >= 0 \(NaN: unknown\), .* - at `Latency\.{name}`$",
+    ) as caught:
+        latency.replace(**{name: value})
+    assert caught.value.field == f"Latency.{name}"
+    assert math.isnan(getattr(latency.replace(**{name: math.nan}), name))
+
+
+@pytest.mark.parametrize("kind", ["latency", "processing"])
+@pytest.mark.parametrize(
+    ("changes", "first", "second"),
+    [
+        # the example's p50, p95, max: 0.041, 0.087, 0.142 s (processing 0.029, 0.051, 0.09)
+        ({"p50": 2.0, "max": 1.0}, "p50", "p95"),  # the first rule broken is named
+        ({"p50": 0.1}, "p50", "p95"),
+        ({"p95": 0.02}, "p50", "p95"),
+        ({"p95": 0.5}, "p95", "max"),
+        ({"max": 0.045}, "p95", "max"),
+    ],
+)
+def test_latency_refuses_percentiles_out_of_order_naming_both(
+    kind: str, changes: dict[str, float], first: str, second: str
+) -> None:
+    """A p50 of 2 s beside a max of 1 s was kept: no samples have p50 > p95 or p95 > max.
+    Either field breaks the rule, so both are named, as ErrorStats' rules do."""
+    latency = example("compare/Latency")
+    fields = {f"{kind}_{figure}_s": value for figure, value in changes.items()}
+    a, b = f"{kind}_{first}_s", f"{kind}_{second}_s"
+    made = {**latency.to_dict(), **fields}
+    said = (
+        f"Expected {a} <= {b}, got {a} {made[a]!r} and {b} {made[b]!r} "
+        f"- at `Latency.{a}` and `Latency.{b}`"
+    )
+    with pytest.raises(ValidationError, match=f"^{re.escape(said)}$") as caught:
+        latency.replace(**fields)
+    assert caught.value.field == ""
+    kept = latency.replace(**{a: 0.05, b: 0.05})  # equal is a percentile of equal samples
+    assert getattr(kept, a) == getattr(kept, b) == 0.05

@@ -83,8 +83,9 @@ class Latency(Msg):
     ``available - processing_start``, the work on one frame alone: a system that keeps up
     shows equal p50s, one that falls behind shows latency grow while processing stays
     flat. Percentiles use linear interpolation between order
-    statistics (NumPy's default, Hyndman & Fan 1996 type 7). Unknown figures are NaN
-    (a bag proxy has no processing times). ``source`` says how the stamps were obtained:
+    statistics (NumPy's default, Hyndman & Fan 1996 type 7): each figure is a finite
+    duration >= 0 and ``p50 <= p95 <= max``. Unknown figures are NaN (a bag proxy has no
+    processing times). ``source`` says how the stamps were obtained:
     ``"timing_log"`` (a per-frame log) or ``"bag_receive_proxy"`` (bag receive time
     minus header stamp: a proxy, see :func:`robot_msgs.runs.latency.latency_from_bag`);
     ``clock`` states how the clocks were synchronised, as reported by the run.
@@ -116,6 +117,50 @@ class Latency(Msg):
         if self.n_dropped < -1:
             expected = "a count >= 0, or -1 for unknown"
             raise self._fail(field="n_dropped", expected=expected, got=self.n_dropped)
+        # One test of them all, most often passed: NaN (unknown), +inf (and 1e308 up, to
+        # be sure) go to the full check. Literal floats compare faster than 0 or math.inf
+        if not (
+            0.0 <= self.latency_p50_s <= self.latency_p95_s <= self.latency_max_s < 1e308
+            and 0.0 <= self.latency_mean_s < 1e308
+            and 0.0
+            <= self.processing_p50_s
+            <= self.processing_p95_s
+            <= self.processing_max_s
+            < 1e308
+            and 0.0 <= self.processing_mean_s < 1e308
+        ):
+            self._check_figures()
+
+    def _check_figures(self) -> None:
+        """Refuse a duration below 0 or +inf (NaN: unknown), and percentiles out of order.
+
+        -1 s and +inf were kept, and a p50 above the max. Of a pair out of order (NaN
+        compares False: unknown) either field breaks the rule, so both are named.
+        """
+        for name in _LATENCY_FIGURES:
+            value = getattr(self, name)
+            if not (0 <= value < math.inf or math.isnan(value)):  # +inf: none measured
+                expected = "a finite duration >= 0 (NaN: unknown)"
+                raise self._fail(field=name, expected=expected, got=value)
+        for kind in ("latency", "processing"):
+            p50, p95, top = f"{kind}_p50_s", f"{kind}_p95_s", f"{kind}_max_s"
+            if getattr(self, p95) < getattr(self, p50):
+                raise self._fail_rule(first=p50, second=p95, rule=f"{p50} <= {p95}")
+            if getattr(self, top) < getattr(self, p95):
+                raise self._fail_rule(first=p95, second=top, rule=f"{p95} <= {top}")
+
+
+#: The figures of :class:`Latency`, seconds >= 0 or NaN (unknown).
+_LATENCY_FIGURES = (
+    "latency_p50_s",
+    "latency_p95_s",
+    "latency_max_s",
+    "latency_mean_s",
+    "processing_p50_s",
+    "processing_p95_s",
+    "processing_max_s",
+    "processing_mean_s",
+)
 
 
 #: The figures of :class:`Resources` that are >= 0 or NaN (unknown).
