@@ -25,7 +25,8 @@ from robot_msgs.msg.catalog import example
 
 def test_loss_duration_and_order_checks() -> None:
     assert TrackingLoss(start_s=2.0, end_s=3.5).duration_s == 1.5
-    with pytest.raises(ValidationError, match=r"Expected a time >= start_s \(2.0\), got float 1.0"):
+    said = "Expected start_s <= end_s, got start_s 2.0 and end_s 1.0"
+    with pytest.raises(ValidationError, match=re.escape(said)):
         TrackingLoss(start_s=2.0, end_s=1.0)
     with pytest.raises(
         ValidationError, match=r"a finite time, got float nan - at `TrackingLoss\.start_s`"
@@ -52,9 +53,8 @@ def test_a_run_report_with_a_negative_estimate_count_names_it() -> None:
         ValidationError, match=r"Expected a count >= 0, got int -1 - at `RunReport\.n_estimate`$"
     ):
         report.replace(n_estimate=-1)
-    with pytest.raises(
-        ValidationError, match=r"\[0, n_estimate=0\], got int 4 - at `RunReport\.n_valid`$"
-    ):
+    said = "Expected n_valid <= n_estimate, got n_valid 4 and n_estimate 0"
+    with pytest.raises(ValidationError, match=re.escape(said)):
         report.replace(n_estimate=0, n_valid=4)
 
 
@@ -76,7 +76,7 @@ def test_run_report_sums_losses_and_keeps_success_apart() -> None:
         ({"success": True, "coverage": 1.5}, r"Expected a share in \[0, 1\] or NaN"),
         (
             {"success": True, "n_estimate": 3, "n_valid": 4},
-            r"Expected a count in \[0, n_estimate=3\]",
+            r"Expected n_valid <= n_estimate, got n_valid 4 and n_estimate 3",
         ),
         (
             {
@@ -273,3 +273,50 @@ def test_latency_refuses_percentiles_out_of_order_naming_both(
     assert caught.value.field == ""
     kept = latency.replace(**{a: 0.05, b: 0.05})  # equal is a percentile of equal samples
     assert getattr(kept, a) == getattr(kept, b) == 0.05
+
+
+def test_a_loss_ending_before_it_starts_names_both_times() -> None:
+    """TrackingLoss(start_s=2.0, end_s=3.5).replace(start_s=4.0) was refused 'at
+    `TrackingLoss.end_s`', the time the caller had not changed: start_s <= end_s is broken
+    by either, so both are named, as ErrorStats' rules do; its field is ""."""
+    loss = TrackingLoss(start_s=2.0, end_s=3.5)
+    said = (
+        "Expected start_s <= end_s, got start_s 4.0 and end_s 3.5 "
+        "- at `TrackingLoss.start_s` and `TrackingLoss.end_s`"
+    )
+    for changes in ({"start_s": 4.0}, {"end_s": 1.0}):
+        with pytest.raises(ValidationError, match=r"^Expected start_s <= end_s, got") as caught:
+            loss.replace(**changes)
+        assert str(caught.value).endswith("at `TrackingLoss.start_s` and `TrackingLoss.end_s`")
+        assert caught.value.field == ""
+    with pytest.raises(ValidationError, match=f"^{re.escape(said)}$"):
+        loss.replace(start_s=4.0)
+    report = {**example("compare/RunReport").to_dict(), "losses": [loss.to_dict()]}
+    report["losses"][0]["start_s"] = 4.0
+    placed = "at `RunReport.losses[0].start_s` and `RunReport.losses[0].end_s`"
+    with pytest.raises(ValidationError, match=re.escape(placed)):
+        RunReport.from_dict(report)
+
+
+def test_more_valid_poses_than_estimates_names_both_counts() -> None:
+    """example("compare/RunReport").replace(n_valid=5) with n_estimate 4 was refused naming
+    n_valid alone ('a count in [0, n_estimate=4]'), and replace(n_estimate=3) too, the count
+    the caller had not changed: both are named. A negative n_valid is its own fault."""
+    report = example("compare/RunReport")
+    assert isinstance(report, RunReport)
+    assert (report.n_estimate, report.n_valid) == (4, 4)
+    for changes, said in [
+        ({"n_valid": 5}, "got n_valid 5 and n_estimate 4"),
+        ({"n_estimate": 3}, "got n_valid 4 and n_estimate 3"),
+    ]:
+        with pytest.raises(
+            ValidationError,
+            match=rf"^Expected n_valid <= n_estimate, {said} "
+            r"- at `RunReport\.n_valid` and `RunReport\.n_estimate`$",
+        ) as caught:
+            report.replace(**changes)
+        assert caught.value.field == ""
+    with pytest.raises(
+        ValidationError, match=r"^Expected a count >= 0, got int -1 - at `RunReport\.n_valid`$"
+    ):
+        report.replace(n_valid=-1)

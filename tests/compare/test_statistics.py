@@ -194,16 +194,10 @@ _VALID = {
         ({"rms": -0.5}, "rms"),
         ({"std": -0.1}, "std"),
         ({"p95_abs": -0.1}, "p95_abs"),
-        ({"min": 0.7}, "median"),  # min > max
-        ({"median": 0.9}, "median"),
-        ({"final": -0.9}, "final"),
-        ({"max_abs": 0.7}, "max_abs"),
-        ({"p95_abs": 0.61}, "p95_abs"),
         ({"ise": -1.0}, "ise"),
         ({"itae": -1.0, "iae": math.nan}, "itae"),  # an absent integral is no fault
         ({"mean": math.nan, "final": math.nan}, "mean"),  # the first at fault is named
         ({"final": math.nan}, "final"),
-        ({"mean": 0.61}, "mean"),  # above every sample
     ],
 )
 def test_inconsistent_error_stats_are_refused_naming_the_field(
@@ -230,6 +224,20 @@ def test_inconsistent_error_stats_are_refused_naming_the_field(
         ),
         # above the largest magnitude
         ({"rms": 0.65}, "rms <= max_abs, got rms 0.65 and max_abs 0.6 - at `ErrorStats.rms` and"),
+        # Order statistics: replace(min=0.35) was refused 'at `ErrorStats.median`', the
+        # field the caller had not changed (min -0.5, median 0.3, final 0.6, max 0.6)
+        ({"min": 0.35}, "min <= median, got min 0.35 and median 0.3 - at `ErrorStats.min` and"),
+        ({"min": 0.7}, "min <= median, got min 0.7 and median 0.3 - at"),  # min > max too
+        ({"median": 0.9}, "median <= max, got median 0.9 and max 0.6 - at `ErrorStats.median`"),
+        ({"median": -0.6}, "min <= median, got min -0.5 and median -0.6 - at"),
+        ({"max": 0.25}, "median <= max, got median 0.3 and max 0.25 - at `ErrorStats.median`"),
+        ({"final": -0.9}, "min <= final, got min -0.5 and final -0.9 - at `ErrorStats.min` and"),
+        ({"final": 0.65}, "final <= max, got final 0.65 and max 0.6 - at `ErrorStats.final` and"),
+        ({"min": -0.7}, "max_abs = max(|min|, |max|), got min -0.7 and max_abs 0.6 - at"),
+        ({"max_abs": 0.7}, "max_abs = max(|min|, |max|), got max 0.6 and max_abs 0.7 - at"),
+        ({"p95_abs": 0.61}, "p95_abs <= max_abs, got p95_abs 0.61 and max_abs 0.6 - at"),
+        ({"mean": 0.61}, "mean <= max, got mean 0.61 and max 0.6 - at `ErrorStats.mean` and"),
+        ({"mean": -0.51, "rms": 0.55}, "min <= mean, got min -0.5 and mean -0.51 - at"),
     ],
 )
 def test_a_rule_between_two_statistics_names_both(changes: dict[str, float], said: str) -> None:

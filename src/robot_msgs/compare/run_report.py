@@ -63,10 +63,8 @@ class TrackingLoss(Msg):
         for name in ("start_s", "end_s"):  # the time that is not finite is the one named
             if not math.isfinite(getattr(self, name)):
                 raise self._fail(field=name, expected="a finite time", got=getattr(self, name))
-        if self.end_s < self.start_s:
-            raise self._fail(
-                field="end_s", expected=f"a time >= start_s ({self.start_s!r})", got=self.end_s
-            )
+        if self.end_s < self.start_s:  # either time may be the wrong one: both named
+            raise self._fail_rule(first="start_s", second="end_s", rule="start_s <= end_s")
 
     @property
     def duration_s(self) -> float:
@@ -323,12 +321,11 @@ class RunReport(Msg):
                 raise self._fail(field=name, expected=expected, got=value)
         if self.n_estimate < 0:  # wrong on its own: named before the count it bounds
             raise self._fail(field="n_estimate", expected="a count >= 0", got=self.n_estimate)
-        if not 0 <= self.n_valid <= self.n_estimate:
-            raise self._fail(
-                field="n_valid",
-                expected=f"a count in [0, n_estimate={self.n_estimate}]",
-                got=self.n_valid,
-            )
+        if self.n_valid < 0:  # wrong on its own
+            raise self._fail(field="n_valid", expected="a count >= 0", got=self.n_valid)
+        if self.n_valid > self.n_estimate:  # either count may be the wrong one: both named
+            rule = "n_valid <= n_estimate"
+            raise self._fail_rule(first="n_valid", second="n_estimate", rule=rule)
         starts = np.array([loss.start_s for loss in self.losses])
         ends = np.array([loss.end_s for loss in self.losses])
         if starts.size > 1 and (starts[1:] < ends[:-1]).any():

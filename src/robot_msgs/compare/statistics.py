@@ -88,19 +88,25 @@ class ErrorStats(Msg):
         ):  # fmt: skip
             name = next(n for n in (*_MAGNITUDES, "iae", "ise", "itae") if getattr(self, n) < 0)
             raise self._fail(field=name, expected="a magnitude >= 0", got=getattr(self, name))
+        # Rules between two statistics, named by the rule broken and both its fields:
+        # replace(min=0.35) was refused 'at `ErrorStats.median`', a field not changed
         if not self.min <= self.median <= self.max:
-            expected = f"min <= median <= max (min={self.min!r}, max={self.max!r})"
-            raise self._fail(field="median", expected=expected, got=self.median)
+            raise self._fail_order(name="median", value=self.median)
         if not self.min <= self.final <= self.max:
-            expected = f"min <= final <= max (min={self.min!r}, max={self.max!r})"
-            raise self._fail(field="final", expected=expected, got=self.final)
+            raise self._fail_order(name="final", value=self.final)
         if self.max_abs != max(abs(self.min), abs(self.max)):
-            expected = f"max(|min|, |max|) = {max(abs(self.min), abs(self.max))!r}"
-            raise self._fail(field="max_abs", expected=expected, got=self.max_abs)
+            side = "min" if abs(self.min) > abs(self.max) else "max"  # the one it should be
+            rule = "max_abs = max(|min|, |max|)"
+            raise self._fail_rule(first=side, second="max_abs", rule=rule)
         if self.p95_abs > self.max_abs:
-            expected = f"p95_abs <= max_abs ({self.max_abs!r})"
-            raise self._fail(field="p95_abs", expected=expected, got=self.p95_abs)
+            raise self._fail_rule(first="p95_abs", second="max_abs", rule="p95_abs <= max_abs")
         self._check_moments()
+
+    def _fail_order(self, name: str, value: float, slack: float = 0.0) -> ValidationError:
+        """Build the refusal of ``min <= name <= max``, naming ``name`` and the bound broken."""
+        if value < self.min - slack:
+            return self._fail_rule(first="min", second=name, rule=f"min <= {name}")
+        return self._fail_rule(first=name, second="max", rule=f"{name} <= max")
 
     def _check_finite(self, values: tuple[float, ...]) -> None:
         """Refuse NaN in any statistic of ``n > 0`` samples, and inf in all but ``rms``.
@@ -129,8 +135,7 @@ class ErrorStats(Msg):
         """
         slack = 1e-9 * self.max_abs
         if not self.min - slack <= self.mean <= self.max + slack:
-            expected = f"min <= mean <= max (min={self.min!r}, max={self.max!r})"
-            raise self._fail(field="mean", expected=expected, got=self.mean)
+            raise self._fail_order(name="mean", value=self.mean, slack=slack)
         if not _SQUARES_SAFE[0] <= self.max_abs <= _SQUARES_SAFE[1]:
             return
         low = max(abs(self.mean), self.std) - slack
