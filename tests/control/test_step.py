@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -246,3 +247,19 @@ def test_a_complex_tensor_option_is_refused_not_let_out_as_torch_error() -> None
         step_response([0.0, 1.0, 2.0], [0.0, 0.5, 1.0], rise_limits=torch.tensor([0.1 + 1j, 0.9]))
     result = step_response([0.0, 1.0, 2.0, 3.0], [0.0, 0.5, 0.9, 1.0], final=torch.tensor(1.0))
     assert result.rise_time_s == pytest.approx(1.8)  # 10 % at 0.2 s, 90 % at 2 s (hand)
+
+
+@pytest.mark.parametrize(
+    ("y", "sample"),
+    [
+        ([0.0, 1e300, 1e-300], "1e+300"),  # r = 1e600: overshoot_pct inf
+        ([0.0, -1e300, 1e-300], "-1e+300"),  # undershoot_pct inf
+    ],
+)
+def test_a_response_past_float64_of_its_step_is_refused(y: list[float], sample: str) -> None:
+    """A sample 1e300 beside a step of 1e-300 gave NumPy's overflow warning and an
+    overshoot of inf %, which StepResponse refuses (no finite samples overshoot by that):
+    it is refused naming the sample and the step."""
+    said = f"got y[1] = {sample} beside a step of 1e-300 (from 0.0 to 1e-300)"
+    with pytest.raises(ValidationError, match=re.escape(said)):
+        step_response([0.0, 1.0, 2.0], y)

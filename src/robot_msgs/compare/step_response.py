@@ -66,11 +66,16 @@ class StepResponse(Msg):
                 expected="a finite fraction > 0",
                 got=self.settling_threshold,
             )
-        for name in ("overshoot_pct", "undershoot_pct"):  # 100 · max(0, ...): never below 0
-            value = getattr(self, name)
-            if not (value >= 0 or math.isnan(value)):
-                expected = "a percentage >= 0 (NaN: unknown)"
-                raise self._fail(field=name, expected=expected, got=value)
+        # One test of the five figures, most often passed: NaN, +inf (and 1e308 up, to be
+        # sure) go to the full check. Literal floats compare faster than 0 or math.inf
+        if not (
+            0.0 <= self.rise_time_s < 1e308
+            and 0.0 <= self.settling_time_s < 1e308
+            and 0.0 <= self.peak_time_s < 1e308
+            and 0.0 <= self.overshoot_pct < 1e308
+            and 0.0 <= self.undershoot_pct < 1e308
+        ):
+            self._check_figures()
         if self.n < 0:
             raise self._fail(field="n", expected="a count >= 0", got=self.n)
         if self.initial == self.final:
@@ -79,3 +84,27 @@ class StepResponse(Msg):
                 expected=f"a value other than initial {self.initial!r}",
                 got=self.final,
             )
+
+    def _check_figures(self) -> None:
+        """Refuse a time or a percentage below 0 or +inf (NaN: not reached, unknown).
+
+        The times are seconds from the first sample of a finite series, the rise time the
+        later crossing's minus the earlier's; the percentages are ``100 · max(0, ...)`` of
+        finite samples. ``rise_time_s=-1.0`` and ``settling_time_s=inf`` were kept.
+        """
+        for name, nan_means in _FIGURES:
+            value = getattr(self, name)
+            if not (0 <= value < math.inf or math.isnan(value)):  # +inf: none measured
+                what = "percentage" if name.endswith("_pct") else "time"
+                expected = f"a finite {what} >= 0 (NaN: {nan_means})"
+                raise self._fail(field=name, expected=expected, got=value)
+
+
+#: The figures of :class:`StepResponse` >= 0 and finite, and what their NaN means.
+_FIGURES = (
+    ("rise_time_s", "not reached"),
+    ("settling_time_s", "not reached"),
+    ("peak_time_s", "unknown"),
+    ("overshoot_pct", "unknown"),
+    ("undershoot_pct", "unknown"),
+)

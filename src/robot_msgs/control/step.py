@@ -115,7 +115,8 @@ def step_response(
     ------
     ValidationError
         Shapes, non-finite values, times not strictly increasing, a zero step
-        (``final == initial``), bad limits, an option that is not a number.
+        (``final == initial``), a sample past float64's range relative to the step, bad
+        limits, an option that is not a number.
 
     Examples
     --------
@@ -164,10 +165,20 @@ def step_response(
             f"{float(times[0])!r} to {float(times[-1])!r}"
         )
         raise ValidationError(msg)
-    if math.isfinite(yf - y0):
-        r = (values - y0) / (yf - y0)
-    else:  # a step past float64 (-1e308 to 1e308): halves, exactly, not an 'overflow'
-        r = (values / 2.0 - y0 / 2.0) / (yf / 2.0 - y0 / 2.0)
+    with np.errstate(over="ignore"):  # a sample past float64 of its step: refused below
+        if math.isfinite(yf - y0):
+            r = (values - y0) / (yf - y0)
+        else:  # a step past float64 (-1e308 to 1e308): halves, exactly, not an 'overflow'
+            r = (values / 2.0 - y0 / 2.0) / (yf / 2.0 - y0 / 2.0)
+    if not np.isfinite(r).all():
+        # 1e300 beside a step of 1e-300 gave NumPy's overflow warning and an overshoot of
+        # inf %, which StepResponse refuses
+        i = int(np.flatnonzero(~np.isfinite(r))[0])
+        msg = (
+            f"Expected `y` within float64's range of its step, got y[{i}] = "
+            f"{float(values[i])!r} beside a step of {yf - y0!r} (from {y0!r} to {yf!r})"
+        )
+        raise ValidationError(msg)
     rel = times - times[0]
     peak_index = int(np.argmax(r))
     return StepResponse(
