@@ -8,7 +8,7 @@ in the body), the camera's estimate ``E = S⁻¹ G M`` in another world frame ``
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -21,6 +21,7 @@ from robot_msgs.evaluation import (
     apply_transforms,
     associate,
     estimate_extrinsic,
+    hand_eye,
 )
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.transform_file import read_transform, write_transform
@@ -393,3 +394,32 @@ def test_the_extrinsic_found_is_written_for_transform_right(tmp_path: Path) -> N
         np.testing.assert_allclose(read_transform(path), found.transform_right(), atol=1e-15)
     settings = EvaluationSettings(transform_right=read_transform(tmp_path / "X.json"))
     assert np.allclose(np.array(settings.transform_right).reshape(4, 4), found.matrix())
+
+
+@pytest.mark.parametrize("size", [1e-170, 1e-200])
+def test_the_residual_rms_is_exact_at_any_magnitude(
+    size: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rms_m and rms_deg were sqrt(mean(sum(res²))): 0 for residuals below ~1e-162 (their
+    squares underflow), inf above ~1e154 (which Extrinsic refuses, 'a finite RMS'). They
+    are ErrorStats' scaled RMS. Coordinates within +-1e150 m keep a fit's residuals far
+    from either end, so the fit is made to give them: residual rows (size, 0, 0) and
+    (0, 2 size, 0) alternately, so by hand rms = size sqrt((a + 4 b) / M) for a rows of
+    the one and b of the other. (Residuals past 1e154 overflow the covariance too.)"""
+    real = hand_eye._refine
+
+    def scaled(*args: Any, **kwargs: Any) -> Any:
+        fit = real(*args, **kwargs)
+        rows = np.zeros_like(fit.residuals)
+        rows[0::2, 0] = rows[0::2, 3] = size
+        rows[1::2, 1] = rows[1::2, 4] = 2 * size
+        fit.residuals = rows
+        return fit
+
+    monkeypatch.setattr(hand_eye, "_refine", scaled)
+    ref = body(200)
+    found = estimate_extrinsic(ref, camera_of(ref))
+    m = found.n_pairs  # 785 motions: 393 rows of size, 392 of 2 size
+    rms = size * math.sqrt(((m + 1) // 2 + 4 * (m // 2)) / m)
+    assert found.rms_m == pytest.approx(rms, rel=1e-12, abs=0.0)
+    assert found.rms_deg == pytest.approx(math.degrees(rms), rel=1e-12, abs=0.0)

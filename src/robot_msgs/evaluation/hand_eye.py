@@ -99,6 +99,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.compare.extrinsic import Extrinsic
+from robot_msgs.compare.statistics import _rms
 from robot_msgs.errors import AlignmentError, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.rotations import (
@@ -637,6 +638,17 @@ def _unobservable(
     return out
 
 
+def _rms_of_rows(rows: Float64Array) -> float:
+    """Return ``sqrt(mean_i |rows_i|²)``: ``sqrt(3)`` times the RMS of the components.
+
+    ErrorStats' scaled RMS (:func:`robot_msgs.compare.statistics._rms`), finite and exact
+    at any magnitude: ``sqrt(mean(sum(res²)))`` was 0 for residuals below ~1e-162 and inf
+    above ~1e154 (a review).
+    """
+    flat = rows.reshape(-1)
+    return math.sqrt(rows.shape[1]) * _rms(flat, float(np.max(np.abs(flat))))
+
+
 def _result(
     motions: _Motions,
     fit: _Fit,
@@ -694,8 +706,8 @@ def _result(
         pair_index=np.stack([motions.i, motions.j], axis=1).astype(np.int64),
         residual_translation_m=res[:, :3],
         residual_rotation_rad=res[:, 3:],
-        rms_m=math.sqrt(float(np.mean(np.sum(res[:, :3] ** 2, axis=1)))),
-        rms_deg=math.degrees(math.sqrt(float(np.mean(np.sum(res[:, 3:] ** 2, axis=1))))),
+        rms_m=_rms_of_rows(res[:, :3]),
+        rms_deg=math.degrees(_rms_of_rows(res[:, 3:])),
         unobservable=tuple(unobservable),
         notes=tuple(notes),
     )
