@@ -63,3 +63,27 @@ def test_a_negative_rms_at_the_optimum_is_refused(value: float) -> None:
         offset(rms_m=value)
     assert offset(rms_m=0.0).rms_m == 0.0
     assert math.isnan(offset(rms_m=math.nan).rms_m)
+
+
+@pytest.mark.parametrize("value", [-1.0, -math.inf, math.inf])
+def test_a_cost_curve_rms_below_zero_or_infinite_is_refused_naming_its_index(
+    value: float,
+) -> None:
+    """cost_rms_m, the RMS error at each offset searched, was not checked at all: -1 m and
+    +inf were kept. Each is bounded as rms_m is, named by its index; NaN (no fit at that
+    offset: too few poses overlap) stays."""
+    with pytest.raises(
+        ValidationError,
+        match=r"^Expected a finite RMS >= 0 \(NaN: unknown\), got float "
+        rf"{value!r} - at `TimeOffset\.cost_rms_m\[1\]`$",
+    ) as caught:
+        offset(cost_rms_m=np.array([0.01, value]))
+    assert caught.value.field == "TimeOffset.cost_rms_m[1]"
+    kept = offset(cost_rms_m=np.array([math.nan, 0.0]))
+    assert math.isnan(kept.cost_rms_m[0])
+    assert kept.cost_rms_m[1] == 0.0
+    many = np.full(100, 0.5)
+    many[70] = -1.0  # past the short road of a few values
+    many[3] = math.nan
+    with pytest.raises(ValidationError, match=r"- at `TimeOffset\.cost_rms_m\[70\]`$"):
+        offset(candidates_s=np.linspace(-1.0, 1.0, 100), cost_rms_m=many)
