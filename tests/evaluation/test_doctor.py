@@ -311,6 +311,40 @@ def test_a_circle_with_noisy_orientations_on_both_sides_is_no_motion_mismatch(se
     assert "motion_mismatch" not in d.kinds(), d
 
 
+def test_a_turning_reference_against_a_straight_line_with_noisy_orientations_is_a_mismatch() -> (
+    None
+):
+    """A reference turning at a varying rate (20 Hz, 60 s) against a straight line at a
+    steady 0.6 m/s with 1 deg of orientation noise a pose: since the angles had a noise
+    ceiling (0739210) it was called a monocular scale of 13.5 (a review), where it was
+    "does not follow ... another sequence" before. The line's angles turned vary by its
+    noise alone, and the estimate's side of the ceiling left them unjudged, its steady
+    distances too. No scale or sensor frame changes an angle turned: an estimate of this
+    reference would turn as it varies, and this one does not."""
+    rng = np.random.default_rng(0)
+    t = np.arange(0.0, 60.0, 0.05)
+    heading = 0.2 * t + 1.5 * np.sin(0.3 * t)
+    speed = 0.6 + 0.3 * np.sin(0.17 * t)
+    path = np.cumsum(np.stack([speed * np.cos(heading), speed * np.sin(heading), 0 * t], 1), 0)
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=path * 0.05,
+        orientations_quat_xyzw=quat_xyzw_from_matrix(
+            matrix_from_rotation_vector(np.stack([0 * t, 0 * t, heading], 1))
+        ),
+    )
+    turn = rng.normal(0.0, math.radians(1.0), (t.size, 3))
+    est = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.c_[0.6 * t, 0 * t, 0 * t] + rng.normal(0.0, 1e-3, (t.size, 3)),
+        orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(turn)),
+    )
+    found = diagnose(ref, est).finding("motion_mismatch")
+    assert found is not None
+    assert found.severity == "error"
+    assert "another sequence" in found.summary
+
+
 @pytest.mark.evo_data
 def test_keyframes_of_two_sequences_are_not_said_to_both_stand_still(evo_data: Path) -> None:
     """freiburg1_xyz's ORB keyframes (32, 0.06 to 3 s apart) against 20 s of fr2_desk's

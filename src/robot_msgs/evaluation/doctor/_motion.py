@@ -309,14 +309,23 @@ def _unrelated(
         # WHY the angles' too: one circle on both sides with 1 deg of orientation noise a
         # pose turns a steady 11.5 deg a second, varied by the noise alone (1.4 deg), and
         # was said "does not follow ... another sequence" (a review).
+        # WHY the reference's variation for the estimate's angles: a car's reference
+        # against a straight line with 1 deg of orientation noise a pose, which turns
+        # by its noise alone, left the angles unjudged as well as the distances, and was
+        # called a monocular scale of 13.5 (a review). No scale or sensor frame changes
+        # an angle turned: an estimate of the reference's motion turns as it varies, plus
+        # its own noise; one that does not is no such estimate.
         for part, noise_of in enumerate((_distance_noise, _turn_noise)):
-            noises = (
+            noise_ref, noise_est = (
                 0.0 if held is not None and held[0] == name else noise_of(traj)
                 for name, traj in (("reference", matched_ref), ("estimate", matched_est))
             )
+            var_ref, var_est = (float(np.var(side[part])) for side in moves)
+            if part == 1:
+                var_est = max(var_ref - noise_ref, 0.0) + noise_est
             ceiling = math.prod(
-                1.0 - min(1.0, noise / float(np.var(side[part]))) if np.var(side[part]) else 0.0
-                for noise, side in zip(noises, moves, strict=True)
+                1.0 - min(1.0, noise / var) if var else 0.0
+                for noise, var in ((noise_ref, var_ref), (noise_est, var_est))
             )
             varies[part] = varies[part] and ceiling >= _NOISE_CEILING**2
     # NaN (no motion): unsure; where a side holds still between jumps, its jumps' angles
