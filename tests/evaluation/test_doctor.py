@@ -285,6 +285,27 @@ def test_nav2_map_to_odom_against_odom_is_said_held_between_jumps(evo_data: Path
     assert "the estimate holds still between jumps: 372 of its 501 steps" in found.summary
 
 
+@pytest.mark.evo_data
+@pytest.mark.parametrize("topic", ["/tf:odom.base_link", "/tf:map.base_link"])
+def test_nav2_map_to_odom_interpolated_is_said_held_between_jumps(
+    evo_data: Path, topic: str
+) -> None:
+    """nav2's ``/tf:map.odom`` as the reference, interpolated (``sync="interpolate"``),
+    against the robot's pose was called "another sequence, or a wrong pairing of files"
+    (a review): interpolation turns its jumps into ramps over the steps between matched
+    poses. Its own rows over the poses matched hold still over 778 of their 910 steps
+    (counted from the bag's rows, consecutive poses equal)."""
+    bag = str(evo_data / "nav2_turtlebot.mcap")
+    d = diagnose_files(
+        [InputFile(path=bag, topic="/tf:map.odom"), InputFile(path=bag, topic=topic)],
+        EvaluationSettings(sync="interpolate"),
+    )
+    found = d.finding("motion_mismatch")
+    assert found is not None
+    assert "the reference holds still between jumps: 778 of its 910 own steps" in (found.summary)
+    assert found.evidence["held_side"] == "reference"
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_circle_with_noisy_orientations_on_both_sides_is_no_motion_mismatch(seed: int) -> None:
     """One circle (3 m radius, 0.6 m/s, 20 Hz) on both sides, 1 deg of orientation noise

@@ -354,7 +354,8 @@ def _matched_checks(
         )
         return out
     checks.append("motion_mismatch")
-    wrong = _unrelated(ref, est, resolved=resolved)
+    raws = ((inputs[0], association.reference_index), (inputs[1], association.estimate_index))
+    wrong = _unrelated(ref, est, resolved=resolved, raws=raws)
     if wrong is None:
         checks += ["inverted", "mirrored"]
         wrong = _turned(ref, est)

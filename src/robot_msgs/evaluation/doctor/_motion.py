@@ -253,7 +253,11 @@ def _inverted(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Findi
 
 
 def _unrelated(
-    matched_ref: PoseTrajectory, matched_est: PoseTrajectory, *, resolved: bool = True
+    matched_ref: PoseTrajectory,
+    matched_est: PoseTrajectory,
+    *,
+    resolved: bool = True,
+    raws: tuple[tuple[PoseTrajectory, IntpArray], ...] = (),
 ) -> Finding | None:
     """Find motions that do not follow each other: another sequence, or a wrong pairing.
 
@@ -298,6 +302,12 @@ def _unrelated(
         for ref_side, floor in zip(moves[0], _MOVES, strict=True)
     ]
     held = _held_side(matched_ref, matched_est)
+    if held is None and raws:
+        # WHY the rows matched span: interpolated (--sync interpolate), a held side's jumps
+        # are ramps over the steps between matched poses, and nav2's /tf:map.odom against
+        # /tf:odom.base_link was called "another sequence, or a wrong pairing of files"
+        # (a review); its own rows still hold still between jumps.
+        held = _held_side(*(_span(raw, i) for raw, i in raws), own=True)
     # WHY the noise: a 1 cm/s line at 100 Hz with 1 mm of noise a pose on both sides, one
     # motion, was said "does not follow ... another sequence" (correlation 0.01; a review):
     # its distances over a second (1 cm) vary by the noise alone (1.4 mm), not the motion.
@@ -347,10 +357,11 @@ def _unrelated(
         # said "another sequence, or a wrong pairing of files" (a review): map->odom
         # holds still between 129 jumps, 372 of its 501 steps unchanged, and spreads
         # 0.82 m, 26 times its noise: no standing still, and no pose of the robot.
-        side, unchanged, steps = held
+        side, unchanged, steps, own = held
+        between = "own steps over the poses matched" if own else "steps between matched poses"
         cause = (
-            f"the {side} holds still between jumps: {unchanged} of its {steps} steps between "
-            f"matched poses change nothing, and it moves in {steps - unchanged} jumps, as a "
+            f"the {side} holds still between jumps: {unchanged} of its {steps} {between} "
+            f"change nothing, and it moves in {steps - unchanged} jumps, as a "
             "transform only corrections move (a localisation's map->odom), not the pose of "
             "a moving body: a wrong topic or TF frame"
         )
@@ -399,12 +410,27 @@ def _turn_noise(traj: PoseTrajectory) -> float:
     return 2.0 * float(np.einsum("ni,ni->", second, second)) / (6.0 * len(second)) / 3.0
 
 
+def _span(raw: PoseTrajectory, index: IntpArray) -> PoseTrajectory:
+    """Return the poses of ``raw``'s rows from the first of ``index`` to its last.
+
+    A new trajectory of the poses alone: a ``replace`` kept the covariances of all rows,
+    which nav2's ``/amcl_pose`` has, and raised on their count.
+    """
+    rows = slice(int(index.min()), int(index.max()) + 1) if index.size else slice(0, 0)
+    return PoseTrajectory(
+        stamps_s=raw.stamps_s[rows],
+        positions_xyz=raw.positions_xyz[rows],
+        orientations_quat_xyzw=raw.orientations_quat_xyzw[rows],
+    )
+
+
 def _held_side(
-    matched_ref: PoseTrajectory, matched_est: PoseTrajectory
-) -> tuple[str, int, int] | None:
+    matched_ref: PoseTrajectory, matched_est: PoseTrajectory, *, own: bool = False
+) -> tuple[str, int, int, bool] | None:
     """Find the one side whose pose is unchanged over most steps between matched poses.
 
-    Returns the side, its unchanged steps and all its steps; ``None`` when neither side,
+    Returns the side, its unchanged steps, all its steps and ``own`` (the sides given are
+    the rows the matched poses span, not the matched poses); ``None`` when neither side,
     or both, hold still over at least half their steps between jumps: its changing steps
     mostly alone, each between steps that change nothing.
     WHY the jumps: an estimate that repeats its last pose while tracking is lost, half
@@ -420,7 +446,7 @@ def _held_side(
         changed = held.size - unchanged
         runs = int(np.count_nonzero(~held[1:] & held[:-1])) + int(held.size > 0 and not held[0])
         if 2 * unchanged >= held.size and 2 * runs >= changed:
-            found.append((side, unchanged, len(traj) - 1))
+            found.append((side, unchanged, len(traj) - 1, own))
     return found[0] if len(found) == 1 else None
 
 
