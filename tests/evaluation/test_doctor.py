@@ -1984,3 +1984,13 @@ def test_a_sensor_tilted_on_a_steady_circle_is_said_by_the_axis_alone() -> None:
         found.summary
     )
     assert found.fix == {}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_slow_line_on_time_is_no_clock_offset(seed: int) -> None:
+    """The slow line on time was said "the estimate's clock is off by -0.0351 s ± 0.01 s"
+    (seed 1) and "+0.0249 s ± 0.003 s" (seed 2) (a review): its offset cost is flat, with
+    a second minimum as deep 0.14 s and 0.30 s away; a shift in time along a line at
+    constant speed is a shift in space, which the fit undoes. Nothing is timed."""
+    d = diagnose(*_slow_line(seed, 0.0))
+    assert "time_offset" not in d.kinds(), d
