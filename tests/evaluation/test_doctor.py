@@ -31,6 +31,7 @@ from robot_msgs.evaluation import (
     estimate_offset,
     evaluate,
 )
+from robot_msgs.evaluation.stamp_units import other_stamp_unit
 from robot_msgs.io import read_trajectory, write_trajectory
 from robot_msgs.io.evaluation_inputs import InputFile
 from robot_msgs.io.examples import resolve_path
@@ -803,6 +804,34 @@ def test_a_reference_in_ms_beside_a_short_piece_in_seconds_is_named_ms_by_its_sp
         "write them in seconds (divide by 1e3)"
     )
     assert found.evidence["factor"] == 1e-3
+
+
+@pytest.mark.parametrize(("seconds", "piece_s"), [(400, 1), (3600, 1), (3600, 5)])
+@pytest.mark.parametrize("side", ["piece in mm", "reference in km"])
+def test_a_piece_in_another_length_unit_is_no_stamp_unit(
+    seconds: int, piece_s: int, side: str
+) -> None:
+    """An hour's reference at 0.5 m/s in seconds (epoch stamps) beside a 1 s piece of it
+    written in mm (or the reference in km): the reference moves 1000 times slower and
+    spans 3600 times the piece, and was said "the reference's stamps look like ms" (a
+    review). Its stamps meet the piece's as given; divided by 1e3 they lie at 1.7e6 s,
+    far from them: seconds on one clock, the unit off is a length's."""
+    t = np.arange(0, seconds, 0.1)
+    ref = PoseTrajectory(
+        stamps_s=1.7e9 + t,
+        positions_xyz=np.c_[0.5 * t, 2 * np.sin(0.01 * t), 0 * t],
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)),
+    )
+    rows = slice(t.size // 3, t.size // 3 + 10 * piece_s + 1)
+    piece = ref.replace(
+        stamps_s=ref.stamps_s[rows],
+        positions_xyz=ref.positions_xyz[rows] * (1e3 if side == "piece in mm" else 1.0),
+        orientations_quat_xyzw=ref.orientations_quat_xyzw[rows],
+    )
+    if side == "reference in km":
+        ref = ref.replace(positions_xyz=ref.positions_xyz * 1e-3)
+    assert other_stamp_unit(ref, piece) is None
+    assert diagnose(ref, piece).finding("stamp_units") is None
 
 
 @pytest.mark.parametrize(("poses", "span"), [(401, "20"), (101, "5"), (2001, "100")])

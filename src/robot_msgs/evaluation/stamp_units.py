@@ -181,8 +181,27 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
         )
     unit = {1: "ms", 2: "us", 3: "ns"}.get(abs(k), f"1e-{3 * abs(k)} s")
     factor = float(10 ** (3 * abs(k)))
+    if _meets_only_as_given(reference, estimate, side, factor):
+        return None
     moving = None if slower is None else (float(speeds[0]), float(speeds[1]))
     return OtherUnit(side, unit, factor, spans, moving)
+
+
+def _meets_only_as_given(
+    reference: PoseTrajectory, estimate: PoseTrajectory, side: str, factor: float
+) -> bool:
+    """Whether ``side``'s stamps meet the other's as given and not once divided by ``factor``.
+
+    Then the stamps are seconds on one clock, and the speeds differ by a length's unit (a
+    piece in mm, a reference in km), not a time's. WHY: a 1 s piece in mm of an hour's
+    reference in seconds (epoch stamps, 1.7e9 s) was said "the reference's stamps look
+    like ms" (a review): divided by 1e3 they lie at 1.7e6 s, far from the piece's.
+    """
+    longer, other = (reference, estimate) if side == "reference" else (estimate, reference)
+    first, last = float(longer.stamps_s[0]), float(longer.stamps_s[-1])
+    start, end = float(other.stamps_s[0]), float(other.stamps_s[-1])
+    as_given = first <= end and start <= last
+    return as_given and not (first / factor <= end and start <= last / factor)
 
 
 def _piece_of(ratio: float, slower: float | None) -> int:
