@@ -766,3 +766,29 @@ def test_a_settings_value_refused_says_what_it_may_be(value: object, said: str) 
     ranking = examples()["compare/Ranking"]
     with pytest.raises(ValidationError, match=said):
         ranking.replace(settings={"k": value})
+
+
+@message("test/Measured")
+class _Measured(Msg):
+    duration_s: float
+    rate_hz: float = math.nan
+
+    def _validate(self) -> None:
+        self._check_measures(("duration_s", "rate_hz"), "a finite value >= 0 (NaN: unknown)")
+
+
+@pytest.mark.parametrize("value", [0.0, 1.5, 1.7976931348623157e308, math.nan])
+def test_check_measures_keeps_a_finite_value_at_least_zero_or_nan(value: float) -> None:
+    assert _Measured(duration_s=value).rate_hz != _Measured(duration_s=value).rate_hz
+
+
+@pytest.mark.parametrize(("field", "value"), [("duration_s", -1e-300), ("rate_hz", math.inf)])
+def test_check_measures_refuses_below_zero_and_inf_naming_the_field(
+    field: str, value: float
+) -> None:
+    fields = {"duration_s": 1.0, field: value}
+    with pytest.raises(
+        ValidationError, match=rf"finite value >= 0 \(NaN: unknown\).*`_Measured\.{field}`"
+    ) as err:
+        _Measured(**fields)
+    assert err.value.field == f"_Measured.{field}"

@@ -99,11 +99,8 @@ class Extrinsic(Msg):
             raise self._fail(
                 field="scale_std", expected="an uncertainty >= 0 (NaN: unknown)", got=self.scale_std
             )
-        for name in ("rms_m", "rms_deg"):  # root mean squares of finite residuals
-            value = getattr(self, name)
-            if not (0 <= value < math.inf or math.isnan(value)):
-                expected = "a finite RMS >= 0 (NaN: unknown)"
-                raise self._fail(field=name, expected=expected, got=value)
+        # root mean squares of finite residuals
+        self._check_measures(("rms_m", "rms_deg"), "a finite RMS >= 0 (NaN: unknown)")
         if min(self.n_poses, self.n_pairs) < 0:
             name = "n_poses" if self.n_poses < 0 else "n_pairs"
             raise self._fail(field=name, expected="a count >= 0", got=getattr(self, name))

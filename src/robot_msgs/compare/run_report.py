@@ -135,11 +135,7 @@ class Latency(Msg):
         -1 s and +inf were kept, and a p50 above the max. Of a pair out of order (NaN
         compares False: unknown) either field breaks the rule, so both are named.
         """
-        for name in _LATENCY_FIGURES:
-            value = getattr(self, name)
-            if not (0 <= value < math.inf or math.isnan(value)):  # +inf: none measured
-                expected = "a finite duration >= 0 (NaN: unknown)"
-                raise self._fail(field=name, expected=expected, got=value)
+        self._check_measures(_LATENCY_FIGURES, "a finite duration >= 0 (NaN: unknown)")
         for kind in ("latency", "processing"):
             p50, p95, top = f"{kind}_p50_s", f"{kind}_p95_s", f"{kind}_max_s"
             if getattr(self, p95) < getattr(self, p50):
@@ -159,6 +155,10 @@ _LATENCY_FIGURES = (
     "processing_max_s",
     "processing_mean_s",
 )
+
+
+#: The rates of :class:`RunReport`, Hz >= 0 or NaN (unknown).
+_RATES = ("input_rate_hz", "nominal_input_rate_hz", "output_rate_hz")
 
 
 #: The figures of :class:`Resources` that are >= 0 or NaN (unknown).
@@ -196,11 +196,8 @@ class Resources(Msg):
     def _validate(self) -> None:
         if self.n_samples < 0:
             raise self._fail(field="n_samples", expected="a count >= 0", got=self.n_samples)
-        for name in _RESOURCE_FIGURES:  # seconds, bytes, percentages of use
-            value = getattr(self, name)
-            if not (0 <= value < math.inf or math.isnan(value)):  # +inf: none measured
-                expected = "a finite value >= 0 (NaN: unknown)"
-                raise self._fail(field=name, expected=expected, got=value)
+        # seconds, bytes, percentages of use
+        self._check_measures(_RESOURCE_FIGURES, "a finite value >= 0 (NaN: unknown)")
 
 
 @message("compare/Repeatability")
@@ -314,11 +311,7 @@ class RunReport(Msg):
             raise self._fail(
                 field="coverage", expected="a share in [0, 1] or NaN", got=self.coverage
             )
-        for name in ("input_rate_hz", "nominal_input_rate_hz", "output_rate_hz"):
-            value = getattr(self, name)
-            if not (0 <= value < math.inf or math.isnan(value)):  # +inf: none measured
-                expected = "a finite rate >= 0 (NaN: unknown)"
-                raise self._fail(field=name, expected=expected, got=value)
+        self._check_measures(_RATES, "a finite rate >= 0 (NaN: unknown)")
         if self.n_estimate < 0:  # wrong on its own: named before the count it bounds
             raise self._fail(field="n_estimate", expected="a count >= 0", got=self.n_estimate)
         if self.n_valid < 0:  # wrong on its own

@@ -92,19 +92,11 @@ class StepResponse(Msg):
         later crossing's minus the earlier's; the percentages are ``100 · max(0, ...)`` of
         finite samples. ``rise_time_s=-1.0`` and ``settling_time_s=inf`` were kept.
         """
-        for name, nan_means in _FIGURES:
-            value = getattr(self, name)
-            if not (0 <= value < math.inf or math.isnan(value)):  # +inf: none measured
-                what = "percentage" if name.endswith("_pct") else "time"
-                expected = f"a finite {what} >= 0 (NaN: {nan_means})"
-                raise self._fail(field=name, expected=expected, got=value)
+        self._check_measures(_TIMES, "a finite time >= 0 (NaN: not reached)")
+        self._check_measures(("peak_time_s",), "a finite time >= 0 (NaN: unknown)")
+        self._check_measures(_PERCENTAGES, "a finite percentage >= 0 (NaN: unknown)")
 
 
-#: The figures of :class:`StepResponse` >= 0 and finite, and what their NaN means.
-_FIGURES = (
-    ("rise_time_s", "not reached"),
-    ("settling_time_s", "not reached"),
-    ("peak_time_s", "unknown"),
-    ("overshoot_pct", "unknown"),
-    ("undershoot_pct", "unknown"),
-)
+#: The times of :class:`StepResponse` whose NaN means "not reached", and its percentages.
+_TIMES = ("rise_time_s", "settling_time_s")
+_PERCENTAGES = ("overshoot_pct", "undershoot_pct")

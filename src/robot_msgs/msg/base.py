@@ -62,6 +62,7 @@ Vector3(x=nan, y=inf, z=0.0)
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from collections.abc import Mapping
@@ -278,6 +279,18 @@ class Msg(_Struct):
     def _fail(self, field: str, expected: str, got: object) -> ValidationError:
         """Build a :class:`ValidationError` for ``field`` of this message."""
         return field_error(expected=expected, value=got, path=f"{type(self).__name__}.{field}")
+
+    def _check_measures(self, names: tuple[str, ...], expected: str) -> None:
+        """Refuse a field of ``names`` below 0 or +inf, naming it; NaN (unknown) passes.
+
+        The one test of a measured quantity (a duration, an RMS, a rate, bytes): ``-1``
+        and ``+inf`` (none measured) are refused as ``expected`` says. Written inline in
+        six types before; a type that checks often tests ``0.0 <= v < 1e308`` first.
+        """
+        for name in names:
+            value = getattr(self, name)
+            if not (0 <= value < math.inf or math.isnan(value)):
+                raise self._fail(field=name, expected=expected, got=value)
 
     def _fail_rule(self, first: str, second: str, rule: str) -> ValidationError:
         """Build a :class:`ValidationError` for ``rule`` between two fields, naming both.
