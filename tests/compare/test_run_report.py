@@ -320,3 +320,41 @@ def test_more_valid_poses_than_estimates_names_both_counts() -> None:
         ValidationError, match=r"^Expected a count >= 0, got int -1 - at `RunReport\.n_valid`$"
     ):
         report.replace(n_valid=-1)
+
+
+_NO_PROCESSING = {
+    "processing_p50_s": math.nan,
+    "processing_p95_s": math.nan,
+    "processing_max_s": math.nan,
+    "processing_mean_s": math.nan,
+}
+
+
+def test_a_latency_without_processing_times_passes_the_one_test(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A bag proxy has none: four NaN went to the full check, 2 us more than a log
+    def full(self: Latency) -> None:
+        msg = "full check"
+        raise AssertionError(msg)
+
+    monkeypatch.setattr(Latency, "_check_figures", full)
+    latency = example("compare/Latency")
+    assert isinstance(latency, Latency)
+    proxy = latency.replace(source="bag_receive_proxy", **_NO_PROCESSING)
+    assert math.isnan(proxy.processing_p50_s)
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({**_NO_PROCESSING, "processing_p95_s": -1.0}, "processing_p95_s"),
+        ({**_NO_PROCESSING, "processing_mean_s": math.inf}, "processing_mean_s"),
+        ({**_NO_PROCESSING, "latency_max_s": math.inf}, "latency_max_s"),
+    ],
+)
+def test_a_latency_with_some_processing_times_unknown_is_still_checked(
+    changes: dict[str, float], field: str
+) -> None:
+    with pytest.raises(ValidationError, match=rf"`Latency\.{field}`"):
+        example("compare/Latency").replace(**changes)
