@@ -81,16 +81,21 @@ def _as_compared(result: EvaluationResult) -> dict[str, Any]:
 
 
 def _no_segment_integrals(comparison: dict[str, Any]) -> dict[str, Any]:
-    """The comparison with its drift segments' ``iae``/``ise``/``itae`` NaN, as today's.
+    """The comparison with the ``iae``/``ise``/``itae`` of overlapping pieces NaN, as today's.
 
     Those releases integrated a segment length's drift over the segments' starts (a
-    segment's drift is no quantity over time; its unit said %·s over frame indices);
-    every other number stays compared.
+    segment's drift is no quantity over time; its unit said %·s over frame indices), and
+    the TUM protocol's RPE over pairs longer than a frame, which overlap as all pairs do
+    (their starts are no time axis: ``Signal.of``); every other number stays compared.
     """
     no_integrals = dict.fromkeys(("iae", "ise", "itae"), math.nan)
+    pairs = comparison.get("parameters") or {}
+    overlapping = pairs.get("all_pairs") is True or (
+        pairs.get("protocol") == "tum" and (pairs.get("delta"), pairs.get("delta_unit")) != (1, "f")
+    )
     signals = [
         signal
-        if signal.get("length_m") is None
+        if signal.get("length_m") is None and not overlapping
         else {**signal, "stats": {**signal["stats"], **no_integrals}}
         for signal in comparison["signals"]
     ]
