@@ -206,3 +206,26 @@ def test_the_example_report_does_not_scroll_sideways_at_360_px(
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert wide[0] <= wide[1]
+
+
+def test_a_legend_below_keeps_off_turned_category_labels_at_360_px(
+    page: tuple[Browser, Path], tmp_path: Path
+) -> None:
+    """``res --html`` of eight long-named results at 360 px: the box and violin plots'
+    legend, moved below its panel, stood 72 px under it and covered the categories'
+    turned labels, which reached 120 px down (a review). It stands under the labels."""
+    from robot_msgs.cli import main
+    from robot_msgs.io.result_files import save_result
+    from robot_msgs.msg.catalog import example
+
+    names = [f"orbslam3_stereo_inertial_variant_{k:02d}.json" for k in range(1, 9)]
+    for name in names:
+        save_result(tmp_path / name, example("compare/EvaluationResult"))  # type: ignore[arg-type]
+    out = tmp_path / "res.html"
+    assert main(["res", *(str(tmp_path / n) for n in names), "--html", str(out)]) == 0
+    browser, _ = page
+    metrics = {"width": 360, "height": 900, "deviceScaleFactor": 1, "mobile": True}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(out.resolve().as_uri())
+    browser.drain(1.0)
+    _check_legends(browser.evaluate(_COVERED), 360)

@@ -171,6 +171,14 @@ _SCRIPT = r"""
   // ticks and x axis' titles at 360 px). Beside one panel where that leaves the panel
   // 40 % of the width, else below it (beside, twelve algorithms' legend squeezed the
   // panel to 64 px at 360 px), the panel as high as planned (meta.beside.paper).
+  // How far the x axes' ticks and titles reach below the panels: a box plot's long
+  // categories, turned, took 120 px at 360 px and the legend covered them.
+  function depth(div) {
+    const bottom = s => Math.max(0, ...Array.from(div.querySelectorAll(s)).map(
+      e => e.getBoundingClientRect()).filter(r => r.width > 0).map(r => r.bottom));
+    const panels = bottom("rect.nsewdrag");
+    return Math.max(0, bottom('g.xaxislayer-above, g[class^="g-x"][class$="title"]') - panels);
+  }
   async function fitTitles(div) {
     const L = div._fullLayout, meta = div.layout.meta;
     if (!L || !meta || !meta.titles) return;
@@ -204,7 +212,8 @@ _SCRIPT = r"""
         update.height = base.h + extra;
       } else {
         const legend = div._fullLayout.legend ? div._fullLayout.legend._height : 0;
-        const b = Math.max(meta.paper ? base.b : 0, meta.below + legend + 10);
+        const gap = Math.max(meta.below, depth(div) + 8);
+        const b = Math.max(meta.paper ? base.b : 0, gap + legend + 10);
         const height = t + paper + b;
         update["margin.b"] = b;
         update.height = height;
@@ -213,7 +222,7 @@ _SCRIPT = r"""
         // height is the whole legend's (plotly.js cut one below at half the figure's).
         update["legend.yref"] = "container";
         update["legend.yanchor"] = "bottom";
-        update["legend.y"] = (b - meta.below - legend) / height;
+        update["legend.y"] = (b - gap - legend) / height;
         update["legend.maxheight"] = 1;
       }
       await Plotly.relayout(div, update);
