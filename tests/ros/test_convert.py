@@ -496,7 +496,7 @@ def test_a_nested_value_of_a_generated_type_from_ros_is_named_at_its_place() -> 
         (run, ("comparisons_values", 0, "signals", 0, "stats", "std"), -1.0,
          "RunReport.comparisons['ape:translation'].signals[0].stats.std"),
         (run, ("resources", 0, "duration_s"), -1.0, "RunReport.resources.duration_s"),
-        (report, ("runs", 0, "losses", 0, "end_s"), -1e9, "Report.runs[0].losses[0].end_s"),
+        (report, ("runs", 0, "losses", 0, "end_s"), math.inf, "Report.runs[0].losses[0].end_s"),
     ]  # fmt: skip
     for msg, path, value, place in cases:
         broken = _with(to_ros(msg), path, value)
