@@ -407,7 +407,7 @@ def _turn_noise(traj: PoseTrajectory) -> float:
     second = steps[1:] - steps[:-1]
     if not _white_of(second):
         return 0.0
-    return 2.0 * float(np.einsum("ni,ni->", second, second)) / (6.0 * len(second)) / 3.0
+    return 2.0 * _noise_variance(second) / 3.0
 
 
 def _span(raw: PoseTrajectory, index: IntpArray) -> PoseTrajectory:
@@ -464,9 +464,15 @@ def _spread_and_noise_of(p: Float64Array) -> tuple[float, float]:
     """:func:`_spread_and_noise` of rows ``p`` ``(N, 3)``: any vectors in a sequence."""
     centred = p - p.mean(axis=0)
     spread = math.sqrt(float(np.einsum("ni,ni->", centred, centred)) / len(p))
-    second = p[2:] - 2.0 * p[1:-1] + p[:-2]
-    noise = math.sqrt(float(np.einsum("ni,ni->", second, second)) / (6.0 * len(second)))
-    return spread, noise
+    return spread, math.sqrt(_noise_variance(p[2:] - 2.0 * p[1:-1] + p[:-2]))
+
+
+def _noise_variance(second: Float64Array) -> float:
+    """White noise's variance a vector ``σ²`` from second differences ``(M, 3)``: ``Σ/6M``.
+
+    ``var(n[i+1] - 2 n[i] + n[i-1]) = 6 σ²`` for independent noise ``n`` of ``σ``.
+    """
+    return float(np.einsum("ni,ni->", second, second)) / (6.0 * len(second))
 
 
 def _white(traj: PoseTrajectory) -> bool:
