@@ -15,7 +15,7 @@ from robot_msgs.errors import ValidationError
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
-__all__ = ["check_series", "float64_array", "is_complex", "real_float", "refuse_non_real"]
+__all__ = ["check_series", "is_complex", "real_array", "real_float", "refuse_non_real"]
 
 
 def is_complex(value: object) -> bool:
@@ -107,28 +107,38 @@ timedelta64[ms], whose values are counts of ms: divide by np.timedelta64(1, 's')
         raise ValidationError(msg)
 
 
-def float64_array(value: Any) -> Float64Array:
-    """``np.asarray(value, dtype=np.float64)``, raising TypeError for text.
+def real_array(name: str, value: Any, *, expected: str = "numbers") -> Float64Array:
+    """``value`` as a float64 array, or :class:`ValidationError` naming ``name``.
 
-    WHY: NumPy parses numeric strings, where the library's inputs are numbers:
-    ``error_stats(["1", "2", "3"])`` said mean 2.0 (a list of ``"a"`` was refused, one of
-    ``"1.0"`` read). Strings in an object array are refused too; its numbers are not.
+    Refuses complex numbers, datetimes and timedeltas (:func:`refuse_non_real`), text,
+    ragged lists and numbers past float64 (``10**400``), saying ``Expected `name` as
+    {expected}, got ...``; the shape is the caller's to check.
+
+    WHY text is refused: NumPy parses numeric strings, where the library's inputs are
+    numbers: ``error_stats(["1", "2", "3"])`` said mean 2.0 (a list of ``"a"`` was
+    refused, one of ``"1.0"`` read). Strings in an object array are refused too; its
+    numbers are not.
 
     Examples
     --------
-    >>> float64_array([1, 2.5])
+    >>> real_array("y", [1, 2.5])
     array([1. , 2.5])
-    >>> float64_array(["1.0"])
+    >>> real_array("y", ["1.0"])
     Traceback (most recent call last):
     ...
-    TypeError: text, not numbers: dtype <U3
+    robot_msgs.errors.ValidationError: Expected `y` as numbers, got list ['1.0']
     """
-    arr = np.asarray(value)
-    kind = arr.dtype.kind
-    if kind in "US" or (kind == "O" and any(isinstance(v, str | bytes) for v in arr.flat)):
-        msg = f"text, not numbers: dtype {arr.dtype}"
-        raise TypeError(msg)
-    return arr.astype(np.float64, copy=False)
+    refuse_non_real(name, value)  # NumPy keeps real parts, reads datetimes as counts
+    try:
+        arr = np.asarray(value)
+        kind = arr.dtype.kind
+        if kind in "US" or (kind == "O" and any(isinstance(v, str | bytes) for v in arr.flat)):
+            text = f"text, not numbers: dtype {arr.dtype}"
+            raise TypeError(text)  # noqa: TRY301 - said below, as NumPy's own refusals
+        return arr.astype(np.float64, copy=False)
+    except (TypeError, ValueError, OverflowError) as err:  # text, ragged, objects, 10**400
+        msg = f"Expected `{name}` as {expected}, got {type(value).__name__} {value!r:.60}"
+        raise ValidationError(msg) from err
 
 
 def check_series(
@@ -160,12 +170,7 @@ def check_series(
     ...
     robot_msgs.errors.ValidationError: Expected `y` of shape (N,) with N >= 2, got shape (1, 2)
     """
-    refuse_non_real(name, value)
-    try:
-        arr = float64_array(value)
-    except (TypeError, ValueError, OverflowError) as err:  # 10**400: OverflowError
-        msg = f"Expected `{name}` as numbers, got {type(value).__name__} {value!r:.60}"
-        raise ValidationError(msg) from err
+    arr = real_array(name, value)
     if arr.ndim != 1 or arr.size < min_size:
         least = f" with N >= {min_size}" if min_size else ""
         msg = f"Expected `{name}` of shape (N,){least}, got shape {arr.shape}"

@@ -22,7 +22,7 @@ import numpy as np
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.signal import Signal
 from robot_msgs.errors import AssociationError, ValidationError
-from robot_msgs.series import check_series, float64_array, refuse_non_real
+from robot_msgs.series import check_series, real_array
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -43,12 +43,7 @@ _COMMAND_FIELD = {"position": "positions", "velocity": "velocities", "effort": "
 
 
 def _signal(name: str, value: Any, n: int) -> Float64Array:
-    refuse_non_real(name, value)
-    try:
-        arr = float64_array(value)
-    except (TypeError, ValueError, OverflowError) as err:  # 10**400: OverflowError
-        msg = f"Expected `{name}` as numbers, got {type(value).__name__}"
-        raise ValidationError(msg) from err
+    arr = real_array(name, value)
     if arr.ndim not in (1, 2) or arr.shape[0] != n or arr.size == 0:
         msg = f"Expected `{name}` of shape ({n},) or ({n}, C), got shape {arr.shape}"
         raise ValidationError(msg)

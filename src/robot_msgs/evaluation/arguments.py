@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.series import float64_array, refuse_non_real
+from robot_msgs.series import real_array
 
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
@@ -73,14 +73,7 @@ def check_points(name: str, values: Any, *, min_rows: int = 1) -> Float64Array:
     robot_msgs.errors.ValidationError: Expected `positions_xyz` of shape (N, 3) with N >= 1, \
 got shape (2, 2)
     """
-    refuse_non_real(name, values)  # NumPy keeps real parts, reads datetimes as counts
-    try:
-        arr = float64_array(values)  # refuses numeric text, which NumPy parses
-    except (TypeError, ValueError, OverflowError) as err:  # text, ragged, objects, 10**400
-        text = repr(values)
-        got = f"{type(values).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
-        msg = f"Expected `{name}` as numbers of shape (N, 3), got {got}"
-        raise ValidationError(msg) from err
+    arr = real_array(name, values, expected="numbers of shape (N, 3)")
     if arr.ndim != 2 or arr.shape[1] != 3 or arr.shape[0] < min_rows:
         least = f" with N >= {min_rows}" if min_rows else ""
         msg = f"Expected `{name}` of shape (N, 3){least}, got shape {arr.shape}"
