@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 
@@ -19,7 +19,10 @@ from robot_msgs.rotations import (
 from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array
 
-__all__ = ["ALIGNMENT_METHODS", "Alignment", "is_rotation_matrix"]
+if TYPE_CHECKING:
+    from robot_msgs.compare.extrinsic import Extrinsic
+
+__all__ = ["ALIGNMENT_METHODS", "Alignment", "check_rigid", "is_rotation_matrix"]
 
 #: Largest deviation of ``RᵀR`` from the identity (and of ``det R`` from 1) accepted.
 ROTATION_TOL = 1e-6
@@ -61,6 +64,16 @@ def is_rotation_matrix(r: np.ndarray[Any, Any]) -> bool:
     )
     det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
     return orthonormal and abs(det - 1.0) <= tol
+
+
+def check_rigid(msg: Alignment | Extrinsic) -> None:
+    """Refuse ``msg`` whose ``rotation`` is no rotation matrix or ``translation_m`` not finite."""
+    if not is_rotation_matrix(msg.rotation):
+        expected = "a rotation matrix (orthonormal, det +1)"
+        raise msg._fail(field="rotation", expected=expected, got=msg.rotation)  # noqa: SLF001
+    if not all_finite(msg.translation_m):
+        got = msg.translation_m
+        raise msg._fail(field="translation_m", expected="finite values", got=got)  # noqa: SLF001
 
 
 @message("compare/Alignment")
@@ -114,13 +127,7 @@ class Alignment(Msg):
             raise self._fail(
                 field="method", expected=f"one of {ALIGNMENT_METHODS}", got=self.method
             )
-        if not is_rotation_matrix(self.rotation):
-            expected = "a rotation matrix (orthonormal, det +1)"
-            raise self._fail(field="rotation", expected=expected, got=self.rotation)
-        if not all_finite(self.translation_m):
-            raise self._fail(
-                field="translation_m", expected="finite values", got=self.translation_m
-            )
+        check_rigid(self)
         if not (math.isfinite(self.scale) and self.scale > 0):
             raise self._fail(field="scale", expected="a finite scale > 0", got=self.scale)
         if self.n_fit < 0:

@@ -13,9 +13,9 @@ from typing import Annotated
 
 import numpy as np
 
-from robot_msgs.compare.alignment import is_rotation_matrix
+from robot_msgs.compare.alignment import check_rigid
 from robot_msgs.msg import Msg, Shape, message
-from robot_msgs.msg.check import COMPILED, all_finite
+from robot_msgs.msg.check import COMPILED
 from robot_msgs.rotations import rotation_vector_from_matrix
 from robot_msgs.typing import Float64Array, Int64Array
 
@@ -74,13 +74,7 @@ class Extrinsic(Msg):
     notes: tuple[str, ...] = ()
 
     def _validate(self) -> None:
-        if not is_rotation_matrix(self.rotation):
-            expected = "a rotation matrix (orthonormal, det +1)"
-            raise self._fail(field="rotation", expected=expected, got=self.rotation)
-        if not all_finite(self.translation_m):
-            raise self._fail(
-                field="translation_m", expected="finite values", got=self.translation_m
-            )
+        check_rigid(self)
         cov = self.covariance_6x6
         if not _nan_symmetric(cov):
             raise self._fail(
