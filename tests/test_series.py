@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import math
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.series import check_series
@@ -122,3 +127,66 @@ def test_numeric_text_is_refused_not_parsed(value: object) -> None:
 
 def test_numbers_in_an_object_array_still_pass() -> None:
     assert check_series("s", np.array([1, 2.5], dtype=object)).tolist() == [1.0, 2.5]
+
+
+class _PosingAsText:
+    """Reports ``str`` as its ``__class__`` (as a ``Mock(spec=str)`` does), and reads as 1.0."""
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return str
+
+    def __float__(self) -> float:
+        return 1.0
+
+
+class _Text(str):
+    """Text of a class of its own."""
+
+    __slots__ = ()
+
+
+def _old_check_series(value: npt.NDArray[np.object_]) -> list[float]:
+    """check_series before its object arrays were read by class: isinstance, one by one."""
+    if any(isinstance(v, str | bytes) for v in value.flat):
+        msg = "text"
+        raise TypeError(msg)
+    return [float(v) for v in value.astype(np.float64)]
+
+
+_ELEMENTS = st.one_of(
+    st.floats(),
+    st.integers(-(10**400), 10**400),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=3),
+    st.binary(max_size=3),
+    st.sampled_from(["1.5", b"2", np.str_("3"), np.bytes_(b"4"), _Text("5"), bytearray(b"6")]),
+    st.floats(width=32).map(np.float32),
+    st.sampled_from([Decimal("0.1"), Fraction(1, 3), _PosingAsText(), np.int8(-3)]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ELEMENTS, max_size=6))
+def test_object_arrays_are_refused_exactly_as_element_by_element_isinstance(
+    elements: list[object],
+) -> None:
+    """Text in an object array was found by isinstance element by element (85 ms for 2e5
+    floats); it is found by the elements' classes now, with the same refusals."""
+    value = np.empty(len(elements), dtype=object)
+    value[:] = elements
+    try:
+        expected = _old_check_series(value)
+    except (TypeError, ValueError, OverflowError):
+        with pytest.raises(ValidationError, match=r"Expected `s` as numbers, got ndarray"):
+            check_series("s", value)
+    else:
+        got = check_series("s", value).tolist()
+        assert np.array_equal(got, expected, equal_nan=True)
+
+
+def test_text_posing_by_its_class_in_an_object_array_is_refused() -> None:
+    value = np.array([1.0, _PosingAsText()], dtype=object)
+    with pytest.raises(ValidationError, match=r"Expected `s` as numbers, got ndarray"):
+        check_series("s", value)
