@@ -9,6 +9,7 @@ live when evo is installed).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import math
@@ -405,6 +406,40 @@ def test_umeyama_on_coordinates_whose_squares_overflow_raises_an_alignment_error
         umeyama(x, x, with_scale=True)
     assert all(math.isnan(v) for v in fit_rmse(x, x))
     assert all(math.isnan(v) for v in mirrored_fit(x, x))
+
+
+def test_one_side_whose_squares_overflow_is_not_taken_for_a_side_without_spread() -> None:
+    """The sum of squares of points at 1e200 m overflowed (inf - inf: NaN) and the clip at 0
+    took it for 0: mirrored_fit of points at 1 m against them said a perfect fit (0, 0),
+    or NumPy's 'overflow encountered in scalar multiply' (a review). No residual is trusted."""
+    x, y = NOISY_EST[:8], NOISY_REF[:8] * 1e200
+    assert all(math.isnan(v) for v in mirrored_fit(x, y))
+    assert all(math.isnan(v) for v in fit_rmse(x, y))
+    with pytest.raises(AlignmentError, match=r"squared spread overflows float64 \(largest"):
+        umeyama(x, y, with_scale=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(3, 8),
+    st.integers(-300, 300),
+    st.integers(-300, 300),
+    st.integers(0, 2**32 - 1),
+    st.booleans(),
+)
+def test_fits_of_points_at_any_finite_magnitude_raise_only_our_errors(
+    n: int, x_exponent: int, y_exponent: int, seed: int, with_scale: bool
+) -> None:
+    """Points of 1e-300 m to 1e300 m, on either side: a fit, NaN residuals or our error,
+    never NumPy's LinAlgError or a RuntimeWarning (errors here)."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 3)) * 10.0**x_exponent
+    y = rng.normal(size=(n, 3)) * 10.0**y_exponent
+    proper, mirrored = mirrored_fit(x, y)
+    assert math.isnan(proper) or mirrored <= proper
+    fit_rmse(x, y)
+    with contextlib.suppress(AlignmentError):
+        umeyama(x, y, with_scale=with_scale)
 
 
 # The Alignment message -----------------------------------------------------------------------

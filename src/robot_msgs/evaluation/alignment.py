@@ -434,19 +434,21 @@ def _moments(
             cov += by.T @ bx
             off_x += ones[:m] @ bx
             off_y += ones[:m] @ by
-        sxx = max(0.0, sxx - float(off_x @ off_x) / n)
-        syy = max(0.0, syy - float(off_y @ off_y) / n)
+        sxx -= float(off_x @ off_x) / n
+        syy -= float(off_y @ off_y) / n
         cov -= np.outer(off_y, off_x) / n
     if not (math.isfinite(sxx + syy) and np.isfinite(cov).all()):
         # Finite coordinates past ~1e154 m: their squares overflow, and the SVD raised
-        # NumPy's LinAlgError ("SVD did not converge").
+        # NumPy's LinAlgError ("SVD did not converge"). Checked before the clip at 0,
+        # which took an overflowed sum (inf - inf, NaN) for 0: mirrored_fit of points at
+        # 1 m against points at 1e200 m said a perfect fit, or overflowed (a review).
         msg = (
             "Cannot fit an alignment: the positions' squared spread overflows float64 "
             f"(largest |coordinate| {max(float(np.abs(x).max()), float(np.abs(y).max())):.3g}"
             " m); are they in metres?"
         )
         raise AlignmentError(msg)
-    return mean_x + off_x / n, mean_y + off_y / n, sxx, syy, cov
+    return mean_x + off_x / n, mean_y + off_y / n, max(0.0, sxx), max(0.0, syy), cov
 
 
 def _collinear_floor(
