@@ -311,6 +311,34 @@ def test_motions_that_disagree_in_direction_give_no_scale() -> None:
         estimate_extrinsic(ref, mirrored, with_scale=True, refuse=False)
 
 
+@pytest.mark.parametrize("with_scale", [False, True])
+@pytest.mark.parametrize(("ref_scale", "est_scale"), [(1e-150, 1e148), (1e148, 1e-150)])
+def test_positions_whose_arithmetic_leaves_float64_are_refused_naming_both_inputs(
+    ref_scale: float, est_scale: float, *, with_scale: bool
+) -> None:
+    """Positions of 1e-150 m against 1e148 m let NumPy's LinAlgError ("Eigenvalues did not
+    converge") or its RuntimeWarning out (a review): our error, or a refusal of ours."""
+    ref = body(100)
+    est = body(100)
+    ref = ref.replace(positions_xyz=ref.positions_xyz * ref_scale)
+    est = est.replace(positions_xyz=est.positions_xyz * est_scale)
+    with pytest.raises(AlignmentError, match=r"Cannot estimate the extrinsic: "):
+        estimate_extrinsic(ref, est, with_scale=with_scale)
+
+
+def test_the_refusal_past_float64_names_each_input_and_its_size() -> None:
+    ref = body(100)
+    ref = ref.replace(positions_xyz=ref.positions_xyz * 1e-150)
+    est = body(100)
+    est = est.replace(positions_xyz=est.positions_xyz * 1e148)
+    with pytest.raises(
+        AlignmentError,
+        match=r"leaves float64 .*\(largest \|coordinate\| 2e-150 m in `reference`, "
+        r"2e\+148 m in `estimate`\): are both in metres\?",
+    ):
+        estimate_extrinsic(ref, est)
+
+
 # Real data -------------------------------------------------------------------------------
 
 

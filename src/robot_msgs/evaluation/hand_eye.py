@@ -227,16 +227,31 @@ determine translation along z of the estimate's body (z of the reference's): \
     if n < 3:
         msg = f"Cannot estimate the extrinsic from {n} matched poses: at least 3 are needed"
         raise AlignmentError(msg)
-    motions = _Motions(reference, estimate)
-    start = _start(motions, with_scale=with_scale)
-    fit = _refine(motions, start, with_scale=with_scale)
-    return _result(
-        motions,
-        fit,
-        with_scale=with_scale,
-        limits=(max_std_m, math.radians(max_std_deg), max_scale_std),
-        refuse=refuse,
-    )
+    # WHY raise: positions of 1e148 m against 1e-150 m took the normal equations past
+    # float64 (overflow, then NaN), and NumPy's LinAlgError ("Eigenvalues did not
+    # converge") or its RuntimeWarning escaped (a review).
+    try:
+        with np.errstate(over="raise", invalid="raise", divide="raise"):
+            motions = _Motions(reference, estimate)
+            start = _start(motions, with_scale=with_scale)
+            fit = _refine(motions, start, with_scale=with_scale)
+            return _result(
+                motions,
+                fit,
+                with_scale=with_scale,
+                limits=(max_std_m, math.radians(max_std_deg), max_scale_std),
+                refuse=refuse,
+            )
+    except (FloatingPointError, np.linalg.LinAlgError) as err:
+        sizes = ", ".join(
+            f"{float(np.max(np.abs(t.positions_xyz))):.3g} m in `{name}`"
+            for name, t in (("reference", reference), ("estimate", estimate))
+        )
+        msg = (
+            "Cannot estimate the extrinsic: its arithmetic leaves float64 for these "
+            f"positions (largest |coordinate| {sizes}): are both in metres?"
+        )
+        raise AlignmentError(msg) from err
 
 
 class _Motions:
