@@ -169,3 +169,42 @@ def test_a_long_profile_with_little_jerk_is_not_taken_for_rounding() -> None:
     # A ramp as long is still refused: its rounding is far below the ripple's cost.
     with pytest.raises(ValidationError, match=r"without jerk.*infinite"):
         log_dimensionless_jerk(np.linspace(1.0, 2.0, n), 1000.0)
+
+
+@pytest.mark.parametrize("origin_m", [0.0, 1000.0])
+def test_constant_speed_from_rounded_positions_is_refused_as_without_jerk(
+    origin_m: float,
+) -> None:
+    """1 mm steps at 100 Hz over 1000 samples, rounded to the millimetre: the speeds vary
+    only by the positions' rounding (up to eps · 1 m / 1 mm = 2e-13 of them, far above the
+    speeds' own), and LDLJ said 37.3 (19.7 a kilometre away), "smoother" than any movement,
+    where constant speed given as speeds is refused (a review)."""
+    positions = np.zeros((1000, 3))
+    positions[:, 0] = np.round(origin_m + 0.001 * np.arange(1000), 3)
+    speed = speed_from_positions(positions, 100.0)
+    assert np.ptp(speed) == 0.0
+    assert float(speed[0]) == pytest.approx(0.1, rel=1e-9)  # 1 mm at 100 Hz
+    with pytest.raises(ValidationError, match=r"profile without jerk.*infinite"):
+        log_dimensionless_jerk(speed, 100.0)
+
+
+def test_positions_still_to_their_last_bit_are_a_still_profile() -> None:
+    """A point at 5e5 m that moves by one ulp (5.8e-11 m) back and forth: its speeds are
+    rounding, and LDLJ and SPARC gave numbers of them; SPARC refuses a still profile."""
+    x = np.full(1000, 5e5)
+    x[1::3] = np.nextafter(5e5, 1e6)
+    positions = np.stack([x, np.zeros(1000), np.full(1000, -2.0)], axis=1)
+    speed = speed_from_positions(positions, 100.0)
+    assert speed.tolist() == [0.0] * 1000
+    with pytest.raises(ValidationError, match=r"0 throughout"):
+        log_dimensionless_jerk(speed, 100.0)
+
+
+def test_a_movement_far_from_the_origin_keeps_its_speeds() -> None:
+    """Only rounding is taken out: the Gaussian movement (0.25 m) gives the same speeds at
+    the origin and 5e6 m away (UTM), to the rounding of 5e6 m (1e-9 of a 1 cm step)."""
+    x = np.cumsum(GAUSSIAN) * 0.01
+    near = speed_from_positions(np.stack([x, 0 * x], axis=1), 100.0)
+    far = speed_from_positions(np.stack([x + 5e6, 0 * x + 5e6], axis=1), 100.0)
+    np.testing.assert_allclose(far, near, rtol=0, atol=1e-6)
+    assert np.ptp(near) > 0.9
