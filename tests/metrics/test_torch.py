@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import os
@@ -339,6 +340,18 @@ def test_a_wrong_sparc_argument_is_said_of_sparc_itself() -> None:
         tm.SPARC(sample_rate=100.0)  # type: ignore[call-arg]
     metric = tm.SPARC(sample_rate_hz=100.0, pad_level=3)
     assert (metric.sample_rate_hz, metric.max_cutoff_hz, metric.pad_level) == (100.0, 10.0, 3)
+
+
+@pytest.mark.parametrize("name", tm.__all__)
+def test_each_torch_class_takes_the_options_of_its_numpy_twin(name: str) -> None:
+    """Two ``__init__`` for one idea (SPARC's, LogDimensionlessJerk's...), on two bases: the
+    options (names, kinds, defaults) must stay one; only their bodies are twice."""
+
+    def options(cls: type) -> list[tuple[str, object, object]]:
+        parameters = inspect.signature(cls).parameters.values()
+        return [(p.name, p.kind, p.default) for p in parameters]
+
+    assert options(getattr(tm, name)) == options(getattr(npm, name))
 
 
 @pytest.mark.filterwarnings("ignore:The ``compute`` method of metric:UserWarning")
