@@ -173,7 +173,7 @@ def test_a_page_narrowed_or_widened_draws_its_figures_to_the_new_width(
     narrower), every figure stayed 1,200 px wide and the page scrolled sideways: the
     page's script set each figure's height, and plotly.js then kept its width too and
     no longer followed the window (a hunt); widened, they stayed narrow. Each follows
-    the window, its legend placed for the new width."""
+    the window as it comes into view, its legend placed for the new width."""
     browser, path = page
     metrics = {"width": first, "height": 900, "deviceScaleFactor": 1, "mobile": False}
     browser.send("Emulation.setDeviceMetricsOverride", metrics)
@@ -181,6 +181,9 @@ def test_a_page_narrowed_or_widened_draws_its_figures_to_the_new_width(
     browser.drain(1.0)
     browser.send("Emulation.setDeviceMetricsOverride", metrics | {"width": then})
     browser.drain(1.5)
+    for k in range(int(browser.evaluate("document.querySelectorAll('div.plot').length"))):
+        browser.evaluate(f"document.querySelectorAll('div.plot')[{k}].scrollIntoView()")
+        browser.drain(0.3)
     scroll = browser.evaluate(
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
@@ -229,3 +232,40 @@ def test_a_legend_below_keeps_off_turned_category_labels_at_360_px(
     browser.navigate(out.resolve().as_uri())
     browser.drain(1.0)
     _check_legends(browser.evaluate(_COVERED), 360)
+
+
+#: Counts each plot's redraws, the page scrolled to its first plot.
+_COUNT = """(() => {
+  const plots = Array.from(document.querySelectorAll('div.plot'));
+  window.redrawn = plots.map(() => 0);
+  plots.forEach((d, i) => d.on('plotly_afterplot', () => { window.redrawn[i] += 1; }));
+  plots[0].scrollIntoView();
+  return plots.length;
+})()"""
+_IN_VIEW = """Array.from(document.querySelectorAll('div.plot')).map((d, i) => [i,
+  d.getBoundingClientRect()]).filter(([i, r]) => r.bottom > 0 && r.top < innerHeight).map(x => x[0])"""
+
+
+def test_a_resize_redraws_only_the_figures_in_view_whose_width_it_changed(
+    page: tuple[Browser, Path],
+) -> None:
+    """Each resize of the window redrew every figure (plotly.js's responsive option), one
+    of the window's height alone too: 18 relayouts for the example report's nine figures
+    (a hunt). A resize redraws the figures in view whose width it changed; the others
+    follow as they come into view (test_a_page_narrowed_or_widened...)."""
+    browser, path = page
+    metrics = {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(path.resolve().as_uri())
+    browser.drain(1.0)
+    plots = int(browser.evaluate(_COUNT))
+    browser.drain(0.5)
+    browser.evaluate("window.redrawn.fill(0)")
+    browser.send("Emulation.setDeviceMetricsOverride", metrics | {"height": 700})
+    browser.drain(1.0)
+    assert browser.evaluate("window.redrawn") == [0] * plots
+    browser.send("Emulation.setDeviceMetricsOverride", metrics | {"width": 1000, "height": 700})
+    browser.drain(1.5)
+    redrawn = [i for i, n in enumerate(browser.evaluate("window.redrawn")) if n]
+    assert set(browser.evaluate(_IN_VIEW)) <= set(redrawn)
+    assert 0 < len(redrawn) < plots / 2, (redrawn, plots)

@@ -62,7 +62,7 @@ div.info { background: #eef6ff; border-left: 4px solid #1f77b4; }
 figure { margin: 0.8em 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.85em; color: #555; }
-div.plot { width: 100%; min-height: 380px; border: 1px solid #eee; }
+div.plot { width: 100%; min-height: 380px; border: 1px solid #eee; overflow: hidden; }
 code { background: #f4f6f8; padding: 0 0.2em; overflow-wrap: anywhere; }
 th.differs, td.differs { background: #fff3c4; }
 """
@@ -106,7 +106,7 @@ def _head(title: str) -> str:
 
 _SCRIPT = r"""
 (function () {
-  const config = {responsive: true, displaylogo: false, scrollZoom: true};
+  const config = {displaylogo: false, scrollZoom: true};  // resized below (resize)
   const groups = {};
   // Titles fit the width drawn (layout.meta.titles, interactive._fit): wrapped there for
   // a page 1,200 px wide, they ran into each other at 800 px. A line holds as many
@@ -230,12 +230,27 @@ _SCRIPT = r"""
       div.fitting = false;
     }
   }
+  // A window's resize redraws the figures in view whose width it changed (plotly.js's
+  // responsive option redrew every figure on every resize, one of the height alone
+  // too: 18 relayouts for the example's nine); the others as they come into view,
+  // clipped by their box till then (div.plot's overflow), the page as wide as the window.
+  const shown = new Set();
+  const resize = div => {
+    if (div.fitBase && div.clientWidth !== div._fullLayout.width) Plotly.Plots.resize(div);
+  };
+  const view = new IntersectionObserver(entries => {
+    for (const e of entries) {
+      if (e.isIntersecting) { shown.add(e.target); resize(e.target); } else shown.delete(e.target);
+    }
+  });
+  window.addEventListener("resize", () => shown.forEach(resize));
   for (const f of FIGURES) {
     const div = document.getElementById(f.id);
     Plotly.newPlot(div, f.data, f.layout, config).then(() => fitTitles(div));
     div.on("plotly_relayout", ev => {
       if (!div.fitting && ev && ("autosize" in ev || "width" in ev)) fitTitles(div);
     });
+    view.observe(div);
     if (f.link) (groups[f.link] = groups[f.link] || []).push(div);
   }
   // Linked views: a pose hovered in one plot of a sequence is shown in the others.
