@@ -11,6 +11,9 @@ import pytest
 
 from robot_msgs.report.build import build_report
 from robot_msgs.report.figure_spec import (
+    FigureSpec,
+    Panel,
+    Trace,
     comparison_spec,
     error_over_time_spec,
     latency_cdf_spec,
@@ -26,7 +29,6 @@ from tests.report.conftest import example_manifest
 
 if TYPE_CHECKING:
     from robot_msgs.report.build import ReportResult
-    from robot_msgs.report.figure_spec import FigureSpec
 
 
 @pytest.fixture(scope="module")
@@ -288,3 +290,16 @@ def test_names_in_a_figure_show_as_written() -> None:
     assert re.findall(r"%\{[^\s%{}:]*(?::[^}]*)?\}", markers["hovertemplate"]) == [
         "%{marker.color:.1%}"
     ]
+
+
+def test_a_y_title_repeating_its_left_neighbours_is_named_for_the_page() -> None:
+    """The trajectories' "z [m]" of the second and third panel ran 16 px into the panel
+    on their left at 360 px (8 px at 768 px). The page's script leaves a title that
+    repeats its left neighbour's to it where the gap is too narrow: the layout names
+    each such axis and its neighbour, by their suffixes. Five panels in rows of three,
+    titled z z y | y y: the second repeats the first, the fifth the fourth; the third
+    differs, and the fourth starts a row."""
+    traces = (Trace(kind="line", x=np.zeros(2), y=np.ones(2)),)
+    panels = tuple(Panel(traces=traces, x_title="x", y_title=t) for t in "zzyyy")
+    spec = FigureSpec(title="", panels=panels, size_in=(4, 2), columns=3)
+    assert plotly_figure(spec)["layout"]["meta"]["repeats"] == [["2", ""], ["5", "4"]]

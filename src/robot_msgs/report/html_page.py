@@ -179,6 +179,22 @@ _SCRIPT = r"""
     const panels = bottom("rect.nsewdrag");
     return Math.max(0, bottom('g.xaxislayer-above, g[class^="g-x"][class$="title"]') - panels);
   }
+  // A y axis' title that repeats its left neighbour's (meta.repeats) is left to that one
+  // where the gap between their panels is narrower than the axis' ticks and title need
+  // (as last drawn): the trajectories' "z [m]" ran 16 px into the panel beside at 360 px.
+  function repeatUpdate(div, base, meta, update) {
+    const L = div._fullLayout, left = div.getBoundingClientRect().left;
+    for (const [axis, after] of meta.repeats || []) {
+      const x = L[`xaxis${axis}`], before = L[`xaxis${after}`];
+      const title = div.querySelector(`g.g-y${axis}title`);
+      const r = title ? title.getBoundingClientRect() : null;
+      if (r && r.width > 0) base.need[axis] = x._offset - (r.left - left);
+      const gap = x._offset - before._offset - before._length;
+      const text = div.layout[`yaxis${axis}`].title.text;
+      base.titles[axis] = base.titles[axis] === undefined ? text : base.titles[axis];
+      update[`yaxis${axis}.title.text`] = base.need[axis] > gap ? "" : base.titles[axis];
+    }
+  }
   async function fitTitles(div) {
     const L = div._fullLayout, meta = div.layout.meta;
     if (!L || !meta || !meta.titles) return;
@@ -186,6 +202,7 @@ _SCRIPT = r"""
       t: div.layout.margin.t, b: div.layout.margin.b, h: div.layout.height,
       legend: JSON.parse(JSON.stringify(div.layout.legend || {})),
       wide: L.legend ? L.legend._width : 0,  // as first drawn: beside one panel
+      need: {}, titles: {},
     });
     div.fitting = true;  // its own relayouts are no resize
     try {
@@ -205,6 +222,7 @@ _SCRIPT = r"""
       // narrowed after it was drawn scrolled sideways.
       const update = {autosize: true, width: null};
       const extra = titleUpdate(div, div._fullLayout, meta, update);
+      repeatUpdate(div, base, meta, update);
       const t = base.t + extra;
       update["margin.t"] = t;
       if (paper === undefined) {

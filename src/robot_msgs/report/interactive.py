@@ -211,6 +211,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     annotations: list[dict[str, Any]] = []
     shapes, data = [], []
     fits = [_fit(spec.title, "title", 14, 0, 1.0)] if spec.title else []
+    repeats: list[list[str]] = []  # [axis, its left neighbour's]: the page's script
     for i, panel in enumerate(spec.panels):
         suffix = "" if i == 0 else str(i + 1)
         row, column, _ = spec.place(i)
@@ -229,6 +230,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         layout[f"yaxis{suffix}"] = _axis(panel.y_title, anchor=f"x{suffix}", **extra)
         if panel.share_y and i:
             layout[f"yaxis{suffix}"]["matches"] = f"y{i if i > 1 else ''}"
+        if column and panel.y_title == spec.panels[i - 1].y_title:  # its left neighbour's
+            repeats.append([suffix, str(i) if i > 1 else ""])
         if panel.title:
             place = {"text": titles[i], "x": sum(domain) / 2, "y": rows[1]}
             key = f"annotations[{len(annotations)}]"
@@ -267,7 +270,9 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         # The legend below the panels (several), or beside the one where it leaves it 40 %
         # of the width, else below it, the panel ``alone`` px high (html_page's script).
         place = {"paper": paper} if n > 1 else {"beside": {"paper": alone, "side": side}}
-        layout["meta"] = {"titles": fits, "below": _LEGEND_GAP_PX} | place
+        # A y axis' title that repeats its left neighbour's is left to it where the gap
+        # between them is too narrow for it (``repeats``).
+        layout["meta"] = {"titles": fits, "below": _LEGEND_GAP_PX, "repeats": repeats} | place
     if any(d.get("mode") == "text" for d in data):  # a label beside its bar
         layout["scattermode"] = "group"
     if any(d.get("hoverinfo") == "skip" and "offsetgroup" in d for d in data):
