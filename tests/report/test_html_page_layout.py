@@ -234,6 +234,43 @@ def test_a_legend_below_keeps_off_turned_category_labels_at_360_px(
     _check_legends(browser.evaluate(_COVERED), 360)
 
 
+#: Per plot: its kind, its box, and the boxes of its legend's names, its x axes' tick
+#: labels, its y axes' titles and its panels (as [left, right, top, bottom]).
+_OFF = """Array.from(document.querySelectorAll('div.plot')).map(d => {
+  const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; };
+  const shown = s => Array.from(d.querySelectorAll(s)).map(box).filter(r => r[1] > r[0]);
+  return [d.dataset.kind, box(d), shown('g.legend text.legendtext'),
+          shown('g.xaxislayer-above text'), shown('g[class^="g-y"][class$="title"]'),
+          shown('rect.nsewdrag')];
+})"""
+
+
+def _off_or_over(layout: list[list[Any]]) -> list[tuple[str, str, list[float]]]:
+    """Return each name or tick label past its figure's edge, each y title on a panel."""
+    out = []
+    for kind, plot, names, ticks, titles, panels in layout:
+        out += [(kind, "off", r) for r in names + ticks if r[0] < plot[0] - 1 or r[1] > plot[1] + 1]
+        out += [(kind, "over", t) for t in titles for p in panels if _overlap(t, p) > 0]
+    return out
+
+
+@pytest.mark.parametrize("width", [360, 800, 1280])
+def test_no_legend_name_runs_off_its_figure_and_no_y_title_into_a_panel(
+    page: tuple[Browser, Path], width: int
+) -> None:
+    """At 360 px the latency CDF's names of 55 characters ran up to 27 px past the
+    figure's right edge, and the trajectories' "z [m]" of the second and third panel ran
+    16 px into the panel on their left (8 px at 768 px; a hunt). A legend's names below
+    the panels are wrapped to the figure's width; a y title that repeats its left
+    neighbour's is left to it where the gap between them is too narrow."""
+    browser, path = page
+    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(path.resolve().as_uri())
+    browser.drain(1.0)
+    assert _off_or_over(browser.evaluate(_OFF)) == []
+
+
 #: Counts each plot's redraws, the page scrolled to its first plot.
 _COUNT = """(() => {
   const plots = Array.from(document.querySelectorAll('div.plot'));

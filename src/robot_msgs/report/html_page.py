@@ -179,6 +179,22 @@ _SCRIPT = r"""
     const panels = bottom("rect.nsewdrag");
     return Math.max(0, bottom('g.xaxislayer-above, g[class^="g-x"][class$="title"]') - panels);
   }
+  // A legend below its panels, from their left: each entry's name in lines that end by
+  // the figure's right edge (a latency CDF's entry of 55 characters ran 27 px past it at
+  // 360 px), as written where the legend is beside its panel.
+  async function fitNames(div, base) {
+    const L = div._fullLayout, bg = div.querySelector("g.legend rect.bg");
+    const texts = Array.from(div.querySelectorAll("g.legend g.traces text.legendtext"));
+    if (!bg || !texts.length) return;
+    const left = Math.min(...texts.map(t => t.getBoundingClientRect().left));
+    const room = L.width - L._size.l - (left - bg.getBoundingClientRect().left) - 4;
+    const fits = L.legend.orientation !== "h" ? Infinity :
+      Math.max(8, Math.floor(room / (EM * L.legend.font.size)));
+    const names = base.names.map(n => (n === undefined || fits === Infinity ? n :
+                                       wrap(n.split("<br>"), fits).join("<br>")));
+    const changed = names.map((n, i) => i).filter(i => names[i] !== div.data[i].name);
+    if (changed.length) await Plotly.restyle(div, {name: changed.map(i => names[i])}, changed);
+  }
   // A y axis' title that repeats its left neighbour's (meta.repeats) is left to that one
   // where the gap between their panels is narrower than the axis' ticks and title need
   // (as last drawn): the trajectories' "z [m]" ran 16 px into the panel beside at 360 px.
@@ -202,6 +218,7 @@ _SCRIPT = r"""
       t: div.layout.margin.t, b: div.layout.margin.b, h: div.layout.height,
       legend: JSON.parse(JSON.stringify(div.layout.legend || {})),
       wide: L.legend ? L.legend._width : 0,  // as first drawn: beside one panel
+      names: div.data.map(t => (t.showlegend === false ? undefined : t.name)),
       need: {}, titles: {},
     });
     div.fitting = true;  // its own relayouts are no resize
@@ -218,6 +235,7 @@ _SCRIPT = r"""
         }
         if (below) paper = meta.beside.paper;
       }
+      await fitNames(div, base);
       // Its width left to the window: a height alone fixed the width too, and a page
       // narrowed after it was drawn scrolled sideways.
       const update = {autosize: true, width: null};
