@@ -232,6 +232,7 @@ def test_a_legend_below_keeps_off_turned_category_labels_at_360_px(
     browser.navigate(out.resolve().as_uri())
     browser.drain(1.0)
     _check_legends(browser.evaluate(_COVERED), 360)
+    assert _off_or_over(browser.evaluate(_OFF)) == []
 
 
 #: Per plot: its kind, its box, and the boxes of its legend's names, its x axes' tick

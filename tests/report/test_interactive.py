@@ -292,6 +292,20 @@ def test_names_in_a_figure_show_as_written() -> None:
     ]
 
 
+def test_long_category_names_are_level_or_upright_never_slanted() -> None:
+    """``res --html``'s box plot turned its long names 30 degrees at 360 px (plotly.js's
+    choice between level and upright): the last ran 198 px past the figure's right edge.
+    A category axis turns its names upright where level ones would run together; a
+    numeric axis keeps plotly.js's choice."""
+    names = tuple(f"orbslam3_stereo_inertial_variant_{k:02d}" for k in (1, 2))
+    box = Trace(kind="box", x=names, y=np.array([1.0, 2.0]))
+    boxes = Panel(traces=(box,), x_title="", y_title="e", categories=names)
+    line = Panel(traces=(Trace(kind="line", x=np.zeros(2), y=np.ones(2)),), x_title="", y_title="e")
+    layout = plotly_figure(FigureSpec(title="", panels=(boxes, line), size_in=(4, 2)))["layout"]
+    assert layout["xaxis"]["autotickangles"] == [0, 90]
+    assert "autotickangles" not in layout["xaxis2"]
+
+
 def test_a_y_title_repeating_its_left_neighbours_is_named_for_the_page() -> None:
     """The trajectories' "z [m]" of the second and third panel ran 16 px into the panel
     on their left at 360 px (8 px at 768 px). The page's script leaves a title that

@@ -244,8 +244,11 @@ _SCRIPT = r"""
       const t = base.t + extra;
       update["margin.t"] = t;
       if (paper === undefined) {
-        update["margin.b"] = base.b;
-        update.height = base.h + extra;
+        // The x axis' ticks and title within, as plotly.js's 50 px hold a title (49 px
+        // deep): res's box plot's names, 170 px deep, were cut at the figure's bottom.
+        const b = Math.max(base.b, Math.ceil(depth(div)));
+        update["margin.b"] = b;
+        update.height = base.h + extra + b - base.b;
       } else {
         const legend = div._fullLayout.legend ? div._fullLayout.legend._height : 0;
         const gap = Math.max(meta.below, depth(div) + 8);
