@@ -56,7 +56,7 @@ th { background: #f4f6f8; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.fail { color: #b00020; font-weight: 600; }
 p.note { font-size: 0.85em; color: #555; margin: 0.2em 0; }
-div.warn, div.info { padding: 0.5em 0.8em; margin: 0.8em 0; }
+div.warn, div.info { padding: 0.5em 0.8em; margin: 0.8em 0; overflow-wrap: anywhere; }
 div.warn { background: #fff4e5; border-left: 4px solid #ff9800; }
 div.info { background: #eef6ff; border-left: 4px solid #1f77b4; }
 figure { margin: 0.8em 0; }
