@@ -45,6 +45,7 @@ INDEX = "index.html"
 _CSS = """
 :root { --fg: #1d232b; --muted: #5b6573; --line: #d9dee5; --code: #f4f6f9; --link: #0b5cad; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }  /* the search's hidden rows, blocks on a phone */
 body { margin: 0; color: var(--fg); background: #fff;
   font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 main { max-width: 60rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
@@ -61,6 +62,8 @@ h4 { margin: 1.25rem 0 .25rem; font-size: 1rem; font-family: ui-monospace, monos
 .note { color: var(--muted); margin: .25rem 0 .75rem; }
 code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
   font-size: .88rem; }
+h1, .type-name, code { overflow-wrap: anywhere; }  /* a long name, label, default or ROS 2 name */
+table.fields td:first-child code { overflow-wrap: normal; }  /* a field name stays whole */
 pre { background: var(--code); border: 1px solid var(--line); border-radius: 6px;
   padding: .6rem .8rem; margin: .4rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .doc { white-space: pre-wrap; margin: .4rem 0; }
@@ -75,11 +78,10 @@ summary { cursor: pointer; color: var(--muted); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem;
   margin: 1rem 0; }
 dl.facts dt { font-weight: 600; }
-dl.facts dd { margin: 0; }
+dl.facts dd { margin: 0; min-width: 0; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
 th, td { text-align: left; vertical-align: top; padding: .35rem .6rem;
   border-bottom: 1px solid var(--line); }
-td:nth-child(3) code { overflow-wrap: anywhere; }  /* a default's long repr */
 th { font-size: .85rem; color: var(--muted); text-transform: uppercase; letter-spacing: .03em; }
 .origin { margin-left: .5rem; padding: 0 .4rem; border: 1px solid var(--line);
   border-radius: 4px; color: var(--muted); font: .75rem system-ui, sans-serif; }
@@ -98,6 +100,16 @@ dl.entries dd { margin: 0 0 0 1.5rem; }
 ul.doc { margin: .3rem 0; }
 pre.math { background: #fff; }
 ul.differences li { margin: .2rem 0; }
+@media (max-width: 40rem) {  /* a phone: a table row is a block, nothing scrolls sideways */
+  :is(table.fields, table.index), :is(table.fields, table.index) :is(tbody, tr, td) {
+    display: block; }
+  :is(table.fields, table.index) thead { display: none; }
+  :is(table.fields, table.index) tr { padding: .4rem 0; border-bottom: 1px solid var(--line); }
+  :is(table.fields, table.index) td { padding: .1rem 0; border: 0; overflow-wrap: anywhere; }
+  table.fields td:first-child { font-weight: 600; }
+  table.fields td:nth-child(2)::before { content: "type "; color: var(--muted); }
+  table.fields td:nth-child(3)::before { content: "default "; color: var(--muted); }
+}
 footer { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .25rem 1rem;
   margin-top: 3rem; padding-top: .75rem; border-top: 1px solid var(--line);
   color: var(--muted); font-size: .85rem; }
@@ -350,7 +362,7 @@ def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
 </dl>
 {_differences(doc)}
 <h2 id="fields">Fields</h2>
-<table>
+<table class="fields">
 <thead><tr><th>Name</th><th>Type</th><th>Default</th><th>Unit and description</th></tr></thead>
 <tbody>
 {rows}
