@@ -26,24 +26,34 @@ if TYPE_CHECKING:
 
 __all__ = ["ros2_differences", "ros2_url"]
 
-#: The repository (at its Humble branch) that defines each ROS 2 package's messages.
-_REPOSITORIES = {
-    "action_msgs": "https://github.com/ros2/rcl_interfaces/blob/humble",
-    "builtin_interfaces": "https://github.com/ros2/rcl_interfaces/blob/humble",
-    "rcl_interfaces": "https://github.com/ros2/rcl_interfaces/blob/humble",
-    "rosgraph_msgs": "https://github.com/ros2/rcl_interfaces/blob/humble",
-    "tf2_msgs": "https://github.com/ros2/geometry2/blob/humble",
+_RCL = "https://github.com/ros2/rcl_interfaces/blob/humble"
+#: The folder (in its repository, at the Humble branch) that holds each ROS 2 package;
+#: a package missing here is in common_interfaces.
+_PACKAGES = {
+    "action_msgs": f"{_RCL}/action_msgs",
+    "builtin_interfaces": f"{_RCL}/builtin_interfaces",
+    "rcl_interfaces": f"{_RCL}/rcl_interfaces",
+    "rosgraph_msgs": f"{_RCL}/rosgraph_msgs",
+    "tf2_msgs": "https://github.com/ros2/geometry2/blob/humble/tf2_msgs",
+    # WHY the root: this repository is the package (its msg/ folder is at the top)
     "unique_identifier_msgs": "https://github.com/ros2/unique_identifier_msgs/blob/humble",
 }
 _COMMON = "https://github.com/ros2/common_interfaces/blob/humble"
 
 
 def ros2_url(cls: type[Msg]) -> str | None:
-    """Return the link to the ``.msg`` file of ``cls``'s ROS 2 equivalent (Humble), or None."""
+    """Return the link to the ``.msg`` file of ``cls``'s ROS 2 equivalent (Humble), or None.
+
+    Examples
+    --------
+    >>> from robot_msgs.action import UUID
+    >>> ros2_url(UUID)
+    'https://github.com/ros2/unique_identifier_msgs/blob/humble/msg/UUID.msg'
+    """
     if cls.ROS2 is None:
         return None
     package, _, name = cls.ROS2.partition("/msg/")
-    return f"{_REPOSITORIES.get(package, _COMMON)}/{package}/msg/{name}.msg"
+    return f"{_PACKAGES.get(package, f'{_COMMON}/{package}')}/msg/{name}.msg"
 
 
 def _array_note(name: str, spec: FieldSpec) -> str | None:
