@@ -27,10 +27,12 @@ import inspect
 import json
 import re
 import subprocess
+import types
 import typing
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 
 import robot_msgs
@@ -229,23 +231,43 @@ def _default_text(value: object) -> str:
     return repr(value)
 
 
-def field_descriptions(cls: type[Msg]) -> dict[str, str]:
-    """Return each field's unit and meaning, from the docstring's ``Attributes`` section.
+def _meta_description(annotation: Any) -> str:
+    """Return the ``Meta(description=...)`` of an annotation (``| None`` looked through), or ""."""
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) is typing.Annotated:
+        said = [m.description for m in args[1:] if isinstance(m, msgspec.Meta) and m.description]
+        return said[0] if said else _meta_description(args[0])
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return next((d for a in args if (d := _meta_description(a))), "")
+    return ""
 
-    An entry ``name : type, unit`` and its indented text become ``"type, unit: text"``
-    (reST inline markup kept); ``a, b : ...`` describes both fields.
+
+def field_descriptions(cls: type[Msg]) -> dict[str, str]:
+    """Return each field's unit and meaning: its docstring entry, else its ``Meta`` description.
+
+    An entry ``name : type, unit`` of the docstring's ``Attributes`` section and its
+    indented text become ``"type, unit: text"`` (reST inline markup kept); ``a, b : ...``
+    describes both fields. A field without one says what its annotation's
+    ``Meta(description=...)`` says (the settings' ``--help`` text), if anything.
 
     Examples
     --------
     >>> from robot_msgs.sensor import Imu
     >>> field_descriptions(Imu)["angular_velocity"]
     'Vector3, rad/s'
+    >>> from robot_msgs.evaluation import EvaluationSettings
+    >>> field_descriptions(EvaluationSettings)["n_align"]
+    'fit the alignment on the first N matched poses (default: all)'
     """
     _, body = _split_doc(cls)
     out: dict[str, str] = {}
     for names, kind, text in entries(sections(body).get("Attributes", "")):
         for name in names:
             out[name] = f"{kind}: {text}" if kind and text else kind or text
+    hints = typing.get_type_hints(cls, include_extras=True)
+    for f in dataclasses.fields(cls):
+        if f.name not in out and (said := _meta_description(hints[f.name])):
+            out[f.name] = said
     return out
 
 
