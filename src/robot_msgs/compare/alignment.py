@@ -138,6 +138,7 @@ class Alignment(Msg):
 
         Examples
         --------
+        >>> import numpy as np
         >>> Alignment(method="se3", rotation=np.eye(3), translation_m=[1.0, 0, 0],
         ...           n_fit=3).describe()
         'se3 alignment fitted on 3 poses: rotation 0 deg, translation [1, 0, 0] m, scale 1'

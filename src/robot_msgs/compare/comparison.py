@@ -74,6 +74,7 @@ class Comparison(Msg):
 
     Examples
     --------
+    >>> from robot_msgs.compare import Signal
     >>> c = Comparison(metric="ape", signals=(Signal.of("translation", "m", [0.1, 0.2],
     ...                                                 stamps_s=[0.0, 1.0]),))
     >>> round(c.stats["translation"].rms, 6), c.units["translation"]
@@ -137,6 +138,7 @@ class Comparison(Msg):
 
         Examples
         --------
+        >>> from robot_msgs.evaluation import EvaluationSettings
         >>> c = Comparison(metric="ape", signals=(), parameters={"relation": "translation"},
         ...                settings=EvaluationSettings(align="se3"))
         >>> list(c.record())[:3]

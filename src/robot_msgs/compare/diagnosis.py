@@ -150,6 +150,7 @@ class Diagnosis(Msg):
 
     Examples
     --------
+    >>> from robot_msgs.compare import Finding
     >>> d = Diagnosis(reference="gt.tum", estimate="est.tum", checks=("scale",), findings=(
     ...     Finding(kind="scale", severity="info", summary="scale 0.98"),))
     >>> d.worst, d.kinds()

@@ -47,6 +47,7 @@ class Extrinsic(Msg):
 
     Examples
     --------
+    >>> import numpy as np
     >>> x = Extrinsic(rotation=np.eye(3), translation_m=[0.1, 0.0, 0.0],
     ...               covariance_6x6=np.diag([1e-6] * 3 + [1e-8] * 3), n_poses=100,
     ...               n_pairs=0, strides=(1,), pair_index=np.zeros((0, 2), dtype=np.int64),
@@ -150,6 +151,7 @@ class Extrinsic(Msg):
 
         Examples
         --------
+        >>> import numpy as np
         >>> Extrinsic(rotation=np.eye(3), translation_m=[0.1, 0.0, 0.02],
         ...           covariance_6x6=np.diag([1e-6] * 3 + [1e-6] * 3), n_poses=100,
         ...           n_pairs=400, strides=(1, 2), pair_index=np.zeros((0, 2), dtype=np.int64),

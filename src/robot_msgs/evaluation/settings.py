@@ -655,6 +655,7 @@ class Rpe(Msg):
 
     Examples
     --------
+    >>> from robot_msgs.evaluation import PairSettings
     >>> spec = Rpe(pairs=(PairSettings(delta=1), PairSettings(delta=2)))
     >>> spec.record()["delta"]
     (1.0, 2.0)

@@ -132,6 +132,7 @@ class MetricSpec(Msg):
 
         Examples
         --------
+        >>> from robot_msgs.evaluation import PairSettings
         >>> pairs = PairSettings(delta=1, delta_unit="s", all_pairs=True)
         >>> MetricSpec.build("rpe", pairs=pairs).name
         'rpe:translation:1s:all'
