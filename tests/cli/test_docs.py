@@ -7,7 +7,7 @@ import pytest
 import robot_msgs
 from robot_msgs.cli import docs as docs_cli
 from robot_msgs.cli import main
-from robot_msgs.errors import OutputExistsError
+from robot_msgs.errors import OutputExistsError, OutputPathError
 from robot_msgs.files import write_atomic
 
 if TYPE_CHECKING:
@@ -58,6 +58,17 @@ def test_refusal_writes_nothing_even_where_only_one_page_exists(tmp_path: Path) 
     with pytest.raises(OutputExistsError, match=r"std/Time\.html.*--force"):
         docs_cli.write_reference(out)
     assert sorted(p.name for p in out.rglob("*")) == ["Time.html", "std"]
+
+
+def test_a_file_where_a_subfolder_goes_is_refused_before_any_page_is_written(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "ref"
+    out.mkdir()
+    (out / "compare").write_text("a file", encoding="utf-8")
+    with pytest.raises(OutputPathError, match=r"ref/compare: is a file, not a folder"):
+        docs_cli.write_reference(out)
+    assert sorted(p.name for p in out.rglob("*")) == ["compare"]
 
 
 def test_force_overwrites_existing_pages(tmp_path: Path) -> None:

@@ -59,7 +59,8 @@ def write_reference(out: Path, *, force: bool = False) -> list[Path]:
     OutputExistsError
         A page exists and ``force`` is false.
     OutputPathError
-        ``out`` is a file, or a file stands where one of its parents should be.
+        ``out`` or one of the subfolders the pages go into is a file or not writable, or a
+        file stands where one of their parents should be; said before any page is written.
     """
     check_folder(out)
     pages = render_site()
@@ -70,6 +71,8 @@ def write_reference(out: Path, *, force: bool = False) -> list[Path]:
         more = f" and {len(existing) - 3} more" if len(existing) > 3 else ""
         msg = f"{out} already holds reference pages ({shown}{more}); pass --force to overwrite"
         raise OutputExistsError(msg)
+    for folder in sorted({path.parent for path in targets}):  # nothing half-written
+        check_folder(folder)
     return [write_atomic(path, html, force=force) for path, html in targets.items()]
 
 
