@@ -304,6 +304,24 @@ def test_module_level_from_dict_dispatches_on_type() -> None:
         robot_msgs.from_dict({"x": 1.0})
 
 
+@pytest.mark.parametrize(
+    ("named", "got"),
+    [
+        (5, "int 5"),
+        (None, "NoneType None"),
+        ([1], r"list \[1\]"),
+        ({"a": 1}, "dict"),
+        (True, "bool True"),
+    ],
+)
+def test_module_level_from_dict_refuses_a_type_name_that_is_not_a_string(
+    named: object, got: str
+) -> None:
+    # str() made 5 the name '5', quoted as if the document had said "5"
+    with pytest.raises(ValidationError, match=rf"Expected a message type name \(str\), got {got}"):
+        robot_msgs.from_dict({"_type": named, "x": 1.0})
+
+
 def test_as_dict_gives_plain_field_values() -> None:
     pose = Pose()
     assert pose.as_dict() == {"position": Point(), "orientation": Quaternion()}

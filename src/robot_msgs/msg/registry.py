@@ -12,6 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import UnknownTypeError, ValidationError, did_you_mean, shown_token
+from robot_msgs.msg.arrays import field_error
 from robot_msgs.msg.base import declared_types
 from robot_msgs.msg.json import decode_json, encode_json, ros_names
 from robot_msgs.msg.json_text import BOM, parse_error, refuse_repeated_keys
@@ -154,7 +155,10 @@ def from_dict(data: Mapping[str, Any]) -> Msg:
         got = f"{type(data).__name__} {data!r:.60}"
         msg = f'Expected a dict with a "_type" key, got {got} - at `$`'
         raise ValidationError(msg)
-    return type_for(str(data["_type"])).from_dict(data)
+    named = data["_type"]
+    if not isinstance(named, str):  # str() made 5 the name '5', quoted as a string
+        raise field_error(expected="a message type name (str)", value=named, path="$._type")
+    return type_for(named).from_dict(data)
 
 
 def to_json(msg: Msg) -> bytes:
