@@ -35,12 +35,32 @@ def test_numpy_scalars_are_written_as_the_numbers_they_are(value: Any, text: str
 
 
 @pytest.mark.parametrize(
+    ("key", "plain"),
+    [
+        (np.int64(1), 1),
+        (np.uint64(2**64 - 1), 2**64 - 1),
+        (np.int8(-7), -7),
+        (np.float32(1.5), 1.5),
+        (np.float16(-0.25), -0.25),
+        (np.bool_(True), True),
+        (np.str_("a"), "a"),
+    ],
+)
+def test_numpy_scalar_keys_are_written_as_json_writes_the_python_keys(key: Any, plain: Any) -> None:
+    # Values were written as the numbers they are, keys were refused ("keys must be str...")
+    compact = json.dumps({plain: 2.0}, separators=(",", ":"))
+    assert dumps({key: 2.0}, indent=None) == compact + "\n"
+    assert dumps({key: 2.0}) == json.dumps({plain: 2.0}, indent=2) + "\n"
+
+
+@pytest.mark.parametrize(
     ("value", "match"),
     [
         (object(), r"got object"),
         (np.complex64(1 + 2j), r"got complex64"),
         ({(1, 2): 3}, r"keys"),  # json's own TypeError
-        ({np.int64(1): 3}, r"keys"),
+        ({np.longdouble(1): 3}, r"keys"),  # item() keeps a longdouble: not a number JSON holds
+        ({np.float32("nan"): 3}, r"Out of range"),  # as a float NaN key
     ],
 )
 def test_what_json_cannot_hold_is_our_error(value: Any, match: str) -> None:

@@ -40,8 +40,8 @@ def json_safe(value: Any) -> Any:
         if math.isnan(value):
             return None
         return "Infinity" if value > 0 else "-Infinity"
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, dict):  # keys as json.dumps writes them: a NumPy number as its number
+        return {_number(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [json_safe(v) for v in value]
     return value
@@ -55,7 +55,7 @@ def dumps(data: Any, *, indent: int | None = 2) -> str:
 
     ``indent=None`` writes one compact line (the C encoder: several times faster for big
     outputs). NumPy's booleans, integers and floats (a sample of an array) are written as
-    the numbers they are, by the same convention.
+    the numbers they are, by the same convention, as values and as keys.
 
     Raises
     ------
@@ -98,12 +98,24 @@ def _message(value: Any) -> Any:
         from robot_msgs.msg.json import json_form  # noqa: PLC0415
 
         return json_form(value)
-    numpy = sys.modules.get("numpy")  # a NumPy scalar given has imported it: no import here
-    if numpy is not None and isinstance(value, numpy.bool_ | numpy.integer | numpy.floating):
-        # A sample of an array (a count, a rate): the number it is, as a message's JSON
-        # writes it (a float32 NaN is null)
-        plain = value.item()
-        if isinstance(plain, bool | int | float):  # not a longdouble, which item() keeps
-            return json_safe(plain)
+    plain = _number(value)
+    if plain is not value:  # a sample of an array (a count, a rate), as a message writes it
+        return json_safe(plain)  # (a float32 NaN is null)
     msg = f"Expected data JSON holds, got {type(value).__name__} {value!r:.40}"
     raise ValidationError(msg)
+
+
+def _number(value: Any) -> Any:
+    """Return a NumPy bool, integer or float scalar as the Python number it is, else ``value``.
+
+    Values and keys alike: ``{np.int64(1): 2}`` is written ``{"1": 2}``, as ``json.dumps``
+    writes ``{1: 2}``. A longdouble, which ``item()`` keeps, stays itself (refused).
+    """
+    if type(value) is str:
+        return value
+    numpy = sys.modules.get("numpy")  # a NumPy scalar given has imported it: no import here
+    if numpy is not None and isinstance(value, numpy.bool_ | numpy.integer | numpy.floating):
+        plain = value.item()
+        if isinstance(plain, bool | int | float):
+            return plain
+    return value
