@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import robot_msgs
-from robot_msgs.errors import UnknownTypeError, ValidationError
+from robot_msgs.errors import FormatError, UnknownTypeError, ValidationError
 from robot_msgs.geometry import Point, PoseArray, PoseStamped
 from robot_msgs.msg import FieldSpec, Msg, field_schema
 from robot_msgs.msg.catalog import examples
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 pytest.importorskip("rosbags", reason="ROS interop needs the bags extra (rosbags)")
 
+from rosbags.serde import SerdeError
 from rosbags.typesys import Stores, get_typestore
 
 from robot_msgs.io.bag import open_bag
@@ -324,6 +325,30 @@ def test_ros1_pose_topics_convert_with_equal_content(evo_data: Path) -> None:
         assert _content(to_ros(msg)) == _content(obj)
         n += 1
     assert n == 12765 + 8362 + 5439  # the three topics' message counts
+
+
+def test_cdr_decoding_takes_the_final_padding_rosbags_takes_and_no_more() -> None:
+    """Up to 3 bytes after a message are its final padding, as rosbags reads them.
+
+    rosbags' serialiser writes none (std_msgs/UInt8 is 5 bytes, ``00 01 00 00 07``), but
+    the DDS layer under ROS 2 pads a sample to a 4-byte boundary (DDS-XTypes 1.3
+    7.6.3.1.2), and rosbag2 stores what it delivers; rosbags' ``deserialize_cdr`` takes
+    ``pos + 4 + 3 >= len``. A 4th byte is refused, counted.
+    """
+    store = get_typestore(Stores.ROS2_HUMBLE)
+    uint8 = store.types["std_msgs/msg/UInt8"]
+    assert bytes(store.serialize_cdr(uint8(data=7), "std_msgs/msg/UInt8")) == b"\0\1\0\0\7"
+    msg = examples()["action/GoalStatus"]  # ends in a uint8 (status): 29 bytes
+    raw = bytes(to_cdr(msg))
+    assert len(raw) == 29
+    for extra in range(4):
+        padded = raw + b"\0" * extra
+        assert from_cdr(padded, "action_msgs/msg/GoalStatus") == msg
+        store.deserialize_cdr(padded, "action_msgs/msg/GoalStatus")  # rosbags reads it too
+    with pytest.raises(FormatError, match=r"GoalStatus, got 4 bytes too many"):
+        from_cdr(raw + b"\0" * 4, "action_msgs/msg/GoalStatus")
+    with pytest.raises(SerdeError, match=r"size mismatch"):
+        store.deserialize_cdr(raw + b"\0" * 4, "action_msgs/msg/GoalStatus")
 
 
 def test_cdr_decoding_still_checks_what_the_wire_cannot_prove() -> None:
