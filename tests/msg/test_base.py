@@ -343,6 +343,17 @@ def test_equal_messages_hash_equal() -> None:
     )
 
 
+def test_an_array_with_a_signalling_nan_equals_and_hashes_as_one_with_a_quiet_nan() -> None:
+    # Any NaN equals any NaN; the hash's "+ 0" (-0.0 as 0.0) warned "invalid value
+    # encountered in add" on a signalling NaN, an error under -W error
+    signalling = np.array([0x7FF0000000000001], dtype=np.uint64).view(np.float64)[0]
+    loud, quiet = np.zeros((6, 6)), np.zeros((6, 6))
+    loud[2, 3], quiet[2, 3] = signalling, np.nan
+    a, b = PoseWithCovariance(covariance=loud), PoseWithCovariance(covariance=quiet)
+    assert a == b
+    assert hash(a) == hash(b)
+
+
 def test_pickle_round_trip_keeps_arrays_read_only() -> None:
     traj = pickle.loads(pickle.dumps(_traj()))
     assert traj == _traj()

@@ -551,8 +551,9 @@ def hashable_value(value: Any) -> Any:
         return _NAN_HASH
     if isinstance(value, np.ndarray):
         canon = value
-        if value.dtype.kind in "fc":
-            canon = np.where(np.isnan(value), np.nan, value + 0)  # one NaN, -0.0 as 0.0
+        if value.dtype.kind in "fc":  # one NaN, -0.0 as 0.0; a signalling NaN warned in + 0
+            with np.errstate(invalid="ignore"):
+                canon = np.where(np.isnan(value), np.nan, value + 0)
         return (value.dtype.str, value.shape, canon.tobytes())
     if isinstance(value, tuple):
         return tuple(hashable_value(v) for v in value)
