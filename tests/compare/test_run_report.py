@@ -106,6 +106,17 @@ def test_repeatability_is_always_labelled_and_square() -> None:
         rep.replace(statement="accurate to 1 cm")
 
 
+def test_repeatability_refuses_a_signalling_nan_on_its_diagonal_without_a_warning() -> None:
+    # np.diag(m).any() of a signalling NaN warned "invalid value encountered in reduce"
+    # outside the errstate block: under -W error that RuntimeWarning was the refusal
+    rep = example("compare/Repeatability")
+    assert isinstance(rep, Repeatability)
+    matrix = np.array(rep.pairwise_ape_rms_m)
+    matrix[0, 0] = np.array([0x7FF0000000000001], dtype=np.uint64).view(np.float64)[0]
+    with pytest.raises(ValidationError, match=r"its diagonal 0.* at `Repeatability\.pairwise"):
+        rep.replace(pairwise_ape_rms_m=matrix)
+
+
 def test_group_summary_success_rate_and_checks() -> None:
     group = example("compare/GroupSummary")
     assert isinstance(group, GroupSummary)

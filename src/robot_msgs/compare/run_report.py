@@ -237,13 +237,13 @@ class Repeatability(Msg):
                 got=self.pairwise_ape_rms_m,
             )
         matrix = self.pairwise_ape_rms_m
-        with np.errstate(invalid="ignore"):
-            negative = bool((matrix < 0).any())
-        if (
-            negative
-            or not np.array_equal(matrix, matrix.T, equal_nan=True)
-            or np.diag(matrix).any()
-        ):
+        with np.errstate(invalid="ignore"):  # NaN compared; a signalling NaN tested in any()
+            wrong = (
+                bool((matrix < 0).any())
+                or not np.array_equal(matrix, matrix.T, equal_nan=True)
+                or bool(np.diag(matrix).any())
+            )
+        if wrong:
             expected = "RMSEs >= 0 (NaN: none), the matrix mirrored, its diagonal 0"
             raise self._fail(field="pairwise_ape_rms_m", expected=expected, got=matrix)
         if self.statement != REPEATABILITY_STATEMENT:
