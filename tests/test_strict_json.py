@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg import FrozenMap
 from robot_msgs.strict_json import dumps
 
 
@@ -51,6 +52,12 @@ def test_numpy_scalar_keys_are_written_as_json_writes_the_python_keys(key: Any, 
     compact = json.dumps({plain: 2.0}, separators=(",", ":"))
     assert dumps({key: 2.0}, indent=None) == compact + "\n"
     assert dumps({key: 2.0}) == json.dumps({plain: 2.0}, indent=2) + "\n"
+
+
+def test_a_message_mapping_field_is_written_as_the_dict_it_holds() -> None:
+    # dumps(msg) wrote its mappings, dumps(msg.as_dict()) refused them: "got FrozenMap"
+    held = FrozenMap({"b": 1, "a": float("nan"), "c": (np.int64(2), float("inf"))})
+    assert dumps({"p": held}, indent=None) == '{"p":{"b":1,"a":null,"c":[2,"Infinity"]}}\n'
 
 
 @pytest.mark.parametrize(

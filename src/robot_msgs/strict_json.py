@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from robot_msgs.errors import ValidationError
@@ -98,6 +99,8 @@ def _message(value: Any) -> Any:
         from robot_msgs.msg.json import json_form  # noqa: PLC0415
 
         return json_form(value)
+    if isinstance(value, Mapping):  # a message's mapping field (FrozenMap), from as_dict()
+        return json_safe(dict(value))
     plain = _number(value)
     if plain is not value:  # a sample of an array (a count, a rate), as a message writes it
         return json_safe(plain)  # (a float32 NaN is null)
