@@ -27,7 +27,7 @@ import robot_msgs
 import robot_msgs.msg.check as check_module
 from robot_msgs.errors import ValidationError
 from robot_msgs.geometry import Point
-from robot_msgs.msg import Msg, field_schema
+from robot_msgs.msg import Msg, field_schema, to_dict_keeping_arrays
 from robot_msgs.msg.catalog import examples
 from robot_msgs.msg.check import check_fields
 from robot_msgs.msg.fields import FrozenMap, values_equal
@@ -112,7 +112,7 @@ def test_cdr_round_trips_and_its_bytes_are_rosbags_own(name: str, data: st.DataO
     raw = to_cdr(msg)
     assert from_cdr(raw, name) == msg
     if cls.ROS2 is not None:
-        reference = rosbags_object(ROSBAGS, cls.ROS2, msg.to_dict())
+        reference = rosbags_object(ROSBAGS, cls.ROS2, to_dict_keeping_arrays(msg))
         assert raw == bytes(ROSBAGS.serialize_cdr(reference, cls.ROS2))
         assert from_ros(ROSBAGS.deserialize_cdr(raw, cls.ROS2)) == msg
 
