@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.errors import FormatError, OutputExistsError
-from robot_msgs.io import read_euroc, write_euroc
+from robot_msgs.errors import DataWarning, FormatError, OutputExistsError
+from robot_msgs.io import read_euroc, read_trajectory, write_euroc
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -178,3 +178,22 @@ def test_a_tum_file_converted_to_euroc_reads_back_except_where_no_integer_can(
     possible = (near / 1e9 == traj.stamps_s[:, None]).any(axis=1)
     assert np.array_equal(changed, ~possible)
     assert int(changed.sum()) == 49
+
+
+def test_a_trajectory_sampled_at_2_mhz_reads_back_from_its_nanosecond_header(
+    tmp_path: Path,
+) -> None:
+    """Stamps 500 ns apart written under `#timestamp [ns]` read back as nanoseconds: the
+    rate guess (2 MHz as ns, 0.002 Hz as seconds) took them for seconds, 1e9 off. The
+    rate is still checked, and said."""
+    stamps = np.asarray(1.0 + np.arange(5) * 5e-7, dtype=np.float64)
+    traj = PoseTrajectory(
+        stamps_s=stamps,
+        positions_xyz=np.zeros((5, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (5, 1)),
+    )
+    path = write_euroc(tmp_path / "data.csv", traj)
+    assert path.read_text().splitlines()[2].startswith("1000000500,")
+    for read in (read_euroc, read_trajectory):
+        with pytest.warns(DataWarning, match=r"5 poses in 2e-06 s, 2e\+06 Hz on average"):
+            assert read(path).stamps_s.tolist() == stamps.tolist()

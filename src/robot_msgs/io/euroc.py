@@ -10,7 +10,11 @@ Stamps that cannot be integer nanoseconds (a fraction, or integers whose mean st
 nanoseconds gives a rate above 1 MHz; see :mod:`robot_msgs.io.sniff`) are not divided by
 ``1e9``: with a header naming ``qw`` first, or more than 8 columns, they are read as
 seconds with a warning; an 8-column file without such a header is refused, as it looks
-like a TUM file.
+like a TUM file. A header whose stamp column states nanoseconds (``#timestamp [ns]``,
+EuRoC's own and what :func:`write_euroc` writes) overrules the rate: integer stamps
+under it are nanoseconds at any rate, so a trajectory sampled at 2 MHz or more reads
+back equal (the rate they then give is still checked: a wrong header shows); integer
+seconds at 1 Hz under a header without a unit (``#timestamp,...``) are still seconds.
 """
 
 from __future__ import annotations
@@ -101,6 +105,9 @@ def read_euroc(
     )
     stamps_ns, xyz, wxyz = table.parts
     seconds = seconds_evidence(stamps_ns)
+    stated_ns = head.header is not None and head.header.stamp_unit == "ns"
+    if seconds is not None and seconds[1] is None and stated_ns:
+        seconds = None  # only the rate says seconds, the header says ns: believed (module)
     if seconds is None:
         stamps_ns /= 1e9  # now seconds (the table's own array, as each part)
     else:
