@@ -291,3 +291,29 @@ def test_the_real_data_is_detected_with_its_evidence(evo_data: Path) -> None:
         "georeferenced.tum": "tum (8 space-separated columns)",
     }
     assert {name: str(explain_format(evo_data / name)) for name in expected} == expected
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "#timestamp [ns],px,py,pz,qw,qx,qy,qz",
+        "#timestamp[ns],px,py,pz,qw,qx,qy,qz",
+        "# timestamp [ns], px, py, pz, qw, qx, qy, qz",
+        "timestamp [ns],px,py,pz,qw,qx,qy,qz",
+        "#timestamp [ns] px py pz qw qx qy qz",
+        "timestamp [ns] px py pz qw qx qy qz",
+        "#timestamp [ns] p_RS_R_x [m] p_RS_R_y [m] p_RS_R_z [m] q_RS_w [] q_RS_x [] q_RS_y [] q_RS_z []",
+        "#timestamp\t(ns)\tpx\tpy\tpz\tqw\tqx\tqy\tqz",
+    ],
+)
+def test_a_nanosecond_header_is_recognised_however_its_unit_is_spaced(
+    tmp_path: Path, header: str
+) -> None:
+    """`#timestamp [ns] px ...` split at blanks made `[ns]` a column of its own: nine names
+    over eight columns, so no header, no unit and no quaternion order (the 8-column file was
+    then refused as ambiguous); a unit in brackets belongs to the name before it."""
+    path = write(tmp_path, header + "\n" + euroc_rows().replace(",", " "), name="data.csv")
+    head = read_head(path)
+    assert head.header is not None
+    assert (head.header.stamp_unit, head.header.quaternion) == ("ns", "wxyz")
+    assert quiet(read_trajectory, path).stamps_s.tolist() == [t / 1e9 for t in STAMPS_NS]

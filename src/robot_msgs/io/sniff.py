@@ -76,6 +76,12 @@ _FLOAT = re.compile(
     r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE
 )
 _UNITS = re.compile(r"\[[^\]]*\]|\([^)]*\)")
+# A blank-separated name: a word, or a unit in brackets, with the units after it (blanks
+# before and inside a unit belong to the name): ``timestamp [ns]``, ``v [m s^-1]``.
+_BLANK_NAME = re.compile(
+    r"(?:\[[^\]]*\]|\([^)]*\)|[^\s\[(])+(?:\s+(?:\[[^\]]*\]|\([^)]*\))[^\s\[(]*)*|\S+"
+)
+_BLANKS = re.compile(r"\s+")
 # A quaternion component: a name whose last part is x, y, z or w after a quaternion word
 # (q, quat, quaternion, orientation, ori, rot, rotation), with any parts in between:
 # qx, q_x, q.w, q_RS_w, quat_z, orientation.w, pose.orientation.x.
@@ -223,9 +229,21 @@ def _separator(line: str) -> str:
 
 
 def _names(line: str) -> tuple[str, ...]:
-    """Return the column names of a header line (``#`` dropped; commas split, else blanks)."""
+    """Return the column names of a header line (``#`` dropped; commas split, else blanks).
+
+    Split at blanks, a unit in brackets stays with the name before it, as EuRoC writes
+    it (``timestamp [ns]``, ``v [m s^-1]``), rather than being a column of its own.
+
+    Examples
+    --------
+    >>> _names("#timestamp [ns] p_x [m] q_w []")
+    ('timestamp [ns]', 'p_x [m]', 'q_w []')
+    """
     body = line.strip().lstrip("#").strip()
-    parts = body.split(",") if "," in body else body.split()
+    if "," in body:
+        parts = body.split(",")
+    else:
+        parts = [_BLANKS.sub(" ", p) for p in _BLANK_NAME.findall(body)]
     return tuple(p.strip() for p in parts if p.strip())
 
 
