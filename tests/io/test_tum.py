@@ -324,3 +324,24 @@ def test_a_header_stating_nanoseconds_over_stamps_a_nanosecond_apart_says_the_ra
     assert len(said) == 2
     assert "(the header, line 1, states t[ns])" in said[0]
     assert "1e+09 Hz on average (above 1 MHz)" in said[1]
+
+
+def test_a_nanosecond_header_over_unix_microseconds_is_said_and_read_as_microseconds(
+    tmp_path: Path,
+) -> None:
+    """`# t[ns]` over 1.6e15 (Unix microseconds, 2020-09-13) read as nanoseconds gave
+    1.6e6 s: 18.5 days after 1970 began, with a warning that only repeated the header.
+    The date decides the unit, as without a header, and the one warning names the file,
+    the header's line and both readings (refused by `strict`)."""
+    rows = "".join(f"{1_600_000_000_000_000 + k * 100_000} {k} 0 0 0 0 0 1\n" for k in range(3))
+    path = write(tmp_path, "# t[ns] x y z qx qy qz qw\n" + rows)
+    said = (
+        r"traj\.tum: stamps read as microseconds and divided by 1e6 \(the header, line 1, "
+        r"states t\[ns\], but as nanoseconds they fall in 1970, as microseconds in 2020\)"
+    )
+    with pytest.warns(DataWarning, match=said) as caught:
+        back = read_tum(path)
+    assert len(caught) == 1
+    assert back.stamps_s.tolist() == [1.6e9, 1.6e9 + 0.1, 1.6e9 + 0.2]
+    with pytest.raises(FormatError, match=said):
+        read_tum(path, strict=True)

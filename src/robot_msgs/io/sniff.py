@@ -53,6 +53,7 @@ __all__ = [
     "TableHeader",
     "TextHead",
     "check_header",
+    "dated_unit",
     "integer_stamp_unit",
     "nanosecond_evidence",
     "read_head",
@@ -69,6 +70,10 @@ UNIX_SECONDS = (946_684_800.0, 4_102_444_800.0)
 #: Poses faster than this are no trajectory's: integer stamps whose rate as nanoseconds
 #: is higher are read in the next larger unit (:func:`integer_stamp_unit`).
 MAX_POSE_RATE_HZ = 1e4
+
+#: Integer stamps' units finer than seconds, and their divisors to seconds.
+_UNIT_DIVISORS = (("nanoseconds", 1e9), ("microseconds", 1e6), ("milliseconds", 1e3))
+_YEAR_S = 31_556_952  # the mean Gregorian year
 
 SNIFF_BYTES = 1 << 16
 _MAX_ROWS = 200
@@ -447,27 +452,45 @@ def integer_stamp_unit(stamps: Float64Array) -> tuple[str, float, str]:
     ('nanoseconds', 1000000000.0)
     """
     values = _finite(stamps)
-    units = (("nanoseconds", 1e9), ("microseconds", 1e6), ("milliseconds", 1e3))
-    if values.size:
-        low, high = float(values.min()), float(values.max())
-        dated = [
-            (name, divisor)
-            for name, divisor in units
-            if UNIX_SECONDS[0] <= low / divisor and high / divisor <= UNIX_SECONDS[1]
-        ]
-        if len(dated) == 1:
-            name, divisor = dated[0]
-            year = 1970 + int(low / divisor // 31_556_952)
-            why = "" if divisor == 1e9 else f"as {name} a date in {year}"
-            return name, divisor, why
+    dated = dated_unit(values)
+    if dated is not None:
+        name, divisor, year = dated
+        why = "" if divisor == 1e9 else f"as {name} a date in {year}"
+        return name, divisor, why
     step = _mean_step(values)
     if step is None:
         return "nanoseconds", 1e9, ""
-    for name, divisor in units:
+    for name, divisor in _UNIT_DIVISORS:
         if divisor / step <= MAX_POSE_RATE_HZ:
             why = "" if divisor == 1e9 else f"as nanoseconds {1e9 / step:.3g} Hz"
             return name, divisor, why
     return "nanoseconds", 1e9, ""
+
+
+def dated_unit(stamps: Float64Array) -> tuple[str, float, int] | None:
+    """Return the one unit in which ``stamps`` are a Unix date, its divisor and the year.
+
+    The units are nanoseconds, microseconds and milliseconds; the dates those from
+    :data:`UNIX_SECONDS`. None when no unit or more than one gives such a date (NaN and
+    inf are ignored).
+
+    Examples
+    --------
+    >>> dated_unit(np.array([1.6e15, 1.6e15 + 1e5]))
+    ('microseconds', 1000000.0, 2020)
+    >>> dated_unit(np.array([0.0, 3.3e13])) is None
+    True
+    """
+    values = _finite(stamps)
+    if not values.size:
+        return None
+    low, high = float(values.min()), float(values.max())
+    dated = [
+        (name, divisor, 1970 + int(low / divisor // _YEAR_S))
+        for name, divisor in _UNIT_DIVISORS
+        if UNIX_SECONDS[0] <= low / divisor and high / divisor <= UNIX_SECONDS[1]
+    ]
+    return dated[0] if len(dated) == 1 else None
 
 
 def seconds_evidence(stamps: Float64Array) -> tuple[str, int | None] | None:

@@ -18,7 +18,10 @@ whatever they are (1e6 s apart, or 1e12 s). Files without it (those of earlier r
 whose header was ``# t x y z qx qy qz qw``) read as before. A header stating nanoseconds
 (``# t[ns] ...``) over whole-number stamps is taken at its word too: they are divided by
 ``1e9``, with the same warning (refused by ``strict``), whatever their size or rate (the
-rate they then give is still checked: a wrong header shows).
+rate they then give is still checked: a wrong header shows). Only Unix time plainly in
+another unit overrules it (1.6e15, a date in 2020 as microseconds and in 1970 as
+nanoseconds: :func:`~robot_msgs.io.sniff.dated_unit`): read in that unit, the warning
+names the header's line and both dates.
 """
 
 from __future__ import annotations
@@ -30,7 +33,13 @@ import numpy as np
 from robot_msgs.errors import FormatError
 from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
-from robot_msgs.io.sniff import check_header, integer_stamp_unit, nanosecond_evidence, read_head
+from robot_msgs.io.sniff import (
+    check_header,
+    dated_unit,
+    integer_stamp_unit,
+    nanosecond_evidence,
+    read_head,
+)
 from robot_msgs.io.table import format_rows, read_table
 
 if TYPE_CHECKING:
@@ -111,6 +120,10 @@ def read_tum(
         named = header.names[0].lstrip("#").strip()
         ns = f"the header, line {header.line}, states {named}"
         unit, divisor, why = "nanoseconds", 1e9, ""  # the rate is still checked, as seconds
+        dated = dated_unit(stamps)
+        if dated is not None and dated[1] != divisor:  # Unix time in a coarser unit
+            unit, divisor, year = dated  # as nanoseconds, days or minutes after 1970 began
+            ns += f", but as nanoseconds they fall in 1970, as {unit} in {year}"
     elif ns is not None:
         unit, divisor, why = integer_stamp_unit(stamps)
     if ns is not None:
