@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from robot_msgs import progress
 from robot_msgs.errors import FormatError
-from robot_msgs.io import detect_format, read_trajectory
+from robot_msgs.io import bounded, detect_format, read_trajectory
 from robot_msgs.io.bounded import kept_streams, read_input, stream_kind
+from robot_msgs.io.transform_file import read_transform
 from robot_msgs.limits import input_limits
+from robot_msgs.runs.manifest import read_manifest
 from tests.hostile import deadline, fifo_with_writer
 from tests.terminal import Terminal
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 TUM = b"# t x y z qx qy qz qw\n0 0 0 0 0 0 0 1\n0.5 3 4 0 0 0 0 1\n1.0 3 4 1 0 0 0 1\n"
 
@@ -158,3 +165,45 @@ def test_a_document_past_its_bound_names_the_flag_that_raises_it(
     assert "(robot-msgs --max-document SIZE)" in capsys.readouterr().err
     assert main(["--max-document", "32M", "report", str(file)]) == 1  # read now: no runs
     assert "more than the" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("name", "read"),
+    [
+        ("run.tum", lambda p: read_trajectory(p, format="tum")),
+        ("run.txt", lambda p: read_trajectory(p, format="kitti")),
+        ("data.csv", lambda p: read_trajectory(p, format="euroc")),
+        ("fix.csv", lambda p: read_trajectory(p, format="lla")),
+        ("run.txt", read_trajectory),
+        ("runs.toml", lambda p: read_manifest(Path(p))),
+        ("turn.json", read_transform),
+    ],
+)
+def test_a_fifo_no_program_writes_to_is_refused_not_waited_on_for_ever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, read: Callable[[Path], object]
+) -> None:
+    """Opening a FIFO with no writer blocked for ever (every text reader, the manifest and
+    the transform file): after FIFO_WAIT_S it is refused, once, naming the file."""
+    monkeypatch.setattr(bounded, "FIFO_WAIT_S", 0.2)
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    with (
+        deadline(10),
+        pytest.raises(
+            FormatError,
+            match=rf"^{re.escape(str(fifo))}: is a pipe \(FIFO\) that no program opened to "
+            r"write within 0\.2 s: refusing to wait longer \(start the writer first",
+        ),
+    ):
+        read(fifo)
+
+
+@pytest.mark.parametrize("fmt", ["bag", "bag2", "mcap"])
+def test_a_fifo_given_as_a_bag_is_refused_at_once(tmp_path: Path, fmt: str) -> None:
+    fifo = tmp_path / "run.bag"
+    os.mkfifo(fifo)
+    with (
+        deadline(10),
+        pytest.raises(FormatError, match=r"run\.bag: is a pipe \(FIFO\): a bag must be a regular"),
+    ):
+        read_trajectory(fifo, format=fmt)

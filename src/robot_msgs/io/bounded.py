@@ -8,7 +8,8 @@
   opened once and read to its end, up to :attr:`~robot_msgs.limits.InputLimits.max_bytes`
   (it has no size to check first); inside :func:`kept_streams` its bytes are kept, so
   the format detection, the header check and the reader, which each read the path, all
-  see the same bytes;
+  see the same bytes; a FIFO that no program opens to write within :data:`FIFO_WAIT_S`
+  is refused (its open would wait for ever);
 - a device (``/dev/zero``, ``/dev/urandom``, a terminal), a socket or anything else is
   refused without being opened: it has no end, or reading it does something.
 
@@ -36,13 +37,23 @@ from robot_msgs.errors import FormatError
 from robot_msgs.limits import current_limits
 
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Iterator
 
-__all__ = ["check_input_kind", "kept_streams", "mode_kind", "read_input", "stream_kind"]
+__all__ = [
+    "FIFO_WAIT_S",
+    "check_input_kind",
+    "kept_streams",
+    "mode_kind",
+    "read_input",
+    "stream_kind",
+]
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOCTTY = getattr(os, "O_NOCTTY", 0)
 _PIECE = 1 << 20
+#: How long opening a FIFO waits for a program to open it to write, seconds; then refused.
+FIFO_WAIT_S = 30.0
 _KEPT: ContextVar[dict[tuple[int, int], bytes] | None] = ContextVar(
     "robot_msgs_kept_streams", default=None
 )
@@ -199,6 +210,8 @@ def read_input(
     except PermissionError as err:
         msg = f"{shown}: cannot read it: permission denied"
         raise PermissionError(errno.EACCES, msg) from err
+    except FormatError:  # a FIFO no program opened to write: said by _open_fifo
+        raise
     except ValueError as err:  # an embedded NUL byte
         msg = f"{shown!r}: not a valid path ({err})"
         raise FormatError(msg) from err
@@ -227,7 +240,8 @@ def _open(path: str | os.PathLike[str], shown: str) -> int:
 
     Opening a FIFO waits for its writer (a program started later may be the one); that
     wait was silent, so a FIFO nobody writes to looked like a hang. After 2 s it is named
-    on a terminal (:class:`~robot_msgs.progress.Stage`), and Ctrl-C ends it.
+    on a terminal (:class:`~robot_msgs.progress.Stage`), Ctrl-C ends it, and after
+    :data:`FIFO_WAIT_S` it is refused (:func:`_open_fifo`).
     """
     try:
         is_fifo = stat.S_ISFIFO(Path(path).stat().st_mode)
@@ -242,7 +256,62 @@ def _open(path: str | os.PathLike[str], shown: str) -> int:
     with Stage(
         f"{shown}: waiting for a program to write into this FIFO (Ctrl-C stops)", stream=sys.stderr
     ):
-        return os.open(path, os.O_RDONLY | _CLOEXEC | _NOCTTY)
+        return _open_fifo(path, shown)
+
+
+def _open_fifo(path: str | os.PathLike[str], shown: str) -> int:
+    """Open the FIFO ``path`` once a program opens it to write, or refuse after FIFO_WAIT_S.
+
+    WHY a thread: the open itself blocks until a writer comes, and nothing bounds it (a
+    FIFO nobody writes to hung every text reader, the manifest and transform readers,
+    for ever, no error in a batch or CI). The open runs in a thread the caller waits for;
+    when no writer came in time (or Ctrl-C), the FIFO is opened to write here, which
+    ends the thread's open, and closed again. Once a writer is there, reading waits for
+    it as for any pipe.
+    """
+    import threading  # noqa: PLC0415 - only for a FIFO
+
+    opened: list[int] = []
+    failed: list[OSError] = []
+
+    def open_it() -> None:
+        try:
+            opened.append(os.open(path, os.O_RDONLY | _CLOEXEC | _NOCTTY))
+        except OSError as err:
+            failed.append(err)
+
+    thread = threading.Thread(target=open_it, name="robot_msgs-fifo-open", daemon=True)
+    thread.start()
+    try:
+        thread.join(FIFO_WAIT_S)
+    finally:
+        waited = thread.is_alive()
+        if waited:
+            _release_fifo(path, thread)
+    if failed:
+        raise failed[0]
+    if waited or not opened:
+        for fd in opened:
+            os.close(fd)
+        msg = (
+            f"{shown}: is a pipe (FIFO) that no program opened to write within "
+            f"{FIFO_WAIT_S:g} s: refusing to wait longer (start the writer first, or give a file)"
+        )
+        raise FormatError(msg)
+    return opened[0]
+
+
+def _release_fifo(path: str | os.PathLike[str], thread: threading.Thread) -> None:
+    """End ``thread``'s open of the FIFO ``path`` by opening it to write and closing it."""
+    for _ in range(500):  # ENXIO until the thread's open counts as a reader: ms at most
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK | _CLOEXEC))
+        except OSError:
+            thread.join(0.01)
+        else:
+            thread.join(1.0)
+        if not thread.is_alive():
+            return
 
 
 def _too_large(shown: str, got: str, limit: int, *, document: bool = False) -> FormatError:
