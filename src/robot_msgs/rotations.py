@@ -456,13 +456,15 @@ def rotation_matrix_deviation(matrices: Float64Array, *, proper: bool = True) ->
     array([0.])
     """
     m = np.asarray(matrices, dtype=np.float64)
-    gram = m @ np.swapaxes(m, -1, -2)
-    deviation: Float64Array = np.abs(gram - np.eye(3)).max(axis=(-2, -1))
-    if not proper:
-        return deviation
-    # det M = r0 . (r1 x r2): a few vector operations, where np.linalg.det runs an LU
-    # factorisation per matrix (5x slower at 10^5 matrices).
-    det = np.einsum("...i,...i->...", m[..., 0, :], np.cross(m[..., 1, :], m[..., 2, :]))
+    # Entries past 1e154 square past float64: inf or NaN, which no tolerance passes.
+    with np.errstate(over="ignore", invalid="ignore"):
+        gram = m @ np.swapaxes(m, -1, -2)
+        deviation: Float64Array = np.abs(gram - np.eye(3)).max(axis=(-2, -1))
+        if not proper:
+            return deviation
+        # det M = r0 . (r1 x r2): a few vector operations, where np.linalg.det runs an LU
+        # factorisation per matrix (5x slower at 10^5 matrices).
+        det = np.einsum("...i,...i->...", m[..., 0, :], np.cross(m[..., 1, :], m[..., 2, :]))
     return np.where(det > 0, deviation, np.inf)
 
 

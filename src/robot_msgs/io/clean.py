@@ -412,7 +412,8 @@ def finish_trajectory(
     rows: IntpArray | None = None
 
     # A finite sum proves every value finite; only otherwise is the row mask built.
-    with np.errstate(over="ignore"):  # a sum past float64 is inf: the mask then decides
+    # A sum past float64 is inf, inf + -inf is NaN: the mask then decides.
+    with np.errstate(over="ignore", invalid="ignore"):
         all_finite = all(np.isfinite(a.sum()) for a in (stamps, xyz, quat))
     finite = (
         np.isfinite(stamps) & np.isfinite(xyz).all(axis=1) & np.isfinite(quat).all(axis=1)

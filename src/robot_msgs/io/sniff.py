@@ -374,8 +374,9 @@ def _mean_step(stamps: Float64Array) -> float | None:
 
 def _finite(stamps: Float64Array) -> Float64Array:
     values = np.asarray(stamps, dtype=np.float64)
-    if np.isfinite(values.sum()):
-        return values
+    with np.errstate(over="ignore", invalid="ignore"):  # inf or NaN: the mask decides
+        if np.isfinite(values.sum()):
+            return values
     kept: Float64Array = values[np.isfinite(values)]
     return kept
 
