@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.errors import DataWarning, FormatError, OutputExistsError
+from robot_msgs.errors import DataWarning, FormatError, OutputExistsError, ValidationError
 from robot_msgs.io import read_euroc, read_trajectory, write_euroc
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -197,3 +197,20 @@ def test_a_trajectory_sampled_at_2_mhz_reads_back_from_its_nanosecond_header(
     for read in (read_euroc, read_trajectory):
         with pytest.warns(DataWarning, match=r"5 poses in 2e-06 s, 2e\+06 Hz on average"):
             assert read(path).stamps_s.tolist() == stamps.tolist()
+
+
+def test_write_euroc_refuses_two_stamps_on_one_nanosecond(tmp_path: Path) -> None:
+    """1.0 and 1.0000000001 s (0.1 ns apart) were both written as 1000000000 ns: read back,
+    the second pose was dropped as a repeated stamp. Refused, and nothing is written."""
+    traj = PoseTrajectory(
+        stamps_s=np.array([1.0, 1.0000000001, 2.0]),
+        positions_xyz=np.zeros((3, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (3, 1)),
+    )
+    with pytest.raises(
+        ValidationError,
+        match=r"data\.csv: stamps 1\.0 and 1\.0000000001 s \(poses 0 and 1\) are the same "
+        r"integer nanosecond 1000000000: EuRoC's stamps cannot tell them apart",
+    ):
+        write_euroc(tmp_path / "data.csv", traj)
+    assert not (tmp_path / "data.csv").exists()

@@ -141,7 +141,7 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     (``stamps_ns``), else the roundest integer that reads back to the same seconds, the
     stamp as typed (``1305031098.6659`` s as ``1305031098665900000``, not the ``...032``
     of ``round(t * 1e9)``), so a round trip returns each stamp to within one float64 step
-    (about 240 ns for stamps near 1.4e9 s).
+    (about 240 ns for stamps near 1.4e9 s) or the nanosecond, whichever is larger.
 
     Parameters
     ----------
@@ -162,7 +162,8 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     OutputExistsError
         ``path`` exists and ``force`` is false; nothing is written.
     ValidationError
-        A stamp beyond int64 nanoseconds (+-9.2e9 s), named with the file; nothing is
+        A stamp beyond int64 nanoseconds (+-9.2e9 s), or two stamps on the same
+        nanosecond (read back, one pose would be lost), named with the file; nothing is
         written.
 
     Examples
@@ -181,6 +182,17 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     except ValidationError as err:  # it names the stamp; the file is said here
         msg = f"{path}: {err}"
         raise ValidationError(msg, field=err.field, reason=err.reason) from err
+    stamps_s = traj.stamps_s
+    same = np.flatnonzero((stamps_ns[1:] == stamps_ns[:-1]) & (stamps_s[1:] != stamps_s[:-1]))
+    if same.size:  # read back, the second would be dropped as a repeated stamp
+        k = int(same[0])
+        first, second = stamps_s[k : k + 2].tolist()
+        reason = (
+            f"stamps {first!r} and {second!r} s (poses {k} and {k + 1}) are the same "
+            f"integer nanosecond {int(stamps_ns[k])}"
+        )
+        msg = f"{path}: {reason}: EuRoC's stamps cannot tell them apart (TUM's can)"
+        raise ValidationError(msg, field="stamps_s", reason=reason)
     q = traj.orientations_quat_xyzw
     values = np.column_stack([traj.positions_xyz, q[:, 3], q[:, :3]])
     rows = format_rows(values, separator=",", leading_ints=stamps_ns)
