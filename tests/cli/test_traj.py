@@ -760,6 +760,18 @@ def test_ref_that_is_also_a_file_is_refused_not_dropped(
     assert not out.exists()
 
 
+def test_ref_that_is_also_a_file_says_the_command_without_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evo's habit `evo_traj tum A B --ref A` was told of bags only, not what to type."""
+    ref, est = tmp_path / "a.tum", tmp_path / "b.tum"
+    ref.write_text(CLEAN)
+    est.write_text(CLEAN)
+    assert main(["traj", str(ref), str(est), "--ref", str(ref)]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"name it once (`robot-msgs traj {est} --ref {ref}`)" in err
+
+
 # Fixes on UTM zone 32's central meridian (9° E): on the equator, then at 45° N twice,
 # the second 10 m higher. Rows are t lat lon alt.
 LLA = "0 0.0 9.0 0.0\n1 45.0 9.0 100.0\n2 45.0 9.0 110.0\n"

@@ -601,11 +601,15 @@ def run(args: argparse.Namespace) -> int:
     """Inspect, check or convert ``args.files``; return the exit code."""
     if args.ref is not None and args.ref in args.files:
         # One --topic reads one trajectory of a file: REF and FILE would be the same one
-        # (and FILE was dropped from what is aligned, saved and drawn).
+        # (and FILE was dropped from what is aligned, saved and drawn). evo's habit
+        # `evo_traj tum A B --ref A` was told of bags only, not what to type.
+        others = [str(f) for f in args.files if f != args.ref]
+        typed = shlex.join(["robot-msgs", "traj", *others, "--ref", str(args.ref)])
+        if not others:
+            typed = shlex.join(["robot-msgs", "traj", str(args.ref)])
         msg = (
-            f"--ref {args.ref} is also a FILE: traj reads one --topic of a file, so both "
-            "would be the same trajectory; for two topics of one bag, `robot-msgs ape BAG "
-            "BAG --ref-topic A --est-topic B` (with --save-aligned, --plot) compares them"
+            f"--ref {args.ref} is also a FILE: name it once (`{typed}`); for two topics of "
+            "one bag, `robot-msgs ape BAG BAG --ref-topic A --est-topic B` compares them"
         )
         raise UsageError(msg)
     stdout_flags = {"--save": args.save, "--plot": args.plot}
