@@ -924,3 +924,18 @@ def test_save_aligned_layout_keeps_the_child_frame(
     assert capsys.readouterr().err.endswith(
         "ERROR: --save-layout only goes with --save-aligned OUT.mcap or OUT.db3\n"
     )
+
+
+def test_confidence_without_a_nees_relation_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`ape --confidence 0.9` bounds NEES only: with translation it was taken in silence.
+
+    The table's "settings:" line said `--confidence 0.9` as if it had changed a number.
+    """
+    ref, est = seed_files(tmp_path, T * 1.01)
+    assert main(["ape", str(ref), str(est), "--confidence", "0.9"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.startswith("ERROR: --confidence 0.9: sets the chi-square bounds of NEES; ")
+    assert "nees_orientation or nees_planar, not translation" in err
+    assert main(["ape", str(ref), str(est), "--confidence", "0.95"]) == 0  # the default

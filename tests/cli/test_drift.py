@@ -251,3 +251,10 @@ def test_drift_help_says_what_its_plot_draws(capsys: pytest.CaptureFixture[str])
     assert "coloured by error and error over time" not in out
     assert "translation error per segment over the segment's start" in out
     assert "several estimates" not in out
+
+
+def test_confidence_is_not_a_flag_of_drift(capsys: pytest.CaptureFixture[str]) -> None:
+    """Drift has no NEES: `drift --confidence` was listed in --help and taken in silence."""
+    with pytest.raises(SystemExit, match=r"^0$"):
+        main(["drift", "--help"])
+    assert "--confidence" not in capsys.readouterr().out

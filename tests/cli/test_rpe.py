@@ -270,3 +270,17 @@ def test_rpe_help_states_the_default_delta(
     assert "several on the command line give one result row per delta (default 1)" in out
     assert main(["rpe", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"]) == 0
     assert "settings:  --delta 1 --delta-unit f (not aligned)" in capsys.readouterr().out
+
+
+def test_confidence_is_not_a_flag_of_rpe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """RPE has no NEES: `rpe --confidence 0.9` was listed in --help and taken in silence."""
+    ref, est = seed_files(tmp_path, np.arange(101.0) * 0.101)
+    with pytest.raises(SystemExit, match=r"^2$"):  # argparse's refusal
+        main(["rpe", str(ref), str(est), "--confidence", "0.9"])
+    err = capsys.readouterr().err
+    assert "--confidence is a flag of doctor, ape, report and bench, not of rpe" in err
+    with pytest.raises(SystemExit, match=r"^0$"):
+        main(["rpe", "--help"])
+    assert "--confidence" not in capsys.readouterr().out

@@ -161,6 +161,7 @@ def add_settings_flags(
     defaults: Sequence[Msg | str],
     *,
     only: Iterable[str] | None = None,
+    omit: Iterable[str] = (),
     note: str = "",
     noted: Iterable[str] = (),
     described: Mapping[str, str] | None = None,
@@ -171,13 +172,15 @@ def add_settings_flags(
     names of settings classes whose own defaults are the command's (``"Ape"``: no class
     imported): each flag's help is its field's description and the default shown is the
     command's.
-    ``only`` keeps those fields; ``note`` is added to the help of the fields in ``noted``
-    (a default that depends on another option or a manifest). A flag two fields share
+    ``only`` keeps those fields, ``omit`` drops those (a field the command never uses:
+    ``--confidence`` outside APE's NEES); ``note`` is added to the help of the fields in
+    ``noted`` (a default that depends on another option or a manifest). A flag two fields share
     (``--offset SECONDS|auto``) is added once. Flags are grouped by their declared group.
     ``described`` replaces a field's description where it is not true of this command
     (by field name).
     """
     keep = None if only is None else set(only)
+    dropped = set(omit)
     marked = set(noted)
     groups: dict[str, Any] = {}
     added: set[str] = set()
@@ -187,7 +190,7 @@ def add_settings_flags(
         worded = {f.name: f for f in rows if f.word and (keep is None or f.field in keep)}
         for flag in rows:
             name = flag.field
-            if (keep is not None and name not in keep) or flag.name in added:
+            if (keep is not None and name not in keep) or name in dropped or flag.name in added:
                 continue
             added.add(flag.name)
             own = (described or {}).get(name) or flag.description

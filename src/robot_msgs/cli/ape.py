@@ -12,7 +12,7 @@ from robot_msgs.cli._input_args import add_input_args, read_inputs_from_args, un
 from robot_msgs.cli._output_args import add_output_args
 from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import UsageError, ValidationError
 
 if TYPE_CHECKING:
     import argparse
@@ -52,6 +52,14 @@ def run(args: argparse.Namespace) -> int:
 
     settings = settings_from_args(args, EvaluationSettings())
     spec = settings_from_args(args, Ape())
+    if spec.relation not in NEES_DOF and settings.confidence != EvaluationSettings().confidence:
+        # It bounds NEES only: taken in silence and shown in "settings:" as if it applied.
+        *most, last = NEES_DOF
+        msg = (
+            f"--confidence {settings.confidence:g}: sets the chi-square bounds of NEES; give "
+            f"it with --relation {', '.join(most)} or {last}, not {spec.relation}"
+        )
+        raise UsageError(msg)
     plans = prepare_outputs(args, args.estimates)
     (reference, *estimates), (ref_name, *est_names), fixed = read_inputs_from_args(args)
     if spec.relation in NEES_DOF:  # a topic whose covariances are all zero, named

@@ -37,7 +37,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         ),
     )
     add_input_args(parser, several=True)
-    add_settings_flags(parser, ["Rpe", "PairSettings", "EvaluationSettings"])  # none imported
+    # None imported; --confidence bounds APE's NEES, which RPE has not.
+    add_settings_flags(parser, ["Rpe", "PairSettings", "EvaluationSettings"], omit=("confidence",))
     add_output_args(parser)
     parser.set_defaults(run=run)
 
