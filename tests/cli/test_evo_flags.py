@@ -691,3 +691,27 @@ def test_a_flags_value_with_a_typographic_dash_is_no_flag(
             # a positional after the flags: argparse's refusal, after the hints found none
             main(["ape", "r.tum", "e.tum", *args, "\u2014x"])
         assert "typed with a dash" not in capsys.readouterr().err, args
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["-av"], "-a -v are evo's; here: --align se3; -v: the table is printed"),
+        (["-vsa"], "-s -a -v are evo's; here: --align sim3; -v: the table is printed"),
+        (["-ap"], "-a -p are evo's; here: --align se3 --plot FILE"),
+        (["--plot-mode", "xz"], "--plot_mode is evo's; here: --plot-plane xz"),
+        (["--t-max-diff=0.02"], "--t_max_diff is evo's; here: --max-diff 0.02"),
+        (["--all-pairs"], "--all-pairs is rpe's, not ape's"),  # ours, not evo's
+    ],
+)
+def test_evos_switches_in_any_cluster_and_its_flags_with_hyphens_are_answered(
+    words: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evo's switches clustered as argparse allows, and its flags typed with hyphens.
+
+    Only -va, -as, -sa and -vas were answered (`-av`, `-vap`: "unrecognized arguments"),
+    and evo's flags typed with our hyphens (`--plot-mode xz`) were unrecognized too.
+    """
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "r.tum", "e.tum", *words])
+    assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"

@@ -484,7 +484,7 @@ def _unknown_flags(after: list[str], command: str) -> list[str]:
     >>> _unknown_flags(["R", "-va", "--bogus=1", "--forc", "--offset", "-0.5", "-"], "ape")
     ['--bogus=1']
     """
-    from robot_msgs.cli.evo_flags import evo_words  # noqa: PLC0415 - only for an error
+    from robot_msgs.cli.evo_flags import evo_spelled, evo_words  # noqa: PLC0415 - for an error
 
     options = _options_of(command)
     evo = evo_words(command)
@@ -494,6 +494,8 @@ def _unknown_flags(after: list[str], command: str) -> list[str]:
             break
         flag = word.split("=", 1)[0]
         if not _is_flag(word) or flag in options or flag in evo:
+            continue
+        if evo_spelled([word], _options_of) != [word]:  # -av, --plot-mode: evo's, answered
             continue
         if flag.startswith("--") and any(option.startswith(flag) for option in options):
             continue

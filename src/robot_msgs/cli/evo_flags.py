@@ -43,6 +43,7 @@ __all__ = [
     "EVO_SWITCHES",
     "EVO_WITHOUT",
     "evo_hint",
+    "evo_spelled",
     "evo_syntax_hint",
     "evo_words",
 ]
@@ -316,6 +317,51 @@ def _homes_once(answers: Iterable[str]) -> list[str]:
     return out
 
 
+#: evo's one-letter switches, which argparse lets a user cluster in any order (``-av``,
+#: ``-vsa``, ``-vap``); :data:`EVO_FLAGS` spells a few clusters, the others were
+#: "unrecognized arguments".
+_EVO_LETTERS = frozenset("vasp")
+
+
+def evo_spelled(
+    words: Sequence[str], offered: Callable[[str], Collection[str]] | None = None
+) -> list[str]:
+    """Return ``words`` with evo's flags spelled as :data:`EVO_FLAGS` has them.
+
+    A cluster of evo's one-letter switches not spelled there is split into its letters,
+    and evo's flag typed with hyphens (``--plot-mode``, ``--t-max-diff``) is given its
+    underscores, unless a command has it so (``offered``: a command's option strings;
+    ``ape --all-pairs`` is rpe's flag, not evo's): both were "unrecognized arguments",
+    never answered as evo's.
+
+    Examples
+    --------
+    >>> evo_spelled(["R", "-av", "--plot-mode=xz", "--t-max-diff", "0.1", "-va"])
+    ['R', '-a', '-v', '--plot_mode=xz', '--t_max_diff', '0.1', '-va']
+    >>> evo_spelled(["--t-start", "5"], {"ape": ["--t-start"]}.get)
+    ['--t-start', '5']
+    """
+    known = {*EVO_FLAGS, *EVO_WITHOUT, *(f for d in EVO_FLAGS_BY_COMMAND.values() for f in d)}
+    out: list[str] = []
+    for word in words:
+        flag, eq, value = word.partition("=")
+        under = "--" + flag[2:].replace("-", "_")
+        if word in known or not word.startswith("-"):
+            out.append(word)
+        elif len(word) > 2 and word[1] != "-" and set(word[1:]) <= _EVO_LETTERS:
+            out += [f"-{letter}" for letter in word[1:]]
+        elif flag.startswith("--") and under in known and not _ours(flag, offered):
+            out.append(under + eq + value)
+        else:
+            out.append(word)
+    return out
+
+
+def _ours(flag: str, offered: Callable[[str], Collection[str] | None] | None) -> bool:
+    """Whether a command of ours has ``flag`` (looked up only for evo's flags, an error)."""
+    return offered is not None and any(flag in (offered(c) or ()) for c in _HOMES)
+
+
 def evo_hint(
     argv: Sequence[str],
     command: str = "",
@@ -348,6 +394,7 @@ def evo_hint(
     """
     answers = {**EVO_FLAGS, **EVO_FLAGS_BY_COMMAND.get(command, {})}
     before = argv[: argv.index("--")] if "--" in argv else argv
+    before = evo_spelled(before, offered)
     combined = _alignment(before)
     found: list[tuple[str, str]] = []  # evo's flag, ours with its value
     if combined is not None:
