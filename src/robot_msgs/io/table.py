@@ -651,7 +651,8 @@ def _locate(
     such, where it is, rather than by the count of fields the two lines give.
     """
     ncols = len(columns)
-    expected = f"{'at least ' if extra_columns else ''}{ncols} columns ({' '.join(columns)})"
+    noun = "column" if ncols == 1 else "columns"  # a times file: "1 columns (t)" was said
+    expected = f"{'at least ' if extra_columns else ''}{ncols} {noun} ({' '.join(columns)})"
     for number, line in enumerate(lines, start=1):
         fields = line.split()
         if not fields:
