@@ -898,7 +898,7 @@ def test_label_refused_before_any_input_is_read(
     missing = str(tmp_path / "missing.tum")
     flags = ["--plot", plot, "--label", "a", "--label", "b"]
     assert main(["ape", missing, missing, *flags]) == 2
-    assert capsys.readouterr().err.startswith("ERROR: --label a b: 2 given for 1 inputs")
+    assert capsys.readouterr().err.startswith("ERROR: --label a b: 2 given for 1 input ")
 
 
 def test_save_aligned_layout_keeps_the_child_frame(

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import EvaluationSettings, ape
 from robot_msgs.io import read_trajectory
 from robot_msgs.report import figure_text
@@ -69,3 +70,9 @@ def test_cjk_names_fall_back_to_an_installed_cjk_font() -> None:
         ]
         for char in text.get_text():
             assert any(font.get_char_index(ord(char)) for font in fonts), char
+
+
+def test_labels_for_one_input_say_one_input() -> None:
+    """`ape R E --plot p.png --label a --label b` was told "2 given for 1 inputs"."""
+    with pytest.raises(ValidationError, match=r": 2 given for 1 input \(e\.tum\); give one"):
+        figure_text.legend_names(["e.tum"], ["a", "b"])

@@ -124,9 +124,7 @@ def test_a_label_count_that_does_not_match_is_one_error_line(
     plot = str(tmp_path / "f.png")
     assert main(["ape", ref, est, "--label", "a", "--label", "b", "--plot", plot]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [
-        f"ERROR: --label a b: 2 given for 1 inputs ({est}); give one per input, in order"
-    ]
+    assert err == [f"ERROR: --label a b: 2 given for 1 input ({est}); give one per input, in order"]
     assert not Path(plot).exists()
     assert main(["ape", ref, est, "--label", "a"]) == 2
     assert "give --plot FILE too" in capsys.readouterr().err
@@ -337,7 +335,7 @@ def test_res_label_names_each_result(
     assert [t.get_text() for t in fig.axes[2].get_xticklabels()] == ["ours", "evo"]
     capsys.readouterr()
     assert main(["res", str(saved), "--label", "a", "--label", "b", "--plot", plot]) == 2
-    assert capsys.readouterr().err.startswith("ERROR: --label a b: 2 given for 1 inputs")
+    assert capsys.readouterr().err.startswith("ERROR: --label a b: 2 given for 1 input ")
 
 
 def test_every_result_keeps_its_own_legend_entry_and_box(

@@ -114,7 +114,8 @@ per input, in order
         why = ""
         if len(labels) != len(paths):
             why = (
-                f"{len(labels)} given for {len(paths)} inputs ({', '.join(paths)}); "
+                f"{len(labels)} given for {len(paths)} input{'s' * (len(paths) != 1)} "
+                f"({', '.join(paths)}); "
                 "give one per input, in order"
             )
         elif twice:  # one legend entry and one box for both (a hunt)
