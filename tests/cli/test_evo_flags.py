@@ -715,3 +715,19 @@ def test_evos_switches_in_any_cluster_and_its_flags_with_hyphens_are_answered(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", *words])
     assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"
+
+
+def test_another_commands_answer_beside_the_commands_own_is_said_apart(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An answer naming another command stands apart from those of the command typed.
+
+    `traj -as --n_to_align 10 -p` was told "here: --align sim3 ape --n-align 10 --plot
+    FILE", which reads as one ape command; traj has no --n-align.
+    """
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["traj", "e.tum", "--ref", "r.tum", "-as", "--n_to_align", "10", "-p"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "robot-msgs traj: error: -as --n_to_align -p are evo's; here: --align sim3 "
+        "--plot FILE; --n_to_align: ape --n-align 10"
+    )

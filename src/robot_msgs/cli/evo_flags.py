@@ -439,13 +439,22 @@ def _found_said(found: Sequence[tuple[str, str]], command: str) -> str:
     else:  # each without its aside: one line; what needs nothing said apart, by flag
         flags = " ".join(flag for flag, _ in found)
         answers = _once_each(o.split(" (", 1)[0] for _, o in found if o[:8] != "nothing:")
+        # Another command's flag beside the command's own is said apart: `traj -as
+        # --n_to_align 10` was told "here: --align sim3 ape --n-align 10", one line
+        # that reads as an ape command.
+        homed = [a for a in answers if a.split(" ", 1)[0] in _HOMES]
+        apart = []
+        if homed and len(homed) < len(answers):
+            answers = [a for a in answers if a not in homed]
+            apart = [f"{flag}: {o}" for flag, o in found if o.split(" (", 1)[0] in homed]
         typed = " ".join(_homes_once(answers))
         idle = [
             f"{flag}: {o.removeprefix('nothing: ')}"
             for flag, o in found
             if o != o.removeprefix("nothing: ")
         ]
-        said = "; ".join([f"{flags} are evo's", *([f"here: {typed}"] if typed else []), *idle])
+        here = [f"here: {typed}"] if typed else []
+        said = "; ".join([f"{flags} are evo's", *here, *apart, *idle])
     if len(f"robot-msgs {command}: error: {said}") > WIDTH and " (" in said:
         said = said.rsplit(" (", 1)[0]  # its aside cut, as the named command's
     return said
