@@ -155,7 +155,7 @@ CASES = [
          ["a.tum", "--save", "00.txt", "--to", "kitti"],
          error=r"00_times\.txt exists; pass --force", keep=("00_times.txt",)),
     Case("force-without-save", {"a.tum": TUM}, ["a.tum", "--force"],
-         error=r"--to and --force only go with --save OUT", code=2),
+         error=r"--force only goes with --save OUT or --plot FILE", code=2),
     Case("save-kitti-to-stdout", {"a.tum": TUM}, ["a.tum", "--save", "-", "--to", "kitti"],
          error=r"^ERROR: -: standard output: KITTI writes two files, the poses and their times"),
     # -- warnings: the problem and the fix stated, the numbers right

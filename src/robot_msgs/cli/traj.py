@@ -624,10 +624,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(msg)
     saving_topic = args.save_topic is not None  # '' too: it was taken for no flag
     if args.save is None and (args.to or saving_topic or (args.force and args.plot is None)):
+        # Each flag given said alone: `traj F --to tum` was told of --force too.
         if saving_topic:
             msg = "--save-topic only goes with --save OUT"
+        elif args.to:
+            msg = "--to only goes with --save OUT"
         else:
-            msg = "--to and --force only go with --save OUT (--force also with --plot)"
+            msg = "--force only goes with --save OUT or --plot FILE"
         raise UsageError(msg)
     settings = settings_from_args(args, EvaluationSettings())  # errors name the flag
     if args.ref is None and (
