@@ -271,3 +271,15 @@ def test_frame_indices_beside_seconds_name_the_times_flag(
     whose = ("reference", "estimate")[side]
     (line,) = [line for line in capsys.readouterr().out.splitlines() if "stamp_units" in line]
     assert line.endswith(f"give the {whose}'s times file ({flag})")
+
+
+def test_confidence_is_not_a_flag_of_the_doctor(capsys: pytest.CaptureFixture[str]) -> None:
+    """The doctor computes no NEES: `doctor --confidence` was listed and taken in silence."""
+    with pytest.raises(SystemExit, match=r"^2$"):  # argparse's refusal
+        main(["doctor", "a.tum", "b.tum", "--confidence", "0.9"])
+    assert "--confidence is a flag of ape, report and bench, not of doctor" in (
+        capsys.readouterr().err
+    )
+    with pytest.raises(SystemExit, match=r"^0$"):
+        main(["doctor", "--help"])
+    assert "--confidence" not in capsys.readouterr().out

@@ -280,7 +280,7 @@ def test_confidence_is_not_a_flag_of_rpe(
     with pytest.raises(SystemExit, match=r"^2$"):  # argparse's refusal
         main(["rpe", str(ref), str(est), "--confidence", "0.9"])
     err = capsys.readouterr().err
-    assert "--confidence is a flag of doctor, ape, report and bench, not of rpe" in err
+    assert "--confidence is a flag of ape, report and bench, not of rpe" in err
     with pytest.raises(SystemExit, match=r"^0$"):
         main(["rpe", "--help"])
     assert "--confidence" not in capsys.readouterr().out

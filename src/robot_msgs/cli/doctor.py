@@ -57,7 +57,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         ),
     )
     add_input_args(parser)
-    add_settings_flags(parser, [EvaluationSettings()])
+    # --confidence bounds APE's NEES, which the doctor does not compute.
+    add_settings_flags(parser, [EvaluationSettings()], omit=("confidence",))
     parser.add_argument(
         "--json", action="store_true", help="print the diagnosis as JSON (for tools)"
     )
