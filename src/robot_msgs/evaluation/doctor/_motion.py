@@ -50,7 +50,7 @@ from robot_msgs.evaluation.doctor._rules import (
     _round,
     _spread,
 )
-from robot_msgs.evaluation.hand_eye import estimate_extrinsic
+from robot_msgs.evaluation.hand_eye import _one_screw_axis, estimate_extrinsic
 from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 from robot_msgs.rotations import (
@@ -876,62 +876,6 @@ def _line_unturned(traj: PoseTrajectory) -> Float64Array | None:
         return None
     out: Float64Array = first @ vt[0]
     return out
-
-
-#: Least turn of every motion (a sixteenth of the poses apart) for one screw axis, deg.
-_SCREW_MIN_DEG = 5.0
-#: Largest RMS angle of the motions' axes from their mean for one screw axis, deg.
-_SCREW_DEG = 2.0
-#: Largest RMS spread of the axes' points for one screw axis, share of their distance.
-_SCREW_SHARE = 0.05
-#: ... or metres.
-_SCREW_M = 0.01
-
-
-def _one_screw_axis(traj: PoseTrajectory) -> Float64Array | None:
-    """Return the axis direction (in the body's axes) of a body turning about one line.
-
-    A steady circle: every motion ``P_i^{-1} P_{i+k}`` (``k`` a sixteenth of the poses)
-    turns about the same line fixed in the body, so an extrinsic ``X`` and ``X`` turned
-    about that line (the sensor carried round the circle's centre) explain the motions
-    alike, and with a scale, the sensor moved across the circle too. One line: the
-    motions turn by at least :data:`_SCREW_MIN_DEG`, their axes' directions lie within
-    :data:`_SCREW_DEG` (RMS) of their mean, and the points where the axes cross the plane
-    through the body across their mean direction lie within :data:`_SCREW_SHARE` of their
-    distance from the body (RMS), or within :data:`_SCREW_M`.
-    """
-    n = len(traj)
-    k = max(1, n // 16)
-    if n - k < _MIN_MOTIONS:
-        return None
-    rotations = matrix_from_quat_xyzw(traj.orientations_quat_xyzw)
-    p = traj.positions_xyz
-    r_i_t = np.swapaxes(rotations[:-k], 1, 2)
-    relative = r_i_t @ rotations[k:]
-    moved = (r_i_t @ (p[k:] - p[:-k])[:, :, None])[:, :, 0]
-    rotvec = rotation_vector_from_matrix(relative)
-    angle = np.linalg.norm(rotvec, axis=1)
-    if not float(np.min(angle)) > math.radians(_SCREW_MIN_DEG):
-        return None
-    axes = rotvec / angle[:, None]
-    size = float(np.linalg.norm(axes.mean(axis=0)))
-    if not size > 0.5:  # turning one way and the other
-        return None
-    mean: Float64Array = axes.mean(axis=0) / size
-    off = np.degrees(np.arccos(np.clip(axes @ mean, -1.0, 1.0)))
-    if not math.sqrt(float(np.mean(off**2))) < _SCREW_DEG:
-        return None
-    # the point c on each axis, across it: (I - R) c = the motion across the axis, c ⊥ axis
-    across = moved - (moved @ mean)[:, None] * mean
-    system = np.eye(3) - relative
-    normal = np.swapaxes(system, 1, 2) @ system + np.outer(mean, mean)
-    right = (np.swapaxes(system, 1, 2) @ across[:, :, None])[:, :, 0]
-    centres = np.linalg.solve(normal, right[:, :, None])[:, :, 0]
-    centre = centres.mean(axis=0)
-    spread = math.sqrt(float(np.mean(np.sum((centres - centre) ** 2, axis=1))))
-    if not spread < max(_SCREW_SHARE * float(np.linalg.norm(centre)), _SCREW_M):
-        return None
-    return mean
 
 
 def _extrinsic_on_a_line(
