@@ -834,6 +834,39 @@ def test_a_piece_in_another_length_unit_is_no_stamp_unit(
     assert diagnose(ref, piece).finding("stamp_units") is None
 
 
+@pytest.mark.parametrize(
+    ("seconds", "piece_s", "start_s"), [(3600, 1, 5000.0), (3600, 20, 5000.0), (400, 1, 1000.0)]
+)
+def test_a_reference_in_ms_beside_a_piece_on_a_later_clock_is_named_ms(
+    seconds: int, piece_s: int, start_s: float
+) -> None:
+    """An hour's reference at 10 Hz in ms from 0 beside a 1 s piece of it in seconds on a
+    clock starting at 5 000 s, past the hour: the stamps meet as given (5 000 within 0 ..
+    3.6e6), not divided by 1e3, and were taken for seconds on one clock (a length's unit
+    off): nothing named, where the same piece at 100 s was named ms (a review). Within
+    the piece's span the reference has no pose (1 s of 100 ms intervals at 5e3 ms): no
+    motion meets there; the piece in mm of the test above has 11 of them."""
+    t = np.arange(0, seconds, 0.1)
+    path = np.c_[0.5 * t, 2 * np.sin(0.01 * t), 0 * t]
+    ref = PoseTrajectory(
+        stamps_s=t * 1e3,
+        positions_xyz=path,
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)),
+    )
+    rows = slice(t.size // 3, t.size // 3 + 10 * piece_s + 1)
+    piece = PoseTrajectory(
+        stamps_s=start_s + t[rows] - t[rows][0],
+        positions_xyz=path[rows],
+        orientations_quat_xyzw=ref.orientations_quat_xyzw[rows],
+    )
+    unit = other_stamp_unit(ref, piece)
+    assert unit is not None
+    assert unit[:3] == ("reference", "ms", 1e3)
+    found = diagnose(ref, piece).finding("stamp_units")
+    assert found is not None
+    assert "the reference's stamps look like ms, not seconds" in found.summary
+
+
 @pytest.mark.parametrize(("poses", "span"), [(401, "20"), (101, "5"), (2001, "100")])
 def test_a_reference_in_ms_beside_a_longer_piece_in_seconds_is_named_ms(
     poses: int, span: str

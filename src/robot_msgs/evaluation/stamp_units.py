@@ -187,6 +187,10 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
     return OtherUnit(side, unit, factor, spans, moving)
 
 
+#: Fewest of a side's poses within the other's span for their stamps to meet as given.
+_OWN_POSES = 3
+
+
 def _meets_only_as_given(
     reference: PoseTrajectory, estimate: PoseTrajectory, side: str, factor: float
 ) -> bool:
@@ -196,11 +200,18 @@ def _meets_only_as_given(
     piece in mm, a reference in km), not a time's. WHY: a 1 s piece in mm of an hour's
     reference in seconds (epoch stamps, 1.7e9 s) was said "the reference's stamps look
     like ms" (a review): divided by 1e3 they lie at 1.7e6 s, far from the piece's.
+    Meeting as given takes at least 3 of ``side``'s poses within the other's span (a
+    motion of its own there, as the piece's poses are the reference's): a reference in
+    ms from 0 (an hour, 10 Hz) beside a 1 s piece in seconds on a clock starting at
+    5 000 s, past the hour, met it within one 0.1 ms interval and was named nothing,
+    where the piece's clock at 100 s was named ms (a review).
     """
     longer, other = (reference, estimate) if side == "reference" else (estimate, reference)
     first, last = float(longer.stamps_s[0]), float(longer.stamps_s[-1])
     start, end = float(other.stamps_s[0]), float(other.stamps_s[-1])
-    as_given = first <= end and start <= last
+    stamps = longer.stamps_s
+    inside = np.searchsorted(stamps, end, "right") - np.searchsorted(stamps, start, "left")
+    as_given = int(inside) >= _OWN_POSES
     return as_given and not (first / factor <= end and start <= last / factor)
 
 
