@@ -51,6 +51,7 @@ from robot_msgs.evaluation.doctor._rules import (
     _spread,
 )
 from robot_msgs.evaluation.hand_eye import _one_screw_axis, estimate_extrinsic
+from robot_msgs.evaluation.offset import held_between_jumps
 from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 from robot_msgs.rotations import (
@@ -442,11 +443,8 @@ def _held_side(
     for side, traj in (("reference", matched_ref), ("estimate", matched_est)):
         p, q = traj.positions_xyz, traj.orientations_quat_xyzw
         held = np.all(p[1:] == p[:-1], 1) & np.all(q[1:] == q[:-1], 1)
-        unchanged = int(np.count_nonzero(held))
-        changed = held.size - unchanged
-        runs = int(np.count_nonzero(~held[1:] & held[:-1])) + int(held.size > 0 and not held[0])
-        if 2 * unchanged >= held.size and 2 * runs >= changed:
-            found.append((side, unchanged, len(traj) - 1, own))
+        if held_between_jumps(held):
+            found.append((side, int(np.count_nonzero(held)), len(traj) - 1, own))
     return found[0] if len(found) == 1 else None
 
 
