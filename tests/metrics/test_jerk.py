@@ -23,6 +23,7 @@ from robot_msgs.metrics import (
     LogDimensionlessJerk,
     dimensionless_jerk,
     log_dimensionless_jerk,
+    sparc,
     speed_from_positions,
 )
 
@@ -208,3 +209,18 @@ def test_a_movement_far_from_the_origin_keeps_its_speeds() -> None:
     far = speed_from_positions(np.stack([x + 5e6, 0 * x + 5e6], axis=1), 100.0)
     np.testing.assert_allclose(far, near, rtol=0, atol=1e-6)
     assert np.ptp(near) > 0.9
+
+
+def test_a_creep_far_from_the_origin_is_not_taken_for_a_still_profile() -> None:
+    """A point at ECEF coordinates creeping 5 µm/s at 1 kHz (10 µm in 2 s, ten thousand
+    ulps of travel): each speed is rounding, their mean is not. The profile was said 0
+    throughout, as its mean speed was within one speed's rounding of 0, and SPARC refused
+    it as still (a review); it is that constant speed now."""
+    t = np.arange(2000) / 1000.0
+    positions = np.stack([4.5e6 + 5e-6 * t, np.full(2000, 6e5), np.full(2000, 4.5e6)], axis=1)
+    speed = speed_from_positions(positions, 1000.0)
+    assert np.ptp(speed) == 0.0
+    assert float(speed[0]) == pytest.approx(5e-6, rel=1e-3)
+    assert math.isfinite(float(sparc(speed, 1000.0)))
+    with pytest.raises(ValidationError, match=r"profile without jerk"):
+        log_dimensionless_jerk(speed, 1000.0)
