@@ -177,7 +177,9 @@ def estimate_extrinsic(
         Unequal lengths, or limits that are not positive.
     AlignmentError
         Fewer than 3 poses; a direction the motion does not determine (with ``refuse``),
-        the message naming each; a scale that comes out not positive.
+        the message naming each; a scale that comes out not positive; positions whose
+        arithmetic leaves float64 (1e148 m against 1e-150 m), the message naming the
+        largest coordinate of each input.
 
     Examples
     --------
