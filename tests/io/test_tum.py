@@ -329,11 +329,11 @@ def test_a_header_stating_nanoseconds_over_stamps_a_nanosecond_apart_says_the_ra
 def test_a_nanosecond_header_over_unix_microseconds_is_said_and_read_as_microseconds(
     tmp_path: Path,
 ) -> None:
-    """`# t[ns]` over 1.6e15 (Unix microseconds, 2020-09-13) read as nanoseconds gave
-    1.6e6 s: 18.5 days after 1970 began, with a warning that only repeated the header.
-    The date decides the unit, as without a header, and the one warning names the file,
-    the header's line and both readings (refused by `strict`)."""
-    rows = "".join(f"{1_600_000_000_000_000 + k * 100_000} {k} 0 0 0 0 0 1\n" for k in range(3))
+    """`# t[ns]` over 1.6e15 (Unix microseconds, 2020-09-13) at 100 Hz read as nanoseconds
+    gave 1.6e6 s at 100 kHz: 18.5 days after 1970 began, with a warning that only repeated
+    the header. The date and the rate decide the unit, as without a header, and the one
+    warning names the file, the header's line and both readings (refused by `strict`)."""
+    rows = "".join(f"{1_600_000_000_000_000 + k * 10_000} {k} 0 0 0 0 0 1\n" for k in range(3))
     path = write(tmp_path, "# t[ns] x y z qx qy qz qw\n" + rows)
     said = (
         r"traj\.tum: stamps read as microseconds and divided by 1e6 \(the header, line 1, "
@@ -342,6 +342,28 @@ def test_a_nanosecond_header_over_unix_microseconds_is_said_and_read_as_microsec
     with pytest.warns(DataWarning, match=said) as caught:
         back = read_tum(path)
     assert len(caught) == 1
-    assert back.stamps_s.tolist() == [1.6e9, 1.6e9 + 0.1, 1.6e9 + 0.2]
+    assert back.stamps_s.tolist() == [1.6e9, 1.6e9 + 0.01, 1.6e9 + 0.02]
     with pytest.raises(FormatError, match=said):
         read_tum(path, strict=True)
+
+
+@pytest.mark.parametrize(
+    "start_ns",
+    [
+        1_200_000_000_000,  # 20 minutes after boot: milliseconds in 2008
+        1_800_000_000_000,  # a simulation 30 minutes in: milliseconds in 2027
+        1_600_000_000_000_000,  # 18.5 days after boot: microseconds in 2020
+    ],
+)
+def test_a_nanosecond_header_over_nanoseconds_since_boot_is_believed(
+    tmp_path: Path, start_ns: int
+) -> None:
+    """A clock since boot in nanoseconds, 16 to 68 minutes (or 11 to 47 days) in, is a
+    2000-2100 date in milliseconds (microseconds): the date alone overruled `# t[ns]`,
+    and 100 Hz read as 0.1 Hz or 1e-4 Hz. At a pose rate as nanoseconds the header is
+    believed."""
+    rows = "".join(f"{start_ns + k * 10_000_000} {k} 0 0 0 0 0 1\n" for k in range(3))
+    path = write(tmp_path, "# t[ns] x y z qx qy qz qw\n" + rows)
+    with pytest.warns(DataWarning, match=r"stamps read as nanoseconds and divided by 1e9 \(the"):
+        back = read_tum(path)
+    assert back.stamps_s.tolist() == [start_ns / 1e9 + k * 0.01 for k in range(3)]

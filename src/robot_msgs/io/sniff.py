@@ -58,6 +58,7 @@ __all__ = [
     "nanosecond_evidence",
     "read_head",
     "seconds_evidence",
+    "unit_over_stated_ns",
 ]
 
 #: Integer stamps at or above this are nanoseconds: as seconds, 31,700 years.
@@ -492,6 +493,36 @@ def dated_unit(stamps: Float64Array) -> tuple[str, float, int] | None:
         if UNIX_SECONDS[0] <= low / divisor and high / divisor <= UNIX_SECONDS[1]
     ]
     return dated[0] if len(dated) == 1 else None
+
+
+def unit_over_stated_ns(stamps: Float64Array) -> tuple[str, float, int] | None:
+    """Return the unit that overrules a header stating nanoseconds, its divisor and year.
+
+    Stamps a header states as nanoseconds are read in a coarser unit only where two
+    rules of :func:`integer_stamp_unit` agree: they are a Unix date in that unit
+    (:func:`dated_unit`), and as nanoseconds their rate is above
+    :data:`MAX_POSE_RATE_HZ`. None otherwise: the header is believed.
+
+    WHY both: the date alone overruled real nanoseconds since boot. A clock 16 to 68
+    minutes after boot (or 11 to 47 days) in nanoseconds is a date from 2000 to 2100 in
+    milliseconds (microseconds): a 100 Hz recording 20 minutes after boot, under
+    ``# t[ns]``, was read as milliseconds in 2008 at 1e-4 Hz. Unix microseconds at a
+    pose rate (100 Hz) are 100 kHz as nanoseconds; nanoseconds since boot at a pose rate
+    are not.
+
+    Examples
+    --------
+    >>> unit_over_stated_ns(np.array([1.6e15, 1.6e15 + 1e4]))  # 100 Hz as microseconds
+    ('microseconds', 1000000.0, 2020)
+    >>> unit_over_stated_ns(np.array([1.2e12, 1.2e12 + 1e7])) is None  # 100 Hz as ns
+    True
+    """
+    values = _finite(stamps)
+    dated = dated_unit(values)
+    step = _mean_step(values)
+    if dated is None or dated[1] == 1e9 or step is None or 1e9 / step <= MAX_POSE_RATE_HZ:
+        return None
+    return dated
 
 
 def seconds_evidence(stamps: Float64Array) -> tuple[str, int | None] | None:

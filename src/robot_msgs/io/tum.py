@@ -19,9 +19,10 @@ whose header was ``# t x y z qx qy qz qw``) read as before. A header stating nan
 (``# t[ns] ...``) over whole-number stamps is taken at its word too: they are divided by
 ``1e9``, with the same warning (refused by ``strict``), whatever their size or rate (the
 rate they then give is still checked: a wrong header shows). Only Unix time plainly in
-another unit overrules it (1.6e15, a date in 2020 as microseconds and in 1970 as
-nanoseconds: :func:`~robot_msgs.io.sniff.dated_unit`): read in that unit, the warning
-names the header's line and both dates.
+another unit overrules it (1.6e15 at 100 Hz, a date in 2020 as microseconds, in 1970 and
+at 100 kHz as nanoseconds: :func:`~robot_msgs.io.sniff.unit_over_stated_ns`): read in
+that unit, the warning names the header's line and both dates. Nanoseconds since boot
+at a pose rate are believed, whatever date they would be in a coarser unit.
 """
 
 from __future__ import annotations
@@ -35,10 +36,10 @@ from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
 from robot_msgs.io.sniff import (
     check_header,
-    dated_unit,
     integer_stamp_unit,
     nanosecond_evidence,
     read_head,
+    unit_over_stated_ns,
 )
 from robot_msgs.io.table import format_rows, read_table
 
@@ -120,8 +121,8 @@ def read_tum(
         named = header.names[0].lstrip("#").strip()
         ns = f"the header, line {header.line}, states {named}"
         unit, divisor, why = "nanoseconds", 1e9, ""  # the rate is still checked, as seconds
-        dated = dated_unit(stamps)
-        if dated is not None and dated[1] != divisor:  # Unix time in a coarser unit
+        dated = unit_over_stated_ns(stamps)
+        if dated is not None:  # Unix time in a coarser unit, too fast as nanoseconds
             unit, divisor, year = dated  # as nanoseconds, days or minutes after 1970 began
             ns += f", but as nanoseconds they fall in 1970, as {unit} in {year}"
     elif ns is not None:
