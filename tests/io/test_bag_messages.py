@@ -536,3 +536,26 @@ def test_a_trajectorys_child_frame_and_covariances_are_kept_or_said(tmp_path: Pa
     assert back.child_frame_id == "base_link"
     assert back.covariance_6x6 is not None
     np.testing.assert_array_equal(back.covariance_6x6, cov)
+
+
+@pytest.mark.parametrize("suffix", [".mcap", ".db3"])
+@pytest.mark.parametrize("layout", ["poses", "path", "odometry"])
+def test_write_trajectory_bag_refuses_two_stamps_on_one_nanosecond(
+    tmp_path: Path, suffix: str, layout: str
+) -> None:
+    """1.0 and 1.0000000001 s (0.1 ns apart) were both stamped 1 s 0 ns: read back, the
+    second pose was dropped as a repeated stamp, said only at read time (write_euroc's
+    fault, 3d09fad). Refused at write time, and nothing is written."""
+    traj = PoseTrajectory(
+        stamps_s=np.array([1.0, 1.0000000001, 2.0]),
+        positions_xyz=np.zeros((3, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (3, 1)),
+    )
+    out = tmp_path / f"t{suffix}"
+    with pytest.raises(
+        ValidationError,
+        match=rf"t\{suffix}: stamps 1\.0 and 1\.0000000001 s \(poses 0 and 1\) are the same "
+        r"integer nanosecond 1000000000: stamps in nanoseconds cannot tell them apart",
+    ):
+        write_trajectory_bag(out, traj, layout=layout)  # type: ignore[arg-type]
+    assert not out.exists()

@@ -210,7 +210,7 @@ def test_write_euroc_refuses_two_stamps_on_one_nanosecond(tmp_path: Path) -> Non
     with pytest.raises(
         ValidationError,
         match=r"data\.csv: stamps 1\.0 and 1\.0000000001 s \(poses 0 and 1\) are the same "
-        r"integer nanosecond 1000000000: EuRoC's stamps cannot tell them apart",
+        r"integer nanosecond 1000000000: stamps in nanoseconds cannot tell them apart",
     ):
         write_euroc(tmp_path / "data.csv", traj)
     assert not (tmp_path / "data.csv").exists()

@@ -646,7 +646,8 @@ def write_trajectory_bag(
     ValidationError
         A stamp a ROS 2 header cannot hold (int32 seconds: 1901-12-13 to 2038-01-19; or
         beyond int64 nanoseconds), or one before 1970 in a ``.mcap`` (its log times are
-        unsigned); nothing is written.
+        unsigned), or two stamps on the same nanosecond (read back, one pose would be
+        lost); nothing is written.
 
     Examples
     --------
@@ -664,7 +665,7 @@ def write_trajectory_bag(
     from robot_msgs.nav import Odometry  # noqa: PLC0415
 
     try:
-        stamps_ns = traj.nanoseconds()
+        stamps_ns = traj.nanoseconds(distinct=True)  # one pose a nanosecond, or one is lost
     except ValidationError as err:  # it names the stamp; the file is said here
         msg = f"{path}: {err}"
         raise ValidationError(msg, field=err.field, reason=err.reason) from err

@@ -178,21 +178,11 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     '1500000000,1.0,2.0,3.0,1.0,0.0,0.0,0.0'
     """
     try:
-        stamps_ns = traj.nanoseconds("ns")  # read back as EuRoC readers (and evo) do
+        # read back as EuRoC readers (and evo) do; one pose a nanosecond, or one is lost
+        stamps_ns = traj.nanoseconds("ns", distinct=True)
     except ValidationError as err:  # it names the stamp; the file is said here
         msg = f"{path}: {err}"
         raise ValidationError(msg, field=err.field, reason=err.reason) from err
-    stamps_s = traj.stamps_s
-    same = np.flatnonzero((stamps_ns[1:] == stamps_ns[:-1]) & (stamps_s[1:] != stamps_s[:-1]))
-    if same.size:  # read back, the second would be dropped as a repeated stamp
-        k = int(same[0])
-        first, second = stamps_s[k : k + 2].tolist()
-        reason = (
-            f"stamps {first!r} and {second!r} s (poses {k} and {k + 1}) are the same "
-            f"integer nanosecond {int(stamps_ns[k])}"
-        )
-        msg = f"{path}: {reason}: EuRoC's stamps cannot tell them apart (TUM's can)"
-        raise ValidationError(msg, field="stamps_s", reason=reason)
     q = traj.orientations_quat_xyzw
     values = np.column_stack([traj.positions_xyz, q[:, 3], q[:, :3]])
     rows = format_rows(values, separator=",", leading_ints=stamps_ns)

@@ -267,7 +267,7 @@ class PoseTrajectory(Msg):
         traj = cls.from_poses(path.poses, child_frame_id=child_frame_id)
         return traj.replace(frame_id=path.header.frame_id)
 
-    def nanoseconds(self, read_as: ReadAs = "sec_nsec") -> Int64Array:
+    def nanoseconds(self, read_as: ReadAs = "sec_nsec", *, distinct: bool = False) -> Int64Array:
         """Integer nanoseconds of each stamp: ``stamps_ns`` if kept, else from ``stamps_s``.
 
         A trajectory read from nanoseconds (a bag, EuRoC) keeps them exactly; else each
@@ -280,6 +280,10 @@ class PoseTrajectory(Msg):
         read_as : {"sec_nsec", "ns"}
             How the reader makes seconds of them: ``sec + nanosec * 1e-9`` (ROS
             headers, :func:`stamps_s_from_ns`) or ``float(ns) / 1e9`` (EuRoC, evo).
+        distinct : bool
+            Refuse two stamps on the same nanosecond (less than 1 ns apart): a file of
+            nanoseconds (EuRoC, a bag) cannot tell them apart, and its reader drops the
+            second as a repeated stamp. Every writer of nanoseconds asks for it.
 
         Returns
         -------
@@ -288,7 +292,8 @@ class PoseTrajectory(Msg):
         Raises
         ------
         ValidationError
-            A stamp beyond int64 nanoseconds (+-9.2e9 s, the year 2262).
+            A stamp beyond int64 nanoseconds (+-9.2e9 s, the year 2262); with
+            ``distinct``, two stamps on one nanosecond (named with their poses).
 
         Examples
         --------
@@ -298,9 +303,21 @@ class PoseTrajectory(Msg):
         ... ).nanoseconds("ns").tolist()
         [1305031102194330000]
         """
-        if self.stamps_ns is not None:
-            return self.stamps_ns
-        return _nanoseconds(self.stamps_s, read_as)
+        stamps_ns = (
+            self.stamps_ns if self.stamps_ns is not None else _nanoseconds(self.stamps_s, read_as)
+        )
+        # Stamps increase, and so do their nanoseconds: comparing neighbours suffices.
+        same = np.flatnonzero(stamps_ns[1:] == stamps_ns[:-1]) if distinct else None
+        if same is not None and same.size:
+            k = int(same[0])
+            first, second = self.stamps_s[k : k + 2].tolist()
+            reason = (
+                f"stamps {first!r} and {second!r} s (poses {k} and {k + 1}) are the same "
+                f"integer nanosecond {int(stamps_ns[k])}"
+            )
+            msg = f"{reason}: stamps in nanoseconds cannot tell them apart (TUM's can)"
+            raise ValidationError(msg, field="stamps_s", reason=reason)
+        return stamps_ns
 
     def to_poses(self) -> tuple[PoseStamped, ...]:
         """Return one ``PoseStamped`` per row, stamped by :meth:`nanoseconds`.
