@@ -696,9 +696,9 @@ def test_a_flags_value_with_a_typographic_dash_is_no_flag(
 @pytest.mark.parametrize(
     ("words", "said"),
     [
-        (["-av"], "-a -v are evo's; here: --align se3; -v: the table is printed"),
-        (["-vsa"], "-s -a -v are evo's; here: --align sim3; -v: the table is printed"),
-        (["-ap"], "-a -p are evo's; here: --align se3 --plot FILE"),
+        (["-av"], "-av is evo's; here: --align se3; -v: the table is printed"),
+        (["-vsa"], "-vsa is evo's; here: --align sim3; -v: the table is printed"),
+        (["-ap"], "-ap is evo's; here: --align se3 --plot FILE"),
         (["--plot-mode", "xz"], "--plot_mode is evo's; here: --plot-plane xz"),
         (["--t-max-diff=0.02"], "--t_max_diff is evo's; here: --max-diff 0.02"),
         (["--all-pairs"], "--all-pairs is rpe's, not ape's"),  # ours, not evo's
@@ -731,3 +731,25 @@ def test_another_commands_answer_beside_the_commands_own_is_said_apart(
         "robot-msgs traj: error: -as --n_to_align -p are evo's; here: --align sim3 "
         "--plot FILE; --n_to_align: ape --n-align 10"
     )
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["-vv"], "-vv is evo's; -v: the table is printed"),
+        (["-pp"], "-pp is evo's; here: --plot FILE"),
+        (["-av", "-va"], "-av -va are evo's; here: --align se3; -v: the table is printed"),
+        (["-a", "-s", "-v"], "-a -s -v are evo's; here: --align sim3; -v: the table is printed"),
+    ],
+)
+def test_a_cluster_of_evos_switches_is_said_as_typed_and_once(
+    words: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cluster split into its letters is named as the user typed it, each answer once.
+
+    `-vsa` was told "-s -a -v are evo's", letters in an order nobody typed, and `-vv`
+    "-v -v are evo's; -v: the table is printed; -v: the table is printed".
+    """
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "r.tum", "e.tum", *words])
+    assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"

@@ -34,7 +34,7 @@ from robot_msgs.report.text import WIDTH, display_width
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable, Collection, Iterable, Sequence
+    from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 __all__ = [
     "EVO_FLAGS",
@@ -341,19 +341,32 @@ def evo_spelled(
     >>> evo_spelled(["--t-start", "5"], {"ape": ["--t-start"]}.get)
     ['--t-start', '5']
     """
+    return [spelled for spelled, _ in _spelled_from(words, offered)]
+
+
+def _spelled_from(
+    words: Sequence[str], offered: Callable[[str], Collection[str]] | None
+) -> list[tuple[str, str]]:
+    """Return each word of :func:`evo_spelled` with the word typed that it comes from.
+
+    Examples
+    --------
+    >>> _spelled_from(["-av", "--plot-mode"], None)
+    [('-a', '-av'), ('-v', '-av'), ('--plot_mode', '--plot-mode')]
+    """
     known = {*EVO_FLAGS, *EVO_WITHOUT, *(f for d in EVO_FLAGS_BY_COMMAND.values() for f in d)}
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for word in words:
         flag, eq, value = word.partition("=")
         under = "--" + flag[2:].replace("-", "_")
         if word in known or not word.startswith("-"):
-            out.append(word)
+            out.append((word, word))
         elif len(word) > 2 and word[1] != "-" and set(word[1:]) <= _EVO_LETTERS:
-            out += [f"-{letter}" for letter in word[1:]]
+            out += [(f"-{letter}", word) for letter in word[1:]]
         elif flag.startswith("--") and under in known and not _ours(flag, offered):
-            out.append(under + eq + value)
+            out.append((under + eq + value, word))
         else:
-            out.append(word)
+            out.append((word, word))
     return out
 
 
@@ -394,7 +407,13 @@ def evo_hint(
     """
     answers = {**EVO_FLAGS, **EVO_FLAGS_BY_COMMAND.get(command, {})}
     before = argv[: argv.index("--")] if "--" in argv else argv
-    before = evo_spelled(before, offered)
+    spelled = _spelled_from(before, offered)
+    before = [word for word, _ in spelled]
+    # A cluster is said as typed, once (`-vsa`, not "-s -a -v"; `-vv`, not "-v -v").
+    clusters: dict[str, str] = {}
+    for word, typed in spelled:
+        if word != typed and not typed.startswith("--"):
+            clusters.setdefault(word, typed)
     combined = _alignment(before)
     found: list[tuple[str, str]] = []  # evo's flag, ours with its value
     if combined is not None:
@@ -417,7 +436,7 @@ def evo_hint(
             switches.append(word)
         elif flag in EVO_WITHOUT:
             without.append(flag)
-    said = [_found_said(found, command)] if found else []
+    said = [_found_said(found, command, clusters)] if found else []
     # evo's --plot beside --save_plot x.pdf: the answer's --plot x.pdf says both
     given = {o.split()[0] for _, o in found}
     switches = [w for w in switches if EVO_SWITCHES[w].split()[0] not in given]
@@ -431,13 +450,20 @@ def evo_hint(
     return "; ".join(said) or None
 
 
-def _found_said(found: Sequence[tuple[str, str]], command: str) -> str:
-    """Say evo's flags ``found`` (each with ours) in one answer."""
+def _found_said(
+    found: Sequence[tuple[str, str]], command: str, typed: Mapping[str, str] | None = None
+) -> str:
+    """Say evo's flags ``found`` (each with ours) in one answer.
+
+    ``typed`` gives the cluster each of evo's switches was typed in (``-a``: ``-av``),
+    which is said in its place, once.
+    """
+    names = list(dict.fromkeys((typed or {}).get(w, w) for f, _ in found for w in f.split()))
+    flags = " ".join(names)
+    verb = "are" if len(names) > 1 else "is"  # -a -s, answered together
     if len(found) == 1:
-        verb = "are" if " " in found[0][0] else "is"  # -a -s, answered together
-        said = f"{found[0][0]} {verb} evo's; here: {found[0][1]}"
+        said = f"{flags} {verb} evo's; here: {found[0][1]}"
     else:  # each without its aside: one line; what needs nothing said apart, by flag
-        flags = " ".join(flag for flag, _ in found)
         answers = _once_each(o.split(" (", 1)[0] for _, o in found if o[:8] != "nothing:")
         # Another command's flag beside the command's own is said apart: `traj -as
         # --n_to_align 10` was told "here: --align sim3 ape --n-align 10", one line
@@ -447,14 +473,14 @@ def _found_said(found: Sequence[tuple[str, str]], command: str) -> str:
         if homed and len(homed) < len(answers):
             answers = [a for a in answers if a not in homed]
             apart = [f"{flag}: {o}" for flag, o in found if o.split(" (", 1)[0] in homed]
-        typed = " ".join(_homes_once(answers))
-        idle = [
+        ours = " ".join(_homes_once(answers))
+        idle = dict.fromkeys(
             f"{flag}: {o.removeprefix('nothing: ')}"
             for flag, o in found
             if o != o.removeprefix("nothing: ")
-        ]
-        here = [f"here: {typed}"] if typed else []
-        said = "; ".join([f"{flags} are evo's", *here, *apart, *idle])
+        )
+        here = [f"here: {ours}"] if ours else []
+        said = "; ".join([f"{flags} {verb} evo's", *here, *apart, *idle])
     if len(f"robot-msgs {command}: error: {said}") > WIDTH and " (" in said:
         said = said.rsplit(" (", 1)[0]  # its aside cut, as the named command's
     return said
