@@ -317,3 +317,10 @@ def test_a_nanosecond_header_is_recognised_however_its_unit_is_spaced(
     assert head.header is not None
     assert (head.header.stamp_unit, head.header.quaternion) == ("ns", "wxyz")
     assert quiet(read_trajectory, path).stamps_s.tolist() == [t / 1e9 for t in STAMPS_NS]
+
+
+def test_a_lone_carriage_return_after_one_field_is_said_of_one_field(tmp_path: Path) -> None:
+    """A first line `5\\r  ` was said to hold "(1 fields)"."""
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"5\r  \n1 2 3 4 5 6 7 8\n")
+    assert "only blanks after it on the line (1 field);" in read_head(path).bad

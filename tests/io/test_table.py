@@ -36,3 +36,9 @@ def test_a_one_column_file_of_rows_too_wide_says_one_column() -> None:
     """A KITTI times file given a TUM file was told "expected 1 columns (t), got 8"."""
     with pytest.raises(FormatError, match=r"^t\.txt, line 1: expected 1 column \(t\), got 8$"):
         parse_table("1 2 3 4 5 6 7 8\n", source="t.txt", columns=("t",))
+
+
+def test_a_lone_carriage_return_after_one_field_says_one_field() -> None:
+    """A times file whose line ends in CR and blanks was told "(1 fields)"."""
+    with pytest.raises(FormatError, match=r"only blanks after it on the line \(1 field\);"):
+        parse_table("0.5\r  \n1.0\n", source="t.txt", columns=("t",))

@@ -308,7 +308,7 @@ def _head(lines: list[str], *, source: str) -> TextHead:
             return TextHead(
                 source=source, columns=len(fields), separator=_separator(line),
                 first_line=number, header=header, numbers=np.empty((0, len(fields))),
-                bad=lone_cr(line, number, f"{len(fields)} fields"),
+                bad=lone_cr(line, number, f"{len(fields)} field{'s' * (len(fields) != 1)}"),
             )  # fmt: skip
         return _rows(lines, number, fields, _separator(line), header, source=source)
     return TextHead(

@@ -660,9 +660,8 @@ def _locate(
         wrong = len(fields) < ncols or (len(fields) > ncols and not extra_columns)
         # A lone CR is a line break to NumPy's parser, whitespace to split(): the line is
         # refused even where the pieces add up to the count (`1 2 3 4\r5 6 7 8`).
-        cr = lone_cr(
-            line, number, f"{len(fields)} fields" + (f", expected {expected}" if wrong else "")
-        )
+        got = f"{len(fields)} field{'s' * (len(fields) != 1)}"  # "(1 fields)" was said
+        cr = lone_cr(line, number, got + (f", expected {expected}" if wrong else ""))
         if cr:
             return FormatError(f"{source}, {cr}")
         if wrong:
