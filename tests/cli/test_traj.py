@@ -214,6 +214,20 @@ def test_traj_save_refuses_to_overwrite_without_force(
         # Flags that only go with another are the command line's fault: status 2 (a review).
         (["--to", "tum"], r"^ERROR: --to only goes with --save OUT$", 2),
         (["--force"], r"^ERROR: --force only goes with --save OUT or --plot FILE$", 2),
+        # Both said at once: --to alone was said, --force refused on the next try.
+        (
+            ["--to", "tum", "--force"],
+            (
+                r"^ERROR: --to only goes with --save OUT; --force only goes with --save OUT or "
+                r"--plot FILE$"
+            ),
+            2,
+        ),
+        (
+            ["--to", "tum", "--force", "--plot", "p.pdf"],
+            r"^ERROR: --to only goes with --save OUT$",
+            2,
+        ),
         (["--save-topic", "/a"], r"--save-topic only goes with --save OUT", 2),
         (["--save", "x.txt", "--to", "mcap"], r"a mcap bag is written as a \.mcap file", 1),
         # Standard output was told "from ''; name it .tum, ..." (a review): it has no name.

@@ -623,15 +623,19 @@ def run(args: argparse.Namespace) -> int:
         msg = f"--save converts one FILE, got {len(args.files)}"
         raise UsageError(msg)
     saving_topic = args.save_topic is not None  # '' too: it was taken for no flag
-    if args.save is None and (args.to or saving_topic or (args.force and args.plot is None)):
-        # Each flag given said alone: `traj F --to tum` was told of --force too.
-        if saving_topic:
-            msg = "--save-topic only goes with --save OUT"
-        elif args.to:
-            msg = "--to only goes with --save OUT"
-        else:
-            msg = "--force only goes with --save OUT or --plot FILE"
-        raise UsageError(msg)
+    if args.save is None:
+        # Each flag given said, and only those: `traj F --to tum` was told of --force too,
+        # and `traj F --to tum --force` of --to alone (--force refused on the next try).
+        said = [
+            f"{flag} only goes with --save OUT"
+            for flag, given in (("--save-topic", saving_topic), ("--to", args.to))
+            if given
+        ]
+        if args.force and args.plot is None:
+            said.append("--force only goes with --save OUT or --plot FILE")
+        if said:
+            msg = "; ".join(said)
+            raise UsageError(msg)
     settings = settings_from_args(args, EvaluationSettings())  # errors name the flag
     if args.ref is None and (
         args.align
