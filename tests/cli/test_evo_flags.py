@@ -753,3 +753,19 @@ def test_a_cluster_of_evos_switches_is_said_as_typed_and_once(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", *words])
     assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"
+
+
+def test_another_commands_answer_said_apart_leaves_the_idle_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An answer said apart is said without its aside, as the others are.
+
+    `doctor R E -p --t_max_diff 0.1 -v` was told "...; -p: ape --plot FILE": the line
+    was cut at the width from -p's aside "(a file; no window)" on, -v's answer with it.
+    """
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["doctor", "r.tum", "e.tum", "-p", "--t_max_diff", "0.1", "-v"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "robot-msgs doctor: error: -p --t_max_diff -v are evo's; here: --max-diff 0.1; "
+        "-p: ape --plot FILE; -v: the table is printed"
+    )

@@ -472,7 +472,8 @@ def _found_said(
         apart = []
         if homed and len(homed) < len(answers):
             answers = [a for a in answers if a not in homed]
-            apart = [f"{flag}: {o}" for flag, o in found if o.split(" (", 1)[0] in homed]
+            # without its aside too: cut for the width below, it took the idle ones along
+            apart = [f"{flag}: {a}" for flag, o in found if (a := o.split(" (", 1)[0]) in homed]
         ours = " ".join(_homes_once(answers))
         idle = dict.fromkeys(
             f"{flag}: {o.removeprefix('nothing: ')}"
