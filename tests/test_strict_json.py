@@ -54,6 +54,23 @@ def test_numpy_scalar_keys_are_written_as_json_writes_the_python_keys(key: Any, 
     assert dumps({key: 2.0}) == json.dumps({plain: 2.0}, indent=2) + "\n"
 
 
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({1: "a", "1": "b"}, r"""got 1 and '1', both written "1\""""),
+        ({np.int64(1): "a", "1": "b"}, r"got 1 and '1'"),
+        ({True: "a", "true": "b"}, r"got True and 'true'"),
+        ({np.bool_(False): "a", "false": "b"}, r"got False and 'false'"),
+        ({None: "a", "null": "b"}, r"got None and 'null'"),
+        ({"x": [{np.float32(1.5): "a", "1.5": "b"}]}, r"got 1.5 and '1.5'"),
+    ],
+)
+def test_two_keys_json_writes_alike_are_refused(data: Any, said: str) -> None:
+    # json.dumps wrote "1" twice: a document our own reader refuses as a repeated key
+    with pytest.raises(ValidationError, match=rf"Expected keys that JSON writes as .*{said}"):
+        dumps(data)
+
+
 def test_a_message_mapping_field_is_written_as_the_dict_it_holds() -> None:
     # dumps(msg) wrote its mappings, dumps(msg.as_dict()) refused them: "got FrozenMap"
     held = FrozenMap({"b": 1, "a": float("nan"), "c": (np.int64(2), float("inf"))})

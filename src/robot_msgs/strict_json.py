@@ -30,6 +30,11 @@ __all__ = ["dumps", "json_safe"]
 def json_safe(value: Any) -> Any:
     """Return ``value`` with NaN as ``None`` and the infinities as their strings, recursively.
 
+    Raises
+    ------
+    ValidationError
+        A dict holds two keys JSON writes as one name (``1`` and ``"1"``).
+
     Examples
     --------
     >>> json_safe({"a": [1.0, float("nan")], "b": {"c": float("-inf")}})
@@ -42,10 +47,36 @@ def json_safe(value: Any) -> Any:
             return None
         return "Infinity" if value > 0 else "-Infinity"
     if isinstance(value, dict):  # keys as json.dumps writes them: a NumPy number as its number
-        return {_number(k): json_safe(v) for k, v in value.items()}
+        safe = {_number(k): json_safe(v) for k, v in value.items()}
+        _refuse_keys_written_alike(safe)
+        return safe
     if isinstance(value, list | tuple):
         return [json_safe(v) for v in value]
     return value
+
+
+def _refuse_keys_written_alike(data: dict[Any, Any]) -> None:
+    """Refuse two keys of ``data`` that JSON writes as one name (``1`` and ``"1"``).
+
+    WHY: ``json.dumps({1: "a", "1": "b"})`` writes ``"1"`` twice; a strict reader (ours,
+    :func:`robot_msgs.msg.json_text.refuse_repeated_keys`) refuses that document, and
+    others keep the last value only.
+    """
+    if all(type(key) is str for key in data):  # the usual document: nothing to compare
+        return
+    seen: dict[str, Any] = {}
+    for key in data:
+        if isinstance(key, str):
+            name = key
+        elif key is None or isinstance(key, bool | int | float):  # as json writes a key
+            name = json.dumps(key)
+        else:  # a key JSON refuses (a tuple): json.dumps says so
+            continue
+        if name in seen:
+            said = f"{seen[name]!r} and {key!r}, both written {json.dumps(name)}"
+            msg = f"Expected keys that JSON writes as different names, got {said}"
+            raise ValidationError(msg)
+        seen[name] = key
 
 
 def dumps(data: Any, *, indent: int | None = 2) -> str:
@@ -62,7 +93,8 @@ def dumps(data: Any, *, indent: int | None = 2) -> str:
     ------
     ValidationError
         ``data`` holds what JSON does not (an object, a complex number, a key that is not
-        a string, number, bool or None), or holds itself.
+        a string, number, bool or None, two keys written alike: ``1`` and ``"1"``), or
+        holds itself.
 
     Examples
     --------
