@@ -154,7 +154,7 @@ def test_a_long_default_can_wrap_inside_the_fields_table(site: dict[str, str]) -
     wider than their column: in headless Chromium at 1280 px the fields table stood
     116 px past the page's column, and a narrower window scrolled sideways."""
     html = site["visualization/Marker.html"]
-    assert "h1, .type-name, code { overflow-wrap: anywhere; }" in html
+    assert "table.fields td:nth-child(3) code { overflow-wrap: anywhere; }" in html
     header = html.index("<th>Name</th><th>Type</th><th>Default</th>")
     assert html.index("<td><code>Header(stamp=Time(sec=0, nanosec=0)", header) > header
 

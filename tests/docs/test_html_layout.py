@@ -68,3 +68,20 @@ def test_the_index_search_hides_rows_on_a_phone_too(browser: Browser, site: Path
         ".filter(r => r.getClientRects().length).map(r => r.cells[0].textContent)"
     )
     assert shown == ["AccelWithCovarianceStamped", "Clock", "Imu"]  # as at 1280 px
+
+
+def test_a_type_stays_whole_on_a_desktop(browser: Browser, site: Path) -> None:
+    """At 1280 px there is room for every type in the fields table, and a type breaks only
+    at its blanks: ``code { overflow-wrap: anywhere }`` let the table narrow its Type
+    column below ``(-9223372036854775808..9223372036854775807)``, cut after 13 digits."""
+    browser.send(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+    )
+    browser.navigate((site / "rcl" / "ParameterValue.html").as_uri())
+    cut = browser.evaluate(
+        "Array.from(document.querySelectorAll('table.fields td:nth-child(2) code'))"
+        ".filter(c => c.getClientRects().length > c.textContent.split(' ').length)"
+        ".map(c => c.textContent)"
+    )
+    assert cut == []

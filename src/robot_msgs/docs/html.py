@@ -62,7 +62,8 @@ h4 { margin: 1.25rem 0 .25rem; font-size: 1rem; font-family: ui-monospace, monos
 .note { color: var(--muted); margin: .25rem 0 .75rem; }
 code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
   font-size: .88rem; }
-h1, .type-name, code { overflow-wrap: anywhere; }  /* a long name, label, default or ROS 2 name */
+h1, .type-name, code { overflow-wrap: break-word; }  /* a long name, label or ROS 2 name */
+table.fields td:nth-child(3) code { overflow-wrap: anywhere; }  /* a default's long repr */
 table.fields td:first-child code { overflow-wrap: normal; }  /* a field name stays whole */
 pre { background: var(--code); border: 1px solid var(--line); border-radius: 6px;
   padding: .6rem .8rem; margin: .4rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
